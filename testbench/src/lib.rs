@@ -1,0 +1,20 @@
+//! Simulation backends and benches of hpcnet.
+//!
+//! One bench description, written against the [`Backend`] trait, runs on rust-hdl's own
+//! simulator ([`RhdlSim`], a hand-driven loop, VCD on request) and on the emitted Verilog compiled
+//! by Verilator ([`VerilatorSim`]). [`run_both`] runs a bench on both and fails on the first
+//! cycle where any output port differs, so what ships is what was tested.
+#![allow(clippy::needless_range_loop)]
+
+pub mod backend;
+pub mod dual;
+pub mod models;
+pub mod rhdl;
+pub mod rng;
+pub mod verilator;
+
+pub use backend::{Backend, PortId};
+pub use dual::{run_both, run_both_seeds, DualReport};
+pub use rhdl::{PortTable, RhdlSim, SimValue};
+pub use rng::BenchRng;
+pub use verilator::VerilatorSim;
