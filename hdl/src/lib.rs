@@ -4,6 +4,8 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod emit;
+pub mod flit_decoder;
+pub mod formats;
 pub mod prelude;
 pub mod skid_buffer;
 pub mod stream;

@@ -60,7 +60,7 @@ type Getter<T> = Box<dyn Fn(&T) -> u128>;
 /// How a bench reaches the ports of a rust-hdl block `T`: a setter and getter per Verilog port
 /// name. Build one with [`crate::port_table!`] and [`PortTable::add`] for array ports.
 pub struct PortTable<T> {
-    clock: fn(&mut T, bool),
+    clock: Option<fn(&mut T, bool)>,
     entries: Vec<(String, Setter<T>, Getter<T>)>,
 }
 
@@ -68,7 +68,14 @@ impl<T> PortTable<T> {
     /// A table whose clock is driven by `clock` (the block's `clock` field).
     pub fn new(clock: fn(&mut T, bool)) -> Self {
         Self {
-            clock,
+            clock: Some(clock),
+            entries: vec![],
+        }
+    }
+    /// A table for a purely combinational block (no clock; `tick` only advances the count).
+    pub fn combinational() -> Self {
+        Self {
+            clock: None,
             entries: vec![],
         }
     }
@@ -86,13 +93,12 @@ impl<T> PortTable<T> {
 }
 
 /// Builds a [`PortTable`] for block type `$t` from field paths: `port_table!(Fifo; sink.valid, sink.data)`.
-/// The Verilog name of `a.b` is `a$b`. Every sequential top has a `clock` field.
+/// The Verilog name of `a.b` is `a$b`. Every sequential top has a `clock` field; write
+/// `port_table!(comb Decoder; ...)` for a purely combinational block.
 #[macro_export]
 macro_rules! port_table {
-    ($t:ty; $($($p:ident).+),* $(,)?) => {{
-        let mut table = $crate::rhdl::PortTable::<$t>::new(|x: &mut $t, high: bool| {
-            x.clock.next = rust_hdl::prelude::Clock { clk: high }
-        });
+    (@add $table:ident, $t:ty; $($($p:ident).+),*) => {{
+        let mut table = $table;
         $(
             table.add(
                 stringify!($($p).+).replace(' ', "").replace('.', "$"),
@@ -102,6 +108,16 @@ macro_rules! port_table {
         )*
         table
     }};
+    (comb $t:ty; $($($p:ident).+),* $(,)?) => {{
+        let table = $crate::rhdl::PortTable::<$t>::combinational();
+        $crate::port_table!(@add table, $t; $($($p).+),*)
+    }};
+    ($t:ty; $($($p:ident).+),* $(,)?) => {{
+        let table = $crate::rhdl::PortTable::<$t>::new(|x: &mut $t, high: bool| {
+            x.clock.next = rust_hdl::prelude::Clock { clk: high }
+        });
+        $crate::port_table!(@add table, $t; $($($p).+),*)
+    }};
 }
 
 /// A rust-hdl block under simulation.
@@ -110,7 +126,7 @@ pub struct RhdlSim<T: Block> {
     ports: Vec<PortInfo>,
     set: Vec<Option<Setter<T>>>,
     get: Vec<Getter<T>>,
-    clock: fn(&mut T, bool),
+    clock: Option<fn(&mut T, bool)>,
     dirty: bool,
     cycle: u64,
     vcd: Option<rust_hdl::core::vcd_probe::VCDProbe<BufWriter<File>>>,
@@ -170,7 +186,9 @@ impl<T: Block> RhdlSim<T> {
             cycle: 0,
             vcd,
         };
-        (s.clock)(&mut s.uut, false);
+        if let Some(c) = s.clock {
+            c(&mut s.uut, false);
+        }
         s.settle();
         s
     }
@@ -213,14 +231,18 @@ impl<T: Block> Backend for RhdlSim<T> {
         if self.dirty {
             self.settle();
         }
-        (self.clock)(&mut self.uut, true);
+        let Some(clock) = self.clock else {
+            self.cycle += 1; // combinational: nothing to clock
+            return;
+        };
+        clock(&mut self.uut, true);
         self.settle();
         if let Some(vcd) = self.vcd.take() {
             let mut vcd = vcd;
             vcd.timestamp(self.cycle * 10).expect("write VCD");
             self.vcd = Some(write_vcd_change(vcd, &self.uut));
         }
-        (self.clock)(&mut self.uut, false);
+        clock(&mut self.uut, false);
         self.settle();
         self.cycle += 1;
     }

@@ -25,7 +25,7 @@ type GetFn = unsafe extern "C" fn(*mut std::ffi::c_void, u32, *mut u64) -> u64;
 pub struct VerilatorModel {
     lib: libloading::Library,
     ports: Vec<PortInfo>,
-    clock: u32,
+    clock: Option<u32>,
 }
 
 /// One instance of a [`VerilatorModel`].
@@ -228,7 +228,7 @@ impl VerilatorModel {
         let clock = ports
             .iter()
             .position(|p| p.name == "clock")
-            .with_context(|| format!("{top} has no `clock` port"))? as u32;
+            .map(|i| i as u32);
         let source = format!("{verilog}\n{}", wrapper(top, ports));
         let shim = shim(ports);
         let root = verilator_root()?;
@@ -322,7 +322,9 @@ impl VerilatorModel {
                 dirty: true,
                 cycle: 0,
             };
-            (s.set)(s.handle, self.clock, 0, 0);
+            if let Some(c) = self.clock {
+                (s.set)(s.handle, c, 0, 0);
+            }
             (s.eval)(s.handle);
             s
         }
@@ -384,7 +386,10 @@ impl Backend for VerilatorSim {
         }
     }
     fn tick(&mut self) {
-        let c = self.model.clock;
+        let Some(c) = self.model.clock else {
+            self.cycle += 1; // combinational: nothing to clock
+            return;
+        };
         // SAFETY: handle is live.
         unsafe {
             if self.dirty {
