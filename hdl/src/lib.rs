@@ -6,6 +6,9 @@
 pub mod emit;
 pub mod flit_decoder;
 pub mod formats;
+pub mod lfsr;
+pub mod params;
 pub mod prelude;
 pub mod skid_buffer;
 pub mod stream;
+pub mod tops;

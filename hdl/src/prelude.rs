@@ -1,6 +1,7 @@
 //! Everything a block or bench of hpcnet usually needs, in one `use`.
 pub use crate::emit::{emit_verilog, top_ports, PortDir, PortInfo};
 pub use crate::flit_decoder::FlitDecoder;
+pub use crate::lfsr::Lfsr32;
 pub use crate::skid_buffer::SkidBuffer;
 pub use crate::stream::{StreamSink, StreamSource};
 pub use rust_hdl::prelude::*;

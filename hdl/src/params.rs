@@ -1,0 +1,263 @@
+//! User configuration (what a user sets, serde TOML with defaults) and its validation.
+//!
+//! Every field is declared once in [`config_sections!`]: the struct, its default, its range or
+//! power-of-two rule, its documentation, and the commented TOML printed by `hpcnet config` all
+//! come from that declaration. Values derived from the configuration (pointer widths, counts of
+//! instances) are computed where the tops are built, never stored here.
+use serde::{Deserialize, Serialize};
+use std::fmt::Write;
+
+/// How a field's value is constrained.
+#[derive(Clone, Copy, Debug)]
+pub enum Rule {
+    /// `min..=max`.
+    Range(u64, u64),
+    /// A power of two in `min..=max`.
+    Pow2(u64, u64),
+}
+
+impl Rule {
+    fn check(&self, v: u64) -> Result<(), String> {
+        match *self {
+            Rule::Range(lo, hi) if !(lo..=hi).contains(&v) => {
+                Err(format!("must be in {lo}..={hi}"))
+            }
+            Rule::Pow2(lo, hi) if !(lo..=hi).contains(&v) || !v.is_power_of_two() => {
+                Err(format!("must be a power of two in {lo}..={hi}"))
+            }
+            _ => Ok(()),
+        }
+    }
+    fn describe(&self) -> String {
+        match *self {
+            Rule::Range(lo, hi) => format!("{lo}..={hi}"),
+            Rule::Pow2(lo, hi) => format!("power of two, {lo}..={hi}"),
+        }
+    }
+}
+
+/// Documentation of one configuration field.
+#[derive(Clone, Debug)]
+pub struct FieldDoc {
+    /// `section.key`.
+    pub path: String,
+    /// Default value.
+    pub default: u64,
+    /// Allowed values.
+    pub rule: Rule,
+    /// Meaning.
+    pub doc: &'static str,
+}
+
+macro_rules! config_sections {
+    ($(
+        $(#[doc = $sdoc:literal])*
+        $section:ident : $sty:ident {
+            $( #[doc = $fdoc:literal] $field:ident : $fty:ty = $default:expr, $rule:expr; )*
+        }
+    )*) => {
+        $(
+            $(#[doc = $sdoc])*
+            #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+            #[serde(deny_unknown_fields, default)]
+            pub struct $sty {
+                $( #[doc = $fdoc] pub $field: $fty, )*
+            }
+            impl Default for $sty {
+                fn default() -> Self {
+                    Self { $( $field: $default, )* }
+                }
+            }
+        )*
+
+        /// The whole configuration of a build.
+        #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+        #[serde(deny_unknown_fields, default)]
+        pub struct Config {
+            $( $(#[doc = $sdoc])* pub $section: $sty, )*
+        }
+
+        impl Config {
+            /// Every field with its default, rule and meaning, in declaration order.
+            pub fn fields() -> Vec<FieldDoc> {
+                let d = Config::default();
+                let _ = &d;
+                vec![$($(
+                    FieldDoc {
+                        path: format!("{}.{}", stringify!($section), stringify!($field)),
+                        default: d.$section.$field as u64,
+                        rule: $rule,
+                        doc: $fdoc.trim(),
+                    },
+                )*)*]
+            }
+            /// Checks every field against its rule; the error names the field and what is allowed.
+            pub fn validate(&self) -> Result<(), String> {
+                $($(
+                    ($rule).check(self.$section.$field as u64).map_err(|e| {
+                        format!("{}.{} = {}: {e}", stringify!($section), stringify!($field), self.$section.$field)
+                    })?;
+                )*)*
+                self.cross_checks()
+            }
+            fn section_docs() -> Vec<(&'static str, &'static str)> {
+                vec![$( (stringify!($section), concat!($($sdoc),*)), )*]
+            }
+        }
+    };
+}
+
+config_sections! {
+    /// The network: flow-control resources shared by every chip.
+    network: NetworkConfig {
+        /// Virtual channels per link (GET requests need their own, so at least 2 for the NIC).
+        vcs: u32 = 2, Rule::Range(1, 8);
+        /// Longest fabric packet in flits, head and tail included; longer packets are dropped.
+        max_packet_flits: u32 = 32, Rule::Range(2, 255);
+    }
+    /// The link layer of every network port.
+    link: LinkConfig {
+        /// Lanes per link (the link degrades 4 -> 3 -> 2 -> 1 when lanes are removed).
+        lanes: u32 = 4, Rule::Range(1, 4);
+        /// Receive buffer per virtual channel, in flits (the credits each VC starts with).
+        vc_buffer_flits: u32 = 64, Rule::Pow2(4, 4096);
+        /// Replay buffer depth in LTPs.
+        replay_ltps: u32 = 8, Rule::Pow2(2, 64);
+    }
+    /// The FPGA board build (Alchitry Cu, iCE40-HX8K).
+    fpga: FpgaConfig {
+        /// Clock frequency the place-and-route must meet, MHz (the board's oscillator is 100).
+        clock_mhz: u32 = 100, Rule::Range(1, 300);
+        /// Depth of the demo top's FIFO, in 32-bit words.
+        demo_fifo_depth: u32 = 512, Rule::Pow2(2, 4096);
+    }
+}
+
+impl Config {
+    /// Rules that involve more than one field.
+    fn cross_checks(&self) -> Result<(), String> {
+        if self.network.max_packet_flits > self.link.vc_buffer_flits {
+            return Err(format!(
+                "network.max_packet_flits = {}: must not exceed link.vc_buffer_flits = {} (virtual cut-through buffers a whole packet)",
+                self.network.max_packet_flits, self.link.vc_buffer_flits
+            ));
+        }
+        Ok(())
+    }
+
+    /// Parses TOML and validates it. The error is one line naming the field and what is allowed.
+    pub fn from_toml(text: &str) -> Result<Self, String> {
+        let cfg: Config = toml::from_str(text).map_err(|e| one_line_toml_error(text, &e))?;
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    /// The default configuration as commented TOML (what `hpcnet config` prints).
+    pub fn default_toml() -> String {
+        let mut s =
+            String::from("# hpcnet configuration (defaults shown). Every field is optional.\n");
+        let fields = Config::fields();
+        for (section, doc) in Config::section_docs() {
+            write!(s, "\n# {}\n[{section}]\n", doc.trim()).unwrap();
+            for f in fields
+                .iter()
+                .filter(|f| f.path.starts_with(&format!("{section}.")))
+            {
+                let key = &f.path[section.len() + 1..];
+                writeln!(
+                    s,
+                    "# {}. Allowed: {}.\n{key} = {}",
+                    f.doc.trim_end_matches('.'),
+                    f.rule.describe(),
+                    f.default
+                )
+                .unwrap();
+            }
+        }
+        s
+    }
+
+    /// A short stable digest of the configuration, for the header of emitted files.
+    pub fn digest(&self) -> String {
+        let text = toml::to_string(self).expect("config serializes");
+        let mut h: u32 = 0x811c9dc5; // FNV-1a: stable across Rust versions, unlike DefaultHasher
+        for b in text.bytes() {
+            h = (h ^ b as u32).wrapping_mul(0x01000193);
+        }
+        format!("{h:08x}")
+    }
+}
+
+/// Turns a TOML error into one line: `section.key (line N): message`.
+fn one_line_toml_error(text: &str, e: &toml::de::Error) -> String {
+    let msg = e.message().replace('\n', " ");
+    let Some(span) = e.span() else {
+        return msg;
+    };
+    let before = &text[..span.start.min(text.len())];
+    let line_no = before.matches('\n').count() + 1;
+    let section = before.lines().rev().find_map(|l| {
+        let l = l.trim();
+        (l.starts_with('[') && l.ends_with(']'))
+            .then(|| l.trim_matches(|c| c == '[' || c == ']').to_string())
+    });
+    let line = text.lines().nth(line_no - 1).unwrap_or("").trim();
+    let key = line
+        .split('=')
+        .next()
+        .map(str::trim)
+        .filter(|k| !k.is_empty() && !k.starts_with('['));
+    match (section, key) {
+        (Some(s), Some(k)) => format!("{s}.{k} (line {line_no}): {msg}"),
+        (None, Some(k)) => format!("{k} (line {line_no}): {msg}"),
+        _ => format!("line {line_no}: {msg}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_is_valid_and_round_trips() {
+        Config::default().validate().unwrap();
+        assert_eq!(
+            Config::from_toml(&Config::default_toml()).unwrap(),
+            Config::default()
+        );
+        assert_eq!(Config::from_toml("").unwrap(), Config::default());
+    }
+
+    #[test]
+    fn bad_configs_name_the_field() {
+        let cases = [
+            ("[link]\nlanes = 0\n", "link.lanes = 0: must be in 1..=4"),
+            (
+                "[link]\nreplay_ltps = 6\n",
+                "link.replay_ltps = 6: must be a power of two in 2..=64",
+            ),
+            ("[network]\nvcs = 9\n", "network.vcs = 9: must be in 1..=8"),
+            (
+                "[network]\nmax_packet_flits = 128\n",
+                "network.max_packet_flits = 128: must not exceed link.vc_buffer_flits = 64",
+            ),
+        ];
+        for (text, want) in cases {
+            let e = Config::from_toml(text).unwrap_err();
+            assert!(e.starts_with(want), "{text:?}: got {e:?}");
+            assert!(!e.contains('\n'), "one line: {e:?}");
+        }
+        let e = Config::from_toml("[link]\nlanez = 2\n").unwrap_err();
+        assert!(
+            e.contains("link.lanez") && e.contains("unknown field") && e.contains("lanes"),
+            "{e}"
+        );
+        let e = Config::from_toml("[link]\nlanes = \"four\"\n").unwrap_err();
+        assert!(e.starts_with("link.lanes (line 2)"), "{e}");
+        let e = Config::from_toml("[nic2]\n").unwrap_err();
+        assert!(e.contains("unknown field") && e.contains("nic2"), "{e}");
+        let e = Config::from_toml("[link]\nlanes = -1\n").unwrap_err();
+        assert!(e.starts_with("link.lanes"), "{e}");
+        assert!(!e.contains('\n'));
+    }
+}

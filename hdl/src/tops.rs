@@ -1,0 +1,73 @@
+//! The `hdl` tops of a configuration: the shared link and router building blocks instantiated
+//! at the configured sizes, emitted so that lint, synthesis and the FPGA flow check them as
+//! they will be used.
+//!
+//! rust-hdl sizes are const generics, so a configured size picks one of the instantiations
+//! with [`with_log2!`]; the configuration's rules keep the value inside the listed range.
+use crate::emit::{emit_verilog, top_ports, PortInfo};
+use crate::params::Config;
+use rust_hdl::prelude::Block;
+
+/// One emitted top.
+#[derive(Clone, Debug)]
+pub struct Emitted {
+    /// Top module name (also the file name).
+    pub name: String,
+    /// What the top is.
+    pub doc: &'static str,
+    /// The Verilog, without the header line.
+    pub verilog: String,
+    /// Top-level ports.
+    pub ports: Vec<PortInfo>,
+}
+
+/// Emits `uut` as top `name`.
+pub fn emit<U: Block>(mut uut: U, name: &str, doc: &'static str) -> Result<Emitted, String> {
+    let verilog = emit_verilog(&mut uut, name)?;
+    Ok(Emitted {
+        name: name.into(),
+        doc,
+        verilog,
+        ports: top_ports(&uut),
+    })
+}
+
+/// Runs `$body` with const generics `$n` = log2(`$v`) and `$np1` = `$n` + 1 in scope, for
+/// `$v` a power of two from 2 to 4096.
+#[macro_export]
+macro_rules! with_log2 {
+    ($v:expr, $n:ident, $np1:ident => $body:expr) => {{
+        macro_rules! __arm {
+            ($a:literal, $b:literal) => {{
+                const $n: usize = $a;
+                const $np1: usize = $b;
+                $body
+            }};
+        }
+        match $v {
+            2 => __arm!(1, 2),
+            4 => __arm!(2, 3),
+            8 => __arm!(3, 4),
+            16 => __arm!(4, 5),
+            32 => __arm!(5, 6),
+            64 => __arm!(6, 7),
+            128 => __arm!(7, 8),
+            256 => __arm!(8, 9),
+            512 => __arm!(9, 10),
+            1024 => __arm!(10, 11),
+            2048 => __arm!(11, 12),
+            4096 => __arm!(12, 13),
+            v => panic!("{v} is not a power of two in 2..=4096: the configuration rules should have rejected it"),
+        }
+    }};
+}
+
+/// Every `hdl` top of `cfg`, in emission order.
+pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
+    let _ = cfg;
+    Ok(vec![emit(
+        crate::flit_decoder::FlitDecoder::default(),
+        "flit_decoder",
+        "classifies a 65-bit flit and extracts header and control fields",
+    )?])
+}

@@ -1,0 +1,3 @@
+//! The `hpcnet` program's library side: emission of every top of a configuration, shared by
+//! the command line and the freshness test of `verilog-out/`.
+pub mod emit;
