@@ -1,0 +1,354 @@
+//! Synthesis with Yosys: a generic pass that must leave no latch and pass `check -assert`, and
+//! `synth_ice40`, whose cell counts are the block's iCE40 cost.
+//!
+//! One Yosys run executes a script written to the work directory (`synth.ys`, so a failure can
+//! be replayed by hand):
+//!
+//! ```text
+//! read_verilog -noautowire <sources>      # an undeclared identifier is an error, not a wire
+//! hierarchy -check -top T
+//! design -save rtl
+//! synth -flatten -top T                   # generic cells: $_DLATCH_* would be a latch
+//! tee -q -o generic_stat.json stat -json
+//! check -assert                           # multiple drivers, undriven inputs, logic loops
+//! design -load rtl
+//! synth_ice40 -top T -json T.json
+//! tee -q -o ice40_stat.json stat -json
+//! ```
+//!
+//! `stat -json` and `tee -o` both work in Yosys 0.23; [`parse_stat_json`] reads the design
+//! totals (or the top module's entry), and [`parse_stat_text`] reads the printed table when only
+//! that is at hand.
+use super::tools::{self, Tool};
+use anyhow::{bail, Context, Result};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Cell counts by type, as Yosys `stat` reports them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CellCounts(pub BTreeMap<String, u64>);
+
+impl CellCounts {
+    fn sum(&self, f: impl Fn(&str) -> bool) -> u64 {
+        self.0.iter().filter(|(k, _)| f(k)).map(|(_, v)| v).sum()
+    }
+
+    /// `SB_LUT4` cells.
+    pub fn luts(&self) -> u64 {
+        self.sum(|k| k == "SB_LUT4")
+    }
+
+    /// Flip-flops: every `SB_DFF*` variant (enable, set, reset, negative edge).
+    pub fn ffs(&self) -> u64 {
+        self.sum(|k| k.starts_with("SB_DFF"))
+    }
+
+    /// Block RAMs (`SB_RAM40_4K*`).
+    pub fn brams(&self) -> u64 {
+        self.sum(|k| k.starts_with("SB_RAM40_4K"))
+    }
+
+    /// Carry cells (`SB_CARRY`).
+    pub fn carries(&self) -> u64 {
+        self.sum(|k| k == "SB_CARRY")
+    }
+
+    /// Latch cells of a generic netlist (`$dlatch`, `$adlatch`, `$dlatchsr`, `$_DLATCH_*`,
+    /// `$_DLATCHSR_*`, `$sr`, `$_SR_*`).
+    pub fn latches(&self) -> u64 {
+        self.sum(|k| {
+            let k = k.to_ascii_lowercase();
+            k.contains("dlatch") || k == "$sr" || k.starts_with("$_sr_")
+        })
+    }
+
+    /// All cells.
+    pub fn total(&self) -> u64 {
+        self.0.values().sum()
+    }
+}
+
+/// What [`synth`] found.
+#[derive(Clone, Debug)]
+pub struct SynthReport {
+    /// Top module.
+    pub top: String,
+    /// `SB_LUT4` count.
+    pub luts: u64,
+    /// `SB_DFF*` count.
+    pub ffs: u64,
+    /// `SB_RAM40_4K` count.
+    pub brams: u64,
+    /// `SB_CARRY` count.
+    pub carries: u64,
+    /// All iCE40 cells by type.
+    pub ice40: CellCounts,
+    /// Generic cells by type (when the generic pass ran).
+    pub generic: Option<CellCounts>,
+    /// Distinct Yosys warnings (e.g. memories turned into registers).
+    pub warnings: Vec<String>,
+    /// The `synth_ice40` netlist (input of nextpnr).
+    pub netlist: PathBuf,
+    /// The script that was run.
+    pub script: PathBuf,
+    /// Yosys's full log.
+    pub log: PathBuf,
+    /// Wall time of the Yosys run.
+    pub elapsed: Duration,
+}
+
+/// Options of [`synth_with`].
+#[derive(Clone, Debug)]
+pub struct SynthOptions {
+    /// Run the generic pass with the latch and `check -assert` checks (default true).
+    pub generic_checks: bool,
+    /// Extra commands run right after `read_verilog` (e.g. `chparam -set DEPTH 32 fifo`).
+    pub prelude: Vec<String>,
+}
+
+impl Default for SynthOptions {
+    fn default() -> Self {
+        SynthOptions {
+            generic_checks: true,
+            prelude: vec![],
+        }
+    }
+}
+
+/// Synthesizes `verilog` (top `top`): generic checks, then `synth_ice40`. Writes `synth.ys`,
+/// `synth.log`, `generic_stat.json`, `ice40_stat.json` and `<top>.json` into `work`.
+///
+/// Fails if Yosys fails (syntax, undeclared identifier, `check -assert`) or a latch remains.
+pub fn synth(verilog: &Path, top: &str, work: &Path) -> Result<SynthReport> {
+    synth_with(&[verilog], top, work, &SynthOptions::default())
+}
+
+/// Like [`synth`], over several sources and with options.
+pub fn synth_with<P: AsRef<Path>>(
+    sources: &[P],
+    top: &str,
+    work: &Path,
+    options: &SynthOptions,
+) -> Result<SynthReport> {
+    tools::ensure_dir(work)?;
+    let sources = tools::existing_sources(sources)?;
+    let work = tools::absolute(work)?;
+    let quoted: Vec<String> = sources.iter().map(|s| quote(s)).collect();
+    let netlist = work.join(format!("{top}.json"));
+    let generic_stat = work.join("generic_stat.json");
+    let ice40_stat = work.join("ice40_stat.json");
+    let mut script = format!("read_verilog -noautowire {}\n", quoted.join(" "));
+    for c in &options.prelude {
+        script.push_str(c);
+        script.push('\n');
+    }
+    script.push_str(&format!("hierarchy -check -top {top}\n"));
+    // Output files are named relative to the work directory (Yosys's working directory):
+    // `tee -o` keeps quotes as part of the file name, so paths cannot be quoted there.
+    if options.generic_checks {
+        script.push_str(&format!(
+            "design -save rtl\nsynth -flatten -top {top}\ntee -q -o generic_stat.json stat -json\ncheck -assert\ndesign -load rtl\n"
+        ));
+    }
+    script.push_str(&format!(
+        "synth_ice40 -top {top} -json {top}.json\ntee -q -o ice40_stat.json stat -json\n"
+    ));
+    let script_path = work.join("synth.ys");
+    std::fs::write(&script_path, &script)
+        .with_context(|| format!("cannot write {}", script_path.display()))?;
+    let log = work.join("synth.log");
+    for stale in [&generic_stat, &ice40_stat, &netlist] {
+        let _ = std::fs::remove_file(stale);
+    }
+    let mut cmd = Tool::Yosys.command();
+    cmd.arg("-q")
+        .arg("-l")
+        .arg(&log)
+        .arg("-s")
+        .arg(&script_path)
+        .current_dir(&work);
+    let run = tools::run_logged(Tool::Yosys, &mut cmd, &work.join("synth.out"), Some(&log))?;
+    let log_text = std::fs::read_to_string(&log).unwrap_or_default();
+    let generic = if options.generic_checks {
+        let counts = parse_stat_json(&read(&generic_stat)?, top)?;
+        let named = latch_names(&log_text);
+        if counts.latches() > 0 || !named.is_empty() {
+            bail!(
+                "{top} has {} latch cell(s) after generic synthesis (a branch of a combinational \
+                 block leaves a signal unassigned; default-assign it at the top of update): {}; \
+                 log {}",
+                counts.latches(),
+                if named.is_empty() {
+                    "names not reported".to_string()
+                } else {
+                    named.join(", ")
+                },
+                log.display()
+            );
+        }
+        Some(counts)
+    } else {
+        None
+    };
+    let ice40 = parse_stat_json(&read(&ice40_stat)?, top)?;
+    Ok(SynthReport {
+        top: top.to_string(),
+        luts: ice40.luts(),
+        ffs: ice40.ffs(),
+        brams: ice40.brams(),
+        carries: ice40.carries(),
+        ice40,
+        generic,
+        warnings: warnings(&log_text),
+        netlist,
+        script: script_path,
+        log,
+        elapsed: run.elapsed,
+    })
+}
+
+fn read(p: &Path) -> Result<String> {
+    std::fs::read_to_string(p).with_context(|| format!("Yosys did not write {}", p.display()))
+}
+
+/// Quotes a path for a Yosys script.
+pub(crate) fn quote(p: &Path) -> String {
+    format!("\"{}\"", p.display())
+}
+
+/// Signals named in `Latch inferred for signal `\top.\name'` log lines, as `top.name`.
+pub fn latch_names(log: &str) -> Vec<String> {
+    let mut out: Vec<String> = log
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("Latch inferred for signal `"))
+        .filter_map(|rest| rest.split('\'').next())
+        .map(|s| s.replace('\\', ""))
+        .collect();
+    out.dedup();
+    out
+}
+
+/// Distinct `Warning:` lines of a Yosys log, in first-seen order.
+pub fn warnings(log: &str) -> Vec<String> {
+    let mut out: Vec<String> = vec![];
+    for l in log.lines() {
+        if let Some(w) = l.trim().strip_prefix("Warning: ") {
+            if !out.iter().any(|x| x == w) {
+                out.push(w.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// Reads `stat -json` output: the `design` totals when present (hierarchical designs), else
+/// the entry of module `top` (Yosys writes `\top`), else the only module.
+pub fn parse_stat_json(text: &str, top: &str) -> Result<CellCounts> {
+    let start = text
+        .find('{')
+        .context("no JSON object in Yosys stat output")?;
+    let mut de =
+        serde_json::Deserializer::from_str(&text[start..]).into_iter::<serde_json::Value>();
+    let v = de
+        .next()
+        .context("empty Yosys stat output")?
+        .context("Yosys stat output is not valid JSON")?;
+    let modules = v.get("modules").and_then(|m| m.as_object());
+    let entry = v
+        .get("design")
+        .filter(|d| d.get("num_cells_by_type").is_some())
+        .or_else(|| {
+            let m = modules?;
+            m.get(&format!("\\{top}"))
+                .or_else(|| m.get(top))
+                .or_else(|| (m.len() == 1).then(|| m.values().next()).flatten())
+        })
+        .with_context(|| format!("Yosys stat output has no entry for {top}"))?;
+    let mut counts = BTreeMap::new();
+    if let Some(cells) = entry.get("num_cells_by_type").and_then(|c| c.as_object()) {
+        for (k, n) in cells {
+            let n = n
+                .as_u64()
+                .with_context(|| format!("cell count of {k} is not a number"))?;
+            counts.insert(k.clone(), n);
+        }
+    } else if entry.get("num_cells").and_then(|n| n.as_u64()) != Some(0) {
+        bail!("Yosys stat output for {top} has no num_cells_by_type");
+    }
+    Ok(CellCounts(counts))
+}
+
+/// Reads the table printed by plain `stat`: the cell lines under `Number of cells:` of the
+/// `design hierarchy` section when present, else of the `=== top ===` section.
+pub fn parse_stat_text(text: &str, top: &str) -> Result<CellCounts> {
+    let section = |marker: &str| -> Option<&str> {
+        let i = text.find(marker)?;
+        Some(&text[i + marker.len()..])
+    };
+    let body = section("=== design hierarchy ===")
+        .or_else(|| section(&format!("=== {top} ===")))
+        .or_else(|| section(&format!("=== \\{top} ===")))
+        .with_context(|| format!("no stat section for {top}"))?;
+    let cells_at = body
+        .find("Number of cells:")
+        .context("stat section has no `Number of cells:` line")?;
+    let mut counts = BTreeMap::new();
+    for line in body[cells_at..].lines().skip(1) {
+        let mut words = line.split_whitespace();
+        let (Some(name), Some(n), None) = (words.next(), words.next(), words.next()) else {
+            break;
+        };
+        let Ok(n) = n.parse::<u64>() else { break };
+        counts.insert(name.to_string(), n);
+    }
+    Ok(CellCounts(counts))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ICE40_JSON: &str = include_str!("../../tests/fixtures/yosys_stat_ice40.json");
+    const GENERIC_LATCH_JSON: &str =
+        include_str!("../../tests/fixtures/yosys_stat_generic_latch.json");
+    const STAT_TEXT: &str = include_str!("../../tests/fixtures/yosys_stat_ice40.txt");
+    const LATCH_LOG: &str = include_str!("../../tests/fixtures/yosys_latch.log");
+
+    #[test]
+    fn parses_ice40_stat_json() {
+        let c = parse_stat_json(ICE40_JSON, "arb4").unwrap();
+        assert_eq!(c.luts(), 206);
+        assert_eq!(c.ffs(), 174 + 40);
+        assert_eq!(c.brams(), 4);
+        assert_eq!(c.carries(), 24);
+        assert_eq!(c.latches(), 0);
+    }
+
+    #[test]
+    fn parses_stat_text_like_json() {
+        let t = parse_stat_text(STAT_TEXT, "arb4").unwrap();
+        assert_eq!(t, parse_stat_json(ICE40_JSON, "arb4").unwrap());
+    }
+
+    #[test]
+    fn finds_latches_in_generic_stat_and_log() {
+        let c = parse_stat_json(GENERIC_LATCH_JSON, "bad").unwrap();
+        assert_eq!(c.latches(), 1);
+        assert_eq!(latch_names(LATCH_LOG), ["bad.latch"]);
+    }
+
+    #[test]
+    fn stat_json_without_design_section_uses_module() {
+        let t = r#"{ "modules": { "\\m": { "num_cells": 2, "num_cells_by_type": { "SB_LUT4": 1, "SB_DFFE": 1 } } } }"#;
+        let c = parse_stat_json(t, "m").unwrap();
+        assert_eq!((c.luts(), c.ffs()), (1, 1));
+        assert!(parse_stat_json("no json here", "m").is_err());
+    }
+
+    #[test]
+    fn collects_distinct_warnings() {
+        let log = "x\nWarning: Replacing memory \\m with list of registers.\nWarning: Replacing memory \\m with list of registers.\nWarning: other\n";
+        assert_eq!(warnings(log).len(), 2);
+    }
+}

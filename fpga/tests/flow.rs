@@ -1,0 +1,163 @@
+//! Integration test of the FPGA flow on a tiny counter written here: lint, synthesis,
+//! placement, bitstream and block measurement with the installed tools, and the failures each
+//! step must report instead of returning normally.
+use fpga::flow::{self, pnr, MeasureOptions, PlaceOptions};
+use std::path::{Path, PathBuf};
+
+const COUNTER: &str = "\
+`default_nettype none
+module counter (
+    input  wire       clock,
+    input  wire       reset,
+    input  wire       enable,
+    output reg  [7:0] count
+);
+    initial count = 8'd0;
+    always @(posedge clock) begin
+        if (reset)
+            count <= 8'd0;
+        else if (enable)
+            count <= count + 8'd1;
+    end
+endmodule
+";
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn counter_goes_through_the_whole_flow() {
+    let dir = flow::scratch_dir("counter").unwrap();
+    let v = write(&dir, "counter.v", COUNTER);
+
+    let lint = flow::lint(&v, "counter", &dir.join("lint")).unwrap();
+    assert!(lint.is_clean(), "{}", lint.findings());
+
+    let s = flow::synth(&v, "counter", &dir.join("synth")).unwrap();
+    assert_eq!(s.ffs, 8, "{:?}", s.ice40);
+    assert_eq!(s.brams, 0);
+    assert!(s.luts >= 8 && s.luts <= 20, "{:?}", s.ice40);
+    assert!(
+        s.carries >= 6,
+        "an 8-bit increment uses the carry chain: {:?}",
+        s.ice40
+    );
+    assert_eq!(s.generic.as_ref().unwrap().latches(), 0);
+    assert!(s.netlist.is_file());
+
+    let p = flow::place(&v, "counter", None, 100.0, &dir.join("place")).unwrap();
+    assert_eq!(p.clocks.len(), 1, "{:?}", p.clocks);
+    assert!(p.timing_met(), "{:?}", p.clocks);
+    let fmax = p.fmax_mhz().unwrap();
+    assert!(fmax > 100.0 && fmax < 1000.0, "{fmax}");
+    assert_eq!(p.ios.used, 11, "clock, reset, enable and 8 count bits");
+    assert!(p.lcs.used >= s.luts && p.lcs.available == 7680);
+    assert_eq!(p.brams.available, 32);
+
+    let mut pins = vec![("clock", pnr::CLOCK_PIN), ("reset", "M1"), ("enable", "L1")];
+    let names: Vec<String> = (0..8).map(|i| format!("count[{i}]")).collect();
+    for (i, n) in names.iter().enumerate() {
+        pins.push((n.as_str(), pnr::LED_PINS[i]));
+    }
+    let pcf = write(&dir, "counter.pcf", &pnr::pcf_text(&pins));
+    let b = flow::bitstream(&v, "counter", &pcf, 100.0, &dir.join("bit")).unwrap();
+    assert!(b.bin.is_file());
+    assert!(
+        b.bytes > 100_000,
+        "an HX8K image is about 135 kB, got {}",
+        b.bytes
+    );
+
+    let m = flow::measure_block_with(
+        &[&v],
+        "counter",
+        &dir.join("measure"),
+        &MeasureOptions {
+            seeds: vec![1, 2],
+            ..MeasureOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!((m.luts, m.ffs, m.carries), (s.luts, s.ffs, s.carries));
+    assert_eq!((m.input_bits, m.output_bits), (2, 8));
+    assert_eq!(m.fmax_runs_mhz.len(), 2);
+    assert!(m.fmax_mhz > 100.0, "{m:?}");
+    assert!(
+        m.placed_lcs > m.luts,
+        "the harness adds cells to the placement"
+    );
+    assert!(m.harness.is_file());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn each_step_reports_tool_failures() {
+    let dir = flow::scratch_dir("failures").unwrap();
+
+    // A syntax error: Yosys fails and its log tail is quoted.
+    let bad = write(
+        &dir,
+        "syntax.v",
+        "module syntax(input wire a, output wire b);\n assign b = a +;\nendmodule\n",
+    );
+    let e = format!(
+        "{:#}",
+        flow::synth(&bad, "syntax", &dir.join("s1")).unwrap_err()
+    );
+    assert!(
+        e.contains("yosys failed") && e.contains("syntax error"),
+        "{e}"
+    );
+    let l = flow::lint(&bad, "syntax", &dir.join("l1")).unwrap_err();
+    assert!(format!("{l:#}").contains("syntax error"), "{l:#}");
+
+    // An undeclared identifier is an error, not an implicit wire.
+    let undeclared = write(
+        &dir,
+        "undecl.v",
+        "module undecl(input wire a, output wire b);\n assign b = a & c;\nendmodule\n",
+    );
+    assert!(flow::synth(&undeclared, "undecl", &dir.join("s2")).is_err());
+
+    // A latch is reported with its signal name.
+    let latch = write(
+        &dir,
+        "latch.v",
+        "module latch(input wire en, input wire d, output reg q);\n always @(*) begin\n  if (en) q = d;\n end\nendmodule\n",
+    );
+    let e = format!(
+        "{:#}",
+        flow::synth(&latch, "latch", &dir.join("s3")).unwrap_err()
+    );
+    assert!(e.contains("latch") && e.contains("latch.q"), "{e}");
+    let l = format!(
+        "{:#}",
+        flow::lint(&latch, "latch", &dir.join("l3")).unwrap_err()
+    );
+    assert!(l.contains("LATCH"), "{l}");
+
+    // A pin that does not exist: nextpnr fails (rust-hdl's generate_bitstream would not say).
+    let v = write(&dir, "counter.v", COUNTER);
+    let pcf = write(&dir, "bad.pcf", "set_io clock Z99\n");
+    let e = flow::place(&v, "counter", Some(&pcf), 100.0, &dir.join("p1")).unwrap_err();
+    assert!(format!("{e:#}").contains("nextpnr-ice40 failed"), "{e:#}");
+
+    // Missing timing is reported by place but is an error for a bitstream.
+    let opts = PlaceOptions {
+        freq_mhz: 2000.0,
+        ..PlaceOptions::default()
+    };
+    let p = flow::place_with(&[&v], "counter", &dir.join("p2"), &opts).unwrap();
+    assert!(!p.timing_met());
+    let pins = write(
+        &dir,
+        "ok.pcf",
+        "set_io clock P7\nset_io reset M1\nset_io enable L1\nset_io count[0] J11\nset_io count[1] K11\nset_io count[2] K12\nset_io count[3] K14\nset_io count[4] L12\nset_io count[5] L14\nset_io count[6] M12\nset_io count[7] N14\n",
+    );
+    let e = flow::bitstream(&v, "counter", &pins, 2000.0, &dir.join("b1")).unwrap_err();
+    assert!(format!("{e:#}").contains("misses timing"), "{e:#}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
