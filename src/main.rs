@@ -6,7 +6,7 @@ use hdl::params::Config;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use hpcnet::emit;
+use hpcnet::{emit, flows};
 
 #[derive(Parser)]
 #[command(
@@ -39,6 +39,24 @@ enum Command {
         /// Configuration file (TOML).
         #[arg(long)]
         config: PathBuf,
+    },
+    /// Lint every emitted top with Verilator (-Wall, committed waivers); fail on any finding.
+    Lint {
+        /// Directory of emitted tops.
+        #[arg(long, default_value = "verilog-out")]
+        dir: PathBuf,
+        /// Work directory for logs.
+        #[arg(long, default_value = "build/lint")]
+        work: PathBuf,
+    },
+    /// Synthesize every emitted top with Yosys (generic, no latches; iCE40), print utilization.
+    Synth {
+        /// Directory of emitted tops.
+        #[arg(long, default_value = "verilog-out")]
+        dir: PathBuf,
+        /// Work directory for logs and netlists.
+        #[arg(long, default_value = "build/synth")]
+        work: PathBuf,
     },
     /// Write docs/formats.md from the format definitions.
     Docs {
@@ -83,6 +101,8 @@ fn run(cli: Cli) -> Result<()> {
             );
             Ok(())
         }
+        Command::Lint { dir, work } => flows::lint(&dir, &work),
+        Command::Synth { dir, work } => flows::synth(&dir, &work),
         Command::Docs { out } => {
             std::fs::create_dir_all(&out)?;
             let path = out.join("formats.md");
