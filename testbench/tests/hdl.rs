@@ -1,4 +1,7 @@
 //! Unit benches of the `hdl` building blocks, each on rust-hdl's simulator and on Verilator.
 mod hdl {
+    mod arbiter;
+    mod credit_counter;
     mod skid_buffer;
+    mod stream_mux;
 }
