@@ -3,6 +3,8 @@
 //! and the machinery that emits Verilog with a unique module name per top.
 #![allow(clippy::needless_range_loop)]
 
+pub mod arb;
+pub mod credit_counter;
 pub mod emit;
 pub mod flit_decoder;
 pub mod formats;

@@ -1,4 +1,6 @@
 //! Everything a block or bench of hpcnet usually needs, in one `use`.
+pub use crate::arb::{index_width, FpArbiter, RrArbiter, StreamMux};
+pub use crate::credit_counter::CreditCounter;
 pub use crate::emit::{emit_verilog, top_ports, PortDir, PortInfo};
 pub use crate::flit_decoder::FlitDecoder;
 pub use crate::lfsr::Lfsr32;

@@ -56,11 +56,13 @@ impl<const N: usize> SimValue for Bits<N> {
 
 type Setter<T> = Box<dyn Fn(&mut T, u128)>;
 type Getter<T> = Box<dyn Fn(&T) -> u128>;
+type Clocker<T> = fn(&mut T, bool);
+type Vcd = rust_hdl::core::vcd_probe::VCDProbe<BufWriter<File>>;
 
 /// How a bench reaches the ports of a rust-hdl block `T`: a setter and getter per Verilog port
 /// name. Build one with [`crate::port_table!`] and [`PortTable::add`] for array ports.
 pub struct PortTable<T> {
-    clock: Option<fn(&mut T, bool)>,
+    clock: Option<Clocker<T>>,
     entries: Vec<(String, Setter<T>, Getter<T>)>,
 }
 
@@ -126,10 +128,10 @@ pub struct RhdlSim<T: Block> {
     ports: Vec<PortInfo>,
     set: Vec<Option<Setter<T>>>,
     get: Vec<Getter<T>>,
-    clock: Option<fn(&mut T, bool)>,
+    clock: Option<Clocker<T>>,
     dirty: bool,
     cycle: u64,
-    vcd: Option<rust_hdl::core::vcd_probe::VCDProbe<BufWriter<File>>>,
+    vcd: Option<Vcd>,
 }
 
 impl<T: Block> RhdlSim<T> {
