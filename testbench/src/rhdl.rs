@@ -57,13 +57,14 @@ impl<const N: usize> SimValue for Bits<N> {
 type Setter<T> = Box<dyn Fn(&mut T, u128)>;
 type Getter<T> = Box<dyn Fn(&T) -> u128>;
 type Clocker<T> = fn(&mut T, bool);
+type Entry<T> = (String, Setter<T>, Getter<T>);
 type Vcd = rust_hdl::core::vcd_probe::VCDProbe<BufWriter<File>>;
 
 /// How a bench reaches the ports of a rust-hdl block `T`: a setter and getter per Verilog port
 /// name. Build one with [`crate::port_table!`] and [`PortTable::add`] for array ports.
 pub struct PortTable<T> {
     clock: Option<Clocker<T>>,
-    entries: Vec<(String, Setter<T>, Getter<T>)>,
+    entries: Vec<Entry<T>>,
 }
 
 impl<T> PortTable<T> {
@@ -139,8 +140,7 @@ impl<T: Block> RhdlSim<T> {
     /// port. `bench` names the VCD file when `HPCNET_VCD` is set.
     pub fn new(mut uut: T, table: PortTable<T>, bench: &str) -> Self {
         let ports = top_ports(&uut);
-        let mut entries: Vec<Option<(String, Setter<T>, Getter<T>)>> =
-            table.entries.into_iter().map(Some).collect();
+        let mut entries: Vec<Option<Entry<T>>> = table.entries.into_iter().map(Some).collect();
         let mut set = vec![];
         let mut get = vec![];
         for p in &ports {

@@ -83,8 +83,8 @@ fn bench(b: &mut dyn Backend) -> u64 {
         let ctrl = !t && !h && !tl;
         let c = ((w >> 56) & 0x3f) as u8;
         let k = ((w >> 35) & 0xf) as u8;
-        let want_malformed = (!t && h && tl)
-            || (!t && h && PacketKind::from_code(k).is_none())
+        // Head and tail both set, a head with a reserved kind, or a reserved control code.
+        let want_malformed = (!t && h && (tl || PacketKind::from_code(k).is_none()))
             || (ctrl && ControlCode::from_code(c).is_none());
         assert_eq!(b.peek_bool(is_body), t, "flit {i} {w:#x}");
         assert_eq!(b.peek_bool(is_head), !t && h, "flit {i} {w:#x}");
