@@ -62,12 +62,52 @@ macro_rules! with_log2 {
     }};
 }
 
+/// Runs `$body` with const generics `$n` = `$v` (1 to 8 requesters) and `$w` its index width.
+#[macro_export]
+macro_rules! with_count8 {
+    ($v:expr, $n:ident, $w:ident => $body:expr) => {{
+        macro_rules! __arm {
+            ($a:literal) => {{
+                const $n: usize = $a;
+                const $w: usize = $crate::arb::index_width($a);
+                $body
+            }};
+        }
+        match $v {
+            1 => __arm!(1),
+            2 => __arm!(2),
+            3 => __arm!(3),
+            4 => __arm!(4),
+            5 => __arm!(5),
+            6 => __arm!(6),
+            7 => __arm!(7),
+            8 => __arm!(8),
+            v => panic!("{v} is not in 1..=8: the configuration rules should have rejected it"),
+        }
+    }};
+}
+
 /// Every `hdl` top of `cfg`, in emission order.
 pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
-    let _ = cfg;
-    Ok(vec![emit(
-        crate::flit_decoder::FlitDecoder::default(),
-        "flit_decoder",
-        "classifies a 65-bit flit and extracts header and control fields",
-    )?])
+    use rust_hdl::prelude::Bits;
+    let vcs = cfg.network.vcs as usize;
+    let credits = cfg.link.vc_buffer_flits as u64;
+    Ok(vec![
+        emit(
+            crate::flit_decoder::FlitDecoder::default(),
+            "flit_decoder",
+            "classifies a 65-bit flit and extracts header and control fields",
+        )?,
+        with_count8!(vcs, N, W => emit(
+            crate::arb::StreamMux::<Bits<65>, N, W>::new(true),
+            "vc_flit_mux",
+            "merges the per-VC flit streams of a link transmitter, whole packets at a time (network.vcs inputs)",
+        ))?,
+        // 13 bits hold the largest buffer the configuration allows (4096 flits).
+        emit(
+            crate::credit_counter::CreditCounter::<13>::new(credits),
+            "vc_credit_counter",
+            "sender-side credits of one VC receive buffer (link.vc_buffer_flits)",
+        )?,
+    ])
 }
