@@ -3,6 +3,7 @@
 //! and the machinery that emits Verilog with a unique module name per top.
 #![allow(clippy::needless_range_loop)]
 
+pub mod crc;
 pub mod emit;
 pub mod prelude;
 pub mod skid_buffer;

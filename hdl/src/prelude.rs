@@ -1,4 +1,7 @@
 //! Everything a block or bench of hpcnet usually needs, in one `use`.
+pub use crate::crc::{
+    CrcDigest, CrcMatrix, CrcSpec, CrcStep, CrcTable, ParallelCrc, CRC14, CRC16, CRC32,
+};
 pub use crate::emit::{emit_verilog, top_ports, PortDir, PortInfo};
 pub use crate::skid_buffer::SkidBuffer;
 pub use crate::stream::{StreamSink, StreamSource};
