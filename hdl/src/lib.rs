@@ -8,3 +8,4 @@ pub mod emit;
 pub mod prelude;
 pub mod skid_buffer;
 pub mod stream;
+pub mod width;

@@ -5,4 +5,5 @@ pub use crate::crc::{
 pub use crate::emit::{emit_verilog, top_ports, PortDir, PortInfo};
 pub use crate::skid_buffer::SkidBuffer;
 pub use crate::stream::{StreamSink, StreamSource};
+pub use crate::width::{chunk_index_bits, chunks, Downsizer, Upsizer};
 pub use rust_hdl::prelude::*;

@@ -2,4 +2,5 @@
 mod hdl {
     mod crc;
     mod skid_buffer;
+    mod width;
 }

@@ -2,3 +2,4 @@
 //! benches compare cycle by cycle, transaction-level elsewhere.
 pub mod crc;
 pub mod stream;
+pub mod width;
