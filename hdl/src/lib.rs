@@ -5,6 +5,7 @@
 
 pub mod arb;
 pub mod credit_counter;
+pub mod crc;
 pub mod emit;
 pub mod flit_decoder;
 pub mod formats;
@@ -14,3 +15,4 @@ pub mod prelude;
 pub mod skid_buffer;
 pub mod stream;
 pub mod tops;
+pub mod width;

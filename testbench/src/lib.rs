@@ -7,10 +7,12 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod backend;
+pub mod cost_cases;
 pub mod dual;
 pub mod models;
 pub mod rhdl;
 pub mod rng;
+pub mod speed;
 pub mod verilator;
 
 pub use backend::{Backend, PortId};

@@ -1,9 +1,11 @@
 //! Unit benches of the `hdl` building blocks, each on rust-hdl's simulator and on Verilator.
 mod hdl {
     mod arbiter;
+    mod crc;
     mod credit_counter;
     mod flit_decoder;
     mod lfsr;
     mod skid_buffer;
     mod stream_mux;
+    mod width;
 }

@@ -1,6 +1,8 @@
 //! Rust reference models of the hardware blocks, cycle-accurate at their ports where the
 //! benches compare cycle by cycle, transaction-level elsewhere.
 pub mod arbiter;
+pub mod crc;
 pub mod credit_counter;
 pub mod stream;
 pub mod stream_mux;
+pub mod width;
