@@ -4,6 +4,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod emit;
+pub mod fifo;
 pub mod prelude;
 pub mod skid_buffer;
 pub mod stream;

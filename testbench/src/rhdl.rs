@@ -49,7 +49,9 @@ impl<const N: usize> SimValue for Bits<N> {
                 N <= 128,
                 "ports wider than 128 bits are not supported by the bench API"
             );
-            self.to_u128()
+            // The inherent method (by value); `self.to_u128()` would call this trait method
+            // again and loop forever.
+            Bits::<N>::to_u128(*self)
         }
     }
 }
