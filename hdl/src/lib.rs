@@ -4,9 +4,10 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod arb;
-pub mod credit_counter;
 pub mod crc;
+pub mod credit_counter;
 pub mod emit;
+pub mod fifo;
 pub mod flit_decoder;
 pub mod formats;
 pub mod lfsr;

@@ -3,6 +3,7 @@ mod hdl {
     mod arbiter;
     mod crc;
     mod credit_counter;
+    mod fifo;
     mod flit_decoder;
     mod lfsr;
     mod skid_buffer;
