@@ -19,7 +19,13 @@ pub fn cases() -> Vec<CostCase> {
         CostCase {
             label: "RrArbiter<8>",
             reference: "arbiter_rr8",
-            make: || emit(hdl::arb::RrArbiter::<8, 3>::new(false), "bench_rr_arbiter8", "8-way round-robin arbiter"),
+            make: || {
+                emit(
+                    hdl::arb::RrArbiter::<8, 3>::new(false),
+                    "bench_rr_arbiter8",
+                    "8-way round-robin arbiter",
+                )
+            },
         },
         CostCase {
             label: "StreamMux<Bits<64>, 4> hold",

@@ -13,6 +13,7 @@ pub mod models;
 pub mod rhdl;
 pub mod rng;
 pub mod speed;
+pub mod threaded;
 pub mod verilator;
 
 pub use backend::{Backend, PortId};

@@ -56,9 +56,9 @@ impl<const N: usize> SimValue for Bits<N> {
     }
 }
 
-type Setter<T> = Box<dyn Fn(&mut T, u128)>;
-type Getter<T> = Box<dyn Fn(&T) -> u128>;
-type Clocker<T> = fn(&mut T, bool);
+pub(crate) type Setter<T> = Box<dyn Fn(&mut T, u128) + Send + Sync>;
+pub(crate) type Getter<T> = Box<dyn Fn(&T) -> u128 + Send + Sync>;
+pub(crate) type Clocker<T> = fn(&mut T, bool);
 type Entry<T> = (String, Setter<T>, Getter<T>);
 type Vcd = rust_hdl::core::vcd_probe::VCDProbe<BufWriter<File>>;
 
@@ -88,12 +88,56 @@ impl<T> PortTable<T> {
     pub fn add(
         &mut self,
         name: impl Into<String>,
-        set: impl Fn(&mut T, u128) + 'static,
-        get: impl Fn(&T) -> u128 + 'static,
+        set: impl Fn(&mut T, u128) + Send + Sync + 'static,
+        get: impl Fn(&T) -> u128 + Send + Sync + 'static,
     ) -> &mut Self {
         self.entries
             .push((name.into(), Box::new(set), Box::new(get)));
         self
+    }
+
+    /// The clock driver, if the block is sequential.
+    pub(crate) fn clock(&self) -> Option<Clocker<T>> {
+        self.clock
+    }
+
+    /// Orders the entries as `ports`: a setter per input (none for the clock and outputs) and a
+    /// getter per port. Panics naming `bench` if a port has no entry or an entry no port.
+    pub(crate) fn resolve(
+        self,
+        ports: &[PortInfo],
+        bench: &str,
+    ) -> (Vec<Option<Setter<T>>>, Vec<Getter<T>>) {
+        let mut entries: Vec<Option<Entry<T>>> = self.entries.into_iter().map(Some).collect();
+        let mut set = vec![];
+        let mut get = vec![];
+        for p in ports {
+            if p.name == "clock" {
+                set.push(None);
+                get.push(Box::new(|_: &T| 0u128) as Getter<T>);
+                continue;
+            }
+            let i = entries
+                .iter()
+                .position(|e| e.as_ref().is_some_and(|e| e.0 == p.name))
+                .unwrap_or_else(|| {
+                    panic!("port table of {bench} has no entry for port {}", p.name)
+                });
+            let (_, s, g) = entries[i].take().expect("entry used once");
+            set.push(if p.dir == PortDir::Input {
+                Some(s)
+            } else {
+                None
+            });
+            get.push(g);
+        }
+        if let Some(extra) = entries.iter().flatten().next() {
+            panic!(
+                "port table of {bench} names {}, which is not a top-level port",
+                extra.0
+            );
+        }
+        (set, get)
     }
 }
 
@@ -142,35 +186,8 @@ impl<T: Block> RhdlSim<T> {
     /// port. `bench` names the VCD file when `HPCNET_VCD` is set.
     pub fn new(mut uut: T, table: PortTable<T>, bench: &str) -> Self {
         let ports = top_ports(&uut);
-        let mut entries: Vec<Option<Entry<T>>> = table.entries.into_iter().map(Some).collect();
-        let mut set = vec![];
-        let mut get = vec![];
-        for p in &ports {
-            if p.name == "clock" {
-                set.push(None);
-                get.push(Box::new(|_: &T| 0u128) as Getter<T>);
-                continue;
-            }
-            let i = entries
-                .iter()
-                .position(|e| e.as_ref().is_some_and(|e| e.0 == p.name))
-                .unwrap_or_else(|| {
-                    panic!("port table of {bench} has no entry for port {}", p.name)
-                });
-            let (_, s, g) = entries[i].take().expect("entry used once");
-            set.push(if p.dir == PortDir::Input {
-                Some(s)
-            } else {
-                None
-            });
-            get.push(g);
-        }
-        if let Some(extra) = entries.iter().flatten().next() {
-            panic!(
-                "port table of {bench} names {}, which is not a top-level port",
-                extra.0
-            );
-        }
+        let clock = table.clock;
+        let (set, get) = table.resolve(&ports, bench);
         uut.connect_all();
         check_all(&uut).unwrap_or_else(|e| panic!("design rule check of {bench} failed: {e:?}"));
         let vcd = std::env::var_os("HPCNET_VCD").map(|dir| {
@@ -179,7 +196,6 @@ impl<T: Block> RhdlSim<T> {
             let f = BufWriter::new(File::create(&path).expect("create VCD file"));
             write_vcd_header(f, &uut)
         });
-        let clock = table.clock;
         let mut s = Self {
             uut,
             ports,

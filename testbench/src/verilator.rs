@@ -25,6 +25,8 @@ type GetFn = unsafe extern "C" fn(*mut std::ffi::c_void, u32, *mut u64) -> u64;
 pub struct VerilatorModel {
     lib: libloading::Library,
     ports: Vec<PortInfo>,
+    /// Per port: its mask, and whether a bench may poke it (inputs other than the clock).
+    masks: Vec<(u128, bool)>,
     clock: Option<u32>,
 }
 
@@ -297,9 +299,14 @@ impl VerilatorModel {
         // SAFETY: the library was built above from our own generated shim.
         let lib = unsafe { libloading::Library::new(&so) }
             .with_context(|| format!("cannot load {}", so.display()))?;
+        let masks = ports
+            .iter()
+            .map(|p| (mask(p.width), p.dir == PortDir::Input && p.name != "clock"))
+            .collect();
         Ok(Arc::new(Self {
             lib,
             ports: ports.to_vec(),
+            masks,
             clock,
         }))
     }
@@ -331,12 +338,19 @@ impl VerilatorModel {
     }
 }
 
+impl VerilatorModel {
+    /// Emits `uut` as Verilog (top named `top`) and compiles it, for many instances.
+    pub fn build_for<U: rust_hdl::prelude::Block>(uut: &mut U, top: &str) -> Result<Arc<Self>> {
+        let verilog = hdl::emit::emit_verilog(uut, top).map_err(anyhow::Error::msg)?;
+        let ports = hdl::emit::top_ports(uut);
+        VerilatorModel::build(&verilog, top, &ports)
+    }
+}
+
 impl VerilatorSim {
     /// Emits `uut` as Verilog (top named `top`) and compiles it: the one-call route for benches.
     pub fn of<U: rust_hdl::prelude::Block>(mut uut: U, top: &str) -> Result<Self> {
-        let verilog = hdl::emit::emit_verilog(&mut uut, top).map_err(anyhow::Error::msg)?;
-        let ports = hdl::emit::top_ports(&uut);
-        Ok(VerilatorModel::build(&verilog, top, &ports)?.instance())
+        Ok(VerilatorModel::build_for(&mut uut, top)?.instance())
     }
 }
 
@@ -362,13 +376,13 @@ impl Backend for VerilatorSim {
         &self.model.ports
     }
     fn poke(&mut self, p: PortId, v: u128) {
-        let info = &self.model.ports[p.0];
+        let (m, pokeable) = self.model.masks[p.0];
         assert!(
-            info.dir == PortDir::Input && info.name != "clock",
+            pokeable,
             "port {} is not a pokeable input",
-            info.name
+            self.model.ports[p.0].name
         );
-        let v = v & mask(info.width);
+        let v = v & m;
         // SAFETY: handle is live; the shim ignores unknown ids.
         unsafe { (self.set)(self.handle, p.0 as u32, v as u64, (v >> 64) as u64) };
         self.dirty = true;
@@ -382,7 +396,7 @@ impl Backend for VerilatorSim {
             }
             let mut hi = 0u64;
             let lo = (self.get)(self.handle, p.0 as u32, &mut hi);
-            ((hi as u128) << 64 | lo as u128) & mask(self.model.ports[p.0].width)
+            ((hi as u128) << 64 | lo as u128) & self.model.masks[p.0].0
         }
     }
     fn tick(&mut self) {
@@ -397,10 +411,11 @@ impl Backend for VerilatorSim {
             }
             (self.set)(self.handle, c, 1, 0);
             (self.eval)(self.handle);
+            // The falling edge triggers nothing (rust-hdl registers are rising-edge only), so
+            // it is evaluated lazily with the next inputs: two evals a cycle instead of three.
             (self.set)(self.handle, c, 0, 0);
-            (self.eval)(self.handle);
         }
-        self.dirty = false;
+        self.dirty = true;
         self.cycle += 1;
     }
     fn cycle(&self) -> u64 {

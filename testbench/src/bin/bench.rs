@@ -17,7 +17,17 @@ fn cost() -> Result<()> {
     println!("\n## iCE40-HX8K cost of building blocks (fpga::flow::measure_block: block alone for LUT/FF/BRAM, median Fmax of 5 placer seeds on a register-to-register harness)\n");
     println!(
         "{:<28} {:>5} {:>5} {:>4} {:>7} | {:<22} {:>5} {:>7} | {:>6} {:>6} {}",
-        "block", "LUTs", "FFs", "BRAM", "Fmax", "reference", "LUTs", "Fmax", "LUT x", "Fmax x", "goal (<=1.2x LUT, >=0.9x Fmax)"
+        "block",
+        "LUTs",
+        "FFs",
+        "BRAM",
+        "Fmax",
+        "reference",
+        "LUTs",
+        "Fmax",
+        "LUT x",
+        "Fmax x",
+        "goal (<=1.2x LUT, >=0.9x Fmax)"
     );
     for case in testbench::cost_cases::cases() {
         let top = (case.make)().map_err(anyhow::Error::msg)?;
@@ -26,9 +36,9 @@ fn cost() -> Result<()> {
         let file = dir.join(format!("{}.v", top.name));
         std::fs::write(&file, &top.verilog)?;
         let c = fpga::flow::measure_block(&file, &top.name, &dir)?;
-        let r = refs
-            .get(case.reference)
-            .ok_or_else(|| anyhow::anyhow!("no reference {} in bench/reference.toml", case.reference))?;
+        let r = refs.get(case.reference).ok_or_else(|| {
+            anyhow::anyhow!("no reference {} in bench/reference.toml", case.reference)
+        })?;
         let cmp = fpga::reference::compare(&c, r);
         println!(
             "{:<28} {:>5} {:>5} {:>4} {:>7.1} | {:<22} {:>5} {:>7.1} | {:>6.2} {:>6.2} {}",
