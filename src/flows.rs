@@ -72,3 +72,41 @@ pub fn synth(dir: &Path, work: &Path) -> Result<()> {
     println!("synth: generic synthesis without latches and synth_ice40 passed for every top (iCE40-HX8K has 7680 LUTs, 32 BRAMs)");
     Ok(())
 }
+
+/// Builds the Alchitry Cu bitstream of the demo top of `cfg` in `work`; prints its cost.
+pub fn fpga(cfg: &hdl::params::Config, cfg_name: &str, work: &Path) -> Result<()> {
+    let (top, pcf) = fpga::tops::demo(cfg).map_err(anyhow::Error::msg)?;
+    std::fs::create_dir_all(work)?;
+    let v = work.join(format!("{}.v", top.name));
+    let p = work.join(format!("{}.pcf", top.name));
+    std::fs::write(
+        &v,
+        format!(
+            "{}{}",
+            crate::emit::header(cfg, cfg_name, &top),
+            top.verilog
+        ),
+    )?;
+    std::fs::write(&p, &pcf)?;
+    let freq = cfg.fpga.clock_mhz as f64;
+    let b = fpga::flow::bitstream(&v, &top.name, &p, freq, work)
+        .with_context(|| format!("bitstream of {} at {freq} MHz", top.name))?;
+    let r = &b.pnr;
+    println!("| top | LCs | LUTs | FFs | BRAMs | IOs | Fmax MHz | target MHz | bitstream |");
+    println!("|---|---|---|---|---|---|---|---|---|");
+    println!(
+        "| {} | {}/{} | {} | {} | {}/{} | {} | {:.1} | {freq} | {} ({} bytes) |",
+        top.name,
+        r.lcs.used,
+        r.lcs.available,
+        r.synth.luts,
+        r.synth.ffs,
+        r.brams.used,
+        r.brams.available,
+        r.ios.used,
+        r.fmax_mhz().unwrap_or(f64::NAN),
+        b.bin.display(),
+        b.bytes
+    );
+    Ok(())
+}

@@ -58,6 +58,16 @@ enum Command {
         #[arg(long, default_value = "build/synth")]
         work: PathBuf,
     },
+    /// Build the Alchitry Cu bitstream of the demo top (synth_ice40, nextpnr at the configured
+    /// MHz, icepack), failing if timing is missed; print LUTs, BRAMs and Fmax.
+    Fpga {
+        /// Configuration file (TOML); the default configuration if absent.
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Work directory for the Verilog, PCF, logs and bitstream.
+        #[arg(long, default_value = "build/fpga")]
+        dir: PathBuf,
+    },
     /// Write docs/formats.md from the format definitions.
     Docs {
         /// Output directory.
@@ -102,6 +112,10 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Lint { dir, work } => flows::lint(&dir, &work),
+        Command::Fpga { config, dir } => {
+            let (cfg, name) = load(config.as_deref())?;
+            flows::fpga(&cfg, &name, &dir)
+        }
         Command::Synth { dir, work } => flows::synth(&dir, &work),
         Command::Docs { out } => {
             std::fs::create_dir_all(&out)?;

@@ -12,6 +12,8 @@
 //!
 //! Installed tools this was written against: Yosys 0.23, nextpnr-ice40 0.4, Verilator 5.006,
 //! icepack (IceStorm).
+pub mod cu_demo;
+pub mod demo_core;
 pub mod flow;
 pub mod reference;
 pub mod tops;

@@ -103,6 +103,29 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
             "vc_flit_mux",
             "merges the per-VC flit streams of a link transmitter, whole packets at a time (network.vcs inputs)",
         ))?,
+        with_log2!(cfg.link.vc_buffer_flits as usize, L, _LP1 => {
+            const D: usize = 1 << L;
+            emit(
+                crate::fifo::StreamFifo::<Bits<65>, D, { crate::fifo::fifo_ptr_bits(D) }, { crate::fifo::fifo_count_bits(D) }>::new(),
+                "vc_flit_fifo",
+                "one VC's receive buffer of flits (link.vc_buffer_flits deep)",
+            )
+        })?,
+        emit(
+            crate::crc::Crc14x65::new(&crate::crc::CRC14),
+            "ltp_crc14",
+            "CRC-14 of an LTP, one 65-bit flit per cycle",
+        )?,
+        emit(
+            crate::width::FlitDownsizer::new(),
+            "rs_flit_downsizer",
+            "a flit into 20-bit relay-station beats (4 per flit)",
+        )?,
+        emit(
+            crate::width::FlitUpsizer::new(),
+            "rs_flit_upsizer",
+            "20-bit relay-station beats back into a flit",
+        )?,
         // 13 bits hold the largest buffer the configuration allows (4096 flits).
         emit(
             crate::credit_counter::CreditCounter::<13>::new(credits),

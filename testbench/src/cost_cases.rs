@@ -17,6 +17,28 @@ pub struct CostCase {
 pub fn cases() -> Vec<CostCase> {
     vec![
         CostCase {
+            label: "StreamFifo 32x32 (BRAM)",
+            reference: "axis_fifo_d32_w32",
+            make: || {
+                emit(
+                    <hdl::stream_fifo!(Bits<32>, 32)>::new(),
+                    "bench_stream_fifo32x32",
+                    "32-deep 32-bit stream FIFO",
+                )
+            },
+        },
+        CostCase {
+            label: "ParallelCrc CRC-32 x 64",
+            reference: "crc32_d64",
+            make: || {
+                emit(
+                    hdl::crc::Crc32x64::new(&hdl::crc::CRC32),
+                    "bench_crc32x64",
+                    "CRC-32 over 64-bit words",
+                )
+            },
+        },
+        CostCase {
             label: "RrArbiter<8>",
             reference: "arbiter_rr8",
             make: || {
