@@ -213,6 +213,19 @@ impl<T: Block> RhdlSim<T> {
         s
     }
 
+    /// As [`RhdlSim::new`], writing every cycle's values to the VCD file `path`.
+    pub fn traced(
+        uut: T,
+        table: PortTable<T>,
+        bench: &str,
+        path: &std::path::Path,
+    ) -> std::io::Result<Self> {
+        let mut s = Self::new(uut, table, bench);
+        let f = BufWriter::new(File::create(path)?);
+        s.vcd = Some(write_vcd_header(f, &s.uut));
+        Ok(s)
+    }
+
     fn settle(&mut self) {
         assert!(
             simulate(&mut self.uut, 100),
