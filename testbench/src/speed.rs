@@ -175,7 +175,7 @@ fn variant(label: &str, kind: FifoKind) -> Result<()> {
     let build = t.elapsed().as_secs_f64();
     let short = 20_000;
     let rows = [
-        timed("rust-hdl threaded Simulation", 5_000, |n| {
+        timed("rust-hdl threaded Simulation", 20_000, |n| {
             run_threaded(make(), arb8_ports(), move |b| arb8_bench(b, n))
         }),
         timed("rust-hdl hand-driven loop", short, |n| {
