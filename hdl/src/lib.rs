@@ -11,6 +11,7 @@ pub mod fifo;
 pub mod flit_decoder;
 pub mod formats;
 pub mod lfsr;
+pub mod llp;
 pub mod params;
 pub mod prelude;
 pub mod skid_buffer;

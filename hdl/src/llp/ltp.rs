@@ -1,0 +1,140 @@
+//! The link transfer packet (LTP) and how it is striped over lanes: the software definition
+//! that the hardware striper and collector, their benches, and the link channel model share.
+//!
+//! An LTP is 1056 bits: 16 flits (flit `i` at bits `65i .. 65i+64`), then a 16-bit trailer at
+//! bits 1040..1055 (the CRC-14 of the 16 flits in bits 0..13, the LTP sequence state in bits
+//! 14..15). It leaves as 33 transfers (XFRs) of 32 bits, XFR `j` = bits `32j .. 32j+31`.
+//!
+//! Lane rotation: a counter `g` of XFRs runs across LTPs from the last (re)start of the link;
+//! XFR `g` goes on logical lane `g mod L` in beat `g div L`, so an LTP's first XFR lands on
+//! lane `(33 k) mod L` for the k-th LTP: its sequence state (4 states at L = 4). Logical lane
+//! `n` is the `n`-th set bit of the active-lane mask.
+use super::lane_channel::MAX_LANES;
+use crate::crc::CRC14;
+
+/// Flits in an LTP.
+pub const LTP_FLITS: usize = 16;
+/// XFRs in an LTP.
+pub const LTP_XFRS: usize = 33;
+/// Bits in an LTP.
+pub const LTP_BITS: usize = 1056;
+/// Bits of the trailer (CRC-14 and sequence state).
+pub const TRAILER_BITS: usize = 16;
+
+/// The CRC-14 of an LTP's flits, flit 0 first, bit 0 of each flit first (as the 65-bit
+/// `hdl::crc::Crc14x65` computes it one flit per cycle).
+pub fn ltp_crc(flits: &[u128; LTP_FLITS]) -> u16 {
+    let mut d = CRC14.digest();
+    for f in flits {
+        d.update_word(*f, 65);
+    }
+    d.finish() as u16
+}
+
+/// The trailer: CRC-14 in bits 0..13, sequence state in bits 14..15.
+pub fn trailer(crc: u16, state: u8) -> u16 {
+    (crc & 0x3fff) | ((state as u16 & 3) << 14)
+}
+
+/// The 33 XFRs of an LTP.
+pub fn ltp_to_xfrs(flits: &[u128; LTP_FLITS], trailer: u16) -> [u32; LTP_XFRS] {
+    let bit = |b: usize| -> u32 {
+        if b < 1040 {
+            ((flits[b / 65] >> (b % 65)) & 1) as u32
+        } else {
+            ((trailer >> (b - 1040)) & 1) as u32
+        }
+    };
+    std::array::from_fn(|j| (0..32).fold(0u32, |x, m| x | (bit(32 * j + m) << m)))
+}
+
+/// The flits and trailer of 33 XFRs (the inverse of [`ltp_to_xfrs`]).
+pub fn xfrs_to_ltp(xfrs: &[u32; LTP_XFRS]) -> ([u128; LTP_FLITS], u16) {
+    let bit = |b: usize| ((xfrs[b / 32] >> (b % 32)) & 1) as u128;
+    let flits = std::array::from_fn(|i| (0..65).fold(0u128, |x, k| x | (bit(65 * i + k) << k)));
+    let trailer = (0..16).fold(0u16, |x, k| x | ((bit(1040 + k) as u16) << k));
+    (flits, trailer)
+}
+
+/// Active lanes of a mask, in logical order.
+pub fn active_lanes(mask: u8) -> Vec<usize> {
+    (0..MAX_LANES).filter(|n| mask >> n & 1 == 1).collect()
+}
+
+/// The physical lane and beat of XFR number `g` (counted since the last restart) at `mask`.
+pub fn placement(g: u64, mask: u8) -> (usize, u64) {
+    let lanes = active_lanes(mask);
+    assert!(!lanes.is_empty(), "no active lane");
+    let l = lanes.len() as u64;
+    (lanes[(g % l) as usize], g / l)
+}
+
+/// The sequence state (logical lane of the first XFR) of the `k`-th LTP since a restart.
+pub fn sequence_state(k: u64, lanes: usize) -> u8 {
+    ((LTP_XFRS as u64 * k) % lanes as u64) as u8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_sizes() {
+        assert_eq!(LTP_FLITS * 65 + TRAILER_BITS, LTP_BITS);
+        assert_eq!(LTP_XFRS * 32, LTP_BITS);
+    }
+
+    /// Hand-computed from the layout: flit i starts in XFR 2i at bit offset i.
+    #[test]
+    fn xfr_layout_by_hand() {
+        let mut flits = [0u128; LTP_FLITS];
+        flits[0] = (1u128 << 65) - 1; // flit 0 all ones: XFRs 0, 1 full, XFR 2 bit 0
+        let x = ltp_to_xfrs(&flits, 0);
+        assert_eq!((x[0], x[1], x[2], x[3]), (u32::MAX, u32::MAX, 1, 0));
+        let mut flits = [0u128; LTP_FLITS];
+        flits[3] = 1; // flit 3 bit 0 = LTP bit 195 = XFR 6 bit 3
+        assert_eq!(ltp_to_xfrs(&flits, 0)[6], 1 << 3);
+        flits[3] = 1 << 64; // flit 3 bit 64 = LTP bit 259 = XFR 8 bit 3
+        assert_eq!(ltp_to_xfrs(&flits, 0)[8], 1 << 3);
+        // Trailer in the top half of XFR 32, flit 15's top 16 bits in its bottom half.
+        let x = ltp_to_xfrs(&[0; LTP_FLITS], 0xabcd);
+        assert_eq!(x[32], 0xabcd << 16);
+    }
+
+    #[test]
+    fn round_trip() {
+        let mut s = 0x1234_5678_9abc_def0_u64;
+        for _ in 0..50 {
+            let flits: [u128; LTP_FLITS] = std::array::from_fn(|_| {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                ((s as u128) << 1 | (s as u128 >> 63)) & ((1 << 65) - 1)
+            });
+            let t = trailer(ltp_crc(&flits), (s & 3) as u8);
+            assert_eq!(xfrs_to_ltp(&ltp_to_xfrs(&flits, t)), (flits, t));
+        }
+    }
+
+    /// The digest's four sequence states at 4 lanes: 33 XFRs advance the lane by one.
+    #[test]
+    fn sequence_states_rotate() {
+        assert_eq!(
+            (0..5).map(|k| sequence_state(k, 4)).collect::<Vec<_>>(),
+            vec![0, 1, 2, 3, 0]
+        );
+        assert_eq!(
+            (0..4).map(|k| sequence_state(k, 3)).collect::<Vec<_>>(),
+            vec![0, 0, 0, 0]
+        );
+        assert_eq!(
+            (0..3).map(|k| sequence_state(k, 2)).collect::<Vec<_>>(),
+            vec![0, 1, 0]
+        );
+        // Lanes 0 and 2 removed: logical lanes 0, 1 are physical 1, 3.
+        assert_eq!(placement(0, 0b1010), (1, 0));
+        assert_eq!(placement(1, 0b1010), (3, 0));
+        assert_eq!(placement(2, 0b1010), (1, 1));
+        assert_eq!(placement(33, 0b1111), (1, 8));
+    }
+}
