@@ -10,6 +10,7 @@ pub use crate::fifo::{
 };
 pub use crate::flit_decoder::FlitDecoder;
 pub use crate::lfsr::Lfsr32;
+pub use crate::llp::ltp_striper::LtpStriper;
 pub use crate::skid_buffer::SkidBuffer;
 pub use crate::stream::{StreamSink, StreamSource};
 pub use crate::width::{chunk_index_bits, chunks, Downsizer, Upsizer};

@@ -6,6 +6,7 @@ mod hdl {
     mod fifo;
     mod flit_decoder;
     mod lfsr;
+    mod ltp_striper;
     mod skid_buffer;
     mod stream_mux;
     mod width;

@@ -74,6 +74,59 @@ pub fn sequence_state(k: u64, lanes: usize) -> u8 {
     ((LTP_XFRS as u64 * k) % lanes as u64) as u8
 }
 
+/// One beat on the lane channel, by physical lane: bit `n` of `valid`/`start` and `data[n]`
+/// belong to physical lane `n` (data of lanes not valid is 0).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Beat {
+    /// Lanes carrying an XFR.
+    pub valid: u8,
+    /// Lanes carrying XFR 0 of an LTP.
+    pub start: u8,
+    /// The XFR of each lane.
+    pub data: [u32; MAX_LANES],
+}
+
+/// The beats the transmitter sends for `ltps` (their 33 XFRs each) at lane `mask`, starting
+/// from a (re)start of the rotation (XFR counter 0).
+///
+/// XFRs pack densely, `L` = active lanes per beat, XFR `g` (counted from the last restart) on
+/// logical lane `g mod L`. The flag of an LTP says whether the next LTP followed it *in time*:
+/// if not, and its last XFR leaves its beat partly empty, that partial beat is sent as it is
+/// (valid only on the used logical lanes) and the rotation restarts, so the next LTP begins on
+/// logical lane 0 of a new beat with sequence state 0. If it did, the next LTP's XFRs complete
+/// the beat. The flag of the last LTP is ignored: its partial beat is always sent.
+/// (`hdl::llp::LtpStriper`: "in time" = the next LTP's flit 0 is accepted in the cycle after
+/// the previous LTP's trailer.)
+pub fn stripe(ltps: &[([u32; LTP_XFRS], bool)], mask: u8) -> Vec<Beat> {
+    let lanes = active_lanes(mask);
+    assert!(!lanes.is_empty(), "no active lane");
+    let mut beats = vec![];
+    let mut cur: Vec<(u32, bool)> = vec![];
+    let flush = |cur: &mut Vec<(u32, bool)>, beats: &mut Vec<Beat>| {
+        let mut b = Beat::default();
+        for (n, &(x, s)) in cur.iter().enumerate() {
+            let p = lanes[n];
+            b.valid |= 1 << p;
+            b.start |= (s as u8) << p;
+            b.data[p] = x;
+        }
+        beats.push(b);
+        cur.clear();
+    };
+    for (k, (xfrs, in_time)) in ltps.iter().enumerate() {
+        for (j, &x) in xfrs.iter().enumerate() {
+            cur.push((x, j == 0));
+            if cur.len() == lanes.len() {
+                flush(&mut cur, &mut beats);
+            }
+        }
+        if (!in_time || k + 1 == ltps.len()) && !cur.is_empty() {
+            flush(&mut cur, &mut beats);
+        }
+    }
+    beats
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,5 +189,59 @@ mod tests {
         assert_eq!(placement(1, 0b1010), (3, 0));
         assert_eq!(placement(2, 0b1010), (1, 1));
         assert_eq!(placement(33, 0b1111), (1, 8));
+    }
+
+    fn numbered(k: u32) -> [u32; LTP_XFRS] {
+        std::array::from_fn(|j| k << 8 | j as u32)
+    }
+
+    /// Back to back, the beats follow `placement` and each LTP starts at its `sequence_state`.
+    #[test]
+    fn stripe_dense_follows_placement() {
+        for mask in 1u8..16 {
+            let l = active_lanes(mask);
+            let ltps: Vec<_> = (0..5).map(|k| (numbered(k), true)).collect();
+            let beats = stripe(&ltps, mask);
+            assert_eq!(beats.len(), (5 * LTP_XFRS).div_ceil(l.len()));
+            for g in 0..5 * LTP_XFRS as u64 {
+                let (p, beat) = placement(g, mask);
+                let b = &beats[beat as usize];
+                let (k, j) = (g / 33, g % 33);
+                assert_eq!(b.data[p], (k as u32) << 8 | j as u32, "mask {mask:b} g {g}");
+                assert!(b.valid >> p & 1 == 1);
+                assert_eq!(b.start >> p & 1 == 1, j == 0);
+                if j == 0 {
+                    assert_eq!(l[sequence_state(k, l.len()) as usize], p);
+                }
+            }
+            let last = beats.last().unwrap();
+            assert_eq!(last.valid.count_ones() as usize, (5 * 33 - 1) % l.len() + 1);
+        }
+    }
+
+    /// Not in time: a partial beat, then the next LTP on logical lane 0 of a new beat.
+    #[test]
+    fn stripe_partial_beats_restart() {
+        // Lanes 1 and 3: 33 XFRs = 16 full beats and one beat with only lane 1.
+        let beats = stripe(&[(numbered(0), false), (numbered(1), true)], 0b1010);
+        assert_eq!(beats.len(), 34);
+        assert_eq!(beats[16].valid, 0b0010);
+        assert_eq!(beats[16].data, [0, 32, 0, 0]);
+        assert_eq!((beats[17].valid, beats[17].start), (0b1010, 0b0010));
+        assert_eq!(beats[17].data, [0, 1 << 8, 0, 1 << 8 | 1]);
+        // In time: the next LTP completes the beat (sequence state 1 at two lanes).
+        let beats = stripe(&[(numbered(0), true), (numbered(1), true)], 0b1010);
+        assert_eq!(beats.len(), 33);
+        assert_eq!((beats[16].valid, beats[16].start), (0b1010, 0b1000));
+        assert_eq!(beats[16].data, [0, 32, 0, 1 << 8]);
+        // Four lanes: 33 = 8 x 4 + 1, a partial beat of one XFR on lane 0.
+        let beats = stripe(&[(numbered(0), false), (numbered(1), false)], 0b1111);
+        assert_eq!(beats.len(), 18);
+        assert_eq!((beats[8].valid, beats[17].valid), (0b0001, 0b0001));
+        assert_eq!(beats[9].start, 0b0001);
+        // One lane: never partial.
+        let beats = stripe(&[(numbered(0), false), (numbered(1), false)], 0b0100);
+        assert_eq!(beats.len(), 66);
+        assert!(beats.iter().all(|b| b.valid == 0b0100));
     }
 }
