@@ -48,7 +48,7 @@ pub struct LtpStriper {
     /// Lane beats to the PHY.
     pub lanes: LaneChannelOut,
     // The XFR queue: entry e at bits 32e..32e+31, entries at and above `count` zero.
-    q: DFF<Bits<192>>,
+    queue: DFF<Bits<192>>,
     q_start: DFF<Bits<6>>,
     // Entry ends an LTP that was not followed in time (a partial beat may end there).
     q_last: DFF<Bits<6>>,
@@ -108,7 +108,7 @@ impl LtpStriper {
             sink: Default::default(),
             mask: Default::default(),
             lanes: Default::default(),
-            q: Default::default(),
+            queue: Default::default(),
             q_start: Default::default(),
             q_last: Default::default(),
             count: Default::default(),
@@ -169,7 +169,7 @@ impl Logic for LtpStriper {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, q, q_start, q_last, count, shift, prev_top, open_end, lane_mask,
+            self, clock, queue, q_start, q_last, count, shift, prev_top, open_end, lane_mask,
             lane_count, lane_below, out_valid, out_start, out_data
         );
         self.lanes.valid.next = self.out_valid.q.val();
@@ -245,8 +245,8 @@ impl Logic for LtpStriper {
         // Queue update: pop `take` from the head, push at the new tail.
         self.take_bits.next = bit_cast::<8, 3>(self.take.val()) << 5;
         self.rest_bits.next = bit_cast::<8, 3>(self.rest.val()) << 5;
-        self.q.d.next =
-            (self.q.q.val() >> self.take_bits.val()) | (self.push.val() << self.rest_bits.val());
+        self.queue.d.next = (self.queue.q.val() >> self.take_bits.val())
+            | (self.push.val() << self.rest_bits.val());
         self.q_start.d.next =
             (self.q_start.q.val() >> self.take.val()) | (self.push_start.val() << self.rest.val());
         self.q_last.d.next = self.eff_last.val() >> self.take.val();
@@ -276,8 +276,9 @@ impl Logic for LtpStriper {
                     .val()
                     .replace_bit(p, self.q_start.q.val().get_bit(self.idx_p.val().index()));
                 self.data_acc.next = self.data_acc.val()
-                    | (bit_cast::<128, 32>(self.q.q.val().get_bits::<32>(self.off.val().index()))
-                        << self.lane_shift[p].val());
+                    | (bit_cast::<128, 32>(
+                        self.queue.q.val().get_bits::<32>(self.off.val().index()),
+                    ) << self.lane_shift[p].val());
             }
         }
         self.out_valid.d.next = self.valid_acc.val();
@@ -299,7 +300,7 @@ impl Logic for LtpStriper {
         }
 
         if self.reset.val() {
-            self.q.d.next = 0.into();
+            self.queue.d.next = 0.into();
             self.q_start.d.next = 0.into();
             self.q_last.d.next = 0.into();
             self.count.d.next = 0.into();
