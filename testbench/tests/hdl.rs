@@ -6,6 +6,7 @@ mod hdl {
     mod fifo;
     mod flit_decoder;
     mod lfsr;
+    mod packet_buffer;
     mod skid_buffer;
     mod stream_mux;
     mod width;

@@ -3,3 +3,4 @@
 //! ([`ltp`]) and the lane channel ([`lane_channel`]).
 pub mod lane_channel;
 pub mod ltp;
+pub mod packet_buffer;
