@@ -145,8 +145,11 @@ pub struct PacketBuffer<const D: usize, const AW: usize, const CW: usize> {
     pop: Signal<Local, bool>,
     rnext: Signal<Local, Bits<CW>>,
     base: Signal<Local, Bits<CW>>,
-    fill: Signal<Local, Bits<CW>>,
+    fill_w: Signal<Local, Bits<CW>>,
+    fill_c: Signal<Local, Bits<CW>>,
     base_next: Signal<Local, Bits<CW>>,
+    wptr_inc: Signal<Local, Bits<CW>>,
+    cptr_inc: Signal<Local, Bits<CW>>,
     full: Signal<Local, bool>,
     write: Signal<Local, bool>,
     commit: Signal<Local, bool>,
@@ -165,11 +168,11 @@ pub struct PacketBuffer<const D: usize, const AW: usize, const CW: usize> {
     inc_bad: Signal<Local, bool>,
     inc_ovr: Signal<Local, bool>,
     fr_roll: Signal<Local, Bits<CW>>,
-    fr_pop: Signal<Local, Bits<CW>>,
-    fr_ret: Signal<Local, Bits<CW>>,
+    fr_step: Signal<Local, Bits<CW>>,
     depth: Constant<Bits<CW>>,
     one: Constant<Bits<CW>>,
     zero: Constant<Bits<CW>>,
+    two: Constant<Bits<CW>>,
     one8: Constant<Bits<8>>,
     two8: Constant<Bits<8>>,
     max_len: Constant<Bits<8>>,
@@ -241,8 +244,11 @@ impl<const D: usize, const AW: usize, const CW: usize> PacketBuffer<D, AW, CW> {
             pop: Default::default(),
             rnext: Default::default(),
             base: Default::default(),
-            fill: Default::default(),
+            fill_w: Default::default(),
+            fill_c: Default::default(),
             base_next: Default::default(),
+            wptr_inc: Default::default(),
+            cptr_inc: Default::default(),
             full: Default::default(),
             write: Default::default(),
             commit: Default::default(),
@@ -261,11 +267,11 @@ impl<const D: usize, const AW: usize, const CW: usize> PacketBuffer<D, AW, CW> {
             inc_bad: Default::default(),
             inc_ovr: Default::default(),
             fr_roll: Default::default(),
-            fr_pop: Default::default(),
-            fr_ret: Default::default(),
+            fr_step: Default::default(),
             depth: Constant::new(D.to_bits()),
             one: Constant::new(1usize.to_bits()),
             zero: Constant::new(0usize.to_bits()),
+            two: Constant::new(2usize.to_bits()),
             one8: Constant::new(1usize.to_bits()),
             two8: Constant::new(2usize.to_bits()),
             max_len: Constant::new(max_len.to_bits()),
@@ -353,14 +359,20 @@ impl<const D: usize, const AW: usize, const CW: usize> Logic for PacketBuffer<D,
             self.dec.is_bad_marker.val() & (self.dec.code.val() == self.code_tail_bad.val());
         self.plen_inc.next = self.plen.q.val() + self.one8.val();
         self.has_two.next = self.plen.q.val() >= self.two8.val();
-        // A head ends the open packet first, so it is written where that packet began.
+        // A head ends the open packet first, so it is written where that packet began. The
+        // sums and tests of both candidates come from registers only (timing), then a mux.
+        self.fill_w.next = self.wptr.q.val() - self.rptr.q.val();
+        self.fill_c.next = self.cptr.q.val() - self.rptr.q.val();
+        self.wptr_inc.next = self.wptr.q.val() + self.one.val();
+        self.cptr_inc.next = self.cptr.q.val() + self.one.val();
         self.base.next = self.wptr.q.val();
+        self.base_next.next = self.wptr_inc.val();
+        self.full.next = self.fill_w.val() == self.depth.val();
         if self.head.val() & self.open.q.val() {
             self.base.next = self.cptr.q.val();
+            self.base_next.next = self.cptr_inc.val();
+            self.full.next = self.fill_c.val() == self.depth.val();
         }
-        self.fill.next = self.base.val() - self.rptr.q.val();
-        self.full.next = self.fill.val() == self.depth.val();
-        self.base_next.next = self.base.val() + self.one.val();
         self.write.next = false;
         self.commit.next = false;
         self.rollback.next = false;
@@ -507,15 +519,15 @@ impl<const D: usize, const AW: usize, const CW: usize> Logic for PacketBuffer<D,
         if self.rollback.val() {
             self.fr_roll.next = self.wptr.q.val() - self.cptr.q.val();
         }
-        self.fr_pop.next = self.fr_roll.val();
-        if self.pop.val() {
-            self.fr_pop.next = self.fr_roll.val() + self.one.val();
+        // One adder: the rolled-back count plus 0, 1 or 2 (a read and a retired flit).
+        self.fr_step.next = self.zero.val();
+        if self.pop.val() ^ self.retire.val() {
+            self.fr_step.next = self.one.val();
         }
-        self.fr_ret.next = self.fr_pop.val();
-        if self.retire.val() {
-            self.fr_ret.next = self.fr_pop.val() + self.one.val();
+        if self.pop.val() & self.retire.val() {
+            self.fr_step.next = self.two.val();
         }
-        self.freed_r.d.next = self.fr_ret.val();
+        self.freed_r.d.next = self.fr_roll.val() + self.fr_step.val();
 
         // Counters and the error buffer.
         if self.inc_mh.val() & !self.c_missing_head.q.val().all() {
