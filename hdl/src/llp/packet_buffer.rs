@@ -173,6 +173,7 @@ pub struct PacketBuffer<const D: usize, const AW: usize, const CW: usize> {
     one: Constant<Bits<CW>>,
     zero: Constant<Bits<CW>>,
     two: Constant<Bits<CW>>,
+    bit0: Constant<Bits<AW>>,
     one8: Constant<Bits<8>>,
     two8: Constant<Bits<8>>,
     max_len: Constant<Bits<8>>,
@@ -272,6 +273,7 @@ impl<const D: usize, const AW: usize, const CW: usize> PacketBuffer<D, AW, CW> {
             one: Constant::new(1usize.to_bits()),
             zero: Constant::new(0usize.to_bits()),
             two: Constant::new(2usize.to_bits()),
+            bit0: Constant::new(1usize.to_bits()),
             one8: Constant::new(1usize.to_bits()),
             two8: Constant::new(2usize.to_bits()),
             max_len: Constant::new(max_len.to_bits()),
@@ -504,6 +506,15 @@ impl<const D: usize, const AW: usize, const CW: usize> Logic for PacketBuffer<D,
         self.ram.write_enable.next = self.write.val();
         self.ram.write_address.next = self.base.val().get_bits::<AW>(0);
         self.ram.write_data.next = self.sink.data.val();
+        // rust-hdl's RAM is read-first, which iCE40 block RAMs don't guarantee; Yosys would add
+        // ~130 flip-flops of emulation. The slot read is the slot written only when it is not
+        // shown next cycle (it is at or past `cptr`), so then read its neighbour: Yosys proves
+        // the addresses of an enabled write differ and maps the bare RAM.
+        if self.write.val()
+            & (self.rnext.val().get_bits::<AW>(0) == self.base.val().get_bits::<AW>(0))
+        {
+            self.ram.read_address.next = self.rnext.val().get_bits::<AW>(0) ^ self.bit0.val();
+        }
         if self.rollback.val() {
             self.wptr.d.next = self.cptr.q.val();
         }
