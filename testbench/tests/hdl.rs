@@ -7,6 +7,7 @@ mod hdl {
     mod flit_decoder;
     mod lfsr;
     mod ltp_striper;
+    mod packet_buffer;
     mod skid_buffer;
     mod stream_mux;
     mod width;

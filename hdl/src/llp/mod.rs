@@ -5,3 +5,4 @@
 pub mod lane_channel;
 pub mod ltp;
 pub mod ltp_striper;
+pub mod packet_buffer;
