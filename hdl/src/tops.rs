@@ -111,6 +111,19 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
                 "one VC's receive buffer of flits (link.vc_buffer_flits deep)",
             )
         })?,
+        with_log2!(cfg.link.vc_buffer_flits as usize, L, _LP1 => {
+            const D: usize = 1 << L;
+            emit(
+                <crate::packet_buffer!(D)>::new(cfg.network.max_packet_flits as usize),
+                "vc_packet_buffer",
+                "one VC's receive buffer with commit/rollback: only whole good packets leave (link.vc_buffer_flits)",
+            )
+        })?,
+        emit(
+            crate::llp::ltp_striper::LtpStriper::new(),
+            "ltp_striper",
+            "LTP words (16 flits + trailer) to beats on the active lanes, rotating as in the link digest",
+        )?,
         emit(
             crate::crc::Crc14x65::new(&crate::crc::CRC14),
             "ltp_crc14",

@@ -1,7 +1,7 @@
 //! The link layer (LLP): LTPs, lane striping, replay, credits, lane removal.
 //! Design: `docs/llp-design.md`. Implemented so far: the LTP layout and lane mapping
-//! ([`ltp`]), the lane channel ([`lane_channel`]) and the
-//! transmit gearbox ([`ltp_striper`]).
+//! ([`ltp`]), the lane channel ([`lane_channel`]), the transmit gearbox ([`ltp_striper`]) and
+//! the per-VC receive buffer with dirty-packet discard ([`packet_buffer`]).
 pub mod lane_channel;
 pub mod ltp;
 pub mod ltp_striper;
