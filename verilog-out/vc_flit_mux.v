@@ -19,6 +19,7 @@ module vc_flit_mux(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$ready,sinks$1$
     input wire  source$ready;
     
     // Constant declarations
+    localparam  hold = 1'b1;
     localparam  zero = 65'h0;
     localparam  single = 1'b0;
     
@@ -36,14 +37,23 @@ module vc_flit_mux(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$ready,sinks$1$
     reg  skid$sink$valid;
     reg  [64:0] skid$sink$data;
     wire  skid$sink$ready;
+    reg  [1:0] grant$d;
+    wire  [1:0] grant$q;
+    reg  grant$clock;
+    reg  locked$d;
+    wire  locked$q;
+    reg  locked$clock;
     
     // Local signals
+    reg  offered;
+    reg  last;
+    reg  keep;
     reg  [1:0] requests_acc$0;
     reg  [1:0] requests_acc$1;
     reg  [1:0] requests_acc$2;
-    reg  [64:0] data_acc$0;
-    reg  [64:0] data_acc$1;
-    reg  [64:0] data_acc$2;
+    reg  [64:0] tree$0;
+    reg  [64:0] tree$1;
+    reg  [64:0] tree$2;
     
     // Sub module instances
     vc_flit_mux$arbiter arbiter(
@@ -66,9 +76,23 @@ module vc_flit_mux(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$ready,sinks$1$
         .source$data(source$data),
         .source$ready(source$ready)
     );
+    vc_flit_mux$grant grant(
+        .d(grant$d),
+        .q(grant$q),
+        .clock(grant$clock)
+    );
+    vc_flit_mux$locked locked(
+        .d(locked$d),
+        .q(locked$q),
+        .clock(locked$clock)
+    );
     
     // Update code
     always @(*) begin
+        grant$clock = clock;
+        locked$clock = clock;
+        grant$d = grant$q;
+        locked$d = locked$q;
         arbiter$clock = clock;
         arbiter$reset = reset;
         skid$clock = clock;
@@ -77,24 +101,43 @@ module vc_flit_mux(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$ready,sinks$1$
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         requests_acc$2 = (requests_acc$1 & ~(1 << (1)) | ((sinks$1$valid) << (1)));
         arbiter$requests = requests_acc$2;
-        arbiter$advance = skid$sink$ready;
-        arbiter$tail = |(lasts & arbiter$grant);
-        skid$sink$valid = arbiter$valid;
+        offered = |(requests_acc$2 & grant$q);
+        last = |(lasts & grant$q);
+        keep = hold & locked$q;
+        if (offered) begin
+            keep = ~(skid$sink$ready & (last | ~hold));
+            if (skid$sink$ready) begin
+                locked$d = hold & ~last;
+            end
+        end
+        arbiter$advance = ~keep;
+        arbiter$tail = 1'b0;
+        if (~keep & arbiter$valid) begin
+            grant$d = arbiter$grant;
+        end
+        skid$sink$valid = offered;
         skid$sink$data = sinks$0$data;
-        sinks$0$ready = arbiter$valid & skid$sink$ready;
-        data_acc$0 = zero;
-        data_acc$1 = data_acc$0;
-        if (arbiter$grant[0]) begin
-            data_acc$1 = data_acc$0 | sinks$0$data;
+        sinks$0$ready = skid$sink$ready;
+        if (single) begin
+            skid$sink$valid = sinks$0$valid;
         end
-        sinks$0$ready = arbiter$grant[0] & skid$sink$ready;
-        data_acc$2 = data_acc$1;
-        if (arbiter$grant[1]) begin
-            data_acc$2 = data_acc$1 | sinks$1$data;
+        tree$1 = zero;
+        tree$2 = zero;
+        if (grant$q[0]) begin
+            tree$1 = sinks$0$data;
         end
-        sinks$1$ready = arbiter$grant[1] & skid$sink$ready;
+        sinks$0$ready = grant$q[0] & skid$sink$ready;
+        if (grant$q[1]) begin
+            tree$2 = sinks$1$data;
+        end
+        sinks$1$ready = grant$q[1] & skid$sink$ready;
+        tree$0 = tree$1 | tree$2;
         if (~single) begin
-            skid$sink$data = data_acc$2;
+            skid$sink$data = tree$0;
+        end
+        if (reset) begin
+            grant$d = 32'h0;
+            locked$d = 1'b0;
         end
     end
     
@@ -114,7 +157,7 @@ module vc_flit_mux$arbiter(clock,reset,requests,advance,tail,grant,grant_index,v
     output reg  valid;
     
     // Constant declarations
-    localparam  hold = 1'b1;
+    localparam  hold = 1'b0;
     localparam  single = 1'b0;
     localparam  index_masks$0 = 2'b10;
     localparam  index_bits$0 = 1'b1;
@@ -242,6 +285,44 @@ module vc_flit_mux$arbiter$mask(d,q,clock);
     end
           
 endmodule // vc_flit_mux$arbiter$mask
+
+
+module vc_flit_mux$grant(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // vc_flit_mux$grant
+
+
+module vc_flit_mux$locked(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // vc_flit_mux$locked
 
 
 module vc_flit_mux$skid(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready);

@@ -2,8 +2,10 @@
 //! random backpressure on the output, with and without packet hold. Besides the cycle-by-cycle
 //! comparison the bench checks, from the beats alone: every beat arrives once, in order per
 //! input; with hold every output packet is contiguous and complete; the source obeys the hold
-//! rule (the Receiver checks it); and with every input busy and the output always ready, one
-//! beat moves per cycle, the inputs taking turns.
+//! rule (the Receiver checks it); and with the output always ready, one beat moves per cycle
+//! after the two cycles of latency from reset (grant register, then output register), whether
+//! every input is busy (the inputs then take turns: beat by beat without hold, packet by packet
+//! with it) or a single one is.
 use hdl::prelude::*;
 use std::collections::VecDeque;
 use testbench::models::stream::{Driver, Receiver, StreamPorts};
@@ -54,15 +56,22 @@ struct Report {
     packets: Vec<usize>,
 }
 
-fn bench(
-    b: &mut dyn Backend,
-    seed: u64,
-    n: usize,
-    hold: bool,
+/// The offered load: inputs `0..busy` each send `packets` packets of 1-4 beats, offering a beat
+/// with probability `in_rate` per cycle; the output is ready with probability `out_rate`.
+struct Load {
     in_rate: f64,
     out_rate: f64,
     packets: u64,
-) -> Report {
+    busy: usize,
+}
+
+fn bench(b: &mut dyn Backend, seed: u64, n: usize, hold: bool, load: Load) -> Report {
+    let Load {
+        in_rate,
+        out_rate,
+        packets,
+        busy,
+    } = load;
     let mut rng = BenchRng::new(seed);
     let reset = b.port("reset");
     let lasts = b.port("lasts");
@@ -72,7 +81,7 @@ fn bench(
     let mut rx = Receiver::new(StreamPorts::new(b, "source"), out_rate);
     let mut expect: Vec<VecDeque<u128>> = vec![VecDeque::new(); n];
     let mut total = 0usize;
-    for (i, d) in tx.iter_mut().enumerate() {
+    for (i, d) in tx.iter_mut().enumerate().take(busy) {
         for p in 0..packets {
             let len = rng.range(1, 5);
             for k in 0..len {
@@ -173,7 +182,15 @@ fn run<const N: usize, const W: usize>(hold: bool, seeds: &[u64], in_rate: f64, 
         seeds,
         || Dut::<N, W>::new(hold),
         table::<N, W>,
-        |b, s| bench(b, s, N, hold, in_rate, out_rate, 300),
+        |b, s| {
+            let load = Load {
+                in_rate,
+                out_rate,
+                packets: 300,
+                busy: N,
+            };
+            bench(b, s, N, hold, load)
+        },
     );
 }
 
@@ -190,25 +207,36 @@ fn stream_mux_matches_model() {
     }
 }
 
+/// Inputs `0..busy` always offering (40 packets each), the output always ready.
+fn saturated(busy: usize) -> Load {
+    Load {
+        in_rate: 1.0,
+        out_rate: 1.0,
+        packets: 40,
+        busy,
+    }
+}
+
 #[test]
 fn stream_mux_full_throughput_and_turns() {
     for hold in [false, true] {
+        let name = if hold {
+            "stream_mux_4_hold"
+        } else {
+            "stream_mux_4"
+        };
         let rep = run_both_seeds(
-            if hold {
-                "stream_mux_4_hold"
-            } else {
-                "stream_mux_4"
-            },
+            name,
             &[77],
             || Dut::<4, 2>::new(hold),
             table::<4, 2>,
-            |b, s| bench(b, s, 4, hold, 1.0, 1.0, 40),
+            |b, s| bench(b, s, 4, hold, saturated(4)),
         );
         let r = &rep[0].result;
         // Every input always busy, output always ready: one beat per cycle, back to back from
-        // different inputs, after one cycle of latency.
+        // different inputs, after two cycles of latency (grant, then output register).
         assert!(
-            r.cycles <= r.beats.len() as u64 + 1,
+            r.cycles <= r.beats.len() as u64 + 2,
             "hold {hold}: {} beats took {} cycles",
             r.beats.len(),
             r.cycles
@@ -225,5 +253,21 @@ fn stream_mux_full_throughput_and_turns() {
             s.sort();
             assert_eq!(s, vec![0, 1, 2, 3], "hold {hold}: turns {w:?}");
         }
+        // A single busy input (input 0) streams at the same rate: the grant is re-decided
+        // every beat (or packet) but comes back to it while nobody else asks.
+        let rep = run_both_seeds(
+            name,
+            &[78],
+            || Dut::<4, 2>::new(hold),
+            table::<4, 2>,
+            |b, s| bench(b, s, 4, hold, saturated(1)),
+        );
+        let r = &rep[0].result;
+        assert!(
+            r.cycles <= r.beats.len() as u64 + 2,
+            "hold {hold}, input 0 alone: {} beats took {} cycles",
+            r.beats.len(),
+            r.cycles
+        );
     }
 }
