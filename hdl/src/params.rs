@@ -81,7 +81,6 @@ macro_rules! config_sections {
             /// Every field with its default, rule and meaning, in declaration order.
             pub fn fields() -> Vec<FieldDoc> {
                 let d = Config::default();
-                let _ = &d;
                 vec![$($(
                     FieldDoc {
                         path: format!("{}.{}", stringify!($section), stringify!($field)),

@@ -4,6 +4,7 @@ pub mod arbiter;
 pub mod crc;
 pub mod credit_counter;
 pub mod fifo;
+pub mod formats;
 pub mod packet_buffer;
 pub mod stream;
 pub mod stream_mux;

@@ -1,7 +1,8 @@
 //! FlitDecoder against the software codec of `hdl::formats` (the same definition, read twice).
 use hdl::formats::flit::{ControlCode, Flit};
-use hdl::formats::{FabricHeader, PacketKind};
+use hdl::formats::PacketKind;
 use hdl::prelude::*;
+use testbench::models::formats::random_header;
 use testbench::{port_table, run_both, Backend, BenchRng};
 
 fn random_flit(rng: &mut BenchRng) -> u128 {
@@ -9,16 +10,8 @@ fn random_flit(rng: &mut BenchRng) -> u128 {
         0 => rng.bits(65), // anything, malformed included
         1 => Flit::Body(rng.bits(64) as u64).pack(),
         2 => {
-            let kind = PacketKind::ALL[rng.range(0, 4) as usize].0;
-            Flit::Head(FabricHeader {
-                dst: rng.bits(16) as u16,
-                src: rng.bits(16) as u16,
-                vc: rng.bits(3) as u8,
-                kind,
-                len: rng.bits(8) as u8,
-                delay: rng.bits(12) as u16,
-            })
-            .pack()
+            let len = rng.bits(8) as u8;
+            Flit::Head(random_header(rng, len)).pack()
         }
         3 => Flit::Tail {
             crc16: rng.bits(16) as u16,

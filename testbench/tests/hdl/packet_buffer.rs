@@ -2,9 +2,9 @@
 //! reader backpressure and a credit-respecting sender, plus directed cases per drop reason and
 //! a credit violation (overrun).
 use hdl::formats::flit::{ControlCode, Flit};
-use hdl::formats::{FabricHeader, PacketKind};
 use hdl::llp::packet_buffer::*;
 use hdl::packet_buffer;
+use testbench::models::formats::random_header;
 use testbench::models::packet_buffer::{classify, Counters, FlitClass, PacketBufferModel};
 use testbench::models::stream::{Receiver, StreamPorts};
 use testbench::{port_table, run_both, Backend, BenchRng};
@@ -29,15 +29,7 @@ const BAD: usize = 3;
 const OVR: usize = 4;
 
 fn head(rng: &mut BenchRng, len: u8) -> u128 {
-    Flit::Head(FabricHeader {
-        dst: rng.bits(16) as u16,
-        src: rng.bits(16) as u16,
-        vc: rng.bits(3) as u8,
-        kind: PacketKind::ALL[rng.range(0, 4) as usize].0,
-        len,
-        delay: rng.bits(12) as u16,
-    })
-    .pack()
+    Flit::Head(random_header(rng, len)).pack()
 }
 fn body(rng: &mut BenchRng) -> u128 {
     Flit::Body(rng.bits(64) as u64).pack()
