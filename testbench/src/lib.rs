@@ -9,6 +9,7 @@
 pub mod backend;
 pub mod cost_cases;
 pub mod dual;
+pub mod link_bench;
 pub mod models;
 pub mod rhdl;
 pub mod rng;

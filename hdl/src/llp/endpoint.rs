@@ -1,0 +1,330 @@
+//! One end of a link: the whole link layer between a chip core's per-VC flit streams and the
+//! physical lanes (`docs/llp-design.md`). Every network port of both chips instantiates it.
+//!
+//! ```text
+//! tx_vcs -> SkidBuffer per VC -> TxLink -> LtpStriper -> lanes_out
+//! lanes_in -> LtpDeframer -> RxLink -> RxDelivery (staging, VC demux, PacketBuffer per VC) -> rx_vcs
+//! ```
+//! `TxLink` and `RxLink` of the same endpoint talk through plain wires: the receiver hands the
+//! far end's requests (retry, echo, lane mask, returned credits) to the transmitter, and asks
+//! it to send its own (retry request with lane mask, echo); the receive buffers' freed slots
+//! become credits the transmitter owes.
+//!
+//! Guarantees (shown by the two-endpoint bench on Verilator): within a VC every flit the core
+//! hands to `tx_vcs` leaves the far end's `rx_vcs` exactly once, in order and unchanged,
+//! whatever the wire does (bit errors, bursts, dropped transfers, a lane dying or turning
+//! noisy), as long as at least one lane works; the sender never overruns the receiver's
+//! buffers; packets that are malformed when the core sends them are dropped whole at the far
+//! end and counted (dirty-packet discard).
+//!
+//! Configuration inputs (registers once the register map exists): `interleave`,
+//! `lane_threshold`, `lane_window`. Status outputs: see the port list. Both ends must leave
+//! reset together (link training is not part of this block).
+//!
+//! Parameters: `RAW` replay address bits (log2(replay LTPs) + 4), `CW` credit width and `D`,
+//! `AW` of the per-VC buffers, `S`, `SAW`, `SCW` of the staging buffer; use
+//! [`llp_endpoint!`](crate::llp_endpoint). Elaboration values: [`EndpointParams`].
+use super::lane_channel::{LaneChannelIn, LaneChannelOut};
+use super::ltp_deframer::LtpDeframer;
+use super::ltp_striper::LtpStriper;
+use super::rx_delivery::RxDelivery;
+use super::rx_link::RxLink;
+use super::tx_link::TxLink;
+use crate::skid_buffer::SkidBuffer;
+use crate::stream::{StreamSink, StreamSource};
+use rust_hdl::prelude::*;
+
+/// Elaboration values of an [`LlpEndpoint`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EndpointParams {
+    /// Virtual channels (1..=8).
+    pub vcs: usize,
+    /// Longest packet accepted, in flits.
+    pub max_packet: usize,
+    /// Lanes after reset (bit n: physical lane n).
+    pub mask: u8,
+    /// Cycles before a receiver repeats a retry request.
+    pub retry_timeout: u16,
+    /// Cycles before a transmitter polls for an overdue round-trip echo.
+    pub rt_timeout: u16,
+}
+
+impl EndpointParams {
+    /// The defaults for `vcs` VCs, `lanes` lanes and packets of up to `max_packet` flits.
+    pub fn new(vcs: usize, lanes: usize, max_packet: usize) -> Self {
+        assert!((1..=4).contains(&lanes), "EndpointParams: lanes = {lanes} must be 1..=4");
+        Self {
+            vcs,
+            max_packet,
+            mask: ((1u32 << lanes) - 1) as u8,
+            retry_timeout: 1024,
+            rt_timeout: 2048,
+        }
+    }
+}
+
+/// The type of an [`LlpEndpoint`] with `$replay` LTPs of replay buffer, `$stage` staging slots
+/// and `$depth` flits per VC buffer: `llp_endpoint!(16, 32, 64)`.
+#[macro_export]
+macro_rules! llp_endpoint {
+    ($replay:expr, $stage:expr, $depth:expr) => {
+        $crate::llp::endpoint::LlpEndpoint<
+            { $crate::fifo::fifo_ptr_bits($replay) + 4 },
+            { $crate::fifo::fifo_count_bits($depth) },
+            { $stage },
+            { $crate::fifo::fifo_ptr_bits($stage) },
+            { $crate::fifo::fifo_count_bits($stage) },
+            { $depth },
+            { $crate::fifo::fifo_ptr_bits($depth) },
+        >
+    };
+}
+
+/// A link endpoint.
+#[derive(LogicBlock)]
+pub struct LlpEndpoint<
+    const RAW: usize,
+    const CW: usize,
+    const S: usize,
+    const SAW: usize,
+    const SCW: usize,
+    const D: usize,
+    const AW: usize,
+> {
+    /// Clock of everything.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset (both ends together).
+    pub reset: Signal<In, bool>,
+    /// Flits of fabric packets to send, per VC.
+    pub tx_vcs: Vec<StreamSink<Bits<65>>>,
+    /// Flits of good packets received, per VC.
+    pub rx_vcs: Vec<StreamSource<Bits<65>>>,
+    /// Lanes to the far end.
+    pub lanes_out: LaneChannelOut,
+    /// Lanes from the far end.
+    pub lanes_in: LaneChannelIn,
+    /// Let other VCs fill a stalled packet's slots (else whole packets).
+    pub interleave: Signal<In, bool>,
+    /// Errors within a window that remove a lane (0: never).
+    pub lane_threshold: Signal<In, Bits<8>>,
+    /// Cycles of the lane error window.
+    pub lane_window: Signal<In, Bits<32>>,
+    /// Lanes we send on.
+    pub tx_mask: Signal<Out, Bits<4>>,
+    /// Lanes we receive on.
+    pub rx_mask: Signal<Out, Bits<4>>,
+    /// The receiver is in step with the far transmitter.
+    pub link_up: Signal<Out, bool>,
+    /// Normal LTPs sent, replays included.
+    pub ltps_sent: Signal<Out, Bits<32>>,
+    /// Null LTPs sent.
+    pub nulls_sent: Signal<Out, Bits<32>>,
+    /// Normal LTPs received and delivered.
+    pub ltps_good: Signal<Out, Bits<32>>,
+    /// Bad LTPs received (CRC, sequence, framing).
+    pub ltps_bad: Signal<Out, Bits<32>>,
+    /// Replayed duplicates dropped.
+    pub ltps_dup: Signal<Out, Bits<32>>,
+    /// Retry requests made.
+    pub retries: Signal<Out, Bits<16>>,
+    /// Replays made for the far end.
+    pub replays: Signal<Out, Bits<16>>,
+    /// Errors per physical lane (16 bits each).
+    pub lane_errors: Signal<Out, Bits<64>>,
+    /// Lanes removed on the receive side.
+    pub lanes_removed: Signal<Out, Bits<3>>,
+    /// LTPs in the replay buffer.
+    pub replay_fill: Signal<Out, Bits<16>>,
+    /// Credits available per VC, `CW` bits each.
+    pub credits: Signal<Out, Bits<32>>,
+    /// Sticky protocol errors: over-returned credits, staging overflow.
+    pub protocol_error: Signal<Out, bool>,
+    /// Dirty packets dropped on receive, all reasons and VCs (saturating each, summed).
+    pub dirty_drops: Signal<Out, Bits<16>>,
+    /// Flits from the core that were not the core's to send.
+    pub core_dropped: Signal<Out, Bits<16>>,
+    /// First flit of the most recently dropped dirty packet.
+    pub err_flit0: Signal<Out, Bits<65>>,
+    /// Second flit of the most recently dropped dirty packet.
+    pub err_flit1: Signal<Out, Bits<65>>,
+    /// Why it was dropped (`packet_buffer::REASON_*`).
+    pub err_reason: Signal<Out, Bits<3>>,
+    queues: Vec<SkidBuffer<Bits<65>>>,
+    tx: TxLink<RAW, CW>,
+    striper: LtpStriper,
+    deframer: LtpDeframer,
+    rx: RxLink<CW>,
+    delivery: RxDelivery<S, SAW, SCW, D, AW, CW>,
+    cred_shift: Vec<Constant<Bits<8>>>,
+}
+
+impl<
+        const RAW: usize,
+        const CW: usize,
+        const S: usize,
+        const SAW: usize,
+        const SCW: usize,
+        const D: usize,
+        const AW: usize,
+    > LlpEndpoint<RAW, CW, S, SAW, SCW, D, AW>
+{
+    /// An endpoint with elaboration values `p`.
+    pub fn new(p: EndpointParams) -> Self {
+        assert!(
+            p.vcs * CW <= 32,
+            "LlpEndpoint: {} VCs of {CW}-bit credits do not fit the 32-bit credits port",
+            p.vcs
+        );
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            tx_vcs: (0..p.vcs).map(|_| Default::default()).collect(),
+            rx_vcs: (0..p.vcs).map(|_| Default::default()).collect(),
+            lanes_out: Default::default(),
+            lanes_in: Default::default(),
+            interleave: Default::default(),
+            lane_threshold: Default::default(),
+            lane_window: Default::default(),
+            tx_mask: Default::default(),
+            rx_mask: Default::default(),
+            link_up: Default::default(),
+            ltps_sent: Default::default(),
+            nulls_sent: Default::default(),
+            ltps_good: Default::default(),
+            ltps_bad: Default::default(),
+            ltps_dup: Default::default(),
+            retries: Default::default(),
+            replays: Default::default(),
+            lane_errors: Default::default(),
+            lanes_removed: Default::default(),
+            replay_fill: Default::default(),
+            credits: Default::default(),
+            protocol_error: Default::default(),
+            dirty_drops: Default::default(),
+            core_dropped: Default::default(),
+            err_flit0: Default::default(),
+            err_flit1: Default::default(),
+            err_reason: Default::default(),
+            queues: (0..p.vcs).map(|_| Default::default()).collect(),
+            tx: TxLink::new(p.vcs, D as u64, p.mask, p.rt_timeout),
+            striper: LtpStriper::new(),
+            deframer: LtpDeframer::new(),
+            rx: RxLink::new(p.vcs, p.mask, p.retry_timeout),
+            delivery: RxDelivery::new(p.vcs, p.max_packet),
+            cred_shift: (0..p.vcs)
+                .map(|v| Constant::new(((v * CW) as u64).into()))
+                .collect(),
+        }
+    }
+}
+
+impl<
+        const RAW: usize,
+        const CW: usize,
+        const S: usize,
+        const SAW: usize,
+        const SCW: usize,
+        const D: usize,
+        const AW: usize,
+    > Logic for LlpEndpoint<RAW, CW, S, SAW, SCW, D, AW>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        // Transmit: queues, transmitter, striper.
+        self.credits.next = 0.into();
+        for v in 0..self.queues.len() {
+            self.queues[v].clock.next = self.clock.val();
+            self.queues[v].reset.next = self.reset.val();
+            self.queues[v].sink.valid.next = self.tx_vcs[v].valid.val();
+            self.queues[v].sink.data.next = self.tx_vcs[v].data.val();
+            self.tx_vcs[v].ready.next = self.queues[v].sink.ready.val();
+            self.tx.sinks[v].valid.next = self.queues[v].source.valid.val();
+            self.tx.sinks[v].data.next = self.queues[v].source.data.val();
+            self.queues[v].source.ready.next = self.tx.sinks[v].ready.val();
+            self.tx.got_credits[v].next = self.rx.got_credits[v].val();
+            self.tx.freed[v].next = self.delivery.freed[v].val();
+            self.credits.next = self.credits.val()
+                | (bit_cast::<32, CW>(self.tx.credits[v].val()) << self.cred_shift[v].val());
+            self.rx_vcs[v].valid.next = self.delivery.sources[v].valid.val();
+            self.rx_vcs[v].data.next = self.delivery.sources[v].data.val();
+            self.delivery.sources[v].ready.next = self.rx_vcs[v].ready.val();
+        }
+        self.tx.clock.next = self.clock.val();
+        self.tx.reset.next = self.reset.val();
+        self.tx.interleave.next = self.interleave.val();
+        self.tx.got_retry.next = self.rx.got_retry.val();
+        self.tx.got_retry_seq.next = self.rx.got_retry_seq.val();
+        self.tx.got_echo.next = self.rx.got_echo.val();
+        self.tx.got_echo_seq.next = self.rx.got_echo_seq.val();
+        self.tx.got_mask.next = self.rx.got_mask.val();
+        self.tx.got_mask_val.next = self.rx.got_mask_val.val();
+        self.tx.send_retry.next = self.rx.send_retry.val();
+        self.tx.send_echo.next = self.rx.send_echo.val();
+        self.tx.rx_expect.next = self.rx.expect.val();
+        self.tx.rx_mask.next = self.rx.mask.val();
+        self.tx.striper_idle.next = self.striper.idle.val();
+        self.striper.clock.next = self.clock.val();
+        self.striper.reset.next = self.reset.val();
+        self.striper.sink.valid.next = self.tx.out.valid.val();
+        self.striper.sink.data.next = self.tx.out.data.val();
+        self.tx.out.ready.next = self.striper.sink.ready.val();
+        self.striper.mask.next = self.tx.mask.val();
+        self.lanes_out.valid.next = self.striper.lanes.valid.val();
+        self.lanes_out.start.next = self.striper.lanes.start.val();
+        self.lanes_out.data.next = self.striper.lanes.data.val();
+
+        // Receive: deframer, protocol, delivery.
+        self.deframer.clock.next = self.clock.val();
+        self.deframer.reset.next = self.reset.val();
+        self.deframer.lanes.valid.next = self.lanes_in.valid.val();
+        self.deframer.lanes.start.next = self.lanes_in.start.val();
+        self.deframer.lanes.data.next = self.lanes_in.data.val();
+        self.deframer.mask.next = self.rx.mask.val();
+        self.rx.clock.next = self.clock.val();
+        self.rx.reset.next = self.reset.val();
+        self.rx.flit.next = self.deframer.flit.val();
+        self.rx.flit_valid.next = self.deframer.flit_valid.val();
+        self.rx.flit_pos.next = self.deframer.flit_pos.val();
+        self.rx.ltp_end.next = self.deframer.ltp_end.val();
+        self.rx.end_intact.next = self.deframer.end_intact.val();
+        self.rx.end_crc_diff.next = self.deframer.end_crc_diff.val();
+        self.rx.end_state.next = self.deframer.end_state.val();
+        self.rx.end_gcrc.next = self.deframer.end_gcrc.val();
+        self.rx.lane_missing.next = self.deframer.lane_missing.val();
+        self.rx.stray.next = self.deframer.stray.val();
+        self.rx.lane_threshold.next = self.lane_threshold.val();
+        self.rx.lane_window.next = self.lane_window.val();
+        self.delivery.clock.next = self.clock.val();
+        self.delivery.reset.next = self.reset.val();
+        self.delivery.wr_valid.next = self.rx.wr_valid.val();
+        self.delivery.wr_data.next = self.rx.wr_data.val();
+        self.delivery.commit.next = self.rx.commit.val();
+        self.delivery.rollback.next = self.rx.rollback.val();
+
+        // Status.
+        self.tx_mask.next = self.tx.mask.val();
+        self.rx_mask.next = self.rx.mask.val();
+        self.link_up.next = self.rx.link_up.val();
+        self.ltps_sent.next = self.tx.ltps_sent.val();
+        self.nulls_sent.next = self.tx.nulls_sent.val();
+        self.ltps_good.next = self.rx.ltps_good.val();
+        self.ltps_bad.next = self.rx.ltps_bad.val();
+        self.ltps_dup.next = self.rx.ltps_dup.val();
+        self.retries.next = self.rx.retries.val();
+        self.replays.next = self.tx.replays.val();
+        self.lane_errors.next = self.rx.lane_errors.val();
+        self.lanes_removed.next = self.rx.lanes_removed.val();
+        self.replay_fill.next = self.tx.replay_fill.val();
+        self.protocol_error.next = self.tx.credit_error.val() | self.delivery.overflow.val();
+        self.dirty_drops.next = self.delivery.missing_head.val()
+            + self.delivery.missing_tail.val()
+            + self.delivery.too_long.val()
+            + self.delivery.bad.val()
+            + self.delivery.overrun.val()
+            + self.delivery.bad_vc.val();
+        self.core_dropped.next = self.tx.core_dropped.val();
+        self.err_flit0.next = self.delivery.err_flit0.val();
+        self.err_flit1.next = self.delivery.err_flit1.val();
+        self.err_reason.next = self.delivery.err_reason.val();
+    }
+}

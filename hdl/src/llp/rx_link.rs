@@ -1,0 +1,623 @@
+//! Receive-side protocol of a link endpoint (`docs/llp-design.md`, "Receiver" items 3-5 and
+//! 7): takes the flits and LTP verdicts of an [`LtpDeframer`](super::ltp_deframer::LtpDeframer),
+//! decides which LTPs are delivered, runs the retry protocol, names bad lanes and removes them.
+//!
+//! **Per LTP.** Flit 0 tells a null LTP (an LT flit, see [`super::lt`]) from a normal one. Data
+//! flits (everything but Idle, CrdtRet and LT flits) of normal LTPs are written to the staging
+//! buffer at once (`wr_valid`); CrdtRet credits and LT commands are latched. At the LTP's end:
+//! - a good null LTP (intact, CRC difference 0) acts at once, even while waiting for a retry
+//!   marker: `RetryMrkr(s)` with `s <= expect` sets the incoming sequence number to `s` and ends
+//!   the wait; `RetryReq`, `LaneMask` and `RndTripEcho` go to the transmitter; `RndTripMrkr` asks
+//!   it for an echo;
+//! - a good normal LTP (intact, CRC difference = incoming sequence number mod 2^14) while not
+//!   waiting: if it is the expected one it is committed (flits become visible, credits and LT
+//!   commands act, `expect` advances); if it is older (a replayed duplicate) it is rolled back;
+//! - anything else, or XFRs outside any LTP (`stray`), is bad: rolled back; when not already
+//!   waiting, the receiver asks for a replay from `expect` (`send_retry`) and waits for a
+//!   marker, asking again every `retry_timeout` cycles.
+//!
+//! **Bad lanes.** The group CRCs and state of the first bad LTP are kept; when the same
+//! sequence number later arrives good, exactly one differing group names the lane it travelled
+//! on in the bad copy. That lane's error counters count one, as does each transfer a lane
+//! dropped (`lane_missing`). A lane whose count within the window of `lane_window` cycles
+//! reaches `lane_threshold` (0: never) is removed when more than one lane is left: the receiver
+//! switches its mask, asks for a replay with `LaneMask`, and waits for the marker at the new
+//! width.
+//!
+//! Outputs to the transmitter are registered pulses, one cycle after the LTP's end.
+//! Parameter: `CW` credit width; elaboration values: the number of VCs, initial lane mask,
+//! `retry_timeout`.
+use crate::formats::flit::CTRL_VC;
+use rust_hdl::prelude::*;
+
+/// The receive-side protocol of a link endpoint.
+#[derive(LogicBlock)]
+pub struct RxLink<const CW: usize> {
+    /// Clock of every register.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: sequence numbers 0, all lanes of the initial mask.
+    pub reset: Signal<In, bool>,
+    /// Flit of the LTP in progress (from the deframer).
+    pub flit: Signal<In, Bits<65>>,
+    /// `flit` is valid.
+    pub flit_valid: Signal<In, bool>,
+    /// Position of `flit` in its LTP.
+    pub flit_pos: Signal<In, Bits<4>>,
+    /// An LTP attempt ended.
+    pub ltp_end: Signal<In, bool>,
+    /// It arrived whole and in order with the right state.
+    pub end_intact: Signal<In, bool>,
+    /// Its computed CRC-14 XOR its trailer CRC.
+    pub end_crc_diff: Signal<In, Bits<14>>,
+    /// Logical lane of its first XFR.
+    pub end_state: Signal<In, Bits<2>>,
+    /// Its per-group CRC-8s.
+    pub end_gcrc: Signal<In, Bits<32>>,
+    /// Physical lanes that dropped a transfer.
+    pub lane_missing: Signal<In, Bits<4>>,
+    /// Transfers outside any LTP.
+    pub stray: Signal<In, bool>,
+    /// Active physical lanes (to the deframer, and to the far transmitter via `LaneMask`).
+    pub mask: Signal<Out, Bits<4>>,
+    /// Write a data flit to the staging buffer.
+    pub wr_valid: Signal<Out, bool>,
+    /// The data flit.
+    pub wr_data: Signal<Out, Bits<65>>,
+    /// Make the flits written before this cycle visible.
+    pub commit: Signal<Out, bool>,
+    /// Discard the flits written since the last commit, before this cycle.
+    pub rollback: Signal<Out, bool>,
+    /// The far end asks for a replay from `got_retry_seq`.
+    pub got_retry: Signal<Out, bool>,
+    /// Sequence number of `got_retry`.
+    pub got_retry_seq: Signal<Out, Bits<16>>,
+    /// The far end delivered every LTP below `got_echo_seq`.
+    pub got_echo: Signal<Out, bool>,
+    /// Sequence number of `got_echo`.
+    pub got_echo_seq: Signal<Out, Bits<16>>,
+    /// The far end asks us to send on `got_mask_val`.
+    pub got_mask: Signal<Out, bool>,
+    /// Lane mask of `got_mask`.
+    pub got_mask_val: Signal<Out, Bits<4>>,
+    /// Credits returned per VC (zero when none).
+    pub got_credits: Vec<Signal<Out, Bits<CW>>>,
+    /// Ask the transmitter for `RetryReq(expect)` and `LaneMask(mask)`.
+    pub send_retry: Signal<Out, bool>,
+    /// Ask the transmitter for `RndTripEcho(expect)`.
+    pub send_echo: Signal<Out, bool>,
+    /// Next expected sequence number.
+    pub expect: Signal<Out, Bits<16>>,
+    /// Lane errors before a lane is removed (0: never remove).
+    pub lane_threshold: Signal<In, Bits<8>>,
+    /// Cycles of the lane error window.
+    pub lane_window: Signal<In, Bits<32>>,
+    /// Normal LTPs delivered (wrapping).
+    pub ltps_good: Signal<Out, Bits<32>>,
+    /// Good null LTPs (wrapping).
+    pub nulls_good: Signal<Out, Bits<32>>,
+    /// Bad LTPs: CRC, sequence or framing errors, stray transfers (wrapping).
+    pub ltps_bad: Signal<Out, Bits<32>>,
+    /// Good duplicates dropped after a replay (wrapping).
+    pub ltps_dup: Signal<Out, Bits<32>>,
+    /// Retry requests made, timeouts included (saturating).
+    pub retries: Signal<Out, Bits<16>>,
+    /// Errors per physical lane, lane `n` in bits `16n..16n+15` (saturating each).
+    pub lane_errors: Signal<Out, Bits<64>>,
+    /// Lanes removed since reset.
+    pub lanes_removed: Signal<Out, Bits<3>>,
+    /// A good LTP arrived since reset and no retry is in progress.
+    pub link_up: Signal<Out, bool>,
+    /// Waiting for a retry marker.
+    pub waiting: Signal<Out, bool>,
+    a_null: DFF<bool>,
+    p_rr: DFF<bool>,
+    p_mrkr: DFF<bool>,
+    p_rtm: DFF<bool>,
+    p_echo: DFF<bool>,
+    p_mask: DFF<bool>,
+    p_rr_seq: DFF<Bits<16>>,
+    p_mrkr_seq: DFF<Bits<16>>,
+    p_echo_seq: DFF<Bits<16>>,
+    p_mask_val: DFF<Bits<4>>,
+    pend_cred: Vec<DFF<Bits<CW>>>,
+    o_cred: Vec<DFF<Bits<CW>>>,
+    o_retry: DFF<bool>,
+    o_retry_seq: DFF<Bits<16>>,
+    o_echo: DFF<bool>,
+    o_echo_seq: DFF<Bits<16>>,
+    o_mask: DFF<bool>,
+    o_mask_val: DFF<Bits<4>>,
+    o_send_retry: DFF<bool>,
+    o_send_echo: DFF<bool>,
+    expect_r: DFF<Bits<16>>,
+    in_seq: DFF<Bits<16>>,
+    wait_r: DFF<bool>,
+    wtimer: DFF<Bits<16>>,
+    seen_good: DFF<bool>,
+    bad_valid: DFF<bool>,
+    bad_seq: DFF<Bits<16>>,
+    bad_gcrc: DFF<Bits<32>>,
+    bad_state: DFF<Bits<2>>,
+    rx_mask: DFF<Bits<4>>,
+    lcount: DFF<Bits<3>>,
+    lane_err: Vec<DFF<Bits<16>>>,
+    win_cnt: Vec<DFF<Bits<8>>>,
+    win_timer: DFF<Bits<32>>,
+    c_good: DFF<Bits<32>>,
+    c_nulls: DFF<Bits<32>>,
+    c_bad: DFF<Bits<32>>,
+    c_dup: DFF<Bits<32>>,
+    c_retries: DFF<Bits<16>>,
+    c_removed: DFF<Bits<3>>,
+    init_mask: Constant<Bits<4>>,
+    init_lanes: Constant<Bits<3>>,
+    retry_timeout: Constant<Bits<16>>,
+    marker_window: Constant<Bits<16>>,
+    ctrl_vc_lsb: Constant<Bits<8>>,
+    nums: Vec<Constant<Bits<3>>>,
+    gshift: Vec<Constant<Bits<8>>>,
+    // Per-cycle decisions.
+    is_ctrl: Signal<Local, bool>,
+    code: Signal<Local, Bits<6>>,
+    is_lt: Signal<Local, bool>,
+    is_credit: Signal<Local, bool>,
+    is_data: Signal<Local, bool>,
+    null_now: Signal<Local, bool>,
+    first: Signal<Local, bool>,
+    fvc: Signal<Local, Bits<3>>,
+    good_null: Signal<Local, bool>,
+    good_norm: Signal<Local, bool>,
+    bad_now: Signal<Local, bool>,
+    diffs: Signal<Local, Bits<4>>,
+    ndiff: Signal<Local, Bits<3>>,
+    diff_m: Signal<Local, Bits<2>>,
+    logical: Signal<Local, Bits<3>>,
+    ident: Signal<Local, bool>,
+    hit: Signal<Local, Bits<4>>,
+    rank: Signal<Local, Bits<3>>,
+    lane_inc: Signal<Local, Bits<4>>,
+    remove: Signal<Local, Bits<4>>,
+    rfound: Signal<Local, bool>,
+    win_end: Signal<Local, bool>,
+    mrk_dist: Signal<Local, Bits<16>>,
+    new_mask: Signal<Local, Bits<4>>,
+}
+
+impl<const CW: usize> RxLink<CW> {
+    /// A receiver of `vcs` VCs starting with lanes `mask`, repeating retry requests every `retry_timeout`
+    /// cycles.
+    pub fn new(vcs: usize, mask: u8, retry_timeout: u16) -> Self {
+        assert!((1..=8).contains(&vcs), "RxLink: vcs = {vcs} must be in 1..=8");
+        assert!(CW <= 16, "RxLink: CW = {CW} must be at most 16");
+        assert!(mask != 0 && mask < 16, "RxLink: mask {mask:#x} must name 1..4 lanes");
+        assert!(retry_timeout >= 64, "RxLink: retry_timeout must be at least 64 cycles");
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            flit: Default::default(),
+            flit_valid: Default::default(),
+            flit_pos: Default::default(),
+            ltp_end: Default::default(),
+            end_intact: Default::default(),
+            end_crc_diff: Default::default(),
+            end_state: Default::default(),
+            end_gcrc: Default::default(),
+            lane_missing: Default::default(),
+            stray: Default::default(),
+            mask: Default::default(),
+            wr_valid: Default::default(),
+            wr_data: Default::default(),
+            commit: Default::default(),
+            rollback: Default::default(),
+            got_retry: Default::default(),
+            got_retry_seq: Default::default(),
+            got_echo: Default::default(),
+            got_echo_seq: Default::default(),
+            got_mask: Default::default(),
+            got_mask_val: Default::default(),
+            got_credits: (0..vcs).map(|_| Default::default()).collect(),
+            send_retry: Default::default(),
+            send_echo: Default::default(),
+            expect: Default::default(),
+            lane_threshold: Default::default(),
+            lane_window: Default::default(),
+            ltps_good: Default::default(),
+            nulls_good: Default::default(),
+            ltps_bad: Default::default(),
+            ltps_dup: Default::default(),
+            retries: Default::default(),
+            lane_errors: Default::default(),
+            lanes_removed: Default::default(),
+            link_up: Default::default(),
+            waiting: Default::default(),
+            a_null: Default::default(),
+            p_rr: Default::default(),
+            p_mrkr: Default::default(),
+            p_rtm: Default::default(),
+            p_echo: Default::default(),
+            p_mask: Default::default(),
+            p_rr_seq: Default::default(),
+            p_mrkr_seq: Default::default(),
+            p_echo_seq: Default::default(),
+            p_mask_val: Default::default(),
+            pend_cred: (0..vcs).map(|_| Default::default()).collect(),
+            o_cred: (0..vcs).map(|_| Default::default()).collect(),
+            o_retry: Default::default(),
+            o_retry_seq: Default::default(),
+            o_echo: Default::default(),
+            o_echo_seq: Default::default(),
+            o_mask: Default::default(),
+            o_mask_val: Default::default(),
+            o_send_retry: Default::default(),
+            o_send_echo: Default::default(),
+            expect_r: Default::default(),
+            in_seq: Default::default(),
+            wait_r: Default::default(),
+            wtimer: Default::default(),
+            seen_good: Default::default(),
+            bad_valid: Default::default(),
+            bad_seq: Default::default(),
+            bad_gcrc: Default::default(),
+            bad_state: Default::default(),
+            rx_mask: Default::default(),
+            lcount: Default::default(),
+            lane_err: (0..4).map(|_| Default::default()).collect(),
+            win_cnt: (0..4).map(|_| Default::default()).collect(),
+            win_timer: Default::default(),
+            c_good: Default::default(),
+            c_nulls: Default::default(),
+            c_bad: Default::default(),
+            c_dup: Default::default(),
+            c_retries: Default::default(),
+            c_removed: Default::default(),
+            init_mask: Constant::new((mask as u64).into()),
+            init_lanes: Constant::new((mask.count_ones() as u64).into()),
+            retry_timeout: Constant::new((retry_timeout as u64).into()),
+            marker_window: Constant::new(1024u64.into()),
+            ctrl_vc_lsb: Constant::new((CTRL_VC.lsb as u64).into()),
+            nums: (0..8).map(|n| Constant::new((n as u64).into())).collect(),
+            gshift: (0..4).map(|m| Constant::new((8 * m as u64).into())).collect(),
+            is_ctrl: Default::default(),
+            code: Default::default(),
+            is_lt: Default::default(),
+            is_credit: Default::default(),
+            is_data: Default::default(),
+            null_now: Default::default(),
+            first: Default::default(),
+            fvc: Default::default(),
+            good_null: Default::default(),
+            good_norm: Default::default(),
+            bad_now: Default::default(),
+            diffs: Default::default(),
+            ndiff: Default::default(),
+            diff_m: Default::default(),
+            logical: Default::default(),
+            ident: Default::default(),
+            hit: Default::default(),
+            rank: Default::default(),
+            lane_inc: Default::default(),
+            remove: Default::default(),
+            rfound: Default::default(),
+            win_end: Default::default(),
+            mrk_dist: Default::default(),
+            new_mask: Default::default(),
+        }
+    }
+}
+
+impl<const CW: usize> Logic for RxLink<CW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, a_null, p_rr, p_mrkr, p_rtm, p_echo, p_mask, p_rr_seq, p_mrkr_seq,
+            p_echo_seq, p_mask_val, o_retry, o_retry_seq, o_echo, o_echo_seq, o_mask, o_mask_val,
+            o_send_retry, o_send_echo, expect_r, in_seq, wait_r, wtimer, seen_good, bad_valid,
+            bad_seq, bad_gcrc, bad_state, rx_mask, lcount, win_timer, c_good, c_nulls, c_bad,
+            c_dup, c_retries, c_removed
+        );
+        for v in 0..self.got_credits.len() {
+            self.pend_cred[v].clock.next = self.clock.val();
+            self.pend_cred[v].d.next = self.pend_cred[v].q.val();
+            self.o_cred[v].clock.next = self.clock.val();
+            self.o_cred[v].d.next = 0.into();
+            self.got_credits[v].next = self.o_cred[v].q.val();
+        }
+        for n in 0..4 {
+            self.lane_err[n].clock.next = self.clock.val();
+            self.lane_err[n].d.next = self.lane_err[n].q.val();
+            self.win_cnt[n].clock.next = self.clock.val();
+            self.win_cnt[n].d.next = self.win_cnt[n].q.val();
+        }
+        self.mask.next = self.rx_mask.q.val();
+        self.got_retry.next = self.o_retry.q.val();
+        self.got_retry_seq.next = self.o_retry_seq.q.val();
+        self.got_echo.next = self.o_echo.q.val();
+        self.got_echo_seq.next = self.o_echo_seq.q.val();
+        self.got_mask.next = self.o_mask.q.val();
+        self.got_mask_val.next = self.o_mask_val.q.val();
+        self.send_retry.next = self.o_send_retry.q.val();
+        self.send_echo.next = self.o_send_echo.q.val();
+        self.expect.next = self.expect_r.q.val();
+        self.ltps_good.next = self.c_good.q.val();
+        self.nulls_good.next = self.c_nulls.q.val();
+        self.ltps_bad.next = self.c_bad.q.val();
+        self.ltps_dup.next = self.c_dup.q.val();
+        self.retries.next = self.c_retries.q.val();
+        self.lanes_removed.next = self.c_removed.q.val();
+        self.link_up.next = self.seen_good.q.val() & !self.wait_r.q.val();
+        self.waiting.next = self.wait_r.q.val();
+        self.lane_errors.next = bit_cast::<64, 16>(self.lane_err[0].q.val())
+            | (bit_cast::<64, 16>(self.lane_err[1].q.val()) << 16)
+            | (bit_cast::<64, 16>(self.lane_err[2].q.val()) << 32)
+            | (bit_cast::<64, 16>(self.lane_err[3].q.val()) << 48);
+        self.o_retry.d.next = false;
+        self.o_echo.d.next = false;
+        self.o_mask.d.next = false;
+        self.o_send_retry.d.next = false;
+        self.o_send_echo.d.next = false;
+
+        // Classify the flit.
+        self.is_ctrl.next = !self.flit.val().get_bit(64)
+            & !self.flit.val().get_bit(63)
+            & !self.flit.val().get_bit(62);
+        self.code.next = self.flit.val().get_bits::<6>(56);
+        self.is_lt.next = self.is_ctrl.val() & self.code.val().get_bit(5);
+        self.is_credit.next = self.is_ctrl.val() & (self.code.val() == 1);
+        self.is_data.next =
+            !(self.is_ctrl.val() & ((self.code.val() == 0) | self.is_credit.val() | self.is_lt.val()));
+        self.first.next = self.flit_pos.val() == 0;
+        self.null_now.next = self.a_null.q.val();
+        if self.first.val() {
+            self.null_now.next = self.is_lt.val();
+        }
+        self.wr_valid.next = self.flit_valid.val() & self.is_data.val() & !self.null_now.val();
+        self.wr_data.next = self.flit.val();
+        self.fvc.next = self.flit.val().get_bits::<3>(self.ctrl_vc_lsb.val().index());
+
+        // Latch the LTP's LT commands and credits (cleared by its flit 0).
+        if self.flit_valid.val() {
+            if self.first.val() {
+                self.a_null.d.next = self.is_lt.val();
+                self.p_rr.d.next = false;
+                self.p_mrkr.d.next = false;
+                self.p_rtm.d.next = false;
+                self.p_echo.d.next = false;
+                self.p_mask.d.next = false;
+                for v in 0..self.got_credits.len() {
+                    self.pend_cred[v].d.next = 0.into();
+                }
+            }
+            if self.is_lt.val() {
+                if self.code.val().get_bits::<5>(0) == 0 {
+                    self.p_rr.d.next = true;
+                    self.p_rr_seq.d.next = self.flit.val().get_bits::<16>(0);
+                }
+                if self.code.val().get_bits::<5>(0) == 1 {
+                    self.p_mrkr.d.next = true;
+                    self.p_mrkr_seq.d.next = self.flit.val().get_bits::<16>(0);
+                }
+                if self.code.val().get_bits::<5>(0) == 2 {
+                    self.p_rtm.d.next = true;
+                }
+                if self.code.val().get_bits::<5>(0) == 3 {
+                    self.p_echo.d.next = true;
+                    self.p_echo_seq.d.next = self.flit.val().get_bits::<16>(0);
+                }
+                if self.code.val().get_bits::<5>(0) == 4 {
+                    self.p_mask.d.next = true;
+                    self.p_mask_val.d.next = self.flit.val().get_bits::<4>(0);
+                }
+            }
+            if self.is_credit.val() & !self.null_now.val() {
+                for v in 0..self.got_credits.len() {
+                    if self.fvc.val() == self.nums[v].val() {
+                        if self.first.val() {
+                            self.pend_cred[v].d.next = self.flit.val().get_bits::<CW>(32);
+                        } else {
+                            self.pend_cred[v].d.next =
+                                self.pend_cred[v].q.val() + self.flit.val().get_bits::<CW>(32);
+                        }
+                    }
+                }
+            }
+        }
+
+        // The LTP's verdict.
+        self.good_null.next = self.ltp_end.val()
+            & self.end_intact.val()
+            & self.a_null.q.val()
+            & !self.end_crc_diff.val().any();
+        self.good_norm.next = self.ltp_end.val()
+            & self.end_intact.val()
+            & !self.a_null.q.val()
+            & (self.end_crc_diff.val() == self.in_seq.q.val().get_bits::<14>(0));
+        self.bad_now.next = (self.ltp_end.val() & !self.good_null.val() & !self.good_norm.val())
+            | (self.stray.val() & !self.ltp_end.val());
+        self.commit.next = false;
+        self.rollback.next = self.ltp_end.val();
+        self.mrk_dist.next = self.expect_r.q.val() - self.p_mrkr_seq.q.val();
+        if self.good_null.val() {
+            self.seen_good.d.next = true;
+            self.c_nulls.d.next = self.c_nulls.q.val() + 1;
+            if self.p_mrkr.q.val() & (self.mrk_dist.val() < self.marker_window.val()) {
+                self.in_seq.d.next = self.p_mrkr_seq.q.val();
+                self.wait_r.d.next = false;
+            }
+            self.o_retry.d.next = self.p_rr.q.val();
+            self.o_retry_seq.d.next = self.p_rr_seq.q.val();
+            self.o_mask.d.next = self.p_mask.q.val();
+            self.o_mask_val.d.next = self.p_mask_val.q.val();
+            self.o_echo.d.next = self.p_echo.q.val();
+            self.o_echo_seq.d.next = self.p_echo_seq.q.val();
+            self.o_send_echo.d.next = self.p_rtm.q.val();
+        }
+        if self.good_norm.val() & !self.wait_r.q.val() {
+            self.seen_good.d.next = true;
+            self.in_seq.d.next = self.in_seq.q.val() + 1;
+            if self.in_seq.q.val() == self.expect_r.q.val() {
+                self.commit.next = true;
+                self.rollback.next = false;
+                self.expect_r.d.next = self.expect_r.q.val() + 1;
+                self.c_good.d.next = self.c_good.q.val() + 1;
+                for v in 0..self.got_credits.len() {
+                    self.o_cred[v].d.next = self.pend_cred[v].q.val();
+                }
+                self.o_echo.d.next = self.p_echo.q.val();
+                self.o_echo_seq.d.next = self.p_echo_seq.q.val();
+                self.o_send_echo.d.next = self.p_rtm.q.val();
+            } else {
+                self.c_dup.d.next = self.c_dup.q.val() + 1;
+            }
+        }
+        if self.bad_now.val() & !self.good_norm.val() {
+            self.c_bad.d.next = self.c_bad.q.val() + 1;
+        }
+        if self.bad_now.val() & !self.good_norm.val() & !self.wait_r.q.val() {
+            self.wait_r.d.next = true;
+            self.wtimer.d.next = 0.into();
+            self.o_send_retry.d.next = true;
+            if self.c_retries.q.val() != 0xffff {
+                self.c_retries.d.next = self.c_retries.q.val() + 1;
+            }
+            if self.ltp_end.val() & self.end_intact.val() & !self.bad_valid.q.val() {
+                self.bad_valid.d.next = true;
+                self.bad_seq.d.next = self.in_seq.q.val();
+                self.bad_gcrc.d.next = self.end_gcrc.val();
+                self.bad_state.d.next = self.end_state.val();
+            }
+        }
+        if self.wait_r.q.val() {
+            self.wtimer.d.next = self.wtimer.q.val() + 1;
+            if self.wtimer.q.val() == self.retry_timeout.val() {
+                self.wtimer.d.next = 0.into();
+                self.o_send_retry.d.next = true;
+                if self.c_retries.q.val() != 0xffff {
+                    self.c_retries.d.next = self.c_retries.q.val() + 1;
+                }
+            }
+        }
+
+        // Bad lane from the good copy of the stored bad LTP: exactly one group differs.
+        self.diffs.next = 0.into();
+        self.ndiff.next = 0.into();
+        self.diff_m.next = 0.into();
+        for m in 0..4 {
+            if (self.nums[m].val() < self.lcount.q.val())
+                & (self.bad_gcrc.q.val().get_bits::<8>(self.gshift[m].val().index())
+                    != self.end_gcrc.val().get_bits::<8>(self.gshift[m].val().index()))
+            {
+                self.ndiff.next = self.ndiff.val() + 1;
+                self.diff_m.next = self.nums[m].val().get_bits::<2>(0);
+            }
+        }
+        self.ident.next = self.good_norm.val()
+            & !self.wait_r.q.val()
+            & self.bad_valid.q.val()
+            & (self.bad_seq.q.val() == self.in_seq.q.val());
+        if self.ident.val() {
+            self.bad_valid.d.next = false;
+        }
+        // Logical lane (state + m) mod L, then its physical lane.
+        self.logical.next =
+            bit_cast::<3, 2>(self.bad_state.q.val()) + bit_cast::<3, 2>(self.diff_m.val());
+        if self.logical.val() >= self.lcount.q.val() {
+            self.logical.next = self.logical.val() - self.lcount.q.val();
+        }
+        self.hit.next = 0.into();
+        self.rank.next = 0.into();
+        for p in 0..4 {
+            if self.rx_mask.q.val().get_bit(p) {
+                if self.rank.val() == self.logical.val() {
+                    self.hit.next = self.hit.val().replace_bit(p, true);
+                }
+                self.rank.next = self.rank.val() + 1;
+            }
+        }
+        self.lane_inc.next = self.lane_missing.val() & self.rx_mask.q.val();
+        if self.ident.val() & (self.ndiff.val() == 1) {
+            self.lane_inc.next = self.lane_inc.val() | self.hit.val();
+        }
+        self.win_end.next = self.win_timer.q.val() >= self.lane_window.val();
+        self.win_timer.d.next = self.win_timer.q.val() + 1;
+        if self.win_end.val() {
+            self.win_timer.d.next = 0.into();
+        }
+        self.remove.next = 0.into();
+        self.rfound.next = false;
+        for n in 0..4 {
+            if self.lane_inc.val().get_bit(n) {
+                if self.lane_err[n].q.val() != 0xffff {
+                    self.lane_err[n].d.next = self.lane_err[n].q.val() + 1;
+                }
+                if self.win_cnt[n].q.val() != 0xff {
+                    self.win_cnt[n].d.next = self.win_cnt[n].q.val() + 1;
+                }
+            }
+            if self.win_end.val() {
+                self.win_cnt[n].d.next = 0.into();
+            }
+            if !self.rfound.val()
+                & self.rx_mask.q.val().get_bit(n)
+                & self.lane_threshold.val().any()
+                & (self.win_cnt[n].q.val() >= self.lane_threshold.val())
+                & (self.lcount.q.val() > 1)
+            {
+                self.remove.next = self.remove.val().replace_bit(n, true);
+                self.rfound.next = true;
+            }
+        }
+        // Remove a lane: new mask, ask for a replay with LaneMask, wait for the marker.
+        self.new_mask.next = self.rx_mask.q.val() & !self.remove.val();
+        if self.rfound.val() {
+            self.rx_mask.d.next = self.new_mask.val();
+            self.lcount.d.next = self.lcount.q.val() - 1;
+            self.c_removed.d.next = self.c_removed.q.val() + 1;
+            self.wait_r.d.next = true;
+            self.wtimer.d.next = 0.into();
+            self.o_send_retry.d.next = true;
+            self.bad_valid.d.next = false;
+            for n in 0..4 {
+                self.win_cnt[n].d.next = 0.into();
+            }
+        }
+
+        if self.reset.val() {
+            self.a_null.d.next = false;
+            self.expect_r.d.next = 0.into();
+            self.in_seq.d.next = 0.into();
+            self.wait_r.d.next = false;
+            self.wtimer.d.next = 0.into();
+            self.seen_good.d.next = false;
+            self.bad_valid.d.next = false;
+            self.rx_mask.d.next = self.init_mask.val();
+            self.lcount.d.next = self.init_lanes.val();
+            self.win_timer.d.next = 0.into();
+            self.c_good.d.next = 0.into();
+            self.c_nulls.d.next = 0.into();
+            self.c_bad.d.next = 0.into();
+            self.c_dup.d.next = 0.into();
+            self.c_retries.d.next = 0.into();
+            self.c_removed.d.next = 0.into();
+            self.o_send_retry.d.next = false;
+            self.o_send_echo.d.next = false;
+            self.o_retry.d.next = false;
+            self.o_echo.d.next = false;
+            self.o_mask.d.next = false;
+            for n in 0..4 {
+                self.lane_err[n].d.next = 0.into();
+                self.win_cnt[n].d.next = 0.into();
+            }
+            for v in 0..self.got_credits.len() {
+                self.pend_cred[v].d.next = 0.into();
+                self.o_cred[v].d.next = 0.into();
+            }
+        }
+    }
+}
+
+#[test]
+fn rx_link_is_synthesizable() {
+    let mut uut = RxLink::<7>::new(2, 0xf, 1024);
+    uut.connect_all();
+    yosys_validate("rx_link", &generate_verilog(&uut)).unwrap();
+}
