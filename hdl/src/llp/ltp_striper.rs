@@ -5,32 +5,46 @@
 //! from reset. Output: `lanes`, one beat per cycle of up to `L` XFRs (`L` = set bits of the
 //! lane mask), XFR `g` on logical lane `g mod L` (logical lane `n` = the `n`-th set bit of
 //! `mask`), `start` on the lane carrying an LTP's XFR 0; lanes have no backpressure, and a
-//! cycle with nothing to send has `valid` = 0. Software model: [`super::ltp::stripe`].
+//! cycle with nothing to send has `valid` = 0 (and `start`, `data` zero; so has every lane
+//! not valid in a beat). Software model: [`super::ltp::stripe`].
 //!
 //! Gearbox: since 65 = 2 x 32 + 1, flit `i` starts in XFR `2i` at bit offset `i`, so XFRs `2i`
-//! and `2i+1` are 64 bits at offset `16 - i` of `{flit i, top 16 bits of flit i-1}`, and XFR 32
-//! is the same window of the trailer beat at offset 0: one 16-way shift of 81 bits. XFRs go
-//! into a queue of six, from which the beat former takes `L` at once.
+//! and `2i+1` are 64 bits at offset `15 - i` of `{flit i, bits 15..1 of the top 16 of flit
+//! i-1}`: one 16-way shift of 80 bits. XFR 32 is `{trailer, top 16 bits of flit 15}`, wired
+//! past the shifter. The XFRs of a beat accepted on an edge are held in a pair register
+//! (`lo`, `hi`) for the next cycle.
+//!
+//! Beat former: the pair's XFRs go to their physical lanes: `lo` to logical lane `w` (the
+//! position of the next XFR in the beat being formed), `hi` to `w + 1`, or to logical lane 0
+//! of the next beat when `lo` completes this one. Each physical lane has one 32-bit register
+//! holding the XFR it received last; a beat leaves (into the output registers) on the edge on
+//! which its last XFR arrives, its lanes taking that XFR straight from the pair and the
+//! earlier ones from their registers. A lane's register is overwritten only by the lane's next
+//! XFR, which belongs to the next beat, so no lane needs more than one. Why this shape: the
+//! former XFR queue (shifting, variable pop, then a logical-to-physical mux) cost three times
+//! the LUTs; here a lane's output is a 2:1 mux of a 2:1 mux, the lane routing being decided
+//! from registers (`w`, each lane's logical index) a cycle after the mask was sampled.
 //!
 //! Partial beats: when an LTP's last XFR does not fill its beat, the next LTP's XFRs complete
 //! it if the next LTP's flit 0 is accepted in the cycle right after the trailer ("in time");
-//! otherwise the partial beat is sent as soon as it reaches the head of the queue (valid only
-//! on the used logical lanes) and the next LTP starts on logical lane 0 of a new beat, i.e. the
-//! rotation restarts (sequence state 0).
+//! otherwise the partial beat leaves in that cycle (valid only on the used logical lanes) and
+//! the next LTP starts on logical lane 0 of a new beat, i.e. the rotation restarts (sequence
+//! state 0).
 //!
-//! `mask` (active physical lanes, at least one set) is sampled in every cycle in which the
-//! striper is idle between LTPs with nothing queued (no partial beat pending), including the
-//! cycle in which the next LTP's flit 0 is accepted; change it only while the input is idle
-//! between LTPs and the last beat has been formed. A new mask therefore always starts a
-//! restarted rotation.
+//! `mask` (active physical lanes, at least one set) is sampled in every cycle in which `idle`
+//! is high (and during `reset`); change it only while the input is idle between LTPs and the
+//! last beat has been formed. A new mask therefore always starts a restarted rotation. `idle`
+//! is high when no XFR is held (the last beat has left) and the next beat on `sink` is flit 0,
+//! including the cycle in which that flit 0 is accepted.
 //!
-//! Throughput: one flit per cycle in; `sink.ready` is low only when the queue could overflow,
-//! which happens only at `L` = 1 (one XFR per cycle out). Latency: two cycles from the beat
-//! accepted on `sink` to its XFRs on `lanes` (whose outputs come from flip-flops).
+//! Throughput: one flit per cycle in; `sink.ready` is low only at `L` = 1 (one XFR per cycle
+//! out): in the cycle that sends the first XFR of a flit (its second is sent in the next one).
+//! Latency: two cycles from the beat accepted on `sink` to its XFRs on `lanes` (whose outputs
+//! come from flip-flops), when those XFRs complete a beat.
 //!
-//! Ports: `clock`, `reset` (synchronous, active high: drops the queue and the LTP in
-//! progress; the next beat on `sink` is flit 0), `sink`, `mask`, `lanes`.
-use super::lane_channel::LaneChannelOut;
+//! Ports: `clock`, `reset` (synchronous, active high: drops the XFRs held and the LTP in
+//! progress; the next beat on `sink` is flit 0), `sink`, `mask`, `lanes`, `idle`.
+use super::lane_channel::{LaneChannelOut, MAX_LANES};
 use crate::stream::StreamSink;
 use rust_hdl::prelude::*;
 
@@ -39,64 +53,73 @@ use rust_hdl::prelude::*;
 pub struct LtpStriper {
     /// Clock of every register.
     pub clock: Signal<In, Clock>,
-    /// Synchronous reset: empties the queue and restarts the beat count at flit 0.
+    /// Synchronous reset: drops the XFRs held and restarts the beat count at flit 0.
     pub reset: Signal<In, bool>,
     /// LTP beats: 16 flits, then the trailer in bits 15..0.
     pub sink: StreamSink<Bits<65>>,
-    /// Active physical lanes (at least one); sampled only while idle between LTPs.
+    /// Active physical lanes (at least one); sampled only while `idle` (and in reset).
     pub mask: Signal<In, Bits<4>>,
     /// Lane beats to the PHY.
     pub lanes: LaneChannelOut,
-    // The XFR queue: entry e at bits 32e..32e+31, entries at and above `count` zero.
-    queue: DFF<Bits<192>>,
-    q_start: DFF<Bits<6>>,
-    // Entry ends an LTP that was not followed in time (a partial beat may end there).
-    q_last: DFF<Bits<6>>,
-    count: DFF<Bits<3>>,
-    // 16 - (beat number within the LTP): the gearbox shift; 0 at the trailer beat.
-    shift: DFF<Bits<5>>,
+    /// The striper samples `mask` this cycle: no XFR held, the next beat on `sink` is flit 0.
+    pub idle: Signal<Out, bool>,
+    // Number of the next beat on `sink` within its LTP: 0..15 flits, 16 the trailer.
+    beat: DFF<Bits<5>>,
     prev_top: DFF<Bits<16>>,
-    // The trailer XFR was pushed on the last edge; decided this cycle whether in time.
-    open_end: DFF<bool>,
+    // The pair register: the XFRs of the beat accepted on the last edge.
+    p_lo: DFF<Bits<32>>,
+    p_hi: DFF<Bits<32>>,
+    p_one: DFF<bool>,
+    p_two: DFF<bool>,
+    // `lo` is XFR 0 of an LTP; the pair is the trailer XFR alone.
+    p_start: DFF<bool>,
+    p_trailer: DFF<bool>,
+    // At one lane: `lo` has been sent, `hi` goes this cycle.
+    phase: DFF<bool>,
     lane_mask: DFF<Bits<4>>,
-    lane_count: DFF<Bits<3>>,
-    // Bits 1..L-1 set: bit `f + 1` set iff `f < L - 1`.
-    lane_below: DFF<Bits<5>>,
+    // L - 1, and L = 1.
+    last: DFF<Bits<2>>,
+    single: DFF<bool>,
+    // Logical index of each physical lane.
+    lane_idx: Vec<DFF<Bits<2>>>,
+    // Logical lane of the next XFR in the beat being formed.
+    w: DFF<Bits<2>>,
+    // Per physical lane: the XFR it received last, and whether that was an LTP's XFR 0.
+    held: Vec<DFF<Bits<32>>>,
+    held_start: DFF<Bits<4>>,
     out_valid: DFF<Bits<4>>,
     out_start: DFF<Bits<4>>,
     out_data: DFF<Bits<128>>,
+    one2: Constant<Bits<2>>,
     one3: Constant<Bits<3>>,
-    one5: Constant<Bits<5>>,
-    one6: Constant<Bits<6>>,
-    four: Constant<Bits<3>>,
-    sixteen: Constant<Bits<5>>,
-    nums: Vec<Constant<Bits<3>>>,
     lane_shift: Vec<Constant<Bits<8>>>,
     fire: Signal<Local, bool>,
-    window: Signal<Local, Bits<81>>,
+    trailer: Signal<Local, bool>,
+    beat_inc: Signal<Local, Bits<5>>,
+    window: Signal<Local, Bits<80>>,
+    coarse: Signal<Local, Bits<67>>,
     pair: Signal<Local, Bits<64>>,
-    push: Signal<Local, Bits<192>>,
-    push_n: Signal<Local, Bits<3>>,
-    push_start: Signal<Local, Bits<6>>,
-    eff_last: Signal<Local, Bits<6>>,
-    count_m1: Signal<Local, Bits<3>>,
-    take_safe: Signal<Local, Bits<3>>,
-    take: Signal<Local, Bits<3>>,
-    found: Signal<Local, bool>,
-    rest: Signal<Local, Bits<3>>,
-    rest_safe: Signal<Local, Bits<3>>,
-    take_mask: Signal<Local, Bits<5>>,
-    idx: Vec<Signal<Local, Bits<2>>>,
-    off: Signal<Local, Bits<8>>,
-    idx_p: Signal<Local, Bits<2>>,
-    lane_on: Signal<Local, bool>,
+    trailer_xfr: Signal<Local, Bits<32>>,
+    c_lo: Signal<Local, bool>,
+    c_hi: Signal<Local, bool>,
+    w_inc: Signal<Local, Bits<2>>,
+    w_hi: Signal<Local, Bits<2>>,
+    w_hi_inc: Signal<Local, Bits<2>>,
+    wrap: Signal<Local, bool>,
+    complete: Signal<Local, bool>,
+    beat_end: Signal<Local, Bits<2>>,
+    hit_lo: Signal<Local, bool>,
+    hit_hi: Signal<Local, bool>,
+    take_new: Signal<Local, bool>,
+    in_beat: Signal<Local, bool>,
+    incoming: Signal<Local, Bits<32>>,
+    lane_data: Signal<Local, Bits<32>>,
     data_acc: Signal<Local, Bits<128>>,
     valid_acc: Signal<Local, Bits<4>>,
     start_acc: Signal<Local, Bits<4>>,
-    take_bits: Signal<Local, Bits<8>>,
-    rest_bits: Signal<Local, Bits<8>>,
-    new_count: Signal<Local, Bits<3>>,
-    new_below: Signal<Local, Bits<5>>,
+    held_start_acc: Signal<Local, Bits<4>>,
+    pc: Vec<Signal<Local, Bits<3>>>,
+    pc_m1: Signal<Local, Bits<3>>,
 }
 
 impl LtpStriper {
@@ -108,53 +131,58 @@ impl LtpStriper {
             sink: Default::default(),
             mask: Default::default(),
             lanes: Default::default(),
-            queue: Default::default(),
-            q_start: Default::default(),
-            q_last: Default::default(),
-            count: Default::default(),
-            shift: Default::default(),
+            idle: Default::default(),
+            beat: Default::default(),
             prev_top: Default::default(),
-            open_end: Default::default(),
+            p_lo: Default::default(),
+            p_hi: Default::default(),
+            p_one: Default::default(),
+            p_two: Default::default(),
+            p_start: Default::default(),
+            p_trailer: Default::default(),
+            phase: Default::default(),
             lane_mask: Default::default(),
-            lane_count: Default::default(),
-            lane_below: Default::default(),
+            last: Default::default(),
+            single: Default::default(),
+            lane_idx: (0..MAX_LANES).map(|_| Default::default()).collect(),
+            w: Default::default(),
+            held: (0..MAX_LANES).map(|_| Default::default()).collect(),
+            held_start: Default::default(),
             out_valid: Default::default(),
             out_start: Default::default(),
             out_data: Default::default(),
+            one2: Constant::new(1u64.into()),
             one3: Constant::new(1u64.into()),
-            one5: Constant::new(1u64.into()),
-            one6: Constant::new(1u64.into()),
-            four: Constant::new(4u64.into()),
-            sixteen: Constant::new(16u64.into()),
-            nums: (0..8).map(|n| Constant::new((n as u64).into())).collect(),
-            lane_shift: (0..4)
+            lane_shift: (0..MAX_LANES)
                 .map(|p| Constant::new(((32 * p) as u64).into()))
                 .collect(),
             fire: Default::default(),
+            trailer: Default::default(),
+            beat_inc: Default::default(),
             window: Default::default(),
+            coarse: Default::default(),
             pair: Default::default(),
-            push: Default::default(),
-            push_n: Default::default(),
-            push_start: Default::default(),
-            eff_last: Default::default(),
-            count_m1: Default::default(),
-            take_safe: Default::default(),
-            take: Default::default(),
-            found: Default::default(),
-            rest: Default::default(),
-            rest_safe: Default::default(),
-            take_mask: Default::default(),
-            idx: (0..4).map(|_| Default::default()).collect(),
-            off: Default::default(),
-            idx_p: Default::default(),
-            lane_on: Default::default(),
+            trailer_xfr: Default::default(),
+            c_lo: Default::default(),
+            c_hi: Default::default(),
+            w_inc: Default::default(),
+            w_hi: Default::default(),
+            w_hi_inc: Default::default(),
+            wrap: Default::default(),
+            complete: Default::default(),
+            beat_end: Default::default(),
+            hit_lo: Default::default(),
+            hit_hi: Default::default(),
+            take_new: Default::default(),
+            in_beat: Default::default(),
+            incoming: Default::default(),
+            lane_data: Default::default(),
             data_acc: Default::default(),
             valid_acc: Default::default(),
             start_acc: Default::default(),
-            take_bits: Default::default(),
-            rest_bits: Default::default(),
-            new_count: Default::default(),
-            new_below: Default::default(),
+            held_start_acc: Default::default(),
+            pc: (0..=MAX_LANES).map(|_| Default::default()).collect(),
+            pc_m1: Default::default(),
         }
     }
 }
@@ -169,143 +197,180 @@ impl Logic for LtpStriper {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, queue, q_start, q_last, count, shift, prev_top, open_end, lane_mask,
-            lane_count, lane_below, out_valid, out_start, out_data
+            self, clock, beat, prev_top, p_lo, p_hi, p_one, p_two, p_start, p_trailer, phase,
+            lane_mask, last, single, w, held_start, out_valid, out_start, out_data
         );
+        for p in 0..4 {
+            self.lane_idx[p].clock.next = self.clock.val();
+            self.lane_idx[p].d.next = self.lane_idx[p].q.val();
+            self.held[p].clock.next = self.clock.val();
+            self.held[p].d.next = self.held[p].q.val();
+        }
         self.lanes.valid.next = self.out_valid.q.val();
         self.lanes.start.next = self.out_start.q.val();
         self.lanes.data.next = self.out_data.q.val();
+        self.idle.next = (self.beat.q.val() == 0) & !self.p_one.q.val() & (self.w.q.val() == 0);
 
-        // Pop counts: `take_safe` ignores the in-time decision of this cycle (it never exceeds
-        // `take`), so `sink.ready` does not depend on `sink.valid`.
-        self.take_safe.next = 0.into();
-        if self.count.q.val() >= self.lane_count.q.val() {
-            self.take_safe.next = self.lane_count.q.val();
-        }
-        self.found.next = false;
-        for f in 0..3 {
-            if !self.found.val()
-                & self.q_last.q.val().get_bit(f)
-                & self.lane_below.q.val().get_bit(f + 1)
-            {
-                self.take_safe.next = self.nums[f + 1].val();
-                self.found.next = true;
-            }
-        }
-        self.rest_safe.next = self.count.q.val() - self.take_safe.val();
-        self.sink.ready.next = self.rest_safe.val() <= self.four.val();
+        // Input: the pair register is emptied every cycle but at one lane, where a flit's
+        // XFRs leave in two cycles and the pair holds for the second.
+        self.sink.ready.next = !(self.single.q.val() & self.p_two.q.val() & !self.phase.q.val());
         self.fire.next = self.sink.valid.val() & self.sink.ready.val();
+        self.phase.d.next = !self.sink.ready.val();
 
-        // The last LTP's end closes (may end a partial beat) unless the next flit 0 came in time.
-        self.count_m1.next = self.count.q.val() - self.one3.val();
-        self.eff_last.next = self.q_last.q.val();
-        if self.open_end.q.val() & !self.fire.val() {
-            self.eff_last.next = self.q_last.q.val() | (self.one6.val() << self.count_m1.val());
+        // Gearbox: flit i at offset 15 - i of {flit, prev_top[15:1]}; the trailer XFR wired.
+        self.trailer.next = self.beat.q.val().get_bit(4);
+        self.beat_inc.next = self.beat.q.val() + 1;
+        self.window.next = (bit_cast::<80, 65>(self.sink.data.val()) << 15)
+            | bit_cast::<80, 16>(self.prev_top.q.val() >> 1);
+        // Two 4-way stages (a 4:1 mux is two LUT4s): by 4 x (3 - beat[3:2]), then 3 - beat[1:0].
+        self.coarse.next = self.window.val().get_bits::<67>(0);
+        if self.beat.q.val().get_bits::<2>(2) == 0 {
+            self.coarse.next = self.window.val().get_bits::<67>(12);
+        } else if self.beat.q.val().get_bits::<2>(2) == 1 {
+            self.coarse.next = self.window.val().get_bits::<67>(8);
+        } else if self.beat.q.val().get_bits::<2>(2) == 2 {
+            self.coarse.next = self.window.val().get_bits::<67>(4);
         }
-        self.take.next = 0.into();
-        if self.count.q.val() >= self.lane_count.q.val() {
-            self.take.next = self.lane_count.q.val();
+        self.pair.next = self.coarse.val().get_bits::<64>(0);
+        if self.beat.q.val().get_bits::<2>(0) == 0 {
+            self.pair.next = self.coarse.val().get_bits::<64>(3);
+        } else if self.beat.q.val().get_bits::<2>(0) == 1 {
+            self.pair.next = self.coarse.val().get_bits::<64>(2);
+        } else if self.beat.q.val().get_bits::<2>(0) == 2 {
+            self.pair.next = self.coarse.val().get_bits::<64>(1);
         }
-        self.found.next = false;
-        for f in 0..3 {
-            if !self.found.val()
-                & self.eff_last.val().get_bit(f)
-                & self.lane_below.q.val().get_bit(f + 1)
-            {
-                self.take.next = self.nums[f + 1].val();
-                self.found.next = true;
-            }
+        self.trailer_xfr.next = (bit_cast::<32, 16>(self.sink.data.val().get_bits::<16>(0)) << 16)
+            | bit_cast::<32, 16>(self.prev_top.q.val());
+        if self.sink.ready.val() {
+            self.p_one.d.next = false;
+            self.p_two.d.next = false;
+            self.p_start.d.next = false;
+            self.p_trailer.d.next = false;
         }
-        self.rest.next = self.count.q.val() - self.take.val();
-
-        // Gearbox: two XFRs of a flit, or the trailer XFR.
-        self.window.next = (bit_cast::<81, 65>(self.sink.data.val()) << 16)
-            | bit_cast::<81, 16>(self.prev_top.q.val());
-        self.pair.next = self.window.val().get_bits::<64>(self.shift.q.val().index());
-        self.push_n.next = 0.into();
-        self.push.next = 0.into();
-        self.push_start.next = 0.into();
         if self.fire.val() {
             self.prev_top.d.next = self.sink.data.val().get_bits::<16>(49);
-            if self.shift.q.val() == 0 {
-                self.push_n.next = 1.into();
-                self.push.next = bit_cast::<192, 32>(self.pair.val().get_bits::<32>(0));
-                self.shift.d.next = self.sixteen.val();
+            self.p_one.d.next = true;
+            self.p_two.d.next = !self.trailer.val();
+            self.p_start.d.next = self.beat.q.val() == 0;
+            self.p_trailer.d.next = self.trailer.val();
+            self.p_hi.d.next = self.pair.val().get_bits::<32>(32);
+            if self.trailer.val() {
+                self.p_lo.d.next = self.trailer_xfr.val();
+                self.beat.d.next = 0.into();
             } else {
-                self.push_n.next = 2.into();
-                self.push.next = bit_cast::<192, 64>(self.pair.val());
-                self.shift.d.next = self.shift.q.val() - 1;
-            }
-            if self.shift.q.val() == self.sixteen.val() {
-                self.push_start.next = self.one6.val();
+                self.p_lo.d.next = self.pair.val().get_bits::<32>(0);
+                self.beat.d.next = self.beat_inc.val();
             }
         }
-        self.open_end.d.next = self.fire.val() & (self.shift.q.val() == 0);
 
-        // Queue update: pop `take` from the head, push at the new tail.
-        self.take_bits.next = bit_cast::<8, 3>(self.take.val()) << 5;
-        self.rest_bits.next = bit_cast::<8, 3>(self.rest.val()) << 5;
-        self.queue.d.next = (self.queue.q.val() >> self.take_bits.val())
-            | (self.push.val() << self.rest_bits.val());
-        self.q_start.d.next =
-            (self.q_start.q.val() >> self.take.val()) | (self.push_start.val() << self.rest.val());
-        self.q_last.d.next = self.eff_last.val() >> self.take.val();
-        self.count.d.next = self.rest.val() + self.push_n.val();
-
-        // Beat former: logical lane n = entry n, valid for n < take; mapped to physical lanes.
-        self.take_mask.next = (self.one5.val() << self.take.val()) - self.one5.val();
-        self.idx[0].next = 0.into();
-        for p in 1..4 {
-            self.idx[p].next = self.idx[p - 1].val();
-            if self.lane_mask.q.val().get_bit(p - 1) {
-                self.idx[p].next = self.idx[p - 1].val() + 1;
+        // Beat former: `lo` goes to logical lane w, `hi` to w + 1 or (wrap) to logical lane 0
+        // of the next beat. At one lane `lo` and `hi` go in successive cycles.
+        self.c_lo.next = self.p_one.q.val() & !(self.single.q.val() & self.phase.q.val());
+        self.c_hi.next = self.p_two.q.val() & (!self.single.q.val() | self.phase.q.val());
+        self.w_inc.next = self.w.q.val() + self.one2.val();
+        self.w_hi.next = self.w_inc.val();
+        if self.w.q.val() == self.last.q.val() {
+            self.w_hi.next = 0.into();
+        }
+        self.w_hi_inc.next = self.w_hi.val() + self.one2.val();
+        self.wrap.next = self.c_lo.val() & self.c_hi.val() & (self.w.q.val() == self.last.q.val());
+        // A beat leaves when its last logical lane is filled, or its LTP ended not in time.
+        self.complete.next = (self.c_lo.val() & (self.w.q.val() == self.last.q.val()))
+            | (self.c_hi.val() & (self.w_hi.val() == self.last.q.val()))
+            | (self.p_trailer.q.val() & !self.fire.val());
+        self.beat_end.next = self.w.q.val();
+        if self.c_hi.val() & !self.wrap.val() {
+            self.beat_end.next = self.w_hi.val();
+        }
+        if self.c_hi.val() {
+            self.w.d.next = self.w_hi_inc.val();
+        } else if self.c_lo.val() {
+            self.w.d.next = self.w_hi.val();
+        }
+        if self.complete.val() {
+            self.w.d.next = 0.into();
+            if self.wrap.val() {
+                self.w.d.next = self.one2.val();
             }
         }
+
         self.valid_acc.next = 0.into();
         self.start_acc.next = 0.into();
         self.data_acc.next = 0.into();
+        self.held_start_acc.next = self.held_start.q.val();
         for p in 0..4 {
-            self.idx_p.next = self.idx[p].val();
-            self.lane_on.next = self.lane_mask.q.val().get_bit(p)
-                & self.take_mask.val().get_bit(self.idx_p.val().index());
-            self.off.next = bit_cast::<8, 2>(self.idx_p.val()) << 5;
-            if self.lane_on.val() {
-                self.valid_acc.next = self.valid_acc.val().replace_bit(p, true);
-                self.start_acc.next = self
-                    .start_acc
-                    .val()
-                    .replace_bit(p, self.q_start.q.val().get_bit(self.idx_p.val().index()));
-                self.data_acc.next = self.data_acc.val()
-                    | (bit_cast::<128, 32>(
-                        self.queue.q.val().get_bits::<32>(self.off.val().index()),
-                    ) << self.lane_shift[p].val());
+            self.hit_lo.next = self.c_lo.val()
+                & self.lane_mask.q.val().get_bit(p)
+                & (self.lane_idx[p].q.val() == self.w.q.val());
+            self.hit_hi.next = self.c_hi.val()
+                & self.lane_mask.q.val().get_bit(p)
+                & (self.lane_idx[p].q.val() == self.w_hi.val());
+            self.incoming.next = self.p_lo.q.val();
+            if self.hit_hi.val() {
+                self.incoming.next = self.p_hi.q.val();
             }
+            if self.hit_lo.val() | self.hit_hi.val() {
+                self.held[p].d.next = self.incoming.val();
+                self.held_start_acc.next = self
+                    .held_start_acc
+                    .val()
+                    .replace_bit(p, self.hit_lo.val() & self.p_start.q.val());
+            }
+            self.take_new.next = self.hit_lo.val() | (self.hit_hi.val() & !self.wrap.val());
+            self.in_beat.next = self.complete.val()
+                & self.lane_mask.q.val().get_bit(p)
+                & (self.lane_idx[p].q.val() <= self.beat_end.val());
+            self.lane_data.next = 0.into();
+            if self.in_beat.val() {
+                self.valid_acc.next = self.valid_acc.val().replace_bit(p, true);
+                if self.take_new.val() {
+                    self.lane_data.next = self.incoming.val();
+                    self.start_acc.next = self
+                        .start_acc
+                        .val()
+                        .replace_bit(p, self.hit_lo.val() & self.p_start.q.val());
+                } else {
+                    self.lane_data.next = self.held[p].q.val();
+                    self.start_acc.next = self
+                        .start_acc
+                        .val()
+                        .replace_bit(p, self.held_start.q.val().get_bit(p));
+                }
+            }
+            self.data_acc.next = self.data_acc.val()
+                | (bit_cast::<128, 32>(self.lane_data.val()) << self.lane_shift[p].val());
         }
+        self.held_start.d.next = self.held_start_acc.val();
         self.out_valid.d.next = self.valid_acc.val();
         self.out_start.d.next = self.start_acc.val();
         self.out_data.d.next = self.data_acc.val();
 
-        // Mask: sampled while idle between LTPs (nothing queued, next beat is flit 0).
-        self.new_count.next = bit_cast::<3, 1>(self.mask.val().get_bits::<1>(0))
-            + bit_cast::<3, 1>(self.mask.val().get_bits::<1>(1))
-            + bit_cast::<3, 1>(self.mask.val().get_bits::<1>(2))
-            + bit_cast::<3, 1>(self.mask.val().get_bits::<1>(3));
-        self.new_below.next = (self.one5.val() << self.new_count.val()) - self.one5.val();
-        if ((self.count.q.val() == 0) & (self.shift.q.val() == self.sixteen.val()))
-            | self.reset.val()
-        {
+        // Mask: sampled while idle (and in reset); each lane's logical index precomputed.
+        self.pc[0].next = 0.into();
+        for p in 1..5 {
+            self.pc[p].next = self.pc[p - 1].val();
+            if self.mask.val().get_bit(p - 1) {
+                self.pc[p].next = self.pc[p - 1].val() + self.one3.val();
+            }
+        }
+        self.pc_m1.next = self.pc[4].val() - self.one3.val();
+        if self.idle.val() | self.reset.val() {
             self.lane_mask.d.next = self.mask.val();
-            self.lane_count.d.next = self.new_count.val();
-            self.lane_below.d.next = self.new_below.val() & !self.one5.val();
+            self.last.d.next = self.pc_m1.val().get_bits::<2>(0);
+            self.single.d.next = self.pc[4].val() == self.one3.val();
+            for p in 0..4 {
+                self.lane_idx[p].d.next = self.pc[p].val().get_bits::<2>(0);
+            }
         }
 
         if self.reset.val() {
-            self.queue.d.next = 0.into();
-            self.q_start.d.next = 0.into();
-            self.q_last.d.next = 0.into();
-            self.count.d.next = 0.into();
-            self.shift.d.next = self.sixteen.val();
-            self.open_end.d.next = false;
+            self.beat.d.next = 0.into();
+            self.p_one.d.next = false;
+            self.p_two.d.next = false;
+            self.p_start.d.next = false;
+            self.p_trailer.d.next = false;
+            self.phase.d.next = false;
+            self.w.d.next = 0.into();
             self.out_valid.d.next = 0.into();
             self.out_start.d.next = 0.into();
             self.out_data.d.next = 0.into();

@@ -1,7 +1,9 @@
 //! LtpStriper against `hdl::llp::ltp::stripe`: random LTPs, random idle inside and between
 //! LTPs, every lane mask of 1..4 lanes; every output beat (valid, start, data per physical
 //! lane) must equal the model's, in order, and idle cycles must be all zero. Also measures the
-//! sustained flits per cycle of a continuous LTP stream at each lane count.
+//! sustained flits per cycle of a continuous LTP stream at each lane count, and that `idle` is
+//! high exactly in the cycles in which every accepted LTP is complete and all its XFRs have
+//! reached the lanes (the model's queue is empty between LTPs).
 use hdl::llp::ltp::{ltp_to_xfrs, stripe, Beat, LTP_FLITS, LTP_XFRS};
 use hdl::prelude::*;
 use testbench::{port_table, run_both_seeds, Backend, BenchRng};
@@ -24,6 +26,7 @@ fn bench(b: &mut dyn Backend, seed: u64, rate: f64, gap: f64, ltps_per_mask: usi
         b.port("lanes$start"),
         b.port("lanes$data"),
     );
+    let idle = b.port("idle");
     b.poke_bool(reset, true);
     b.poke_bool(valid, false);
     b.poke(data, 0);
@@ -57,10 +60,12 @@ fn bench(b: &mut dyn Backend, seed: u64, rate: f64, gap: f64, ltps_per_mask: usi
             }
         }
         let mut fires = vec![]; // cycle of each accepted beat
+        let mut idles = 0u64;
         let mut got = vec![];
         let mut next = 0usize;
         let mut wait = beats[0].1;
         let mut quiet = 0;
+        let mut xfrs_out = 0usize; // XFRs seen on the lanes so far (this mask)
         let start = b.cycle();
         while next < beats.len() || quiet < 6 {
             let offer = next < beats.len() && wait == 0;
@@ -83,6 +88,18 @@ fn bench(b: &mut dyn Backend, seed: u64, rate: f64, gap: f64, ltps_per_mask: usi
                 );
                 quiet += 1;
             }
+            // Idle: the next beat on sink is a flit 0 and every accepted XFR is out (the
+            // output registers show the last beat in the cycle the former lets it go).
+            xfrs_out += v.count_ones() as usize;
+            let accepted = fires.len();
+            let want_idle = accepted % 17 == 0 && xfrs_out == accepted / 17 * LTP_XFRS;
+            assert_eq!(
+                b.peek_bool(idle),
+                want_idle,
+                "seed {seed} mask {m:04b} cycle {}: idle",
+                b.cycle() - start
+            );
+            idles += want_idle as u64;
             if fired {
                 fires.push(b.cycle());
                 next += 1;
@@ -114,6 +131,7 @@ fn bench(b: &mut dyn Backend, seed: u64, rate: f64, gap: f64, ltps_per_mask: usi
             .filter(|g| (g.valid.count_ones() as usize) < l)
             .count() as u64;
         let flits = (ltps_per_mask * LTP_FLITS) as u64;
+        assert!(idles >= 6, "seed {seed} mask {m:04b}: never idle");
         out.push((m, flits, fires[fires.len() - 1] - fires[0] + 1, partial));
     }
     out
@@ -121,7 +139,7 @@ fn bench(b: &mut dyn Backend, seed: u64, rate: f64, gap: f64, ltps_per_mask: usi
 
 #[test]
 fn ltp_striper_matches_model() {
-    let table = || port_table!(Dut; reset, mask, sink.valid, sink.data, sink.ready, lanes.valid, lanes.start, lanes.data);
+    let table = || port_table!(Dut; reset, mask, sink.valid, sink.data, sink.ready, lanes.valid, lanes.start, lanes.data, idle);
     // Continuous stream: dense packing (no partial beat but the last), throughput.
     let rep = run_both_seeds("ltp_striper", &[1], Dut::default, table, |b, s| {
         bench(b, s, 1.0, 0.0, 6)
