@@ -1,8 +1,12 @@
 //! The link layer (LLP): LTPs, lane striping, replay, credits, lane removal.
 //! Design: `docs/llp-design.md`. Implemented so far: the LTP layout and lane mapping
 //! ([`ltp`]), the lane channel ([`lane_channel`]), the transmit gearbox ([`ltp_striper`]) and
-//! the per-VC receive buffer with dirty-packet discard ([`packet_buffer`]).
+//! the per-VC receive buffer with dirty-packet discard ([`packet_buffer`]), the LTP staging
+//! buffer ([`commit_fifo`]) and the receive delivery path (staging, VC demultiplexer and
+//! per-VC buffers, [`rx_delivery`]).
+pub mod commit_fifo;
 pub mod lane_channel;
 pub mod ltp;
 pub mod ltp_striper;
 pub mod packet_buffer;
+pub mod rx_delivery;
