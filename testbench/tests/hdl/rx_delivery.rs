@@ -257,10 +257,13 @@ fn bench<const D: usize>(b: &mut dyn Backend, p: &Params, seed: u64) -> Outcome 
             *a += b;
         }
         let mut pb = PacketBufferModel::new(D, p.max_len);
+        let mut e = vec![];
         for &f in &s {
             pb.edge(Some(f), false);
+            e.extend(pb.committed.drain(..));
         }
-        expect.push(pb.committed.iter().copied().collect());
+        assert_eq!(pb.counters, w, "seed {seed}: VC {v} stream generator");
+        expect.push(e);
         streams.push(s.into_iter().collect::<VecDeque<u128>>());
     }
     let mut tx = Sender {
@@ -341,7 +344,17 @@ fn bench<const D: usize>(b: &mut dyn Backend, p: &Params, seed: u64) -> Outcome 
         if sender_done && idx == group.len() && group.is_empty() && delivered {
             break;
         }
-        assert!(cycles < 100_000, "seed {seed}: hang");
+        assert!(
+            cycles < 100_000,
+            "seed {seed}: hang; credits {:?}, left {:?}, got {:?} of {:?}, model holds {:?}, group {}/{}",
+            tx.credits,
+            tx.streams.iter().map(|s| s.len()).collect::<Vec<_>>(),
+            got.iter().map(|g| g.len()).collect::<Vec<_>>(),
+            expect.iter().map(|g| g.len()).collect::<Vec<_>>(),
+            model.bufs.iter().map(|b| (b.committed.len(), b.used(), b.mid_packet())).collect::<Vec<_>>(),
+            idx,
+            group.len()
+        );
     }
     // Drain: the last credits and status settle within a few cycles.
     for _ in 0..6 {
@@ -430,4 +443,10 @@ fn rx_delivery_full_rate() {
     );
     let flits: usize = r.result.delivered.iter().sum();
     eprintln!("{flits} flits in {} cycles", r.result.cycles);
+    // Credits (16 per VC, a round trip of about 6 cycles) and the group gaps set the pace.
+    assert!(
+        r.result.cycles * 10 <= flits as u64 * 14,
+        "{flits} flits took {} cycles",
+        r.result.cycles
+    );
 }
