@@ -119,6 +119,14 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
                 "one VC's receive buffer with commit/rollback: only whole good packets leave (link.vc_buffer_flits)",
             )
         })?,
+        with_log2!(cfg.link.vc_buffer_flits as usize, L, _LP1 => {
+            const D: usize = 1 << L;
+            emit(
+                <crate::rx_delivery!(32, D)>::new(vcs, cfg.network.max_packet_flits as usize),
+                "rx_delivery",
+                "receive delivery: LTP staging (commit/rollback), VC demultiplexer and network.vcs packet buffers of link.vc_buffer_flits",
+            )
+        })?,
         emit(
             crate::llp::ltp_striper::LtpStriper::new(),
             "ltp_striper",

@@ -1,6 +1,7 @@
 //! Unit benches of the `hdl` building blocks, each on rust-hdl's simulator and on Verilator.
 mod hdl {
     mod arbiter;
+    mod commit_fifo;
     mod crc;
     mod credit_counter;
     mod fifo;
@@ -8,6 +9,7 @@ mod hdl {
     mod lfsr;
     mod ltp_striper;
     mod packet_buffer;
+    mod rx_delivery;
     mod skid_buffer;
     mod stream_mux;
     mod width;

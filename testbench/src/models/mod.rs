@@ -1,12 +1,14 @@
 //! Rust reference models of the hardware blocks, cycle-accurate at their ports where the
 //! benches compare cycle by cycle, transaction-level elsewhere.
 pub mod arbiter;
+pub mod commit_fifo;
 pub mod crc;
 pub mod credit_counter;
 pub mod fifo;
 pub mod formats;
 pub mod lane_channel;
 pub mod packet_buffer;
+pub mod rx_delivery;
 pub mod stream;
 pub mod stream_mux;
 pub mod width;

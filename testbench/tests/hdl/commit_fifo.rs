@@ -1,0 +1,141 @@
+//! CommitFifo against its model, exact on every cycle: random writes, commits and rollbacks
+//! (often in the same cycle as a write, which must go to the next group), random reader
+//! backpressure; `source.valid` must equal "something committed and unread" after every edge
+//! (one cycle from commit to visible, one entry per cycle sustained), `source.data` the oldest
+//! committed entry, and `overflow` the model's flag, also when the writer ignores the space
+//! (a dropped write must leave the FIFO consistent).
+use hdl::commit_fifo;
+use testbench::models::commit_fifo::CommitFifoModel;
+use testbench::models::stream::{Receiver, StreamPorts};
+use testbench::{port_table, run_both_seeds, Backend, BenchRng};
+
+type Dut4 = commit_fifo!(4);
+type Dut16 = commit_fifo!(16);
+type Dut32 = commit_fifo!(32);
+
+macro_rules! table {
+    ($t:ty) => {
+        || {
+            port_table!($t; reset, wr_valid, wr_data, commit, rollback, source.valid,
+                source.data, source.ready, overflow)
+        }
+    };
+}
+
+#[derive(Clone, Copy)]
+struct Load {
+    write: f64,
+    commit: f64,
+    rollback: f64,
+    read: f64,
+    /// The writer checks for space (as the LTP parser guarantees it).
+    respect: bool,
+}
+
+#[derive(Debug, PartialEq)]
+struct Outcome {
+    read: usize,
+    rolled_back: usize,
+    overflow: bool,
+    full_rate_cycles: u64,
+}
+
+fn bench<const D: usize>(b: &mut dyn Backend, seed: u64, load: Load, cycles: u64) -> Outcome {
+    let mut rng = BenchRng::new(seed);
+    let p = |n: &str| b.port(n);
+    let (reset, wv, wd, cm, rb, ovf) = (
+        p("reset"),
+        p("wr_valid"),
+        p("wr_data"),
+        p("commit"),
+        p("rollback"),
+        p("overflow"),
+    );
+    let mut rx = Receiver::new(StreamPorts::new(b, "source"), load.read);
+    let mut m = CommitFifoModel::new(D);
+    let (mut serial, mut read, mut rolled_back, mut full_rate) = (0u128, 0usize, 0usize, 0u64);
+    b.poke_bool(reset, true);
+    b.tick();
+    b.poke_bool(reset, false);
+    for cyc in 0..cycles {
+        let commit = rng.chance(load.commit);
+        let rollback = !commit && rng.chance(load.rollback);
+        let mut write = None;
+        if rng.chance(load.write) && (!load.respect || !m.full(rollback)) {
+            serial += 1;
+            // A serial number in the low bits, random high bits (bit 64 included).
+            write = Some((rng.bits(65) & !0xffff_ffff) | serial);
+        }
+        b.poke_bool(wv, write.is_some());
+        b.poke(wd, write.unwrap_or(0));
+        b.poke_bool(cm, commit);
+        b.poke_bool(rb, rollback);
+        rx.drive(b, &mut rng);
+        let valid = b.peek_bool(rx.ports.valid);
+        assert_eq!(
+            valid,
+            !m.committed.is_empty(),
+            "seed {seed} cycle {cyc}: source.valid vs committed entries"
+        );
+        if valid {
+            full_rate += 1;
+        }
+        assert_eq!(b.peek_bool(ovf), m.overflow, "seed {seed} cycle {cyc}: overflow");
+        let taken = rx.fired(b);
+        if rollback {
+            rolled_back += m.pending.len();
+        }
+        b.tick();
+        let popped = m.edge(write, commit, rollback, taken.is_some());
+        if let Some(v) = taken {
+            assert_eq!(Some(v), popped, "seed {seed} cycle {cyc}: entry {read}");
+            read += 1;
+        }
+    }
+    if load.respect {
+        assert!(!m.overflow, "seed {seed}: overflow with space respected");
+    }
+    Outcome {
+        read,
+        rolled_back,
+        overflow: m.overflow,
+        full_rate_cycles: full_rate,
+    }
+}
+
+#[test]
+fn commit_fifo_random() {
+    let loads = [
+        // Respecting space: busy writer, reader mostly ready.
+        Load { write: 0.8, commit: 0.15, rollback: 0.1, read: 0.9, respect: true },
+        // Slow reader: the FIFO fills up and the writer waits.
+        Load { write: 0.9, commit: 0.3, rollback: 0.05, read: 0.3, respect: true },
+        // Writer ignores space: overflows, drops, and stays consistent.
+        Load { write: 0.9, commit: 0.2, rollback: 0.1, read: 0.4, respect: false },
+    ];
+    for (i, load) in loads.into_iter().enumerate() {
+        let seeds = [10 + i as u64, 20 + i as u64];
+        for r in run_both_seeds("commit_fifo_16", &seeds, Dut16::new, table!(Dut16), |b, s| {
+            bench::<16>(b, s, load, 3000)
+        }) {
+            eprintln!("{:?}", r.result);
+            assert!(r.result.read > 500 && r.result.rolled_back > 50);
+            assert_eq!(r.result.overflow, !load.respect);
+        }
+    }
+    let load = Load { write: 0.7, commit: 0.1, rollback: 0.05, read: 0.7, respect: false };
+    run_both_seeds("commit_fifo_4", &[5, 6], Dut4::new, table!(Dut4), |b, s| {
+        bench::<4>(b, s, load, 2000)
+    });
+}
+
+/// A write every cycle, a commit every cycle, reader always ready: after one cycle of
+/// latency an entry leaves every cycle.
+#[test]
+fn commit_fifo_full_rate() {
+    let load = Load { write: 1.0, commit: 1.0, rollback: 0.0, read: 1.0, respect: true };
+    let r = run_both_seeds("commit_fifo_32", &[1], Dut32::new, table!(Dut32), |b, s| {
+        bench::<32>(b, s, load, 500)
+    });
+    assert!(r[0].result.read >= 497, "{:?}", r[0].result);
+}
