@@ -121,7 +121,7 @@ config_sections! {
         /// Receive buffer per virtual channel, in flits (the credits each VC starts with).
         vc_buffer_flits: u32 = 64, Rule::Pow2(4, 4096);
         /// Replay buffer depth in LTPs.
-        replay_ltps: u32 = 8, Rule::Pow2(2, 64);
+        replay_ltps: u32 = 16, Rule::Pow2(2, 64);
     }
     /// The FPGA board build (Alchitry Cu, iCE40-HX8K).
     fpga: FpgaConfig {

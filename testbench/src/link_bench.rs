@@ -41,8 +41,6 @@ pub fn endpoint_model(shape: EndpointShape) -> Result<Arc<VerilatorModel>> {
     }
     match (shape.replay, shape.depth) {
         (16, 64) => build!(16, 64),
-        (4, 64) => build!(4, 64),
-        (16, 16) => build!(16, 16),
         (2, 16) => build!(2, 16),
         other => anyhow::bail!("no bench build for replay/depth {other:?}"),
     }

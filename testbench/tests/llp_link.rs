@@ -70,7 +70,7 @@ fn random_errors_bursts_and_drops_lose_nothing() {
     for (e, s) in r.status.iter().enumerate() {
         let w = r.dirs[1 - e].wire;
         assert!(w.flips > 100 && w.drops > 10 && w.bursts > 10, "{w:?}");
-        assert!(s.ltps_bad > 100 && s.retries > 0 && s.ltps_dup > 0, "{s:?}");
+        assert!(s.ltps_bad > 100 && s.retries > 100, "{s:?}");
         assert_eq!(s.rx_mask, 0xf, "threshold 0 never removes a lane");
     }
 }
@@ -128,8 +128,11 @@ fn noisy_lane_is_identified_by_group_crcs_and_removed() {
     .unwrap();
     let (a, b) = (r.status[0], r.status[1]);
     assert_eq!((a.rx_mask, b.tx_mask, a.lanes_removed), (0b1101, 0b1101, 1), "{a:?} {b:?}");
-    let others = a.lane_errors[0] + a.lane_errors[2] + a.lane_errors[3];
-    assert!(a.lane_errors[1] >= 8 && others < a.lane_errors[1], "{a:?}");
+    let others = [a.lane_errors[0], a.lane_errors[2], a.lane_errors[3]];
+    assert!(
+        a.lane_errors[1] >= 8 && others.iter().all(|&e| e < a.lane_errors[1]),
+        "{a:?}"
+    );
 }
 
 #[test]

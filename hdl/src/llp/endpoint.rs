@@ -135,8 +135,8 @@ pub struct LlpEndpoint<
     pub lanes_removed: Signal<Out, Bits<3>>,
     /// LTPs in the replay buffer.
     pub replay_fill: Signal<Out, Bits<16>>,
-    /// Credits available per VC, `CW` bits each.
-    pub credits: Signal<Out, Bits<32>>,
+    /// Credits available per VC.
+    pub credits: Vec<Signal<Out, Bits<CW>>>,
     /// Sticky protocol errors: over-returned credits, staging overflow.
     pub protocol_error: Signal<Out, bool>,
     /// Dirty packets dropped on receive, all reasons and VCs (saturating each, summed).
@@ -155,7 +155,6 @@ pub struct LlpEndpoint<
     deframer: LtpDeframer,
     rx: RxLink<CW>,
     delivery: RxDelivery<S, SAW, SCW, D, AW, CW>,
-    cred_shift: Vec<Constant<Bits<8>>>,
 }
 
 impl<
@@ -170,11 +169,7 @@ impl<
 {
     /// An endpoint with elaboration values `p`.
     pub fn new(p: EndpointParams) -> Self {
-        assert!(
-            p.vcs * CW <= 32,
-            "LlpEndpoint: {} VCs of {CW}-bit credits do not fit the 32-bit credits port",
-            p.vcs
-        );
+        assert!((1..=8).contains(&p.vcs), "LlpEndpoint: vcs = {} must be 1..=8", p.vcs);
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -198,7 +193,7 @@ impl<
             lane_errors: Default::default(),
             lanes_removed: Default::default(),
             replay_fill: Default::default(),
-            credits: Default::default(),
+            credits: (0..p.vcs).map(|_| Default::default()).collect(),
             protocol_error: Default::default(),
             dirty_drops: Default::default(),
             core_dropped: Default::default(),
@@ -211,9 +206,6 @@ impl<
             deframer: LtpDeframer::new(),
             rx: RxLink::new(p.vcs, p.mask, p.retry_timeout),
             delivery: RxDelivery::new(p.vcs, p.max_packet),
-            cred_shift: (0..p.vcs)
-                .map(|v| Constant::new(((v * CW) as u64).into()))
-                .collect(),
         }
     }
 }
@@ -231,7 +223,6 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         // Transmit: queues, transmitter, striper.
-        self.credits.next = 0.into();
         for v in 0..self.queues.len() {
             self.queues[v].clock.next = self.clock.val();
             self.queues[v].reset.next = self.reset.val();
@@ -243,8 +234,7 @@ impl<
             self.queues[v].source.ready.next = self.tx.sinks[v].ready.val();
             self.tx.got_credits[v].next = self.rx.got_credits[v].val();
             self.tx.freed[v].next = self.delivery.freed[v].val();
-            self.credits.next = self.credits.val()
-                | (bit_cast::<32, CW>(self.tx.credits[v].val()) << self.cred_shift[v].val());
+            self.credits[v].next = self.tx.credits[v].val();
             self.rx_vcs[v].valid.next = self.delivery.sources[v].valid.val();
             self.rx_vcs[v].data.next = self.delivery.sources[v].data.val();
             self.delivery.sources[v].ready.next = self.rx_vcs[v].ready.val();
@@ -260,7 +250,7 @@ impl<
         self.tx.got_mask_val.next = self.rx.got_mask_val.val();
         self.tx.send_retry.next = self.rx.send_retry.val();
         self.tx.send_echo.next = self.rx.send_echo.val();
-        self.tx.rx_expect.next = self.rx.expect.val();
+        self.tx.rx_expect.next = self.rx.expect_seq.val();
         self.tx.rx_mask.next = self.rx.mask.val();
         self.tx.striper_idle.next = self.striper.idle.val();
         self.striper.clock.next = self.clock.val();
@@ -285,7 +275,7 @@ impl<
         self.rx.flit.next = self.deframer.flit.val();
         self.rx.flit_valid.next = self.deframer.flit_valid.val();
         self.rx.flit_pos.next = self.deframer.flit_pos.val();
-        self.rx.ltp_end.next = self.deframer.ltp_end.val();
+        self.rx.ltp_end.next = self.deframer.end_valid.val();
         self.rx.end_intact.next = self.deframer.end_intact.val();
         self.rx.end_crc_diff.next = self.deframer.end_crc_diff.val();
         self.rx.end_state.next = self.deframer.end_state.val();

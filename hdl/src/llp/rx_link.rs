@@ -86,7 +86,7 @@ pub struct RxLink<const CW: usize> {
     /// Ask the transmitter for `RndTripEcho(expect)`.
     pub send_echo: Signal<Out, bool>,
     /// Next expected sequence number.
-    pub expect: Signal<Out, Bits<16>>,
+    pub expect_seq: Signal<Out, Bits<16>>,
     /// Lane errors before a lane is removed (0: never remove).
     pub lane_threshold: Signal<In, Bits<8>>,
     /// Cycles of the lane error window.
@@ -218,7 +218,7 @@ impl<const CW: usize> RxLink<CW> {
             got_credits: (0..vcs).map(|_| Default::default()).collect(),
             send_retry: Default::default(),
             send_echo: Default::default(),
-            expect: Default::default(),
+            expect_seq: Default::default(),
             lane_threshold: Default::default(),
             lane_window: Default::default(),
             ltps_good: Default::default(),
@@ -337,7 +337,7 @@ impl<const CW: usize> Logic for RxLink<CW> {
         self.got_mask_val.next = self.o_mask_val.q.val();
         self.send_retry.next = self.o_send_retry.q.val();
         self.send_echo.next = self.o_send_echo.q.val();
-        self.expect.next = self.expect_r.q.val();
+        self.expect_seq.next = self.expect_r.q.val();
         self.ltps_good.next = self.c_good.q.val();
         self.nulls_good.next = self.c_nulls.q.val();
         self.ltps_bad.next = self.c_bad.q.val();

@@ -223,7 +223,7 @@ pub struct TxLink<const RAW: usize, const CW: usize> {
     trailer: Signal<Local, Bits<16>>,
     seq_xor: Signal<Local, Bits<14>>,
     win: Signal<Local, Bits<16>>,
-    dist: Signal<Local, Bits<16>>,
+    retry_dist: Signal<Local, Bits<16>>,
     dist2: Signal<Local, Bits<16>>,
     lanes_n: Signal<Local, Bits<3>>,
 }
@@ -377,7 +377,7 @@ impl<const RAW: usize, const CW: usize> TxLink<RAW, CW> {
             trailer: Default::default(),
             seq_xor: Default::default(),
             win: Default::default(),
-            dist: Default::default(),
+            retry_dist: Default::default(),
             dist2: Default::default(),
             lanes_n: Default::default(),
         }
@@ -737,11 +737,11 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
 
         // Protocol inputs.
         self.win.next = self.next_seq.q.val() - self.ack_seq.q.val();
-        self.dist.next = self.got_retry_seq.val() - self.ack_seq.q.val();
+        self.retry_dist.next = self.got_retry_seq.val() - self.ack_seq.q.val();
         if self.got_retry.val() {
             self.replay_pending.d.next = true;
             self.replay_seq.d.next = self.got_retry_seq.val();
-            if self.dist.val() > self.win.val() {
+            if self.retry_dist.val() > self.win.val() {
                 self.replay_seq.d.next = self.ack_seq.q.val();
                 if self.c_stale.q.val() != 0xffff {
                     self.c_stale.d.next = self.c_stale.q.val() + 1;
