@@ -5,6 +5,7 @@ pub mod crc;
 pub mod credit_counter;
 pub mod fifo;
 pub mod formats;
+pub mod ltp_deframer;
 pub mod packet_buffer;
 pub mod stream;
 pub mod stream_mux;
