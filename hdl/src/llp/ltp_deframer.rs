@@ -61,7 +61,7 @@ use rust_hdl::prelude::*;
 
 /// Slots of each physical lane's XFR FIFO (2 overflows at 2 and 3 lanes, where the reader's
 /// single XFR-0 cycle per LTP lags the striper's dense beats).
-pub const LANE_DEPTH: usize = 4;
+pub const LANE_DEPTH: usize = 3;
 
 /// Receive gearbox from lane beats to LTP flits, with CRC-14 difference and group CRCs.
 #[derive(LogicBlock)]
@@ -236,7 +236,6 @@ pub struct LtpDeframer {
     r_start: Signal<Local, bool>,
     start_lane: Signal<Local, Bits<2>>,
     start_phys: Signal<Local, Bits<2>>,
-    start_x: Signal<Local, Bits<32>>,
     finish: Signal<Local, bool>,
     active_next: Signal<Local, bool>,
     ga_eff: Signal<Local, Bits<2>>,
@@ -389,7 +388,6 @@ impl LtpDeframer {
             r_start: Default::default(),
             start_lane: Default::default(),
             start_phys: Default::default(),
-            start_x: Default::default(),
             finish: Default::default(),
             active_next: Default::default(),
             ga_eff: Default::default(),
@@ -670,6 +668,22 @@ impl Logic for LtpDeframer {
         if self.inc_t.val() == self.r_lanes.q.val() {
             self.g_2.next = 0.into();
         }
+        self.found.next = false;
+        self.start_lane.next = 0.into();
+        self.start_phys.next = 0.into();
+        for n in 0..4 {
+            // The lowest logical lane whose head is an XFR 0.
+            self.pn.next = self.w_phys.q.val().get_bits::<2>(2 * n);
+            if !self.found.val()
+                & self.w_lmask.q.val().get_bit(n)
+                & self.head_v.val().get_bit(self.pn.val().index())
+                & self.head_s.val().get_bit(self.pn.val().index())
+            {
+                self.found.next = true;
+                self.start_lane.next = self.k2[n].val();
+                self.start_phys.next = self.pn.val();
+            }
+        }
         self.phys_a.next = 0.into();
         self.phys_b.next = 0.into();
         for n in 0..4 {
@@ -679,6 +693,10 @@ impl Logic for LtpDeframer {
             if self.lp_b.val() == self.k2[n].val() {
                 self.phys_b.next = self.r_phys.q.val().get_bits::<2>(2 * n);
             }
+        }
+        // While idle, port A reads the XFR 0 that starts the next attempt.
+        if !self.r_active.q.val() {
+            self.phys_a.next = self.start_phys.val();
         }
         self.xa.next = 0.into();
         self.xb.next = 0.into();
@@ -707,28 +725,6 @@ impl Logic for LtpDeframer {
                 self.read_b.next = self.va.val() & self.vb.val();
             }
             self.finish.next = self.read_b.val() & (self.r_i.q.val() == self.fifteen.val());
-        }
-        self.found.next = false;
-        self.start_lane.next = 0.into();
-        self.start_phys.next = 0.into();
-        for n in 0..4 {
-            // The lowest logical lane whose head is an XFR 0.
-            self.pn.next = self.w_phys.q.val().get_bits::<2>(2 * n);
-            if !self.found.val()
-                & self.w_lmask.q.val().get_bit(n)
-                & self.head_v.val().get_bit(self.pn.val().index())
-                & self.head_s.val().get_bit(self.pn.val().index())
-            {
-                self.found.next = true;
-                self.start_lane.next = self.k2[n].val();
-                self.start_phys.next = self.pn.val();
-            }
-        }
-        self.start_x.next = 0.into();
-        for p in 0..4 {
-            if self.start_phys.val() == self.k2[p].val() {
-                self.start_x.next = self.heads[p].val();
-            }
         }
         self.r_start.next = !self.r_active.q.val()
             & (self.pend.q.val() == 0)
@@ -776,7 +772,7 @@ impl Logic for LtpDeframer {
             self.r_phase.d.next = !self.r_phase.q.val();
         }
         if self.r_start.val() {
-            self.carry.d.next = self.start_x.val();
+            self.carry.d.next = self.xa.val();
             self.r_i.d.next = 0.into();
             self.r_phase.d.next = false;
             self.r_state.d.next = self.start_lane.val();
@@ -800,7 +796,7 @@ impl Logic for LtpDeframer {
         self.step_a.data.next = self.xa.val();
         if self.r_start.val() {
             self.ga_eff.next = 0.into();
-            self.step_a.data.next = self.start_x.val();
+            self.step_a.data.next = self.xa.val();
         }
         self.step_b.state.next = 0.into();
         self.step_b.data.next = self.xb.val();

@@ -507,7 +507,13 @@ fn ltp_deframer_faults() {
 
 #[test]
 fn ltp_deframer_throughput() {
-    for (mask, n) in [(0b1111u8, 12usize), (0b0011, 12), (0b0111, 8), (0b0100, 6)] {
+    for (mask, n) in [
+        (0b1111u8, 30usize),
+        (0b0011, 30),
+        (0b0111, 30),
+        (0b1101, 30),
+        (0b0100, 8),
+    ] {
         let rep = run_both_seeds("ltp_deframer", &[0], Dut::default, table, |b, _| {
             dense(b, mask, n)
         });
