@@ -1,7 +1,7 @@
 //! Everything a block or bench of hpcnet usually needs, in one `use`.
 pub use crate::arb::{index_width, FpArbiter, RrArbiter, StreamMux};
 pub use crate::crc::{
-    CrcDigest, CrcMatrix, CrcSpec, CrcStep, CrcTable, ParallelCrc, CRC14, CRC16, CRC32,
+    CrcDigest, CrcMatrix, CrcSpec, CrcStep, CrcTable, ParallelCrc, CRC14, CRC16, CRC32, CRC8,
 };
 pub use crate::credit_counter::CreditCounter;
 pub use crate::emit::{emit_verilog, top_ports, PortDir, PortInfo};
@@ -10,6 +10,7 @@ pub use crate::fifo::{
 };
 pub use crate::flit_decoder::FlitDecoder;
 pub use crate::lfsr::Lfsr32;
+pub use crate::llp::ltp_deframer::LtpDeframer;
 pub use crate::llp::ltp_striper::LtpStriper;
 pub use crate::skid_buffer::SkidBuffer;
 pub use crate::stream::{StreamSink, StreamSource};

@@ -133,6 +133,11 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
             "LTP words (16 flits + trailer) to beats on the active lanes, rotating as in the link digest",
         )?,
         emit(
+            crate::llp::ltp_deframer::LtpDeframer::new(),
+            "ltp_deframer",
+            "lane beats back to LTP flits, with the CRC-14 difference, sequence state and per-group CRC-8s of each LTP",
+        )?,
+        emit(
             crate::crc::Crc14x65::new(&crate::crc::CRC14),
             "ltp_crc14",
             "CRC-14 of an LTP, one 65-bit flit per cycle",

@@ -7,6 +7,7 @@ mod hdl {
     mod fifo;
     mod flit_decoder;
     mod lfsr;
+    mod ltp_deframer;
     mod ltp_striper;
     mod packet_buffer;
     mod rx_delivery;

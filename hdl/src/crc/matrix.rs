@@ -101,7 +101,7 @@ impl CrcMatrix {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::crc::spec::{CRC14, CRC16, CRC32};
+    use crate::crc::spec::{CRC14, CRC16, CRC32, CRC8};
 
     /// A small deterministic generator (xorshift), so the hdl crate needs no rand at run time.
     fn next(x: &mut u64) -> u64 {
@@ -114,7 +114,7 @@ mod tests {
     #[test]
     fn matrix_step_matches_serial() {
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        for spec in [CRC14, CRC16, CRC32] {
+        for spec in [CRC8, CRC14, CRC16, CRC32] {
             for d in [1, 8, 13, 16, 32, 64, 65, 128] {
                 let m = CrcMatrix::derive(&spec, d);
                 for _ in 0..20 {

@@ -1,6 +1,6 @@
 //! Cyclic redundancy checks: definitions, software references and parallel hardware.
 //!
-//! - [`spec`]: [`CrcSpec`] (Rocksoft model) with hpcnet's three CRCs ([`CRC14`], [`CRC16`],
+//! - [`spec`]: [`CrcSpec`] (Rocksoft model) with hpcnet's CRCs ([`CRC8`], [`CRC14`], [`CRC16`],
 //!   [`CRC32`]), the bit-serial reference [`CrcDigest`] and the bytewise [`CrcTable`]. Benches
 //!   and link software compute CRCs with these, so they live beside the hardware.
 //! - [`matrix`]: [`CrcMatrix`], the GF(2) matrices of a `D`-bit step, derived in Rust at
@@ -19,8 +19,10 @@ pub mod spec;
 pub use crc_step::CrcStep;
 pub use matrix::CrcMatrix;
 pub use parallel_crc::ParallelCrc;
-pub use spec::{reflect, CrcDigest, CrcSpec, CrcTable, CRC14, CRC16, CRC32};
+pub use spec::{reflect, CrcDigest, CrcSpec, CrcTable, CRC14, CRC16, CRC32, CRC8};
 
+/// CRC-8/SMBUS over one 32-bit XFR per beat (the per-group CRC of the LTP receiver).
+pub type Crc8x32 = ParallelCrc<8, 32>;
 /// CRC-14/DARC over one 65-bit link flit per beat (the LTP CRC).
 pub type Crc14x65 = ParallelCrc<14, 65>;
 /// CRC-16/IBM-3740 over 16-bit beats.

@@ -27,7 +27,7 @@
 //! whose `init` equals its `xorout`, `crc` is then the flip-flops themselves.
 use super::crc_step::{bits_from_fn, CrcStep};
 use super::matrix::CrcMatrix;
-use super::spec::{CrcSpec, CRC14, CRC16, CRC32};
+use super::spec::{CrcSpec, CRC14, CRC16, CRC32, CRC8};
 use rust_hdl::prelude::*;
 
 /// A `W`-bit CRC over `D`-bit beats.
@@ -81,9 +81,10 @@ impl<const W: usize, const D: usize> ParallelCrc<W, D> {
 }
 
 impl<const W: usize, const D: usize> Default for ParallelCrc<W, D> {
-    /// hpcnet's CRC of width `W` ([`CRC14`], [`CRC16`] or [`CRC32`]).
+    /// hpcnet's CRC of width `W` ([`CRC8`], [`CRC14`], [`CRC16`] or [`CRC32`]).
     fn default() -> Self {
         let spec = match W {
+            8 => CRC8,
             14 => CRC14,
             16 => CRC16,
             32 => CRC32,

@@ -92,6 +92,20 @@ pub const CRC32: CrcSpec = CrcSpec {
     check: 0xCBF4_3926,
 };
 
+/// CRC-8/SMBUS (poly 0x07, init 0, not reflected, xorout 0, check 0xF4): the per-XFR-group
+/// CRC of the link receiver (`hdl::llp::ltp_deframer`), one 32-bit XFR per step. Not reflected,
+/// so in a word step bit 31 goes first (see the module documentation).
+pub const CRC8: CrcSpec = CrcSpec {
+    name: "CRC-8/SMBUS",
+    width: 8,
+    poly: 0x07,
+    init: 0,
+    refin: false,
+    refout: false,
+    xorout: 0,
+    check: 0xF4,
+};
+
 /// The low `width` bits of `v`, reversed.
 pub fn reflect(v: u64, width: usize) -> u64 {
     assert!(
@@ -347,14 +361,14 @@ mod tests {
 
     #[test]
     fn published_check_values_serial() {
-        for spec in [CRC14, CRC16, CRC32] {
+        for spec in [CRC8, CRC14, CRC16, CRC32] {
             assert_eq!(spec.checksum(CHECK), spec.check, "{}", spec.name);
         }
     }
 
     #[test]
     fn published_check_values_table() {
-        for spec in [CRC14, CRC16, CRC32] {
+        for spec in [CRC8, CRC14, CRC16, CRC32] {
             assert_eq!(
                 CrcTable::new(&spec).checksum(CHECK),
                 spec.check,

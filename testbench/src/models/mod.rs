@@ -7,6 +7,7 @@ pub mod credit_counter;
 pub mod fifo;
 pub mod formats;
 pub mod lane_channel;
+pub mod ltp_deframer;
 pub mod packet_buffer;
 pub mod rx_delivery;
 pub mod stream;

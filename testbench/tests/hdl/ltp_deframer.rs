@@ -1,0 +1,527 @@
+//! LtpDeframer against its model (`testbench::models::ltp_deframer`) and against what was sent:
+//! random LTPs (random flits, a trailer with a random CRC XOR value and the right sequence
+//! state) striped by `hdl::llp::ltp::stripe` with random "in time" flags, at many lane masks,
+//! with random idle cycles where the striper could leave them (between LTPs) or dense. Every
+//! end record (intact, crc_diff, state, group CRCs), every flit of a complete attempt, and every
+//! `lane_missing`/`stray` event (two cycles after its beat) must equal the model's, and the
+//! intact attempts must be exactly the LTPs the scenario expects intact, with their flits and
+//! XOR values. Error cases: flipped data bits, a dropped transfer, a dropped beat, a lost start
+//! flag, a spurious start flag, a wrong state bit, mask changes; after each the next LTP must be
+//! delivered intact. Throughput: dense streams at 4 and 2 lanes deliver every LTP in 17 cycles.
+use hdl::llp::ltp::{
+    active_lanes, ltp_crc, ltp_to_xfrs, stripe, trailer, Beat, LTP_FLITS, LTP_XFRS,
+};
+use hdl::prelude::*;
+use testbench::models::ltp_deframer::{group_crcs, DeframerModel, Events};
+use testbench::{port_table, run_both_seeds, Backend, BenchRng};
+
+type Dut = LtpDeframer;
+
+/// An LTP as sent and what the bench expects of it.
+#[derive(Clone, Debug)]
+struct Sent {
+    xfrs: [u32; LTP_XFRS],
+    flits: [u128; LTP_FLITS],
+    xor: u16,
+    state: u8,
+    lanes: usize,
+    /// Expected to arrive intact (an intact end with these flits).
+    intact: bool,
+    /// Expected crc_diff == xor (false for flipped bits).
+    crc_ok: bool,
+}
+
+/// The error injected into one LTP of a segment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fault {
+    None,
+    Flip,
+    DropXfr,
+    DropBeat,
+    LostStart,
+    SpuriousStart,
+    WrongState,
+}
+
+/// One cycle of input.
+type Cycle = (u8, Beat);
+
+/// Builds `n` LTPs at `mask`, stripes them, injects `fault` into one LTP (not the last), and
+/// inserts idle cycles (`gap` = chance of a gap before an LTP that starts a beat).
+fn segment(
+    rng: &mut BenchRng,
+    mask: u8,
+    n: usize,
+    fault: Fault,
+    gap: f64,
+    sent: &mut Vec<Sent>,
+) -> Vec<Cycle> {
+    let l = active_lanes(mask).len();
+    let in_time: Vec<bool> = (0..n).map(|_| rng.chance(0.6)).collect();
+    let victim = if fault == Fault::None {
+        usize::MAX
+    } else {
+        rng.range(0, n as u64 - 2) as usize
+    };
+    let mut g = 0u64;
+    let mut ltps = vec![];
+    let first = sent.len();
+    for k in 0..n {
+        let state = (g % l as u64) as u8;
+        let flits: [u128; LTP_FLITS] = std::array::from_fn(|_| rng.bits(65));
+        let xor = rng.bits(14) as u16;
+        let mut st = state;
+        if k == victim && fault == Fault::WrongState {
+            st = (state + 1 + rng.range(0, 2) as u8) % 4;
+        }
+        let xfrs = ltp_to_xfrs(&flits, trailer(ltp_crc(&flits) ^ xor, st));
+        ltps.push((xfrs, in_time[k]));
+        sent.push(Sent {
+            xfrs,
+            flits,
+            xor,
+            state,
+            lanes: l,
+            intact: !(k == victim && fault != Fault::Flip),
+            crc_ok: true,
+        });
+        g = if in_time[k] { g + LTP_XFRS as u64 } else { 0 };
+    }
+    let mut beats = stripe(&ltps, mask);
+    // Where each LTP's XFRs are: (beat, physical lane) of XFR j of LTP k.
+    let lanes = active_lanes(mask);
+    let mut pos = vec![];
+    {
+        let (mut bi, mut n_in) = (0usize, 0usize);
+        for k in 0..n {
+            let mut p = vec![];
+            for _ in 0..LTP_XFRS {
+                p.push((bi, lanes[n_in]));
+                n_in += 1;
+                if n_in == l || beats[bi].valid.count_ones() as usize == n_in {
+                    bi += 1;
+                    n_in = 0;
+                }
+            }
+            pos.push(p);
+            let _ = k;
+        }
+    }
+    let mut drop_beat = usize::MAX;
+    if victim != usize::MAX {
+        let p = &pos[victim];
+        let (b0, b32) = (p[0].0, p[32].0);
+        match fault {
+            Fault::Flip => {
+                let j = rng.range(0, 32) as usize;
+                let bit = if j == 32 {
+                    rng.range(0, 15)
+                } else {
+                    rng.range(0, 31)
+                };
+                let (bi, ph) = p[j];
+                beats[bi].data[ph] ^= 1 << bit;
+                let s = &mut sent[first + victim];
+                s.xfrs[j] ^= 1 << bit;
+                s.flits = hdl::llp::ltp::xfrs_to_ltp(&s.xfrs).0;
+                s.crc_ok = false;
+            }
+            Fault::DropXfr => {
+                // A beat strictly inside the LTP.
+                let bi = rng.range(b0 as u64 + 1, b32 as u64 - 1) as usize;
+                let ph = lanes[rng.range(0, l as u64 - 1) as usize];
+                beats[bi].valid &= !(1 << ph);
+                beats[bi].start &= !(1 << ph);
+                beats[bi].data[ph] = 0;
+            }
+            Fault::DropBeat => {
+                drop_beat = rng.range(b0 as u64 + 1, b32 as u64 - 1) as usize;
+            }
+            Fault::LostStart => {
+                let (bi, ph) = p[0];
+                beats[bi].start &= !(1 << ph);
+            }
+            Fault::SpuriousStart => {
+                let (bi, ph) = p[rng.range(1, 32) as usize];
+                beats[bi].start |= 1 << ph;
+            }
+            _ => {}
+        }
+    }
+    // Pace the beats as the striper would: its gearbox makes XFRs 2i, 2i+1 of an LTP in the
+    // LTP's cycle i (XFR 32 in cycle 16), and a beat leaves after all its XFRs were made, one
+    // beat per cycle. LTPs not in time start 1 or more cycles late (idle between LTPs).
+    let mut start = vec![0u64; n];
+    for k in 1..n {
+        let late = if in_time[k - 1] {
+            0
+        } else if rng.chance(gap) {
+            rng.range(1, 6)
+        } else {
+            1
+        };
+        start[k] = start[k - 1] + 17 + late;
+    }
+    let mut ready = vec![0u64; beats.len()];
+    for k in 0..n {
+        for j in 0..LTP_XFRS {
+            let bi = pos[k][j].0;
+            ready[bi] = ready[bi].max(start[k] + j as u64 / 2 + 1);
+        }
+    }
+    let mut out = vec![];
+    let dropped = drop_beat;
+    for (bi, b) in beats.iter().enumerate() {
+        while (out.len() as u64) < ready[bi] {
+            out.push((mask, Beat::default()));
+        }
+        out.push((mask, if bi == dropped { Beat::default() } else { *b }));
+    }
+    out
+}
+
+/// What the DUT produced.
+#[derive(Debug, PartialEq, Eq)]
+struct EndRec {
+    intact: bool,
+    crc_diff: u16,
+    state: u8,
+    gcrc: u32,
+    flits: Vec<(u8, u128)>,
+    cycle: u64,
+}
+
+fn drive(b: &mut dyn Backend, cycles: &[Cycle]) -> (Vec<EndRec>, Vec<Events>) {
+    let (reset, mask) = (b.port("reset"), b.port("mask"));
+    let (lv, ls, ld) = (
+        b.port("lanes$valid"),
+        b.port("lanes$start"),
+        b.port("lanes$data"),
+    );
+    let (fv, fd, fp) = (b.port("flit_valid"), b.port("flit"), b.port("flit_pos"));
+    let (end, ei, ec, es, eg) = (
+        b.port("end_valid"),
+        b.port("end_intact"),
+        b.port("end_crc_diff"),
+        b.port("end_state"),
+        b.port("end_gcrc"),
+    );
+    let (lm, stray) = (b.port("lane_missing"), b.port("stray"));
+    b.poke_bool(reset, true);
+    b.poke(mask, cycles[0].0 as u128);
+    b.poke(lv, 0);
+    b.poke(ls, 0);
+    b.poke(ld, 0);
+    b.tick();
+    b.poke_bool(reset, false);
+    let mut ends = vec![];
+    let mut flits = vec![];
+    let mut events = vec![];
+    let total = cycles.len() + 60;
+    for c in 0..total {
+        let (m, beat) = cycles
+            .get(c)
+            .copied()
+            .unwrap_or((cycles.last().unwrap().0, Beat::default()));
+        b.poke(mask, m as u128);
+        b.poke(lv, beat.valid as u128);
+        b.poke(ls, beat.start as u128);
+        b.poke(
+            ld,
+            (0..4).fold(0u128, |a, n| a | (beat.data[n] as u128) << (32 * n)),
+        );
+        if b.peek_bool(end) {
+            ends.push(EndRec {
+                intact: b.peek_bool(ei),
+                crc_diff: b.peek(ec) as u16,
+                state: b.peek(es) as u8,
+                gcrc: b.peek(eg) as u32,
+                flits: std::mem::take(&mut flits),
+                cycle: c as u64,
+            });
+        }
+        if b.peek_bool(fv) {
+            flits.push((b.peek(fp) as u8, b.peek(fd)));
+        }
+        let dbg = std::env::var("DEFRAMER_DEBUG").map_or((0, 0), |v| {
+            let (a, z) = v.split_once('-').unwrap();
+            (a.parse().unwrap(), z.parse().unwrap())
+        });
+        if (dbg.0..dbg.1).contains(&c) {
+            eprintln!(
+                "c {c} in v{:04b} s{:04b} m{:04b} | stray {} miss {:04b} end {} fv {} fp {}",
+                beat.valid,
+                beat.start,
+                m,
+                b.peek_bool(stray),
+                b.peek(lm),
+                b.peek_bool(end),
+                b.peek_bool(fv),
+                b.peek(fp)
+            );
+        }
+        if c >= 2 {
+            events.push(Events {
+                missing: b.peek(lm) as u8,
+                stray: b.peek_bool(stray),
+            });
+        }
+        b.tick();
+    }
+    assert!(flits.is_empty(), "flits after the last end: {flits:?}");
+    (ends, events)
+}
+
+/// Checks one run against the model and the scenario; returns (ends, intact ends, cycles).
+fn check(cycles: &[Cycle], sent: &[Sent], ends: &[EndRec], events: &[Events], tag: &str) {
+    let mut model = DeframerModel::new(cycles[0].0);
+    for (m, b) in cycles {
+        model.cycle(*m, b);
+    }
+    // Events, two cycles late.
+    for (c, e) in model.events.iter().enumerate() {
+        assert_eq!(events[c], *e, "{tag}: events of input cycle {c}");
+    }
+    for e in &events[model.events.len()..] {
+        assert_eq!(*e, Events::default(), "{tag}: events after the input");
+    }
+    assert_eq!(
+        ends.len(),
+        model.attempts.len(),
+        "{tag}: number of ends (model {:?})",
+        model
+            .attempts
+            .iter()
+            .map(|a| a.is_some())
+            .collect::<Vec<_>>()
+    );
+    for (i, (e, a)) in ends.iter().zip(&model.attempts).enumerate() {
+        match a {
+            None => assert!(!e.intact, "{tag}: end {i} intact, model says bad"),
+            Some(a) => {
+                assert_eq!(e.intact, a.intact, "{tag}: end {i} intact");
+                assert_eq!(
+                    (e.crc_diff, e.state, e.gcrc),
+                    (a.crc_diff, a.state, a.gcrc),
+                    "{tag}: end {i} at cycle {} (crc_diff, state, gcrc)",
+                    e.cycle
+                );
+                let want: Vec<(u8, u128)> = a
+                    .flits
+                    .iter()
+                    .enumerate()
+                    .map(|(k, f)| (k as u8, *f))
+                    .collect();
+                assert_eq!(e.flits, want, "{tag}: end {i} flits");
+            }
+        }
+        assert!(e.flits.len() <= LTP_FLITS, "{tag}: end {i}: too many flits");
+        for (k, f) in e.flits.iter().enumerate() {
+            assert_eq!(
+                f.0 as usize, k,
+                "{tag}: end {i}: flit positions out of order"
+            );
+        }
+    }
+    // Against the scenario: the intact ends are exactly the LTPs expected intact.
+    let got: Vec<&EndRec> = ends.iter().filter(|e| e.intact).collect();
+    let want: Vec<&Sent> = sent.iter().filter(|s| s.intact).collect();
+    assert_eq!(got.len(), want.len(), "{tag}: intact LTPs");
+    for (i, (g, s)) in got.iter().zip(&want).enumerate() {
+        let f: Vec<u128> = g.flits.iter().map(|f| f.1).collect();
+        assert_eq!(f, s.flits.to_vec(), "{tag}: intact LTP {i}: flits");
+        assert_eq!(g.state, s.state, "{tag}: intact LTP {i}: state");
+        assert_eq!(
+            g.crc_diff == s.xor,
+            s.crc_ok,
+            "{tag}: intact LTP {i}: crc_diff"
+        );
+        if s.crc_ok {
+            assert_eq!(g.gcrc, group_crcs(&s.xfrs, s.lanes), "{tag}: LTP {i}: gcrc");
+        }
+    }
+}
+
+const MASKS: [u8; 9] = [
+    0b1111, 0b0111, 0b1011, 0b0011, 0b0101, 0b0001, 0b1000, 0b1110, 0b0110,
+];
+
+/// Clean streams at every mask in turn (the mask changes between segments, while idle).
+fn clean(b: &mut dyn Backend, seed: u64) -> usize {
+    let mut rng = BenchRng::new(seed);
+    let mut sent = vec![];
+    let mut cycles = vec![];
+    for &m in &MASKS {
+        let gap = if rng.chance(0.3) { 0.0 } else { 0.5 };
+        cycles.extend(segment(&mut rng, m, 4, Fault::None, gap, &mut sent));
+        for _ in 0..rng.range(2, 4) {
+            cycles.push((m, Beat::default()));
+        }
+    }
+    let (ends, events) = drive(b, &cycles);
+    check(
+        &cycles,
+        &sent,
+        &ends,
+        &events,
+        &format!("clean seed {seed}"),
+    );
+    assert!(ends.iter().all(|e| e.intact));
+    assert!(events.iter().all(|e| *e == Events::default()));
+    // The clean group CRCs (also checked above) and the XOR values.
+    for (e, s) in ends.iter().zip(&sent) {
+        assert_eq!(e.crc_diff, s.xor);
+    }
+    ends.len()
+}
+
+/// Every fault at a few masks; the LTP after the fault must be intact.
+fn faults(b: &mut dyn Backend, seed: u64) -> usize {
+    let mut rng = BenchRng::new(seed);
+    let mut sent = vec![];
+    let mut cycles = vec![];
+    let all = [
+        Fault::Flip,
+        Fault::DropXfr,
+        Fault::DropBeat,
+        Fault::LostStart,
+        Fault::SpuriousStart,
+        Fault::WrongState,
+    ];
+    let mut faulted = 0;
+    for (i, &m) in [0b1111u8, 0b1011, 0b0011, 0b0001, 0b1110, 0b0101]
+        .iter()
+        .enumerate()
+    {
+        for f in all {
+            let l = active_lanes(m).len();
+            // A dropped transfer or beat needs a beat strictly inside the LTP.
+            if l == 1 && f == Fault::DropXfr {
+                continue;
+            }
+            let n0 = sent.len();
+            cycles.extend(segment(&mut rng, m, 3, f, 0.3, &mut sent));
+            // LTPs after a fault must be intact (checked by `check` through `sent`).
+            assert!(sent[n0 + 2].intact);
+            faulted += 1;
+            let _ = i;
+            cycles.push((m, Beat::default()));
+        }
+    }
+    let (ends, events) = drive(b, &cycles);
+    check(
+        &cycles,
+        &sent,
+        &ends,
+        &events,
+        &format!("faults seed {seed}"),
+    );
+    let bad = ends.iter().filter(|e| !e.intact).count();
+    assert!(bad >= faulted / 2, "too few bad attempts: {bad}");
+    assert!(
+        events.iter().any(|e| e.missing != 0),
+        "no lane named missing"
+    );
+    assert!(events.iter().any(|e| e.stray), "no stray XFR");
+    ends.len()
+}
+
+/// Dense back-to-back LTPs (every one in time, no idle): every LTP intact, 17 cycles each.
+fn dense(b: &mut dyn Backend, mask: u8, n: usize) -> u64 {
+    let mut rng = BenchRng::new(mask as u64);
+    let l = active_lanes(mask).len();
+    let mut sent = vec![];
+    let mut ltps = vec![];
+    let mut g = 0u64;
+    for _ in 0..n {
+        let state = (g % l as u64) as u8;
+        let flits: [u128; LTP_FLITS] = std::array::from_fn(|_| rng.bits(65));
+        let xor = rng.bits(14) as u16;
+        let xfrs = ltp_to_xfrs(&flits, trailer(ltp_crc(&flits) ^ xor, state));
+        ltps.push((xfrs, true));
+        sent.push(Sent {
+            xfrs,
+            flits,
+            xor,
+            state,
+            lanes: l,
+            intact: true,
+            crc_ok: true,
+        });
+        g += LTP_XFRS as u64;
+    }
+    // The striper's exact pace: 33 XFRs per 17 cycles, a beat whenever L XFRs are queued.
+    let beats = stripe(&ltps, mask);
+    let mut cycles = vec![];
+    let (mut have, mut next) = (0usize, 0usize);
+    for c in 0.. {
+        // XFRs produced by the striper's gearbox up to cycle c: 2 per flit, 1 per trailer.
+        let k = c / 17;
+        let r = c % 17;
+        let produced = k * 33 + if r < 16 { 2 * (r + 1) } else { 33 };
+        have = produced.min(n * 33);
+        let sent_xfrs: usize = beats[..next]
+            .iter()
+            .map(|b| b.valid.count_ones() as usize)
+            .sum();
+        if next < beats.len() && have - sent_xfrs >= beats[next].valid.count_ones() as usize {
+            cycles.push((mask, beats[next]));
+            next += 1;
+        } else {
+            cycles.push((mask, Beat::default()));
+        }
+        if next == beats.len() {
+            break;
+        }
+    }
+    let _ = have;
+    let (ends, events) = drive(b, &cycles);
+    check(&cycles, &sent, &ends, &events, &format!("dense {mask:04b}"));
+    assert_eq!(ends.len(), n);
+    assert!(ends.iter().all(|e| e.intact), "dense {mask:04b}: a bad LTP");
+    ends[n - 1].cycle - ends[0].cycle
+}
+
+fn table() -> testbench::PortTable<Dut> {
+    port_table!(Dut; reset, mask, lanes.valid, lanes.start, lanes.data, flit, flit_valid, flit_pos,
+        end_valid, end_intact, end_crc_diff, end_state, end_gcrc, lane_missing, stray)
+}
+
+#[test]
+fn ltp_deframer_clean_streams() {
+    let rep = run_both_seeds("ltp_deframer", &[1, 2], Dut::default, table, clean);
+    println!(
+        "ltp_deframer clean: {:?} LTPs",
+        rep.iter().map(|r| r.result).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn ltp_deframer_faults() {
+    let rep = run_both_seeds("ltp_deframer", &[3, 4], Dut::default, table, faults);
+    println!(
+        "ltp_deframer faults: {:?} attempts",
+        rep.iter().map(|r| r.result).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn ltp_deframer_throughput() {
+    for (mask, n) in [
+        (0b1111u8, 30usize),
+        (0b0011, 30),
+        (0b0111, 30),
+        (0b1101, 30),
+        (0b0100, 8),
+    ] {
+        let rep = run_both_seeds("ltp_deframer", &[0], Dut::default, table, |b, _| {
+            dense(b, mask, n)
+        });
+        let span = rep[0].result;
+        let per = span as f64 / (n - 1) as f64;
+        let l = mask.count_ones();
+        println!("ltp_deframer L={l}: {n} LTPs, {per:.2} cycles per LTP between ends");
+        let max = if l == 1 { 33.0 } else { 17.0 };
+        assert!(per <= max + 1e-9, "L={l}: {per} cycles per LTP");
+    }
+}
