@@ -43,6 +43,14 @@
 //! returns no credit (the sender never had one); the discarded rest returns credits as usual.
 //! So once all is drained, `sum(freed) == flits accepted - overrun - ignored control flits`.
 //!
+//! **Input register** (timing): a flit accepted on `sink` is registered with its decode and
+//! handled in the next cycle, so the classification, length checks and RAM write enable start
+//! at flip-flops (the length checks of the open packet's next flit are registered too). Every
+//! effect of a flit therefore shows one cycle later than it would without the register: the
+//! counters and the error buffer change on the edge after the one that accepted it, its credit
+//! (if dropped unstored) is in `freed` two cycles after its acceptance, and a tail accepted in
+//! cycle `t` can show its packet's first flit on `source` in cycle `t + 3` at the earliest.
+//!
 //! Handshake: `sink.ready` is always high (flow control is by credits). `source` obeys the
 //! stream hold rule; one flit per cycle sustained. Synchronous `reset` empties the buffer and
 //! clears counters and the error buffer.
@@ -115,6 +123,23 @@ pub struct PacketBuffer<const D: usize, const AW: usize, const CW: usize> {
     /// Some flit or packet was dropped since reset.
     pub dropped_any: Signal<Out, bool>,
     dec: FlitDecoder,
+    // The input register: the flit accepted on the last edge and its decode.
+    in_valid: DFF<bool>,
+    in_data: DFF<Bits<65>>,
+    in_head: DFF<bool>,
+    in_body: DFF<bool>,
+    in_tail: DFF<bool>,
+    in_bad: DFF<bool>,
+    in_tail_marker: DFF<bool>,
+    in_len: DFF<Bits<8>>,
+    in_short: DFF<bool>,
+    in_len_m1: DFF<Bits<8>>,
+    in_gt2: DFF<bool>,
+    // Length checks of the open packet's next flit, registered (timing): it would exceed
+    // `min(len, max_len)`; as a tail it would end the packet before `len`.
+    at_len: DFF<bool>,
+    early: DFF<bool>,
+    hlen_m1: DFF<Bits<8>>,
     ram: RAM<Bits<65>, AW>,
     rptr: DFF<Bits<CW>>,
     wptr: DFF<Bits<CW>>,
@@ -219,6 +244,20 @@ impl<const D: usize, const AW: usize, const CW: usize> PacketBuffer<D, AW, CW> {
             err_reason: Default::default(),
             dropped_any: Default::default(),
             dec: Default::default(),
+            in_valid: Default::default(),
+            in_data: Default::default(),
+            in_head: Default::default(),
+            in_body: Default::default(),
+            in_tail: Default::default(),
+            in_bad: Default::default(),
+            in_tail_marker: Default::default(),
+            in_len: Default::default(),
+            in_short: Default::default(),
+            in_len_m1: Default::default(),
+            in_gt2: Default::default(),
+            at_len: Default::default(),
+            early: Default::default(),
+            hlen_m1: Default::default(),
             ram: Default::default(),
             rptr: Default::default(),
             wptr: Default::default(),
@@ -302,6 +341,20 @@ impl<const D: usize, const AW: usize, const CW: usize> Logic for PacketBuffer<D,
         dff_setup!(
             self,
             clock,
+            in_valid,
+            in_data,
+            in_head,
+            in_body,
+            in_tail,
+            in_bad,
+            in_tail_marker,
+            in_len,
+            in_short,
+            in_len_m1,
+            in_gt2,
+            at_len,
+            early,
+            hlen_m1,
             rptr,
             wptr,
             cptr,
@@ -351,14 +404,28 @@ impl<const D: usize, const AW: usize, const CW: usize> Logic for PacketBuffer<D,
         self.ram.read_address.next = self.rnext.val().get_bits::<AW>(0);
         self.shown.d.next = self.cptr.q.val() != self.rnext.val();
 
-        // Write side: classify the flit.
-        self.take.next = self.sink.valid.val()
+        // Input register: the flit and its class; it is handled in the next cycle, so every
+        // path below starts at flip-flops.
+        self.in_valid.d.next = self.sink.valid.val()
             & !(self.dec.is_control.val()
                 & !self.dec.is_bad_marker.val()
                 & !self.dec.malformed.val());
-        self.head.next = self.dec.is_head.val() & !self.dec.malformed.val();
-        self.tail_marker.next =
+        self.in_data.d.next = self.sink.data.val();
+        self.in_head.d.next = self.dec.is_head.val() & !self.dec.malformed.val();
+        self.in_body.d.next = self.dec.is_body.val();
+        self.in_tail.d.next = self.dec.is_tail.val();
+        self.in_bad.d.next = self.dec.malformed.val() | self.dec.is_bad_marker.val();
+        self.in_tail_marker.d.next =
             self.dec.is_bad_marker.val() & (self.dec.code.val() == self.code_tail_bad.val());
+        self.in_len.d.next = self.dec.len.val();
+        self.in_short.d.next = self.dec.len.val() < self.two8.val();
+        self.in_len_m1.d.next = self.dec.len.val() - self.one8.val();
+        self.in_gt2.d.next = self.dec.len.val() > self.two8.val();
+
+        // Write side: the registered flit.
+        self.take.next = self.in_valid.q.val();
+        self.head.next = self.in_head.q.val();
+        self.tail_marker.next = self.in_tail_marker.q.val();
         self.plen_inc.next = self.plen.q.val() + self.one8.val();
         self.has_two.next = self.plen.q.val() >= self.two8.val();
         // A head ends the open packet first, so it is written where that packet began. The
@@ -381,7 +448,7 @@ impl<const D: usize, const AW: usize, const CW: usize> Logic for PacketBuffer<D,
         self.retire.next = false;
         self.drop.next = false;
         self.reason.next = self.r_bad.val();
-        self.d0.next = self.sink.data.val();
+        self.d0.next = self.in_data.q.val();
         self.d1.next = 0.into();
         self.inc_mh.next = false;
         self.inc_mt.next = false;
@@ -389,7 +456,7 @@ impl<const D: usize, const AW: usize, const CW: usize> Logic for PacketBuffer<D,
         self.inc_bad.next = false;
         self.inc_ovr.next = false;
         if self.take.val() {
-            if self.dec.malformed.val() | self.dec.is_bad_marker.val() {
+            if self.in_bad.q.val() {
                 self.retire.next = true;
                 if self.skip.q.val() {
                     if self.tail_marker.val() {
@@ -402,7 +469,7 @@ impl<const D: usize, const AW: usize, const CW: usize> Logic for PacketBuffer<D,
                     if self.open.q.val() {
                         self.rollback.next = true;
                         self.d0.next = self.cur0.q.val();
-                        self.d1.next = self.sink.data.val();
+                        self.d1.next = self.in_data.q.val();
                         if self.has_two.val() {
                             self.d1.next = self.cur1.q.val();
                         }
@@ -427,28 +494,32 @@ impl<const D: usize, const AW: usize, const CW: usize> Logic for PacketBuffer<D,
                     self.inc_ovr.next = true;
                     self.drop.next = true;
                     self.reason.next = self.r_overrun.val();
-                    self.d0.next = self.sink.data.val();
+                    self.d0.next = self.in_data.q.val();
                     self.d1.next = 0.into();
                     self.skip.d.next = true;
-                } else if self.dec.len.val() < self.two8.val() {
+                } else if self.in_short.q.val() {
                     self.retire.next = true;
                     self.inc_bad.next = true;
                     self.drop.next = true;
                     self.reason.next = self.r_bad.val();
-                    self.d0.next = self.sink.data.val();
+                    self.d0.next = self.in_data.q.val();
                     self.d1.next = 0.into();
                     self.skip.d.next = true;
                 } else {
                     self.write.next = true;
                     self.open.d.next = true;
                     self.plen.d.next = self.one8.val();
-                    self.hlen.d.next = self.dec.len.val();
-                    self.cur0.d.next = self.sink.data.val();
+                    self.hlen.d.next = self.in_len.q.val();
+                    self.hlen_m1.d.next = self.in_len_m1.q.val();
+                    // One flit stored, len >= 2 and max_len >= 2: not at the length yet.
+                    self.at_len.d.next = false;
+                    self.early.d.next = self.in_gt2.q.val();
+                    self.cur0.d.next = self.in_data.q.val();
                 }
             } else if self.skip.q.val() {
                 // Body or tail of a packet being discarded.
                 self.retire.next = true;
-                if self.dec.is_tail.val() {
+                if self.in_tail.q.val() {
                     self.skip.d.next = false;
                 }
             } else if !self.open.q.val() {
@@ -456,11 +527,11 @@ impl<const D: usize, const AW: usize, const CW: usize> Logic for PacketBuffer<D,
                 self.inc_mh.next = true;
                 self.drop.next = true;
                 self.reason.next = self.r_missing_head.val();
-                self.skip.d.next = self.dec.is_body.val();
+                self.skip.d.next = self.in_body.q.val();
             } else {
                 // Body or tail of the open packet: every outcome but storing drops it.
                 self.d0.next = self.cur0.q.val();
-                self.d1.next = self.sink.data.val();
+                self.d1.next = self.in_data.q.val();
                 if self.has_two.val() {
                     self.d1.next = self.cur1.q.val();
                 }
@@ -470,18 +541,16 @@ impl<const D: usize, const AW: usize, const CW: usize> Logic for PacketBuffer<D,
                     self.reason.next = self.r_overrun.val();
                     self.rollback.next = true;
                     self.open.d.next = false;
-                    self.skip.d.next = self.dec.is_body.val();
-                } else if (self.plen.q.val() >= self.hlen.q.val())
-                    | (self.plen.q.val() >= self.max_len.val())
-                {
+                    self.skip.d.next = self.in_body.q.val();
+                } else if self.at_len.q.val() {
                     self.inc_tl.next = true;
                     self.retire.next = true;
                     self.drop.next = true;
                     self.reason.next = self.r_too_long.val();
                     self.rollback.next = true;
                     self.open.d.next = false;
-                    self.skip.d.next = self.dec.is_body.val();
-                } else if self.dec.is_tail.val() & (self.plen_inc.val() < self.hlen.q.val()) {
+                    self.skip.d.next = self.in_body.q.val();
+                } else if self.in_tail.q.val() & self.early.q.val() {
                     self.inc_tl.next = true;
                     self.retire.next = true;
                     self.drop.next = true;
@@ -491,10 +560,13 @@ impl<const D: usize, const AW: usize, const CW: usize> Logic for PacketBuffer<D,
                 } else {
                     self.write.next = true;
                     self.plen.d.next = self.plen_inc.val();
+                    self.at_len.d.next = (self.plen_inc.val() >= self.hlen.q.val())
+                        | (self.plen_inc.val() >= self.max_len.val());
+                    self.early.d.next = self.plen_inc.val() < self.hlen_m1.q.val();
                     if self.plen.q.val() == self.one8.val() {
-                        self.cur1.d.next = self.sink.data.val();
+                        self.cur1.d.next = self.in_data.q.val();
                     }
-                    if self.dec.is_tail.val() {
+                    if self.in_tail.q.val() {
                         self.commit.next = true;
                         self.open.d.next = false;
                     }
@@ -505,7 +577,7 @@ impl<const D: usize, const AW: usize, const CW: usize> Logic for PacketBuffer<D,
         // Pointers.
         self.ram.write_enable.next = self.write.val();
         self.ram.write_address.next = self.base.val().get_bits::<AW>(0);
-        self.ram.write_data.next = self.sink.data.val();
+        self.ram.write_data.next = self.in_data.q.val();
         // rust-hdl's RAM is read-first, which iCE40 block RAMs don't guarantee; Yosys would add
         // ~130 flip-flops of emulation. The slot read is the slot written only when it is not
         // shown next cycle (it is at or past `cptr`), so then read its neighbour: Yosys proves
@@ -564,6 +636,7 @@ impl<const D: usize, const AW: usize, const CW: usize> Logic for PacketBuffer<D,
         }
 
         if self.reset.val() {
+            self.in_valid.d.next = false;
             self.rptr.d.next = 0.into();
             self.wptr.d.next = 0.into();
             self.cptr.d.next = 0.into();
