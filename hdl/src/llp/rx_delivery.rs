@@ -144,8 +144,14 @@ pub struct RxDelivery<
     code_vlmrkr: Constant<Bits<6>>,
 }
 
-impl<const S: usize, const SAW: usize, const SCW: usize, const D: usize, const AW: usize, const CW: usize>
-    RxDelivery<S, SAW, SCW, D, AW, CW>
+impl<
+        const S: usize,
+        const SAW: usize,
+        const SCW: usize,
+        const D: usize,
+        const AW: usize,
+        const CW: usize,
+    > RxDelivery<S, SAW, SCW, D, AW, CW>
 {
     /// `vcs` VCs of `D` slots each accepting packets of up to `max_len` flits, behind a
     /// staging buffer of `S` slots. Panics unless `1 <= vcs <= 8`, and on the parameter rules
@@ -212,8 +218,14 @@ impl<const S: usize, const SAW: usize, const SCW: usize, const D: usize, const A
     }
 }
 
-impl<const S: usize, const SAW: usize, const SCW: usize, const D: usize, const AW: usize, const CW: usize>
-    Logic for RxDelivery<S, SAW, SCW, D, AW, CW>
+impl<
+        const S: usize,
+        const SAW: usize,
+        const SCW: usize,
+        const D: usize,
+        const AW: usize,
+        const CW: usize,
+    > Logic for RxDelivery<S, SAW, SCW, D, AW, CW>
 {
     #[hdl_gen]
     fn update(&mut self) {
