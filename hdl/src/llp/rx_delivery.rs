@@ -26,8 +26,9 @@
 //! same way, so it stops following a VC for a reason whose per-VC counter saturated) and the
 //! error buffer outputs are that VC's. `dropped_any` is the OR over VCs.
 //!
-//! Handshake: each `sources[v]` obeys the stream hold rule, one flit per cycle sustained; a
-//! committed flit reaches its packet buffer 3 cycles after its commit cycle. Synchronous
+//! Handshake: each `sources[v]` obeys the stream hold rule, one flit per cycle sustained; the
+//! flits of an LTP committed in cycle `c` enter their packet buffers from the clock edge that
+//! ends cycle `c + 2`, one per cycle (staging latency 1, demultiplexer register 1). Synchronous
 //! `reset` empties everything and clears every counter.
 //!
 //! Parameters: `S` staging slots (power of two >= 4; 32 holds one LTP in progress while the
