@@ -26,8 +26,9 @@
 //! same way, so it stops following a VC for a reason whose per-VC counter saturated) and the
 //! error buffer outputs are that VC's. `dropped_any` is the OR over VCs.
 //!
-//! Handshake: each `sources[v]` obeys the stream hold rule, one flit per cycle sustained; a
-//! committed flit reaches its packet buffer 3 cycles after its commit cycle. Synchronous
+//! Handshake: each `sources[v]` obeys the stream hold rule, one flit per cycle sustained; the
+//! flits of an LTP committed in cycle `c` enter their packet buffers from the clock edge that
+//! ends cycle `c + 2`, one per cycle (staging latency 1, demultiplexer register 1). Synchronous
 //! `reset` empties everything and clears every counter.
 //!
 //! Parameters: `S` staging slots (power of two >= 4; 32 holds one LTP in progress while the
@@ -144,8 +145,14 @@ pub struct RxDelivery<
     code_vlmrkr: Constant<Bits<6>>,
 }
 
-impl<const S: usize, const SAW: usize, const SCW: usize, const D: usize, const AW: usize, const CW: usize>
-    RxDelivery<S, SAW, SCW, D, AW, CW>
+impl<
+        const S: usize,
+        const SAW: usize,
+        const SCW: usize,
+        const D: usize,
+        const AW: usize,
+        const CW: usize,
+    > RxDelivery<S, SAW, SCW, D, AW, CW>
 {
     /// `vcs` VCs of `D` slots each accepting packets of up to `max_len` flits, behind a
     /// staging buffer of `S` slots. Panics unless `1 <= vcs <= 8`, and on the parameter rules
@@ -212,8 +219,14 @@ impl<const S: usize, const SAW: usize, const SCW: usize, const D: usize, const A
     }
 }
 
-impl<const S: usize, const SAW: usize, const SCW: usize, const D: usize, const AW: usize, const CW: usize>
-    Logic for RxDelivery<S, SAW, SCW, D, AW, CW>
+impl<
+        const S: usize,
+        const SAW: usize,
+        const SCW: usize,
+        const D: usize,
+        const AW: usize,
+        const CW: usize,
+    > Logic for RxDelivery<S, SAW, SCW, D, AW, CW>
 {
     #[hdl_gen]
     fn update(&mut self) {

@@ -66,7 +66,12 @@ impl RxDeliveryModel {
     /// One clock edge of the write side: `commit`/`rollback` of the flits of earlier cycles,
     /// then `write` joins the LTP in progress. Returns the (VC, flit) pairs delivered to the
     /// packet buffers by a commit, in order.
-    pub fn edge(&mut self, write: Option<u128>, commit: bool, rollback: bool) -> Vec<(usize, u128)> {
+    pub fn edge(
+        &mut self,
+        write: Option<u128>,
+        commit: bool,
+        rollback: bool,
+    ) -> Vec<(usize, u128)> {
         assert!(!(commit && rollback), "model: commit and rollback together");
         let mut out = vec![];
         if rollback {

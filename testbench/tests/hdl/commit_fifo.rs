@@ -80,7 +80,11 @@ fn bench<const D: usize>(b: &mut dyn Backend, seed: u64, load: Load, cycles: u64
         if valid {
             full_rate += 1;
         }
-        assert_eq!(b.peek_bool(ovf), m.overflow, "seed {seed} cycle {cyc}: overflow");
+        assert_eq!(
+            b.peek_bool(ovf),
+            m.overflow,
+            "seed {seed} cycle {cyc}: overflow"
+        );
         let taken = rx.fired(b);
         if rollback {
             rolled_back += m.pending.len();
@@ -107,23 +111,51 @@ fn bench<const D: usize>(b: &mut dyn Backend, seed: u64, load: Load, cycles: u64
 fn commit_fifo_random() {
     let loads = [
         // Respecting space: busy writer, reader mostly ready.
-        Load { write: 0.8, commit: 0.15, rollback: 0.1, read: 0.9, respect: true },
+        Load {
+            write: 0.8,
+            commit: 0.15,
+            rollback: 0.1,
+            read: 0.9,
+            respect: true,
+        },
         // Slow reader: the FIFO fills up and the writer waits.
-        Load { write: 0.9, commit: 0.3, rollback: 0.05, read: 0.3, respect: true },
+        Load {
+            write: 0.9,
+            commit: 0.3,
+            rollback: 0.05,
+            read: 0.3,
+            respect: true,
+        },
         // Writer ignores space: overflows, drops, and stays consistent.
-        Load { write: 0.9, commit: 0.2, rollback: 0.1, read: 0.4, respect: false },
+        Load {
+            write: 0.9,
+            commit: 0.2,
+            rollback: 0.1,
+            read: 0.4,
+            respect: false,
+        },
     ];
     for (i, load) in loads.into_iter().enumerate() {
         let seeds = [10 + i as u64, 20 + i as u64];
-        for r in run_both_seeds("commit_fifo_16", &seeds, Dut16::new, table!(Dut16), |b, s| {
-            bench::<16>(b, s, load, 3000)
-        }) {
+        for r in run_both_seeds(
+            "commit_fifo_16",
+            &seeds,
+            Dut16::new,
+            table!(Dut16),
+            |b, s| bench::<16>(b, s, load, 3000),
+        ) {
             eprintln!("{:?}", r.result);
             assert!(r.result.read > 500 && r.result.rolled_back > 50);
             assert_eq!(r.result.overflow, !load.respect);
         }
     }
-    let load = Load { write: 0.7, commit: 0.1, rollback: 0.05, read: 0.7, respect: false };
+    let load = Load {
+        write: 0.7,
+        commit: 0.1,
+        rollback: 0.05,
+        read: 0.7,
+        respect: false,
+    };
     run_both_seeds("commit_fifo_4", &[5, 6], Dut4::new, table!(Dut4), |b, s| {
         bench::<4>(b, s, load, 2000)
     });
@@ -133,7 +165,13 @@ fn commit_fifo_random() {
 /// latency an entry leaves every cycle.
 #[test]
 fn commit_fifo_full_rate() {
-    let load = Load { write: 1.0, commit: 1.0, rollback: 0.0, read: 1.0, respect: true };
+    let load = Load {
+        write: 1.0,
+        commit: 1.0,
+        rollback: 0.0,
+        read: 1.0,
+        respect: true,
+    };
     let r = run_both_seeds("commit_fifo_32", &[1], Dut32::new, table!(Dut32), |b, s| {
         bench::<32>(b, s, load, 500)
     });

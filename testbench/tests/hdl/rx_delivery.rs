@@ -23,28 +23,47 @@ use testbench::{port_table, run_both, Backend, BenchRng, PortTable};
 type Dut16 = rx_delivery!(32, 16);
 type Dut32 = rx_delivery!(32, 32);
 
-fn table<const S: usize, const SAW: usize, const SCW: usize, const D: usize, const AW: usize, const CW: usize>(
+fn table<
+    const S: usize,
+    const SAW: usize,
+    const SCW: usize,
+    const D: usize,
+    const AW: usize,
+    const CW: usize,
+>(
     vcs: usize,
 ) -> PortTable<hdl::llp::rx_delivery::RxDelivery<S, SAW, SCW, D, AW, CW>> {
-    type T<const S: usize, const SAW: usize, const SCW: usize, const D: usize, const AW: usize, const CW: usize> =
-        hdl::llp::rx_delivery::RxDelivery<S, SAW, SCW, D, AW, CW>;
+    type T<
+        const S: usize,
+        const SAW: usize,
+        const SCW: usize,
+        const D: usize,
+        const AW: usize,
+        const CW: usize,
+    > = hdl::llp::rx_delivery::RxDelivery<S, SAW, SCW, D, AW, CW>;
     let mut t = port_table!(T<S, SAW, SCW, D, AW, CW>; reset, wr_valid, wr_data, commit, rollback,
         missing_head, missing_tail, too_long, bad, overrun, err_vc, err_flit0, err_flit1,
         err_reason, dropped_any, bad_vc, overflow);
     for i in 0..vcs {
         t.add(
             format!("sources${i}$valid"),
-            move |x: &mut T<S, SAW, SCW, D, AW, CW>, v| x.sources[i].valid.next = SimValue::from_u128(v),
+            move |x: &mut T<S, SAW, SCW, D, AW, CW>, v| {
+                x.sources[i].valid.next = SimValue::from_u128(v)
+            },
             move |x: &T<S, SAW, SCW, D, AW, CW>| x.sources[i].valid.val().to_u128(),
         );
         t.add(
             format!("sources${i}$data"),
-            move |x: &mut T<S, SAW, SCW, D, AW, CW>, v| x.sources[i].data.next = SimValue::from_u128(v),
+            move |x: &mut T<S, SAW, SCW, D, AW, CW>, v| {
+                x.sources[i].data.next = SimValue::from_u128(v)
+            },
             move |x: &T<S, SAW, SCW, D, AW, CW>| SimValue::to_u128(&x.sources[i].data.val()),
         );
         t.add(
             format!("sources${i}$ready"),
-            move |x: &mut T<S, SAW, SCW, D, AW, CW>, v| x.sources[i].ready.next = SimValue::from_u128(v),
+            move |x: &mut T<S, SAW, SCW, D, AW, CW>, v| {
+                x.sources[i].ready.next = SimValue::from_u128(v)
+            },
             move |x: &T<S, SAW, SCW, D, AW, CW>| x.sources[i].ready.val().to_u128(),
         );
         t.add(
@@ -90,7 +109,13 @@ fn vl_marker(vc: u8, rng: &mut BenchRng) -> u128 {
 
 /// One VC's stream: packets (some dirty), ending with a good one. Returns the flits and the
 /// dirty packets by counter.
-fn vc_stream(rng: &mut BenchRng, vc: u8, items: usize, max_len: usize, dirty: f64) -> (Vec<u128>, Counters) {
+fn vc_stream(
+    rng: &mut BenchRng,
+    vc: u8,
+    items: usize,
+    max_len: usize,
+    dirty: f64,
+) -> (Vec<u128>, Counters) {
     let mut flits = vec![];
     let mut want = [0u64; 5];
     let mut open_end = false;
@@ -317,11 +342,17 @@ fn bench<const D: usize>(b: &mut dyn Backend, p: &Params, seed: u64) -> Outcome 
         for r in rx.iter_mut() {
             r.drive(b, &mut rng);
         }
-        assert!(!b.peek_bool(ovf), "seed {seed} cycle {cycles}: staging overflow");
+        assert!(
+            !b.peek_bool(ovf),
+            "seed {seed} cycle {cycles}: staging overflow"
+        );
         for v in 0..p.vcs {
             let f = b.peek(freed[v]) as u64;
             tx.credits[v] += f;
-            assert!(tx.credits[v] <= D as u64, "seed {seed}: VC {v} credits above D");
+            assert!(
+                tx.credits[v] <= D as u64,
+                "seed {seed}: VC {v} credits above D"
+            );
             if let Some(w) = rx[v].fired(b) {
                 let m = model.bufs[v].committed.pop_front();
                 assert_eq!(
@@ -335,7 +366,10 @@ fn bench<const D: usize>(b: &mut dyn Backend, p: &Params, seed: u64) -> Outcome 
         }
         let hw: Vec<u64> = ctr_ports.iter().map(|&c| b.peek(c) as u64).collect();
         for (h, m) in hw.iter().zip(model.totals()) {
-            assert!(*h <= m, "seed {seed} cycle {cycles}: a total ahead of the model");
+            assert!(
+                *h <= m,
+                "seed {seed} cycle {cycles}: a total ahead of the model"
+            );
         }
         b.tick();
         model.edge(write, commit, rollback);
@@ -363,21 +397,43 @@ fn bench<const D: usize>(b: &mut dyn Backend, p: &Params, seed: u64) -> Outcome 
         b.poke_bool(rb, false);
         for v in 0..p.vcs {
             tx.credits[v] += b.peek(freed[v]) as u64;
-            assert!(!b.peek_bool(rx[v].ports.valid), "seed {seed}: VC {v} extra flit");
+            assert!(
+                !b.peek_bool(rx[v].ports.valid),
+                "seed {seed}: VC {v} extra flit"
+            );
         }
         b.tick();
     }
     assert_eq!(got, expect, "seed {seed}: delivered flits per VC");
-    assert_eq!(tx.credits, vec![D as u64; p.vcs], "seed {seed}: credits returned");
+    assert_eq!(
+        tx.credits,
+        vec![D as u64; p.vcs],
+        "seed {seed}: credits returned"
+    );
     let hw: Vec<u64> = ctr_ports.iter().map(|&c| b.peek(c) as u64).collect();
     assert_eq!(hw, model.totals(), "seed {seed}: totals vs model");
-    assert_eq!(model.totals(), want, "seed {seed}: totals vs the dirty packets sent");
-    assert_eq!(b.peek(bvc) as u64, model.bad_vc, "seed {seed}: bad_vc vs model");
-    assert_eq!(model.bad_vc, bad_vc_committed, "seed {seed}: bad_vc vs sent");
+    assert_eq!(
+        model.totals(),
+        want,
+        "seed {seed}: totals vs the dirty packets sent"
+    );
+    assert_eq!(
+        b.peek(bvc) as u64,
+        model.bad_vc,
+        "seed {seed}: bad_vc vs model"
+    );
+    assert_eq!(
+        model.bad_vc, bad_vc_committed,
+        "seed {seed}: bad_vc vs sent"
+    );
     assert_eq!(b.peek(evc) as usize, model.err_vc, "seed {seed}: err_vc");
     let err = (b.peek(e0), b.peek(e1), b.peek(er) as u8);
     assert_eq!(err, model.err(), "seed {seed}: error buffer");
-    assert_eq!(b.peek_bool(da), model.dropped_any(), "seed {seed}: dropped_any");
+    assert_eq!(
+        b.peek_bool(da),
+        model.dropped_any(),
+        "seed {seed}: dropped_any"
+    );
     Outcome {
         delivered: got.iter().map(|g| g.len()).collect(),
         totals: model.totals(),
@@ -397,7 +453,9 @@ fn params(vcs: usize, max_len: usize, items: usize, rng: &mut BenchRng) -> Param
         in_rate: 0.9,
         commit: 0.75,
         bad_vc: 0.1,
-        out_rates: (0..vcs).map(|_| 0.3 + 0.7 * rng.range(0, 10) as f64 / 10.0).collect(),
+        out_rates: (0..vcs)
+            .map(|_| 0.3 + 0.7 * rng.range(0, 10) as f64 / 10.0)
+            .collect(),
     }
 }
 
@@ -413,7 +471,10 @@ fn rx_delivery_random_ltps() {
             |b| bench::<16>(b, &p, seed),
         );
         eprintln!("seed {seed}: {:?}", r.result);
-        assert!(r.result.totals[..4].iter().all(|&c| c > 0), "every dirty kind must occur");
+        assert!(
+            r.result.totals[..4].iter().all(|&c| c > 0),
+            "every dirty kind must occur"
+        );
         assert!(r.result.bad_vc > 0 && r.result.rollbacks > 0);
     }
     let p = params(4, 16, 40, &mut rng);
