@@ -279,7 +279,11 @@ impl Status {
 }
 
 /// Runs two endpoints of `model` against each other; `Err` names the first broken guarantee.
-pub fn run_link(model: &Arc<VerilatorModel>, vcs: usize, run: &LinkRun) -> Result<LinkReport, String> {
+pub fn run_link(
+    model: &Arc<VerilatorModel>,
+    vcs: usize,
+    run: &LinkRun,
+) -> Result<LinkReport, String> {
     let mut sims: [VerilatorSim; 2] = [model.instance(), model.instance()];
     let mut rng = BenchRng::new(run.seed);
     let mut wires = [
@@ -299,7 +303,10 @@ pub fn run_link(model: &Arc<VerilatorModel>, vcs: usize, run: &LinkRun) -> Resul
             generated: 0,
         })
         .collect();
-    let outs: Vec<LanePorts> = sims.iter().map(|s| LanePorts::new(s, "lanes_out")).collect();
+    let outs: Vec<LanePorts> = sims
+        .iter()
+        .map(|s| LanePorts::new(s, "lanes_out"))
+        .collect();
     let ins: Vec<LanePorts> = sims.iter().map(|s| LanePorts::new(s, "lanes_in")).collect();
     let status: Vec<Status> = sims.iter().map(|s| Status::new(s)).collect();
     let mut report = LinkReport::default();
@@ -308,7 +315,11 @@ pub fn run_link(model: &Arc<VerilatorModel>, vcs: usize, run: &LinkRun) -> Resul
         d.lat_min = u64::MAX;
     }
     for s in sims.iter_mut() {
-        let (interleave, thr, win) = (s.port("interleave"), s.port("lane_threshold"), s.port("lane_window"));
+        let (interleave, thr, win) = (
+            s.port("interleave"),
+            s.port("lane_threshold"),
+            s.port("lane_window"),
+        );
         s.poke_bool(interleave, run.interleave);
         s.poke(thr, run.lane_threshold as u128);
         s.poke(win, run.lane_window as u128);
@@ -395,9 +406,16 @@ pub fn run_link(model: &Arc<VerilatorModel>, vcs: usize, run: &LinkRun) -> Resul
             s.tick();
         }
         cycle += 1;
-        let outstanding: usize = cores.iter().map(|c| c.sent.iter().map(|q| q.len()).sum::<usize>()).sum();
-        let waiting: usize = cores.iter().map(|c| c.tx.iter().map(|d| d.queue.len()).sum::<usize>()).sum();
-        let done = cores.iter().all(|c| c.generated >= run.flits) && outstanding == 0 && waiting == 0;
+        let outstanding: usize = cores
+            .iter()
+            .map(|c| c.sent.iter().map(|q| q.len()).sum::<usize>())
+            .sum();
+        let waiting: usize = cores
+            .iter()
+            .map(|c| c.tx.iter().map(|d| d.queue.len()).sum::<usize>())
+            .sum();
+        let done =
+            cores.iter().all(|c| c.generated >= run.flits) && outstanding == 0 && waiting == 0;
         if done {
             break;
         }
@@ -417,10 +435,16 @@ pub fn run_link(model: &Arc<VerilatorModel>, vcs: usize, run: &LinkRun) -> Resul
         let d = &mut report.dirs[e];
         d.lat_mean = lat_sum[e] as f64 / d.delivered.max(1) as f64;
         if report.status[e].protocol_error {
-            return Err(format!("end {e} raised protocol_error: {:?}", report.status[e]));
+            return Err(format!(
+                "end {e} raised protocol_error: {:?}",
+                report.status[e]
+            ));
         }
         if report.status[e].dirty_drops != 0 {
-            return Err(format!("end {e} dropped good packets as dirty: {:?}", report.status[e]));
+            return Err(format!(
+                "end {e} dropped good packets as dirty: {:?}",
+                report.status[e]
+            ));
         }
     }
     Ok(report)

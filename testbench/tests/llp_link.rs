@@ -98,9 +98,17 @@ fn dead_lane_is_named_and_removed_and_traffic_goes_on_at_three_lanes() {
     )
     .unwrap();
     let (a, b) = (r.status[0], r.status[1]);
-    assert_eq!((b.rx_mask, a.tx_mask, b.lanes_removed), (0b1011, 0b1011, 1), "{a:?} {b:?}");
+    assert_eq!(
+        (b.rx_mask, a.tx_mask, b.lanes_removed),
+        (0b1011, 0b1011, 1),
+        "{a:?} {b:?}"
+    );
     assert!(b.lane_errors[2] >= 8, "{b:?}");
-    assert_eq!((a.rx_mask, b.tx_mask), (0xf, 0xf), "the other direction keeps 4 lanes");
+    assert_eq!(
+        (a.rx_mask, b.tx_mask),
+        (0xf, 0xf),
+        "the other direction keeps 4 lanes"
+    );
     assert!(r.dirs[0].last > 40_000, "traffic went on after the removal");
 }
 
@@ -127,7 +135,11 @@ fn noisy_lane_is_identified_by_group_crcs_and_removed() {
     )
     .unwrap();
     let (a, b) = (r.status[0], r.status[1]);
-    assert_eq!((a.rx_mask, b.tx_mask, a.lanes_removed), (0b1101, 0b1101, 1), "{a:?} {b:?}");
+    assert_eq!(
+        (a.rx_mask, b.tx_mask, a.lanes_removed),
+        (0b1101, 0b1101, 1),
+        "{a:?} {b:?}"
+    );
     let others = [a.lane_errors[0], a.lane_errors[2], a.lane_errors[3]];
     assert!(
         a.lane_errors[1] >= 8 && others.iter().all(|&e| e < a.lane_errors[1]),

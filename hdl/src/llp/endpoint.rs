@@ -52,7 +52,10 @@ pub struct EndpointParams {
 impl EndpointParams {
     /// The defaults for `vcs` VCs, `lanes` lanes and packets of up to `max_packet` flits.
     pub fn new(vcs: usize, lanes: usize, max_packet: usize) -> Self {
-        assert!((1..=4).contains(&lanes), "EndpointParams: lanes = {lanes} must be 1..=4");
+        assert!(
+            (1..=4).contains(&lanes),
+            "EndpointParams: lanes = {lanes} must be 1..=4"
+        );
         Self {
             vcs,
             max_packet,
@@ -169,7 +172,11 @@ impl<
 {
     /// An endpoint with elaboration values `p`.
     pub fn new(p: EndpointParams) -> Self {
-        assert!((1..=8).contains(&p.vcs), "LlpEndpoint: vcs = {} must be 1..=8", p.vcs);
+        assert!(
+            (1..=8).contains(&p.vcs),
+            "LlpEndpoint: vcs = {} must be 1..=8",
+            p.vcs
+        );
         Self {
             clock: Default::default(),
             reset: Default::default(),

@@ -187,10 +187,19 @@ impl<const CW: usize> RxLink<CW> {
     /// A receiver of `vcs` VCs starting with lanes `mask`, repeating retry requests every `retry_timeout`
     /// cycles.
     pub fn new(vcs: usize, mask: u8, retry_timeout: u16) -> Self {
-        assert!((1..=8).contains(&vcs), "RxLink: vcs = {vcs} must be in 1..=8");
+        assert!(
+            (1..=8).contains(&vcs),
+            "RxLink: vcs = {vcs} must be in 1..=8"
+        );
         assert!(CW <= 16, "RxLink: CW = {CW} must be at most 16");
-        assert!(mask != 0 && mask < 16, "RxLink: mask {mask:#x} must name 1..4 lanes");
-        assert!(retry_timeout >= 64, "RxLink: retry_timeout must be at least 64 cycles");
+        assert!(
+            mask != 0 && mask < 16,
+            "RxLink: mask {mask:#x} must name 1..4 lanes"
+        );
+        assert!(
+            retry_timeout >= 64,
+            "RxLink: retry_timeout must be at least 64 cycles"
+        );
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -276,7 +285,9 @@ impl<const CW: usize> RxLink<CW> {
             marker_window: Constant::new(1024u64.into()),
             ctrl_vc_lsb: Constant::new((CTRL_VC.lsb as u64).into()),
             nums: (0..8).map(|n| Constant::new((n as u64).into())).collect(),
-            gshift: (0..4).map(|m| Constant::new((8 * m as u64).into())).collect(),
+            gshift: (0..4)
+                .map(|m| Constant::new((8 * m as u64).into()))
+                .collect(),
             is_ctrl: Default::default(),
             code: Default::default(),
             is_lt: Default::default(),
@@ -309,11 +320,44 @@ impl<const CW: usize> Logic for RxLink<CW> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, a_null, p_rr, p_mrkr, p_rtm, p_echo, p_mask, p_rr_seq, p_mrkr_seq,
-            p_echo_seq, p_mask_val, o_retry, o_retry_seq, o_echo, o_echo_seq, o_mask, o_mask_val,
-            o_send_retry, o_send_echo, expect_r, in_seq, wait_r, wtimer, seen_good, bad_valid,
-            bad_seq, bad_gcrc, bad_state, rx_mask, lcount, win_timer, c_good, c_nulls, c_bad,
-            c_dup, c_retries, c_removed
+            self,
+            clock,
+            a_null,
+            p_rr,
+            p_mrkr,
+            p_rtm,
+            p_echo,
+            p_mask,
+            p_rr_seq,
+            p_mrkr_seq,
+            p_echo_seq,
+            p_mask_val,
+            o_retry,
+            o_retry_seq,
+            o_echo,
+            o_echo_seq,
+            o_mask,
+            o_mask_val,
+            o_send_retry,
+            o_send_echo,
+            expect_r,
+            in_seq,
+            wait_r,
+            wtimer,
+            seen_good,
+            bad_valid,
+            bad_seq,
+            bad_gcrc,
+            bad_state,
+            rx_mask,
+            lcount,
+            win_timer,
+            c_good,
+            c_nulls,
+            c_bad,
+            c_dup,
+            c_retries,
+            c_removed
         );
         for v in 0..self.got_credits.len() {
             self.pend_cred[v].clock.next = self.clock.val();
@@ -363,8 +407,8 @@ impl<const CW: usize> Logic for RxLink<CW> {
         self.code.next = self.flit.val().get_bits::<6>(56);
         self.is_lt.next = self.is_ctrl.val() & self.code.val().get_bit(5);
         self.is_credit.next = self.is_ctrl.val() & (self.code.val() == 1);
-        self.is_data.next =
-            !(self.is_ctrl.val() & ((self.code.val() == 0) | self.is_credit.val() | self.is_lt.val()));
+        self.is_data.next = !(self.is_ctrl.val()
+            & ((self.code.val() == 0) | self.is_credit.val() | self.is_lt.val()));
         self.first.next = self.flit_pos.val() == 0;
         self.null_now.next = self.a_null.q.val();
         if self.first.val() {
@@ -372,7 +416,10 @@ impl<const CW: usize> Logic for RxLink<CW> {
         }
         self.wr_valid.next = self.flit_valid.val() & self.is_data.val() & !self.null_now.val();
         self.wr_data.next = self.flit.val();
-        self.fvc.next = self.flit.val().get_bits::<3>(self.ctrl_vc_lsb.val().index());
+        self.fvc.next = self
+            .flit
+            .val()
+            .get_bits::<3>(self.ctrl_vc_lsb.val().index());
 
         // Latch the LTP's LT commands and credits (cleared by its flit 0).
         if self.flit_valid.val() {
@@ -503,8 +550,15 @@ impl<const CW: usize> Logic for RxLink<CW> {
         self.diff_m.next = 0.into();
         for m in 0..4 {
             if (self.nums[m].val() < self.lcount.q.val())
-                & (self.bad_gcrc.q.val().get_bits::<8>(self.gshift[m].val().index())
-                    != self.end_gcrc.val().get_bits::<8>(self.gshift[m].val().index()))
+                & (self
+                    .bad_gcrc
+                    .q
+                    .val()
+                    .get_bits::<8>(self.gshift[m].val().index())
+                    != self
+                        .end_gcrc
+                        .val()
+                        .get_bits::<8>(self.gshift[m].val().index()))
             {
                 self.ndiff.next = self.ndiff.val() + 1;
                 self.diff_m.next = self.nums[m].val().get_bits::<2>(0);

@@ -232,7 +232,10 @@ impl<const RAW: usize, const CW: usize> TxLink<RAW, CW> {
     /// A transmitter of `vcs` VCs with VC buffers of `vc_buffer` flits at the far end, lanes `mask` after
     /// reset, and a round-trip marker timeout of `rt_timeout` cycles.
     pub fn new(vcs: usize, vc_buffer: u64, mask: u8, rt_timeout: u16) -> Self {
-        assert!((1..=8).contains(&vcs), "TxLink: vcs = {vcs} must be in 1..=8");
+        assert!(
+            (1..=8).contains(&vcs),
+            "TxLink: vcs = {vcs} must be in 1..=8"
+        );
         assert!(
             (5..=10).contains(&RAW),
             "TxLink: RAW = {RAW} must be log2(replay LTPs) + 4 with 2..=64 LTPs"
@@ -241,8 +244,14 @@ impl<const RAW: usize, const CW: usize> TxLink<RAW, CW> {
             vc_buffer >= 4 && vc_buffer < (1 << CW),
             "TxLink: vc_buffer = {vc_buffer} must be >= 4 and fit CW = {CW} bits"
         );
-        assert!(mask != 0 && mask < 16, "TxLink: mask {mask:#x} must name 1..4 lanes");
-        assert!(rt_timeout >= 64, "TxLink: rt_timeout must be at least 64 cycles");
+        assert!(
+            mask != 0 && mask < 16,
+            "TxLink: mask {mask:#x} must name 1..4 lanes"
+        );
+        assert!(
+            rt_timeout >= 64,
+            "TxLink: rt_timeout must be at least 64 cycles"
+        );
         let ctrl = |c: crate::formats::ControlCode| CODE.set(0, c.code() as u128);
         let vc_field = ((1u128 << VC.width) - 1) << VC.lsb;
         Self {
@@ -388,11 +397,49 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, next_seq, ack_seq, send_seq, b_active, b_pos, link_vc, lock_vc, locked,
-            rr_last, echo_pending, marker_out, marker_seq, marker_timer, poll_pending, rr_pending,
-            replay_pending, replay_seq, mask_pending, new_mask, tx_mask, st_inc, st_wrap,
-            s_active, s_pos, s_null, s_seq, st, ra, n_mrkr, n_rr, n_echo, n_poll, n_mrkr_seq,
-            n_exp, n_mask, n_next, c_ltps, c_nulls, c_replays, c_stale, c_dropped
+            self,
+            clock,
+            next_seq,
+            ack_seq,
+            send_seq,
+            b_active,
+            b_pos,
+            link_vc,
+            lock_vc,
+            locked,
+            rr_last,
+            echo_pending,
+            marker_out,
+            marker_seq,
+            marker_timer,
+            poll_pending,
+            rr_pending,
+            replay_pending,
+            replay_seq,
+            mask_pending,
+            new_mask,
+            tx_mask,
+            st_inc,
+            st_wrap,
+            s_active,
+            s_pos,
+            s_null,
+            s_seq,
+            st,
+            ra,
+            n_mrkr,
+            n_rr,
+            n_echo,
+            n_poll,
+            n_mrkr_seq,
+            n_exp,
+            n_mask,
+            n_next,
+            c_ltps,
+            c_nulls,
+            c_replays,
+            c_stale,
+            c_dropped
         );
         for v in 0..self.sinks.len() {
             self.owed[v].clock.next = self.clock.val();
@@ -445,7 +492,10 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
         self.found.next = false;
         self.cand.next = 0.into();
         for v in 0..self.sinks.len() {
-            if !self.found.val() & self.elig.val().get_bit(v) & (self.nums[v].val() > self.rr_last.q.val()) {
+            if !self.found.val()
+                & self.elig.val().get_bit(v)
+                & (self.nums[v].val() > self.rr_last.q.val())
+            {
                 self.cand.next = self.nums[v].val();
                 self.found.next = true;
             }
@@ -457,11 +507,11 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
             }
         }
         self.has.next = self.found.val();
-        if self.locked.q.val() {
-            if !self.interleave.val() | self.elig.val().get_bit(self.lock_vc.q.val().index()) {
-                self.cand.next = self.lock_vc.q.val();
-                self.has.next = self.elig.val().get_bit(self.lock_vc.q.val().index());
-            }
+        if self.locked.q.val()
+            & (!self.interleave.val() | self.elig.val().get_bit(self.lock_vc.q.val().index()))
+        {
+            self.cand.next = self.lock_vc.q.val();
+            self.has.next = self.elig.val().get_bit(self.lock_vc.q.val().index());
         }
         self.cf.next = 0.into();
         for v in 0..self.sinks.len() {
@@ -475,9 +525,8 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
             & !self.cf.val().get_bit(63)
             & (self.cf.val().get_bit(62) | (self.cf_code.val() == 5));
         self.cf_drop.next = self.drops.val().get_bit(self.cand.val().index());
-        self.need_vlm.next = !self.cf_head.val()
-            & !self.cf_drop.val()
-            & (self.cand.val() != self.link_vc.q.val());
+        self.need_vlm.next =
+            !self.cf_head.val() & !self.cf_drop.val() & (self.cand.val() != self.link_vc.q.val());
 
         // Credits owed: a VC owed a quarter of its buffer is urgent; any VC owed something.
         self.any_owed.next = false;
@@ -562,8 +611,8 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
         }
         if self.sel_data.val() {
             if self.need_vlm.val() {
-                self.wdata.next =
-                    self.vl_mrkr.val() | (bit_cast::<65, 3>(self.cand.val()) << self.ctrl_vc_lsb.val());
+                self.wdata.next = self.vl_mrkr.val()
+                    | (bit_cast::<65, 3>(self.cand.val()) << self.ctrl_vc_lsb.val());
             } else if self.cf_drop.val() {
                 self.wdata.next = 0.into();
             } else if self.cf_head.val() {
@@ -574,8 +623,8 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
             }
         }
         self.ram.write_enable.next = self.bw.val();
-        self.ram.write_address.next = (self.next_seq.q.val().get_bits::<RAW>(0) << 4)
-            | bit_cast::<RAW, 4>(self.pos.val());
+        self.ram.write_address.next =
+            (self.next_seq.q.val().get_bits::<RAW>(0) << 4) | bit_cast::<RAW, 4>(self.pos.val());
         self.ram.write_data.next = self.wdata.val();
         if self.bw.val() {
             self.b_pos.d.next = self.pos.val() + 1;

@@ -133,7 +133,9 @@ impl LaneChannel {
 
     /// Sends `beat` into the wire and returns the beat leaving it this cycle.
     pub fn step(&mut self, mut beat: Beat) -> Beat {
-        let lanes: Vec<usize> = (0..MAX_LANES).filter(|n| beat.valid >> n & 1 == 1).collect();
+        let lanes: Vec<usize> = (0..MAX_LANES)
+            .filter(|n| beat.valid >> n & 1 == 1)
+            .collect();
         self.stats.xfrs += lanes.len() as u64;
         // Random bit errors over the valid lanes' bits, in lane order.
         let mut bits = 32 * lanes.len() as u64;
@@ -243,7 +245,10 @@ mod tests {
             (flips as f64 - expect).abs() < 0.05 * expect,
             "{flips} flips, expected about {expect}"
         );
-        assert_eq!(flips, c.stats.flips, "every flip is counted (no bit flipped twice)");
+        assert_eq!(
+            flips, c.stats.flips,
+            "every flip is counted (no bit flipped twice)"
+        );
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! XOR values. Error cases: flipped data bits, a dropped transfer, a dropped beat, a lost start
 //! flag, a spurious start flag, a wrong state bit, mask changes; after each the next LTP must be
 //! delivered intact. Throughput: dense streams at 4 and 2 lanes deliver every LTP in 17 cycles.
+#![allow(clippy::needless_range_loop)] // beats and XFR positions are indexed by number, as in the digest
 use hdl::llp::ltp::{
     active_lanes, ltp_crc, ltp_to_xfrs, stripe, trailer, Beat, LTP_FLITS, LTP_XFRS,
 };
