@@ -132,7 +132,7 @@ pub struct EndpointStatus {
 pub struct DirReport {
     /// Flits delivered.
     pub delivered: u64,
-    /// Cycle of the first and last delivery.
+    /// Cycle of the first delivery.
     pub first: u64,
     /// Cycle of the last delivery.
     pub last: u64,

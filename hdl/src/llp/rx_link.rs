@@ -27,7 +27,7 @@
 //! Outputs to the transmitter are registered pulses, one cycle after the LTP's end.
 //! Parameter: `CW` credit width; elaboration values: the number of VCs, initial lane mask,
 //! `retry_timeout`.
-use crate::formats::flit::CTRL_VC;
+use crate::flit_decoder::FlitDecoder;
 use rust_hdl::prelude::*;
 
 /// The receive-side protocol of a link endpoint.
@@ -153,18 +153,13 @@ pub struct RxLink<const CW: usize> {
     init_lanes: Constant<Bits<3>>,
     retry_timeout: Constant<Bits<16>>,
     marker_window: Constant<Bits<16>>,
-    ctrl_vc_lsb: Constant<Bits<8>>,
     nums: Vec<Constant<Bits<3>>>,
     gshift: Vec<Constant<Bits<8>>>,
     // Per-cycle decisions.
-    is_ctrl: Signal<Local, bool>,
-    code: Signal<Local, Bits<6>>,
-    is_lt: Signal<Local, bool>,
-    is_credit: Signal<Local, bool>,
+    dec: FlitDecoder,
     is_data: Signal<Local, bool>,
     null_now: Signal<Local, bool>,
     first: Signal<Local, bool>,
-    fvc: Signal<Local, Bits<3>>,
     good_null: Signal<Local, bool>,
     good_norm: Signal<Local, bool>,
     bad_now: Signal<Local, bool>,
@@ -283,19 +278,14 @@ impl<const CW: usize> RxLink<CW> {
             init_lanes: Constant::new((mask.count_ones() as u64).into()),
             retry_timeout: Constant::new((retry_timeout as u64).into()),
             marker_window: Constant::new(1024u64.into()),
-            ctrl_vc_lsb: Constant::new((CTRL_VC.lsb as u64).into()),
             nums: (0..8).map(|n| Constant::new((n as u64).into())).collect(),
             gshift: (0..4)
                 .map(|m| Constant::new((8 * m as u64).into()))
                 .collect(),
-            is_ctrl: Default::default(),
-            code: Default::default(),
-            is_lt: Default::default(),
-            is_credit: Default::default(),
+            dec: Default::default(),
             is_data: Default::default(),
             null_now: Default::default(),
             first: Default::default(),
-            fvc: Default::default(),
             good_null: Default::default(),
             good_norm: Default::default(),
             bad_now: Default::default(),
@@ -401,30 +391,22 @@ impl<const CW: usize> Logic for RxLink<CW> {
         self.o_send_echo.d.next = false;
 
         // Classify the flit.
-        self.is_ctrl.next = !self.flit.val().get_bit(64)
-            & !self.flit.val().get_bit(63)
-            & !self.flit.val().get_bit(62);
-        self.code.next = self.flit.val().get_bits::<6>(56);
-        self.is_lt.next = self.is_ctrl.val() & self.code.val().get_bit(5);
-        self.is_credit.next = self.is_ctrl.val() & (self.code.val() == 1);
-        self.is_data.next = !(self.is_ctrl.val()
-            & ((self.code.val() == 0) | self.is_credit.val() | self.is_lt.val()));
+        // Classify the flit (the decoder reads the field tables of `formats`).
+        self.dec.flit.next = self.flit.val();
+        self.is_data.next =
+            !(self.dec.is_idle.val() | self.dec.is_credit.val() | self.dec.is_link_transfer.val());
         self.first.next = self.flit_pos.val() == 0;
         self.null_now.next = self.a_null.q.val();
         if self.first.val() {
-            self.null_now.next = self.is_lt.val();
+            self.null_now.next = self.dec.is_link_transfer.val();
         }
         self.wr_valid.next = self.flit_valid.val() & self.is_data.val() & !self.null_now.val();
         self.wr_data.next = self.flit.val();
-        self.fvc.next = self
-            .flit
-            .val()
-            .get_bits::<3>(self.ctrl_vc_lsb.val().index());
 
         // Latch the LTP's LT commands and credits (cleared by its flit 0).
         if self.flit_valid.val() {
             if self.first.val() {
-                self.a_null.d.next = self.is_lt.val();
+                self.a_null.d.next = self.dec.is_link_transfer.val();
                 self.p_rr.d.next = false;
                 self.p_mrkr.d.next = false;
                 self.p_rtm.d.next = false;
@@ -434,35 +416,35 @@ impl<const CW: usize> Logic for RxLink<CW> {
                     self.pend_cred[v].d.next = 0.into();
                 }
             }
-            if self.is_lt.val() {
-                if self.code.val().get_bits::<5>(0) == 0 {
+            if self.dec.is_link_transfer.val() {
+                if self.dec.code.val().get_bits::<5>(0) == 0 {
                     self.p_rr.d.next = true;
                     self.p_rr_seq.d.next = self.flit.val().get_bits::<16>(0);
                 }
-                if self.code.val().get_bits::<5>(0) == 1 {
+                if self.dec.code.val().get_bits::<5>(0) == 1 {
                     self.p_mrkr.d.next = true;
                     self.p_mrkr_seq.d.next = self.flit.val().get_bits::<16>(0);
                 }
-                if self.code.val().get_bits::<5>(0) == 2 {
+                if self.dec.code.val().get_bits::<5>(0) == 2 {
                     self.p_rtm.d.next = true;
                 }
-                if self.code.val().get_bits::<5>(0) == 3 {
+                if self.dec.code.val().get_bits::<5>(0) == 3 {
                     self.p_echo.d.next = true;
                     self.p_echo_seq.d.next = self.flit.val().get_bits::<16>(0);
                 }
-                if self.code.val().get_bits::<5>(0) == 4 {
+                if self.dec.code.val().get_bits::<5>(0) == 4 {
                     self.p_mask.d.next = true;
                     self.p_mask_val.d.next = self.flit.val().get_bits::<4>(0);
                 }
             }
-            if self.is_credit.val() & !self.null_now.val() {
+            if self.dec.is_credit.val() & !self.null_now.val() {
                 for v in 0..self.got_credits.len() {
-                    if self.fvc.val() == self.nums[v].val() {
+                    if self.dec.ctrl_vc.val() == self.nums[v].val() {
                         if self.first.val() {
-                            self.pend_cred[v].d.next = self.flit.val().get_bits::<CW>(32);
+                            self.pend_cred[v].d.next = self.dec.credits.val().get_bits::<CW>(0);
                         } else {
-                            self.pend_cred[v].d.next =
-                                self.pend_cred[v].q.val() + self.flit.val().get_bits::<CW>(32);
+                            self.pend_cred[v].d.next = self.pend_cred[v].q.val()
+                                + self.dec.credits.val().get_bits::<CW>(0);
                         }
                     }
                 }

@@ -49,6 +49,7 @@ use super::lt::LtCode;
 use crate::crc::crc_step::bits_from_fn;
 use crate::crc::{Crc14x65, CRC14};
 use crate::credit_counter::CreditCounter;
+use crate::flit_decoder::FlitDecoder;
 use crate::formats::flit::{CODE, CTRL_CREDITS, CTRL_VC};
 use crate::formats::header::VC;
 use crate::stream::{StreamSink, StreamSource};
@@ -119,6 +120,9 @@ pub struct TxLink<const RAW: usize, const CW: usize> {
     ram: RAM<Bits<65>, RAW>,
     crc: Crc14x65,
     ccs: Vec<CreditCounter<CW>>,
+    /// Decode of each VC's offered flit, and of the candidate's.
+    decs: Vec<FlitDecoder>,
+    cdec: FlitDecoder,
     next_seq: DFF<Bits<16>>,
     ack_seq: DFF<Bits<16>>,
     send_seq: DFF<Bits<16>>,
@@ -172,6 +176,8 @@ pub struct TxLink<const RAW: usize, const CW: usize> {
     crdt_ret: Constant<Bits<65>>,
     vl_mrkr: Constant<Bits<65>>,
     vc_clear: Constant<Bits<65>>,
+    code_vl_mrkr: Constant<Bits<6>>,
+    code_tail_bad: Constant<Bits<6>>,
     vc_lsb: Constant<Bits<8>>,
     ctrl_vc_lsb: Constant<Bits<8>>,
     credits_lsb: Constant<Bits<8>>,
@@ -189,7 +195,6 @@ pub struct TxLink<const RAW: usize, const CW: usize> {
     has: Signal<Local, bool>,
     found: Signal<Local, bool>,
     cf: Signal<Local, Bits<65>>,
-    cf_code: Signal<Local, Bits<6>>,
     cf_head: Signal<Local, bool>,
     cf_end: Signal<Local, bool>,
     cf_drop: Signal<Local, bool>,
@@ -285,6 +290,8 @@ impl<const RAW: usize, const CW: usize> TxLink<RAW, CW> {
             ram: Default::default(),
             crc: Crc14x65::new(&CRC14),
             ccs: (0..vcs).map(|_| CreditCounter::new(vc_buffer)).collect(),
+            decs: (0..vcs).map(|_| Default::default()).collect(),
+            cdec: Default::default(),
             next_seq: Default::default(),
             ack_seq: Default::default(),
             send_seq: Default::default(),
@@ -335,6 +342,10 @@ impl<const RAW: usize, const CW: usize> TxLink<RAW, CW> {
             lt_null: c65(LtCode::Null.flit(0)),
             crdt_ret: c65(ctrl(crate::formats::ControlCode::CrdtRet)),
             vl_mrkr: c65(ctrl(crate::formats::ControlCode::VlMrkr)),
+            code_vl_mrkr: Constant::new((crate::formats::ControlCode::VlMrkr.code() as u64).into()),
+            code_tail_bad: Constant::new(
+                (crate::formats::ControlCode::TailBadPkt.code() as u64).into(),
+            ),
             vc_clear: c65(((1u128 << 65) - 1) & !vc_field),
             vc_lsb: Constant::new((VC.lsb as u64).into()),
             ctrl_vc_lsb: Constant::new((CTRL_VC.lsb as u64).into()),
@@ -352,7 +363,6 @@ impl<const RAW: usize, const CW: usize> TxLink<RAW, CW> {
             has: Default::default(),
             found: Default::default(),
             cf: Default::default(),
-            cf_code: Default::default(),
             cf_head: Default::default(),
             cf_end: Default::default(),
             cf_drop: Default::default(),
@@ -472,13 +482,12 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
         self.elig.next = 0.into();
         self.drops.next = 0.into();
         for v in 0..self.sinks.len() {
-            if !self.sinks[v].data.val().get_bit(64)
-                & !self.sinks[v].data.val().get_bit(63)
-                & !self.sinks[v].data.val().get_bit(62)
-                & ((self.sinks[v].data.val().get_bits::<6>(56) == 0)
-                    | (self.sinks[v].data.val().get_bits::<6>(56) == 1)
-                    | (self.sinks[v].data.val().get_bits::<6>(56) == 2)
-                    | self.sinks[v].data.val().get_bit(61))
+            self.decs[v].flit.next = self.sinks[v].data.val();
+            if self.decs[v].is_idle.val()
+                | self.decs[v].is_credit.val()
+                | (self.decs[v].is_control.val()
+                    & (self.decs[v].code.val() == self.code_vl_mrkr.val()))
+                | self.decs[v].is_link_transfer.val()
             {
                 self.drops.next = self.drops.val().replace_bit(v, true);
             }
@@ -519,11 +528,10 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
                 self.cf.next = self.sinks[v].data.val();
             }
         }
-        self.cf_code.next = self.cf.val().get_bits::<6>(56);
-        self.cf_head.next = !self.cf.val().get_bit(64) & self.cf.val().get_bit(63);
-        self.cf_end.next = !self.cf.val().get_bit(64)
-            & !self.cf.val().get_bit(63)
-            & (self.cf.val().get_bit(62) | (self.cf_code.val() == 5));
+        self.cdec.flit.next = self.cf.val();
+        self.cf_head.next = self.cdec.is_head.val();
+        self.cf_end.next = self.cdec.is_tail.val()
+            | (self.cdec.is_control.val() & (self.cdec.code.val() == self.code_tail_bad.val()));
         self.cf_drop.next = self.drops.val().get_bit(self.cand.val().index());
         self.need_vlm.next =
             !self.cf_head.val() & !self.cf_drop.val() & (self.cand.val() != self.link_vc.q.val());

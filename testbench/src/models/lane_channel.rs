@@ -110,27 +110,6 @@ impl LaneChannel {
         }
     }
 
-    /// Changes the fault settings from now on.
-    pub fn set_faults(&mut self, faults: Faults) {
-        *self = Self {
-            faults,
-            pipe: std::mem::take(&mut self.pipe),
-            rng: BenchRng::new(self.rng.bits(64) as u64),
-            gap: 0,
-            bad_gap: 0,
-            cycle: self.cycle,
-            stats: self.stats,
-        };
-        self.gap = geometric(&mut self.rng, faults.ber);
-        self.bad_gap = match faults.bad {
-            Some(BadLane {
-                fault: LaneFault::Noisy(p),
-                ..
-            }) => geometric(&mut self.rng, p),
-            _ => u64::MAX,
-        };
-    }
-
     /// Sends `beat` into the wire and returns the beat leaving it this cycle.
     pub fn step(&mut self, mut beat: Beat) -> Beat {
         let lanes: Vec<usize> = (0..MAX_LANES)
