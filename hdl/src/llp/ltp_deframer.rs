@@ -49,8 +49,10 @@
 //! reading an older, complete attempt while the writer aborts a newer one; the writer then
 //! rewinds the lane FIFOs to where the newer attempt began (per-lane counts of the older
 //! attempt's XFRs are kept), otherwise it empties them. Ends of attempts that ended early are
-//! counted (`pend`, saturating near 24: a far end that begins more than one attempt
-//! per cycle for long cannot have them all reported) and emitted one per cycle while the reader is idle.
+//! counted and emitted one per cycle when the end port is free, those owed before the reader's
+//! attempt before its flit 0, those owed after it after its end (`pend`, `pend_a`, saturating
+//! near 24: a far end that begins more than one attempt per cycle for long cannot have them all
+//! reported).
 //!
 //! Ports: `clock`, `reset` (synchronous, active high: drops everything and hunts), `lanes`,
 //! `mask`, `flit`, `flit_valid`, `flit_pos`, `end_valid`, `end_intact`, `end_crc_diff`, `end_state`,
@@ -136,6 +138,9 @@ pub struct LtpDeframer {
     crc: DFF<Bits<14>>,
     // Ends not yet emitted of attempts that ended early.
     pend: DFF<Bits<5>>,
+    // Ends owed after the end of the reader's attempt.
+    pend_a: DFF<Bits<5>>,
+    pend_in: Signal<Local, Bits<5>>,
     end_s1: DFF<bool>,
     // Output registers.
     flit_q: DFF<Bits<65>>,
@@ -292,6 +297,8 @@ impl LtpDeframer {
             gcrc: (0..4).map(|_| Default::default()).collect(),
             crc: Default::default(),
             pend: Default::default(),
+            pend_a: Default::default(),
+            pend_in: Default::default(),
             end_s1: Default::default(),
             flit_q: Default::default(),
             flit_valid_q: Default::default(),
@@ -435,6 +442,7 @@ impl Logic for LtpDeframer {
             trailer,
             crc,
             pend,
+            pend_a,
             end_s1,
             flit_q,
             flit_valid_q,
@@ -726,8 +734,12 @@ impl Logic for LtpDeframer {
             }
             self.finish.next = self.read_b.val() & (self.r_i.q.val() == self.fifteen.val());
         }
+        // Start only if the ends owed before this attempt all leave by its flit 0 (two cycles
+        // later): at most two, counting the reader's own end in flight.
         self.r_start.next = !self.r_active.q.val()
-            & (self.pend.q.val() == 0)
+            & ((self.pend.q.val() == 0)
+                | (self.pend.q.val() == 1)
+                | ((self.pend.q.val() == 2) & !self.end_s1.q.val()))
             & self.found.val()
             & !self.reset.val();
         self.pop.next = 0.into();
@@ -967,16 +979,25 @@ impl Logic for LtpDeframer {
                 | (bit_cast::<32, 8>(self.gcrc[2].q.val()) << 16)
                 | (bit_cast::<32, 8>(self.gcrc[1].q.val()) << 8)
                 | bit_cast::<32, 8>(self.gcrc[0].q.val());
-        } else if !self.r_active.q.val() & self.pend.q.val().any() {
+        } else if self.pend.q.val().any() {
             self.end_q.d.next = true;
             self.dec.next = true;
         }
-        if self.pend.q.val() >= self.sat.val() {
+        if (self.pend.q.val() >= self.sat.val()) | (self.pend_a.q.val() >= self.sat.val()) {
             self.inc.next = 0.into();
         }
-        self.pend.d.next = self.pend.q.val() + self.inc.val();
+        // Ends owed while the reader stays on an attempt are owed after its end (`pend_a`);
+        // they join `pend` when the reader stops.
+        self.pend_in.next = self.pend.q.val();
         if self.dec.val() {
-            self.pend.d.next = self.pend.q.val() + self.inc.val() - self.one5.val();
+            self.pend_in.next = self.pend.q.val() - self.one5.val();
+        }
+        if self.active_next.val() {
+            self.pend.d.next = self.pend_in.val();
+            self.pend_a.d.next = self.pend_a.q.val() + self.inc.val();
+        } else {
+            self.pend.d.next = self.pend_in.val() + self.pend_a.q.val() + self.inc.val();
+            self.pend_a.d.next = 0.into();
         }
 
         if self.reset.val() {
@@ -984,6 +1005,7 @@ impl Logic for LtpDeframer {
             self.r_active.d.next = false;
             self.r_older.d.next = false;
             self.pend.d.next = 0.into();
+            self.pend_a.d.next = 0.into();
             self.end_s1.d.next = false;
             self.end_q.d.next = false;
             self.flit_valid_q.d.next = false;

@@ -40,6 +40,9 @@ enum Fault {
     DropBeat,
     LostStart,
     SpuriousStart,
+    /// A spurious start in the first two beats of an LTP that followed its predecessor in
+    /// time: the deframer may still be reading the predecessor (which must stay intact).
+    EarlyStart,
     WrongState,
 }
 
@@ -57,9 +60,12 @@ fn segment(
     sent: &mut Vec<Sent>,
 ) -> Vec<Cycle> {
     let l = active_lanes(mask).len();
-    let in_time: Vec<bool> = (0..n).map(|_| rng.chance(0.6)).collect();
+    let mut in_time: Vec<bool> = (0..n).map(|_| rng.chance(0.6)).collect();
     let victim = if fault == Fault::None {
         usize::MAX
+    } else if fault == Fault::EarlyStart {
+        in_time[0] = true;
+        1
     } else {
         rng.range(0, n as u64 - 2) as usize
     };
@@ -143,6 +149,10 @@ fn segment(
             }
             Fault::SpuriousStart => {
                 let (bi, ph) = p[rng.range(1, 32) as usize];
+                beats[bi].start |= 1 << ph;
+            }
+            Fault::EarlyStart => {
+                let (bi, ph) = p[rng.range(1, 2 * l as u64) as usize];
                 beats[bi].start |= 1 << ph;
             }
             _ => {}
@@ -386,6 +396,7 @@ fn faults(b: &mut dyn Backend, seed: u64) -> usize {
         Fault::DropBeat,
         Fault::LostStart,
         Fault::SpuriousStart,
+        Fault::EarlyStart,
         Fault::WrongState,
     ];
     let mut faulted = 0;
@@ -401,8 +412,11 @@ fn faults(b: &mut dyn Backend, seed: u64) -> usize {
             }
             let n0 = sent.len();
             cycles.extend(segment(&mut rng, m, 3, f, 0.3, &mut sent));
-            // LTPs after a fault must be intact (checked by `check` through `sent`).
+            // LTPs before and after a fault must be intact (checked by `check` via `sent`).
             assert!(sent[n0 + 2].intact);
+            if f == Fault::EarlyStart {
+                assert!(sent[n0].intact);
+            }
             faulted += 1;
             let _ = i;
             cycles.push((m, Beat::default()));
@@ -498,7 +512,7 @@ fn ltp_deframer_clean_streams() {
 
 #[test]
 fn ltp_deframer_faults() {
-    let rep = run_both_seeds("ltp_deframer", &[3, 4], Dut::default, table, faults);
+    let rep = run_both_seeds("ltp_deframer", &[3, 4, 5, 6], Dut::default, table, faults);
     println!(
         "ltp_deframer faults: {:?} attempts",
         rep.iter().map(|r| r.result).collect::<Vec<_>>()
