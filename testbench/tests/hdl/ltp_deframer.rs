@@ -72,7 +72,7 @@ fn segment(
     let mut g = 0u64;
     let mut ltps = vec![];
     let first = sent.len();
-    for k in 0..n {
+    for (k, &in_time_k) in in_time.iter().enumerate() {
         let state = (g % l as u64) as u8;
         let flits: [u128; LTP_FLITS] = std::array::from_fn(|_| rng.bits(65));
         let xor = rng.bits(14) as u16;
@@ -81,7 +81,7 @@ fn segment(
             st = (state + 1 + rng.range(0, 2) as u8) % 4;
         }
         let xfrs = ltp_to_xfrs(&flits, trailer(ltp_crc(&flits) ^ xor, st));
-        ltps.push((xfrs, in_time[k]));
+        ltps.push((xfrs, in_time_k));
         sent.push(Sent {
             xfrs,
             flits,
@@ -91,7 +91,7 @@ fn segment(
             intact: !(k == victim && fault != Fault::Flip),
             crc_ok: true,
         });
-        g = if in_time[k] { g + LTP_XFRS as u64 } else { 0 };
+        g = if in_time_k { g + LTP_XFRS as u64 } else { 0 };
     }
     let mut beats = stripe(&ltps, mask);
     // Where each LTP's XFRs are: (beat, physical lane) of XFR j of LTP k.
@@ -173,9 +173,8 @@ fn segment(
         start[k] = start[k - 1] + 17 + late;
     }
     let mut ready = vec![0u64; beats.len()];
-    for k in 0..n {
-        for j in 0..LTP_XFRS {
-            let bi = pos[k][j].0;
+    for (k, p) in pos.iter().enumerate() {
+        for (j, &(bi, _)) in p.iter().enumerate() {
             ready[bi] = ready[bi].max(start[k] + j as u64 / 2 + 1);
         }
     }
