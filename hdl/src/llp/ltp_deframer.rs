@@ -114,6 +114,8 @@ pub struct LtpDeframer {
     // Writer: an attempt in progress, its XFRs so far.
     w_active: DFF<bool>,
     w_j: DFF<Bits<6>>,
+    w_need: DFF<Bits<4>>,
+    w_last: DFF<bool>,
     // Lane FIFOs: slot s of physical lane p is slots[2p + s].
     slots: Vec<DFF<Bits<32>>>,
     slot_start: DFF<Bits<16>>,
@@ -140,6 +142,8 @@ pub struct LtpDeframer {
     pend: DFF<Bits<5>>,
     // Ends owed after the end of the reader's attempt.
     pend_a: DFF<Bits<5>>,
+    inc_p: DFF<Bits<5>>,
+    inc_a: DFF<Bits<5>>,
     pend_in: Signal<Local, Bits<5>>,
     end_s1: DFF<bool>,
     // Output registers.
@@ -277,6 +281,8 @@ impl LtpDeframer {
             w_lmask: Default::default(),
             w_active: Default::default(),
             w_j: Default::default(),
+            w_need: Default::default(),
+            w_last: Default::default(),
             slots: (0..4 * LANE_DEPTH).map(|_| Default::default()).collect(),
             slot_start: Default::default(),
             rptr: (0..4).map(|_| Default::default()).collect(),
@@ -298,6 +304,8 @@ impl LtpDeframer {
             crc: Default::default(),
             pend: Default::default(),
             pend_a: Default::default(),
+            inc_p: Default::default(),
+            inc_a: Default::default(),
             pend_in: Default::default(),
             end_s1: Default::default(),
             flit_q: Default::default(),
@@ -427,6 +435,8 @@ impl Logic for LtpDeframer {
             w_lmask,
             w_active,
             w_j,
+            w_need,
+            w_last,
             slot_start,
             r_active,
             r_older,
@@ -443,6 +453,8 @@ impl Logic for LtpDeframer {
             crc,
             pend,
             pend_a,
+            inc_p,
+            inc_a,
             end_s1,
             flit_q,
             flit_valid_q,
@@ -541,15 +553,11 @@ impl Logic for LtpDeframer {
         }
         self.beat.next = self.vl.val().any();
         self.act.next = self.w_active.q.val() & !self.mask_chg.q.val();
-        // Lanes of the attempt in progress in this beat: min(L, XFRs left).
-        self.rem.next = self.xfrs.val() - self.w_j.q.val();
+        // Lanes of the attempt in progress in this beat: min(L, XFRs left), decided on the
+        // last edge (`w_need`, `w_last`) to keep the subtraction off the beat analysis.
         self.cur_m.next = 0.into();
         if self.act.val() {
-            self.cur_m.next = self.w_lmask.q.val();
-            if self.rem.val() < bit_cast::<6, 3>(self.w_lanes.q.val()) {
-                self.cur_m.next =
-                    (self.one4.val() << self.rem.val().get_bits::<2>(0)) - self.one4.val();
-            }
+            self.cur_m.next = self.w_need.q.val();
         }
         self.s_cur.next = self.sl.val() & self.cur_m.val();
         self.unexpected.next = self.s_cur.val().any();
@@ -562,10 +570,8 @@ impl Logic for LtpDeframer {
         self.cur_miss.next = self.cur_part.val() & !self.vl.val();
         self.cur_abort.next =
             self.beat.val() & self.act.val() & (self.unexpected.val() | self.cur_miss.val().any());
-        self.cur_done.next = self.beat.val()
-            & self.act.val()
-            & !self.cur_abort.val()
-            & (self.rem.val() <= bit_cast::<6, 3>(self.w_lanes.q.val()));
+        self.cur_done.next =
+            self.beat.val() & self.act.val() & !self.cur_abort.val() & self.w_last.q.val();
         // After the attempt's lanes: start flags begin attempts, the last one survives.
         self.after_m.next = self.w_lmask.q.val() & !self.cur_part.val();
         self.s_after.next = self.sl.val() & self.after_m.val();
@@ -737,6 +743,7 @@ impl Logic for LtpDeframer {
         // Start only if the ends owed before this attempt all leave by its flit 0 (two cycles
         // later): at most two, counting the reader's own end in flight.
         self.r_start.next = !self.r_active.q.val()
+            & (self.inc_p.q.val() == 0)
             & ((self.pend.q.val() == 0)
                 | (self.pend.q.val() == 1)
                 | ((self.pend.q.val() == 2) & !self.end_s1.q.val()))
@@ -954,6 +961,15 @@ impl Logic for LtpDeframer {
             self.w_active.d.next = true;
             self.w_j.d.next = bit_cast::<6, 3>(self.cnt_new.val());
         }
+        // What the attempt needs of the next beat (the lane count of the next beat changes only
+        // with the mask, which ends the attempt).
+        self.rem.next = self.xfrs.val() - self.w_j.d.val();
+        self.w_need.d.next = self.w_lmask.q.val();
+        if self.rem.val() < bit_cast::<6, 3>(self.w_lanes.q.val()) {
+            self.w_need.d.next =
+                (self.one4.val() << self.rem.val().get_bits::<2>(0)) - self.one4.val();
+        }
+        self.w_last.d.next = self.rem.val() <= bit_cast::<6, 3>(self.w_lanes.q.val());
 
         // Reader state after this cycle.
         self.active_next.next = (self.r_active.q.val() & !self.finish.val()) | self.r_start.val();
@@ -992,11 +1008,17 @@ impl Logic for LtpDeframer {
         if self.dec.val() {
             self.pend_in.next = self.pend.q.val() - self.one5.val();
         }
+        // This cycle's increment is registered first (`inc_p`, `inc_a`), off the abort path.
+        self.inc_p.d.next = 0.into();
+        self.inc_a.d.next = 0.into();
         if self.active_next.val() {
-            self.pend.d.next = self.pend_in.val();
-            self.pend_a.d.next = self.pend_a.q.val() + self.inc.val();
+            self.inc_a.d.next = self.inc.val();
+            self.pend.d.next = self.pend_in.val() + self.inc_p.q.val();
+            self.pend_a.d.next = self.pend_a.q.val() + self.inc_a.q.val();
         } else {
-            self.pend.d.next = self.pend_in.val() + self.pend_a.q.val() + self.inc.val();
+            self.inc_p.d.next = self.inc.val();
+            self.pend.d.next =
+                self.pend_in.val() + self.inc_p.q.val() + self.pend_a.q.val() + self.inc_a.q.val();
             self.pend_a.d.next = 0.into();
         }
 
@@ -1006,6 +1028,8 @@ impl Logic for LtpDeframer {
             self.r_older.d.next = false;
             self.pend.d.next = 0.into();
             self.pend_a.d.next = 0.into();
+            self.inc_p.d.next = 0.into();
+            self.inc_a.d.next = 0.into();
             self.end_s1.d.next = false;
             self.end_q.d.next = false;
             self.flit_valid_q.d.next = false;
