@@ -98,6 +98,12 @@ module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,flit,fli
     reg  [5:0] w_j$d;
     wire  [5:0] w_j$q;
     reg  w_j$clock;
+    reg  [3:0] w_need$d;
+    wire  [3:0] w_need$q;
+    reg  w_need$clock;
+    reg  w_last$d;
+    wire  w_last$q;
+    reg  w_last$clock;
     reg  [31:0] slots$0$d;
     wire  [31:0] slots$0$q;
     reg  slots$0$clock;
@@ -230,6 +236,12 @@ module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,flit,fli
     reg  [4:0] pend_a$d;
     wire  [4:0] pend_a$q;
     reg  pend_a$clock;
+    reg  [4:0] inc_p$d;
+    wire  [4:0] inc_p$q;
+    reg  inc_p$clock;
+    reg  [4:0] inc_a$d;
+    wire  [4:0] inc_a$q;
+    reg  inc_a$clock;
     reg  end_s1$d;
     wire  end_s1$q;
     reg  end_s1$clock;
@@ -424,6 +436,16 @@ module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,flit,fli
         .d(w_j$d),
         .q(w_j$q),
         .clock(w_j$clock)
+    );
+    ltp_deframer$w_need w_need(
+        .d(w_need$d),
+        .q(w_need$q),
+        .clock(w_need$clock)
+    );
+    ltp_deframer$w_last w_last(
+        .d(w_last$d),
+        .q(w_last$q),
+        .clock(w_last$clock)
     );
     ltp_deframer$slots$0 slots$0(
         .d(slots$0$d),
@@ -645,6 +667,16 @@ module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,flit,fli
         .q(pend_a$q),
         .clock(pend_a$clock)
     );
+    ltp_deframer$inc_p inc_p(
+        .d(inc_p$d),
+        .q(inc_p$q),
+        .clock(inc_p$clock)
+    );
+    ltp_deframer$inc_a inc_a(
+        .d(inc_a$d),
+        .q(inc_a$q),
+        .clock(inc_a$clock)
+    );
     ltp_deframer$end_s1 end_s1(
         .d(end_s1$d),
         .q(end_s1$q),
@@ -724,6 +756,8 @@ module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,flit,fli
         w_lmask$clock = clock;
         w_active$clock = clock;
         w_j$clock = clock;
+        w_need$clock = clock;
+        w_last$clock = clock;
         slot_start$clock = clock;
         r_active$clock = clock;
         r_older$clock = clock;
@@ -740,6 +774,8 @@ module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,flit,fli
         crc$clock = clock;
         pend$clock = clock;
         pend_a$clock = clock;
+        inc_p$clock = clock;
+        inc_a$clock = clock;
         end_s1$clock = clock;
         flit_q$clock = clock;
         flit_valid_q$clock = clock;
@@ -761,6 +797,8 @@ module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,flit,fli
         w_lmask$d = w_lmask$q;
         w_active$d = w_active$q;
         w_j$d = w_j$q;
+        w_need$d = w_need$q;
+        w_last$d = w_last$q;
         slot_start$d = slot_start$q;
         r_active$d = r_active$q;
         r_older$d = r_older$q;
@@ -777,6 +815,8 @@ module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,flit,fli
         crc$d = crc$q;
         pend$d = pend$q;
         pend_a$d = pend_a$q;
+        inc_p$d = inc_p$q;
+        inc_a$d = inc_a$q;
         end_s1$d = end_s1$q;
         flit_q$d = flit_q$q;
         flit_valid_q$d = flit_valid_q$q;
@@ -969,13 +1009,9 @@ module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,flit,fli
         end
         beat = |vl;
         act = w_active$q & ~mask_chg$q;
-        rem = xfrs - w_j$q;
         cur_m = 32'h0;
         if (act) begin
-            cur_m = w_lmask$q;
-            if (rem < ((w_lanes$q) & 6'h3f)) begin
-                cur_m = (one4 << rem[(32'h0)+:(2)]) - one4;
-            end
+            cur_m = w_need$q;
         end
         s_cur = sl & cur_m;
         unexpected = |s_cur;
@@ -985,7 +1021,7 @@ module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,flit,fli
         end
         cur_miss = cur_part & ~vl;
         cur_abort = beat & act & (unexpected | |cur_miss);
-        cur_done = beat & act & ~cur_abort & (rem <= ((w_lanes$q) & 6'h3f));
+        cur_done = beat & act & ~cur_abort & w_last$q;
         after_m = w_lmask$q & ~cur_part;
         s_after = sl & after_m;
         has_new = beat & |s_after;
@@ -1365,7 +1401,7 @@ module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,flit,fli
             end
             finish = read_b & (r_i$q == fifteen);
         end
-        r_start = ~r_active$q & ((pend$q == 32'h0) | (pend$q == 32'h1) | ((pend$q == 32'h2) & ~end_s1$q)) & found & ~reset;
+        r_start = ~r_active$q & (inc_p$q == 32'h0) & ((pend$q == 32'h0) | (pend$q == 32'h1) | ((pend$q == 32'h2) & ~end_s1$q)) & found & ~reset;
         pop = 32'h0;
         if ((read_a & (phys_a == k2$0)) | (read_b & (phys_b == k2$0)) | (r_start & (start_phys == k2$0))) begin
             pop = (pop & ~(1 << (0)) | ((1'b1) << (0)));
@@ -1772,6 +1808,12 @@ module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,flit,fli
             w_active$d = 1'b1;
             w_j$d = ((cnt_new) & 6'h3f);
         end
+        rem = xfrs - w_j$d;
+        w_need$d = w_lmask$q;
+        if (rem < ((w_lanes$q) & 6'h3f)) begin
+            w_need$d = (one4 << rem[(32'h0)+:(2)]) - one4;
+        end
+        w_last$d = rem <= ((w_lanes$q) & 6'h3f);
         active_next = (r_active$q & ~finish) | r_start;
         if (flush) begin
             active_next = 1'b0;
@@ -1799,12 +1841,16 @@ module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,flit,fli
         if (dec) begin
             pend_in = pend$q - one5;
         end
+        inc_p$d = 32'h0;
+        inc_a$d = 32'h0;
         if (active_next) begin
-            pend$d = pend_in;
-            pend_a$d = pend_a$q + inc;
+            inc_a$d = inc;
+            pend$d = pend_in + inc_p$q;
+            pend_a$d = pend_a$q + inc_a$q;
         end
         else begin
-            pend$d = pend_in + pend_a$q + inc;
+            inc_p$d = inc;
+            pend$d = pend_in + inc_p$q + pend_a$q + inc_a$q;
             pend_a$d = 32'h0;
         end
         if (reset) begin
@@ -1813,6 +1859,8 @@ module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,flit,fli
             r_older$d = 1'b0;
             pend$d = 32'h0;
             pend_a$d = 32'h0;
+            inc_p$d = 32'h0;
+            inc_a$d = 32'h0;
             end_s1$d = 1'b0;
             end_q$d = 1'b0;
             flit_valid_q$d = 1'b0;
@@ -2324,6 +2372,44 @@ module ltp_deframer$in_valid(d,q,clock);
     end
           
 endmodule // ltp_deframer$in_valid
+
+
+module ltp_deframer$inc_a(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$inc_a
+
+
+module ltp_deframer$inc_p(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$inc_p
 
 
 module ltp_deframer$mask_chg(d,q,clock);
@@ -3247,6 +3333,25 @@ module ltp_deframer$w_lanes(d,q,clock);
 endmodule // ltp_deframer$w_lanes
 
 
+module ltp_deframer$w_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$w_last
+
+
 module ltp_deframer$w_lmask(d,q,clock);
     
     // Module arguments
@@ -3283,6 +3388,25 @@ module ltp_deframer$w_log(d,q,clock);
     end
           
 endmodule // ltp_deframer$w_log
+
+
+module ltp_deframer$w_need(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$w_need
 
 
 module ltp_deframer$w_phys(d,q,clock);
