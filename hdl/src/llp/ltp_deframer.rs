@@ -49,8 +49,10 @@
 //! reading an older, complete attempt while the writer aborts a newer one; the writer then
 //! rewinds the lane FIFOs to where the newer attempt began (per-lane counts of the older
 //! attempt's XFRs are kept), otherwise it empties them. Ends of attempts that ended early are
-//! counted (`pend`, saturating near 24: a far end that begins more than one attempt
-//! per cycle for long cannot have them all reported) and emitted one per cycle while the reader is idle.
+//! counted and emitted one per cycle when the end port is free, those owed before the reader's
+//! attempt before its flit 0, those owed after it after its end (`pend`, `pend_a`, saturating
+//! near 24: a far end that begins more than one attempt per cycle for long cannot have them all
+//! reported).
 //!
 //! Ports: `clock`, `reset` (synchronous, active high: drops everything and hunts), `lanes`,
 //! `mask`, `flit`, `flit_valid`, `flit_pos`, `end_valid`, `end_intact`, `end_crc_diff`, `end_state`,
@@ -112,6 +114,8 @@ pub struct LtpDeframer {
     // Writer: an attempt in progress, its XFRs so far.
     w_active: DFF<bool>,
     w_j: DFF<Bits<6>>,
+    w_need: DFF<Bits<4>>,
+    w_last: DFF<bool>,
     // Lane FIFOs: slot s of physical lane p is slots[2p + s].
     slots: Vec<DFF<Bits<32>>>,
     slot_start: DFF<Bits<16>>,
@@ -136,6 +140,11 @@ pub struct LtpDeframer {
     crc: DFF<Bits<14>>,
     // Ends not yet emitted of attempts that ended early.
     pend: DFF<Bits<5>>,
+    // Ends owed after the end of the reader's attempt.
+    pend_a: DFF<Bits<5>>,
+    inc_p: DFF<Bits<5>>,
+    inc_a: DFF<Bits<5>>,
+    pend_in: Signal<Local, Bits<5>>,
     end_s1: DFF<bool>,
     // Output registers.
     flit_q: DFF<Bits<65>>,
@@ -272,6 +281,8 @@ impl LtpDeframer {
             w_lmask: Default::default(),
             w_active: Default::default(),
             w_j: Default::default(),
+            w_need: Default::default(),
+            w_last: Default::default(),
             slots: (0..4 * LANE_DEPTH).map(|_| Default::default()).collect(),
             slot_start: Default::default(),
             rptr: (0..4).map(|_| Default::default()).collect(),
@@ -292,6 +303,10 @@ impl LtpDeframer {
             gcrc: (0..4).map(|_| Default::default()).collect(),
             crc: Default::default(),
             pend: Default::default(),
+            pend_a: Default::default(),
+            inc_p: Default::default(),
+            inc_a: Default::default(),
+            pend_in: Default::default(),
             end_s1: Default::default(),
             flit_q: Default::default(),
             flit_valid_q: Default::default(),
@@ -420,6 +435,8 @@ impl Logic for LtpDeframer {
             w_lmask,
             w_active,
             w_j,
+            w_need,
+            w_last,
             slot_start,
             r_active,
             r_older,
@@ -435,6 +452,9 @@ impl Logic for LtpDeframer {
             trailer,
             crc,
             pend,
+            pend_a,
+            inc_p,
+            inc_a,
             end_s1,
             flit_q,
             flit_valid_q,
@@ -533,15 +553,11 @@ impl Logic for LtpDeframer {
         }
         self.beat.next = self.vl.val().any();
         self.act.next = self.w_active.q.val() & !self.mask_chg.q.val();
-        // Lanes of the attempt in progress in this beat: min(L, XFRs left).
-        self.rem.next = self.xfrs.val() - self.w_j.q.val();
+        // Lanes of the attempt in progress in this beat: min(L, XFRs left), decided on the
+        // last edge (`w_need`, `w_last`) to keep the subtraction off the beat analysis.
         self.cur_m.next = 0.into();
         if self.act.val() {
-            self.cur_m.next = self.w_lmask.q.val();
-            if self.rem.val() < bit_cast::<6, 3>(self.w_lanes.q.val()) {
-                self.cur_m.next =
-                    (self.one4.val() << self.rem.val().get_bits::<2>(0)) - self.one4.val();
-            }
+            self.cur_m.next = self.w_need.q.val();
         }
         self.s_cur.next = self.sl.val() & self.cur_m.val();
         self.unexpected.next = self.s_cur.val().any();
@@ -554,10 +570,8 @@ impl Logic for LtpDeframer {
         self.cur_miss.next = self.cur_part.val() & !self.vl.val();
         self.cur_abort.next =
             self.beat.val() & self.act.val() & (self.unexpected.val() | self.cur_miss.val().any());
-        self.cur_done.next = self.beat.val()
-            & self.act.val()
-            & !self.cur_abort.val()
-            & (self.rem.val() <= bit_cast::<6, 3>(self.w_lanes.q.val()));
+        self.cur_done.next =
+            self.beat.val() & self.act.val() & !self.cur_abort.val() & self.w_last.q.val();
         // After the attempt's lanes: start flags begin attempts, the last one survives.
         self.after_m.next = self.w_lmask.q.val() & !self.cur_part.val();
         self.s_after.next = self.sl.val() & self.after_m.val();
@@ -726,8 +740,13 @@ impl Logic for LtpDeframer {
             }
             self.finish.next = self.read_b.val() & (self.r_i.q.val() == self.fifteen.val());
         }
+        // Start only if the ends owed before this attempt all leave by its flit 0 (two cycles
+        // later): at most two, counting the reader's own end in flight.
         self.r_start.next = !self.r_active.q.val()
-            & (self.pend.q.val() == 0)
+            & (self.inc_p.q.val() == 0)
+            & ((self.pend.q.val() == 0)
+                | (self.pend.q.val() == 1)
+                | ((self.pend.q.val() == 2) & !self.end_s1.q.val()))
             & self.found.val()
             & !self.reset.val();
         self.pop.next = 0.into();
@@ -942,6 +961,15 @@ impl Logic for LtpDeframer {
             self.w_active.d.next = true;
             self.w_j.d.next = bit_cast::<6, 3>(self.cnt_new.val());
         }
+        // What the attempt needs of the next beat (the lane count of the next beat changes only
+        // with the mask, which ends the attempt).
+        self.rem.next = self.xfrs.val() - self.w_j.d.val();
+        self.w_need.d.next = self.w_lmask.q.val();
+        if self.rem.val() < bit_cast::<6, 3>(self.w_lanes.q.val()) {
+            self.w_need.d.next =
+                (self.one4.val() << self.rem.val().get_bits::<2>(0)) - self.one4.val();
+        }
+        self.w_last.d.next = self.rem.val() <= bit_cast::<6, 3>(self.w_lanes.q.val());
 
         // Reader state after this cycle.
         self.active_next.next = (self.r_active.q.val() & !self.finish.val()) | self.r_start.val();
@@ -967,16 +995,31 @@ impl Logic for LtpDeframer {
                 | (bit_cast::<32, 8>(self.gcrc[2].q.val()) << 16)
                 | (bit_cast::<32, 8>(self.gcrc[1].q.val()) << 8)
                 | bit_cast::<32, 8>(self.gcrc[0].q.val());
-        } else if !self.r_active.q.val() & self.pend.q.val().any() {
+        } else if self.pend.q.val().any() {
             self.end_q.d.next = true;
             self.dec.next = true;
         }
-        if self.pend.q.val() >= self.sat.val() {
+        if (self.pend.q.val() >= self.sat.val()) | (self.pend_a.q.val() >= self.sat.val()) {
             self.inc.next = 0.into();
         }
-        self.pend.d.next = self.pend.q.val() + self.inc.val();
+        // Ends owed while the reader stays on an attempt are owed after its end (`pend_a`);
+        // they join `pend` when the reader stops.
+        self.pend_in.next = self.pend.q.val();
         if self.dec.val() {
-            self.pend.d.next = self.pend.q.val() + self.inc.val() - self.one5.val();
+            self.pend_in.next = self.pend.q.val() - self.one5.val();
+        }
+        // This cycle's increment is registered first (`inc_p`, `inc_a`), off the abort path.
+        self.inc_p.d.next = 0.into();
+        self.inc_a.d.next = 0.into();
+        if self.active_next.val() {
+            self.inc_a.d.next = self.inc.val();
+            self.pend.d.next = self.pend_in.val() + self.inc_p.q.val();
+            self.pend_a.d.next = self.pend_a.q.val() + self.inc_a.q.val();
+        } else {
+            self.inc_p.d.next = self.inc.val();
+            self.pend.d.next =
+                self.pend_in.val() + self.inc_p.q.val() + self.pend_a.q.val() + self.inc_a.q.val();
+            self.pend_a.d.next = 0.into();
         }
 
         if self.reset.val() {
@@ -984,6 +1027,9 @@ impl Logic for LtpDeframer {
             self.r_active.d.next = false;
             self.r_older.d.next = false;
             self.pend.d.next = 0.into();
+            self.pend_a.d.next = 0.into();
+            self.inc_p.d.next = 0.into();
+            self.inc_a.d.next = 0.into();
             self.end_s1.d.next = false;
             self.end_q.d.next = false;
             self.flit_valid_q.d.next = false;

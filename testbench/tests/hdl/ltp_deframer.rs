@@ -41,6 +41,9 @@ enum Fault {
     DropBeat,
     LostStart,
     SpuriousStart,
+    /// A spurious start in the first two beats of an LTP that followed its predecessor in
+    /// time: the deframer may still be reading the predecessor (which must stay intact).
+    EarlyStart,
     WrongState,
 }
 
@@ -58,16 +61,19 @@ fn segment(
     sent: &mut Vec<Sent>,
 ) -> Vec<Cycle> {
     let l = active_lanes(mask).len();
-    let in_time: Vec<bool> = (0..n).map(|_| rng.chance(0.6)).collect();
+    let mut in_time: Vec<bool> = (0..n).map(|_| rng.chance(0.6)).collect();
     let victim = if fault == Fault::None {
         usize::MAX
+    } else if fault == Fault::EarlyStart {
+        in_time[0] = true;
+        1
     } else {
         rng.range(0, n as u64 - 2) as usize
     };
     let mut g = 0u64;
     let mut ltps = vec![];
     let first = sent.len();
-    for k in 0..n {
+    for (k, &in_time_k) in in_time.iter().enumerate() {
         let state = (g % l as u64) as u8;
         let flits: [u128; LTP_FLITS] = std::array::from_fn(|_| rng.bits(65));
         let xor = rng.bits(14) as u16;
@@ -76,7 +82,7 @@ fn segment(
             st = (state + 1 + rng.range(0, 2) as u8) % 4;
         }
         let xfrs = ltp_to_xfrs(&flits, trailer(ltp_crc(&flits) ^ xor, st));
-        ltps.push((xfrs, in_time[k]));
+        ltps.push((xfrs, in_time_k));
         sent.push(Sent {
             xfrs,
             flits,
@@ -86,7 +92,7 @@ fn segment(
             intact: !(k == victim && fault != Fault::Flip),
             crc_ok: true,
         });
-        g = if in_time[k] { g + LTP_XFRS as u64 } else { 0 };
+        g = if in_time_k { g + LTP_XFRS as u64 } else { 0 };
     }
     let mut beats = stripe(&ltps, mask);
     // Where each LTP's XFRs are: (beat, physical lane) of XFR j of LTP k.
@@ -146,6 +152,10 @@ fn segment(
                 let (bi, ph) = p[rng.range(1, 32) as usize];
                 beats[bi].start |= 1 << ph;
             }
+            Fault::EarlyStart => {
+                let (bi, ph) = p[rng.range(1, 2 * l as u64) as usize];
+                beats[bi].start |= 1 << ph;
+            }
             _ => {}
         }
     }
@@ -164,9 +174,8 @@ fn segment(
         start[k] = start[k - 1] + 17 + late;
     }
     let mut ready = vec![0u64; beats.len()];
-    for k in 0..n {
-        for j in 0..LTP_XFRS {
-            let bi = pos[k][j].0;
+    for (k, p) in pos.iter().enumerate() {
+        for (j, &(bi, _)) in p.iter().enumerate() {
             ready[bi] = ready[bi].max(start[k] + j as u64 / 2 + 1);
         }
     }
@@ -387,6 +396,7 @@ fn faults(b: &mut dyn Backend, seed: u64) -> usize {
         Fault::DropBeat,
         Fault::LostStart,
         Fault::SpuriousStart,
+        Fault::EarlyStart,
         Fault::WrongState,
     ];
     let mut faulted = 0;
@@ -402,8 +412,11 @@ fn faults(b: &mut dyn Backend, seed: u64) -> usize {
             }
             let n0 = sent.len();
             cycles.extend(segment(&mut rng, m, 3, f, 0.3, &mut sent));
-            // LTPs after a fault must be intact (checked by `check` through `sent`).
+            // LTPs before and after a fault must be intact (checked by `check` via `sent`).
             assert!(sent[n0 + 2].intact);
+            if f == Fault::EarlyStart {
+                assert!(sent[n0].intact);
+            }
             faulted += 1;
             let _ = i;
             cycles.push((m, Beat::default()));
@@ -499,7 +512,7 @@ fn ltp_deframer_clean_streams() {
 
 #[test]
 fn ltp_deframer_faults() {
-    let rep = run_both_seeds("ltp_deframer", &[3, 4], Dut::default, table, faults);
+    let rep = run_both_seeds("ltp_deframer", &[3, 4, 5, 6], Dut::default, table, faults);
     println!(
         "ltp_deframer faults: {:?} attempts",
         rep.iter().map(|r| r.result).collect::<Vec<_>>()
