@@ -17,8 +17,8 @@ module rx_delivery(clock,reset,wr_valid,wr_data,commit,rollback,sources$0$valid,
     output reg  sources$1$valid;
     output reg  [64:0] sources$1$data;
     input wire  sources$1$ready;
-    output reg  [6:0] freed$0;
-    output reg  [6:0] freed$1;
+    output reg  [12:0] freed$0;
+    output reg  [12:0] freed$1;
     output reg  [15:0] missing_head;
     output reg  [15:0] missing_tail;
     output reg  [15:0] too_long;
@@ -77,7 +77,7 @@ module rx_delivery(clock,reset,wr_valid,wr_data,commit,rollback,sources$0$valid,
     wire  bufs$0$source$valid;
     wire  [64:0] bufs$0$source$data;
     reg  bufs$0$source$ready;
-    wire  [6:0] bufs$0$freed;
+    wire  [12:0] bufs$0$freed;
     wire  [15:0] bufs$0$missing_head;
     wire  [15:0] bufs$0$missing_tail;
     wire  [15:0] bufs$0$too_long;
@@ -95,7 +95,7 @@ module rx_delivery(clock,reset,wr_valid,wr_data,commit,rollback,sources$0$valid,
     wire  bufs$1$source$valid;
     wire  [64:0] bufs$1$source$data;
     reg  bufs$1$source$ready;
-    wire  [6:0] bufs$1$freed;
+    wire  [12:0] bufs$1$freed;
     wire  [15:0] bufs$1$missing_head;
     wire  [15:0] bufs$1$missing_tail;
     wire  [15:0] bufs$1$too_long;
@@ -575,7 +575,7 @@ module rx_delivery$bufs$0(clock,reset,sink$valid,sink$data,sink$ready,source$val
     output reg  source$valid;
     output reg  [64:0] source$data;
     input wire  source$ready;
-    output reg  [6:0] freed;
+    output reg  [12:0] freed;
     output reg  [15:0] missing_head;
     output reg  [15:0] missing_tail;
     output reg  [15:0] too_long;
@@ -1041,7 +1041,7 @@ module rx_delivery$bufs$0(clock,reset,sink$valid,sink$data,sink$ready,source$val
         ram$write_clock = clock;
         dec$flit = sink$data;
         sink$ready = 1'b1;
-        freed = freed_r$q;
+        freed = ((freed_r$q) & 13'h1fff);
         missing_head = c_missing_head$q;
         missing_tail = c_missing_tail$q;
         too_long = c_too_long$q;
@@ -2053,7 +2053,7 @@ module rx_delivery$bufs$1(clock,reset,sink$valid,sink$data,sink$ready,source$val
     output reg  source$valid;
     output reg  [64:0] source$data;
     input wire  source$ready;
-    output reg  [6:0] freed;
+    output reg  [12:0] freed;
     output reg  [15:0] missing_head;
     output reg  [15:0] missing_tail;
     output reg  [15:0] too_long;
@@ -2519,7 +2519,7 @@ module rx_delivery$bufs$1(clock,reset,sink$valid,sink$data,sink$ready,source$val
         ram$write_clock = clock;
         dec$flit = sink$data;
         sink$ready = 1'b1;
-        freed = freed_r$q;
+        freed = ((freed_r$q) & 13'h1fff);
         missing_head = c_missing_head$q;
         missing_tail = c_missing_tail$q;
         too_long = c_too_long$q;

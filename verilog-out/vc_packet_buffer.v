@@ -13,7 +13,7 @@ module vc_packet_buffer(clock,reset,sink$valid,sink$data,sink$ready,source$valid
     output reg  source$valid;
     output reg  [64:0] source$data;
     input wire  source$ready;
-    output reg  [6:0] freed;
+    output reg  [12:0] freed;
     output reg  [15:0] missing_head;
     output reg  [15:0] missing_tail;
     output reg  [15:0] too_long;
@@ -479,7 +479,7 @@ module vc_packet_buffer(clock,reset,sink$valid,sink$data,sink$ready,source$valid
         ram$write_clock = clock;
         dec$flit = sink$data;
         sink$ready = 1'b1;
-        freed = freed_r$q;
+        freed = ((freed_r$q) & 13'h1fff);
         missing_head = c_missing_head$q;
         missing_tail = c_missing_tail$q;
         too_long = c_too_long$q;

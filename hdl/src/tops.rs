@@ -62,6 +62,22 @@ macro_rules! with_log2 {
     }};
 }
 
+/// Runs `$body` with const generic `$n` = log2(`$v`), for `$v` one of the powers of two
+/// `1 << a` listed: a narrower [`with_log2!`] for nesting, where every listed value
+/// multiplies the instantiations (and the compile time) of the body.
+#[macro_export]
+macro_rules! with_log2_in {
+    ($v:expr, [$($a:literal),+], $n:ident => $body:expr) => {{
+        match $v {
+            $( x if x == 1usize << $a => {
+                const $n: usize = $a;
+                $body
+            } )+
+            v => panic!("{v} is not one of the powers of two listed: the configuration rules should have rejected it"),
+        }
+    }};
+}
+
 /// Runs `$body` with const generics `$n` = `$v` (1 to 8 requesters) and `$w` its index width.
 #[macro_export]
 macro_rules! with_count8 {
@@ -85,6 +101,23 @@ macro_rules! with_count8 {
             v => panic!("{v} is not in 1..=8: the configuration rules should have rejected it"),
         }
     }};
+}
+
+/// The link endpoint of `cfg` (`link.replay_ltps`, `link.vc_buffer_flits`, `network.vcs`,
+/// `link.lanes`, `network.max_packet_flits`) as top `llp_endpoint`. Also what the link
+/// benches simulate, so that they run exactly the emitted Verilog.
+pub fn llp_endpoint(cfg: &Config) -> Result<Emitted, String> {
+    let p = crate::llp::endpoint::EndpointParams::from_config(cfg);
+    // The arms are the configuration's ranges (replay 2..=64, buffers 4..=4096): 66 shapes.
+    with_log2_in!(cfg.link.replay_ltps as usize, [1, 2, 3, 4, 5, 6], R => {
+        with_log2_in!(cfg.link.vc_buffer_flits as usize, [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], L => {
+            emit(
+                <crate::llp_endpoint!(1 << R, 1 << L)>::new(p),
+                "llp_endpoint",
+                "one end of a link: per-VC queues, LTP transmitter with replay, lane striping; lane deframing, LTP checks, retry and lane removal, dirty-packet discard and per-VC receive buffers",
+            )
+        })
+    })
 }
 
 /// Every `hdl` top of `cfg`, in emission order.
@@ -152,6 +185,7 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
             "rs_flit_upsizer",
             "20-bit relay-station beats back into a flit",
         )?,
+        llp_endpoint(cfg)?,
         // 13 bits hold the largest buffer the configuration allows (4096 flits).
         emit(
             crate::credit_counter::CreditCounter::<13>::new(credits),

@@ -12,6 +12,7 @@ use anyhow::Result;
 use hdl::formats::Flit;
 use hdl::llp::lane_channel::MAX_LANES;
 use hdl::llp::ltp::Beat;
+use hdl::params::Config;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -30,20 +31,36 @@ pub struct EndpointShape {
     pub lanes: usize,
 }
 
-/// Compiles (or loads from the cache) the Verilator model of an endpoint of `shape`.
+impl EndpointShape {
+    /// The shape of the endpoint that configuration `cfg` emits.
+    pub fn of(cfg: &Config) -> Self {
+        Self {
+            vcs: cfg.network.vcs as usize,
+            replay: cfg.link.replay_ltps as usize,
+            depth: cfg.link.vc_buffer_flits as usize,
+            max_packet: cfg.network.max_packet_flits as usize,
+            lanes: cfg.link.lanes as usize,
+        }
+    }
+
+    /// The default configuration with this shape's sizes (checked by the configuration rules).
+    pub fn config(&self) -> Result<Config> {
+        let mut cfg = Config::default();
+        cfg.network.vcs = self.vcs as u32;
+        cfg.network.max_packet_flits = self.max_packet as u32;
+        cfg.link.lanes = self.lanes as u32;
+        cfg.link.vc_buffer_flits = self.depth as u32;
+        cfg.link.replay_ltps = self.replay as u32;
+        cfg.validate().map_err(anyhow::Error::msg)?;
+        Ok(cfg)
+    }
+}
+
+/// Compiles (or loads from the cache) the Verilator model of an endpoint of `shape`: the
+/// Verilog that `hpcnet emit` writes as `llp_endpoint` for that configuration.
 pub fn endpoint_model(shape: EndpointShape) -> Result<Arc<VerilatorModel>> {
-    let p = hdl::llp::endpoint::EndpointParams::new(shape.vcs, shape.lanes, shape.max_packet);
-    macro_rules! build {
-        ($r:expr, $d:expr) => {{
-            let mut uut = <hdl::llp_endpoint!($r, 32, $d)>::new(p);
-            VerilatorModel::build_for(&mut uut, "llp_endpoint")
-        }};
-    }
-    match (shape.replay, shape.depth) {
-        (16, 64) => build!(16, 64),
-        (2, 16) => build!(2, 16),
-        other => anyhow::bail!("no bench build for replay/depth {other:?}"),
-    }
+    let top = hdl::tops::llp_endpoint(&shape.config()?).map_err(anyhow::Error::msg)?;
+    VerilatorModel::build(&top.verilog, &top.name, &top.ports)
 }
 
 /// One run of the link bench.

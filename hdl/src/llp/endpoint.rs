@@ -21,15 +21,17 @@
 //! `lane_threshold`, `lane_window`. Status outputs: see the port list. Both ends must leave
 //! reset together (link training is not part of this block).
 //!
-//! Parameters: `RAW` replay address bits (log2(replay LTPs) + 4), `CW` credit width and `D`,
-//! `AW` of the per-VC buffers, `S`, `SAW`, `SCW` of the staging buffer; use
-//! [`llp_endpoint!`](crate::llp_endpoint). Elaboration values: [`EndpointParams`].
+//! Parameters: `RAW` replay address bits (log2(replay LTPs) + 4) and `D` slots of each VC
+//! buffer with its widths `AW`, `CW`; use [`llp_endpoint!`](crate::llp_endpoint). Credit counts
+//! are [`CREDIT_BITS`] wide whatever the buffer size. Elaboration values: [`EndpointParams`].
 use super::lane_channel::{LaneChannelIn, LaneChannelOut};
 use super::ltp_deframer::LtpDeframer;
 use super::ltp_striper::LtpStriper;
 use super::rx_delivery::RxDelivery;
 use super::rx_link::RxLink;
 use super::tx_link::TxLink;
+use super::CREDIT_BITS;
+use crate::fifo::{fifo_count_bits, fifo_ptr_bits};
 use crate::skid_buffer::SkidBuffer;
 use crate::stream::{StreamSink, StreamSource};
 use rust_hdl::prelude::*;
@@ -64,36 +66,39 @@ impl EndpointParams {
             rt_timeout: 2048,
         }
     }
+
+    /// The defaults for the link of configuration `cfg` (`network.vcs`, `link.lanes`,
+    /// `network.max_packet_flits`).
+    pub fn from_config(cfg: &crate::params::Config) -> Self {
+        Self::new(
+            cfg.network.vcs as usize,
+            cfg.link.lanes as usize,
+            cfg.network.max_packet_flits as usize,
+        )
+    }
 }
 
-/// The type of an [`LlpEndpoint`] with `$replay` LTPs of replay buffer, `$stage` staging slots
-/// and `$depth` flits per VC buffer: `llp_endpoint!(16, 32, 64)`.
+/// The type of an [`LlpEndpoint`] with `$replay` LTPs of replay buffer and `$depth` flits per VC
+/// buffer (both powers of two): `llp_endpoint!(16, 64)`.
 #[macro_export]
 macro_rules! llp_endpoint {
-    ($replay:expr, $stage:expr, $depth:expr) => {
+    ($replay:expr, $depth:expr) => {
         $crate::llp::endpoint::LlpEndpoint<
             { $crate::fifo::fifo_ptr_bits($replay) + 4 },
-            { $crate::fifo::fifo_count_bits($depth) },
-            { $stage },
-            { $crate::fifo::fifo_ptr_bits($stage) },
-            { $crate::fifo::fifo_count_bits($stage) },
             { $depth },
             { $crate::fifo::fifo_ptr_bits($depth) },
+            { $crate::fifo::fifo_count_bits($depth) },
         >
     };
 }
 
+/// Staging slots between the receive protocol and the VC buffers: one LTP's 16 flits plus the
+/// next LTP's, so the protocol never waits for the previous LTP to drain.
+pub const STAGE: usize = 32;
+
 /// A link endpoint.
 #[derive(LogicBlock)]
-pub struct LlpEndpoint<
-    const RAW: usize,
-    const CW: usize,
-    const S: usize,
-    const SAW: usize,
-    const SCW: usize,
-    const D: usize,
-    const AW: usize,
-> {
+pub struct LlpEndpoint<const RAW: usize, const D: usize, const AW: usize, const CW: usize> {
     /// Clock of everything.
     pub clock: Signal<In, Clock>,
     /// Synchronous reset (both ends together).
@@ -139,7 +144,7 @@ pub struct LlpEndpoint<
     /// LTPs in the replay buffer.
     pub replay_fill: Signal<Out, Bits<16>>,
     /// Credits available per VC.
-    pub credits: Vec<Signal<Out, Bits<CW>>>,
+    pub credits: Vec<Signal<Out, Bits<CREDIT_BITS>>>,
     /// Sticky protocol errors: over-returned credits, staging overflow.
     pub protocol_error: Signal<Out, bool>,
     /// Dirty packets dropped on receive, all reasons and VCs (saturating each, summed).
@@ -153,22 +158,15 @@ pub struct LlpEndpoint<
     /// Why it was dropped (`packet_buffer::REASON_*`).
     pub err_reason: Signal<Out, Bits<3>>,
     queues: Vec<SkidBuffer<Bits<65>>>,
-    tx: TxLink<RAW, CW>,
+    tx: TxLink<RAW, CREDIT_BITS>,
     striper: LtpStriper,
     deframer: LtpDeframer,
-    rx: RxLink<CW>,
-    delivery: RxDelivery<S, SAW, SCW, D, AW, CW>,
+    rx: RxLink<CREDIT_BITS>,
+    delivery: RxDelivery<STAGE, { fifo_ptr_bits(STAGE) }, { fifo_count_bits(STAGE) }, D, AW, CW>,
 }
 
-impl<
-        const RAW: usize,
-        const CW: usize,
-        const S: usize,
-        const SAW: usize,
-        const SCW: usize,
-        const D: usize,
-        const AW: usize,
-    > LlpEndpoint<RAW, CW, S, SAW, SCW, D, AW>
+impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize>
+    LlpEndpoint<RAW, D, AW, CW>
 {
     /// An endpoint with elaboration values `p`.
     pub fn new(p: EndpointParams) -> Self {
@@ -217,15 +215,8 @@ impl<
     }
 }
 
-impl<
-        const RAW: usize,
-        const CW: usize,
-        const S: usize,
-        const SAW: usize,
-        const SCW: usize,
-        const D: usize,
-        const AW: usize,
-    > Logic for LlpEndpoint<RAW, CW, S, SAW, SCW, D, AW>
+impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize> Logic
+    for LlpEndpoint<RAW, D, AW, CW>
 {
     #[hdl_gen]
     fn update(&mut self) {

@@ -16,3 +16,10 @@ pub mod packet_buffer;
 pub mod rx_delivery;
 pub mod rx_link;
 pub mod tx_link;
+
+/// Width of every credit count that crosses a block boundary in the link (freed slots, credits
+/// returned by the far end, credits available): enough for the largest VC buffer the
+/// configuration allows (4096 flits). One fixed width keeps the endpoint's generics to the two
+/// buffer sizes (replay depth and VC buffer depth), so that emitting every configured size
+/// stays cheap to compile.
+pub const CREDIT_BITS: usize = 13;

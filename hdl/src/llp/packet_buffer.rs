@@ -56,11 +56,12 @@
 //! clears counters and the error buffer.
 //!
 //! Parameters: `D` slots (power of two >= 4), `AW` = `fifo_ptr_bits(D)`, `CW` =
-//! `fifo_count_bits(D)` (pointer and `freed` width); elaboration value `max_len` (2..=min(D,
+//! `fifo_count_bits(D)` (pointer width; `freed` is [`CREDIT_BITS`] wide); elaboration value `max_len` (2..=min(D,
 //! 255)), the longest packet accepted, in flits. Use [`packet_buffer!`](crate::packet_buffer).
 use crate::fifo::{check_count_width, check_ptr_width};
 use crate::flit_decoder::FlitDecoder;
 use crate::formats::ControlCode;
+use crate::llp::CREDIT_BITS;
 use crate::stream::{StreamSink, StreamSource};
 use rust_hdl::prelude::*;
 
@@ -103,7 +104,7 @@ pub struct PacketBuffer<const D: usize, const AW: usize, const CW: usize> {
     /// Flits of committed packets, in order.
     pub source: StreamSource<Bits<65>>,
     /// Slots freed by the previous clock edge (credits to return).
-    pub freed: Signal<Out, Bits<CW>>,
+    pub freed: Signal<Out, Bits<CREDIT_BITS>>,
     /// Dropped packets that had no head (saturating).
     pub missing_head: Signal<Out, Bits<16>>,
     /// Dropped packets that had no tail (saturating).
@@ -380,7 +381,7 @@ impl<const D: usize, const AW: usize, const CW: usize> Logic for PacketBuffer<D,
         self.ram.write_clock.next = self.clock.val();
         self.dec.flit.next = self.sink.data.val();
         self.sink.ready.next = true;
-        self.freed.next = self.freed_r.q.val();
+        self.freed.next = bit_cast::<CREDIT_BITS, CW>(self.freed_r.q.val());
         self.missing_head.next = self.c_missing_head.q.val();
         self.missing_tail.next = self.c_missing_tail.q.val();
         self.too_long.next = self.c_too_long.q.val();

@@ -33,13 +33,14 @@
 //!
 //! Parameters: `S` staging slots (power of two >= 4; 32 holds one LTP in progress while the
 //! previous one drains), `SAW`/`SCW` its widths; `D` slots per VC buffer, `AW`/`CW` its widths
-//! (`freed` is `CW` bits); elaboration values `vcs` (V, 1..=8: a runtime value so that a
+//! (`freed` is [`CREDIT_BITS`] bits); elaboration values `vcs` (V, 1..=8: a runtime value so that a
 //! configuration does not instantiate the block once per VC count) and `max_len` (longest
 //! packet, see [`PacketBuffer::new`]). Use [`rx_delivery!`](crate::rx_delivery).
 use crate::flit_decoder::FlitDecoder;
 use crate::formats::ControlCode;
 use crate::llp::commit_fifo::CommitFifo;
 use crate::llp::packet_buffer::PacketBuffer;
+use crate::llp::CREDIT_BITS;
 use crate::stream::StreamSource;
 use rust_hdl::prelude::*;
 
@@ -84,7 +85,7 @@ pub struct RxDelivery<
     /// Flits of good packets, per VC.
     pub sources: Vec<StreamSource<Bits<65>>>,
     /// Credits freed per VC by the previous clock edge.
-    pub freed: Vec<Signal<Out, Bits<CW>>>,
+    pub freed: Vec<Signal<Out, Bits<CREDIT_BITS>>>,
     /// Dropped packets that had no head, all VCs (saturating).
     pub missing_head: Signal<Out, Bits<16>>,
     /// Dropped packets that had no tail, all VCs (saturating).

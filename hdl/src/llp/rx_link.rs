@@ -163,7 +163,6 @@ pub struct RxLink<const CW: usize> {
     good_null: Signal<Local, bool>,
     good_norm: Signal<Local, bool>,
     bad_now: Signal<Local, bool>,
-    diffs: Signal<Local, Bits<4>>,
     ndiff: Signal<Local, Bits<3>>,
     diff_m: Signal<Local, Bits<2>>,
     logical: Signal<Local, Bits<3>>,
@@ -289,7 +288,6 @@ impl<const CW: usize> RxLink<CW> {
             good_null: Default::default(),
             good_norm: Default::default(),
             bad_now: Default::default(),
-            diffs: Default::default(),
             ndiff: Default::default(),
             diff_m: Default::default(),
             logical: Default::default(),
@@ -527,7 +525,6 @@ impl<const CW: usize> Logic for RxLink<CW> {
         }
 
         // Bad lane from the good copy of the stored bad LTP: exactly one group differs.
-        self.diffs.next = 0.into();
         self.ndiff.next = 0.into();
         self.diff_m.next = 0.into();
         for m in 0..4 {

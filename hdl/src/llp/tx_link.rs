@@ -118,7 +118,7 @@ pub struct TxLink<const RAW: usize, const CW: usize> {
     /// LTPs held in the replay buffer (`next_seq - ack_seq`).
     pub replay_fill: Signal<Out, Bits<16>>,
     ram: RAM<Bits<65>, RAW>,
-    crc: Crc14x65,
+    ltp_crc: Crc14x65,
     ccs: Vec<CreditCounter<CW>>,
     /// Decode of each VC's offered flit, and of the candidate's.
     decs: Vec<FlitDecoder>,
@@ -181,11 +181,9 @@ pub struct TxLink<const RAW: usize, const CW: usize> {
     vc_lsb: Constant<Bits<8>>,
     ctrl_vc_lsb: Constant<Bits<8>>,
     credits_lsb: Constant<Bits<8>>,
-    code_lsb: Constant<Bits<8>>,
     r_ltps: Constant<Bits<16>>,
     urgent: Constant<Bits<CW>>,
     rt_timeout: Constant<Bits<16>>,
-    sixteen: Constant<Bits<5>>,
     init_mask: Constant<Bits<4>>,
     nums: Vec<Constant<Bits<3>>>,
     // Per-cycle decisions.
@@ -288,7 +286,7 @@ impl<const RAW: usize, const CW: usize> TxLink<RAW, CW> {
             credit_error: Default::default(),
             replay_fill: Default::default(),
             ram: Default::default(),
-            crc: Crc14x65::new(&CRC14),
+            ltp_crc: Crc14x65::new(&CRC14),
             ccs: (0..vcs).map(|_| CreditCounter::new(vc_buffer)).collect(),
             decs: (0..vcs).map(|_| Default::default()).collect(),
             cdec: Default::default(),
@@ -350,11 +348,9 @@ impl<const RAW: usize, const CW: usize> TxLink<RAW, CW> {
             vc_lsb: Constant::new((VC.lsb as u64).into()),
             ctrl_vc_lsb: Constant::new((CTRL_VC.lsb as u64).into()),
             credits_lsb: Constant::new((CTRL_CREDITS.lsb as u64).into()),
-            code_lsb: Constant::new((CODE.lsb as u64).into()),
             r_ltps: Constant::new((1u64 << (RAW - 4)).into()),
             urgent: Constant::new((vc_buffer / 4).into()),
             rt_timeout: Constant::new((rt_timeout as u64).into()),
-            sixteen: Constant::new(16u64.into()),
             init_mask: Constant::new((mask as u64).into()),
             nums: (0..8).map(|n| Constant::new((n as u64).into())).collect(),
             elig: Default::default(),
@@ -463,8 +459,8 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
         }
         self.ram.read_clock.next = self.clock.val();
         self.ram.write_clock.next = self.clock.val();
-        self.crc.clock.next = self.clock.val();
-        self.crc.reset.next = self.reset.val();
+        self.ltp_crc.clock.next = self.clock.val();
+        self.ltp_crc.reset.next = self.reset.val();
         self.mask.next = self.tx_mask.q.val();
         self.ltps_sent.next = self.c_ltps.q.val();
         self.nulls_sent.next = self.c_nulls.q.val();
@@ -500,7 +496,8 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
         // Candidate VC: the packet in progress, else round robin after `rr_last`.
         self.found.next = false;
         self.cand.next = 0.into();
-        for v in 0..self.sinks.len() {
+        // (VC 0 is never after `rr_last`: the loop starts at 1.)
+        for v in 1..self.sinks.len() {
             if !self.found.val()
                 & self.elig.val().get_bit(v)
                 & (self.nums[v].val() > self.rr_last.q.val())
@@ -686,7 +683,7 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
         if self.s_null.q.val() {
             self.seq_xor.next = 0.into();
         }
-        self.trailer.next = bit_cast::<16, 14>(self.crc.crc.val() ^ self.seq_xor.val())
+        self.trailer.next = bit_cast::<16, 14>(self.ltp_crc.crc.val() ^ self.seq_xor.val())
             | (bit_cast::<16, 2>(self.st.q.val()) << 14);
         self.null_flit.next = 0.into();
         if self.s_pos.q.val() == 0 {
@@ -715,9 +712,9 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
         if self.s_pos.q.val().get_bit(4) {
             self.out.data.next = bit_cast::<65, 16>(self.trailer.val());
         }
-        self.crc.start.next = self.fire.val() & (self.s_pos.q.val() == 0);
-        self.crc.valid.next = self.fire.val() & !self.s_pos.q.val().get_bit(4);
-        self.crc.data.next = self.out.data.val();
+        self.ltp_crc.start.next = self.fire.val() & (self.s_pos.q.val() == 0);
+        self.ltp_crc.valid.next = self.fire.val() & !self.s_pos.q.val().get_bit(4);
+        self.ltp_crc.data.next = self.out.data.val();
 
         // Sequence state of the next LTP: it follows the trailer at once, or restarts at 0.
         self.new_st.next = 0.into();
