@@ -214,6 +214,41 @@ impl Logic for Defects {
     }
 }
 
+/// Rust field names that are Verilog/SystemVerilog reserved words: rust-hdl's derive and
+/// `check_all` accept them and print them unchanged.
+#[derive(LogicBlock)]
+struct Reserved {
+    clock: Signal<In, Clock>,
+    expect: Signal<In, Bits<4>>,
+    end: Signal<Out, bool>,
+    initial: Signal<Local, Bits<4>>,
+    dist: Constant<Bits<4>>,
+    wait: DFF<Bits<4>>,
+}
+
+impl Default for Reserved {
+    fn default() -> Self {
+        Reserved {
+            clock: Default::default(),
+            expect: Default::default(),
+            end: Default::default(),
+            initial: Default::default(),
+            dist: Constant::new(5.into()),
+            wait: Default::default(),
+        }
+    }
+}
+
+impl Logic for Reserved {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, wait);
+        self.initial.next = self.expect.val() ^ self.dist.val();
+        self.wait.d.next = self.initial.val();
+        self.end.next = self.wait.q.val() == self.dist.val();
+    }
+}
+
 fn emit<U: Block>(uut: &mut U, name: &str) -> (PathBuf, PathBuf) {
     let dir = flow::scratch_dir(name).unwrap();
     let v = dir.join(format!("{name}.v"));
@@ -276,5 +311,49 @@ fn rust_hdl_defects_are_reported() {
         flow::synth(&v, "defects", &dir.join("synth")).unwrap_err()
     );
     assert!(e.contains("defects.latch"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn rust_hdl_reserved_names_are_reported() {
+    let (v, dir) = emit(&mut Reserved::default(), "reserved");
+    let h = flow::hazards::scan(&std::fs::read_to_string(&v).unwrap());
+    let found: Vec<(HazardKind, &str, &str)> = h
+        .iter()
+        .map(|h| {
+            (
+                h.kind,
+                h.module.as_str(),
+                h.detail.split('`').nth(1).unwrap(),
+            )
+        })
+        .collect();
+    let k = HazardKind::Keyword;
+    assert_eq!(
+        found,
+        [
+            (k, "reserved", "expect"),
+            (k, "reserved", "end"),
+            (k, "reserved", "dist"),
+            (k, "reserved", "initial"),
+            (k, "reserved", "wait"),
+        ],
+        "{h:#?}"
+    );
+    assert!(h
+        .iter()
+        .all(|h| h.detail.ends_with("rename the Rust field/port")));
+    // Verilator agrees that the file is broken; the lint fails and names each word.
+    let r = flow::lint_unchecked(&[&v], "reserved", &dir, &flow::LintOptions::default()).unwrap();
+    assert!(
+        r.messages.iter().any(|m| m.severity == "Error"),
+        "{}",
+        r.findings()
+    );
+    assert_eq!(r.hazards, h);
+    let e = format!("{:#}", flow::lint(&v, "reserved", &dir).unwrap_err());
+    for name in ["`expect`", "`end`", "`dist`", "`initial`", "`wait`"] {
+        assert!(e.contains(name), "{name} not named: {e}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

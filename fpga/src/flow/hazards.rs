@@ -1,4 +1,5 @@
-//! Checks for the two rust-hdl emission hazards that no tool reports.
+//! Checks for the rust-hdl emission hazards: two that no tool reports, and one that the tools
+//! report only as a puzzling syntax error, or not at all.
 //!
 //! rust-hdl prints each `#[hdl_gen]` block as one `always @(*)` of blocking assignments. Two
 //! classes of its output compile cleanly, pass `check_all`, `yosys_validate` and (with the
@@ -18,9 +19,24 @@
 //!   wider than its non-literal operands (the width Rust computes it in). The fix is the
 //!   guide's: assign the sum to a same-width local first, then compare.
 //!
-//! Only the generated `// Update code` blocks are scanned (not `(custom)` Verilog such as
-//! rust-hdl's DFF and RAM), one statement per line, as rust-hdl prints them. This is a
-//! rust-hdl-specific check, not a general Verilog linter.
+//! These two are looked for only in the generated `// Update code` blocks (not in `(custom)`
+//! Verilog such as rust-hdl's DFF and RAM), one statement per line, as rust-hdl prints them.
+//!
+//! A third class passes rust-hdl's design-rule check (`check_all`) but does not parse:
+//!
+//! - [`HazardKind::Keyword`]: rust-hdl prints Rust field names as Verilog identifiers unchanged
+//!   (its derive refuses only six of them), so a port, signal, `Constant` or child block named
+//!   `end`, `wait`, `expect`, `dist`, `initial`, ... compiles in Rust, but Verilator stops on a
+//!   syntax error or an "unsupported reserved word" far from the Rust cause, while Yosys
+//!   rejects only some of the words (it takes `wait`, `expect`, `dist` as names), so synthesis
+//!   may pass where the lint fails. Every *declared* name in the whole file, custom Verilog
+//!   included, is checked against [`VERILOG_KEYWORDS`]: module names, port list entries,
+//!   `input`/`output`/`inout`/`reg`/`wire`/`localparam`/`parameter`/`integer`/...
+//!   declarations and instance names. Keywords in their keyword positions are not names and
+//!   are not looked at; rust-hdl's `child$port` stubs are single identifiers, and only a whole
+//!   identifier can be a keyword. The fix is to rename the Rust field or port.
+//!
+//! This is a rust-hdl-specific check, not a general Verilog linter.
 use std::collections::HashMap;
 use std::fmt;
 
@@ -31,6 +47,9 @@ pub enum HazardKind {
     Precedence,
     /// Arithmetic evaluated wider than in Rust, in a context that observes the extra bits.
     LiteralWidening,
+    /// A declared name (port, signal, constant, instance, module) that is a reserved word of
+    /// Verilog-2005 or SystemVerilog-2017 ([`VERILOG_KEYWORDS`]).
+    Keyword,
 }
 
 /// One finding.
@@ -44,7 +63,7 @@ pub struct Hazard {
     pub line: usize,
     /// The statement, trimmed.
     pub statement: String,
-    /// Explanation naming the operator or sub-expression.
+    /// Explanation naming the operator, sub-expression or identifier, and the fix.
     pub detail: String,
 }
 
@@ -53,6 +72,7 @@ impl fmt::Display for Hazard {
         let kind = match self.kind {
             HazardKind::Precedence => "precedence",
             HazardKind::LiteralWidening => "literal widening",
+            HazardKind::Keyword => "reserved word as a name",
         };
         write!(
             f,
@@ -62,19 +82,24 @@ impl fmt::Display for Hazard {
     }
 }
 
-/// Scans rust-hdl Verilog for precedence and widening hazards.
+/// Scans rust-hdl Verilog for precedence, widening and reserved-word hazards.
+///
+/// Findings are in line order; a reserved word is reported once per module, at its first
+/// declaration (a port at its `input`/`output` line rather than in the module's port list).
 pub fn scan(verilog: &str) -> Vec<Hazard> {
     let mut out = vec![];
     let mut module: Option<String> = None;
     let mut widths: HashMap<String, u32> = HashMap::new();
     let mut in_update = false;
+    let mut names = KeywordNames::default();
     for (i, raw) in verilog.lines().enumerate() {
         let line = raw.trim();
         if let Some(rest) = line.strip_prefix("module ") {
-            let name: String = rest
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '$')
-                .collect();
+            let rest = rest.trim_start();
+            let name: String = rest.chars().take_while(|c| is_ident_char(*c)).collect();
+            names.flush(&mut out);
+            names.module = name.clone();
+            names.module_header(i + 1, line, &name, &rest[name.len()..]);
             module = Some(name);
             widths.clear();
             in_update = false;
@@ -82,10 +107,12 @@ pub fn scan(verilog: &str) -> Vec<Hazard> {
         }
         let Some(m) = module.as_ref() else { continue };
         if line.starts_with("endmodule") {
+            names.flush(&mut out);
             module = None;
             in_update = false;
             continue;
         }
+        names.declarations(i + 1, line);
         if line == "// Update code" {
             in_update = true;
             continue;
@@ -149,6 +176,8 @@ pub fn scan(verilog: &str) -> Vec<Hazard> {
             }
         }
     }
+    names.flush(&mut out);
+    out.sort_by_key(|h| h.line);
     out
 }
 
@@ -693,6 +722,314 @@ impl Scope<'_> {
     }
 }
 
+/// The reserved words of Verilog and SystemVerilog, sorted (byte order) for binary search.
+///
+/// The union of the keyword lists of IEEE Std 1364-2005 Annex B (Verilog-2005, 124 words) and
+/// IEEE Std 1800-2017 Annex B (SystemVerilog-2017, 248 words), the latter containing all of the
+/// former: 248 words. Measured with the flow's tools on `reg [3:0] WORD;`: Verilator 5.006
+/// (which reads `.v` files as SystemVerilog) rejects every one of them except `global`, and
+/// Yosys 0.23 `read_verilog` rejects 60 Verilog-2005 words (`end`, `initial`, `begin`, ...) and
+/// accepts the other 188. Names that are only built-in methods or packages (`randomize`,
+/// `std`) are not reserved, are accepted by both tools, and are not listed.
+#[rustfmt::skip]
+pub const VERILOG_KEYWORDS: &[&str] = &[
+    "accept_on", "alias", "always", "always_comb", "always_ff", "always_latch", "and", "assert",
+    "assign", "assume", "automatic", "before", "begin", "bind", "bins", "binsof", "bit", "break",
+    "buf", "bufif0", "bufif1", "byte", "case", "casex", "casez", "cell", "chandle", "checker",
+    "class", "clocking", "cmos", "config", "const", "constraint", "context", "continue", "cover",
+    "covergroup", "coverpoint", "cross", "deassign", "default", "defparam", "design", "disable",
+    "dist", "do", "edge", "else", "end", "endcase", "endchecker", "endclass", "endclocking",
+    "endconfig", "endfunction", "endgenerate", "endgroup", "endinterface", "endmodule",
+    "endpackage", "endprimitive", "endprogram", "endproperty", "endsequence", "endspecify",
+    "endtable", "endtask", "enum", "event", "eventually", "expect", "export", "extends", "extern",
+    "final", "first_match", "for", "force", "foreach", "forever", "fork", "forkjoin", "function",
+    "generate", "genvar", "global", "highz0", "highz1", "if", "iff", "ifnone", "ignore_bins",
+    "illegal_bins", "implements", "implies", "import", "incdir", "include", "initial", "inout",
+    "input", "inside", "instance", "int", "integer", "interconnect", "interface", "intersect",
+    "join", "join_any", "join_none", "large", "let", "liblist", "library", "local", "localparam",
+    "logic", "longint", "macromodule", "matches", "medium", "modport", "module", "nand", "negedge",
+    "nettype", "new", "nexttime", "nmos", "nor", "noshowcancelled", "not", "notif0", "notif1",
+    "null", "or", "output", "package", "packed", "parameter", "pmos", "posedge", "primitive",
+    "priority", "program", "property", "protected", "pull0", "pull1", "pulldown", "pullup",
+    "pulsestyle_ondetect", "pulsestyle_onevent", "pure", "rand", "randc", "randcase",
+    "randsequence", "rcmos", "real", "realtime", "ref", "reg", "reject_on", "release", "repeat",
+    "restrict", "return", "rnmos", "rpmos", "rtran", "rtranif0", "rtranif1", "s_always",
+    "s_eventually", "s_nexttime", "s_until", "s_until_with", "scalared", "sequence", "shortint",
+    "shortreal", "showcancelled", "signed", "small", "soft", "solve", "specify", "specparam",
+    "static", "string", "strong", "strong0", "strong1", "struct", "super", "supply0", "supply1",
+    "sync_accept_on", "sync_reject_on", "table", "tagged", "task", "this", "throughout", "time",
+    "timeprecision", "timeunit", "tran", "tranif0", "tranif1", "tri", "tri0", "tri1", "triand",
+    "trior", "trireg", "type", "typedef", "union", "unique", "unique0", "unsigned", "until",
+    "until_with", "untyped", "use", "uwire", "var", "vectored", "virtual", "void", "wait",
+    "wait_order", "wand", "weak", "weak0", "weak1", "while", "wildcard", "wire", "with", "within",
+    "wor", "xnor", "xor",
+];
+
+/// Whether `name` is exactly a reserved word of [`VERILOG_KEYWORDS`] (Verilog is
+/// case-sensitive: `End` and `tx$end` are not).
+pub fn is_verilog_keyword(name: &str) -> bool {
+    VERILOG_KEYWORDS.binary_search(&name).is_ok()
+}
+
+/// What a declared name is, for the message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Declared {
+    Module,
+    Port,
+    Signal,
+    Constant,
+    Instance,
+}
+
+impl Declared {
+    fn noun(self) -> &'static str {
+        match self {
+            Declared::Module => "module",
+            Declared::Port => "port",
+            Declared::Signal => "signal",
+            Declared::Constant => "constant",
+            Declared::Instance => "instance",
+        }
+    }
+}
+
+/// One declared name that is a keyword.
+struct KeywordHit {
+    name: String,
+    what: Declared,
+    line: usize,
+    statement: String,
+    in_header: bool,
+}
+
+/// The keyword names declared in the module being scanned, reported at its end.
+#[derive(Default)]
+struct KeywordNames {
+    module: String,
+    hits: Vec<KeywordHit>,
+}
+
+impl KeywordNames {
+    fn push(&mut self, line: usize, statement: &str, name: &str, what: Declared, header: bool) {
+        if is_verilog_keyword(name) {
+            self.hits.push(KeywordHit {
+                name: name.to_string(),
+                what,
+                line,
+                statement: statement.to_string(),
+                in_header: header,
+            });
+        }
+    }
+
+    /// `module NAME(a,b,c);`, `module NAME (input D, output Q);`, `module NAME #(...) (`: the
+    /// module name and the names in its port list (`rest` follows the name).
+    fn module_header(&mut self, line: usize, statement: &str, name: &str, rest: &str) {
+        self.push(line, statement, name, Declared::Module, true);
+        let mut rest = strip_comment(rest).trim_start();
+        if let Some(r) = rest.strip_prefix('#') {
+            let r = r.trim_start();
+            let Some(close) = matching_paren(r) else {
+                return;
+            };
+            rest = r[close + 1..].trim_start();
+        }
+        let Some(list) = rest.strip_prefix('(') else {
+            return;
+        };
+        let list = match matching_paren(rest) {
+            Some(close) => &rest[1..close],
+            None => list,
+        };
+        for entry in split_top_level(list) {
+            if entry.trim_start().starts_with('.') {
+                continue;
+            }
+            if let Some(port) = declarator_words(entry).last() {
+                if is_identifier(port) {
+                    self.push(line, statement, port, Declared::Port, true);
+                }
+            }
+        }
+    }
+
+    /// The names a declaration or instance line declares.
+    fn declarations(&mut self, line: usize, statement: &str) {
+        for (name, what) in declared_names(statement) {
+            self.push(line, statement, &name, what, false);
+        }
+    }
+
+    /// Reports each keyword name once: at its first declaration, else in the port list.
+    fn flush(&mut self, out: &mut Vec<Hazard>) {
+        let hits = std::mem::take(&mut self.hits);
+        let mut done: Vec<&str> = vec![];
+        for h in &hits {
+            if done.contains(&h.name.as_str()) {
+                continue;
+            }
+            done.push(&h.name);
+            let h = hits
+                .iter()
+                .find(|o| o.name == h.name && !o.in_header)
+                .unwrap_or(h);
+            let fix = if h.what == Declared::Module {
+                "rename the module"
+            } else {
+                "rename the Rust field/port"
+            };
+            out.push(Hazard {
+                kind: HazardKind::Keyword,
+                module: self.module.clone(),
+                line: h.line,
+                statement: h.statement.clone(),
+                detail: format!(
+                    "{} `{}` is a reserved word of Verilog-2005/SystemVerilog-2017 and cannot \
+                     be a Verilog name; {fix}",
+                    h.what.noun(),
+                    h.name
+                ),
+            });
+        }
+    }
+}
+
+fn is_ident_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '$'
+}
+
+/// A simple Verilog identifier: a letter or `_`, then letters, digits, `_` and `$`.
+fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(is_ident_char)
+}
+
+/// The identifier at the start of `s` (empty if none).
+fn leading_identifier(s: &str) -> &str {
+    if !s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        return "";
+    }
+    let end = s.find(|c: char| !is_ident_char(c)).unwrap_or(s.len());
+    &s[..end]
+}
+
+/// `s` without a `//` comment.
+fn strip_comment(s: &str) -> &str {
+    s.split_once("//").map_or(s, |(code, _)| code)
+}
+
+/// Splits `s` at the commas outside brackets, parentheses, braces and string literals.
+fn split_top_level(s: &str) -> Vec<&str> {
+    let mut out = vec![];
+    let mut depth = 0i32;
+    let mut in_string = false;
+    let mut start = 0;
+    for (i, c) in s.char_indices() {
+        match c {
+            '"' => in_string = !in_string,
+            _ if in_string => {}
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(&s[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&s[start..]);
+    out
+}
+
+/// The words of one declarator before its initializer, without ranges and dimensions:
+/// `input wire  [3:0] x` → `[input, wire, x]`, `reg[64:0] mem[63:0]` → `[reg, mem]`,
+/// `localparam  k = 4'h3` → `[localparam, k]`.
+fn declarator_words(s: &str) -> Vec<&str> {
+    let mut words = vec![];
+    let mut depth = 0i32;
+    let mut start: Option<usize> = None;
+    for (i, c) in s.char_indices() {
+        let word_char = depth == 0 && is_ident_char(c);
+        if !word_char {
+            if let Some(b) = start.take() {
+                words.push(&s[b..i]);
+            }
+        }
+        match c {
+            '[' | '(' | '{' => depth += 1,
+            ']' | ')' | '}' => depth -= 1,
+            '=' if depth == 0 => return words,
+            _ if word_char && start.is_none() => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(b) = start {
+        words.push(&s[b..]);
+    }
+    words
+}
+
+/// The first word of a declaration, and what the declared names are.
+fn declaration_kind(word: &str) -> Option<Declared> {
+    Some(match word {
+        "input" | "output" | "inout" => Declared::Port,
+        "localparam" | "parameter" | "specparam" => Declared::Constant,
+        "reg" | "wire" | "logic" | "uwire" | "tri" | "integer" | "genvar" | "real" | "realtime"
+        | "time" => Declared::Signal,
+        _ => return None,
+    })
+}
+
+/// The names declared by one line: every declarator of a declaration (`reg a, b;`,
+/// `input wire  [3:0] x;`, `localparam  k = 4'h3;`, an ANSI port line `input D,`), or the
+/// instance name of `kind name(`, `kind #(...) name(` or the `) name (` that closes a
+/// multi-line parameter list. Keywords in keyword positions are never returned.
+fn declared_names(line: &str) -> Vec<(String, Declared)> {
+    let body = strip_comment(line).trim();
+    let body = body.trim_end_matches([';', ',', ')', ' ']);
+    let first = leading_identifier(body);
+    if let Some(what) = declaration_kind(first) {
+        let mut out = vec![];
+        for (i, seg) in split_top_level(body).into_iter().enumerate() {
+            let words = declarator_words(seg);
+            // `input = x;` assigns a signal named `input`: its declaration is what is flagged.
+            if i == 0 && words.len() < 2 {
+                return vec![];
+            }
+            if let Some(name) = words.last().filter(|w| is_identifier(w)) {
+                out.push((name.to_string(), what));
+            }
+        }
+        return out;
+    }
+    instance_name(strip_comment(line).trim())
+        .map(|n| vec![(n.to_string(), Declared::Instance)])
+        .unwrap_or_default()
+}
+
+/// The instance name of `kind name(`, `kind #(...) name (` or `) name (`.
+fn instance_name(line: &str) -> Option<&str> {
+    let rest = match line.strip_prefix(')') {
+        Some(r) => r.trim_start(),
+        None => {
+            let kind = leading_identifier(line);
+            if kind.is_empty() || is_verilog_keyword(kind) {
+                return None;
+            }
+            let mut r = line[kind.len()..].trim_start();
+            if let Some(p) = r.strip_prefix('#') {
+                let p = p.trim_start();
+                r = p[matching_paren(p)? + 1..].trim_start();
+            }
+            r
+        }
+    };
+    let name = leading_identifier(rest);
+    let after = rest[name.len()..].trim_start();
+    (!name.is_empty() && after.starts_with('(')).then_some(name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -784,5 +1121,174 @@ mod tests {
             Some(("St$Idle".into(), 32))
         );
         assert_eq!(declaration("a = b;"), None);
+    }
+    fn keyword_findings(v: &str) -> Vec<Hazard> {
+        let h = scan(v);
+        assert!(h.iter().all(|h| h.kind == HazardKind::Keyword), "{h:?}");
+        h
+    }
+
+    #[test]
+    fn keyword_list_is_sorted_unique_and_has_the_offenders() {
+        for w in VERILOG_KEYWORDS.windows(2) {
+            assert!(
+                w[0] < w[1],
+                "{} before {}: unsorted or duplicate",
+                w[0],
+                w[1]
+            );
+        }
+        // IEEE 1800-2017 Annex B lists 248 keywords, all of 1364-2005 Annex B among them.
+        assert_eq!(VERILOG_KEYWORDS.len(), 248);
+        for k in [
+            "end",
+            "wait",
+            "expect",
+            "dist",
+            "initial",
+            "begin",
+            "module",
+            "wire",
+            "reg",
+            "config",
+            "edge",
+            "disable",
+            "time",
+            "event",
+            "uwire",
+            "cross",
+            "until_with",
+            "soft",
+            "implements",
+            "interconnect",
+            "nettype",
+            "eventually",
+            "s_until_with",
+        ] {
+            assert!(is_verilog_keyword(k), "{k} missing");
+        }
+        for k in [
+            "randomize",
+            "std",
+            "End",
+            "tx$end",
+            "ending",
+            "lane_missing",
+            "",
+        ] {
+            assert!(!is_verilog_keyword(k), "{k} is not reserved");
+        }
+        assert!(VERILOG_KEYWORDS.iter().all(|k| is_identifier(k)));
+    }
+
+    #[test]
+    fn port_named_end_is_flagged_once_at_its_declaration() {
+        let v = "module m(a,end,o);\n    input wire  a;\n    input wire  end;\n    output reg  o;\n    // Update code\n    always @(*) begin\n        o = a & end;\n    end\nendmodule // m\n";
+        let h = keyword_findings(v);
+        assert_eq!(h.len(), 1, "{h:?}");
+        assert_eq!((h[0].module.as_str(), h[0].line), ("m", 3));
+        assert_eq!(h[0].statement, "input wire  end;");
+        assert!(
+            h[0].detail.starts_with("port `end` is a reserved word"),
+            "{}",
+            h[0]
+        );
+        assert!(
+            h[0].detail.ends_with("rename the Rust field/port"),
+            "{}",
+            h[0]
+        );
+        assert_eq!(
+            h[0].to_string(),
+            "line 3 in module m: reserved word as a name: port `end` is a reserved word of \
+             Verilog-2005/SystemVerilog-2017 and cannot be a Verilog name; rename the Rust \
+             field/port [input wire  end;]"
+        );
+    }
+
+    #[test]
+    fn local_constant_and_instance_keywords_are_flagged() {
+        let v = module(
+            &format!(
+                "{DECLS}\n    reg  [3:0] wait;\n    localparam  dist = 4'h3;\n    // Sub module instances\n    m$expect expect(\n        .d(expect$d),\n        .q(expect$q),\n        .clock(expect$clock)\n    );"
+            ),
+            "        wait = x;\n        o = wait == dist;",
+        );
+        let h = keyword_findings(&v);
+        let got: Vec<(usize, &str)> = h.iter().map(|h| (h.line, h.detail.as_str())).collect();
+        assert_eq!(got.len(), 3, "{h:?}");
+        assert_eq!(got[0].0, 11);
+        assert!(got[0].1.starts_with("signal `wait` "), "{}", got[0].1);
+        assert_eq!(got[1].0, 12);
+        assert!(got[1].1.starts_with("constant `dist` "), "{}", got[1].1);
+        assert_eq!(got[2].0, 14);
+        assert!(got[2].1.starts_with("instance `expect` "), "{}", got[2].1);
+        assert!(h.iter().all(|h| h.module == "m"));
+    }
+
+    #[test]
+    fn keyword_like_names_and_keywords_in_place_are_fine() {
+        let v = "module m(clock,tx$end,ending,lane_missing,End,o);\n    input wire  clock;\n    input wire  tx$end;\n    input wire  [3:0] ending;\n    input wire  lane_missing;\n    input wire  End;\n    output reg  o;\n    localparam  St$end = 0;\n    reg  expect$d;\n    wire  expect$q;\n    reg  initial_value;\n    // Sub module instances\n    m$expect expect_(\n        .d(expect$d),\n        .q(expect$q),\n        .clock(expect$clock)\n    );\n    // Update code\n    always @(*) begin\n        o = 1'b0;\n        case (ending)\n            St$end: begin\n                o = tx$end;\n            end\n            default: begin\n                o = lane_missing;\n            end\n        endcase\n        if (End) begin\n        end else begin\n        end\n    end\n    always @(*) expect$clock = clock;\n    assign x = y;\nendmodule // m\n\n\nmodule m$expect_(d,q,clock);\n    input wire  d;\n    output reg  q;\n    input wire  clock;\n    // Update code (custom)\n    initial begin\n        q = 1'b0;\n    end\n    always @(posedge clock) q <= d;\nendmodule // m$expect_\n";
+        assert!(scan(v).is_empty(), "{:?}", scan(v));
+    }
+
+    #[test]
+    fn keywords_in_custom_and_hand_written_verilog_are_flagged() {
+        let v = "module r(read_data,clock);\n    output reg  [3:0] read_data;\n    input wire  clock;\n    // Update code (custom)\n    reg[3:0] mem[15:0];\n    reg [3:0] a, final;\n    always @(posedge clock) read_data <= mem[0];\nendmodule // r\n\nmodule OB(input I, output int);\nendmodule\nmodule PLL (\n    input   REFERENCECLK,\n    output  [7:0] priority,\n    input   SCLK\n);\n    parameter DIVR = 4'b0000;\n    parameter DEL_MODE = \"A,B\";\n    parameter class = 1;\nendmodule\nmodule top(clock);\n    input wire  clock;\n    PLL #(\n        .DIVR(4'b0001)\n    ) unique (\n        .SCLK(clock)\n    );\n    OB #(.X(1)) bit (.I(clock));\nendmodule\n";
+        let h = keyword_findings(v);
+        let got: Vec<(&str, usize, &str)> = h
+            .iter()
+            .map(|h| {
+                let name = h.detail.split('`').nth(1).unwrap();
+                (h.module.as_str(), h.line, name)
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("r", 6, "final"),
+                ("OB", 10, "int"),
+                ("PLL", 14, "priority"),
+                ("PLL", 19, "class"),
+                ("top", 25, "unique"),
+                ("top", 28, "bit"),
+            ]
+        );
+    }
+
+    #[test]
+    fn keyword_module_name_is_flagged() {
+        let h = keyword_findings("module wait(a);\n    input wire  a;\nendmodule // wait\n");
+        assert_eq!(h.len(), 1, "{h:?}");
+        assert!(h[0].detail.starts_with("module `wait` "), "{}", h[0]);
+        assert!(h[0].detail.ends_with("rename the module"), "{}", h[0]);
+    }
+
+    #[test]
+    fn declared_names_of_one_line() {
+        let names =
+            |l: &str| -> Vec<String> { declared_names(l).into_iter().map(|(n, _)| n).collect() };
+        assert_eq!(names("input wire  [15:0] sink$data;"), ["sink$data"]);
+        assert_eq!(names("reg[64:0] mem[63:0];"), ["mem"]);
+        assert_eq!(names("reg a, b = 1'b0, c; // x"), ["a", "b", "c"]);
+        assert_eq!(names("localparam  k = {2'b0, 2'b1};"), ["k"]);
+        assert_eq!(names("output  LOCK"), ["LOCK"]);
+        assert_eq!(names("m$child child("), ["child"]);
+        assert_eq!(names(") pll ("), ["pll"]);
+        for none in [
+            "input = a;",
+            "wire[(0)+:(4)] = b;",
+            "o = a;",
+            "if (a) begin",
+            "end else if (b) begin",
+            "always @(*) begin",
+            "initial begin",
+            "St$Idle: begin",
+            "foo(a);",
+            ");",
+            ".d(expect$d),",
+        ] {
+            assert!(names(none).is_empty(), "{none}: {:?}", names(none));
+        }
     }
 }
