@@ -122,6 +122,10 @@ config_sections! {
         vc_buffer_flits: u32 = 64, Rule::Pow2(4, 4096);
         /// Replay buffer depth in LTPs.
         replay_ltps: u32 = 16, Rule::Pow2(2, 64);
+        /// Cycles a receiver waits for the retry marker before asking again (more than the round trip, about 100 cycles over a 4-cycle wire; a lost request costs this long).
+        retry_timeout: u32 = 256, Rule::Range(64, 65535);
+        /// Cycles a transmitter waits for a round-trip echo before polling (more than the round trip; a lost echo can stall a full replay buffer this long).
+        rt_timeout: u32 = 256, Rule::Range(64, 65535);
     }
     /// The FPGA board build (Alchitry Cu, iCE40-HX8K).
     fpga: FpgaConfig {

@@ -10,6 +10,7 @@ pub mod backend;
 pub mod cost_cases;
 pub mod dual;
 pub mod link_bench;
+pub mod link_perf;
 pub mod models;
 pub mod rhdl;
 pub mod rng;

@@ -145,6 +145,17 @@ fn noisy_lane_is_identified_by_group_crcs_and_removed() {
         a.lane_errors[1] >= 8 && others.iter().all(|&e| e < a.lane_errors[1]),
         "{a:?}"
     );
+    // The good lanes see the background errors (BER 1e-6) too: every error charged to a lane
+    // must come from bits flipped on that very lane, so none is charged to the wrong one.
+    let flips = r.dirs[1].wire.lane_flips;
+    for n in 0..4 {
+        assert!(
+            a.lane_errors[n] <= flips[n],
+            "lane {n} charged {} errors but only {} bits flipped on it: {a:?} {flips:?}",
+            a.lane_errors[n],
+            flips[n]
+        );
+    }
 }
 
 #[test]

@@ -62,19 +62,23 @@ impl EndpointParams {
             vcs,
             max_packet,
             mask: ((1u32 << lanes) - 1) as u8,
-            retry_timeout: 1024,
-            rt_timeout: 2048,
+            retry_timeout: 256,
+            rt_timeout: 256,
         }
     }
 
-    /// The defaults for the link of configuration `cfg` (`network.vcs`, `link.lanes`,
-    /// `network.max_packet_flits`).
+    /// The link of configuration `cfg` (`network.vcs`, `link.lanes`,
+    /// `network.max_packet_flits`, `link.retry_timeout`, `link.rt_timeout`).
     pub fn from_config(cfg: &crate::params::Config) -> Self {
-        Self::new(
-            cfg.network.vcs as usize,
-            cfg.link.lanes as usize,
-            cfg.network.max_packet_flits as usize,
-        )
+        Self {
+            retry_timeout: cfg.link.retry_timeout as u16,
+            rt_timeout: cfg.link.rt_timeout as u16,
+            ..Self::new(
+                cfg.network.vcs as usize,
+                cfg.link.lanes as usize,
+                cfg.network.max_packet_flits as usize,
+            )
+        }
     }
 }
 

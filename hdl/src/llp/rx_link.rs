@@ -19,7 +19,8 @@
 //! **Bad lanes.** The group CRCs and state of the first bad LTP are kept; when the same
 //! sequence number later arrives good, exactly one differing group names the lane it travelled
 //! on in the bad copy. That lane's error counters count one, as does each transfer a lane
-//! dropped (`lane_missing`). A lane whose count within the window of `lane_window` cycles
+//! dropped (`lane_missing`), except between a lane removal and the marker that follows it (the
+//! far end may still stripe at the old width, which looks like missing transfers). A lane whose count within the window of `lane_window` cycles
 //! reaches `lane_threshold` (0: never) is removed when more than one lane is left: the receiver
 //! switches its mask, asks for a replay with `LaneMask`, and waits for the marker at the new
 //! width.
@@ -135,6 +136,7 @@ pub struct RxLink<const CW: usize> {
     wtimer: DFF<Bits<16>>,
     seen_good: DFF<bool>,
     bad_valid: DFF<bool>,
+    resizing: DFF<bool>,
     bad_seq: DFF<Bits<16>>,
     bad_gcrc: DFF<Bits<32>>,
     bad_state: DFF<Bits<2>>,
@@ -259,6 +261,7 @@ impl<const CW: usize> RxLink<CW> {
             wtimer: Default::default(),
             seen_good: Default::default(),
             bad_valid: Default::default(),
+            resizing: Default::default(),
             bad_seq: Default::default(),
             bad_gcrc: Default::default(),
             bad_state: Default::default(),
@@ -334,6 +337,7 @@ impl<const CW: usize> Logic for RxLink<CW> {
             wtimer,
             seen_good,
             bad_valid,
+            resizing,
             bad_seq,
             bad_gcrc,
             bad_state,
@@ -469,6 +473,7 @@ impl<const CW: usize> Logic for RxLink<CW> {
             if self.p_mrkr.q.val() & (self.mrk_dist.val() < self.marker_window.val()) {
                 self.in_seq.d.next = self.p_mrkr_seq.q.val();
                 self.wait_r.d.next = false;
+                self.resizing.d.next = false;
             }
             self.o_retry.d.next = self.p_rr.q.val();
             self.o_retry_seq.d.next = self.p_rr_seq.q.val();
@@ -566,7 +571,12 @@ impl<const CW: usize> Logic for RxLink<CW> {
                 self.rank.next = self.rank.val() + 1;
             }
         }
-        self.lane_inc.next = self.lane_missing.val() & self.rx_mask.q.val();
+        // Until the marker after a lane removal, the far end may still stripe at the old
+        // width: transfers then look missing on lanes that are fine, so they are not counted.
+        self.lane_inc.next = 0.into();
+        if !self.resizing.q.val() {
+            self.lane_inc.next = self.lane_missing.val() & self.rx_mask.q.val();
+        }
         if self.ident.val() & (self.ndiff.val() == 1) {
             self.lane_inc.next = self.lane_inc.val() | self.hit.val();
         }
@@ -609,6 +619,7 @@ impl<const CW: usize> Logic for RxLink<CW> {
             self.wtimer.d.next = 0.into();
             self.o_send_retry.d.next = true;
             self.bad_valid.d.next = false;
+            self.resizing.d.next = true;
             for n in 0..4 {
                 self.win_cnt[n].d.next = 0.into();
             }
@@ -622,6 +633,7 @@ impl<const CW: usize> Logic for RxLink<CW> {
             self.wtimer.d.next = 0.into();
             self.seen_good.d.next = false;
             self.bad_valid.d.next = false;
+            self.resizing.d.next = false;
             self.rx_mask.d.next = self.init_mask.val();
             self.lcount.d.next = self.init_lanes.val();
             self.win_timer.d.next = 0.into();

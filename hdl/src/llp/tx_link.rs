@@ -39,8 +39,10 @@
 //! with `RetryMrkr`; `got_echo(v)` frees the replay buffer below `v` (ignored outside the
 //! window) and ends an outstanding round-trip marker older than `v`; `got_mask(m)` switches to
 //! lane mask `m` (nonzero); `got_credits[v]` returns credits. `send_retry` and `send_echo` ask
-//! for a RetryReq (with LaneMask) and an echo. A round-trip marker outstanding for
-//! `rt_timeout` cycles sends a poll.
+//! for a RetryReq (with LaneMask) and an echo. An echo rides in the LTP being built; only
+//! when no LTP has been built for 63 cycles (as during a replay) does it take a null LTP. A
+//! round-trip marker outstanding for `rt_timeout` cycles sends a poll; a replay for the far end
+//! restarts that timer (the echo follows the replayed marker).
 //!
 //! Parameters: `RAW` = log2(R) + 4 replay address bits (R LTPs of 16 flits), `CW`
 //! credit width (`fifo_count_bits` of the VC buffer depth); elaboration values: the VC buffer
@@ -134,6 +136,7 @@ pub struct TxLink<const RAW: usize, const CW: usize> {
     rr_last: DFF<Bits<3>>,
     owed: Vec<DFF<Bits<CW>>>,
     echo_pending: DFF<bool>,
+    echo_age: DFF<Bits<6>>,
     marker_out: DFF<bool>,
     marker_seq: DFF<Bits<16>>,
     marker_timer: DFF<Bits<16>>,
@@ -301,6 +304,7 @@ impl<const RAW: usize, const CW: usize> TxLink<RAW, CW> {
             rr_last: Default::default(),
             owed: (0..vcs).map(|_| Default::default()).collect(),
             echo_pending: Default::default(),
+            echo_age: Default::default(),
             marker_out: Default::default(),
             marker_seq: Default::default(),
             marker_timer: Default::default(),
@@ -415,6 +419,7 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
             locked,
             rr_last,
             echo_pending,
+            echo_age,
             marker_out,
             marker_seq,
             marker_timer,
@@ -556,7 +561,7 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
         self.want_null.next = self.replay_pending.q.val()
             | self.rr_pending.q.val()
             | self.poll_pending.q.val()
-            | (self.echo_pending.q.val() & !self.b_active.q.val());
+            | (self.echo_pending.q.val() & !self.b_active.q.val() & self.echo_age.q.val().all());
         self.go_null.next = self.s_free.val() & !self.mask_pending.q.val() & self.want_null.val();
         self.go_ltp.next = self.s_free.val()
             & !self.mask_pending.q.val()
@@ -825,12 +830,27 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
         if self.send_echo.val() {
             self.echo_pending.d.next = true;
         }
+        // An echo waits up to 63 cycles for a slot in a normal LTP before it takes a null LTP
+        // of its own: during a replay the builder is idle for several LTPs, and a null LTP per
+        // echo there cost more wire time than the replays themselves.
+        self.echo_age.d.next = 0.into();
+        if self.echo_pending.q.val() & !self.echo_age.q.val().all() {
+            self.echo_age.d.next = self.echo_age.q.val() + 1;
+        }
+        if self.echo_pending.q.val() & self.echo_age.q.val().all() {
+            self.echo_age.d.next = self.echo_age.q.val();
+        }
         if self.marker_out.q.val() & !self.sel_mrk.val() {
             self.marker_timer.d.next = self.marker_timer.q.val() + 1;
             if self.marker_timer.q.val() == self.rt_timeout.val() {
                 self.marker_timer.d.next = 0.into();
                 self.poll_pending.d.next = true;
             }
+        }
+        // A replay for the far end re-sends the marker's LTP if the far end lost it: the echo
+        // comes after the replay, so the poll timer starts again.
+        if self.got_retry.val() {
+            self.marker_timer.d.next = 0.into();
         }
 
         if self.reset.val() {
@@ -844,6 +864,7 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
             self.locked.d.next = false;
             self.rr_last.d.next = 0.into();
             self.echo_pending.d.next = false;
+            self.echo_age.d.next = 0.into();
             self.marker_out.d.next = false;
             self.marker_timer.d.next = 0.into();
             self.poll_pending.d.next = false;

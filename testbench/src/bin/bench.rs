@@ -1,7 +1,10 @@
-//! `make bench`: simulation speed of one bench on both backends, and the iCE40-HX8K cost of
-//! the building blocks against the reference designs in `bench/reference.toml`.
+//! `make bench`: simulation speed of one bench on both backends, the iCE40-HX8K cost of the
+//! building blocks against the reference designs in `bench/reference.toml`, and the link
+//! layer's goodput, latencies and endpoint cost ([`testbench::link_perf`]).
 //!
-//! Usage: `bench [speed|cost]...` (both when none). Prints tables; measures, never asserts.
+//! Usage: `bench [speed|cost|link|link-sim]...` (all but `link-sim` when none; `link-sim` is
+//! `link` without the endpoint's placement, which takes minutes). Prints tables; measures,
+//! never asserts.
 use anyhow::Result;
 use std::path::{Path, PathBuf};
 use testbench::speed;
@@ -65,6 +68,10 @@ fn main() -> Result<()> {
     }
     if all || args.iter().any(|a| a == "cost") {
         cost()?;
+    }
+    let sim_only = args.iter().any(|a| a == "link-sim");
+    if all || sim_only || args.iter().any(|a| a == "link") {
+        testbench::link_perf::report(&workspace().join("build/bench"), !sim_only)?;
     }
     Ok(())
 }

@@ -63,6 +63,9 @@ pub struct ChannelStats {
     pub drops: u64,
     /// Bits flipped on the noisy bad lane.
     pub bad_flips: u64,
+    /// Bits flipped per physical lane, by every cause (the most lane errors a receiver may
+    /// charge to that lane).
+    pub lane_flips: [u64; MAX_LANES],
 }
 
 /// A delay line with faults.
@@ -124,6 +127,7 @@ impl LaneChannel {
             let lane = lanes[(b / 32) as usize];
             beat.data[lane] ^= 1 << (b % 32);
             self.stats.flips += 1;
+            self.stats.lane_flips[lane] += 1;
             base = b + 1;
             bits -= self.gap + 1;
             self.gap = geometric(&mut self.rng, self.faults.ber);
@@ -138,6 +142,7 @@ impl LaneChannel {
                 }
                 self.stats.bursts += 1;
                 self.stats.flips += self.faults.burst_len.min(32) as u64;
+                self.stats.lane_flips[lane] += self.faults.burst_len.min(32) as u64;
             }
             if self.rng.chance(self.faults.drop_rate) {
                 let lane = lanes[self.rng.range(0, lanes.len() as u64 - 1) as usize];
@@ -155,6 +160,7 @@ impl LaneChannel {
                             let b = at + self.bad_gap;
                             beat.data[bad.lane] ^= 1 << b;
                             self.stats.bad_flips += 1;
+                            self.stats.lane_flips[bad.lane] += 1;
                             at = b + 1;
                             left -= self.bad_gap + 1;
                             self.bad_gap = geometric(&mut self.rng, p);

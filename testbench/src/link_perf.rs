@@ -1,0 +1,196 @@
+//! `make bench` link tables (issue 3): goodput against bit error rate, replay latency, the
+//! latency the link layer adds, flits per cycle at each lane count, and the iCE40 cost of one
+//! endpoint. Every figure comes from two emitted `llp_endpoint`s on Verilator
+//! ([`run_link`]) or from the FPGA flow ([`fpga::flow::measure_block_with`]); nothing here
+//! asserts (the guarantees are the tests' job in `tests/llp_link.rs`).
+use crate::link_bench::{endpoint_model, run_link, EndpointShape, LinkReport, LinkRun};
+use crate::models::lane_channel::Faults;
+use anyhow::{anyhow, Result};
+use hdl::params::Config;
+use std::path::Path;
+
+/// Flits per direction of each measuring run (about as many cycles).
+const FLITS: u64 = 300_000;
+
+/// Bit error rates of the goodput table (issue 3).
+pub const BERS: [f64; 5] = [0.0, 1e-7, 1e-6, 1e-5, 1e-4];
+
+/// Wire delay of every run, cycles (subtracted from the added latency).
+const DELAY: usize = 4;
+
+fn run(shape: EndpointShape, run: LinkRun) -> Result<LinkReport> {
+    let m = endpoint_model(shape)?;
+    run_link(&m, shape.vcs, &run).map_err(|e| anyhow!("link run {run:?}: {e}"))
+}
+
+fn percentile(v: &mut [u64], p: f64) -> u64 {
+    if v.is_empty() {
+        return 0;
+    }
+    v.sort_unstable();
+    v[((v.len() - 1) as f64 * p).round() as usize]
+}
+
+/// Mean goodput of both directions, payload flits per cycle.
+fn goodput(r: &LinkReport) -> f64 {
+    (r.dirs[0].goodput() + r.dirs[1].goodput()) / 2.0
+}
+
+/// Goodput at each of [`BERS`], full load both ways, and the replay latency at each rate.
+fn ber_table(shape: EndpointShape) -> Result<()> {
+    println!(
+        "\n### Goodput against bit error rate ({} lanes, {} VCs, replay {} LTPs, buffers {} flits; {FLITS} flits each way, offered every cycle, packets of 2..16 flits, wire delay {DELAY})\n",
+        shape.lanes, shape.vcs, shape.replay, shape.depth
+    );
+    println!("| BER | goodput (flits/cycle, mean of both ways) | of error-free | bad LTPs (A, B) | retries | replay latency p50 / p90 / max (cycles) |");
+    println!("|---|---|---|---|---|---|");
+    let mut clean = 0.0;
+    for (i, &ber) in BERS.iter().enumerate() {
+        let faults = Faults {
+            ber,
+            ..Default::default()
+        };
+        let r = run(
+            shape,
+            LinkRun {
+                ab: faults,
+                ba: faults,
+                delay: DELAY,
+                flits: FLITS,
+                seed: 100 + i as u64,
+                ..Default::default()
+            },
+        )?;
+        let g = goodput(&r);
+        if i == 0 {
+            clean = g;
+        }
+        let mut lat = r.replay_latency.clone();
+        let replay = if lat.is_empty() {
+            "-".to_string()
+        } else {
+            format!(
+                "{} / {} / {} ({} samples)",
+                percentile(&mut lat, 0.5),
+                percentile(&mut lat, 0.9),
+                percentile(&mut lat, 1.0),
+                lat.len()
+            )
+        };
+        println!(
+            "| {ber:.0e} | {g:.4} | {:.1} % | {}, {} | {} | {replay} |",
+            100.0 * g / clean,
+            r.status[0].ltps_bad,
+            r.status[1].ltps_bad,
+            r.status[0].retries + r.status[1].retries,
+        );
+    }
+    println!("\nGoals: at least 99 % of the error-free goodput at 1e-6, at least 90 % at 1e-5. Replay latency: cycles at B from a bad LTP (CRC check failed) to the next LTP delivered, which is its replayed good copy.");
+    Ok(())
+}
+
+/// Latency from a flit entering A's core port to it leaving B's, at low load without errors.
+fn latency_table(shape: EndpointShape) -> Result<()> {
+    println!(
+        "\n### Latency added by the link layer (no errors, wire delay {DELAY} cycles subtracted)\n"
+    );
+    println!("| offered load (flits/cycle/VC) | min | mean | max (cycles) |");
+    println!("|---|---|---|---|");
+    for (i, rate) in [0.01, 0.1, 0.4].into_iter().enumerate() {
+        let r = run(
+            shape,
+            LinkRun {
+                delay: DELAY,
+                flits: 20_000,
+                tx_rate: rate,
+                seed: 200 + i as u64,
+                ..Default::default()
+            },
+        )?;
+        let d = &r.dirs[0];
+        let sub = DELAY as u64;
+        println!(
+            "| {rate} | {} | {:.1} | {} |",
+            d.lat_min - sub,
+            d.lat_mean - sub as f64,
+            d.lat_max - sub
+        );
+    }
+    println!("\nA flit is delivered only once its whole LTP (16 flits, 17 cycles on the lanes) has arrived and passed its CRC, so the minimum is set by the LTP time plus the pipeline stages of queue, builder, replay RAM, striper, deframer, receive protocol and staging.");
+    Ok(())
+}
+
+/// Flits per cycle at 1 to 4 lanes, full load, no errors.
+fn lanes_table(base: EndpointShape) -> Result<()> {
+    println!("\n### Flits per cycle at each link width (no errors, full load)\n");
+    println!("| lanes | goodput (flits/cycle) | of 4 lanes |");
+    println!("|---|---|---|");
+    let mut full = 0.0;
+    for lanes in [4, 3, 2, 1] {
+        let shape = EndpointShape { lanes, ..base };
+        let r = run(
+            shape,
+            LinkRun {
+                delay: DELAY,
+                flits: 100_000,
+                seed: 300 + lanes as u64,
+                ..Default::default()
+            },
+        )?;
+        let g = goodput(&r);
+        if lanes == 4 {
+            full = g;
+        }
+        println!("| {lanes} | {g:.4} | {:.1} % |", 100.0 * g / full);
+    }
+    println!("\nThe striper sends an LTP (33 transfers of 32 bits) in 17 cycles at 2 to 4 lanes and 33 at 1, so 3 and 2 lanes keep the 4-lane rate at this lane width; the payload rate is the LTP rate less Idle, CrdtRet, VlMrkr and round-trip flits.");
+    Ok(())
+}
+
+/// The iCE40-HX8K cost of the default configuration's endpoint.
+fn cost_table(cfg: &Config, work: &Path) -> Result<()> {
+    let top = hdl::tops::llp_endpoint(cfg).map_err(anyhow::Error::msg)?;
+    let dir = work.join(&top.name);
+    std::fs::create_dir_all(&dir)?;
+    let file = dir.join(format!("{}.v", top.name));
+    std::fs::write(&file, &top.verilog)?;
+    // Three seeds: one placement of this design takes minutes.
+    let options = fpga::flow::MeasureOptions {
+        seeds: vec![1, 2, 3],
+        ..Default::default()
+    };
+    let c = fpga::flow::measure_block_with(&[&file], &top.name, &dir, &options)?;
+    println!("\n### iCE40-HX8K cost of one endpoint (default configuration, fpga::flow::measure_block_with, median Fmax of 3 placer seeds on a register-to-register harness)\n");
+    println!("| block | LUTs | FFs | BRAMs | carries | Fmax (MHz) | seeds (MHz) | placed LCs incl. harness |");
+    println!("|---|---|---|---|---|---|---|---|");
+    println!(
+        "| llp_endpoint (L = {}, {} VCs, replay {} LTPs, buffers {} flits) | {} | {} | {} | {} | {:.1} | {:?} | {} |",
+        cfg.link.lanes,
+        cfg.network.vcs,
+        cfg.link.replay_ltps,
+        cfg.link.vc_buffer_flits,
+        c.luts,
+        c.ffs,
+        c.brams,
+        c.carries,
+        c.fmax_mhz,
+        c.fmax_runs_mhz,
+        c.placed_lcs
+    );
+    println!("\nGoal: fits an iCE40-HX8K (7,680 LUTs, 32 BRAMs) at 60 MHz or more.");
+    Ok(())
+}
+
+/// Prints every link table; `work` holds the FPGA flow's files.
+pub fn report(work: &Path, with_cost: bool) -> Result<()> {
+    let cfg = Config::default();
+    let shape = EndpointShape::of(&cfg);
+    println!("\n## Link layer (two emitted llp_endpoints on Verilator, default configuration)");
+    ber_table(shape)?;
+    latency_table(shape)?;
+    lanes_table(shape)?;
+    if with_cost {
+        cost_table(&cfg, work)?;
+    }
+    Ok(())
+}
