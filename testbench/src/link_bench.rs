@@ -118,6 +118,10 @@ pub struct EndpointStatus {
     pub tx_mask: u8,
     /// Lanes it receives on.
     pub rx_mask: u8,
+    /// Width it sends at.
+    pub tx_width: u8,
+    /// Width it receives at.
+    pub rx_width: u8,
     /// Link up.
     pub link_up: bool,
     /// Normal LTPs sent.
@@ -159,6 +163,15 @@ pub struct DirReport {
     pub lat_mean: f64,
     /// Largest flit latency, cycles.
     pub lat_max: u64,
+    /// Packets delivered (tails).
+    pub packets: u64,
+    /// Smallest tail latency (a packet's last flit, core to core), cycles: what the link adds
+    /// to a packet's completion, since the receive buffers release whole packets only.
+    pub tail_min: u64,
+    /// Mean tail latency, cycles.
+    pub tail_mean: f64,
+    /// Largest tail latency, cycles.
+    pub tail_max: u64,
     /// What the wire did.
     pub wire: ChannelStats,
 }
@@ -251,6 +264,8 @@ impl Status {
         let names = [
             "tx_mask",
             "rx_mask",
+            "tx_width",
+            "rx_width",
             "link_up",
             "ltps_sent",
             "nulls_sent",
@@ -275,6 +290,8 @@ impl Status {
             match *n {
                 "tx_mask" => s.tx_mask = v as u8,
                 "rx_mask" => s.rx_mask = v as u8,
+                "tx_width" => s.tx_width = v as u8,
+                "rx_width" => s.rx_width = v as u8,
                 "link_up" => s.link_up = v != 0,
                 "ltps_sent" => s.ltps_sent = v as u64,
                 "nulls_sent" => s.nulls_sent = v as u64,
@@ -328,8 +345,10 @@ pub fn run_link(
     let status: Vec<Status> = sims.iter().map(|s| Status::new(s)).collect();
     let mut report = LinkReport::default();
     let mut lat_sum = [0u64; 2];
+    let mut tail_sum = [0u64; 2];
     for d in &mut report.dirs {
         d.lat_min = u64::MAX;
+        d.tail_min = u64::MAX;
     }
     for s in sims.iter_mut() {
         let (interleave, thr, win) = (
@@ -403,6 +422,12 @@ pub fn run_link(
                     lat_sum[dir] += lat;
                     d.lat_min = d.lat_min.min(lat);
                     d.lat_max = d.lat_max.max(lat);
+                    if matches!(Flit::unpack(f), Ok(Flit::Tail { .. })) {
+                        d.packets += 1;
+                        tail_sum[dir] += lat;
+                        d.tail_min = d.tail_min.min(lat);
+                        d.tail_max = d.tail_max.max(lat);
+                    }
                     last_progress = cycle;
                 }
             }
@@ -451,6 +476,7 @@ pub fn run_link(
         report.dirs[e].wire = wires[e].stats;
         let d = &mut report.dirs[e];
         d.lat_mean = lat_sum[e] as f64 / d.delivered.max(1) as f64;
+        d.tail_mean = tail_sum[e] as f64 / d.packets.max(1) as f64;
         if report.status[e].protocol_error {
             return Err(format!(
                 "end {e} raised protocol_error: {:?}",

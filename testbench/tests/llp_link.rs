@@ -103,6 +103,11 @@ fn dead_lane_is_named_and_removed_and_traffic_goes_on_at_three_lanes() {
         (0b1011, 0b1011, 1),
         "{a:?} {b:?}"
     );
+    assert_eq!(
+        (b.rx_width, a.tx_width, a.rx_width),
+        (3, 3, 4),
+        "{a:?} {b:?}"
+    );
     assert!(b.lane_errors[2] >= 8, "{b:?}");
     assert_eq!(
         (a.rx_mask, b.tx_mask),

@@ -125,6 +125,10 @@ pub struct LlpEndpoint<const RAW: usize, const D: usize, const AW: usize, const 
     pub tx_mask: Signal<Out, Bits<4>>,
     /// Lanes we receive on.
     pub rx_mask: Signal<Out, Bits<4>>,
+    /// Number of lanes we send on (the link width, 1..=4).
+    pub tx_width: Signal<Out, Bits<3>>,
+    /// Number of lanes we receive on.
+    pub rx_width: Signal<Out, Bits<3>>,
     /// The receiver is in step with the far transmitter.
     pub link_up: Signal<Out, bool>,
     /// Normal LTPs sent, replays included.
@@ -133,7 +137,8 @@ pub struct LlpEndpoint<const RAW: usize, const D: usize, const AW: usize, const 
     pub nulls_sent: Signal<Out, Bits<32>>,
     /// Normal LTPs received and delivered.
     pub ltps_good: Signal<Out, Bits<32>>,
-    /// Bad LTPs received (CRC, sequence, framing).
+    /// LTPs rejected (CRC, sequence, framing), those discarded in flight during a retry
+    /// included; `retries` counts the error events.
     pub ltps_bad: Signal<Out, Bits<32>>,
     /// Replayed duplicates dropped.
     pub ltps_dup: Signal<Out, Bits<32>>,
@@ -191,6 +196,8 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize>
             lane_window: Default::default(),
             tx_mask: Default::default(),
             rx_mask: Default::default(),
+            tx_width: Default::default(),
+            rx_width: Default::default(),
             link_up: Default::default(),
             ltps_sent: Default::default(),
             nulls_sent: Default::default(),
@@ -296,6 +303,14 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize> Logic
         // Status.
         self.tx_mask.next = self.tx.mask.val();
         self.rx_mask.next = self.rx.mask.val();
+        self.tx_width.next = bit_cast::<3, 1>(self.tx.mask.val().get_bits::<1>(0))
+            + bit_cast::<3, 1>(self.tx.mask.val().get_bits::<1>(1))
+            + bit_cast::<3, 1>(self.tx.mask.val().get_bits::<1>(2))
+            + bit_cast::<3, 1>(self.tx.mask.val().get_bits::<1>(3));
+        self.rx_width.next = bit_cast::<3, 1>(self.rx.mask.val().get_bits::<1>(0))
+            + bit_cast::<3, 1>(self.rx.mask.val().get_bits::<1>(1))
+            + bit_cast::<3, 1>(self.rx.mask.val().get_bits::<1>(2))
+            + bit_cast::<3, 1>(self.rx.mask.val().get_bits::<1>(3));
         self.link_up.next = self.rx.link_up.val();
         self.ltps_sent.next = self.tx.ltps_sent.val();
         self.nulls_sent.next = self.tx.nulls_sent.val();
