@@ -10,6 +10,10 @@
 //! - every output bit is registered, and the registers are folded by a tree of *registered*
 //!   4-input XORs (one LUT level per stage) into `out`, so nothing can be optimized away and
 //!   every block path is register to register;
+//! - with [`Outputs::Folded`] (for blocks whose outputs would not fit the device twice over),
+//!   the outputs are not registered one by one: the first registered XOR stage reads them
+//!   directly, so each output path gains one LUT before its flip-flop (which shares the LUT's
+//!   logic cell) and the harness needs a quarter of the flip-flops;
 //! - every 1-bit input that looks like a clock (`clock`, `clk`, `*$clock`, `*_clock`, `*_clk`,
 //!   `clk_i`, or the names given) is tied to `clk`.
 //!
@@ -215,9 +219,31 @@ pub struct Harness {
 /// Name of the harness's top module.
 pub const HARNESS_TOP: &str = "hpcnet_harness";
 
+/// How the harness captures the block's outputs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Outputs {
+    /// Every output bit in its own flip-flop, then the registered XOR tree (the default: the
+    /// block's output paths end at a flip-flop with no logic in between).
+    #[default]
+    Registered,
+    /// The first registered 4-input XOR reads the outputs directly: one LUT more on each
+    /// output path, a quarter of the flip-flops. For blocks with hundreds of output bits.
+    Folded,
+}
+
 /// Generates the harness for `block` with `ports`; `clocks` names the clock inputs, or `None`
 /// to recognize them by name ([`looks_like_clock`]).
 pub fn generate(block: &str, ports: &[Port], clocks: Option<&[String]>) -> Result<Harness> {
+    generate_with(block, ports, clocks, Outputs::Registered)
+}
+
+/// Like [`generate`], with the output capture `outputs`.
+pub fn generate_with(
+    block: &str,
+    ports: &[Port],
+    clocks: Option<&[String]>,
+    outputs_style: Outputs,
+) -> Result<Harness> {
     if let Some(p) = ports.iter().find(|p| p.dir == Direction::Inout) {
         bail!(
             "port {} of {block} is inout; the harness cannot drive it",
@@ -332,8 +358,13 @@ pub fn generate(block: &str, ports: &[Port], clocks: Option<&[String]>) -> Resul
     }
     writeln!(w, "{}", conns.join(",\n"))?;
     writeln!(w, "    );")?;
-    writeln!(w, "    reg [{}:0] fold0 = {m}'b0;", m - 1)?;
-    writeln!(w, "    always @(posedge clk) fold0 <= resp;")?;
+    match outputs_style {
+        Outputs::Registered => {
+            writeln!(w, "    reg [{}:0] fold0 = {m}'b0;", m - 1)?;
+            writeln!(w, "    always @(posedge clk) fold0 <= resp;")?;
+        }
+        Outputs::Folded => writeln!(w, "    wire [{}:0] fold0 = resp;", m - 1)?,
+    }
     let mut width = m;
     let mut level = 0;
     while width > 1 {
@@ -427,6 +458,20 @@ mod tests {
         let e = parse_ports(v, "p").unwrap_err().to_string();
         assert!(e.contains("wrapper"), "{e}");
         assert!(parse_ports(v, "nope").is_err());
+    }
+
+    #[test]
+    fn folded_harness_xors_outputs_before_the_first_register() {
+        let p = parse_ports(RUST_HDL, "skid").unwrap();
+        let r = generate("skid", &p, None).unwrap();
+        let f = generate_with("skid", &p, None, Outputs::Folded).unwrap();
+        assert!(r.verilog.contains("always @(posedge clk) fold0 <= resp;"));
+        assert!(!f.verilog.contains("fold0 <= resp"));
+        assert!(f.verilog.contains("wire [17:0] fold0 = resp;"));
+        // The same tree follows: 18 -> 5 -> 2 -> 1.
+        assert!(f.verilog.contains("fold1[4] <= ^fold0[17:16];"));
+        assert!(f.verilog.contains("assign out = fold3[0];"));
+        assert_eq!((f.input_bits, f.output_bits), (r.input_bits, r.output_bits));
     }
 
     #[test]

@@ -33,6 +33,8 @@ pub struct MeasureOptions {
     pub clocks: Option<Vec<String>>,
     /// Synthesis options of the block alone (e.g. `chparam`).
     pub synth: SynthOptions,
+    /// How the harness captures the outputs ([`harness::Outputs::Folded`] for very wide blocks).
+    pub outputs: harness::Outputs,
 }
 
 impl Default for MeasureOptions {
@@ -42,6 +44,7 @@ impl Default for MeasureOptions {
             seeds: vec![1, 2, 3, 4, 5],
             clocks: None,
             synth: SynthOptions::default(),
+            outputs: harness::Outputs::Registered,
         }
     }
 }
@@ -123,7 +126,8 @@ pub fn measure_block_with<P: AsRef<Path>>(
             return Err(err.unwrap_or_else(|| anyhow::anyhow!("no module {top} in the sources")));
         }
     };
-    let h: Harness = harness::generate(top, &ports, options.clocks.as_deref())?;
+    let h: Harness =
+        harness::generate_with(top, &ports, options.clocks.as_deref(), options.outputs)?;
     let hdir = work.join("harness");
     tools::ensure_dir(&hdir)?;
     let hv = hdir.join("harness.v");

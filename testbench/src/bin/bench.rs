@@ -2,9 +2,9 @@
 //! building blocks against the reference designs in `bench/reference.toml`, and the link
 //! layer's goodput, latencies and endpoint cost ([`testbench::link_perf`]).
 //!
-//! Usage: `bench [speed|cost|link|link-sim]...` (all but `link-sim` when none; `link-sim` is
-//! `link` without the endpoint's placement, which takes minutes). Prints tables; measures,
-//! never asserts.
+//! Usage: `bench [speed|cost|link|link-sim|link-cost]...` (all when none; `link` is
+//! `link-sim`, the simulated link tables, plus `link-cost`, the endpoint's placement, which
+//! takes minutes). Prints tables; measures, never asserts.
 use anyhow::Result;
 use std::path::{Path, PathBuf};
 use testbench::speed;
@@ -69,9 +69,13 @@ fn main() -> Result<()> {
     if all || args.iter().any(|a| a == "cost") {
         cost()?;
     }
-    let sim_only = args.iter().any(|a| a == "link-sim");
-    if all || sim_only || args.iter().any(|a| a == "link") {
-        testbench::link_perf::report(&workspace().join("build/bench"), !sim_only)?;
+    let has = |a: &str| args.iter().any(|x| x == a);
+    let (sim, cost) = (
+        all || has("link") || has("link-sim"),
+        all || has("link") || has("link-cost"),
+    );
+    if sim || cost {
+        testbench::link_perf::report(&workspace().join("build/bench"), sim, cost)?;
     }
     Ok(())
 }
