@@ -195,10 +195,10 @@ fn cost_table(cfg: &Config, work: &Path) -> Result<()> {
                 .to_string();
             println!(
                 "| {label} | {} | {} | {} | {} | not placed: {why} | - | - |",
-                block.luts(),
-                block.ffs(),
-                block.brams(),
-                block.carries(),
+                block.ice40.luts(),
+                block.ice40.ffs(),
+                block.ice40.brams(),
+                block.ice40.carries(),
             );
         }
     }
