@@ -13,5 +13,6 @@ mod hdl {
     mod rx_delivery;
     mod skid_buffer;
     mod stream_mux;
+    mod tx_link;
     mod width;
 }

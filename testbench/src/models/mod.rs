@@ -12,4 +12,5 @@ pub mod packet_buffer;
 pub mod rx_delivery;
 pub mod stream;
 pub mod stream_mux;
+pub mod tx_link;
 pub mod width;
