@@ -4,7 +4,8 @@
 //! The far end builds normal LTPs (numbered from 0, kept for replay) of data flits from
 //! random packets on 2 VCs (VlMrkrs at VC changes), Idle, CrdtRet flits (several per LTP),
 //! RndTripMrkr and RndTripEcho flits, and null LTPs (Null or RetryMrkr in flit 0, with random
-//! RetryReq, LaneMask, RndTripEcho and poll flits). They reach the block as an LtpDeframer
+//! RetryReq, LaneMask, RndTripEcho and poll flits; sometimes a CrdtRet or a data flit, which
+//! TxLink never puts there and RxLink must ignore). They reach the block as an LtpDeframer
 //! presents them: 16 flits with random gaps, then the end (CRC difference = sequence number for
 //! a normal LTP and 0 for a null LTP as `hdl::llp::ltp::ltp_crc` computes it from the received
 //! flits, the state, the group CRCs of `models::ltp_deframer::group_crcs`), the next LTP's
@@ -199,6 +200,15 @@ impl FarTx {
         }
         if rng.chance(0.3) {
             f[4] = lt(LtCode::RndTripMrkr, rng.bits(16) as u64);
+        }
+        // Never sent by TxLink, ignored by RxLink: credits and data in a null LTP.
+        if rng.chance(0.2) {
+            f[rng.range(5, 9) as usize] =
+                Flit::credit_return(rng.range(0, VCS as u64 - 1) as u8, rng.range(1, 20) as u16)
+                    .pack();
+        }
+        if rng.chance(0.1) {
+            f[rng.range(10, 15) as usize] = Flit::Body(rng.bits(64) as u64).pack();
         }
         f
     }
