@@ -11,7 +11,9 @@ mod hdl {
     mod ltp_striper;
     mod packet_buffer;
     mod rx_delivery;
+    mod rx_link;
     mod skid_buffer;
     mod stream_mux;
+    mod tx_link;
     mod width;
 }

@@ -16,18 +16,24 @@
 //!   waiting, the receiver asks for a replay from `expect` (`send_retry`) and waits for a
 //!   marker, asking again every `retry_timeout` cycles.
 //!
-//! **Bad lanes.** The group CRCs and state of the first bad LTP are kept; when the same
+//! **Bad lanes.** The group CRCs and state of the first bad LTP are kept (if it arrived whole
+//! in the place of the expected LTP, so that the replay brings its good copy); when the same
 //! sequence number later arrives good, exactly one differing group names the lane it travelled
-//! on in the bad copy. That lane's error counters count one, as does each transfer a lane
-//! dropped (`lane_missing`), except between a lane removal and the marker that follows it (the
-//! far end may still stripe at the old width, which looks like missing transfers). A lane whose count within the window of `lane_window` cycles
+//! on in the bad copy. (The two copies may have different sequence states, which the trailer
+//! carries in bits 31..30 of XFR 32 into the CRC of group `32 mod L`; that difference is
+//! taken out of the kept CRC before comparing, else a replay at another state would differ in
+//! two groups and name nothing.) That lane's error counters count one, as does each transfer a
+//! lane dropped (`lane_missing`), except between a lane removal and the marker that follows it
+//! (the far end may still stripe at the old width, which looks like missing transfers). A lane
+//! whose count within the window of `lane_window` cycles
 //! reaches `lane_threshold` (0: never) is removed when more than one lane is left: the receiver
-//! switches its mask, asks for a replay with `LaneMask`, and waits for the marker at the new
-//! width.
+//! switches its mask, asks for a replay with `LaneMask` (counted in `retries` like every retry
+//! request), and waits for the marker at the new width.
 //!
 //! Outputs to the transmitter are registered pulses, one cycle after the LTP's end.
 //! Parameter: `CW` credit width; elaboration values: the number of VCs, initial lane mask,
 //! `retry_timeout`.
+use crate::crc::CRC8;
 use crate::flit_decoder::FlitDecoder;
 use rust_hdl::prelude::*;
 
@@ -157,6 +163,8 @@ pub struct RxLink<const CW: usize> {
     marker_window: Constant<Bits<16>>,
     nums: Vec<Constant<Bits<3>>>,
     gshift: Vec<Constant<Bits<8>>>,
+    /// CRC-8 step of a state difference `d` in XFR 32 (bits 31..30) from state 0.
+    state_crc: Vec<Constant<Bits<8>>>,
     // Per-cycle decisions.
     dec: FlitDecoder,
     is_data: Signal<Local, bool>,
@@ -165,6 +173,9 @@ pub struct RxLink<const CW: usize> {
     good_null: Signal<Local, bool>,
     good_norm: Signal<Local, bool>,
     bad_now: Signal<Local, bool>,
+    sdiff: Signal<Local, Bits<3>>,
+    sfix: Signal<Local, Bits<8>>,
+    adj_gcrc: Signal<Local, Bits<32>>,
     ndiff: Signal<Local, Bits<3>>,
     diff_m: Signal<Local, Bits<2>>,
     logical: Signal<Local, Bits<3>>,
@@ -284,6 +295,13 @@ impl<const CW: usize> RxLink<CW> {
             gshift: (0..4)
                 .map(|m| Constant::new((8 * m as u64).into()))
                 .collect(),
+            state_crc: (0..4u128)
+                .map(|d| {
+                    let mut g = CRC8.digest();
+                    g.update_word(d << 30, 32);
+                    Constant::new(g.finish().into())
+                })
+                .collect(),
             dec: Default::default(),
             is_data: Default::default(),
             null_now: Default::default(),
@@ -291,6 +309,9 @@ impl<const CW: usize> RxLink<CW> {
             good_null: Default::default(),
             good_norm: Default::default(),
             bad_now: Default::default(),
+            sdiff: Default::default(),
+            sfix: Default::default(),
+            adj_gcrc: Default::default(),
             ndiff: Default::default(),
             diff_m: Default::default(),
             logical: Default::default(),
@@ -511,7 +532,14 @@ impl<const CW: usize> Logic for RxLink<CW> {
             if self.c_retries.q.val() != 0xffff {
                 self.c_retries.d.next = self.c_retries.q.val() + 1;
             }
-            if self.ltp_end.val() & self.end_intact.val() & !self.bad_valid.q.val() {
+            // Kept only when it is the expected LTP: the replay asked for starts there, so its
+            // good copy comes. (A bad duplicate, `in_seq < expect`, would be kept for a
+            // sequence number the replay skips, and block every later naming.)
+            if self.ltp_end.val()
+                & self.end_intact.val()
+                & !self.bad_valid.q.val()
+                & (self.in_seq.q.val() == self.expect_r.q.val())
+            {
                 self.bad_valid.d.next = true;
                 self.bad_seq.d.next = self.in_seq.q.val();
                 self.bad_gcrc.d.next = self.end_gcrc.val();
@@ -529,14 +557,27 @@ impl<const CW: usize> Logic for RxLink<CW> {
             }
         }
 
-        // Bad lane from the good copy of the stored bad LTP: exactly one group differs.
+        // Bad lane from the good copy of the stored bad LTP: exactly one group differs. The
+        // copies may travel at different sequence states, which XFR 32 (bits 31..30) carries
+        // into group 32 mod L: that group's CRC of the bad copy is corrected by the CRC of the
+        // state difference (CRC-8 is linear and XFR 32 is its group's last step) first.
+        self.sdiff.next = bit_cast::<3, 2>(self.bad_state.q.val() ^ self.end_state.val());
+        self.sfix.next = 0.into();
+        for d in 1..4 {
+            if self.sdiff.val() == self.nums[d].val() {
+                self.sfix.next = self.state_crc[d].val();
+            }
+        }
+        self.adj_gcrc.next = self.bad_gcrc.q.val() ^ bit_cast::<32, 8>(self.sfix.val());
+        if self.lcount.q.val() == 3 {
+            self.adj_gcrc.next = self.bad_gcrc.q.val() ^ (bit_cast::<32, 8>(self.sfix.val()) << 16);
+        }
         self.ndiff.next = 0.into();
         self.diff_m.next = 0.into();
         for m in 0..4 {
             if (self.nums[m].val() < self.lcount.q.val())
                 & (self
-                    .bad_gcrc
-                    .q
+                    .adj_gcrc
                     .val()
                     .get_bits::<8>(self.gshift[m].val().index())
                     != self
@@ -618,6 +659,10 @@ impl<const CW: usize> Logic for RxLink<CW> {
             self.wait_r.d.next = true;
             self.wtimer.d.next = 0.into();
             self.o_send_retry.d.next = true;
+            // A retry request like any other (one per pulse, whatever else asked for it).
+            if self.c_retries.q.val() != 0xffff {
+                self.c_retries.d.next = self.c_retries.q.val() + 1;
+            }
             self.bad_valid.d.next = false;
             self.resizing.d.next = true;
             for n in 0..4 {

@@ -810,7 +810,10 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
         self.dist2.next = self.got_echo_seq.val() - self.ack_seq.q.val();
         if self.got_echo.val() & (self.dist2.val() <= self.win.val()) {
             self.ack_seq.d.next = self.got_echo_seq.val();
-            if (self.got_echo_seq.val() - self.marker_seq.q.val()).any()
+            // `marker_seq` is the previous marker's while a new one is written (`sel_mrk`):
+            // no echo can be newer than the new marker yet.
+            if !self.sel_mrk.val()
+                & (self.got_echo_seq.val() - self.marker_seq.q.val()).any()
                 & ((self.got_echo_seq.val() - self.marker_seq.q.val())
                     <= (self.next_seq.q.val() - self.marker_seq.q.val()))
             {

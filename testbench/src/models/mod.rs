@@ -10,6 +10,8 @@ pub mod lane_channel;
 pub mod ltp_deframer;
 pub mod packet_buffer;
 pub mod rx_delivery;
+pub mod rx_link;
 pub mod stream;
 pub mod stream_mux;
+pub mod tx_link;
 pub mod width;

@@ -1,0 +1,530 @@
+//! TxLink alone at its ports, against `testbench::models::tx_link` (the model and the far end
+//! of `out`). Per VC the core offers random packets (some with *BadPkt markers, random VC
+//! fields in the heads) mixed with flits that are not the core's to send (Idle, CrdtRet,
+//! VlMrkr, LT), with random idle; `out.ready` has random backpressure; `striper_idle` comes from
+//! a small model of the striper (low for 1..3 cycles after a trailer, between LTPs only, and
+//! low at random for up to 30 cycles). The far end drains its VC buffers at random and returns
+//! the credits after a random delay on `got_credits`, echoes the LTPs it has whole at random
+//! times (and sometimes a sequence number outside the window), asks for replays from a random
+//! sequence number inside the window (or outside: stale), changes the lane mask at random; the
+//! near receiver pulses `freed` (sometimes a quarter of the buffer at once: urgent credits),
+//! `send_retry` and `send_echo` with a slowly moving `rx_expect`/`rx_mask`. For a long stretch
+//! the far end withholds every echo: the replay buffer must fill, the builder stall, polls go
+//! out, and nothing be lost or duplicated once echoes resume. The model checks every cycle and
+//! every LTP (see its header); the bench also asserts that each mechanism was exercised.
+//!
+//! Bench rules that keep the far end within the protocol: one `got_retry`, `send_retry`,
+//! `send_echo` and `got_mask` outstanding at a time, `rx_expect`/`rx_mask` held while a request
+//! carrying them is outstanding, and no echo between a `got_retry` and its RetryMrkr (a real far
+//! end waiting for a replay echoes nothing newer than the retry's sequence number).
+#![allow(clippy::needless_range_loop)] // per-VC ports, queues and model state are indexed by VC
+use hdl::fifo::fifo_ptr_bits;
+use hdl::formats::flit::{ControlCode, Flit};
+use hdl::llp::tx_link::TxLink;
+use testbench::models::formats::random_header;
+use testbench::models::stream::{Driver, StreamPorts};
+use testbench::models::tx_link::{TxCycle, TxLinkModel, TxLinkParams, TxStats};
+use testbench::rhdl::SimValue;
+use testbench::{port_table, run_both_seeds, Backend, BenchRng, PortId, PortTable};
+
+const CW: usize = 13;
+type DutA = TxLink<{ fifo_ptr_bits(4) + 4 }, CW>;
+type DutB = TxLink<{ fifo_ptr_bits(2) + 4 }, CW>;
+
+fn table<const RAW: usize>(vcs: usize) -> PortTable<TxLink<RAW, CW>> {
+    type T<const RAW: usize> = TxLink<RAW, CW>;
+    let mut t = port_table!(T<RAW>; reset, out.valid, out.data, out.ready, striper_idle, mask,
+        interleave, got_retry, got_retry_seq, got_echo, got_echo_seq, got_mask, got_mask_val,
+        send_retry, send_echo, rx_expect, rx_mask, ltps_sent, nulls_sent, replays, stale,
+        core_dropped, credit_error, replay_fill);
+    for i in 0..vcs {
+        t.add(
+            format!("sinks${i}$valid"),
+            move |x: &mut T<RAW>, v| x.sinks[i].valid.next = SimValue::from_u128(v),
+            move |x: &T<RAW>| x.sinks[i].valid.val().to_u128(),
+        );
+        t.add(
+            format!("sinks${i}$data"),
+            move |x: &mut T<RAW>, v| x.sinks[i].data.next = SimValue::from_u128(v),
+            move |x: &T<RAW>| SimValue::to_u128(&x.sinks[i].data.val()),
+        );
+        t.add(
+            format!("sinks${i}$ready"),
+            move |x: &mut T<RAW>, v| x.sinks[i].ready.next = SimValue::from_u128(v),
+            move |x: &T<RAW>| x.sinks[i].ready.val().to_u128(),
+        );
+        t.add(
+            format!("got_credits${i}"),
+            move |x: &mut T<RAW>, v| x.got_credits[i].next = SimValue::from_u128(v),
+            move |x: &T<RAW>| SimValue::to_u128(&x.got_credits[i].val()),
+        );
+        t.add(
+            format!("freed${i}"),
+            move |x: &mut T<RAW>, v| x.freed[i].next = SimValue::from_u128(v),
+            move |x: &T<RAW>| SimValue::to_u128(&x.freed[i].val()),
+        );
+        t.add(
+            format!("credits${i}"),
+            move |x: &mut T<RAW>, v| x.credits[i].next = SimValue::from_u128(v),
+            move |x: &T<RAW>| SimValue::to_u128(&x.credits[i].val()),
+        );
+    }
+    t
+}
+
+/// One run's settings.
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    p: TxLinkParams,
+    /// Data flits the core offers in all.
+    flits: u64,
+    /// Probability per cycle that a core VC offers a waiting flit.
+    in_rate: f64,
+    /// Probability of `out.ready`.
+    ready: f64,
+    /// Probability per cycle that the far end drains a flit of a VC.
+    drain: f64,
+    /// Cycles (from, length) in which the far end withholds echoes.
+    withhold: (u64, u64),
+}
+
+/// What a run exercised (equal on both backends).
+#[derive(Debug, PartialEq)]
+struct Outcome {
+    cycles: u64,
+    stats: TxStats,
+    /// Polls and replay-full cycles while echoes were withheld.
+    withheld: (u64, u64),
+}
+
+/// A flit the core may not send.
+fn junk(rng: &mut BenchRng) -> u128 {
+    let code = match rng.range(0, 3) {
+        0 => ControlCode::Idle,
+        1 => ControlCode::CrdtRet,
+        2 => ControlCode::VlMrkr,
+        _ => ControlCode::LinkTransfer(rng.range(0, 31) as u8),
+    };
+    Flit::Control {
+        code,
+        vc: rng.bits(3) as u8,
+        credits: rng.bits(16) as u16,
+        orig: rng.bits(32) as u64,
+    }
+    .pack()
+}
+
+/// A packet of 2..=6 flits (heads with a random VC field), some with *BadPkt markers, with a
+/// few junk flits mixed in.
+fn packet(rng: &mut BenchRng) -> Vec<u128> {
+    let len = rng.range(2, 6);
+    let mut p = vec![Flit::Head(random_header(rng, len as u8)).pack()];
+    for _ in 0..len - 2 {
+        p.push(if rng.chance(0.05) {
+            Flit::Control {
+                code: ControlCode::BodyBadPkt,
+                vc: 0,
+                credits: 0,
+                orig: rng.bits(32) as u64,
+            }
+            .pack()
+        } else {
+            Flit::Body(rng.bits(64) as u64).pack()
+        });
+    }
+    p.push(if rng.chance(0.03) {
+        Flit::Control {
+            code: ControlCode::TailBadPkt,
+            vc: 0,
+            credits: 0,
+            orig: rng.bits(32) as u64,
+        }
+        .pack()
+    } else {
+        Flit::Tail {
+            crc16: rng.bits(16) as u16,
+        }
+        .pack()
+    });
+    let mut out = vec![];
+    for f in p {
+        while rng.chance(0.03) {
+            out.push(junk(rng));
+        }
+        out.push(f);
+    }
+    out
+}
+
+struct Ports {
+    reset: PortId,
+    out_valid: PortId,
+    out_data: PortId,
+    out_ready: PortId,
+    idle: PortId,
+    mask: PortId,
+    interleave: PortId,
+    retry: (PortId, PortId),
+    echo: (PortId, PortId),
+    gmask: (PortId, PortId),
+    send_retry: PortId,
+    send_echo: PortId,
+    rx_expect: PortId,
+    rx_mask: PortId,
+    counters: [PortId; 6],
+    credit_error: PortId,
+    replay_fill: PortId,
+    got_credits: Vec<PortId>,
+    freed: Vec<PortId>,
+    credits: Vec<PortId>,
+}
+
+impl Ports {
+    fn new(b: &dyn Backend, vcs: usize) -> Self {
+        let p = |n: &str| b.port(n);
+        let per = |n: &str| (0..vcs).map(|i| b.port(&format!("{n}${i}"))).collect();
+        Self {
+            reset: p("reset"),
+            out_valid: p("out$valid"),
+            out_data: p("out$data"),
+            out_ready: p("out$ready"),
+            idle: p("striper_idle"),
+            mask: p("mask"),
+            interleave: p("interleave"),
+            retry: (p("got_retry"), p("got_retry_seq")),
+            echo: (p("got_echo"), p("got_echo_seq")),
+            gmask: (p("got_mask"), p("got_mask_val")),
+            send_retry: p("send_retry"),
+            send_echo: p("send_echo"),
+            rx_expect: p("rx_expect"),
+            rx_mask: p("rx_mask"),
+            counters: [
+                p("ltps_sent"),
+                p("nulls_sent"),
+                p("replays"),
+                p("stale"),
+                p("core_dropped"),
+                p("replay_fill"),
+            ],
+            credit_error: p("credit_error"),
+            replay_fill: p("replay_fill"),
+            got_credits: per("got_credits"),
+            freed: per("freed"),
+            credits: per("credits"),
+        }
+    }
+}
+
+fn pulse<T: Copy>(b: &mut dyn Backend, p: (PortId, PortId), v: Option<T>, f: impl Fn(T) -> u128) {
+    b.poke_bool(p.0, v.is_some());
+    b.poke(p.1, v.map_or(0, f));
+}
+
+fn bench(b: &mut dyn Backend, seed: u64, run: &Run) -> Outcome {
+    let p = run.p;
+    let vcs = p.vcs;
+    let mut rng = BenchRng::new(seed);
+    let ports = Ports::new(b, vcs);
+    let mut core: Vec<Driver> = (0..vcs)
+        .map(|v| Driver::new(StreamPorts::new(b, &format!("sinks${v}")), run.in_rate))
+        .collect();
+    let mut model = TxLinkModel::new(p);
+    for &i in [
+        ports.out_ready,
+        ports.idle,
+        ports.retry.0,
+        ports.echo.0,
+        ports.gmask.0,
+        ports.send_retry,
+        ports.send_echo,
+    ]
+    .iter()
+    {
+        b.poke_bool(i, false);
+    }
+    b.poke_bool(ports.interleave, p.interleave);
+    b.poke_bool(ports.reset, true);
+    b.tick();
+    b.poke_bool(ports.reset, false);
+
+    let mut generated = 0u64;
+    let mut returns: Vec<(u64, usize)> = vec![];
+    let (mut rx_expect, mut rx_mask) = (0u16, 0b1111u8);
+    // Striper model: beats taken, and cycles its `idle` stays low.
+    let (mut beats, mut hold) = (0u64, 0u64);
+    let mut t = 0u64;
+    let mut quiet_for = 0u64;
+    let mut withheld = (0u64, 0u64);
+    let last = loop {
+        let draining = generated >= run.flits;
+        let withholding = t >= run.withhold.0 && t < run.withhold.0 + run.withhold.1;
+        for v in 0..vcs {
+            if !draining && core[v].queue.len() < 8 {
+                let pk = packet(&mut rng);
+                generated += pk
+                    .iter()
+                    .filter(|&&f| !testbench::models::tx_link::is_core_drop(f))
+                    .count() as u64;
+                core[v].queue.extend(pk);
+            }
+            core[v].drive(b, &mut rng);
+        }
+        let mut c = TxCycle {
+            sink_fire: vec![None; vcs],
+            got_credits: vec![0; vcs],
+            freed: vec![0; vcs],
+            credits: vec![0; vcs],
+            ..Default::default()
+        };
+        c.out_ready = rng.chance(run.ready);
+        c.striper_idle = beats % 17 == 0 && hold == 0;
+        // The near receiver: its expect and mask move only while no request carries them.
+        if !model.rr_pending() && !model.echo_pending() && rng.chance(0.02) {
+            rx_expect = rx_expect.wrapping_add(rng.range(1, 3) as u16);
+            if rng.chance(0.2) {
+                rx_mask = rng.range(1, 15) as u8;
+            }
+        }
+        if !draining {
+            c.send_retry = !model.rr_pending() && rng.chance(1.0 / 250.0);
+            c.send_echo = !model.echo_pending() && rng.chance(1.0 / 120.0);
+            for v in 0..vcs {
+                if rng.chance(0.08) {
+                    c.freed[v] = rng.range(1, 3);
+                } else if rng.chance(0.004) {
+                    c.freed[v] = rng.range(p.depth / 4, p.depth);
+                }
+            }
+        }
+        c.rx_expect = rx_expect;
+        c.rx_mask = rx_mask;
+        // The far end: replays, echoes, lane masks, credits.
+        let (lo, hi) = model.next_bounds();
+        let ack = model.ack;
+        if !draining && !model.retry_pending() && rng.chance(1.0 / 300.0) {
+            c.got_retry = Some(if rng.chance(0.25) {
+                if rng.chance(0.5) {
+                    (hi + 1 + rng.range(0, 100)) as u16
+                } else {
+                    (ack as u16).wrapping_sub(1 + rng.range(0, 100) as u16)
+                }
+            } else {
+                rng.range(ack, lo) as u16
+            });
+        }
+        if !withholding && c.got_retry.is_none() && !model.retry_pending() {
+            if rng.chance(0.04) {
+                c.got_echo = Some(model.finished as u16);
+            } else if rng.chance(0.003) {
+                c.got_echo = Some(if rng.chance(0.5) {
+                    (hi + 1 + rng.range(0, 100)) as u16
+                } else {
+                    (ack as u16).wrapping_sub(1 + rng.range(0, 100) as u16)
+                });
+            }
+        }
+        if !draining && model.mask_pending.is_none() && rng.chance(1.0 / 700.0) {
+            c.got_mask = Some(rng.range(1, 15) as u8);
+        }
+        returns.retain(|&(at, v)| {
+            if at <= t {
+                c.got_credits[v] += 1;
+                false
+            } else {
+                true
+            }
+        });
+        b.poke_bool(ports.out_ready, c.out_ready);
+        b.poke_bool(ports.idle, c.striper_idle);
+        pulse(b, ports.retry, c.got_retry, |x| x as u128);
+        pulse(b, ports.echo, c.got_echo, |x| x as u128);
+        pulse(b, ports.gmask, c.got_mask, |x| x as u128);
+        b.poke_bool(ports.send_retry, c.send_retry);
+        b.poke_bool(ports.send_echo, c.send_echo);
+        b.poke(ports.rx_expect, c.rx_expect as u128);
+        b.poke(ports.rx_mask, c.rx_mask as u128);
+        for v in 0..vcs {
+            b.poke(ports.got_credits[v], c.got_credits[v] as u128);
+            b.poke(ports.freed[v], c.freed[v] as u128);
+        }
+        // Outputs.
+        c.out_valid = b.peek_bool(ports.out_valid);
+        c.out_data = b.peek(ports.out_data);
+        c.mask = b.peek(ports.mask) as u8;
+        let n: Vec<u64> = ports.counters.iter().map(|&q| b.peek(q) as u64).collect();
+        (
+            c.ltps_sent,
+            c.nulls_sent,
+            c.replays,
+            c.stale,
+            c.core_dropped,
+        ) = (n[0], n[1], n[2], n[3], n[4]);
+        c.replay_fill = b.peek(ports.replay_fill) as u64;
+        c.credit_error = b.peek_bool(ports.credit_error);
+        for v in 0..vcs {
+            c.credits[v] = b.peek(ports.credits[v]) as u64;
+            c.sink_fire[v] = core[v].fired(b);
+        }
+        let polls = model.stats.polls;
+        let full = model.stats.full_cycles;
+        if let Err(e) = model.cycle(&c) {
+            panic!("seed {seed}: {e}");
+        }
+        if withholding {
+            withheld.0 += model.stats.polls - polls;
+            withheld.1 += model.stats.full_cycles - full;
+        }
+        // After the edge: striper, far-end drain.
+        hold = hold.saturating_sub(1);
+        if c.out_valid && c.out_ready {
+            beats += 1;
+            if beats % 17 == 0 {
+                hold = rng.range(1, 3);
+            }
+        }
+        if hold == 0 && beats % 17 == 0 && rng.chance(0.01) {
+            hold = rng.range(1, 30);
+        }
+        for v in 0..vcs {
+            if model.far_occ[v] > 0 && rng.chance(run.drain) {
+                model.drain(v);
+                returns.push((t + rng.range(1, 20), v));
+            }
+        }
+        b.tick();
+        t += 1;
+        let done = draining
+            && core.iter().all(|d| d.queue.is_empty())
+            && model.expect.iter().all(|q| q.is_empty())
+            && model.far_occ.iter().all(|&o| o == 0)
+            && returns.is_empty()
+            && model.quiet()
+            && model.crdt_seen == model.freed_total
+            && model.ack == model.finished;
+        quiet_for = if done { quiet_for + 1 } else { 0 };
+        if quiet_for > 40 {
+            break c;
+        }
+        assert!(
+            t < 40 * run.flits + 20_000,
+            "seed {seed}: no end after {t} cycles: left {:?}, far {:?}, model quiet {}, credits seen {:?} of {:?}, ack {} finished {}",
+            model.expect.iter().map(|q| q.len()).collect::<Vec<_>>(),
+            model.far_occ,
+            model.quiet(),
+            model.crdt_seen,
+            model.freed_total,
+            model.ack,
+            model.finished
+        );
+    };
+    if let Err(e) = model.finish(&last) {
+        panic!("seed {seed}: {e}");
+    }
+    for v in 0..vcs {
+        assert_eq!(
+            last.credits[v], p.depth,
+            "seed {seed}: VC {v} credits at the end"
+        );
+    }
+    Outcome {
+        cycles: t,
+        stats: model.stats,
+        withheld,
+    }
+}
+
+fn check(tag: &str, r: &Outcome, run: &Run) {
+    let s = &r.stats;
+    eprintln!(
+        "{tag}: {} cycles, withheld {:?}, {s:?}",
+        r.cycles, r.withheld
+    );
+    assert!(
+        s.replays >= 3 && s.replayed > 0 && s.stale > 0,
+        "{tag}: replays"
+    );
+    assert!(
+        s.polls > 0 && r.withheld.0 > 0,
+        "{tag}: polls while echoes withheld"
+    );
+    assert!(
+        r.withheld.1 > 50,
+        "{tag}: the replay buffer never stayed full"
+    );
+    assert!(
+        s.markers > 3 && s.echoes_ltp > 0 && s.echoes_null > 0,
+        "{tag}: echoes"
+    );
+    assert!(
+        s.retry_reqs > 0 && s.core_dropped > 0 && s.mask_changes > 0,
+        "{tag}: requests"
+    );
+    // VlMrkrs are needed only when packets interleave.
+    assert_eq!(s.vl_markers > 0, run.p.interleave, "{tag}: VlMrkrs");
+    assert!(
+        s.in_time > 0,
+        "{tag}: no LTP followed its predecessor at once"
+    );
+}
+
+/// The brief's shape: 2 VCs of 16 flits, 4-LTP replay, 4 lanes; whole packets with seed 1,
+/// interleaving with seed 2.
+#[test]
+fn tx_link_four_ltp_replay_two_vcs() {
+    let run = |seed: u64| Run {
+        p: TxLinkParams {
+            vcs: 2,
+            depth: 16,
+            replay: 4,
+            rt_timeout: 64,
+            init_mask: 0b1111,
+            interleave: seed & 1 == 0,
+        },
+        flits: 12_000,
+        in_rate: 0.7,
+        ready: 0.8,
+        drain: 0.5,
+        withhold: (8000, 800),
+    };
+    let rep = run_both_seeds(
+        "tx_link_r4",
+        &[1, 2],
+        || DutA::new(2, 16, 0b1111, 64),
+        || table(2),
+        |b, s| bench(b, s, &run(s)),
+    );
+    for (r, s) in rep.iter().zip([1, 2]) {
+        check(&format!("R4 seed {s}"), &r.result, &run(s));
+    }
+}
+
+/// 3 VCs of 8 flits, 2-LTP replay, 2 lanes (1 and 2) after reset, heavier backpressure and a
+/// slower far end (credits scarce).
+#[test]
+fn tx_link_two_ltp_replay_three_vcs() {
+    let run = |seed: u64| Run {
+        p: TxLinkParams {
+            vcs: 3,
+            depth: 8,
+            replay: 2,
+            rt_timeout: 64,
+            init_mask: 0b0110,
+            interleave: seed & 1 == 0,
+        },
+        flits: 6_000,
+        in_rate: 0.5,
+        ready: 0.6,
+        drain: 0.3,
+        withhold: (6000, 600),
+    };
+    let rep = run_both_seeds(
+        "tx_link_r2",
+        &[3, 4],
+        || DutB::new(3, 8, 0b0110, 64),
+        || table(3),
+        |b, s| bench(b, s, &run(s)),
+    );
+    for (r, s) in rep.iter().zip([3, 4]) {
+        check(&format!("R2 seed {s}"), &r.result, &run(s));
+    }
+}
