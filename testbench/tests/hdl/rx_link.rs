@@ -809,7 +809,7 @@ fn rx_link_against_far_end() {
         &[1, 2],
         || Dut::new(VCS, 0b1111, RETRY_TIMEOUT as u16),
         table,
-        |b, s| bench(b, s, 40_000),
+        |b, s| bench(b, s, 60_000),
     );
     for r in &rep {
         let o = &r.result;

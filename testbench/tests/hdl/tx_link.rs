@@ -480,11 +480,11 @@ fn tx_link_four_ltp_replay_two_vcs() {
             init_mask: 0b1111,
             interleave: seed & 1 == 0,
         },
-        flits: 12_000,
+        flits: 20_000,
         in_rate: 0.7,
         ready: 0.8,
         drain: 0.5,
-        withhold: (8000, 800),
+        withhold: (15_000, 800),
     };
     let rep = run_both_seeds(
         "tx_link_r4",
@@ -511,11 +511,11 @@ fn tx_link_two_ltp_replay_three_vcs() {
             init_mask: 0b0110,
             interleave: seed & 1 == 0,
         },
-        flits: 6_000,
+        flits: 10_000,
         in_rate: 0.5,
         ready: 0.6,
         drain: 0.3,
-        withhold: (6000, 600),
+        withhold: (10_000, 600),
     };
     let rep = run_both_seeds(
         "tx_link_r2",
