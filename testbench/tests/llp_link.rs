@@ -145,11 +145,9 @@ fn noisy_lane_is_identified_by_group_crcs_and_removed() {
         (0b1101, 0b1101, 1),
         "{a:?} {b:?}"
     );
-    let others = [a.lane_errors[0], a.lane_errors[2], a.lane_errors[3]];
-    assert!(
-        a.lane_errors[1] >= 8 && others.iter().all(|&e| e < a.lane_errors[1]),
-        "{a:?}"
-    );
+    // Lane 1 reached the threshold and was the one removed; the good lanes keep counting
+    // their own background errors for the rest of the run, so whole-run totals are not compared.
+    assert!(a.lane_errors[1] >= 8, "{a:?}");
     // The good lanes see the background errors (BER 1e-6) too: every error charged to a lane
     // must come from bits flipped on that very lane, so none is charged to the wrong one.
     let flips = r.dirs[1].wire.lane_flips;
