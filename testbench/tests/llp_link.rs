@@ -140,11 +140,12 @@ fn noisy_lane_is_identified_by_group_crcs_and_removed() {
         (0b1101, 0b1101, 1),
         "{a:?} {b:?}"
     );
-    let others = [a.lane_errors[0], a.lane_errors[2], a.lane_errors[3]];
-    assert!(
-        a.lane_errors[1] >= 8 && others.iter().all(|&e| e < a.lane_errors[1]),
-        "{a:?}"
-    );
+    // The noisy lane reached the threshold (8 errors within one window) and was the only one
+    // removed. The good lanes' counts are totals over the whole run (they keep counting, at
+    // BER 1e-6, after the noisy lane stopped at its removal), so they may end above 8 without
+    // ever reaching 8 within a window: comparing totals failed for some seeds with either
+    // deframer.
+    assert!(a.lane_errors[1] >= 8, "{a:?}");
 }
 
 #[test]
