@@ -61,12 +61,15 @@
 //! (untagged entries). Overflow is found on the edge it happens (a write to a lane whose
 //! spare stays full) and acted on from a register on the next cycle.
 //!
-//! Ends: the reader's attempt ends through the pipeline; attempts that end without being read
-//! (ended early before the reader reached them, or begun and ended within a beat) are counted
-//! (`owed`, saturating at 24: a far end that begins more than one attempt per cycle for long
-//! cannot have them all reported) and emitted one per cycle while the reader is idle, after
-//! the end of the reader's last attempt. The reader starts the next attempt only when none is
-//! owed, so their ends precede its flits.
+//! Ends: the reader's attempt ends through the pipeline (when the writer ends it early, on the
+//! same cycle: the reader stops and points at the next attempt); attempts that end without
+//! being read (ended early before the reader reached them, or begun and ended within a beat)
+//! are counted (`owed`, saturating at 24: a far end that begins more than one attempt per cycle
+//! for long cannot have them all reported) and emitted one per cycle while the reader is idle,
+//! after the end of the reader's last attempt. The reader starts the next attempt when none is
+//! owed, or one whose end can still leave before the attempt's flit 0 (on the next cycle),
+//! so the ends of earlier attempts precede its flits. Starting without waiting matters: at two
+//! lanes the queues have no room for a reader that falls behind the striper's pace.
 //!
 //! Ports: `clock`, `reset` (synchronous, active high: drops everything and hunts), `lanes`,
 //! `mask`, `flit`, `flit_valid`, `flit_pos`, `end_valid`, `end_intact`, `end_crc_diff`, `end_state`,

@@ -7,7 +7,8 @@
 //! intact attempts must be exactly the LTPs the scenario expects intact, with their flits and
 //! XOR values. Error cases: flipped data bits, a dropped transfer, a dropped beat, a lost start
 //! flag, a spurious start flag, a wrong state bit, mask changes; after each the next LTP must be
-//! delivered intact. Throughput: dense streams (the striper's exact pace, 80 LTPs) at every lane
+//! delivered intact; and a spurious start flag in the second beat of an LTP while the reader
+//! still holds the previous LTP's last XFRs (its last beats a cycle early). Throughput: dense streams (the striper's exact pace, 80 LTPs) at every lane
 //! mask deliver every LTP intact, one per 17 cycles (33 at one lane). Overflow: a far end sending
 //! a beat every cycle overflows the lane queues; ends and events must still be the model's, an
 //! end reported intact must carry the model's flits, and the next LTP at the striper's pace
@@ -596,5 +597,85 @@ fn ltp_deframer_overflow() {
             "ltp_deframer overflow {mask:04b}: {} bad attempts",
             rep[0].result
         );
+    }
+}
+
+/// Three LTPs in time at the striper's pace, except that the beat with LTP 0's last XFR and the
+/// next one come a cycle early (the idle cycle before each, or the last one before it, goes) (the reader then still holds LTP 0's last XFRs when the next
+/// beat arrives), and that beat carries a spurious start flag in LTP 1 (XFR `l`): LTP 0 and 2
+/// intact, LTP 1 and the attempt begun at the spurious flag bad.
+fn lagging_early_start(b: &mut dyn Backend, mask: u8) -> usize {
+    let mut rng = BenchRng::new(mask as u64 + 200);
+    let lanes = active_lanes(mask);
+    let l = lanes.len();
+    let mut sent = vec![];
+    let mut ltps = vec![];
+    let mut g = 0u64;
+    for k in 0..3 {
+        let state = (g % l as u64) as u8;
+        let flits: [u128; LTP_FLITS] = std::array::from_fn(|_| rng.bits(65));
+        let xor = rng.bits(14) as u16;
+        let xfrs = ltp_to_xfrs(&flits, trailer(ltp_crc(&flits) ^ xor, state));
+        ltps.push((xfrs, true));
+        sent.push(Sent {
+            xfrs,
+            flits,
+            xor,
+            state,
+            lanes: l,
+            intact: k != 1,
+            crc_ok: true,
+        });
+        g += LTP_XFRS as u64;
+    }
+    let mut beats = stripe(&ltps, mask);
+    // The spurious flag: XFR 33 + l of the rotation (LTP 1's XFR l).
+    let (bs, n) = ((33 + l) / l, (33 + l) % l);
+    beats[bs].start |= 1 << lanes[n];
+    // The striper's pace (as `dense`), then the two beats a cycle early.
+    let mut cycles: Vec<Cycle> = vec![(mask, Beat::default())];
+    let (mut next, mut sent_xfrs) = (0usize, 0usize);
+    for c in 0.. {
+        let (k, r) = (c / 17, c % 17);
+        let have = (k * 33 + if r < 16 { 2 * (r + 1) } else { 33 }).min(3 * 33);
+        if next < beats.len() && have - sent_xfrs >= beats[next].valid.count_ones() as usize {
+            sent_xfrs += beats[next].valid.count_ones() as usize;
+            cycles.push((mask, beats[next]));
+            next += 1;
+        } else {
+            cycles.push((mask, Beat::default()));
+        }
+        if next == beats.len() {
+            break;
+        }
+    }
+    for bi in [32 / l, bs] {
+        let at = cycles
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.1.valid != 0)
+            .nth(bi)
+            .unwrap()
+            .0;
+        let idle = (0..at).rev().find(|&c| cycles[c].1.valid == 0).unwrap();
+        cycles.remove(idle);
+    }
+    let (ends, events) = drive(b, &cycles);
+    check(
+        &cycles,
+        &sent,
+        &ends,
+        &events,
+        &format!("lagging early start {mask:04b}"),
+    );
+    ends.len()
+}
+
+#[test]
+fn ltp_deframer_lagging_early_start() {
+    for mask in [0b1111u8, 0b0111, 0b1010] {
+        run_both_seeds("ltp_deframer", &[0], Dut::default, table, |b, _| {
+            lagging_early_start(b, mask)
+        });
     }
 }
