@@ -320,6 +320,9 @@ pub struct LtpDeframer {
     gi1: Signal<Local, Bits<3>>,
     gi2: Signal<Local, Bits<3>>,
     // Flit stage.
+    gcat: Signal<Local, Bits<32>>,
+    goa: Signal<Local, Bits<5>>,
+    gob: Signal<Local, Bits<5>>,
     sh0: Signal<Local, Bits<80>>,
     sh1: Signal<Local, Bits<80>>,
     sh2: Signal<Local, Bits<80>>,
@@ -513,6 +516,9 @@ impl LtpDeframer {
             qb: Default::default(),
             gi1: Default::default(),
             gi2: Default::default(),
+            gcat: Default::default(),
+            goa: Default::default(),
+            gob: Default::default(),
             sh0: Default::default(),
             sh1: Default::default(),
             sh2: Default::default(),
@@ -1057,15 +1063,17 @@ impl Logic for LtpDeframer {
         // Group CRCs: XFR 2n through step A, 2n+1 through step B; XFR 0 restarts them.
         self.step_a.data.next = self.ra.q.val();
         self.step_b.data.next = self.rb.q.val();
-        self.step_a.state.next = 0.into();
-        self.step_b.state.next = 0.into();
-        for g in 0..4 {
-            if (self.ga2.q.val() == self.k2[g].val()) & !self.s2.q.val() {
-                self.step_a.state.next = self.gcrc[g].q.val();
-            }
-            if (self.gb2.q.val() == self.k2[g].val()) & !self.s2.q.val() {
-                self.step_b.state.next = self.gcrc[g].q.val();
-            }
+        self.gcat.next = (bit_cast::<32, 8>(self.gcrc[3].q.val()) << 24)
+            | (bit_cast::<32, 8>(self.gcrc[2].q.val()) << 16)
+            | (bit_cast::<32, 8>(self.gcrc[1].q.val()) << 8)
+            | bit_cast::<32, 8>(self.gcrc[0].q.val());
+        self.goa.next = bit_cast::<5, 2>(self.ga2.q.val()) << 3;
+        self.gob.next = bit_cast::<5, 2>(self.gb2.q.val()) << 3;
+        self.step_a.state.next = self.gcat.val().get_bits::<8>(self.goa.val().index());
+        self.step_b.state.next = self.gcat.val().get_bits::<8>(self.gob.val().index());
+        if self.s2.q.val() {
+            self.step_a.state.next = 0.into();
+            self.step_b.state.next = 0.into();
         }
         for g in 0..4 {
             if self.s2.q.val() {
