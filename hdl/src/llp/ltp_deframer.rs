@@ -34,7 +34,8 @@
 //! one 32-bit XFR per step, word bit 31 first since the CRC is not reflected): group `m`
 //! (bits `8m .. 8m+7`) over XFRs `j` with `j mod L == m` in order of `j`, groups `>= L` zero.
 //!
-//! Pipeline (one register stage per step, each step's decisions taken from registers):
+//! Pipeline (one register stage per step; the beat's analysis and the writer's decisions no
+//! longer share a cycle, nor do the reader's pops and the overflow check):
 //! 1. *Beat*: the beat on `lanes` is registered with its analysis, which depends on the beat
 //!    and `mask` alone: valid and start lanes, lanes that end an attempt needing them, where
 //!    the last start flag begins an attempt and whether all its lanes are valid, the attempts
@@ -58,8 +59,10 @@
 //! (one 2:1 multiplexer), and the reader's two ports are 4:1 multiplexers of the heads. Two
 //! entries suffice at the striper's exact pace at every `L`. An attempt that ends early
 //! removes its tagged entries; the reader may meanwhile be on the older, complete attempt
-//! (untagged entries). Overflow is found on the edge it happens (a write to a lane whose
-//! spare stays full) and acted on from a register on the next cycle.
+//! (untagged entries). An overflow (a write to a lane whose head and spare both stay) is
+//! recorded on its edge and acted on in the next cycle: it marks the attempt in progress bad,
+//! or ends the attempt that completed on that edge (the reader is on it) and removes its
+//! entries.
 //!
 //! Ends: the reader's attempt ends through the pipeline (when the writer ends it early, on the
 //! same cycle: the reader stops and points at the next attempt); attempts that end without
