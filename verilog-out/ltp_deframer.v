@@ -27,194 +27,254 @@ module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,flit,fli
     localparam  k2$1 = 2'b1;
     localparam  k2$2 = 2'b10;
     localparam  k2$3 = 2'b11;
-    localparam  k3$0 = 3'b0;
-    localparam  k3$1 = 3'b1;
-    localparam  k3$2 = 3'b10;
-    localparam  k3$3 = 3'b11;
-    localparam  k3$4 = 3'b100;
-    localparam  k3$5 = 3'b101;
-    localparam  k3$6 = 3'b110;
-    localparam  k3$7 = 3'b111;
-    localparam  k4$0 = 4'h0;
-    localparam  k4$1 = 4'h1;
-    localparam  k4$2 = 4'h2;
-    localparam  k4$3 = 4'h3;
-    localparam  k4$4 = 4'h4;
-    localparam  k4$5 = 4'h5;
-    localparam  k4$6 = 4'h6;
-    localparam  k4$7 = 4'h7;
-    localparam  k4$8 = 4'h8;
-    localparam  k4$9 = 4'h9;
-    localparam  k4$10 = 4'ha;
-    localparam  k4$11 = 4'hb;
-    localparam  k4$12 = 4'hc;
-    localparam  k4$13 = 4'hd;
-    localparam  k4$14 = 4'he;
-    localparam  k4$15 = 4'hf;
-    localparam  low$0 = 4'h0;
-    localparam  low$1 = 4'h1;
-    localparam  low$2 = 4'h3;
-    localparam  low$3 = 4'h7;
-    localparam  low$4 = 4'hf;
+    localparam  k2x$0 = 2'b0;
+    localparam  k2x$1 = 2'b1;
+    localparam  k2x$2 = 2'b10;
+    localparam  k2x$3 = 2'b11;
+    localparam  k2x$4 = 2'b0;
+    localparam  k2x$5 = 2'b1;
+    localparam  k2x$6 = 2'b10;
+    localparam  k2x$7 = 2'b11;
+    localparam  above$0 = 4'he;
+    localparam  above$1 = 4'hc;
+    localparam  above$2 = 4'h8;
+    localparam  above$3 = 4'h0;
+    localparam  upto$0 = 4'h1;
+    localparam  upto$1 = 4'h3;
+    localparam  upto$2 = 4'h7;
+    localparam  upto$3 = 4'hf;
+    localparam  c33 = 6'b100001;
+    localparam  c15 = 5'b1111;
     localparam  one3 = 3'b1;
-    localparam  one4 = 4'h1;
     localparam  one5 = 5'b1;
     localparam  sat = 5'b11000;
-    localparam  xfrs = 6'b100001;
-    localparam  fifteen = 4'hf;
-    localparam  depth = 3'b11;
     
     // Stub signals
-    reg  [3:0] in_valid$d;
-    wire  [3:0] in_valid$q;
-    reg  in_valid$clock;
-    reg  [3:0] in_start$d;
-    wire  [3:0] in_start$q;
-    reg  in_start$clock;
     reg  [127:0] in_data$d;
     wire  [127:0] in_data$q;
     reg  in_data$clock;
     reg  [3:0] mask_q$d;
     wire  [3:0] mask_q$q;
     reg  mask_q$clock;
-    reg  mask_chg$d;
-    wire  mask_chg$q;
-    reg  mask_chg$clock;
-    reg  [7:0] w_phys$d;
-    wire  [7:0] w_phys$q;
-    reg  w_phys$clock;
-    reg  [7:0] w_log$d;
-    wire  [7:0] w_log$q;
-    reg  w_log$clock;
-    reg  [2:0] w_lanes$d;
-    wire  [2:0] w_lanes$q;
-    reg  w_lanes$clock;
-    reg  [3:0] w_lmask$d;
-    wire  [3:0] w_lmask$q;
-    reg  w_lmask$clock;
-    reg  w_active$d;
-    wire  w_active$q;
-    reg  w_active$clock;
-    reg  [5:0] w_j$d;
-    wire  [5:0] w_j$q;
-    reg  w_j$clock;
+    reg  chg_q$d;
+    wire  chg_q$q;
+    reg  chg_q$clock;
+    reg  [2:0] l_q$d;
+    wire  [2:0] l_q$q;
+    reg  l_q$clock;
+    reg  [7:0] tl_q$d;
+    wire  [7:0] tl_q$q;
+    reg  tl_q$clock;
+    reg  [7:0] nx_q$d;
+    wire  [7:0] nx_q$q;
+    reg  nx_q$clock;
+    reg  [3:0] bad_q$d;
+    wire  [3:0] bad_q$q;
+    reg  bad_q$clock;
+    reg  beat_q$d;
+    wire  beat_q$q;
+    reg  beat_q$clock;
+    reg  new_q$d;
+    wire  new_q$q;
+    reg  new_q$clock;
+    reg  [3:0] newm_q$d;
+    wire  [3:0] newm_q$q;
+    reg  newm_q$clock;
+    reg  [5:0] rem0_q$d;
+    wire  [5:0] rem0_q$q;
+    reg  rem0_q$clock;
+    reg  [1:0] h_q$d;
+    wire  [1:0] h_q$q;
+    reg  h_q$clock;
+    reg  [1:0] h1_q$d;
+    wire  [1:0] h1_q$q;
+    reg  h1_q$clock;
+    reg  [1:0] f_q$d;
+    wire  [1:0] f_q$q;
+    reg  f_q$clock;
+    reg  [2:0] sup_q$d;
+    wire  [2:0] sup_q$q;
+    reg  sup_q$clock;
+    reg  [3:0] pstray_q$d;
+    wire  [3:0] pstray_q$q;
+    reg  pstray_q$clock;
+    reg  [3:0] mmask_q$d;
+    wire  [3:0] mmask_q$q;
+    reg  mmask_q$clock;
+    reg  [3:0] miss0_q$d;
+    wire  [3:0] miss0_q$q;
+    reg  miss0_q$clock;
+    reg  w_act$d;
+    wire  w_act$q;
+    reg  w_act$clock;
+    reg  w_bad$d;
+    wire  w_bad$q;
+    reg  w_bad$clock;
+    reg  [5:0] w_rem$d;
+    wire  [5:0] w_rem$q;
+    reg  w_rem$clock;
     reg  [3:0] w_need$d;
     wire  [3:0] w_need$q;
     reg  w_need$clock;
     reg  w_last$d;
     wire  w_last$q;
     reg  w_last$clock;
-    reg  [31:0] slots$0$d;
-    wire  [31:0] slots$0$q;
-    reg  slots$0$clock;
-    reg  [31:0] slots$1$d;
-    wire  [31:0] slots$1$q;
-    reg  slots$1$clock;
-    reg  [31:0] slots$2$d;
-    wire  [31:0] slots$2$q;
-    reg  slots$2$clock;
-    reg  [31:0] slots$3$d;
-    wire  [31:0] slots$3$q;
-    reg  slots$3$clock;
-    reg  [31:0] slots$4$d;
-    wire  [31:0] slots$4$q;
-    reg  slots$4$clock;
-    reg  [31:0] slots$5$d;
-    wire  [31:0] slots$5$q;
-    reg  slots$5$clock;
-    reg  [31:0] slots$6$d;
-    wire  [31:0] slots$6$q;
-    reg  slots$6$clock;
-    reg  [31:0] slots$7$d;
-    wire  [31:0] slots$7$q;
-    reg  slots$7$clock;
-    reg  [31:0] slots$8$d;
-    wire  [31:0] slots$8$q;
-    reg  slots$8$clock;
-    reg  [31:0] slots$9$d;
-    wire  [31:0] slots$9$q;
-    reg  slots$9$clock;
-    reg  [31:0] slots$10$d;
-    wire  [31:0] slots$10$q;
-    reg  slots$10$clock;
-    reg  [31:0] slots$11$d;
-    wire  [31:0] slots$11$q;
-    reg  slots$11$clock;
-    reg  [15:0] slot_start$d;
-    wire  [15:0] slot_start$q;
-    reg  slot_start$clock;
-    reg  [2:0] rptr$0$d;
-    wire  [2:0] rptr$0$q;
-    reg  rptr$0$clock;
-    reg  [2:0] rptr$1$d;
-    wire  [2:0] rptr$1$q;
-    reg  rptr$1$clock;
-    reg  [2:0] rptr$2$d;
-    wire  [2:0] rptr$2$q;
-    reg  rptr$2$clock;
-    reg  [2:0] rptr$3$d;
-    wire  [2:0] rptr$3$q;
-    reg  rptr$3$clock;
-    reg  [2:0] cnt$0$d;
-    wire  [2:0] cnt$0$q;
-    reg  cnt$0$clock;
-    reg  [2:0] cnt$1$d;
-    wire  [2:0] cnt$1$q;
-    reg  cnt$1$clock;
-    reg  [2:0] cnt$2$d;
-    wire  [2:0] cnt$2$q;
-    reg  cnt$2$clock;
-    reg  [2:0] cnt$3$d;
-    wire  [2:0] cnt$3$q;
-    reg  cnt$3$clock;
-    reg  [2:0] base$0$d;
-    wire  [2:0] base$0$q;
-    reg  base$0$clock;
-    reg  [2:0] base$1$d;
-    wire  [2:0] base$1$q;
-    reg  base$1$clock;
-    reg  [2:0] base$2$d;
-    wire  [2:0] base$2$q;
-    reg  base$2$clock;
-    reg  [2:0] base$3$d;
-    wire  [2:0] base$3$q;
-    reg  base$3$clock;
-    reg  r_active$d;
-    wire  r_active$q;
-    reg  r_active$clock;
-    reg  r_older$d;
-    wire  r_older$q;
-    reg  r_older$clock;
-    reg  [3:0] r_i$d;
-    wire  [3:0] r_i$q;
+    reg  [1:0] w_h$d;
+    wire  [1:0] w_h$q;
+    reg  w_h$clock;
+    reg  [1:0] w_h1$d;
+    wire  [1:0] w_h1$q;
+    reg  w_h1$clock;
+    reg  [1:0] w_f$d;
+    wire  [1:0] w_f$q;
+    reg  w_f$clock;
+    reg  [3:0] ovo_q$d;
+    wire  [3:0] ovo_q$q;
+    reg  ovo_q$clock;
+    reg  [3:0] ovn_q$d;
+    wire  [3:0] ovn_q$q;
+    reg  ovn_q$clock;
+    reg  [3:0] pop_q$d;
+    wire  [3:0] pop_q$q;
+    reg  pop_q$clock;
+    reg  done_q$d;
+    wire  done_q$q;
+    reg  done_q$clock;
+    reg  [3:0] missing_q$d;
+    wire  [3:0] missing_q$q;
+    reg  missing_q$clock;
+    reg  stray_q$d;
+    wire  stray_q$q;
+    reg  stray_q$clock;
+    reg  [31:0] head$0$d;
+    wire  [31:0] head$0$q;
+    reg  head$0$clock;
+    reg  [31:0] head$1$d;
+    wire  [31:0] head$1$q;
+    reg  head$1$clock;
+    reg  [31:0] head$2$d;
+    wire  [31:0] head$2$q;
+    reg  head$2$clock;
+    reg  [31:0] head$3$d;
+    wire  [31:0] head$3$q;
+    reg  head$3$clock;
+    reg  [31:0] spare$0$d;
+    wire  [31:0] spare$0$q;
+    reg  spare$0$clock;
+    reg  [31:0] spare$1$d;
+    wire  [31:0] spare$1$q;
+    reg  spare$1$clock;
+    reg  [31:0] spare$2$d;
+    wire  [31:0] spare$2$q;
+    reg  spare$2$clock;
+    reg  [31:0] spare$3$d;
+    wire  [31:0] spare$3$q;
+    reg  spare$3$clock;
+    reg  [3:0] hv$d;
+    wire  [3:0] hv$q;
+    reg  hv$clock;
+    reg  [3:0] ht$d;
+    wire  [3:0] ht$q;
+    reg  ht$clock;
+    reg  [3:0] sv$d;
+    wire  [3:0] sv$q;
+    reg  sv$clock;
+    reg  [3:0] st$d;
+    wire  [3:0] st$q;
+    reg  st$clock;
+    reg  r_act$d;
+    wire  r_act$q;
+    reg  r_act$clock;
+    reg  r_live$d;
+    wire  r_live$q;
+    reg  r_live$clock;
+    reg  [4:0] r_i$d;
+    wire  [4:0] r_i$q;
     reg  r_i$clock;
-    reg  r_phase$d;
-    wire  r_phase$q;
-    reg  r_phase$clock;
-    reg  [1:0] r_lp$d;
-    wire  [1:0] r_lp$q;
-    reg  r_lp$clock;
-    reg  [1:0] r_ga$d;
-    wire  [1:0] r_ga$q;
-    reg  r_ga$clock;
+    reg  r_ph$d;
+    wire  r_ph$q;
+    reg  r_ph$clock;
+    reg  [1:0] pa$d;
+    wire  [1:0] pa$q;
+    reg  pa$clock;
+    reg  [1:0] pb$d;
+    wire  [1:0] pb$q;
+    reg  pb$clock;
+    reg  [1:0] ga$d;
+    wire  [1:0] ga$q;
+    reg  ga$clock;
+    reg  [1:0] gb$d;
+    wire  [1:0] gb$q;
+    reg  gb$clock;
+    reg  [2:0] r_l$d;
+    wire  [2:0] r_l$q;
+    reg  r_l$clock;
+    reg  r_l1$d;
+    wire  r_l1$q;
+    reg  r_l1$clock;
+    reg  [7:0] r_nx$d;
+    wire  [7:0] r_nx$q;
+    reg  r_nx$clock;
+    reg  [3:0] r_mask$d;
+    wire  [3:0] r_mask$q;
+    reg  r_mask$clock;
+    reg  fresh$d;
+    wire  fresh$q;
+    reg  fresh$clock;
     reg  [1:0] r_state$d;
     wire  [1:0] r_state$q;
     reg  r_state$clock;
-    reg  [7:0] r_phys$d;
-    wire  [7:0] r_phys$q;
-    reg  r_phys$clock;
-    reg  [2:0] r_lanes$d;
-    wire  [2:0] r_lanes$q;
-    reg  r_lanes$clock;
-    reg  [31:0] carry$d;
-    wire  [31:0] carry$q;
-    reg  carry$clock;
-    reg  [31:0] hold$d;
-    wire  [31:0] hold$q;
-    reg  hold$clock;
-    reg  [15:0] trailer$d;
-    wire  [15:0] trailer$q;
-    reg  trailer$clock;
+    reg  [31:0] ra$d;
+    wire  [31:0] ra$q;
+    reg  ra$clock;
+    reg  [31:0] rb$d;
+    wire  [31:0] rb$q;
+    reg  rb$clock;
+    reg  [31:0] rao$d;
+    wire  [31:0] rao$q;
+    reg  rao$clock;
+    reg  [31:0] rbo$d;
+    wire  [31:0] rbo$q;
+    reg  rbo$clock;
+    reg  e2$d;
+    wire  e2$q;
+    reg  e2$clock;
+    reg  [3:0] i2$d;
+    wire  [3:0] i2$q;
+    reg  i2$clock;
+    reg  a2$d;
+    wire  a2$q;
+    reg  a2$clock;
+    reg  b2$d;
+    wire  b2$q;
+    reg  b2$clock;
+    reg  s2$d;
+    wire  s2$q;
+    reg  s2$clock;
+    reg  [1:0] ga2$d;
+    wire  [1:0] ga2$q;
+    reg  ga2$clock;
+    reg  [1:0] gb2$d;
+    wire  [1:0] gb2$q;
+    reg  gb2$clock;
+    reg  fin2$d;
+    wire  fin2$q;
+    reg  fin2$clock;
+    reg  bad2$d;
+    wire  bad2$q;
+    reg  bad2$clock;
+    reg  [1:0] state2$d;
+    wire  [1:0] state2$q;
+    reg  state2$clock;
+    reg  fin3$d;
+    wire  fin3$q;
+    reg  fin3$clock;
+    reg  bad3$d;
+    wire  bad3$q;
+    reg  bad3$clock;
+    reg  [1:0] state3$d;
+    wire  [1:0] state3$q;
+    reg  state3$clock;
     reg  [7:0] gcrc$0$d;
     wire  [7:0] gcrc$0$q;
     reg  gcrc$0$clock;
@@ -230,21 +290,18 @@ module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,flit,fli
     reg  [13:0] crc$d;
     wire  [13:0] crc$q;
     reg  crc$clock;
-    reg  [4:0] pend$d;
-    wire  [4:0] pend$q;
-    reg  pend$clock;
-    reg  [4:0] pend_a$d;
-    wire  [4:0] pend_a$q;
-    reg  pend_a$clock;
-    reg  [4:0] inc_p$d;
-    wire  [4:0] inc_p$q;
-    reg  inc_p$clock;
-    reg  [4:0] inc_a$d;
-    wire  [4:0] inc_a$q;
-    reg  inc_a$clock;
-    reg  end_s1$d;
-    wire  end_s1$q;
-    reg  end_s1$clock;
+    reg  [15:0] trailer$d;
+    wire  [15:0] trailer$q;
+    reg  trailer$clock;
+    reg  [4:0] owed$d;
+    wire  [4:0] owed$q;
+    reg  owed$clock;
+    reg  [2:0] inc_q$d;
+    wire  [2:0] inc_q$q;
+    reg  inc_q$clock;
+    reg  pre$d;
+    wire  pre$q;
+    reg  pre$clock;
     reg  [64:0] flit_q$d;
     wire  [64:0] flit_q$q;
     reg  flit_q$clock;
@@ -266,12 +323,6 @@ module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,flit,fli
     reg  [31:0] end_gcrc_q$d;
     wire  [31:0] end_gcrc_q$q;
     reg  end_gcrc_q$clock;
-    reg  [3:0] missing_q$d;
-    wire  [3:0] missing_q$q;
-    reg  missing_q$clock;
-    reg  stray_q$d;
-    wire  stray_q$q;
-    reg  stray_q$clock;
     reg  [7:0] step_a$state;
     reg  [31:0] step_a$data;
     wire  [7:0] step_a$next_state;
@@ -283,115 +334,89 @@ module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,flit,fli
     wire  [13:0] step_c$next_state;
     
     // Local signals
-    reg  [4:0] pend_in;
-    reg  [1:0] t_log$0;
-    reg  [1:0] t_log$1;
-    reg  [1:0] t_log$2;
-    reg  [1:0] t_log$3;
-    reg  [1:0] t_pn$0;
-    reg  [1:0] t_pn$1;
-    reg  [1:0] t_pn$2;
-    reg  [1:0] t_pn$3;
-    reg  [7:0] t_phys;
-    reg  [4:0] t_low;
-    reg  [3:0] wp_all;
-    reg  [2:0] t_lanes;
-    reg  [3:0] vl;
-    reg  [3:0] sl;
-    reg  [1:0] pn;
-    reg  act;
-    reg  beat;
-    reg  [5:0] rem;
-    reg  [3:0] cur_m;
-    reg  [3:0] s_cur;
-    reg  unexpected;
-    reg  [3:0] cur_part;
-    reg  [3:0] cur_miss;
-    reg  cur_abort;
-    reg  cur_done;
-    reg  [3:0] after_m;
-    reg  [3:0] s_after;
-    reg  has_new;
-    reg  [3:0] new_m;
+    reg  [3:0] mv;
+    reg  [3:0] ms;
+    reg  [1:0] tl$0;
+    reg  [1:0] tl$1;
+    reg  [1:0] tl$2;
+    reg  [1:0] tl$3;
+    reg  [1:0] nx$0;
+    reg  [1:0] nx$1;
+    reg  [1:0] nx$2;
+    reg  [1:0] nx$3;
+    reg  [7:0] m8;
+    reg  fnd;
+    reg  [2:0] lanes_n;
+    reg  [2:0] starts;
+    reg  [3:0] newm;
+    reg  [2:0] new_n;
     reg  new_ok;
-    reg  [4:0] starts;
-    reg  [3:0] below_hi;
-    reg  [3:0] miss_log;
-    reg  [3:0] miss_phys;
-    reg  [3:0] stray_m;
-    reg  [3:0] w_old;
-    reg  [3:0] w_new;
-    reg  [3:0] wp_old;
-    reg  [3:0] wp_new;
-    reg  kill;
-    reg  [15:0] ss;
-    reg  kill_all;
-    reg  flush;
-    reg  ovf;
-    reg  new_go;
-    reg  [4:0] inc;
-    reg  [2:0] cnt_old;
-    reg  [2:0] cnt_new;
-    reg  [2:0] eff$0;
-    reg  [2:0] eff$1;
-    reg  [2:0] eff$2;
-    reg  [2:0] eff$3;
-    reg  [2:0] left$0;
-    reg  [2:0] left$1;
-    reg  [2:0] left$2;
-    reg  [2:0] left$3;
-    reg  [2:0] wsum$0;
-    reg  [2:0] wsum$1;
-    reg  [2:0] wsum$2;
-    reg  [2:0] wsum$3;
-    reg  [2:0] rsum$0;
-    reg  [2:0] rsum$1;
-    reg  [2:0] rsum$2;
-    reg  [2:0] rsum$3;
+    reg  [1:0] hh;
+    reg  [3:0] bl;
+    reg  [3:0] hole;
+    reg  act;
+    reg  abn;
+    reg  cont;
+    reg  lastbad;
+    reg  ovf_live;
+    reg  ovf_done;
+    reg  done;
+    reg  wkill;
+    reg  [3:0] wold;
+    reg  [3:0] wnew;
+    reg  [3:0] wr;
+    reg  [3:0] wtag;
+    reg  [3:0] cm;
+    reg  [5:0] rl;
+    reg  lastn;
+    reg  [3:0] lown;
+    reg  [1:0] tlp;
+    reg  take;
+    reg  hk;
+    reg  sk;
+    reg  [3:0] hv_n;
+    reg  [3:0] ht_n;
+    reg  [3:0] sv_n;
+    reg  [3:0] st_n;
+    reg  [3:0] ovr;
     reg  [3:0] pop;
-    reg  [3:0] head_v;
-    reg  [3:0] head_s;
-    reg  [31:0] heads$0;
-    reg  [31:0] heads$1;
-    reg  [31:0] heads$2;
-    reg  [31:0] heads$3;
-    reg  one_lane;
-    reg  [1:0] lp_b;
-    reg  [1:0] lp_2;
-    reg  [1:0] g_b;
-    reg  [1:0] g_2;
-    reg  [2:0] inc_t;
-    reg  [1:0] phys_a;
-    reg  [1:0] phys_b;
+    reg  kill_w;
+    reg  kill_o;
+    reg  [4:0] avail;
+    reg  av0;
+    reg  av1;
+    reg  owned;
+    reg  start_ok;
+    reg  go;
     reg  va;
     reg  vb;
-    reg  [31:0] xa;
-    reg  [31:0] xb;
-    reg  [31:0] a_eff;
-    reg  read_a;
-    reg  read_b;
-    reg  emit;
-    reg  found;
-    reg  r_start;
-    reg  [1:0] start_lane;
-    reg  [1:0] start_phys;
-    reg  finish;
-    reg  active_next;
-    reg  [1:0] ga_eff;
-    reg  [95:0] window;
-    reg  dec;
+    reg  r16;
+    reg  rd_a;
+    reg  rd_b;
+    reg  adv;
+    reg  fin;
+    reg  redirect;
+    reg  [127:0] heads;
+    reg  [6:0] offa;
+    reg  [6:0] offb;
+    reg  [2:0] nxo1;
+    reg  [2:0] nxo2;
+    reg  [1:0] qa;
+    reg  [1:0] qb;
+    reg  [2:0] gi1;
+    reg  [2:0] gi2;
+    reg  [31:0] gcat;
+    reg  [4:0] goa;
+    reg  [4:0] gob;
+    reg  [79:0] sh0;
+    reg  [79:0] sh1;
+    reg  [79:0] sh2;
+    reg  [79:0] sh3;
+    reg  [79:0] sh4;
+    reg  emit_owed;
+    reg  [4:0] owed_sat;
     
     // Sub module instances
-    ltp_deframer$in_valid in_valid(
-        .d(in_valid$d),
-        .q(in_valid$q),
-        .clock(in_valid$clock)
-    );
-    ltp_deframer$in_start in_start(
-        .d(in_start$d),
-        .q(in_start$q),
-        .clock(in_start$clock)
-    );
     ltp_deframer$in_data in_data(
         .d(in_data$d),
         .q(in_data$q),
@@ -402,40 +427,100 @@ module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,flit,fli
         .q(mask_q$q),
         .clock(mask_q$clock)
     );
-    ltp_deframer$mask_chg mask_chg(
-        .d(mask_chg$d),
-        .q(mask_chg$q),
-        .clock(mask_chg$clock)
+    ltp_deframer$chg_q chg_q(
+        .d(chg_q$d),
+        .q(chg_q$q),
+        .clock(chg_q$clock)
     );
-    ltp_deframer$w_phys w_phys(
-        .d(w_phys$d),
-        .q(w_phys$q),
-        .clock(w_phys$clock)
+    ltp_deframer$l_q l_q(
+        .d(l_q$d),
+        .q(l_q$q),
+        .clock(l_q$clock)
     );
-    ltp_deframer$w_log w_log(
-        .d(w_log$d),
-        .q(w_log$q),
-        .clock(w_log$clock)
+    ltp_deframer$tl_q tl_q(
+        .d(tl_q$d),
+        .q(tl_q$q),
+        .clock(tl_q$clock)
     );
-    ltp_deframer$w_lanes w_lanes(
-        .d(w_lanes$d),
-        .q(w_lanes$q),
-        .clock(w_lanes$clock)
+    ltp_deframer$nx_q nx_q(
+        .d(nx_q$d),
+        .q(nx_q$q),
+        .clock(nx_q$clock)
     );
-    ltp_deframer$w_lmask w_lmask(
-        .d(w_lmask$d),
-        .q(w_lmask$q),
-        .clock(w_lmask$clock)
+    ltp_deframer$bad_q bad_q(
+        .d(bad_q$d),
+        .q(bad_q$q),
+        .clock(bad_q$clock)
     );
-    ltp_deframer$w_active w_active(
-        .d(w_active$d),
-        .q(w_active$q),
-        .clock(w_active$clock)
+    ltp_deframer$beat_q beat_q(
+        .d(beat_q$d),
+        .q(beat_q$q),
+        .clock(beat_q$clock)
     );
-    ltp_deframer$w_j w_j(
-        .d(w_j$d),
-        .q(w_j$q),
-        .clock(w_j$clock)
+    ltp_deframer$new_q new_q(
+        .d(new_q$d),
+        .q(new_q$q),
+        .clock(new_q$clock)
+    );
+    ltp_deframer$newm_q newm_q(
+        .d(newm_q$d),
+        .q(newm_q$q),
+        .clock(newm_q$clock)
+    );
+    ltp_deframer$rem0_q rem0_q(
+        .d(rem0_q$d),
+        .q(rem0_q$q),
+        .clock(rem0_q$clock)
+    );
+    ltp_deframer$h_q h_q(
+        .d(h_q$d),
+        .q(h_q$q),
+        .clock(h_q$clock)
+    );
+    ltp_deframer$h1_q h1_q(
+        .d(h1_q$d),
+        .q(h1_q$q),
+        .clock(h1_q$clock)
+    );
+    ltp_deframer$f_q f_q(
+        .d(f_q$d),
+        .q(f_q$q),
+        .clock(f_q$clock)
+    );
+    ltp_deframer$sup_q sup_q(
+        .d(sup_q$d),
+        .q(sup_q$q),
+        .clock(sup_q$clock)
+    );
+    ltp_deframer$pstray_q pstray_q(
+        .d(pstray_q$d),
+        .q(pstray_q$q),
+        .clock(pstray_q$clock)
+    );
+    ltp_deframer$mmask_q mmask_q(
+        .d(mmask_q$d),
+        .q(mmask_q$q),
+        .clock(mmask_q$clock)
+    );
+    ltp_deframer$miss0_q miss0_q(
+        .d(miss0_q$d),
+        .q(miss0_q$q),
+        .clock(miss0_q$clock)
+    );
+    ltp_deframer$w_act w_act(
+        .d(w_act$d),
+        .q(w_act$q),
+        .clock(w_act$clock)
+    );
+    ltp_deframer$w_bad w_bad(
+        .d(w_bad$d),
+        .q(w_bad$q),
+        .clock(w_bad$clock)
+    );
+    ltp_deframer$w_rem w_rem(
+        .d(w_rem$d),
+        .q(w_rem$q),
+        .clock(w_rem$clock)
     );
     ltp_deframer$w_need w_need(
         .d(w_need$d),
@@ -447,190 +532,265 @@ module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,flit,fli
         .q(w_last$q),
         .clock(w_last$clock)
     );
-    ltp_deframer$slots$0 slots$0(
-        .d(slots$0$d),
-        .q(slots$0$q),
-        .clock(slots$0$clock)
+    ltp_deframer$w_h w_h(
+        .d(w_h$d),
+        .q(w_h$q),
+        .clock(w_h$clock)
     );
-    ltp_deframer$slots$1 slots$1(
-        .d(slots$1$d),
-        .q(slots$1$q),
-        .clock(slots$1$clock)
+    ltp_deframer$w_h1 w_h1(
+        .d(w_h1$d),
+        .q(w_h1$q),
+        .clock(w_h1$clock)
     );
-    ltp_deframer$slots$2 slots$2(
-        .d(slots$2$d),
-        .q(slots$2$q),
-        .clock(slots$2$clock)
+    ltp_deframer$w_f w_f(
+        .d(w_f$d),
+        .q(w_f$q),
+        .clock(w_f$clock)
     );
-    ltp_deframer$slots$3 slots$3(
-        .d(slots$3$d),
-        .q(slots$3$q),
-        .clock(slots$3$clock)
+    ltp_deframer$ovo_q ovo_q(
+        .d(ovo_q$d),
+        .q(ovo_q$q),
+        .clock(ovo_q$clock)
     );
-    ltp_deframer$slots$4 slots$4(
-        .d(slots$4$d),
-        .q(slots$4$q),
-        .clock(slots$4$clock)
+    ltp_deframer$ovn_q ovn_q(
+        .d(ovn_q$d),
+        .q(ovn_q$q),
+        .clock(ovn_q$clock)
     );
-    ltp_deframer$slots$5 slots$5(
-        .d(slots$5$d),
-        .q(slots$5$q),
-        .clock(slots$5$clock)
+    ltp_deframer$pop_q pop_q(
+        .d(pop_q$d),
+        .q(pop_q$q),
+        .clock(pop_q$clock)
     );
-    ltp_deframer$slots$6 slots$6(
-        .d(slots$6$d),
-        .q(slots$6$q),
-        .clock(slots$6$clock)
+    ltp_deframer$done_q done_q(
+        .d(done_q$d),
+        .q(done_q$q),
+        .clock(done_q$clock)
     );
-    ltp_deframer$slots$7 slots$7(
-        .d(slots$7$d),
-        .q(slots$7$q),
-        .clock(slots$7$clock)
+    ltp_deframer$missing_q missing_q(
+        .d(missing_q$d),
+        .q(missing_q$q),
+        .clock(missing_q$clock)
     );
-    ltp_deframer$slots$8 slots$8(
-        .d(slots$8$d),
-        .q(slots$8$q),
-        .clock(slots$8$clock)
+    ltp_deframer$stray_q stray_q(
+        .d(stray_q$d),
+        .q(stray_q$q),
+        .clock(stray_q$clock)
     );
-    ltp_deframer$slots$9 slots$9(
-        .d(slots$9$d),
-        .q(slots$9$q),
-        .clock(slots$9$clock)
+    ltp_deframer$head$0 head$0(
+        .d(head$0$d),
+        .q(head$0$q),
+        .clock(head$0$clock)
     );
-    ltp_deframer$slots$10 slots$10(
-        .d(slots$10$d),
-        .q(slots$10$q),
-        .clock(slots$10$clock)
+    ltp_deframer$head$1 head$1(
+        .d(head$1$d),
+        .q(head$1$q),
+        .clock(head$1$clock)
     );
-    ltp_deframer$slots$11 slots$11(
-        .d(slots$11$d),
-        .q(slots$11$q),
-        .clock(slots$11$clock)
+    ltp_deframer$head$2 head$2(
+        .d(head$2$d),
+        .q(head$2$q),
+        .clock(head$2$clock)
     );
-    ltp_deframer$slot_start slot_start(
-        .d(slot_start$d),
-        .q(slot_start$q),
-        .clock(slot_start$clock)
+    ltp_deframer$head$3 head$3(
+        .d(head$3$d),
+        .q(head$3$q),
+        .clock(head$3$clock)
     );
-    ltp_deframer$rptr$0 rptr$0(
-        .d(rptr$0$d),
-        .q(rptr$0$q),
-        .clock(rptr$0$clock)
+    ltp_deframer$spare$0 spare$0(
+        .d(spare$0$d),
+        .q(spare$0$q),
+        .clock(spare$0$clock)
     );
-    ltp_deframer$rptr$1 rptr$1(
-        .d(rptr$1$d),
-        .q(rptr$1$q),
-        .clock(rptr$1$clock)
+    ltp_deframer$spare$1 spare$1(
+        .d(spare$1$d),
+        .q(spare$1$q),
+        .clock(spare$1$clock)
     );
-    ltp_deframer$rptr$2 rptr$2(
-        .d(rptr$2$d),
-        .q(rptr$2$q),
-        .clock(rptr$2$clock)
+    ltp_deframer$spare$2 spare$2(
+        .d(spare$2$d),
+        .q(spare$2$q),
+        .clock(spare$2$clock)
     );
-    ltp_deframer$rptr$3 rptr$3(
-        .d(rptr$3$d),
-        .q(rptr$3$q),
-        .clock(rptr$3$clock)
+    ltp_deframer$spare$3 spare$3(
+        .d(spare$3$d),
+        .q(spare$3$q),
+        .clock(spare$3$clock)
     );
-    ltp_deframer$cnt$0 cnt$0(
-        .d(cnt$0$d),
-        .q(cnt$0$q),
-        .clock(cnt$0$clock)
+    ltp_deframer$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    ltp_deframer$cnt$1 cnt$1(
-        .d(cnt$1$d),
-        .q(cnt$1$q),
-        .clock(cnt$1$clock)
+    ltp_deframer$ht ht(
+        .d(ht$d),
+        .q(ht$q),
+        .clock(ht$clock)
     );
-    ltp_deframer$cnt$2 cnt$2(
-        .d(cnt$2$d),
-        .q(cnt$2$q),
-        .clock(cnt$2$clock)
+    ltp_deframer$sv sv(
+        .d(sv$d),
+        .q(sv$q),
+        .clock(sv$clock)
     );
-    ltp_deframer$cnt$3 cnt$3(
-        .d(cnt$3$d),
-        .q(cnt$3$q),
-        .clock(cnt$3$clock)
+    ltp_deframer$st st(
+        .d(st$d),
+        .q(st$q),
+        .clock(st$clock)
     );
-    ltp_deframer$base$0 base$0(
-        .d(base$0$d),
-        .q(base$0$q),
-        .clock(base$0$clock)
+    ltp_deframer$r_act r_act(
+        .d(r_act$d),
+        .q(r_act$q),
+        .clock(r_act$clock)
     );
-    ltp_deframer$base$1 base$1(
-        .d(base$1$d),
-        .q(base$1$q),
-        .clock(base$1$clock)
-    );
-    ltp_deframer$base$2 base$2(
-        .d(base$2$d),
-        .q(base$2$q),
-        .clock(base$2$clock)
-    );
-    ltp_deframer$base$3 base$3(
-        .d(base$3$d),
-        .q(base$3$q),
-        .clock(base$3$clock)
-    );
-    ltp_deframer$r_active r_active(
-        .d(r_active$d),
-        .q(r_active$q),
-        .clock(r_active$clock)
-    );
-    ltp_deframer$r_older r_older(
-        .d(r_older$d),
-        .q(r_older$q),
-        .clock(r_older$clock)
+    ltp_deframer$r_live r_live(
+        .d(r_live$d),
+        .q(r_live$q),
+        .clock(r_live$clock)
     );
     ltp_deframer$r_i r_i(
         .d(r_i$d),
         .q(r_i$q),
         .clock(r_i$clock)
     );
-    ltp_deframer$r_phase r_phase(
-        .d(r_phase$d),
-        .q(r_phase$q),
-        .clock(r_phase$clock)
+    ltp_deframer$r_ph r_ph(
+        .d(r_ph$d),
+        .q(r_ph$q),
+        .clock(r_ph$clock)
     );
-    ltp_deframer$r_lp r_lp(
-        .d(r_lp$d),
-        .q(r_lp$q),
-        .clock(r_lp$clock)
+    ltp_deframer$pa pa(
+        .d(pa$d),
+        .q(pa$q),
+        .clock(pa$clock)
     );
-    ltp_deframer$r_ga r_ga(
-        .d(r_ga$d),
-        .q(r_ga$q),
-        .clock(r_ga$clock)
+    ltp_deframer$pb pb(
+        .d(pb$d),
+        .q(pb$q),
+        .clock(pb$clock)
+    );
+    ltp_deframer$ga ga(
+        .d(ga$d),
+        .q(ga$q),
+        .clock(ga$clock)
+    );
+    ltp_deframer$gb gb(
+        .d(gb$d),
+        .q(gb$q),
+        .clock(gb$clock)
+    );
+    ltp_deframer$r_l r_l(
+        .d(r_l$d),
+        .q(r_l$q),
+        .clock(r_l$clock)
+    );
+    ltp_deframer$r_l1 r_l1(
+        .d(r_l1$d),
+        .q(r_l1$q),
+        .clock(r_l1$clock)
+    );
+    ltp_deframer$r_nx r_nx(
+        .d(r_nx$d),
+        .q(r_nx$q),
+        .clock(r_nx$clock)
+    );
+    ltp_deframer$r_mask r_mask(
+        .d(r_mask$d),
+        .q(r_mask$q),
+        .clock(r_mask$clock)
+    );
+    ltp_deframer$fresh fresh(
+        .d(fresh$d),
+        .q(fresh$q),
+        .clock(fresh$clock)
     );
     ltp_deframer$r_state r_state(
         .d(r_state$d),
         .q(r_state$q),
         .clock(r_state$clock)
     );
-    ltp_deframer$r_phys r_phys(
-        .d(r_phys$d),
-        .q(r_phys$q),
-        .clock(r_phys$clock)
+    ltp_deframer$ra ra(
+        .d(ra$d),
+        .q(ra$q),
+        .clock(ra$clock)
     );
-    ltp_deframer$r_lanes r_lanes(
-        .d(r_lanes$d),
-        .q(r_lanes$q),
-        .clock(r_lanes$clock)
+    ltp_deframer$rb rb(
+        .d(rb$d),
+        .q(rb$q),
+        .clock(rb$clock)
     );
-    ltp_deframer$carry carry(
-        .d(carry$d),
-        .q(carry$q),
-        .clock(carry$clock)
+    ltp_deframer$rao rao(
+        .d(rao$d),
+        .q(rao$q),
+        .clock(rao$clock)
     );
-    ltp_deframer$hold hold(
-        .d(hold$d),
-        .q(hold$q),
-        .clock(hold$clock)
+    ltp_deframer$rbo rbo(
+        .d(rbo$d),
+        .q(rbo$q),
+        .clock(rbo$clock)
     );
-    ltp_deframer$trailer trailer(
-        .d(trailer$d),
-        .q(trailer$q),
-        .clock(trailer$clock)
+    ltp_deframer$e2 e2(
+        .d(e2$d),
+        .q(e2$q),
+        .clock(e2$clock)
+    );
+    ltp_deframer$i2 i2(
+        .d(i2$d),
+        .q(i2$q),
+        .clock(i2$clock)
+    );
+    ltp_deframer$a2 a2(
+        .d(a2$d),
+        .q(a2$q),
+        .clock(a2$clock)
+    );
+    ltp_deframer$b2 b2(
+        .d(b2$d),
+        .q(b2$q),
+        .clock(b2$clock)
+    );
+    ltp_deframer$s2 s2(
+        .d(s2$d),
+        .q(s2$q),
+        .clock(s2$clock)
+    );
+    ltp_deframer$ga2 ga2(
+        .d(ga2$d),
+        .q(ga2$q),
+        .clock(ga2$clock)
+    );
+    ltp_deframer$gb2 gb2(
+        .d(gb2$d),
+        .q(gb2$q),
+        .clock(gb2$clock)
+    );
+    ltp_deframer$fin2 fin2(
+        .d(fin2$d),
+        .q(fin2$q),
+        .clock(fin2$clock)
+    );
+    ltp_deframer$bad2 bad2(
+        .d(bad2$d),
+        .q(bad2$q),
+        .clock(bad2$clock)
+    );
+    ltp_deframer$state2 state2(
+        .d(state2$d),
+        .q(state2$q),
+        .clock(state2$clock)
+    );
+    ltp_deframer$fin3 fin3(
+        .d(fin3$d),
+        .q(fin3$q),
+        .clock(fin3$clock)
+    );
+    ltp_deframer$bad3 bad3(
+        .d(bad3$d),
+        .q(bad3$q),
+        .clock(bad3$clock)
+    );
+    ltp_deframer$state3 state3(
+        .d(state3$d),
+        .q(state3$q),
+        .clock(state3$clock)
     );
     ltp_deframer$gcrc$0 gcrc$0(
         .d(gcrc$0$d),
@@ -657,30 +817,25 @@ module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,flit,fli
         .q(crc$q),
         .clock(crc$clock)
     );
-    ltp_deframer$pend pend(
-        .d(pend$d),
-        .q(pend$q),
-        .clock(pend$clock)
+    ltp_deframer$trailer trailer(
+        .d(trailer$d),
+        .q(trailer$q),
+        .clock(trailer$clock)
     );
-    ltp_deframer$pend_a pend_a(
-        .d(pend_a$d),
-        .q(pend_a$q),
-        .clock(pend_a$clock)
+    ltp_deframer$owed owed(
+        .d(owed$d),
+        .q(owed$q),
+        .clock(owed$clock)
     );
-    ltp_deframer$inc_p inc_p(
-        .d(inc_p$d),
-        .q(inc_p$q),
-        .clock(inc_p$clock)
+    ltp_deframer$inc_q inc_q(
+        .d(inc_q$d),
+        .q(inc_q$q),
+        .clock(inc_q$clock)
     );
-    ltp_deframer$inc_a inc_a(
-        .d(inc_a$d),
-        .q(inc_a$q),
-        .clock(inc_a$clock)
-    );
-    ltp_deframer$end_s1 end_s1(
-        .d(end_s1$d),
-        .q(end_s1$q),
-        .clock(end_s1$clock)
+    ltp_deframer$pre pre(
+        .d(pre$d),
+        .q(pre$q),
+        .clock(pre$clock)
     );
     ltp_deframer$flit_q flit_q(
         .d(flit_q$d),
@@ -717,16 +872,6 @@ module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,flit,fli
         .q(end_gcrc_q$q),
         .clock(end_gcrc_q$clock)
     );
-    ltp_deframer$missing_q missing_q(
-        .d(missing_q$d),
-        .q(missing_q$q),
-        .clock(missing_q$clock)
-    );
-    ltp_deframer$stray_q stray_q(
-        .d(stray_q$d),
-        .q(stray_q$q),
-        .clock(stray_q$clock)
-    );
     ltp_deframer$step_a step_a(
         .state(step_a$state),
         .data(step_a$data),
@@ -745,38 +890,78 @@ module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,flit,fli
     
     // Update code
     always @(*) begin
-        in_valid$clock = clock;
-        in_start$clock = clock;
         in_data$clock = clock;
         mask_q$clock = clock;
-        mask_chg$clock = clock;
-        w_phys$clock = clock;
-        w_log$clock = clock;
-        w_lanes$clock = clock;
-        w_lmask$clock = clock;
-        w_active$clock = clock;
-        w_j$clock = clock;
+        chg_q$clock = clock;
+        l_q$clock = clock;
+        tl_q$clock = clock;
+        nx_q$clock = clock;
+        bad_q$clock = clock;
+        beat_q$clock = clock;
+        new_q$clock = clock;
+        newm_q$clock = clock;
+        rem0_q$clock = clock;
+        h_q$clock = clock;
+        h1_q$clock = clock;
+        f_q$clock = clock;
+        sup_q$clock = clock;
+        pstray_q$clock = clock;
+        mmask_q$clock = clock;
+        miss0_q$clock = clock;
+        w_act$clock = clock;
+        w_bad$clock = clock;
+        w_rem$clock = clock;
         w_need$clock = clock;
         w_last$clock = clock;
-        slot_start$clock = clock;
-        r_active$clock = clock;
-        r_older$clock = clock;
+        w_h$clock = clock;
+        w_h1$clock = clock;
+        w_f$clock = clock;
+        ovo_q$clock = clock;
+        ovn_q$clock = clock;
+        pop_q$clock = clock;
+        done_q$clock = clock;
+        missing_q$clock = clock;
+        stray_q$clock = clock;
+        hv$clock = clock;
+        ht$clock = clock;
+        sv$clock = clock;
+        st$clock = clock;
+        r_act$clock = clock;
+        r_live$clock = clock;
         r_i$clock = clock;
-        r_phase$clock = clock;
-        r_lp$clock = clock;
-        r_ga$clock = clock;
+        r_ph$clock = clock;
+        pa$clock = clock;
+        pb$clock = clock;
+        ga$clock = clock;
+        gb$clock = clock;
+        r_l$clock = clock;
+        r_l1$clock = clock;
+        r_nx$clock = clock;
+        r_mask$clock = clock;
+        fresh$clock = clock;
         r_state$clock = clock;
-        r_phys$clock = clock;
-        r_lanes$clock = clock;
-        carry$clock = clock;
-        hold$clock = clock;
-        trailer$clock = clock;
+        ra$clock = clock;
+        rb$clock = clock;
+        rao$clock = clock;
+        rbo$clock = clock;
+        e2$clock = clock;
+        i2$clock = clock;
+        a2$clock = clock;
+        b2$clock = clock;
+        s2$clock = clock;
+        ga2$clock = clock;
+        gb2$clock = clock;
+        fin2$clock = clock;
+        bad2$clock = clock;
+        state2$clock = clock;
+        fin3$clock = clock;
+        bad3$clock = clock;
+        state3$clock = clock;
         crc$clock = clock;
-        pend$clock = clock;
-        pend_a$clock = clock;
-        inc_p$clock = clock;
-        inc_a$clock = clock;
-        end_s1$clock = clock;
+        trailer$clock = clock;
+        owed$clock = clock;
+        inc_q$clock = clock;
+        pre$clock = clock;
         flit_q$clock = clock;
         flit_valid_q$clock = clock;
         flit_pos_q$clock = clock;
@@ -784,40 +969,78 @@ module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,flit,fli
         end_intact_q$clock = clock;
         end_state_q$clock = clock;
         end_gcrc_q$clock = clock;
-        missing_q$clock = clock;
-        stray_q$clock = clock;
-        in_valid$d = in_valid$q;
-        in_start$d = in_start$q;
         in_data$d = in_data$q;
         mask_q$d = mask_q$q;
-        mask_chg$d = mask_chg$q;
-        w_phys$d = w_phys$q;
-        w_log$d = w_log$q;
-        w_lanes$d = w_lanes$q;
-        w_lmask$d = w_lmask$q;
-        w_active$d = w_active$q;
-        w_j$d = w_j$q;
+        chg_q$d = chg_q$q;
+        l_q$d = l_q$q;
+        tl_q$d = tl_q$q;
+        nx_q$d = nx_q$q;
+        bad_q$d = bad_q$q;
+        beat_q$d = beat_q$q;
+        new_q$d = new_q$q;
+        newm_q$d = newm_q$q;
+        rem0_q$d = rem0_q$q;
+        h_q$d = h_q$q;
+        h1_q$d = h1_q$q;
+        f_q$d = f_q$q;
+        sup_q$d = sup_q$q;
+        pstray_q$d = pstray_q$q;
+        mmask_q$d = mmask_q$q;
+        miss0_q$d = miss0_q$q;
+        w_act$d = w_act$q;
+        w_bad$d = w_bad$q;
+        w_rem$d = w_rem$q;
         w_need$d = w_need$q;
         w_last$d = w_last$q;
-        slot_start$d = slot_start$q;
-        r_active$d = r_active$q;
-        r_older$d = r_older$q;
+        w_h$d = w_h$q;
+        w_h1$d = w_h1$q;
+        w_f$d = w_f$q;
+        ovo_q$d = ovo_q$q;
+        ovn_q$d = ovn_q$q;
+        pop_q$d = pop_q$q;
+        done_q$d = done_q$q;
+        missing_q$d = missing_q$q;
+        stray_q$d = stray_q$q;
+        hv$d = hv$q;
+        ht$d = ht$q;
+        sv$d = sv$q;
+        st$d = st$q;
+        r_act$d = r_act$q;
+        r_live$d = r_live$q;
         r_i$d = r_i$q;
-        r_phase$d = r_phase$q;
-        r_lp$d = r_lp$q;
-        r_ga$d = r_ga$q;
+        r_ph$d = r_ph$q;
+        pa$d = pa$q;
+        pb$d = pb$q;
+        ga$d = ga$q;
+        gb$d = gb$q;
+        r_l$d = r_l$q;
+        r_l1$d = r_l1$q;
+        r_nx$d = r_nx$q;
+        r_mask$d = r_mask$q;
+        fresh$d = fresh$q;
         r_state$d = r_state$q;
-        r_phys$d = r_phys$q;
-        r_lanes$d = r_lanes$q;
-        carry$d = carry$q;
-        hold$d = hold$q;
-        trailer$d = trailer$q;
+        ra$d = ra$q;
+        rb$d = rb$q;
+        rao$d = rao$q;
+        rbo$d = rbo$q;
+        e2$d = e2$q;
+        i2$d = i2$q;
+        a2$d = a2$q;
+        b2$d = b2$q;
+        s2$d = s2$q;
+        ga2$d = ga2$q;
+        gb2$d = gb2$q;
+        fin2$d = fin2$q;
+        bad2$d = bad2$q;
+        state2$d = state2$q;
+        fin3$d = fin3$q;
+        bad3$d = bad3$q;
+        state3$d = state3$q;
         crc$d = crc$q;
-        pend$d = pend$q;
-        pend_a$d = pend_a$q;
-        inc_p$d = inc_p$q;
-        inc_a$d = inc_a$q;
-        end_s1$d = end_s1$q;
+        trailer$d = trailer$q;
+        owed$d = owed$q;
+        inc_q$d = inc_q$q;
+        pre$d = pre$q;
         flit_q$d = flit_q$q;
         flit_valid_q$d = flit_valid_q$q;
         flit_pos_q$d = flit_pos_q$q;
@@ -825,62 +1048,28 @@ module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,flit,fli
         end_intact_q$d = end_intact_q$q;
         end_state_q$d = end_state_q$q;
         end_gcrc_q$d = end_gcrc_q$q;
-        missing_q$d = missing_q$q;
-        stray_q$d = stray_q$q;
-        slots$0$clock = clock;
-        slots$0$d = slots$0$q;
-        slots$1$clock = clock;
-        slots$1$d = slots$1$q;
-        slots$2$clock = clock;
-        slots$2$d = slots$2$q;
-        slots$3$clock = clock;
-        slots$3$d = slots$3$q;
-        slots$4$clock = clock;
-        slots$4$d = slots$4$q;
-        slots$5$clock = clock;
-        slots$5$d = slots$5$q;
-        slots$6$clock = clock;
-        slots$6$d = slots$6$q;
-        slots$7$clock = clock;
-        slots$7$d = slots$7$q;
-        slots$8$clock = clock;
-        slots$8$d = slots$8$q;
-        slots$9$clock = clock;
-        slots$9$d = slots$9$q;
-        slots$10$clock = clock;
-        slots$10$d = slots$10$q;
-        slots$11$clock = clock;
-        slots$11$d = slots$11$q;
-        rptr$0$clock = clock;
-        rptr$0$d = rptr$0$q;
-        cnt$0$clock = clock;
-        cnt$0$d = cnt$0$q;
-        base$0$clock = clock;
-        base$0$d = base$0$q;
+        head$0$clock = clock;
+        head$0$d = head$0$q;
+        spare$0$clock = clock;
+        spare$0$d = spare$0$q;
         gcrc$0$clock = clock;
         gcrc$0$d = gcrc$0$q;
-        rptr$1$clock = clock;
-        rptr$1$d = rptr$1$q;
-        cnt$1$clock = clock;
-        cnt$1$d = cnt$1$q;
-        base$1$clock = clock;
-        base$1$d = base$1$q;
+        head$1$clock = clock;
+        head$1$d = head$1$q;
+        spare$1$clock = clock;
+        spare$1$d = spare$1$q;
         gcrc$1$clock = clock;
         gcrc$1$d = gcrc$1$q;
-        rptr$2$clock = clock;
-        rptr$2$d = rptr$2$q;
-        cnt$2$clock = clock;
-        cnt$2$d = cnt$2$q;
-        base$2$clock = clock;
-        base$2$d = base$2$q;
+        head$2$clock = clock;
+        head$2$d = head$2$q;
+        spare$2$clock = clock;
+        spare$2$d = spare$2$q;
         gcrc$2$clock = clock;
         gcrc$2$d = gcrc$2$q;
-        rptr$3$clock = clock;
-        rptr$3$d = rptr$3$q;
-        cnt$3$clock = clock;
-        cnt$3$d = cnt$3$q;
-        base$3$clock = clock;
-        base$3$d = base$3$q;
+        head$3$clock = clock;
+        head$3$d = head$3$q;
+        spare$3$clock = clock;
+        spare$3$d = spare$3$q;
         gcrc$3$clock = clock;
         gcrc$3$d = gcrc$3$q;
         flit = flit_q$q;
@@ -893,642 +1082,626 @@ module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,flit,fli
         end_crc_diff = crc$q ^ trailer$q[(32'h0)+:(14)];
         lane_missing = missing_q$q;
         stray = stray_q$q;
-        in_valid$d = lanes$valid;
-        in_start$d = lanes$start;
         in_data$d = lanes$data;
         mask_q$d = mask;
-        mask_chg$d = mask != mask_q$q;
-        t_log$0 = 32'h0;
-        t_log$1 = t_log$0;
+        chg_q$d = mask != mask_q$q;
+        mv = lanes$valid & mask;
+        if (reset) begin
+            mv = 32'h0;
+        end
+        ms = mv & lanes$start;
+        bad_q$d = ~lanes$valid | lanes$start;
+        beat_q$d = |mv;
+        tl$0 = 32'h0;
+        tl$1 = tl$0;
         if (mask[1 - 32'h1]) begin
-            t_log$1 = t_log$0 + 32'h1;
+            tl$1 = tl$0 + 32'h1;
         end
-        t_log$2 = t_log$1;
+        tl$2 = tl$1;
         if (mask[2 - 32'h1]) begin
-            t_log$2 = t_log$1 + 32'h1;
+            tl$2 = tl$1 + 32'h1;
         end
-        t_log$3 = t_log$2;
+        tl$3 = tl$2;
         if (mask[3 - 32'h1]) begin
-            t_log$3 = t_log$2 + 32'h1;
+            tl$3 = tl$2 + 32'h1;
         end
-        t_lanes = 32'h0;
-        t_pn$0 = 32'h0;
-        t_pn$1 = 32'h0;
-        t_pn$2 = 32'h0;
-        t_pn$3 = 32'h0;
+        lanes_n = 32'h0;
         if (mask[0]) begin
-            t_lanes = t_lanes + 32'h1;
-            if (t_log$0 == k2$0) begin
-                t_pn$0 = k2$0;
-            end
-            if (t_log$0 == k2$1) begin
-                t_pn$1 = k2$0;
-            end
-            if (t_log$0 == k2$2) begin
-                t_pn$2 = k2$0;
-            end
-            if (t_log$0 == k2$3) begin
-                t_pn$3 = k2$0;
-            end
+            lanes_n = lanes_n + 32'h1;
         end
         if (mask[1]) begin
-            t_lanes = t_lanes + 32'h1;
-            if (t_log$1 == k2$0) begin
-                t_pn$0 = k2$1;
-            end
-            if (t_log$1 == k2$1) begin
-                t_pn$1 = k2$1;
-            end
-            if (t_log$1 == k2$2) begin
-                t_pn$2 = k2$1;
-            end
-            if (t_log$1 == k2$3) begin
-                t_pn$3 = k2$1;
-            end
+            lanes_n = lanes_n + 32'h1;
         end
         if (mask[2]) begin
-            t_lanes = t_lanes + 32'h1;
-            if (t_log$2 == k2$0) begin
-                t_pn$0 = k2$2;
-            end
-            if (t_log$2 == k2$1) begin
-                t_pn$1 = k2$2;
-            end
-            if (t_log$2 == k2$2) begin
-                t_pn$2 = k2$2;
-            end
-            if (t_log$2 == k2$3) begin
-                t_pn$3 = k2$2;
-            end
+            lanes_n = lanes_n + 32'h1;
         end
         if (mask[3]) begin
-            t_lanes = t_lanes + 32'h1;
-            if (t_log$3 == k2$0) begin
-                t_pn$0 = k2$3;
-            end
-            if (t_log$3 == k2$1) begin
-                t_pn$1 = k2$3;
-            end
-            if (t_log$3 == k2$2) begin
-                t_pn$2 = k2$3;
-            end
-            if (t_log$3 == k2$3) begin
-                t_pn$3 = k2$3;
-            end
+            lanes_n = lanes_n + 32'h1;
         end
-        t_phys = (((t_pn$3) & 8'hff) << 32'h6) | (((t_pn$2) & 8'hff) << 32'h4) | (((t_pn$1) & 8'hff) << 32'h2) | ((t_pn$0) & 8'hff);
-        w_phys$d = t_phys;
-        w_log$d = (((t_log$3) & 8'hff) << 32'h6) | (((t_log$2) & 8'hff) << 32'h4) | (((t_log$1) & 8'hff) << 32'h2) | ((t_log$0) & 8'hff);
-        w_lanes$d = t_lanes;
-        t_low = one5 << t_lanes;
-        w_lmask$d = t_low[(32'h0)+:(4)] - one4;
-        if (t_lanes == 32'h4) begin
-            w_lmask$d = k4$15;
+        l_q$d = lanes_n;
+        tl_q$d = (((tl$3) & 8'hff) << 32'h6) | (((tl$2) & 8'hff) << 32'h4) | (((tl$1) & 8'hff) << 32'h2) | ((tl$0) & 8'hff);
+        m8 = (((mask) & 8'hff) << 32'h4) | ((mask) & 8'hff);
+        nx$0 = k2$0;
+        fnd = 1'b0;
+        if (~fnd & m8[0 + 1]) begin
+            nx$0 = k2x$1;
+            fnd = 1'b1;
         end
-        vl = 32'h0;
-        sl = 32'h0;
-        pn = w_phys$q[(32'h2 * 0)+:(2)];
-        if (w_lmask$q[0]) begin
-            vl = (vl & ~(1 << (0)) | ((in_valid$q[pn]) << (0)));
-            sl = (sl & ~(1 << (0)) | ((in_valid$q[pn] & in_start$q[pn]) << (0)));
+        if (~fnd & m8[0 + 2]) begin
+            nx$0 = k2x$2;
+            fnd = 1'b1;
         end
-        pn = w_phys$q[(32'h2 * 1)+:(2)];
-        if (w_lmask$q[1]) begin
-            vl = (vl & ~(1 << (1)) | ((in_valid$q[pn]) << (1)));
-            sl = (sl & ~(1 << (1)) | ((in_valid$q[pn] & in_start$q[pn]) << (1)));
+        if (~fnd & m8[0 + 3]) begin
+            nx$0 = k2x$3;
+            fnd = 1'b1;
         end
-        pn = w_phys$q[(32'h2 * 2)+:(2)];
-        if (w_lmask$q[2]) begin
-            vl = (vl & ~(1 << (2)) | ((in_valid$q[pn]) << (2)));
-            sl = (sl & ~(1 << (2)) | ((in_valid$q[pn] & in_start$q[pn]) << (2)));
+        nx$1 = k2$1;
+        fnd = 1'b0;
+        if (~fnd & m8[1 + 1]) begin
+            nx$1 = k2x$2;
+            fnd = 1'b1;
         end
-        pn = w_phys$q[(32'h2 * 3)+:(2)];
-        if (w_lmask$q[3]) begin
-            vl = (vl & ~(1 << (3)) | ((in_valid$q[pn]) << (3)));
-            sl = (sl & ~(1 << (3)) | ((in_valid$q[pn] & in_start$q[pn]) << (3)));
+        if (~fnd & m8[1 + 2]) begin
+            nx$1 = k2x$3;
+            fnd = 1'b1;
         end
-        beat = |vl;
-        act = w_active$q & ~mask_chg$q;
-        cur_m = 32'h0;
-        if (act) begin
-            cur_m = w_need$q;
+        if (~fnd & m8[1 + 3]) begin
+            nx$1 = k2x$4;
+            fnd = 1'b1;
         end
-        s_cur = sl & cur_m;
-        unexpected = |s_cur;
-        cur_part = cur_m;
-        if (unexpected) begin
-            cur_part = cur_m & ~s_cur & (s_cur - one4);
+        nx$2 = k2$2;
+        fnd = 1'b0;
+        if (~fnd & m8[2 + 1]) begin
+            nx$2 = k2x$3;
+            fnd = 1'b1;
         end
-        cur_miss = cur_part & ~vl;
-        cur_abort = beat & act & (unexpected | |cur_miss);
-        cur_done = beat & act & ~cur_abort & w_last$q;
-        after_m = w_lmask$q & ~cur_part;
-        s_after = sl & after_m;
-        has_new = beat & |s_after;
-        new_m = 32'h0;
+        if (~fnd & m8[2 + 2]) begin
+            nx$2 = k2x$4;
+            fnd = 1'b1;
+        end
+        if (~fnd & m8[2 + 3]) begin
+            nx$2 = k2x$5;
+            fnd = 1'b1;
+        end
+        nx$3 = k2$3;
+        fnd = 1'b0;
+        if (~fnd & m8[3 + 1]) begin
+            nx$3 = k2x$4;
+            fnd = 1'b1;
+        end
+        if (~fnd & m8[3 + 2]) begin
+            nx$3 = k2x$5;
+            fnd = 1'b1;
+        end
+        if (~fnd & m8[3 + 3]) begin
+            nx$3 = k2x$6;
+            fnd = 1'b1;
+        end
+        nx_q$d = (((nx$3) & 8'hff) << 32'h6) | (((nx$2) & 8'hff) << 32'h4) | (((nx$1) & 8'hff) << 32'h2) | ((nx$0) & 8'hff);
         starts = 32'h0;
-        if (s_after[0]) begin
-            new_m = w_lmask$q & ~low$0;
+        newm = 32'h0;
+        new_n = 32'h0;
+        hh = 32'h0;
+        f_q$d = 32'h0;
+        if (ms[0]) begin
             starts = starts + 32'h1;
+            hh = k2$0;
+            f_q$d = tl$0;
         end
-        if (s_after[1]) begin
-            new_m = w_lmask$q & ~low$1;
+        if (|ms & mask[0] & ~|(ms & above$0)) begin
+            newm = (newm & ~(1 << (0)) | ((1'b1) << (0)));
+            new_n = new_n + 32'h1;
+        end
+        if (ms[1]) begin
             starts = starts + 32'h1;
+            hh = k2$1;
+            f_q$d = tl$1;
         end
-        if (s_after[2]) begin
-            new_m = w_lmask$q & ~low$2;
+        if (|ms & mask[1] & ~|(ms & above$1)) begin
+            newm = (newm & ~(1 << (1)) | ((1'b1) << (1)));
+            new_n = new_n + 32'h1;
+        end
+        if (ms[2]) begin
             starts = starts + 32'h1;
+            hh = k2$2;
+            f_q$d = tl$2;
         end
-        if (s_after[3]) begin
-            new_m = w_lmask$q & ~low$3;
+        if (|ms & mask[2] & ~|(ms & above$2)) begin
+            newm = (newm & ~(1 << (2)) | ((1'b1) << (2)));
+            new_n = new_n + 32'h1;
+        end
+        if (ms[3]) begin
             starts = starts + 32'h1;
+            hh = k2$3;
+            f_q$d = tl$3;
         end
-        new_ok = has_new & ~|(new_m & ~vl);
-        stray_m = after_m & vl & ~s_after & (s_after - one4);
-        below_hi = 32'h0;
-        if (vl[0]) begin
-            below_hi = low$0;
+        if (|ms & mask[3] & ~|(ms & above$3)) begin
+            newm = (newm & ~(1 << (3)) | ((1'b1) << (3)));
+            new_n = new_n + 32'h1;
         end
-        if (vl[1]) begin
-            below_hi = low$1;
+        new_ok = |ms & ~|(newm & ~mv);
+        new_q$d = new_ok;
+        newm_q$d = newm;
+        rem0_q$d = c33 - ((new_n) & 6'h3f);
+        h_q$d = hh;
+        if (hh == k2$0) begin
+            h1_q$d = nx$0;
         end
-        if (vl[2]) begin
-            below_hi = low$2;
+        if (hh == k2$1) begin
+            h1_q$d = nx$1;
         end
-        if (vl[3]) begin
-            below_hi = low$3;
+        if (hh == k2$2) begin
+            h1_q$d = nx$2;
         end
-        miss_log = 32'h0;
-        if (beat) begin
-            miss_log = (below_hi | cur_miss | new_m) & ~vl & w_lmask$q;
+        if (hh == k2$3) begin
+            h1_q$d = nx$3;
         end
-        miss_phys = 32'h0;
-        pn = w_log$q[(32'h2 * 0)+:(2)];
-        if (mask_q$q[0]) begin
-            miss_phys = (miss_phys & ~(1 << (0)) | ((miss_log[pn]) << (0)));
-        end
-        pn = w_log$q[(32'h2 * 1)+:(2)];
-        if (mask_q$q[1]) begin
-            miss_phys = (miss_phys & ~(1 << (1)) | ((miss_log[pn]) << (1)));
-        end
-        pn = w_log$q[(32'h2 * 2)+:(2)];
-        if (mask_q$q[2]) begin
-            miss_phys = (miss_phys & ~(1 << (2)) | ((miss_log[pn]) << (2)));
-        end
-        pn = w_log$q[(32'h2 * 3)+:(2)];
-        if (mask_q$q[3]) begin
-            miss_phys = (miss_phys & ~(1 << (3)) | ((miss_log[pn]) << (3)));
-        end
-        missing_q$d = miss_phys;
-        stray_q$d = |stray_m;
-        w_old = 32'h0;
-        if (act & ~cur_abort) begin
-            w_old = cur_part & vl;
-        end
-        w_new = 32'h0;
+        sup_q$d = starts;
         if (new_ok) begin
-            w_new = new_m;
+            sup_q$d = starts - one3;
         end
-        wp_old = 32'h0;
-        wp_new = 32'h0;
-        pn = w_phys$q[(32'h2 * 0)+:(2)];
-        if (pn == k2$0) begin
-            if (w_old[0]) begin
-                wp_old = (wp_old & ~(1 << (0)) | ((1'b1) << (0)));
-            end
-            if (w_new[0]) begin
-                wp_new = (wp_new & ~(1 << (0)) | ((1'b1) << (0)));
-            end
+        bl = 32'h0;
+        hole = 32'h0;
+        if (~|(ms & upto$0)) begin
+            bl = (bl & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (pn == k2$1) begin
-            if (w_old[0]) begin
-                wp_old = (wp_old & ~(1 << (1)) | ((1'b1) << (1)));
-            end
-            if (w_new[0]) begin
-                wp_new = (wp_new & ~(1 << (1)) | ((1'b1) << (1)));
-            end
+        if (|(mv & above$0)) begin
+            hole = (hole & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (pn == k2$2) begin
-            if (w_old[0]) begin
-                wp_old = (wp_old & ~(1 << (2)) | ((1'b1) << (2)));
-            end
-            if (w_new[0]) begin
-                wp_new = (wp_new & ~(1 << (2)) | ((1'b1) << (2)));
-            end
+        if (~|(ms & upto$1)) begin
+            bl = (bl & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (pn == k2$3) begin
-            if (w_old[0]) begin
-                wp_old = (wp_old & ~(1 << (3)) | ((1'b1) << (3)));
-            end
-            if (w_new[0]) begin
-                wp_new = (wp_new & ~(1 << (3)) | ((1'b1) << (3)));
-            end
+        if (|(mv & above$1)) begin
+            hole = (hole & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        pn = w_phys$q[(32'h2 * 1)+:(2)];
-        if (pn == k2$0) begin
-            if (w_old[1]) begin
-                wp_old = (wp_old & ~(1 << (0)) | ((1'b1) << (0)));
-            end
-            if (w_new[1]) begin
-                wp_new = (wp_new & ~(1 << (0)) | ((1'b1) << (0)));
-            end
+        if (~|(ms & upto$2)) begin
+            bl = (bl & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (pn == k2$1) begin
-            if (w_old[1]) begin
-                wp_old = (wp_old & ~(1 << (1)) | ((1'b1) << (1)));
-            end
-            if (w_new[1]) begin
-                wp_new = (wp_new & ~(1 << (1)) | ((1'b1) << (1)));
-            end
+        if (|(mv & above$2)) begin
+            hole = (hole & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (pn == k2$2) begin
-            if (w_old[1]) begin
-                wp_old = (wp_old & ~(1 << (2)) | ((1'b1) << (2)));
-            end
-            if (w_new[1]) begin
-                wp_new = (wp_new & ~(1 << (2)) | ((1'b1) << (2)));
-            end
+        if (~|(ms & upto$3)) begin
+            bl = (bl & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if (pn == k2$3) begin
-            if (w_old[1]) begin
-                wp_old = (wp_old & ~(1 << (3)) | ((1'b1) << (3)));
-            end
-            if (w_new[1]) begin
-                wp_new = (wp_new & ~(1 << (3)) | ((1'b1) << (3)));
-            end
+        if (|(mv & above$3)) begin
+            hole = (hole & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        pn = w_phys$q[(32'h2 * 2)+:(2)];
-        if (pn == k2$0) begin
-            if (w_old[2]) begin
-                wp_old = (wp_old & ~(1 << (0)) | ((1'b1) << (0)));
-            end
-            if (w_new[2]) begin
-                wp_new = (wp_new & ~(1 << (0)) | ((1'b1) << (0)));
-            end
+        pstray_q$d = mv & bl;
+        mmask_q$d = 32'h0;
+        if (|mv) begin
+            mmask_q$d = bl & mask & ~mv;
         end
-        if (pn == k2$1) begin
-            if (w_old[2]) begin
-                wp_old = (wp_old & ~(1 << (1)) | ((1'b1) << (1)));
-            end
-            if (w_new[2]) begin
-                wp_new = (wp_new & ~(1 << (1)) | ((1'b1) << (1)));
-            end
+        miss0_q$d = (hole | newm) & mask & ~mv;
+        ovf_live = |(ovn_q$q & ~pop_q$q) | (|(ovo_q$q & ~pop_q$q) & ~done_q$q);
+        ovf_done = |(ovo_q$q & ~pop_q$q) & done_q$q;
+        act = w_act$q & ~chg_q$q;
+        abn = |(w_need$q & bad_q$q);
+        cont = act & beat_q$q & ~abn;
+        lastbad = w_last$q & (w_bad$q | ovf_live);
+        done = cont & w_last$q & ~lastbad;
+        wkill = (act & beat_q$q & abn) | (w_act$q & chg_q$q) | (cont & lastbad);
+        wold = 32'h0;
+        if (cont & ~lastbad) begin
+            wold = w_need$q;
         end
-        if (pn == k2$2) begin
-            if (w_old[2]) begin
-                wp_old = (wp_old & ~(1 << (2)) | ((1'b1) << (2)));
-            end
-            if (w_new[2]) begin
-                wp_new = (wp_new & ~(1 << (2)) | ((1'b1) << (2)));
+        wnew = 32'h0;
+        if (new_q$q) begin
+            wnew = newm_q$q;
+        end
+        wr = wold | wnew;
+        wtag = wnew;
+        if (~w_last$q) begin
+            wtag = wnew | wold;
+        end
+        cm = 32'h0;
+        if (act) begin
+            cm = w_need$q;
+        end
+        missing_q$d = miss0_q$q | (cm & mmask_q$q);
+        stray_q$d = |(pstray_q$q & ~cm);
+        rl = w_rem$q - ((l_q$q) & 6'h3f);
+        lastn = rl <= ((l_q$q) & 6'h3f);
+        lown = 32'h0;
+        tlp = tl_q$q[(32'h2 * 0)+:(2)];
+        if (mask_q$q[0] & (((tlp) & 3'h7) < rl[(32'h0)+:(3)])) begin
+            lown = (lown & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        tlp = tl_q$q[(32'h2 * 1)+:(2)];
+        if (mask_q$q[1] & (((tlp) & 3'h7) < rl[(32'h0)+:(3)])) begin
+            lown = (lown & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        tlp = tl_q$q[(32'h2 * 2)+:(2)];
+        if (mask_q$q[2] & (((tlp) & 3'h7) < rl[(32'h0)+:(3)])) begin
+            lown = (lown & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        tlp = tl_q$q[(32'h2 * 3)+:(2)];
+        if (mask_q$q[3] & (((tlp) & 3'h7) < rl[(32'h0)+:(3)])) begin
+            lown = (lown & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if (cont) begin
+            w_rem$d = rl;
+            w_last$d = lastn;
+            if (lastn) begin
+                w_need$d = lown;
             end
         end
-        if (pn == k2$3) begin
-            if (w_old[2]) begin
-                wp_old = (wp_old & ~(1 << (3)) | ((1'b1) << (3)));
-            end
-            if (w_new[2]) begin
-                wp_new = (wp_new & ~(1 << (3)) | ((1'b1) << (3)));
-            end
+        w_bad$d = w_bad$q | ovf_live;
+        if (done | wkill) begin
+            w_act$d = 1'b0;
         end
-        pn = w_phys$q[(32'h2 * 3)+:(2)];
-        if (pn == k2$0) begin
-            if (w_old[3]) begin
-                wp_old = (wp_old & ~(1 << (0)) | ((1'b1) << (0)));
-            end
-            if (w_new[3]) begin
-                wp_new = (wp_new & ~(1 << (0)) | ((1'b1) << (0)));
-            end
+        if (new_q$q) begin
+            w_act$d = 1'b1;
+            w_bad$d = 1'b0;
+            w_rem$d = rem0_q$q;
+            w_need$d = mask_q$q;
+            w_last$d = 1'b0;
+            w_h$d = h_q$q;
+            w_h1$d = h1_q$q;
+            w_f$d = f_q$q;
         end
-        if (pn == k2$1) begin
-            if (w_old[3]) begin
-                wp_old = (wp_old & ~(1 << (1)) | ((1'b1) << (1)));
-            end
-            if (w_new[3]) begin
-                wp_new = (wp_new & ~(1 << (1)) | ((1'b1) << (1)));
-            end
+        emit_owed = |owed$q & ~r_act$q & ~fin2$q & ~fin3$q & ~pre$q;
+        avail = owed$q + ((inc_q$q) & 5'h1f);
+        if (emit_owed) begin
+            avail = owed$q + ((inc_q$q) & 5'h1f) - one5;
         end
-        if (pn == k2$2) begin
-            if (w_old[3]) begin
-                wp_old = (wp_old & ~(1 << (2)) | ((1'b1) << (2)));
-            end
-            if (w_new[3]) begin
-                wp_new = (wp_new & ~(1 << (2)) | ((1'b1) << (2)));
-            end
+        av0 = (owed$q == 32'h0) & (inc_q$q == 32'h0);
+        av1 = ((owed$q == 32'h0) & (inc_q$q == 32'h1)) | ((owed$q == 32'h1) & (inc_q$q == 32'h0));
+        owned = r_act$q & r_live$q;
+        kill_o = r_act$q & ovf_done;
+        start_ok = ~r_act$q & w_act$q & (av0 | (av1 & ~fin2$q)) & fresh$q & ~reset;
+        go = r_act$q | start_ok;
+        kill_w = (owned | start_ok) & wkill;
+        va = hv$q[pa$q];
+        vb = hv$q[pb$q];
+        r16 = r_i$q == c15;
+        if (r_l1$q) begin
+            rd_a = go & va & ~r_ph$q;
+            rd_b = go & va & r_ph$q;
+            adv = rd_b | (rd_a & r16);
         end
-        if (pn == k2$3) begin
-            if (w_old[3]) begin
-                wp_old = (wp_old & ~(1 << (3)) | ((1'b1) << (3)));
-            end
-            if (w_new[3]) begin
-                wp_new = (wp_new & ~(1 << (3)) | ((1'b1) << (3)));
-            end
+        else begin
+            rd_a = go & va & (vb | r16);
+            rd_b = rd_a & ~r16;
+            adv = rd_a;
         end
-        one_lane = r_lanes$q == 32'h1;
-        head_v = 32'h0;
-        head_s = 32'h0;
-        heads$0 = 32'h0;
-        if (rptr$0$q == k3$0) begin
-            heads$0 = slots$0$q;
-            head_s = (head_s & ~(1 << (0)) | ((slot_start$q[3 * 0 + 0]) << (0)));
-        end
-        if (rptr$0$q == k3$1) begin
-            heads$0 = slots$1$q;
-            head_s = (head_s & ~(1 << (0)) | ((slot_start$q[3 * 0 + 1]) << (0)));
-        end
-        if (rptr$0$q == k3$2) begin
-            heads$0 = slots$2$q;
-            head_s = (head_s & ~(1 << (0)) | ((slot_start$q[3 * 0 + 2]) << (0)));
-        end
-        head_v = (head_v & ~(1 << (0)) | ((|cnt$0$q) << (0)));
-        heads$1 = 32'h0;
-        if (rptr$1$q == k3$0) begin
-            heads$1 = slots$3$q;
-            head_s = (head_s & ~(1 << (1)) | ((slot_start$q[3 * 1 + 0]) << (1)));
-        end
-        if (rptr$1$q == k3$1) begin
-            heads$1 = slots$4$q;
-            head_s = (head_s & ~(1 << (1)) | ((slot_start$q[3 * 1 + 1]) << (1)));
-        end
-        if (rptr$1$q == k3$2) begin
-            heads$1 = slots$5$q;
-            head_s = (head_s & ~(1 << (1)) | ((slot_start$q[3 * 1 + 2]) << (1)));
-        end
-        head_v = (head_v & ~(1 << (1)) | ((|cnt$1$q) << (1)));
-        heads$2 = 32'h0;
-        if (rptr$2$q == k3$0) begin
-            heads$2 = slots$6$q;
-            head_s = (head_s & ~(1 << (2)) | ((slot_start$q[3 * 2 + 0]) << (2)));
-        end
-        if (rptr$2$q == k3$1) begin
-            heads$2 = slots$7$q;
-            head_s = (head_s & ~(1 << (2)) | ((slot_start$q[3 * 2 + 1]) << (2)));
-        end
-        if (rptr$2$q == k3$2) begin
-            heads$2 = slots$8$q;
-            head_s = (head_s & ~(1 << (2)) | ((slot_start$q[3 * 2 + 2]) << (2)));
-        end
-        head_v = (head_v & ~(1 << (2)) | ((|cnt$2$q) << (2)));
-        heads$3 = 32'h0;
-        if (rptr$3$q == k3$0) begin
-            heads$3 = slots$9$q;
-            head_s = (head_s & ~(1 << (3)) | ((slot_start$q[3 * 3 + 0]) << (3)));
-        end
-        if (rptr$3$q == k3$1) begin
-            heads$3 = slots$10$q;
-            head_s = (head_s & ~(1 << (3)) | ((slot_start$q[3 * 3 + 1]) << (3)));
-        end
-        if (rptr$3$q == k3$2) begin
-            heads$3 = slots$11$q;
-            head_s = (head_s & ~(1 << (3)) | ((slot_start$q[3 * 3 + 2]) << (3)));
-        end
-        head_v = (head_v & ~(1 << (3)) | ((|cnt$3$q) << (3)));
-        inc_t = ((r_lp$q) & 3'h7) + one3;
-        lp_b = inc_t[(32'h0)+:(2)];
-        if (inc_t == r_lanes$q) begin
-            lp_b = 32'h0;
-        end
-        inc_t = ((lp_b) & 3'h7) + one3;
-        lp_2 = inc_t[(32'h0)+:(2)];
-        if (inc_t == r_lanes$q) begin
-            lp_2 = 32'h0;
-        end
-        inc_t = ((r_ga$q) & 3'h7) + one3;
-        g_b = inc_t[(32'h0)+:(2)];
-        if (inc_t == r_lanes$q) begin
-            g_b = 32'h0;
-        end
-        inc_t = ((g_b) & 3'h7) + one3;
-        g_2 = inc_t[(32'h0)+:(2)];
-        if (inc_t == r_lanes$q) begin
-            g_2 = 32'h0;
-        end
-        found = 1'b0;
-        start_lane = 32'h0;
-        start_phys = 32'h0;
-        pn = w_phys$q[(32'h2 * 0)+:(2)];
-        if (~found & w_lmask$q[0] & head_v[pn] & head_s[pn]) begin
-            found = 1'b1;
-            start_lane = k2$0;
-            start_phys = pn;
-        end
-        pn = w_phys$q[(32'h2 * 1)+:(2)];
-        if (~found & w_lmask$q[1] & head_v[pn] & head_s[pn]) begin
-            found = 1'b1;
-            start_lane = k2$1;
-            start_phys = pn;
-        end
-        pn = w_phys$q[(32'h2 * 2)+:(2)];
-        if (~found & w_lmask$q[2] & head_v[pn] & head_s[pn]) begin
-            found = 1'b1;
-            start_lane = k2$2;
-            start_phys = pn;
-        end
-        pn = w_phys$q[(32'h2 * 3)+:(2)];
-        if (~found & w_lmask$q[3] & head_v[pn] & head_s[pn]) begin
-            found = 1'b1;
-            start_lane = k2$3;
-            start_phys = pn;
-        end
-        phys_a = 32'h0;
-        phys_b = 32'h0;
-        if (r_lp$q == k2$0) begin
-            phys_a = r_phys$q[(32'h2 * 0)+:(2)];
-        end
-        if (lp_b == k2$0) begin
-            phys_b = r_phys$q[(32'h2 * 0)+:(2)];
-        end
-        if (r_lp$q == k2$1) begin
-            phys_a = r_phys$q[(32'h2 * 1)+:(2)];
-        end
-        if (lp_b == k2$1) begin
-            phys_b = r_phys$q[(32'h2 * 1)+:(2)];
-        end
-        if (r_lp$q == k2$2) begin
-            phys_a = r_phys$q[(32'h2 * 2)+:(2)];
-        end
-        if (lp_b == k2$2) begin
-            phys_b = r_phys$q[(32'h2 * 2)+:(2)];
-        end
-        if (r_lp$q == k2$3) begin
-            phys_a = r_phys$q[(32'h2 * 3)+:(2)];
-        end
-        if (lp_b == k2$3) begin
-            phys_b = r_phys$q[(32'h2 * 3)+:(2)];
-        end
-        if (~r_active$q) begin
-            phys_a = start_phys;
-        end
-        xa = 32'h0;
-        xb = 32'h0;
-        if (phys_a == k2$0) begin
-            xa = heads$0;
-        end
-        if (phys_b == k2$0) begin
-            xb = heads$0;
-        end
-        if (phys_a == k2$1) begin
-            xa = heads$1;
-        end
-        if (phys_b == k2$1) begin
-            xb = heads$1;
-        end
-        if (phys_a == k2$2) begin
-            xa = heads$2;
-        end
-        if (phys_b == k2$2) begin
-            xb = heads$2;
-        end
-        if (phys_a == k2$3) begin
-            xa = heads$3;
-        end
-        if (phys_b == k2$3) begin
-            xb = heads$3;
-        end
-        va = head_v[phys_a];
-        vb = head_v[phys_b];
-        read_a = 1'b0;
-        read_b = 1'b0;
-        r_start = 1'b0;
-        finish = 1'b0;
-        if (r_active$q) begin
-            if (one_lane) begin
-                read_a = va & ~r_phase$q;
-                read_b = va & r_phase$q;
-            end
-            else begin
-                read_a = va & vb;
-                read_b = va & vb;
-            end
-            finish = read_b & (r_i$q == fifteen);
-        end
-        r_start = ~r_active$q & (inc_p$q == 32'h0) & ((pend$q == 32'h0) | (pend$q == 32'h1) | ((pend$q == 32'h2) & ~end_s1$q)) & found & ~reset;
+        fin = rd_a & r16;
         pop = 32'h0;
-        if ((read_a & (phys_a == k2$0)) | (read_b & (phys_b == k2$0)) | (r_start & (start_phys == k2$0))) begin
+        if ((rd_a & (pa$q == k2$0)) | (rd_b & (pb$q == k2$0))) begin
             pop = (pop & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if ((read_a & (phys_a == k2$1)) | (read_b & (phys_b == k2$1)) | (r_start & (start_phys == k2$1))) begin
+        if ((rd_a & (pa$q == k2$1)) | (rd_b & (pb$q == k2$1))) begin
             pop = (pop & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if ((read_a & (phys_a == k2$2)) | (read_b & (phys_b == k2$2)) | (r_start & (start_phys == k2$2))) begin
+        if ((rd_a & (pa$q == k2$2)) | (rd_b & (pb$q == k2$2))) begin
             pop = (pop & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if ((read_a & (phys_a == k2$3)) | (read_b & (phys_b == k2$3)) | (r_start & (start_phys == k2$3))) begin
+        if ((rd_a & (pa$q == k2$3)) | (rd_b & (pb$q == k2$3))) begin
             pop = (pop & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        a_eff = xa;
-        if (one_lane) begin
-            a_eff = hold$q;
-        end
-        window = (((xb) & 96'hffffffffffffffffffffffff) << 32'h40) | (((a_eff) & 96'hffffffffffffffffffffffff) << 32'h20) | ((carry$q) & 96'hffffffffffffffffffffffff);
-        emit = read_b;
-        flit_valid_q$d = emit;
-        if (emit) begin
-            flit_q$d = window[(r_i$q)+:(65)];
-            flit_pos_q$d = r_i$q;
-            carry$d = xb;
-            r_i$d = r_i$q + 32'h1;
-            r_lp$d = lp_2;
-            r_ga$d = g_2;
-            if (one_lane) begin
-                r_lp$d = 32'h0;
-                r_ga$d = 32'h0;
+        hv_n = 32'h0;
+        ht_n = 32'h0;
+        sv_n = 32'h0;
+        st_n = 32'h0;
+        ovr = 32'h0;
+        take = ~hv$q[0] | pop[0];
+        hk = hv$q[0] & ((ht$q[0] & wkill) | (~ht$q[0] & ovf_done));
+        sk = sv$q[0] & ((st$q[0] & wkill) | (~st$q[0] & ovf_done));
+        if (take) begin
+            head$0$d = in_data$q[(32'h20 * 0)+:(32)];
+            if (sv$q[0]) begin
+                head$0$d = spare$0$q;
             end
         end
-        if (finish) begin
-            trailer$d = xb[(32'h10)+:(16)];
+        if (take | ~sv$q[0] | sk) begin
+            spare$0$d = in_data$q[(32'h20 * 0)+:(32)];
         end
-        if (one_lane & read_a) begin
-            hold$d = xa;
-        end
-        if (r_active$q & one_lane & (read_a | read_b)) begin
-            r_phase$d = ~r_phase$q;
-        end
-        if (r_start) begin
-            carry$d = xa;
-            r_i$d = 32'h0;
-            r_phase$d = 1'b0;
-            r_state$d = start_lane;
-            r_phys$d = w_phys$q;
-            r_lanes$d = w_lanes$q;
-            inc_t = ((start_lane) & 3'h7) + one3;
-            r_lp$d = inc_t[(32'h0)+:(2)];
-            if (inc_t == w_lanes$q) begin
-                r_lp$d = 32'h0;
+        if (take) begin
+            if (sv$q[0]) begin
+                hv_n = (hv_n & ~(1 << (0)) | ((~sk) << (0)));
+                ht_n = (ht_n & ~(1 << (0)) | ((st$q[0] & ~done) << (0)));
+                sv_n = (sv_n & ~(1 << (0)) | ((wr[0]) << (0)));
+                st_n = (st_n & ~(1 << (0)) | ((wtag[0]) << (0)));
             end
-            r_ga$d = 32'h1;
-            if (w_lanes$q == 32'h1) begin
-                r_ga$d = 32'h0;
+            else begin
+                hv_n = (hv_n & ~(1 << (0)) | ((wr[0]) << (0)));
+                ht_n = (ht_n & ~(1 << (0)) | ((wtag[0]) << (0)));
             end
         end
-        ga_eff = r_ga$q;
-        step_a$state = 32'h0;
-        step_a$data = xa;
-        if (r_start) begin
-            ga_eff = 32'h0;
-            step_a$data = xa;
+        else begin
+            hv_n = (hv_n & ~(1 << (0)) | ((~hk) << (0)));
+            ht_n = (ht_n & ~(1 << (0)) | ((ht$q[0] & ~done) << (0)));
+            if (sv$q[0] & ~sk) begin
+                sv_n = (sv_n & ~(1 << (0)) | ((1'b1) << (0)));
+                st_n = (st_n & ~(1 << (0)) | ((st$q[0] & ~done) << (0)));
+            end
+            else begin
+                sv_n = (sv_n & ~(1 << (0)) | ((wr[0]) << (0)));
+                st_n = (st_n & ~(1 << (0)) | ((wtag[0]) << (0)));
+            end
         end
-        step_b$state = 32'h0;
-        step_b$data = xb;
-        if ((r_ga$q == k2$0) & ~r_start) begin
-            step_a$state = gcrc$0$q;
+        take = ~hv$q[1] | pop[1];
+        hk = hv$q[1] & ((ht$q[1] & wkill) | (~ht$q[1] & ovf_done));
+        sk = sv$q[1] & ((st$q[1] & wkill) | (~st$q[1] & ovf_done));
+        if (take) begin
+            head$1$d = in_data$q[(32'h20 * 1)+:(32)];
+            if (sv$q[1]) begin
+                head$1$d = spare$1$q;
+            end
         end
-        if (g_b == k2$0) begin
-            step_b$state = gcrc$0$q;
+        if (take | ~sv$q[1] | sk) begin
+            spare$1$d = in_data$q[(32'h20 * 1)+:(32)];
         end
-        if ((r_ga$q == k2$1) & ~r_start) begin
-            step_a$state = gcrc$1$q;
+        if (take) begin
+            if (sv$q[1]) begin
+                hv_n = (hv_n & ~(1 << (1)) | ((~sk) << (1)));
+                ht_n = (ht_n & ~(1 << (1)) | ((st$q[1] & ~done) << (1)));
+                sv_n = (sv_n & ~(1 << (1)) | ((wr[1]) << (1)));
+                st_n = (st_n & ~(1 << (1)) | ((wtag[1]) << (1)));
+            end
+            else begin
+                hv_n = (hv_n & ~(1 << (1)) | ((wr[1]) << (1)));
+                ht_n = (ht_n & ~(1 << (1)) | ((wtag[1]) << (1)));
+            end
         end
-        if (g_b == k2$1) begin
-            step_b$state = gcrc$1$q;
+        else begin
+            hv_n = (hv_n & ~(1 << (1)) | ((~hk) << (1)));
+            ht_n = (ht_n & ~(1 << (1)) | ((ht$q[1] & ~done) << (1)));
+            if (sv$q[1] & ~sk) begin
+                sv_n = (sv_n & ~(1 << (1)) | ((1'b1) << (1)));
+                st_n = (st_n & ~(1 << (1)) | ((st$q[1] & ~done) << (1)));
+            end
+            else begin
+                sv_n = (sv_n & ~(1 << (1)) | ((wr[1]) << (1)));
+                st_n = (st_n & ~(1 << (1)) | ((wtag[1]) << (1)));
+            end
         end
-        if ((r_ga$q == k2$2) & ~r_start) begin
-            step_a$state = gcrc$2$q;
+        take = ~hv$q[2] | pop[2];
+        hk = hv$q[2] & ((ht$q[2] & wkill) | (~ht$q[2] & ovf_done));
+        sk = sv$q[2] & ((st$q[2] & wkill) | (~st$q[2] & ovf_done));
+        if (take) begin
+            head$2$d = in_data$q[(32'h20 * 2)+:(32)];
+            if (sv$q[2]) begin
+                head$2$d = spare$2$q;
+            end
         end
-        if (g_b == k2$2) begin
-            step_b$state = gcrc$2$q;
+        if (take | ~sv$q[2] | sk) begin
+            spare$2$d = in_data$q[(32'h20 * 2)+:(32)];
         end
-        if ((r_ga$q == k2$3) & ~r_start) begin
-            step_a$state = gcrc$3$q;
+        if (take) begin
+            if (sv$q[2]) begin
+                hv_n = (hv_n & ~(1 << (2)) | ((~sk) << (2)));
+                ht_n = (ht_n & ~(1 << (2)) | ((st$q[2] & ~done) << (2)));
+                sv_n = (sv_n & ~(1 << (2)) | ((wr[2]) << (2)));
+                st_n = (st_n & ~(1 << (2)) | ((wtag[2]) << (2)));
+            end
+            else begin
+                hv_n = (hv_n & ~(1 << (2)) | ((wr[2]) << (2)));
+                ht_n = (ht_n & ~(1 << (2)) | ((wtag[2]) << (2)));
+            end
         end
-        if (g_b == k2$3) begin
-            step_b$state = gcrc$3$q;
+        else begin
+            hv_n = (hv_n & ~(1 << (2)) | ((~hk) << (2)));
+            ht_n = (ht_n & ~(1 << (2)) | ((ht$q[2] & ~done) << (2)));
+            if (sv$q[2] & ~sk) begin
+                sv_n = (sv_n & ~(1 << (2)) | ((1'b1) << (2)));
+                st_n = (st_n & ~(1 << (2)) | ((st$q[2] & ~done) << (2)));
+            end
+            else begin
+                sv_n = (sv_n & ~(1 << (2)) | ((wr[2]) << (2)));
+                st_n = (st_n & ~(1 << (2)) | ((wtag[2]) << (2)));
+            end
         end
-        if (r_start) begin
+        take = ~hv$q[3] | pop[3];
+        hk = hv$q[3] & ((ht$q[3] & wkill) | (~ht$q[3] & ovf_done));
+        sk = sv$q[3] & ((st$q[3] & wkill) | (~st$q[3] & ovf_done));
+        if (take) begin
+            head$3$d = in_data$q[(32'h20 * 3)+:(32)];
+            if (sv$q[3]) begin
+                head$3$d = spare$3$q;
+            end
+        end
+        if (take | ~sv$q[3] | sk) begin
+            spare$3$d = in_data$q[(32'h20 * 3)+:(32)];
+        end
+        if (take) begin
+            if (sv$q[3]) begin
+                hv_n = (hv_n & ~(1 << (3)) | ((~sk) << (3)));
+                ht_n = (ht_n & ~(1 << (3)) | ((st$q[3] & ~done) << (3)));
+                sv_n = (sv_n & ~(1 << (3)) | ((wr[3]) << (3)));
+                st_n = (st_n & ~(1 << (3)) | ((wtag[3]) << (3)));
+            end
+            else begin
+                hv_n = (hv_n & ~(1 << (3)) | ((wr[3]) << (3)));
+                ht_n = (ht_n & ~(1 << (3)) | ((wtag[3]) << (3)));
+            end
+        end
+        else begin
+            hv_n = (hv_n & ~(1 << (3)) | ((~hk) << (3)));
+            ht_n = (ht_n & ~(1 << (3)) | ((ht$q[3] & ~done) << (3)));
+            if (sv$q[3] & ~sk) begin
+                sv_n = (sv_n & ~(1 << (3)) | ((1'b1) << (3)));
+                st_n = (st_n & ~(1 << (3)) | ((st$q[3] & ~done) << (3)));
+            end
+            else begin
+                sv_n = (sv_n & ~(1 << (3)) | ((wr[3]) << (3)));
+                st_n = (st_n & ~(1 << (3)) | ((wtag[3]) << (3)));
+            end
+        end
+        if (wr[0] & hv$q[0] & sv$q[0] & ~((st$q[0] & wkill) | (~st$q[0] & ovf_done))) begin
+            ovr = (ovr & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (wr[1] & hv$q[1] & sv$q[1] & ~((st$q[1] & wkill) | (~st$q[1] & ovf_done))) begin
+            ovr = (ovr & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (wr[2] & hv$q[2] & sv$q[2] & ~((st$q[2] & wkill) | (~st$q[2] & ovf_done))) begin
+            ovr = (ovr & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (wr[3] & hv$q[3] & sv$q[3] & ~((st$q[3] & wkill) | (~st$q[3] & ovf_done))) begin
+            ovr = (ovr & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        hv$d = hv_n;
+        ht$d = ht_n;
+        sv$d = sv_n;
+        st$d = st_n;
+        ovo_q$d = ovr & wold;
+        ovn_q$d = ovr & wnew;
+        pop_q$d = pop;
+        done_q$d = done;
+        heads = (((head$3$q) & 128'hffffffffffffffffffffffffffffffff) << 32'h60) | (((head$2$q) & 128'hffffffffffffffffffffffffffffffff) << 32'h40) | (((head$1$q) & 128'hffffffffffffffffffffffffffffffff) << 32'h20) | ((head$0$q) & 128'hffffffffffffffffffffffffffffffff);
+        offa = ((pa$q) & 7'h7f) << 32'h5;
+        offb = ((pb$q) & 7'h7f) << 32'h5;
+        if (rd_a) begin
+            ra$d = heads[(offa)+:(32)];
+            rao$d = ra$q;
+            rbo$d = rb$q;
+        end
+        if (rd_b) begin
+            rb$d = heads[(offb)+:(32)];
+        end
+        nxo1 = ((pb$q) & 3'h7) << 32'h1;
+        qa = r_nx$q[(nxo1)+:(2)];
+        nxo2 = ((qa) & 3'h7) << 32'h1;
+        qb = r_nx$q[(nxo2)+:(2)];
+        gi1 = ((gb$q) & 3'h7) + one3;
+        if (gi1 == r_l$q) begin
+            gi1 = 32'h0;
+        end
+        gi2 = gi1 + one3;
+        if (gi2 == r_l$q) begin
+            gi2 = 32'h0;
+        end
+        redirect = ~go | fin | kill_w | kill_o;
+        if (redirect) begin
+            pa$d = w_h$q;
+            pb$d = w_h1$q;
+            r_state$d = w_f$q;
+            if (new_q$q) begin
+                pa$d = h_q$q;
+                pb$d = h1_q$q;
+                r_state$d = f_q$q;
+            end
+            ga$d = 32'h0;
+            gb$d = 32'h1;
+            if (l_q$q == 32'h1) begin
+                gb$d = 32'h0;
+            end
+            r_i$d = 32'h1f;
+            r_ph$d = 1'b0;
+        end
+        else begin
+            if (adv) begin
+                r_i$d = r_i$q + one5;
+                ga$d = gi1[(32'h0)+:(2)];
+                gb$d = gi2[(32'h0)+:(2)];
+                if (~r_l1$q) begin
+                    pa$d = qa;
+                    pb$d = qb;
+                end
+            end
+            if (rd_a & r_l1$q) begin
+                r_ph$d = 1'b1;
+            end
+            if (rd_b & r_l1$q) begin
+                r_ph$d = 1'b0;
+            end
+        end
+        if (~r_act$q) begin
+            r_l$d = l_q$q;
+            r_l1$d = l_q$q == 32'h1;
+            r_nx$d = nx_q$q;
+            r_mask$d = mask_q$q;
+        end
+        r_act$d = go & ~fin & ~kill_w & ~kill_o;
+        fresh$d = mask == r_mask$q;
+        if (~r_act$q) begin
+            fresh$d = mask == mask_q$q;
+        end
+        r_live$d = (start_ok | owned) & ~done;
+        e2$d = rd_a & ~&r_i$q;
+        i2$d = r_i$q[(32'h0)+:(4)];
+        a2$d = rd_a;
+        b2$d = rd_b;
+        s2$d = rd_a & &r_i$q;
+        ga2$d = ga$q;
+        gb2$d = gb$q;
+        fin2$d = fin | kill_w | kill_o;
+        bad2$d = kill_w | kill_o;
+        state2$d = r_state$q;
+        sh0 = (((ra$q[(32'h0)+:(16)]) & 80'hffffffffffffffffffff) << 32'h40) | (((rbo$q) & 80'hffffffffffffffffffff) << 32'h20) | ((rao$q) & 80'hffffffffffffffffffff);
+        sh1 = sh0;
+        if (i2$q[32'h3]) begin
+            sh1 = sh0 >> 32'h8;
+        end
+        sh2 = sh1;
+        if (i2$q[32'h2]) begin
+            sh2 = sh1 >> 32'h4;
+        end
+        sh3 = sh2;
+        if (i2$q[32'h1]) begin
+            sh3 = sh2 >> 32'h2;
+        end
+        sh4 = sh3;
+        if (i2$q[32'h0]) begin
+            sh4 = sh3 >> 32'h1;
+        end
+        flit_valid_q$d = e2$q;
+        if (e2$q) begin
+            flit_q$d = sh4[(32'h0)+:(65)];
+            flit_pos_q$d = i2$q;
+        end
+        if (fin2$q & ~bad2$q) begin
+            trailer$d = ra$q[(32'h10)+:(16)];
+        end
+        step_a$data = ra$q;
+        step_b$data = rb$q;
+        gcat = (((gcrc$3$q) & 32'hffffffff) << 32'h18) | (((gcrc$2$q) & 32'hffffffff) << 32'h10) | (((gcrc$1$q) & 32'hffffffff) << 32'h8) | ((gcrc$0$q) & 32'hffffffff);
+        goa = ((ga2$q) & 5'h1f) << 32'h3;
+        gob = ((gb2$q) & 5'h1f) << 32'h3;
+        step_a$state = gcat[(goa)+:(8)];
+        step_b$state = gcat[(gob)+:(8)];
+        if (s2$q) begin
+            step_a$state = 32'h0;
+            step_b$state = 32'h0;
+        end
+        if (s2$q) begin
             gcrc$0$d = 32'h0;
         end
-        if ((read_a | r_start) & (ga_eff == k2$0)) begin
-            gcrc$0$d = step_a$next_state;
-        end
-        if (read_b & (g_b == k2$0)) begin
+        if (b2$q & (gb2$q == k2$0)) begin
             gcrc$0$d = step_b$next_state;
         end
-        if (r_start) begin
+        if (a2$q & (ga2$q == k2$0)) begin
+            gcrc$0$d = step_a$next_state;
+        end
+        if (s2$q) begin
             gcrc$1$d = 32'h0;
         end
-        if ((read_a | r_start) & (ga_eff == k2$1)) begin
-            gcrc$1$d = step_a$next_state;
-        end
-        if (read_b & (g_b == k2$1)) begin
+        if (b2$q & (gb2$q == k2$1)) begin
             gcrc$1$d = step_b$next_state;
         end
-        if (r_start) begin
+        if (a2$q & (ga2$q == k2$1)) begin
+            gcrc$1$d = step_a$next_state;
+        end
+        if (s2$q) begin
             gcrc$2$d = 32'h0;
         end
-        if ((read_a | r_start) & (ga_eff == k2$2)) begin
-            gcrc$2$d = step_a$next_state;
-        end
-        if (read_b & (g_b == k2$2)) begin
+        if (b2$q & (gb2$q == k2$2)) begin
             gcrc$2$d = step_b$next_state;
         end
-        if (r_start) begin
+        if (a2$q & (ga2$q == k2$2)) begin
+            gcrc$2$d = step_a$next_state;
+        end
+        if (s2$q) begin
             gcrc$3$d = 32'h0;
         end
-        if ((read_a | r_start) & (ga_eff == k2$3)) begin
-            gcrc$3$d = step_a$next_state;
-        end
-        if (read_b & (g_b == k2$3)) begin
+        if (b2$q & (gb2$q == k2$3)) begin
             gcrc$3$d = step_b$next_state;
         end
+        if (a2$q & (ga2$q == k2$3)) begin
+            gcrc$3$d = step_a$next_state;
+        end
+        fin3$d = fin2$q;
+        bad3$d = bad2$q;
+        state3$d = state2$q;
         step_c$data = flit_q$q;
         step_c$state = crc$q;
         if (flit_pos_q$q == 32'h0) begin
@@ -1537,518 +1710,186 @@ module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,flit,fli
         if (flit_valid_q$q) begin
             crc$d = step_c$next_state;
         end
-        kill = cur_abort | (w_active$q & mask_chg$q);
-        wp_all = wp_old | wp_new;
-        ovf = 1'b0;
-        eff$0 = cnt$0$q;
-        if (kill) begin
-            eff$0 = 32'h0;
-            if (r_older$q) begin
-                eff$0 = base$0$q;
-            end
-        end
-        left$0 = eff$0;
-        if (pop[0] & ~(kill & ~r_older$q)) begin
-            left$0 = eff$0 - 32'h1;
-        end
-        if (wp_all[0] & (left$0 == depth)) begin
-            ovf = 1'b1;
-        end
-        eff$1 = cnt$1$q;
-        if (kill) begin
-            eff$1 = 32'h0;
-            if (r_older$q) begin
-                eff$1 = base$1$q;
-            end
-        end
-        left$1 = eff$1;
-        if (pop[1] & ~(kill & ~r_older$q)) begin
-            left$1 = eff$1 - 32'h1;
-        end
-        if (wp_all[1] & (left$1 == depth)) begin
-            ovf = 1'b1;
-        end
-        eff$2 = cnt$2$q;
-        if (kill) begin
-            eff$2 = 32'h0;
-            if (r_older$q) begin
-                eff$2 = base$2$q;
-            end
-        end
-        left$2 = eff$2;
-        if (pop[2] & ~(kill & ~r_older$q)) begin
-            left$2 = eff$2 - 32'h1;
-        end
-        if (wp_all[2] & (left$2 == depth)) begin
-            ovf = 1'b1;
-        end
-        eff$3 = cnt$3$q;
-        if (kill) begin
-            eff$3 = 32'h0;
-            if (r_older$q) begin
-                eff$3 = base$3$q;
-            end
-        end
-        left$3 = eff$3;
-        if (pop[3] & ~(kill & ~r_older$q)) begin
-            left$3 = eff$3 - 32'h1;
-        end
-        if (wp_all[3] & (left$3 == depth)) begin
-            ovf = 1'b1;
-        end
-        kill_all = kill | (ovf & act & ~cur_abort);
-        flush = kill_all & ~r_older$q;
-        new_go = new_ok & ~ovf;
-        inc = 32'h0;
-        if (kill_all) begin
-            inc = one5;
-        end
-        if (has_new) begin
-            inc = inc + starts - one5;
-            if (~new_go) begin
-                inc = inc + one5;
-            end
-        end
-        ss = slot_start$q;
-        wsum$0 = rptr$0$q + eff$0;
-        if (wsum$0 >= depth) begin
-            wsum$0 = wsum$0 - depth;
-        end
-        rsum$0 = rptr$0$q + 32'h1;
-        if (rsum$0 == depth) begin
-            rsum$0 = 32'h0;
-        end
-        if (~flush & pop[0]) begin
-            rptr$0$d = rsum$0;
-        end
-        if (kill_all & ~kill) begin
-            left$0 = 32'h0;
-            if (r_older$q) begin
-                left$0 = base$0$q;
-                if (pop[0]) begin
-                    left$0 = base$0$q - 32'h1;
-                end
-            end
-        end
-        cnt$0$d = left$0;
-        if (~ovf & wp_all[0]) begin
-            cnt$0$d = left$0 + 32'h1;
-            if (wsum$0 == k3$0) begin
-                slots$0$d = in_data$q[(32'h20 * 0)+:(32)];
-                ss = (ss & ~(1 << (3 * 0 + 0)) | ((in_start$q[0]) << (3 * 0 + 0)));
-            end
-            if (wsum$0 == k3$1) begin
-                slots$1$d = in_data$q[(32'h20 * 0)+:(32)];
-                ss = (ss & ~(1 << (3 * 0 + 1)) | ((in_start$q[0]) << (3 * 0 + 1)));
-            end
-            if (wsum$0 == k3$2) begin
-                slots$2$d = in_data$q[(32'h20 * 0)+:(32)];
-                ss = (ss & ~(1 << (3 * 0 + 2)) | ((in_start$q[0]) << (3 * 0 + 2)));
-            end
-        end
-        base$0$d = base$0$q;
-        if (pop[0] & |base$0$q) begin
-            base$0$d = base$0$q - 32'h1;
-        end
-        if (new_go) begin
-            base$0$d = left$0;
-            if (wp_old[0]) begin
-                base$0$d = left$0 + 32'h1;
-            end
-        end
-        wsum$1 = rptr$1$q + eff$1;
-        if (wsum$1 >= depth) begin
-            wsum$1 = wsum$1 - depth;
-        end
-        rsum$1 = rptr$1$q + 32'h1;
-        if (rsum$1 == depth) begin
-            rsum$1 = 32'h0;
-        end
-        if (~flush & pop[1]) begin
-            rptr$1$d = rsum$1;
-        end
-        if (kill_all & ~kill) begin
-            left$1 = 32'h0;
-            if (r_older$q) begin
-                left$1 = base$1$q;
-                if (pop[1]) begin
-                    left$1 = base$1$q - 32'h1;
-                end
-            end
-        end
-        cnt$1$d = left$1;
-        if (~ovf & wp_all[1]) begin
-            cnt$1$d = left$1 + 32'h1;
-            if (wsum$1 == k3$0) begin
-                slots$3$d = in_data$q[(32'h20 * 1)+:(32)];
-                ss = (ss & ~(1 << (3 * 1 + 0)) | ((in_start$q[1]) << (3 * 1 + 0)));
-            end
-            if (wsum$1 == k3$1) begin
-                slots$4$d = in_data$q[(32'h20 * 1)+:(32)];
-                ss = (ss & ~(1 << (3 * 1 + 1)) | ((in_start$q[1]) << (3 * 1 + 1)));
-            end
-            if (wsum$1 == k3$2) begin
-                slots$5$d = in_data$q[(32'h20 * 1)+:(32)];
-                ss = (ss & ~(1 << (3 * 1 + 2)) | ((in_start$q[1]) << (3 * 1 + 2)));
-            end
-        end
-        base$1$d = base$1$q;
-        if (pop[1] & |base$1$q) begin
-            base$1$d = base$1$q - 32'h1;
-        end
-        if (new_go) begin
-            base$1$d = left$1;
-            if (wp_old[1]) begin
-                base$1$d = left$1 + 32'h1;
-            end
-        end
-        wsum$2 = rptr$2$q + eff$2;
-        if (wsum$2 >= depth) begin
-            wsum$2 = wsum$2 - depth;
-        end
-        rsum$2 = rptr$2$q + 32'h1;
-        if (rsum$2 == depth) begin
-            rsum$2 = 32'h0;
-        end
-        if (~flush & pop[2]) begin
-            rptr$2$d = rsum$2;
-        end
-        if (kill_all & ~kill) begin
-            left$2 = 32'h0;
-            if (r_older$q) begin
-                left$2 = base$2$q;
-                if (pop[2]) begin
-                    left$2 = base$2$q - 32'h1;
-                end
-            end
-        end
-        cnt$2$d = left$2;
-        if (~ovf & wp_all[2]) begin
-            cnt$2$d = left$2 + 32'h1;
-            if (wsum$2 == k3$0) begin
-                slots$6$d = in_data$q[(32'h20 * 2)+:(32)];
-                ss = (ss & ~(1 << (3 * 2 + 0)) | ((in_start$q[2]) << (3 * 2 + 0)));
-            end
-            if (wsum$2 == k3$1) begin
-                slots$7$d = in_data$q[(32'h20 * 2)+:(32)];
-                ss = (ss & ~(1 << (3 * 2 + 1)) | ((in_start$q[2]) << (3 * 2 + 1)));
-            end
-            if (wsum$2 == k3$2) begin
-                slots$8$d = in_data$q[(32'h20 * 2)+:(32)];
-                ss = (ss & ~(1 << (3 * 2 + 2)) | ((in_start$q[2]) << (3 * 2 + 2)));
-            end
-        end
-        base$2$d = base$2$q;
-        if (pop[2] & |base$2$q) begin
-            base$2$d = base$2$q - 32'h1;
-        end
-        if (new_go) begin
-            base$2$d = left$2;
-            if (wp_old[2]) begin
-                base$2$d = left$2 + 32'h1;
-            end
-        end
-        wsum$3 = rptr$3$q + eff$3;
-        if (wsum$3 >= depth) begin
-            wsum$3 = wsum$3 - depth;
-        end
-        rsum$3 = rptr$3$q + 32'h1;
-        if (rsum$3 == depth) begin
-            rsum$3 = 32'h0;
-        end
-        if (~flush & pop[3]) begin
-            rptr$3$d = rsum$3;
-        end
-        if (kill_all & ~kill) begin
-            left$3 = 32'h0;
-            if (r_older$q) begin
-                left$3 = base$3$q;
-                if (pop[3]) begin
-                    left$3 = base$3$q - 32'h1;
-                end
-            end
-        end
-        cnt$3$d = left$3;
-        if (~ovf & wp_all[3]) begin
-            cnt$3$d = left$3 + 32'h1;
-            if (wsum$3 == k3$0) begin
-                slots$9$d = in_data$q[(32'h20 * 3)+:(32)];
-                ss = (ss & ~(1 << (3 * 3 + 0)) | ((in_start$q[3]) << (3 * 3 + 0)));
-            end
-            if (wsum$3 == k3$1) begin
-                slots$10$d = in_data$q[(32'h20 * 3)+:(32)];
-                ss = (ss & ~(1 << (3 * 3 + 1)) | ((in_start$q[3]) << (3 * 3 + 1)));
-            end
-            if (wsum$3 == k3$2) begin
-                slots$11$d = in_data$q[(32'h20 * 3)+:(32)];
-                ss = (ss & ~(1 << (3 * 3 + 2)) | ((in_start$q[3]) << (3 * 3 + 2)));
-            end
-        end
-        base$3$d = base$3$q;
-        if (pop[3] & |base$3$q) begin
-            base$3$d = base$3$q - 32'h1;
-        end
-        if (new_go) begin
-            base$3$d = left$3;
-            if (wp_old[3]) begin
-                base$3$d = left$3 + 32'h1;
-            end
-        end
-        slot_start$d = ss;
-        cnt_old = ((cur_part[(32'h0)+:(1)]) & 3'h7) + ((cur_part[(32'h1)+:(1)]) & 3'h7) + ((cur_part[(32'h2)+:(1)]) & 3'h7) + ((cur_part[(32'h3)+:(1)]) & 3'h7);
-        cnt_new = ((new_m[(32'h0)+:(1)]) & 3'h7) + ((new_m[(32'h1)+:(1)]) & 3'h7) + ((new_m[(32'h2)+:(1)]) & 3'h7) + ((new_m[(32'h3)+:(1)]) & 3'h7);
-        if (beat & act) begin
-            w_j$d = w_j$q + ((cnt_old) & 6'h3f);
-        end
-        w_active$d = act & ~cur_abort & ~cur_done;
-        if (ovf) begin
-            w_active$d = 1'b0;
-        end
-        if (new_go) begin
-            w_active$d = 1'b1;
-            w_j$d = ((cnt_new) & 6'h3f);
-        end
-        rem = xfrs - w_j$d;
-        w_need$d = w_lmask$q;
-        if (rem < ((w_lanes$q) & 6'h3f)) begin
-            w_need$d = (one4 << rem[(32'h0)+:(2)]) - one4;
-        end
-        w_last$d = rem <= ((w_lanes$q) & 6'h3f);
-        active_next = (r_active$q & ~finish) | r_start;
-        if (flush) begin
-            active_next = 1'b0;
-        end
-        r_active$d = active_next;
-        r_older$d = active_next & ((r_older$q & ~r_start) | new_go);
-        end_s1$d = finish;
-        end_q$d = 1'b0;
-        end_intact_q$d = 1'b0;
-        dec = 1'b0;
-        if (end_s1$q) begin
-            end_q$d = 1'b1;
-            end_intact_q$d = trailer$q[(32'he)+:(2)] == r_state$q;
-            end_state_q$d = r_state$q;
+        end_q$d = fin3$q | pre$q | emit_owed;
+        end_intact_q$d = fin3$q & ~bad3$q & (trailer$q[(32'he)+:(2)] == state3$q);
+        if (fin3$q) begin
+            end_state_q$d = state3$q;
             end_gcrc_q$d = (((gcrc$3$q) & 32'hffffffff) << 32'h18) | (((gcrc$2$q) & 32'hffffffff) << 32'h10) | (((gcrc$1$q) & 32'hffffffff) << 32'h8) | ((gcrc$0$q) & 32'hffffffff);
         end
-        else if (|pend$q) begin
-            end_q$d = 1'b1;
-            dec = 1'b1;
+        inc_q$d = sup_q$q;
+        if (wkill & ~(owned | start_ok)) begin
+            inc_q$d = sup_q$q + one3;
         end
-        if ((pend$q >= sat) | (pend_a$q >= sat)) begin
-            inc = 32'h0;
+        pre$d = start_ok & av1 & ~emit_owed;
+        owed_sat = avail;
+        if (avail > sat) begin
+            owed_sat = sat;
         end
-        pend_in = pend$q;
-        if (dec) begin
-            pend_in = pend$q - one5;
-        end
-        inc_p$d = 32'h0;
-        inc_a$d = 32'h0;
-        if (active_next) begin
-            inc_a$d = inc;
-            pend$d = pend_in + inc_p$q;
-            pend_a$d = pend_a$q + inc_a$q;
-        end
-        else begin
-            inc_p$d = inc;
-            pend$d = pend_in + inc_p$q + pend_a$q + inc_a$q;
-            pend_a$d = 32'h0;
+        owed$d = owed_sat;
+        if (start_ok & av1 & ~emit_owed) begin
+            owed$d = 32'h0;
         end
         if (reset) begin
-            w_active$d = 1'b0;
-            r_active$d = 1'b0;
-            r_older$d = 1'b0;
-            pend$d = 32'h0;
-            pend_a$d = 32'h0;
-            inc_p$d = 32'h0;
-            inc_a$d = 32'h0;
-            end_s1$d = 1'b0;
-            end_q$d = 1'b0;
-            flit_valid_q$d = 1'b0;
+            beat_q$d = 1'b0;
+            new_q$d = 1'b0;
+            sup_q$d = 32'h0;
+            w_act$d = 1'b0;
+            ovo_q$d = 32'h0;
+            ovn_q$d = 32'h0;
             missing_q$d = 32'h0;
             stray_q$d = 1'b0;
-            rptr$0$d = 32'h0;
-            cnt$0$d = 32'h0;
-            rptr$1$d = 32'h0;
-            cnt$1$d = 32'h0;
-            rptr$2$d = 32'h0;
-            cnt$2$d = 32'h0;
-            rptr$3$d = 32'h0;
-            cnt$3$d = 32'h0;
+            hv$d = 32'h0;
+            sv$d = 32'h0;
+            r_act$d = 1'b0;
+            r_live$d = 1'b0;
+            e2$d = 1'b0;
+            a2$d = 1'b0;
+            b2$d = 1'b0;
+            s2$d = 1'b0;
+            fin2$d = 1'b0;
+            fin3$d = 1'b0;
+            flit_valid_q$d = 1'b0;
+            end_q$d = 1'b0;
+            owed$d = 32'h0;
+            inc_q$d = 32'h0;
+            pre$d = 1'b0;
         end
     end
     
 endmodule // ltp_deframer
 
 
-module ltp_deframer$base$0(d,q,clock);
+module ltp_deframer$a2(d,q,clock);
     
     // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 3'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // ltp_deframer$base$0
+endmodule // ltp_deframer$a2
 
 
-module ltp_deframer$base$1(d,q,clock);
+module ltp_deframer$b2(d,q,clock);
     
     // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 3'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // ltp_deframer$base$1
+endmodule // ltp_deframer$b2
 
 
-module ltp_deframer$base$2(d,q,clock);
+module ltp_deframer$bad2(d,q,clock);
     
     // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 3'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // ltp_deframer$base$2
+endmodule // ltp_deframer$bad2
 
 
-module ltp_deframer$base$3(d,q,clock);
+module ltp_deframer$bad3(d,q,clock);
     
     // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 3'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // ltp_deframer$base$3
+endmodule // ltp_deframer$bad3
 
 
-module ltp_deframer$carry(d,q,clock);
+module ltp_deframer$bad_q(d,q,clock);
     
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 4'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // ltp_deframer$carry
+endmodule // ltp_deframer$bad_q
 
 
-module ltp_deframer$cnt$0(d,q,clock);
+module ltp_deframer$beat_q(d,q,clock);
     
     // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 3'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // ltp_deframer$cnt$0
+endmodule // ltp_deframer$beat_q
 
 
-module ltp_deframer$cnt$1(d,q,clock);
+module ltp_deframer$chg_q(d,q,clock);
     
     // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 3'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // ltp_deframer$cnt$1
-
-
-module ltp_deframer$cnt$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$cnt$2
-
-
-module ltp_deframer$cnt$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$cnt$3
+endmodule // ltp_deframer$chg_q
 
 
 module ltp_deframer$crc(d,q,clock);
@@ -2068,6 +1909,44 @@ module ltp_deframer$crc(d,q,clock);
     end
           
 endmodule // ltp_deframer$crc
+
+
+module ltp_deframer$done_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$done_q
+
+
+module ltp_deframer$e2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$e2
 
 
 module ltp_deframer$end_gcrc_q(d,q,clock);
@@ -2127,25 +2006,6 @@ module ltp_deframer$end_q(d,q,clock);
 endmodule // ltp_deframer$end_q
 
 
-module ltp_deframer$end_s1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$end_s1
-
-
 module ltp_deframer$end_state_q(d,q,clock);
     
     // Module arguments
@@ -2163,6 +2023,63 @@ module ltp_deframer$end_state_q(d,q,clock);
     end
           
 endmodule // ltp_deframer$end_state_q
+
+
+module ltp_deframer$f_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$f_q
+
+
+module ltp_deframer$fin2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$fin2
+
+
+module ltp_deframer$fin3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$fin3
 
 
 module ltp_deframer$flit_pos_q(d,q,clock);
@@ -2220,6 +2137,101 @@ module ltp_deframer$flit_valid_q(d,q,clock);
     end
           
 endmodule // ltp_deframer$flit_valid_q
+
+
+module ltp_deframer$fresh(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$fresh
+
+
+module ltp_deframer$ga(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$ga
+
+
+module ltp_deframer$ga2(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$ga2
+
+
+module ltp_deframer$gb(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$gb
+
+
+module ltp_deframer$gb2(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$gb2
 
 
 module ltp_deframer$gcrc$0(d,q,clock);
@@ -2298,7 +2310,45 @@ module ltp_deframer$gcrc$3(d,q,clock);
 endmodule // ltp_deframer$gcrc$3
 
 
-module ltp_deframer$hold(d,q,clock);
+module ltp_deframer$h1_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$h1_q
+
+
+module ltp_deframer$h_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$h_q
+
+
+module ltp_deframer$head$0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2314,7 +2364,121 @@ module ltp_deframer$hold(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_deframer$hold
+endmodule // ltp_deframer$head$0
+
+
+module ltp_deframer$head$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$head$1
+
+
+module ltp_deframer$head$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$head$2
+
+
+module ltp_deframer$head$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$head$3
+
+
+module ltp_deframer$ht(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$ht
+
+
+module ltp_deframer$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$hv
+
+
+module ltp_deframer$i2(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$i2
 
 
 module ltp_deframer$in_data(d,q,clock);
@@ -2336,99 +2500,42 @@ module ltp_deframer$in_data(d,q,clock);
 endmodule // ltp_deframer$in_data
 
 
-module ltp_deframer$in_start(d,q,clock);
+module ltp_deframer$inc_q(d,q,clock);
     
     // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 4'h0;
+       q = 3'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // ltp_deframer$in_start
+endmodule // ltp_deframer$inc_q
 
 
-module ltp_deframer$in_valid(d,q,clock);
+module ltp_deframer$l_q(d,q,clock);
     
     // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 4'h0;
+       q = 3'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // ltp_deframer$in_valid
-
-
-module ltp_deframer$inc_a(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$inc_a
-
-
-module ltp_deframer$inc_p(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$inc_p
-
-
-module ltp_deframer$mask_chg(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$mask_chg
+endmodule // ltp_deframer$l_q
 
 
 module ltp_deframer$mask_q(d,q,clock);
@@ -2450,6 +2557,25 @@ module ltp_deframer$mask_q(d,q,clock);
 endmodule // ltp_deframer$mask_q
 
 
+module ltp_deframer$miss0_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$miss0_q
+
+
 module ltp_deframer$missing_q(d,q,clock);
     
     // Module arguments
@@ -2469,83 +2595,7 @@ module ltp_deframer$missing_q(d,q,clock);
 endmodule // ltp_deframer$missing_q
 
 
-module ltp_deframer$pend(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$pend
-
-
-module ltp_deframer$pend_a(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$pend_a
-
-
-module ltp_deframer$r_active(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$r_active
-
-
-module ltp_deframer$r_ga(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$r_ga
-
-
-module ltp_deframer$r_i(d,q,clock);
+module ltp_deframer$mmask_q(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -2561,48 +2611,10 @@ module ltp_deframer$r_i(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_deframer$r_i
+endmodule // ltp_deframer$mmask_q
 
 
-module ltp_deframer$r_lanes(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$r_lanes
-
-
-module ltp_deframer$r_lp(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$r_lp
-
-
-module ltp_deframer$r_older(d,q,clock);
+module ltp_deframer$new_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2618,29 +2630,29 @@ module ltp_deframer$r_older(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_deframer$r_older
+endmodule // ltp_deframer$new_q
 
 
-module ltp_deframer$r_phase(d,q,clock);
+module ltp_deframer$newm_q(d,q,clock);
     
     // Module arguments
-    input wire  d;
-    output reg  q;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 1'h0;
+       q = 4'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // ltp_deframer$r_phase
+endmodule // ltp_deframer$newm_q
 
 
-module ltp_deframer$r_phys(d,q,clock);
+module ltp_deframer$nx_q(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -2656,7 +2668,311 @@ module ltp_deframer$r_phys(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_deframer$r_phys
+endmodule // ltp_deframer$nx_q
+
+
+module ltp_deframer$ovn_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$ovn_q
+
+
+module ltp_deframer$ovo_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$ovo_q
+
+
+module ltp_deframer$owed(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$owed
+
+
+module ltp_deframer$pa(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$pa
+
+
+module ltp_deframer$pb(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$pb
+
+
+module ltp_deframer$pop_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$pop_q
+
+
+module ltp_deframer$pre(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$pre
+
+
+module ltp_deframer$pstray_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$pstray_q
+
+
+module ltp_deframer$r_act(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$r_act
+
+
+module ltp_deframer$r_i(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$r_i
+
+
+module ltp_deframer$r_l(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$r_l
+
+
+module ltp_deframer$r_l1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$r_l1
+
+
+module ltp_deframer$r_live(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$r_live
+
+
+module ltp_deframer$r_mask(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$r_mask
+
+
+module ltp_deframer$r_nx(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$r_nx
+
+
+module ltp_deframer$r_ph(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$r_ph
 
 
 module ltp_deframer$r_state(d,q,clock);
@@ -2678,102 +2994,7 @@ module ltp_deframer$r_state(d,q,clock);
 endmodule // ltp_deframer$r_state
 
 
-module ltp_deframer$rptr$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$rptr$0
-
-
-module ltp_deframer$rptr$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$rptr$1
-
-
-module ltp_deframer$rptr$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$rptr$2
-
-
-module ltp_deframer$rptr$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$rptr$3
-
-
-module ltp_deframer$slot_start(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$slot_start
-
-
-module ltp_deframer$slots$0(d,q,clock);
+module ltp_deframer$ra(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2789,10 +3010,10 @@ module ltp_deframer$slots$0(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_deframer$slots$0
+endmodule // ltp_deframer$ra
 
 
-module ltp_deframer$slots$1(d,q,clock);
+module ltp_deframer$rao(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2808,10 +3029,10 @@ module ltp_deframer$slots$1(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_deframer$slots$1
+endmodule // ltp_deframer$rao
 
 
-module ltp_deframer$slots$10(d,q,clock);
+module ltp_deframer$rb(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2827,10 +3048,10 @@ module ltp_deframer$slots$10(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_deframer$slots$10
+endmodule // ltp_deframer$rb
 
 
-module ltp_deframer$slots$11(d,q,clock);
+module ltp_deframer$rbo(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2846,10 +3067,48 @@ module ltp_deframer$slots$11(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_deframer$slots$11
+endmodule // ltp_deframer$rbo
 
 
-module ltp_deframer$slots$2(d,q,clock);
+module ltp_deframer$rem0_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$rem0_q
+
+
+module ltp_deframer$s2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$s2
+
+
+module ltp_deframer$spare$0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2865,10 +3124,10 @@ module ltp_deframer$slots$2(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_deframer$slots$2
+endmodule // ltp_deframer$spare$0
 
 
-module ltp_deframer$slots$3(d,q,clock);
+module ltp_deframer$spare$1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2884,10 +3143,10 @@ module ltp_deframer$slots$3(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_deframer$slots$3
+endmodule // ltp_deframer$spare$1
 
 
-module ltp_deframer$slots$4(d,q,clock);
+module ltp_deframer$spare$2(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2903,10 +3162,10 @@ module ltp_deframer$slots$4(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_deframer$slots$4
+endmodule // ltp_deframer$spare$2
 
 
-module ltp_deframer$slots$5(d,q,clock);
+module ltp_deframer$spare$3(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2922,83 +3181,64 @@ module ltp_deframer$slots$5(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_deframer$slots$5
+endmodule // ltp_deframer$spare$3
 
 
-module ltp_deframer$slots$6(d,q,clock);
+module ltp_deframer$st(d,q,clock);
     
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 4'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // ltp_deframer$slots$6
+endmodule // ltp_deframer$st
 
 
-module ltp_deframer$slots$7(d,q,clock);
+module ltp_deframer$state2(d,q,clock);
     
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [1:0] d;
+    output reg  [1:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 2'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // ltp_deframer$slots$7
+endmodule // ltp_deframer$state2
 
 
-module ltp_deframer$slots$8(d,q,clock);
+module ltp_deframer$state3(d,q,clock);
     
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [1:0] d;
+    output reg  [1:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 2'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // ltp_deframer$slots$8
-
-
-module ltp_deframer$slots$9(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$slots$9
+endmodule // ltp_deframer$state3
 
 
 module ltp_deframer$step_a(state,data,next_state);
@@ -3257,6 +3497,63 @@ module ltp_deframer$stray_q(d,q,clock);
 endmodule // ltp_deframer$stray_q
 
 
+module ltp_deframer$sup_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$sup_q
+
+
+module ltp_deframer$sv(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$sv
+
+
+module ltp_deframer$tl_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$tl_q
+
+
 module ltp_deframer$trailer(d,q,clock);
     
     // Module arguments
@@ -3276,7 +3573,7 @@ module ltp_deframer$trailer(d,q,clock);
 endmodule // ltp_deframer$trailer
 
 
-module ltp_deframer$w_active(d,q,clock);
+module ltp_deframer$w_act(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3292,45 +3589,83 @@ module ltp_deframer$w_active(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_deframer$w_active
+endmodule // ltp_deframer$w_act
 
 
-module ltp_deframer$w_j(d,q,clock);
+module ltp_deframer$w_bad(d,q,clock);
     
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // ltp_deframer$w_j
+endmodule // ltp_deframer$w_bad
 
 
-module ltp_deframer$w_lanes(d,q,clock);
+module ltp_deframer$w_f(d,q,clock);
     
     // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
+    input wire  [1:0] d;
+    output reg  [1:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 3'h0;
+       q = 2'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // ltp_deframer$w_lanes
+endmodule // ltp_deframer$w_f
+
+
+module ltp_deframer$w_h(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$w_h
+
+
+module ltp_deframer$w_h1(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$w_h1
 
 
 module ltp_deframer$w_last(d,q,clock);
@@ -3352,44 +3687,6 @@ module ltp_deframer$w_last(d,q,clock);
 endmodule // ltp_deframer$w_last
 
 
-module ltp_deframer$w_lmask(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$w_lmask
-
-
-module ltp_deframer$w_log(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$w_log
-
-
 module ltp_deframer$w_need(d,q,clock);
     
     // Module arguments
@@ -3409,20 +3706,20 @@ module ltp_deframer$w_need(d,q,clock);
 endmodule // ltp_deframer$w_need
 
 
-module ltp_deframer$w_phys(d,q,clock);
+module ltp_deframer$w_rem(d,q,clock);
     
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [5:0] d;
+    output reg  [5:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 6'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // ltp_deframer$w_phys
+endmodule // ltp_deframer$w_rem

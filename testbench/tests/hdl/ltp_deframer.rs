@@ -7,7 +7,12 @@
 //! intact attempts must be exactly the LTPs the scenario expects intact, with their flits and
 //! XOR values. Error cases: flipped data bits, a dropped transfer, a dropped beat, a lost start
 //! flag, a spurious start flag, a wrong state bit, mask changes; after each the next LTP must be
-//! delivered intact. Throughput: dense streams at 4 and 2 lanes deliver every LTP in 17 cycles.
+//! delivered intact; and a spurious start flag in the second beat of an LTP while the reader
+//! still holds the previous LTP's last XFRs (its last beats a cycle early). Throughput: dense streams (the striper's exact pace, 80 LTPs) at every lane
+//! mask deliver every LTP intact, one per 17 cycles (33 at one lane). Overflow: a far end sending
+//! a beat every cycle overflows the lane queues; ends and events must still be the model's, an
+//! end reported intact must carry the model's flits, and the next LTP at the striper's pace
+//! must be intact.
 #![allow(clippy::needless_range_loop)] // beats and XFR positions are indexed by number, as in the digest
 use hdl::llp::ltp::{
     active_lanes, ltp_crc, ltp_to_xfrs, stripe, trailer, Beat, LTP_FLITS, LTP_XFRS,
@@ -521,13 +526,7 @@ fn ltp_deframer_faults() {
 
 #[test]
 fn ltp_deframer_throughput() {
-    for (mask, n) in [
-        (0b1111u8, 30usize),
-        (0b0011, 30),
-        (0b0111, 30),
-        (0b1101, 30),
-        (0b0100, 8),
-    ] {
+    for (mask, n) in (1u8..16).map(|m| (m, if m.count_ones() == 1 { 12 } else { 80 })) {
         let rep = run_both_seeds("ltp_deframer", &[0], Dut::default, table, |b, _| {
             dense(b, mask, n)
         });
@@ -537,5 +536,146 @@ fn ltp_deframer_throughput() {
         println!("ltp_deframer L={l}: {n} LTPs, {per:.2} cycles per LTP between ends");
         let max = if l == 1 { 33.0 } else { 17.0 };
         assert!(per <= max + 1e-9, "L={l}: {per} cycles per LTP");
+    }
+}
+
+/// A far end sending one beat per cycle (up to 4 XFRs per cycle, against 33 per 17 cycles),
+/// then a gap and two LTPs at the striper's pace.
+fn overflow(b: &mut dyn Backend, mask: u8) -> usize {
+    let mut rng = BenchRng::new(mask as u64 + 100);
+    let mut sent = vec![];
+    let mut cycles: Vec<Cycle> = vec![(mask, Beat::default())];
+    let burst = segment(&mut rng, mask, 6, Fault::None, 0.0, &mut vec![]);
+    cycles.extend(burst.into_iter().filter(|c| c.1.valid != 0));
+    for _ in 0..40 {
+        cycles.push((mask, Beat::default()));
+    }
+    cycles.extend(segment(&mut rng, mask, 2, Fault::None, 0.0, &mut sent));
+    let (ends, events) = drive(b, &cycles);
+    let mut model = DeframerModel::new(mask);
+    for (m, beat) in &cycles {
+        model.cycle(*m, beat);
+    }
+    let tag = format!("overflow {mask:04b}");
+    for (c, e) in model.events.iter().enumerate() {
+        assert_eq!(events[c], *e, "{tag}: events of input cycle {c}");
+    }
+    assert_eq!(ends.len(), model.attempts.len(), "{tag}: number of ends");
+    for (i, (e, a)) in ends.iter().zip(&model.attempts).enumerate() {
+        if e.intact {
+            let a = a
+                .as_ref()
+                .expect("intact end of an attempt the model calls bad");
+            let f: Vec<u128> = e.flits.iter().map(|f| f.1).collect();
+            assert_eq!(
+                f,
+                a.flits.to_vec(),
+                "{tag}: end {i} intact with wrong flits"
+            );
+            assert_eq!((e.crc_diff, e.gcrc), (a.crc_diff, a.gcrc), "{tag}: end {i}");
+        }
+    }
+    let bad = ends.iter().filter(|e| !e.intact).count();
+    assert!(bad > 0, "{tag}: no overflow");
+    // The two LTPs after the gap are intact.
+    let tail = &ends[ends.len() - 2..];
+    assert!(tail.iter().all(|e| e.intact), "{tag}: no recovery");
+    for (e, s) in tail.iter().zip(&sent) {
+        let f: Vec<u128> = e.flits.iter().map(|f| f.1).collect();
+        assert_eq!(f, s.flits.to_vec(), "{tag}: flits after the gap");
+    }
+    bad
+}
+
+#[test]
+fn ltp_deframer_overflow() {
+    for mask in [0b1111u8, 0b0110, 0b1011] {
+        let rep = run_both_seeds("ltp_deframer", &[0], Dut::default, table, |b, _| {
+            overflow(b, mask)
+        });
+        println!(
+            "ltp_deframer overflow {mask:04b}: {} bad attempts",
+            rep[0].result
+        );
+    }
+}
+
+/// Three LTPs in time at the striper's pace, except that the beat with LTP 0's last XFR and the
+/// next one come a cycle early (the idle cycle before each, or the last one before it, goes) (the reader then still holds LTP 0's last XFRs when the next
+/// beat arrives), and that beat carries a spurious start flag in LTP 1 (XFR `l`): LTP 0 and 2
+/// intact, LTP 1 and the attempt begun at the spurious flag bad.
+fn lagging_early_start(b: &mut dyn Backend, mask: u8) -> usize {
+    let mut rng = BenchRng::new(mask as u64 + 200);
+    let lanes = active_lanes(mask);
+    let l = lanes.len();
+    let mut sent = vec![];
+    let mut ltps = vec![];
+    let mut g = 0u64;
+    for k in 0..3 {
+        let state = (g % l as u64) as u8;
+        let flits: [u128; LTP_FLITS] = std::array::from_fn(|_| rng.bits(65));
+        let xor = rng.bits(14) as u16;
+        let xfrs = ltp_to_xfrs(&flits, trailer(ltp_crc(&flits) ^ xor, state));
+        ltps.push((xfrs, true));
+        sent.push(Sent {
+            xfrs,
+            flits,
+            xor,
+            state,
+            lanes: l,
+            intact: k != 1,
+            crc_ok: true,
+        });
+        g += LTP_XFRS as u64;
+    }
+    let mut beats = stripe(&ltps, mask);
+    // The spurious flag: XFR 33 + l of the rotation (LTP 1's XFR l).
+    let (bs, n) = ((33 + l) / l, (33 + l) % l);
+    beats[bs].start |= 1 << lanes[n];
+    // The striper's pace (as `dense`), then the two beats a cycle early.
+    let mut cycles: Vec<Cycle> = vec![(mask, Beat::default())];
+    let (mut next, mut sent_xfrs) = (0usize, 0usize);
+    for c in 0.. {
+        let (k, r) = (c / 17, c % 17);
+        let have = (k * 33 + if r < 16 { 2 * (r + 1) } else { 33 }).min(3 * 33);
+        if next < beats.len() && have - sent_xfrs >= beats[next].valid.count_ones() as usize {
+            sent_xfrs += beats[next].valid.count_ones() as usize;
+            cycles.push((mask, beats[next]));
+            next += 1;
+        } else {
+            cycles.push((mask, Beat::default()));
+        }
+        if next == beats.len() {
+            break;
+        }
+    }
+    for bi in [32 / l, bs] {
+        let at = cycles
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.1.valid != 0)
+            .nth(bi)
+            .unwrap()
+            .0;
+        let idle = (0..at).rev().find(|&c| cycles[c].1.valid == 0).unwrap();
+        cycles.remove(idle);
+    }
+    let (ends, events) = drive(b, &cycles);
+    check(
+        &cycles,
+        &sent,
+        &ends,
+        &events,
+        &format!("lagging early start {mask:04b}"),
+    );
+    ends.len()
+}
+
+#[test]
+fn ltp_deframer_lagging_early_start() {
+    for mask in [0b1111u8, 0b0111, 0b1010] {
+        run_both_seeds("ltp_deframer", &[0], Dut::default, table, |b, _| {
+            lagging_early_start(b, mask)
+        });
     }
 }
