@@ -14,6 +14,9 @@
 //!   the outputs are not registered one by one: the first registered XOR stage reads them
 //!   directly, so each output path gains one LUT before its flip-flop (which shares the LUT's
 //!   logic cell) and the harness needs a quarter of the flip-flops;
+//! - with [`Inputs::Lfsr`], the inputs read the LFSR directly (word k of the input bits is the
+//!   LFSR rotated by k), without a flip-flop of their own: still register to register, with
+//!   the LFSR's bits fanned out, for blocks whose input flip-flops would not fit beside them;
 //! - every 1-bit input that looks like a clock (`clock`, `clk`, `*$clock`, `*_clock`, `*_clk`,
 //!   `clk_i`, or the names given) is tied to `clk`.
 //!
@@ -219,6 +222,16 @@ pub struct Harness {
 /// Name of the harness's top module.
 pub const HARNESS_TOP: &str = "hpcnet_harness";
 
+/// How the harness drives the block's inputs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Inputs {
+    /// One shift-register flip-flop per input bit, fed 32 bits per cycle by the LFSR.
+    #[default]
+    Shifted,
+    /// Straight from the 32 LFSR flip-flops, each 32-bit word of inputs rotated by its index.
+    Lfsr,
+}
+
 /// How the harness captures the block's outputs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Outputs {
@@ -234,7 +247,7 @@ pub enum Outputs {
 /// Generates the harness for `block` with `ports`; `clocks` names the clock inputs, or `None`
 /// to recognize them by name ([`looks_like_clock`]).
 pub fn generate(block: &str, ports: &[Port], clocks: Option<&[String]>) -> Result<Harness> {
-    generate_with(block, ports, clocks, Outputs::Registered)
+    generate_with(block, ports, clocks, Inputs::Shifted, Outputs::Registered)
 }
 
 /// Like [`generate`], with the output capture `outputs`.
@@ -242,6 +255,7 @@ pub fn generate_with(
     block: &str,
     ports: &[Port],
     clocks: Option<&[String]>,
+    inputs_style: Inputs,
     outputs_style: Outputs,
 ) -> Result<Harness> {
     if let Some(p) = ports.iter().find(|p| p.dir == Direction::Inout) {
@@ -318,7 +332,26 @@ pub fn generate_with(
         w,
         "        lfsr <= {{lfsr[30:0], 1'b0}} ^ ({{32{{lfsr[31]}}}} & 32'h04c11db7);"
     )?;
-    if n > 0 {
+    if n > 0 && inputs_style == Inputs::Lfsr {
+        let words: Vec<String> = (0..n.div_ceil(32))
+            .rev()
+            .map(|k| {
+                let r = k % 32;
+                if r == 0 {
+                    "lfsr".to_string()
+                } else {
+                    format!("{{lfsr[{}:0], lfsr[31:{}]}}", r - 1, r)
+                }
+            })
+            .collect();
+        writeln!(
+            w,
+            "    wire [{}:0] stim_all = {{{}}};",
+            32 * n.div_ceil(32) - 1,
+            words.join(", ")
+        )?;
+        writeln!(w, "    wire [{}:0] stim = stim_all[{}:0];", n - 1, n - 1)?;
+    } else if n > 0 {
         writeln!(w, "    reg [{}:0] stim = {n}'b0;", n - 1)?;
         if n > 32 {
             writeln!(
@@ -464,7 +497,7 @@ mod tests {
     fn folded_harness_xors_outputs_before_the_first_register() {
         let p = parse_ports(RUST_HDL, "skid").unwrap();
         let r = generate("skid", &p, None).unwrap();
-        let f = generate_with("skid", &p, None, Outputs::Folded).unwrap();
+        let f = generate_with("skid", &p, None, Inputs::Shifted, Outputs::Folded).unwrap();
         assert!(r.verilog.contains("always @(posedge clk) fold0 <= resp;"));
         assert!(!f.verilog.contains("fold0 <= resp"));
         assert!(f.verilog.contains("wire [17:0] fold0 = resp;"));
@@ -472,6 +505,19 @@ mod tests {
         assert!(f.verilog.contains("fold1[4] <= ^fold0[17:16];"));
         assert!(f.verilog.contains("assign out = fold3[0];"));
         assert_eq!((f.input_bits, f.output_bits), (r.input_bits, r.output_bits));
+    }
+
+    #[test]
+    fn lfsr_inputs_need_no_flip_flops_of_their_own() {
+        let p = parse_ports(ANSI, "ref_x").unwrap();
+        let h = generate_with("ref_x", &p, None, Inputs::Lfsr, Outputs::Registered).unwrap();
+        assert_eq!(h.input_bits, 1 + 64 + 64);
+        assert!(!h.verilog.contains("reg [128:0] stim"));
+        // Five words, each the LFSR rotated by its index.
+        assert!(h.verilog.contains(
+            "wire [159:0] stim_all = {{lfsr[3:0], lfsr[31:4]}, {lfsr[2:0], lfsr[31:3]}, {lfsr[1:0], lfsr[31:2]}, {lfsr[0:0], lfsr[31:1]}, lfsr};"
+        ));
+        assert!(h.verilog.contains("wire [128:0] stim = stim_all[128:0];"));
     }
 
     #[test]

@@ -33,6 +33,8 @@ pub struct MeasureOptions {
     pub clocks: Option<Vec<String>>,
     /// Synthesis options of the block alone (e.g. `chparam`).
     pub synth: SynthOptions,
+    /// How the harness drives the inputs ([`harness::Inputs::Lfsr`] for very large blocks).
+    pub inputs: harness::Inputs,
     /// How the harness captures the outputs ([`harness::Outputs::Folded`] for very wide blocks).
     pub outputs: harness::Outputs,
 }
@@ -44,6 +46,7 @@ impl Default for MeasureOptions {
             seeds: vec![1, 2, 3, 4, 5],
             clocks: None,
             synth: SynthOptions::default(),
+            inputs: harness::Inputs::Shifted,
             outputs: harness::Outputs::Registered,
         }
     }
@@ -126,8 +129,13 @@ pub fn measure_block_with<P: AsRef<Path>>(
             return Err(err.unwrap_or_else(|| anyhow::anyhow!("no module {top} in the sources")));
         }
     };
-    let h: Harness =
-        harness::generate_with(top, &ports, options.clocks.as_deref(), options.outputs)?;
+    let h: Harness = harness::generate_with(
+        top,
+        &ports,
+        options.clocks.as_deref(),
+        options.inputs,
+        options.outputs,
+    )?;
     let hdir = work.join("harness");
     tools::ensure_dir(&hdir)?;
     let hv = hdir.join("harness.v");
