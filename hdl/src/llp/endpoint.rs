@@ -58,12 +58,14 @@ impl EndpointParams {
             (1..=4).contains(&lanes),
             "EndpointParams: lanes = {lanes} must be 1..=4"
         );
+        // The timeouts' defaults are the configuration's, defined once in `params`.
+        let link = crate::params::LinkConfig::default();
         Self {
             vcs,
             max_packet,
             mask: ((1u32 << lanes) - 1) as u8,
-            retry_timeout: 256,
-            rt_timeout: 256,
+            retry_timeout: link.retry_timeout as u16,
+            rt_timeout: link.rt_timeout as u16,
         }
     }
 

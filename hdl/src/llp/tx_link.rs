@@ -45,7 +45,8 @@
 //! restarts that timer (the echo follows the replayed marker).
 //!
 //! Parameters: `RAW` = log2(R) + 4 replay address bits (R LTPs of 16 flits), `CW`
-//! credit width (`fifo_count_bits` of the VC buffer depth); elaboration values: the VC buffer
+//! credit width (at least `fifo_count_bits` of the VC buffer depth; the endpoint uses
+//! [`CREDIT_BITS`](super::CREDIT_BITS)); elaboration values: the VC buffer
 //! depth (initial credits), the number of VCs (1..=8), the initial lane mask, `rt_timeout`.
 use super::lt::LtCode;
 use crate::crc::crc_step::bits_from_fn;
