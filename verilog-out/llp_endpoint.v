@@ -53,29 +53,33 @@ module llp_endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$ready,tx_v
     output reg  [2:0] err_reason;
     
     // Stub signals
+    reg  [64:0] classify$0$flit;
+    wire  [67:0] classify$0$word;
+    reg  [64:0] classify$1$flit;
+    wire  [67:0] classify$1$word;
     reg  queues$0$clock;
     reg  queues$0$reset;
     reg  queues$0$sink$valid;
-    reg  [64:0] queues$0$sink$data;
+    reg  [67:0] queues$0$sink$data;
     wire  queues$0$sink$ready;
     wire  queues$0$source$valid;
-    wire  [64:0] queues$0$source$data;
+    wire  [67:0] queues$0$source$data;
     reg  queues$0$source$ready;
     reg  queues$1$clock;
     reg  queues$1$reset;
     reg  queues$1$sink$valid;
-    reg  [64:0] queues$1$sink$data;
+    reg  [67:0] queues$1$sink$data;
     wire  queues$1$sink$ready;
     wire  queues$1$source$valid;
-    wire  [64:0] queues$1$source$data;
+    wire  [67:0] queues$1$source$data;
     reg  queues$1$source$ready;
     reg  tx$clock;
     reg  tx$reset;
     reg  tx$sinks$0$valid;
-    reg  [64:0] tx$sinks$0$data;
+    reg  [67:0] tx$sinks$0$data;
     wire  tx$sinks$0$ready;
     reg  tx$sinks$1$valid;
-    reg  [64:0] tx$sinks$1$data;
+    reg  [67:0] tx$sinks$1$data;
     wire  tx$sinks$1$ready;
     wire  tx$out$valid;
     wire  [64:0] tx$out$data;
@@ -199,6 +203,14 @@ module llp_endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$ready,tx_v
     wire  delivery$overflow;
     
     // Sub module instances
+    llp_endpoint$classify$0 classify$0(
+        .flit(classify$0$flit),
+        .word(classify$0$word)
+    );
+    llp_endpoint$classify$1 classify$1(
+        .flit(classify$1$flit),
+        .word(classify$1$word)
+    );
     llp_endpoint$queues$0 queues$0(
         .clock(queues$0$clock),
         .reset(queues$0$reset),
@@ -360,10 +372,11 @@ module llp_endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$ready,tx_v
     
     // Update code
     always @(*) begin
+        classify$0$flit = tx_vcs$0$data;
         queues$0$clock = clock;
         queues$0$reset = reset;
         queues$0$sink$valid = tx_vcs$0$valid;
-        queues$0$sink$data = tx_vcs$0$data;
+        queues$0$sink$data = classify$0$word;
         tx_vcs$0$ready = queues$0$sink$ready;
         tx$sinks$0$valid = queues$0$source$valid;
         tx$sinks$0$data = queues$0$source$data;
@@ -374,10 +387,11 @@ module llp_endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$ready,tx_v
         rx_vcs$0$valid = delivery$sources$0$valid;
         rx_vcs$0$data = delivery$sources$0$data;
         delivery$sources$0$ready = rx_vcs$0$ready;
+        classify$1$flit = tx_vcs$1$data;
         queues$1$clock = clock;
         queues$1$reset = reset;
         queues$1$sink$valid = tx_vcs$1$valid;
-        queues$1$sink$data = tx_vcs$1$data;
+        queues$1$sink$data = classify$1$word;
         tx_vcs$1$ready = queues$1$sink$ready;
         tx$sinks$1$valid = queues$1$source$valid;
         tx$sinks$1$data = queues$1$source$data;
@@ -461,6 +475,292 @@ module llp_endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$ready,tx_v
     end
     
 endmodule // llp_endpoint
+
+
+module llp_endpoint$classify$0(flit,word);
+    
+    // Module arguments
+    input wire  [64:0] flit;
+    output reg  [67:0] word;
+    
+    // Constant declarations
+    localparam  code_vl_mrkr = 6'b10;
+    localparam  code_tail_bad = 6'b101;
+    localparam  q_drop = 68'h20000000000000000;
+    localparam  q_head = 68'h40000000000000000;
+    localparam  q_end = 68'h80000000000000000;
+    
+    // Stub signals
+    reg  [64:0] dec$flit;
+    wire  dec$is_body;
+    wire  dec$is_head;
+    wire  dec$is_tail;
+    wire  dec$is_control;
+    wire  dec$is_idle;
+    wire  dec$is_credit;
+    wire  dec$is_bad_marker;
+    wire  dec$is_link_transfer;
+    wire  dec$malformed;
+    wire  [5:0] dec$code;
+    wire  [15:0] dec$dst;
+    wire  [15:0] dec$src;
+    wire  [2:0] dec$vc;
+    wire  [3:0] dec$kind;
+    wire  [7:0] dec$len;
+    wire  [11:0] dec$delay;
+    wire  [2:0] dec$ctrl_vc;
+    wire  [15:0] dec$credits;
+    
+    // Sub module instances
+    llp_endpoint$classify$0$dec dec(
+        .flit(dec$flit),
+        .is_body(dec$is_body),
+        .is_head(dec$is_head),
+        .is_tail(dec$is_tail),
+        .is_control(dec$is_control),
+        .is_idle(dec$is_idle),
+        .is_credit(dec$is_credit),
+        .is_bad_marker(dec$is_bad_marker),
+        .is_link_transfer(dec$is_link_transfer),
+        .malformed(dec$malformed),
+        .code(dec$code),
+        .dst(dec$dst),
+        .src(dec$src),
+        .vc(dec$vc),
+        .kind(dec$kind),
+        .len(dec$len),
+        .delay(dec$delay),
+        .ctrl_vc(dec$ctrl_vc),
+        .credits(dec$credits)
+    );
+    
+    // Update code
+    always @(*) begin
+        dec$flit = flit;
+        word = ((flit) & 68'hfffffffffffffffff);
+        if (dec$is_idle | dec$is_credit | (dec$is_control & (dec$code == code_vl_mrkr)) | dec$is_link_transfer) begin
+            word = word | q_drop;
+        end
+        if (dec$is_head) begin
+            word = word | q_head;
+        end
+        if (dec$is_tail | (dec$is_control & (dec$code == code_tail_bad))) begin
+            word = word | q_end;
+        end
+    end
+    
+endmodule // llp_endpoint$classify$0
+
+
+module llp_endpoint$classify$0$dec(flit,is_body,is_head,is_tail,is_control,is_idle,is_credit,is_bad_marker,is_link_transfer,malformed,code,dst,src,vc,kind,len,delay,ctrl_vc,credits);
+    
+    // Module arguments
+    input wire  [64:0] flit;
+    output reg  is_body;
+    output reg  is_head;
+    output reg  is_tail;
+    output reg  is_control;
+    output reg  is_idle;
+    output reg  is_credit;
+    output reg  is_bad_marker;
+    output reg  is_link_transfer;
+    output reg  malformed;
+    output reg  [5:0] code;
+    output reg  [15:0] dst;
+    output reg  [15:0] src;
+    output reg  [2:0] vc;
+    output reg  [3:0] kind;
+    output reg  [7:0] len;
+    output reg  [11:0] delay;
+    output reg  [2:0] ctrl_vc;
+    output reg  [15:0] credits;
+    
+    // Constant declarations
+    localparam  type_bit = 7'b1000000;
+    localparam  head_bit = 7'b111111;
+    localparam  tail_bit = 7'b111110;
+    localparam  code_lsb = 7'b111000;
+    localparam  dst_lsb = 7'b0;
+    localparam  src_lsb = 7'b10000;
+    localparam  vc_lsb = 7'b100000;
+    localparam  kind_lsb = 7'b100011;
+    localparam  len_lsb = 7'b100111;
+    localparam  delay_lsb = 7'b101111;
+    localparam  ctrl_vc_lsb = 7'b110000;
+    localparam  credits_lsb = 7'b100000;
+    localparam  code_idle = 6'b0;
+    localparam  code_credit = 6'b1;
+    localparam  code_bad_first = 6'b11;
+    localparam  code_bad_last = 6'b101;
+    localparam  code_lt_first = 6'b100000;
+    localparam  kind_limit = 4'h5;
+    
+    // Update code
+    always @(*) begin
+        is_body = flit[type_bit];
+        is_head = (~flit[type_bit]) & flit[head_bit];
+        is_tail = (~flit[type_bit]) & (~flit[head_bit]) & flit[tail_bit];
+        is_control = (~flit[type_bit]) & (~flit[head_bit]) & (~flit[tail_bit]);
+        code = flit[(code_lsb)+:(6)];
+        dst = flit[(dst_lsb)+:(16)];
+        src = flit[(src_lsb)+:(16)];
+        vc = flit[(vc_lsb)+:(3)];
+        kind = flit[(kind_lsb)+:(4)];
+        len = flit[(len_lsb)+:(8)];
+        delay = flit[(delay_lsb)+:(12)];
+        ctrl_vc = flit[(ctrl_vc_lsb)+:(3)];
+        credits = flit[(credits_lsb)+:(16)];
+        is_idle = is_control & (code == code_idle);
+        is_credit = is_control & (code == code_credit);
+        is_bad_marker = is_control & (code >= code_bad_first) & (code <= code_bad_last);
+        is_link_transfer = is_control & (code >= code_lt_first);
+        malformed = ((~flit[type_bit]) & flit[head_bit] & flit[tail_bit]) | (is_head & (kind >= kind_limit)) | (is_control & (code > code_bad_last) & (code < code_lt_first));
+    end
+    
+endmodule // llp_endpoint$classify$0$dec
+
+
+module llp_endpoint$classify$1(flit,word);
+    
+    // Module arguments
+    input wire  [64:0] flit;
+    output reg  [67:0] word;
+    
+    // Constant declarations
+    localparam  code_vl_mrkr = 6'b10;
+    localparam  code_tail_bad = 6'b101;
+    localparam  q_drop = 68'h20000000000000000;
+    localparam  q_head = 68'h40000000000000000;
+    localparam  q_end = 68'h80000000000000000;
+    
+    // Stub signals
+    reg  [64:0] dec$flit;
+    wire  dec$is_body;
+    wire  dec$is_head;
+    wire  dec$is_tail;
+    wire  dec$is_control;
+    wire  dec$is_idle;
+    wire  dec$is_credit;
+    wire  dec$is_bad_marker;
+    wire  dec$is_link_transfer;
+    wire  dec$malformed;
+    wire  [5:0] dec$code;
+    wire  [15:0] dec$dst;
+    wire  [15:0] dec$src;
+    wire  [2:0] dec$vc;
+    wire  [3:0] dec$kind;
+    wire  [7:0] dec$len;
+    wire  [11:0] dec$delay;
+    wire  [2:0] dec$ctrl_vc;
+    wire  [15:0] dec$credits;
+    
+    // Sub module instances
+    llp_endpoint$classify$1$dec dec(
+        .flit(dec$flit),
+        .is_body(dec$is_body),
+        .is_head(dec$is_head),
+        .is_tail(dec$is_tail),
+        .is_control(dec$is_control),
+        .is_idle(dec$is_idle),
+        .is_credit(dec$is_credit),
+        .is_bad_marker(dec$is_bad_marker),
+        .is_link_transfer(dec$is_link_transfer),
+        .malformed(dec$malformed),
+        .code(dec$code),
+        .dst(dec$dst),
+        .src(dec$src),
+        .vc(dec$vc),
+        .kind(dec$kind),
+        .len(dec$len),
+        .delay(dec$delay),
+        .ctrl_vc(dec$ctrl_vc),
+        .credits(dec$credits)
+    );
+    
+    // Update code
+    always @(*) begin
+        dec$flit = flit;
+        word = ((flit) & 68'hfffffffffffffffff);
+        if (dec$is_idle | dec$is_credit | (dec$is_control & (dec$code == code_vl_mrkr)) | dec$is_link_transfer) begin
+            word = word | q_drop;
+        end
+        if (dec$is_head) begin
+            word = word | q_head;
+        end
+        if (dec$is_tail | (dec$is_control & (dec$code == code_tail_bad))) begin
+            word = word | q_end;
+        end
+    end
+    
+endmodule // llp_endpoint$classify$1
+
+
+module llp_endpoint$classify$1$dec(flit,is_body,is_head,is_tail,is_control,is_idle,is_credit,is_bad_marker,is_link_transfer,malformed,code,dst,src,vc,kind,len,delay,ctrl_vc,credits);
+    
+    // Module arguments
+    input wire  [64:0] flit;
+    output reg  is_body;
+    output reg  is_head;
+    output reg  is_tail;
+    output reg  is_control;
+    output reg  is_idle;
+    output reg  is_credit;
+    output reg  is_bad_marker;
+    output reg  is_link_transfer;
+    output reg  malformed;
+    output reg  [5:0] code;
+    output reg  [15:0] dst;
+    output reg  [15:0] src;
+    output reg  [2:0] vc;
+    output reg  [3:0] kind;
+    output reg  [7:0] len;
+    output reg  [11:0] delay;
+    output reg  [2:0] ctrl_vc;
+    output reg  [15:0] credits;
+    
+    // Constant declarations
+    localparam  type_bit = 7'b1000000;
+    localparam  head_bit = 7'b111111;
+    localparam  tail_bit = 7'b111110;
+    localparam  code_lsb = 7'b111000;
+    localparam  dst_lsb = 7'b0;
+    localparam  src_lsb = 7'b10000;
+    localparam  vc_lsb = 7'b100000;
+    localparam  kind_lsb = 7'b100011;
+    localparam  len_lsb = 7'b100111;
+    localparam  delay_lsb = 7'b101111;
+    localparam  ctrl_vc_lsb = 7'b110000;
+    localparam  credits_lsb = 7'b100000;
+    localparam  code_idle = 6'b0;
+    localparam  code_credit = 6'b1;
+    localparam  code_bad_first = 6'b11;
+    localparam  code_bad_last = 6'b101;
+    localparam  code_lt_first = 6'b100000;
+    localparam  kind_limit = 4'h5;
+    
+    // Update code
+    always @(*) begin
+        is_body = flit[type_bit];
+        is_head = (~flit[type_bit]) & flit[head_bit];
+        is_tail = (~flit[type_bit]) & (~flit[head_bit]) & flit[tail_bit];
+        is_control = (~flit[type_bit]) & (~flit[head_bit]) & (~flit[tail_bit]);
+        code = flit[(code_lsb)+:(6)];
+        dst = flit[(dst_lsb)+:(16)];
+        src = flit[(src_lsb)+:(16)];
+        vc = flit[(vc_lsb)+:(3)];
+        kind = flit[(kind_lsb)+:(4)];
+        len = flit[(len_lsb)+:(8)];
+        delay = flit[(delay_lsb)+:(12)];
+        ctrl_vc = flit[(ctrl_vc_lsb)+:(3)];
+        credits = flit[(credits_lsb)+:(16)];
+        is_idle = is_control & (code == code_idle);
+        is_credit = is_control & (code == code_credit);
+        is_bad_marker = is_control & (code >= code_bad_first) & (code <= code_bad_last);
+        is_link_transfer = is_control & (code >= code_lt_first);
+        malformed = ((~flit[type_bit]) & flit[head_bit] & flit[tail_bit]) | (is_head & (kind >= kind_limit)) | (is_control & (code > code_bad_last) & (code < code_lt_first));
+    end
+    
+endmodule // llp_endpoint$classify$1$dec
 
 
 module llp_endpoint$deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,flit,flit_valid,flit_pos,end_valid,end_intact,end_crc_diff,end_state,end_gcrc,lane_missing,stray);
@@ -8459,24 +8759,24 @@ module llp_endpoint$queues$0(clock,reset,sink$valid,sink$data,sink$ready,source$
     input wire  clock;
     input wire  reset;
     input wire  sink$valid;
-    input wire  [64:0] sink$data;
+    input wire  [67:0] sink$data;
     output reg  sink$ready;
     output reg  source$valid;
-    output reg  [64:0] source$data;
+    output reg  [67:0] source$data;
     input wire  source$ready;
     
     // Stub signals
     reg  a_valid$d;
     wire  a_valid$q;
     reg  a_valid$clock;
-    reg  [64:0] a_data$d;
-    wire  [64:0] a_data$q;
+    reg  [67:0] a_data$d;
+    wire  [67:0] a_data$q;
     reg  a_data$clock;
     reg  b_valid$d;
     wire  b_valid$q;
     reg  b_valid$clock;
-    reg  [64:0] b_data$d;
-    wire  [64:0] b_data$q;
+    reg  [67:0] b_data$d;
+    wire  [67:0] b_data$q;
     reg  b_data$clock;
     
     // Sub module instances
@@ -8541,13 +8841,13 @@ endmodule // llp_endpoint$queues$0
 module llp_endpoint$queues$0$a_data(d,q,clock);
     
     // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
+    input wire  [67:0] d;
+    output reg  [67:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 65'h0;
+       q = 68'h0;
     end
     
     always @(posedge clock) begin
@@ -8579,13 +8879,13 @@ endmodule // llp_endpoint$queues$0$a_valid
 module llp_endpoint$queues$0$b_data(d,q,clock);
     
     // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
+    input wire  [67:0] d;
+    output reg  [67:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 65'h0;
+       q = 68'h0;
     end
     
     always @(posedge clock) begin
@@ -8620,24 +8920,24 @@ module llp_endpoint$queues$1(clock,reset,sink$valid,sink$data,sink$ready,source$
     input wire  clock;
     input wire  reset;
     input wire  sink$valid;
-    input wire  [64:0] sink$data;
+    input wire  [67:0] sink$data;
     output reg  sink$ready;
     output reg  source$valid;
-    output reg  [64:0] source$data;
+    output reg  [67:0] source$data;
     input wire  source$ready;
     
     // Stub signals
     reg  a_valid$d;
     wire  a_valid$q;
     reg  a_valid$clock;
-    reg  [64:0] a_data$d;
-    wire  [64:0] a_data$q;
+    reg  [67:0] a_data$d;
+    wire  [67:0] a_data$q;
     reg  a_data$clock;
     reg  b_valid$d;
     wire  b_valid$q;
     reg  b_valid$clock;
-    reg  [64:0] b_data$d;
-    wire  [64:0] b_data$q;
+    reg  [67:0] b_data$d;
+    wire  [67:0] b_data$q;
     reg  b_data$clock;
     
     // Sub module instances
@@ -8702,13 +9002,13 @@ endmodule // llp_endpoint$queues$1
 module llp_endpoint$queues$1$a_data(d,q,clock);
     
     // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
+    input wire  [67:0] d;
+    output reg  [67:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 65'h0;
+       q = 68'h0;
     end
     
     always @(posedge clock) begin
@@ -8740,13 +9040,13 @@ endmodule // llp_endpoint$queues$1$a_valid
 module llp_endpoint$queues$1$b_data(d,q,clock);
     
     // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
+    input wire  [67:0] d;
+    output reg  [67:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 65'h0;
+       q = 68'h0;
     end
     
     always @(posedge clock) begin
@@ -8937,6 +9237,12 @@ module llp_endpoint$rx(clock,reset,flit,flit_valid,flit_pos,ltp_end,end_intact,e
     reg  [1:0] bad_state$d;
     wire  [1:0] bad_state$q;
     reg  bad_state$clock;
+    reg  nm_valid$d;
+    wire  nm_valid$q;
+    reg  nm_valid$clock;
+    reg  [1:0] nm_m$d;
+    wire  [1:0] nm_m$q;
+    reg  nm_m$clock;
     reg  [3:0] rx_mask$d;
     wire  [3:0] rx_mask$q;
     reg  rx_mask$clock;
@@ -9192,6 +9498,16 @@ module llp_endpoint$rx(clock,reset,flit,flit_valid,flit_pos,ltp_end,end_intact,e
         .q(bad_state$q),
         .clock(bad_state$clock)
     );
+    llp_endpoint$rx$nm_valid nm_valid(
+        .d(nm_valid$d),
+        .q(nm_valid$q),
+        .clock(nm_valid$clock)
+    );
+    llp_endpoint$rx$nm_m nm_m(
+        .d(nm_m$d),
+        .q(nm_m$q),
+        .clock(nm_m$clock)
+    );
     llp_endpoint$rx$rx_mask rx_mask(
         .d(rx_mask$d),
         .q(rx_mask$q),
@@ -9329,6 +9645,8 @@ module llp_endpoint$rx(clock,reset,flit,flit_valid,flit_pos,ltp_end,end_intact,e
         bad_seq$clock = clock;
         bad_gcrc$clock = clock;
         bad_state$clock = clock;
+        nm_valid$clock = clock;
+        nm_m$clock = clock;
         rx_mask$clock = clock;
         lcount$clock = clock;
         win_timer$clock = clock;
@@ -9366,6 +9684,8 @@ module llp_endpoint$rx(clock,reset,flit,flit_valid,flit_pos,ltp_end,end_intact,e
         bad_seq$d = bad_seq$q;
         bad_gcrc$d = bad_gcrc$q;
         bad_state$d = bad_state$q;
+        nm_valid$d = nm_valid$q;
+        nm_m$d = nm_m$q;
         rx_mask$d = rx_mask$q;
         lcount$d = lcount$q;
         win_timer$d = win_timer$q;
@@ -9589,7 +9909,9 @@ module llp_endpoint$rx(clock,reset,flit,flit_valid,flit_pos,ltp_end,end_intact,e
         if (ident) begin
             bad_valid$d = 1'b0;
         end
-        logical = ((bad_state$q) & 3'h7) + ((diff_m) & 3'h7);
+        nm_valid$d = ident & (ndiff == 32'h1);
+        nm_m$d = diff_m;
+        logical = ((bad_state$q) & 3'h7) + ((nm_m$q) & 3'h7);
         if (logical >= lcount$q) begin
             logical = logical - lcount$q;
         end
@@ -9623,7 +9945,7 @@ module llp_endpoint$rx(clock,reset,flit,flit_valid,flit_pos,ltp_end,end_intact,e
         if (~resizing$q) begin
             lane_inc = lane_missing & rx_mask$q;
         end
-        if (ident & (ndiff == 32'h1)) begin
+        if (nm_valid$q & ~resizing$q) begin
             lane_inc = lane_inc | hit;
         end
         win_end = win_timer$q >= lane_window;
@@ -9720,6 +10042,7 @@ module llp_endpoint$rx(clock,reset,flit,flit_valid,flit_pos,ltp_end,end_intact,e
             seen_good$d = 1'b0;
             bad_valid$d = 1'b0;
             resizing$d = 1'b0;
+            nm_valid$d = 1'b0;
             rx_mask$d = init_mask;
             lcount$d = init_lanes;
             win_timer$d = 32'h0;
@@ -10160,6 +10483,44 @@ module llp_endpoint$rx$lcount(d,q,clock);
     end
           
 endmodule // llp_endpoint$rx$lcount
+
+
+module llp_endpoint$rx$nm_m(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$rx$nm_m
+
+
+module llp_endpoint$rx$nm_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$rx$nm_valid
 
 
 module llp_endpoint$rx$o_cred$0(d,q,clock);
@@ -11774,10 +12135,10 @@ module llp_endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$ready,sink
     input wire  clock;
     input wire  reset;
     input wire  sinks$0$valid;
-    input wire  [64:0] sinks$0$data;
+    input wire  [67:0] sinks$0$data;
     output reg  sinks$0$ready;
     input wire  sinks$1$valid;
-    input wire  [64:0] sinks$1$data;
+    input wire  [67:0] sinks$1$data;
     output reg  sinks$1$ready;
     output reg  out$valid;
     output reg  [64:0] out$data;
@@ -11810,6 +12171,9 @@ module llp_endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$ready,sink
     output reg  [15:0] replay_fill;
     
     // Constant declarations
+    localparam  q_drop = 68'h20000000000000000;
+    localparam  q_head = 68'h40000000000000000;
+    localparam  q_end = 68'h80000000000000000;
     localparam  lt_retry_req = 65'h2000000000000000;
     localparam  lt_retry_mrkr = 65'h2100000000000000;
     localparam  lt_rt_mrkr = 65'h2200000000000000;
@@ -11819,12 +12183,11 @@ module llp_endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$ready,sink
     localparam  crdt_ret = 65'h100000000000000;
     localparam  vl_mrkr = 65'h200000000000000;
     localparam  vc_clear = 65'h1fffffff8ffffffff;
-    localparam  code_vl_mrkr = 6'b10;
-    localparam  code_tail_bad = 6'b101;
     localparam  vc_lsb = 8'h20;
     localparam  ctrl_vc_lsb = 8'h30;
     localparam  credits_lsb = 8'h20;
     localparam  r_ltps = 16'h10;
+    localparam  r_less = 16'hf;
     localparam  urgent = 13'b10000;
     localparam  rt_timeout = 16'h100;
     localparam  init_mask = 4'hf;
@@ -11865,63 +12228,6 @@ module llp_endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$ready,sink
     wire  [12:0] ccs$1$available;
     wire  ccs$1$has_credit;
     wire  ccs$1$error;
-    reg  [64:0] decs$0$flit;
-    wire  decs$0$is_body;
-    wire  decs$0$is_head;
-    wire  decs$0$is_tail;
-    wire  decs$0$is_control;
-    wire  decs$0$is_idle;
-    wire  decs$0$is_credit;
-    wire  decs$0$is_bad_marker;
-    wire  decs$0$is_link_transfer;
-    wire  decs$0$malformed;
-    wire  [5:0] decs$0$code;
-    wire  [15:0] decs$0$dst;
-    wire  [15:0] decs$0$src;
-    wire  [2:0] decs$0$vc;
-    wire  [3:0] decs$0$kind;
-    wire  [7:0] decs$0$len;
-    wire  [11:0] decs$0$delay;
-    wire  [2:0] decs$0$ctrl_vc;
-    wire  [15:0] decs$0$credits;
-    reg  [64:0] decs$1$flit;
-    wire  decs$1$is_body;
-    wire  decs$1$is_head;
-    wire  decs$1$is_tail;
-    wire  decs$1$is_control;
-    wire  decs$1$is_idle;
-    wire  decs$1$is_credit;
-    wire  decs$1$is_bad_marker;
-    wire  decs$1$is_link_transfer;
-    wire  decs$1$malformed;
-    wire  [5:0] decs$1$code;
-    wire  [15:0] decs$1$dst;
-    wire  [15:0] decs$1$src;
-    wire  [2:0] decs$1$vc;
-    wire  [3:0] decs$1$kind;
-    wire  [7:0] decs$1$len;
-    wire  [11:0] decs$1$delay;
-    wire  [2:0] decs$1$ctrl_vc;
-    wire  [15:0] decs$1$credits;
-    reg  [64:0] cdec$flit;
-    wire  cdec$is_body;
-    wire  cdec$is_head;
-    wire  cdec$is_tail;
-    wire  cdec$is_control;
-    wire  cdec$is_idle;
-    wire  cdec$is_credit;
-    wire  cdec$is_bad_marker;
-    wire  cdec$is_link_transfer;
-    wire  cdec$malformed;
-    wire  [5:0] cdec$code;
-    wire  [15:0] cdec$dst;
-    wire  [15:0] cdec$src;
-    wire  [2:0] cdec$vc;
-    wire  [3:0] cdec$kind;
-    wire  [7:0] cdec$len;
-    wire  [11:0] cdec$delay;
-    wire  [2:0] cdec$ctrl_vc;
-    wire  [15:0] cdec$credits;
     reg  [15:0] next_seq$d;
     wire  [15:0] next_seq$q;
     reg  next_seq$clock;
@@ -11934,6 +12240,9 @@ module llp_endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$ready,sink
     reg  b_active$d;
     wire  b_active$q;
     reg  b_active$clock;
+    reg  room$d;
+    wire  room$q;
+    reg  room$clock;
     reg  [3:0] b_pos$d;
     wire  [3:0] b_pos$q;
     reg  b_pos$clock;
@@ -12061,7 +12370,7 @@ module llp_endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$ready,sink
     reg  [2:0] cand;
     reg  has;
     reg  found;
-    reg  [64:0] cf;
+    reg  [67:0] cf;
     reg  cf_head;
     reg  cf_end;
     reg  cf_drop;
@@ -12135,69 +12444,6 @@ module llp_endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$ready,sink
         .has_credit(ccs$1$has_credit),
         .error(ccs$1$error)
     );
-    llp_endpoint$tx$decs$0 decs$0(
-        .flit(decs$0$flit),
-        .is_body(decs$0$is_body),
-        .is_head(decs$0$is_head),
-        .is_tail(decs$0$is_tail),
-        .is_control(decs$0$is_control),
-        .is_idle(decs$0$is_idle),
-        .is_credit(decs$0$is_credit),
-        .is_bad_marker(decs$0$is_bad_marker),
-        .is_link_transfer(decs$0$is_link_transfer),
-        .malformed(decs$0$malformed),
-        .code(decs$0$code),
-        .dst(decs$0$dst),
-        .src(decs$0$src),
-        .vc(decs$0$vc),
-        .kind(decs$0$kind),
-        .len(decs$0$len),
-        .delay(decs$0$delay),
-        .ctrl_vc(decs$0$ctrl_vc),
-        .credits(decs$0$credits)
-    );
-    llp_endpoint$tx$decs$1 decs$1(
-        .flit(decs$1$flit),
-        .is_body(decs$1$is_body),
-        .is_head(decs$1$is_head),
-        .is_tail(decs$1$is_tail),
-        .is_control(decs$1$is_control),
-        .is_idle(decs$1$is_idle),
-        .is_credit(decs$1$is_credit),
-        .is_bad_marker(decs$1$is_bad_marker),
-        .is_link_transfer(decs$1$is_link_transfer),
-        .malformed(decs$1$malformed),
-        .code(decs$1$code),
-        .dst(decs$1$dst),
-        .src(decs$1$src),
-        .vc(decs$1$vc),
-        .kind(decs$1$kind),
-        .len(decs$1$len),
-        .delay(decs$1$delay),
-        .ctrl_vc(decs$1$ctrl_vc),
-        .credits(decs$1$credits)
-    );
-    llp_endpoint$tx$cdec cdec(
-        .flit(cdec$flit),
-        .is_body(cdec$is_body),
-        .is_head(cdec$is_head),
-        .is_tail(cdec$is_tail),
-        .is_control(cdec$is_control),
-        .is_idle(cdec$is_idle),
-        .is_credit(cdec$is_credit),
-        .is_bad_marker(cdec$is_bad_marker),
-        .is_link_transfer(cdec$is_link_transfer),
-        .malformed(cdec$malformed),
-        .code(cdec$code),
-        .dst(cdec$dst),
-        .src(cdec$src),
-        .vc(cdec$vc),
-        .kind(cdec$kind),
-        .len(cdec$len),
-        .delay(cdec$delay),
-        .ctrl_vc(cdec$ctrl_vc),
-        .credits(cdec$credits)
-    );
     llp_endpoint$tx$next_seq next_seq(
         .d(next_seq$d),
         .q(next_seq$q),
@@ -12217,6 +12463,11 @@ module llp_endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$ready,sink
         .d(b_active$d),
         .q(b_active$q),
         .clock(b_active$clock)
+    );
+    llp_endpoint$tx$room room(
+        .d(room$d),
+        .q(room$q),
+        .clock(room$clock)
     );
     llp_endpoint$tx$b_pos b_pos(
         .d(b_pos$d),
@@ -12425,6 +12676,7 @@ module llp_endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$ready,sink
         ack_seq$clock = clock;
         send_seq$clock = clock;
         b_active$clock = clock;
+        room$clock = clock;
         b_pos$clock = clock;
         link_vc$clock = clock;
         lock_vc$clock = clock;
@@ -12467,6 +12719,7 @@ module llp_endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$ready,sink
         ack_seq$d = ack_seq$q;
         send_seq$d = send_seq$q;
         b_active$d = b_active$q;
+        room$d = room$q;
         b_pos$d = b_pos$q;
         link_vc$d = link_vc$q;
         lock_vc$d = lock_vc$q;
@@ -12538,15 +12791,13 @@ module llp_endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$ready,sink
         replay_fill = fill;
         elig = 32'h0;
         drops = 32'h0;
-        decs$0$flit = sinks$0$data;
-        if (decs$0$is_idle | decs$0$is_credit | (decs$0$is_control & (decs$0$code == code_vl_mrkr)) | decs$0$is_link_transfer) begin
+        if (|(sinks$0$data & q_drop)) begin
             drops = (drops & ~(1 << (0)) | ((1'b1) << (0)));
         end
         if (sinks$0$valid & (ccs$0$has_credit | drops[0])) begin
             elig = (elig & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        decs$1$flit = sinks$1$data;
-        if (decs$1$is_idle | decs$1$is_credit | (decs$1$is_control & (decs$1$code == code_vl_mrkr)) | decs$1$is_link_transfer) begin
+        if (|(sinks$1$data & q_drop)) begin
             drops = (drops & ~(1 << (1)) | ((1'b1) << (1)));
         end
         if (sinks$1$valid & (ccs$1$has_credit | drops[1])) begin
@@ -12578,10 +12829,9 @@ module llp_endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$ready,sink
         if (cand == nums$1) begin
             cf = sinks$1$data;
         end
-        cdec$flit = cf;
-        cf_head = cdec$is_head;
-        cf_end = cdec$is_tail | (cdec$is_control & (cdec$code == code_tail_bad));
-        cf_drop = drops[cand];
+        cf_head = |(cf & q_head);
+        cf_end = |(cf & q_end);
+        cf_drop = |(cf & q_drop);
         need_vlm = ~cf_head & ~cf_drop & (cand != link_vc$q);
         any_owed = 1'b0;
         urg_found = 1'b0;
@@ -12610,7 +12860,7 @@ module llp_endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$ready,sink
         go_null = s_free & ~mask_pending$q & want_null;
         go_ltp = s_free & ~mask_pending$q & ~want_null & ((send_seq$q != next_seq$q) | (b_active$q & (b_pos$q >= 32'h2)));
         null_echo = go_null & echo_pending$q;
-        b_start = ~b_active$q & ~reset & (fill < r_ltps) & (send_seq$q == next_seq$q) & (has | any_owed);
+        b_start = ~b_active$q & ~reset & room$q & (send_seq$q == next_seq$q) & (has | any_owed);
         bw = b_active$q | b_start;
         pos = 32'h0;
         if (b_active$q) begin
@@ -12659,15 +12909,19 @@ module llp_endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$ready,sink
                 wdata = 32'h0;
             end
             else if (cf_head) begin
-                wdata = (cf & vc_clear) | (((cand) & 65'h1ffffffffffffffff) << vc_lsb);
+                wdata = (((cf) & 65'h1ffffffffffffffff) & vc_clear) | (((cand) & 65'h1ffffffffffffffff) << vc_lsb);
             end
             else begin
-                wdata = cf;
+                wdata = ((cf) & 65'h1ffffffffffffffff);
             end
         end
         ram$write_enable = bw;
         ram$write_address = (next_seq$q[(32'h0)+:(8)] << 32'h4) | ((pos) & 8'hff);
         ram$write_data = wdata;
+        room$d = fill < r_ltps;
+        if (bw & (pos == 32'hf)) begin
+            room$d = fill < r_less;
+        end
         if (bw) begin
             b_pos$d = pos + 32'h1;
             b_active$d = 1'b1;
@@ -12867,6 +13121,7 @@ module llp_endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$ready,sink
             marker_timer$d = 32'h0;
         end
         if (reset) begin
+            room$d = 1'b1;
             next_seq$d = 32'h0;
             ack_seq$d = 32'h0;
             send_seq$d = 32'h0;
@@ -13077,8 +13332,13 @@ module llp_endpoint$tx$ccs$0(clock,reset,consume,returned,available,has_credit,e
     reg  failed$d;
     wire  failed$q;
     reg  failed$clock;
+    reg  none$d;
+    wire  none$q;
+    reg  none$clock;
     
     // Local signals
+    reg  none_kept;
+    reg  none_spent;
     reg  [31:0] used_wide;
     reg  [31:0] returned_wide;
     reg  [31:0] returned_less;
@@ -13100,15 +13360,22 @@ module llp_endpoint$tx$ccs$0(clock,reset,consume,returned,available,has_credit,e
         .q(failed$q),
         .clock(failed$clock)
     );
+    llp_endpoint$tx$ccs$0$none none(
+        .d(none$d),
+        .q(none$q),
+        .clock(none$clock)
+    );
     
     // Update code
     always @(*) begin
         used$clock = clock;
         failed$clock = clock;
+        none$clock = clock;
         used$d = used$q;
         failed$d = failed$q;
+        none$d = none$q;
         available = capacity - used$q;
-        has_credit = used$q != capacity;
+        has_credit = ~none$q;
         error = failed$q;
         take = consume & has_credit;
         underflow = consume & ~has_credit;
@@ -13123,6 +13390,12 @@ module llp_endpoint$tx$ccs$0(clock,reset,consume,returned,available,has_credit,e
         end
         overflow = |(rest & borrow);
         used$d = rest[(32'h0)+:(13)];
+        none_kept = (rest_kept[(32'h0)+:(13)] == capacity) & ~|(rest_kept & borrow);
+        none_spent = (rest_spent[(32'h0)+:(13)] == capacity) & ~|(rest_spent & borrow);
+        none$d = none_kept;
+        if (take) begin
+            none$d = none_spent;
+        end
         if (overflow) begin
             used$d = 32'h0;
         end
@@ -13131,6 +13404,7 @@ module llp_endpoint$tx$ccs$0(clock,reset,consume,returned,available,has_credit,e
         end
         if (reset) begin
             used$d = 32'h0;
+            none$d = 1'b0;
             failed$d = 1'b0;
         end
     end
@@ -13155,6 +13429,25 @@ module llp_endpoint$tx$ccs$0$failed(d,q,clock);
     end
           
 endmodule // llp_endpoint$tx$ccs$0$failed
+
+
+module llp_endpoint$tx$ccs$0$none(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$ccs$0$none
 
 
 module llp_endpoint$tx$ccs$0$used(d,q,clock);
@@ -13198,8 +13491,13 @@ module llp_endpoint$tx$ccs$1(clock,reset,consume,returned,available,has_credit,e
     reg  failed$d;
     wire  failed$q;
     reg  failed$clock;
+    reg  none$d;
+    wire  none$q;
+    reg  none$clock;
     
     // Local signals
+    reg  none_kept;
+    reg  none_spent;
     reg  [31:0] used_wide;
     reg  [31:0] returned_wide;
     reg  [31:0] returned_less;
@@ -13221,15 +13519,22 @@ module llp_endpoint$tx$ccs$1(clock,reset,consume,returned,available,has_credit,e
         .q(failed$q),
         .clock(failed$clock)
     );
+    llp_endpoint$tx$ccs$1$none none(
+        .d(none$d),
+        .q(none$q),
+        .clock(none$clock)
+    );
     
     // Update code
     always @(*) begin
         used$clock = clock;
         failed$clock = clock;
+        none$clock = clock;
         used$d = used$q;
         failed$d = failed$q;
+        none$d = none$q;
         available = capacity - used$q;
-        has_credit = used$q != capacity;
+        has_credit = ~none$q;
         error = failed$q;
         take = consume & has_credit;
         underflow = consume & ~has_credit;
@@ -13244,6 +13549,12 @@ module llp_endpoint$tx$ccs$1(clock,reset,consume,returned,available,has_credit,e
         end
         overflow = |(rest & borrow);
         used$d = rest[(32'h0)+:(13)];
+        none_kept = (rest_kept[(32'h0)+:(13)] == capacity) & ~|(rest_kept & borrow);
+        none_spent = (rest_spent[(32'h0)+:(13)] == capacity) & ~|(rest_spent & borrow);
+        none$d = none_kept;
+        if (take) begin
+            none$d = none_spent;
+        end
         if (overflow) begin
             used$d = 32'h0;
         end
@@ -13252,6 +13563,7 @@ module llp_endpoint$tx$ccs$1(clock,reset,consume,returned,available,has_credit,e
         end
         if (reset) begin
             used$d = 32'h0;
+            none$d = 1'b0;
             failed$d = 1'b0;
         end
     end
@@ -13278,6 +13590,25 @@ module llp_endpoint$tx$ccs$1$failed(d,q,clock);
 endmodule // llp_endpoint$tx$ccs$1$failed
 
 
+module llp_endpoint$tx$ccs$1$none(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$ccs$1$none
+
+
 module llp_endpoint$tx$ccs$1$used(d,q,clock);
     
     // Module arguments
@@ -13295,210 +13626,6 @@ module llp_endpoint$tx$ccs$1$used(d,q,clock);
     end
           
 endmodule // llp_endpoint$tx$ccs$1$used
-
-
-module llp_endpoint$tx$cdec(flit,is_body,is_head,is_tail,is_control,is_idle,is_credit,is_bad_marker,is_link_transfer,malformed,code,dst,src,vc,kind,len,delay,ctrl_vc,credits);
-    
-    // Module arguments
-    input wire  [64:0] flit;
-    output reg  is_body;
-    output reg  is_head;
-    output reg  is_tail;
-    output reg  is_control;
-    output reg  is_idle;
-    output reg  is_credit;
-    output reg  is_bad_marker;
-    output reg  is_link_transfer;
-    output reg  malformed;
-    output reg  [5:0] code;
-    output reg  [15:0] dst;
-    output reg  [15:0] src;
-    output reg  [2:0] vc;
-    output reg  [3:0] kind;
-    output reg  [7:0] len;
-    output reg  [11:0] delay;
-    output reg  [2:0] ctrl_vc;
-    output reg  [15:0] credits;
-    
-    // Constant declarations
-    localparam  type_bit = 7'b1000000;
-    localparam  head_bit = 7'b111111;
-    localparam  tail_bit = 7'b111110;
-    localparam  code_lsb = 7'b111000;
-    localparam  dst_lsb = 7'b0;
-    localparam  src_lsb = 7'b10000;
-    localparam  vc_lsb = 7'b100000;
-    localparam  kind_lsb = 7'b100011;
-    localparam  len_lsb = 7'b100111;
-    localparam  delay_lsb = 7'b101111;
-    localparam  ctrl_vc_lsb = 7'b110000;
-    localparam  credits_lsb = 7'b100000;
-    localparam  code_idle = 6'b0;
-    localparam  code_credit = 6'b1;
-    localparam  code_bad_first = 6'b11;
-    localparam  code_bad_last = 6'b101;
-    localparam  code_lt_first = 6'b100000;
-    localparam  kind_limit = 4'h5;
-    
-    // Update code
-    always @(*) begin
-        is_body = flit[type_bit];
-        is_head = (~flit[type_bit]) & flit[head_bit];
-        is_tail = (~flit[type_bit]) & (~flit[head_bit]) & flit[tail_bit];
-        is_control = (~flit[type_bit]) & (~flit[head_bit]) & (~flit[tail_bit]);
-        code = flit[(code_lsb)+:(6)];
-        dst = flit[(dst_lsb)+:(16)];
-        src = flit[(src_lsb)+:(16)];
-        vc = flit[(vc_lsb)+:(3)];
-        kind = flit[(kind_lsb)+:(4)];
-        len = flit[(len_lsb)+:(8)];
-        delay = flit[(delay_lsb)+:(12)];
-        ctrl_vc = flit[(ctrl_vc_lsb)+:(3)];
-        credits = flit[(credits_lsb)+:(16)];
-        is_idle = is_control & (code == code_idle);
-        is_credit = is_control & (code == code_credit);
-        is_bad_marker = is_control & (code >= code_bad_first) & (code <= code_bad_last);
-        is_link_transfer = is_control & (code >= code_lt_first);
-        malformed = ((~flit[type_bit]) & flit[head_bit] & flit[tail_bit]) | (is_head & (kind >= kind_limit)) | (is_control & (code > code_bad_last) & (code < code_lt_first));
-    end
-    
-endmodule // llp_endpoint$tx$cdec
-
-
-module llp_endpoint$tx$decs$0(flit,is_body,is_head,is_tail,is_control,is_idle,is_credit,is_bad_marker,is_link_transfer,malformed,code,dst,src,vc,kind,len,delay,ctrl_vc,credits);
-    
-    // Module arguments
-    input wire  [64:0] flit;
-    output reg  is_body;
-    output reg  is_head;
-    output reg  is_tail;
-    output reg  is_control;
-    output reg  is_idle;
-    output reg  is_credit;
-    output reg  is_bad_marker;
-    output reg  is_link_transfer;
-    output reg  malformed;
-    output reg  [5:0] code;
-    output reg  [15:0] dst;
-    output reg  [15:0] src;
-    output reg  [2:0] vc;
-    output reg  [3:0] kind;
-    output reg  [7:0] len;
-    output reg  [11:0] delay;
-    output reg  [2:0] ctrl_vc;
-    output reg  [15:0] credits;
-    
-    // Constant declarations
-    localparam  type_bit = 7'b1000000;
-    localparam  head_bit = 7'b111111;
-    localparam  tail_bit = 7'b111110;
-    localparam  code_lsb = 7'b111000;
-    localparam  dst_lsb = 7'b0;
-    localparam  src_lsb = 7'b10000;
-    localparam  vc_lsb = 7'b100000;
-    localparam  kind_lsb = 7'b100011;
-    localparam  len_lsb = 7'b100111;
-    localparam  delay_lsb = 7'b101111;
-    localparam  ctrl_vc_lsb = 7'b110000;
-    localparam  credits_lsb = 7'b100000;
-    localparam  code_idle = 6'b0;
-    localparam  code_credit = 6'b1;
-    localparam  code_bad_first = 6'b11;
-    localparam  code_bad_last = 6'b101;
-    localparam  code_lt_first = 6'b100000;
-    localparam  kind_limit = 4'h5;
-    
-    // Update code
-    always @(*) begin
-        is_body = flit[type_bit];
-        is_head = (~flit[type_bit]) & flit[head_bit];
-        is_tail = (~flit[type_bit]) & (~flit[head_bit]) & flit[tail_bit];
-        is_control = (~flit[type_bit]) & (~flit[head_bit]) & (~flit[tail_bit]);
-        code = flit[(code_lsb)+:(6)];
-        dst = flit[(dst_lsb)+:(16)];
-        src = flit[(src_lsb)+:(16)];
-        vc = flit[(vc_lsb)+:(3)];
-        kind = flit[(kind_lsb)+:(4)];
-        len = flit[(len_lsb)+:(8)];
-        delay = flit[(delay_lsb)+:(12)];
-        ctrl_vc = flit[(ctrl_vc_lsb)+:(3)];
-        credits = flit[(credits_lsb)+:(16)];
-        is_idle = is_control & (code == code_idle);
-        is_credit = is_control & (code == code_credit);
-        is_bad_marker = is_control & (code >= code_bad_first) & (code <= code_bad_last);
-        is_link_transfer = is_control & (code >= code_lt_first);
-        malformed = ((~flit[type_bit]) & flit[head_bit] & flit[tail_bit]) | (is_head & (kind >= kind_limit)) | (is_control & (code > code_bad_last) & (code < code_lt_first));
-    end
-    
-endmodule // llp_endpoint$tx$decs$0
-
-
-module llp_endpoint$tx$decs$1(flit,is_body,is_head,is_tail,is_control,is_idle,is_credit,is_bad_marker,is_link_transfer,malformed,code,dst,src,vc,kind,len,delay,ctrl_vc,credits);
-    
-    // Module arguments
-    input wire  [64:0] flit;
-    output reg  is_body;
-    output reg  is_head;
-    output reg  is_tail;
-    output reg  is_control;
-    output reg  is_idle;
-    output reg  is_credit;
-    output reg  is_bad_marker;
-    output reg  is_link_transfer;
-    output reg  malformed;
-    output reg  [5:0] code;
-    output reg  [15:0] dst;
-    output reg  [15:0] src;
-    output reg  [2:0] vc;
-    output reg  [3:0] kind;
-    output reg  [7:0] len;
-    output reg  [11:0] delay;
-    output reg  [2:0] ctrl_vc;
-    output reg  [15:0] credits;
-    
-    // Constant declarations
-    localparam  type_bit = 7'b1000000;
-    localparam  head_bit = 7'b111111;
-    localparam  tail_bit = 7'b111110;
-    localparam  code_lsb = 7'b111000;
-    localparam  dst_lsb = 7'b0;
-    localparam  src_lsb = 7'b10000;
-    localparam  vc_lsb = 7'b100000;
-    localparam  kind_lsb = 7'b100011;
-    localparam  len_lsb = 7'b100111;
-    localparam  delay_lsb = 7'b101111;
-    localparam  ctrl_vc_lsb = 7'b110000;
-    localparam  credits_lsb = 7'b100000;
-    localparam  code_idle = 6'b0;
-    localparam  code_credit = 6'b1;
-    localparam  code_bad_first = 6'b11;
-    localparam  code_bad_last = 6'b101;
-    localparam  code_lt_first = 6'b100000;
-    localparam  kind_limit = 4'h5;
-    
-    // Update code
-    always @(*) begin
-        is_body = flit[type_bit];
-        is_head = (~flit[type_bit]) & flit[head_bit];
-        is_tail = (~flit[type_bit]) & (~flit[head_bit]) & flit[tail_bit];
-        is_control = (~flit[type_bit]) & (~flit[head_bit]) & (~flit[tail_bit]);
-        code = flit[(code_lsb)+:(6)];
-        dst = flit[(dst_lsb)+:(16)];
-        src = flit[(src_lsb)+:(16)];
-        vc = flit[(vc_lsb)+:(3)];
-        kind = flit[(kind_lsb)+:(4)];
-        len = flit[(len_lsb)+:(8)];
-        delay = flit[(delay_lsb)+:(12)];
-        ctrl_vc = flit[(ctrl_vc_lsb)+:(3)];
-        credits = flit[(credits_lsb)+:(16)];
-        is_idle = is_control & (code == code_idle);
-        is_credit = is_control & (code == code_credit);
-        is_bad_marker = is_control & (code >= code_bad_first) & (code <= code_bad_last);
-        is_link_transfer = is_control & (code >= code_lt_first);
-        malformed = ((~flit[type_bit]) & flit[head_bit] & flit[tail_bit]) | (is_head & (kind >= kind_limit)) | (is_control & (code > code_bad_last) & (code < code_lt_first));
-    end
-    
-endmodule // llp_endpoint$tx$decs$1
 
 
 module llp_endpoint$tx$echo_age(d,q,clock);
@@ -14179,6 +14306,25 @@ module llp_endpoint$tx$replay_seq(d,q,clock);
     end
           
 endmodule // llp_endpoint$tx$replay_seq
+
+
+module llp_endpoint$tx$room(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$room
 
 
 module llp_endpoint$tx$rr_last(d,q,clock);

@@ -24,8 +24,13 @@ module vc_credit_counter(clock,reset,consume,returned,available,has_credit,error
     reg  failed$d;
     wire  failed$q;
     reg  failed$clock;
+    reg  none$d;
+    wire  none$q;
+    reg  none$clock;
     
     // Local signals
+    reg  none_kept;
+    reg  none_spent;
     reg  [31:0] used_wide;
     reg  [31:0] returned_wide;
     reg  [31:0] returned_less;
@@ -47,15 +52,22 @@ module vc_credit_counter(clock,reset,consume,returned,available,has_credit,error
         .q(failed$q),
         .clock(failed$clock)
     );
+    vc_credit_counter$none none(
+        .d(none$d),
+        .q(none$q),
+        .clock(none$clock)
+    );
     
     // Update code
     always @(*) begin
         used$clock = clock;
         failed$clock = clock;
+        none$clock = clock;
         used$d = used$q;
         failed$d = failed$q;
+        none$d = none$q;
         available = capacity - used$q;
-        has_credit = used$q != capacity;
+        has_credit = ~none$q;
         error = failed$q;
         take = consume & has_credit;
         underflow = consume & ~has_credit;
@@ -70,6 +82,12 @@ module vc_credit_counter(clock,reset,consume,returned,available,has_credit,error
         end
         overflow = |(rest & borrow);
         used$d = rest[(32'h0)+:(13)];
+        none_kept = (rest_kept[(32'h0)+:(13)] == capacity) & ~|(rest_kept & borrow);
+        none_spent = (rest_spent[(32'h0)+:(13)] == capacity) & ~|(rest_spent & borrow);
+        none$d = none_kept;
+        if (take) begin
+            none$d = none_spent;
+        end
         if (overflow) begin
             used$d = 32'h0;
         end
@@ -78,6 +96,7 @@ module vc_credit_counter(clock,reset,consume,returned,available,has_credit,error
         end
         if (reset) begin
             used$d = 32'h0;
+            none$d = 1'b0;
             failed$d = 1'b0;
         end
     end
@@ -102,6 +121,25 @@ module vc_credit_counter$failed(d,q,clock);
     end
           
 endmodule // vc_credit_counter$failed
+
+
+module vc_credit_counter$none(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // vc_credit_counter$none
 
 
 module vc_credit_counter$used(d,q,clock);

@@ -46,6 +46,11 @@ pub struct CreditCounter<const W: usize> {
     /// Credits in use (`initial - available`).
     used: DFF<Bits<W>>,
     failed: DFF<bool>,
+    /// `used == capacity`, kept in its own flip-flop so that `has_credit` costs a sender no
+    /// compare (it heads the sender's arbitration path).
+    none: DFF<bool>,
+    none_kept: Signal<Local, bool>,
+    none_spent: Signal<Local, bool>,
     used_wide: Signal<Local, Bits<32>>,
     returned_wide: Signal<Local, Bits<32>>,
     /// `returned - 1` (all ones when nothing is returned).
@@ -84,6 +89,9 @@ impl<const W: usize> CreditCounter<W> {
             borrow: Constant::new((1u64 << W).into()),
             used: Default::default(),
             failed: Default::default(),
+            none: Default::default(),
+            none_kept: Default::default(),
+            none_spent: Default::default(),
             used_wide: Default::default(),
             returned_wide: Default::default(),
             returned_less: Default::default(),
@@ -100,9 +108,9 @@ impl<const W: usize> CreditCounter<W> {
 impl<const W: usize> Logic for CreditCounter<W> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, used, failed);
+        dff_setup!(self, clock, used, failed, none);
         self.available.next = self.capacity.val() - self.used.q.val();
-        self.has_credit.next = self.used.q.val() != self.capacity.val();
+        self.has_credit.next = !self.none.q.val();
         self.error.next = self.failed.q.val();
         self.take.next = self.consume.val() & self.has_credit.val();
         self.underflow.next = self.consume.val() & !self.has_credit.val();
@@ -118,6 +126,16 @@ impl<const W: usize> Logic for CreditCounter<W> {
         // A borrow out of bit W-1: more credits came back than were in use.
         self.overflow.next = (self.rest.val() & self.borrow.val()).any();
         self.used.d.next = self.rest.val().get_bits::<W>(0);
+        // The next `none`, for both cases of `consume` in parallel (an over-return empties
+        // `used`, so it is never `none`).
+        self.none_kept.next = (self.rest_kept.val().get_bits::<W>(0) == self.capacity.val())
+            & !(self.rest_kept.val() & self.borrow.val()).any();
+        self.none_spent.next = (self.rest_spent.val().get_bits::<W>(0) == self.capacity.val())
+            & !(self.rest_spent.val() & self.borrow.val()).any();
+        self.none.d.next = self.none_kept.val();
+        if self.take.val() {
+            self.none.d.next = self.none_spent.val();
+        }
         if self.overflow.val() {
             self.used.d.next = 0.into();
         }
@@ -126,6 +144,7 @@ impl<const W: usize> Logic for CreditCounter<W> {
         }
         if self.reset.val() {
             self.used.d.next = 0.into();
+            self.none.d.next = false;
             self.failed.d.next = false;
         }
     }

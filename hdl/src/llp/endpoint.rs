@@ -2,7 +2,7 @@
 //! physical lanes (`docs/llp-design.md`). Every network port of both chips instantiates it.
 //!
 //! ```text
-//! tx_vcs -> SkidBuffer per VC -> TxLink -> LtpStriper -> lanes_out
+//! tx_vcs -> TxClassifier -> SkidBuffer per VC -> TxLink -> LtpStriper -> lanes_out
 //! lanes_in -> LtpDeframer -> RxLink -> RxDelivery (staging, VC demux, PacketBuffer per VC) -> rx_vcs
 //! ```
 //! `TxLink` and `RxLink` of the same endpoint talk through plain wires: the receiver hands the
@@ -29,7 +29,7 @@ use super::ltp_deframer::LtpDeframer;
 use super::ltp_striper::LtpStriper;
 use super::rx_delivery::RxDelivery;
 use super::rx_link::RxLink;
-use super::tx_link::TxLink;
+use super::tx_link::{TxClassifier, TxLink, Q_BITS};
 use super::CREDIT_BITS;
 use crate::fifo::{fifo_count_bits, fifo_ptr_bits};
 use crate::skid_buffer::SkidBuffer;
@@ -168,7 +168,8 @@ pub struct LlpEndpoint<const RAW: usize, const D: usize, const AW: usize, const 
     pub err_flit1: Signal<Out, Bits<65>>,
     /// Why it was dropped (`packet_buffer::REASON_*`).
     pub err_reason: Signal<Out, Bits<3>>,
-    queues: Vec<SkidBuffer<Bits<65>>>,
+    classify: Vec<TxClassifier>,
+    queues: Vec<SkidBuffer<Bits<Q_BITS>>>,
     tx: TxLink<RAW, CREDIT_BITS>,
     striper: LtpStriper,
     deframer: LtpDeframer,
@@ -218,6 +219,7 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize>
             err_flit0: Default::default(),
             err_flit1: Default::default(),
             err_reason: Default::default(),
+            classify: (0..p.vcs).map(|_| Default::default()).collect(),
             queues: (0..p.vcs).map(|_| Default::default()).collect(),
             tx: TxLink::new(p.vcs, D as u64, p.mask, p.rt_timeout),
             striper: LtpStriper::new(),
@@ -233,12 +235,13 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize> Logic
 {
     #[hdl_gen]
     fn update(&mut self) {
-        // Transmit: queues, transmitter, striper.
+        // Transmit: flits classified on their way into the queues, transmitter, striper.
         for v in 0..self.queues.len() {
+            self.classify[v].flit.next = self.tx_vcs[v].data.val();
             self.queues[v].clock.next = self.clock.val();
             self.queues[v].reset.next = self.reset.val();
             self.queues[v].sink.valid.next = self.tx_vcs[v].valid.val();
-            self.queues[v].sink.data.next = self.tx_vcs[v].data.val();
+            self.queues[v].sink.data.next = self.classify[v].word.val();
             self.tx_vcs[v].ready.next = self.queues[v].sink.ready.val();
             self.tx.sinks[v].valid.next = self.queues[v].source.valid.val();
             self.tx.sinks[v].data.next = self.queues[v].source.data.val();

@@ -25,7 +25,12 @@
 //! two groups and name nothing.) That lane's error counters count one, as does each transfer a
 //! lane dropped (`lane_missing`), except between a lane removal and the marker that follows it
 //! (the far end may still stripe at the old width, which looks like missing transfers). A lane
-//! whose count within the window of `lane_window` cycles
+//! The naming is counted one cycle after the good copy's end: the compare is registered
+//! (`nm_valid`, `nm_m`) before the logical-to-physical lane lookup, which keeps the group-CRC
+//! compare and the error counters in separate cycles (the path that limited Fmax). A naming
+//! whose lookup cycle falls right after a lane removal is dropped, since the mask it was
+//! computed for is gone.
+//! A lane whose count within the window of `lane_window` cycles
 //! reaches `lane_threshold` (0: never) is removed when more than one lane is left: the receiver
 //! switches its mask, asks for a replay with `LaneMask` (counted in `retries` like every retry
 //! request), and waits for the marker at the new width.
@@ -146,6 +151,10 @@ pub struct RxLink<const CW: usize> {
     bad_seq: DFF<Bits<16>>,
     bad_gcrc: DFF<Bits<32>>,
     bad_state: DFF<Bits<2>>,
+    /// The good copy of the kept bad LTP differed in exactly one group (last cycle).
+    nm_valid: DFF<bool>,
+    /// That group's index.
+    nm_m: DFF<Bits<2>>,
     rx_mask: DFF<Bits<4>>,
     lcount: DFF<Bits<3>>,
     lane_err: Vec<DFF<Bits<16>>>,
@@ -276,6 +285,8 @@ impl<const CW: usize> RxLink<CW> {
             bad_seq: Default::default(),
             bad_gcrc: Default::default(),
             bad_state: Default::default(),
+            nm_valid: Default::default(),
+            nm_m: Default::default(),
             rx_mask: Default::default(),
             lcount: Default::default(),
             lane_err: (0..4).map(|_| Default::default()).collect(),
@@ -362,6 +373,8 @@ impl<const CW: usize> Logic for RxLink<CW> {
             bad_seq,
             bad_gcrc,
             bad_state,
+            nm_valid,
+            nm_m,
             rx_mask,
             lcount,
             win_timer,
@@ -596,9 +609,13 @@ impl<const CW: usize> Logic for RxLink<CW> {
         if self.ident.val() {
             self.bad_valid.d.next = false;
         }
-        // Logical lane (state + m) mod L, then its physical lane.
+        self.nm_valid.d.next = self.ident.val() & (self.ndiff.val() == 1);
+        self.nm_m.d.next = self.diff_m.val();
+        // One cycle later: logical lane (state + m) mod L, then its physical lane. `bad_state`
+        // still holds the named LTP's state (it is written only while `bad_valid` is low, and
+        // `ident` is the cycle that clears it).
         self.logical.next =
-            bit_cast::<3, 2>(self.bad_state.q.val()) + bit_cast::<3, 2>(self.diff_m.val());
+            bit_cast::<3, 2>(self.bad_state.q.val()) + bit_cast::<3, 2>(self.nm_m.q.val());
         if self.logical.val() >= self.lcount.q.val() {
             self.logical.next = self.logical.val() - self.lcount.q.val();
         }
@@ -618,7 +635,7 @@ impl<const CW: usize> Logic for RxLink<CW> {
         if !self.resizing.q.val() {
             self.lane_inc.next = self.lane_missing.val() & self.rx_mask.q.val();
         }
-        if self.ident.val() & (self.ndiff.val() == 1) {
+        if self.nm_valid.q.val() & !self.resizing.q.val() {
             self.lane_inc.next = self.lane_inc.val() | self.hit.val();
         }
         self.win_end.next = self.win_timer.q.val() >= self.lane_window.val();
@@ -679,6 +696,7 @@ impl<const CW: usize> Logic for RxLink<CW> {
             self.seen_good.d.next = false;
             self.bad_valid.d.next = false;
             self.resizing.d.next = false;
+            self.nm_valid.d.next = false;
             self.rx_mask.d.next = self.init_mask.val();
             self.lcount.d.next = self.init_lanes.val();
             self.win_timer.d.next = 0.into();

@@ -6,11 +6,18 @@
 //! **Builder.** Builds LTP `next_seq` into replay slot `next_seq mod R`, one flit per cycle,
 //! 16 cycles without a pause once started. It starts only when there is something to send
 //! (a data flit that may go, or credits owed), the replay buffer has room
-//! (`next_seq - ack_seq < R`, else the builder stalls and keeps all state) and the serializer
+//! (`next_seq - ack_seq < R`, registered, so a free by an echo counts one cycle later; else
+//! the builder stalls and keeps all state) and the serializer
 //! has taken every earlier LTP, so control flits never queue behind a backlog. Each slot takes,
 //! in order: a pending `RndTripEcho` (not in flit 0), a `RndTripMrkr` when none is outstanding
 //! (not in flit 0), a `CrdtRet` of a VC owed at least a quarter of its buffer, a data flit (or
 //! the `VlMrkr` it needs first), a `CrdtRet` of any VC owed credits, else Idle.
+//!
+//! **Classified flits.** Each VC's sink takes the flit (bits 64..0) with its class in bits
+//! [`Q_DROP`], [`Q_HEAD`] and [`Q_END`], decoded before the queue that feeds it
+//! ([`TxClassifier`]): the arbitration reads flags that come from the queue's flip-flops
+//! instead of decoding the flit it picked, which had put decode, arbitration and the pop into
+//! one cycle's path.
 //!
 //! **VC arbitration.** A VC may send when its queue has a flit and it has a credit. With
 //! `interleave` low a VC keeps the link from a head to its tail (Idle while it stalls); with it
@@ -58,6 +65,70 @@ use crate::formats::header::VC;
 use crate::stream::{StreamSink, StreamSource};
 use rust_hdl::prelude::*;
 
+/// Bits of a classified flit: the flit and its class.
+pub const Q_BITS: usize = 68;
+/// Class bit: the flit is not the core's to send (Idle, CrdtRet, VlMrkr, LT).
+pub const Q_DROP: usize = 65;
+/// Class bit: the flit is a head.
+pub const Q_HEAD: usize = 66;
+/// Class bit: the flit ends a packet (tail or TailBadPkt).
+pub const Q_END: usize = 67;
+
+/// Classifies a core's flit for [`TxLink`]'s sinks: the flit with its class bits.
+#[derive(LogicBlock)]
+pub struct TxClassifier {
+    /// The flit.
+    pub flit: Signal<In, Bits<65>>,
+    /// The flit with its class bits.
+    pub word: Signal<Out, Bits<68>>,
+    dec: FlitDecoder,
+    code_vl_mrkr: Constant<Bits<6>>,
+    code_tail_bad: Constant<Bits<6>>,
+    q_drop: Constant<Bits<68>>,
+    q_head: Constant<Bits<68>>,
+    q_end: Constant<Bits<68>>,
+}
+
+impl Default for TxClassifier {
+    fn default() -> Self {
+        use crate::formats::ControlCode;
+        let code = |c: ControlCode| Constant::new((c.code() as u64).into());
+        Self {
+            flit: Default::default(),
+            word: Default::default(),
+            dec: Default::default(),
+            code_vl_mrkr: code(ControlCode::VlMrkr),
+            code_tail_bad: code(ControlCode::TailBadPkt),
+            q_drop: Constant::new(bits_from_fn(|k| k == Q_DROP)),
+            q_head: Constant::new(bits_from_fn(|k| k == Q_HEAD)),
+            q_end: Constant::new(bits_from_fn(|k| k == Q_END)),
+        }
+    }
+}
+
+impl Logic for TxClassifier {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.dec.flit.next = self.flit.val();
+        self.word.next = bit_cast::<68, 65>(self.flit.val());
+        if self.dec.is_idle.val()
+            | self.dec.is_credit.val()
+            | (self.dec.is_control.val() & (self.dec.code.val() == self.code_vl_mrkr.val()))
+            | self.dec.is_link_transfer.val()
+        {
+            self.word.next = self.word.val() | self.q_drop.val();
+        }
+        if self.dec.is_head.val() {
+            self.word.next = self.word.val() | self.q_head.val();
+        }
+        if self.dec.is_tail.val()
+            | (self.dec.is_control.val() & (self.dec.code.val() == self.code_tail_bad.val()))
+        {
+            self.word.next = self.word.val() | self.q_end.val();
+        }
+    }
+}
+
 /// A 65-bit constant.
 fn c65(v: u128) -> Constant<Bits<65>> {
     Constant::new(bits_from_fn(|k| (v >> k) & 1 == 1))
@@ -70,8 +141,8 @@ pub struct TxLink<const RAW: usize, const CW: usize> {
     pub clock: Signal<In, Clock>,
     /// Synchronous reset: sequence numbers to 0, replay empty, credits full.
     pub reset: Signal<In, bool>,
-    /// Per-VC flits of fabric packets from the core.
-    pub sinks: Vec<StreamSink<Bits<65>>>,
+    /// Per-VC flits of fabric packets from the core, classified ([`TxClassifier`]).
+    pub sinks: Vec<StreamSink<Bits<68>>>,
     /// LTP beats to the striper: 16 flits, then the trailer in bits 15..0.
     pub out: StreamSource<Bits<65>>,
     /// The striper is idle between LTPs (it samples `mask` now).
@@ -123,13 +194,17 @@ pub struct TxLink<const RAW: usize, const CW: usize> {
     ram: RAM<Bits<65>, RAW>,
     ltp_crc: Crc14x65,
     ccs: Vec<CreditCounter<CW>>,
-    /// Decode of each VC's offered flit, and of the candidate's.
-    decs: Vec<FlitDecoder>,
-    cdec: FlitDecoder,
+    q_drop: Constant<Bits<68>>,
+    q_head: Constant<Bits<68>>,
+    q_end: Constant<Bits<68>>,
     next_seq: DFF<Bits<16>>,
     ack_seq: DFF<Bits<16>>,
     send_seq: DFF<Bits<16>>,
     b_active: DFF<bool>,
+    /// The replay buffer has room for the next LTP (`next_seq - ack_seq < R`), registered:
+    /// exact for the builder's own LTPs, one cycle late for frees by `got_echo`. It keeps
+    /// the 16-bit fill subtraction out of the builder's start decision.
+    room: DFF<bool>,
     b_pos: DFF<Bits<4>>,
     link_vc: DFF<Bits<3>>,
     lock_vc: DFF<Bits<3>>,
@@ -180,12 +255,11 @@ pub struct TxLink<const RAW: usize, const CW: usize> {
     crdt_ret: Constant<Bits<65>>,
     vl_mrkr: Constant<Bits<65>>,
     vc_clear: Constant<Bits<65>>,
-    code_vl_mrkr: Constant<Bits<6>>,
-    code_tail_bad: Constant<Bits<6>>,
     vc_lsb: Constant<Bits<8>>,
     ctrl_vc_lsb: Constant<Bits<8>>,
     credits_lsb: Constant<Bits<8>>,
     r_ltps: Constant<Bits<16>>,
+    r_less: Constant<Bits<16>>,
     urgent: Constant<Bits<CW>>,
     rt_timeout: Constant<Bits<16>>,
     init_mask: Constant<Bits<4>>,
@@ -196,7 +270,7 @@ pub struct TxLink<const RAW: usize, const CW: usize> {
     cand: Signal<Local, Bits<3>>,
     has: Signal<Local, bool>,
     found: Signal<Local, bool>,
-    cf: Signal<Local, Bits<65>>,
+    cf: Signal<Local, Bits<68>>,
     cf_head: Signal<Local, bool>,
     cf_end: Signal<Local, bool>,
     cf_drop: Signal<Local, bool>,
@@ -292,12 +366,14 @@ impl<const RAW: usize, const CW: usize> TxLink<RAW, CW> {
             ram: Default::default(),
             ltp_crc: Crc14x65::new(&CRC14),
             ccs: (0..vcs).map(|_| CreditCounter::new(vc_buffer)).collect(),
-            decs: (0..vcs).map(|_| Default::default()).collect(),
-            cdec: Default::default(),
+            q_drop: Constant::new(bits_from_fn(|k| k == Q_DROP)),
+            q_head: Constant::new(bits_from_fn(|k| k == Q_HEAD)),
+            q_end: Constant::new(bits_from_fn(|k| k == Q_END)),
             next_seq: Default::default(),
             ack_seq: Default::default(),
             send_seq: Default::default(),
             b_active: Default::default(),
+            room: Default::default(),
             b_pos: Default::default(),
             link_vc: Default::default(),
             lock_vc: Default::default(),
@@ -345,15 +421,12 @@ impl<const RAW: usize, const CW: usize> TxLink<RAW, CW> {
             lt_null: c65(LtCode::Null.flit(0)),
             crdt_ret: c65(ctrl(crate::formats::ControlCode::CrdtRet)),
             vl_mrkr: c65(ctrl(crate::formats::ControlCode::VlMrkr)),
-            code_vl_mrkr: Constant::new((crate::formats::ControlCode::VlMrkr.code() as u64).into()),
-            code_tail_bad: Constant::new(
-                (crate::formats::ControlCode::TailBadPkt.code() as u64).into(),
-            ),
             vc_clear: c65(((1u128 << 65) - 1) & !vc_field),
             vc_lsb: Constant::new((VC.lsb as u64).into()),
             ctrl_vc_lsb: Constant::new((CTRL_VC.lsb as u64).into()),
             credits_lsb: Constant::new((CTRL_CREDITS.lsb as u64).into()),
             r_ltps: Constant::new((1u64 << (RAW - 4)).into()),
+            r_less: Constant::new(((1u64 << (RAW - 4)) - 1).into()),
             urgent: Constant::new((vc_buffer / 4).into()),
             rt_timeout: Constant::new((rt_timeout as u64).into()),
             init_mask: Constant::new((mask as u64).into()),
@@ -414,6 +487,7 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
             ack_seq,
             send_seq,
             b_active,
+            room,
             b_pos,
             link_vc,
             lock_vc,
@@ -484,13 +558,7 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
         self.elig.next = 0.into();
         self.drops.next = 0.into();
         for v in 0..self.sinks.len() {
-            self.decs[v].flit.next = self.sinks[v].data.val();
-            if self.decs[v].is_idle.val()
-                | self.decs[v].is_credit.val()
-                | (self.decs[v].is_control.val()
-                    & (self.decs[v].code.val() == self.code_vl_mrkr.val()))
-                | self.decs[v].is_link_transfer.val()
-            {
+            if (self.sinks[v].data.val() & self.q_drop.val()).any() {
                 self.drops.next = self.drops.val().replace_bit(v, true);
             }
             if self.sinks[v].valid.val()
@@ -531,11 +599,9 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
                 self.cf.next = self.sinks[v].data.val();
             }
         }
-        self.cdec.flit.next = self.cf.val();
-        self.cf_head.next = self.cdec.is_head.val();
-        self.cf_end.next = self.cdec.is_tail.val()
-            | (self.cdec.is_control.val() & (self.cdec.code.val() == self.code_tail_bad.val()));
-        self.cf_drop.next = self.drops.val().get_bit(self.cand.val().index());
+        self.cf_head.next = (self.cf.val() & self.q_head.val()).any();
+        self.cf_end.next = (self.cf.val() & self.q_end.val()).any();
+        self.cf_drop.next = (self.cf.val() & self.q_drop.val()).any();
         self.need_vlm.next =
             !self.cf_head.val() & !self.cf_drop.val() & (self.cand.val() != self.link_vc.q.val());
 
@@ -574,7 +640,7 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
         // Builder.
         self.b_start.next = !self.b_active.q.val()
             & !self.reset.val()
-            & (self.fill.val() < self.r_ltps.val())
+            & self.room.q.val()
             & (self.send_seq.q.val() == self.next_seq.q.val())
             & (self.has.val() | self.any_owed.val());
         self.bw.next = self.b_active.q.val() | self.b_start.val();
@@ -627,16 +693,21 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
             } else if self.cf_drop.val() {
                 self.wdata.next = 0.into();
             } else if self.cf_head.val() {
-                self.wdata.next = (self.cf.val() & self.vc_clear.val())
+                self.wdata.next = (bit_cast::<65, 68>(self.cf.val()) & self.vc_clear.val())
                     | (bit_cast::<65, 3>(self.cand.val()) << self.vc_lsb.val());
             } else {
-                self.wdata.next = self.cf.val();
+                self.wdata.next = bit_cast::<65, 68>(self.cf.val());
             }
         }
         self.ram.write_enable.next = self.bw.val();
         self.ram.write_address.next =
             (self.next_seq.q.val().get_bits::<RAW>(0) << 4) | bit_cast::<RAW, 4>(self.pos.val());
         self.ram.write_data.next = self.wdata.val();
+        // Room after this cycle: an LTP finished now counts at once; echoes count next cycle.
+        self.room.d.next = self.fill.val() < self.r_ltps.val();
+        if self.bw.val() & (self.pos.val() == 15) {
+            self.room.d.next = self.fill.val() < self.r_less.val();
+        }
         if self.bw.val() {
             self.b_pos.d.next = self.pos.val() + 1;
             self.b_active.d.next = true;
@@ -858,6 +929,7 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
         }
 
         if self.reset.val() {
+            self.room.d.next = true;
             self.next_seq.d.next = 0.into();
             self.ack_seq.d.next = 0.into();
             self.send_seq.d.next = 0.into();
@@ -898,4 +970,11 @@ fn tx_link_is_synthesizable() {
     let mut uut = TxLink::<8, 7>::new(2, 64, 0xf, 1024);
     uut.connect_all();
     yosys_validate("tx_link", &generate_verilog(&uut)).unwrap();
+}
+
+#[test]
+fn tx_classifier_is_synthesizable() {
+    let mut uut = TxClassifier::default();
+    uut.connect_all();
+    yosys_validate("tx_classifier", &generate_verilog(&uut)).unwrap();
 }

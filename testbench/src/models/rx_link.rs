@@ -13,9 +13,11 @@
 //! counted, and when not already waiting a retry request (repeated every `retry_timeout + 1`
 //! cycles while waiting) and the group CRCs of the first intact bad LTP kept (when it came in
 //! the place of the expected LTP), whose good copy names a lane when exactly one group differs
-//! (the difference the copies' states make in XFR 32 taken out). Lane errors (named, or `lane_missing`) count per
-//! physical lane and per window; reaching `lane_threshold` in a window removes the lowest such
-//! lane while more than one is left.
+//! (the difference the copies' states make in XFR 32 taken out); the named lane is counted one
+//! cycle later (a registered compare), at the mask of that cycle, unless a lane was removed in
+//! between. Lane errors (named, or `lane_missing` outside a resize: from a lane removal to its
+//! marker) count per physical lane and per window; reaching `lane_threshold` in a window
+//! removes the lowest such lane while more than one is left.
 use hdl::crc::CRC8;
 use hdl::llp::lt::LtCode;
 
@@ -142,6 +144,10 @@ pub struct RxLinkModel {
     pub bad: Option<(u16, u32, u8)>,
     /// Active physical lanes.
     pub mask: u8,
+    /// From a lane removal to the marker that follows it.
+    pub resizing: bool,
+    /// A naming registered last cycle: the bad copy's state and the differing group.
+    named: Option<(u8, u8)>,
     lane_err: [u64; 4],
     win_cnt: [u64; 4],
     win_timer: u64,
@@ -196,6 +202,8 @@ impl RxLinkModel {
             seen_good: false,
             bad: None,
             mask,
+            resizing: false,
+            named: None,
             lane_err: [0; 4],
             win_cnt: [0; 4],
             win_timer: 0,
@@ -329,6 +337,7 @@ impl RxLinkModel {
                     if old.expect.wrapping_sub(s) < 1024 {
                         self.in_seq = s;
                         self.wait = false;
+                        self.resizing = false;
                     }
                 }
                 self.out_retry = lat.rr;
@@ -378,7 +387,17 @@ impl RxLinkModel {
 
         // Lane naming: the good copy of the stored bad LTP.
         let l = old.lanes();
-        let mut lane_inc = i.lane_missing & old.mask;
+        let mut lane_inc = if old.resizing {
+            0
+        } else {
+            i.lane_missing & old.mask
+        };
+        self.named = None;
+        if let Some((state, m)) = old.named {
+            if !old.resizing {
+                lane_inc |= 1 << Self::physical(old.mask, (state + m) % l);
+            }
+        }
         if matches!(v, Some(Verdict::Commit) | Some(Verdict::Dup)) {
             if let Some((seq, gcrc, state)) = old.bad {
                 if seq == old.in_seq {
@@ -390,8 +409,7 @@ impl RxLinkModel {
                         .filter(|&m| (gcrc >> (8 * m)) as u8 != (e.gcrc >> (8 * m)) as u8)
                         .collect();
                     if diff.len() == 1 {
-                        let logical = (state + diff[0]) % l;
-                        lane_inc |= 1 << Self::physical(old.mask, logical);
+                        self.named = Some((state, diff[0]));
                     }
                 }
             }
@@ -424,6 +442,7 @@ impl RxLinkModel {
             self.out_send_retry = true;
             request |= self.count_removal_retry;
             self.bad = None;
+            self.resizing = true;
             self.win_cnt = [0; 4];
         }
         if request {

@@ -146,6 +146,23 @@ pub fn is_core_drop(f: u128) -> bool {
     )
 }
 
+/// The classified word [`hdl::llp::tx_link::TxClassifier`] makes of flit `f`, which `TxLink`'s
+/// sinks take: `f` with the class bits `Q_DROP` (not the core's to send), `Q_HEAD` and `Q_END`
+/// (a tail or TailBadPkt).
+pub fn tx_word(f: u128) -> u128 {
+    use hdl::llp::tx_link::{Q_DROP, Q_END, Q_HEAD};
+    let mut w = f;
+    if is_core_drop(f) {
+        w |= 1 << Q_DROP;
+    }
+    match kind(f) {
+        Kind::Head(_) => w |= 1 << Q_HEAD,
+        Kind::Data { end: true } => w |= 1 << Q_END,
+        _ => {}
+    }
+    w
+}
+
 /// The flit as the link carries it from VC queue `v`: a head's VC field is the queue index.
 pub fn on_link(f: u128, v: usize) -> u128 {
     match kind(f) {
