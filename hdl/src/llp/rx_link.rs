@@ -24,13 +24,12 @@
 //! taken out of the kept CRC before comparing, else a replay at another state would differ in
 //! two groups and name nothing.) That lane's error counters count one, as does each transfer a
 //! lane dropped (`lane_missing`), except between a lane removal and the marker that follows it
-//! (the far end may still stripe at the old width, which looks like missing transfers). A lane
-//! The naming is counted one cycle after the good copy's end: the compare is registered
+//! (the far end may still stripe at the old width, which looks like missing transfers). The
+//! naming is counted one cycle after the good copy's end: the compare is registered
 //! (`nm_valid`, `nm_m`) before the logical-to-physical lane lookup, which keeps the group-CRC
 //! compare and the error counters in separate cycles (the path that limited Fmax). A naming
 //! whose lookup cycle falls right after a lane removal is dropped, since the mask it was
-//! computed for is gone.
-//! A lane whose count within the window of `lane_window` cycles
+//! computed for is gone. A lane whose count within the window of `lane_window` cycles
 //! reaches `lane_threshold` (0: never) is removed when more than one lane is left: the receiver
 //! switches its mask, asks for a replay with `LaneMask` (counted in `retries` like every retry
 //! request), and waits for the marker at the new width.

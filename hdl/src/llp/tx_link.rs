@@ -74,19 +74,24 @@ pub const Q_HEAD: usize = 66;
 /// Class bit: the flit ends a packet (tail or TailBadPkt).
 pub const Q_END: usize = 67;
 
+/// A classified word with only class bit `k` set.
+fn class_bit(k: usize) -> Constant<Bits<Q_BITS>> {
+    Constant::new(bits_from_fn(|i| i == k))
+}
+
 /// Classifies a core's flit for [`TxLink`]'s sinks: the flit with its class bits.
 #[derive(LogicBlock)]
 pub struct TxClassifier {
     /// The flit.
     pub flit: Signal<In, Bits<65>>,
     /// The flit with its class bits.
-    pub word: Signal<Out, Bits<68>>,
+    pub word: Signal<Out, Bits<Q_BITS>>,
     dec: FlitDecoder,
     code_vl_mrkr: Constant<Bits<6>>,
     code_tail_bad: Constant<Bits<6>>,
-    q_drop: Constant<Bits<68>>,
-    q_head: Constant<Bits<68>>,
-    q_end: Constant<Bits<68>>,
+    q_drop: Constant<Bits<Q_BITS>>,
+    q_head: Constant<Bits<Q_BITS>>,
+    q_end: Constant<Bits<Q_BITS>>,
 }
 
 impl Default for TxClassifier {
@@ -99,9 +104,9 @@ impl Default for TxClassifier {
             dec: Default::default(),
             code_vl_mrkr: code(ControlCode::VlMrkr),
             code_tail_bad: code(ControlCode::TailBadPkt),
-            q_drop: Constant::new(bits_from_fn(|k| k == Q_DROP)),
-            q_head: Constant::new(bits_from_fn(|k| k == Q_HEAD)),
-            q_end: Constant::new(bits_from_fn(|k| k == Q_END)),
+            q_drop: class_bit(Q_DROP),
+            q_head: class_bit(Q_HEAD),
+            q_end: class_bit(Q_END),
         }
     }
 }
@@ -110,7 +115,7 @@ impl Logic for TxClassifier {
     #[hdl_gen]
     fn update(&mut self) {
         self.dec.flit.next = self.flit.val();
-        self.word.next = bit_cast::<68, 65>(self.flit.val());
+        self.word.next = bit_cast::<Q_BITS, 65>(self.flit.val());
         if self.dec.is_idle.val()
             | self.dec.is_credit.val()
             | (self.dec.is_control.val() & (self.dec.code.val() == self.code_vl_mrkr.val()))
@@ -142,7 +147,7 @@ pub struct TxLink<const RAW: usize, const CW: usize> {
     /// Synchronous reset: sequence numbers to 0, replay empty, credits full.
     pub reset: Signal<In, bool>,
     /// Per-VC flits of fabric packets from the core, classified ([`TxClassifier`]).
-    pub sinks: Vec<StreamSink<Bits<68>>>,
+    pub sinks: Vec<StreamSink<Bits<Q_BITS>>>,
     /// LTP beats to the striper: 16 flits, then the trailer in bits 15..0.
     pub out: StreamSource<Bits<65>>,
     /// The striper is idle between LTPs (it samples `mask` now).
@@ -194,9 +199,9 @@ pub struct TxLink<const RAW: usize, const CW: usize> {
     ram: RAM<Bits<65>, RAW>,
     ltp_crc: Crc14x65,
     ccs: Vec<CreditCounter<CW>>,
-    q_drop: Constant<Bits<68>>,
-    q_head: Constant<Bits<68>>,
-    q_end: Constant<Bits<68>>,
+    q_drop: Constant<Bits<Q_BITS>>,
+    q_head: Constant<Bits<Q_BITS>>,
+    q_end: Constant<Bits<Q_BITS>>,
     next_seq: DFF<Bits<16>>,
     ack_seq: DFF<Bits<16>>,
     send_seq: DFF<Bits<16>>,
@@ -270,7 +275,7 @@ pub struct TxLink<const RAW: usize, const CW: usize> {
     cand: Signal<Local, Bits<3>>,
     has: Signal<Local, bool>,
     found: Signal<Local, bool>,
-    cf: Signal<Local, Bits<68>>,
+    cf: Signal<Local, Bits<Q_BITS>>,
     cf_head: Signal<Local, bool>,
     cf_end: Signal<Local, bool>,
     cf_drop: Signal<Local, bool>,
@@ -366,9 +371,9 @@ impl<const RAW: usize, const CW: usize> TxLink<RAW, CW> {
             ram: Default::default(),
             ltp_crc: Crc14x65::new(&CRC14),
             ccs: (0..vcs).map(|_| CreditCounter::new(vc_buffer)).collect(),
-            q_drop: Constant::new(bits_from_fn(|k| k == Q_DROP)),
-            q_head: Constant::new(bits_from_fn(|k| k == Q_HEAD)),
-            q_end: Constant::new(bits_from_fn(|k| k == Q_END)),
+            q_drop: class_bit(Q_DROP),
+            q_head: class_bit(Q_HEAD),
+            q_end: class_bit(Q_END),
             next_seq: Default::default(),
             ack_seq: Default::default(),
             send_seq: Default::default(),
@@ -693,10 +698,10 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
             } else if self.cf_drop.val() {
                 self.wdata.next = 0.into();
             } else if self.cf_head.val() {
-                self.wdata.next = (bit_cast::<65, 68>(self.cf.val()) & self.vc_clear.val())
+                self.wdata.next = (bit_cast::<65, Q_BITS>(self.cf.val()) & self.vc_clear.val())
                     | (bit_cast::<65, 3>(self.cand.val()) << self.vc_lsb.val());
             } else {
-                self.wdata.next = bit_cast::<65, 68>(self.cf.val());
+                self.wdata.next = bit_cast::<65, Q_BITS>(self.cf.val());
             }
         }
         self.ram.write_enable.next = self.bw.val();

@@ -2,7 +2,7 @@
 use hdl::formats::flit::{ControlCode, Flit};
 use hdl::formats::PacketKind;
 use hdl::prelude::*;
-use testbench::models::formats::random_header;
+use testbench::models::formats::{random_control, random_header};
 use testbench::{port_table, run_both, Backend, BenchRng};
 
 fn random_flit(rng: &mut BenchRng) -> u128 {
@@ -19,13 +19,7 @@ fn random_flit(rng: &mut BenchRng) -> u128 {
         .pack(),
         4 => {
             let code = ControlCode::from_code(rng.bits(6) as u8).unwrap_or(ControlCode::Idle);
-            Flit::Control {
-                code,
-                vc: rng.bits(3) as u8,
-                credits: rng.bits(16) as u16,
-                orig: rng.bits(32) as u64,
-            }
-            .pack()
+            random_control(rng, code)
         }
         _ => {
             // Reserved encodings the decoder must flag.

@@ -445,10 +445,13 @@ fn faults(b: &mut dyn Backend, seed: u64) -> usize {
     ends.len()
 }
 
-/// Dense back-to-back LTPs (every one in time, no idle): every LTP intact, 17 cycles each.
-fn dense(b: &mut dyn Backend, mask: u8, n: usize) -> u64 {
-    let mut rng = BenchRng::new(mask as u64);
-    let l = active_lanes(mask).len();
+/// `n` LTPs of random flits and CRC offsets, back to back from sequence state 0 at `l` lanes,
+/// all expected intact: the LTPs for [`stripe`] and what each must arrive as.
+fn back_to_back(
+    rng: &mut BenchRng,
+    l: usize,
+    n: usize,
+) -> (Vec<([u32; LTP_XFRS], bool)>, Vec<Sent>) {
     let mut sent = vec![];
     let mut ltps = vec![];
     let mut g = 0u64;
@@ -469,16 +472,27 @@ fn dense(b: &mut dyn Backend, mask: u8, n: usize) -> u64 {
         });
         g += LTP_XFRS as u64;
     }
+    (ltps, sent)
+}
+
+/// XFRs the striper's gearbox has produced by cycle `c` of back-to-back LTPs: 2 per flit, then
+/// 1 for the trailer, 33 per 17 cycles.
+fn striper_xfrs(c: usize) -> usize {
+    let (k, r) = (c / 17, c % 17);
+    k * 33 + if r < 16 { 2 * (r + 1) } else { 33 }
+}
+
+/// Dense back-to-back LTPs (every one in time, no idle): every LTP intact, 17 cycles each.
+fn dense(b: &mut dyn Backend, mask: u8, n: usize) -> u64 {
+    let mut rng = BenchRng::new(mask as u64);
+    let l = active_lanes(mask).len();
+    let (ltps, sent) = back_to_back(&mut rng, l, n);
     // The striper's exact pace: 33 XFRs per 17 cycles, a beat whenever L XFRs are queued.
     let beats = stripe(&ltps, mask);
     let mut cycles = vec![];
-    let (mut have, mut next) = (0usize, 0usize);
+    let mut next = 0usize;
     for c in 0.. {
-        // XFRs produced by the striper's gearbox up to cycle c: 2 per flit, 1 per trailer.
-        let k = c / 17;
-        let r = c % 17;
-        let produced = k * 33 + if r < 16 { 2 * (r + 1) } else { 33 };
-        have = produced.min(n * 33);
+        let have = striper_xfrs(c).min(n * 33);
         let sent_xfrs: usize = beats[..next]
             .iter()
             .map(|b| b.valid.count_ones() as usize)
@@ -493,7 +507,6 @@ fn dense(b: &mut dyn Backend, mask: u8, n: usize) -> u64 {
             break;
         }
     }
-    let _ = have;
     let (ends, events) = drive(b, &cycles);
     check(&cycles, &sent, &ends, &events, &format!("dense {mask:04b}"));
     assert_eq!(ends.len(), n);
@@ -608,26 +621,8 @@ fn lagging_early_start(b: &mut dyn Backend, mask: u8) -> usize {
     let mut rng = BenchRng::new(mask as u64 + 200);
     let lanes = active_lanes(mask);
     let l = lanes.len();
-    let mut sent = vec![];
-    let mut ltps = vec![];
-    let mut g = 0u64;
-    for k in 0..3 {
-        let state = (g % l as u64) as u8;
-        let flits: [u128; LTP_FLITS] = std::array::from_fn(|_| rng.bits(65));
-        let xor = rng.bits(14) as u16;
-        let xfrs = ltp_to_xfrs(&flits, trailer(ltp_crc(&flits) ^ xor, state));
-        ltps.push((xfrs, true));
-        sent.push(Sent {
-            xfrs,
-            flits,
-            xor,
-            state,
-            lanes: l,
-            intact: k != 1,
-            crc_ok: true,
-        });
-        g += LTP_XFRS as u64;
-    }
+    let (ltps, mut sent) = back_to_back(&mut rng, l, 3);
+    sent[1].intact = false;
     let mut beats = stripe(&ltps, mask);
     // The spurious flag: XFR 33 + l of the rotation (LTP 1's XFR l).
     let (bs, n) = ((33 + l) / l, (33 + l) % l);
@@ -636,8 +631,7 @@ fn lagging_early_start(b: &mut dyn Backend, mask: u8) -> usize {
     let mut cycles: Vec<Cycle> = vec![(mask, Beat::default())];
     let (mut next, mut sent_xfrs) = (0usize, 0usize);
     for c in 0.. {
-        let (k, r) = (c / 17, c % 17);
-        let have = (k * 33 + if r < 16 { 2 * (r + 1) } else { 33 }).min(3 * 33);
+        let have = striper_xfrs(c).min(3 * 33);
         if next < beats.len() && have - sent_xfrs >= beats[next].valid.count_ones() as usize {
             sent_xfrs += beats[next].valid.count_ones() as usize;
             cycles.push((mask, beats[next]));

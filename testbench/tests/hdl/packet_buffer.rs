@@ -4,7 +4,7 @@
 use hdl::formats::flit::{ControlCode, Flit};
 use hdl::llp::packet_buffer::*;
 use hdl::packet_buffer;
-use testbench::models::formats::random_header;
+use testbench::models::formats::{random_control, random_header};
 use testbench::models::packet_buffer::{classify, Counters, FlitClass, PacketBufferModel};
 use testbench::models::stream::{Receiver, StreamPorts};
 use testbench::{port_table, run_both, Backend, BenchRng};
@@ -37,15 +37,6 @@ fn body(rng: &mut BenchRng) -> u128 {
 fn tail(rng: &mut BenchRng) -> u128 {
     Flit::Tail {
         crc16: rng.bits(16) as u16,
-    }
-    .pack()
-}
-fn control(rng: &mut BenchRng, code: ControlCode) -> u128 {
-    Flit::Control {
-        code,
-        vc: rng.bits(3) as u8,
-        credits: rng.bits(16) as u16,
-        orig: rng.bits(32) as u64,
     }
     .pack()
 }
@@ -123,7 +114,7 @@ fn item(rng: &mut BenchRng, max_len: usize, kind: u64) -> Item {
             } else {
                 ControlCode::BodyBadPkt
             };
-            flits[i] = control(rng, code);
+            flits[i] = random_control(rng, code);
             counter = Some(BAD);
         }
         6 => {
@@ -242,7 +233,7 @@ fn bench<const D: usize>(b: &mut dyn Backend, max_len: usize, run: &Run, seed: u
             } else {
                 ControlCode::CrdtRet
             };
-            pending_noise = Some(control(&mut rng, code));
+            pending_noise = Some(random_control(&mut rng, code));
         }
         let offer = if let Some(n) = pending_noise.take() {
             Some(n)
@@ -506,7 +497,7 @@ fn packet_buffer_directed_cases() {
 
     // (d) BodyBadPkt in the middle: the rest up to the tail is discarded.
     let mut p = packet(r, 5, 5);
-    let m = control(r, ControlCode::BodyBadPkt);
+    let m = random_control(r, ControlCode::BodyBadPkt);
     p[2] = m;
     let flits = [p.clone(), good.clone()].concat();
     let err = directed("body marker", flits, good.clone(), ctr(BAD), 0, true);
@@ -514,7 +505,7 @@ fn packet_buffer_directed_cases() {
 
     // (d) HeadBadPkt: nothing open, the marker itself is recorded.
     let mut p = packet(r, 3, 3);
-    p[0] = control(r, ControlCode::HeadBadPkt);
+    p[0] = random_control(r, ControlCode::HeadBadPkt);
     let flits = [good.clone(), p.clone(), good.clone()].concat();
     let err = directed(
         "head marker",
@@ -528,7 +519,7 @@ fn packet_buffer_directed_cases() {
 
     // (d) TailBadPkt: the packet is dropped and the next one is not skipped.
     let mut p = packet(r, 2, 2);
-    p[1] = control(r, ControlCode::TailBadPkt);
+    p[1] = random_control(r, ControlCode::TailBadPkt);
     let flits = [p.clone(), good.clone()].concat();
     let err = directed("tail marker", flits, good.clone(), ctr(BAD), 0, true);
     assert_eq!(err, (p[0], p[1], REASON_BAD));
@@ -552,7 +543,7 @@ fn packet_buffer_directed_cases() {
 
     // Ignored control flits inside a packet change nothing.
     let mut p = packet(r, 4, 4);
-    p.insert(2, control(r, ControlCode::Idle));
+    p.insert(2, random_control(r, ControlCode::Idle));
     let clean: Vec<u128> = p.iter().copied().filter(|&w| w >> 62 != 0).collect();
     let err = directed("idle inside", p, clean, [0; 5], 0, true);
     assert_eq!(err, (0, 0, REASON_NONE));

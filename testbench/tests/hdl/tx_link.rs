@@ -21,7 +21,7 @@
 use hdl::fifo::fifo_ptr_bits;
 use hdl::formats::flit::{ControlCode, Flit};
 use hdl::llp::tx_link::{TxClassifier, TxLink, Q_DROP, Q_END, Q_HEAD};
-use testbench::models::formats::random_header;
+use testbench::models::formats::{random_control, random_header};
 use testbench::models::stream::{Driver, StreamPorts};
 use testbench::models::tx_link::{tx_word, TxCycle, TxLinkModel, TxLinkParams, TxStats};
 use testbench::rhdl::SimValue;
@@ -107,13 +107,7 @@ fn junk(rng: &mut BenchRng) -> u128 {
         2 => ControlCode::VlMrkr,
         _ => ControlCode::LinkTransfer(rng.range(0, 31) as u8),
     };
-    Flit::Control {
-        code,
-        vc: rng.bits(3) as u8,
-        credits: rng.bits(16) as u16,
-        orig: rng.bits(32) as u64,
-    }
-    .pack()
+    random_control(rng, code)
 }
 
 /// A packet of 2..=6 flits (heads with a random VC field), some with *BadPkt markers, with a
