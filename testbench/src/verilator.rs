@@ -7,6 +7,7 @@
 //! `target/verilator/<hash of the Verilog>`, so only a changed design is rebuilt.
 use crate::backend::{mask, Backend, PortId};
 use anyhow::{bail, Context, Result};
+use flow::Tool;
 use hdl::emit::{PortDir, PortInfo};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
@@ -160,7 +161,8 @@ uint64_t hpcnet_get(void* p, uint32_t id, uint64_t* hi) {{
 }
 
 fn verilator_root() -> Result<PathBuf> {
-    let out = Command::new("verilator")
+    let out = Tool::Verilator
+        .command()
         .arg("--getenv")
         .arg("VERILATOR_ROOT")
         .output()
@@ -172,7 +174,7 @@ fn verilator_root() -> Result<PathBuf> {
 fn common_objects(root: &Path, cache: &Path) -> Result<Vec<PathBuf>> {
     let mut h = DefaultHasher::new();
     root.hash(&mut h);
-    let ver = Command::new("verilator").arg("--version").output()?.stdout;
+    let ver = Tool::Verilator.command().arg("--version").output()?.stdout;
     ver.hash(&mut h);
     let dir = cache.join(format!("common-{:016x}", h.finish()));
     let names = ["verilated", "verilated_threads"];
@@ -188,7 +190,8 @@ fn common_objects(root: &Path, cache: &Path) -> Result<Vec<PathBuf>> {
     std::fs::create_dir_all(&tmp)?;
     for n in names {
         run(
-            Command::new("g++")
+            Tool::Cxx
+                .command()
                 .args(["-O2", "-fPIC", "-std=c++17", "-c"])
                 .arg(root.join(format!("include/{n}.cpp")))
                 .arg("-I")
@@ -255,7 +258,7 @@ impl VerilatorModel {
             std::fs::write(tmp.join("shim.cpp"), &shim)?;
             // Lint is a separate check (`make lint`); here only real errors stop the build.
             run(
-                Command::new("verilator").current_dir(&tmp).args([
+                Tool::Verilator.command().current_dir(&tmp).args([
                     "--cc",
                     "-O3",
                     "--top-module",
@@ -277,7 +280,8 @@ impl VerilatorModel {
             cpps.sort();
             cpps.push(tmp.join("shim.cpp"));
             run(
-                Command::new("g++")
+                Tool::Cxx
+                    .command()
                     .args(["-O2", "-fPIC", "-shared", "-std=c++17", "-w"])
                     .arg("-I")
                     .arg(tmp.join("obj_dir"))

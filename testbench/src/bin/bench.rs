@@ -15,9 +15,9 @@ fn workspace() -> PathBuf {
 
 fn cost() -> Result<()> {
     let root = workspace();
-    let refs = fpga::reference::load(&root.join("bench/reference.toml"))?;
+    let refs = flow::reference::load(&flow::reference::default_path())?;
     let work = root.join("build/bench");
-    println!("\n## iCE40-HX8K cost of building blocks (fpga::flow::measure_block: block alone for LUT/FF/BRAM, median Fmax of 5 placer seeds on a register-to-register harness)\n");
+    println!("\n## iCE40-HX8K cost of building blocks (flow::measure_block: block alone for LUT/FF/BRAM, median Fmax of 5 placer seeds on a register-to-register harness)\n");
     println!(
         "{:<28} {:>5} {:>5} {:>4} {:>7} | {:<22} {:>5} {:>7} | {:>6} {:>6} goal (<=1.2x LUT, >=0.9x Fmax)",
         "block",
@@ -37,11 +37,11 @@ fn cost() -> Result<()> {
         std::fs::create_dir_all(&dir)?;
         let file = dir.join(format!("{}.v", top.name));
         std::fs::write(&file, &top.verilog)?;
-        let c = fpga::flow::measure_block(&file, &top.name, &dir)?;
+        let c = flow::measure_block(&file, &top.name, &dir)?;
         let r = refs.get(case.reference).ok_or_else(|| {
             anyhow::anyhow!("no reference {} in bench/reference.toml", case.reference)
         })?;
-        let cmp = fpga::reference::compare(&c, r);
+        let cmp = flow::reference::compare(&c, r);
         println!(
             "{:<28} {:>5} {:>5} {:>4} {:>7.1} | {:<22} {:>5} {:>7.1} | {:>6.2} {:>6.2} {}",
             case.label,

@@ -1,13 +1,13 @@
 //! Reference figures: the iCE40 cost of the best open-source Verilog equivalents of hpcnet's
-//! building blocks, measured with the same flow ([`crate::flow::measure_block_with`]) and
-//! committed in `bench/reference.toml`.
+//! building blocks, measured with the same flow ([`crate::measure_block_with`]) and
+//! committed in `flow/bench/reference.toml`.
 //!
 //! The project's goal for a building block is at most [`LUT_RATIO_MAX`] times the reference's
 //! LUTs and at least [`FMAX_RATIO_MIN`] times its Fmax at the same parameters; [`compare`]
 //! computes both ratios. Third-party sources are never committed: each entry names the
 //! repository, path and commit it was read from, and a measurement wrapper of ours (in
 //! `bench/wrappers/`, literal widths, parameters set) that instantiates it.
-use crate::flow::BlockCost;
+use crate::BlockCost;
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -36,7 +36,7 @@ pub struct ReferenceEntry {
     pub name: String,
     /// What it is and what hpcnet block it stands for.
     pub what: String,
-    /// Our wrapper, relative to the workspace root.
+    /// Our wrapper, relative to this crate's directory.
     pub wrapper: String,
     /// Top module measured (the wrapper's).
     pub top: String,
@@ -140,17 +140,14 @@ fn check_commit(c: &str) -> Result<()> {
     Ok(())
 }
 
-/// `bench/reference.toml` at the workspace root.
+/// `bench/reference.toml` of this crate.
 pub fn default_path() -> PathBuf {
-    workspace_root().join("bench/reference.toml")
+    crate_root().join("bench/reference.toml")
 }
 
-/// The workspace root (the parent of this crate).
-pub fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from(".."))
+/// This crate's directory, against which the table's wrapper paths are written.
+pub fn crate_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// Parses a reference table.
@@ -237,7 +234,7 @@ mod tests {
         ] {
             let e = t.get(name).unwrap_or_else(|| panic!("{name} missing"));
             assert!(
-                workspace_root().join(&e.wrapper).is_file(),
+                crate_root().join(&e.wrapper).is_file(),
                 "wrapper {} missing",
                 e.wrapper
             );

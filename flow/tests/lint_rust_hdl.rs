@@ -1,7 +1,7 @@
 //! The lint waivers against real rust-hdl output: designs built from hdl's blocks and
 //! rust-hdl's own widgets (FIFOs, RAM, an asynchronous FIFO, enums, structs, a false loop) must
 //! lint clean, and a design with the defects the waivers must not hide must fail on each.
-use fpga::flow::{self, HazardKind};
+use flow::{self, HazardKind};
 use hdl::emit::emit_verilog;
 use hdl::skid_buffer::SkidBuffer;
 use rust_hdl::prelude::*;

