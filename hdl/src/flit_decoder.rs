@@ -5,6 +5,7 @@
 //! `get_bits::<W>` (rust-hdl cannot take them from a table) and a test checks they match.
 //! `malformed` flags every reserved encoding: head and tail bits both set, a reserved control
 //! code, or a head flit whose kind is reserved. Receivers drop and count such flits.
+use crate::formats::FLIT_BITS;
 use crate::formats::{flit, header, ControlCode, PacketKind};
 use rust_hdl::prelude::*;
 
@@ -12,7 +13,7 @@ use rust_hdl::prelude::*;
 #[derive(LogicBlock)]
 pub struct FlitDecoder {
     /// The flit (bit 64 is the type bit).
-    pub flit: Signal<In, Bits<65>>,
+    pub flit: Signal<In, Bits<FLIT_BITS>>,
     /// Body flit.
     pub is_body: Signal<Out, bool>,
     /// Head flit (well-formed or not).

@@ -5,6 +5,7 @@
 //! rust-hdl sizes are const generics, so a configured size picks one of the instantiations
 //! with [`with_log2!`]; the configuration's rules keep the value inside the listed range.
 use crate::emit::{emit_verilog, top_ports, PortInfo};
+use crate::formats::FLIT_BITS;
 use crate::params::Config;
 use rust_hdl::prelude::Block;
 
@@ -132,14 +133,14 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
             "classifies a 65-bit flit and extracts header and control fields",
         )?,
         with_count8!(vcs, N, W => emit(
-            crate::arb::StreamMux::<Bits<65>, N, W>::new(true),
+            crate::arb::StreamMux::<Bits<FLIT_BITS>, N, W>::new(true),
             "vc_flit_mux",
             "merges the per-VC flit streams of a link transmitter, whole packets at a time (network.vcs inputs)",
         ))?,
         with_log2!(cfg.link.vc_buffer_flits as usize, L, _LP1 => {
             const D: usize = 1 << L;
             emit(
-                crate::fifo::StreamFifo::<Bits<65>, D, { crate::fifo::fifo_ptr_bits(D) }, { crate::fifo::fifo_count_bits(D) }>::new(),
+                crate::fifo::StreamFifo::<Bits<FLIT_BITS>, D, { crate::fifo::fifo_ptr_bits(D) }, { crate::fifo::fifo_count_bits(D) }>::new(),
                 "vc_flit_fifo",
                 "one VC's receive buffer of flits (link.vc_buffer_flits deep)",
             )

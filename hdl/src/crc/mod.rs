@@ -16,6 +16,7 @@ pub mod matrix;
 pub mod parallel_crc;
 pub mod spec;
 
+use crate::formats::FLIT_BITS;
 pub use crc_step::CrcStep;
 pub use matrix::CrcMatrix;
 pub use parallel_crc::ParallelCrc;
@@ -24,7 +25,7 @@ pub use spec::{reflect, CrcDigest, CrcSpec, CrcTable, CRC14, CRC16, CRC32, CRC8}
 /// CRC-8/SMBUS over one 32-bit XFR per beat (the per-group CRC of the LTP receiver).
 pub type Crc8x32 = ParallelCrc<8, 32>;
 /// CRC-14/DARC over one 65-bit link flit per beat (the LTP CRC).
-pub type Crc14x65 = ParallelCrc<14, 65>;
+pub type Crc14x65 = ParallelCrc<14, FLIT_BITS>;
 /// CRC-16/IBM-3740 over 16-bit beats.
 pub type Crc16x16 = ParallelCrc<16, 16>;
 /// CRC-32 (Ethernet FCS) over 64-bit beats, 8 bytes little-endian.

@@ -117,7 +117,7 @@ impl<const W: usize, const D: usize> Logic for ParallelCrc<W, D> {
 
 #[test]
 fn parallel_crc_is_synthesizable() {
-    let mut uut = ParallelCrc::<14, 65>::default();
+    let mut uut = crate::crc::Crc14x65::default();
     uut.connect_all();
     yosys_validate("parallel_crc", &generate_verilog(&uut)).unwrap();
 }

@@ -15,6 +15,8 @@ use super::header::FabricHeader;
 
 /// Bits of a flit on the link.
 pub const FLIT_BITS: usize = 65;
+/// The low [`FLIT_BITS`] bits set: masks a flit held in a `u128`.
+pub const FLIT_MASK: u128 = (1 << FLIT_BITS) - 1;
 /// The flit-type bit: 1 for body flits.
 pub const TYPE_BIT: usize = 64;
 /// Set in head flits (type bit 0).
@@ -318,7 +320,7 @@ mod tests {
         for f in flits {
             assert_eq!(Flit::unpack(f.pack()), Ok(f));
         }
-        assert_eq!(Flit::unpack(1u128 << 65), Err(FlitError::TooWide));
+        assert_eq!(Flit::unpack(1u128 << FLIT_BITS), Err(FlitError::TooWide));
         assert_eq!(Flit::unpack(3u128 << 62), Err(FlitError::ReservedBits));
         assert_eq!(
             Flit::unpack(CODE.set(0, 0x10)),

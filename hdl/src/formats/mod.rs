@@ -11,5 +11,5 @@ pub mod header;
 
 pub use doc::markdown;
 pub use field::Field;
-pub use flit::{ControlCode, Flit, FLIT_BITS};
+pub use flit::{ControlCode, Flit, FLIT_BITS, FLIT_MASK};
 pub use header::{FabricHeader, PacketKind};

@@ -27,6 +27,7 @@
 //! Parameters: `D` slots (a power of two >= 4), `AW` = `fifo_ptr_bits(D)`, `CW` =
 //! `fifo_count_bits(D)`. Use [`commit_fifo!`](crate::commit_fifo).
 use crate::fifo::{check_count_width, check_ptr_width};
+use crate::formats::FLIT_BITS;
 use crate::stream::StreamSource;
 use rust_hdl::prelude::*;
 
@@ -52,16 +53,16 @@ pub struct CommitFifo<const D: usize, const AW: usize, const CW: usize> {
     /// Write `wr_data` this cycle.
     pub wr_valid: Signal<In, bool>,
     /// The entry to write.
-    pub wr_data: Signal<In, Bits<65>>,
+    pub wr_data: Signal<In, Bits<FLIT_BITS>>,
     /// Make every entry written in earlier cycles visible.
     pub commit: Signal<In, bool>,
     /// Discard every entry written since the last commit (not this cycle's write).
     pub rollback: Signal<In, bool>,
     /// Committed entries, in order.
-    pub source: StreamSource<Bits<65>>,
+    pub source: StreamSource<Bits<FLIT_BITS>>,
     /// Sticky: a write found the FIFO full and was dropped.
     pub overflow: Signal<Out, bool>,
-    ram: RAM<Bits<65>, AW>,
+    ram: RAM<Bits<FLIT_BITS>, AW>,
     rptr: DFF<Bits<CW>>,
     wptr: DFF<Bits<CW>>,
     cptr: DFF<Bits<CW>>,

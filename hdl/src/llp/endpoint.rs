@@ -32,6 +32,7 @@ use super::rx_link::RxLink;
 use super::tx_link::{TxClassifier, TxLink, Q_BITS};
 use super::CREDIT_BITS;
 use crate::fifo::{fifo_count_bits, fifo_ptr_bits};
+use crate::formats::FLIT_BITS;
 use crate::skid_buffer::SkidBuffer;
 use crate::stream::{StreamSink, StreamSource};
 use rust_hdl::prelude::*;
@@ -110,9 +111,9 @@ pub struct LlpEndpoint<const RAW: usize, const D: usize, const AW: usize, const 
     /// Synchronous reset (both ends together).
     pub reset: Signal<In, bool>,
     /// Flits of fabric packets to send, per VC.
-    pub tx_vcs: Vec<StreamSink<Bits<65>>>,
+    pub tx_vcs: Vec<StreamSink<Bits<FLIT_BITS>>>,
     /// Flits of good packets received, per VC.
-    pub rx_vcs: Vec<StreamSource<Bits<65>>>,
+    pub rx_vcs: Vec<StreamSource<Bits<FLIT_BITS>>>,
     /// Lanes to the far end.
     pub lanes_out: LaneChannelOut,
     /// Lanes from the far end.
@@ -163,9 +164,9 @@ pub struct LlpEndpoint<const RAW: usize, const D: usize, const AW: usize, const 
     /// Flits from the core that were not the core's to send.
     pub core_dropped: Signal<Out, Bits<16>>,
     /// First flit of the most recently dropped dirty packet.
-    pub err_flit0: Signal<Out, Bits<65>>,
+    pub err_flit0: Signal<Out, Bits<FLIT_BITS>>,
     /// Second flit of the most recently dropped dirty packet.
-    pub err_flit1: Signal<Out, Bits<65>>,
+    pub err_flit1: Signal<Out, Bits<FLIT_BITS>>,
     /// Why it was dropped (`packet_buffer::REASON_*`).
     pub err_reason: Signal<Out, Bits<3>>,
     classify: Vec<TxClassifier>,

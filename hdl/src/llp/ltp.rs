@@ -11,6 +11,7 @@
 //! `n` is the `n`-th set bit of the active-lane mask.
 use super::lane_channel::MAX_LANES;
 use crate::crc::CRC14;
+use crate::formats::FLIT_BITS;
 
 /// Flits in an LTP.
 pub const LTP_FLITS: usize = 16;
@@ -26,7 +27,7 @@ pub const TRAILER_BITS: usize = 16;
 pub fn ltp_crc(flits: &[u128; LTP_FLITS]) -> u16 {
     let mut d = CRC14.digest();
     for f in flits {
-        d.update_word(*f, 65);
+        d.update_word(*f, FLIT_BITS);
     }
     d.finish() as u16
 }
@@ -40,7 +41,7 @@ pub fn trailer(crc: u16, state: u8) -> u16 {
 pub fn ltp_to_xfrs(flits: &[u128; LTP_FLITS], trailer: u16) -> [u32; LTP_XFRS] {
     let bit = |b: usize| -> u32 {
         if b < 1040 {
-            ((flits[b / 65] >> (b % 65)) & 1) as u32
+            ((flits[b / FLIT_BITS] >> (b % FLIT_BITS)) & 1) as u32
         } else {
             ((trailer >> (b - 1040)) & 1) as u32
         }
@@ -51,7 +52,9 @@ pub fn ltp_to_xfrs(flits: &[u128; LTP_FLITS], trailer: u16) -> [u32; LTP_XFRS] {
 /// The flits and trailer of 33 XFRs (the inverse of [`ltp_to_xfrs`]).
 pub fn xfrs_to_ltp(xfrs: &[u32; LTP_XFRS]) -> ([u128; LTP_FLITS], u16) {
     let bit = |b: usize| ((xfrs[b / 32] >> (b % 32)) & 1) as u128;
-    let flits = std::array::from_fn(|i| (0..65).fold(0u128, |x, k| x | (bit(65 * i + k) << k)));
+    let flits = std::array::from_fn(|i| {
+        (0..FLIT_BITS).fold(0u128, |x, k| x | (bit(FLIT_BITS * i + k) << k))
+    });
     let trailer = (0..16).fold(0u16, |x, k| x | ((bit(1040 + k) as u16) << k));
     (flits, trailer)
 }
@@ -133,7 +136,7 @@ mod tests {
 
     #[test]
     fn layout_sizes() {
-        assert_eq!(LTP_FLITS * 65 + TRAILER_BITS, LTP_BITS);
+        assert_eq!(LTP_FLITS * FLIT_BITS + TRAILER_BITS, LTP_BITS);
         assert_eq!(LTP_XFRS * 32, LTP_BITS);
     }
 
@@ -141,7 +144,7 @@ mod tests {
     #[test]
     fn xfr_layout_by_hand() {
         let mut flits = [0u128; LTP_FLITS];
-        flits[0] = (1u128 << 65) - 1; // flit 0 all ones: XFRs 0, 1 full, XFR 2 bit 0
+        flits[0] = crate::formats::FLIT_MASK; // flit 0 all ones: XFRs 0, 1 full, XFR 2 bit 0
         let x = ltp_to_xfrs(&flits, 0);
         assert_eq!((x[0], x[1], x[2], x[3]), (u32::MAX, u32::MAX, 1, 0));
         let mut flits = [0u128; LTP_FLITS];
@@ -162,7 +165,7 @@ mod tests {
                 s ^= s << 13;
                 s ^= s >> 7;
                 s ^= s << 17;
-                ((s as u128) << 1 | (s as u128 >> 63)) & ((1 << 65) - 1)
+                ((s as u128) << 1 | (s as u128 >> 63)) & crate::formats::FLIT_MASK
             });
             let t = trailer(ltp_crc(&flits), (s & 3) as u8);
             assert_eq!(xfrs_to_ltp(&ltp_to_xfrs(&flits, t)), (flits, t));

@@ -79,6 +79,7 @@
 //! `end_gcrc`, `lane_missing`, `stray`. No parameters.
 use super::lane_channel::LaneChannelIn;
 use crate::crc::{CrcStep, CRC14, CRC8};
+use crate::formats::FLIT_BITS;
 use rust_hdl::prelude::*;
 
 /// Entries of each physical lane's XFR queue (head and spare).
@@ -96,7 +97,7 @@ pub struct LtpDeframer {
     /// Active physical lanes (at least one); a change ends the attempt in progress as bad.
     pub mask: Signal<In, Bits<4>>,
     /// Flit `flit_pos` of the attempt in progress.
-    pub flit: Signal<Out, Bits<65>>,
+    pub flit: Signal<Out, Bits<FLIT_BITS>>,
     /// `flit` is valid (at most one per cycle, positions 0..15 in order).
     pub flit_valid: Signal<Out, bool>,
     /// Position of `flit` in its LTP.
@@ -228,7 +229,7 @@ pub struct LtpDeframer {
     inc_q: DFF<Bits<3>>,
     pre: DFF<bool>,
     // Output registers.
-    flit_q: DFF<Bits<65>>,
+    flit_q: DFF<Bits<FLIT_BITS>>,
     flit_valid_q: DFF<bool>,
     flit_pos_q: DFF<Bits<4>>,
     end_q: DFF<bool>,
@@ -238,7 +239,7 @@ pub struct LtpDeframer {
     // CRC steps: group CRC of XFR 2n and 2n+1, LTP CRC of a flit.
     step_a: CrcStep<8, 32>,
     step_b: CrcStep<8, 32>,
-    step_c: CrcStep<14, 65>,
+    step_c: CrcStep<14, FLIT_BITS>,
 
     // Constants.
     k2: Vec<Constant<Bits<2>>>,
@@ -1057,7 +1058,7 @@ impl Logic for LtpDeframer {
         }
         self.flit_valid_q.d.next = self.e2.q.val();
         if self.e2.q.val() {
-            self.flit_q.d.next = self.sh4.val().get_bits::<65>(0);
+            self.flit_q.d.next = self.sh4.val().get_bits::<FLIT_BITS>(0);
             self.flit_pos_q.d.next = self.i2.q.val();
         }
         if self.fin2.q.val() & !self.bad2.q.val() {

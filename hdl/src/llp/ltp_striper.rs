@@ -45,6 +45,7 @@
 //! Ports: `clock`, `reset` (synchronous, active high: drops the XFRs held and the LTP in
 //! progress; the next beat on `sink` is flit 0), `sink`, `mask`, `lanes`, `idle`.
 use super::lane_channel::{LaneChannelOut, MAX_LANES};
+use crate::formats::FLIT_BITS;
 use crate::stream::StreamSink;
 use rust_hdl::prelude::*;
 
@@ -56,7 +57,7 @@ pub struct LtpStriper {
     /// Synchronous reset: drops the XFRs held and restarts the beat count at flit 0.
     pub reset: Signal<In, bool>,
     /// LTP beats: 16 flits, then the trailer in bits 15..0.
-    pub sink: StreamSink<Bits<65>>,
+    pub sink: StreamSink<Bits<FLIT_BITS>>,
     /// Active physical lanes (at least one); sampled only while `idle` (and in reset).
     pub mask: Signal<In, Bits<4>>,
     /// Lane beats to the PHY.
@@ -220,7 +221,7 @@ impl Logic for LtpStriper {
         // Gearbox: flit i at offset 15 - i of {flit, prev_top[15:1]}; the trailer XFR wired.
         self.trailer.next = self.beat.q.val().get_bit(4);
         self.beat_inc.next = self.beat.q.val() + 1;
-        self.window.next = (bit_cast::<80, 65>(self.sink.data.val()) << 15)
+        self.window.next = (bit_cast::<80, FLIT_BITS>(self.sink.data.val()) << 15)
             | bit_cast::<80, 16>(self.prev_top.q.val() >> 1);
         // Two 4-way stages (a 4:1 mux is two LUT4s): by 4 x (3 - beat[3:2]), then 3 - beat[1:0].
         self.coarse.next = self.window.val().get_bits::<67>(0);

@@ -61,6 +61,7 @@
 use crate::fifo::{check_count_width, check_ptr_width};
 use crate::flit_decoder::FlitDecoder;
 use crate::formats::ControlCode;
+use crate::formats::FLIT_BITS;
 use crate::llp::CREDIT_BITS;
 use crate::stream::{StreamSink, StreamSource};
 use rust_hdl::prelude::*;
@@ -100,9 +101,9 @@ pub struct PacketBuffer<const D: usize, const AW: usize, const CW: usize> {
     /// Synchronous reset: empties the buffer, clears counters and the error buffer.
     pub reset: Signal<In, bool>,
     /// Flits of this VC in order; `ready` is always high.
-    pub sink: StreamSink<Bits<65>>,
+    pub sink: StreamSink<Bits<FLIT_BITS>>,
     /// Flits of committed packets, in order.
-    pub source: StreamSource<Bits<65>>,
+    pub source: StreamSource<Bits<FLIT_BITS>>,
     /// Slots freed by the previous clock edge (credits to return).
     pub freed: Signal<Out, Bits<CREDIT_BITS>>,
     /// Dropped packets that had no head (saturating).
@@ -116,9 +117,9 @@ pub struct PacketBuffer<const D: usize, const AW: usize, const CW: usize> {
     /// Flits that arrived with the buffer full (saturating).
     pub overrun: Signal<Out, Bits<16>>,
     /// First flit of the most recently dropped packet.
-    pub err_flit0: Signal<Out, Bits<65>>,
+    pub err_flit0: Signal<Out, Bits<FLIT_BITS>>,
     /// Second flit of the most recently dropped packet (0 if it had one flit).
-    pub err_flit1: Signal<Out, Bits<65>>,
+    pub err_flit1: Signal<Out, Bits<FLIT_BITS>>,
     /// Why the most recent packet was dropped (`REASON_*`).
     pub err_reason: Signal<Out, Bits<3>>,
     /// Some flit or packet was dropped since reset.
@@ -126,7 +127,7 @@ pub struct PacketBuffer<const D: usize, const AW: usize, const CW: usize> {
     dec: FlitDecoder,
     // The input register: the flit accepted on the last edge and its decode.
     in_valid: DFF<bool>,
-    in_data: DFF<Bits<65>>,
+    in_data: DFF<Bits<FLIT_BITS>>,
     in_head: DFF<bool>,
     in_body: DFF<bool>,
     in_tail: DFF<bool>,
@@ -141,7 +142,7 @@ pub struct PacketBuffer<const D: usize, const AW: usize, const CW: usize> {
     at_len: DFF<bool>,
     early: DFF<bool>,
     hlen_m1: DFF<Bits<8>>,
-    ram: RAM<Bits<65>, AW>,
+    ram: RAM<Bits<FLIT_BITS>, AW>,
     rptr: DFF<Bits<CW>>,
     wptr: DFF<Bits<CW>>,
     cptr: DFF<Bits<CW>>,
@@ -153,16 +154,16 @@ pub struct PacketBuffer<const D: usize, const AW: usize, const CW: usize> {
     /// The open packet's `len`.
     hlen: DFF<Bits<8>>,
     /// First and second flit of the open packet.
-    cur0: DFF<Bits<65>>,
-    cur1: DFF<Bits<65>>,
+    cur0: DFF<Bits<FLIT_BITS>>,
+    cur1: DFF<Bits<FLIT_BITS>>,
     freed_r: DFF<Bits<CW>>,
     c_missing_head: DFF<Bits<16>>,
     c_missing_tail: DFF<Bits<16>>,
     c_too_long: DFF<Bits<16>>,
     c_bad: DFF<Bits<16>>,
     c_overrun: DFF<Bits<16>>,
-    e0: DFF<Bits<65>>,
-    e1: DFF<Bits<65>>,
+    e0: DFF<Bits<FLIT_BITS>>,
+    e1: DFF<Bits<FLIT_BITS>>,
     ereason: DFF<Bits<3>>,
     edropped: DFF<bool>,
     // Per-cycle decisions.
@@ -183,8 +184,8 @@ pub struct PacketBuffer<const D: usize, const AW: usize, const CW: usize> {
     retire: Signal<Local, bool>,
     drop: Signal<Local, bool>,
     reason: Signal<Local, Bits<3>>,
-    d0: Signal<Local, Bits<65>>,
-    d1: Signal<Local, Bits<65>>,
+    d0: Signal<Local, Bits<FLIT_BITS>>,
+    d1: Signal<Local, Bits<FLIT_BITS>>,
     plen_inc: Signal<Local, Bits<8>>,
     has_two: Signal<Local, bool>,
     tail_marker: Signal<Local, bool>,

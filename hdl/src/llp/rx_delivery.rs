@@ -38,6 +38,7 @@
 //! packet, see [`PacketBuffer::new`]). Use [`rx_delivery!`](crate::rx_delivery).
 use crate::flit_decoder::FlitDecoder;
 use crate::formats::ControlCode;
+use crate::formats::FLIT_BITS;
 use crate::llp::commit_fifo::CommitFifo;
 use crate::llp::packet_buffer::PacketBuffer;
 use crate::llp::CREDIT_BITS;
@@ -77,13 +78,13 @@ pub struct RxDelivery<
     /// Write `wr_data` (a data flit of the LTP in progress) into the staging buffer.
     pub wr_valid: Signal<In, bool>,
     /// The flit to write.
-    pub wr_data: Signal<In, Bits<65>>,
+    pub wr_data: Signal<In, Bits<FLIT_BITS>>,
     /// The LTP passed: deliver every flit written in earlier cycles.
     pub commit: Signal<In, bool>,
     /// The LTP failed or is a duplicate: discard every flit written since the last commit.
     pub rollback: Signal<In, bool>,
     /// Flits of good packets, per VC.
-    pub sources: Vec<StreamSource<Bits<65>>>,
+    pub sources: Vec<StreamSource<Bits<FLIT_BITS>>>,
     /// Credits freed per VC by the previous clock edge.
     pub freed: Vec<Signal<Out, Bits<CREDIT_BITS>>>,
     /// Dropped packets that had no head, all VCs (saturating).
@@ -99,9 +100,9 @@ pub struct RxDelivery<
     /// VC of the most recent drop.
     pub err_vc: Signal<Out, Bits<3>>,
     /// First flit of the most recently dropped packet (on VC `err_vc`).
-    pub err_flit0: Signal<Out, Bits<65>>,
+    pub err_flit0: Signal<Out, Bits<FLIT_BITS>>,
     /// Second flit of the most recently dropped packet.
-    pub err_flit1: Signal<Out, Bits<65>>,
+    pub err_flit1: Signal<Out, Bits<FLIT_BITS>>,
     /// Why it was dropped (`packet_buffer::REASON_*`).
     pub err_reason: Signal<Out, Bits<3>>,
     /// Some packet or flit was dropped on some VC since reset.
@@ -116,7 +117,7 @@ pub struct RxDelivery<
     /// Current VC (may be >= vcs: then flits are dropped).
     cur: DFF<Bits<3>>,
     /// The demultiplexed flit and its per-VC valid.
-    od: DFF<Bits<65>>,
+    od: DFF<Bits<FLIT_BITS>>,
     ov: Vec<DFF<bool>>,
     c_bad_vc: DFF<Bits<16>>,
     /// Bit 0 of each per-VC counter one cycle ago.

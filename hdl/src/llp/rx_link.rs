@@ -39,6 +39,7 @@
 //! `retry_timeout`.
 use crate::crc::CRC8;
 use crate::flit_decoder::FlitDecoder;
+use crate::formats::FLIT_BITS;
 use rust_hdl::prelude::*;
 
 /// The receive-side protocol of a link endpoint.
@@ -49,7 +50,7 @@ pub struct RxLink<const CW: usize> {
     /// Synchronous reset: sequence numbers 0, all lanes of the initial mask.
     pub reset: Signal<In, bool>,
     /// Flit of the LTP in progress (from the deframer).
-    pub flit: Signal<In, Bits<65>>,
+    pub flit: Signal<In, Bits<FLIT_BITS>>,
     /// `flit` is valid.
     pub flit_valid: Signal<In, bool>,
     /// Position of `flit` in its LTP.
@@ -73,7 +74,7 @@ pub struct RxLink<const CW: usize> {
     /// Write a data flit to the staging buffer.
     pub wr_valid: Signal<Out, bool>,
     /// The data flit.
-    pub wr_data: Signal<Out, Bits<65>>,
+    pub wr_data: Signal<Out, Bits<FLIT_BITS>>,
     /// Make the flits written before this cycle visible.
     pub commit: Signal<Out, bool>,
     /// Discard the flits written since the last commit, before this cycle.

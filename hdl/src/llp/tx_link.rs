@@ -62,13 +62,14 @@ use crate::credit_counter::CreditCounter;
 use crate::flit_decoder::FlitDecoder;
 use crate::formats::flit::{CODE, CTRL_CREDITS, CTRL_VC};
 use crate::formats::header::VC;
+use crate::formats::{FLIT_BITS, FLIT_MASK};
 use crate::stream::{StreamSink, StreamSource};
 use rust_hdl::prelude::*;
 
 /// Bits of a classified flit: the flit and its class.
 pub const Q_BITS: usize = 68;
 /// Class bit: the flit is not the core's to send (Idle, CrdtRet, VlMrkr, LT).
-pub const Q_DROP: usize = 65;
+pub const Q_DROP: usize = FLIT_BITS;
 /// Class bit: the flit is a head.
 pub const Q_HEAD: usize = 66;
 /// Class bit: the flit ends a packet (tail or TailBadPkt).
@@ -83,7 +84,7 @@ fn class_bit(k: usize) -> Constant<Bits<Q_BITS>> {
 #[derive(LogicBlock)]
 pub struct TxClassifier {
     /// The flit.
-    pub flit: Signal<In, Bits<65>>,
+    pub flit: Signal<In, Bits<FLIT_BITS>>,
     /// The flit with its class bits.
     pub word: Signal<Out, Bits<Q_BITS>>,
     dec: FlitDecoder,
@@ -115,7 +116,7 @@ impl Logic for TxClassifier {
     #[hdl_gen]
     fn update(&mut self) {
         self.dec.flit.next = self.flit.val();
-        self.word.next = bit_cast::<Q_BITS, 65>(self.flit.val());
+        self.word.next = bit_cast::<Q_BITS, FLIT_BITS>(self.flit.val());
         if self.dec.is_idle.val()
             | self.dec.is_credit.val()
             | (self.dec.is_control.val() & (self.dec.code.val() == self.code_vl_mrkr.val()))
@@ -135,7 +136,7 @@ impl Logic for TxClassifier {
 }
 
 /// A 65-bit constant.
-fn c65(v: u128) -> Constant<Bits<65>> {
+fn flit_constant(v: u128) -> Constant<Bits<FLIT_BITS>> {
     Constant::new(bits_from_fn(|k| (v >> k) & 1 == 1))
 }
 
@@ -149,7 +150,7 @@ pub struct TxLink<const RAW: usize, const CW: usize> {
     /// Per-VC flits of fabric packets from the core, classified ([`TxClassifier`]).
     pub sinks: Vec<StreamSink<Bits<Q_BITS>>>,
     /// LTP beats to the striper: 16 flits, then the trailer in bits 15..0.
-    pub out: StreamSource<Bits<65>>,
+    pub out: StreamSource<Bits<FLIT_BITS>>,
     /// The striper is idle between LTPs (it samples `mask` now).
     pub striper_idle: Signal<In, bool>,
     /// Active physical lanes, to the striper.
@@ -196,7 +197,7 @@ pub struct TxLink<const RAW: usize, const CW: usize> {
     pub credit_error: Signal<Out, bool>,
     /// LTPs held in the replay buffer (`next_seq - ack_seq`).
     pub replay_fill: Signal<Out, Bits<16>>,
-    ram: RAM<Bits<65>, RAW>,
+    ram: RAM<Bits<FLIT_BITS>, RAW>,
     ltp_crc: Crc14x65,
     ccs: Vec<CreditCounter<CW>>,
     q_drop: Constant<Bits<Q_BITS>>,
@@ -251,15 +252,15 @@ pub struct TxLink<const RAW: usize, const CW: usize> {
     c_stale: DFF<Bits<16>>,
     c_dropped: DFF<Bits<16>>,
     // Constants.
-    lt_retry_req: Constant<Bits<65>>,
-    lt_retry_mrkr: Constant<Bits<65>>,
-    lt_rt_mrkr: Constant<Bits<65>>,
-    lt_echo: Constant<Bits<65>>,
-    lt_mask: Constant<Bits<65>>,
-    lt_null: Constant<Bits<65>>,
-    crdt_ret: Constant<Bits<65>>,
-    vl_mrkr: Constant<Bits<65>>,
-    vc_clear: Constant<Bits<65>>,
+    lt_retry_req: Constant<Bits<FLIT_BITS>>,
+    lt_retry_mrkr: Constant<Bits<FLIT_BITS>>,
+    lt_rt_mrkr: Constant<Bits<FLIT_BITS>>,
+    lt_echo: Constant<Bits<FLIT_BITS>>,
+    lt_mask: Constant<Bits<FLIT_BITS>>,
+    lt_null: Constant<Bits<FLIT_BITS>>,
+    crdt_ret: Constant<Bits<FLIT_BITS>>,
+    vl_mrkr: Constant<Bits<FLIT_BITS>>,
+    vc_clear: Constant<Bits<FLIT_BITS>>,
     vc_lsb: Constant<Bits<8>>,
     ctrl_vc_lsb: Constant<Bits<8>>,
     credits_lsb: Constant<Bits<8>>,
@@ -295,7 +296,7 @@ pub struct TxLink<const RAW: usize, const CW: usize> {
     sel_cr: Signal<Local, bool>,
     sel_data: Signal<Local, bool>,
     pop: Signal<Local, bool>,
-    wdata: Signal<Local, Bits<65>>,
+    wdata: Signal<Local, Bits<FLIT_BITS>>,
     fire: Signal<Local, bool>,
     s_free: Signal<Local, bool>,
     trailer_fire: Signal<Local, bool>,
@@ -305,7 +306,7 @@ pub struct TxLink<const RAW: usize, const CW: usize> {
     null_echo: Signal<Local, bool>,
     new_st: Signal<Local, Bits<2>>,
     ra_next: Signal<Local, Bits<RAW>>,
-    null_flit: Signal<Local, Bits<65>>,
+    null_flit: Signal<Local, Bits<FLIT_BITS>>,
     trailer: Signal<Local, Bits<16>>,
     seq_xor: Signal<Local, Bits<14>>,
     win: Signal<Local, Bits<16>>,
@@ -418,15 +419,15 @@ impl<const RAW: usize, const CW: usize> TxLink<RAW, CW> {
             c_replays: Default::default(),
             c_stale: Default::default(),
             c_dropped: Default::default(),
-            lt_retry_req: c65(LtCode::RetryReq.flit(0)),
-            lt_retry_mrkr: c65(LtCode::RetryMrkr.flit(0)),
-            lt_rt_mrkr: c65(LtCode::RndTripMrkr.flit(0)),
-            lt_echo: c65(LtCode::RndTripEcho.flit(0)),
-            lt_mask: c65(LtCode::LaneMask.flit(0)),
-            lt_null: c65(LtCode::Null.flit(0)),
-            crdt_ret: c65(ctrl(crate::formats::ControlCode::CrdtRet)),
-            vl_mrkr: c65(ctrl(crate::formats::ControlCode::VlMrkr)),
-            vc_clear: c65(((1u128 << 65) - 1) & !vc_field),
+            lt_retry_req: flit_constant(LtCode::RetryReq.flit(0)),
+            lt_retry_mrkr: flit_constant(LtCode::RetryMrkr.flit(0)),
+            lt_rt_mrkr: flit_constant(LtCode::RndTripMrkr.flit(0)),
+            lt_echo: flit_constant(LtCode::RndTripEcho.flit(0)),
+            lt_mask: flit_constant(LtCode::LaneMask.flit(0)),
+            lt_null: flit_constant(LtCode::Null.flit(0)),
+            crdt_ret: flit_constant(ctrl(crate::formats::ControlCode::CrdtRet)),
+            vl_mrkr: flit_constant(ctrl(crate::formats::ControlCode::VlMrkr)),
+            vc_clear: flit_constant(FLIT_MASK & !vc_field),
             vc_lsb: Constant::new((VC.lsb as u64).into()),
             ctrl_vc_lsb: Constant::new((CTRL_VC.lsb as u64).into()),
             credits_lsb: Constant::new((CTRL_CREDITS.lsb as u64).into()),
@@ -681,27 +682,29 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
         self.pop.next = self.sel_data.val() & !self.need_vlm.val();
         self.wdata.next = 0.into();
         if self.sel_echo.val() {
-            self.wdata.next = self.lt_echo.val() | bit_cast::<65, 16>(self.rx_expect.val());
+            self.wdata.next = self.lt_echo.val() | bit_cast::<FLIT_BITS, 16>(self.rx_expect.val());
         }
         if self.sel_mrk.val() {
-            self.wdata.next = self.lt_rt_mrkr.val() | bit_cast::<65, 16>(self.next_seq.q.val());
+            self.wdata.next =
+                self.lt_rt_mrkr.val() | bit_cast::<FLIT_BITS, 16>(self.next_seq.q.val());
         }
         if self.sel_cr.val() {
             self.wdata.next = self.crdt_ret.val()
-                | (bit_cast::<65, 3>(self.cr_vc.val()) << self.ctrl_vc_lsb.val())
-                | (bit_cast::<65, CW>(self.cr_amt.val()) << self.credits_lsb.val());
+                | (bit_cast::<FLIT_BITS, 3>(self.cr_vc.val()) << self.ctrl_vc_lsb.val())
+                | (bit_cast::<FLIT_BITS, CW>(self.cr_amt.val()) << self.credits_lsb.val());
         }
         if self.sel_data.val() {
             if self.need_vlm.val() {
                 self.wdata.next = self.vl_mrkr.val()
-                    | (bit_cast::<65, 3>(self.cand.val()) << self.ctrl_vc_lsb.val());
+                    | (bit_cast::<FLIT_BITS, 3>(self.cand.val()) << self.ctrl_vc_lsb.val());
             } else if self.cf_drop.val() {
                 self.wdata.next = 0.into();
             } else if self.cf_head.val() {
-                self.wdata.next = (bit_cast::<65, Q_BITS>(self.cf.val()) & self.vc_clear.val())
-                    | (bit_cast::<65, 3>(self.cand.val()) << self.vc_lsb.val());
+                self.wdata.next = (bit_cast::<FLIT_BITS, Q_BITS>(self.cf.val())
+                    & self.vc_clear.val())
+                    | (bit_cast::<FLIT_BITS, 3>(self.cand.val()) << self.vc_lsb.val());
             } else {
-                self.wdata.next = bit_cast::<65, Q_BITS>(self.cf.val());
+                self.wdata.next = bit_cast::<FLIT_BITS, Q_BITS>(self.cf.val());
             }
         }
         self.ram.write_enable.next = self.bw.val();
@@ -772,27 +775,31 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
             self.null_flit.next = self.lt_null.val();
             if self.n_mrkr.q.val() {
                 self.null_flit.next =
-                    self.lt_retry_mrkr.val() | bit_cast::<65, 16>(self.n_mrkr_seq.q.val());
+                    self.lt_retry_mrkr.val() | bit_cast::<FLIT_BITS, 16>(self.n_mrkr_seq.q.val());
             }
         }
         if (self.s_pos.q.val() == 1) & self.n_rr.q.val() {
-            self.null_flit.next = self.lt_retry_req.val() | bit_cast::<65, 16>(self.n_exp.q.val());
+            self.null_flit.next =
+                self.lt_retry_req.val() | bit_cast::<FLIT_BITS, 16>(self.n_exp.q.val());
         }
         if (self.s_pos.q.val() == 2) & self.n_rr.q.val() {
-            self.null_flit.next = self.lt_mask.val() | bit_cast::<65, 4>(self.n_mask.q.val());
+            self.null_flit.next =
+                self.lt_mask.val() | bit_cast::<FLIT_BITS, 4>(self.n_mask.q.val());
         }
         if (self.s_pos.q.val() == 3) & self.n_echo.q.val() {
-            self.null_flit.next = self.lt_echo.val() | bit_cast::<65, 16>(self.n_exp.q.val());
+            self.null_flit.next =
+                self.lt_echo.val() | bit_cast::<FLIT_BITS, 16>(self.n_exp.q.val());
         }
         if (self.s_pos.q.val() == 4) & self.n_poll.q.val() {
-            self.null_flit.next = self.lt_rt_mrkr.val() | bit_cast::<65, 16>(self.n_next.q.val());
+            self.null_flit.next =
+                self.lt_rt_mrkr.val() | bit_cast::<FLIT_BITS, 16>(self.n_next.q.val());
         }
         self.out.data.next = self.ram.read_data.val();
         if self.s_null.q.val() {
             self.out.data.next = self.null_flit.val();
         }
         if self.s_pos.q.val().get_bit(4) {
-            self.out.data.next = bit_cast::<65, 16>(self.trailer.val());
+            self.out.data.next = bit_cast::<FLIT_BITS, 16>(self.trailer.val());
         }
         self.ltp_crc.start.next = self.fire.val() & (self.s_pos.q.val() == 0);
         self.ltp_crc.valid.next = self.fire.val() & !self.s_pos.q.val().get_bit(4);

@@ -121,7 +121,7 @@ impl<const W: usize, const B: usize, const CW: usize> Logic for Downsizer<W, B, 
 #[test]
 fn downsizer_is_synthesizable() {
     use super::chunk_index_bits;
-    let mut uut = Downsizer::<65, 20, { chunk_index_bits(65, 20) }>::new();
+    let mut uut = crate::width::FlitDownsizer::new();
     uut.connect_all();
     yosys_validate("downsizer", &generate_verilog(&uut)).unwrap();
     let mut uut = Downsizer::<16, 20, { chunk_index_bits(16, 20) }>::new();

@@ -8,10 +8,11 @@
 //!
 //! Parameters: `W` wide width, `B` narrow width, `CW` width of the chunk counter, which must be
 //! [`chunk_index_bits`]`(W, B)` (stable Rust cannot derive it from `W` and `B`; write
-//! `Downsizer<65, 20, { chunk_index_bits(65, 20) }>`, as the aliases below do).
+//! `Downsizer<FLIT_BITS, 20, { chunk_index_bits(FLIT_BITS, 20) }>`, as the aliases below do).
 pub mod downsizer;
 pub mod upsizer;
 
+use crate::formats::FLIT_BITS;
 pub use downsizer::Downsizer;
 pub use upsizer::Upsizer;
 
@@ -48,6 +49,6 @@ pub(crate) fn check_params(block: &str, w: usize, b: usize, cw: usize) -> usize 
 }
 
 /// A 65-bit link flit into 20-bit relay-station beats (4 chunks).
-pub type FlitDownsizer = Downsizer<65, 20, { chunk_index_bits(65, 20) }>;
+pub type FlitDownsizer = Downsizer<FLIT_BITS, 20, { chunk_index_bits(FLIT_BITS, 20) }>;
 /// 20-bit relay-station beats back into a 65-bit flit.
-pub type FlitUpsizer = Upsizer<65, 20, { chunk_index_bits(65, 20) }>;
+pub type FlitUpsizer = Upsizer<FLIT_BITS, 20, { chunk_index_bits(FLIT_BITS, 20) }>;

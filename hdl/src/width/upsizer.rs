@@ -133,7 +133,7 @@ impl<const W: usize, const B: usize, const CW: usize> Logic for Upsizer<W, B, CW
 #[test]
 fn upsizer_is_synthesizable() {
     use super::chunk_index_bits;
-    let mut uut = Upsizer::<65, 20, { chunk_index_bits(65, 20) }>::new();
+    let mut uut = crate::width::FlitUpsizer::new();
     uut.connect_all();
     yosys_validate("upsizer", &generate_verilog(&uut)).unwrap();
     let mut uut = Upsizer::<16, 20, { chunk_index_bits(16, 20) }>::new();
