@@ -25,6 +25,7 @@ all: verilog
 verilog:
 	$(HPCNET) emit $(CFGARG) --out $(OUT)
 	$(HPCNET) docs --out docs
+	$(HPCNET) config > configs/default.toml
 
 docs:
 	$(HPCNET) docs --out docs
