@@ -202,6 +202,9 @@ module llp_endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$ready,tx_v
     wire  [15:0] delivery$bad_vc;
     wire  delivery$overflow;
     
+    // Local signals
+    reg  unused_status;
+    
     // Sub module instances
     llp_endpoint$classify$0 classify$0(
         .flit(classify$0$flit),
@@ -446,6 +449,7 @@ module llp_endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$ready,tx_v
         rx$lane_threshold = lane_threshold;
         rx$lane_window = lane_window;
         delivery$clock = clock;
+        unused_status = |delivery$err_vc | delivery$dropped_any | |rx$nulls_good | rx$waiting | |tx$stale;
         delivery$reset = reset;
         delivery$wr_valid = rx$wr_valid;
         delivery$wr_data = rx$wr_data;
@@ -511,6 +515,9 @@ module llp_endpoint$classify$0(flit,word);
     wire  [2:0] dec$ctrl_vc;
     wire  [15:0] dec$credits;
     
+    // Local signals
+    reg  unused_decoded;
+    
     // Sub module instances
     llp_endpoint$classify$0$dec dec(
         .flit(dec$flit),
@@ -537,6 +544,7 @@ module llp_endpoint$classify$0(flit,word);
     // Update code
     always @(*) begin
         dec$flit = flit;
+        unused_decoded = dec$is_body | dec$is_bad_marker | dec$malformed | |dec$dst | |dec$src | |dec$vc | |dec$kind | |dec$len | |dec$delay | |dec$ctrl_vc | |dec$credits;
         word = ((flit) & 68'hfffffffffffffffff);
         if (dec$is_idle | dec$is_credit | (dec$is_control & (dec$code == code_vl_mrkr)) | dec$is_link_transfer) begin
             word = word | q_drop;
@@ -654,6 +662,9 @@ module llp_endpoint$classify$1(flit,word);
     wire  [2:0] dec$ctrl_vc;
     wire  [15:0] dec$credits;
     
+    // Local signals
+    reg  unused_decoded;
+    
     // Sub module instances
     llp_endpoint$classify$1$dec dec(
         .flit(dec$flit),
@@ -680,6 +691,7 @@ module llp_endpoint$classify$1(flit,word);
     // Update code
     always @(*) begin
         dec$flit = flit;
+        unused_decoded = dec$is_body | dec$is_bad_marker | dec$malformed | |dec$dst | |dec$src | |dec$vc | |dec$kind | |dec$len | |dec$delay | |dec$ctrl_vc | |dec$credits;
         word = ((flit) & 68'hfffffffffffffffff);
         if (dec$is_idle | dec$is_credit | (dec$is_control & (dec$code == code_vl_mrkr)) | dec$is_link_transfer) begin
             word = word | q_drop;
@@ -4654,6 +4666,9 @@ module llp_endpoint$delivery(clock,reset,wr_valid,wr_data,commit,rollback,source
     reg  evc$clock;
     
     // Local signals
+    reg  unused_decoded;
+    reg  unused_ready$0;
+    reg  unused_ready$1;
     reg  mark;
     reg  [2:0] nvc;
     reg  nvc_ok;
@@ -4864,6 +4879,7 @@ module llp_endpoint$delivery(clock,reset,wr_valid,wr_data,commit,rollback,source
         t_bad$d = t_bad$q;
         t_ovr$d = t_ovr$q;
         evc$d = evc$q;
+        unused_decoded = dec$is_body | dec$is_tail | dec$is_idle | dec$is_credit | dec$is_bad_marker | dec$is_link_transfer | dec$malformed | |dec$dst | |dec$src | |dec$kind | |dec$len | |dec$delay | |dec$credits;
         staging$clock = clock;
         staging$reset = reset;
         staging$wr_valid = wr_valid;
@@ -4912,6 +4928,7 @@ module llp_endpoint$delivery(clock,reset,wr_valid,wr_data,commit,rollback,source
         ov$0$d = fwd & (nvc == vc_ids$0);
         bufs$0$sink$valid = ov$0$q;
         bufs$0$sink$data = od$q;
+        unused_ready$0 = bufs$0$sink$ready;
         sources$0$valid = bufs$0$source$valid;
         sources$0$data = bufs$0$source$data;
         bufs$0$source$ready = sources$0$ready;
@@ -4968,6 +4985,7 @@ module llp_endpoint$delivery(clock,reset,wr_valid,wr_data,commit,rollback,source
         ov$1$d = fwd & (nvc == vc_ids$1);
         bufs$1$sink$valid = ov$1$q;
         bufs$1$sink$data = od$q;
+        unused_ready$1 = bufs$1$sink$ready;
         sources$1$valid = bufs$1$source$valid;
         sources$1$data = bufs$1$source$data;
         bufs$1$source$ready = sources$1$ready;
@@ -5219,6 +5237,7 @@ module llp_endpoint$delivery$bufs$0(clock,reset,sink$valid,sink$data,sink$ready,
     reg  edropped$clock;
     
     // Local signals
+    reg  unused_decoded;
     reg  take;
     reg  head;
     reg  pop;
@@ -5521,6 +5540,7 @@ module llp_endpoint$delivery$bufs$0(clock,reset,sink$valid,sink$data,sink$ready,
         e1$d = e1$q;
         ereason$d = ereason$q;
         edropped$d = edropped$q;
+        unused_decoded = dec$is_idle | dec$is_credit | dec$is_link_transfer | |dec$dst | |dec$src | |dec$vc | |dec$kind | |dec$delay | |dec$ctrl_vc | |dec$credits;
         ram$read_clock = clock;
         ram$write_clock = clock;
         dec$flit = sink$data;
@@ -6697,6 +6717,7 @@ module llp_endpoint$delivery$bufs$1(clock,reset,sink$valid,sink$data,sink$ready,
     reg  edropped$clock;
     
     // Local signals
+    reg  unused_decoded;
     reg  take;
     reg  head;
     reg  pop;
@@ -6999,6 +7020,7 @@ module llp_endpoint$delivery$bufs$1(clock,reset,sink$valid,sink$data,sink$ready,
         e1$d = e1$q;
         ereason$d = ereason$q;
         edropped$d = edropped$q;
+        unused_decoded = dec$is_idle | dec$is_credit | dec$is_link_transfer | |dec$dst | |dec$src | |dec$vc | |dec$kind | |dec$delay | |dec$ctrl_vc | |dec$credits;
         ram$read_clock = clock;
         ram$write_clock = clock;
         dec$flit = sink$data;
@@ -9315,6 +9337,7 @@ module llp_endpoint$rx(clock,reset,flit,flit_valid,flit_pos,ltp_end,end_intact,e
     wire  [15:0] dec$credits;
     
     // Local signals
+    reg  unused_decoded;
     reg  is_data;
     reg  null_now;
     reg  first;
@@ -9695,6 +9718,7 @@ module llp_endpoint$rx(clock,reset,flit,flit_valid,flit_pos,ltp_end,end_intact,e
         c_dup$d = c_dup$q;
         c_retries$d = c_retries$q;
         c_removed$d = c_removed$q;
+        unused_decoded = dec$is_body | dec$is_head | dec$is_tail | dec$is_control | dec$is_bad_marker | dec$malformed | |dec$dst | |dec$src | |dec$vc | |dec$kind | |dec$len | |dec$delay;
         pend_cred$0$clock = clock;
         pend_cred$0$d = pend_cred$0$q;
         o_cred$0$clock = clock;

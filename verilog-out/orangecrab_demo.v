@@ -111,6 +111,7 @@ module orangecrab_demo$core(clock,reset,fault,frames_ok,frames_bad);
     reg  bad$clock;
     
     // Local signals
+    reg  [9:0] unused_count;
     reg  tx_fire;
     reg  rx_fire;
     reg  [31:0] tx_word;
@@ -198,6 +199,7 @@ module orangecrab_demo$core(clock,reset,fault,frames_ok,frames_bad);
         tx_crc$clock = clock;
         rx_crc$clock = clock;
         fifo$clock = clock;
+        unused_count = fifo$count;
         tx_index$clock = clock;
         rx_index$clock = clock;
         ok$clock = clock;

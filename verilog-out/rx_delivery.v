@@ -170,6 +170,9 @@ module rx_delivery(clock,reset,wr_valid,wr_data,commit,rollback,sources$0$valid,
     reg  evc$clock;
     
     // Local signals
+    reg  unused_decoded;
+    reg  unused_ready$0;
+    reg  unused_ready$1;
     reg  mark;
     reg  [2:0] nvc;
     reg  nvc_ok;
@@ -380,6 +383,7 @@ module rx_delivery(clock,reset,wr_valid,wr_data,commit,rollback,sources$0$valid,
         t_bad$d = t_bad$q;
         t_ovr$d = t_ovr$q;
         evc$d = evc$q;
+        unused_decoded = dec$is_body | dec$is_tail | dec$is_idle | dec$is_credit | dec$is_bad_marker | dec$is_link_transfer | dec$malformed | |dec$dst | |dec$src | |dec$kind | |dec$len | |dec$delay | |dec$credits;
         staging$clock = clock;
         staging$reset = reset;
         staging$wr_valid = wr_valid;
@@ -428,6 +432,7 @@ module rx_delivery(clock,reset,wr_valid,wr_data,commit,rollback,sources$0$valid,
         ov$0$d = fwd & (nvc == vc_ids$0);
         bufs$0$sink$valid = ov$0$q;
         bufs$0$sink$data = od$q;
+        unused_ready$0 = bufs$0$sink$ready;
         sources$0$valid = bufs$0$source$valid;
         sources$0$data = bufs$0$source$data;
         bufs$0$source$ready = sources$0$ready;
@@ -484,6 +489,7 @@ module rx_delivery(clock,reset,wr_valid,wr_data,commit,rollback,sources$0$valid,
         ov$1$d = fwd & (nvc == vc_ids$1);
         bufs$1$sink$valid = ov$1$q;
         bufs$1$sink$data = od$q;
+        unused_ready$1 = bufs$1$sink$ready;
         sources$1$valid = bufs$1$source$valid;
         sources$1$data = bufs$1$source$data;
         bufs$1$source$ready = sources$1$ready;
@@ -735,6 +741,7 @@ module rx_delivery$bufs$0(clock,reset,sink$valid,sink$data,sink$ready,source$val
     reg  edropped$clock;
     
     // Local signals
+    reg  unused_decoded;
     reg  take;
     reg  head;
     reg  pop;
@@ -1037,6 +1044,7 @@ module rx_delivery$bufs$0(clock,reset,sink$valid,sink$data,sink$ready,source$val
         e1$d = e1$q;
         ereason$d = ereason$q;
         edropped$d = edropped$q;
+        unused_decoded = dec$is_idle | dec$is_credit | dec$is_link_transfer | |dec$dst | |dec$src | |dec$vc | |dec$kind | |dec$delay | |dec$ctrl_vc | |dec$credits;
         ram$read_clock = clock;
         ram$write_clock = clock;
         dec$flit = sink$data;
@@ -2213,6 +2221,7 @@ module rx_delivery$bufs$1(clock,reset,sink$valid,sink$data,sink$ready,source$val
     reg  edropped$clock;
     
     // Local signals
+    reg  unused_decoded;
     reg  take;
     reg  head;
     reg  pop;
@@ -2515,6 +2524,7 @@ module rx_delivery$bufs$1(clock,reset,sink$valid,sink$data,sink$ready,source$val
         e1$d = e1$q;
         ereason$d = ereason$q;
         edropped$d = edropped$q;
+        unused_decoded = dec$is_idle | dec$is_credit | dec$is_link_transfer | |dec$dst | |dec$src | |dec$vc | |dec$kind | |dec$delay | |dec$ctrl_vc | |dec$credits;
         ram$read_clock = clock;
         ram$write_clock = clock;
         dec$flit = sink$data;

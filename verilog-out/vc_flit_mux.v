@@ -45,6 +45,7 @@ module vc_flit_mux(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$ready,sinks$1$
     reg  locked$clock;
     
     // Local signals
+    reg  unused_index;
     reg  offered;
     reg  last;
     reg  keep;
@@ -95,6 +96,7 @@ module vc_flit_mux(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$ready,sinks$1$
         locked$d = locked$q;
         arbiter$clock = clock;
         arbiter$reset = reset;
+        unused_index = arbiter$grant_index;
         skid$clock = clock;
         skid$reset = reset;
         requests_acc$0 = 32'h0;

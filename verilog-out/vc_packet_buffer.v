@@ -173,6 +173,7 @@ module vc_packet_buffer(clock,reset,sink$valid,sink$data,sink$ready,source$valid
     reg  edropped$clock;
     
     // Local signals
+    reg  unused_decoded;
     reg  take;
     reg  head;
     reg  pop;
@@ -475,6 +476,7 @@ module vc_packet_buffer(clock,reset,sink$valid,sink$data,sink$ready,source$valid
         e1$d = e1$q;
         ereason$d = ereason$q;
         edropped$d = edropped$q;
+        unused_decoded = dec$is_idle | dec$is_credit | dec$is_link_transfer | |dec$dst | |dec$src | |dec$vc | |dec$kind | |dec$delay | |dec$ctrl_vc | |dec$credits;
         ram$read_clock = clock;
         ram$write_clock = clock;
         dec$flit = sink$data;

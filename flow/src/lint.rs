@@ -343,7 +343,6 @@ mod tests {
                 "DECLFILENAME",
                 "UNOPTFLAT",
                 "UNUSEDSIGNAL",
-                "UNUSEDSIGNAL",
                 "UNUSEDPARAM"
             ]
         );

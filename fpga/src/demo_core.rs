@@ -35,6 +35,9 @@ pub struct DemoCore<const D: usize, const AW: usize, const CW: usize> {
     tx_crc: ParallelCrc<32, 32>,
     rx_crc: ParallelCrc<32, 32>,
     fifo: StreamFifo<Bits<32>, D, AW, CW>,
+    /// The FIFO's fill count: the stream handshake paces the demo, so it is acknowledged here
+    /// and not read.
+    unused_count: Signal<Local, Bits<CW>>,
     tx_index: DFF<Bits<6>>,
     rx_index: DFF<Bits<6>>,
     ok: DFF<Bits<32>>,
@@ -65,6 +68,7 @@ impl<const D: usize, const AW: usize, const CW: usize> Default for DemoCore<D, A
             tx_crc: ParallelCrc::new(&CRC32),
             rx_crc: ParallelCrc::new(&CRC32),
             fifo: StreamFifo::new(),
+            unused_count: Default::default(),
             tx_index: Default::default(),
             rx_index: Default::default(),
             ok: Default::default(),
@@ -85,6 +89,7 @@ impl<const D: usize, const AW: usize, const CW: usize> Logic for DemoCore<D, AW,
     #[hdl_gen]
     fn update(&mut self) {
         clock!(self, clock, data_lfsr, pace_lfsr, tx_crc, rx_crc, fifo);
+        self.unused_count.next = self.fifo.count.val();
         dff_setup!(
             self,
             clock,

@@ -68,6 +68,9 @@ pub struct StreamMux<T: Synth + BitOr<Output = T>, const N: usize, const W: usiz
     pub source: StreamSource<T>,
     /// Decides the next grant (without hold: the hold is kept here, in `locked`).
     arbiter: RrArbiter<N, W>,
+    /// The arbiter's `grant_index`: the data mux is driven by the one-hot grant, so the index
+    /// is acknowledged here and not read.
+    unused_index: Signal<Local, Bits<W>>,
     skid: SkidBuffer<T>,
     /// One-hot: the input whose beat is offered to the skid buffer (zero after reset).
     grant: DFF<Bits<N>>,
@@ -102,6 +105,7 @@ impl<T: Synth + BitOr<Output = T>, const N: usize, const W: usize> StreamMux<T, 
             lasts: Default::default(),
             source: Default::default(),
             arbiter: RrArbiter::new(false),
+            unused_index: Default::default(),
             skid: Default::default(),
             grant: Default::default(),
             locked: Default::default(),
@@ -132,6 +136,7 @@ impl<T: Synth + BitOr<Output = T>, const N: usize, const W: usize> Logic for Str
         dff_setup!(self, clock, grant, locked);
         self.arbiter.clock.next = self.clock.val();
         self.arbiter.reset.next = self.reset.val();
+        self.unused_index.next = self.arbiter.grant_index.val();
         self.skid.clock.next = self.clock.val();
         self.skid.reset.next = self.reset.val();
         StreamSource::<T>::link(&mut self.source, &mut self.skid.source);

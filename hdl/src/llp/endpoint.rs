@@ -176,6 +176,10 @@ pub struct LlpEndpoint<const RAW: usize, const D: usize, const AW: usize, const 
     deframer: LtpDeframer,
     rx: RxLink<CREDIT_BITS>,
     delivery: RxDelivery<STAGE, { fifo_ptr_bits(STAGE) }, { fifo_count_bits(STAGE) }, D, AW, CW>,
+    /// Status of the children that has no port of the endpoint yet (the drop's VC, the
+    /// any-drop flag, good null LTPs, waiting for a retry marker, stale retry requests): the
+    /// link's register map will carry it. Acknowledged here, not read.
+    unused_status: Signal<Local, bool>,
 }
 
 impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize>
@@ -227,6 +231,7 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize>
             deframer: LtpDeframer::new(),
             rx: RxLink::new(p.vcs, p.mask, p.retry_timeout),
             delivery: RxDelivery::new(p.vcs, p.max_packet),
+            unused_status: Default::default(),
         }
     }
 }
@@ -300,6 +305,11 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize> Logic
         self.rx.lane_threshold.next = self.lane_threshold.val();
         self.rx.lane_window.next = self.lane_window.val();
         self.delivery.clock.next = self.clock.val();
+        self.unused_status.next = self.delivery.err_vc.val().any()
+            | self.delivery.dropped_any.val()
+            | self.rx.nulls_good.val().any()
+            | self.rx.waiting.val()
+            | self.tx.stale.val().any();
         self.delivery.reset.next = self.reset.val();
         self.delivery.wr_valid.next = self.rx.wr_valid.val();
         self.delivery.wr_data.next = self.rx.wr_data.val();

@@ -125,6 +125,9 @@ pub struct PacketBuffer<const D: usize, const AW: usize, const CW: usize> {
     /// Some flit or packet was dropped since reset.
     pub dropped_any: Signal<Out, bool>,
     dec: FlitDecoder,
+    /// The decoder outputs this block does not read, acknowledged here (Verilator's lint
+    /// passes names containing "unused"; nothing reads this, so synthesis removes it).
+    unused_decoded: Signal<Local, bool>,
     // The input register: the flit accepted on the last edge and its decode.
     in_valid: DFF<bool>,
     in_data: DFF<Bits<FLIT_BITS>>,
@@ -246,6 +249,7 @@ impl<const D: usize, const AW: usize, const CW: usize> PacketBuffer<D, AW, CW> {
             err_reason: Default::default(),
             dropped_any: Default::default(),
             dec: Default::default(),
+            unused_decoded: Default::default(),
             in_valid: Default::default(),
             in_data: Default::default(),
             in_head: Default::default(),
@@ -378,6 +382,16 @@ impl<const D: usize, const AW: usize, const CW: usize> Logic for PacketBuffer<D,
             ereason,
             edropped
         );
+        self.unused_decoded.next = self.dec.is_idle.val()
+            | self.dec.is_credit.val()
+            | self.dec.is_link_transfer.val()
+            | self.dec.dst.val().any()
+            | self.dec.src.val().any()
+            | self.dec.vc.val().any()
+            | self.dec.kind.val().any()
+            | self.dec.delay.val().any()
+            | self.dec.ctrl_vc.val().any()
+            | self.dec.credits.val().any();
         self.ram.read_clock.next = self.clock.val();
         self.ram.write_clock.next = self.clock.val();
         self.dec.flit.next = self.sink.data.val();

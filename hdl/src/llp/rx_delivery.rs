@@ -113,7 +113,13 @@ pub struct RxDelivery<
     pub overflow: Signal<Out, bool>,
     staging: CommitFifo<S, SAW, SCW>,
     dec: FlitDecoder,
+    /// The decoder outputs this block does not read, acknowledged here (Verilator's lint
+    /// passes names containing "unused"; nothing reads this, so synthesis removes it).
+    unused_decoded: Signal<Local, bool>,
     bufs: Vec<PacketBuffer<D, AW, CW>>,
+    /// The buffers' `sink.ready`, always high (flow control is by credits: a flit that finds
+    /// its buffer full is counted as an overrun), acknowledged here and not read.
+    unused_ready: Vec<Signal<Local, bool>>,
     /// Current VC (may be >= vcs: then flits are dropped).
     cur: DFF<Bits<3>>,
     /// The demultiplexed flit and its per-VC valid.
@@ -188,7 +194,9 @@ impl<
             overflow: Default::default(),
             staging: CommitFifo::new(),
             dec: Default::default(),
+            unused_decoded: Default::default(),
             bufs: (0..vcs).map(|_| PacketBuffer::new(max_len)).collect(),
+            unused_ready: (0..vcs).map(|_| Default::default()).collect(),
             cur: Default::default(),
             od: Default::default(),
             ov: dffs(),
@@ -233,6 +241,19 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, cur, od, c_bad_vc, t_mh, t_mt, t_tl, t_bad, t_ovr, evc);
+        self.unused_decoded.next = self.dec.is_body.val()
+            | self.dec.is_tail.val()
+            | self.dec.is_idle.val()
+            | self.dec.is_credit.val()
+            | self.dec.is_bad_marker.val()
+            | self.dec.is_link_transfer.val()
+            | self.dec.malformed.val()
+            | self.dec.dst.val().any()
+            | self.dec.src.val().any()
+            | self.dec.kind.val().any()
+            | self.dec.len.val().any()
+            | self.dec.delay.val().any()
+            | self.dec.credits.val().any();
         self.staging.clock.next = self.clock.val();
         self.staging.reset.next = self.reset.val();
         self.staging.wr_valid.next = self.wr_valid.val();
@@ -291,6 +312,7 @@ impl<
             self.ov[i].d.next = self.fwd.val() & (self.nvc.val() == self.vc_ids[i].val());
             self.bufs[i].sink.valid.next = self.ov[i].q.val();
             self.bufs[i].sink.data.next = self.od.q.val();
+            self.unused_ready[i].next = self.bufs[i].sink.ready.val();
             self.sources[i].valid.next = self.bufs[i].source.valid.val();
             self.sources[i].data.next = self.bufs[i].source.data.val();
             self.bufs[i].source.ready.next = self.sources[i].ready.val();

@@ -176,6 +176,9 @@ pub struct RxLink<const CW: usize> {
     state_crc: Vec<Constant<Bits<8>>>,
     // Per-cycle decisions.
     dec: FlitDecoder,
+    /// The decoder outputs this block does not read, acknowledged here (Verilator's lint
+    /// passes names containing "unused"; nothing reads this, so synthesis removes it).
+    unused_decoded: Signal<Local, bool>,
     is_data: Signal<Local, bool>,
     null_now: Signal<Local, bool>,
     first: Signal<Local, bool>,
@@ -314,6 +317,7 @@ impl<const CW: usize> RxLink<CW> {
                 })
                 .collect(),
             dec: Default::default(),
+            unused_decoded: Default::default(),
             is_data: Default::default(),
             null_now: Default::default(),
             first: Default::default(),
@@ -385,6 +389,18 @@ impl<const CW: usize> Logic for RxLink<CW> {
             c_retries,
             c_removed
         );
+        self.unused_decoded.next = self.dec.is_body.val()
+            | self.dec.is_head.val()
+            | self.dec.is_tail.val()
+            | self.dec.is_control.val()
+            | self.dec.is_bad_marker.val()
+            | self.dec.malformed.val()
+            | self.dec.dst.val().any()
+            | self.dec.src.val().any()
+            | self.dec.vc.val().any()
+            | self.dec.kind.val().any()
+            | self.dec.len.val().any()
+            | self.dec.delay.val().any();
         for v in 0..self.got_credits.len() {
             self.pend_cred[v].clock.next = self.clock.val();
             self.pend_cred[v].d.next = self.pend_cred[v].q.val();

@@ -88,6 +88,9 @@ pub struct TxClassifier {
     /// The flit with its class bits.
     pub word: Signal<Out, Bits<Q_BITS>>,
     dec: FlitDecoder,
+    /// The decoder outputs this block does not read, acknowledged here (Verilator's lint
+    /// passes names containing "unused"; nothing reads this, so synthesis removes it).
+    unused_decoded: Signal<Local, bool>,
     code_vl_mrkr: Constant<Bits<6>>,
     code_tail_bad: Constant<Bits<6>>,
     q_drop: Constant<Bits<Q_BITS>>,
@@ -103,6 +106,7 @@ impl Default for TxClassifier {
             flit: Default::default(),
             word: Default::default(),
             dec: Default::default(),
+            unused_decoded: Default::default(),
             code_vl_mrkr: code(ControlCode::VlMrkr),
             code_tail_bad: code(ControlCode::TailBadPkt),
             q_drop: class_bit(Q_DROP),
@@ -116,6 +120,17 @@ impl Logic for TxClassifier {
     #[hdl_gen]
     fn update(&mut self) {
         self.dec.flit.next = self.flit.val();
+        self.unused_decoded.next = self.dec.is_body.val()
+            | self.dec.is_bad_marker.val()
+            | self.dec.malformed.val()
+            | self.dec.dst.val().any()
+            | self.dec.src.val().any()
+            | self.dec.vc.val().any()
+            | self.dec.kind.val().any()
+            | self.dec.len.val().any()
+            | self.dec.delay.val().any()
+            | self.dec.ctrl_vc.val().any()
+            | self.dec.credits.val().any();
         self.word.next = bit_cast::<Q_BITS, FLIT_BITS>(self.flit.val());
         if self.dec.is_idle.val()
             | self.dec.is_credit.val()
