@@ -1,15 +1,20 @@
 //! Measures the reference modules with hpcnet's flow and writes `bench/reference.toml`.
 //!
 //! ```text
-//! cargo run -p flow --example measure_reference -- <dir with the reference .v files> [out.toml]
+//! cargo run -p flow --example measure_reference -- [--target ice40|ecp5] <dir with the reference .v files> [out.toml]
 //! ```
+//!
+//! `--target ice40` (the default) rewrites every entry's iCE40 figures and keeps the ECP5 ones
+//! already in the table; `--target ecp5` fills each existing entry's `ecp5` table and keeps the
+//! rest.
 //!
 //! The third-party files are not in this repository and this program does not fetch them:
 //! put the files named below (repository, path, commit) into the directory yourself. Each is
 //! measured through our wrapper in `bench/wrappers/` with [`flow::measure_block_with`].
 use anyhow::{bail, Context, Result};
-use flow::reference::{self, ReferenceEntry, ReferenceTable, SourceFile, Unmeasured};
+use flow::reference::{self, Figures, ReferenceEntry, ReferenceTable, SourceFile, Unmeasured};
 use flow::{self, MeasureOptions};
+use flow::{SynthOptions, Target};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -140,20 +145,30 @@ const SPECS: [Spec; 4] = [
 ];
 
 fn main() -> Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let mut target = Target::Ice40;
+    if args.first().map(String::as_str) == Some("--target") {
+        let name = args.get(1).cloned().unwrap_or_default();
+        target = Target::parse(&name).with_context(|| format!("unknown target {name:?}"))?;
+        args.drain(..2);
+    }
     let Some(dir) = args.first().map(PathBuf::from) else {
-        bail!("usage: measure_reference <dir with the reference .v files> [out.toml]");
+        bail!("usage: measure_reference [--target ice40|ecp5] <dir with the reference .v files> [out.toml]");
     };
     let out = args
         .get(1)
         .map(PathBuf::from)
         .unwrap_or_else(reference::default_path);
+    let previous = reference::load(&out).ok();
     let root = reference::crate_root();
-    let version = flow::flow_version(flow::Target::Ice40)?.to_string();
+    let version = flow::flow_version(target)?.to_string();
     let date = reference::today_utc();
-    let options = MeasureOptions::default();
+    let options = MeasureOptions {
+        synth: SynthOptions::for_target(target),
+        ..MeasureOptions::default()
+    };
     let command = format!(
-        "cargo run -p flow --example measure_reference -- {}",
+        "cargo run -p flow --example measure_reference -- --target {target} {}",
         dir.display()
     );
     let work = std::env::temp_dir().join("hpcnet-measure-reference");
@@ -170,8 +185,13 @@ fn main() -> Result<()> {
             sources.push(p);
         }
         let start = std::time::Instant::now();
-        let cost = flow::measure_block_with(&sources, spec.top, &work.join(spec.name), &options)
-            .with_context(|| format!("measuring {}", spec.name))?;
+        let cost = flow::measure_block_with(
+            &sources,
+            spec.top,
+            &work.join(target.name()).join(spec.name),
+            &options,
+        )
+        .with_context(|| format!("measuring {} on {}", spec.name, target.part()))?;
         eprintln!(
             "{:<22} LUT {:>4}  FF {:>4}  BRAM {:>2}  CARRY {:>3}  Fmax {:>7.2} MHz {:?}  \
              placed LC {:>5}  [synth {:.1} s, harness synth {:.1} s, {} placements {:.1} s, total {:.1} s]",
@@ -189,6 +209,28 @@ fn main() -> Result<()> {
             cost.elapsed[2].as_secs_f64(),
             start.elapsed().as_secs_f64()
         );
+        let figures = Figures {
+            luts: cost.luts,
+            ffs: cost.ffs,
+            brams: cost.brams,
+            carries: cost.carries,
+            fmax_mhz: round2(cost.fmax_mhz),
+            fmax_runs_mhz: cost.fmax_runs_mhz.iter().map(|f| round2(*f)).collect(),
+            placed_lcs: cost.placed_lcs,
+            freq_target_mhz: options.freq_mhz,
+            seeds: options.seeds.clone(),
+            flow_version: version.clone(),
+            date: date.clone(),
+            command: command.clone(),
+        };
+        let kept = previous.as_ref().and_then(|t| t.get(spec.name)).cloned();
+        if let Target::Ecp5(_) = target {
+            let mut e =
+                kept.with_context(|| format!("{}: measure the iCE40 figures first", spec.name))?;
+            e.ecp5 = Some(figures);
+            entries.push(e);
+            continue;
+        }
         entries.push(ReferenceEntry {
             name: spec.name.into(),
             what: spec.what.into(),
@@ -221,6 +263,7 @@ fn main() -> Result<()> {
                     commit: commit.to_string(),
                 })
                 .collect(),
+            ecp5: kept.and_then(|e| e.ecp5),
         });
     }
     let table = ReferenceTable {
@@ -253,11 +296,12 @@ fn main() -> Result<()> {
     };
     table.validate()?;
     let header =
-        "# iCE40-HX8K (cb132) cost of open-source equivalents of hpcnet's building blocks,\n\
-# measured with flow::measure_block_with: LUT/FF/BRAM/carry from synth_ice40 of the block\n\
+        "# iCE40-HX8K (cb132) and ECP5-85k (LFE5U-85F-6 CABGA381, each entry's `ecp5` table) cost\n\
+# of open-source equivalents of hpcnet's building blocks, measured with\n\
+# flow::measure_block_with: LUT/FF/BRAM/carry from synth_ice40 / synth_ecp5 of the block\n\
 # alone; Fmax = median over placer seeds of nextpnr on the generated register-to-register\n\
 # harness (flow::harness). Goal for hpcnet blocks: <= 1.2x LUTs, >= 0.9x Fmax.\n\
-# Generated by flow/examples/measure_reference.rs; re-parsed by flow::reference.s tests.\n\
+# Generated by flow/examples/measure_reference.rs; re-parsed by flow::reference's tests.\n\
 # Third-party sources are not in this repository: repo/path/commit say where they were read.\n\n";
     let text = format!("{header}{}", toml::to_string(&table)?);
     reference::parse(&text)?;

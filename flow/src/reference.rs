@@ -1,13 +1,14 @@
-//! Reference figures: the iCE40 cost of the best open-source Verilog equivalents of hpcnet's
-//! building blocks, measured with the same flow ([`crate::measure_block_with`]) and
-//! committed in `flow/bench/reference.toml`.
+//! Reference figures: the iCE40 and ECP5 cost of the best open-source Verilog equivalents of
+//! hpcnet's building blocks, measured with the same flow ([`crate::measure_block_with`]) and
+//! committed in `flow/bench/reference.toml` (the iCE40 figures at the top level of each entry,
+//! the ECP5 ones in its `ecp5` table).
 //!
 //! The project's goal for a building block is at most [`LUT_RATIO_MAX`] times the reference's
 //! LUTs and at least [`FMAX_RATIO_MIN`] times its Fmax at the same parameters; [`compare`]
 //! computes both ratios. Third-party sources are never committed: each entry names the
 //! repository, path and commit it was read from, and a measurement wrapper of ours (in
 //! `bench/wrappers/`, literal widths, parameters set) that instantiates it.
-use crate::BlockCost;
+use crate::{BlockCost, Target};
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -71,6 +72,61 @@ pub struct ReferenceEntry {
     pub notes: Option<String>,
     /// Third-party files, in the order they were read.
     pub source: Vec<SourceFile>,
+    /// The same block measured on the ECP5-85k (ULX3S package), when it has been.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ecp5: Option<Figures>,
+}
+
+/// The measured figures of one reference on one part.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Figures {
+    /// LUT4s.
+    pub luts: u64,
+    /// Flip-flops.
+    pub ffs: u64,
+    /// Block RAMs.
+    pub brams: u64,
+    /// Carry cells.
+    pub carries: u64,
+    /// Median Fmax over the seeds, MHz.
+    pub fmax_mhz: f64,
+    /// Fmax per seed, MHz.
+    pub fmax_runs_mhz: Vec<f64>,
+    /// Logic cells of the placed harness (block plus harness).
+    pub placed_lcs: u64,
+    /// nextpnr target used while measuring, MHz.
+    pub freq_target_mhz: f64,
+    /// Placer seeds.
+    pub seeds: Vec<u64>,
+    /// Tool versions.
+    pub flow_version: String,
+    /// Measurement date (UTC, YYYY-MM-DD).
+    pub date: String,
+    /// Command that produced the figures.
+    pub command: String,
+}
+
+impl ReferenceEntry {
+    /// The figures on `target`: the entry's own for the iCE40, its `ecp5` table for the ECP5.
+    pub fn figures(&self, target: Target) -> Option<Figures> {
+        match target {
+            Target::Ice40 => Some(Figures {
+                luts: self.luts,
+                ffs: self.ffs,
+                brams: self.brams,
+                carries: self.carries,
+                fmax_mhz: self.fmax_mhz,
+                fmax_runs_mhz: self.fmax_runs_mhz.clone(),
+                placed_lcs: self.placed_lcs,
+                freq_target_mhz: self.freq_target_mhz,
+                seeds: self.seeds.clone(),
+                flow_version: self.flow_version.clone(),
+                date: self.date.clone(),
+                command: self.command.clone(),
+            }),
+            Target::Ecp5(_) => self.ecp5.clone(),
+        }
+    }
 }
 
 /// A reference that could not be measured with this flow, and why.
@@ -116,6 +172,14 @@ impl ReferenceTable {
             }
             if e.source.is_empty() {
                 bail!("reference {} names no source", e.name);
+            }
+            if let Some(f) = &e.ecp5 {
+                if f.luts == 0 || f.fmax_mhz.is_nan() || f.fmax_mhz <= 0.0 {
+                    bail!("reference {} has no ECP5 LUTs or no ECP5 Fmax", e.name);
+                }
+                if f.fmax_runs_mhz.len() != f.seeds.len() {
+                    bail!("reference {}: one ECP5 Fmax per seed expected", e.name);
+                }
             }
             for s in e.source.iter() {
                 check_commit(&s.commit).with_context(|| format!("reference {}", e.name))?;
@@ -182,12 +246,22 @@ impl Comparison {
     }
 }
 
-/// Compares a measured block with a reference.
-pub fn compare(block: &BlockCost, reference: &ReferenceEntry) -> Comparison {
-    compare_figures(block.luts, block.fmax_mhz, reference)
+/// Compares a block measured on `target` with a reference's figures on the same part, if the
+/// reference has been measured there.
+pub fn compare(
+    block: &BlockCost,
+    reference: &ReferenceEntry,
+    target: Target,
+) -> Option<Comparison> {
+    let f = reference.figures(target)?;
+    Some(Comparison {
+        reference: reference.name.clone(),
+        lut_ratio: block.luts as f64 / f.luts as f64,
+        fmax_ratio: block.fmax_mhz / f.fmax_mhz,
+    })
 }
 
-/// Compares raw figures with a reference.
+/// Compares raw figures with a reference's iCE40 figures.
 pub fn compare_figures(luts: u64, fmax_mhz: f64, reference: &ReferenceEntry) -> Comparison {
     Comparison {
         reference: reference.name.clone(),

@@ -1,7 +1,10 @@
 //! The building blocks `make bench` measures, each at the parameters of its reference design
-//! in `flow/bench/reference.toml`.
+//! in `flow/bench/reference.toml`, on both parts ([`report`]).
+use anyhow::Result;
+use flow::{MeasureOptions, SynthOptions, Target};
 use hdl::tops::{emit, Emitted};
 use rust_hdl::prelude::Bits;
+use std::path::Path;
 
 /// One block to measure.
 pub struct CostCase {
@@ -61,4 +64,62 @@ pub fn cases() -> Vec<CostCase> {
             },
         },
     ]
+}
+
+/// Measures every case on the iCE40-HX8K and the ECP5-85k (block alone for LUT/FF/BRAM, median
+/// Fmax of 5 placer seeds on the register-to-register harness) and prints one table per part,
+/// each row against the reference's figures on the same part.
+pub fn report(work: &Path) -> Result<()> {
+    let refs = flow::reference::load(&flow::reference::default_path())?;
+    for target in Target::ALL {
+        println!(
+            "\n## {} cost of building blocks (flow::measure_block: block alone for LUT/FF/BRAM, median Fmax of 5 placer seeds on a register-to-register harness)\n",
+            target.part()
+        );
+        println!(
+            "{:<28} {:>5} {:>5} {:>4} {:>7} | {:<22} {:>5} {:>7} | {:>6} {:>6} goal (<=1.2x LUT, >=0.9x Fmax)",
+            "block", "LUTs", "FFs", "BRAM", "Fmax", "reference", "LUTs", "Fmax", "LUT x", "Fmax x",
+        );
+        let options = MeasureOptions {
+            synth: SynthOptions::for_target(target),
+            ..MeasureOptions::default()
+        };
+        for case in cases() {
+            let top = (case.make)().map_err(anyhow::Error::msg)?;
+            let dir = work.join(target.name()).join(&top.name);
+            std::fs::create_dir_all(&dir)?;
+            let file = dir.join(format!("{}.v", top.name));
+            std::fs::write(&file, &top.verilog)?;
+            let c = flow::measure_block_with(&[&file], &top.name, &dir, &options)?;
+            let r = refs.get(case.reference).ok_or_else(|| {
+                anyhow::anyhow!(
+                    "no reference {} in flow/bench/reference.toml",
+                    case.reference
+                )
+            })?;
+            let (ref_luts, ref_fmax, ratios) =
+                match (r.figures(target), flow::reference::compare(&c, r, target)) {
+                    (Some(f), Some(cmp)) => (
+                        f.luts.to_string(),
+                        format!("{:.1}", f.fmax_mhz),
+                        format!(
+                            "{:>6.2} {:>6.2} {}",
+                            cmp.lut_ratio,
+                            cmp.fmax_ratio,
+                            if cmp.meets_goal() { "met" } else { "MISSED" }
+                        ),
+                    ),
+                    _ => (
+                        "-".into(),
+                        "-".into(),
+                        "(reference not measured on this part)".into(),
+                    ),
+                };
+            println!(
+                "{:<28} {:>5} {:>5} {:>4} {:>7.1} | {:<22} {:>5} {:>7} | {}",
+                case.label, c.luts, c.ffs, c.brams, c.fmax_mhz, r.name, ref_luts, ref_fmax, ratios
+            );
+        }
+    }
+    Ok(())
 }
