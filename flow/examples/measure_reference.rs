@@ -214,6 +214,7 @@ fn main() -> Result<()> {
             ffs: cost.ffs,
             brams: cost.brams,
             carries: cost.carries,
+            lutrams: cost.lutrams,
             fmax_mhz: round2(cost.fmax_mhz),
             fmax_runs_mhz: cost.fmax_runs_mhz.iter().map(|f| round2(*f)).collect(),
             placed_lcs: cost.placed_lcs,

@@ -63,6 +63,9 @@ pub struct BlockCost {
     pub brams: u64,
     /// `SB_CARRY` of the block alone.
     pub carries: u64,
+    /// ECP5 distributed-RAM cells (`TRELLIS_DPR16X4`, 16 x 4 bits each) of the block alone:
+    /// memories the ECP5 keeps in LUTs rather than block RAM, counted apart from `luts`.
+    pub lutrams: u64,
     /// Median Fmax over the seeds, MHz, of the block inside the harness.
     pub fmax_mhz: f64,
     /// Fmax of each seed, in seed order.
@@ -187,6 +190,7 @@ pub fn measure_block_with<P: AsRef<Path>>(
         ffs: block.ffs,
         brams: block.brams,
         carries: block.carries,
+        lutrams: block.cells.lutrams(),
         fmax_mhz: runs[median],
         fmax_runs_mhz: runs,
         placed_lcs: placements[median].lcs.used,

@@ -88,6 +88,9 @@ pub struct Figures {
     pub brams: u64,
     /// Carry cells.
     pub carries: u64,
+    /// ECP5 distributed-RAM cells (`TRELLIS_DPR16X4`); zero on the iCE40.
+    #[serde(default)]
+    pub lutrams: u64,
     /// Median Fmax over the seeds, MHz.
     pub fmax_mhz: f64,
     /// Fmax per seed, MHz.
@@ -115,6 +118,7 @@ impl ReferenceEntry {
                 ffs: self.ffs,
                 brams: self.brams,
                 carries: self.carries,
+                lutrams: 0,
                 fmax_mhz: self.fmax_mhz,
                 fmax_runs_mhz: self.fmax_runs_mhz.clone(),
                 placed_lcs: self.placed_lcs,

@@ -77,8 +77,8 @@ pub fn report(work: &Path) -> Result<()> {
             target.part()
         );
         println!(
-            "{:<28} {:>5} {:>5} {:>4} {:>7} | {:<22} {:>5} {:>7} | {:>6} {:>6} goal (<=1.2x LUT, >=0.9x Fmax)",
-            "block", "LUTs", "FFs", "BRAM", "Fmax", "reference", "LUTs", "Fmax", "LUT x", "Fmax x",
+            "{:<28} {:>5} {:>5} {:>4} {:>6} {:>7} | {:<22} {:>5} {:>6} {:>7} | {:>6} {:>6} goal (<=1.2x LUT, >=0.9x Fmax)",
+            "block", "LUTs", "FFs", "BRAM", "LUTRAM", "Fmax", "reference", "LUTs", "LUTRAM", "Fmax", "LUT x", "Fmax x",
         );
         let options = MeasureOptions {
             synth: SynthOptions::for_target(target),
