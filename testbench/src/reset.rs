@@ -21,9 +21,9 @@ pub struct ResetSchedule {
     wait: u64,
     /// Cycles of the current pulse still to come.
     left: u64,
-    /// Reset was high in the previous cycle and is low in this one.
+    /// This cycle is the first with reset low after a pulse.
     released: bool,
-    /// Reset was high in the previous cycle.
+    /// Reset is high in this cycle (the last answer of `next_if`).
     high: bool,
     /// Pulses started.
     pulses: u64,
@@ -60,16 +60,6 @@ impl ResetSchedule {
             high: false,
             pulses: 0,
         }
-    }
-
-    /// The same schedule with pulses of `lo..=hi` cycles.
-    pub fn with_lengths(mut self, lo: u64, hi: u64) -> Self {
-        assert!(
-            lo >= 1 && lo <= hi,
-            "ResetSchedule: pulse lengths {lo}..={hi}"
-        );
-        self.len = (lo, hi);
-        self
     }
 
     /// Whether `reset` is high in this cycle; call exactly once per cycle. A pulse starts only
