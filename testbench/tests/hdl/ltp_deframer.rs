@@ -734,7 +734,7 @@ fn model_with_resets(
         // A reset drops the beat of its cycle and of the cycle before (first pipeline stage).
         if reset_now || resets.get(c + 1).copied().unwrap_or(false) {
             if reset_now {
-                model = DeframerModel::new(*m);
+                model.reset(*m);
             }
             events.push(Events::default());
             continue;
