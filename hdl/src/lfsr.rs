@@ -4,6 +4,8 @@
 //! Taps 0x80200003 (x^32 + x^22 + x^2 + x + 1, maximal length): `value` steps through all
 //! 2^32 - 1 non-zero states. The state moves one step on every edge where `advance` is high;
 //! `reset` reloads the seed (which must not be zero: the all-zero state is a fixed point).
+//! The power-up state (every flip-flop 0) is that fixed point, so the LFSR must see one reset
+//! before use (the board tops hold reset after configuration with their `PowerOnReset`).
 use rust_hdl::prelude::*;
 
 /// The feedback taps, applied when the bit shifted out is one.

@@ -12,6 +12,7 @@ pub mod dual;
 pub mod link_bench;
 pub mod link_perf;
 pub mod models;
+pub mod reset;
 pub mod rhdl;
 pub mod rng;
 pub mod speed;
@@ -20,6 +21,7 @@ pub mod verilator;
 
 pub use backend::{Backend, PortId};
 pub use dual::{run_both, run_both_seeds, DualReport};
+pub use reset::ResetSchedule;
 pub use rhdl::{PortTable, RhdlSim, SimValue};
 pub use rng::BenchRng;
 pub use verilator::VerilatorSim;

@@ -221,10 +221,22 @@ impl LanePorts {
             data: std::array::from_fn(|n| (d >> (32 * n)) as u32),
         }
     }
-    fn write(&self, b: &mut dyn Backend, beat: &Beat) {
+    /// Drives a beat; lanes that are not valid carry random start flags and data (a wire
+    /// carries something whether or not it is valid).
+    fn write(&self, b: &mut dyn Backend, beat: &Beat, rng: &mut BenchRng) {
+        let idle = !beat.valid & ((1 << MAX_LANES) - 1) as u8;
         b.poke(self.valid, beat.valid as u128);
-        b.poke(self.start, beat.start as u128);
-        let d = (0..MAX_LANES).fold(0u128, |x, n| x | (beat.data[n] as u128) << (32 * n));
+        let start = beat.start & beat.valid | rng.bits(MAX_LANES) as u8 & idle;
+        b.poke(self.start, start as u128);
+        let junk = rng.bits(32 * MAX_LANES);
+        let d = (0..MAX_LANES).fold(0u128, |x, n| {
+            let lane = if idle >> n & 1 == 1 {
+                (junk >> (32 * n)) as u32
+            } else {
+                beat.data[n]
+            };
+            x | (lane as u128) << (32 * n)
+        });
         b.poke(self.data, d);
     }
 }
@@ -375,7 +387,7 @@ pub fn run_link(
         for e in 0..2 {
             let beat = outs[e].read(&mut sims[e]);
             let arrived = wires[e].step(beat);
-            ins[1 - e].write(&mut sims[1 - e], &arrived);
+            ins[1 - e].write(&mut sims[1 - e], &arrived, &mut rng);
         }
         // Cores: refill the transmit queues, drive both sides of every stream.
         for e in 0..2 {

@@ -1,8 +1,9 @@
 //! rust-hdl's own threaded `Simulation` behind the [`Backend`] trait, so the speed bench can
 //! run the very same bench on it. Unit benches use the faster hand-driven [`crate::RhdlSim`];
 //! this backend exists to measure what the rust-hdl simulator costs as its authors ship it.
+use crate::backend::check_narrow;
 use crate::backend::{Backend, PortId};
-use crate::rhdl::{Getter, PortTable, Setter};
+use crate::rhdl::{input, output, Entry, PortTable};
 use hdl::emit::{top_ports, PortInfo};
 use rust_hdl::prelude::*;
 use std::sync::{Arc, Mutex};
@@ -14,14 +15,20 @@ struct Threaded<T: Block> {
     sim: Sim<T>,
     x: Option<Box<T>>,
     ports: Vec<PortInfo>,
-    set: Vec<Option<Setter<T>>>,
-    get: Vec<Getter<T>>,
+    access: Vec<Option<Entry<T>>>,
     now: u64,
     dirty: bool,
     cycle: u64,
 }
 
 impl<T: Block + Send + 'static> Threaded<T> {
+    /// Settles new inputs: one picosecond of simulated time, no edge.
+    fn settle(&mut self) {
+        if self.dirty {
+            self.wait(1);
+            self.dirty = false;
+        }
+    }
     fn wait(&mut self, delta: u64) {
         let x = self.x.take().expect("circuit held by the testbench");
         self.x = Some(
@@ -41,16 +48,23 @@ impl<T: Block + Send + 'static> Backend for Threaded<T> {
         &self.ports
     }
     fn poke(&mut self, p: PortId, v: u128) {
-        let set = self.set[p.0].as_ref().expect("pokeable input");
-        set(self.x.as_mut().expect("circuit"), v);
+        input(&self.access, &self.ports, p).set(self.x.as_mut().expect("circuit"), v);
         self.dirty = true;
     }
     fn peek(&mut self, p: PortId) -> u128 {
-        if self.dirty {
-            self.wait(1); // one picosecond: the simulator settles the new inputs, no edge
-            self.dirty = false;
-        }
-        (self.get[p.0])(self.x.as_ref().expect("circuit"))
+        check_narrow(&self.ports[p.0]);
+        self.settle();
+        output(&self.access, &self.ports, p).get(self.x.as_ref().expect("circuit"))
+    }
+    fn poke_wide(&mut self, p: PortId, w: &[u64]) {
+        let width = self.ports[p.0].width;
+        input(&self.access, &self.ports, p).set_wide(self.x.as_mut().expect("circuit"), w, width);
+        self.dirty = true;
+    }
+    fn peek_wide(&mut self, p: PortId) -> Vec<u64> {
+        self.settle();
+        let width = self.ports[p.0].width;
+        output(&self.access, &self.ports, p).get_wide(self.x.as_ref().expect("circuit"), width)
     }
     fn tick(&mut self) {
         // Resume one picosecond after the next rising edge.
@@ -85,8 +99,8 @@ where
     let clock = table
         .clock()
         .expect("the threaded backend needs a clocked block");
-    let (set, get) = table.resolve(&ports, "threaded");
-    let state = Arc::new(Mutex::new(Some((set, get, bench))));
+    let access = table.resolve(&ports, "threaded");
+    let state = Arc::new(Mutex::new(Some((access, bench))));
     let result = Arc::new(Mutex::new(None));
     let mut sim = Simulation::<T>::new();
     let level = std::sync::atomic::AtomicBool::new(false);
@@ -97,14 +111,13 @@ where
     });
     let (st, res) = (state.clone(), result.clone());
     sim.add_testbench(move |sim: Sim<T>| {
-        let (set, get, bench) = st.lock().unwrap().take().expect("testbench runs once");
+        let (access, bench) = st.lock().unwrap().take().expect("testbench runs once");
         let x = sim.init()?;
         let mut b = Threaded {
             sim,
             x: Some(x),
             ports: ports.clone(),
-            set,
-            get,
+            access,
             now: 0,
             dirty: true,
             cycle: 0,

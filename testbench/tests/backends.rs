@@ -83,3 +83,33 @@ fn run_both_reports_a_disagreement() {
         b.kind().to_string()
     });
 }
+
+/// A bench that fails on one backend only must fail naming that backend, with its own message.
+#[test]
+#[should_panic(expected = "skid_fails_on_verilator on verilator: a verilator-only failure")]
+fn a_failure_on_verilator_names_verilator() {
+    testbench::run_both("skid_fails_on_verilator", Skid::default, table, |b| {
+        if b.kind() == "verilator" {
+            panic!("a verilator-only failure");
+        }
+    });
+}
+
+#[test]
+fn a_failure_on_rust_hdl_names_rust_hdl() {
+    let caught = std::panic::catch_unwind(|| {
+        testbench::run_both("skid_fails_on_rust_hdl", Skid::default, table, |b| {
+            assert!(
+                b.kind() != "rust-hdl",
+                "cycle {}: a rust-hdl-only failure",
+                b.cycle()
+            );
+        })
+    });
+    let e = caught.expect_err("the bench failed on rust-hdl, so run_both must fail");
+    let msg = e.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert_eq!(
+        msg,
+        "skid_fails_on_rust_hdl on rust-hdl: cycle 0: a rust-hdl-only failure"
+    );
+}

@@ -15,5 +15,6 @@ mod hdl {
     mod skid_buffer;
     mod stream_mux;
     mod tx_link;
+    mod wide;
     mod width;
 }

@@ -74,6 +74,11 @@
 //! so the ends of earlier attempts precede its flits. Starting without waiting matters: at two
 //! lanes the queues have no room for a reader that falls behind the striper's pace.
 //!
+//! Reset (synchronous, active high) drops everything and hunts for a start flag: the attempt in
+//! progress ends without an `end_valid`, ends and flits not yet reported are dropped, and so
+//! are the beats of the reset cycles and of the cycle before them (in the beat stage); from the
+//! cycle after it every output is low until new beats come through.
+//!
 //! Ports: `clock`, `reset` (synchronous, active high: drops everything and hunts), `lanes`,
 //! `mask`, `flit`, `flit_valid`, `flit_pos`, `end_valid`, `end_intact`, `end_crc_diff`, `end_state`,
 //! `end_gcrc`, `lane_missing`, `stray`. No parameters.

@@ -53,7 +53,9 @@
 //!
 //! Handshake: `sink.ready` is always high (flow control is by credits). `source` obeys the
 //! stream hold rule; one flit per cycle sustained. Synchronous `reset` empties the buffer and
-//! clears counters and the error buffer.
+//! clears counters and the error buffer; `freed` is 0 after it (credits not yet returned are
+//! for the sender to restore: a link resets both ends), and the flits accepted in the reset
+//! cycle and in the cycle before it (still in the input register) are dropped.
 //!
 //! Parameters: `D` slots (power of two >= 4), `AW` = `fifo_ptr_bits(D)`, `CW` =
 //! `fifo_count_bits(D)` (pointer width; `freed` is [`CREDIT_BITS`] wide); elaboration value `max_len` (2..=min(D,

@@ -35,6 +35,11 @@
 //! request), and waits for the marker at the new width.
 //!
 //! Outputs to the transmitter are registered pulses, one cycle after the LTP's end.
+//!
+//! **Reset** (synchronous): sequence numbers 0, the initial lane mask, every counter, lane
+//! error count and output pulse cleared, no retry pending and no bad LTP kept. The commands
+//! latched from an LTP in progress are not cleared: the next LTP's flit 0 clears them, and the
+//! deframer, reset with this block, delivers nothing before a flit 0.
 //! Parameter: `CW` credit width; elaboration values: the number of VCs, initial lane mask,
 //! `retry_timeout`.
 use crate::crc::CRC8;

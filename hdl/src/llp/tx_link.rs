@@ -51,6 +51,10 @@
 //! round-trip marker outstanding for `rt_timeout` cycles sends a poll; a replay for the far end
 //! restarts that timer (the echo follows the replayed marker).
 //!
+//! **Reset** (synchronous): sequence numbers 0, the replay buffer empty, every VC's credits
+//! full and none owed to the far end, the counters cleared, no request pending; the initial
+//! lane mask is applied as a pending change (once the striper is idle).
+//!
 //! Parameters: `RAW` = log2(R) + 4 replay address bits (R LTPs of 16 flits), `CW`
 //! credit width (at least `fifo_count_bits` of the VC buffer depth; the endpoint uses
 //! [`CREDIT_BITS`](super::CREDIT_BITS)); elaboration values: the VC buffer

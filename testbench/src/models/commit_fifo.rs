@@ -26,6 +26,11 @@ impl CommitFifoModel {
         }
     }
 
+    /// Reset: empty, overflow cleared (the block's documented reset).
+    pub fn reset(&mut self) {
+        *self = Self::new(self.depth);
+    }
+
     /// Slots a write in this cycle would find in use (a rollback in the same cycle frees the
     /// pending ones first; a read in the same cycle does not count).
     pub fn used(&self, rollback: bool) -> usize {

@@ -34,6 +34,10 @@ impl CrcModel {
             self.digest.update_word(data, self.bits);
         }
     }
+    /// Reset: an empty frame (as `start`).
+    pub fn reset(&mut self) {
+        self.digest = self.spec.digest();
+    }
     /// The `crc` output.
     pub fn crc(&self) -> u64 {
         self.digest.finish()

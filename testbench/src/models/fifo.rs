@@ -70,6 +70,11 @@ impl FifoModel {
         }
     }
 
+    /// A reset edge: empty (what [`FifoModel::tick`] does with `reset`).
+    pub fn reset(&mut self) {
+        self.beats.clear();
+    }
+
     /// Beats held.
     pub fn len(&self) -> usize {
         self.beats.len()
@@ -133,7 +138,7 @@ impl FifoModel {
         let cycle = self.cycle;
         self.cycle += 1;
         if reset {
-            self.beats.clear();
+            self.reset();
             return FifoEdge::default();
         }
         let push = sink_valid && out.sink_ready;

@@ -67,6 +67,14 @@ impl DeframerModel {
         }
     }
 
+    /// Reset (with lane mask `mask` on the port): the attempt in progress is dropped without
+    /// an end, and the deframer hunts for a start flag. The records of earlier attempts and
+    /// events are kept: the bench decides which of them the block reported before the reset.
+    pub fn reset(&mut self, mask: u8) {
+        self.mask = mask;
+        self.cur = None;
+    }
+
     fn complete(&mut self, xfrs: &[u32], state: u8, lanes: usize) {
         let x: [u32; LTP_XFRS] = xfrs.try_into().unwrap();
         let (flits, trailer) = xfrs_to_ltp(&x);

@@ -93,6 +93,11 @@ impl PacketBufferModel {
         }
     }
 
+    /// Reset: empty, no packet open, counters and error buffer cleared.
+    pub fn reset(&mut self) {
+        *self = Self::new(self.depth, self.max_len);
+    }
+
     fn count(&mut self, i: usize) {
         self.counters[i] = (self.counters[i] + 1).min(0xffff);
     }
@@ -106,6 +111,16 @@ impl PacketBufferModel {
     fn first_two(pkt: &[u128], extra: u128) -> (u128, u128) {
         let f1 = if pkt.len() >= 2 { pkt[1] } else { extra };
         (pkt[0], f1)
+    }
+
+    /// Slots of the buffer.
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// Longest packet accepted, in flits.
+    pub fn max_len(&self) -> usize {
+        self.max_len
     }
 
     /// Slots in use before this edge.

@@ -63,6 +63,15 @@ impl RxDeliveryModel {
         }
     }
 
+    /// Reset: staging and every VC buffer empty, counters cleared, current VC 0.
+    pub fn reset(&mut self) {
+        *self = Self::new(
+            self.bufs.len(),
+            self.bufs[0].depth(),
+            self.bufs[0].max_len(),
+        );
+    }
+
     /// One clock edge of the write side: `commit`/`rollback` of the flits of earlier cycles,
     /// then `write` joins the LTP in progress. Returns the (VC, flit) pairs delivered to the
     /// packet buffers by a commit, in order.

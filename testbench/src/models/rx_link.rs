@@ -123,6 +123,8 @@ pub struct RxLinkModel {
     vcs: usize,
     cw: usize,
     retry_timeout: u64,
+    /// Lane mask after reset.
+    init_mask: u8,
     a_null: bool,
     lat: Latched,
     /// Registered pulses of the next cycle.
@@ -184,6 +186,7 @@ impl RxLinkModel {
             vcs,
             cw,
             retry_timeout,
+            init_mask: mask,
             a_null: false,
             lat: Latched {
                 credits: vec![0; vcs],
@@ -215,6 +218,14 @@ impl RxLinkModel {
             removed: 0,
             count_removal_retry: true,
         }
+    }
+
+    /// A reset edge: as after [`RxLinkModel::new`] (sequence numbers 0, the initial lanes,
+    /// counters and pulses cleared, no retry pending).
+    pub fn reset(&mut self) {
+        let count_removal_retry = self.count_removal_retry;
+        *self = Self::new(self.vcs, self.cw, self.init_mask, self.retry_timeout);
+        self.count_removal_retry = count_removal_retry;
     }
 
     fn lanes(&self) -> u8 {

@@ -1,4 +1,8 @@
 //! Bench-side drivers and checkers for valid/ready streams, with random idle and backpressure.
+//!
+//! While `valid` is low the [`Driver`] puts random bits on `data` (from the bench's seeded
+//! generator), never zero: a block that used `data` without looking at `valid` would then
+//! show it.
 use crate::backend::{Backend, PortId};
 use crate::rng::BenchRng;
 use std::collections::VecDeque;
@@ -12,21 +16,25 @@ pub struct StreamPorts {
     pub data: PortId,
     /// `ready`.
     pub ready: PortId,
+    /// Width of `data` in bits.
+    pub data_width: usize,
 }
 
 impl StreamPorts {
     /// Ports `{prefix}$valid`, `{prefix}$data`, `{prefix}$ready` of `b`.
     pub fn new(b: &dyn Backend, prefix: &str) -> Self {
+        let data = b.port(&format!("{prefix}$data"));
         Self {
             valid: b.port(&format!("{prefix}$valid")),
-            data: b.port(&format!("{prefix}$data")),
+            data,
             ready: b.port(&format!("{prefix}$ready")),
+            data_width: b.ports()[data.0].width,
         }
     }
 }
 
 /// Drives a block's sink with queued beats, idling at random, obeying the hold rule
-/// (valid and data stay until the beat moves).
+/// (valid and data stay until the beat moves), with random data while idle.
 pub struct Driver {
     /// The block's sink ports.
     pub ports: StreamPorts,
@@ -47,16 +55,24 @@ impl Driver {
             offering: false,
         }
     }
-    /// Sets valid/data for this cycle (call before peeking outputs).
+    /// Sets valid/data for this cycle (call before peeking outputs): the waiting beat, or
+    /// random bits while idle.
     pub fn drive(&mut self, b: &mut dyn Backend, rng: &mut BenchRng) {
         if !self.offering && !self.queue.is_empty() && rng.chance(self.rate) {
             self.offering = true;
         }
         b.poke_bool(self.ports.valid, self.offering);
-        b.poke(
-            self.ports.data,
-            if self.offering { self.queue[0] } else { 0 },
-        );
+        let data = if self.offering {
+            self.queue[0]
+        } else {
+            rng.bits(self.ports.data_width)
+        };
+        b.poke(self.ports.data, data);
+    }
+    /// The source this driver stands for was reset: it stops offering (the beat it offered
+    /// stays first in the queue).
+    pub fn reset(&mut self) {
+        self.offering = false;
     }
     /// After outputs are settled and before the edge: returns the beat that moves on this edge.
     pub fn fired(&mut self, b: &mut dyn Backend) -> Option<u128> {
@@ -93,6 +109,10 @@ impl Receiver {
     pub fn drive(&mut self, b: &mut dyn Backend, rng: &mut BenchRng) {
         self.ready = rng.chance(self.rate);
         b.poke_bool(self.ports.ready, self.ready);
+    }
+    /// The block was reset: a beat it was offering is gone, and its source may drop `valid`.
+    pub fn reset(&mut self) {
+        self.held = None;
     }
     /// After outputs settle and before the edge: the beat taken on this edge, if any.
     /// Panics if a source withdrew or changed a beat it offered before it moved.

@@ -245,6 +245,9 @@ pub struct TxStats {
 pub struct TxLinkModel {
     p: TxLinkParams,
     t: u64,
+    /// Cycle of the last reset edge (0: the one before the run): the start of time for the
+    /// builder's and the marker's bounds.
+    reset_at: u64,
     /// Per VC: flits taken from the core and not yet seen at the far end (as on the link).
     pub expect: Vec<VecDeque<u128>>,
     credits: Vec<u64>,
@@ -309,6 +312,7 @@ impl TxLinkModel {
         Self {
             p,
             t: 0,
+            reset_at: 0,
             expect: vec![VecDeque::new(); p.vcs],
             credits: vec![p.depth; p.vcs],
             dropped: 0,
@@ -348,6 +352,17 @@ impl TxLinkModel {
             delivered: vec![0; p.vcs],
             stats: TxStats::default(),
         }
+    }
+
+    /// A reset edge (the block's documented reset: sequence numbers 0, replay buffer empty,
+    /// credits full, the initial lane mask; its far end and the striper restart with it).
+    /// What was exercised so far is kept, and the cycle count goes on.
+    pub fn reset(&mut self) {
+        let (t, stats) = (self.t, self.stats);
+        *self = Self::new(self.p);
+        self.t = t + 1;
+        self.reset_at = t + 1;
+        self.stats = stats;
     }
 
     /// Bounds of the block's `next_seq` now: every finished LTP was built, every started one
@@ -579,7 +594,7 @@ impl TxLinkModel {
     /// the first offer of the LTP before the oldest such LTP.
     fn unseen_after(&self) -> u64 {
         match self.finished {
-            0 => 0,
+            0 => self.reset_at,
             k => self.new_starts[k as usize - 1],
         }
     }
@@ -673,7 +688,7 @@ impl TxLinkModel {
                         ),
                     );
                 }
-                s.after = self.new_starts.last().copied().unwrap_or(0);
+                s.after = self.new_starts.last().copied().unwrap_or(self.reset_at);
                 self.started += 1;
                 self.new_starts.push(t);
             } else if s.seq > self.started {

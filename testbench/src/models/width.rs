@@ -69,6 +69,10 @@ impl DownsizerModel {
     fn single(&self) -> bool {
         self.w <= self.b
     }
+    /// Reset: the held word dropped.
+    pub fn reset(&mut self) {
+        self.pending.clear();
+    }
     /// Outputs for these inputs.
     pub fn outputs(
         &self,
@@ -105,7 +109,7 @@ impl DownsizerModel {
             self.pending = split(sink_data, self.w, self.b).into();
         }
         if reset {
-            self.pending.clear();
+            self.reset();
         }
     }
 }
@@ -135,6 +139,11 @@ impl UpsizerModel {
     }
     fn single(&self) -> bool {
         self.w <= self.b
+    }
+    /// Reset: the partial and the finished word dropped.
+    pub fn reset(&mut self) {
+        self.parts.clear();
+        self.done = None;
     }
     /// Outputs for these inputs.
     pub fn outputs(
@@ -175,8 +184,7 @@ impl UpsizerModel {
             }
         }
         if reset {
-            self.parts.clear();
-            self.done = None;
+            self.reset();
         }
     }
 }

@@ -1,11 +1,15 @@
 //! RrArbiter and FpArbiter against their model, every cycle, for N in {1, 2, 3, 5, 8}, with and
 //! without hold: random request patterns (random bits, persistent subsets, stream-like requests
-//! that wait for their grant), random advance/tail and resets. Round robin is also checked for
+//! that wait for their grant), random advance/tail, and resets of 1-3 cycles at random moments
+//! of the random phases (the shared [`ResetSchedule`]): their doc promises the pointer back to
+//! requester 0 and the hold released, so in the first cycle after a reset the grant must go to
+//! the lowest requester, whoever held it before. Round robin is also checked for
 //! fairness on its own (not only through the model): a waiting requester sees at most N - 1
 //! other grants (packets, with hold) before its own, and under persistent requests the grant
 //! counts of all requesters stay within one of each other.
 use hdl::prelude::*;
 use testbench::models::arbiter::{ArbiterModel, Policy};
+use testbench::reset::ResetSchedule;
 use testbench::{port_table, run_both_seeds, Backend, BenchRng, PortTable};
 
 fn rr_table<const N: usize, const W: usize>() -> PortTable<RrArbiter<N, W>> {
@@ -52,6 +56,8 @@ fn bench(b: &mut dyn Backend, seed: u64, n: usize, policy: Policy, hold: bool) -
     // Fairness bookkeeping: others' grants (packets with hold) seen while continuously waiting.
     let mut waited = vec![0u64; n];
     let mut stream_req = 0u64;
+    // Resets only in the random phases: the fairness phases count grants across the phase.
+    let mut sched = ResetSchedule::new(&mut rng, 100);
     let phases = 48;
     for phase in 0..phases {
         let pattern = match phase % 4 {
@@ -72,8 +78,10 @@ fn bench(b: &mut dyn Backend, seed: u64, n: usize, policy: Policy, hold: bool) -
         let mut counts = vec![0u64; n];
         let mut packets = vec![0u64; n];
         let mut prev_req = 0u64;
-        for _ in 0..150 {
-            let do_reset = matches!(pattern, Pattern::Random(_)) && rng.chance(0.01);
+        for k in 0..150 {
+            // A pulse (up to 3 cycles) must end inside its random phase.
+            let do_reset =
+                sched.next_if(&mut rng, matches!(pattern, Pattern::Random(_)) && k < 147);
             let req = match pattern {
                 Pattern::Random(p) => (0..n).fold(0, |m, i| m | (rng.chance(p) as u64) << i),
                 Pattern::Persistent(s) => s,
@@ -95,6 +103,14 @@ fn bench(b: &mut dyn Backend, seed: u64, n: usize, policy: Policy, hold: bool) -
             let expect = model.grant(req);
             let g = b.peek(grant) as u64;
             let cycle = b.cycle();
+            if sched.released() && req != 0 {
+                assert_eq!(
+                    g,
+                    req & req.wrapping_neg(),
+                    "seed {seed} n {n} {policy:?} hold {hold}: after reset the lowest requester \
+                     must win (cycle {cycle}, requests {req:b})"
+                );
+            }
             assert_eq!(
                 g,
                 expect.map_or(0, |e| 1 << e),
@@ -160,6 +176,7 @@ fn bench(b: &mut dyn Backend, seed: u64, n: usize, policy: Policy, hold: bool) -
             report.persistent_counts.push(counts);
         }
     }
+    sched.assert_pulses(&format!("arbiter seed {seed}"), 5);
     report
 }
 

@@ -3,10 +3,17 @@
 //! backpressure; `source.valid` must equal "something committed and unread" after every edge
 //! (one cycle from commit to visible, one entry per cycle sustained), `source.data` the oldest
 //! committed entry, and `overflow` the model's flag, also when the writer ignores the space
-//! (a dropped write must leave the FIFO consistent).
+//! (a dropped write must leave the FIFO consistent). `wr_data` is random while `wr_valid` is low.
+//!
+//! Reset (its doc: "empties the FIFO and clears `overflow`"): in the random runs, 1-3 cycle
+//! pulses at random moments (the shared [`ResetSchedule`]; none in the last 400 cycles, so a
+//! writer ignoring space overflows again before the end); in the first cycle after each,
+//! `source.valid` and `overflow` must be low, and nothing written before it ever comes out
+//! (the model is reset too: committed and pending entries gone).
 use hdl::commit_fifo;
 use testbench::models::commit_fifo::CommitFifoModel;
 use testbench::models::stream::{Receiver, StreamPorts};
+use testbench::reset::ResetSchedule;
 use testbench::{port_table, run_both_seeds, Backend, BenchRng};
 
 type Dut4 = commit_fifo!(4);
@@ -30,6 +37,8 @@ struct Load {
     read: f64,
     /// The writer checks for space (as the LTP parser guarantees it).
     respect: bool,
+    /// Mean cycles between reset pulses; 0: none.
+    reset_gap: u64,
 }
 
 #[derive(Debug, PartialEq)]
@@ -54,10 +63,16 @@ fn bench<const D: usize>(b: &mut dyn Backend, seed: u64, load: Load, cycles: u64
     let mut rx = Receiver::new(StreamPorts::new(b, "source"), load.read);
     let mut m = CommitFifoModel::new(D);
     let (mut serial, mut read, mut rolled_back, mut full_rate) = (0u128, 0usize, 0usize, 0u64);
+    let mut sched = match load.reset_gap {
+        0 => ResetSchedule::never(),
+        gap => ResetSchedule::new(&mut rng, gap),
+    };
     b.poke_bool(reset, true);
     b.tick();
     b.poke_bool(reset, false);
     for cyc in 0..cycles {
+        let rst = sched.next_if(&mut rng, cyc + 400 < cycles);
+        b.poke_bool(reset, rst);
         let commit = rng.chance(load.commit);
         let rollback = !commit && rng.chance(load.rollback);
         let mut write = None;
@@ -67,11 +82,18 @@ fn bench<const D: usize>(b: &mut dyn Backend, seed: u64, load: Load, cycles: u64
             write = Some((rng.bits(65) & !0xffff_ffff) | serial);
         }
         b.poke_bool(wv, write.is_some());
-        b.poke(wd, write.unwrap_or(0));
+        let idle_data = rng.bits(65);
+        b.poke(wd, write.unwrap_or(idle_data));
         b.poke_bool(cm, commit);
         b.poke_bool(rb, rollback);
         rx.drive(b, &mut rng);
         let valid = b.peek_bool(rx.ports.valid);
+        if sched.released() {
+            assert!(
+                !valid && !b.peek_bool(ovf),
+                "seed {seed} cycle {cyc}: not empty, or overflow set, after reset"
+            );
+        }
         assert_eq!(
             valid,
             !m.committed.is_empty(),
@@ -90,6 +112,12 @@ fn bench<const D: usize>(b: &mut dyn Backend, seed: u64, load: Load, cycles: u64
             rolled_back += m.pending.len();
         }
         b.tick();
+        if rst {
+            // Every handshake of a reset cycle is void; the FIFO is empty after it.
+            m.reset();
+            rx.reset();
+            continue;
+        }
         let popped = m.edge(write, commit, rollback, taken.is_some());
         if let Some(v) = taken {
             assert_eq!(Some(v), popped, "seed {seed} cycle {cyc}: entry {read}");
@@ -98,6 +126,9 @@ fn bench<const D: usize>(b: &mut dyn Backend, seed: u64, load: Load, cycles: u64
     }
     if load.respect {
         assert!(!m.overflow, "seed {seed}: overflow with space respected");
+    }
+    if load.reset_gap > 0 {
+        sched.assert_pulses(&format!("commit fifo seed {seed}"), 3);
     }
     Outcome {
         read,
@@ -117,6 +148,7 @@ fn commit_fifo_random() {
             rollback: 0.1,
             read: 0.9,
             respect: true,
+            reset_gap: 300,
         },
         // Slow reader: the FIFO fills up and the writer waits.
         Load {
@@ -125,6 +157,7 @@ fn commit_fifo_random() {
             rollback: 0.05,
             read: 0.3,
             respect: true,
+            reset_gap: 300,
         },
         // Writer ignores space: overflows, drops, and stays consistent.
         Load {
@@ -133,6 +166,7 @@ fn commit_fifo_random() {
             rollback: 0.1,
             read: 0.4,
             respect: false,
+            reset_gap: 300,
         },
     ];
     for (i, load) in loads.into_iter().enumerate() {
@@ -155,6 +189,7 @@ fn commit_fifo_random() {
         rollback: 0.05,
         read: 0.7,
         respect: false,
+        reset_gap: 200,
     };
     run_both_seeds("commit_fifo_4", &[5, 6], Dut4::new, table!(Dut4), |b, s| {
         bench::<4>(b, s, load, 2000)
@@ -171,6 +206,7 @@ fn commit_fifo_full_rate() {
         rollback: 0.0,
         read: 1.0,
         respect: true,
+        reset_gap: 0,
     };
     let r = run_both_seeds("commit_fifo_32", &[1], Dut32::new, table!(Dut32), |b, s| {
         bench::<32>(b, s, load, 500)

@@ -1,8 +1,14 @@
 //! ParallelCrc against the bit-serial reference: random frames of random lengths with random
-//! idle cycles (carrying garbage data), frame starts with or without a beat, resets mid-frame,
-//! every output compared on every cycle; then the published check values in hardware.
+//! idle cycles (carrying garbage data), frame starts with or without a beat, every output
+//! compared on every cycle; then the published check values in hardware.
+//!
+//! Reset (its doc: "starts an empty frame, as `start`"): 1-3 cycle pulses at random moments
+//! (the shared [`ResetSchedule`]), wherever they fall: on idle cycles, on a frame's start, on
+//! beats (with `start`/`valid` high, which the reset overrides). In the first cycle after each,
+//! `crc` must be the CRC of the empty frame; the frame it cut is not checked, the next one is.
 use hdl::crc::*;
 use testbench::models::crc::{bytes_from_words, words_from_bytes, CrcModel};
+use testbench::reset::ResetSchedule;
 use testbench::{port_table, run_both, run_both_seeds, Backend, BenchRng};
 
 /// Port ids of a ParallelCrc top.
@@ -42,6 +48,31 @@ fn cycle(
     b.tick();
 }
 
+/// One cycle of random traffic, which the schedule may turn into a reset cycle; returns whether
+/// `reset` was high. In the first cycle after a reset `crc` must be the empty frame's.
+fn traffic(
+    b: &mut dyn Backend,
+    p: &Ports,
+    m: &mut CrcModel,
+    s: &mut ResetSchedule,
+    rng: &mut BenchRng,
+    (start, valid, data): (bool, bool, u128),
+) -> bool {
+    let reset = s.next(rng);
+    if s.released() {
+        let mut empty = m.clone();
+        empty.reset();
+        assert_eq!(
+            b.peek(p.crc) as u64,
+            empty.crc(),
+            "cycle {}: crc after reset is not the empty frame's",
+            b.cycle()
+        );
+    }
+    cycle(b, p, m, (reset, start, valid, data));
+    reset
+}
+
 /// Random frames; returns (frames completed, beats, cycles).
 fn frames(
     b: &mut dyn Backend,
@@ -53,6 +84,7 @@ fn frames(
     let mut rng = BenchRng::new(seed);
     let p = Ports::new(b);
     let mut m = CrcModel::new(spec, bits);
+    let mut s = ResetSchedule::new(&mut rng, 300);
     cycle(b, &p, &mut m, (true, false, false, 0));
     let (mut done, mut beats) = (0u64, 0u64);
     let idle = [0.0, 0.3, 0.8][rng.range(0, 2) as usize];
@@ -65,23 +97,22 @@ fn frames(
         let words: Vec<u128> = (0..len).map(|_| rng.bits(bits)).collect();
         // The frame starts alone on an idle edge, or together with its first beat.
         let mut start = true;
+        // A reset anywhere in the frame cuts it (its CRC is then of a part only).
+        let mut aborted = false;
         if len == 0 || rng.chance(0.3) {
-            cycle(b, &p, &mut m, (false, true, false, rng.bits(bits)));
+            let junk = rng.bits(bits);
+            aborted |= traffic(b, &p, &mut m, &mut s, &mut rng, (true, false, junk));
             start = false;
         }
-        let mut aborted = false;
         for &w in &words {
             while rng.chance(idle) {
-                cycle(b, &p, &mut m, (false, false, false, rng.bits(bits)));
+                let junk = rng.bits(bits);
+                aborted |= traffic(b, &p, &mut m, &mut s, &mut rng, (false, false, junk));
             }
-            if rng.chance(0.005) {
-                cycle(b, &p, &mut m, (true, rng.chance(0.5), rng.chance(0.5), w));
-                aborted = true;
-                break;
-            }
-            cycle(b, &p, &mut m, (false, start, true, w));
+            let reset = traffic(b, &p, &mut m, &mut s, &mut rng, (start, true, w));
+            aborted |= reset;
             start = false;
-            beats += 1;
+            beats += !reset as u64;
         }
         if aborted {
             continue;
@@ -103,6 +134,7 @@ fn frames(
         }
         done += 1;
     }
+    s.assert_pulses(&format!("crc seed {seed}"), 5);
     (done, beats, b.cycle())
 }
 

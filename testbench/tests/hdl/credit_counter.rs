@@ -3,8 +3,14 @@
 //! (consume at zero, over-return) whose defined outcome (no wrap, saturation, sticky error
 //! until reset) is checked, for several widths and initial counts. The counter must also hold
 //! its initial credits from power-up, before any reset.
+//!
+//! Reset (its doc: "count back to `initial`, `error` cleared"): 1-3 cycle pulses at random
+//! moments of the traffic (the shared [`ResetSchedule`], none in the first cycles, which check
+//! power-up); in the first cycle after each, `available` must be `initial`, `has_credit` high
+//! and `error` low, and the sender and receiver start over with the model.
 use hdl::prelude::*;
 use testbench::models::credit_counter::CreditCounterModel;
+use testbench::reset::ResetSchedule;
 use testbench::{port_table, run_both_seeds, Backend, BenchRng, PortTable};
 
 fn table<const W: usize>() -> PortTable<CreditCounter<W>> {
@@ -31,10 +37,17 @@ fn bench(b: &mut dyn Backend, seed: u64, width: usize, initial: u64, p_violate: 
         consumed: 0,
     };
     let max_ret = (1u64 << width) - 1;
+    let mut sched = ResetSchedule::new(&mut rng, 250);
     for cycle in 0..3000u64 {
         // Power-up: the first cycles run without reset and must already show `initial`.
-        let do_reset = cycle > 10 && rng.chance(0.004);
+        let do_reset = sched.next_if(&mut rng, cycle > 10);
         let avail = b.peek(available) as u64;
+        if sched.released() {
+            assert!(
+                avail == initial && b.peek_bool(has_credit) && !b.peek_bool(error),
+                "seed {seed} cycle {cycle}: not back to {initial} credits without error after reset"
+            );
+        }
         assert_eq!(
             avail,
             model.available(),
@@ -91,6 +104,7 @@ fn bench(b: &mut dyn Backend, seed: u64, width: usize, initial: u64, p_violate: 
         }
         outstanding = initial - model.available();
     }
+    sched.assert_pulses(&format!("credit counter seed {seed}"), 5);
     report
 }
 

@@ -6,12 +6,15 @@
 //! that after a reset no beat accepted before it ever appears. Each run starts either with a
 //! directed phase (fill to full with `source` stalled, then pop while a beat is offered: the
 //! full FIFO must refuse it) or straight in random traffic; traffic has random idle and
-//! backpressure at several rates, and random resets in the middle of traffic. At 100%/100%
-//! rates the exact number of cycles is checked (throughput and latency).
+//! backpressure at several rates, and random resets in the middle of traffic (1-3 cycles, from
+//! the shared [`ResetSchedule`]): in the first cycle after each, `count` must be 0 and nothing
+//! shown but a beat falling through. At 100%/100% rates the exact number of cycles is checked
+//! (throughput and latency).
 use hdl::prelude::*;
 use std::collections::VecDeque;
 use testbench::models::fifo::{FifoFlavor, FifoModel};
 use testbench::models::stream::{Driver, StreamPorts};
+use testbench::reset::ResetSchedule;
 use testbench::{port_table, run_both, Backend, BenchRng, PortTable};
 
 /// One traffic pattern.
@@ -21,8 +24,8 @@ struct Traffic {
     in_rate: f64,
     /// Probability that the consumer is ready.
     out_rate: f64,
-    /// Probability per cycle that a reset pulse (1-3 cycles) starts.
-    reset_rate: f64,
+    /// Mean cycles between reset pulses (1-3 cycles each); 0: no reset.
+    reset_gap: u64,
     /// Fill to full first, then pop one while a beat is offered.
     fill_first: bool,
 }
@@ -32,32 +35,32 @@ const PATTERNS: [Traffic; 5] = [
     Traffic {
         in_rate: 1.0,
         out_rate: 1.0,
-        reset_rate: 0.0,
+        reset_gap: 0,
         fill_first: false,
     },
     Traffic {
         in_rate: 0.5,
         out_rate: 0.9,
-        reset_rate: 0.0,
+        reset_gap: 0,
         fill_first: true,
     },
     Traffic {
         in_rate: 0.9,
         out_rate: 0.3,
-        reset_rate: 0.01,
+        reset_gap: 100,
         fill_first: true,
     },
     Traffic {
         in_rate: 0.7,
         out_rate: 0.7,
-        reset_rate: 0.02,
+        reset_gap: 50,
         fill_first: false,
     },
     // Resets in the middle of full-rate traffic.
     Traffic {
         in_rate: 1.0,
         out_rate: 1.0,
-        reset_rate: 0.02,
+        reset_gap: 50,
         fill_first: false,
     },
 ];
@@ -95,7 +98,10 @@ fn bench(
     // Beats accepted and not yet delivered, tracked apart from the model.
     let mut expect: VecDeque<u128> = VecDeque::new();
     let mut held: Option<u128> = None;
-    let mut reset_left = 0u64;
+    let mut sched = match t.reset_gap {
+        0 => ResetSchedule::never(),
+        gap => ResetSchedule::new(&mut rng, gap),
+    };
     // 0: filling with source stalled, 1: the pop-while-full cycle, 2: random traffic.
     let mut phase = if t.fill_first && depth > 0 { 0 } else { 2 };
     if phase == 0 {
@@ -106,10 +112,8 @@ fn bench(
     while !(tx.queue.is_empty() && expect.is_empty() && model.is_empty()) {
         let c = s.cycles;
         assert!(c < limit, "{ctx}: hang at cycle {c}");
-        if phase == 2 && reset_left == 0 && rng.chance(t.reset_rate) {
-            reset_left = rng.range(1, 3);
-        }
-        let rst = reset_left > 0;
+        // Resets only in random traffic (the directed phases count cycles).
+        let rst = sched.next_if(&mut rng, phase == 2);
         b.poke_bool(reset, rst);
         tx.drive(b, &mut rng);
         let ready = match phase {
@@ -142,6 +146,13 @@ fn bench(
             expect.len(),
             "{ctx}: cycle {c}: count is not the number of beats accepted and not delivered"
         );
+        if sched.released() {
+            // Empty after reset: only a beat falling through may show.
+            assert!(
+                got_count == 0 && (!got_valid || (flavor == REGS_FT && sink_valid)),
+                "{ctx}: cycle {c}: not empty after reset (count {got_count}, valid {got_valid})"
+            );
+        }
         if let Some(h) = held {
             assert!(
                 got_valid && got_data == h,
@@ -167,8 +178,6 @@ fn bench(
             // Handshakes in a reset cycle are void; everything held is dropped.
             s.dropped += sent.is_some() as u64 + expect.len() as u64;
             expect.clear();
-            reset_left -= 1;
-            s.resets += (reset_left == 0) as u64;
             continue;
         }
         assert_eq!(
@@ -198,6 +207,7 @@ fn bench(
             _ => {}
         }
     }
+    s.resets = sched.pulses();
     assert_eq!(
         s.delivered + s.dropped,
         beats as u64,
@@ -209,7 +219,7 @@ fn bench(
             "{ctx}: the pop-while-full case was not exercised"
         );
     }
-    if t.reset_rate > 0.0 {
+    if t.reset_gap > 0 {
         assert!(s.resets > 0, "{ctx}: no reset happened; raise the rate");
     }
     s
@@ -242,7 +252,7 @@ fn check<T: Block>(
         let rep = run_both(name, &make, &table, |b| {
             bench(b, depth, width, flavor, t, beats, seed)
         });
-        if t.in_rate == 1.0 && t.out_rate == 1.0 && t.reset_rate == 0.0 {
+        if t.in_rate == 1.0 && t.out_rate == 1.0 && t.reset_gap == 0 {
             let (cycles, max_count) = full_rate_cycles(depth, flavor, beats as u64);
             assert_eq!(
                 (rep.result.cycles, rep.result.max_count),

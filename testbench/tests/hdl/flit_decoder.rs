@@ -1,4 +1,7 @@
 //! FlitDecoder against the software codec of `hdl::formats` (the same definition, read twice).
+//!
+//! FlitDecoder is combinational (no clock, no register, no `reset` port): there is no reset
+//! behaviour to test; every cycle's outputs depend on that cycle's flit alone.
 use hdl::formats::flit::{ControlCode, Flit};
 use hdl::formats::PacketKind;
 use hdl::prelude::*;

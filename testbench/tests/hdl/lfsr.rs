@@ -1,5 +1,10 @@
 //! Lfsr32 against its software step, with random advance and reset.
+//!
+//! Reset (its doc: "reloads the seed"): 1-3 cycle pulses at random moments while it advances
+//! (the shared [`ResetSchedule`]), with `advance` as drawn (the reset wins); in the first cycle
+//! after each, `value` must be the seed.
 use hdl::lfsr::{lfsr32_step, Lfsr32};
+use testbench::reset::ResetSchedule;
 use testbench::{port_table, run_both, Backend, BenchRng};
 
 const SEED: u32 = 0x1234_5678;
@@ -10,11 +15,18 @@ fn bench(b: &mut dyn Backend) -> u32 {
     b.poke_bool(reset, true);
     b.tick();
     let mut model = SEED;
+    let mut sched = ResetSchedule::new(&mut rng, 400);
     for i in 0..5000 {
         let adv = rng.chance(0.7);
-        let rst = rng.chance(0.002);
-        b.poke_bool(reset, rst);
+        let rst = sched.drive(b, reset, &mut rng);
         b.poke_bool(advance, adv);
+        if sched.released() {
+            assert_eq!(
+                b.peek(value),
+                SEED as u128,
+                "cycle {i}: seed not reloaded by reset"
+            );
+        }
         assert_eq!(b.peek(value), model as u128, "cycle {i}");
         b.tick();
         model = if rst {
@@ -25,6 +37,7 @@ fn bench(b: &mut dyn Backend) -> u32 {
             model
         };
     }
+    sched.assert_pulses("lfsr32", 5);
     model
 }
 

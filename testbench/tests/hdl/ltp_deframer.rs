@@ -12,13 +12,23 @@
 //! mask deliver every LTP intact, one per 17 cycles (33 at one lane). Overflow: a far end sending
 //! a beat every cycle overflows the lane queues; ends and events must still be the model's, an
 //! end reported intact must carry the model's flits, and the next LTP at the striper's pace
-//! must be intact.
+//! must be intact. Lanes that are not valid carry random data and start flags.
+//!
+//! Reset (its doc: "drops everything and hunts for a start flag"): clean and faulty segments
+//! at several masks with 1-3 cycle pulses at random moments (the shared [`ResetSchedule`]).
+//! The reset clears the first pipeline stage, so the beats of its own cycles and of the cycle
+//! before it are dropped, with the attempt in progress and every end and flit not yet reported.
+//! In the first cycle after each pulse `flit_valid`, `end_valid`, `lane_missing` and `stray`
+//! must be low. Between two resets the ends reported must be the model's attempts in order
+//! (a prefix of them when the second reset overtook some), with their flits, and the events
+//! of every beat the model's; after a reset the model starts over, hunting.
 #![allow(clippy::needless_range_loop)] // beats and XFR positions are indexed by number, as in the digest
 use hdl::llp::ltp::{
     active_lanes, ltp_crc, ltp_to_xfrs, stripe, trailer, Beat, LTP_FLITS, LTP_XFRS,
 };
 use hdl::prelude::*;
-use testbench::models::ltp_deframer::{group_crcs, DeframerModel, Events};
+use testbench::models::ltp_deframer::{group_crcs, Attempt, DeframerModel, Events};
+use testbench::reset::ResetSchedule;
 use testbench::{port_table, run_both_seeds, Backend, BenchRng};
 
 type Dut = LtpDeframer;
@@ -206,7 +216,15 @@ struct EndRec {
     cycle: u64,
 }
 
-fn drive(b: &mut dyn Backend, cycles: &[Cycle]) -> (Vec<EndRec>, Vec<Events>) {
+/// Drives `cycles` (with `reset` high in the cycles where `resets` says so) and records every
+/// end with its flits and every cycle's events; lanes that are not valid get random data and
+/// start flags from `rng`.
+fn drive(
+    b: &mut dyn Backend,
+    cycles: &[Cycle],
+    resets: &[bool],
+    rng: &mut BenchRng,
+) -> (Vec<EndRec>, Vec<Events>) {
     let (reset, mask) = (b.port("reset"), b.port("mask"));
     let (lv, ls, ld) = (
         b.port("lanes$valid"),
@@ -238,13 +256,34 @@ fn drive(b: &mut dyn Backend, cycles: &[Cycle]) -> (Vec<EndRec>, Vec<Events>) {
             .get(c)
             .copied()
             .unwrap_or((cycles.last().unwrap().0, Beat::default()));
+        let rst = resets.get(c).copied().unwrap_or(false);
+        b.poke_bool(reset, rst);
         b.poke(mask, m as u128);
         b.poke(lv, beat.valid as u128);
-        b.poke(ls, beat.start as u128);
+        // Start flags and data are payload of each lane: random where the lane is not valid.
+        let junk = rng.bits(128);
+        let idle = !beat.valid & 0xf;
+        b.poke(
+            ls,
+            (beat.start & beat.valid | rng.bits(4) as u8 & idle) as u128,
+        );
         b.poke(
             ld,
-            (0..4).fold(0u128, |a, n| a | (beat.data[n] as u128) << (32 * n)),
+            (0..4).fold(0u128, |a, n| {
+                let x = if idle >> n & 1 == 1 {
+                    (junk >> (32 * n)) as u32
+                } else {
+                    beat.data[n]
+                };
+                a | (x as u128) << (32 * n)
+            }),
         );
+        if c > 0 && resets.get(c - 1) == Some(&true) && !rst {
+            assert!(
+                !b.peek_bool(fv) && !b.peek_bool(end) && b.peek(lm) == 0 && !b.peek_bool(stray),
+                "cycle {c}: an output survived the reset"
+            );
+        }
         if b.peek_bool(end) {
             ends.push(EndRec {
                 intact: b.peek_bool(ei),
@@ -282,6 +321,10 @@ fn drive(b: &mut dyn Backend, cycles: &[Cycle]) -> (Vec<EndRec>, Vec<Events>) {
             });
         }
         b.tick();
+        if rst {
+            // Flits of an attempt whose end the reset overtook are gone with it.
+            flits.clear();
+        }
     }
     assert!(flits.is_empty(), "flits after the last end: {flits:?}");
     (ends, events)
@@ -373,7 +416,7 @@ fn clean(b: &mut dyn Backend, seed: u64) -> usize {
             cycles.push((m, Beat::default()));
         }
     }
-    let (ends, events) = drive(b, &cycles);
+    let (ends, events) = drive(b, &cycles, &[], &mut rng);
     check(
         &cycles,
         &sent,
@@ -427,7 +470,7 @@ fn faults(b: &mut dyn Backend, seed: u64) -> usize {
             cycles.push((m, Beat::default()));
         }
     }
-    let (ends, events) = drive(b, &cycles);
+    let (ends, events) = drive(b, &cycles, &[], &mut rng);
     check(
         &cycles,
         &sent,
@@ -507,7 +550,7 @@ fn dense(b: &mut dyn Backend, mask: u8, n: usize) -> u64 {
             break;
         }
     }
-    let (ends, events) = drive(b, &cycles);
+    let (ends, events) = drive(b, &cycles, &[], &mut rng);
     check(&cycles, &sent, &ends, &events, &format!("dense {mask:04b}"));
     assert_eq!(ends.len(), n);
     assert!(ends.iter().all(|e| e.intact), "dense {mask:04b}: a bad LTP");
@@ -564,7 +607,7 @@ fn overflow(b: &mut dyn Backend, mask: u8) -> usize {
         cycles.push((mask, Beat::default()));
     }
     cycles.extend(segment(&mut rng, mask, 2, Fault::None, 0.0, &mut sent));
-    let (ends, events) = drive(b, &cycles);
+    let (ends, events) = drive(b, &cycles, &[], &mut rng);
     let mut model = DeframerModel::new(mask);
     for (m, beat) in &cycles {
         model.cycle(*m, beat);
@@ -654,7 +697,7 @@ fn lagging_early_start(b: &mut dyn Backend, mask: u8) -> usize {
         let idle = (0..at).rev().find(|&c| cycles[c].1.valid == 0).unwrap();
         cycles.remove(idle);
     }
-    let (ends, events) = drive(b, &cycles);
+    let (ends, events) = drive(b, &cycles, &[], &mut rng);
     check(
         &cycles,
         &sent,
@@ -671,5 +714,139 @@ fn ltp_deframer_lagging_early_start() {
         run_both_seeds("ltp_deframer", &[0], Dut::default, table, |b, _| {
             lagging_early_start(b, mask)
         });
+    }
+}
+
+/// The model's view of a run with resets: per segment between resets (the first cycle of the
+/// pulse that ends it, the attempts begun in it), and the events of every input cycle.
+fn model_with_resets(
+    cycles: &[Cycle],
+    resets: &[bool],
+) -> (Vec<(usize, Vec<Attempt>)>, Vec<Events>) {
+    let mut model = DeframerModel::new(cycles[0].0);
+    let mut segments = vec![];
+    let mut events = vec![];
+    for (c, (m, beat)) in cycles.iter().enumerate() {
+        let reset_now = resets[c];
+        if reset_now && (c == 0 || !resets[c - 1]) {
+            segments.push((c, std::mem::take(&mut model.attempts)));
+        }
+        // A reset drops the beat of its cycle and of the cycle before (first pipeline stage).
+        if reset_now || resets.get(c + 1).copied().unwrap_or(false) {
+            if reset_now {
+                model.reset(*m);
+            }
+            events.push(Events::default());
+            continue;
+        }
+        model.cycle(*m, beat);
+        events.push(*model.events.last().expect("an event per cycle"));
+    }
+    segments.push((usize::MAX, model.attempts));
+    (segments, events)
+}
+
+/// Checks one end against the model's attempt.
+fn check_end(e: &EndRec, a: &Attempt, tag: &str) {
+    match a {
+        None => assert!(!e.intact, "{tag}: intact, model says bad"),
+        Some(a) => {
+            assert_eq!(
+                (e.intact, e.crc_diff, e.state, e.gcrc),
+                (a.intact, a.crc_diff, a.state, a.gcrc),
+                "{tag} at cycle {} (intact, crc_diff, state, gcrc)",
+                e.cycle
+            );
+            let want: Vec<(u8, u128)> = a
+                .flits
+                .iter()
+                .enumerate()
+                .map(|(k, f)| (k as u8, *f))
+                .collect();
+            assert_eq!(e.flits, want, "{tag}: flits");
+        }
+    }
+}
+
+/// Clean and faulty segments with resets at random moments; returns (pulses, ends checked).
+fn resets(b: &mut dyn Backend, seed: u64) -> (u64, usize) {
+    let mut rng = BenchRng::new(seed);
+    let mut sent = vec![];
+    let mut cycles = vec![];
+    let all = [
+        Fault::None,
+        Fault::Flip,
+        Fault::DropBeat,
+        Fault::LostStart,
+        Fault::SpuriousStart,
+        Fault::WrongState,
+    ];
+    for &m in &[0b1111u8, 0b1011, 0b0011, 0b0001, 0b0110] {
+        for &f in &all {
+            cycles.extend(segment(&mut rng, m, 3, f, 0.3, &mut sent));
+            cycles.push((m, Beat::default()));
+        }
+    }
+    let mut sched = ResetSchedule::new(&mut rng, 150);
+    let mut resets: Vec<bool> = (0..cycles.len())
+        .map(|c| sched.next_if(&mut rng, c + 10 < cycles.len()))
+        .collect();
+    resets.resize(cycles.len() + 60, false);
+    let (ends, events) = drive(b, &cycles, &resets, &mut rng);
+    let (segments, want_events) = model_with_resets(&cycles, &resets[..cycles.len()]);
+    let tag = format!("resets seed {seed}");
+    // Events, two cycles late; none during a pulse (the reset clears them).
+    for (c, e) in want_events.iter().enumerate() {
+        assert_eq!(events[c], *e, "{tag}: events of input cycle {c}");
+    }
+    for e in &events[want_events.len()..] {
+        assert_eq!(*e, Events::default(), "{tag}: events after the input");
+    }
+    // Ends: those reported up to a pulse's first cycle belong to the segment it ends (a prefix
+    // of its attempts); none during or right after the pulse.
+    let mut rest = &ends[..];
+    for (i, (until, attempts)) in segments.iter().enumerate() {
+        let n = rest
+            .iter()
+            .take_while(|e| e.cycle as usize <= *until)
+            .count();
+        let (mine, later) = rest.split_at(n);
+        if *until == usize::MAX {
+            assert_eq!(
+                mine.len(),
+                attempts.len(),
+                "{tag}: ends of the last segment"
+            );
+        } else {
+            assert!(
+                mine.len() <= attempts.len(),
+                "{tag}: segment {i} reported {} ends, the model has {} attempts",
+                mine.len(),
+                attempts.len()
+            );
+            // The pulse and the cycle after it report nothing.
+            let mut pulse_end = *until;
+            while resets[pulse_end] {
+                pulse_end += 1;
+            }
+            assert!(
+                later.first().is_none_or(|e| e.cycle as usize > pulse_end),
+                "{tag}: an end reported during reset at cycle {until}"
+            );
+        }
+        for (k, (e, a)) in mine.iter().zip(attempts).enumerate() {
+            check_end(e, a, &format!("{tag}: segment {i} end {k}"));
+        }
+        rest = later;
+    }
+    sched.assert_pulses(&tag, 10);
+    (sched.pulses(), ends.len())
+}
+
+#[test]
+fn ltp_deframer_resets_under_traffic() {
+    let rep = run_both_seeds("ltp_deframer", &[7, 8], Dut::default, table, resets);
+    for r in &rep {
+        assert!(r.result.1 > 20, "too few ends checked: {:?}", r.result);
     }
 }

@@ -3,9 +3,20 @@
 //! lane) must equal the model's, in order, and idle cycles must be all zero. Also measures the
 //! sustained flits per cycle of a continuous LTP stream at each lane count, and that `idle` is
 //! high exactly in the cycles in which every accepted LTP is complete and all its XFRs have
-//! reached the lanes (the model's queue is empty between LTPs).
+//! reached the lanes (the model's queue is empty between LTPs). `sink.data` is random while
+//! `sink.valid` is low.
+//!
+//! Reset (its doc: "drops the XFRs held and restarts the beat count at flit 0"; `mask` is
+//! sampled during reset): a run of LTPs with random idle and 1-3 cycle pulses at random moments
+//! (the shared [`ResetSchedule`]), the mask often changed during the pulse. In the first cycle
+//! after each, `lanes` must be idle (valid 0) and `idle` high; the sender abandons the LTP in
+//! progress and starts the next at flit 0. What the lanes carry between two resets is the
+//! model's striping of the LTPs begun since the first (a rotation restarted at lane 0): a
+//! prefix of it when the second reset cut it short, all of it otherwise, and nothing of an LTP
+//! from before a reset ever appears after it.
 use hdl::llp::ltp::{ltp_to_xfrs, stripe, Beat, LTP_FLITS, LTP_XFRS};
 use hdl::prelude::*;
+use testbench::reset::ResetSchedule;
 use testbench::{port_table, run_both_seeds, Backend, BenchRng};
 
 type Dut = LtpStriper;
@@ -70,7 +81,8 @@ fn bench(b: &mut dyn Backend, seed: u64, rate: f64, gap: f64, ltps_per_mask: usi
         while next < beats.len() || quiet < 6 {
             let offer = next < beats.len() && wait == 0;
             b.poke_bool(valid, offer);
-            b.poke(data, if offer { beats[next].0 } else { 0 });
+            let idle_data = rng.bits(65);
+            b.poke(data, if offer { beats[next].0 } else { idle_data });
             let fired = offer && b.peek_bool(ready);
             let (v, s, d) = (b.peek(l_valid) as u8, b.peek(l_start) as u8, b.peek(l_data));
             if v != 0 {
@@ -101,6 +113,8 @@ fn bench(b: &mut dyn Backend, seed: u64, rate: f64, gap: f64, ltps_per_mask: usi
             );
             idles += want_idle as u64;
             if fired {
+                // The lanes are quiet only once the last beat in has had time to come out.
+                quiet = 0;
                 fires.push(b.cycle());
                 next += 1;
                 if next < beats.len() {
@@ -135,6 +149,181 @@ fn bench(b: &mut dyn Backend, seed: u64, rate: f64, gap: f64, ltps_per_mask: usi
         out.push((m, flits, fires[fires.len() - 1] - fires[0] + 1, partial));
     }
     out
+}
+
+/// An LTP as the sender has it: 17 input beats and its XFRs.
+fn random_ltp(rng: &mut BenchRng) -> (Vec<u128>, [u32; LTP_XFRS]) {
+    let flits: [u128; LTP_FLITS] = std::array::from_fn(|_| rng.bits(65));
+    let trailer = rng.bits(16) as u16;
+    let beats = flits.iter().copied().chain([trailer as u128]).collect();
+    (beats, ltp_to_xfrs(&flits, trailer))
+}
+
+/// The LTPs begun since the last reset and the lane beats seen since.
+#[derive(Default)]
+struct Segment {
+    mask: u8,
+    /// XFRs of each LTP whose flit 0 was accepted.
+    xfrs: Vec<[u32; LTP_XFRS]>,
+    /// Cycle each accepted beat was accepted in.
+    fires: Vec<u64>,
+    got: Vec<Beat>,
+}
+
+impl Segment {
+    /// Checks the lanes against the model: all of it if `whole`, else a prefix (cut by reset).
+    fn check(&self, seed: u64, whole: bool) -> usize {
+        let n = self.xfrs.len();
+        let ltps: Vec<([u32; LTP_XFRS], bool)> = (0..n)
+            .map(|k| {
+                let next = 17 * (k + 1);
+                let in_time =
+                    next < self.fires.len() && self.fires[next] == self.fires[next - 1] + 1;
+                (self.xfrs[k], in_time)
+            })
+            .collect();
+        let want = if n == 0 {
+            vec![]
+        } else {
+            stripe(&ltps, self.mask)
+        };
+        if let Some(i) = (0..self.got.len()).find(|&i| want.get(i) != Some(&self.got[i])) {
+            panic!(
+                "seed {seed} mask {:04b}: lane beat {i} since reset is {:?}, the model's {:?} \
+                 ({} beats seen, {} in the model, {} LTPs begun, in time {:?})",
+                self.mask,
+                self.got[i],
+                want.get(i),
+                self.got.len(),
+                want.len(),
+                n,
+                ltps.iter().map(|l| l.1).collect::<Vec<_>>()
+            );
+        }
+        if whole {
+            assert_eq!(
+                self.got.len(),
+                want.len(),
+                "seed {seed}: beats missing at the end"
+            );
+        }
+        self.got.len()
+    }
+}
+
+/// Resets under traffic; returns (reset pulses, lane beats checked).
+fn resets(b: &mut dyn Backend, seed: u64, cycles: u64) -> (u64, u64) {
+    let mut rng = BenchRng::new(seed);
+    let (reset, mask) = (b.port("reset"), b.port("mask"));
+    let (valid, data, ready) = (
+        b.port("sink$valid"),
+        b.port("sink$data"),
+        b.port("sink$ready"),
+    );
+    let (l_valid, l_start, l_data, idle) = (
+        b.port("lanes$valid"),
+        b.port("lanes$start"),
+        b.port("lanes$data"),
+        b.port("idle"),
+    );
+    let mut sched = ResetSchedule::new(&mut rng, 120);
+    let mut seg = Segment {
+        mask: 0b1111,
+        ..Default::default()
+    };
+    let mut next_mask = seg.mask;
+    b.poke(mask, seg.mask as u128);
+    b.poke_bool(reset, true);
+    b.tick();
+    let (mut ltp, mut xfrs) = random_ltp(&mut rng);
+    let (mut next, mut wait, mut checked) = (0usize, 0u64, 0u64);
+    let mut c = 0u64;
+    // After the last cycle of traffic, run until the lanes have been quiet for a while.
+    let mut quiet = 0;
+    while c < cycles || quiet < 8 {
+        // Traffic stops after `cycles`, at the end of an LTP.
+        let traffic = c < cycles || next != 0;
+        let rst = sched.next_if(&mut rng, c < cycles);
+        b.poke_bool(reset, rst);
+        if rst && rng.chance(0.5) {
+            // A new lane mask for the next segment, sampled during reset.
+            next_mask = rng.range(1, 15) as u8;
+            b.poke(mask, next_mask as u128);
+        }
+        let offer = traffic && wait == 0;
+        b.poke_bool(valid, offer);
+        let idle_data = rng.bits(65);
+        b.poke(data, if offer { ltp[next] } else { idle_data });
+        if sched.released() {
+            assert!(
+                b.peek(l_valid) == 0 && b.peek_bool(idle),
+                "seed {seed} cycle {c}: lanes busy or not idle after reset"
+            );
+        }
+        let (v, s, d) = (b.peek(l_valid) as u8, b.peek(l_start) as u8, b.peek(l_data));
+        let fired = offer && b.peek_bool(ready);
+        b.tick();
+        if rst {
+            // The segment ends; the LTP in progress is abandoned, the next starts at flit 0.
+            checked += seg.check(seed, false) as u64;
+            seg = Segment {
+                mask: next_mask,
+                ..Default::default()
+            };
+            (ltp, xfrs) = random_ltp(&mut rng);
+            (next, wait, quiet) = (0, 0, 0);
+            c += 1;
+            continue;
+        }
+        if v != 0 {
+            seg.got.push(Beat {
+                valid: v,
+                start: s,
+                data: std::array::from_fn(|n| (d >> (32 * n)) as u32),
+            });
+            quiet = 0;
+        } else {
+            assert_eq!((s, d), (0, 0), "seed {seed} cycle {c}: idle cycle not zero");
+            quiet += !traffic as u64;
+        }
+        if fired {
+            if next == 0 {
+                seg.xfrs.push(xfrs);
+            }
+            seg.fires.push(c);
+            next += 1;
+            wait = if rng.chance(0.8) { 0 } else { rng.range(1, 4) };
+            if next == ltp.len() {
+                (ltp, xfrs) = random_ltp(&mut rng);
+                next = 0;
+                if rng.chance(0.4) {
+                    wait += rng.range(1, 12);
+                }
+            }
+        } else if !offer {
+            wait = wait.saturating_sub(1);
+        }
+        c += 1;
+        assert!(c < cycles + 1000, "seed {seed}: the lanes never went quiet");
+    }
+    checked += seg.check(seed, true) as u64;
+    sched.assert_pulses(&format!("ltp striper seed {seed}"), 10);
+    (sched.pulses(), checked)
+}
+
+#[test]
+fn ltp_striper_resets_under_traffic() {
+    let table = || port_table!(Dut; reset, mask, sink.valid, sink.data, sink.ready, lanes.valid, lanes.start, lanes.data, idle);
+    let rep = run_both_seeds("ltp_striper", &[5, 6], Dut::default, table, |b, s| {
+        resets(b, s, 4000)
+    });
+    for r in &rep {
+        assert!(
+            r.result.1 > 500,
+            "too few lane beats checked: {:?}",
+            r.result
+        );
+    }
 }
 
 #[test]

@@ -1,12 +1,21 @@
 //! PacketBuffer against its model: random streams of good and dirty packets with random idle,
 //! reader backpressure and a credit-respecting sender, plus directed cases per drop reason and
-//! a credit violation (overrun).
+//! a credit violation (overrun). `sink.data` is random while `sink.valid` is low.
+//!
+//! Reset (its doc: "empties the buffer and clears counters and the error buffer"; `freed` is a
+//! register, so it is 0 after reset, and the flits accepted in the reset cycle and the cycle
+//! before it, still in the input register, are dropped): a random run with 1-3 cycle pulses at
+//! random moments (the shared [`ResetSchedule`]). In the first cycle after each, `source.valid`,
+//! `freed`, every counter, the error buffer and `dropped_any` must be zero; the sender starts
+//! over with `D` credits in the middle of its stream (as a link does when both ends reset), and
+//! what comes out is checked against the reset model alone.
 use hdl::formats::flit::{ControlCode, Flit};
 use hdl::llp::packet_buffer::*;
 use hdl::packet_buffer;
 use testbench::models::formats::{random_control, random_header};
 use testbench::models::packet_buffer::{classify, Counters, FlitClass, PacketBufferModel};
 use testbench::models::stream::{Receiver, StreamPorts};
+use testbench::reset::ResetSchedule;
 use testbench::{port_table, run_both, Backend, BenchRng};
 
 type Dut16 = packet_buffer!(16);
@@ -175,6 +184,9 @@ struct Run {
     respect: bool,
     /// Idle/credit control flits sprinkled in (ignored by the buffer).
     noise: f64,
+    /// Mean cycles between reset pulses (0: none). With resets, `expect` and `want` are not
+    /// used: what leaves is the reset model's word alone.
+    reset_gap: u64,
 }
 
 #[derive(Debug, PartialEq)]
@@ -222,10 +234,14 @@ fn bench<const D: usize>(b: &mut dyn Backend, max_len: usize, run: &Run, seed: u
     // The buffer handles a flit in the cycle after it is accepted (its input register): the
     // model sees each flit one edge late, together with that edge's read.
     let mut in_reg: Option<u128> = None;
+    let mut sched = match run.reset_gap {
+        0 => ResetSchedule::never(),
+        gap => ResetSchedule::new(&mut rng, gap),
+    };
     b.poke_bool(reset, true);
     b.tick();
     loop {
-        b.poke_bool(reset, false);
+        let rst = sched.drive(b, reset, &mut rng);
         // Sender: one flit per cycle at most (the sink is always ready).
         if pending_noise.is_none() && rng.chance(run.noise) {
             let code = if rng.chance(0.5) {
@@ -243,13 +259,26 @@ fn bench<const D: usize>(b: &mut dyn Backend, max_len: usize, run: &Run, seed: u
             None
         };
         b.poke_bool(sv, offer.is_some());
-        b.poke(sd, offer.unwrap_or(0));
+        let idle_data = rng.bits(65);
+        b.poke(sd, offer.unwrap_or(idle_data));
         if cycles >= run.stall {
             rx.drive(b, &mut rng);
         } else {
             b.poke_bool(rx.ports.ready, false);
         }
         assert!(b.peek_bool(sr), "seed {seed}: sink.ready low");
+        if sched.released() {
+            let status: Vec<u128> = ctr_ports
+                .iter()
+                .chain(&[freed_p, e0, e1, er, da, rx.ports.valid])
+                .map(|&p| b.peek(p))
+                .collect();
+            assert!(
+                status.iter().all(|&v| v == 0),
+                "seed {seed} cycle {cycles}: counters, freed, error buffer, dropped_any, \
+                 source.valid after reset: {status:?}"
+            );
+        }
         let f = b.peek(freed_p) as u64;
         assert_eq!(f, expect_freed, "seed {seed} cycle {cycles}: freed");
         credits += f;
@@ -272,14 +301,25 @@ fn bench<const D: usize>(b: &mut dyn Backend, max_len: usize, run: &Run, seed: u
             }
         }
         b.tick();
-        let before = model.counters[OVR];
-        let (fr, popped) = model.edge(in_reg, taken.is_some());
-        in_reg = offer;
-        overruns_seen += model.counters[OVR] - before;
-        expect_freed = fr;
-        if let Some(v) = taken {
-            assert_eq!(Some(v), popped, "seed {seed}: flit {} wrong", got.len());
-            got.push(v);
+        if rst {
+            // Every handshake of the reset cycle is void, the input register is emptied, and
+            // the sender starts over with all its credits.
+            model.reset();
+            rx.reset();
+            in_reg = None;
+            expect_freed = 0;
+            credits = D as u64;
+            (freed_sum, spent) = (0, 0);
+        } else {
+            let before = model.counters[OVR];
+            let (fr, popped) = model.edge(in_reg, taken.is_some());
+            in_reg = offer;
+            overruns_seen += model.counters[OVR] - before;
+            expect_freed = fr;
+            if let Some(v) = taken {
+                assert_eq!(Some(v), popped, "seed {seed}: flit {} wrong", got.len());
+                got.push(v);
+            }
         }
         let ctrs: Vec<u64> = ctr_ports.iter().map(|&c| b.peek(c) as u64).collect();
         assert_eq!(ctrs, model.counters, "seed {seed} cycle {cycles}: counters");
@@ -291,10 +331,17 @@ fn bench<const D: usize>(b: &mut dyn Backend, max_len: usize, run: &Run, seed: u
             "seed {seed}: dropped_any"
         );
         cycles += 1;
-        if queue.is_empty() && in_reg.is_none() && got.len() == expect.len() && expect_freed == 0 {
+        // Without resets the stream says what must come out; with them, the model.
+        let delivered = if run.reset_gap == 0 {
+            got.len() == expect.len()
+        } else {
+            model.committed.is_empty() && !sched.active()
+        };
+        if queue.is_empty() && in_reg.is_none() && delivered && expect_freed == 0 {
             // Let the last `freed` come out, and check nothing else shows.
             for _ in 0..4 {
                 b.poke_bool(sv, false);
+                b.poke(sd, rng.bits(65));
                 b.poke_bool(rx.ports.ready, true);
                 let f = b.peek(freed_p) as u64;
                 assert_eq!(f, expect_freed, "seed {seed}: final freed");
@@ -310,7 +357,11 @@ fn bench<const D: usize>(b: &mut dyn Backend, max_len: usize, run: &Run, seed: u
         }
         assert!(cycles < 200_000, "seed {seed}: hang");
     }
-    assert_eq!(&got, expect, "seed {seed}: delivered flits");
+    if run.reset_gap == 0 {
+        assert_eq!(&got, expect, "seed {seed}: delivered flits");
+    } else {
+        sched.assert_pulses(&format!("packet buffer seed {seed}"), 5);
+    }
     if let Some(want) = run.want {
         assert_eq!(want, model.counters, "seed {seed}: counters per dirty item");
     }
@@ -357,6 +408,7 @@ fn random_run(seed: u64, items: usize, max_len: usize, rates: (f64, f64)) -> Run
         stall: 0,
         respect: true,
         noise: 0.05,
+        reset_gap: 0,
     }
 }
 
@@ -386,6 +438,25 @@ fn packet_buffer_random_streams() {
     );
 }
 
+/// Resets at random moments under a random stream of good and dirty packets.
+#[test]
+fn packet_buffer_resets_under_traffic() {
+    let mut run = random_run(5, 300, 8, (0.8, 0.7));
+    run.want = None;
+    run.reset_gap = 150;
+    let r = run_both(
+        "packet_buffer_16",
+        || Dut16::new(8),
+        table!(Dut16),
+        |b| bench::<16>(b, 8, &run, 5),
+    );
+    eprintln!("resets: {:?}", r.result);
+    assert!(
+        r.result.delivered > 100,
+        "too little delivered between resets"
+    );
+}
+
 /// Throughput: back-to-back good packets move at one flit per cycle.
 #[test]
 fn packet_buffer_full_rate() {
@@ -401,6 +472,7 @@ fn packet_buffer_full_rate() {
         stall: 0,
         respect: true,
         noise: 0.0,
+        reset_gap: 0,
     };
     let r = run_both(
         "packet_buffer_rate",
@@ -434,6 +506,7 @@ fn directed(
         stall,
         respect,
         noise: 0.0,
+        reset_gap: 0,
     };
     let r = run_both(
         "packet_buffer_directed",

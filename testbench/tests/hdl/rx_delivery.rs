@@ -9,7 +9,15 @@
 //! sender's stream of that VC, in order (so nothing of a rolled-back group leaks and nothing is
 //! lost or misrouted), every credit comes back, the totals, error buffer, `err_vc`, `bad_vc`
 //! and `dropped_any` match the model and the sender's count of dirty packets, and the staging
-//! buffer never overflows.
+//! buffer never overflows. `wr_data` is random while `wr_valid` is low.
+//!
+//! Reset (its doc: "empties everything and clears every counter", current VC 0): a run with
+//! 1-3 cycle pulses at random moments (the shared [`ResetSchedule`]). In the first cycle after
+//! each, every `sources[v].valid`, every `freed[v]`, the totals, `bad_vc`, `err_vc`, the error
+//! buffer, `dropped_any` and `overflow` must be zero. The sender abandons the LTP it was
+//! writing and starts over with full credits and VC 0, in the middle of its streams (as a link
+//! does when both ends reset); every flit delivered afterwards is checked against the reset
+//! model, and at the end every credit must be back and the status must be the model's.
 use hdl::formats::flit::{ControlCode, Flit};
 use hdl::rx_delivery;
 use std::collections::VecDeque;
@@ -17,6 +25,7 @@ use testbench::models::formats::random_header;
 use testbench::models::packet_buffer::{Counters, PacketBufferModel};
 use testbench::models::rx_delivery::{route, Route, RxDeliveryModel};
 use testbench::models::stream::{Receiver, StreamPorts};
+use testbench::reset::ResetSchedule;
 use testbench::rhdl::SimValue;
 use testbench::{port_table, run_both, Backend, BenchRng, PortTable};
 
@@ -177,6 +186,9 @@ struct Params {
     bad_vc: f64,
     /// Per-VC reader ready probability.
     out_rates: Vec<f64>,
+    /// Mean cycles between reset pulses (0: none). With resets the totals and deliveries are
+    /// the reset model's alone (the streams' dirty packets are cut at random).
+    reset_gap: u64,
 }
 
 #[derive(Debug, PartialEq)]
@@ -305,11 +317,16 @@ fn bench<const D: usize>(b: &mut dyn Backend, p: &Params, seed: u64) -> Outcome 
     let (mut cycles, mut rollbacks) = (0u64, 0u64);
     let mut bad_vc_committed = 0u64;
     let mut group_bad = tx.bad_vc_sent;
+    let mut sched = match p.reset_gap {
+        0 => ResetSchedule::never(),
+        gap => ResetSchedule::new(&mut rng, gap),
+    };
 
     b.poke_bool(reset, true);
     b.tick();
     b.poke_bool(reset, false);
     loop {
+        let rst = sched.drive(b, reset, &mut rng);
         let sender_done = tx.streams.iter().all(|s| s.is_empty());
         let (mut commit, mut rollback) = (false, false);
         if idx == group.len() {
@@ -336,7 +353,8 @@ fn bench<const D: usize>(b: &mut dyn Backend, p: &Params, seed: u64) -> Outcome 
             idx += 1;
         }
         b.poke_bool(wv, write.is_some());
-        b.poke(wd, write.unwrap_or(0));
+        let idle_data = rng.bits(65);
+        b.poke(wd, write.unwrap_or(idle_data));
         b.poke_bool(cm, commit);
         b.poke_bool(rb, rollback);
         for r in rx.iter_mut() {
@@ -346,6 +364,19 @@ fn bench<const D: usize>(b: &mut dyn Backend, p: &Params, seed: u64) -> Outcome 
             !b.peek_bool(ovf),
             "seed {seed} cycle {cycles}: staging overflow"
         );
+        if sched.released() {
+            let mut status: Vec<u128> = ctr_ports
+                .iter()
+                .chain(&freed)
+                .chain(&[bvc, evc, e0, e1, er, da])
+                .map(|&q| b.peek(q))
+                .collect();
+            status.extend(rx.iter().map(|r| b.peek(r.ports.valid)));
+            assert!(
+                status.iter().all(|&v| v == 0),
+                "seed {seed} cycle {cycles}: status or an output not cleared by reset: {status:?}"
+            );
+        }
         for v in 0..p.vcs {
             let f = b.peek(freed[v]) as u64;
             tx.credits[v] += f;
@@ -353,7 +384,11 @@ fn bench<const D: usize>(b: &mut dyn Backend, p: &Params, seed: u64) -> Outcome 
                 tx.credits[v] <= D as u64,
                 "seed {seed}: VC {v} credits above D"
             );
-            if let Some(w) = rx[v].fired(b) {
+            let taken = rx[v].fired(b);
+            if rst {
+                continue; // a reset cycle's handshakes are void
+            }
+            if let Some(w) = taken {
                 let m = model.bufs[v].committed.pop_front();
                 assert_eq!(
                     Some(w),
@@ -372,9 +407,24 @@ fn bench<const D: usize>(b: &mut dyn Backend, p: &Params, seed: u64) -> Outcome 
             );
         }
         b.tick();
-        model.edge(write, commit, rollback);
         cycles += 1;
-        let delivered = (0..p.vcs).all(|v| got[v].len() == expect[v].len());
+        if rst {
+            // Everything inside is gone; the sender starts over mid-stream (its group lost).
+            model.reset();
+            rx.iter_mut().for_each(|r| r.reset());
+            tx.credits = vec![D as u64; p.vcs];
+            tx.ctx = 0;
+            group = tx.build(&mut rng, p);
+            (idx, wait) = (0, 0);
+            continue;
+        }
+        model.edge(write, commit, rollback);
+        // Without resets the streams say what must come out; with them, the model.
+        let delivered = if p.reset_gap == 0 {
+            (0..p.vcs).all(|v| got[v].len() == expect[v].len())
+        } else {
+            model.pending.is_empty() && model.bufs.iter().all(|b| b.committed.is_empty())
+        };
         if sender_done && idx == group.len() && group.is_empty() && delivered {
             break;
         }
@@ -393,6 +443,7 @@ fn bench<const D: usize>(b: &mut dyn Backend, p: &Params, seed: u64) -> Outcome 
     // Drain: the last credits and status settle within a few cycles.
     for _ in 0..6 {
         b.poke_bool(wv, false);
+        b.poke(wd, rng.bits(65));
         b.poke_bool(cm, false);
         b.poke_bool(rb, false);
         for v in 0..p.vcs {
@@ -404,7 +455,11 @@ fn bench<const D: usize>(b: &mut dyn Backend, p: &Params, seed: u64) -> Outcome 
         }
         b.tick();
     }
-    assert_eq!(got, expect, "seed {seed}: delivered flits per VC");
+    if p.reset_gap == 0 {
+        assert_eq!(got, expect, "seed {seed}: delivered flits per VC");
+    } else {
+        sched.assert_pulses(&format!("rx delivery seed {seed}"), 5);
+    }
     assert_eq!(
         tx.credits,
         vec![D as u64; p.vcs],
@@ -412,20 +467,24 @@ fn bench<const D: usize>(b: &mut dyn Backend, p: &Params, seed: u64) -> Outcome 
     );
     let hw: Vec<u64> = ctr_ports.iter().map(|&c| b.peek(c) as u64).collect();
     assert_eq!(hw, model.totals(), "seed {seed}: totals vs model");
-    assert_eq!(
-        model.totals(),
-        want,
-        "seed {seed}: totals vs the dirty packets sent"
-    );
+    if p.reset_gap == 0 {
+        assert_eq!(
+            model.totals(),
+            want,
+            "seed {seed}: totals vs the dirty packets sent"
+        );
+    }
     assert_eq!(
         b.peek(bvc) as u64,
         model.bad_vc,
         "seed {seed}: bad_vc vs model"
     );
-    assert_eq!(
-        model.bad_vc, bad_vc_committed,
-        "seed {seed}: bad_vc vs sent"
-    );
+    if p.reset_gap == 0 {
+        assert_eq!(
+            model.bad_vc, bad_vc_committed,
+            "seed {seed}: bad_vc vs sent"
+        );
+    }
     assert_eq!(b.peek(evc) as usize, model.err_vc, "seed {seed}: err_vc");
     let err = (b.peek(e0), b.peek(e1), b.peek(er) as u8);
     assert_eq!(err, model.err(), "seed {seed}: error buffer");
@@ -456,7 +515,28 @@ fn params(vcs: usize, max_len: usize, items: usize, rng: &mut BenchRng) -> Param
         out_rates: (0..vcs)
             .map(|_| 0.3 + 0.7 * rng.range(0, 10) as f64 / 10.0)
             .collect(),
+        reset_gap: 0,
     }
+}
+
+/// Resets at random moments while LTPs of good and dirty packets are written, committed and
+/// rolled back on three VCs.
+#[test]
+fn rx_delivery_resets_under_traffic() {
+    let mut p = params(3, 8, 60, &mut BenchRng::new(78));
+    p.reset_gap = 250;
+    let r = run_both(
+        "rx_delivery_3x16",
+        || Dut16::new(3, 8),
+        || table(3),
+        |b| bench::<16>(b, &p, 6),
+    );
+    eprintln!("resets: {:?}", r.result);
+    assert!(
+        r.result.delivered.iter().all(|&n| n > 20),
+        "too little delivered between resets: {:?}",
+        r.result.delivered
+    );
 }
 
 #[test]

@@ -30,6 +30,15 @@
 //! are the `lane_missing` pulses on active lanes plus one on the lane the flipped bit travelled
 //! on (group `m` of an LTP at state `s` on logical lane `(s + m) mod L`) when its good copy
 //! arrives; removals happen only in the bursts, on the chosen lane, with a retry request.
+//!
+//! Reset (its doc: "sequence numbers 0, all lanes of the initial mask"; its counters and
+//! pulses are registers cleared by it too): in the first random-fault phase, 1-3 cycle pulses at
+//! random moments (the shared [`ResetSchedule`]), with LTPs in progress. In the first cycle
+//! after each, `expect_seq` must be 0, `mask` the initial mask, every counter, lane error count
+//! and pulse zero, `link_up` and `waiting` low. The far end restarts with it (sequence numbers
+//! from 0, the LTP it was presenting abandoned, as when both ends of a link reset), and the run
+//! goes on against the reset model and a fresh scoreboard. The flit and end payloads are
+//! random while their valid is low.
 #![allow(clippy::needless_range_loop)] // lanes and VCs are indexed by number
 use hdl::formats::flit::{ControlCode, Flit};
 use hdl::llp::lt::LtCode;
@@ -40,6 +49,7 @@ use testbench::models::formats::random_header;
 use testbench::models::ltp_deframer::group_crcs;
 use testbench::models::rx_link::{End, RxIn, RxLinkModel, RxOut};
 use testbench::models::tx_link::{kind, Kind};
+use testbench::reset::ResetSchedule;
 use testbench::rhdl::SimValue;
 use testbench::{port_table, run_both_seeds, Backend, BenchRng, PortId, PortTable};
 
@@ -491,7 +501,17 @@ fn bench(b: &mut dyn Backend, seed: u64, spread: u64) -> Outcome {
         mask: init_mask,
         ..Default::default()
     };
+    // What the block shows right after reset (the staging outputs follow the inputs).
+    let after_reset = RxOut {
+        mask: init_mask,
+        got_credits: vec![0; VCS],
+        ..Default::default()
+    };
+    // Resets only before the first removal: the burst phases count removals.
+    let mut sched = ResetSchedule::new(&mut rng, 6000);
     loop {
+        let rst = sched.next_if(&mut rng, phase == Phase::Spread && removed_at.is_empty());
+        b.poke_bool(ports.reset, rst);
         let dut_mask = prev.mask;
         let l = dut_mask.count_ones() as usize;
         // Phases.
@@ -637,7 +657,13 @@ fn bench(b: &mut dyn Backend, seed: u64, spread: u64) -> Outcome {
         b.poke_bool(ports.flit_valid, flit.is_some());
         b.poke(ports.flit_pos, flit.map_or(rng.bits(4), |f| f.0 as u128));
         b.poke(ports.flit, flit.map_or(rng.bits(65), |f| f.1));
-        let e = inp.end.unwrap_or_default();
+        // The end record is random while `ltp_end` is low.
+        let e = inp.end.unwrap_or(End {
+            intact: rng.chance(0.5),
+            crc_diff: rng.bits(14) as u16,
+            state: rng.bits(2) as u8,
+            gcrc: rng.bits(32) as u32,
+        });
         b.poke_bool(ports.end[0], inp.end.is_some());
         b.poke_bool(ports.end[1], e.intact);
         b.poke(ports.end[2], e.crc_diff as u128);
@@ -656,6 +682,32 @@ fn bench(b: &mut dyn Backend, seed: u64, spread: u64) -> Outcome {
             o, want,
             "{tag}: outputs (left) differ from the model's (right)"
         );
+        if sched.released() {
+            let status = RxOut {
+                wr: None,
+                commit: false,
+                rollback: false,
+                ..o.clone()
+            };
+            assert_eq!(status, after_reset, "{tag}: state after reset");
+        }
+        if rst {
+            // Both ends restart: the far end from sequence number 0, the scoreboard empty.
+            model.reset();
+            b.tick();
+            far = FarTx::new(init_mask);
+            (cur, gap, end_due) = (None, 0, None);
+            reactions.clear();
+            pending.clear();
+            committed = 0;
+            lt_now = lt_outputs(&[0; LTP_FLITS], true);
+            lanes_now = [0; 4];
+            (named_next, flip_inflight, flipped) = (None, false, None);
+            last_retry = t;
+            prev = after_reset.clone();
+            t += 1;
+            continue;
+        }
 
         // Staging: commit only the intact copy of the next LTP, with exactly its data flits.
         if o.commit || o.rollback {
@@ -803,6 +855,7 @@ fn bench(b: &mut dyn Backend, seed: u64, spread: u64) -> Outcome {
             far.mask
         );
     }
+    sched.assert_pulses(&format!("rx link seed {seed}"), 5);
     out.cycles = t;
     out.ltps = committed;
     out.status = prev;

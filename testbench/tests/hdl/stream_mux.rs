@@ -6,10 +6,18 @@
 //! after the two cycles of latency from reset (grant register, then output register), whether
 //! every input is busy (the inputs then take turns: beat by beat without hold, packet by packet
 //! with it) or a single one is.
+//!
+//! Reset (its doc: "output emptied, no grant, arbiter back to input 0"): in the random-load runs,
+//! 1-3 cycle pulses at random moments (the shared [`ResetSchedule`]); handshakes in a reset cycle
+//! are void. In the first cycle after each, `source.valid` and every `sinks[i].ready` must be
+//! low (no grant yet, the skid buffer empty; with one input, a wire into the empty skid buffer,
+//! its `ready` is high), no beat accepted before the reset may ever come
+//! out, and the run goes on against a reset model (which puts input 0 first in round robin).
 use hdl::prelude::*;
 use std::collections::VecDeque;
 use testbench::models::stream::{Driver, Receiver, StreamPorts};
 use testbench::models::stream_mux::StreamMuxModel;
+use testbench::reset::ResetSchedule;
 use testbench::rhdl::SimValue;
 use testbench::{port_table, run_both_seeds, Backend, BenchRng, PortTable};
 
@@ -63,6 +71,8 @@ struct Load {
     out_rate: f64,
     packets: u64,
     busy: usize,
+    /// Mean cycles between reset pulses; 0: none.
+    reset_gap: u64,
 }
 
 fn bench(b: &mut dyn Backend, seed: u64, n: usize, hold: bool, load: Load) -> Report {
@@ -71,6 +81,7 @@ fn bench(b: &mut dyn Backend, seed: u64, n: usize, hold: bool, load: Load) -> Re
         out_rate,
         packets,
         busy,
+        reset_gap,
     } = load;
     let mut rng = BenchRng::new(seed);
     let reset = b.port("reset");
@@ -79,6 +90,7 @@ fn bench(b: &mut dyn Backend, seed: u64, n: usize, hold: bool, load: Load) -> Re
         .map(|i| Driver::new(StreamPorts::new(b, &format!("sinks${i}")), in_rate))
         .collect();
     let mut rx = Receiver::new(StreamPorts::new(b, "source"), out_rate);
+    // Per input, the beats it handed over and the mux has not yet delivered, in order.
     let mut expect: Vec<VecDeque<u128>> = vec![VecDeque::new(); n];
     let mut total = 0usize;
     for (i, d) in tx.iter_mut().enumerate().take(busy) {
@@ -88,9 +100,13 @@ fn bench(b: &mut dyn Backend, seed: u64, n: usize, hold: bool, load: Load) -> Re
                 d.queue.push_back(beat(i, p, k, k == len - 1));
             }
         }
-        expect[i] = d.queue.clone();
         total += d.queue.len();
     }
+    let mut sched = match reset_gap {
+        0 => ResetSchedule::never(),
+        gap => ResetSchedule::new(&mut rng, gap),
+    };
+    let mut dropped = 0usize;
     let mut model = StreamMuxModel::new(n, hold);
     b.poke_bool(reset, true);
     b.tick();
@@ -100,23 +116,36 @@ fn bench(b: &mut dyn Backend, seed: u64, n: usize, hold: bool, load: Load) -> Re
     let mut beats = vec![];
     let mut packets_out = vec![];
     let mut cycles = 0u64;
-    while got < total {
+    while got + dropped < total {
+        let rst = sched.drive(b, reset, &mut rng);
         let mut offers = vec![None; n];
         let mut last_bits = 0u64;
         for (i, d) in tx.iter_mut().enumerate() {
             d.drive(b, &mut rng);
-            if let Some(&front) = d.queue.front() {
-                last_bits |= (beat_last(front) as u64) << i;
-            }
+            // `lasts` is payload of each input: random while the input is not valid.
+            let mut last = rng.chance(0.5);
             if b.peek_bool(d.ports.valid) {
-                offers[i] = Some(b.peek(d.ports.data));
+                let v = b.peek(d.ports.data);
+                offers[i] = Some(v);
+                last = beat_last(v);
             }
+            last_bits |= (last as u64) << i;
         }
         b.poke(lasts, last_bits as u128);
         rx.drive(b, &mut rng);
         let ready = b.peek_bool(rx.ports.ready);
         let want = model.outputs(&offers);
         let cycle = b.cycle();
+        if sched.released() {
+            // No grant (one input is a wire into the empty skid buffer: ready).
+            let readies = tx.iter().enumerate().fold(0u64, |m, (i, d)| {
+                m | (b.peek_bool(d.ports.ready) as u64) << i
+            });
+            assert!(
+                !b.peek_bool(rx.ports.valid) && readies == (n == 1) as u64,
+                "seed {seed} cycle {cycle}: an output or a grant survived the reset"
+            );
+        }
         assert_eq!(
             b.peek_bool(rx.ports.valid),
             want.valid,
@@ -130,6 +159,7 @@ fn bench(b: &mut dyn Backend, seed: u64, n: usize, hold: bool, load: Load) -> Re
             );
         }
         let taken = rx.fired(b);
+        let mut sent = vec![None; n];
         for (i, d) in tx.iter_mut().enumerate() {
             let r = b.peek_bool(d.ports.ready);
             assert_eq!(
@@ -137,10 +167,24 @@ fn bench(b: &mut dyn Backend, seed: u64, n: usize, hold: bool, load: Load) -> Re
                 (want.readies >> i) & 1 == 1,
                 "seed {seed}: sinks[{i}].ready at cycle {cycle}"
             );
-            d.fired(b);
+            sent[i] = d.fired(b);
+        }
+        b.tick();
+        cycles += 1;
+        if rst {
+            // Void handshakes; every beat inside the mux is gone.
+            model.reset();
+            rx.reset();
+            dropped +=
+                sent.iter().flatten().count() + expect.iter().map(|e| e.len()).sum::<usize>();
+            expect.iter_mut().for_each(|e| e.clear());
+            open = None;
+            continue;
         }
         model.edge(&offers, last_bits, ready);
-        b.tick();
+        for (i, s) in sent.into_iter().enumerate() {
+            expect[i].extend(s);
+        }
         if let Some(v) = taken {
             let i = beat_input(v);
             assert!(i < n, "seed {seed}: beat {v:x} from no input");
@@ -161,8 +205,10 @@ fn bench(b: &mut dyn Backend, seed: u64, n: usize, hold: bool, load: Load) -> Re
             open = if beat_last(v) { None } else { Some(i) };
             got += 1;
         }
-        cycles += 1;
         assert!(cycles < 200 * total as u64 + 100, "seed {seed}: hang");
+    }
+    if reset_gap > 0 {
+        sched.assert_pulses(&format!("stream mux seed {seed}"), 5);
     }
     assert!(
         !hold || open.is_none(),
@@ -188,6 +234,7 @@ fn run<const N: usize, const W: usize>(hold: bool, seeds: &[u64], in_rate: f64, 
                 out_rate,
                 packets: 300,
                 busy: N,
+                reset_gap: 200,
             };
             bench(b, s, N, hold, load)
         },
@@ -214,6 +261,7 @@ fn saturated(busy: usize) -> Load {
         out_rate: 1.0,
         packets: 40,
         busy,
+        reset_gap: 0,
     }
 }
 

@@ -17,13 +17,27 @@
 //! `send_echo` and `got_mask` outstanding at a time, `rx_expect`/`rx_mask` held while a request
 //! carrying them is outstanding, and no echo between a `got_retry` and its RetryMrkr (a real far
 //! end waiting for a replay echoes nothing newer than the retry's sequence number).
+//!
+//! Reset (its doc: "sequence numbers to 0, replay empty, credits full", and the initial lane
+//! mask): before the withholding stretch, 1-3 cycle pulses at random moments of the traffic
+//! (the shared [`ResetSchedule`]). In the first cycle after each, `mask` must be the initial
+//! mask, every counter and `replay_fill` zero, every VC's credits `depth` and `credit_error`
+//! low; the far end, the striper, the near receiver and the core restart with it (the flits
+//! taken from the core before the reset are lost, as on a link that resets, and the core drops
+//! the rest of a packet it was in the middle of), and the model restarts too. The payloads of
+//! the protocol pulses are random while their pulse is low.
+//!
+//! TxClassifier is combinational (no clock, no reset): its bench has no reset to test.
 #![allow(clippy::needless_range_loop)] // per-VC ports, queues and model state are indexed by VC
 use hdl::fifo::fifo_ptr_bits;
 use hdl::formats::flit::{ControlCode, Flit};
 use hdl::llp::tx_link::{TxClassifier, TxLink, Q_DROP, Q_END, Q_HEAD};
 use testbench::models::formats::{random_control, random_header};
 use testbench::models::stream::{Driver, StreamPorts};
-use testbench::models::tx_link::{tx_word, TxCycle, TxLinkModel, TxLinkParams, TxStats};
+use testbench::models::tx_link::{
+    kind, tx_word, Kind, TxCycle, TxLinkModel, TxLinkParams, TxStats,
+};
+use testbench::reset::ResetSchedule;
 use testbench::rhdl::SimValue;
 use testbench::{port_table, run_both, run_both_seeds, Backend, BenchRng, PortId, PortTable};
 
@@ -211,9 +225,17 @@ impl Ports {
     }
 }
 
-fn pulse<T: Copy>(b: &mut dyn Backend, p: (PortId, PortId), v: Option<T>, f: impl Fn(T) -> u128) {
+/// Drives a pulse and its payload (random while the pulse is low).
+fn pulse<T: Copy>(
+    b: &mut dyn Backend,
+    rng: &mut BenchRng,
+    p: (PortId, PortId),
+    v: Option<T>,
+    f: impl Fn(T) -> u128,
+) {
     b.poke_bool(p.0, v.is_some());
-    b.poke(p.1, v.map_or(0, f));
+    let idle = rng.bits(b.width(p.1));
+    b.poke(p.1, v.map_or(idle, f));
 }
 
 fn bench(b: &mut dyn Backend, seed: u64, run: &Run) -> Outcome {
@@ -251,7 +273,13 @@ fn bench(b: &mut dyn Backend, seed: u64, run: &Run) -> Outcome {
     let mut t = 0u64;
     let mut quiet_for = 0u64;
     let mut withheld = (0u64, 0u64);
+    // Resets end well before the withholding stretch, whose checks need a filled buffer.
+    let mut sched = ResetSchedule::new(&mut rng, 1500);
+    // Per VC: the core has handed over part of a packet (a head, not yet its end).
+    let mut mid_packet = vec![false; vcs];
     let last = loop {
+        let rst = sched.next_if(&mut rng, t + 3000 < run.withhold.0);
+        b.poke_bool(ports.reset, rst);
         let draining = generated >= run.flits;
         let withholding = t >= run.withhold.0 && t < run.withhold.0 + run.withhold.1;
         for v in 0..vcs {
@@ -332,9 +360,9 @@ fn bench(b: &mut dyn Backend, seed: u64, run: &Run) -> Outcome {
         });
         b.poke_bool(ports.out_ready, c.out_ready);
         b.poke_bool(ports.idle, c.striper_idle);
-        pulse(b, ports.retry, c.got_retry, |x| x as u128);
-        pulse(b, ports.echo, c.got_echo, |x| x as u128);
-        pulse(b, ports.gmask, c.got_mask, |x| x as u128);
+        pulse(b, &mut rng, ports.retry, c.got_retry, |x| x as u128);
+        pulse(b, &mut rng, ports.echo, c.got_echo, |x| x as u128);
+        pulse(b, &mut rng, ports.gmask, c.got_mask, |x| x as u128);
         b.poke_bool(ports.send_retry, c.send_retry);
         b.poke_bool(ports.send_echo, c.send_echo);
         b.poke(ports.rx_expect, c.rx_expect as u128);
@@ -361,6 +389,53 @@ fn bench(b: &mut dyn Backend, seed: u64, run: &Run) -> Outcome {
             c.credits[v] = b.peek(ports.credits[v]) as u64;
             // The model sees the flit; its class bits are checked by the classifier's bench.
             c.sink_fire[v] = core[v].fired(b).map(|w| w & FLIT_MASK);
+            match c.sink_fire[v].map(kind) {
+                Some(Kind::Head(_)) => mid_packet[v] = true,
+                Some(Kind::Data { end }) => mid_packet[v] = !end,
+                _ => {}
+            }
+        }
+        if sched.released() {
+            let counters = (
+                c.ltps_sent,
+                c.nulls_sent,
+                c.replays,
+                c.stale,
+                c.core_dropped,
+            );
+            assert!(
+                c.mask == p.init_mask
+                    && counters == (0, 0, 0, 0, 0)
+                    && c.replay_fill == 0
+                    && c.credits.iter().all(|&n| n == p.depth)
+                    && !c.credit_error,
+                "seed {seed} cycle {t}: state after reset: mask {:#x}, counters {counters:?}, \
+                 replay_fill {}, credits {:?}, credit_error {}",
+                c.mask,
+                c.replay_fill,
+                c.credits,
+                c.credit_error
+            );
+        }
+        if rst {
+            // The block, its far end, the striper and the near receiver restart together.
+            model.reset();
+            returns.clear();
+            for v in 0..vcs {
+                core[v].reset();
+                // The core restarts at a packet boundary: the rest of its packet is dropped.
+                while mid_packet[v] {
+                    match core[v].queue.pop_front().map(|w| kind(w & FLIT_MASK)) {
+                        Some(Kind::Data { end: true }) | None => mid_packet[v] = false,
+                        _ => {}
+                    }
+                }
+            }
+            (beats, hold) = (0, 0);
+            (rx_expect, rx_mask) = (0, 0b1111);
+            b.tick();
+            t += 1;
+            continue;
         }
         let polls = model.stats.polls;
         let full = model.stats.full_cycles;
@@ -414,6 +489,7 @@ fn bench(b: &mut dyn Backend, seed: u64, run: &Run) -> Outcome {
             model.finished
         );
     };
+    sched.assert_pulses(&format!("tx link seed {seed}"), 3);
     if let Err(e) = model.finish(&last) {
         panic!("seed {seed}: {e}");
     }
