@@ -1,8 +1,9 @@
 //! `make bench`: simulation speed of one bench on both backends, the iCE40-HX8K cost of the
-//! building blocks against the reference designs in `bench/reference.toml`, and the link
-//! layer's goodput, latencies and endpoint cost ([`testbench::link_perf`]).
+//! building blocks against the reference designs in `bench/reference.toml`, the link
+//! layer's goodput, latencies and endpoint cost ([`testbench::link_perf`]), and the register
+//! file's latency and cost on iCE40 and ECP5 ([`testbench::regfile_perf`]).
 //!
-//! Usage: `bench [speed|cost|link|link-sim|link-cost]...` (all when none; `link` is
+//! Usage: `bench [speed|cost|link|link-sim|link-cost|regfile]...` (all when none; `link` is
 //! `link-sim`, the simulated link tables, plus `link-cost`, the endpoint's placement, which
 //! takes minutes). Prints tables; measures, never asserts.
 use anyhow::Result;
@@ -76,6 +77,9 @@ fn main() -> Result<()> {
     );
     if sim || cost {
         testbench::link_perf::report(&workspace().join("build/bench"), sim, cost)?;
+    }
+    if all || has("regfile") {
+        testbench::regfile_perf::report(&workspace().join("build/bench/regfile"))?;
     }
     Ok(())
 }
