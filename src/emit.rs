@@ -1,4 +1,5 @@
-//! `hpcnet emit`: write one Verilog file per top and print a summary table.
+//! `hpcnet emit`: write one Verilog file per top, and the C header and Markdown reference of
+//! every register map, and print a summary table.
 use anyhow::{bail, Context, Result};
 use hdl::emit::PortDir;
 use hdl::params::Config;
@@ -10,6 +11,18 @@ pub fn all_tops(cfg: &Config) -> Result<Vec<Emitted>> {
     let mut tops = hdl::tops::tops(cfg).map_err(anyhow::Error::msg)?;
     tops.extend(fpga::tops::tops(cfg).map_err(anyhow::Error::msg)?);
     Ok(tops)
+}
+
+/// Every register map of the configuration, with the files made from it: `(file name, text)`
+/// for `<map>.h` and `<map>.md`, in emission order.
+pub fn all_regmap_files(cfg: &Config) -> Result<Vec<(String, String)>> {
+    let mut files = vec![];
+    for map in hdl::tops::regmaps(cfg) {
+        map.validate().map_err(anyhow::Error::msg)?;
+        files.push((format!("{}.h", map.name), hdl::regmap::c_header(&map)));
+        files.push((format!("{}.md", map.name), hdl::regmap::markdown(&map)));
+    }
+    Ok(files)
 }
 
 /// The first line of every emitted file: generator, versions and configuration, no timestamp,
@@ -24,17 +37,23 @@ pub fn header(cfg: &Config, cfg_name: &str, top: &Emitted) -> String {
     )
 }
 
-/// Writes every top (or those in `names`) into `out` and prints the summary table.
+/// Writes every top (or those in `names`) into `out` and prints the summary table; writes the
+/// register maps' headers and references too (those of the maps named in `names`, if any).
 pub fn emit(cfg: &Config, cfg_name: &str, out: &Path, names: &[String]) -> Result<()> {
     let tops = all_tops(cfg)?;
+    let maps: Vec<String> = hdl::tops::regmaps(cfg)
+        .into_iter()
+        .map(|m| m.name)
+        .collect();
     for n in names {
-        if !tops.iter().any(|t| &t.name == n) {
+        if !tops.iter().any(|t| &t.name == n) && !maps.contains(n) {
             bail!(
-                "no top called {n:?}; tops are: {}",
+                "no top or register map called {n:?}; tops are: {}; register maps are: {}",
                 tops.iter()
                     .map(|t| t.name.as_str())
                     .collect::<Vec<_>>()
-                    .join(", ")
+                    .join(", "),
+                maps.join(", ")
             );
         }
     }
@@ -62,6 +81,15 @@ pub fn emit(cfg: &Config, cfg_name: &str, out: &Path, names: &[String]) -> Resul
             t.ports.len() - ins,
             bits
         );
+    }
+    for (file, text) in all_regmap_files(cfg)? {
+        let stem = file.rsplit_once('.').map_or(file.as_str(), |(s, _)| s);
+        if !names.is_empty() && !names.iter().any(|n| n == stem) {
+            continue;
+        }
+        let path = out.join(&file);
+        std::fs::write(&path, &text).with_context(|| format!("cannot write {}", path.display()))?;
+        println!("{:<24} {:>8} {:>8}", file, "", text.lines().count());
     }
     println!(
         "wrote {} ({} configuration, digest {})",

@@ -63,7 +63,7 @@ fn emit_rejects_unknown_top() {
     let (ok, _, err) = hpcnet(&["emit", "--out", dir.to_str().unwrap(), "no_such_top"]);
     assert!(!ok);
     assert!(
-        err.contains("no top called") && err.lines().count() == 1,
+        err.contains("no top or register map called \"no_such_top\"") && err.lines().count() == 1,
         "{err}"
     );
 }

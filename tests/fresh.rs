@@ -1,4 +1,5 @@
-//! `verilog-out/` and `docs/formats.md` must be exactly what `make` regenerates from the sources.
+//! `verilog-out/` (Verilog, register-map C headers and Markdown references) and
+//! `docs/formats.md` must be exactly what `make` regenerates from the sources.
 use hdl::params::Config;
 use std::path::Path;
 
@@ -19,12 +20,22 @@ fn verilog_out_is_current() {
         );
         expected.push(format!("{}.v", t.name));
     }
+    for (file, want) in hpcnet::emit::all_regmap_files(&cfg).unwrap() {
+        let path = root.join("verilog-out").join(&file);
+        let have = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            have == want,
+            "{} is stale or missing: run `make`",
+            path.display()
+        );
+        expected.push(file);
+    }
     for e in std::fs::read_dir(root.join("verilog-out")).unwrap() {
         let name = e.unwrap().file_name().to_string_lossy().to_string();
-        if name.ends_with(".v") {
+        if [".v", ".h", ".md"].iter().any(|x| name.ends_with(x)) {
             assert!(
                 expected.contains(&name),
-                "verilog-out/{name} is not a top of the default configuration: run `make`"
+                "verilog-out/{name} is not a top or register map of the default configuration: run `make`"
             );
         }
     }

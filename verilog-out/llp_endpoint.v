@@ -201,6 +201,10 @@ module llp_endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$ready,tx_v
     wire  delivery$dropped_any;
     wire  [15:0] delivery$bad_vc;
     wire  delivery$overflow;
+    reg  [3:0] tx_lanes$bits;
+    wire  [2:0] tx_lanes$count;
+    reg  [3:0] rx_lanes$bits;
+    wire  [2:0] rx_lanes$count;
     
     // Local signals
     reg  unused_status;
@@ -372,6 +376,14 @@ module llp_endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$ready,tx_v
         .bad_vc(delivery$bad_vc),
         .overflow(delivery$overflow)
     );
+    llp_endpoint$tx_lanes tx_lanes(
+        .bits(tx_lanes$bits),
+        .count(tx_lanes$count)
+    );
+    llp_endpoint$rx_lanes rx_lanes(
+        .bits(rx_lanes$bits),
+        .count(rx_lanes$count)
+    );
     
     // Update code
     always @(*) begin
@@ -457,8 +469,10 @@ module llp_endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$ready,tx_v
         delivery$rollback = rx$rollback;
         tx_mask = tx$mask;
         rx_mask = rx$mask;
-        tx_width = ((tx$mask[(32'h0)+:(1)]) & 3'h7) + ((tx$mask[(32'h1)+:(1)]) & 3'h7) + ((tx$mask[(32'h2)+:(1)]) & 3'h7) + ((tx$mask[(32'h3)+:(1)]) & 3'h7);
-        rx_width = ((rx$mask[(32'h0)+:(1)]) & 3'h7) + ((rx$mask[(32'h1)+:(1)]) & 3'h7) + ((rx$mask[(32'h2)+:(1)]) & 3'h7) + ((rx$mask[(32'h3)+:(1)]) & 3'h7);
+        tx_lanes$bits = tx$mask;
+        tx_width = tx_lanes$count;
+        rx_lanes$bits = rx$mask;
+        rx_width = rx_lanes$count;
         link_up = rx$link_up;
         ltps_sent = tx$ltps_sent;
         nulls_sent = tx$nulls_sent;
@@ -11136,6 +11150,43 @@ module llp_endpoint$rx$wtimer(d,q,clock);
 endmodule // llp_endpoint$rx$wtimer
 
 
+module llp_endpoint$rx_lanes(bits,count);
+    
+    // Module arguments
+    input wire  [3:0] bits;
+    output reg  [2:0] count;
+    
+    // Constant declarations
+    localparam  zero = 3'b0;
+    
+    // Local signals
+    reg  [2:0] tree$0;
+    reg  [2:0] tree$1;
+    reg  [2:0] tree$2;
+    reg  [2:0] tree$3;
+    reg  [2:0] tree$4;
+    reg  [2:0] tree$5;
+    reg  [2:0] tree$6;
+    
+    // Update code
+    always @(*) begin
+        tree$3 = zero;
+        tree$4 = zero;
+        tree$5 = zero;
+        tree$6 = zero;
+        tree$3 = (zero & ~(1 << (32'h0)) | ((bits[0]) << (32'h0)));
+        tree$4 = (zero & ~(1 << (32'h0)) | ((bits[1]) << (32'h0)));
+        tree$5 = (zero & ~(1 << (32'h0)) | ((bits[2]) << (32'h0)));
+        tree$6 = (zero & ~(1 << (32'h0)) | ((bits[3]) << (32'h0)));
+        tree$2 = tree$5 + tree$6;
+        tree$1 = tree$3 + tree$4;
+        tree$0 = tree$1 + tree$2;
+        count = tree$0;
+    end
+    
+endmodule // llp_endpoint$rx_lanes
+
+
 module llp_endpoint$striper(clock,reset,sink$valid,sink$data,sink$ready,mask,lanes$valid,lanes$start,lanes$data,idle);
     
     // Module arguments
@@ -14558,3 +14609,40 @@ module llp_endpoint$tx$tx_mask(d,q,clock);
     end
           
 endmodule // llp_endpoint$tx$tx_mask
+
+
+module llp_endpoint$tx_lanes(bits,count);
+    
+    // Module arguments
+    input wire  [3:0] bits;
+    output reg  [2:0] count;
+    
+    // Constant declarations
+    localparam  zero = 3'b0;
+    
+    // Local signals
+    reg  [2:0] tree$0;
+    reg  [2:0] tree$1;
+    reg  [2:0] tree$2;
+    reg  [2:0] tree$3;
+    reg  [2:0] tree$4;
+    reg  [2:0] tree$5;
+    reg  [2:0] tree$6;
+    
+    // Update code
+    always @(*) begin
+        tree$3 = zero;
+        tree$4 = zero;
+        tree$5 = zero;
+        tree$6 = zero;
+        tree$3 = (zero & ~(1 << (32'h0)) | ((bits[0]) << (32'h0)));
+        tree$4 = (zero & ~(1 << (32'h0)) | ((bits[1]) << (32'h0)));
+        tree$5 = (zero & ~(1 << (32'h0)) | ((bits[2]) << (32'h0)));
+        tree$6 = (zero & ~(1 << (32'h0)) | ((bits[3]) << (32'h0)));
+        tree$2 = tree$5 + tree$6;
+        tree$1 = tree$3 + tree$4;
+        tree$0 = tree$1 + tree$2;
+        count = tree$0;
+    end
+    
+endmodule // llp_endpoint$tx_lanes

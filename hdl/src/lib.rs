@@ -1,9 +1,11 @@
 //! Shared hardware of hpcnet: the stream interface, FIFOs, skid buffers, arbiters, CRC
-//! generators, width converters, credit counters, the network flit and fabric packet formats,
+//! generators, width converters, credit counters, bit helpers (`bits`), register maps
+//! (`regmap`), the network flit and fabric packet formats,
 //! and the machinery that emits Verilog with a unique module name per top.
 #![allow(clippy::needless_range_loop)]
 
 pub mod arb;
+pub mod bits;
 pub mod crc;
 pub mod credit_counter;
 pub mod emit;
@@ -14,6 +16,7 @@ pub mod lfsr;
 pub mod llp;
 pub mod params;
 pub mod prelude;
+pub mod regmap;
 pub mod skid_buffer;
 pub mod stream;
 pub mod tops;

@@ -1,5 +1,6 @@
 //! Everything a block or bench of hpcnet usually needs, in one `use`.
 pub use crate::arb::{index_width, FpArbiter, RrArbiter, StreamMux};
+pub use crate::bits::{clog2, count_bits, index_bits, popcount, EventCounter, PopCount};
 pub use crate::crc::{
     CrcDigest, CrcMatrix, CrcSpec, CrcStep, CrcTable, ParallelCrc, CRC14, CRC16, CRC32, CRC8,
 };

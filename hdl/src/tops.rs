@@ -1,12 +1,14 @@
 //! The `hdl` tops of a configuration: the shared link and router building blocks instantiated
 //! at the configured sizes, emitted so that lint, synthesis and the FPGA flow check them as
-//! they will be used.
+//! they will be used; and the register maps of the configuration ([`regmaps`]), whose C
+//! headers and Markdown references are emitted beside the Verilog.
 //!
 //! rust-hdl sizes are const generics, so a configured size picks one of the instantiations
 //! with [`with_log2!`]; the configuration's rules keep the value inside the listed range.
 use crate::emit::{emit_verilog, top_ports, PortInfo};
 use crate::formats::FLIT_BITS;
 use crate::params::Config;
+use crate::regmap::RegMap;
 use rust_hdl::prelude::Block;
 
 /// One emitted top.
@@ -193,5 +195,26 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
             "vc_credit_counter",
             "sender-side credits of one VC receive buffer (link.vc_buffer_flits)",
         )?,
+        regfile_sample()?,
     ])
+}
+
+/// The register file of the sample map ([`crate::regmap::sample`]) as top `regfile_sample`:
+/// 64 registers of every kind behind a 12-bit-address, 64-bit-data request port.
+pub fn regfile_sample() -> Result<Emitted, String> {
+    use crate::regmap::sample::{SAMPLE_ADDRESS_BITS, SAMPLE_DATA_BITS};
+    emit(
+        crate::regmap::RegFile::<SAMPLE_ADDRESS_BITS, SAMPLE_DATA_BITS>::new(
+            &crate::regmap::regfile_sample(),
+        ),
+        "regfile_sample",
+        "register file of the sample map regfile_sample (64 registers, 12-bit addresses, 64-bit data) that exercises the register-map machinery",
+    )
+}
+
+/// Every register map of `cfg`, whose C header (`<name>.h`) and Markdown reference
+/// (`<name>.md`) `hpcnet emit` writes beside the Verilog. For now the sample map only; the
+/// chips' maps join as their blocks arrive.
+pub fn regmaps(_cfg: &Config) -> Vec<RegMap> {
+    vec![crate::regmap::regfile_sample()]
 }

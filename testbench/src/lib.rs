@@ -12,6 +12,7 @@ pub mod dual;
 pub mod link_bench;
 pub mod link_perf;
 pub mod models;
+pub mod regfile_perf;
 pub mod reset;
 pub mod rhdl;
 pub mod rng;

@@ -1,6 +1,7 @@
 //! Unit benches of the `hdl` building blocks, each on rust-hdl's simulator and on Verilator.
 mod hdl {
     mod arbiter;
+    mod bits;
     mod commit_fifo;
     mod crc;
     mod credit_counter;
@@ -10,6 +11,7 @@ mod hdl {
     mod ltp_deframer;
     mod ltp_striper;
     mod packet_buffer;
+    mod reg_file;
     mod rx_delivery;
     mod rx_link;
     mod skid_buffer;

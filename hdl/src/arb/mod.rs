@@ -21,11 +21,7 @@ pub use stream_mux::StreamMux;
 
 /// The width of `grant_index` for `n` requesters: `ceil(log2(n))`, at least 1.
 pub const fn index_width(n: usize) -> usize {
-    let mut w = 1;
-    while (1usize << w) < n {
-        w += 1;
-    }
-    w
+    crate::bits::index_bits(n)
 }
 
 /// `n` when it is at least 2, else 0: the bound of loops that index `grant` bit by bit, which

@@ -33,20 +33,12 @@ pub use stream_fifo::{FifoKind, StreamFifo, REG_FIFO_MAX_DEPTH};
 
 /// Pointer width of a FIFO of `depth` slots: `ceil(log2(depth))`, at least 1.
 pub const fn fifo_ptr_bits(depth: usize) -> usize {
-    let mut bits = 1;
-    while (1usize << bits) < depth {
-        bits += 1;
-    }
-    bits
+    crate::bits::index_bits(depth)
 }
 
 /// Width of a count from 0 to `depth` inclusive: `floor(log2(depth)) + 1`, at least 1.
 pub const fn fifo_count_bits(depth: usize) -> usize {
-    let mut bits = 1;
-    while (depth >> bits) != 0 {
-        bits += 1;
-    }
-    bits
+    crate::bits::count_bits(depth)
 }
 
 /// Checks a FIFO's pointer width; panics naming the parameter.

@@ -31,6 +31,7 @@ use super::rx_delivery::RxDelivery;
 use super::rx_link::RxLink;
 use super::tx_link::{TxClassifier, TxLink, Q_BITS};
 use super::CREDIT_BITS;
+use crate::bits::PopCount;
 use crate::fifo::{fifo_count_bits, fifo_ptr_bits};
 use crate::formats::FLIT_BITS;
 use crate::skid_buffer::SkidBuffer;
@@ -180,6 +181,10 @@ pub struct LlpEndpoint<const RAW: usize, const D: usize, const AW: usize, const 
     /// any-drop flag, good null LTPs, waiting for a retry marker, stale retry requests): the
     /// link's register map will carry it. Acknowledged here, not read.
     unused_status: Signal<Local, bool>,
+    /// Lanes in `tx_mask`: the transmit link width.
+    tx_lanes: PopCount<4, 3>,
+    /// Lanes in `rx_mask`: the receive link width.
+    rx_lanes: PopCount<4, 3>,
 }
 
 impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize>
@@ -232,6 +237,8 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize>
             rx: RxLink::new(p.vcs, p.mask, p.retry_timeout),
             delivery: RxDelivery::new(p.vcs, p.max_packet),
             unused_status: Default::default(),
+            tx_lanes: PopCount::new(),
+            rx_lanes: PopCount::new(),
         }
     }
 }
@@ -319,14 +326,10 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize> Logic
         // Status.
         self.tx_mask.next = self.tx.mask.val();
         self.rx_mask.next = self.rx.mask.val();
-        self.tx_width.next = bit_cast::<3, 1>(self.tx.mask.val().get_bits::<1>(0))
-            + bit_cast::<3, 1>(self.tx.mask.val().get_bits::<1>(1))
-            + bit_cast::<3, 1>(self.tx.mask.val().get_bits::<1>(2))
-            + bit_cast::<3, 1>(self.tx.mask.val().get_bits::<1>(3));
-        self.rx_width.next = bit_cast::<3, 1>(self.rx.mask.val().get_bits::<1>(0))
-            + bit_cast::<3, 1>(self.rx.mask.val().get_bits::<1>(1))
-            + bit_cast::<3, 1>(self.rx.mask.val().get_bits::<1>(2))
-            + bit_cast::<3, 1>(self.rx.mask.val().get_bits::<1>(3));
+        self.tx_lanes.bits.next = self.tx.mask.val();
+        self.tx_width.next = self.tx_lanes.count.val();
+        self.rx_lanes.bits.next = self.rx.mask.val();
+        self.rx_width.next = self.rx_lanes.count.val();
         self.link_up.next = self.rx.link_up.val();
         self.ltps_sent.next = self.tx.ltps_sent.val();
         self.nulls_sent.next = self.tx.nulls_sent.val();

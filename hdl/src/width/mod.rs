@@ -23,12 +23,7 @@ pub const fn chunks(w: usize, b: usize) -> usize {
 
 /// Width of a counter of [`chunks`]`(w, b)` chunks: `ceil(log2(K))`, at least 1.
 pub const fn chunk_index_bits(w: usize, b: usize) -> usize {
-    let k = chunks(w, b);
-    let mut n = 1;
-    while (1usize << n) < k {
-        n += 1;
-    }
-    n
+    crate::bits::index_bits(chunks(w, b))
 }
 
 /// Checks the parameters shared by both converters; returns `K`.

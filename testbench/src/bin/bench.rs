@@ -1,9 +1,10 @@
 //! `make bench`: simulation speed of one bench on both backends, the iCE40-HX8K and ECP5-85k
 //! cost of the building blocks against the reference designs in `flow/bench/reference.toml`
-//! ([`testbench::cost_cases`]), and the link layer's goodput, latencies and endpoint cost on
-//! both parts ([`testbench::link_perf`]).
+//! ([`testbench::cost_cases`]), the link layer's goodput, latencies and endpoint cost on
+//! both parts ([`testbench::link_perf`]), and the register file's latency and cost on iCE40
+//! and ECP5 ([`testbench::regfile_perf`]).
 //!
-//! Usage: `bench [speed|cost|link|link-sim|link-cost]...` (all when none; `link` is
+//! Usage: `bench [speed|cost|link|link-sim|link-cost|regfile]...` (all when none; `link` is
 //! `link-sim`, the simulated link tables, plus `link-cost`, the endpoint's placement, which
 //! takes minutes). Prints tables; measures, never asserts.
 use anyhow::Result;
@@ -34,6 +35,9 @@ fn main() -> Result<()> {
     );
     if sim || cost {
         testbench::link_perf::report(&workspace().join("build/bench"), sim, cost)?;
+    }
+    if all || has("regfile") {
+        testbench::regfile_perf::report(&workspace().join("build/bench/regfile"))?;
     }
     Ok(())
 }

@@ -9,6 +9,7 @@ pub mod formats;
 pub mod lane_channel;
 pub mod ltp_deframer;
 pub mod packet_buffer;
+pub mod reg_file;
 pub mod rx_delivery;
 pub mod rx_link;
 pub mod stream;
