@@ -3462,7 +3462,6 @@ module regfile_sample$counters$counters$0(clock,reset,pulse,clear,value);
     reg  upper$3;
     reg  upper$4;
     reg  upper$5;
-    reg  upper$6;
     reg  full;
     
     // Sub module instances
@@ -3594,33 +3593,32 @@ module regfile_sample$counters$counters$0(clock,reset,pulse,clear,value);
         upper$3 = 1'b1;
         upper$4 = 1'b1;
         upper$5 = 1'b1;
-        upper$6 = 1'b1;
         seen$0$clock = clock;
         seen$0$d = ones$1;
-        upper$2 = upper$1 & seen$0$q;
+        upper$1 = upper$0 & seen$0$q;
         seen$1$clock = clock;
         seen$1$d = ones$2;
-        upper$3 = upper$2 & seen$1$q;
+        upper$2 = upper$1 & seen$1$q;
         seen$2$clock = clock;
         seen$2$d = ones$3;
-        upper$4 = upper$3 & seen$2$q;
+        upper$3 = upper$2 & seen$2$q;
         seen$3$clock = clock;
         seen$3$d = ones$4;
-        upper$5 = upper$4 & seen$3$q;
+        upper$4 = upper$3 & seen$3$q;
         seen$4$clock = clock;
         seen$4$d = ones$5;
-        upper$6 = upper$5 & seen$4$q;
-        full = ones$0 & upper$6;
+        upper$5 = upper$4 & seen$4$q;
+        full = ones$0 & upper$5;
         room$0$clock = clock;
-        room$0$d = upper$1 & ~upper$6;
+        room$0$d = upper$0 & ~upper$5;
         room$1$clock = clock;
-        room$1$d = upper$2 & ~upper$6;
+        room$1$d = upper$1 & ~upper$5;
         room$2$clock = clock;
-        room$2$d = upper$3 & ~upper$6;
+        room$2$d = upper$2 & ~upper$5;
         room$3$clock = clock;
-        room$3$d = upper$4 & ~upper$6;
+        room$3$d = upper$3 & ~upper$5;
         room$4$clock = clock;
-        room$4$d = upper$5 & ~upper$6;
+        room$4$d = upper$4 & ~upper$5;
         if (pulse & ~full) begin
             chunks$0$d = sums$0 & held$0;
         end
@@ -4065,7 +4063,6 @@ module regfile_sample$counters$counters$1(clock,reset,pulse,clear,value);
     reg  upper$1;
     reg  upper$2;
     reg  upper$3;
-    reg  upper$4;
     reg  full;
     
     // Sub module instances
@@ -4155,23 +4152,22 @@ module regfile_sample$counters$counters$1(clock,reset,pulse,clear,value);
         upper$1 = 1'b1;
         upper$2 = 1'b1;
         upper$3 = 1'b1;
-        upper$4 = 1'b1;
         seen$0$clock = clock;
         seen$0$d = ones$1;
-        upper$2 = upper$1 & seen$0$q;
+        upper$1 = upper$0 & seen$0$q;
         seen$1$clock = clock;
         seen$1$d = ones$2;
-        upper$3 = upper$2 & seen$1$q;
+        upper$2 = upper$1 & seen$1$q;
         seen$2$clock = clock;
         seen$2$d = ones$3;
-        upper$4 = upper$3 & seen$2$q;
-        full = ones$0 & upper$4;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
         room$0$clock = clock;
-        room$0$d = upper$1 & ~upper$4;
+        room$0$d = upper$0 & ~upper$3;
         room$1$clock = clock;
-        room$1$d = upper$2 & ~upper$4;
+        room$1$d = upper$1 & ~upper$3;
         room$2$clock = clock;
-        room$2$d = upper$3 & ~upper$4;
+        room$2$d = upper$2 & ~upper$3;
         if (pulse & ~full) begin
             chunks$0$d = sums$0 & held$0;
         end
@@ -4511,7 +4507,6 @@ module regfile_sample$counters$counters$10(clock,reset,pulse,clear,value);
     reg  upper$2;
     reg  upper$3;
     reg  upper$4;
-    reg  upper$5;
     reg  full;
     
     // Sub module instances
@@ -4622,28 +4617,27 @@ module regfile_sample$counters$counters$10(clock,reset,pulse,clear,value);
         upper$2 = 1'b1;
         upper$3 = 1'b1;
         upper$4 = 1'b1;
-        upper$5 = 1'b1;
         seen$0$clock = clock;
         seen$0$d = ones$1;
-        upper$2 = upper$1 & seen$0$q;
+        upper$1 = upper$0 & seen$0$q;
         seen$1$clock = clock;
         seen$1$d = ones$2;
-        upper$3 = upper$2 & seen$1$q;
+        upper$2 = upper$1 & seen$1$q;
         seen$2$clock = clock;
         seen$2$d = ones$3;
-        upper$4 = upper$3 & seen$2$q;
+        upper$3 = upper$2 & seen$2$q;
         seen$3$clock = clock;
         seen$3$d = ones$4;
-        upper$5 = upper$4 & seen$3$q;
-        full = ones$0 & upper$5;
+        upper$4 = upper$3 & seen$3$q;
+        full = ones$0 & upper$4;
         room$0$clock = clock;
-        room$0$d = upper$1 & ~upper$5;
+        room$0$d = upper$0 & ~upper$4;
         room$1$clock = clock;
-        room$1$d = upper$2 & ~upper$5;
+        room$1$d = upper$1 & ~upper$4;
         room$2$clock = clock;
-        room$2$d = upper$3 & ~upper$5;
+        room$2$d = upper$2 & ~upper$4;
         room$3$clock = clock;
-        room$3$d = upper$4 & ~upper$5;
+        room$3$d = upper$3 & ~upper$4;
         if (pulse & ~full) begin
             chunks$0$d = sums$0 & held$0;
         end
@@ -4993,7 +4987,6 @@ module regfile_sample$counters$counters$11(clock,reset,pulse,clear,value);
     reg  ones$1;
     reg  upper$0;
     reg  upper$1;
-    reg  upper$2;
     reg  full;
     
     // Sub module instances
@@ -5041,13 +5034,12 @@ module regfile_sample$counters$counters$11(clock,reset,pulse,clear,value);
         ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
         upper$0 = 1'b1;
         upper$1 = 1'b1;
-        upper$2 = 1'b1;
         seen$0$clock = clock;
         seen$0$d = ones$1;
-        upper$2 = upper$1 & seen$0$q;
-        full = ones$0 & upper$2;
+        upper$1 = upper$0 & seen$0$q;
+        full = ones$0 & upper$1;
         room$0$clock = clock;
-        room$0$d = upper$1 & ~upper$2;
+        room$0$d = upper$0 & ~upper$1;
         if (pulse & ~full) begin
             chunks$0$d = sums$0 & held$0;
         end
@@ -5214,7 +5206,6 @@ module regfile_sample$counters$counters$12(clock,reset,pulse,clear,value);
     reg  ones$1;
     reg  upper$0;
     reg  upper$1;
-    reg  upper$2;
     reg  full;
     
     // Sub module instances
@@ -5262,13 +5253,12 @@ module regfile_sample$counters$counters$12(clock,reset,pulse,clear,value);
         ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
         upper$0 = 1'b1;
         upper$1 = 1'b1;
-        upper$2 = 1'b1;
         seen$0$clock = clock;
         seen$0$d = ones$1;
-        upper$2 = upper$1 & seen$0$q;
-        full = ones$0 & upper$2;
+        upper$1 = upper$0 & seen$0$q;
+        full = ones$0 & upper$1;
         room$0$clock = clock;
-        room$0$d = upper$1 & ~upper$2;
+        room$0$d = upper$0 & ~upper$1;
         if (pulse & ~full) begin
             chunks$0$d = sums$0 & held$0;
         end
@@ -5469,7 +5459,6 @@ module regfile_sample$counters$counters$13(clock,reset,pulse,clear,value);
     reg  upper$1;
     reg  upper$2;
     reg  upper$3;
-    reg  upper$4;
     reg  full;
     
     // Sub module instances
@@ -5559,23 +5548,22 @@ module regfile_sample$counters$counters$13(clock,reset,pulse,clear,value);
         upper$1 = 1'b1;
         upper$2 = 1'b1;
         upper$3 = 1'b1;
-        upper$4 = 1'b1;
         seen$0$clock = clock;
         seen$0$d = ones$1;
-        upper$2 = upper$1 & seen$0$q;
+        upper$1 = upper$0 & seen$0$q;
         seen$1$clock = clock;
         seen$1$d = ones$2;
-        upper$3 = upper$2 & seen$1$q;
+        upper$2 = upper$1 & seen$1$q;
         seen$2$clock = clock;
         seen$2$d = ones$3;
-        upper$4 = upper$3 & seen$2$q;
-        full = ones$0 & upper$4;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
         room$0$clock = clock;
-        room$0$d = upper$1 & ~upper$4;
+        room$0$d = upper$0 & ~upper$3;
         room$1$clock = clock;
-        room$1$d = upper$2 & ~upper$4;
+        room$1$d = upper$1 & ~upper$3;
         room$2$clock = clock;
-        room$2$d = upper$3 & ~upper$4;
+        room$2$d = upper$2 & ~upper$3;
         if (pulse & ~full) begin
             chunks$0$d = sums$0 & held$0;
         end
@@ -5864,7 +5852,6 @@ module regfile_sample$counters$counters$14(clock,reset,pulse,clear,value);
     reg  ones$1;
     reg  upper$0;
     reg  upper$1;
-    reg  upper$2;
     reg  full;
     
     // Sub module instances
@@ -5912,13 +5899,12 @@ module regfile_sample$counters$counters$14(clock,reset,pulse,clear,value);
         ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
         upper$0 = 1'b1;
         upper$1 = 1'b1;
-        upper$2 = 1'b1;
         seen$0$clock = clock;
         seen$0$d = ones$1;
-        upper$2 = upper$1 & seen$0$q;
-        full = ones$0 & upper$2;
+        upper$1 = upper$0 & seen$0$q;
+        full = ones$0 & upper$1;
         room$0$clock = clock;
-        room$0$d = upper$1 & ~upper$2;
+        room$0$d = upper$0 & ~upper$1;
         if (pulse & ~full) begin
             chunks$0$d = sums$0 & held$0;
         end
@@ -6085,7 +6071,6 @@ module regfile_sample$counters$counters$15(clock,reset,pulse,clear,value);
     reg  ones$1;
     reg  upper$0;
     reg  upper$1;
-    reg  upper$2;
     reg  full;
     
     // Sub module instances
@@ -6133,13 +6118,12 @@ module regfile_sample$counters$counters$15(clock,reset,pulse,clear,value);
         ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
         upper$0 = 1'b1;
         upper$1 = 1'b1;
-        upper$2 = 1'b1;
         seen$0$clock = clock;
         seen$0$d = ones$1;
-        upper$2 = upper$1 & seen$0$q;
-        full = ones$0 & upper$2;
+        upper$1 = upper$0 & seen$0$q;
+        full = ones$0 & upper$1;
         room$0$clock = clock;
-        room$0$d = upper$1 & ~upper$2;
+        room$0$d = upper$0 & ~upper$1;
         if (pulse & ~full) begin
             chunks$0$d = sums$0 & held$0;
         end
@@ -6306,7 +6290,6 @@ module regfile_sample$counters$counters$16(clock,reset,pulse,clear,value);
     reg  ones$1;
     reg  upper$0;
     reg  upper$1;
-    reg  upper$2;
     reg  full;
     
     // Sub module instances
@@ -6354,13 +6337,12 @@ module regfile_sample$counters$counters$16(clock,reset,pulse,clear,value);
         ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
         upper$0 = 1'b1;
         upper$1 = 1'b1;
-        upper$2 = 1'b1;
         seen$0$clock = clock;
         seen$0$d = ones$1;
-        upper$2 = upper$1 & seen$0$q;
-        full = ones$0 & upper$2;
+        upper$1 = upper$0 & seen$0$q;
+        full = ones$0 & upper$1;
         room$0$clock = clock;
-        room$0$d = upper$1 & ~upper$2;
+        room$0$d = upper$0 & ~upper$1;
         if (pulse & ~full) begin
             chunks$0$d = sums$0 & held$0;
         end
@@ -6527,7 +6509,6 @@ module regfile_sample$counters$counters$17(clock,reset,pulse,clear,value);
     reg  ones$1;
     reg  upper$0;
     reg  upper$1;
-    reg  upper$2;
     reg  full;
     
     // Sub module instances
@@ -6575,13 +6556,12 @@ module regfile_sample$counters$counters$17(clock,reset,pulse,clear,value);
         ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
         upper$0 = 1'b1;
         upper$1 = 1'b1;
-        upper$2 = 1'b1;
         seen$0$clock = clock;
         seen$0$d = ones$1;
-        upper$2 = upper$1 & seen$0$q;
-        full = ones$0 & upper$2;
+        upper$1 = upper$0 & seen$0$q;
+        full = ones$0 & upper$1;
         room$0$clock = clock;
-        room$0$d = upper$1 & ~upper$2;
+        room$0$d = upper$0 & ~upper$1;
         if (pulse & ~full) begin
             chunks$0$d = sums$0 & held$0;
         end
@@ -6731,7 +6711,6 @@ module regfile_sample$counters$counters$18(clock,reset,pulse,clear,value);
     reg  [63:0] sums$0;
     reg  ones$0;
     reg  upper$0;
-    reg  upper$1;
     reg  full;
     
     // Sub module instances
@@ -6758,8 +6737,7 @@ module regfile_sample$counters$counters$18(clock,reset,pulse,clear,value);
         sums$0 = (whole & spans$0) + units$0;
         ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
         upper$0 = 1'b1;
-        upper$1 = 1'b1;
-        full = ones$0 & upper$1;
+        full = ones$0 & upper$0;
         if (pulse & ~full) begin
             chunks$0$d = sums$0 & held$0;
         end
@@ -6848,7 +6826,6 @@ module regfile_sample$counters$counters$19(clock,reset,pulse,clear,value);
     reg  [63:0] sums$0;
     reg  ones$0;
     reg  upper$0;
-    reg  upper$1;
     reg  full;
     
     // Sub module instances
@@ -6875,8 +6852,7 @@ module regfile_sample$counters$counters$19(clock,reset,pulse,clear,value);
         sums$0 = (whole & spans$0) + units$0;
         ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
         upper$0 = 1'b1;
-        upper$1 = 1'b1;
-        full = ones$0 & upper$1;
+        full = ones$0 & upper$0;
         if (pulse & ~full) begin
             chunks$0$d = sums$0 & held$0;
         end
@@ -7050,7 +7026,6 @@ module regfile_sample$counters$counters$2(clock,reset,pulse,clear,value);
     reg  upper$3;
     reg  upper$4;
     reg  upper$5;
-    reg  upper$6;
     reg  full;
     
     // Sub module instances
@@ -7182,33 +7157,32 @@ module regfile_sample$counters$counters$2(clock,reset,pulse,clear,value);
         upper$3 = 1'b1;
         upper$4 = 1'b1;
         upper$5 = 1'b1;
-        upper$6 = 1'b1;
         seen$0$clock = clock;
         seen$0$d = ones$1;
-        upper$2 = upper$1 & seen$0$q;
+        upper$1 = upper$0 & seen$0$q;
         seen$1$clock = clock;
         seen$1$d = ones$2;
-        upper$3 = upper$2 & seen$1$q;
+        upper$2 = upper$1 & seen$1$q;
         seen$2$clock = clock;
         seen$2$d = ones$3;
-        upper$4 = upper$3 & seen$2$q;
+        upper$3 = upper$2 & seen$2$q;
         seen$3$clock = clock;
         seen$3$d = ones$4;
-        upper$5 = upper$4 & seen$3$q;
+        upper$4 = upper$3 & seen$3$q;
         seen$4$clock = clock;
         seen$4$d = ones$5;
-        upper$6 = upper$5 & seen$4$q;
-        full = ones$0 & upper$6;
+        upper$5 = upper$4 & seen$4$q;
+        full = ones$0 & upper$5;
         room$0$clock = clock;
-        room$0$d = upper$1 & ~upper$6;
+        room$0$d = upper$0 & ~upper$5;
         room$1$clock = clock;
-        room$1$d = upper$2 & ~upper$6;
+        room$1$d = upper$1 & ~upper$5;
         room$2$clock = clock;
-        room$2$d = upper$3 & ~upper$6;
+        room$2$d = upper$2 & ~upper$5;
         room$3$clock = clock;
-        room$3$d = upper$4 & ~upper$6;
+        room$3$d = upper$3 & ~upper$5;
         room$4$clock = clock;
-        room$4$d = upper$5 & ~upper$6;
+        room$4$d = upper$4 & ~upper$5;
         if (pulse & ~full) begin
             chunks$0$d = sums$0 & held$0;
         end
@@ -7636,7 +7610,6 @@ module regfile_sample$counters$counters$20(clock,reset,pulse,clear,value);
     reg  upper$0;
     reg  upper$1;
     reg  upper$2;
-    reg  upper$3;
     reg  full;
     
     // Sub module instances
@@ -7705,18 +7678,17 @@ module regfile_sample$counters$counters$20(clock,reset,pulse,clear,value);
         upper$0 = 1'b1;
         upper$1 = 1'b1;
         upper$2 = 1'b1;
-        upper$3 = 1'b1;
         seen$0$clock = clock;
         seen$0$d = ones$1;
-        upper$2 = upper$1 & seen$0$q;
+        upper$1 = upper$0 & seen$0$q;
         seen$1$clock = clock;
         seen$1$d = ones$2;
-        upper$3 = upper$2 & seen$1$q;
-        full = ones$0 & upper$3;
+        upper$2 = upper$1 & seen$1$q;
+        full = ones$0 & upper$2;
         room$0$clock = clock;
-        room$0$d = upper$1 & ~upper$3;
+        room$0$d = upper$0 & ~upper$2;
         room$1$clock = clock;
-        room$1$d = upper$2 & ~upper$3;
+        room$1$d = upper$1 & ~upper$2;
         if (pulse & ~full) begin
             chunks$0$d = sums$0 & held$0;
         end
@@ -7944,7 +7916,6 @@ module regfile_sample$counters$counters$21(clock,reset,pulse,clear,value);
     reg  ones$1;
     reg  upper$0;
     reg  upper$1;
-    reg  upper$2;
     reg  full;
     
     // Sub module instances
@@ -7992,13 +7963,12 @@ module regfile_sample$counters$counters$21(clock,reset,pulse,clear,value);
         ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
         upper$0 = 1'b1;
         upper$1 = 1'b1;
-        upper$2 = 1'b1;
         seen$0$clock = clock;
         seen$0$d = ones$1;
-        upper$2 = upper$1 & seen$0$q;
-        full = ones$0 & upper$2;
+        upper$1 = upper$0 & seen$0$q;
+        full = ones$0 & upper$1;
         room$0$clock = clock;
-        room$0$d = upper$1 & ~upper$2;
+        room$0$d = upper$0 & ~upper$1;
         if (pulse & ~full) begin
             chunks$0$d = sums$0 & held$0;
         end
@@ -8165,7 +8135,6 @@ module regfile_sample$counters$counters$22(clock,reset,pulse,clear,value);
     reg  ones$1;
     reg  upper$0;
     reg  upper$1;
-    reg  upper$2;
     reg  full;
     
     // Sub module instances
@@ -8213,13 +8182,12 @@ module regfile_sample$counters$counters$22(clock,reset,pulse,clear,value);
         ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
         upper$0 = 1'b1;
         upper$1 = 1'b1;
-        upper$2 = 1'b1;
         seen$0$clock = clock;
         seen$0$d = ones$1;
-        upper$2 = upper$1 & seen$0$q;
-        full = ones$0 & upper$2;
+        upper$1 = upper$0 & seen$0$q;
+        full = ones$0 & upper$1;
         room$0$clock = clock;
-        room$0$d = upper$1 & ~upper$2;
+        room$0$d = upper$0 & ~upper$1;
         if (pulse & ~full) begin
             chunks$0$d = sums$0 & held$0;
         end
@@ -8420,7 +8388,6 @@ module regfile_sample$counters$counters$23(clock,reset,pulse,clear,value);
     reg  upper$1;
     reg  upper$2;
     reg  upper$3;
-    reg  upper$4;
     reg  full;
     
     // Sub module instances
@@ -8510,23 +8477,22 @@ module regfile_sample$counters$counters$23(clock,reset,pulse,clear,value);
         upper$1 = 1'b1;
         upper$2 = 1'b1;
         upper$3 = 1'b1;
-        upper$4 = 1'b1;
         seen$0$clock = clock;
         seen$0$d = ones$1;
-        upper$2 = upper$1 & seen$0$q;
+        upper$1 = upper$0 & seen$0$q;
         seen$1$clock = clock;
         seen$1$d = ones$2;
-        upper$3 = upper$2 & seen$1$q;
+        upper$2 = upper$1 & seen$1$q;
         seen$2$clock = clock;
         seen$2$d = ones$3;
-        upper$4 = upper$3 & seen$2$q;
-        full = ones$0 & upper$4;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
         room$0$clock = clock;
-        room$0$d = upper$1 & ~upper$4;
+        room$0$d = upper$0 & ~upper$3;
         room$1$clock = clock;
-        room$1$d = upper$2 & ~upper$4;
+        room$1$d = upper$1 & ~upper$3;
         room$2$clock = clock;
-        room$2$d = upper$3 & ~upper$4;
+        room$2$d = upper$2 & ~upper$3;
         if (pulse & ~full) begin
             chunks$0$d = sums$0 & held$0;
         end
@@ -8849,7 +8815,6 @@ module regfile_sample$counters$counters$3(clock,reset,pulse,clear,value);
     reg  upper$1;
     reg  upper$2;
     reg  upper$3;
-    reg  upper$4;
     reg  full;
     
     // Sub module instances
@@ -8939,23 +8904,22 @@ module regfile_sample$counters$counters$3(clock,reset,pulse,clear,value);
         upper$1 = 1'b1;
         upper$2 = 1'b1;
         upper$3 = 1'b1;
-        upper$4 = 1'b1;
         seen$0$clock = clock;
         seen$0$d = ones$1;
-        upper$2 = upper$1 & seen$0$q;
+        upper$1 = upper$0 & seen$0$q;
         seen$1$clock = clock;
         seen$1$d = ones$2;
-        upper$3 = upper$2 & seen$1$q;
+        upper$2 = upper$1 & seen$1$q;
         seen$2$clock = clock;
         seen$2$d = ones$3;
-        upper$4 = upper$3 & seen$2$q;
-        full = ones$0 & upper$4;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
         room$0$clock = clock;
-        room$0$d = upper$1 & ~upper$4;
+        room$0$d = upper$0 & ~upper$3;
         room$1$clock = clock;
-        room$1$d = upper$2 & ~upper$4;
+        room$1$d = upper$1 & ~upper$3;
         room$2$clock = clock;
-        room$2$d = upper$3 & ~upper$4;
+        room$2$d = upper$2 & ~upper$3;
         if (pulse & ~full) begin
             chunks$0$d = sums$0 & held$0;
         end
@@ -9278,7 +9242,6 @@ module regfile_sample$counters$counters$4(clock,reset,pulse,clear,value);
     reg  upper$1;
     reg  upper$2;
     reg  upper$3;
-    reg  upper$4;
     reg  full;
     
     // Sub module instances
@@ -9368,23 +9331,22 @@ module regfile_sample$counters$counters$4(clock,reset,pulse,clear,value);
         upper$1 = 1'b1;
         upper$2 = 1'b1;
         upper$3 = 1'b1;
-        upper$4 = 1'b1;
         seen$0$clock = clock;
         seen$0$d = ones$1;
-        upper$2 = upper$1 & seen$0$q;
+        upper$1 = upper$0 & seen$0$q;
         seen$1$clock = clock;
         seen$1$d = ones$2;
-        upper$3 = upper$2 & seen$1$q;
+        upper$2 = upper$1 & seen$1$q;
         seen$2$clock = clock;
         seen$2$d = ones$3;
-        upper$4 = upper$3 & seen$2$q;
-        full = ones$0 & upper$4;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
         room$0$clock = clock;
-        room$0$d = upper$1 & ~upper$4;
+        room$0$d = upper$0 & ~upper$3;
         room$1$clock = clock;
-        room$1$d = upper$2 & ~upper$4;
+        room$1$d = upper$1 & ~upper$3;
         room$2$clock = clock;
-        room$2$d = upper$3 & ~upper$4;
+        room$2$d = upper$2 & ~upper$3;
         if (pulse & ~full) begin
             chunks$0$d = sums$0 & held$0;
         end
@@ -9707,7 +9669,6 @@ module regfile_sample$counters$counters$5(clock,reset,pulse,clear,value);
     reg  upper$1;
     reg  upper$2;
     reg  upper$3;
-    reg  upper$4;
     reg  full;
     
     // Sub module instances
@@ -9797,23 +9758,22 @@ module regfile_sample$counters$counters$5(clock,reset,pulse,clear,value);
         upper$1 = 1'b1;
         upper$2 = 1'b1;
         upper$3 = 1'b1;
-        upper$4 = 1'b1;
         seen$0$clock = clock;
         seen$0$d = ones$1;
-        upper$2 = upper$1 & seen$0$q;
+        upper$1 = upper$0 & seen$0$q;
         seen$1$clock = clock;
         seen$1$d = ones$2;
-        upper$3 = upper$2 & seen$1$q;
+        upper$2 = upper$1 & seen$1$q;
         seen$2$clock = clock;
         seen$2$d = ones$3;
-        upper$4 = upper$3 & seen$2$q;
-        full = ones$0 & upper$4;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
         room$0$clock = clock;
-        room$0$d = upper$1 & ~upper$4;
+        room$0$d = upper$0 & ~upper$3;
         room$1$clock = clock;
-        room$1$d = upper$2 & ~upper$4;
+        room$1$d = upper$1 & ~upper$3;
         room$2$clock = clock;
-        room$2$d = upper$3 & ~upper$4;
+        room$2$d = upper$2 & ~upper$3;
         if (pulse & ~full) begin
             chunks$0$d = sums$0 & held$0;
         end
@@ -10136,7 +10096,6 @@ module regfile_sample$counters$counters$6(clock,reset,pulse,clear,value);
     reg  upper$1;
     reg  upper$2;
     reg  upper$3;
-    reg  upper$4;
     reg  full;
     
     // Sub module instances
@@ -10226,23 +10185,22 @@ module regfile_sample$counters$counters$6(clock,reset,pulse,clear,value);
         upper$1 = 1'b1;
         upper$2 = 1'b1;
         upper$3 = 1'b1;
-        upper$4 = 1'b1;
         seen$0$clock = clock;
         seen$0$d = ones$1;
-        upper$2 = upper$1 & seen$0$q;
+        upper$1 = upper$0 & seen$0$q;
         seen$1$clock = clock;
         seen$1$d = ones$2;
-        upper$3 = upper$2 & seen$1$q;
+        upper$2 = upper$1 & seen$1$q;
         seen$2$clock = clock;
         seen$2$d = ones$3;
-        upper$4 = upper$3 & seen$2$q;
-        full = ones$0 & upper$4;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
         room$0$clock = clock;
-        room$0$d = upper$1 & ~upper$4;
+        room$0$d = upper$0 & ~upper$3;
         room$1$clock = clock;
-        room$1$d = upper$2 & ~upper$4;
+        room$1$d = upper$1 & ~upper$3;
         room$2$clock = clock;
-        room$2$d = upper$3 & ~upper$4;
+        room$2$d = upper$2 & ~upper$3;
         if (pulse & ~full) begin
             chunks$0$d = sums$0 & held$0;
         end
@@ -10599,7 +10557,6 @@ module regfile_sample$counters$counters$7(clock,reset,pulse,clear,value);
     reg  upper$3;
     reg  upper$4;
     reg  upper$5;
-    reg  upper$6;
     reg  full;
     
     // Sub module instances
@@ -10731,33 +10688,32 @@ module regfile_sample$counters$counters$7(clock,reset,pulse,clear,value);
         upper$3 = 1'b1;
         upper$4 = 1'b1;
         upper$5 = 1'b1;
-        upper$6 = 1'b1;
         seen$0$clock = clock;
         seen$0$d = ones$1;
-        upper$2 = upper$1 & seen$0$q;
+        upper$1 = upper$0 & seen$0$q;
         seen$1$clock = clock;
         seen$1$d = ones$2;
-        upper$3 = upper$2 & seen$1$q;
+        upper$2 = upper$1 & seen$1$q;
         seen$2$clock = clock;
         seen$2$d = ones$3;
-        upper$4 = upper$3 & seen$2$q;
+        upper$3 = upper$2 & seen$2$q;
         seen$3$clock = clock;
         seen$3$d = ones$4;
-        upper$5 = upper$4 & seen$3$q;
+        upper$4 = upper$3 & seen$3$q;
         seen$4$clock = clock;
         seen$4$d = ones$5;
-        upper$6 = upper$5 & seen$4$q;
-        full = ones$0 & upper$6;
+        upper$5 = upper$4 & seen$4$q;
+        full = ones$0 & upper$5;
         room$0$clock = clock;
-        room$0$d = upper$1 & ~upper$6;
+        room$0$d = upper$0 & ~upper$5;
         room$1$clock = clock;
-        room$1$d = upper$2 & ~upper$6;
+        room$1$d = upper$1 & ~upper$5;
         room$2$clock = clock;
-        room$2$d = upper$3 & ~upper$6;
+        room$2$d = upper$2 & ~upper$5;
         room$3$clock = clock;
-        room$3$d = upper$4 & ~upper$6;
+        room$3$d = upper$3 & ~upper$5;
         room$4$clock = clock;
-        room$4$d = upper$5 & ~upper$6;
+        room$4$d = upper$4 & ~upper$5;
         if (pulse & ~full) begin
             chunks$0$d = sums$0 & held$0;
         end
@@ -11236,7 +11192,6 @@ module regfile_sample$counters$counters$8(clock,reset,pulse,clear,value);
     reg  upper$3;
     reg  upper$4;
     reg  upper$5;
-    reg  upper$6;
     reg  full;
     
     // Sub module instances
@@ -11368,33 +11323,32 @@ module regfile_sample$counters$counters$8(clock,reset,pulse,clear,value);
         upper$3 = 1'b1;
         upper$4 = 1'b1;
         upper$5 = 1'b1;
-        upper$6 = 1'b1;
         seen$0$clock = clock;
         seen$0$d = ones$1;
-        upper$2 = upper$1 & seen$0$q;
+        upper$1 = upper$0 & seen$0$q;
         seen$1$clock = clock;
         seen$1$d = ones$2;
-        upper$3 = upper$2 & seen$1$q;
+        upper$2 = upper$1 & seen$1$q;
         seen$2$clock = clock;
         seen$2$d = ones$3;
-        upper$4 = upper$3 & seen$2$q;
+        upper$3 = upper$2 & seen$2$q;
         seen$3$clock = clock;
         seen$3$d = ones$4;
-        upper$5 = upper$4 & seen$3$q;
+        upper$4 = upper$3 & seen$3$q;
         seen$4$clock = clock;
         seen$4$d = ones$5;
-        upper$6 = upper$5 & seen$4$q;
-        full = ones$0 & upper$6;
+        upper$5 = upper$4 & seen$4$q;
+        full = ones$0 & upper$5;
         room$0$clock = clock;
-        room$0$d = upper$1 & ~upper$6;
+        room$0$d = upper$0 & ~upper$5;
         room$1$clock = clock;
-        room$1$d = upper$2 & ~upper$6;
+        room$1$d = upper$1 & ~upper$5;
         room$2$clock = clock;
-        room$2$d = upper$3 & ~upper$6;
+        room$2$d = upper$2 & ~upper$5;
         room$3$clock = clock;
-        room$3$d = upper$4 & ~upper$6;
+        room$3$d = upper$3 & ~upper$5;
         room$4$clock = clock;
-        room$4$d = upper$5 & ~upper$6;
+        room$4$d = upper$4 & ~upper$5;
         if (pulse & ~full) begin
             chunks$0$d = sums$0 & held$0;
         end
@@ -11856,7 +11810,6 @@ module regfile_sample$counters$counters$9(clock,reset,pulse,clear,value);
     reg  upper$2;
     reg  upper$3;
     reg  upper$4;
-    reg  upper$5;
     reg  full;
     
     // Sub module instances
@@ -11967,28 +11920,27 @@ module regfile_sample$counters$counters$9(clock,reset,pulse,clear,value);
         upper$2 = 1'b1;
         upper$3 = 1'b1;
         upper$4 = 1'b1;
-        upper$5 = 1'b1;
         seen$0$clock = clock;
         seen$0$d = ones$1;
-        upper$2 = upper$1 & seen$0$q;
+        upper$1 = upper$0 & seen$0$q;
         seen$1$clock = clock;
         seen$1$d = ones$2;
-        upper$3 = upper$2 & seen$1$q;
+        upper$2 = upper$1 & seen$1$q;
         seen$2$clock = clock;
         seen$2$d = ones$3;
-        upper$4 = upper$3 & seen$2$q;
+        upper$3 = upper$2 & seen$2$q;
         seen$3$clock = clock;
         seen$3$d = ones$4;
-        upper$5 = upper$4 & seen$3$q;
-        full = ones$0 & upper$5;
+        upper$4 = upper$3 & seen$3$q;
+        full = ones$0 & upper$4;
         room$0$clock = clock;
-        room$0$d = upper$1 & ~upper$5;
+        room$0$d = upper$0 & ~upper$4;
         room$1$clock = clock;
-        room$1$d = upper$2 & ~upper$5;
+        room$1$d = upper$1 & ~upper$4;
         room$2$clock = clock;
-        room$2$d = upper$3 & ~upper$5;
+        room$2$d = upper$2 & ~upper$4;
         room$3$clock = clock;
-        room$3$d = upper$4 & ~upper$5;
+        room$3$d = upper$3 & ~upper$4;
         if (pulse & ~full) begin
             chunks$0$d = sums$0 & held$0;
         end

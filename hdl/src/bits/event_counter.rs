@@ -76,7 +76,7 @@ pub struct EventCounter<const D: usize> {
     ones: Vec<Signal<Local, bool>>,
     /// `seen[k - 1]`: `ones[k]` of the previous cycle, for `k >= 1`.
     seen: Vec<DFF<bool>>,
-    /// `upper[k]` (`k >= 1`): chunks 1 to `k - 1` were all ones in the previous cycle, which is
+    /// `upper[k - 1]` (`k >= 1`): chunks 1 to `k - 1` were all ones in the previous cycle, which is
     /// exact whenever chunk 0 is all ones (see `update`).
     upper: Vec<Signal<Local, bool>>,
     /// The count is at `2^width - 1`.
@@ -146,7 +146,7 @@ impl<const D: usize> EventCounter<D> {
             sums: (0..chunks).map(|_| Default::default()).collect(),
             ones: (0..chunks).map(|_| Default::default()).collect(),
             seen: (1..chunks).map(|_| Default::default()).collect(),
-            upper: (0..=chunks).map(|_| Default::default()).collect(),
+            upper: (0..chunks).map(|_| Default::default()).collect(),
             full: Default::default(),
             room: (1..chunks).map(|_| Default::default()).collect(),
             _chunks: chunks,
@@ -180,26 +180,25 @@ impl<const D: usize> Logic for EventCounter<D> {
         // chunk 0's carry chain is then in front of the enables, and the AND of the other
         // chunks' flags starts at flip-flops (chaining the flags of the carry chains instead put
         // one LUT and a long net per chunk in series: 93.2 MHz for the register file).
-        self.upper[0].next = true;
         for k in 1..(self._chunks + 1) {
-            self.upper[k].next = true;
+            self.upper[k - 1].next = true;
         }
         for k in 1..self._chunks {
             self.seen[k - 1].clock.next = self.clock.val();
             self.seen[k - 1].d.next = self.ones[k].val();
-            self.upper[k + 1].next = self.upper[k].val() & self.seen[k - 1].q.val();
+            self.upper[k].next = self.upper[k - 1].val() & self.seen[k - 1].q.val();
         }
         for n in self._chunks..(self._chunks + 1) {
-            self.full.next = self.ones[0].val() & self.upper[n].val();
-            // With chunk 0 all ones, full is `upper[n]`, so chunk k counts on `pulse`, chunk
-            // 0's carry out and `upper[k] & !upper[n]`. That last term is registered once more:
+            self.full.next = self.ones[0].val() & self.upper[n - 1].val();
+            // With chunk 0 all ones, full is `upper[n - 1]`, so chunk k counts on `pulse`,
+            // chunk 0's carry out and `upper[k - 1] & !upper[n - 1]`. That last term is registered once more:
             // with chunk 0 all ones now, chunks 1 and up were unchanged for two cycles (a wrap or
             // clear two edges ago leaves chunk 0 at 2 or less, not all ones as it has at least 2
             // bits), so it is still exact. Left as logic, ABC merged it with the carry out into
             // three LUTs in series (98.5 to 106.7 MHz for the register file).
             for k in 1..self._chunks {
                 self.room[k - 1].clock.next = self.clock.val();
-                self.room[k - 1].d.next = self.upper[k].val() & !self.upper[n].val();
+                self.room[k - 1].d.next = self.upper[k - 1].val() & !self.upper[n - 1].val();
             }
         }
         // A chunk counts when the pulse reaches it: every chunk below it is all ones (and so
