@@ -86,6 +86,17 @@ pub struct BlockCost {
     pub elapsed: [Duration; 3],
 }
 
+impl BlockCost {
+    /// Each seed's Fmax to one decimal, comma separated, for report tables.
+    pub fn seeds_text(&self) -> String {
+        self.fmax_runs_mhz
+            .iter()
+            .map(|f| format!("{f:.1}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
 /// Measures `verilog` (top `top`) with the default options; files go under `work`
 /// (`block/`, `harness/`, `harness/seed<N>/`).
 pub fn measure_block(verilog: &Path, top: &str, work: &Path) -> Result<BlockCost> {

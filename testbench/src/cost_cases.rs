@@ -97,10 +97,11 @@ pub fn report(work: &Path) -> Result<()> {
                     case.reference
                 )
             })?;
-            let (ref_luts, ref_fmax, ratios) =
+            let (ref_luts, ref_lutrams, ref_fmax, ratios) =
                 match (r.figures(target), flow::reference::compare(&c, r, target)) {
                     (Some(f), Some(cmp)) => (
                         f.luts.to_string(),
+                        f.lutrams.to_string(),
                         format!("{:.1}", f.fmax_mhz),
                         format!(
                             "{:>6.2} {:>6.2} {}",
@@ -112,12 +113,23 @@ pub fn report(work: &Path) -> Result<()> {
                     _ => (
                         "-".into(),
                         "-".into(),
+                        "-".into(),
                         "(reference not measured on this part)".into(),
                     ),
                 };
             println!(
-                "{:<28} {:>5} {:>5} {:>4} {:>7.1} | {:<22} {:>5} {:>7} | {}",
-                case.label, c.luts, c.ffs, c.brams, c.fmax_mhz, r.name, ref_luts, ref_fmax, ratios
+                "{:<28} {:>5} {:>5} {:>4} {:>6} {:>7.1} | {:<22} {:>5} {:>6} {:>7} | {}",
+                case.label,
+                c.luts,
+                c.ffs,
+                c.brams,
+                c.lutrams,
+                c.fmax_mhz,
+                r.name,
+                ref_luts,
+                ref_lutrams,
+                ref_fmax,
+                ratios
             );
         }
     }

@@ -189,14 +189,14 @@ fn cost_table(cfg: &Config, work: &Path) -> Result<()> {
         let tdir = dir.join(target.name());
         match flow::measure_block_with(&[&file], &top.name, &tdir, &options) {
             Ok(c) => println!(
-                "| {} | {label} | {} | {} | {} | {} | {:.1} | {:?} | {} of {} | {:.0} |",
+                "| {} | {label} | {} | {} | {} | {} | {:.1} | {} | {} of {} | {:.0} |",
                 target.part(),
                 c.luts,
                 c.ffs,
                 c.brams,
                 c.carries,
                 c.fmax_mhz,
-                c.fmax_runs_mhz,
+                c.seeds_text(),
                 c.placed_lcs,
                 c.placements[0].lcs.available,
                 c.elapsed[2].as_secs_f64()

@@ -125,7 +125,7 @@ pub fn report(work: &Path) -> Result<()> {
             _ => c.luts + 2 * c.carries,
         };
         println!(
-            "| {} | {} | {} | {} | {} | {:.2} | {:.1} | {:?} | {:.1} |",
+            "| {} | {} | {} | {} | {} | {:.2} | {:.1} | {} | {:.1} |",
             target.part(),
             luts(&f),
             f.ffs,
@@ -133,7 +133,7 @@ pub fn report(work: &Path) -> Result<()> {
             luts(&r),
             (luts(&f) as f64 - luts(&r) as f64) / bits,
             f.fmax_mhz,
-            f.fmax_runs_mhz,
+            f.seeds_text(),
             r.fmax_mhz
         );
     }
