@@ -92,6 +92,9 @@ pub struct NmpUnpacker {
     flit_bad: Signal<Local, bool>,
     /// A flit moves this cycle.
     taken: Signal<Local, bool>,
+    /// The incoming `w3`'s `hop_num` plus one, the appended route's length (a 5-bit signal of
+    /// its own, so that Verilog wraps the sum at 5 bits as rust-hdl does).
+    backward_appended: Signal<Local, Bits<5>>,
     hop_lsbs: Vec<Constant<Bits<7>>>,
     position_head: Constant<Bits<POSITION_BITS>>,
     position_forward: Constant<Bits<POSITION_BITS>>,
@@ -149,6 +152,7 @@ impl NmpUnpacker {
             body: Default::default(),
             flit_bad: Default::default(),
             taken: Default::default(),
+            backward_appended: Default::default(),
             hop_lsbs: (0..ROUTE_HOPS).map(|i| constant(hop_lsb(i))).collect(),
             position_head: constant(0),
             position_forward: constant(1 + mgmt::W_FORWARD),
@@ -244,9 +248,10 @@ impl Logic for NmpUnpacker {
         }
         // The backward route's append: the slot is hop_num, in w3 (0..9) or w4 (10..19).
         self.body.next = bit_cast::<64, FLIT_BITS>(self.flits.data.val());
+        self.backward_appended.next = self.flits.data.val().get_bits::<5>(0) + 1;
         if self.position.q.val() == self.position_backward.val() {
             self.body.next = (self.body.val() & self.hop_num_mask.val())
-                | bit_cast::<64, 5>(self.flits.data.val().get_bits::<5>(0) + 1);
+                | bit_cast::<64, 5>(self.backward_appended.val());
             for i in 0..10 {
                 if self.flits.data.val().get_bits::<5>(0).index() == i {
                     for k in 0..5 {

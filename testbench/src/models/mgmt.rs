@@ -15,7 +15,11 @@ pub fn random_route(rng: &mut BenchRng, max_hops: usize, forward: bool) -> Route
     let n = rng.range(0, max_hops as u64) as usize;
     let path: Vec<u8> = (0..n).map(|_| rng.bits(5) as u8).collect();
     let mut r = Route::from_path(&path);
-    r.current = if forward { rng.range(0, n as u64) as u8 } else { 0 };
+    r.current = if forward {
+        rng.range(0, n as u64) as u8
+    } else {
+        0
+    };
     r
 }
 
@@ -154,8 +158,12 @@ pub fn corrupt(rng: &mut BenchRng, p: &MgmtPacket, c: Corruption) -> Vec<u128> {
         }
         Corruption::Kind => {
             let mut f = p.pack();
-            let kind = [PacketKind::Nap, PacketKind::Put, PacketKind::Get, PacketKind::Response]
-                [rng.range(0, 3) as usize];
+            let kind = [
+                PacketKind::Nap,
+                PacketKind::Put,
+                PacketKind::Get,
+                PacketKind::Response,
+            ][rng.range(0, 3) as usize];
             f[0] = header::KIND.set(f[0], kind.code() as u128);
             f
         }
@@ -335,6 +343,85 @@ pub fn packer_flits(beat: &MgmtBeat, mgmt_vc: u8) -> Option<(u8, Vec<u128>)> {
         delay: 0,
     };
     Some((route.hops[current - 1], pack_words(head, &words)))
+}
+
+/// The packer's outputs in one cycle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PackerOutputs {
+    /// The flit on offer and the port it leaves on (`flits.valid`, `flits.data`, `out_port`).
+    pub flit: Option<(u8, u128)>,
+    /// `responses.ready` (meaningful only while a beat is offered).
+    pub responses_ready: bool,
+}
+
+/// The packer, cycle by cycle at its ports: [`packer_flits`] sent one flit per cycle that
+/// `flits.ready` is high, the beat consumed with its tail (or at once if it has no output
+/// port), the packet in progress started again from its head by reset.
+#[derive(Clone, Debug)]
+pub struct PackerModel {
+    /// Virtual channel of the packets.
+    mgmt_vc: u8,
+    /// Flits of the packet on offer already sent.
+    position: usize,
+    /// `dropped_no_route` in this cycle.
+    pub dropped: bool,
+}
+
+impl PackerModel {
+    /// A packer sending on VC `mgmt_vc`.
+    pub fn new(mgmt_vc: u8) -> Self {
+        Self {
+            mgmt_vc,
+            position: 0,
+            dropped: false,
+        }
+    }
+
+    /// The outputs with `beat` offered on `responses` (or none) and `flits_ready` driven.
+    pub fn outputs(
+        &self,
+        reset: bool,
+        beat: Option<&MgmtBeat>,
+        flits_ready: bool,
+    ) -> PackerOutputs {
+        let Some(beat) = beat.filter(|_| !reset) else {
+            return PackerOutputs {
+                flit: None,
+                responses_ready: false,
+            };
+        };
+        match packer_flits(beat, self.mgmt_vc) {
+            None => PackerOutputs {
+                flit: None,
+                responses_ready: self.position == 0,
+            },
+            Some((port, flits)) => PackerOutputs {
+                flit: Some((port, flits[self.position])),
+                responses_ready: flits_ready && self.position == flits.len() - 1,
+            },
+        }
+    }
+
+    /// The clock edge; returns whether the beat was consumed.
+    pub fn edge(&mut self, reset: bool, beat: Option<&MgmtBeat>, flits_ready: bool) -> bool {
+        let out = self.outputs(reset, beat, flits_ready);
+        self.dropped = false;
+        if reset {
+            self.position = 0;
+            return false;
+        }
+        match out.flit {
+            None => {
+                self.dropped = beat.is_some() && out.responses_ready;
+                self.dropped
+            }
+            Some(_) if flits_ready => {
+                self.position = (self.position + 1) % mgmt::MGMT_FLITS;
+                out.responses_ready
+            }
+            Some(_) => false,
+        }
+    }
 }
 
 #[cfg(test)]
