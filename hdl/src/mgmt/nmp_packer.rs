@@ -49,7 +49,8 @@ pub struct NmpPacker {
     pub out_port: Signal<Out, Bits<HOP_BITS>>,
     /// A beat without an output port was dropped.
     pub dropped_no_route: Signal<Out, bool>,
-    crc: ParallelCrc<16, 64>,
+    /// CRC-16 of the flits sent (named so that its `crc` output does not shadow it).
+    checksum: ParallelCrc<16, 64>,
     /// Flits of the packet on offer already sent.
     position: DFF<Bits<POSITION_BITS>>,
     dropped_pulse: DFF<bool>,
@@ -119,7 +120,7 @@ impl NmpPacker {
             flits: Default::default(),
             out_port: Default::default(),
             dropped_no_route: Default::default(),
-            crc: ParallelCrc::new(&CRC16),
+            checksum: ParallelCrc::new(&CRC16),
             position: Default::default(),
             dropped_pulse: Default::default(),
             current: Default::default(),
@@ -159,7 +160,7 @@ impl Logic for NmpPacker {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, position, dropped_pulse);
-        clock!(self, clock, crc);
+        clock!(self, clock, checksum);
         self.forward.next = self
             .responses
             .data
@@ -231,7 +232,7 @@ impl Logic for NmpPacker {
         }
         if self.position.q.val() == self.position_tail.val() {
             self.flits.data.next =
-                self.tail_bit.val() | bit_cast::<FLIT_BITS, 16>(self.crc.crc.val());
+                self.tail_bit.val() | bit_cast::<FLIT_BITS, 16>(self.checksum.crc.val());
         }
         self.flits.valid.next = self.responses.valid.val() & !self.no_route.val();
         self.responses.ready.next = (self.flits.ready.val()
@@ -239,12 +240,12 @@ impl Logic for NmpPacker {
             | (self.no_route.val() & (self.position.q.val() == self.positions[0].val()));
         self.dropped_pulse.d.next =
             self.responses.valid.val() & self.responses.ready.val() & self.no_route.val();
-        self.crc.reset.next = self.reset.val();
-        self.crc.start.next = self.position.q.val() == self.positions[0].val();
-        self.crc.valid.next = self.flits.valid.val()
+        self.checksum.reset.next = self.reset.val();
+        self.checksum.start.next = self.position.q.val() == self.positions[0].val();
+        self.checksum.valid.next = self.flits.valid.val()
             & self.flits.ready.val()
             & (self.position.q.val() != self.position_tail.val());
-        self.crc.data.next = bit_cast::<64, FLIT_BITS>(self.flits.data.val());
+        self.checksum.data.next = bit_cast::<64, FLIT_BITS>(self.flits.data.val());
         if self.flits.valid.val() & self.flits.ready.val() {
             self.position.d.next = self.position.q.val() + 1;
             if self.position.q.val() == self.position_tail.val() {

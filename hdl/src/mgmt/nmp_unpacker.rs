@@ -69,7 +69,8 @@ pub struct NmpUnpacker {
     /// A malformed packet was dropped.
     pub dropped_malformed: Signal<Out, bool>,
     decoder: FlitDecoder,
-    crc: ParallelCrc<16, 64>,
+    /// CRC-16 of the head and bodies (named so that its `crc` output does not shadow it).
+    checksum: ParallelCrc<16, 64>,
     /// Flits of the packet in progress taken so far (saturates at [`MGMT_FLITS`]).
     position: DFF<Bits<POSITION_BITS>>,
     /// The packet in progress has failed a check.
@@ -95,7 +96,23 @@ pub struct NmpUnpacker {
     /// The incoming `w3`'s `hop_num` plus one, the appended route's length (a 5-bit signal of
     /// its own, so that Verilog wraps the sum at 5 bits as rust-hdl does).
     backward_appended: Signal<Local, Bits<5>>,
+    /// The incoming flit's reserved header bits (if it is a head).
+    header_reserved_in: Signal<Local, Bits<3>>,
+    /// The incoming flit's reserved tail bits (if it is a tail).
+    tail_reserved_in: Signal<Local, Bits<46>>,
+    /// The incoming flit's low 5 bits: a route word's `hop_num`.
+    route_hops_in: Signal<Local, Bits<5>>,
+    /// The incoming flit's bits 9..5: the forward route word's `current`.
+    route_current_in: Signal<Local, Bits<5>>,
+    /// The decoder outputs this block does not read, acknowledged here (Verilator's lint
+    /// passes names containing "unused"; nothing reads this, so synthesis removes it).
+    unused_decoded: Signal<Local, bool>,
+    /// The arrival port in the low bits of a word, for the append.
+    port_word: Signal<Local, Bits<64>>,
+    /// Bit position of each hop in its route word.
     hop_lsbs: Vec<Constant<Bits<7>>>,
+    /// Each hop's route word with that hop's bits clear.
+    hop_clears: Vec<Constant<Bits<64>>>,
     position_head: Constant<Bits<POSITION_BITS>>,
     position_forward: Constant<Bits<POSITION_BITS>>,
     position_backward: Constant<Bits<POSITION_BITS>>,
@@ -139,7 +156,7 @@ impl NmpUnpacker {
             dropped_wrong_id: Default::default(),
             dropped_malformed: Default::default(),
             decoder: Default::default(),
-            crc: ParallelCrc::new(&CRC16),
+            checksum: ParallelCrc::new(&CRC16),
             position: Default::default(),
             malformed: Default::default(),
             arrival_port: Default::default(),
@@ -153,7 +170,20 @@ impl NmpUnpacker {
             flit_bad: Default::default(),
             taken: Default::default(),
             backward_appended: Default::default(),
+            route_hops_in: Default::default(),
+            header_reserved_in: Default::default(),
+            tail_reserved_in: Default::default(),
+            route_current_in: Default::default(),
+            unused_decoded: Default::default(),
+            port_word: Default::default(),
             hop_lsbs: (0..ROUTE_HOPS).map(|i| constant(hop_lsb(i))).collect(),
+            hop_clears: (0..ROUTE_HOPS)
+                .map(|i| {
+                    Constant::new(Bits::from(
+                        !((mgmt::hop_field(i).max() as u64) << hop_lsb(i)),
+                    ))
+                })
+                .collect(),
             position_head: constant(0),
             position_forward: constant(1 + mgmt::W_FORWARD),
             position_backward: constant(1 + mgmt::W_BACKWARD),
@@ -192,8 +222,21 @@ impl Logic for NmpUnpacker {
             wrong_id_pulse,
             malformed_pulse
         );
-        clock!(self, clock, crc);
+        clock!(self, clock, checksum);
         self.decoder.flit.next = self.flits.data.val();
+        // Control flits are not body flits, which is all this block needs to know of them;
+        // `vc` and `delay` are not checked (routers rewrite `delay`, the link checked `vc`).
+        self.unused_decoded.next = self.decoder.is_control.val()
+            | self.decoder.is_idle.val()
+            | self.decoder.is_credit.val()
+            | self.decoder.is_bad_marker.val()
+            | self.decoder.is_link_transfer.val()
+            | self.decoder.code.val().any()
+            | self.decoder.vc.val().any()
+            | self.decoder.delay.val().any()
+            | self.decoder.ctrl_vc.val().any()
+            | self.decoder.credits.val().any();
+        self.port_word.next = bit_cast::<64, HOP_BITS>(self.arrival_port.q.val());
         self.flits.ready.next =
             (!self.reset.val()) & ((!self.offering.q.val()) | self.requests.ready.val());
         self.taken.next = self.flits.valid.val() & self.flits.ready.val();
@@ -203,18 +246,23 @@ impl Logic for NmpUnpacker {
             self.offering.d.next = false;
         }
         // Checks of this flit by its place in the packet.
+        self.header_reserved_in.next = self
+            .flits
+            .data
+            .val()
+            .get_bits::<3>(self.header_reserved_lsb.val().index());
+        self.tail_reserved_in.next = self
+            .flits
+            .data
+            .val()
+            .get_bits::<46>(self.tail_reserved_lsb.val().index());
         self.flit_bad.next = false;
         if self.position.q.val() == self.position_head.val() {
             self.flit_bad.next = (!self.decoder.is_head.val())
                 | self.decoder.malformed.val()
                 | (self.decoder.kind.val() != self.kind_mgmt.val())
                 | (self.decoder.len.val() != self.packet_flits.val())
-                | self
-                    .flits
-                    .data
-                    .val()
-                    .get_bits::<3>(self.header_reserved_lsb.val().index())
-                    .any();
+                | self.header_reserved_in.val().any();
         } else if self.position.q.val() < self.position_tail.val() {
             self.flit_bad.next = !self.decoder.is_body.val();
         } else if !self.decoder.is_tail.val() {
@@ -223,65 +271,54 @@ impl Logic for NmpUnpacker {
         }
         if self.decoder.is_tail.val() {
             self.flit_bad.next = (self.position.q.val() != self.position_tail.val())
-                | (self.crc.crc.val() != self.flits.data.val().get_bits::<16>(0))
-                | self
-                    .flits
-                    .data
-                    .val()
-                    .get_bits::<46>(self.tail_reserved_lsb.val().index())
-                    .any();
+                | (self.checksum.crc.val() != self.flits.data.val().get_bits::<16>(0))
+                | self.tail_reserved_in.val().any();
         }
         // Routes: the forward route must be takeable, the backward one must have room.
+        self.route_hops_in.next = self.flits.data.val().get_bits::<5>(0);
+        self.route_current_in.next = self
+            .flits
+            .data
+            .val()
+            .get_bits::<5>(self.current_lsb.val().index());
         if self.position.q.val() == self.position_forward.val() {
             self.flit_bad.next = self.flit_bad.val()
-                | (self.flits.data.val().get_bits::<5>(0) > self.route_hops.val())
-                | (self
-                    .flits
-                    .data
-                    .val()
-                    .get_bits::<5>(self.current_lsb.val().index())
-                    > self.flits.data.val().get_bits::<5>(0));
+                | (self.route_hops_in.val() > self.route_hops.val())
+                | (self.route_current_in.val() > self.route_hops_in.val());
         }
         if self.position.q.val() == self.position_backward.val() {
-            self.flit_bad.next = self.flit_bad.val()
-                | (self.flits.data.val().get_bits::<5>(0) >= self.route_hops.val());
+            self.flit_bad.next =
+                self.flit_bad.val() | (self.route_hops_in.val() >= self.route_hops.val());
         }
         // The backward route's append: the slot is hop_num, in w3 (0..9) or w4 (10..19).
         self.body.next = bit_cast::<64, FLIT_BITS>(self.flits.data.val());
-        self.backward_appended.next = self.flits.data.val().get_bits::<5>(0) + 1;
+        self.backward_appended.next = self.route_hops_in.val() + 1;
         if self.position.q.val() == self.position_backward.val() {
             self.body.next = (self.body.val() & self.hop_num_mask.val())
                 | bit_cast::<64, 5>(self.backward_appended.val());
             for i in 0..10 {
-                if self.flits.data.val().get_bits::<5>(0).index() == i {
-                    for k in 0..5 {
-                        self.body.next = self.body.val().replace_bit(
-                            self.hop_lsbs[i].val().index() + k,
-                            self.arrival_port.q.val().get_bit(k),
-                        );
-                    }
+                if self.route_hops_in.val().index() == i {
+                    self.body.next = (self.body.val() & self.hop_clears[i].val())
+                        | (self.port_word.val() << self.hop_lsbs[i].val());
                 }
             }
         }
         if self.position.q.val() == self.position_backward_high.val() {
             for i in 10..20 {
                 if self.backward_hops.q.val().index() == i {
-                    for k in 0..5 {
-                        self.body.next = self.body.val().replace_bit(
-                            self.hop_lsbs[i].val().index() + k,
-                            self.arrival_port.q.val().get_bit(k),
-                        );
-                    }
+                    self.body.next = (self.body.val() & self.hop_clears[i].val())
+                        | (self.port_word.val() << self.hop_lsbs[i].val());
                 }
             }
         }
         // The CRC covers the head (delay as zero) and the bodies.
-        self.crc.reset.next = self.reset.val();
-        self.crc.start.next = self.position.q.val() == self.position_head.val();
-        self.crc.valid.next = self.taken.val() & (self.position.q.val() < self.position_tail.val());
-        self.crc.data.next = bit_cast::<64, FLIT_BITS>(self.flits.data.val());
+        self.checksum.reset.next = self.reset.val();
+        self.checksum.start.next = self.position.q.val() == self.position_head.val();
+        self.checksum.valid.next =
+            self.taken.val() & (self.position.q.val() < self.position_tail.val());
+        self.checksum.data.next = bit_cast::<64, FLIT_BITS>(self.flits.data.val());
         if self.position.q.val() == self.position_head.val() {
-            self.crc.data.next =
+            self.checksum.data.next =
                 bit_cast::<64, FLIT_BITS>(self.flits.data.val()) & self.crc_head_mask.val();
         }
         if self.taken.val() {
@@ -296,7 +333,7 @@ impl Logic for NmpUnpacker {
                     | (bit_cast::<32, 16>(self.decoder.dst.val()) << 16);
             }
             if self.position.q.val() == self.position_backward.val() {
-                self.backward_hops.d.next = self.flits.data.val().get_bits::<5>(0);
+                self.backward_hops.d.next = self.route_hops_in.val();
             }
             if self.decoder.is_body.val() {
                 self.words.d.next = (self.words.q.val() >> self.word_shift.val())
