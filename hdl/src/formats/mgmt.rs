@@ -1184,7 +1184,7 @@ mod tests {
         );
         assert_eq!((ADDRESS0.msb(), ADDRESS1.msb()), (18, 34));
         assert_eq!(MGMT_BEAT_BITS, 544);
-        assert_eq!(1 << HOP_NUM.width > ROUTE_HOPS, true);
+        const { assert!(1 << HOP_NUM.width > ROUTE_HOPS) };
     }
 
     #[test]
