@@ -39,6 +39,7 @@ fn configurations_are_the_default_and_the_published_sizes() {
     assert_eq!(names, ["default", "published"]);
     let published = &configs()[1].1;
     assert_eq!(published.network.vcs, 6, "the NRC's six virtual channels");
+    assert_eq!(published.network.mgmt_vc, 3, "management packets on VC3");
 }
 
 /// The non-default configurations are emitted, linted and put through Yosys's generic

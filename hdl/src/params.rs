@@ -113,6 +113,8 @@ config_sections! {
         vcs: u32 = 2, Rule::Range(1, 8);
         /// Longest fabric packet in flits, head and tail included; longer packets are dropped.
         max_packet_flits: u32 = 32, Rule::Range(2, 255);
+        /// Virtual channel of management packets (must be below network.vcs; the published NRC uses VC3 of 6).
+        mgmt_vc: u32 = 1, Rule::Range(0, 7);
     }
     /// The link layer of every network port.
     link: LinkConfig {
@@ -143,6 +145,12 @@ impl Config {
             return Err(format!(
                 "network.max_packet_flits = {}: must not exceed link.vc_buffer_flits = {} (virtual cut-through buffers a whole packet)",
                 self.network.max_packet_flits, self.link.vc_buffer_flits
+            ));
+        }
+        if self.network.mgmt_vc >= self.network.vcs {
+            return Err(format!(
+                "network.mgmt_vc = {}: must be below network.vcs = {} (management packets travel on one of the link's virtual channels)",
+                self.network.mgmt_vc, self.network.vcs
             ));
         }
         Ok(())
@@ -243,6 +251,10 @@ mod tests {
             (
                 "[network]\nmax_packet_flits = 128\n",
                 "network.max_packet_flits = 128: must not exceed link.vc_buffer_flits = 64",
+            ),
+            (
+                "[network]\nmgmt_vc = 2\n",
+                "network.mgmt_vc = 2: must be below network.vcs = 2",
             ),
         ];
         for (text, want) in cases {

@@ -196,6 +196,16 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
             "sender-side credits of one VC receive buffer (link.vc_buffer_flits)",
         )?,
         regfile_sample()?,
+        emit(
+            crate::mgmt::NmpUnpacker::new(),
+            "nmp_unpacker",
+            "management agent entrance: management packets in, checked and parsed requests out (arrival port appended to the backward route), wrong-ID and malformed packets dropped and counted",
+        )?,
+        emit(
+            crate::mgmt::NmpPacker::new(cfg.network.mgmt_vc as u8),
+            "nmp_packer",
+            "management agent exit: responses in, management packets out (head, CRC-16) on the port the forward route's current hop names (network.mgmt_vc)",
+        )?,
     ])
 }
 

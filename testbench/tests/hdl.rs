@@ -10,6 +10,8 @@ mod hdl {
     mod lfsr;
     mod ltp_deframer;
     mod ltp_striper;
+    mod nmp_packer;
+    mod nmp_unpacker;
     mod packet_buffer;
     mod reg_file;
     mod rx_delivery;

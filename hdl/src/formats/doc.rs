@@ -3,6 +3,7 @@
 use super::field::Field;
 use super::flit::{self, ControlCode};
 use super::header::{self, PacketKind};
+use super::mgmt::{self, MgmtError, NmpType};
 use std::fmt::Write;
 
 fn table(out: &mut String, fields: &[Field]) {
@@ -49,5 +50,65 @@ pub fn markdown() -> String {
         writeln!(s, "| {c} | {k:?} | {doc} |").unwrap();
     }
     s.push_str("| 5..15 | reserved | malformed: dropped and counted |\n");
+    management(&mut s);
     s
+}
+
+/// The management packet section, from [`mgmt`].
+fn management(s: &mut String) {
+    writeln!(
+        s,
+        "\n## Management packet ({} flits)\n\n\
+         A fabric packet of kind `Mgmt` and fixed length {}: the head, {} body flits carrying the \
+         64-bit words w0..w{}, and the tail. Head: `kind` Mgmt, `len` {}, `vc` the \
+         configuration's `network.mgmt_vc`, `dst` the DestID ({:#06x}, all ones, reaches a chip \
+         that has no ID yet), `src` the sending node. Tail: CRC-16/IBM-3740 of the head's and \
+         bodies' 64 data bits (each word most significant bit first), the head's `delay` field \
+         taken as zero because routers add to it in flight. Reserved fields are zero; unused \
+         payload fields (a second address or data word when `count` is 1) are zero.\n",
+        mgmt::MGMT_FLITS,
+        mgmt::MGMT_FLITS,
+        mgmt::MGMT_WORDS,
+        mgmt::MGMT_WORDS - 1,
+        mgmt::MGMT_FLITS,
+        mgmt::UNSET_ID
+    )
+    .unwrap();
+    s.push_str("### w0: packet information\n\n");
+    table(s, &mgmt::INFO_FIELDS);
+    s.push_str("### w1: forward route (hops 0..9); w3: backward route (hops 0..9)\n\n");
+    s.push_str("In w3, bits 9..5 (`current` in w1) are reserved, zero.\n\n");
+    table(s, &mgmt::route_low_fields(true));
+    s.push_str("### w2: forward route (hops 10..19); w4: backward route (hops 10..19)\n\n");
+    table(s, &mgmt::route_high_fields());
+    s.push_str("### w5: access\n\n");
+    table(s, &mgmt::ACCESS_FIELDS);
+    s.push_str("### w6, w7: data\n\n");
+    table(s, &[mgmt::DATA0]);
+    table(s, &[mgmt::EEPROM_BYTES]);
+    table(s, &[mgmt::DATA1]);
+    s.push_str(
+        "### Source routing\n\n\
+         A route's hops are stored LAST HOP FIRST; `current` counts the hops still to take. A chip \
+         that receives a management packet appends the port it arrived on to the backward route \
+         (`B.hops[B.hop_num] = in_port; B.hop_num += 1`); then if `current == 0` the packet is for \
+         this chip (its management agent); else it leaves on port `F.hops[current - 1]` and \
+         `current -= 1`. A response's forward route is the request's backward route with \
+         `current = hop_num`, and its backward route is empty: the agent that answers sends the \
+         response out on the port the request came in on, and each router on the way back takes \
+         the next hop. A forward route through routers whose output ports are p0, p1, .., pn-1 \
+         (first router first) is `hop_num = current = n`, `hops[i] = p(n-1-i)`. A packet whose \
+         backward route is full (20 hops) when a chip must append, or whose forward `current > \
+         hop_num`, or with a `hop_num` above 20, is malformed: dropped and counted. So a request \
+         crosses at most 19 routers (its target appends the 20th hop).\n\n",
+    );
+    s.push_str("### NMPType\n\n| code | type | meaning |\n|---|---|---|\n");
+    for (t, c, doc) in NmpType::ALL {
+        writeln!(s, "| {c:#04x} | {t:?} | {doc} |").unwrap();
+    }
+    s.push_str("| others | undefined | the agent answers with an error response, `error` = UnknownType |\n\n");
+    s.push_str("### Error codes (`error`)\n\n| code | error | meaning |\n|---|---|---|\n");
+    for (e, c, doc) in MgmtError::ALL {
+        writeln!(s, "| {c} | {e:?} | {doc} |").unwrap();
+    }
 }

@@ -1,4 +1,5 @@
-//! Formats shared by every chip: the network flit and the fabric packet header.
+//! Formats shared by every chip: the network flit, the fabric packet header and the management
+//! packet.
 //!
 //! Each format is defined once, as a table of [`Field`]s. The software codecs (`pack`/`unpack`),
 //! the hardware field extraction ([`crate::flit_decoder::FlitDecoder`]), and the generated
@@ -8,8 +9,10 @@ pub mod doc;
 pub mod field;
 pub mod flit;
 pub mod header;
+pub mod mgmt;
 
 pub use doc::markdown;
 pub use field::Field;
 pub use flit::{ControlCode, Flit, FLIT_BITS, FLIT_MASK};
 pub use header::{FabricHeader, PacketKind};
+pub use mgmt::{MgmtBeat, MgmtError, MgmtPacket, MgmtPayload, NmpType, Route, MGMT_FLITS};

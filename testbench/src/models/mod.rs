@@ -8,6 +8,7 @@ pub mod fifo;
 pub mod formats;
 pub mod lane_channel;
 pub mod ltp_deframer;
+pub mod mgmt;
 pub mod packet_buffer;
 pub mod reg_file;
 pub mod rx_delivery;
