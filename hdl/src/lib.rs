@@ -14,6 +14,7 @@ pub mod flit_decoder;
 pub mod formats;
 pub mod lfsr;
 pub mod llp;
+pub mod mgmt;
 pub mod params;
 pub mod prelude;
 pub mod regmap;

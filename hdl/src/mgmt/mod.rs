@@ -1,0 +1,3 @@
+//! The network management agent (NMA) and its units.
+pub mod eep_access;
+pub mod i2c_master;
