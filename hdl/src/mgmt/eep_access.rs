@@ -226,13 +226,15 @@ pub struct EepAccess {
     /// `8 * index`: the bit offset of the current byte.
     offset: Signal<Local, Bits<8>>,
     current_address: Signal<Local, Bits<EEP_ADDRESS_BITS>>,
+    /// The data to write shifted so that byte `index` is at the bottom.
+    data_at_index: Signal<Local, Bits<EEP_DATA_BITS>>,
     control_byte: Signal<Local, Bits<8>>,
     /// The master answered this cycle (and is taken).
     answered: Signal<Local, bool>,
     refused: Signal<Local, bool>,
     polls_next: Signal<Local, Bits<16>>,
     /// `address + count` of the offered command.
-    end: Signal<Local, Bits<32>>,
+    command_end: Signal<Local, Bits<32>>,
     /// Bytes from the offered address to its page end (1..=128).
     room: Signal<Local, Bits<8>>,
     last_byte: Signal<Local, bool>,
@@ -282,11 +284,12 @@ impl EepAccess {
             read_data: Default::default(),
             offset: Default::default(),
             current_address: Default::default(),
+            data_at_index: Default::default(),
             control_byte: Default::default(),
             answered: Default::default(),
             refused: Default::default(),
             polls_next: Default::default(),
-            end: Default::default(),
+            command_end: Default::default(),
             room: Default::default(),
             last_byte: Default::default(),
             index_next: Default::default(),
@@ -321,6 +324,7 @@ impl Logic for EepAccess {
         self.result.data.next = self.read_data.q.val();
         self.result.error.next = self.error.q.val();
         self.offset.next = bit_cast::<8, EEP_COUNT_BITS>(self.index.q.val()) << 3;
+        self.data_at_index.next = self.data.q.val() >> self.offset.val();
         self.current_address.next =
             self.address.q.val() + bit_cast::<EEP_ADDRESS_BITS, EEP_COUNT_BITS>(self.index.q.val());
         // 0b1010_A2A1A0_0: the part's control byte for a write.
@@ -351,7 +355,7 @@ impl Logic for EepAccess {
                 self.master.command.data.next = self.current_address.val().get_bits::<8>(0)
             }
             Step::WriteData => {
-                self.master.command.data.next = (self.data.q.val() >> self.offset.val()).get_bits::<8>(0)
+                self.master.command.data.next = self.data_at_index.val().get_bits::<8>(0)
             }
             _ => {}
         }
@@ -362,7 +366,7 @@ impl Logic for EepAccess {
         self.answered.next = self.waiting.q.val() & self.master.result.valid.val();
         self.refused.next = !self.master.result.acknowledged.val();
         self.polls_next.next = self.polls.q.val() + 1;
-        self.end.next = bit_cast::<32, EEP_ADDRESS_BITS>(self.command.address.val())
+        self.command_end.next = bit_cast::<32, EEP_ADDRESS_BITS>(self.command.address.val())
             + bit_cast::<32, EEP_COUNT_BITS>(self.command.count.val());
         self.room.next = self.page_bytes.val() - bit_cast::<8, 7>(self.command.address.val().get_bits::<7>(0));
         match self.step.q.val() {
@@ -382,7 +386,7 @@ impl Logic for EepAccess {
                     if bit_cast::<8, EEP_COUNT_BITS>(self.command.count.val()) > self.room.val() {
                         self.segment_end.d.next = self.room.val().get_bits::<EEP_COUNT_BITS>(0);
                     }
-                    if self.end.val() > self.array_bytes.val() {
+                    if self.command_end.val() > self.array_bytes.val() {
                         self.error.d.next = self.error_address_range.val();
                         self.step.d.next = Step::Answer;
                     }

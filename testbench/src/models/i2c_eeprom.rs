@@ -365,7 +365,10 @@ impl I2cEeprom {
     fn on_start(&mut self) {
         let t = self.timing;
         if let Some(r) = self.last_rise {
-            if self.last_fall.is_some() && self.cycle - r < t.start_setup {
+            // tSU;STA applies to a repeated START (SCL rose after the last STOP, if any); a
+            // START on a free bus is checked by tBUF.
+            let repeated = self.last_fall.is_some() && self.last_stop.is_none_or(|s| s < r);
+            if repeated && self.cycle - r < t.start_setup {
                 self.violation(Violation::StartSetup);
             }
         }
@@ -407,9 +410,11 @@ impl I2cEeprom {
         self.bits = 0;
     }
 
-    /// A transaction is in the middle of a byte (or its acknowledge).
+    /// A transaction is in the middle of a byte (or its acknowledge). A START or STOP comes
+    /// during the first clock of a byte (SCL rose once, the bit was sampled): that clock is
+    /// the condition's, not a bit, so only a second clock makes it "inside".
     fn inside_byte(&self) -> bool {
-        !matches!(self.state, State::Idle | State::Ignore) && self.bits != 0
+        !matches!(self.state, State::Idle | State::Ignore) && self.bits > 1
     }
 
     /// Writes the received data into its page, wrapping inside it, and starts the write cycle.
@@ -450,8 +455,10 @@ impl I2cEeprom {
             State::ReadData => {
                 if self.bits == 9 {
                     self.bits = 0;
+                    // The address counter moves past every byte sent (a current-address read
+                    // goes on after it), acknowledged or not.
+                    self.pointer = self.pointer.wrapping_add(1);
                     if self.acked {
-                        self.pointer = self.pointer.wrapping_add(1);
                         self.load_byte();
                         self.drive_later(self.out_byte & 0x80 == 0);
                     } else {
@@ -788,6 +795,7 @@ mod tests {
         // A master twice as fast as the part allows: every kind of miss shows up.
         let mut m = Banger::new(part(4, 10), 2);
         m.write_bytes(5, 0, &[0]);
+        m.read_bytes(5, 0, 1);
         let kinds: std::collections::HashSet<_> = m.part.violations.iter().map(|v| v.1).collect();
         for v in [
             Violation::MinLow,
@@ -807,7 +815,7 @@ mod tests {
         p.step(true, false);
         assert!(p.violations.iter().any(|v| v.1 == Violation::Setup));
         // A START right after a STOP.
-        let mut m = Banger::new(part(2, 10), 2);
+        let mut m = Banger::new(part(4, 10), 2);
         m.stop();
         m.sda = false;
         m.wait(1);
@@ -826,7 +834,8 @@ mod tests {
         m.start();
         assert!(m.write(0xab));
         assert_eq!(m.read(true), 0x00);
-        // Cut here: SCL and SDA released; the part drives bit 7 of byte 8, a 0.
+        // Cut here, SCL low: the part drives bit 7 of byte 8, a 0; then both lines released.
+        m.wait(q);
         m.scl = true;
         m.sda = true;
         m.wait(20);
@@ -868,8 +877,8 @@ mod tests {
         assert_eq!(e(cmd(false, 0, 1), false, None), EepError::NoAcknowledge);
         assert_eq!(e(cmd(false, 0, 6), true, Some(3)), EepError::None);
         assert_eq!(e(cmd(false, 0, 6), true, Some(2)), EepError::NoAcknowledge);
-        // A write crossing a page: the first transaction carries 2 bytes (bytes 0..=4).
-        assert_eq!(e(cmd(true, 0x7e, 6), true, Some(4)), EepError::NoAcknowledge);
-        assert_eq!(e(cmd(true, 0x7e, 6), true, Some(5)), EepError::None);
+        // A write crossing a page is two transactions of 3 data bytes (bytes 0..=5 each).
+        assert_eq!(e(cmd(true, 0x7d, 6), true, Some(5)), EepError::NoAcknowledge);
+        assert_eq!(e(cmd(true, 0x7d, 6), true, Some(6)), EepError::None);
     }
 }
