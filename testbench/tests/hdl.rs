@@ -7,6 +7,7 @@ mod hdl {
     mod credit_counter;
     mod fifo;
     mod flit_decoder;
+    mod i2c_master;
     mod lfsr;
     mod ltp_deframer;
     mod ltp_striper;

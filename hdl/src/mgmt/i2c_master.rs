@@ -21,9 +21,11 @@
 //! is low 2Q cycles and high 2Q + 3 cycles (the synchronizer), a bit takes 4Q + 3 cycles. A START
 //! releases SDA (SCL low if inside a transaction), releases SCL, waits 2Q cycles high, pulls SDA
 //! low and after 2Q more cycles pulls SCL low; a STOP pulls SDA low while SCL is low, releases
-//! SCL, waits 2Q cycles, releases SDA and waits 2Q cycles of bus free time. So Q >= 1.25 us meets
-//! standard mode (100 kHz: tLOW 4.7 us, tHIGH 4.0, tSU;STA 4.7, tHD;STA 4.0, tSU;STO 4.0, tBUF
-//! 4.7) and Q >= 0.65 us fast mode (tLOW 1.3 us, so a 50 % duty clock runs at most 385 kHz).
+//! SCL, waits 2Q cycles, releases SDA and waits 2Q cycles of bus free time. Every minimum of the
+//! I2C specification is then 2Q or less, so Q >= 2.35 us meets standard mode (tLOW 4.7 us,
+//! tHIGH 4.0, tSU;STA 4.7, tHD;STA 4.0, tSU;STO 4.0, tBUF 4.7; SCL at about 105 kHz) and
+//! Q >= 0.65 us fast mode (tLOW 1.3 us; a 50 % duty clock then runs at most 385 kHz). At a
+//! 50 MHz core clock: `quarter` = 118 (standard) or 33 (fast).
 //!
 //! **Bus recovery.** A START first checks that SDA is high once SCL is high. If a target holds
 //! SDA low (a transfer was cut, by reset for example, while the target was sending a 0 or an

@@ -545,6 +545,144 @@ impl I2cEeprom {
     }
 }
 
+/// What a [`BusMonitor`] saw on the bus.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BusEvent {
+    /// A START (or repeated START) condition.
+    Start,
+    /// A STOP condition.
+    Stop,
+    /// Nine clocks since the last condition or frame: the byte on SDA (MSB first) and whether
+    /// SDA was low at the ninth (acknowledge).
+    Frame {
+        /// The byte.
+        byte: u8,
+        /// The ninth bit was low.
+        acknowledged: bool,
+    },
+    /// A START or STOP after 2..=8 clocks of a frame (a cut byte, or recovery clocks).
+    Partial {
+        /// Clocks of the frame seen.
+        clocks: u32,
+    },
+}
+
+/// A passive observer of the bus, independent of any part: decodes conditions and 9-clock
+/// frames whoever drives them, so a bench can check that a master put on the bus exactly
+/// what it was told to and reported what came back. A condition comes during the first clock
+/// of a frame (the clock rose once, then SDA moved), so that clock is not counted.
+#[derive(Clone, Debug, Default)]
+pub struct BusMonitor {
+    /// Everything seen, oldest first (the bench pops what it has checked).
+    pub events: VecDeque<BusEvent>,
+    scl: bool,
+    sda: bool,
+    clocks: u32,
+    shift: u16,
+}
+
+impl BusMonitor {
+    /// A monitor of an idle bus (both lines high).
+    pub fn new() -> Self {
+        Self {
+            scl: true,
+            sda: true,
+            ..Default::default()
+        }
+    }
+
+    /// One clock cycle with the bus at `scl`, `sda`.
+    pub fn step(&mut self, scl: bool, sda: bool) {
+        let (was_scl, was_sda) = (self.scl, self.sda);
+        self.scl = scl;
+        self.sda = sda;
+        if !was_scl && scl {
+            self.shift = self.shift << 1 | sda as u16;
+            self.clocks += 1;
+            if self.clocks == 9 {
+                self.events.push_back(BusEvent::Frame {
+                    byte: (self.shift >> 1) as u8,
+                    acknowledged: self.shift & 1 == 0,
+                });
+                self.clocks = 0;
+            }
+        } else if was_scl && scl && was_sda != sda {
+            if self.clocks > 1 {
+                self.events.push_back(BusEvent::Partial {
+                    clocks: self.clocks,
+                });
+            }
+            self.clocks = 0;
+            self.events.push_back(if sda {
+                BusEvent::Stop
+            } else {
+                BusEvent::Start
+            });
+        }
+    }
+}
+
+/// The bus of a bench: one master's open-drain drivers, the part, a monitor, and faults a
+/// bench can inject (a target stretching the clock, a line stuck low). A line is the AND of
+/// everything that drives it (the pull-up makes it high when all release it).
+#[derive(Clone, Debug)]
+pub struct I2cBus {
+    /// The EEPROM.
+    pub part: I2cEeprom,
+    /// Everything on the bus, decoded.
+    pub monitor: BusMonitor,
+    /// Something holds SCL low (a target stretching for ever).
+    pub scl_stuck_low: bool,
+    /// Something holds SDA low.
+    pub sda_stuck_low: bool,
+    /// Cycles a stretching target still holds SCL low.
+    stretch_left: u64,
+    /// SCL rises seen.
+    pub scl_rises: u64,
+    /// Clocks stretched by the target.
+    pub stretches: u64,
+    scl: bool,
+}
+
+impl I2cBus {
+    /// A bus with `part` on it, idle.
+    pub fn new(part: I2cEeprom) -> Self {
+        Self {
+            part,
+            monitor: BusMonitor::new(),
+            scl_stuck_low: false,
+            sda_stuck_low: false,
+            stretch_left: 0,
+            scl_rises: 0,
+            stretches: 0,
+            scl: true,
+        }
+    }
+
+    /// SCL and SDA in this cycle when the master pulls them low as told.
+    pub fn lines(&self, master_scl_low: bool, master_sda_low: bool) -> (bool, bool) {
+        let scl = !master_scl_low && !self.scl_stuck_low && self.stretch_left == 0;
+        let sda = !master_sda_low && !self.part.drive_low() && !self.sda_stuck_low;
+        (scl, sda)
+    }
+
+    /// One cycle with the lines at `scl`, `sda` (from [`I2cBus::lines`]); if SCL falls now, a
+    /// target holds it low for `stretch` more cycles (clock stretching; 0 for none).
+    pub fn step(&mut self, scl: bool, sda: bool, stretch: u64) {
+        self.stretch_left = self.stretch_left.saturating_sub(1);
+        if self.scl && !scl {
+            self.stretch_left = stretch;
+            self.stretches += (stretch > 0) as u64;
+        }
+        if !self.scl && scl {
+            self.scl_rises += 1;
+        }
+        self.scl = scl;
+        self.part.step(scl, sda);
+        self.monitor.step(scl, sda);
+    }
+}
+
 /// Error codes of `eep_access` (the hardware's `EepError`), as the model names them.
 pub use hdl::mgmt::eep_access::EepError;
 
