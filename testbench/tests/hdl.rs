@@ -4,6 +4,7 @@ mod hdl {
     mod bits;
     mod commit_fifo;
     mod crc;
+    mod eep_access;
     mod credit_counter;
     mod fifo;
     mod flit_decoder;
