@@ -206,7 +206,34 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
             "nmp_packer",
             "management agent exit: responses in, management packets out (head, CRC-16) on the port the forward route's current hop names (network.mgmt_vc)",
         )?,
+        emit(
+            crate::mgmt::i2c_master::I2cMaster::new(i2c_quarter(cfg), I2C_STRETCH_LIMIT),
+            "i2c_master",
+            "I2C master of the management agent: START/STOP/byte commands, clock stretching, bus recovery; standard mode (100 kHz) at fpga.clock_mhz",
+        )?,
+        emit(
+            crate::mgmt::eep_access::EepAccess::new(
+                i2c_quarter(cfg),
+                I2C_STRETCH_LIMIT,
+                EEP_POLL_LIMIT,
+            ),
+            "eep_access",
+            "management agent EEPROM unit: 1..6-byte reads and writes of a 24LC512-like part over I2C (page split, ACK polling, error codes)",
+        )?,
     ])
+}
+
+/// Quarters of SCL period a target may stretch one clock before the I2C master gives up
+/// (about 2.4 ms in standard mode; the 24LC512 never stretches).
+const I2C_STRETCH_LIMIT: u32 = 1024;
+/// Refused ACK polls before `eep_access` gives up: one poll is about 50 quarters (118 us in
+/// standard mode), the 24LC512's write cycle at most 5 ms, so 43 polls; 64 leave margin.
+const EEP_POLL_LIMIT: u32 = 64;
+
+/// Clock cycles per quarter SCL period for I2C standard mode at `fpga.clock_mhz`: 2.35 us
+/// (SCL low is two quarters and tLOW is at least 4.7 us), rounded up.
+fn i2c_quarter(cfg: &Config) -> u32 {
+    (235 * cfg.fpga.clock_mhz).div_ceil(100)
 }
 
 /// The register file of the sample map ([`crate::regmap::sample`]) as top `regfile_sample`:

@@ -4,9 +4,11 @@ mod hdl {
     mod bits;
     mod commit_fifo;
     mod crc;
+    mod eep_access;
     mod credit_counter;
     mod fifo;
     mod flit_decoder;
+    mod i2c_master;
     mod lfsr;
     mod ltp_deframer;
     mod ltp_striper;

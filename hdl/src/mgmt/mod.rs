@@ -8,7 +8,11 @@
 //! - [`NmpUnpacker`]: flits in, checked and parsed beats out (the arrival port appended to the
 //!   backward route), wrong-ID and malformed packets dropped and counted;
 //! - [`NmpPacker`]: response beats in, flits out with the head and CRC built, on the output port
-//!   the forward route's current hop names.
+//!   the forward route's current hop names;
+//! - [`i2c_master::I2cMaster`] and [`eep_access::EepAccess`]: the EEPROM path (1..6-byte
+//!   reads and writes of a 24LC512-like part over I2C).
+pub mod eep_access;
+pub mod i2c_master;
 pub mod nmp_packer;
 pub mod nmp_unpacker;
 

@@ -5,6 +5,7 @@ pub mod commit_fifo;
 pub mod crc;
 pub mod credit_counter;
 pub mod fifo;
+pub mod i2c_eeprom;
 pub mod formats;
 pub mod lane_channel;
 pub mod ltp_deframer;
