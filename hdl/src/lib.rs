@@ -13,6 +13,7 @@ pub mod fifo;
 pub mod flit_decoder;
 pub mod formats;
 pub mod lfsr;
+pub mod mgmt;
 pub mod llp;
 pub mod params;
 pub mod prelude;
