@@ -6,3 +6,4 @@ pub mod rs_downsizer;
 pub mod rs_merge;
 pub mod rs_spill;
 pub mod rs_upsizer;
+pub mod rs_wire;

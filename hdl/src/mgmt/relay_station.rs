@@ -190,10 +190,8 @@ impl<const B: usize, const P: usize> Logic for RelayStation<B, P> {
             self.routing.d.next = !self.from_right.last.val();
             self.routed_here.d.next = self.here.val();
         }
-        self.dropped.next = self.moving.val()
-            & self.from_right.last.val()
-            & !self.here.val()
-            & self.leftmost.val();
+        self.dropped.next =
+            self.moving.val() & self.from_right.last.val() & !self.here.val() & self.leftmost.val();
         RsBeatSource::<B, P>::link(&mut self.to_port, &mut self.port_spill.source);
         RsBeatSource::<B, P>::link(&mut self.to_left, &mut self.left_spill.source);
         if self.reset.val() {

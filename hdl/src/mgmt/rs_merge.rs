@@ -67,9 +67,7 @@ impl<const B: usize, const P: usize, const N: usize, const W: usize> Default
     }
 }
 
-impl<const B: usize, const P: usize, const N: usize, const W: usize> Logic
-    for RsMerge<B, P, N, W>
-{
+impl<const B: usize, const P: usize, const N: usize, const W: usize> Logic for RsMerge<B, P, N, W> {
     #[hdl_gen]
     fn update(&mut self) {
         clock!(self, clock, arbiter, spill);
@@ -94,7 +92,8 @@ impl<const B: usize, const P: usize, const N: usize, const W: usize> Logic
         self.spill.sink.port.next = self.sinks[0].port.val();
         self.sinks[0].ready.next = self.spill.sink.ready.val();
         for i in 0..multi(N) {
-            self.sinks[i].ready.next = self.arbiter.grant.val().get_bit(i) & self.spill.sink.ready.val();
+            self.sinks[i].ready.next =
+                self.arbiter.grant.val().get_bit(i) & self.spill.sink.ready.val();
             if self.arbiter.grant.val().get_bit(i) {
                 self.spill.sink.data.next = self.sinks[i].data.val();
                 self.spill.sink.last.next = self.sinks[i].last.val();
