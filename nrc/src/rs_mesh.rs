@@ -24,8 +24,11 @@
 //! port blocks the outbound packets behind it in its row and, until it has entered its row, at
 //! the NMA (head of line, see [`hdl::mgmt::relay_station`]).
 //!
-//! Latency (registered hops): a packet's head reaches the NMA `4 + j'` cycles after its first
-//! flit is taken, `j'` the stations it crosses; measured figures are in the bench
+//! Latency (registered hops, 20-bit beats, everything ready): a packet's first flit is offered
+//! to the NMA `6 + s` cycles after the port took it, and out of port `p` `5 + s` cycles after
+//! the NMA's stream took it, `s` the relay stations it crosses (1 to `n`): one cycle per station,
+//! one for the downsizer, one for the upsizer, one for the NMA-side merge (inbound only) and 3
+//! for the flit's remaining beats, which the upsizer waits for. Checked by the bench
 //! (`testbench/tests/hdl/rs_mesh.rs`).
 //!
 //! Ports: `clock`, `reset` (synchronous: every packet inside is dropped), `inbound`, `outbound`,

@@ -10,8 +10,10 @@
 //!
 //! A timing run (no reset, everything ready) measures, port by port, the cycles from a lone
 //! packet's first flit being taken to its first flit offered at the other end, inbound and
-//! outbound, and checks that each relay station crossed adds one cycle.
+//! outbound, and checks it against the latency stated in `nrc::rs_mesh` (one cycle per relay
+//! station crossed).
 use hdl::formats::FLIT_BITS;
+use hdl::width::chunks;
 use nrc::rs_mesh::RsMesh8;
 use testbench::models::relay_station::{
     BeatPorts, Packet, PacketDriver, PacketReceiver, RsMeshModel,
@@ -24,6 +26,8 @@ type Dut = RsMesh8;
 const PORTS: usize = 8;
 const PER_ROW: usize = 4;
 const P: usize = 5;
+/// Beat bits of [`RsMesh8`].
+const B: usize = 20;
 
 macro_rules! sig {
     ($t:expr, $name:expr, $($path:tt)+) => {
@@ -226,17 +230,20 @@ fn timing(b: &mut dyn Backend) -> (Vec<u64>, Vec<u64>) {
     };
     let inbound: Vec<u64> = (0..PORTS).map(|p| lat(b, &mut s, p, PORTS)).collect();
     let outbound: Vec<u64> = (0..PORTS).map(|p| lat(b, &mut s, PORTS, p)).collect();
+    // The flit's remaining beats, which the upsizer at the far end waits for.
+    let serialisation = (chunks(FLIT_BITS, B) - 1) as u64;
     for p in 0..PORTS {
-        // Stations crossed after the port's own: one more cycle each.
-        let hops = (PER_ROW - 1 - p % PER_ROW) as u64;
+        // Stations crossed: the port's own and those between it and the NMA, one cycle each;
+        // plus the downsizer and the upsizer, and inbound the NMA-side merge (see `nrc::rs_mesh`).
+        let stations = (PER_ROW - p % PER_ROW) as u64;
         assert_eq!(
             inbound[p],
-            inbound[PER_ROW - 1] + hops,
+            stations + 3 + serialisation,
             "inbound {inbound:?}"
         );
         assert_eq!(
             outbound[p],
-            outbound[PER_ROW - 1] + hops,
+            stations + 2 + serialisation,
             "outbound {outbound:?}"
         );
     }
