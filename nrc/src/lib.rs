@@ -2,3 +2,4 @@
 //! packets between the ports and the management agent. Still to come: ports, VC buffers,
 //! routing tables, allocators, crossbar, management agent.
 pub mod rs_mesh;
+pub mod tops;

@@ -36,12 +36,14 @@
 //! management route's hop), `CW` = `chunk_index_bits(FLIT_BITS, B)`, `PORTS`, `ROWS`, `RW` =
 //! `index_width(ROWS)`; aliases [`RsMesh8`], [`RsMesh24`].
 use hdl::formats::FLIT_BITS;
-use hdl::mgmt::relay_station::{RelayStation, RsBeatSink, RsBeatSource};
+use hdl::mgmt::relay_station::{
+    RelayStation, RsBeatSink, RsBeatSource, RS_BEAT_BITS, RS_PORT_BITS,
+};
 use hdl::mgmt::rs_demux::RsDemux;
 use hdl::mgmt::rs_downsizer::RsDownsizer;
 use hdl::mgmt::rs_merge::RsMerge;
 use hdl::mgmt::rs_upsizer::RsUpsizer;
-use hdl::mgmt::rs_wire::RsWire;
+use hdl::mgmt::rs_wire::{RsRowEnd, RsWire};
 use hdl::width::chunk_index_bits;
 use rust_hdl::prelude::*;
 
@@ -70,10 +72,12 @@ pub struct RsMesh<
     /// Bit `r`: row `r` dropped a packet for a port that does not exist (one cycle per packet).
     pub dropped: Signal<Out, Bits<ROWS>>,
     stations: Vec<RelayStation<B, P>>,
-    /// `rightward[i]`: from station `i` to station `i + 1` (last of a row: unused).
+    /// `rightward[r * (n - 1) + j]`: from station `r * n + j` to its right neighbour.
     rightward: Vec<RsWire<B, P>>,
-    /// `leftward[i]`: from station `i + 1` to station `i` (last of a row: unused).
+    /// `leftward[r * (n - 1) + j]`: from station `r * n + j + 1` to its left neighbour.
     leftward: Vec<RsWire<B, P>>,
+    /// `row_ends[r]`: left of row `r`'s leftmost station.
+    row_ends: Vec<RsRowEnd<B, P>>,
     port_down: Vec<RsDownsizer<FLIT_BITS, B, P, CW>>,
     port_up: Vec<RsUpsizer<FLIT_BITS, B, P, CW>>,
     merge: RsMerge<B, P, ROWS, RW>,
@@ -82,12 +86,17 @@ pub struct RsMesh<
     demux: RsDemux<B, P, ROWS>,
     /// `drop_acc[r]`: the drop pulses of rows below `r`.
     drop_acc: Vec<Signal<Local, Bits<ROWS>>>,
+    /// `row_drop[r * (n + 1) + j]`: a drop pulse of one of row `r`'s first `j` stations (only
+    /// the leftmost ever drops; OR-ing all of them keeps every station's output used).
+    row_drop: Vec<Signal<Local, bool>>,
 }
 
 /// The 8-port mesh: 2 rows of 4, 20-bit beats.
-pub type RsMesh8 = RsMesh<20, 5, { chunk_index_bits(FLIT_BITS, 20) }, 8, 2, 1>;
+pub type RsMesh8 =
+    RsMesh<RS_BEAT_BITS, RS_PORT_BITS, { chunk_index_bits(FLIT_BITS, RS_BEAT_BITS) }, 8, 2, 1>;
 /// The published router's mesh: 24 ports in 4 rows of 6, 20-bit beats.
-pub type RsMesh24 = RsMesh<20, 5, { chunk_index_bits(FLIT_BITS, 20) }, 24, 4, 2>;
+pub type RsMesh24 =
+    RsMesh<RS_BEAT_BITS, RS_PORT_BITS, { chunk_index_bits(FLIT_BITS, RS_BEAT_BITS) }, 24, 4, 2>;
 
 impl<
         const B: usize,
@@ -118,8 +127,9 @@ impl<
             stations: (0..PORTS)
                 .map(|p| RelayStation::new(p, p % n == 0))
                 .collect(),
-            rightward: (0..PORTS).map(|_| Default::default()).collect(),
-            leftward: (0..PORTS).map(|_| Default::default()).collect(),
+            rightward: (0..PORTS - ROWS).map(|_| Default::default()).collect(),
+            leftward: (0..PORTS - ROWS).map(|_| Default::default()).collect(),
+            row_ends: (0..ROWS).map(|_| Default::default()).collect(),
             port_down: (0..PORTS).map(|_| RsDownsizer::new()).collect(),
             port_up: (0..PORTS).map(|_| RsUpsizer::new()).collect(),
             merge: RsMerge::new(),
@@ -127,6 +137,7 @@ impl<
             nma_down: RsDownsizer::new(),
             demux: RsDemux::new(n),
             drop_acc: (0..=ROWS).map(|_| Default::default()).collect(),
+            row_drop: (0..ROWS * (n + 1)).map(|_| Default::default()).collect(),
         }
     }
 }
@@ -177,49 +188,51 @@ impl<
             RsBeatSource::<B, P>::join(&mut self.stations[p].to_port, &mut self.port_up[p].sink);
             RsBeatSource::<FLIT_BITS, P>::link(&mut self.outbound[p], &mut self.port_up[p].source);
         }
-        // The rows (`n` ports each; index expressions may only use loop variables, hence the
-        // one-iteration loop that names `n`).
+        // The rows (`n` ports each, `m = n - 1` wires each way; index expressions may only
+        // use loop variables, hence the one-iteration loops that name `n` and `m`; loop bounds
+        // may not use them).
         self.drop_acc[0].next = 0.into();
         for n in (PORTS / ROWS)..(PORTS / ROWS + 1) {
-            for r in 0..ROWS {
-                for j in 1..(PORTS / ROWS) {
-                    RsBeatSource::<B, P>::join(
-                        &mut self.stations[r * n + j - 1].to_right,
-                        &mut self.rightward[r * n + j - 1].sink,
-                    );
-                    RsBeatSource::<B, P>::join(
-                        &mut self.rightward[r * n + j - 1].source,
-                        &mut self.stations[r * n + j].from_left,
-                    );
-                    RsBeatSource::<B, P>::join(
-                        &mut self.stations[r * n + j].to_left,
-                        &mut self.leftward[r * n + j - 1].sink,
-                    );
-                    RsBeatSource::<B, P>::join(
-                        &mut self.leftward[r * n + j - 1].source,
-                        &mut self.stations[r * n + j - 1].from_right,
-                    );
+            for m in (PORTS / ROWS - 1)..(PORTS / ROWS) {
+                for r in 0..ROWS {
+                    for j in 0..(PORTS / ROWS - 1) {
+                        RsBeatSource::<B, P>::join(
+                            &mut self.stations[r * n + j].to_right,
+                            &mut self.rightward[r * m + j].sink,
+                        );
+                        RsBeatSource::<B, P>::join(
+                            &mut self.rightward[r * m + j].source,
+                            &mut self.stations[r * n + j + 1].from_left,
+                        );
+                        RsBeatSource::<B, P>::join(
+                            &mut self.stations[r * n + j + 1].to_left,
+                            &mut self.leftward[r * m + j].sink,
+                        );
+                        RsBeatSource::<B, P>::join(
+                            &mut self.leftward[r * m + j].source,
+                            &mut self.stations[r * n + j].from_right,
+                        );
+                    }
                 }
+            }
+            for r in 0..ROWS {
                 // The left end: nothing comes in from the left, nothing leaves to it.
-                self.stations[r * n].from_left.valid.next = false;
-                self.stations[r * n].from_left.data.next = 0.into();
-                self.stations[r * n].from_left.last.next = false;
-                self.stations[r * n].from_left.port.next = 0.into();
-                self.stations[r * n].to_left.ready.next = true;
-                // The wires after a row's last station carry nothing.
-                self.rightward[r * n + n - 1].sink.valid.next = false;
-                self.rightward[r * n + n - 1].sink.data.next = 0.into();
-                self.rightward[r * n + n - 1].sink.last.next = false;
-                self.rightward[r * n + n - 1].sink.port.next = 0.into();
-                self.rightward[r * n + n - 1].source.ready.next = false;
-                self.leftward[r * n + n - 1].sink.valid.next = false;
-                self.leftward[r * n + n - 1].sink.data.next = 0.into();
-                self.leftward[r * n + n - 1].sink.last.next = false;
-                self.leftward[r * n + n - 1].sink.port.next = 0.into();
-                self.leftward[r * n + n - 1].source.ready.next = false;
+                RsBeatSource::<B, P>::join(
+                    &mut self.row_ends[r].source,
+                    &mut self.stations[r * n].from_left,
+                );
+                RsBeatSource::<B, P>::join(
+                    &mut self.stations[r * n].to_left,
+                    &mut self.row_ends[r].sink,
+                );
+                self.row_drop[r * (n + 1)].next = false;
+                for j in 0..(PORTS / ROWS) {
+                    self.row_drop[r * (n + 1) + j + 1].next = self.row_drop[r * (n + 1) + j].val()
+                        | self.stations[r * n + j].dropped.val();
+                }
                 self.drop_acc[r + 1].next = self.drop_acc[r]
                     .val()
-                    .replace_bit(r, self.stations[r * n].dropped.val());
+                    .replace_bit(r, self.row_drop[r * (n + 1) + n].val());
                 // The right end: to and from the NMA.
                 RsBeatSource::<B, P>::join(
                     &mut self.stations[r * n + n - 1].to_right,

@@ -43,6 +43,13 @@ use super::rs_merge::RsMerge;
 use super::rs_spill::RsSpill;
 use rust_hdl::prelude::*;
 
+/// Beat bits of the router's relay stations: a flit moves as 4 beats of 20 bits (the source's
+/// datapath; `B` stays a parameter for other widths).
+pub const RS_BEAT_BITS: usize = 20;
+/// Port-number bits of the router's relay stations: 5, the width of one hop of a management
+/// packet's source route (up to 32 ports; the published router has 24).
+pub const RS_PORT_BITS: usize = 5;
+
 /// The sending end of an RS beat stream.
 #[derive(LogicInterface, Default)]
 #[join = "RsBeatSink"]
@@ -113,6 +120,8 @@ pub struct RelayStation<const B: usize, const P: usize> {
     here: Signal<Local, bool>,
     /// The outbound beat on `from_right` moves on this edge.
     moving: Signal<Local, bool>,
+    /// `from_port.port`, read only to mark it unused: the station writes `k` instead.
+    unused_from_port_port: Signal<Local, Bits<P>>,
 }
 
 impl<const B: usize, const P: usize> RelayStation<B, P> {
@@ -143,6 +152,7 @@ impl<const B: usize, const P: usize> RelayStation<B, P> {
             routed_here: Default::default(),
             here: Default::default(),
             moving: Default::default(),
+            unused_from_port_port: Default::default(),
         }
     }
 }
@@ -160,6 +170,7 @@ impl<const B: usize, const P: usize> Logic for RelayStation<B, P> {
         self.merge.sinks[0].data.next = self.from_port.data.val();
         self.merge.sinks[0].last.next = self.from_port.last.val();
         self.merge.sinks[0].port.next = self.port_number.val();
+        self.unused_from_port_port.next = self.from_port.port.val();
         self.from_port.ready.next = self.merge.sinks[0].ready.val();
         RsBeatSink::<B, P>::link(&mut self.from_left, &mut self.merge.sinks[1]);
         RsBeatSource::<B, P>::link(&mut self.to_right, &mut self.merge.source);

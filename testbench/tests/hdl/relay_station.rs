@@ -12,7 +12,7 @@
 //! (the goal: at most 2 cycles), one beat per cycle per flow, and round robin by whole
 //! packets when both inbound flows are saturated.
 use hdl::formats::FLIT_BITS;
-use hdl::mgmt::relay_station::RelayStation;
+use hdl::mgmt::relay_station::{RelayStation, RS_BEAT_BITS, RS_PORT_BITS};
 use hdl::width::chunks;
 use testbench::models::relay_station::{
     BeatPorts, Packet, PacketDriver, PacketReceiver, RelayStationModel,
@@ -21,9 +21,9 @@ use testbench::reset::ResetSchedule;
 use testbench::{port_table, run_both, Backend, BenchRng, PortTable};
 
 /// Beat bits (the source's 20).
-const B: usize = 20;
+const B: usize = RS_BEAT_BITS;
 /// Port bits (the management route's hop field).
-const P: usize = 5;
+const P: usize = RS_PORT_BITS;
 /// The station's port number.
 const K: u64 = 5;
 /// Beats per flit.
