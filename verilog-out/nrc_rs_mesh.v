@@ -1757,15 +1757,15 @@ module nrc_rs_mesh$demux(clock,reset,sink$valid,sink$data,sink$last,sink$port,si
     input wire  sink$last;
     input wire  [4:0] sink$port;
     output reg  sink$ready;
-    output reg  sources$0$valid;
-    output reg  [19:0] sources$0$data;
-    output reg  sources$0$last;
-    output reg  [4:0] sources$0$port;
+    output wire  sources$0$valid;
+    output wire  [19:0] sources$0$data;
+    output wire  sources$0$last;
+    output wire  [4:0] sources$0$port;
     input wire  sources$0$ready;
-    output reg  sources$1$valid;
-    output reg  [19:0] sources$1$data;
-    output reg  sources$1$last;
-    output reg  [4:0] sources$1$port;
+    output wire  sources$1$valid;
+    output wire  [19:0] sources$1$data;
+    output wire  sources$1$last;
+    output wire  [4:0] sources$1$port;
     input wire  sources$1$ready;
     
     // Constant declarations
@@ -1773,6 +1773,20 @@ module nrc_rs_mesh$demux(clock,reset,sink$valid,sink$data,sink$last,sink$port,si
     localparam  starts$1 = 5'b100;
     
     // Stub signals
+    reg  spills$0$clock;
+    reg  spills$0$reset;
+    reg  spills$0$sink$valid;
+    reg  [19:0] spills$0$sink$data;
+    reg  spills$0$sink$last;
+    reg  [4:0] spills$0$sink$port;
+    wire  spills$0$sink$ready;
+    reg  spills$1$clock;
+    reg  spills$1$reset;
+    reg  spills$1$sink$valid;
+    reg  [19:0] spills$1$sink$data;
+    reg  spills$1$sink$last;
+    reg  [4:0] spills$1$sink$port;
+    wire  spills$1$sink$ready;
     reg  routing$d;
     wire  routing$q;
     reg  routing$clock;
@@ -1795,6 +1809,34 @@ module nrc_rs_mesh$demux(clock,reset,sink$valid,sink$data,sink$last,sink$port,si
     reg  moving;
     
     // Sub module instances
+    nrc_rs_mesh$demux$spills$0 spills$0(
+        .clock(spills$0$clock),
+        .reset(spills$0$reset),
+        .sink$valid(spills$0$sink$valid),
+        .sink$data(spills$0$sink$data),
+        .sink$last(spills$0$sink$last),
+        .sink$port(spills$0$sink$port),
+        .sink$ready(spills$0$sink$ready),
+        .source$valid(sources$0$valid),
+        .source$data(sources$0$data),
+        .source$last(sources$0$last),
+        .source$port(sources$0$port),
+        .source$ready(sources$0$ready)
+    );
+    nrc_rs_mesh$demux$spills$1 spills$1(
+        .clock(spills$1$clock),
+        .reset(spills$1$reset),
+        .sink$valid(spills$1$sink$valid),
+        .sink$data(spills$1$sink$data),
+        .sink$last(spills$1$sink$last),
+        .sink$port(spills$1$sink$port),
+        .sink$ready(spills$1$sink$ready),
+        .source$valid(sources$1$valid),
+        .source$data(sources$1$data),
+        .source$last(sources$1$last),
+        .source$port(sources$1$port),
+        .source$ready(sources$1$ready)
+    );
     nrc_rs_mesh$demux$routing routing(
         .d(routing$d),
         .q(routing$q),
@@ -1817,8 +1859,12 @@ module nrc_rs_mesh$demux(clock,reset,sink$valid,sink$data,sink$last,sink$port,si
         routing$d = routing$q;
         routes$0$clock = clock;
         routes$0$d = routes$0$q;
+        spills$0$clock = clock;
+        spills$0$reset = reset;
         routes$1$clock = clock;
         routes$1$d = routes$1$q;
+        spills$1$clock = clock;
+        spills$1$reset = reset;
         above$0 = 1'b1;
         above$1 = sink$port >= starts$1;
         above$2 = 1'b0;
@@ -1827,20 +1873,20 @@ module nrc_rs_mesh$demux(clock,reset,sink$valid,sink$data,sink$last,sink$port,si
         if (routing$q) begin
             selected$0 = routes$0$q;
         end
-        sources$0$valid = sink$valid & selected$0;
-        sources$0$data = sink$data;
-        sources$0$last = sink$last;
-        sources$0$port = sink$port;
-        ready_acc$1 = ready_acc$0 | (selected$0 & sources$0$ready);
+        spills$0$sink$valid = sink$valid & selected$0;
+        spills$0$sink$data = sink$data;
+        spills$0$sink$last = sink$last;
+        spills$0$sink$port = sink$port;
+        ready_acc$1 = ready_acc$0 | (selected$0 & spills$0$sink$ready);
         selected$1 = above$1 & ~above$2;
         if (routing$q) begin
             selected$1 = routes$1$q;
         end
-        sources$1$valid = sink$valid & selected$1;
-        sources$1$data = sink$data;
-        sources$1$last = sink$last;
-        sources$1$port = sink$port;
-        ready_acc$2 = ready_acc$1 | (selected$1 & sources$1$ready);
+        spills$1$sink$valid = sink$valid & selected$1;
+        spills$1$sink$data = sink$data;
+        spills$1$sink$last = sink$last;
+        spills$1$sink$port = sink$port;
+        ready_acc$2 = ready_acc$1 | (selected$1 & spills$1$sink$ready);
         sink$ready = ready_acc$2;
         moving = sink$valid & sink$ready;
         if (moving) begin
@@ -1911,6 +1957,584 @@ module nrc_rs_mesh$demux$routing(d,q,clock);
     end
           
 endmodule // nrc_rs_mesh$demux$routing
+
+
+module nrc_rs_mesh$demux$spills$0(clock,reset,sink$valid,sink$data,sink$last,sink$port,sink$ready,source$valid,source$data,source$last,source$port,source$ready);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  sink$valid;
+    input wire  [19:0] sink$data;
+    input wire  sink$last;
+    input wire  [4:0] sink$port;
+    output reg  sink$ready;
+    output reg  source$valid;
+    output reg  [19:0] source$data;
+    output reg  source$last;
+    output reg  [4:0] source$port;
+    input wire  source$ready;
+    
+    // Stub signals
+    reg  a_valid$d;
+    wire  a_valid$q;
+    reg  a_valid$clock;
+    reg  [19:0] a_data$d;
+    wire  [19:0] a_data$q;
+    reg  a_data$clock;
+    reg  a_last$d;
+    wire  a_last$q;
+    reg  a_last$clock;
+    reg  [4:0] a_port$d;
+    wire  [4:0] a_port$q;
+    reg  a_port$clock;
+    reg  b_valid$d;
+    wire  b_valid$q;
+    reg  b_valid$clock;
+    reg  [19:0] b_data$d;
+    wire  [19:0] b_data$q;
+    reg  b_data$clock;
+    reg  b_last$d;
+    wire  b_last$q;
+    reg  b_last$clock;
+    reg  [4:0] b_port$d;
+    wire  [4:0] b_port$q;
+    reg  b_port$clock;
+    
+    // Sub module instances
+    nrc_rs_mesh$demux$spills$0$a_valid a_valid(
+        .d(a_valid$d),
+        .q(a_valid$q),
+        .clock(a_valid$clock)
+    );
+    nrc_rs_mesh$demux$spills$0$a_data a_data(
+        .d(a_data$d),
+        .q(a_data$q),
+        .clock(a_data$clock)
+    );
+    nrc_rs_mesh$demux$spills$0$a_last a_last(
+        .d(a_last$d),
+        .q(a_last$q),
+        .clock(a_last$clock)
+    );
+    nrc_rs_mesh$demux$spills$0$a_port a_port(
+        .d(a_port$d),
+        .q(a_port$q),
+        .clock(a_port$clock)
+    );
+    nrc_rs_mesh$demux$spills$0$b_valid b_valid(
+        .d(b_valid$d),
+        .q(b_valid$q),
+        .clock(b_valid$clock)
+    );
+    nrc_rs_mesh$demux$spills$0$b_data b_data(
+        .d(b_data$d),
+        .q(b_data$q),
+        .clock(b_data$clock)
+    );
+    nrc_rs_mesh$demux$spills$0$b_last b_last(
+        .d(b_last$d),
+        .q(b_last$q),
+        .clock(b_last$clock)
+    );
+    nrc_rs_mesh$demux$spills$0$b_port b_port(
+        .d(b_port$d),
+        .q(b_port$q),
+        .clock(b_port$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        a_valid$clock = clock;
+        a_data$clock = clock;
+        a_last$clock = clock;
+        a_port$clock = clock;
+        b_valid$clock = clock;
+        b_data$clock = clock;
+        b_last$clock = clock;
+        b_port$clock = clock;
+        a_valid$d = a_valid$q;
+        a_data$d = a_data$q;
+        a_last$d = a_last$q;
+        a_port$d = a_port$q;
+        b_valid$d = b_valid$q;
+        b_data$d = b_data$q;
+        b_last$d = b_last$q;
+        b_port$d = b_port$q;
+        sink$ready = ~b_valid$q;
+        source$valid = a_valid$q;
+        source$data = a_data$q;
+        source$last = a_last$q;
+        source$port = a_port$q;
+        if (source$ready | ~a_valid$q) begin
+            if (b_valid$q) begin
+                a_valid$d = 1'b1;
+                a_data$d = b_data$q;
+                a_last$d = b_last$q;
+                a_port$d = b_port$q;
+                b_valid$d = 1'b0;
+            end
+            else begin
+                a_valid$d = sink$valid;
+                a_data$d = sink$data;
+                a_last$d = sink$last;
+                a_port$d = sink$port;
+            end
+        end
+        else if (sink$valid & ~b_valid$q) begin
+            b_valid$d = 1'b1;
+            b_data$d = sink$data;
+            b_last$d = sink$last;
+            b_port$d = sink$port;
+        end
+        if (reset) begin
+            a_valid$d = 1'b0;
+            b_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // nrc_rs_mesh$demux$spills$0
+
+
+module nrc_rs_mesh$demux$spills$0$a_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [19:0] d;
+    output reg  [19:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 20'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_rs_mesh$demux$spills$0$a_data
+
+
+module nrc_rs_mesh$demux$spills$0$a_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_rs_mesh$demux$spills$0$a_last
+
+
+module nrc_rs_mesh$demux$spills$0$a_port(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_rs_mesh$demux$spills$0$a_port
+
+
+module nrc_rs_mesh$demux$spills$0$a_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_rs_mesh$demux$spills$0$a_valid
+
+
+module nrc_rs_mesh$demux$spills$0$b_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [19:0] d;
+    output reg  [19:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 20'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_rs_mesh$demux$spills$0$b_data
+
+
+module nrc_rs_mesh$demux$spills$0$b_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_rs_mesh$demux$spills$0$b_last
+
+
+module nrc_rs_mesh$demux$spills$0$b_port(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_rs_mesh$demux$spills$0$b_port
+
+
+module nrc_rs_mesh$demux$spills$0$b_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_rs_mesh$demux$spills$0$b_valid
+
+
+module nrc_rs_mesh$demux$spills$1(clock,reset,sink$valid,sink$data,sink$last,sink$port,sink$ready,source$valid,source$data,source$last,source$port,source$ready);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  sink$valid;
+    input wire  [19:0] sink$data;
+    input wire  sink$last;
+    input wire  [4:0] sink$port;
+    output reg  sink$ready;
+    output reg  source$valid;
+    output reg  [19:0] source$data;
+    output reg  source$last;
+    output reg  [4:0] source$port;
+    input wire  source$ready;
+    
+    // Stub signals
+    reg  a_valid$d;
+    wire  a_valid$q;
+    reg  a_valid$clock;
+    reg  [19:0] a_data$d;
+    wire  [19:0] a_data$q;
+    reg  a_data$clock;
+    reg  a_last$d;
+    wire  a_last$q;
+    reg  a_last$clock;
+    reg  [4:0] a_port$d;
+    wire  [4:0] a_port$q;
+    reg  a_port$clock;
+    reg  b_valid$d;
+    wire  b_valid$q;
+    reg  b_valid$clock;
+    reg  [19:0] b_data$d;
+    wire  [19:0] b_data$q;
+    reg  b_data$clock;
+    reg  b_last$d;
+    wire  b_last$q;
+    reg  b_last$clock;
+    reg  [4:0] b_port$d;
+    wire  [4:0] b_port$q;
+    reg  b_port$clock;
+    
+    // Sub module instances
+    nrc_rs_mesh$demux$spills$1$a_valid a_valid(
+        .d(a_valid$d),
+        .q(a_valid$q),
+        .clock(a_valid$clock)
+    );
+    nrc_rs_mesh$demux$spills$1$a_data a_data(
+        .d(a_data$d),
+        .q(a_data$q),
+        .clock(a_data$clock)
+    );
+    nrc_rs_mesh$demux$spills$1$a_last a_last(
+        .d(a_last$d),
+        .q(a_last$q),
+        .clock(a_last$clock)
+    );
+    nrc_rs_mesh$demux$spills$1$a_port a_port(
+        .d(a_port$d),
+        .q(a_port$q),
+        .clock(a_port$clock)
+    );
+    nrc_rs_mesh$demux$spills$1$b_valid b_valid(
+        .d(b_valid$d),
+        .q(b_valid$q),
+        .clock(b_valid$clock)
+    );
+    nrc_rs_mesh$demux$spills$1$b_data b_data(
+        .d(b_data$d),
+        .q(b_data$q),
+        .clock(b_data$clock)
+    );
+    nrc_rs_mesh$demux$spills$1$b_last b_last(
+        .d(b_last$d),
+        .q(b_last$q),
+        .clock(b_last$clock)
+    );
+    nrc_rs_mesh$demux$spills$1$b_port b_port(
+        .d(b_port$d),
+        .q(b_port$q),
+        .clock(b_port$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        a_valid$clock = clock;
+        a_data$clock = clock;
+        a_last$clock = clock;
+        a_port$clock = clock;
+        b_valid$clock = clock;
+        b_data$clock = clock;
+        b_last$clock = clock;
+        b_port$clock = clock;
+        a_valid$d = a_valid$q;
+        a_data$d = a_data$q;
+        a_last$d = a_last$q;
+        a_port$d = a_port$q;
+        b_valid$d = b_valid$q;
+        b_data$d = b_data$q;
+        b_last$d = b_last$q;
+        b_port$d = b_port$q;
+        sink$ready = ~b_valid$q;
+        source$valid = a_valid$q;
+        source$data = a_data$q;
+        source$last = a_last$q;
+        source$port = a_port$q;
+        if (source$ready | ~a_valid$q) begin
+            if (b_valid$q) begin
+                a_valid$d = 1'b1;
+                a_data$d = b_data$q;
+                a_last$d = b_last$q;
+                a_port$d = b_port$q;
+                b_valid$d = 1'b0;
+            end
+            else begin
+                a_valid$d = sink$valid;
+                a_data$d = sink$data;
+                a_last$d = sink$last;
+                a_port$d = sink$port;
+            end
+        end
+        else if (sink$valid & ~b_valid$q) begin
+            b_valid$d = 1'b1;
+            b_data$d = sink$data;
+            b_last$d = sink$last;
+            b_port$d = sink$port;
+        end
+        if (reset) begin
+            a_valid$d = 1'b0;
+            b_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // nrc_rs_mesh$demux$spills$1
+
+
+module nrc_rs_mesh$demux$spills$1$a_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [19:0] d;
+    output reg  [19:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 20'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_rs_mesh$demux$spills$1$a_data
+
+
+module nrc_rs_mesh$demux$spills$1$a_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_rs_mesh$demux$spills$1$a_last
+
+
+module nrc_rs_mesh$demux$spills$1$a_port(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_rs_mesh$demux$spills$1$a_port
+
+
+module nrc_rs_mesh$demux$spills$1$a_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_rs_mesh$demux$spills$1$a_valid
+
+
+module nrc_rs_mesh$demux$spills$1$b_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [19:0] d;
+    output reg  [19:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 20'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_rs_mesh$demux$spills$1$b_data
+
+
+module nrc_rs_mesh$demux$spills$1$b_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_rs_mesh$demux$spills$1$b_last
+
+
+module nrc_rs_mesh$demux$spills$1$b_port(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_rs_mesh$demux$spills$1$b_port
+
+
+module nrc_rs_mesh$demux$spills$1$b_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_rs_mesh$demux$spills$1$b_valid
 
 
 module nrc_rs_mesh$leftward$0(sink$valid,sink$data,sink$last,sink$port,sink$ready,source$valid,source$data,source$last,source$port,source$ready);

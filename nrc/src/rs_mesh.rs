@@ -25,10 +25,10 @@
 //! the NMA (head of line, see [`hdl::mgmt::relay_station`]).
 //!
 //! Latency (registered hops, 20-bit beats, everything ready): a packet's first flit is offered
-//! to the NMA `6 + s` cycles after the port took it, and out of port `p` `5 + s` cycles after
+//! to the NMA `6 + s` cycles after the port took it, and out of port `p` `6 + s` cycles after
 //! the NMA's stream took it, `s` the relay stations it crosses (1 to `n`): one cycle per station,
-//! one for the downsizer, one for the upsizer, one for the NMA-side merge (inbound only) and 3
-//! for the flit's remaining beats, which the upsizer waits for. Checked by the bench
+//! one for the downsizer, one for the upsizer, one for the NMA-side merge (inbound) or demux
+//! (outbound) and 3 for the flit's remaining beats, which the upsizer waits for. Checked by the bench
 //! (`testbench/tests/hdl/rs_mesh.rs`).
 //!
 //! Ports: `clock`, `reset` (synchronous: every packet inside is dropped), `inbound`, `outbound`,
@@ -112,7 +112,7 @@ impl<
     pub fn new() -> Self {
         assert!(ROWS >= 1, "RsMesh: ROWS must be at least 1");
         assert!(
-            PORTS >= ROWS && PORTS % ROWS == 0,
+            PORTS >= ROWS && PORTS.is_multiple_of(ROWS),
             "RsMesh: PORTS = {PORTS} must split evenly into ROWS = {ROWS} rows"
         );
         let n = PORTS / ROWS;

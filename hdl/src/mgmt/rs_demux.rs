@@ -6,15 +6,20 @@
 //! counts it (see [`super::relay_station`]), so a bad port number neither hangs nor vanishes
 //! silently.
 //!
-//! No register: `sources[r].valid` is `sink.valid` gated by the route, and `sink.ready` the
-//! chosen row's `ready`. In the mesh its sink is an [`super::rs_downsizer::RsDownsizer`]'s
-//! registered output and every row starts with a station's spill register, so the path is one
-//! comparator and a multiplexer long. One packet blocks the NMA's outbound stream while its row
-//! is busy (the stream is ordered; head of line as in the rows).
+//! Every output comes from a spill register ([`RsSpill`], one cycle): without it the path from
+//! the NMA's downsizer through the port comparison, the row's rightmost station's route and
+//! back to the downsizer's `ready` was the 8-port mesh's critical path on iCE40 (87.5 MHz
+//! median of 3 seeds; the relay station alone: 129 MHz). With it the mesh measured 82.5 MHz
+//! (seeds 78.7 to 87.6), now limited by routing inside one hop (a station's port comparison to
+//! its spill register's enables, 10 of 12 ns routing), so this register did not raise the Fmax
+//! by itself. One packet blocks the NMA's outbound stream while its row is busy
+//! (the stream is ordered; head of line as in the rows).
 //!
-//! Ports: `clock`, `reset` (synchronous: releases the route), `sink`, `sources` (one per row).
-//! Parameters: `B`, `P`, `N` rows; constructor: `per_row` ports per row.
+//! Ports: `clock`, `reset` (synchronous: releases the route, empties the spill registers),
+//! `sink`, `sources` (one per row). Parameters: `B`, `P`, `N` rows; constructor: `per_row`
+//! ports per row.
 use super::relay_station::{RsBeatSink, RsBeatSource};
+use super::rs_spill::RsSpill;
 use rust_hdl::prelude::*;
 
 /// Outbound packets to the row of their port.
@@ -28,6 +33,8 @@ pub struct RsDemux<const B: usize, const P: usize, const N: usize> {
     pub sink: RsBeatSink<B, P>,
     /// One stream per row.
     pub sources: [RsBeatSource<B, P>; N],
+    /// The output register of each row.
+    spills: Vec<RsSpill<B, P>>,
     /// First port of each row (index 0 unused).
     starts: Vec<Constant<Bits<P>>>,
     /// Inside a packet: the route is held.
@@ -59,6 +66,7 @@ impl<const B: usize, const P: usize, const N: usize> RsDemux<B, P, N> {
             reset: Default::default(),
             sink: Default::default(),
             sources: std::array::from_fn(|_| Default::default()),
+            spills: (0..N).map(|_| Default::default()).collect(),
             starts: (0..N)
                 .map(|r| Constant::new(((r * per_row) as u64).into()))
                 .collect(),
@@ -79,6 +87,9 @@ impl<const B: usize, const P: usize, const N: usize> Logic for RsDemux<B, P, N> 
         for r in 0..N {
             self.routes[r].clock.next = self.clock.val();
             self.routes[r].d.next = self.routes[r].q.val();
+            self.spills[r].clock.next = self.clock.val();
+            self.spills[r].reset.next = self.reset.val();
+            RsBeatSource::<B, P>::link(&mut self.sources[r], &mut self.spills[r].source);
         }
         self.above[0].next = true;
         for r in 1..N {
@@ -93,12 +104,12 @@ impl<const B: usize, const P: usize, const N: usize> Logic for RsDemux<B, P, N> 
             if self.routing.q.val() {
                 self.selected[r].next = self.routes[r].q.val();
             }
-            self.sources[r].valid.next = self.sink.valid.val() & self.selected[r].val();
-            self.sources[r].data.next = self.sink.data.val();
-            self.sources[r].last.next = self.sink.last.val();
-            self.sources[r].port.next = self.sink.port.val();
-            self.ready_acc[r + 1].next =
-                self.ready_acc[r].val() | (self.selected[r].val() & self.sources[r].ready.val());
+            self.spills[r].sink.valid.next = self.sink.valid.val() & self.selected[r].val();
+            self.spills[r].sink.data.next = self.sink.data.val();
+            self.spills[r].sink.last.next = self.sink.last.val();
+            self.spills[r].sink.port.next = self.sink.port.val();
+            self.ready_acc[r + 1].next = self.ready_acc[r].val()
+                | (self.selected[r].val() & self.spills[r].sink.ready.val());
         }
         for r in N..(N + 1) {
             self.sink.ready.next = self.ready_acc[r].val();
