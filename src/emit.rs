@@ -9,6 +9,7 @@ use std::path::Path;
 /// Every top of the configuration, from every crate, in emission order.
 pub fn all_tops(cfg: &Config) -> Result<Vec<Emitted>> {
     let mut tops = hdl::tops::tops(cfg).map_err(anyhow::Error::msg)?;
+    tops.extend(nrc::tops::tops(cfg).map_err(anyhow::Error::msg)?);
     tops.extend(fpga::tops::tops(cfg).map_err(anyhow::Error::msg)?);
     Ok(tops)
 }

@@ -188,6 +188,14 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
             "rs_flit_upsizer",
             "20-bit relay-station beats back into a flit",
         )?,
+        emit(
+            crate::mgmt::relay_station::RelayStation::<
+                { crate::mgmt::relay_station::RS_BEAT_BITS },
+                { crate::mgmt::relay_station::RS_PORT_BITS },
+            >::new(1, false),
+            "relay_station",
+            "the router's relay station of one port (port 1, not the leftmost of its row): own-port and left packets merged toward the management agent, outbound packets to the port or on to the left, 20-bit beats",
+        )?,
         llp_endpoint(cfg)?,
         // 13 bits hold the largest buffer the configuration allows (4096 flits).
         emit(

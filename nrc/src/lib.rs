@@ -1,2 +1,5 @@
-//! The router chip (NRC). Empty until its issues: ports, VC buffers, routing tables,
-//! allocators, crossbar, relay-station mesh, management agent.
+//! The router chip (NRC). So far: the relay-station mesh ([`rs_mesh`]) that carries management
+//! packets between the ports and the management agent. Still to come: ports, VC buffers,
+//! routing tables, allocators, crossbar, management agent.
+pub mod rs_mesh;
+pub mod tops;

@@ -17,6 +17,7 @@ pub mod regfile_perf;
 pub mod reset;
 pub mod rhdl;
 pub mod rng;
+pub mod rs_perf;
 pub mod speed;
 pub mod threaded;
 pub mod verilator;

@@ -16,6 +16,8 @@ mod hdl {
     mod nmp_unpacker;
     mod packet_buffer;
     mod reg_file;
+    mod relay_station;
+    mod rs_mesh;
     mod rx_delivery;
     mod rx_link;
     mod skid_buffer;

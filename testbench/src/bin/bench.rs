@@ -2,10 +2,11 @@
 //! cost of the building blocks against the reference designs in `flow/bench/reference.toml`
 //! ([`testbench::cost_cases`]), the link layer's goodput, latencies and endpoint cost on
 //! both parts ([`testbench::link_perf`]), and the register file's latency and cost on iCE40
-//! and ECP5 ([`testbench::regfile_perf`]), and the management agent's unpacker and packer
-//! ([`testbench::mgmt_perf`]).
+//! and ECP5 ([`testbench::regfile_perf`]), the management agent's unpacker and packer
+//! ([`testbench::mgmt_perf`]), and the relay station's and 8-port relay-station mesh's cost on
+//! iCE40 ([`testbench::rs_perf`]).
 //!
-//! Usage: `bench [speed|cost|link|link-sim|link-cost|regfile|mgmt]...` (all when none; `link` is
+//! Usage: `bench [speed|cost|link|link-sim|link-cost|regfile|mgmt|rs]...` (all when none; `link` is
 //! `link-sim`, the simulated link tables, plus `link-cost`, the endpoint's placement, which
 //! takes minutes). Prints tables; measures, never asserts.
 use anyhow::Result;
@@ -42,6 +43,9 @@ fn main() -> Result<()> {
     }
     if all || has("mgmt") {
         testbench::mgmt_perf::report(&workspace().join("build/bench/mgmt"))?;
+    }
+    if all || has("rs") {
+        testbench::rs_perf::report(&workspace().join("build/bench/rs"))?;
     }
     Ok(())
 }

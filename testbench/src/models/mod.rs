@@ -12,6 +12,7 @@ pub mod ltp_deframer;
 pub mod mgmt;
 pub mod packet_buffer;
 pub mod reg_file;
+pub mod relay_station;
 pub mod rx_delivery;
 pub mod rx_link;
 pub mod stream;
