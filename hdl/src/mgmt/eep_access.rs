@@ -461,10 +461,12 @@ impl Logic for EepAccess {
             }
             // Any refused byte other than a polled control byte (or a bus error) fails the
             // command: end the transaction with a STOP.
-            if self.refused.val()
+            // A bus error (the master has released the bus) is not worth polling again.
+            if (self.refused.val()
                 & (self.step.q.val() != Step::Control)
                 & (self.step.q.val() != Step::PollStop)
-                & (self.step.q.val() != Step::Finish)
+                & (self.step.q.val() != Step::Finish))
+                | (self.master.result.bus_error.val() & (self.step.q.val() != Step::Finish))
             {
                 self.error.d.next = self.error_no_acknowledge.val();
                 self.step.d.next = Step::Finish;
