@@ -411,7 +411,8 @@ impl Logic for I2cMaster {
                         if self.bits_left.q.val() == 1 {
                             self.phase.d.next = Phase::Answer;
                             // The ninth bit of a write is the target's acknowledge (SDA low).
-                            self.acknowledged.d.next = !(self.is_write.val() & self.sda_seen.q.val());
+                            self.acknowledged.d.next =
+                                !(self.is_write.val() & self.sda_seen.q.val());
                         }
                     }
                 }
