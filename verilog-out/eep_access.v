@@ -295,44 +295,33 @@ module eep_access(clock,reset,command$valid,command$write,command$address,comman
         polls_next = polls$q + 32'h1;
         command_end = ((command$address) & 32'hffffffff) + ((command$count) & 32'hffffffff);
         room = page_bytes - ((command$address[(32'h0)+:(7)]) & 8'hff);
-        case (step$q)
-            Step$Idle:
-                begin
-                    if (command$valid) begin
-                        write$d = command$write;
-                        address$d = command$address;
-                        count$d = command$count;
-                        data$d = command$data;
-                        device_address$d = device;
-                        index$d = 32'h0;
-                        polls$d = 32'h0;
-                        read_data$d = 32'h0;
-                        error$d = error_none;
-                        step$d = Step$Start;
-                        segment_end$d = command$count;
-                        if (((command$count) & 8'hff) > room) begin
-                            segment_end$d = room[(32'h0)+:(3)];
-                        end
-                        if (command_end > array_bytes) begin
-                            error$d = error_address_range;
-                            step$d = Step$Answer;
-                        end
-                        if ((command$count == 32'h0) | (command$count == 32'h7)) begin
-                            error$d = error_bad_count;
-                            step$d = Step$Answer;
-                        end
-                    end
-                end
-            Step$Answer:
-                begin
-                    if (result$ready) begin
-                        step$d = Step$Idle;
-                    end
-                end
-            default:
-                begin
-                end
-        endcase
+        if (command$valid & command$ready) begin
+            write$d = command$write;
+            address$d = command$address;
+            count$d = command$count;
+            data$d = command$data;
+            device_address$d = device;
+            index$d = 32'h0;
+            polls$d = 32'h0;
+            read_data$d = 32'h0;
+            error$d = error_none;
+            step$d = Step$Start;
+            segment_end$d = command$count;
+            if (((command$count) & 8'hff) > room) begin
+                segment_end$d = room[(32'h0)+:(3)];
+            end
+            if (command_end > array_bytes) begin
+                error$d = error_address_range;
+                step$d = Step$Answer;
+            end
+            if ((command$count == 32'h0) | (command$count == 32'h7)) begin
+                error$d = error_bad_count;
+                step$d = Step$Answer;
+            end
+        end
+        if (result$valid & result$ready) begin
+            step$d = Step$Idle;
+        end
         if (answered) begin
             waiting$d = 1'b0;
             case (step$q)
@@ -409,7 +398,7 @@ module eep_access(clock,reset,command$valid,command$write,command$address,comman
                     begin
                     end
             endcase
-            if (refused & (step$q != Step$Control) & (step$q != Step$PollStop) & (step$q != Step$Finish)) begin
+            if ((refused & (step$q != Step$Control) & (step$q != Step$PollStop) & (step$q != Step$Finish)) | (master$result$bus_error & (step$q != Step$Finish))) begin
                 error$d = error_no_acknowledge;
                 step$d = Step$Finish;
             end
@@ -631,7 +620,6 @@ module eep_access$master(clock,reset,command$valid,command$op,command$data,comma
     reg  is_start;
     reg  is_stop;
     reg  is_write;
-    reg  is_read;
     reg  abandon;
     
     // Sub module instances
@@ -766,7 +754,6 @@ module eep_access$master(clock,reset,command$valid,command$op,command$data,comma
         is_start = op$q == op_start;
         is_stop = op$q == op_stop;
         is_write = op$q == op_write;
-        is_read = op$q == op_read;
         abandon = 1'b0;
         count$d = count$q + 32'h1;
         case (phase$q)

@@ -96,7 +96,6 @@ module i2c_master(clock,reset,command$valid,command$op,command$data,command$ack,
     reg  is_start;
     reg  is_stop;
     reg  is_write;
-    reg  is_read;
     reg  abandon;
     
     // Sub module instances
@@ -231,7 +230,6 @@ module i2c_master(clock,reset,command$valid,command$op,command$data,command$ack,
         is_start = op$q == op_start;
         is_stop = op$q == op_stop;
         is_write = op$q == op_write;
-        is_read = op$q == op_read;
         abandon = 1'b0;
         count$d = count$q + 32'h1;
         case (phase$q)

@@ -4,8 +4,8 @@ mod hdl {
     mod bits;
     mod commit_fifo;
     mod crc;
-    mod eep_access;
     mod credit_counter;
+    mod eep_access;
     mod fifo;
     mod flit_decoder;
     mod i2c_master;

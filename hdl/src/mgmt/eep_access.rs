@@ -368,40 +368,35 @@ impl Logic for EepAccess {
         self.polls_next.next = self.polls.q.val() + 1;
         self.command_end.next = bit_cast::<32, EEP_ADDRESS_BITS>(self.command.address.val())
             + bit_cast::<32, EEP_COUNT_BITS>(self.command.count.val());
-        self.room.next = self.page_bytes.val() - bit_cast::<8, 7>(self.command.address.val().get_bits::<7>(0));
-        match self.step.q.val() {
-            Step::Idle => {
-                if self.command.valid.val() {
-                    self.write.d.next = self.command.write.val();
-                    self.address.d.next = self.command.address.val();
-                    self.count.d.next = self.command.count.val();
-                    self.data.d.next = self.command.data.val();
-                    self.device_address.d.next = self.device.val();
-                    self.index.d.next = 0.into();
-                    self.polls.d.next = 0.into();
-                    self.read_data.d.next = 0.into();
-                    self.error.d.next = self.error_none.val();
-                    self.step.d.next = Step::Start;
-                    self.segment_end.d.next = self.command.count.val();
-                    if bit_cast::<8, EEP_COUNT_BITS>(self.command.count.val()) > self.room.val() {
-                        self.segment_end.d.next = self.room.val().get_bits::<EEP_COUNT_BITS>(0);
-                    }
-                    if self.command_end.val() > self.array_bytes.val() {
-                        self.error.d.next = self.error_address_range.val();
-                        self.step.d.next = Step::Answer;
-                    }
-                    if (self.command.count.val() == 0) | (self.command.count.val() == 7) {
-                        self.error.d.next = self.error_bad_count.val();
-                        self.step.d.next = Step::Answer;
-                    }
-                }
+        self.room.next =
+            self.page_bytes.val() - bit_cast::<8, 7>(self.command.address.val().get_bits::<7>(0));
+        // A command is taken (ready only in Idle); a result is taken (valid only in Answer).
+        if self.command.valid.val() & self.command.ready.val() {
+            self.write.d.next = self.command.write.val();
+            self.address.d.next = self.command.address.val();
+            self.count.d.next = self.command.count.val();
+            self.data.d.next = self.command.data.val();
+            self.device_address.d.next = self.device.val();
+            self.index.d.next = 0.into();
+            self.polls.d.next = 0.into();
+            self.read_data.d.next = 0.into();
+            self.error.d.next = self.error_none.val();
+            self.step.d.next = Step::Start;
+            self.segment_end.d.next = self.command.count.val();
+            if bit_cast::<8, EEP_COUNT_BITS>(self.command.count.val()) > self.room.val() {
+                self.segment_end.d.next = self.room.val().get_bits::<EEP_COUNT_BITS>(0);
             }
-            Step::Answer => {
-                if self.result.ready.val() {
-                    self.step.d.next = Step::Idle;
-                }
+            if self.command_end.val() > self.array_bytes.val() {
+                self.error.d.next = self.error_address_range.val();
+                self.step.d.next = Step::Answer;
             }
-            _ => {}
+            if (self.command.count.val() == 0) | (self.command.count.val() == 7) {
+                self.error.d.next = self.error_bad_count.val();
+                self.step.d.next = Step::Answer;
+            }
+        }
+        if self.result.valid.val() & self.result.ready.val() {
+            self.step.d.next = Step::Idle;
         }
         if self.answered.val() {
             self.waiting.d.next = false;
@@ -461,10 +456,12 @@ impl Logic for EepAccess {
             }
             // Any refused byte other than a polled control byte (or a bus error) fails the
             // command: end the transaction with a STOP.
-            if self.refused.val()
+            // A bus error (the master has released the bus) is not worth polling again.
+            if (self.refused.val()
                 & (self.step.q.val() != Step::Control)
                 & (self.step.q.val() != Step::PollStop)
-                & (self.step.q.val() != Step::Finish)
+                & (self.step.q.val() != Step::Finish))
+                | (self.master.result.bus_error.val() & (self.step.q.val() != Step::Finish))
             {
                 self.error.d.next = self.error_no_acknowledge.val();
                 self.step.d.next = Step::Finish;

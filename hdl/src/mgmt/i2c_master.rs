@@ -226,7 +226,6 @@ pub struct I2cMaster {
     is_start: Signal<Local, bool>,
     is_stop: Signal<Local, bool>,
     is_write: Signal<Local, bool>,
-    is_read: Signal<Local, bool>,
     /// Give up: release the bus and answer with `bus_error`.
     abandon: Signal<Local, bool>,
 }
@@ -277,7 +276,6 @@ impl I2cMaster {
             is_start: Default::default(),
             is_stop: Default::default(),
             is_write: Default::default(),
-            is_read: Default::default(),
             abandon: Default::default(),
         }
     }
@@ -324,7 +322,6 @@ impl Logic for I2cMaster {
         self.is_start.next = self.op.q.val() == self.op_start.val();
         self.is_stop.next = self.op.q.val() == self.op_stop.val();
         self.is_write.next = self.op.q.val() == self.op_write.val();
-        self.is_read.next = self.op.q.val() == self.op_read.val();
         self.abandon.next = false;
         self.count.d.next = self.count.q.val() + 1;
         match self.phase.q.val() {
@@ -414,7 +411,8 @@ impl Logic for I2cMaster {
                         if self.bits_left.q.val() == 1 {
                             self.phase.d.next = Phase::Answer;
                             // The ninth bit of a write is the target's acknowledge (SDA low).
-                            self.acknowledged.d.next = !(self.is_write.val() & self.sda_seen.q.val());
+                            self.acknowledged.d.next =
+                                !(self.is_write.val() & self.sda_seen.q.val());
                         }
                     }
                 }

@@ -213,7 +213,10 @@ pub struct I2cEeprom {
 impl I2cEeprom {
     /// A present part at device address `device` (0..=7), erased (all 0xff), with `timing`.
     pub fn new(device: u8, timing: EepromTiming) -> Self {
-        assert!(device < 8, "I2cEeprom: device address {device} is not 3 bits");
+        assert!(
+            device < 8,
+            "I2cEeprom: device address {device} is not 3 bits"
+        );
         Self {
             memory: vec![0xff; EEPROM_BYTES],
             device,
@@ -301,7 +304,11 @@ impl I2cEeprom {
         self.pending_changed_last = false;
         if master_change {
             if rose || fell {
-                self.violation(if rose { Violation::Setup } else { Violation::Hold });
+                self.violation(if rose {
+                    Violation::Setup
+                } else {
+                    Violation::Hold
+                });
             } else if !scl {
                 if let Some(f) = self.last_fall {
                     if self.cycle - f < t.hold {
@@ -510,7 +517,7 @@ impl I2cEeprom {
         }
         match self.state {
             State::Control => {
-                if byte >> 1 != 0b1010_000 | self.device {
+                if byte >> 1 != 0b101_0000 | self.device {
                     return false;
                 }
                 if self.busy() {
@@ -613,11 +620,8 @@ impl BusMonitor {
                 });
             }
             self.clocks = 0;
-            self.events.push_back(if sda {
-                BusEvent::Stop
-            } else {
-                BusEvent::Start
-            });
+            self.events
+                .push_back(if sda { BusEvent::Stop } else { BusEvent::Start });
         }
     }
 }
@@ -913,7 +917,10 @@ mod tests {
     #[test]
     fn absent_wrong_address_and_nack_faults() {
         let mut m = Banger::new(part(2, 10), 2);
-        assert!(!m.write_bytes(4, 0, &[1]), "answered another device address");
+        assert!(
+            !m.write_bytes(4, 0, &[1]),
+            "answered another device address"
+        );
         m.part.present = false;
         assert!(!m.write_bytes(5, 0, &[1]));
         m.part.present = true;
@@ -1008,7 +1015,8 @@ mod tests {
         let r = eep_access_result(&cmd(false, 0xfffa, 6), &mem, true, true, None);
         assert_eq!(r.error, EepError::None);
         assert_eq!(r.data, [1, 2, 3, 4, 5, 6]);
-        let e = |c: EepCommand, present, nack| eep_access_result(&c, &mem, present, true, nack).error;
+        let e =
+            |c: EepCommand, present, nack| eep_access_result(&c, &mem, present, true, nack).error;
         assert_eq!(e(cmd(false, 0xfffb, 6), true, None), EepError::AddressRange);
         assert_eq!(e(cmd(true, 0, 0), true, None), EepError::BadCount);
         assert_eq!(e(cmd(true, 0, 7), true, None), EepError::BadCount);
@@ -1016,7 +1024,10 @@ mod tests {
         assert_eq!(e(cmd(false, 0, 6), true, Some(3)), EepError::None);
         assert_eq!(e(cmd(false, 0, 6), true, Some(2)), EepError::NoAcknowledge);
         // A write crossing a page is two transactions of 3 data bytes (bytes 0..=5 each).
-        assert_eq!(e(cmd(true, 0x7d, 6), true, Some(5)), EepError::NoAcknowledge);
+        assert_eq!(
+            e(cmd(true, 0x7d, 6), true, Some(5)),
+            EepError::NoAcknowledge
+        );
         assert_eq!(e(cmd(true, 0x7d, 6), true, Some(6)), EepError::None);
     }
 }

@@ -236,13 +236,7 @@ impl Bench<'_> {
     /// The expected result of `o` now, and the shadow updated with its effect.
     fn expect(&mut self, o: &Offer, got: &EepResult) -> EepResult {
         let c = &o.command;
-        let mut want = eep_access_result(
-            c,
-            &self.shadow,
-            o.present,
-            o.device == DEVICE,
-            o.nack_at,
-        );
+        let mut want = eep_access_result(c, &self.shadow, o.present, o.device == DEVICE, o.nack_at);
         if o.busy_past_limit {
             want = EepResult {
                 data: [0; 6],
@@ -312,7 +306,10 @@ impl Bench<'_> {
             self.sync(&c);
         }
         if reset {
-            assert!(!self.b.peek_bool(self.p.ready), "command.ready during reset");
+            assert!(
+                !self.b.peek_bool(self.p.ready),
+                "command.ready during reset"
+            );
             if let Some(o) = self.outstanding.take() {
                 self.report.cut_commands += 1;
                 if o.command.write {
@@ -324,9 +321,10 @@ impl Bench<'_> {
             self.excused_until = self.bus.part.cycle() + 4 + 8 * QUARTER as u64;
         } else {
             if valid && ready {
-                let o = self.outstanding.take().unwrap_or_else(|| {
-                    panic!("seed {}: a result without a command", self.seed)
-                });
+                let o = self
+                    .outstanding
+                    .take()
+                    .unwrap_or_else(|| panic!("seed {}: a result without a command", self.seed));
                 let mut got = EepResult {
                     data: [0; 6],
                     error: EepError::from_code(error).unwrap(),
@@ -410,7 +408,11 @@ impl Bench<'_> {
         }
         self.check_violations();
         let part = &self.bus.part;
-        assert!(part.idle(), "seed {}: the part is not idle at the end", self.seed);
+        assert!(
+            part.idle(),
+            "seed {}: the part is not idle at the end",
+            self.seed
+        );
         if let Some(a) = (0..EEPROM_BYTES).find(|&a| part.memory[a] != self.shadow[a]) {
             panic!(
                 "seed {}: the array holds {:#04x} at {a:#06x}, expected {:#04x}",
@@ -451,9 +453,15 @@ fn eep_access_against_the_eeprom_model() {
         let r = run_both("eep_access", make, table, |b| random_bench(b, seed, 250)).result;
         eprintln!("{r:?}");
         let [ok, no_ack, bad_count, range] = r.results;
-        assert!(ok > 100 && no_ack > 15 && bad_count > 3 && range > 3, "{r:?}");
+        assert!(
+            ok > 100 && no_ack > 15 && bad_count > 3 && range > 3,
+            "{r:?}"
+        );
         assert!(r.reads > 40 && r.writes > 40 && r.page_splits > 5, "{r:?}");
-        assert!(r.last_bytes > 0 && r.busy_polls > 20 && r.stretches > 100, "{r:?}");
+        assert!(
+            r.last_bytes > 0 && r.busy_polls > 20 && r.stretches > 100,
+            "{r:?}"
+        );
         assert!(r.resets >= 5 && r.cut_commands >= 3, "{r:?}");
     }
 }
@@ -517,6 +525,9 @@ fn eep_access_poll_limit_and_timing() {
     );
     // A byte is 9 bits of 4 quarters + 3 cycles.
     let byte = 9 * (4 * QUARTER as u64 + 3);
-    assert!((r.1 - r.0) / 5 >= byte && (r.1 - r.0) / 5 <= byte + 8, "{r:?}");
+    assert!(
+        (r.1 - r.0) / 5 >= byte && (r.1 - r.0) / 5 <= byte + 8,
+        "{r:?}"
+    );
     assert!(r.5 <= 2, "a bad count is answered at once: {r:?}");
 }

@@ -383,8 +383,14 @@ impl Bench<'_> {
             self.history.pop_front();
         }
         let part = &self.bus.part;
-        self.history
-            .push_back((part.cycle(), scl, sda, part.drive_low(), reset, self.last_event));
+        self.history.push_back((
+            part.cycle(),
+            scl,
+            sda,
+            part.drive_low(),
+            reset,
+            self.last_event,
+        ));
         self.b.tick();
         self.was_reset = reset;
         self.report.cycles += 1;
@@ -416,7 +422,11 @@ fn make_bench(b: &mut dyn Backend, seed: u64, timing: EepromTiming) -> Bench<'_>
     let mut part = I2cEeprom::new(DEVICE, timing);
     for m in part.memory.iter_mut() {
         // Many zeros: a read cut by reset often leaves the part holding SDA low.
-        *m = if rng.chance(0.5) { 0 } else { rng.bits(8) as u8 };
+        *m = if rng.chance(0.5) {
+            0
+        } else {
+            rng.bits(8) as u8
+        };
     }
     Bench {
         b,
@@ -508,12 +518,18 @@ fn bench(b: &mut dyn Backend, seed: u64, transactions: u64) -> Report {
         }
         assert!(bench.report.cycles < 10_000_000);
     };
-    assert!(a.bus_error && !a.acknowledged, "seed {seed}: SCL stuck: {a:?}");
+    assert!(
+        a.bus_error && !a.acknowledged,
+        "seed {seed}: SCL stuck: {a:?}"
+    );
     bench.bus.scl_stuck_low = false;
     bench.bus.monitor.events.clear();
     bench.in_transaction = false;
     bench.cycle(&calm, false, false);
-    assert!(!b_lines_driven(&mut bench), "seed {seed}: lines held after a bus error");
+    assert!(
+        !b_lines_driven(&mut bench),
+        "seed {seed}: lines held after a bus error"
+    );
     bench.bus.sda_stuck_low = true;
     let rises = bench.bus.scl_rises;
     bench.queue = [cmd(I2cOp::Start, 0, false)].into();
@@ -529,14 +545,20 @@ fn bench(b: &mut dyn Backend, seed: u64, transactions: u64) -> Report {
             break a;
         }
     };
-    assert!(a.bus_error && !a.acknowledged, "seed {seed}: SDA stuck: {a:?}");
+    assert!(
+        a.bus_error && !a.acknowledged,
+        "seed {seed}: SDA stuck: {a:?}"
+    );
     assert_eq!(
         bench.bus.scl_rises - rises,
         9,
         "seed {seed}: recovery clocks with SDA stuck (SCL was high)"
     );
     bench.cycle(&calm, false, false);
-    assert!(!b_lines_driven(&mut bench), "seed {seed}: lines held after a bus error");
+    assert!(
+        !b_lines_driven(&mut bench),
+        "seed {seed}: lines held after a bus error"
+    );
     bench.bus.sda_stuck_low = false;
     bench.bus.monitor.events.clear();
     // The injected faults made the bus break the part's timing (a line let go at any moment).
@@ -549,7 +571,10 @@ fn bench(b: &mut dyn Backend, seed: u64, transactions: u64) -> Report {
         cmd(I2cOp::Stop, 0, false),
     ];
     let a = bench.run_commands(&poll, &calm);
-    assert!(a[1].acknowledged, "seed {seed}: the part does not answer after the faults");
+    assert!(
+        a[1].acknowledged,
+        "seed {seed}: the part does not answer after the faults"
+    );
     for _ in 0..50 {
         bench.cycle(&calm, false, false);
     }
@@ -584,13 +609,19 @@ fn i2c_master_against_the_eeprom_model() {
         )
         .result;
         eprintln!("{r:?}");
-        assert!(r.frames_acknowledged > 200 && r.frames_refused > 20, "{r:?}");
+        assert!(
+            r.frames_acknowledged > 200 && r.frames_refused > 20,
+            "{r:?}"
+        );
         assert!(r.bytes_read > 100 && r.part_writes > 10, "{r:?}");
         assert!(r.busy_refusals > 0 && r.stretched_clocks > 100, "{r:?}");
         assert!(r.resets >= 5, "{r:?}");
         // A bit is 4 quarters + 3 cycles of synchronizer (module documentation of the master).
         let bit = 4 * QUARTER as u64 + 3;
-        assert!(r.write_cycles >= 9 * bit && r.write_cycles <= 9 * bit + 4, "{r:?}");
+        assert!(
+            r.write_cycles >= 9 * bit && r.write_cycles <= 9 * bit + 4,
+            "{r:?}"
+        );
         assert_eq!(r.read_cycles, r.write_cycles, "{r:?}");
     }
 }
