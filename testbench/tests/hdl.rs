@@ -10,9 +10,13 @@ mod hdl {
     mod lfsr;
     mod ltp_deframer;
     mod ltp_striper;
+    mod active_report;
+    mod nmp_collector;
+    mod nmp_distributor;
     mod nmp_packer;
     mod nmp_unpacker;
     mod packet_buffer;
+    mod reg_access;
     mod reg_file;
     mod rx_delivery;
     mod rx_link;

@@ -17,3 +17,4 @@ pub mod stream;
 pub mod stream_mux;
 pub mod tx_link;
 pub mod width;
+pub mod nma;
