@@ -1,5 +1,6 @@
 //! Unit benches of the `hdl` building blocks, each on rust-hdl's simulator and on Verilator.
 mod hdl {
+    mod active_report;
     mod arbiter;
     mod bits;
     mod commit_fifo;
@@ -10,7 +11,6 @@ mod hdl {
     mod lfsr;
     mod ltp_deframer;
     mod ltp_striper;
-    mod active_report;
     mod nmp_collector;
     mod nmp_distributor;
     mod nmp_packer;

@@ -128,9 +128,8 @@ impl<const A: usize> RegAccess<A> {
             (1..=REGISTER_ADDRESS_BITS).contains(&A),
             "RegAccess: A = {A} address bits, must be 1..={REGISTER_ADDRESS_BITS}"
         );
-        let address = |f: crate::formats::field::Field| {
-            ((1u64 << REGISTER_ADDRESS_BITS) - 1) << f.lsb
-        };
+        let address =
+            |f: crate::formats::field::Field| ((1u64 << REGISTER_ADDRESS_BITS) - 1) << f.lsb;
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -283,7 +282,8 @@ impl<const A: usize> Logic for RegAccess<A> {
         self.stored_error1.d.next = self.error1.val();
         // Answer.
         self.complete.next = self.answered_now.val() == self.needed.val();
-        self.failed.next = (self.needed.val() == 0) | (self.error0.val() != 0) | (self.error1.val() != 0);
+        self.failed.next =
+            (self.needed.val() == 0) | (self.error0.val() != 0) | (self.error1.val() != 0);
         self.builder.request.next = self.requests.data.val();
         self.builder.chip_id.next = self.chip_id.val();
         self.builder.access.next = self.access.val() & self.access_keep.val();

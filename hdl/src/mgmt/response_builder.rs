@@ -17,10 +17,10 @@
 //! Purely combinational (no clock): a unit holds its request steady on its sink while the
 //! response is offered, so the response is steady too. Ports are plain signals: this is a
 //! child every unit instantiates around its own stream, not a stage of the stream.
+use crate::formats::field::Field;
 use crate::formats::mgmt::{
     self, beat_word_lsb, DestType, BEAT_DST_LSB, BEAT_SRC_LSB, MGMT_BEAT_BITS,
 };
-use crate::formats::field::Field;
 use rust_hdl::prelude::*;
 
 /// The response of a request beat; see the module documentation.

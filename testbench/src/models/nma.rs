@@ -101,7 +101,13 @@ impl DistributorModel {
         (ready, outs)
     }
     /// The edge: `taken[k]` = output `k` is ready. Returns whether the input was taken.
-    pub fn edge(&mut self, reset: bool, input: Option<&MgmtBeat>, chip: u16, taken: [bool; 3]) -> bool {
+    pub fn edge(
+        &mut self,
+        reset: bool,
+        input: Option<&MgmtBeat>,
+        chip: u16,
+        taken: [bool; 3],
+    ) -> bool {
         if reset {
             self.slots = [None; 3];
             return false;
@@ -274,7 +280,11 @@ impl RegAccessModel {
             } else if write {
                 (NmpType::RegWriteResponse, MgmtError::None, [echo, 0, 0])
             } else {
-                (NmpType::RegReadResponse, MgmtError::None, [echo, values[0], values[1]])
+                (
+                    NmpType::RegReadResponse,
+                    MgmtError::None,
+                    [echo, values[0], values[1]],
+                )
             };
             response_beat(b, chip, t, error, payload)
         });
@@ -354,7 +364,13 @@ impl ActiveReportModel {
     }
     /// The edge with fault levels `faults` and `ready`; returns the events of this cycle and
     /// the bits of the report taken, if one was.
-    pub fn edge(&mut self, reset: bool, faults: u64, c: &ReportConfig, ready: bool) -> (u64, Option<u64>) {
+    pub fn edge(
+        &mut self,
+        reset: bool,
+        faults: u64,
+        c: &ReportConfig,
+        ready: bool,
+    ) -> (u64, Option<u64>) {
         if reset {
             *self = Self::default();
             return (0, None);
@@ -396,10 +412,16 @@ pub struct CollectorModel {
 impl CollectorModel {
     /// The input chosen this cycle among the offered ones.
     pub fn choice(&self, offered: &[Option<MgmtBeat>; 4]) -> Option<usize> {
-        self.locked.or_else(|| offered.iter().position(|o| o.is_some()))
+        self.locked
+            .or_else(|| offered.iter().position(|o| o.is_some()))
     }
     /// The edge; returns the input taken.
-    pub fn edge(&mut self, reset: bool, offered: &[Option<MgmtBeat>; 4], ready: bool) -> Option<usize> {
+    pub fn edge(
+        &mut self,
+        reset: bool,
+        offered: &[Option<MgmtBeat>; 4],
+        ready: bool,
+    ) -> Option<usize> {
         let c = self.choice(offered);
         if reset {
             self.locked = None;

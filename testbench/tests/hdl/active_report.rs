@@ -36,11 +36,26 @@ fn bench(b: &mut dyn Backend, seed: u64, cycles: u64, ready: f64, gap: u64) -> R
         p("report_dest"),
         p("chip_id"),
     );
-    let (v, d, r, sent) = (p("reports$valid"), p("reports$data"), p("reports$ready"), p("reports_sent"));
-    let mut sched = if gap == 0 { ResetSchedule::never() } else { ResetSchedule::new(&mut rng, gap) };
+    let (v, d, r, sent) = (
+        p("reports$valid"),
+        p("reports$data"),
+        p("reports$ready"),
+        p("reports_sent"),
+    );
+    let mut sched = if gap == 0 {
+        ResetSchedule::never()
+    } else {
+        ResetSchedule::new(&mut rng, gap)
+    };
     let path: Vec<u8> = (0..rng.range(1, 20)).map(|_| rng.bits(5) as u8).collect();
     let words = Route::from_path(&path).words(true);
-    let mut cfg = ReportConfig { enable: true, mask: 0, route: words, dest: 0x5e5e, chip: 0x0ace };
+    let mut cfg = ReportConfig {
+        enable: true,
+        mask: 0,
+        route: words,
+        dest: 0x5e5e,
+        chip: 0x0ace,
+    };
     b.poke(route, words[0] as u128 | (words[1] as u128) << 64);
     b.poke(dest, cfg.dest as u128);
     b.poke(chip, cfg.chip as u128);
@@ -82,7 +97,9 @@ fn bench(b: &mut dyn Backend, seed: u64, cycles: u64, ready: f64, gap: u64) -> R
         let tag = format!("seed {seed} cycle {c}");
         let (want, want_sent) = model.outputs(&cfg);
         if !rst {
-            let got = b.peek_bool(v).then(|| MgmtBeat::from_words(&b.peek_wide(d)));
+            let got = b
+                .peek_bool(v)
+                .then(|| MgmtBeat::from_words(&b.peek_wide(d)));
             assert_eq!(got, want, "{tag}: report");
             assert_eq!(b.peek_bool(sent), want_sent, "{tag}: reports_sent");
         }
@@ -106,7 +123,11 @@ fn bench(b: &mut dyn Backend, seed: u64, cycles: u64, ready: f64, gap: u64) -> R
             assert_eq!(pkt.payload, MgmtPayload::Fault { bits }, "{tag}");
             assert_eq!(pkt.forward.path(), path, "{tag}");
             if let Some(t) = transaction {
-                assert_eq!(pkt.transaction_id, t.wrapping_add(1), "{tag}: running transaction id");
+                assert_eq!(
+                    pkt.transaction_id,
+                    t.wrapping_add(1),
+                    "{tag}: running transaction id"
+                );
             }
             transaction = Some(pkt.transaction_id);
             assert_ne!(bits, 0, "{tag}: an empty report");
@@ -140,7 +161,10 @@ fn table() -> testbench::PortTable<ActiveReport<F>> {
 fn active_report_against_its_model() {
     for (i, (ready, gap)) in [(0.9, 0), (0.1, 700)].into_iter().enumerate() {
         let seed = 600 + i as u64;
-        let r = run_both("active_report", ActiveReport::<F>::new, table, |b| bench(b, seed, 3000, ready, gap)).result;
+        let r = run_both("active_report", ActiveReport::<F>::new, table, |b| {
+            bench(b, seed, 3000, ready, gap)
+        })
+        .result;
         println!("active_report run {i}: {r:?}");
         assert!(r.reports > 20 && r.events > r.bits_reported, "{r:?}");
         if i == 1 {

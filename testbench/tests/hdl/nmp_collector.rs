@@ -29,9 +29,20 @@ fn collector_bench(b: &mut dyn Backend, seed: u64) -> Report {
     let names = ["responses", "eeprom", "errors", "reports"];
     let ins: Vec<_> = names
         .iter()
-        .map(|n| (b.port(&format!("{n}$valid")), b.port(&format!("{n}$data")), b.port(&format!("{n}$ready"))))
+        .map(|n| {
+            (
+                b.port(&format!("{n}$valid")),
+                b.port(&format!("{n}$data")),
+                b.port(&format!("{n}$ready")),
+            )
+        })
         .collect();
-    let (reset, ov, od, or) = (b.port("reset"), b.port("beats$valid"), b.port("beats$data"), b.port("beats$ready"));
+    let (reset, ov, od, or) = (
+        b.port("reset"),
+        b.port("beats$valid"),
+        b.port("beats$data"),
+        b.port("beats$ready"),
+    );
     let width = b.width(od);
     let rates = [0.15, 0.1, 0.05, 0.3];
     let mut sched = ResetSchedule::new(&mut rng, 300);
@@ -48,7 +59,9 @@ fn collector_bench(b: &mut dyn Backend, seed: u64) -> Report {
         report.resets += sched.released() as u64;
         for k in 0..4 {
             b.poke_bool(ins[k].0, offered[k].is_some());
-            let w = offered[k].unwrap_or_else(|| random_beat(&mut rng)).to_words();
+            let w = offered[k]
+                .unwrap_or_else(|| random_beat(&mut rng))
+                .to_words();
             b.poke_wide(ins[k].1, &fit_words(&w, width));
         }
         let ready = rng.chance(0.6);
@@ -57,15 +70,25 @@ fn collector_bench(b: &mut dyn Backend, seed: u64) -> Report {
         let choice = model.choice(&offered);
         if !rst {
             let want = choice.and_then(|k| offered[k]);
-            let got = b.peek_bool(ov).then(|| MgmtBeat::from_words(&b.peek_wide(od)));
+            let got = b
+                .peek_bool(ov)
+                .then(|| MgmtBeat::from_words(&b.peek_wide(od)));
             assert_eq!(got, want, "{tag}: beats");
             // `ready` matters only where a beat is offered (no beat moves without `valid`).
             for k in (0..4).filter(|&k| offered[k].is_some()) {
                 let want_ready = choice == Some(k) && ready;
-                assert_eq!(b.peek_bool(ins[k].2), want_ready, "{tag}: {} ready", names[k]);
+                assert_eq!(
+                    b.peek_bool(ins[k].2),
+                    want_ready,
+                    "{tag}: {} ready",
+                    names[k]
+                );
             }
             if model.locked.is_none() && choice == Some(3) {
-                assert!(offered[..3].iter().all(|o| o.is_none()), "{tag}: a report ahead of a response");
+                assert!(
+                    offered[..3].iter().all(|o| o.is_none()),
+                    "{tag}: a report ahead of a response"
+                );
             }
         }
         let taken = model.edge(rst, &offered, ready);
@@ -86,7 +109,13 @@ fn collector_table() -> testbench::PortTable<NmpCollector> {
 
 #[test]
 fn nmp_collector_against_its_model() {
-    let r = run_both("nmp_collector", NmpCollector::default, collector_table, |b| collector_bench(b, 700)).result;
+    let r = run_both(
+        "nmp_collector",
+        NmpCollector::default,
+        collector_table,
+        |b| collector_bench(b, 700),
+    )
+    .result;
     println!("nmp_collector: {r:?}");
     assert!(r.taken.iter().all(|&t| t > 50) && r.resets > 0, "{r:?}");
 }
@@ -95,8 +124,17 @@ type Fifo = hdl::nmp_output_fifo!(2);
 
 fn fifo_bench(b: &mut dyn Backend, seed: u64, in_rate: f64, out_rate: f64) -> (u64, u64) {
     let mut rng = BenchRng::new(seed);
-    let (reset, iv, id, ir) = (b.port("reset"), b.port("sink$valid"), b.port("sink$data"), b.port("sink$ready"));
-    let (ov, od, or) = (b.port("source$valid"), b.port("source$data"), b.port("source$ready"));
+    let (reset, iv, id, ir) = (
+        b.port("reset"),
+        b.port("sink$valid"),
+        b.port("sink$data"),
+        b.port("sink$ready"),
+    );
+    let (ov, od, or) = (
+        b.port("source$valid"),
+        b.port("source$data"),
+        b.port("source$ready"),
+    );
     let width = b.width(id);
     let mut queue: VecDeque<MgmtBeat> = VecDeque::new();
     let mut offer: Option<MgmtBeat> = None;
@@ -112,8 +150,14 @@ fn fifo_bench(b: &mut dyn Backend, seed: u64, in_rate: f64, out_rate: f64) -> (u
         let ready = rng.chance(out_rate);
         b.poke_bool(or, ready);
         let tag = format!("seed {seed} cycle {c}");
-        assert_eq!(b.peek_bool(ir), queue.len() < 2, "{tag}: sink.ready is !full");
-        let got = b.peek_bool(ov).then(|| MgmtBeat::from_words(&b.peek_wide(od)));
+        assert_eq!(
+            b.peek_bool(ir),
+            queue.len() < 2,
+            "{tag}: sink.ready is !full"
+        );
+        let got = b
+            .peek_bool(ov)
+            .then(|| MgmtBeat::from_words(&b.peek_wide(od)));
         assert_eq!(got, queue.front().copied(), "{tag}: source");
         if got.is_some() && ready {
             queue.pop_front();
@@ -134,8 +178,17 @@ fn fifo_table() -> testbench::PortTable<Fifo> {
 
 #[test]
 fn nmp_output_fifo_in_order() {
-    let (moved, cycles) = run_both("nmp_output_fifo", Fifo::new, fifo_table, |b| fifo_bench(b, 800, 1.0, 1.0)).result;
-    assert!(moved >= cycles - 2, "one beat per cycle at full rate: {moved} in {cycles}");
-    let (moved, _) = run_both("nmp_output_fifo", Fifo::new, fifo_table, |b| fifo_bench(b, 801, 0.5, 0.4)).result;
+    let (moved, cycles) = run_both("nmp_output_fifo", Fifo::new, fifo_table, |b| {
+        fifo_bench(b, 800, 1.0, 1.0)
+    })
+    .result;
+    assert!(
+        moved >= cycles - 2,
+        "one beat per cycle at full rate: {moved} in {cycles}"
+    );
+    let (moved, _) = run_both("nmp_output_fifo", Fifo::new, fifo_table, |b| {
+        fifo_bench(b, 801, 0.5, 0.4)
+    })
+    .result;
     assert!(moved > 500);
 }

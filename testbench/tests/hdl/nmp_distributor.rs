@@ -75,7 +75,14 @@ struct Report {
     input_stalls: u64,
 }
 
-fn bench(b: &mut dyn Backend, seed: u64, requests: usize, rate: f64, ready: f64, gap: u64) -> Report {
+fn bench(
+    b: &mut dyn Backend,
+    seed: u64,
+    requests: usize,
+    rate: f64,
+    ready: f64,
+    gap: u64,
+) -> Report {
     let mut rng = BenchRng::new(seed);
     let p = |n: &str| b.port(n);
     let (reset, chip, rv, rd, rr) = (
@@ -87,7 +94,13 @@ fn bench(b: &mut dyn Backend, seed: u64, requests: usize, rate: f64, ready: f64,
     );
     let outs: Vec<_> = ["registers", "eeprom", "errors"]
         .iter()
-        .map(|n| (p(&format!("{n}$valid")), p(&format!("{n}$data")), p(&format!("{n}$ready"))))
+        .map(|n| {
+            (
+                p(&format!("{n}$valid")),
+                p(&format!("{n}$data")),
+                p(&format!("{n}$ready")),
+            )
+        })
         .collect();
     let width = b.width(rd);
     let mut sched = if gap == 0 {
@@ -190,14 +203,20 @@ fn table() -> testbench::PortTable<NmpDistributor> {
 
 #[test]
 fn nmp_distributor_against_its_model() {
-    for (i, (n, rate, ready, gap)) in [(200, 1.0, 1.0, 0), (400, 0.7, 0.4, 150)].into_iter().enumerate() {
+    for (i, (n, rate, ready, gap)) in [(200, 1.0, 1.0, 0), (400, 0.7, 0.4, 150)]
+        .into_iter()
+        .enumerate()
+    {
         let seed = 400 + i as u64;
         let r = run_both("nmp_distributor", NmpDistributor::default, table, |b| {
             bench(b, seed, n, rate, ready, gap)
         })
         .result;
         println!("nmp_distributor run {i}: {r:?}");
-        assert!((0..3).all(|k| r.taken.get(&k).copied().unwrap_or(0) > 10), "{r:?}");
+        assert!(
+            (0..3).all(|k| r.taken.get(&k).copied().unwrap_or(0) > 10),
+            "{r:?}"
+        );
         assert!(r.error_codes_checked > 10, "{r:?}");
         if i == 0 {
             // Everything ready: one request per cycle, no stall.

@@ -62,7 +62,10 @@ fn random_request(rng: &mut BenchRng) -> MgmtPacket {
     p.payload = MgmtPayload::Registers {
         count,
         address: [a0, a1],
-        data: [rng.bits(64) as u64, if count >= 2 { rng.bits(64) as u64 } else { 0 }],
+        data: [
+            rng.bits(64) as u64,
+            if count >= 2 { rng.bits(64) as u64 } else { 0 },
+        ],
     };
     p
 }
@@ -97,7 +100,11 @@ fn bench(b: &mut dyn Backend, seed: u64, t: Traffic) -> Report {
         p("requests$data"),
         p("requests$ready"),
     );
-    let (ov, od, or) = (p("responses$valid"), p("responses$data"), p("responses$ready"));
+    let (ov, od, or) = (
+        p("responses$valid"),
+        p("responses$data"),
+        p("responses$ready"),
+    );
     let (qv, qa, qw, qd, qr) = (
         p("register_request$valid"),
         p("register_request$address"),
@@ -153,10 +160,20 @@ fn bench(b: &mut dyn Backend, seed: u64, t: Traffic) -> Report {
                 (b.peek(qa) as u16, w, b.peek(qd) as u64)
             });
             // Write data only matters for writes.
-            let norm = |a: Option<(u16, bool, u64)>| a.map(|(x, w, d)| (x, w, if w { d } else { 0 }));
-            assert_eq!(norm(got_access), norm(want.access), "{tag}: register access");
-            assert!(b.peek_bool(ar), "{tag}: register_response.ready is always high");
-            let got = b.peek_bool(ov).then(|| MgmtBeat::from_words(&b.peek_wide(od)));
+            let norm =
+                |a: Option<(u16, bool, u64)>| a.map(|(x, w, d)| (x, w, if w { d } else { 0 }));
+            assert_eq!(
+                norm(got_access),
+                norm(want.access),
+                "{tag}: register access"
+            );
+            assert!(
+                b.peek_bool(ar),
+                "{tag}: register_response.ready is always high"
+            );
+            let got = b
+                .peek_bool(ov)
+                .then(|| MgmtBeat::from_words(&b.peek_wide(od)));
             assert_eq!(got, want.response, "{tag}: response");
             if input.is_some() {
                 assert_eq!(b.peek_bool(rr), want.consumed, "{tag}: requests.ready");
@@ -173,14 +190,25 @@ fn bench(b: &mut dyn Backend, seed: u64, t: Traffic) -> Report {
         }
         if !rst {
             if let Some((addr, w, d)) = want.access.filter(|_| access_ready) {
-                let latency = if rng.chance(t.slow_answers) { rng.range(3, 6) } else { 2 };
+                let latency = if rng.chance(t.slow_answers) {
+                    rng.range(3, 6)
+                } else {
+                    2
+                };
                 port.access(c, latency, addr, w, d);
             }
             if answer.is_some() {
                 port.answers.pop_front();
             }
         }
-        let consumed = model.edge(rst, input.as_ref(), CHIP, answer, access_ready, responses_ready);
+        let consumed = model.edge(
+            rst,
+            input.as_ref(),
+            CHIP,
+            answer,
+            access_ready,
+            responses_ready,
+        );
         if rst {
             port.reset();
             if let Some(o) = offer.as_mut() {
@@ -239,18 +267,38 @@ fn table() -> testbench::PortTable<RegAccess<A>> {
 fn reg_access_against_its_model() {
     let runs = [
         // Timing: everything ready, answers in 2 cycles, no reset.
-        Traffic { requests: 150, rate: 1.0, access_ready: 1.0, responses_ready: 1.0, slow_answers: 0.0, gap: 0 },
-        Traffic { requests: 400, rate: 0.6, access_ready: 0.6, responses_ready: 0.6, slow_answers: 0.3, gap: 200 },
+        Traffic {
+            requests: 150,
+            rate: 1.0,
+            access_ready: 1.0,
+            responses_ready: 1.0,
+            slow_answers: 0.0,
+            gap: 0,
+        },
+        Traffic {
+            requests: 400,
+            rate: 0.6,
+            access_ready: 0.6,
+            responses_ready: 0.6,
+            slow_answers: 0.3,
+            gap: 200,
+        },
     ];
     for (i, t) in runs.into_iter().enumerate() {
         let seed = 500 + i as u64;
-        let r = run_both("reg_access", RegAccess::<A>::new, table, |b| bench(b, seed, t)).result;
+        let r = run_both("reg_access", RegAccess::<A>::new, table, |b| {
+            bench(b, seed, t)
+        })
+        .result;
         println!("reg_access run {i}: {r:?}");
         let read = NmpType::RegReadResponse.code();
         let write = NmpType::RegWriteResponse.code();
         let error = NmpType::RegErrorResponse.code();
         for key in [(read, 0), (write, 0), (error, 1), (error, 3)] {
-            assert!(r.responses.contains_key(&key), "run {i}: no {key:?} response: {r:?}");
+            assert!(
+                r.responses.contains_key(&key),
+                "run {i}: no {key:?} response: {r:?}"
+            );
         }
         if i == 0 {
             assert!(r.responses.contains_key(&(error, 2)), "{r:?}");
