@@ -8,7 +8,8 @@
 //!
 //! Ports: `clock`, `reset` (synchronous: drops the beats held in the three slots; the
 //! requester's timeout and retry cover them), `chip_id` (the error response's `src`),
-//! `requests` (sink), `registers`, `eeprom`, `errors` (sources).
+//! `requests` (sink), `registers`, `eeprom`, `errors` (sources), `held` (which slots hold a
+//! beat, for a status register).
 //!
 //! Backpressure and order: one input stream, taken in order. Each output has a one-beat slot
 //! (a depth-1 fall-through [`RegFifo`]): a beat whose slot is free is taken at once (and shown
@@ -48,6 +49,8 @@ pub struct NmpDistributor {
     pub eeprom: StreamSource<Bits<MGMT_BEAT_BITS>>,
     /// Error responses to requests of an unknown type.
     pub errors: StreamSource<Bits<MGMT_BEAT_BITS>>,
+    /// Slots holding a beat: bit 0 `registers`, bit 1 `eeprom`, bit 2 `errors` (status).
+    pub held: Signal<Out, Bits<3>>,
     register_slot: DistributorSlot,
     eeprom_slot: DistributorSlot,
     error_slot: DistributorSlot,
@@ -74,6 +77,7 @@ impl Default for NmpDistributor {
             registers: Default::default(),
             eeprom: Default::default(),
             errors: Default::default(),
+            held: Default::default(),
             register_slot: DistributorSlot::new(true),
             eeprom_slot: DistributorSlot::new(true),
             error_slot: DistributorSlot::new(true),
@@ -136,6 +140,9 @@ impl Logic for NmpDistributor {
             self.eeprom_slot.sink.valid.next = false;
             self.error_slot.sink.valid.next = false;
         }
+        self.held.next = bit_cast::<3, 1>(self.register_slot.count.val())
+            | (bit_cast::<3, 1>(self.eeprom_slot.count.val()) << 1)
+            | (bit_cast::<3, 1>(self.error_slot.count.val()) << 2);
         StreamSource::<Bits<MGMT_BEAT_BITS>>::link(
             &mut self.registers,
             &mut self.register_slot.source,

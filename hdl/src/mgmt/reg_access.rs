@@ -109,7 +109,8 @@ pub struct RegAccess<const A: usize> {
     address1_lsb: Constant<Bits<7>>,
     /// `w5` bits echoed: count and the two 15-bit addresses.
     access_keep: Constant<Bits<64>>,
-    max_address: Constant<Bits<15>>,
+    /// Address bits beyond the register file's port (`A` and above).
+    beyond_port: Constant<Bits<15>>,
     max_count: Constant<Bits<3>>,
     register_write: Constant<Bits<6>>,
     read_response: Constant<Bits<6>>,
@@ -172,7 +173,7 @@ impl<const A: usize> RegAccess<A> {
             access_keep: constant(
                 field_mask(mgmt::COUNT) | address(mgmt::ADDRESS0) | address(mgmt::ADDRESS1),
             ),
-            max_address: constant((1u64 << A) - 1),
+            beyond_port: constant(((1u64 << REGISTER_ADDRESS_BITS) - 1) & !((1u64 << A) - 1)),
             max_count: constant(mgmt::MAX_REGISTERS as u64),
             register_write: constant(NmpType::RegWriteRequest.code() as u64),
             read_response: constant(NmpType::RegReadResponse.code() as u64),
@@ -228,8 +229,9 @@ impl<const A: usize> Logic for RegAccess<A> {
             .get_bits::<15>(self.address1_lsb.val().index());
         self.bad_count.next = (self.count.val() == 0) | (self.count.val() > self.max_count.val());
         self.two.next = self.count.val() == self.max_count.val();
-        self.out_of_range.next = (self.address0.val() > self.max_address.val())
-            | (self.two.val() & (self.address1.val() > self.max_address.val()));
+        // Address bits at or above `A` set (a mask, not a comparison: at A = 15 there are none).
+        self.out_of_range.next = ((self.address0.val() & self.beyond_port.val()) != 0)
+            | (self.two.val() & ((self.address1.val() & self.beyond_port.val()) != 0));
         self.needed.next = 1.into();
         if self.two.val() {
             self.needed.next = 2.into();

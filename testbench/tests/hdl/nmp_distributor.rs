@@ -102,6 +102,7 @@ fn bench(
             )
         })
         .collect();
+    let held_port = b.port("held");
     let width = b.width(rd);
     let mut sched = if gap == 0 {
         ResetSchedule::never()
@@ -156,6 +157,8 @@ fn bench(
                 report.input_stalls += !want_ready as u64;
             }
             assert_eq!(got_outs, want_outs, "{tag}: outputs differ from the model");
+            let held = (0..3).fold(0, |m, k| m | (model.slots[k].is_some() as u128) << k);
+            assert_eq!(b.peek(held_port), held, "{tag}: held");
             for k in 0..3 {
                 if want_outs[k].is_some() && readies[k] {
                     *report.taken.entry(k).or_default() += 1;
@@ -198,7 +201,7 @@ fn model_error_route(b: &MgmtBeat) -> bool {
 fn table() -> testbench::PortTable<NmpDistributor> {
     port_table!(NmpDistributor; reset, chip_id, requests.valid, requests.data, requests.ready,
         registers.valid, registers.data, registers.ready, eeprom.valid, eeprom.data,
-        eeprom.ready, errors.valid, errors.data, errors.ready)
+        eeprom.ready, errors.valid, errors.data, errors.ready, held)
 }
 
 #[test]
