@@ -228,6 +228,31 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
             "eep_access",
             "management agent EEPROM unit: 1..6-byte reads and writes of a 24LC512-like part over I2C (page split, ACK polling, error codes)",
         )?,
+        emit(
+            crate::mgmt::NmpDistributor::default(),
+            "nmp_distributor",
+            "management agent: requests by NMPType to the register unit, the EEPROM unit, or an unknown-type error response, one beat slot per output",
+        )?,
+        emit(
+            crate::mgmt::RegAccess::<{ crate::formats::mgmt::REGISTER_ADDRESS_BITS }>::new(),
+            "reg_access",
+            "management agent register unit: one or two register reads or writes per request on a register file port (15-bit addresses, 64-bit data), response or error response",
+        )?,
+        emit(
+            crate::mgmt::ActiveReport::<32>::new(),
+            "active_report",
+            "management agent fault reports: rising edges of 32 unmasked fault inputs while enabled, one report per batch of events, never a flood",
+        )?,
+        emit(
+            crate::mgmt::NmpCollector::default(),
+            "nmp_collector",
+            "management agent collector: register, EEPROM and error responses before fault reports, fixed priority, one beat per cycle",
+        )?,
+        emit(
+            <crate::nmp_output_fifo!(crate::mgmt::nmp_output_fifo::NMP_OUTPUT_FIFO_DEPTH)>::new(),
+            "nmp_output_fifo",
+            "management agent output FIFO: 2 response beats between the collector and the packer, in flip-flops",
+        )?,
     ])
 }
 

@@ -1,5 +1,6 @@
 //! Unit benches of the `hdl` building blocks, each on rust-hdl's simulator and on Verilator.
 mod hdl {
+    mod active_report;
     mod arbiter;
     mod bits;
     mod commit_fifo;
@@ -12,9 +13,12 @@ mod hdl {
     mod lfsr;
     mod ltp_deframer;
     mod ltp_striper;
+    mod nmp_collector;
+    mod nmp_distributor;
     mod nmp_packer;
     mod nmp_unpacker;
     mod packet_buffer;
+    mod reg_access;
     mod reg_file;
     mod relay_station;
     mod rs_mesh;

@@ -7,6 +7,12 @@
 //! [`StreamSource`](crate::stream::StreamSource)/[`StreamSink`](crate::stream::StreamSink) pair:
 //! - [`NmpUnpacker`]: flits in, checked and parsed beats out (the arrival port appended to the
 //!   backward route), wrong-ID and malformed packets dropped and counted;
+//! - [`NmpDistributor`]: requests by type to the register unit, the EEPROM unit, or an
+//!   unknown-type error response;
+//! - [`RegAccess`]: register reads and writes on a register file's port;
+//! - [`ActiveReport`]: fault events into fault reports;
+//! - [`NmpCollector`]: responses before reports, one beat per cycle;
+//! - [`NmpOutputFifo`]: beats waiting for the packer;
 //! - [`NmpPacker`]: response beats in, flits out with the head and CRC built, on the output port
 //!   the forward route's current hop names;
 //! - [`i2c_master::I2cMaster`] and [`eep_access::EepAccess`]: the EEPROM path (1..6-byte
@@ -14,11 +20,19 @@
 //! - the relay-station (RS) blocks ([`relay_station`], [`rs_demux`], [`rs_downsizer`],
 //!   [`rs_merge`], [`rs_spill`], [`rs_upsizer`], [`rs_wire`]) that carry management packets
 //!   between a router's ports and its management agent (the mesh itself is `nrc::rs_mesh`).
+//!
+//! Every response is built by one [`ResponseBuilder`] rule (the codec's `response_to`).
+pub mod active_report;
 pub mod eep_access;
 pub mod i2c_master;
+pub mod nmp_collector;
+pub mod nmp_distributor;
+pub mod nmp_output_fifo;
 pub mod nmp_packer;
 pub mod nmp_unpacker;
+pub mod reg_access;
 pub mod relay_station;
+pub mod response_builder;
 pub mod rs_demux;
 pub mod rs_downsizer;
 pub mod rs_merge;
@@ -26,5 +40,11 @@ pub mod rs_spill;
 pub mod rs_upsizer;
 pub mod rs_wire;
 
+pub use active_report::ActiveReport;
+pub use nmp_collector::NmpCollector;
+pub use nmp_distributor::NmpDistributor;
+pub use nmp_output_fifo::NmpOutputFifo;
 pub use nmp_packer::NmpPacker;
 pub use nmp_unpacker::NmpUnpacker;
+pub use reg_access::RegAccess;
+pub use response_builder::ResponseBuilder;

@@ -10,6 +10,7 @@ pub mod i2c_eeprom;
 pub mod lane_channel;
 pub mod ltp_deframer;
 pub mod mgmt;
+pub mod nma;
 pub mod packet_buffer;
 pub mod reg_file;
 pub mod relay_station;

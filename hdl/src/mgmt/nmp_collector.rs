@@ -1,0 +1,124 @@
+//! NMP collector: gathers the agent's outgoing beats from its four producers into one stream,
+//! whole packets at a time (a beat is a whole packet), one beat per cycle.
+//!
+//! Ports: `clock`, `reset`, sinks `responses` (register unit), `eeprom` (EEPROM unit),
+//! `errors` (the distributor's unknown-type error responses), `reports` (fault reports), and
+//! the source `beats` (to the output FIFO).
+//!
+//! Fixed priority, in this order: `responses`, `eeprom`, `errors`, `reports`. Responses of
+//! every kind come before fault reports (the rule); among responses the register unit
+//! goes first because its answers are the fastest and most frequent, and the distributor's
+//! error responses last because they answer malformed traffic. Starvation: a report waits
+//! while responses keep coming, but responses are bounded by requests (one per request, and
+//! the management server paces its requests by their responses), so a report always leaves
+//! once the requests pause; a low-priority response likewise.
+//!
+//! Handshake: the choice is made among the valid sinks and then LOCKED while `beats` waits
+//! (`valid && !ready`), so the offered beat stays the same until taken, as the stream rules
+//! require, even if a higher-priority beat arrives meanwhile (it goes next). `beats.valid`
+//! and `data` are multiplexed from the sinks (no storage: the producers hold their beats);
+//! each sink's `ready` is `beats.ready` when it is chosen. No path from a ready to a valid.
+//!
+//! Reset (synchronous): forgets the lock and takes nothing.
+use crate::formats::mgmt::MGMT_BEAT_BITS;
+use crate::stream::{StreamSink, StreamSource};
+use rust_hdl::prelude::*;
+
+/// Which sink is chosen, in priority order.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, LogicState)]
+pub enum CollectorChoice {
+    /// The register unit's responses.
+    Responses,
+    /// The EEPROM unit's responses.
+    Eeprom,
+    /// The distributor's error responses.
+    Errors,
+    /// Fault reports.
+    Reports,
+}
+
+/// The collector; see the module documentation.
+#[derive(LogicBlock, Default)]
+pub struct NmpCollector {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset.
+    pub reset: Signal<In, bool>,
+    /// Register responses (highest priority).
+    pub responses: StreamSink<Bits<MGMT_BEAT_BITS>>,
+    /// EEPROM responses.
+    pub eeprom: StreamSink<Bits<MGMT_BEAT_BITS>>,
+    /// Error responses to unknown types.
+    pub errors: StreamSink<Bits<MGMT_BEAT_BITS>>,
+    /// Fault reports (lowest priority).
+    pub reports: StreamSink<Bits<MGMT_BEAT_BITS>>,
+    /// Every beat, one per cycle.
+    pub beats: StreamSource<Bits<MGMT_BEAT_BITS>>,
+    /// The offered beat waits: the choice is held.
+    locked: DFF<bool>,
+    held: DFF<CollectorChoice>,
+    choice: Signal<Local, CollectorChoice>,
+}
+
+impl Logic for NmpCollector {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, locked, held);
+        self.choice.next = CollectorChoice::Reports;
+        if self.errors.valid.val() {
+            self.choice.next = CollectorChoice::Errors;
+        }
+        if self.eeprom.valid.val() {
+            self.choice.next = CollectorChoice::Eeprom;
+        }
+        if self.responses.valid.val() {
+            self.choice.next = CollectorChoice::Responses;
+        }
+        if self.locked.q.val() {
+            self.choice.next = self.held.q.val();
+        }
+        self.responses.ready.next = false;
+        self.eeprom.ready.next = false;
+        self.errors.ready.next = false;
+        self.reports.ready.next = false;
+        match self.choice.val() {
+            CollectorChoice::Responses => {
+                self.beats.valid.next = self.responses.valid.val();
+                self.beats.data.next = self.responses.data.val();
+                self.responses.ready.next = self.beats.ready.val() & !self.reset.val();
+            }
+            CollectorChoice::Eeprom => {
+                self.beats.valid.next = self.eeprom.valid.val();
+                self.beats.data.next = self.eeprom.data.val();
+                self.eeprom.ready.next = self.beats.ready.val() & !self.reset.val();
+            }
+            CollectorChoice::Errors => {
+                self.beats.valid.next = self.errors.valid.val();
+                self.beats.data.next = self.errors.data.val();
+                self.errors.ready.next = self.beats.ready.val() & !self.reset.val();
+            }
+            CollectorChoice::Reports => {
+                self.beats.valid.next = self.reports.valid.val();
+                self.beats.data.next = self.reports.data.val();
+                self.reports.ready.next = self.beats.ready.val() & !self.reset.val();
+            }
+        }
+        if self.reset.val() {
+            self.beats.valid.next = false;
+        }
+        self.locked.d.next = self.beats.valid.val() & !self.beats.ready.val();
+        self.held.d.next = self.choice.val();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nmp_collector_is_synthesizable() {
+        let mut uut = NmpCollector::default();
+        uut.connect_all();
+        yosys_validate("nmp_collector", &generate_verilog(&uut)).unwrap();
+    }
+}

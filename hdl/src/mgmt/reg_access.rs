@@ -1,0 +1,361 @@
+//! Register access unit: carries out a register read (0x01) or write (0x03) request of one or
+//! two registers on a register file's request/response port ([`crate::regmap::port`]) and
+//! answers it.
+//!
+//! Ports: `clock`, `reset` (synchronous; see below), `chip_id`, `requests` (sink: the
+//! distributor's `registers` output, only types 0x01 and 0x03), `responses` (source),
+//! `register_request`/`register_response` (to the register file, `A` address bits, 64-bit
+//! data).
+//!
+//! Decoding (`w5`): `count` registers at `address0` then `address1` (15 bits each; the
+//! reserved address bit 15 and `w5`'s reserved bits are ignored), write data `data0`/`data1`.
+//! A request is **refused**, nothing accessed, if `count` is 0 or above 2 (error 3,
+//! [`BadCount`](crate::formats::mgmt::MgmtError::BadCount)), or if an address it uses is at or
+//! above `2^A`, beyond the register file's port (error 1,
+//! [`Unmapped`](crate::formats::mgmt::MgmtError::Unmapped): cutting the address to `A` bits
+//! would reach another register).
+//!
+//! Response ([`ResponseBuilder`], the codec's response rule), `w5` = the request's count and
+//! two 15-bit addresses:
+//! - read, no error: type 0x02, `w6`/`w7` = the registers' values (`w7` zero for one register);
+//! - write, no error: type 0x04, `w6 = w7 = 0`;
+//! - a register error (the register file's `error`: unmapped 1, read-only 2): type 0x05,
+//!   `error` = the FIRST failing register's code, `w6` = what each register did: byte 0 the
+//!   register file's code for register 0, byte 1 for register 1 (0 = done), `w7 = 0`. Both
+//!   accesses of a two-register request are always issued (the second is pipelined behind the
+//!   first, before the first's answer is known), so a two-register write whose second register
+//!   is refused HAS written the first (byte 0 = 0, byte 1 = 2), and one whose first is refused
+//!   has written the second; the register file guarantees a refused access changed nothing;
+//! - refused (above): type 0x05 with its error code, `w6 = w7 = 0`.
+//!
+//! A write is acknowledged when the register file has answered it, which is one edge after it
+//! took effect: the response can then name a read-only or unmapped register instead of
+//! acknowledging a write that did not happen.
+//!
+//! Timing: the unit holds the request on its sink (the distributor's slot keeps it; no copy
+//! here) and consumes it with its response. The first register access is offered in the cycle
+//! the request is (a refused request is answered in that same cycle), the second in the cycle
+//! after the first is taken; register responses are always taken. The response is offered in
+//! the cycle the last register response arrives (its data passed through): with the register
+//! file's 2-cycle read a one-register request is answered 2 cycles after it is offered, a
+//! two-register one 3 cycles after, and a new request can start the cycle after a response is
+//! taken.
+//!
+//! Reset: clears the unit's state. A register access already taken by the register file would
+//! still be answered afterwards, so the register file must share this reset (it does in the
+//! agent), which drops such accesses.
+//!
+//! Parameter: `A`, the register file's address bits (at most 15).
+use super::response_builder::{constant, field_mask, ResponseBuilder};
+use crate::formats::mgmt::{self, MgmtError, NmpType, MGMT_BEAT_BITS, REGISTER_ADDRESS_BITS};
+use crate::regmap::port::{RegRequestSource, RegResponseSink, ERROR_BITS};
+use crate::stream::{StreamSink, StreamSource};
+use rust_hdl::prelude::*;
+
+/// Data bits of a register (the packet's data words).
+pub const REGISTER_DATA_BITS: usize = 64;
+
+/// The register access unit; see the module documentation.
+#[derive(LogicBlock)]
+pub struct RegAccess<const A: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset (shared with the register file).
+    pub reset: Signal<In, bool>,
+    /// This chip's ID (the responses' `src`).
+    pub chip_id: Signal<In, Bits<16>>,
+    /// Register requests.
+    pub requests: StreamSink<Bits<MGMT_BEAT_BITS>>,
+    /// Their responses, in order.
+    pub responses: StreamSource<Bits<MGMT_BEAT_BITS>>,
+    /// Register accesses to the register file.
+    pub register_request: RegRequestSource<A, REGISTER_DATA_BITS>,
+    /// The register file's answers.
+    pub register_response: RegResponseSink<REGISTER_DATA_BITS>,
+    builder: ResponseBuilder,
+    /// Register accesses of the current request taken by the register file.
+    issued: DFF<Bits<2>>,
+    /// Register answers of the current request received.
+    answered: DFF<Bits<2>>,
+    stored_data0: DFF<Bits<64>>,
+    stored_data1: DFF<Bits<64>>,
+    stored_error0: DFF<Bits<ERROR_BITS>>,
+    stored_error1: DFF<Bits<ERROR_BITS>>,
+    info: Signal<Local, Bits<64>>,
+    access: Signal<Local, Bits<64>>,
+    count: Signal<Local, Bits<3>>,
+    address0: Signal<Local, Bits<15>>,
+    address1: Signal<Local, Bits<15>>,
+    writing: Signal<Local, bool>,
+    bad_count: Signal<Local, bool>,
+    two: Signal<Local, bool>,
+    out_of_range: Signal<Local, bool>,
+    /// Register accesses this request needs (0 if refused).
+    needed: Signal<Local, Bits<2>>,
+    /// Answers received, counting one arriving now.
+    answered_now: Signal<Local, Bits<2>>,
+    value0: Signal<Local, Bits<64>>,
+    value1: Signal<Local, Bits<64>>,
+    error0: Signal<Local, Bits<ERROR_BITS>>,
+    error1: Signal<Local, Bits<ERROR_BITS>>,
+    failed: Signal<Local, bool>,
+    complete: Signal<Local, bool>,
+    info_lsb: Constant<Bits<10>>,
+    access_lsb: Constant<Bits<10>>,
+    data0_lsb: Constant<Bits<10>>,
+    data1_lsb: Constant<Bits<10>>,
+    type_lsb: Constant<Bits<7>>,
+    address0_lsb: Constant<Bits<7>>,
+    address1_lsb: Constant<Bits<7>>,
+    /// `w5` bits echoed: count and the two 15-bit addresses.
+    access_keep: Constant<Bits<64>>,
+    /// Address bits beyond the register file's port (`A` and above).
+    beyond_port: Constant<Bits<15>>,
+    max_count: Constant<Bits<3>>,
+    register_write: Constant<Bits<6>>,
+    read_response: Constant<Bits<6>>,
+    write_response: Constant<Bits<6>>,
+    error_response: Constant<Bits<6>>,
+    bad_count_code: Constant<Bits<8>>,
+    unmapped_code: Constant<Bits<8>>,
+    byte_shift: Constant<Bits<7>>,
+}
+
+impl<const A: usize> RegAccess<A> {
+    /// A unit for a register file with `A` address bits. Panics if `A` is 0 or above the
+    /// packet's 15 address bits.
+    pub fn new() -> Self {
+        assert!(
+            (1..=REGISTER_ADDRESS_BITS).contains(&A),
+            "RegAccess: A = {A} address bits, must be 1..={REGISTER_ADDRESS_BITS}"
+        );
+        let address =
+            |f: crate::formats::field::Field| ((1u64 << REGISTER_ADDRESS_BITS) - 1) << f.lsb;
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            chip_id: Default::default(),
+            requests: Default::default(),
+            responses: Default::default(),
+            register_request: Default::default(),
+            register_response: Default::default(),
+            builder: Default::default(),
+            issued: Default::default(),
+            answered: Default::default(),
+            stored_data0: Default::default(),
+            stored_data1: Default::default(),
+            stored_error0: Default::default(),
+            stored_error1: Default::default(),
+            info: Default::default(),
+            access: Default::default(),
+            count: Default::default(),
+            address0: Default::default(),
+            address1: Default::default(),
+            writing: Default::default(),
+            bad_count: Default::default(),
+            two: Default::default(),
+            out_of_range: Default::default(),
+            needed: Default::default(),
+            answered_now: Default::default(),
+            value0: Default::default(),
+            value1: Default::default(),
+            error0: Default::default(),
+            error1: Default::default(),
+            failed: Default::default(),
+            complete: Default::default(),
+            info_lsb: constant(mgmt::beat_word_lsb(mgmt::W_INFO) as u64),
+            access_lsb: constant(mgmt::beat_word_lsb(mgmt::W_ACCESS) as u64),
+            data0_lsb: constant(mgmt::beat_word_lsb(mgmt::W_DATA0) as u64),
+            data1_lsb: constant(mgmt::beat_word_lsb(mgmt::W_DATA1) as u64),
+            type_lsb: constant(mgmt::NMP_TYPE.lsb as u64),
+            address0_lsb: constant(mgmt::ADDRESS0.lsb as u64),
+            address1_lsb: constant(mgmt::ADDRESS1.lsb as u64),
+            access_keep: constant(
+                field_mask(mgmt::COUNT) | address(mgmt::ADDRESS0) | address(mgmt::ADDRESS1),
+            ),
+            beyond_port: constant(((1u64 << REGISTER_ADDRESS_BITS) - 1) & !((1u64 << A) - 1)),
+            max_count: constant(mgmt::MAX_REGISTERS as u64),
+            register_write: constant(NmpType::RegWriteRequest.code() as u64),
+            read_response: constant(NmpType::RegReadResponse.code() as u64),
+            write_response: constant(NmpType::RegWriteResponse.code() as u64),
+            error_response: constant(NmpType::RegErrorResponse.code() as u64),
+            bad_count_code: constant(MgmtError::BadCount.code() as u64),
+            unmapped_code: constant(MgmtError::Unmapped.code() as u64),
+            byte_shift: constant(8),
+        }
+    }
+}
+
+impl<const A: usize> Default for RegAccess<A> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const A: usize> Logic for RegAccess<A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            issued,
+            answered,
+            stored_data0,
+            stored_data1,
+            stored_error0,
+            stored_error1
+        );
+        // Decode the request held on the sink.
+        self.info.next = self
+            .requests
+            .data
+            .val()
+            .get_bits::<64>(self.info_lsb.val().index());
+        self.access.next = self
+            .requests
+            .data
+            .val()
+            .get_bits::<64>(self.access_lsb.val().index());
+        self.writing.next =
+            self.info.val().get_bits::<6>(self.type_lsb.val().index()) == self.register_write.val();
+        self.count.next = self.access.val().get_bits::<3>(0);
+        self.address0.next = self
+            .access
+            .val()
+            .get_bits::<15>(self.address0_lsb.val().index());
+        self.address1.next = self
+            .access
+            .val()
+            .get_bits::<15>(self.address1_lsb.val().index());
+        self.bad_count.next = (self.count.val() == 0) | (self.count.val() > self.max_count.val());
+        self.two.next = self.count.val() == self.max_count.val();
+        // Address bits at or above `A` set (a mask, not a comparison: at A = 15 there are none).
+        self.out_of_range.next = ((self.address0.val() & self.beyond_port.val()) != 0)
+            | (self.two.val() & ((self.address1.val() & self.beyond_port.val()) != 0));
+        self.needed.next = 1.into();
+        if self.two.val() {
+            self.needed.next = 2.into();
+        }
+        if self.bad_count.val() | self.out_of_range.val() {
+            self.needed.next = 0.into();
+        }
+        // Issue the accesses, the second right behind the first.
+        self.register_request.valid.next =
+            self.requests.valid.val() & (self.issued.q.val() < self.needed.val());
+        self.register_request.write.next = self.writing.val();
+        self.register_request.address.next = bit_cast::<A, 15>(self.address0.val());
+        self.register_request.data.next = self
+            .requests
+            .data
+            .val()
+            .get_bits::<64>(self.data0_lsb.val().index());
+        if self.issued.q.val() != 0 {
+            self.register_request.address.next = bit_cast::<A, 15>(self.address1.val());
+            self.register_request.data.next = self
+                .requests
+                .data
+                .val()
+                .get_bits::<64>(self.data1_lsb.val().index());
+        }
+        if self.register_request.valid.val() & self.register_request.ready.val() {
+            self.issued.d.next = self.issued.q.val() + 1;
+        }
+        // Collect the answers; one arriving now is used at once.
+        self.register_response.ready.next = true;
+        self.value0.next = self.stored_data0.q.val();
+        self.value1.next = self.stored_data1.q.val();
+        self.error0.next = self.stored_error0.q.val();
+        self.error1.next = self.stored_error1.q.val();
+        self.answered_now.next = self.answered.q.val();
+        if self.register_response.valid.val() {
+            self.answered_now.next = self.answered.q.val() + 1;
+            if self.answered.q.val() == 0 {
+                self.value0.next = self.register_response.data.val();
+                self.error0.next = self.register_response.error.val();
+            } else {
+                self.value1.next = self.register_response.data.val();
+                self.error1.next = self.register_response.error.val();
+            }
+        }
+        self.answered.d.next = self.answered_now.val();
+        self.stored_data0.d.next = self.value0.val();
+        self.stored_data1.d.next = self.value1.val();
+        self.stored_error0.d.next = self.error0.val();
+        self.stored_error1.d.next = self.error1.val();
+        // Answer.
+        self.complete.next = self.answered_now.val() == self.needed.val();
+        self.failed.next =
+            (self.needed.val() == 0) | (self.error0.val() != 0) | (self.error1.val() != 0);
+        self.builder.request.next = self.requests.data.val();
+        self.builder.chip_id.next = self.chip_id.val();
+        self.builder.access.next = self.access.val() & self.access_keep.val();
+        self.builder.error.next = 0.into();
+        self.builder.data0.next = self.value0.val();
+        self.builder.data1.next = self.value1.val();
+        self.builder.nmp_type.next = self.read_response.val();
+        if self.writing.val() {
+            self.builder.nmp_type.next = self.write_response.val();
+            self.builder.data0.next = 0.into();
+            self.builder.data1.next = 0.into();
+        }
+        if self.failed.val() {
+            self.builder.nmp_type.next = self.error_response.val();
+            self.builder.data0.next = bit_cast::<64, ERROR_BITS>(self.error0.val())
+                | (bit_cast::<64, ERROR_BITS>(self.error1.val()) << self.byte_shift.val());
+            self.builder.data1.next = 0.into();
+            if self.error1.val() != 0 {
+                self.builder.error.next = bit_cast::<8, ERROR_BITS>(self.error1.val());
+            }
+            if self.error0.val() != 0 {
+                self.builder.error.next = bit_cast::<8, ERROR_BITS>(self.error0.val());
+            }
+            if self.out_of_range.val() {
+                self.builder.error.next = self.unmapped_code.val();
+            }
+            if self.bad_count.val() {
+                self.builder.error.next = self.bad_count_code.val();
+            }
+        }
+        self.responses.data.next = self.builder.response.val();
+        self.responses.valid.next = self.requests.valid.val() & self.complete.val();
+        self.requests.ready.next = self.responses.valid.val() & self.responses.ready.val();
+        if self.requests.ready.val() {
+            // Start afresh for the next request.
+            self.issued.d.next = 0.into();
+            self.answered.d.next = 0.into();
+            self.stored_data0.d.next = 0.into();
+            self.stored_data1.d.next = 0.into();
+            self.stored_error0.d.next = 0.into();
+            self.stored_error1.d.next = 0.into();
+        }
+        if self.reset.val() {
+            self.register_request.valid.next = false;
+            self.responses.valid.next = false;
+            self.requests.ready.next = false;
+            self.issued.d.next = 0.into();
+            self.answered.d.next = 0.into();
+            self.stored_data0.d.next = 0.into();
+            self.stored_data1.d.next = 0.into();
+            self.stored_error0.d.next = 0.into();
+            self.stored_error1.d.next = 0.into();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reg_access_is_synthesizable() {
+        let mut uut = RegAccess::<12>::new();
+        uut.connect_all();
+        yosys_validate("reg_access", &generate_verilog(&uut)).unwrap();
+    }
+
+    #[test]
+    #[should_panic(expected = "RegAccess: A = 16 address bits, must be 1..=15")]
+    fn reg_access_rejects_wide_addresses() {
+        let _ = RegAccess::<16>::new();
+    }
+}

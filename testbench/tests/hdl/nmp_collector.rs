@@ -1,0 +1,194 @@
+//! NmpCollector and NmpOutputFifo on both backends. The collector against its model
+//! (`testbench::models::nma::CollectorModel`): four producers offer random beats (held until
+//! taken, as the stream rules require), random idle data, random `beats.ready`, reset pulses;
+//! every cycle outside reset `beats` (valid, data) and each sink's `ready` are compared with the
+//! model, and whenever responses are offered at the start of a choice no report is chosen.
+//! The output FIFO against a queue: every beat out in order, none lost or duplicated, one per
+//! cycle at full rate, `sink.ready` low only when full.
+use hdl::formats::mgmt::MgmtBeat;
+use hdl::mgmt::NmpCollector;
+use std::collections::VecDeque;
+use testbench::backend::fit_words;
+use testbench::models::nma::CollectorModel;
+use testbench::reset::ResetSchedule;
+use testbench::{port_table, run_both, Backend, BenchRng};
+
+fn random_beat(rng: &mut BenchRng) -> MgmtBeat {
+    MgmtBeat::from_words(&(0..9).map(|_| rng.bits(64) as u64).collect::<Vec<_>>())
+}
+
+#[derive(Debug, Default, PartialEq)]
+struct Report {
+    taken: [u64; 4],
+    reports_behind_responses: u64,
+    resets: u64,
+}
+
+fn collector_bench(b: &mut dyn Backend, seed: u64) -> Report {
+    let mut rng = BenchRng::new(seed);
+    let names = ["responses", "eeprom", "errors", "reports"];
+    let ins: Vec<_> = names
+        .iter()
+        .map(|n| {
+            (
+                b.port(&format!("{n}$valid")),
+                b.port(&format!("{n}$data")),
+                b.port(&format!("{n}$ready")),
+            )
+        })
+        .collect();
+    let (reset, ov, od, or) = (
+        b.port("reset"),
+        b.port("beats$valid"),
+        b.port("beats$data"),
+        b.port("beats$ready"),
+    );
+    let width = b.width(od);
+    let rates = [0.15, 0.1, 0.05, 0.3];
+    let mut sched = ResetSchedule::new(&mut rng, 300);
+    let mut model = CollectorModel::default();
+    let mut offered: [Option<MgmtBeat>; 4] = [None; 4];
+    let mut report = Report::default();
+    for c in 0..3000u64 {
+        for k in 0..4 {
+            if offered[k].is_none() && rng.chance(rates[k]) {
+                offered[k] = Some(random_beat(&mut rng));
+            }
+        }
+        let rst = sched.drive(b, reset, &mut rng);
+        report.resets += sched.released() as u64;
+        for k in 0..4 {
+            b.poke_bool(ins[k].0, offered[k].is_some());
+            let w = offered[k]
+                .unwrap_or_else(|| random_beat(&mut rng))
+                .to_words();
+            b.poke_wide(ins[k].1, &fit_words(&w, width));
+        }
+        let ready = rng.chance(0.6);
+        b.poke_bool(or, ready);
+        let tag = format!("seed {seed} cycle {c}");
+        let choice = model.choice(&offered);
+        if !rst {
+            let want = choice.and_then(|k| offered[k]);
+            let got = b
+                .peek_bool(ov)
+                .then(|| MgmtBeat::from_words(&b.peek_wide(od)));
+            assert_eq!(got, want, "{tag}: beats");
+            // `ready` matters only where a beat is offered (no beat moves without `valid`).
+            for k in (0..4).filter(|&k| offered[k].is_some()) {
+                let want_ready = choice == Some(k) && ready;
+                assert_eq!(
+                    b.peek_bool(ins[k].2),
+                    want_ready,
+                    "{tag}: {} ready",
+                    names[k]
+                );
+            }
+            if model.locked.is_none() && choice == Some(3) {
+                assert!(
+                    offered[..3].iter().all(|o| o.is_none()),
+                    "{tag}: a report ahead of a response"
+                );
+            }
+        }
+        let taken = model.edge(rst, &offered, ready);
+        if let Some(k) = taken {
+            offered[k] = None;
+            report.taken[k] += 1;
+        }
+        b.tick();
+    }
+    report
+}
+
+fn collector_table() -> testbench::PortTable<NmpCollector> {
+    port_table!(NmpCollector; reset, responses.valid, responses.data, responses.ready,
+        eeprom.valid, eeprom.data, eeprom.ready, errors.valid, errors.data, errors.ready,
+        reports.valid, reports.data, reports.ready, beats.valid, beats.data, beats.ready)
+}
+
+#[test]
+fn nmp_collector_against_its_model() {
+    let r = run_both(
+        "nmp_collector",
+        NmpCollector::default,
+        collector_table,
+        |b| collector_bench(b, 700),
+    )
+    .result;
+    println!("nmp_collector: {r:?}");
+    assert!(r.taken.iter().all(|&t| t > 50) && r.resets > 0, "{r:?}");
+}
+
+type Fifo = hdl::nmp_output_fifo!(2);
+
+fn fifo_bench(b: &mut dyn Backend, seed: u64, in_rate: f64, out_rate: f64) -> (u64, u64) {
+    let mut rng = BenchRng::new(seed);
+    let (reset, iv, id, ir) = (
+        b.port("reset"),
+        b.port("sink$valid"),
+        b.port("sink$data"),
+        b.port("sink$ready"),
+    );
+    let (ov, od, or) = (
+        b.port("source$valid"),
+        b.port("source$data"),
+        b.port("source$ready"),
+    );
+    let width = b.width(id);
+    let mut queue: VecDeque<MgmtBeat> = VecDeque::new();
+    let mut offer: Option<MgmtBeat> = None;
+    let (mut moved, mut cycles) = (0u64, 0u64);
+    b.poke_bool(reset, false);
+    for c in 0..2000u64 {
+        if offer.is_none() && rng.chance(in_rate) {
+            offer = Some(random_beat(&mut rng));
+        }
+        b.poke_bool(iv, offer.is_some());
+        let w = offer.unwrap_or_else(|| random_beat(&mut rng)).to_words();
+        b.poke_wide(id, &fit_words(&w, width));
+        let ready = rng.chance(out_rate);
+        b.poke_bool(or, ready);
+        let tag = format!("seed {seed} cycle {c}");
+        assert_eq!(
+            b.peek_bool(ir),
+            queue.len() < 2,
+            "{tag}: sink.ready is !full"
+        );
+        let got = b
+            .peek_bool(ov)
+            .then(|| MgmtBeat::from_words(&b.peek_wide(od)));
+        assert_eq!(got, queue.front().copied(), "{tag}: source");
+        if got.is_some() && ready {
+            queue.pop_front();
+            moved += 1;
+        }
+        if offer.is_some() && b.peek_bool(ir) {
+            queue.push_back(offer.take().unwrap());
+        }
+        b.tick();
+        cycles += 1;
+    }
+    (moved, cycles)
+}
+
+fn fifo_table() -> testbench::PortTable<Fifo> {
+    port_table!(Fifo; reset, sink.valid, sink.data, sink.ready, source.valid, source.data, source.ready, count)
+}
+
+#[test]
+fn nmp_output_fifo_in_order() {
+    let (moved, cycles) = run_both("nmp_output_fifo", Fifo::new, fifo_table, |b| {
+        fifo_bench(b, 800, 1.0, 1.0)
+    })
+    .result;
+    assert!(
+        moved >= cycles - 2,
+        "one beat per cycle at full rate: {moved} in {cycles}"
+    );
+    let (moved, _) = run_both("nmp_output_fifo", Fifo::new, fifo_table, |b| {
+        fifo_bench(b, 801, 0.5, 0.4)
+    })
+    .result;
+    assert!(moved > 500);
+}

@@ -1,0 +1,232 @@
+//! NmpDistributor against its model (`testbench::models::nma`), every cycle, on both backends:
+//! random requests of every type (register and EEPROM requests, response and report types sent
+//! as requests, undefined codes), random idle data while `requests.valid` is low, random
+//! backpressure on each output, reset pulses at random moments. Every cycle (outside reset)
+//! `requests.ready` (while a beat is offered) and each output's `valid` and `data` are
+//! compared with the model. Independently, every error response taken is decoded with the
+//! codec: a register error response, error UnknownType, the request's transaction ID and VPs,
+//! forward route = the request's backward route reversed, addressed to the request's source.
+use hdl::formats::header::FabricHeader;
+use hdl::formats::mgmt::{
+    MgmtBeat, MgmtError, MgmtPacket, NmpFamily, NmpType, MGMT_FLITS, NMP_TYPE, W_INFO,
+};
+use hdl::formats::PacketKind;
+use hdl::mgmt::NmpDistributor;
+use std::collections::BTreeMap;
+use testbench::backend::fit_words;
+use testbench::models::mgmt::random_packet;
+use testbench::models::nma::{beat_type, DistributorModel};
+use testbench::reset::ResetSchedule;
+use testbench::{port_table, run_both, Backend, BenchRng};
+
+const CHIP: u16 = 0x1234;
+
+/// A random request beat and the codec packet it came from (`None` for an undefined code).
+fn random_request(rng: &mut BenchRng) -> (MgmtBeat, Option<MgmtPacket>) {
+    let mut p = random_packet(rng, CHIP);
+    let roll = rng.range(0, 99);
+    let want = match roll {
+        0..=34 => Some(NmpFamily::Register),
+        35..=59 => Some(NmpFamily::Eeprom),
+        _ => None,
+    };
+    if let Some(f) = want {
+        while !(p.nmp_type.family() == f && p.nmp_type.is_request()) {
+            p = random_packet(rng, CHIP);
+        }
+        return (MgmtBeat::of(&p), Some(p));
+    }
+    if roll < 85 {
+        while p.nmp_type.is_request() {
+            p = random_packet(rng, CHIP);
+        }
+        return (MgmtBeat::of(&p), Some(p));
+    }
+    let mut b = MgmtBeat::of(&p);
+    let code = loop {
+        let c = rng.bits(6) as u8;
+        if NmpType::from_code(c).is_none() {
+            break c;
+        }
+    };
+    b.words[W_INFO] = NMP_TYPE.set(b.words[W_INFO] as u128, code as u128) as u64;
+    (b, None)
+}
+
+/// Decodes a beat with the codec (VC 0).
+pub fn decode(b: &MgmtBeat) -> MgmtPacket {
+    let head = FabricHeader {
+        dst: b.dst,
+        src: b.src,
+        vc: 0,
+        kind: PacketKind::Mgmt,
+        len: MGMT_FLITS as u8,
+        delay: 0,
+    };
+    MgmtPacket::from_words(&head, &b.words).expect("the codec decodes the response")
+}
+
+#[derive(Debug, Default, PartialEq)]
+struct Report {
+    cycles: u64,
+    taken: BTreeMap<usize, u64>,
+    error_codes_checked: u64,
+    resets: u64,
+    input_stalls: u64,
+}
+
+fn bench(
+    b: &mut dyn Backend,
+    seed: u64,
+    requests: usize,
+    rate: f64,
+    ready: f64,
+    gap: u64,
+) -> Report {
+    let mut rng = BenchRng::new(seed);
+    let p = |n: &str| b.port(n);
+    let (reset, chip, rv, rd, rr) = (
+        p("reset"),
+        p("chip_id"),
+        p("requests$valid"),
+        p("requests$data"),
+        p("requests$ready"),
+    );
+    let outs: Vec<_> = ["registers", "eeprom", "errors"]
+        .iter()
+        .map(|n| {
+            (
+                p(&format!("{n}$valid")),
+                p(&format!("{n}$data")),
+                p(&format!("{n}$ready")),
+            )
+        })
+        .collect();
+    let held_port = b.port("held");
+    let width = b.width(rd);
+    let mut sched = if gap == 0 {
+        ResetSchedule::never()
+    } else {
+        ResetSchedule::new(&mut rng, gap)
+    };
+    let mut model = DistributorModel::default();
+    let mut report = Report::default();
+    let mut offer: Option<(MgmtBeat, Option<MgmtPacket>)> = None;
+    let mut made = 0;
+    // The codec packet of each unknown-type request accepted, by the error response's place.
+    let mut pending_errors: std::collections::VecDeque<Option<MgmtPacket>> = Default::default();
+    b.poke(chip, CHIP as u128);
+    let mut c = 0u64;
+    while made < requests || offer.is_some() || model.slots.iter().any(|s| s.is_some()) {
+        if offer.is_none() && made < requests && rng.chance(rate) {
+            offer = Some(random_request(&mut rng));
+            made += 1;
+        }
+        let rst = sched.drive(b, reset, &mut rng);
+        report.resets += sched.released() as u64;
+        if rst {
+            pending_errors.clear();
+        }
+        b.poke_bool(rv, offer.is_some());
+        let idle: Vec<u64> = (0..9).map(|_| rng.bits(64) as u64).collect();
+        let words = offer.as_ref().map_or(idle, |o| o.0.to_words());
+        b.poke_wide(rd, &fit_words(&words, width));
+        let readies: [bool; 3] = std::array::from_fn(|_| rng.chance(ready));
+        for (k, o) in outs.iter().enumerate() {
+            b.poke_bool(o.2, readies[k]);
+        }
+        let input = offer.as_ref().map(|o| o.0);
+        let tag = format!("seed {seed} cycle {c}");
+        let (want_ready, want_outs) = model.outputs(input.as_ref(), CHIP);
+        let mut got_outs = [None; 3];
+        for (k, o) in outs.iter().enumerate() {
+            if b.peek_bool(o.0) {
+                got_outs[k] = Some(MgmtBeat::from_words(&b.peek_wide(o.1)));
+            }
+        }
+        if !rst && want_ready {
+            if let Some((beat, packet)) = &offer {
+                if model_error_route(beat) {
+                    pending_errors.push_back(*packet);
+                }
+            }
+        }
+        if !rst {
+            if input.is_some() {
+                assert_eq!(b.peek_bool(rr), want_ready, "{tag}: requests.ready");
+                report.input_stalls += !want_ready as u64;
+            }
+            assert_eq!(got_outs, want_outs, "{tag}: outputs differ from the model");
+            let held = (0..3).fold(0, |m, k| m | (model.slots[k].is_some() as u128) << k);
+            assert_eq!(b.peek(held_port), held, "{tag}: held");
+            for k in 0..3 {
+                if want_outs[k].is_some() && readies[k] {
+                    *report.taken.entry(k).or_default() += 1;
+                }
+            }
+            // Codec check of error responses, in order.
+            if let (Some(got), true) = (got_outs[2], readies[2]) {
+                let front = pending_errors.pop_front();
+                if let Some(Some(req)) = front {
+                    let d = decode(&got);
+                    assert_eq!(d.nmp_type, NmpType::RegErrorResponse, "{tag}");
+                    assert_eq!(d.error, MgmtError::UnknownType, "{tag}");
+                    assert_eq!(
+                        (d.transaction_id, d.src_vp, d.dest_vp, d.dest_id, d.src),
+                        (req.transaction_id, req.src_vp, req.dest_vp, req.src, CHIP),
+                        "{tag}"
+                    );
+                    assert_eq!(d.forward, req.backward.reversed(), "{tag}");
+                    report.error_codes_checked += 1;
+                }
+            }
+        }
+        let accepted = model.edge(rst, input.as_ref(), CHIP, readies);
+        b.tick();
+        c += 1;
+        if accepted {
+            offer = None;
+        }
+        assert!(c < 100 * (requests as u64 + 10), "{tag}: hang");
+    }
+    report.cycles = c;
+    report
+}
+
+/// The beat goes to the error output.
+fn model_error_route(b: &MgmtBeat) -> bool {
+    !NmpType::from_code(beat_type(b)).is_some_and(|t| t.is_request())
+}
+
+fn table() -> testbench::PortTable<NmpDistributor> {
+    port_table!(NmpDistributor; reset, chip_id, requests.valid, requests.data, requests.ready,
+        registers.valid, registers.data, registers.ready, eeprom.valid, eeprom.data,
+        eeprom.ready, errors.valid, errors.data, errors.ready, held)
+}
+
+#[test]
+fn nmp_distributor_against_its_model() {
+    for (i, (n, rate, ready, gap)) in [(200, 1.0, 1.0, 0), (400, 0.7, 0.4, 150)]
+        .into_iter()
+        .enumerate()
+    {
+        let seed = 400 + i as u64;
+        let r = run_both("nmp_distributor", NmpDistributor::default, table, |b| {
+            bench(b, seed, n, rate, ready, gap)
+        })
+        .result;
+        println!("nmp_distributor run {i}: {r:?}");
+        assert!(
+            (0..3).all(|k| r.taken.get(&k).copied().unwrap_or(0) > 10),
+            "{r:?}"
+        );
+        assert!(r.error_codes_checked > 10, "{r:?}");
+        if i == 0 {
+            // Everything ready: one request per cycle, no stall.
+            assert_eq!(r.input_stalls, 0, "{r:?}");
+            assert_eq!(r.taken.values().sum::<u64>(), n as u64);
+        } else {
+            assert!(r.resets > 0 && r.input_stalls > 0, "{r:?}");
+        }
+    }
+}
