@@ -26,16 +26,8 @@ module eep_access(clock,reset,command$valid,command$write,command$address,comman
     // Constant declarations
     localparam  poll_limit = 16'h40;
     localparam  control_prefix = 8'ha0;
-    localparam  page_bytes = 8'h80;
-    localparam  array_bytes = 32'h10000;
-    localparam  op_start = 2'b0;
-    localparam  op_stop = 2'b1;
-    localparam  op_write = 2'b10;
-    localparam  op_read = 2'b11;
     localparam  error_none = 2'b0;
     localparam  error_no_acknowledge = 2'b1;
-    localparam  error_bad_count = 2'b10;
-    localparam  error_address_range = 2'b11;
     
     // Enums
     localparam Step$Idle = 0;
@@ -101,6 +93,16 @@ module eep_access(clock,reset,command$valid,command$write,command$address,comman
     reg  [47:0] read_data$d;
     wire  [47:0] read_data$q;
     reg  read_data$clock;
+    reg  [15:0] check$address;
+    reg  [2:0] check$count;
+    wire  [1:0] check$error;
+    wire  [2:0] check$segment_end;
+    reg  [3:0] step_command$step;
+    reg  [7:0] step_command$control_byte;
+    reg  [15:0] step_command$address;
+    reg  [7:0] step_command$write_byte;
+    wire  [1:0] step_command$op;
+    wire  [7:0] step_command$data;
     
     // Local signals
     reg  [7:0] offset;
@@ -110,8 +112,6 @@ module eep_access(clock,reset,command$valid,command$write,command$address,comman
     reg  answered;
     reg  refused;
     reg  [15:0] polls_next;
-    reg  [31:0] command_end;
-    reg  [7:0] room;
     reg  last_byte;
     reg  [2:0] index_next;
     
@@ -194,6 +194,20 @@ module eep_access(clock,reset,command$valid,command$write,command$address,comman
         .q(read_data$q),
         .clock(read_data$clock)
     );
+    eep_access$check check(
+        .address(check$address),
+        .count(check$count),
+        .error(check$error),
+        .segment_end(check$segment_end)
+    );
+    eep_access$step_command step_command(
+        .step(step_command$step),
+        .control_byte(step_command$control_byte),
+        .address(step_command$address),
+        .write_byte(step_command$write_byte),
+        .op(step_command$op),
+        .data(step_command$data)
+    );
     
     // Update code
     always @(*) begin
@@ -234,58 +248,13 @@ module eep_access(clock,reset,command$valid,command$write,command$address,comman
         index_next = index$q + 32'h1;
         last_byte = index_next == count$q;
         master$command$valid = ~waiting$q & (step$q != Step$Idle) & (step$q != Step$Answer);
-        master$command$op = op_write;
-        master$command$data = 32'h0;
+        step_command$step = step$q;
+        step_command$control_byte = control_byte;
+        step_command$address = current_address;
+        step_command$write_byte = data_at_index[(32'h0)+:(8)];
+        master$command$op = step_command$op;
+        master$command$data = step_command$data;
         master$command$ack = ~last_byte;
-        case (step$q)
-            Step$Start:
-                begin
-                    master$command$op = op_start;
-                end
-            Step$Restart:
-                begin
-                    master$command$op = op_start;
-                end
-            Step$SegmentStop:
-                begin
-                    master$command$op = op_stop;
-                end
-            Step$PollStop:
-                begin
-                    master$command$op = op_stop;
-                end
-            Step$Finish:
-                begin
-                    master$command$op = op_stop;
-                end
-            Step$ReadData:
-                begin
-                    master$command$op = op_read;
-                end
-            Step$Control:
-                begin
-                    master$command$data = control_byte;
-                end
-            Step$ControlRead:
-                begin
-                    master$command$data = control_byte | 32'h1;
-                end
-            Step$AddressHigh:
-                begin
-                    master$command$data = current_address[(32'h8)+:(8)];
-                end
-            Step$AddressLow:
-                begin
-                    master$command$data = current_address[(32'h0)+:(8)];
-                end
-            Step$WriteData:
-                begin
-                    master$command$data = data_at_index[(32'h0)+:(8)];
-                end
-            default:
-                begin
-                end
-        endcase
         if (master$command$valid & master$command$ready) begin
             waiting$d = 1'b1;
         end
@@ -293,8 +262,8 @@ module eep_access(clock,reset,command$valid,command$write,command$address,comman
         answered = waiting$q & master$result$valid;
         refused = ~master$result$acknowledged;
         polls_next = polls$q + 32'h1;
-        command_end = ((command$address) & 32'hffffffff) + ((command$count) & 32'hffffffff);
-        room = page_bytes - ((command$address[(32'h0)+:(7)]) & 8'hff);
+        check$address = command$address;
+        check$count = command$count;
         if (command$valid & command$ready) begin
             write$d = command$write;
             address$d = command$address;
@@ -304,18 +273,10 @@ module eep_access(clock,reset,command$valid,command$write,command$address,comman
             index$d = 32'h0;
             polls$d = 32'h0;
             read_data$d = 32'h0;
-            error$d = error_none;
             step$d = Step$Start;
-            segment_end$d = command$count;
-            if (((command$count) & 8'hff) > room) begin
-                segment_end$d = room[(32'h0)+:(3)];
-            end
-            if (command_end > array_bytes) begin
-                error$d = error_address_range;
-                step$d = Step$Answer;
-            end
-            if ((command$count == 32'h0) | (command$count == 32'h7)) begin
-                error$d = error_bad_count;
+            segment_end$d = check$segment_end;
+            error$d = check$error;
+            if (check$error != error_none) begin
                 step$d = Step$Answer;
             end
         end
@@ -429,6 +390,45 @@ module eep_access$address(d,q,clock);
     end
           
 endmodule // eep_access$address
+
+
+module eep_access$check(address,count,error,segment_end);
+    
+    // Module arguments
+    input wire  [15:0] address;
+    input wire  [2:0] count;
+    output reg  [1:0] error;
+    output reg  [2:0] segment_end;
+    
+    // Constant declarations
+    localparam  page_bytes = 8'h80;
+    localparam  array_bytes = 32'h10000;
+    localparam  error_none = 2'b0;
+    localparam  error_bad_count = 2'b10;
+    localparam  error_address_range = 2'b11;
+    
+    // Local signals
+    reg  [31:0] command_end;
+    reg  [7:0] room;
+    
+    // Update code
+    always @(*) begin
+        command_end = ((address) & 32'hffffffff) + ((count) & 32'hffffffff);
+        room = page_bytes - ((address[(32'h0)+:(7)]) & 8'hff);
+        segment_end = count;
+        if (((count) & 8'hff) > room) begin
+            segment_end = room[(32'h0)+:(3)];
+        end
+        error = error_none;
+        if (command_end > array_bytes) begin
+            error = error_address_range;
+        end
+        if ((count == 32'h0) | (count == 32'h7)) begin
+            error = error_bad_count;
+        end
+    end
+    
+endmodule // eep_access$check
 
 
 module eep_access$count(d,q,clock);
@@ -601,18 +601,12 @@ module eep_access$master(clock,reset,command$valid,command$op,command$data,comma
     reg  bus_error$d;
     wire  bus_error$q;
     reg  bus_error$clock;
-    reg  scl_meta$d;
-    wire  scl_meta$q;
-    reg  scl_meta$clock;
-    reg  scl_seen$d;
-    wire  scl_seen$q;
-    reg  scl_seen$clock;
-    reg  sda_meta$d;
-    wire  sda_meta$q;
-    reg  sda_meta$clock;
-    reg  sda_seen$d;
-    wire  sda_seen$q;
-    reg  sda_seen$clock;
+    reg  scl_sync$sig_in;
+    wire  scl_sync$sig_out;
+    reg  scl_sync$clock;
+    reg  sda_sync$sig_in;
+    wire  sda_sync$sig_out;
+    reg  sda_sync$clock;
     
     // Local signals
     reg  quarter_done;
@@ -621,6 +615,7 @@ module eep_access$master(clock,reset,command$valid,command$op,command$data,comma
     reg  is_stop;
     reg  is_write;
     reg  abandon;
+    reg  [8:0] command_shift;
     
     // Sub module instances
     eep_access$master$phase phase(
@@ -683,25 +678,15 @@ module eep_access$master(clock,reset,command$valid,command$op,command$data,comma
         .q(bus_error$q),
         .clock(bus_error$clock)
     );
-    eep_access$master$scl_meta scl_meta(
-        .d(scl_meta$d),
-        .q(scl_meta$q),
-        .clock(scl_meta$clock)
+    eep_access$master$scl_sync scl_sync(
+        .sig_in(scl_sync$sig_in),
+        .sig_out(scl_sync$sig_out),
+        .clock(scl_sync$clock)
     );
-    eep_access$master$scl_seen scl_seen(
-        .d(scl_seen$d),
-        .q(scl_seen$q),
-        .clock(scl_seen$clock)
-    );
-    eep_access$master$sda_meta sda_meta(
-        .d(sda_meta$d),
-        .q(sda_meta$q),
-        .clock(sda_meta$clock)
-    );
-    eep_access$master$sda_seen sda_seen(
-        .d(sda_seen$d),
-        .q(sda_seen$q),
-        .clock(sda_seen$clock)
+    eep_access$master$sda_sync sda_sync(
+        .sig_in(sda_sync$sig_in),
+        .sig_out(sda_sync$sig_out),
+        .clock(sda_sync$clock)
     );
     
     // Update code
@@ -713,15 +698,6 @@ module eep_access$master(clock,reset,command$valid,command$op,command$data,comma
         bits_left$clock = clock;
         scl_low$clock = clock;
         sda_low$clock = clock;
-        in_transaction$clock = clock;
-        recoveries$clock = clock;
-        stretched$clock = clock;
-        acknowledged$clock = clock;
-        bus_error$clock = clock;
-        scl_meta$clock = clock;
-        scl_seen$clock = clock;
-        sda_meta$clock = clock;
-        sda_seen$clock = clock;
         phase$d = phase$q;
         count$d = count$q;
         op$d = op$q;
@@ -729,19 +705,20 @@ module eep_access$master(clock,reset,command$valid,command$op,command$data,comma
         bits_left$d = bits_left$q;
         scl_low$d = scl_low$q;
         sda_low$d = sda_low$q;
+        in_transaction$clock = clock;
+        recoveries$clock = clock;
+        stretched$clock = clock;
         in_transaction$d = in_transaction$q;
         recoveries$d = recoveries$q;
         stretched$d = stretched$q;
+        acknowledged$clock = clock;
+        bus_error$clock = clock;
         acknowledged$d = acknowledged$q;
         bus_error$d = bus_error$q;
-        scl_meta$d = scl_meta$q;
-        scl_seen$d = scl_seen$q;
-        sda_meta$d = sda_meta$q;
-        sda_seen$d = sda_seen$q;
-        scl_meta$d = i2c$scl_in;
-        scl_seen$d = scl_meta$q;
-        sda_meta$d = i2c$sda_in;
-        sda_seen$d = sda_meta$q;
+        scl_sync$clock = clock;
+        sda_sync$clock = clock;
+        scl_sync$sig_in = i2c$scl_in;
+        sda_sync$sig_in = i2c$sda_in;
         i2c$scl_drive_low = scl_low$q;
         i2c$sda_drive_low = sda_low$q;
         command$ready = (phase$q == Phase$Idle) & ~reset;
@@ -755,6 +732,13 @@ module eep_access$master(clock,reset,command$valid,command$op,command$data,comma
         is_stop = op$q == op_stop;
         is_write = op$q == op_write;
         abandon = 1'b0;
+        command_shift = (((command$data) & 9'h1ff) << 32'h1) | 32'h1;
+        if (command$op == op_read) begin
+            command_shift = 32'h1fe;
+            if (~command$ack) begin
+                command_shift = 32'h1ff;
+            end
+        end
         count$d = count$q + 32'h1;
         case (phase$q)
             Phase$Idle:
@@ -766,14 +750,8 @@ module eep_access$master(clock,reset,command$valid,command$op,command$data,comma
                         bits_left$d = 32'h9;
                         acknowledged$d = 1'b1;
                         bus_error$d = 1'b0;
-                        shift$d = (((command$data) & 9'h1ff) << 32'h1) | 32'h1;
+                        shift$d = command_shift;
                         phase$d = Phase$Hold;
-                        if (command$op == op_read) begin
-                            shift$d = 32'h1fe;
-                            if (~command$ack) begin
-                                shift$d = 32'h1ff;
-                            end
-                        end
                         if ((command$op == op_stop) & ~in_transaction$q) begin
                             phase$d = Phase$Answer;
                         end
@@ -804,7 +782,7 @@ module eep_access$master(clock,reset,command$valid,command$op,command$data,comma
                 end
             Phase$Rise:
                 begin
-                    if (scl_seen$q) begin
+                    if (scl_sync$sig_out) begin
                         count$d = 32'h0;
                         phase$d = Phase$High;
                     end
@@ -821,7 +799,7 @@ module eep_access$master(clock,reset,command$valid,command$op,command$data,comma
                     if (half_done) begin
                         count$d = 32'h0;
                         if (is_start) begin
-                            if (sda_seen$q) begin
+                            if (sda_sync$sig_out) begin
                                 sda_low$d = 1'b1;
                                 phase$d = Phase$Condition;
                             end
@@ -839,13 +817,13 @@ module eep_access$master(clock,reset,command$valid,command$op,command$data,comma
                             phase$d = Phase$Condition;
                         end
                         else begin
-                            shift$d = (shift$q << 32'h1) | ((sda_seen$q) & 9'h1ff);
+                            shift$d = (shift$q << 32'h1) | ((sda_sync$sig_out) & 9'h1ff);
                             scl_low$d = 1'b1;
                             bits_left$d = bits_left$q - 32'h1;
                             phase$d = Phase$Hold;
                             if (bits_left$q == 32'h1) begin
                                 phase$d = Phase$Answer;
-                                acknowledged$d = ~(is_write & sda_seen$q);
+                                acknowledged$d = ~(is_write & sda_sync$sig_out);
                             end
                         end
                     end
@@ -1072,7 +1050,48 @@ module eep_access$master$scl_low(d,q,clock);
 endmodule // eep_access$master$scl_low
 
 
-module eep_access$master$scl_meta(d,q,clock);
+module eep_access$master$scl_sync(sig_in,sig_out,clock);
+    
+    // Module arguments
+    input wire  sig_in;
+    output reg  sig_out;
+    input wire  clock;
+    
+    // Stub signals
+    reg  dff0$d;
+    wire  dff0$q;
+    reg  dff0$clock;
+    reg  dff1$d;
+    wire  dff1$q;
+    reg  dff1$clock;
+    
+    // Sub module instances
+    eep_access$master$scl_sync$dff0 dff0(
+        .d(dff0$d),
+        .q(dff0$q),
+        .clock(dff0$clock)
+    );
+    eep_access$master$scl_sync$dff1 dff1(
+        .d(dff1$d),
+        .q(dff1$q),
+        .clock(dff1$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        dff0$clock = clock;
+        dff1$clock = clock;
+        dff0$d = dff0$q;
+        dff1$d = dff1$q;
+        dff0$d = sig_in;
+        dff1$d = dff0$q;
+        sig_out = dff1$q;
+    end
+    
+endmodule // eep_access$master$scl_sync
+
+
+module eep_access$master$scl_sync$dff0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1088,10 +1107,10 @@ module eep_access$master$scl_meta(d,q,clock);
        q <= d;
     end
           
-endmodule // eep_access$master$scl_meta
+endmodule // eep_access$master$scl_sync$dff0
 
 
-module eep_access$master$scl_seen(d,q,clock);
+module eep_access$master$scl_sync$dff1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1107,7 +1126,7 @@ module eep_access$master$scl_seen(d,q,clock);
        q <= d;
     end
           
-endmodule // eep_access$master$scl_seen
+endmodule // eep_access$master$scl_sync$dff1
 
 
 module eep_access$master$sda_low(d,q,clock);
@@ -1129,7 +1148,48 @@ module eep_access$master$sda_low(d,q,clock);
 endmodule // eep_access$master$sda_low
 
 
-module eep_access$master$sda_meta(d,q,clock);
+module eep_access$master$sda_sync(sig_in,sig_out,clock);
+    
+    // Module arguments
+    input wire  sig_in;
+    output reg  sig_out;
+    input wire  clock;
+    
+    // Stub signals
+    reg  dff0$d;
+    wire  dff0$q;
+    reg  dff0$clock;
+    reg  dff1$d;
+    wire  dff1$q;
+    reg  dff1$clock;
+    
+    // Sub module instances
+    eep_access$master$sda_sync$dff0 dff0(
+        .d(dff0$d),
+        .q(dff0$q),
+        .clock(dff0$clock)
+    );
+    eep_access$master$sda_sync$dff1 dff1(
+        .d(dff1$d),
+        .q(dff1$q),
+        .clock(dff1$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        dff0$clock = clock;
+        dff1$clock = clock;
+        dff0$d = dff0$q;
+        dff1$d = dff1$q;
+        dff0$d = sig_in;
+        dff1$d = dff0$q;
+        sig_out = dff1$q;
+    end
+    
+endmodule // eep_access$master$sda_sync
+
+
+module eep_access$master$sda_sync$dff0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1145,10 +1205,10 @@ module eep_access$master$sda_meta(d,q,clock);
        q <= d;
     end
           
-endmodule // eep_access$master$sda_meta
+endmodule // eep_access$master$sda_sync$dff0
 
 
-module eep_access$master$sda_seen(d,q,clock);
+module eep_access$master$sda_sync$dff1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1164,7 +1224,7 @@ module eep_access$master$sda_seen(d,q,clock);
        q <= d;
     end
           
-endmodule // eep_access$master$sda_seen
+endmodule // eep_access$master$sda_sync$dff1
 
 
 module eep_access$master$shift(d,q,clock);
@@ -1294,6 +1354,95 @@ module eep_access$step(d,q,clock);
     end
           
 endmodule // eep_access$step
+
+
+module eep_access$step_command(step,control_byte,address,write_byte,op,data);
+    
+    // Module arguments
+    input wire  [3:0] step;
+    input wire  [7:0] control_byte;
+    input wire  [15:0] address;
+    input wire  [7:0] write_byte;
+    output reg  [1:0] op;
+    output reg  [7:0] data;
+    
+    // Constant declarations
+    localparam  op_start = 2'b0;
+    localparam  op_stop = 2'b1;
+    localparam  op_write = 2'b10;
+    localparam  op_read = 2'b11;
+    
+    // Enums
+    localparam Step$Idle = 0;
+    localparam Step$Start = 1;
+    localparam Step$Control = 2;
+    localparam Step$AddressHigh = 3;
+    localparam Step$AddressLow = 4;
+    localparam Step$Restart = 5;
+    localparam Step$ControlRead = 6;
+    localparam Step$ReadData = 7;
+    localparam Step$WriteData = 8;
+    localparam Step$SegmentStop = 9;
+    localparam Step$PollStop = 10;
+    localparam Step$Finish = 11;
+    localparam Step$Answer = 12;
+    
+    // Update code
+    always @(*) begin
+        op = op_write;
+        data = 32'h0;
+        case (step)
+            Step$Start:
+                begin
+                    op = op_start;
+                end
+            Step$Restart:
+                begin
+                    op = op_start;
+                end
+            Step$SegmentStop:
+                begin
+                    op = op_stop;
+                end
+            Step$PollStop:
+                begin
+                    op = op_stop;
+                end
+            Step$Finish:
+                begin
+                    op = op_stop;
+                end
+            Step$ReadData:
+                begin
+                    op = op_read;
+                end
+            Step$Control:
+                begin
+                    data = control_byte;
+                end
+            Step$ControlRead:
+                begin
+                    data = control_byte | 32'h1;
+                end
+            Step$AddressHigh:
+                begin
+                    data = address[(32'h8)+:(8)];
+                end
+            Step$AddressLow:
+                begin
+                    data = address[(32'h0)+:(8)];
+                end
+            Step$WriteData:
+                begin
+                    data = write_byte;
+                end
+            default:
+                begin
+                end
+        endcase
+    end
+    
+endmodule // eep_access$step_command
 
 
 module eep_access$waiting(d,q,clock);

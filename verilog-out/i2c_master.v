@@ -77,18 +77,12 @@ module i2c_master(clock,reset,command$valid,command$op,command$data,command$ack,
     reg  bus_error$d;
     wire  bus_error$q;
     reg  bus_error$clock;
-    reg  scl_meta$d;
-    wire  scl_meta$q;
-    reg  scl_meta$clock;
-    reg  scl_seen$d;
-    wire  scl_seen$q;
-    reg  scl_seen$clock;
-    reg  sda_meta$d;
-    wire  sda_meta$q;
-    reg  sda_meta$clock;
-    reg  sda_seen$d;
-    wire  sda_seen$q;
-    reg  sda_seen$clock;
+    reg  scl_sync$sig_in;
+    wire  scl_sync$sig_out;
+    reg  scl_sync$clock;
+    reg  sda_sync$sig_in;
+    wire  sda_sync$sig_out;
+    reg  sda_sync$clock;
     
     // Local signals
     reg  quarter_done;
@@ -97,6 +91,7 @@ module i2c_master(clock,reset,command$valid,command$op,command$data,command$ack,
     reg  is_stop;
     reg  is_write;
     reg  abandon;
+    reg  [8:0] command_shift;
     
     // Sub module instances
     i2c_master$phase phase(
@@ -159,25 +154,15 @@ module i2c_master(clock,reset,command$valid,command$op,command$data,command$ack,
         .q(bus_error$q),
         .clock(bus_error$clock)
     );
-    i2c_master$scl_meta scl_meta(
-        .d(scl_meta$d),
-        .q(scl_meta$q),
-        .clock(scl_meta$clock)
+    i2c_master$scl_sync scl_sync(
+        .sig_in(scl_sync$sig_in),
+        .sig_out(scl_sync$sig_out),
+        .clock(scl_sync$clock)
     );
-    i2c_master$scl_seen scl_seen(
-        .d(scl_seen$d),
-        .q(scl_seen$q),
-        .clock(scl_seen$clock)
-    );
-    i2c_master$sda_meta sda_meta(
-        .d(sda_meta$d),
-        .q(sda_meta$q),
-        .clock(sda_meta$clock)
-    );
-    i2c_master$sda_seen sda_seen(
-        .d(sda_seen$d),
-        .q(sda_seen$q),
-        .clock(sda_seen$clock)
+    i2c_master$sda_sync sda_sync(
+        .sig_in(sda_sync$sig_in),
+        .sig_out(sda_sync$sig_out),
+        .clock(sda_sync$clock)
     );
     
     // Update code
@@ -189,15 +174,6 @@ module i2c_master(clock,reset,command$valid,command$op,command$data,command$ack,
         bits_left$clock = clock;
         scl_low$clock = clock;
         sda_low$clock = clock;
-        in_transaction$clock = clock;
-        recoveries$clock = clock;
-        stretched$clock = clock;
-        acknowledged$clock = clock;
-        bus_error$clock = clock;
-        scl_meta$clock = clock;
-        scl_seen$clock = clock;
-        sda_meta$clock = clock;
-        sda_seen$clock = clock;
         phase$d = phase$q;
         count$d = count$q;
         op$d = op$q;
@@ -205,19 +181,20 @@ module i2c_master(clock,reset,command$valid,command$op,command$data,command$ack,
         bits_left$d = bits_left$q;
         scl_low$d = scl_low$q;
         sda_low$d = sda_low$q;
+        in_transaction$clock = clock;
+        recoveries$clock = clock;
+        stretched$clock = clock;
         in_transaction$d = in_transaction$q;
         recoveries$d = recoveries$q;
         stretched$d = stretched$q;
+        acknowledged$clock = clock;
+        bus_error$clock = clock;
         acknowledged$d = acknowledged$q;
         bus_error$d = bus_error$q;
-        scl_meta$d = scl_meta$q;
-        scl_seen$d = scl_seen$q;
-        sda_meta$d = sda_meta$q;
-        sda_seen$d = sda_seen$q;
-        scl_meta$d = i2c$scl_in;
-        scl_seen$d = scl_meta$q;
-        sda_meta$d = i2c$sda_in;
-        sda_seen$d = sda_meta$q;
+        scl_sync$clock = clock;
+        sda_sync$clock = clock;
+        scl_sync$sig_in = i2c$scl_in;
+        sda_sync$sig_in = i2c$sda_in;
         i2c$scl_drive_low = scl_low$q;
         i2c$sda_drive_low = sda_low$q;
         command$ready = (phase$q == Phase$Idle) & ~reset;
@@ -231,6 +208,13 @@ module i2c_master(clock,reset,command$valid,command$op,command$data,command$ack,
         is_stop = op$q == op_stop;
         is_write = op$q == op_write;
         abandon = 1'b0;
+        command_shift = (((command$data) & 9'h1ff) << 32'h1) | 32'h1;
+        if (command$op == op_read) begin
+            command_shift = 32'h1fe;
+            if (~command$ack) begin
+                command_shift = 32'h1ff;
+            end
+        end
         count$d = count$q + 32'h1;
         case (phase$q)
             Phase$Idle:
@@ -242,14 +226,8 @@ module i2c_master(clock,reset,command$valid,command$op,command$data,command$ack,
                         bits_left$d = 32'h9;
                         acknowledged$d = 1'b1;
                         bus_error$d = 1'b0;
-                        shift$d = (((command$data) & 9'h1ff) << 32'h1) | 32'h1;
+                        shift$d = command_shift;
                         phase$d = Phase$Hold;
-                        if (command$op == op_read) begin
-                            shift$d = 32'h1fe;
-                            if (~command$ack) begin
-                                shift$d = 32'h1ff;
-                            end
-                        end
                         if ((command$op == op_stop) & ~in_transaction$q) begin
                             phase$d = Phase$Answer;
                         end
@@ -280,7 +258,7 @@ module i2c_master(clock,reset,command$valid,command$op,command$data,command$ack,
                 end
             Phase$Rise:
                 begin
-                    if (scl_seen$q) begin
+                    if (scl_sync$sig_out) begin
                         count$d = 32'h0;
                         phase$d = Phase$High;
                     end
@@ -297,7 +275,7 @@ module i2c_master(clock,reset,command$valid,command$op,command$data,command$ack,
                     if (half_done) begin
                         count$d = 32'h0;
                         if (is_start) begin
-                            if (sda_seen$q) begin
+                            if (sda_sync$sig_out) begin
                                 sda_low$d = 1'b1;
                                 phase$d = Phase$Condition;
                             end
@@ -315,13 +293,13 @@ module i2c_master(clock,reset,command$valid,command$op,command$data,command$ack,
                             phase$d = Phase$Condition;
                         end
                         else begin
-                            shift$d = (shift$q << 32'h1) | ((sda_seen$q) & 9'h1ff);
+                            shift$d = (shift$q << 32'h1) | ((sda_sync$sig_out) & 9'h1ff);
                             scl_low$d = 1'b1;
                             bits_left$d = bits_left$q - 32'h1;
                             phase$d = Phase$Hold;
                             if (bits_left$q == 32'h1) begin
                                 phase$d = Phase$Answer;
-                                acknowledged$d = ~(is_write & sda_seen$q);
+                                acknowledged$d = ~(is_write & sda_sync$sig_out);
                             end
                         end
                     end
@@ -548,7 +526,48 @@ module i2c_master$scl_low(d,q,clock);
 endmodule // i2c_master$scl_low
 
 
-module i2c_master$scl_meta(d,q,clock);
+module i2c_master$scl_sync(sig_in,sig_out,clock);
+    
+    // Module arguments
+    input wire  sig_in;
+    output reg  sig_out;
+    input wire  clock;
+    
+    // Stub signals
+    reg  dff0$d;
+    wire  dff0$q;
+    reg  dff0$clock;
+    reg  dff1$d;
+    wire  dff1$q;
+    reg  dff1$clock;
+    
+    // Sub module instances
+    i2c_master$scl_sync$dff0 dff0(
+        .d(dff0$d),
+        .q(dff0$q),
+        .clock(dff0$clock)
+    );
+    i2c_master$scl_sync$dff1 dff1(
+        .d(dff1$d),
+        .q(dff1$q),
+        .clock(dff1$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        dff0$clock = clock;
+        dff1$clock = clock;
+        dff0$d = dff0$q;
+        dff1$d = dff1$q;
+        dff0$d = sig_in;
+        dff1$d = dff0$q;
+        sig_out = dff1$q;
+    end
+    
+endmodule // i2c_master$scl_sync
+
+
+module i2c_master$scl_sync$dff0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -564,10 +583,10 @@ module i2c_master$scl_meta(d,q,clock);
        q <= d;
     end
           
-endmodule // i2c_master$scl_meta
+endmodule // i2c_master$scl_sync$dff0
 
 
-module i2c_master$scl_seen(d,q,clock);
+module i2c_master$scl_sync$dff1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -583,7 +602,7 @@ module i2c_master$scl_seen(d,q,clock);
        q <= d;
     end
           
-endmodule // i2c_master$scl_seen
+endmodule // i2c_master$scl_sync$dff1
 
 
 module i2c_master$sda_low(d,q,clock);
@@ -605,7 +624,48 @@ module i2c_master$sda_low(d,q,clock);
 endmodule // i2c_master$sda_low
 
 
-module i2c_master$sda_meta(d,q,clock);
+module i2c_master$sda_sync(sig_in,sig_out,clock);
+    
+    // Module arguments
+    input wire  sig_in;
+    output reg  sig_out;
+    input wire  clock;
+    
+    // Stub signals
+    reg  dff0$d;
+    wire  dff0$q;
+    reg  dff0$clock;
+    reg  dff1$d;
+    wire  dff1$q;
+    reg  dff1$clock;
+    
+    // Sub module instances
+    i2c_master$sda_sync$dff0 dff0(
+        .d(dff0$d),
+        .q(dff0$q),
+        .clock(dff0$clock)
+    );
+    i2c_master$sda_sync$dff1 dff1(
+        .d(dff1$d),
+        .q(dff1$q),
+        .clock(dff1$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        dff0$clock = clock;
+        dff1$clock = clock;
+        dff0$d = dff0$q;
+        dff1$d = dff1$q;
+        dff0$d = sig_in;
+        dff1$d = dff0$q;
+        sig_out = dff1$q;
+    end
+    
+endmodule // i2c_master$sda_sync
+
+
+module i2c_master$sda_sync$dff0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -621,10 +681,10 @@ module i2c_master$sda_meta(d,q,clock);
        q <= d;
     end
           
-endmodule // i2c_master$sda_meta
+endmodule // i2c_master$sda_sync$dff0
 
 
-module i2c_master$sda_seen(d,q,clock);
+module i2c_master$sda_sync$dff1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -640,7 +700,7 @@ module i2c_master$sda_seen(d,q,clock);
        q <= d;
     end
           
-endmodule // i2c_master$sda_seen
+endmodule // i2c_master$sda_sync$dff1
 
 
 module i2c_master$shift(d,q,clock);

@@ -19,46 +19,6 @@ module nmp_unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_
     output reg  dropped_malformed;
     
     // Constant declarations
-    localparam  hop_lsbs$0 = 7'b1010;
-    localparam  hop_lsbs$1 = 7'b1111;
-    localparam  hop_lsbs$2 = 7'b10100;
-    localparam  hop_lsbs$3 = 7'b11001;
-    localparam  hop_lsbs$4 = 7'b11110;
-    localparam  hop_lsbs$5 = 7'b100011;
-    localparam  hop_lsbs$6 = 7'b101000;
-    localparam  hop_lsbs$7 = 7'b101101;
-    localparam  hop_lsbs$8 = 7'b110010;
-    localparam  hop_lsbs$9 = 7'b110111;
-    localparam  hop_lsbs$10 = 7'b0;
-    localparam  hop_lsbs$11 = 7'b101;
-    localparam  hop_lsbs$12 = 7'b1010;
-    localparam  hop_lsbs$13 = 7'b1111;
-    localparam  hop_lsbs$14 = 7'b10100;
-    localparam  hop_lsbs$15 = 7'b11001;
-    localparam  hop_lsbs$16 = 7'b11110;
-    localparam  hop_lsbs$17 = 7'b100011;
-    localparam  hop_lsbs$18 = 7'b101000;
-    localparam  hop_lsbs$19 = 7'b101101;
-    localparam  hop_clears$0 = 64'hffffffffffff83ff;
-    localparam  hop_clears$1 = 64'hfffffffffff07fff;
-    localparam  hop_clears$2 = 64'hfffffffffe0fffff;
-    localparam  hop_clears$3 = 64'hffffffffc1ffffff;
-    localparam  hop_clears$4 = 64'hfffffff83fffffff;
-    localparam  hop_clears$5 = 64'hffffff07ffffffff;
-    localparam  hop_clears$6 = 64'hffffe0ffffffffff;
-    localparam  hop_clears$7 = 64'hfffc1fffffffffff;
-    localparam  hop_clears$8 = 64'hff83ffffffffffff;
-    localparam  hop_clears$9 = 64'hf07fffffffffffff;
-    localparam  hop_clears$10 = 64'hffffffffffffffe0;
-    localparam  hop_clears$11 = 64'hfffffffffffffc1f;
-    localparam  hop_clears$12 = 64'hffffffffffff83ff;
-    localparam  hop_clears$13 = 64'hfffffffffff07fff;
-    localparam  hop_clears$14 = 64'hfffffffffe0fffff;
-    localparam  hop_clears$15 = 64'hffffffffc1ffffff;
-    localparam  hop_clears$16 = 64'hfffffff83fffffff;
-    localparam  hop_clears$17 = 64'hffffff07ffffffff;
-    localparam  hop_clears$18 = 64'hffffe0ffffffffff;
-    localparam  hop_clears$19 = 64'hfffc1fffffffffff;
     localparam  position_head = 4'h0;
     localparam  position_forward = 4'h2;
     localparam  position_backward = 4'h4;
@@ -70,7 +30,6 @@ module nmp_unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_
     localparam  route_hops = 5'b10100;
     localparam  unset_id = 16'hffff;
     localparam  crc_head_mask = 64'hf8007fffffffffff;
-    localparam  hop_num_mask = 64'hffffffffffffffe0;
     localparam  header_reserved_lsb = 7'b111011;
     localparam  tail_reserved_lsb = 7'b10000;
     localparam  current_lsb = 7'b101;
@@ -131,18 +90,21 @@ module nmp_unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_
     reg  malformed_pulse$d;
     wire  malformed_pulse$q;
     reg  malformed_pulse$clock;
+    reg  [63:0] append$word;
+    reg  append$low_word;
+    reg  append$high_word;
+    reg  [4:0] append$slot;
+    reg  [4:0] append$port;
+    wire  [63:0] append$patched;
     
     // Local signals
-    reg  [63:0] body;
     reg  flit_bad;
     reg  taken;
-    reg  [4:0] backward_appended;
     reg  [2:0] header_reserved_in;
     reg  [45:0] tail_reserved_in;
     reg  [4:0] route_hops_in;
     reg  [4:0] route_current_in;
     reg  unused_decoded;
-    reg  [63:0] port_word;
     
     // Sub module instances
     nmp_unpacker$decoder decoder(
@@ -219,6 +181,14 @@ module nmp_unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_
         .q(malformed_pulse$q),
         .clock(malformed_pulse$clock)
     );
+    nmp_unpacker$append append(
+        .word(append$word),
+        .low_word(append$low_word),
+        .high_word(append$high_word),
+        .slot(append$slot),
+        .port(append$port),
+        .patched(append$patched)
+    );
     
     // Update code
     always @(*) begin
@@ -243,7 +213,6 @@ module nmp_unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_
         checksum$clock = clock;
         decoder$flit = flits$data;
         unused_decoded = decoder$is_control | decoder$is_idle | decoder$is_credit | decoder$is_bad_marker | decoder$is_link_transfer | |decoder$code | |decoder$vc | |decoder$delay | |decoder$ctrl_vc | |decoder$credits;
-        port_word = ((arrival_port$q) & 64'hffffffffffffffff);
         flits$ready = (~reset) & ((~offering$q) | requests$ready);
         taken = flits$valid & flits$ready;
         wrong_id_pulse$d = 1'b0;
@@ -274,72 +243,13 @@ module nmp_unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_
         if (position$q == position_backward) begin
             flit_bad = flit_bad | (route_hops_in >= route_hops);
         end
-        body = ((flits$data) & 64'hffffffffffffffff);
-        backward_appended = route_hops_in + 32'h1;
-        if (position$q == position_backward) begin
-            body = (body & hop_num_mask) | ((backward_appended) & 64'hffffffffffffffff);
-            if (route_hops_in == 0) begin
-                body = (body & hop_clears$0) | (port_word << hop_lsbs$0);
-            end
-            if (route_hops_in == 1) begin
-                body = (body & hop_clears$1) | (port_word << hop_lsbs$1);
-            end
-            if (route_hops_in == 2) begin
-                body = (body & hop_clears$2) | (port_word << hop_lsbs$2);
-            end
-            if (route_hops_in == 3) begin
-                body = (body & hop_clears$3) | (port_word << hop_lsbs$3);
-            end
-            if (route_hops_in == 4) begin
-                body = (body & hop_clears$4) | (port_word << hop_lsbs$4);
-            end
-            if (route_hops_in == 5) begin
-                body = (body & hop_clears$5) | (port_word << hop_lsbs$5);
-            end
-            if (route_hops_in == 6) begin
-                body = (body & hop_clears$6) | (port_word << hop_lsbs$6);
-            end
-            if (route_hops_in == 7) begin
-                body = (body & hop_clears$7) | (port_word << hop_lsbs$7);
-            end
-            if (route_hops_in == 8) begin
-                body = (body & hop_clears$8) | (port_word << hop_lsbs$8);
-            end
-            if (route_hops_in == 9) begin
-                body = (body & hop_clears$9) | (port_word << hop_lsbs$9);
-            end
-        end
-        if (position$q == position_backward_high) begin
-            if (backward_hops$q == 10) begin
-                body = (body & hop_clears$10) | (port_word << hop_lsbs$10);
-            end
-            if (backward_hops$q == 11) begin
-                body = (body & hop_clears$11) | (port_word << hop_lsbs$11);
-            end
-            if (backward_hops$q == 12) begin
-                body = (body & hop_clears$12) | (port_word << hop_lsbs$12);
-            end
-            if (backward_hops$q == 13) begin
-                body = (body & hop_clears$13) | (port_word << hop_lsbs$13);
-            end
-            if (backward_hops$q == 14) begin
-                body = (body & hop_clears$14) | (port_word << hop_lsbs$14);
-            end
-            if (backward_hops$q == 15) begin
-                body = (body & hop_clears$15) | (port_word << hop_lsbs$15);
-            end
-            if (backward_hops$q == 16) begin
-                body = (body & hop_clears$16) | (port_word << hop_lsbs$16);
-            end
-            if (backward_hops$q == 17) begin
-                body = (body & hop_clears$17) | (port_word << hop_lsbs$17);
-            end
-            if (backward_hops$q == 18) begin
-                body = (body & hop_clears$18) | (port_word << hop_lsbs$18);
-            end
-            if (backward_hops$q == 19) begin
-                body = (body & hop_clears$19) | (port_word << hop_lsbs$19);
-            end
+        append$word = ((flits$data) & 64'hffffffffffffffff);
+        append$port = arrival_port$q;
+        append$low_word = position$q == position_backward;
+        append$high_word = position$q == position_backward_high;
+        append$slot = backward_hops$q;
+        if (append$low_word) begin
+            append$slot = route_hops_in;
         end
         checksum$reset = reset;
         checksum$start = position$q == position_head;
@@ -362,7 +272,7 @@ module nmp_unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_
                 backward_hops$d = route_hops_in;
             end
             if (decoder$is_body) begin
-                words$d = (words$q >> word_shift) | (((body) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << top_word_shift);
+                words$d = (words$q >> word_shift) | (((append$patched) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << top_word_shift);
             end
             if (decoder$is_tail) begin
                 position$d = 32'h0;
@@ -410,6 +320,138 @@ module nmp_unpacker$addresses(d,q,clock);
     end
           
 endmodule // nmp_unpacker$addresses
+
+
+module nmp_unpacker$append(word,low_word,high_word,slot,port,patched);
+    
+    // Module arguments
+    input wire  [63:0] word;
+    input wire  low_word;
+    input wire  high_word;
+    input wire  [4:0] slot;
+    input wire  [4:0] port;
+    output reg  [63:0] patched;
+    
+    // Constant declarations
+    localparam  hop_lsbs$0 = 7'b1010;
+    localparam  hop_lsbs$1 = 7'b1111;
+    localparam  hop_lsbs$2 = 7'b10100;
+    localparam  hop_lsbs$3 = 7'b11001;
+    localparam  hop_lsbs$4 = 7'b11110;
+    localparam  hop_lsbs$5 = 7'b100011;
+    localparam  hop_lsbs$6 = 7'b101000;
+    localparam  hop_lsbs$7 = 7'b101101;
+    localparam  hop_lsbs$8 = 7'b110010;
+    localparam  hop_lsbs$9 = 7'b110111;
+    localparam  hop_lsbs$10 = 7'b0;
+    localparam  hop_lsbs$11 = 7'b101;
+    localparam  hop_lsbs$12 = 7'b1010;
+    localparam  hop_lsbs$13 = 7'b1111;
+    localparam  hop_lsbs$14 = 7'b10100;
+    localparam  hop_lsbs$15 = 7'b11001;
+    localparam  hop_lsbs$16 = 7'b11110;
+    localparam  hop_lsbs$17 = 7'b100011;
+    localparam  hop_lsbs$18 = 7'b101000;
+    localparam  hop_lsbs$19 = 7'b101101;
+    localparam  hop_clears$0 = 64'hffffffffffff83ff;
+    localparam  hop_clears$1 = 64'hfffffffffff07fff;
+    localparam  hop_clears$2 = 64'hfffffffffe0fffff;
+    localparam  hop_clears$3 = 64'hffffffffc1ffffff;
+    localparam  hop_clears$4 = 64'hfffffff83fffffff;
+    localparam  hop_clears$5 = 64'hffffff07ffffffff;
+    localparam  hop_clears$6 = 64'hffffe0ffffffffff;
+    localparam  hop_clears$7 = 64'hfffc1fffffffffff;
+    localparam  hop_clears$8 = 64'hff83ffffffffffff;
+    localparam  hop_clears$9 = 64'hf07fffffffffffff;
+    localparam  hop_clears$10 = 64'hffffffffffffffe0;
+    localparam  hop_clears$11 = 64'hfffffffffffffc1f;
+    localparam  hop_clears$12 = 64'hffffffffffff83ff;
+    localparam  hop_clears$13 = 64'hfffffffffff07fff;
+    localparam  hop_clears$14 = 64'hfffffffffe0fffff;
+    localparam  hop_clears$15 = 64'hffffffffc1ffffff;
+    localparam  hop_clears$16 = 64'hfffffff83fffffff;
+    localparam  hop_clears$17 = 64'hffffff07ffffffff;
+    localparam  hop_clears$18 = 64'hffffe0ffffffffff;
+    localparam  hop_clears$19 = 64'hfffc1fffffffffff;
+    localparam  hop_num_mask = 64'hffffffffffffffe0;
+    
+    // Local signals
+    reg  [4:0] appended;
+    reg  [63:0] port_word;
+    
+    // Update code
+    always @(*) begin
+        port_word = ((port) & 64'hffffffffffffffff);
+        appended = slot + 32'h1;
+        patched = word;
+        if (low_word) begin
+            patched = (word & hop_num_mask) | ((appended) & 64'hffffffffffffffff);
+            if (slot == 0) begin
+                patched = (patched & hop_clears$0) | (port_word << hop_lsbs$0);
+            end
+            if (slot == 1) begin
+                patched = (patched & hop_clears$1) | (port_word << hop_lsbs$1);
+            end
+            if (slot == 2) begin
+                patched = (patched & hop_clears$2) | (port_word << hop_lsbs$2);
+            end
+            if (slot == 3) begin
+                patched = (patched & hop_clears$3) | (port_word << hop_lsbs$3);
+            end
+            if (slot == 4) begin
+                patched = (patched & hop_clears$4) | (port_word << hop_lsbs$4);
+            end
+            if (slot == 5) begin
+                patched = (patched & hop_clears$5) | (port_word << hop_lsbs$5);
+            end
+            if (slot == 6) begin
+                patched = (patched & hop_clears$6) | (port_word << hop_lsbs$6);
+            end
+            if (slot == 7) begin
+                patched = (patched & hop_clears$7) | (port_word << hop_lsbs$7);
+            end
+            if (slot == 8) begin
+                patched = (patched & hop_clears$8) | (port_word << hop_lsbs$8);
+            end
+            if (slot == 9) begin
+                patched = (patched & hop_clears$9) | (port_word << hop_lsbs$9);
+            end
+        end
+        if (high_word) begin
+            if (slot == 10) begin
+                patched = (word & hop_clears$10) | (port_word << hop_lsbs$10);
+            end
+            if (slot == 11) begin
+                patched = (word & hop_clears$11) | (port_word << hop_lsbs$11);
+            end
+            if (slot == 12) begin
+                patched = (word & hop_clears$12) | (port_word << hop_lsbs$12);
+            end
+            if (slot == 13) begin
+                patched = (word & hop_clears$13) | (port_word << hop_lsbs$13);
+            end
+            if (slot == 14) begin
+                patched = (word & hop_clears$14) | (port_word << hop_lsbs$14);
+            end
+            if (slot == 15) begin
+                patched = (word & hop_clears$15) | (port_word << hop_lsbs$15);
+            end
+            if (slot == 16) begin
+                patched = (word & hop_clears$16) | (port_word << hop_lsbs$16);
+            end
+            if (slot == 17) begin
+                patched = (word & hop_clears$17) | (port_word << hop_lsbs$17);
+            end
+            if (slot == 18) begin
+                patched = (word & hop_clears$18) | (port_word << hop_lsbs$18);
+            end
+            if (slot == 19) begin
+                patched = (word & hop_clears$19) | (port_word << hop_lsbs$19);
+            end
+        end
+    end
+    
+endmodule // nmp_unpacker$append
 
 
 module nmp_unpacker$arrival_port(d,q,clock);

@@ -32,6 +32,7 @@
 //! [`I2cMaster`]), `stretch_limit` (quarters), `poll_limit` (refused control bytes tolerated in a
 //! row, 1..=65535; size it so that polling outlasts the part's write cycle, 5 ms for a
 //! 24LC512: one poll takes about 9 bits + START + STOP, about 50 quarters).
+use crate::mgmt::eep_command_check::EepCommandCheck;
 use crate::mgmt::i2c_master::{I2cMaster, I2cOp, I2cPins, I2C_OP_BITS};
 use rust_hdl::prelude::*;
 
@@ -197,16 +198,8 @@ pub struct EepAccess {
     master: I2cMaster,
     poll_limit: Constant<Bits<16>>,
     control_prefix: Constant<Bits<8>>,
-    page_bytes: Constant<Bits<8>>,
-    array_bytes: Constant<Bits<32>>,
-    op_start: Constant<Bits<I2C_OP_BITS>>,
-    op_stop: Constant<Bits<I2C_OP_BITS>>,
-    op_write: Constant<Bits<I2C_OP_BITS>>,
-    op_read: Constant<Bits<I2C_OP_BITS>>,
     error_none: Constant<Bits<EEP_ERROR_BITS>>,
     error_no_acknowledge: Constant<Bits<EEP_ERROR_BITS>>,
-    error_bad_count: Constant<Bits<EEP_ERROR_BITS>>,
-    error_address_range: Constant<Bits<EEP_ERROR_BITS>>,
     step: DFF<Step>,
     /// A master command was taken; its answer is awaited.
     waiting: DFF<bool>,
@@ -233,10 +226,10 @@ pub struct EepAccess {
     answered: Signal<Local, bool>,
     refused: Signal<Local, bool>,
     polls_next: Signal<Local, Bits<16>>,
-    /// `address + count` of the offered command.
-    command_end: Signal<Local, Bits<32>>,
-    /// Bytes from the offered address to its page end (1..=128).
-    room: Signal<Local, Bits<8>>,
+    /// The offered command's error code and first page's part.
+    check: EepCommandCheck,
+    /// The master command of each step.
+    step_command: StepCommand,
     last_byte: Signal<Local, bool>,
     index_next: Signal<Local, Bits<EEP_COUNT_BITS>>,
 }
@@ -260,16 +253,8 @@ impl EepAccess {
             master: I2cMaster::new(quarter, stretch_limit),
             poll_limit: Constant::new((poll_limit as u64).into()),
             control_prefix: Constant::new(0xA0u64.into()),
-            page_bytes: Constant::new(EEP_PAGE_BYTES.into()),
-            array_bytes: Constant::new((1u64 << EEP_ADDRESS_BITS).into()),
-            op_start: Constant::new(I2cOp::Start.bits()),
-            op_stop: Constant::new(I2cOp::Stop.bits()),
-            op_write: Constant::new(I2cOp::Write.bits()),
-            op_read: Constant::new(I2cOp::Read.bits()),
             error_none: Constant::new(EepError::None.bits()),
             error_no_acknowledge: Constant::new(EepError::NoAcknowledge.bits()),
-            error_bad_count: Constant::new(EepError::BadCount.bits()),
-            error_address_range: Constant::new(EepError::AddressRange.bits()),
             step: Default::default(),
             waiting: Default::default(),
             write: Default::default(),
@@ -289,8 +274,8 @@ impl EepAccess {
             answered: Default::default(),
             refused: Default::default(),
             polls_next: Default::default(),
-            command_end: Default::default(),
-            room: Default::default(),
+            check: Default::default(),
+            step_command: Default::default(),
             last_byte: Default::default(),
             index_next: Default::default(),
         }
@@ -301,6 +286,7 @@ impl Logic for EepAccess {
     #[hdl_gen]
     fn update(&mut self) {
         I2cPins::link(&mut self.i2c, &mut self.master.i2c);
+        // Combinational children: the command check and the step's master command.
         clock!(self, clock, master);
         dff_setup!(
             self,
@@ -336,29 +322,13 @@ impl Logic for EepAccess {
         self.master.command.valid.next = !self.waiting.q.val()
             & (self.step.q.val() != Step::Idle)
             & (self.step.q.val() != Step::Answer);
-        self.master.command.op.next = self.op_write.val();
-        self.master.command.data.next = 0.into();
+        self.step_command.step.next = self.step.q.val();
+        self.step_command.control_byte.next = self.control_byte.val();
+        self.step_command.address.next = self.current_address.val();
+        self.step_command.write_byte.next = self.data_at_index.val().get_bits::<8>(0);
+        self.master.command.op.next = self.step_command.op.val();
+        self.master.command.data.next = self.step_command.data.val();
         self.master.command.ack.next = !self.last_byte.val();
-        match self.step.q.val() {
-            Step::Start => self.master.command.op.next = self.op_start.val(),
-            Step::Restart => self.master.command.op.next = self.op_start.val(),
-            Step::SegmentStop => self.master.command.op.next = self.op_stop.val(),
-            Step::PollStop => self.master.command.op.next = self.op_stop.val(),
-            Step::Finish => self.master.command.op.next = self.op_stop.val(),
-            Step::ReadData => self.master.command.op.next = self.op_read.val(),
-            Step::Control => self.master.command.data.next = self.control_byte.val(),
-            Step::ControlRead => self.master.command.data.next = self.control_byte.val() | 1,
-            Step::AddressHigh => {
-                self.master.command.data.next = self.current_address.val().get_bits::<8>(8)
-            }
-            Step::AddressLow => {
-                self.master.command.data.next = self.current_address.val().get_bits::<8>(0)
-            }
-            Step::WriteData => {
-                self.master.command.data.next = self.data_at_index.val().get_bits::<8>(0)
-            }
-            _ => {}
-        }
         if self.master.command.valid.val() & self.master.command.ready.val() {
             self.waiting.d.next = true;
         }
@@ -366,10 +336,8 @@ impl Logic for EepAccess {
         self.answered.next = self.waiting.q.val() & self.master.result.valid.val();
         self.refused.next = !self.master.result.acknowledged.val();
         self.polls_next.next = self.polls.q.val() + 1;
-        self.command_end.next = bit_cast::<32, EEP_ADDRESS_BITS>(self.command.address.val())
-            + bit_cast::<32, EEP_COUNT_BITS>(self.command.count.val());
-        self.room.next =
-            self.page_bytes.val() - bit_cast::<8, 7>(self.command.address.val().get_bits::<7>(0));
+        self.check.address.next = self.command.address.val();
+        self.check.count.next = self.command.count.val();
         // A command is taken (ready only in Idle); a result is taken (valid only in Answer).
         if self.command.valid.val() & self.command.ready.val() {
             self.write.d.next = self.command.write.val();
@@ -380,18 +348,10 @@ impl Logic for EepAccess {
             self.index.d.next = 0.into();
             self.polls.d.next = 0.into();
             self.read_data.d.next = 0.into();
-            self.error.d.next = self.error_none.val();
             self.step.d.next = Step::Start;
-            self.segment_end.d.next = self.command.count.val();
-            if bit_cast::<8, EEP_COUNT_BITS>(self.command.count.val()) > self.room.val() {
-                self.segment_end.d.next = self.room.val().get_bits::<EEP_COUNT_BITS>(0);
-            }
-            if self.command_end.val() > self.array_bytes.val() {
-                self.error.d.next = self.error_address_range.val();
-                self.step.d.next = Step::Answer;
-            }
-            if (self.command.count.val() == 0) | (self.command.count.val() == 7) {
-                self.error.d.next = self.error_bad_count.val();
+            self.segment_end.d.next = self.check.segment_end.val();
+            self.error.d.next = self.check.error.val();
+            if self.check.error.val() != self.error_none.val() {
                 self.step.d.next = Step::Answer;
             }
         }
@@ -470,6 +430,67 @@ impl Logic for EepAccess {
         if self.reset.val() {
             self.step.d.next = Step::Idle;
             self.waiting.d.next = false;
+        }
+    }
+}
+
+/// The master command of each step: START, STOP, read, or a write of the control byte, an
+/// address byte or a data byte. Combinational.
+#[derive(LogicBlock)]
+struct StepCommand {
+    /// The step in progress.
+    step: Signal<In, Step>,
+    /// The control byte (write) of the part.
+    control_byte: Signal<In, Bits<8>>,
+    /// The byte address of the current byte.
+    address: Signal<In, Bits<EEP_ADDRESS_BITS>>,
+    /// The current data byte of a write.
+    write_byte: Signal<In, Bits<8>>,
+    /// The master operation.
+    op: Signal<Out, Bits<I2C_OP_BITS>>,
+    /// The byte the master writes.
+    data: Signal<Out, Bits<8>>,
+    op_start: Constant<Bits<I2C_OP_BITS>>,
+    op_stop: Constant<Bits<I2C_OP_BITS>>,
+    op_write: Constant<Bits<I2C_OP_BITS>>,
+    op_read: Constant<Bits<I2C_OP_BITS>>,
+}
+
+impl Default for StepCommand {
+    fn default() -> Self {
+        Self {
+            step: Default::default(),
+            control_byte: Default::default(),
+            address: Default::default(),
+            write_byte: Default::default(),
+            op: Default::default(),
+            data: Default::default(),
+            op_start: Constant::new(I2cOp::Start.bits()),
+            op_stop: Constant::new(I2cOp::Stop.bits()),
+            op_write: Constant::new(I2cOp::Write.bits()),
+            op_read: Constant::new(I2cOp::Read.bits()),
+        }
+    }
+}
+
+impl Logic for StepCommand {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.op.next = self.op_write.val();
+        self.data.next = 0.into();
+        match self.step.val() {
+            Step::Start => self.op.next = self.op_start.val(),
+            Step::Restart => self.op.next = self.op_start.val(),
+            Step::SegmentStop => self.op.next = self.op_stop.val(),
+            Step::PollStop => self.op.next = self.op_stop.val(),
+            Step::Finish => self.op.next = self.op_stop.val(),
+            Step::ReadData => self.op.next = self.op_read.val(),
+            Step::Control => self.data.next = self.control_byte.val(),
+            Step::ControlRead => self.data.next = self.control_byte.val() | 1,
+            Step::AddressHigh => self.data.next = self.address.val().get_bits::<8>(8),
+            Step::AddressLow => self.data.next = self.address.val().get_bits::<8>(0),
+            Step::WriteData => self.data.next = self.write_byte.val(),
+            _ => {}
         }
     }
 }

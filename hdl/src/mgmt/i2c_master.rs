@@ -217,10 +217,10 @@ pub struct I2cMaster {
     stretched: DFF<Bits<16>>,
     acknowledged: DFF<bool>,
     bus_error: DFF<bool>,
-    scl_meta: DFF<bool>,
-    scl_seen: DFF<bool>,
-    sda_meta: DFF<bool>,
-    sda_seen: DFF<bool>,
+    /// SCL as seen: two-flop synchronizer (the line is asynchronous to the clock).
+    scl_sync: BitSynchronizer,
+    /// SDA as seen, likewise.
+    sda_sync: BitSynchronizer,
     quarter_done: Signal<Local, bool>,
     half_done: Signal<Local, bool>,
     is_start: Signal<Local, bool>,
@@ -228,6 +228,8 @@ pub struct I2cMaster {
     is_write: Signal<Local, bool>,
     /// Give up: release the bus and answer with `bus_error`.
     abandon: Signal<Local, bool>,
+    /// The shift word a new command loads: the bits to put on SDA, ninth bit the acknowledge slot.
+    command_shift: Signal<Local, Bits<9>>,
 }
 
 impl I2cMaster {
@@ -267,16 +269,15 @@ impl I2cMaster {
             stretched: Default::default(),
             acknowledged: Default::default(),
             bus_error: Default::default(),
-            scl_meta: Default::default(),
-            scl_seen: Default::default(),
-            sda_meta: Default::default(),
-            sda_seen: Default::default(),
+            scl_sync: Default::default(),
+            sda_sync: Default::default(),
             quarter_done: Default::default(),
             half_done: Default::default(),
             is_start: Default::default(),
             is_stop: Default::default(),
             is_write: Default::default(),
             abandon: Default::default(),
+            command_shift: Default::default(),
         }
     }
 }
@@ -284,31 +285,13 @@ impl I2cMaster {
 impl Logic for I2cMaster {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self,
-            clock,
-            phase,
-            count,
-            op,
-            shift,
-            bits_left,
-            scl_low,
-            sda_low,
-            in_transaction,
-            recoveries,
-            stretched,
-            acknowledged,
-            bus_error,
-            scl_meta,
-            scl_seen,
-            sda_meta,
-            sda_seen
-        );
+        dff_setup!(self, clock, phase, count, op, shift, bits_left, scl_low, sda_low);
+        dff_setup!(self, clock, in_transaction, recoveries, stretched);
+        dff_setup!(self, clock, acknowledged, bus_error);
         // Two-flop synchronizers: the lines are asynchronous to the clock.
-        self.scl_meta.d.next = self.i2c.scl_in.val();
-        self.scl_seen.d.next = self.scl_meta.q.val();
-        self.sda_meta.d.next = self.i2c.sda_in.val();
-        self.sda_seen.d.next = self.sda_meta.q.val();
+        clock!(self, clock, scl_sync, sda_sync);
+        self.scl_sync.sig_in.next = self.i2c.scl_in.val();
+        self.sda_sync.sig_in.next = self.i2c.sda_in.val();
         // Registered drivers: no glitch reaches the bus.
         self.i2c.scl_drive_low.next = self.scl_low.q.val();
         self.i2c.sda_drive_low.next = self.sda_low.q.val();
@@ -323,6 +306,15 @@ impl Logic for I2cMaster {
         self.is_stop.next = self.op.q.val() == self.op_stop.val();
         self.is_write.next = self.op.q.val() == self.op_write.val();
         self.abandon.next = false;
+        // A write sends the byte, then releases SDA for the target's acknowledge.
+        self.command_shift.next = (bit_cast::<9, 8>(self.command.data.val()) << 1) | 1;
+        if self.command.op.val() == self.op_read.val() {
+            // A read releases SDA for 8 bits, then pulls it low to acknowledge (or not, last byte).
+            self.command_shift.next = 0x1FE.into();
+            if !self.command.ack.val() {
+                self.command_shift.next = 0x1FF.into();
+            }
+        }
         self.count.d.next = self.count.q.val() + 1;
         match self.phase.q.val() {
             Phase::Idle => {
@@ -333,16 +325,8 @@ impl Logic for I2cMaster {
                     self.bits_left.d.next = 9.into();
                     self.acknowledged.d.next = true;
                     self.bus_error.d.next = false;
-                    // A write sends the byte, then releases SDA for the target's acknowledge.
-                    self.shift.d.next = (bit_cast::<9, 8>(self.command.data.val()) << 1) | 1;
+                    self.shift.d.next = self.command_shift.val();
                     self.phase.d.next = Phase::Hold;
-                    if self.command.op.val() == self.op_read.val() {
-                        // A read releases SDA for 8 bits, then pulls it low to acknowledge.
-                        self.shift.d.next = 0x1FE.into();
-                        if !self.command.ack.val() {
-                            self.shift.d.next = 0x1FF.into();
-                        }
-                    }
                     if (self.command.op.val() == self.op_stop.val()) & !self.in_transaction.q.val()
                     {
                         // Outside a transaction a STOP has nothing to end.
@@ -372,7 +356,7 @@ impl Logic for I2cMaster {
                 }
             }
             Phase::Rise => {
-                if self.scl_seen.q.val() {
+                if self.scl_sync.sig_out.val() {
                     // The high half is timed from when SCL is seen high: clock stretching.
                     self.count.d.next = 0.into();
                     self.phase.d.next = Phase::High;
@@ -388,7 +372,7 @@ impl Logic for I2cMaster {
                 if self.half_done.val() {
                     self.count.d.next = 0.into();
                     if self.is_start.val() {
-                        if self.sda_seen.q.val() {
+                        if self.sda_sync.sig_out.val() {
                             self.sda_low.d.next = true;
                             self.phase.d.next = Phase::Condition;
                         } else if self.recoveries.q.val() == 9 {
@@ -404,7 +388,7 @@ impl Logic for I2cMaster {
                         self.phase.d.next = Phase::Condition;
                     } else {
                         self.shift.d.next = (self.shift.q.val() << 1)
-                            | bit_cast::<9, 1>(self.sda_seen.q.val().into());
+                            | bit_cast::<9, 1>(self.sda_sync.sig_out.val().into());
                         self.scl_low.d.next = true;
                         self.bits_left.d.next = self.bits_left.q.val() - 1;
                         self.phase.d.next = Phase::Hold;
@@ -412,7 +396,7 @@ impl Logic for I2cMaster {
                             self.phase.d.next = Phase::Answer;
                             // The ninth bit of a write is the target's acknowledge (SDA low).
                             self.acknowledged.d.next =
-                                !(self.is_write.val() & self.sda_seen.q.val());
+                                !(self.is_write.val() & self.sda_sync.sig_out.val());
                         }
                     }
                 }

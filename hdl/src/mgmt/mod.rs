@@ -23,7 +23,9 @@
 //!
 //! Every response is built by one [`ResponseBuilder`] rule (the codec's `response_to`).
 pub mod active_report;
+pub mod backward_append;
 pub mod eep_access;
+pub mod eep_command_check;
 pub mod i2c_master;
 pub mod nmp_collector;
 pub mod nmp_distributor;

@@ -31,14 +31,15 @@
 //! at full rate and never stall the stream.
 //!
 //! Structure: the bodies shift into the beat register 64 bits at a time, so storing a word
-//! costs no multiplexer; the backward route's append patches `w3` or `w4` on its way in (the
-//! hop slot is known from `w3`'s `hop_num`), so the beat needs no second pass. The flit fields
+//! costs no multiplexer; the backward route's append ([`BackwardAppend`]) patches `w3` or `w4`
+//! on its way in (the hop slot is known from `w3`'s `hop_num`), so the beat needs no second
+//! pass. The flit fields
 //! come from [`FlitDecoder`], the CRC from [`ParallelCrc`].
+use super::backward_append::BackwardAppend;
 use crate::crc::{ParallelCrc, CRC16};
 use crate::flit_decoder::FlitDecoder;
 use crate::formats::mgmt::{
-    self, hop_lsb, BEAT_SRC_LSB, CRC_HEAD_MASK, HOP_BITS, MGMT_BEAT_BITS, MGMT_FLITS, MGMT_WORDS,
-    ROUTE_HOPS,
+    self, BEAT_SRC_LSB, CRC_HEAD_MASK, HOP_BITS, MGMT_BEAT_BITS, MGMT_FLITS, MGMT_WORDS, ROUTE_HOPS,
 };
 use crate::formats::{flit, header, PacketKind, FLIT_BITS};
 use crate::stream::{StreamSink, StreamSource};
@@ -87,15 +88,12 @@ pub struct NmpUnpacker {
     offering: DFF<bool>,
     wrong_id_pulse: DFF<bool>,
     malformed_pulse: DFF<bool>,
-    /// The incoming flit's 64 data bits, with the backward route's append made.
-    body: Signal<Local, Bits<64>>,
+    /// The arrival port written into the backward route as its words pass.
+    append: BackwardAppend,
     /// The incoming flit fails a check.
     flit_bad: Signal<Local, bool>,
     /// A flit moves this cycle.
     taken: Signal<Local, bool>,
-    /// The incoming `w3`'s `hop_num` plus one, the appended route's length (a 5-bit signal of
-    /// its own, so that Verilog wraps the sum at 5 bits as rust-hdl does).
-    backward_appended: Signal<Local, Bits<5>>,
     /// The incoming flit's reserved header bits (if it is a head).
     header_reserved_in: Signal<Local, Bits<3>>,
     /// The incoming flit's reserved tail bits (if it is a tail).
@@ -107,12 +105,6 @@ pub struct NmpUnpacker {
     /// The decoder outputs this block does not read, acknowledged here (Verilator's lint
     /// passes names containing "unused"; nothing reads this, so synthesis removes it).
     unused_decoded: Signal<Local, bool>,
-    /// The arrival port in the low bits of a word, for the append.
-    port_word: Signal<Local, Bits<64>>,
-    /// Bit position of each hop in its route word.
-    hop_lsbs: Vec<Constant<Bits<7>>>,
-    /// Each hop's route word with that hop's bits clear.
-    hop_clears: Vec<Constant<Bits<64>>>,
     position_head: Constant<Bits<POSITION_BITS>>,
     position_forward: Constant<Bits<POSITION_BITS>>,
     position_backward: Constant<Bits<POSITION_BITS>>,
@@ -124,7 +116,6 @@ pub struct NmpUnpacker {
     route_hops: Constant<Bits<5>>,
     unset_id: Constant<Bits<16>>,
     crc_head_mask: Constant<Bits<64>>,
-    hop_num_mask: Constant<Bits<64>>,
     header_reserved_lsb: Constant<Bits<7>>,
     tail_reserved_lsb: Constant<Bits<7>>,
     current_lsb: Constant<Bits<7>>,
@@ -166,24 +157,14 @@ impl NmpUnpacker {
             offering: Default::default(),
             wrong_id_pulse: Default::default(),
             malformed_pulse: Default::default(),
-            body: Default::default(),
+            append: Default::default(),
             flit_bad: Default::default(),
             taken: Default::default(),
-            backward_appended: Default::default(),
             route_hops_in: Default::default(),
             header_reserved_in: Default::default(),
             tail_reserved_in: Default::default(),
             route_current_in: Default::default(),
             unused_decoded: Default::default(),
-            port_word: Default::default(),
-            hop_lsbs: (0..ROUTE_HOPS).map(|i| constant(hop_lsb(i))).collect(),
-            hop_clears: (0..ROUTE_HOPS)
-                .map(|i| {
-                    Constant::new(Bits::from(
-                        !((mgmt::hop_field(i).max() as u64) << hop_lsb(i)),
-                    ))
-                })
-                .collect(),
             position_head: constant(0),
             position_forward: constant(1 + mgmt::W_FORWARD),
             position_backward: constant(1 + mgmt::W_BACKWARD),
@@ -195,7 +176,6 @@ impl NmpUnpacker {
             route_hops: constant(ROUTE_HOPS),
             unset_id: constant(mgmt::UNSET_ID as usize),
             crc_head_mask: Constant::new(Bits::from(CRC_HEAD_MASK)),
-            hop_num_mask: Constant::new(Bits::from(!(mgmt::HOP_NUM.max() as u64))),
             header_reserved_lsb: constant(header::RSVD.lsb),
             tail_reserved_lsb: constant(flit::TAIL_CRC.msb() + 1),
             current_lsb: constant(mgmt::CURRENT.lsb),
@@ -236,7 +216,6 @@ impl Logic for NmpUnpacker {
             | self.decoder.delay.val().any()
             | self.decoder.ctrl_vc.val().any()
             | self.decoder.credits.val().any();
-        self.port_word.next = bit_cast::<64, HOP_BITS>(self.arrival_port.q.val());
         self.flits.ready.next =
             (!self.reset.val()) & ((!self.offering.q.val()) | self.requests.ready.val());
         self.taken.next = self.flits.valid.val() & self.flits.ready.val();
@@ -291,25 +270,13 @@ impl Logic for NmpUnpacker {
                 self.flit_bad.val() | (self.route_hops_in.val() >= self.route_hops.val());
         }
         // The backward route's append: the slot is hop_num, in w3 (0..9) or w4 (10..19).
-        self.body.next = bit_cast::<64, FLIT_BITS>(self.flits.data.val());
-        self.backward_appended.next = self.route_hops_in.val() + 1;
-        if self.position.q.val() == self.position_backward.val() {
-            self.body.next = (self.body.val() & self.hop_num_mask.val())
-                | bit_cast::<64, 5>(self.backward_appended.val());
-            for i in 0..10 {
-                if self.route_hops_in.val().index() == i {
-                    self.body.next = (self.body.val() & self.hop_clears[i].val())
-                        | (self.port_word.val() << self.hop_lsbs[i].val());
-                }
-            }
-        }
-        if self.position.q.val() == self.position_backward_high.val() {
-            for i in 10..20 {
-                if self.backward_hops.q.val().index() == i {
-                    self.body.next = (self.body.val() & self.hop_clears[i].val())
-                        | (self.port_word.val() << self.hop_lsbs[i].val());
-                }
-            }
+        self.append.word.next = bit_cast::<64, FLIT_BITS>(self.flits.data.val());
+        self.append.port.next = self.arrival_port.q.val();
+        self.append.low_word.next = self.position.q.val() == self.position_backward.val();
+        self.append.high_word.next = self.position.q.val() == self.position_backward_high.val();
+        self.append.slot.next = self.backward_hops.q.val();
+        if self.append.low_word.val() {
+            self.append.slot.next = self.route_hops_in.val();
         }
         // The CRC covers the head (delay as zero) and the bodies.
         self.checksum.reset.next = self.reset.val();
@@ -337,7 +304,8 @@ impl Logic for NmpUnpacker {
             }
             if self.decoder.is_body.val() {
                 self.words.d.next = (self.words.q.val() >> self.word_shift.val())
-                    | (bit_cast::<WORDS_BITS, 64>(self.body.val()) << self.top_word_shift.val());
+                    | (bit_cast::<WORDS_BITS, 64>(self.append.patched.val())
+                        << self.top_word_shift.val());
             }
             if self.decoder.is_tail.val() {
                 self.position.d.next = 0.into();
