@@ -14,11 +14,19 @@ pub fn all_tops(cfg: &Config) -> Result<Vec<Emitted>> {
     Ok(tops)
 }
 
+/// Every register map of the configuration, from every crate, in emission order.
+pub fn all_regmaps(cfg: &Config) -> Result<Vec<hdl::regmap::RegMap>> {
+    let mut maps = hdl::tops::regmaps(cfg);
+    maps.extend(nrc::tops::regmaps(cfg).map_err(anyhow::Error::msg)?);
+    maps.extend(nic::tops::regmaps(cfg).map_err(anyhow::Error::msg)?);
+    Ok(maps)
+}
+
 /// Every register map of the configuration, with the files made from it: `(file name, text)`
 /// for `<map>.h` and `<map>.md`, in emission order.
 pub fn all_regmap_files(cfg: &Config) -> Result<Vec<(String, String)>> {
     let mut files = vec![];
-    for map in hdl::tops::regmaps(cfg) {
+    for map in all_regmaps(cfg)? {
         map.validate().map_err(anyhow::Error::msg)?;
         files.push((format!("{}.h", map.name), hdl::regmap::c_header(&map)));
         files.push((format!("{}.md", map.name), hdl::regmap::markdown(&map)));
@@ -42,10 +50,7 @@ pub fn header(cfg: &Config, cfg_name: &str, top: &Emitted) -> String {
 /// register maps' headers and references too (those of the maps named in `names`, if any).
 pub fn emit(cfg: &Config, cfg_name: &str, out: &Path, names: &[String]) -> Result<()> {
     let tops = all_tops(cfg)?;
-    let maps: Vec<String> = hdl::tops::regmaps(cfg)
-        .into_iter()
-        .map(|m| m.name)
-        .collect();
+    let maps: Vec<String> = all_regmaps(cfg)?.into_iter().map(|m| m.name).collect();
     for n in names {
         if !tops.iter().any(|t| &t.name == n) && !maps.contains(n) {
             bail!(

@@ -14,3 +14,13 @@ pub fn tops(_cfg: &Config) -> Result<Vec<Emitted>, String> {
         "the router's relay-station mesh, 8 ports in 2 rows of 4, 20-bit beats: port packets to the management agent, its packets to the ports, packets to nonexistent ports dropped and counted",
     )?])
 }
+
+/// The router's register maps: its whole space for the default build (8 ports in 2 rows, the
+/// agent's default fault inputs).
+pub fn regmaps(_cfg: &Config) -> Result<Vec<hdl::regmap::RegMap>, String> {
+    Ok(vec![crate::regs::nrc_map(
+        8,
+        2,
+        hdl::mgmt::regs::NMA_FAULTS,
+    )?])
+}

@@ -13,6 +13,7 @@ pub mod ltp;
 pub mod ltp_deframer;
 pub mod ltp_striper;
 pub mod packet_buffer;
+pub mod regs;
 pub mod rx_delivery;
 pub mod rx_link;
 pub mod tx_link;

@@ -33,6 +33,7 @@ pub mod nmp_output_fifo;
 pub mod nmp_packer;
 pub mod nmp_unpacker;
 pub mod reg_access;
+pub mod regs;
 pub mod relay_station;
 pub mod response_builder;
 pub mod rs_demux;

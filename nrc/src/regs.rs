@@ -1,0 +1,109 @@
+//! The router's register space (15-bit register addresses, as management requests carry them),
+//! assembled from block maps defined beside their blocks:
+//!
+//! | base | block | prefix |
+//! |---|---|---|
+//! | `0x000` | the management agent ([`hdl::mgmt::regs::nma_map`]) | none |
+//! | `0x020` | the relay-station mesh's drop counters ([`rs_mesh_map`]) | `rs` |
+//! | `0x040` | indirect routing-table access ([`route_table_map`]) | `route` |
+//! | `0x100 + 8 p` | link port `p` ([`hdl::llp::regs::link_port_map`]) | `port<p>` |
+//!
+//! The routing table itself belongs to the router's data plane; the register file only gives
+//! software its indirect port: write `index` (a destination node), then either write `ports`
+//! (the set of allowed output ports: the write strobes one table write of that value at `index`)
+//! or read `read` (the table's entry at `index`, as the table answers it).
+use hdl::formats::mgmt::{DestType, REGISTER_ADDRESS_BITS};
+use hdl::llp::regs::{link_port_map, LINK_PORT_REGISTERS};
+use hdl::mgmt::regs::{nma_map, NMA_COUNTER_BITS};
+use hdl::regmap::{AddressSpace, RegMap, Register};
+
+/// Register address bits of the router.
+pub const NRC_ADDRESS_BITS: usize = REGISTER_ADDRESS_BITS;
+/// Base of the mesh's counters.
+pub const RS_MESH_BASE: u64 = 0x20;
+/// Base of the routing-table access registers.
+pub const ROUTE_TABLE_BASE: u64 = 0x40;
+/// Base of port 0's link block; port `p` is at `PORTS_BASE + LINK_PORT_REGISTERS * p`.
+pub const PORTS_BASE: u64 = 0x100;
+/// Bits of a routing-table index (a destination node ID).
+pub const ROUTE_INDEX_BITS: usize = 16;
+
+/// The mesh's counters: one per row (packets for a port that does not exist, dropped at the
+/// row's left end).
+pub fn rs_mesh_map(rows: usize) -> RegMap {
+    (0..rows).fold(
+        RegMap::new(
+            "rs_mesh",
+            "Relay-station mesh: packets dropped because their output port does not exist.",
+        ),
+        |m, r| {
+            m.reg(
+                Register::counter(format!("dropped_row{r}"), r as u64, NMA_COUNTER_BITS).doc(
+                    "packets from the agent for a nonexistent port, dropped at this row's left end",
+                ),
+            )
+        },
+    )
+}
+
+/// Indirect access to the routing table of a router with `ports` ports.
+pub fn route_table_map(ports: usize) -> RegMap {
+    RegMap::new(
+        "route_table",
+        "Indirect access to the routing table: destination node -> set of allowed output ports.",
+    )
+    .reg(
+        Register::rw("index", 0, ROUTE_INDEX_BITS)
+            .doc("the destination node whose entry `ports` writes and `read` shows"),
+    )
+    .reg(
+        Register::rw("ports", 1, ports)
+            .doc("write: sets the entry at `index` to this set of allowed output ports (one bit per port; 0 = unreachable, dropped and counted)"),
+    )
+    .reg(Register::ro("read", 2, ports).doc("the entry at `index` as the table holds it"))
+}
+
+/// The router's address space with `ports` ports in `rows` rows and `faults` agent fault inputs.
+pub fn nrc_space(ports: usize, rows: usize, faults: usize) -> Result<AddressSpace, String> {
+    let mut space = AddressSpace::new(
+        "nrc",
+        format!("Register space of the router (NRC), {ports} ports."),
+        NRC_ADDRESS_BITS,
+    );
+    space.place(0, "", &nma_map(DestType::Nrc, faults))?;
+    space.place(RS_MESH_BASE, "rs", &rs_mesh_map(rows))?;
+    space.place(ROUTE_TABLE_BASE, "route", &route_table_map(ports))?;
+    for p in 0..ports {
+        space.place(
+            PORTS_BASE + LINK_PORT_REGISTERS * p as u64,
+            &format!("port{p}"),
+            &link_port_map(),
+        )?;
+    }
+    Ok(space)
+}
+
+/// The router's register map (the space flattened), for the register file, C header and
+/// Markdown reference.
+pub fn nrc_map(ports: usize, rows: usize, faults: usize) -> Result<RegMap, String> {
+    Ok(nrc_space(ports, rows, faults)?.to_map())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hdl::mgmt::regs::NMA_FAULTS;
+
+    #[test]
+    fn the_default_and_published_spaces_assemble() {
+        for (ports, rows) in [(8, 2), (24, 4)] {
+            let map = nrc_map(ports, rows, NMA_FAULTS).unwrap();
+            map.validate().unwrap();
+            let peer = map.get(&format!("port{}_peer", ports - 1)).unwrap();
+            assert_eq!(
+                peer.offset,
+                PORTS_BASE + LINK_PORT_REGISTERS * (ports as u64 - 1) + 1
+            );
+        }
+    }
+}
