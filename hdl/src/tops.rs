@@ -258,14 +258,14 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
 
 /// Quarters of SCL period a target may stretch one clock before the I2C master gives up
 /// (about 2.4 ms in standard mode; the 24LC512 never stretches).
-const I2C_STRETCH_LIMIT: u32 = 1024;
+pub const I2C_STRETCH_LIMIT: u32 = 1024;
 /// Refused ACK polls before `eep_access` gives up: one poll is about 50 quarters (118 us in
 /// standard mode), the 24LC512's write cycle at most 5 ms, so 43 polls; 64 leave margin.
-const EEP_POLL_LIMIT: u32 = 64;
+pub const EEP_POLL_LIMIT: u32 = 64;
 
 /// Clock cycles per quarter SCL period for I2C standard mode at `fpga.clock_mhz`: 2.35 us
 /// (SCL low is two quarters and tLOW is at least 4.7 us), rounded up.
-fn i2c_quarter(cfg: &Config) -> u32 {
+pub fn i2c_quarter(cfg: &Config) -> u32 {
     (235 * cfg.fpga.clock_mhz).div_ceil(100)
 }
 

@@ -1,5 +1,6 @@
 //! The router's tops, emitted beside the `hdl` ones by `hpcnet emit` (see `src/emit.rs`), so
 //! that lint, synthesis and `tests/fresh.rs` check them as they will be used.
+use crate::nrc_mgmt::{NrcMgmt8, NrcMgmtParams};
 use crate::rs_mesh::RsMesh8;
 use hdl::params::Config;
 use hdl::tops::{emit, Emitted};
@@ -7,13 +8,37 @@ use hdl::tops::{emit, Emitted};
 /// Every `nrc` top of `cfg`, in emission order. The configuration has no router section yet,
 /// so the mesh is the 8-port one (2 rows of 4); the published 24-port mesh (`RsMesh24`) is
 /// synthesized by the `rs_mesh` unit tests.
-pub fn tops(_cfg: &Config) -> Result<Vec<Emitted>, String> {
-    Ok(vec![emit(
-        RsMesh8::new(),
-        "nrc_rs_mesh",
-        "the router's relay-station mesh, 8 ports in 2 rows of 4, 20-bit beats: port packets to the management agent, its packets to the ports, packets to nonexistent ports dropped and counted",
-    )?])
+pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
+    Ok(vec![
+        emit(
+            RsMesh8::new(),
+            "nrc_rs_mesh",
+            "the router's relay-station mesh, 8 ports in 2 rows of 4, 20-bit beats: port packets to the management agent, its packets to the ports, packets to nonexistent ports dropped and counted",
+        )?,
+        emit(
+            NrcMgmt8::new(nrc_mgmt_params(cfg)),
+            "nrc_mgmt",
+            "the router's management plane: 8 ports of management flit streams, the relay-station mesh, the management agent with its I2C EEPROM, the configuration loader and the router's register file (verilog-out/nrc.md)",
+        )?,
+    ])
 }
+
+/// The management plane's parameters for `cfg`: I2C standard mode at `fpga.clock_mhz`, the
+/// configuration image at EEPROM address 0 with up to [`MAX_IMAGE_ENTRIES`] entries.
+pub fn nrc_mgmt_params(cfg: &Config) -> NrcMgmtParams {
+    NrcMgmtParams {
+        mgmt_vc: cfg.network.mgmt_vc as u8,
+        quarter: hdl::tops::i2c_quarter(cfg),
+        stretch_limit: hdl::tops::I2C_STRETCH_LIMIT,
+        poll_limit: hdl::tops::EEP_POLL_LIMIT,
+        image_base: 0,
+        max_entries: MAX_IMAGE_ENTRIES,
+    }
+}
+
+/// Entries a router's configuration image may hold: its settings and a routing table of a few
+/// hundred destinations (two entries each).
+pub const MAX_IMAGE_ENTRIES: usize = 1024;
 
 /// The router's register maps: its whole space for the default build (8 ports in 2 rows, the
 /// agent's default fault inputs).

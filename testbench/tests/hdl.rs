@@ -17,6 +17,7 @@ mod hdl {
     mod nmp_distributor;
     mod nmp_packer;
     mod nmp_unpacker;
+    mod nrc_mgmt;
     mod packet_buffer;
     mod reg_access;
     mod reg_file;

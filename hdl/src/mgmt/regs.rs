@@ -117,6 +117,10 @@ pub fn nma_map(chip: DestType, faults: usize) -> RegMap {
         Register::counter("reports_sent", 0x13, NMA_COUNTER_BITS)
             .doc("fault reports sent"),
     )
+    .reg(
+        Register::counter("error_responses", 0x14, NMA_COUNTER_BITS)
+            .doc("error responses sent (register or EEPROM family)"),
+    )
 }
 
 #[cfg(test)]
