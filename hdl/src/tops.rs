@@ -253,7 +253,35 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
             "nmp_output_fifo",
             "management agent output FIFO: 2 response beats between the collector and the packer, in flip-flops",
         )?,
+        nma_core(cfg)?,
     ])
+}
+
+/// Cycles per quarter SCL period of the `nma_core` top: small, so that benches and timing
+/// figures run EEPROM requests in thousands of cycles, not hundreds of thousands (the chips'
+/// wrappers take standard mode from the configuration).
+pub const NMA_CORE_QUARTER: u32 = 2;
+/// Clock stretching tolerated by the `nma_core` top's I2C master, in quarters.
+pub const NMA_CORE_STRETCH_LIMIT: u32 = 40;
+/// Refused ACK polls before the `nma_core` top's EEPROM unit gives up.
+pub const NMA_CORE_POLL_LIMIT: u32 = 12;
+/// Fault inputs of the `nma_core` top.
+pub const NMA_CORE_FAULTS: usize = 8;
+
+/// The management agent core at the NRC's 15 register address bits and
+/// [`NMA_CORE_FAULTS`] fault inputs, EEPROM timing [`NMA_CORE_QUARTER`] (see there), packets on
+/// `network.mgmt_vc`, as top `nma_core`.
+pub fn nma_core(cfg: &Config) -> Result<Emitted, String> {
+    emit(
+        crate::mgmt::NmaCore::<{ crate::formats::mgmt::REGISTER_ADDRESS_BITS }, NMA_CORE_FAULTS>::new(
+            cfg.network.mgmt_vc as u8,
+            NMA_CORE_QUARTER,
+            NMA_CORE_STRETCH_LIMIT,
+            NMA_CORE_POLL_LIMIT,
+        ),
+        "nma_core",
+        "management agent core (15-bit register addresses, 8 fault inputs): unpacker, distributor, register unit, EEPROM bridge, arbiter and unit (I2C at 4 cycles per SCL half period, for simulation), fault reports, collector, output FIFO, packer",
+    )
 }
 
 /// Quarters of SCL period a target may stretch one clock before the I2C master gives up

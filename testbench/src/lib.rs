@@ -14,6 +14,7 @@ pub mod link_perf;
 pub mod mgmt_client;
 pub mod mgmt_perf;
 pub mod models;
+pub mod nma_top;
 pub mod regfile_perf;
 pub mod reset;
 pub mod rhdl;

@@ -7,12 +7,15 @@ mod hdl {
     mod crc;
     mod credit_counter;
     mod eep_access;
+    mod eep_arbiter;
+    mod eep_bridge;
     mod fifo;
     mod flit_decoder;
     mod i2c_master;
     mod lfsr;
     mod ltp_deframer;
     mod ltp_striper;
+    mod nma_core;
     mod nmp_collector;
     mod nmp_distributor;
     mod nmp_packer;

@@ -17,6 +17,10 @@
 //!   the forward route's current hop names;
 //! - [`i2c_master::I2cMaster`] and [`eep_access::EepAccess`]: the EEPROM path (1..6-byte
 //!   reads and writes of a 24LC512-like part over I2C);
+//! - [`EepBridge`]: EEPROM request beats into EEPROM commands, results into responses;
+//! - [`EepArbiter`]: the configuration loader and the bridge sharing the EEPROM unit;
+//! - [`NmaCore`]: the agent assembled from these units, between the relay-station mesh and
+//!   the chip's register file and EEPROM;
 //! - the relay-station (RS) blocks ([`relay_station`], [`rs_demux`], [`rs_downsizer`],
 //!   [`rs_merge`], [`rs_spill`], [`rs_upsizer`], [`rs_wire`]) that carry management packets
 //!   between a router's ports and its management agent (the mesh itself is `nrc::rs_mesh`).
@@ -25,8 +29,11 @@
 pub mod active_report;
 pub mod backward_append;
 pub mod eep_access;
+pub mod eep_arbiter;
+pub mod eep_bridge;
 pub mod eep_command_check;
 pub mod i2c_master;
+pub mod nma_core;
 pub mod nmp_collector;
 pub mod nmp_distributor;
 pub mod nmp_output_fifo;
@@ -44,6 +51,9 @@ pub mod rs_upsizer;
 pub mod rs_wire;
 
 pub use active_report::ActiveReport;
+pub use eep_arbiter::EepArbiter;
+pub use eep_bridge::EepBridge;
+pub use nma_core::NmaCore;
 pub use nmp_collector::NmpCollector;
 pub use nmp_distributor::NmpDistributor;
 pub use nmp_output_fifo::NmpOutputFifo;

@@ -1,10 +1,12 @@
 //! Models of the management agent's function units (`hdl::mgmt`: distributor, register access,
 //! active report, collector), cycle by cycle, built on the codec of `hdl::formats::mgmt`, and
-//! a Rust model of a register file's request/response port.
+//! a Rust model of a register file's request/response port; the EEPROM bridge and arbiter.
+use crate::models::i2c_eeprom::{EepCommand, EepResult};
 use hdl::formats::mgmt::{
     self, hop_field, DestType, MgmtBeat, MgmtError, NmpType, ADDRESS0, ADDRESS1, COUNT, HOP_NUM,
     NMP_TYPE, W_ACCESS, W_BACKWARD, W_BACKWARD_HIGH, W_DATA0, W_DATA1, W_INFO,
 };
+use hdl::mgmt::eep_bridge::response_error;
 use hdl::regmap::RegError;
 use std::collections::{BTreeMap, VecDeque};
 
@@ -201,6 +203,43 @@ pub fn register_request(b: &MgmtBeat) -> (bool, u8, [u16; 2], [u64; 2]) {
     )
 }
 
+/// The register unit's response to request `b` that needed `needed` accesses (0: refused
+/// with `refusal`), whose answers were `values` and error codes `errors` (see
+/// `hdl::mgmt::reg_access`).
+pub fn register_response_beat(
+    b: &MgmtBeat,
+    chip: u16,
+    needed: u8,
+    refusal: MgmtError,
+    values: [u64; 2],
+    errors: [u8; 2],
+) -> MgmtBeat {
+    let (write, count, address, _) = register_request(b);
+    let echo = COUNT.set(0, count as u128);
+    let echo = ADDRESS0.set(echo, address[0] as u128);
+    let echo = ADDRESS1.set(echo, address[1] as u128) as u64;
+    let first_error = errors.iter().find(|&&e| e != 0).copied();
+    let (t, error, payload) = if needed == 0 {
+        (NmpType::RegErrorResponse, refusal, [echo, 0, 0])
+    } else if let Some(e) = first_error {
+        let codes = errors[0] as u64 | (errors[1] as u64) << 8;
+        (
+            NmpType::RegErrorResponse,
+            MgmtError::from_code(e).unwrap(),
+            [echo, codes, 0],
+        )
+    } else if write {
+        (NmpType::RegWriteResponse, MgmtError::None, [echo, 0, 0])
+    } else {
+        (
+            NmpType::RegReadResponse,
+            MgmtError::None,
+            [echo, values[0], values[1]],
+        )
+    };
+    response_beat(b, chip, t, error, payload)
+}
+
 /// The register unit, cycle by cycle (see `hdl::mgmt::reg_access`).
 pub struct RegAccessModel {
     /// Address bits of the register file.
@@ -251,7 +290,7 @@ impl RegAccessModel {
                 consumed: false,
             };
         };
-        let (write, count, address, data) = register_request(b);
+        let (write, _, address, data) = register_request(b);
         let (needed, refusal) = self.needed(b);
         let access = (self.issued < needed).then(|| {
             let i = self.issued as usize;
@@ -263,31 +302,8 @@ impl RegAccessModel {
             errors[answered as usize] = e;
             answered += 1;
         }
-        let response = (answered == needed).then(|| {
-            let echo = COUNT.set(0, count as u128);
-            let echo = ADDRESS0.set(echo, address[0] as u128);
-            let echo = ADDRESS1.set(echo, address[1] as u128) as u64;
-            let first_error = errors.iter().find(|&&e| e != 0).copied();
-            let (t, error, payload) = if needed == 0 {
-                (NmpType::RegErrorResponse, refusal, [echo, 0, 0])
-            } else if let Some(e) = first_error {
-                let codes = errors[0] as u64 | (errors[1] as u64) << 8;
-                (
-                    NmpType::RegErrorResponse,
-                    MgmtError::from_code(e).unwrap(),
-                    [echo, codes, 0],
-                )
-            } else if write {
-                (NmpType::RegWriteResponse, MgmtError::None, [echo, 0, 0])
-            } else {
-                (
-                    NmpType::RegReadResponse,
-                    MgmtError::None,
-                    [echo, values[0], values[1]],
-                )
-            };
-            response_beat(b, chip, t, error, payload)
-        });
+        let response = (answered == needed)
+            .then(|| register_response_beat(b, chip, needed, refusal, values, errors));
         RegAccessOutputs {
             access,
             consumed: response.is_some() && responses_ready,
@@ -430,5 +446,185 @@ impl CollectorModel {
         let valid = c.is_some_and(|i| offered[i].is_some());
         self.locked = if valid && !ready { c } else { None };
         c.filter(|_| valid && ready)
+    }
+}
+
+/// The EEPROM command of an EEPROM request beat, as `hdl::mgmt::EepBridge` decodes it: write
+/// for type 0x13, `count` and `address0` of `w5`, the bytes of `w6`.
+pub fn eeprom_command(b: &MgmtBeat) -> EepCommand {
+    let access = b.words[W_ACCESS] as u128;
+    EepCommand {
+        write: beat_type(b) == NmpType::EepWriteRequest.code(),
+        address: ADDRESS0.get(access) as u32,
+        count: COUNT.get(access) as u32,
+        data: std::array::from_fn(|i| (b.words[W_DATA0] >> (8 * i)) as u8),
+    }
+}
+
+/// The response the agent sends to EEPROM request `b` whose command had result `r`: `w5` =
+/// the request's `count` and `address0`; read: type 0x12 with the bytes in `w6`; write: 0x14;
+/// an error: 0x15 with the error of `hdl::mgmt::eep_bridge::EEP_ERROR_RESPONSES`, `w6` zero.
+pub fn eeprom_response(b: &MgmtBeat, chip: u16, r: &EepResult) -> MgmtBeat {
+    let c = eeprom_command(b);
+    let echo = ADDRESS0.set(COUNT.set(0, c.count as u128), c.address as u128) as u64;
+    let error = response_error(r.error);
+    let bytes = r
+        .data
+        .iter()
+        .enumerate()
+        .fold(0u64, |d, (i, &x)| d | (x as u64) << (8 * i));
+    let (t, data) = if error != MgmtError::None {
+        (NmpType::EepErrorResponse, 0)
+    } else if c.write {
+        (NmpType::EepWriteResponse, 0)
+    } else {
+        (NmpType::EepReadResponse, bytes)
+    };
+    response_beat(b, chip, t, error, [echo, data, 0])
+}
+
+/// What the EEPROM bridge offers in a cycle.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EepBridgeOutputs {
+    /// The command offered.
+    pub command: Option<EepCommand>,
+    /// The response offered.
+    pub response: Option<MgmtBeat>,
+    /// `result.ready`.
+    pub result_ready: bool,
+    /// The request is consumed on this edge (with its response).
+    pub consumed: bool,
+}
+
+/// The EEPROM bridge, cycle by cycle (see `hdl::mgmt::eep_bridge`): the request's command
+/// offered until taken, then the response offered with the result and taken with it.
+#[derive(Clone, Debug, Default)]
+pub struct EepBridgeModel {
+    /// The command of the request on offer was taken.
+    pub issued: bool,
+}
+
+impl EepBridgeModel {
+    /// The outputs for the offered request `input`, the offered result and `responses.ready`.
+    pub fn outputs(
+        &self,
+        input: Option<&MgmtBeat>,
+        chip: u16,
+        result: Option<&EepResult>,
+        responses_ready: bool,
+    ) -> EepBridgeOutputs {
+        let command = input.filter(|_| !self.issued).map(eeprom_command);
+        let response = match (input, result) {
+            (Some(b), Some(r)) if self.issued => Some(eeprom_response(b, chip, r)),
+            _ => None,
+        };
+        EepBridgeOutputs {
+            command,
+            result_ready: self.issued && responses_ready,
+            consumed: response.is_some() && responses_ready,
+            response,
+        }
+    }
+    /// The edge; returns whether the request was consumed.
+    pub fn edge(
+        &mut self,
+        reset: bool,
+        input: Option<&MgmtBeat>,
+        chip: u16,
+        result: Option<&EepResult>,
+        command_ready: bool,
+        responses_ready: bool,
+    ) -> bool {
+        let o = self.outputs(input, chip, result, responses_ready);
+        if reset {
+            self.issued = false;
+            return false;
+        }
+        if o.command.is_some() && command_ready {
+            self.issued = true;
+        }
+        if o.consumed {
+            self.issued = false;
+        }
+        o.consumed
+    }
+}
+
+/// What the EEPROM arbiter offers in a cycle.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EepArbiterOutputs {
+    /// The command passed on.
+    pub command: Option<EepCommand>,
+    /// `first_command.ready`, `second_command.ready`.
+    pub command_readies: [bool; 2],
+    /// `first_result.valid`, `second_result.valid`.
+    pub result_valids: [bool; 2],
+    /// `result.ready`.
+    pub result_ready: bool,
+}
+
+/// The EEPROM arbiter, cycle by cycle (see `hdl::mgmt::eep_arbiter`): input 0 first, the
+/// choice held while the command waits, one command outstanding, its result to its issuer.
+#[derive(Clone, Debug, Default)]
+pub struct EepArbiterModel {
+    busy: bool,
+    owner: usize,
+    locked: Option<usize>,
+}
+
+impl EepArbiterModel {
+    /// The input chosen this cycle.
+    pub fn choice(&self, offers: [Option<&EepCommand>; 2]) -> usize {
+        self.locked
+            .unwrap_or(if offers[0].is_some() { 0 } else { 1 })
+    }
+    /// The outputs for the requesters' offers and readies and the unit's result and ready.
+    pub fn outputs(
+        &self,
+        offers: [Option<&EepCommand>; 2],
+        command_ready: bool,
+        result_valid: bool,
+        result_readies: [bool; 2],
+    ) -> EepArbiterOutputs {
+        let choice = self.choice(offers);
+        let mut o = EepArbiterOutputs {
+            command: if self.busy {
+                None
+            } else {
+                offers[choice].cloned()
+            },
+            command_readies: [false; 2],
+            result_valids: [false; 2],
+            result_ready: self.busy && result_readies[self.owner],
+        };
+        o.command_readies[choice] = !self.busy && command_ready;
+        o.result_valids[self.owner] = self.busy && result_valid;
+        o
+    }
+    /// The edge; returns the input whose command was passed on, if any.
+    pub fn edge(
+        &mut self,
+        reset: bool,
+        offers: [Option<&EepCommand>; 2],
+        command_ready: bool,
+        result_valid: bool,
+        result_readies: [bool; 2],
+    ) -> Option<usize> {
+        if reset {
+            *self = Self::default();
+            return None;
+        }
+        let choice = self.choice(offers);
+        let o = self.outputs(offers, command_ready, result_valid, result_readies);
+        if result_valid && o.result_ready {
+            self.busy = false;
+        }
+        self.locked = (o.command.is_some() && !command_ready).then_some(choice);
+        if o.command.is_some() && command_ready {
+            self.busy = true;
+            self.owner = choice;
+            return Some(choice);
+        }
+        None
     }
 }

@@ -1,0 +1,354 @@
+//! The NMA core: the management agent assembled from its units, the part the NRC and NIC
+//! wrappers share (they add the register file, the loader and their own mesh or network
+//! interface around it).
+//!
+//! ```text
+//! from_mesh -> NmpUnpacker -> NmpDistributor -+-> RegAccess<A> ----> registers / register_responses
+//!                                             |       |
+//!                                             +-> EepBridge -> EepArbiter -> EepAccess -> i2c
+//!                                             |       |        ^ loader_command / loader_result
+//!                                             +-------|------- errors
+//!                  faults -> ActiveReport     |       |        |
+//!                              |              v       v        v
+//!                              +----------> NmpCollector -> NmpOutputFifo -> NmpPacker -> to_mesh
+//! ```
+//!
+//! **Mesh side.** `from_mesh` carries request flits ([`FLIT_BITS`] bits per beat) with `port` =
+//! the port the packet arrived on (the unpacker samples it with the head) and `last` on the
+//! tail; the unpacker ends a packet at its tail flit, so `last` is not needed here (a `last`
+//! that disagrees with the flits is the mesh's fault: the unpacker's framing checks drop the
+//! packet as malformed). `to_mesh` carries response and report flits with `port` = the output
+//! port (the forward route's current hop, the same on every flit of a packet) and `last` on
+//! the tail flit.
+//!
+//! **Settings** (from the chip's register file, taken as they are): `chip_id`,
+//! `report_enable`, `fault_mask`, `report_route`, `report_dest` (see [`ActiveReport`]),
+//! `eeprom_device` (A2..A0 of the EEPROM, taken with each command). **Events** (one-cycle
+//! pulses for the chip's counters): `dropped_wrong_id`, `dropped_malformed` (unpacker),
+//! `dropped_no_route` (packer; never for the agent's own responses, whose route always has the
+//! arrival hop), `reports_sent` (a fault report entered the output FIFO), `error_responses`
+//! (an error response, of the register or the EEPROM family, entered the output FIFO; one
+//! cycle after).
+//!
+//! **Order and backpressure.** One request stream, dispatched in order (see
+//! [`NmpDistributor`]): register responses are in request order, EEPROM responses too, but a
+//! register request after an EEPROM request is answered first (the EEPROM takes milliseconds).
+//! The EEPROM bridge serves one request at a time; a second EEPROM request waits in the
+//! distributor's slot and a third holds the whole input (head-of-line blocking, bounded
+//! storage). Responses go before fault reports ([`NmpCollector`]). Nothing is dropped for
+//! lack of room: `to_mesh` not ready stops the packer, the output FIFO fills, the units hold
+//! their responses, and `from_mesh.ready` falls.
+//!
+//! **EEPROM sharing.** The configuration loader (`loader_command` / `loader_result`) and the
+//! agent's EEPROM bridge share the [`EepAccess`] through an [`EepArbiter`], the loader first.
+//!
+//! **Latency** (register read, no backpressure, the register file's 2-cycle read): the tail
+//! taken at the end of cycle `c`, the request beat offered in `c + 1` (unpacker) and shown at
+//! once by the distributor's fall-through slot, the register access taken at the end of
+//! `c + 1`, the answer in `c + 3` and the response beat with it, in the output FIFO at the end
+//! of `c + 3`, the head flit on `to_mesh` in `c + 4`.
+//!
+//! **Reset** (synchronous, to every unit; the register file must share it): every request and
+//! response inside is dropped (the management server's timeout and retry cover them), the flits
+//! of a packet on `to_mesh` stop without a tail, an EEPROM command in progress stops (a write may
+//! have reached the array), a loader command in progress gets no result.
+//!
+//! Parameters: `A` register address bits (15 for the NRC, 12 for the NIC), `F` fault inputs
+//! (1..=64); [`NmaCore::new`]: `mgmt_vc` (the configuration's `network.mgmt_vc`), and the
+//! EEPROM unit's `quarter`, `stretch_limit`, `poll_limit` (see [`EepAccess::new`]).
+use super::eep_access::{EepAccess, EepCommandSink, EepCommandSource, EepResultSource};
+use super::eep_arbiter::EepArbiter;
+use super::eep_bridge::EepBridge;
+use super::i2c_master::I2cPins;
+use super::nmp_output_fifo::NMP_OUTPUT_FIFO_DEPTH;
+use super::relay_station::{RsBeatSink, RsBeatSource, RS_PORT_BITS};
+use super::response_builder::constant;
+use super::{ActiveReport, NmpCollector, NmpDistributor, NmpPacker, NmpUnpacker, RegAccess};
+use crate::formats::flit;
+use crate::formats::mgmt::{self, NmpType, MGMT_BEAT_BITS};
+use crate::formats::FLIT_BITS;
+use crate::regmap::port::{RegRequestSource, RegResponseSink};
+use crate::stream::StreamSource;
+use rust_hdl::prelude::*;
+
+/// Data bits of the registers the agent reaches.
+pub const NMA_DATA_BITS: usize = super::reg_access::REGISTER_DATA_BITS;
+
+/// The management agent; see the module documentation.
+#[derive(LogicBlock)]
+pub struct NmaCore<const A: usize, const F: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset (shared with the register file).
+    pub reset: Signal<In, bool>,
+    /// Request flits; `port` = the arrival port.
+    pub from_mesh: RsBeatSink<FLIT_BITS, RS_PORT_BITS>,
+    /// Response and report flits; `port` = the output port, `last` on the tail.
+    pub to_mesh: RsBeatSource<FLIT_BITS, RS_PORT_BITS>,
+    /// Register accesses to the chip's register file.
+    pub registers: RegRequestSource<A, NMA_DATA_BITS>,
+    /// The register file's answers (always taken).
+    pub register_responses: RegResponseSink<NMA_DATA_BITS>,
+    /// The configuration loader's EEPROM commands (served first).
+    pub loader_command: EepCommandSink,
+    /// Their results.
+    pub loader_result: EepResultSource,
+    /// The EEPROM's I2C bus.
+    pub i2c: I2cPins,
+    /// Fault levels of the monitored units.
+    pub faults: Signal<In, Bits<F>>,
+    /// This chip's ID (register).
+    pub chip_id: Signal<In, Bits<16>>,
+    /// Fault reporting enabled (register).
+    pub report_enable: Signal<In, bool>,
+    /// Masked faults, 1 = masked (register).
+    pub fault_mask: Signal<In, Bits<F>>,
+    /// Fault reports' forward route words `w1` (low) and `w2` (high) (registers).
+    pub report_route: Signal<In, Bits<128>>,
+    /// Fault reports' DestID (register).
+    pub report_dest: Signal<In, Bits<16>>,
+    /// A2..A0 of the EEPROM (register).
+    pub eeprom_device: Signal<In, Bits<3>>,
+    /// A request for another chip was dropped (event).
+    pub dropped_wrong_id: Signal<Out, bool>,
+    /// A malformed packet was dropped (event).
+    pub dropped_malformed: Signal<Out, bool>,
+    /// A beat without an output port was dropped (event).
+    pub dropped_no_route: Signal<Out, bool>,
+    /// A fault report was queued for sending (event).
+    pub reports_sent: Signal<Out, bool>,
+    /// An error response was queued for sending (event).
+    pub error_responses: Signal<Out, bool>,
+    unpacker: NmpUnpacker,
+    distributor: NmpDistributor,
+    reg_access: RegAccess<A>,
+    eep_bridge: EepBridge,
+    eep_arbiter: EepArbiter,
+    eep_access: EepAccess,
+    active_report: ActiveReport<F>,
+    collector: NmpCollector,
+    output_fifo: crate::nmp_output_fifo!(NMP_OUTPUT_FIFO_DEPTH),
+    packer: NmpPacker,
+    error_pulse: DFF<bool>,
+    /// The `nmp_type` of the beat entering the output FIFO.
+    queued_type: Signal<Local, Bits<6>>,
+    type_lsb: Constant<Bits<10>>,
+    register_error: Constant<Bits<6>>,
+    eeprom_error: Constant<Bits<6>>,
+    type_bit: Constant<Bits<7>>,
+    head_bit: Constant<Bits<7>>,
+    tail_bit: Constant<Bits<7>>,
+}
+
+impl<const A: usize, const F: usize> NmaCore<A, F> {
+    /// The agent whose packets travel on VC `mgmt_vc` and whose EEPROM unit has `quarter`
+    /// cycles per quarter SCL period, tolerates `stretch_limit` quarters of clock stretching
+    /// and `poll_limit` refused polls. Panics (naming the parameter) as its units do.
+    pub fn new(mgmt_vc: u8, quarter: u32, stretch_limit: u32, poll_limit: u32) -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            from_mesh: Default::default(),
+            to_mesh: Default::default(),
+            registers: Default::default(),
+            register_responses: Default::default(),
+            loader_command: Default::default(),
+            loader_result: Default::default(),
+            i2c: Default::default(),
+            faults: Default::default(),
+            chip_id: Default::default(),
+            report_enable: Default::default(),
+            fault_mask: Default::default(),
+            report_route: Default::default(),
+            report_dest: Default::default(),
+            eeprom_device: Default::default(),
+            dropped_wrong_id: Default::default(),
+            dropped_malformed: Default::default(),
+            dropped_no_route: Default::default(),
+            reports_sent: Default::default(),
+            error_responses: Default::default(),
+            unpacker: NmpUnpacker::new(),
+            distributor: NmpDistributor::default(),
+            reg_access: RegAccess::new(),
+            eep_bridge: EepBridge::default(),
+            eep_arbiter: EepArbiter::default(),
+            eep_access: EepAccess::new(quarter, stretch_limit, poll_limit),
+            active_report: ActiveReport::new(),
+            collector: NmpCollector::default(),
+            output_fifo: Default::default(),
+            packer: NmpPacker::new(mgmt_vc),
+            error_pulse: Default::default(),
+            queued_type: Default::default(),
+            type_lsb: constant((mgmt::beat_word_lsb(mgmt::W_INFO) + mgmt::NMP_TYPE.lsb) as u64),
+            register_error: constant(NmpType::RegErrorResponse.code() as u64),
+            eeprom_error: constant(NmpType::EepErrorResponse.code() as u64),
+            type_bit: constant(flit::TYPE_BIT as u64),
+            head_bit: constant(flit::HEAD_BIT as u64),
+            tail_bit: constant(flit::TAIL_BIT as u64),
+        }
+    }
+}
+
+impl<const A: usize, const F: usize> Logic for NmaCore<A, F> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        clock!(
+            self,
+            clock,
+            unpacker,
+            distributor,
+            reg_access,
+            eep_bridge,
+            eep_arbiter,
+            eep_access,
+            active_report,
+            collector,
+            output_fifo,
+            packer
+        );
+        dff_setup!(self, clock, error_pulse);
+        self.unpacker.reset.next = self.reset.val();
+        self.distributor.reset.next = self.reset.val();
+        self.reg_access.reset.next = self.reset.val();
+        self.eep_bridge.reset.next = self.reset.val();
+        self.eep_arbiter.reset.next = self.reset.val();
+        self.eep_access.reset.next = self.reset.val();
+        self.active_report.reset.next = self.reset.val();
+        self.collector.reset.next = self.reset.val();
+        self.output_fifo.reset.next = self.reset.val();
+        self.packer.reset.next = self.reset.val();
+        self.unpacker.chip_id.next = self.chip_id.val();
+        self.distributor.chip_id.next = self.chip_id.val();
+        self.reg_access.chip_id.next = self.chip_id.val();
+        self.eep_bridge.chip_id.next = self.chip_id.val();
+        self.active_report.chip_id.next = self.chip_id.val();
+        // Mesh in: flits to the unpacker, the arrival port beside them.
+        self.unpacker.flits.valid.next = self.from_mesh.valid.val();
+        self.unpacker.flits.data.next = self.from_mesh.data.val();
+        self.unpacker.in_port.next = self.from_mesh.port.val();
+        self.from_mesh.ready.next = self.unpacker.flits.ready.val();
+        // Requests to the function units.
+        StreamSource::<Bits<MGMT_BEAT_BITS>>::join(
+            &mut self.unpacker.requests,
+            &mut self.distributor.requests,
+        );
+        StreamSource::<Bits<MGMT_BEAT_BITS>>::join(
+            &mut self.distributor.registers,
+            &mut self.reg_access.requests,
+        );
+        StreamSource::<Bits<MGMT_BEAT_BITS>>::join(
+            &mut self.distributor.eeprom,
+            &mut self.eep_bridge.requests,
+        );
+        // Registers.
+        RegRequestSource::<A, NMA_DATA_BITS>::link(
+            &mut self.registers,
+            &mut self.reg_access.register_request,
+        );
+        RegResponseSink::<NMA_DATA_BITS>::link(
+            &mut self.register_responses,
+            &mut self.reg_access.register_response,
+        );
+        // EEPROM: the loader (first) and the bridge share the EEPROM unit.
+        EepCommandSink::link(
+            &mut self.loader_command,
+            &mut self.eep_arbiter.first_command,
+        );
+        EepResultSource::link(&mut self.loader_result, &mut self.eep_arbiter.first_result);
+        EepCommandSource::join(
+            &mut self.eep_bridge.command,
+            &mut self.eep_arbiter.second_command,
+        );
+        EepResultSource::join(
+            &mut self.eep_arbiter.second_result,
+            &mut self.eep_bridge.result,
+        );
+        EepCommandSource::join(&mut self.eep_arbiter.command, &mut self.eep_access.command);
+        EepResultSource::join(&mut self.eep_access.result, &mut self.eep_arbiter.result);
+        I2cPins::link(&mut self.i2c, &mut self.eep_access.i2c);
+        self.eep_access.device.next = self.eeprom_device.val();
+        // Fault reports.
+        self.active_report.faults.next = self.faults.val();
+        self.active_report.report_enable.next = self.report_enable.val();
+        self.active_report.fault_mask.next = self.fault_mask.val();
+        self.active_report.report_route.next = self.report_route.val();
+        self.active_report.report_dest.next = self.report_dest.val();
+        // Responses and reports out.
+        StreamSource::<Bits<MGMT_BEAT_BITS>>::join(
+            &mut self.reg_access.responses,
+            &mut self.collector.responses,
+        );
+        StreamSource::<Bits<MGMT_BEAT_BITS>>::join(
+            &mut self.eep_bridge.responses,
+            &mut self.collector.eeprom,
+        );
+        StreamSource::<Bits<MGMT_BEAT_BITS>>::join(
+            &mut self.distributor.errors,
+            &mut self.collector.errors,
+        );
+        StreamSource::<Bits<MGMT_BEAT_BITS>>::join(
+            &mut self.active_report.reports,
+            &mut self.collector.reports,
+        );
+        StreamSource::<Bits<MGMT_BEAT_BITS>>::join(
+            &mut self.collector.beats,
+            &mut self.output_fifo.sink,
+        );
+        StreamSource::<Bits<MGMT_BEAT_BITS>>::join(
+            &mut self.output_fifo.source,
+            &mut self.packer.responses,
+        );
+        // Mesh out: the packer's flits, its output port, `last` on the tail flit.
+        self.to_mesh.valid.next = self.packer.flits.valid.val();
+        self.to_mesh.data.next = self.packer.flits.data.val();
+        self.to_mesh.port.next = self.packer.out_port.val();
+        self.to_mesh.last.next = (!self
+            .packer
+            .flits
+            .data
+            .val()
+            .get_bit(self.type_bit.val().index()))
+            & (!self
+                .packer
+                .flits
+                .data
+                .val()
+                .get_bit(self.head_bit.val().index()))
+            & self
+                .packer
+                .flits
+                .data
+                .val()
+                .get_bit(self.tail_bit.val().index());
+        self.packer.flits.ready.next = self.to_mesh.ready.val();
+        // Events.
+        self.queued_type.next = self
+            .collector
+            .beats
+            .data
+            .val()
+            .get_bits::<6>(self.type_lsb.val().index());
+        self.error_pulse.d.next = self.collector.beats.valid.val()
+            & self.collector.beats.ready.val()
+            & ((self.queued_type.val() == self.register_error.val())
+                | (self.queued_type.val() == self.eeprom_error.val()))
+            & !self.reset.val();
+        self.error_responses.next = self.error_pulse.q.val();
+        self.dropped_wrong_id.next = self.unpacker.dropped_wrong_id.val();
+        self.dropped_malformed.next = self.unpacker.dropped_malformed.val();
+        self.dropped_no_route.next = self.packer.dropped_no_route.val();
+        self.reports_sent.next = self.active_report.reports_sent.val();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nma_core_is_synthesizable() {
+        let mut uut = NmaCore::<12, 4>::new(3, 2, 40, 8);
+        uut.connect_all();
+        yosys_validate("nma_core", &generate_verilog(&uut)).unwrap();
+    }
+}
