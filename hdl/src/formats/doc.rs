@@ -51,7 +51,37 @@ pub fn markdown() -> String {
     }
     s.push_str("| 5..15 | reserved | malformed: dropped and counted |\n");
     management(&mut s);
+    eeprom_image(&mut s);
     s
+}
+
+/// The EEPROM configuration image section, from [`crate::mgmt::eeprom_image`].
+fn eeprom_image(s: &mut String) {
+    use crate::mgmt::eeprom_image::{docs, HEADER_BYTES, IMAGE_VERSION};
+    writeln!(
+        s,
+        "\n## EEPROM configuration image (version {IMAGE_VERSION})\n\n\
+         What the configuration loader reads from the management EEPROM after reset: a \
+         {HEADER_BYTES}-byte header at the image's base address (0 by default), then `count` \
+         entries of the same size, entry `i` at `base + {HEADER_BYTES} + {HEADER_BYTES} i`. \
+         Multi-byte fields are little-endian. The loader reads the header, checks it, reads \
+         every entry to check the checksum, and only then reads the entries again and writes \
+         each value to its register: a blank, corrupt or absent EEPROM writes no register.\n"
+    )
+    .unwrap();
+    s.push_str("| record | bytes | field | meaning |\n|---|---|---|---|\n");
+    for f in docs() {
+        writeln!(
+            s,
+            "| {} | {}..{} | `{}` | {} |",
+            f.record,
+            f.offset,
+            f.offset + f.bytes - 1,
+            f.name,
+            f.meaning
+        )
+        .unwrap();
+    }
 }
 
 /// The management packet section, from [`mgmt`].

@@ -25,6 +25,9 @@
 //!   [`rs_merge`], [`rs_spill`], [`rs_upsizer`], [`rs_wire`]) that carry management packets
 //!   between a router's ports and its management agent (the mesh itself is `nrc::rs_mesh`).
 //!
+//! - the configuration loader: [`eeprom_image`] (the image format, defined once) and
+//!   [`eeprom_loader::EepromLoader`] (fills registers from the EEPROM after reset).
+//!
 //! Every response is built by one [`ResponseBuilder`] rule (the codec's `response_to`).
 pub mod active_report;
 pub mod backward_append;
@@ -32,6 +35,9 @@ pub mod eep_access;
 pub mod eep_arbiter;
 pub mod eep_bridge;
 pub mod eep_command_check;
+pub mod eeprom_image;
+pub mod eeprom_loader;
+pub mod eeprom_reader;
 pub mod i2c_master;
 pub mod nma_core;
 pub mod nmp_collector;
