@@ -7,6 +7,7 @@ mod hdl {
     mod crc;
     mod credit_counter;
     mod eep_access;
+    mod eeprom_loader;
     mod fifo;
     mod flit_decoder;
     mod i2c_master;
@@ -19,6 +20,7 @@ mod hdl {
     mod nmp_unpacker;
     mod packet_buffer;
     mod reg_access;
+    mod reg_arbiter;
     mod reg_file;
     mod relay_station;
     mod rs_mesh;

@@ -469,9 +469,8 @@ impl<const A: usize> Logic for EepromLoader<A> {
                         self.refused_pulse.d.next = true;
                         self.held.d.next = self.held.q.val() | self.refused_bit.val();
                         if self.last_entry.val() {
-                            self.held.d.next = self.held.q.val()
-                                | self.refused_bit.val()
-                                | self.loaded_bit.val();
+                            self.held.d.next =
+                                self.held.q.val() | self.refused_bit.val() | self.loaded_bit.val();
                         }
                     }
                 }
