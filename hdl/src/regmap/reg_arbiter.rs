@@ -64,6 +64,8 @@ pub struct RegArbiter<const A: usize, const D: usize> {
     choose_second: Signal<Local, bool>,
     /// The response at hand belongs to `second`.
     to_second: Signal<Local, bool>,
+    /// The tag FIFO's fill, not needed: its `ready` says when it is full.
+    unused_tag_count: Signal<Local, Bits<{ crate::fifo::fifo_count_bits(TAG_DEPTH) }>>,
 }
 
 impl<const A: usize, const D: usize> RegArbiter<A, D> {
@@ -91,6 +93,7 @@ impl<const A: usize, const D: usize> RegArbiter<A, D> {
             held_second: Default::default(),
             choose_second: Default::default(),
             to_second: Default::default(),
+            unused_tag_count: Default::default(),
         }
     }
 }
@@ -107,6 +110,7 @@ impl<const A: usize, const D: usize> Logic for RegArbiter<A, D> {
         dff_setup!(self, clock, holding, held_second);
         clock!(self, clock, tags);
         self.tags.reset.next = self.reset.val();
+        self.unused_tag_count.next = self.tags.count.val();
 
         // Requests: the held requester, else `first` if it asks, else `second`.
         self.choose_second.next = !self.first_request.valid.val();
