@@ -254,8 +254,24 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
             "management agent output FIFO: 2 response beats between the collector and the packer, in flip-flops",
         )?,
         nma_core(cfg)?,
+        emit(
+            crate::mgmt::eeprom_loader::EepromLoader::<{ crate::formats::mgmt::REGISTER_ADDRESS_BITS }>::new(
+                0,
+                LOADER_MAX_ENTRIES,
+            ),
+            "eeprom_loader",
+            "configuration loader: after reset, checks the EEPROM image (magic, version, count, CRC-16 of the entries) and writes its entries to the registers (15-bit addresses, 64-bit data); blank, corrupt, absent and refused outcomes",
+        )?,
+        emit(
+            crate::regmap::RegArbiter::<{ crate::formats::mgmt::REGISTER_ADDRESS_BITS }, 64>::new(),
+            "reg_arbiter",
+            "two register requesters (the first with priority) onto one register file port, responses back to their requesters in order (15-bit addresses, 64-bit data)",
+        )?,
     ])
 }
+
+/// Entries the emitted configuration loader accepts in an image (40 KiB of the 64 KiB part).
+pub const LOADER_MAX_ENTRIES: usize = 4096;
 
 /// Cycles per quarter SCL period of the `nma_core` top: small, so that benches and timing
 /// figures run EEPROM requests in thousands of cycles, not hundreds of thousands (the chips'

@@ -11,6 +11,8 @@ pub mod cost_cases;
 pub mod dual;
 pub mod link_bench;
 pub mod link_perf;
+pub mod loader_bench;
+pub mod loader_perf;
 pub mod mgmt_client;
 pub mod mgmt_perf;
 pub mod models;

@@ -9,6 +9,7 @@ mod hdl {
     mod eep_access;
     mod eep_arbiter;
     mod eep_bridge;
+    mod eeprom_loader;
     mod fifo;
     mod flit_decoder;
     mod i2c_master;
@@ -23,6 +24,7 @@ mod hdl {
     mod nrc_mgmt;
     mod packet_buffer;
     mod reg_access;
+    mod reg_arbiter;
     mod reg_file;
     mod relay_station;
     mod rs_mesh;

@@ -297,20 +297,23 @@ mod tests {
     #[test]
     fn blank_and_corrupt_images_are_refused() {
         let good = EepromImage::new(&sample()).bytes();
-        assert_eq!(
-            EepromImage::parse(&[0xff; 64], 16),
-            Err(ImageError::Blank)
-        );
+        assert_eq!(EepromImage::parse(&[0xff; 64], 16), Err(ImageError::Blank));
         assert_eq!(EepromImage::parse(&[0; 64], 16), Err(ImageError::Blank));
         assert_eq!(EepromImage::parse(&good, 4), Err(ImageError::TooMany(5)));
-        assert_eq!(EepromImage::parse(&good[..30], 16), Err(ImageError::Truncated));
+        assert_eq!(
+            EepromImage::parse(&good[..30], 16),
+            Err(ImageError::Truncated)
+        );
         // Every change of any one byte, and every exchange of two different bytes, is caught.
         for i in 0..good.len() {
             for v in [0x01u8, 0x80, 0xff, 0x5a] {
                 let mut b = good.clone();
                 b[i] ^= v;
                 let r = EepromImage::parse(&b, 16);
-                assert!(r.is_err() && r != Err(ImageError::Blank), "byte {i} ^ {v:#x}: {r:?}");
+                assert!(
+                    r.is_err() && r != Err(ImageError::Blank),
+                    "byte {i} ^ {v:#x}: {r:?}"
+                );
             }
             for j in i + 1..good.len() {
                 if good[i] != good[j] {

@@ -206,6 +206,10 @@ pub struct EepromLoader<const A: usize> {
     entries_next: Signal<Local, Bits<COUNT_BITS>>,
     /// Every entry of the pass has been taken.
     last_entry: Signal<Local, bool>,
+    /// Write responses carry no data.
+    unused_response_data: Signal<Local, Bits<64>>,
+    /// The reader is always idle where a run starts (each run's bytes are all taken first).
+    unused_reader_idle: Signal<Local, bool>,
 }
 
 /// The mask of one status bit, as the hardware's constant.
@@ -282,6 +286,8 @@ impl<const A: usize> EepromLoader<A> {
             entries_length: Default::default(),
             entries_next: Default::default(),
             last_entry: Default::default(),
+            unused_response_data: Default::default(),
+            unused_reader_idle: Default::default(),
         }
     }
 }
@@ -311,6 +317,8 @@ impl<const A: usize> Logic for EepromLoader<A> {
         EepResultSink::link(&mut self.eeprom_result, &mut self.reader.eeprom_result);
         self.reader.reset.next = self.reset.val();
         self.checksum.reset.next = self.reset.val();
+        self.unused_response_data.next = self.register_responses.data.val();
+        self.unused_reader_idle.next = self.reader.idle.val();
 
         // Outputs: the pulses and the held outcome come from flip-flops.
         self.busy.next = self.stage.q.val() != Stage::Done;
@@ -469,9 +477,8 @@ impl<const A: usize> Logic for EepromLoader<A> {
                         self.refused_pulse.d.next = true;
                         self.held.d.next = self.held.q.val() | self.refused_bit.val();
                         if self.last_entry.val() {
-                            self.held.d.next = self.held.q.val()
-                                | self.refused_bit.val()
-                                | self.loaded_bit.val();
+                            self.held.d.next =
+                                self.held.q.val() | self.refused_bit.val() | self.loaded_bit.val();
                         }
                     }
                 }

@@ -133,17 +133,16 @@ impl Logic for EepromReader {
         self.bytes.valid.next = self.chunk_left.q.val() != 0;
         self.bytes.data.next = self.chunk.q.val().get_bits::<8>(0);
         self.failed.next = self.failure.q.val();
-        self.idle.next = !self.waiting.q.val()
-            & (self.chunk_left.q.val() == 0)
-            & (self.remaining.q.val() == 0);
+        self.idle.next =
+            !self.waiting.q.val() & (self.chunk_left.q.val() == 0) & (self.remaining.q.val() == 0);
 
         if self.eeprom.valid.val() & self.eeprom.ready.val() {
             self.waiting.d.next = true;
             self.asked.d.next = self.count.val();
-            self.next_address.d.next =
-                self.next_address.q.val() + bit_cast::<EEP_ADDRESS_BITS, EEP_COUNT_BITS>(self.count.val());
-            self.remaining.d.next =
-                self.remaining.q.val() - bit_cast::<RUN_LENGTH_BITS, EEP_COUNT_BITS>(self.count.val());
+            self.next_address.d.next = self.next_address.q.val()
+                + bit_cast::<EEP_ADDRESS_BITS, EEP_COUNT_BITS>(self.count.val());
+            self.remaining.d.next = self.remaining.q.val()
+                - bit_cast::<RUN_LENGTH_BITS, EEP_COUNT_BITS>(self.count.val());
         }
         if self.eeprom_result.valid.val() & self.eeprom_result.ready.val() {
             self.waiting.d.next = false;

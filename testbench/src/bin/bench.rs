@@ -3,7 +3,8 @@
 //! ([`testbench::cost_cases`]), the link layer's goodput, latencies and endpoint cost on
 //! both parts ([`testbench::link_perf`]), and the register file's latency and cost on iCE40
 //! and ECP5 ([`testbench::regfile_perf`]), the management agent's unpacker and packer
-//! ([`testbench::mgmt_perf`]), and the relay station's and 8-port relay-station mesh's cost on
+//! ([`testbench::mgmt_perf`]) with the configuration loader and register arbiter
+//! ([`testbench::loader_perf`]), and the relay station's and 8-port relay-station mesh's cost on
 //! iCE40 ([`testbench::rs_perf`]).
 //!
 //! Usage: `bench [speed|cost|link|link-sim|link-cost|regfile|mgmt|rs]...` (all when none; `link` is
@@ -43,6 +44,7 @@ fn main() -> Result<()> {
     }
     if all || has("mgmt") {
         testbench::mgmt_perf::report(&workspace().join("build/bench/mgmt"))?;
+        testbench::loader_perf::report(&workspace().join("build/bench/loader"))?;
     }
     if all || has("rs") {
         testbench::rs_perf::report(&workspace().join("build/bench/rs"))?;
