@@ -28,7 +28,8 @@
 //! `dropped_no_route` (packer; never for the agent's own responses, whose route always has the
 //! arrival hop), `reports_sent` (a fault report entered the output FIFO), `error_responses`
 //! (an error response, of the register or the EEPROM family, entered the output FIFO; one
-//! cycle after).
+//! cycle after). **Status**: `held`, the beats waiting inside (distributor slots, output
+//! FIFO count).
 //!
 //! **Order and backpressure.** One request stream, dispatched in order (see
 //! [`NmpDistributor`]): register responses are in request order, EEPROM responses too, but a
@@ -70,6 +71,11 @@ use crate::formats::FLIT_BITS;
 use crate::regmap::port::{RegRequestSource, RegResponseSink};
 use crate::stream::StreamSource;
 use rust_hdl::prelude::*;
+
+/// Bits of the output FIFO's count.
+const FIFO_COUNT_BITS: usize = crate::fifo::fifo_count_bits(NMP_OUTPUT_FIFO_DEPTH);
+/// Bits of `held`: three distributor slots and the output FIFO's count.
+pub const HELD_BITS: usize = 3 + FIFO_COUNT_BITS;
 
 /// Data bits of the registers the agent reaches.
 pub const NMA_DATA_BITS: usize = super::reg_access::REGISTER_DATA_BITS;
@@ -119,6 +125,9 @@ pub struct NmaCore<const A: usize, const F: usize> {
     pub reports_sent: Signal<Out, bool>,
     /// An error response was queued for sending (event).
     pub error_responses: Signal<Out, bool>,
+    /// Beats held inside (status): bits 2..0 the distributor's slots (register, EEPROM,
+    /// error), bits 4..3 the output FIFO's count.
+    pub held: Signal<Out, Bits<HELD_BITS>>,
     unpacker: NmpUnpacker,
     distributor: NmpDistributor,
     reg_access: RegAccess<A>,
@@ -130,6 +139,9 @@ pub struct NmaCore<const A: usize, const F: usize> {
     output_fifo: crate::nmp_output_fifo!(NMP_OUTPUT_FIFO_DEPTH),
     packer: NmpPacker,
     error_pulse: DFF<bool>,
+    /// `from_mesh.last`, acknowledged: the unpacker ends packets at their tail flits (a
+    /// name with "unused" passes Verilator's lint; nothing reads it, synthesis removes it).
+    unused_last: Signal<Local, bool>,
     /// The `nmp_type` of the beat entering the output FIFO.
     queued_type: Signal<Local, Bits<6>>,
     type_lsb: Constant<Bits<10>>,
@@ -178,6 +190,8 @@ impl<const A: usize, const F: usize> NmaCore<A, F> {
             output_fifo: Default::default(),
             packer: NmpPacker::new(mgmt_vc),
             error_pulse: Default::default(),
+            unused_last: Default::default(),
+            held: Default::default(),
             queued_type: Default::default(),
             type_lsb: constant((mgmt::beat_word_lsb(mgmt::W_INFO) + mgmt::NMP_TYPE.lsb) as u64),
             register_error: constant(NmpType::RegErrorResponse.code() as u64),
@@ -227,6 +241,7 @@ impl<const A: usize, const F: usize> Logic for NmaCore<A, F> {
         self.unpacker.flits.data.next = self.from_mesh.data.val();
         self.unpacker.in_port.next = self.from_mesh.port.val();
         self.from_mesh.ready.next = self.unpacker.flits.ready.val();
+        self.unused_last.next = self.from_mesh.last.val();
         // Requests to the function units.
         StreamSource::<Bits<MGMT_BEAT_BITS>>::join(
             &mut self.unpacker.requests,
@@ -338,6 +353,8 @@ impl<const A: usize, const F: usize> Logic for NmaCore<A, F> {
         self.dropped_malformed.next = self.unpacker.dropped_malformed.val();
         self.dropped_no_route.next = self.packer.dropped_no_route.val();
         self.reports_sent.next = self.active_report.reports_sent.val();
+        self.held.next = bit_cast::<HELD_BITS, 3>(self.distributor.held.val())
+            | (bit_cast::<HELD_BITS, FIFO_COUNT_BITS>(self.output_fifo.count.val()) << 3);
     }
 }
 
