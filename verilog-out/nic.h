@@ -10,7 +10,7 @@
 #ifndef NIC_H
 #define NIC_H
 
-#define NIC_REGISTER_COUNT     23
+#define NIC_REGISTER_COUNT     24
 #define NIC_BYTES_PER_REGISTER 8
 
 /* Error codes of a register response (the same in every map). */
@@ -80,10 +80,10 @@
 #define NIC_FAULT_EVENTS_WIDTH  8
 #define NIC_FAULT_EVENTS_RESET  0x0000000000000000ULL
 
-/* loader_status (RO, 8 bits): outcome of the EEPROM configuration loader after reset */
+/* loader_status (RO, 6 bits): outcome of the EEPROM configuration loader after reset */
 #define NIC_LOADER_STATUS_ADDR   0xaULL
 #define NIC_LOADER_STATUS_OFFSET 0x50ULL
-#define NIC_LOADER_STATUS_WIDTH  8
+#define NIC_LOADER_STATUS_WIDTH  6
 #define NIC_LOADER_STATUS_RESET  0x0000000000000000ULL
 
 /* dropped_wrong_id (CNT, 32 bits): requests dropped: DestID neither chip_id nor all ones */
@@ -109,6 +109,12 @@
 #define NIC_REPORTS_SENT_OFFSET 0x98ULL
 #define NIC_REPORTS_SENT_WIDTH  32
 #define NIC_REPORTS_SENT_RESET  0x0000000000000000ULL
+
+/* error_responses (CNT, 32 bits): error responses sent (register or EEPROM family) */
+#define NIC_ERROR_RESPONSES_ADDR   0x14ULL
+#define NIC_ERROR_RESPONSES_OFFSET 0xa0ULL
+#define NIC_ERROR_RESPONSES_WIDTH  32
+#define NIC_ERROR_RESPONSES_RESET  0x0000000000000000ULL
 
 /* port0_link_status (RO, 19 bits): link state, widths and lane masks */
 /*   up (bits 0..0): the link is up */

@@ -10,7 +10,7 @@
 #ifndef NRC_H
 #define NRC_H
 
-#define NRC_REGISTER_COUNT     84
+#define NRC_REGISTER_COUNT     85
 #define NRC_BYTES_PER_REGISTER 8
 
 /* Error codes of a register response (the same in every map). */
@@ -80,10 +80,10 @@
 #define NRC_FAULT_EVENTS_WIDTH  8
 #define NRC_FAULT_EVENTS_RESET  0x0000000000000000ULL
 
-/* loader_status (RO, 8 bits): outcome of the EEPROM configuration loader after reset */
+/* loader_status (RO, 6 bits): outcome of the EEPROM configuration loader after reset */
 #define NRC_LOADER_STATUS_ADDR   0xaULL
 #define NRC_LOADER_STATUS_OFFSET 0x50ULL
-#define NRC_LOADER_STATUS_WIDTH  8
+#define NRC_LOADER_STATUS_WIDTH  6
 #define NRC_LOADER_STATUS_RESET  0x0000000000000000ULL
 
 /* dropped_wrong_id (CNT, 32 bits): requests dropped: DestID neither chip_id nor all ones */
@@ -109,6 +109,12 @@
 #define NRC_REPORTS_SENT_OFFSET 0x98ULL
 #define NRC_REPORTS_SENT_WIDTH  32
 #define NRC_REPORTS_SENT_RESET  0x0000000000000000ULL
+
+/* error_responses (CNT, 32 bits): error responses sent (register or EEPROM family) */
+#define NRC_ERROR_RESPONSES_ADDR   0x14ULL
+#define NRC_ERROR_RESPONSES_OFFSET 0xa0ULL
+#define NRC_ERROR_RESPONSES_WIDTH  32
+#define NRC_ERROR_RESPONSES_RESET  0x0000000000000000ULL
 
 /* rs_dropped_row0 (CNT, 32 bits): packets from the agent for a nonexistent port, dropped at this row's left end */
 #define NRC_RS_DROPPED_ROW0_ADDR   0x20ULL

@@ -34,8 +34,8 @@ use hdl::mgmt::i2c_master::I2cPins;
 use hdl::mgmt::nma_core::{NmaCore, NMA_DATA_BITS};
 use hdl::mgmt::regs::{NmaFault, NMA_CHIP_FAULT_BASE, NMA_FAULTS};
 use hdl::mgmt::relay_station::{RsBeatSink, RsBeatSource, RS_BEAT_BITS, RS_PORT_BITS};
-use hdl::width::chunk_index_bits;
 use hdl::regmap::{Access, RegArbiter, RegFile, RegMap};
+use hdl::width::chunk_index_bits;
 use rust_hdl::prelude::*;
 
 /// Fault inputs the chip drives (`chip_faults`).
@@ -101,7 +101,6 @@ mod slot {
 #[derive(LogicBlock)]
 pub struct NrcMgmt<
     const B: usize,
-    const P: usize,
     const CW: usize,
     const PORTS: usize,
     const ROWS: usize,
@@ -112,9 +111,9 @@ pub struct NrcMgmt<
     /// Synchronous reset of the whole plane.
     pub reset: Signal<In, bool>,
     /// Per port: management packets arriving on the port (flits, `last` on the tail).
-    pub inbound: [RsBeatSink<FLIT_BITS, P>; PORTS],
+    pub inbound: [RsBeatSink<FLIT_BITS, RS_PORT_BITS>; PORTS],
     /// Per port: management packets leaving on the port.
-    pub outbound: [RsBeatSource<FLIT_BITS, P>; PORTS],
+    pub outbound: [RsBeatSource<FLIT_BITS, RS_PORT_BITS>; PORTS],
     /// Per port: the link endpoint's report, shown in the port's registers.
     pub links: [LinkReportSink; PORTS],
     /// The routing table's indirect access.
@@ -123,7 +122,7 @@ pub struct NrcMgmt<
     pub chip_faults: Signal<In, Bits<NRC_CHIP_FAULTS>>,
     /// The configuration EEPROM's I2C bus.
     pub i2c: I2cPins,
-    mesh: RsMesh<B, P, CW, PORTS, ROWS, RW>,
+    mesh: RsMesh<B, RS_PORT_BITS, CW, PORTS, ROWS, RW>,
     agent: NmaCore<REGISTER_ADDRESS_BITS, NMA_FAULTS>,
     loader: EepromLoader<REGISTER_ADDRESS_BITS>,
     arbiter: RegArbiter<REGISTER_ADDRESS_BITS, NMA_DATA_BITS>,
@@ -131,15 +130,21 @@ pub struct NrcMgmt<
     /// Fault levels last cycle (for the sticky fault events).
     faults_before: DFF<Bits<NMA_FAULTS>>,
     faults_now: Signal<Local, Bits<NMA_FAULTS>>,
+    /// Write strobes of the settings the agent reads as levels, and the sticky events' value
+    /// (software reads it; no hardware acts on it): acknowledged unused.
+    strobes_unused: Signal<Local, bool>,
+    /// The loader's outcome pulses: its held status bits carry the same outcome to the
+    /// registers and the agent's faults, so the pulses are acknowledged unused.
+    loader_pulses_unused: Signal<Local, bool>,
+    /// The agent's occupancy (for benches and debug): not in the register map yet.
+    agent_held_unused: Signal<Local, bool>,
     chip_type: Constant<Bits<NMA_DATA_BITS>>,
 }
 
 /// The default build's plane: 8 ports in 2 rows of 4, 20-bit beats.
-pub type NrcMgmt8 =
-    NrcMgmt<RS_BEAT_BITS, RS_PORT_BITS, { chunk_index_bits(FLIT_BITS, RS_BEAT_BITS) }, 8, 2, 1>;
+pub type NrcMgmt8 = NrcMgmt<RS_BEAT_BITS, { chunk_index_bits(FLIT_BITS, RS_BEAT_BITS) }, 8, 2, 1>;
 /// The published router's plane: 24 ports in 4 rows of 6.
-pub type NrcMgmt24 =
-    NrcMgmt<RS_BEAT_BITS, RS_PORT_BITS, { chunk_index_bits(FLIT_BITS, RS_BEAT_BITS) }, 24, 4, 2>;
+pub type NrcMgmt24 = NrcMgmt<RS_BEAT_BITS, { chunk_index_bits(FLIT_BITS, RS_BEAT_BITS) }, 24, 4, 2>;
 
 /// How the top's EEPROM side is timed and where the loader finds its image.
 #[derive(Clone, Copy, Debug)]
@@ -158,14 +163,8 @@ pub struct NrcMgmtParams {
     pub max_entries: usize,
 }
 
-impl<
-        const B: usize,
-        const P: usize,
-        const CW: usize,
-        const PORTS: usize,
-        const ROWS: usize,
-        const RW: usize,
-    > NrcMgmt<B, P, CW, PORTS, ROWS, RW>
+impl<const B: usize, const CW: usize, const PORTS: usize, const ROWS: usize, const RW: usize>
+    NrcMgmt<B, CW, PORTS, ROWS, RW>
 {
     /// The router's register map for this size.
     pub fn map() -> RegMap {
@@ -198,9 +197,10 @@ impl<
             registers: RegFile::new(&map),
             faults_before: Default::default(),
             faults_now: Default::default(),
-            chip_type: Constant::new(
-                (hdl::formats::mgmt::DestType::Nrc.code() as u64).into(),
-            ),
+            strobes_unused: Default::default(),
+            loader_pulses_unused: Default::default(),
+            agent_held_unused: Default::default(),
+            chip_type: Constant::new((hdl::formats::mgmt::DestType::Nrc.code() as u64).into()),
         }
     }
 }
@@ -241,13 +241,19 @@ fn check_slots(map: &RegMap, ports: usize, rows: usize) {
         for (k, reg) in names.registers.iter().enumerate() {
             let name = format!("port{p}_{}", reg.name);
             let position = slot::PORT0 + LINK_PORT_REGISTERS as usize * p + k;
-            assert_eq!(map.index(ReadOnly, &name), position, "nrc_mgmt: {name} moved");
+            assert_eq!(
+                map.index(ReadOnly, &name),
+                position,
+                "nrc_mgmt: {name} moved"
+            );
         }
     }
     assert_eq!(map.count(ReadOnly), slot::PORT0 + 8 * ports);
     assert_eq!(map.count(Counter), slot::MESH_ROW0 + rows);
     assert_eq!(map.count(ReadWrite), slot::ROUTE_PORTS + 1);
-    // The loader's status bits Blank..=Refused, from bit 2, are the agent's faults 0..=3.
+    // The loader's status bits Blank..=Refused, from bit 2, are the agent's faults 0..=3; the
+    // chip's faults start at 4.
+    assert_eq!(NMA_CHIP_FAULT_BASE, 4);
     for (k, fault) in NmaFault::ALL.iter().enumerate() {
         assert_eq!(fault.bit(), k);
     }
@@ -258,18 +264,16 @@ fn check_slots(map: &RegMap, ports: usize, rows: usize) {
         LoaderStatus::Refused,
     ];
     for (k, status) in from.into_iter().enumerate() {
-        assert_eq!(status.bit(), 2 + k, "nrc_mgmt: loader status {status:?} moved");
+        assert_eq!(
+            status.bit(),
+            2 + k,
+            "nrc_mgmt: loader status {status:?} moved"
+        );
     }
 }
 
-impl<
-        const B: usize,
-        const P: usize,
-        const CW: usize,
-        const PORTS: usize,
-        const ROWS: usize,
-        const RW: usize,
-    > Logic for NrcMgmt<B, P, CW, PORTS, ROWS, RW>
+impl<const B: usize, const CW: usize, const PORTS: usize, const ROWS: usize, const RW: usize> Logic
+    for NrcMgmt<B, CW, PORTS, ROWS, RW>
 {
     #[hdl_gen]
     fn update(&mut self) {
@@ -281,11 +285,23 @@ impl<
         self.arbiter.reset.next = self.reset.val();
         self.registers.reset.next = self.reset.val();
         for p in 0..PORTS {
-            RsBeatSink::<FLIT_BITS, P>::link(&mut self.inbound[p], &mut self.mesh.inbound[p]);
-            RsBeatSource::<FLIT_BITS, P>::link(&mut self.outbound[p], &mut self.mesh.outbound[p]);
+            RsBeatSink::<FLIT_BITS, RS_PORT_BITS>::link(
+                &mut self.inbound[p],
+                &mut self.mesh.inbound[p],
+            );
+            RsBeatSource::<FLIT_BITS, RS_PORT_BITS>::link(
+                &mut self.outbound[p],
+                &mut self.mesh.outbound[p],
+            );
         }
-        RsBeatSource::<FLIT_BITS, P>::join(&mut self.mesh.to_nma, &mut self.agent.from_mesh);
-        RsBeatSource::<FLIT_BITS, P>::join(&mut self.agent.to_mesh, &mut self.mesh.from_nma);
+        RsBeatSource::<FLIT_BITS, RS_PORT_BITS>::join(
+            &mut self.mesh.to_nma,
+            &mut self.agent.from_mesh,
+        );
+        RsBeatSource::<FLIT_BITS, RS_PORT_BITS>::join(
+            &mut self.agent.to_mesh,
+            &mut self.mesh.from_nma,
+        );
         // The loader first (it runs after reset), then the agent.
         hdl::mgmt::eep_access::EepCommandSource::join(
             &mut self.loader.eeprom,
@@ -334,9 +350,20 @@ impl<
             .get_bits::<ROUTE_INDEX_BITS>(0);
         self.route_table.ports.next = self.registers.settings[8].val().get_bits::<PORTS>(0);
         self.route_table.write.next = self.registers.written[8].val();
-        // Faults: the loader's outcome as levels (its status bits Blank..Refused), then the chip's.
-        self.faults_now.next = bit_cast::<NMA_FAULTS, 4>(self.loader.status.val().get_bits::<4>(2)) | (bit_cast::<NMA_FAULTS, NRC_CHIP_FAULTS>(self.chip_faults.val())
-            << NMA_CHIP_FAULT_BASE);
+        self.loader_pulses_unused.next = self.loader.busy.val()
+            | self.loader.done.val()
+            | self.loader.blank.val()
+            | self.loader.corrupt.val()
+            | self.loader.absent.val()
+            | self.loader.refused.val();
+        self.strobes_unused.next = self.registers.flag_values[0].val().any();
+        self.agent_held_unused.next = self.agent.held.val().any();
+        for k in 0..8 {
+            self.strobes_unused.next = self.strobes_unused.val() | self.registers.written[k].val();
+        }
+        // Faults (literal positions checked by `new`): the loader's outcome as levels (its status bits Blank..Refused), then the chip's.
+        self.faults_now.next = bit_cast::<NMA_FAULTS, 4>(self.loader.status.val().get_bits::<4>(2))
+            | (bit_cast::<NMA_FAULTS, NRC_CHIP_FAULTS>(self.chip_faults.val()) << 4);
         self.agent.faults.next = self.faults_now.val();
         self.faults_before.d.next = self.faults_now.val();
         // Sticky events: rising edges of unmasked faults, reported or not.
@@ -356,8 +383,10 @@ impl<
         }
         // Read-only registers.
         self.registers.status[0].next = self.chip_type.val();
-        self.registers.status[1].next = bit_cast::<NMA_DATA_BITS, NMA_FAULTS>(self.faults_now.val());
-        self.registers.status[2].next = bit_cast::<NMA_DATA_BITS, LOADER_STATUS_BITS>(self.loader.status.val());
+        self.registers.status[1].next =
+            bit_cast::<NMA_DATA_BITS, NMA_FAULTS>(self.faults_now.val());
+        self.registers.status[2].next =
+            bit_cast::<NMA_DATA_BITS, LOADER_STATUS_BITS>(self.loader.status.val());
         self.registers.status[3].next =
             bit_cast::<NMA_DATA_BITS, PORTS>(self.route_table.read.val());
         for p in 0..PORTS {

@@ -14,8 +14,7 @@ pub const NMA_FAULTS: usize = 8;
 pub const NMA_CHIP_FAULT_BASE: usize = 4;
 /// Width of the agent's event counters.
 pub const NMA_COUNTER_BITS: usize = 32;
-/// Width of the loader's status register.
-pub const LOADER_STATUS_BITS: usize = 8;
+pub use super::eeprom_loader::LOADER_STATUS_BITS;
 
 /// The agent's fault inputs that the agent itself drives (from the EEPROM loader).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

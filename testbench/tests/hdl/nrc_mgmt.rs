@@ -108,7 +108,16 @@ impl World {
                 } else {
                     rng.bits(r.width) as u64
                 };
-                let name = ["status", "peer", "ltps_sent", "ltps_good", "ltps_bad", "retries", "replays", "drops"][k];
+                let name = [
+                    "status",
+                    "peer",
+                    "ltps_sent",
+                    "ltps_good",
+                    "ltps_bad",
+                    "retries",
+                    "replays",
+                    "drops",
+                ][k];
                 let port = b.port(&format!("links${p}${name}"));
                 b.poke(port, v as u128);
             }
@@ -161,7 +170,10 @@ impl World {
         b.poke_bool(self.sda_in, sda);
         b.poke(self.chip_faults, self.faults as u128);
         let index = b.peek(self.route_index) as u64;
-        b.poke(self.route_read, *self.table.get(&index).unwrap_or(&0) as u128);
+        b.poke(
+            self.route_read,
+            *self.table.get(&index).unwrap_or(&0) as u128,
+        );
         if b.peek_bool(self.route_write) {
             let ports = b.peek(self.route_ports) as u64;
             self.table.insert(index, ports);
@@ -171,7 +183,10 @@ impl World {
         }
         for (p, r) in self.receivers.iter_mut().enumerate() {
             if let Some(packet) = r.fired(b) {
-                assert_eq!(packet.port, p as u64, "a packet left port {p} naming another");
+                assert_eq!(
+                    packet.port, p as u64,
+                    "a packet left port {p} naming another"
+                );
                 self.arrived.push((p as u8, packet.beats));
             }
         }
@@ -233,16 +248,6 @@ fn target(port: u8, chip_id: u16) -> Target {
         chip_type: DestType::Nrc,
         entry_port: port,
         path: vec![],
-    }
-}
-
-/// Runs the world until the client has nothing pending, handing packets both ways; returns
-/// the completions with the port each request entered on.
-fn settle(w: &mut World, c: &mut MgmtClient, limit: u64) {
-    let start = w.b.cycle();
-    while c.pending() > 0 {
-        pump(w, c);
-        assert!(w.b.cycle() - start < limit, "requests still pending after {limit} cycles");
     }
 }
 
@@ -364,7 +369,12 @@ fn nrc_mgmt_24_ports_random_requests_faults_and_loading() {
     let loaded = 1u64 << hdl::mgmt::eeprom_loader::LoaderStatus::Loaded.bit();
     let mut polls = 0;
     loop {
-        let r = ask(&mut w, &mut c, target(7, UNSET_ID), Operation::ReadRegisters(vec![status]));
+        let r = ask(
+            &mut w,
+            &mut c,
+            target(7, UNSET_ID),
+            Operation::ReadRegisters(vec![status]),
+        );
         polls += 1;
         if r == Ok(Reply::Registers(vec![loaded])) {
             break;
@@ -381,7 +391,12 @@ fn nrc_mgmt_24_ports_random_requests_faults_and_loading() {
     );
     let id = w.address("chip_id");
     assert_eq!(
-        ask(&mut w, &mut c, target(3, CHIP_ID), Operation::ReadRegisters(vec![id])),
+        ask(
+            &mut w,
+            &mut c,
+            target(3, CHIP_ID),
+            Operation::ReadRegisters(vec![id])
+        ),
         Ok(Reply::Registers(vec![CHIP_ID as u64]))
     );
 
@@ -389,7 +404,16 @@ fn nrc_mgmt_24_ports_random_requests_faults_and_loading() {
     let mut fixed = BTreeMap::new();
     for p in 0..PORTS {
         for (k, r) in link_port_map().registers.iter().enumerate() {
-            let name = ["status", "peer", "ltps_sent", "ltps_good", "ltps_bad", "retries", "replays", "drops"][k];
+            let name = [
+                "status",
+                "peer",
+                "ltps_sent",
+                "ltps_good",
+                "ltps_bad",
+                "retries",
+                "replays",
+                "drops",
+            ][k];
             let v = w.link_value(p, name);
             fixed.insert(w.address(&format!("port{p}_{}", r.name)), v);
         }
@@ -418,14 +442,18 @@ fn nrc_mgmt_24_ports_random_requests_faults_and_loading() {
     let requests = 3000;
     let mut issued: HashMap<u64, Issued> = HashMap::new();
     let mut sent = 0;
-    let (mut wrong_id, mut malformed, mut errors, mut raw_pending) = (0u64, 0u64, 0u64, BTreeMap::new());
+    let (mut wrong_id, mut malformed, mut errors, mut raw_pending) =
+        (0u64, 0u64, 0u64, BTreeMap::new());
     let mut raw_tid = RAW_TRANSACTIONS;
     let mut events = 0u64;
     let mut risen = 0u64;
     let mut reports = vec![];
     let start = w.b.cycle();
     while sent < requests || c.pending() > 0 || !raw_pending.is_empty() {
-        assert!(w.b.cycle() - start < 3_000_000, "the random phase did not finish");
+        assert!(
+            w.b.cycle() - start < 3_000_000,
+            "the random phase did not finish"
+        );
         // Faults: a chip fault input toggles now and then.
         if w.rng.chance(0.002) {
             let bit = w.rng.range(0, NRC_CHIP_FAULTS as u64 - 1);
@@ -445,7 +473,13 @@ fn nrc_mgmt_24_ports_random_requests_faults_and_loading() {
             };
             if roll < 4 {
                 // A request for another chip: dropped and counted, no answer.
-                let mut p = c.packet(&target(port, CHIP_ID ^ 0x10), &Operation::ReadRegisters(vec![id]), raw_tid).unwrap();
+                let mut p = c
+                    .packet(
+                        &target(port, CHIP_ID ^ 0x10),
+                        &Operation::ReadRegisters(vec![id]),
+                        raw_tid,
+                    )
+                    .unwrap();
                 p.dest_id = CHIP_ID ^ (1 << w.rng.range(0, 15));
                 raw_tid += 1;
                 wrong_id += 1;
@@ -453,9 +487,21 @@ fn nrc_mgmt_24_ports_random_requests_faults_and_loading() {
                 continue;
             }
             if roll < 8 {
-                let p = c.packet(&target(port, CHIP_ID), &Operation::ReadRegisters(vec![id]), raw_tid).unwrap();
+                let p = c
+                    .packet(
+                        &target(port, CHIP_ID),
+                        &Operation::ReadRegisters(vec![id]),
+                        raw_tid,
+                    )
+                    .unwrap();
                 raw_tid += 1;
-                let how = [Corruption::Crc, Corruption::Short, Corruption::Long, Corruption::Kind, Corruption::LenField][w.rng.range(0, 4) as usize];
+                let how = [
+                    Corruption::Crc,
+                    Corruption::Short,
+                    Corruption::Long,
+                    Corruption::Kind,
+                    Corruption::LenField,
+                ][w.rng.range(0, 4) as usize];
                 malformed += 1;
                 let flits = corrupt(&mut w.rng, &p, how);
                 w.send(port, flits);
@@ -463,7 +509,13 @@ fn nrc_mgmt_24_ports_random_requests_faults_and_loading() {
             }
             if roll < 11 {
                 // A bad count: answered with an error.
-                let mut p = c.packet(&target(port, CHIP_ID), &Operation::ReadRegisters(vec![id]), raw_tid).unwrap();
+                let mut p = c
+                    .packet(
+                        &target(port, CHIP_ID),
+                        &Operation::ReadRegisters(vec![id]),
+                        raw_tid,
+                    )
+                    .unwrap();
                 if let hdl::formats::mgmt::MgmtPayload::Registers { count, .. } = &mut p.payload {
                     *count = 3;
                 }
@@ -476,14 +528,23 @@ fn nrc_mgmt_24_ports_random_requests_faults_and_loading() {
             let (op, expect, writes, eeprom_write, locks, eeprom_lock) = if roll < 60 {
                 // Register reads of one or two registers.
                 let n = w.rng.range(1, 2) as usize;
-                let a: Vec<u16> = (0..n).map(|_| readable[w.rng.range(0, readable.len() as u64 - 1) as usize]).collect();
+                let a: Vec<u16> = (0..n)
+                    .map(|_| readable[w.rng.range(0, readable.len() as u64 - 1) as usize])
+                    .collect();
                 if a.iter().any(|&x| locked(&issued, model.lock(x))) {
                     sent -= 1;
                     continue;
                 }
                 let values = a.iter().map(|&x| model.read(x)).collect();
                 reads = a.iter().map(|&x| model.lock(x)).collect();
-                (Operation::ReadRegisters(a), Expect::Reply(Reply::Registers(values)), vec![], None, vec![], None)
+                (
+                    Operation::ReadRegisters(a),
+                    Expect::Reply(Reply::Registers(values)),
+                    vec![],
+                    None,
+                    vec![],
+                    None,
+                )
             } else if roll < 75 {
                 // Routing-table writes: index, ports, or both in one request.
                 let group = model.route_index;
@@ -492,25 +553,54 @@ fn nrc_mgmt_24_ports_random_requests_faults_and_loading() {
                     sent -= 1;
                     continue;
                 }
-                let index = *[5u64, 0x77, 0xbeef, w.rng.range(0, 0xffff)].get(w.rng.range(0, 3) as usize).unwrap();
+                let index = *[5u64, 0x77, 0xbeef, w.rng.range(0, 0xffff)]
+                    .get(w.rng.range(0, 3) as usize)
+                    .unwrap();
                 let ports = w.rng.bits(PORTS) as u64;
                 let writes = match w.rng.range(0, 2) {
                     0 => vec![(model.route_index, index)],
                     1 => vec![(model.route_ports, ports)],
                     _ => vec![(model.route_index, index), (model.route_ports, ports)],
                 };
-                (Operation::WriteRegisters(writes.clone()), Expect::Reply(Reply::Written), writes, None, vec![group], None)
+                (
+                    Operation::WriteRegisters(writes.clone()),
+                    Expect::Reply(Reply::Written),
+                    writes,
+                    None,
+                    vec![group],
+                    None,
+                )
             } else if roll < 82 {
                 // Writes that must be refused: a read-only or an unmapped register.
                 let (a, e) = if w.rng.chance(0.5) {
-                    (model.read_only[w.rng.range(0, model.read_only.len() as u64 - 1) as usize], MgmtError::ReadOnly)
+                    (
+                        model.read_only[w.rng.range(0, model.read_only.len() as u64 - 1) as usize],
+                        MgmtError::ReadOnly,
+                    )
                 } else {
-                    (unmapped[w.rng.range(0, unmapped.len() as u64 - 1) as usize], MgmtError::Unmapped)
+                    (
+                        unmapped[w.rng.range(0, unmapped.len() as u64 - 1) as usize],
+                        MgmtError::Unmapped,
+                    )
                 };
-                (Operation::WriteRegisters(vec![(a, 1)]), Expect::Error(e), vec![], None, vec![], None)
+                (
+                    Operation::WriteRegisters(vec![(a, 1)]),
+                    Expect::Error(e),
+                    vec![],
+                    None,
+                    vec![],
+                    None,
+                )
             } else if roll < 86 {
                 let a = unmapped[w.rng.range(0, unmapped.len() as u64 - 1) as usize];
-                (Operation::ReadRegisters(vec![a]), Expect::Error(MgmtError::Unmapped), vec![], None, vec![], None)
+                (
+                    Operation::ReadRegisters(vec![a]),
+                    Expect::Error(MgmtError::Unmapped),
+                    vec![],
+                    None,
+                    vec![],
+                    None,
+                )
             } else {
                 // EEPROM: at most three in flight; reads and writes of 1..6 bytes in the scratch
                 // area, now and then one past the end of the array.
@@ -521,22 +611,57 @@ fn nrc_mgmt_24_ports_random_requests_faults_and_loading() {
                 let count = w.rng.range(1, 6) as u16;
                 if count >= 2 && w.rng.chance(0.05) {
                     // Past the end of the array: refused at once, the bus untouched.
-                    let address = (0x10000 - count as u32 + 1) as u16 + w.rng.range(0, count as u64 - 2) as u16;
-                    (Operation::ReadEeprom { address, count: count as u8 }, Expect::Error(MgmtError::EepromRange), vec![], None, vec![], Some((0, 0)))
+                    let address = (0x10000 - count as u32 + 1) as u16
+                        + w.rng.range(0, count as u64 - 2) as u16;
+                    (
+                        Operation::ReadEeprom {
+                            address,
+                            count: count as u8,
+                        },
+                        Expect::Error(MgmtError::EepromRange),
+                        vec![],
+                        None,
+                        vec![],
+                        Some((0, 0)),
+                    )
                 } else {
                     let address = EEPROM_SCRATCH + w.rng.range(0, 255) as u16;
                     let range = (address, address + count);
-                    let overlaps = issued.values().any(|i| i.eeprom_lock.is_some_and(|(lo, hi)| lo < range.1 && range.0 < hi));
+                    let overlaps = issued.values().any(|i| {
+                        i.eeprom_lock
+                            .is_some_and(|(lo, hi)| lo < range.1 && range.0 < hi)
+                    });
                     if overlaps {
                         sent -= 1;
                         continue;
                     }
                     if w.rng.chance(0.5) {
                         let bytes: Vec<u8> = (0..count).map(|_| w.rng.bits(8) as u8).collect();
-                        (Operation::WriteEeprom { address, bytes: bytes.clone() }, Expect::Reply(Reply::Written), vec![], Some((address, bytes)), vec![], Some(range))
+                        (
+                            Operation::WriteEeprom {
+                                address,
+                                bytes: bytes.clone(),
+                            },
+                            Expect::Reply(Reply::Written),
+                            vec![],
+                            Some((address, bytes)),
+                            vec![],
+                            Some(range),
+                        )
                     } else {
-                        let bytes = model.eeprom[address as usize..(address + count) as usize].to_vec();
-                        (Operation::ReadEeprom { address, count: count as u8 }, Expect::Reply(Reply::Bytes(bytes)), vec![], None, vec![], Some(range))
+                        let bytes =
+                            model.eeprom[address as usize..(address + count) as usize].to_vec();
+                        (
+                            Operation::ReadEeprom {
+                                address,
+                                count: count as u8,
+                            },
+                            Expect::Reply(Reply::Bytes(bytes)),
+                            vec![],
+                            None,
+                            vec![],
+                            Some(range),
+                        )
                     }
                 }
             };
@@ -544,16 +669,36 @@ fn nrc_mgmt_24_ports_random_requests_faults_and_loading() {
                 errors += 1;
             }
             let ticket = c.submit(target(port, dest), op).unwrap();
-            issued.insert(ticket, Issued { port, expect, writes, eeprom_write, locks, reads, eeprom_lock });
+            issued.insert(
+                ticket,
+                Issued {
+                    port,
+                    expect,
+                    writes,
+                    eeprom_write,
+                    locks,
+                    reads,
+                    eeprom_lock,
+                },
+            );
         }
         pump(&mut w, &mut c);
         for done in c.completions() {
-            let i = issued.remove(&done.ticket).expect("a completion for an issued request");
+            let i = issued
+                .remove(&done.ticket)
+                .expect("a completion for an issued request");
             let port = w.responses_port.remove(&done.transaction_id);
-            assert_eq!(port, Some(i.port), "{:?}: the response left on the wrong port", done.operation);
+            assert_eq!(
+                port,
+                Some(i.port),
+                "{:?}: the response left on the wrong port",
+                done.operation
+            );
             match (&i.expect, &done.outcome) {
                 (Expect::Reply(r), Ok(got)) => assert_eq!(got, r, "{:?}", done.operation),
-                (Expect::Error(e), Err(ClientError::Remote(got))) => assert_eq!(got, e, "{:?}", done.operation),
+                (Expect::Error(e), Err(ClientError::Remote(got))) => {
+                    assert_eq!(got, e, "{:?}", done.operation)
+                }
                 (want, got) => panic!("{:?}: expected {want:?}, got {got:?}", done.operation),
             }
             for (a, v) in i.writes {
@@ -564,9 +709,17 @@ fn nrc_mgmt_24_ports_random_requests_faults_and_loading() {
             }
         }
         for (port, p) in std::mem::take(&mut w.raw_responses) {
-            let want = raw_pending.remove(&p.transaction_id).expect("a response to a request that must not be answered");
+            let want = raw_pending
+                .remove(&p.transaction_id)
+                .expect("a response to a request that must not be answered");
             assert_eq!(port, want, "a bad-count error left on the wrong port");
-            assert_eq!((p.nmp_type, p.error), (hdl::formats::mgmt::NmpType::RegErrorResponse, MgmtError::BadCount));
+            assert_eq!(
+                (p.nmp_type, p.error),
+                (
+                    hdl::formats::mgmt::NmpType::RegErrorResponse,
+                    MgmtError::BadCount
+                )
+            );
             errors += 1;
         }
         reports.extend(c.faults());
@@ -584,16 +737,44 @@ fn nrc_mgmt_24_ports_random_requests_faults_and_loading() {
     }
     reports.extend(c.faults());
     let reported = reports.iter().fold(0, |a, r| a | r.bits);
-    assert_eq!(reported, risen, "fault bits reported vs risen ({events} events)");
-    assert!(reports.len() as u64 <= events, "{} reports for {events} events", reports.len());
+    assert_eq!(
+        reported, risen,
+        "fault bits reported vs risen ({events} events)"
+    );
+    assert!(
+        reports.len() as u64 <= events,
+        "{} reports for {events} events",
+        reports.len()
+    );
     assert!(reports.iter().all(|r| r.chip_id == CHIP_ID));
     // Counters.
-    let counters = ["dropped_wrong_id", "dropped_malformed", "dropped_no_route", "reports_sent", "error_responses"];
+    let counters = [
+        "dropped_wrong_id",
+        "dropped_malformed",
+        "dropped_no_route",
+        "reports_sent",
+        "error_responses",
+    ];
     let a: Vec<u16> = counters.iter().map(|n| w.address(n)).collect();
     let got = [
-        ask(&mut w, &mut c, target(1, CHIP_ID), Operation::ReadRegisters(vec![a[0], a[1]])),
-        ask(&mut w, &mut c, target(2, CHIP_ID), Operation::ReadRegisters(vec![a[2], a[3]])),
-        ask(&mut w, &mut c, target(2, CHIP_ID), Operation::ReadRegisters(vec![a[4]])),
+        ask(
+            &mut w,
+            &mut c,
+            target(1, CHIP_ID),
+            Operation::ReadRegisters(vec![a[0], a[1]]),
+        ),
+        ask(
+            &mut w,
+            &mut c,
+            target(2, CHIP_ID),
+            Operation::ReadRegisters(vec![a[2], a[3]]),
+        ),
+        ask(
+            &mut w,
+            &mut c,
+            target(2, CHIP_ID),
+            Operation::ReadRegisters(vec![a[4]]),
+        ),
     ];
     assert_eq!(got[0], Ok(Reply::Registers(vec![wrong_id, malformed])));
     assert_eq!(got[1], Ok(Reply::Registers(vec![0, reports.len() as u64])));
