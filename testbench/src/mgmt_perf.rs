@@ -174,8 +174,25 @@ pub fn report(work: &Path) -> Result<()> {
         hdl::tops::emit(NmpPacker::new(VC), "nmp_packer", "management agent exit"),
         hdl::tops::nma_core(&hdl::params::Config::default()),
     ];
+    // The router's whole management plane (8-port mesh, agent, loader, register file) with
+    // its 4,000-odd input bits fed from the harness's LFSR and its outputs folded: the issue's
+    // "NMA plus 8-port RS mesh" figure, the router's register file included.
+    let plane = nrc::tops::tops(&hdl::params::Config::default())
+        .map_err(anyhow::Error::msg)?
+        .into_iter()
+        .find(|t| t.name == "nrc_mgmt")
+        .ok_or_else(|| anyhow!("no nrc_mgmt top"))?;
+    let plane_options = MeasureOptions {
+        inputs: flow::harness::Inputs::Lfsr,
+        outputs: flow::harness::Outputs::Folded,
+        ..options.clone()
+    };
+    let tops = tops
+        .into_iter()
+        .map(|t| t.map(|t| (t, options.clone())))
+        .chain([Ok((plane, plane_options))]);
     for top in tops {
-        let top = top.map_err(anyhow::Error::msg)?;
+        let (top, options) = top.map_err(anyhow::Error::msg)?;
         let dir = work.join(target.name()).join(&top.name);
         std::fs::create_dir_all(&dir)?;
         let file = dir.join(format!("{}.v", top.name));
