@@ -14,8 +14,8 @@
 //! 3. pass 2: read the entries again and write each value to its register through
 //!    `registers`, one write at a time, each waiting for its response. A write answered with
 //!    an error (unmapped or read-only register), or an address that does not fit the port's
-//!    `A` bits, is *refused*: a `refused` pulse (for the chip's counter) and the `refused` status
-//!    bit, and the loader goes on with the next entry;
+//!    `A` bits, is *refused*: a `refused` pulse (for the chip's counter) and the `refused`
+//!    status bit, and the loader goes on with the next entry;
 //! 4. done: `busy` falls, `done` rises, and `status` shows the outcome until the next reset.
 //!
 //! The EEPROM is read as one byte stream in reads of up to 6 bytes ([`EepromReader`]): about
@@ -30,6 +30,11 @@
 //! the outcome); one-cycle pulses `blank`, `corrupt`, `absent` (one per run at most, when the
 //! run ends) and `refused` (one per refused entry); `status` ([`LoaderStatus`] bits, held,
 //! for a read-only register of the chip's register file).
+//!
+//! **Structure**, one child per stage around a small sequencer: [`EepromReader`] (EEPROM reads
+//! into a byte stream), [`RecordAssembler`] (bytes into 10-byte records), a `ParallelCrc`
+//! (the checksum), [`EntryWriter`] (one register write and its response) and
+//! [`LoaderOutcome`] (events into pulses and the held status).
 //!
 //! **Ports.** `eeprom`/`eeprom_result` to the EEPROM unit (reads only); `registers`/
 //! `register_responses` to the register file (writes only; one outstanding; responses are
@@ -48,11 +53,12 @@ use crate::mgmt::eeprom_image::{
     IMAGE_VERSION,
 };
 use crate::mgmt::eeprom_reader::{EepromReader, RUN_LENGTH_BITS};
-use crate::regmap::port::{RegError, RegRequestSource, RegResponseSink, ERROR_BITS};
+use crate::mgmt::entry_writer::EntryWriter;
+use crate::mgmt::loader_outcome::LoaderOutcome;
+use crate::mgmt::record_assembler::{RecordAssembler, RECORD_BITS, RECORD_INDEX_BITS};
+use crate::regmap::port::{RegRequestSource, RegResponseSink};
 use rust_hdl::prelude::*;
 
-/// Bits of a record (the header or an entry).
-pub const RECORD_BITS: usize = 8 * ENTRY_BYTES;
 /// Width of `status`.
 pub const LOADER_STATUS_BITS: usize = 6;
 /// Width of the entry count.
@@ -119,10 +125,10 @@ enum Stage {
     Entries,
     /// Compare the checksum.
     Verify,
-    /// Pass 2: the entry's write is offered.
+    /// Pass 2: start the entry's write.
     Write,
-    /// Pass 2: its response is awaited.
-    Answer,
+    /// Pass 2: the entry is being written.
+    Writing,
     /// Finished; `status` holds the outcome.
     Done,
 }
@@ -157,47 +163,32 @@ pub struct EepromLoader<const A: usize> {
     /// [`LoaderStatus`] bits, held until reset.
     pub status: Signal<Out, Bits<LOADER_STATUS_BITS>>,
     reader: EepromReader,
+    writer: EntryWriter<A>,
+    assembler: RecordAssembler,
+    outcome: LoaderOutcome,
     checksum: ParallelCrc<16, 8>,
     base: Constant<Bits<EEP_ADDRESS_BITS>>,
     entries_base: Constant<Bits<EEP_ADDRESS_BITS>>,
     max_entries: Constant<Bits<COUNT_BITS>>,
     magic: Constant<Bits<32>>,
     version: Constant<Bits<16>>,
-    /// Address bits an entry may have but the port has not (zero when `A` is 15).
-    beyond_port: Constant<Bits<16>>,
-    error_none: Constant<Bits<ERROR_BITS>>,
     header_length: Constant<Bits<RUN_LENGTH_BITS>>,
-    /// Index of a record's last byte.
-    last_index: Constant<Bits<4>>,
-    busy_bit: Constant<Bits<LOADER_STATUS_BITS>>,
-    loaded_bit: Constant<Bits<LOADER_STATUS_BITS>>,
-    blank_bit: Constant<Bits<LOADER_STATUS_BITS>>,
-    corrupt_bit: Constant<Bits<LOADER_STATUS_BITS>>,
-    absent_bit: Constant<Bits<LOADER_STATUS_BITS>>,
-    refused_bit: Constant<Bits<LOADER_STATUS_BITS>>,
     stage: DFF<Stage>,
     /// Pass 2 (else pass 1).
     second_pass: DFF<bool>,
-    /// The record being assembled, byte 0 in the low bits.
-    record: DFF<Bits<RECORD_BITS>>,
-    /// Bytes of the current record taken.
-    index: DFF<Bits<4>>,
     /// Entries of the current pass finished.
     entries: DFF<Bits<COUNT_BITS>>,
     count: DFF<Bits<COUNT_BITS>>,
     stored_checksum: DFF<Bits<16>>,
     /// Pass 1 saw an address with bit 15 set.
     bad_address: DFF<bool>,
-    /// The outcome's `status` bits (all but `Busy`).
-    held: DFF<Bits<LOADER_STATUS_BITS>>,
-    /// The pulses, one register each.
-    blank_pulse: DFF<bool>,
-    corrupt_pulse: DFF<bool>,
-    absent_pulse: DFF<bool>,
-    refused_pulse: DFF<bool>,
     /// A byte is taken this cycle.
     take: Signal<Local, bool>,
-    /// It is the last of its record.
+    /// The record at hand (complete after its last byte), byte 0 in the low bits.
+    record: Signal<Local, Bits<RECORD_BITS>>,
+    /// Bytes of the current record taken.
+    index: Signal<Local, Bits<RECORD_INDEX_BITS>>,
+    /// The byte at hand is the last of its record.
     record_end: Signal<Local, bool>,
     magic_read: Signal<Local, Bits<32>>,
     count_read: Signal<Local, Bits<COUNT_BITS>>,
@@ -206,19 +197,12 @@ pub struct EepromLoader<const A: usize> {
     entries_next: Signal<Local, Bits<COUNT_BITS>>,
     /// Every entry of the pass has been taken.
     last_entry: Signal<Local, bool>,
-    /// Write responses carry no data.
-    unused_response_data: Signal<Local, Bits<64>>,
     /// The reader is always idle where a run starts (each run's bytes are all taken first).
     unused_reader_idle: Signal<Local, bool>,
 }
 
-/// The mask of one status bit, as the hardware's constant.
-fn status_bit(s: LoaderStatus) -> Constant<Bits<LOADER_STATUS_BITS>> {
-    Constant::new(s.mask().into())
-}
-
-// The record is shifted in byte by byte at bit 72 (`update` cannot name the constant).
-const _: () = assert!(RECORD_BITS == 80 && HEADER_BYTES == ENTRY_BYTES);
+// The header is read as one record of the entries' size.
+const _: () = assert!(HEADER_BYTES == ENTRY_BYTES);
 
 impl<const A: usize> EepromLoader<A> {
     /// A loader of the image at byte address `base` holding at most `max_entries` entries.
@@ -234,7 +218,6 @@ impl<const A: usize> EepromLoader<A> {
             "EepromLoader: max_entries {max_entries} at base {base:#x} does not fit in the 64 KiB part (at most {})",
             entries_that_fit(base)
         );
-        let beyond = ((1u64 << IMAGE_ADDRESS_BITS) - 1) & !((1u64 << A) - 1);
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -250,43 +233,31 @@ impl<const A: usize> EepromLoader<A> {
             refused: Default::default(),
             status: Default::default(),
             reader: Default::default(),
+            writer: EntryWriter::new(),
+            assembler: Default::default(),
+            outcome: Default::default(),
             checksum: ParallelCrc::new(&IMAGE_CRC),
             base: Constant::new((base as u64).into()),
             entries_base: Constant::new(((base + HEADER_BYTES) as u64).into()),
             max_entries: Constant::new((max_entries as u64).into()),
             magic: Constant::new((magic_word() as u64).into()),
             version: Constant::new((IMAGE_VERSION as u64).into()),
-            beyond_port: Constant::new(beyond.into()),
-            error_none: Constant::new(RegError::None.bits()),
             header_length: Constant::new((HEADER_BYTES as u64).into()),
-            last_index: Constant::new(((ENTRY_BYTES - 1) as u64).into()),
-            busy_bit: status_bit(LoaderStatus::Busy),
-            loaded_bit: status_bit(LoaderStatus::Loaded),
-            blank_bit: status_bit(LoaderStatus::Blank),
-            corrupt_bit: status_bit(LoaderStatus::Corrupt),
-            absent_bit: status_bit(LoaderStatus::Absent),
-            refused_bit: status_bit(LoaderStatus::Refused),
             stage: Default::default(),
             second_pass: Default::default(),
-            record: Default::default(),
-            index: Default::default(),
             entries: Default::default(),
             count: Default::default(),
             stored_checksum: Default::default(),
             bad_address: Default::default(),
-            held: Default::default(),
-            blank_pulse: Default::default(),
-            corrupt_pulse: Default::default(),
-            absent_pulse: Default::default(),
-            refused_pulse: Default::default(),
             take: Default::default(),
+            record: Default::default(),
+            index: Default::default(),
             record_end: Default::default(),
             magic_read: Default::default(),
             count_read: Default::default(),
             entries_length: Default::default(),
             entries_next: Default::default(),
             last_entry: Default::default(),
-            unused_response_data: Default::default(),
             unused_reader_idle: Default::default(),
         }
     }
@@ -300,85 +271,82 @@ impl<const A: usize> Logic for EepromLoader<A> {
             clock,
             stage,
             second_pass,
-            record,
-            index,
             entries,
             count,
-            stored_checksum,
-            bad_address,
-            held,
-            blank_pulse,
-            corrupt_pulse,
-            absent_pulse,
-            refused_pulse
+            stored_checksum
         );
-        clock!(self, clock, reader, checksum);
+        dff_setup!(self, clock, bad_address);
+        clock!(self, clock, reader, writer, assembler, outcome, checksum);
         EepCommandSource::link(&mut self.eeprom, &mut self.reader.eeprom);
         EepResultSink::link(&mut self.eeprom_result, &mut self.reader.eeprom_result);
         self.reader.reset.next = self.reset.val();
+        self.writer.reset.next = self.reset.val();
+        RegRequestSource::<A, 64>::link(&mut self.registers, &mut self.writer.registers);
+        RegResponseSink::<64>::link(
+            &mut self.register_responses,
+            &mut self.writer.register_responses,
+        );
         self.checksum.reset.next = self.reset.val();
-        self.unused_response_data.next = self.register_responses.data.val();
         self.unused_reader_idle.next = self.reader.idle.val();
 
         // Outputs: the pulses and the held outcome come from flip-flops.
+        self.outcome.reset.next = self.reset.val();
         self.busy.next = self.stage.q.val() != Stage::Done;
         self.done.next = self.stage.q.val() == Stage::Done;
-        self.status.next = self.held.q.val();
-        if self.stage.q.val() != Stage::Done {
-            self.status.next = self.held.q.val() | self.busy_bit.val();
-        }
-        self.blank.next = self.blank_pulse.q.val();
-        self.corrupt.next = self.corrupt_pulse.q.val();
-        self.absent.next = self.absent_pulse.q.val();
-        self.refused.next = self.refused_pulse.q.val();
-        self.blank_pulse.d.next = false;
-        self.corrupt_pulse.d.next = false;
-        self.absent_pulse.d.next = false;
-        self.refused_pulse.d.next = false;
+        self.outcome.busy.next = self.busy.val();
+        self.status.next = self.outcome.status.val();
+        self.blank.next = self.outcome.blank.val();
+        self.corrupt.next = self.outcome.corrupt.val();
+        self.absent.next = self.outcome.absent.val();
+        self.refused.next = self.outcome.refused.val();
+        self.outcome.blank_event.next = false;
+        self.outcome.corrupt_event.next = false;
+        self.outcome.absent_event.next = false;
+        self.outcome.loaded_event.next = false;
+        self.outcome.refused_event.next = (self.stage.q.val() == Stage::Writing)
+            & self.writer.finished.val()
+            & self.writer.refused.val();
 
         // Bytes: taken while a record is assembled; each shifts in at the top, so byte 0 of a
         // record ends in bits 7..0 after its last byte.
         self.reader.bytes.ready.next =
             (self.stage.q.val() == Stage::Header) | (self.stage.q.val() == Stage::Entries);
         self.take.next = self.reader.bytes.valid.val() & self.reader.bytes.ready.val();
-        self.record_end.next = self.index.q.val() == self.last_index.val();
-        if self.take.val() {
-            self.record.d.next = (self.record.q.val() >> 8)
-                | (bit_cast::<RECORD_BITS, 8>(self.reader.bytes.data.val()) << 72);
-            self.index.d.next = self.index.q.val() + 1;
-            if self.record_end.val() {
-                self.index.d.next = 0.into();
-            }
-        }
+        self.assembler.reset.next = self.reset.val();
+        self.assembler.take.next = self.take.val();
+        self.assembler.incoming.next = self.reader.bytes.data.val();
+        self.assembler.restart.next =
+            (self.stage.q.val() == Stage::ReadHeader) | (self.stage.q.val() == Stage::ReadEntries);
+        self.record.next = self.assembler.record.val();
+        self.index.next = self.assembler.index.val();
+        self.record_end.next = self.assembler.record_end.val();
         // The checksum covers the header's version and count (bytes 4..8) and pass 1's bytes.
         self.checksum.start.next = self.stage.q.val() == Stage::ReadHeader;
         self.checksum.data.next = self.reader.bytes.data.val();
         self.checksum.valid.next = self.take.val()
             & (((self.stage.q.val() == Stage::Header)
-                & (self.index.q.val() >= 4)
-                & (self.index.q.val() < 8))
+                & (self.index.val() >= 4)
+                & (self.index.val() < 8))
                 | ((self.stage.q.val() == Stage::Entries) & !self.second_pass.q.val()));
 
-        self.magic_read.next = self.record.q.val().get_bits::<32>(0);
-        self.count_read.next = self.record.q.val().get_bits::<COUNT_BITS>(48);
+        self.magic_read.next = self.record.val().get_bits::<32>(0);
+        self.count_read.next = self.record.val().get_bits::<COUNT_BITS>(48);
         self.entries_length.next = (self.count.q.val() << 3) + (self.count.q.val() << 1);
         self.reader.start.next = false;
         self.reader.address.next = self.entries_base.val();
         self.reader.length.next = self.entries_length.val();
         self.entries_next.next = self.entries.q.val() + 1;
         self.last_entry.next = self.entries.q.val() == self.count.q.val();
-        self.registers.valid.next = self.stage.q.val() == Stage::Write;
-        self.registers.write.next = true;
-        self.registers.address.next = self.record.q.val().get_bits::<A>(0);
-        self.registers.data.next = self.record.q.val().get_bits::<64>(16);
-        self.register_responses.ready.next = self.stage.q.val() == Stage::Answer;
+        // Pass 2: the record holds still while its entry is written.
+        self.writer.start.next = self.stage.q.val() == Stage::Write;
+        self.writer.address.next = self.record.val().get_bits::<16>(0);
+        self.writer.value.next = self.record.val().get_bits::<64>(16);
 
         match self.stage.q.val() {
             Stage::ReadHeader => {
                 self.reader.start.next = true;
                 self.reader.address.next = self.base.val();
                 self.reader.length.next = self.header_length.val();
-                self.index.d.next = 0.into();
                 self.bad_address.d.next = false;
                 self.second_pass.d.next = false;
                 self.stage.d.next = Stage::Header;
@@ -390,31 +358,28 @@ impl<const A: usize> Logic for EepromLoader<A> {
             }
             Stage::CheckHeader => {
                 self.count.d.next = self.count_read.val();
-                self.stored_checksum.d.next = self.record.q.val().get_bits::<16>(64);
+                self.stored_checksum.d.next = self.record.val().get_bits::<16>(64);
                 self.stage.d.next = Stage::ReadEntries;
                 if (self.magic_read.val() == 0) | self.magic_read.val().all() {
-                    self.blank_pulse.d.next = true;
-                    self.held.d.next = self.blank_bit.val();
+                    self.outcome.blank_event.next = true;
                     self.stage.d.next = Stage::Done;
                 } else if (self.magic_read.val() != self.magic.val())
-                    | (self.record.q.val().get_bits::<16>(32) != self.version.val())
+                    | (self.record.val().get_bits::<16>(32) != self.version.val())
                     | (self.count_read.val() > self.max_entries.val())
                 {
-                    self.corrupt_pulse.d.next = true;
-                    self.held.d.next = self.corrupt_bit.val();
+                    self.outcome.corrupt_event.next = true;
                     self.stage.d.next = Stage::Done;
                 }
             }
             Stage::ReadEntries => {
                 self.reader.start.next = true;
                 self.entries.d.next = 0.into();
-                self.index.d.next = 0.into();
                 self.stage.d.next = Stage::Entries;
             }
             Stage::Entries => {
                 // Bit 15 of an address is bit 7 of the entry's byte 1.
                 if self.take.val()
-                    & (self.index.q.val() == 1)
+                    & (self.index.val() == 1)
                     & self.reader.bytes.data.val().get_bit(7)
                 {
                     self.bad_address.d.next = true;
@@ -430,8 +395,7 @@ impl<const A: usize> Logic for EepromLoader<A> {
                 }
                 // An EEPROM error ends the run (the reader shows no byte after it).
                 if self.reader.failed.val() {
-                    self.absent_pulse.d.next = true;
-                    self.held.d.next = self.held.q.val() | self.absent_bit.val();
+                    self.outcome.absent_event.next = true;
                     self.stage.d.next = Stage::Done;
                 }
             }
@@ -441,62 +405,31 @@ impl<const A: usize> Logic for EepromLoader<A> {
                 if (self.checksum.crc.val() != self.stored_checksum.q.val())
                     | self.bad_address.q.val()
                 {
-                    self.corrupt_pulse.d.next = true;
-                    self.held.d.next = self.corrupt_bit.val();
+                    self.outcome.corrupt_event.next = true;
                     self.stage.d.next = Stage::Done;
                 } else if self.count.q.val() == 0 {
-                    self.held.d.next = self.loaded_bit.val();
+                    self.outcome.loaded_event.next = true;
                     self.stage.d.next = Stage::Done;
                 }
             }
-            Stage::Write => {
-                if (self.record.q.val().get_bits::<16>(0) & self.beyond_port.val()) != 0 {
-                    // The register cannot be named on this port: refused without a write.
-                    self.registers.valid.next = false;
-                    self.refused_pulse.d.next = true;
-                    self.held.d.next = self.held.q.val() | self.refused_bit.val();
+            Stage::Write => self.stage.d.next = Stage::Writing,
+            Stage::Writing => {
+                if self.writer.finished.val() {
                     self.stage.d.next = Stage::Entries;
                     if self.last_entry.val() {
-                        self.held.d.next =
-                            self.held.q.val() | self.refused_bit.val() | self.loaded_bit.val();
+                        self.outcome.loaded_event.next = true;
                         self.stage.d.next = Stage::Done;
-                    }
-                }
-                if self.registers.valid.val() & self.registers.ready.val() {
-                    self.stage.d.next = Stage::Answer;
-                }
-            }
-            Stage::Answer => {
-                if self.register_responses.valid.val() {
-                    self.stage.d.next = Stage::Entries;
-                    if self.last_entry.val() {
-                        self.held.d.next = self.held.q.val() | self.loaded_bit.val();
-                        self.stage.d.next = Stage::Done;
-                    }
-                    if self.register_responses.error.val() != self.error_none.val() {
-                        self.refused_pulse.d.next = true;
-                        self.held.d.next = self.held.q.val() | self.refused_bit.val();
-                        if self.last_entry.val() {
-                            self.held.d.next =
-                                self.held.q.val() | self.refused_bit.val() | self.loaded_bit.val();
-                        }
                     }
                 }
             }
             _ => {}
         }
         if self.reader.failed.val() & (self.stage.q.val() == Stage::Header) {
-            self.absent_pulse.d.next = true;
-            self.held.d.next = self.absent_bit.val();
+            self.outcome.absent_event.next = true;
             self.stage.d.next = Stage::Done;
         }
         if self.reset.val() {
             self.stage.d.next = Stage::ReadHeader;
-            self.held.d.next = 0.into();
-            self.blank_pulse.d.next = false;
-            self.corrupt_pulse.d.next = false;
-            self.absent_pulse.d.next = false;
-            self.refused_pulse.d.next = false;
         }
     }
 }

@@ -26,7 +26,9 @@
 //!   between a router's ports and its management agent (the mesh itself is `nrc::rs_mesh`).
 //!
 //! - the configuration loader: [`eeprom_image`] (the image format, defined once) and
-//!   [`eeprom_loader::EepromLoader`] (fills registers from the EEPROM after reset).
+//!   [`eeprom_loader::EepromLoader`] (fills registers from the EEPROM after reset) with its
+//!   stages [`eeprom_reader::EepromReader`], [`record_assembler::RecordAssembler`],
+//!   [`entry_writer::EntryWriter`] and [`loader_outcome::LoaderOutcome`].
 //!
 //! Every response is built by one [`ResponseBuilder`] rule (the codec's `response_to`).
 pub mod active_report;
@@ -38,13 +40,16 @@ pub mod eep_command_check;
 pub mod eeprom_image;
 pub mod eeprom_loader;
 pub mod eeprom_reader;
+pub mod entry_writer;
 pub mod i2c_master;
+pub mod loader_outcome;
 pub mod nma_core;
 pub mod nmp_collector;
 pub mod nmp_distributor;
 pub mod nmp_output_fifo;
 pub mod nmp_packer;
 pub mod nmp_unpacker;
+pub mod record_assembler;
 pub mod reg_access;
 pub mod regs;
 pub mod relay_station;
