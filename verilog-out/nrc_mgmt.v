@@ -7016,15 +7016,15 @@ module nrc_mgmt$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eepr
     input wire  [47:0] eeprom_result$data;
     input wire  [1:0] eeprom_result$error;
     output wire  eeprom_result$ready;
-    output reg  registers$valid;
-    output reg  [14:0] registers$address;
-    output reg  registers$write;
-    output reg  [63:0] registers$data;
+    output wire  registers$valid;
+    output wire  [14:0] registers$address;
+    output wire  registers$write;
+    output wire  [63:0] registers$data;
     input wire  registers$ready;
     input wire  register_responses$valid;
     input wire  [63:0] register_responses$data;
     input wire  [1:0] register_responses$error;
-    output reg  register_responses$ready;
+    output wire  register_responses$ready;
     output reg  busy;
     output reg  done;
     output reg  blank;
@@ -7039,16 +7039,7 @@ module nrc_mgmt$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eepr
     localparam  max_entries = 16'h400;
     localparam  magic = 32'h4e637068;
     localparam  version = 16'h1;
-    localparam  beyond_port = 16'h0;
-    localparam  error_none = 2'b0;
     localparam  header_length = 16'ha;
-    localparam  last_index = 4'h9;
-    localparam  busy_bit = 6'b1;
-    localparam  loaded_bit = 6'b10;
-    localparam  blank_bit = 6'b100;
-    localparam  corrupt_bit = 6'b1000;
-    localparam  absent_bit = 6'b10000;
-    localparam  refused_bit = 6'b100000;
     
     // Enums
     localparam Stage$ReadHeader = 0;
@@ -7058,7 +7049,7 @@ module nrc_mgmt$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eepr
     localparam Stage$Entries = 4;
     localparam Stage$Verify = 5;
     localparam Stage$Write = 6;
-    localparam Stage$Answer = 7;
+    localparam Stage$Writing = 7;
     localparam Stage$Done = 8;
     
     // Stub signals
@@ -7072,6 +7063,34 @@ module nrc_mgmt$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eepr
     reg  reader$bytes$ready;
     wire  reader$failed;
     wire  reader$idle;
+    reg  writer$clock;
+    reg  writer$reset;
+    reg  writer$start;
+    reg  [15:0] writer$address;
+    reg  [63:0] writer$value;
+    wire  writer$finished;
+    wire  writer$refused;
+    reg  assembler$clock;
+    reg  assembler$reset;
+    reg  assembler$restart;
+    reg  [7:0] assembler$incoming;
+    reg  assembler$take;
+    wire  [79:0] assembler$record;
+    wire  [3:0] assembler$index;
+    wire  assembler$record_end;
+    reg  outcome$clock;
+    reg  outcome$reset;
+    reg  outcome$busy;
+    reg  outcome$blank_event;
+    reg  outcome$corrupt_event;
+    reg  outcome$absent_event;
+    reg  outcome$refused_event;
+    reg  outcome$loaded_event;
+    wire  outcome$blank;
+    wire  outcome$corrupt;
+    wire  outcome$absent;
+    wire  outcome$refused;
+    wire  [5:0] outcome$status;
     reg  checksum$clock;
     reg  checksum$reset;
     reg  checksum$start;
@@ -7084,12 +7103,6 @@ module nrc_mgmt$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eepr
     reg  second_pass$d;
     wire  second_pass$q;
     reg  second_pass$clock;
-    reg  [79:0] record$d;
-    wire  [79:0] record$q;
-    reg  record$clock;
-    reg  [3:0] index$d;
-    wire  [3:0] index$q;
-    reg  index$clock;
     reg  [15:0] entries$d;
     wire  [15:0] entries$q;
     reg  entries$clock;
@@ -7102,31 +7115,17 @@ module nrc_mgmt$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eepr
     reg  bad_address$d;
     wire  bad_address$q;
     reg  bad_address$clock;
-    reg  [5:0] held$d;
-    wire  [5:0] held$q;
-    reg  held$clock;
-    reg  blank_pulse$d;
-    wire  blank_pulse$q;
-    reg  blank_pulse$clock;
-    reg  corrupt_pulse$d;
-    wire  corrupt_pulse$q;
-    reg  corrupt_pulse$clock;
-    reg  absent_pulse$d;
-    wire  absent_pulse$q;
-    reg  absent_pulse$clock;
-    reg  refused_pulse$d;
-    wire  refused_pulse$q;
-    reg  refused_pulse$clock;
     
     // Local signals
     reg  take;
+    reg  [79:0] record;
+    reg  [3:0] index;
     reg  record_end;
     reg  [31:0] magic_read;
     reg  [15:0] count_read;
     reg  [15:0] entries_length;
     reg  [15:0] entries_next;
     reg  last_entry;
-    reg  [63:0] unused_response_data;
     reg  unused_reader_idle;
     
     // Sub module instances
@@ -7152,6 +7151,49 @@ module nrc_mgmt$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eepr
         .failed(reader$failed),
         .idle(reader$idle)
     );
+    nrc_mgmt$loader$writer writer(
+        .clock(writer$clock),
+        .reset(writer$reset),
+        .start(writer$start),
+        .address(writer$address),
+        .value(writer$value),
+        .registers$valid(registers$valid),
+        .registers$address(registers$address),
+        .registers$write(registers$write),
+        .registers$data(registers$data),
+        .registers$ready(registers$ready),
+        .register_responses$valid(register_responses$valid),
+        .register_responses$data(register_responses$data),
+        .register_responses$error(register_responses$error),
+        .register_responses$ready(register_responses$ready),
+        .finished(writer$finished),
+        .refused(writer$refused)
+    );
+    nrc_mgmt$loader$assembler assembler(
+        .clock(assembler$clock),
+        .reset(assembler$reset),
+        .restart(assembler$restart),
+        .incoming(assembler$incoming),
+        .take(assembler$take),
+        .record(assembler$record),
+        .index(assembler$index),
+        .record_end(assembler$record_end)
+    );
+    nrc_mgmt$loader$outcome outcome(
+        .clock(outcome$clock),
+        .reset(outcome$reset),
+        .busy(outcome$busy),
+        .blank_event(outcome$blank_event),
+        .corrupt_event(outcome$corrupt_event),
+        .absent_event(outcome$absent_event),
+        .refused_event(outcome$refused_event),
+        .loaded_event(outcome$loaded_event),
+        .blank(outcome$blank),
+        .corrupt(outcome$corrupt),
+        .absent(outcome$absent),
+        .refused(outcome$refused),
+        .status(outcome$status)
+    );
     nrc_mgmt$loader$checksum checksum(
         .clock(checksum$clock),
         .reset(checksum$reset),
@@ -7169,16 +7211,6 @@ module nrc_mgmt$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eepr
         .d(second_pass$d),
         .q(second_pass$q),
         .clock(second_pass$clock)
-    );
-    nrc_mgmt$loader$record record(
-        .d(record$d),
-        .q(record$q),
-        .clock(record$clock)
-    );
-    nrc_mgmt$loader$index index(
-        .d(index$d),
-        .q(index$q),
-        .clock(index$clock)
     );
     nrc_mgmt$loader$entries entries(
         .d(entries$d),
@@ -7200,113 +7232,73 @@ module nrc_mgmt$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eepr
         .q(bad_address$q),
         .clock(bad_address$clock)
     );
-    nrc_mgmt$loader$held held(
-        .d(held$d),
-        .q(held$q),
-        .clock(held$clock)
-    );
-    nrc_mgmt$loader$blank_pulse blank_pulse(
-        .d(blank_pulse$d),
-        .q(blank_pulse$q),
-        .clock(blank_pulse$clock)
-    );
-    nrc_mgmt$loader$corrupt_pulse corrupt_pulse(
-        .d(corrupt_pulse$d),
-        .q(corrupt_pulse$q),
-        .clock(corrupt_pulse$clock)
-    );
-    nrc_mgmt$loader$absent_pulse absent_pulse(
-        .d(absent_pulse$d),
-        .q(absent_pulse$q),
-        .clock(absent_pulse$clock)
-    );
-    nrc_mgmt$loader$refused_pulse refused_pulse(
-        .d(refused_pulse$d),
-        .q(refused_pulse$q),
-        .clock(refused_pulse$clock)
-    );
     
     // Update code
     always @(*) begin
         stage$clock = clock;
         second_pass$clock = clock;
-        record$clock = clock;
-        index$clock = clock;
         entries$clock = clock;
         count$clock = clock;
         stored_checksum$clock = clock;
-        bad_address$clock = clock;
-        held$clock = clock;
-        blank_pulse$clock = clock;
-        corrupt_pulse$clock = clock;
-        absent_pulse$clock = clock;
-        refused_pulse$clock = clock;
         stage$d = stage$q;
         second_pass$d = second_pass$q;
-        record$d = record$q;
-        index$d = index$q;
         entries$d = entries$q;
         count$d = count$q;
         stored_checksum$d = stored_checksum$q;
+        bad_address$clock = clock;
         bad_address$d = bad_address$q;
-        held$d = held$q;
-        blank_pulse$d = blank_pulse$q;
-        corrupt_pulse$d = corrupt_pulse$q;
-        absent_pulse$d = absent_pulse$q;
-        refused_pulse$d = refused_pulse$q;
         reader$clock = clock;
+        writer$clock = clock;
+        assembler$clock = clock;
+        outcome$clock = clock;
         checksum$clock = clock;
         reader$reset = reset;
+        writer$reset = reset;
         checksum$reset = reset;
-        unused_response_data = register_responses$data;
         unused_reader_idle = reader$idle;
+        outcome$reset = reset;
         busy = stage$q != Stage$Done;
         done = stage$q == Stage$Done;
-        status = held$q;
-        if (stage$q != Stage$Done) begin
-            status = held$q | busy_bit;
-        end
-        blank = blank_pulse$q;
-        corrupt = corrupt_pulse$q;
-        absent = absent_pulse$q;
-        refused = refused_pulse$q;
-        blank_pulse$d = 1'b0;
-        corrupt_pulse$d = 1'b0;
-        absent_pulse$d = 1'b0;
-        refused_pulse$d = 1'b0;
+        outcome$busy = busy;
+        status = outcome$status;
+        blank = outcome$blank;
+        corrupt = outcome$corrupt;
+        absent = outcome$absent;
+        refused = outcome$refused;
+        outcome$blank_event = 1'b0;
+        outcome$corrupt_event = 1'b0;
+        outcome$absent_event = 1'b0;
+        outcome$loaded_event = 1'b0;
+        outcome$refused_event = (stage$q == Stage$Writing) & writer$finished & writer$refused;
         reader$bytes$ready = (stage$q == Stage$Header) | (stage$q == Stage$Entries);
         take = reader$bytes$valid & reader$bytes$ready;
-        record_end = index$q == last_index;
-        if (take) begin
-            record$d = (record$q >> 32'h8) | (((reader$bytes$data) & 80'hffffffffffffffffffff) << 32'h48);
-            index$d = index$q + 32'h1;
-            if (record_end) begin
-                index$d = 32'h0;
-            end
-        end
+        assembler$reset = reset;
+        assembler$take = take;
+        assembler$incoming = reader$bytes$data;
+        assembler$restart = (stage$q == Stage$ReadHeader) | (stage$q == Stage$ReadEntries);
+        record = assembler$record;
+        index = assembler$index;
+        record_end = assembler$record_end;
         checksum$start = stage$q == Stage$ReadHeader;
         checksum$data = reader$bytes$data;
-        checksum$valid = take & (((stage$q == Stage$Header) & (index$q >= 32'h4) & (index$q < 32'h8)) | ((stage$q == Stage$Entries) & ~second_pass$q));
-        magic_read = record$q[(32'h0)+:(32)];
-        count_read = record$q[(32'h30)+:(16)];
+        checksum$valid = take & (((stage$q == Stage$Header) & (index >= 32'h4) & (index < 32'h8)) | ((stage$q == Stage$Entries) & ~second_pass$q));
+        magic_read = record[(32'h0)+:(32)];
+        count_read = record[(32'h30)+:(16)];
         entries_length = (count$q << 32'h3) + (count$q << 32'h1);
         reader$start = 1'b0;
         reader$address = entries_base;
         reader$length = entries_length;
         entries_next = entries$q + 32'h1;
         last_entry = entries$q == count$q;
-        registers$valid = stage$q == Stage$Write;
-        registers$write = 1'b1;
-        registers$address = record$q[(32'h0)+:(15)];
-        registers$data = record$q[(32'h10)+:(64)];
-        register_responses$ready = stage$q == Stage$Answer;
+        writer$start = stage$q == Stage$Write;
+        writer$address = record[(32'h0)+:(16)];
+        writer$value = record[(32'h10)+:(64)];
         case (stage$q)
             Stage$ReadHeader:
                 begin
                     reader$start = 1'b1;
                     reader$address = base;
                     reader$length = header_length;
-                    index$d = 32'h0;
                     bad_address$d = 1'b0;
                     second_pass$d = 1'b0;
                     stage$d = Stage$Header;
@@ -7320,16 +7312,14 @@ module nrc_mgmt$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eepr
             Stage$CheckHeader:
                 begin
                     count$d = count_read;
-                    stored_checksum$d = record$q[(32'h40)+:(16)];
+                    stored_checksum$d = record[(32'h40)+:(16)];
                     stage$d = Stage$ReadEntries;
                     if ((magic_read == 32'h0) | &magic_read) begin
-                        blank_pulse$d = 1'b1;
-                        held$d = blank_bit;
+                        outcome$blank_event = 1'b1;
                         stage$d = Stage$Done;
                     end
-                    else if ((magic_read != magic) | (record$q[(32'h20)+:(16)] != version) | (count_read > max_entries)) begin
-                        corrupt_pulse$d = 1'b1;
-                        held$d = corrupt_bit;
+                    else if ((magic_read != magic) | (record[(32'h20)+:(16)] != version) | (count_read > max_entries)) begin
+                        outcome$corrupt_event = 1'b1;
                         stage$d = Stage$Done;
                     end
                 end
@@ -7337,12 +7327,11 @@ module nrc_mgmt$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eepr
                 begin
                     reader$start = 1'b1;
                     entries$d = 32'h0;
-                    index$d = 32'h0;
                     stage$d = Stage$Entries;
                 end
             Stage$Entries:
                 begin
-                    if (take & (index$q == 32'h1) & reader$bytes$data[32'h7]) begin
+                    if (take & (index == 32'h1) & reader$bytes$data[32'h7]) begin
                         bad_address$d = 1'b1;
                     end
                     if (take & record_end) begin
@@ -7355,8 +7344,7 @@ module nrc_mgmt$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eepr
                         stage$d = Stage$Verify;
                     end
                     if (reader$failed) begin
-                        absent_pulse$d = 1'b1;
-                        held$d = held$q | absent_bit;
+                        outcome$absent_event = 1'b1;
                         stage$d = Stage$Done;
                     end
                 end
@@ -7365,45 +7353,25 @@ module nrc_mgmt$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eepr
                     second_pass$d = 1'b1;
                     stage$d = Stage$ReadEntries;
                     if ((checksum$crc != stored_checksum$q) | bad_address$q) begin
-                        corrupt_pulse$d = 1'b1;
-                        held$d = corrupt_bit;
+                        outcome$corrupt_event = 1'b1;
                         stage$d = Stage$Done;
                     end
                     else if (count$q == 32'h0) begin
-                        held$d = loaded_bit;
+                        outcome$loaded_event = 1'b1;
                         stage$d = Stage$Done;
                     end
                 end
             Stage$Write:
                 begin
-                    if ((record$q[(32'h0)+:(16)] & beyond_port) != 32'h0) begin
-                        registers$valid = 1'b0;
-                        refused_pulse$d = 1'b1;
-                        held$d = held$q | refused_bit;
-                        stage$d = Stage$Entries;
-                        if (last_entry) begin
-                            held$d = held$q | refused_bit | loaded_bit;
-                            stage$d = Stage$Done;
-                        end
-                    end
-                    if (registers$valid & registers$ready) begin
-                        stage$d = Stage$Answer;
-                    end
+                    stage$d = Stage$Writing;
                 end
-            Stage$Answer:
+            Stage$Writing:
                 begin
-                    if (register_responses$valid) begin
+                    if (writer$finished) begin
                         stage$d = Stage$Entries;
                         if (last_entry) begin
-                            held$d = held$q | loaded_bit;
+                            outcome$loaded_event = 1'b1;
                             stage$d = Stage$Done;
-                        end
-                        if (register_responses$error != error_none) begin
-                            refused_pulse$d = 1'b1;
-                            held$d = held$q | refused_bit;
-                            if (last_entry) begin
-                                held$d = held$q | refused_bit | loaded_bit;
-                            end
                         end
                     end
                 end
@@ -7412,40 +7380,112 @@ module nrc_mgmt$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eepr
                 end
         endcase
         if (reader$failed & (stage$q == Stage$Header)) begin
-            absent_pulse$d = 1'b1;
-            held$d = absent_bit;
+            outcome$absent_event = 1'b1;
             stage$d = Stage$Done;
         end
         if (reset) begin
             stage$d = Stage$ReadHeader;
-            held$d = 32'h0;
-            blank_pulse$d = 1'b0;
-            corrupt_pulse$d = 1'b0;
-            absent_pulse$d = 1'b0;
-            refused_pulse$d = 1'b0;
         end
     end
     
 endmodule // nrc_mgmt$loader
 
 
-module nrc_mgmt$loader$absent_pulse(d,q,clock);
+module nrc_mgmt$loader$assembler(clock,reset,restart,incoming,take,record,index,record_end);
     
     // Module arguments
-    input wire  d;
-    output reg  q;
+    input wire  clock;
+    input wire  reset;
+    input wire  restart;
+    input wire  [7:0] incoming;
+    input wire  take;
+    output reg  [79:0] record;
+    output reg  [3:0] index;
+    output reg  record_end;
+    
+    // Constant declarations
+    localparam  last_index = 4'h9;
+    
+    // Stub signals
+    reg  [79:0] shifted$d;
+    wire  [79:0] shifted$q;
+    reg  shifted$clock;
+    reg  [3:0] taken$d;
+    wire  [3:0] taken$q;
+    reg  taken$clock;
+    
+    // Sub module instances
+    nrc_mgmt$loader$assembler$shifted shifted(
+        .d(shifted$d),
+        .q(shifted$q),
+        .clock(shifted$clock)
+    );
+    nrc_mgmt$loader$assembler$taken taken(
+        .d(taken$d),
+        .q(taken$q),
+        .clock(taken$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        shifted$clock = clock;
+        taken$clock = clock;
+        shifted$d = shifted$q;
+        taken$d = taken$q;
+        record = shifted$q;
+        index = taken$q;
+        record_end = taken$q == last_index;
+        if (take) begin
+            shifted$d = (shifted$q >> 32'h8) | (((incoming) & 80'hffffffffffffffffffff) << 32'h48);
+            taken$d = taken$q + 32'h1;
+            if (record_end) begin
+                taken$d = 32'h0;
+            end
+        end
+        if (restart | reset) begin
+            taken$d = 32'h0;
+        end
+    end
+    
+endmodule // nrc_mgmt$loader$assembler
+
+
+module nrc_mgmt$loader$assembler$shifted(d,q,clock);
+    
+    // Module arguments
+    input wire  [79:0] d;
+    output reg  [79:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 1'h0;
+       q = 80'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nrc_mgmt$loader$absent_pulse
+endmodule // nrc_mgmt$loader$assembler$shifted
+
+
+module nrc_mgmt$loader$assembler$taken(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$loader$assembler$taken
 
 
 module nrc_mgmt$loader$bad_address(d,q,clock);
@@ -7465,25 +7505,6 @@ module nrc_mgmt$loader$bad_address(d,q,clock);
     end
           
 endmodule // nrc_mgmt$loader$bad_address
-
-
-module nrc_mgmt$loader$blank_pulse(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$loader$blank_pulse
 
 
 module nrc_mgmt$loader$checksum(clock,reset,start,valid,data,crc);
@@ -7674,25 +7695,6 @@ module nrc_mgmt$loader$checksum$step(state,data,next_state);
 endmodule // nrc_mgmt$loader$checksum$step
 
 
-module nrc_mgmt$loader$corrupt_pulse(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$loader$corrupt_pulse
-
-
 module nrc_mgmt$loader$count(d,q,clock);
     
     // Module arguments
@@ -7731,7 +7733,184 @@ module nrc_mgmt$loader$entries(d,q,clock);
 endmodule // nrc_mgmt$loader$entries
 
 
-module nrc_mgmt$loader$held(d,q,clock);
+module nrc_mgmt$loader$outcome(clock,reset,busy,blank_event,corrupt_event,absent_event,refused_event,loaded_event,blank,corrupt,absent,refused,status);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  busy;
+    input wire  blank_event;
+    input wire  corrupt_event;
+    input wire  absent_event;
+    input wire  refused_event;
+    input wire  loaded_event;
+    output reg  blank;
+    output reg  corrupt;
+    output reg  absent;
+    output reg  refused;
+    output reg  [5:0] status;
+    
+    // Constant declarations
+    localparam  busy_bit = 6'b1;
+    localparam  loaded_bit = 6'b10;
+    localparam  blank_bit = 6'b100;
+    localparam  corrupt_bit = 6'b1000;
+    localparam  absent_bit = 6'b10000;
+    localparam  refused_bit = 6'b100000;
+    
+    // Stub signals
+    reg  blank_pulse$d;
+    wire  blank_pulse$q;
+    reg  blank_pulse$clock;
+    reg  corrupt_pulse$d;
+    wire  corrupt_pulse$q;
+    reg  corrupt_pulse$clock;
+    reg  absent_pulse$d;
+    wire  absent_pulse$q;
+    reg  absent_pulse$clock;
+    reg  refused_pulse$d;
+    wire  refused_pulse$q;
+    reg  refused_pulse$clock;
+    reg  [5:0] held$d;
+    wire  [5:0] held$q;
+    reg  held$clock;
+    
+    // Sub module instances
+    nrc_mgmt$loader$outcome$blank_pulse blank_pulse(
+        .d(blank_pulse$d),
+        .q(blank_pulse$q),
+        .clock(blank_pulse$clock)
+    );
+    nrc_mgmt$loader$outcome$corrupt_pulse corrupt_pulse(
+        .d(corrupt_pulse$d),
+        .q(corrupt_pulse$q),
+        .clock(corrupt_pulse$clock)
+    );
+    nrc_mgmt$loader$outcome$absent_pulse absent_pulse(
+        .d(absent_pulse$d),
+        .q(absent_pulse$q),
+        .clock(absent_pulse$clock)
+    );
+    nrc_mgmt$loader$outcome$refused_pulse refused_pulse(
+        .d(refused_pulse$d),
+        .q(refused_pulse$q),
+        .clock(refused_pulse$clock)
+    );
+    nrc_mgmt$loader$outcome$held held(
+        .d(held$d),
+        .q(held$q),
+        .clock(held$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        blank_pulse$clock = clock;
+        corrupt_pulse$clock = clock;
+        absent_pulse$clock = clock;
+        refused_pulse$clock = clock;
+        held$clock = clock;
+        blank_pulse$d = blank_pulse$q;
+        corrupt_pulse$d = corrupt_pulse$q;
+        absent_pulse$d = absent_pulse$q;
+        refused_pulse$d = refused_pulse$q;
+        held$d = held$q;
+        blank = blank_pulse$q;
+        corrupt = corrupt_pulse$q;
+        absent = absent_pulse$q;
+        refused = refused_pulse$q;
+        status = held$q;
+        if (busy) begin
+            status = held$q | busy_bit;
+        end
+        blank_pulse$d = blank_event & ~reset;
+        corrupt_pulse$d = corrupt_event & ~reset;
+        absent_pulse$d = absent_event & ~reset;
+        refused_pulse$d = refused_event & ~reset;
+        held$d = held$q;
+        if (blank_event) begin
+            held$d = held$q | blank_bit;
+        end
+        if (corrupt_event) begin
+            held$d = held$q | corrupt_bit;
+        end
+        if (absent_event) begin
+            held$d = held$q | absent_bit;
+        end
+        if (refused_event) begin
+            held$d = held$q | refused_bit;
+        end
+        if (loaded_event) begin
+            held$d = held$q | loaded_bit;
+            if (refused_event) begin
+                held$d = held$q | loaded_bit | refused_bit;
+            end
+        end
+        if (reset) begin
+            held$d = 32'h0;
+        end
+    end
+    
+endmodule // nrc_mgmt$loader$outcome
+
+
+module nrc_mgmt$loader$outcome$absent_pulse(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$loader$outcome$absent_pulse
+
+
+module nrc_mgmt$loader$outcome$blank_pulse(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$loader$outcome$blank_pulse
+
+
+module nrc_mgmt$loader$outcome$corrupt_pulse(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$loader$outcome$corrupt_pulse
+
+
+module nrc_mgmt$loader$outcome$held(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -7747,26 +7926,26 @@ module nrc_mgmt$loader$held(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$loader$held
+endmodule // nrc_mgmt$loader$outcome$held
 
 
-module nrc_mgmt$loader$index(d,q,clock);
+module nrc_mgmt$loader$outcome$refused_pulse(d,q,clock);
     
     // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 4'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nrc_mgmt$loader$index
+endmodule // nrc_mgmt$loader$outcome$refused_pulse
 
 
 module nrc_mgmt$loader$reader(clock,reset,start,address,length,eeprom$valid,eeprom$write,eeprom$address,eeprom$count,eeprom$data,eeprom$ready,eeprom_result$valid,eeprom_result$data,eeprom_result$error,eeprom_result$ready,bytes$valid,bytes$data,bytes$ready,failed,idle);
@@ -8059,44 +8238,6 @@ module nrc_mgmt$loader$reader$waiting(d,q,clock);
 endmodule // nrc_mgmt$loader$reader$waiting
 
 
-module nrc_mgmt$loader$record(d,q,clock);
-    
-    // Module arguments
-    input wire  [79:0] d;
-    output reg  [79:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 80'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$loader$record
-
-
-module nrc_mgmt$loader$refused_pulse(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$loader$refused_pulse
-
-
 module nrc_mgmt$loader$second_pass(d,q,clock);
     
     // Module arguments
@@ -8131,7 +8272,7 @@ module nrc_mgmt$loader$stage(d,q,clock);
     localparam Stage$Entries = 4;
     localparam Stage$Verify = 5;
     localparam Stage$Write = 6;
-    localparam Stage$Answer = 7;
+    localparam Stage$Writing = 7;
     localparam Stage$Done = 8;
     
     // Update code (custom)
@@ -8163,6 +8304,172 @@ module nrc_mgmt$loader$stored_checksum(d,q,clock);
     end
           
 endmodule // nrc_mgmt$loader$stored_checksum
+
+
+module nrc_mgmt$loader$writer(clock,reset,start,address,value,registers$valid,registers$address,registers$write,registers$data,registers$ready,register_responses$valid,register_responses$data,register_responses$error,register_responses$ready,finished,refused);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  start;
+    input wire  [15:0] address;
+    input wire  [63:0] value;
+    output reg  registers$valid;
+    output reg  [14:0] registers$address;
+    output reg  registers$write;
+    output reg  [63:0] registers$data;
+    input wire  registers$ready;
+    input wire  register_responses$valid;
+    input wire  [63:0] register_responses$data;
+    input wire  [1:0] register_responses$error;
+    output reg  register_responses$ready;
+    output reg  finished;
+    output reg  refused;
+    
+    // Constant declarations
+    localparam  beyond_port = 16'h0;
+    localparam  error_none = 2'b0;
+    
+    // Enums
+    localparam WriterStage$Idle = 0;
+    localparam WriterStage$Offer = 1;
+    localparam WriterStage$Await = 2;
+    
+    // Stub signals
+    reg  [1:0] stage$d;
+    wire  [1:0] stage$q;
+    reg  stage$clock;
+    reg  finished_pulse$d;
+    wire  finished_pulse$q;
+    reg  finished_pulse$clock;
+    reg  refused_pulse$d;
+    wire  refused_pulse$q;
+    reg  refused_pulse$clock;
+    
+    // Local signals
+    reg  [63:0] unused_response_data;
+    
+    // Sub module instances
+    nrc_mgmt$loader$writer$stage stage(
+        .d(stage$d),
+        .q(stage$q),
+        .clock(stage$clock)
+    );
+    nrc_mgmt$loader$writer$finished_pulse finished_pulse(
+        .d(finished_pulse$d),
+        .q(finished_pulse$q),
+        .clock(finished_pulse$clock)
+    );
+    nrc_mgmt$loader$writer$refused_pulse refused_pulse(
+        .d(refused_pulse$d),
+        .q(refused_pulse$q),
+        .clock(refused_pulse$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        stage$clock = clock;
+        finished_pulse$clock = clock;
+        refused_pulse$clock = clock;
+        stage$d = stage$q;
+        finished_pulse$d = finished_pulse$q;
+        refused_pulse$d = refused_pulse$q;
+        unused_response_data = register_responses$data;
+        finished = finished_pulse$q;
+        refused = refused_pulse$q;
+        finished_pulse$d = 1'b0;
+        refused_pulse$d = 1'b0;
+        registers$valid = stage$q == WriterStage$Offer;
+        registers$write = 1'b1;
+        registers$address = address[(32'h0)+:(15)];
+        registers$data = value;
+        register_responses$ready = stage$q == WriterStage$Await;
+        if ((stage$q == WriterStage$Idle) & start) begin
+            stage$d = WriterStage$Offer;
+            if ((address & beyond_port) != 32'h0) begin
+                stage$d = WriterStage$Idle;
+                finished_pulse$d = 1'b1;
+                refused_pulse$d = 1'b1;
+            end
+        end
+        if (registers$valid & registers$ready) begin
+            stage$d = WriterStage$Await;
+        end
+        if (register_responses$ready & register_responses$valid) begin
+            stage$d = WriterStage$Idle;
+            finished_pulse$d = 1'b1;
+            refused_pulse$d = register_responses$error != error_none;
+        end
+        if (reset) begin
+            stage$d = WriterStage$Idle;
+            finished_pulse$d = 1'b0;
+            refused_pulse$d = 1'b0;
+        end
+    end
+    
+endmodule // nrc_mgmt$loader$writer
+
+
+module nrc_mgmt$loader$writer$finished_pulse(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$loader$writer$finished_pulse
+
+
+module nrc_mgmt$loader$writer$refused_pulse(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$loader$writer$refused_pulse
+
+
+module nrc_mgmt$loader$writer$stage(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Enums
+    localparam WriterStage$Idle = 0;
+    localparam WriterStage$Offer = 1;
+    localparam WriterStage$Await = 2;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$loader$writer$stage
 
 
 module nrc_mgmt$mesh(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inbound$0$port,inbound$0$ready,inbound$1$valid,inbound$1$data,inbound$1$last,inbound$1$port,inbound$1$ready,inbound$2$valid,inbound$2$data,inbound$2$last,inbound$2$port,inbound$2$ready,inbound$3$valid,inbound$3$data,inbound$3$last,inbound$3$port,inbound$3$ready,inbound$4$valid,inbound$4$data,inbound$4$last,inbound$4$port,inbound$4$ready,inbound$5$valid,inbound$5$data,inbound$5$last,inbound$5$port,inbound$5$ready,inbound$6$valid,inbound$6$data,inbound$6$last,inbound$6$port,inbound$6$ready,inbound$7$valid,inbound$7$data,inbound$7$last,inbound$7$port,inbound$7$ready,outbound$0$valid,outbound$0$data,outbound$0$last,outbound$0$port,outbound$0$ready,outbound$1$valid,outbound$1$data,outbound$1$last,outbound$1$port,outbound$1$ready,outbound$2$valid,outbound$2$data,outbound$2$last,outbound$2$port,outbound$2$ready,outbound$3$valid,outbound$3$data,outbound$3$last,outbound$3$port,outbound$3$ready,outbound$4$valid,outbound$4$data,outbound$4$last,outbound$4$port,outbound$4$ready,outbound$5$valid,outbound$5$data,outbound$5$last,outbound$5$port,outbound$5$ready,outbound$6$valid,outbound$6$data,outbound$6$last,outbound$6$port,outbound$6$ready,outbound$7$valid,outbound$7$data,outbound$7$last,outbound$7$port,outbound$7$ready,to_nma$valid,to_nma$data,to_nma$last,to_nma$port,to_nma$ready,from_nma$valid,from_nma$data,from_nma$last,from_nma$port,from_nma$ready,dropped);

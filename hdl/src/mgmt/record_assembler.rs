@@ -69,8 +69,8 @@ impl Logic for RecordAssembler {
         self.index.next = self.taken.q.val();
         self.record_end.next = self.taken.q.val() == self.last_index.val();
         if self.take.val() {
-            self.shifted.d.next =
-                (self.shifted.q.val() >> 8) | (bit_cast::<RECORD_BITS, 8>(self.incoming.val()) << 72);
+            self.shifted.d.next = (self.shifted.q.val() >> 8)
+                | (bit_cast::<RECORD_BITS, 8>(self.incoming.val()) << 72);
             self.taken.d.next = self.taken.q.val() + 1;
             if self.record_end.val() {
                 self.taken.d.next = 0.into();

@@ -14,6 +14,8 @@
 //! reset get no response (the file drops them). Directed: one requester alone at full rate
 //! is taken every cycle; both offering continuously, `first` takes every cycle and `second`
 //! none (fixed priority).
+// The two requesters are indexed together with their models' state.
+#![allow(clippy::needless_range_loop)]
 use hdl::regmap::{regfile_sample, Access, RegArbiter, RegError, RegFile};
 use rust_hdl::prelude::*;
 use std::collections::VecDeque;
