@@ -10,6 +10,7 @@ use std::path::Path;
 pub fn all_tops(cfg: &Config) -> Result<Vec<Emitted>> {
     let mut tops = hdl::tops::tops(cfg).map_err(anyhow::Error::msg)?;
     tops.extend(nrc::tops::tops(cfg).map_err(anyhow::Error::msg)?);
+    tops.extend(nic::tops::tops(cfg).map_err(anyhow::Error::msg)?);
     tops.extend(fpga::tops::tops(cfg).map_err(anyhow::Error::msg)?);
     Ok(tops)
 }

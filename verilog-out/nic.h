@@ -10,7 +10,7 @@
 #ifndef NIC_H
 #define NIC_H
 
-#define NIC_REGISTER_COUNT     24
+#define NIC_REGISTER_COUNT     25
 #define NIC_BYTES_PER_REGISTER 8
 
 /* Error codes of a register response (the same in every map). */
@@ -115,6 +115,12 @@
 #define NIC_ERROR_RESPONSES_OFFSET 0xa0ULL
 #define NIC_ERROR_RESPONSES_WIDTH  32
 #define NIC_ERROR_RESPONSES_RESET  0x0000000000000000ULL
+
+/* mgmt_dropped_port (CNT, 32 bits): packets from the agent whose route names a port other than 0 (the NIC has one network port), dropped */
+#define NIC_MGMT_DROPPED_PORT_ADDR   0x20ULL
+#define NIC_MGMT_DROPPED_PORT_OFFSET 0x100ULL
+#define NIC_MGMT_DROPPED_PORT_WIDTH  32
+#define NIC_MGMT_DROPPED_PORT_RESET  0x0000000000000000ULL
 
 /* port0_link_status (RO, 19 bits): link state, widths and lane masks */
 /*   up (bits 0..0): the link is up */

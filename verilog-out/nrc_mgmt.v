@@ -161,9 +161,6 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
     input wire  i2c$scl_in;
     input wire  i2c$sda_in;
     
-    // Constant declarations
-    localparam  chip_type = 64'h1;
-    
     // Stub signals
     reg  mesh$clock;
     reg  mesh$reset;
@@ -180,105 +177,26 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
     wire  [1:0] mesh$dropped;
     reg  agent$clock;
     reg  agent$reset;
-    reg  agent$from_mesh$valid;
-    reg  [64:0] agent$from_mesh$data;
-    reg  agent$from_mesh$last;
-    reg  [4:0] agent$from_mesh$port;
-    wire  agent$from_mesh$ready;
-    wire  agent$to_mesh$valid;
-    wire  [64:0] agent$to_mesh$data;
-    wire  agent$to_mesh$last;
-    wire  [4:0] agent$to_mesh$port;
-    reg  agent$to_mesh$ready;
-    wire  agent$registers$valid;
-    wire  [14:0] agent$registers$address;
-    wire  agent$registers$write;
-    wire  [63:0] agent$registers$data;
-    reg  agent$registers$ready;
-    reg  agent$register_responses$valid;
-    reg  [63:0] agent$register_responses$data;
-    reg  [1:0] agent$register_responses$error;
-    wire  agent$register_responses$ready;
-    reg  agent$loader_command$valid;
-    reg  agent$loader_command$write;
-    reg  [15:0] agent$loader_command$address;
-    reg  [2:0] agent$loader_command$count;
-    reg  [47:0] agent$loader_command$data;
-    wire  agent$loader_command$ready;
-    wire  agent$loader_result$valid;
-    wire  [47:0] agent$loader_result$data;
-    wire  [1:0] agent$loader_result$error;
-    reg  agent$loader_result$ready;
-    reg  [7:0] agent$faults;
-    reg  [15:0] agent$chip_id;
-    reg  agent$report_enable;
-    reg  [7:0] agent$fault_mask;
-    reg  [127:0] agent$report_route;
-    reg  [15:0] agent$report_dest;
-    reg  [2:0] agent$eeprom_device;
-    wire  agent$dropped_wrong_id;
-    wire  agent$dropped_malformed;
-    wire  agent$dropped_no_route;
-    wire  agent$reports_sent;
-    wire  agent$error_responses;
-    wire  [4:0] agent$held;
-    reg  loader$clock;
-    reg  loader$reset;
-    wire  loader$eeprom$valid;
-    wire  loader$eeprom$write;
-    wire  [15:0] loader$eeprom$address;
-    wire  [2:0] loader$eeprom$count;
-    wire  [47:0] loader$eeprom$data;
-    reg  loader$eeprom$ready;
-    reg  loader$eeprom_result$valid;
-    reg  [47:0] loader$eeprom_result$data;
-    reg  [1:0] loader$eeprom_result$error;
-    wire  loader$eeprom_result$ready;
-    wire  loader$registers$valid;
-    wire  [14:0] loader$registers$address;
-    wire  loader$registers$write;
-    wire  [63:0] loader$registers$data;
-    reg  loader$registers$ready;
-    reg  loader$register_responses$valid;
-    reg  [63:0] loader$register_responses$data;
-    reg  [1:0] loader$register_responses$error;
-    wire  loader$register_responses$ready;
-    wire  loader$busy;
-    wire  loader$done;
-    wire  loader$blank;
-    wire  loader$corrupt;
-    wire  loader$absent;
-    wire  loader$refused;
-    wire  [5:0] loader$status;
-    reg  arbiter$clock;
-    reg  arbiter$reset;
-    reg  arbiter$first_request$valid;
-    reg  [14:0] arbiter$first_request$address;
-    reg  arbiter$first_request$write;
-    reg  [63:0] arbiter$first_request$data;
-    wire  arbiter$first_request$ready;
-    wire  arbiter$first_response$valid;
-    wire  [63:0] arbiter$first_response$data;
-    wire  [1:0] arbiter$first_response$error;
-    reg  arbiter$first_response$ready;
-    reg  arbiter$second_request$valid;
-    reg  [14:0] arbiter$second_request$address;
-    reg  arbiter$second_request$write;
-    reg  [63:0] arbiter$second_request$data;
-    wire  arbiter$second_request$ready;
-    wire  arbiter$second_response$valid;
-    wire  [63:0] arbiter$second_response$data;
-    wire  [1:0] arbiter$second_response$error;
-    reg  arbiter$second_response$ready;
-    wire  arbiter$request$valid;
-    wire  [14:0] arbiter$request$address;
-    wire  arbiter$request$write;
-    wire  [63:0] arbiter$request$data;
-    reg  arbiter$request$ready;
-    reg  arbiter$response$valid;
-    reg  [63:0] arbiter$response$data;
-    reg  [1:0] arbiter$response$error;
-    wire  arbiter$response$ready;
+    reg  agent$from_port$valid;
+    reg  [64:0] agent$from_port$data;
+    reg  agent$from_port$last;
+    reg  [4:0] agent$from_port$port;
+    wire  agent$from_port$ready;
+    wire  agent$to_port$valid;
+    wire  [64:0] agent$to_port$data;
+    wire  agent$to_port$last;
+    wire  [4:0] agent$to_port$port;
+    reg  agent$to_port$ready;
+    wire  agent$chip_request$valid;
+    wire  [14:0] agent$chip_request$address;
+    wire  agent$chip_request$write;
+    wire  [63:0] agent$chip_request$data;
+    reg  agent$chip_request$ready;
+    reg  agent$chip_response$valid;
+    reg  [63:0] agent$chip_response$data;
+    reg  [1:0] agent$chip_response$error;
+    wire  agent$chip_response$ready;
+    reg  [3:0] agent$chip_faults;
     reg  registers$clock;
     reg  registers$reset;
     reg  registers$request$valid;
@@ -292,31 +210,10 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
     reg  registers$response$ready;
     wire  [63:0] registers$settings$0;
     wire  [63:0] registers$settings$1;
-    wire  [63:0] registers$settings$2;
-    wire  [63:0] registers$settings$3;
-    wire  [63:0] registers$settings$4;
-    wire  [63:0] registers$settings$5;
-    wire  [63:0] registers$settings$6;
-    wire  [63:0] registers$settings$7;
-    wire  [63:0] registers$settings$8;
     wire  registers$written$0;
     wire  registers$written$1;
-    wire  registers$written$2;
-    wire  registers$written$3;
-    wire  registers$written$4;
-    wire  registers$written$5;
-    wire  registers$written$6;
-    wire  registers$written$7;
-    wire  registers$written$8;
-    reg  [63:0] registers$flags$0;
-    wire  [63:0] registers$flag_values$0;
     reg  registers$events$0;
     reg  registers$events$1;
-    reg  registers$events$2;
-    reg  registers$events$3;
-    reg  registers$events$4;
-    reg  registers$events$5;
-    reg  registers$events$6;
     reg  [63:0] registers$status$0;
     reg  [63:0] registers$status$1;
     reg  [63:0] registers$status$2;
@@ -382,18 +279,9 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
     reg  [63:0] registers$status$62;
     reg  [63:0] registers$status$63;
     reg  [63:0] registers$status$64;
-    reg  [63:0] registers$status$65;
-    reg  [63:0] registers$status$66;
-    reg  [63:0] registers$status$67;
-    reg  [7:0] faults_before$d;
-    wire  [7:0] faults_before$q;
-    reg  faults_before$clock;
     
     // Local signals
-    reg  [7:0] faults_now;
-    reg  strobes_unused;
-    reg  loader_pulses_unused;
-    reg  agent_held_unused;
+    reg  index_strobe_unused;
     
     // Sub module instances
     nrc_mgmt$mesh mesh(
@@ -494,113 +382,30 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
     nrc_mgmt$agent agent(
         .clock(agent$clock),
         .reset(agent$reset),
-        .from_mesh$valid(agent$from_mesh$valid),
-        .from_mesh$data(agent$from_mesh$data),
-        .from_mesh$last(agent$from_mesh$last),
-        .from_mesh$port(agent$from_mesh$port),
-        .from_mesh$ready(agent$from_mesh$ready),
-        .to_mesh$valid(agent$to_mesh$valid),
-        .to_mesh$data(agent$to_mesh$data),
-        .to_mesh$last(agent$to_mesh$last),
-        .to_mesh$port(agent$to_mesh$port),
-        .to_mesh$ready(agent$to_mesh$ready),
-        .registers$valid(agent$registers$valid),
-        .registers$address(agent$registers$address),
-        .registers$write(agent$registers$write),
-        .registers$data(agent$registers$data),
-        .registers$ready(agent$registers$ready),
-        .register_responses$valid(agent$register_responses$valid),
-        .register_responses$data(agent$register_responses$data),
-        .register_responses$error(agent$register_responses$error),
-        .register_responses$ready(agent$register_responses$ready),
-        .loader_command$valid(agent$loader_command$valid),
-        .loader_command$write(agent$loader_command$write),
-        .loader_command$address(agent$loader_command$address),
-        .loader_command$count(agent$loader_command$count),
-        .loader_command$data(agent$loader_command$data),
-        .loader_command$ready(agent$loader_command$ready),
-        .loader_result$valid(agent$loader_result$valid),
-        .loader_result$data(agent$loader_result$data),
-        .loader_result$error(agent$loader_result$error),
-        .loader_result$ready(agent$loader_result$ready),
+        .from_port$valid(agent$from_port$valid),
+        .from_port$data(agent$from_port$data),
+        .from_port$last(agent$from_port$last),
+        .from_port$port(agent$from_port$port),
+        .from_port$ready(agent$from_port$ready),
+        .to_port$valid(agent$to_port$valid),
+        .to_port$data(agent$to_port$data),
+        .to_port$last(agent$to_port$last),
+        .to_port$port(agent$to_port$port),
+        .to_port$ready(agent$to_port$ready),
+        .chip_request$valid(agent$chip_request$valid),
+        .chip_request$address(agent$chip_request$address),
+        .chip_request$write(agent$chip_request$write),
+        .chip_request$data(agent$chip_request$data),
+        .chip_request$ready(agent$chip_request$ready),
+        .chip_response$valid(agent$chip_response$valid),
+        .chip_response$data(agent$chip_response$data),
+        .chip_response$error(agent$chip_response$error),
+        .chip_response$ready(agent$chip_response$ready),
+        .chip_faults(agent$chip_faults),
         .i2c$scl_drive_low(i2c$scl_drive_low),
         .i2c$sda_drive_low(i2c$sda_drive_low),
         .i2c$scl_in(i2c$scl_in),
-        .i2c$sda_in(i2c$sda_in),
-        .faults(agent$faults),
-        .chip_id(agent$chip_id),
-        .report_enable(agent$report_enable),
-        .fault_mask(agent$fault_mask),
-        .report_route(agent$report_route),
-        .report_dest(agent$report_dest),
-        .eeprom_device(agent$eeprom_device),
-        .dropped_wrong_id(agent$dropped_wrong_id),
-        .dropped_malformed(agent$dropped_malformed),
-        .dropped_no_route(agent$dropped_no_route),
-        .reports_sent(agent$reports_sent),
-        .error_responses(agent$error_responses),
-        .held(agent$held)
-    );
-    nrc_mgmt$loader loader(
-        .clock(loader$clock),
-        .reset(loader$reset),
-        .eeprom$valid(loader$eeprom$valid),
-        .eeprom$write(loader$eeprom$write),
-        .eeprom$address(loader$eeprom$address),
-        .eeprom$count(loader$eeprom$count),
-        .eeprom$data(loader$eeprom$data),
-        .eeprom$ready(loader$eeprom$ready),
-        .eeprom_result$valid(loader$eeprom_result$valid),
-        .eeprom_result$data(loader$eeprom_result$data),
-        .eeprom_result$error(loader$eeprom_result$error),
-        .eeprom_result$ready(loader$eeprom_result$ready),
-        .registers$valid(loader$registers$valid),
-        .registers$address(loader$registers$address),
-        .registers$write(loader$registers$write),
-        .registers$data(loader$registers$data),
-        .registers$ready(loader$registers$ready),
-        .register_responses$valid(loader$register_responses$valid),
-        .register_responses$data(loader$register_responses$data),
-        .register_responses$error(loader$register_responses$error),
-        .register_responses$ready(loader$register_responses$ready),
-        .busy(loader$busy),
-        .done(loader$done),
-        .blank(loader$blank),
-        .corrupt(loader$corrupt),
-        .absent(loader$absent),
-        .refused(loader$refused),
-        .status(loader$status)
-    );
-    nrc_mgmt$arbiter arbiter(
-        .clock(arbiter$clock),
-        .reset(arbiter$reset),
-        .first_request$valid(arbiter$first_request$valid),
-        .first_request$address(arbiter$first_request$address),
-        .first_request$write(arbiter$first_request$write),
-        .first_request$data(arbiter$first_request$data),
-        .first_request$ready(arbiter$first_request$ready),
-        .first_response$valid(arbiter$first_response$valid),
-        .first_response$data(arbiter$first_response$data),
-        .first_response$error(arbiter$first_response$error),
-        .first_response$ready(arbiter$first_response$ready),
-        .second_request$valid(arbiter$second_request$valid),
-        .second_request$address(arbiter$second_request$address),
-        .second_request$write(arbiter$second_request$write),
-        .second_request$data(arbiter$second_request$data),
-        .second_request$ready(arbiter$second_request$ready),
-        .second_response$valid(arbiter$second_response$valid),
-        .second_response$data(arbiter$second_response$data),
-        .second_response$error(arbiter$second_response$error),
-        .second_response$ready(arbiter$second_response$ready),
-        .request$valid(arbiter$request$valid),
-        .request$address(arbiter$request$address),
-        .request$write(arbiter$request$write),
-        .request$data(arbiter$request$data),
-        .request$ready(arbiter$request$ready),
-        .response$valid(arbiter$response$valid),
-        .response$data(arbiter$response$data),
-        .response$error(arbiter$response$error),
-        .response$ready(arbiter$response$ready)
+        .i2c$sda_in(i2c$sda_in)
     );
     nrc_mgmt$registers registers(
         .clock(registers$clock),
@@ -616,31 +421,10 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
         .response$ready(registers$response$ready),
         .settings$0(registers$settings$0),
         .settings$1(registers$settings$1),
-        .settings$2(registers$settings$2),
-        .settings$3(registers$settings$3),
-        .settings$4(registers$settings$4),
-        .settings$5(registers$settings$5),
-        .settings$6(registers$settings$6),
-        .settings$7(registers$settings$7),
-        .settings$8(registers$settings$8),
         .written$0(registers$written$0),
         .written$1(registers$written$1),
-        .written$2(registers$written$2),
-        .written$3(registers$written$3),
-        .written$4(registers$written$4),
-        .written$5(registers$written$5),
-        .written$6(registers$written$6),
-        .written$7(registers$written$7),
-        .written$8(registers$written$8),
-        .flags$0(registers$flags$0),
-        .flag_values$0(registers$flag_values$0),
         .events$0(registers$events$0),
         .events$1(registers$events$1),
-        .events$2(registers$events$2),
-        .events$3(registers$events$3),
-        .events$4(registers$events$4),
-        .events$5(registers$events$5),
-        .events$6(registers$events$6),
         .status$0(registers$status$0),
         .status$1(registers$status$1),
         .status$2(registers$status$2),
@@ -705,12 +489,484 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
         .status$61(registers$status$61),
         .status$62(registers$status$62),
         .status$63(registers$status$63),
-        .status$64(registers$status$64),
-        .status$65(registers$status$65),
-        .status$66(registers$status$66),
-        .status$67(registers$status$67)
+        .status$64(registers$status$64)
     );
-    nrc_mgmt$faults_before faults_before(
+    
+    // Update code
+    always @(*) begin
+        mesh$clock = clock;
+        agent$clock = clock;
+        registers$clock = clock;
+        mesh$reset = reset;
+        agent$reset = reset;
+        registers$reset = reset;
+        agent$chip_faults = chip_faults;
+        route_table$index = registers$settings$0[(32'h0)+:(16)];
+        route_table$ports = registers$settings$1[(32'h0)+:(8)];
+        route_table$write = registers$written$1;
+        index_strobe_unused = registers$written$0;
+        registers$status$0 = ((route_table$read) & 64'hffffffffffffffff);
+        registers$events$0 = mesh$dropped[0];
+        registers$events$1 = mesh$dropped[1];
+        registers$status$1 = links$0$status;
+        registers$status$2 = links$0$peer;
+        registers$status$3 = links$0$ltps_sent;
+        registers$status$4 = links$0$ltps_good;
+        registers$status$5 = links$0$ltps_bad;
+        registers$status$6 = links$0$retries;
+        registers$status$7 = links$0$replays;
+        registers$status$8 = links$0$drops;
+        registers$status$9 = links$1$status;
+        registers$status$10 = links$1$peer;
+        registers$status$11 = links$1$ltps_sent;
+        registers$status$12 = links$1$ltps_good;
+        registers$status$13 = links$1$ltps_bad;
+        registers$status$14 = links$1$retries;
+        registers$status$15 = links$1$replays;
+        registers$status$16 = links$1$drops;
+        registers$status$17 = links$2$status;
+        registers$status$18 = links$2$peer;
+        registers$status$19 = links$2$ltps_sent;
+        registers$status$20 = links$2$ltps_good;
+        registers$status$21 = links$2$ltps_bad;
+        registers$status$22 = links$2$retries;
+        registers$status$23 = links$2$replays;
+        registers$status$24 = links$2$drops;
+        registers$status$25 = links$3$status;
+        registers$status$26 = links$3$peer;
+        registers$status$27 = links$3$ltps_sent;
+        registers$status$28 = links$3$ltps_good;
+        registers$status$29 = links$3$ltps_bad;
+        registers$status$30 = links$3$retries;
+        registers$status$31 = links$3$replays;
+        registers$status$32 = links$3$drops;
+        registers$status$33 = links$4$status;
+        registers$status$34 = links$4$peer;
+        registers$status$35 = links$4$ltps_sent;
+        registers$status$36 = links$4$ltps_good;
+        registers$status$37 = links$4$ltps_bad;
+        registers$status$38 = links$4$retries;
+        registers$status$39 = links$4$replays;
+        registers$status$40 = links$4$drops;
+        registers$status$41 = links$5$status;
+        registers$status$42 = links$5$peer;
+        registers$status$43 = links$5$ltps_sent;
+        registers$status$44 = links$5$ltps_good;
+        registers$status$45 = links$5$ltps_bad;
+        registers$status$46 = links$5$retries;
+        registers$status$47 = links$5$replays;
+        registers$status$48 = links$5$drops;
+        registers$status$49 = links$6$status;
+        registers$status$50 = links$6$peer;
+        registers$status$51 = links$6$ltps_sent;
+        registers$status$52 = links$6$ltps_good;
+        registers$status$53 = links$6$ltps_bad;
+        registers$status$54 = links$6$retries;
+        registers$status$55 = links$6$replays;
+        registers$status$56 = links$6$drops;
+        registers$status$57 = links$7$status;
+        registers$status$58 = links$7$peer;
+        registers$status$59 = links$7$ltps_sent;
+        registers$status$60 = links$7$ltps_good;
+        registers$status$61 = links$7$ltps_bad;
+        registers$status$62 = links$7$retries;
+        registers$status$63 = links$7$replays;
+        registers$status$64 = links$7$drops;
+    end
+    
+    always @(*) agent$from_port$valid = mesh$to_nma$valid;
+    always @(*) agent$from_port$data = mesh$to_nma$data;
+    always @(*) agent$from_port$last = mesh$to_nma$last;
+    always @(*) agent$from_port$port = mesh$to_nma$port;
+    always @(*) mesh$to_nma$ready = agent$from_port$ready;
+    always @(*) mesh$from_nma$valid = agent$to_port$valid;
+    always @(*) mesh$from_nma$data = agent$to_port$data;
+    always @(*) mesh$from_nma$last = agent$to_port$last;
+    always @(*) mesh$from_nma$port = agent$to_port$port;
+    always @(*) agent$to_port$ready = mesh$from_nma$ready;
+    always @(*) registers$request$valid = agent$chip_request$valid;
+    always @(*) registers$request$address = agent$chip_request$address;
+    always @(*) registers$request$write = agent$chip_request$write;
+    always @(*) registers$request$data = agent$chip_request$data;
+    always @(*) agent$chip_request$ready = registers$request$ready;
+    always @(*) agent$chip_response$valid = registers$response$valid;
+    always @(*) agent$chip_response$data = registers$response$data;
+    always @(*) agent$chip_response$error = registers$response$error;
+    always @(*) registers$response$ready = agent$chip_response$ready;
+endmodule // nrc_mgmt
+
+
+module nrc_mgmt$agent(clock,reset,from_port$valid,from_port$data,from_port$last,from_port$port,from_port$ready,to_port$valid,to_port$data,to_port$last,to_port$port,to_port$ready,chip_request$valid,chip_request$address,chip_request$write,chip_request$data,chip_request$ready,chip_response$valid,chip_response$data,chip_response$error,chip_response$ready,chip_faults,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  from_port$valid;
+    input wire  [64:0] from_port$data;
+    input wire  from_port$last;
+    input wire  [4:0] from_port$port;
+    output wire  from_port$ready;
+    output wire  to_port$valid;
+    output wire  [64:0] to_port$data;
+    output wire  to_port$last;
+    output wire  [4:0] to_port$port;
+    input wire  to_port$ready;
+    output wire  chip_request$valid;
+    output wire  [14:0] chip_request$address;
+    output wire  chip_request$write;
+    output wire  [63:0] chip_request$data;
+    input wire  chip_request$ready;
+    input wire  chip_response$valid;
+    input wire  [63:0] chip_response$data;
+    input wire  [1:0] chip_response$error;
+    output wire  chip_response$ready;
+    input wire  [3:0] chip_faults;
+    output wire  i2c$scl_drive_low;
+    output wire  i2c$sda_drive_low;
+    input wire  i2c$scl_in;
+    input wire  i2c$sda_in;
+    
+    // Constant declarations
+    localparam  chip_type = 64'h1;
+    
+    // Stub signals
+    reg  core$clock;
+    reg  core$reset;
+    wire  core$registers$valid;
+    wire  [14:0] core$registers$address;
+    wire  core$registers$write;
+    wire  [63:0] core$registers$data;
+    reg  core$registers$ready;
+    reg  core$register_responses$valid;
+    reg  [63:0] core$register_responses$data;
+    reg  [1:0] core$register_responses$error;
+    wire  core$register_responses$ready;
+    reg  core$loader_command$valid;
+    reg  core$loader_command$write;
+    reg  [15:0] core$loader_command$address;
+    reg  [2:0] core$loader_command$count;
+    reg  [47:0] core$loader_command$data;
+    wire  core$loader_command$ready;
+    wire  core$loader_result$valid;
+    wire  [47:0] core$loader_result$data;
+    wire  [1:0] core$loader_result$error;
+    reg  core$loader_result$ready;
+    reg  [7:0] core$faults;
+    reg  [15:0] core$chip_id;
+    reg  core$report_enable;
+    reg  [7:0] core$fault_mask;
+    reg  [127:0] core$report_route;
+    reg  [15:0] core$report_dest;
+    reg  [2:0] core$eeprom_device;
+    wire  core$dropped_wrong_id;
+    wire  core$dropped_malformed;
+    wire  core$dropped_no_route;
+    wire  core$reports_sent;
+    wire  core$error_responses;
+    wire  [4:0] core$held;
+    reg  loader$clock;
+    reg  loader$reset;
+    wire  loader$eeprom$valid;
+    wire  loader$eeprom$write;
+    wire  [15:0] loader$eeprom$address;
+    wire  [2:0] loader$eeprom$count;
+    wire  [47:0] loader$eeprom$data;
+    reg  loader$eeprom$ready;
+    reg  loader$eeprom_result$valid;
+    reg  [47:0] loader$eeprom_result$data;
+    reg  [1:0] loader$eeprom_result$error;
+    wire  loader$eeprom_result$ready;
+    wire  loader$registers$valid;
+    wire  [14:0] loader$registers$address;
+    wire  loader$registers$write;
+    wire  [63:0] loader$registers$data;
+    reg  loader$registers$ready;
+    reg  loader$register_responses$valid;
+    reg  [63:0] loader$register_responses$data;
+    reg  [1:0] loader$register_responses$error;
+    wire  loader$register_responses$ready;
+    wire  loader$busy;
+    wire  loader$done;
+    wire  loader$blank;
+    wire  loader$corrupt;
+    wire  loader$absent;
+    wire  loader$refused;
+    wire  [5:0] loader$status;
+    reg  arbiter$clock;
+    reg  arbiter$reset;
+    reg  arbiter$first_request$valid;
+    reg  [14:0] arbiter$first_request$address;
+    reg  arbiter$first_request$write;
+    reg  [63:0] arbiter$first_request$data;
+    wire  arbiter$first_request$ready;
+    wire  arbiter$first_response$valid;
+    wire  [63:0] arbiter$first_response$data;
+    wire  [1:0] arbiter$first_response$error;
+    reg  arbiter$first_response$ready;
+    reg  arbiter$second_request$valid;
+    reg  [14:0] arbiter$second_request$address;
+    reg  arbiter$second_request$write;
+    reg  [63:0] arbiter$second_request$data;
+    wire  arbiter$second_request$ready;
+    wire  arbiter$second_response$valid;
+    wire  [63:0] arbiter$second_response$data;
+    wire  [1:0] arbiter$second_response$error;
+    reg  arbiter$second_response$ready;
+    wire  arbiter$request$valid;
+    wire  [14:0] arbiter$request$address;
+    wire  arbiter$request$write;
+    wire  [63:0] arbiter$request$data;
+    reg  arbiter$request$ready;
+    reg  arbiter$response$valid;
+    reg  [63:0] arbiter$response$data;
+    reg  [1:0] arbiter$response$error;
+    wire  arbiter$response$ready;
+    reg  split$clock;
+    reg  split$reset;
+    reg  split$request$valid;
+    reg  [14:0] split$request$address;
+    reg  split$request$write;
+    reg  [63:0] split$request$data;
+    wire  split$request$ready;
+    wire  split$response$valid;
+    wire  [63:0] split$response$data;
+    wire  [1:0] split$response$error;
+    reg  split$response$ready;
+    wire  split$local_request$valid;
+    wire  [14:0] split$local_request$address;
+    wire  split$local_request$write;
+    wire  [63:0] split$local_request$data;
+    reg  split$local_request$ready;
+    reg  split$local_response$valid;
+    reg  [63:0] split$local_response$data;
+    reg  [1:0] split$local_response$error;
+    wire  split$local_response$ready;
+    reg  registers$clock;
+    reg  registers$reset;
+    reg  registers$request$valid;
+    reg  [14:0] registers$request$address;
+    reg  registers$request$write;
+    reg  [63:0] registers$request$data;
+    wire  registers$request$ready;
+    wire  registers$response$valid;
+    wire  [63:0] registers$response$data;
+    wire  [1:0] registers$response$error;
+    reg  registers$response$ready;
+    wire  [63:0] registers$settings$0;
+    wire  [63:0] registers$settings$1;
+    wire  [63:0] registers$settings$2;
+    wire  [63:0] registers$settings$3;
+    wire  [63:0] registers$settings$4;
+    wire  [63:0] registers$settings$5;
+    wire  [63:0] registers$settings$6;
+    wire  registers$written$0;
+    wire  registers$written$1;
+    wire  registers$written$2;
+    wire  registers$written$3;
+    wire  registers$written$4;
+    wire  registers$written$5;
+    wire  registers$written$6;
+    reg  [63:0] registers$flags$0;
+    wire  [63:0] registers$flag_values$0;
+    reg  registers$events$0;
+    reg  registers$events$1;
+    reg  registers$events$2;
+    reg  registers$events$3;
+    reg  registers$events$4;
+    reg  [63:0] registers$status$0;
+    reg  [63:0] registers$status$1;
+    reg  [63:0] registers$status$2;
+    reg  [7:0] faults_before$d;
+    wire  [7:0] faults_before$q;
+    reg  faults_before$clock;
+    
+    // Local signals
+    reg  [7:0] faults_now;
+    reg  strobes_unused;
+    reg  loader_pulses_unused;
+    reg  core_held_unused;
+    
+    // Sub module instances
+    nrc_mgmt$agent$core core(
+        .clock(core$clock),
+        .reset(core$reset),
+        .from_mesh$valid(from_port$valid),
+        .from_mesh$data(from_port$data),
+        .from_mesh$last(from_port$last),
+        .from_mesh$port(from_port$port),
+        .from_mesh$ready(from_port$ready),
+        .to_mesh$valid(to_port$valid),
+        .to_mesh$data(to_port$data),
+        .to_mesh$last(to_port$last),
+        .to_mesh$port(to_port$port),
+        .to_mesh$ready(to_port$ready),
+        .registers$valid(core$registers$valid),
+        .registers$address(core$registers$address),
+        .registers$write(core$registers$write),
+        .registers$data(core$registers$data),
+        .registers$ready(core$registers$ready),
+        .register_responses$valid(core$register_responses$valid),
+        .register_responses$data(core$register_responses$data),
+        .register_responses$error(core$register_responses$error),
+        .register_responses$ready(core$register_responses$ready),
+        .loader_command$valid(core$loader_command$valid),
+        .loader_command$write(core$loader_command$write),
+        .loader_command$address(core$loader_command$address),
+        .loader_command$count(core$loader_command$count),
+        .loader_command$data(core$loader_command$data),
+        .loader_command$ready(core$loader_command$ready),
+        .loader_result$valid(core$loader_result$valid),
+        .loader_result$data(core$loader_result$data),
+        .loader_result$error(core$loader_result$error),
+        .loader_result$ready(core$loader_result$ready),
+        .i2c$scl_drive_low(i2c$scl_drive_low),
+        .i2c$sda_drive_low(i2c$sda_drive_low),
+        .i2c$scl_in(i2c$scl_in),
+        .i2c$sda_in(i2c$sda_in),
+        .faults(core$faults),
+        .chip_id(core$chip_id),
+        .report_enable(core$report_enable),
+        .fault_mask(core$fault_mask),
+        .report_route(core$report_route),
+        .report_dest(core$report_dest),
+        .eeprom_device(core$eeprom_device),
+        .dropped_wrong_id(core$dropped_wrong_id),
+        .dropped_malformed(core$dropped_malformed),
+        .dropped_no_route(core$dropped_no_route),
+        .reports_sent(core$reports_sent),
+        .error_responses(core$error_responses),
+        .held(core$held)
+    );
+    nrc_mgmt$agent$loader loader(
+        .clock(loader$clock),
+        .reset(loader$reset),
+        .eeprom$valid(loader$eeprom$valid),
+        .eeprom$write(loader$eeprom$write),
+        .eeprom$address(loader$eeprom$address),
+        .eeprom$count(loader$eeprom$count),
+        .eeprom$data(loader$eeprom$data),
+        .eeprom$ready(loader$eeprom$ready),
+        .eeprom_result$valid(loader$eeprom_result$valid),
+        .eeprom_result$data(loader$eeprom_result$data),
+        .eeprom_result$error(loader$eeprom_result$error),
+        .eeprom_result$ready(loader$eeprom_result$ready),
+        .registers$valid(loader$registers$valid),
+        .registers$address(loader$registers$address),
+        .registers$write(loader$registers$write),
+        .registers$data(loader$registers$data),
+        .registers$ready(loader$registers$ready),
+        .register_responses$valid(loader$register_responses$valid),
+        .register_responses$data(loader$register_responses$data),
+        .register_responses$error(loader$register_responses$error),
+        .register_responses$ready(loader$register_responses$ready),
+        .busy(loader$busy),
+        .done(loader$done),
+        .blank(loader$blank),
+        .corrupt(loader$corrupt),
+        .absent(loader$absent),
+        .refused(loader$refused),
+        .status(loader$status)
+    );
+    nrc_mgmt$agent$arbiter arbiter(
+        .clock(arbiter$clock),
+        .reset(arbiter$reset),
+        .first_request$valid(arbiter$first_request$valid),
+        .first_request$address(arbiter$first_request$address),
+        .first_request$write(arbiter$first_request$write),
+        .first_request$data(arbiter$first_request$data),
+        .first_request$ready(arbiter$first_request$ready),
+        .first_response$valid(arbiter$first_response$valid),
+        .first_response$data(arbiter$first_response$data),
+        .first_response$error(arbiter$first_response$error),
+        .first_response$ready(arbiter$first_response$ready),
+        .second_request$valid(arbiter$second_request$valid),
+        .second_request$address(arbiter$second_request$address),
+        .second_request$write(arbiter$second_request$write),
+        .second_request$data(arbiter$second_request$data),
+        .second_request$ready(arbiter$second_request$ready),
+        .second_response$valid(arbiter$second_response$valid),
+        .second_response$data(arbiter$second_response$data),
+        .second_response$error(arbiter$second_response$error),
+        .second_response$ready(arbiter$second_response$ready),
+        .request$valid(arbiter$request$valid),
+        .request$address(arbiter$request$address),
+        .request$write(arbiter$request$write),
+        .request$data(arbiter$request$data),
+        .request$ready(arbiter$request$ready),
+        .response$valid(arbiter$response$valid),
+        .response$data(arbiter$response$data),
+        .response$error(arbiter$response$error),
+        .response$ready(arbiter$response$ready)
+    );
+    nrc_mgmt$agent$split split(
+        .clock(split$clock),
+        .reset(split$reset),
+        .request$valid(split$request$valid),
+        .request$address(split$request$address),
+        .request$write(split$request$write),
+        .request$data(split$request$data),
+        .request$ready(split$request$ready),
+        .response$valid(split$response$valid),
+        .response$data(split$response$data),
+        .response$error(split$response$error),
+        .response$ready(split$response$ready),
+        .local_request$valid(split$local_request$valid),
+        .local_request$address(split$local_request$address),
+        .local_request$write(split$local_request$write),
+        .local_request$data(split$local_request$data),
+        .local_request$ready(split$local_request$ready),
+        .local_response$valid(split$local_response$valid),
+        .local_response$data(split$local_response$data),
+        .local_response$error(split$local_response$error),
+        .local_response$ready(split$local_response$ready),
+        .chip_request$valid(chip_request$valid),
+        .chip_request$address(chip_request$address),
+        .chip_request$write(chip_request$write),
+        .chip_request$data(chip_request$data),
+        .chip_request$ready(chip_request$ready),
+        .chip_response$valid(chip_response$valid),
+        .chip_response$data(chip_response$data),
+        .chip_response$error(chip_response$error),
+        .chip_response$ready(chip_response$ready)
+    );
+    nrc_mgmt$agent$registers registers(
+        .clock(registers$clock),
+        .reset(registers$reset),
+        .request$valid(registers$request$valid),
+        .request$address(registers$request$address),
+        .request$write(registers$request$write),
+        .request$data(registers$request$data),
+        .request$ready(registers$request$ready),
+        .response$valid(registers$response$valid),
+        .response$data(registers$response$data),
+        .response$error(registers$response$error),
+        .response$ready(registers$response$ready),
+        .settings$0(registers$settings$0),
+        .settings$1(registers$settings$1),
+        .settings$2(registers$settings$2),
+        .settings$3(registers$settings$3),
+        .settings$4(registers$settings$4),
+        .settings$5(registers$settings$5),
+        .settings$6(registers$settings$6),
+        .written$0(registers$written$0),
+        .written$1(registers$written$1),
+        .written$2(registers$written$2),
+        .written$3(registers$written$3),
+        .written$4(registers$written$4),
+        .written$5(registers$written$5),
+        .written$6(registers$written$6),
+        .flags$0(registers$flags$0),
+        .flag_values$0(registers$flag_values$0),
+        .events$0(registers$events$0),
+        .events$1(registers$events$1),
+        .events$2(registers$events$2),
+        .events$3(registers$events$3),
+        .events$4(registers$events$4),
+        .status$0(registers$status$0),
+        .status$1(registers$status$1),
+        .status$2(registers$status$2)
+    );
+    nrc_mgmt$agent$faults_before faults_before(
         .d(faults_before$d),
         .q(faults_before$q),
         .clock(faults_before$clock)
@@ -718,30 +974,27 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
     
     // Update code
     always @(*) begin
-        mesh$clock = clock;
-        agent$clock = clock;
+        core$clock = clock;
         loader$clock = clock;
         arbiter$clock = clock;
+        split$clock = clock;
         registers$clock = clock;
         faults_before$clock = clock;
         faults_before$d = faults_before$q;
-        mesh$reset = reset;
-        agent$reset = reset;
+        core$reset = reset;
         loader$reset = reset;
         arbiter$reset = reset;
+        split$reset = reset;
         registers$reset = reset;
-        agent$chip_id = registers$settings$0[(32'h0)+:(16)];
-        agent$report_enable = registers$settings$1[32'h0];
-        agent$fault_mask = registers$settings$2[(32'h0)+:(8)];
-        agent$report_route = ((registers$settings$3) & 128'hffffffffffffffffffffffffffffffff) | (((registers$settings$4) & 128'hffffffffffffffffffffffffffffffff) << 32'h40);
-        agent$report_dest = registers$settings$5[(32'h0)+:(16)];
-        agent$eeprom_device = registers$settings$6[(32'h0)+:(3)];
-        route_table$index = registers$settings$7[(32'h0)+:(16)];
-        route_table$ports = registers$settings$8[(32'h0)+:(8)];
-        route_table$write = registers$written$8;
+        core$chip_id = registers$settings$0[(32'h0)+:(16)];
+        core$report_enable = registers$settings$1[32'h0];
+        core$fault_mask = registers$settings$2[(32'h0)+:(8)];
+        core$report_route = ((registers$settings$3) & 128'hffffffffffffffffffffffffffffffff) | (((registers$settings$4) & 128'hffffffffffffffffffffffffffffffff) << 32'h40);
+        core$report_dest = registers$settings$5[(32'h0)+:(16)];
+        core$eeprom_device = registers$settings$6[(32'h0)+:(3)];
         loader_pulses_unused = loader$busy | loader$done | loader$blank | loader$corrupt | loader$absent | loader$refused;
         strobes_unused = |registers$flag_values$0;
-        agent_held_unused = |agent$held;
+        core_held_unused = |core$held;
         strobes_unused = strobes_unused | registers$written$0;
         strobes_unused = strobes_unused | registers$written$1;
         strobes_unused = strobes_unused | registers$written$2;
@@ -749,108 +1002,30 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
         strobes_unused = strobes_unused | registers$written$4;
         strobes_unused = strobes_unused | registers$written$5;
         strobes_unused = strobes_unused | registers$written$6;
-        strobes_unused = strobes_unused | registers$written$7;
         faults_now = ((loader$status[(32'h2)+:(4)]) & 8'hff) | (((chip_faults) & 8'hff) << 32'h4);
-        agent$faults = faults_now;
+        core$faults = faults_now;
         faults_before$d = faults_now;
         registers$flags$0 = ((faults_now & ~faults_before$q & ~registers$settings$2[(32'h0)+:(8)]) & 64'hffffffffffffffff);
-        registers$events$0 = agent$dropped_wrong_id;
-        registers$events$1 = agent$dropped_malformed;
-        registers$events$2 = agent$dropped_no_route;
-        registers$events$3 = agent$reports_sent;
-        registers$events$4 = agent$error_responses;
-        registers$events$5 = mesh$dropped[0];
-        registers$events$6 = mesh$dropped[1];
+        registers$events$0 = core$dropped_wrong_id;
+        registers$events$1 = core$dropped_malformed;
+        registers$events$2 = core$dropped_no_route;
+        registers$events$3 = core$reports_sent;
+        registers$events$4 = core$error_responses;
         registers$status$0 = chip_type;
         registers$status$1 = ((faults_now) & 64'hffffffffffffffff);
         registers$status$2 = ((loader$status) & 64'hffffffffffffffff);
-        registers$status$3 = ((route_table$read) & 64'hffffffffffffffff);
-        registers$status$4 = links$0$status;
-        registers$status$5 = links$0$peer;
-        registers$status$6 = links$0$ltps_sent;
-        registers$status$7 = links$0$ltps_good;
-        registers$status$8 = links$0$ltps_bad;
-        registers$status$9 = links$0$retries;
-        registers$status$10 = links$0$replays;
-        registers$status$11 = links$0$drops;
-        registers$status$12 = links$1$status;
-        registers$status$13 = links$1$peer;
-        registers$status$14 = links$1$ltps_sent;
-        registers$status$15 = links$1$ltps_good;
-        registers$status$16 = links$1$ltps_bad;
-        registers$status$17 = links$1$retries;
-        registers$status$18 = links$1$replays;
-        registers$status$19 = links$1$drops;
-        registers$status$20 = links$2$status;
-        registers$status$21 = links$2$peer;
-        registers$status$22 = links$2$ltps_sent;
-        registers$status$23 = links$2$ltps_good;
-        registers$status$24 = links$2$ltps_bad;
-        registers$status$25 = links$2$retries;
-        registers$status$26 = links$2$replays;
-        registers$status$27 = links$2$drops;
-        registers$status$28 = links$3$status;
-        registers$status$29 = links$3$peer;
-        registers$status$30 = links$3$ltps_sent;
-        registers$status$31 = links$3$ltps_good;
-        registers$status$32 = links$3$ltps_bad;
-        registers$status$33 = links$3$retries;
-        registers$status$34 = links$3$replays;
-        registers$status$35 = links$3$drops;
-        registers$status$36 = links$4$status;
-        registers$status$37 = links$4$peer;
-        registers$status$38 = links$4$ltps_sent;
-        registers$status$39 = links$4$ltps_good;
-        registers$status$40 = links$4$ltps_bad;
-        registers$status$41 = links$4$retries;
-        registers$status$42 = links$4$replays;
-        registers$status$43 = links$4$drops;
-        registers$status$44 = links$5$status;
-        registers$status$45 = links$5$peer;
-        registers$status$46 = links$5$ltps_sent;
-        registers$status$47 = links$5$ltps_good;
-        registers$status$48 = links$5$ltps_bad;
-        registers$status$49 = links$5$retries;
-        registers$status$50 = links$5$replays;
-        registers$status$51 = links$5$drops;
-        registers$status$52 = links$6$status;
-        registers$status$53 = links$6$peer;
-        registers$status$54 = links$6$ltps_sent;
-        registers$status$55 = links$6$ltps_good;
-        registers$status$56 = links$6$ltps_bad;
-        registers$status$57 = links$6$retries;
-        registers$status$58 = links$6$replays;
-        registers$status$59 = links$6$drops;
-        registers$status$60 = links$7$status;
-        registers$status$61 = links$7$peer;
-        registers$status$62 = links$7$ltps_sent;
-        registers$status$63 = links$7$ltps_good;
-        registers$status$64 = links$7$ltps_bad;
-        registers$status$65 = links$7$retries;
-        registers$status$66 = links$7$replays;
-        registers$status$67 = links$7$drops;
     end
     
-    always @(*) agent$from_mesh$valid = mesh$to_nma$valid;
-    always @(*) agent$from_mesh$data = mesh$to_nma$data;
-    always @(*) agent$from_mesh$last = mesh$to_nma$last;
-    always @(*) agent$from_mesh$port = mesh$to_nma$port;
-    always @(*) mesh$to_nma$ready = agent$from_mesh$ready;
-    always @(*) mesh$from_nma$valid = agent$to_mesh$valid;
-    always @(*) mesh$from_nma$data = agent$to_mesh$data;
-    always @(*) mesh$from_nma$last = agent$to_mesh$last;
-    always @(*) mesh$from_nma$port = agent$to_mesh$port;
-    always @(*) agent$to_mesh$ready = mesh$from_nma$ready;
-    always @(*) agent$loader_command$valid = loader$eeprom$valid;
-    always @(*) agent$loader_command$write = loader$eeprom$write;
-    always @(*) agent$loader_command$address = loader$eeprom$address;
-    always @(*) agent$loader_command$count = loader$eeprom$count;
-    always @(*) agent$loader_command$data = loader$eeprom$data;
-    always @(*) loader$eeprom$ready = agent$loader_command$ready;
-    always @(*) loader$eeprom_result$valid = agent$loader_result$valid;
-    always @(*) loader$eeprom_result$data = agent$loader_result$data;
-    always @(*) loader$eeprom_result$error = agent$loader_result$error;
-    always @(*) agent$loader_result$ready = loader$eeprom_result$ready;
+    always @(*) core$loader_command$valid = loader$eeprom$valid;
+    always @(*) core$loader_command$write = loader$eeprom$write;
+    always @(*) core$loader_command$address = loader$eeprom$address;
+    always @(*) core$loader_command$count = loader$eeprom$count;
+    always @(*) core$loader_command$data = loader$eeprom$data;
+    always @(*) loader$eeprom$ready = core$loader_command$ready;
+    always @(*) loader$eeprom_result$valid = core$loader_result$valid;
+    always @(*) loader$eeprom_result$data = core$loader_result$data;
+    always @(*) loader$eeprom_result$error = core$loader_result$error;
+    always @(*) core$loader_result$ready = loader$eeprom_result$ready;
     always @(*) arbiter$first_request$valid = loader$registers$valid;
     always @(*) arbiter$first_request$address = loader$registers$address;
     always @(*) arbiter$first_request$write = loader$registers$write;
@@ -860,28 +1035,535 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
     always @(*) loader$register_responses$data = arbiter$first_response$data;
     always @(*) loader$register_responses$error = arbiter$first_response$error;
     always @(*) arbiter$first_response$ready = loader$register_responses$ready;
-    always @(*) arbiter$second_request$valid = agent$registers$valid;
-    always @(*) arbiter$second_request$address = agent$registers$address;
-    always @(*) arbiter$second_request$write = agent$registers$write;
-    always @(*) arbiter$second_request$data = agent$registers$data;
-    always @(*) agent$registers$ready = arbiter$second_request$ready;
-    always @(*) agent$register_responses$valid = arbiter$second_response$valid;
-    always @(*) agent$register_responses$data = arbiter$second_response$data;
-    always @(*) agent$register_responses$error = arbiter$second_response$error;
-    always @(*) arbiter$second_response$ready = agent$register_responses$ready;
-    always @(*) registers$request$valid = arbiter$request$valid;
-    always @(*) registers$request$address = arbiter$request$address;
-    always @(*) registers$request$write = arbiter$request$write;
-    always @(*) registers$request$data = arbiter$request$data;
-    always @(*) arbiter$request$ready = registers$request$ready;
-    always @(*) arbiter$response$valid = registers$response$valid;
-    always @(*) arbiter$response$data = registers$response$data;
-    always @(*) arbiter$response$error = registers$response$error;
-    always @(*) registers$response$ready = arbiter$response$ready;
-endmodule // nrc_mgmt
+    always @(*) arbiter$second_request$valid = core$registers$valid;
+    always @(*) arbiter$second_request$address = core$registers$address;
+    always @(*) arbiter$second_request$write = core$registers$write;
+    always @(*) arbiter$second_request$data = core$registers$data;
+    always @(*) core$registers$ready = arbiter$second_request$ready;
+    always @(*) core$register_responses$valid = arbiter$second_response$valid;
+    always @(*) core$register_responses$data = arbiter$second_response$data;
+    always @(*) core$register_responses$error = arbiter$second_response$error;
+    always @(*) arbiter$second_response$ready = core$register_responses$ready;
+    always @(*) split$request$valid = arbiter$request$valid;
+    always @(*) split$request$address = arbiter$request$address;
+    always @(*) split$request$write = arbiter$request$write;
+    always @(*) split$request$data = arbiter$request$data;
+    always @(*) arbiter$request$ready = split$request$ready;
+    always @(*) arbiter$response$valid = split$response$valid;
+    always @(*) arbiter$response$data = split$response$data;
+    always @(*) arbiter$response$error = split$response$error;
+    always @(*) split$response$ready = arbiter$response$ready;
+    always @(*) registers$request$valid = split$local_request$valid;
+    always @(*) registers$request$address = split$local_request$address;
+    always @(*) registers$request$write = split$local_request$write;
+    always @(*) registers$request$data = split$local_request$data;
+    always @(*) split$local_request$ready = registers$request$ready;
+    always @(*) split$local_response$valid = registers$response$valid;
+    always @(*) split$local_response$data = registers$response$data;
+    always @(*) split$local_response$error = registers$response$error;
+    always @(*) registers$response$ready = split$local_response$ready;
+endmodule // nrc_mgmt$agent
 
 
-module nrc_mgmt$agent(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$last,from_mesh$port,from_mesh$ready,to_mesh$valid,to_mesh$data,to_mesh$last,to_mesh$port,to_mesh$ready,registers$valid,registers$address,registers$write,registers$data,registers$ready,register_responses$valid,register_responses$data,register_responses$error,register_responses$ready,loader_command$valid,loader_command$write,loader_command$address,loader_command$count,loader_command$data,loader_command$ready,loader_result$valid,loader_result$data,loader_result$error,loader_result$ready,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in,faults,chip_id,report_enable,fault_mask,report_route,report_dest,eeprom_device,dropped_wrong_id,dropped_malformed,dropped_no_route,reports_sent,error_responses,held);
+module nrc_mgmt$agent$arbiter(clock,reset,first_request$valid,first_request$address,first_request$write,first_request$data,first_request$ready,first_response$valid,first_response$data,first_response$error,first_response$ready,second_request$valid,second_request$address,second_request$write,second_request$data,second_request$ready,second_response$valid,second_response$data,second_response$error,second_response$ready,request$valid,request$address,request$write,request$data,request$ready,response$valid,response$data,response$error,response$ready);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  first_request$valid;
+    input wire  [14:0] first_request$address;
+    input wire  first_request$write;
+    input wire  [63:0] first_request$data;
+    output reg  first_request$ready;
+    output reg  first_response$valid;
+    output reg  [63:0] first_response$data;
+    output reg  [1:0] first_response$error;
+    input wire  first_response$ready;
+    input wire  second_request$valid;
+    input wire  [14:0] second_request$address;
+    input wire  second_request$write;
+    input wire  [63:0] second_request$data;
+    output reg  second_request$ready;
+    output reg  second_response$valid;
+    output reg  [63:0] second_response$data;
+    output reg  [1:0] second_response$error;
+    input wire  second_response$ready;
+    output reg  request$valid;
+    output reg  [14:0] request$address;
+    output reg  request$write;
+    output reg  [63:0] request$data;
+    input wire  request$ready;
+    input wire  response$valid;
+    input wire  [63:0] response$data;
+    input wire  [1:0] response$error;
+    output reg  response$ready;
+    
+    // Stub signals
+    reg  tags$clock;
+    reg  tags$reset;
+    reg  tags$sink$valid;
+    reg  tags$sink$data;
+    wire  tags$sink$ready;
+    wire  tags$source$valid;
+    wire  tags$source$data;
+    reg  tags$source$ready;
+    wire  [1:0] tags$count;
+    reg  holding$d;
+    wire  holding$q;
+    reg  holding$clock;
+    reg  held_second$d;
+    wire  held_second$q;
+    reg  held_second$clock;
+    
+    // Local signals
+    reg  choose_second;
+    reg  to_second;
+    reg  [1:0] unused_tag_count;
+    
+    // Sub module instances
+    nrc_mgmt$agent$arbiter$tags tags(
+        .clock(tags$clock),
+        .reset(tags$reset),
+        .sink$valid(tags$sink$valid),
+        .sink$data(tags$sink$data),
+        .sink$ready(tags$sink$ready),
+        .source$valid(tags$source$valid),
+        .source$data(tags$source$data),
+        .source$ready(tags$source$ready),
+        .count(tags$count)
+    );
+    nrc_mgmt$agent$arbiter$holding holding(
+        .d(holding$d),
+        .q(holding$q),
+        .clock(holding$clock)
+    );
+    nrc_mgmt$agent$arbiter$held_second held_second(
+        .d(held_second$d),
+        .q(held_second$q),
+        .clock(held_second$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        holding$clock = clock;
+        held_second$clock = clock;
+        holding$d = holding$q;
+        held_second$d = held_second$q;
+        tags$clock = clock;
+        tags$reset = reset;
+        unused_tag_count = tags$count;
+        choose_second = ~first_request$valid;
+        if (holding$q) begin
+            choose_second = held_second$q;
+        end
+        request$valid = first_request$valid;
+        request$address = first_request$address;
+        request$write = first_request$write;
+        request$data = first_request$data;
+        if (choose_second) begin
+            request$valid = second_request$valid;
+            request$address = second_request$address;
+            request$write = second_request$write;
+            request$data = second_request$data;
+        end
+        if (~tags$sink$ready | reset) begin
+            request$valid = 1'b0;
+        end
+        first_request$ready = request$ready & tags$sink$ready & ~choose_second;
+        second_request$ready = request$ready & tags$sink$ready & choose_second;
+        tags$sink$valid = request$valid & request$ready;
+        tags$sink$data = choose_second;
+        holding$d = request$valid & ~request$ready;
+        held_second$d = choose_second;
+        to_second = tags$source$data;
+        first_response$valid = response$valid & tags$source$valid & ~to_second;
+        second_response$valid = response$valid & tags$source$valid & to_second;
+        first_response$data = response$data;
+        first_response$error = response$error;
+        second_response$data = response$data;
+        second_response$error = response$error;
+        response$ready = 1'b1;
+        if (tags$source$valid) begin
+            response$ready = first_response$ready;
+            if (to_second) begin
+                response$ready = second_response$ready;
+            end
+        end
+        tags$source$ready = response$valid & response$ready & tags$source$valid;
+        if (reset) begin
+            holding$d = 1'b0;
+        end
+    end
+    
+endmodule // nrc_mgmt$agent$arbiter
+
+
+module nrc_mgmt$agent$arbiter$held_second(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$arbiter$held_second
+
+
+module nrc_mgmt$agent$arbiter$holding(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$arbiter$holding
+
+
+module nrc_mgmt$agent$arbiter$tags(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  sink$valid;
+    input wire  sink$data;
+    output reg  sink$ready;
+    output reg  source$valid;
+    output reg  source$data;
+    input wire  source$ready;
+    output reg  [1:0] count;
+    
+    // Constant declarations
+    localparam  one = 2'b1;
+    localparam  all_ones = 2'b11;
+    localparam  fall_through = 1'b0;
+    localparam  passthrough = 1'b0;
+    
+    // Stub signals
+    reg  slots$0$d;
+    wire  slots$0$q;
+    reg  slots$0$clock;
+    reg  slots$1$d;
+    wire  slots$1$q;
+    reg  slots$1$clock;
+    reg  slots$2$d;
+    wire  slots$2$q;
+    reg  slots$2$clock;
+    reg  held$0$d;
+    wire  held$0$q;
+    reg  held$0$clock;
+    reg  held$1$d;
+    wire  held$1$q;
+    reg  held$1$clock;
+    reg  held$2$d;
+    wire  held$2$q;
+    reg  held$2$clock;
+    reg  [1:0] fill$d;
+    wire  [1:0] fill$q;
+    reg  fill$clock;
+    
+    // Local signals
+    reg  below$0;
+    reg  below$1;
+    reg  below$2;
+    reg  above$0;
+    reg  above$1;
+    reg  above$2;
+    reg  load$0;
+    reg  load$1;
+    reg  load$2;
+    reg  incoming$0;
+    reg  incoming$1;
+    reg  incoming$2;
+    reg  [1:0] step;
+    reg  full;
+    reg  empty;
+    reg  push;
+    reg  pop;
+    
+    // Sub module instances
+    nrc_mgmt$agent$arbiter$tags$slots$0 slots$0(
+        .d(slots$0$d),
+        .q(slots$0$q),
+        .clock(slots$0$clock)
+    );
+    nrc_mgmt$agent$arbiter$tags$slots$1 slots$1(
+        .d(slots$1$d),
+        .q(slots$1$q),
+        .clock(slots$1$clock)
+    );
+    nrc_mgmt$agent$arbiter$tags$slots$2 slots$2(
+        .d(slots$2$d),
+        .q(slots$2$q),
+        .clock(slots$2$clock)
+    );
+    nrc_mgmt$agent$arbiter$tags$held$0 held$0(
+        .d(held$0$d),
+        .q(held$0$q),
+        .clock(held$0$clock)
+    );
+    nrc_mgmt$agent$arbiter$tags$held$1 held$1(
+        .d(held$1$d),
+        .q(held$1$q),
+        .clock(held$1$clock)
+    );
+    nrc_mgmt$agent$arbiter$tags$held$2 held$2(
+        .d(held$2$d),
+        .q(held$2$q),
+        .clock(held$2$clock)
+    );
+    nrc_mgmt$agent$arbiter$tags$fill fill(
+        .d(fill$d),
+        .q(fill$q),
+        .clock(fill$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        fill$clock = clock;
+        fill$d = fill$q;
+        slots$0$clock = clock;
+        slots$0$d = slots$0$q;
+        held$0$clock = clock;
+        held$0$d = held$0$q;
+        below$0 = 1'b1;
+        above$0 = 1'b0;
+        slots$1$clock = clock;
+        slots$1$d = slots$1$q;
+        held$1$clock = clock;
+        held$1$d = held$1$q;
+        below$1 = 1'b1;
+        above$1 = 1'b0;
+        slots$2$clock = clock;
+        slots$2$d = slots$2$q;
+        held$2$clock = clock;
+        held$2$d = held$2$q;
+        below$2 = 1'b1;
+        above$2 = 1'b0;
+        below$1 = held$0$q;
+        below$2 = held$1$q;
+        above$0 = held$1$q;
+        above$1 = held$2$q;
+        empty = 1'b1;
+        full = 1'b1;
+        empty = ~held$0$q;
+        full = held$2$q;
+        count = fill$q;
+        sink$ready = ~full;
+        source$valid = ~empty;
+        source$data = sink$data;
+        source$data = slots$0$q;
+        push = sink$valid & ~full;
+        pop = source$ready & ~empty;
+        if (fall_through & empty) begin
+            source$valid = sink$valid;
+            source$data = sink$data;
+            push = sink$valid & ~source$ready;
+        end
+        if (passthrough) begin
+            sink$ready = source$ready;
+            source$valid = sink$valid;
+            source$data = sink$data;
+        end
+        incoming$0 = sink$data;
+        incoming$1 = sink$data;
+        incoming$2 = sink$data;
+        if (above$0) begin
+            incoming$0 = slots$1$q;
+        end
+        if (above$1) begin
+            incoming$1 = slots$2$q;
+        end
+        load$0 = source$ready | (sink$valid & ~held$0$q);
+        if (load$0) begin
+            slots$0$d = incoming$0;
+        end
+        load$1 = source$ready | (sink$valid & ~held$1$q);
+        if (load$1) begin
+            slots$1$d = incoming$1;
+        end
+        load$2 = source$ready | (sink$valid & ~held$2$q);
+        if (load$2) begin
+            slots$2$d = incoming$2;
+        end
+        if (push & ~pop) begin
+            held$0$d = below$0;
+            held$1$d = below$1;
+            held$2$d = below$2;
+        end
+        if (pop & ~push) begin
+            held$0$d = above$0;
+            held$1$d = above$1;
+            held$2$d = above$2;
+        end
+        step = one;
+        if (pop) begin
+            step = all_ones;
+        end
+        if (push ^ pop) begin
+            fill$d = fill$q + step;
+        end
+        if (reset) begin
+            held$0$d = 1'b0;
+            held$1$d = 1'b0;
+            held$2$d = 1'b0;
+            fill$d = 32'h0;
+        end
+    end
+    
+endmodule // nrc_mgmt$agent$arbiter$tags
+
+
+module nrc_mgmt$agent$arbiter$tags$fill(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$arbiter$tags$fill
+
+
+module nrc_mgmt$agent$arbiter$tags$held$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$arbiter$tags$held$0
+
+
+module nrc_mgmt$agent$arbiter$tags$held$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$arbiter$tags$held$1
+
+
+module nrc_mgmt$agent$arbiter$tags$held$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$arbiter$tags$held$2
+
+
+module nrc_mgmt$agent$arbiter$tags$slots$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$arbiter$tags$slots$0
+
+
+module nrc_mgmt$agent$arbiter$tags$slots$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$arbiter$tags$slots$1
+
+
+module nrc_mgmt$agent$arbiter$tags$slots$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$arbiter$tags$slots$2
+
+
+module nrc_mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$last,from_mesh$port,from_mesh$ready,to_mesh$valid,to_mesh$data,to_mesh$last,to_mesh$port,to_mesh$ready,registers$valid,registers$address,registers$write,registers$data,registers$ready,register_responses$valid,register_responses$data,register_responses$error,register_responses$ready,loader_command$valid,loader_command$write,loader_command$address,loader_command$count,loader_command$data,loader_command$ready,loader_result$valid,loader_result$data,loader_result$error,loader_result$ready,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in,faults,chip_id,report_enable,fault_mask,report_route,report_dest,eeprom_device,dropped_wrong_id,dropped_malformed,dropped_no_route,reports_sent,error_responses,held);
     
     // Module arguments
     input wire  clock;
@@ -1096,7 +1778,7 @@ module nrc_mgmt$agent(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$last,
     reg  [5:0] queued_type;
     
     // Sub module instances
-    nrc_mgmt$agent$unpacker unpacker(
+    nrc_mgmt$agent$core$unpacker unpacker(
         .clock(unpacker$clock),
         .reset(unpacker$reset),
         .flits$valid(unpacker$flits$valid),
@@ -1110,7 +1792,7 @@ module nrc_mgmt$agent(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$last,
         .dropped_wrong_id(unpacker$dropped_wrong_id),
         .dropped_malformed(unpacker$dropped_malformed)
     );
-    nrc_mgmt$agent$distributor distributor(
+    nrc_mgmt$agent$core$distributor distributor(
         .clock(distributor$clock),
         .reset(distributor$reset),
         .chip_id(distributor$chip_id),
@@ -1128,7 +1810,7 @@ module nrc_mgmt$agent(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$last,
         .errors$ready(distributor$errors$ready),
         .held(distributor$held)
     );
-    nrc_mgmt$agent$reg_access reg_access(
+    nrc_mgmt$agent$core$reg_access reg_access(
         .clock(reg_access$clock),
         .reset(reg_access$reset),
         .chip_id(reg_access$chip_id),
@@ -1148,7 +1830,7 @@ module nrc_mgmt$agent(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$last,
         .register_response$error(register_responses$error),
         .register_response$ready(register_responses$ready)
     );
-    nrc_mgmt$agent$eep_bridge eep_bridge(
+    nrc_mgmt$agent$core$eep_bridge eep_bridge(
         .clock(eep_bridge$clock),
         .reset(eep_bridge$reset),
         .chip_id(eep_bridge$chip_id),
@@ -1169,7 +1851,7 @@ module nrc_mgmt$agent(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$last,
         .result$error(eep_bridge$result$error),
         .result$ready(eep_bridge$result$ready)
     );
-    nrc_mgmt$agent$eep_arbiter eep_arbiter(
+    nrc_mgmt$agent$core$eep_arbiter eep_arbiter(
         .clock(eep_arbiter$clock),
         .reset(eep_arbiter$reset),
         .first_command$valid(loader_command$valid),
@@ -1203,7 +1885,7 @@ module nrc_mgmt$agent(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$last,
         .result$error(eep_arbiter$result$error),
         .result$ready(eep_arbiter$result$ready)
     );
-    nrc_mgmt$agent$eep_access eep_access(
+    nrc_mgmt$agent$core$eep_access eep_access(
         .clock(eep_access$clock),
         .reset(eep_access$reset),
         .command$valid(eep_access$command$valid),
@@ -1222,7 +1904,7 @@ module nrc_mgmt$agent(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$last,
         .i2c$scl_in(i2c$scl_in),
         .i2c$sda_in(i2c$sda_in)
     );
-    nrc_mgmt$agent$active_report active_report(
+    nrc_mgmt$agent$core$active_report active_report(
         .clock(active_report$clock),
         .reset(active_report$reset),
         .faults(active_report$faults),
@@ -1236,7 +1918,7 @@ module nrc_mgmt$agent(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$last,
         .reports$ready(active_report$reports$ready),
         .reports_sent(active_report$reports_sent)
     );
-    nrc_mgmt$agent$collector collector(
+    nrc_mgmt$agent$core$collector collector(
         .clock(collector$clock),
         .reset(collector$reset),
         .responses$valid(collector$responses$valid),
@@ -1255,7 +1937,7 @@ module nrc_mgmt$agent(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$last,
         .beats$data(collector$beats$data),
         .beats$ready(collector$beats$ready)
     );
-    nrc_mgmt$agent$output_fifo output_fifo(
+    nrc_mgmt$agent$core$output_fifo output_fifo(
         .clock(output_fifo$clock),
         .reset(output_fifo$reset),
         .sink$valid(output_fifo$sink$valid),
@@ -1266,7 +1948,7 @@ module nrc_mgmt$agent(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$last,
         .source$ready(output_fifo$source$ready),
         .count(output_fifo$count)
     );
-    nrc_mgmt$agent$packer packer(
+    nrc_mgmt$agent$core$packer packer(
         .clock(packer$clock),
         .reset(packer$reset),
         .responses$valid(packer$responses$valid),
@@ -1278,7 +1960,7 @@ module nrc_mgmt$agent(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$last,
         .out_port(packer$out_port),
         .dropped_no_route(packer$dropped_no_route)
     );
-    nrc_mgmt$agent$error_pulse error_pulse(
+    nrc_mgmt$agent$core$error_pulse error_pulse(
         .d(error_pulse$d),
         .q(error_pulse$q),
         .clock(error_pulse$clock)
@@ -1386,10 +2068,10 @@ module nrc_mgmt$agent(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$last,
     always @(*) packer$responses$valid = output_fifo$source$valid;
     always @(*) packer$responses$data = output_fifo$source$data;
     always @(*) output_fifo$source$ready = packer$responses$ready;
-endmodule // nrc_mgmt$agent
+endmodule // nrc_mgmt$agent$core
 
 
-module nrc_mgmt$agent$active_report(clock,reset,faults,report_enable,fault_mask,report_route,report_dest,chip_id,reports$valid,reports$data,reports$ready,reports_sent);
+module nrc_mgmt$agent$core$active_report(clock,reset,faults,report_enable,fault_mask,report_route,report_dest,chip_id,reports$valid,reports$data,reports$ready,reports_sent);
     
     // Module arguments
     input wire  clock;
@@ -1441,32 +2123,32 @@ module nrc_mgmt$agent$active_report(clock,reset,faults,report_enable,fault_mask,
     reg  [63:0] info;
     
     // Sub module instances
-    nrc_mgmt$agent$active_report$previous previous(
+    nrc_mgmt$agent$core$active_report$previous previous(
         .d(previous$d),
         .q(previous$q),
         .clock(previous$clock)
     );
-    nrc_mgmt$agent$active_report$pending pending(
+    nrc_mgmt$agent$core$active_report$pending pending(
         .d(pending$d),
         .q(pending$q),
         .clock(pending$clock)
     );
-    nrc_mgmt$agent$active_report$offered offered(
+    nrc_mgmt$agent$core$active_report$offered offered(
         .d(offered$d),
         .q(offered$q),
         .clock(offered$clock)
     );
-    nrc_mgmt$agent$active_report$report_bits report_bits(
+    nrc_mgmt$agent$core$active_report$report_bits report_bits(
         .d(report_bits$d),
         .q(report_bits$q),
         .clock(report_bits$clock)
     );
-    nrc_mgmt$agent$active_report$transaction_id transaction_id(
+    nrc_mgmt$agent$core$active_report$transaction_id transaction_id(
         .d(transaction_id$d),
         .q(transaction_id$q),
         .clock(transaction_id$clock)
     );
-    nrc_mgmt$agent$active_report$sent_pulse sent_pulse(
+    nrc_mgmt$agent$core$active_report$sent_pulse sent_pulse(
         .d(sent_pulse$d),
         .q(sent_pulse$q),
         .clock(sent_pulse$clock)
@@ -1522,10 +2204,10 @@ module nrc_mgmt$agent$active_report(clock,reset,faults,report_enable,fault_mask,
         reports_sent = sent_pulse$q;
     end
     
-endmodule // nrc_mgmt$agent$active_report
+endmodule // nrc_mgmt$agent$core$active_report
 
 
-module nrc_mgmt$agent$active_report$offered(d,q,clock);
+module nrc_mgmt$agent$core$active_report$offered(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1541,10 +2223,10 @@ module nrc_mgmt$agent$active_report$offered(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$active_report$offered
+endmodule // nrc_mgmt$agent$core$active_report$offered
 
 
-module nrc_mgmt$agent$active_report$pending(d,q,clock);
+module nrc_mgmt$agent$core$active_report$pending(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -1560,10 +2242,10 @@ module nrc_mgmt$agent$active_report$pending(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$active_report$pending
+endmodule // nrc_mgmt$agent$core$active_report$pending
 
 
-module nrc_mgmt$agent$active_report$previous(d,q,clock);
+module nrc_mgmt$agent$core$active_report$previous(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -1579,10 +2261,10 @@ module nrc_mgmt$agent$active_report$previous(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$active_report$previous
+endmodule // nrc_mgmt$agent$core$active_report$previous
 
 
-module nrc_mgmt$agent$active_report$report_bits(d,q,clock);
+module nrc_mgmt$agent$core$active_report$report_bits(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -1598,10 +2280,10 @@ module nrc_mgmt$agent$active_report$report_bits(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$active_report$report_bits
+endmodule // nrc_mgmt$agent$core$active_report$report_bits
 
 
-module nrc_mgmt$agent$active_report$sent_pulse(d,q,clock);
+module nrc_mgmt$agent$core$active_report$sent_pulse(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1617,10 +2299,10 @@ module nrc_mgmt$agent$active_report$sent_pulse(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$active_report$sent_pulse
+endmodule // nrc_mgmt$agent$core$active_report$sent_pulse
 
 
-module nrc_mgmt$agent$active_report$transaction_id(d,q,clock);
+module nrc_mgmt$agent$core$active_report$transaction_id(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -1636,10 +2318,10 @@ module nrc_mgmt$agent$active_report$transaction_id(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$active_report$transaction_id
+endmodule // nrc_mgmt$agent$core$active_report$transaction_id
 
 
-module nrc_mgmt$agent$collector(clock,reset,responses$valid,responses$data,responses$ready,eeprom$valid,eeprom$data,eeprom$ready,errors$valid,errors$data,errors$ready,reports$valid,reports$data,reports$ready,beats$valid,beats$data,beats$ready);
+module nrc_mgmt$agent$core$collector(clock,reset,responses$valid,responses$data,responses$ready,eeprom$valid,eeprom$data,eeprom$ready,errors$valid,errors$data,errors$ready,reports$valid,reports$data,reports$ready,beats$valid,beats$data,beats$ready);
     
     // Module arguments
     input wire  clock;
@@ -1678,12 +2360,12 @@ module nrc_mgmt$agent$collector(clock,reset,responses$valid,responses$data,respo
     reg  [1:0] choice;
     
     // Sub module instances
-    nrc_mgmt$agent$collector$locked locked(
+    nrc_mgmt$agent$core$collector$locked locked(
         .d(locked$d),
         .q(locked$q),
         .clock(locked$clock)
     );
-    nrc_mgmt$agent$collector$held held(
+    nrc_mgmt$agent$core$collector$held held(
         .d(held$d),
         .q(held$q),
         .clock(held$clock)
@@ -1745,10 +2427,10 @@ module nrc_mgmt$agent$collector(clock,reset,responses$valid,responses$data,respo
         held$d = choice;
     end
     
-endmodule // nrc_mgmt$agent$collector
+endmodule // nrc_mgmt$agent$core$collector
 
 
-module nrc_mgmt$agent$collector$held(d,q,clock);
+module nrc_mgmt$agent$core$collector$held(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -1770,10 +2452,10 @@ module nrc_mgmt$agent$collector$held(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$collector$held
+endmodule // nrc_mgmt$agent$core$collector$held
 
 
-module nrc_mgmt$agent$collector$locked(d,q,clock);
+module nrc_mgmt$agent$core$collector$locked(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1789,10 +2471,10 @@ module nrc_mgmt$agent$collector$locked(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$collector$locked
+endmodule // nrc_mgmt$agent$core$collector$locked
 
 
-module nrc_mgmt$agent$distributor(clock,reset,chip_id,requests$valid,requests$data,requests$ready,registers$valid,registers$data,registers$ready,eeprom$valid,eeprom$data,eeprom$ready,errors$valid,errors$data,errors$ready,held);
+module nrc_mgmt$agent$core$distributor(clock,reset,chip_id,requests$valid,requests$data,requests$ready,registers$valid,registers$data,registers$ready,eeprom$valid,eeprom$data,eeprom$ready,errors$valid,errors$data,errors$ready,held);
     
     // Module arguments
     input wire  clock;
@@ -1855,7 +2537,7 @@ module nrc_mgmt$agent$distributor(clock,reset,chip_id,requests$valid,requests$da
     reg  to_eeprom;
     
     // Sub module instances
-    nrc_mgmt$agent$distributor$register_slot register_slot(
+    nrc_mgmt$agent$core$distributor$register_slot register_slot(
         .clock(register_slot$clock),
         .reset(register_slot$reset),
         .sink$valid(register_slot$sink$valid),
@@ -1866,7 +2548,7 @@ module nrc_mgmt$agent$distributor(clock,reset,chip_id,requests$valid,requests$da
         .source$ready(registers$ready),
         .count(register_slot$count)
     );
-    nrc_mgmt$agent$distributor$eeprom_slot eeprom_slot(
+    nrc_mgmt$agent$core$distributor$eeprom_slot eeprom_slot(
         .clock(eeprom_slot$clock),
         .reset(eeprom_slot$reset),
         .sink$valid(eeprom_slot$sink$valid),
@@ -1877,7 +2559,7 @@ module nrc_mgmt$agent$distributor(clock,reset,chip_id,requests$valid,requests$da
         .source$ready(eeprom$ready),
         .count(eeprom_slot$count)
     );
-    nrc_mgmt$agent$distributor$error_slot error_slot(
+    nrc_mgmt$agent$core$distributor$error_slot error_slot(
         .clock(error_slot$clock),
         .reset(error_slot$reset),
         .sink$valid(error_slot$sink$valid),
@@ -1888,7 +2570,7 @@ module nrc_mgmt$agent$distributor(clock,reset,chip_id,requests$valid,requests$da
         .source$ready(errors$ready),
         .count(error_slot$count)
     );
-    nrc_mgmt$agent$distributor$builder builder(
+    nrc_mgmt$agent$core$distributor$builder builder(
         .request(builder$request),
         .chip_id(builder$chip_id),
         .nmp_type(builder$nmp_type),
@@ -1939,10 +2621,10 @@ module nrc_mgmt$agent$distributor(clock,reset,chip_id,requests$valid,requests$da
         held = ((register_slot$count) & 3'h7) | (((eeprom_slot$count) & 3'h7) << 32'h1) | (((error_slot$count) & 3'h7) << 32'h2);
     end
     
-endmodule // nrc_mgmt$agent$distributor
+endmodule // nrc_mgmt$agent$core$distributor
 
 
-module nrc_mgmt$agent$distributor$builder(request,chip_id,nmp_type,error,access,data0,data1,response);
+module nrc_mgmt$agent$core$distributor$builder(request,chip_id,nmp_type,error,access,data0,data1,response);
     
     // Module arguments
     input wire  [543:0] request;
@@ -1995,10 +2677,10 @@ module nrc_mgmt$agent$distributor$builder(request,chip_id,nmp_type,error,access,
         response = (((info_out) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << info_lsb) | (((forward_out) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << forward_lsb) | (((forward_high_out) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << forward_high_lsb) | (((access) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << access_lsb) | (((data0) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << data0_lsb) | (((data1) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << data1_lsb) | (((chip_id) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << src_lsb) | (((request[(src_lsb)+:(16)]) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << dst_lsb);
     end
     
-endmodule // nrc_mgmt$agent$distributor$builder
+endmodule // nrc_mgmt$agent$core$distributor$builder
 
 
-module nrc_mgmt$agent$distributor$eeprom_slot(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
+module nrc_mgmt$agent$core$distributor$eeprom_slot(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
     
     // Module arguments
     input wire  clock;
@@ -2040,17 +2722,17 @@ module nrc_mgmt$agent$distributor$eeprom_slot(clock,reset,sink$valid,sink$data,s
     reg  pop;
     
     // Sub module instances
-    nrc_mgmt$agent$distributor$eeprom_slot$slots$0 slots$0(
+    nrc_mgmt$agent$core$distributor$eeprom_slot$slots$0 slots$0(
         .d(slots$0$d),
         .q(slots$0$q),
         .clock(slots$0$clock)
     );
-    nrc_mgmt$agent$distributor$eeprom_slot$held$0 held$0(
+    nrc_mgmt$agent$core$distributor$eeprom_slot$held$0 held$0(
         .d(held$0$d),
         .q(held$0$q),
         .clock(held$0$clock)
     );
-    nrc_mgmt$agent$distributor$eeprom_slot$fill fill(
+    nrc_mgmt$agent$core$distributor$eeprom_slot$fill fill(
         .d(fill$d),
         .q(fill$q),
         .clock(fill$clock)
@@ -2111,10 +2793,10 @@ module nrc_mgmt$agent$distributor$eeprom_slot(clock,reset,sink$valid,sink$data,s
         end
     end
     
-endmodule // nrc_mgmt$agent$distributor$eeprom_slot
+endmodule // nrc_mgmt$agent$core$distributor$eeprom_slot
 
 
-module nrc_mgmt$agent$distributor$eeprom_slot$fill(d,q,clock);
+module nrc_mgmt$agent$core$distributor$eeprom_slot$fill(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2130,10 +2812,10 @@ module nrc_mgmt$agent$distributor$eeprom_slot$fill(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$distributor$eeprom_slot$fill
+endmodule // nrc_mgmt$agent$core$distributor$eeprom_slot$fill
 
 
-module nrc_mgmt$agent$distributor$eeprom_slot$held$0(d,q,clock);
+module nrc_mgmt$agent$core$distributor$eeprom_slot$held$0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2149,10 +2831,10 @@ module nrc_mgmt$agent$distributor$eeprom_slot$held$0(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$distributor$eeprom_slot$held$0
+endmodule // nrc_mgmt$agent$core$distributor$eeprom_slot$held$0
 
 
-module nrc_mgmt$agent$distributor$eeprom_slot$slots$0(d,q,clock);
+module nrc_mgmt$agent$core$distributor$eeprom_slot$slots$0(d,q,clock);
     
     // Module arguments
     input wire  [543:0] d;
@@ -2168,10 +2850,10 @@ module nrc_mgmt$agent$distributor$eeprom_slot$slots$0(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$distributor$eeprom_slot$slots$0
+endmodule // nrc_mgmt$agent$core$distributor$eeprom_slot$slots$0
 
 
-module nrc_mgmt$agent$distributor$error_slot(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
+module nrc_mgmt$agent$core$distributor$error_slot(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
     
     // Module arguments
     input wire  clock;
@@ -2213,17 +2895,17 @@ module nrc_mgmt$agent$distributor$error_slot(clock,reset,sink$valid,sink$data,si
     reg  pop;
     
     // Sub module instances
-    nrc_mgmt$agent$distributor$error_slot$slots$0 slots$0(
+    nrc_mgmt$agent$core$distributor$error_slot$slots$0 slots$0(
         .d(slots$0$d),
         .q(slots$0$q),
         .clock(slots$0$clock)
     );
-    nrc_mgmt$agent$distributor$error_slot$held$0 held$0(
+    nrc_mgmt$agent$core$distributor$error_slot$held$0 held$0(
         .d(held$0$d),
         .q(held$0$q),
         .clock(held$0$clock)
     );
-    nrc_mgmt$agent$distributor$error_slot$fill fill(
+    nrc_mgmt$agent$core$distributor$error_slot$fill fill(
         .d(fill$d),
         .q(fill$q),
         .clock(fill$clock)
@@ -2284,10 +2966,10 @@ module nrc_mgmt$agent$distributor$error_slot(clock,reset,sink$valid,sink$data,si
         end
     end
     
-endmodule // nrc_mgmt$agent$distributor$error_slot
+endmodule // nrc_mgmt$agent$core$distributor$error_slot
 
 
-module nrc_mgmt$agent$distributor$error_slot$fill(d,q,clock);
+module nrc_mgmt$agent$core$distributor$error_slot$fill(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2303,10 +2985,10 @@ module nrc_mgmt$agent$distributor$error_slot$fill(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$distributor$error_slot$fill
+endmodule // nrc_mgmt$agent$core$distributor$error_slot$fill
 
 
-module nrc_mgmt$agent$distributor$error_slot$held$0(d,q,clock);
+module nrc_mgmt$agent$core$distributor$error_slot$held$0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2322,10 +3004,10 @@ module nrc_mgmt$agent$distributor$error_slot$held$0(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$distributor$error_slot$held$0
+endmodule // nrc_mgmt$agent$core$distributor$error_slot$held$0
 
 
-module nrc_mgmt$agent$distributor$error_slot$slots$0(d,q,clock);
+module nrc_mgmt$agent$core$distributor$error_slot$slots$0(d,q,clock);
     
     // Module arguments
     input wire  [543:0] d;
@@ -2341,10 +3023,10 @@ module nrc_mgmt$agent$distributor$error_slot$slots$0(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$distributor$error_slot$slots$0
+endmodule // nrc_mgmt$agent$core$distributor$error_slot$slots$0
 
 
-module nrc_mgmt$agent$distributor$register_slot(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
+module nrc_mgmt$agent$core$distributor$register_slot(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
     
     // Module arguments
     input wire  clock;
@@ -2386,17 +3068,17 @@ module nrc_mgmt$agent$distributor$register_slot(clock,reset,sink$valid,sink$data
     reg  pop;
     
     // Sub module instances
-    nrc_mgmt$agent$distributor$register_slot$slots$0 slots$0(
+    nrc_mgmt$agent$core$distributor$register_slot$slots$0 slots$0(
         .d(slots$0$d),
         .q(slots$0$q),
         .clock(slots$0$clock)
     );
-    nrc_mgmt$agent$distributor$register_slot$held$0 held$0(
+    nrc_mgmt$agent$core$distributor$register_slot$held$0 held$0(
         .d(held$0$d),
         .q(held$0$q),
         .clock(held$0$clock)
     );
-    nrc_mgmt$agent$distributor$register_slot$fill fill(
+    nrc_mgmt$agent$core$distributor$register_slot$fill fill(
         .d(fill$d),
         .q(fill$q),
         .clock(fill$clock)
@@ -2457,10 +3139,10 @@ module nrc_mgmt$agent$distributor$register_slot(clock,reset,sink$valid,sink$data
         end
     end
     
-endmodule // nrc_mgmt$agent$distributor$register_slot
+endmodule // nrc_mgmt$agent$core$distributor$register_slot
 
 
-module nrc_mgmt$agent$distributor$register_slot$fill(d,q,clock);
+module nrc_mgmt$agent$core$distributor$register_slot$fill(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2476,10 +3158,10 @@ module nrc_mgmt$agent$distributor$register_slot$fill(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$distributor$register_slot$fill
+endmodule // nrc_mgmt$agent$core$distributor$register_slot$fill
 
 
-module nrc_mgmt$agent$distributor$register_slot$held$0(d,q,clock);
+module nrc_mgmt$agent$core$distributor$register_slot$held$0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2495,10 +3177,10 @@ module nrc_mgmt$agent$distributor$register_slot$held$0(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$distributor$register_slot$held$0
+endmodule // nrc_mgmt$agent$core$distributor$register_slot$held$0
 
 
-module nrc_mgmt$agent$distributor$register_slot$slots$0(d,q,clock);
+module nrc_mgmt$agent$core$distributor$register_slot$slots$0(d,q,clock);
     
     // Module arguments
     input wire  [543:0] d;
@@ -2514,10 +3196,10 @@ module nrc_mgmt$agent$distributor$register_slot$slots$0(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$distributor$register_slot$slots$0
+endmodule // nrc_mgmt$agent$core$distributor$register_slot$slots$0
 
 
-module nrc_mgmt$agent$eep_access(clock,reset,command$valid,command$write,command$address,command$count,command$data,command$ready,result$valid,result$data,result$error,result$ready,device,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in);
+module nrc_mgmt$agent$core$eep_access(clock,reset,command$valid,command$write,command$address,command$count,command$data,command$ready,result$valid,result$data,result$error,result$ready,device,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in);
     
     // Module arguments
     input wire  clock;
@@ -2631,7 +3313,7 @@ module nrc_mgmt$agent$eep_access(clock,reset,command$valid,command$write,command
     reg  [2:0] index_next;
     
     // Sub module instances
-    nrc_mgmt$agent$eep_access$master master(
+    nrc_mgmt$agent$core$eep_access$master master(
         .clock(master$clock),
         .reset(master$reset),
         .command$valid(master$command$valid),
@@ -2649,73 +3331,73 @@ module nrc_mgmt$agent$eep_access(clock,reset,command$valid,command$write,command
         .i2c$scl_in(i2c$scl_in),
         .i2c$sda_in(i2c$sda_in)
     );
-    nrc_mgmt$agent$eep_access$step step(
+    nrc_mgmt$agent$core$eep_access$step step(
         .d(step$d),
         .q(step$q),
         .clock(step$clock)
     );
-    nrc_mgmt$agent$eep_access$waiting waiting(
+    nrc_mgmt$agent$core$eep_access$waiting waiting(
         .d(waiting$d),
         .q(waiting$q),
         .clock(waiting$clock)
     );
-    nrc_mgmt$agent$eep_access$write write(
+    nrc_mgmt$agent$core$eep_access$write write(
         .d(write$d),
         .q(write$q),
         .clock(write$clock)
     );
-    nrc_mgmt$agent$eep_access$address address(
+    nrc_mgmt$agent$core$eep_access$address address(
         .d(address$d),
         .q(address$q),
         .clock(address$clock)
     );
-    nrc_mgmt$agent$eep_access$count count(
+    nrc_mgmt$agent$core$eep_access$count count(
         .d(count$d),
         .q(count$q),
         .clock(count$clock)
     );
-    nrc_mgmt$agent$eep_access$data data(
+    nrc_mgmt$agent$core$eep_access$data data(
         .d(data$d),
         .q(data$q),
         .clock(data$clock)
     );
-    nrc_mgmt$agent$eep_access$device_address device_address(
+    nrc_mgmt$agent$core$eep_access$device_address device_address(
         .d(device_address$d),
         .q(device_address$q),
         .clock(device_address$clock)
     );
-    nrc_mgmt$agent$eep_access$index index(
+    nrc_mgmt$agent$core$eep_access$index index(
         .d(index$d),
         .q(index$q),
         .clock(index$clock)
     );
-    nrc_mgmt$agent$eep_access$segment_end segment_end(
+    nrc_mgmt$agent$core$eep_access$segment_end segment_end(
         .d(segment_end$d),
         .q(segment_end$q),
         .clock(segment_end$clock)
     );
-    nrc_mgmt$agent$eep_access$polls polls(
+    nrc_mgmt$agent$core$eep_access$polls polls(
         .d(polls$d),
         .q(polls$q),
         .clock(polls$clock)
     );
-    nrc_mgmt$agent$eep_access$error error(
+    nrc_mgmt$agent$core$eep_access$error error(
         .d(error$d),
         .q(error$q),
         .clock(error$clock)
     );
-    nrc_mgmt$agent$eep_access$read_data read_data(
+    nrc_mgmt$agent$core$eep_access$read_data read_data(
         .d(read_data$d),
         .q(read_data$q),
         .clock(read_data$clock)
     );
-    nrc_mgmt$agent$eep_access$check check(
+    nrc_mgmt$agent$core$eep_access$check check(
         .address(check$address),
         .count(check$count),
         .error(check$error),
         .segment_end(check$segment_end)
     );
-    nrc_mgmt$agent$eep_access$step_command step_command(
+    nrc_mgmt$agent$core$eep_access$step_command step_command(
         .step(step_command$step),
         .control_byte(step_command$control_byte),
         .address(step_command$address),
@@ -2885,10 +3567,10 @@ module nrc_mgmt$agent$eep_access(clock,reset,command$valid,command$write,command
         end
     end
     
-endmodule // nrc_mgmt$agent$eep_access
+endmodule // nrc_mgmt$agent$core$eep_access
 
 
-module nrc_mgmt$agent$eep_access$address(d,q,clock);
+module nrc_mgmt$agent$core$eep_access$address(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -2904,10 +3586,10 @@ module nrc_mgmt$agent$eep_access$address(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$eep_access$address
+endmodule // nrc_mgmt$agent$core$eep_access$address
 
 
-module nrc_mgmt$agent$eep_access$check(address,count,error,segment_end);
+module nrc_mgmt$agent$core$eep_access$check(address,count,error,segment_end);
     
     // Module arguments
     input wire  [15:0] address;
@@ -2943,10 +3625,10 @@ module nrc_mgmt$agent$eep_access$check(address,count,error,segment_end);
         end
     end
     
-endmodule // nrc_mgmt$agent$eep_access$check
+endmodule // nrc_mgmt$agent$core$eep_access$check
 
 
-module nrc_mgmt$agent$eep_access$count(d,q,clock);
+module nrc_mgmt$agent$core$eep_access$count(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -2962,10 +3644,10 @@ module nrc_mgmt$agent$eep_access$count(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$eep_access$count
+endmodule // nrc_mgmt$agent$core$eep_access$count
 
 
-module nrc_mgmt$agent$eep_access$data(d,q,clock);
+module nrc_mgmt$agent$core$eep_access$data(d,q,clock);
     
     // Module arguments
     input wire  [47:0] d;
@@ -2981,10 +3663,10 @@ module nrc_mgmt$agent$eep_access$data(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$eep_access$data
+endmodule // nrc_mgmt$agent$core$eep_access$data
 
 
-module nrc_mgmt$agent$eep_access$device_address(d,q,clock);
+module nrc_mgmt$agent$core$eep_access$device_address(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -3000,10 +3682,10 @@ module nrc_mgmt$agent$eep_access$device_address(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$eep_access$device_address
+endmodule // nrc_mgmt$agent$core$eep_access$device_address
 
 
-module nrc_mgmt$agent$eep_access$error(d,q,clock);
+module nrc_mgmt$agent$core$eep_access$error(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -3019,10 +3701,10 @@ module nrc_mgmt$agent$eep_access$error(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$eep_access$error
+endmodule // nrc_mgmt$agent$core$eep_access$error
 
 
-module nrc_mgmt$agent$eep_access$index(d,q,clock);
+module nrc_mgmt$agent$core$eep_access$index(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -3038,10 +3720,10 @@ module nrc_mgmt$agent$eep_access$index(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$eep_access$index
+endmodule // nrc_mgmt$agent$core$eep_access$index
 
 
-module nrc_mgmt$agent$eep_access$master(clock,reset,command$valid,command$op,command$data,command$ack,command$ready,result$valid,result$data,result$acknowledged,result$bus_error,result$ready,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in);
+module nrc_mgmt$agent$core$eep_access$master(clock,reset,command$valid,command$op,command$data,command$ack,command$ready,result$valid,result$data,result$acknowledged,result$bus_error,result$ready,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in);
     
     // Module arguments
     input wire  clock;
@@ -3133,72 +3815,72 @@ module nrc_mgmt$agent$eep_access$master(clock,reset,command$valid,command$op,com
     reg  [8:0] command_shift;
     
     // Sub module instances
-    nrc_mgmt$agent$eep_access$master$phase phase(
+    nrc_mgmt$agent$core$eep_access$master$phase phase(
         .d(phase$d),
         .q(phase$q),
         .clock(phase$clock)
     );
-    nrc_mgmt$agent$eep_access$master$count count(
+    nrc_mgmt$agent$core$eep_access$master$count count(
         .d(count$d),
         .q(count$q),
         .clock(count$clock)
     );
-    nrc_mgmt$agent$eep_access$master$op op(
+    nrc_mgmt$agent$core$eep_access$master$op op(
         .d(op$d),
         .q(op$q),
         .clock(op$clock)
     );
-    nrc_mgmt$agent$eep_access$master$shift shift(
+    nrc_mgmt$agent$core$eep_access$master$shift shift(
         .d(shift$d),
         .q(shift$q),
         .clock(shift$clock)
     );
-    nrc_mgmt$agent$eep_access$master$bits_left bits_left(
+    nrc_mgmt$agent$core$eep_access$master$bits_left bits_left(
         .d(bits_left$d),
         .q(bits_left$q),
         .clock(bits_left$clock)
     );
-    nrc_mgmt$agent$eep_access$master$scl_low scl_low(
+    nrc_mgmt$agent$core$eep_access$master$scl_low scl_low(
         .d(scl_low$d),
         .q(scl_low$q),
         .clock(scl_low$clock)
     );
-    nrc_mgmt$agent$eep_access$master$sda_low sda_low(
+    nrc_mgmt$agent$core$eep_access$master$sda_low sda_low(
         .d(sda_low$d),
         .q(sda_low$q),
         .clock(sda_low$clock)
     );
-    nrc_mgmt$agent$eep_access$master$in_transaction in_transaction(
+    nrc_mgmt$agent$core$eep_access$master$in_transaction in_transaction(
         .d(in_transaction$d),
         .q(in_transaction$q),
         .clock(in_transaction$clock)
     );
-    nrc_mgmt$agent$eep_access$master$recoveries recoveries(
+    nrc_mgmt$agent$core$eep_access$master$recoveries recoveries(
         .d(recoveries$d),
         .q(recoveries$q),
         .clock(recoveries$clock)
     );
-    nrc_mgmt$agent$eep_access$master$stretched stretched(
+    nrc_mgmt$agent$core$eep_access$master$stretched stretched(
         .d(stretched$d),
         .q(stretched$q),
         .clock(stretched$clock)
     );
-    nrc_mgmt$agent$eep_access$master$acknowledged acknowledged(
+    nrc_mgmt$agent$core$eep_access$master$acknowledged acknowledged(
         .d(acknowledged$d),
         .q(acknowledged$q),
         .clock(acknowledged$clock)
     );
-    nrc_mgmt$agent$eep_access$master$bus_error bus_error(
+    nrc_mgmt$agent$core$eep_access$master$bus_error bus_error(
         .d(bus_error$d),
         .q(bus_error$q),
         .clock(bus_error$clock)
     );
-    nrc_mgmt$agent$eep_access$master$scl_sync scl_sync(
+    nrc_mgmt$agent$core$eep_access$master$scl_sync scl_sync(
         .sig_in(scl_sync$sig_in),
         .sig_out(scl_sync$sig_out),
         .clock(scl_sync$clock)
     );
-    nrc_mgmt$agent$eep_access$master$sda_sync sda_sync(
+    nrc_mgmt$agent$core$eep_access$master$sda_sync sda_sync(
         .sig_in(sda_sync$sig_in),
         .sig_out(sda_sync$sig_out),
         .clock(sda_sync$clock)
@@ -3382,10 +4064,10 @@ module nrc_mgmt$agent$eep_access$master(clock,reset,command$valid,command$op,com
         end
     end
     
-endmodule // nrc_mgmt$agent$eep_access$master
+endmodule // nrc_mgmt$agent$core$eep_access$master
 
 
-module nrc_mgmt$agent$eep_access$master$acknowledged(d,q,clock);
+module nrc_mgmt$agent$core$eep_access$master$acknowledged(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3401,10 +4083,10 @@ module nrc_mgmt$agent$eep_access$master$acknowledged(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$eep_access$master$acknowledged
+endmodule // nrc_mgmt$agent$core$eep_access$master$acknowledged
 
 
-module nrc_mgmt$agent$eep_access$master$bits_left(d,q,clock);
+module nrc_mgmt$agent$core$eep_access$master$bits_left(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -3420,10 +4102,10 @@ module nrc_mgmt$agent$eep_access$master$bits_left(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$eep_access$master$bits_left
+endmodule // nrc_mgmt$agent$core$eep_access$master$bits_left
 
 
-module nrc_mgmt$agent$eep_access$master$bus_error(d,q,clock);
+module nrc_mgmt$agent$core$eep_access$master$bus_error(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3439,10 +4121,10 @@ module nrc_mgmt$agent$eep_access$master$bus_error(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$eep_access$master$bus_error
+endmodule // nrc_mgmt$agent$core$eep_access$master$bus_error
 
 
-module nrc_mgmt$agent$eep_access$master$count(d,q,clock);
+module nrc_mgmt$agent$core$eep_access$master$count(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -3458,10 +4140,10 @@ module nrc_mgmt$agent$eep_access$master$count(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$eep_access$master$count
+endmodule // nrc_mgmt$agent$core$eep_access$master$count
 
 
-module nrc_mgmt$agent$eep_access$master$in_transaction(d,q,clock);
+module nrc_mgmt$agent$core$eep_access$master$in_transaction(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3477,10 +4159,10 @@ module nrc_mgmt$agent$eep_access$master$in_transaction(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$eep_access$master$in_transaction
+endmodule // nrc_mgmt$agent$core$eep_access$master$in_transaction
 
 
-module nrc_mgmt$agent$eep_access$master$op(d,q,clock);
+module nrc_mgmt$agent$core$eep_access$master$op(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -3496,10 +4178,10 @@ module nrc_mgmt$agent$eep_access$master$op(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$eep_access$master$op
+endmodule // nrc_mgmt$agent$core$eep_access$master$op
 
 
-module nrc_mgmt$agent$eep_access$master$phase(d,q,clock);
+module nrc_mgmt$agent$core$eep_access$master$phase(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -3524,10 +4206,10 @@ module nrc_mgmt$agent$eep_access$master$phase(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$eep_access$master$phase
+endmodule // nrc_mgmt$agent$core$eep_access$master$phase
 
 
-module nrc_mgmt$agent$eep_access$master$recoveries(d,q,clock);
+module nrc_mgmt$agent$core$eep_access$master$recoveries(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -3543,10 +4225,10 @@ module nrc_mgmt$agent$eep_access$master$recoveries(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$eep_access$master$recoveries
+endmodule // nrc_mgmt$agent$core$eep_access$master$recoveries
 
 
-module nrc_mgmt$agent$eep_access$master$scl_low(d,q,clock);
+module nrc_mgmt$agent$core$eep_access$master$scl_low(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3562,10 +4244,10 @@ module nrc_mgmt$agent$eep_access$master$scl_low(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$eep_access$master$scl_low
+endmodule // nrc_mgmt$agent$core$eep_access$master$scl_low
 
 
-module nrc_mgmt$agent$eep_access$master$scl_sync(sig_in,sig_out,clock);
+module nrc_mgmt$agent$core$eep_access$master$scl_sync(sig_in,sig_out,clock);
     
     // Module arguments
     input wire  sig_in;
@@ -3581,12 +4263,12 @@ module nrc_mgmt$agent$eep_access$master$scl_sync(sig_in,sig_out,clock);
     reg  dff1$clock;
     
     // Sub module instances
-    nrc_mgmt$agent$eep_access$master$scl_sync$dff0 dff0(
+    nrc_mgmt$agent$core$eep_access$master$scl_sync$dff0 dff0(
         .d(dff0$d),
         .q(dff0$q),
         .clock(dff0$clock)
     );
-    nrc_mgmt$agent$eep_access$master$scl_sync$dff1 dff1(
+    nrc_mgmt$agent$core$eep_access$master$scl_sync$dff1 dff1(
         .d(dff1$d),
         .q(dff1$q),
         .clock(dff1$clock)
@@ -3603,10 +4285,10 @@ module nrc_mgmt$agent$eep_access$master$scl_sync(sig_in,sig_out,clock);
         sig_out = dff1$q;
     end
     
-endmodule // nrc_mgmt$agent$eep_access$master$scl_sync
+endmodule // nrc_mgmt$agent$core$eep_access$master$scl_sync
 
 
-module nrc_mgmt$agent$eep_access$master$scl_sync$dff0(d,q,clock);
+module nrc_mgmt$agent$core$eep_access$master$scl_sync$dff0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3622,10 +4304,10 @@ module nrc_mgmt$agent$eep_access$master$scl_sync$dff0(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$eep_access$master$scl_sync$dff0
+endmodule // nrc_mgmt$agent$core$eep_access$master$scl_sync$dff0
 
 
-module nrc_mgmt$agent$eep_access$master$scl_sync$dff1(d,q,clock);
+module nrc_mgmt$agent$core$eep_access$master$scl_sync$dff1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3641,10 +4323,10 @@ module nrc_mgmt$agent$eep_access$master$scl_sync$dff1(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$eep_access$master$scl_sync$dff1
+endmodule // nrc_mgmt$agent$core$eep_access$master$scl_sync$dff1
 
 
-module nrc_mgmt$agent$eep_access$master$sda_low(d,q,clock);
+module nrc_mgmt$agent$core$eep_access$master$sda_low(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3660,10 +4342,10 @@ module nrc_mgmt$agent$eep_access$master$sda_low(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$eep_access$master$sda_low
+endmodule // nrc_mgmt$agent$core$eep_access$master$sda_low
 
 
-module nrc_mgmt$agent$eep_access$master$sda_sync(sig_in,sig_out,clock);
+module nrc_mgmt$agent$core$eep_access$master$sda_sync(sig_in,sig_out,clock);
     
     // Module arguments
     input wire  sig_in;
@@ -3679,12 +4361,12 @@ module nrc_mgmt$agent$eep_access$master$sda_sync(sig_in,sig_out,clock);
     reg  dff1$clock;
     
     // Sub module instances
-    nrc_mgmt$agent$eep_access$master$sda_sync$dff0 dff0(
+    nrc_mgmt$agent$core$eep_access$master$sda_sync$dff0 dff0(
         .d(dff0$d),
         .q(dff0$q),
         .clock(dff0$clock)
     );
-    nrc_mgmt$agent$eep_access$master$sda_sync$dff1 dff1(
+    nrc_mgmt$agent$core$eep_access$master$sda_sync$dff1 dff1(
         .d(dff1$d),
         .q(dff1$q),
         .clock(dff1$clock)
@@ -3701,10 +4383,10 @@ module nrc_mgmt$agent$eep_access$master$sda_sync(sig_in,sig_out,clock);
         sig_out = dff1$q;
     end
     
-endmodule // nrc_mgmt$agent$eep_access$master$sda_sync
+endmodule // nrc_mgmt$agent$core$eep_access$master$sda_sync
 
 
-module nrc_mgmt$agent$eep_access$master$sda_sync$dff0(d,q,clock);
+module nrc_mgmt$agent$core$eep_access$master$sda_sync$dff0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3720,10 +4402,10 @@ module nrc_mgmt$agent$eep_access$master$sda_sync$dff0(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$eep_access$master$sda_sync$dff0
+endmodule // nrc_mgmt$agent$core$eep_access$master$sda_sync$dff0
 
 
-module nrc_mgmt$agent$eep_access$master$sda_sync$dff1(d,q,clock);
+module nrc_mgmt$agent$core$eep_access$master$sda_sync$dff1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3739,10 +4421,10 @@ module nrc_mgmt$agent$eep_access$master$sda_sync$dff1(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$eep_access$master$sda_sync$dff1
+endmodule // nrc_mgmt$agent$core$eep_access$master$sda_sync$dff1
 
 
-module nrc_mgmt$agent$eep_access$master$shift(d,q,clock);
+module nrc_mgmt$agent$core$eep_access$master$shift(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -3758,10 +4440,10 @@ module nrc_mgmt$agent$eep_access$master$shift(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$eep_access$master$shift
+endmodule // nrc_mgmt$agent$core$eep_access$master$shift
 
 
-module nrc_mgmt$agent$eep_access$master$stretched(d,q,clock);
+module nrc_mgmt$agent$core$eep_access$master$stretched(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -3777,10 +4459,10 @@ module nrc_mgmt$agent$eep_access$master$stretched(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$eep_access$master$stretched
+endmodule // nrc_mgmt$agent$core$eep_access$master$stretched
 
 
-module nrc_mgmt$agent$eep_access$polls(d,q,clock);
+module nrc_mgmt$agent$core$eep_access$polls(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -3796,10 +4478,10 @@ module nrc_mgmt$agent$eep_access$polls(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$eep_access$polls
+endmodule // nrc_mgmt$agent$core$eep_access$polls
 
 
-module nrc_mgmt$agent$eep_access$read_data(d,q,clock);
+module nrc_mgmt$agent$core$eep_access$read_data(d,q,clock);
     
     // Module arguments
     input wire  [47:0] d;
@@ -3815,10 +4497,10 @@ module nrc_mgmt$agent$eep_access$read_data(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$eep_access$read_data
+endmodule // nrc_mgmt$agent$core$eep_access$read_data
 
 
-module nrc_mgmt$agent$eep_access$segment_end(d,q,clock);
+module nrc_mgmt$agent$core$eep_access$segment_end(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -3834,10 +4516,10 @@ module nrc_mgmt$agent$eep_access$segment_end(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$eep_access$segment_end
+endmodule // nrc_mgmt$agent$core$eep_access$segment_end
 
 
-module nrc_mgmt$agent$eep_access$step(d,q,clock);
+module nrc_mgmt$agent$core$eep_access$step(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -3868,10 +4550,10 @@ module nrc_mgmt$agent$eep_access$step(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$eep_access$step
+endmodule // nrc_mgmt$agent$core$eep_access$step
 
 
-module nrc_mgmt$agent$eep_access$step_command(step,control_byte,address,write_byte,op,data);
+module nrc_mgmt$agent$core$eep_access$step_command(step,control_byte,address,write_byte,op,data);
     
     // Module arguments
     input wire  [3:0] step;
@@ -3957,10 +4639,10 @@ module nrc_mgmt$agent$eep_access$step_command(step,control_byte,address,write_by
         endcase
     end
     
-endmodule // nrc_mgmt$agent$eep_access$step_command
+endmodule // nrc_mgmt$agent$core$eep_access$step_command
 
 
-module nrc_mgmt$agent$eep_access$waiting(d,q,clock);
+module nrc_mgmt$agent$core$eep_access$waiting(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3976,10 +4658,10 @@ module nrc_mgmt$agent$eep_access$waiting(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$eep_access$waiting
+endmodule // nrc_mgmt$agent$core$eep_access$waiting
 
 
-module nrc_mgmt$agent$eep_access$write(d,q,clock);
+module nrc_mgmt$agent$core$eep_access$write(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3995,10 +4677,10 @@ module nrc_mgmt$agent$eep_access$write(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$eep_access$write
+endmodule // nrc_mgmt$agent$core$eep_access$write
 
 
-module nrc_mgmt$agent$eep_arbiter(clock,reset,first_command$valid,first_command$write,first_command$address,first_command$count,first_command$data,first_command$ready,first_result$valid,first_result$data,first_result$error,first_result$ready,second_command$valid,second_command$write,second_command$address,second_command$count,second_command$data,second_command$ready,second_result$valid,second_result$data,second_result$error,second_result$ready,command$valid,command$write,command$address,command$count,command$data,command$ready,result$valid,result$data,result$error,result$ready);
+module nrc_mgmt$agent$core$eep_arbiter(clock,reset,first_command$valid,first_command$write,first_command$address,first_command$count,first_command$data,first_command$ready,first_result$valid,first_result$data,first_result$error,first_result$ready,second_command$valid,second_command$write,second_command$address,second_command$count,second_command$data,second_command$ready,second_result$valid,second_result$data,second_result$error,second_result$ready,command$valid,command$write,command$address,command$count,command$data,command$ready,result$valid,result$data,result$error,result$ready);
     
     // Module arguments
     input wire  clock;
@@ -4052,22 +4734,22 @@ module nrc_mgmt$agent$eep_arbiter(clock,reset,first_command$valid,first_command$
     reg  choose_second;
     
     // Sub module instances
-    nrc_mgmt$agent$eep_arbiter$busy busy(
+    nrc_mgmt$agent$core$eep_arbiter$busy busy(
         .d(busy$d),
         .q(busy$q),
         .clock(busy$clock)
     );
-    nrc_mgmt$agent$eep_arbiter$owner_second owner_second(
+    nrc_mgmt$agent$core$eep_arbiter$owner_second owner_second(
         .d(owner_second$d),
         .q(owner_second$q),
         .clock(owner_second$clock)
     );
-    nrc_mgmt$agent$eep_arbiter$locked locked(
+    nrc_mgmt$agent$core$eep_arbiter$locked locked(
         .d(locked$d),
         .q(locked$q),
         .clock(locked$clock)
     );
-    nrc_mgmt$agent$eep_arbiter$held_second held_second(
+    nrc_mgmt$agent$core$eep_arbiter$held_second held_second(
         .d(held_second$d),
         .q(held_second$q),
         .clock(held_second$clock)
@@ -4132,10 +4814,10 @@ module nrc_mgmt$agent$eep_arbiter(clock,reset,first_command$valid,first_command$
         end
     end
     
-endmodule // nrc_mgmt$agent$eep_arbiter
+endmodule // nrc_mgmt$agent$core$eep_arbiter
 
 
-module nrc_mgmt$agent$eep_arbiter$busy(d,q,clock);
+module nrc_mgmt$agent$core$eep_arbiter$busy(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4151,10 +4833,10 @@ module nrc_mgmt$agent$eep_arbiter$busy(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$eep_arbiter$busy
+endmodule // nrc_mgmt$agent$core$eep_arbiter$busy
 
 
-module nrc_mgmt$agent$eep_arbiter$held_second(d,q,clock);
+module nrc_mgmt$agent$core$eep_arbiter$held_second(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4170,10 +4852,10 @@ module nrc_mgmt$agent$eep_arbiter$held_second(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$eep_arbiter$held_second
+endmodule // nrc_mgmt$agent$core$eep_arbiter$held_second
 
 
-module nrc_mgmt$agent$eep_arbiter$locked(d,q,clock);
+module nrc_mgmt$agent$core$eep_arbiter$locked(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4189,10 +4871,10 @@ module nrc_mgmt$agent$eep_arbiter$locked(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$eep_arbiter$locked
+endmodule // nrc_mgmt$agent$core$eep_arbiter$locked
 
 
-module nrc_mgmt$agent$eep_arbiter$owner_second(d,q,clock);
+module nrc_mgmt$agent$core$eep_arbiter$owner_second(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4208,10 +4890,10 @@ module nrc_mgmt$agent$eep_arbiter$owner_second(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$eep_arbiter$owner_second
+endmodule // nrc_mgmt$agent$core$eep_arbiter$owner_second
 
 
-module nrc_mgmt$agent$eep_bridge(clock,reset,chip_id,requests$valid,requests$data,requests$ready,responses$valid,responses$data,responses$ready,command$valid,command$write,command$address,command$count,command$data,command$ready,result$valid,result$data,result$error,result$ready);
+module nrc_mgmt$agent$core$eep_bridge(clock,reset,chip_id,requests$valid,requests$data,requests$ready,responses$valid,responses$data,responses$ready,command$valid,command$write,command$address,command$count,command$data,command$ready,result$valid,result$data,result$error,result$ready);
     
     // Module arguments
     input wire  clock;
@@ -4275,7 +4957,7 @@ module nrc_mgmt$agent$eep_bridge(clock,reset,chip_id,requests$valid,requests$dat
     reg  answering;
     
     // Sub module instances
-    nrc_mgmt$agent$eep_bridge$builder builder(
+    nrc_mgmt$agent$core$eep_bridge$builder builder(
         .request(builder$request),
         .chip_id(builder$chip_id),
         .nmp_type(builder$nmp_type),
@@ -4285,7 +4967,7 @@ module nrc_mgmt$agent$eep_bridge(clock,reset,chip_id,requests$valid,requests$dat
         .data1(builder$data1),
         .response(builder$response)
     );
-    nrc_mgmt$agent$eep_bridge$issued issued(
+    nrc_mgmt$agent$core$eep_bridge$issued issued(
         .d(issued$d),
         .q(issued$q),
         .clock(issued$clock)
@@ -4346,10 +5028,10 @@ module nrc_mgmt$agent$eep_bridge(clock,reset,chip_id,requests$valid,requests$dat
         end
     end
     
-endmodule // nrc_mgmt$agent$eep_bridge
+endmodule // nrc_mgmt$agent$core$eep_bridge
 
 
-module nrc_mgmt$agent$eep_bridge$builder(request,chip_id,nmp_type,error,access,data0,data1,response);
+module nrc_mgmt$agent$core$eep_bridge$builder(request,chip_id,nmp_type,error,access,data0,data1,response);
     
     // Module arguments
     input wire  [543:0] request;
@@ -4402,10 +5084,10 @@ module nrc_mgmt$agent$eep_bridge$builder(request,chip_id,nmp_type,error,access,d
         response = (((info_out) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << info_lsb) | (((forward_out) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << forward_lsb) | (((forward_high_out) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << forward_high_lsb) | (((access) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << access_lsb) | (((data0) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << data0_lsb) | (((data1) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << data1_lsb) | (((chip_id) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << src_lsb) | (((request[(src_lsb)+:(16)]) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << dst_lsb);
     end
     
-endmodule // nrc_mgmt$agent$eep_bridge$builder
+endmodule // nrc_mgmt$agent$core$eep_bridge$builder
 
 
-module nrc_mgmt$agent$eep_bridge$issued(d,q,clock);
+module nrc_mgmt$agent$core$eep_bridge$issued(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4421,10 +5103,10 @@ module nrc_mgmt$agent$eep_bridge$issued(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$eep_bridge$issued
+endmodule // nrc_mgmt$agent$core$eep_bridge$issued
 
 
-module nrc_mgmt$agent$error_pulse(d,q,clock);
+module nrc_mgmt$agent$core$error_pulse(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4440,10 +5122,10 @@ module nrc_mgmt$agent$error_pulse(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$error_pulse
+endmodule // nrc_mgmt$agent$core$error_pulse
 
 
-module nrc_mgmt$agent$output_fifo(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
+module nrc_mgmt$agent$core$output_fifo(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
     
     // Module arguments
     input wire  clock;
@@ -4462,7 +5144,7 @@ module nrc_mgmt$agent$output_fifo(clock,reset,sink$valid,sink$data,sink$ready,so
     wire  [1:0] fifo$count;
     
     // Sub module instances
-    nrc_mgmt$agent$output_fifo$fifo fifo(
+    nrc_mgmt$agent$core$output_fifo$fifo fifo(
         .clock(fifo$clock),
         .reset(fifo$reset),
         .sink$valid(sink$valid),
@@ -4481,10 +5163,10 @@ module nrc_mgmt$agent$output_fifo(clock,reset,sink$valid,sink$data,sink$ready,so
         count = fifo$count;
     end
     
-endmodule // nrc_mgmt$agent$output_fifo
+endmodule // nrc_mgmt$agent$core$output_fifo
 
 
-module nrc_mgmt$agent$output_fifo$fifo(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
+module nrc_mgmt$agent$core$output_fifo$fifo(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
     
     // Module arguments
     input wire  clock;
@@ -4536,27 +5218,27 @@ module nrc_mgmt$agent$output_fifo$fifo(clock,reset,sink$valid,sink$data,sink$rea
     reg  pop;
     
     // Sub module instances
-    nrc_mgmt$agent$output_fifo$fifo$slots$0 slots$0(
+    nrc_mgmt$agent$core$output_fifo$fifo$slots$0 slots$0(
         .d(slots$0$d),
         .q(slots$0$q),
         .clock(slots$0$clock)
     );
-    nrc_mgmt$agent$output_fifo$fifo$slots$1 slots$1(
+    nrc_mgmt$agent$core$output_fifo$fifo$slots$1 slots$1(
         .d(slots$1$d),
         .q(slots$1$q),
         .clock(slots$1$clock)
     );
-    nrc_mgmt$agent$output_fifo$fifo$held$0 held$0(
+    nrc_mgmt$agent$core$output_fifo$fifo$held$0 held$0(
         .d(held$0$d),
         .q(held$0$q),
         .clock(held$0$clock)
     );
-    nrc_mgmt$agent$output_fifo$fifo$held$1 held$1(
+    nrc_mgmt$agent$core$output_fifo$fifo$held$1 held$1(
         .d(held$1$d),
         .q(held$1$q),
         .clock(held$1$clock)
     );
-    nrc_mgmt$agent$output_fifo$fifo$fill fill(
+    nrc_mgmt$agent$core$output_fifo$fifo$fill fill(
         .d(fill$d),
         .q(fill$q),
         .clock(fill$clock)
@@ -4636,10 +5318,10 @@ module nrc_mgmt$agent$output_fifo$fifo(clock,reset,sink$valid,sink$data,sink$rea
         end
     end
     
-endmodule // nrc_mgmt$agent$output_fifo$fifo
+endmodule // nrc_mgmt$agent$core$output_fifo$fifo
 
 
-module nrc_mgmt$agent$output_fifo$fifo$fill(d,q,clock);
+module nrc_mgmt$agent$core$output_fifo$fifo$fill(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -4655,10 +5337,10 @@ module nrc_mgmt$agent$output_fifo$fifo$fill(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$output_fifo$fifo$fill
+endmodule // nrc_mgmt$agent$core$output_fifo$fifo$fill
 
 
-module nrc_mgmt$agent$output_fifo$fifo$held$0(d,q,clock);
+module nrc_mgmt$agent$core$output_fifo$fifo$held$0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4674,10 +5356,10 @@ module nrc_mgmt$agent$output_fifo$fifo$held$0(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$output_fifo$fifo$held$0
+endmodule // nrc_mgmt$agent$core$output_fifo$fifo$held$0
 
 
-module nrc_mgmt$agent$output_fifo$fifo$held$1(d,q,clock);
+module nrc_mgmt$agent$core$output_fifo$fifo$held$1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4693,10 +5375,10 @@ module nrc_mgmt$agent$output_fifo$fifo$held$1(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$output_fifo$fifo$held$1
+endmodule // nrc_mgmt$agent$core$output_fifo$fifo$held$1
 
 
-module nrc_mgmt$agent$output_fifo$fifo$slots$0(d,q,clock);
+module nrc_mgmt$agent$core$output_fifo$fifo$slots$0(d,q,clock);
     
     // Module arguments
     input wire  [543:0] d;
@@ -4712,10 +5394,10 @@ module nrc_mgmt$agent$output_fifo$fifo$slots$0(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$output_fifo$fifo$slots$0
+endmodule // nrc_mgmt$agent$core$output_fifo$fifo$slots$0
 
 
-module nrc_mgmt$agent$output_fifo$fifo$slots$1(d,q,clock);
+module nrc_mgmt$agent$core$output_fifo$fifo$slots$1(d,q,clock);
     
     // Module arguments
     input wire  [543:0] d;
@@ -4731,10 +5413,10 @@ module nrc_mgmt$agent$output_fifo$fifo$slots$1(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$output_fifo$fifo$slots$1
+endmodule // nrc_mgmt$agent$core$output_fifo$fifo$slots$1
 
 
-module nrc_mgmt$agent$packer(clock,reset,responses$valid,responses$data,responses$ready,flits$valid,flits$data,flits$ready,out_port,dropped_no_route);
+module nrc_mgmt$agent$core$packer(clock,reset,responses$valid,responses$data,responses$ready,flits$valid,flits$data,flits$ready,out_port,dropped_no_route);
     
     // Module arguments
     input wire  clock;
@@ -4827,7 +5509,7 @@ module nrc_mgmt$agent$packer(clock,reset,responses$valid,responses$data,response
     reg  [63:0] forward_sent;
     
     // Sub module instances
-    nrc_mgmt$agent$packer$checksum checksum(
+    nrc_mgmt$agent$core$packer$checksum checksum(
         .clock(checksum$clock),
         .reset(checksum$reset),
         .start(checksum$start),
@@ -4835,12 +5517,12 @@ module nrc_mgmt$agent$packer(clock,reset,responses$valid,responses$data,response
         .data(checksum$data),
         .crc(checksum$crc)
     );
-    nrc_mgmt$agent$packer$position position(
+    nrc_mgmt$agent$core$packer$position position(
         .d(position$d),
         .q(position$q),
         .clock(position$clock)
     );
-    nrc_mgmt$agent$packer$dropped_pulse dropped_pulse(
+    nrc_mgmt$agent$core$packer$dropped_pulse dropped_pulse(
         .d(dropped_pulse$d),
         .q(dropped_pulse$q),
         .clock(dropped_pulse$clock)
@@ -4974,10 +5656,10 @@ module nrc_mgmt$agent$packer(clock,reset,responses$valid,responses$data,response
         dropped_no_route = dropped_pulse$q;
     end
     
-endmodule // nrc_mgmt$agent$packer
+endmodule // nrc_mgmt$agent$core$packer
 
 
-module nrc_mgmt$agent$packer$checksum(clock,reset,start,valid,data,crc);
+module nrc_mgmt$agent$core$packer$checksum(clock,reset,start,valid,data,crc);
     
     // Module arguments
     input wire  clock;
@@ -4999,12 +5681,12 @@ module nrc_mgmt$agent$packer$checksum(clock,reset,start,valid,data,crc);
     reg  remainder$clock;
     
     // Sub module instances
-    nrc_mgmt$agent$packer$checksum$step step(
+    nrc_mgmt$agent$core$packer$checksum$step step(
         .state(step$state),
         .data(step$data),
         .next_state(step$next_state)
     );
-    nrc_mgmt$agent$packer$checksum$remainder remainder(
+    nrc_mgmt$agent$core$packer$checksum$remainder remainder(
         .d(remainder$d),
         .q(remainder$q),
         .clock(remainder$clock)
@@ -5028,10 +5710,10 @@ module nrc_mgmt$agent$packer$checksum(clock,reset,start,valid,data,crc);
         crc = remainder$q ^ finish;
     end
     
-endmodule // nrc_mgmt$agent$packer$checksum
+endmodule // nrc_mgmt$agent$core$packer$checksum
 
 
-module nrc_mgmt$agent$packer$checksum$remainder(d,q,clock);
+module nrc_mgmt$agent$core$packer$checksum$remainder(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -5047,10 +5729,10 @@ module nrc_mgmt$agent$packer$checksum$remainder(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$packer$checksum$remainder
+endmodule // nrc_mgmt$agent$core$packer$checksum$remainder
 
 
-module nrc_mgmt$agent$packer$checksum$step(state,data,next_state);
+module nrc_mgmt$agent$core$packer$checksum$step(state,data,next_state);
     
     // Module arguments
     input wire  [15:0] state;
@@ -5162,10 +5844,10 @@ module nrc_mgmt$agent$packer$checksum$step(state,data,next_state);
         next_state = nodes$30 ^ offset;
     end
     
-endmodule // nrc_mgmt$agent$packer$checksum$step
+endmodule // nrc_mgmt$agent$core$packer$checksum$step
 
 
-module nrc_mgmt$agent$packer$dropped_pulse(d,q,clock);
+module nrc_mgmt$agent$core$packer$dropped_pulse(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5181,10 +5863,10 @@ module nrc_mgmt$agent$packer$dropped_pulse(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$packer$dropped_pulse
+endmodule // nrc_mgmt$agent$core$packer$dropped_pulse
 
 
-module nrc_mgmt$agent$packer$position(d,q,clock);
+module nrc_mgmt$agent$core$packer$position(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -5200,10 +5882,10 @@ module nrc_mgmt$agent$packer$position(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$packer$position
+endmodule // nrc_mgmt$agent$core$packer$position
 
 
-module nrc_mgmt$agent$reg_access(clock,reset,chip_id,requests$valid,requests$data,requests$ready,responses$valid,responses$data,responses$ready,register_request$valid,register_request$address,register_request$write,register_request$data,register_request$ready,register_response$valid,register_response$data,register_response$error,register_response$ready);
+module nrc_mgmt$agent$core$reg_access(clock,reset,chip_id,requests$valid,requests$data,requests$ready,responses$valid,responses$data,responses$ready,register_request$valid,register_request$address,register_request$write,register_request$data,register_request$ready,register_response$valid,register_response$data,register_response$error,register_response$ready);
     
     // Module arguments
     input wire  clock;
@@ -5292,7 +5974,7 @@ module nrc_mgmt$agent$reg_access(clock,reset,chip_id,requests$valid,requests$dat
     reg  complete;
     
     // Sub module instances
-    nrc_mgmt$agent$reg_access$builder builder(
+    nrc_mgmt$agent$core$reg_access$builder builder(
         .request(builder$request),
         .chip_id(builder$chip_id),
         .nmp_type(builder$nmp_type),
@@ -5302,32 +5984,32 @@ module nrc_mgmt$agent$reg_access(clock,reset,chip_id,requests$valid,requests$dat
         .data1(builder$data1),
         .response(builder$response)
     );
-    nrc_mgmt$agent$reg_access$issued issued(
+    nrc_mgmt$agent$core$reg_access$issued issued(
         .d(issued$d),
         .q(issued$q),
         .clock(issued$clock)
     );
-    nrc_mgmt$agent$reg_access$answered answered(
+    nrc_mgmt$agent$core$reg_access$answered answered(
         .d(answered$d),
         .q(answered$q),
         .clock(answered$clock)
     );
-    nrc_mgmt$agent$reg_access$stored_data0 stored_data0(
+    nrc_mgmt$agent$core$reg_access$stored_data0 stored_data0(
         .d(stored_data0$d),
         .q(stored_data0$q),
         .clock(stored_data0$clock)
     );
-    nrc_mgmt$agent$reg_access$stored_data1 stored_data1(
+    nrc_mgmt$agent$core$reg_access$stored_data1 stored_data1(
         .d(stored_data1$d),
         .q(stored_data1$q),
         .clock(stored_data1$clock)
     );
-    nrc_mgmt$agent$reg_access$stored_error0 stored_error0(
+    nrc_mgmt$agent$core$reg_access$stored_error0 stored_error0(
         .d(stored_error0$d),
         .q(stored_error0$q),
         .clock(stored_error0$clock)
     );
-    nrc_mgmt$agent$reg_access$stored_error1 stored_error1(
+    nrc_mgmt$agent$core$reg_access$stored_error1 stored_error1(
         .d(stored_error1$d),
         .q(stored_error1$q),
         .clock(stored_error1$clock)
@@ -5451,10 +6133,10 @@ module nrc_mgmt$agent$reg_access(clock,reset,chip_id,requests$valid,requests$dat
         end
     end
     
-endmodule // nrc_mgmt$agent$reg_access
+endmodule // nrc_mgmt$agent$core$reg_access
 
 
-module nrc_mgmt$agent$reg_access$answered(d,q,clock);
+module nrc_mgmt$agent$core$reg_access$answered(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -5470,10 +6152,10 @@ module nrc_mgmt$agent$reg_access$answered(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$reg_access$answered
+endmodule // nrc_mgmt$agent$core$reg_access$answered
 
 
-module nrc_mgmt$agent$reg_access$builder(request,chip_id,nmp_type,error,access,data0,data1,response);
+module nrc_mgmt$agent$core$reg_access$builder(request,chip_id,nmp_type,error,access,data0,data1,response);
     
     // Module arguments
     input wire  [543:0] request;
@@ -5526,10 +6208,10 @@ module nrc_mgmt$agent$reg_access$builder(request,chip_id,nmp_type,error,access,d
         response = (((info_out) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << info_lsb) | (((forward_out) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << forward_lsb) | (((forward_high_out) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << forward_high_lsb) | (((access) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << access_lsb) | (((data0) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << data0_lsb) | (((data1) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << data1_lsb) | (((chip_id) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << src_lsb) | (((request[(src_lsb)+:(16)]) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << dst_lsb);
     end
     
-endmodule // nrc_mgmt$agent$reg_access$builder
+endmodule // nrc_mgmt$agent$core$reg_access$builder
 
 
-module nrc_mgmt$agent$reg_access$issued(d,q,clock);
+module nrc_mgmt$agent$core$reg_access$issued(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -5545,10 +6227,10 @@ module nrc_mgmt$agent$reg_access$issued(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$reg_access$issued
+endmodule // nrc_mgmt$agent$core$reg_access$issued
 
 
-module nrc_mgmt$agent$reg_access$stored_data0(d,q,clock);
+module nrc_mgmt$agent$core$reg_access$stored_data0(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -5564,10 +6246,10 @@ module nrc_mgmt$agent$reg_access$stored_data0(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$reg_access$stored_data0
+endmodule // nrc_mgmt$agent$core$reg_access$stored_data0
 
 
-module nrc_mgmt$agent$reg_access$stored_data1(d,q,clock);
+module nrc_mgmt$agent$core$reg_access$stored_data1(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -5583,10 +6265,10 @@ module nrc_mgmt$agent$reg_access$stored_data1(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$reg_access$stored_data1
+endmodule // nrc_mgmt$agent$core$reg_access$stored_data1
 
 
-module nrc_mgmt$agent$reg_access$stored_error0(d,q,clock);
+module nrc_mgmt$agent$core$reg_access$stored_error0(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -5602,10 +6284,10 @@ module nrc_mgmt$agent$reg_access$stored_error0(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$reg_access$stored_error0
+endmodule // nrc_mgmt$agent$core$reg_access$stored_error0
 
 
-module nrc_mgmt$agent$reg_access$stored_error1(d,q,clock);
+module nrc_mgmt$agent$core$reg_access$stored_error1(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -5621,10 +6303,10 @@ module nrc_mgmt$agent$reg_access$stored_error1(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$reg_access$stored_error1
+endmodule // nrc_mgmt$agent$core$reg_access$stored_error1
 
 
-module nrc_mgmt$agent$unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_id,requests$valid,requests$data,requests$ready,dropped_wrong_id,dropped_malformed);
+module nrc_mgmt$agent$core$unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_id,requests$valid,requests$data,requests$ready,dropped_wrong_id,dropped_malformed);
     
     // Module arguments
     input wire  clock;
@@ -5729,7 +6411,7 @@ module nrc_mgmt$agent$unpacker(clock,reset,flits$valid,flits$data,flits$ready,in
     reg  unused_decoded;
     
     // Sub module instances
-    nrc_mgmt$agent$unpacker$decoder decoder(
+    nrc_mgmt$agent$core$unpacker$decoder decoder(
         .flit(decoder$flit),
         .is_body(decoder$is_body),
         .is_head(decoder$is_head),
@@ -5750,7 +6432,7 @@ module nrc_mgmt$agent$unpacker(clock,reset,flits$valid,flits$data,flits$ready,in
         .ctrl_vc(decoder$ctrl_vc),
         .credits(decoder$credits)
     );
-    nrc_mgmt$agent$unpacker$checksum checksum(
+    nrc_mgmt$agent$core$unpacker$checksum checksum(
         .clock(checksum$clock),
         .reset(checksum$reset),
         .start(checksum$start),
@@ -5758,52 +6440,52 @@ module nrc_mgmt$agent$unpacker(clock,reset,flits$valid,flits$data,flits$ready,in
         .data(checksum$data),
         .crc(checksum$crc)
     );
-    nrc_mgmt$agent$unpacker$position position(
+    nrc_mgmt$agent$core$unpacker$position position(
         .d(position$d),
         .q(position$q),
         .clock(position$clock)
     );
-    nrc_mgmt$agent$unpacker$malformed malformed(
+    nrc_mgmt$agent$core$unpacker$malformed malformed(
         .d(malformed$d),
         .q(malformed$q),
         .clock(malformed$clock)
     );
-    nrc_mgmt$agent$unpacker$arrival_port arrival_port(
+    nrc_mgmt$agent$core$unpacker$arrival_port arrival_port(
         .d(arrival_port$d),
         .q(arrival_port$q),
         .clock(arrival_port$clock)
     );
-    nrc_mgmt$agent$unpacker$backward_hops backward_hops(
+    nrc_mgmt$agent$core$unpacker$backward_hops backward_hops(
         .d(backward_hops$d),
         .q(backward_hops$q),
         .clock(backward_hops$clock)
     );
-    nrc_mgmt$agent$unpacker$words words(
+    nrc_mgmt$agent$core$unpacker$words words(
         .d(words$d),
         .q(words$q),
         .clock(words$clock)
     );
-    nrc_mgmt$agent$unpacker$addresses addresses(
+    nrc_mgmt$agent$core$unpacker$addresses addresses(
         .d(addresses$d),
         .q(addresses$q),
         .clock(addresses$clock)
     );
-    nrc_mgmt$agent$unpacker$offering offering(
+    nrc_mgmt$agent$core$unpacker$offering offering(
         .d(offering$d),
         .q(offering$q),
         .clock(offering$clock)
     );
-    nrc_mgmt$agent$unpacker$wrong_id_pulse wrong_id_pulse(
+    nrc_mgmt$agent$core$unpacker$wrong_id_pulse wrong_id_pulse(
         .d(wrong_id_pulse$d),
         .q(wrong_id_pulse$q),
         .clock(wrong_id_pulse$clock)
     );
-    nrc_mgmt$agent$unpacker$malformed_pulse malformed_pulse(
+    nrc_mgmt$agent$core$unpacker$malformed_pulse malformed_pulse(
         .d(malformed_pulse$d),
         .q(malformed_pulse$q),
         .clock(malformed_pulse$clock)
     );
-    nrc_mgmt$agent$unpacker$append append(
+    nrc_mgmt$agent$core$unpacker$append append(
         .word(append$word),
         .low_word(append$low_word),
         .high_word(append$high_word),
@@ -5922,10 +6604,10 @@ module nrc_mgmt$agent$unpacker(clock,reset,flits$valid,flits$data,flits$ready,in
         dropped_malformed = malformed_pulse$q;
     end
     
-endmodule // nrc_mgmt$agent$unpacker
+endmodule // nrc_mgmt$agent$core$unpacker
 
 
-module nrc_mgmt$agent$unpacker$addresses(d,q,clock);
+module nrc_mgmt$agent$core$unpacker$addresses(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -5941,10 +6623,10 @@ module nrc_mgmt$agent$unpacker$addresses(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$unpacker$addresses
+endmodule // nrc_mgmt$agent$core$unpacker$addresses
 
 
-module nrc_mgmt$agent$unpacker$append(word,low_word,high_word,slot,port,patched);
+module nrc_mgmt$agent$core$unpacker$append(word,low_word,high_word,slot,port,patched);
     
     // Module arguments
     input wire  [63:0] word;
@@ -6073,10 +6755,10 @@ module nrc_mgmt$agent$unpacker$append(word,low_word,high_word,slot,port,patched)
         end
     end
     
-endmodule // nrc_mgmt$agent$unpacker$append
+endmodule // nrc_mgmt$agent$core$unpacker$append
 
 
-module nrc_mgmt$agent$unpacker$arrival_port(d,q,clock);
+module nrc_mgmt$agent$core$unpacker$arrival_port(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -6092,10 +6774,10 @@ module nrc_mgmt$agent$unpacker$arrival_port(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$unpacker$arrival_port
+endmodule // nrc_mgmt$agent$core$unpacker$arrival_port
 
 
-module nrc_mgmt$agent$unpacker$backward_hops(d,q,clock);
+module nrc_mgmt$agent$core$unpacker$backward_hops(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -6111,10 +6793,10 @@ module nrc_mgmt$agent$unpacker$backward_hops(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$unpacker$backward_hops
+endmodule // nrc_mgmt$agent$core$unpacker$backward_hops
 
 
-module nrc_mgmt$agent$unpacker$checksum(clock,reset,start,valid,data,crc);
+module nrc_mgmt$agent$core$unpacker$checksum(clock,reset,start,valid,data,crc);
     
     // Module arguments
     input wire  clock;
@@ -6136,12 +6818,12 @@ module nrc_mgmt$agent$unpacker$checksum(clock,reset,start,valid,data,crc);
     reg  remainder$clock;
     
     // Sub module instances
-    nrc_mgmt$agent$unpacker$checksum$step step(
+    nrc_mgmt$agent$core$unpacker$checksum$step step(
         .state(step$state),
         .data(step$data),
         .next_state(step$next_state)
     );
-    nrc_mgmt$agent$unpacker$checksum$remainder remainder(
+    nrc_mgmt$agent$core$unpacker$checksum$remainder remainder(
         .d(remainder$d),
         .q(remainder$q),
         .clock(remainder$clock)
@@ -6165,10 +6847,10 @@ module nrc_mgmt$agent$unpacker$checksum(clock,reset,start,valid,data,crc);
         crc = remainder$q ^ finish;
     end
     
-endmodule // nrc_mgmt$agent$unpacker$checksum
+endmodule // nrc_mgmt$agent$core$unpacker$checksum
 
 
-module nrc_mgmt$agent$unpacker$checksum$remainder(d,q,clock);
+module nrc_mgmt$agent$core$unpacker$checksum$remainder(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -6184,10 +6866,10 @@ module nrc_mgmt$agent$unpacker$checksum$remainder(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$unpacker$checksum$remainder
+endmodule // nrc_mgmt$agent$core$unpacker$checksum$remainder
 
 
-module nrc_mgmt$agent$unpacker$checksum$step(state,data,next_state);
+module nrc_mgmt$agent$core$unpacker$checksum$step(state,data,next_state);
     
     // Module arguments
     input wire  [15:0] state;
@@ -6299,10 +6981,10 @@ module nrc_mgmt$agent$unpacker$checksum$step(state,data,next_state);
         next_state = nodes$30 ^ offset;
     end
     
-endmodule // nrc_mgmt$agent$unpacker$checksum$step
+endmodule // nrc_mgmt$agent$core$unpacker$checksum$step
 
 
-module nrc_mgmt$agent$unpacker$decoder(flit,is_body,is_head,is_tail,is_control,is_idle,is_credit,is_bad_marker,is_link_transfer,malformed,code,dst,src,vc,kind,len,delay,ctrl_vc,credits);
+module nrc_mgmt$agent$core$unpacker$decoder(flit,is_body,is_head,is_tail,is_control,is_idle,is_credit,is_bad_marker,is_link_transfer,malformed,code,dst,src,vc,kind,len,delay,ctrl_vc,credits);
     
     // Module arguments
     input wire  [64:0] flit;
@@ -6367,10 +7049,10 @@ module nrc_mgmt$agent$unpacker$decoder(flit,is_body,is_head,is_tail,is_control,i
         malformed = ((~flit[type_bit]) & flit[head_bit] & flit[tail_bit]) | (is_head & (kind >= kind_limit)) | (is_control & (code > code_bad_last) & (code < code_lt_first));
     end
     
-endmodule // nrc_mgmt$agent$unpacker$decoder
+endmodule // nrc_mgmt$agent$core$unpacker$decoder
 
 
-module nrc_mgmt$agent$unpacker$malformed(d,q,clock);
+module nrc_mgmt$agent$core$unpacker$malformed(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6386,10 +7068,10 @@ module nrc_mgmt$agent$unpacker$malformed(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$unpacker$malformed
+endmodule // nrc_mgmt$agent$core$unpacker$malformed
 
 
-module nrc_mgmt$agent$unpacker$malformed_pulse(d,q,clock);
+module nrc_mgmt$agent$core$unpacker$malformed_pulse(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6405,10 +7087,10 @@ module nrc_mgmt$agent$unpacker$malformed_pulse(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$unpacker$malformed_pulse
+endmodule // nrc_mgmt$agent$core$unpacker$malformed_pulse
 
 
-module nrc_mgmt$agent$unpacker$offering(d,q,clock);
+module nrc_mgmt$agent$core$unpacker$offering(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6424,10 +7106,10 @@ module nrc_mgmt$agent$unpacker$offering(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$unpacker$offering
+endmodule // nrc_mgmt$agent$core$unpacker$offering
 
 
-module nrc_mgmt$agent$unpacker$position(d,q,clock);
+module nrc_mgmt$agent$core$unpacker$position(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -6443,10 +7125,10 @@ module nrc_mgmt$agent$unpacker$position(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$unpacker$position
+endmodule // nrc_mgmt$agent$core$unpacker$position
 
 
-module nrc_mgmt$agent$unpacker$words(d,q,clock);
+module nrc_mgmt$agent$core$unpacker$words(d,q,clock);
     
     // Module arguments
     input wire  [511:0] d;
@@ -6462,10 +7144,10 @@ module nrc_mgmt$agent$unpacker$words(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$unpacker$words
+endmodule // nrc_mgmt$agent$core$unpacker$words
 
 
-module nrc_mgmt$agent$unpacker$wrong_id_pulse(d,q,clock);
+module nrc_mgmt$agent$core$unpacker$wrong_id_pulse(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6481,508 +7163,10 @@ module nrc_mgmt$agent$unpacker$wrong_id_pulse(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$unpacker$wrong_id_pulse
+endmodule // nrc_mgmt$agent$core$unpacker$wrong_id_pulse
 
 
-module nrc_mgmt$arbiter(clock,reset,first_request$valid,first_request$address,first_request$write,first_request$data,first_request$ready,first_response$valid,first_response$data,first_response$error,first_response$ready,second_request$valid,second_request$address,second_request$write,second_request$data,second_request$ready,second_response$valid,second_response$data,second_response$error,second_response$ready,request$valid,request$address,request$write,request$data,request$ready,response$valid,response$data,response$error,response$ready);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  first_request$valid;
-    input wire  [14:0] first_request$address;
-    input wire  first_request$write;
-    input wire  [63:0] first_request$data;
-    output reg  first_request$ready;
-    output reg  first_response$valid;
-    output reg  [63:0] first_response$data;
-    output reg  [1:0] first_response$error;
-    input wire  first_response$ready;
-    input wire  second_request$valid;
-    input wire  [14:0] second_request$address;
-    input wire  second_request$write;
-    input wire  [63:0] second_request$data;
-    output reg  second_request$ready;
-    output reg  second_response$valid;
-    output reg  [63:0] second_response$data;
-    output reg  [1:0] second_response$error;
-    input wire  second_response$ready;
-    output reg  request$valid;
-    output reg  [14:0] request$address;
-    output reg  request$write;
-    output reg  [63:0] request$data;
-    input wire  request$ready;
-    input wire  response$valid;
-    input wire  [63:0] response$data;
-    input wire  [1:0] response$error;
-    output reg  response$ready;
-    
-    // Stub signals
-    reg  tags$clock;
-    reg  tags$reset;
-    reg  tags$sink$valid;
-    reg  tags$sink$data;
-    wire  tags$sink$ready;
-    wire  tags$source$valid;
-    wire  tags$source$data;
-    reg  tags$source$ready;
-    wire  [1:0] tags$count;
-    reg  holding$d;
-    wire  holding$q;
-    reg  holding$clock;
-    reg  held_second$d;
-    wire  held_second$q;
-    reg  held_second$clock;
-    
-    // Local signals
-    reg  choose_second;
-    reg  to_second;
-    reg  [1:0] unused_tag_count;
-    
-    // Sub module instances
-    nrc_mgmt$arbiter$tags tags(
-        .clock(tags$clock),
-        .reset(tags$reset),
-        .sink$valid(tags$sink$valid),
-        .sink$data(tags$sink$data),
-        .sink$ready(tags$sink$ready),
-        .source$valid(tags$source$valid),
-        .source$data(tags$source$data),
-        .source$ready(tags$source$ready),
-        .count(tags$count)
-    );
-    nrc_mgmt$arbiter$holding holding(
-        .d(holding$d),
-        .q(holding$q),
-        .clock(holding$clock)
-    );
-    nrc_mgmt$arbiter$held_second held_second(
-        .d(held_second$d),
-        .q(held_second$q),
-        .clock(held_second$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        holding$clock = clock;
-        held_second$clock = clock;
-        holding$d = holding$q;
-        held_second$d = held_second$q;
-        tags$clock = clock;
-        tags$reset = reset;
-        unused_tag_count = tags$count;
-        choose_second = ~first_request$valid;
-        if (holding$q) begin
-            choose_second = held_second$q;
-        end
-        request$valid = first_request$valid;
-        request$address = first_request$address;
-        request$write = first_request$write;
-        request$data = first_request$data;
-        if (choose_second) begin
-            request$valid = second_request$valid;
-            request$address = second_request$address;
-            request$write = second_request$write;
-            request$data = second_request$data;
-        end
-        if (~tags$sink$ready | reset) begin
-            request$valid = 1'b0;
-        end
-        first_request$ready = request$ready & tags$sink$ready & ~choose_second;
-        second_request$ready = request$ready & tags$sink$ready & choose_second;
-        tags$sink$valid = request$valid & request$ready;
-        tags$sink$data = choose_second;
-        holding$d = request$valid & ~request$ready;
-        held_second$d = choose_second;
-        to_second = tags$source$data;
-        first_response$valid = response$valid & tags$source$valid & ~to_second;
-        second_response$valid = response$valid & tags$source$valid & to_second;
-        first_response$data = response$data;
-        first_response$error = response$error;
-        second_response$data = response$data;
-        second_response$error = response$error;
-        response$ready = 1'b1;
-        if (tags$source$valid) begin
-            response$ready = first_response$ready;
-            if (to_second) begin
-                response$ready = second_response$ready;
-            end
-        end
-        tags$source$ready = response$valid & response$ready & tags$source$valid;
-        if (reset) begin
-            holding$d = 1'b0;
-        end
-    end
-    
-endmodule // nrc_mgmt$arbiter
-
-
-module nrc_mgmt$arbiter$held_second(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$arbiter$held_second
-
-
-module nrc_mgmt$arbiter$holding(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$arbiter$holding
-
-
-module nrc_mgmt$arbiter$tags(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  sink$valid;
-    input wire  sink$data;
-    output reg  sink$ready;
-    output reg  source$valid;
-    output reg  source$data;
-    input wire  source$ready;
-    output reg  [1:0] count;
-    
-    // Constant declarations
-    localparam  one = 2'b1;
-    localparam  all_ones = 2'b11;
-    localparam  fall_through = 1'b0;
-    localparam  passthrough = 1'b0;
-    
-    // Stub signals
-    reg  slots$0$d;
-    wire  slots$0$q;
-    reg  slots$0$clock;
-    reg  slots$1$d;
-    wire  slots$1$q;
-    reg  slots$1$clock;
-    reg  slots$2$d;
-    wire  slots$2$q;
-    reg  slots$2$clock;
-    reg  held$0$d;
-    wire  held$0$q;
-    reg  held$0$clock;
-    reg  held$1$d;
-    wire  held$1$q;
-    reg  held$1$clock;
-    reg  held$2$d;
-    wire  held$2$q;
-    reg  held$2$clock;
-    reg  [1:0] fill$d;
-    wire  [1:0] fill$q;
-    reg  fill$clock;
-    
-    // Local signals
-    reg  below$0;
-    reg  below$1;
-    reg  below$2;
-    reg  above$0;
-    reg  above$1;
-    reg  above$2;
-    reg  load$0;
-    reg  load$1;
-    reg  load$2;
-    reg  incoming$0;
-    reg  incoming$1;
-    reg  incoming$2;
-    reg  [1:0] step;
-    reg  full;
-    reg  empty;
-    reg  push;
-    reg  pop;
-    
-    // Sub module instances
-    nrc_mgmt$arbiter$tags$slots$0 slots$0(
-        .d(slots$0$d),
-        .q(slots$0$q),
-        .clock(slots$0$clock)
-    );
-    nrc_mgmt$arbiter$tags$slots$1 slots$1(
-        .d(slots$1$d),
-        .q(slots$1$q),
-        .clock(slots$1$clock)
-    );
-    nrc_mgmt$arbiter$tags$slots$2 slots$2(
-        .d(slots$2$d),
-        .q(slots$2$q),
-        .clock(slots$2$clock)
-    );
-    nrc_mgmt$arbiter$tags$held$0 held$0(
-        .d(held$0$d),
-        .q(held$0$q),
-        .clock(held$0$clock)
-    );
-    nrc_mgmt$arbiter$tags$held$1 held$1(
-        .d(held$1$d),
-        .q(held$1$q),
-        .clock(held$1$clock)
-    );
-    nrc_mgmt$arbiter$tags$held$2 held$2(
-        .d(held$2$d),
-        .q(held$2$q),
-        .clock(held$2$clock)
-    );
-    nrc_mgmt$arbiter$tags$fill fill(
-        .d(fill$d),
-        .q(fill$q),
-        .clock(fill$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        fill$clock = clock;
-        fill$d = fill$q;
-        slots$0$clock = clock;
-        slots$0$d = slots$0$q;
-        held$0$clock = clock;
-        held$0$d = held$0$q;
-        below$0 = 1'b1;
-        above$0 = 1'b0;
-        slots$1$clock = clock;
-        slots$1$d = slots$1$q;
-        held$1$clock = clock;
-        held$1$d = held$1$q;
-        below$1 = 1'b1;
-        above$1 = 1'b0;
-        slots$2$clock = clock;
-        slots$2$d = slots$2$q;
-        held$2$clock = clock;
-        held$2$d = held$2$q;
-        below$2 = 1'b1;
-        above$2 = 1'b0;
-        below$1 = held$0$q;
-        below$2 = held$1$q;
-        above$0 = held$1$q;
-        above$1 = held$2$q;
-        empty = 1'b1;
-        full = 1'b1;
-        empty = ~held$0$q;
-        full = held$2$q;
-        count = fill$q;
-        sink$ready = ~full;
-        source$valid = ~empty;
-        source$data = sink$data;
-        source$data = slots$0$q;
-        push = sink$valid & ~full;
-        pop = source$ready & ~empty;
-        if (fall_through & empty) begin
-            source$valid = sink$valid;
-            source$data = sink$data;
-            push = sink$valid & ~source$ready;
-        end
-        if (passthrough) begin
-            sink$ready = source$ready;
-            source$valid = sink$valid;
-            source$data = sink$data;
-        end
-        incoming$0 = sink$data;
-        incoming$1 = sink$data;
-        incoming$2 = sink$data;
-        if (above$0) begin
-            incoming$0 = slots$1$q;
-        end
-        if (above$1) begin
-            incoming$1 = slots$2$q;
-        end
-        load$0 = source$ready | (sink$valid & ~held$0$q);
-        if (load$0) begin
-            slots$0$d = incoming$0;
-        end
-        load$1 = source$ready | (sink$valid & ~held$1$q);
-        if (load$1) begin
-            slots$1$d = incoming$1;
-        end
-        load$2 = source$ready | (sink$valid & ~held$2$q);
-        if (load$2) begin
-            slots$2$d = incoming$2;
-        end
-        if (push & ~pop) begin
-            held$0$d = below$0;
-            held$1$d = below$1;
-            held$2$d = below$2;
-        end
-        if (pop & ~push) begin
-            held$0$d = above$0;
-            held$1$d = above$1;
-            held$2$d = above$2;
-        end
-        step = one;
-        if (pop) begin
-            step = all_ones;
-        end
-        if (push ^ pop) begin
-            fill$d = fill$q + step;
-        end
-        if (reset) begin
-            held$0$d = 1'b0;
-            held$1$d = 1'b0;
-            held$2$d = 1'b0;
-            fill$d = 32'h0;
-        end
-    end
-    
-endmodule // nrc_mgmt$arbiter$tags
-
-
-module nrc_mgmt$arbiter$tags$fill(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$arbiter$tags$fill
-
-
-module nrc_mgmt$arbiter$tags$held$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$arbiter$tags$held$0
-
-
-module nrc_mgmt$arbiter$tags$held$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$arbiter$tags$held$1
-
-
-module nrc_mgmt$arbiter$tags$held$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$arbiter$tags$held$2
-
-
-module nrc_mgmt$arbiter$tags$slots$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$arbiter$tags$slots$0
-
-
-module nrc_mgmt$arbiter$tags$slots$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$arbiter$tags$slots$1
-
-
-module nrc_mgmt$arbiter$tags$slots$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$arbiter$tags$slots$2
-
-
-module nrc_mgmt$faults_before(d,q,clock);
+module nrc_mgmt$agent$faults_before(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -6998,10 +7182,10 @@ module nrc_mgmt$faults_before(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$faults_before
+endmodule // nrc_mgmt$agent$faults_before
 
 
-module nrc_mgmt$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eeprom$count,eeprom$data,eeprom$ready,eeprom_result$valid,eeprom_result$data,eeprom_result$error,eeprom_result$ready,registers$valid,registers$address,registers$write,registers$data,registers$ready,register_responses$valid,register_responses$data,register_responses$error,register_responses$ready,busy,done,blank,corrupt,absent,refused,status);
+module nrc_mgmt$agent$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eeprom$count,eeprom$data,eeprom$ready,eeprom_result$valid,eeprom_result$data,eeprom_result$error,eeprom_result$ready,registers$valid,registers$address,registers$write,registers$data,registers$ready,register_responses$valid,register_responses$data,register_responses$error,register_responses$ready,busy,done,blank,corrupt,absent,refused,status);
     
     // Module arguments
     input wire  clock;
@@ -7129,7 +7313,7 @@ module nrc_mgmt$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eepr
     reg  unused_reader_idle;
     
     // Sub module instances
-    nrc_mgmt$loader$reader reader(
+    nrc_mgmt$agent$loader$reader reader(
         .clock(reader$clock),
         .reset(reader$reset),
         .start(reader$start),
@@ -7151,7 +7335,7 @@ module nrc_mgmt$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eepr
         .failed(reader$failed),
         .idle(reader$idle)
     );
-    nrc_mgmt$loader$writer writer(
+    nrc_mgmt$agent$loader$writer writer(
         .clock(writer$clock),
         .reset(writer$reset),
         .start(writer$start),
@@ -7169,7 +7353,7 @@ module nrc_mgmt$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eepr
         .finished(writer$finished),
         .refused(writer$refused)
     );
-    nrc_mgmt$loader$assembler assembler(
+    nrc_mgmt$agent$loader$assembler assembler(
         .clock(assembler$clock),
         .reset(assembler$reset),
         .restart(assembler$restart),
@@ -7179,7 +7363,7 @@ module nrc_mgmt$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eepr
         .index(assembler$index),
         .record_end(assembler$record_end)
     );
-    nrc_mgmt$loader$outcome outcome(
+    nrc_mgmt$agent$loader$outcome outcome(
         .clock(outcome$clock),
         .reset(outcome$reset),
         .busy(outcome$busy),
@@ -7194,7 +7378,7 @@ module nrc_mgmt$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eepr
         .refused(outcome$refused),
         .status(outcome$status)
     );
-    nrc_mgmt$loader$checksum checksum(
+    nrc_mgmt$agent$loader$checksum checksum(
         .clock(checksum$clock),
         .reset(checksum$reset),
         .start(checksum$start),
@@ -7202,32 +7386,32 @@ module nrc_mgmt$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eepr
         .data(checksum$data),
         .crc(checksum$crc)
     );
-    nrc_mgmt$loader$stage stage(
+    nrc_mgmt$agent$loader$stage stage(
         .d(stage$d),
         .q(stage$q),
         .clock(stage$clock)
     );
-    nrc_mgmt$loader$second_pass second_pass(
+    nrc_mgmt$agent$loader$second_pass second_pass(
         .d(second_pass$d),
         .q(second_pass$q),
         .clock(second_pass$clock)
     );
-    nrc_mgmt$loader$entries entries(
+    nrc_mgmt$agent$loader$entries entries(
         .d(entries$d),
         .q(entries$q),
         .clock(entries$clock)
     );
-    nrc_mgmt$loader$count count(
+    nrc_mgmt$agent$loader$count count(
         .d(count$d),
         .q(count$q),
         .clock(count$clock)
     );
-    nrc_mgmt$loader$stored_checksum stored_checksum(
+    nrc_mgmt$agent$loader$stored_checksum stored_checksum(
         .d(stored_checksum$d),
         .q(stored_checksum$q),
         .clock(stored_checksum$clock)
     );
-    nrc_mgmt$loader$bad_address bad_address(
+    nrc_mgmt$agent$loader$bad_address bad_address(
         .d(bad_address$d),
         .q(bad_address$q),
         .clock(bad_address$clock)
@@ -7388,10 +7572,10 @@ module nrc_mgmt$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eepr
         end
     end
     
-endmodule // nrc_mgmt$loader
+endmodule // nrc_mgmt$agent$loader
 
 
-module nrc_mgmt$loader$assembler(clock,reset,restart,incoming,take,record,index,record_end);
+module nrc_mgmt$agent$loader$assembler(clock,reset,restart,incoming,take,record,index,record_end);
     
     // Module arguments
     input wire  clock;
@@ -7415,12 +7599,12 @@ module nrc_mgmt$loader$assembler(clock,reset,restart,incoming,take,record,index,
     reg  taken$clock;
     
     // Sub module instances
-    nrc_mgmt$loader$assembler$shifted shifted(
+    nrc_mgmt$agent$loader$assembler$shifted shifted(
         .d(shifted$d),
         .q(shifted$q),
         .clock(shifted$clock)
     );
-    nrc_mgmt$loader$assembler$taken taken(
+    nrc_mgmt$agent$loader$assembler$taken taken(
         .d(taken$d),
         .q(taken$q),
         .clock(taken$clock)
@@ -7447,10 +7631,10 @@ module nrc_mgmt$loader$assembler(clock,reset,restart,incoming,take,record,index,
         end
     end
     
-endmodule // nrc_mgmt$loader$assembler
+endmodule // nrc_mgmt$agent$loader$assembler
 
 
-module nrc_mgmt$loader$assembler$shifted(d,q,clock);
+module nrc_mgmt$agent$loader$assembler$shifted(d,q,clock);
     
     // Module arguments
     input wire  [79:0] d;
@@ -7466,10 +7650,10 @@ module nrc_mgmt$loader$assembler$shifted(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$loader$assembler$shifted
+endmodule // nrc_mgmt$agent$loader$assembler$shifted
 
 
-module nrc_mgmt$loader$assembler$taken(d,q,clock);
+module nrc_mgmt$agent$loader$assembler$taken(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -7485,10 +7669,10 @@ module nrc_mgmt$loader$assembler$taken(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$loader$assembler$taken
+endmodule // nrc_mgmt$agent$loader$assembler$taken
 
 
-module nrc_mgmt$loader$bad_address(d,q,clock);
+module nrc_mgmt$agent$loader$bad_address(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7504,10 +7688,10 @@ module nrc_mgmt$loader$bad_address(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$loader$bad_address
+endmodule // nrc_mgmt$agent$loader$bad_address
 
 
-module nrc_mgmt$loader$checksum(clock,reset,start,valid,data,crc);
+module nrc_mgmt$agent$loader$checksum(clock,reset,start,valid,data,crc);
     
     // Module arguments
     input wire  clock;
@@ -7529,12 +7713,12 @@ module nrc_mgmt$loader$checksum(clock,reset,start,valid,data,crc);
     reg  remainder$clock;
     
     // Sub module instances
-    nrc_mgmt$loader$checksum$step step(
+    nrc_mgmt$agent$loader$checksum$step step(
         .state(step$state),
         .data(step$data),
         .next_state(step$next_state)
     );
-    nrc_mgmt$loader$checksum$remainder remainder(
+    nrc_mgmt$agent$loader$checksum$remainder remainder(
         .d(remainder$d),
         .q(remainder$q),
         .clock(remainder$clock)
@@ -7558,10 +7742,10 @@ module nrc_mgmt$loader$checksum(clock,reset,start,valid,data,crc);
         crc = remainder$q ^ finish;
     end
     
-endmodule // nrc_mgmt$loader$checksum
+endmodule // nrc_mgmt$agent$loader$checksum
 
 
-module nrc_mgmt$loader$checksum$remainder(d,q,clock);
+module nrc_mgmt$agent$loader$checksum$remainder(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -7577,10 +7761,10 @@ module nrc_mgmt$loader$checksum$remainder(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$loader$checksum$remainder
+endmodule // nrc_mgmt$agent$loader$checksum$remainder
 
 
-module nrc_mgmt$loader$checksum$step(state,data,next_state);
+module nrc_mgmt$agent$loader$checksum$step(state,data,next_state);
     
     // Module arguments
     input wire  [15:0] state;
@@ -7692,10 +7876,10 @@ module nrc_mgmt$loader$checksum$step(state,data,next_state);
         next_state = nodes$30 ^ offset;
     end
     
-endmodule // nrc_mgmt$loader$checksum$step
+endmodule // nrc_mgmt$agent$loader$checksum$step
 
 
-module nrc_mgmt$loader$count(d,q,clock);
+module nrc_mgmt$agent$loader$count(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -7711,10 +7895,10 @@ module nrc_mgmt$loader$count(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$loader$count
+endmodule // nrc_mgmt$agent$loader$count
 
 
-module nrc_mgmt$loader$entries(d,q,clock);
+module nrc_mgmt$agent$loader$entries(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -7730,10 +7914,10 @@ module nrc_mgmt$loader$entries(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$loader$entries
+endmodule // nrc_mgmt$agent$loader$entries
 
 
-module nrc_mgmt$loader$outcome(clock,reset,busy,blank_event,corrupt_event,absent_event,refused_event,loaded_event,blank,corrupt,absent,refused,status);
+module nrc_mgmt$agent$loader$outcome(clock,reset,busy,blank_event,corrupt_event,absent_event,refused_event,loaded_event,blank,corrupt,absent,refused,status);
     
     // Module arguments
     input wire  clock;
@@ -7776,27 +7960,27 @@ module nrc_mgmt$loader$outcome(clock,reset,busy,blank_event,corrupt_event,absent
     reg  held$clock;
     
     // Sub module instances
-    nrc_mgmt$loader$outcome$blank_pulse blank_pulse(
+    nrc_mgmt$agent$loader$outcome$blank_pulse blank_pulse(
         .d(blank_pulse$d),
         .q(blank_pulse$q),
         .clock(blank_pulse$clock)
     );
-    nrc_mgmt$loader$outcome$corrupt_pulse corrupt_pulse(
+    nrc_mgmt$agent$loader$outcome$corrupt_pulse corrupt_pulse(
         .d(corrupt_pulse$d),
         .q(corrupt_pulse$q),
         .clock(corrupt_pulse$clock)
     );
-    nrc_mgmt$loader$outcome$absent_pulse absent_pulse(
+    nrc_mgmt$agent$loader$outcome$absent_pulse absent_pulse(
         .d(absent_pulse$d),
         .q(absent_pulse$q),
         .clock(absent_pulse$clock)
     );
-    nrc_mgmt$loader$outcome$refused_pulse refused_pulse(
+    nrc_mgmt$agent$loader$outcome$refused_pulse refused_pulse(
         .d(refused_pulse$d),
         .q(refused_pulse$q),
         .clock(refused_pulse$clock)
     );
-    nrc_mgmt$loader$outcome$held held(
+    nrc_mgmt$agent$loader$outcome$held held(
         .d(held$d),
         .q(held$q),
         .clock(held$clock)
@@ -7850,10 +8034,10 @@ module nrc_mgmt$loader$outcome(clock,reset,busy,blank_event,corrupt_event,absent
         end
     end
     
-endmodule // nrc_mgmt$loader$outcome
+endmodule // nrc_mgmt$agent$loader$outcome
 
 
-module nrc_mgmt$loader$outcome$absent_pulse(d,q,clock);
+module nrc_mgmt$agent$loader$outcome$absent_pulse(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7869,10 +8053,10 @@ module nrc_mgmt$loader$outcome$absent_pulse(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$loader$outcome$absent_pulse
+endmodule // nrc_mgmt$agent$loader$outcome$absent_pulse
 
 
-module nrc_mgmt$loader$outcome$blank_pulse(d,q,clock);
+module nrc_mgmt$agent$loader$outcome$blank_pulse(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7888,10 +8072,10 @@ module nrc_mgmt$loader$outcome$blank_pulse(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$loader$outcome$blank_pulse
+endmodule // nrc_mgmt$agent$loader$outcome$blank_pulse
 
 
-module nrc_mgmt$loader$outcome$corrupt_pulse(d,q,clock);
+module nrc_mgmt$agent$loader$outcome$corrupt_pulse(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7907,10 +8091,10 @@ module nrc_mgmt$loader$outcome$corrupt_pulse(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$loader$outcome$corrupt_pulse
+endmodule // nrc_mgmt$agent$loader$outcome$corrupt_pulse
 
 
-module nrc_mgmt$loader$outcome$held(d,q,clock);
+module nrc_mgmt$agent$loader$outcome$held(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -7926,10 +8110,10 @@ module nrc_mgmt$loader$outcome$held(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$loader$outcome$held
+endmodule // nrc_mgmt$agent$loader$outcome$held
 
 
-module nrc_mgmt$loader$outcome$refused_pulse(d,q,clock);
+module nrc_mgmt$agent$loader$outcome$refused_pulse(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7945,10 +8129,10 @@ module nrc_mgmt$loader$outcome$refused_pulse(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$loader$outcome$refused_pulse
+endmodule // nrc_mgmt$agent$loader$outcome$refused_pulse
 
 
-module nrc_mgmt$loader$reader(clock,reset,start,address,length,eeprom$valid,eeprom$write,eeprom$address,eeprom$count,eeprom$data,eeprom$ready,eeprom_result$valid,eeprom_result$data,eeprom_result$error,eeprom_result$ready,bytes$valid,bytes$data,bytes$ready,failed,idle);
+module nrc_mgmt$agent$loader$reader(clock,reset,start,address,length,eeprom$valid,eeprom$write,eeprom$address,eeprom$count,eeprom$data,eeprom$ready,eeprom_result$valid,eeprom_result$data,eeprom_result$error,eeprom_result$ready,bytes$valid,bytes$data,bytes$ready,failed,idle);
     
     // Module arguments
     input wire  clock;
@@ -8003,37 +8187,37 @@ module nrc_mgmt$loader$reader(clock,reset,start,address,length,eeprom$valid,eepr
     reg  [2:0] count;
     
     // Sub module instances
-    nrc_mgmt$loader$reader$next_address next_address(
+    nrc_mgmt$agent$loader$reader$next_address next_address(
         .d(next_address$d),
         .q(next_address$q),
         .clock(next_address$clock)
     );
-    nrc_mgmt$loader$reader$remaining remaining(
+    nrc_mgmt$agent$loader$reader$remaining remaining(
         .d(remaining$d),
         .q(remaining$q),
         .clock(remaining$clock)
     );
-    nrc_mgmt$loader$reader$waiting waiting(
+    nrc_mgmt$agent$loader$reader$waiting waiting(
         .d(waiting$d),
         .q(waiting$q),
         .clock(waiting$clock)
     );
-    nrc_mgmt$loader$reader$asked asked(
+    nrc_mgmt$agent$loader$reader$asked asked(
         .d(asked$d),
         .q(asked$q),
         .clock(asked$clock)
     );
-    nrc_mgmt$loader$reader$chunk chunk(
+    nrc_mgmt$agent$loader$reader$chunk chunk(
         .d(chunk$d),
         .q(chunk$q),
         .clock(chunk$clock)
     );
-    nrc_mgmt$loader$reader$chunk_left chunk_left(
+    nrc_mgmt$agent$loader$reader$chunk_left chunk_left(
         .d(chunk_left$d),
         .q(chunk_left$q),
         .clock(chunk_left$clock)
     );
-    nrc_mgmt$loader$reader$failure failure(
+    nrc_mgmt$agent$loader$reader$failure failure(
         .d(failure$d),
         .q(failure$q),
         .clock(failure$clock)
@@ -8102,10 +8286,10 @@ module nrc_mgmt$loader$reader(clock,reset,start,address,length,eeprom$valid,eepr
         end
     end
     
-endmodule // nrc_mgmt$loader$reader
+endmodule // nrc_mgmt$agent$loader$reader
 
 
-module nrc_mgmt$loader$reader$asked(d,q,clock);
+module nrc_mgmt$agent$loader$reader$asked(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -8121,10 +8305,10 @@ module nrc_mgmt$loader$reader$asked(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$loader$reader$asked
+endmodule // nrc_mgmt$agent$loader$reader$asked
 
 
-module nrc_mgmt$loader$reader$chunk(d,q,clock);
+module nrc_mgmt$agent$loader$reader$chunk(d,q,clock);
     
     // Module arguments
     input wire  [47:0] d;
@@ -8140,10 +8324,10 @@ module nrc_mgmt$loader$reader$chunk(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$loader$reader$chunk
+endmodule // nrc_mgmt$agent$loader$reader$chunk
 
 
-module nrc_mgmt$loader$reader$chunk_left(d,q,clock);
+module nrc_mgmt$agent$loader$reader$chunk_left(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -8159,10 +8343,10 @@ module nrc_mgmt$loader$reader$chunk_left(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$loader$reader$chunk_left
+endmodule // nrc_mgmt$agent$loader$reader$chunk_left
 
 
-module nrc_mgmt$loader$reader$failure(d,q,clock);
+module nrc_mgmt$agent$loader$reader$failure(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8178,10 +8362,10 @@ module nrc_mgmt$loader$reader$failure(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$loader$reader$failure
+endmodule // nrc_mgmt$agent$loader$reader$failure
 
 
-module nrc_mgmt$loader$reader$next_address(d,q,clock);
+module nrc_mgmt$agent$loader$reader$next_address(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -8197,10 +8381,10 @@ module nrc_mgmt$loader$reader$next_address(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$loader$reader$next_address
+endmodule // nrc_mgmt$agent$loader$reader$next_address
 
 
-module nrc_mgmt$loader$reader$remaining(d,q,clock);
+module nrc_mgmt$agent$loader$reader$remaining(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -8216,10 +8400,10 @@ module nrc_mgmt$loader$reader$remaining(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$loader$reader$remaining
+endmodule // nrc_mgmt$agent$loader$reader$remaining
 
 
-module nrc_mgmt$loader$reader$waiting(d,q,clock);
+module nrc_mgmt$agent$loader$reader$waiting(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8235,10 +8419,10 @@ module nrc_mgmt$loader$reader$waiting(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$loader$reader$waiting
+endmodule // nrc_mgmt$agent$loader$reader$waiting
 
 
-module nrc_mgmt$loader$second_pass(d,q,clock);
+module nrc_mgmt$agent$loader$second_pass(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8254,10 +8438,10 @@ module nrc_mgmt$loader$second_pass(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$loader$second_pass
+endmodule // nrc_mgmt$agent$loader$second_pass
 
 
-module nrc_mgmt$loader$stage(d,q,clock);
+module nrc_mgmt$agent$loader$stage(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -8284,10 +8468,10 @@ module nrc_mgmt$loader$stage(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$loader$stage
+endmodule // nrc_mgmt$agent$loader$stage
 
 
-module nrc_mgmt$loader$stored_checksum(d,q,clock);
+module nrc_mgmt$agent$loader$stored_checksum(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -8303,10 +8487,10 @@ module nrc_mgmt$loader$stored_checksum(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$loader$stored_checksum
+endmodule // nrc_mgmt$agent$loader$stored_checksum
 
 
-module nrc_mgmt$loader$writer(clock,reset,start,address,value,registers$valid,registers$address,registers$write,registers$data,registers$ready,register_responses$valid,register_responses$data,register_responses$error,register_responses$ready,finished,refused);
+module nrc_mgmt$agent$loader$writer(clock,reset,start,address,value,registers$valid,registers$address,registers$write,registers$data,registers$ready,register_responses$valid,register_responses$data,register_responses$error,register_responses$ready,finished,refused);
     
     // Module arguments
     input wire  clock;
@@ -8350,17 +8534,17 @@ module nrc_mgmt$loader$writer(clock,reset,start,address,value,registers$valid,re
     reg  [63:0] unused_response_data;
     
     // Sub module instances
-    nrc_mgmt$loader$writer$stage stage(
+    nrc_mgmt$agent$loader$writer$stage stage(
         .d(stage$d),
         .q(stage$q),
         .clock(stage$clock)
     );
-    nrc_mgmt$loader$writer$finished_pulse finished_pulse(
+    nrc_mgmt$agent$loader$writer$finished_pulse finished_pulse(
         .d(finished_pulse$d),
         .q(finished_pulse$q),
         .clock(finished_pulse$clock)
     );
-    nrc_mgmt$loader$writer$refused_pulse refused_pulse(
+    nrc_mgmt$agent$loader$writer$refused_pulse refused_pulse(
         .d(refused_pulse$d),
         .q(refused_pulse$q),
         .clock(refused_pulse$clock)
@@ -8407,10 +8591,10 @@ module nrc_mgmt$loader$writer(clock,reset,start,address,value,registers$valid,re
         end
     end
     
-endmodule // nrc_mgmt$loader$writer
+endmodule // nrc_mgmt$agent$loader$writer
 
 
-module nrc_mgmt$loader$writer$finished_pulse(d,q,clock);
+module nrc_mgmt$agent$loader$writer$finished_pulse(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8426,10 +8610,10 @@ module nrc_mgmt$loader$writer$finished_pulse(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$loader$writer$finished_pulse
+endmodule // nrc_mgmt$agent$loader$writer$finished_pulse
 
 
-module nrc_mgmt$loader$writer$refused_pulse(d,q,clock);
+module nrc_mgmt$agent$loader$writer$refused_pulse(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8445,10 +8629,10 @@ module nrc_mgmt$loader$writer$refused_pulse(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$loader$writer$refused_pulse
+endmodule // nrc_mgmt$agent$loader$writer$refused_pulse
 
 
-module nrc_mgmt$loader$writer$stage(d,q,clock);
+module nrc_mgmt$agent$loader$writer$stage(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -8469,7 +8653,4787 @@ module nrc_mgmt$loader$writer$stage(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$loader$writer$stage
+endmodule // nrc_mgmt$agent$loader$writer$stage
+
+
+module nrc_mgmt$agent$registers(clock,reset,request$valid,request$address,request$write,request$data,request$ready,response$valid,response$data,response$error,response$ready,settings$0,settings$1,settings$2,settings$3,settings$4,settings$5,settings$6,written$0,written$1,written$2,written$3,written$4,written$5,written$6,flags$0,flag_values$0,events$0,events$1,events$2,events$3,events$4,status$0,status$1,status$2);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  request$valid;
+    input wire  [14:0] request$address;
+    input wire  request$write;
+    input wire  [63:0] request$data;
+    output reg  request$ready;
+    output reg  response$valid;
+    output reg  [63:0] response$data;
+    output reg  [1:0] response$error;
+    input wire  response$ready;
+    output reg  [63:0] settings$0;
+    output reg  [63:0] settings$1;
+    output reg  [63:0] settings$2;
+    output reg  [63:0] settings$3;
+    output reg  [63:0] settings$4;
+    output reg  [63:0] settings$5;
+    output reg  [63:0] settings$6;
+    output reg  written$0;
+    output reg  written$1;
+    output reg  written$2;
+    output reg  written$3;
+    output reg  written$4;
+    output reg  written$5;
+    output reg  written$6;
+    input wire  [63:0] flags$0;
+    output reg  [63:0] flag_values$0;
+    input wire  events$0;
+    input wire  events$1;
+    input wire  events$2;
+    input wire  events$3;
+    input wire  events$4;
+    input wire  [63:0] status$0;
+    input wire  [63:0] status$1;
+    input wire  [63:0] status$2;
+    
+    // Constant declarations
+    localparam  offsets$0 = 15'b0;
+    localparam  offsets$1 = 15'b10;
+    localparam  offsets$2 = 15'b11;
+    localparam  offsets$3 = 15'b100;
+    localparam  offsets$4 = 15'b101;
+    localparam  offsets$5 = 15'b110;
+    localparam  offsets$6 = 15'b111;
+    localparam  offsets$7 = 15'b1001;
+    localparam  offsets$8 = 15'b10000;
+    localparam  offsets$9 = 15'b10001;
+    localparam  offsets$10 = 15'b10010;
+    localparam  offsets$11 = 15'b10011;
+    localparam  offsets$12 = 15'b10100;
+    localparam  offsets$13 = 15'b1;
+    localparam  offsets$14 = 15'b1000;
+    localparam  offsets$15 = 15'b1010;
+    localparam  setting_resets$0 = 64'hffff;
+    localparam  setting_resets$1 = 64'h0;
+    localparam  setting_resets$2 = 64'h0;
+    localparam  setting_resets$3 = 64'h0;
+    localparam  setting_resets$4 = 64'h0;
+    localparam  setting_resets$5 = 64'h0;
+    localparam  setting_resets$6 = 64'h0;
+    localparam  setting_masks$0 = 64'hffff;
+    localparam  setting_masks$1 = 64'h1;
+    localparam  setting_masks$2 = 64'hff;
+    localparam  setting_masks$3 = 64'hffffffffffffffff;
+    localparam  setting_masks$4 = 64'hffffffffffffffff;
+    localparam  setting_masks$5 = 64'hffff;
+    localparam  setting_masks$6 = 64'h7;
+    localparam  flag_masks$0 = 64'hff;
+    localparam  status_masks$0 = 64'h3;
+    localparam  status_masks$1 = 64'hff;
+    localparam  status_masks$2 = 64'h3f;
+    localparam  zero = 64'h0;
+    localparam  error_none = 2'b0;
+    localparam  error_unmapped = 2'b1;
+    localparam  error_read_only = 2'b10;
+    
+    // Stub signals
+    reg  [63:0] setting$0$d;
+    wire  [63:0] setting$0$q;
+    reg  setting$0$clock;
+    reg  [63:0] setting$1$d;
+    wire  [63:0] setting$1$q;
+    reg  setting$1$clock;
+    reg  [63:0] setting$2$d;
+    wire  [63:0] setting$2$q;
+    reg  setting$2$clock;
+    reg  [63:0] setting$3$d;
+    wire  [63:0] setting$3$q;
+    reg  setting$3$clock;
+    reg  [63:0] setting$4$d;
+    wire  [63:0] setting$4$q;
+    reg  setting$4$clock;
+    reg  [63:0] setting$5$d;
+    wire  [63:0] setting$5$q;
+    reg  setting$5$clock;
+    reg  [63:0] setting$6$d;
+    wire  [63:0] setting$6$q;
+    reg  setting$6$clock;
+    reg  strobe$0$d;
+    wire  strobe$0$q;
+    reg  strobe$0$clock;
+    reg  strobe$1$d;
+    wire  strobe$1$q;
+    reg  strobe$1$clock;
+    reg  strobe$2$d;
+    wire  strobe$2$q;
+    reg  strobe$2$clock;
+    reg  strobe$3$d;
+    wire  strobe$3$q;
+    reg  strobe$3$clock;
+    reg  strobe$4$d;
+    wire  strobe$4$q;
+    reg  strobe$4$clock;
+    reg  strobe$5$d;
+    wire  strobe$5$q;
+    reg  strobe$5$clock;
+    reg  strobe$6$d;
+    wire  strobe$6$q;
+    reg  strobe$6$clock;
+    reg  [63:0] flag$0$d;
+    wire  [63:0] flag$0$q;
+    reg  flag$0$clock;
+    reg  counters$clock;
+    reg  counters$reset;
+    reg  counters$events$0;
+    reg  counters$events$1;
+    reg  counters$events$2;
+    reg  counters$events$3;
+    reg  counters$events$4;
+    reg  counters$clears$0;
+    reg  counters$clears$1;
+    reg  counters$clears$2;
+    reg  counters$clears$3;
+    reg  counters$clears$4;
+    wire  [63:0] counters$values$0;
+    wire  [63:0] counters$values$1;
+    wire  [63:0] counters$values$2;
+    wire  [63:0] counters$values$3;
+    wire  [63:0] counters$values$4;
+    reg  read$selects$0;
+    reg  read$selects$1;
+    reg  read$selects$2;
+    reg  read$selects$3;
+    reg  read$selects$4;
+    reg  read$selects$5;
+    reg  read$selects$6;
+    reg  read$selects$7;
+    reg  read$selects$8;
+    reg  read$selects$9;
+    reg  read$selects$10;
+    reg  read$selects$11;
+    reg  read$selects$12;
+    reg  read$selects$13;
+    reg  read$selects$14;
+    reg  read$selects$15;
+    reg  [63:0] read$values$0;
+    reg  [63:0] read$values$1;
+    reg  [63:0] read$values$2;
+    reg  [63:0] read$values$3;
+    reg  [63:0] read$values$4;
+    reg  [63:0] read$values$5;
+    reg  [63:0] read$values$6;
+    reg  [63:0] read$values$7;
+    reg  [63:0] read$values$8;
+    reg  [63:0] read$values$9;
+    reg  [63:0] read$values$10;
+    reg  [63:0] read$values$11;
+    reg  [63:0] read$values$12;
+    reg  [63:0] read$values$13;
+    reg  [63:0] read$values$14;
+    reg  [63:0] read$values$15;
+    wire  [63:0] read$value;
+    wire  read$any;
+    wire  read$marked;
+    reg  staged$d;
+    wire  staged$q;
+    reg  staged$clock;
+    reg  hits$0$d;
+    wire  hits$0$q;
+    reg  hits$0$clock;
+    reg  hits$1$d;
+    wire  hits$1$q;
+    reg  hits$1$clock;
+    reg  hits$2$d;
+    wire  hits$2$q;
+    reg  hits$2$clock;
+    reg  hits$3$d;
+    wire  hits$3$q;
+    reg  hits$3$clock;
+    reg  hits$4$d;
+    wire  hits$4$q;
+    reg  hits$4$clock;
+    reg  hits$5$d;
+    wire  hits$5$q;
+    reg  hits$5$clock;
+    reg  hits$6$d;
+    wire  hits$6$q;
+    reg  hits$6$clock;
+    reg  hits$7$d;
+    wire  hits$7$q;
+    reg  hits$7$clock;
+    reg  hits$8$d;
+    wire  hits$8$q;
+    reg  hits$8$clock;
+    reg  hits$9$d;
+    wire  hits$9$q;
+    reg  hits$9$clock;
+    reg  hits$10$d;
+    wire  hits$10$q;
+    reg  hits$10$clock;
+    reg  hits$11$d;
+    wire  hits$11$q;
+    reg  hits$11$clock;
+    reg  hits$12$d;
+    wire  hits$12$q;
+    reg  hits$12$clock;
+    reg  hits$13$d;
+    wire  hits$13$q;
+    reg  hits$13$clock;
+    reg  hits$14$d;
+    wire  hits$14$q;
+    reg  hits$14$clock;
+    reg  hits$15$d;
+    wire  hits$15$q;
+    reg  hits$15$clock;
+    reg  writes$0$d;
+    wire  writes$0$q;
+    reg  writes$0$clock;
+    reg  writes$1$d;
+    wire  writes$1$q;
+    reg  writes$1$clock;
+    reg  writes$2$d;
+    wire  writes$2$q;
+    reg  writes$2$clock;
+    reg  writes$3$d;
+    wire  writes$3$q;
+    reg  writes$3$clock;
+    reg  writes$4$d;
+    wire  writes$4$q;
+    reg  writes$4$clock;
+    reg  writes$5$d;
+    wire  writes$5$q;
+    reg  writes$5$clock;
+    reg  writes$6$d;
+    wire  writes$6$q;
+    reg  writes$6$clock;
+    reg  writes$7$d;
+    wire  writes$7$q;
+    reg  writes$7$clock;
+    reg  writes$8$d;
+    wire  writes$8$q;
+    reg  writes$8$clock;
+    reg  writes$9$d;
+    wire  writes$9$q;
+    reg  writes$9$clock;
+    reg  writes$10$d;
+    wire  writes$10$q;
+    reg  writes$10$clock;
+    reg  writes$11$d;
+    wire  writes$11$q;
+    reg  writes$11$clock;
+    reg  writes$12$d;
+    wire  writes$12$q;
+    reg  writes$12$clock;
+    reg  writing$d;
+    wire  writing$q;
+    reg  writing$clock;
+    reg  [63:0] wdata$d;
+    wire  [63:0] wdata$q;
+    reg  wdata$clock;
+    reg  answered$d;
+    wire  answered$q;
+    reg  answered$clock;
+    reg  [63:0] answer$d;
+    wire  [63:0] answer$q;
+    reg  answer$clock;
+    reg  [1:0] failure$d;
+    wire  [1:0] failure$q;
+    reg  failure$clock;
+    
+    // Local signals
+    reg  accept;
+    reg  advance;
+    
+    // Sub module instances
+    nrc_mgmt$agent$registers$setting$0 setting$0(
+        .d(setting$0$d),
+        .q(setting$0$q),
+        .clock(setting$0$clock)
+    );
+    nrc_mgmt$agent$registers$setting$1 setting$1(
+        .d(setting$1$d),
+        .q(setting$1$q),
+        .clock(setting$1$clock)
+    );
+    nrc_mgmt$agent$registers$setting$2 setting$2(
+        .d(setting$2$d),
+        .q(setting$2$q),
+        .clock(setting$2$clock)
+    );
+    nrc_mgmt$agent$registers$setting$3 setting$3(
+        .d(setting$3$d),
+        .q(setting$3$q),
+        .clock(setting$3$clock)
+    );
+    nrc_mgmt$agent$registers$setting$4 setting$4(
+        .d(setting$4$d),
+        .q(setting$4$q),
+        .clock(setting$4$clock)
+    );
+    nrc_mgmt$agent$registers$setting$5 setting$5(
+        .d(setting$5$d),
+        .q(setting$5$q),
+        .clock(setting$5$clock)
+    );
+    nrc_mgmt$agent$registers$setting$6 setting$6(
+        .d(setting$6$d),
+        .q(setting$6$q),
+        .clock(setting$6$clock)
+    );
+    nrc_mgmt$agent$registers$strobe$0 strobe$0(
+        .d(strobe$0$d),
+        .q(strobe$0$q),
+        .clock(strobe$0$clock)
+    );
+    nrc_mgmt$agent$registers$strobe$1 strobe$1(
+        .d(strobe$1$d),
+        .q(strobe$1$q),
+        .clock(strobe$1$clock)
+    );
+    nrc_mgmt$agent$registers$strobe$2 strobe$2(
+        .d(strobe$2$d),
+        .q(strobe$2$q),
+        .clock(strobe$2$clock)
+    );
+    nrc_mgmt$agent$registers$strobe$3 strobe$3(
+        .d(strobe$3$d),
+        .q(strobe$3$q),
+        .clock(strobe$3$clock)
+    );
+    nrc_mgmt$agent$registers$strobe$4 strobe$4(
+        .d(strobe$4$d),
+        .q(strobe$4$q),
+        .clock(strobe$4$clock)
+    );
+    nrc_mgmt$agent$registers$strobe$5 strobe$5(
+        .d(strobe$5$d),
+        .q(strobe$5$q),
+        .clock(strobe$5$clock)
+    );
+    nrc_mgmt$agent$registers$strobe$6 strobe$6(
+        .d(strobe$6$d),
+        .q(strobe$6$q),
+        .clock(strobe$6$clock)
+    );
+    nrc_mgmt$agent$registers$flag$0 flag$0(
+        .d(flag$0$d),
+        .q(flag$0$q),
+        .clock(flag$0$clock)
+    );
+    nrc_mgmt$agent$registers$counters counters(
+        .clock(counters$clock),
+        .reset(counters$reset),
+        .events$0(counters$events$0),
+        .events$1(counters$events$1),
+        .events$2(counters$events$2),
+        .events$3(counters$events$3),
+        .events$4(counters$events$4),
+        .clears$0(counters$clears$0),
+        .clears$1(counters$clears$1),
+        .clears$2(counters$clears$2),
+        .clears$3(counters$clears$3),
+        .clears$4(counters$clears$4),
+        .values$0(counters$values$0),
+        .values$1(counters$values$1),
+        .values$2(counters$values$2),
+        .values$3(counters$values$3),
+        .values$4(counters$values$4)
+    );
+    nrc_mgmt$agent$registers$read read(
+        .selects$0(read$selects$0),
+        .selects$1(read$selects$1),
+        .selects$2(read$selects$2),
+        .selects$3(read$selects$3),
+        .selects$4(read$selects$4),
+        .selects$5(read$selects$5),
+        .selects$6(read$selects$6),
+        .selects$7(read$selects$7),
+        .selects$8(read$selects$8),
+        .selects$9(read$selects$9),
+        .selects$10(read$selects$10),
+        .selects$11(read$selects$11),
+        .selects$12(read$selects$12),
+        .selects$13(read$selects$13),
+        .selects$14(read$selects$14),
+        .selects$15(read$selects$15),
+        .values$0(read$values$0),
+        .values$1(read$values$1),
+        .values$2(read$values$2),
+        .values$3(read$values$3),
+        .values$4(read$values$4),
+        .values$5(read$values$5),
+        .values$6(read$values$6),
+        .values$7(read$values$7),
+        .values$8(read$values$8),
+        .values$9(read$values$9),
+        .values$10(read$values$10),
+        .values$11(read$values$11),
+        .values$12(read$values$12),
+        .values$13(read$values$13),
+        .values$14(read$values$14),
+        .values$15(read$values$15),
+        .value(read$value),
+        .any(read$any),
+        .marked(read$marked)
+    );
+    nrc_mgmt$agent$registers$staged staged(
+        .d(staged$d),
+        .q(staged$q),
+        .clock(staged$clock)
+    );
+    nrc_mgmt$agent$registers$hits$0 hits$0(
+        .d(hits$0$d),
+        .q(hits$0$q),
+        .clock(hits$0$clock)
+    );
+    nrc_mgmt$agent$registers$hits$1 hits$1(
+        .d(hits$1$d),
+        .q(hits$1$q),
+        .clock(hits$1$clock)
+    );
+    nrc_mgmt$agent$registers$hits$2 hits$2(
+        .d(hits$2$d),
+        .q(hits$2$q),
+        .clock(hits$2$clock)
+    );
+    nrc_mgmt$agent$registers$hits$3 hits$3(
+        .d(hits$3$d),
+        .q(hits$3$q),
+        .clock(hits$3$clock)
+    );
+    nrc_mgmt$agent$registers$hits$4 hits$4(
+        .d(hits$4$d),
+        .q(hits$4$q),
+        .clock(hits$4$clock)
+    );
+    nrc_mgmt$agent$registers$hits$5 hits$5(
+        .d(hits$5$d),
+        .q(hits$5$q),
+        .clock(hits$5$clock)
+    );
+    nrc_mgmt$agent$registers$hits$6 hits$6(
+        .d(hits$6$d),
+        .q(hits$6$q),
+        .clock(hits$6$clock)
+    );
+    nrc_mgmt$agent$registers$hits$7 hits$7(
+        .d(hits$7$d),
+        .q(hits$7$q),
+        .clock(hits$7$clock)
+    );
+    nrc_mgmt$agent$registers$hits$8 hits$8(
+        .d(hits$8$d),
+        .q(hits$8$q),
+        .clock(hits$8$clock)
+    );
+    nrc_mgmt$agent$registers$hits$9 hits$9(
+        .d(hits$9$d),
+        .q(hits$9$q),
+        .clock(hits$9$clock)
+    );
+    nrc_mgmt$agent$registers$hits$10 hits$10(
+        .d(hits$10$d),
+        .q(hits$10$q),
+        .clock(hits$10$clock)
+    );
+    nrc_mgmt$agent$registers$hits$11 hits$11(
+        .d(hits$11$d),
+        .q(hits$11$q),
+        .clock(hits$11$clock)
+    );
+    nrc_mgmt$agent$registers$hits$12 hits$12(
+        .d(hits$12$d),
+        .q(hits$12$q),
+        .clock(hits$12$clock)
+    );
+    nrc_mgmt$agent$registers$hits$13 hits$13(
+        .d(hits$13$d),
+        .q(hits$13$q),
+        .clock(hits$13$clock)
+    );
+    nrc_mgmt$agent$registers$hits$14 hits$14(
+        .d(hits$14$d),
+        .q(hits$14$q),
+        .clock(hits$14$clock)
+    );
+    nrc_mgmt$agent$registers$hits$15 hits$15(
+        .d(hits$15$d),
+        .q(hits$15$q),
+        .clock(hits$15$clock)
+    );
+    nrc_mgmt$agent$registers$writes$0 writes$0(
+        .d(writes$0$d),
+        .q(writes$0$q),
+        .clock(writes$0$clock)
+    );
+    nrc_mgmt$agent$registers$writes$1 writes$1(
+        .d(writes$1$d),
+        .q(writes$1$q),
+        .clock(writes$1$clock)
+    );
+    nrc_mgmt$agent$registers$writes$2 writes$2(
+        .d(writes$2$d),
+        .q(writes$2$q),
+        .clock(writes$2$clock)
+    );
+    nrc_mgmt$agent$registers$writes$3 writes$3(
+        .d(writes$3$d),
+        .q(writes$3$q),
+        .clock(writes$3$clock)
+    );
+    nrc_mgmt$agent$registers$writes$4 writes$4(
+        .d(writes$4$d),
+        .q(writes$4$q),
+        .clock(writes$4$clock)
+    );
+    nrc_mgmt$agent$registers$writes$5 writes$5(
+        .d(writes$5$d),
+        .q(writes$5$q),
+        .clock(writes$5$clock)
+    );
+    nrc_mgmt$agent$registers$writes$6 writes$6(
+        .d(writes$6$d),
+        .q(writes$6$q),
+        .clock(writes$6$clock)
+    );
+    nrc_mgmt$agent$registers$writes$7 writes$7(
+        .d(writes$7$d),
+        .q(writes$7$q),
+        .clock(writes$7$clock)
+    );
+    nrc_mgmt$agent$registers$writes$8 writes$8(
+        .d(writes$8$d),
+        .q(writes$8$q),
+        .clock(writes$8$clock)
+    );
+    nrc_mgmt$agent$registers$writes$9 writes$9(
+        .d(writes$9$d),
+        .q(writes$9$q),
+        .clock(writes$9$clock)
+    );
+    nrc_mgmt$agent$registers$writes$10 writes$10(
+        .d(writes$10$d),
+        .q(writes$10$q),
+        .clock(writes$10$clock)
+    );
+    nrc_mgmt$agent$registers$writes$11 writes$11(
+        .d(writes$11$d),
+        .q(writes$11$q),
+        .clock(writes$11$clock)
+    );
+    nrc_mgmt$agent$registers$writes$12 writes$12(
+        .d(writes$12$d),
+        .q(writes$12$q),
+        .clock(writes$12$clock)
+    );
+    nrc_mgmt$agent$registers$writing writing(
+        .d(writing$d),
+        .q(writing$q),
+        .clock(writing$clock)
+    );
+    nrc_mgmt$agent$registers$wdata wdata(
+        .d(wdata$d),
+        .q(wdata$q),
+        .clock(wdata$clock)
+    );
+    nrc_mgmt$agent$registers$answered answered(
+        .d(answered$d),
+        .q(answered$q),
+        .clock(answered$clock)
+    );
+    nrc_mgmt$agent$registers$answer answer(
+        .d(answer$d),
+        .q(answer$q),
+        .clock(answer$clock)
+    );
+    nrc_mgmt$agent$registers$failure failure(
+        .d(failure$d),
+        .q(failure$q),
+        .clock(failure$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        staged$clock = clock;
+        writing$clock = clock;
+        wdata$clock = clock;
+        answered$clock = clock;
+        answer$clock = clock;
+        failure$clock = clock;
+        staged$d = staged$q;
+        writing$d = writing$q;
+        wdata$d = wdata$q;
+        answered$d = answered$q;
+        answer$d = answer$q;
+        failure$d = failure$q;
+        counters$clock = clock;
+        counters$reset = reset;
+        advance = ~answered$q | response$ready;
+        request$ready = (~staged$q | advance) & ~reset;
+        accept = request$valid & request$ready;
+        response$valid = answered$q;
+        response$data = answer$q;
+        response$error = failure$q;
+        hits$0$clock = clock;
+        hits$0$d = hits$0$q;
+        if (accept) begin
+            hits$0$d = request$address == offsets$0;
+        end
+        read$selects$0 = hits$0$q;
+        hits$1$clock = clock;
+        hits$1$d = hits$1$q;
+        if (accept) begin
+            hits$1$d = request$address == offsets$1;
+        end
+        read$selects$1 = hits$1$q;
+        hits$2$clock = clock;
+        hits$2$d = hits$2$q;
+        if (accept) begin
+            hits$2$d = request$address == offsets$2;
+        end
+        read$selects$2 = hits$2$q;
+        hits$3$clock = clock;
+        hits$3$d = hits$3$q;
+        if (accept) begin
+            hits$3$d = request$address == offsets$3;
+        end
+        read$selects$3 = hits$3$q;
+        hits$4$clock = clock;
+        hits$4$d = hits$4$q;
+        if (accept) begin
+            hits$4$d = request$address == offsets$4;
+        end
+        read$selects$4 = hits$4$q;
+        hits$5$clock = clock;
+        hits$5$d = hits$5$q;
+        if (accept) begin
+            hits$5$d = request$address == offsets$5;
+        end
+        read$selects$5 = hits$5$q;
+        hits$6$clock = clock;
+        hits$6$d = hits$6$q;
+        if (accept) begin
+            hits$6$d = request$address == offsets$6;
+        end
+        read$selects$6 = hits$6$q;
+        hits$7$clock = clock;
+        hits$7$d = hits$7$q;
+        if (accept) begin
+            hits$7$d = request$address == offsets$7;
+        end
+        read$selects$7 = hits$7$q;
+        hits$8$clock = clock;
+        hits$8$d = hits$8$q;
+        if (accept) begin
+            hits$8$d = request$address == offsets$8;
+        end
+        read$selects$8 = hits$8$q;
+        hits$9$clock = clock;
+        hits$9$d = hits$9$q;
+        if (accept) begin
+            hits$9$d = request$address == offsets$9;
+        end
+        read$selects$9 = hits$9$q;
+        hits$10$clock = clock;
+        hits$10$d = hits$10$q;
+        if (accept) begin
+            hits$10$d = request$address == offsets$10;
+        end
+        read$selects$10 = hits$10$q;
+        hits$11$clock = clock;
+        hits$11$d = hits$11$q;
+        if (accept) begin
+            hits$11$d = request$address == offsets$11;
+        end
+        read$selects$11 = hits$11$q;
+        hits$12$clock = clock;
+        hits$12$d = hits$12$q;
+        if (accept) begin
+            hits$12$d = request$address == offsets$12;
+        end
+        read$selects$12 = hits$12$q;
+        hits$13$clock = clock;
+        hits$13$d = hits$13$q;
+        if (accept) begin
+            hits$13$d = request$address == offsets$13;
+        end
+        read$selects$13 = hits$13$q;
+        hits$14$clock = clock;
+        hits$14$d = hits$14$q;
+        if (accept) begin
+            hits$14$d = request$address == offsets$14;
+        end
+        read$selects$14 = hits$14$q;
+        hits$15$clock = clock;
+        hits$15$d = hits$15$q;
+        if (accept) begin
+            hits$15$d = request$address == offsets$15;
+        end
+        read$selects$15 = hits$15$q;
+        writes$0$clock = clock;
+        writes$0$d = accept & request$write & (request$address == offsets$0);
+        writes$1$clock = clock;
+        writes$1$d = accept & request$write & (request$address == offsets$1);
+        writes$2$clock = clock;
+        writes$2$d = accept & request$write & (request$address == offsets$2);
+        writes$3$clock = clock;
+        writes$3$d = accept & request$write & (request$address == offsets$3);
+        writes$4$clock = clock;
+        writes$4$d = accept & request$write & (request$address == offsets$4);
+        writes$5$clock = clock;
+        writes$5$d = accept & request$write & (request$address == offsets$5);
+        writes$6$clock = clock;
+        writes$6$d = accept & request$write & (request$address == offsets$6);
+        writes$7$clock = clock;
+        writes$7$d = accept & request$write & (request$address == offsets$7);
+        writes$8$clock = clock;
+        writes$8$d = accept & request$write & (request$address == offsets$8);
+        writes$9$clock = clock;
+        writes$9$d = accept & request$write & (request$address == offsets$9);
+        writes$10$clock = clock;
+        writes$10$d = accept & request$write & (request$address == offsets$10);
+        writes$11$clock = clock;
+        writes$11$d = accept & request$write & (request$address == offsets$11);
+        writes$12$clock = clock;
+        writes$12$d = accept & request$write & (request$address == offsets$12);
+        if (accept) begin
+            writing$d = request$write;
+            wdata$d = request$data;
+        end
+        setting$0$clock = clock;
+        setting$0$d = setting$0$q;
+        strobe$0$clock = clock;
+        strobe$0$d = 1'b0;
+        if (writes$0$q) begin
+            setting$0$d = wdata$q & setting_masks$0;
+            strobe$0$d = 1'b1;
+        end
+        settings$0 = setting$0$q;
+        written$0 = strobe$0$q;
+        read$values$0 = setting$0$q;
+        setting$1$clock = clock;
+        setting$1$d = setting$1$q;
+        strobe$1$clock = clock;
+        strobe$1$d = 1'b0;
+        if (writes$1$q) begin
+            setting$1$d = wdata$q & setting_masks$1;
+            strobe$1$d = 1'b1;
+        end
+        settings$1 = setting$1$q;
+        written$1 = strobe$1$q;
+        read$values$1 = setting$1$q;
+        setting$2$clock = clock;
+        setting$2$d = setting$2$q;
+        strobe$2$clock = clock;
+        strobe$2$d = 1'b0;
+        if (writes$2$q) begin
+            setting$2$d = wdata$q & setting_masks$2;
+            strobe$2$d = 1'b1;
+        end
+        settings$2 = setting$2$q;
+        written$2 = strobe$2$q;
+        read$values$2 = setting$2$q;
+        setting$3$clock = clock;
+        setting$3$d = setting$3$q;
+        strobe$3$clock = clock;
+        strobe$3$d = 1'b0;
+        if (writes$3$q) begin
+            setting$3$d = wdata$q & setting_masks$3;
+            strobe$3$d = 1'b1;
+        end
+        settings$3 = setting$3$q;
+        written$3 = strobe$3$q;
+        read$values$3 = setting$3$q;
+        setting$4$clock = clock;
+        setting$4$d = setting$4$q;
+        strobe$4$clock = clock;
+        strobe$4$d = 1'b0;
+        if (writes$4$q) begin
+            setting$4$d = wdata$q & setting_masks$4;
+            strobe$4$d = 1'b1;
+        end
+        settings$4 = setting$4$q;
+        written$4 = strobe$4$q;
+        read$values$4 = setting$4$q;
+        setting$5$clock = clock;
+        setting$5$d = setting$5$q;
+        strobe$5$clock = clock;
+        strobe$5$d = 1'b0;
+        if (writes$5$q) begin
+            setting$5$d = wdata$q & setting_masks$5;
+            strobe$5$d = 1'b1;
+        end
+        settings$5 = setting$5$q;
+        written$5 = strobe$5$q;
+        read$values$5 = setting$5$q;
+        setting$6$clock = clock;
+        setting$6$d = setting$6$q;
+        strobe$6$clock = clock;
+        strobe$6$d = 1'b0;
+        if (writes$6$q) begin
+            setting$6$d = wdata$q & setting_masks$6;
+            strobe$6$d = 1'b1;
+        end
+        settings$6 = setting$6$q;
+        written$6 = strobe$6$q;
+        read$values$6 = setting$6$q;
+        flag$0$clock = clock;
+        flag$0$d = (flag$0$q | flags$0) & flag_masks$0;
+        if (writes$7$q) begin
+            flag$0$d = ((flag$0$q & ~wdata$q) | flags$0) & flag_masks$0;
+        end
+        flag_values$0 = flag$0$q;
+        read$values$7 = flag$0$q;
+        counters$events$0 = events$0;
+        counters$clears$0 = writes$8$q;
+        read$values$8 = counters$values$0;
+        counters$events$1 = events$1;
+        counters$clears$1 = writes$9$q;
+        read$values$9 = counters$values$1;
+        counters$events$2 = events$2;
+        counters$clears$2 = writes$10$q;
+        read$values$10 = counters$values$2;
+        counters$events$3 = events$3;
+        counters$clears$3 = writes$11$q;
+        read$values$11 = counters$values$3;
+        counters$events$4 = events$4;
+        counters$clears$4 = writes$12$q;
+        read$values$12 = counters$values$4;
+        read$values$13 = status$0 & status_masks$0;
+        read$values$14 = status$1 & status_masks$1;
+        read$values$15 = status$2 & status_masks$2;
+        if (advance) begin
+            answered$d = staged$q;
+            staged$d = 1'b0;
+            if (staged$q) begin
+                answer$d = read$value;
+                if (writing$q) begin
+                    answer$d = zero;
+                end
+                failure$d = error_none;
+                if (writing$q & read$marked) begin
+                    failure$d = error_read_only;
+                end
+                if (~read$any) begin
+                    failure$d = error_unmapped;
+                end
+            end
+        end
+        if (accept) begin
+            staged$d = 1'b1;
+        end
+        if (reset) begin
+            staged$d = 1'b0;
+            answered$d = 1'b0;
+            setting$0$d = setting_resets$0;
+            strobe$0$d = 1'b0;
+            setting$1$d = setting_resets$1;
+            strobe$1$d = 1'b0;
+            setting$2$d = setting_resets$2;
+            strobe$2$d = 1'b0;
+            setting$3$d = setting_resets$3;
+            strobe$3$d = 1'b0;
+            setting$4$d = setting_resets$4;
+            strobe$4$d = 1'b0;
+            setting$5$d = setting_resets$5;
+            strobe$5$d = 1'b0;
+            setting$6$d = setting_resets$6;
+            strobe$6$d = 1'b0;
+            flag$0$d = zero;
+        end
+    end
+    
+endmodule // nrc_mgmt$agent$registers
+
+
+module nrc_mgmt$agent$registers$answer(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$answer
+
+
+module nrc_mgmt$agent$registers$answered(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$answered
+
+
+module nrc_mgmt$agent$registers$counters(clock,reset,events$0,events$1,events$2,events$3,events$4,clears$0,clears$1,clears$2,clears$3,clears$4,values$0,values$1,values$2,values$3,values$4);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  events$0;
+    input wire  events$1;
+    input wire  events$2;
+    input wire  events$3;
+    input wire  events$4;
+    input wire  clears$0;
+    input wire  clears$1;
+    input wire  clears$2;
+    input wire  clears$3;
+    input wire  clears$4;
+    output reg  [63:0] values$0;
+    output reg  [63:0] values$1;
+    output reg  [63:0] values$2;
+    output reg  [63:0] values$3;
+    output reg  [63:0] values$4;
+    
+    // Stub signals
+    reg  counters$0$clock;
+    reg  counters$0$reset;
+    reg  counters$0$pulse;
+    reg  counters$0$clear;
+    wire  [63:0] counters$0$value;
+    reg  counters$1$clock;
+    reg  counters$1$reset;
+    reg  counters$1$pulse;
+    reg  counters$1$clear;
+    wire  [63:0] counters$1$value;
+    reg  counters$2$clock;
+    reg  counters$2$reset;
+    reg  counters$2$pulse;
+    reg  counters$2$clear;
+    wire  [63:0] counters$2$value;
+    reg  counters$3$clock;
+    reg  counters$3$reset;
+    reg  counters$3$pulse;
+    reg  counters$3$clear;
+    wire  [63:0] counters$3$value;
+    reg  counters$4$clock;
+    reg  counters$4$reset;
+    reg  counters$4$pulse;
+    reg  counters$4$clear;
+    wire  [63:0] counters$4$value;
+    
+    // Sub module instances
+    nrc_mgmt$agent$registers$counters$counters$0 counters$0(
+        .clock(counters$0$clock),
+        .reset(counters$0$reset),
+        .pulse(counters$0$pulse),
+        .clear(counters$0$clear),
+        .value(counters$0$value)
+    );
+    nrc_mgmt$agent$registers$counters$counters$1 counters$1(
+        .clock(counters$1$clock),
+        .reset(counters$1$reset),
+        .pulse(counters$1$pulse),
+        .clear(counters$1$clear),
+        .value(counters$1$value)
+    );
+    nrc_mgmt$agent$registers$counters$counters$2 counters$2(
+        .clock(counters$2$clock),
+        .reset(counters$2$reset),
+        .pulse(counters$2$pulse),
+        .clear(counters$2$clear),
+        .value(counters$2$value)
+    );
+    nrc_mgmt$agent$registers$counters$counters$3 counters$3(
+        .clock(counters$3$clock),
+        .reset(counters$3$reset),
+        .pulse(counters$3$pulse),
+        .clear(counters$3$clear),
+        .value(counters$3$value)
+    );
+    nrc_mgmt$agent$registers$counters$counters$4 counters$4(
+        .clock(counters$4$clock),
+        .reset(counters$4$reset),
+        .pulse(counters$4$pulse),
+        .clear(counters$4$clear),
+        .value(counters$4$value)
+    );
+    
+    // Update code
+    always @(*) begin
+        counters$0$clock = clock;
+        counters$0$reset = reset;
+        counters$0$pulse = events$0;
+        counters$0$clear = clears$0;
+        values$0 = counters$0$value;
+        counters$1$clock = clock;
+        counters$1$reset = reset;
+        counters$1$pulse = events$1;
+        counters$1$clear = clears$1;
+        values$1 = counters$1$value;
+        counters$2$clock = clock;
+        counters$2$reset = reset;
+        counters$2$pulse = events$2;
+        counters$2$clear = clears$2;
+        values$2 = counters$2$value;
+        counters$3$clock = clock;
+        counters$3$reset = reset;
+        counters$3$pulse = events$3;
+        counters$3$clear = clears$3;
+        values$3 = counters$3$value;
+        counters$4$clock = clock;
+        counters$4$reset = reset;
+        counters$4$pulse = events$4;
+        counters$4$clear = clears$4;
+        values$4 = counters$4$value;
+    end
+    
+endmodule // nrc_mgmt$agent$registers$counters
+
+
+module nrc_mgmt$agent$registers$counters$counters$0(clock,reset,pulse,clear,value);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  pulse;
+    input wire  clear;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  spans$0 = 64'hff;
+    localparam  spans$1 = 64'hff00;
+    localparam  spans$2 = 64'hff0000;
+    localparam  spans$3 = 64'hff000000;
+    localparam  held$0 = 64'hfe;
+    localparam  held$1 = 64'hff00;
+    localparam  held$2 = 64'hff0000;
+    localparam  held$3 = 64'hff000000;
+    localparam  units$0 = 64'h1;
+    localparam  units$1 = 64'h100;
+    localparam  units$2 = 64'h10000;
+    localparam  units$3 = 64'h1000000;
+    localparam  carries$0 = 64'h100;
+    localparam  carries$1 = 64'h10000;
+    localparam  carries$2 = 64'h1000000;
+    localparam  carries$3 = 64'h100000000;
+    localparam  tops$0 = 1'b0;
+    localparam  tops$1 = 1'b0;
+    localparam  tops$2 = 1'b0;
+    localparam  tops$3 = 1'b0;
+    localparam  zero = 64'h0;
+    
+    // Stub signals
+    reg  [63:0] chunks$0$d;
+    wire  [63:0] chunks$0$q;
+    reg  chunks$0$clock;
+    reg  [63:0] chunks$1$d;
+    wire  [63:0] chunks$1$q;
+    reg  chunks$1$clock;
+    reg  [63:0] chunks$2$d;
+    wire  [63:0] chunks$2$q;
+    reg  chunks$2$clock;
+    reg  [63:0] chunks$3$d;
+    wire  [63:0] chunks$3$q;
+    reg  chunks$3$clock;
+    reg  lowest$d;
+    wire  lowest$q;
+    reg  lowest$clock;
+    reg  seen$0$d;
+    wire  seen$0$q;
+    reg  seen$0$clock;
+    reg  seen$1$d;
+    wire  seen$1$q;
+    reg  seen$1$clock;
+    reg  seen$2$d;
+    wire  seen$2$q;
+    reg  seen$2$clock;
+    reg  room$0$d;
+    wire  room$0$q;
+    reg  room$0$clock;
+    reg  room$1$d;
+    wire  room$1$q;
+    reg  room$1$clock;
+    reg  room$2$d;
+    wire  room$2$q;
+    reg  room$2$clock;
+    
+    // Local signals
+    reg  [63:0] whole;
+    reg  [63:0] sums$0;
+    reg  [63:0] sums$1;
+    reg  [63:0] sums$2;
+    reg  [63:0] sums$3;
+    reg  ones$0;
+    reg  ones$1;
+    reg  ones$2;
+    reg  ones$3;
+    reg  upper$0;
+    reg  upper$1;
+    reg  upper$2;
+    reg  upper$3;
+    reg  full;
+    
+    // Sub module instances
+    nrc_mgmt$agent$registers$counters$counters$0$chunks$0 chunks$0(
+        .d(chunks$0$d),
+        .q(chunks$0$q),
+        .clock(chunks$0$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$0$chunks$1 chunks$1(
+        .d(chunks$1$d),
+        .q(chunks$1$q),
+        .clock(chunks$1$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$0$chunks$2 chunks$2(
+        .d(chunks$2$d),
+        .q(chunks$2$q),
+        .clock(chunks$2$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$0$chunks$3 chunks$3(
+        .d(chunks$3$d),
+        .q(chunks$3$q),
+        .clock(chunks$3$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$0$lowest lowest(
+        .d(lowest$d),
+        .q(lowest$q),
+        .clock(lowest$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$0$seen$0 seen$0(
+        .d(seen$0$d),
+        .q(seen$0$q),
+        .clock(seen$0$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$0$seen$1 seen$1(
+        .d(seen$1$d),
+        .q(seen$1$q),
+        .clock(seen$1$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$0$seen$2 seen$2(
+        .d(seen$2$d),
+        .q(seen$2$q),
+        .clock(seen$2$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$0$room$0 room$0(
+        .d(room$0$d),
+        .q(room$0$q),
+        .clock(room$0$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$0$room$1 room$1(
+        .d(room$1$d),
+        .q(room$1$q),
+        .clock(room$1$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$0$room$2 room$2(
+        .d(room$2$d),
+        .q(room$2$q),
+        .clock(room$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lowest$clock = clock;
+        lowest$d = lowest$q;
+        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
+        chunks$0$clock = clock;
+        chunks$0$d = chunks$0$q;
+        whole = whole | chunks$0$q;
+        chunks$1$clock = clock;
+        chunks$1$d = chunks$1$q;
+        whole = whole | chunks$1$q;
+        chunks$2$clock = clock;
+        chunks$2$d = chunks$2$q;
+        whole = whole | chunks$2$q;
+        chunks$3$clock = clock;
+        chunks$3$d = chunks$3$q;
+        whole = whole | chunks$3$q;
+        value = whole;
+        sums$0 = (whole & spans$0) + units$0;
+        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
+        sums$1 = (whole & spans$1) + units$1;
+        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
+        sums$2 = (whole & spans$2) + units$2;
+        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
+        sums$3 = (whole & spans$3) + units$3;
+        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
+        upper$0 = 1'b1;
+        upper$1 = 1'b1;
+        upper$2 = 1'b1;
+        upper$3 = 1'b1;
+        seen$0$clock = clock;
+        seen$0$d = ones$1;
+        upper$1 = upper$0 & seen$0$q;
+        seen$1$clock = clock;
+        seen$1$d = ones$2;
+        upper$2 = upper$1 & seen$1$q;
+        seen$2$clock = clock;
+        seen$2$d = ones$3;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
+        room$0$clock = clock;
+        room$0$d = upper$0 & ~upper$3;
+        room$1$clock = clock;
+        room$1$d = upper$1 & ~upper$3;
+        room$2$clock = clock;
+        room$2$d = upper$2 & ~upper$3;
+        if (pulse & ~full) begin
+            chunks$0$d = sums$0 & held$0;
+        end
+        if (pulse & ones$0 & room$0$q) begin
+            chunks$1$d = sums$1 & held$1;
+        end
+        if (pulse & ones$0 & room$1$q) begin
+            chunks$2$d = sums$2 & held$2;
+        end
+        if (pulse & ones$0 & room$2$q) begin
+            chunks$3$d = sums$3 & held$3;
+        end
+        if (pulse & ~full) begin
+            lowest$d = ~lowest$q;
+        end
+        if (clear | reset) begin
+            chunks$0$d = zero;
+            chunks$1$d = zero;
+            chunks$2$d = zero;
+            chunks$3$d = zero;
+        end
+        if (clear) begin
+            lowest$d = pulse;
+        end
+        if (reset) begin
+            lowest$d = 1'b0;
+        end
+    end
+    
+endmodule // nrc_mgmt$agent$registers$counters$counters$0
+
+
+module nrc_mgmt$agent$registers$counters$counters$0$chunks$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$0$chunks$0
+
+
+module nrc_mgmt$agent$registers$counters$counters$0$chunks$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$0$chunks$1
+
+
+module nrc_mgmt$agent$registers$counters$counters$0$chunks$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$0$chunks$2
+
+
+module nrc_mgmt$agent$registers$counters$counters$0$chunks$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$0$chunks$3
+
+
+module nrc_mgmt$agent$registers$counters$counters$0$lowest(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$0$lowest
+
+
+module nrc_mgmt$agent$registers$counters$counters$0$room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$0$room$0
+
+
+module nrc_mgmt$agent$registers$counters$counters$0$room$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$0$room$1
+
+
+module nrc_mgmt$agent$registers$counters$counters$0$room$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$0$room$2
+
+
+module nrc_mgmt$agent$registers$counters$counters$0$seen$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$0$seen$0
+
+
+module nrc_mgmt$agent$registers$counters$counters$0$seen$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$0$seen$1
+
+
+module nrc_mgmt$agent$registers$counters$counters$0$seen$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$0$seen$2
+
+
+module nrc_mgmt$agent$registers$counters$counters$1(clock,reset,pulse,clear,value);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  pulse;
+    input wire  clear;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  spans$0 = 64'hff;
+    localparam  spans$1 = 64'hff00;
+    localparam  spans$2 = 64'hff0000;
+    localparam  spans$3 = 64'hff000000;
+    localparam  held$0 = 64'hfe;
+    localparam  held$1 = 64'hff00;
+    localparam  held$2 = 64'hff0000;
+    localparam  held$3 = 64'hff000000;
+    localparam  units$0 = 64'h1;
+    localparam  units$1 = 64'h100;
+    localparam  units$2 = 64'h10000;
+    localparam  units$3 = 64'h1000000;
+    localparam  carries$0 = 64'h100;
+    localparam  carries$1 = 64'h10000;
+    localparam  carries$2 = 64'h1000000;
+    localparam  carries$3 = 64'h100000000;
+    localparam  tops$0 = 1'b0;
+    localparam  tops$1 = 1'b0;
+    localparam  tops$2 = 1'b0;
+    localparam  tops$3 = 1'b0;
+    localparam  zero = 64'h0;
+    
+    // Stub signals
+    reg  [63:0] chunks$0$d;
+    wire  [63:0] chunks$0$q;
+    reg  chunks$0$clock;
+    reg  [63:0] chunks$1$d;
+    wire  [63:0] chunks$1$q;
+    reg  chunks$1$clock;
+    reg  [63:0] chunks$2$d;
+    wire  [63:0] chunks$2$q;
+    reg  chunks$2$clock;
+    reg  [63:0] chunks$3$d;
+    wire  [63:0] chunks$3$q;
+    reg  chunks$3$clock;
+    reg  lowest$d;
+    wire  lowest$q;
+    reg  lowest$clock;
+    reg  seen$0$d;
+    wire  seen$0$q;
+    reg  seen$0$clock;
+    reg  seen$1$d;
+    wire  seen$1$q;
+    reg  seen$1$clock;
+    reg  seen$2$d;
+    wire  seen$2$q;
+    reg  seen$2$clock;
+    reg  room$0$d;
+    wire  room$0$q;
+    reg  room$0$clock;
+    reg  room$1$d;
+    wire  room$1$q;
+    reg  room$1$clock;
+    reg  room$2$d;
+    wire  room$2$q;
+    reg  room$2$clock;
+    
+    // Local signals
+    reg  [63:0] whole;
+    reg  [63:0] sums$0;
+    reg  [63:0] sums$1;
+    reg  [63:0] sums$2;
+    reg  [63:0] sums$3;
+    reg  ones$0;
+    reg  ones$1;
+    reg  ones$2;
+    reg  ones$3;
+    reg  upper$0;
+    reg  upper$1;
+    reg  upper$2;
+    reg  upper$3;
+    reg  full;
+    
+    // Sub module instances
+    nrc_mgmt$agent$registers$counters$counters$1$chunks$0 chunks$0(
+        .d(chunks$0$d),
+        .q(chunks$0$q),
+        .clock(chunks$0$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$1$chunks$1 chunks$1(
+        .d(chunks$1$d),
+        .q(chunks$1$q),
+        .clock(chunks$1$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$1$chunks$2 chunks$2(
+        .d(chunks$2$d),
+        .q(chunks$2$q),
+        .clock(chunks$2$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$1$chunks$3 chunks$3(
+        .d(chunks$3$d),
+        .q(chunks$3$q),
+        .clock(chunks$3$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$1$lowest lowest(
+        .d(lowest$d),
+        .q(lowest$q),
+        .clock(lowest$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$1$seen$0 seen$0(
+        .d(seen$0$d),
+        .q(seen$0$q),
+        .clock(seen$0$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$1$seen$1 seen$1(
+        .d(seen$1$d),
+        .q(seen$1$q),
+        .clock(seen$1$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$1$seen$2 seen$2(
+        .d(seen$2$d),
+        .q(seen$2$q),
+        .clock(seen$2$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$1$room$0 room$0(
+        .d(room$0$d),
+        .q(room$0$q),
+        .clock(room$0$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$1$room$1 room$1(
+        .d(room$1$d),
+        .q(room$1$q),
+        .clock(room$1$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$1$room$2 room$2(
+        .d(room$2$d),
+        .q(room$2$q),
+        .clock(room$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lowest$clock = clock;
+        lowest$d = lowest$q;
+        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
+        chunks$0$clock = clock;
+        chunks$0$d = chunks$0$q;
+        whole = whole | chunks$0$q;
+        chunks$1$clock = clock;
+        chunks$1$d = chunks$1$q;
+        whole = whole | chunks$1$q;
+        chunks$2$clock = clock;
+        chunks$2$d = chunks$2$q;
+        whole = whole | chunks$2$q;
+        chunks$3$clock = clock;
+        chunks$3$d = chunks$3$q;
+        whole = whole | chunks$3$q;
+        value = whole;
+        sums$0 = (whole & spans$0) + units$0;
+        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
+        sums$1 = (whole & spans$1) + units$1;
+        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
+        sums$2 = (whole & spans$2) + units$2;
+        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
+        sums$3 = (whole & spans$3) + units$3;
+        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
+        upper$0 = 1'b1;
+        upper$1 = 1'b1;
+        upper$2 = 1'b1;
+        upper$3 = 1'b1;
+        seen$0$clock = clock;
+        seen$0$d = ones$1;
+        upper$1 = upper$0 & seen$0$q;
+        seen$1$clock = clock;
+        seen$1$d = ones$2;
+        upper$2 = upper$1 & seen$1$q;
+        seen$2$clock = clock;
+        seen$2$d = ones$3;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
+        room$0$clock = clock;
+        room$0$d = upper$0 & ~upper$3;
+        room$1$clock = clock;
+        room$1$d = upper$1 & ~upper$3;
+        room$2$clock = clock;
+        room$2$d = upper$2 & ~upper$3;
+        if (pulse & ~full) begin
+            chunks$0$d = sums$0 & held$0;
+        end
+        if (pulse & ones$0 & room$0$q) begin
+            chunks$1$d = sums$1 & held$1;
+        end
+        if (pulse & ones$0 & room$1$q) begin
+            chunks$2$d = sums$2 & held$2;
+        end
+        if (pulse & ones$0 & room$2$q) begin
+            chunks$3$d = sums$3 & held$3;
+        end
+        if (pulse & ~full) begin
+            lowest$d = ~lowest$q;
+        end
+        if (clear | reset) begin
+            chunks$0$d = zero;
+            chunks$1$d = zero;
+            chunks$2$d = zero;
+            chunks$3$d = zero;
+        end
+        if (clear) begin
+            lowest$d = pulse;
+        end
+        if (reset) begin
+            lowest$d = 1'b0;
+        end
+    end
+    
+endmodule // nrc_mgmt$agent$registers$counters$counters$1
+
+
+module nrc_mgmt$agent$registers$counters$counters$1$chunks$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$1$chunks$0
+
+
+module nrc_mgmt$agent$registers$counters$counters$1$chunks$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$1$chunks$1
+
+
+module nrc_mgmt$agent$registers$counters$counters$1$chunks$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$1$chunks$2
+
+
+module nrc_mgmt$agent$registers$counters$counters$1$chunks$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$1$chunks$3
+
+
+module nrc_mgmt$agent$registers$counters$counters$1$lowest(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$1$lowest
+
+
+module nrc_mgmt$agent$registers$counters$counters$1$room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$1$room$0
+
+
+module nrc_mgmt$agent$registers$counters$counters$1$room$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$1$room$1
+
+
+module nrc_mgmt$agent$registers$counters$counters$1$room$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$1$room$2
+
+
+module nrc_mgmt$agent$registers$counters$counters$1$seen$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$1$seen$0
+
+
+module nrc_mgmt$agent$registers$counters$counters$1$seen$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$1$seen$1
+
+
+module nrc_mgmt$agent$registers$counters$counters$1$seen$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$1$seen$2
+
+
+module nrc_mgmt$agent$registers$counters$counters$2(clock,reset,pulse,clear,value);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  pulse;
+    input wire  clear;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  spans$0 = 64'hff;
+    localparam  spans$1 = 64'hff00;
+    localparam  spans$2 = 64'hff0000;
+    localparam  spans$3 = 64'hff000000;
+    localparam  held$0 = 64'hfe;
+    localparam  held$1 = 64'hff00;
+    localparam  held$2 = 64'hff0000;
+    localparam  held$3 = 64'hff000000;
+    localparam  units$0 = 64'h1;
+    localparam  units$1 = 64'h100;
+    localparam  units$2 = 64'h10000;
+    localparam  units$3 = 64'h1000000;
+    localparam  carries$0 = 64'h100;
+    localparam  carries$1 = 64'h10000;
+    localparam  carries$2 = 64'h1000000;
+    localparam  carries$3 = 64'h100000000;
+    localparam  tops$0 = 1'b0;
+    localparam  tops$1 = 1'b0;
+    localparam  tops$2 = 1'b0;
+    localparam  tops$3 = 1'b0;
+    localparam  zero = 64'h0;
+    
+    // Stub signals
+    reg  [63:0] chunks$0$d;
+    wire  [63:0] chunks$0$q;
+    reg  chunks$0$clock;
+    reg  [63:0] chunks$1$d;
+    wire  [63:0] chunks$1$q;
+    reg  chunks$1$clock;
+    reg  [63:0] chunks$2$d;
+    wire  [63:0] chunks$2$q;
+    reg  chunks$2$clock;
+    reg  [63:0] chunks$3$d;
+    wire  [63:0] chunks$3$q;
+    reg  chunks$3$clock;
+    reg  lowest$d;
+    wire  lowest$q;
+    reg  lowest$clock;
+    reg  seen$0$d;
+    wire  seen$0$q;
+    reg  seen$0$clock;
+    reg  seen$1$d;
+    wire  seen$1$q;
+    reg  seen$1$clock;
+    reg  seen$2$d;
+    wire  seen$2$q;
+    reg  seen$2$clock;
+    reg  room$0$d;
+    wire  room$0$q;
+    reg  room$0$clock;
+    reg  room$1$d;
+    wire  room$1$q;
+    reg  room$1$clock;
+    reg  room$2$d;
+    wire  room$2$q;
+    reg  room$2$clock;
+    
+    // Local signals
+    reg  [63:0] whole;
+    reg  [63:0] sums$0;
+    reg  [63:0] sums$1;
+    reg  [63:0] sums$2;
+    reg  [63:0] sums$3;
+    reg  ones$0;
+    reg  ones$1;
+    reg  ones$2;
+    reg  ones$3;
+    reg  upper$0;
+    reg  upper$1;
+    reg  upper$2;
+    reg  upper$3;
+    reg  full;
+    
+    // Sub module instances
+    nrc_mgmt$agent$registers$counters$counters$2$chunks$0 chunks$0(
+        .d(chunks$0$d),
+        .q(chunks$0$q),
+        .clock(chunks$0$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$2$chunks$1 chunks$1(
+        .d(chunks$1$d),
+        .q(chunks$1$q),
+        .clock(chunks$1$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$2$chunks$2 chunks$2(
+        .d(chunks$2$d),
+        .q(chunks$2$q),
+        .clock(chunks$2$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$2$chunks$3 chunks$3(
+        .d(chunks$3$d),
+        .q(chunks$3$q),
+        .clock(chunks$3$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$2$lowest lowest(
+        .d(lowest$d),
+        .q(lowest$q),
+        .clock(lowest$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$2$seen$0 seen$0(
+        .d(seen$0$d),
+        .q(seen$0$q),
+        .clock(seen$0$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$2$seen$1 seen$1(
+        .d(seen$1$d),
+        .q(seen$1$q),
+        .clock(seen$1$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$2$seen$2 seen$2(
+        .d(seen$2$d),
+        .q(seen$2$q),
+        .clock(seen$2$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$2$room$0 room$0(
+        .d(room$0$d),
+        .q(room$0$q),
+        .clock(room$0$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$2$room$1 room$1(
+        .d(room$1$d),
+        .q(room$1$q),
+        .clock(room$1$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$2$room$2 room$2(
+        .d(room$2$d),
+        .q(room$2$q),
+        .clock(room$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lowest$clock = clock;
+        lowest$d = lowest$q;
+        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
+        chunks$0$clock = clock;
+        chunks$0$d = chunks$0$q;
+        whole = whole | chunks$0$q;
+        chunks$1$clock = clock;
+        chunks$1$d = chunks$1$q;
+        whole = whole | chunks$1$q;
+        chunks$2$clock = clock;
+        chunks$2$d = chunks$2$q;
+        whole = whole | chunks$2$q;
+        chunks$3$clock = clock;
+        chunks$3$d = chunks$3$q;
+        whole = whole | chunks$3$q;
+        value = whole;
+        sums$0 = (whole & spans$0) + units$0;
+        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
+        sums$1 = (whole & spans$1) + units$1;
+        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
+        sums$2 = (whole & spans$2) + units$2;
+        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
+        sums$3 = (whole & spans$3) + units$3;
+        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
+        upper$0 = 1'b1;
+        upper$1 = 1'b1;
+        upper$2 = 1'b1;
+        upper$3 = 1'b1;
+        seen$0$clock = clock;
+        seen$0$d = ones$1;
+        upper$1 = upper$0 & seen$0$q;
+        seen$1$clock = clock;
+        seen$1$d = ones$2;
+        upper$2 = upper$1 & seen$1$q;
+        seen$2$clock = clock;
+        seen$2$d = ones$3;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
+        room$0$clock = clock;
+        room$0$d = upper$0 & ~upper$3;
+        room$1$clock = clock;
+        room$1$d = upper$1 & ~upper$3;
+        room$2$clock = clock;
+        room$2$d = upper$2 & ~upper$3;
+        if (pulse & ~full) begin
+            chunks$0$d = sums$0 & held$0;
+        end
+        if (pulse & ones$0 & room$0$q) begin
+            chunks$1$d = sums$1 & held$1;
+        end
+        if (pulse & ones$0 & room$1$q) begin
+            chunks$2$d = sums$2 & held$2;
+        end
+        if (pulse & ones$0 & room$2$q) begin
+            chunks$3$d = sums$3 & held$3;
+        end
+        if (pulse & ~full) begin
+            lowest$d = ~lowest$q;
+        end
+        if (clear | reset) begin
+            chunks$0$d = zero;
+            chunks$1$d = zero;
+            chunks$2$d = zero;
+            chunks$3$d = zero;
+        end
+        if (clear) begin
+            lowest$d = pulse;
+        end
+        if (reset) begin
+            lowest$d = 1'b0;
+        end
+    end
+    
+endmodule // nrc_mgmt$agent$registers$counters$counters$2
+
+
+module nrc_mgmt$agent$registers$counters$counters$2$chunks$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$2$chunks$0
+
+
+module nrc_mgmt$agent$registers$counters$counters$2$chunks$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$2$chunks$1
+
+
+module nrc_mgmt$agent$registers$counters$counters$2$chunks$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$2$chunks$2
+
+
+module nrc_mgmt$agent$registers$counters$counters$2$chunks$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$2$chunks$3
+
+
+module nrc_mgmt$agent$registers$counters$counters$2$lowest(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$2$lowest
+
+
+module nrc_mgmt$agent$registers$counters$counters$2$room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$2$room$0
+
+
+module nrc_mgmt$agent$registers$counters$counters$2$room$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$2$room$1
+
+
+module nrc_mgmt$agent$registers$counters$counters$2$room$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$2$room$2
+
+
+module nrc_mgmt$agent$registers$counters$counters$2$seen$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$2$seen$0
+
+
+module nrc_mgmt$agent$registers$counters$counters$2$seen$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$2$seen$1
+
+
+module nrc_mgmt$agent$registers$counters$counters$2$seen$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$2$seen$2
+
+
+module nrc_mgmt$agent$registers$counters$counters$3(clock,reset,pulse,clear,value);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  pulse;
+    input wire  clear;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  spans$0 = 64'hff;
+    localparam  spans$1 = 64'hff00;
+    localparam  spans$2 = 64'hff0000;
+    localparam  spans$3 = 64'hff000000;
+    localparam  held$0 = 64'hfe;
+    localparam  held$1 = 64'hff00;
+    localparam  held$2 = 64'hff0000;
+    localparam  held$3 = 64'hff000000;
+    localparam  units$0 = 64'h1;
+    localparam  units$1 = 64'h100;
+    localparam  units$2 = 64'h10000;
+    localparam  units$3 = 64'h1000000;
+    localparam  carries$0 = 64'h100;
+    localparam  carries$1 = 64'h10000;
+    localparam  carries$2 = 64'h1000000;
+    localparam  carries$3 = 64'h100000000;
+    localparam  tops$0 = 1'b0;
+    localparam  tops$1 = 1'b0;
+    localparam  tops$2 = 1'b0;
+    localparam  tops$3 = 1'b0;
+    localparam  zero = 64'h0;
+    
+    // Stub signals
+    reg  [63:0] chunks$0$d;
+    wire  [63:0] chunks$0$q;
+    reg  chunks$0$clock;
+    reg  [63:0] chunks$1$d;
+    wire  [63:0] chunks$1$q;
+    reg  chunks$1$clock;
+    reg  [63:0] chunks$2$d;
+    wire  [63:0] chunks$2$q;
+    reg  chunks$2$clock;
+    reg  [63:0] chunks$3$d;
+    wire  [63:0] chunks$3$q;
+    reg  chunks$3$clock;
+    reg  lowest$d;
+    wire  lowest$q;
+    reg  lowest$clock;
+    reg  seen$0$d;
+    wire  seen$0$q;
+    reg  seen$0$clock;
+    reg  seen$1$d;
+    wire  seen$1$q;
+    reg  seen$1$clock;
+    reg  seen$2$d;
+    wire  seen$2$q;
+    reg  seen$2$clock;
+    reg  room$0$d;
+    wire  room$0$q;
+    reg  room$0$clock;
+    reg  room$1$d;
+    wire  room$1$q;
+    reg  room$1$clock;
+    reg  room$2$d;
+    wire  room$2$q;
+    reg  room$2$clock;
+    
+    // Local signals
+    reg  [63:0] whole;
+    reg  [63:0] sums$0;
+    reg  [63:0] sums$1;
+    reg  [63:0] sums$2;
+    reg  [63:0] sums$3;
+    reg  ones$0;
+    reg  ones$1;
+    reg  ones$2;
+    reg  ones$3;
+    reg  upper$0;
+    reg  upper$1;
+    reg  upper$2;
+    reg  upper$3;
+    reg  full;
+    
+    // Sub module instances
+    nrc_mgmt$agent$registers$counters$counters$3$chunks$0 chunks$0(
+        .d(chunks$0$d),
+        .q(chunks$0$q),
+        .clock(chunks$0$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$3$chunks$1 chunks$1(
+        .d(chunks$1$d),
+        .q(chunks$1$q),
+        .clock(chunks$1$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$3$chunks$2 chunks$2(
+        .d(chunks$2$d),
+        .q(chunks$2$q),
+        .clock(chunks$2$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$3$chunks$3 chunks$3(
+        .d(chunks$3$d),
+        .q(chunks$3$q),
+        .clock(chunks$3$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$3$lowest lowest(
+        .d(lowest$d),
+        .q(lowest$q),
+        .clock(lowest$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$3$seen$0 seen$0(
+        .d(seen$0$d),
+        .q(seen$0$q),
+        .clock(seen$0$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$3$seen$1 seen$1(
+        .d(seen$1$d),
+        .q(seen$1$q),
+        .clock(seen$1$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$3$seen$2 seen$2(
+        .d(seen$2$d),
+        .q(seen$2$q),
+        .clock(seen$2$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$3$room$0 room$0(
+        .d(room$0$d),
+        .q(room$0$q),
+        .clock(room$0$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$3$room$1 room$1(
+        .d(room$1$d),
+        .q(room$1$q),
+        .clock(room$1$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$3$room$2 room$2(
+        .d(room$2$d),
+        .q(room$2$q),
+        .clock(room$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lowest$clock = clock;
+        lowest$d = lowest$q;
+        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
+        chunks$0$clock = clock;
+        chunks$0$d = chunks$0$q;
+        whole = whole | chunks$0$q;
+        chunks$1$clock = clock;
+        chunks$1$d = chunks$1$q;
+        whole = whole | chunks$1$q;
+        chunks$2$clock = clock;
+        chunks$2$d = chunks$2$q;
+        whole = whole | chunks$2$q;
+        chunks$3$clock = clock;
+        chunks$3$d = chunks$3$q;
+        whole = whole | chunks$3$q;
+        value = whole;
+        sums$0 = (whole & spans$0) + units$0;
+        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
+        sums$1 = (whole & spans$1) + units$1;
+        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
+        sums$2 = (whole & spans$2) + units$2;
+        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
+        sums$3 = (whole & spans$3) + units$3;
+        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
+        upper$0 = 1'b1;
+        upper$1 = 1'b1;
+        upper$2 = 1'b1;
+        upper$3 = 1'b1;
+        seen$0$clock = clock;
+        seen$0$d = ones$1;
+        upper$1 = upper$0 & seen$0$q;
+        seen$1$clock = clock;
+        seen$1$d = ones$2;
+        upper$2 = upper$1 & seen$1$q;
+        seen$2$clock = clock;
+        seen$2$d = ones$3;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
+        room$0$clock = clock;
+        room$0$d = upper$0 & ~upper$3;
+        room$1$clock = clock;
+        room$1$d = upper$1 & ~upper$3;
+        room$2$clock = clock;
+        room$2$d = upper$2 & ~upper$3;
+        if (pulse & ~full) begin
+            chunks$0$d = sums$0 & held$0;
+        end
+        if (pulse & ones$0 & room$0$q) begin
+            chunks$1$d = sums$1 & held$1;
+        end
+        if (pulse & ones$0 & room$1$q) begin
+            chunks$2$d = sums$2 & held$2;
+        end
+        if (pulse & ones$0 & room$2$q) begin
+            chunks$3$d = sums$3 & held$3;
+        end
+        if (pulse & ~full) begin
+            lowest$d = ~lowest$q;
+        end
+        if (clear | reset) begin
+            chunks$0$d = zero;
+            chunks$1$d = zero;
+            chunks$2$d = zero;
+            chunks$3$d = zero;
+        end
+        if (clear) begin
+            lowest$d = pulse;
+        end
+        if (reset) begin
+            lowest$d = 1'b0;
+        end
+    end
+    
+endmodule // nrc_mgmt$agent$registers$counters$counters$3
+
+
+module nrc_mgmt$agent$registers$counters$counters$3$chunks$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$3$chunks$0
+
+
+module nrc_mgmt$agent$registers$counters$counters$3$chunks$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$3$chunks$1
+
+
+module nrc_mgmt$agent$registers$counters$counters$3$chunks$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$3$chunks$2
+
+
+module nrc_mgmt$agent$registers$counters$counters$3$chunks$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$3$chunks$3
+
+
+module nrc_mgmt$agent$registers$counters$counters$3$lowest(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$3$lowest
+
+
+module nrc_mgmt$agent$registers$counters$counters$3$room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$3$room$0
+
+
+module nrc_mgmt$agent$registers$counters$counters$3$room$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$3$room$1
+
+
+module nrc_mgmt$agent$registers$counters$counters$3$room$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$3$room$2
+
+
+module nrc_mgmt$agent$registers$counters$counters$3$seen$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$3$seen$0
+
+
+module nrc_mgmt$agent$registers$counters$counters$3$seen$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$3$seen$1
+
+
+module nrc_mgmt$agent$registers$counters$counters$3$seen$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$3$seen$2
+
+
+module nrc_mgmt$agent$registers$counters$counters$4(clock,reset,pulse,clear,value);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  pulse;
+    input wire  clear;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  spans$0 = 64'hff;
+    localparam  spans$1 = 64'hff00;
+    localparam  spans$2 = 64'hff0000;
+    localparam  spans$3 = 64'hff000000;
+    localparam  held$0 = 64'hfe;
+    localparam  held$1 = 64'hff00;
+    localparam  held$2 = 64'hff0000;
+    localparam  held$3 = 64'hff000000;
+    localparam  units$0 = 64'h1;
+    localparam  units$1 = 64'h100;
+    localparam  units$2 = 64'h10000;
+    localparam  units$3 = 64'h1000000;
+    localparam  carries$0 = 64'h100;
+    localparam  carries$1 = 64'h10000;
+    localparam  carries$2 = 64'h1000000;
+    localparam  carries$3 = 64'h100000000;
+    localparam  tops$0 = 1'b0;
+    localparam  tops$1 = 1'b0;
+    localparam  tops$2 = 1'b0;
+    localparam  tops$3 = 1'b0;
+    localparam  zero = 64'h0;
+    
+    // Stub signals
+    reg  [63:0] chunks$0$d;
+    wire  [63:0] chunks$0$q;
+    reg  chunks$0$clock;
+    reg  [63:0] chunks$1$d;
+    wire  [63:0] chunks$1$q;
+    reg  chunks$1$clock;
+    reg  [63:0] chunks$2$d;
+    wire  [63:0] chunks$2$q;
+    reg  chunks$2$clock;
+    reg  [63:0] chunks$3$d;
+    wire  [63:0] chunks$3$q;
+    reg  chunks$3$clock;
+    reg  lowest$d;
+    wire  lowest$q;
+    reg  lowest$clock;
+    reg  seen$0$d;
+    wire  seen$0$q;
+    reg  seen$0$clock;
+    reg  seen$1$d;
+    wire  seen$1$q;
+    reg  seen$1$clock;
+    reg  seen$2$d;
+    wire  seen$2$q;
+    reg  seen$2$clock;
+    reg  room$0$d;
+    wire  room$0$q;
+    reg  room$0$clock;
+    reg  room$1$d;
+    wire  room$1$q;
+    reg  room$1$clock;
+    reg  room$2$d;
+    wire  room$2$q;
+    reg  room$2$clock;
+    
+    // Local signals
+    reg  [63:0] whole;
+    reg  [63:0] sums$0;
+    reg  [63:0] sums$1;
+    reg  [63:0] sums$2;
+    reg  [63:0] sums$3;
+    reg  ones$0;
+    reg  ones$1;
+    reg  ones$2;
+    reg  ones$3;
+    reg  upper$0;
+    reg  upper$1;
+    reg  upper$2;
+    reg  upper$3;
+    reg  full;
+    
+    // Sub module instances
+    nrc_mgmt$agent$registers$counters$counters$4$chunks$0 chunks$0(
+        .d(chunks$0$d),
+        .q(chunks$0$q),
+        .clock(chunks$0$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$4$chunks$1 chunks$1(
+        .d(chunks$1$d),
+        .q(chunks$1$q),
+        .clock(chunks$1$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$4$chunks$2 chunks$2(
+        .d(chunks$2$d),
+        .q(chunks$2$q),
+        .clock(chunks$2$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$4$chunks$3 chunks$3(
+        .d(chunks$3$d),
+        .q(chunks$3$q),
+        .clock(chunks$3$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$4$lowest lowest(
+        .d(lowest$d),
+        .q(lowest$q),
+        .clock(lowest$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$4$seen$0 seen$0(
+        .d(seen$0$d),
+        .q(seen$0$q),
+        .clock(seen$0$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$4$seen$1 seen$1(
+        .d(seen$1$d),
+        .q(seen$1$q),
+        .clock(seen$1$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$4$seen$2 seen$2(
+        .d(seen$2$d),
+        .q(seen$2$q),
+        .clock(seen$2$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$4$room$0 room$0(
+        .d(room$0$d),
+        .q(room$0$q),
+        .clock(room$0$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$4$room$1 room$1(
+        .d(room$1$d),
+        .q(room$1$q),
+        .clock(room$1$clock)
+    );
+    nrc_mgmt$agent$registers$counters$counters$4$room$2 room$2(
+        .d(room$2$d),
+        .q(room$2$q),
+        .clock(room$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lowest$clock = clock;
+        lowest$d = lowest$q;
+        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
+        chunks$0$clock = clock;
+        chunks$0$d = chunks$0$q;
+        whole = whole | chunks$0$q;
+        chunks$1$clock = clock;
+        chunks$1$d = chunks$1$q;
+        whole = whole | chunks$1$q;
+        chunks$2$clock = clock;
+        chunks$2$d = chunks$2$q;
+        whole = whole | chunks$2$q;
+        chunks$3$clock = clock;
+        chunks$3$d = chunks$3$q;
+        whole = whole | chunks$3$q;
+        value = whole;
+        sums$0 = (whole & spans$0) + units$0;
+        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
+        sums$1 = (whole & spans$1) + units$1;
+        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
+        sums$2 = (whole & spans$2) + units$2;
+        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
+        sums$3 = (whole & spans$3) + units$3;
+        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
+        upper$0 = 1'b1;
+        upper$1 = 1'b1;
+        upper$2 = 1'b1;
+        upper$3 = 1'b1;
+        seen$0$clock = clock;
+        seen$0$d = ones$1;
+        upper$1 = upper$0 & seen$0$q;
+        seen$1$clock = clock;
+        seen$1$d = ones$2;
+        upper$2 = upper$1 & seen$1$q;
+        seen$2$clock = clock;
+        seen$2$d = ones$3;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
+        room$0$clock = clock;
+        room$0$d = upper$0 & ~upper$3;
+        room$1$clock = clock;
+        room$1$d = upper$1 & ~upper$3;
+        room$2$clock = clock;
+        room$2$d = upper$2 & ~upper$3;
+        if (pulse & ~full) begin
+            chunks$0$d = sums$0 & held$0;
+        end
+        if (pulse & ones$0 & room$0$q) begin
+            chunks$1$d = sums$1 & held$1;
+        end
+        if (pulse & ones$0 & room$1$q) begin
+            chunks$2$d = sums$2 & held$2;
+        end
+        if (pulse & ones$0 & room$2$q) begin
+            chunks$3$d = sums$3 & held$3;
+        end
+        if (pulse & ~full) begin
+            lowest$d = ~lowest$q;
+        end
+        if (clear | reset) begin
+            chunks$0$d = zero;
+            chunks$1$d = zero;
+            chunks$2$d = zero;
+            chunks$3$d = zero;
+        end
+        if (clear) begin
+            lowest$d = pulse;
+        end
+        if (reset) begin
+            lowest$d = 1'b0;
+        end
+    end
+    
+endmodule // nrc_mgmt$agent$registers$counters$counters$4
+
+
+module nrc_mgmt$agent$registers$counters$counters$4$chunks$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$4$chunks$0
+
+
+module nrc_mgmt$agent$registers$counters$counters$4$chunks$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$4$chunks$1
+
+
+module nrc_mgmt$agent$registers$counters$counters$4$chunks$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$4$chunks$2
+
+
+module nrc_mgmt$agent$registers$counters$counters$4$chunks$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$4$chunks$3
+
+
+module nrc_mgmt$agent$registers$counters$counters$4$lowest(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$4$lowest
+
+
+module nrc_mgmt$agent$registers$counters$counters$4$room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$4$room$0
+
+
+module nrc_mgmt$agent$registers$counters$counters$4$room$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$4$room$1
+
+
+module nrc_mgmt$agent$registers$counters$counters$4$room$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$4$room$2
+
+
+module nrc_mgmt$agent$registers$counters$counters$4$seen$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$4$seen$0
+
+
+module nrc_mgmt$agent$registers$counters$counters$4$seen$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$4$seen$1
+
+
+module nrc_mgmt$agent$registers$counters$counters$4$seen$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$counters$counters$4$seen$2
+
+
+module nrc_mgmt$agent$registers$failure(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$failure
+
+
+module nrc_mgmt$agent$registers$flag$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$flag$0
+
+
+module nrc_mgmt$agent$registers$hits$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$hits$0
+
+
+module nrc_mgmt$agent$registers$hits$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$hits$1
+
+
+module nrc_mgmt$agent$registers$hits$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$hits$10
+
+
+module nrc_mgmt$agent$registers$hits$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$hits$11
+
+
+module nrc_mgmt$agent$registers$hits$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$hits$12
+
+
+module nrc_mgmt$agent$registers$hits$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$hits$13
+
+
+module nrc_mgmt$agent$registers$hits$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$hits$14
+
+
+module nrc_mgmt$agent$registers$hits$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$hits$15
+
+
+module nrc_mgmt$agent$registers$hits$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$hits$2
+
+
+module nrc_mgmt$agent$registers$hits$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$hits$3
+
+
+module nrc_mgmt$agent$registers$hits$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$hits$4
+
+
+module nrc_mgmt$agent$registers$hits$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$hits$5
+
+
+module nrc_mgmt$agent$registers$hits$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$hits$6
+
+
+module nrc_mgmt$agent$registers$hits$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$hits$7
+
+
+module nrc_mgmt$agent$registers$hits$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$hits$8
+
+
+module nrc_mgmt$agent$registers$hits$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$hits$9
+
+
+module nrc_mgmt$agent$registers$read(selects$0,selects$1,selects$2,selects$3,selects$4,selects$5,selects$6,selects$7,selects$8,selects$9,selects$10,selects$11,selects$12,selects$13,selects$14,selects$15,values$0,values$1,values$2,values$3,values$4,values$5,values$6,values$7,values$8,values$9,values$10,values$11,values$12,values$13,values$14,values$15,value,any,marked);
+    
+    // Module arguments
+    input wire  selects$0;
+    input wire  selects$1;
+    input wire  selects$2;
+    input wire  selects$3;
+    input wire  selects$4;
+    input wire  selects$5;
+    input wire  selects$6;
+    input wire  selects$7;
+    input wire  selects$8;
+    input wire  selects$9;
+    input wire  selects$10;
+    input wire  selects$11;
+    input wire  selects$12;
+    input wire  selects$13;
+    input wire  selects$14;
+    input wire  selects$15;
+    input wire  [63:0] values$0;
+    input wire  [63:0] values$1;
+    input wire  [63:0] values$2;
+    input wire  [63:0] values$3;
+    input wire  [63:0] values$4;
+    input wire  [63:0] values$5;
+    input wire  [63:0] values$6;
+    input wire  [63:0] values$7;
+    input wire  [63:0] values$8;
+    input wire  [63:0] values$9;
+    input wire  [63:0] values$10;
+    input wire  [63:0] values$11;
+    input wire  [63:0] values$12;
+    input wire  [63:0] values$13;
+    input wire  [63:0] values$14;
+    input wire  [63:0] values$15;
+    output reg  [63:0] value;
+    output reg  any;
+    output reg  marked;
+    
+    // Constant declarations
+    localparam  tag_of$0 = 2'b1;
+    localparam  tag_of$1 = 2'b1;
+    localparam  tag_of$2 = 2'b1;
+    localparam  tag_of$3 = 2'b1;
+    localparam  tag_of$4 = 2'b1;
+    localparam  tag_of$5 = 2'b1;
+    localparam  tag_of$6 = 2'b1;
+    localparam  tag_of$7 = 2'b1;
+    localparam  tag_of$8 = 2'b1;
+    localparam  tag_of$9 = 2'b1;
+    localparam  tag_of$10 = 2'b1;
+    localparam  tag_of$11 = 2'b1;
+    localparam  tag_of$12 = 2'b1;
+    localparam  tag_of$13 = 2'b11;
+    localparam  tag_of$14 = 2'b11;
+    localparam  tag_of$15 = 2'b11;
+    localparam  zero = 64'h0;
+    localparam  no_tag = 2'b0;
+    
+    // Local signals
+    reg  [63:0] tree$0;
+    reg  [63:0] tree$1;
+    reg  [63:0] tree$2;
+    reg  [63:0] tree$3;
+    reg  [63:0] tree$4;
+    reg  [63:0] tree$5;
+    reg  [63:0] tree$6;
+    reg  [63:0] tree$7;
+    reg  [63:0] tree$8;
+    reg  [63:0] tree$9;
+    reg  [63:0] tree$10;
+    reg  [63:0] tree$11;
+    reg  [63:0] tree$12;
+    reg  [63:0] tree$13;
+    reg  [63:0] tree$14;
+    reg  [63:0] tree$15;
+    reg  [63:0] tree$16;
+    reg  [63:0] tree$17;
+    reg  [63:0] tree$18;
+    reg  [63:0] tree$19;
+    reg  [63:0] tree$20;
+    reg  [63:0] tree$21;
+    reg  [63:0] tree$22;
+    reg  [63:0] tree$23;
+    reg  [63:0] tree$24;
+    reg  [63:0] tree$25;
+    reg  [63:0] tree$26;
+    reg  [63:0] tree$27;
+    reg  [63:0] tree$28;
+    reg  [63:0] tree$29;
+    reg  [63:0] tree$30;
+    reg  [1:0] tags$0;
+    reg  [1:0] tags$1;
+    reg  [1:0] tags$2;
+    reg  [1:0] tags$3;
+    reg  [1:0] tags$4;
+    reg  [1:0] tags$5;
+    reg  [1:0] tags$6;
+    reg  [1:0] tags$7;
+    reg  [1:0] tags$8;
+    reg  [1:0] tags$9;
+    reg  [1:0] tags$10;
+    reg  [1:0] tags$11;
+    reg  [1:0] tags$12;
+    reg  [1:0] tags$13;
+    reg  [1:0] tags$14;
+    reg  [1:0] tags$15;
+    reg  [1:0] tags$16;
+    reg  [1:0] tags$17;
+    reg  [1:0] tags$18;
+    reg  [1:0] tags$19;
+    reg  [1:0] tags$20;
+    reg  [1:0] tags$21;
+    reg  [1:0] tags$22;
+    reg  [1:0] tags$23;
+    reg  [1:0] tags$24;
+    reg  [1:0] tags$25;
+    reg  [1:0] tags$26;
+    reg  [1:0] tags$27;
+    reg  [1:0] tags$28;
+    reg  [1:0] tags$29;
+    reg  [1:0] tags$30;
+    
+    // Update code
+    always @(*) begin
+        tree$15 = zero;
+        tags$15 = no_tag;
+        tree$16 = zero;
+        tags$16 = no_tag;
+        tree$17 = zero;
+        tags$17 = no_tag;
+        tree$18 = zero;
+        tags$18 = no_tag;
+        tree$19 = zero;
+        tags$19 = no_tag;
+        tree$20 = zero;
+        tags$20 = no_tag;
+        tree$21 = zero;
+        tags$21 = no_tag;
+        tree$22 = zero;
+        tags$22 = no_tag;
+        tree$23 = zero;
+        tags$23 = no_tag;
+        tree$24 = zero;
+        tags$24 = no_tag;
+        tree$25 = zero;
+        tags$25 = no_tag;
+        tree$26 = zero;
+        tags$26 = no_tag;
+        tree$27 = zero;
+        tags$27 = no_tag;
+        tree$28 = zero;
+        tags$28 = no_tag;
+        tree$29 = zero;
+        tags$29 = no_tag;
+        tree$30 = zero;
+        tags$30 = no_tag;
+        if (selects$0) begin
+            tree$15 = values$0;
+            tags$15 = tag_of$0;
+        end
+        if (selects$1) begin
+            tree$16 = values$1;
+            tags$16 = tag_of$1;
+        end
+        if (selects$2) begin
+            tree$17 = values$2;
+            tags$17 = tag_of$2;
+        end
+        if (selects$3) begin
+            tree$18 = values$3;
+            tags$18 = tag_of$3;
+        end
+        if (selects$4) begin
+            tree$19 = values$4;
+            tags$19 = tag_of$4;
+        end
+        if (selects$5) begin
+            tree$20 = values$5;
+            tags$20 = tag_of$5;
+        end
+        if (selects$6) begin
+            tree$21 = values$6;
+            tags$21 = tag_of$6;
+        end
+        if (selects$7) begin
+            tree$22 = values$7;
+            tags$22 = tag_of$7;
+        end
+        if (selects$8) begin
+            tree$23 = values$8;
+            tags$23 = tag_of$8;
+        end
+        if (selects$9) begin
+            tree$24 = values$9;
+            tags$24 = tag_of$9;
+        end
+        if (selects$10) begin
+            tree$25 = values$10;
+            tags$25 = tag_of$10;
+        end
+        if (selects$11) begin
+            tree$26 = values$11;
+            tags$26 = tag_of$11;
+        end
+        if (selects$12) begin
+            tree$27 = values$12;
+            tags$27 = tag_of$12;
+        end
+        if (selects$13) begin
+            tree$28 = values$13;
+            tags$28 = tag_of$13;
+        end
+        if (selects$14) begin
+            tree$29 = values$14;
+            tags$29 = tag_of$14;
+        end
+        if (selects$15) begin
+            tree$30 = values$15;
+            tags$30 = tag_of$15;
+        end
+        tree$14 = tree$29 | tree$30;
+        tags$14 = tags$29 | tags$30;
+        tree$13 = tree$27 | tree$28;
+        tags$13 = tags$27 | tags$28;
+        tree$12 = tree$25 | tree$26;
+        tags$12 = tags$25 | tags$26;
+        tree$11 = tree$23 | tree$24;
+        tags$11 = tags$23 | tags$24;
+        tree$10 = tree$21 | tree$22;
+        tags$10 = tags$21 | tags$22;
+        tree$9 = tree$19 | tree$20;
+        tags$9 = tags$19 | tags$20;
+        tree$8 = tree$17 | tree$18;
+        tags$8 = tags$17 | tags$18;
+        tree$7 = tree$15 | tree$16;
+        tags$7 = tags$15 | tags$16;
+        tree$6 = tree$13 | tree$14;
+        tags$6 = tags$13 | tags$14;
+        tree$5 = tree$11 | tree$12;
+        tags$5 = tags$11 | tags$12;
+        tree$4 = tree$9 | tree$10;
+        tags$4 = tags$9 | tags$10;
+        tree$3 = tree$7 | tree$8;
+        tags$3 = tags$7 | tags$8;
+        tree$2 = tree$5 | tree$6;
+        tags$2 = tags$5 | tags$6;
+        tree$1 = tree$3 | tree$4;
+        tags$1 = tags$3 | tags$4;
+        tree$0 = tree$1 | tree$2;
+        tags$0 = tags$1 | tags$2;
+        value = tree$0;
+        any = tags$0[32'h0];
+        marked = tags$0[32'h1];
+    end
+    
+endmodule // nrc_mgmt$agent$registers$read
+
+
+module nrc_mgmt$agent$registers$setting$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$setting$0
+
+
+module nrc_mgmt$agent$registers$setting$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$setting$1
+
+
+module nrc_mgmt$agent$registers$setting$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$setting$2
+
+
+module nrc_mgmt$agent$registers$setting$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$setting$3
+
+
+module nrc_mgmt$agent$registers$setting$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$setting$4
+
+
+module nrc_mgmt$agent$registers$setting$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$setting$5
+
+
+module nrc_mgmt$agent$registers$setting$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$setting$6
+
+
+module nrc_mgmt$agent$registers$staged(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$staged
+
+
+module nrc_mgmt$agent$registers$strobe$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$strobe$0
+
+
+module nrc_mgmt$agent$registers$strobe$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$strobe$1
+
+
+module nrc_mgmt$agent$registers$strobe$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$strobe$2
+
+
+module nrc_mgmt$agent$registers$strobe$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$strobe$3
+
+
+module nrc_mgmt$agent$registers$strobe$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$strobe$4
+
+
+module nrc_mgmt$agent$registers$strobe$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$strobe$5
+
+
+module nrc_mgmt$agent$registers$strobe$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$strobe$6
+
+
+module nrc_mgmt$agent$registers$wdata(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$wdata
+
+
+module nrc_mgmt$agent$registers$writes$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$writes$0
+
+
+module nrc_mgmt$agent$registers$writes$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$writes$1
+
+
+module nrc_mgmt$agent$registers$writes$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$writes$10
+
+
+module nrc_mgmt$agent$registers$writes$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$writes$11
+
+
+module nrc_mgmt$agent$registers$writes$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$writes$12
+
+
+module nrc_mgmt$agent$registers$writes$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$writes$2
+
+
+module nrc_mgmt$agent$registers$writes$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$writes$3
+
+
+module nrc_mgmt$agent$registers$writes$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$writes$4
+
+
+module nrc_mgmt$agent$registers$writes$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$writes$5
+
+
+module nrc_mgmt$agent$registers$writes$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$writes$6
+
+
+module nrc_mgmt$agent$registers$writes$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$writes$7
+
+
+module nrc_mgmt$agent$registers$writes$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$writes$8
+
+
+module nrc_mgmt$agent$registers$writes$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$writes$9
+
+
+module nrc_mgmt$agent$registers$writing(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$registers$writing
+
+
+module nrc_mgmt$agent$split(clock,reset,request$valid,request$address,request$write,request$data,request$ready,response$valid,response$data,response$error,response$ready,local_request$valid,local_request$address,local_request$write,local_request$data,local_request$ready,local_response$valid,local_response$data,local_response$error,local_response$ready,chip_request$valid,chip_request$address,chip_request$write,chip_request$data,chip_request$ready,chip_response$valid,chip_response$data,chip_response$error,chip_response$ready);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  request$valid;
+    input wire  [14:0] request$address;
+    input wire  request$write;
+    input wire  [63:0] request$data;
+    output reg  request$ready;
+    output reg  response$valid;
+    output reg  [63:0] response$data;
+    output reg  [1:0] response$error;
+    input wire  response$ready;
+    output reg  local_request$valid;
+    output reg  [14:0] local_request$address;
+    output reg  local_request$write;
+    output reg  [63:0] local_request$data;
+    input wire  local_request$ready;
+    input wire  local_response$valid;
+    input wire  [63:0] local_response$data;
+    input wire  [1:0] local_response$error;
+    output reg  local_response$ready;
+    output reg  chip_request$valid;
+    output reg  [14:0] chip_request$address;
+    output reg  chip_request$write;
+    output reg  [63:0] chip_request$data;
+    input wire  chip_request$ready;
+    input wire  chip_response$valid;
+    input wire  [63:0] chip_response$data;
+    input wire  [1:0] chip_response$error;
+    output reg  chip_response$ready;
+    
+    // Constant declarations
+    localparam  limit = 15'b100000;
+    
+    // Stub signals
+    reg  tags$clock;
+    reg  tags$reset;
+    reg  tags$sink$valid;
+    reg  tags$sink$data;
+    wire  tags$sink$ready;
+    wire  tags$source$valid;
+    wire  tags$source$data;
+    reg  tags$source$ready;
+    wire  [1:0] tags$count;
+    
+    // Local signals
+    reg  to_chip;
+    reg  from_chip;
+    reg  [1:0] unused_tag_count;
+    
+    // Sub module instances
+    nrc_mgmt$agent$split$tags tags(
+        .clock(tags$clock),
+        .reset(tags$reset),
+        .sink$valid(tags$sink$valid),
+        .sink$data(tags$sink$data),
+        .sink$ready(tags$sink$ready),
+        .source$valid(tags$source$valid),
+        .source$data(tags$source$data),
+        .source$ready(tags$source$ready),
+        .count(tags$count)
+    );
+    
+    // Update code
+    always @(*) begin
+        tags$clock = clock;
+        tags$reset = reset;
+        unused_tag_count = tags$count;
+        to_chip = request$address >= limit;
+        local_request$address = request$address;
+        local_request$write = request$write;
+        local_request$data = request$data;
+        chip_request$address = request$address;
+        chip_request$write = request$write;
+        chip_request$data = request$data;
+        local_request$valid = request$valid & ~to_chip & tags$sink$ready & ~reset;
+        chip_request$valid = request$valid & to_chip & tags$sink$ready & ~reset;
+        request$ready = local_request$ready;
+        if (to_chip) begin
+            request$ready = chip_request$ready;
+        end
+        request$ready = request$ready & tags$sink$ready & ~reset;
+        tags$sink$valid = request$valid & request$ready;
+        tags$sink$data = to_chip;
+        from_chip = tags$source$data;
+        response$valid = tags$source$valid & local_response$valid;
+        response$data = local_response$data;
+        response$error = local_response$error;
+        if (from_chip) begin
+            response$valid = tags$source$valid & chip_response$valid;
+            response$data = chip_response$data;
+            response$error = chip_response$error;
+        end
+        local_response$ready = tags$source$valid & ~from_chip & response$ready;
+        chip_response$ready = tags$source$valid & from_chip & response$ready;
+        tags$source$ready = response$valid & response$ready;
+    end
+    
+endmodule // nrc_mgmt$agent$split
+
+
+module nrc_mgmt$agent$split$tags(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  sink$valid;
+    input wire  sink$data;
+    output reg  sink$ready;
+    output reg  source$valid;
+    output reg  source$data;
+    input wire  source$ready;
+    output reg  [1:0] count;
+    
+    // Constant declarations
+    localparam  one = 2'b1;
+    localparam  all_ones = 2'b11;
+    localparam  fall_through = 1'b0;
+    localparam  passthrough = 1'b0;
+    
+    // Stub signals
+    reg  slots$0$d;
+    wire  slots$0$q;
+    reg  slots$0$clock;
+    reg  slots$1$d;
+    wire  slots$1$q;
+    reg  slots$1$clock;
+    reg  slots$2$d;
+    wire  slots$2$q;
+    reg  slots$2$clock;
+    reg  held$0$d;
+    wire  held$0$q;
+    reg  held$0$clock;
+    reg  held$1$d;
+    wire  held$1$q;
+    reg  held$1$clock;
+    reg  held$2$d;
+    wire  held$2$q;
+    reg  held$2$clock;
+    reg  [1:0] fill$d;
+    wire  [1:0] fill$q;
+    reg  fill$clock;
+    
+    // Local signals
+    reg  below$0;
+    reg  below$1;
+    reg  below$2;
+    reg  above$0;
+    reg  above$1;
+    reg  above$2;
+    reg  load$0;
+    reg  load$1;
+    reg  load$2;
+    reg  incoming$0;
+    reg  incoming$1;
+    reg  incoming$2;
+    reg  [1:0] step;
+    reg  full;
+    reg  empty;
+    reg  push;
+    reg  pop;
+    
+    // Sub module instances
+    nrc_mgmt$agent$split$tags$slots$0 slots$0(
+        .d(slots$0$d),
+        .q(slots$0$q),
+        .clock(slots$0$clock)
+    );
+    nrc_mgmt$agent$split$tags$slots$1 slots$1(
+        .d(slots$1$d),
+        .q(slots$1$q),
+        .clock(slots$1$clock)
+    );
+    nrc_mgmt$agent$split$tags$slots$2 slots$2(
+        .d(slots$2$d),
+        .q(slots$2$q),
+        .clock(slots$2$clock)
+    );
+    nrc_mgmt$agent$split$tags$held$0 held$0(
+        .d(held$0$d),
+        .q(held$0$q),
+        .clock(held$0$clock)
+    );
+    nrc_mgmt$agent$split$tags$held$1 held$1(
+        .d(held$1$d),
+        .q(held$1$q),
+        .clock(held$1$clock)
+    );
+    nrc_mgmt$agent$split$tags$held$2 held$2(
+        .d(held$2$d),
+        .q(held$2$q),
+        .clock(held$2$clock)
+    );
+    nrc_mgmt$agent$split$tags$fill fill(
+        .d(fill$d),
+        .q(fill$q),
+        .clock(fill$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        fill$clock = clock;
+        fill$d = fill$q;
+        slots$0$clock = clock;
+        slots$0$d = slots$0$q;
+        held$0$clock = clock;
+        held$0$d = held$0$q;
+        below$0 = 1'b1;
+        above$0 = 1'b0;
+        slots$1$clock = clock;
+        slots$1$d = slots$1$q;
+        held$1$clock = clock;
+        held$1$d = held$1$q;
+        below$1 = 1'b1;
+        above$1 = 1'b0;
+        slots$2$clock = clock;
+        slots$2$d = slots$2$q;
+        held$2$clock = clock;
+        held$2$d = held$2$q;
+        below$2 = 1'b1;
+        above$2 = 1'b0;
+        below$1 = held$0$q;
+        below$2 = held$1$q;
+        above$0 = held$1$q;
+        above$1 = held$2$q;
+        empty = 1'b1;
+        full = 1'b1;
+        empty = ~held$0$q;
+        full = held$2$q;
+        count = fill$q;
+        sink$ready = ~full;
+        source$valid = ~empty;
+        source$data = sink$data;
+        source$data = slots$0$q;
+        push = sink$valid & ~full;
+        pop = source$ready & ~empty;
+        if (fall_through & empty) begin
+            source$valid = sink$valid;
+            source$data = sink$data;
+            push = sink$valid & ~source$ready;
+        end
+        if (passthrough) begin
+            sink$ready = source$ready;
+            source$valid = sink$valid;
+            source$data = sink$data;
+        end
+        incoming$0 = sink$data;
+        incoming$1 = sink$data;
+        incoming$2 = sink$data;
+        if (above$0) begin
+            incoming$0 = slots$1$q;
+        end
+        if (above$1) begin
+            incoming$1 = slots$2$q;
+        end
+        load$0 = source$ready | (sink$valid & ~held$0$q);
+        if (load$0) begin
+            slots$0$d = incoming$0;
+        end
+        load$1 = source$ready | (sink$valid & ~held$1$q);
+        if (load$1) begin
+            slots$1$d = incoming$1;
+        end
+        load$2 = source$ready | (sink$valid & ~held$2$q);
+        if (load$2) begin
+            slots$2$d = incoming$2;
+        end
+        if (push & ~pop) begin
+            held$0$d = below$0;
+            held$1$d = below$1;
+            held$2$d = below$2;
+        end
+        if (pop & ~push) begin
+            held$0$d = above$0;
+            held$1$d = above$1;
+            held$2$d = above$2;
+        end
+        step = one;
+        if (pop) begin
+            step = all_ones;
+        end
+        if (push ^ pop) begin
+            fill$d = fill$q + step;
+        end
+        if (reset) begin
+            held$0$d = 1'b0;
+            held$1$d = 1'b0;
+            held$2$d = 1'b0;
+            fill$d = 32'h0;
+        end
+    end
+    
+endmodule // nrc_mgmt$agent$split$tags
+
+
+module nrc_mgmt$agent$split$tags$fill(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$split$tags$fill
+
+
+module nrc_mgmt$agent$split$tags$held$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$split$tags$held$0
+
+
+module nrc_mgmt$agent$split$tags$held$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$split$tags$held$1
+
+
+module nrc_mgmt$agent$split$tags$held$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$split$tags$held$2
+
+
+module nrc_mgmt$agent$split$tags$slots$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$split$tags$slots$0
+
+
+module nrc_mgmt$agent$split$tags$slots$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$split$tags$slots$1
+
+
+module nrc_mgmt$agent$split$tags$slots$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$split$tags$slots$2
 
 
 module nrc_mgmt$mesh(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inbound$0$port,inbound$0$ready,inbound$1$valid,inbound$1$data,inbound$1$last,inbound$1$port,inbound$1$ready,inbound$2$valid,inbound$2$data,inbound$2$last,inbound$2$port,inbound$2$ready,inbound$3$valid,inbound$3$data,inbound$3$last,inbound$3$port,inbound$3$ready,inbound$4$valid,inbound$4$data,inbound$4$last,inbound$4$port,inbound$4$ready,inbound$5$valid,inbound$5$data,inbound$5$last,inbound$5$port,inbound$5$ready,inbound$6$valid,inbound$6$data,inbound$6$last,inbound$6$port,inbound$6$ready,inbound$7$valid,inbound$7$data,inbound$7$last,inbound$7$port,inbound$7$ready,outbound$0$valid,outbound$0$data,outbound$0$last,outbound$0$port,outbound$0$ready,outbound$1$valid,outbound$1$data,outbound$1$last,outbound$1$port,outbound$1$ready,outbound$2$valid,outbound$2$data,outbound$2$last,outbound$2$port,outbound$2$ready,outbound$3$valid,outbound$3$data,outbound$3$last,outbound$3$port,outbound$3$ready,outbound$4$valid,outbound$4$data,outbound$4$last,outbound$4$port,outbound$4$ready,outbound$5$valid,outbound$5$data,outbound$5$last,outbound$5$port,outbound$5$ready,outbound$6$valid,outbound$6$data,outbound$6$last,outbound$6$port,outbound$6$ready,outbound$7$valid,outbound$7$data,outbound$7$last,outbound$7$port,outbound$7$ready,to_nma$valid,to_nma$data,to_nma$last,to_nma$port,to_nma$ready,from_nma$valid,from_nma$data,from_nma$last,from_nma$port,from_nma$ready,dropped);
@@ -28718,7 +33682,7 @@ module nrc_mgmt$mesh$stations$7$routing(d,q,clock);
 endmodule // nrc_mgmt$mesh$stations$7$routing
 
 
-module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$write,request$data,request$ready,response$valid,response$data,response$error,response$ready,settings$0,settings$1,settings$2,settings$3,settings$4,settings$5,settings$6,settings$7,settings$8,written$0,written$1,written$2,written$3,written$4,written$5,written$6,written$7,written$8,flags$0,flag_values$0,events$0,events$1,events$2,events$3,events$4,events$5,events$6,status$0,status$1,status$2,status$3,status$4,status$5,status$6,status$7,status$8,status$9,status$10,status$11,status$12,status$13,status$14,status$15,status$16,status$17,status$18,status$19,status$20,status$21,status$22,status$23,status$24,status$25,status$26,status$27,status$28,status$29,status$30,status$31,status$32,status$33,status$34,status$35,status$36,status$37,status$38,status$39,status$40,status$41,status$42,status$43,status$44,status$45,status$46,status$47,status$48,status$49,status$50,status$51,status$52,status$53,status$54,status$55,status$56,status$57,status$58,status$59,status$60,status$61,status$62,status$63,status$64,status$65,status$66,status$67);
+module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$write,request$data,request$ready,response$valid,response$data,response$error,response$ready,settings$0,settings$1,written$0,written$1,events$0,events$1,status$0,status$1,status$2,status$3,status$4,status$5,status$6,status$7,status$8,status$9,status$10,status$11,status$12,status$13,status$14,status$15,status$16,status$17,status$18,status$19,status$20,status$21,status$22,status$23,status$24,status$25,status$26,status$27,status$28,status$29,status$30,status$31,status$32,status$33,status$34,status$35,status$36,status$37,status$38,status$39,status$40,status$41,status$42,status$43,status$44,status$45,status$46,status$47,status$48,status$49,status$50,status$51,status$52,status$53,status$54,status$55,status$56,status$57,status$58,status$59,status$60,status$61,status$62,status$63,status$64);
     
     // Module arguments
     input wire  clock;
@@ -28734,31 +33698,10 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     input wire  response$ready;
     output reg  [63:0] settings$0;
     output reg  [63:0] settings$1;
-    output reg  [63:0] settings$2;
-    output reg  [63:0] settings$3;
-    output reg  [63:0] settings$4;
-    output reg  [63:0] settings$5;
-    output reg  [63:0] settings$6;
-    output reg  [63:0] settings$7;
-    output reg  [63:0] settings$8;
     output reg  written$0;
     output reg  written$1;
-    output reg  written$2;
-    output reg  written$3;
-    output reg  written$4;
-    output reg  written$5;
-    output reg  written$6;
-    output reg  written$7;
-    output reg  written$8;
-    input wire  [63:0] flags$0;
-    output reg  [63:0] flag_values$0;
     input wire  events$0;
     input wire  events$1;
-    input wire  events$2;
-    input wire  events$3;
-    input wire  events$4;
-    input wire  events$5;
-    input wire  events$6;
     input wire  [63:0] status$0;
     input wire  [63:0] status$1;
     input wire  [63:0] status$2;
@@ -28824,183 +33767,146 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     input wire  [63:0] status$62;
     input wire  [63:0] status$63;
     input wire  [63:0] status$64;
-    input wire  [63:0] status$65;
-    input wire  [63:0] status$66;
-    input wire  [63:0] status$67;
     
     // Constant declarations
-    localparam  offsets$0 = 15'b0;
-    localparam  offsets$1 = 15'b10;
-    localparam  offsets$2 = 15'b11;
-    localparam  offsets$3 = 15'b100;
-    localparam  offsets$4 = 15'b101;
-    localparam  offsets$5 = 15'b110;
-    localparam  offsets$6 = 15'b111;
-    localparam  offsets$7 = 15'b1000000;
-    localparam  offsets$8 = 15'b1000001;
-    localparam  offsets$9 = 15'b1001;
-    localparam  offsets$10 = 15'b10000;
-    localparam  offsets$11 = 15'b10001;
-    localparam  offsets$12 = 15'b10010;
-    localparam  offsets$13 = 15'b10011;
-    localparam  offsets$14 = 15'b10100;
-    localparam  offsets$15 = 15'b100000;
-    localparam  offsets$16 = 15'b100001;
-    localparam  offsets$17 = 15'b1;
-    localparam  offsets$18 = 15'b1000;
-    localparam  offsets$19 = 15'b1010;
-    localparam  offsets$20 = 15'b1000010;
-    localparam  offsets$21 = 15'b100000000;
-    localparam  offsets$22 = 15'b100000001;
-    localparam  offsets$23 = 15'b100000010;
-    localparam  offsets$24 = 15'b100000011;
-    localparam  offsets$25 = 15'b100000100;
-    localparam  offsets$26 = 15'b100000101;
-    localparam  offsets$27 = 15'b100000110;
-    localparam  offsets$28 = 15'b100000111;
-    localparam  offsets$29 = 15'b100001000;
-    localparam  offsets$30 = 15'b100001001;
-    localparam  offsets$31 = 15'b100001010;
-    localparam  offsets$32 = 15'b100001011;
-    localparam  offsets$33 = 15'b100001100;
-    localparam  offsets$34 = 15'b100001101;
-    localparam  offsets$35 = 15'b100001110;
-    localparam  offsets$36 = 15'b100001111;
-    localparam  offsets$37 = 15'b100010000;
-    localparam  offsets$38 = 15'b100010001;
-    localparam  offsets$39 = 15'b100010010;
-    localparam  offsets$40 = 15'b100010011;
-    localparam  offsets$41 = 15'b100010100;
-    localparam  offsets$42 = 15'b100010101;
-    localparam  offsets$43 = 15'b100010110;
-    localparam  offsets$44 = 15'b100010111;
-    localparam  offsets$45 = 15'b100011000;
-    localparam  offsets$46 = 15'b100011001;
-    localparam  offsets$47 = 15'b100011010;
-    localparam  offsets$48 = 15'b100011011;
-    localparam  offsets$49 = 15'b100011100;
-    localparam  offsets$50 = 15'b100011101;
-    localparam  offsets$51 = 15'b100011110;
-    localparam  offsets$52 = 15'b100011111;
-    localparam  offsets$53 = 15'b100100000;
-    localparam  offsets$54 = 15'b100100001;
-    localparam  offsets$55 = 15'b100100010;
-    localparam  offsets$56 = 15'b100100011;
-    localparam  offsets$57 = 15'b100100100;
-    localparam  offsets$58 = 15'b100100101;
-    localparam  offsets$59 = 15'b100100110;
-    localparam  offsets$60 = 15'b100100111;
-    localparam  offsets$61 = 15'b100101000;
-    localparam  offsets$62 = 15'b100101001;
-    localparam  offsets$63 = 15'b100101010;
-    localparam  offsets$64 = 15'b100101011;
-    localparam  offsets$65 = 15'b100101100;
-    localparam  offsets$66 = 15'b100101101;
-    localparam  offsets$67 = 15'b100101110;
-    localparam  offsets$68 = 15'b100101111;
-    localparam  offsets$69 = 15'b100110000;
-    localparam  offsets$70 = 15'b100110001;
-    localparam  offsets$71 = 15'b100110010;
-    localparam  offsets$72 = 15'b100110011;
-    localparam  offsets$73 = 15'b100110100;
-    localparam  offsets$74 = 15'b100110101;
-    localparam  offsets$75 = 15'b100110110;
-    localparam  offsets$76 = 15'b100110111;
-    localparam  offsets$77 = 15'b100111000;
-    localparam  offsets$78 = 15'b100111001;
-    localparam  offsets$79 = 15'b100111010;
-    localparam  offsets$80 = 15'b100111011;
-    localparam  offsets$81 = 15'b100111100;
-    localparam  offsets$82 = 15'b100111101;
-    localparam  offsets$83 = 15'b100111110;
-    localparam  offsets$84 = 15'b100111111;
-    localparam  setting_resets$0 = 64'hffff;
+    localparam  offsets$0 = 15'b1000000;
+    localparam  offsets$1 = 15'b1000001;
+    localparam  offsets$2 = 15'b100000;
+    localparam  offsets$3 = 15'b100001;
+    localparam  offsets$4 = 15'b1000010;
+    localparam  offsets$5 = 15'b100000000;
+    localparam  offsets$6 = 15'b100000001;
+    localparam  offsets$7 = 15'b100000010;
+    localparam  offsets$8 = 15'b100000011;
+    localparam  offsets$9 = 15'b100000100;
+    localparam  offsets$10 = 15'b100000101;
+    localparam  offsets$11 = 15'b100000110;
+    localparam  offsets$12 = 15'b100000111;
+    localparam  offsets$13 = 15'b100001000;
+    localparam  offsets$14 = 15'b100001001;
+    localparam  offsets$15 = 15'b100001010;
+    localparam  offsets$16 = 15'b100001011;
+    localparam  offsets$17 = 15'b100001100;
+    localparam  offsets$18 = 15'b100001101;
+    localparam  offsets$19 = 15'b100001110;
+    localparam  offsets$20 = 15'b100001111;
+    localparam  offsets$21 = 15'b100010000;
+    localparam  offsets$22 = 15'b100010001;
+    localparam  offsets$23 = 15'b100010010;
+    localparam  offsets$24 = 15'b100010011;
+    localparam  offsets$25 = 15'b100010100;
+    localparam  offsets$26 = 15'b100010101;
+    localparam  offsets$27 = 15'b100010110;
+    localparam  offsets$28 = 15'b100010111;
+    localparam  offsets$29 = 15'b100011000;
+    localparam  offsets$30 = 15'b100011001;
+    localparam  offsets$31 = 15'b100011010;
+    localparam  offsets$32 = 15'b100011011;
+    localparam  offsets$33 = 15'b100011100;
+    localparam  offsets$34 = 15'b100011101;
+    localparam  offsets$35 = 15'b100011110;
+    localparam  offsets$36 = 15'b100011111;
+    localparam  offsets$37 = 15'b100100000;
+    localparam  offsets$38 = 15'b100100001;
+    localparam  offsets$39 = 15'b100100010;
+    localparam  offsets$40 = 15'b100100011;
+    localparam  offsets$41 = 15'b100100100;
+    localparam  offsets$42 = 15'b100100101;
+    localparam  offsets$43 = 15'b100100110;
+    localparam  offsets$44 = 15'b100100111;
+    localparam  offsets$45 = 15'b100101000;
+    localparam  offsets$46 = 15'b100101001;
+    localparam  offsets$47 = 15'b100101010;
+    localparam  offsets$48 = 15'b100101011;
+    localparam  offsets$49 = 15'b100101100;
+    localparam  offsets$50 = 15'b100101101;
+    localparam  offsets$51 = 15'b100101110;
+    localparam  offsets$52 = 15'b100101111;
+    localparam  offsets$53 = 15'b100110000;
+    localparam  offsets$54 = 15'b100110001;
+    localparam  offsets$55 = 15'b100110010;
+    localparam  offsets$56 = 15'b100110011;
+    localparam  offsets$57 = 15'b100110100;
+    localparam  offsets$58 = 15'b100110101;
+    localparam  offsets$59 = 15'b100110110;
+    localparam  offsets$60 = 15'b100110111;
+    localparam  offsets$61 = 15'b100111000;
+    localparam  offsets$62 = 15'b100111001;
+    localparam  offsets$63 = 15'b100111010;
+    localparam  offsets$64 = 15'b100111011;
+    localparam  offsets$65 = 15'b100111100;
+    localparam  offsets$66 = 15'b100111101;
+    localparam  offsets$67 = 15'b100111110;
+    localparam  offsets$68 = 15'b100111111;
+    localparam  setting_resets$0 = 64'h0;
     localparam  setting_resets$1 = 64'h0;
-    localparam  setting_resets$2 = 64'h0;
-    localparam  setting_resets$3 = 64'h0;
-    localparam  setting_resets$4 = 64'h0;
-    localparam  setting_resets$5 = 64'h0;
-    localparam  setting_resets$6 = 64'h0;
-    localparam  setting_resets$7 = 64'h0;
-    localparam  setting_resets$8 = 64'h0;
     localparam  setting_masks$0 = 64'hffff;
-    localparam  setting_masks$1 = 64'h1;
-    localparam  setting_masks$2 = 64'hff;
-    localparam  setting_masks$3 = 64'hffffffffffffffff;
-    localparam  setting_masks$4 = 64'hffffffffffffffff;
-    localparam  setting_masks$5 = 64'hffff;
-    localparam  setting_masks$6 = 64'h7;
-    localparam  setting_masks$7 = 64'hffff;
-    localparam  setting_masks$8 = 64'hff;
-    localparam  flag_masks$0 = 64'hff;
-    localparam  status_masks$0 = 64'h3;
-    localparam  status_masks$1 = 64'hff;
-    localparam  status_masks$2 = 64'h3f;
-    localparam  status_masks$3 = 64'hff;
-    localparam  status_masks$4 = 64'h7ffff;
-    localparam  status_masks$5 = 64'h1fffffff;
-    localparam  status_masks$6 = 64'hffffffff;
-    localparam  status_masks$7 = 64'hffffffff;
+    localparam  setting_masks$1 = 64'hff;
+    localparam  status_masks$0 = 64'hff;
+    localparam  status_masks$1 = 64'h7ffff;
+    localparam  status_masks$2 = 64'h1fffffff;
+    localparam  status_masks$3 = 64'hffffffff;
+    localparam  status_masks$4 = 64'hffffffff;
+    localparam  status_masks$5 = 64'hffffffff;
+    localparam  status_masks$6 = 64'hffff;
+    localparam  status_masks$7 = 64'hffff;
     localparam  status_masks$8 = 64'hffffffff;
-    localparam  status_masks$9 = 64'hffff;
-    localparam  status_masks$10 = 64'hffff;
+    localparam  status_masks$9 = 64'h7ffff;
+    localparam  status_masks$10 = 64'h1fffffff;
     localparam  status_masks$11 = 64'hffffffff;
-    localparam  status_masks$12 = 64'h7ffff;
-    localparam  status_masks$13 = 64'h1fffffff;
-    localparam  status_masks$14 = 64'hffffffff;
-    localparam  status_masks$15 = 64'hffffffff;
+    localparam  status_masks$12 = 64'hffffffff;
+    localparam  status_masks$13 = 64'hffffffff;
+    localparam  status_masks$14 = 64'hffff;
+    localparam  status_masks$15 = 64'hffff;
     localparam  status_masks$16 = 64'hffffffff;
-    localparam  status_masks$17 = 64'hffff;
-    localparam  status_masks$18 = 64'hffff;
+    localparam  status_masks$17 = 64'h7ffff;
+    localparam  status_masks$18 = 64'h1fffffff;
     localparam  status_masks$19 = 64'hffffffff;
-    localparam  status_masks$20 = 64'h7ffff;
-    localparam  status_masks$21 = 64'h1fffffff;
-    localparam  status_masks$22 = 64'hffffffff;
-    localparam  status_masks$23 = 64'hffffffff;
+    localparam  status_masks$20 = 64'hffffffff;
+    localparam  status_masks$21 = 64'hffffffff;
+    localparam  status_masks$22 = 64'hffff;
+    localparam  status_masks$23 = 64'hffff;
     localparam  status_masks$24 = 64'hffffffff;
-    localparam  status_masks$25 = 64'hffff;
-    localparam  status_masks$26 = 64'hffff;
+    localparam  status_masks$25 = 64'h7ffff;
+    localparam  status_masks$26 = 64'h1fffffff;
     localparam  status_masks$27 = 64'hffffffff;
-    localparam  status_masks$28 = 64'h7ffff;
-    localparam  status_masks$29 = 64'h1fffffff;
-    localparam  status_masks$30 = 64'hffffffff;
-    localparam  status_masks$31 = 64'hffffffff;
+    localparam  status_masks$28 = 64'hffffffff;
+    localparam  status_masks$29 = 64'hffffffff;
+    localparam  status_masks$30 = 64'hffff;
+    localparam  status_masks$31 = 64'hffff;
     localparam  status_masks$32 = 64'hffffffff;
-    localparam  status_masks$33 = 64'hffff;
-    localparam  status_masks$34 = 64'hffff;
+    localparam  status_masks$33 = 64'h7ffff;
+    localparam  status_masks$34 = 64'h1fffffff;
     localparam  status_masks$35 = 64'hffffffff;
-    localparam  status_masks$36 = 64'h7ffff;
-    localparam  status_masks$37 = 64'h1fffffff;
-    localparam  status_masks$38 = 64'hffffffff;
-    localparam  status_masks$39 = 64'hffffffff;
+    localparam  status_masks$36 = 64'hffffffff;
+    localparam  status_masks$37 = 64'hffffffff;
+    localparam  status_masks$38 = 64'hffff;
+    localparam  status_masks$39 = 64'hffff;
     localparam  status_masks$40 = 64'hffffffff;
-    localparam  status_masks$41 = 64'hffff;
-    localparam  status_masks$42 = 64'hffff;
+    localparam  status_masks$41 = 64'h7ffff;
+    localparam  status_masks$42 = 64'h1fffffff;
     localparam  status_masks$43 = 64'hffffffff;
-    localparam  status_masks$44 = 64'h7ffff;
-    localparam  status_masks$45 = 64'h1fffffff;
-    localparam  status_masks$46 = 64'hffffffff;
-    localparam  status_masks$47 = 64'hffffffff;
+    localparam  status_masks$44 = 64'hffffffff;
+    localparam  status_masks$45 = 64'hffffffff;
+    localparam  status_masks$46 = 64'hffff;
+    localparam  status_masks$47 = 64'hffff;
     localparam  status_masks$48 = 64'hffffffff;
-    localparam  status_masks$49 = 64'hffff;
-    localparam  status_masks$50 = 64'hffff;
+    localparam  status_masks$49 = 64'h7ffff;
+    localparam  status_masks$50 = 64'h1fffffff;
     localparam  status_masks$51 = 64'hffffffff;
-    localparam  status_masks$52 = 64'h7ffff;
-    localparam  status_masks$53 = 64'h1fffffff;
-    localparam  status_masks$54 = 64'hffffffff;
-    localparam  status_masks$55 = 64'hffffffff;
+    localparam  status_masks$52 = 64'hffffffff;
+    localparam  status_masks$53 = 64'hffffffff;
+    localparam  status_masks$54 = 64'hffff;
+    localparam  status_masks$55 = 64'hffff;
     localparam  status_masks$56 = 64'hffffffff;
-    localparam  status_masks$57 = 64'hffff;
-    localparam  status_masks$58 = 64'hffff;
+    localparam  status_masks$57 = 64'h7ffff;
+    localparam  status_masks$58 = 64'h1fffffff;
     localparam  status_masks$59 = 64'hffffffff;
-    localparam  status_masks$60 = 64'h7ffff;
-    localparam  status_masks$61 = 64'h1fffffff;
-    localparam  status_masks$62 = 64'hffffffff;
-    localparam  status_masks$63 = 64'hffffffff;
+    localparam  status_masks$60 = 64'hffffffff;
+    localparam  status_masks$61 = 64'hffffffff;
+    localparam  status_masks$62 = 64'hffff;
+    localparam  status_masks$63 = 64'hffff;
     localparam  status_masks$64 = 64'hffffffff;
-    localparam  status_masks$65 = 64'hffff;
-    localparam  status_masks$66 = 64'hffff;
-    localparam  status_masks$67 = 64'hffffffff;
     localparam  zero = 64'h0;
     localparam  error_none = 2'b0;
     localparam  error_unmapped = 2'b1;
@@ -29013,80 +33919,20 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     reg  [63:0] setting$1$d;
     wire  [63:0] setting$1$q;
     reg  setting$1$clock;
-    reg  [63:0] setting$2$d;
-    wire  [63:0] setting$2$q;
-    reg  setting$2$clock;
-    reg  [63:0] setting$3$d;
-    wire  [63:0] setting$3$q;
-    reg  setting$3$clock;
-    reg  [63:0] setting$4$d;
-    wire  [63:0] setting$4$q;
-    reg  setting$4$clock;
-    reg  [63:0] setting$5$d;
-    wire  [63:0] setting$5$q;
-    reg  setting$5$clock;
-    reg  [63:0] setting$6$d;
-    wire  [63:0] setting$6$q;
-    reg  setting$6$clock;
-    reg  [63:0] setting$7$d;
-    wire  [63:0] setting$7$q;
-    reg  setting$7$clock;
-    reg  [63:0] setting$8$d;
-    wire  [63:0] setting$8$q;
-    reg  setting$8$clock;
     reg  strobe$0$d;
     wire  strobe$0$q;
     reg  strobe$0$clock;
     reg  strobe$1$d;
     wire  strobe$1$q;
     reg  strobe$1$clock;
-    reg  strobe$2$d;
-    wire  strobe$2$q;
-    reg  strobe$2$clock;
-    reg  strobe$3$d;
-    wire  strobe$3$q;
-    reg  strobe$3$clock;
-    reg  strobe$4$d;
-    wire  strobe$4$q;
-    reg  strobe$4$clock;
-    reg  strobe$5$d;
-    wire  strobe$5$q;
-    reg  strobe$5$clock;
-    reg  strobe$6$d;
-    wire  strobe$6$q;
-    reg  strobe$6$clock;
-    reg  strobe$7$d;
-    wire  strobe$7$q;
-    reg  strobe$7$clock;
-    reg  strobe$8$d;
-    wire  strobe$8$q;
-    reg  strobe$8$clock;
-    reg  [63:0] flag$0$d;
-    wire  [63:0] flag$0$q;
-    reg  flag$0$clock;
     reg  counters$clock;
     reg  counters$reset;
     reg  counters$events$0;
     reg  counters$events$1;
-    reg  counters$events$2;
-    reg  counters$events$3;
-    reg  counters$events$4;
-    reg  counters$events$5;
-    reg  counters$events$6;
     reg  counters$clears$0;
     reg  counters$clears$1;
-    reg  counters$clears$2;
-    reg  counters$clears$3;
-    reg  counters$clears$4;
-    reg  counters$clears$5;
-    reg  counters$clears$6;
     wire  [63:0] counters$values$0;
     wire  [63:0] counters$values$1;
-    wire  [63:0] counters$values$2;
-    wire  [63:0] counters$values$3;
-    wire  [63:0] counters$values$4;
-    wire  [63:0] counters$values$5;
-    wire  [63:0] counters$values$6;
     reg  read$selects$0;
     reg  read$selects$1;
     reg  read$selects$2;
@@ -29156,22 +34002,6 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     reg  read$selects$66;
     reg  read$selects$67;
     reg  read$selects$68;
-    reg  read$selects$69;
-    reg  read$selects$70;
-    reg  read$selects$71;
-    reg  read$selects$72;
-    reg  read$selects$73;
-    reg  read$selects$74;
-    reg  read$selects$75;
-    reg  read$selects$76;
-    reg  read$selects$77;
-    reg  read$selects$78;
-    reg  read$selects$79;
-    reg  read$selects$80;
-    reg  read$selects$81;
-    reg  read$selects$82;
-    reg  read$selects$83;
-    reg  read$selects$84;
     reg  [63:0] read$values$0;
     reg  [63:0] read$values$1;
     reg  [63:0] read$values$2;
@@ -29241,22 +34071,6 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     reg  [63:0] read$values$66;
     reg  [63:0] read$values$67;
     reg  [63:0] read$values$68;
-    reg  [63:0] read$values$69;
-    reg  [63:0] read$values$70;
-    reg  [63:0] read$values$71;
-    reg  [63:0] read$values$72;
-    reg  [63:0] read$values$73;
-    reg  [63:0] read$values$74;
-    reg  [63:0] read$values$75;
-    reg  [63:0] read$values$76;
-    reg  [63:0] read$values$77;
-    reg  [63:0] read$values$78;
-    reg  [63:0] read$values$79;
-    reg  [63:0] read$values$80;
-    reg  [63:0] read$values$81;
-    reg  [63:0] read$values$82;
-    reg  [63:0] read$values$83;
-    reg  [63:0] read$values$84;
     wire  [63:0] read$value;
     wire  read$any;
     wire  read$marked;
@@ -29470,54 +34284,6 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     reg  hits$68$d;
     wire  hits$68$q;
     reg  hits$68$clock;
-    reg  hits$69$d;
-    wire  hits$69$q;
-    reg  hits$69$clock;
-    reg  hits$70$d;
-    wire  hits$70$q;
-    reg  hits$70$clock;
-    reg  hits$71$d;
-    wire  hits$71$q;
-    reg  hits$71$clock;
-    reg  hits$72$d;
-    wire  hits$72$q;
-    reg  hits$72$clock;
-    reg  hits$73$d;
-    wire  hits$73$q;
-    reg  hits$73$clock;
-    reg  hits$74$d;
-    wire  hits$74$q;
-    reg  hits$74$clock;
-    reg  hits$75$d;
-    wire  hits$75$q;
-    reg  hits$75$clock;
-    reg  hits$76$d;
-    wire  hits$76$q;
-    reg  hits$76$clock;
-    reg  hits$77$d;
-    wire  hits$77$q;
-    reg  hits$77$clock;
-    reg  hits$78$d;
-    wire  hits$78$q;
-    reg  hits$78$clock;
-    reg  hits$79$d;
-    wire  hits$79$q;
-    reg  hits$79$clock;
-    reg  hits$80$d;
-    wire  hits$80$q;
-    reg  hits$80$clock;
-    reg  hits$81$d;
-    wire  hits$81$q;
-    reg  hits$81$clock;
-    reg  hits$82$d;
-    wire  hits$82$q;
-    reg  hits$82$clock;
-    reg  hits$83$d;
-    wire  hits$83$q;
-    reg  hits$83$clock;
-    reg  hits$84$d;
-    wire  hits$84$q;
-    reg  hits$84$clock;
     reg  writes$0$d;
     wire  writes$0$q;
     reg  writes$0$clock;
@@ -29530,45 +34296,6 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     reg  writes$3$d;
     wire  writes$3$q;
     reg  writes$3$clock;
-    reg  writes$4$d;
-    wire  writes$4$q;
-    reg  writes$4$clock;
-    reg  writes$5$d;
-    wire  writes$5$q;
-    reg  writes$5$clock;
-    reg  writes$6$d;
-    wire  writes$6$q;
-    reg  writes$6$clock;
-    reg  writes$7$d;
-    wire  writes$7$q;
-    reg  writes$7$clock;
-    reg  writes$8$d;
-    wire  writes$8$q;
-    reg  writes$8$clock;
-    reg  writes$9$d;
-    wire  writes$9$q;
-    reg  writes$9$clock;
-    reg  writes$10$d;
-    wire  writes$10$q;
-    reg  writes$10$clock;
-    reg  writes$11$d;
-    wire  writes$11$q;
-    reg  writes$11$clock;
-    reg  writes$12$d;
-    wire  writes$12$q;
-    reg  writes$12$clock;
-    reg  writes$13$d;
-    wire  writes$13$q;
-    reg  writes$13$clock;
-    reg  writes$14$d;
-    wire  writes$14$q;
-    reg  writes$14$clock;
-    reg  writes$15$d;
-    wire  writes$15$q;
-    reg  writes$15$clock;
-    reg  writes$16$d;
-    wire  writes$16$q;
-    reg  writes$16$clock;
     reg  writing$d;
     wire  writing$q;
     reg  writing$clock;
@@ -29600,41 +34327,6 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
         .q(setting$1$q),
         .clock(setting$1$clock)
     );
-    nrc_mgmt$registers$setting$2 setting$2(
-        .d(setting$2$d),
-        .q(setting$2$q),
-        .clock(setting$2$clock)
-    );
-    nrc_mgmt$registers$setting$3 setting$3(
-        .d(setting$3$d),
-        .q(setting$3$q),
-        .clock(setting$3$clock)
-    );
-    nrc_mgmt$registers$setting$4 setting$4(
-        .d(setting$4$d),
-        .q(setting$4$q),
-        .clock(setting$4$clock)
-    );
-    nrc_mgmt$registers$setting$5 setting$5(
-        .d(setting$5$d),
-        .q(setting$5$q),
-        .clock(setting$5$clock)
-    );
-    nrc_mgmt$registers$setting$6 setting$6(
-        .d(setting$6$d),
-        .q(setting$6$q),
-        .clock(setting$6$clock)
-    );
-    nrc_mgmt$registers$setting$7 setting$7(
-        .d(setting$7$d),
-        .q(setting$7$q),
-        .clock(setting$7$clock)
-    );
-    nrc_mgmt$registers$setting$8 setting$8(
-        .d(setting$8$d),
-        .q(setting$8$q),
-        .clock(setting$8$clock)
-    );
     nrc_mgmt$registers$strobe$0 strobe$0(
         .d(strobe$0$d),
         .q(strobe$0$q),
@@ -29645,70 +34337,15 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
         .q(strobe$1$q),
         .clock(strobe$1$clock)
     );
-    nrc_mgmt$registers$strobe$2 strobe$2(
-        .d(strobe$2$d),
-        .q(strobe$2$q),
-        .clock(strobe$2$clock)
-    );
-    nrc_mgmt$registers$strobe$3 strobe$3(
-        .d(strobe$3$d),
-        .q(strobe$3$q),
-        .clock(strobe$3$clock)
-    );
-    nrc_mgmt$registers$strobe$4 strobe$4(
-        .d(strobe$4$d),
-        .q(strobe$4$q),
-        .clock(strobe$4$clock)
-    );
-    nrc_mgmt$registers$strobe$5 strobe$5(
-        .d(strobe$5$d),
-        .q(strobe$5$q),
-        .clock(strobe$5$clock)
-    );
-    nrc_mgmt$registers$strobe$6 strobe$6(
-        .d(strobe$6$d),
-        .q(strobe$6$q),
-        .clock(strobe$6$clock)
-    );
-    nrc_mgmt$registers$strobe$7 strobe$7(
-        .d(strobe$7$d),
-        .q(strobe$7$q),
-        .clock(strobe$7$clock)
-    );
-    nrc_mgmt$registers$strobe$8 strobe$8(
-        .d(strobe$8$d),
-        .q(strobe$8$q),
-        .clock(strobe$8$clock)
-    );
-    nrc_mgmt$registers$flag$0 flag$0(
-        .d(flag$0$d),
-        .q(flag$0$q),
-        .clock(flag$0$clock)
-    );
     nrc_mgmt$registers$counters counters(
         .clock(counters$clock),
         .reset(counters$reset),
         .events$0(counters$events$0),
         .events$1(counters$events$1),
-        .events$2(counters$events$2),
-        .events$3(counters$events$3),
-        .events$4(counters$events$4),
-        .events$5(counters$events$5),
-        .events$6(counters$events$6),
         .clears$0(counters$clears$0),
         .clears$1(counters$clears$1),
-        .clears$2(counters$clears$2),
-        .clears$3(counters$clears$3),
-        .clears$4(counters$clears$4),
-        .clears$5(counters$clears$5),
-        .clears$6(counters$clears$6),
         .values$0(counters$values$0),
-        .values$1(counters$values$1),
-        .values$2(counters$values$2),
-        .values$3(counters$values$3),
-        .values$4(counters$values$4),
-        .values$5(counters$values$5),
-        .values$6(counters$values$6)
+        .values$1(counters$values$1)
     );
     nrc_mgmt$registers$read read(
         .selects$0(read$selects$0),
@@ -29780,22 +34417,6 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
         .selects$66(read$selects$66),
         .selects$67(read$selects$67),
         .selects$68(read$selects$68),
-        .selects$69(read$selects$69),
-        .selects$70(read$selects$70),
-        .selects$71(read$selects$71),
-        .selects$72(read$selects$72),
-        .selects$73(read$selects$73),
-        .selects$74(read$selects$74),
-        .selects$75(read$selects$75),
-        .selects$76(read$selects$76),
-        .selects$77(read$selects$77),
-        .selects$78(read$selects$78),
-        .selects$79(read$selects$79),
-        .selects$80(read$selects$80),
-        .selects$81(read$selects$81),
-        .selects$82(read$selects$82),
-        .selects$83(read$selects$83),
-        .selects$84(read$selects$84),
         .values$0(read$values$0),
         .values$1(read$values$1),
         .values$2(read$values$2),
@@ -29865,22 +34486,6 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
         .values$66(read$values$66),
         .values$67(read$values$67),
         .values$68(read$values$68),
-        .values$69(read$values$69),
-        .values$70(read$values$70),
-        .values$71(read$values$71),
-        .values$72(read$values$72),
-        .values$73(read$values$73),
-        .values$74(read$values$74),
-        .values$75(read$values$75),
-        .values$76(read$values$76),
-        .values$77(read$values$77),
-        .values$78(read$values$78),
-        .values$79(read$values$79),
-        .values$80(read$values$80),
-        .values$81(read$values$81),
-        .values$82(read$values$82),
-        .values$83(read$values$83),
-        .values$84(read$values$84),
         .value(read$value),
         .any(read$any),
         .marked(read$marked)
@@ -30235,86 +34840,6 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
         .q(hits$68$q),
         .clock(hits$68$clock)
     );
-    nrc_mgmt$registers$hits$69 hits$69(
-        .d(hits$69$d),
-        .q(hits$69$q),
-        .clock(hits$69$clock)
-    );
-    nrc_mgmt$registers$hits$70 hits$70(
-        .d(hits$70$d),
-        .q(hits$70$q),
-        .clock(hits$70$clock)
-    );
-    nrc_mgmt$registers$hits$71 hits$71(
-        .d(hits$71$d),
-        .q(hits$71$q),
-        .clock(hits$71$clock)
-    );
-    nrc_mgmt$registers$hits$72 hits$72(
-        .d(hits$72$d),
-        .q(hits$72$q),
-        .clock(hits$72$clock)
-    );
-    nrc_mgmt$registers$hits$73 hits$73(
-        .d(hits$73$d),
-        .q(hits$73$q),
-        .clock(hits$73$clock)
-    );
-    nrc_mgmt$registers$hits$74 hits$74(
-        .d(hits$74$d),
-        .q(hits$74$q),
-        .clock(hits$74$clock)
-    );
-    nrc_mgmt$registers$hits$75 hits$75(
-        .d(hits$75$d),
-        .q(hits$75$q),
-        .clock(hits$75$clock)
-    );
-    nrc_mgmt$registers$hits$76 hits$76(
-        .d(hits$76$d),
-        .q(hits$76$q),
-        .clock(hits$76$clock)
-    );
-    nrc_mgmt$registers$hits$77 hits$77(
-        .d(hits$77$d),
-        .q(hits$77$q),
-        .clock(hits$77$clock)
-    );
-    nrc_mgmt$registers$hits$78 hits$78(
-        .d(hits$78$d),
-        .q(hits$78$q),
-        .clock(hits$78$clock)
-    );
-    nrc_mgmt$registers$hits$79 hits$79(
-        .d(hits$79$d),
-        .q(hits$79$q),
-        .clock(hits$79$clock)
-    );
-    nrc_mgmt$registers$hits$80 hits$80(
-        .d(hits$80$d),
-        .q(hits$80$q),
-        .clock(hits$80$clock)
-    );
-    nrc_mgmt$registers$hits$81 hits$81(
-        .d(hits$81$d),
-        .q(hits$81$q),
-        .clock(hits$81$clock)
-    );
-    nrc_mgmt$registers$hits$82 hits$82(
-        .d(hits$82$d),
-        .q(hits$82$q),
-        .clock(hits$82$clock)
-    );
-    nrc_mgmt$registers$hits$83 hits$83(
-        .d(hits$83$d),
-        .q(hits$83$q),
-        .clock(hits$83$clock)
-    );
-    nrc_mgmt$registers$hits$84 hits$84(
-        .d(hits$84$d),
-        .q(hits$84$q),
-        .clock(hits$84$clock)
-    );
     nrc_mgmt$registers$writes$0 writes$0(
         .d(writes$0$d),
         .q(writes$0$q),
@@ -30334,71 +34859,6 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
         .d(writes$3$d),
         .q(writes$3$q),
         .clock(writes$3$clock)
-    );
-    nrc_mgmt$registers$writes$4 writes$4(
-        .d(writes$4$d),
-        .q(writes$4$q),
-        .clock(writes$4$clock)
-    );
-    nrc_mgmt$registers$writes$5 writes$5(
-        .d(writes$5$d),
-        .q(writes$5$q),
-        .clock(writes$5$clock)
-    );
-    nrc_mgmt$registers$writes$6 writes$6(
-        .d(writes$6$d),
-        .q(writes$6$q),
-        .clock(writes$6$clock)
-    );
-    nrc_mgmt$registers$writes$7 writes$7(
-        .d(writes$7$d),
-        .q(writes$7$q),
-        .clock(writes$7$clock)
-    );
-    nrc_mgmt$registers$writes$8 writes$8(
-        .d(writes$8$d),
-        .q(writes$8$q),
-        .clock(writes$8$clock)
-    );
-    nrc_mgmt$registers$writes$9 writes$9(
-        .d(writes$9$d),
-        .q(writes$9$q),
-        .clock(writes$9$clock)
-    );
-    nrc_mgmt$registers$writes$10 writes$10(
-        .d(writes$10$d),
-        .q(writes$10$q),
-        .clock(writes$10$clock)
-    );
-    nrc_mgmt$registers$writes$11 writes$11(
-        .d(writes$11$d),
-        .q(writes$11$q),
-        .clock(writes$11$clock)
-    );
-    nrc_mgmt$registers$writes$12 writes$12(
-        .d(writes$12$d),
-        .q(writes$12$q),
-        .clock(writes$12$clock)
-    );
-    nrc_mgmt$registers$writes$13 writes$13(
-        .d(writes$13$d),
-        .q(writes$13$q),
-        .clock(writes$13$clock)
-    );
-    nrc_mgmt$registers$writes$14 writes$14(
-        .d(writes$14$d),
-        .q(writes$14$q),
-        .clock(writes$14$clock)
-    );
-    nrc_mgmt$registers$writes$15 writes$15(
-        .d(writes$15$d),
-        .q(writes$15$q),
-        .clock(writes$15$clock)
-    );
-    nrc_mgmt$registers$writes$16 writes$16(
-        .d(writes$16$d),
-        .q(writes$16$q),
-        .clock(writes$16$clock)
     );
     nrc_mgmt$registers$writing writing(
         .d(writing$d),
@@ -30862,102 +35322,6 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
             hits$68$d = request$address == offsets$68;
         end
         read$selects$68 = hits$68$q;
-        hits$69$clock = clock;
-        hits$69$d = hits$69$q;
-        if (accept) begin
-            hits$69$d = request$address == offsets$69;
-        end
-        read$selects$69 = hits$69$q;
-        hits$70$clock = clock;
-        hits$70$d = hits$70$q;
-        if (accept) begin
-            hits$70$d = request$address == offsets$70;
-        end
-        read$selects$70 = hits$70$q;
-        hits$71$clock = clock;
-        hits$71$d = hits$71$q;
-        if (accept) begin
-            hits$71$d = request$address == offsets$71;
-        end
-        read$selects$71 = hits$71$q;
-        hits$72$clock = clock;
-        hits$72$d = hits$72$q;
-        if (accept) begin
-            hits$72$d = request$address == offsets$72;
-        end
-        read$selects$72 = hits$72$q;
-        hits$73$clock = clock;
-        hits$73$d = hits$73$q;
-        if (accept) begin
-            hits$73$d = request$address == offsets$73;
-        end
-        read$selects$73 = hits$73$q;
-        hits$74$clock = clock;
-        hits$74$d = hits$74$q;
-        if (accept) begin
-            hits$74$d = request$address == offsets$74;
-        end
-        read$selects$74 = hits$74$q;
-        hits$75$clock = clock;
-        hits$75$d = hits$75$q;
-        if (accept) begin
-            hits$75$d = request$address == offsets$75;
-        end
-        read$selects$75 = hits$75$q;
-        hits$76$clock = clock;
-        hits$76$d = hits$76$q;
-        if (accept) begin
-            hits$76$d = request$address == offsets$76;
-        end
-        read$selects$76 = hits$76$q;
-        hits$77$clock = clock;
-        hits$77$d = hits$77$q;
-        if (accept) begin
-            hits$77$d = request$address == offsets$77;
-        end
-        read$selects$77 = hits$77$q;
-        hits$78$clock = clock;
-        hits$78$d = hits$78$q;
-        if (accept) begin
-            hits$78$d = request$address == offsets$78;
-        end
-        read$selects$78 = hits$78$q;
-        hits$79$clock = clock;
-        hits$79$d = hits$79$q;
-        if (accept) begin
-            hits$79$d = request$address == offsets$79;
-        end
-        read$selects$79 = hits$79$q;
-        hits$80$clock = clock;
-        hits$80$d = hits$80$q;
-        if (accept) begin
-            hits$80$d = request$address == offsets$80;
-        end
-        read$selects$80 = hits$80$q;
-        hits$81$clock = clock;
-        hits$81$d = hits$81$q;
-        if (accept) begin
-            hits$81$d = request$address == offsets$81;
-        end
-        read$selects$81 = hits$81$q;
-        hits$82$clock = clock;
-        hits$82$d = hits$82$q;
-        if (accept) begin
-            hits$82$d = request$address == offsets$82;
-        end
-        read$selects$82 = hits$82$q;
-        hits$83$clock = clock;
-        hits$83$d = hits$83$q;
-        if (accept) begin
-            hits$83$d = request$address == offsets$83;
-        end
-        read$selects$83 = hits$83$q;
-        hits$84$clock = clock;
-        hits$84$d = hits$84$q;
-        if (accept) begin
-            hits$84$d = request$address == offsets$84;
-        end
-        read$selects$84 = hits$84$q;
         writes$0$clock = clock;
         writes$0$d = accept & request$write & (request$address == offsets$0);
         writes$1$clock = clock;
@@ -30966,32 +35330,6 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
         writes$2$d = accept & request$write & (request$address == offsets$2);
         writes$3$clock = clock;
         writes$3$d = accept & request$write & (request$address == offsets$3);
-        writes$4$clock = clock;
-        writes$4$d = accept & request$write & (request$address == offsets$4);
-        writes$5$clock = clock;
-        writes$5$d = accept & request$write & (request$address == offsets$5);
-        writes$6$clock = clock;
-        writes$6$d = accept & request$write & (request$address == offsets$6);
-        writes$7$clock = clock;
-        writes$7$d = accept & request$write & (request$address == offsets$7);
-        writes$8$clock = clock;
-        writes$8$d = accept & request$write & (request$address == offsets$8);
-        writes$9$clock = clock;
-        writes$9$d = accept & request$write & (request$address == offsets$9);
-        writes$10$clock = clock;
-        writes$10$d = accept & request$write & (request$address == offsets$10);
-        writes$11$clock = clock;
-        writes$11$d = accept & request$write & (request$address == offsets$11);
-        writes$12$clock = clock;
-        writes$12$d = accept & request$write & (request$address == offsets$12);
-        writes$13$clock = clock;
-        writes$13$d = accept & request$write & (request$address == offsets$13);
-        writes$14$clock = clock;
-        writes$14$d = accept & request$write & (request$address == offsets$14);
-        writes$15$clock = clock;
-        writes$15$d = accept & request$write & (request$address == offsets$15);
-        writes$16$clock = clock;
-        writes$16$d = accept & request$write & (request$address == offsets$16);
         if (accept) begin
             writing$d = request$write;
             wdata$d = request$data;
@@ -31018,179 +35356,77 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
         settings$1 = setting$1$q;
         written$1 = strobe$1$q;
         read$values$1 = setting$1$q;
-        setting$2$clock = clock;
-        setting$2$d = setting$2$q;
-        strobe$2$clock = clock;
-        strobe$2$d = 1'b0;
-        if (writes$2$q) begin
-            setting$2$d = wdata$q & setting_masks$2;
-            strobe$2$d = 1'b1;
-        end
-        settings$2 = setting$2$q;
-        written$2 = strobe$2$q;
-        read$values$2 = setting$2$q;
-        setting$3$clock = clock;
-        setting$3$d = setting$3$q;
-        strobe$3$clock = clock;
-        strobe$3$d = 1'b0;
-        if (writes$3$q) begin
-            setting$3$d = wdata$q & setting_masks$3;
-            strobe$3$d = 1'b1;
-        end
-        settings$3 = setting$3$q;
-        written$3 = strobe$3$q;
-        read$values$3 = setting$3$q;
-        setting$4$clock = clock;
-        setting$4$d = setting$4$q;
-        strobe$4$clock = clock;
-        strobe$4$d = 1'b0;
-        if (writes$4$q) begin
-            setting$4$d = wdata$q & setting_masks$4;
-            strobe$4$d = 1'b1;
-        end
-        settings$4 = setting$4$q;
-        written$4 = strobe$4$q;
-        read$values$4 = setting$4$q;
-        setting$5$clock = clock;
-        setting$5$d = setting$5$q;
-        strobe$5$clock = clock;
-        strobe$5$d = 1'b0;
-        if (writes$5$q) begin
-            setting$5$d = wdata$q & setting_masks$5;
-            strobe$5$d = 1'b1;
-        end
-        settings$5 = setting$5$q;
-        written$5 = strobe$5$q;
-        read$values$5 = setting$5$q;
-        setting$6$clock = clock;
-        setting$6$d = setting$6$q;
-        strobe$6$clock = clock;
-        strobe$6$d = 1'b0;
-        if (writes$6$q) begin
-            setting$6$d = wdata$q & setting_masks$6;
-            strobe$6$d = 1'b1;
-        end
-        settings$6 = setting$6$q;
-        written$6 = strobe$6$q;
-        read$values$6 = setting$6$q;
-        setting$7$clock = clock;
-        setting$7$d = setting$7$q;
-        strobe$7$clock = clock;
-        strobe$7$d = 1'b0;
-        if (writes$7$q) begin
-            setting$7$d = wdata$q & setting_masks$7;
-            strobe$7$d = 1'b1;
-        end
-        settings$7 = setting$7$q;
-        written$7 = strobe$7$q;
-        read$values$7 = setting$7$q;
-        setting$8$clock = clock;
-        setting$8$d = setting$8$q;
-        strobe$8$clock = clock;
-        strobe$8$d = 1'b0;
-        if (writes$8$q) begin
-            setting$8$d = wdata$q & setting_masks$8;
-            strobe$8$d = 1'b1;
-        end
-        settings$8 = setting$8$q;
-        written$8 = strobe$8$q;
-        read$values$8 = setting$8$q;
-        flag$0$clock = clock;
-        flag$0$d = (flag$0$q | flags$0) & flag_masks$0;
-        if (writes$9$q) begin
-            flag$0$d = ((flag$0$q & ~wdata$q) | flags$0) & flag_masks$0;
-        end
-        flag_values$0 = flag$0$q;
-        read$values$9 = flag$0$q;
         counters$events$0 = events$0;
-        counters$clears$0 = writes$10$q;
-        read$values$10 = counters$values$0;
+        counters$clears$0 = writes$2$q;
+        read$values$2 = counters$values$0;
         counters$events$1 = events$1;
-        counters$clears$1 = writes$11$q;
-        read$values$11 = counters$values$1;
-        counters$events$2 = events$2;
-        counters$clears$2 = writes$12$q;
-        read$values$12 = counters$values$2;
-        counters$events$3 = events$3;
-        counters$clears$3 = writes$13$q;
-        read$values$13 = counters$values$3;
-        counters$events$4 = events$4;
-        counters$clears$4 = writes$14$q;
-        read$values$14 = counters$values$4;
-        counters$events$5 = events$5;
-        counters$clears$5 = writes$15$q;
-        read$values$15 = counters$values$5;
-        counters$events$6 = events$6;
-        counters$clears$6 = writes$16$q;
-        read$values$16 = counters$values$6;
-        read$values$17 = status$0 & status_masks$0;
-        read$values$18 = status$1 & status_masks$1;
-        read$values$19 = status$2 & status_masks$2;
-        read$values$20 = status$3 & status_masks$3;
-        read$values$21 = status$4 & status_masks$4;
-        read$values$22 = status$5 & status_masks$5;
-        read$values$23 = status$6 & status_masks$6;
-        read$values$24 = status$7 & status_masks$7;
-        read$values$25 = status$8 & status_masks$8;
-        read$values$26 = status$9 & status_masks$9;
-        read$values$27 = status$10 & status_masks$10;
-        read$values$28 = status$11 & status_masks$11;
-        read$values$29 = status$12 & status_masks$12;
-        read$values$30 = status$13 & status_masks$13;
-        read$values$31 = status$14 & status_masks$14;
-        read$values$32 = status$15 & status_masks$15;
-        read$values$33 = status$16 & status_masks$16;
-        read$values$34 = status$17 & status_masks$17;
-        read$values$35 = status$18 & status_masks$18;
-        read$values$36 = status$19 & status_masks$19;
-        read$values$37 = status$20 & status_masks$20;
-        read$values$38 = status$21 & status_masks$21;
-        read$values$39 = status$22 & status_masks$22;
-        read$values$40 = status$23 & status_masks$23;
-        read$values$41 = status$24 & status_masks$24;
-        read$values$42 = status$25 & status_masks$25;
-        read$values$43 = status$26 & status_masks$26;
-        read$values$44 = status$27 & status_masks$27;
-        read$values$45 = status$28 & status_masks$28;
-        read$values$46 = status$29 & status_masks$29;
-        read$values$47 = status$30 & status_masks$30;
-        read$values$48 = status$31 & status_masks$31;
-        read$values$49 = status$32 & status_masks$32;
-        read$values$50 = status$33 & status_masks$33;
-        read$values$51 = status$34 & status_masks$34;
-        read$values$52 = status$35 & status_masks$35;
-        read$values$53 = status$36 & status_masks$36;
-        read$values$54 = status$37 & status_masks$37;
-        read$values$55 = status$38 & status_masks$38;
-        read$values$56 = status$39 & status_masks$39;
-        read$values$57 = status$40 & status_masks$40;
-        read$values$58 = status$41 & status_masks$41;
-        read$values$59 = status$42 & status_masks$42;
-        read$values$60 = status$43 & status_masks$43;
-        read$values$61 = status$44 & status_masks$44;
-        read$values$62 = status$45 & status_masks$45;
-        read$values$63 = status$46 & status_masks$46;
-        read$values$64 = status$47 & status_masks$47;
-        read$values$65 = status$48 & status_masks$48;
-        read$values$66 = status$49 & status_masks$49;
-        read$values$67 = status$50 & status_masks$50;
-        read$values$68 = status$51 & status_masks$51;
-        read$values$69 = status$52 & status_masks$52;
-        read$values$70 = status$53 & status_masks$53;
-        read$values$71 = status$54 & status_masks$54;
-        read$values$72 = status$55 & status_masks$55;
-        read$values$73 = status$56 & status_masks$56;
-        read$values$74 = status$57 & status_masks$57;
-        read$values$75 = status$58 & status_masks$58;
-        read$values$76 = status$59 & status_masks$59;
-        read$values$77 = status$60 & status_masks$60;
-        read$values$78 = status$61 & status_masks$61;
-        read$values$79 = status$62 & status_masks$62;
-        read$values$80 = status$63 & status_masks$63;
-        read$values$81 = status$64 & status_masks$64;
-        read$values$82 = status$65 & status_masks$65;
-        read$values$83 = status$66 & status_masks$66;
-        read$values$84 = status$67 & status_masks$67;
+        counters$clears$1 = writes$3$q;
+        read$values$3 = counters$values$1;
+        read$values$4 = status$0 & status_masks$0;
+        read$values$5 = status$1 & status_masks$1;
+        read$values$6 = status$2 & status_masks$2;
+        read$values$7 = status$3 & status_masks$3;
+        read$values$8 = status$4 & status_masks$4;
+        read$values$9 = status$5 & status_masks$5;
+        read$values$10 = status$6 & status_masks$6;
+        read$values$11 = status$7 & status_masks$7;
+        read$values$12 = status$8 & status_masks$8;
+        read$values$13 = status$9 & status_masks$9;
+        read$values$14 = status$10 & status_masks$10;
+        read$values$15 = status$11 & status_masks$11;
+        read$values$16 = status$12 & status_masks$12;
+        read$values$17 = status$13 & status_masks$13;
+        read$values$18 = status$14 & status_masks$14;
+        read$values$19 = status$15 & status_masks$15;
+        read$values$20 = status$16 & status_masks$16;
+        read$values$21 = status$17 & status_masks$17;
+        read$values$22 = status$18 & status_masks$18;
+        read$values$23 = status$19 & status_masks$19;
+        read$values$24 = status$20 & status_masks$20;
+        read$values$25 = status$21 & status_masks$21;
+        read$values$26 = status$22 & status_masks$22;
+        read$values$27 = status$23 & status_masks$23;
+        read$values$28 = status$24 & status_masks$24;
+        read$values$29 = status$25 & status_masks$25;
+        read$values$30 = status$26 & status_masks$26;
+        read$values$31 = status$27 & status_masks$27;
+        read$values$32 = status$28 & status_masks$28;
+        read$values$33 = status$29 & status_masks$29;
+        read$values$34 = status$30 & status_masks$30;
+        read$values$35 = status$31 & status_masks$31;
+        read$values$36 = status$32 & status_masks$32;
+        read$values$37 = status$33 & status_masks$33;
+        read$values$38 = status$34 & status_masks$34;
+        read$values$39 = status$35 & status_masks$35;
+        read$values$40 = status$36 & status_masks$36;
+        read$values$41 = status$37 & status_masks$37;
+        read$values$42 = status$38 & status_masks$38;
+        read$values$43 = status$39 & status_masks$39;
+        read$values$44 = status$40 & status_masks$40;
+        read$values$45 = status$41 & status_masks$41;
+        read$values$46 = status$42 & status_masks$42;
+        read$values$47 = status$43 & status_masks$43;
+        read$values$48 = status$44 & status_masks$44;
+        read$values$49 = status$45 & status_masks$45;
+        read$values$50 = status$46 & status_masks$46;
+        read$values$51 = status$47 & status_masks$47;
+        read$values$52 = status$48 & status_masks$48;
+        read$values$53 = status$49 & status_masks$49;
+        read$values$54 = status$50 & status_masks$50;
+        read$values$55 = status$51 & status_masks$51;
+        read$values$56 = status$52 & status_masks$52;
+        read$values$57 = status$53 & status_masks$53;
+        read$values$58 = status$54 & status_masks$54;
+        read$values$59 = status$55 & status_masks$55;
+        read$values$60 = status$56 & status_masks$56;
+        read$values$61 = status$57 & status_masks$57;
+        read$values$62 = status$58 & status_masks$58;
+        read$values$63 = status$59 & status_masks$59;
+        read$values$64 = status$60 & status_masks$60;
+        read$values$65 = status$61 & status_masks$61;
+        read$values$66 = status$62 & status_masks$62;
+        read$values$67 = status$63 & status_masks$63;
+        read$values$68 = status$64 & status_masks$64;
         if (advance) begin
             answered$d = staged$q;
             staged$d = 1'b0;
@@ -31218,21 +35454,6 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
             strobe$0$d = 1'b0;
             setting$1$d = setting_resets$1;
             strobe$1$d = 1'b0;
-            setting$2$d = setting_resets$2;
-            strobe$2$d = 1'b0;
-            setting$3$d = setting_resets$3;
-            strobe$3$d = 1'b0;
-            setting$4$d = setting_resets$4;
-            strobe$4$d = 1'b0;
-            setting$5$d = setting_resets$5;
-            strobe$5$d = 1'b0;
-            setting$6$d = setting_resets$6;
-            strobe$6$d = 1'b0;
-            setting$7$d = setting_resets$7;
-            strobe$7$d = 1'b0;
-            setting$8$d = setting_resets$8;
-            strobe$8$d = 1'b0;
-            flag$0$d = zero;
         end
     end
     
@@ -31277,32 +35498,17 @@ module nrc_mgmt$registers$answered(d,q,clock);
 endmodule // nrc_mgmt$registers$answered
 
 
-module nrc_mgmt$registers$counters(clock,reset,events$0,events$1,events$2,events$3,events$4,events$5,events$6,clears$0,clears$1,clears$2,clears$3,clears$4,clears$5,clears$6,values$0,values$1,values$2,values$3,values$4,values$5,values$6);
+module nrc_mgmt$registers$counters(clock,reset,events$0,events$1,clears$0,clears$1,values$0,values$1);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  events$0;
     input wire  events$1;
-    input wire  events$2;
-    input wire  events$3;
-    input wire  events$4;
-    input wire  events$5;
-    input wire  events$6;
     input wire  clears$0;
     input wire  clears$1;
-    input wire  clears$2;
-    input wire  clears$3;
-    input wire  clears$4;
-    input wire  clears$5;
-    input wire  clears$6;
     output reg  [63:0] values$0;
     output reg  [63:0] values$1;
-    output reg  [63:0] values$2;
-    output reg  [63:0] values$3;
-    output reg  [63:0] values$4;
-    output reg  [63:0] values$5;
-    output reg  [63:0] values$6;
     
     // Stub signals
     reg  counters$0$clock;
@@ -31315,31 +35521,6 @@ module nrc_mgmt$registers$counters(clock,reset,events$0,events$1,events$2,events
     reg  counters$1$pulse;
     reg  counters$1$clear;
     wire  [63:0] counters$1$value;
-    reg  counters$2$clock;
-    reg  counters$2$reset;
-    reg  counters$2$pulse;
-    reg  counters$2$clear;
-    wire  [63:0] counters$2$value;
-    reg  counters$3$clock;
-    reg  counters$3$reset;
-    reg  counters$3$pulse;
-    reg  counters$3$clear;
-    wire  [63:0] counters$3$value;
-    reg  counters$4$clock;
-    reg  counters$4$reset;
-    reg  counters$4$pulse;
-    reg  counters$4$clear;
-    wire  [63:0] counters$4$value;
-    reg  counters$5$clock;
-    reg  counters$5$reset;
-    reg  counters$5$pulse;
-    reg  counters$5$clear;
-    wire  [63:0] counters$5$value;
-    reg  counters$6$clock;
-    reg  counters$6$reset;
-    reg  counters$6$pulse;
-    reg  counters$6$clear;
-    wire  [63:0] counters$6$value;
     
     // Sub module instances
     nrc_mgmt$registers$counters$counters$0 counters$0(
@@ -31356,41 +35537,6 @@ module nrc_mgmt$registers$counters(clock,reset,events$0,events$1,events$2,events
         .clear(counters$1$clear),
         .value(counters$1$value)
     );
-    nrc_mgmt$registers$counters$counters$2 counters$2(
-        .clock(counters$2$clock),
-        .reset(counters$2$reset),
-        .pulse(counters$2$pulse),
-        .clear(counters$2$clear),
-        .value(counters$2$value)
-    );
-    nrc_mgmt$registers$counters$counters$3 counters$3(
-        .clock(counters$3$clock),
-        .reset(counters$3$reset),
-        .pulse(counters$3$pulse),
-        .clear(counters$3$clear),
-        .value(counters$3$value)
-    );
-    nrc_mgmt$registers$counters$counters$4 counters$4(
-        .clock(counters$4$clock),
-        .reset(counters$4$reset),
-        .pulse(counters$4$pulse),
-        .clear(counters$4$clear),
-        .value(counters$4$value)
-    );
-    nrc_mgmt$registers$counters$counters$5 counters$5(
-        .clock(counters$5$clock),
-        .reset(counters$5$reset),
-        .pulse(counters$5$pulse),
-        .clear(counters$5$clear),
-        .value(counters$5$value)
-    );
-    nrc_mgmt$registers$counters$counters$6 counters$6(
-        .clock(counters$6$clock),
-        .reset(counters$6$reset),
-        .pulse(counters$6$pulse),
-        .clear(counters$6$clear),
-        .value(counters$6$value)
-    );
     
     // Update code
     always @(*) begin
@@ -31404,31 +35550,6 @@ module nrc_mgmt$registers$counters(clock,reset,events$0,events$1,events$2,events
         counters$1$pulse = events$1;
         counters$1$clear = clears$1;
         values$1 = counters$1$value;
-        counters$2$clock = clock;
-        counters$2$reset = reset;
-        counters$2$pulse = events$2;
-        counters$2$clear = clears$2;
-        values$2 = counters$2$value;
-        counters$3$clock = clock;
-        counters$3$reset = reset;
-        counters$3$pulse = events$3;
-        counters$3$clear = clears$3;
-        values$3 = counters$3$value;
-        counters$4$clock = clock;
-        counters$4$reset = reset;
-        counters$4$pulse = events$4;
-        counters$4$clear = clears$4;
-        values$4 = counters$4$value;
-        counters$5$clock = clock;
-        counters$5$reset = reset;
-        counters$5$pulse = events$5;
-        counters$5$clear = clears$5;
-        values$5 = counters$5$value;
-        counters$6$clock = clock;
-        counters$6$reset = reset;
-        counters$6$pulse = events$6;
-        counters$6$clear = clears$6;
-        values$6 = counters$6$value;
     end
     
 endmodule // nrc_mgmt$registers$counters
@@ -32288,2141 +36409,6 @@ module nrc_mgmt$registers$counters$counters$1$seen$2(d,q,clock);
 endmodule // nrc_mgmt$registers$counters$counters$1$seen$2
 
 
-module nrc_mgmt$registers$counters$counters$2(clock,reset,pulse,clear,value);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  pulse;
-    input wire  clear;
-    output reg  [63:0] value;
-    
-    // Constant declarations
-    localparam  spans$0 = 64'hff;
-    localparam  spans$1 = 64'hff00;
-    localparam  spans$2 = 64'hff0000;
-    localparam  spans$3 = 64'hff000000;
-    localparam  held$0 = 64'hfe;
-    localparam  held$1 = 64'hff00;
-    localparam  held$2 = 64'hff0000;
-    localparam  held$3 = 64'hff000000;
-    localparam  units$0 = 64'h1;
-    localparam  units$1 = 64'h100;
-    localparam  units$2 = 64'h10000;
-    localparam  units$3 = 64'h1000000;
-    localparam  carries$0 = 64'h100;
-    localparam  carries$1 = 64'h10000;
-    localparam  carries$2 = 64'h1000000;
-    localparam  carries$3 = 64'h100000000;
-    localparam  tops$0 = 1'b0;
-    localparam  tops$1 = 1'b0;
-    localparam  tops$2 = 1'b0;
-    localparam  tops$3 = 1'b0;
-    localparam  zero = 64'h0;
-    
-    // Stub signals
-    reg  [63:0] chunks$0$d;
-    wire  [63:0] chunks$0$q;
-    reg  chunks$0$clock;
-    reg  [63:0] chunks$1$d;
-    wire  [63:0] chunks$1$q;
-    reg  chunks$1$clock;
-    reg  [63:0] chunks$2$d;
-    wire  [63:0] chunks$2$q;
-    reg  chunks$2$clock;
-    reg  [63:0] chunks$3$d;
-    wire  [63:0] chunks$3$q;
-    reg  chunks$3$clock;
-    reg  lowest$d;
-    wire  lowest$q;
-    reg  lowest$clock;
-    reg  seen$0$d;
-    wire  seen$0$q;
-    reg  seen$0$clock;
-    reg  seen$1$d;
-    wire  seen$1$q;
-    reg  seen$1$clock;
-    reg  seen$2$d;
-    wire  seen$2$q;
-    reg  seen$2$clock;
-    reg  room$0$d;
-    wire  room$0$q;
-    reg  room$0$clock;
-    reg  room$1$d;
-    wire  room$1$q;
-    reg  room$1$clock;
-    reg  room$2$d;
-    wire  room$2$q;
-    reg  room$2$clock;
-    
-    // Local signals
-    reg  [63:0] whole;
-    reg  [63:0] sums$0;
-    reg  [63:0] sums$1;
-    reg  [63:0] sums$2;
-    reg  [63:0] sums$3;
-    reg  ones$0;
-    reg  ones$1;
-    reg  ones$2;
-    reg  ones$3;
-    reg  upper$0;
-    reg  upper$1;
-    reg  upper$2;
-    reg  upper$3;
-    reg  full;
-    
-    // Sub module instances
-    nrc_mgmt$registers$counters$counters$2$chunks$0 chunks$0(
-        .d(chunks$0$d),
-        .q(chunks$0$q),
-        .clock(chunks$0$clock)
-    );
-    nrc_mgmt$registers$counters$counters$2$chunks$1 chunks$1(
-        .d(chunks$1$d),
-        .q(chunks$1$q),
-        .clock(chunks$1$clock)
-    );
-    nrc_mgmt$registers$counters$counters$2$chunks$2 chunks$2(
-        .d(chunks$2$d),
-        .q(chunks$2$q),
-        .clock(chunks$2$clock)
-    );
-    nrc_mgmt$registers$counters$counters$2$chunks$3 chunks$3(
-        .d(chunks$3$d),
-        .q(chunks$3$q),
-        .clock(chunks$3$clock)
-    );
-    nrc_mgmt$registers$counters$counters$2$lowest lowest(
-        .d(lowest$d),
-        .q(lowest$q),
-        .clock(lowest$clock)
-    );
-    nrc_mgmt$registers$counters$counters$2$seen$0 seen$0(
-        .d(seen$0$d),
-        .q(seen$0$q),
-        .clock(seen$0$clock)
-    );
-    nrc_mgmt$registers$counters$counters$2$seen$1 seen$1(
-        .d(seen$1$d),
-        .q(seen$1$q),
-        .clock(seen$1$clock)
-    );
-    nrc_mgmt$registers$counters$counters$2$seen$2 seen$2(
-        .d(seen$2$d),
-        .q(seen$2$q),
-        .clock(seen$2$clock)
-    );
-    nrc_mgmt$registers$counters$counters$2$room$0 room$0(
-        .d(room$0$d),
-        .q(room$0$q),
-        .clock(room$0$clock)
-    );
-    nrc_mgmt$registers$counters$counters$2$room$1 room$1(
-        .d(room$1$d),
-        .q(room$1$q),
-        .clock(room$1$clock)
-    );
-    nrc_mgmt$registers$counters$counters$2$room$2 room$2(
-        .d(room$2$d),
-        .q(room$2$q),
-        .clock(room$2$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        lowest$clock = clock;
-        lowest$d = lowest$q;
-        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
-        chunks$0$clock = clock;
-        chunks$0$d = chunks$0$q;
-        whole = whole | chunks$0$q;
-        chunks$1$clock = clock;
-        chunks$1$d = chunks$1$q;
-        whole = whole | chunks$1$q;
-        chunks$2$clock = clock;
-        chunks$2$d = chunks$2$q;
-        whole = whole | chunks$2$q;
-        chunks$3$clock = clock;
-        chunks$3$d = chunks$3$q;
-        whole = whole | chunks$3$q;
-        value = whole;
-        sums$0 = (whole & spans$0) + units$0;
-        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
-        sums$1 = (whole & spans$1) + units$1;
-        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
-        sums$2 = (whole & spans$2) + units$2;
-        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
-        sums$3 = (whole & spans$3) + units$3;
-        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
-        upper$0 = 1'b1;
-        upper$1 = 1'b1;
-        upper$2 = 1'b1;
-        upper$3 = 1'b1;
-        seen$0$clock = clock;
-        seen$0$d = ones$1;
-        upper$1 = upper$0 & seen$0$q;
-        seen$1$clock = clock;
-        seen$1$d = ones$2;
-        upper$2 = upper$1 & seen$1$q;
-        seen$2$clock = clock;
-        seen$2$d = ones$3;
-        upper$3 = upper$2 & seen$2$q;
-        full = ones$0 & upper$3;
-        room$0$clock = clock;
-        room$0$d = upper$0 & ~upper$3;
-        room$1$clock = clock;
-        room$1$d = upper$1 & ~upper$3;
-        room$2$clock = clock;
-        room$2$d = upper$2 & ~upper$3;
-        if (pulse & ~full) begin
-            chunks$0$d = sums$0 & held$0;
-        end
-        if (pulse & ones$0 & room$0$q) begin
-            chunks$1$d = sums$1 & held$1;
-        end
-        if (pulse & ones$0 & room$1$q) begin
-            chunks$2$d = sums$2 & held$2;
-        end
-        if (pulse & ones$0 & room$2$q) begin
-            chunks$3$d = sums$3 & held$3;
-        end
-        if (pulse & ~full) begin
-            lowest$d = ~lowest$q;
-        end
-        if (clear | reset) begin
-            chunks$0$d = zero;
-            chunks$1$d = zero;
-            chunks$2$d = zero;
-            chunks$3$d = zero;
-        end
-        if (clear) begin
-            lowest$d = pulse;
-        end
-        if (reset) begin
-            lowest$d = 1'b0;
-        end
-    end
-    
-endmodule // nrc_mgmt$registers$counters$counters$2
-
-
-module nrc_mgmt$registers$counters$counters$2$chunks$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$2$chunks$0
-
-
-module nrc_mgmt$registers$counters$counters$2$chunks$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$2$chunks$1
-
-
-module nrc_mgmt$registers$counters$counters$2$chunks$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$2$chunks$2
-
-
-module nrc_mgmt$registers$counters$counters$2$chunks$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$2$chunks$3
-
-
-module nrc_mgmt$registers$counters$counters$2$lowest(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$2$lowest
-
-
-module nrc_mgmt$registers$counters$counters$2$room$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$2$room$0
-
-
-module nrc_mgmt$registers$counters$counters$2$room$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$2$room$1
-
-
-module nrc_mgmt$registers$counters$counters$2$room$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$2$room$2
-
-
-module nrc_mgmt$registers$counters$counters$2$seen$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$2$seen$0
-
-
-module nrc_mgmt$registers$counters$counters$2$seen$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$2$seen$1
-
-
-module nrc_mgmt$registers$counters$counters$2$seen$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$2$seen$2
-
-
-module nrc_mgmt$registers$counters$counters$3(clock,reset,pulse,clear,value);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  pulse;
-    input wire  clear;
-    output reg  [63:0] value;
-    
-    // Constant declarations
-    localparam  spans$0 = 64'hff;
-    localparam  spans$1 = 64'hff00;
-    localparam  spans$2 = 64'hff0000;
-    localparam  spans$3 = 64'hff000000;
-    localparam  held$0 = 64'hfe;
-    localparam  held$1 = 64'hff00;
-    localparam  held$2 = 64'hff0000;
-    localparam  held$3 = 64'hff000000;
-    localparam  units$0 = 64'h1;
-    localparam  units$1 = 64'h100;
-    localparam  units$2 = 64'h10000;
-    localparam  units$3 = 64'h1000000;
-    localparam  carries$0 = 64'h100;
-    localparam  carries$1 = 64'h10000;
-    localparam  carries$2 = 64'h1000000;
-    localparam  carries$3 = 64'h100000000;
-    localparam  tops$0 = 1'b0;
-    localparam  tops$1 = 1'b0;
-    localparam  tops$2 = 1'b0;
-    localparam  tops$3 = 1'b0;
-    localparam  zero = 64'h0;
-    
-    // Stub signals
-    reg  [63:0] chunks$0$d;
-    wire  [63:0] chunks$0$q;
-    reg  chunks$0$clock;
-    reg  [63:0] chunks$1$d;
-    wire  [63:0] chunks$1$q;
-    reg  chunks$1$clock;
-    reg  [63:0] chunks$2$d;
-    wire  [63:0] chunks$2$q;
-    reg  chunks$2$clock;
-    reg  [63:0] chunks$3$d;
-    wire  [63:0] chunks$3$q;
-    reg  chunks$3$clock;
-    reg  lowest$d;
-    wire  lowest$q;
-    reg  lowest$clock;
-    reg  seen$0$d;
-    wire  seen$0$q;
-    reg  seen$0$clock;
-    reg  seen$1$d;
-    wire  seen$1$q;
-    reg  seen$1$clock;
-    reg  seen$2$d;
-    wire  seen$2$q;
-    reg  seen$2$clock;
-    reg  room$0$d;
-    wire  room$0$q;
-    reg  room$0$clock;
-    reg  room$1$d;
-    wire  room$1$q;
-    reg  room$1$clock;
-    reg  room$2$d;
-    wire  room$2$q;
-    reg  room$2$clock;
-    
-    // Local signals
-    reg  [63:0] whole;
-    reg  [63:0] sums$0;
-    reg  [63:0] sums$1;
-    reg  [63:0] sums$2;
-    reg  [63:0] sums$3;
-    reg  ones$0;
-    reg  ones$1;
-    reg  ones$2;
-    reg  ones$3;
-    reg  upper$0;
-    reg  upper$1;
-    reg  upper$2;
-    reg  upper$3;
-    reg  full;
-    
-    // Sub module instances
-    nrc_mgmt$registers$counters$counters$3$chunks$0 chunks$0(
-        .d(chunks$0$d),
-        .q(chunks$0$q),
-        .clock(chunks$0$clock)
-    );
-    nrc_mgmt$registers$counters$counters$3$chunks$1 chunks$1(
-        .d(chunks$1$d),
-        .q(chunks$1$q),
-        .clock(chunks$1$clock)
-    );
-    nrc_mgmt$registers$counters$counters$3$chunks$2 chunks$2(
-        .d(chunks$2$d),
-        .q(chunks$2$q),
-        .clock(chunks$2$clock)
-    );
-    nrc_mgmt$registers$counters$counters$3$chunks$3 chunks$3(
-        .d(chunks$3$d),
-        .q(chunks$3$q),
-        .clock(chunks$3$clock)
-    );
-    nrc_mgmt$registers$counters$counters$3$lowest lowest(
-        .d(lowest$d),
-        .q(lowest$q),
-        .clock(lowest$clock)
-    );
-    nrc_mgmt$registers$counters$counters$3$seen$0 seen$0(
-        .d(seen$0$d),
-        .q(seen$0$q),
-        .clock(seen$0$clock)
-    );
-    nrc_mgmt$registers$counters$counters$3$seen$1 seen$1(
-        .d(seen$1$d),
-        .q(seen$1$q),
-        .clock(seen$1$clock)
-    );
-    nrc_mgmt$registers$counters$counters$3$seen$2 seen$2(
-        .d(seen$2$d),
-        .q(seen$2$q),
-        .clock(seen$2$clock)
-    );
-    nrc_mgmt$registers$counters$counters$3$room$0 room$0(
-        .d(room$0$d),
-        .q(room$0$q),
-        .clock(room$0$clock)
-    );
-    nrc_mgmt$registers$counters$counters$3$room$1 room$1(
-        .d(room$1$d),
-        .q(room$1$q),
-        .clock(room$1$clock)
-    );
-    nrc_mgmt$registers$counters$counters$3$room$2 room$2(
-        .d(room$2$d),
-        .q(room$2$q),
-        .clock(room$2$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        lowest$clock = clock;
-        lowest$d = lowest$q;
-        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
-        chunks$0$clock = clock;
-        chunks$0$d = chunks$0$q;
-        whole = whole | chunks$0$q;
-        chunks$1$clock = clock;
-        chunks$1$d = chunks$1$q;
-        whole = whole | chunks$1$q;
-        chunks$2$clock = clock;
-        chunks$2$d = chunks$2$q;
-        whole = whole | chunks$2$q;
-        chunks$3$clock = clock;
-        chunks$3$d = chunks$3$q;
-        whole = whole | chunks$3$q;
-        value = whole;
-        sums$0 = (whole & spans$0) + units$0;
-        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
-        sums$1 = (whole & spans$1) + units$1;
-        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
-        sums$2 = (whole & spans$2) + units$2;
-        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
-        sums$3 = (whole & spans$3) + units$3;
-        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
-        upper$0 = 1'b1;
-        upper$1 = 1'b1;
-        upper$2 = 1'b1;
-        upper$3 = 1'b1;
-        seen$0$clock = clock;
-        seen$0$d = ones$1;
-        upper$1 = upper$0 & seen$0$q;
-        seen$1$clock = clock;
-        seen$1$d = ones$2;
-        upper$2 = upper$1 & seen$1$q;
-        seen$2$clock = clock;
-        seen$2$d = ones$3;
-        upper$3 = upper$2 & seen$2$q;
-        full = ones$0 & upper$3;
-        room$0$clock = clock;
-        room$0$d = upper$0 & ~upper$3;
-        room$1$clock = clock;
-        room$1$d = upper$1 & ~upper$3;
-        room$2$clock = clock;
-        room$2$d = upper$2 & ~upper$3;
-        if (pulse & ~full) begin
-            chunks$0$d = sums$0 & held$0;
-        end
-        if (pulse & ones$0 & room$0$q) begin
-            chunks$1$d = sums$1 & held$1;
-        end
-        if (pulse & ones$0 & room$1$q) begin
-            chunks$2$d = sums$2 & held$2;
-        end
-        if (pulse & ones$0 & room$2$q) begin
-            chunks$3$d = sums$3 & held$3;
-        end
-        if (pulse & ~full) begin
-            lowest$d = ~lowest$q;
-        end
-        if (clear | reset) begin
-            chunks$0$d = zero;
-            chunks$1$d = zero;
-            chunks$2$d = zero;
-            chunks$3$d = zero;
-        end
-        if (clear) begin
-            lowest$d = pulse;
-        end
-        if (reset) begin
-            lowest$d = 1'b0;
-        end
-    end
-    
-endmodule // nrc_mgmt$registers$counters$counters$3
-
-
-module nrc_mgmt$registers$counters$counters$3$chunks$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$3$chunks$0
-
-
-module nrc_mgmt$registers$counters$counters$3$chunks$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$3$chunks$1
-
-
-module nrc_mgmt$registers$counters$counters$3$chunks$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$3$chunks$2
-
-
-module nrc_mgmt$registers$counters$counters$3$chunks$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$3$chunks$3
-
-
-module nrc_mgmt$registers$counters$counters$3$lowest(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$3$lowest
-
-
-module nrc_mgmt$registers$counters$counters$3$room$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$3$room$0
-
-
-module nrc_mgmt$registers$counters$counters$3$room$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$3$room$1
-
-
-module nrc_mgmt$registers$counters$counters$3$room$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$3$room$2
-
-
-module nrc_mgmt$registers$counters$counters$3$seen$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$3$seen$0
-
-
-module nrc_mgmt$registers$counters$counters$3$seen$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$3$seen$1
-
-
-module nrc_mgmt$registers$counters$counters$3$seen$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$3$seen$2
-
-
-module nrc_mgmt$registers$counters$counters$4(clock,reset,pulse,clear,value);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  pulse;
-    input wire  clear;
-    output reg  [63:0] value;
-    
-    // Constant declarations
-    localparam  spans$0 = 64'hff;
-    localparam  spans$1 = 64'hff00;
-    localparam  spans$2 = 64'hff0000;
-    localparam  spans$3 = 64'hff000000;
-    localparam  held$0 = 64'hfe;
-    localparam  held$1 = 64'hff00;
-    localparam  held$2 = 64'hff0000;
-    localparam  held$3 = 64'hff000000;
-    localparam  units$0 = 64'h1;
-    localparam  units$1 = 64'h100;
-    localparam  units$2 = 64'h10000;
-    localparam  units$3 = 64'h1000000;
-    localparam  carries$0 = 64'h100;
-    localparam  carries$1 = 64'h10000;
-    localparam  carries$2 = 64'h1000000;
-    localparam  carries$3 = 64'h100000000;
-    localparam  tops$0 = 1'b0;
-    localparam  tops$1 = 1'b0;
-    localparam  tops$2 = 1'b0;
-    localparam  tops$3 = 1'b0;
-    localparam  zero = 64'h0;
-    
-    // Stub signals
-    reg  [63:0] chunks$0$d;
-    wire  [63:0] chunks$0$q;
-    reg  chunks$0$clock;
-    reg  [63:0] chunks$1$d;
-    wire  [63:0] chunks$1$q;
-    reg  chunks$1$clock;
-    reg  [63:0] chunks$2$d;
-    wire  [63:0] chunks$2$q;
-    reg  chunks$2$clock;
-    reg  [63:0] chunks$3$d;
-    wire  [63:0] chunks$3$q;
-    reg  chunks$3$clock;
-    reg  lowest$d;
-    wire  lowest$q;
-    reg  lowest$clock;
-    reg  seen$0$d;
-    wire  seen$0$q;
-    reg  seen$0$clock;
-    reg  seen$1$d;
-    wire  seen$1$q;
-    reg  seen$1$clock;
-    reg  seen$2$d;
-    wire  seen$2$q;
-    reg  seen$2$clock;
-    reg  room$0$d;
-    wire  room$0$q;
-    reg  room$0$clock;
-    reg  room$1$d;
-    wire  room$1$q;
-    reg  room$1$clock;
-    reg  room$2$d;
-    wire  room$2$q;
-    reg  room$2$clock;
-    
-    // Local signals
-    reg  [63:0] whole;
-    reg  [63:0] sums$0;
-    reg  [63:0] sums$1;
-    reg  [63:0] sums$2;
-    reg  [63:0] sums$3;
-    reg  ones$0;
-    reg  ones$1;
-    reg  ones$2;
-    reg  ones$3;
-    reg  upper$0;
-    reg  upper$1;
-    reg  upper$2;
-    reg  upper$3;
-    reg  full;
-    
-    // Sub module instances
-    nrc_mgmt$registers$counters$counters$4$chunks$0 chunks$0(
-        .d(chunks$0$d),
-        .q(chunks$0$q),
-        .clock(chunks$0$clock)
-    );
-    nrc_mgmt$registers$counters$counters$4$chunks$1 chunks$1(
-        .d(chunks$1$d),
-        .q(chunks$1$q),
-        .clock(chunks$1$clock)
-    );
-    nrc_mgmt$registers$counters$counters$4$chunks$2 chunks$2(
-        .d(chunks$2$d),
-        .q(chunks$2$q),
-        .clock(chunks$2$clock)
-    );
-    nrc_mgmt$registers$counters$counters$4$chunks$3 chunks$3(
-        .d(chunks$3$d),
-        .q(chunks$3$q),
-        .clock(chunks$3$clock)
-    );
-    nrc_mgmt$registers$counters$counters$4$lowest lowest(
-        .d(lowest$d),
-        .q(lowest$q),
-        .clock(lowest$clock)
-    );
-    nrc_mgmt$registers$counters$counters$4$seen$0 seen$0(
-        .d(seen$0$d),
-        .q(seen$0$q),
-        .clock(seen$0$clock)
-    );
-    nrc_mgmt$registers$counters$counters$4$seen$1 seen$1(
-        .d(seen$1$d),
-        .q(seen$1$q),
-        .clock(seen$1$clock)
-    );
-    nrc_mgmt$registers$counters$counters$4$seen$2 seen$2(
-        .d(seen$2$d),
-        .q(seen$2$q),
-        .clock(seen$2$clock)
-    );
-    nrc_mgmt$registers$counters$counters$4$room$0 room$0(
-        .d(room$0$d),
-        .q(room$0$q),
-        .clock(room$0$clock)
-    );
-    nrc_mgmt$registers$counters$counters$4$room$1 room$1(
-        .d(room$1$d),
-        .q(room$1$q),
-        .clock(room$1$clock)
-    );
-    nrc_mgmt$registers$counters$counters$4$room$2 room$2(
-        .d(room$2$d),
-        .q(room$2$q),
-        .clock(room$2$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        lowest$clock = clock;
-        lowest$d = lowest$q;
-        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
-        chunks$0$clock = clock;
-        chunks$0$d = chunks$0$q;
-        whole = whole | chunks$0$q;
-        chunks$1$clock = clock;
-        chunks$1$d = chunks$1$q;
-        whole = whole | chunks$1$q;
-        chunks$2$clock = clock;
-        chunks$2$d = chunks$2$q;
-        whole = whole | chunks$2$q;
-        chunks$3$clock = clock;
-        chunks$3$d = chunks$3$q;
-        whole = whole | chunks$3$q;
-        value = whole;
-        sums$0 = (whole & spans$0) + units$0;
-        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
-        sums$1 = (whole & spans$1) + units$1;
-        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
-        sums$2 = (whole & spans$2) + units$2;
-        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
-        sums$3 = (whole & spans$3) + units$3;
-        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
-        upper$0 = 1'b1;
-        upper$1 = 1'b1;
-        upper$2 = 1'b1;
-        upper$3 = 1'b1;
-        seen$0$clock = clock;
-        seen$0$d = ones$1;
-        upper$1 = upper$0 & seen$0$q;
-        seen$1$clock = clock;
-        seen$1$d = ones$2;
-        upper$2 = upper$1 & seen$1$q;
-        seen$2$clock = clock;
-        seen$2$d = ones$3;
-        upper$3 = upper$2 & seen$2$q;
-        full = ones$0 & upper$3;
-        room$0$clock = clock;
-        room$0$d = upper$0 & ~upper$3;
-        room$1$clock = clock;
-        room$1$d = upper$1 & ~upper$3;
-        room$2$clock = clock;
-        room$2$d = upper$2 & ~upper$3;
-        if (pulse & ~full) begin
-            chunks$0$d = sums$0 & held$0;
-        end
-        if (pulse & ones$0 & room$0$q) begin
-            chunks$1$d = sums$1 & held$1;
-        end
-        if (pulse & ones$0 & room$1$q) begin
-            chunks$2$d = sums$2 & held$2;
-        end
-        if (pulse & ones$0 & room$2$q) begin
-            chunks$3$d = sums$3 & held$3;
-        end
-        if (pulse & ~full) begin
-            lowest$d = ~lowest$q;
-        end
-        if (clear | reset) begin
-            chunks$0$d = zero;
-            chunks$1$d = zero;
-            chunks$2$d = zero;
-            chunks$3$d = zero;
-        end
-        if (clear) begin
-            lowest$d = pulse;
-        end
-        if (reset) begin
-            lowest$d = 1'b0;
-        end
-    end
-    
-endmodule // nrc_mgmt$registers$counters$counters$4
-
-
-module nrc_mgmt$registers$counters$counters$4$chunks$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$4$chunks$0
-
-
-module nrc_mgmt$registers$counters$counters$4$chunks$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$4$chunks$1
-
-
-module nrc_mgmt$registers$counters$counters$4$chunks$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$4$chunks$2
-
-
-module nrc_mgmt$registers$counters$counters$4$chunks$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$4$chunks$3
-
-
-module nrc_mgmt$registers$counters$counters$4$lowest(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$4$lowest
-
-
-module nrc_mgmt$registers$counters$counters$4$room$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$4$room$0
-
-
-module nrc_mgmt$registers$counters$counters$4$room$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$4$room$1
-
-
-module nrc_mgmt$registers$counters$counters$4$room$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$4$room$2
-
-
-module nrc_mgmt$registers$counters$counters$4$seen$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$4$seen$0
-
-
-module nrc_mgmt$registers$counters$counters$4$seen$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$4$seen$1
-
-
-module nrc_mgmt$registers$counters$counters$4$seen$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$4$seen$2
-
-
-module nrc_mgmt$registers$counters$counters$5(clock,reset,pulse,clear,value);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  pulse;
-    input wire  clear;
-    output reg  [63:0] value;
-    
-    // Constant declarations
-    localparam  spans$0 = 64'hff;
-    localparam  spans$1 = 64'hff00;
-    localparam  spans$2 = 64'hff0000;
-    localparam  spans$3 = 64'hff000000;
-    localparam  held$0 = 64'hfe;
-    localparam  held$1 = 64'hff00;
-    localparam  held$2 = 64'hff0000;
-    localparam  held$3 = 64'hff000000;
-    localparam  units$0 = 64'h1;
-    localparam  units$1 = 64'h100;
-    localparam  units$2 = 64'h10000;
-    localparam  units$3 = 64'h1000000;
-    localparam  carries$0 = 64'h100;
-    localparam  carries$1 = 64'h10000;
-    localparam  carries$2 = 64'h1000000;
-    localparam  carries$3 = 64'h100000000;
-    localparam  tops$0 = 1'b0;
-    localparam  tops$1 = 1'b0;
-    localparam  tops$2 = 1'b0;
-    localparam  tops$3 = 1'b0;
-    localparam  zero = 64'h0;
-    
-    // Stub signals
-    reg  [63:0] chunks$0$d;
-    wire  [63:0] chunks$0$q;
-    reg  chunks$0$clock;
-    reg  [63:0] chunks$1$d;
-    wire  [63:0] chunks$1$q;
-    reg  chunks$1$clock;
-    reg  [63:0] chunks$2$d;
-    wire  [63:0] chunks$2$q;
-    reg  chunks$2$clock;
-    reg  [63:0] chunks$3$d;
-    wire  [63:0] chunks$3$q;
-    reg  chunks$3$clock;
-    reg  lowest$d;
-    wire  lowest$q;
-    reg  lowest$clock;
-    reg  seen$0$d;
-    wire  seen$0$q;
-    reg  seen$0$clock;
-    reg  seen$1$d;
-    wire  seen$1$q;
-    reg  seen$1$clock;
-    reg  seen$2$d;
-    wire  seen$2$q;
-    reg  seen$2$clock;
-    reg  room$0$d;
-    wire  room$0$q;
-    reg  room$0$clock;
-    reg  room$1$d;
-    wire  room$1$q;
-    reg  room$1$clock;
-    reg  room$2$d;
-    wire  room$2$q;
-    reg  room$2$clock;
-    
-    // Local signals
-    reg  [63:0] whole;
-    reg  [63:0] sums$0;
-    reg  [63:0] sums$1;
-    reg  [63:0] sums$2;
-    reg  [63:0] sums$3;
-    reg  ones$0;
-    reg  ones$1;
-    reg  ones$2;
-    reg  ones$3;
-    reg  upper$0;
-    reg  upper$1;
-    reg  upper$2;
-    reg  upper$3;
-    reg  full;
-    
-    // Sub module instances
-    nrc_mgmt$registers$counters$counters$5$chunks$0 chunks$0(
-        .d(chunks$0$d),
-        .q(chunks$0$q),
-        .clock(chunks$0$clock)
-    );
-    nrc_mgmt$registers$counters$counters$5$chunks$1 chunks$1(
-        .d(chunks$1$d),
-        .q(chunks$1$q),
-        .clock(chunks$1$clock)
-    );
-    nrc_mgmt$registers$counters$counters$5$chunks$2 chunks$2(
-        .d(chunks$2$d),
-        .q(chunks$2$q),
-        .clock(chunks$2$clock)
-    );
-    nrc_mgmt$registers$counters$counters$5$chunks$3 chunks$3(
-        .d(chunks$3$d),
-        .q(chunks$3$q),
-        .clock(chunks$3$clock)
-    );
-    nrc_mgmt$registers$counters$counters$5$lowest lowest(
-        .d(lowest$d),
-        .q(lowest$q),
-        .clock(lowest$clock)
-    );
-    nrc_mgmt$registers$counters$counters$5$seen$0 seen$0(
-        .d(seen$0$d),
-        .q(seen$0$q),
-        .clock(seen$0$clock)
-    );
-    nrc_mgmt$registers$counters$counters$5$seen$1 seen$1(
-        .d(seen$1$d),
-        .q(seen$1$q),
-        .clock(seen$1$clock)
-    );
-    nrc_mgmt$registers$counters$counters$5$seen$2 seen$2(
-        .d(seen$2$d),
-        .q(seen$2$q),
-        .clock(seen$2$clock)
-    );
-    nrc_mgmt$registers$counters$counters$5$room$0 room$0(
-        .d(room$0$d),
-        .q(room$0$q),
-        .clock(room$0$clock)
-    );
-    nrc_mgmt$registers$counters$counters$5$room$1 room$1(
-        .d(room$1$d),
-        .q(room$1$q),
-        .clock(room$1$clock)
-    );
-    nrc_mgmt$registers$counters$counters$5$room$2 room$2(
-        .d(room$2$d),
-        .q(room$2$q),
-        .clock(room$2$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        lowest$clock = clock;
-        lowest$d = lowest$q;
-        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
-        chunks$0$clock = clock;
-        chunks$0$d = chunks$0$q;
-        whole = whole | chunks$0$q;
-        chunks$1$clock = clock;
-        chunks$1$d = chunks$1$q;
-        whole = whole | chunks$1$q;
-        chunks$2$clock = clock;
-        chunks$2$d = chunks$2$q;
-        whole = whole | chunks$2$q;
-        chunks$3$clock = clock;
-        chunks$3$d = chunks$3$q;
-        whole = whole | chunks$3$q;
-        value = whole;
-        sums$0 = (whole & spans$0) + units$0;
-        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
-        sums$1 = (whole & spans$1) + units$1;
-        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
-        sums$2 = (whole & spans$2) + units$2;
-        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
-        sums$3 = (whole & spans$3) + units$3;
-        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
-        upper$0 = 1'b1;
-        upper$1 = 1'b1;
-        upper$2 = 1'b1;
-        upper$3 = 1'b1;
-        seen$0$clock = clock;
-        seen$0$d = ones$1;
-        upper$1 = upper$0 & seen$0$q;
-        seen$1$clock = clock;
-        seen$1$d = ones$2;
-        upper$2 = upper$1 & seen$1$q;
-        seen$2$clock = clock;
-        seen$2$d = ones$3;
-        upper$3 = upper$2 & seen$2$q;
-        full = ones$0 & upper$3;
-        room$0$clock = clock;
-        room$0$d = upper$0 & ~upper$3;
-        room$1$clock = clock;
-        room$1$d = upper$1 & ~upper$3;
-        room$2$clock = clock;
-        room$2$d = upper$2 & ~upper$3;
-        if (pulse & ~full) begin
-            chunks$0$d = sums$0 & held$0;
-        end
-        if (pulse & ones$0 & room$0$q) begin
-            chunks$1$d = sums$1 & held$1;
-        end
-        if (pulse & ones$0 & room$1$q) begin
-            chunks$2$d = sums$2 & held$2;
-        end
-        if (pulse & ones$0 & room$2$q) begin
-            chunks$3$d = sums$3 & held$3;
-        end
-        if (pulse & ~full) begin
-            lowest$d = ~lowest$q;
-        end
-        if (clear | reset) begin
-            chunks$0$d = zero;
-            chunks$1$d = zero;
-            chunks$2$d = zero;
-            chunks$3$d = zero;
-        end
-        if (clear) begin
-            lowest$d = pulse;
-        end
-        if (reset) begin
-            lowest$d = 1'b0;
-        end
-    end
-    
-endmodule // nrc_mgmt$registers$counters$counters$5
-
-
-module nrc_mgmt$registers$counters$counters$5$chunks$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$5$chunks$0
-
-
-module nrc_mgmt$registers$counters$counters$5$chunks$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$5$chunks$1
-
-
-module nrc_mgmt$registers$counters$counters$5$chunks$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$5$chunks$2
-
-
-module nrc_mgmt$registers$counters$counters$5$chunks$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$5$chunks$3
-
-
-module nrc_mgmt$registers$counters$counters$5$lowest(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$5$lowest
-
-
-module nrc_mgmt$registers$counters$counters$5$room$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$5$room$0
-
-
-module nrc_mgmt$registers$counters$counters$5$room$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$5$room$1
-
-
-module nrc_mgmt$registers$counters$counters$5$room$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$5$room$2
-
-
-module nrc_mgmt$registers$counters$counters$5$seen$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$5$seen$0
-
-
-module nrc_mgmt$registers$counters$counters$5$seen$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$5$seen$1
-
-
-module nrc_mgmt$registers$counters$counters$5$seen$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$5$seen$2
-
-
-module nrc_mgmt$registers$counters$counters$6(clock,reset,pulse,clear,value);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  pulse;
-    input wire  clear;
-    output reg  [63:0] value;
-    
-    // Constant declarations
-    localparam  spans$0 = 64'hff;
-    localparam  spans$1 = 64'hff00;
-    localparam  spans$2 = 64'hff0000;
-    localparam  spans$3 = 64'hff000000;
-    localparam  held$0 = 64'hfe;
-    localparam  held$1 = 64'hff00;
-    localparam  held$2 = 64'hff0000;
-    localparam  held$3 = 64'hff000000;
-    localparam  units$0 = 64'h1;
-    localparam  units$1 = 64'h100;
-    localparam  units$2 = 64'h10000;
-    localparam  units$3 = 64'h1000000;
-    localparam  carries$0 = 64'h100;
-    localparam  carries$1 = 64'h10000;
-    localparam  carries$2 = 64'h1000000;
-    localparam  carries$3 = 64'h100000000;
-    localparam  tops$0 = 1'b0;
-    localparam  tops$1 = 1'b0;
-    localparam  tops$2 = 1'b0;
-    localparam  tops$3 = 1'b0;
-    localparam  zero = 64'h0;
-    
-    // Stub signals
-    reg  [63:0] chunks$0$d;
-    wire  [63:0] chunks$0$q;
-    reg  chunks$0$clock;
-    reg  [63:0] chunks$1$d;
-    wire  [63:0] chunks$1$q;
-    reg  chunks$1$clock;
-    reg  [63:0] chunks$2$d;
-    wire  [63:0] chunks$2$q;
-    reg  chunks$2$clock;
-    reg  [63:0] chunks$3$d;
-    wire  [63:0] chunks$3$q;
-    reg  chunks$3$clock;
-    reg  lowest$d;
-    wire  lowest$q;
-    reg  lowest$clock;
-    reg  seen$0$d;
-    wire  seen$0$q;
-    reg  seen$0$clock;
-    reg  seen$1$d;
-    wire  seen$1$q;
-    reg  seen$1$clock;
-    reg  seen$2$d;
-    wire  seen$2$q;
-    reg  seen$2$clock;
-    reg  room$0$d;
-    wire  room$0$q;
-    reg  room$0$clock;
-    reg  room$1$d;
-    wire  room$1$q;
-    reg  room$1$clock;
-    reg  room$2$d;
-    wire  room$2$q;
-    reg  room$2$clock;
-    
-    // Local signals
-    reg  [63:0] whole;
-    reg  [63:0] sums$0;
-    reg  [63:0] sums$1;
-    reg  [63:0] sums$2;
-    reg  [63:0] sums$3;
-    reg  ones$0;
-    reg  ones$1;
-    reg  ones$2;
-    reg  ones$3;
-    reg  upper$0;
-    reg  upper$1;
-    reg  upper$2;
-    reg  upper$3;
-    reg  full;
-    
-    // Sub module instances
-    nrc_mgmt$registers$counters$counters$6$chunks$0 chunks$0(
-        .d(chunks$0$d),
-        .q(chunks$0$q),
-        .clock(chunks$0$clock)
-    );
-    nrc_mgmt$registers$counters$counters$6$chunks$1 chunks$1(
-        .d(chunks$1$d),
-        .q(chunks$1$q),
-        .clock(chunks$1$clock)
-    );
-    nrc_mgmt$registers$counters$counters$6$chunks$2 chunks$2(
-        .d(chunks$2$d),
-        .q(chunks$2$q),
-        .clock(chunks$2$clock)
-    );
-    nrc_mgmt$registers$counters$counters$6$chunks$3 chunks$3(
-        .d(chunks$3$d),
-        .q(chunks$3$q),
-        .clock(chunks$3$clock)
-    );
-    nrc_mgmt$registers$counters$counters$6$lowest lowest(
-        .d(lowest$d),
-        .q(lowest$q),
-        .clock(lowest$clock)
-    );
-    nrc_mgmt$registers$counters$counters$6$seen$0 seen$0(
-        .d(seen$0$d),
-        .q(seen$0$q),
-        .clock(seen$0$clock)
-    );
-    nrc_mgmt$registers$counters$counters$6$seen$1 seen$1(
-        .d(seen$1$d),
-        .q(seen$1$q),
-        .clock(seen$1$clock)
-    );
-    nrc_mgmt$registers$counters$counters$6$seen$2 seen$2(
-        .d(seen$2$d),
-        .q(seen$2$q),
-        .clock(seen$2$clock)
-    );
-    nrc_mgmt$registers$counters$counters$6$room$0 room$0(
-        .d(room$0$d),
-        .q(room$0$q),
-        .clock(room$0$clock)
-    );
-    nrc_mgmt$registers$counters$counters$6$room$1 room$1(
-        .d(room$1$d),
-        .q(room$1$q),
-        .clock(room$1$clock)
-    );
-    nrc_mgmt$registers$counters$counters$6$room$2 room$2(
-        .d(room$2$d),
-        .q(room$2$q),
-        .clock(room$2$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        lowest$clock = clock;
-        lowest$d = lowest$q;
-        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
-        chunks$0$clock = clock;
-        chunks$0$d = chunks$0$q;
-        whole = whole | chunks$0$q;
-        chunks$1$clock = clock;
-        chunks$1$d = chunks$1$q;
-        whole = whole | chunks$1$q;
-        chunks$2$clock = clock;
-        chunks$2$d = chunks$2$q;
-        whole = whole | chunks$2$q;
-        chunks$3$clock = clock;
-        chunks$3$d = chunks$3$q;
-        whole = whole | chunks$3$q;
-        value = whole;
-        sums$0 = (whole & spans$0) + units$0;
-        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
-        sums$1 = (whole & spans$1) + units$1;
-        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
-        sums$2 = (whole & spans$2) + units$2;
-        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
-        sums$3 = (whole & spans$3) + units$3;
-        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
-        upper$0 = 1'b1;
-        upper$1 = 1'b1;
-        upper$2 = 1'b1;
-        upper$3 = 1'b1;
-        seen$0$clock = clock;
-        seen$0$d = ones$1;
-        upper$1 = upper$0 & seen$0$q;
-        seen$1$clock = clock;
-        seen$1$d = ones$2;
-        upper$2 = upper$1 & seen$1$q;
-        seen$2$clock = clock;
-        seen$2$d = ones$3;
-        upper$3 = upper$2 & seen$2$q;
-        full = ones$0 & upper$3;
-        room$0$clock = clock;
-        room$0$d = upper$0 & ~upper$3;
-        room$1$clock = clock;
-        room$1$d = upper$1 & ~upper$3;
-        room$2$clock = clock;
-        room$2$d = upper$2 & ~upper$3;
-        if (pulse & ~full) begin
-            chunks$0$d = sums$0 & held$0;
-        end
-        if (pulse & ones$0 & room$0$q) begin
-            chunks$1$d = sums$1 & held$1;
-        end
-        if (pulse & ones$0 & room$1$q) begin
-            chunks$2$d = sums$2 & held$2;
-        end
-        if (pulse & ones$0 & room$2$q) begin
-            chunks$3$d = sums$3 & held$3;
-        end
-        if (pulse & ~full) begin
-            lowest$d = ~lowest$q;
-        end
-        if (clear | reset) begin
-            chunks$0$d = zero;
-            chunks$1$d = zero;
-            chunks$2$d = zero;
-            chunks$3$d = zero;
-        end
-        if (clear) begin
-            lowest$d = pulse;
-        end
-        if (reset) begin
-            lowest$d = 1'b0;
-        end
-    end
-    
-endmodule // nrc_mgmt$registers$counters$counters$6
-
-
-module nrc_mgmt$registers$counters$counters$6$chunks$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$6$chunks$0
-
-
-module nrc_mgmt$registers$counters$counters$6$chunks$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$6$chunks$1
-
-
-module nrc_mgmt$registers$counters$counters$6$chunks$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$6$chunks$2
-
-
-module nrc_mgmt$registers$counters$counters$6$chunks$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$6$chunks$3
-
-
-module nrc_mgmt$registers$counters$counters$6$lowest(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$6$lowest
-
-
-module nrc_mgmt$registers$counters$counters$6$room$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$6$room$0
-
-
-module nrc_mgmt$registers$counters$counters$6$room$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$6$room$1
-
-
-module nrc_mgmt$registers$counters$counters$6$room$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$6$room$2
-
-
-module nrc_mgmt$registers$counters$counters$6$seen$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$6$seen$0
-
-
-module nrc_mgmt$registers$counters$counters$6$seen$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$6$seen$1
-
-
-module nrc_mgmt$registers$counters$counters$6$seen$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$counters$counters$6$seen$2
-
-
 module nrc_mgmt$registers$failure(d,q,clock);
     
     // Module arguments
@@ -34440,25 +36426,6 @@ module nrc_mgmt$registers$failure(d,q,clock);
     end
           
 endmodule // nrc_mgmt$registers$failure
-
-
-module nrc_mgmt$registers$flag$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$flag$0
 
 
 module nrc_mgmt$registers$hits$0(d,q,clock);
@@ -35715,25 +37682,6 @@ module nrc_mgmt$registers$hits$68(d,q,clock);
 endmodule // nrc_mgmt$registers$hits$68
 
 
-module nrc_mgmt$registers$hits$69(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$hits$69
-
-
 module nrc_mgmt$registers$hits$7(d,q,clock);
     
     // Module arguments
@@ -35751,196 +37699,6 @@ module nrc_mgmt$registers$hits$7(d,q,clock);
     end
           
 endmodule // nrc_mgmt$registers$hits$7
-
-
-module nrc_mgmt$registers$hits$70(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$hits$70
-
-
-module nrc_mgmt$registers$hits$71(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$hits$71
-
-
-module nrc_mgmt$registers$hits$72(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$hits$72
-
-
-module nrc_mgmt$registers$hits$73(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$hits$73
-
-
-module nrc_mgmt$registers$hits$74(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$hits$74
-
-
-module nrc_mgmt$registers$hits$75(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$hits$75
-
-
-module nrc_mgmt$registers$hits$76(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$hits$76
-
-
-module nrc_mgmt$registers$hits$77(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$hits$77
-
-
-module nrc_mgmt$registers$hits$78(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$hits$78
-
-
-module nrc_mgmt$registers$hits$79(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$hits$79
 
 
 module nrc_mgmt$registers$hits$8(d,q,clock);
@@ -35962,101 +37720,6 @@ module nrc_mgmt$registers$hits$8(d,q,clock);
 endmodule // nrc_mgmt$registers$hits$8
 
 
-module nrc_mgmt$registers$hits$80(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$hits$80
-
-
-module nrc_mgmt$registers$hits$81(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$hits$81
-
-
-module nrc_mgmt$registers$hits$82(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$hits$82
-
-
-module nrc_mgmt$registers$hits$83(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$hits$83
-
-
-module nrc_mgmt$registers$hits$84(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$hits$84
-
-
 module nrc_mgmt$registers$hits$9(d,q,clock);
     
     // Module arguments
@@ -36076,7 +37739,7 @@ module nrc_mgmt$registers$hits$9(d,q,clock);
 endmodule // nrc_mgmt$registers$hits$9
 
 
-module nrc_mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,selects$4,selects$5,selects$6,selects$7,selects$8,selects$9,selects$10,selects$11,selects$12,selects$13,selects$14,selects$15,selects$16,selects$17,selects$18,selects$19,selects$20,selects$21,selects$22,selects$23,selects$24,selects$25,selects$26,selects$27,selects$28,selects$29,selects$30,selects$31,selects$32,selects$33,selects$34,selects$35,selects$36,selects$37,selects$38,selects$39,selects$40,selects$41,selects$42,selects$43,selects$44,selects$45,selects$46,selects$47,selects$48,selects$49,selects$50,selects$51,selects$52,selects$53,selects$54,selects$55,selects$56,selects$57,selects$58,selects$59,selects$60,selects$61,selects$62,selects$63,selects$64,selects$65,selects$66,selects$67,selects$68,selects$69,selects$70,selects$71,selects$72,selects$73,selects$74,selects$75,selects$76,selects$77,selects$78,selects$79,selects$80,selects$81,selects$82,selects$83,selects$84,values$0,values$1,values$2,values$3,values$4,values$5,values$6,values$7,values$8,values$9,values$10,values$11,values$12,values$13,values$14,values$15,values$16,values$17,values$18,values$19,values$20,values$21,values$22,values$23,values$24,values$25,values$26,values$27,values$28,values$29,values$30,values$31,values$32,values$33,values$34,values$35,values$36,values$37,values$38,values$39,values$40,values$41,values$42,values$43,values$44,values$45,values$46,values$47,values$48,values$49,values$50,values$51,values$52,values$53,values$54,values$55,values$56,values$57,values$58,values$59,values$60,values$61,values$62,values$63,values$64,values$65,values$66,values$67,values$68,values$69,values$70,values$71,values$72,values$73,values$74,values$75,values$76,values$77,values$78,values$79,values$80,values$81,values$82,values$83,values$84,value,any,marked);
+module nrc_mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,selects$4,selects$5,selects$6,selects$7,selects$8,selects$9,selects$10,selects$11,selects$12,selects$13,selects$14,selects$15,selects$16,selects$17,selects$18,selects$19,selects$20,selects$21,selects$22,selects$23,selects$24,selects$25,selects$26,selects$27,selects$28,selects$29,selects$30,selects$31,selects$32,selects$33,selects$34,selects$35,selects$36,selects$37,selects$38,selects$39,selects$40,selects$41,selects$42,selects$43,selects$44,selects$45,selects$46,selects$47,selects$48,selects$49,selects$50,selects$51,selects$52,selects$53,selects$54,selects$55,selects$56,selects$57,selects$58,selects$59,selects$60,selects$61,selects$62,selects$63,selects$64,selects$65,selects$66,selects$67,selects$68,values$0,values$1,values$2,values$3,values$4,values$5,values$6,values$7,values$8,values$9,values$10,values$11,values$12,values$13,values$14,values$15,values$16,values$17,values$18,values$19,values$20,values$21,values$22,values$23,values$24,values$25,values$26,values$27,values$28,values$29,values$30,values$31,values$32,values$33,values$34,values$35,values$36,values$37,values$38,values$39,values$40,values$41,values$42,values$43,values$44,values$45,values$46,values$47,values$48,values$49,values$50,values$51,values$52,values$53,values$54,values$55,values$56,values$57,values$58,values$59,values$60,values$61,values$62,values$63,values$64,values$65,values$66,values$67,values$68,value,any,marked);
     
     // Module arguments
     input wire  selects$0;
@@ -36148,22 +37811,6 @@ module nrc_mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,selects$4
     input wire  selects$66;
     input wire  selects$67;
     input wire  selects$68;
-    input wire  selects$69;
-    input wire  selects$70;
-    input wire  selects$71;
-    input wire  selects$72;
-    input wire  selects$73;
-    input wire  selects$74;
-    input wire  selects$75;
-    input wire  selects$76;
-    input wire  selects$77;
-    input wire  selects$78;
-    input wire  selects$79;
-    input wire  selects$80;
-    input wire  selects$81;
-    input wire  selects$82;
-    input wire  selects$83;
-    input wire  selects$84;
     input wire  [63:0] values$0;
     input wire  [63:0] values$1;
     input wire  [63:0] values$2;
@@ -36233,22 +37880,6 @@ module nrc_mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,selects$4
     input wire  [63:0] values$66;
     input wire  [63:0] values$67;
     input wire  [63:0] values$68;
-    input wire  [63:0] values$69;
-    input wire  [63:0] values$70;
-    input wire  [63:0] values$71;
-    input wire  [63:0] values$72;
-    input wire  [63:0] values$73;
-    input wire  [63:0] values$74;
-    input wire  [63:0] values$75;
-    input wire  [63:0] values$76;
-    input wire  [63:0] values$77;
-    input wire  [63:0] values$78;
-    input wire  [63:0] values$79;
-    input wire  [63:0] values$80;
-    input wire  [63:0] values$81;
-    input wire  [63:0] values$82;
-    input wire  [63:0] values$83;
-    input wire  [63:0] values$84;
     output reg  [63:0] value;
     output reg  any;
     output reg  marked;
@@ -36258,19 +37889,19 @@ module nrc_mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,selects$4
     localparam  tag_of$1 = 2'b1;
     localparam  tag_of$2 = 2'b1;
     localparam  tag_of$3 = 2'b1;
-    localparam  tag_of$4 = 2'b1;
-    localparam  tag_of$5 = 2'b1;
-    localparam  tag_of$6 = 2'b1;
-    localparam  tag_of$7 = 2'b1;
-    localparam  tag_of$8 = 2'b1;
-    localparam  tag_of$9 = 2'b1;
-    localparam  tag_of$10 = 2'b1;
-    localparam  tag_of$11 = 2'b1;
-    localparam  tag_of$12 = 2'b1;
-    localparam  tag_of$13 = 2'b1;
-    localparam  tag_of$14 = 2'b1;
-    localparam  tag_of$15 = 2'b1;
-    localparam  tag_of$16 = 2'b1;
+    localparam  tag_of$4 = 2'b11;
+    localparam  tag_of$5 = 2'b11;
+    localparam  tag_of$6 = 2'b11;
+    localparam  tag_of$7 = 2'b11;
+    localparam  tag_of$8 = 2'b11;
+    localparam  tag_of$9 = 2'b11;
+    localparam  tag_of$10 = 2'b11;
+    localparam  tag_of$11 = 2'b11;
+    localparam  tag_of$12 = 2'b11;
+    localparam  tag_of$13 = 2'b11;
+    localparam  tag_of$14 = 2'b11;
+    localparam  tag_of$15 = 2'b11;
+    localparam  tag_of$16 = 2'b11;
     localparam  tag_of$17 = 2'b11;
     localparam  tag_of$18 = 2'b11;
     localparam  tag_of$19 = 2'b11;
@@ -36323,22 +37954,6 @@ module nrc_mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,selects$4
     localparam  tag_of$66 = 2'b11;
     localparam  tag_of$67 = 2'b11;
     localparam  tag_of$68 = 2'b11;
-    localparam  tag_of$69 = 2'b11;
-    localparam  tag_of$70 = 2'b11;
-    localparam  tag_of$71 = 2'b11;
-    localparam  tag_of$72 = 2'b11;
-    localparam  tag_of$73 = 2'b11;
-    localparam  tag_of$74 = 2'b11;
-    localparam  tag_of$75 = 2'b11;
-    localparam  tag_of$76 = 2'b11;
-    localparam  tag_of$77 = 2'b11;
-    localparam  tag_of$78 = 2'b11;
-    localparam  tag_of$79 = 2'b11;
-    localparam  tag_of$80 = 2'b11;
-    localparam  tag_of$81 = 2'b11;
-    localparam  tag_of$82 = 2'b11;
-    localparam  tag_of$83 = 2'b11;
-    localparam  tag_of$84 = 2'b11;
     localparam  zero = 64'h0;
     localparam  no_tag = 2'b0;
     
@@ -37388,70 +39003,6 @@ module nrc_mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,selects$4
             tree$195 = values$68;
             tags$195 = tag_of$68;
         end
-        if (selects$69) begin
-            tree$196 = values$69;
-            tags$196 = tag_of$69;
-        end
-        if (selects$70) begin
-            tree$197 = values$70;
-            tags$197 = tag_of$70;
-        end
-        if (selects$71) begin
-            tree$198 = values$71;
-            tags$198 = tag_of$71;
-        end
-        if (selects$72) begin
-            tree$199 = values$72;
-            tags$199 = tag_of$72;
-        end
-        if (selects$73) begin
-            tree$200 = values$73;
-            tags$200 = tag_of$73;
-        end
-        if (selects$74) begin
-            tree$201 = values$74;
-            tags$201 = tag_of$74;
-        end
-        if (selects$75) begin
-            tree$202 = values$75;
-            tags$202 = tag_of$75;
-        end
-        if (selects$76) begin
-            tree$203 = values$76;
-            tags$203 = tag_of$76;
-        end
-        if (selects$77) begin
-            tree$204 = values$77;
-            tags$204 = tag_of$77;
-        end
-        if (selects$78) begin
-            tree$205 = values$78;
-            tags$205 = tag_of$78;
-        end
-        if (selects$79) begin
-            tree$206 = values$79;
-            tags$206 = tag_of$79;
-        end
-        if (selects$80) begin
-            tree$207 = values$80;
-            tags$207 = tag_of$80;
-        end
-        if (selects$81) begin
-            tree$208 = values$81;
-            tags$208 = tag_of$81;
-        end
-        if (selects$82) begin
-            tree$209 = values$82;
-            tags$209 = tag_of$82;
-        end
-        if (selects$83) begin
-            tree$210 = values$83;
-            tags$210 = tag_of$83;
-        end
-        if (selects$84) begin
-            tree$211 = values$84;
-            tags$211 = tag_of$84;
-        end
         tree$126 = tree$253 | tree$254;
         tags$126 = tags$253 | tags$254;
         tree$125 = tree$251 | tree$252;
@@ -37752,139 +39303,6 @@ module nrc_mgmt$registers$setting$1(d,q,clock);
 endmodule // nrc_mgmt$registers$setting$1
 
 
-module nrc_mgmt$registers$setting$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$setting$2
-
-
-module nrc_mgmt$registers$setting$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$setting$3
-
-
-module nrc_mgmt$registers$setting$4(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$setting$4
-
-
-module nrc_mgmt$registers$setting$5(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$setting$5
-
-
-module nrc_mgmt$registers$setting$6(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$setting$6
-
-
-module nrc_mgmt$registers$setting$7(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$setting$7
-
-
-module nrc_mgmt$registers$setting$8(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$setting$8
-
-
 module nrc_mgmt$registers$staged(d,q,clock);
     
     // Module arguments
@@ -37940,139 +39358,6 @@ module nrc_mgmt$registers$strobe$1(d,q,clock);
     end
           
 endmodule // nrc_mgmt$registers$strobe$1
-
-
-module nrc_mgmt$registers$strobe$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$strobe$2
-
-
-module nrc_mgmt$registers$strobe$3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$strobe$3
-
-
-module nrc_mgmt$registers$strobe$4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$strobe$4
-
-
-module nrc_mgmt$registers$strobe$5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$strobe$5
-
-
-module nrc_mgmt$registers$strobe$6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$strobe$6
-
-
-module nrc_mgmt$registers$strobe$7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$strobe$7
-
-
-module nrc_mgmt$registers$strobe$8(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$strobe$8
 
 
 module nrc_mgmt$registers$wdata(d,q,clock);
@@ -38132,139 +39417,6 @@ module nrc_mgmt$registers$writes$1(d,q,clock);
 endmodule // nrc_mgmt$registers$writes$1
 
 
-module nrc_mgmt$registers$writes$10(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$writes$10
-
-
-module nrc_mgmt$registers$writes$11(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$writes$11
-
-
-module nrc_mgmt$registers$writes$12(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$writes$12
-
-
-module nrc_mgmt$registers$writes$13(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$writes$13
-
-
-module nrc_mgmt$registers$writes$14(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$writes$14
-
-
-module nrc_mgmt$registers$writes$15(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$writes$15
-
-
-module nrc_mgmt$registers$writes$16(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$writes$16
-
-
 module nrc_mgmt$registers$writes$2(d,q,clock);
     
     // Module arguments
@@ -38301,120 +39453,6 @@ module nrc_mgmt$registers$writes$3(d,q,clock);
     end
           
 endmodule // nrc_mgmt$registers$writes$3
-
-
-module nrc_mgmt$registers$writes$4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$writes$4
-
-
-module nrc_mgmt$registers$writes$5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$writes$5
-
-
-module nrc_mgmt$registers$writes$6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$writes$6
-
-
-module nrc_mgmt$registers$writes$7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$writes$7
-
-
-module nrc_mgmt$registers$writes$8(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$writes$8
-
-
-module nrc_mgmt$registers$writes$9(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$registers$writes$9
 
 
 module nrc_mgmt$registers$writing(d,q,clock);

@@ -313,6 +313,20 @@ pub fn i2c_quarter(cfg: &Config) -> u32 {
     (235 * cfg.fpga.clock_mhz).div_ceil(100)
 }
 
+/// The management agent's parameters for a chip built with `cfg`: packets on
+/// `network.mgmt_vc`, I2C standard mode at `fpga.clock_mhz`, the configuration image at
+/// EEPROM address 0 with up to `max_entries` entries.
+pub fn nma_params(cfg: &Config, max_entries: usize) -> crate::mgmt::NmaParams {
+    crate::mgmt::NmaParams {
+        mgmt_vc: cfg.network.mgmt_vc as u8,
+        quarter: i2c_quarter(cfg),
+        stretch_limit: I2C_STRETCH_LIMIT,
+        poll_limit: EEP_POLL_LIMIT,
+        image_base: 0,
+        max_entries,
+    }
+}
+
 /// The register file of the sample map ([`crate::regmap::sample`]) as top `regfile_sample`:
 /// 64 registers of every kind behind a 12-bit-address, 64-bit-data request port.
 pub fn regfile_sample() -> Result<Emitted, String> {

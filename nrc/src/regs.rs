@@ -71,6 +71,25 @@ pub fn nrc_space(ports: usize, rows: usize, faults: usize) -> Result<AddressSpac
         NRC_ADDRESS_BITS,
     );
     space.place(0, "", &nma_map(DestType::Nrc, faults))?;
+    place_router_blocks(&mut space, ports, rows)?;
+    Ok(space)
+}
+
+/// The router's own registers, the space without the agent's block (which the agent holds):
+/// the register file `nrc_mgmt` puts behind the agent's `chip_request` port. Same addresses
+/// and names as in [`nrc_space`].
+pub fn nrc_router_map(ports: usize, rows: usize) -> Result<RegMap, String> {
+    let mut space = AddressSpace::new(
+        "nrc_router",
+        format!("The router's own registers (NRC, {ports} ports), beside the agent's block."),
+        NRC_ADDRESS_BITS,
+    );
+    place_router_blocks(&mut space, ports, rows)?;
+    Ok(space.to_map())
+}
+
+/// Places the mesh's counters, the routing-table access and the ports' link blocks.
+fn place_router_blocks(space: &mut AddressSpace, ports: usize, rows: usize) -> Result<(), String> {
     space.place(RS_MESH_BASE, "rs", &rs_mesh_map(rows))?;
     space.place(ROUTE_TABLE_BASE, "route", &route_table_map(ports))?;
     for p in 0..ports {
@@ -80,7 +99,7 @@ pub fn nrc_space(ports: usize, rows: usize, faults: usize) -> Result<AddressSpac
             &link_port_map(),
         )?;
     }
-    Ok(space)
+    Ok(())
 }
 
 /// The router's register map (the space flattened), for the register file, C header and

@@ -26,14 +26,7 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
 /// The management plane's parameters for `cfg`: I2C standard mode at `fpga.clock_mhz`, the
 /// configuration image at EEPROM address 0 with up to [`MAX_IMAGE_ENTRIES`] entries.
 pub fn nrc_mgmt_params(cfg: &Config) -> NrcMgmtParams {
-    NrcMgmtParams {
-        mgmt_vc: cfg.network.mgmt_vc as u8,
-        quarter: hdl::tops::i2c_quarter(cfg),
-        stretch_limit: hdl::tops::I2C_STRETCH_LIMIT,
-        poll_limit: hdl::tops::EEP_POLL_LIMIT,
-        image_base: 0,
-        max_entries: MAX_IMAGE_ENTRIES,
-    }
+    hdl::tops::nma_params(cfg, MAX_IMAGE_ENTRIES)
 }
 
 /// Entries a router's configuration image may hold: its settings and a routing table of a few

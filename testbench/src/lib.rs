@@ -16,6 +16,7 @@ pub mod loader_perf;
 pub mod mgmt_client;
 pub mod mgmt_perf;
 pub mod models;
+pub mod nma_mesh_top;
 pub mod nma_top;
 pub mod regfile_perf;
 pub mod reset;

@@ -26,6 +26,7 @@ mod hdl {
     mod reg_access;
     mod reg_arbiter;
     mod reg_file;
+    mod reg_split;
     mod relay_station;
     mod rs_mesh;
     mod rx_delivery;

@@ -28,7 +28,10 @@
 //! - the configuration loader: [`eeprom_image`] (the image format, defined once) and
 //!   [`eeprom_loader::EepromLoader`] (fills registers from the EEPROM after reset) with its
 //!   stages [`eeprom_reader::EepromReader`], [`record_assembler::RecordAssembler`],
-//!   [`entry_writer::EntryWriter`] and [`loader_outcome::LoaderOutcome`].
+//!   [`entry_writer::EntryWriter`] and [`loader_outcome::LoaderOutcome`];
+//! - [`Nma`]: the agent as a chip instantiates it (core, loader, the agent's register block,
+//!   and a port to the rest of the chip's registers): the router's `nrc::nrc_mgmt` and the
+//!   NIC's `nic::nic_mgmt` wrap the same design.
 //!
 //! Every response is built by one [`ResponseBuilder`] rule (the codec's `response_to`).
 pub mod active_report;
@@ -43,6 +46,7 @@ pub mod eeprom_reader;
 pub mod entry_writer;
 pub mod i2c_master;
 pub mod loader_outcome;
+pub mod nma;
 pub mod nma_core;
 pub mod nmp_collector;
 pub mod nmp_distributor;
@@ -64,6 +68,7 @@ pub mod rs_wire;
 pub use active_report::ActiveReport;
 pub use eep_arbiter::EepArbiter;
 pub use eep_bridge::EepBridge;
+pub use nma::{Nma, NmaParams};
 pub use nma_core::NmaCore;
 pub use nmp_collector::NmpCollector;
 pub use nmp_distributor::NmpDistributor;

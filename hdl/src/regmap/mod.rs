@@ -33,7 +33,7 @@
 //!
 //! One concern per file: [`map`] (the data and its checks), [`space`] (assembly), [`port`]
 //! (the request/response bundles and the error codes), [`reg_file`], [`counter_bank`],
-//! [`read_mux`], [`reg_arbiter`] (hardware), [`c_header`](mod@c_header) and [`markdown`](mod@markdown)
+//! [`read_mux`], [`reg_arbiter`], [`reg_split`] (hardware), [`c_header`](mod@c_header) and [`markdown`](mod@markdown)
 //! (generated text), [`sample`] (the sample map that exercises all of it).
 pub mod c_header;
 pub mod counter_bank;
@@ -43,6 +43,7 @@ pub mod port;
 pub mod read_mux;
 pub mod reg_arbiter;
 pub mod reg_file;
+pub mod reg_split;
 pub mod sample;
 pub mod space;
 
@@ -56,5 +57,6 @@ pub use port::{
 pub use read_mux::ReadMux;
 pub use reg_arbiter::RegArbiter;
 pub use reg_file::RegFile;
+pub use reg_split::RegSplit;
 pub use sample::regfile_sample;
 pub use space::{AddressSpace, Placed};
