@@ -109,3 +109,58 @@ pub fn nma_mesh_top(cfg: &hdl::params::Config) -> Result<hdl::tops::Emitted, Str
         "the management agent behind an 8-port relay-station mesh (the router's registers beyond the agent's block left as ports)",
     )
 }
+
+/// Prints the iCE40-HX8K cost of `nma_mesh` (and, for comparison, of `nrc_mgmt`, which adds the
+/// router's register file) as table rows: LUTs, flip-flops, carries, logic cells, median Fmax
+/// of 3 placer seeds on the flow's register-to-register harness, its thousands of input bits
+/// fed from the harness's LFSR and its outputs folded. `work` holds the flow's files.
+pub fn report(work: &std::path::Path) -> anyhow::Result<()> {
+    use flow::{MeasureOptions, SynthOptions, Target};
+    let cfg = hdl::params::Config::default();
+    let target = Target::Ice40;
+    let options = MeasureOptions {
+        seeds: vec![1, 2, 3],
+        synth: SynthOptions::for_target(target),
+        inputs: flow::harness::Inputs::Lfsr,
+        outputs: flow::harness::Outputs::Folded,
+        ..Default::default()
+    };
+    println!("\n## The agent behind the 8-port relay-station mesh on {} (issue goal: fits at 50 MHz or more)\n", target.part());
+    println!("Harness: inputs from an LFSR, outputs folded into a few flip-flops (both counted below as the harness's); Fmax the median of seeds 1, 2, 3.\n");
+    println!(
+        "| top | LUTs | FFs | carries | logic cells used / available | Fmax (MHz) | seeds (MHz) |"
+    );
+    println!("|---|---|---|---|---|---|---|");
+    let plane = nrc::tops::tops(&cfg)
+        .map_err(anyhow::Error::msg)?
+        .into_iter()
+        .find(|t| t.name == "nrc_mgmt")
+        .ok_or_else(|| anyhow::anyhow!("no nrc_mgmt top"))?;
+    for top in [nma_mesh_top(&cfg).map_err(anyhow::Error::msg)?, plane] {
+        let dir = work.join(target.name()).join(&top.name);
+        std::fs::create_dir_all(&dir)?;
+        let file = dir.join(format!("{}.v", top.name));
+        std::fs::write(&file, &top.verilog)?;
+        let measured = flow::measure_block_with(&[&file], &top.name, &dir, &options);
+        // The placer's cell count, whether it placed or not.
+        let cells = std::fs::read_to_string(dir.join("harness/seed1/nextpnr.log"))
+            .unwrap_or_default()
+            .lines()
+            .find(|l| l.contains("ICESTORM_LC:"))
+            .map(|l| l.split_once(':').map_or(l, |s| s.1).trim().to_string())
+            .unwrap_or_default();
+        match measured {
+            Ok(c) => println!(
+                "| {} | {} | {} | {} | {} | {:.1} | {:?} |",
+                top.name, c.luts, c.ffs, c.carries, cells, c.fmax_mhz, c.fmax_runs_mhz
+            ),
+            Err(e) => println!(
+                "| {} | does not place | | | {} | | {} |",
+                top.name,
+                cells,
+                format!("{e:#}").lines().next().unwrap_or_default()
+            ),
+        }
+    }
+    Ok(())
+}

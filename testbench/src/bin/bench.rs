@@ -46,6 +46,9 @@ fn main() -> Result<()> {
         testbench::mgmt_perf::report(&workspace().join("build/bench/mgmt"))?;
         testbench::loader_perf::report(&workspace().join("build/bench/loader"))?;
     }
+    if all || has("mgmt") || has("nma-mesh") {
+        testbench::nma_mesh_top::report(&workspace().join("build/bench/nma_mesh"))?;
+    }
     if all || has("rs") {
         testbench::rs_perf::report(&workspace().join("build/bench/rs"))?;
     }
