@@ -29,7 +29,7 @@ pub struct Arrival {
 
 /// Names of a port's link-report registers, in the order of [`link_port_map`], as the top's
 /// `links[p]` bundle names its signals.
-const LINK_SIGNALS: [&str; 8] = [
+pub const LINK_SIGNALS: [&str; 8] = [
     "status",
     "peer",
     "ltps_sent",

@@ -87,9 +87,9 @@ pub struct Sustained {
 /// The plane's figures; see the module documentation.
 #[derive(Clone, Debug, Default)]
 pub struct PlaneFigures {
-    /// The I2C quarter period the plane was built with, and the clock it is timed for (MHz).
+    /// The I2C quarter period the plane was built with (cycles).
     pub quarter: u32,
-    /// Clock (MHz) of the configuration.
+    /// The configuration's clock (MHz), which the quarter is computed for.
     pub clock_mhz: u32,
     /// (request kind, cycles per input port 0..8).
     pub latencies: Vec<(&'static str, Vec<u64>)>,

@@ -27,7 +27,7 @@ use hdl::regmap::{Access, RegMap};
 use nrc::nrc_mgmt::{NrcMgmt24, NrcMgmtParams, NRC_CHIP_FAULTS};
 use std::collections::{BTreeMap, HashMap};
 use testbench::mgmt_client::{ClientConfig, ClientError, MgmtClient, Operation, Reply, Target};
-use testbench::mgmt_plane::{Arrival, PlaneWorld};
+use testbench::mgmt_plane::{Arrival, PlaneWorld, LINK_SIGNALS};
 use testbench::models::i2c_eeprom::{EepromTiming, I2cEeprom};
 use testbench::models::mgmt::{corrupt, Corruption};
 use testbench::{Backend, VerilatorSim};
@@ -280,17 +280,7 @@ fn nrc_mgmt_24_ports_random_requests_faults_and_loading() {
     let mut fixed = BTreeMap::new();
     for p in 0..PORTS {
         for (k, r) in link_port_map().registers.iter().enumerate() {
-            let name = [
-                "status",
-                "peer",
-                "ltps_sent",
-                "ltps_good",
-                "ltps_bad",
-                "retries",
-                "replays",
-                "drops",
-            ][k];
-            let v = w.plane.link_value(p, name);
+            let v = w.plane.link_value(p, LINK_SIGNALS[k]);
             fixed.insert(w.plane.address(&format!("port{p}_{}", r.name)), v);
         }
     }
