@@ -15,6 +15,8 @@ pub mod loader_bench;
 pub mod loader_perf;
 pub mod mgmt_client;
 pub mod mgmt_perf;
+pub mod mgmt_plane;
+pub mod mgmt_plane_perf;
 pub mod models;
 pub mod nma_mesh_top;
 pub mod nma_top;

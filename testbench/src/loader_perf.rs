@@ -35,8 +35,19 @@ pub fn load_cycles(n: usize) -> (u64, u64) {
     (d.b.cycle() - 1 - start, d.bus.part.counts.bytes_read)
 }
 
-/// Prints the loader's lines and cost table; `work` holds the FPGA flow's files.
-pub fn report(work: &Path) -> Result<()> {
+/// Prints the loader's simulated line (`sim`) and its and the arbiter's cost table (`cost`);
+/// `work` holds the FPGA flow's files.
+pub fn report(work: &Path, sim: bool, cost: bool) -> Result<()> {
+    if sim {
+        sim_report();
+    }
+    if cost {
+        cost_report(work)?;
+    }
+    Ok(())
+}
+
+fn sim_report() {
     let (cycles, bytes) = load_cycles(16);
     let bit_times = cycles as f64 / (4 * QUARTER + 3) as f64;
     println!("\n## Configuration loader and register arbiter\n");
@@ -49,6 +60,10 @@ pub fn report(work: &Path) -> Result<()> {
         bit_times,
         bit_times * 10.0 / 1000.0
     );
+}
+
+fn cost_report(work: &Path) -> Result<()> {
+    println!("\n## Configuration loader and register arbiter on iCE40\n");
     let target = Target::Ice40;
     let options = MeasureOptions {
         seeds: vec![1, 2, 3],

@@ -4,7 +4,8 @@
 //! iCE40-HX8K from the FPGA flow ([`flow::measure_block_with`]: the block synthesized alone for
 //! LUTs and flip-flops, the median Fmax of 3 placer seeds on a register-to-register harness).
 //! The agent core ([`hdl::mgmt::NmaCore`], [`core_figures`]): request-to-response latency per
-//! request kind and sustained register reads, and its cost as the `nma_core` top.
+//! request kind and sustained register reads, and its cost as the `nma_core` top. The router's
+//! whole management plane measured from its ports: [`crate::mgmt_plane_perf`].
 //! Nothing here asserts (the guarantees are the benches' job in `tests/hdl/nmp_*.rs` and
 //! `tests/hdl/nma_core.rs`).
 use crate::backend::{u128_to_words, Backend};
@@ -132,8 +133,20 @@ pub fn packer_latency(n: usize) -> (u64, u64, f64) {
     (lo, hi, cycle as f64 / n as f64)
 }
 
-/// Prints the latency lines and the cost table; `work` holds the FPGA flow's files.
-pub fn report(work: &Path) -> Result<()> {
+/// Prints the simulated figures (`sim`: the unpacker's and packer's latency lines, the agent
+/// core's table, then the router's plane measured from its ports, [`crate::mgmt_plane_perf`])
+/// and the iCE40 cost table (`cost`, which takes minutes); `work` holds the FPGA flow's files.
+pub fn report(work: &Path, sim: bool, cost: bool) -> Result<()> {
+    if sim {
+        sim_report()?;
+    }
+    if cost {
+        cost_report(work)?;
+    }
+    Ok(())
+}
+
+fn sim_report() -> Result<()> {
     let (ulo, uhi, urate) = unpacker_latency(200);
     let (plo, phi, prate) = packer_latency(200);
     println!(
@@ -157,6 +170,11 @@ pub fn report(work: &Path) -> Result<()> {
         core.reads_per_1000,
         1000.0 / MGMT_FLITS as f64
     );
+    crate::mgmt_plane_perf::report()
+}
+
+fn cost_report(work: &Path) -> Result<()> {
+    println!("\n## Management agent and router management plane on iCE40\n");
     let target = Target::Ice40;
     let options = MeasureOptions {
         seeds: vec![1, 2, 3],

@@ -7,9 +7,11 @@
 //! ([`testbench::loader_perf`]), and the relay station's and 8-port relay-station mesh's cost on
 //! iCE40 ([`testbench::rs_perf`]).
 //!
-//! Usage: `bench [speed|cost|link|link-sim|link-cost|regfile|mgmt|rs]...` (all when none; `link` is
-//! `link-sim`, the simulated link tables, plus `link-cost`, the endpoint's placement, which
-//! takes minutes). Prints tables; measures, never asserts.
+//! Usage: `bench [speed|cost|link|link-sim|link-cost|regfile|mgmt|mgmt-sim|mgmt-cost|rs]...` (all
+//! when none; `link` is `link-sim`, the simulated link tables, plus `link-cost`, the endpoint's
+//! placement, which takes minutes; likewise `mgmt` is `mgmt-sim`, the management agent's and the
+//! router's management plane's simulated figures, plus `mgmt-cost`, their iCE40 tables). Prints
+//! tables; measures, never asserts.
 use anyhow::Result;
 use std::path::{Path, PathBuf};
 use testbench::speed;
@@ -42,9 +44,13 @@ fn main() -> Result<()> {
     if all || has("regfile") {
         testbench::regfile_perf::report(&workspace().join("build/bench/regfile"))?;
     }
-    if all || has("mgmt") {
-        testbench::mgmt_perf::report(&workspace().join("build/bench/mgmt"))?;
-        testbench::loader_perf::report(&workspace().join("build/bench/loader"))?;
+    let (sim, cost) = (
+        all || has("mgmt") || has("mgmt-sim"),
+        all || has("mgmt") || has("mgmt-cost"),
+    );
+    if sim || cost {
+        testbench::mgmt_perf::report(&workspace().join("build/bench/mgmt"), sim, cost)?;
+        testbench::loader_perf::report(&workspace().join("build/bench/loader"), sim, cost)?;
     }
     if all || has("mgmt") || has("nma-mesh") {
         testbench::nma_mesh_top::report(&workspace().join("build/bench/nma_mesh"))?;

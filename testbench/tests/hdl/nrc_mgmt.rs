@@ -20,17 +20,17 @@
 //! with a write in flight is not touched by another request until the write is answered, since
 //! requests from different ports meet in the mesh in an order the bench does not predict.
 use hdl::formats::mgmt::{DestType, MgmtError, MgmtPacket, Route, UNSET_ID};
-use hdl::llp::regs::{link_port_map, peer_value};
+use hdl::llp::regs::link_port_map;
 use hdl::mgmt::eeprom_image::{EepromImage, ImageEntry};
 use hdl::mgmt::regs::NMA_CHIP_FAULT_BASE;
 use hdl::regmap::{Access, RegMap};
 use nrc::nrc_mgmt::{NrcMgmt24, NrcMgmtParams, NRC_CHIP_FAULTS};
 use std::collections::{BTreeMap, HashMap};
 use testbench::mgmt_client::{ClientConfig, ClientError, MgmtClient, Operation, Reply, Target};
-use testbench::models::i2c_eeprom::{EepromTiming, I2cBus, I2cEeprom};
+use testbench::mgmt_plane::{Arrival, PlaneWorld, LINK_SIGNALS};
+use testbench::models::i2c_eeprom::{EepromTiming, I2cEeprom};
 use testbench::models::mgmt::{corrupt, Corruption};
-use testbench::models::relay_station::{BeatPorts, Packet, PacketDriver, PacketReceiver};
-use testbench::{Backend, BenchRng, PortId, VerilatorSim};
+use testbench::{Backend, VerilatorSim};
 
 const PORTS: usize = 24;
 type Dut = NrcMgmt24;
@@ -58,29 +58,10 @@ fn params() -> NrcMgmtParams {
     }
 }
 
-/// The bench's view of the top's ports and the world around it.
+/// The plane's world ([`PlaneWorld`]: streams, EEPROM, routing table, link reports) and what
+/// the bench records of the responses.
 struct World {
-    b: VerilatorSim,
-    rng: BenchRng,
-    map: RegMap,
-    drivers: Vec<PacketDriver>,
-    receivers: Vec<PacketReceiver>,
-    bus: I2cBus,
-    scl_low: PortId,
-    sda_low: PortId,
-    scl_in: PortId,
-    sda_in: PortId,
-    reset: PortId,
-    chip_faults: PortId,
-    route_index: PortId,
-    route_ports: PortId,
-    route_write: PortId,
-    route_read: PortId,
-    /// The routing table behind the indirect registers.
-    table: BTreeMap<u64, u64>,
-    /// Packets that left, with their port, in order.
-    arrived: Vec<(u8, Vec<u128>)>,
-    faults: u64,
+    plane: PlaneWorld<VerilatorSim>,
     /// The port each response left on, by TransactionID.
     responses_port: HashMap<u16, u8>,
     /// Responses to the requests the bench built by hand (raw TransactionIDs).
@@ -89,123 +70,14 @@ struct World {
 
 impl World {
     fn new(seed: u64, image: &[u8]) -> Self {
-        let mut b = VerilatorSim::of(Dut::new(params()), "nrc_mgmt24").unwrap();
-        let drivers = (0..PORTS)
-            .map(|p| PacketDriver::new(BeatPorts::new(&b, &format!("inbound${p}")), 0.8))
-            .collect();
-        let receivers = (0..PORTS)
-            .map(|p| PacketReceiver::new(BeatPorts::new(&b, &format!("outbound${p}")), 0.7))
-            .collect();
+        let b = VerilatorSim::of(Dut::new(params()), "nrc_mgmt24").unwrap();
         let mut part = I2cEeprom::new(0, EepromTiming::for_quarter(QUARTER as u64, WRITE_CYCLE));
         part.memory[..image.len()].copy_from_slice(image);
-        let map = Dut::map();
-        // Every port's link report: fixed random values, the peer identity well formed.
-        let mut rng = BenchRng::new(seed);
-        for p in 0..PORTS {
-            for (k, r) in link_port_map().registers.iter().enumerate() {
-                let v = if r.name == "peer" {
-                    peer_value(1, 0x100 + p as u16, (p as u8 + 3) % 24)
-                } else {
-                    rng.bits(r.width) as u64
-                };
-                let name = [
-                    "status",
-                    "peer",
-                    "ltps_sent",
-                    "ltps_good",
-                    "ltps_bad",
-                    "retries",
-                    "replays",
-                    "drops",
-                ][k];
-                let port = b.port(&format!("links${p}${name}"));
-                b.poke(port, v as u128);
-            }
-        }
         Self {
-            scl_low: b.port("i2c$scl_drive_low"),
-            sda_low: b.port("i2c$sda_drive_low"),
-            scl_in: b.port("i2c$scl_in"),
-            sda_in: b.port("i2c$sda_in"),
-            reset: b.port("reset"),
-            chip_faults: b.port("chip_faults"),
-            route_index: b.port("route_table$index"),
-            route_ports: b.port("route_table$ports"),
-            route_write: b.port("route_table$write"),
-            route_read: b.port("route_table$read"),
-            b,
-            rng,
-            map,
-            drivers,
-            receivers,
-            bus: I2cBus::new(part),
-            table: BTreeMap::new(),
-            arrived: vec![],
-            faults: 0,
+            plane: PlaneWorld::new(b, PORTS, Dut::map(), part, seed, 0.8, 0.7),
             responses_port: HashMap::new(),
             raw_responses: vec![],
         }
-    }
-
-    /// The value the bench drives on a port's link report register.
-    fn link_value(&mut self, port: usize, register: &str) -> u64 {
-        let id = self.b.port(&format!("links${port}${register}"));
-        self.b.peek(id) as u64
-    }
-
-    /// One clock cycle: the streams, the I2C bus, the routing table.
-    fn cycle(&mut self, reset: bool) {
-        let b = &mut self.b;
-        b.poke_bool(self.reset, reset);
-        for d in &mut self.drivers {
-            d.drive(b, &mut self.rng);
-        }
-        for r in &mut self.receivers {
-            r.drive(b, &mut self.rng);
-        }
-        let (scl, sda) = self
-            .bus
-            .lines(b.peek_bool(self.scl_low), b.peek_bool(self.sda_low));
-        b.poke_bool(self.scl_in, scl);
-        b.poke_bool(self.sda_in, sda);
-        b.poke(self.chip_faults, self.faults as u128);
-        let index = b.peek(self.route_index) as u64;
-        b.poke(
-            self.route_read,
-            *self.table.get(&index).unwrap_or(&0) as u128,
-        );
-        if b.peek_bool(self.route_write) {
-            let ports = b.peek(self.route_ports) as u64;
-            self.table.insert(index, ports);
-        }
-        for d in &mut self.drivers {
-            d.fired(b);
-        }
-        for (p, r) in self.receivers.iter_mut().enumerate() {
-            if let Some(packet) = r.fired(b) {
-                assert_eq!(
-                    packet.port, p as u64,
-                    "a packet left port {p} naming another"
-                );
-                self.arrived.push((p as u8, packet.beats));
-            }
-        }
-        self.bus.step(scl, sda, 0);
-        b.tick();
-    }
-
-    fn send(&mut self, port: u8, flits: Vec<u128>) {
-        self.drivers[port as usize].queue.push_back(Packet {
-            beats: flits,
-            port: self.rng.bits(5) as u64,
-        });
-    }
-
-    fn address(&self, name: &str) -> u16 {
-        self.map
-            .get(name)
-            .unwrap_or_else(|| panic!("no register {name}"))
-            .offset as u16
     }
 }
 
@@ -253,12 +125,13 @@ fn target(port: u8, chip_id: u16) -> Target {
 
 /// One cycle with the client: its next packet is queued on its port, arrivals go to it.
 fn pump(w: &mut World, c: &mut MgmtClient) {
-    let now = w.b.cycle();
+    let now = w.plane.b.cycle();
     if let Some((port, flits)) = c.next_packet(now) {
-        w.send(port, flits);
+        w.plane.send(port, flits);
     }
-    w.cycle(false);
-    for (port, flits) in std::mem::take(&mut w.arrived) {
+    w.plane.cycle(false);
+    w.plane.started.clear();
+    for Arrival { port, flits, .. } in std::mem::take(&mut w.plane.arrived) {
         let p = MgmtPacket::unpack(&flits).expect("the agent sent a malformed packet");
         if p.nmp_type == hdl::formats::mgmt::NmpType::FaultReport {
             assert_eq!(port, REPORT_PORT, "a fault report left on port {port}");
@@ -343,13 +216,16 @@ impl Model {
 /// Requests, one at a time, through the client until its answer.
 fn ask(w: &mut World, c: &mut MgmtClient, t: Target, op: Operation) -> Result<Reply, ClientError> {
     let ticket = c.submit(t, op).unwrap();
-    let start = w.b.cycle();
+    let start = w.plane.b.cycle();
     loop {
         pump(w, c);
         if let Some(done) = c.completions().into_iter().find(|d| d.ticket == ticket) {
             return done.outcome;
         }
-        assert!(w.b.cycle() - start < 200_000, "no answer in 200,000 cycles");
+        assert!(
+            w.plane.b.cycle() - start < 200_000,
+            "no answer in 200,000 cycles"
+        );
     }
 }
 
@@ -361,11 +237,11 @@ fn nrc_mgmt_24_ports_random_requests_faults_and_loading() {
     let mut w = World::new(seed, &image(&map, &loaded_table));
     let mut c = client();
     for _ in 0..4 {
-        w.cycle(true);
+        w.plane.cycle(true);
     }
     // Loading: poll the loader's status with the all-ones DestID (answered before the chip ID
     // is loaded and after) until it says Loaded.
-    let status = w.address("loader_status");
+    let status = w.plane.address("loader_status");
     let loaded = 1u64 << hdl::mgmt::eeprom_loader::LoaderStatus::Loaded.bit();
     let mut polls = 0;
     loop {
@@ -381,15 +257,15 @@ fn nrc_mgmt_24_ports_random_requests_faults_and_loading() {
         }
         assert!(polls < 1000, "the loader did not finish: {r:?}");
         for _ in 0..200 {
-            w.cycle(false);
+            w.plane.cycle(false);
         }
     }
     assert_eq!(
-        w.table,
+        w.plane.table,
         loaded_table.iter().copied().collect::<BTreeMap<_, _>>(),
         "the routing table the loader wrote"
     );
-    let id = w.address("chip_id");
+    let id = w.plane.address("chip_id");
     assert_eq!(
         ask(
             &mut w,
@@ -404,34 +280,24 @@ fn nrc_mgmt_24_ports_random_requests_faults_and_loading() {
     let mut fixed = BTreeMap::new();
     for p in 0..PORTS {
         for (k, r) in link_port_map().registers.iter().enumerate() {
-            let name = [
-                "status",
-                "peer",
-                "ltps_sent",
-                "ltps_good",
-                "ltps_bad",
-                "retries",
-                "replays",
-                "drops",
-            ][k];
-            let v = w.link_value(p, name);
-            fixed.insert(w.address(&format!("port{p}_{}", r.name)), v);
+            let v = w.plane.link_value(p, LINK_SIGNALS[k]);
+            fixed.insert(w.plane.address(&format!("port{p}_{}", r.name)), v);
         }
     }
-    fixed.insert(w.address("chip_type"), DestType::Nrc.code() as u64);
-    fixed.insert(w.address("chip_id"), CHIP_ID as u64);
+    fixed.insert(w.plane.address("chip_type"), DestType::Nrc.code() as u64);
+    fixed.insert(w.plane.address("chip_id"), CHIP_ID as u64);
     fixed.insert(status, loaded);
-    fixed.insert(w.address("report_dest"), SERVER as u64);
+    fixed.insert(w.plane.address("report_dest"), SERVER as u64);
     let mut model = Model {
         fixed,
-        route_index: w.address("route_index"),
-        route_ports: w.address("route_ports"),
-        route_read: w.address("route_read"),
+        route_index: w.plane.address("route_index"),
+        route_ports: w.plane.address("route_ports"),
+        route_read: w.plane.address("route_read"),
         index: 0xbeef,
         ports: 0xff_ffff,
-        table: w.table.clone(),
+        table: w.plane.table.clone(),
         read_only: map.of(Access::ReadOnly).map(|r| r.offset as u16).collect(),
-        eeprom: w.bus.part.memory.clone(),
+        eeprom: w.plane.bus.part.memory.clone(),
     };
     let mut readable: Vec<u16> = model.fixed.keys().copied().collect();
     readable.extend([model.route_index, model.route_ports, model.route_read]);
@@ -448,26 +314,30 @@ fn nrc_mgmt_24_ports_random_requests_faults_and_loading() {
     let mut events = 0u64;
     let mut risen = 0u64;
     let mut reports = vec![];
-    let start = w.b.cycle();
+    let start = w.plane.b.cycle();
     while sent < requests || c.pending() > 0 || !raw_pending.is_empty() {
         assert!(
-            w.b.cycle() - start < 3_000_000,
+            w.plane.b.cycle() - start < 3_000_000,
             "the random phase did not finish"
         );
         // Faults: a chip fault input toggles now and then.
-        if w.rng.chance(0.002) {
-            let bit = w.rng.range(0, NRC_CHIP_FAULTS as u64 - 1);
-            if w.faults >> bit & 1 == 0 {
+        if w.plane.rng.chance(0.002) {
+            let bit = w.plane.rng.range(0, NRC_CHIP_FAULTS as u64 - 1);
+            if w.plane.faults >> bit & 1 == 0 {
                 events += 1;
                 risen |= 1 << (bit as usize + NMA_CHIP_FAULT_BASE);
             }
-            w.faults ^= 1 << bit;
+            w.plane.faults ^= 1 << bit;
         }
-        if sent < requests && c.pending() < 48 && w.rng.chance(0.15) {
+        if sent < requests && c.pending() < 48 && w.plane.rng.chance(0.15) {
             sent += 1;
-            let port = w.rng.range(0, PORTS as u64 - 1) as u8;
-            let dest = if w.rng.chance(0.1) { UNSET_ID } else { CHIP_ID };
-            let roll = w.rng.range(0, 99);
+            let port = w.plane.rng.range(0, PORTS as u64 - 1) as u8;
+            let dest = if w.plane.rng.chance(0.1) {
+                UNSET_ID
+            } else {
+                CHIP_ID
+            };
+            let roll = w.plane.rng.range(0, 99);
             let locked = |issued: &HashMap<u64, Issued>, a: u16| {
                 issued.values().any(|i| i.locks.contains(&a))
             };
@@ -480,10 +350,10 @@ fn nrc_mgmt_24_ports_random_requests_faults_and_loading() {
                         raw_tid,
                     )
                     .unwrap();
-                p.dest_id = CHIP_ID ^ (1 << w.rng.range(0, 15));
+                p.dest_id = CHIP_ID ^ (1 << w.plane.rng.range(0, 15));
                 raw_tid += 1;
                 wrong_id += 1;
-                w.send(port, p.pack());
+                w.plane.send(port, p.pack());
                 continue;
             }
             if roll < 8 {
@@ -501,10 +371,10 @@ fn nrc_mgmt_24_ports_random_requests_faults_and_loading() {
                     Corruption::Long,
                     Corruption::Kind,
                     Corruption::LenField,
-                ][w.rng.range(0, 4) as usize];
+                ][w.plane.rng.range(0, 4) as usize];
                 malformed += 1;
-                let flits = corrupt(&mut w.rng, &p, how);
-                w.send(port, flits);
+                let flits = corrupt(&mut w.plane.rng, &p, how);
+                w.plane.send(port, flits);
                 continue;
             }
             if roll < 11 {
@@ -521,15 +391,15 @@ fn nrc_mgmt_24_ports_random_requests_faults_and_loading() {
                 }
                 raw_pending.insert(raw_tid, port);
                 raw_tid += 1;
-                w.send(port, p.pack());
+                w.plane.send(port, p.pack());
                 continue;
             }
             let mut reads = vec![];
             let (op, expect, writes, eeprom_write, locks, eeprom_lock) = if roll < 60 {
                 // Register reads of one or two registers.
-                let n = w.rng.range(1, 2) as usize;
+                let n = w.plane.rng.range(1, 2) as usize;
                 let a: Vec<u16> = (0..n)
-                    .map(|_| readable[w.rng.range(0, readable.len() as u64 - 1) as usize])
+                    .map(|_| readable[w.plane.rng.range(0, readable.len() as u64 - 1) as usize])
                     .collect();
                 if a.iter().any(|&x| locked(&issued, model.lock(x))) {
                     sent -= 1;
@@ -553,11 +423,11 @@ fn nrc_mgmt_24_ports_random_requests_faults_and_loading() {
                     sent -= 1;
                     continue;
                 }
-                let index = *[5u64, 0x77, 0xbeef, w.rng.range(0, 0xffff)]
-                    .get(w.rng.range(0, 3) as usize)
+                let index = *[5u64, 0x77, 0xbeef, w.plane.rng.range(0, 0xffff)]
+                    .get(w.plane.rng.range(0, 3) as usize)
                     .unwrap();
-                let ports = w.rng.bits(PORTS) as u64;
-                let writes = match w.rng.range(0, 2) {
+                let ports = w.plane.rng.bits(PORTS) as u64;
+                let writes = match w.plane.rng.range(0, 2) {
                     0 => vec![(model.route_index, index)],
                     1 => vec![(model.route_ports, ports)],
                     _ => vec![(model.route_index, index), (model.route_ports, ports)],
@@ -572,14 +442,15 @@ fn nrc_mgmt_24_ports_random_requests_faults_and_loading() {
                 )
             } else if roll < 82 {
                 // Writes that must be refused: a read-only or an unmapped register.
-                let (a, e) = if w.rng.chance(0.5) {
+                let (a, e) = if w.plane.rng.chance(0.5) {
                     (
-                        model.read_only[w.rng.range(0, model.read_only.len() as u64 - 1) as usize],
+                        model.read_only
+                            [w.plane.rng.range(0, model.read_only.len() as u64 - 1) as usize],
                         MgmtError::ReadOnly,
                     )
                 } else {
                     (
-                        unmapped[w.rng.range(0, unmapped.len() as u64 - 1) as usize],
+                        unmapped[w.plane.rng.range(0, unmapped.len() as u64 - 1) as usize],
                         MgmtError::Unmapped,
                     )
                 };
@@ -592,7 +463,7 @@ fn nrc_mgmt_24_ports_random_requests_faults_and_loading() {
                     None,
                 )
             } else if roll < 86 {
-                let a = unmapped[w.rng.range(0, unmapped.len() as u64 - 1) as usize];
+                let a = unmapped[w.plane.rng.range(0, unmapped.len() as u64 - 1) as usize];
                 (
                     Operation::ReadRegisters(vec![a]),
                     Expect::Error(MgmtError::Unmapped),
@@ -608,11 +479,11 @@ fn nrc_mgmt_24_ports_random_requests_faults_and_loading() {
                     sent -= 1;
                     continue;
                 }
-                let count = w.rng.range(1, 6) as u16;
-                if count >= 2 && w.rng.chance(0.05) {
+                let count = w.plane.rng.range(1, 6) as u16;
+                if count >= 2 && w.plane.rng.chance(0.05) {
                     // Past the end of the array: refused at once, the bus untouched.
                     let address = (0x10000 - count as u32 + 1) as u16
-                        + w.rng.range(0, count as u64 - 2) as u16;
+                        + w.plane.rng.range(0, count as u64 - 2) as u16;
                     (
                         Operation::ReadEeprom {
                             address,
@@ -625,7 +496,7 @@ fn nrc_mgmt_24_ports_random_requests_faults_and_loading() {
                         Some((0, 0)),
                     )
                 } else {
-                    let address = EEPROM_SCRATCH + w.rng.range(0, 255) as u16;
+                    let address = EEPROM_SCRATCH + w.plane.rng.range(0, 255) as u16;
                     let range = (address, address + count);
                     let overlaps = issued.values().any(|i| {
                         i.eeprom_lock
@@ -635,8 +506,9 @@ fn nrc_mgmt_24_ports_random_requests_faults_and_loading() {
                         sent -= 1;
                         continue;
                     }
-                    if w.rng.chance(0.5) {
-                        let bytes: Vec<u8> = (0..count).map(|_| w.rng.bits(8) as u8).collect();
+                    if w.plane.rng.chance(0.5) {
+                        let bytes: Vec<u8> =
+                            (0..count).map(|_| w.plane.rng.bits(8) as u8).collect();
                         (
                             Operation::WriteEeprom {
                                 address,
@@ -725,9 +597,9 @@ fn nrc_mgmt_24_ports_random_requests_faults_and_loading() {
         reports.extend(c.faults());
     }
     assert_eq!(c.stats().timed_out, 0, "lost requests");
-    assert_eq!(model.table, w.table, "the routing table");
+    assert_eq!(model.table, w.plane.table, "the routing table");
     assert_eq!(
-        &w.bus.part.memory[EEPROM_SCRATCH as usize..EEPROM_SCRATCH as usize + 262],
+        &w.plane.bus.part.memory[EEPROM_SCRATCH as usize..EEPROM_SCRATCH as usize + 262],
         &model.eeprom[EEPROM_SCRATCH as usize..EEPROM_SCRATCH as usize + 262],
         "the EEPROM's array"
     );
@@ -755,7 +627,7 @@ fn nrc_mgmt_24_ports_random_requests_faults_and_loading() {
         "reports_sent",
         "error_responses",
     ];
-    let a: Vec<u16> = counters.iter().map(|n| w.address(n)).collect();
+    let a: Vec<u16> = counters.iter().map(|n| w.plane.address(n)).collect();
     let got = [
         ask(
             &mut w,
@@ -782,6 +654,6 @@ fn nrc_mgmt_24_ports_random_requests_faults_and_loading() {
     eprintln!(
         "nrc_mgmt 24 ports: {requests} requests ({wrong_id} wrong ID, {malformed} malformed, {errors} errors), {events} fault events, {} reports, {} cycles",
         reports.len(),
-        w.b.cycle()
+        w.plane.b.cycle()
     );
 }
