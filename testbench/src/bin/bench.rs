@@ -52,7 +52,7 @@ fn main() -> Result<()> {
         testbench::mgmt_perf::report(&workspace().join("build/bench/mgmt"), sim, cost)?;
         testbench::loader_perf::report(&workspace().join("build/bench/loader"), sim, cost)?;
     }
-    if all || has("mgmt") || has("nma-mesh") {
+    if cost || has("nma-mesh") {
         testbench::nma_mesh_top::report(&workspace().join("build/bench/nma_mesh"))?;
     }
     if all || has("rs") {
