@@ -55,8 +55,8 @@ use crate::mgmt::eeprom_reader::{EepromReader, RUN_LENGTH_BITS};
 use crate::mgmt::entry_writer::EntryWriter;
 use crate::mgmt::loader_outcome::LoaderOutcome;
 use crate::mgmt::record_intake::{RecordIntake, CHECKSUM_BITS};
-use crate::stream::StreamSource;
 use crate::regmap::port::{RegRequestSource, RegResponseSink};
+use crate::stream::StreamSource;
 use rust_hdl::prelude::*;
 
 /// Width of `status`.
@@ -249,7 +249,8 @@ impl<const A: usize> EepromLoader<A> {
 impl<const A: usize> Logic for EepromLoader<A> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, stage, second_pass, entries, count, stored_checksum);
+        dff_setup!(self, clock, stage, second_pass, entries);
+        dff_setup!(self, clock, count, stored_checksum);
         clock!(self, clock, reader, intake, writer, outcome);
         EepCommandSource::link(&mut self.eeprom, &mut self.reader.eeprom);
         EepResultSink::link(&mut self.eeprom_result, &mut self.reader.eeprom_result);

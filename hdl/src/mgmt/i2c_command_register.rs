@@ -123,8 +123,7 @@ impl Logic for I2cCommandRegister {
             }
         }
         if self.sample.val() {
-            self.shift.d.next =
-                (self.shift.q.val() << 1) | bit_cast::<9, 1>(self.sda.val().into());
+            self.shift.d.next = (self.shift.q.val() << 1) | bit_cast::<9, 1>(self.sda.val().into());
             self.bits_left.d.next = self.bits_left.q.val() - 1;
         }
         if self.taken.val() {

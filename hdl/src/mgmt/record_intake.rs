@@ -62,7 +62,8 @@ pub struct RecordIntake {
     /// A checked entry's address had bit 15 set (since `new_image`).
     pub bad_address: Signal<Out, bool>,
     assembler: RecordAssembler,
-    crc: ParallelCrc<CHECKSUM_BITS, 8>,
+    /// The checksum's generator (not named `crc`, its output's name: Verilator's VARHIDDEN).
+    crc_generator: ParallelCrc<CHECKSUM_BITS, 8>,
     wide_address: DFF<bool>,
     /// A byte is taken this cycle.
     take: Signal<Local, bool>,
@@ -84,7 +85,7 @@ impl Default for RecordIntake {
             checksum: Default::default(),
             bad_address: Default::default(),
             assembler: Default::default(),
-            crc: ParallelCrc::new(&IMAGE_CRC),
+            crc_generator: ParallelCrc::new(&IMAGE_CRC),
             wide_address: Default::default(),
             take: Default::default(),
         }
@@ -95,7 +96,7 @@ impl Logic for RecordIntake {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, wide_address);
-        clock!(self, clock, assembler, crc);
+        clock!(self, clock, assembler, crc_generator);
         self.bytes.ready.next = self.header.val() | self.entries.val();
         self.take.next = self.bytes.valid.val() & self.bytes.ready.val();
 
@@ -106,15 +107,15 @@ impl Logic for RecordIntake {
         self.record.next = self.assembler.record.val();
         self.record_taken.next = self.take.val() & self.assembler.record_end.val();
 
-        self.crc.reset.next = self.reset.val();
-        self.crc.start.next = self.new_image.val();
-        self.crc.data.next = self.bytes.data.val();
-        self.crc.valid.next = self.take.val()
+        self.crc_generator.reset.next = self.reset.val();
+        self.crc_generator.start.next = self.new_image.val();
+        self.crc_generator.data.next = self.bytes.data.val();
+        self.crc_generator.valid.next = self.take.val()
             & ((self.header.val()
                 & (self.assembler.index.val() >= 4)
                 & (self.assembler.index.val() < 8))
                 | (self.entries.val() & self.checking.val()));
-        self.checksum.next = self.crc.crc.val();
+        self.checksum.next = self.crc_generator.crc.val();
 
         // Bit 15 of an address is bit 7 of the entry's byte 1.
         self.bad_address.next = self.wide_address.q.val();
