@@ -279,6 +279,12 @@ module eeprom_loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eeprom
                     second_pass$d = 1'b0;
                     stage$d = Stage$Header;
                 end
+            Stage$Header:
+                begin
+                    if (intake$record_taken) begin
+                        stage$d = Stage$CheckHeader;
+                    end
+                end
             Stage$CheckHeader:
                 begin
                     count$d = count_read;
@@ -328,20 +334,20 @@ module eeprom_loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eeprom
                 begin
                     stage$d = Stage$Writing;
                 end
+            Stage$Writing:
+                begin
+                    if (writer$finished) begin
+                        stage$d = Stage$Entries;
+                        if (last_entry) begin
+                            outcome$loaded_event = 1'b1;
+                            stage$d = Stage$Done;
+                        end
+                    end
+                end
             default:
                 begin
                 end
         endcase
-        if ((stage$q == Stage$Header) & intake$record_taken) begin
-            stage$d = Stage$CheckHeader;
-        end
-        if ((stage$q == Stage$Writing) & writer$finished) begin
-            stage$d = Stage$Entries;
-            if (last_entry) begin
-                outcome$loaded_event = 1'b1;
-                stage$d = Stage$Done;
-            end
-        end
         if (reader$failed & ((stage$q == Stage$Header) | (stage$q == Stage$Entries))) begin
             outcome$absent_event = 1'b1;
             stage$d = Stage$Done;

@@ -246,6 +246,9 @@ impl<const A: usize> EepromLoader<A> {
     }
 }
 
+// rust-hdl's hdl_gen has no match guards, so a waiting stage's condition stays an `if` in its
+// arm (moving those stages out of the match instead cost about 30 iCE40 LUTs in yosys 0.23).
+#[allow(clippy::collapsible_match)]
 impl<const A: usize> Logic for EepromLoader<A> {
     #[hdl_gen]
     fn update(&mut self) {
@@ -311,6 +314,11 @@ impl<const A: usize> Logic for EepromLoader<A> {
                 self.second_pass.d.next = false;
                 self.stage.d.next = Stage::Header;
             }
+            Stage::Header => {
+                if self.intake.record_taken.val() {
+                    self.stage.d.next = Stage::CheckHeader;
+                }
+            }
             Stage::CheckHeader => {
                 self.count.d.next = self.count_read.val();
                 self.stored_checksum.d.next =
@@ -357,19 +365,16 @@ impl<const A: usize> Logic for EepromLoader<A> {
                 }
             }
             Stage::Write => self.stage.d.next = Stage::Writing,
-            _ => {}
-        }
-        // The stages that wait for an event leave on it here (hdl_gen has no match guards):
-        // the header's last byte; a finished write, to the next entry or the end of pass 2.
-        if (self.stage.q.val() == Stage::Header) & self.intake.record_taken.val() {
-            self.stage.d.next = Stage::CheckHeader;
-        }
-        if (self.stage.q.val() == Stage::Writing) & self.writer.finished.val() {
-            self.stage.d.next = Stage::Entries;
-            if self.last_entry.val() {
-                self.outcome.loaded_event.next = true;
-                self.stage.d.next = Stage::Done;
+            Stage::Writing => {
+                if self.writer.finished.val() {
+                    self.stage.d.next = Stage::Entries;
+                    if self.last_entry.val() {
+                        self.outcome.loaded_event.next = true;
+                        self.stage.d.next = Stage::Done;
+                    }
+                }
             }
+            _ => {}
         }
         // An EEPROM error ends the run (the reader shows no byte after it).
         if self.reader.failed.val()
