@@ -64,6 +64,20 @@ module eeprom_loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eeprom
     reg  reader$bytes$ready;
     wire  reader$failed;
     wire  reader$idle;
+    reg  intake$clock;
+    reg  intake$reset;
+    reg  intake$bytes$valid;
+    reg  [7:0] intake$bytes$data;
+    wire  intake$bytes$ready;
+    reg  intake$new_image;
+    reg  intake$new_pass;
+    reg  intake$header;
+    reg  intake$entries;
+    reg  intake$checking;
+    wire  [79:0] intake$record;
+    wire  intake$record_taken;
+    wire  [15:0] intake$checksum;
+    wire  intake$bad_address;
     reg  writer$clock;
     reg  writer$reset;
     reg  writer$start;
@@ -71,14 +85,6 @@ module eeprom_loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eeprom
     reg  [63:0] writer$value;
     wire  writer$finished;
     wire  writer$refused;
-    reg  assembler$clock;
-    reg  assembler$reset;
-    reg  assembler$restart;
-    reg  [7:0] assembler$incoming;
-    reg  assembler$take;
-    wire  [79:0] assembler$record;
-    wire  [3:0] assembler$index;
-    wire  assembler$record_end;
     reg  outcome$clock;
     reg  outcome$reset;
     reg  outcome$busy;
@@ -92,12 +98,6 @@ module eeprom_loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eeprom
     wire  outcome$absent;
     wire  outcome$refused;
     wire  [5:0] outcome$status;
-    reg  checksum$clock;
-    reg  checksum$reset;
-    reg  checksum$start;
-    reg  checksum$valid;
-    reg  [7:0] checksum$data;
-    wire  [15:0] checksum$crc;
     reg  [3:0] stage$d;
     wire  [3:0] stage$q;
     reg  stage$clock;
@@ -113,15 +113,8 @@ module eeprom_loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eeprom
     reg  [15:0] stored_checksum$d;
     wire  [15:0] stored_checksum$q;
     reg  stored_checksum$clock;
-    reg  bad_address$d;
-    wire  bad_address$q;
-    reg  bad_address$clock;
     
     // Local signals
-    reg  take;
-    reg  [79:0] record;
-    reg  [3:0] index;
-    reg  record_end;
     reg  [31:0] magic_read;
     reg  [15:0] count_read;
     reg  [15:0] entries_length;
@@ -152,6 +145,22 @@ module eeprom_loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eeprom
         .failed(reader$failed),
         .idle(reader$idle)
     );
+    eeprom_loader$intake intake(
+        .clock(intake$clock),
+        .reset(intake$reset),
+        .bytes$valid(intake$bytes$valid),
+        .bytes$data(intake$bytes$data),
+        .bytes$ready(intake$bytes$ready),
+        .new_image(intake$new_image),
+        .new_pass(intake$new_pass),
+        .header(intake$header),
+        .entries(intake$entries),
+        .checking(intake$checking),
+        .record(intake$record),
+        .record_taken(intake$record_taken),
+        .checksum(intake$checksum),
+        .bad_address(intake$bad_address)
+    );
     eeprom_loader$writer writer(
         .clock(writer$clock),
         .reset(writer$reset),
@@ -170,16 +179,6 @@ module eeprom_loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eeprom
         .finished(writer$finished),
         .refused(writer$refused)
     );
-    eeprom_loader$assembler assembler(
-        .clock(assembler$clock),
-        .reset(assembler$reset),
-        .restart(assembler$restart),
-        .incoming(assembler$incoming),
-        .take(assembler$take),
-        .record(assembler$record),
-        .index(assembler$index),
-        .record_end(assembler$record_end)
-    );
     eeprom_loader$outcome outcome(
         .clock(outcome$clock),
         .reset(outcome$reset),
@@ -194,14 +193,6 @@ module eeprom_loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eeprom
         .absent(outcome$absent),
         .refused(outcome$refused),
         .status(outcome$status)
-    );
-    eeprom_loader$checksum checksum(
-        .clock(checksum$clock),
-        .reset(checksum$reset),
-        .start(checksum$start),
-        .valid(checksum$valid),
-        .data(checksum$data),
-        .crc(checksum$crc)
     );
     eeprom_loader$stage stage(
         .d(stage$d),
@@ -228,36 +219,28 @@ module eeprom_loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eeprom
         .q(stored_checksum$q),
         .clock(stored_checksum$clock)
     );
-    eeprom_loader$bad_address bad_address(
-        .d(bad_address$d),
-        .q(bad_address$q),
-        .clock(bad_address$clock)
-    );
     
     // Update code
     always @(*) begin
         stage$clock = clock;
         second_pass$clock = clock;
         entries$clock = clock;
-        count$clock = clock;
-        stored_checksum$clock = clock;
         stage$d = stage$q;
         second_pass$d = second_pass$q;
         entries$d = entries$q;
+        count$clock = clock;
+        stored_checksum$clock = clock;
         count$d = count$q;
         stored_checksum$d = stored_checksum$q;
-        bad_address$clock = clock;
-        bad_address$d = bad_address$q;
         reader$clock = clock;
+        intake$clock = clock;
         writer$clock = clock;
-        assembler$clock = clock;
         outcome$clock = clock;
-        checksum$clock = clock;
         reader$reset = reset;
+        intake$reset = reset;
         writer$reset = reset;
-        checksum$reset = reset;
-        unused_reader_idle = reader$idle;
         outcome$reset = reset;
+        unused_reader_idle = reader$idle;
         busy = stage$q != Stage$Done;
         done = stage$q == Stage$Done;
         outcome$busy = busy;
@@ -271,20 +254,13 @@ module eeprom_loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eeprom
         outcome$absent_event = 1'b0;
         outcome$loaded_event = 1'b0;
         outcome$refused_event = (stage$q == Stage$Writing) & writer$finished & writer$refused;
-        reader$bytes$ready = (stage$q == Stage$Header) | (stage$q == Stage$Entries);
-        take = reader$bytes$valid & reader$bytes$ready;
-        assembler$reset = reset;
-        assembler$take = take;
-        assembler$incoming = reader$bytes$data;
-        assembler$restart = (stage$q == Stage$ReadHeader) | (stage$q == Stage$ReadEntries);
-        record = assembler$record;
-        index = assembler$index;
-        record_end = assembler$record_end;
-        checksum$start = stage$q == Stage$ReadHeader;
-        checksum$data = reader$bytes$data;
-        checksum$valid = take & (((stage$q == Stage$Header) & (index >= 32'h4) & (index < 32'h8)) | ((stage$q == Stage$Entries) & ~second_pass$q));
-        magic_read = record[(32'h0)+:(32)];
-        count_read = record[(32'h30)+:(16)];
+        intake$new_image = stage$q == Stage$ReadHeader;
+        intake$new_pass = stage$q == Stage$ReadEntries;
+        intake$header = stage$q == Stage$Header;
+        intake$entries = stage$q == Stage$Entries;
+        intake$checking = ~second_pass$q;
+        magic_read = intake$record[(32'h0)+:(32)];
+        count_read = intake$record[(32'h30)+:(16)];
         entries_length = (count$q << 32'h3) + (count$q << 32'h1);
         reader$start = 1'b0;
         reader$address = entries_base;
@@ -292,34 +268,33 @@ module eeprom_loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eeprom
         entries_next = entries$q + 32'h1;
         last_entry = entries$q == count$q;
         writer$start = stage$q == Stage$Write;
-        writer$address = record[(32'h0)+:(16)];
-        writer$value = record[(32'h10)+:(64)];
+        writer$address = intake$record[(32'h0)+:(16)];
+        writer$value = intake$record[(32'h10)+:(64)];
         case (stage$q)
             Stage$ReadHeader:
                 begin
                     reader$start = 1'b1;
                     reader$address = base;
                     reader$length = header_length;
-                    bad_address$d = 1'b0;
                     second_pass$d = 1'b0;
                     stage$d = Stage$Header;
                 end
             Stage$Header:
                 begin
-                    if (take & record_end) begin
+                    if (intake$record_taken) begin
                         stage$d = Stage$CheckHeader;
                     end
                 end
             Stage$CheckHeader:
                 begin
                     count$d = count_read;
-                    stored_checksum$d = record[(32'h40)+:(16)];
+                    stored_checksum$d = intake$record[(32'h40)+:(16)];
                     stage$d = Stage$ReadEntries;
                     if ((magic_read == 32'h0) | &magic_read) begin
                         outcome$blank_event = 1'b1;
                         stage$d = Stage$Done;
                     end
-                    else if ((magic_read != magic) | (record[(32'h20)+:(16)] != version) | (count_read > max_entries)) begin
+                    else if ((magic_read != magic) | (intake$record[(32'h20)+:(16)] != version) | (count_read > max_entries)) begin
                         outcome$corrupt_event = 1'b1;
                         stage$d = Stage$Done;
                     end
@@ -332,10 +307,7 @@ module eeprom_loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eeprom
                 end
             Stage$Entries:
                 begin
-                    if (take & (index == 32'h1) & reader$bytes$data[32'h7]) begin
-                        bad_address$d = 1'b1;
-                    end
-                    if (take & record_end) begin
+                    if (intake$record_taken) begin
                         entries$d = entries_next;
                         if (second_pass$q) begin
                             stage$d = Stage$Write;
@@ -344,16 +316,12 @@ module eeprom_loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eeprom
                     if (~second_pass$q & last_entry) begin
                         stage$d = Stage$Verify;
                     end
-                    if (reader$failed) begin
-                        outcome$absent_event = 1'b1;
-                        stage$d = Stage$Done;
-                    end
                 end
             Stage$Verify:
                 begin
                     second_pass$d = 1'b1;
                     stage$d = Stage$ReadEntries;
-                    if ((checksum$crc != stored_checksum$q) | bad_address$q) begin
+                    if ((intake$checksum != stored_checksum$q) | intake$bad_address) begin
                         outcome$corrupt_event = 1'b1;
                         stage$d = Stage$Done;
                     end
@@ -380,7 +348,7 @@ module eeprom_loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eeprom
                 begin
                 end
         endcase
-        if (reader$failed & (stage$q == Stage$Header)) begin
+        if (reader$failed & ((stage$q == Stage$Header) | (stage$q == Stage$Entries))) begin
             outcome$absent_event = 1'b1;
             stage$d = Stage$Done;
         end
@@ -389,10 +357,147 @@ module eeprom_loader(clock,reset,eeprom$valid,eeprom$write,eeprom$address,eeprom
         end
     end
     
+    always @(*) intake$bytes$valid = reader$bytes$valid;
+    always @(*) intake$bytes$data = reader$bytes$data;
+    always @(*) reader$bytes$ready = intake$bytes$ready;
 endmodule // eeprom_loader
 
 
-module eeprom_loader$assembler(clock,reset,restart,incoming,take,record,index,record_end);
+module eeprom_loader$count(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // eeprom_loader$count
+
+
+module eeprom_loader$entries(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // eeprom_loader$entries
+
+
+module eeprom_loader$intake(clock,reset,bytes$valid,bytes$data,bytes$ready,new_image,new_pass,header,entries,checking,record,record_taken,checksum,bad_address);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  bytes$valid;
+    input wire  [7:0] bytes$data;
+    output reg  bytes$ready;
+    input wire  new_image;
+    input wire  new_pass;
+    input wire  header;
+    input wire  entries;
+    input wire  checking;
+    output reg  [79:0] record;
+    output reg  record_taken;
+    output reg  [15:0] checksum;
+    output reg  bad_address;
+    
+    // Stub signals
+    reg  assembler$clock;
+    reg  assembler$reset;
+    reg  assembler$restart;
+    reg  [7:0] assembler$incoming;
+    reg  assembler$take;
+    wire  [79:0] assembler$record;
+    wire  [3:0] assembler$index;
+    wire  assembler$record_end;
+    reg  crc_generator$clock;
+    reg  crc_generator$reset;
+    reg  crc_generator$start;
+    reg  crc_generator$valid;
+    reg  [7:0] crc_generator$data;
+    wire  [15:0] crc_generator$crc;
+    reg  wide_address$d;
+    wire  wide_address$q;
+    reg  wide_address$clock;
+    
+    // Local signals
+    reg  take;
+    
+    // Sub module instances
+    eeprom_loader$intake$assembler assembler(
+        .clock(assembler$clock),
+        .reset(assembler$reset),
+        .restart(assembler$restart),
+        .incoming(assembler$incoming),
+        .take(assembler$take),
+        .record(assembler$record),
+        .index(assembler$index),
+        .record_end(assembler$record_end)
+    );
+    eeprom_loader$intake$crc_generator crc_generator(
+        .clock(crc_generator$clock),
+        .reset(crc_generator$reset),
+        .start(crc_generator$start),
+        .valid(crc_generator$valid),
+        .data(crc_generator$data),
+        .crc(crc_generator$crc)
+    );
+    eeprom_loader$intake$wide_address wide_address(
+        .d(wide_address$d),
+        .q(wide_address$q),
+        .clock(wide_address$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wide_address$clock = clock;
+        wide_address$d = wide_address$q;
+        assembler$clock = clock;
+        crc_generator$clock = clock;
+        bytes$ready = header | entries;
+        take = bytes$valid & bytes$ready;
+        assembler$reset = reset;
+        assembler$restart = new_image | new_pass;
+        assembler$take = take;
+        assembler$incoming = bytes$data;
+        record = assembler$record;
+        record_taken = take & assembler$record_end;
+        crc_generator$reset = reset;
+        crc_generator$start = new_image;
+        crc_generator$data = bytes$data;
+        crc_generator$valid = take & ((header & (assembler$index >= 32'h4) & (assembler$index < 32'h8)) | (entries & checking));
+        checksum = crc_generator$crc;
+        bad_address = wide_address$q;
+        if (take & entries & checking & (assembler$index == 32'h1) & bytes$data[32'h7]) begin
+            wide_address$d = 1'b1;
+        end
+        if (new_image | reset) begin
+            wide_address$d = 1'b0;
+        end
+    end
+    
+endmodule // eeprom_loader$intake
+
+
+module eeprom_loader$intake$assembler(clock,reset,restart,incoming,take,record,index,record_end);
     
     // Module arguments
     input wire  clock;
@@ -416,12 +521,12 @@ module eeprom_loader$assembler(clock,reset,restart,incoming,take,record,index,re
     reg  taken$clock;
     
     // Sub module instances
-    eeprom_loader$assembler$shifted shifted(
+    eeprom_loader$intake$assembler$shifted shifted(
         .d(shifted$d),
         .q(shifted$q),
         .clock(shifted$clock)
     );
-    eeprom_loader$assembler$taken taken(
+    eeprom_loader$intake$assembler$taken taken(
         .d(taken$d),
         .q(taken$q),
         .clock(taken$clock)
@@ -448,10 +553,10 @@ module eeprom_loader$assembler(clock,reset,restart,incoming,take,record,index,re
         end
     end
     
-endmodule // eeprom_loader$assembler
+endmodule // eeprom_loader$intake$assembler
 
 
-module eeprom_loader$assembler$shifted(d,q,clock);
+module eeprom_loader$intake$assembler$shifted(d,q,clock);
     
     // Module arguments
     input wire  [79:0] d;
@@ -467,10 +572,10 @@ module eeprom_loader$assembler$shifted(d,q,clock);
        q <= d;
     end
           
-endmodule // eeprom_loader$assembler$shifted
+endmodule // eeprom_loader$intake$assembler$shifted
 
 
-module eeprom_loader$assembler$taken(d,q,clock);
+module eeprom_loader$intake$assembler$taken(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -486,29 +591,10 @@ module eeprom_loader$assembler$taken(d,q,clock);
        q <= d;
     end
           
-endmodule // eeprom_loader$assembler$taken
+endmodule // eeprom_loader$intake$assembler$taken
 
 
-module eeprom_loader$bad_address(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // eeprom_loader$bad_address
-
-
-module eeprom_loader$checksum(clock,reset,start,valid,data,crc);
+module eeprom_loader$intake$crc_generator(clock,reset,start,valid,data,crc);
     
     // Module arguments
     input wire  clock;
@@ -530,12 +616,12 @@ module eeprom_loader$checksum(clock,reset,start,valid,data,crc);
     reg  remainder$clock;
     
     // Sub module instances
-    eeprom_loader$checksum$step step(
+    eeprom_loader$intake$crc_generator$step step(
         .state(step$state),
         .data(step$data),
         .next_state(step$next_state)
     );
-    eeprom_loader$checksum$remainder remainder(
+    eeprom_loader$intake$crc_generator$remainder remainder(
         .d(remainder$d),
         .q(remainder$q),
         .clock(remainder$clock)
@@ -559,10 +645,10 @@ module eeprom_loader$checksum(clock,reset,start,valid,data,crc);
         crc = remainder$q ^ finish;
     end
     
-endmodule // eeprom_loader$checksum
+endmodule // eeprom_loader$intake$crc_generator
 
 
-module eeprom_loader$checksum$remainder(d,q,clock);
+module eeprom_loader$intake$crc_generator$remainder(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -578,10 +664,10 @@ module eeprom_loader$checksum$remainder(d,q,clock);
        q <= d;
     end
           
-endmodule // eeprom_loader$checksum$remainder
+endmodule // eeprom_loader$intake$crc_generator$remainder
 
 
-module eeprom_loader$checksum$step(state,data,next_state);
+module eeprom_loader$intake$crc_generator$step(state,data,next_state);
     
     // Module arguments
     input wire  [15:0] state;
@@ -693,45 +779,26 @@ module eeprom_loader$checksum$step(state,data,next_state);
         next_state = nodes$30 ^ offset;
     end
     
-endmodule // eeprom_loader$checksum$step
+endmodule // eeprom_loader$intake$crc_generator$step
 
 
-module eeprom_loader$count(d,q,clock);
+module eeprom_loader$intake$wide_address(d,q,clock);
     
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // eeprom_loader$count
-
-
-module eeprom_loader$entries(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // eeprom_loader$entries
+endmodule // eeprom_loader$intake$wide_address
 
 
 module eeprom_loader$outcome(clock,reset,busy,blank_event,corrupt_event,absent_event,refused_event,loaded_event,blank,corrupt,absent,refused,status);

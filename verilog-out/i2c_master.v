@@ -11,7 +11,7 @@ module i2c_master(clock,reset,command$valid,command$op,command$data,command$ack,
     input wire  [1:0] command$op;
     input wire  [7:0] command$data;
     input wire  command$ack;
-    output reg  command$ready;
+    output wire  command$ready;
     output reg  result$valid;
     output reg  [7:0] result$data;
     output reg  result$acknowledged;
@@ -26,10 +26,6 @@ module i2c_master(clock,reset,command$valid,command$op,command$data,command$ack,
     localparam  quarter_last = 16'hea;
     localparam  half_last = 16'h1d5;
     localparam  stretch_limit = 16'h400;
-    localparam  op_start = 2'b0;
-    localparam  op_stop = 2'b1;
-    localparam  op_write = 2'b10;
-    localparam  op_read = 2'b11;
     
     // Enums
     localparam Phase$Idle = 0;
@@ -41,21 +37,25 @@ module i2c_master(clock,reset,command$valid,command$op,command$data,command$ack,
     localparam Phase$Answer = 6;
     
     // Stub signals
+    reg  held$clock;
+    reg  held$reset;
+    reg  held$accept;
+    reg  held$sample;
+    reg  held$sda;
+    wire  held$taken;
+    wire  held$stop_taken;
+    wire  held$start;
+    wire  held$stop;
+    wire  held$write;
+    wire  held$next_bit;
+    wire  held$last_bit;
+    wire  [7:0] held$received;
     reg  [2:0] phase$d;
     wire  [2:0] phase$q;
     reg  phase$clock;
     reg  [15:0] count$d;
     wire  [15:0] count$q;
     reg  count$clock;
-    reg  [1:0] op$d;
-    wire  [1:0] op$q;
-    reg  op$clock;
-    reg  [8:0] shift$d;
-    wire  [8:0] shift$q;
-    reg  shift$clock;
-    reg  [3:0] bits_left$d;
-    wire  [3:0] bits_left$q;
-    reg  bits_left$clock;
     reg  scl_low$d;
     wire  scl_low$q;
     reg  scl_low$clock;
@@ -87,13 +87,29 @@ module i2c_master(clock,reset,command$valid,command$op,command$data,command$ack,
     // Local signals
     reg  quarter_done;
     reg  half_done;
-    reg  is_start;
-    reg  is_stop;
-    reg  is_write;
     reg  abandon;
-    reg  [8:0] command_shift;
     
     // Sub module instances
+    i2c_master$held held(
+        .clock(held$clock),
+        .reset(held$reset),
+        .command$valid(command$valid),
+        .command$op(command$op),
+        .command$data(command$data),
+        .command$ack(command$ack),
+        .command$ready(command$ready),
+        .accept(held$accept),
+        .sample(held$sample),
+        .sda(held$sda),
+        .taken(held$taken),
+        .stop_taken(held$stop_taken),
+        .start(held$start),
+        .stop(held$stop),
+        .write(held$write),
+        .next_bit(held$next_bit),
+        .last_bit(held$last_bit),
+        .received(held$received)
+    );
     i2c_master$phase phase(
         .d(phase$d),
         .q(phase$q),
@@ -103,21 +119,6 @@ module i2c_master(clock,reset,command$valid,command$op,command$data,command$ack,
         .d(count$d),
         .q(count$q),
         .clock(count$clock)
-    );
-    i2c_master$op op(
-        .d(op$d),
-        .q(op$q),
-        .clock(op$clock)
-    );
-    i2c_master$shift shift(
-        .d(shift$d),
-        .q(shift$q),
-        .clock(shift$clock)
-    );
-    i2c_master$bits_left bits_left(
-        .d(bits_left$d),
-        .q(bits_left$q),
-        .clock(bits_left$clock)
     );
     i2c_master$scl_low scl_low(
         .d(scl_low$d),
@@ -169,66 +170,51 @@ module i2c_master(clock,reset,command$valid,command$op,command$data,command$ack,
     always @(*) begin
         phase$clock = clock;
         count$clock = clock;
-        op$clock = clock;
-        shift$clock = clock;
-        bits_left$clock = clock;
         scl_low$clock = clock;
         sda_low$clock = clock;
+        in_transaction$clock = clock;
         phase$d = phase$q;
         count$d = count$q;
-        op$d = op$q;
-        shift$d = shift$q;
-        bits_left$d = bits_left$q;
         scl_low$d = scl_low$q;
         sda_low$d = sda_low$q;
-        in_transaction$clock = clock;
+        in_transaction$d = in_transaction$q;
         recoveries$clock = clock;
         stretched$clock = clock;
-        in_transaction$d = in_transaction$q;
-        recoveries$d = recoveries$q;
-        stretched$d = stretched$q;
         acknowledged$clock = clock;
         bus_error$clock = clock;
+        recoveries$d = recoveries$q;
+        stretched$d = stretched$q;
         acknowledged$d = acknowledged$q;
         bus_error$d = bus_error$q;
+        held$clock = clock;
         scl_sync$clock = clock;
         sda_sync$clock = clock;
         scl_sync$sig_in = i2c$scl_in;
         sda_sync$sig_in = i2c$sda_in;
         i2c$scl_drive_low = scl_low$q;
         i2c$sda_drive_low = sda_low$q;
-        command$ready = (phase$q == Phase$Idle) & ~reset;
+        held$reset = reset;
+        held$accept = phase$q == Phase$Idle;
+        held$sample = 1'b0;
+        held$sda = sda_sync$sig_out;
         result$valid = phase$q == Phase$Answer;
-        result$data = shift$q[(32'h1)+:(8)];
+        result$data = held$received;
         result$acknowledged = acknowledged$q;
         result$bus_error = bus_error$q;
         quarter_done = count$q == quarter_last;
         half_done = count$q == half_last;
-        is_start = op$q == op_start;
-        is_stop = op$q == op_stop;
-        is_write = op$q == op_write;
         abandon = 1'b0;
-        command_shift = (((command$data) & 9'h1ff) << 32'h1) | 32'h1;
-        if (command$op == op_read) begin
-            command_shift = 32'h1fe;
-            if (~command$ack) begin
-                command_shift = 32'h1ff;
-            end
-        end
         count$d = count$q + 32'h1;
         case (phase$q)
             Phase$Idle:
                 begin
                     count$d = 32'h0;
-                    if (command$valid) begin
-                        op$d = command$op;
+                    if (held$taken) begin
                         recoveries$d = 32'h0;
-                        bits_left$d = 32'h9;
                         acknowledged$d = 1'b1;
                         bus_error$d = 1'b0;
-                        shift$d = command_shift;
                         phase$d = Phase$Hold;
-                        if ((command$op == op_stop) & ~in_transaction$q) begin
+                        if (held$stop_taken & ~in_transaction$q) begin
                             phase$d = Phase$Answer;
                         end
                     end
@@ -238,11 +224,11 @@ module i2c_master(clock,reset,command$valid,command$op,command$data,command$ack,
                     if (quarter_done) begin
                         count$d = 32'h0;
                         phase$d = Phase$Setup;
-                        sda_low$d = ~shift$q[32'h8];
-                        if (is_start) begin
+                        sda_low$d = ~held$next_bit;
+                        if (held$start) begin
                             sda_low$d = 1'b0;
                         end
-                        if (is_stop) begin
+                        if (held$stop) begin
                             sda_low$d = 1'b1;
                         end
                     end
@@ -274,7 +260,7 @@ module i2c_master(clock,reset,command$valid,command$op,command$data,command$ack,
                 begin
                     if (half_done) begin
                         count$d = 32'h0;
-                        if (is_start) begin
+                        if (held$start) begin
                             if (sda_sync$sig_out) begin
                                 sda_low$d = 1'b1;
                                 phase$d = Phase$Condition;
@@ -288,18 +274,17 @@ module i2c_master(clock,reset,command$valid,command$op,command$data,command$ack,
                                 phase$d = Phase$Hold;
                             end
                         end
-                        else if (is_stop) begin
+                        else if (held$stop) begin
                             sda_low$d = 1'b0;
                             phase$d = Phase$Condition;
                         end
                         else begin
-                            shift$d = (shift$q << 32'h1) | ((sda_sync$sig_out) & 9'h1ff);
+                            held$sample = 1'b1;
                             scl_low$d = 1'b1;
-                            bits_left$d = bits_left$q - 32'h1;
                             phase$d = Phase$Hold;
-                            if (bits_left$q == 32'h1) begin
+                            if (held$last_bit) begin
                                 phase$d = Phase$Answer;
-                                acknowledged$d = ~(is_write & sda_sync$sig_out);
+                                acknowledged$d = ~(held$write & sda_sync$sig_out);
                             end
                         end
                     end
@@ -308,8 +293,8 @@ module i2c_master(clock,reset,command$valid,command$op,command$data,command$ack,
                 begin
                     if (half_done) begin
                         count$d = 32'h0;
-                        in_transaction$d = is_start;
-                        if (is_start) begin
+                        in_transaction$d = held$start;
+                        if (held$start) begin
                             scl_low$d = 1'b1;
                         end
                         phase$d = Phase$Answer;
@@ -365,25 +350,6 @@ module i2c_master$acknowledged(d,q,clock);
 endmodule // i2c_master$acknowledged
 
 
-module i2c_master$bits_left(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // i2c_master$bits_left
-
-
 module i2c_master$bus_error(d,q,clock);
     
     // Module arguments
@@ -422,6 +388,161 @@ module i2c_master$count(d,q,clock);
 endmodule // i2c_master$count
 
 
+module i2c_master$held(clock,reset,command$valid,command$op,command$data,command$ack,command$ready,accept,sample,sda,taken,stop_taken,start,stop,write,next_bit,last_bit,received);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  command$valid;
+    input wire  [1:0] command$op;
+    input wire  [7:0] command$data;
+    input wire  command$ack;
+    output reg  command$ready;
+    input wire  accept;
+    input wire  sample;
+    input wire  sda;
+    output reg  taken;
+    output reg  stop_taken;
+    output reg  start;
+    output reg  stop;
+    output reg  write;
+    output reg  next_bit;
+    output reg  last_bit;
+    output reg  [7:0] received;
+    
+    // Constant declarations
+    localparam  op_start = 2'b0;
+    localparam  op_stop = 2'b1;
+    localparam  op_write = 2'b10;
+    localparam  op_read = 2'b11;
+    localparam  bits_per_byte = 4'h9;
+    
+    // Stub signals
+    reg  [1:0] op$d;
+    wire  [1:0] op$q;
+    reg  op$clock;
+    reg  [8:0] shift$d;
+    wire  [8:0] shift$q;
+    reg  shift$clock;
+    reg  [3:0] bits_left$d;
+    wire  [3:0] bits_left$q;
+    reg  bits_left$clock;
+    
+    // Local signals
+    reg  [8:0] command_shift;
+    
+    // Sub module instances
+    i2c_master$held$op op(
+        .d(op$d),
+        .q(op$q),
+        .clock(op$clock)
+    );
+    i2c_master$held$shift shift(
+        .d(shift$d),
+        .q(shift$q),
+        .clock(shift$clock)
+    );
+    i2c_master$held$bits_left bits_left(
+        .d(bits_left$d),
+        .q(bits_left$q),
+        .clock(bits_left$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        op$clock = clock;
+        shift$clock = clock;
+        bits_left$clock = clock;
+        op$d = op$q;
+        shift$d = shift$q;
+        bits_left$d = bits_left$q;
+        command$ready = accept & ~reset;
+        taken = command$valid & command$ready;
+        stop_taken = taken & (command$op == op_stop);
+        start = op$q == op_start;
+        stop = op$q == op_stop;
+        write = op$q == op_write;
+        next_bit = shift$q[32'h8];
+        last_bit = bits_left$q == 32'h1;
+        received = shift$q[(32'h1)+:(8)];
+        command_shift = (((command$data) & 9'h1ff) << 32'h1) | 32'h1;
+        if (command$op == op_read) begin
+            command_shift = 32'h1fe;
+            if (~command$ack) begin
+                command_shift = 32'h1ff;
+            end
+        end
+        if (sample) begin
+            shift$d = (shift$q << 32'h1) | ((sda) & 9'h1ff);
+            bits_left$d = bits_left$q - 32'h1;
+        end
+        if (taken) begin
+            op$d = command$op;
+            shift$d = command_shift;
+            bits_left$d = bits_per_byte;
+        end
+    end
+    
+endmodule // i2c_master$held
+
+
+module i2c_master$held$bits_left(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // i2c_master$held$bits_left
+
+
+module i2c_master$held$op(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // i2c_master$held$op
+
+
+module i2c_master$held$shift(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // i2c_master$held$shift
+
+
 module i2c_master$in_transaction(d,q,clock);
     
     // Module arguments
@@ -439,25 +560,6 @@ module i2c_master$in_transaction(d,q,clock);
     end
           
 endmodule // i2c_master$in_transaction
-
-
-module i2c_master$op(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // i2c_master$op
 
 
 module i2c_master$phase(d,q,clock);
@@ -701,25 +803,6 @@ module i2c_master$sda_sync$dff1(d,q,clock);
     end
           
 endmodule // i2c_master$sda_sync$dff1
-
-
-module i2c_master$shift(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // i2c_master$shift
 
 
 module i2c_master$stretched(d,q,clock);

@@ -3309,7 +3309,7 @@ module nic_mgmt$agent$core$eep_access$master(clock,reset,command$valid,command$o
     input wire  [1:0] command$op;
     input wire  [7:0] command$data;
     input wire  command$ack;
-    output reg  command$ready;
+    output wire  command$ready;
     output reg  result$valid;
     output reg  [7:0] result$data;
     output reg  result$acknowledged;
@@ -3324,10 +3324,6 @@ module nic_mgmt$agent$core$eep_access$master(clock,reset,command$valid,command$o
     localparam  quarter_last = 16'hea;
     localparam  half_last = 16'h1d5;
     localparam  stretch_limit = 16'h400;
-    localparam  op_start = 2'b0;
-    localparam  op_stop = 2'b1;
-    localparam  op_write = 2'b10;
-    localparam  op_read = 2'b11;
     
     // Enums
     localparam Phase$Idle = 0;
@@ -3339,21 +3335,25 @@ module nic_mgmt$agent$core$eep_access$master(clock,reset,command$valid,command$o
     localparam Phase$Answer = 6;
     
     // Stub signals
+    reg  held$clock;
+    reg  held$reset;
+    reg  held$accept;
+    reg  held$sample;
+    reg  held$sda;
+    wire  held$taken;
+    wire  held$stop_taken;
+    wire  held$start;
+    wire  held$stop;
+    wire  held$write;
+    wire  held$next_bit;
+    wire  held$last_bit;
+    wire  [7:0] held$received;
     reg  [2:0] phase$d;
     wire  [2:0] phase$q;
     reg  phase$clock;
     reg  [15:0] count$d;
     wire  [15:0] count$q;
     reg  count$clock;
-    reg  [1:0] op$d;
-    wire  [1:0] op$q;
-    reg  op$clock;
-    reg  [8:0] shift$d;
-    wire  [8:0] shift$q;
-    reg  shift$clock;
-    reg  [3:0] bits_left$d;
-    wire  [3:0] bits_left$q;
-    reg  bits_left$clock;
     reg  scl_low$d;
     wire  scl_low$q;
     reg  scl_low$clock;
@@ -3385,13 +3385,29 @@ module nic_mgmt$agent$core$eep_access$master(clock,reset,command$valid,command$o
     // Local signals
     reg  quarter_done;
     reg  half_done;
-    reg  is_start;
-    reg  is_stop;
-    reg  is_write;
     reg  abandon;
-    reg  [8:0] command_shift;
     
     // Sub module instances
+    nic_mgmt$agent$core$eep_access$master$held held(
+        .clock(held$clock),
+        .reset(held$reset),
+        .command$valid(command$valid),
+        .command$op(command$op),
+        .command$data(command$data),
+        .command$ack(command$ack),
+        .command$ready(command$ready),
+        .accept(held$accept),
+        .sample(held$sample),
+        .sda(held$sda),
+        .taken(held$taken),
+        .stop_taken(held$stop_taken),
+        .start(held$start),
+        .stop(held$stop),
+        .write(held$write),
+        .next_bit(held$next_bit),
+        .last_bit(held$last_bit),
+        .received(held$received)
+    );
     nic_mgmt$agent$core$eep_access$master$phase phase(
         .d(phase$d),
         .q(phase$q),
@@ -3401,21 +3417,6 @@ module nic_mgmt$agent$core$eep_access$master(clock,reset,command$valid,command$o
         .d(count$d),
         .q(count$q),
         .clock(count$clock)
-    );
-    nic_mgmt$agent$core$eep_access$master$op op(
-        .d(op$d),
-        .q(op$q),
-        .clock(op$clock)
-    );
-    nic_mgmt$agent$core$eep_access$master$shift shift(
-        .d(shift$d),
-        .q(shift$q),
-        .clock(shift$clock)
-    );
-    nic_mgmt$agent$core$eep_access$master$bits_left bits_left(
-        .d(bits_left$d),
-        .q(bits_left$q),
-        .clock(bits_left$clock)
     );
     nic_mgmt$agent$core$eep_access$master$scl_low scl_low(
         .d(scl_low$d),
@@ -3467,66 +3468,51 @@ module nic_mgmt$agent$core$eep_access$master(clock,reset,command$valid,command$o
     always @(*) begin
         phase$clock = clock;
         count$clock = clock;
-        op$clock = clock;
-        shift$clock = clock;
-        bits_left$clock = clock;
         scl_low$clock = clock;
         sda_low$clock = clock;
+        in_transaction$clock = clock;
         phase$d = phase$q;
         count$d = count$q;
-        op$d = op$q;
-        shift$d = shift$q;
-        bits_left$d = bits_left$q;
         scl_low$d = scl_low$q;
         sda_low$d = sda_low$q;
-        in_transaction$clock = clock;
+        in_transaction$d = in_transaction$q;
         recoveries$clock = clock;
         stretched$clock = clock;
-        in_transaction$d = in_transaction$q;
-        recoveries$d = recoveries$q;
-        stretched$d = stretched$q;
         acknowledged$clock = clock;
         bus_error$clock = clock;
+        recoveries$d = recoveries$q;
+        stretched$d = stretched$q;
         acknowledged$d = acknowledged$q;
         bus_error$d = bus_error$q;
+        held$clock = clock;
         scl_sync$clock = clock;
         sda_sync$clock = clock;
         scl_sync$sig_in = i2c$scl_in;
         sda_sync$sig_in = i2c$sda_in;
         i2c$scl_drive_low = scl_low$q;
         i2c$sda_drive_low = sda_low$q;
-        command$ready = (phase$q == Phase$Idle) & ~reset;
+        held$reset = reset;
+        held$accept = phase$q == Phase$Idle;
+        held$sample = 1'b0;
+        held$sda = sda_sync$sig_out;
         result$valid = phase$q == Phase$Answer;
-        result$data = shift$q[(32'h1)+:(8)];
+        result$data = held$received;
         result$acknowledged = acknowledged$q;
         result$bus_error = bus_error$q;
         quarter_done = count$q == quarter_last;
         half_done = count$q == half_last;
-        is_start = op$q == op_start;
-        is_stop = op$q == op_stop;
-        is_write = op$q == op_write;
         abandon = 1'b0;
-        command_shift = (((command$data) & 9'h1ff) << 32'h1) | 32'h1;
-        if (command$op == op_read) begin
-            command_shift = 32'h1fe;
-            if (~command$ack) begin
-                command_shift = 32'h1ff;
-            end
-        end
         count$d = count$q + 32'h1;
         case (phase$q)
             Phase$Idle:
                 begin
                     count$d = 32'h0;
-                    if (command$valid) begin
-                        op$d = command$op;
+                    if (held$taken) begin
                         recoveries$d = 32'h0;
-                        bits_left$d = 32'h9;
                         acknowledged$d = 1'b1;
                         bus_error$d = 1'b0;
-                        shift$d = command_shift;
                         phase$d = Phase$Hold;
-                        if ((command$op == op_stop) & ~in_transaction$q) begin
+                        if (held$stop_taken & ~in_transaction$q) begin
                             phase$d = Phase$Answer;
                         end
                     end
@@ -3536,11 +3522,11 @@ module nic_mgmt$agent$core$eep_access$master(clock,reset,command$valid,command$o
                     if (quarter_done) begin
                         count$d = 32'h0;
                         phase$d = Phase$Setup;
-                        sda_low$d = ~shift$q[32'h8];
-                        if (is_start) begin
+                        sda_low$d = ~held$next_bit;
+                        if (held$start) begin
                             sda_low$d = 1'b0;
                         end
-                        if (is_stop) begin
+                        if (held$stop) begin
                             sda_low$d = 1'b1;
                         end
                     end
@@ -3572,7 +3558,7 @@ module nic_mgmt$agent$core$eep_access$master(clock,reset,command$valid,command$o
                 begin
                     if (half_done) begin
                         count$d = 32'h0;
-                        if (is_start) begin
+                        if (held$start) begin
                             if (sda_sync$sig_out) begin
                                 sda_low$d = 1'b1;
                                 phase$d = Phase$Condition;
@@ -3586,18 +3572,17 @@ module nic_mgmt$agent$core$eep_access$master(clock,reset,command$valid,command$o
                                 phase$d = Phase$Hold;
                             end
                         end
-                        else if (is_stop) begin
+                        else if (held$stop) begin
                             sda_low$d = 1'b0;
                             phase$d = Phase$Condition;
                         end
                         else begin
-                            shift$d = (shift$q << 32'h1) | ((sda_sync$sig_out) & 9'h1ff);
+                            held$sample = 1'b1;
                             scl_low$d = 1'b1;
-                            bits_left$d = bits_left$q - 32'h1;
                             phase$d = Phase$Hold;
-                            if (bits_left$q == 32'h1) begin
+                            if (held$last_bit) begin
                                 phase$d = Phase$Answer;
-                                acknowledged$d = ~(is_write & sda_sync$sig_out);
+                                acknowledged$d = ~(held$write & sda_sync$sig_out);
                             end
                         end
                     end
@@ -3606,8 +3591,8 @@ module nic_mgmt$agent$core$eep_access$master(clock,reset,command$valid,command$o
                 begin
                     if (half_done) begin
                         count$d = 32'h0;
-                        in_transaction$d = is_start;
-                        if (is_start) begin
+                        in_transaction$d = held$start;
+                        if (held$start) begin
                             scl_low$d = 1'b1;
                         end
                         phase$d = Phase$Answer;
@@ -3663,25 +3648,6 @@ module nic_mgmt$agent$core$eep_access$master$acknowledged(d,q,clock);
 endmodule // nic_mgmt$agent$core$eep_access$master$acknowledged
 
 
-module nic_mgmt$agent$core$eep_access$master$bits_left(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_mgmt$agent$core$eep_access$master$bits_left
-
-
 module nic_mgmt$agent$core$eep_access$master$bus_error(d,q,clock);
     
     // Module arguments
@@ -3720,6 +3686,161 @@ module nic_mgmt$agent$core$eep_access$master$count(d,q,clock);
 endmodule // nic_mgmt$agent$core$eep_access$master$count
 
 
+module nic_mgmt$agent$core$eep_access$master$held(clock,reset,command$valid,command$op,command$data,command$ack,command$ready,accept,sample,sda,taken,stop_taken,start,stop,write,next_bit,last_bit,received);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  command$valid;
+    input wire  [1:0] command$op;
+    input wire  [7:0] command$data;
+    input wire  command$ack;
+    output reg  command$ready;
+    input wire  accept;
+    input wire  sample;
+    input wire  sda;
+    output reg  taken;
+    output reg  stop_taken;
+    output reg  start;
+    output reg  stop;
+    output reg  write;
+    output reg  next_bit;
+    output reg  last_bit;
+    output reg  [7:0] received;
+    
+    // Constant declarations
+    localparam  op_start = 2'b0;
+    localparam  op_stop = 2'b1;
+    localparam  op_write = 2'b10;
+    localparam  op_read = 2'b11;
+    localparam  bits_per_byte = 4'h9;
+    
+    // Stub signals
+    reg  [1:0] op$d;
+    wire  [1:0] op$q;
+    reg  op$clock;
+    reg  [8:0] shift$d;
+    wire  [8:0] shift$q;
+    reg  shift$clock;
+    reg  [3:0] bits_left$d;
+    wire  [3:0] bits_left$q;
+    reg  bits_left$clock;
+    
+    // Local signals
+    reg  [8:0] command_shift;
+    
+    // Sub module instances
+    nic_mgmt$agent$core$eep_access$master$held$op op(
+        .d(op$d),
+        .q(op$q),
+        .clock(op$clock)
+    );
+    nic_mgmt$agent$core$eep_access$master$held$shift shift(
+        .d(shift$d),
+        .q(shift$q),
+        .clock(shift$clock)
+    );
+    nic_mgmt$agent$core$eep_access$master$held$bits_left bits_left(
+        .d(bits_left$d),
+        .q(bits_left$q),
+        .clock(bits_left$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        op$clock = clock;
+        shift$clock = clock;
+        bits_left$clock = clock;
+        op$d = op$q;
+        shift$d = shift$q;
+        bits_left$d = bits_left$q;
+        command$ready = accept & ~reset;
+        taken = command$valid & command$ready;
+        stop_taken = taken & (command$op == op_stop);
+        start = op$q == op_start;
+        stop = op$q == op_stop;
+        write = op$q == op_write;
+        next_bit = shift$q[32'h8];
+        last_bit = bits_left$q == 32'h1;
+        received = shift$q[(32'h1)+:(8)];
+        command_shift = (((command$data) & 9'h1ff) << 32'h1) | 32'h1;
+        if (command$op == op_read) begin
+            command_shift = 32'h1fe;
+            if (~command$ack) begin
+                command_shift = 32'h1ff;
+            end
+        end
+        if (sample) begin
+            shift$d = (shift$q << 32'h1) | ((sda) & 9'h1ff);
+            bits_left$d = bits_left$q - 32'h1;
+        end
+        if (taken) begin
+            op$d = command$op;
+            shift$d = command_shift;
+            bits_left$d = bits_per_byte;
+        end
+    end
+    
+endmodule // nic_mgmt$agent$core$eep_access$master$held
+
+
+module nic_mgmt$agent$core$eep_access$master$held$bits_left(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$agent$core$eep_access$master$held$bits_left
+
+
+module nic_mgmt$agent$core$eep_access$master$held$op(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$agent$core$eep_access$master$held$op
+
+
+module nic_mgmt$agent$core$eep_access$master$held$shift(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$agent$core$eep_access$master$held$shift
+
+
 module nic_mgmt$agent$core$eep_access$master$in_transaction(d,q,clock);
     
     // Module arguments
@@ -3737,25 +3858,6 @@ module nic_mgmt$agent$core$eep_access$master$in_transaction(d,q,clock);
     end
           
 endmodule // nic_mgmt$agent$core$eep_access$master$in_transaction
-
-
-module nic_mgmt$agent$core$eep_access$master$op(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_mgmt$agent$core$eep_access$master$op
 
 
 module nic_mgmt$agent$core$eep_access$master$phase(d,q,clock);
@@ -3999,25 +4101,6 @@ module nic_mgmt$agent$core$eep_access$master$sda_sync$dff1(d,q,clock);
     end
           
 endmodule // nic_mgmt$agent$core$eep_access$master$sda_sync$dff1
-
-
-module nic_mgmt$agent$core$eep_access$master$shift(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_mgmt$agent$core$eep_access$master$shift
 
 
 module nic_mgmt$agent$core$eep_access$master$stretched(d,q,clock);
@@ -6824,6 +6907,20 @@ module nic_mgmt$agent$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$addres
     reg  reader$bytes$ready;
     wire  reader$failed;
     wire  reader$idle;
+    reg  intake$clock;
+    reg  intake$reset;
+    reg  intake$bytes$valid;
+    reg  [7:0] intake$bytes$data;
+    wire  intake$bytes$ready;
+    reg  intake$new_image;
+    reg  intake$new_pass;
+    reg  intake$header;
+    reg  intake$entries;
+    reg  intake$checking;
+    wire  [79:0] intake$record;
+    wire  intake$record_taken;
+    wire  [15:0] intake$checksum;
+    wire  intake$bad_address;
     reg  writer$clock;
     reg  writer$reset;
     reg  writer$start;
@@ -6831,14 +6928,6 @@ module nic_mgmt$agent$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$addres
     reg  [63:0] writer$value;
     wire  writer$finished;
     wire  writer$refused;
-    reg  assembler$clock;
-    reg  assembler$reset;
-    reg  assembler$restart;
-    reg  [7:0] assembler$incoming;
-    reg  assembler$take;
-    wire  [79:0] assembler$record;
-    wire  [3:0] assembler$index;
-    wire  assembler$record_end;
     reg  outcome$clock;
     reg  outcome$reset;
     reg  outcome$busy;
@@ -6852,12 +6941,6 @@ module nic_mgmt$agent$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$addres
     wire  outcome$absent;
     wire  outcome$refused;
     wire  [5:0] outcome$status;
-    reg  checksum$clock;
-    reg  checksum$reset;
-    reg  checksum$start;
-    reg  checksum$valid;
-    reg  [7:0] checksum$data;
-    wire  [15:0] checksum$crc;
     reg  [3:0] stage$d;
     wire  [3:0] stage$q;
     reg  stage$clock;
@@ -6873,15 +6956,8 @@ module nic_mgmt$agent$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$addres
     reg  [15:0] stored_checksum$d;
     wire  [15:0] stored_checksum$q;
     reg  stored_checksum$clock;
-    reg  bad_address$d;
-    wire  bad_address$q;
-    reg  bad_address$clock;
     
     // Local signals
-    reg  take;
-    reg  [79:0] record;
-    reg  [3:0] index;
-    reg  record_end;
     reg  [31:0] magic_read;
     reg  [15:0] count_read;
     reg  [15:0] entries_length;
@@ -6912,6 +6988,22 @@ module nic_mgmt$agent$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$addres
         .failed(reader$failed),
         .idle(reader$idle)
     );
+    nic_mgmt$agent$loader$intake intake(
+        .clock(intake$clock),
+        .reset(intake$reset),
+        .bytes$valid(intake$bytes$valid),
+        .bytes$data(intake$bytes$data),
+        .bytes$ready(intake$bytes$ready),
+        .new_image(intake$new_image),
+        .new_pass(intake$new_pass),
+        .header(intake$header),
+        .entries(intake$entries),
+        .checking(intake$checking),
+        .record(intake$record),
+        .record_taken(intake$record_taken),
+        .checksum(intake$checksum),
+        .bad_address(intake$bad_address)
+    );
     nic_mgmt$agent$loader$writer writer(
         .clock(writer$clock),
         .reset(writer$reset),
@@ -6930,16 +7022,6 @@ module nic_mgmt$agent$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$addres
         .finished(writer$finished),
         .refused(writer$refused)
     );
-    nic_mgmt$agent$loader$assembler assembler(
-        .clock(assembler$clock),
-        .reset(assembler$reset),
-        .restart(assembler$restart),
-        .incoming(assembler$incoming),
-        .take(assembler$take),
-        .record(assembler$record),
-        .index(assembler$index),
-        .record_end(assembler$record_end)
-    );
     nic_mgmt$agent$loader$outcome outcome(
         .clock(outcome$clock),
         .reset(outcome$reset),
@@ -6954,14 +7036,6 @@ module nic_mgmt$agent$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$addres
         .absent(outcome$absent),
         .refused(outcome$refused),
         .status(outcome$status)
-    );
-    nic_mgmt$agent$loader$checksum checksum(
-        .clock(checksum$clock),
-        .reset(checksum$reset),
-        .start(checksum$start),
-        .valid(checksum$valid),
-        .data(checksum$data),
-        .crc(checksum$crc)
     );
     nic_mgmt$agent$loader$stage stage(
         .d(stage$d),
@@ -6988,36 +7062,28 @@ module nic_mgmt$agent$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$addres
         .q(stored_checksum$q),
         .clock(stored_checksum$clock)
     );
-    nic_mgmt$agent$loader$bad_address bad_address(
-        .d(bad_address$d),
-        .q(bad_address$q),
-        .clock(bad_address$clock)
-    );
     
     // Update code
     always @(*) begin
         stage$clock = clock;
         second_pass$clock = clock;
         entries$clock = clock;
-        count$clock = clock;
-        stored_checksum$clock = clock;
         stage$d = stage$q;
         second_pass$d = second_pass$q;
         entries$d = entries$q;
+        count$clock = clock;
+        stored_checksum$clock = clock;
         count$d = count$q;
         stored_checksum$d = stored_checksum$q;
-        bad_address$clock = clock;
-        bad_address$d = bad_address$q;
         reader$clock = clock;
+        intake$clock = clock;
         writer$clock = clock;
-        assembler$clock = clock;
         outcome$clock = clock;
-        checksum$clock = clock;
         reader$reset = reset;
+        intake$reset = reset;
         writer$reset = reset;
-        checksum$reset = reset;
-        unused_reader_idle = reader$idle;
         outcome$reset = reset;
+        unused_reader_idle = reader$idle;
         busy = stage$q != Stage$Done;
         done = stage$q == Stage$Done;
         outcome$busy = busy;
@@ -7031,20 +7097,13 @@ module nic_mgmt$agent$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$addres
         outcome$absent_event = 1'b0;
         outcome$loaded_event = 1'b0;
         outcome$refused_event = (stage$q == Stage$Writing) & writer$finished & writer$refused;
-        reader$bytes$ready = (stage$q == Stage$Header) | (stage$q == Stage$Entries);
-        take = reader$bytes$valid & reader$bytes$ready;
-        assembler$reset = reset;
-        assembler$take = take;
-        assembler$incoming = reader$bytes$data;
-        assembler$restart = (stage$q == Stage$ReadHeader) | (stage$q == Stage$ReadEntries);
-        record = assembler$record;
-        index = assembler$index;
-        record_end = assembler$record_end;
-        checksum$start = stage$q == Stage$ReadHeader;
-        checksum$data = reader$bytes$data;
-        checksum$valid = take & (((stage$q == Stage$Header) & (index >= 32'h4) & (index < 32'h8)) | ((stage$q == Stage$Entries) & ~second_pass$q));
-        magic_read = record[(32'h0)+:(32)];
-        count_read = record[(32'h30)+:(16)];
+        intake$new_image = stage$q == Stage$ReadHeader;
+        intake$new_pass = stage$q == Stage$ReadEntries;
+        intake$header = stage$q == Stage$Header;
+        intake$entries = stage$q == Stage$Entries;
+        intake$checking = ~second_pass$q;
+        magic_read = intake$record[(32'h0)+:(32)];
+        count_read = intake$record[(32'h30)+:(16)];
         entries_length = (count$q << 32'h3) + (count$q << 32'h1);
         reader$start = 1'b0;
         reader$address = entries_base;
@@ -7052,34 +7111,33 @@ module nic_mgmt$agent$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$addres
         entries_next = entries$q + 32'h1;
         last_entry = entries$q == count$q;
         writer$start = stage$q == Stage$Write;
-        writer$address = record[(32'h0)+:(16)];
-        writer$value = record[(32'h10)+:(64)];
+        writer$address = intake$record[(32'h0)+:(16)];
+        writer$value = intake$record[(32'h10)+:(64)];
         case (stage$q)
             Stage$ReadHeader:
                 begin
                     reader$start = 1'b1;
                     reader$address = base;
                     reader$length = header_length;
-                    bad_address$d = 1'b0;
                     second_pass$d = 1'b0;
                     stage$d = Stage$Header;
                 end
             Stage$Header:
                 begin
-                    if (take & record_end) begin
+                    if (intake$record_taken) begin
                         stage$d = Stage$CheckHeader;
                     end
                 end
             Stage$CheckHeader:
                 begin
                     count$d = count_read;
-                    stored_checksum$d = record[(32'h40)+:(16)];
+                    stored_checksum$d = intake$record[(32'h40)+:(16)];
                     stage$d = Stage$ReadEntries;
                     if ((magic_read == 32'h0) | &magic_read) begin
                         outcome$blank_event = 1'b1;
                         stage$d = Stage$Done;
                     end
-                    else if ((magic_read != magic) | (record[(32'h20)+:(16)] != version) | (count_read > max_entries)) begin
+                    else if ((magic_read != magic) | (intake$record[(32'h20)+:(16)] != version) | (count_read > max_entries)) begin
                         outcome$corrupt_event = 1'b1;
                         stage$d = Stage$Done;
                     end
@@ -7092,10 +7150,7 @@ module nic_mgmt$agent$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$addres
                 end
             Stage$Entries:
                 begin
-                    if (take & (index == 32'h1) & reader$bytes$data[32'h7]) begin
-                        bad_address$d = 1'b1;
-                    end
-                    if (take & record_end) begin
+                    if (intake$record_taken) begin
                         entries$d = entries_next;
                         if (second_pass$q) begin
                             stage$d = Stage$Write;
@@ -7104,16 +7159,12 @@ module nic_mgmt$agent$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$addres
                     if (~second_pass$q & last_entry) begin
                         stage$d = Stage$Verify;
                     end
-                    if (reader$failed) begin
-                        outcome$absent_event = 1'b1;
-                        stage$d = Stage$Done;
-                    end
                 end
             Stage$Verify:
                 begin
                     second_pass$d = 1'b1;
                     stage$d = Stage$ReadEntries;
-                    if ((checksum$crc != stored_checksum$q) | bad_address$q) begin
+                    if ((intake$checksum != stored_checksum$q) | intake$bad_address) begin
                         outcome$corrupt_event = 1'b1;
                         stage$d = Stage$Done;
                     end
@@ -7140,7 +7191,7 @@ module nic_mgmt$agent$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$addres
                 begin
                 end
         endcase
-        if (reader$failed & (stage$q == Stage$Header)) begin
+        if (reader$failed & ((stage$q == Stage$Header) | (stage$q == Stage$Entries))) begin
             outcome$absent_event = 1'b1;
             stage$d = Stage$Done;
         end
@@ -7149,10 +7200,147 @@ module nic_mgmt$agent$loader(clock,reset,eeprom$valid,eeprom$write,eeprom$addres
         end
     end
     
+    always @(*) intake$bytes$valid = reader$bytes$valid;
+    always @(*) intake$bytes$data = reader$bytes$data;
+    always @(*) reader$bytes$ready = intake$bytes$ready;
 endmodule // nic_mgmt$agent$loader
 
 
-module nic_mgmt$agent$loader$assembler(clock,reset,restart,incoming,take,record,index,record_end);
+module nic_mgmt$agent$loader$count(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$agent$loader$count
+
+
+module nic_mgmt$agent$loader$entries(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$agent$loader$entries
+
+
+module nic_mgmt$agent$loader$intake(clock,reset,bytes$valid,bytes$data,bytes$ready,new_image,new_pass,header,entries,checking,record,record_taken,checksum,bad_address);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  bytes$valid;
+    input wire  [7:0] bytes$data;
+    output reg  bytes$ready;
+    input wire  new_image;
+    input wire  new_pass;
+    input wire  header;
+    input wire  entries;
+    input wire  checking;
+    output reg  [79:0] record;
+    output reg  record_taken;
+    output reg  [15:0] checksum;
+    output reg  bad_address;
+    
+    // Stub signals
+    reg  assembler$clock;
+    reg  assembler$reset;
+    reg  assembler$restart;
+    reg  [7:0] assembler$incoming;
+    reg  assembler$take;
+    wire  [79:0] assembler$record;
+    wire  [3:0] assembler$index;
+    wire  assembler$record_end;
+    reg  crc_generator$clock;
+    reg  crc_generator$reset;
+    reg  crc_generator$start;
+    reg  crc_generator$valid;
+    reg  [7:0] crc_generator$data;
+    wire  [15:0] crc_generator$crc;
+    reg  wide_address$d;
+    wire  wide_address$q;
+    reg  wide_address$clock;
+    
+    // Local signals
+    reg  take;
+    
+    // Sub module instances
+    nic_mgmt$agent$loader$intake$assembler assembler(
+        .clock(assembler$clock),
+        .reset(assembler$reset),
+        .restart(assembler$restart),
+        .incoming(assembler$incoming),
+        .take(assembler$take),
+        .record(assembler$record),
+        .index(assembler$index),
+        .record_end(assembler$record_end)
+    );
+    nic_mgmt$agent$loader$intake$crc_generator crc_generator(
+        .clock(crc_generator$clock),
+        .reset(crc_generator$reset),
+        .start(crc_generator$start),
+        .valid(crc_generator$valid),
+        .data(crc_generator$data),
+        .crc(crc_generator$crc)
+    );
+    nic_mgmt$agent$loader$intake$wide_address wide_address(
+        .d(wide_address$d),
+        .q(wide_address$q),
+        .clock(wide_address$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wide_address$clock = clock;
+        wide_address$d = wide_address$q;
+        assembler$clock = clock;
+        crc_generator$clock = clock;
+        bytes$ready = header | entries;
+        take = bytes$valid & bytes$ready;
+        assembler$reset = reset;
+        assembler$restart = new_image | new_pass;
+        assembler$take = take;
+        assembler$incoming = bytes$data;
+        record = assembler$record;
+        record_taken = take & assembler$record_end;
+        crc_generator$reset = reset;
+        crc_generator$start = new_image;
+        crc_generator$data = bytes$data;
+        crc_generator$valid = take & ((header & (assembler$index >= 32'h4) & (assembler$index < 32'h8)) | (entries & checking));
+        checksum = crc_generator$crc;
+        bad_address = wide_address$q;
+        if (take & entries & checking & (assembler$index == 32'h1) & bytes$data[32'h7]) begin
+            wide_address$d = 1'b1;
+        end
+        if (new_image | reset) begin
+            wide_address$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_mgmt$agent$loader$intake
+
+
+module nic_mgmt$agent$loader$intake$assembler(clock,reset,restart,incoming,take,record,index,record_end);
     
     // Module arguments
     input wire  clock;
@@ -7176,12 +7364,12 @@ module nic_mgmt$agent$loader$assembler(clock,reset,restart,incoming,take,record,
     reg  taken$clock;
     
     // Sub module instances
-    nic_mgmt$agent$loader$assembler$shifted shifted(
+    nic_mgmt$agent$loader$intake$assembler$shifted shifted(
         .d(shifted$d),
         .q(shifted$q),
         .clock(shifted$clock)
     );
-    nic_mgmt$agent$loader$assembler$taken taken(
+    nic_mgmt$agent$loader$intake$assembler$taken taken(
         .d(taken$d),
         .q(taken$q),
         .clock(taken$clock)
@@ -7208,10 +7396,10 @@ module nic_mgmt$agent$loader$assembler(clock,reset,restart,incoming,take,record,
         end
     end
     
-endmodule // nic_mgmt$agent$loader$assembler
+endmodule // nic_mgmt$agent$loader$intake$assembler
 
 
-module nic_mgmt$agent$loader$assembler$shifted(d,q,clock);
+module nic_mgmt$agent$loader$intake$assembler$shifted(d,q,clock);
     
     // Module arguments
     input wire  [79:0] d;
@@ -7227,10 +7415,10 @@ module nic_mgmt$agent$loader$assembler$shifted(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_mgmt$agent$loader$assembler$shifted
+endmodule // nic_mgmt$agent$loader$intake$assembler$shifted
 
 
-module nic_mgmt$agent$loader$assembler$taken(d,q,clock);
+module nic_mgmt$agent$loader$intake$assembler$taken(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -7246,29 +7434,10 @@ module nic_mgmt$agent$loader$assembler$taken(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_mgmt$agent$loader$assembler$taken
+endmodule // nic_mgmt$agent$loader$intake$assembler$taken
 
 
-module nic_mgmt$agent$loader$bad_address(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_mgmt$agent$loader$bad_address
-
-
-module nic_mgmt$agent$loader$checksum(clock,reset,start,valid,data,crc);
+module nic_mgmt$agent$loader$intake$crc_generator(clock,reset,start,valid,data,crc);
     
     // Module arguments
     input wire  clock;
@@ -7290,12 +7459,12 @@ module nic_mgmt$agent$loader$checksum(clock,reset,start,valid,data,crc);
     reg  remainder$clock;
     
     // Sub module instances
-    nic_mgmt$agent$loader$checksum$step step(
+    nic_mgmt$agent$loader$intake$crc_generator$step step(
         .state(step$state),
         .data(step$data),
         .next_state(step$next_state)
     );
-    nic_mgmt$agent$loader$checksum$remainder remainder(
+    nic_mgmt$agent$loader$intake$crc_generator$remainder remainder(
         .d(remainder$d),
         .q(remainder$q),
         .clock(remainder$clock)
@@ -7319,10 +7488,10 @@ module nic_mgmt$agent$loader$checksum(clock,reset,start,valid,data,crc);
         crc = remainder$q ^ finish;
     end
     
-endmodule // nic_mgmt$agent$loader$checksum
+endmodule // nic_mgmt$agent$loader$intake$crc_generator
 
 
-module nic_mgmt$agent$loader$checksum$remainder(d,q,clock);
+module nic_mgmt$agent$loader$intake$crc_generator$remainder(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -7338,10 +7507,10 @@ module nic_mgmt$agent$loader$checksum$remainder(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_mgmt$agent$loader$checksum$remainder
+endmodule // nic_mgmt$agent$loader$intake$crc_generator$remainder
 
 
-module nic_mgmt$agent$loader$checksum$step(state,data,next_state);
+module nic_mgmt$agent$loader$intake$crc_generator$step(state,data,next_state);
     
     // Module arguments
     input wire  [15:0] state;
@@ -7453,45 +7622,26 @@ module nic_mgmt$agent$loader$checksum$step(state,data,next_state);
         next_state = nodes$30 ^ offset;
     end
     
-endmodule // nic_mgmt$agent$loader$checksum$step
+endmodule // nic_mgmt$agent$loader$intake$crc_generator$step
 
 
-module nic_mgmt$agent$loader$count(d,q,clock);
+module nic_mgmt$agent$loader$intake$wide_address(d,q,clock);
     
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_mgmt$agent$loader$count
-
-
-module nic_mgmt$agent$loader$entries(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_mgmt$agent$loader$entries
+endmodule // nic_mgmt$agent$loader$intake$wide_address
 
 
 module nic_mgmt$agent$loader$outcome(clock,reset,busy,blank_event,corrupt_event,absent_event,refused_event,loaded_event,blank,corrupt,absent,refused,status);

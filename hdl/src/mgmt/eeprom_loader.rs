@@ -32,9 +32,10 @@
 //! for a read-only register of the chip's register file).
 //!
 //! **Structure**, one child per stage around a small sequencer: [`EepromReader`] (EEPROM reads
-//! into a byte stream), [`RecordAssembler`] (bytes into 10-byte records), a `ParallelCrc`
-//! (the checksum), [`EntryWriter`] (one register write and its response) and
-//! [`LoaderOutcome`] (events into pulses and the held status).
+//! into a byte stream), [`RecordIntake`] (the byte path: bytes into 10-byte records, the
+//! checksum and the bit-15 address check), [`EntryWriter`] (one register write and its
+//! response) and [`LoaderOutcome`] (events into pulses and the held status). The sequencer
+//! says which part of the image is coming and acts on whole records.
 //!
 //! **Ports.** `eeprom`/`eeprom_result` to the EEPROM unit (reads only); `registers`/
 //! `register_responses` to the register file (writes only; one outstanding; responses are
@@ -46,17 +47,16 @@
 //! Parameters: `A` register address bits (15 for the NRC, 12 for the NIC); `base` (the
 //! image's byte address) and `max_entries` ([`EepromLoader::new`]; the image must fit in the
 //! 64 KiB part).
-use crate::crc::ParallelCrc;
 use crate::mgmt::eep_access::{EepCommandSource, EepResultSink, EEP_ADDRESS_BITS};
 use crate::mgmt::eeprom_image::{
-    entries_that_fit, magic_word, ENTRY_BYTES, HEADER_BYTES, IMAGE_ADDRESS_BITS, IMAGE_CRC,
-    IMAGE_VERSION,
+    entries_that_fit, magic_word, ENTRY_BYTES, HEADER_BYTES, IMAGE_ADDRESS_BITS, IMAGE_VERSION,
 };
 use crate::mgmt::eeprom_reader::{EepromReader, RUN_LENGTH_BITS};
 use crate::mgmt::entry_writer::EntryWriter;
 use crate::mgmt::loader_outcome::LoaderOutcome;
-use crate::mgmt::record_assembler::{RecordAssembler, RECORD_BITS, RECORD_INDEX_BITS};
+use crate::mgmt::record_intake::{RecordIntake, CHECKSUM_BITS};
 use crate::regmap::port::{RegRequestSource, RegResponseSink};
+use crate::stream::StreamSource;
 use rust_hdl::prelude::*;
 
 /// Width of `status`.
@@ -163,10 +163,9 @@ pub struct EepromLoader<const A: usize> {
     /// [`LoaderStatus`] bits, held until reset.
     pub status: Signal<Out, Bits<LOADER_STATUS_BITS>>,
     reader: EepromReader,
+    intake: RecordIntake,
     writer: EntryWriter<A>,
-    assembler: RecordAssembler,
     outcome: LoaderOutcome,
-    checksum: ParallelCrc<16, 8>,
     base: Constant<Bits<EEP_ADDRESS_BITS>>,
     entries_base: Constant<Bits<EEP_ADDRESS_BITS>>,
     max_entries: Constant<Bits<COUNT_BITS>>,
@@ -179,17 +178,7 @@ pub struct EepromLoader<const A: usize> {
     /// Entries of the current pass finished.
     entries: DFF<Bits<COUNT_BITS>>,
     count: DFF<Bits<COUNT_BITS>>,
-    stored_checksum: DFF<Bits<16>>,
-    /// Pass 1 saw an address with bit 15 set.
-    bad_address: DFF<bool>,
-    /// A byte is taken this cycle.
-    take: Signal<Local, bool>,
-    /// The record at hand (complete after its last byte), byte 0 in the low bits.
-    record: Signal<Local, Bits<RECORD_BITS>>,
-    /// Bytes of the current record taken.
-    index: Signal<Local, Bits<RECORD_INDEX_BITS>>,
-    /// The byte at hand is the last of its record.
-    record_end: Signal<Local, bool>,
+    stored_checksum: DFF<Bits<CHECKSUM_BITS>>,
     magic_read: Signal<Local, Bits<32>>,
     count_read: Signal<Local, Bits<COUNT_BITS>>,
     /// Bytes of `count` entries: `10 * count`.
@@ -233,10 +222,9 @@ impl<const A: usize> EepromLoader<A> {
             refused: Default::default(),
             status: Default::default(),
             reader: Default::default(),
+            intake: Default::default(),
             writer: EntryWriter::new(),
-            assembler: Default::default(),
             outcome: Default::default(),
-            checksum: ParallelCrc::new(&IMAGE_CRC),
             base: Constant::new((base as u64).into()),
             entries_base: Constant::new(((base + HEADER_BYTES) as u64).into()),
             max_entries: Constant::new((max_entries as u64).into()),
@@ -248,11 +236,6 @@ impl<const A: usize> EepromLoader<A> {
             entries: Default::default(),
             count: Default::default(),
             stored_checksum: Default::default(),
-            bad_address: Default::default(),
-            take: Default::default(),
-            record: Default::default(),
-            index: Default::default(),
-            record_end: Default::default(),
             magic_read: Default::default(),
             count_read: Default::default(),
             entries_length: Default::default(),
@@ -263,36 +246,30 @@ impl<const A: usize> EepromLoader<A> {
     }
 }
 
-// rust-hdl's hdl_gen has no match guards, so a stage's condition stays an `if` in its arm.
+// rust-hdl's hdl_gen has no match guards, so a waiting stage's condition stays an `if` in its
+// arm (moving those stages out of the match instead cost about 30 iCE40 LUTs in yosys 0.23).
 #[allow(clippy::collapsible_match)]
 impl<const A: usize> Logic for EepromLoader<A> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self,
-            clock,
-            stage,
-            second_pass,
-            entries,
-            count,
-            stored_checksum
-        );
-        dff_setup!(self, clock, bad_address);
-        clock!(self, clock, reader, writer, assembler, outcome, checksum);
+        dff_setup!(self, clock, stage, second_pass, entries);
+        dff_setup!(self, clock, count, stored_checksum);
+        clock!(self, clock, reader, intake, writer, outcome);
         EepCommandSource::link(&mut self.eeprom, &mut self.reader.eeprom);
         EepResultSink::link(&mut self.eeprom_result, &mut self.reader.eeprom_result);
-        self.reader.reset.next = self.reset.val();
-        self.writer.reset.next = self.reset.val();
+        StreamSource::<Bits<8>>::join(&mut self.reader.bytes, &mut self.intake.bytes);
         RegRequestSource::<A, 64>::link(&mut self.registers, &mut self.writer.registers);
         RegResponseSink::<64>::link(
             &mut self.register_responses,
             &mut self.writer.register_responses,
         );
-        self.checksum.reset.next = self.reset.val();
+        self.reader.reset.next = self.reset.val();
+        self.intake.reset.next = self.reset.val();
+        self.writer.reset.next = self.reset.val();
+        self.outcome.reset.next = self.reset.val();
         self.unused_reader_idle.next = self.reader.idle.val();
 
         // Outputs: the pulses and the held outcome come from flip-flops.
-        self.outcome.reset.next = self.reset.val();
         self.busy.next = self.stage.q.val() != Stage::Done;
         self.done.next = self.stage.q.val() == Stage::Done;
         self.outcome.busy.next = self.busy.val();
@@ -309,30 +286,15 @@ impl<const A: usize> Logic for EepromLoader<A> {
             & self.writer.finished.val()
             & self.writer.refused.val();
 
-        // Bytes: taken while a record is assembled; each shifts in at the top, so byte 0 of a
-        // record ends in bits 7..0 after its last byte.
-        self.reader.bytes.ready.next =
-            (self.stage.q.val() == Stage::Header) | (self.stage.q.val() == Stage::Entries);
-        self.take.next = self.reader.bytes.valid.val() & self.reader.bytes.ready.val();
-        self.assembler.reset.next = self.reset.val();
-        self.assembler.take.next = self.take.val();
-        self.assembler.incoming.next = self.reader.bytes.data.val();
-        self.assembler.restart.next =
-            (self.stage.q.val() == Stage::ReadHeader) | (self.stage.q.val() == Stage::ReadEntries);
-        self.record.next = self.assembler.record.val();
-        self.index.next = self.assembler.index.val();
-        self.record_end.next = self.assembler.record_end.val();
-        // The checksum covers the header's version and count (bytes 4..8) and pass 1's bytes.
-        self.checksum.start.next = self.stage.q.val() == Stage::ReadHeader;
-        self.checksum.data.next = self.reader.bytes.data.val();
-        self.checksum.valid.next = self.take.val()
-            & (((self.stage.q.val() == Stage::Header)
-                & (self.index.val() >= 4)
-                & (self.index.val() < 8))
-                | ((self.stage.q.val() == Stage::Entries) & !self.second_pass.q.val()));
+        // The byte path is told which part of the image is coming; pass 1 checks the entries.
+        self.intake.new_image.next = self.stage.q.val() == Stage::ReadHeader;
+        self.intake.new_pass.next = self.stage.q.val() == Stage::ReadEntries;
+        self.intake.header.next = self.stage.q.val() == Stage::Header;
+        self.intake.entries.next = self.stage.q.val() == Stage::Entries;
+        self.intake.checking.next = !self.second_pass.q.val();
 
-        self.magic_read.next = self.record.val().get_bits::<32>(0);
-        self.count_read.next = self.record.val().get_bits::<COUNT_BITS>(48);
+        self.magic_read.next = self.intake.record.val().get_bits::<32>(0);
+        self.count_read.next = self.intake.record.val().get_bits::<COUNT_BITS>(48);
         self.entries_length.next = (self.count.q.val() << 3) + (self.count.q.val() << 1);
         self.reader.start.next = false;
         self.reader.address.next = self.entries_base.val();
@@ -341,32 +303,32 @@ impl<const A: usize> Logic for EepromLoader<A> {
         self.last_entry.next = self.entries.q.val() == self.count.q.val();
         // Pass 2: the record holds still while its entry is written.
         self.writer.start.next = self.stage.q.val() == Stage::Write;
-        self.writer.address.next = self.record.val().get_bits::<16>(0);
-        self.writer.value.next = self.record.val().get_bits::<64>(16);
+        self.writer.address.next = self.intake.record.val().get_bits::<16>(0);
+        self.writer.value.next = self.intake.record.val().get_bits::<64>(16);
 
         match self.stage.q.val() {
             Stage::ReadHeader => {
                 self.reader.start.next = true;
                 self.reader.address.next = self.base.val();
                 self.reader.length.next = self.header_length.val();
-                self.bad_address.d.next = false;
                 self.second_pass.d.next = false;
                 self.stage.d.next = Stage::Header;
             }
             Stage::Header => {
-                if self.take.val() & self.record_end.val() {
+                if self.intake.record_taken.val() {
                     self.stage.d.next = Stage::CheckHeader;
                 }
             }
             Stage::CheckHeader => {
                 self.count.d.next = self.count_read.val();
-                self.stored_checksum.d.next = self.record.val().get_bits::<16>(64);
+                self.stored_checksum.d.next =
+                    self.intake.record.val().get_bits::<CHECKSUM_BITS>(64);
                 self.stage.d.next = Stage::ReadEntries;
                 if (self.magic_read.val() == 0) | self.magic_read.val().all() {
                     self.outcome.blank_event.next = true;
                     self.stage.d.next = Stage::Done;
                 } else if (self.magic_read.val() != self.magic.val())
-                    | (self.record.val().get_bits::<16>(32) != self.version.val())
+                    | (self.intake.record.val().get_bits::<16>(32) != self.version.val())
                     | (self.count_read.val() > self.max_entries.val())
                 {
                     self.outcome.corrupt_event.next = true;
@@ -379,14 +341,7 @@ impl<const A: usize> Logic for EepromLoader<A> {
                 self.stage.d.next = Stage::Entries;
             }
             Stage::Entries => {
-                // Bit 15 of an address is bit 7 of the entry's byte 1.
-                if self.take.val()
-                    & (self.index.val() == 1)
-                    & self.reader.bytes.data.val().get_bit(7)
-                {
-                    self.bad_address.d.next = true;
-                }
-                if self.take.val() & self.record_end.val() {
+                if self.intake.record_taken.val() {
                     self.entries.d.next = self.entries_next.val();
                     if self.second_pass.q.val() {
                         self.stage.d.next = Stage::Write;
@@ -395,17 +350,12 @@ impl<const A: usize> Logic for EepromLoader<A> {
                 if !self.second_pass.q.val() & self.last_entry.val() {
                     self.stage.d.next = Stage::Verify;
                 }
-                // An EEPROM error ends the run (the reader shows no byte after it).
-                if self.reader.failed.val() {
-                    self.outcome.absent_event.next = true;
-                    self.stage.d.next = Stage::Done;
-                }
             }
             Stage::Verify => {
                 self.second_pass.d.next = true;
                 self.stage.d.next = Stage::ReadEntries;
-                if (self.checksum.crc.val() != self.stored_checksum.q.val())
-                    | self.bad_address.q.val()
+                if (self.intake.checksum.val() != self.stored_checksum.q.val())
+                    | self.intake.bad_address.val()
                 {
                     self.outcome.corrupt_event.next = true;
                     self.stage.d.next = Stage::Done;
@@ -426,7 +376,10 @@ impl<const A: usize> Logic for EepromLoader<A> {
             }
             _ => {}
         }
-        if self.reader.failed.val() & (self.stage.q.val() == Stage::Header) {
+        // An EEPROM error ends the run (the reader shows no byte after it).
+        if self.reader.failed.val()
+            & ((self.stage.q.val() == Stage::Header) | (self.stage.q.val() == Stage::Entries))
+        {
             self.outcome.absent_event.next = true;
             self.stage.d.next = Stage::Done;
         }

@@ -6,7 +6,8 @@
 //! high half of a bit is timed from the moment SCL is released, not from when it is seen high),
 //! they have no reset (an error state is left only by reloading the bitstream), they time bits
 //! with a `Duration` rather than a cycle count, and they cannot recover a bus whose SDA a target
-//! holds low after a transfer was cut. This block does all four, in one state machine.
+//! holds low after a transfer was cut. This block does all four, in one state machine for the
+//! bus timing around an [`I2cCommandRegister`] (the command at hand and its byte's bits).
 //!
 //! **Handshake.** Commands arrive on [`I2cCommandSink`] (valid/ready, the rules of
 //! [`crate::stream`]); every command is answered by exactly one beat on [`I2cResultSource`],
@@ -41,6 +42,7 @@
 //!
 //! Parameters (elaboration values of [`I2cMaster::new`]): `quarter`, cycles per quarter SCL
 //! period (1..=32767); `stretch_limit`, quarters a target may stretch one clock (1..=65535).
+use crate::mgmt::i2c_command_register::I2cCommandRegister;
 use rust_hdl::prelude::*;
 
 /// I2C master operations, defined once: the hardware compares `op` with these codes, the
@@ -195,18 +197,11 @@ pub struct I2cMaster {
     /// `2 * quarter - 1`.
     half_last: Constant<Bits<16>>,
     stretch_limit: Constant<Bits<16>>,
-    op_start: Constant<Bits<I2C_OP_BITS>>,
-    op_stop: Constant<Bits<I2C_OP_BITS>>,
-    op_write: Constant<Bits<I2C_OP_BITS>>,
-    op_read: Constant<Bits<I2C_OP_BITS>>,
+    /// The command at hand: its operation and its byte's bits.
+    held: I2cCommandRegister,
     phase: DFF<Phase>,
     /// Cycles spent in the current quarter or half.
     count: DFF<Bits<16>>,
-    op: DFF<Bits<I2C_OP_BITS>>,
-    /// Bits to send (MSB first, a 1 releases SDA); the bits seen on the bus come in at the LSB.
-    shift: DFF<Bits<9>>,
-    /// Bits of the current byte still to clock (9 with the acknowledge bit).
-    bits_left: DFF<Bits<4>>,
     scl_low: DFF<bool>,
     sda_low: DFF<bool>,
     /// Inside a transaction (after a START, before a STOP): the master holds SCL low.
@@ -223,13 +218,8 @@ pub struct I2cMaster {
     sda_sync: BitSynchronizer,
     quarter_done: Signal<Local, bool>,
     half_done: Signal<Local, bool>,
-    is_start: Signal<Local, bool>,
-    is_stop: Signal<Local, bool>,
-    is_write: Signal<Local, bool>,
     /// Give up: release the bus and answer with `bus_error`.
     abandon: Signal<Local, bool>,
-    /// The shift word a new command loads: the bits to put on SDA, ninth bit the acknowledge slot.
-    command_shift: Signal<Local, Bits<9>>,
 }
 
 impl I2cMaster {
@@ -253,15 +243,9 @@ impl I2cMaster {
             quarter_last: Constant::new((quarter as u64 - 1).into()),
             half_last: Constant::new((2 * quarter as u64 - 1).into()),
             stretch_limit: Constant::new((stretch_limit as u64).into()),
-            op_start: Constant::new(I2cOp::Start.bits()),
-            op_stop: Constant::new(I2cOp::Stop.bits()),
-            op_write: Constant::new(I2cOp::Write.bits()),
-            op_read: Constant::new(I2cOp::Read.bits()),
+            held: Default::default(),
             phase: Default::default(),
             count: Default::default(),
-            op: Default::default(),
-            shift: Default::default(),
-            bits_left: Default::default(),
             scl_low: Default::default(),
             sda_low: Default::default(),
             in_transaction: Default::default(),
@@ -273,11 +257,7 @@ impl I2cMaster {
             sda_sync: Default::default(),
             quarter_done: Default::default(),
             half_done: Default::default(),
-            is_start: Default::default(),
-            is_stop: Default::default(),
-            is_write: Default::default(),
             abandon: Default::default(),
-            command_shift: Default::default(),
         }
     }
 }
@@ -285,9 +265,9 @@ impl I2cMaster {
 impl Logic for I2cMaster {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, phase, count, op, shift, bits_left, scl_low, sda_low);
-        dff_setup!(self, clock, in_transaction, recoveries, stretched);
-        dff_setup!(self, clock, acknowledged, bus_error);
+        dff_setup!(self, clock, phase, count, scl_low, sda_low, in_transaction);
+        dff_setup!(self, clock, recoveries, stretched, acknowledged, bus_error);
+        clock!(self, clock, held);
         // Two-flop synchronizers: the lines are asynchronous to the clock.
         clock!(self, clock, scl_sync, sda_sync);
         self.scl_sync.sig_in.next = self.i2c.scl_in.val();
@@ -295,40 +275,29 @@ impl Logic for I2cMaster {
         // Registered drivers: no glitch reaches the bus.
         self.i2c.scl_drive_low.next = self.scl_low.q.val();
         self.i2c.sda_drive_low.next = self.sda_low.q.val();
-        self.command.ready.next = (self.phase.q.val() == Phase::Idle) & !self.reset.val();
+        // The command register takes a command while the master is idle.
+        I2cCommandSink::link(&mut self.command, &mut self.held.command);
+        self.held.reset.next = self.reset.val();
+        self.held.accept.next = self.phase.q.val() == Phase::Idle;
+        self.held.sample.next = false;
+        self.held.sda.next = self.sda_sync.sig_out.val();
         self.result.valid.next = self.phase.q.val() == Phase::Answer;
-        self.result.data.next = self.shift.q.val().get_bits::<8>(1);
+        self.result.data.next = self.held.received.val();
         self.result.acknowledged.next = self.acknowledged.q.val();
         self.result.bus_error.next = self.bus_error.q.val();
         self.quarter_done.next = self.count.q.val() == self.quarter_last.val();
         self.half_done.next = self.count.q.val() == self.half_last.val();
-        self.is_start.next = self.op.q.val() == self.op_start.val();
-        self.is_stop.next = self.op.q.val() == self.op_stop.val();
-        self.is_write.next = self.op.q.val() == self.op_write.val();
         self.abandon.next = false;
-        // A write sends the byte, then releases SDA for the target's acknowledge.
-        self.command_shift.next = (bit_cast::<9, 8>(self.command.data.val()) << 1) | 1;
-        if self.command.op.val() == self.op_read.val() {
-            // A read releases SDA for 8 bits, then pulls it low to acknowledge (or not, last byte).
-            self.command_shift.next = 0x1FE.into();
-            if !self.command.ack.val() {
-                self.command_shift.next = 0x1FF.into();
-            }
-        }
         self.count.d.next = self.count.q.val() + 1;
         match self.phase.q.val() {
             Phase::Idle => {
                 self.count.d.next = 0.into();
-                if self.command.valid.val() {
-                    self.op.d.next = self.command.op.val();
+                if self.held.taken.val() {
                     self.recoveries.d.next = 0.into();
-                    self.bits_left.d.next = 9.into();
                     self.acknowledged.d.next = true;
                     self.bus_error.d.next = false;
-                    self.shift.d.next = self.command_shift.val();
                     self.phase.d.next = Phase::Hold;
-                    if (self.command.op.val() == self.op_stop.val()) & !self.in_transaction.q.val()
-                    {
+                    if self.held.stop_taken.val() & !self.in_transaction.q.val() {
                         // Outside a transaction a STOP has nothing to end.
                         self.phase.d.next = Phase::Answer;
                     }
@@ -338,11 +307,11 @@ impl Logic for I2cMaster {
                 if self.quarter_done.val() {
                     self.count.d.next = 0.into();
                     self.phase.d.next = Phase::Setup;
-                    self.sda_low.d.next = !self.shift.q.val().get_bit(8);
-                    if self.is_start.val() {
+                    self.sda_low.d.next = !self.held.next_bit.val();
+                    if self.held.start.val() {
                         self.sda_low.d.next = false;
                     }
-                    if self.is_stop.val() {
+                    if self.held.stop.val() {
                         self.sda_low.d.next = true;
                     }
                 }
@@ -371,7 +340,7 @@ impl Logic for I2cMaster {
             Phase::High => {
                 if self.half_done.val() {
                     self.count.d.next = 0.into();
-                    if self.is_start.val() {
+                    if self.held.start.val() {
                         if self.sda_sync.sig_out.val() {
                             self.sda_low.d.next = true;
                             self.phase.d.next = Phase::Condition;
@@ -383,20 +352,18 @@ impl Logic for I2cMaster {
                             self.scl_low.d.next = true;
                             self.phase.d.next = Phase::Hold;
                         }
-                    } else if self.is_stop.val() {
+                    } else if self.held.stop.val() {
                         self.sda_low.d.next = false;
                         self.phase.d.next = Phase::Condition;
                     } else {
-                        self.shift.d.next = (self.shift.q.val() << 1)
-                            | bit_cast::<9, 1>(self.sda_sync.sig_out.val().into());
+                        self.held.sample.next = true;
                         self.scl_low.d.next = true;
-                        self.bits_left.d.next = self.bits_left.q.val() - 1;
                         self.phase.d.next = Phase::Hold;
-                        if self.bits_left.q.val() == 1 {
+                        if self.held.last_bit.val() {
                             self.phase.d.next = Phase::Answer;
                             // The ninth bit of a write is the target's acknowledge (SDA low).
                             self.acknowledged.d.next =
-                                !(self.is_write.val() & self.sda_sync.sig_out.val());
+                                !(self.held.write.val() & self.sda_sync.sig_out.val());
                         }
                     }
                 }
@@ -404,8 +371,8 @@ impl Logic for I2cMaster {
             Phase::Condition => {
                 if self.half_done.val() {
                     self.count.d.next = 0.into();
-                    self.in_transaction.d.next = self.is_start.val();
-                    if self.is_start.val() {
+                    self.in_transaction.d.next = self.held.start.val();
+                    if self.held.start.val() {
                         self.scl_low.d.next = true;
                     }
                     self.phase.d.next = Phase::Answer;

@@ -15,8 +15,9 @@
 //! - [`NmpOutputFifo`]: beats waiting for the packer;
 //! - [`NmpPacker`]: response beats in, flits out with the head and CRC built, on the output port
 //!   the forward route's current hop names;
-//! - [`i2c_master::I2cMaster`] and [`eep_access::EepAccess`]: the EEPROM path (1..6-byte
-//!   reads and writes of a 24LC512-like part over I2C);
+//! - [`i2c_master::I2cMaster`] (with its byte stage
+//!   [`i2c_command_register::I2cCommandRegister`]) and [`eep_access::EepAccess`]: the EEPROM
+//!   path (1..6-byte reads and writes of a 24LC512-like part over I2C);
 //! - [`EepBridge`]: EEPROM request beats into EEPROM commands, results into responses;
 //! - [`EepArbiter`]: the configuration loader and the bridge sharing the EEPROM unit;
 //! - [`NmaCore`]: the agent assembled from these units, between the relay-station mesh and
@@ -27,8 +28,9 @@
 //!
 //! - the configuration loader: [`eeprom_image`] (the image format, defined once) and
 //!   [`eeprom_loader::EepromLoader`] (fills registers from the EEPROM after reset) with its
-//!   stages [`eeprom_reader::EepromReader`], [`record_assembler::RecordAssembler`],
-//!   [`entry_writer::EntryWriter`] and [`loader_outcome::LoaderOutcome`];
+//!   stages [`eeprom_reader::EepromReader`], [`record_intake::RecordIntake`] (around
+//!   [`record_assembler::RecordAssembler`]), [`entry_writer::EntryWriter`] and
+//!   [`loader_outcome::LoaderOutcome`];
 //! - [`Nma`]: the agent as a chip instantiates it (core, loader, the agent's register block,
 //!   and a port to the rest of the chip's registers): the router's `nrc::nrc_mgmt` and the
 //!   NIC's `nic::nic_mgmt` wrap the same design.
@@ -44,6 +46,7 @@ pub mod eeprom_image;
 pub mod eeprom_loader;
 pub mod eeprom_reader;
 pub mod entry_writer;
+pub mod i2c_command_register;
 pub mod i2c_master;
 pub mod loader_outcome;
 pub mod nma;
@@ -54,6 +57,7 @@ pub mod nmp_output_fifo;
 pub mod nmp_packer;
 pub mod nmp_unpacker;
 pub mod record_assembler;
+pub mod record_intake;
 pub mod reg_access;
 pub mod regs;
 pub mod relay_station;
