@@ -16,6 +16,7 @@ mod hdl {
     mod lfsr;
     mod ltp_deframer;
     mod ltp_striper;
+    mod nic_mgmt;
     mod nma_core;
     mod nmp_collector;
     mod nmp_distributor;
