@@ -121,6 +121,8 @@ struct World {
     reports: Vec<(u64, u64)>,
     /// Responses to the bench's hand-built requests.
     raw_responses: Vec<MgmtPacket>,
+    /// The next hand-built request's TransactionID.
+    next_raw: u16,
 }
 
 impl World {
@@ -152,6 +154,7 @@ impl World {
             arrived: vec![],
             reports: vec![],
             raw_responses: vec![],
+            next_raw: RAW_TRANSACTIONS,
         };
         for k in 0..LINK_INPUTS.len() {
             let v = w.random_link_value(k);
@@ -211,6 +214,12 @@ impl World {
         }
         self.bus.step(scl, sda, 0);
         b.tick();
+    }
+
+    /// A TransactionID for a hand-built request.
+    fn raw_tid(&mut self) -> u16 {
+        self.next_raw += 1;
+        self.next_raw - 1
     }
 
     fn send(&mut self, flits: Vec<u128>) {
@@ -485,7 +494,12 @@ struct Tally {
     cross_split: u64,
     eeprom: u64,
     link_changes: u64,
+    /// Chip fault events (rising edges).
     events: u64,
+    /// Fault reports that left on the port.
+    reports: u64,
+    /// Reports dropped for naming port 3.
+    dropped_port: u64,
 }
 
 fn pick(rng: &mut BenchRng, from: &[u16]) -> u16 {
@@ -501,49 +515,68 @@ fn nic_mgmt_loading_random_requests_faults_and_counters() {
     let mut tally = Tally::default();
     let started = std::time::Instant::now();
     w.reset();
+    loading(&mut w, &mut c, &mut tally);
+    let mut model = model(&mut w, &mut c);
+    let start = w.b.cycle();
+    random_requests(&mut w, &mut c, &mut model, &mut tally);
+    let cycles_random = w.b.cycle() - start;
+    wrong_port(&mut w, &mut c, &mut tally);
+    counters(&mut w, &mut c, &tally);
+    loader_faults(&mut w, &mut c, model.unmapped[1][0]);
+    eprintln!(
+        "nic_mgmt: {REQUESTS} random requests in {cycles_random} cycles ({} unset ID, {} single, {} pairs of which {} cross the split, {} EEPROM, {} wrong ID, {} malformed, {} errors, {} link changes), {} fault events, {} reports out, {} dropped for port {WRONG_PORT}; {} cycles in all, {:.1} s",
+        tally.unset_id,
+        tally.single,
+        tally.pairs,
+        tally.cross_split,
+        tally.eeprom,
+        tally.wrong_id,
+        tally.malformed,
+        tally.errors,
+        tally.link_changes,
+        tally.events,
+        tally.reports,
+        tally.dropped_port,
+        w.b.cycle(),
+        started.elapsed().as_secs_f64()
+    );
+}
 
-    // ---- 1. Loading ----
-    // Before the image is loaded the chip has no ID: a request to CHIP_ID is dropped.
+/// Phase 1: the image loads (polled with the all-ones DestID); a request to the chip's ID
+/// sent before it loaded was dropped; the settings read back.
+fn loading(w: &mut World, c: &mut MgmtClient, tally: &mut Tally) {
     let early = c
         .packet(
             &target(CHIP_ID),
             &Operation::ReadRegisters(vec![0]),
-            RAW_TRANSACTIONS,
+            w.raw_tid(),
         )
         .unwrap();
     w.send(early.pack());
     tally.wrong_id += 1;
-    let status = wait_for_loader(&mut w, &mut c);
+    let status = wait_for_loader(w, c);
     assert_eq!(status, LoaderStatus::Loaded.mask(), "loader_status");
     assert!(w.raw_responses.is_empty(), "the early request was answered");
-    let route0 = Route::from_path(&[0]).words(true);
+    assert_eq!(read(w, c, CHIP_ID, &["chip_id"]), [CHIP_ID as u64]);
     assert_eq!(
-        read(&mut w, &mut c, CHIP_ID, &["chip_id"]),
-        [CHIP_ID as u64]
-    );
-    assert_eq!(
-        read(&mut w, &mut c, CHIP_ID, &["report_enable", "report_dest"]),
+        read(w, c, CHIP_ID, &["report_enable", "report_dest"]),
         [1, SERVER as u64]
     );
     assert_eq!(
-        read(
-            &mut w,
-            &mut c,
-            UNSET_ID,
-            &["report_route_low", "report_route_high"]
-        ),
-        route0
+        read(w, c, UNSET_ID, &["report_route_low", "report_route_high"]),
+        Route::from_path(&[0]).words(true)
     );
+    assert_eq!(read(w, c, CHIP_ID, &["faults", "fault_events"]), [0, 0]);
     assert_eq!(
-        read(&mut w, &mut c, CHIP_ID, &["faults", "fault_events"]),
-        [0, 0]
-    );
-    assert_eq!(
-        read(&mut w, &mut c, CHIP_ID, &["chip_type", "eeprom_device"]),
+        read(w, c, CHIP_ID, &["chip_type", "eeprom_device"]),
         [DestType::Nic.code() as u64, 0]
     );
+}
 
-    // ---- 2. Random requests while the chip's faults fire ----
+/// The register model after loading: the known registers as read (and the link inputs as
+/// driven), the address sets the random requests draw from.
+fn model(w: &mut World, c: &mut MgmtClient) -> Model {
+    let map = NicMgmt::map();
     let window = nma_window(DestType::Nic) as u16;
     let mut known = BTreeMap::new();
     for name in [
@@ -558,21 +591,19 @@ fn nic_mgmt_loading_random_requests_faults_and_counters() {
         "loader_status",
         "mgmt_dropped_port",
     ] {
-        known.insert(w.address(name), read(&mut w, &mut c, CHIP_ID, &[name])[0]);
+        known.insert(w.address(name), read(w, c, CHIP_ID, &[name])[0]);
     }
-    let link_base = w.address("port0_link_status");
     for (k, r) in link_port_map().registers.iter().enumerate() {
         let v = w.link_value(k) & r.mask();
         known.insert(w.address(&format!("port0_{}", r.name)), v);
     }
     let readable: Vec<u16> = known.keys().copied().collect();
-    let mut writable: Vec<u16> = map
-        .registers
-        .iter()
-        .filter(|r| r.access == Access::ReadWrite || r.access == Access::WriteOneToClear)
-        .map(|r| r.offset as u16)
-        .collect();
+    let offsets =
+        |access: Access| -> Vec<u16> { map.of(access).map(|r| r.offset as u16).collect() };
+    let mut writable = offsets(Access::ReadWrite);
+    writable.extend(offsets(Access::WriteOneToClear));
     writable.push(w.address("mgmt_dropped_port"));
+    let read_only = offsets(Access::ReadOnly);
     let mut unmapped: [Vec<u16>; 3] = Default::default();
     for a in 0..1u16 << 15 {
         if map.registers.iter().all(|r| r.offset != a as u64) {
@@ -586,35 +617,39 @@ fn nic_mgmt_loading_random_requests_faults_and_counters() {
             unmapped[kind].push(a);
         }
     }
-    let writes: Vec<u16> = writable
-        .iter()
-        .chain(
-            map.of(Access::ReadOnly)
-                .map(|r| r.offset as u16)
-                .collect::<Vec<_>>()
-                .iter(),
-        )
-        .copied()
-        .collect();
-    let mut model = Model {
-        agent_writes: writes.iter().copied().filter(|&a| a < window).collect(),
-        nic_writes: writes.iter().copied().filter(|&a| a >= window).collect(),
-        agent_readable: readable.iter().copied().filter(|&a| a < window).collect(),
-        nic_readable: readable.iter().copied().filter(|&a| a >= window).collect(),
+    let writes: Vec<u16> = writable.iter().chain(&read_only).copied().collect();
+    let split = |from: &[u16], agent: bool| -> Vec<u16> {
+        from.iter()
+            .copied()
+            .filter(|&a| (a < window) == agent)
+            .collect()
+    };
+    let model = Model {
+        agent_writes: split(&writes, true),
+        nic_writes: split(&writes, false),
+        agent_readable: split(&readable, true),
+        nic_readable: split(&readable, false),
         readable,
         writable,
-        read_only: map.of(Access::ReadOnly).map(|r| r.offset as u16).collect(),
+        read_only,
         unmapped,
-        link_base,
+        link_base: w.address("port0_link_status"),
         eeprom: w.bus.part.memory.clone(),
         known,
-        map: map.clone(),
+        map,
     };
-    assert!(model.nic_readable.len() == 9 && model.agent_readable.len() == 9);
+    assert_eq!(
+        (model.agent_readable.len(), model.nic_readable.len()),
+        (9, 9)
+    );
+    model
+}
 
+/// Phase 2: the random requests while the chip's faults fire, every answer checked as it
+/// completes; then the EEPROM's array and the fault reports.
+fn random_requests(w: &mut World, c: &mut MgmtClient, model: &mut Model, tally: &mut Tally) {
     let mut issued: HashMap<u64, Issued> = HashMap::new();
     let mut raw_pending: BTreeMap<u16, (NmpType, MgmtError)> = BTreeMap::new();
-    let mut raw_tid = RAW_TRANSACTIONS + 1;
     // Rising edges of the chip's faults: (cycle, agent fault bit).
     let mut events: Vec<(u64, usize)> = vec![];
     let reports_before = w.reports.len();
@@ -639,36 +674,36 @@ fn nic_mgmt_loading_random_requests_faults_and_counters() {
             if issued.values().all(|i| !i.link_reads.contains(&a)) {
                 let v = w.random_link_value(k);
                 w.set_link(k, v);
-                model
-                    .known
-                    .insert(a, v & link_port_map().registers[k].mask());
+                let mask = link_port_map().registers[k].mask();
+                model.known.insert(a, v & mask);
                 tally.link_changes += 1;
             }
         }
         if sent < REQUESTS && c.pending() < 32 && w.rng.chance(0.15) {
             let eeprom_busy = issued.values().filter(|i| i.eeprom).count() >= 4;
-            let raw = random_raw(&mut w, &c, &mut tally, raw_tid);
-            if !matches!(raw, Raw::Client) {
-                sent += 1;
-                if let Raw::Answered(t, e) = raw {
-                    raw_pending.insert(raw_tid, (t, e));
+            let tid = w.raw_tid();
+            match random_raw(w, c, tally, tid) {
+                Raw::Dropped => sent += 1,
+                Raw::Answered(t, e) => {
+                    sent += 1;
+                    raw_pending.insert(tid, (t, e));
                 }
-                raw_tid += 1;
-            } else if let Some((op, i)) =
-                random_request(&mut w, &mut model, &mut tally, eeprom_busy)
-            {
-                sent += 1;
-                let dest = if w.rng.chance(0.1) {
-                    tally.unset_id += 1;
-                    UNSET_ID
-                } else {
-                    CHIP_ID
-                };
-                let ticket = c.submit(target(dest), op).unwrap();
-                issued.insert(ticket, i);
+                Raw::Client => {
+                    if let Some((op, i)) = random_request(w, model, tally, eeprom_busy) {
+                        sent += 1;
+                        let dest = if w.rng.chance(0.1) {
+                            tally.unset_id += 1;
+                            UNSET_ID
+                        } else {
+                            CHIP_ID
+                        };
+                        let ticket = c.submit(target(dest), op).unwrap();
+                        issued.insert(ticket, i);
+                    }
+                }
             }
         }
-        pump(&mut w, &mut c);
+        pump(w, c);
         for done in c.completions() {
             let i = issued
                 .remove(&done.ticket)
@@ -694,124 +729,104 @@ fn nic_mgmt_loading_random_requests_faults_and_counters() {
     }
     assert_eq!(c.stats().timed_out, 0, "lost requests");
     assert!(tally.cross_split > 0, "no register pair crossed the split");
+    let scratch = EEPROM_SCRATCH as usize..EEPROM_SCRATCH as usize + 262;
     assert_eq!(
-        &w.bus.part.memory[EEPROM_SCRATCH as usize..EEPROM_SCRATCH as usize + 262],
-        &model.eeprom[EEPROM_SCRATCH as usize..EEPROM_SCRATCH as usize + 262],
+        &w.bus.part.memory[scratch.clone()],
+        &model.eeprom[scratch],
         "the EEPROM's array"
     );
     // The faults stop; the last reports come out.
     w.faults = 0;
-    drain(&mut w, &mut c, 3000);
+    drain(w, c, 3000);
     check_reports(&w.reports[reports_before..], &events);
-    let random_reports = (w.reports.len() - reports_before) as u64;
     tally.events = events.len() as u64;
-    let cycles_random = w.b.cycle() - start;
+    tally.reports = (w.reports.len() - reports_before) as u64;
+}
 
-    // ---- 3. Reports to a port the NIC does not have: dropped and counted ----
-    let (reports_sent, dropped_port) = {
-        let v = read(
-            &mut w,
-            &mut c,
-            CHIP_ID,
-            &["reports_sent", "mgmt_dropped_port"],
-        );
-        (v[0], v[1])
-    };
+/// Phase 3: with `report_route` naming port 3, fault events give reports that the NIC drops
+/// and counts while responses still leave; back on port 0, a report leaves.
+fn wrong_port(w: &mut World, c: &mut MgmtClient, tally: &mut Tally) {
     assert_eq!(
-        reports_sent, random_reports,
-        "reports_sent after the random phase"
+        read(w, c, CHIP_ID, &["reports_sent", "mgmt_dropped_port"]),
+        [tally.reports, 0],
+        "reports_sent, mgmt_dropped_port after the random phase"
     );
-    assert_eq!(dropped_port, 0);
-    let route3 = Route::from_path(&[WRONG_PORT]).words(true);
-    write(&mut w, &mut c, "report_route_low", route3[0]);
+    let route = |port: u8| Route::from_path(&[port]).words(true)[0];
+    write(w, c, "report_route_low", route(WRONG_PORT));
     let id = w.address("chip_id");
     let reports_at = w.reports.len();
-    let mut dropped_events = 0u64;
     for k in 0..8u64 {
         let bit = k % NMA_CHIP_FAULTS as u64;
         w.faults |= 1 << bit;
-        dropped_events += 1;
+        tally.events += 1;
+        tally.dropped_port += 1;
         // Responses still leave meanwhile: the NIC drops by route, packet by packet.
         assert_eq!(
-            ask(&mut w, &mut c, CHIP_ID, Operation::ReadRegisters(vec![id])),
+            ask(w, c, CHIP_ID, Operation::ReadRegisters(vec![id])),
             Ok(Reply::Registers(vec![CHIP_ID as u64]))
         );
         for _ in 0..300 {
-            pump(&mut w, &mut c);
+            pump(w, c);
         }
         w.faults &= !(1 << bit);
         for _ in 0..100 {
-            pump(&mut w, &mut c);
+            pump(w, c);
         }
     }
     assert_eq!(w.reports.len(), reports_at, "a report left on the port");
     assert_eq!(
-        read(
-            &mut w,
-            &mut c,
-            CHIP_ID,
-            &["mgmt_dropped_port", "reports_sent"]
-        ),
-        [dropped_events, random_reports + dropped_events],
+        read(w, c, CHIP_ID, &["mgmt_dropped_port", "reports_sent"]),
+        [tally.dropped_port, tally.reports + tally.dropped_port],
         "reports dropped for port {WRONG_PORT}"
     );
     // Port 0 again: the next event's report leaves.
-    write(&mut w, &mut c, "report_route_low", route0[0]);
+    write(w, c, "report_route_low", route(0));
     w.faults = 1;
     tally.events += 1;
-    drain(&mut w, &mut c, 500);
+    drain(w, c, 500);
+    let bits: Vec<u64> = w.reports[reports_at..].iter().map(|r| r.1).collect();
     assert_eq!(
-        &w.reports[reports_at..]
-            .iter()
-            .map(|r| r.1)
-            .collect::<Vec<_>>(),
-        &[1 << NMA_CHIP_FAULT_BASE],
+        bits,
+        [1 << NMA_CHIP_FAULT_BASE],
         "the report after the route names port 0 again"
     );
+    tally.reports += 1;
     w.faults = 0;
-    let reports_total = random_reports + 1;
+}
 
-    // ---- 4. Counters ----
+/// Phase 4: the agent's counters and the NIC's against what the bench sent and provoked.
+fn counters(w: &mut World, c: &mut MgmtClient, tally: &Tally) {
     // The first pair crosses the split: the agent's counter, then the NIC's.
-    let counters = read(
-        &mut w,
-        &mut c,
-        CHIP_ID,
-        &["error_responses", "mgmt_dropped_port"],
-    );
     assert_eq!(
-        counters,
-        [tally.errors, dropped_events],
+        read(w, c, CHIP_ID, &["error_responses", "mgmt_dropped_port"]),
+        [tally.errors, tally.dropped_port],
         "error_responses, mgmt_dropped_port"
     );
     assert_eq!(
-        read(
-            &mut w,
-            &mut c,
-            CHIP_ID,
-            &["dropped_wrong_id", "dropped_malformed"]
-        ),
+        read(w, c, CHIP_ID, &["dropped_wrong_id", "dropped_malformed"]),
         [tally.wrong_id, tally.malformed],
         "dropped_wrong_id, dropped_malformed"
     );
     assert_eq!(
-        read(
-            &mut w,
-            &mut c,
-            CHIP_ID,
-            &["dropped_no_route", "reports_sent"]
-        ),
-        [0, reports_total + dropped_events],
+        read(w, c, CHIP_ID, &["dropped_no_route", "reports_sent"]),
+        [0, tally.reports + tally.dropped_port],
         "dropped_no_route, reports_sent"
     );
     assert_eq!(c.stats().malformed, 0, "packets the client could not take");
     assert_eq!(c.stats().late, 0);
+}
 
-    // ---- 5. Loader faults after reset ----
+/// Phase 5: reset with a blank, then a corrupt image (defaults stay, the fault shows, no
+/// report with reporting off), then with an image whose last entries the NIC refuses (the
+/// settings load and the refusal leaves as a fault report). `unmapped` is an address in the
+/// NIC's part where no register is.
+fn loader_faults(w: &mut World, c: &mut MgmtClient, unmapped: u16) {
+    let map = NicMgmt::map();
+    let id = w.address("chip_id");
     let good = EepromImage::new(&settings(&map)).bytes();
-    for (what, fault) in [
-        ("blank", NmaFault::LoaderBlank),
-        ("corrupt", NmaFault::LoaderCorrupt),
+    for (what, fault, outcome) in [
+        ("blank", NmaFault::LoaderBlank, LoaderStatus::Blank),
+        ("corrupt", NmaFault::LoaderCorrupt, LoaderStatus::Corrupt),
     ] {
         let mut image = good.clone();
         if fault == NmaFault::LoaderBlank {
@@ -827,31 +842,22 @@ fn nic_mgmt_loading_random_requests_faults_and_counters() {
         w.bus.part.memory[..image.len()].copy_from_slice(&image);
         w.reset();
         let reports_at = w.reports.len();
-        let status = wait_for_loader(&mut w, &mut c);
-        let outcome = match fault {
-            NmaFault::LoaderBlank => LoaderStatus::Blank,
-            _ => LoaderStatus::Corrupt,
-        };
+        let status = wait_for_loader(w, c);
         assert_eq!(status, outcome.mask(), "{what} image: loader_status");
         let bit = 1u64 << fault.bit();
         assert_eq!(
-            read(&mut w, &mut c, UNSET_ID, &["faults", "fault_events"]),
+            read(w, c, UNSET_ID, &["faults", "fault_events"]),
             [bit, bit],
             "{what} image: faults, fault_events"
         );
         // The defaults stay: no ID, reporting off.
         assert_eq!(
-            read(&mut w, &mut c, UNSET_ID, &["chip_id", "report_enable"]),
+            read(w, c, UNSET_ID, &["chip_id", "report_enable"]),
             [UNSET_ID as u64, 0],
             "{what} image"
         );
         assert_eq!(
-            read(
-                &mut w,
-                &mut c,
-                UNSET_ID,
-                &["report_route_low", "report_dest"]
-            ),
+            read(w, c, UNSET_ID, &["report_route_low", "report_dest"]),
             [0, 0],
             "{what} image"
         );
@@ -859,23 +865,17 @@ fn nic_mgmt_loading_random_requests_faults_and_counters() {
             .packet(
                 &target(CHIP_ID),
                 &Operation::ReadRegisters(vec![id]),
-                raw_tid,
+                w.raw_tid(),
             )
             .unwrap();
-        raw_tid += 1;
         w.send(stale.pack());
-        drain(&mut w, &mut c, 2000);
+        drain(w, c, 2000);
         assert!(
             w.raw_responses.is_empty(),
             "{what} image: the old ID was answered"
         );
         assert_eq!(
-            read(
-                &mut w,
-                &mut c,
-                UNSET_ID,
-                &["dropped_wrong_id", "reports_sent"]
-            ),
+            read(w, c, UNSET_ID, &["dropped_wrong_id", "reports_sent"]),
             [1, 0],
             "{what} image: dropped_wrong_id, reports_sent"
         );
@@ -889,7 +889,7 @@ fn nic_mgmt_loading_random_requests_faults_and_counters() {
     let mut entries = settings(&map);
     entries.push(entry(&map, "chip_type", 1));
     entries.push(ImageEntry {
-        address: model.unmapped[1][0],
+        address: unmapped,
         value: 5,
     });
     entries.push(ImageEntry {
@@ -900,7 +900,7 @@ fn nic_mgmt_loading_random_requests_faults_and_counters() {
     w.bus.part.memory[..image.len()].copy_from_slice(&image);
     w.reset();
     let reports_at = w.reports.len();
-    let status = wait_for_loader(&mut w, &mut c);
+    let status = wait_for_loader(w, c);
     assert_eq!(
         status,
         LoaderStatus::Loaded.mask() | LoaderStatus::Refused.mask(),
@@ -908,43 +908,20 @@ fn nic_mgmt_loading_random_requests_faults_and_counters() {
     );
     let refused = 1u64 << NmaFault::LoaderRefused.bit();
     assert_eq!(
-        read(&mut w, &mut c, CHIP_ID, &["faults", "chip_type"]),
+        read(w, c, CHIP_ID, &["faults", "chip_type"]),
         [refused, DestType::Nic.code() as u64]
     );
-    drain(&mut w, &mut c, 500);
-    assert_eq!(
-        w.reports[reports_at..]
-            .iter()
-            .map(|r| r.1)
-            .collect::<Vec<_>>(),
-        [refused],
-        "the refusal's fault report"
-    );
+    drain(w, c, 500);
+    let bits: Vec<u64> = w.reports[reports_at..].iter().map(|r| r.1).collect();
+    assert_eq!(bits, [refused], "the refusal's fault report");
     let faults = c.faults();
     assert_eq!(
         faults.last().map(|f| (f.chip_id, f.bits)),
         Some((CHIP_ID, refused))
     );
     assert!(faults.iter().all(|f| f.chip_id == CHIP_ID));
-    assert_eq!(read(&mut w, &mut c, CHIP_ID, &["reports_sent"]), [1]);
+    assert_eq!(read(w, c, CHIP_ID, &["reports_sent"]), [1]);
     assert_eq!(c.stats().timed_out, 0, "lost requests");
-
-    eprintln!(
-        "nic_mgmt: {REQUESTS} random requests in {cycles_random} cycles ({} unset ID, {} single, {} pairs of which {} cross the split, {} EEPROM, {} wrong ID, {} malformed, {} errors, {} link changes), {} fault events, {} reports, {dropped_events} dropped for port {WRONG_PORT}; {} cycles in all, {:.1} s",
-        tally.unset_id,
-        tally.single,
-        tally.pairs,
-        tally.cross_split,
-        tally.eeprom,
-        tally.wrong_id,
-        tally.malformed,
-        tally.errors,
-        tally.link_changes,
-        tally.events,
-        reports_total,
-        w.b.cycle(),
-        started.elapsed().as_secs_f64()
-    );
 }
 
 /// What this cycle's request is.
