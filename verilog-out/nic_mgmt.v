@@ -240,7 +240,7 @@ module nic_mgmt$agent(clock,reset,from_port$valid,from_port$data,from_port$last,
     wire  core$dropped_no_route;
     wire  core$reports_sent;
     wire  core$error_responses;
-    wire  [4:0] core$held;
+    wire  [8:0] core$held;
     reg  loader$clock;
     reg  loader$reset;
     wire  loader$eeprom$valid;
@@ -1190,7 +1190,7 @@ module nic_mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$
     output reg  dropped_no_route;
     output reg  reports_sent;
     output reg  error_responses;
-    output reg  [4:0] held;
+    output reg  [8:0] held;
     
     // Constant declarations
     localparam  type_lsb = 10'b100010;
@@ -1330,12 +1330,16 @@ module nic_mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$
     reg  output_fifo$clock;
     reg  output_fifo$reset;
     reg  output_fifo$sink$valid;
-    reg  [543:0] output_fifo$sink$data;
+    reg  [64:0] output_fifo$sink$data;
+    reg  output_fifo$sink$last;
+    reg  [4:0] output_fifo$sink$port;
     wire  output_fifo$sink$ready;
     wire  output_fifo$source$valid;
-    wire  [543:0] output_fifo$source$data;
+    wire  [64:0] output_fifo$source$data;
+    wire  output_fifo$source$last;
+    wire  [4:0] output_fifo$source$port;
     reg  output_fifo$source$ready;
-    wire  [1:0] output_fifo$count;
+    wire  [5:0] output_fifo$count;
     reg  packer$clock;
     reg  packer$reset;
     reg  packer$responses$valid;
@@ -1519,9 +1523,13 @@ module nic_mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$
         .reset(output_fifo$reset),
         .sink$valid(output_fifo$sink$valid),
         .sink$data(output_fifo$sink$data),
+        .sink$last(output_fifo$sink$last),
+        .sink$port(output_fifo$sink$port),
         .sink$ready(output_fifo$sink$ready),
         .source$valid(output_fifo$source$valid),
         .source$data(output_fifo$source$data),
+        .source$last(output_fifo$source$last),
+        .source$port(output_fifo$source$port),
         .source$ready(output_fifo$source$ready),
         .count(output_fifo$count)
     );
@@ -1583,11 +1591,16 @@ module nic_mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$
         active_report$fault_mask = fault_mask;
         active_report$report_route = report_route;
         active_report$report_dest = report_dest;
-        to_mesh$valid = packer$flits$valid;
-        to_mesh$data = packer$flits$data;
-        to_mesh$port = packer$out_port;
-        to_mesh$last = (~packer$flits$data[type_bit]) & (~packer$flits$data[head_bit]) & packer$flits$data[tail_bit];
-        packer$flits$ready = to_mesh$ready;
+        output_fifo$sink$valid = packer$flits$valid;
+        output_fifo$sink$data = packer$flits$data;
+        output_fifo$sink$port = packer$out_port;
+        output_fifo$sink$last = (~packer$flits$data[type_bit]) & (~packer$flits$data[head_bit]) & packer$flits$data[tail_bit];
+        packer$flits$ready = output_fifo$sink$ready;
+        to_mesh$valid = output_fifo$source$valid & ~reset;
+        to_mesh$data = output_fifo$source$data;
+        to_mesh$last = output_fifo$source$last;
+        to_mesh$port = output_fifo$source$port;
+        output_fifo$source$ready = to_mesh$ready & ~reset;
         queued_type = collector$beats$data[(type_lsb)+:(6)];
         error_pulse$d = collector$beats$valid & collector$beats$ready & ((queued_type == register_error) | (queued_type == eeprom_error)) & ~reset;
         error_responses = error_pulse$q;
@@ -1595,7 +1608,7 @@ module nic_mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$
         dropped_malformed = unpacker$dropped_malformed;
         dropped_no_route = packer$dropped_no_route;
         reports_sent = active_report$reports_sent;
-        held = ((distributor$held) & 5'h1f) | (((output_fifo$count) & 5'h1f) << 32'h3);
+        held = ((distributor$held) & 9'h1ff) | (((output_fifo$count) & 9'h1ff) << 32'h3);
     end
     
     always @(*) distributor$requests$valid = unpacker$requests$valid;
@@ -1639,12 +1652,9 @@ module nic_mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$
     always @(*) collector$reports$valid = active_report$reports$valid;
     always @(*) collector$reports$data = active_report$reports$data;
     always @(*) active_report$reports$ready = collector$reports$ready;
-    always @(*) output_fifo$sink$valid = collector$beats$valid;
-    always @(*) output_fifo$sink$data = collector$beats$data;
-    always @(*) collector$beats$ready = output_fifo$sink$ready;
-    always @(*) packer$responses$valid = output_fifo$source$valid;
-    always @(*) packer$responses$data = output_fifo$source$data;
-    always @(*) output_fifo$source$ready = packer$responses$ready;
+    always @(*) packer$responses$valid = collector$beats$valid;
+    always @(*) packer$responses$data = collector$beats$data;
+    always @(*) collector$beats$ready = packer$responses$ready;
 endmodule // nic_mgmt$agent$core
 
 
@@ -4785,34 +4795,52 @@ module nic_mgmt$agent$core$error_pulse(d,q,clock);
 endmodule // nic_mgmt$agent$core$error_pulse
 
 
-module nic_mgmt$agent$core$output_fifo(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
+module nic_mgmt$agent$core$output_fifo(clock,reset,sink$valid,sink$data,sink$last,sink$port,sink$ready,source$valid,source$data,source$last,source$port,source$ready,count);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  sink$valid;
-    input wire  [543:0] sink$data;
-    output wire  sink$ready;
-    output wire  source$valid;
-    output wire  [543:0] source$data;
+    input wire  [64:0] sink$data;
+    input wire  sink$last;
+    input wire  [4:0] sink$port;
+    output reg  sink$ready;
+    output reg  source$valid;
+    output reg  [64:0] source$data;
+    output reg  source$last;
+    output reg  [4:0] source$port;
     input wire  source$ready;
-    output reg  [1:0] count;
+    output reg  [5:0] count;
+    
+    // Constant declarations
+    localparam  last_bit = 7'b1000001;
+    localparam  last_mask = 71'h20000000000000000;
+    localparam  port_lsb = 7'b1000010;
     
     // Stub signals
     reg  fifo$clock;
     reg  fifo$reset;
-    wire  [1:0] fifo$count;
+    reg  fifo$sink$valid;
+    reg  [70:0] fifo$sink$data;
+    wire  fifo$sink$ready;
+    wire  fifo$source$valid;
+    wire  [70:0] fifo$source$data;
+    reg  fifo$source$ready;
+    wire  [5:0] fifo$count;
+    
+    // Local signals
+    reg  [70:0] entry;
     
     // Sub module instances
     nic_mgmt$agent$core$output_fifo$fifo fifo(
         .clock(fifo$clock),
         .reset(fifo$reset),
-        .sink$valid(sink$valid),
-        .sink$data(sink$data),
-        .sink$ready(sink$ready),
-        .source$valid(source$valid),
-        .source$data(source$data),
-        .source$ready(source$ready),
+        .sink$valid(fifo$sink$valid),
+        .sink$data(fifo$sink$data),
+        .sink$ready(fifo$sink$ready),
+        .source$valid(fifo$source$valid),
+        .source$data(fifo$source$data),
+        .source$ready(fifo$source$ready),
         .count(fifo$count)
     );
     
@@ -4820,6 +4848,18 @@ module nic_mgmt$agent$core$output_fifo(clock,reset,sink$valid,sink$data,sink$rea
     always @(*) begin
         fifo$clock = clock;
         fifo$reset = reset;
+        fifo$sink$valid = sink$valid;
+        entry = ((sink$data) & 71'h7fffffffffffffffff) | (((sink$port) & 71'h7fffffffffffffffff) << port_lsb);
+        fifo$sink$data = entry;
+        if (sink$last) begin
+            fifo$sink$data = entry | last_mask;
+        end
+        sink$ready = fifo$sink$ready;
+        source$valid = fifo$source$valid;
+        source$data = fifo$source$data[(32'h0)+:(65)];
+        source$last = fifo$source$data[last_bit];
+        source$port = fifo$source$data[(port_lsb)+:(5)];
+        fifo$source$ready = source$ready;
         count = fifo$count;
     end
     
@@ -4832,137 +4872,103 @@ module nic_mgmt$agent$core$output_fifo$fifo(clock,reset,sink$valid,sink$data,sin
     input wire  clock;
     input wire  reset;
     input wire  sink$valid;
-    input wire  [543:0] sink$data;
+    input wire  [70:0] sink$data;
     output reg  sink$ready;
     output reg  source$valid;
-    output reg  [543:0] source$data;
+    output reg  [70:0] source$data;
     input wire  source$ready;
-    output reg  [1:0] count;
+    output reg  [5:0] count;
     
     // Constant declarations
-    localparam  one = 2'b1;
-    localparam  all_ones = 2'b11;
-    localparam  fall_through = 1'b0;
-    localparam  passthrough = 1'b0;
+    localparam  depth = 6'b100000;
+    localparam  bit0 = 5'b1;
+    localparam  one = 6'b1;
+    localparam  all_ones = 6'b111111;
     
     // Stub signals
-    reg  [543:0] slots$0$d;
-    wire  [543:0] slots$0$q;
-    reg  slots$0$clock;
-    reg  [543:0] slots$1$d;
-    wire  [543:0] slots$1$q;
-    reg  slots$1$clock;
-    reg  held$0$d;
-    wire  held$0$q;
-    reg  held$0$clock;
-    reg  held$1$d;
-    wire  held$1$q;
-    reg  held$1$clock;
-    reg  [1:0] fill$d;
-    wire  [1:0] fill$q;
+    reg  [4:0] ram$read_address;
+    reg  ram$read_clock;
+    wire  [70:0] ram$read_data;
+    reg  [4:0] ram$write_address;
+    reg  ram$write_clock;
+    reg  [70:0] ram$write_data;
+    reg  ram$write_enable;
+    reg  [4:0] rptr$d;
+    wire  [4:0] rptr$q;
+    reg  rptr$clock;
+    reg  [5:0] fill$d;
+    wire  [5:0] fill$q;
     reg  fill$clock;
+    reg  shown$d;
+    wire  shown$q;
+    reg  shown$clock;
     
     // Local signals
-    reg  below$0;
-    reg  below$1;
-    reg  above$0;
-    reg  above$1;
-    reg  load$0;
-    reg  load$1;
-    reg  [543:0] incoming$0;
-    reg  [543:0] incoming$1;
-    reg  [1:0] step;
     reg  full;
-    reg  empty;
     reg  push;
     reg  pop;
+    reg  shows;
+    reg  [4:0] rnext;
+    reg  [4:0] offset;
+    reg  [5:0] step;
     
     // Sub module instances
-    nic_mgmt$agent$core$output_fifo$fifo$slots$0 slots$0(
-        .d(slots$0$d),
-        .q(slots$0$q),
-        .clock(slots$0$clock)
+    nic_mgmt$agent$core$output_fifo$fifo$ram ram(
+        .read_address(ram$read_address),
+        .read_clock(ram$read_clock),
+        .read_data(ram$read_data),
+        .write_address(ram$write_address),
+        .write_clock(ram$write_clock),
+        .write_data(ram$write_data),
+        .write_enable(ram$write_enable)
     );
-    nic_mgmt$agent$core$output_fifo$fifo$slots$1 slots$1(
-        .d(slots$1$d),
-        .q(slots$1$q),
-        .clock(slots$1$clock)
-    );
-    nic_mgmt$agent$core$output_fifo$fifo$held$0 held$0(
-        .d(held$0$d),
-        .q(held$0$q),
-        .clock(held$0$clock)
-    );
-    nic_mgmt$agent$core$output_fifo$fifo$held$1 held$1(
-        .d(held$1$d),
-        .q(held$1$q),
-        .clock(held$1$clock)
+    nic_mgmt$agent$core$output_fifo$fifo$rptr rptr(
+        .d(rptr$d),
+        .q(rptr$q),
+        .clock(rptr$clock)
     );
     nic_mgmt$agent$core$output_fifo$fifo$fill fill(
         .d(fill$d),
         .q(fill$q),
         .clock(fill$clock)
     );
+    nic_mgmt$agent$core$output_fifo$fifo$shown shown(
+        .d(shown$d),
+        .q(shown$q),
+        .clock(shown$clock)
+    );
     
     // Update code
     always @(*) begin
+        rptr$clock = clock;
         fill$clock = clock;
+        shown$clock = clock;
+        rptr$d = rptr$q;
         fill$d = fill$q;
-        slots$0$clock = clock;
-        slots$0$d = slots$0$q;
-        held$0$clock = clock;
-        held$0$d = held$0$q;
-        below$0 = 1'b1;
-        above$0 = 1'b0;
-        slots$1$clock = clock;
-        slots$1$d = slots$1$q;
-        held$1$clock = clock;
-        held$1$d = held$1$q;
-        below$1 = 1'b1;
-        above$1 = 1'b0;
-        below$1 = held$0$q;
-        above$0 = held$1$q;
-        empty = 1'b1;
-        full = 1'b1;
-        empty = ~held$0$q;
-        full = held$1$q;
+        shown$d = shown$q;
+        ram$read_clock = clock;
+        ram$write_clock = clock;
+        full = |(fill$q & depth);
         count = fill$q;
         sink$ready = ~full;
-        source$valid = ~empty;
-        source$data = sink$data;
-        source$data = slots$0$q;
+        source$valid = shown$q;
+        source$data = ram$read_data;
         push = sink$valid & ~full;
-        pop = source$ready & ~empty;
-        if (fall_through & empty) begin
-            source$valid = sink$valid;
-            source$data = sink$data;
-            push = sink$valid & ~source$ready;
+        pop = source$ready & shown$q;
+        shows = |fill$q;
+        if (pop) begin
+            shows = fill$q != one;
         end
-        if (passthrough) begin
-            sink$ready = source$ready;
-            source$valid = sink$valid;
-            source$data = sink$data;
-        end
-        incoming$0 = sink$data;
-        incoming$1 = sink$data;
-        if (above$0) begin
-            incoming$0 = slots$1$q;
-        end
-        load$0 = source$ready | (sink$valid & ~held$0$q);
-        if (load$0) begin
-            slots$0$d = incoming$0;
-        end
-        load$1 = source$ready | (sink$valid & ~held$1$q);
-        if (load$1) begin
-            slots$1$d = incoming$1;
-        end
-        if (push & ~pop) begin
-            held$0$d = below$0;
-            held$1$d = below$1;
-        end
-        if (pop & ~push) begin
-            held$0$d = above$0;
-            held$1$d = above$1;
+        shown$d = shows;
+        offset = ((fill$q) & 5'h1f);
+        ram$write_enable = push;
+        ram$write_address = rptr$q + offset;
+        ram$write_data = sink$data;
+        rnext = rptr$q + pop;
+        rptr$d = rnext;
+        ram$read_address = rnext;
+        if (push & ~shows) begin
+            ram$read_address = rnext ^ bit0;
         end
         step = one;
         if (pop) begin
@@ -4972,9 +4978,9 @@ module nic_mgmt$agent$core$output_fifo$fifo(clock,reset,sink$valid,sink$data,sin
             fill$d = fill$q + step;
         end
         if (reset) begin
-            held$0$d = 1'b0;
-            held$1$d = 1'b0;
+            rptr$d = 32'h0;
             fill$d = 32'h0;
+            shown$d = 1'b0;
         end
     end
     
@@ -4984,13 +4990,13 @@ endmodule // nic_mgmt$agent$core$output_fifo$fifo
 module nic_mgmt$agent$core$output_fifo$fifo$fill(d,q,clock);
     
     // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
+    input wire  [5:0] d;
+    output reg  [5:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 2'h0;
+       q = 6'h0;
     end
     
     always @(posedge clock) begin
@@ -5000,7 +5006,55 @@ module nic_mgmt$agent$core$output_fifo$fifo$fill(d,q,clock);
 endmodule // nic_mgmt$agent$core$output_fifo$fifo$fill
 
 
-module nic_mgmt$agent$core$output_fifo$fifo$held$0(d,q,clock);
+module nic_mgmt$agent$core$output_fifo$fifo$ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [4:0] read_address;
+    input wire  read_clock;
+    output reg  [70:0] read_data;
+    input wire  [4:0] write_address;
+    input wire  write_clock;
+    input wire  [70:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[70:0] mem[31:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // nic_mgmt$agent$core$output_fifo$fifo$ram
+
+
+module nic_mgmt$agent$core$output_fifo$fifo$rptr(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$agent$core$output_fifo$fifo$rptr
+
+
+module nic_mgmt$agent$core$output_fifo$fifo$shown(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5016,64 +5070,7 @@ module nic_mgmt$agent$core$output_fifo$fifo$held$0(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_mgmt$agent$core$output_fifo$fifo$held$0
-
-
-module nic_mgmt$agent$core$output_fifo$fifo$held$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_mgmt$agent$core$output_fifo$fifo$held$1
-
-
-module nic_mgmt$agent$core$output_fifo$fifo$slots$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [543:0] d;
-    output reg  [543:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 544'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_mgmt$agent$core$output_fifo$fifo$slots$0
-
-
-module nic_mgmt$agent$core$output_fifo$fifo$slots$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [543:0] d;
-    output reg  [543:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 544'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_mgmt$agent$core$output_fifo$fifo$slots$1
+endmodule // nic_mgmt$agent$core$output_fifo$fifo$shown
 
 
 module nic_mgmt$agent$core$packer(clock,reset,responses$valid,responses$data,responses$ready,flits$valid,flits$data,flits$ready,out_port,dropped_no_route);

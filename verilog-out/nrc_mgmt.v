@@ -663,7 +663,7 @@ module nrc_mgmt$agent(clock,reset,from_port$valid,from_port$data,from_port$last,
     wire  core$dropped_no_route;
     wire  core$reports_sent;
     wire  core$error_responses;
-    wire  [4:0] core$held;
+    wire  [8:0] core$held;
     reg  loader$clock;
     reg  loader$reset;
     wire  loader$eeprom$valid;
@@ -1613,7 +1613,7 @@ module nrc_mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$
     output reg  dropped_no_route;
     output reg  reports_sent;
     output reg  error_responses;
-    output reg  [4:0] held;
+    output reg  [8:0] held;
     
     // Constant declarations
     localparam  type_lsb = 10'b100010;
@@ -1753,12 +1753,16 @@ module nrc_mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$
     reg  output_fifo$clock;
     reg  output_fifo$reset;
     reg  output_fifo$sink$valid;
-    reg  [543:0] output_fifo$sink$data;
+    reg  [64:0] output_fifo$sink$data;
+    reg  output_fifo$sink$last;
+    reg  [4:0] output_fifo$sink$port;
     wire  output_fifo$sink$ready;
     wire  output_fifo$source$valid;
-    wire  [543:0] output_fifo$source$data;
+    wire  [64:0] output_fifo$source$data;
+    wire  output_fifo$source$last;
+    wire  [4:0] output_fifo$source$port;
     reg  output_fifo$source$ready;
-    wire  [1:0] output_fifo$count;
+    wire  [5:0] output_fifo$count;
     reg  packer$clock;
     reg  packer$reset;
     reg  packer$responses$valid;
@@ -1942,9 +1946,13 @@ module nrc_mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$
         .reset(output_fifo$reset),
         .sink$valid(output_fifo$sink$valid),
         .sink$data(output_fifo$sink$data),
+        .sink$last(output_fifo$sink$last),
+        .sink$port(output_fifo$sink$port),
         .sink$ready(output_fifo$sink$ready),
         .source$valid(output_fifo$source$valid),
         .source$data(output_fifo$source$data),
+        .source$last(output_fifo$source$last),
+        .source$port(output_fifo$source$port),
         .source$ready(output_fifo$source$ready),
         .count(output_fifo$count)
     );
@@ -2006,11 +2014,16 @@ module nrc_mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$
         active_report$fault_mask = fault_mask;
         active_report$report_route = report_route;
         active_report$report_dest = report_dest;
-        to_mesh$valid = packer$flits$valid;
-        to_mesh$data = packer$flits$data;
-        to_mesh$port = packer$out_port;
-        to_mesh$last = (~packer$flits$data[type_bit]) & (~packer$flits$data[head_bit]) & packer$flits$data[tail_bit];
-        packer$flits$ready = to_mesh$ready;
+        output_fifo$sink$valid = packer$flits$valid;
+        output_fifo$sink$data = packer$flits$data;
+        output_fifo$sink$port = packer$out_port;
+        output_fifo$sink$last = (~packer$flits$data[type_bit]) & (~packer$flits$data[head_bit]) & packer$flits$data[tail_bit];
+        packer$flits$ready = output_fifo$sink$ready;
+        to_mesh$valid = output_fifo$source$valid & ~reset;
+        to_mesh$data = output_fifo$source$data;
+        to_mesh$last = output_fifo$source$last;
+        to_mesh$port = output_fifo$source$port;
+        output_fifo$source$ready = to_mesh$ready & ~reset;
         queued_type = collector$beats$data[(type_lsb)+:(6)];
         error_pulse$d = collector$beats$valid & collector$beats$ready & ((queued_type == register_error) | (queued_type == eeprom_error)) & ~reset;
         error_responses = error_pulse$q;
@@ -2018,7 +2031,7 @@ module nrc_mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$
         dropped_malformed = unpacker$dropped_malformed;
         dropped_no_route = packer$dropped_no_route;
         reports_sent = active_report$reports_sent;
-        held = ((distributor$held) & 5'h1f) | (((output_fifo$count) & 5'h1f) << 32'h3);
+        held = ((distributor$held) & 9'h1ff) | (((output_fifo$count) & 9'h1ff) << 32'h3);
     end
     
     always @(*) distributor$requests$valid = unpacker$requests$valid;
@@ -2062,12 +2075,9 @@ module nrc_mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$
     always @(*) collector$reports$valid = active_report$reports$valid;
     always @(*) collector$reports$data = active_report$reports$data;
     always @(*) active_report$reports$ready = collector$reports$ready;
-    always @(*) output_fifo$sink$valid = collector$beats$valid;
-    always @(*) output_fifo$sink$data = collector$beats$data;
-    always @(*) collector$beats$ready = output_fifo$sink$ready;
-    always @(*) packer$responses$valid = output_fifo$source$valid;
-    always @(*) packer$responses$data = output_fifo$source$data;
-    always @(*) output_fifo$source$ready = packer$responses$ready;
+    always @(*) packer$responses$valid = collector$beats$valid;
+    always @(*) packer$responses$data = collector$beats$data;
+    always @(*) collector$beats$ready = packer$responses$ready;
 endmodule // nrc_mgmt$agent$core
 
 
@@ -5208,34 +5218,52 @@ module nrc_mgmt$agent$core$error_pulse(d,q,clock);
 endmodule // nrc_mgmt$agent$core$error_pulse
 
 
-module nrc_mgmt$agent$core$output_fifo(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
+module nrc_mgmt$agent$core$output_fifo(clock,reset,sink$valid,sink$data,sink$last,sink$port,sink$ready,source$valid,source$data,source$last,source$port,source$ready,count);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  sink$valid;
-    input wire  [543:0] sink$data;
-    output wire  sink$ready;
-    output wire  source$valid;
-    output wire  [543:0] source$data;
+    input wire  [64:0] sink$data;
+    input wire  sink$last;
+    input wire  [4:0] sink$port;
+    output reg  sink$ready;
+    output reg  source$valid;
+    output reg  [64:0] source$data;
+    output reg  source$last;
+    output reg  [4:0] source$port;
     input wire  source$ready;
-    output reg  [1:0] count;
+    output reg  [5:0] count;
+    
+    // Constant declarations
+    localparam  last_bit = 7'b1000001;
+    localparam  last_mask = 71'h20000000000000000;
+    localparam  port_lsb = 7'b1000010;
     
     // Stub signals
     reg  fifo$clock;
     reg  fifo$reset;
-    wire  [1:0] fifo$count;
+    reg  fifo$sink$valid;
+    reg  [70:0] fifo$sink$data;
+    wire  fifo$sink$ready;
+    wire  fifo$source$valid;
+    wire  [70:0] fifo$source$data;
+    reg  fifo$source$ready;
+    wire  [5:0] fifo$count;
+    
+    // Local signals
+    reg  [70:0] entry;
     
     // Sub module instances
     nrc_mgmt$agent$core$output_fifo$fifo fifo(
         .clock(fifo$clock),
         .reset(fifo$reset),
-        .sink$valid(sink$valid),
-        .sink$data(sink$data),
-        .sink$ready(sink$ready),
-        .source$valid(source$valid),
-        .source$data(source$data),
-        .source$ready(source$ready),
+        .sink$valid(fifo$sink$valid),
+        .sink$data(fifo$sink$data),
+        .sink$ready(fifo$sink$ready),
+        .source$valid(fifo$source$valid),
+        .source$data(fifo$source$data),
+        .source$ready(fifo$source$ready),
         .count(fifo$count)
     );
     
@@ -5243,6 +5271,18 @@ module nrc_mgmt$agent$core$output_fifo(clock,reset,sink$valid,sink$data,sink$rea
     always @(*) begin
         fifo$clock = clock;
         fifo$reset = reset;
+        fifo$sink$valid = sink$valid;
+        entry = ((sink$data) & 71'h7fffffffffffffffff) | (((sink$port) & 71'h7fffffffffffffffff) << port_lsb);
+        fifo$sink$data = entry;
+        if (sink$last) begin
+            fifo$sink$data = entry | last_mask;
+        end
+        sink$ready = fifo$sink$ready;
+        source$valid = fifo$source$valid;
+        source$data = fifo$source$data[(32'h0)+:(65)];
+        source$last = fifo$source$data[last_bit];
+        source$port = fifo$source$data[(port_lsb)+:(5)];
+        fifo$source$ready = source$ready;
         count = fifo$count;
     end
     
@@ -5255,137 +5295,103 @@ module nrc_mgmt$agent$core$output_fifo$fifo(clock,reset,sink$valid,sink$data,sin
     input wire  clock;
     input wire  reset;
     input wire  sink$valid;
-    input wire  [543:0] sink$data;
+    input wire  [70:0] sink$data;
     output reg  sink$ready;
     output reg  source$valid;
-    output reg  [543:0] source$data;
+    output reg  [70:0] source$data;
     input wire  source$ready;
-    output reg  [1:0] count;
+    output reg  [5:0] count;
     
     // Constant declarations
-    localparam  one = 2'b1;
-    localparam  all_ones = 2'b11;
-    localparam  fall_through = 1'b0;
-    localparam  passthrough = 1'b0;
+    localparam  depth = 6'b100000;
+    localparam  bit0 = 5'b1;
+    localparam  one = 6'b1;
+    localparam  all_ones = 6'b111111;
     
     // Stub signals
-    reg  [543:0] slots$0$d;
-    wire  [543:0] slots$0$q;
-    reg  slots$0$clock;
-    reg  [543:0] slots$1$d;
-    wire  [543:0] slots$1$q;
-    reg  slots$1$clock;
-    reg  held$0$d;
-    wire  held$0$q;
-    reg  held$0$clock;
-    reg  held$1$d;
-    wire  held$1$q;
-    reg  held$1$clock;
-    reg  [1:0] fill$d;
-    wire  [1:0] fill$q;
+    reg  [4:0] ram$read_address;
+    reg  ram$read_clock;
+    wire  [70:0] ram$read_data;
+    reg  [4:0] ram$write_address;
+    reg  ram$write_clock;
+    reg  [70:0] ram$write_data;
+    reg  ram$write_enable;
+    reg  [4:0] rptr$d;
+    wire  [4:0] rptr$q;
+    reg  rptr$clock;
+    reg  [5:0] fill$d;
+    wire  [5:0] fill$q;
     reg  fill$clock;
+    reg  shown$d;
+    wire  shown$q;
+    reg  shown$clock;
     
     // Local signals
-    reg  below$0;
-    reg  below$1;
-    reg  above$0;
-    reg  above$1;
-    reg  load$0;
-    reg  load$1;
-    reg  [543:0] incoming$0;
-    reg  [543:0] incoming$1;
-    reg  [1:0] step;
     reg  full;
-    reg  empty;
     reg  push;
     reg  pop;
+    reg  shows;
+    reg  [4:0] rnext;
+    reg  [4:0] offset;
+    reg  [5:0] step;
     
     // Sub module instances
-    nrc_mgmt$agent$core$output_fifo$fifo$slots$0 slots$0(
-        .d(slots$0$d),
-        .q(slots$0$q),
-        .clock(slots$0$clock)
+    nrc_mgmt$agent$core$output_fifo$fifo$ram ram(
+        .read_address(ram$read_address),
+        .read_clock(ram$read_clock),
+        .read_data(ram$read_data),
+        .write_address(ram$write_address),
+        .write_clock(ram$write_clock),
+        .write_data(ram$write_data),
+        .write_enable(ram$write_enable)
     );
-    nrc_mgmt$agent$core$output_fifo$fifo$slots$1 slots$1(
-        .d(slots$1$d),
-        .q(slots$1$q),
-        .clock(slots$1$clock)
-    );
-    nrc_mgmt$agent$core$output_fifo$fifo$held$0 held$0(
-        .d(held$0$d),
-        .q(held$0$q),
-        .clock(held$0$clock)
-    );
-    nrc_mgmt$agent$core$output_fifo$fifo$held$1 held$1(
-        .d(held$1$d),
-        .q(held$1$q),
-        .clock(held$1$clock)
+    nrc_mgmt$agent$core$output_fifo$fifo$rptr rptr(
+        .d(rptr$d),
+        .q(rptr$q),
+        .clock(rptr$clock)
     );
     nrc_mgmt$agent$core$output_fifo$fifo$fill fill(
         .d(fill$d),
         .q(fill$q),
         .clock(fill$clock)
     );
+    nrc_mgmt$agent$core$output_fifo$fifo$shown shown(
+        .d(shown$d),
+        .q(shown$q),
+        .clock(shown$clock)
+    );
     
     // Update code
     always @(*) begin
+        rptr$clock = clock;
         fill$clock = clock;
+        shown$clock = clock;
+        rptr$d = rptr$q;
         fill$d = fill$q;
-        slots$0$clock = clock;
-        slots$0$d = slots$0$q;
-        held$0$clock = clock;
-        held$0$d = held$0$q;
-        below$0 = 1'b1;
-        above$0 = 1'b0;
-        slots$1$clock = clock;
-        slots$1$d = slots$1$q;
-        held$1$clock = clock;
-        held$1$d = held$1$q;
-        below$1 = 1'b1;
-        above$1 = 1'b0;
-        below$1 = held$0$q;
-        above$0 = held$1$q;
-        empty = 1'b1;
-        full = 1'b1;
-        empty = ~held$0$q;
-        full = held$1$q;
+        shown$d = shown$q;
+        ram$read_clock = clock;
+        ram$write_clock = clock;
+        full = |(fill$q & depth);
         count = fill$q;
         sink$ready = ~full;
-        source$valid = ~empty;
-        source$data = sink$data;
-        source$data = slots$0$q;
+        source$valid = shown$q;
+        source$data = ram$read_data;
         push = sink$valid & ~full;
-        pop = source$ready & ~empty;
-        if (fall_through & empty) begin
-            source$valid = sink$valid;
-            source$data = sink$data;
-            push = sink$valid & ~source$ready;
+        pop = source$ready & shown$q;
+        shows = |fill$q;
+        if (pop) begin
+            shows = fill$q != one;
         end
-        if (passthrough) begin
-            sink$ready = source$ready;
-            source$valid = sink$valid;
-            source$data = sink$data;
-        end
-        incoming$0 = sink$data;
-        incoming$1 = sink$data;
-        if (above$0) begin
-            incoming$0 = slots$1$q;
-        end
-        load$0 = source$ready | (sink$valid & ~held$0$q);
-        if (load$0) begin
-            slots$0$d = incoming$0;
-        end
-        load$1 = source$ready | (sink$valid & ~held$1$q);
-        if (load$1) begin
-            slots$1$d = incoming$1;
-        end
-        if (push & ~pop) begin
-            held$0$d = below$0;
-            held$1$d = below$1;
-        end
-        if (pop & ~push) begin
-            held$0$d = above$0;
-            held$1$d = above$1;
+        shown$d = shows;
+        offset = ((fill$q) & 5'h1f);
+        ram$write_enable = push;
+        ram$write_address = rptr$q + offset;
+        ram$write_data = sink$data;
+        rnext = rptr$q + pop;
+        rptr$d = rnext;
+        ram$read_address = rnext;
+        if (push & ~shows) begin
+            ram$read_address = rnext ^ bit0;
         end
         step = one;
         if (pop) begin
@@ -5395,9 +5401,9 @@ module nrc_mgmt$agent$core$output_fifo$fifo(clock,reset,sink$valid,sink$data,sin
             fill$d = fill$q + step;
         end
         if (reset) begin
-            held$0$d = 1'b0;
-            held$1$d = 1'b0;
+            rptr$d = 32'h0;
             fill$d = 32'h0;
+            shown$d = 1'b0;
         end
     end
     
@@ -5407,13 +5413,13 @@ endmodule // nrc_mgmt$agent$core$output_fifo$fifo
 module nrc_mgmt$agent$core$output_fifo$fifo$fill(d,q,clock);
     
     // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
+    input wire  [5:0] d;
+    output reg  [5:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 2'h0;
+       q = 6'h0;
     end
     
     always @(posedge clock) begin
@@ -5423,7 +5429,55 @@ module nrc_mgmt$agent$core$output_fifo$fifo$fill(d,q,clock);
 endmodule // nrc_mgmt$agent$core$output_fifo$fifo$fill
 
 
-module nrc_mgmt$agent$core$output_fifo$fifo$held$0(d,q,clock);
+module nrc_mgmt$agent$core$output_fifo$fifo$ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [4:0] read_address;
+    input wire  read_clock;
+    output reg  [70:0] read_data;
+    input wire  [4:0] write_address;
+    input wire  write_clock;
+    input wire  [70:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[70:0] mem[31:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // nrc_mgmt$agent$core$output_fifo$fifo$ram
+
+
+module nrc_mgmt$agent$core$output_fifo$fifo$rptr(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$agent$core$output_fifo$fifo$rptr
+
+
+module nrc_mgmt$agent$core$output_fifo$fifo$shown(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5439,64 +5493,7 @@ module nrc_mgmt$agent$core$output_fifo$fifo$held$0(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$agent$core$output_fifo$fifo$held$0
-
-
-module nrc_mgmt$agent$core$output_fifo$fifo$held$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$agent$core$output_fifo$fifo$held$1
-
-
-module nrc_mgmt$agent$core$output_fifo$fifo$slots$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [543:0] d;
-    output reg  [543:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 544'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$agent$core$output_fifo$fifo$slots$0
-
-
-module nrc_mgmt$agent$core$output_fifo$fifo$slots$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [543:0] d;
-    output reg  [543:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 544'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$agent$core$output_fifo$fifo$slots$1
+endmodule // nrc_mgmt$agent$core$output_fifo$fifo$shown
 
 
 module nrc_mgmt$agent$core$packer(clock,reset,responses$valid,responses$data,responses$ready,flits$valid,flits$data,flits$ready,out_port,dropped_no_route);
@@ -16837,201 +16834,66 @@ module nrc_mgmt$mesh$nma_down(clock,reset,sink$valid,sink$data,sink$last,sink$po
     input wire  source$ready;
     
     // Constant declarations
-    localparam  single = 1'b0;
+    localparam  last_index = 2'b11;
+    localparam  offsets$0 = 16'h0;
+    localparam  offsets$1 = 16'h14;
+    localparam  offsets$2 = 16'h28;
+    localparam  offsets$3 = 16'h3c;
     
     // Stub signals
-    reg  down$clock;
-    reg  down$reset;
-    reg  down$sink$valid;
-    reg  [64:0] down$sink$data;
-    wire  down$sink$ready;
-    wire  down$source$valid;
-    wire  [19:0] down$source$data;
-    reg  down$source$ready;
-    wire  down$last;
-    reg  word_last$d;
-    wire  word_last$q;
-    reg  word_last$clock;
-    reg  [4:0] word_port$d;
-    wire  [4:0] word_port$q;
-    reg  word_port$clock;
+    reg  [1:0] index$d;
+    wire  [1:0] index$q;
+    reg  index$clock;
+    
+    // Local signals
+    reg  [64:0] shifted;
+    reg  final_chunk;
     
     // Sub module instances
-    nrc_mgmt$mesh$nma_down$down down(
-        .clock(down$clock),
-        .reset(down$reset),
-        .sink$valid(down$sink$valid),
-        .sink$data(down$sink$data),
-        .sink$ready(down$sink$ready),
-        .source$valid(down$source$valid),
-        .source$data(down$source$data),
-        .source$ready(down$source$ready),
-        .last(down$last)
-    );
-    nrc_mgmt$mesh$nma_down$word_last word_last(
-        .d(word_last$d),
-        .q(word_last$q),
-        .clock(word_last$clock)
-    );
-    nrc_mgmt$mesh$nma_down$word_port word_port(
-        .d(word_port$d),
-        .q(word_port$q),
-        .clock(word_port$clock)
+    nrc_mgmt$mesh$nma_down$index index(
+        .d(index$d),
+        .q(index$q),
+        .clock(index$clock)
     );
     
     // Update code
     always @(*) begin
-        word_last$clock = clock;
-        word_port$clock = clock;
-        word_last$d = word_last$q;
-        word_port$d = word_port$q;
-        down$clock = clock;
-        down$reset = reset;
-        down$sink$valid = sink$valid;
-        down$sink$data = sink$data;
-        sink$ready = down$sink$ready;
-        if (sink$valid & down$sink$ready) begin
-            word_last$d = sink$last;
-            word_port$d = sink$port;
+        index$clock = clock;
+        index$d = index$q;
+        shifted = sink$data;
+        if (index$q == 0) begin
+            shifted = sink$data >> offsets$0;
         end
-        source$valid = down$source$valid;
-        source$data = down$source$data;
-        down$source$ready = source$ready;
-        source$last = down$last & word_last$q;
-        source$port = word_port$q;
-        if (single) begin
-            source$last = sink$last;
-            source$port = sink$port;
+        if (index$q == 1) begin
+            shifted = sink$data >> offsets$1;
+        end
+        if (index$q == 2) begin
+            shifted = sink$data >> offsets$2;
+        end
+        if (index$q == 3) begin
+            shifted = sink$data >> offsets$3;
+        end
+        final_chunk = index$q == last_index;
+        source$valid = sink$valid & ~reset;
+        source$data = ((shifted) & 20'hfffff);
+        source$last = sink$last & final_chunk;
+        source$port = sink$port;
+        sink$ready = source$ready & final_chunk & ~reset;
+        if (sink$valid & source$ready) begin
+            index$d = index$q + 32'h1;
+            if (final_chunk) begin
+                index$d = 32'h0;
+            end
+        end
+        if (reset) begin
+            index$d = 32'h0;
         end
     end
     
 endmodule // nrc_mgmt$mesh$nma_down
 
 
-module nrc_mgmt$mesh$nma_down$down(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,last);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  sink$valid;
-    input wire  [64:0] sink$data;
-    output reg  sink$ready;
-    output reg  source$valid;
-    output reg  [19:0] source$data;
-    input wire  source$ready;
-    output reg  last;
-    
-    // Constant declarations
-    localparam  last_index = 2'b11;
-    localparam  offsets$0 = 16'h0;
-    localparam  offsets$1 = 16'h14;
-    localparam  offsets$2 = 16'h28;
-    localparam  offsets$3 = 16'h3c;
-    localparam  single = 1'b0;
-    
-    // Stub signals
-    reg  [64:0] word$d;
-    wire  [64:0] word$q;
-    reg  word$clock;
-    reg  [1:0] index$d;
-    wire  [1:0] index$q;
-    reg  index$clock;
-    reg  full$d;
-    wire  full$q;
-    reg  full$clock;
-    
-    // Local signals
-    reg  [64:0] shifted;
-    reg  ending;
-    
-    // Sub module instances
-    nrc_mgmt$mesh$nma_down$down$word word(
-        .d(word$d),
-        .q(word$q),
-        .clock(word$clock)
-    );
-    nrc_mgmt$mesh$nma_down$down$index index(
-        .d(index$d),
-        .q(index$q),
-        .clock(index$clock)
-    );
-    nrc_mgmt$mesh$nma_down$down$full full(
-        .d(full$d),
-        .q(full$q),
-        .clock(full$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        word$clock = clock;
-        index$clock = clock;
-        full$clock = clock;
-        word$d = word$q;
-        index$d = index$q;
-        full$d = full$q;
-        shifted = word$q;
-        if (index$q == 0) begin
-            shifted = word$q >> offsets$0;
-        end
-        if (index$q == 1) begin
-            shifted = word$q >> offsets$1;
-        end
-        if (index$q == 2) begin
-            shifted = word$q >> offsets$2;
-        end
-        if (index$q == 3) begin
-            shifted = word$q >> offsets$3;
-        end
-        ending = full$q & source$ready & (index$q == last_index);
-        source$valid = full$q;
-        source$data = ((shifted) & 20'hfffff);
-        last = index$q == last_index;
-        sink$ready = ~full$q | ending;
-        if (sink$valid & (~full$q | ending)) begin
-            word$d = sink$data;
-            index$d = 32'h0;
-            full$d = 1'b1;
-        end
-        else if (ending) begin
-            full$d = 1'b0;
-        end
-        else if (full$q & source$ready) begin
-            index$d = index$q + 32'h1;
-        end
-        if (reset) begin
-            full$d = 1'b0;
-        end
-        if (single) begin
-            source$valid = sink$valid;
-            source$data = ((sink$data) & 20'hfffff);
-            last = 1'b1;
-            sink$ready = source$ready;
-        end
-    end
-    
-endmodule // nrc_mgmt$mesh$nma_down$down
-
-
-module nrc_mgmt$mesh$nma_down$down$full(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$nma_down$down$full
-
-
-module nrc_mgmt$mesh$nma_down$down$index(d,q,clock);
+module nrc_mgmt$mesh$nma_down$index(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -17047,64 +16909,7 @@ module nrc_mgmt$mesh$nma_down$down$index(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$mesh$nma_down$down$index
-
-
-module nrc_mgmt$mesh$nma_down$down$word(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$nma_down$down$word
-
-
-module nrc_mgmt$mesh$nma_down$word_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$nma_down$word_last
-
-
-module nrc_mgmt$mesh$nma_down$word_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$nma_down$word_port
+endmodule // nrc_mgmt$mesh$nma_down$index
 
 
 module nrc_mgmt$mesh$nma_up(clock,reset,sink$valid,sink$data,sink$last,sink$port,sink$ready,source$valid,source$data,source$last,source$port,source$ready);
@@ -17505,201 +17310,66 @@ module nrc_mgmt$mesh$port_down$0(clock,reset,sink$valid,sink$data,sink$last,sink
     input wire  source$ready;
     
     // Constant declarations
-    localparam  single = 1'b0;
+    localparam  last_index = 2'b11;
+    localparam  offsets$0 = 16'h0;
+    localparam  offsets$1 = 16'h14;
+    localparam  offsets$2 = 16'h28;
+    localparam  offsets$3 = 16'h3c;
     
     // Stub signals
-    reg  down$clock;
-    reg  down$reset;
-    reg  down$sink$valid;
-    reg  [64:0] down$sink$data;
-    wire  down$sink$ready;
-    wire  down$source$valid;
-    wire  [19:0] down$source$data;
-    reg  down$source$ready;
-    wire  down$last;
-    reg  word_last$d;
-    wire  word_last$q;
-    reg  word_last$clock;
-    reg  [4:0] word_port$d;
-    wire  [4:0] word_port$q;
-    reg  word_port$clock;
+    reg  [1:0] index$d;
+    wire  [1:0] index$q;
+    reg  index$clock;
+    
+    // Local signals
+    reg  [64:0] shifted;
+    reg  final_chunk;
     
     // Sub module instances
-    nrc_mgmt$mesh$port_down$0$down down(
-        .clock(down$clock),
-        .reset(down$reset),
-        .sink$valid(down$sink$valid),
-        .sink$data(down$sink$data),
-        .sink$ready(down$sink$ready),
-        .source$valid(down$source$valid),
-        .source$data(down$source$data),
-        .source$ready(down$source$ready),
-        .last(down$last)
-    );
-    nrc_mgmt$mesh$port_down$0$word_last word_last(
-        .d(word_last$d),
-        .q(word_last$q),
-        .clock(word_last$clock)
-    );
-    nrc_mgmt$mesh$port_down$0$word_port word_port(
-        .d(word_port$d),
-        .q(word_port$q),
-        .clock(word_port$clock)
+    nrc_mgmt$mesh$port_down$0$index index(
+        .d(index$d),
+        .q(index$q),
+        .clock(index$clock)
     );
     
     // Update code
     always @(*) begin
-        word_last$clock = clock;
-        word_port$clock = clock;
-        word_last$d = word_last$q;
-        word_port$d = word_port$q;
-        down$clock = clock;
-        down$reset = reset;
-        down$sink$valid = sink$valid;
-        down$sink$data = sink$data;
-        sink$ready = down$sink$ready;
-        if (sink$valid & down$sink$ready) begin
-            word_last$d = sink$last;
-            word_port$d = sink$port;
+        index$clock = clock;
+        index$d = index$q;
+        shifted = sink$data;
+        if (index$q == 0) begin
+            shifted = sink$data >> offsets$0;
         end
-        source$valid = down$source$valid;
-        source$data = down$source$data;
-        down$source$ready = source$ready;
-        source$last = down$last & word_last$q;
-        source$port = word_port$q;
-        if (single) begin
-            source$last = sink$last;
-            source$port = sink$port;
+        if (index$q == 1) begin
+            shifted = sink$data >> offsets$1;
+        end
+        if (index$q == 2) begin
+            shifted = sink$data >> offsets$2;
+        end
+        if (index$q == 3) begin
+            shifted = sink$data >> offsets$3;
+        end
+        final_chunk = index$q == last_index;
+        source$valid = sink$valid & ~reset;
+        source$data = ((shifted) & 20'hfffff);
+        source$last = sink$last & final_chunk;
+        source$port = sink$port;
+        sink$ready = source$ready & final_chunk & ~reset;
+        if (sink$valid & source$ready) begin
+            index$d = index$q + 32'h1;
+            if (final_chunk) begin
+                index$d = 32'h0;
+            end
+        end
+        if (reset) begin
+            index$d = 32'h0;
         end
     end
     
 endmodule // nrc_mgmt$mesh$port_down$0
 
 
-module nrc_mgmt$mesh$port_down$0$down(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,last);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  sink$valid;
-    input wire  [64:0] sink$data;
-    output reg  sink$ready;
-    output reg  source$valid;
-    output reg  [19:0] source$data;
-    input wire  source$ready;
-    output reg  last;
-    
-    // Constant declarations
-    localparam  last_index = 2'b11;
-    localparam  offsets$0 = 16'h0;
-    localparam  offsets$1 = 16'h14;
-    localparam  offsets$2 = 16'h28;
-    localparam  offsets$3 = 16'h3c;
-    localparam  single = 1'b0;
-    
-    // Stub signals
-    reg  [64:0] word$d;
-    wire  [64:0] word$q;
-    reg  word$clock;
-    reg  [1:0] index$d;
-    wire  [1:0] index$q;
-    reg  index$clock;
-    reg  full$d;
-    wire  full$q;
-    reg  full$clock;
-    
-    // Local signals
-    reg  [64:0] shifted;
-    reg  ending;
-    
-    // Sub module instances
-    nrc_mgmt$mesh$port_down$0$down$word word(
-        .d(word$d),
-        .q(word$q),
-        .clock(word$clock)
-    );
-    nrc_mgmt$mesh$port_down$0$down$index index(
-        .d(index$d),
-        .q(index$q),
-        .clock(index$clock)
-    );
-    nrc_mgmt$mesh$port_down$0$down$full full(
-        .d(full$d),
-        .q(full$q),
-        .clock(full$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        word$clock = clock;
-        index$clock = clock;
-        full$clock = clock;
-        word$d = word$q;
-        index$d = index$q;
-        full$d = full$q;
-        shifted = word$q;
-        if (index$q == 0) begin
-            shifted = word$q >> offsets$0;
-        end
-        if (index$q == 1) begin
-            shifted = word$q >> offsets$1;
-        end
-        if (index$q == 2) begin
-            shifted = word$q >> offsets$2;
-        end
-        if (index$q == 3) begin
-            shifted = word$q >> offsets$3;
-        end
-        ending = full$q & source$ready & (index$q == last_index);
-        source$valid = full$q;
-        source$data = ((shifted) & 20'hfffff);
-        last = index$q == last_index;
-        sink$ready = ~full$q | ending;
-        if (sink$valid & (~full$q | ending)) begin
-            word$d = sink$data;
-            index$d = 32'h0;
-            full$d = 1'b1;
-        end
-        else if (ending) begin
-            full$d = 1'b0;
-        end
-        else if (full$q & source$ready) begin
-            index$d = index$q + 32'h1;
-        end
-        if (reset) begin
-            full$d = 1'b0;
-        end
-        if (single) begin
-            source$valid = sink$valid;
-            source$data = ((sink$data) & 20'hfffff);
-            last = 1'b1;
-            sink$ready = source$ready;
-        end
-    end
-    
-endmodule // nrc_mgmt$mesh$port_down$0$down
-
-
-module nrc_mgmt$mesh$port_down$0$down$full(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$port_down$0$down$full
-
-
-module nrc_mgmt$mesh$port_down$0$down$index(d,q,clock);
+module nrc_mgmt$mesh$port_down$0$index(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -17715,64 +17385,7 @@ module nrc_mgmt$mesh$port_down$0$down$index(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$mesh$port_down$0$down$index
-
-
-module nrc_mgmt$mesh$port_down$0$down$word(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$port_down$0$down$word
-
-
-module nrc_mgmt$mesh$port_down$0$word_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$port_down$0$word_last
-
-
-module nrc_mgmt$mesh$port_down$0$word_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$port_down$0$word_port
+endmodule // nrc_mgmt$mesh$port_down$0$index
 
 
 module nrc_mgmt$mesh$port_down$1(clock,reset,sink$valid,sink$data,sink$last,sink$port,sink$ready,source$valid,source$data,source$last,source$port,source$ready);
@@ -17792,201 +17405,66 @@ module nrc_mgmt$mesh$port_down$1(clock,reset,sink$valid,sink$data,sink$last,sink
     input wire  source$ready;
     
     // Constant declarations
-    localparam  single = 1'b0;
+    localparam  last_index = 2'b11;
+    localparam  offsets$0 = 16'h0;
+    localparam  offsets$1 = 16'h14;
+    localparam  offsets$2 = 16'h28;
+    localparam  offsets$3 = 16'h3c;
     
     // Stub signals
-    reg  down$clock;
-    reg  down$reset;
-    reg  down$sink$valid;
-    reg  [64:0] down$sink$data;
-    wire  down$sink$ready;
-    wire  down$source$valid;
-    wire  [19:0] down$source$data;
-    reg  down$source$ready;
-    wire  down$last;
-    reg  word_last$d;
-    wire  word_last$q;
-    reg  word_last$clock;
-    reg  [4:0] word_port$d;
-    wire  [4:0] word_port$q;
-    reg  word_port$clock;
+    reg  [1:0] index$d;
+    wire  [1:0] index$q;
+    reg  index$clock;
+    
+    // Local signals
+    reg  [64:0] shifted;
+    reg  final_chunk;
     
     // Sub module instances
-    nrc_mgmt$mesh$port_down$1$down down(
-        .clock(down$clock),
-        .reset(down$reset),
-        .sink$valid(down$sink$valid),
-        .sink$data(down$sink$data),
-        .sink$ready(down$sink$ready),
-        .source$valid(down$source$valid),
-        .source$data(down$source$data),
-        .source$ready(down$source$ready),
-        .last(down$last)
-    );
-    nrc_mgmt$mesh$port_down$1$word_last word_last(
-        .d(word_last$d),
-        .q(word_last$q),
-        .clock(word_last$clock)
-    );
-    nrc_mgmt$mesh$port_down$1$word_port word_port(
-        .d(word_port$d),
-        .q(word_port$q),
-        .clock(word_port$clock)
+    nrc_mgmt$mesh$port_down$1$index index(
+        .d(index$d),
+        .q(index$q),
+        .clock(index$clock)
     );
     
     // Update code
     always @(*) begin
-        word_last$clock = clock;
-        word_port$clock = clock;
-        word_last$d = word_last$q;
-        word_port$d = word_port$q;
-        down$clock = clock;
-        down$reset = reset;
-        down$sink$valid = sink$valid;
-        down$sink$data = sink$data;
-        sink$ready = down$sink$ready;
-        if (sink$valid & down$sink$ready) begin
-            word_last$d = sink$last;
-            word_port$d = sink$port;
+        index$clock = clock;
+        index$d = index$q;
+        shifted = sink$data;
+        if (index$q == 0) begin
+            shifted = sink$data >> offsets$0;
         end
-        source$valid = down$source$valid;
-        source$data = down$source$data;
-        down$source$ready = source$ready;
-        source$last = down$last & word_last$q;
-        source$port = word_port$q;
-        if (single) begin
-            source$last = sink$last;
-            source$port = sink$port;
+        if (index$q == 1) begin
+            shifted = sink$data >> offsets$1;
+        end
+        if (index$q == 2) begin
+            shifted = sink$data >> offsets$2;
+        end
+        if (index$q == 3) begin
+            shifted = sink$data >> offsets$3;
+        end
+        final_chunk = index$q == last_index;
+        source$valid = sink$valid & ~reset;
+        source$data = ((shifted) & 20'hfffff);
+        source$last = sink$last & final_chunk;
+        source$port = sink$port;
+        sink$ready = source$ready & final_chunk & ~reset;
+        if (sink$valid & source$ready) begin
+            index$d = index$q + 32'h1;
+            if (final_chunk) begin
+                index$d = 32'h0;
+            end
+        end
+        if (reset) begin
+            index$d = 32'h0;
         end
     end
     
 endmodule // nrc_mgmt$mesh$port_down$1
 
 
-module nrc_mgmt$mesh$port_down$1$down(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,last);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  sink$valid;
-    input wire  [64:0] sink$data;
-    output reg  sink$ready;
-    output reg  source$valid;
-    output reg  [19:0] source$data;
-    input wire  source$ready;
-    output reg  last;
-    
-    // Constant declarations
-    localparam  last_index = 2'b11;
-    localparam  offsets$0 = 16'h0;
-    localparam  offsets$1 = 16'h14;
-    localparam  offsets$2 = 16'h28;
-    localparam  offsets$3 = 16'h3c;
-    localparam  single = 1'b0;
-    
-    // Stub signals
-    reg  [64:0] word$d;
-    wire  [64:0] word$q;
-    reg  word$clock;
-    reg  [1:0] index$d;
-    wire  [1:0] index$q;
-    reg  index$clock;
-    reg  full$d;
-    wire  full$q;
-    reg  full$clock;
-    
-    // Local signals
-    reg  [64:0] shifted;
-    reg  ending;
-    
-    // Sub module instances
-    nrc_mgmt$mesh$port_down$1$down$word word(
-        .d(word$d),
-        .q(word$q),
-        .clock(word$clock)
-    );
-    nrc_mgmt$mesh$port_down$1$down$index index(
-        .d(index$d),
-        .q(index$q),
-        .clock(index$clock)
-    );
-    nrc_mgmt$mesh$port_down$1$down$full full(
-        .d(full$d),
-        .q(full$q),
-        .clock(full$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        word$clock = clock;
-        index$clock = clock;
-        full$clock = clock;
-        word$d = word$q;
-        index$d = index$q;
-        full$d = full$q;
-        shifted = word$q;
-        if (index$q == 0) begin
-            shifted = word$q >> offsets$0;
-        end
-        if (index$q == 1) begin
-            shifted = word$q >> offsets$1;
-        end
-        if (index$q == 2) begin
-            shifted = word$q >> offsets$2;
-        end
-        if (index$q == 3) begin
-            shifted = word$q >> offsets$3;
-        end
-        ending = full$q & source$ready & (index$q == last_index);
-        source$valid = full$q;
-        source$data = ((shifted) & 20'hfffff);
-        last = index$q == last_index;
-        sink$ready = ~full$q | ending;
-        if (sink$valid & (~full$q | ending)) begin
-            word$d = sink$data;
-            index$d = 32'h0;
-            full$d = 1'b1;
-        end
-        else if (ending) begin
-            full$d = 1'b0;
-        end
-        else if (full$q & source$ready) begin
-            index$d = index$q + 32'h1;
-        end
-        if (reset) begin
-            full$d = 1'b0;
-        end
-        if (single) begin
-            source$valid = sink$valid;
-            source$data = ((sink$data) & 20'hfffff);
-            last = 1'b1;
-            sink$ready = source$ready;
-        end
-    end
-    
-endmodule // nrc_mgmt$mesh$port_down$1$down
-
-
-module nrc_mgmt$mesh$port_down$1$down$full(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$port_down$1$down$full
-
-
-module nrc_mgmt$mesh$port_down$1$down$index(d,q,clock);
+module nrc_mgmt$mesh$port_down$1$index(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -18002,64 +17480,7 @@ module nrc_mgmt$mesh$port_down$1$down$index(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$mesh$port_down$1$down$index
-
-
-module nrc_mgmt$mesh$port_down$1$down$word(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$port_down$1$down$word
-
-
-module nrc_mgmt$mesh$port_down$1$word_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$port_down$1$word_last
-
-
-module nrc_mgmt$mesh$port_down$1$word_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$port_down$1$word_port
+endmodule // nrc_mgmt$mesh$port_down$1$index
 
 
 module nrc_mgmt$mesh$port_down$2(clock,reset,sink$valid,sink$data,sink$last,sink$port,sink$ready,source$valid,source$data,source$last,source$port,source$ready);
@@ -18079,201 +17500,66 @@ module nrc_mgmt$mesh$port_down$2(clock,reset,sink$valid,sink$data,sink$last,sink
     input wire  source$ready;
     
     // Constant declarations
-    localparam  single = 1'b0;
+    localparam  last_index = 2'b11;
+    localparam  offsets$0 = 16'h0;
+    localparam  offsets$1 = 16'h14;
+    localparam  offsets$2 = 16'h28;
+    localparam  offsets$3 = 16'h3c;
     
     // Stub signals
-    reg  down$clock;
-    reg  down$reset;
-    reg  down$sink$valid;
-    reg  [64:0] down$sink$data;
-    wire  down$sink$ready;
-    wire  down$source$valid;
-    wire  [19:0] down$source$data;
-    reg  down$source$ready;
-    wire  down$last;
-    reg  word_last$d;
-    wire  word_last$q;
-    reg  word_last$clock;
-    reg  [4:0] word_port$d;
-    wire  [4:0] word_port$q;
-    reg  word_port$clock;
+    reg  [1:0] index$d;
+    wire  [1:0] index$q;
+    reg  index$clock;
+    
+    // Local signals
+    reg  [64:0] shifted;
+    reg  final_chunk;
     
     // Sub module instances
-    nrc_mgmt$mesh$port_down$2$down down(
-        .clock(down$clock),
-        .reset(down$reset),
-        .sink$valid(down$sink$valid),
-        .sink$data(down$sink$data),
-        .sink$ready(down$sink$ready),
-        .source$valid(down$source$valid),
-        .source$data(down$source$data),
-        .source$ready(down$source$ready),
-        .last(down$last)
-    );
-    nrc_mgmt$mesh$port_down$2$word_last word_last(
-        .d(word_last$d),
-        .q(word_last$q),
-        .clock(word_last$clock)
-    );
-    nrc_mgmt$mesh$port_down$2$word_port word_port(
-        .d(word_port$d),
-        .q(word_port$q),
-        .clock(word_port$clock)
+    nrc_mgmt$mesh$port_down$2$index index(
+        .d(index$d),
+        .q(index$q),
+        .clock(index$clock)
     );
     
     // Update code
     always @(*) begin
-        word_last$clock = clock;
-        word_port$clock = clock;
-        word_last$d = word_last$q;
-        word_port$d = word_port$q;
-        down$clock = clock;
-        down$reset = reset;
-        down$sink$valid = sink$valid;
-        down$sink$data = sink$data;
-        sink$ready = down$sink$ready;
-        if (sink$valid & down$sink$ready) begin
-            word_last$d = sink$last;
-            word_port$d = sink$port;
+        index$clock = clock;
+        index$d = index$q;
+        shifted = sink$data;
+        if (index$q == 0) begin
+            shifted = sink$data >> offsets$0;
         end
-        source$valid = down$source$valid;
-        source$data = down$source$data;
-        down$source$ready = source$ready;
-        source$last = down$last & word_last$q;
-        source$port = word_port$q;
-        if (single) begin
-            source$last = sink$last;
-            source$port = sink$port;
+        if (index$q == 1) begin
+            shifted = sink$data >> offsets$1;
+        end
+        if (index$q == 2) begin
+            shifted = sink$data >> offsets$2;
+        end
+        if (index$q == 3) begin
+            shifted = sink$data >> offsets$3;
+        end
+        final_chunk = index$q == last_index;
+        source$valid = sink$valid & ~reset;
+        source$data = ((shifted) & 20'hfffff);
+        source$last = sink$last & final_chunk;
+        source$port = sink$port;
+        sink$ready = source$ready & final_chunk & ~reset;
+        if (sink$valid & source$ready) begin
+            index$d = index$q + 32'h1;
+            if (final_chunk) begin
+                index$d = 32'h0;
+            end
+        end
+        if (reset) begin
+            index$d = 32'h0;
         end
     end
     
 endmodule // nrc_mgmt$mesh$port_down$2
 
 
-module nrc_mgmt$mesh$port_down$2$down(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,last);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  sink$valid;
-    input wire  [64:0] sink$data;
-    output reg  sink$ready;
-    output reg  source$valid;
-    output reg  [19:0] source$data;
-    input wire  source$ready;
-    output reg  last;
-    
-    // Constant declarations
-    localparam  last_index = 2'b11;
-    localparam  offsets$0 = 16'h0;
-    localparam  offsets$1 = 16'h14;
-    localparam  offsets$2 = 16'h28;
-    localparam  offsets$3 = 16'h3c;
-    localparam  single = 1'b0;
-    
-    // Stub signals
-    reg  [64:0] word$d;
-    wire  [64:0] word$q;
-    reg  word$clock;
-    reg  [1:0] index$d;
-    wire  [1:0] index$q;
-    reg  index$clock;
-    reg  full$d;
-    wire  full$q;
-    reg  full$clock;
-    
-    // Local signals
-    reg  [64:0] shifted;
-    reg  ending;
-    
-    // Sub module instances
-    nrc_mgmt$mesh$port_down$2$down$word word(
-        .d(word$d),
-        .q(word$q),
-        .clock(word$clock)
-    );
-    nrc_mgmt$mesh$port_down$2$down$index index(
-        .d(index$d),
-        .q(index$q),
-        .clock(index$clock)
-    );
-    nrc_mgmt$mesh$port_down$2$down$full full(
-        .d(full$d),
-        .q(full$q),
-        .clock(full$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        word$clock = clock;
-        index$clock = clock;
-        full$clock = clock;
-        word$d = word$q;
-        index$d = index$q;
-        full$d = full$q;
-        shifted = word$q;
-        if (index$q == 0) begin
-            shifted = word$q >> offsets$0;
-        end
-        if (index$q == 1) begin
-            shifted = word$q >> offsets$1;
-        end
-        if (index$q == 2) begin
-            shifted = word$q >> offsets$2;
-        end
-        if (index$q == 3) begin
-            shifted = word$q >> offsets$3;
-        end
-        ending = full$q & source$ready & (index$q == last_index);
-        source$valid = full$q;
-        source$data = ((shifted) & 20'hfffff);
-        last = index$q == last_index;
-        sink$ready = ~full$q | ending;
-        if (sink$valid & (~full$q | ending)) begin
-            word$d = sink$data;
-            index$d = 32'h0;
-            full$d = 1'b1;
-        end
-        else if (ending) begin
-            full$d = 1'b0;
-        end
-        else if (full$q & source$ready) begin
-            index$d = index$q + 32'h1;
-        end
-        if (reset) begin
-            full$d = 1'b0;
-        end
-        if (single) begin
-            source$valid = sink$valid;
-            source$data = ((sink$data) & 20'hfffff);
-            last = 1'b1;
-            sink$ready = source$ready;
-        end
-    end
-    
-endmodule // nrc_mgmt$mesh$port_down$2$down
-
-
-module nrc_mgmt$mesh$port_down$2$down$full(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$port_down$2$down$full
-
-
-module nrc_mgmt$mesh$port_down$2$down$index(d,q,clock);
+module nrc_mgmt$mesh$port_down$2$index(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -18289,64 +17575,7 @@ module nrc_mgmt$mesh$port_down$2$down$index(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$mesh$port_down$2$down$index
-
-
-module nrc_mgmt$mesh$port_down$2$down$word(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$port_down$2$down$word
-
-
-module nrc_mgmt$mesh$port_down$2$word_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$port_down$2$word_last
-
-
-module nrc_mgmt$mesh$port_down$2$word_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$port_down$2$word_port
+endmodule // nrc_mgmt$mesh$port_down$2$index
 
 
 module nrc_mgmt$mesh$port_down$3(clock,reset,sink$valid,sink$data,sink$last,sink$port,sink$ready,source$valid,source$data,source$last,source$port,source$ready);
@@ -18366,201 +17595,66 @@ module nrc_mgmt$mesh$port_down$3(clock,reset,sink$valid,sink$data,sink$last,sink
     input wire  source$ready;
     
     // Constant declarations
-    localparam  single = 1'b0;
+    localparam  last_index = 2'b11;
+    localparam  offsets$0 = 16'h0;
+    localparam  offsets$1 = 16'h14;
+    localparam  offsets$2 = 16'h28;
+    localparam  offsets$3 = 16'h3c;
     
     // Stub signals
-    reg  down$clock;
-    reg  down$reset;
-    reg  down$sink$valid;
-    reg  [64:0] down$sink$data;
-    wire  down$sink$ready;
-    wire  down$source$valid;
-    wire  [19:0] down$source$data;
-    reg  down$source$ready;
-    wire  down$last;
-    reg  word_last$d;
-    wire  word_last$q;
-    reg  word_last$clock;
-    reg  [4:0] word_port$d;
-    wire  [4:0] word_port$q;
-    reg  word_port$clock;
+    reg  [1:0] index$d;
+    wire  [1:0] index$q;
+    reg  index$clock;
+    
+    // Local signals
+    reg  [64:0] shifted;
+    reg  final_chunk;
     
     // Sub module instances
-    nrc_mgmt$mesh$port_down$3$down down(
-        .clock(down$clock),
-        .reset(down$reset),
-        .sink$valid(down$sink$valid),
-        .sink$data(down$sink$data),
-        .sink$ready(down$sink$ready),
-        .source$valid(down$source$valid),
-        .source$data(down$source$data),
-        .source$ready(down$source$ready),
-        .last(down$last)
-    );
-    nrc_mgmt$mesh$port_down$3$word_last word_last(
-        .d(word_last$d),
-        .q(word_last$q),
-        .clock(word_last$clock)
-    );
-    nrc_mgmt$mesh$port_down$3$word_port word_port(
-        .d(word_port$d),
-        .q(word_port$q),
-        .clock(word_port$clock)
+    nrc_mgmt$mesh$port_down$3$index index(
+        .d(index$d),
+        .q(index$q),
+        .clock(index$clock)
     );
     
     // Update code
     always @(*) begin
-        word_last$clock = clock;
-        word_port$clock = clock;
-        word_last$d = word_last$q;
-        word_port$d = word_port$q;
-        down$clock = clock;
-        down$reset = reset;
-        down$sink$valid = sink$valid;
-        down$sink$data = sink$data;
-        sink$ready = down$sink$ready;
-        if (sink$valid & down$sink$ready) begin
-            word_last$d = sink$last;
-            word_port$d = sink$port;
+        index$clock = clock;
+        index$d = index$q;
+        shifted = sink$data;
+        if (index$q == 0) begin
+            shifted = sink$data >> offsets$0;
         end
-        source$valid = down$source$valid;
-        source$data = down$source$data;
-        down$source$ready = source$ready;
-        source$last = down$last & word_last$q;
-        source$port = word_port$q;
-        if (single) begin
-            source$last = sink$last;
-            source$port = sink$port;
+        if (index$q == 1) begin
+            shifted = sink$data >> offsets$1;
+        end
+        if (index$q == 2) begin
+            shifted = sink$data >> offsets$2;
+        end
+        if (index$q == 3) begin
+            shifted = sink$data >> offsets$3;
+        end
+        final_chunk = index$q == last_index;
+        source$valid = sink$valid & ~reset;
+        source$data = ((shifted) & 20'hfffff);
+        source$last = sink$last & final_chunk;
+        source$port = sink$port;
+        sink$ready = source$ready & final_chunk & ~reset;
+        if (sink$valid & source$ready) begin
+            index$d = index$q + 32'h1;
+            if (final_chunk) begin
+                index$d = 32'h0;
+            end
+        end
+        if (reset) begin
+            index$d = 32'h0;
         end
     end
     
 endmodule // nrc_mgmt$mesh$port_down$3
 
 
-module nrc_mgmt$mesh$port_down$3$down(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,last);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  sink$valid;
-    input wire  [64:0] sink$data;
-    output reg  sink$ready;
-    output reg  source$valid;
-    output reg  [19:0] source$data;
-    input wire  source$ready;
-    output reg  last;
-    
-    // Constant declarations
-    localparam  last_index = 2'b11;
-    localparam  offsets$0 = 16'h0;
-    localparam  offsets$1 = 16'h14;
-    localparam  offsets$2 = 16'h28;
-    localparam  offsets$3 = 16'h3c;
-    localparam  single = 1'b0;
-    
-    // Stub signals
-    reg  [64:0] word$d;
-    wire  [64:0] word$q;
-    reg  word$clock;
-    reg  [1:0] index$d;
-    wire  [1:0] index$q;
-    reg  index$clock;
-    reg  full$d;
-    wire  full$q;
-    reg  full$clock;
-    
-    // Local signals
-    reg  [64:0] shifted;
-    reg  ending;
-    
-    // Sub module instances
-    nrc_mgmt$mesh$port_down$3$down$word word(
-        .d(word$d),
-        .q(word$q),
-        .clock(word$clock)
-    );
-    nrc_mgmt$mesh$port_down$3$down$index index(
-        .d(index$d),
-        .q(index$q),
-        .clock(index$clock)
-    );
-    nrc_mgmt$mesh$port_down$3$down$full full(
-        .d(full$d),
-        .q(full$q),
-        .clock(full$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        word$clock = clock;
-        index$clock = clock;
-        full$clock = clock;
-        word$d = word$q;
-        index$d = index$q;
-        full$d = full$q;
-        shifted = word$q;
-        if (index$q == 0) begin
-            shifted = word$q >> offsets$0;
-        end
-        if (index$q == 1) begin
-            shifted = word$q >> offsets$1;
-        end
-        if (index$q == 2) begin
-            shifted = word$q >> offsets$2;
-        end
-        if (index$q == 3) begin
-            shifted = word$q >> offsets$3;
-        end
-        ending = full$q & source$ready & (index$q == last_index);
-        source$valid = full$q;
-        source$data = ((shifted) & 20'hfffff);
-        last = index$q == last_index;
-        sink$ready = ~full$q | ending;
-        if (sink$valid & (~full$q | ending)) begin
-            word$d = sink$data;
-            index$d = 32'h0;
-            full$d = 1'b1;
-        end
-        else if (ending) begin
-            full$d = 1'b0;
-        end
-        else if (full$q & source$ready) begin
-            index$d = index$q + 32'h1;
-        end
-        if (reset) begin
-            full$d = 1'b0;
-        end
-        if (single) begin
-            source$valid = sink$valid;
-            source$data = ((sink$data) & 20'hfffff);
-            last = 1'b1;
-            sink$ready = source$ready;
-        end
-    end
-    
-endmodule // nrc_mgmt$mesh$port_down$3$down
-
-
-module nrc_mgmt$mesh$port_down$3$down$full(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$port_down$3$down$full
-
-
-module nrc_mgmt$mesh$port_down$3$down$index(d,q,clock);
+module nrc_mgmt$mesh$port_down$3$index(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -18576,64 +17670,7 @@ module nrc_mgmt$mesh$port_down$3$down$index(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$mesh$port_down$3$down$index
-
-
-module nrc_mgmt$mesh$port_down$3$down$word(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$port_down$3$down$word
-
-
-module nrc_mgmt$mesh$port_down$3$word_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$port_down$3$word_last
-
-
-module nrc_mgmt$mesh$port_down$3$word_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$port_down$3$word_port
+endmodule // nrc_mgmt$mesh$port_down$3$index
 
 
 module nrc_mgmt$mesh$port_down$4(clock,reset,sink$valid,sink$data,sink$last,sink$port,sink$ready,source$valid,source$data,source$last,source$port,source$ready);
@@ -18653,201 +17690,66 @@ module nrc_mgmt$mesh$port_down$4(clock,reset,sink$valid,sink$data,sink$last,sink
     input wire  source$ready;
     
     // Constant declarations
-    localparam  single = 1'b0;
+    localparam  last_index = 2'b11;
+    localparam  offsets$0 = 16'h0;
+    localparam  offsets$1 = 16'h14;
+    localparam  offsets$2 = 16'h28;
+    localparam  offsets$3 = 16'h3c;
     
     // Stub signals
-    reg  down$clock;
-    reg  down$reset;
-    reg  down$sink$valid;
-    reg  [64:0] down$sink$data;
-    wire  down$sink$ready;
-    wire  down$source$valid;
-    wire  [19:0] down$source$data;
-    reg  down$source$ready;
-    wire  down$last;
-    reg  word_last$d;
-    wire  word_last$q;
-    reg  word_last$clock;
-    reg  [4:0] word_port$d;
-    wire  [4:0] word_port$q;
-    reg  word_port$clock;
+    reg  [1:0] index$d;
+    wire  [1:0] index$q;
+    reg  index$clock;
+    
+    // Local signals
+    reg  [64:0] shifted;
+    reg  final_chunk;
     
     // Sub module instances
-    nrc_mgmt$mesh$port_down$4$down down(
-        .clock(down$clock),
-        .reset(down$reset),
-        .sink$valid(down$sink$valid),
-        .sink$data(down$sink$data),
-        .sink$ready(down$sink$ready),
-        .source$valid(down$source$valid),
-        .source$data(down$source$data),
-        .source$ready(down$source$ready),
-        .last(down$last)
-    );
-    nrc_mgmt$mesh$port_down$4$word_last word_last(
-        .d(word_last$d),
-        .q(word_last$q),
-        .clock(word_last$clock)
-    );
-    nrc_mgmt$mesh$port_down$4$word_port word_port(
-        .d(word_port$d),
-        .q(word_port$q),
-        .clock(word_port$clock)
+    nrc_mgmt$mesh$port_down$4$index index(
+        .d(index$d),
+        .q(index$q),
+        .clock(index$clock)
     );
     
     // Update code
     always @(*) begin
-        word_last$clock = clock;
-        word_port$clock = clock;
-        word_last$d = word_last$q;
-        word_port$d = word_port$q;
-        down$clock = clock;
-        down$reset = reset;
-        down$sink$valid = sink$valid;
-        down$sink$data = sink$data;
-        sink$ready = down$sink$ready;
-        if (sink$valid & down$sink$ready) begin
-            word_last$d = sink$last;
-            word_port$d = sink$port;
+        index$clock = clock;
+        index$d = index$q;
+        shifted = sink$data;
+        if (index$q == 0) begin
+            shifted = sink$data >> offsets$0;
         end
-        source$valid = down$source$valid;
-        source$data = down$source$data;
-        down$source$ready = source$ready;
-        source$last = down$last & word_last$q;
-        source$port = word_port$q;
-        if (single) begin
-            source$last = sink$last;
-            source$port = sink$port;
+        if (index$q == 1) begin
+            shifted = sink$data >> offsets$1;
+        end
+        if (index$q == 2) begin
+            shifted = sink$data >> offsets$2;
+        end
+        if (index$q == 3) begin
+            shifted = sink$data >> offsets$3;
+        end
+        final_chunk = index$q == last_index;
+        source$valid = sink$valid & ~reset;
+        source$data = ((shifted) & 20'hfffff);
+        source$last = sink$last & final_chunk;
+        source$port = sink$port;
+        sink$ready = source$ready & final_chunk & ~reset;
+        if (sink$valid & source$ready) begin
+            index$d = index$q + 32'h1;
+            if (final_chunk) begin
+                index$d = 32'h0;
+            end
+        end
+        if (reset) begin
+            index$d = 32'h0;
         end
     end
     
 endmodule // nrc_mgmt$mesh$port_down$4
 
 
-module nrc_mgmt$mesh$port_down$4$down(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,last);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  sink$valid;
-    input wire  [64:0] sink$data;
-    output reg  sink$ready;
-    output reg  source$valid;
-    output reg  [19:0] source$data;
-    input wire  source$ready;
-    output reg  last;
-    
-    // Constant declarations
-    localparam  last_index = 2'b11;
-    localparam  offsets$0 = 16'h0;
-    localparam  offsets$1 = 16'h14;
-    localparam  offsets$2 = 16'h28;
-    localparam  offsets$3 = 16'h3c;
-    localparam  single = 1'b0;
-    
-    // Stub signals
-    reg  [64:0] word$d;
-    wire  [64:0] word$q;
-    reg  word$clock;
-    reg  [1:0] index$d;
-    wire  [1:0] index$q;
-    reg  index$clock;
-    reg  full$d;
-    wire  full$q;
-    reg  full$clock;
-    
-    // Local signals
-    reg  [64:0] shifted;
-    reg  ending;
-    
-    // Sub module instances
-    nrc_mgmt$mesh$port_down$4$down$word word(
-        .d(word$d),
-        .q(word$q),
-        .clock(word$clock)
-    );
-    nrc_mgmt$mesh$port_down$4$down$index index(
-        .d(index$d),
-        .q(index$q),
-        .clock(index$clock)
-    );
-    nrc_mgmt$mesh$port_down$4$down$full full(
-        .d(full$d),
-        .q(full$q),
-        .clock(full$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        word$clock = clock;
-        index$clock = clock;
-        full$clock = clock;
-        word$d = word$q;
-        index$d = index$q;
-        full$d = full$q;
-        shifted = word$q;
-        if (index$q == 0) begin
-            shifted = word$q >> offsets$0;
-        end
-        if (index$q == 1) begin
-            shifted = word$q >> offsets$1;
-        end
-        if (index$q == 2) begin
-            shifted = word$q >> offsets$2;
-        end
-        if (index$q == 3) begin
-            shifted = word$q >> offsets$3;
-        end
-        ending = full$q & source$ready & (index$q == last_index);
-        source$valid = full$q;
-        source$data = ((shifted) & 20'hfffff);
-        last = index$q == last_index;
-        sink$ready = ~full$q | ending;
-        if (sink$valid & (~full$q | ending)) begin
-            word$d = sink$data;
-            index$d = 32'h0;
-            full$d = 1'b1;
-        end
-        else if (ending) begin
-            full$d = 1'b0;
-        end
-        else if (full$q & source$ready) begin
-            index$d = index$q + 32'h1;
-        end
-        if (reset) begin
-            full$d = 1'b0;
-        end
-        if (single) begin
-            source$valid = sink$valid;
-            source$data = ((sink$data) & 20'hfffff);
-            last = 1'b1;
-            sink$ready = source$ready;
-        end
-    end
-    
-endmodule // nrc_mgmt$mesh$port_down$4$down
-
-
-module nrc_mgmt$mesh$port_down$4$down$full(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$port_down$4$down$full
-
-
-module nrc_mgmt$mesh$port_down$4$down$index(d,q,clock);
+module nrc_mgmt$mesh$port_down$4$index(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -18863,64 +17765,7 @@ module nrc_mgmt$mesh$port_down$4$down$index(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$mesh$port_down$4$down$index
-
-
-module nrc_mgmt$mesh$port_down$4$down$word(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$port_down$4$down$word
-
-
-module nrc_mgmt$mesh$port_down$4$word_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$port_down$4$word_last
-
-
-module nrc_mgmt$mesh$port_down$4$word_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$port_down$4$word_port
+endmodule // nrc_mgmt$mesh$port_down$4$index
 
 
 module nrc_mgmt$mesh$port_down$5(clock,reset,sink$valid,sink$data,sink$last,sink$port,sink$ready,source$valid,source$data,source$last,source$port,source$ready);
@@ -18940,201 +17785,66 @@ module nrc_mgmt$mesh$port_down$5(clock,reset,sink$valid,sink$data,sink$last,sink
     input wire  source$ready;
     
     // Constant declarations
-    localparam  single = 1'b0;
+    localparam  last_index = 2'b11;
+    localparam  offsets$0 = 16'h0;
+    localparam  offsets$1 = 16'h14;
+    localparam  offsets$2 = 16'h28;
+    localparam  offsets$3 = 16'h3c;
     
     // Stub signals
-    reg  down$clock;
-    reg  down$reset;
-    reg  down$sink$valid;
-    reg  [64:0] down$sink$data;
-    wire  down$sink$ready;
-    wire  down$source$valid;
-    wire  [19:0] down$source$data;
-    reg  down$source$ready;
-    wire  down$last;
-    reg  word_last$d;
-    wire  word_last$q;
-    reg  word_last$clock;
-    reg  [4:0] word_port$d;
-    wire  [4:0] word_port$q;
-    reg  word_port$clock;
+    reg  [1:0] index$d;
+    wire  [1:0] index$q;
+    reg  index$clock;
+    
+    // Local signals
+    reg  [64:0] shifted;
+    reg  final_chunk;
     
     // Sub module instances
-    nrc_mgmt$mesh$port_down$5$down down(
-        .clock(down$clock),
-        .reset(down$reset),
-        .sink$valid(down$sink$valid),
-        .sink$data(down$sink$data),
-        .sink$ready(down$sink$ready),
-        .source$valid(down$source$valid),
-        .source$data(down$source$data),
-        .source$ready(down$source$ready),
-        .last(down$last)
-    );
-    nrc_mgmt$mesh$port_down$5$word_last word_last(
-        .d(word_last$d),
-        .q(word_last$q),
-        .clock(word_last$clock)
-    );
-    nrc_mgmt$mesh$port_down$5$word_port word_port(
-        .d(word_port$d),
-        .q(word_port$q),
-        .clock(word_port$clock)
+    nrc_mgmt$mesh$port_down$5$index index(
+        .d(index$d),
+        .q(index$q),
+        .clock(index$clock)
     );
     
     // Update code
     always @(*) begin
-        word_last$clock = clock;
-        word_port$clock = clock;
-        word_last$d = word_last$q;
-        word_port$d = word_port$q;
-        down$clock = clock;
-        down$reset = reset;
-        down$sink$valid = sink$valid;
-        down$sink$data = sink$data;
-        sink$ready = down$sink$ready;
-        if (sink$valid & down$sink$ready) begin
-            word_last$d = sink$last;
-            word_port$d = sink$port;
+        index$clock = clock;
+        index$d = index$q;
+        shifted = sink$data;
+        if (index$q == 0) begin
+            shifted = sink$data >> offsets$0;
         end
-        source$valid = down$source$valid;
-        source$data = down$source$data;
-        down$source$ready = source$ready;
-        source$last = down$last & word_last$q;
-        source$port = word_port$q;
-        if (single) begin
-            source$last = sink$last;
-            source$port = sink$port;
+        if (index$q == 1) begin
+            shifted = sink$data >> offsets$1;
+        end
+        if (index$q == 2) begin
+            shifted = sink$data >> offsets$2;
+        end
+        if (index$q == 3) begin
+            shifted = sink$data >> offsets$3;
+        end
+        final_chunk = index$q == last_index;
+        source$valid = sink$valid & ~reset;
+        source$data = ((shifted) & 20'hfffff);
+        source$last = sink$last & final_chunk;
+        source$port = sink$port;
+        sink$ready = source$ready & final_chunk & ~reset;
+        if (sink$valid & source$ready) begin
+            index$d = index$q + 32'h1;
+            if (final_chunk) begin
+                index$d = 32'h0;
+            end
+        end
+        if (reset) begin
+            index$d = 32'h0;
         end
     end
     
 endmodule // nrc_mgmt$mesh$port_down$5
 
 
-module nrc_mgmt$mesh$port_down$5$down(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,last);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  sink$valid;
-    input wire  [64:0] sink$data;
-    output reg  sink$ready;
-    output reg  source$valid;
-    output reg  [19:0] source$data;
-    input wire  source$ready;
-    output reg  last;
-    
-    // Constant declarations
-    localparam  last_index = 2'b11;
-    localparam  offsets$0 = 16'h0;
-    localparam  offsets$1 = 16'h14;
-    localparam  offsets$2 = 16'h28;
-    localparam  offsets$3 = 16'h3c;
-    localparam  single = 1'b0;
-    
-    // Stub signals
-    reg  [64:0] word$d;
-    wire  [64:0] word$q;
-    reg  word$clock;
-    reg  [1:0] index$d;
-    wire  [1:0] index$q;
-    reg  index$clock;
-    reg  full$d;
-    wire  full$q;
-    reg  full$clock;
-    
-    // Local signals
-    reg  [64:0] shifted;
-    reg  ending;
-    
-    // Sub module instances
-    nrc_mgmt$mesh$port_down$5$down$word word(
-        .d(word$d),
-        .q(word$q),
-        .clock(word$clock)
-    );
-    nrc_mgmt$mesh$port_down$5$down$index index(
-        .d(index$d),
-        .q(index$q),
-        .clock(index$clock)
-    );
-    nrc_mgmt$mesh$port_down$5$down$full full(
-        .d(full$d),
-        .q(full$q),
-        .clock(full$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        word$clock = clock;
-        index$clock = clock;
-        full$clock = clock;
-        word$d = word$q;
-        index$d = index$q;
-        full$d = full$q;
-        shifted = word$q;
-        if (index$q == 0) begin
-            shifted = word$q >> offsets$0;
-        end
-        if (index$q == 1) begin
-            shifted = word$q >> offsets$1;
-        end
-        if (index$q == 2) begin
-            shifted = word$q >> offsets$2;
-        end
-        if (index$q == 3) begin
-            shifted = word$q >> offsets$3;
-        end
-        ending = full$q & source$ready & (index$q == last_index);
-        source$valid = full$q;
-        source$data = ((shifted) & 20'hfffff);
-        last = index$q == last_index;
-        sink$ready = ~full$q | ending;
-        if (sink$valid & (~full$q | ending)) begin
-            word$d = sink$data;
-            index$d = 32'h0;
-            full$d = 1'b1;
-        end
-        else if (ending) begin
-            full$d = 1'b0;
-        end
-        else if (full$q & source$ready) begin
-            index$d = index$q + 32'h1;
-        end
-        if (reset) begin
-            full$d = 1'b0;
-        end
-        if (single) begin
-            source$valid = sink$valid;
-            source$data = ((sink$data) & 20'hfffff);
-            last = 1'b1;
-            sink$ready = source$ready;
-        end
-    end
-    
-endmodule // nrc_mgmt$mesh$port_down$5$down
-
-
-module nrc_mgmt$mesh$port_down$5$down$full(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$port_down$5$down$full
-
-
-module nrc_mgmt$mesh$port_down$5$down$index(d,q,clock);
+module nrc_mgmt$mesh$port_down$5$index(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -19150,64 +17860,7 @@ module nrc_mgmt$mesh$port_down$5$down$index(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$mesh$port_down$5$down$index
-
-
-module nrc_mgmt$mesh$port_down$5$down$word(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$port_down$5$down$word
-
-
-module nrc_mgmt$mesh$port_down$5$word_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$port_down$5$word_last
-
-
-module nrc_mgmt$mesh$port_down$5$word_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$port_down$5$word_port
+endmodule // nrc_mgmt$mesh$port_down$5$index
 
 
 module nrc_mgmt$mesh$port_down$6(clock,reset,sink$valid,sink$data,sink$last,sink$port,sink$ready,source$valid,source$data,source$last,source$port,source$ready);
@@ -19227,201 +17880,66 @@ module nrc_mgmt$mesh$port_down$6(clock,reset,sink$valid,sink$data,sink$last,sink
     input wire  source$ready;
     
     // Constant declarations
-    localparam  single = 1'b0;
+    localparam  last_index = 2'b11;
+    localparam  offsets$0 = 16'h0;
+    localparam  offsets$1 = 16'h14;
+    localparam  offsets$2 = 16'h28;
+    localparam  offsets$3 = 16'h3c;
     
     // Stub signals
-    reg  down$clock;
-    reg  down$reset;
-    reg  down$sink$valid;
-    reg  [64:0] down$sink$data;
-    wire  down$sink$ready;
-    wire  down$source$valid;
-    wire  [19:0] down$source$data;
-    reg  down$source$ready;
-    wire  down$last;
-    reg  word_last$d;
-    wire  word_last$q;
-    reg  word_last$clock;
-    reg  [4:0] word_port$d;
-    wire  [4:0] word_port$q;
-    reg  word_port$clock;
+    reg  [1:0] index$d;
+    wire  [1:0] index$q;
+    reg  index$clock;
+    
+    // Local signals
+    reg  [64:0] shifted;
+    reg  final_chunk;
     
     // Sub module instances
-    nrc_mgmt$mesh$port_down$6$down down(
-        .clock(down$clock),
-        .reset(down$reset),
-        .sink$valid(down$sink$valid),
-        .sink$data(down$sink$data),
-        .sink$ready(down$sink$ready),
-        .source$valid(down$source$valid),
-        .source$data(down$source$data),
-        .source$ready(down$source$ready),
-        .last(down$last)
-    );
-    nrc_mgmt$mesh$port_down$6$word_last word_last(
-        .d(word_last$d),
-        .q(word_last$q),
-        .clock(word_last$clock)
-    );
-    nrc_mgmt$mesh$port_down$6$word_port word_port(
-        .d(word_port$d),
-        .q(word_port$q),
-        .clock(word_port$clock)
+    nrc_mgmt$mesh$port_down$6$index index(
+        .d(index$d),
+        .q(index$q),
+        .clock(index$clock)
     );
     
     // Update code
     always @(*) begin
-        word_last$clock = clock;
-        word_port$clock = clock;
-        word_last$d = word_last$q;
-        word_port$d = word_port$q;
-        down$clock = clock;
-        down$reset = reset;
-        down$sink$valid = sink$valid;
-        down$sink$data = sink$data;
-        sink$ready = down$sink$ready;
-        if (sink$valid & down$sink$ready) begin
-            word_last$d = sink$last;
-            word_port$d = sink$port;
+        index$clock = clock;
+        index$d = index$q;
+        shifted = sink$data;
+        if (index$q == 0) begin
+            shifted = sink$data >> offsets$0;
         end
-        source$valid = down$source$valid;
-        source$data = down$source$data;
-        down$source$ready = source$ready;
-        source$last = down$last & word_last$q;
-        source$port = word_port$q;
-        if (single) begin
-            source$last = sink$last;
-            source$port = sink$port;
+        if (index$q == 1) begin
+            shifted = sink$data >> offsets$1;
+        end
+        if (index$q == 2) begin
+            shifted = sink$data >> offsets$2;
+        end
+        if (index$q == 3) begin
+            shifted = sink$data >> offsets$3;
+        end
+        final_chunk = index$q == last_index;
+        source$valid = sink$valid & ~reset;
+        source$data = ((shifted) & 20'hfffff);
+        source$last = sink$last & final_chunk;
+        source$port = sink$port;
+        sink$ready = source$ready & final_chunk & ~reset;
+        if (sink$valid & source$ready) begin
+            index$d = index$q + 32'h1;
+            if (final_chunk) begin
+                index$d = 32'h0;
+            end
+        end
+        if (reset) begin
+            index$d = 32'h0;
         end
     end
     
 endmodule // nrc_mgmt$mesh$port_down$6
 
 
-module nrc_mgmt$mesh$port_down$6$down(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,last);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  sink$valid;
-    input wire  [64:0] sink$data;
-    output reg  sink$ready;
-    output reg  source$valid;
-    output reg  [19:0] source$data;
-    input wire  source$ready;
-    output reg  last;
-    
-    // Constant declarations
-    localparam  last_index = 2'b11;
-    localparam  offsets$0 = 16'h0;
-    localparam  offsets$1 = 16'h14;
-    localparam  offsets$2 = 16'h28;
-    localparam  offsets$3 = 16'h3c;
-    localparam  single = 1'b0;
-    
-    // Stub signals
-    reg  [64:0] word$d;
-    wire  [64:0] word$q;
-    reg  word$clock;
-    reg  [1:0] index$d;
-    wire  [1:0] index$q;
-    reg  index$clock;
-    reg  full$d;
-    wire  full$q;
-    reg  full$clock;
-    
-    // Local signals
-    reg  [64:0] shifted;
-    reg  ending;
-    
-    // Sub module instances
-    nrc_mgmt$mesh$port_down$6$down$word word(
-        .d(word$d),
-        .q(word$q),
-        .clock(word$clock)
-    );
-    nrc_mgmt$mesh$port_down$6$down$index index(
-        .d(index$d),
-        .q(index$q),
-        .clock(index$clock)
-    );
-    nrc_mgmt$mesh$port_down$6$down$full full(
-        .d(full$d),
-        .q(full$q),
-        .clock(full$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        word$clock = clock;
-        index$clock = clock;
-        full$clock = clock;
-        word$d = word$q;
-        index$d = index$q;
-        full$d = full$q;
-        shifted = word$q;
-        if (index$q == 0) begin
-            shifted = word$q >> offsets$0;
-        end
-        if (index$q == 1) begin
-            shifted = word$q >> offsets$1;
-        end
-        if (index$q == 2) begin
-            shifted = word$q >> offsets$2;
-        end
-        if (index$q == 3) begin
-            shifted = word$q >> offsets$3;
-        end
-        ending = full$q & source$ready & (index$q == last_index);
-        source$valid = full$q;
-        source$data = ((shifted) & 20'hfffff);
-        last = index$q == last_index;
-        sink$ready = ~full$q | ending;
-        if (sink$valid & (~full$q | ending)) begin
-            word$d = sink$data;
-            index$d = 32'h0;
-            full$d = 1'b1;
-        end
-        else if (ending) begin
-            full$d = 1'b0;
-        end
-        else if (full$q & source$ready) begin
-            index$d = index$q + 32'h1;
-        end
-        if (reset) begin
-            full$d = 1'b0;
-        end
-        if (single) begin
-            source$valid = sink$valid;
-            source$data = ((sink$data) & 20'hfffff);
-            last = 1'b1;
-            sink$ready = source$ready;
-        end
-    end
-    
-endmodule // nrc_mgmt$mesh$port_down$6$down
-
-
-module nrc_mgmt$mesh$port_down$6$down$full(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$port_down$6$down$full
-
-
-module nrc_mgmt$mesh$port_down$6$down$index(d,q,clock);
+module nrc_mgmt$mesh$port_down$6$index(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -19437,64 +17955,7 @@ module nrc_mgmt$mesh$port_down$6$down$index(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$mesh$port_down$6$down$index
-
-
-module nrc_mgmt$mesh$port_down$6$down$word(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$port_down$6$down$word
-
-
-module nrc_mgmt$mesh$port_down$6$word_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$port_down$6$word_last
-
-
-module nrc_mgmt$mesh$port_down$6$word_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$port_down$6$word_port
+endmodule // nrc_mgmt$mesh$port_down$6$index
 
 
 module nrc_mgmt$mesh$port_down$7(clock,reset,sink$valid,sink$data,sink$last,sink$port,sink$ready,source$valid,source$data,source$last,source$port,source$ready);
@@ -19514,201 +17975,66 @@ module nrc_mgmt$mesh$port_down$7(clock,reset,sink$valid,sink$data,sink$last,sink
     input wire  source$ready;
     
     // Constant declarations
-    localparam  single = 1'b0;
+    localparam  last_index = 2'b11;
+    localparam  offsets$0 = 16'h0;
+    localparam  offsets$1 = 16'h14;
+    localparam  offsets$2 = 16'h28;
+    localparam  offsets$3 = 16'h3c;
     
     // Stub signals
-    reg  down$clock;
-    reg  down$reset;
-    reg  down$sink$valid;
-    reg  [64:0] down$sink$data;
-    wire  down$sink$ready;
-    wire  down$source$valid;
-    wire  [19:0] down$source$data;
-    reg  down$source$ready;
-    wire  down$last;
-    reg  word_last$d;
-    wire  word_last$q;
-    reg  word_last$clock;
-    reg  [4:0] word_port$d;
-    wire  [4:0] word_port$q;
-    reg  word_port$clock;
+    reg  [1:0] index$d;
+    wire  [1:0] index$q;
+    reg  index$clock;
+    
+    // Local signals
+    reg  [64:0] shifted;
+    reg  final_chunk;
     
     // Sub module instances
-    nrc_mgmt$mesh$port_down$7$down down(
-        .clock(down$clock),
-        .reset(down$reset),
-        .sink$valid(down$sink$valid),
-        .sink$data(down$sink$data),
-        .sink$ready(down$sink$ready),
-        .source$valid(down$source$valid),
-        .source$data(down$source$data),
-        .source$ready(down$source$ready),
-        .last(down$last)
-    );
-    nrc_mgmt$mesh$port_down$7$word_last word_last(
-        .d(word_last$d),
-        .q(word_last$q),
-        .clock(word_last$clock)
-    );
-    nrc_mgmt$mesh$port_down$7$word_port word_port(
-        .d(word_port$d),
-        .q(word_port$q),
-        .clock(word_port$clock)
+    nrc_mgmt$mesh$port_down$7$index index(
+        .d(index$d),
+        .q(index$q),
+        .clock(index$clock)
     );
     
     // Update code
     always @(*) begin
-        word_last$clock = clock;
-        word_port$clock = clock;
-        word_last$d = word_last$q;
-        word_port$d = word_port$q;
-        down$clock = clock;
-        down$reset = reset;
-        down$sink$valid = sink$valid;
-        down$sink$data = sink$data;
-        sink$ready = down$sink$ready;
-        if (sink$valid & down$sink$ready) begin
-            word_last$d = sink$last;
-            word_port$d = sink$port;
+        index$clock = clock;
+        index$d = index$q;
+        shifted = sink$data;
+        if (index$q == 0) begin
+            shifted = sink$data >> offsets$0;
         end
-        source$valid = down$source$valid;
-        source$data = down$source$data;
-        down$source$ready = source$ready;
-        source$last = down$last & word_last$q;
-        source$port = word_port$q;
-        if (single) begin
-            source$last = sink$last;
-            source$port = sink$port;
+        if (index$q == 1) begin
+            shifted = sink$data >> offsets$1;
+        end
+        if (index$q == 2) begin
+            shifted = sink$data >> offsets$2;
+        end
+        if (index$q == 3) begin
+            shifted = sink$data >> offsets$3;
+        end
+        final_chunk = index$q == last_index;
+        source$valid = sink$valid & ~reset;
+        source$data = ((shifted) & 20'hfffff);
+        source$last = sink$last & final_chunk;
+        source$port = sink$port;
+        sink$ready = source$ready & final_chunk & ~reset;
+        if (sink$valid & source$ready) begin
+            index$d = index$q + 32'h1;
+            if (final_chunk) begin
+                index$d = 32'h0;
+            end
+        end
+        if (reset) begin
+            index$d = 32'h0;
         end
     end
     
 endmodule // nrc_mgmt$mesh$port_down$7
 
 
-module nrc_mgmt$mesh$port_down$7$down(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,last);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  sink$valid;
-    input wire  [64:0] sink$data;
-    output reg  sink$ready;
-    output reg  source$valid;
-    output reg  [19:0] source$data;
-    input wire  source$ready;
-    output reg  last;
-    
-    // Constant declarations
-    localparam  last_index = 2'b11;
-    localparam  offsets$0 = 16'h0;
-    localparam  offsets$1 = 16'h14;
-    localparam  offsets$2 = 16'h28;
-    localparam  offsets$3 = 16'h3c;
-    localparam  single = 1'b0;
-    
-    // Stub signals
-    reg  [64:0] word$d;
-    wire  [64:0] word$q;
-    reg  word$clock;
-    reg  [1:0] index$d;
-    wire  [1:0] index$q;
-    reg  index$clock;
-    reg  full$d;
-    wire  full$q;
-    reg  full$clock;
-    
-    // Local signals
-    reg  [64:0] shifted;
-    reg  ending;
-    
-    // Sub module instances
-    nrc_mgmt$mesh$port_down$7$down$word word(
-        .d(word$d),
-        .q(word$q),
-        .clock(word$clock)
-    );
-    nrc_mgmt$mesh$port_down$7$down$index index(
-        .d(index$d),
-        .q(index$q),
-        .clock(index$clock)
-    );
-    nrc_mgmt$mesh$port_down$7$down$full full(
-        .d(full$d),
-        .q(full$q),
-        .clock(full$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        word$clock = clock;
-        index$clock = clock;
-        full$clock = clock;
-        word$d = word$q;
-        index$d = index$q;
-        full$d = full$q;
-        shifted = word$q;
-        if (index$q == 0) begin
-            shifted = word$q >> offsets$0;
-        end
-        if (index$q == 1) begin
-            shifted = word$q >> offsets$1;
-        end
-        if (index$q == 2) begin
-            shifted = word$q >> offsets$2;
-        end
-        if (index$q == 3) begin
-            shifted = word$q >> offsets$3;
-        end
-        ending = full$q & source$ready & (index$q == last_index);
-        source$valid = full$q;
-        source$data = ((shifted) & 20'hfffff);
-        last = index$q == last_index;
-        sink$ready = ~full$q | ending;
-        if (sink$valid & (~full$q | ending)) begin
-            word$d = sink$data;
-            index$d = 32'h0;
-            full$d = 1'b1;
-        end
-        else if (ending) begin
-            full$d = 1'b0;
-        end
-        else if (full$q & source$ready) begin
-            index$d = index$q + 32'h1;
-        end
-        if (reset) begin
-            full$d = 1'b0;
-        end
-        if (single) begin
-            source$valid = sink$valid;
-            source$data = ((sink$data) & 20'hfffff);
-            last = 1'b1;
-            sink$ready = source$ready;
-        end
-    end
-    
-endmodule // nrc_mgmt$mesh$port_down$7$down
-
-
-module nrc_mgmt$mesh$port_down$7$down$full(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$port_down$7$down$full
-
-
-module nrc_mgmt$mesh$port_down$7$down$index(d,q,clock);
+module nrc_mgmt$mesh$port_down$7$index(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -19724,64 +18050,7 @@ module nrc_mgmt$mesh$port_down$7$down$index(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_mgmt$mesh$port_down$7$down$index
-
-
-module nrc_mgmt$mesh$port_down$7$down$word(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$port_down$7$down$word
-
-
-module nrc_mgmt$mesh$port_down$7$word_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$port_down$7$word_last
-
-
-module nrc_mgmt$mesh$port_down$7$word_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$port_down$7$word_port
+endmodule // nrc_mgmt$mesh$port_down$7$index
 
 
 module nrc_mgmt$mesh$port_up$0(clock,reset,sink$valid,sink$data,sink$last,sink$port,sink$ready,source$valid,source$data,source$last,source$port,source$ready);

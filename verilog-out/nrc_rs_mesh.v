@@ -3253,201 +3253,66 @@ module nrc_rs_mesh$nma_down(clock,reset,sink$valid,sink$data,sink$last,sink$port
     input wire  source$ready;
     
     // Constant declarations
-    localparam  single = 1'b0;
+    localparam  last_index = 2'b11;
+    localparam  offsets$0 = 16'h0;
+    localparam  offsets$1 = 16'h14;
+    localparam  offsets$2 = 16'h28;
+    localparam  offsets$3 = 16'h3c;
     
     // Stub signals
-    reg  down$clock;
-    reg  down$reset;
-    reg  down$sink$valid;
-    reg  [64:0] down$sink$data;
-    wire  down$sink$ready;
-    wire  down$source$valid;
-    wire  [19:0] down$source$data;
-    reg  down$source$ready;
-    wire  down$last;
-    reg  word_last$d;
-    wire  word_last$q;
-    reg  word_last$clock;
-    reg  [4:0] word_port$d;
-    wire  [4:0] word_port$q;
-    reg  word_port$clock;
+    reg  [1:0] index$d;
+    wire  [1:0] index$q;
+    reg  index$clock;
+    
+    // Local signals
+    reg  [64:0] shifted;
+    reg  final_chunk;
     
     // Sub module instances
-    nrc_rs_mesh$nma_down$down down(
-        .clock(down$clock),
-        .reset(down$reset),
-        .sink$valid(down$sink$valid),
-        .sink$data(down$sink$data),
-        .sink$ready(down$sink$ready),
-        .source$valid(down$source$valid),
-        .source$data(down$source$data),
-        .source$ready(down$source$ready),
-        .last(down$last)
-    );
-    nrc_rs_mesh$nma_down$word_last word_last(
-        .d(word_last$d),
-        .q(word_last$q),
-        .clock(word_last$clock)
-    );
-    nrc_rs_mesh$nma_down$word_port word_port(
-        .d(word_port$d),
-        .q(word_port$q),
-        .clock(word_port$clock)
+    nrc_rs_mesh$nma_down$index index(
+        .d(index$d),
+        .q(index$q),
+        .clock(index$clock)
     );
     
     // Update code
     always @(*) begin
-        word_last$clock = clock;
-        word_port$clock = clock;
-        word_last$d = word_last$q;
-        word_port$d = word_port$q;
-        down$clock = clock;
-        down$reset = reset;
-        down$sink$valid = sink$valid;
-        down$sink$data = sink$data;
-        sink$ready = down$sink$ready;
-        if (sink$valid & down$sink$ready) begin
-            word_last$d = sink$last;
-            word_port$d = sink$port;
+        index$clock = clock;
+        index$d = index$q;
+        shifted = sink$data;
+        if (index$q == 0) begin
+            shifted = sink$data >> offsets$0;
         end
-        source$valid = down$source$valid;
-        source$data = down$source$data;
-        down$source$ready = source$ready;
-        source$last = down$last & word_last$q;
-        source$port = word_port$q;
-        if (single) begin
-            source$last = sink$last;
-            source$port = sink$port;
+        if (index$q == 1) begin
+            shifted = sink$data >> offsets$1;
+        end
+        if (index$q == 2) begin
+            shifted = sink$data >> offsets$2;
+        end
+        if (index$q == 3) begin
+            shifted = sink$data >> offsets$3;
+        end
+        final_chunk = index$q == last_index;
+        source$valid = sink$valid & ~reset;
+        source$data = ((shifted) & 20'hfffff);
+        source$last = sink$last & final_chunk;
+        source$port = sink$port;
+        sink$ready = source$ready & final_chunk & ~reset;
+        if (sink$valid & source$ready) begin
+            index$d = index$q + 32'h1;
+            if (final_chunk) begin
+                index$d = 32'h0;
+            end
+        end
+        if (reset) begin
+            index$d = 32'h0;
         end
     end
     
 endmodule // nrc_rs_mesh$nma_down
 
 
-module nrc_rs_mesh$nma_down$down(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,last);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  sink$valid;
-    input wire  [64:0] sink$data;
-    output reg  sink$ready;
-    output reg  source$valid;
-    output reg  [19:0] source$data;
-    input wire  source$ready;
-    output reg  last;
-    
-    // Constant declarations
-    localparam  last_index = 2'b11;
-    localparam  offsets$0 = 16'h0;
-    localparam  offsets$1 = 16'h14;
-    localparam  offsets$2 = 16'h28;
-    localparam  offsets$3 = 16'h3c;
-    localparam  single = 1'b0;
-    
-    // Stub signals
-    reg  [64:0] word$d;
-    wire  [64:0] word$q;
-    reg  word$clock;
-    reg  [1:0] index$d;
-    wire  [1:0] index$q;
-    reg  index$clock;
-    reg  full$d;
-    wire  full$q;
-    reg  full$clock;
-    
-    // Local signals
-    reg  [64:0] shifted;
-    reg  ending;
-    
-    // Sub module instances
-    nrc_rs_mesh$nma_down$down$word word(
-        .d(word$d),
-        .q(word$q),
-        .clock(word$clock)
-    );
-    nrc_rs_mesh$nma_down$down$index index(
-        .d(index$d),
-        .q(index$q),
-        .clock(index$clock)
-    );
-    nrc_rs_mesh$nma_down$down$full full(
-        .d(full$d),
-        .q(full$q),
-        .clock(full$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        word$clock = clock;
-        index$clock = clock;
-        full$clock = clock;
-        word$d = word$q;
-        index$d = index$q;
-        full$d = full$q;
-        shifted = word$q;
-        if (index$q == 0) begin
-            shifted = word$q >> offsets$0;
-        end
-        if (index$q == 1) begin
-            shifted = word$q >> offsets$1;
-        end
-        if (index$q == 2) begin
-            shifted = word$q >> offsets$2;
-        end
-        if (index$q == 3) begin
-            shifted = word$q >> offsets$3;
-        end
-        ending = full$q & source$ready & (index$q == last_index);
-        source$valid = full$q;
-        source$data = ((shifted) & 20'hfffff);
-        last = index$q == last_index;
-        sink$ready = ~full$q | ending;
-        if (sink$valid & (~full$q | ending)) begin
-            word$d = sink$data;
-            index$d = 32'h0;
-            full$d = 1'b1;
-        end
-        else if (ending) begin
-            full$d = 1'b0;
-        end
-        else if (full$q & source$ready) begin
-            index$d = index$q + 32'h1;
-        end
-        if (reset) begin
-            full$d = 1'b0;
-        end
-        if (single) begin
-            source$valid = sink$valid;
-            source$data = ((sink$data) & 20'hfffff);
-            last = 1'b1;
-            sink$ready = source$ready;
-        end
-    end
-    
-endmodule // nrc_rs_mesh$nma_down$down
-
-
-module nrc_rs_mesh$nma_down$down$full(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$nma_down$down$full
-
-
-module nrc_rs_mesh$nma_down$down$index(d,q,clock);
+module nrc_rs_mesh$nma_down$index(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -3463,64 +3328,7 @@ module nrc_rs_mesh$nma_down$down$index(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_rs_mesh$nma_down$down$index
-
-
-module nrc_rs_mesh$nma_down$down$word(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$nma_down$down$word
-
-
-module nrc_rs_mesh$nma_down$word_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$nma_down$word_last
-
-
-module nrc_rs_mesh$nma_down$word_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$nma_down$word_port
+endmodule // nrc_rs_mesh$nma_down$index
 
 
 module nrc_rs_mesh$nma_up(clock,reset,sink$valid,sink$data,sink$last,sink$port,sink$ready,source$valid,source$data,source$last,source$port,source$ready);
@@ -3921,201 +3729,66 @@ module nrc_rs_mesh$port_down$0(clock,reset,sink$valid,sink$data,sink$last,sink$p
     input wire  source$ready;
     
     // Constant declarations
-    localparam  single = 1'b0;
+    localparam  last_index = 2'b11;
+    localparam  offsets$0 = 16'h0;
+    localparam  offsets$1 = 16'h14;
+    localparam  offsets$2 = 16'h28;
+    localparam  offsets$3 = 16'h3c;
     
     // Stub signals
-    reg  down$clock;
-    reg  down$reset;
-    reg  down$sink$valid;
-    reg  [64:0] down$sink$data;
-    wire  down$sink$ready;
-    wire  down$source$valid;
-    wire  [19:0] down$source$data;
-    reg  down$source$ready;
-    wire  down$last;
-    reg  word_last$d;
-    wire  word_last$q;
-    reg  word_last$clock;
-    reg  [4:0] word_port$d;
-    wire  [4:0] word_port$q;
-    reg  word_port$clock;
+    reg  [1:0] index$d;
+    wire  [1:0] index$q;
+    reg  index$clock;
+    
+    // Local signals
+    reg  [64:0] shifted;
+    reg  final_chunk;
     
     // Sub module instances
-    nrc_rs_mesh$port_down$0$down down(
-        .clock(down$clock),
-        .reset(down$reset),
-        .sink$valid(down$sink$valid),
-        .sink$data(down$sink$data),
-        .sink$ready(down$sink$ready),
-        .source$valid(down$source$valid),
-        .source$data(down$source$data),
-        .source$ready(down$source$ready),
-        .last(down$last)
-    );
-    nrc_rs_mesh$port_down$0$word_last word_last(
-        .d(word_last$d),
-        .q(word_last$q),
-        .clock(word_last$clock)
-    );
-    nrc_rs_mesh$port_down$0$word_port word_port(
-        .d(word_port$d),
-        .q(word_port$q),
-        .clock(word_port$clock)
+    nrc_rs_mesh$port_down$0$index index(
+        .d(index$d),
+        .q(index$q),
+        .clock(index$clock)
     );
     
     // Update code
     always @(*) begin
-        word_last$clock = clock;
-        word_port$clock = clock;
-        word_last$d = word_last$q;
-        word_port$d = word_port$q;
-        down$clock = clock;
-        down$reset = reset;
-        down$sink$valid = sink$valid;
-        down$sink$data = sink$data;
-        sink$ready = down$sink$ready;
-        if (sink$valid & down$sink$ready) begin
-            word_last$d = sink$last;
-            word_port$d = sink$port;
+        index$clock = clock;
+        index$d = index$q;
+        shifted = sink$data;
+        if (index$q == 0) begin
+            shifted = sink$data >> offsets$0;
         end
-        source$valid = down$source$valid;
-        source$data = down$source$data;
-        down$source$ready = source$ready;
-        source$last = down$last & word_last$q;
-        source$port = word_port$q;
-        if (single) begin
-            source$last = sink$last;
-            source$port = sink$port;
+        if (index$q == 1) begin
+            shifted = sink$data >> offsets$1;
+        end
+        if (index$q == 2) begin
+            shifted = sink$data >> offsets$2;
+        end
+        if (index$q == 3) begin
+            shifted = sink$data >> offsets$3;
+        end
+        final_chunk = index$q == last_index;
+        source$valid = sink$valid & ~reset;
+        source$data = ((shifted) & 20'hfffff);
+        source$last = sink$last & final_chunk;
+        source$port = sink$port;
+        sink$ready = source$ready & final_chunk & ~reset;
+        if (sink$valid & source$ready) begin
+            index$d = index$q + 32'h1;
+            if (final_chunk) begin
+                index$d = 32'h0;
+            end
+        end
+        if (reset) begin
+            index$d = 32'h0;
         end
     end
     
 endmodule // nrc_rs_mesh$port_down$0
 
 
-module nrc_rs_mesh$port_down$0$down(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,last);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  sink$valid;
-    input wire  [64:0] sink$data;
-    output reg  sink$ready;
-    output reg  source$valid;
-    output reg  [19:0] source$data;
-    input wire  source$ready;
-    output reg  last;
-    
-    // Constant declarations
-    localparam  last_index = 2'b11;
-    localparam  offsets$0 = 16'h0;
-    localparam  offsets$1 = 16'h14;
-    localparam  offsets$2 = 16'h28;
-    localparam  offsets$3 = 16'h3c;
-    localparam  single = 1'b0;
-    
-    // Stub signals
-    reg  [64:0] word$d;
-    wire  [64:0] word$q;
-    reg  word$clock;
-    reg  [1:0] index$d;
-    wire  [1:0] index$q;
-    reg  index$clock;
-    reg  full$d;
-    wire  full$q;
-    reg  full$clock;
-    
-    // Local signals
-    reg  [64:0] shifted;
-    reg  ending;
-    
-    // Sub module instances
-    nrc_rs_mesh$port_down$0$down$word word(
-        .d(word$d),
-        .q(word$q),
-        .clock(word$clock)
-    );
-    nrc_rs_mesh$port_down$0$down$index index(
-        .d(index$d),
-        .q(index$q),
-        .clock(index$clock)
-    );
-    nrc_rs_mesh$port_down$0$down$full full(
-        .d(full$d),
-        .q(full$q),
-        .clock(full$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        word$clock = clock;
-        index$clock = clock;
-        full$clock = clock;
-        word$d = word$q;
-        index$d = index$q;
-        full$d = full$q;
-        shifted = word$q;
-        if (index$q == 0) begin
-            shifted = word$q >> offsets$0;
-        end
-        if (index$q == 1) begin
-            shifted = word$q >> offsets$1;
-        end
-        if (index$q == 2) begin
-            shifted = word$q >> offsets$2;
-        end
-        if (index$q == 3) begin
-            shifted = word$q >> offsets$3;
-        end
-        ending = full$q & source$ready & (index$q == last_index);
-        source$valid = full$q;
-        source$data = ((shifted) & 20'hfffff);
-        last = index$q == last_index;
-        sink$ready = ~full$q | ending;
-        if (sink$valid & (~full$q | ending)) begin
-            word$d = sink$data;
-            index$d = 32'h0;
-            full$d = 1'b1;
-        end
-        else if (ending) begin
-            full$d = 1'b0;
-        end
-        else if (full$q & source$ready) begin
-            index$d = index$q + 32'h1;
-        end
-        if (reset) begin
-            full$d = 1'b0;
-        end
-        if (single) begin
-            source$valid = sink$valid;
-            source$data = ((sink$data) & 20'hfffff);
-            last = 1'b1;
-            sink$ready = source$ready;
-        end
-    end
-    
-endmodule // nrc_rs_mesh$port_down$0$down
-
-
-module nrc_rs_mesh$port_down$0$down$full(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$port_down$0$down$full
-
-
-module nrc_rs_mesh$port_down$0$down$index(d,q,clock);
+module nrc_rs_mesh$port_down$0$index(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -4131,64 +3804,7 @@ module nrc_rs_mesh$port_down$0$down$index(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_rs_mesh$port_down$0$down$index
-
-
-module nrc_rs_mesh$port_down$0$down$word(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$port_down$0$down$word
-
-
-module nrc_rs_mesh$port_down$0$word_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$port_down$0$word_last
-
-
-module nrc_rs_mesh$port_down$0$word_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$port_down$0$word_port
+endmodule // nrc_rs_mesh$port_down$0$index
 
 
 module nrc_rs_mesh$port_down$1(clock,reset,sink$valid,sink$data,sink$last,sink$port,sink$ready,source$valid,source$data,source$last,source$port,source$ready);
@@ -4208,201 +3824,66 @@ module nrc_rs_mesh$port_down$1(clock,reset,sink$valid,sink$data,sink$last,sink$p
     input wire  source$ready;
     
     // Constant declarations
-    localparam  single = 1'b0;
+    localparam  last_index = 2'b11;
+    localparam  offsets$0 = 16'h0;
+    localparam  offsets$1 = 16'h14;
+    localparam  offsets$2 = 16'h28;
+    localparam  offsets$3 = 16'h3c;
     
     // Stub signals
-    reg  down$clock;
-    reg  down$reset;
-    reg  down$sink$valid;
-    reg  [64:0] down$sink$data;
-    wire  down$sink$ready;
-    wire  down$source$valid;
-    wire  [19:0] down$source$data;
-    reg  down$source$ready;
-    wire  down$last;
-    reg  word_last$d;
-    wire  word_last$q;
-    reg  word_last$clock;
-    reg  [4:0] word_port$d;
-    wire  [4:0] word_port$q;
-    reg  word_port$clock;
+    reg  [1:0] index$d;
+    wire  [1:0] index$q;
+    reg  index$clock;
+    
+    // Local signals
+    reg  [64:0] shifted;
+    reg  final_chunk;
     
     // Sub module instances
-    nrc_rs_mesh$port_down$1$down down(
-        .clock(down$clock),
-        .reset(down$reset),
-        .sink$valid(down$sink$valid),
-        .sink$data(down$sink$data),
-        .sink$ready(down$sink$ready),
-        .source$valid(down$source$valid),
-        .source$data(down$source$data),
-        .source$ready(down$source$ready),
-        .last(down$last)
-    );
-    nrc_rs_mesh$port_down$1$word_last word_last(
-        .d(word_last$d),
-        .q(word_last$q),
-        .clock(word_last$clock)
-    );
-    nrc_rs_mesh$port_down$1$word_port word_port(
-        .d(word_port$d),
-        .q(word_port$q),
-        .clock(word_port$clock)
+    nrc_rs_mesh$port_down$1$index index(
+        .d(index$d),
+        .q(index$q),
+        .clock(index$clock)
     );
     
     // Update code
     always @(*) begin
-        word_last$clock = clock;
-        word_port$clock = clock;
-        word_last$d = word_last$q;
-        word_port$d = word_port$q;
-        down$clock = clock;
-        down$reset = reset;
-        down$sink$valid = sink$valid;
-        down$sink$data = sink$data;
-        sink$ready = down$sink$ready;
-        if (sink$valid & down$sink$ready) begin
-            word_last$d = sink$last;
-            word_port$d = sink$port;
+        index$clock = clock;
+        index$d = index$q;
+        shifted = sink$data;
+        if (index$q == 0) begin
+            shifted = sink$data >> offsets$0;
         end
-        source$valid = down$source$valid;
-        source$data = down$source$data;
-        down$source$ready = source$ready;
-        source$last = down$last & word_last$q;
-        source$port = word_port$q;
-        if (single) begin
-            source$last = sink$last;
-            source$port = sink$port;
+        if (index$q == 1) begin
+            shifted = sink$data >> offsets$1;
+        end
+        if (index$q == 2) begin
+            shifted = sink$data >> offsets$2;
+        end
+        if (index$q == 3) begin
+            shifted = sink$data >> offsets$3;
+        end
+        final_chunk = index$q == last_index;
+        source$valid = sink$valid & ~reset;
+        source$data = ((shifted) & 20'hfffff);
+        source$last = sink$last & final_chunk;
+        source$port = sink$port;
+        sink$ready = source$ready & final_chunk & ~reset;
+        if (sink$valid & source$ready) begin
+            index$d = index$q + 32'h1;
+            if (final_chunk) begin
+                index$d = 32'h0;
+            end
+        end
+        if (reset) begin
+            index$d = 32'h0;
         end
     end
     
 endmodule // nrc_rs_mesh$port_down$1
 
 
-module nrc_rs_mesh$port_down$1$down(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,last);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  sink$valid;
-    input wire  [64:0] sink$data;
-    output reg  sink$ready;
-    output reg  source$valid;
-    output reg  [19:0] source$data;
-    input wire  source$ready;
-    output reg  last;
-    
-    // Constant declarations
-    localparam  last_index = 2'b11;
-    localparam  offsets$0 = 16'h0;
-    localparam  offsets$1 = 16'h14;
-    localparam  offsets$2 = 16'h28;
-    localparam  offsets$3 = 16'h3c;
-    localparam  single = 1'b0;
-    
-    // Stub signals
-    reg  [64:0] word$d;
-    wire  [64:0] word$q;
-    reg  word$clock;
-    reg  [1:0] index$d;
-    wire  [1:0] index$q;
-    reg  index$clock;
-    reg  full$d;
-    wire  full$q;
-    reg  full$clock;
-    
-    // Local signals
-    reg  [64:0] shifted;
-    reg  ending;
-    
-    // Sub module instances
-    nrc_rs_mesh$port_down$1$down$word word(
-        .d(word$d),
-        .q(word$q),
-        .clock(word$clock)
-    );
-    nrc_rs_mesh$port_down$1$down$index index(
-        .d(index$d),
-        .q(index$q),
-        .clock(index$clock)
-    );
-    nrc_rs_mesh$port_down$1$down$full full(
-        .d(full$d),
-        .q(full$q),
-        .clock(full$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        word$clock = clock;
-        index$clock = clock;
-        full$clock = clock;
-        word$d = word$q;
-        index$d = index$q;
-        full$d = full$q;
-        shifted = word$q;
-        if (index$q == 0) begin
-            shifted = word$q >> offsets$0;
-        end
-        if (index$q == 1) begin
-            shifted = word$q >> offsets$1;
-        end
-        if (index$q == 2) begin
-            shifted = word$q >> offsets$2;
-        end
-        if (index$q == 3) begin
-            shifted = word$q >> offsets$3;
-        end
-        ending = full$q & source$ready & (index$q == last_index);
-        source$valid = full$q;
-        source$data = ((shifted) & 20'hfffff);
-        last = index$q == last_index;
-        sink$ready = ~full$q | ending;
-        if (sink$valid & (~full$q | ending)) begin
-            word$d = sink$data;
-            index$d = 32'h0;
-            full$d = 1'b1;
-        end
-        else if (ending) begin
-            full$d = 1'b0;
-        end
-        else if (full$q & source$ready) begin
-            index$d = index$q + 32'h1;
-        end
-        if (reset) begin
-            full$d = 1'b0;
-        end
-        if (single) begin
-            source$valid = sink$valid;
-            source$data = ((sink$data) & 20'hfffff);
-            last = 1'b1;
-            sink$ready = source$ready;
-        end
-    end
-    
-endmodule // nrc_rs_mesh$port_down$1$down
-
-
-module nrc_rs_mesh$port_down$1$down$full(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$port_down$1$down$full
-
-
-module nrc_rs_mesh$port_down$1$down$index(d,q,clock);
+module nrc_rs_mesh$port_down$1$index(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -4418,64 +3899,7 @@ module nrc_rs_mesh$port_down$1$down$index(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_rs_mesh$port_down$1$down$index
-
-
-module nrc_rs_mesh$port_down$1$down$word(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$port_down$1$down$word
-
-
-module nrc_rs_mesh$port_down$1$word_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$port_down$1$word_last
-
-
-module nrc_rs_mesh$port_down$1$word_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$port_down$1$word_port
+endmodule // nrc_rs_mesh$port_down$1$index
 
 
 module nrc_rs_mesh$port_down$2(clock,reset,sink$valid,sink$data,sink$last,sink$port,sink$ready,source$valid,source$data,source$last,source$port,source$ready);
@@ -4495,201 +3919,66 @@ module nrc_rs_mesh$port_down$2(clock,reset,sink$valid,sink$data,sink$last,sink$p
     input wire  source$ready;
     
     // Constant declarations
-    localparam  single = 1'b0;
+    localparam  last_index = 2'b11;
+    localparam  offsets$0 = 16'h0;
+    localparam  offsets$1 = 16'h14;
+    localparam  offsets$2 = 16'h28;
+    localparam  offsets$3 = 16'h3c;
     
     // Stub signals
-    reg  down$clock;
-    reg  down$reset;
-    reg  down$sink$valid;
-    reg  [64:0] down$sink$data;
-    wire  down$sink$ready;
-    wire  down$source$valid;
-    wire  [19:0] down$source$data;
-    reg  down$source$ready;
-    wire  down$last;
-    reg  word_last$d;
-    wire  word_last$q;
-    reg  word_last$clock;
-    reg  [4:0] word_port$d;
-    wire  [4:0] word_port$q;
-    reg  word_port$clock;
+    reg  [1:0] index$d;
+    wire  [1:0] index$q;
+    reg  index$clock;
+    
+    // Local signals
+    reg  [64:0] shifted;
+    reg  final_chunk;
     
     // Sub module instances
-    nrc_rs_mesh$port_down$2$down down(
-        .clock(down$clock),
-        .reset(down$reset),
-        .sink$valid(down$sink$valid),
-        .sink$data(down$sink$data),
-        .sink$ready(down$sink$ready),
-        .source$valid(down$source$valid),
-        .source$data(down$source$data),
-        .source$ready(down$source$ready),
-        .last(down$last)
-    );
-    nrc_rs_mesh$port_down$2$word_last word_last(
-        .d(word_last$d),
-        .q(word_last$q),
-        .clock(word_last$clock)
-    );
-    nrc_rs_mesh$port_down$2$word_port word_port(
-        .d(word_port$d),
-        .q(word_port$q),
-        .clock(word_port$clock)
+    nrc_rs_mesh$port_down$2$index index(
+        .d(index$d),
+        .q(index$q),
+        .clock(index$clock)
     );
     
     // Update code
     always @(*) begin
-        word_last$clock = clock;
-        word_port$clock = clock;
-        word_last$d = word_last$q;
-        word_port$d = word_port$q;
-        down$clock = clock;
-        down$reset = reset;
-        down$sink$valid = sink$valid;
-        down$sink$data = sink$data;
-        sink$ready = down$sink$ready;
-        if (sink$valid & down$sink$ready) begin
-            word_last$d = sink$last;
-            word_port$d = sink$port;
+        index$clock = clock;
+        index$d = index$q;
+        shifted = sink$data;
+        if (index$q == 0) begin
+            shifted = sink$data >> offsets$0;
         end
-        source$valid = down$source$valid;
-        source$data = down$source$data;
-        down$source$ready = source$ready;
-        source$last = down$last & word_last$q;
-        source$port = word_port$q;
-        if (single) begin
-            source$last = sink$last;
-            source$port = sink$port;
+        if (index$q == 1) begin
+            shifted = sink$data >> offsets$1;
+        end
+        if (index$q == 2) begin
+            shifted = sink$data >> offsets$2;
+        end
+        if (index$q == 3) begin
+            shifted = sink$data >> offsets$3;
+        end
+        final_chunk = index$q == last_index;
+        source$valid = sink$valid & ~reset;
+        source$data = ((shifted) & 20'hfffff);
+        source$last = sink$last & final_chunk;
+        source$port = sink$port;
+        sink$ready = source$ready & final_chunk & ~reset;
+        if (sink$valid & source$ready) begin
+            index$d = index$q + 32'h1;
+            if (final_chunk) begin
+                index$d = 32'h0;
+            end
+        end
+        if (reset) begin
+            index$d = 32'h0;
         end
     end
     
 endmodule // nrc_rs_mesh$port_down$2
 
 
-module nrc_rs_mesh$port_down$2$down(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,last);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  sink$valid;
-    input wire  [64:0] sink$data;
-    output reg  sink$ready;
-    output reg  source$valid;
-    output reg  [19:0] source$data;
-    input wire  source$ready;
-    output reg  last;
-    
-    // Constant declarations
-    localparam  last_index = 2'b11;
-    localparam  offsets$0 = 16'h0;
-    localparam  offsets$1 = 16'h14;
-    localparam  offsets$2 = 16'h28;
-    localparam  offsets$3 = 16'h3c;
-    localparam  single = 1'b0;
-    
-    // Stub signals
-    reg  [64:0] word$d;
-    wire  [64:0] word$q;
-    reg  word$clock;
-    reg  [1:0] index$d;
-    wire  [1:0] index$q;
-    reg  index$clock;
-    reg  full$d;
-    wire  full$q;
-    reg  full$clock;
-    
-    // Local signals
-    reg  [64:0] shifted;
-    reg  ending;
-    
-    // Sub module instances
-    nrc_rs_mesh$port_down$2$down$word word(
-        .d(word$d),
-        .q(word$q),
-        .clock(word$clock)
-    );
-    nrc_rs_mesh$port_down$2$down$index index(
-        .d(index$d),
-        .q(index$q),
-        .clock(index$clock)
-    );
-    nrc_rs_mesh$port_down$2$down$full full(
-        .d(full$d),
-        .q(full$q),
-        .clock(full$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        word$clock = clock;
-        index$clock = clock;
-        full$clock = clock;
-        word$d = word$q;
-        index$d = index$q;
-        full$d = full$q;
-        shifted = word$q;
-        if (index$q == 0) begin
-            shifted = word$q >> offsets$0;
-        end
-        if (index$q == 1) begin
-            shifted = word$q >> offsets$1;
-        end
-        if (index$q == 2) begin
-            shifted = word$q >> offsets$2;
-        end
-        if (index$q == 3) begin
-            shifted = word$q >> offsets$3;
-        end
-        ending = full$q & source$ready & (index$q == last_index);
-        source$valid = full$q;
-        source$data = ((shifted) & 20'hfffff);
-        last = index$q == last_index;
-        sink$ready = ~full$q | ending;
-        if (sink$valid & (~full$q | ending)) begin
-            word$d = sink$data;
-            index$d = 32'h0;
-            full$d = 1'b1;
-        end
-        else if (ending) begin
-            full$d = 1'b0;
-        end
-        else if (full$q & source$ready) begin
-            index$d = index$q + 32'h1;
-        end
-        if (reset) begin
-            full$d = 1'b0;
-        end
-        if (single) begin
-            source$valid = sink$valid;
-            source$data = ((sink$data) & 20'hfffff);
-            last = 1'b1;
-            sink$ready = source$ready;
-        end
-    end
-    
-endmodule // nrc_rs_mesh$port_down$2$down
-
-
-module nrc_rs_mesh$port_down$2$down$full(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$port_down$2$down$full
-
-
-module nrc_rs_mesh$port_down$2$down$index(d,q,clock);
+module nrc_rs_mesh$port_down$2$index(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -4705,64 +3994,7 @@ module nrc_rs_mesh$port_down$2$down$index(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_rs_mesh$port_down$2$down$index
-
-
-module nrc_rs_mesh$port_down$2$down$word(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$port_down$2$down$word
-
-
-module nrc_rs_mesh$port_down$2$word_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$port_down$2$word_last
-
-
-module nrc_rs_mesh$port_down$2$word_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$port_down$2$word_port
+endmodule // nrc_rs_mesh$port_down$2$index
 
 
 module nrc_rs_mesh$port_down$3(clock,reset,sink$valid,sink$data,sink$last,sink$port,sink$ready,source$valid,source$data,source$last,source$port,source$ready);
@@ -4782,201 +4014,66 @@ module nrc_rs_mesh$port_down$3(clock,reset,sink$valid,sink$data,sink$last,sink$p
     input wire  source$ready;
     
     // Constant declarations
-    localparam  single = 1'b0;
+    localparam  last_index = 2'b11;
+    localparam  offsets$0 = 16'h0;
+    localparam  offsets$1 = 16'h14;
+    localparam  offsets$2 = 16'h28;
+    localparam  offsets$3 = 16'h3c;
     
     // Stub signals
-    reg  down$clock;
-    reg  down$reset;
-    reg  down$sink$valid;
-    reg  [64:0] down$sink$data;
-    wire  down$sink$ready;
-    wire  down$source$valid;
-    wire  [19:0] down$source$data;
-    reg  down$source$ready;
-    wire  down$last;
-    reg  word_last$d;
-    wire  word_last$q;
-    reg  word_last$clock;
-    reg  [4:0] word_port$d;
-    wire  [4:0] word_port$q;
-    reg  word_port$clock;
+    reg  [1:0] index$d;
+    wire  [1:0] index$q;
+    reg  index$clock;
+    
+    // Local signals
+    reg  [64:0] shifted;
+    reg  final_chunk;
     
     // Sub module instances
-    nrc_rs_mesh$port_down$3$down down(
-        .clock(down$clock),
-        .reset(down$reset),
-        .sink$valid(down$sink$valid),
-        .sink$data(down$sink$data),
-        .sink$ready(down$sink$ready),
-        .source$valid(down$source$valid),
-        .source$data(down$source$data),
-        .source$ready(down$source$ready),
-        .last(down$last)
-    );
-    nrc_rs_mesh$port_down$3$word_last word_last(
-        .d(word_last$d),
-        .q(word_last$q),
-        .clock(word_last$clock)
-    );
-    nrc_rs_mesh$port_down$3$word_port word_port(
-        .d(word_port$d),
-        .q(word_port$q),
-        .clock(word_port$clock)
+    nrc_rs_mesh$port_down$3$index index(
+        .d(index$d),
+        .q(index$q),
+        .clock(index$clock)
     );
     
     // Update code
     always @(*) begin
-        word_last$clock = clock;
-        word_port$clock = clock;
-        word_last$d = word_last$q;
-        word_port$d = word_port$q;
-        down$clock = clock;
-        down$reset = reset;
-        down$sink$valid = sink$valid;
-        down$sink$data = sink$data;
-        sink$ready = down$sink$ready;
-        if (sink$valid & down$sink$ready) begin
-            word_last$d = sink$last;
-            word_port$d = sink$port;
+        index$clock = clock;
+        index$d = index$q;
+        shifted = sink$data;
+        if (index$q == 0) begin
+            shifted = sink$data >> offsets$0;
         end
-        source$valid = down$source$valid;
-        source$data = down$source$data;
-        down$source$ready = source$ready;
-        source$last = down$last & word_last$q;
-        source$port = word_port$q;
-        if (single) begin
-            source$last = sink$last;
-            source$port = sink$port;
+        if (index$q == 1) begin
+            shifted = sink$data >> offsets$1;
+        end
+        if (index$q == 2) begin
+            shifted = sink$data >> offsets$2;
+        end
+        if (index$q == 3) begin
+            shifted = sink$data >> offsets$3;
+        end
+        final_chunk = index$q == last_index;
+        source$valid = sink$valid & ~reset;
+        source$data = ((shifted) & 20'hfffff);
+        source$last = sink$last & final_chunk;
+        source$port = sink$port;
+        sink$ready = source$ready & final_chunk & ~reset;
+        if (sink$valid & source$ready) begin
+            index$d = index$q + 32'h1;
+            if (final_chunk) begin
+                index$d = 32'h0;
+            end
+        end
+        if (reset) begin
+            index$d = 32'h0;
         end
     end
     
 endmodule // nrc_rs_mesh$port_down$3
 
 
-module nrc_rs_mesh$port_down$3$down(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,last);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  sink$valid;
-    input wire  [64:0] sink$data;
-    output reg  sink$ready;
-    output reg  source$valid;
-    output reg  [19:0] source$data;
-    input wire  source$ready;
-    output reg  last;
-    
-    // Constant declarations
-    localparam  last_index = 2'b11;
-    localparam  offsets$0 = 16'h0;
-    localparam  offsets$1 = 16'h14;
-    localparam  offsets$2 = 16'h28;
-    localparam  offsets$3 = 16'h3c;
-    localparam  single = 1'b0;
-    
-    // Stub signals
-    reg  [64:0] word$d;
-    wire  [64:0] word$q;
-    reg  word$clock;
-    reg  [1:0] index$d;
-    wire  [1:0] index$q;
-    reg  index$clock;
-    reg  full$d;
-    wire  full$q;
-    reg  full$clock;
-    
-    // Local signals
-    reg  [64:0] shifted;
-    reg  ending;
-    
-    // Sub module instances
-    nrc_rs_mesh$port_down$3$down$word word(
-        .d(word$d),
-        .q(word$q),
-        .clock(word$clock)
-    );
-    nrc_rs_mesh$port_down$3$down$index index(
-        .d(index$d),
-        .q(index$q),
-        .clock(index$clock)
-    );
-    nrc_rs_mesh$port_down$3$down$full full(
-        .d(full$d),
-        .q(full$q),
-        .clock(full$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        word$clock = clock;
-        index$clock = clock;
-        full$clock = clock;
-        word$d = word$q;
-        index$d = index$q;
-        full$d = full$q;
-        shifted = word$q;
-        if (index$q == 0) begin
-            shifted = word$q >> offsets$0;
-        end
-        if (index$q == 1) begin
-            shifted = word$q >> offsets$1;
-        end
-        if (index$q == 2) begin
-            shifted = word$q >> offsets$2;
-        end
-        if (index$q == 3) begin
-            shifted = word$q >> offsets$3;
-        end
-        ending = full$q & source$ready & (index$q == last_index);
-        source$valid = full$q;
-        source$data = ((shifted) & 20'hfffff);
-        last = index$q == last_index;
-        sink$ready = ~full$q | ending;
-        if (sink$valid & (~full$q | ending)) begin
-            word$d = sink$data;
-            index$d = 32'h0;
-            full$d = 1'b1;
-        end
-        else if (ending) begin
-            full$d = 1'b0;
-        end
-        else if (full$q & source$ready) begin
-            index$d = index$q + 32'h1;
-        end
-        if (reset) begin
-            full$d = 1'b0;
-        end
-        if (single) begin
-            source$valid = sink$valid;
-            source$data = ((sink$data) & 20'hfffff);
-            last = 1'b1;
-            sink$ready = source$ready;
-        end
-    end
-    
-endmodule // nrc_rs_mesh$port_down$3$down
-
-
-module nrc_rs_mesh$port_down$3$down$full(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$port_down$3$down$full
-
-
-module nrc_rs_mesh$port_down$3$down$index(d,q,clock);
+module nrc_rs_mesh$port_down$3$index(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -4992,64 +4089,7 @@ module nrc_rs_mesh$port_down$3$down$index(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_rs_mesh$port_down$3$down$index
-
-
-module nrc_rs_mesh$port_down$3$down$word(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$port_down$3$down$word
-
-
-module nrc_rs_mesh$port_down$3$word_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$port_down$3$word_last
-
-
-module nrc_rs_mesh$port_down$3$word_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$port_down$3$word_port
+endmodule // nrc_rs_mesh$port_down$3$index
 
 
 module nrc_rs_mesh$port_down$4(clock,reset,sink$valid,sink$data,sink$last,sink$port,sink$ready,source$valid,source$data,source$last,source$port,source$ready);
@@ -5069,201 +4109,66 @@ module nrc_rs_mesh$port_down$4(clock,reset,sink$valid,sink$data,sink$last,sink$p
     input wire  source$ready;
     
     // Constant declarations
-    localparam  single = 1'b0;
+    localparam  last_index = 2'b11;
+    localparam  offsets$0 = 16'h0;
+    localparam  offsets$1 = 16'h14;
+    localparam  offsets$2 = 16'h28;
+    localparam  offsets$3 = 16'h3c;
     
     // Stub signals
-    reg  down$clock;
-    reg  down$reset;
-    reg  down$sink$valid;
-    reg  [64:0] down$sink$data;
-    wire  down$sink$ready;
-    wire  down$source$valid;
-    wire  [19:0] down$source$data;
-    reg  down$source$ready;
-    wire  down$last;
-    reg  word_last$d;
-    wire  word_last$q;
-    reg  word_last$clock;
-    reg  [4:0] word_port$d;
-    wire  [4:0] word_port$q;
-    reg  word_port$clock;
+    reg  [1:0] index$d;
+    wire  [1:0] index$q;
+    reg  index$clock;
+    
+    // Local signals
+    reg  [64:0] shifted;
+    reg  final_chunk;
     
     // Sub module instances
-    nrc_rs_mesh$port_down$4$down down(
-        .clock(down$clock),
-        .reset(down$reset),
-        .sink$valid(down$sink$valid),
-        .sink$data(down$sink$data),
-        .sink$ready(down$sink$ready),
-        .source$valid(down$source$valid),
-        .source$data(down$source$data),
-        .source$ready(down$source$ready),
-        .last(down$last)
-    );
-    nrc_rs_mesh$port_down$4$word_last word_last(
-        .d(word_last$d),
-        .q(word_last$q),
-        .clock(word_last$clock)
-    );
-    nrc_rs_mesh$port_down$4$word_port word_port(
-        .d(word_port$d),
-        .q(word_port$q),
-        .clock(word_port$clock)
+    nrc_rs_mesh$port_down$4$index index(
+        .d(index$d),
+        .q(index$q),
+        .clock(index$clock)
     );
     
     // Update code
     always @(*) begin
-        word_last$clock = clock;
-        word_port$clock = clock;
-        word_last$d = word_last$q;
-        word_port$d = word_port$q;
-        down$clock = clock;
-        down$reset = reset;
-        down$sink$valid = sink$valid;
-        down$sink$data = sink$data;
-        sink$ready = down$sink$ready;
-        if (sink$valid & down$sink$ready) begin
-            word_last$d = sink$last;
-            word_port$d = sink$port;
+        index$clock = clock;
+        index$d = index$q;
+        shifted = sink$data;
+        if (index$q == 0) begin
+            shifted = sink$data >> offsets$0;
         end
-        source$valid = down$source$valid;
-        source$data = down$source$data;
-        down$source$ready = source$ready;
-        source$last = down$last & word_last$q;
-        source$port = word_port$q;
-        if (single) begin
-            source$last = sink$last;
-            source$port = sink$port;
+        if (index$q == 1) begin
+            shifted = sink$data >> offsets$1;
+        end
+        if (index$q == 2) begin
+            shifted = sink$data >> offsets$2;
+        end
+        if (index$q == 3) begin
+            shifted = sink$data >> offsets$3;
+        end
+        final_chunk = index$q == last_index;
+        source$valid = sink$valid & ~reset;
+        source$data = ((shifted) & 20'hfffff);
+        source$last = sink$last & final_chunk;
+        source$port = sink$port;
+        sink$ready = source$ready & final_chunk & ~reset;
+        if (sink$valid & source$ready) begin
+            index$d = index$q + 32'h1;
+            if (final_chunk) begin
+                index$d = 32'h0;
+            end
+        end
+        if (reset) begin
+            index$d = 32'h0;
         end
     end
     
 endmodule // nrc_rs_mesh$port_down$4
 
 
-module nrc_rs_mesh$port_down$4$down(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,last);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  sink$valid;
-    input wire  [64:0] sink$data;
-    output reg  sink$ready;
-    output reg  source$valid;
-    output reg  [19:0] source$data;
-    input wire  source$ready;
-    output reg  last;
-    
-    // Constant declarations
-    localparam  last_index = 2'b11;
-    localparam  offsets$0 = 16'h0;
-    localparam  offsets$1 = 16'h14;
-    localparam  offsets$2 = 16'h28;
-    localparam  offsets$3 = 16'h3c;
-    localparam  single = 1'b0;
-    
-    // Stub signals
-    reg  [64:0] word$d;
-    wire  [64:0] word$q;
-    reg  word$clock;
-    reg  [1:0] index$d;
-    wire  [1:0] index$q;
-    reg  index$clock;
-    reg  full$d;
-    wire  full$q;
-    reg  full$clock;
-    
-    // Local signals
-    reg  [64:0] shifted;
-    reg  ending;
-    
-    // Sub module instances
-    nrc_rs_mesh$port_down$4$down$word word(
-        .d(word$d),
-        .q(word$q),
-        .clock(word$clock)
-    );
-    nrc_rs_mesh$port_down$4$down$index index(
-        .d(index$d),
-        .q(index$q),
-        .clock(index$clock)
-    );
-    nrc_rs_mesh$port_down$4$down$full full(
-        .d(full$d),
-        .q(full$q),
-        .clock(full$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        word$clock = clock;
-        index$clock = clock;
-        full$clock = clock;
-        word$d = word$q;
-        index$d = index$q;
-        full$d = full$q;
-        shifted = word$q;
-        if (index$q == 0) begin
-            shifted = word$q >> offsets$0;
-        end
-        if (index$q == 1) begin
-            shifted = word$q >> offsets$1;
-        end
-        if (index$q == 2) begin
-            shifted = word$q >> offsets$2;
-        end
-        if (index$q == 3) begin
-            shifted = word$q >> offsets$3;
-        end
-        ending = full$q & source$ready & (index$q == last_index);
-        source$valid = full$q;
-        source$data = ((shifted) & 20'hfffff);
-        last = index$q == last_index;
-        sink$ready = ~full$q | ending;
-        if (sink$valid & (~full$q | ending)) begin
-            word$d = sink$data;
-            index$d = 32'h0;
-            full$d = 1'b1;
-        end
-        else if (ending) begin
-            full$d = 1'b0;
-        end
-        else if (full$q & source$ready) begin
-            index$d = index$q + 32'h1;
-        end
-        if (reset) begin
-            full$d = 1'b0;
-        end
-        if (single) begin
-            source$valid = sink$valid;
-            source$data = ((sink$data) & 20'hfffff);
-            last = 1'b1;
-            sink$ready = source$ready;
-        end
-    end
-    
-endmodule // nrc_rs_mesh$port_down$4$down
-
-
-module nrc_rs_mesh$port_down$4$down$full(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$port_down$4$down$full
-
-
-module nrc_rs_mesh$port_down$4$down$index(d,q,clock);
+module nrc_rs_mesh$port_down$4$index(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -5279,64 +4184,7 @@ module nrc_rs_mesh$port_down$4$down$index(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_rs_mesh$port_down$4$down$index
-
-
-module nrc_rs_mesh$port_down$4$down$word(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$port_down$4$down$word
-
-
-module nrc_rs_mesh$port_down$4$word_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$port_down$4$word_last
-
-
-module nrc_rs_mesh$port_down$4$word_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$port_down$4$word_port
+endmodule // nrc_rs_mesh$port_down$4$index
 
 
 module nrc_rs_mesh$port_down$5(clock,reset,sink$valid,sink$data,sink$last,sink$port,sink$ready,source$valid,source$data,source$last,source$port,source$ready);
@@ -5356,201 +4204,66 @@ module nrc_rs_mesh$port_down$5(clock,reset,sink$valid,sink$data,sink$last,sink$p
     input wire  source$ready;
     
     // Constant declarations
-    localparam  single = 1'b0;
+    localparam  last_index = 2'b11;
+    localparam  offsets$0 = 16'h0;
+    localparam  offsets$1 = 16'h14;
+    localparam  offsets$2 = 16'h28;
+    localparam  offsets$3 = 16'h3c;
     
     // Stub signals
-    reg  down$clock;
-    reg  down$reset;
-    reg  down$sink$valid;
-    reg  [64:0] down$sink$data;
-    wire  down$sink$ready;
-    wire  down$source$valid;
-    wire  [19:0] down$source$data;
-    reg  down$source$ready;
-    wire  down$last;
-    reg  word_last$d;
-    wire  word_last$q;
-    reg  word_last$clock;
-    reg  [4:0] word_port$d;
-    wire  [4:0] word_port$q;
-    reg  word_port$clock;
+    reg  [1:0] index$d;
+    wire  [1:0] index$q;
+    reg  index$clock;
+    
+    // Local signals
+    reg  [64:0] shifted;
+    reg  final_chunk;
     
     // Sub module instances
-    nrc_rs_mesh$port_down$5$down down(
-        .clock(down$clock),
-        .reset(down$reset),
-        .sink$valid(down$sink$valid),
-        .sink$data(down$sink$data),
-        .sink$ready(down$sink$ready),
-        .source$valid(down$source$valid),
-        .source$data(down$source$data),
-        .source$ready(down$source$ready),
-        .last(down$last)
-    );
-    nrc_rs_mesh$port_down$5$word_last word_last(
-        .d(word_last$d),
-        .q(word_last$q),
-        .clock(word_last$clock)
-    );
-    nrc_rs_mesh$port_down$5$word_port word_port(
-        .d(word_port$d),
-        .q(word_port$q),
-        .clock(word_port$clock)
+    nrc_rs_mesh$port_down$5$index index(
+        .d(index$d),
+        .q(index$q),
+        .clock(index$clock)
     );
     
     // Update code
     always @(*) begin
-        word_last$clock = clock;
-        word_port$clock = clock;
-        word_last$d = word_last$q;
-        word_port$d = word_port$q;
-        down$clock = clock;
-        down$reset = reset;
-        down$sink$valid = sink$valid;
-        down$sink$data = sink$data;
-        sink$ready = down$sink$ready;
-        if (sink$valid & down$sink$ready) begin
-            word_last$d = sink$last;
-            word_port$d = sink$port;
+        index$clock = clock;
+        index$d = index$q;
+        shifted = sink$data;
+        if (index$q == 0) begin
+            shifted = sink$data >> offsets$0;
         end
-        source$valid = down$source$valid;
-        source$data = down$source$data;
-        down$source$ready = source$ready;
-        source$last = down$last & word_last$q;
-        source$port = word_port$q;
-        if (single) begin
-            source$last = sink$last;
-            source$port = sink$port;
+        if (index$q == 1) begin
+            shifted = sink$data >> offsets$1;
+        end
+        if (index$q == 2) begin
+            shifted = sink$data >> offsets$2;
+        end
+        if (index$q == 3) begin
+            shifted = sink$data >> offsets$3;
+        end
+        final_chunk = index$q == last_index;
+        source$valid = sink$valid & ~reset;
+        source$data = ((shifted) & 20'hfffff);
+        source$last = sink$last & final_chunk;
+        source$port = sink$port;
+        sink$ready = source$ready & final_chunk & ~reset;
+        if (sink$valid & source$ready) begin
+            index$d = index$q + 32'h1;
+            if (final_chunk) begin
+                index$d = 32'h0;
+            end
+        end
+        if (reset) begin
+            index$d = 32'h0;
         end
     end
     
 endmodule // nrc_rs_mesh$port_down$5
 
 
-module nrc_rs_mesh$port_down$5$down(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,last);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  sink$valid;
-    input wire  [64:0] sink$data;
-    output reg  sink$ready;
-    output reg  source$valid;
-    output reg  [19:0] source$data;
-    input wire  source$ready;
-    output reg  last;
-    
-    // Constant declarations
-    localparam  last_index = 2'b11;
-    localparam  offsets$0 = 16'h0;
-    localparam  offsets$1 = 16'h14;
-    localparam  offsets$2 = 16'h28;
-    localparam  offsets$3 = 16'h3c;
-    localparam  single = 1'b0;
-    
-    // Stub signals
-    reg  [64:0] word$d;
-    wire  [64:0] word$q;
-    reg  word$clock;
-    reg  [1:0] index$d;
-    wire  [1:0] index$q;
-    reg  index$clock;
-    reg  full$d;
-    wire  full$q;
-    reg  full$clock;
-    
-    // Local signals
-    reg  [64:0] shifted;
-    reg  ending;
-    
-    // Sub module instances
-    nrc_rs_mesh$port_down$5$down$word word(
-        .d(word$d),
-        .q(word$q),
-        .clock(word$clock)
-    );
-    nrc_rs_mesh$port_down$5$down$index index(
-        .d(index$d),
-        .q(index$q),
-        .clock(index$clock)
-    );
-    nrc_rs_mesh$port_down$5$down$full full(
-        .d(full$d),
-        .q(full$q),
-        .clock(full$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        word$clock = clock;
-        index$clock = clock;
-        full$clock = clock;
-        word$d = word$q;
-        index$d = index$q;
-        full$d = full$q;
-        shifted = word$q;
-        if (index$q == 0) begin
-            shifted = word$q >> offsets$0;
-        end
-        if (index$q == 1) begin
-            shifted = word$q >> offsets$1;
-        end
-        if (index$q == 2) begin
-            shifted = word$q >> offsets$2;
-        end
-        if (index$q == 3) begin
-            shifted = word$q >> offsets$3;
-        end
-        ending = full$q & source$ready & (index$q == last_index);
-        source$valid = full$q;
-        source$data = ((shifted) & 20'hfffff);
-        last = index$q == last_index;
-        sink$ready = ~full$q | ending;
-        if (sink$valid & (~full$q | ending)) begin
-            word$d = sink$data;
-            index$d = 32'h0;
-            full$d = 1'b1;
-        end
-        else if (ending) begin
-            full$d = 1'b0;
-        end
-        else if (full$q & source$ready) begin
-            index$d = index$q + 32'h1;
-        end
-        if (reset) begin
-            full$d = 1'b0;
-        end
-        if (single) begin
-            source$valid = sink$valid;
-            source$data = ((sink$data) & 20'hfffff);
-            last = 1'b1;
-            sink$ready = source$ready;
-        end
-    end
-    
-endmodule // nrc_rs_mesh$port_down$5$down
-
-
-module nrc_rs_mesh$port_down$5$down$full(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$port_down$5$down$full
-
-
-module nrc_rs_mesh$port_down$5$down$index(d,q,clock);
+module nrc_rs_mesh$port_down$5$index(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -5566,64 +4279,7 @@ module nrc_rs_mesh$port_down$5$down$index(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_rs_mesh$port_down$5$down$index
-
-
-module nrc_rs_mesh$port_down$5$down$word(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$port_down$5$down$word
-
-
-module nrc_rs_mesh$port_down$5$word_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$port_down$5$word_last
-
-
-module nrc_rs_mesh$port_down$5$word_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$port_down$5$word_port
+endmodule // nrc_rs_mesh$port_down$5$index
 
 
 module nrc_rs_mesh$port_down$6(clock,reset,sink$valid,sink$data,sink$last,sink$port,sink$ready,source$valid,source$data,source$last,source$port,source$ready);
@@ -5643,201 +4299,66 @@ module nrc_rs_mesh$port_down$6(clock,reset,sink$valid,sink$data,sink$last,sink$p
     input wire  source$ready;
     
     // Constant declarations
-    localparam  single = 1'b0;
+    localparam  last_index = 2'b11;
+    localparam  offsets$0 = 16'h0;
+    localparam  offsets$1 = 16'h14;
+    localparam  offsets$2 = 16'h28;
+    localparam  offsets$3 = 16'h3c;
     
     // Stub signals
-    reg  down$clock;
-    reg  down$reset;
-    reg  down$sink$valid;
-    reg  [64:0] down$sink$data;
-    wire  down$sink$ready;
-    wire  down$source$valid;
-    wire  [19:0] down$source$data;
-    reg  down$source$ready;
-    wire  down$last;
-    reg  word_last$d;
-    wire  word_last$q;
-    reg  word_last$clock;
-    reg  [4:0] word_port$d;
-    wire  [4:0] word_port$q;
-    reg  word_port$clock;
+    reg  [1:0] index$d;
+    wire  [1:0] index$q;
+    reg  index$clock;
+    
+    // Local signals
+    reg  [64:0] shifted;
+    reg  final_chunk;
     
     // Sub module instances
-    nrc_rs_mesh$port_down$6$down down(
-        .clock(down$clock),
-        .reset(down$reset),
-        .sink$valid(down$sink$valid),
-        .sink$data(down$sink$data),
-        .sink$ready(down$sink$ready),
-        .source$valid(down$source$valid),
-        .source$data(down$source$data),
-        .source$ready(down$source$ready),
-        .last(down$last)
-    );
-    nrc_rs_mesh$port_down$6$word_last word_last(
-        .d(word_last$d),
-        .q(word_last$q),
-        .clock(word_last$clock)
-    );
-    nrc_rs_mesh$port_down$6$word_port word_port(
-        .d(word_port$d),
-        .q(word_port$q),
-        .clock(word_port$clock)
+    nrc_rs_mesh$port_down$6$index index(
+        .d(index$d),
+        .q(index$q),
+        .clock(index$clock)
     );
     
     // Update code
     always @(*) begin
-        word_last$clock = clock;
-        word_port$clock = clock;
-        word_last$d = word_last$q;
-        word_port$d = word_port$q;
-        down$clock = clock;
-        down$reset = reset;
-        down$sink$valid = sink$valid;
-        down$sink$data = sink$data;
-        sink$ready = down$sink$ready;
-        if (sink$valid & down$sink$ready) begin
-            word_last$d = sink$last;
-            word_port$d = sink$port;
+        index$clock = clock;
+        index$d = index$q;
+        shifted = sink$data;
+        if (index$q == 0) begin
+            shifted = sink$data >> offsets$0;
         end
-        source$valid = down$source$valid;
-        source$data = down$source$data;
-        down$source$ready = source$ready;
-        source$last = down$last & word_last$q;
-        source$port = word_port$q;
-        if (single) begin
-            source$last = sink$last;
-            source$port = sink$port;
+        if (index$q == 1) begin
+            shifted = sink$data >> offsets$1;
+        end
+        if (index$q == 2) begin
+            shifted = sink$data >> offsets$2;
+        end
+        if (index$q == 3) begin
+            shifted = sink$data >> offsets$3;
+        end
+        final_chunk = index$q == last_index;
+        source$valid = sink$valid & ~reset;
+        source$data = ((shifted) & 20'hfffff);
+        source$last = sink$last & final_chunk;
+        source$port = sink$port;
+        sink$ready = source$ready & final_chunk & ~reset;
+        if (sink$valid & source$ready) begin
+            index$d = index$q + 32'h1;
+            if (final_chunk) begin
+                index$d = 32'h0;
+            end
+        end
+        if (reset) begin
+            index$d = 32'h0;
         end
     end
     
 endmodule // nrc_rs_mesh$port_down$6
 
 
-module nrc_rs_mesh$port_down$6$down(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,last);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  sink$valid;
-    input wire  [64:0] sink$data;
-    output reg  sink$ready;
-    output reg  source$valid;
-    output reg  [19:0] source$data;
-    input wire  source$ready;
-    output reg  last;
-    
-    // Constant declarations
-    localparam  last_index = 2'b11;
-    localparam  offsets$0 = 16'h0;
-    localparam  offsets$1 = 16'h14;
-    localparam  offsets$2 = 16'h28;
-    localparam  offsets$3 = 16'h3c;
-    localparam  single = 1'b0;
-    
-    // Stub signals
-    reg  [64:0] word$d;
-    wire  [64:0] word$q;
-    reg  word$clock;
-    reg  [1:0] index$d;
-    wire  [1:0] index$q;
-    reg  index$clock;
-    reg  full$d;
-    wire  full$q;
-    reg  full$clock;
-    
-    // Local signals
-    reg  [64:0] shifted;
-    reg  ending;
-    
-    // Sub module instances
-    nrc_rs_mesh$port_down$6$down$word word(
-        .d(word$d),
-        .q(word$q),
-        .clock(word$clock)
-    );
-    nrc_rs_mesh$port_down$6$down$index index(
-        .d(index$d),
-        .q(index$q),
-        .clock(index$clock)
-    );
-    nrc_rs_mesh$port_down$6$down$full full(
-        .d(full$d),
-        .q(full$q),
-        .clock(full$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        word$clock = clock;
-        index$clock = clock;
-        full$clock = clock;
-        word$d = word$q;
-        index$d = index$q;
-        full$d = full$q;
-        shifted = word$q;
-        if (index$q == 0) begin
-            shifted = word$q >> offsets$0;
-        end
-        if (index$q == 1) begin
-            shifted = word$q >> offsets$1;
-        end
-        if (index$q == 2) begin
-            shifted = word$q >> offsets$2;
-        end
-        if (index$q == 3) begin
-            shifted = word$q >> offsets$3;
-        end
-        ending = full$q & source$ready & (index$q == last_index);
-        source$valid = full$q;
-        source$data = ((shifted) & 20'hfffff);
-        last = index$q == last_index;
-        sink$ready = ~full$q | ending;
-        if (sink$valid & (~full$q | ending)) begin
-            word$d = sink$data;
-            index$d = 32'h0;
-            full$d = 1'b1;
-        end
-        else if (ending) begin
-            full$d = 1'b0;
-        end
-        else if (full$q & source$ready) begin
-            index$d = index$q + 32'h1;
-        end
-        if (reset) begin
-            full$d = 1'b0;
-        end
-        if (single) begin
-            source$valid = sink$valid;
-            source$data = ((sink$data) & 20'hfffff);
-            last = 1'b1;
-            sink$ready = source$ready;
-        end
-    end
-    
-endmodule // nrc_rs_mesh$port_down$6$down
-
-
-module nrc_rs_mesh$port_down$6$down$full(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$port_down$6$down$full
-
-
-module nrc_rs_mesh$port_down$6$down$index(d,q,clock);
+module nrc_rs_mesh$port_down$6$index(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -5853,64 +4374,7 @@ module nrc_rs_mesh$port_down$6$down$index(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_rs_mesh$port_down$6$down$index
-
-
-module nrc_rs_mesh$port_down$6$down$word(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$port_down$6$down$word
-
-
-module nrc_rs_mesh$port_down$6$word_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$port_down$6$word_last
-
-
-module nrc_rs_mesh$port_down$6$word_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$port_down$6$word_port
+endmodule // nrc_rs_mesh$port_down$6$index
 
 
 module nrc_rs_mesh$port_down$7(clock,reset,sink$valid,sink$data,sink$last,sink$port,sink$ready,source$valid,source$data,source$last,source$port,source$ready);
@@ -5930,201 +4394,66 @@ module nrc_rs_mesh$port_down$7(clock,reset,sink$valid,sink$data,sink$last,sink$p
     input wire  source$ready;
     
     // Constant declarations
-    localparam  single = 1'b0;
+    localparam  last_index = 2'b11;
+    localparam  offsets$0 = 16'h0;
+    localparam  offsets$1 = 16'h14;
+    localparam  offsets$2 = 16'h28;
+    localparam  offsets$3 = 16'h3c;
     
     // Stub signals
-    reg  down$clock;
-    reg  down$reset;
-    reg  down$sink$valid;
-    reg  [64:0] down$sink$data;
-    wire  down$sink$ready;
-    wire  down$source$valid;
-    wire  [19:0] down$source$data;
-    reg  down$source$ready;
-    wire  down$last;
-    reg  word_last$d;
-    wire  word_last$q;
-    reg  word_last$clock;
-    reg  [4:0] word_port$d;
-    wire  [4:0] word_port$q;
-    reg  word_port$clock;
+    reg  [1:0] index$d;
+    wire  [1:0] index$q;
+    reg  index$clock;
+    
+    // Local signals
+    reg  [64:0] shifted;
+    reg  final_chunk;
     
     // Sub module instances
-    nrc_rs_mesh$port_down$7$down down(
-        .clock(down$clock),
-        .reset(down$reset),
-        .sink$valid(down$sink$valid),
-        .sink$data(down$sink$data),
-        .sink$ready(down$sink$ready),
-        .source$valid(down$source$valid),
-        .source$data(down$source$data),
-        .source$ready(down$source$ready),
-        .last(down$last)
-    );
-    nrc_rs_mesh$port_down$7$word_last word_last(
-        .d(word_last$d),
-        .q(word_last$q),
-        .clock(word_last$clock)
-    );
-    nrc_rs_mesh$port_down$7$word_port word_port(
-        .d(word_port$d),
-        .q(word_port$q),
-        .clock(word_port$clock)
+    nrc_rs_mesh$port_down$7$index index(
+        .d(index$d),
+        .q(index$q),
+        .clock(index$clock)
     );
     
     // Update code
     always @(*) begin
-        word_last$clock = clock;
-        word_port$clock = clock;
-        word_last$d = word_last$q;
-        word_port$d = word_port$q;
-        down$clock = clock;
-        down$reset = reset;
-        down$sink$valid = sink$valid;
-        down$sink$data = sink$data;
-        sink$ready = down$sink$ready;
-        if (sink$valid & down$sink$ready) begin
-            word_last$d = sink$last;
-            word_port$d = sink$port;
+        index$clock = clock;
+        index$d = index$q;
+        shifted = sink$data;
+        if (index$q == 0) begin
+            shifted = sink$data >> offsets$0;
         end
-        source$valid = down$source$valid;
-        source$data = down$source$data;
-        down$source$ready = source$ready;
-        source$last = down$last & word_last$q;
-        source$port = word_port$q;
-        if (single) begin
-            source$last = sink$last;
-            source$port = sink$port;
+        if (index$q == 1) begin
+            shifted = sink$data >> offsets$1;
+        end
+        if (index$q == 2) begin
+            shifted = sink$data >> offsets$2;
+        end
+        if (index$q == 3) begin
+            shifted = sink$data >> offsets$3;
+        end
+        final_chunk = index$q == last_index;
+        source$valid = sink$valid & ~reset;
+        source$data = ((shifted) & 20'hfffff);
+        source$last = sink$last & final_chunk;
+        source$port = sink$port;
+        sink$ready = source$ready & final_chunk & ~reset;
+        if (sink$valid & source$ready) begin
+            index$d = index$q + 32'h1;
+            if (final_chunk) begin
+                index$d = 32'h0;
+            end
+        end
+        if (reset) begin
+            index$d = 32'h0;
         end
     end
     
 endmodule // nrc_rs_mesh$port_down$7
 
 
-module nrc_rs_mesh$port_down$7$down(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,last);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  sink$valid;
-    input wire  [64:0] sink$data;
-    output reg  sink$ready;
-    output reg  source$valid;
-    output reg  [19:0] source$data;
-    input wire  source$ready;
-    output reg  last;
-    
-    // Constant declarations
-    localparam  last_index = 2'b11;
-    localparam  offsets$0 = 16'h0;
-    localparam  offsets$1 = 16'h14;
-    localparam  offsets$2 = 16'h28;
-    localparam  offsets$3 = 16'h3c;
-    localparam  single = 1'b0;
-    
-    // Stub signals
-    reg  [64:0] word$d;
-    wire  [64:0] word$q;
-    reg  word$clock;
-    reg  [1:0] index$d;
-    wire  [1:0] index$q;
-    reg  index$clock;
-    reg  full$d;
-    wire  full$q;
-    reg  full$clock;
-    
-    // Local signals
-    reg  [64:0] shifted;
-    reg  ending;
-    
-    // Sub module instances
-    nrc_rs_mesh$port_down$7$down$word word(
-        .d(word$d),
-        .q(word$q),
-        .clock(word$clock)
-    );
-    nrc_rs_mesh$port_down$7$down$index index(
-        .d(index$d),
-        .q(index$q),
-        .clock(index$clock)
-    );
-    nrc_rs_mesh$port_down$7$down$full full(
-        .d(full$d),
-        .q(full$q),
-        .clock(full$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        word$clock = clock;
-        index$clock = clock;
-        full$clock = clock;
-        word$d = word$q;
-        index$d = index$q;
-        full$d = full$q;
-        shifted = word$q;
-        if (index$q == 0) begin
-            shifted = word$q >> offsets$0;
-        end
-        if (index$q == 1) begin
-            shifted = word$q >> offsets$1;
-        end
-        if (index$q == 2) begin
-            shifted = word$q >> offsets$2;
-        end
-        if (index$q == 3) begin
-            shifted = word$q >> offsets$3;
-        end
-        ending = full$q & source$ready & (index$q == last_index);
-        source$valid = full$q;
-        source$data = ((shifted) & 20'hfffff);
-        last = index$q == last_index;
-        sink$ready = ~full$q | ending;
-        if (sink$valid & (~full$q | ending)) begin
-            word$d = sink$data;
-            index$d = 32'h0;
-            full$d = 1'b1;
-        end
-        else if (ending) begin
-            full$d = 1'b0;
-        end
-        else if (full$q & source$ready) begin
-            index$d = index$q + 32'h1;
-        end
-        if (reset) begin
-            full$d = 1'b0;
-        end
-        if (single) begin
-            source$valid = sink$valid;
-            source$data = ((sink$data) & 20'hfffff);
-            last = 1'b1;
-            sink$ready = source$ready;
-        end
-    end
-    
-endmodule // nrc_rs_mesh$port_down$7$down
-
-
-module nrc_rs_mesh$port_down$7$down$full(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$port_down$7$down$full
-
-
-module nrc_rs_mesh$port_down$7$down$index(d,q,clock);
+module nrc_rs_mesh$port_down$7$index(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -6140,64 +4469,7 @@ module nrc_rs_mesh$port_down$7$down$index(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_rs_mesh$port_down$7$down$index
-
-
-module nrc_rs_mesh$port_down$7$down$word(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$port_down$7$down$word
-
-
-module nrc_rs_mesh$port_down$7$word_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$port_down$7$word_last
-
-
-module nrc_rs_mesh$port_down$7$word_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_rs_mesh$port_down$7$word_port
+endmodule // nrc_rs_mesh$port_down$7$index
 
 
 module nrc_rs_mesh$port_up$0(clock,reset,sink$valid,sink$data,sink$last,sink$port,sink$ready,source$valid,source$data,source$last,source$port,source$ready);

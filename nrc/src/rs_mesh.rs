@@ -25,10 +25,11 @@
 //! the NMA (head of line, see [`hdl::mgmt::relay_station`]).
 //!
 //! Latency (registered hops, 20-bit beats, everything ready): a packet's first flit is offered
-//! to the NMA `6 + s` cycles after the port took it, and out of port `p` `6 + s` cycles after
-//! the NMA's stream took it, `s` the relay stations it crosses (1 to `n`): one cycle per station,
-//! one for the downsizer, one for the upsizer, one for the NMA-side merge (inbound) or demux
-//! (outbound) and 3 for the flit's remaining beats, which the upsizer waits for. Checked by the bench
+//! to the NMA `5 + s` cycles after the port offered it, and out of port `p` `5 + s` cycles
+//! after the NMA offered it, `s` the relay stations it crosses (1 to `n`): one cycle per station,
+//! one for the upsizer, one for the NMA-side merge (inbound) or demux (outbound) and 3 for the
+//! flit's remaining beats, which the upsizer waits for (the downsizers hold no word: they send
+//! the sender's flit a chunk at a time, in the cycle it is offered). Checked by the bench
 //! (`testbench/tests/hdl/rs_mesh.rs`).
 //!
 //! Ports: `clock`, `reset` (synchronous: every packet inside is dropped), `inbound`, `outbound`,

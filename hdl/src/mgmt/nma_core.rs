@@ -305,19 +305,16 @@ impl<const A: usize, const F: usize> Logic for NmaCore<A, F> {
             &mut self.active_report.reports,
             &mut self.collector.reports,
         );
+        // The packer reads the collector's (locked) beat while it sends the packet's flits.
         StreamSource::<Bits<MGMT_BEAT_BITS>>::join(
             &mut self.collector.beats,
-            &mut self.output_fifo.sink,
-        );
-        StreamSource::<Bits<MGMT_BEAT_BITS>>::join(
-            &mut self.output_fifo.source,
             &mut self.packer.responses,
         );
-        // Mesh out: the packer's flits, its output port, `last` on the tail flit.
-        self.to_mesh.valid.next = self.packer.flits.valid.val();
-        self.to_mesh.data.next = self.packer.flits.data.val();
-        self.to_mesh.port.next = self.packer.out_port.val();
-        self.to_mesh.last.next = (!self
+        // Packed flits into the output FIFO: the packer's output port, `last` on the tail.
+        self.output_fifo.sink.valid.next = self.packer.flits.valid.val();
+        self.output_fifo.sink.data.next = self.packer.flits.data.val();
+        self.output_fifo.sink.port.next = self.packer.out_port.val();
+        self.output_fifo.sink.last.next = (!self
             .packer
             .flits
             .data
@@ -335,7 +332,14 @@ impl<const A: usize, const F: usize> Logic for NmaCore<A, F> {
                 .data
                 .val()
                 .get_bit(self.tail_bit.val().index());
-        self.packer.flits.ready.next = self.to_mesh.ready.val();
+        self.packer.flits.ready.next = self.output_fifo.sink.ready.val();
+        // Mesh out. The FIFO's `valid` is a flip-flop that a synchronous reset clears only at
+        // the edge, so it is masked in the reset cycle: nothing is offered (or taken) in reset.
+        self.to_mesh.valid.next = self.output_fifo.source.valid.val() & !self.reset.val();
+        self.to_mesh.data.next = self.output_fifo.source.data.val();
+        self.to_mesh.last.next = self.output_fifo.source.last.val();
+        self.to_mesh.port.next = self.output_fifo.source.port.val();
+        self.output_fifo.source.ready.next = self.to_mesh.ready.val() & !self.reset.val();
         // Events.
         self.queued_type.next = self
             .collector
