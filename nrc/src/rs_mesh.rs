@@ -24,12 +24,16 @@
 //! port blocks the outbound packets behind it in its row and, until it has entered its row, at
 //! the NMA (head of line, see [`hdl::mgmt::relay_station`]).
 //!
-//! Latency (registered hops, 20-bit beats, everything ready): a packet's first flit is offered
-//! to the NMA `5 + s` cycles after the port offered it, and out of port `p` `5 + s` cycles
-//! after the NMA offered it, `s` the relay stations it crosses (1 to `n`): one cycle per station,
-//! one for the upsizer, one for the NMA-side merge (inbound) or demux (outbound) and 3 for the
-//! flit's remaining beats, which the upsizer waits for (the downsizers hold no word: they send
-//! the sender's flit a chunk at a time, in the cycle it is offered). Checked by the bench
+//! Latency (20-bit beats, everything ready), `s` the relay stations a packet crosses (1 to `n`,
+//! the port's own included), 3 the cycles of a flit's remaining beats, which the upsizer at the
+//! far end waits for, and no cycle for a downsizer (they hold no word: they send the sender's
+//! flit a chunk at a time, in the cycle it is offered):
+//! - inbound, the first flit is offered to the NMA `5 + s` cycles after the port offered it:
+//!   one per station (its merge register), one for the NMA-side merge, one for the upsizer, 3;
+//! - outbound, it is offered on port `p` `4 + s` cycles after the NMA offered it: one for the
+//!   demux, one per station it passes on its way left (`s - 1`; the port's own station sends it
+//!   out without a register), one for the port's upsizer, 3.
+//! Checked by the bench
 //! (`testbench/tests/hdl/rs_mesh.rs`).
 //!
 //! Ports: `clock`, `reset` (synchronous: every packet inside is dropped), `inbound`, `outbound`,
