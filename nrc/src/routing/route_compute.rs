@@ -2,14 +2,15 @@
 //! route out: the output port chosen among those the route table allows, or "no route".
 //!
 //! ```text
-//! cycle c:     head.valid, head.flit --FlitDecoder--> dst --lookup--> RouteTable (RAM read)
+//! cycle c:     head.valid, head.flit --> dst --lookup--> RouteTable (RAM read)
 //!              src, dst, "a head"  --> registers
 //! cycle c + 1: lookup.allowed --> PortSelect (with states, deterministic) --> route, fault
 //! ```
 //!
 //! **Handshake: valid only.** The stage takes a head in every cycle where `head.valid` is high
-//! and the flit is a head flit (`FlitDecoder::is_head`: type bit 0, head bit 1; a malformed
-//! head is routed too, the input unit drops malformed packets); any other flit with `valid` is
+//! and the flit is a head flit (type bit 0, head bit 1, as `hdl::flit_decoder::FlitDecoder`
+//! reads it; a malformed head is routed too, the input unit drops malformed packets); any
+//! other flit with `valid` is
 //! ignored (no route offered, no fault). The route of a head taken in cycle `c` is offered in
 //! cycle `c + 1` only (`route.valid` high for that one cycle): **latency 1 cycle**, one head per
 //! cycle, no backpressure: the input unit stores the route the cycle it is offered.
@@ -30,7 +31,8 @@
 use super::{
     HeadSink, OutputStatesSink, PortSelect, RouteLookupSource, RouteResultSource, NODE_BITS,
 };
-use hdl::flit_decoder::FlitDecoder;
+use hdl::formats::flit::{HEAD_BIT, TYPE_BIT};
+use hdl::formats::header::{DST, SRC};
 use rust_hdl::prelude::*;
 
 /// One input port's route-compute stage; see the module documentation.
@@ -58,13 +60,28 @@ pub struct RouteCompute<
     pub route: RouteResultSource<PORTS, W>,
     /// One-cycle pulse: a head without a route (with `route.valid && route.no_route`).
     pub fault: Signal<Out, bool>,
-    decoder: FlitDecoder,
+    /// Bit positions of the flit's type and head bits and of the header's `dst` and `src`,
+    /// from the format tables (`hdl::formats`).
+    type_bit: Constant<Bits<8>>,
+    head_bit: Constant<Bits<8>>,
+    dst_lsb: Constant<Bits<8>>,
+    src_lsb: Constant<Bits<8>>,
+    /// The flit is a head flit.
+    is_head: Signal<Local, bool>,
+    /// The header's destination and source (whatever the flit is).
+    head_dst: Signal<Local, Bits<NODE_BITS>>,
+    head_src: Signal<Local, Bits<NODE_BITS>>,
     select: PortSelect<PORTS, W, S, SW, PS>,
     /// A head was taken on the last edge: its route is offered now.
     routing: DFF<bool>,
     /// Its source and destination (the deterministic hash).
     src: DFF<Bits<NODE_BITS>>,
     dst: DFF<Bits<NODE_BITS>>,
+}
+
+/// A bit position as a constant.
+fn position(bit: usize) -> Constant<Bits<8>> {
+    Constant::new(Bits::from(bit as u64))
 }
 
 impl<const PORTS: usize, const W: usize, const S: usize, const SW: usize, const PS: usize>
@@ -81,7 +98,13 @@ impl<const PORTS: usize, const W: usize, const S: usize, const SW: usize, const 
             deterministic: Default::default(),
             route: Default::default(),
             fault: Default::default(),
-            decoder: Default::default(),
+            type_bit: position(TYPE_BIT),
+            head_bit: position(HEAD_BIT),
+            dst_lsb: position(DST.lsb),
+            src_lsb: position(SRC.lsb),
+            is_head: Default::default(),
+            head_dst: Default::default(),
+            head_src: Default::default(),
             select: PortSelect::new(),
             routing: Default::default(),
             src: Default::default(),
@@ -107,12 +130,22 @@ impl<const PORTS: usize, const W: usize, const S: usize, const SW: usize, const 
         clock!(self, clock, select);
         self.select.reset.next = self.reset.val();
         // Cycle c: decode, look the destination up, keep what the choice needs.
-        self.decoder.flit.next = self.head.flit.val();
-        self.lookup.dst.next = self.decoder.dst.val();
-        self.routing.d.next =
-            self.head.valid.val() & self.decoder.is_head.val() & !self.reset.val();
-        self.src.d.next = self.decoder.src.val();
-        self.dst.d.next = self.decoder.dst.val();
+        self.is_head.next = !self.head.flit.val().get_bit(self.type_bit.val().index())
+            & self.head.flit.val().get_bit(self.head_bit.val().index());
+        self.head_dst.next = self
+            .head
+            .flit
+            .val()
+            .get_bits::<NODE_BITS>(self.dst_lsb.val().index());
+        self.head_src.next = self
+            .head
+            .flit
+            .val()
+            .get_bits::<NODE_BITS>(self.src_lsb.val().index());
+        self.lookup.dst.next = self.head_dst.val();
+        self.routing.d.next = self.head.valid.val() & self.is_head.val() & !self.reset.val();
+        self.src.d.next = self.head_src.val();
+        self.dst.d.next = self.head_dst.val();
         // Cycle c + 1: choose among the allowed ports.
         self.select.allowed.next = self.lookup.allowed.val();
         OutputStatesSink::<PS>::link(&mut self.states, &mut self.select.states);

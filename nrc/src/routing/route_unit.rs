@@ -45,7 +45,7 @@ pub struct RouteUnit<
     pub routes: [RouteResultSource<PORTS, W>; PORTS],
     /// Bit `i`: input `i` offers a route with `no_route` (one-cycle pulse).
     pub faults: Signal<Out, Bits<PORTS>>,
-    table: RouteTable<PORTS, PORTS, AB>,
+    routing_table: RouteTable<PORTS, PORTS, AB>,
     stages: [RouteCompute<PORTS, W, S, SW, PS>; PORTS],
     empty: Constant<Bits<PORTS>>,
 }
@@ -71,7 +71,7 @@ impl<
             deterministic: Default::default(),
             routes: std::array::from_fn(|_| Default::default()),
             faults: Default::default(),
-            table: RouteTable::new(nodes),
+            routing_table: RouteTable::new(nodes),
             stages: std::array::from_fn(|_| RouteCompute::new()),
             empty: Constant::new(Bits::default()),
         }
@@ -89,8 +89,8 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
-        self.table.clock.next = self.clock.val();
-        RouteTableSink::<PORTS>::link(&mut self.management, &mut self.table.management);
+        self.routing_table.clock.next = self.clock.val();
+        RouteTableSink::<PORTS>::link(&mut self.management, &mut self.routing_table.management);
         self.faults.next = self.empty.val();
         for i in 0..PORTS {
             self.stages[i].clock.next = self.clock.val();
@@ -101,7 +101,7 @@ impl<
             RouteResultSource::<PORTS, W>::link(&mut self.routes[i], &mut self.stages[i].route);
             RouteLookupSource::<PORTS>::join(
                 &mut self.stages[i].lookup,
-                &mut self.table.lookups[i],
+                &mut self.routing_table.lookups[i],
             );
             self.faults.next = self.faults.val().replace_bit(i, self.stages[i].fault.val());
         }
