@@ -1,6 +1,7 @@
 //! The router's tops, emitted beside the `hdl` ones by `hpcnet emit` (see `src/emit.rs`), so
 //! that lint, synthesis and `tests/fresh.rs` check them as they will be used.
 use crate::nrc_mgmt::{NrcMgmt8, NrcMgmtParams};
+use crate::routing::route_unit::RouteUnit5;
 use crate::rs_mesh::RsMesh8;
 use hdl::params::Config;
 use hdl::tops::{emit, Emitted};
@@ -20,8 +21,17 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
             "nrc_mgmt",
             "the router's management plane: 8 ports of management flit streams, the relay-station mesh, the management agent with its I2C EEPROM, the configuration loader and the router's register file (verilog-out/nrc.md)",
         )?,
+        emit(
+            RouteUnit5::new(ROUTE_NODES),
+            "nrc_route_unit",
+            "the router's routing of data packets, 5 ports: a route table of 256 destinations (block RAM, a copy per input port and one for the management read, written through the indirect registers) and per input port a route-compute stage (head in, one allowed output port chosen adaptively or deterministically, or no route with a fault pulse, one cycle later)",
+        )?,
     ])
 }
+
+/// Destinations in the default build's route table (node IDs 0..=255). The configuration has
+/// no router section yet, so the routing top is sized here: 5 ports, 256 nodes.
+pub const ROUTE_NODES: usize = 256;
 
 /// The management plane's parameters for `cfg`: I2C standard mode at `fpga.clock_mhz`, the
 /// configuration image at EEPROM address 0 with up to [`MAX_IMAGE_ENTRIES`] entries.

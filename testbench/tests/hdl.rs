@@ -29,6 +29,7 @@ mod hdl {
     mod reg_file;
     mod reg_split;
     mod relay_station;
+    mod route_unit;
     mod rs_mesh;
     mod rx_delivery;
     mod rx_link;

@@ -15,6 +15,7 @@ pub mod nma;
 pub mod packet_buffer;
 pub mod reg_file;
 pub mod relay_station;
+pub mod route;
 pub mod rx_delivery;
 pub mod rx_link;
 pub mod stream;
