@@ -21358,10 +21358,10 @@ module nrc_mgmt$mesh$stations$0(clock,reset,from_port$valid,from_port$data,from_
     input wire  from_right$last;
     input wire  [4:0] from_right$port;
     output reg  from_right$ready;
-    output wire  to_port$valid;
-    output wire  [19:0] to_port$data;
-    output wire  to_port$last;
-    output wire  [4:0] to_port$port;
+    output reg  to_port$valid;
+    output reg  [19:0] to_port$data;
+    output reg  to_port$last;
+    output reg  [4:0] to_port$port;
     input wire  to_port$ready;
     output wire  to_left$valid;
     output wire  [19:0] to_left$data;
@@ -21382,13 +21382,6 @@ module nrc_mgmt$mesh$stations$0(clock,reset,from_port$valid,from_port$data,from_
     reg  merge$sinks$0$last;
     reg  [4:0] merge$sinks$0$port;
     wire  merge$sinks$0$ready;
-    reg  port_spill$clock;
-    reg  port_spill$reset;
-    reg  port_spill$sink$valid;
-    reg  [19:0] port_spill$sink$data;
-    reg  port_spill$sink$last;
-    reg  [4:0] port_spill$sink$port;
-    wire  port_spill$sink$ready;
     reg  left_spill$clock;
     reg  left_spill$reset;
     reg  left_spill$sink$valid;
@@ -21428,20 +21421,6 @@ module nrc_mgmt$mesh$stations$0(clock,reset,from_port$valid,from_port$data,from_
         .source$port(to_right$port),
         .source$ready(to_right$ready)
     );
-    nrc_mgmt$mesh$stations$0$port_spill port_spill(
-        .clock(port_spill$clock),
-        .reset(port_spill$reset),
-        .sink$valid(port_spill$sink$valid),
-        .sink$data(port_spill$sink$data),
-        .sink$last(port_spill$sink$last),
-        .sink$port(port_spill$sink$port),
-        .sink$ready(port_spill$sink$ready),
-        .source$valid(to_port$valid),
-        .source$data(to_port$data),
-        .source$last(to_port$last),
-        .source$port(to_port$port),
-        .source$ready(to_port$ready)
-    );
     nrc_mgmt$mesh$stations$0$left_spill left_spill(
         .clock(left_spill$clock),
         .reset(left_spill$reset),
@@ -21474,10 +21453,8 @@ module nrc_mgmt$mesh$stations$0(clock,reset,from_port$valid,from_port$data,from_
         routing$d = routing$q;
         routed_here$d = routed_here$q;
         merge$clock = clock;
-        port_spill$clock = clock;
         left_spill$clock = clock;
         merge$reset = reset;
-        port_spill$reset = reset;
         left_spill$reset = reset;
         merge$sinks$0$valid = from_port$valid;
         merge$sinks$0$data = from_port$data;
@@ -21489,16 +21466,16 @@ module nrc_mgmt$mesh$stations$0(clock,reset,from_port$valid,from_port$data,from_
         if (routing$q) begin
             here = routed_here$q;
         end
-        port_spill$sink$valid = from_right$valid & here;
+        to_port$valid = from_right$valid & here & ~reset;
+        to_port$data = from_right$data;
+        to_port$last = from_right$last;
+        to_port$port = from_right$port;
         left_spill$sink$valid = from_right$valid & ~here & ~leftmost;
-        port_spill$sink$data = from_right$data;
-        port_spill$sink$last = from_right$last;
-        port_spill$sink$port = from_right$port;
         left_spill$sink$data = from_right$data;
         left_spill$sink$last = from_right$last;
         left_spill$sink$port = from_right$port;
         if (here) begin
-            from_right$ready = port_spill$sink$ready;
+            from_right$ready = to_port$ready & ~reset;
         end
         else if (leftmost) begin
             from_right$ready = 1'b1;
@@ -22352,295 +22329,6 @@ module nrc_mgmt$mesh$stations$0$merge$spill$b_valid(d,q,clock);
 endmodule // nrc_mgmt$mesh$stations$0$merge$spill$b_valid
 
 
-module nrc_mgmt$mesh$stations$0$port_spill(clock,reset,sink$valid,sink$data,sink$last,sink$port,sink$ready,source$valid,source$data,source$last,source$port,source$ready);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  sink$valid;
-    input wire  [19:0] sink$data;
-    input wire  sink$last;
-    input wire  [4:0] sink$port;
-    output reg  sink$ready;
-    output reg  source$valid;
-    output reg  [19:0] source$data;
-    output reg  source$last;
-    output reg  [4:0] source$port;
-    input wire  source$ready;
-    
-    // Stub signals
-    reg  a_valid$d;
-    wire  a_valid$q;
-    reg  a_valid$clock;
-    reg  [19:0] a_data$d;
-    wire  [19:0] a_data$q;
-    reg  a_data$clock;
-    reg  a_last$d;
-    wire  a_last$q;
-    reg  a_last$clock;
-    reg  [4:0] a_port$d;
-    wire  [4:0] a_port$q;
-    reg  a_port$clock;
-    reg  b_valid$d;
-    wire  b_valid$q;
-    reg  b_valid$clock;
-    reg  [19:0] b_data$d;
-    wire  [19:0] b_data$q;
-    reg  b_data$clock;
-    reg  b_last$d;
-    wire  b_last$q;
-    reg  b_last$clock;
-    reg  [4:0] b_port$d;
-    wire  [4:0] b_port$q;
-    reg  b_port$clock;
-    
-    // Sub module instances
-    nrc_mgmt$mesh$stations$0$port_spill$a_valid a_valid(
-        .d(a_valid$d),
-        .q(a_valid$q),
-        .clock(a_valid$clock)
-    );
-    nrc_mgmt$mesh$stations$0$port_spill$a_data a_data(
-        .d(a_data$d),
-        .q(a_data$q),
-        .clock(a_data$clock)
-    );
-    nrc_mgmt$mesh$stations$0$port_spill$a_last a_last(
-        .d(a_last$d),
-        .q(a_last$q),
-        .clock(a_last$clock)
-    );
-    nrc_mgmt$mesh$stations$0$port_spill$a_port a_port(
-        .d(a_port$d),
-        .q(a_port$q),
-        .clock(a_port$clock)
-    );
-    nrc_mgmt$mesh$stations$0$port_spill$b_valid b_valid(
-        .d(b_valid$d),
-        .q(b_valid$q),
-        .clock(b_valid$clock)
-    );
-    nrc_mgmt$mesh$stations$0$port_spill$b_data b_data(
-        .d(b_data$d),
-        .q(b_data$q),
-        .clock(b_data$clock)
-    );
-    nrc_mgmt$mesh$stations$0$port_spill$b_last b_last(
-        .d(b_last$d),
-        .q(b_last$q),
-        .clock(b_last$clock)
-    );
-    nrc_mgmt$mesh$stations$0$port_spill$b_port b_port(
-        .d(b_port$d),
-        .q(b_port$q),
-        .clock(b_port$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        a_valid$clock = clock;
-        a_data$clock = clock;
-        a_last$clock = clock;
-        a_port$clock = clock;
-        b_valid$clock = clock;
-        b_data$clock = clock;
-        b_last$clock = clock;
-        b_port$clock = clock;
-        a_valid$d = a_valid$q;
-        a_data$d = a_data$q;
-        a_last$d = a_last$q;
-        a_port$d = a_port$q;
-        b_valid$d = b_valid$q;
-        b_data$d = b_data$q;
-        b_last$d = b_last$q;
-        b_port$d = b_port$q;
-        sink$ready = ~b_valid$q;
-        source$valid = a_valid$q;
-        source$data = a_data$q;
-        source$last = a_last$q;
-        source$port = a_port$q;
-        if (source$ready | ~a_valid$q) begin
-            if (b_valid$q) begin
-                a_valid$d = 1'b1;
-                a_data$d = b_data$q;
-                a_last$d = b_last$q;
-                a_port$d = b_port$q;
-                b_valid$d = 1'b0;
-            end
-            else begin
-                a_valid$d = sink$valid;
-                a_data$d = sink$data;
-                a_last$d = sink$last;
-                a_port$d = sink$port;
-            end
-        end
-        else if (sink$valid & ~b_valid$q) begin
-            b_valid$d = 1'b1;
-            b_data$d = sink$data;
-            b_last$d = sink$last;
-            b_port$d = sink$port;
-        end
-        if (reset) begin
-            a_valid$d = 1'b0;
-            b_valid$d = 1'b0;
-        end
-    end
-    
-endmodule // nrc_mgmt$mesh$stations$0$port_spill
-
-
-module nrc_mgmt$mesh$stations$0$port_spill$a_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [19:0] d;
-    output reg  [19:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 20'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$0$port_spill$a_data
-
-
-module nrc_mgmt$mesh$stations$0$port_spill$a_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$0$port_spill$a_last
-
-
-module nrc_mgmt$mesh$stations$0$port_spill$a_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$0$port_spill$a_port
-
-
-module nrc_mgmt$mesh$stations$0$port_spill$a_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$0$port_spill$a_valid
-
-
-module nrc_mgmt$mesh$stations$0$port_spill$b_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [19:0] d;
-    output reg  [19:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 20'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$0$port_spill$b_data
-
-
-module nrc_mgmt$mesh$stations$0$port_spill$b_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$0$port_spill$b_last
-
-
-module nrc_mgmt$mesh$stations$0$port_spill$b_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$0$port_spill$b_port
-
-
-module nrc_mgmt$mesh$stations$0$port_spill$b_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$0$port_spill$b_valid
-
-
 module nrc_mgmt$mesh$stations$0$routed_here(d,q,clock);
     
     // Module arguments
@@ -22704,10 +22392,10 @@ module nrc_mgmt$mesh$stations$1(clock,reset,from_port$valid,from_port$data,from_
     input wire  from_right$last;
     input wire  [4:0] from_right$port;
     output reg  from_right$ready;
-    output wire  to_port$valid;
-    output wire  [19:0] to_port$data;
-    output wire  to_port$last;
-    output wire  [4:0] to_port$port;
+    output reg  to_port$valid;
+    output reg  [19:0] to_port$data;
+    output reg  to_port$last;
+    output reg  [4:0] to_port$port;
     input wire  to_port$ready;
     output wire  to_left$valid;
     output wire  [19:0] to_left$data;
@@ -22728,13 +22416,6 @@ module nrc_mgmt$mesh$stations$1(clock,reset,from_port$valid,from_port$data,from_
     reg  merge$sinks$0$last;
     reg  [4:0] merge$sinks$0$port;
     wire  merge$sinks$0$ready;
-    reg  port_spill$clock;
-    reg  port_spill$reset;
-    reg  port_spill$sink$valid;
-    reg  [19:0] port_spill$sink$data;
-    reg  port_spill$sink$last;
-    reg  [4:0] port_spill$sink$port;
-    wire  port_spill$sink$ready;
     reg  left_spill$clock;
     reg  left_spill$reset;
     reg  left_spill$sink$valid;
@@ -22774,20 +22455,6 @@ module nrc_mgmt$mesh$stations$1(clock,reset,from_port$valid,from_port$data,from_
         .source$port(to_right$port),
         .source$ready(to_right$ready)
     );
-    nrc_mgmt$mesh$stations$1$port_spill port_spill(
-        .clock(port_spill$clock),
-        .reset(port_spill$reset),
-        .sink$valid(port_spill$sink$valid),
-        .sink$data(port_spill$sink$data),
-        .sink$last(port_spill$sink$last),
-        .sink$port(port_spill$sink$port),
-        .sink$ready(port_spill$sink$ready),
-        .source$valid(to_port$valid),
-        .source$data(to_port$data),
-        .source$last(to_port$last),
-        .source$port(to_port$port),
-        .source$ready(to_port$ready)
-    );
     nrc_mgmt$mesh$stations$1$left_spill left_spill(
         .clock(left_spill$clock),
         .reset(left_spill$reset),
@@ -22820,10 +22487,8 @@ module nrc_mgmt$mesh$stations$1(clock,reset,from_port$valid,from_port$data,from_
         routing$d = routing$q;
         routed_here$d = routed_here$q;
         merge$clock = clock;
-        port_spill$clock = clock;
         left_spill$clock = clock;
         merge$reset = reset;
-        port_spill$reset = reset;
         left_spill$reset = reset;
         merge$sinks$0$valid = from_port$valid;
         merge$sinks$0$data = from_port$data;
@@ -22835,16 +22500,16 @@ module nrc_mgmt$mesh$stations$1(clock,reset,from_port$valid,from_port$data,from_
         if (routing$q) begin
             here = routed_here$q;
         end
-        port_spill$sink$valid = from_right$valid & here;
+        to_port$valid = from_right$valid & here & ~reset;
+        to_port$data = from_right$data;
+        to_port$last = from_right$last;
+        to_port$port = from_right$port;
         left_spill$sink$valid = from_right$valid & ~here & ~leftmost;
-        port_spill$sink$data = from_right$data;
-        port_spill$sink$last = from_right$last;
-        port_spill$sink$port = from_right$port;
         left_spill$sink$data = from_right$data;
         left_spill$sink$last = from_right$last;
         left_spill$sink$port = from_right$port;
         if (here) begin
-            from_right$ready = port_spill$sink$ready;
+            from_right$ready = to_port$ready & ~reset;
         end
         else if (leftmost) begin
             from_right$ready = 1'b1;
@@ -23698,295 +23363,6 @@ module nrc_mgmt$mesh$stations$1$merge$spill$b_valid(d,q,clock);
 endmodule // nrc_mgmt$mesh$stations$1$merge$spill$b_valid
 
 
-module nrc_mgmt$mesh$stations$1$port_spill(clock,reset,sink$valid,sink$data,sink$last,sink$port,sink$ready,source$valid,source$data,source$last,source$port,source$ready);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  sink$valid;
-    input wire  [19:0] sink$data;
-    input wire  sink$last;
-    input wire  [4:0] sink$port;
-    output reg  sink$ready;
-    output reg  source$valid;
-    output reg  [19:0] source$data;
-    output reg  source$last;
-    output reg  [4:0] source$port;
-    input wire  source$ready;
-    
-    // Stub signals
-    reg  a_valid$d;
-    wire  a_valid$q;
-    reg  a_valid$clock;
-    reg  [19:0] a_data$d;
-    wire  [19:0] a_data$q;
-    reg  a_data$clock;
-    reg  a_last$d;
-    wire  a_last$q;
-    reg  a_last$clock;
-    reg  [4:0] a_port$d;
-    wire  [4:0] a_port$q;
-    reg  a_port$clock;
-    reg  b_valid$d;
-    wire  b_valid$q;
-    reg  b_valid$clock;
-    reg  [19:0] b_data$d;
-    wire  [19:0] b_data$q;
-    reg  b_data$clock;
-    reg  b_last$d;
-    wire  b_last$q;
-    reg  b_last$clock;
-    reg  [4:0] b_port$d;
-    wire  [4:0] b_port$q;
-    reg  b_port$clock;
-    
-    // Sub module instances
-    nrc_mgmt$mesh$stations$1$port_spill$a_valid a_valid(
-        .d(a_valid$d),
-        .q(a_valid$q),
-        .clock(a_valid$clock)
-    );
-    nrc_mgmt$mesh$stations$1$port_spill$a_data a_data(
-        .d(a_data$d),
-        .q(a_data$q),
-        .clock(a_data$clock)
-    );
-    nrc_mgmt$mesh$stations$1$port_spill$a_last a_last(
-        .d(a_last$d),
-        .q(a_last$q),
-        .clock(a_last$clock)
-    );
-    nrc_mgmt$mesh$stations$1$port_spill$a_port a_port(
-        .d(a_port$d),
-        .q(a_port$q),
-        .clock(a_port$clock)
-    );
-    nrc_mgmt$mesh$stations$1$port_spill$b_valid b_valid(
-        .d(b_valid$d),
-        .q(b_valid$q),
-        .clock(b_valid$clock)
-    );
-    nrc_mgmt$mesh$stations$1$port_spill$b_data b_data(
-        .d(b_data$d),
-        .q(b_data$q),
-        .clock(b_data$clock)
-    );
-    nrc_mgmt$mesh$stations$1$port_spill$b_last b_last(
-        .d(b_last$d),
-        .q(b_last$q),
-        .clock(b_last$clock)
-    );
-    nrc_mgmt$mesh$stations$1$port_spill$b_port b_port(
-        .d(b_port$d),
-        .q(b_port$q),
-        .clock(b_port$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        a_valid$clock = clock;
-        a_data$clock = clock;
-        a_last$clock = clock;
-        a_port$clock = clock;
-        b_valid$clock = clock;
-        b_data$clock = clock;
-        b_last$clock = clock;
-        b_port$clock = clock;
-        a_valid$d = a_valid$q;
-        a_data$d = a_data$q;
-        a_last$d = a_last$q;
-        a_port$d = a_port$q;
-        b_valid$d = b_valid$q;
-        b_data$d = b_data$q;
-        b_last$d = b_last$q;
-        b_port$d = b_port$q;
-        sink$ready = ~b_valid$q;
-        source$valid = a_valid$q;
-        source$data = a_data$q;
-        source$last = a_last$q;
-        source$port = a_port$q;
-        if (source$ready | ~a_valid$q) begin
-            if (b_valid$q) begin
-                a_valid$d = 1'b1;
-                a_data$d = b_data$q;
-                a_last$d = b_last$q;
-                a_port$d = b_port$q;
-                b_valid$d = 1'b0;
-            end
-            else begin
-                a_valid$d = sink$valid;
-                a_data$d = sink$data;
-                a_last$d = sink$last;
-                a_port$d = sink$port;
-            end
-        end
-        else if (sink$valid & ~b_valid$q) begin
-            b_valid$d = 1'b1;
-            b_data$d = sink$data;
-            b_last$d = sink$last;
-            b_port$d = sink$port;
-        end
-        if (reset) begin
-            a_valid$d = 1'b0;
-            b_valid$d = 1'b0;
-        end
-    end
-    
-endmodule // nrc_mgmt$mesh$stations$1$port_spill
-
-
-module nrc_mgmt$mesh$stations$1$port_spill$a_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [19:0] d;
-    output reg  [19:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 20'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$1$port_spill$a_data
-
-
-module nrc_mgmt$mesh$stations$1$port_spill$a_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$1$port_spill$a_last
-
-
-module nrc_mgmt$mesh$stations$1$port_spill$a_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$1$port_spill$a_port
-
-
-module nrc_mgmt$mesh$stations$1$port_spill$a_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$1$port_spill$a_valid
-
-
-module nrc_mgmt$mesh$stations$1$port_spill$b_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [19:0] d;
-    output reg  [19:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 20'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$1$port_spill$b_data
-
-
-module nrc_mgmt$mesh$stations$1$port_spill$b_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$1$port_spill$b_last
-
-
-module nrc_mgmt$mesh$stations$1$port_spill$b_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$1$port_spill$b_port
-
-
-module nrc_mgmt$mesh$stations$1$port_spill$b_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$1$port_spill$b_valid
-
-
 module nrc_mgmt$mesh$stations$1$routed_here(d,q,clock);
     
     // Module arguments
@@ -24050,10 +23426,10 @@ module nrc_mgmt$mesh$stations$2(clock,reset,from_port$valid,from_port$data,from_
     input wire  from_right$last;
     input wire  [4:0] from_right$port;
     output reg  from_right$ready;
-    output wire  to_port$valid;
-    output wire  [19:0] to_port$data;
-    output wire  to_port$last;
-    output wire  [4:0] to_port$port;
+    output reg  to_port$valid;
+    output reg  [19:0] to_port$data;
+    output reg  to_port$last;
+    output reg  [4:0] to_port$port;
     input wire  to_port$ready;
     output wire  to_left$valid;
     output wire  [19:0] to_left$data;
@@ -24074,13 +23450,6 @@ module nrc_mgmt$mesh$stations$2(clock,reset,from_port$valid,from_port$data,from_
     reg  merge$sinks$0$last;
     reg  [4:0] merge$sinks$0$port;
     wire  merge$sinks$0$ready;
-    reg  port_spill$clock;
-    reg  port_spill$reset;
-    reg  port_spill$sink$valid;
-    reg  [19:0] port_spill$sink$data;
-    reg  port_spill$sink$last;
-    reg  [4:0] port_spill$sink$port;
-    wire  port_spill$sink$ready;
     reg  left_spill$clock;
     reg  left_spill$reset;
     reg  left_spill$sink$valid;
@@ -24120,20 +23489,6 @@ module nrc_mgmt$mesh$stations$2(clock,reset,from_port$valid,from_port$data,from_
         .source$port(to_right$port),
         .source$ready(to_right$ready)
     );
-    nrc_mgmt$mesh$stations$2$port_spill port_spill(
-        .clock(port_spill$clock),
-        .reset(port_spill$reset),
-        .sink$valid(port_spill$sink$valid),
-        .sink$data(port_spill$sink$data),
-        .sink$last(port_spill$sink$last),
-        .sink$port(port_spill$sink$port),
-        .sink$ready(port_spill$sink$ready),
-        .source$valid(to_port$valid),
-        .source$data(to_port$data),
-        .source$last(to_port$last),
-        .source$port(to_port$port),
-        .source$ready(to_port$ready)
-    );
     nrc_mgmt$mesh$stations$2$left_spill left_spill(
         .clock(left_spill$clock),
         .reset(left_spill$reset),
@@ -24166,10 +23521,8 @@ module nrc_mgmt$mesh$stations$2(clock,reset,from_port$valid,from_port$data,from_
         routing$d = routing$q;
         routed_here$d = routed_here$q;
         merge$clock = clock;
-        port_spill$clock = clock;
         left_spill$clock = clock;
         merge$reset = reset;
-        port_spill$reset = reset;
         left_spill$reset = reset;
         merge$sinks$0$valid = from_port$valid;
         merge$sinks$0$data = from_port$data;
@@ -24181,16 +23534,16 @@ module nrc_mgmt$mesh$stations$2(clock,reset,from_port$valid,from_port$data,from_
         if (routing$q) begin
             here = routed_here$q;
         end
-        port_spill$sink$valid = from_right$valid & here;
+        to_port$valid = from_right$valid & here & ~reset;
+        to_port$data = from_right$data;
+        to_port$last = from_right$last;
+        to_port$port = from_right$port;
         left_spill$sink$valid = from_right$valid & ~here & ~leftmost;
-        port_spill$sink$data = from_right$data;
-        port_spill$sink$last = from_right$last;
-        port_spill$sink$port = from_right$port;
         left_spill$sink$data = from_right$data;
         left_spill$sink$last = from_right$last;
         left_spill$sink$port = from_right$port;
         if (here) begin
-            from_right$ready = port_spill$sink$ready;
+            from_right$ready = to_port$ready & ~reset;
         end
         else if (leftmost) begin
             from_right$ready = 1'b1;
@@ -25044,295 +24397,6 @@ module nrc_mgmt$mesh$stations$2$merge$spill$b_valid(d,q,clock);
 endmodule // nrc_mgmt$mesh$stations$2$merge$spill$b_valid
 
 
-module nrc_mgmt$mesh$stations$2$port_spill(clock,reset,sink$valid,sink$data,sink$last,sink$port,sink$ready,source$valid,source$data,source$last,source$port,source$ready);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  sink$valid;
-    input wire  [19:0] sink$data;
-    input wire  sink$last;
-    input wire  [4:0] sink$port;
-    output reg  sink$ready;
-    output reg  source$valid;
-    output reg  [19:0] source$data;
-    output reg  source$last;
-    output reg  [4:0] source$port;
-    input wire  source$ready;
-    
-    // Stub signals
-    reg  a_valid$d;
-    wire  a_valid$q;
-    reg  a_valid$clock;
-    reg  [19:0] a_data$d;
-    wire  [19:0] a_data$q;
-    reg  a_data$clock;
-    reg  a_last$d;
-    wire  a_last$q;
-    reg  a_last$clock;
-    reg  [4:0] a_port$d;
-    wire  [4:0] a_port$q;
-    reg  a_port$clock;
-    reg  b_valid$d;
-    wire  b_valid$q;
-    reg  b_valid$clock;
-    reg  [19:0] b_data$d;
-    wire  [19:0] b_data$q;
-    reg  b_data$clock;
-    reg  b_last$d;
-    wire  b_last$q;
-    reg  b_last$clock;
-    reg  [4:0] b_port$d;
-    wire  [4:0] b_port$q;
-    reg  b_port$clock;
-    
-    // Sub module instances
-    nrc_mgmt$mesh$stations$2$port_spill$a_valid a_valid(
-        .d(a_valid$d),
-        .q(a_valid$q),
-        .clock(a_valid$clock)
-    );
-    nrc_mgmt$mesh$stations$2$port_spill$a_data a_data(
-        .d(a_data$d),
-        .q(a_data$q),
-        .clock(a_data$clock)
-    );
-    nrc_mgmt$mesh$stations$2$port_spill$a_last a_last(
-        .d(a_last$d),
-        .q(a_last$q),
-        .clock(a_last$clock)
-    );
-    nrc_mgmt$mesh$stations$2$port_spill$a_port a_port(
-        .d(a_port$d),
-        .q(a_port$q),
-        .clock(a_port$clock)
-    );
-    nrc_mgmt$mesh$stations$2$port_spill$b_valid b_valid(
-        .d(b_valid$d),
-        .q(b_valid$q),
-        .clock(b_valid$clock)
-    );
-    nrc_mgmt$mesh$stations$2$port_spill$b_data b_data(
-        .d(b_data$d),
-        .q(b_data$q),
-        .clock(b_data$clock)
-    );
-    nrc_mgmt$mesh$stations$2$port_spill$b_last b_last(
-        .d(b_last$d),
-        .q(b_last$q),
-        .clock(b_last$clock)
-    );
-    nrc_mgmt$mesh$stations$2$port_spill$b_port b_port(
-        .d(b_port$d),
-        .q(b_port$q),
-        .clock(b_port$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        a_valid$clock = clock;
-        a_data$clock = clock;
-        a_last$clock = clock;
-        a_port$clock = clock;
-        b_valid$clock = clock;
-        b_data$clock = clock;
-        b_last$clock = clock;
-        b_port$clock = clock;
-        a_valid$d = a_valid$q;
-        a_data$d = a_data$q;
-        a_last$d = a_last$q;
-        a_port$d = a_port$q;
-        b_valid$d = b_valid$q;
-        b_data$d = b_data$q;
-        b_last$d = b_last$q;
-        b_port$d = b_port$q;
-        sink$ready = ~b_valid$q;
-        source$valid = a_valid$q;
-        source$data = a_data$q;
-        source$last = a_last$q;
-        source$port = a_port$q;
-        if (source$ready | ~a_valid$q) begin
-            if (b_valid$q) begin
-                a_valid$d = 1'b1;
-                a_data$d = b_data$q;
-                a_last$d = b_last$q;
-                a_port$d = b_port$q;
-                b_valid$d = 1'b0;
-            end
-            else begin
-                a_valid$d = sink$valid;
-                a_data$d = sink$data;
-                a_last$d = sink$last;
-                a_port$d = sink$port;
-            end
-        end
-        else if (sink$valid & ~b_valid$q) begin
-            b_valid$d = 1'b1;
-            b_data$d = sink$data;
-            b_last$d = sink$last;
-            b_port$d = sink$port;
-        end
-        if (reset) begin
-            a_valid$d = 1'b0;
-            b_valid$d = 1'b0;
-        end
-    end
-    
-endmodule // nrc_mgmt$mesh$stations$2$port_spill
-
-
-module nrc_mgmt$mesh$stations$2$port_spill$a_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [19:0] d;
-    output reg  [19:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 20'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$2$port_spill$a_data
-
-
-module nrc_mgmt$mesh$stations$2$port_spill$a_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$2$port_spill$a_last
-
-
-module nrc_mgmt$mesh$stations$2$port_spill$a_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$2$port_spill$a_port
-
-
-module nrc_mgmt$mesh$stations$2$port_spill$a_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$2$port_spill$a_valid
-
-
-module nrc_mgmt$mesh$stations$2$port_spill$b_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [19:0] d;
-    output reg  [19:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 20'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$2$port_spill$b_data
-
-
-module nrc_mgmt$mesh$stations$2$port_spill$b_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$2$port_spill$b_last
-
-
-module nrc_mgmt$mesh$stations$2$port_spill$b_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$2$port_spill$b_port
-
-
-module nrc_mgmt$mesh$stations$2$port_spill$b_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$2$port_spill$b_valid
-
-
 module nrc_mgmt$mesh$stations$2$routed_here(d,q,clock);
     
     // Module arguments
@@ -25396,10 +24460,10 @@ module nrc_mgmt$mesh$stations$3(clock,reset,from_port$valid,from_port$data,from_
     input wire  from_right$last;
     input wire  [4:0] from_right$port;
     output reg  from_right$ready;
-    output wire  to_port$valid;
-    output wire  [19:0] to_port$data;
-    output wire  to_port$last;
-    output wire  [4:0] to_port$port;
+    output reg  to_port$valid;
+    output reg  [19:0] to_port$data;
+    output reg  to_port$last;
+    output reg  [4:0] to_port$port;
     input wire  to_port$ready;
     output wire  to_left$valid;
     output wire  [19:0] to_left$data;
@@ -25420,13 +24484,6 @@ module nrc_mgmt$mesh$stations$3(clock,reset,from_port$valid,from_port$data,from_
     reg  merge$sinks$0$last;
     reg  [4:0] merge$sinks$0$port;
     wire  merge$sinks$0$ready;
-    reg  port_spill$clock;
-    reg  port_spill$reset;
-    reg  port_spill$sink$valid;
-    reg  [19:0] port_spill$sink$data;
-    reg  port_spill$sink$last;
-    reg  [4:0] port_spill$sink$port;
-    wire  port_spill$sink$ready;
     reg  left_spill$clock;
     reg  left_spill$reset;
     reg  left_spill$sink$valid;
@@ -25466,20 +24523,6 @@ module nrc_mgmt$mesh$stations$3(clock,reset,from_port$valid,from_port$data,from_
         .source$port(to_right$port),
         .source$ready(to_right$ready)
     );
-    nrc_mgmt$mesh$stations$3$port_spill port_spill(
-        .clock(port_spill$clock),
-        .reset(port_spill$reset),
-        .sink$valid(port_spill$sink$valid),
-        .sink$data(port_spill$sink$data),
-        .sink$last(port_spill$sink$last),
-        .sink$port(port_spill$sink$port),
-        .sink$ready(port_spill$sink$ready),
-        .source$valid(to_port$valid),
-        .source$data(to_port$data),
-        .source$last(to_port$last),
-        .source$port(to_port$port),
-        .source$ready(to_port$ready)
-    );
     nrc_mgmt$mesh$stations$3$left_spill left_spill(
         .clock(left_spill$clock),
         .reset(left_spill$reset),
@@ -25512,10 +24555,8 @@ module nrc_mgmt$mesh$stations$3(clock,reset,from_port$valid,from_port$data,from_
         routing$d = routing$q;
         routed_here$d = routed_here$q;
         merge$clock = clock;
-        port_spill$clock = clock;
         left_spill$clock = clock;
         merge$reset = reset;
-        port_spill$reset = reset;
         left_spill$reset = reset;
         merge$sinks$0$valid = from_port$valid;
         merge$sinks$0$data = from_port$data;
@@ -25527,16 +24568,16 @@ module nrc_mgmt$mesh$stations$3(clock,reset,from_port$valid,from_port$data,from_
         if (routing$q) begin
             here = routed_here$q;
         end
-        port_spill$sink$valid = from_right$valid & here;
+        to_port$valid = from_right$valid & here & ~reset;
+        to_port$data = from_right$data;
+        to_port$last = from_right$last;
+        to_port$port = from_right$port;
         left_spill$sink$valid = from_right$valid & ~here & ~leftmost;
-        port_spill$sink$data = from_right$data;
-        port_spill$sink$last = from_right$last;
-        port_spill$sink$port = from_right$port;
         left_spill$sink$data = from_right$data;
         left_spill$sink$last = from_right$last;
         left_spill$sink$port = from_right$port;
         if (here) begin
-            from_right$ready = port_spill$sink$ready;
+            from_right$ready = to_port$ready & ~reset;
         end
         else if (leftmost) begin
             from_right$ready = 1'b1;
@@ -26390,295 +25431,6 @@ module nrc_mgmt$mesh$stations$3$merge$spill$b_valid(d,q,clock);
 endmodule // nrc_mgmt$mesh$stations$3$merge$spill$b_valid
 
 
-module nrc_mgmt$mesh$stations$3$port_spill(clock,reset,sink$valid,sink$data,sink$last,sink$port,sink$ready,source$valid,source$data,source$last,source$port,source$ready);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  sink$valid;
-    input wire  [19:0] sink$data;
-    input wire  sink$last;
-    input wire  [4:0] sink$port;
-    output reg  sink$ready;
-    output reg  source$valid;
-    output reg  [19:0] source$data;
-    output reg  source$last;
-    output reg  [4:0] source$port;
-    input wire  source$ready;
-    
-    // Stub signals
-    reg  a_valid$d;
-    wire  a_valid$q;
-    reg  a_valid$clock;
-    reg  [19:0] a_data$d;
-    wire  [19:0] a_data$q;
-    reg  a_data$clock;
-    reg  a_last$d;
-    wire  a_last$q;
-    reg  a_last$clock;
-    reg  [4:0] a_port$d;
-    wire  [4:0] a_port$q;
-    reg  a_port$clock;
-    reg  b_valid$d;
-    wire  b_valid$q;
-    reg  b_valid$clock;
-    reg  [19:0] b_data$d;
-    wire  [19:0] b_data$q;
-    reg  b_data$clock;
-    reg  b_last$d;
-    wire  b_last$q;
-    reg  b_last$clock;
-    reg  [4:0] b_port$d;
-    wire  [4:0] b_port$q;
-    reg  b_port$clock;
-    
-    // Sub module instances
-    nrc_mgmt$mesh$stations$3$port_spill$a_valid a_valid(
-        .d(a_valid$d),
-        .q(a_valid$q),
-        .clock(a_valid$clock)
-    );
-    nrc_mgmt$mesh$stations$3$port_spill$a_data a_data(
-        .d(a_data$d),
-        .q(a_data$q),
-        .clock(a_data$clock)
-    );
-    nrc_mgmt$mesh$stations$3$port_spill$a_last a_last(
-        .d(a_last$d),
-        .q(a_last$q),
-        .clock(a_last$clock)
-    );
-    nrc_mgmt$mesh$stations$3$port_spill$a_port a_port(
-        .d(a_port$d),
-        .q(a_port$q),
-        .clock(a_port$clock)
-    );
-    nrc_mgmt$mesh$stations$3$port_spill$b_valid b_valid(
-        .d(b_valid$d),
-        .q(b_valid$q),
-        .clock(b_valid$clock)
-    );
-    nrc_mgmt$mesh$stations$3$port_spill$b_data b_data(
-        .d(b_data$d),
-        .q(b_data$q),
-        .clock(b_data$clock)
-    );
-    nrc_mgmt$mesh$stations$3$port_spill$b_last b_last(
-        .d(b_last$d),
-        .q(b_last$q),
-        .clock(b_last$clock)
-    );
-    nrc_mgmt$mesh$stations$3$port_spill$b_port b_port(
-        .d(b_port$d),
-        .q(b_port$q),
-        .clock(b_port$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        a_valid$clock = clock;
-        a_data$clock = clock;
-        a_last$clock = clock;
-        a_port$clock = clock;
-        b_valid$clock = clock;
-        b_data$clock = clock;
-        b_last$clock = clock;
-        b_port$clock = clock;
-        a_valid$d = a_valid$q;
-        a_data$d = a_data$q;
-        a_last$d = a_last$q;
-        a_port$d = a_port$q;
-        b_valid$d = b_valid$q;
-        b_data$d = b_data$q;
-        b_last$d = b_last$q;
-        b_port$d = b_port$q;
-        sink$ready = ~b_valid$q;
-        source$valid = a_valid$q;
-        source$data = a_data$q;
-        source$last = a_last$q;
-        source$port = a_port$q;
-        if (source$ready | ~a_valid$q) begin
-            if (b_valid$q) begin
-                a_valid$d = 1'b1;
-                a_data$d = b_data$q;
-                a_last$d = b_last$q;
-                a_port$d = b_port$q;
-                b_valid$d = 1'b0;
-            end
-            else begin
-                a_valid$d = sink$valid;
-                a_data$d = sink$data;
-                a_last$d = sink$last;
-                a_port$d = sink$port;
-            end
-        end
-        else if (sink$valid & ~b_valid$q) begin
-            b_valid$d = 1'b1;
-            b_data$d = sink$data;
-            b_last$d = sink$last;
-            b_port$d = sink$port;
-        end
-        if (reset) begin
-            a_valid$d = 1'b0;
-            b_valid$d = 1'b0;
-        end
-    end
-    
-endmodule // nrc_mgmt$mesh$stations$3$port_spill
-
-
-module nrc_mgmt$mesh$stations$3$port_spill$a_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [19:0] d;
-    output reg  [19:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 20'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$3$port_spill$a_data
-
-
-module nrc_mgmt$mesh$stations$3$port_spill$a_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$3$port_spill$a_last
-
-
-module nrc_mgmt$mesh$stations$3$port_spill$a_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$3$port_spill$a_port
-
-
-module nrc_mgmt$mesh$stations$3$port_spill$a_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$3$port_spill$a_valid
-
-
-module nrc_mgmt$mesh$stations$3$port_spill$b_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [19:0] d;
-    output reg  [19:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 20'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$3$port_spill$b_data
-
-
-module nrc_mgmt$mesh$stations$3$port_spill$b_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$3$port_spill$b_last
-
-
-module nrc_mgmt$mesh$stations$3$port_spill$b_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$3$port_spill$b_port
-
-
-module nrc_mgmt$mesh$stations$3$port_spill$b_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$3$port_spill$b_valid
-
-
 module nrc_mgmt$mesh$stations$3$routed_here(d,q,clock);
     
     // Module arguments
@@ -26742,10 +25494,10 @@ module nrc_mgmt$mesh$stations$4(clock,reset,from_port$valid,from_port$data,from_
     input wire  from_right$last;
     input wire  [4:0] from_right$port;
     output reg  from_right$ready;
-    output wire  to_port$valid;
-    output wire  [19:0] to_port$data;
-    output wire  to_port$last;
-    output wire  [4:0] to_port$port;
+    output reg  to_port$valid;
+    output reg  [19:0] to_port$data;
+    output reg  to_port$last;
+    output reg  [4:0] to_port$port;
     input wire  to_port$ready;
     output wire  to_left$valid;
     output wire  [19:0] to_left$data;
@@ -26766,13 +25518,6 @@ module nrc_mgmt$mesh$stations$4(clock,reset,from_port$valid,from_port$data,from_
     reg  merge$sinks$0$last;
     reg  [4:0] merge$sinks$0$port;
     wire  merge$sinks$0$ready;
-    reg  port_spill$clock;
-    reg  port_spill$reset;
-    reg  port_spill$sink$valid;
-    reg  [19:0] port_spill$sink$data;
-    reg  port_spill$sink$last;
-    reg  [4:0] port_spill$sink$port;
-    wire  port_spill$sink$ready;
     reg  left_spill$clock;
     reg  left_spill$reset;
     reg  left_spill$sink$valid;
@@ -26812,20 +25557,6 @@ module nrc_mgmt$mesh$stations$4(clock,reset,from_port$valid,from_port$data,from_
         .source$port(to_right$port),
         .source$ready(to_right$ready)
     );
-    nrc_mgmt$mesh$stations$4$port_spill port_spill(
-        .clock(port_spill$clock),
-        .reset(port_spill$reset),
-        .sink$valid(port_spill$sink$valid),
-        .sink$data(port_spill$sink$data),
-        .sink$last(port_spill$sink$last),
-        .sink$port(port_spill$sink$port),
-        .sink$ready(port_spill$sink$ready),
-        .source$valid(to_port$valid),
-        .source$data(to_port$data),
-        .source$last(to_port$last),
-        .source$port(to_port$port),
-        .source$ready(to_port$ready)
-    );
     nrc_mgmt$mesh$stations$4$left_spill left_spill(
         .clock(left_spill$clock),
         .reset(left_spill$reset),
@@ -26858,10 +25589,8 @@ module nrc_mgmt$mesh$stations$4(clock,reset,from_port$valid,from_port$data,from_
         routing$d = routing$q;
         routed_here$d = routed_here$q;
         merge$clock = clock;
-        port_spill$clock = clock;
         left_spill$clock = clock;
         merge$reset = reset;
-        port_spill$reset = reset;
         left_spill$reset = reset;
         merge$sinks$0$valid = from_port$valid;
         merge$sinks$0$data = from_port$data;
@@ -26873,16 +25602,16 @@ module nrc_mgmt$mesh$stations$4(clock,reset,from_port$valid,from_port$data,from_
         if (routing$q) begin
             here = routed_here$q;
         end
-        port_spill$sink$valid = from_right$valid & here;
+        to_port$valid = from_right$valid & here & ~reset;
+        to_port$data = from_right$data;
+        to_port$last = from_right$last;
+        to_port$port = from_right$port;
         left_spill$sink$valid = from_right$valid & ~here & ~leftmost;
-        port_spill$sink$data = from_right$data;
-        port_spill$sink$last = from_right$last;
-        port_spill$sink$port = from_right$port;
         left_spill$sink$data = from_right$data;
         left_spill$sink$last = from_right$last;
         left_spill$sink$port = from_right$port;
         if (here) begin
-            from_right$ready = port_spill$sink$ready;
+            from_right$ready = to_port$ready & ~reset;
         end
         else if (leftmost) begin
             from_right$ready = 1'b1;
@@ -27736,295 +26465,6 @@ module nrc_mgmt$mesh$stations$4$merge$spill$b_valid(d,q,clock);
 endmodule // nrc_mgmt$mesh$stations$4$merge$spill$b_valid
 
 
-module nrc_mgmt$mesh$stations$4$port_spill(clock,reset,sink$valid,sink$data,sink$last,sink$port,sink$ready,source$valid,source$data,source$last,source$port,source$ready);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  sink$valid;
-    input wire  [19:0] sink$data;
-    input wire  sink$last;
-    input wire  [4:0] sink$port;
-    output reg  sink$ready;
-    output reg  source$valid;
-    output reg  [19:0] source$data;
-    output reg  source$last;
-    output reg  [4:0] source$port;
-    input wire  source$ready;
-    
-    // Stub signals
-    reg  a_valid$d;
-    wire  a_valid$q;
-    reg  a_valid$clock;
-    reg  [19:0] a_data$d;
-    wire  [19:0] a_data$q;
-    reg  a_data$clock;
-    reg  a_last$d;
-    wire  a_last$q;
-    reg  a_last$clock;
-    reg  [4:0] a_port$d;
-    wire  [4:0] a_port$q;
-    reg  a_port$clock;
-    reg  b_valid$d;
-    wire  b_valid$q;
-    reg  b_valid$clock;
-    reg  [19:0] b_data$d;
-    wire  [19:0] b_data$q;
-    reg  b_data$clock;
-    reg  b_last$d;
-    wire  b_last$q;
-    reg  b_last$clock;
-    reg  [4:0] b_port$d;
-    wire  [4:0] b_port$q;
-    reg  b_port$clock;
-    
-    // Sub module instances
-    nrc_mgmt$mesh$stations$4$port_spill$a_valid a_valid(
-        .d(a_valid$d),
-        .q(a_valid$q),
-        .clock(a_valid$clock)
-    );
-    nrc_mgmt$mesh$stations$4$port_spill$a_data a_data(
-        .d(a_data$d),
-        .q(a_data$q),
-        .clock(a_data$clock)
-    );
-    nrc_mgmt$mesh$stations$4$port_spill$a_last a_last(
-        .d(a_last$d),
-        .q(a_last$q),
-        .clock(a_last$clock)
-    );
-    nrc_mgmt$mesh$stations$4$port_spill$a_port a_port(
-        .d(a_port$d),
-        .q(a_port$q),
-        .clock(a_port$clock)
-    );
-    nrc_mgmt$mesh$stations$4$port_spill$b_valid b_valid(
-        .d(b_valid$d),
-        .q(b_valid$q),
-        .clock(b_valid$clock)
-    );
-    nrc_mgmt$mesh$stations$4$port_spill$b_data b_data(
-        .d(b_data$d),
-        .q(b_data$q),
-        .clock(b_data$clock)
-    );
-    nrc_mgmt$mesh$stations$4$port_spill$b_last b_last(
-        .d(b_last$d),
-        .q(b_last$q),
-        .clock(b_last$clock)
-    );
-    nrc_mgmt$mesh$stations$4$port_spill$b_port b_port(
-        .d(b_port$d),
-        .q(b_port$q),
-        .clock(b_port$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        a_valid$clock = clock;
-        a_data$clock = clock;
-        a_last$clock = clock;
-        a_port$clock = clock;
-        b_valid$clock = clock;
-        b_data$clock = clock;
-        b_last$clock = clock;
-        b_port$clock = clock;
-        a_valid$d = a_valid$q;
-        a_data$d = a_data$q;
-        a_last$d = a_last$q;
-        a_port$d = a_port$q;
-        b_valid$d = b_valid$q;
-        b_data$d = b_data$q;
-        b_last$d = b_last$q;
-        b_port$d = b_port$q;
-        sink$ready = ~b_valid$q;
-        source$valid = a_valid$q;
-        source$data = a_data$q;
-        source$last = a_last$q;
-        source$port = a_port$q;
-        if (source$ready | ~a_valid$q) begin
-            if (b_valid$q) begin
-                a_valid$d = 1'b1;
-                a_data$d = b_data$q;
-                a_last$d = b_last$q;
-                a_port$d = b_port$q;
-                b_valid$d = 1'b0;
-            end
-            else begin
-                a_valid$d = sink$valid;
-                a_data$d = sink$data;
-                a_last$d = sink$last;
-                a_port$d = sink$port;
-            end
-        end
-        else if (sink$valid & ~b_valid$q) begin
-            b_valid$d = 1'b1;
-            b_data$d = sink$data;
-            b_last$d = sink$last;
-            b_port$d = sink$port;
-        end
-        if (reset) begin
-            a_valid$d = 1'b0;
-            b_valid$d = 1'b0;
-        end
-    end
-    
-endmodule // nrc_mgmt$mesh$stations$4$port_spill
-
-
-module nrc_mgmt$mesh$stations$4$port_spill$a_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [19:0] d;
-    output reg  [19:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 20'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$4$port_spill$a_data
-
-
-module nrc_mgmt$mesh$stations$4$port_spill$a_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$4$port_spill$a_last
-
-
-module nrc_mgmt$mesh$stations$4$port_spill$a_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$4$port_spill$a_port
-
-
-module nrc_mgmt$mesh$stations$4$port_spill$a_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$4$port_spill$a_valid
-
-
-module nrc_mgmt$mesh$stations$4$port_spill$b_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [19:0] d;
-    output reg  [19:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 20'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$4$port_spill$b_data
-
-
-module nrc_mgmt$mesh$stations$4$port_spill$b_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$4$port_spill$b_last
-
-
-module nrc_mgmt$mesh$stations$4$port_spill$b_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$4$port_spill$b_port
-
-
-module nrc_mgmt$mesh$stations$4$port_spill$b_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$4$port_spill$b_valid
-
-
 module nrc_mgmt$mesh$stations$4$routed_here(d,q,clock);
     
     // Module arguments
@@ -28088,10 +26528,10 @@ module nrc_mgmt$mesh$stations$5(clock,reset,from_port$valid,from_port$data,from_
     input wire  from_right$last;
     input wire  [4:0] from_right$port;
     output reg  from_right$ready;
-    output wire  to_port$valid;
-    output wire  [19:0] to_port$data;
-    output wire  to_port$last;
-    output wire  [4:0] to_port$port;
+    output reg  to_port$valid;
+    output reg  [19:0] to_port$data;
+    output reg  to_port$last;
+    output reg  [4:0] to_port$port;
     input wire  to_port$ready;
     output wire  to_left$valid;
     output wire  [19:0] to_left$data;
@@ -28112,13 +26552,6 @@ module nrc_mgmt$mesh$stations$5(clock,reset,from_port$valid,from_port$data,from_
     reg  merge$sinks$0$last;
     reg  [4:0] merge$sinks$0$port;
     wire  merge$sinks$0$ready;
-    reg  port_spill$clock;
-    reg  port_spill$reset;
-    reg  port_spill$sink$valid;
-    reg  [19:0] port_spill$sink$data;
-    reg  port_spill$sink$last;
-    reg  [4:0] port_spill$sink$port;
-    wire  port_spill$sink$ready;
     reg  left_spill$clock;
     reg  left_spill$reset;
     reg  left_spill$sink$valid;
@@ -28158,20 +26591,6 @@ module nrc_mgmt$mesh$stations$5(clock,reset,from_port$valid,from_port$data,from_
         .source$port(to_right$port),
         .source$ready(to_right$ready)
     );
-    nrc_mgmt$mesh$stations$5$port_spill port_spill(
-        .clock(port_spill$clock),
-        .reset(port_spill$reset),
-        .sink$valid(port_spill$sink$valid),
-        .sink$data(port_spill$sink$data),
-        .sink$last(port_spill$sink$last),
-        .sink$port(port_spill$sink$port),
-        .sink$ready(port_spill$sink$ready),
-        .source$valid(to_port$valid),
-        .source$data(to_port$data),
-        .source$last(to_port$last),
-        .source$port(to_port$port),
-        .source$ready(to_port$ready)
-    );
     nrc_mgmt$mesh$stations$5$left_spill left_spill(
         .clock(left_spill$clock),
         .reset(left_spill$reset),
@@ -28204,10 +26623,8 @@ module nrc_mgmt$mesh$stations$5(clock,reset,from_port$valid,from_port$data,from_
         routing$d = routing$q;
         routed_here$d = routed_here$q;
         merge$clock = clock;
-        port_spill$clock = clock;
         left_spill$clock = clock;
         merge$reset = reset;
-        port_spill$reset = reset;
         left_spill$reset = reset;
         merge$sinks$0$valid = from_port$valid;
         merge$sinks$0$data = from_port$data;
@@ -28219,16 +26636,16 @@ module nrc_mgmt$mesh$stations$5(clock,reset,from_port$valid,from_port$data,from_
         if (routing$q) begin
             here = routed_here$q;
         end
-        port_spill$sink$valid = from_right$valid & here;
+        to_port$valid = from_right$valid & here & ~reset;
+        to_port$data = from_right$data;
+        to_port$last = from_right$last;
+        to_port$port = from_right$port;
         left_spill$sink$valid = from_right$valid & ~here & ~leftmost;
-        port_spill$sink$data = from_right$data;
-        port_spill$sink$last = from_right$last;
-        port_spill$sink$port = from_right$port;
         left_spill$sink$data = from_right$data;
         left_spill$sink$last = from_right$last;
         left_spill$sink$port = from_right$port;
         if (here) begin
-            from_right$ready = port_spill$sink$ready;
+            from_right$ready = to_port$ready & ~reset;
         end
         else if (leftmost) begin
             from_right$ready = 1'b1;
@@ -29082,295 +27499,6 @@ module nrc_mgmt$mesh$stations$5$merge$spill$b_valid(d,q,clock);
 endmodule // nrc_mgmt$mesh$stations$5$merge$spill$b_valid
 
 
-module nrc_mgmt$mesh$stations$5$port_spill(clock,reset,sink$valid,sink$data,sink$last,sink$port,sink$ready,source$valid,source$data,source$last,source$port,source$ready);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  sink$valid;
-    input wire  [19:0] sink$data;
-    input wire  sink$last;
-    input wire  [4:0] sink$port;
-    output reg  sink$ready;
-    output reg  source$valid;
-    output reg  [19:0] source$data;
-    output reg  source$last;
-    output reg  [4:0] source$port;
-    input wire  source$ready;
-    
-    // Stub signals
-    reg  a_valid$d;
-    wire  a_valid$q;
-    reg  a_valid$clock;
-    reg  [19:0] a_data$d;
-    wire  [19:0] a_data$q;
-    reg  a_data$clock;
-    reg  a_last$d;
-    wire  a_last$q;
-    reg  a_last$clock;
-    reg  [4:0] a_port$d;
-    wire  [4:0] a_port$q;
-    reg  a_port$clock;
-    reg  b_valid$d;
-    wire  b_valid$q;
-    reg  b_valid$clock;
-    reg  [19:0] b_data$d;
-    wire  [19:0] b_data$q;
-    reg  b_data$clock;
-    reg  b_last$d;
-    wire  b_last$q;
-    reg  b_last$clock;
-    reg  [4:0] b_port$d;
-    wire  [4:0] b_port$q;
-    reg  b_port$clock;
-    
-    // Sub module instances
-    nrc_mgmt$mesh$stations$5$port_spill$a_valid a_valid(
-        .d(a_valid$d),
-        .q(a_valid$q),
-        .clock(a_valid$clock)
-    );
-    nrc_mgmt$mesh$stations$5$port_spill$a_data a_data(
-        .d(a_data$d),
-        .q(a_data$q),
-        .clock(a_data$clock)
-    );
-    nrc_mgmt$mesh$stations$5$port_spill$a_last a_last(
-        .d(a_last$d),
-        .q(a_last$q),
-        .clock(a_last$clock)
-    );
-    nrc_mgmt$mesh$stations$5$port_spill$a_port a_port(
-        .d(a_port$d),
-        .q(a_port$q),
-        .clock(a_port$clock)
-    );
-    nrc_mgmt$mesh$stations$5$port_spill$b_valid b_valid(
-        .d(b_valid$d),
-        .q(b_valid$q),
-        .clock(b_valid$clock)
-    );
-    nrc_mgmt$mesh$stations$5$port_spill$b_data b_data(
-        .d(b_data$d),
-        .q(b_data$q),
-        .clock(b_data$clock)
-    );
-    nrc_mgmt$mesh$stations$5$port_spill$b_last b_last(
-        .d(b_last$d),
-        .q(b_last$q),
-        .clock(b_last$clock)
-    );
-    nrc_mgmt$mesh$stations$5$port_spill$b_port b_port(
-        .d(b_port$d),
-        .q(b_port$q),
-        .clock(b_port$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        a_valid$clock = clock;
-        a_data$clock = clock;
-        a_last$clock = clock;
-        a_port$clock = clock;
-        b_valid$clock = clock;
-        b_data$clock = clock;
-        b_last$clock = clock;
-        b_port$clock = clock;
-        a_valid$d = a_valid$q;
-        a_data$d = a_data$q;
-        a_last$d = a_last$q;
-        a_port$d = a_port$q;
-        b_valid$d = b_valid$q;
-        b_data$d = b_data$q;
-        b_last$d = b_last$q;
-        b_port$d = b_port$q;
-        sink$ready = ~b_valid$q;
-        source$valid = a_valid$q;
-        source$data = a_data$q;
-        source$last = a_last$q;
-        source$port = a_port$q;
-        if (source$ready | ~a_valid$q) begin
-            if (b_valid$q) begin
-                a_valid$d = 1'b1;
-                a_data$d = b_data$q;
-                a_last$d = b_last$q;
-                a_port$d = b_port$q;
-                b_valid$d = 1'b0;
-            end
-            else begin
-                a_valid$d = sink$valid;
-                a_data$d = sink$data;
-                a_last$d = sink$last;
-                a_port$d = sink$port;
-            end
-        end
-        else if (sink$valid & ~b_valid$q) begin
-            b_valid$d = 1'b1;
-            b_data$d = sink$data;
-            b_last$d = sink$last;
-            b_port$d = sink$port;
-        end
-        if (reset) begin
-            a_valid$d = 1'b0;
-            b_valid$d = 1'b0;
-        end
-    end
-    
-endmodule // nrc_mgmt$mesh$stations$5$port_spill
-
-
-module nrc_mgmt$mesh$stations$5$port_spill$a_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [19:0] d;
-    output reg  [19:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 20'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$5$port_spill$a_data
-
-
-module nrc_mgmt$mesh$stations$5$port_spill$a_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$5$port_spill$a_last
-
-
-module nrc_mgmt$mesh$stations$5$port_spill$a_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$5$port_spill$a_port
-
-
-module nrc_mgmt$mesh$stations$5$port_spill$a_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$5$port_spill$a_valid
-
-
-module nrc_mgmt$mesh$stations$5$port_spill$b_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [19:0] d;
-    output reg  [19:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 20'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$5$port_spill$b_data
-
-
-module nrc_mgmt$mesh$stations$5$port_spill$b_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$5$port_spill$b_last
-
-
-module nrc_mgmt$mesh$stations$5$port_spill$b_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$5$port_spill$b_port
-
-
-module nrc_mgmt$mesh$stations$5$port_spill$b_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$5$port_spill$b_valid
-
-
 module nrc_mgmt$mesh$stations$5$routed_here(d,q,clock);
     
     // Module arguments
@@ -29434,10 +27562,10 @@ module nrc_mgmt$mesh$stations$6(clock,reset,from_port$valid,from_port$data,from_
     input wire  from_right$last;
     input wire  [4:0] from_right$port;
     output reg  from_right$ready;
-    output wire  to_port$valid;
-    output wire  [19:0] to_port$data;
-    output wire  to_port$last;
-    output wire  [4:0] to_port$port;
+    output reg  to_port$valid;
+    output reg  [19:0] to_port$data;
+    output reg  to_port$last;
+    output reg  [4:0] to_port$port;
     input wire  to_port$ready;
     output wire  to_left$valid;
     output wire  [19:0] to_left$data;
@@ -29458,13 +27586,6 @@ module nrc_mgmt$mesh$stations$6(clock,reset,from_port$valid,from_port$data,from_
     reg  merge$sinks$0$last;
     reg  [4:0] merge$sinks$0$port;
     wire  merge$sinks$0$ready;
-    reg  port_spill$clock;
-    reg  port_spill$reset;
-    reg  port_spill$sink$valid;
-    reg  [19:0] port_spill$sink$data;
-    reg  port_spill$sink$last;
-    reg  [4:0] port_spill$sink$port;
-    wire  port_spill$sink$ready;
     reg  left_spill$clock;
     reg  left_spill$reset;
     reg  left_spill$sink$valid;
@@ -29504,20 +27625,6 @@ module nrc_mgmt$mesh$stations$6(clock,reset,from_port$valid,from_port$data,from_
         .source$port(to_right$port),
         .source$ready(to_right$ready)
     );
-    nrc_mgmt$mesh$stations$6$port_spill port_spill(
-        .clock(port_spill$clock),
-        .reset(port_spill$reset),
-        .sink$valid(port_spill$sink$valid),
-        .sink$data(port_spill$sink$data),
-        .sink$last(port_spill$sink$last),
-        .sink$port(port_spill$sink$port),
-        .sink$ready(port_spill$sink$ready),
-        .source$valid(to_port$valid),
-        .source$data(to_port$data),
-        .source$last(to_port$last),
-        .source$port(to_port$port),
-        .source$ready(to_port$ready)
-    );
     nrc_mgmt$mesh$stations$6$left_spill left_spill(
         .clock(left_spill$clock),
         .reset(left_spill$reset),
@@ -29550,10 +27657,8 @@ module nrc_mgmt$mesh$stations$6(clock,reset,from_port$valid,from_port$data,from_
         routing$d = routing$q;
         routed_here$d = routed_here$q;
         merge$clock = clock;
-        port_spill$clock = clock;
         left_spill$clock = clock;
         merge$reset = reset;
-        port_spill$reset = reset;
         left_spill$reset = reset;
         merge$sinks$0$valid = from_port$valid;
         merge$sinks$0$data = from_port$data;
@@ -29565,16 +27670,16 @@ module nrc_mgmt$mesh$stations$6(clock,reset,from_port$valid,from_port$data,from_
         if (routing$q) begin
             here = routed_here$q;
         end
-        port_spill$sink$valid = from_right$valid & here;
+        to_port$valid = from_right$valid & here & ~reset;
+        to_port$data = from_right$data;
+        to_port$last = from_right$last;
+        to_port$port = from_right$port;
         left_spill$sink$valid = from_right$valid & ~here & ~leftmost;
-        port_spill$sink$data = from_right$data;
-        port_spill$sink$last = from_right$last;
-        port_spill$sink$port = from_right$port;
         left_spill$sink$data = from_right$data;
         left_spill$sink$last = from_right$last;
         left_spill$sink$port = from_right$port;
         if (here) begin
-            from_right$ready = port_spill$sink$ready;
+            from_right$ready = to_port$ready & ~reset;
         end
         else if (leftmost) begin
             from_right$ready = 1'b1;
@@ -30428,295 +28533,6 @@ module nrc_mgmt$mesh$stations$6$merge$spill$b_valid(d,q,clock);
 endmodule // nrc_mgmt$mesh$stations$6$merge$spill$b_valid
 
 
-module nrc_mgmt$mesh$stations$6$port_spill(clock,reset,sink$valid,sink$data,sink$last,sink$port,sink$ready,source$valid,source$data,source$last,source$port,source$ready);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  sink$valid;
-    input wire  [19:0] sink$data;
-    input wire  sink$last;
-    input wire  [4:0] sink$port;
-    output reg  sink$ready;
-    output reg  source$valid;
-    output reg  [19:0] source$data;
-    output reg  source$last;
-    output reg  [4:0] source$port;
-    input wire  source$ready;
-    
-    // Stub signals
-    reg  a_valid$d;
-    wire  a_valid$q;
-    reg  a_valid$clock;
-    reg  [19:0] a_data$d;
-    wire  [19:0] a_data$q;
-    reg  a_data$clock;
-    reg  a_last$d;
-    wire  a_last$q;
-    reg  a_last$clock;
-    reg  [4:0] a_port$d;
-    wire  [4:0] a_port$q;
-    reg  a_port$clock;
-    reg  b_valid$d;
-    wire  b_valid$q;
-    reg  b_valid$clock;
-    reg  [19:0] b_data$d;
-    wire  [19:0] b_data$q;
-    reg  b_data$clock;
-    reg  b_last$d;
-    wire  b_last$q;
-    reg  b_last$clock;
-    reg  [4:0] b_port$d;
-    wire  [4:0] b_port$q;
-    reg  b_port$clock;
-    
-    // Sub module instances
-    nrc_mgmt$mesh$stations$6$port_spill$a_valid a_valid(
-        .d(a_valid$d),
-        .q(a_valid$q),
-        .clock(a_valid$clock)
-    );
-    nrc_mgmt$mesh$stations$6$port_spill$a_data a_data(
-        .d(a_data$d),
-        .q(a_data$q),
-        .clock(a_data$clock)
-    );
-    nrc_mgmt$mesh$stations$6$port_spill$a_last a_last(
-        .d(a_last$d),
-        .q(a_last$q),
-        .clock(a_last$clock)
-    );
-    nrc_mgmt$mesh$stations$6$port_spill$a_port a_port(
-        .d(a_port$d),
-        .q(a_port$q),
-        .clock(a_port$clock)
-    );
-    nrc_mgmt$mesh$stations$6$port_spill$b_valid b_valid(
-        .d(b_valid$d),
-        .q(b_valid$q),
-        .clock(b_valid$clock)
-    );
-    nrc_mgmt$mesh$stations$6$port_spill$b_data b_data(
-        .d(b_data$d),
-        .q(b_data$q),
-        .clock(b_data$clock)
-    );
-    nrc_mgmt$mesh$stations$6$port_spill$b_last b_last(
-        .d(b_last$d),
-        .q(b_last$q),
-        .clock(b_last$clock)
-    );
-    nrc_mgmt$mesh$stations$6$port_spill$b_port b_port(
-        .d(b_port$d),
-        .q(b_port$q),
-        .clock(b_port$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        a_valid$clock = clock;
-        a_data$clock = clock;
-        a_last$clock = clock;
-        a_port$clock = clock;
-        b_valid$clock = clock;
-        b_data$clock = clock;
-        b_last$clock = clock;
-        b_port$clock = clock;
-        a_valid$d = a_valid$q;
-        a_data$d = a_data$q;
-        a_last$d = a_last$q;
-        a_port$d = a_port$q;
-        b_valid$d = b_valid$q;
-        b_data$d = b_data$q;
-        b_last$d = b_last$q;
-        b_port$d = b_port$q;
-        sink$ready = ~b_valid$q;
-        source$valid = a_valid$q;
-        source$data = a_data$q;
-        source$last = a_last$q;
-        source$port = a_port$q;
-        if (source$ready | ~a_valid$q) begin
-            if (b_valid$q) begin
-                a_valid$d = 1'b1;
-                a_data$d = b_data$q;
-                a_last$d = b_last$q;
-                a_port$d = b_port$q;
-                b_valid$d = 1'b0;
-            end
-            else begin
-                a_valid$d = sink$valid;
-                a_data$d = sink$data;
-                a_last$d = sink$last;
-                a_port$d = sink$port;
-            end
-        end
-        else if (sink$valid & ~b_valid$q) begin
-            b_valid$d = 1'b1;
-            b_data$d = sink$data;
-            b_last$d = sink$last;
-            b_port$d = sink$port;
-        end
-        if (reset) begin
-            a_valid$d = 1'b0;
-            b_valid$d = 1'b0;
-        end
-    end
-    
-endmodule // nrc_mgmt$mesh$stations$6$port_spill
-
-
-module nrc_mgmt$mesh$stations$6$port_spill$a_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [19:0] d;
-    output reg  [19:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 20'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$6$port_spill$a_data
-
-
-module nrc_mgmt$mesh$stations$6$port_spill$a_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$6$port_spill$a_last
-
-
-module nrc_mgmt$mesh$stations$6$port_spill$a_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$6$port_spill$a_port
-
-
-module nrc_mgmt$mesh$stations$6$port_spill$a_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$6$port_spill$a_valid
-
-
-module nrc_mgmt$mesh$stations$6$port_spill$b_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [19:0] d;
-    output reg  [19:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 20'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$6$port_spill$b_data
-
-
-module nrc_mgmt$mesh$stations$6$port_spill$b_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$6$port_spill$b_last
-
-
-module nrc_mgmt$mesh$stations$6$port_spill$b_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$6$port_spill$b_port
-
-
-module nrc_mgmt$mesh$stations$6$port_spill$b_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$6$port_spill$b_valid
-
-
 module nrc_mgmt$mesh$stations$6$routed_here(d,q,clock);
     
     // Module arguments
@@ -30780,10 +28596,10 @@ module nrc_mgmt$mesh$stations$7(clock,reset,from_port$valid,from_port$data,from_
     input wire  from_right$last;
     input wire  [4:0] from_right$port;
     output reg  from_right$ready;
-    output wire  to_port$valid;
-    output wire  [19:0] to_port$data;
-    output wire  to_port$last;
-    output wire  [4:0] to_port$port;
+    output reg  to_port$valid;
+    output reg  [19:0] to_port$data;
+    output reg  to_port$last;
+    output reg  [4:0] to_port$port;
     input wire  to_port$ready;
     output wire  to_left$valid;
     output wire  [19:0] to_left$data;
@@ -30804,13 +28620,6 @@ module nrc_mgmt$mesh$stations$7(clock,reset,from_port$valid,from_port$data,from_
     reg  merge$sinks$0$last;
     reg  [4:0] merge$sinks$0$port;
     wire  merge$sinks$0$ready;
-    reg  port_spill$clock;
-    reg  port_spill$reset;
-    reg  port_spill$sink$valid;
-    reg  [19:0] port_spill$sink$data;
-    reg  port_spill$sink$last;
-    reg  [4:0] port_spill$sink$port;
-    wire  port_spill$sink$ready;
     reg  left_spill$clock;
     reg  left_spill$reset;
     reg  left_spill$sink$valid;
@@ -30850,20 +28659,6 @@ module nrc_mgmt$mesh$stations$7(clock,reset,from_port$valid,from_port$data,from_
         .source$port(to_right$port),
         .source$ready(to_right$ready)
     );
-    nrc_mgmt$mesh$stations$7$port_spill port_spill(
-        .clock(port_spill$clock),
-        .reset(port_spill$reset),
-        .sink$valid(port_spill$sink$valid),
-        .sink$data(port_spill$sink$data),
-        .sink$last(port_spill$sink$last),
-        .sink$port(port_spill$sink$port),
-        .sink$ready(port_spill$sink$ready),
-        .source$valid(to_port$valid),
-        .source$data(to_port$data),
-        .source$last(to_port$last),
-        .source$port(to_port$port),
-        .source$ready(to_port$ready)
-    );
     nrc_mgmt$mesh$stations$7$left_spill left_spill(
         .clock(left_spill$clock),
         .reset(left_spill$reset),
@@ -30896,10 +28691,8 @@ module nrc_mgmt$mesh$stations$7(clock,reset,from_port$valid,from_port$data,from_
         routing$d = routing$q;
         routed_here$d = routed_here$q;
         merge$clock = clock;
-        port_spill$clock = clock;
         left_spill$clock = clock;
         merge$reset = reset;
-        port_spill$reset = reset;
         left_spill$reset = reset;
         merge$sinks$0$valid = from_port$valid;
         merge$sinks$0$data = from_port$data;
@@ -30911,16 +28704,16 @@ module nrc_mgmt$mesh$stations$7(clock,reset,from_port$valid,from_port$data,from_
         if (routing$q) begin
             here = routed_here$q;
         end
-        port_spill$sink$valid = from_right$valid & here;
+        to_port$valid = from_right$valid & here & ~reset;
+        to_port$data = from_right$data;
+        to_port$last = from_right$last;
+        to_port$port = from_right$port;
         left_spill$sink$valid = from_right$valid & ~here & ~leftmost;
-        port_spill$sink$data = from_right$data;
-        port_spill$sink$last = from_right$last;
-        port_spill$sink$port = from_right$port;
         left_spill$sink$data = from_right$data;
         left_spill$sink$last = from_right$last;
         left_spill$sink$port = from_right$port;
         if (here) begin
-            from_right$ready = port_spill$sink$ready;
+            from_right$ready = to_port$ready & ~reset;
         end
         else if (leftmost) begin
             from_right$ready = 1'b1;
@@ -31772,295 +29565,6 @@ module nrc_mgmt$mesh$stations$7$merge$spill$b_valid(d,q,clock);
     end
           
 endmodule // nrc_mgmt$mesh$stations$7$merge$spill$b_valid
-
-
-module nrc_mgmt$mesh$stations$7$port_spill(clock,reset,sink$valid,sink$data,sink$last,sink$port,sink$ready,source$valid,source$data,source$last,source$port,source$ready);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  sink$valid;
-    input wire  [19:0] sink$data;
-    input wire  sink$last;
-    input wire  [4:0] sink$port;
-    output reg  sink$ready;
-    output reg  source$valid;
-    output reg  [19:0] source$data;
-    output reg  source$last;
-    output reg  [4:0] source$port;
-    input wire  source$ready;
-    
-    // Stub signals
-    reg  a_valid$d;
-    wire  a_valid$q;
-    reg  a_valid$clock;
-    reg  [19:0] a_data$d;
-    wire  [19:0] a_data$q;
-    reg  a_data$clock;
-    reg  a_last$d;
-    wire  a_last$q;
-    reg  a_last$clock;
-    reg  [4:0] a_port$d;
-    wire  [4:0] a_port$q;
-    reg  a_port$clock;
-    reg  b_valid$d;
-    wire  b_valid$q;
-    reg  b_valid$clock;
-    reg  [19:0] b_data$d;
-    wire  [19:0] b_data$q;
-    reg  b_data$clock;
-    reg  b_last$d;
-    wire  b_last$q;
-    reg  b_last$clock;
-    reg  [4:0] b_port$d;
-    wire  [4:0] b_port$q;
-    reg  b_port$clock;
-    
-    // Sub module instances
-    nrc_mgmt$mesh$stations$7$port_spill$a_valid a_valid(
-        .d(a_valid$d),
-        .q(a_valid$q),
-        .clock(a_valid$clock)
-    );
-    nrc_mgmt$mesh$stations$7$port_spill$a_data a_data(
-        .d(a_data$d),
-        .q(a_data$q),
-        .clock(a_data$clock)
-    );
-    nrc_mgmt$mesh$stations$7$port_spill$a_last a_last(
-        .d(a_last$d),
-        .q(a_last$q),
-        .clock(a_last$clock)
-    );
-    nrc_mgmt$mesh$stations$7$port_spill$a_port a_port(
-        .d(a_port$d),
-        .q(a_port$q),
-        .clock(a_port$clock)
-    );
-    nrc_mgmt$mesh$stations$7$port_spill$b_valid b_valid(
-        .d(b_valid$d),
-        .q(b_valid$q),
-        .clock(b_valid$clock)
-    );
-    nrc_mgmt$mesh$stations$7$port_spill$b_data b_data(
-        .d(b_data$d),
-        .q(b_data$q),
-        .clock(b_data$clock)
-    );
-    nrc_mgmt$mesh$stations$7$port_spill$b_last b_last(
-        .d(b_last$d),
-        .q(b_last$q),
-        .clock(b_last$clock)
-    );
-    nrc_mgmt$mesh$stations$7$port_spill$b_port b_port(
-        .d(b_port$d),
-        .q(b_port$q),
-        .clock(b_port$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        a_valid$clock = clock;
-        a_data$clock = clock;
-        a_last$clock = clock;
-        a_port$clock = clock;
-        b_valid$clock = clock;
-        b_data$clock = clock;
-        b_last$clock = clock;
-        b_port$clock = clock;
-        a_valid$d = a_valid$q;
-        a_data$d = a_data$q;
-        a_last$d = a_last$q;
-        a_port$d = a_port$q;
-        b_valid$d = b_valid$q;
-        b_data$d = b_data$q;
-        b_last$d = b_last$q;
-        b_port$d = b_port$q;
-        sink$ready = ~b_valid$q;
-        source$valid = a_valid$q;
-        source$data = a_data$q;
-        source$last = a_last$q;
-        source$port = a_port$q;
-        if (source$ready | ~a_valid$q) begin
-            if (b_valid$q) begin
-                a_valid$d = 1'b1;
-                a_data$d = b_data$q;
-                a_last$d = b_last$q;
-                a_port$d = b_port$q;
-                b_valid$d = 1'b0;
-            end
-            else begin
-                a_valid$d = sink$valid;
-                a_data$d = sink$data;
-                a_last$d = sink$last;
-                a_port$d = sink$port;
-            end
-        end
-        else if (sink$valid & ~b_valid$q) begin
-            b_valid$d = 1'b1;
-            b_data$d = sink$data;
-            b_last$d = sink$last;
-            b_port$d = sink$port;
-        end
-        if (reset) begin
-            a_valid$d = 1'b0;
-            b_valid$d = 1'b0;
-        end
-    end
-    
-endmodule // nrc_mgmt$mesh$stations$7$port_spill
-
-
-module nrc_mgmt$mesh$stations$7$port_spill$a_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [19:0] d;
-    output reg  [19:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 20'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$7$port_spill$a_data
-
-
-module nrc_mgmt$mesh$stations$7$port_spill$a_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$7$port_spill$a_last
-
-
-module nrc_mgmt$mesh$stations$7$port_spill$a_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$7$port_spill$a_port
-
-
-module nrc_mgmt$mesh$stations$7$port_spill$a_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$7$port_spill$a_valid
-
-
-module nrc_mgmt$mesh$stations$7$port_spill$b_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [19:0] d;
-    output reg  [19:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 20'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$7$port_spill$b_data
-
-
-module nrc_mgmt$mesh$stations$7$port_spill$b_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$7$port_spill$b_last
-
-
-module nrc_mgmt$mesh$stations$7$port_spill$b_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$7$port_spill$b_port
-
-
-module nrc_mgmt$mesh$stations$7$port_spill$b_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$mesh$stations$7$port_spill$b_valid
 
 
 module nrc_mgmt$mesh$stations$7$routed_here(d,q,clock);

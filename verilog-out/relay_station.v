@@ -27,10 +27,10 @@ module relay_station(clock,reset,from_port$valid,from_port$data,from_port$last,f
     input wire  from_right$last;
     input wire  [4:0] from_right$port;
     output reg  from_right$ready;
-    output wire  to_port$valid;
-    output wire  [19:0] to_port$data;
-    output wire  to_port$last;
-    output wire  [4:0] to_port$port;
+    output reg  to_port$valid;
+    output reg  [19:0] to_port$data;
+    output reg  to_port$last;
+    output reg  [4:0] to_port$port;
     input wire  to_port$ready;
     output wire  to_left$valid;
     output wire  [19:0] to_left$data;
@@ -51,13 +51,6 @@ module relay_station(clock,reset,from_port$valid,from_port$data,from_port$last,f
     reg  merge$sinks$0$last;
     reg  [4:0] merge$sinks$0$port;
     wire  merge$sinks$0$ready;
-    reg  port_spill$clock;
-    reg  port_spill$reset;
-    reg  port_spill$sink$valid;
-    reg  [19:0] port_spill$sink$data;
-    reg  port_spill$sink$last;
-    reg  [4:0] port_spill$sink$port;
-    wire  port_spill$sink$ready;
     reg  left_spill$clock;
     reg  left_spill$reset;
     reg  left_spill$sink$valid;
@@ -97,20 +90,6 @@ module relay_station(clock,reset,from_port$valid,from_port$data,from_port$last,f
         .source$port(to_right$port),
         .source$ready(to_right$ready)
     );
-    relay_station$port_spill port_spill(
-        .clock(port_spill$clock),
-        .reset(port_spill$reset),
-        .sink$valid(port_spill$sink$valid),
-        .sink$data(port_spill$sink$data),
-        .sink$last(port_spill$sink$last),
-        .sink$port(port_spill$sink$port),
-        .sink$ready(port_spill$sink$ready),
-        .source$valid(to_port$valid),
-        .source$data(to_port$data),
-        .source$last(to_port$last),
-        .source$port(to_port$port),
-        .source$ready(to_port$ready)
-    );
     relay_station$left_spill left_spill(
         .clock(left_spill$clock),
         .reset(left_spill$reset),
@@ -143,10 +122,8 @@ module relay_station(clock,reset,from_port$valid,from_port$data,from_port$last,f
         routing$d = routing$q;
         routed_here$d = routed_here$q;
         merge$clock = clock;
-        port_spill$clock = clock;
         left_spill$clock = clock;
         merge$reset = reset;
-        port_spill$reset = reset;
         left_spill$reset = reset;
         merge$sinks$0$valid = from_port$valid;
         merge$sinks$0$data = from_port$data;
@@ -158,16 +135,16 @@ module relay_station(clock,reset,from_port$valid,from_port$data,from_port$last,f
         if (routing$q) begin
             here = routed_here$q;
         end
-        port_spill$sink$valid = from_right$valid & here;
+        to_port$valid = from_right$valid & here & ~reset;
+        to_port$data = from_right$data;
+        to_port$last = from_right$last;
+        to_port$port = from_right$port;
         left_spill$sink$valid = from_right$valid & ~here & ~leftmost;
-        port_spill$sink$data = from_right$data;
-        port_spill$sink$last = from_right$last;
-        port_spill$sink$port = from_right$port;
         left_spill$sink$data = from_right$data;
         left_spill$sink$last = from_right$last;
         left_spill$sink$port = from_right$port;
         if (here) begin
-            from_right$ready = port_spill$sink$ready;
+            from_right$ready = to_port$ready & ~reset;
         end
         else if (leftmost) begin
             from_right$ready = 1'b1;
@@ -1019,295 +996,6 @@ module relay_station$merge$spill$b_valid(d,q,clock);
     end
           
 endmodule // relay_station$merge$spill$b_valid
-
-
-module relay_station$port_spill(clock,reset,sink$valid,sink$data,sink$last,sink$port,sink$ready,source$valid,source$data,source$last,source$port,source$ready);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  sink$valid;
-    input wire  [19:0] sink$data;
-    input wire  sink$last;
-    input wire  [4:0] sink$port;
-    output reg  sink$ready;
-    output reg  source$valid;
-    output reg  [19:0] source$data;
-    output reg  source$last;
-    output reg  [4:0] source$port;
-    input wire  source$ready;
-    
-    // Stub signals
-    reg  a_valid$d;
-    wire  a_valid$q;
-    reg  a_valid$clock;
-    reg  [19:0] a_data$d;
-    wire  [19:0] a_data$q;
-    reg  a_data$clock;
-    reg  a_last$d;
-    wire  a_last$q;
-    reg  a_last$clock;
-    reg  [4:0] a_port$d;
-    wire  [4:0] a_port$q;
-    reg  a_port$clock;
-    reg  b_valid$d;
-    wire  b_valid$q;
-    reg  b_valid$clock;
-    reg  [19:0] b_data$d;
-    wire  [19:0] b_data$q;
-    reg  b_data$clock;
-    reg  b_last$d;
-    wire  b_last$q;
-    reg  b_last$clock;
-    reg  [4:0] b_port$d;
-    wire  [4:0] b_port$q;
-    reg  b_port$clock;
-    
-    // Sub module instances
-    relay_station$port_spill$a_valid a_valid(
-        .d(a_valid$d),
-        .q(a_valid$q),
-        .clock(a_valid$clock)
-    );
-    relay_station$port_spill$a_data a_data(
-        .d(a_data$d),
-        .q(a_data$q),
-        .clock(a_data$clock)
-    );
-    relay_station$port_spill$a_last a_last(
-        .d(a_last$d),
-        .q(a_last$q),
-        .clock(a_last$clock)
-    );
-    relay_station$port_spill$a_port a_port(
-        .d(a_port$d),
-        .q(a_port$q),
-        .clock(a_port$clock)
-    );
-    relay_station$port_spill$b_valid b_valid(
-        .d(b_valid$d),
-        .q(b_valid$q),
-        .clock(b_valid$clock)
-    );
-    relay_station$port_spill$b_data b_data(
-        .d(b_data$d),
-        .q(b_data$q),
-        .clock(b_data$clock)
-    );
-    relay_station$port_spill$b_last b_last(
-        .d(b_last$d),
-        .q(b_last$q),
-        .clock(b_last$clock)
-    );
-    relay_station$port_spill$b_port b_port(
-        .d(b_port$d),
-        .q(b_port$q),
-        .clock(b_port$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        a_valid$clock = clock;
-        a_data$clock = clock;
-        a_last$clock = clock;
-        a_port$clock = clock;
-        b_valid$clock = clock;
-        b_data$clock = clock;
-        b_last$clock = clock;
-        b_port$clock = clock;
-        a_valid$d = a_valid$q;
-        a_data$d = a_data$q;
-        a_last$d = a_last$q;
-        a_port$d = a_port$q;
-        b_valid$d = b_valid$q;
-        b_data$d = b_data$q;
-        b_last$d = b_last$q;
-        b_port$d = b_port$q;
-        sink$ready = ~b_valid$q;
-        source$valid = a_valid$q;
-        source$data = a_data$q;
-        source$last = a_last$q;
-        source$port = a_port$q;
-        if (source$ready | ~a_valid$q) begin
-            if (b_valid$q) begin
-                a_valid$d = 1'b1;
-                a_data$d = b_data$q;
-                a_last$d = b_last$q;
-                a_port$d = b_port$q;
-                b_valid$d = 1'b0;
-            end
-            else begin
-                a_valid$d = sink$valid;
-                a_data$d = sink$data;
-                a_last$d = sink$last;
-                a_port$d = sink$port;
-            end
-        end
-        else if (sink$valid & ~b_valid$q) begin
-            b_valid$d = 1'b1;
-            b_data$d = sink$data;
-            b_last$d = sink$last;
-            b_port$d = sink$port;
-        end
-        if (reset) begin
-            a_valid$d = 1'b0;
-            b_valid$d = 1'b0;
-        end
-    end
-    
-endmodule // relay_station$port_spill
-
-
-module relay_station$port_spill$a_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [19:0] d;
-    output reg  [19:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 20'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // relay_station$port_spill$a_data
-
-
-module relay_station$port_spill$a_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // relay_station$port_spill$a_last
-
-
-module relay_station$port_spill$a_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // relay_station$port_spill$a_port
-
-
-module relay_station$port_spill$a_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // relay_station$port_spill$a_valid
-
-
-module relay_station$port_spill$b_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [19:0] d;
-    output reg  [19:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 20'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // relay_station$port_spill$b_data
-
-
-module relay_station$port_spill$b_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // relay_station$port_spill$b_last
-
-
-module relay_station$port_spill$b_port(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // relay_station$port_spill$b_port
-
-
-module relay_station$port_spill$b_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // relay_station$port_spill$b_valid
 
 
 module relay_station$routed_here(d,q,clock);
