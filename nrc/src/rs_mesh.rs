@@ -33,8 +33,8 @@
 //! - outbound, it is offered on port `p` `4 + s` cycles after the NMA offered it: one for the
 //!   demux, one per station it passes on its way left (`s - 1`; the port's own station sends it
 //!   out without a register), one for the port's upsizer, 3.
-//! Checked by the bench
-//! (`testbench/tests/hdl/rs_mesh.rs`).
+//!
+//! Both are checked by the bench (`testbench/tests/hdl/rs_mesh.rs`).
 //!
 //! Ports: `clock`, `reset` (synchronous: every packet inside is dropped), `inbound`, `outbound`,
 //! `to_nma`, `from_nma`, `dropped`. Parameters: `B` beat bits, `P` port bits (5, the width of a

@@ -77,7 +77,9 @@ impl<const D: usize, const AW: usize, const CW: usize> NmpOutputFifo<D, AW, CW> 
             fifo: BramFifo::new(),
             entry: Default::default(),
             last_bit: Constant::new(FLIT_BITS.to_bits()),
-            last_mask: Constant::new(Bits::<OUTPUT_ENTRY_BITS>::default().replace_bit(FLIT_BITS, true)),
+            last_mask: Constant::new(
+                Bits::<OUTPUT_ENTRY_BITS>::default().replace_bit(FLIT_BITS, true),
+            ),
             port_lsb: Constant::new((FLIT_BITS + 1).to_bits()),
         }
     }

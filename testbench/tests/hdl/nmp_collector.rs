@@ -160,9 +160,8 @@ fn fifo_bench(b: &mut dyn Backend, seed: u64, in_rate: f64, out_rate: f64) -> (u
         if offer.is_none() && rng.chance(in_rate) {
             offer = Some((rng.bits(FLIT_BITS), rng.chance(0.1), rng.bits(5) as u64));
         }
-        let shown = offer.unwrap_or_else(|| {
-            (rng.bits(FLIT_BITS), rng.chance(0.5), rng.bits(5) as u64)
-        });
+        let shown =
+            offer.unwrap_or_else(|| (rng.bits(FLIT_BITS), rng.chance(0.5), rng.bits(5) as u64));
         b.poke_bool(reset, in_reset);
         b.poke_bool(iv, offer.is_some());
         b.poke(id, shown.0);
@@ -174,7 +173,11 @@ fn fifo_bench(b: &mut dyn Backend, seed: u64, in_rate: f64, out_rate: f64) -> (u
         let expect = model.outputs(offer.is_some(), data, ready);
         let tag = format!("seed {seed} cycle {c}");
         if !in_reset {
-            assert_eq!(b.peek_bool(ir), expect.sink_ready, "{tag}: sink.ready is !full");
+            assert_eq!(
+                b.peek_bool(ir),
+                expect.sink_ready,
+                "{tag}: sink.ready is !full"
+            );
             assert_eq!(b.peek(count) as usize, expect.count, "{tag}: count");
             assert_eq!(b.peek_bool(ov), expect.source_valid, "{tag}: source.valid");
             if expect.source_valid {
