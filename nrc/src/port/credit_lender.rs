@@ -107,7 +107,7 @@ impl<const VCS: usize, const CW: usize> CreditLender<VCS, CW> {
             short: (0..VCS).map(|_| Default::default()).collect(),
             within: (0..VCS).map(|_| Default::default()).collect(),
             lent_sum: (0..=VCS).map(|_| Default::default()).collect(),
-            asked: (0..=VCS).map(|_| Default::default()).collect(),
+            asked: (0..VCS).map(|_| Default::default()).collect(),
             room: Default::default(),
             give: Default::default(),
             reserve: Constant::new((reserve as u64).into()),
@@ -137,6 +137,8 @@ impl<const VCS: usize, const CW: usize> Logic for CreditLender<VCS, CW> {
                 self.over[v].next = self.held[v].val() - self.reserve.val();
             }
             self.lent_sum[v + 1].next = self.lent_sum[v].val() + self.over[v].val();
+        }
+        for v in 0..(VCS - 1) {
             self.asked[v + 1].next =
                 self.asked[v].val() | (self.short[v].val() & !self.within[v].val());
         }

@@ -67,6 +67,9 @@ pub struct Intake<const VCS: usize, const VCB: usize> {
     /// reason `e`.
     pub events: Signal<Out, Bits<INTAKE_EVENTS>>,
     decoder: FlitDecoder,
+    /// The decoder outputs this block does not read, acknowledged here (Verilator's lint
+    /// passes names containing "unused"; nothing reads this, so synthesis removes it).
+    unused_decoded: Signal<Local, bool>,
     /// Per VC: a packet is open.
     open: Vec<DFF<bool>>,
     /// Per VC: the rest of a bad packet is being dropped.
@@ -151,6 +154,7 @@ impl<const VCS: usize, const VCB: usize> Intake<VCS, VCB> {
             stored: Default::default(),
             events: Default::default(),
             decoder: Default::default(),
+            unused_decoded: Default::default(),
             open: (0..VCS).map(|_| Default::default()).collect(),
             dropping: (0..VCS).map(|_| Default::default()).collect(),
             left: (0..VCS).map(|_| Default::default()).collect(),
@@ -198,6 +202,19 @@ impl<const VCS: usize, const VCB: usize> Logic for Intake<VCS, VCB> {
     fn update(&mut self) {
         dff_setup!(self, clock, event_reg);
         self.decoder.flit.next = self.channel.flit.val();
+        self.unused_decoded.next = self.decoder.is_control.val()
+            | self.decoder.is_idle.val()
+            | self.decoder.is_credit.val()
+            | self.decoder.is_bad_marker.val()
+            | self.decoder.is_link_transfer.val()
+            | self.decoder.code.val().any()
+            | self.decoder.dst.val().any()
+            | self.decoder.src.val().any()
+            | self.decoder.vc.val().any()
+            | self.decoder.kind.val().any()
+            | self.decoder.delay.val().any()
+            | self.decoder.ctrl_vc.val().any()
+            | self.decoder.credits.val().any();
         self.channel.credits.next = self.credits.val();
         self.events.next = self.event_reg.q.val();
         // The state of the flit's VC.

@@ -469,7 +469,10 @@ fn damq_random_traffic() {
         (run.in_rate, run.out_rate) = rates;
         let r = small(&run);
         eprintln!("seed {seed}: {r:?}");
-        assert!(r.delivered.iter().all(|&d| d > 500), "seed {seed}: too little delivered");
+        assert!(
+            r.delivered.iter().all(|&d| d > 500),
+            "seed {seed}: too little delivered"
+        );
         assert!(r.lent_peak > 0, "seed {seed}: nothing was ever lent");
         for e in 0..event::COUNT {
             events[e] += r.events[e];
