@@ -661,8 +661,12 @@ module nrc_damq$lender(clock,reset,spent,stored,left,returned,has_credit);
     
     // Constant declarations
     localparam  reserve = 8'h20;
+    localparam  reserve_plus_one = 8'h21;
     localparam  pool = 8'h3c;
     localparam  zero = 8'h0;
+    localparam  plus_one = 8'h1;
+    localparam  minus_one = 8'hff;
+    localparam  minus_two = 8'hfe;
     localparam  no_vcs = 2'b0;
     
     // Stub signals
@@ -672,28 +676,37 @@ module nrc_damq$lender(clock,reset,spent,stored,left,returned,has_credit);
     reg  [7:0] credits$1$d;
     wire  [7:0] credits$1$q;
     reg  credits$1$clock;
-    reg  [7:0] queued$0$d;
-    wire  [7:0] queued$0$q;
-    reg  queued$0$clock;
-    reg  [7:0] queued$1$d;
-    wire  [7:0] queued$1$q;
-    reg  queued$1$clock;
+    reg  [7:0] held$0$d;
+    wire  [7:0] held$0$q;
+    reg  held$0$clock;
+    reg  [7:0] held$1$d;
+    wire  [7:0] held$1$q;
+    reg  held$1$clock;
+    reg  [7:0] lent$d;
+    wire  [7:0] lent$q;
+    reg  lent$clock;
     reg  [1:0] returning$d;
     wire  [1:0] returning$q;
     reg  returning$clock;
     
     // Local signals
-    reg  [7:0] held$0;
-    reg  [7:0] held$1;
-    reg  [7:0] over$0;
-    reg  [7:0] over$1;
     reg  short$0;
     reg  short$1;
     reg  within$0;
     reg  within$1;
-    reg  [7:0] lent_sum$0;
-    reg  [7:0] lent_sum$1;
-    reg  [7:0] lent_sum$2;
+    reg  above$0;
+    reg  above$1;
+    reg  above_two$0;
+    reg  above_two$1;
+    reg  dropped$0;
+    reg  dropped$1;
+    reg  [7:0] step$0;
+    reg  [7:0] step$1;
+    reg  [7:0] change$0;
+    reg  [7:0] change$1;
+    reg  [7:0] lent_change$0;
+    reg  [7:0] lent_change$1;
+    reg  [7:0] lent_change$2;
     reg  asked$0;
     reg  asked$1;
     reg  room;
@@ -710,15 +723,20 @@ module nrc_damq$lender(clock,reset,spent,stored,left,returned,has_credit);
         .q(credits$1$q),
         .clock(credits$1$clock)
     );
-    nrc_damq$lender$queued$0 queued$0(
-        .d(queued$0$d),
-        .q(queued$0$q),
-        .clock(queued$0$clock)
+    nrc_damq$lender$held$0 held$0(
+        .d(held$0$d),
+        .q(held$0$q),
+        .clock(held$0$clock)
     );
-    nrc_damq$lender$queued$1 queued$1(
-        .d(queued$1$d),
-        .q(queued$1$q),
-        .clock(queued$1$clock)
+    nrc_damq$lender$held$1 held$1(
+        .d(held$1$d),
+        .q(held$1$q),
+        .clock(held$1$clock)
+    );
+    nrc_damq$lender$lent lent(
+        .d(lent$d),
+        .q(lent$q),
+        .clock(lent$clock)
     );
     nrc_damq$lender$returning returning(
         .d(returning$d),
@@ -728,34 +746,27 @@ module nrc_damq$lender(clock,reset,spent,stored,left,returned,has_credit);
     
     // Update code
     always @(*) begin
+        lent$clock = clock;
         returning$clock = clock;
+        lent$d = lent$q;
         returning$d = returning$q;
         returned = returning$q;
         has_credit = no_vcs;
-        lent_sum$0 = zero;
+        room = lent$q < pool;
         asked$0 = 1'b0;
         credits$0$clock = clock;
-        queued$0$clock = clock;
-        held$0 = queued$0$q + credits$0$q;
+        held$0$clock = clock;
         short$0 = credits$0$q < reserve;
-        within$0 = held$0 < reserve;
-        over$0 = zero;
-        if (~within$0) begin
-            over$0 = held$0 - reserve;
-        end
-        lent_sum$1 = lent_sum$0 + over$0;
+        within$0 = held$0$q < reserve;
+        above$0 = held$0$q > reserve;
+        above_two$0 = held$0$q > reserve_plus_one;
         credits$1$clock = clock;
-        queued$1$clock = clock;
-        held$1 = queued$1$q + credits$1$q;
+        held$1$clock = clock;
         short$1 = credits$1$q < reserve;
-        within$1 = held$1 < reserve;
-        over$1 = zero;
-        if (~within$1) begin
-            over$1 = held$1 - reserve;
-        end
-        lent_sum$2 = lent_sum$1 + over$1;
+        within$1 = held$1$q < reserve;
+        above$1 = held$1$q > reserve;
+        above_two$1 = held$1$q > reserve_plus_one;
         asked$1 = asked$0 | (short$0 & ~within$0);
-        room = lent_sum$2 < pool;
         give = no_vcs;
         if (short$0 & (within$0 | (room & ~asked$0))) begin
             give = (give & ~(1 << (0)) | ((1'b1) << (0)));
@@ -764,7 +775,42 @@ module nrc_damq$lender(clock,reset,spent,stored,left,returned,has_credit);
             give = (give & ~(1 << (1)) | ((1'b1) << (1)));
         end
         returning$d = give;
+        lent_change$0 = zero;
         has_credit = (has_credit & ~(1 << (0)) | ((|credits$0$q) << (0)));
+        dropped$0 = spent[0] & ~stored[0];
+        step$0 = zero;
+        change$0 = zero;
+        if (give[0] & ~left[0] & ~dropped$0) begin
+            step$0 = plus_one;
+            if (~within$0) begin
+                change$0 = plus_one;
+            end
+        end
+        if ((left[0] ^ dropped$0) & ~give[0]) begin
+            step$0 = minus_one;
+            if (above$0) begin
+                change$0 = minus_one;
+            end
+        end
+        if (left[0] & dropped$0) begin
+            if (give[0]) begin
+                step$0 = minus_one;
+                if (above$0) begin
+                    change$0 = minus_one;
+                end
+            end
+            else begin
+                step$0 = minus_two;
+                if (above_two$0) begin
+                    change$0 = minus_two;
+                end
+                else if (above$0) begin
+                    change$0 = minus_one;
+                end
+            end
+        end
+        held$0$d = held$0$q + step$0;
+        lent_change$1 = lent_change$0 + change$0;
         credits$0$d = credits$0$q;
         if (give[0] & ~spent[0]) begin
             credits$0$d = credits$0$q + 32'h1;
@@ -772,18 +818,45 @@ module nrc_damq$lender(clock,reset,spent,stored,left,returned,has_credit);
         if (~give[0] & spent[0]) begin
             credits$0$d = credits$0$q - 32'h1;
         end
-        queued$0$d = queued$0$q;
-        if (stored[0] & ~left[0]) begin
-            queued$0$d = queued$0$q + 32'h1;
-        end
-        if (~stored[0] & left[0]) begin
-            queued$0$d = queued$0$q - 32'h1;
-        end
         if (reset) begin
             credits$0$d = reserve;
-            queued$0$d = zero;
+            held$0$d = reserve;
         end
         has_credit = (has_credit & ~(1 << (1)) | ((|credits$1$q) << (1)));
+        dropped$1 = spent[1] & ~stored[1];
+        step$1 = zero;
+        change$1 = zero;
+        if (give[1] & ~left[1] & ~dropped$1) begin
+            step$1 = plus_one;
+            if (~within$1) begin
+                change$1 = plus_one;
+            end
+        end
+        if ((left[1] ^ dropped$1) & ~give[1]) begin
+            step$1 = minus_one;
+            if (above$1) begin
+                change$1 = minus_one;
+            end
+        end
+        if (left[1] & dropped$1) begin
+            if (give[1]) begin
+                step$1 = minus_one;
+                if (above$1) begin
+                    change$1 = minus_one;
+                end
+            end
+            else begin
+                step$1 = minus_two;
+                if (above_two$1) begin
+                    change$1 = minus_two;
+                end
+                else if (above$1) begin
+                    change$1 = minus_one;
+                end
+            end
+        end
+        held$1$d = held$1$q + step$1;
+        lent_change$2 = lent_change$1 + change$1;
         credits$1$d = credits$1$q;
         if (give[1] & ~spent[1]) begin
             credits$1$d = credits$1$q + 32'h1;
@@ -791,18 +864,13 @@ module nrc_damq$lender(clock,reset,spent,stored,left,returned,has_credit);
         if (~give[1] & spent[1]) begin
             credits$1$d = credits$1$q - 32'h1;
         end
-        queued$1$d = queued$1$q;
-        if (stored[1] & ~left[1]) begin
-            queued$1$d = queued$1$q + 32'h1;
-        end
-        if (~stored[1] & left[1]) begin
-            queued$1$d = queued$1$q - 32'h1;
-        end
         if (reset) begin
             credits$1$d = reserve;
-            queued$1$d = zero;
+            held$1$d = reserve;
         end
+        lent$d = lent$q + lent_change$2;
         if (reset) begin
+            lent$d = zero;
             returning$d = no_vcs;
         end
     end
@@ -848,7 +916,7 @@ module nrc_damq$lender$credits$1(d,q,clock);
 endmodule // nrc_damq$lender$credits$1
 
 
-module nrc_damq$lender$queued$0(d,q,clock);
+module nrc_damq$lender$held$0(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -864,10 +932,10 @@ module nrc_damq$lender$queued$0(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_damq$lender$queued$0
+endmodule // nrc_damq$lender$held$0
 
 
-module nrc_damq$lender$queued$1(d,q,clock);
+module nrc_damq$lender$held$1(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -883,7 +951,26 @@ module nrc_damq$lender$queued$1(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_damq$lender$queued$1
+endmodule // nrc_damq$lender$held$1
+
+
+module nrc_damq$lender$lent(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_damq$lender$lent
 
 
 module nrc_damq$lender$returning(d,q,clock);
