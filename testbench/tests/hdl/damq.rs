@@ -28,6 +28,7 @@
 //!
 //! Latency and rate (directed): a head sent to an idle VC in cycle `c` is `waiting` and read in
 //! `c + 1`; a VC filled from the RAM list is read back at one flit per cycle.
+#![allow(clippy::needless_range_loop)] // per-VC ports, queues, credits and model state are indexed by VC
 use hdl::formats::flit::{ControlCode, Flit};
 use nrc::damq;
 use nrc::port::damq::damq_capacity;
@@ -214,7 +215,7 @@ struct Outcome {
     stalled_dry: bool,
     /// Most slots lent at once.
     lent_peak: usize,
-    resets: u64,
+    reset_cycles: u64,
 }
 
 fn bench(b: &mut dyn Backend, s: Shape, run: &Run) -> Outcome {
@@ -253,7 +254,7 @@ fn bench(b: &mut dyn Backend, s: Shape, run: &Run) -> Outcome {
         stalled_peak: 0,
         stalled_dry: false,
         lent_peak: 0,
-        resets: 0,
+        reset_cycles: 0,
     };
     // The block needs a reset before use.
     b.poke_bool(reset, true);
@@ -408,7 +409,7 @@ fn bench(b: &mut dyn Backend, s: Shape, run: &Run) -> Outcome {
             model.reset();
             credits = vec![s.reserve; s.vcs];
             owed = 0;
-            out.resets += 1;
+            out.reset_cycles += 1;
             continue;
         }
         if let Some(r) = read {
@@ -463,14 +464,14 @@ fn random_run(seed: u64, cycles: u64) -> Run {
 /// Random traffic with every kind of bad input, random reads, no resets: every event occurs.
 #[test]
 fn damq_random_traffic() {
-    let mut events = vec![0u64; event::COUNT];
+    let mut events = [0u64; event::COUNT];
     for (seed, rates) in [(1u64, (0.8, 0.6)), (2, (1.0, 0.9)), (3, (0.5, 0.5))] {
-        let mut run = random_run(seed, 6000);
+        let mut run = random_run(seed, 20000);
         (run.in_rate, run.out_rate) = rates;
         let r = small(&run);
         eprintln!("seed {seed}: {r:?}");
         assert!(
-            r.delivered.iter().all(|&d| d > 500),
+            r.delivered.iter().all(|&d| d > 2000),
             "seed {seed}: too little delivered"
         );
         assert!(r.lent_peak > 0, "seed {seed}: nothing was ever lent");
@@ -490,7 +491,7 @@ fn damq_resets_under_traffic() {
     run.reset_gap = 700;
     let r = small(&run);
     eprintln!("resets: {r:?}");
-    assert!(r.resets >= 3);
+    assert!(r.reset_cycles >= 3);
     assert!(
         r.delivered.iter().all(|&d| d > 300),
         "too little delivered between resets"
