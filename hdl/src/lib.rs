@@ -1,11 +1,13 @@
 //! Shared hardware of hpcnet: the stream interface, FIFOs, skid buffers, arbiters, CRC
-//! generators, width converters, credit counters, bit helpers (`bits`), register maps
+//! generators, width converters, credit counters, the router channel (`channel`), bit helpers
+//! (`bits`), register maps
 //! (`regmap`), the network flit and fabric packet formats,
 //! and the machinery that emits Verilog with a unique module name per top.
 #![allow(clippy::needless_range_loop)]
 
 pub mod arb;
 pub mod bits;
+pub mod channel;
 pub mod crc;
 pub mod credit_counter;
 pub mod emit;

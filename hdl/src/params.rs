@@ -129,6 +129,13 @@ config_sections! {
         /// Cycles a transmitter waits for a round-trip echo before polling (more than the round trip; a lost echo can stall a full replay buffer this long).
         rt_timeout: u32 = 256, Rule::Range(64, 65535);
     }
+    /// The router (NRC) core: per-port input buffers.
+    router: RouterConfig {
+        /// Flit slots of each port's input buffer (DAMQ: one RAM shared by the port's VCs; at most 256, one iCE40 block-RAM row of 16 bits per 65-bit flit column).
+        input_buffer_flits: u32 = 128, Rule::Pow2(16, 256);
+        /// Slots of a port's input buffer reserved for each VC, so one VC can never starve another (at least network.max_packet_flits: virtual cut-through). The rest of the buffer is lent to whichever VCs need it.
+        reserved_flits_per_vc: u32 = 32, Rule::Range(2, 255);
+    }
     /// The FPGA board build (Alchitry Cu, iCE40-HX8K).
     fpga: FpgaConfig {
         /// Clock frequency the place-and-route must meet, MHz (the board's oscillator is 100).
@@ -151,6 +158,19 @@ impl Config {
             return Err(format!(
                 "network.mgmt_vc = {}: must be below network.vcs = {} (management packets travel on one of the link's virtual channels)",
                 self.network.mgmt_vc, self.network.vcs
+            ));
+        }
+        if self.router.reserved_flits_per_vc < self.network.max_packet_flits {
+            return Err(format!(
+                "router.reserved_flits_per_vc = {}: must be at least network.max_packet_flits = {} (virtual cut-through: an upstream router starts a packet only with credits for all of it, so every VC must be able to hold a whole packet)",
+                self.router.reserved_flits_per_vc, self.network.max_packet_flits
+            ));
+        }
+        let needed = self.network.vcs * (self.router.reserved_flits_per_vc + 1) + 2;
+        if self.router.input_buffer_flits < needed {
+            return Err(format!(
+                "router.input_buffer_flits = {}: must be at least network.vcs * (router.reserved_flits_per_vc + 1) + 2 = {needed} (each VC's reservation, one list-tail slot per VC and two slots of free-list latency)",
+                self.router.input_buffer_flits
             ));
         }
         Ok(())
@@ -255,6 +275,18 @@ mod tests {
             (
                 "[network]\nmgmt_vc = 2\n",
                 "network.mgmt_vc = 2: must be below network.vcs = 2",
+            ),
+            (
+                "[router]\nreserved_flits_per_vc = 31\n",
+                "router.reserved_flits_per_vc = 31: must be at least network.max_packet_flits = 32",
+            ),
+            (
+                "[router]\ninput_buffer_flits = 64\n",
+                "router.input_buffer_flits = 64: must be at least network.vcs * (router.reserved_flits_per_vc + 1) + 2 = 68",
+            ),
+            (
+                "[router]\ninput_buffer_flits = 512\n",
+                "router.input_buffer_flits = 512: must be a power of two in 16..=256",
             ),
         ];
         for (text, want) in cases {

@@ -1,9 +1,12 @@
-//! The router chip (NRC). So far: the relay-station mesh ([`rs_mesh`]) that carries management
-//! packets between the ports and the management agent, the register space ([`regs`]), the
-//! management plane ([`nrc_mgmt`]) and the routing of data packets ([`routing`]: run-time route
-//! table, adaptive or deterministic port choice). Still to come: ports, VC buffers,
-//! allocators, crossbar.
+//! The router chip (NRC). So far: the input unit of a port ([`port`]: the DAMQ input buffer
+//! behind the router channel), the routing of data packets ([`routing`]: run-time route table,
+//! adaptive or deterministic port choice), the relay-station mesh ([`rs_mesh`]) that carries
+//! management packets between the ports and the management agent, the register space
+//! ([`regs`]) and the management plane ([`nrc_mgmt`]). Still to come: output units,
+//! allocators, crossbar, `nrc_top`.
+#![allow(clippy::needless_range_loop)]
 pub mod nrc_mgmt;
+pub mod port;
 pub mod regs;
 pub mod routing;
 pub mod rs_mesh;

@@ -5,12 +5,14 @@ use crate::routing::route_unit::RouteUnit5;
 use crate::rs_mesh::RsMesh8;
 use hdl::params::Config;
 use hdl::tops::{emit, Emitted};
+use hdl::{with_count8, with_log2_in};
 
-/// Every `nrc` top of `cfg`, in emission order. The configuration has no router section yet,
-/// so the mesh is the 8-port one (2 rows of 4); the published 24-port mesh (`RsMesh24`) is
-/// synthesized by the `rs_mesh` unit tests.
+/// Every `nrc` top of `cfg`, in emission order. The configuration has no router port count
+/// yet, so the mesh is the 8-port one (2 rows of 4); the published 24-port mesh (`RsMesh24`)
+/// is synthesized by the `rs_mesh` unit tests.
 pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
     Ok(vec![
+        damq(cfg)?,
         emit(
             RsMesh8::new(),
             "nrc_rs_mesh",
@@ -29,9 +31,26 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
     ])
 }
 
-/// Destinations in the default build's route table (node IDs 0..=255). The configuration has
-/// no router section yet, so the routing top is sized here: 5 ports, 256 nodes.
+/// Destinations in the default build's route table (node IDs 0..=255). The `[router]` section
+/// has no port or node count yet, so the routing top is sized here: 5 ports, 256 nodes.
 pub const ROUTE_NODES: usize = 256;
+
+/// One port's DAMQ input unit for `cfg` (`network.vcs` VCs, `router.input_buffer_flits`
+/// slots, `router.reserved_flits_per_vc`, `network.max_packet_flits`) as top `nrc_damq`; also
+/// what the `damq` bench simulates for the default configuration.
+pub fn damq(cfg: &Config) -> Result<Emitted, String> {
+    let p = crate::port::DamqParams::from_config(cfg);
+    // The arms are the configuration's ranges (1..=8 VCs, 16..=256 slots): 40 shapes.
+    with_count8!(cfg.network.vcs as usize, N, _W => {
+        with_log2_in!(cfg.router.input_buffer_flits as usize, [4, 5, 6, 7, 8], L => {
+            emit(
+                <crate::damq!(N, 1 << L)>::new(p),
+                "nrc_damq",
+                "one router port's DAMQ input unit: router channel in (credits back: per-VC reservations and a lent pool), packet checks with drops and TailBadPkt closes by reason, one RAM of router.input_buffer_flits flits shared by network.vcs linked lists with front registers, one read port for the switch",
+            )
+        })
+    })
+}
 
 /// The management plane's parameters for `cfg`: I2C standard mode at `fpga.clock_mhz`, the
 /// configuration image at EEPROM address 0 with up to [`MAX_IMAGE_ENTRIES`] entries.

@@ -6,6 +6,7 @@ mod hdl {
     mod commit_fifo;
     mod crc;
     mod credit_counter;
+    mod damq;
     mod eep_access;
     mod eep_arbiter;
     mod eep_bridge;

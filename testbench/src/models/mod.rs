@@ -4,6 +4,7 @@ pub mod arbiter;
 pub mod commit_fifo;
 pub mod crc;
 pub mod credit_counter;
+pub mod damq;
 pub mod eeprom_loader;
 pub mod fifo;
 pub mod formats;

@@ -1,0 +1,112 @@
+//! A router port's input unit: the DAMQ input buffer ([`Damq`]) behind the router channel
+//! ([`hdl::channel`]), made of the packet checks ([`Intake`]), the credit policy
+//! ([`CreditLender`]) and the shared storage with its per-VC linked lists ([`DamqStore`]).
+//!
+//! The bundles between the pieces and towards the switch are defined here once:
+//! [`VcWriteSource`]/[`VcWriteSink`] (a flit to store on a VC, no backpressure: the credit
+//! policy guarantees room) and [`VcReadSource`]/[`VcReadSink`] (the switch's one read port:
+//! the VC to read in this cycle and the flit that moves).
+use hdl::formats::FLIT_BITS;
+use rust_hdl::prelude::*;
+
+pub mod credit_lender;
+pub mod damq;
+pub mod damq_store;
+pub mod intake;
+
+pub use credit_lender::CreditLender;
+pub use damq::{Damq, DamqParams};
+pub use damq_store::DamqStore;
+pub use intake::Intake;
+
+/// The sending end of a store request: `flit` goes at the end of VC `vc`'s queue on this edge.
+#[derive(LogicInterface, Default)]
+#[join = "VcWriteSink"]
+pub struct VcWriteSource<const VCB: usize> {
+    /// Store `flit` on this edge.
+    pub valid: Signal<Out, bool>,
+    /// The queue (VC) it joins.
+    pub vc: Signal<Out, Bits<VCB>>,
+    /// The flit.
+    pub flit: Signal<Out, Bits<FLIT_BITS>>,
+}
+
+/// The receiving end of [`VcWriteSource`].
+#[derive(LogicInterface, Default)]
+#[join = "VcWriteSource"]
+pub struct VcWriteSink<const VCB: usize> {
+    /// Store `flit` on this edge.
+    pub valid: Signal<In, bool>,
+    /// The queue (VC) it joins.
+    pub vc: Signal<In, Bits<VCB>>,
+    /// The flit.
+    pub flit: Signal<In, Bits<FLIT_BITS>>,
+}
+
+/// The switch's end of an input unit's read port: in a cycle with `valid`, the front flit of
+/// VC `vc` moves and is on `flit` (combinationally, so the switch can pass it on in the same
+/// cycle). A read of a VC with no flit ready is ignored.
+#[derive(LogicInterface, Default)]
+#[join = "VcReadSink"]
+pub struct VcReadSource<const VCB: usize> {
+    /// Take the front flit of VC `vc` on this edge.
+    pub valid: Signal<Out, bool>,
+    /// The VC read (may change every cycle).
+    pub vc: Signal<Out, Bits<VCB>>,
+    /// The front flit of VC `vc`.
+    pub flit: Signal<In, Bits<FLIT_BITS>>,
+}
+
+/// The input unit's end of [`VcReadSource`].
+#[derive(LogicInterface, Default)]
+#[join = "VcReadSource"]
+pub struct VcReadSink<const VCB: usize> {
+    /// Take the front flit of VC `vc` on this edge.
+    pub valid: Signal<In, bool>,
+    /// The VC read.
+    pub vc: Signal<In, Bits<VCB>>,
+    /// The front flit of VC `vc`.
+    pub flit: Signal<Out, Bits<FLIT_BITS>>,
+}
+
+/// Why the input unit dropped or rewrote a flit: bit positions of [`Damq`]'s `events`.
+pub mod event {
+    /// A flit whose `vc` is not below the VC count: dropped.
+    pub const BAD_VC: usize = 0;
+    /// A flit on a VC with no credit left: dropped, nothing else changes.
+    pub const NO_CREDIT: usize = 1;
+    /// A head whose `len` is below 2 or above `network.max_packet_flits`: dropped with its
+    /// packet (up to its tail).
+    pub const BAD_LEN: usize = 2;
+    /// A head while a packet is open on its VC: stored as a TailBadPkt that closes the open
+    /// packet; the new packet is dropped up to its tail.
+    pub const HEAD_IN_PACKET: usize = 3;
+    /// The flit after `len` flits is not a tail: stored as a TailBadPkt closing the packet;
+    /// the rest is dropped up to its tail.
+    pub const TOO_LONG: usize = 4;
+    /// A tail before `len` flits: stored as a TailBadPkt.
+    pub const TOO_SHORT: usize = 5;
+    /// A body or tail with no packet open (and not being dropped): dropped; after a body, the
+    /// rest up to its tail too.
+    pub const NO_HEAD: usize = 6;
+    /// A control or malformed flit: closes an open packet with a TailBadPkt (stored in its
+    /// place) or is dropped; the rest is dropped up to its tail.
+    pub const BAD_FLIT: usize = 7;
+    /// A flit to store found no free slot. Cannot happen while the sender obeys credits (the
+    /// credit policy keeps two slots spare); the flit is lost. The benches check it never fires.
+    pub const NO_SLOT: usize = 8;
+    /// Number of event bits.
+    pub const COUNT: usize = 9;
+    /// Names, by bit.
+    pub const NAMES: [&str; COUNT] = [
+        "bad_vc",
+        "no_credit",
+        "bad_len",
+        "head_in_packet",
+        "too_long",
+        "too_short",
+        "no_head",
+        "bad_flit",
+        "no_slot",
+    ];
+}
