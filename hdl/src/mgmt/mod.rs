@@ -12,7 +12,7 @@
 //! - [`RegAccess`]: register reads and writes on a register file's port;
 //! - [`ActiveReport`]: fault events into fault reports;
 //! - [`NmpCollector`]: responses before reports, one beat per cycle;
-//! - [`NmpOutputFifo`]: beats waiting for the packer;
+//! - [`NmpOutputFifo`]: packed flits waiting for the mesh, in block RAM;
 //! - [`NmpPacker`]: response beats in, flits out with the head and CRC built, on the output port
 //!   the forward route's current hop names;
 //! - [`i2c_master::I2cMaster`] (with its byte stage

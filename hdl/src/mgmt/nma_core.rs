@@ -10,7 +10,7 @@
 //!                                             +-------|------- errors
 //!                  faults -> ActiveReport     |       |        |
 //!                              |              v       v        v
-//!                              +----------> NmpCollector -> NmpOutputFifo -> NmpPacker -> to_mesh
+//!                              +----------> NmpCollector -> NmpPacker -> NmpOutputFifo -> to_mesh
 //! ```
 //!
 //! **Mesh side.** `from_mesh` carries request flits ([`FLIT_BITS`] bits per beat) with `port` =
@@ -26,8 +26,8 @@
 //! `eeprom_device` (A2..A0 of the EEPROM, taken with each command). **Events** (one-cycle
 //! pulses for the chip's counters): `dropped_wrong_id`, `dropped_malformed` (unpacker),
 //! `dropped_no_route` (packer; never for the agent's own responses, whose route always has the
-//! arrival hop), `reports_sent` (a fault report entered the output FIFO), `error_responses`
-//! (an error response, of the register or the EEPROM family, entered the output FIFO; one
+//! arrival hop), `reports_sent` (the packer took a fault report), `error_responses`
+//! (the packer took an error response, of the register or the EEPROM family; one
 //! cycle after). **Status**: `held`, the beats waiting inside (distributor slots, output
 //! FIFO count).
 //!
@@ -37,7 +37,7 @@
 //! The EEPROM bridge serves one request at a time; a second EEPROM request waits in the
 //! distributor's slot and a third holds the whole input (head-of-line blocking, bounded
 //! storage). Responses go before fault reports ([`NmpCollector`]). Nothing is dropped for
-//! lack of room: `to_mesh` not ready stops the packer, the output FIFO fills, the units hold
+//! lack of room: `to_mesh` not ready stops the packer, the output FIFO fills, the packer stops, the units hold
 //! their responses, and `from_mesh.ready` falls.
 //!
 //! **EEPROM sharing.** The configuration loader (`loader_command` / `loader_result`) and the
@@ -46,8 +46,8 @@
 //! **Latency** (register read, no backpressure, the register file's 2-cycle read): the tail
 //! taken at the end of cycle `c`, the request beat offered in `c + 1` (unpacker) and shown at
 //! once by the distributor's fall-through slot, the register access taken at the end of
-//! `c + 1`, the answer in `c + 3` and the response beat with it, in the output FIFO at the end
-//! of `c + 3`, the head flit on `to_mesh` in `c + 4`.
+//! `c + 1`, the answer in `c + 3` and the response beat with it, the packer's head flit in the output FIFO at the
+//! end of `c + 3`, and on `to_mesh` in `c + 5` (the FIFO's block RAM adds two cycles).
 //!
 //! **Reset** (synchronous, to every unit; the register file must share it): every request and
 //! response inside is dropped (the management server's timeout and retry cover them), the flits
@@ -142,7 +142,7 @@ pub struct NmaCore<const A: usize, const F: usize> {
     /// `from_mesh.last`, acknowledged: the unpacker ends packets at their tail flits (a
     /// name with "unused" passes Verilator's lint; nothing reads it, synthesis removes it).
     unused_last: Signal<Local, bool>,
-    /// The `nmp_type` of the beat entering the output FIFO.
+    /// The `nmp_type` of the beat the packer takes.
     queued_type: Signal<Local, Bits<6>>,
     type_lsb: Constant<Bits<10>>,
     register_error: Constant<Bits<6>>,

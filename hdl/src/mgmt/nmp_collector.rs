@@ -3,7 +3,8 @@
 //!
 //! Ports: `clock`, `reset`, sinks `responses` (register unit), `eeprom` (EEPROM unit),
 //! `errors` (the distributor's unknown-type error responses), `reports` (fault reports), and
-//! the source `beats` (to the output FIFO).
+//! the source `beats` (to the packer, which reads the beat while it sends the packet and
+//! takes it with the tail).
 //!
 //! Fixed priority, in this order: `responses`, `eeprom`, `errors`, `reports`. Responses of
 //! every kind come before fault reports (the rule); among responses the register unit

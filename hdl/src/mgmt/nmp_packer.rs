@@ -23,7 +23,8 @@
 //!
 //! Structure: the packer stores no words. The beat waits on `responses` (the stream rules hold
 //! it steady until it is consumed) and a 10-way multiplexer by flit position picks what is
-//! sent; the 512 body bits stay where they already are (the output FIFO). The CRC is a
+//! sent; the 512 body bits stay where they already are (in the unit that answered, behind the
+//! collector). The CRC is a
 //! [`ParallelCrc`] watching the flits sent.
 use crate::crc::{ParallelCrc, CRC16};
 use crate::formats::mgmt::{self, hop_lsb, HOP_BITS, MGMT_BEAT_BITS, MGMT_FLITS, ROUTE_HOPS};
