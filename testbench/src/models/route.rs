@@ -294,8 +294,10 @@ mod tests {
         assert_eq!(m.choose(0b11111, &states, false, 0, 0).unwrap().port, 3);
         m.advance(3);
         assert_eq!(m.choose(0b11111, &states, false, 0, 0).unwrap().port, 2);
-        // Only worse ports allowed.
-        assert_eq!(m.choose(0b10010, &states, false, 0, 0).unwrap().port, 1);
+        // Only worse ports allowed: the best of them (0 scores 8, 1 scores 7).
+        assert_eq!(m.choose(0b00011, &states, false, 0, 0).unwrap().port, 0);
+        // Ports 1 and 4 tie at 7: the first at or after the rotation (after 3) wins.
+        assert_eq!(m.choose(0b10010, &states, false, 0, 0).unwrap().port, 4);
         assert_eq!(m.choose(0, &states, false, 0, 0), None);
     }
 
