@@ -2,7 +2,7 @@
 // management agent exit: responses in, management packets out (head, CRC-16) on the port the forward route's current hop names (network.mgmt_vc)
 
 
-module nmp_packer(clock,reset,responses$valid,responses$data,responses$ready,flits$valid,flits$data,flits$ready,out_port,dropped_no_route);
+module nmp_packer(clock,reset,responses$valid,responses$data,responses$ready,flits$valid,flits$data,flits$ready,out_port,tail,dropped_no_route);
     
     // Module arguments
     input wire  clock;
@@ -14,6 +14,7 @@ module nmp_packer(clock,reset,responses$valid,responses$data,responses$ready,fli
     output reg  [64:0] flits$data;
     input wire  flits$ready;
     output reg  [4:0] out_port;
+    output reg  tail;
     output reg  dropped_no_route;
     
     // Constant declarations
@@ -217,6 +218,7 @@ module nmp_packer(clock,reset,responses$valid,responses$data,responses$ready,fli
         if (position$q == position_forward) begin
             flits$data = body_bit | ((forward_sent) & 65'h1ffffffffffffffff);
         end
+        tail = position$q == position_tail;
         if (position$q == position_tail) begin
             flits$data = tail_bit | ((checksum$crc) & 65'h1ffffffffffffffff);
         end

@@ -1619,9 +1619,6 @@ module nrc_mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$
     localparam  type_lsb = 10'b100010;
     localparam  register_error = 6'b101;
     localparam  eeprom_error = 6'b10101;
-    localparam  type_bit = 7'b1000000;
-    localparam  head_bit = 7'b111111;
-    localparam  tail_bit = 7'b111110;
     
     // Enums
     localparam CollectorChoice$Responses = 0;
@@ -1772,6 +1769,7 @@ module nrc_mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$
     wire  [64:0] packer$flits$data;
     reg  packer$flits$ready;
     wire  [4:0] packer$out_port;
+    wire  packer$tail;
     wire  packer$dropped_no_route;
     reg  error_pulse$d;
     wire  error_pulse$q;
@@ -1966,6 +1964,7 @@ module nrc_mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$
         .flits$data(packer$flits$data),
         .flits$ready(packer$flits$ready),
         .out_port(packer$out_port),
+        .tail(packer$tail),
         .dropped_no_route(packer$dropped_no_route)
     );
     nrc_mgmt$agent$core$error_pulse error_pulse(
@@ -2017,7 +2016,7 @@ module nrc_mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$
         output_fifo$sink$valid = packer$flits$valid;
         output_fifo$sink$data = packer$flits$data;
         output_fifo$sink$port = packer$out_port;
-        output_fifo$sink$last = (~packer$flits$data[type_bit]) & (~packer$flits$data[head_bit]) & packer$flits$data[tail_bit];
+        output_fifo$sink$last = packer$tail;
         packer$flits$ready = output_fifo$sink$ready;
         to_mesh$valid = output_fifo$source$valid & ~reset;
         to_mesh$data = output_fifo$source$data;
@@ -5496,7 +5495,7 @@ module nrc_mgmt$agent$core$output_fifo$fifo$shown(d,q,clock);
 endmodule // nrc_mgmt$agent$core$output_fifo$fifo$shown
 
 
-module nrc_mgmt$agent$core$packer(clock,reset,responses$valid,responses$data,responses$ready,flits$valid,flits$data,flits$ready,out_port,dropped_no_route);
+module nrc_mgmt$agent$core$packer(clock,reset,responses$valid,responses$data,responses$ready,flits$valid,flits$data,flits$ready,out_port,tail,dropped_no_route);
     
     // Module arguments
     input wire  clock;
@@ -5508,6 +5507,7 @@ module nrc_mgmt$agent$core$packer(clock,reset,responses$valid,responses$data,res
     output reg  [64:0] flits$data;
     input wire  flits$ready;
     output reg  [4:0] out_port;
+    output reg  tail;
     output reg  dropped_no_route;
     
     // Constant declarations
@@ -5711,6 +5711,7 @@ module nrc_mgmt$agent$core$packer(clock,reset,responses$valid,responses$data,res
         if (position$q == position_forward) begin
             flits$data = body_bit | ((forward_sent) & 65'h1ffffffffffffffff);
         end
+        tail = position$q == position_tail;
         if (position$q == position_tail) begin
             flits$data = tail_bit | ((checksum$crc) & 65'h1ffffffffffffffff);
         end

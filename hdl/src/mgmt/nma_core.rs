@@ -65,7 +65,6 @@ use super::nmp_output_fifo::NMP_OUTPUT_FIFO_DEPTH;
 use super::relay_station::{RsBeatSink, RsBeatSource, RS_PORT_BITS};
 use super::response_builder::constant;
 use super::{ActiveReport, NmpCollector, NmpDistributor, NmpPacker, NmpUnpacker, RegAccess};
-use crate::formats::flit;
 use crate::formats::mgmt::{self, NmpType, MGMT_BEAT_BITS};
 use crate::formats::FLIT_BITS;
 use crate::regmap::port::{RegRequestSource, RegResponseSink};
@@ -147,9 +146,6 @@ pub struct NmaCore<const A: usize, const F: usize> {
     type_lsb: Constant<Bits<10>>,
     register_error: Constant<Bits<6>>,
     eeprom_error: Constant<Bits<6>>,
-    type_bit: Constant<Bits<7>>,
-    head_bit: Constant<Bits<7>>,
-    tail_bit: Constant<Bits<7>>,
 }
 
 impl<const A: usize, const F: usize> NmaCore<A, F> {
@@ -196,9 +192,6 @@ impl<const A: usize, const F: usize> NmaCore<A, F> {
             type_lsb: constant((mgmt::beat_word_lsb(mgmt::W_INFO) + mgmt::NMP_TYPE.lsb) as u64),
             register_error: constant(NmpType::RegErrorResponse.code() as u64),
             eeprom_error: constant(NmpType::EepErrorResponse.code() as u64),
-            type_bit: constant(flit::TYPE_BIT as u64),
-            head_bit: constant(flit::HEAD_BIT as u64),
-            tail_bit: constant(flit::TAIL_BIT as u64),
         }
     }
 }
@@ -314,24 +307,7 @@ impl<const A: usize, const F: usize> Logic for NmaCore<A, F> {
         self.output_fifo.sink.valid.next = self.packer.flits.valid.val();
         self.output_fifo.sink.data.next = self.packer.flits.data.val();
         self.output_fifo.sink.port.next = self.packer.out_port.val();
-        self.output_fifo.sink.last.next = (!self
-            .packer
-            .flits
-            .data
-            .val()
-            .get_bit(self.type_bit.val().index()))
-            & (!self
-                .packer
-                .flits
-                .data
-                .val()
-                .get_bit(self.head_bit.val().index()))
-            & self
-                .packer
-                .flits
-                .data
-                .val()
-                .get_bit(self.tail_bit.val().index());
+        self.output_fifo.sink.last.next = self.packer.tail.val();
         self.packer.flits.ready.next = self.output_fifo.sink.ready.val();
         // Mesh out. The FIFO's `valid` is a flip-flop that a synchronous reset clears only at
         // the edge, so it is masked in the reset cycle: nothing is offered (or taken) in reset.

@@ -9,7 +9,8 @@
 //! Ports: `clock`, `reset` (synchronous: the packet in progress starts again from its head;
 //! the beat is not consumed until its tail is taken, so a reset loses no response, and the flits
 //! already sent form a packet without a tail, which the link's receiver drops as dirty),
-//! `responses` (sink), `flits` (source), `out_port` (the output port of the packet on offer,
+//! `responses` (sink), `flits` (source), `tail` (the flit on offer is the tail), `out_port`
+//! (the output port of the packet on offer,
 //! `F.hops[current - 1]`, valid with `flits.valid` and steady for the whole packet),
 //! `dropped_no_route` (one-cycle pulse the cycle after a beat was dropped).
 //!
@@ -48,6 +49,8 @@ pub struct NmpPacker {
     pub flits: StreamSource<Bits<FLIT_BITS>>,
     /// The port the packet on offer leaves on.
     pub out_port: Signal<Out, Bits<HOP_BITS>>,
+    /// The flit on offer is the packet's tail (valid with `flits.valid`).
+    pub tail: Signal<Out, bool>,
     /// A beat without an output port was dropped.
     pub dropped_no_route: Signal<Out, bool>,
     /// CRC-16 of the flits sent (named so that its `crc` output does not shadow it).
@@ -120,6 +123,7 @@ impl NmpPacker {
             responses: Default::default(),
             flits: Default::default(),
             out_port: Default::default(),
+            tail: Default::default(),
             dropped_no_route: Default::default(),
             checksum: ParallelCrc::new(&CRC16),
             position: Default::default(),
@@ -231,6 +235,7 @@ impl Logic for NmpPacker {
             self.flits.data.next =
                 self.body_bit.val() | bit_cast::<FLIT_BITS, 64>(self.forward_sent.val());
         }
+        self.tail.next = self.position.q.val() == self.position_tail.val();
         if self.position.q.val() == self.position_tail.val() {
             self.flits.data.next =
                 self.tail_bit.val() | bit_cast::<FLIT_BITS, 16>(self.checksum.crc.val());

@@ -179,10 +179,11 @@ fn bench(b: &mut dyn Backend, seed: u64, t: Traffic) -> Report {
         p("responses$data"),
         p("responses$ready"),
     );
-    let (fv, fd, fr, port, dropped) = (
+    let (fv, fd, fr, tail, port, dropped) = (
         p("flits$valid"),
         p("flits$data"),
         p("flits$ready"),
+        p("tail"),
         p("out_port"),
         p("dropped_no_route"),
     );
@@ -227,6 +228,13 @@ fn bench(b: &mut dyn Backend, seed: u64, t: Traffic) -> Report {
             got, want.flit,
             "{tag}: (out_port, flit) differ from the model"
         );
+        if valid {
+            assert_eq!(
+                b.peek_bool(tail),
+                packet.len() == MGMT_FLITS - 1,
+                "{tag}: tail is not set on exactly the packet's last flit"
+            );
+        }
         if offer.is_some() {
             assert_eq!(
                 b.peek_bool(rr),
@@ -283,7 +291,7 @@ fn bench(b: &mut dyn Backend, seed: u64, t: Traffic) -> Report {
 
 fn packer_table() -> testbench::PortTable<NmpPacker> {
     port_table!(NmpPacker; reset, responses.valid, responses.data, responses.ready,
-        flits.valid, flits.data, flits.ready, out_port, dropped_no_route)
+        flits.valid, flits.data, flits.ready, tail, out_port, dropped_no_route)
 }
 
 fn unpacker_table() -> testbench::PortTable<NmpUnpacker> {
