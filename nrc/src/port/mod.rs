@@ -5,7 +5,8 @@
 //! The bundles between the pieces and towards the switch are defined here once:
 //! [`VcWriteSource`]/[`VcWriteSink`] (a flit to store on a VC, no backpressure: the credit
 //! policy guarantees room) and [`VcReadSource`]/[`VcReadSink`] (the switch's one read port:
-//! the VC to read in this cycle and the flit that moves).
+//! the VC to read in this cycle and the flit that moves), and [`SwitchRequestSource`]/
+//! [`SwitchRequestSink`] (a whole input port's offer to the switch and the switch's grant).
 use hdl::formats::FLIT_BITS;
 use rust_hdl::prelude::*;
 
@@ -67,6 +68,85 @@ pub struct VcReadSink<const VCB: usize> {
     pub vc: Signal<In, Bits<VCB>>,
     /// The front flit of VC `vc`.
     pub flit: Signal<Out, Bits<FLIT_BITS>>,
+}
+
+/// An input port's end of the switch (router core, issue 11): per VC, whether its front flit
+/// can move and where it goes; back, the switch's grant of one VC per cycle; forward again,
+/// the granted flit as it leaves.
+///
+/// A VC is `ready` when its front is a body or tail of a packet that holds its output VC (its
+/// head was granted), or a head whose route and output VC are known. A ready head moves only
+/// when the switch grants it its output VC: that VC free (no packet holds it) and at least
+/// `len` credits there (virtual cut-through: the whole packet fits downstream, so its bodies
+/// never wait for credits). The output VC is then held until the flit with `last` moves. The
+/// per-VC fields are packed, VC `v` at bits `v * width`: `ports` (`W` bits each: the output
+/// port's number), `out_vcs` (`VCB` bits: the VC on the output link), `lens` (8 bits: the
+/// head's `len`, meaningful for heads).
+///
+/// `grant` with `grant_vc`: the front of that VC moves on this edge (the switch grants only a
+/// ready VC). `flit` is that front combinationally (the head's `vc` and `delay` fields already
+/// rewritten for the next hop), so the switch registers it into the output in the same cycle.
+///
+/// Parameters: `VCS`, `VCB` as the channel; `PVW` = `VCS * W` (`W` =
+/// `index_bits(ports)`), `PVB` = `VCS * VCB`, `PVL` = `VCS * 8`.
+#[derive(LogicInterface, Default)]
+#[join = "SwitchRequestSink"]
+pub struct SwitchRequestSource<
+    const VCS: usize,
+    const VCB: usize,
+    const PVW: usize,
+    const PVB: usize,
+    const PVL: usize,
+> {
+    /// Bit `v`: VC `v`'s front can move if granted.
+    pub ready: Signal<Out, Bits<VCS>>,
+    /// Bit `v`: that front is a head (needs its output VC free and `len` credits there).
+    pub head: Signal<Out, Bits<VCS>>,
+    /// Bit `v`: that front ends its packet (a tail, or a TailBadPkt that closes it): it frees
+    /// the output VC.
+    pub last: Signal<Out, Bits<VCS>>,
+    /// VC `v`'s output port number, bits `v * W ..`.
+    pub ports: Signal<Out, Bits<PVW>>,
+    /// VC `v`'s VC on the output link, bits `v * VCB ..`.
+    pub out_vcs: Signal<Out, Bits<PVB>>,
+    /// VC `v`'s packet length in flits (its head's `len`), bits `v * 8 ..`.
+    pub lens: Signal<Out, Bits<PVL>>,
+    /// The front of VC `grant_vc` moves on this edge.
+    pub grant: Signal<In, bool>,
+    /// The VC granted.
+    pub grant_vc: Signal<In, Bits<VCB>>,
+    /// The front flit of `grant_vc` as it leaves (combinational).
+    pub flit: Signal<Out, Bits<FLIT_BITS>>,
+}
+
+/// The switch's end of [`SwitchRequestSource`].
+#[derive(LogicInterface, Default)]
+#[join = "SwitchRequestSource"]
+pub struct SwitchRequestSink<
+    const VCS: usize,
+    const VCB: usize,
+    const PVW: usize,
+    const PVB: usize,
+    const PVL: usize,
+> {
+    /// Bit `v`: VC `v`'s front can move if granted.
+    pub ready: Signal<In, Bits<VCS>>,
+    /// Bit `v`: that front is a head.
+    pub head: Signal<In, Bits<VCS>>,
+    /// Bit `v`: that front ends its packet.
+    pub last: Signal<In, Bits<VCS>>,
+    /// VC `v`'s output port number, bits `v * W ..`.
+    pub ports: Signal<In, Bits<PVW>>,
+    /// VC `v`'s VC on the output link, bits `v * VCB ..`.
+    pub out_vcs: Signal<In, Bits<PVB>>,
+    /// VC `v`'s packet length in flits, bits `v * 8 ..`.
+    pub lens: Signal<In, Bits<PVL>>,
+    /// The front of VC `grant_vc` moves on this edge.
+    pub grant: Signal<Out, bool>,
+    /// The VC granted.
+    pub grant_vc: Signal<Out, Bits<VCB>>,
+    /// The front flit of `grant_vc` as it leaves.
+    pub flit: Signal<In, Bits<FLIT_BITS>>,
 }
 
 /// Why the input unit dropped or rewrote a flit: bit positions of [`Damq`]'s `events`.
