@@ -147,17 +147,9 @@ module nrc_damq$intake(clock,reset,channel$valid,channel$flit,channel$vc,channel
     localparam  no_event = 8'h0;
     localparam  ev_bad_vc = 8'h1;
     localparam  ev_no_credit = 8'h2;
-    localparam  ev_bad_len = 8'h4;
-    localparam  ev_head_in_packet = 8'h8;
-    localparam  ev_too_long = 8'h10;
-    localparam  ev_too_short = 8'h20;
-    localparam  ev_no_head = 8'h40;
-    localparam  ev_bad_flit = 8'h80;
     localparam  marker = 65'h500000000000000;
     localparam  orig_lsb = 7'b0;
     localparam  one = 8'h1;
-    localparam  two = 8'h2;
-    localparam  max_len = 8'h20;
     localparam  no_vcs = 2'b0;
     
     // Stub signals
@@ -180,6 +172,19 @@ module nrc_damq$intake(clock,reset,channel$valid,channel$flit,channel$vc,channel
     wire  [11:0] decoder$delay;
     wire  [2:0] decoder$ctrl_vc;
     wire  [15:0] decoder$credits;
+    reg  check$head;
+    reg  check$body;
+    reg  check$tail;
+    reg  [7:0] check$len;
+    reg  check$open;
+    reg  check$dropping;
+    reg  [7:0] check$left;
+    wire  check$keep;
+    wire  check$mark;
+    wire  check$next_open;
+    wire  check$next_dropping;
+    wire  [7:0] check$next_left;
+    wire  [7:0] check$reason;
     reg  open$0$d;
     wire  open$0$q;
     reg  open$0$clock;
@@ -210,18 +215,6 @@ module nrc_damq$intake(clock,reset,channel$valid,channel$flit,channel$vc,channel
     reg  is_open;
     reg  is_dropping;
     reg  [7:0] left_now;
-    reg  head;
-    reg  body;
-    reg  tail;
-    reg  other;
-    reg  len_ok;
-    reg  last;
-    reg  keep;
-    reg  mark;
-    reg  next_open;
-    reg  next_dropping;
-    reg  [7:0] next_left;
-    reg  [7:0] reason;
     reg  [7:0] happened;
     
     // Sub module instances
@@ -245,6 +238,21 @@ module nrc_damq$intake(clock,reset,channel$valid,channel$flit,channel$vc,channel
         .delay(decoder$delay),
         .ctrl_vc(decoder$ctrl_vc),
         .credits(decoder$credits)
+    );
+    nrc_damq$intake$check check(
+        .head(check$head),
+        .body(check$body),
+        .tail(check$tail),
+        .len(check$len),
+        .open(check$open),
+        .dropping(check$dropping),
+        .left(check$left),
+        .keep(check$keep),
+        .mark(check$mark),
+        .next_open(check$next_open),
+        .next_dropping(check$next_dropping),
+        .next_left(check$next_left),
+        .reason(check$reason)
     );
     nrc_damq$intake$open$0 open$0(
         .d(open$0$d),
@@ -322,80 +330,17 @@ module nrc_damq$intake(clock,reset,channel$valid,channel$flit,channel$vc,channel
             left_now = left$1$q;
         end
         take = channel$valid & vc_ok & credit_ok;
-        head = decoder$is_head & ~decoder$malformed;
-        body = decoder$is_body;
-        tail = decoder$is_tail;
-        other = ~(head | body | tail);
-        len_ok = (decoder$len >= two) & (decoder$len <= max_len);
-        last = left_now == one;
-        keep = 1'b0;
-        mark = 1'b0;
-        next_open = is_open;
-        next_dropping = is_dropping;
-        next_left = left_now - 32'h1;
-        reason = no_event;
-        if (head) begin
-            next_open = 1'b0;
-            next_dropping = 1'b1;
-            if (is_open) begin
-                mark = 1'b1;
-                reason = ev_head_in_packet;
-            end
-            else if (~len_ok) begin
-                reason = ev_bad_len;
-            end
-            else begin
-                keep = 1'b1;
-                next_open = 1'b1;
-                next_dropping = 1'b0;
-                next_left = decoder$len - 32'h1;
-            end
-        end
-        if (body) begin
-            if (is_open) begin
-                if (last) begin
-                    mark = 1'b1;
-                    reason = ev_too_long;
-                    next_open = 1'b0;
-                    next_dropping = 1'b1;
-                end
-                else begin
-                    keep = 1'b1;
-                end
-            end
-            else if (~is_dropping) begin
-                reason = ev_no_head;
-                next_dropping = 1'b1;
-            end
-        end
-        if (tail) begin
-            if (is_open) begin
-                if (last) begin
-                    keep = 1'b1;
-                end
-                else begin
-                    mark = 1'b1;
-                    reason = ev_too_short;
-                end
-            end
-            else if (~is_dropping) begin
-                reason = ev_no_head;
-            end
-            next_open = 1'b0;
-            next_dropping = 1'b0;
-        end
-        if (other) begin
-            mark = is_open;
-            if (~is_dropping) begin
-                reason = ev_bad_flit;
-            end
-            next_open = 1'b0;
-            next_dropping = 1'b1;
-        end
-        write$valid = take & (keep | mark);
+        check$head = decoder$is_head & ~decoder$malformed;
+        check$body = decoder$is_body;
+        check$tail = decoder$is_tail;
+        check$len = decoder$len;
+        check$open = is_open;
+        check$dropping = is_dropping;
+        check$left = left_now;
+        write$valid = take & (check$keep | check$mark);
         write$vc = channel$vc;
         write$flit = channel$flit;
-        if (mark) begin
+        if (check$mark) begin
             write$flit = marker | (((channel$flit[(orig_lsb)+:(32)]) & 65'h1ffffffffffffffff) << orig_lsb);
         end
         happened = no_event;
@@ -407,7 +352,7 @@ module nrc_damq$intake(clock,reset,channel$valid,channel$flit,channel$vc,channel
                 happened = ev_no_credit;
             end
             else begin
-                happened = reason;
+                happened = check$reason;
             end
         end
         event_reg$d = happened;
@@ -417,9 +362,9 @@ module nrc_damq$intake(clock,reset,channel$valid,channel$flit,channel$vc,channel
             spent = (no_vcs & ~(1 << (0)) | ((take) << (0)));
             stored = (no_vcs & ~(1 << (0)) | ((write$valid) << (0)));
             if (take) begin
-                open$0$d = next_open;
-                dropping$0$d = next_dropping;
-                left$0$d = next_left;
+                open$0$d = check$next_open;
+                dropping$0$d = check$next_dropping;
+                left$0$d = check$next_left;
             end
         end
         if (reset) begin
@@ -430,9 +375,9 @@ module nrc_damq$intake(clock,reset,channel$valid,channel$flit,channel$vc,channel
             spent = (no_vcs & ~(1 << (1)) | ((take) << (1)));
             stored = (no_vcs & ~(1 << (1)) | ((write$valid) << (1)));
             if (take) begin
-                open$1$d = next_open;
-                dropping$1$d = next_dropping;
-                left$1$d = next_left;
+                open$1$d = check$next_open;
+                dropping$1$d = check$next_dropping;
+                left$1$d = check$next_left;
             end
         end
         if (reset) begin
@@ -445,6 +390,114 @@ module nrc_damq$intake(clock,reset,channel$valid,channel$flit,channel$vc,channel
     end
     
 endmodule // nrc_damq$intake
+
+
+module nrc_damq$intake$check(head,body,tail,len,open,dropping,left,keep,mark,next_open,next_dropping,next_left,reason);
+    
+    // Module arguments
+    input wire  head;
+    input wire  body;
+    input wire  tail;
+    input wire  [7:0] len;
+    input wire  open;
+    input wire  dropping;
+    input wire  [7:0] left;
+    output reg  keep;
+    output reg  mark;
+    output reg  next_open;
+    output reg  next_dropping;
+    output reg  [7:0] next_left;
+    output reg  [7:0] reason;
+    
+    // Constant declarations
+    localparam  no_event = 8'h0;
+    localparam  ev_bad_len = 8'h4;
+    localparam  ev_head_in_packet = 8'h8;
+    localparam  ev_too_long = 8'h10;
+    localparam  ev_too_short = 8'h20;
+    localparam  ev_no_head = 8'h40;
+    localparam  ev_bad_flit = 8'h80;
+    localparam  one = 8'h1;
+    localparam  two = 8'h2;
+    localparam  max_len = 8'h20;
+    
+    // Local signals
+    reg  other;
+    reg  len_ok;
+    reg  last;
+    
+    // Update code
+    always @(*) begin
+        other = ~(head | body | tail);
+        len_ok = (len >= two) & (len <= max_len);
+        last = left == one;
+        keep = 1'b0;
+        mark = 1'b0;
+        next_open = open;
+        next_dropping = dropping;
+        next_left = left - 32'h1;
+        reason = no_event;
+        if (head) begin
+            next_open = 1'b0;
+            next_dropping = 1'b1;
+            if (open) begin
+                mark = 1'b1;
+                reason = ev_head_in_packet;
+            end
+            else if (~len_ok) begin
+                reason = ev_bad_len;
+            end
+            else begin
+                keep = 1'b1;
+                next_open = 1'b1;
+                next_dropping = 1'b0;
+                next_left = len - 32'h1;
+            end
+        end
+        if (body) begin
+            if (open) begin
+                if (last) begin
+                    mark = 1'b1;
+                    reason = ev_too_long;
+                    next_open = 1'b0;
+                    next_dropping = 1'b1;
+                end
+                else begin
+                    keep = 1'b1;
+                end
+            end
+            else if (~dropping) begin
+                reason = ev_no_head;
+                next_dropping = 1'b1;
+            end
+        end
+        if (tail) begin
+            if (open) begin
+                if (last) begin
+                    keep = 1'b1;
+                end
+                else begin
+                    mark = 1'b1;
+                    reason = ev_too_short;
+                end
+            end
+            else if (~dropping) begin
+                reason = ev_no_head;
+            end
+            next_open = 1'b0;
+            next_dropping = 1'b0;
+        end
+        if (other) begin
+            mark = open;
+            if (~dropping) begin
+                reason = ev_bad_flit;
+            end
+            next_open = 1'b0;
+            next_dropping = 1'b1;
+        end
+    end
+    
+endmodule // nrc_damq$intake$check
 
 
 module nrc_damq$intake$decoder(flit,is_body,is_head,is_tail,is_control,is_idle,is_credit,is_bad_marker,is_link_transfer,malformed,code,dst,src,vc,kind,len,delay,ctrl_vc,credits);

@@ -29,12 +29,16 @@
 //! then a tail or a TailBadPkt) plus the one being received. A TailBadPkt written in place of a
 //! flit keeps that flit's low 32 bits in its `orig` field.
 //!
+//! The decision for one flit is [`PacketCheck`] (combinational); this block holds the per-VC
+//! state, picks the flit's VC, and applies the decision only to a flit that spends a credit.
+//!
 //! **Outputs**: `write` (what to store, same cycle), `spent` and `stored` (one bit per VC, for
 //! the credit policy), `events` (one bit per reason of [`super::event`], bits 0..8, a one-cycle
 //! pulse in the cycle after the flit). Synchronous `reset` makes every VC idle.
 //!
 //! Parameters: `VCS` VCs, `VCB` = [`channel_vc_bits`](hdl::channel::channel_vc_bits)`(VCS)`;
 //! elaboration value `max_len` (`network.max_packet_flits`, 2..=255).
+use super::packet_check::PacketCheck;
 use super::VcWriteSource;
 use hdl::channel::ChannelSink;
 use hdl::flit_decoder::FlitDecoder;
@@ -67,6 +71,8 @@ pub struct Intake<const VCS: usize, const VCB: usize> {
     /// reason `e`.
     pub events: Signal<Out, Bits<INTAKE_EVENTS>>,
     decoder: FlitDecoder,
+    /// The decision for the flit on its VC.
+    check: PacketCheck,
     /// The decoder outputs this block does not read, acknowledged here (Verilator's lint
     /// passes names containing "unused"; nothing reads this, so synthesis removes it).
     unused_decoded: Signal<Local, bool>,
@@ -87,39 +93,15 @@ pub struct Intake<const VCS: usize, const VCB: usize> {
     is_open: Signal<Local, bool>,
     is_dropping: Signal<Local, bool>,
     left_now: Signal<Local, Bits<8>>,
-    head: Signal<Local, bool>,
-    body: Signal<Local, bool>,
-    tail: Signal<Local, bool>,
-    other: Signal<Local, bool>,
-    len_ok: Signal<Local, bool>,
-    /// The flit is number `len` of the open packet.
-    last: Signal<Local, bool>,
-    /// Store the flit as it is.
-    keep: Signal<Local, bool>,
-    /// Store a TailBadPkt in its place.
-    mark: Signal<Local, bool>,
-    next_open: Signal<Local, bool>,
-    next_dropping: Signal<Local, bool>,
-    next_left: Signal<Local, Bits<8>>,
-    /// The event of a checked flit (one bit or none).
-    reason: Signal<Local, Bits<INTAKE_EVENTS>>,
     /// The event of this cycle's flit.
     happened: Signal<Local, Bits<INTAKE_EVENTS>>,
     no_event: Constant<Bits<INTAKE_EVENTS>>,
     ev_bad_vc: Constant<Bits<INTAKE_EVENTS>>,
     ev_no_credit: Constant<Bits<INTAKE_EVENTS>>,
-    ev_bad_len: Constant<Bits<INTAKE_EVENTS>>,
-    ev_head_in_packet: Constant<Bits<INTAKE_EVENTS>>,
-    ev_too_long: Constant<Bits<INTAKE_EVENTS>>,
-    ev_too_short: Constant<Bits<INTAKE_EVENTS>>,
-    ev_no_head: Constant<Bits<INTAKE_EVENTS>>,
-    ev_bad_flit: Constant<Bits<INTAKE_EVENTS>>,
     /// A TailBadPkt with an empty `orig` field.
     marker: Constant<Bits<FLIT_BITS>>,
     orig_lsb: Constant<Bits<7>>,
     one: Constant<Bits<8>>,
-    two: Constant<Bits<8>>,
-    max_len: Constant<Bits<8>>,
     no_vcs: Constant<Bits<VCS>>,
 }
 
@@ -154,6 +136,7 @@ impl<const VCS: usize, const VCB: usize> Intake<VCS, VCB> {
             stored: Default::default(),
             events: Default::default(),
             decoder: Default::default(),
+            check: PacketCheck::new(max_len),
             unused_decoded: Default::default(),
             open: (0..VCS).map(|_| Default::default()).collect(),
             dropping: (0..VCS).map(|_| Default::default()).collect(),
@@ -165,33 +148,13 @@ impl<const VCS: usize, const VCB: usize> Intake<VCS, VCB> {
             is_open: Default::default(),
             is_dropping: Default::default(),
             left_now: Default::default(),
-            head: Default::default(),
-            body: Default::default(),
-            tail: Default::default(),
-            other: Default::default(),
-            len_ok: Default::default(),
-            last: Default::default(),
-            keep: Default::default(),
-            mark: Default::default(),
-            next_open: Default::default(),
-            next_dropping: Default::default(),
-            next_left: Default::default(),
-            reason: Default::default(),
             happened: Default::default(),
             no_event: Constant::new(0u64.into()),
             ev_bad_vc: ev(BAD_VC),
             ev_no_credit: ev(NO_CREDIT),
-            ev_bad_len: ev(BAD_LEN),
-            ev_head_in_packet: ev(HEAD_IN_PACKET),
-            ev_too_long: ev(TOO_LONG),
-            ev_too_short: ev(TOO_SHORT),
-            ev_no_head: ev(NO_HEAD),
-            ev_bad_flit: ev(BAD_FLIT),
             marker: Constant::new(Bits::<FLIT_BITS>::from(marker as u64)),
             orig_lsb: Constant::new((flit::CTRL_ORIG.lsb as u64).into()),
             one: Constant::new(1u64.into()),
-            two: Constant::new(2u64.into()),
-            max_len: Constant::new((max_len as u64).into()),
             no_vcs: Constant::new(0u64.into()),
         }
     }
@@ -239,78 +202,19 @@ impl<const VCS: usize, const VCB: usize> Logic for Intake<VCS, VCB> {
             }
         }
         self.take.next = self.channel.valid.val() & self.vc_ok.val() & self.credit_ok.val();
-        // Classes.
-        self.head.next = self.decoder.is_head.val() & !self.decoder.malformed.val();
-        self.body.next = self.decoder.is_body.val();
-        self.tail.next = self.decoder.is_tail.val();
-        self.other.next = !(self.head.val() | self.body.val() | self.tail.val());
-        self.len_ok.next = (self.decoder.len.val() >= self.two.val())
-            & (self.decoder.len.val() <= self.max_len.val());
-        self.last.next = self.left_now.val() == self.one.val();
-        // The decision for a checked flit.
-        self.keep.next = false;
-        self.mark.next = false;
-        self.next_open.next = self.is_open.val();
-        self.next_dropping.next = self.is_dropping.val();
-        self.next_left.next = self.left_now.val() - 1;
-        self.reason.next = self.no_event.val();
-        if self.head.val() {
-            self.next_open.next = false;
-            self.next_dropping.next = true;
-            if self.is_open.val() {
-                self.mark.next = true;
-                self.reason.next = self.ev_head_in_packet.val();
-            } else if !self.len_ok.val() {
-                self.reason.next = self.ev_bad_len.val();
-            } else {
-                self.keep.next = true;
-                self.next_open.next = true;
-                self.next_dropping.next = false;
-                self.next_left.next = self.decoder.len.val() - 1;
-            }
-        }
-        if self.body.val() {
-            if self.is_open.val() {
-                if self.last.val() {
-                    self.mark.next = true;
-                    self.reason.next = self.ev_too_long.val();
-                    self.next_open.next = false;
-                    self.next_dropping.next = true;
-                } else {
-                    self.keep.next = true;
-                }
-            } else if !self.is_dropping.val() {
-                self.reason.next = self.ev_no_head.val();
-                self.next_dropping.next = true;
-            }
-        }
-        if self.tail.val() {
-            if self.is_open.val() {
-                if self.last.val() {
-                    self.keep.next = true;
-                } else {
-                    self.mark.next = true;
-                    self.reason.next = self.ev_too_short.val();
-                }
-            } else if !self.is_dropping.val() {
-                self.reason.next = self.ev_no_head.val();
-            }
-            self.next_open.next = false;
-            self.next_dropping.next = false;
-        }
-        if self.other.val() {
-            self.mark.next = self.is_open.val();
-            if !self.is_dropping.val() {
-                self.reason.next = self.ev_bad_flit.val();
-            }
-            self.next_open.next = false;
-            self.next_dropping.next = true;
-        }
+        // The decision for the flit on its VC.
+        self.check.head.next = self.decoder.is_head.val() & !self.decoder.malformed.val();
+        self.check.body.next = self.decoder.is_body.val();
+        self.check.tail.next = self.decoder.is_tail.val();
+        self.check.len.next = self.decoder.len.val();
+        self.check.open.next = self.is_open.val();
+        self.check.dropping.next = self.is_dropping.val();
+        self.check.left.next = self.left_now.val();
         // What is stored: the flit, or a TailBadPkt keeping its low bits.
-        self.write.valid.next = self.take.val() & (self.keep.val() | self.mark.val());
+        self.write.valid.next = self.take.val() & (self.check.keep.val() | self.check.mark.val());
         self.write.vc.next = self.channel.vc.val();
         self.write.flit.next = self.channel.flit.val();
-        if self.mark.val() {
+        if self.check.mark.val() {
             self.write.flit.next = self.marker.val()
                 | (bit_cast::<FLIT_BITS, 32>(
                     self.channel
@@ -326,7 +230,7 @@ impl<const VCS: usize, const VCB: usize> Logic for Intake<VCS, VCB> {
             } else if !self.credit_ok.val() {
                 self.happened.next = self.ev_no_credit.val();
             } else {
-                self.happened.next = self.reason.val();
+                self.happened.next = self.check.reason.val();
             }
         }
         self.event_reg.d.next = self.happened.val();
@@ -337,9 +241,9 @@ impl<const VCS: usize, const VCB: usize> Logic for Intake<VCS, VCB> {
                 self.spent.next = self.no_vcs.val().replace_bit(v, self.take.val());
                 self.stored.next = self.no_vcs.val().replace_bit(v, self.write.valid.val());
                 if self.take.val() {
-                    self.open[v].d.next = self.next_open.val();
-                    self.dropping[v].d.next = self.next_dropping.val();
-                    self.left[v].d.next = self.next_left.val();
+                    self.open[v].d.next = self.check.next_open.val();
+                    self.dropping[v].d.next = self.check.next_dropping.val();
+                    self.left[v].d.next = self.check.next_left.val();
                 }
             }
             if self.reset.val() {

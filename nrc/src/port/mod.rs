@@ -14,11 +14,13 @@ pub mod credit_lender;
 pub mod damq;
 pub mod damq_store;
 pub mod intake;
+pub mod packet_check;
 
 pub use credit_lender::CreditLender;
 pub use damq::{Damq, DamqParams};
 pub use damq_store::DamqStore;
 pub use intake::Intake;
+pub use packet_check::PacketCheck;
 
 /// The sending end of a store request: `flit` goes at the end of VC `vc`'s queue on this edge.
 #[derive(LogicInterface, Default)]
