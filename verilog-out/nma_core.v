@@ -797,9 +797,6 @@ module nma_core$collector(clock,reset,responses$valid,responses$data,responses$r
     localparam CollectorChoice$Reports = 3;
     
     // Stub signals
-    reg  locked$d;
-    wire  locked$q;
-    reg  locked$clock;
     reg  [1:0] held$d;
     wire  [1:0] held$q;
     reg  held$clock;
@@ -808,11 +805,6 @@ module nma_core$collector(clock,reset,responses$valid,responses$data,responses$r
     reg  [1:0] choice;
     
     // Sub module instances
-    nma_core$collector$locked locked(
-        .d(locked$d),
-        .q(locked$q),
-        .clock(locked$clock)
-    );
     nma_core$collector$held held(
         .d(held$d),
         .q(held$q),
@@ -821,9 +813,7 @@ module nma_core$collector(clock,reset,responses$valid,responses$data,responses$r
     
     // Update code
     always @(*) begin
-        locked$clock = clock;
         held$clock = clock;
-        locked$d = locked$q;
         held$d = held$q;
         choice = CollectorChoice$Reports;
         if (errors$valid) begin
@@ -835,14 +825,11 @@ module nma_core$collector(clock,reset,responses$valid,responses$data,responses$r
         if (responses$valid) begin
             choice = CollectorChoice$Responses;
         end
-        if (locked$q) begin
-            choice = held$q;
-        end
         responses$ready = 1'b0;
         eeprom$ready = 1'b0;
         errors$ready = 1'b0;
         reports$ready = 1'b0;
-        case (choice)
+        case (held$q)
             CollectorChoice$Responses:
                 begin
                     beats$valid = responses$valid;
@@ -871,8 +858,12 @@ module nma_core$collector(clock,reset,responses$valid,responses$data,responses$r
         if (reset) begin
             beats$valid = 1'b0;
         end
-        locked$d = beats$valid & ~beats$ready;
-        held$d = choice;
+        if (~beats$valid | beats$ready) begin
+            held$d = choice;
+        end
+        if (reset) begin
+            held$d = CollectorChoice$Responses;
+        end
     end
     
 endmodule // nma_core$collector
@@ -901,25 +892,6 @@ module nma_core$collector$held(d,q,clock);
     end
           
 endmodule // nma_core$collector$held
-
-
-module nma_core$collector$locked(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nma_core$collector$locked
 
 
 module nma_core$distributor(clock,reset,chip_id,requests$valid,requests$data,requests$ready,registers$valid,registers$data,registers$ready,eeprom$valid,eeprom$data,eeprom$ready,errors$valid,errors$data,errors$ready,held);

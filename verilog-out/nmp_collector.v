@@ -30,9 +30,6 @@ module nmp_collector(clock,reset,responses$valid,responses$data,responses$ready,
     localparam CollectorChoice$Reports = 3;
     
     // Stub signals
-    reg  locked$d;
-    wire  locked$q;
-    reg  locked$clock;
     reg  [1:0] held$d;
     wire  [1:0] held$q;
     reg  held$clock;
@@ -41,11 +38,6 @@ module nmp_collector(clock,reset,responses$valid,responses$data,responses$ready,
     reg  [1:0] choice;
     
     // Sub module instances
-    nmp_collector$locked locked(
-        .d(locked$d),
-        .q(locked$q),
-        .clock(locked$clock)
-    );
     nmp_collector$held held(
         .d(held$d),
         .q(held$q),
@@ -54,9 +46,7 @@ module nmp_collector(clock,reset,responses$valid,responses$data,responses$ready,
     
     // Update code
     always @(*) begin
-        locked$clock = clock;
         held$clock = clock;
-        locked$d = locked$q;
         held$d = held$q;
         choice = CollectorChoice$Reports;
         if (errors$valid) begin
@@ -68,14 +58,11 @@ module nmp_collector(clock,reset,responses$valid,responses$data,responses$ready,
         if (responses$valid) begin
             choice = CollectorChoice$Responses;
         end
-        if (locked$q) begin
-            choice = held$q;
-        end
         responses$ready = 1'b0;
         eeprom$ready = 1'b0;
         errors$ready = 1'b0;
         reports$ready = 1'b0;
-        case (choice)
+        case (held$q)
             CollectorChoice$Responses:
                 begin
                     beats$valid = responses$valid;
@@ -104,8 +91,12 @@ module nmp_collector(clock,reset,responses$valid,responses$data,responses$ready,
         if (reset) begin
             beats$valid = 1'b0;
         end
-        locked$d = beats$valid & ~beats$ready;
-        held$d = choice;
+        if (~beats$valid | beats$ready) begin
+            held$d = choice;
+        end
+        if (reset) begin
+            held$d = CollectorChoice$Responses;
+        end
     end
     
 endmodule // nmp_collector
@@ -134,22 +125,3 @@ module nmp_collector$held(d,q,clock);
     end
           
 endmodule // nmp_collector$held
-
-
-module nmp_collector$locked(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nmp_collector$locked

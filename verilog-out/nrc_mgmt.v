@@ -2358,9 +2358,6 @@ module nrc_mgmt$agent$core$collector(clock,reset,responses$valid,responses$data,
     localparam CollectorChoice$Reports = 3;
     
     // Stub signals
-    reg  locked$d;
-    wire  locked$q;
-    reg  locked$clock;
     reg  [1:0] held$d;
     wire  [1:0] held$q;
     reg  held$clock;
@@ -2369,11 +2366,6 @@ module nrc_mgmt$agent$core$collector(clock,reset,responses$valid,responses$data,
     reg  [1:0] choice;
     
     // Sub module instances
-    nrc_mgmt$agent$core$collector$locked locked(
-        .d(locked$d),
-        .q(locked$q),
-        .clock(locked$clock)
-    );
     nrc_mgmt$agent$core$collector$held held(
         .d(held$d),
         .q(held$q),
@@ -2382,9 +2374,7 @@ module nrc_mgmt$agent$core$collector(clock,reset,responses$valid,responses$data,
     
     // Update code
     always @(*) begin
-        locked$clock = clock;
         held$clock = clock;
-        locked$d = locked$q;
         held$d = held$q;
         choice = CollectorChoice$Reports;
         if (errors$valid) begin
@@ -2396,14 +2386,11 @@ module nrc_mgmt$agent$core$collector(clock,reset,responses$valid,responses$data,
         if (responses$valid) begin
             choice = CollectorChoice$Responses;
         end
-        if (locked$q) begin
-            choice = held$q;
-        end
         responses$ready = 1'b0;
         eeprom$ready = 1'b0;
         errors$ready = 1'b0;
         reports$ready = 1'b0;
-        case (choice)
+        case (held$q)
             CollectorChoice$Responses:
                 begin
                     beats$valid = responses$valid;
@@ -2432,8 +2419,12 @@ module nrc_mgmt$agent$core$collector(clock,reset,responses$valid,responses$data,
         if (reset) begin
             beats$valid = 1'b0;
         end
-        locked$d = beats$valid & ~beats$ready;
-        held$d = choice;
+        if (~beats$valid | beats$ready) begin
+            held$d = choice;
+        end
+        if (reset) begin
+            held$d = CollectorChoice$Responses;
+        end
     end
     
 endmodule // nrc_mgmt$agent$core$collector
@@ -2462,25 +2453,6 @@ module nrc_mgmt$agent$core$collector$held(d,q,clock);
     end
           
 endmodule // nrc_mgmt$agent$core$collector$held
-
-
-module nrc_mgmt$agent$core$collector$locked(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_mgmt$agent$core$collector$locked
 
 
 module nrc_mgmt$agent$core$distributor(clock,reset,chip_id,requests$valid,requests$data,requests$ready,registers$valid,registers$data,registers$ready,eeprom$valid,eeprom$data,eeprom$ready,errors$valid,errors$data,errors$ready,held);

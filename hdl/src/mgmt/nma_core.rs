@@ -46,8 +46,9 @@
 //! **Latency** (register read, no backpressure, the register file's 2-cycle read): the tail
 //! taken at the end of cycle `c`, the request beat offered in `c + 1` (unpacker) and shown at
 //! once by the distributor's fall-through slot, the register access taken at the end of
-//! `c + 1`, the answer in `c + 3` and the response beat with it, the packer's head flit in the output FIFO at the
-//! end of `c + 3`, and on `to_mesh` in `c + 5` (the FIFO's block RAM adds two cycles).
+//! `c + 1`, the answer in `c + 3` and the response beat with it, which the collector's
+//! registered choice offers to the packer in `c + 4`; the packer's head flit in the output FIFO
+//! at the end of `c + 4`, and on `to_mesh` in `c + 6` (the FIFO's block RAM adds two cycles).
 //!
 //! **Reset** (synchronous, to every unit; the register file must share it): every request and
 //! response inside is dropped (the management server's timeout and retry cover them), the flits

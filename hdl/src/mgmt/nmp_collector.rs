@@ -14,13 +14,19 @@
 //! the management server paces its requests by their responses), so a report always leaves
 //! once the requests pause; a low-priority response likewise.
 //!
-//! Handshake: the choice is made among the valid sinks and then LOCKED while `beats` waits
-//! (`valid && !ready`), so the offered beat stays the same until taken, as the stream rules
-//! require, even if a higher-priority beat arrives meanwhile (it goes next). `beats.valid`
-//! and `data` are multiplexed from the sinks (no storage: the producers hold their beats);
-//! each sink's `ready` is `beats.ready` when it is chosen. No path from a ready to a valid.
+//! Handshake: the choice is a REGISTER (`held`): the beat offered in a cycle is the held
+//! sink's, multiplexed from it (no storage: the producers hold their beats), and each sink's
+//! `ready` is `beats.ready` when it is held. The register takes a new choice, the first valid
+//! sink in priority order, on every edge where the held sink offers nothing or its beat is
+//! taken; while a beat waits (`valid && !ready`) the choice stays, so the offered beat stays
+//! the same until taken, as the stream rules require, even if a higher-priority beat arrives
+//! meanwhile (it goes next). The registered choice costs one cycle when the collector was idle
+//! (a beat offered in cycle `c` is on `beats` in `c + 1`) and keeps the producers' valid logic
+//! out of the paths into the packer and the output FIFO: without it the agent's critical path
+//! ran from a unit's valid through the choice, the packer and the FIFO back to the unit's
+//! ready (56 MHz on the ECP5). No path from a ready to a valid.
 //!
-//! Reset (synchronous): forgets the lock and takes nothing.
+//! Reset (synchronous): takes nothing; the choice starts at `responses`.
 use crate::formats::mgmt::MGMT_BEAT_BITS;
 use crate::stream::{StreamSink, StreamSource};
 use rust_hdl::prelude::*;
@@ -55,16 +61,16 @@ pub struct NmpCollector {
     pub reports: StreamSink<Bits<MGMT_BEAT_BITS>>,
     /// Every beat, one per cycle.
     pub beats: StreamSource<Bits<MGMT_BEAT_BITS>>,
-    /// The offered beat waits: the choice is held.
-    locked: DFF<bool>,
+    /// The sink whose beat is offered.
     held: DFF<CollectorChoice>,
+    /// The first valid sink in priority order (the next choice).
     choice: Signal<Local, CollectorChoice>,
 }
 
 impl Logic for NmpCollector {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, locked, held);
+        dff_setup!(self, clock, held);
         self.choice.next = CollectorChoice::Reports;
         if self.errors.valid.val() {
             self.choice.next = CollectorChoice::Errors;
@@ -75,14 +81,11 @@ impl Logic for NmpCollector {
         if self.responses.valid.val() {
             self.choice.next = CollectorChoice::Responses;
         }
-        if self.locked.q.val() {
-            self.choice.next = self.held.q.val();
-        }
         self.responses.ready.next = false;
         self.eeprom.ready.next = false;
         self.errors.ready.next = false;
         self.reports.ready.next = false;
-        match self.choice.val() {
+        match self.held.q.val() {
             CollectorChoice::Responses => {
                 self.beats.valid.next = self.responses.valid.val();
                 self.beats.data.next = self.responses.data.val();
@@ -107,8 +110,13 @@ impl Logic for NmpCollector {
         if self.reset.val() {
             self.beats.valid.next = false;
         }
-        self.locked.d.next = self.beats.valid.val() & !self.beats.ready.val();
-        self.held.d.next = self.choice.val();
+        // A new choice unless a beat waits.
+        if !self.beats.valid.val() | self.beats.ready.val() {
+            self.held.d.next = self.choice.val();
+        }
+        if self.reset.val() {
+            self.held.d.next = CollectorChoice::Responses;
+        }
     }
 }
 

@@ -418,18 +418,18 @@ impl ActiveReportModel {
 }
 
 /// The collector, cycle by cycle: fixed priority `responses, eeprom, errors, reports`, the
-/// choice held while the output waits.
+/// choice a register that takes the first offered input (else `reports`) on every edge where
+/// the held input offers nothing or its beat is taken.
 #[derive(Default)]
 pub struct CollectorModel {
-    /// The input chosen and held while the output waits.
-    pub locked: Option<usize>,
+    /// The input whose beat is offered (0 after reset).
+    pub held: usize,
 }
 
 impl CollectorModel {
-    /// The input chosen this cycle among the offered ones.
+    /// The input whose beat is offered this cycle, if it offers one.
     pub fn choice(&self, offered: &[Option<MgmtBeat>; 4]) -> Option<usize> {
-        self.locked
-            .or_else(|| offered.iter().position(|o| o.is_some()))
+        offered[self.held].is_some().then_some(self.held)
     }
     /// The edge; returns the input taken.
     pub fn edge(
@@ -440,12 +440,13 @@ impl CollectorModel {
     ) -> Option<usize> {
         let c = self.choice(offered);
         if reset {
-            self.locked = None;
+            self.held = 0;
             return None;
         }
-        let valid = c.is_some_and(|i| offered[i].is_some());
-        self.locked = if valid && !ready { c } else { None };
-        c.filter(|_| valid && ready)
+        if c.is_none() || ready {
+            self.held = offered.iter().position(|o| o.is_some()).unwrap_or(3);
+        }
+        c.filter(|_| ready)
     }
 }
 
