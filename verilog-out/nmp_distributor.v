@@ -11,8 +11,8 @@ module nmp_distributor(clock,reset,chip_id,requests$valid,requests$data,requests
     input wire  requests$valid;
     input wire  [543:0] requests$data;
     output reg  requests$ready;
-    output wire  registers$valid;
-    output wire  [543:0] registers$data;
+    output reg  registers$valid;
+    output reg  [543:0] registers$data;
     input wire  registers$ready;
     output wire  eeprom$valid;
     output wire  [543:0] eeprom$data;
@@ -32,12 +32,6 @@ module nmp_distributor(clock,reset,chip_id,requests$valid,requests$data,requests
     localparam  unknown_type = 8'h4;
     
     // Stub signals
-    reg  register_slot$clock;
-    reg  register_slot$reset;
-    reg  register_slot$sink$valid;
-    reg  [543:0] register_slot$sink$data;
-    wire  register_slot$sink$ready;
-    wire  register_slot$count;
     reg  eeprom_slot$clock;
     reg  eeprom_slot$reset;
     reg  eeprom_slot$sink$valid;
@@ -65,17 +59,6 @@ module nmp_distributor(clock,reset,chip_id,requests$valid,requests$data,requests
     reg  to_eeprom;
     
     // Sub module instances
-    nmp_distributor$register_slot register_slot(
-        .clock(register_slot$clock),
-        .reset(register_slot$reset),
-        .sink$valid(register_slot$sink$valid),
-        .sink$data(register_slot$sink$data),
-        .sink$ready(register_slot$sink$ready),
-        .source$valid(registers$valid),
-        .source$data(registers$data),
-        .source$ready(registers$ready),
-        .count(register_slot$count)
-    );
     nmp_distributor$eeprom_slot eeprom_slot(
         .clock(eeprom_slot$clock),
         .reset(eeprom_slot$reset),
@@ -111,10 +94,8 @@ module nmp_distributor(clock,reset,chip_id,requests$valid,requests$data,requests
     
     // Update code
     always @(*) begin
-        register_slot$clock = clock;
         eeprom_slot$clock = clock;
         error_slot$clock = clock;
-        register_slot$reset = reset;
         eeprom_slot$reset = reset;
         error_slot$reset = reset;
         nmp_type = requests$data[(type_lsb)+:(6)];
@@ -127,26 +108,26 @@ module nmp_distributor(clock,reset,chip_id,requests$valid,requests$data,requests
         builder$access = 32'h0;
         builder$data0 = 32'h0;
         builder$data1 = 32'h0;
-        register_slot$sink$data = requests$data;
+        registers$data = requests$data;
         eeprom_slot$sink$data = requests$data;
         error_slot$sink$data = builder$response;
-        register_slot$sink$valid = requests$valid & to_registers;
+        registers$valid = requests$valid & to_registers;
         eeprom_slot$sink$valid = requests$valid & to_eeprom;
         error_slot$sink$valid = requests$valid & ~to_registers & ~to_eeprom;
         requests$ready = error_slot$sink$ready;
         if (to_registers) begin
-            requests$ready = register_slot$sink$ready;
+            requests$ready = registers$ready;
         end
         if (to_eeprom) begin
             requests$ready = eeprom_slot$sink$ready;
         end
         if (reset) begin
             requests$ready = 1'b0;
-            register_slot$sink$valid = 1'b0;
+            registers$valid = 1'b0;
             eeprom_slot$sink$valid = 1'b0;
             error_slot$sink$valid = 1'b0;
         end
-        held = ((register_slot$count) & 3'h7) | (((eeprom_slot$count) & 3'h7) << 32'h1) | (((error_slot$count) & 3'h7) << 32'h2);
+        held = ((registers$valid) & 3'h7) | (((eeprom_slot$count) & 3'h7) << 32'h1) | (((error_slot$count) & 3'h7) << 32'h2);
     end
     
 endmodule // nmp_distributor
@@ -552,176 +533,3 @@ module nmp_distributor$error_slot$slots$0(d,q,clock);
     end
           
 endmodule // nmp_distributor$error_slot$slots$0
-
-
-module nmp_distributor$register_slot(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  sink$valid;
-    input wire  [543:0] sink$data;
-    output reg  sink$ready;
-    output reg  source$valid;
-    output reg  [543:0] source$data;
-    input wire  source$ready;
-    output reg  count;
-    
-    // Constant declarations
-    localparam  one = 1'b1;
-    localparam  all_ones = 1'b1;
-    localparam  fall_through = 1'b1;
-    localparam  passthrough = 1'b0;
-    
-    // Stub signals
-    reg  [543:0] slots$0$d;
-    wire  [543:0] slots$0$q;
-    reg  slots$0$clock;
-    reg  held$0$d;
-    wire  held$0$q;
-    reg  held$0$clock;
-    reg  fill$d;
-    wire  fill$q;
-    reg  fill$clock;
-    
-    // Local signals
-    reg  below$0;
-    reg  above$0;
-    reg  load$0;
-    reg  [543:0] incoming$0;
-    reg  step;
-    reg  full;
-    reg  empty;
-    reg  push;
-    reg  pop;
-    
-    // Sub module instances
-    nmp_distributor$register_slot$slots$0 slots$0(
-        .d(slots$0$d),
-        .q(slots$0$q),
-        .clock(slots$0$clock)
-    );
-    nmp_distributor$register_slot$held$0 held$0(
-        .d(held$0$d),
-        .q(held$0$q),
-        .clock(held$0$clock)
-    );
-    nmp_distributor$register_slot$fill fill(
-        .d(fill$d),
-        .q(fill$q),
-        .clock(fill$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        fill$clock = clock;
-        fill$d = fill$q;
-        slots$0$clock = clock;
-        slots$0$d = slots$0$q;
-        held$0$clock = clock;
-        held$0$d = held$0$q;
-        below$0 = 1'b1;
-        above$0 = 1'b0;
-        empty = 1'b1;
-        full = 1'b1;
-        empty = ~held$0$q;
-        full = held$0$q;
-        count = fill$q;
-        sink$ready = ~full;
-        source$valid = ~empty;
-        source$data = sink$data;
-        source$data = slots$0$q;
-        push = sink$valid & ~full;
-        pop = source$ready & ~empty;
-        if (fall_through & empty) begin
-            source$valid = sink$valid;
-            source$data = sink$data;
-            push = sink$valid & ~source$ready;
-        end
-        if (passthrough) begin
-            sink$ready = source$ready;
-            source$valid = sink$valid;
-            source$data = sink$data;
-        end
-        incoming$0 = sink$data;
-        load$0 = source$ready | (sink$valid & ~held$0$q);
-        if (load$0) begin
-            slots$0$d = incoming$0;
-        end
-        if (push & ~pop) begin
-            held$0$d = below$0;
-        end
-        if (pop & ~push) begin
-            held$0$d = above$0;
-        end
-        step = one;
-        if (pop) begin
-            step = all_ones;
-        end
-        if (push ^ pop) begin
-            fill$d = fill$q + step;
-        end
-        if (reset) begin
-            held$0$d = 1'b0;
-            fill$d = 32'h0;
-        end
-    end
-    
-endmodule // nmp_distributor$register_slot
-
-
-module nmp_distributor$register_slot$fill(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nmp_distributor$register_slot$fill
-
-
-module nmp_distributor$register_slot$held$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nmp_distributor$register_slot$held$0
-
-
-module nmp_distributor$register_slot$slots$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [543:0] d;
-    output reg  [543:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 544'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nmp_distributor$register_slot$slots$0

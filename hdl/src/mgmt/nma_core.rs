@@ -28,7 +28,7 @@
 //! `dropped_no_route` (packer; never for the agent's own responses, whose route always has the
 //! arrival hop), `reports_sent` (the packer took a fault report), `error_responses`
 //! (the packer took an error response, of the register or the EEPROM family; one
-//! cycle after). **Status**: `held`, the beats waiting inside (distributor slots, output
+//! cycle after). **Status**: `held`, the beats waiting inside (distributor outputs, output
 //! FIFO count).
 //!
 //! **Order and backpressure.** One request stream, dispatched in order (see
@@ -44,8 +44,8 @@
 //! agent's EEPROM bridge share the [`EepAccess`] through an [`EepArbiter`], the loader first.
 //!
 //! **Latency** (register read, no backpressure, the register file's 2-cycle read): the tail
-//! taken at the end of cycle `c`, the request beat offered in `c + 1` (unpacker) and shown at
-//! once by the distributor's fall-through slot, the register access taken at the end of
+//! taken at the end of cycle `c`, the request beat offered in `c + 1` (unpacker) and passed
+//! straight through by the distributor, the register access taken at the end of
 //! `c + 1`, the answer in `c + 3` and the response beat with it, which the collector's
 //! registered choice offers to the packer in `c + 4`; the packer's head flit in the output FIFO
 //! at the end of `c + 4`, and on `to_mesh` in `c + 6` (the FIFO's block RAM adds two cycles).
@@ -74,7 +74,7 @@ use rust_hdl::prelude::*;
 
 /// Bits of the output FIFO's count.
 const FIFO_COUNT_BITS: usize = crate::fifo::fifo_count_bits(NMP_OUTPUT_FIFO_DEPTH);
-/// Bits of `held`: three distributor slots and the output FIFO's count.
+/// Bits of `held`: the distributor's three outputs and the output FIFO's count.
 pub const HELD_BITS: usize = 3 + FIFO_COUNT_BITS;
 
 /// Data bits of the registers the agent reaches.
@@ -125,8 +125,8 @@ pub struct NmaCore<const A: usize, const F: usize> {
     pub reports_sent: Signal<Out, bool>,
     /// An error response was queued for sending (event).
     pub error_responses: Signal<Out, bool>,
-    /// Beats held inside (status): bits 2..0 the distributor's slots (register, EEPROM,
-    /// error), bits 4..3 the output FIFO's count.
+    /// Beats held inside (status): bits 2..0 the distributor's outputs (a register request
+    /// offered, the EEPROM and error slots), bits 4..3 the output FIFO's count.
     pub held: Signal<Out, Bits<HELD_BITS>>,
     unpacker: NmpUnpacker,
     distributor: NmpDistributor,

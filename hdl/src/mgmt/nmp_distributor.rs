@@ -6,24 +6,29 @@
 //! `response_to` documentation says), offered on `errors`. That error response carries zero
 //! `w5..w7` (the request's payload has no known meaning).
 //!
-//! Ports: `clock`, `reset` (synchronous: drops the beats held in the three slots; the
+//! Ports: `clock`, `reset` (synchronous: drops the beats held in the two slots; the
 //! requester's timeout and retry cover them), `chip_id` (the error response's `src`),
-//! `requests` (sink), `registers`, `eeprom`, `errors` (sources), `held` (which slots hold a
+//! `requests` (sink), `registers`, `eeprom`, `errors` (sources), `held` (which outputs hold a
 //! beat, for a status register).
 //!
-//! Backpressure and order: one input stream, taken in order. Each output has a one-beat slot
-//! (a depth-1 fall-through [`RegFifo`]): a beat whose slot is free is taken at once (and shown
-//! on its output in the same cycle if the slot was empty), so a stalled unit holds back the
-//! input only when a second beat for it arrives while its slot is full. From then on the
-//! input waits, and so do requests for other units behind it: a stalled EEPROM path does block
-//! register requests queued after its second request (head-of-line blocking, kept on purpose:
-//! it bounds the agent's storage, and requests are paced by a management server that waits
-//! for its responses). `requests.ready` is the chosen slot's `sink.ready`, a flip-flop, chosen
-//! by the offered beat's type (ready depends on data, never valid on ready).
+//! Backpressure and order: one input stream, taken in order. Register requests pass straight
+//! through: `registers` is the input itself (the unpacker holds its beat until taken), and the
+//! register unit, which answers in a few cycles, takes it with its response. The EEPROM and
+//! error outputs each have a one-beat slot (a depth-1 fall-through [`RegFifo`]): a beat whose
+//! slot is free is taken at once (and shown on its output in the same cycle if the slot was
+//! empty), so an EEPROM access, which takes milliseconds, holds back the input only when a
+//! second EEPROM request arrives while its slot is full. From then on the input waits, and so
+//! do requests for other units behind it (head-of-line blocking, kept on purpose: it bounds
+//! the agent's storage, and requests are paced by a management server that waits for its
+//! responses). `requests.ready` is, by the offered beat's type, the register unit's `ready` or
+//! the chosen slot's `sink.ready` (a flip-flop): ready depends on data and on the unit's
+//! ready, never on valid.
 //!
-//! Cost: three 544-bit slots (1632 flip-flops). The register and EEPROM units read their
-//! request from the slot while they work (they store no copy), so the slots are the units'
-//! request registers as well.
+//! Cost: two 544-bit slots (1088 flip-flops before synthesis trims the bits the units never
+//! read). The register path has no slot: a request waits in the unpacker's beat register for
+//! the few cycles the register unit needs, and a slot there cost about 500 flip-flops, each a
+//! logic cell of its own on the iCE40 (the agent's fit on the HX8K is a goal). The EEPROM unit
+//! reads its request from its slot while it works (it stores no copy).
 use super::response_builder::{constant, ResponseBuilder};
 use crate::formats::mgmt::{self, MgmtError, NmpType, MGMT_BEAT_BITS};
 use crate::stream::{StreamSink, StreamSource};
@@ -49,9 +54,9 @@ pub struct NmpDistributor {
     pub eeprom: StreamSource<Bits<MGMT_BEAT_BITS>>,
     /// Error responses to requests of an unknown type.
     pub errors: StreamSource<Bits<MGMT_BEAT_BITS>>,
-    /// Slots holding a beat: bit 0 `registers`, bit 1 `eeprom`, bit 2 `errors` (status).
+    /// Outputs holding a beat: bit 0 `registers` (a request offered to the register unit),
+    /// bit 1 `eeprom`, bit 2 `errors` (status).
     pub held: Signal<Out, Bits<3>>,
-    register_slot: DistributorSlot,
     eeprom_slot: DistributorSlot,
     error_slot: DistributorSlot,
     builder: ResponseBuilder,
@@ -78,7 +83,6 @@ impl Default for NmpDistributor {
             eeprom: Default::default(),
             errors: Default::default(),
             held: Default::default(),
-            register_slot: DistributorSlot::new(true),
             eeprom_slot: DistributorSlot::new(true),
             error_slot: DistributorSlot::new(true),
             builder: Default::default(),
@@ -99,8 +103,7 @@ impl Default for NmpDistributor {
 impl Logic for NmpDistributor {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clock, register_slot, eeprom_slot, error_slot);
-        self.register_slot.reset.next = self.reset.val();
+        clock!(self, clock, eeprom_slot, error_slot);
         self.eeprom_slot.reset.next = self.reset.val();
         self.error_slot.reset.next = self.reset.val();
         self.nmp_type.next = self
@@ -120,33 +123,29 @@ impl Logic for NmpDistributor {
         self.builder.access.next = 0.into();
         self.builder.data0.next = 0.into();
         self.builder.data1.next = 0.into();
-        self.register_slot.sink.data.next = self.requests.data.val();
+        self.registers.data.next = self.requests.data.val();
         self.eeprom_slot.sink.data.next = self.requests.data.val();
         self.error_slot.sink.data.next = self.builder.response.val();
-        self.register_slot.sink.valid.next = self.requests.valid.val() & self.to_registers.val();
+        self.registers.valid.next = self.requests.valid.val() & self.to_registers.val();
         self.eeprom_slot.sink.valid.next = self.requests.valid.val() & self.to_eeprom.val();
         self.error_slot.sink.valid.next =
             self.requests.valid.val() & !self.to_registers.val() & !self.to_eeprom.val();
         self.requests.ready.next = self.error_slot.sink.ready.val();
         if self.to_registers.val() {
-            self.requests.ready.next = self.register_slot.sink.ready.val();
+            self.requests.ready.next = self.registers.ready.val();
         }
         if self.to_eeprom.val() {
             self.requests.ready.next = self.eeprom_slot.sink.ready.val();
         }
         if self.reset.val() {
             self.requests.ready.next = false;
-            self.register_slot.sink.valid.next = false;
+            self.registers.valid.next = false;
             self.eeprom_slot.sink.valid.next = false;
             self.error_slot.sink.valid.next = false;
         }
-        self.held.next = bit_cast::<3, 1>(self.register_slot.count.val())
+        self.held.next = bit_cast::<3, 1>(self.registers.valid.val().into())
             | (bit_cast::<3, 1>(self.eeprom_slot.count.val()) << 1)
             | (bit_cast::<3, 1>(self.error_slot.count.val()) << 2);
-        StreamSource::<Bits<MGMT_BEAT_BITS>>::link(
-            &mut self.registers,
-            &mut self.register_slot.source,
-        );
         StreamSource::<Bits<MGMT_BEAT_BITS>>::link(&mut self.eeprom, &mut self.eeprom_slot.source);
         StreamSource::<Bits<MGMT_BEAT_BITS>>::link(&mut self.errors, &mut self.error_slot.source);
     }

@@ -81,23 +81,36 @@ pub fn distribute(b: &MgmtBeat, chip: u16) -> (Route3, MgmtBeat) {
     }
 }
 
-/// The distributor, cycle by cycle: one fall-through slot per output.
+/// The distributor, cycle by cycle: register requests pass straight through (the input is
+/// taken when the register unit is ready), the EEPROM and error outputs each have a
+/// fall-through slot.
 #[derive(Default)]
 pub struct DistributorModel {
-    /// The beat held in each output's slot.
+    /// The beat held in each output's slot (`Registers` has none: always `None`).
     pub slots: [Option<MgmtBeat>; 3],
 }
 
 impl DistributorModel {
-    /// `requests.ready` and each output's offer this cycle, for the offered request `input`.
-    pub fn outputs(&self, input: Option<&MgmtBeat>, chip: u16) -> (bool, [Option<MgmtBeat>; 3]) {
+    /// `requests.ready` and each output's offer this cycle, for the offered request `input`
+    /// and the outputs' `ready` (`taken[k]`).
+    pub fn outputs(
+        &self,
+        input: Option<&MgmtBeat>,
+        chip: u16,
+        taken: [bool; 3],
+    ) -> (bool, [Option<MgmtBeat>; 3]) {
         let mut outs = self.slots;
         let mut ready = false;
         if let Some(b) = input {
             let (k, beat) = distribute(b, chip);
-            ready = self.slots[k as usize].is_none();
-            if ready {
-                outs[k as usize] = Some(beat);
+            if k == Route3::Registers {
+                ready = taken[0];
+                outs[0] = Some(beat);
+            } else {
+                ready = self.slots[k as usize].is_none();
+                if ready {
+                    outs[k as usize] = Some(beat);
+                }
             }
         }
         (ready, outs)
@@ -114,8 +127,8 @@ impl DistributorModel {
             self.slots = [None; 3];
             return false;
         }
-        let (ready, outs) = self.outputs(input, chip);
-        for k in 0..3 {
+        let (ready, outs) = self.outputs(input, chip, taken);
+        for k in 1..3 {
             if outs[k].is_some() && taken[k] {
                 self.slots[k] = None;
             } else {

@@ -137,7 +137,7 @@ fn bench(
         }
         let input = offer.as_ref().map(|o| o.0);
         let tag = format!("seed {seed} cycle {c}");
-        let (want_ready, want_outs) = model.outputs(input.as_ref(), CHIP);
+        let (want_ready, want_outs) = model.outputs(input.as_ref(), CHIP, readies);
         let mut got_outs = [None; 3];
         for (k, o) in outs.iter().enumerate() {
             if b.peek_bool(o.0) {
@@ -157,7 +157,10 @@ fn bench(
                 report.input_stalls += !want_ready as u64;
             }
             assert_eq!(got_outs, want_outs, "{tag}: outputs differ from the model");
-            let held = (0..3).fold(0, |m, k| m | (model.slots[k].is_some() as u128) << k);
+            // Bit 0: a register request is offered (it has no slot); bits 1, 2: slots full.
+            let held = (1..3).fold(want_outs[0].is_some() as u128, |m, k| {
+                m | (model.slots[k].is_some() as u128) << k
+            });
             assert_eq!(b.peek(held_port), held, "{tag}: held");
             for k in 0..3 {
                 if want_outs[k].is_some() && readies[k] {
