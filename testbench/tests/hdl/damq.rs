@@ -29,13 +29,15 @@
 //! Latency and rate (directed): a head sent to an idle VC in cycle `c` is `waiting` and read in
 //! `c + 1`; a VC filled from the RAM list is read back at one flit per cycle.
 #![allow(clippy::needless_range_loop)] // per-VC ports, queues, credits and model state are indexed by VC
-use hdl::formats::flit::{ControlCode, Flit};
+use hdl::formats::flit::ControlCode;
 use nrc::damq;
 use nrc::port::damq::damq_capacity;
 use nrc::port::{event, Damq, DamqParams};
 use std::collections::VecDeque;
 use testbench::models::damq::DamqModel;
-use testbench::models::formats::{random_control, random_header};
+use testbench::models::formats::{
+    random_body_flit as body, random_control, random_head_flit as head, random_tail_flit as tail,
+};
 use testbench::reset::ResetSchedule;
 use testbench::rhdl::SimValue;
 use testbench::{port_table, run_both, Backend, BenchRng, PortTable};
@@ -104,18 +106,6 @@ fn table<
     t
 }
 
-fn head(rng: &mut BenchRng, len: u8) -> u128 {
-    Flit::Head(random_header(rng, len)).pack()
-}
-fn body(rng: &mut BenchRng) -> u128 {
-    Flit::Body(rng.bits(64) as u64).pack()
-}
-fn tail(rng: &mut BenchRng) -> u128 {
-    Flit::Tail {
-        crc16: rng.bits(16) as u16,
-    }
-    .pack()
-}
 fn packet(rng: &mut BenchRng, n: usize, len: u8) -> Vec<u128> {
     let mut p = vec![head(rng, len)];
     p.extend((2..n).map(|_| body(rng)));

@@ -9,10 +9,12 @@
 //! `freed`, every counter, the error buffer and `dropped_any` must be zero; the sender starts
 //! over with `D` credits in the middle of its stream (as a link does when both ends reset), and
 //! what comes out is checked against the reset model alone.
-use hdl::formats::flit::{ControlCode, Flit};
+use hdl::formats::flit::ControlCode;
 use hdl::llp::packet_buffer::*;
 use hdl::packet_buffer;
-use testbench::models::formats::{random_control, random_header};
+use testbench::models::formats::{
+    random_body_flit as body, random_control, random_head_flit as head, random_tail_flit as tail,
+};
 use testbench::models::packet_buffer::{classify, Counters, FlitClass, PacketBufferModel};
 use testbench::models::stream::{Receiver, StreamPorts};
 use testbench::reset::ResetSchedule;
@@ -37,18 +39,6 @@ const TL: usize = 2;
 const BAD: usize = 3;
 const OVR: usize = 4;
 
-fn head(rng: &mut BenchRng, len: u8) -> u128 {
-    Flit::Head(random_header(rng, len)).pack()
-}
-fn body(rng: &mut BenchRng) -> u128 {
-    Flit::Body(rng.bits(64) as u64).pack()
-}
-fn tail(rng: &mut BenchRng) -> u128 {
-    Flit::Tail {
-        crc16: rng.bits(16) as u16,
-    }
-    .pack()
-}
 fn malformed(rng: &mut BenchRng) -> u128 {
     match rng.range(0, 2) {
         0 => (rng.range(6, 0x1f) as u128) << 56,

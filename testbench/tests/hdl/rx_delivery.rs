@@ -21,7 +21,9 @@
 use hdl::formats::flit::{ControlCode, Flit};
 use hdl::rx_delivery;
 use std::collections::VecDeque;
-use testbench::models::formats::random_header;
+use testbench::models::formats::{
+    random_body_flit as body, random_header, random_tail_flit as tail,
+};
 use testbench::models::packet_buffer::{Counters, PacketBufferModel};
 use testbench::models::rx_delivery::{route, Route, RxDeliveryModel};
 use testbench::models::stream::{Receiver, StreamPorts};
@@ -93,15 +95,6 @@ fn head(rng: &mut BenchRng, vc: u8, len: u8) -> u128 {
     let mut h = random_header(rng, len);
     h.vc = vc;
     Flit::Head(h).pack()
-}
-fn body(rng: &mut BenchRng) -> u128 {
-    Flit::Body(rng.bits(64) as u64).pack()
-}
-fn tail(rng: &mut BenchRng) -> u128 {
-    Flit::Tail {
-        crc16: rng.bits(16) as u16,
-    }
-    .pack()
 }
 fn control(code: ControlCode, vc: u8, rng: &mut BenchRng) -> u128 {
     Flit::Control {
