@@ -47,6 +47,48 @@ pub struct Request {
     pub data: u64,
 }
 
+/// The request lines of a register port (`valid`, `address`, `write`, `data`), as a bench
+/// looked them up.
+#[derive(Clone, Copy, Debug)]
+pub struct RequestLines {
+    /// `valid`.
+    pub valid: crate::PortId,
+    /// `address`.
+    pub address: crate::PortId,
+    /// `write`.
+    pub write: crate::PortId,
+    /// `data`.
+    pub data: crate::PortId,
+}
+
+impl RequestLines {
+    /// Drives the lines: `request` with `valid` high, or, idle, `valid` low and random
+    /// address (`address_bits`), write and data (`data_bits`) lines that must not matter.
+    pub fn poke(
+        self,
+        b: &mut dyn crate::Backend,
+        request: Option<Request>,
+        rng: &mut crate::BenchRng,
+        address_bits: usize,
+        data_bits: usize,
+    ) {
+        match request {
+            Some(r) => {
+                b.poke_bool(self.valid, true);
+                b.poke(self.address, r.address as u128);
+                b.poke_bool(self.write, r.write);
+                b.poke(self.data, r.data as u128);
+            }
+            None => {
+                b.poke_bool(self.valid, false);
+                b.poke(self.address, rng.bits(address_bits));
+                b.poke_bool(self.write, rng.chance(0.5));
+                b.poke(self.data, rng.bits(data_bits));
+            }
+        }
+    }
+}
+
 /// A register response.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Response {

@@ -19,7 +19,7 @@
 use hdl::regmap::{regfile_sample, Access, RegArbiter, RegError, RegFile};
 use rust_hdl::prelude::*;
 use std::collections::VecDeque;
-use testbench::models::reg_file::{RegFileModel, Request, Response};
+use testbench::models::reg_file::{RegFileModel, Request, RequestLines, Response};
 use testbench::{port_table, run_both, Backend, BenchRng, PortId, PortTable, ResetSchedule};
 
 const A: usize = 12;
@@ -257,20 +257,13 @@ impl Bench<'_> {
             let q = &self.requesters[k];
             let b = &mut *self.b;
             b.poke_bool(q.response_ready, ready);
-            match q.offer {
-                Some((r, _)) => {
-                    b.poke_bool(q.valid, true);
-                    b.poke(q.address, r.address as u128);
-                    b.poke_bool(q.write, r.write);
-                    b.poke(q.data, r.data as u128);
-                }
-                None => {
-                    b.poke_bool(q.valid, false);
-                    b.poke(q.address, self.rng.bits(A));
-                    b.poke_bool(q.write, self.rng.chance(0.5));
-                    b.poke(q.data, self.rng.bits(D));
-                }
+            RequestLines {
+                valid: q.valid,
+                address: q.address,
+                write: q.write,
+                data: q.data,
             }
+            .poke(b, q.offer.map(|(r, _)| r), &mut self.rng, A, D);
         }
         let mut taken = [false; 2];
         for k in 0..2 {

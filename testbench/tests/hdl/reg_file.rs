@@ -14,7 +14,7 @@
 //! a burst, long random runs; and the emitted sample map `regfile_sample` (A = 12, D = 64).
 use hdl::regmap::{regfile_sample, Access, RegError, RegFile, RegMap, Register};
 use std::collections::VecDeque;
-use testbench::models::reg_file::{port_table, Inputs, RegFileModel, Request};
+use testbench::models::reg_file::{port_table, Inputs, RegFileModel, Request, RequestLines};
 use testbench::{run_both, Backend, BenchRng, PortId};
 
 /// The bench map: every kind, widths 1 to 16, narrow counters, holes, the last address.
@@ -238,21 +238,19 @@ impl Bench<'_> {
         let p = &self.p;
         b.poke_bool(p.reset, inputs.reset);
         b.poke_bool(p.rsp_ready, inputs.response_ready);
-        match inputs.request {
-            Some(r) => {
-                b.poke_bool(p.valid, true);
-                b.poke(p.address, r.address as u128);
-                b.poke_bool(p.write, r.write);
-                b.poke(p.data, r.data as u128);
-            }
-            None => {
-                // Idle: random lines that must not matter.
-                b.poke_bool(p.valid, false);
-                b.poke(p.address, self.rng.bits(self.address_bits));
-                b.poke_bool(p.write, self.rng.chance(0.5));
-                b.poke(p.data, self.rng.bits(self.width));
-            }
+        RequestLines {
+            valid: p.valid,
+            address: p.address,
+            write: p.write,
+            data: p.data,
         }
+        .poke(
+            b,
+            inputs.request,
+            &mut self.rng,
+            self.address_bits,
+            self.width,
+        );
         for (i, &v) in inputs.flags.iter().enumerate() {
             b.poke(p.flags[i], v as u128);
         }

@@ -19,7 +19,7 @@ use hdl::regmap::reg_split::SPLIT_TAG_DEPTH;
 use hdl::regmap::{regfile_sample, Access, RegError, RegFile, RegSplit};
 use rust_hdl::prelude::*;
 use std::collections::VecDeque;
-use testbench::models::reg_file::{RegFileModel, Request, Response};
+use testbench::models::reg_file::{RegFileModel, Request, RequestLines, Response};
 use testbench::{port_table, run_both, Backend, BenchRng, PortId, PortTable, ResetSchedule};
 
 const A: usize = 12;
@@ -285,20 +285,13 @@ impl Bench<'_> {
         let p = &self.ports;
         self.b.poke_bool(p.reset, reset);
         let b = &mut *self.b;
-        match self.offer {
-            Some(r) => {
-                b.poke_bool(p.valid, true);
-                b.poke(p.address, r.address as u128);
-                b.poke_bool(p.write, r.write);
-                b.poke(p.data, r.data as u128);
-            }
-            None => {
-                b.poke_bool(p.valid, false);
-                b.poke(p.address, self.rng.bits(A));
-                b.poke_bool(p.write, self.rng.chance(0.5));
-                b.poke(p.data, self.rng.bits(D));
-            }
+        RequestLines {
+            valid: p.valid,
+            address: p.address,
+            write: p.write,
+            data: p.data,
         }
+        .poke(b, self.offer, &mut self.rng, A, D);
         b.poke_bool(p.response_ready, self.rng.chance(t.ready));
         let chip_ready = self.rng.chance(t.chip_ready);
         b.poke_bool(p.chip_ready, chip_ready);

@@ -29,7 +29,7 @@ use hdl::regmap::{Access, RegError, RegFile, RegMap, RegRequestSink, RegResponse
 use nrc::regs::route_table_map;
 use nrc::routing::{HeadSink, OutputStatesSink, RouteResultSource, RouteUnit, NODE_BITS};
 use rust_hdl::prelude::*;
-use testbench::models::reg_file::{Inputs, RegFileModel, Request};
+use testbench::models::reg_file::{Inputs, RegFileModel, Request, RequestLines};
 use testbench::models::route::{HeadInput, ManagementInput, OutputState, Route, RouteUnitModel};
 use testbench::rhdl::SimValue;
 use testbench::{port_table, run_both, Backend, BenchRng, PortId, PortTable, ResetSchedule};
@@ -402,20 +402,13 @@ impl Bench<'_> {
         b.poke_bool(p.reset, reset);
         b.poke_bool(p.rsp_ready, inputs.response_ready);
         b.poke_bool(p.deterministic, self.deterministic);
-        match inputs.request {
-            Some(r) => {
-                b.poke_bool(p.valid, true);
-                b.poke(p.address, r.address as u128);
-                b.poke_bool(p.write, r.write);
-                b.poke(p.data, r.data as u128);
-            }
-            None => {
-                b.poke_bool(p.valid, false);
-                b.poke(p.address, self.rng.bits(A));
-                b.poke_bool(p.write, self.rng.chance(0.5));
-                b.poke(p.data, self.rng.bits(D));
-            }
+        RequestLines {
+            valid: p.valid,
+            address: p.address,
+            write: p.write,
+            data: p.data,
         }
+        .poke(b, inputs.request, &mut self.rng, A, D);
         let s = self.size.state_bits;
         for (i, h) in heads.iter().enumerate() {
             b.poke_bool(p.head_valid[i], h.valid);
