@@ -182,6 +182,7 @@ pub struct InputPort<
     agent_last: DFF<bool>,
     /// The events of this block (`NO_ROUTE`, `MGMT_OFF_VC`), registered.
     own_events: DFF<Bits<{ event::COUNT }>>,
+    own_now: Signal<Local, Bits<{ event::COUNT }>>,
     /// Per VC, this cycle: the route arriving is its, its front is a management head, it
     /// discards / feeds the agent, wants a side read, needs a lookup, is granted.
     route_here: Vec<Signal<Local, bool>>,
@@ -292,6 +293,7 @@ impl<
             agent_flit: Default::default(),
             agent_last: Default::default(),
             own_events: Default::default(),
+            own_now: Default::default(),
             route_here: defaults(VCS),
             mgmt_head: defaults(VCS),
             drop_now: defaults(VCS),
@@ -590,13 +592,14 @@ impl<
             }
         }
         // Events: this block's, registered, beside the DAMQ's.
-        self.own_events.d.next = self.no_event.val();
+        self.own_now.next = self.no_event.val();
         if self.route_none.val() {
-            self.own_events.d.next = self.ev_no_route.val();
+            self.own_now.next = self.ev_no_route.val();
         }
         if self.side_go.val() & self.side_mgmt_drop.val() {
-            self.own_events.d.next = self.own_events.d.val() | self.ev_mgmt_off_vc.val();
+            self.own_now.next = self.own_now.val() | self.ev_mgmt_off_vc.val();
         }
+        self.own_events.d.next = self.own_now.val();
         if self.reset.val() {
             self.own_events.d.next = self.no_event.val();
             self.agent_full.d.next = false;
