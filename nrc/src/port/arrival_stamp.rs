@@ -36,7 +36,8 @@ pub struct ArrivalStamp<const VCS: usize, const VCB: usize> {
     /// The free-running cycle counter.
     pub now: Signal<In, Bits<STAMP_BITS>>,
     delay: Signal<Local, Bits<DELAY_BITS>>,
-    stamp: Signal<Local, Bits<STAMP_BITS>>,
+    /// The arrival stamp (`now - delay`).
+    base: Signal<Local, Bits<STAMP_BITS>>,
     /// The flit without its stamp field.
     cleared: Signal<Local, Bits<FLIT_BITS>>,
     field_mask: Constant<Bits<FLIT_BITS>>,
@@ -61,7 +62,7 @@ impl<const VCS: usize, const VCB: usize> ArrivalStamp<VCS, VCB> {
             outbound: Default::default(),
             now: Default::default(),
             delay: Default::default(),
-            stamp: Default::default(),
+            base: Default::default(),
             cleared: Default::default(),
             field_mask: Constant::new(Bits::<FLIT_BITS>::from(mask as u64)),
             delay_lsb: Constant::new((DELAY.lsb as u64).into()),
@@ -88,14 +89,14 @@ impl<const VCS: usize, const VCB: usize> Logic for ArrivalStamp<VCS, VCB> {
             .flit
             .val()
             .get_bits::<DELAY_BITS>(self.delay_lsb.val().index());
-        self.stamp.next = self.now.val() - bit_cast::<STAMP_BITS, DELAY_BITS>(self.delay.val());
+        self.base.next = self.now.val() - bit_cast::<STAMP_BITS, DELAY_BITS>(self.delay.val());
         self.cleared.next = self.inbound.flit.val() & !self.field_mask.val();
         self.outbound.flit.next = self.inbound.flit.val();
         if !self.inbound.flit.val().get_bit(self.type_bit.val().index())
             & self.inbound.flit.val().get_bit(self.head_bit.val().index())
         {
             self.outbound.flit.next = self.cleared.val()
-                | (bit_cast::<FLIT_BITS, STAMP_BITS>(self.stamp.val()) << self.delay_lsb.val());
+                | (bit_cast::<FLIT_BITS, STAMP_BITS>(self.base.val()) << self.delay_lsb.val());
         }
     }
 }
