@@ -70,21 +70,19 @@ pub fn input_port(cfg: &Config) -> Result<Option<Emitted>, String> {
     let p = crate::port::InputPortParams::from_config(cfg, 0);
     const DOC: &str = "one router port's input side, 5 ports' worth of port numbers: the DAMQ input unit, route lookups (a head arriving at an idle VC looked up from the channel, ready with its route and output VC in the next cycle), per-VC packet state, the VC policy (router.vc_policy), drops of packets without a route, management packets to the agent's stream, and the head rewrite (vc, delay) on the way to the switch";
     let name = "nrc_input_port";
-    Ok(
-        match (cfg.network.vcs, cfg.router.input_buffer_flits) {
-            (2, 128) => Some(emit(
-                <crate::input_port!(2, 128, INPUT_PORT_PORTS)>::new(p),
-                name,
-                DOC,
-            )?),
-            (6, 256) => Some(emit(
-                <crate::input_port!(6, 256, INPUT_PORT_PORTS)>::new(p),
-                name,
-                DOC,
-            )?),
-            _ => None,
-        },
-    )
+    Ok(match (cfg.network.vcs, cfg.router.input_buffer_flits) {
+        (2, 128) => Some(emit(
+            <crate::input_port!(2, 128, INPUT_PORT_PORTS)>::new(p),
+            name,
+            DOC,
+        )?),
+        (6, 256) => Some(emit(
+            <crate::input_port!(6, 256, INPUT_PORT_PORTS)>::new(p),
+            name,
+            DOC,
+        )?),
+        _ => None,
+    })
 }
 
 /// The management plane's parameters for `cfg`: I2C standard mode at `fpga.clock_mhz`, the

@@ -510,7 +510,7 @@ fn small(name: &str, s: Shape, run: &Run) -> Outcome {
 /// Random traffic of every kind on every VC, dest_mod policy: every outcome occurs.
 #[test]
 fn input_port_random_traffic() {
-    let mut total = vec![0u64; event::COUNT];
+    let mut total = [0u64; event::COUNT];
     for (seed, rates) in [(1u64, (0.8, 0.7)), (2, (1.0, 0.95)), (3, (0.5, 0.4))] {
         let mut run = random_run(seed, 12000);
         (run.in_rate, run.grant_rate) = rates;
