@@ -23,4 +23,5 @@ pub mod regmap;
 pub mod skid_buffer;
 pub mod stream;
 pub mod tops;
+pub mod vc_policy;
 pub mod width;

@@ -135,6 +135,8 @@ config_sections! {
         input_buffer_flits: u32 = 128, Rule::Pow2(16, 256);
         /// Slots of a port's input buffer reserved for each VC, so one VC can never starve another (at least network.max_packet_flits: virtual cut-through). The rest of the buffer is lent to whichever VCs need it.
         reserved_flits_per_vc: u32 = 32, Rule::Range(2, 255);
+        /// VC policy: the VC a data packet leaves on (hdl::vc_policy): 0 keep (the input VC), 1 dest_mod (data VC dst mod n over the VCs other than network.mgmt_vc), 2 up_down (fat trees: the upper half of the data VCs once a packet has turned down; needs 2 data VCs). GET packets keep their VC, management packets stay on network.mgmt_vc.
+        vc_policy: u32 = 0, Rule::Range(0, 2);
     }
     /// The FPGA board build (Alchitry Cu, iCE40-HX8K).
     fpga: FpgaConfig {
@@ -173,7 +175,21 @@ impl Config {
                 self.router.input_buffer_flits
             ));
         }
+        let data_vcs =
+            crate::vc_policy::data_vcs(self.network.vcs as usize, self.network.mgmt_vc as usize)
+                .len();
+        if self.router.vc_policy == 2 && data_vcs < 2 {
+            return Err(format!(
+                "router.vc_policy = 2: up_down needs at least 2 data VCs (network.vcs = {} less network.mgmt_vc leaves {data_vcs}): a lower half for packets going up and an upper half for packets turned down",
+                self.network.vcs
+            ));
+        }
         Ok(())
+    }
+
+    /// The router's VC policy (`router.vc_policy`, validated).
+    pub fn vc_policy(&self) -> crate::vc_policy::VcPolicy {
+        crate::vc_policy::VcPolicy::from_code(self.router.vc_policy).expect("validated")
     }
 
     /// Parses TOML and validates it. The error is one line naming the field and what is allowed.
@@ -288,6 +304,11 @@ mod tests {
                 "[router]\ninput_buffer_flits = 512\n",
                 "router.input_buffer_flits = 512: must be a power of two in 16..=256",
             ),
+            (
+                "[router]\nvc_policy = 2\n",
+                "router.vc_policy = 2: up_down needs at least 2 data VCs",
+            ),
+            ("[router]\nvc_policy = 3\n", "router.vc_policy = 3: must be in 0..=2"),
         ];
         for (text, want) in cases {
             let e = Config::from_toml(text).unwrap_err();

@@ -11,8 +11,9 @@ use hdl::{with_count8, with_log2_in};
 /// yet, so the mesh is the 8-port one (2 rows of 4); the published 24-port mesh (`RsMesh24`)
 /// is synthesized by the `rs_mesh` unit tests.
 pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
-    Ok(vec![
-        damq(cfg)?,
+    let mut tops = vec![damq(cfg)?];
+    tops.extend(input_port(cfg)?);
+    tops.extend([
         emit(
             RsMesh8::new(),
             "nrc_rs_mesh",
@@ -28,7 +29,8 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
             "nrc_route_unit",
             "the router's routing of data packets, 5 ports: a route table of 256 destinations (block RAM, a copy per input port and one for the management read, written through the indirect registers) and per input port a route-compute stage (head in, one allowed output port chosen adaptively or deterministically, or no route with a fault pulse, one cycle later)",
         )?,
-    ])
+    ]);
+    Ok(tops)
 }
 
 /// Destinations in the default build's route table (node IDs 0..=255). The `[router]` section
@@ -49,6 +51,37 @@ pub fn damq(cfg: &Config) -> Result<Emitted, String> {
                 "one router port's DAMQ input unit: router channel in (credits back: per-VC reservations and a lent pool), packet checks with drops and TailBadPkt closes by reason, one RAM of router.input_buffer_flits flits shared by network.vcs linked lists with front registers, one read port for the switch",
             )
         })
+    })
+}
+
+/// Router ports of the default build's input port top (the `[router]` section has no port
+/// count yet): 5, as the routing top.
+pub const INPUT_PORT_PORTS: usize = 5;
+
+/// One port's input side for `cfg` (the DAMQ of [`damq`], `network.mgmt_vc`,
+/// `router.vc_policy`, no down ports) in a router of [`INPUT_PORT_PORTS`] ports, as top
+/// `nrc_input_port`; also what the `input_port` bench simulates for the default configuration.
+///
+/// Only the shapes of `configs/` are built (default: 2 VCs, 128 slots; published: 6 VCs, 256
+/// slots); for any other shape the top is left out (`None`). Each shape is a separate
+/// instantiation of the whole block, and the 40 shapes of [`damq`]'s ranges took the `nrc`
+/// crate's release build from about a minute to over eight on this machine.
+pub fn input_port(cfg: &Config) -> Result<Option<Emitted>, String> {
+    let p = crate::port::InputPortParams::from_config(cfg, 0);
+    const DOC: &str = "one router port's input side, 5 ports' worth of port numbers: the DAMQ input unit, route lookups (a head arriving at an idle VC looked up from the channel, ready with its route and output VC in the next cycle), per-VC packet state, the VC policy (router.vc_policy), drops of packets without a route, management packets to the agent's stream, and the head rewrite (vc, delay) on the way to the switch";
+    let name = "nrc_input_port";
+    Ok(match (cfg.network.vcs, cfg.router.input_buffer_flits) {
+        (2, 128) => Some(emit(
+            <crate::input_port!(2, 128, INPUT_PORT_PORTS)>::new(p),
+            name,
+            DOC,
+        )?),
+        (6, 256) => Some(emit(
+            <crate::input_port!(6, 256, INPUT_PORT_PORTS)>::new(p),
+            name,
+            DOC,
+        )?),
+        _ => None,
     })
 }
 

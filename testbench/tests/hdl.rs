@@ -14,6 +14,7 @@ mod hdl {
     mod fifo;
     mod flit_decoder;
     mod i2c_master;
+    mod input_port;
     mod lfsr;
     mod ltp_deframer;
     mod ltp_striper;

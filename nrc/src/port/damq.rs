@@ -24,6 +24,10 @@
 //! that same cycle: this unit's share of the router core's head-in to head-out latency is one
 //! cycle. The same VC can be read every cycle (refills from the RAM keep up).
 //!
+//! **Bypass**: `bypass_head` says that the flit on the channel in this cycle is a head stored
+//! straight into its VC's front (the VC was idle), so it is that VC's front in the next cycle;
+//! the input port starts its route lookup from the channel then (zero-load latency).
+//!
 //! **Events** (one bit per reason of [`super::event`], a one-cycle pulse in the cycle after the
 //! flit; the register file's counter banks count them): drops by reason, and `NO_SLOT`, which
 //! cannot happen while the sender obeys credits.
@@ -108,11 +112,16 @@ pub struct Damq<
     pub fronts: Vec<Signal<Out, Bits<FLIT_BITS>>>,
     /// Bit `e` ([`super::event`]): a flit was dropped or rewritten for reason `e`.
     pub events: Signal<Out, Bits<{ event::COUNT }>>,
+    /// The flit on `channel` is a head stored straight into the front of `channel.vc` in this
+    /// cycle (it is that VC's front, `waiting`, in the next cycle).
+    pub bypass_head: Signal<Out, bool>,
     intake: Intake<VCS, VCB>,
     store: DamqStore<VCS, VCB, SLOTS, AW, CW>,
     lender: CreditLender<VCS, CW>,
     /// The `NO_SLOT` bit of `events`.
     no_slot_event: Constant<Bits<{ event::COUNT }>>,
+    type_bit: Constant<Bits<7>>,
+    head_bit: Constant<Bits<7>>,
 }
 
 impl<const VCS: usize, const VCB: usize, const SLOTS: usize, const AW: usize, const CW: usize>
@@ -142,10 +151,13 @@ impl<const VCS: usize, const VCB: usize, const SLOTS: usize, const AW: usize, co
             waiting: Default::default(),
             fronts: (0..VCS).map(|_| Default::default()).collect(),
             events: Default::default(),
+            bypass_head: Default::default(),
             intake: Intake::new(p.max_len),
             store: DamqStore::new(),
             lender: CreditLender::new(p.reserve, capacity),
             no_slot_event: Constant::new((1u64 << event::NO_SLOT).into()),
+            type_bit: Constant::new((hdl::formats::flit::TYPE_BIT as u64).into()),
+            head_bit: Constant::new((hdl::formats::flit::HEAD_BIT as u64).into()),
         }
     }
 }
@@ -176,6 +188,20 @@ impl<const VCS: usize, const VCB: usize, const SLOTS: usize, const AW: usize, co
             self.fronts[v].next = self.store.fronts[v].val();
         }
         self.events.next = bit_cast::<{ event::COUNT }, INTAKE_EVENTS>(self.intake.events.val());
+        // What is stored may be a TailBadPkt in place of the channel's flit: look at the write.
+        self.bypass_head.next = self.store.bypassed.val()
+            & !self
+                .intake
+                .write
+                .flit
+                .val()
+                .get_bit(self.type_bit.val().index())
+            & self
+                .intake
+                .write
+                .flit
+                .val()
+                .get_bit(self.head_bit.val().index());
         if self.store.no_slot.val() {
             self.events.next = self.events.val() | self.no_slot_event.val();
         }

@@ -36,7 +36,9 @@
 //!
 //! Outputs: `ready[v]` (VC `v` has a front), `waiting[v]` (that front is a head: a packet waits
 //! for route and allocation; its header is `fronts[v]`), `fronts[v]` (any data when not
-//! ready), `left` (bit `v`: a flit of VC `v` moved out this cycle). A read of a VC with no flit
+//! ready), `left` (bit `v`: a flit of VC `v` moved out this cycle), `bypassed` (the flit
+//! written in this cycle goes straight into its VC's front: it is that VC's front in the next
+//! cycle; the input port looks a head written so up in the cycle it arrives). A read of a VC with no flit
 //! ready, or `read.vc >= VCS`, is ignored. Synchronous `reset` empties every VC.
 //!
 //! Parameters: `VCS`, `VCB` as in the channel; `SLOTS` (a power of two, 16..=256), `AW` =
@@ -78,6 +80,8 @@ pub struct DamqStore<
     pub left: Signal<Out, Bits<VCS>>,
     /// A flit found no free slot in the previous cycle and was lost.
     pub no_slot: Signal<Out, bool>,
+    /// The flit written in this cycle bypasses to its VC's front (the front in the next cycle).
+    pub bypassed: Signal<Out, bool>,
     ram: RAM<Bits<WORD_BITS>, AW>,
     free: BramFifo<Bits<AW>, SLOTS, AW, CW>,
     /// The free list's outputs this block does not need (it never fills: it has a slot for
@@ -176,6 +180,7 @@ impl<const VCS: usize, const VCB: usize, const SLOTS: usize, const AW: usize, co
             fronts: (0..VCS).map(|_| Default::default()).collect(),
             left: Default::default(),
             no_slot: Default::default(),
+            bypassed: Default::default(),
             ram: Default::default(),
             free: BramFifo::new(),
             unused_free: Default::default(),
@@ -306,6 +311,7 @@ impl<const VCS: usize, const VCB: usize, const SLOTS: usize, const AW: usize, co
             }
         }
         self.bypass.next = self.write.valid.val() & self.write_empty.val() & !self.write_busy.val();
+        self.bypassed.next = self.bypass.val();
         self.to_ram.next = self.write.valid.val() & !self.bypass.val();
         self.fresh_left.next = self.fresh.q.val() != self.slots.val();
         self.alloc.next = self.free.source.data.val();

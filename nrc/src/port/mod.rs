@@ -7,20 +7,31 @@
 //! policy guarantees room) and [`VcReadSource`]/[`VcReadSink`] (the switch's one read port:
 //! the VC to read in this cycle and the flit that moves), and [`SwitchRequestSource`]/
 //! [`SwitchRequestSink`] (a whole input port's offer to the switch and the switch's grant).
+//!
+//! [`InputPort`] is a whole port's input side: [`ArrivalStamp`], the [`Damq`], the route
+//! request path, the per-VC packet state, [`VcChoice`] (the VC policy) and [`HeadRewrite`].
 use hdl::formats::FLIT_BITS;
 use rust_hdl::prelude::*;
 
+pub mod arrival_stamp;
 pub mod credit_lender;
 pub mod damq;
 pub mod damq_store;
+pub mod head_rewrite;
+pub mod input_port;
 pub mod intake;
 pub mod packet_check;
+pub mod vc_choice;
 
+pub use arrival_stamp::ArrivalStamp;
 pub use credit_lender::CreditLender;
 pub use damq::{Damq, DamqParams};
 pub use damq_store::DamqStore;
+pub use head_rewrite::HeadRewrite;
+pub use input_port::{InputPort, InputPortParams};
 pub use intake::Intake;
 pub use packet_check::PacketCheck;
+pub use vc_choice::VcChoice;
 
 /// The sending end of a store request: `flit` goes at the end of VC `vc`'s queue on this edge.
 #[derive(LogicInterface, Default)]
@@ -177,8 +188,14 @@ pub mod event {
     /// A flit to store found no free slot. Cannot happen while the sender obeys credits (the
     /// credit policy keeps two slots spare); the flit is lost. The benches check it never fires.
     pub const NO_SLOT: usize = 8;
+    /// A head without a route (the route table allows no port for its destination): its
+    /// packet is dropped whole by the input port ([`InputPort`](super::InputPort)).
+    pub const NO_ROUTE: usize = 9;
+    /// A management head on a VC other than `network.mgmt_vc`: its packet is dropped whole by
+    /// the input port.
+    pub const MGMT_OFF_VC: usize = 10;
     /// Number of event bits.
-    pub const COUNT: usize = 9;
+    pub const COUNT: usize = 11;
     /// Names, by bit.
     pub const NAMES: [&str; COUNT] = [
         "bad_vc",
@@ -190,5 +207,7 @@ pub mod event {
         "no_head",
         "bad_flit",
         "no_slot",
+        "no_route",
+        "mgmt_off_vc",
     ];
 }

@@ -9,6 +9,7 @@ pub mod eeprom_loader;
 pub mod fifo;
 pub mod formats;
 pub mod i2c_eeprom;
+pub mod input_port;
 pub mod lane_channel;
 pub mod ltp_deframer;
 pub mod mgmt;

@@ -12,7 +12,8 @@
 //! ignored).
 //!
 //! Checked every cycle against [`DamqModel`]: `ready`, `waiting`, every front, the flit read,
-//! `channel.credits`, `events`; the sender's credits equal the model's count; the credit
+//! `channel.credits`, `events`, `bypass_head` (the arrival is a head that is its VC's only
+//! flit after the edge); the sender's credits equal the model's count; the credit
 //! invariant `sum over VCs of (stored + credits) <= capacity`; every VC below its reservation
 //! (stored + credits < reserve, fewer than `reserve` credits) gets a credit back in the next
 //! cycle; `NO_SLOT` never fires. Per VC, everything read out is the model's queue in order (so
@@ -95,7 +96,7 @@ fn table<
         const CW: usize,
     > = Damq<VCS, VCB, SLOTS, AW, CW>;
     let mut t = port_table!(T<VCS, VCB, SLOTS, AW, CW>; reset, channel.valid, channel.flit,
-        channel.vc, channel.credits, read.valid, read.vc, read.flit, ready, waiting, events);
+        channel.vc, channel.credits, read.valid, read.vc, read.flit, ready, waiting, events, bypass_head);
     for i in 0..VCS {
         t.add(
             format!("fronts${i}"),
@@ -227,6 +228,7 @@ fn bench(b: &mut dyn Backend, s: Shape, run: &Run) -> Outcome {
         p("waiting"),
         p("events"),
     );
+    let bypass_p = p("bypass_head");
     let fronts: Vec<_> = (0..s.vcs).map(|v| p(&format!("fronts${v}"))).collect();
     let vc_bits = b.width(vc_p);
     let capacity = s.capacity();
@@ -394,6 +396,11 @@ fn bench(b: &mut dyn Backend, s: Shape, run: &Run) -> Outcome {
                 "seed {seed} cycle {cycle}: flit read from VC {r}"
             );
         }
+        assert_eq!(
+            b.peek(bypass_p) == 1,
+            bypasses(&model, arrival, read),
+            "seed {seed} cycle {cycle}: bypass_head"
+        );
         b.tick();
         if rst {
             model.reset();
@@ -425,6 +432,19 @@ fn bench(b: &mut dyn Backend, s: Shape, run: &Run) -> Outcome {
         sched.assert_pulses(&format!("damq seed {seed}"), 3);
     }
     out
+}
+
+/// Whether the arrival is a head stored straight into its VC's front on this edge: after the
+/// edge it is its VC's only flit (the VC was empty, or its one flit is read now).
+fn bypasses(model: &DamqModel, arrival: Option<(usize, u128)>, read: Option<usize>) -> bool {
+    let Some((v, _)) = arrival.filter(|a| a.0 < model.queues.len()) else {
+        return false;
+    };
+    let mut next = model.clone();
+    next.edge(arrival, read);
+    let read_here = read == Some(v) && model.ready(v);
+    let before = model.queues[v].len() - read_here as usize;
+    before == 0 && next.queues[v].len() == 1 && next.waiting(v)
 }
 
 fn small(run: &Run) -> Outcome {
