@@ -135,6 +135,12 @@ config_sections! {
         input_buffer_flits: u32 = 128, Rule::Pow2(16, 256);
         /// Slots of a port's input buffer reserved for each VC, so one VC can never starve another (at least network.max_packet_flits: virtual cut-through). The rest of the buffer is lent to whichever VCs need it.
         reserved_flits_per_vc: u32 = 32, Rule::Range(2, 255);
+        /// Switch allocator iterations per cycle (iSLIP-style: each further iteration matches inputs and outputs the earlier ones left unmatched).
+        alloc_iterations: u32 = 1, Rule::Range(1, 3);
+        /// Crossbar tile rows: the input ports are split into this many rows (at most the router's ports; 1 with tile_cols = 1 is the flat crossbar; the published 24-port router uses 4 x 6).
+        tile_rows: u32 = 1, Rule::Range(1, 64);
+        /// Crossbar tile columns: the output ports are split into this many columns (at most the router's ports).
+        tile_cols: u32 = 1, Rule::Range(1, 64);
     }
     /// The FPGA board build (Alchitry Cu, iCE40-HX8K).
     fpga: FpgaConfig {

@@ -10,4 +10,5 @@ pub mod port;
 pub mod regs;
 pub mod routing;
 pub mod rs_mesh;
+pub mod switch;
 pub mod tops;
