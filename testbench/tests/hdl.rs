@@ -6,6 +6,7 @@ mod hdl {
     mod commit_fifo;
     mod crc;
     mod credit_counter;
+    mod crossbar;
     mod damq;
     mod eep_access;
     mod eep_arbiter;
@@ -36,6 +37,7 @@ mod hdl {
     mod rx_link;
     mod skid_buffer;
     mod stream_mux;
+    mod switch;
     mod tx_link;
     mod wide;
     mod width;

@@ -34,7 +34,9 @@ pub struct AgentPort {
     /// The front flit (to the output unit).
     pub flit: Signal<Out, Bits<FLIT_BITS>>,
     /// A packet's first flit moved and its `last` not yet.
-    inside: DFF<bool>,
+    in_packet: DFF<bool>,
+    /// The beat's `port` (always this port): acknowledged unused for the lint.
+    unused_port: Signal<Local, bool>,
     /// Position of the head's `len` field.
     len_lsb: Constant<Bits<8>>,
 }
@@ -49,7 +51,8 @@ impl AgentPort {
             from_agent: Default::default(),
             request: Default::default(),
             flit: Default::default(),
-            inside: Default::default(),
+            in_packet: Default::default(),
+            unused_port: Default::default(),
             len_lsb: Constant::new((LEN.lsb as u64).into()),
         }
     }
@@ -64,9 +67,9 @@ impl Default for AgentPort {
 impl Logic for AgentPort {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, inside);
+        dff_setup!(self, clock, in_packet);
         self.request.valid.next = self.from_agent.valid.val();
-        self.request.head.next = !self.inside.q.val();
+        self.request.head.next = !self.in_packet.q.val();
         self.request.last.next = self.from_agent.last.val();
         self.request.len.next = self
             .from_agent
@@ -74,12 +77,13 @@ impl Logic for AgentPort {
             .val()
             .get_bits::<CREDIT_BITS>(self.len_lsb.val().index());
         self.flit.next = self.from_agent.data.val();
+        self.unused_port.next = self.from_agent.port.val().any();
         self.from_agent.ready.next = self.request.grant.val();
         if self.request.grant.val() & self.from_agent.valid.val() {
-            self.inside.d.next = !self.from_agent.last.val();
+            self.in_packet.d.next = !self.from_agent.last.val();
         }
         if self.reset.val() {
-            self.inside.d.next = false;
+            self.in_packet.d.next = false;
         }
     }
 }

@@ -106,12 +106,13 @@ pub struct SwitchAllocator<
     in_range: Signal<Local, bool>,
     ready: Signal<Local, bool>,
     head: Signal<Local, bool>,
+    /// The input ports' flits are the crossbar's, not read here: acknowledged for the lint.
+    unused_flits: Signal<Local, bool>,
     port_numbers: Vec<Constant<Bits<W>>>,
     vc_numbers: Vec<Constant<Bits<VCB>>>,
     port_offsets: Vec<Constant<Bits<16>>>,
     vc_offsets: Vec<Constant<Bits<16>>>,
     len_offsets: Vec<Constant<Bits<16>>>,
-    last_vc: Constant<Bits<VCB>>,
     max_len: Constant<Bits<CREDIT_BITS>>,
     one: Constant<Bits<CREDIT_BITS>>,
     one_hot: Constant<Bits<VCS>>,
@@ -187,6 +188,7 @@ impl<
             in_range: Default::default(),
             ready: Default::default(),
             head: Default::default(),
+            unused_flits: Default::default(),
             port_numbers: (0..PORTS)
                 .map(|p| Constant::new((p as u64).into()))
                 .collect(),
@@ -200,7 +202,6 @@ impl<
             len_offsets: (0..VCS)
                 .map(|v| Constant::new(((v * CREDIT_BITS) as u64).into()))
                 .collect(),
-            last_vc: Constant::new(((VCS - 1) as u64).into()),
             max_len: Constant::new((max_len as u64).into()),
             one: Constant::new(1u64.into()),
             one_hot: Constant::new(1u64.into()),
@@ -230,7 +231,9 @@ impl<
             self.refusals[p].next = 0.into();
         }
         // Every input VC: its target's state, and whether it may move.
+        self.unused_flits.next = false;
         for i in 0..PORTS {
+            self.unused_flits.next = self.unused_flits.val() | self.requests[i].flit.val().any();
             self.eligible[i].next = 0.into();
             for v in 0..VCS {
                 self.port_field.next = self.requests[i].ports.val() >> self.port_offsets[v].val();
@@ -249,7 +252,8 @@ impl<
                 self.starved.next = false;
                 for p in 0..PORTS {
                     if self.port.val() == self.port_numbers[p].val() {
-                        self.in_range.next = self.vc.val() <= self.last_vc.val();
+                        // A VC number beyond VCS shifts the one-hot bit out.
+                        self.in_range.next = self.vc_hot.val().any();
                         self.credits_field.next =
                             self.controls[p].credits.val() >> self.credit_shift.val();
                         self.credits.next = self.credits_field.val().get_bits::<CREDIT_BITS>(0);

@@ -73,6 +73,9 @@ pub struct OutputUnit<const VCS: usize, const VCB: usize, const PVL: usize> {
     wide: Vec<Signal<Local, Bits<PVL>>>,
     /// Per VC: its position in `control.credits`.
     offsets: Vec<Constant<Bits<PVL>>>,
+    /// The counters' `has_credit` (the allocator compares `available` itself): acknowledged
+    /// unused for the lint.
+    unused_has_credit: Signal<Local, bool>,
     one: Constant<Bits<CREDIT_BITS>>,
     zero: Constant<Bits<CREDIT_BITS>>,
     zero_wide: Constant<Bits<PVL>>,
@@ -122,6 +125,7 @@ impl<const VCS: usize, const VCB: usize, const PVL: usize> OutputUnit<VCS, VCB, 
             offsets: (0..VCS)
                 .map(|v| Constant::new(((v * CREDIT_BITS) as u64).into()))
                 .collect(),
+            unused_has_credit: Default::default(),
             one: Constant::new(1u64.into()),
             zero: Constant::new(0u64.into()),
             zero_wide: Constant::new(0u64.into()),
@@ -150,6 +154,7 @@ impl<const VCS: usize, const VCB: usize, const PVL: usize> Logic for OutputUnit<
         self.control.credits.next = self.zero_wide.val();
         self.control.free.next = !self.owned.q.val();
         self.error.next = false;
+        self.unused_has_credit.next = false;
         self.owned_next.next = self.owned.q.val();
         for v in 0..VCS {
             self.counters[v].clock.next = self.clock.val();
@@ -176,6 +181,8 @@ impl<const VCS: usize, const VCB: usize, const PVL: usize> Logic for OutputUnit<
             self.control.credits.next =
                 self.control.credits.val() | (self.wide[v].val() << self.offsets[v].val());
             self.error.next = self.error.val() | self.counters[v].error.val();
+            self.unused_has_credit.next =
+                self.unused_has_credit.val() | self.counters[v].has_credit.val();
         }
         self.owned.d.next = self.owned_next.val();
         if self.reset.val() {
