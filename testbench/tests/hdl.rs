@@ -25,6 +25,7 @@ mod hdl {
     mod nmp_packer;
     mod nmp_unpacker;
     mod nrc_mgmt;
+    mod output_unit;
     mod packet_buffer;
     mod reg_access;
     mod reg_arbiter;

@@ -61,7 +61,11 @@ fn bench(b: &mut dyn Backend, n: usize, seed: u64, cycles: u64) -> u64 {
             moved += (sel != 0) as u64;
         }
         for p in 0..n {
-            assert_eq!(b.peek(outputs[p]), want[p], "seed {seed} cycle {cycle}: output {p}");
+            assert_eq!(
+                b.peek(outputs[p]),
+                want[p],
+                "seed {seed} cycle {cycle}: output {p}"
+            );
         }
         b.tick();
     }

@@ -163,7 +163,14 @@ struct Packet {
     flits: Vec<u128>,
 }
 
-fn make_packet(rng: &mut BenchRng, id: u32, port: usize, out_vc: usize, n: usize, len: u8) -> Packet {
+fn make_packet(
+    rng: &mut BenchRng,
+    id: u32,
+    port: usize,
+    out_vc: usize,
+    n: usize,
+    len: u8,
+) -> Packet {
     let mut h = FabricHeader {
         dst: id as u16,
         src: (id >> 16) as u16,
@@ -309,7 +316,8 @@ fn bench(b: &mut dyn Backend, s: SwitchShape, run: &Run) -> Outcome {
                 out_vc: vec![0; s.vcs],
                 len: vec![0; s.vcs],
             };
-            let (mut rd, mut hd, mut ls, mut po, mut ov, mut le) = (0u128, 0u128, 0u128, 0u128, 0u128, 0u128);
+            let (mut rd, mut hd, mut ls, mut po, mut ov, mut le) =
+                (0u128, 0u128, 0u128, 0u128, 0u128, 0u128);
             for v in 0..s.vcs {
                 let front = streams[i][v].front();
                 let ready = front.is_some() && rng.chance(run.ready);
@@ -319,7 +327,11 @@ fn bench(b: &mut dyn Backend, s: SwitchShape, run: &Run) -> Outcome {
                     r.last[v] = *k == pk.flits.len() - 1;
                     r.port[v] = pk.port;
                     r.out_vc[v] = pk.out_vc;
-                    r.len[v] = if *k == 0 { pk.flits.len() } else { rng.bits(8) as usize };
+                    r.len[v] = if *k == 0 {
+                        pk.flits.len()
+                    } else {
+                        rng.bits(8) as usize
+                    };
                 } else {
                     r.head[v] = rng.chance(0.5);
                     r.last[v] = rng.chance(0.5);
@@ -376,7 +388,10 @@ fn bench(b: &mut dyn Backend, s: SwitchShape, run: &Run) -> Outcome {
             );
             let flit = match a.input_grants[i] {
                 Some(v) => {
-                    assert!(a.eligible[i] >> v & 1 == 1, "seed {seed} cycle {cycle}: ineligible grant");
+                    assert!(
+                        a.eligible[i] >> v & 1 == 1,
+                        "seed {seed} cycle {cycle}: ineligible grant"
+                    );
                     let (pk, k) = streams[i][v].front().unwrap();
                     pk.flits[*k]
                 }
@@ -416,14 +431,29 @@ fn bench(b: &mut dyn Backend, s: SwitchShape, run: &Run) -> Outcome {
         for p in 0..n {
             let (valid, flit, vc) = model.channel(p);
             assert_eq!(
-                (b.peek_bool(x.out_valid[p]), b.peek(x.out_flit[p]), b.peek(x.out_vc[p]) as usize),
+                (
+                    b.peek_bool(x.out_valid[p]),
+                    b.peek(x.out_flit[p]),
+                    b.peek(x.out_vc[p]) as usize
+                ),
                 (valid, flit, vc),
                 "seed {seed} cycle {cycle}: output {p}"
             );
-            assert_eq!(b.peek(x.credits[p]), model.credits(p), "seed {seed} cycle {cycle}: credits {p}");
-            assert_eq!(b.peek(x.free[p]) as u32, model.free(p), "seed {seed} cycle {cycle}: free {p}");
+            assert_eq!(
+                b.peek(x.credits[p]),
+                model.credits(p),
+                "seed {seed} cycle {cycle}: credits {p}"
+            );
+            assert_eq!(
+                b.peek(x.free[p]) as u32,
+                model.free(p),
+                "seed {seed} cycle {cycle}: free {p}"
+            );
             if valid && !rst {
-                assert!(rx_slots[p][vc] > 0, "seed {seed} cycle {cycle}: output {p} VC {vc}: a flit without credit");
+                assert!(
+                    rx_slots[p][vc] > 0,
+                    "seed {seed} cycle {cycle}: output {p} VC {vc}: a flit without credit"
+                );
                 rx_slots[p][vc] -= 1;
                 rx_queue[p][vc].push_back(flit);
                 // The scoreboard: exactly the packet's flits, in order, one packet per VC.
@@ -434,12 +464,19 @@ fn bench(b: &mut dyn Backend, s: SwitchShape, run: &Run) -> Outcome {
                         let pk = records.get(&id).unwrap_or_else(|| {
                             panic!("seed {seed} cycle {cycle}: output {p} VC {vc}: {flit:#x} is no packet's head")
                         });
-                        assert_eq!((pk.port, pk.out_vc), (p, vc), "seed {seed} cycle {cycle}: packet {id} on the wrong port or VC");
+                        assert_eq!(
+                            (pk.port, pk.out_vc),
+                            (p, vc),
+                            "seed {seed} cycle {cycle}: packet {id} on the wrong port or VC"
+                        );
                         (id, 0)
                     }
                 };
                 let pk = &records[&id];
-                assert_eq!(flit, pk.flits[k], "seed {seed} cycle {cycle}: output {p} VC {vc}: flit {k} of packet {id}");
+                assert_eq!(
+                    flit, pk.flits[k],
+                    "seed {seed} cycle {cycle}: output {p} VC {vc}: flit {k} of packet {id}"
+                );
                 if k + 1 == pk.flits.len() {
                     rx_open[p][vc] = None;
                     if id >> 31 == 1 {
@@ -456,9 +493,14 @@ fn bench(b: &mut dyn Backend, s: SwitchShape, run: &Run) -> Outcome {
                 }
             }
             // Drain: one flit per output per cycle, a random VC, not the stalled one.
-            let stalled = run.stall.filter(|&(sp, _, from, to)| sp == p && (from..to).contains(&cycle)).map(|st| st.1);
+            let stalled = run
+                .stall
+                .filter(|&(sp, _, from, to)| sp == p && (from..to).contains(&cycle))
+                .map(|st| st.1);
             let rate = if draining { 1.0 } else { run.drain };
-            let able: Vec<usize> = (0..s.vcs).filter(|&w| !rx_queue[p][w].is_empty() && Some(w) != stalled).collect();
+            let able: Vec<usize> = (0..s.vcs)
+                .filter(|&w| !rx_queue[p][w].is_empty() && Some(w) != stalled)
+                .collect();
             if !able.is_empty() && rng.chance(rate) {
                 let w = able[rng.range(0, able.len() as u64 - 1) as usize];
                 rx_queue[p][w].pop_front();
@@ -534,7 +576,10 @@ fn bench(b: &mut dyn Backend, s: SwitchShape, run: &Run) -> Outcome {
         records.is_empty(),
         "seed {seed}: {} packets never arrived whole, e.g. {:?}",
         records.len(),
-        records.values().next().map(|p| (p.id, p.port, p.out_vc, p.flits.len()))
+        records
+            .values()
+            .next()
+            .map(|p| (p.id, p.port, p.out_vc, p.flits.len()))
     );
     out
 }
@@ -602,6 +647,7 @@ fn switch_small_hotspot_does_not_starve_long_packets() {
     let o = &r.result;
     println!("switch_small hotspot: {o:?}");
     assert!(o.long_packets > 20, "the long packets starved: {o:?}");
+    assert!(o.max_wait < 100, "an input VC waited {} cycles", o.max_wait);
     assert!(o.starving_seen > 0, "{o:?}");
 }
 
