@@ -5,6 +5,7 @@
 //! Every tiling (`tile_rows` x `tile_cols`, each 1..=ports) of 4, 5, 6 and 8 ports on rust-hdl's
 //! simulator; a selection of tilings (flat, rows only, columns only, uneven, one tile per port)
 //! on both backends. Stimulus: random flits; per output a random input, none, or (1 in 20) two.
+#![allow(clippy::needless_range_loop)] // per-port and per-VC ports, queues and model state are indexed together
 use nrc::switch::Crossbar;
 use testbench::rhdl::SimValue;
 use testbench::{run_both, Backend, BenchRng, PortTable, RhdlSim};

@@ -15,6 +15,7 @@
 //! protocol violations (sends without credit, credits returned that were never spent): the
 //! counters must ignore them as the model does (never below zero, never above `reserve`) and
 //! raise `error` until the next reset. Reset pulses at random moments.
+#![allow(clippy::needless_range_loop)] // per-port and per-VC ports, queues and model state are indexed together
 use std::collections::VecDeque;
 use testbench::{port_table, run_both, Backend, BenchRng, PortTable, ResetSchedule};
 

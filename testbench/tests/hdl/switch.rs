@@ -24,6 +24,7 @@
 //! Pathological pattern (directed, its own run): every input sends to output 0 on VC 0, input 0
 //! long packets (`max_len`), the others packets of 2 flits back to back, the receiver draining
 //! one flit per cycle: the long packets must still leave (the starving marks).
+#![allow(clippy::needless_range_loop)] // per-port and per-VC ports, queues and model state are indexed together
 use hdl::formats::flit::Flit;
 use hdl::formats::header::{FabricHeader, PacketKind};
 use nrc::switch::SwitchParams;
