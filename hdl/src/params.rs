@@ -137,6 +137,12 @@ config_sections! {
         reserved_flits_per_vc: u32 = 32, Rule::Range(2, 255);
         /// VC policy: the VC a data packet leaves on (hdl::vc_policy): 0 keep (the input VC), 1 dest_mod (data VC dst mod n over the VCs other than network.mgmt_vc), 2 up_down (fat trees: the upper half of the data VCs once a packet has turned down; needs 2 data VCs). GET packets keep their VC, management packets stay on network.mgmt_vc.
         vc_policy: u32 = 0, Rule::Range(0, 2);
+        /// Switch allocator iterations per cycle (iSLIP-style: each further iteration matches inputs and outputs the earlier ones left unmatched).
+        alloc_iterations: u32 = 1, Rule::Range(1, 3);
+        /// Crossbar tile rows: the input ports are split into this many rows (at most the router's ports; 1 with tile_cols = 1 is the flat crossbar; the published 24-port router uses 4 x 6).
+        tile_rows: u32 = 1, Rule::Range(1, 64);
+        /// Crossbar tile columns: the output ports are split into this many columns (at most the router's ports).
+        tile_cols: u32 = 1, Rule::Range(1, 64);
     }
     /// The FPGA board build (Alchitry Cu, iCE40-HX8K).
     fpga: FpgaConfig {

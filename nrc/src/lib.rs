@@ -2,12 +2,13 @@
 //! behind the router channel), the routing of data packets ([`routing`]: run-time route table,
 //! adaptive or deterministic port choice), the relay-station mesh ([`rs_mesh`]) that carries
 //! management packets between the ports and the management agent, the register space
-//! ([`regs`]) and the management plane ([`nrc_mgmt`]). Still to come: output units,
-//! allocators, crossbar, `nrc_top`.
+//! ([`regs`]), the management plane ([`nrc_mgmt`]) and the switch ([`switch`]: allocators,
+//! tiled crossbar, output units). Still to come: `nrc_top`.
 #![allow(clippy::needless_range_loop)]
 pub mod nrc_mgmt;
 pub mod port;
 pub mod regs;
 pub mod routing;
 pub mod rs_mesh;
+pub mod switch;
 pub mod tops;

@@ -29,8 +29,39 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
             "nrc_route_unit",
             "the router's routing of data packets, 5 ports: a route table of 256 destinations (block RAM, a copy per input port and one for the management read, written through the indirect registers) and per input port a route-compute stage (head in, one allowed output port chosen adaptively or deterministically, or no route with a fault pulse, one cycle later)",
         )?,
+        switch(cfg, SWITCH_PORTS)?,
     ]);
     Ok(tops)
+}
+
+/// Ports of the default build's switch (the `[router]` section has no port count yet).
+pub const SWITCH_PORTS: usize = 5;
+
+/// The router's switch for `cfg` with `ports` ports (5 so far) as top
+/// `nrc_switch`: `network.vcs` VCs (2..=8), `router.reserved_flits_per_vc` credits per
+/// downstream VC, `network.max_packet_flits`, `network.mgmt_vc`, `router.alloc_iterations`,
+/// `router.tile_rows` x `router.tile_cols`. Also what the `switch` bench simulates.
+pub fn switch(cfg: &Config, ports: usize) -> Result<Emitted, String> {
+    let p = crate::switch::SwitchParams::from_config(cfg);
+    if cfg.network.vcs < 2 {
+        return Err(format!(
+            "nrc_switch: network.vcs = {} must be at least 2 (the switch's per-VC choice)",
+            cfg.network.vcs
+        ));
+    }
+    if p.tile_rows > ports || p.tile_cols > ports {
+        return Err(format!(
+            "nrc_switch: router.tile_rows = {} and router.tile_cols = {} must not exceed the {ports} ports",
+            p.tile_rows, p.tile_cols
+        ));
+    }
+    const DOC: &str = "the router's switch: per input port the requests of its VCs (ready, head, last, output port and VC, len) and the granted flit; separable allocation in the cycle of the request (virtual cut-through: a head needs its output VC free and len credits; starving marks; round robin per input and per output, router.alloc_iterations iterations), a tiled crossbar (router.tile_rows x router.tile_cols), the management agent's packets per output port, and per output port credits per VC, VC ownership and the output register (head in to head out: 2 cycles with the input unit)";
+    with_count8!(cfg.network.vcs as usize, N, _W => {
+        match ports {
+            5 => emit(<crate::switch!(5, N)>::new(p), "nrc_switch", DOC),
+            n => Err(format!("nrc_switch: {n} ports is not built (5)")),
+        }
+    })
 }
 
 /// Destinations in the default build's route table (node IDs 0..=255). The `[router]` section

@@ -6,6 +6,7 @@ mod hdl {
     mod commit_fifo;
     mod crc;
     mod credit_counter;
+    mod crossbar;
     mod damq;
     mod eep_access;
     mod eep_arbiter;
@@ -25,6 +26,7 @@ mod hdl {
     mod nmp_packer;
     mod nmp_unpacker;
     mod nrc_mgmt;
+    mod output_unit;
     mod packet_buffer;
     mod reg_access;
     mod reg_arbiter;
@@ -37,6 +39,7 @@ mod hdl {
     mod rx_link;
     mod skid_buffer;
     mod stream_mux;
+    mod switch;
     mod tx_link;
     mod wide;
     mod width;

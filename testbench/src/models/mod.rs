@@ -22,5 +22,6 @@ pub mod rx_delivery;
 pub mod rx_link;
 pub mod stream;
 pub mod stream_mux;
+pub mod switch;
 pub mod tx_link;
 pub mod width;
