@@ -7,6 +7,7 @@
 #![allow(clippy::needless_range_loop)]
 pub mod nrc_mgmt;
 pub mod port;
+pub mod port_counters;
 pub mod regs;
 pub mod routing;
 pub mod rs_mesh;
