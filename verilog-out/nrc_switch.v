@@ -1219,27 +1219,27 @@ module nrc_switch$allocator(clock,reset,requests$0$ready,requests$0$head,request
     input wire  agents$0$head;
     input wire  agents$0$last;
     input wire  [7:0] agents$0$len;
-    output reg  agents$0$grant;
+    output wire  agents$0$grant;
     input wire  agents$1$valid;
     input wire  agents$1$head;
     input wire  agents$1$last;
     input wire  [7:0] agents$1$len;
-    output reg  agents$1$grant;
+    output wire  agents$1$grant;
     input wire  agents$2$valid;
     input wire  agents$2$head;
     input wire  agents$2$last;
     input wire  [7:0] agents$2$len;
-    output reg  agents$2$grant;
+    output wire  agents$2$grant;
     input wire  agents$3$valid;
     input wire  agents$3$head;
     input wire  agents$3$last;
     input wire  [7:0] agents$3$len;
-    output reg  agents$3$grant;
+    output wire  agents$3$grant;
     input wire  agents$4$valid;
     input wire  agents$4$head;
     input wire  agents$4$last;
     input wire  [7:0] agents$4$len;
-    output reg  agents$4$grant;
+    output wire  agents$4$grant;
     output reg  [4:0] selects$0;
     output reg  [4:0] selects$1;
     output reg  [4:0] selects$2;
@@ -1261,7 +1261,6 @@ module nrc_switch$allocator(clock,reset,requests$0$ready,requests$0$head,request
     localparam  len_offsets$0 = 16'h0;
     localparam  len_offsets$1 = 16'h8;
     localparam  max_len = 8'h20;
-    localparam  one = 8'h1;
     localparam  one_hot = 2'b1;
     localparam  mgmt_vc = 1'b1;
     localparam  mgmt_shift = 16'h8;
@@ -1290,21 +1289,66 @@ module nrc_switch$allocator(clock,reset,requests$0$ready,requests$0$head,request
     wire  [5:0] matcher$output_grants$2;
     wire  [5:0] matcher$output_grants$3;
     wire  [5:0] matcher$output_grants$4;
-    reg  [1:0] starving$0$d;
-    wire  [1:0] starving$0$q;
     reg  starving$0$clock;
-    reg  [1:0] starving$1$d;
-    wire  [1:0] starving$1$q;
+    reg  starving$0$reset;
+    reg  [1:0] starving$0$refusals;
+    reg  starving$0$head_sent;
+    reg  starving$0$vc;
+    wire  [1:0] starving$0$marks;
     reg  starving$1$clock;
-    reg  [1:0] starving$2$d;
-    wire  [1:0] starving$2$q;
+    reg  starving$1$reset;
+    reg  [1:0] starving$1$refusals;
+    reg  starving$1$head_sent;
+    reg  starving$1$vc;
+    wire  [1:0] starving$1$marks;
     reg  starving$2$clock;
-    reg  [1:0] starving$3$d;
-    wire  [1:0] starving$3$q;
+    reg  starving$2$reset;
+    reg  [1:0] starving$2$refusals;
+    reg  starving$2$head_sent;
+    reg  starving$2$vc;
+    wire  [1:0] starving$2$marks;
     reg  starving$3$clock;
-    reg  [1:0] starving$4$d;
-    wire  [1:0] starving$4$q;
+    reg  starving$3$reset;
+    reg  [1:0] starving$3$refusals;
+    reg  starving$3$head_sent;
+    reg  starving$3$vc;
+    wire  [1:0] starving$3$marks;
     reg  starving$4$clock;
+    reg  starving$4$reset;
+    reg  [1:0] starving$4$refusals;
+    reg  starving$4$head_sent;
+    reg  starving$4$vc;
+    wire  [1:0] starving$4$marks;
+    reg  agent_checks$0$grant;
+    reg  [7:0] agent_checks$0$credits;
+    reg  agent_checks$0$free;
+    reg  agent_checks$0$starved;
+    wire  agent_checks$0$eligible;
+    wire  agent_checks$0$refused;
+    reg  agent_checks$1$grant;
+    reg  [7:0] agent_checks$1$credits;
+    reg  agent_checks$1$free;
+    reg  agent_checks$1$starved;
+    wire  agent_checks$1$eligible;
+    wire  agent_checks$1$refused;
+    reg  agent_checks$2$grant;
+    reg  [7:0] agent_checks$2$credits;
+    reg  agent_checks$2$free;
+    reg  agent_checks$2$starved;
+    wire  agent_checks$2$eligible;
+    wire  agent_checks$2$refused;
+    reg  agent_checks$3$grant;
+    reg  [7:0] agent_checks$3$credits;
+    reg  agent_checks$3$free;
+    reg  agent_checks$3$starved;
+    wire  agent_checks$3$eligible;
+    wire  agent_checks$3$refused;
+    reg  agent_checks$4$grant;
+    reg  [7:0] agent_checks$4$credits;
+    reg  agent_checks$4$free;
+    reg  agent_checks$4$starved;
+    wire  agent_checks$4$eligible;
+    wire  agent_checks$4$refused;
     
     // Local signals
     reg  [1:0] refusals$0;
@@ -1348,7 +1392,6 @@ module nrc_switch$allocator(clock,reset,requests$0$ready,requests$0$head,request
     reg  [15:0] credit_shift;
     reg  [15:0] credits_field;
     reg  [7:0] credits;
-    reg  [1:0] vc_bits;
     reg  [1:0] vc_hot;
     reg  free;
     reg  starved;
@@ -1384,29 +1427,109 @@ module nrc_switch$allocator(clock,reset,requests$0$ready,requests$0$head,request
         .output_grants$4(matcher$output_grants$4)
     );
     nrc_switch$allocator$starving$0 starving$0(
-        .d(starving$0$d),
-        .q(starving$0$q),
-        .clock(starving$0$clock)
+        .clock(starving$0$clock),
+        .reset(starving$0$reset),
+        .refusals(starving$0$refusals),
+        .head_sent(starving$0$head_sent),
+        .vc(starving$0$vc),
+        .marks(starving$0$marks)
     );
     nrc_switch$allocator$starving$1 starving$1(
-        .d(starving$1$d),
-        .q(starving$1$q),
-        .clock(starving$1$clock)
+        .clock(starving$1$clock),
+        .reset(starving$1$reset),
+        .refusals(starving$1$refusals),
+        .head_sent(starving$1$head_sent),
+        .vc(starving$1$vc),
+        .marks(starving$1$marks)
     );
     nrc_switch$allocator$starving$2 starving$2(
-        .d(starving$2$d),
-        .q(starving$2$q),
-        .clock(starving$2$clock)
+        .clock(starving$2$clock),
+        .reset(starving$2$reset),
+        .refusals(starving$2$refusals),
+        .head_sent(starving$2$head_sent),
+        .vc(starving$2$vc),
+        .marks(starving$2$marks)
     );
     nrc_switch$allocator$starving$3 starving$3(
-        .d(starving$3$d),
-        .q(starving$3$q),
-        .clock(starving$3$clock)
+        .clock(starving$3$clock),
+        .reset(starving$3$reset),
+        .refusals(starving$3$refusals),
+        .head_sent(starving$3$head_sent),
+        .vc(starving$3$vc),
+        .marks(starving$3$marks)
     );
     nrc_switch$allocator$starving$4 starving$4(
-        .d(starving$4$d),
-        .q(starving$4$q),
-        .clock(starving$4$clock)
+        .clock(starving$4$clock),
+        .reset(starving$4$reset),
+        .refusals(starving$4$refusals),
+        .head_sent(starving$4$head_sent),
+        .vc(starving$4$vc),
+        .marks(starving$4$marks)
+    );
+    nrc_switch$allocator$agent_checks$0 agent_checks$0(
+        .request$valid(agents$0$valid),
+        .request$head(agents$0$head),
+        .request$last(agents$0$last),
+        .request$len(agents$0$len),
+        .request$grant(agents$0$grant),
+        .grant(agent_checks$0$grant),
+        .credits(agent_checks$0$credits),
+        .free(agent_checks$0$free),
+        .starved(agent_checks$0$starved),
+        .eligible(agent_checks$0$eligible),
+        .refused(agent_checks$0$refused)
+    );
+    nrc_switch$allocator$agent_checks$1 agent_checks$1(
+        .request$valid(agents$1$valid),
+        .request$head(agents$1$head),
+        .request$last(agents$1$last),
+        .request$len(agents$1$len),
+        .request$grant(agents$1$grant),
+        .grant(agent_checks$1$grant),
+        .credits(agent_checks$1$credits),
+        .free(agent_checks$1$free),
+        .starved(agent_checks$1$starved),
+        .eligible(agent_checks$1$eligible),
+        .refused(agent_checks$1$refused)
+    );
+    nrc_switch$allocator$agent_checks$2 agent_checks$2(
+        .request$valid(agents$2$valid),
+        .request$head(agents$2$head),
+        .request$last(agents$2$last),
+        .request$len(agents$2$len),
+        .request$grant(agents$2$grant),
+        .grant(agent_checks$2$grant),
+        .credits(agent_checks$2$credits),
+        .free(agent_checks$2$free),
+        .starved(agent_checks$2$starved),
+        .eligible(agent_checks$2$eligible),
+        .refused(agent_checks$2$refused)
+    );
+    nrc_switch$allocator$agent_checks$3 agent_checks$3(
+        .request$valid(agents$3$valid),
+        .request$head(agents$3$head),
+        .request$last(agents$3$last),
+        .request$len(agents$3$len),
+        .request$grant(agents$3$grant),
+        .grant(agent_checks$3$grant),
+        .credits(agent_checks$3$credits),
+        .free(agent_checks$3$free),
+        .starved(agent_checks$3$starved),
+        .eligible(agent_checks$3$eligible),
+        .refused(agent_checks$3$refused)
+    );
+    nrc_switch$allocator$agent_checks$4 agent_checks$4(
+        .request$valid(agents$4$valid),
+        .request$head(agents$4$head),
+        .request$last(agents$4$last),
+        .request$len(agents$4$len),
+        .request$grant(agents$4$grant),
+        .grant(agent_checks$4$grant),
+        .credits(agent_checks$4$credits),
+        .free(agent_checks$4$free),
+        .starved(agent_checks$4$starved),
+        .eligible(agent_checks$4$eligible),
+        .refused(agent_checks$4$refused)
     );
     
     // Update code
@@ -1414,14 +1537,19 @@ module nrc_switch$allocator(clock,reset,requests$0$ready,requests$0$head,request
         matcher$clock = clock;
         matcher$reset = reset;
         starving$0$clock = clock;
+        starving$0$reset = reset;
         refusals$0 = 32'h0;
         starving$1$clock = clock;
+        starving$1$reset = reset;
         refusals$1 = 32'h0;
         starving$2$clock = clock;
+        starving$2$reset = reset;
         refusals$2 = 32'h0;
         starving$3$clock = clock;
+        starving$3$reset = reset;
         refusals$3 = 32'h0;
         starving$4$clock = clock;
+        starving$4$reset = reset;
         refusals$4 = 32'h0;
         unused_flits = 1'b0;
         unused_flits = unused_flits | |requests$0$flit;
@@ -1445,35 +1573,35 @@ module nrc_switch$allocator(clock,reset,requests$0$ready,requests$0$head,request
             credits_field = controls$0$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$0$free & vc_hot);
-            starved = |(starving$0$q & vc_hot);
+            starved = |(starving$0$marks & vc_hot);
         end
         if (port == port_numbers$1) begin
             in_range = |vc_hot;
             credits_field = controls$1$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$1$free & vc_hot);
-            starved = |(starving$1$q & vc_hot);
+            starved = |(starving$1$marks & vc_hot);
         end
         if (port == port_numbers$2) begin
             in_range = |vc_hot;
             credits_field = controls$2$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$2$free & vc_hot);
-            starved = |(starving$2$q & vc_hot);
+            starved = |(starving$2$marks & vc_hot);
         end
         if (port == port_numbers$3) begin
             in_range = |vc_hot;
             credits_field = controls$3$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$3$free & vc_hot);
-            starved = |(starving$3$q & vc_hot);
+            starved = |(starving$3$marks & vc_hot);
         end
         if (port == port_numbers$4) begin
             in_range = |vc_hot;
             credits_field = controls$4$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$4$free & vc_hot);
-            starved = |(starving$4$q & vc_hot);
+            starved = |(starving$4$marks & vc_hot);
         end
         need = len;
         if (starved) begin
@@ -1516,35 +1644,35 @@ module nrc_switch$allocator(clock,reset,requests$0$ready,requests$0$head,request
             credits_field = controls$0$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$0$free & vc_hot);
-            starved = |(starving$0$q & vc_hot);
+            starved = |(starving$0$marks & vc_hot);
         end
         if (port == port_numbers$1) begin
             in_range = |vc_hot;
             credits_field = controls$1$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$1$free & vc_hot);
-            starved = |(starving$1$q & vc_hot);
+            starved = |(starving$1$marks & vc_hot);
         end
         if (port == port_numbers$2) begin
             in_range = |vc_hot;
             credits_field = controls$2$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$2$free & vc_hot);
-            starved = |(starving$2$q & vc_hot);
+            starved = |(starving$2$marks & vc_hot);
         end
         if (port == port_numbers$3) begin
             in_range = |vc_hot;
             credits_field = controls$3$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$3$free & vc_hot);
-            starved = |(starving$3$q & vc_hot);
+            starved = |(starving$3$marks & vc_hot);
         end
         if (port == port_numbers$4) begin
             in_range = |vc_hot;
             credits_field = controls$4$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$4$free & vc_hot);
-            starved = |(starving$4$q & vc_hot);
+            starved = |(starving$4$marks & vc_hot);
         end
         need = len;
         if (starved) begin
@@ -1591,35 +1719,35 @@ module nrc_switch$allocator(clock,reset,requests$0$ready,requests$0$head,request
             credits_field = controls$0$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$0$free & vc_hot);
-            starved = |(starving$0$q & vc_hot);
+            starved = |(starving$0$marks & vc_hot);
         end
         if (port == port_numbers$1) begin
             in_range = |vc_hot;
             credits_field = controls$1$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$1$free & vc_hot);
-            starved = |(starving$1$q & vc_hot);
+            starved = |(starving$1$marks & vc_hot);
         end
         if (port == port_numbers$2) begin
             in_range = |vc_hot;
             credits_field = controls$2$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$2$free & vc_hot);
-            starved = |(starving$2$q & vc_hot);
+            starved = |(starving$2$marks & vc_hot);
         end
         if (port == port_numbers$3) begin
             in_range = |vc_hot;
             credits_field = controls$3$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$3$free & vc_hot);
-            starved = |(starving$3$q & vc_hot);
+            starved = |(starving$3$marks & vc_hot);
         end
         if (port == port_numbers$4) begin
             in_range = |vc_hot;
             credits_field = controls$4$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$4$free & vc_hot);
-            starved = |(starving$4$q & vc_hot);
+            starved = |(starving$4$marks & vc_hot);
         end
         need = len;
         if (starved) begin
@@ -1662,35 +1790,35 @@ module nrc_switch$allocator(clock,reset,requests$0$ready,requests$0$head,request
             credits_field = controls$0$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$0$free & vc_hot);
-            starved = |(starving$0$q & vc_hot);
+            starved = |(starving$0$marks & vc_hot);
         end
         if (port == port_numbers$1) begin
             in_range = |vc_hot;
             credits_field = controls$1$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$1$free & vc_hot);
-            starved = |(starving$1$q & vc_hot);
+            starved = |(starving$1$marks & vc_hot);
         end
         if (port == port_numbers$2) begin
             in_range = |vc_hot;
             credits_field = controls$2$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$2$free & vc_hot);
-            starved = |(starving$2$q & vc_hot);
+            starved = |(starving$2$marks & vc_hot);
         end
         if (port == port_numbers$3) begin
             in_range = |vc_hot;
             credits_field = controls$3$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$3$free & vc_hot);
-            starved = |(starving$3$q & vc_hot);
+            starved = |(starving$3$marks & vc_hot);
         end
         if (port == port_numbers$4) begin
             in_range = |vc_hot;
             credits_field = controls$4$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$4$free & vc_hot);
-            starved = |(starving$4$q & vc_hot);
+            starved = |(starving$4$marks & vc_hot);
         end
         need = len;
         if (starved) begin
@@ -1737,35 +1865,35 @@ module nrc_switch$allocator(clock,reset,requests$0$ready,requests$0$head,request
             credits_field = controls$0$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$0$free & vc_hot);
-            starved = |(starving$0$q & vc_hot);
+            starved = |(starving$0$marks & vc_hot);
         end
         if (port == port_numbers$1) begin
             in_range = |vc_hot;
             credits_field = controls$1$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$1$free & vc_hot);
-            starved = |(starving$1$q & vc_hot);
+            starved = |(starving$1$marks & vc_hot);
         end
         if (port == port_numbers$2) begin
             in_range = |vc_hot;
             credits_field = controls$2$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$2$free & vc_hot);
-            starved = |(starving$2$q & vc_hot);
+            starved = |(starving$2$marks & vc_hot);
         end
         if (port == port_numbers$3) begin
             in_range = |vc_hot;
             credits_field = controls$3$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$3$free & vc_hot);
-            starved = |(starving$3$q & vc_hot);
+            starved = |(starving$3$marks & vc_hot);
         end
         if (port == port_numbers$4) begin
             in_range = |vc_hot;
             credits_field = controls$4$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$4$free & vc_hot);
-            starved = |(starving$4$q & vc_hot);
+            starved = |(starving$4$marks & vc_hot);
         end
         need = len;
         if (starved) begin
@@ -1808,35 +1936,35 @@ module nrc_switch$allocator(clock,reset,requests$0$ready,requests$0$head,request
             credits_field = controls$0$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$0$free & vc_hot);
-            starved = |(starving$0$q & vc_hot);
+            starved = |(starving$0$marks & vc_hot);
         end
         if (port == port_numbers$1) begin
             in_range = |vc_hot;
             credits_field = controls$1$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$1$free & vc_hot);
-            starved = |(starving$1$q & vc_hot);
+            starved = |(starving$1$marks & vc_hot);
         end
         if (port == port_numbers$2) begin
             in_range = |vc_hot;
             credits_field = controls$2$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$2$free & vc_hot);
-            starved = |(starving$2$q & vc_hot);
+            starved = |(starving$2$marks & vc_hot);
         end
         if (port == port_numbers$3) begin
             in_range = |vc_hot;
             credits_field = controls$3$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$3$free & vc_hot);
-            starved = |(starving$3$q & vc_hot);
+            starved = |(starving$3$marks & vc_hot);
         end
         if (port == port_numbers$4) begin
             in_range = |vc_hot;
             credits_field = controls$4$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$4$free & vc_hot);
-            starved = |(starving$4$q & vc_hot);
+            starved = |(starving$4$marks & vc_hot);
         end
         need = len;
         if (starved) begin
@@ -1883,35 +2011,35 @@ module nrc_switch$allocator(clock,reset,requests$0$ready,requests$0$head,request
             credits_field = controls$0$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$0$free & vc_hot);
-            starved = |(starving$0$q & vc_hot);
+            starved = |(starving$0$marks & vc_hot);
         end
         if (port == port_numbers$1) begin
             in_range = |vc_hot;
             credits_field = controls$1$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$1$free & vc_hot);
-            starved = |(starving$1$q & vc_hot);
+            starved = |(starving$1$marks & vc_hot);
         end
         if (port == port_numbers$2) begin
             in_range = |vc_hot;
             credits_field = controls$2$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$2$free & vc_hot);
-            starved = |(starving$2$q & vc_hot);
+            starved = |(starving$2$marks & vc_hot);
         end
         if (port == port_numbers$3) begin
             in_range = |vc_hot;
             credits_field = controls$3$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$3$free & vc_hot);
-            starved = |(starving$3$q & vc_hot);
+            starved = |(starving$3$marks & vc_hot);
         end
         if (port == port_numbers$4) begin
             in_range = |vc_hot;
             credits_field = controls$4$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$4$free & vc_hot);
-            starved = |(starving$4$q & vc_hot);
+            starved = |(starving$4$marks & vc_hot);
         end
         need = len;
         if (starved) begin
@@ -1954,35 +2082,35 @@ module nrc_switch$allocator(clock,reset,requests$0$ready,requests$0$head,request
             credits_field = controls$0$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$0$free & vc_hot);
-            starved = |(starving$0$q & vc_hot);
+            starved = |(starving$0$marks & vc_hot);
         end
         if (port == port_numbers$1) begin
             in_range = |vc_hot;
             credits_field = controls$1$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$1$free & vc_hot);
-            starved = |(starving$1$q & vc_hot);
+            starved = |(starving$1$marks & vc_hot);
         end
         if (port == port_numbers$2) begin
             in_range = |vc_hot;
             credits_field = controls$2$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$2$free & vc_hot);
-            starved = |(starving$2$q & vc_hot);
+            starved = |(starving$2$marks & vc_hot);
         end
         if (port == port_numbers$3) begin
             in_range = |vc_hot;
             credits_field = controls$3$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$3$free & vc_hot);
-            starved = |(starving$3$q & vc_hot);
+            starved = |(starving$3$marks & vc_hot);
         end
         if (port == port_numbers$4) begin
             in_range = |vc_hot;
             credits_field = controls$4$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$4$free & vc_hot);
-            starved = |(starving$4$q & vc_hot);
+            starved = |(starving$4$marks & vc_hot);
         end
         need = len;
         if (starved) begin
@@ -2029,35 +2157,35 @@ module nrc_switch$allocator(clock,reset,requests$0$ready,requests$0$head,request
             credits_field = controls$0$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$0$free & vc_hot);
-            starved = |(starving$0$q & vc_hot);
+            starved = |(starving$0$marks & vc_hot);
         end
         if (port == port_numbers$1) begin
             in_range = |vc_hot;
             credits_field = controls$1$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$1$free & vc_hot);
-            starved = |(starving$1$q & vc_hot);
+            starved = |(starving$1$marks & vc_hot);
         end
         if (port == port_numbers$2) begin
             in_range = |vc_hot;
             credits_field = controls$2$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$2$free & vc_hot);
-            starved = |(starving$2$q & vc_hot);
+            starved = |(starving$2$marks & vc_hot);
         end
         if (port == port_numbers$3) begin
             in_range = |vc_hot;
             credits_field = controls$3$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$3$free & vc_hot);
-            starved = |(starving$3$q & vc_hot);
+            starved = |(starving$3$marks & vc_hot);
         end
         if (port == port_numbers$4) begin
             in_range = |vc_hot;
             credits_field = controls$4$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$4$free & vc_hot);
-            starved = |(starving$4$q & vc_hot);
+            starved = |(starving$4$marks & vc_hot);
         end
         need = len;
         if (starved) begin
@@ -2100,35 +2228,35 @@ module nrc_switch$allocator(clock,reset,requests$0$ready,requests$0$head,request
             credits_field = controls$0$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$0$free & vc_hot);
-            starved = |(starving$0$q & vc_hot);
+            starved = |(starving$0$marks & vc_hot);
         end
         if (port == port_numbers$1) begin
             in_range = |vc_hot;
             credits_field = controls$1$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$1$free & vc_hot);
-            starved = |(starving$1$q & vc_hot);
+            starved = |(starving$1$marks & vc_hot);
         end
         if (port == port_numbers$2) begin
             in_range = |vc_hot;
             credits_field = controls$2$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$2$free & vc_hot);
-            starved = |(starving$2$q & vc_hot);
+            starved = |(starving$2$marks & vc_hot);
         end
         if (port == port_numbers$3) begin
             in_range = |vc_hot;
             credits_field = controls$3$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$3$free & vc_hot);
-            starved = |(starving$3$q & vc_hot);
+            starved = |(starving$3$marks & vc_hot);
         end
         if (port == port_numbers$4) begin
             in_range = |vc_hot;
             credits_field = controls$4$credits >> credit_shift;
             credits = credits_field[(32'h0)+:(8)];
             free = |(controls$4$free & vc_hot);
-            starved = |(starving$4$q & vc_hot);
+            starved = |(starving$4$marks & vc_hot);
         end
         need = len;
         if (starved) begin
@@ -2157,103 +2285,43 @@ module nrc_switch$allocator(clock,reset,requests$0$ready,requests$0$head,request
         agent_eligible = 32'h0;
         vc_hot = one_hot << mgmt_vc;
         credits_field = controls$0$credits >> mgmt_shift;
-        credits = credits_field[(32'h0)+:(8)];
-        free = |(controls$0$free & vc_hot);
-        len = agents$0$len;
-        if (agents$0$len > max_len) begin
-            len = max_len;
-        end
-        if (agents$0$len == 32'h0) begin
-            len = one;
-        end
-        need = len;
-        if (|(starving$0$q & vc_hot)) begin
-            need = max_len;
-        end
-        if (agents$0$valid & |credits & (~agents$0$head | (free & (credits >= need)))) begin
-            agent_eligible = (agent_eligible & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (agents$0$valid & agents$0$head & free & (credits < len)) begin
+        agent_checks$0$credits = credits_field[(32'h0)+:(8)];
+        agent_checks$0$free = |(controls$0$free & vc_hot);
+        agent_checks$0$starved = |(starving$0$marks & vc_hot);
+        agent_eligible = (agent_eligible & ~(1 << (0)) | ((agent_checks$0$eligible) << (0)));
+        if (agent_checks$0$refused) begin
             refusals$0 = refusals$0 | vc_hot;
         end
         credits_field = controls$1$credits >> mgmt_shift;
-        credits = credits_field[(32'h0)+:(8)];
-        free = |(controls$1$free & vc_hot);
-        len = agents$1$len;
-        if (agents$1$len > max_len) begin
-            len = max_len;
-        end
-        if (agents$1$len == 32'h0) begin
-            len = one;
-        end
-        need = len;
-        if (|(starving$1$q & vc_hot)) begin
-            need = max_len;
-        end
-        if (agents$1$valid & |credits & (~agents$1$head | (free & (credits >= need)))) begin
-            agent_eligible = (agent_eligible & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (agents$1$valid & agents$1$head & free & (credits < len)) begin
+        agent_checks$1$credits = credits_field[(32'h0)+:(8)];
+        agent_checks$1$free = |(controls$1$free & vc_hot);
+        agent_checks$1$starved = |(starving$1$marks & vc_hot);
+        agent_eligible = (agent_eligible & ~(1 << (1)) | ((agent_checks$1$eligible) << (1)));
+        if (agent_checks$1$refused) begin
             refusals$1 = refusals$1 | vc_hot;
         end
         credits_field = controls$2$credits >> mgmt_shift;
-        credits = credits_field[(32'h0)+:(8)];
-        free = |(controls$2$free & vc_hot);
-        len = agents$2$len;
-        if (agents$2$len > max_len) begin
-            len = max_len;
-        end
-        if (agents$2$len == 32'h0) begin
-            len = one;
-        end
-        need = len;
-        if (|(starving$2$q & vc_hot)) begin
-            need = max_len;
-        end
-        if (agents$2$valid & |credits & (~agents$2$head | (free & (credits >= need)))) begin
-            agent_eligible = (agent_eligible & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (agents$2$valid & agents$2$head & free & (credits < len)) begin
+        agent_checks$2$credits = credits_field[(32'h0)+:(8)];
+        agent_checks$2$free = |(controls$2$free & vc_hot);
+        agent_checks$2$starved = |(starving$2$marks & vc_hot);
+        agent_eligible = (agent_eligible & ~(1 << (2)) | ((agent_checks$2$eligible) << (2)));
+        if (agent_checks$2$refused) begin
             refusals$2 = refusals$2 | vc_hot;
         end
         credits_field = controls$3$credits >> mgmt_shift;
-        credits = credits_field[(32'h0)+:(8)];
-        free = |(controls$3$free & vc_hot);
-        len = agents$3$len;
-        if (agents$3$len > max_len) begin
-            len = max_len;
-        end
-        if (agents$3$len == 32'h0) begin
-            len = one;
-        end
-        need = len;
-        if (|(starving$3$q & vc_hot)) begin
-            need = max_len;
-        end
-        if (agents$3$valid & |credits & (~agents$3$head | (free & (credits >= need)))) begin
-            agent_eligible = (agent_eligible & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (agents$3$valid & agents$3$head & free & (credits < len)) begin
+        agent_checks$3$credits = credits_field[(32'h0)+:(8)];
+        agent_checks$3$free = |(controls$3$free & vc_hot);
+        agent_checks$3$starved = |(starving$3$marks & vc_hot);
+        agent_eligible = (agent_eligible & ~(1 << (3)) | ((agent_checks$3$eligible) << (3)));
+        if (agent_checks$3$refused) begin
             refusals$3 = refusals$3 | vc_hot;
         end
         credits_field = controls$4$credits >> mgmt_shift;
-        credits = credits_field[(32'h0)+:(8)];
-        free = |(controls$4$free & vc_hot);
-        len = agents$4$len;
-        if (agents$4$len > max_len) begin
-            len = max_len;
-        end
-        if (agents$4$len == 32'h0) begin
-            len = one;
-        end
-        need = len;
-        if (|(starving$4$q & vc_hot)) begin
-            need = max_len;
-        end
-        if (agents$4$valid & |credits & (~agents$4$head | (free & (credits >= need)))) begin
-            agent_eligible = (agent_eligible & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (agents$4$valid & agents$4$head & free & (credits < len)) begin
+        agent_checks$4$credits = credits_field[(32'h0)+:(8)];
+        agent_checks$4$free = |(controls$4$free & vc_hot);
+        agent_checks$4$starved = |(starving$4$marks & vc_hot);
+        agent_eligible = (agent_eligible & ~(1 << (4)) | ((agent_checks$4$eligible) << (4)));
+        if (agent_checks$4$refused) begin
             refusals$4 = refusals$4 | vc_hot;
         end
         matcher$agents = agent_eligible;
@@ -2364,22 +2432,17 @@ module nrc_switch$allocator(clock,reset,requests$0$ready,requests$0$head,request
             controls$0$last = sent_last$4;
         end
         controls$0$agent = 1'b0;
-        agents$0$grant = 1'b0;
+        agent_checks$0$grant = 1'b0;
         if (granted$0[5]) begin
             controls$0$agent = 1'b1;
-            agents$0$grant = 1'b1;
+            agent_checks$0$grant = 1'b1;
             controls$0$vc = mgmt_vc;
             controls$0$head = agents$0$head;
             controls$0$last = agents$0$last;
         end
-        vc_bits = starving$0$q;
-        if (controls$0$send & controls$0$head) begin
-            vc_bits = vc_bits & ~(one_hot << controls$0$vc);
-        end
-        starving$0$d = vc_bits | refusals$0;
-        if (reset) begin
-            starving$0$d = 32'h0;
-        end
+        starving$0$refusals = refusals$0;
+        starving$0$head_sent = controls$0$send & controls$0$head;
+        starving$0$vc = controls$0$vc;
         granted$1 = matcher$output_grants$1;
         selects$1 = granted$1[(32'h0)+:(5)];
         controls$1$send = |granted$1;
@@ -2412,22 +2475,17 @@ module nrc_switch$allocator(clock,reset,requests$0$ready,requests$0$head,request
             controls$1$last = sent_last$4;
         end
         controls$1$agent = 1'b0;
-        agents$1$grant = 1'b0;
+        agent_checks$1$grant = 1'b0;
         if (granted$1[5]) begin
             controls$1$agent = 1'b1;
-            agents$1$grant = 1'b1;
+            agent_checks$1$grant = 1'b1;
             controls$1$vc = mgmt_vc;
             controls$1$head = agents$1$head;
             controls$1$last = agents$1$last;
         end
-        vc_bits = starving$1$q;
-        if (controls$1$send & controls$1$head) begin
-            vc_bits = vc_bits & ~(one_hot << controls$1$vc);
-        end
-        starving$1$d = vc_bits | refusals$1;
-        if (reset) begin
-            starving$1$d = 32'h0;
-        end
+        starving$1$refusals = refusals$1;
+        starving$1$head_sent = controls$1$send & controls$1$head;
+        starving$1$vc = controls$1$vc;
         granted$2 = matcher$output_grants$2;
         selects$2 = granted$2[(32'h0)+:(5)];
         controls$2$send = |granted$2;
@@ -2460,22 +2518,17 @@ module nrc_switch$allocator(clock,reset,requests$0$ready,requests$0$head,request
             controls$2$last = sent_last$4;
         end
         controls$2$agent = 1'b0;
-        agents$2$grant = 1'b0;
+        agent_checks$2$grant = 1'b0;
         if (granted$2[5]) begin
             controls$2$agent = 1'b1;
-            agents$2$grant = 1'b1;
+            agent_checks$2$grant = 1'b1;
             controls$2$vc = mgmt_vc;
             controls$2$head = agents$2$head;
             controls$2$last = agents$2$last;
         end
-        vc_bits = starving$2$q;
-        if (controls$2$send & controls$2$head) begin
-            vc_bits = vc_bits & ~(one_hot << controls$2$vc);
-        end
-        starving$2$d = vc_bits | refusals$2;
-        if (reset) begin
-            starving$2$d = 32'h0;
-        end
+        starving$2$refusals = refusals$2;
+        starving$2$head_sent = controls$2$send & controls$2$head;
+        starving$2$vc = controls$2$vc;
         granted$3 = matcher$output_grants$3;
         selects$3 = granted$3[(32'h0)+:(5)];
         controls$3$send = |granted$3;
@@ -2508,22 +2561,17 @@ module nrc_switch$allocator(clock,reset,requests$0$ready,requests$0$head,request
             controls$3$last = sent_last$4;
         end
         controls$3$agent = 1'b0;
-        agents$3$grant = 1'b0;
+        agent_checks$3$grant = 1'b0;
         if (granted$3[5]) begin
             controls$3$agent = 1'b1;
-            agents$3$grant = 1'b1;
+            agent_checks$3$grant = 1'b1;
             controls$3$vc = mgmt_vc;
             controls$3$head = agents$3$head;
             controls$3$last = agents$3$last;
         end
-        vc_bits = starving$3$q;
-        if (controls$3$send & controls$3$head) begin
-            vc_bits = vc_bits & ~(one_hot << controls$3$vc);
-        end
-        starving$3$d = vc_bits | refusals$3;
-        if (reset) begin
-            starving$3$d = 32'h0;
-        end
+        starving$3$refusals = refusals$3;
+        starving$3$head_sent = controls$3$send & controls$3$head;
+        starving$3$vc = controls$3$vc;
         granted$4 = matcher$output_grants$4;
         selects$4 = granted$4[(32'h0)+:(5)];
         controls$4$send = |granted$4;
@@ -2556,25 +2604,250 @@ module nrc_switch$allocator(clock,reset,requests$0$ready,requests$0$head,request
             controls$4$last = sent_last$4;
         end
         controls$4$agent = 1'b0;
-        agents$4$grant = 1'b0;
+        agent_checks$4$grant = 1'b0;
         if (granted$4[5]) begin
             controls$4$agent = 1'b1;
-            agents$4$grant = 1'b1;
+            agent_checks$4$grant = 1'b1;
             controls$4$vc = mgmt_vc;
             controls$4$head = agents$4$head;
             controls$4$last = agents$4$last;
         end
-        vc_bits = starving$4$q;
-        if (controls$4$send & controls$4$head) begin
-            vc_bits = vc_bits & ~(one_hot << controls$4$vc);
-        end
-        starving$4$d = vc_bits | refusals$4;
-        if (reset) begin
-            starving$4$d = 32'h0;
-        end
+        starving$4$refusals = refusals$4;
+        starving$4$head_sent = controls$4$send & controls$4$head;
+        starving$4$vc = controls$4$vc;
     end
     
 endmodule // nrc_switch$allocator
+
+
+module nrc_switch$allocator$agent_checks$0(request$valid,request$head,request$last,request$len,request$grant,grant,credits,free,starved,eligible,refused);
+    
+    // Module arguments
+    input wire  request$valid;
+    input wire  request$head;
+    input wire  request$last;
+    input wire  [7:0] request$len;
+    output reg  request$grant;
+    input wire  grant;
+    input wire  [7:0] credits;
+    input wire  free;
+    input wire  starved;
+    output reg  eligible;
+    output reg  refused;
+    
+    // Constant declarations
+    localparam  max_len = 8'h20;
+    localparam  one = 8'h1;
+    
+    // Local signals
+    reg  [7:0] len;
+    reg  [7:0] need;
+    reg  unused_last;
+    
+    // Update code
+    always @(*) begin
+        request$grant = grant;
+        unused_last = request$last;
+        len = request$len;
+        if (request$len > max_len) begin
+            len = max_len;
+        end
+        if (request$len == 32'h0) begin
+            len = one;
+        end
+        need = len;
+        if (starved) begin
+            need = max_len;
+        end
+        eligible = request$valid & |credits & (~request$head | (free & (credits >= need)));
+        refused = request$valid & request$head & free & (credits < len);
+    end
+    
+endmodule // nrc_switch$allocator$agent_checks$0
+
+
+module nrc_switch$allocator$agent_checks$1(request$valid,request$head,request$last,request$len,request$grant,grant,credits,free,starved,eligible,refused);
+    
+    // Module arguments
+    input wire  request$valid;
+    input wire  request$head;
+    input wire  request$last;
+    input wire  [7:0] request$len;
+    output reg  request$grant;
+    input wire  grant;
+    input wire  [7:0] credits;
+    input wire  free;
+    input wire  starved;
+    output reg  eligible;
+    output reg  refused;
+    
+    // Constant declarations
+    localparam  max_len = 8'h20;
+    localparam  one = 8'h1;
+    
+    // Local signals
+    reg  [7:0] len;
+    reg  [7:0] need;
+    reg  unused_last;
+    
+    // Update code
+    always @(*) begin
+        request$grant = grant;
+        unused_last = request$last;
+        len = request$len;
+        if (request$len > max_len) begin
+            len = max_len;
+        end
+        if (request$len == 32'h0) begin
+            len = one;
+        end
+        need = len;
+        if (starved) begin
+            need = max_len;
+        end
+        eligible = request$valid & |credits & (~request$head | (free & (credits >= need)));
+        refused = request$valid & request$head & free & (credits < len);
+    end
+    
+endmodule // nrc_switch$allocator$agent_checks$1
+
+
+module nrc_switch$allocator$agent_checks$2(request$valid,request$head,request$last,request$len,request$grant,grant,credits,free,starved,eligible,refused);
+    
+    // Module arguments
+    input wire  request$valid;
+    input wire  request$head;
+    input wire  request$last;
+    input wire  [7:0] request$len;
+    output reg  request$grant;
+    input wire  grant;
+    input wire  [7:0] credits;
+    input wire  free;
+    input wire  starved;
+    output reg  eligible;
+    output reg  refused;
+    
+    // Constant declarations
+    localparam  max_len = 8'h20;
+    localparam  one = 8'h1;
+    
+    // Local signals
+    reg  [7:0] len;
+    reg  [7:0] need;
+    reg  unused_last;
+    
+    // Update code
+    always @(*) begin
+        request$grant = grant;
+        unused_last = request$last;
+        len = request$len;
+        if (request$len > max_len) begin
+            len = max_len;
+        end
+        if (request$len == 32'h0) begin
+            len = one;
+        end
+        need = len;
+        if (starved) begin
+            need = max_len;
+        end
+        eligible = request$valid & |credits & (~request$head | (free & (credits >= need)));
+        refused = request$valid & request$head & free & (credits < len);
+    end
+    
+endmodule // nrc_switch$allocator$agent_checks$2
+
+
+module nrc_switch$allocator$agent_checks$3(request$valid,request$head,request$last,request$len,request$grant,grant,credits,free,starved,eligible,refused);
+    
+    // Module arguments
+    input wire  request$valid;
+    input wire  request$head;
+    input wire  request$last;
+    input wire  [7:0] request$len;
+    output reg  request$grant;
+    input wire  grant;
+    input wire  [7:0] credits;
+    input wire  free;
+    input wire  starved;
+    output reg  eligible;
+    output reg  refused;
+    
+    // Constant declarations
+    localparam  max_len = 8'h20;
+    localparam  one = 8'h1;
+    
+    // Local signals
+    reg  [7:0] len;
+    reg  [7:0] need;
+    reg  unused_last;
+    
+    // Update code
+    always @(*) begin
+        request$grant = grant;
+        unused_last = request$last;
+        len = request$len;
+        if (request$len > max_len) begin
+            len = max_len;
+        end
+        if (request$len == 32'h0) begin
+            len = one;
+        end
+        need = len;
+        if (starved) begin
+            need = max_len;
+        end
+        eligible = request$valid & |credits & (~request$head | (free & (credits >= need)));
+        refused = request$valid & request$head & free & (credits < len);
+    end
+    
+endmodule // nrc_switch$allocator$agent_checks$3
+
+
+module nrc_switch$allocator$agent_checks$4(request$valid,request$head,request$last,request$len,request$grant,grant,credits,free,starved,eligible,refused);
+    
+    // Module arguments
+    input wire  request$valid;
+    input wire  request$head;
+    input wire  request$last;
+    input wire  [7:0] request$len;
+    output reg  request$grant;
+    input wire  grant;
+    input wire  [7:0] credits;
+    input wire  free;
+    input wire  starved;
+    output reg  eligible;
+    output reg  refused;
+    
+    // Constant declarations
+    localparam  max_len = 8'h20;
+    localparam  one = 8'h1;
+    
+    // Local signals
+    reg  [7:0] len;
+    reg  [7:0] need;
+    reg  unused_last;
+    
+    // Update code
+    always @(*) begin
+        request$grant = grant;
+        unused_last = request$last;
+        len = request$len;
+        if (request$len > max_len) begin
+            len = max_len;
+        end
+        if (request$len == 32'h0) begin
+            len = one;
+        end
+        need = len;
+        if (starved) begin
+            need = max_len;
+        end
+        eligible = request$valid & |credits & (~request$head | (free & (credits >= need)));
+        refused = request$valid & request$head & free & (credits < len);
+    end
+    
+endmodule // nrc_switch$allocator$agent_checks$4
 
 
 module nrc_switch$allocator$matcher(clock,reset,eligible$0,eligible$1,eligible$2,eligible$3,eligible$4,ports$0,ports$1,ports$2,ports$3,ports$4,agents,input_grants$0,input_grants$1,input_grants$2,input_grants$3,input_grants$4,output_grants$0,output_grants$1,output_grants$2,output_grants$3,output_grants$4);
@@ -3599,26 +3872,53 @@ module nrc_switch$allocator$matcher$output_masks$4(d,q,clock);
 endmodule // nrc_switch$allocator$matcher$output_masks$4
 
 
-module nrc_switch$allocator$starving$0(d,q,clock);
+module nrc_switch$allocator$starving$0(clock,reset,refusals,head_sent,vc,marks);
     
     // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  [1:0] refusals;
+    input wire  head_sent;
+    input wire  vc;
+    output reg  [1:0] marks;
     
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
+    // Constant declarations
+    localparam  one_hot = 2'b1;
+    
+    // Stub signals
+    reg  [1:0] marked$d;
+    wire  [1:0] marked$q;
+    reg  marked$clock;
+    
+    // Local signals
+    reg  [1:0] kept;
+    
+    // Sub module instances
+    nrc_switch$allocator$starving$0$marked marked(
+        .d(marked$d),
+        .q(marked$q),
+        .clock(marked$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        marked$clock = clock;
+        marked$d = marked$q;
+        marks = marked$q;
+        kept = marked$q;
+        if (head_sent) begin
+            kept = kept & ~(one_hot << vc);
+        end
+        marked$d = kept | refusals;
+        if (reset) begin
+            marked$d = 32'h0;
+        end
     end
     
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
 endmodule // nrc_switch$allocator$starving$0
 
 
-module nrc_switch$allocator$starving$1(d,q,clock);
+module nrc_switch$allocator$starving$0$marked(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -3634,10 +3934,56 @@ module nrc_switch$allocator$starving$1(d,q,clock);
        q <= d;
     end
           
+endmodule // nrc_switch$allocator$starving$0$marked
+
+
+module nrc_switch$allocator$starving$1(clock,reset,refusals,head_sent,vc,marks);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [1:0] refusals;
+    input wire  head_sent;
+    input wire  vc;
+    output reg  [1:0] marks;
+    
+    // Constant declarations
+    localparam  one_hot = 2'b1;
+    
+    // Stub signals
+    reg  [1:0] marked$d;
+    wire  [1:0] marked$q;
+    reg  marked$clock;
+    
+    // Local signals
+    reg  [1:0] kept;
+    
+    // Sub module instances
+    nrc_switch$allocator$starving$1$marked marked(
+        .d(marked$d),
+        .q(marked$q),
+        .clock(marked$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        marked$clock = clock;
+        marked$d = marked$q;
+        marks = marked$q;
+        kept = marked$q;
+        if (head_sent) begin
+            kept = kept & ~(one_hot << vc);
+        end
+        marked$d = kept | refusals;
+        if (reset) begin
+            marked$d = 32'h0;
+        end
+    end
+    
 endmodule // nrc_switch$allocator$starving$1
 
 
-module nrc_switch$allocator$starving$2(d,q,clock);
+module nrc_switch$allocator$starving$1$marked(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -3653,10 +3999,56 @@ module nrc_switch$allocator$starving$2(d,q,clock);
        q <= d;
     end
           
+endmodule // nrc_switch$allocator$starving$1$marked
+
+
+module nrc_switch$allocator$starving$2(clock,reset,refusals,head_sent,vc,marks);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [1:0] refusals;
+    input wire  head_sent;
+    input wire  vc;
+    output reg  [1:0] marks;
+    
+    // Constant declarations
+    localparam  one_hot = 2'b1;
+    
+    // Stub signals
+    reg  [1:0] marked$d;
+    wire  [1:0] marked$q;
+    reg  marked$clock;
+    
+    // Local signals
+    reg  [1:0] kept;
+    
+    // Sub module instances
+    nrc_switch$allocator$starving$2$marked marked(
+        .d(marked$d),
+        .q(marked$q),
+        .clock(marked$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        marked$clock = clock;
+        marked$d = marked$q;
+        marks = marked$q;
+        kept = marked$q;
+        if (head_sent) begin
+            kept = kept & ~(one_hot << vc);
+        end
+        marked$d = kept | refusals;
+        if (reset) begin
+            marked$d = 32'h0;
+        end
+    end
+    
 endmodule // nrc_switch$allocator$starving$2
 
 
-module nrc_switch$allocator$starving$3(d,q,clock);
+module nrc_switch$allocator$starving$2$marked(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -3672,10 +4064,56 @@ module nrc_switch$allocator$starving$3(d,q,clock);
        q <= d;
     end
           
+endmodule // nrc_switch$allocator$starving$2$marked
+
+
+module nrc_switch$allocator$starving$3(clock,reset,refusals,head_sent,vc,marks);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [1:0] refusals;
+    input wire  head_sent;
+    input wire  vc;
+    output reg  [1:0] marks;
+    
+    // Constant declarations
+    localparam  one_hot = 2'b1;
+    
+    // Stub signals
+    reg  [1:0] marked$d;
+    wire  [1:0] marked$q;
+    reg  marked$clock;
+    
+    // Local signals
+    reg  [1:0] kept;
+    
+    // Sub module instances
+    nrc_switch$allocator$starving$3$marked marked(
+        .d(marked$d),
+        .q(marked$q),
+        .clock(marked$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        marked$clock = clock;
+        marked$d = marked$q;
+        marks = marked$q;
+        kept = marked$q;
+        if (head_sent) begin
+            kept = kept & ~(one_hot << vc);
+        end
+        marked$d = kept | refusals;
+        if (reset) begin
+            marked$d = 32'h0;
+        end
+    end
+    
 endmodule // nrc_switch$allocator$starving$3
 
 
-module nrc_switch$allocator$starving$4(d,q,clock);
+module nrc_switch$allocator$starving$3$marked(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -3691,7 +4129,72 @@ module nrc_switch$allocator$starving$4(d,q,clock);
        q <= d;
     end
           
+endmodule // nrc_switch$allocator$starving$3$marked
+
+
+module nrc_switch$allocator$starving$4(clock,reset,refusals,head_sent,vc,marks);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [1:0] refusals;
+    input wire  head_sent;
+    input wire  vc;
+    output reg  [1:0] marks;
+    
+    // Constant declarations
+    localparam  one_hot = 2'b1;
+    
+    // Stub signals
+    reg  [1:0] marked$d;
+    wire  [1:0] marked$q;
+    reg  marked$clock;
+    
+    // Local signals
+    reg  [1:0] kept;
+    
+    // Sub module instances
+    nrc_switch$allocator$starving$4$marked marked(
+        .d(marked$d),
+        .q(marked$q),
+        .clock(marked$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        marked$clock = clock;
+        marked$d = marked$q;
+        marks = marked$q;
+        kept = marked$q;
+        if (head_sent) begin
+            kept = kept & ~(one_hot << vc);
+        end
+        marked$d = kept | refusals;
+        if (reset) begin
+            marked$d = 32'h0;
+        end
+    end
+    
 endmodule // nrc_switch$allocator$starving$4
+
+
+module nrc_switch$allocator$starving$4$marked(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_switch$allocator$starving$4$marked
 
 
 module nrc_switch$crossbar(flits$0,flits$1,flits$2,flits$3,flits$4,selects$0,selects$1,selects$2,selects$3,selects$4,outputs$0,outputs$1,outputs$2,outputs$3,outputs$4);

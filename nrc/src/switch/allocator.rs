@@ -47,7 +47,7 @@
 //! Parameters: `PORTS` (2..=64), `VCS` (1..=8), `VCB` = `channel_vc_bits(VCS)`, `W` =
 //! `index_bits(PORTS)`, `PVW` = `VCS * W`, `PVB` = `VCS * VCB`, `PVL` = `VCS * 8`, `RQ` =
 //! `PORTS + 1`; `VCS` at least 2. Use [`allocator!`](crate::allocator).
-use super::{AgentRequestSink, Matcher, OutputControlSink, CREDIT_BITS};
+use super::{AgentCheck, AgentRequestSink, Matcher, OutputControlSink, StarvingMarks, CREDIT_BITS};
 use crate::port::SwitchRequestSink;
 use rust_hdl::prelude::*;
 
@@ -77,7 +77,9 @@ pub struct SwitchAllocator<
     pub selects: Vec<Signal<Out, Bits<PORTS>>>,
     matcher: Matcher<PORTS, VCS, W, PVW, RQ>,
     /// Per output port: bit `w`, VC `w` is marked starving.
-    starving: Vec<DFF<Bits<VCS>>>,
+    starving: Vec<StarvingMarks<VCS, VCB>>,
+    /// Per output port: its agent port's eligibility.
+    agent_checks: Vec<AgentCheck>,
     /// Per output port: the VCs refused this cycle.
     refusals: Vec<Signal<Local, Bits<VCS>>>,
     /// Per input: its eligible VCs.
@@ -99,7 +101,6 @@ pub struct SwitchAllocator<
     credit_shift: Signal<Local, Bits<16>>,
     credits_field: Signal<Local, Bits<PVL>>,
     credits: Signal<Local, Bits<CREDIT_BITS>>,
-    vc_bits: Signal<Local, Bits<VCS>>,
     vc_hot: Signal<Local, Bits<VCS>>,
     free: Signal<Local, bool>,
     starved: Signal<Local, bool>,
@@ -114,7 +115,6 @@ pub struct SwitchAllocator<
     vc_offsets: Vec<Constant<Bits<16>>>,
     len_offsets: Vec<Constant<Bits<16>>>,
     max_len: Constant<Bits<CREDIT_BITS>>,
-    one: Constant<Bits<CREDIT_BITS>>,
     one_hot: Constant<Bits<VCS>>,
     mgmt_vc: Constant<Bits<VCB>>,
     mgmt_shift: Constant<Bits<16>>,
@@ -164,6 +164,7 @@ impl<
             selects: many!(PORTS),
             matcher: Matcher::new(iterations),
             starving: many!(PORTS),
+            agent_checks: (0..PORTS).map(|_| AgentCheck::new(max_len)).collect(),
             refusals: many!(PORTS),
             eligible: many!(PORTS),
             agent_eligible: Default::default(),
@@ -181,7 +182,6 @@ impl<
             credit_shift: Default::default(),
             credits_field: Default::default(),
             credits: Default::default(),
-            vc_bits: Default::default(),
             vc_hot: Default::default(),
             free: Default::default(),
             starved: Default::default(),
@@ -203,7 +203,6 @@ impl<
                 .map(|v| Constant::new(((v * CREDIT_BITS) as u64).into()))
                 .collect(),
             max_len: Constant::new((max_len as u64).into()),
-            one: Constant::new(1u64.into()),
             one_hot: Constant::new(1u64.into()),
             mgmt_vc: Constant::new((mgmt_vc as u64).into()),
             mgmt_shift: Constant::new(((mgmt_vc * CREDIT_BITS) as u64).into()),
@@ -228,6 +227,7 @@ impl<
         self.matcher.reset.next = self.reset.val();
         for p in 0..PORTS {
             self.starving[p].clock.next = self.clock.val();
+            self.starving[p].reset.next = self.reset.val();
             self.refusals[p].next = 0.into();
         }
         // Every input VC: its target's state, and whether it may move.
@@ -258,7 +258,8 @@ impl<
                             self.controls[p].credits.val() >> self.credit_shift.val();
                         self.credits.next = self.credits_field.val().get_bits::<CREDIT_BITS>(0);
                         self.free.next = (self.controls[p].free.val() & self.vc_hot.val()).any();
-                        self.starved.next = (self.starving[p].q.val() & self.vc_hot.val()).any();
+                        self.starved.next =
+                            (self.starving[p].marks.val() & self.vc_hot.val()).any();
                     }
                 }
                 self.need.next = self.len.val();
@@ -288,37 +289,22 @@ impl<
             self.matcher.eligible[i].next = self.eligible[i].val();
             self.matcher.ports[i].next = self.requests[i].ports.val();
         }
-        // The agent ports (on mgmt_vc): every flit needs a credit, a head `len` clamped to
-        // 1..=max_len (or max_len while starving) and the VC free.
+        // The agent ports (on mgmt_vc): see `AgentCheck`.
         self.agent_eligible.next = 0.into();
         self.vc_hot.next = self.one_hot.val() << self.mgmt_vc.val();
         for p in 0..PORTS {
+            AgentRequestSink::link(&mut self.agents[p], &mut self.agent_checks[p].request);
             self.credits_field.next = self.controls[p].credits.val() >> self.mgmt_shift.val();
-            self.credits.next = self.credits_field.val().get_bits::<CREDIT_BITS>(0);
-            self.free.next = (self.controls[p].free.val() & self.vc_hot.val()).any();
-            self.len.next = self.agents[p].len.val();
-            if self.agents[p].len.val() > self.max_len.val() {
-                self.len.next = self.max_len.val();
-            }
-            if self.agents[p].len.val() == 0 {
-                self.len.next = self.one.val();
-            }
-            self.need.next = self.len.val();
-            if (self.starving[p].q.val() & self.vc_hot.val()).any() {
-                self.need.next = self.max_len.val();
-            }
-            if self.agents[p].valid.val()
-                & self.credits.val().any()
-                & (!self.agents[p].head.val()
-                    | (self.free.val() & (self.credits.val() >= self.need.val())))
-            {
-                self.agent_eligible.next = self.agent_eligible.val().replace_bit(p, true);
-            }
-            if self.agents[p].valid.val()
-                & self.agents[p].head.val()
-                & self.free.val()
-                & (self.credits.val() < self.len.val())
-            {
+            self.agent_checks[p].credits.next = self.credits_field.val().get_bits::<CREDIT_BITS>(0);
+            self.agent_checks[p].free.next =
+                (self.controls[p].free.val() & self.vc_hot.val()).any();
+            self.agent_checks[p].starved.next =
+                (self.starving[p].marks.val() & self.vc_hot.val()).any();
+            self.agent_eligible.next = self
+                .agent_eligible
+                .val()
+                .replace_bit(p, self.agent_checks[p].eligible.val());
+            if self.agent_checks[p].refused.val() {
                 self.refusals[p].next = self.refusals[p].val() | self.vc_hot.val();
             }
         }
@@ -357,25 +343,20 @@ impl<
                 }
             }
             self.controls[p].agent.next = false;
-            self.agents[p].grant.next = false;
+            self.agent_checks[p].grant.next = false;
             for top in PORTS..(PORTS + 1) {
                 if self.granted[p].val().get_bit(top) {
                     self.controls[p].agent.next = true;
-                    self.agents[p].grant.next = true;
+                    self.agent_checks[p].grant.next = true;
                     self.controls[p].vc.next = self.mgmt_vc.val();
                     self.controls[p].head.next = self.agents[p].head.val();
                     self.controls[p].last.next = self.agents[p].last.val();
                 }
             }
-            self.vc_bits.next = self.starving[p].q.val();
-            if self.controls[p].send.val() & self.controls[p].head.val() {
-                self.vc_bits.next =
-                    self.vc_bits.val() & !(self.one_hot.val() << self.controls[p].vc.val());
-            }
-            self.starving[p].d.next = self.vc_bits.val() | self.refusals[p].val();
-            if self.reset.val() {
-                self.starving[p].d.next = 0.into();
-            }
+            self.starving[p].refusals.next = self.refusals[p].val();
+            self.starving[p].head_sent.next =
+                self.controls[p].send.val() & self.controls[p].head.val();
+            self.starving[p].vc.next = self.controls[p].vc.val();
         }
     }
 }

@@ -21,25 +21,31 @@
 //! - [`Crossbar`]: per output, the flit of the granted input, built from tiles.
 //! - [`AgentPort`]: the management agent's packets for one output port, as one more requester.
 //! - [`Matcher`]: the allocator's iterations of round-robin matching.
+//! - [`StarvingMarks`] and [`AgentCheck`]: the allocator's per-output starving marks and the
+//!   eligibility of its agent port.
 //!
 //! The bundles between them are defined here once: [`OutputControlSource`]/
 //! [`OutputControlSink`] (an output unit's state to the allocator, the allocator's send back)
 //! and [`AgentRequestSource`]/[`AgentRequestSink`] (an agent port's request and its grant).
 use rust_hdl::prelude::*;
 
+pub mod agent_check;
 pub mod agent_port;
 pub mod allocator;
 pub mod crossbar;
 pub mod matcher;
 pub mod output_unit;
+pub mod starving_marks;
 #[allow(clippy::module_inception)]
 pub mod switch;
 
+pub use agent_check::AgentCheck;
 pub use agent_port::AgentPort;
 pub use allocator::SwitchAllocator;
 pub use crossbar::Crossbar;
 pub use matcher::Matcher;
 pub use output_unit::OutputUnit;
+pub use starving_marks::StarvingMarks;
 pub use switch::Switch;
 
 /// Bits of a credit count and of a head's `len` (the header's `len` field is 8 bits, so a
