@@ -26,6 +26,7 @@ pub mod rhdl;
 pub mod rng;
 pub mod rs_perf;
 pub mod speed;
+pub mod switch_cost;
 pub mod threaded;
 pub mod verilator;
 

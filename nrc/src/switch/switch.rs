@@ -186,31 +186,3 @@ fn switch_is_synthesizable() {
     uut.connect_all();
     yosys_validate("switch", &generate_verilog(&uut)).unwrap();
 }
-
-/// iCE40-HX8K cost and Fmax of `nrc_switch` (5 ports) for the default configuration (2 VCs):
-/// the block synthesized alone, placed in the flow's register-to-register harness (one placer
-/// seed; minutes). The published configuration's 6 VCs (about 15,000 LUTs) do not fit the
-/// part. Run with `cargo test --release -p nrc switch_cost -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn switch_cost_on_ice40() {
-    use flow::{MeasureOptions, SynthOptions, Target};
-    let options = MeasureOptions {
-        seeds: vec![1],
-        synth: SynthOptions::for_target(Target::Ice40),
-        inputs: flow::harness::Inputs::Lfsr,
-        outputs: flow::harness::Outputs::Folded,
-        ..Default::default()
-    };
-    let top =
-        crate::tops::switch(&hdl::params::Config::default(), crate::tops::SWITCH_PORTS).unwrap();
-    let dir = std::env::temp_dir().join("nrc_switch_cost");
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("nrc_switch.v");
-    std::fs::write(&file, &top.verilog).unwrap();
-    let c = flow::measure_block_with(&[&file], "nrc_switch", &dir.join("flow"), &options).unwrap();
-    println!(
-        "nrc_switch 5 ports x 2 VCs: {} LUTs, {} FFs, {} carries, Fmax {:.1} MHz",
-        c.luts, c.ffs, c.carries, c.fmax_mhz
-    );
-}

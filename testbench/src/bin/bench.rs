@@ -5,9 +5,9 @@
 //! and ECP5 ([`testbench::regfile_perf`]), the management agent's unpacker and packer
 //! ([`testbench::mgmt_perf`]) with the configuration loader and register arbiter
 //! ([`testbench::loader_perf`]), and the relay station's and 8-port relay-station mesh's cost on
-//! iCE40 ([`testbench::rs_perf`]).
+//! iCE40 ([`testbench::rs_perf`]), and the router's switch on iCE40 ([`testbench::switch_cost`]).
 //!
-//! Usage: `bench [speed|cost|link|link-sim|link-cost|regfile|mgmt|mgmt-sim|mgmt-cost|rs]...` (all
+//! Usage: `bench [speed|cost|link|link-sim|link-cost|regfile|mgmt|mgmt-sim|mgmt-cost|rs|switch]...` (all
 //! when none; `link` is `link-sim`, the simulated link tables, plus `link-cost`, the endpoint's
 //! placement, which takes minutes; likewise `mgmt` is `mgmt-sim`, the management agent's and the
 //! router's management plane's simulated figures, plus `mgmt-cost`, their iCE40 tables). Prints
@@ -57,6 +57,9 @@ fn main() -> Result<()> {
     }
     if all || has("rs") {
         testbench::rs_perf::report(&workspace().join("build/bench/rs"))?;
+    }
+    if all || has("switch") {
+        testbench::switch_cost::report(&workspace().join("build/bench/switch"))?;
     }
     Ok(())
 }
