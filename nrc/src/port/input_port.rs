@@ -68,7 +68,7 @@
 //! [`InputPortParams`].
 use super::arrival_stamp::STAMP_BITS;
 use super::{event, ArrivalStamp, Damq, DamqParams, HeadRewrite, SwitchRequestSource, VcChoice};
-use crate::routing::{HeadSource, RouteResultSink, NODE_BITS};
+use crate::routing::{defaults, HeadSource, RouteResultSink, NODE_BITS};
 use hdl::channel::{ChannelSink, ChannelSource};
 use hdl::formats::flit::{HEAD_BIT, TYPE_BIT};
 use hdl::formats::header::{DST, KIND, LEN};
@@ -338,11 +338,6 @@ impl<
             zero_agent_port: Constant::new(0u64.into()),
         }
     }
-}
-
-/// `n` default values.
-fn defaults<T: Default>(n: usize) -> Vec<T> {
-    (0..n).map(|_| T::default()).collect()
 }
 
 impl<

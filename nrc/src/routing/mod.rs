@@ -130,7 +130,7 @@ pub struct RouteResultSink<const PORTS: usize, const W: usize> {
     pub no_route: Signal<In, bool>,
 }
 
-/// `n` default values (the per-port and per-copy signal vectors of the blocks here).
+/// `n` default values (the per-port, per-VC and per-copy signal vectors of the router's blocks).
 pub(crate) fn defaults<T: Default>(n: usize) -> Vec<T> {
     (0..n).map(|_| T::default()).collect()
 }

@@ -49,6 +49,7 @@
 //! `PORTS + 1`; `VCS` at least 2. Use [`allocator!`](crate::allocator).
 use super::{AgentCheck, AgentRequestSink, Matcher, OutputControlSink, StarvingMarks, CREDIT_BITS};
 use crate::port::SwitchRequestSink;
+use crate::routing::defaults;
 use rust_hdl::prelude::*;
 
 /// The switch allocator; see the module documentation.
@@ -150,28 +151,23 @@ impl<
             mgmt_vc < VCS,
             "SwitchAllocator: mgmt_vc (network.mgmt_vc) = {mgmt_vc} must be below VCS = {VCS}"
         );
-        macro_rules! many {
-            ($k:expr) => {
-                (0..$k).map(|_| Default::default()).collect()
-            };
-        }
         Self {
             clock: Default::default(),
             reset: Default::default(),
             requests: std::array::from_fn(|_| Default::default()),
             controls: std::array::from_fn(|_| Default::default()),
             agents: std::array::from_fn(|_| Default::default()),
-            selects: many!(PORTS),
+            selects: defaults(PORTS),
             matcher: Matcher::new(iterations),
-            starving: many!(PORTS),
+            starving: defaults(PORTS),
             agent_checks: (0..PORTS).map(|_| AgentCheck::new(max_len)).collect(),
-            refusals: many!(PORTS),
-            eligible: many!(PORTS),
+            refusals: defaults(PORTS),
+            eligible: defaults(PORTS),
             agent_eligible: Default::default(),
-            sent_vc: many!(PORTS),
-            sent_head: many!(PORTS),
-            sent_last: many!(PORTS),
-            granted: many!(PORTS),
+            sent_vc: defaults(PORTS),
+            sent_head: defaults(PORTS),
+            sent_last: defaults(PORTS),
+            granted: defaults(PORTS),
             port_field: Default::default(),
             vc_field: Default::default(),
             len_field: Default::default(),

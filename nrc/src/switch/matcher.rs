@@ -29,6 +29,7 @@
 //! Parameters: `PORTS` (2..=64), `VCS` (2..=8), `W` = `index_bits(PORTS)`, `PVW` = `VCS * W`,
 //! `RQ` = `PORTS + 1`; elaboration value `iterations` (1..=3, `router.alloc_iterations`). Use
 //! [`matcher!`](crate::matcher).
+use crate::routing::defaults;
 use rust_hdl::prelude::*;
 
 /// The matching; see the module documentation.
@@ -110,30 +111,25 @@ impl<const PORTS: usize, const VCS: usize, const W: usize, const PVW: usize, con
             (1..=3).contains(&iterations),
             "Matcher: router.alloc_iterations = {iterations} must be 1..=3"
         );
-        macro_rules! many {
-            ($k:expr) => {
-                (0..$k).map(|_| Default::default()).collect()
-            };
-        }
         Self {
             clock: Default::default(),
             reset: Default::default(),
-            eligible: many!(PORTS),
-            ports: many!(PORTS),
+            eligible: defaults(PORTS),
+            ports: defaults(PORTS),
             agents: Default::default(),
-            input_grants: many!(PORTS),
-            output_grants: many!(PORTS),
-            input_masks: many!(PORTS),
-            output_masks: many!(PORTS),
+            input_grants: defaults(PORTS),
+            output_grants: defaults(PORTS),
+            input_masks: defaults(PORTS),
+            output_masks: defaults(PORTS),
             matched_inputs: Default::default(),
             matched_outputs: Default::default(),
-            candidates: many!(PORTS),
-            picks: many!(PORTS),
-            pick_after: many!(PORTS),
-            asks: many!(PORTS),
-            requesters: many!(PORTS),
-            input_after: many!(PORTS),
-            output_after: many!(PORTS),
+            candidates: defaults(PORTS),
+            picks: defaults(PORTS),
+            pick_after: defaults(PORTS),
+            asks: defaults(PORTS),
+            requesters: defaults(PORTS),
+            input_after: defaults(PORTS),
+            output_after: defaults(PORTS),
             vc_masked: Default::default(),
             vc_prefix: Default::default(),
             rq_masked: Default::default(),
