@@ -2,7 +2,7 @@
 // management agent collector: register, EEPROM and error responses before fault reports, fixed priority, one beat per cycle
 
 
-module nmp_collector(clock,reset,responses$valid,responses$data,responses$ready,eeprom$valid,eeprom$data,eeprom$ready,errors$valid,errors$data,errors$ready,reports$valid,reports$data,reports$ready,beats$valid,beats$data,beats$ready);
+module nmp_collector(clock,reset,responses$valid,responses$data,responses$ready,eeprom$valid,eeprom$data,eeprom$ready,reports$valid,reports$data,reports$ready,beats$valid,beats$data,beats$ready);
     
     // Module arguments
     input wire  clock;
@@ -13,9 +13,6 @@ module nmp_collector(clock,reset,responses$valid,responses$data,responses$ready,
     input wire  eeprom$valid;
     input wire  [543:0] eeprom$data;
     output reg  eeprom$ready;
-    input wire  errors$valid;
-    input wire  [543:0] errors$data;
-    output reg  errors$ready;
     input wire  reports$valid;
     input wire  [543:0] reports$data;
     output reg  reports$ready;
@@ -26,8 +23,7 @@ module nmp_collector(clock,reset,responses$valid,responses$data,responses$ready,
     // Enums
     localparam CollectorChoice$Responses = 0;
     localparam CollectorChoice$Eeprom = 1;
-    localparam CollectorChoice$Errors = 2;
-    localparam CollectorChoice$Reports = 3;
+    localparam CollectorChoice$Reports = 2;
     
     // Stub signals
     reg  [1:0] held$d;
@@ -49,9 +45,6 @@ module nmp_collector(clock,reset,responses$valid,responses$data,responses$ready,
         held$clock = clock;
         held$d = held$q;
         choice = CollectorChoice$Reports;
-        if (errors$valid) begin
-            choice = CollectorChoice$Errors;
-        end
         if (eeprom$valid) begin
             choice = CollectorChoice$Eeprom;
         end
@@ -60,8 +53,9 @@ module nmp_collector(clock,reset,responses$valid,responses$data,responses$ready,
         end
         responses$ready = 1'b0;
         eeprom$ready = 1'b0;
-        errors$ready = 1'b0;
         reports$ready = 1'b0;
+        beats$valid = 1'b0;
+        beats$data = reports$data;
         case (held$q)
             CollectorChoice$Responses:
                 begin
@@ -74,12 +68,6 @@ module nmp_collector(clock,reset,responses$valid,responses$data,responses$ready,
                     beats$valid = eeprom$valid;
                     beats$data = eeprom$data;
                     eeprom$ready = beats$ready & ~reset;
-                end
-            CollectorChoice$Errors:
-                begin
-                    beats$valid = errors$valid;
-                    beats$data = errors$data;
-                    errors$ready = beats$ready & ~reset;
                 end
             CollectorChoice$Reports:
                 begin
@@ -112,8 +100,7 @@ module nmp_collector$held(d,q,clock);
     // Enums
     localparam CollectorChoice$Responses = 0;
     localparam CollectorChoice$Eeprom = 1;
-    localparam CollectorChoice$Errors = 2;
-    localparam CollectorChoice$Reports = 3;
+    localparam CollectorChoice$Reports = 2;
     
     // Update code (custom)
     initial begin

@@ -2,12 +2,11 @@
 // management agent: requests by NMPType to the register unit, the EEPROM unit, or an unknown-type error response, one beat slot per output
 
 
-module nmp_distributor(clock,reset,chip_id,requests$valid,requests$data,requests$ready,registers$valid,registers$data,registers$ready,eeprom$valid,eeprom$data,eeprom$ready,errors$valid,errors$data,errors$ready,held);
+module nmp_distributor(clock,reset,requests$valid,requests$data,requests$ready,registers$valid,registers$data,registers$ready,eeprom$valid,eeprom$data,eeprom$ready,held);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
-    input wire  [15:0] chip_id;
     input wire  requests$valid;
     input wire  [543:0] requests$data;
     output reg  requests$ready;
@@ -17,19 +16,12 @@ module nmp_distributor(clock,reset,chip_id,requests$valid,requests$data,requests
     output wire  eeprom$valid;
     output wire  [543:0] eeprom$data;
     input wire  eeprom$ready;
-    output wire  errors$valid;
-    output wire  [543:0] errors$data;
-    input wire  errors$ready;
-    output reg  [2:0] held;
+    output reg  [1:0] held;
     
     // Constant declarations
     localparam  type_lsb = 10'b100010;
-    localparam  register_read = 6'b1;
-    localparam  register_write = 6'b11;
     localparam  eeprom_read = 6'b10001;
     localparam  eeprom_write = 6'b10011;
-    localparam  error_type = 6'b101;
-    localparam  unknown_type = 8'h4;
     
     // Stub signals
     reg  eeprom_slot$clock;
@@ -38,24 +30,9 @@ module nmp_distributor(clock,reset,chip_id,requests$valid,requests$data,requests
     reg  [543:0] eeprom_slot$sink$data;
     wire  eeprom_slot$sink$ready;
     wire  eeprom_slot$count;
-    reg  error_slot$clock;
-    reg  error_slot$reset;
-    reg  error_slot$sink$valid;
-    reg  [543:0] error_slot$sink$data;
-    wire  error_slot$sink$ready;
-    wire  error_slot$count;
-    reg  [543:0] builder$request;
-    reg  [15:0] builder$chip_id;
-    reg  [5:0] builder$nmp_type;
-    reg  [7:0] builder$error;
-    reg  [63:0] builder$access;
-    reg  [63:0] builder$data0;
-    reg  [63:0] builder$data1;
-    wire  [543:0] builder$response;
     
     // Local signals
     reg  [5:0] nmp_type;
-    reg  to_registers;
     reg  to_eeprom;
     
     // Sub module instances
@@ -70,54 +47,18 @@ module nmp_distributor(clock,reset,chip_id,requests$valid,requests$data,requests
         .source$ready(eeprom$ready),
         .count(eeprom_slot$count)
     );
-    nmp_distributor$error_slot error_slot(
-        .clock(error_slot$clock),
-        .reset(error_slot$reset),
-        .sink$valid(error_slot$sink$valid),
-        .sink$data(error_slot$sink$data),
-        .sink$ready(error_slot$sink$ready),
-        .source$valid(errors$valid),
-        .source$data(errors$data),
-        .source$ready(errors$ready),
-        .count(error_slot$count)
-    );
-    nmp_distributor$builder builder(
-        .request(builder$request),
-        .chip_id(builder$chip_id),
-        .nmp_type(builder$nmp_type),
-        .error(builder$error),
-        .access(builder$access),
-        .data0(builder$data0),
-        .data1(builder$data1),
-        .response(builder$response)
-    );
     
     // Update code
     always @(*) begin
         eeprom_slot$clock = clock;
-        error_slot$clock = clock;
         eeprom_slot$reset = reset;
-        error_slot$reset = reset;
         nmp_type = requests$data[(type_lsb)+:(6)];
-        to_registers = (nmp_type == register_read) | (nmp_type == register_write);
         to_eeprom = (nmp_type == eeprom_read) | (nmp_type == eeprom_write);
-        builder$request = requests$data;
-        builder$chip_id = chip_id;
-        builder$nmp_type = error_type;
-        builder$error = unknown_type;
-        builder$access = 32'h0;
-        builder$data0 = 32'h0;
-        builder$data1 = 32'h0;
         registers$data = requests$data;
         eeprom_slot$sink$data = requests$data;
-        error_slot$sink$data = builder$response;
-        registers$valid = requests$valid & to_registers;
+        registers$valid = requests$valid & ~to_eeprom;
         eeprom_slot$sink$valid = requests$valid & to_eeprom;
-        error_slot$sink$valid = requests$valid & ~to_registers & ~to_eeprom;
-        requests$ready = error_slot$sink$ready;
-        if (to_registers) begin
-            requests$ready = registers$ready;
-        end
+        requests$ready = registers$ready;
         if (to_eeprom) begin
             requests$ready = eeprom_slot$sink$ready;
         end
@@ -125,68 +66,11 @@ module nmp_distributor(clock,reset,chip_id,requests$valid,requests$data,requests
             requests$ready = 1'b0;
             registers$valid = 1'b0;
             eeprom_slot$sink$valid = 1'b0;
-            error_slot$sink$valid = 1'b0;
         end
-        held = ((registers$valid) & 3'h7) | (((eeprom_slot$count) & 3'h7) << 32'h1) | (((error_slot$count) & 3'h7) << 32'h2);
+        held = ((registers$valid) & 2'h3) | (((eeprom_slot$count) & 2'h3) << 32'h1);
     end
     
 endmodule // nmp_distributor
-
-
-module nmp_distributor$builder(request,chip_id,nmp_type,error,access,data0,data1,response);
-    
-    // Module arguments
-    input wire  [543:0] request;
-    input wire  [15:0] chip_id;
-    input wire  [5:0] nmp_type;
-    input wire  [7:0] error;
-    input wire  [63:0] access;
-    input wire  [63:0] data0;
-    input wire  [63:0] data1;
-    output reg  [543:0] response;
-    
-    // Constant declarations
-    localparam  info_keep = 64'h3fffffffc;
-    localparam  info_constant = 64'h0;
-    localparam  route_keep = 64'hffffffffffffc1f;
-    localparam  route_high_keep = 64'h3ffffffffffff;
-    localparam  info_lsb = 10'b0;
-    localparam  forward_lsb = 10'b1000000;
-    localparam  forward_high_lsb = 10'b10000000;
-    localparam  backward_lsb = 10'b11000000;
-    localparam  backward_high_lsb = 10'b100000000;
-    localparam  access_lsb = 10'b101000000;
-    localparam  data0_lsb = 10'b110000000;
-    localparam  data1_lsb = 10'b111000000;
-    localparam  src_lsb = 10'b1000000000;
-    localparam  dst_lsb = 10'b1000010000;
-    localparam  hop_num_lsb = 7'b0;
-    localparam  current_shift = 7'b101;
-    localparam  nmp_type_shift = 7'b100010;
-    localparam  error_shift = 7'b101000;
-    
-    // Local signals
-    reg  [63:0] info;
-    reg  [63:0] backward;
-    reg  [63:0] backward_high;
-    reg  [4:0] hop_num;
-    reg  [63:0] info_out;
-    reg  [63:0] forward_out;
-    reg  [63:0] forward_high_out;
-    
-    // Update code
-    always @(*) begin
-        info = request[(info_lsb)+:(64)];
-        backward = request[(backward_lsb)+:(64)];
-        backward_high = request[(backward_high_lsb)+:(64)];
-        hop_num = backward[(hop_num_lsb)+:(5)];
-        info_out = (info & info_keep) | info_constant | (((nmp_type) & 64'hffffffffffffffff) << nmp_type_shift) | (((error) & 64'hffffffffffffffff) << error_shift);
-        forward_out = (backward & route_keep) | (((hop_num) & 64'hffffffffffffffff) << current_shift);
-        forward_high_out = backward_high & route_high_keep;
-        response = (((info_out) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << info_lsb) | (((forward_out) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << forward_lsb) | (((forward_high_out) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << forward_high_lsb) | (((access) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << access_lsb) | (((data0) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << data0_lsb) | (((data1) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << data1_lsb) | (((chip_id) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << src_lsb) | (((request[(src_lsb)+:(16)]) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << dst_lsb);
-    end
-    
-endmodule // nmp_distributor$builder
 
 
 module nmp_distributor$eeprom_slot(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
@@ -360,176 +244,3 @@ module nmp_distributor$eeprom_slot$slots$0(d,q,clock);
     end
           
 endmodule // nmp_distributor$eeprom_slot$slots$0
-
-
-module nmp_distributor$error_slot(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  sink$valid;
-    input wire  [543:0] sink$data;
-    output reg  sink$ready;
-    output reg  source$valid;
-    output reg  [543:0] source$data;
-    input wire  source$ready;
-    output reg  count;
-    
-    // Constant declarations
-    localparam  one = 1'b1;
-    localparam  all_ones = 1'b1;
-    localparam  fall_through = 1'b1;
-    localparam  passthrough = 1'b0;
-    
-    // Stub signals
-    reg  [543:0] slots$0$d;
-    wire  [543:0] slots$0$q;
-    reg  slots$0$clock;
-    reg  held$0$d;
-    wire  held$0$q;
-    reg  held$0$clock;
-    reg  fill$d;
-    wire  fill$q;
-    reg  fill$clock;
-    
-    // Local signals
-    reg  below$0;
-    reg  above$0;
-    reg  load$0;
-    reg  [543:0] incoming$0;
-    reg  step;
-    reg  full;
-    reg  empty;
-    reg  push;
-    reg  pop;
-    
-    // Sub module instances
-    nmp_distributor$error_slot$slots$0 slots$0(
-        .d(slots$0$d),
-        .q(slots$0$q),
-        .clock(slots$0$clock)
-    );
-    nmp_distributor$error_slot$held$0 held$0(
-        .d(held$0$d),
-        .q(held$0$q),
-        .clock(held$0$clock)
-    );
-    nmp_distributor$error_slot$fill fill(
-        .d(fill$d),
-        .q(fill$q),
-        .clock(fill$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        fill$clock = clock;
-        fill$d = fill$q;
-        slots$0$clock = clock;
-        slots$0$d = slots$0$q;
-        held$0$clock = clock;
-        held$0$d = held$0$q;
-        below$0 = 1'b1;
-        above$0 = 1'b0;
-        empty = 1'b1;
-        full = 1'b1;
-        empty = ~held$0$q;
-        full = held$0$q;
-        count = fill$q;
-        sink$ready = ~full;
-        source$valid = ~empty;
-        source$data = sink$data;
-        source$data = slots$0$q;
-        push = sink$valid & ~full;
-        pop = source$ready & ~empty;
-        if (fall_through & empty) begin
-            source$valid = sink$valid;
-            source$data = sink$data;
-            push = sink$valid & ~source$ready;
-        end
-        if (passthrough) begin
-            sink$ready = source$ready;
-            source$valid = sink$valid;
-            source$data = sink$data;
-        end
-        incoming$0 = sink$data;
-        load$0 = source$ready | (sink$valid & ~held$0$q);
-        if (load$0) begin
-            slots$0$d = incoming$0;
-        end
-        if (push & ~pop) begin
-            held$0$d = below$0;
-        end
-        if (pop & ~push) begin
-            held$0$d = above$0;
-        end
-        step = one;
-        if (pop) begin
-            step = all_ones;
-        end
-        if (push ^ pop) begin
-            fill$d = fill$q + step;
-        end
-        if (reset) begin
-            held$0$d = 1'b0;
-            fill$d = 32'h0;
-        end
-    end
-    
-endmodule // nmp_distributor$error_slot
-
-
-module nmp_distributor$error_slot$fill(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nmp_distributor$error_slot$fill
-
-
-module nmp_distributor$error_slot$held$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nmp_distributor$error_slot$held$0
-
-
-module nmp_distributor$error_slot$slots$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [543:0] d;
-    output reg  [543:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 544'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nmp_distributor$error_slot$slots$0

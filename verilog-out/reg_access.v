@@ -35,12 +35,14 @@ module reg_access(clock,reset,chip_id,requests$valid,requests$data,requests$read
     localparam  access_keep = 64'h3fffbffff;
     localparam  beyond_port = 15'b0;
     localparam  max_count = 3'b10;
+    localparam  register_read = 6'b1;
     localparam  register_write = 6'b11;
     localparam  read_response = 6'b10;
     localparam  write_response = 6'b100;
     localparam  error_response = 6'b101;
     localparam  bad_count_code = 8'h3;
     localparam  unmapped_code = 8'h1;
+    localparam  unknown_code = 8'h4;
     localparam  byte_shift = 7'b1000;
     
     // Stub signals
@@ -73,11 +75,13 @@ module reg_access(clock,reset,chip_id,requests$valid,requests$data,requests$read
     
     // Local signals
     reg  [63:0] info;
+    reg  [5:0] nmp_type;
     reg  [63:0] access;
     reg  [2:0] count;
     reg  [14:0] address0;
     reg  [14:0] address1;
     reg  writing;
+    reg  unknown;
     reg  bad_count;
     reg  two;
     reg  out_of_range;
@@ -148,7 +152,9 @@ module reg_access(clock,reset,chip_id,requests$valid,requests$data,requests$read
         stored_error1$d = stored_error1$q;
         info = requests$data[(info_lsb)+:(64)];
         access = requests$data[(access_lsb)+:(64)];
-        writing = info[(type_lsb)+:(6)] == register_write;
+        nmp_type = info[(type_lsb)+:(6)];
+        writing = nmp_type == register_write;
+        unknown = ~writing & (nmp_type != register_read);
         count = access[(32'h0)+:(3)];
         address0 = access[(address0_lsb)+:(15)];
         address1 = access[(address1_lsb)+:(15)];
@@ -159,7 +165,7 @@ module reg_access(clock,reset,chip_id,requests$valid,requests$data,requests$read
         if (two) begin
             needed = 32'h2;
         end
-        if (bad_count | out_of_range) begin
+        if (bad_count | out_of_range | unknown) begin
             needed = 32'h0;
         end
         register_request$valid = requests$valid & (issued$q < needed);
@@ -224,6 +230,10 @@ module reg_access(clock,reset,chip_id,requests$valid,requests$data,requests$read
             end
             if (bad_count) begin
                 builder$error = bad_count_code;
+            end
+            if (unknown) begin
+                builder$error = unknown_code;
+                builder$access = 32'h0;
             end
         end
         responses$data = builder$response;

@@ -4,12 +4,11 @@
 //!
 //! ```text
 //! from_mesh -> NmpUnpacker -> NmpDistributor -+-> RegAccess<A> ----> registers / register_responses
-//!                                             |       |
+//!                                             |       |  (also refuses unknown types)
 //!                                             +-> EepBridge -> EepArbiter -> EepAccess -> i2c
-//!                                             |       |        ^ loader_command / loader_result
-//!                                             +-------|------- errors
-//!                  faults -> ActiveReport     |       |        |
-//!                              |              v       v        v
+//!                                                     |  |     ^ loader_command / loader_result
+//!                  faults -> ActiveReport             |  |
+//!                              |                      v  v
 //!                              +----------> NmpCollector -> NmpPacker -> NmpOutputFifo -> to_mesh
 //! ```
 //!
@@ -74,8 +73,8 @@ use rust_hdl::prelude::*;
 
 /// Bits of the output FIFO's count.
 const FIFO_COUNT_BITS: usize = crate::fifo::fifo_count_bits(NMP_OUTPUT_FIFO_DEPTH);
-/// Bits of `held`: the distributor's three outputs and the output FIFO's count.
-pub const HELD_BITS: usize = 3 + FIFO_COUNT_BITS;
+/// Bits of `held`: the distributor's two outputs and the output FIFO's count.
+pub const HELD_BITS: usize = 2 + FIFO_COUNT_BITS;
 
 /// Data bits of the registers the agent reaches.
 pub const NMA_DATA_BITS: usize = super::reg_access::REGISTER_DATA_BITS;
@@ -125,8 +124,8 @@ pub struct NmaCore<const A: usize, const F: usize> {
     pub reports_sent: Signal<Out, bool>,
     /// An error response was queued for sending (event).
     pub error_responses: Signal<Out, bool>,
-    /// Beats held inside (status): bits 2..0 the distributor's outputs (a register request
-    /// offered, the EEPROM and error slots), bits 4..3 the output FIFO's count.
+    /// Beats held inside (status): bits 1..0 the distributor's outputs (a register request
+    /// offered, the EEPROM slot), the bits above them the output FIFO's count.
     pub held: Signal<Out, Bits<HELD_BITS>>,
     unpacker: NmpUnpacker,
     distributor: NmpDistributor,
@@ -226,7 +225,6 @@ impl<const A: usize, const F: usize> Logic for NmaCore<A, F> {
         self.output_fifo.reset.next = self.reset.val();
         self.packer.reset.next = self.reset.val();
         self.unpacker.chip_id.next = self.chip_id.val();
-        self.distributor.chip_id.next = self.chip_id.val();
         self.reg_access.chip_id.next = self.chip_id.val();
         self.eep_bridge.chip_id.next = self.chip_id.val();
         self.active_report.chip_id.next = self.chip_id.val();
@@ -292,10 +290,6 @@ impl<const A: usize, const F: usize> Logic for NmaCore<A, F> {
             &mut self.collector.eeprom,
         );
         StreamSource::<Bits<MGMT_BEAT_BITS>>::join(
-            &mut self.distributor.errors,
-            &mut self.collector.errors,
-        );
-        StreamSource::<Bits<MGMT_BEAT_BITS>>::join(
             &mut self.active_report.reports,
             &mut self.collector.reports,
         );
@@ -334,8 +328,8 @@ impl<const A: usize, const F: usize> Logic for NmaCore<A, F> {
         self.dropped_malformed.next = self.unpacker.dropped_malformed.val();
         self.dropped_no_route.next = self.packer.dropped_no_route.val();
         self.reports_sent.next = self.active_report.reports_sent.val();
-        self.held.next = bit_cast::<HELD_BITS, 3>(self.distributor.held.val())
-            | (bit_cast::<HELD_BITS, FIFO_COUNT_BITS>(self.output_fifo.count.val()) << 3);
+        self.held.next = bit_cast::<HELD_BITS, 2>(self.distributor.held.val())
+            | (bit_cast::<HELD_BITS, FIFO_COUNT_BITS>(self.output_fifo.count.val()) << 2);
     }
 }
 

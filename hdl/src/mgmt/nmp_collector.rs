@@ -1,15 +1,14 @@
-//! NMP collector: gathers the agent's outgoing beats from its four producers into one stream,
+//! NMP collector: gathers the agent's outgoing beats from its three producers into one stream,
 //! whole packets at a time (a beat is a whole packet), one beat per cycle.
 //!
-//! Ports: `clock`, `reset`, sinks `responses` (register unit), `eeprom` (EEPROM unit),
-//! `errors` (the distributor's unknown-type error responses), `reports` (fault reports), and
+//! Ports: `clock`, `reset`, sinks `responses` (register unit, which also answers requests of
+//! an unknown type), `eeprom` (EEPROM unit), `reports` (fault reports), and
 //! the source `beats` (to the packer, which reads the beat while it sends the packet and
 //! takes it with the tail).
 //!
-//! Fixed priority, in this order: `responses`, `eeprom`, `errors`, `reports`. Responses of
-//! every kind come before fault reports (the rule); among responses the register unit
-//! goes first because its answers are the fastest and most frequent, and the distributor's
-//! error responses last because they answer malformed traffic. Starvation: a report waits
+//! Fixed priority, in this order: `responses`, `eeprom`, `reports`. Responses of every kind
+//! come before fault reports (the rule); among responses the register unit goes first
+//! because its answers are the fastest and most frequent. Starvation: a report waits
 //! while responses keep coming, but responses are bounded by requests (one per request, and
 //! the management server paces its requests by their responses), so a report always leaves
 //! once the requests pause; a low-priority response likewise.
@@ -38,8 +37,6 @@ pub enum CollectorChoice {
     Responses,
     /// The EEPROM unit's responses.
     Eeprom,
-    /// The distributor's error responses.
-    Errors,
     /// Fault reports.
     Reports,
 }
@@ -55,8 +52,6 @@ pub struct NmpCollector {
     pub responses: StreamSink<Bits<MGMT_BEAT_BITS>>,
     /// EEPROM responses.
     pub eeprom: StreamSink<Bits<MGMT_BEAT_BITS>>,
-    /// Error responses to unknown types.
-    pub errors: StreamSink<Bits<MGMT_BEAT_BITS>>,
     /// Fault reports (lowest priority).
     pub reports: StreamSink<Bits<MGMT_BEAT_BITS>>,
     /// Every beat, one per cycle.
@@ -72,9 +67,6 @@ impl Logic for NmpCollector {
     fn update(&mut self) {
         dff_setup!(self, clock, held);
         self.choice.next = CollectorChoice::Reports;
-        if self.errors.valid.val() {
-            self.choice.next = CollectorChoice::Errors;
-        }
         if self.eeprom.valid.val() {
             self.choice.next = CollectorChoice::Eeprom;
         }
@@ -83,8 +75,11 @@ impl Logic for NmpCollector {
         }
         self.responses.ready.next = false;
         self.eeprom.ready.next = false;
-        self.errors.ready.next = false;
         self.reports.ready.next = false;
+        // Defaults for every choice (the match below covers them all, but a case statement
+        // without a default arm is a latch to Yosys).
+        self.beats.valid.next = false;
+        self.beats.data.next = self.reports.data.val();
         match self.held.q.val() {
             CollectorChoice::Responses => {
                 self.beats.valid.next = self.responses.valid.val();
@@ -95,11 +90,6 @@ impl Logic for NmpCollector {
                 self.beats.valid.next = self.eeprom.valid.val();
                 self.beats.data.next = self.eeprom.data.val();
                 self.eeprom.ready.next = self.beats.ready.val() & !self.reset.val();
-            }
-            CollectorChoice::Errors => {
-                self.beats.valid.next = self.errors.valid.val();
-                self.beats.data.next = self.errors.data.val();
-                self.errors.ready.next = self.beats.ready.val() & !self.reset.val();
             }
             CollectorChoice::Reports => {
                 self.beats.valid.next = self.reports.valid.val();

@@ -3,13 +3,17 @@
 //! answers it.
 //!
 //! Ports: `clock`, `reset` (synchronous; see below), `chip_id`, `requests` (sink: the
-//! distributor's `registers` output, only types 0x01 and 0x03), `responses` (source),
+//! distributor's `registers` output: every type but the EEPROM requests), `responses` (source),
 //! `register_request`/`register_response` (to the register file, `A` address bits, 64-bit
 //! data).
 //!
 //! Decoding (`w5`): `count` registers at `address0` then `address1` (15 bits each; the
 //! reserved address bit 15 and `w5`'s reserved bits are ignored), write data `data0`/`data1`.
-//! A request is **refused**, nothing accessed, if `count` is 0 or above 2 (error 3,
+//! A request is **refused**, nothing accessed, if its type is neither 0x01 nor 0x03 (an
+//! undefined code, or a response or report type sent as a request: error 4,
+//! [`UnknownType`](crate::formats::mgmt::MgmtError::UnknownType), as the codec's
+//! `response_to` documentation says; its `w5..w7` are answered zero, the payload having no
+//! known meaning), if `count` is 0 or above 2 (error 3,
 //! [`BadCount`](crate::formats::mgmt::MgmtError::BadCount)), or if an address it uses is at or
 //! above `2^A`, beyond the register file's port (error 1,
 //! [`Unmapped`](crate::formats::mgmt::MgmtError::Unmapped): cutting the address to `A` bits
@@ -82,11 +86,14 @@ pub struct RegAccess<const A: usize> {
     stored_error0: DFF<Bits<ERROR_BITS>>,
     stored_error1: DFF<Bits<ERROR_BITS>>,
     info: Signal<Local, Bits<64>>,
+    nmp_type: Signal<Local, Bits<6>>,
     access: Signal<Local, Bits<64>>,
     count: Signal<Local, Bits<3>>,
     address0: Signal<Local, Bits<15>>,
     address1: Signal<Local, Bits<15>>,
     writing: Signal<Local, bool>,
+    /// The request's type is not a register read or write.
+    unknown: Signal<Local, bool>,
     bad_count: Signal<Local, bool>,
     two: Signal<Local, bool>,
     out_of_range: Signal<Local, bool>,
@@ -112,12 +119,14 @@ pub struct RegAccess<const A: usize> {
     /// Address bits beyond the register file's port (`A` and above).
     beyond_port: Constant<Bits<15>>,
     max_count: Constant<Bits<3>>,
+    register_read: Constant<Bits<6>>,
     register_write: Constant<Bits<6>>,
     read_response: Constant<Bits<6>>,
     write_response: Constant<Bits<6>>,
     error_response: Constant<Bits<6>>,
     bad_count_code: Constant<Bits<8>>,
     unmapped_code: Constant<Bits<8>>,
+    unknown_code: Constant<Bits<8>>,
     byte_shift: Constant<Bits<7>>,
 }
 
@@ -147,11 +156,13 @@ impl<const A: usize> RegAccess<A> {
             stored_error0: Default::default(),
             stored_error1: Default::default(),
             info: Default::default(),
+            nmp_type: Default::default(),
             access: Default::default(),
             count: Default::default(),
             address0: Default::default(),
             address1: Default::default(),
             writing: Default::default(),
+            unknown: Default::default(),
             bad_count: Default::default(),
             two: Default::default(),
             out_of_range: Default::default(),
@@ -175,12 +186,14 @@ impl<const A: usize> RegAccess<A> {
             ),
             beyond_port: constant(((1u64 << REGISTER_ADDRESS_BITS) - 1) & !((1u64 << A) - 1)),
             max_count: constant(mgmt::MAX_REGISTERS as u64),
+            register_read: constant(NmpType::RegReadRequest.code() as u64),
             register_write: constant(NmpType::RegWriteRequest.code() as u64),
             read_response: constant(NmpType::RegReadResponse.code() as u64),
             write_response: constant(NmpType::RegWriteResponse.code() as u64),
             error_response: constant(NmpType::RegErrorResponse.code() as u64),
             bad_count_code: constant(MgmtError::BadCount.code() as u64),
             unmapped_code: constant(MgmtError::Unmapped.code() as u64),
+            unknown_code: constant(MgmtError::UnknownType.code() as u64),
             byte_shift: constant(8),
         }
     }
@@ -216,8 +229,9 @@ impl<const A: usize> Logic for RegAccess<A> {
             .data
             .val()
             .get_bits::<64>(self.access_lsb.val().index());
-        self.writing.next =
-            self.info.val().get_bits::<6>(self.type_lsb.val().index()) == self.register_write.val();
+        self.nmp_type.next = self.info.val().get_bits::<6>(self.type_lsb.val().index());
+        self.writing.next = self.nmp_type.val() == self.register_write.val();
+        self.unknown.next = !self.writing.val() & (self.nmp_type.val() != self.register_read.val());
         self.count.next = self.access.val().get_bits::<3>(0);
         self.address0.next = self
             .access
@@ -236,7 +250,7 @@ impl<const A: usize> Logic for RegAccess<A> {
         if self.two.val() {
             self.needed.next = 2.into();
         }
-        if self.bad_count.val() | self.out_of_range.val() {
+        if self.bad_count.val() | self.out_of_range.val() | self.unknown.val() {
             self.needed.next = 0.into();
         }
         // Issue the accesses, the second right behind the first.
@@ -314,6 +328,10 @@ impl<const A: usize> Logic for RegAccess<A> {
             }
             if self.bad_count.val() {
                 self.builder.error.next = self.bad_count_code.val();
+            }
+            if self.unknown.val() {
+                self.builder.error.next = self.unknown_code.val();
+                self.builder.access.next = 0.into();
             }
         }
         self.responses.data.next = self.builder.response.val();

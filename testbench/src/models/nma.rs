@@ -54,87 +54,65 @@ pub fn beat_type(b: &MgmtBeat) -> u8 {
 
 /// Where the distributor sends a beat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Route3 {
-    /// Register unit.
+pub enum Destination {
+    /// Register unit (register requests, and every type the agent does not know, which the
+    /// register unit refuses).
     Registers = 0,
     /// EEPROM unit.
     Eeprom = 1,
-    /// Unknown type: an error response.
-    Errors = 2,
 }
 
-/// The distributor's output for `b`, and the beat it offers there.
-pub fn distribute(b: &MgmtBeat, chip: u16) -> (Route3, MgmtBeat) {
+/// The distributor's output for `b` (the beat goes there unchanged).
+pub fn distribute(b: &MgmtBeat) -> Destination {
     match NmpType::from_code(beat_type(b)) {
-        Some(NmpType::RegReadRequest | NmpType::RegWriteRequest) => (Route3::Registers, *b),
-        Some(NmpType::EepReadRequest | NmpType::EepWriteRequest) => (Route3::Eeprom, *b),
-        _ => (
-            Route3::Errors,
-            response_beat(
-                b,
-                chip,
-                NmpType::RegErrorResponse,
-                MgmtError::UnknownType,
-                [0; 3],
-            ),
-        ),
+        Some(NmpType::EepReadRequest | NmpType::EepWriteRequest) => Destination::Eeprom,
+        _ => Destination::Registers,
     }
 }
 
-/// The distributor, cycle by cycle: register requests pass straight through (the input is
-/// taken when the register unit is ready), the EEPROM and error outputs each have a
+/// The distributor, cycle by cycle: register requests (and unknown types) pass straight
+/// through (the input is taken when the register unit is ready), the EEPROM output has a
 /// fall-through slot.
 #[derive(Default)]
 pub struct DistributorModel {
-    /// The beat held in each output's slot (`Registers` has none: always `None`).
-    pub slots: [Option<MgmtBeat>; 3],
+    /// The beat held in the EEPROM output's slot.
+    pub eeprom_slot: Option<MgmtBeat>,
 }
 
 impl DistributorModel {
-    /// `requests.ready` and each output's offer this cycle, for the offered request `input`
-    /// and the outputs' `ready` (`taken[k]`).
+    /// `requests.ready` and each output's offer this cycle (index by [`Destination`]), for the
+    /// offered request `input` and the outputs' `ready` (`taken[k]`).
     pub fn outputs(
         &self,
         input: Option<&MgmtBeat>,
-        chip: u16,
-        taken: [bool; 3],
-    ) -> (bool, [Option<MgmtBeat>; 3]) {
-        let mut outs = self.slots;
+        taken: [bool; 2],
+    ) -> (bool, [Option<MgmtBeat>; 2]) {
+        let mut outs = [None, self.eeprom_slot];
         let mut ready = false;
         if let Some(b) = input {
-            let (k, beat) = distribute(b, chip);
-            if k == Route3::Registers {
-                ready = taken[0];
-                outs[0] = Some(beat);
-            } else {
-                ready = self.slots[k as usize].is_none();
-                if ready {
-                    outs[k as usize] = Some(beat);
+            match distribute(b) {
+                Destination::Registers => {
+                    ready = taken[0];
+                    outs[0] = Some(*b);
+                }
+                Destination::Eeprom => {
+                    ready = self.eeprom_slot.is_none();
+                    if ready {
+                        outs[1] = Some(*b);
+                    }
                 }
             }
         }
         (ready, outs)
     }
     /// The edge: `taken[k]` = output `k` is ready. Returns whether the input was taken.
-    pub fn edge(
-        &mut self,
-        reset: bool,
-        input: Option<&MgmtBeat>,
-        chip: u16,
-        taken: [bool; 3],
-    ) -> bool {
+    pub fn edge(&mut self, reset: bool, input: Option<&MgmtBeat>, taken: [bool; 2]) -> bool {
         if reset {
-            self.slots = [None; 3];
+            self.eeprom_slot = None;
             return false;
         }
-        let (ready, outs) = self.outputs(input, chip, taken);
-        for k in 1..3 {
-            if outs[k].is_some() && taken[k] {
-                self.slots[k] = None;
-            } else {
-                self.slots[k] = outs[k];
-            }
-        }
+        let (ready, outs) = self.outputs(input, taken);
+        self.eeprom_slot = outs[1].filter(|_| !taken[1]);
         ready && input.is_some()
     }
 }
@@ -232,7 +210,10 @@ pub fn register_response_beat(
     let echo = ADDRESS0.set(echo, address[0] as u128);
     let echo = ADDRESS1.set(echo, address[1] as u128) as u64;
     let first_error = errors.iter().find(|&&e| e != 0).copied();
-    let (t, error, payload) = if needed == 0 {
+    let (t, error, payload) = if needed == 0 && refusal == MgmtError::UnknownType {
+        // The payload of an unknown type has no known meaning: nothing is echoed.
+        (NmpType::RegErrorResponse, refusal, [0, 0, 0])
+    } else if needed == 0 {
         (NmpType::RegErrorResponse, refusal, [echo, 0, 0])
     } else if let Some(e) = first_error {
         let codes = errors[0] as u64 | (errors[1] as u64) << 8;
@@ -276,6 +257,12 @@ impl RegAccessModel {
     }
     /// Accesses a request needs (0 if refused) and the refusal's error.
     pub fn needed(&self, b: &MgmtBeat) -> (u8, MgmtError) {
+        if !matches!(
+            NmpType::from_code(beat_type(b)),
+            Some(NmpType::RegReadRequest | NmpType::RegWriteRequest)
+        ) {
+            return (0, MgmtError::UnknownType);
+        }
         let (_, count, address, _) = register_request(b);
         if count == 0 || count > 2 {
             return (0, MgmtError::BadCount);
@@ -430,7 +417,7 @@ impl ActiveReportModel {
     }
 }
 
-/// The collector, cycle by cycle: fixed priority `responses, eeprom, errors, reports`, the
+/// The collector, cycle by cycle: fixed priority `responses, eeprom, reports`, the
 /// choice a register that takes the first offered input (else `reports`) on every edge where
 /// the held input offers nothing or its beat is taken.
 #[derive(Default)]
@@ -441,14 +428,14 @@ pub struct CollectorModel {
 
 impl CollectorModel {
     /// The input whose beat is offered this cycle, if it offers one.
-    pub fn choice(&self, offered: &[Option<MgmtBeat>; 4]) -> Option<usize> {
+    pub fn choice(&self, offered: &[Option<MgmtBeat>; 3]) -> Option<usize> {
         offered[self.held].is_some().then_some(self.held)
     }
     /// The edge; returns the input taken.
     pub fn edge(
         &mut self,
         reset: bool,
-        offered: &[Option<MgmtBeat>; 4],
+        offered: &[Option<MgmtBeat>; 3],
         ready: bool,
     ) -> Option<usize> {
         let c = self.choice(offered);
@@ -457,7 +444,7 @@ impl CollectorModel {
             return None;
         }
         if c.is_none() || ready {
-            self.held = offered.iter().position(|o| o.is_some()).unwrap_or(3);
+            self.held = offered.iter().position(|o| o.is_some()).unwrap_or(2);
         }
         c.filter(|_| ready)
     }

@@ -1,5 +1,5 @@
 //! NmpCollector and NmpOutputFifo on both backends. The collector against its model
-//! (`testbench::models::nma::CollectorModel`): four producers offer random beats (held until
+//! (`testbench::models::nma::CollectorModel`): three producers offer random beats (held until
 //! taken, as the stream rules require), random idle data, random `beats.ready`, reset pulses;
 //! every cycle outside reset `beats` (valid, data) and each sink's `ready` are compared with the
 //! model, and whenever responses are offered when a choice is made no report is chosen.
@@ -20,14 +20,14 @@ fn random_beat(rng: &mut BenchRng) -> MgmtBeat {
 
 #[derive(Debug, Default, PartialEq)]
 struct Report {
-    taken: [u64; 4],
+    taken: [u64; 3],
     reports_behind_responses: u64,
     resets: u64,
 }
 
 fn collector_bench(b: &mut dyn Backend, seed: u64) -> Report {
     let mut rng = BenchRng::new(seed);
-    let names = ["responses", "eeprom", "errors", "reports"];
+    let names = ["responses", "eeprom", "reports"];
     let ins: Vec<_> = names
         .iter()
         .map(|n| {
@@ -45,21 +45,21 @@ fn collector_bench(b: &mut dyn Backend, seed: u64) -> Report {
         b.port("beats$ready"),
     );
     let width = b.width(od);
-    let rates = [0.15, 0.1, 0.05, 0.3];
+    let rates = [0.15, 0.1, 0.3];
     let mut sched = ResetSchedule::new(&mut rng, 300);
     let mut model = CollectorModel::default();
-    let mut offered: [Option<MgmtBeat>; 4] = [None; 4];
+    let mut offered: [Option<MgmtBeat>; 3] = [None; 3];
     let mut report = Report::default();
     let mut responses_at_choice = false;
     for c in 0..3000u64 {
-        for k in 0..4 {
+        for k in 0..3 {
             if offered[k].is_none() && rng.chance(rates[k]) {
                 offered[k] = Some(random_beat(&mut rng));
             }
         }
         let rst = sched.drive(b, reset, &mut rng);
         report.resets += sched.released() as u64;
-        for k in 0..4 {
+        for k in 0..3 {
             b.poke_bool(ins[k].0, offered[k].is_some());
             let w = offered[k]
                 .unwrap_or_else(|| random_beat(&mut rng))
@@ -77,7 +77,7 @@ fn collector_bench(b: &mut dyn Backend, seed: u64) -> Report {
                 .then(|| MgmtBeat::from_words(&b.peek_wide(od)));
             assert_eq!(got, want, "{tag}: beats");
             // `ready` matters only where a beat is offered (no beat moves without `valid`).
-            for k in (0..4).filter(|&k| offered[k].is_some()) {
+            for k in (0..3).filter(|&k| offered[k].is_some()) {
                 let want_ready = choice == Some(k) && ready;
                 assert_eq!(
                     b.peek_bool(ins[k].2),
@@ -86,13 +86,13 @@ fn collector_bench(b: &mut dyn Backend, seed: u64) -> Report {
                     names[k]
                 );
             }
-            if choice == Some(3) && responses_at_choice {
+            if choice == Some(2) && responses_at_choice {
                 report.reports_behind_responses += 1;
             }
         }
         // The choice made on this edge: a report must not be chosen over a waiting response.
         let choosing = choice.is_none() || ready;
-        responses_at_choice = choosing && offered[..3].iter().any(|o| o.is_some());
+        responses_at_choice = choosing && offered[..2].iter().any(|o| o.is_some());
         let taken = model.edge(rst, &offered, ready);
         if let Some(k) = taken {
             offered[k] = None;
@@ -105,7 +105,7 @@ fn collector_bench(b: &mut dyn Backend, seed: u64) -> Report {
 
 fn collector_table() -> testbench::PortTable<NmpCollector> {
     port_table!(NmpCollector; reset, responses.valid, responses.data, responses.ready,
-        eeprom.valid, eeprom.data, eeprom.ready, errors.valid, errors.data, errors.ready,
+        eeprom.valid, eeprom.data, eeprom.ready,
         reports.valid, reports.data, reports.ready, beats.valid, beats.data, beats.ready)
 }
 

@@ -4,15 +4,22 @@
 //! register file, whose own bench checks that latency), every cycle, on both backends.
 //!
 //! Requests: reads and writes of one or two registers at mapped, read-only, unmapped and
-//! out-of-range (at or above 2^12) addresses, bad counts (0, 3..7); random idle data while
+//! out-of-range (at or above 2^12) addresses, bad counts (0, 3..7), and requests of a type the
+//! unit does not serve (the distributor sends it every type but the EEPROM requests: response
+//! and report types sent as requests, EEPROM-family responses, undefined codes); random idle data while
 //! `requests.valid` is low; random `register_request.ready`, answer latency and
 //! `responses.ready`; reset pulses at random moments (the port model drops the answers in
 //! flight, as the register file sharing the reset does). Every cycle outside reset the register
 //! access offered (valid, address, write, data), `register_response.ready`, `responses.valid`
 //! and data and `requests.ready` are compared with the model. Independently, every response
 //! taken is decoded with the codec and must be `MgmtPacket::response_to` of its request (same
-//! error and payload): the response rule is the codec's.
-use hdl::formats::mgmt::{MgmtBeat, MgmtPacket, MgmtPayload, NmpFamily, NmpType};
+//! error and payload): the response rule is the codec's; the response to a type the unit does
+//! not serve must be a register error response, error UnknownType, with the request's
+//! transaction ID and VPs, the forward route its backward route reversed, addressed to its
+//! source, and an empty payload.
+use hdl::formats::mgmt::{
+    MgmtBeat, MgmtError, MgmtPacket, MgmtPayload, NmpFamily, NmpType, NMP_TYPE, W_INFO,
+};
 use hdl::mgmt::RegAccess;
 use std::collections::BTreeMap;
 use testbench::backend::fit_words;
@@ -47,7 +54,36 @@ fn address(rng: &mut BenchRng) -> u16 {
     }
 }
 
-fn random_request(rng: &mut BenchRng) -> MgmtPacket {
+/// A random request beat and its codec packet (`None` for an undefined type code): 15% of a
+/// type the unit does not serve.
+fn random_request(rng: &mut BenchRng) -> (MgmtBeat, Option<MgmtPacket>) {
+    match rng.range(0, 99) {
+        0..=9 => {
+            let mut p = random_packet(rng, CHIP);
+            while p.nmp_type.is_request() {
+                p = random_packet(rng, CHIP);
+            }
+            (MgmtBeat::of(&p), Some(p))
+        }
+        10..=14 => {
+            let mut b = MgmtBeat::of(&random_packet(rng, CHIP));
+            let code = loop {
+                let c = rng.bits(6) as u8;
+                if NmpType::from_code(c).is_none() {
+                    break c;
+                }
+            };
+            b.words[W_INFO] = NMP_TYPE.set(b.words[W_INFO] as u128, code as u128) as u64;
+            (b, None)
+        }
+        _ => {
+            let p = random_register_request(rng);
+            (MgmtBeat::of(&p), Some(p))
+        }
+    }
+}
+
+fn random_register_request(rng: &mut BenchRng) -> MgmtPacket {
     let mut p = random_packet(rng, CHIP);
     while p.nmp_type.family() != NmpFamily::Register || !p.nmp_type.is_request() {
         p = random_packet(rng, CHIP);
@@ -127,14 +163,14 @@ fn bench(b: &mut dyn Backend, seed: u64, t: Traffic) -> Report {
     let mut port = registers(&mut rng);
     let mut model = RegAccessModel::new(A);
     let mut report = Report::default();
-    let mut offer: Option<(MgmtPacket, MgmtBeat, u64, bool)> = None;
+    let mut offer: Option<(Option<MgmtPacket>, MgmtBeat, u64, bool)> = None;
     let mut made = 0;
     b.poke(chip, CHIP as u128);
     let mut c = 0u64;
     while made < t.requests || offer.is_some() {
         if offer.is_none() && made < t.requests && rng.chance(t.rate) {
-            let p = random_request(&mut rng);
-            offer = Some((p, MgmtBeat::of(&p), c, false));
+            let (beat, p) = random_request(&mut rng);
+            offer = Some((p, beat, c, false));
             made += 1;
         }
         let rst = sched.drive(b, reset, &mut rng);
@@ -220,14 +256,34 @@ fn bench(b: &mut dyn Backend, seed: u64, t: Traffic) -> Report {
             let (req, _, _, _) = offer.take().unwrap();
             let got = want.response.unwrap();
             let d = testbench_decode(&got);
-            assert_eq!(
-                MgmtPacket::response_to(&req, CHIP, d.error, d.payload).map(|mut r| {
-                    r.vc = 0;
-                    r
-                }),
-                Some(d),
-                "{tag}: not the codec's response"
-            );
+            match req {
+                Some(req)
+                    if req.nmp_type.family() == NmpFamily::Register
+                        && req.nmp_type.is_request() =>
+                {
+                    assert_eq!(
+                        MgmtPacket::response_to(&req, CHIP, d.error, d.payload).map(|mut r| {
+                            r.vc = 0;
+                            r
+                        }),
+                        Some(d),
+                        "{tag}: not the codec's response"
+                    );
+                }
+                req => {
+                    assert_eq!(d.nmp_type, NmpType::RegErrorResponse, "{tag}");
+                    assert_eq!(d.error, MgmtError::UnknownType, "{tag}");
+                    assert_eq!(d.payload, empty_payload(), "{tag}: payload");
+                    if let Some(req) = req {
+                        assert_eq!(
+                            (d.transaction_id, d.src_vp, d.dest_vp, d.dest_id, d.src),
+                            (req.transaction_id, req.src_vp, req.dest_vp, req.src, CHIP),
+                            "{tag}"
+                        );
+                        assert_eq!(d.forward, req.backward.reversed(), "{tag}");
+                    }
+                }
+            }
             *report
                 .responses
                 .entry((d.nmp_type.code(), d.error.code()))
@@ -239,6 +295,15 @@ fn bench(b: &mut dyn Backend, seed: u64, t: Traffic) -> Report {
     }
     report.cycles = c;
     report
+}
+
+/// The payload of an error response to an unknown type, as the codec decodes all-zero words.
+fn empty_payload() -> MgmtPayload {
+    MgmtPayload::Registers {
+        count: 0,
+        address: [0; 2],
+        data: [0; 2],
+    }
 }
 
 fn testbench_decode(b: &MgmtBeat) -> MgmtPacket {
@@ -294,7 +359,7 @@ fn reg_access_against_its_model() {
         let read = NmpType::RegReadResponse.code();
         let write = NmpType::RegWriteResponse.code();
         let error = NmpType::RegErrorResponse.code();
-        for key in [(read, 0), (write, 0), (error, 1), (error, 3)] {
+        for key in [(read, 0), (write, 0), (error, 1), (error, 3), (error, 4)] {
             assert!(
                 r.responses.contains_key(&key),
                 "run {i}: no {key:?} response: {r:?}"
