@@ -11,8 +11,12 @@
 //! - **Relay-station transit per hop**: the plane's ports show only the round trip, so the
 //!   per-hop figure of the plane is the difference between neighbouring positions of a row.
 //!   The mesh alone (`nrc::rs_mesh::RsMesh8`, whose `to_nma`/`from_nma` are ports) separates the
-//!   two directions ([`MeshFigures`]), and what is left of a plane latency once the mesh's
-//!   shares are taken out is the agent's own time ([`PlaneFigures::agent_share`]).
+//!   two directions ([`MeshFigures`]). The agent's own time is not derived here by subtracting
+//!   the mesh's figures from a plane latency: the mesh alone starts its clock when a flit is
+//!   taken at a port whose downsizer takes a flit with its last beat, which is not the event
+//!   the plane's clock starts on, so the difference overstated the agent by 3 cycles. It is
+//!   measured directly on the core (`mgmt_perf`, last request flit taken to first response
+//!   flit valid).
 //! - **Sustained** ([`PlaneFigures::all_ports`], [`PlaneFigures::one_port`]): one-register reads
 //!   kept waiting on the inputs (each port's stream always valid), responses per 1,000 cycles in
 //!   a window after the plane has filled.
@@ -105,17 +109,6 @@ pub struct PlaneFigures {
     pub cycles: u64,
     /// Wall time of the measurement, the models' builds or loads included.
     pub elapsed: Duration,
-}
-
-impl PlaneFigures {
-    /// The latency of request kind `k` at `port` less the mesh's shares measured alone (its
-    /// whole request in, its response's head out): the agent's own time from the request's
-    /// last flit to its response's first, what `core_figures` measures of the core alone.
-    pub fn agent_share(&self, k: usize, port: usize) -> i64 {
-        self.latencies[k].1[port] as i64
-            - self.mesh.inbound_packet[port] as i64
-            - self.mesh.outbound_head[port] as i64
-    }
 }
 
 /// A request in flight.
@@ -618,23 +611,11 @@ pub fn report() -> Result<()> {
         most(&f.mesh.outbound_head),
         most(&f.mesh.inbound_packet)
     );
-    let shares: Vec<String> = (0..f.latencies.len())
-        .map(|k| {
-            let s: Vec<i64> = (0..PORTS).map(|p| f.agent_share(k, p)).collect();
-            let (lo, hi) = (s.iter().min().unwrap(), s.iter().max().unwrap());
-            if lo == hi {
-                format!("{} {lo}", f.latencies[k].0)
-            } else {
-                format!("{} {lo} to {hi}", f.latencies[k].0)
-            }
-        })
-        .collect();
     println!(
-        "\nMesh alone, per port 0..7: port to agent {:?} cycles to the head and {:?} to the last flit; agent to port {:?} to the head. A plane latency less the mesh's whole-packet inbound and head outbound figures of its port leaves the agent's own time, last request flit in to first response flit out: {} cycles.\n",
+        "\nMesh alone, per port 0..7: port to agent {:?} cycles to the head and {:?} to the last flit; agent to port {:?} to the head. The agent's own time (last request flit in to first response flit out) is the core table's: it is measured there directly, not by subtracting these figures, whose clock starts on a different event.\n",
         f.mesh.inbound_head,
         f.mesh.inbound_packet,
         f.mesh.outbound_head,
-        shares.join("; ")
     );
     println!(
         "Sustained one-register reads (each stream always valid, outputs always ready, {WINDOW} cycles after {WARM_UP} of filling): all 8 ports at once {:.1} responses per 1,000 cycles (per port {:?}); port 0 alone {:.1} (goal 62.5; a request is {} beats at the agent's entrance, so the mesh delivers at most {:.1}). The per-port counts follow the mesh's arbitration: the rows' ends alternate at the agent, and each station alternates between its own port and the stations to its left, so a row's ports, leftmost first, get 1/8, 1/8, 1/4 and 1/2 of the row's share.\n",
