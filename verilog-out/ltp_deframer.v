@@ -2,7 +2,7 @@
 // lane beats back to LTP flits, with the CRC-14 difference, sequence state and per-group CRC-8s of each LTP
 
 
-module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,flit,flit_valid,flit_pos,end_valid,end_intact,end_crc_diff,end_state,end_gcrc,lane_missing,stray);
+module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,out$flit,out$flit_valid,out$flit_pos,out$end_valid,out$end_intact,out$end_crc_diff,out$end_state,out$end_gcrc,out$lane_missing,out$stray);
     
     // Module arguments
     input wire  clock;
@@ -11,1755 +11,1167 @@ module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,flit,fli
     input wire  [3:0] lanes$start;
     input wire  [127:0] lanes$data;
     input wire  [3:0] mask;
-    output reg  [64:0] flit;
-    output reg  flit_valid;
-    output reg  [3:0] flit_pos;
-    output reg  end_valid;
-    output reg  end_intact;
-    output reg  [13:0] end_crc_diff;
-    output reg  [1:0] end_state;
-    output reg  [31:0] end_gcrc;
-    output reg  [3:0] lane_missing;
-    output reg  stray;
-    
-    // Constant declarations
-    localparam  k2$0 = 2'b0;
-    localparam  k2$1 = 2'b1;
-    localparam  k2$2 = 2'b10;
-    localparam  k2$3 = 2'b11;
-    localparam  k2x$0 = 2'b0;
-    localparam  k2x$1 = 2'b1;
-    localparam  k2x$2 = 2'b10;
-    localparam  k2x$3 = 2'b11;
-    localparam  k2x$4 = 2'b0;
-    localparam  k2x$5 = 2'b1;
-    localparam  k2x$6 = 2'b10;
-    localparam  k2x$7 = 2'b11;
-    localparam  above$0 = 4'he;
-    localparam  above$1 = 4'hc;
-    localparam  above$2 = 4'h8;
-    localparam  above$3 = 4'h0;
-    localparam  upto$0 = 4'h1;
-    localparam  upto$1 = 4'h3;
-    localparam  upto$2 = 4'h7;
-    localparam  upto$3 = 4'hf;
-    localparam  c33 = 6'b100001;
-    localparam  c15 = 5'b1111;
-    localparam  one3 = 3'b1;
-    localparam  one5 = 5'b1;
-    localparam  sat = 5'b11000;
+    output reg  [64:0] out$flit;
+    output reg  out$flit_valid;
+    output reg  [3:0] out$flit_pos;
+    output reg  out$end_valid;
+    output reg  out$end_intact;
+    output reg  [13:0] out$end_crc_diff;
+    output reg  [1:0] out$end_state;
+    output reg  [31:0] out$end_gcrc;
+    output reg  [3:0] out$lane_missing;
+    output reg  out$stray;
     
     // Stub signals
-    reg  [127:0] in_data$d;
-    wire  [127:0] in_data$q;
-    reg  in_data$clock;
-    reg  [3:0] mask_q$d;
-    wire  [3:0] mask_q$q;
-    reg  mask_q$clock;
-    reg  chg_q$d;
-    wire  chg_q$q;
-    reg  chg_q$clock;
-    reg  [2:0] l_q$d;
-    wire  [2:0] l_q$q;
-    reg  l_q$clock;
-    reg  [7:0] tl_q$d;
-    wire  [7:0] tl_q$q;
-    reg  tl_q$clock;
-    reg  [7:0] nx_q$d;
-    wire  [7:0] nx_q$q;
-    reg  nx_q$clock;
-    reg  [3:0] bad_q$d;
-    wire  [3:0] bad_q$q;
-    reg  bad_q$clock;
-    reg  beat_q$d;
-    wire  beat_q$q;
-    reg  beat_q$clock;
-    reg  new_q$d;
-    wire  new_q$q;
-    reg  new_q$clock;
-    reg  [3:0] newm_q$d;
-    wire  [3:0] newm_q$q;
-    reg  newm_q$clock;
-    reg  [5:0] rem0_q$d;
-    wire  [5:0] rem0_q$q;
-    reg  rem0_q$clock;
-    reg  [1:0] h_q$d;
-    wire  [1:0] h_q$q;
-    reg  h_q$clock;
-    reg  [1:0] h1_q$d;
-    wire  [1:0] h1_q$q;
-    reg  h1_q$clock;
-    reg  [1:0] f_q$d;
-    wire  [1:0] f_q$q;
-    reg  f_q$clock;
-    reg  [2:0] sup_q$d;
-    wire  [2:0] sup_q$q;
-    reg  sup_q$clock;
-    reg  [3:0] pstray_q$d;
-    wire  [3:0] pstray_q$q;
-    reg  pstray_q$clock;
-    reg  [3:0] mmask_q$d;
-    wire  [3:0] mmask_q$q;
-    reg  mmask_q$clock;
-    reg  [3:0] miss0_q$d;
-    wire  [3:0] miss0_q$q;
-    reg  miss0_q$clock;
-    reg  w_act$d;
-    wire  w_act$q;
-    reg  w_act$clock;
-    reg  w_bad$d;
-    wire  w_bad$q;
-    reg  w_bad$clock;
-    reg  [5:0] w_rem$d;
-    wire  [5:0] w_rem$q;
-    reg  w_rem$clock;
-    reg  [3:0] w_need$d;
-    wire  [3:0] w_need$q;
-    reg  w_need$clock;
-    reg  w_last$d;
-    wire  w_last$q;
-    reg  w_last$clock;
-    reg  [1:0] w_h$d;
-    wire  [1:0] w_h$q;
-    reg  w_h$clock;
-    reg  [1:0] w_h1$d;
-    wire  [1:0] w_h1$q;
-    reg  w_h1$clock;
-    reg  [1:0] w_f$d;
-    wire  [1:0] w_f$q;
-    reg  w_f$clock;
-    reg  [3:0] ovo_q$d;
-    wire  [3:0] ovo_q$q;
-    reg  ovo_q$clock;
-    reg  [3:0] ovn_q$d;
-    wire  [3:0] ovn_q$q;
-    reg  ovn_q$clock;
-    reg  [3:0] pop_q$d;
-    wire  [3:0] pop_q$q;
-    reg  pop_q$clock;
-    reg  done_q$d;
-    wire  done_q$q;
-    reg  done_q$clock;
-    reg  [3:0] missing_q$d;
-    wire  [3:0] missing_q$q;
-    reg  missing_q$clock;
-    reg  stray_q$d;
-    wire  stray_q$q;
-    reg  stray_q$clock;
-    reg  [31:0] head$0$d;
-    wire  [31:0] head$0$q;
-    reg  head$0$clock;
-    reg  [31:0] head$1$d;
-    wire  [31:0] head$1$q;
-    reg  head$1$clock;
-    reg  [31:0] head$2$d;
-    wire  [31:0] head$2$q;
-    reg  head$2$clock;
-    reg  [31:0] head$3$d;
-    wire  [31:0] head$3$q;
-    reg  head$3$clock;
-    reg  [31:0] spare$0$d;
-    wire  [31:0] spare$0$q;
-    reg  spare$0$clock;
-    reg  [31:0] spare$1$d;
-    wire  [31:0] spare$1$q;
-    reg  spare$1$clock;
-    reg  [31:0] spare$2$d;
-    wire  [31:0] spare$2$q;
-    reg  spare$2$clock;
-    reg  [31:0] spare$3$d;
-    wire  [31:0] spare$3$q;
-    reg  spare$3$clock;
-    reg  [3:0] hv$d;
-    wire  [3:0] hv$q;
-    reg  hv$clock;
-    reg  [3:0] ht$d;
-    wire  [3:0] ht$q;
-    reg  ht$clock;
-    reg  [3:0] sv$d;
-    wire  [3:0] sv$q;
-    reg  sv$clock;
-    reg  [3:0] st$d;
-    wire  [3:0] st$q;
-    reg  st$clock;
-    reg  r_act$d;
-    wire  r_act$q;
-    reg  r_act$clock;
-    reg  r_live$d;
-    wire  r_live$q;
-    reg  r_live$clock;
-    reg  [4:0] r_i$d;
-    wire  [4:0] r_i$q;
-    reg  r_i$clock;
-    reg  r_ph$d;
-    wire  r_ph$q;
-    reg  r_ph$clock;
-    reg  [1:0] pa$d;
-    wire  [1:0] pa$q;
-    reg  pa$clock;
-    reg  [1:0] pb$d;
-    wire  [1:0] pb$q;
-    reg  pb$clock;
-    reg  [1:0] ga$d;
-    wire  [1:0] ga$q;
-    reg  ga$clock;
-    reg  [1:0] gb$d;
-    wire  [1:0] gb$q;
-    reg  gb$clock;
-    reg  [2:0] r_l$d;
-    wire  [2:0] r_l$q;
-    reg  r_l$clock;
-    reg  r_l1$d;
-    wire  r_l1$q;
-    reg  r_l1$clock;
-    reg  [7:0] r_nx$d;
-    wire  [7:0] r_nx$q;
-    reg  r_nx$clock;
-    reg  [3:0] r_mask$d;
-    wire  [3:0] r_mask$q;
-    reg  r_mask$clock;
-    reg  fresh$d;
-    wire  fresh$q;
-    reg  fresh$clock;
-    reg  [1:0] r_state$d;
-    wire  [1:0] r_state$q;
-    reg  r_state$clock;
-    reg  [31:0] ra$d;
-    wire  [31:0] ra$q;
-    reg  ra$clock;
-    reg  [31:0] rb$d;
-    wire  [31:0] rb$q;
-    reg  rb$clock;
-    reg  [31:0] rao$d;
-    wire  [31:0] rao$q;
-    reg  rao$clock;
-    reg  [31:0] rbo$d;
-    wire  [31:0] rbo$q;
-    reg  rbo$clock;
-    reg  e2$d;
-    wire  e2$q;
-    reg  e2$clock;
-    reg  [3:0] i2$d;
-    wire  [3:0] i2$q;
-    reg  i2$clock;
-    reg  a2$d;
-    wire  a2$q;
-    reg  a2$clock;
-    reg  b2$d;
-    wire  b2$q;
-    reg  b2$clock;
-    reg  s2$d;
-    wire  s2$q;
-    reg  s2$clock;
-    reg  [1:0] ga2$d;
-    wire  [1:0] ga2$q;
-    reg  ga2$clock;
-    reg  [1:0] gb2$d;
-    wire  [1:0] gb2$q;
-    reg  gb2$clock;
-    reg  fin2$d;
-    wire  fin2$q;
-    reg  fin2$clock;
-    reg  bad2$d;
-    wire  bad2$q;
-    reg  bad2$clock;
-    reg  [1:0] state2$d;
-    wire  [1:0] state2$q;
-    reg  state2$clock;
-    reg  fin3$d;
-    wire  fin3$q;
-    reg  fin3$clock;
-    reg  bad3$d;
-    wire  bad3$q;
-    reg  bad3$clock;
-    reg  [1:0] state3$d;
-    wire  [1:0] state3$q;
-    reg  state3$clock;
-    reg  [7:0] gcrc$0$d;
-    wire  [7:0] gcrc$0$q;
-    reg  gcrc$0$clock;
-    reg  [7:0] gcrc$1$d;
-    wire  [7:0] gcrc$1$q;
-    reg  gcrc$1$clock;
-    reg  [7:0] gcrc$2$d;
-    wire  [7:0] gcrc$2$q;
-    reg  gcrc$2$clock;
-    reg  [7:0] gcrc$3$d;
-    wire  [7:0] gcrc$3$q;
-    reg  gcrc$3$clock;
-    reg  [13:0] crc$d;
-    wire  [13:0] crc$q;
-    reg  crc$clock;
-    reg  [15:0] trailer$d;
-    wire  [15:0] trailer$q;
-    reg  trailer$clock;
-    reg  [4:0] owed$d;
-    wire  [4:0] owed$q;
+    reg  beat$clock;
+    reg  beat$reset;
+    reg  [3:0] beat$mask;
+    wire  [127:0] beat$out$data;
+    wire  [3:0] beat$out$mask;
+    wire  beat$out$mask_changed;
+    wire  [2:0] beat$out$lane_count;
+    wire  [7:0] beat$out$logical_lanes;
+    wire  [7:0] beat$out$next_lanes;
+    wire  [3:0] beat$out$breaking_lanes;
+    wire  beat$out$any_valid;
+    wire  beat$out$new_attempt;
+    wire  [3:0] beat$out$new_lanes;
+    wire  [5:0] beat$out$new_remaining;
+    wire  [1:0] beat$out$new_first_lane;
+    wire  [1:0] beat$out$new_second_lane;
+    wire  [1:0] beat$out$new_state;
+    wire  [2:0] beat$out$short_attempts;
+    wire  [3:0] beat$out$stray_lanes;
+    wire  [3:0] beat$out$missing_if_needed;
+    wire  [3:0] beat$out$missing_lanes;
+    reg  writer$clock;
+    reg  writer$reset;
+    reg  [127:0] writer$beat$data;
+    reg  [3:0] writer$beat$mask;
+    reg  writer$beat$mask_changed;
+    reg  [2:0] writer$beat$lane_count;
+    reg  [7:0] writer$beat$logical_lanes;
+    reg  [7:0] writer$beat$next_lanes;
+    reg  [3:0] writer$beat$breaking_lanes;
+    reg  writer$beat$any_valid;
+    reg  writer$beat$new_attempt;
+    reg  [3:0] writer$beat$new_lanes;
+    reg  [5:0] writer$beat$new_remaining;
+    reg  [1:0] writer$beat$new_first_lane;
+    reg  [1:0] writer$beat$new_second_lane;
+    reg  [1:0] writer$beat$new_state;
+    reg  [2:0] writer$beat$short_attempts;
+    reg  [3:0] writer$beat$stray_lanes;
+    reg  [3:0] writer$beat$missing_if_needed;
+    reg  [3:0] writer$beat$missing_lanes;
+    reg  [127:0] writer$queues$heads;
+    reg  [3:0] writer$queues$head_valid;
+    reg  [3:0] writer$queues$overflow_current;
+    reg  [3:0] writer$queues$overflow_new;
+    reg  [3:0] writer$queues$popped;
+    reg  writer$queues$completed;
+    wire  writer$attempt$active;
+    wire  [1:0] writer$attempt$first_lane;
+    wire  [1:0] writer$attempt$second_lane;
+    wire  [1:0] writer$attempt$state;
+    wire  writer$attempt$completes;
+    wire  writer$attempt$ends_early;
+    wire  writer$attempt$completed_lost;
+    wire  [3:0] writer$attempt$writes_current;
+    wire  [3:0] writer$attempt$writes_new;
+    wire  [3:0] writer$attempt$tagged;
+    wire  [3:0] writer$lane_missing;
+    wire  writer$stray;
+    reg  queues$clock;
+    reg  queues$reset;
+    reg  [127:0] queues$data;
+    reg  queues$attempt$active;
+    reg  [1:0] queues$attempt$first_lane;
+    reg  [1:0] queues$attempt$second_lane;
+    reg  [1:0] queues$attempt$state;
+    reg  queues$attempt$completes;
+    reg  queues$attempt$ends_early;
+    reg  queues$attempt$completed_lost;
+    reg  [3:0] queues$attempt$writes_current;
+    reg  [3:0] queues$attempt$writes_new;
+    reg  [3:0] queues$attempt$tagged;
+    reg  [3:0] queues$reader$pop;
+    reg  queues$reader$active;
+    reg  queues$reader$owns_current;
+    reg  queues$reader$starting;
+    reg  queues$reader$finishing;
+    wire  [127:0] queues$out$heads;
+    wire  [3:0] queues$out$head_valid;
+    wire  [3:0] queues$out$overflow_current;
+    wire  [3:0] queues$out$overflow_new;
+    wire  [3:0] queues$out$popped;
+    wire  queues$out$completed;
+    reg  reader$clock;
+    reg  reader$reset;
+    reg  reader$attempt$active;
+    reg  [1:0] reader$attempt$first_lane;
+    reg  [1:0] reader$attempt$second_lane;
+    reg  [1:0] reader$attempt$state;
+    reg  reader$attempt$completes;
+    reg  reader$attempt$ends_early;
+    reg  reader$attempt$completed_lost;
+    reg  [3:0] reader$attempt$writes_current;
+    reg  [3:0] reader$attempt$writes_new;
+    reg  [3:0] reader$attempt$tagged;
+    reg  [127:0] reader$queues$heads;
+    reg  [3:0] reader$queues$head_valid;
+    reg  [3:0] reader$queues$overflow_current;
+    reg  [3:0] reader$queues$overflow_new;
+    reg  [3:0] reader$queues$popped;
+    reg  reader$queues$completed;
+    reg  reader$owed$none;
+    reg  reader$owed$one;
+    reg  reader$owed$emit;
+    reg  reader$owed$before_start;
+    reg  [1:0] reader$pointer$first_lane;
+    reg  [1:0] reader$pointer$second_lane;
+    reg  [1:0] reader$pointer$first_group;
+    reg  [1:0] reader$pointer$second_group;
+    reg  [4:0] reader$pointer$flit_index;
+    reg  reader$pointer$phase;
+    reg  reader$pointer$single_lane;
+    reg  reader$pointer$fresh;
+    reg  [1:0] reader$pointer$state;
+    wire  reader$step$active;
+    wire  reader$step$redirect;
+    wire  reader$step$advance;
+    wire  reader$step$read_first;
+    wire  reader$step$read_second;
+    wire  [3:0] reader$status$pop;
+    wire  reader$status$active;
+    wire  reader$status$owns_current;
+    wire  reader$status$starting;
+    wire  reader$status$finishing;
+    wire  [31:0] reader$pair$first;
+    wire  [31:0] reader$pair$second;
+    wire  [31:0] reader$pair$previous_first;
+    wire  [31:0] reader$pair$previous_second;
+    wire  reader$pair$flit_ready;
+    wire  [3:0] reader$pair$position;
+    wire  reader$pair$first_read;
+    wire  reader$pair$second_read;
+    wire  reader$pair$restart;
+    wire  [1:0] reader$pair$first_group;
+    wire  [1:0] reader$pair$second_group;
+    wire  reader$pair$last;
+    wire  reader$pair$bad;
+    wire  [1:0] reader$pair$state;
+    reg  pointer$clock;
+    reg  [3:0] pointer$mask;
+    reg  [127:0] pointer$beat$data;
+    reg  [3:0] pointer$beat$mask;
+    reg  pointer$beat$mask_changed;
+    reg  [2:0] pointer$beat$lane_count;
+    reg  [7:0] pointer$beat$logical_lanes;
+    reg  [7:0] pointer$beat$next_lanes;
+    reg  [3:0] pointer$beat$breaking_lanes;
+    reg  pointer$beat$any_valid;
+    reg  pointer$beat$new_attempt;
+    reg  [3:0] pointer$beat$new_lanes;
+    reg  [5:0] pointer$beat$new_remaining;
+    reg  [1:0] pointer$beat$new_first_lane;
+    reg  [1:0] pointer$beat$new_second_lane;
+    reg  [1:0] pointer$beat$new_state;
+    reg  [2:0] pointer$beat$short_attempts;
+    reg  [3:0] pointer$beat$stray_lanes;
+    reg  [3:0] pointer$beat$missing_if_needed;
+    reg  [3:0] pointer$beat$missing_lanes;
+    reg  pointer$attempt$active;
+    reg  [1:0] pointer$attempt$first_lane;
+    reg  [1:0] pointer$attempt$second_lane;
+    reg  [1:0] pointer$attempt$state;
+    reg  pointer$attempt$completes;
+    reg  pointer$attempt$ends_early;
+    reg  pointer$attempt$completed_lost;
+    reg  [3:0] pointer$attempt$writes_current;
+    reg  [3:0] pointer$attempt$writes_new;
+    reg  [3:0] pointer$attempt$tagged;
+    reg  pointer$step$active;
+    reg  pointer$step$redirect;
+    reg  pointer$step$advance;
+    reg  pointer$step$read_first;
+    reg  pointer$step$read_second;
+    wire  [1:0] pointer$out$first_lane;
+    wire  [1:0] pointer$out$second_lane;
+    wire  [1:0] pointer$out$first_group;
+    wire  [1:0] pointer$out$second_group;
+    wire  [4:0] pointer$out$flit_index;
+    wire  pointer$out$phase;
+    wire  pointer$out$single_lane;
+    wire  pointer$out$fresh;
+    wire  [1:0] pointer$out$state;
     reg  owed$clock;
-    reg  [2:0] inc_q$d;
-    wire  [2:0] inc_q$q;
-    reg  inc_q$clock;
-    reg  pre$d;
-    wire  pre$q;
-    reg  pre$clock;
-    reg  [64:0] flit_q$d;
-    wire  [64:0] flit_q$q;
-    reg  flit_q$clock;
-    reg  flit_valid_q$d;
-    wire  flit_valid_q$q;
-    reg  flit_valid_q$clock;
-    reg  [3:0] flit_pos_q$d;
-    wire  [3:0] flit_pos_q$q;
-    reg  flit_pos_q$clock;
-    reg  end_q$d;
-    wire  end_q$q;
-    reg  end_q$clock;
-    reg  end_intact_q$d;
-    wire  end_intact_q$q;
-    reg  end_intact_q$clock;
-    reg  [1:0] end_state_q$d;
-    wire  [1:0] end_state_q$q;
-    reg  end_state_q$clock;
-    reg  [31:0] end_gcrc_q$d;
-    wire  [31:0] end_gcrc_q$q;
-    reg  end_gcrc_q$clock;
-    reg  [7:0] step_a$state;
-    reg  [31:0] step_a$data;
-    wire  [7:0] step_a$next_state;
-    reg  [7:0] step_b$state;
-    reg  [31:0] step_b$data;
-    wire  [7:0] step_b$next_state;
-    reg  [13:0] step_c$state;
-    reg  [64:0] step_c$data;
-    wire  [13:0] step_c$next_state;
-    
-    // Local signals
-    reg  [3:0] mv;
-    reg  [3:0] ms;
-    reg  [1:0] tl$0;
-    reg  [1:0] tl$1;
-    reg  [1:0] tl$2;
-    reg  [1:0] tl$3;
-    reg  [1:0] nx$0;
-    reg  [1:0] nx$1;
-    reg  [1:0] nx$2;
-    reg  [1:0] nx$3;
-    reg  [7:0] m8;
-    reg  fnd;
-    reg  [2:0] lanes_n;
-    reg  [2:0] starts;
-    reg  [3:0] newm;
-    reg  [2:0] new_n;
-    reg  new_ok;
-    reg  [1:0] hh;
-    reg  [3:0] bl;
-    reg  [3:0] hole;
-    reg  act;
-    reg  abn;
-    reg  cont;
-    reg  lastbad;
-    reg  ovf_live;
-    reg  ovf_done;
-    reg  done;
-    reg  wkill;
-    reg  [3:0] wold;
-    reg  [3:0] wnew;
-    reg  [3:0] wr;
-    reg  [3:0] wtag;
-    reg  [3:0] cm;
-    reg  [5:0] rl;
-    reg  lastn;
-    reg  [3:0] lown;
-    reg  [1:0] tlp;
-    reg  take;
-    reg  hk;
-    reg  sk;
-    reg  [3:0] hv_n;
-    reg  [3:0] ht_n;
-    reg  [3:0] sv_n;
-    reg  [3:0] st_n;
-    reg  [3:0] ovr;
-    reg  [3:0] pop;
-    reg  kill_w;
-    reg  kill_o;
-    reg  [4:0] avail;
-    reg  av0;
-    reg  av1;
-    reg  owned;
-    reg  start_ok;
-    reg  go;
-    reg  va;
-    reg  vb;
-    reg  r16;
-    reg  rd_a;
-    reg  rd_b;
-    reg  adv;
-    reg  fin;
-    reg  redirect;
-    reg  [127:0] heads;
-    reg  [6:0] offa;
-    reg  [6:0] offb;
-    reg  [2:0] nxo1;
-    reg  [2:0] nxo2;
-    reg  [1:0] qa;
-    reg  [1:0] qb;
-    reg  [2:0] gi1;
-    reg  [2:0] gi2;
-    reg  [31:0] gcat;
-    reg  [4:0] goa;
-    reg  [4:0] gob;
-    reg  [79:0] sh0;
-    reg  [79:0] sh1;
-    reg  [79:0] sh2;
-    reg  [79:0] sh3;
-    reg  [79:0] sh4;
-    reg  emit_owed;
-    reg  [4:0] owed_sat;
+    reg  owed$reset;
+    reg  [2:0] owed$short_attempts;
+    reg  owed$ends_early;
+    reg  [3:0] owed$reader$pop;
+    reg  owed$reader$active;
+    reg  owed$reader$owns_current;
+    reg  owed$reader$starting;
+    reg  owed$reader$finishing;
+    reg  owed$end_in_flight;
+    wire  owed$out$none;
+    wire  owed$out$one;
+    wire  owed$out$emit;
+    wire  owed$out$before_start;
+    reg  shift$clock;
+    reg  shift$reset;
+    reg  [31:0] shift$pair$first;
+    reg  [31:0] shift$pair$second;
+    reg  [31:0] shift$pair$previous_first;
+    reg  [31:0] shift$pair$previous_second;
+    reg  shift$pair$flit_ready;
+    reg  [3:0] shift$pair$position;
+    reg  shift$pair$first_read;
+    reg  shift$pair$second_read;
+    reg  shift$pair$restart;
+    reg  [1:0] shift$pair$first_group;
+    reg  [1:0] shift$pair$second_group;
+    reg  shift$pair$last;
+    reg  shift$pair$bad;
+    reg  [1:0] shift$pair$state;
+    wire  [64:0] shift$out$flit;
+    wire  shift$out$valid;
+    wire  [3:0] shift$out$position;
+    wire  [15:0] shift$out$trailer;
+    wire  [31:0] shift$out$group_crcs;
+    wire  shift$out$last;
+    wire  shift$out$bad;
+    wire  [1:0] shift$out$state;
+    reg  ends$clock;
+    reg  ends$reset;
+    reg  [64:0] ends$shifted$flit;
+    reg  ends$shifted$valid;
+    reg  [3:0] ends$shifted$position;
+    reg  [15:0] ends$shifted$trailer;
+    reg  [31:0] ends$shifted$group_crcs;
+    reg  ends$shifted$last;
+    reg  ends$shifted$bad;
+    reg  [1:0] ends$shifted$state;
+    reg  ends$owed$none;
+    reg  ends$owed$one;
+    reg  ends$owed$emit;
+    reg  ends$owed$before_start;
+    wire  ends$end_valid;
+    wire  ends$end_intact;
+    wire  [13:0] ends$end_crc_diff;
+    wire  [1:0] ends$end_state;
+    wire  [31:0] ends$end_gcrc;
     
     // Sub module instances
-    ltp_deframer$in_data in_data(
-        .d(in_data$d),
-        .q(in_data$q),
-        .clock(in_data$clock)
-    );
-    ltp_deframer$mask_q mask_q(
-        .d(mask_q$d),
-        .q(mask_q$q),
-        .clock(mask_q$clock)
-    );
-    ltp_deframer$chg_q chg_q(
-        .d(chg_q$d),
-        .q(chg_q$q),
-        .clock(chg_q$clock)
-    );
-    ltp_deframer$l_q l_q(
-        .d(l_q$d),
-        .q(l_q$q),
-        .clock(l_q$clock)
-    );
-    ltp_deframer$tl_q tl_q(
-        .d(tl_q$d),
-        .q(tl_q$q),
-        .clock(tl_q$clock)
-    );
-    ltp_deframer$nx_q nx_q(
-        .d(nx_q$d),
-        .q(nx_q$q),
-        .clock(nx_q$clock)
-    );
-    ltp_deframer$bad_q bad_q(
-        .d(bad_q$d),
-        .q(bad_q$q),
-        .clock(bad_q$clock)
-    );
-    ltp_deframer$beat_q beat_q(
-        .d(beat_q$d),
-        .q(beat_q$q),
-        .clock(beat_q$clock)
-    );
-    ltp_deframer$new_q new_q(
-        .d(new_q$d),
-        .q(new_q$q),
-        .clock(new_q$clock)
-    );
-    ltp_deframer$newm_q newm_q(
-        .d(newm_q$d),
-        .q(newm_q$q),
-        .clock(newm_q$clock)
-    );
-    ltp_deframer$rem0_q rem0_q(
-        .d(rem0_q$d),
-        .q(rem0_q$q),
-        .clock(rem0_q$clock)
-    );
-    ltp_deframer$h_q h_q(
-        .d(h_q$d),
-        .q(h_q$q),
-        .clock(h_q$clock)
-    );
-    ltp_deframer$h1_q h1_q(
-        .d(h1_q$d),
-        .q(h1_q$q),
-        .clock(h1_q$clock)
-    );
-    ltp_deframer$f_q f_q(
-        .d(f_q$d),
-        .q(f_q$q),
-        .clock(f_q$clock)
-    );
-    ltp_deframer$sup_q sup_q(
-        .d(sup_q$d),
-        .q(sup_q$q),
-        .clock(sup_q$clock)
-    );
-    ltp_deframer$pstray_q pstray_q(
-        .d(pstray_q$d),
-        .q(pstray_q$q),
-        .clock(pstray_q$clock)
-    );
-    ltp_deframer$mmask_q mmask_q(
-        .d(mmask_q$d),
-        .q(mmask_q$q),
-        .clock(mmask_q$clock)
-    );
-    ltp_deframer$miss0_q miss0_q(
-        .d(miss0_q$d),
-        .q(miss0_q$q),
-        .clock(miss0_q$clock)
-    );
-    ltp_deframer$w_act w_act(
-        .d(w_act$d),
-        .q(w_act$q),
-        .clock(w_act$clock)
-    );
-    ltp_deframer$w_bad w_bad(
-        .d(w_bad$d),
-        .q(w_bad$q),
-        .clock(w_bad$clock)
-    );
-    ltp_deframer$w_rem w_rem(
-        .d(w_rem$d),
-        .q(w_rem$q),
-        .clock(w_rem$clock)
-    );
-    ltp_deframer$w_need w_need(
-        .d(w_need$d),
-        .q(w_need$q),
-        .clock(w_need$clock)
-    );
-    ltp_deframer$w_last w_last(
-        .d(w_last$d),
-        .q(w_last$q),
-        .clock(w_last$clock)
-    );
-    ltp_deframer$w_h w_h(
-        .d(w_h$d),
-        .q(w_h$q),
-        .clock(w_h$clock)
-    );
-    ltp_deframer$w_h1 w_h1(
-        .d(w_h1$d),
-        .q(w_h1$q),
-        .clock(w_h1$clock)
-    );
-    ltp_deframer$w_f w_f(
-        .d(w_f$d),
-        .q(w_f$q),
-        .clock(w_f$clock)
-    );
-    ltp_deframer$ovo_q ovo_q(
-        .d(ovo_q$d),
-        .q(ovo_q$q),
-        .clock(ovo_q$clock)
-    );
-    ltp_deframer$ovn_q ovn_q(
-        .d(ovn_q$d),
-        .q(ovn_q$q),
-        .clock(ovn_q$clock)
-    );
-    ltp_deframer$pop_q pop_q(
-        .d(pop_q$d),
-        .q(pop_q$q),
-        .clock(pop_q$clock)
-    );
-    ltp_deframer$done_q done_q(
-        .d(done_q$d),
-        .q(done_q$q),
-        .clock(done_q$clock)
-    );
-    ltp_deframer$missing_q missing_q(
-        .d(missing_q$d),
-        .q(missing_q$q),
-        .clock(missing_q$clock)
-    );
-    ltp_deframer$stray_q stray_q(
-        .d(stray_q$d),
-        .q(stray_q$q),
-        .clock(stray_q$clock)
-    );
-    ltp_deframer$head$0 head$0(
-        .d(head$0$d),
-        .q(head$0$q),
-        .clock(head$0$clock)
-    );
-    ltp_deframer$head$1 head$1(
-        .d(head$1$d),
-        .q(head$1$q),
-        .clock(head$1$clock)
-    );
-    ltp_deframer$head$2 head$2(
-        .d(head$2$d),
-        .q(head$2$q),
-        .clock(head$2$clock)
-    );
-    ltp_deframer$head$3 head$3(
-        .d(head$3$d),
-        .q(head$3$q),
-        .clock(head$3$clock)
-    );
-    ltp_deframer$spare$0 spare$0(
-        .d(spare$0$d),
-        .q(spare$0$q),
-        .clock(spare$0$clock)
-    );
-    ltp_deframer$spare$1 spare$1(
-        .d(spare$1$d),
-        .q(spare$1$q),
-        .clock(spare$1$clock)
-    );
-    ltp_deframer$spare$2 spare$2(
-        .d(spare$2$d),
-        .q(spare$2$q),
-        .clock(spare$2$clock)
-    );
-    ltp_deframer$spare$3 spare$3(
-        .d(spare$3$d),
-        .q(spare$3$q),
-        .clock(spare$3$clock)
-    );
-    ltp_deframer$hv hv(
-        .d(hv$d),
-        .q(hv$q),
-        .clock(hv$clock)
-    );
-    ltp_deframer$ht ht(
-        .d(ht$d),
-        .q(ht$q),
-        .clock(ht$clock)
-    );
-    ltp_deframer$sv sv(
-        .d(sv$d),
-        .q(sv$q),
-        .clock(sv$clock)
-    );
-    ltp_deframer$st st(
-        .d(st$d),
-        .q(st$q),
-        .clock(st$clock)
-    );
-    ltp_deframer$r_act r_act(
-        .d(r_act$d),
-        .q(r_act$q),
-        .clock(r_act$clock)
-    );
-    ltp_deframer$r_live r_live(
-        .d(r_live$d),
-        .q(r_live$q),
-        .clock(r_live$clock)
-    );
-    ltp_deframer$r_i r_i(
-        .d(r_i$d),
-        .q(r_i$q),
-        .clock(r_i$clock)
-    );
-    ltp_deframer$r_ph r_ph(
-        .d(r_ph$d),
-        .q(r_ph$q),
-        .clock(r_ph$clock)
-    );
-    ltp_deframer$pa pa(
-        .d(pa$d),
-        .q(pa$q),
-        .clock(pa$clock)
-    );
-    ltp_deframer$pb pb(
-        .d(pb$d),
-        .q(pb$q),
-        .clock(pb$clock)
-    );
-    ltp_deframer$ga ga(
-        .d(ga$d),
-        .q(ga$q),
-        .clock(ga$clock)
-    );
-    ltp_deframer$gb gb(
-        .d(gb$d),
-        .q(gb$q),
-        .clock(gb$clock)
-    );
-    ltp_deframer$r_l r_l(
-        .d(r_l$d),
-        .q(r_l$q),
-        .clock(r_l$clock)
-    );
-    ltp_deframer$r_l1 r_l1(
-        .d(r_l1$d),
-        .q(r_l1$q),
-        .clock(r_l1$clock)
-    );
-    ltp_deframer$r_nx r_nx(
-        .d(r_nx$d),
-        .q(r_nx$q),
-        .clock(r_nx$clock)
-    );
-    ltp_deframer$r_mask r_mask(
-        .d(r_mask$d),
-        .q(r_mask$q),
-        .clock(r_mask$clock)
-    );
-    ltp_deframer$fresh fresh(
-        .d(fresh$d),
-        .q(fresh$q),
-        .clock(fresh$clock)
-    );
-    ltp_deframer$r_state r_state(
-        .d(r_state$d),
-        .q(r_state$q),
-        .clock(r_state$clock)
-    );
-    ltp_deframer$ra ra(
-        .d(ra$d),
-        .q(ra$q),
-        .clock(ra$clock)
-    );
-    ltp_deframer$rb rb(
-        .d(rb$d),
-        .q(rb$q),
-        .clock(rb$clock)
-    );
-    ltp_deframer$rao rao(
-        .d(rao$d),
-        .q(rao$q),
-        .clock(rao$clock)
-    );
-    ltp_deframer$rbo rbo(
-        .d(rbo$d),
-        .q(rbo$q),
-        .clock(rbo$clock)
-    );
-    ltp_deframer$e2 e2(
-        .d(e2$d),
-        .q(e2$q),
-        .clock(e2$clock)
-    );
-    ltp_deframer$i2 i2(
-        .d(i2$d),
-        .q(i2$q),
-        .clock(i2$clock)
-    );
-    ltp_deframer$a2 a2(
-        .d(a2$d),
-        .q(a2$q),
-        .clock(a2$clock)
-    );
-    ltp_deframer$b2 b2(
-        .d(b2$d),
-        .q(b2$q),
-        .clock(b2$clock)
-    );
-    ltp_deframer$s2 s2(
-        .d(s2$d),
-        .q(s2$q),
-        .clock(s2$clock)
-    );
-    ltp_deframer$ga2 ga2(
-        .d(ga2$d),
-        .q(ga2$q),
-        .clock(ga2$clock)
-    );
-    ltp_deframer$gb2 gb2(
-        .d(gb2$d),
-        .q(gb2$q),
-        .clock(gb2$clock)
-    );
-    ltp_deframer$fin2 fin2(
-        .d(fin2$d),
-        .q(fin2$q),
-        .clock(fin2$clock)
-    );
-    ltp_deframer$bad2 bad2(
-        .d(bad2$d),
-        .q(bad2$q),
-        .clock(bad2$clock)
-    );
-    ltp_deframer$state2 state2(
-        .d(state2$d),
-        .q(state2$q),
-        .clock(state2$clock)
-    );
-    ltp_deframer$fin3 fin3(
-        .d(fin3$d),
-        .q(fin3$q),
-        .clock(fin3$clock)
-    );
-    ltp_deframer$bad3 bad3(
-        .d(bad3$d),
-        .q(bad3$q),
-        .clock(bad3$clock)
-    );
-    ltp_deframer$state3 state3(
-        .d(state3$d),
-        .q(state3$q),
-        .clock(state3$clock)
-    );
-    ltp_deframer$gcrc$0 gcrc$0(
-        .d(gcrc$0$d),
-        .q(gcrc$0$q),
-        .clock(gcrc$0$clock)
-    );
-    ltp_deframer$gcrc$1 gcrc$1(
-        .d(gcrc$1$d),
-        .q(gcrc$1$q),
-        .clock(gcrc$1$clock)
-    );
-    ltp_deframer$gcrc$2 gcrc$2(
-        .d(gcrc$2$d),
-        .q(gcrc$2$q),
-        .clock(gcrc$2$clock)
-    );
-    ltp_deframer$gcrc$3 gcrc$3(
-        .d(gcrc$3$d),
-        .q(gcrc$3$q),
-        .clock(gcrc$3$clock)
-    );
-    ltp_deframer$crc crc(
-        .d(crc$d),
-        .q(crc$q),
-        .clock(crc$clock)
-    );
-    ltp_deframer$trailer trailer(
-        .d(trailer$d),
-        .q(trailer$q),
-        .clock(trailer$clock)
+    ltp_deframer$beat beat(
+        .clock(beat$clock),
+        .reset(beat$reset),
+        .lanes$valid(lanes$valid),
+        .lanes$start(lanes$start),
+        .lanes$data(lanes$data),
+        .mask(beat$mask),
+        .out$data(beat$out$data),
+        .out$mask(beat$out$mask),
+        .out$mask_changed(beat$out$mask_changed),
+        .out$lane_count(beat$out$lane_count),
+        .out$logical_lanes(beat$out$logical_lanes),
+        .out$next_lanes(beat$out$next_lanes),
+        .out$breaking_lanes(beat$out$breaking_lanes),
+        .out$any_valid(beat$out$any_valid),
+        .out$new_attempt(beat$out$new_attempt),
+        .out$new_lanes(beat$out$new_lanes),
+        .out$new_remaining(beat$out$new_remaining),
+        .out$new_first_lane(beat$out$new_first_lane),
+        .out$new_second_lane(beat$out$new_second_lane),
+        .out$new_state(beat$out$new_state),
+        .out$short_attempts(beat$out$short_attempts),
+        .out$stray_lanes(beat$out$stray_lanes),
+        .out$missing_if_needed(beat$out$missing_if_needed),
+        .out$missing_lanes(beat$out$missing_lanes)
+    );
+    ltp_deframer$writer writer(
+        .clock(writer$clock),
+        .reset(writer$reset),
+        .beat$data(writer$beat$data),
+        .beat$mask(writer$beat$mask),
+        .beat$mask_changed(writer$beat$mask_changed),
+        .beat$lane_count(writer$beat$lane_count),
+        .beat$logical_lanes(writer$beat$logical_lanes),
+        .beat$next_lanes(writer$beat$next_lanes),
+        .beat$breaking_lanes(writer$beat$breaking_lanes),
+        .beat$any_valid(writer$beat$any_valid),
+        .beat$new_attempt(writer$beat$new_attempt),
+        .beat$new_lanes(writer$beat$new_lanes),
+        .beat$new_remaining(writer$beat$new_remaining),
+        .beat$new_first_lane(writer$beat$new_first_lane),
+        .beat$new_second_lane(writer$beat$new_second_lane),
+        .beat$new_state(writer$beat$new_state),
+        .beat$short_attempts(writer$beat$short_attempts),
+        .beat$stray_lanes(writer$beat$stray_lanes),
+        .beat$missing_if_needed(writer$beat$missing_if_needed),
+        .beat$missing_lanes(writer$beat$missing_lanes),
+        .queues$heads(writer$queues$heads),
+        .queues$head_valid(writer$queues$head_valid),
+        .queues$overflow_current(writer$queues$overflow_current),
+        .queues$overflow_new(writer$queues$overflow_new),
+        .queues$popped(writer$queues$popped),
+        .queues$completed(writer$queues$completed),
+        .attempt$active(writer$attempt$active),
+        .attempt$first_lane(writer$attempt$first_lane),
+        .attempt$second_lane(writer$attempt$second_lane),
+        .attempt$state(writer$attempt$state),
+        .attempt$completes(writer$attempt$completes),
+        .attempt$ends_early(writer$attempt$ends_early),
+        .attempt$completed_lost(writer$attempt$completed_lost),
+        .attempt$writes_current(writer$attempt$writes_current),
+        .attempt$writes_new(writer$attempt$writes_new),
+        .attempt$tagged(writer$attempt$tagged),
+        .lane_missing(writer$lane_missing),
+        .stray(writer$stray)
+    );
+    ltp_deframer$queues queues(
+        .clock(queues$clock),
+        .reset(queues$reset),
+        .data(queues$data),
+        .attempt$active(queues$attempt$active),
+        .attempt$first_lane(queues$attempt$first_lane),
+        .attempt$second_lane(queues$attempt$second_lane),
+        .attempt$state(queues$attempt$state),
+        .attempt$completes(queues$attempt$completes),
+        .attempt$ends_early(queues$attempt$ends_early),
+        .attempt$completed_lost(queues$attempt$completed_lost),
+        .attempt$writes_current(queues$attempt$writes_current),
+        .attempt$writes_new(queues$attempt$writes_new),
+        .attempt$tagged(queues$attempt$tagged),
+        .reader$pop(queues$reader$pop),
+        .reader$active(queues$reader$active),
+        .reader$owns_current(queues$reader$owns_current),
+        .reader$starting(queues$reader$starting),
+        .reader$finishing(queues$reader$finishing),
+        .out$heads(queues$out$heads),
+        .out$head_valid(queues$out$head_valid),
+        .out$overflow_current(queues$out$overflow_current),
+        .out$overflow_new(queues$out$overflow_new),
+        .out$popped(queues$out$popped),
+        .out$completed(queues$out$completed)
+    );
+    ltp_deframer$reader reader(
+        .clock(reader$clock),
+        .reset(reader$reset),
+        .attempt$active(reader$attempt$active),
+        .attempt$first_lane(reader$attempt$first_lane),
+        .attempt$second_lane(reader$attempt$second_lane),
+        .attempt$state(reader$attempt$state),
+        .attempt$completes(reader$attempt$completes),
+        .attempt$ends_early(reader$attempt$ends_early),
+        .attempt$completed_lost(reader$attempt$completed_lost),
+        .attempt$writes_current(reader$attempt$writes_current),
+        .attempt$writes_new(reader$attempt$writes_new),
+        .attempt$tagged(reader$attempt$tagged),
+        .queues$heads(reader$queues$heads),
+        .queues$head_valid(reader$queues$head_valid),
+        .queues$overflow_current(reader$queues$overflow_current),
+        .queues$overflow_new(reader$queues$overflow_new),
+        .queues$popped(reader$queues$popped),
+        .queues$completed(reader$queues$completed),
+        .owed$none(reader$owed$none),
+        .owed$one(reader$owed$one),
+        .owed$emit(reader$owed$emit),
+        .owed$before_start(reader$owed$before_start),
+        .pointer$first_lane(reader$pointer$first_lane),
+        .pointer$second_lane(reader$pointer$second_lane),
+        .pointer$first_group(reader$pointer$first_group),
+        .pointer$second_group(reader$pointer$second_group),
+        .pointer$flit_index(reader$pointer$flit_index),
+        .pointer$phase(reader$pointer$phase),
+        .pointer$single_lane(reader$pointer$single_lane),
+        .pointer$fresh(reader$pointer$fresh),
+        .pointer$state(reader$pointer$state),
+        .step$active(reader$step$active),
+        .step$redirect(reader$step$redirect),
+        .step$advance(reader$step$advance),
+        .step$read_first(reader$step$read_first),
+        .step$read_second(reader$step$read_second),
+        .status$pop(reader$status$pop),
+        .status$active(reader$status$active),
+        .status$owns_current(reader$status$owns_current),
+        .status$starting(reader$status$starting),
+        .status$finishing(reader$status$finishing),
+        .pair$first(reader$pair$first),
+        .pair$second(reader$pair$second),
+        .pair$previous_first(reader$pair$previous_first),
+        .pair$previous_second(reader$pair$previous_second),
+        .pair$flit_ready(reader$pair$flit_ready),
+        .pair$position(reader$pair$position),
+        .pair$first_read(reader$pair$first_read),
+        .pair$second_read(reader$pair$second_read),
+        .pair$restart(reader$pair$restart),
+        .pair$first_group(reader$pair$first_group),
+        .pair$second_group(reader$pair$second_group),
+        .pair$last(reader$pair$last),
+        .pair$bad(reader$pair$bad),
+        .pair$state(reader$pair$state)
+    );
+    ltp_deframer$pointer pointer(
+        .clock(pointer$clock),
+        .mask(pointer$mask),
+        .beat$data(pointer$beat$data),
+        .beat$mask(pointer$beat$mask),
+        .beat$mask_changed(pointer$beat$mask_changed),
+        .beat$lane_count(pointer$beat$lane_count),
+        .beat$logical_lanes(pointer$beat$logical_lanes),
+        .beat$next_lanes(pointer$beat$next_lanes),
+        .beat$breaking_lanes(pointer$beat$breaking_lanes),
+        .beat$any_valid(pointer$beat$any_valid),
+        .beat$new_attempt(pointer$beat$new_attempt),
+        .beat$new_lanes(pointer$beat$new_lanes),
+        .beat$new_remaining(pointer$beat$new_remaining),
+        .beat$new_first_lane(pointer$beat$new_first_lane),
+        .beat$new_second_lane(pointer$beat$new_second_lane),
+        .beat$new_state(pointer$beat$new_state),
+        .beat$short_attempts(pointer$beat$short_attempts),
+        .beat$stray_lanes(pointer$beat$stray_lanes),
+        .beat$missing_if_needed(pointer$beat$missing_if_needed),
+        .beat$missing_lanes(pointer$beat$missing_lanes),
+        .attempt$active(pointer$attempt$active),
+        .attempt$first_lane(pointer$attempt$first_lane),
+        .attempt$second_lane(pointer$attempt$second_lane),
+        .attempt$state(pointer$attempt$state),
+        .attempt$completes(pointer$attempt$completes),
+        .attempt$ends_early(pointer$attempt$ends_early),
+        .attempt$completed_lost(pointer$attempt$completed_lost),
+        .attempt$writes_current(pointer$attempt$writes_current),
+        .attempt$writes_new(pointer$attempt$writes_new),
+        .attempt$tagged(pointer$attempt$tagged),
+        .step$active(pointer$step$active),
+        .step$redirect(pointer$step$redirect),
+        .step$advance(pointer$step$advance),
+        .step$read_first(pointer$step$read_first),
+        .step$read_second(pointer$step$read_second),
+        .out$first_lane(pointer$out$first_lane),
+        .out$second_lane(pointer$out$second_lane),
+        .out$first_group(pointer$out$first_group),
+        .out$second_group(pointer$out$second_group),
+        .out$flit_index(pointer$out$flit_index),
+        .out$phase(pointer$out$phase),
+        .out$single_lane(pointer$out$single_lane),
+        .out$fresh(pointer$out$fresh),
+        .out$state(pointer$out$state)
     );
     ltp_deframer$owed owed(
-        .d(owed$d),
-        .q(owed$q),
-        .clock(owed$clock)
+        .clock(owed$clock),
+        .reset(owed$reset),
+        .short_attempts(owed$short_attempts),
+        .ends_early(owed$ends_early),
+        .reader$pop(owed$reader$pop),
+        .reader$active(owed$reader$active),
+        .reader$owns_current(owed$reader$owns_current),
+        .reader$starting(owed$reader$starting),
+        .reader$finishing(owed$reader$finishing),
+        .end_in_flight(owed$end_in_flight),
+        .out$none(owed$out$none),
+        .out$one(owed$out$one),
+        .out$emit(owed$out$emit),
+        .out$before_start(owed$out$before_start)
     );
-    ltp_deframer$inc_q inc_q(
-        .d(inc_q$d),
-        .q(inc_q$q),
-        .clock(inc_q$clock)
+    ltp_deframer$shift shift(
+        .clock(shift$clock),
+        .reset(shift$reset),
+        .pair$first(shift$pair$first),
+        .pair$second(shift$pair$second),
+        .pair$previous_first(shift$pair$previous_first),
+        .pair$previous_second(shift$pair$previous_second),
+        .pair$flit_ready(shift$pair$flit_ready),
+        .pair$position(shift$pair$position),
+        .pair$first_read(shift$pair$first_read),
+        .pair$second_read(shift$pair$second_read),
+        .pair$restart(shift$pair$restart),
+        .pair$first_group(shift$pair$first_group),
+        .pair$second_group(shift$pair$second_group),
+        .pair$last(shift$pair$last),
+        .pair$bad(shift$pair$bad),
+        .pair$state(shift$pair$state),
+        .out$flit(shift$out$flit),
+        .out$valid(shift$out$valid),
+        .out$position(shift$out$position),
+        .out$trailer(shift$out$trailer),
+        .out$group_crcs(shift$out$group_crcs),
+        .out$last(shift$out$last),
+        .out$bad(shift$out$bad),
+        .out$state(shift$out$state)
     );
-    ltp_deframer$pre pre(
-        .d(pre$d),
-        .q(pre$q),
-        .clock(pre$clock)
-    );
-    ltp_deframer$flit_q flit_q(
-        .d(flit_q$d),
-        .q(flit_q$q),
-        .clock(flit_q$clock)
-    );
-    ltp_deframer$flit_valid_q flit_valid_q(
-        .d(flit_valid_q$d),
-        .q(flit_valid_q$q),
-        .clock(flit_valid_q$clock)
-    );
-    ltp_deframer$flit_pos_q flit_pos_q(
-        .d(flit_pos_q$d),
-        .q(flit_pos_q$q),
-        .clock(flit_pos_q$clock)
-    );
-    ltp_deframer$end_q end_q(
-        .d(end_q$d),
-        .q(end_q$q),
-        .clock(end_q$clock)
-    );
-    ltp_deframer$end_intact_q end_intact_q(
-        .d(end_intact_q$d),
-        .q(end_intact_q$q),
-        .clock(end_intact_q$clock)
-    );
-    ltp_deframer$end_state_q end_state_q(
-        .d(end_state_q$d),
-        .q(end_state_q$q),
-        .clock(end_state_q$clock)
-    );
-    ltp_deframer$end_gcrc_q end_gcrc_q(
-        .d(end_gcrc_q$d),
-        .q(end_gcrc_q$q),
-        .clock(end_gcrc_q$clock)
-    );
-    ltp_deframer$step_a step_a(
-        .state(step_a$state),
-        .data(step_a$data),
-        .next_state(step_a$next_state)
-    );
-    ltp_deframer$step_b step_b(
-        .state(step_b$state),
-        .data(step_b$data),
-        .next_state(step_b$next_state)
-    );
-    ltp_deframer$step_c step_c(
-        .state(step_c$state),
-        .data(step_c$data),
-        .next_state(step_c$next_state)
+    ltp_deframer$ends ends(
+        .clock(ends$clock),
+        .reset(ends$reset),
+        .shifted$flit(ends$shifted$flit),
+        .shifted$valid(ends$shifted$valid),
+        .shifted$position(ends$shifted$position),
+        .shifted$trailer(ends$shifted$trailer),
+        .shifted$group_crcs(ends$shifted$group_crcs),
+        .shifted$last(ends$shifted$last),
+        .shifted$bad(ends$shifted$bad),
+        .shifted$state(ends$shifted$state),
+        .owed$none(ends$owed$none),
+        .owed$one(ends$owed$one),
+        .owed$emit(ends$owed$emit),
+        .owed$before_start(ends$owed$before_start),
+        .end_valid(ends$end_valid),
+        .end_intact(ends$end_intact),
+        .end_crc_diff(ends$end_crc_diff),
+        .end_state(ends$end_state),
+        .end_gcrc(ends$end_gcrc)
     );
     
     // Update code
     always @(*) begin
-        in_data$clock = clock;
-        mask_q$clock = clock;
-        chg_q$clock = clock;
-        l_q$clock = clock;
-        tl_q$clock = clock;
-        nx_q$clock = clock;
-        bad_q$clock = clock;
-        beat_q$clock = clock;
-        new_q$clock = clock;
-        newm_q$clock = clock;
-        rem0_q$clock = clock;
-        h_q$clock = clock;
-        h1_q$clock = clock;
-        f_q$clock = clock;
-        sup_q$clock = clock;
-        pstray_q$clock = clock;
-        mmask_q$clock = clock;
-        miss0_q$clock = clock;
-        w_act$clock = clock;
-        w_bad$clock = clock;
-        w_rem$clock = clock;
-        w_need$clock = clock;
-        w_last$clock = clock;
-        w_h$clock = clock;
-        w_h1$clock = clock;
-        w_f$clock = clock;
-        ovo_q$clock = clock;
-        ovn_q$clock = clock;
-        pop_q$clock = clock;
-        done_q$clock = clock;
-        missing_q$clock = clock;
-        stray_q$clock = clock;
-        hv$clock = clock;
-        ht$clock = clock;
-        sv$clock = clock;
-        st$clock = clock;
-        r_act$clock = clock;
-        r_live$clock = clock;
-        r_i$clock = clock;
-        r_ph$clock = clock;
-        pa$clock = clock;
-        pb$clock = clock;
-        ga$clock = clock;
-        gb$clock = clock;
-        r_l$clock = clock;
-        r_l1$clock = clock;
-        r_nx$clock = clock;
-        r_mask$clock = clock;
-        fresh$clock = clock;
-        r_state$clock = clock;
-        ra$clock = clock;
-        rb$clock = clock;
-        rao$clock = clock;
-        rbo$clock = clock;
-        e2$clock = clock;
-        i2$clock = clock;
-        a2$clock = clock;
-        b2$clock = clock;
-        s2$clock = clock;
-        ga2$clock = clock;
-        gb2$clock = clock;
-        fin2$clock = clock;
-        bad2$clock = clock;
-        state2$clock = clock;
-        fin3$clock = clock;
-        bad3$clock = clock;
-        state3$clock = clock;
-        crc$clock = clock;
-        trailer$clock = clock;
+        beat$clock = clock;
+        writer$clock = clock;
+        queues$clock = clock;
+        reader$clock = clock;
+        pointer$clock = clock;
         owed$clock = clock;
-        inc_q$clock = clock;
-        pre$clock = clock;
-        flit_q$clock = clock;
-        flit_valid_q$clock = clock;
-        flit_pos_q$clock = clock;
-        end_q$clock = clock;
-        end_intact_q$clock = clock;
-        end_state_q$clock = clock;
-        end_gcrc_q$clock = clock;
-        in_data$d = in_data$q;
-        mask_q$d = mask_q$q;
-        chg_q$d = chg_q$q;
-        l_q$d = l_q$q;
-        tl_q$d = tl_q$q;
-        nx_q$d = nx_q$q;
-        bad_q$d = bad_q$q;
-        beat_q$d = beat_q$q;
-        new_q$d = new_q$q;
-        newm_q$d = newm_q$q;
-        rem0_q$d = rem0_q$q;
-        h_q$d = h_q$q;
-        h1_q$d = h1_q$q;
-        f_q$d = f_q$q;
-        sup_q$d = sup_q$q;
-        pstray_q$d = pstray_q$q;
-        mmask_q$d = mmask_q$q;
-        miss0_q$d = miss0_q$q;
-        w_act$d = w_act$q;
-        w_bad$d = w_bad$q;
-        w_rem$d = w_rem$q;
-        w_need$d = w_need$q;
-        w_last$d = w_last$q;
-        w_h$d = w_h$q;
-        w_h1$d = w_h1$q;
-        w_f$d = w_f$q;
-        ovo_q$d = ovo_q$q;
-        ovn_q$d = ovn_q$q;
-        pop_q$d = pop_q$q;
-        done_q$d = done_q$q;
-        missing_q$d = missing_q$q;
-        stray_q$d = stray_q$q;
-        hv$d = hv$q;
-        ht$d = ht$q;
-        sv$d = sv$q;
-        st$d = st$q;
-        r_act$d = r_act$q;
-        r_live$d = r_live$q;
-        r_i$d = r_i$q;
-        r_ph$d = r_ph$q;
-        pa$d = pa$q;
-        pb$d = pb$q;
-        ga$d = ga$q;
-        gb$d = gb$q;
-        r_l$d = r_l$q;
-        r_l1$d = r_l1$q;
-        r_nx$d = r_nx$q;
-        r_mask$d = r_mask$q;
-        fresh$d = fresh$q;
-        r_state$d = r_state$q;
-        ra$d = ra$q;
-        rb$d = rb$q;
-        rao$d = rao$q;
-        rbo$d = rbo$q;
-        e2$d = e2$q;
-        i2$d = i2$q;
-        a2$d = a2$q;
-        b2$d = b2$q;
-        s2$d = s2$q;
-        ga2$d = ga2$q;
-        gb2$d = gb2$q;
-        fin2$d = fin2$q;
-        bad2$d = bad2$q;
-        state2$d = state2$q;
-        fin3$d = fin3$q;
-        bad3$d = bad3$q;
-        state3$d = state3$q;
-        crc$d = crc$q;
-        trailer$d = trailer$q;
-        owed$d = owed$q;
-        inc_q$d = inc_q$q;
-        pre$d = pre$q;
-        flit_q$d = flit_q$q;
-        flit_valid_q$d = flit_valid_q$q;
-        flit_pos_q$d = flit_pos_q$q;
-        end_q$d = end_q$q;
-        end_intact_q$d = end_intact_q$q;
-        end_state_q$d = end_state_q$q;
-        end_gcrc_q$d = end_gcrc_q$q;
-        head$0$clock = clock;
-        head$0$d = head$0$q;
-        spare$0$clock = clock;
-        spare$0$d = spare$0$q;
-        gcrc$0$clock = clock;
-        gcrc$0$d = gcrc$0$q;
-        head$1$clock = clock;
-        head$1$d = head$1$q;
-        spare$1$clock = clock;
-        spare$1$d = spare$1$q;
-        gcrc$1$clock = clock;
-        gcrc$1$d = gcrc$1$q;
-        head$2$clock = clock;
-        head$2$d = head$2$q;
-        spare$2$clock = clock;
-        spare$2$d = spare$2$q;
-        gcrc$2$clock = clock;
-        gcrc$2$d = gcrc$2$q;
-        head$3$clock = clock;
-        head$3$d = head$3$q;
-        spare$3$clock = clock;
-        spare$3$d = spare$3$q;
-        gcrc$3$clock = clock;
-        gcrc$3$d = gcrc$3$q;
-        flit = flit_q$q;
-        flit_valid = flit_valid_q$q;
-        flit_pos = flit_pos_q$q;
-        end_valid = end_q$q;
-        end_intact = end_intact_q$q;
-        end_state = end_state_q$q;
-        end_gcrc = end_gcrc_q$q;
-        end_crc_diff = crc$q ^ trailer$q[(32'h0)+:(14)];
-        lane_missing = missing_q$q;
-        stray = stray_q$q;
-        in_data$d = lanes$data;
-        mask_q$d = mask;
-        chg_q$d = mask != mask_q$q;
-        mv = lanes$valid & mask;
-        if (reset) begin
-            mv = 32'h0;
-        end
-        ms = mv & lanes$start;
-        bad_q$d = ~lanes$valid | lanes$start;
-        beat_q$d = |mv;
-        tl$0 = 32'h0;
-        tl$1 = tl$0;
-        if (mask[1 - 32'h1]) begin
-            tl$1 = tl$0 + 32'h1;
-        end
-        tl$2 = tl$1;
-        if (mask[2 - 32'h1]) begin
-            tl$2 = tl$1 + 32'h1;
-        end
-        tl$3 = tl$2;
-        if (mask[3 - 32'h1]) begin
-            tl$3 = tl$2 + 32'h1;
-        end
-        lanes_n = 32'h0;
-        if (mask[0]) begin
-            lanes_n = lanes_n + 32'h1;
-        end
-        if (mask[1]) begin
-            lanes_n = lanes_n + 32'h1;
-        end
-        if (mask[2]) begin
-            lanes_n = lanes_n + 32'h1;
-        end
-        if (mask[3]) begin
-            lanes_n = lanes_n + 32'h1;
-        end
-        l_q$d = lanes_n;
-        tl_q$d = (((tl$3) & 8'hff) << 32'h6) | (((tl$2) & 8'hff) << 32'h4) | (((tl$1) & 8'hff) << 32'h2) | ((tl$0) & 8'hff);
-        m8 = (((mask) & 8'hff) << 32'h4) | ((mask) & 8'hff);
-        nx$0 = k2$0;
-        fnd = 1'b0;
-        if (~fnd & m8[0 + 1]) begin
-            nx$0 = k2x$1;
-            fnd = 1'b1;
-        end
-        if (~fnd & m8[0 + 2]) begin
-            nx$0 = k2x$2;
-            fnd = 1'b1;
-        end
-        if (~fnd & m8[0 + 3]) begin
-            nx$0 = k2x$3;
-            fnd = 1'b1;
-        end
-        nx$1 = k2$1;
-        fnd = 1'b0;
-        if (~fnd & m8[1 + 1]) begin
-            nx$1 = k2x$2;
-            fnd = 1'b1;
-        end
-        if (~fnd & m8[1 + 2]) begin
-            nx$1 = k2x$3;
-            fnd = 1'b1;
-        end
-        if (~fnd & m8[1 + 3]) begin
-            nx$1 = k2x$4;
-            fnd = 1'b1;
-        end
-        nx$2 = k2$2;
-        fnd = 1'b0;
-        if (~fnd & m8[2 + 1]) begin
-            nx$2 = k2x$3;
-            fnd = 1'b1;
-        end
-        if (~fnd & m8[2 + 2]) begin
-            nx$2 = k2x$4;
-            fnd = 1'b1;
-        end
-        if (~fnd & m8[2 + 3]) begin
-            nx$2 = k2x$5;
-            fnd = 1'b1;
-        end
-        nx$3 = k2$3;
-        fnd = 1'b0;
-        if (~fnd & m8[3 + 1]) begin
-            nx$3 = k2x$4;
-            fnd = 1'b1;
-        end
-        if (~fnd & m8[3 + 2]) begin
-            nx$3 = k2x$5;
-            fnd = 1'b1;
-        end
-        if (~fnd & m8[3 + 3]) begin
-            nx$3 = k2x$6;
-            fnd = 1'b1;
-        end
-        nx_q$d = (((nx$3) & 8'hff) << 32'h6) | (((nx$2) & 8'hff) << 32'h4) | (((nx$1) & 8'hff) << 32'h2) | ((nx$0) & 8'hff);
-        starts = 32'h0;
-        newm = 32'h0;
-        new_n = 32'h0;
-        hh = 32'h0;
-        f_q$d = 32'h0;
-        if (ms[0]) begin
-            starts = starts + 32'h1;
-            hh = k2$0;
-            f_q$d = tl$0;
-        end
-        if (|ms & mask[0] & ~|(ms & above$0)) begin
-            newm = (newm & ~(1 << (0)) | ((1'b1) << (0)));
-            new_n = new_n + 32'h1;
-        end
-        if (ms[1]) begin
-            starts = starts + 32'h1;
-            hh = k2$1;
-            f_q$d = tl$1;
-        end
-        if (|ms & mask[1] & ~|(ms & above$1)) begin
-            newm = (newm & ~(1 << (1)) | ((1'b1) << (1)));
-            new_n = new_n + 32'h1;
-        end
-        if (ms[2]) begin
-            starts = starts + 32'h1;
-            hh = k2$2;
-            f_q$d = tl$2;
-        end
-        if (|ms & mask[2] & ~|(ms & above$2)) begin
-            newm = (newm & ~(1 << (2)) | ((1'b1) << (2)));
-            new_n = new_n + 32'h1;
-        end
-        if (ms[3]) begin
-            starts = starts + 32'h1;
-            hh = k2$3;
-            f_q$d = tl$3;
-        end
-        if (|ms & mask[3] & ~|(ms & above$3)) begin
-            newm = (newm & ~(1 << (3)) | ((1'b1) << (3)));
-            new_n = new_n + 32'h1;
-        end
-        new_ok = |ms & ~|(newm & ~mv);
-        new_q$d = new_ok;
-        newm_q$d = newm;
-        rem0_q$d = c33 - ((new_n) & 6'h3f);
-        h_q$d = hh;
-        if (hh == k2$0) begin
-            h1_q$d = nx$0;
-        end
-        if (hh == k2$1) begin
-            h1_q$d = nx$1;
-        end
-        if (hh == k2$2) begin
-            h1_q$d = nx$2;
-        end
-        if (hh == k2$3) begin
-            h1_q$d = nx$3;
-        end
-        sup_q$d = starts;
-        if (new_ok) begin
-            sup_q$d = starts - one3;
-        end
-        bl = 32'h0;
-        hole = 32'h0;
-        if (~|(ms & upto$0)) begin
-            bl = (bl & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (|(mv & above$0)) begin
-            hole = (hole & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (~|(ms & upto$1)) begin
-            bl = (bl & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (|(mv & above$1)) begin
-            hole = (hole & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (~|(ms & upto$2)) begin
-            bl = (bl & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (|(mv & above$2)) begin
-            hole = (hole & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (~|(ms & upto$3)) begin
-            bl = (bl & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (|(mv & above$3)) begin
-            hole = (hole & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        pstray_q$d = mv & bl;
-        mmask_q$d = 32'h0;
-        if (|mv) begin
-            mmask_q$d = bl & mask & ~mv;
-        end
-        miss0_q$d = (hole | newm) & mask & ~mv;
-        ovf_live = |(ovn_q$q & ~pop_q$q) | (|(ovo_q$q & ~pop_q$q) & ~done_q$q);
-        ovf_done = |(ovo_q$q & ~pop_q$q) & done_q$q;
-        act = w_act$q & ~chg_q$q;
-        abn = |(w_need$q & bad_q$q);
-        cont = act & beat_q$q & ~abn;
-        lastbad = w_last$q & (w_bad$q | ovf_live);
-        done = cont & w_last$q & ~lastbad;
-        wkill = (act & beat_q$q & abn) | (w_act$q & chg_q$q) | (cont & lastbad);
-        wold = 32'h0;
-        if (cont & ~lastbad) begin
-            wold = w_need$q;
-        end
-        wnew = 32'h0;
-        if (new_q$q) begin
-            wnew = newm_q$q;
-        end
-        wr = wold | wnew;
-        wtag = wnew;
-        if (~w_last$q) begin
-            wtag = wnew | wold;
-        end
-        cm = 32'h0;
-        if (act) begin
-            cm = w_need$q;
-        end
-        missing_q$d = miss0_q$q | (cm & mmask_q$q);
-        stray_q$d = |(pstray_q$q & ~cm);
-        rl = w_rem$q - ((l_q$q) & 6'h3f);
-        lastn = rl <= ((l_q$q) & 6'h3f);
-        lown = 32'h0;
-        tlp = tl_q$q[(32'h2 * 0)+:(2)];
-        if (mask_q$q[0] & (((tlp) & 3'h7) < rl[(32'h0)+:(3)])) begin
-            lown = (lown & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        tlp = tl_q$q[(32'h2 * 1)+:(2)];
-        if (mask_q$q[1] & (((tlp) & 3'h7) < rl[(32'h0)+:(3)])) begin
-            lown = (lown & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        tlp = tl_q$q[(32'h2 * 2)+:(2)];
-        if (mask_q$q[2] & (((tlp) & 3'h7) < rl[(32'h0)+:(3)])) begin
-            lown = (lown & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        tlp = tl_q$q[(32'h2 * 3)+:(2)];
-        if (mask_q$q[3] & (((tlp) & 3'h7) < rl[(32'h0)+:(3)])) begin
-            lown = (lown & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (cont) begin
-            w_rem$d = rl;
-            w_last$d = lastn;
-            if (lastn) begin
-                w_need$d = lown;
-            end
-        end
-        w_bad$d = w_bad$q | ovf_live;
-        if (done | wkill) begin
-            w_act$d = 1'b0;
-        end
-        if (new_q$q) begin
-            w_act$d = 1'b1;
-            w_bad$d = 1'b0;
-            w_rem$d = rem0_q$q;
-            w_need$d = mask_q$q;
-            w_last$d = 1'b0;
-            w_h$d = h_q$q;
-            w_h1$d = h1_q$q;
-            w_f$d = f_q$q;
-        end
-        emit_owed = |owed$q & ~r_act$q & ~fin2$q & ~fin3$q & ~pre$q;
-        avail = owed$q + ((inc_q$q) & 5'h1f);
-        if (emit_owed) begin
-            avail = owed$q + ((inc_q$q) & 5'h1f) - one5;
-        end
-        av0 = (owed$q == 32'h0) & (inc_q$q == 32'h0);
-        av1 = ((owed$q == 32'h0) & (inc_q$q == 32'h1)) | ((owed$q == 32'h1) & (inc_q$q == 32'h0));
-        owned = r_act$q & r_live$q;
-        kill_o = r_act$q & ovf_done;
-        start_ok = ~r_act$q & w_act$q & (av0 | (av1 & ~fin2$q)) & fresh$q & ~reset;
-        go = r_act$q | start_ok;
-        kill_w = (owned | start_ok) & wkill;
-        va = hv$q[pa$q];
-        vb = hv$q[pb$q];
-        r16 = r_i$q == c15;
-        if (r_l1$q) begin
-            rd_a = go & va & ~r_ph$q;
-            rd_b = go & va & r_ph$q;
-            adv = rd_b | (rd_a & r16);
-        end
-        else begin
-            rd_a = go & va & (vb | r16);
-            rd_b = rd_a & ~r16;
-            adv = rd_a;
-        end
-        fin = rd_a & r16;
-        pop = 32'h0;
-        if ((rd_a & (pa$q == k2$0)) | (rd_b & (pb$q == k2$0))) begin
-            pop = (pop & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if ((rd_a & (pa$q == k2$1)) | (rd_b & (pb$q == k2$1))) begin
-            pop = (pop & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if ((rd_a & (pa$q == k2$2)) | (rd_b & (pb$q == k2$2))) begin
-            pop = (pop & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if ((rd_a & (pa$q == k2$3)) | (rd_b & (pb$q == k2$3))) begin
-            pop = (pop & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        hv_n = 32'h0;
-        ht_n = 32'h0;
-        sv_n = 32'h0;
-        st_n = 32'h0;
-        ovr = 32'h0;
-        take = ~hv$q[0] | pop[0];
-        hk = hv$q[0] & ((ht$q[0] & wkill) | (~ht$q[0] & ovf_done));
-        sk = sv$q[0] & ((st$q[0] & wkill) | (~st$q[0] & ovf_done));
-        if (take) begin
-            head$0$d = in_data$q[(32'h20 * 0)+:(32)];
-            if (sv$q[0]) begin
-                head$0$d = spare$0$q;
-            end
-        end
-        if (take | ~sv$q[0] | sk) begin
-            spare$0$d = in_data$q[(32'h20 * 0)+:(32)];
-        end
-        if (take) begin
-            if (sv$q[0]) begin
-                hv_n = (hv_n & ~(1 << (0)) | ((~sk) << (0)));
-                ht_n = (ht_n & ~(1 << (0)) | ((st$q[0] & ~done) << (0)));
-                sv_n = (sv_n & ~(1 << (0)) | ((wr[0]) << (0)));
-                st_n = (st_n & ~(1 << (0)) | ((wtag[0]) << (0)));
-            end
-            else begin
-                hv_n = (hv_n & ~(1 << (0)) | ((wr[0]) << (0)));
-                ht_n = (ht_n & ~(1 << (0)) | ((wtag[0]) << (0)));
-            end
-        end
-        else begin
-            hv_n = (hv_n & ~(1 << (0)) | ((~hk) << (0)));
-            ht_n = (ht_n & ~(1 << (0)) | ((ht$q[0] & ~done) << (0)));
-            if (sv$q[0] & ~sk) begin
-                sv_n = (sv_n & ~(1 << (0)) | ((1'b1) << (0)));
-                st_n = (st_n & ~(1 << (0)) | ((st$q[0] & ~done) << (0)));
-            end
-            else begin
-                sv_n = (sv_n & ~(1 << (0)) | ((wr[0]) << (0)));
-                st_n = (st_n & ~(1 << (0)) | ((wtag[0]) << (0)));
-            end
-        end
-        take = ~hv$q[1] | pop[1];
-        hk = hv$q[1] & ((ht$q[1] & wkill) | (~ht$q[1] & ovf_done));
-        sk = sv$q[1] & ((st$q[1] & wkill) | (~st$q[1] & ovf_done));
-        if (take) begin
-            head$1$d = in_data$q[(32'h20 * 1)+:(32)];
-            if (sv$q[1]) begin
-                head$1$d = spare$1$q;
-            end
-        end
-        if (take | ~sv$q[1] | sk) begin
-            spare$1$d = in_data$q[(32'h20 * 1)+:(32)];
-        end
-        if (take) begin
-            if (sv$q[1]) begin
-                hv_n = (hv_n & ~(1 << (1)) | ((~sk) << (1)));
-                ht_n = (ht_n & ~(1 << (1)) | ((st$q[1] & ~done) << (1)));
-                sv_n = (sv_n & ~(1 << (1)) | ((wr[1]) << (1)));
-                st_n = (st_n & ~(1 << (1)) | ((wtag[1]) << (1)));
-            end
-            else begin
-                hv_n = (hv_n & ~(1 << (1)) | ((wr[1]) << (1)));
-                ht_n = (ht_n & ~(1 << (1)) | ((wtag[1]) << (1)));
-            end
-        end
-        else begin
-            hv_n = (hv_n & ~(1 << (1)) | ((~hk) << (1)));
-            ht_n = (ht_n & ~(1 << (1)) | ((ht$q[1] & ~done) << (1)));
-            if (sv$q[1] & ~sk) begin
-                sv_n = (sv_n & ~(1 << (1)) | ((1'b1) << (1)));
-                st_n = (st_n & ~(1 << (1)) | ((st$q[1] & ~done) << (1)));
-            end
-            else begin
-                sv_n = (sv_n & ~(1 << (1)) | ((wr[1]) << (1)));
-                st_n = (st_n & ~(1 << (1)) | ((wtag[1]) << (1)));
-            end
-        end
-        take = ~hv$q[2] | pop[2];
-        hk = hv$q[2] & ((ht$q[2] & wkill) | (~ht$q[2] & ovf_done));
-        sk = sv$q[2] & ((st$q[2] & wkill) | (~st$q[2] & ovf_done));
-        if (take) begin
-            head$2$d = in_data$q[(32'h20 * 2)+:(32)];
-            if (sv$q[2]) begin
-                head$2$d = spare$2$q;
-            end
-        end
-        if (take | ~sv$q[2] | sk) begin
-            spare$2$d = in_data$q[(32'h20 * 2)+:(32)];
-        end
-        if (take) begin
-            if (sv$q[2]) begin
-                hv_n = (hv_n & ~(1 << (2)) | ((~sk) << (2)));
-                ht_n = (ht_n & ~(1 << (2)) | ((st$q[2] & ~done) << (2)));
-                sv_n = (sv_n & ~(1 << (2)) | ((wr[2]) << (2)));
-                st_n = (st_n & ~(1 << (2)) | ((wtag[2]) << (2)));
-            end
-            else begin
-                hv_n = (hv_n & ~(1 << (2)) | ((wr[2]) << (2)));
-                ht_n = (ht_n & ~(1 << (2)) | ((wtag[2]) << (2)));
-            end
-        end
-        else begin
-            hv_n = (hv_n & ~(1 << (2)) | ((~hk) << (2)));
-            ht_n = (ht_n & ~(1 << (2)) | ((ht$q[2] & ~done) << (2)));
-            if (sv$q[2] & ~sk) begin
-                sv_n = (sv_n & ~(1 << (2)) | ((1'b1) << (2)));
-                st_n = (st_n & ~(1 << (2)) | ((st$q[2] & ~done) << (2)));
-            end
-            else begin
-                sv_n = (sv_n & ~(1 << (2)) | ((wr[2]) << (2)));
-                st_n = (st_n & ~(1 << (2)) | ((wtag[2]) << (2)));
-            end
-        end
-        take = ~hv$q[3] | pop[3];
-        hk = hv$q[3] & ((ht$q[3] & wkill) | (~ht$q[3] & ovf_done));
-        sk = sv$q[3] & ((st$q[3] & wkill) | (~st$q[3] & ovf_done));
-        if (take) begin
-            head$3$d = in_data$q[(32'h20 * 3)+:(32)];
-            if (sv$q[3]) begin
-                head$3$d = spare$3$q;
-            end
-        end
-        if (take | ~sv$q[3] | sk) begin
-            spare$3$d = in_data$q[(32'h20 * 3)+:(32)];
-        end
-        if (take) begin
-            if (sv$q[3]) begin
-                hv_n = (hv_n & ~(1 << (3)) | ((~sk) << (3)));
-                ht_n = (ht_n & ~(1 << (3)) | ((st$q[3] & ~done) << (3)));
-                sv_n = (sv_n & ~(1 << (3)) | ((wr[3]) << (3)));
-                st_n = (st_n & ~(1 << (3)) | ((wtag[3]) << (3)));
-            end
-            else begin
-                hv_n = (hv_n & ~(1 << (3)) | ((wr[3]) << (3)));
-                ht_n = (ht_n & ~(1 << (3)) | ((wtag[3]) << (3)));
-            end
-        end
-        else begin
-            hv_n = (hv_n & ~(1 << (3)) | ((~hk) << (3)));
-            ht_n = (ht_n & ~(1 << (3)) | ((ht$q[3] & ~done) << (3)));
-            if (sv$q[3] & ~sk) begin
-                sv_n = (sv_n & ~(1 << (3)) | ((1'b1) << (3)));
-                st_n = (st_n & ~(1 << (3)) | ((st$q[3] & ~done) << (3)));
-            end
-            else begin
-                sv_n = (sv_n & ~(1 << (3)) | ((wr[3]) << (3)));
-                st_n = (st_n & ~(1 << (3)) | ((wtag[3]) << (3)));
-            end
-        end
-        if (wr[0] & hv$q[0] & sv$q[0] & ~((st$q[0] & wkill) | (~st$q[0] & ovf_done))) begin
-            ovr = (ovr & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (wr[1] & hv$q[1] & sv$q[1] & ~((st$q[1] & wkill) | (~st$q[1] & ovf_done))) begin
-            ovr = (ovr & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (wr[2] & hv$q[2] & sv$q[2] & ~((st$q[2] & wkill) | (~st$q[2] & ovf_done))) begin
-            ovr = (ovr & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (wr[3] & hv$q[3] & sv$q[3] & ~((st$q[3] & wkill) | (~st$q[3] & ovf_done))) begin
-            ovr = (ovr & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        hv$d = hv_n;
-        ht$d = ht_n;
-        sv$d = sv_n;
-        st$d = st_n;
-        ovo_q$d = ovr & wold;
-        ovn_q$d = ovr & wnew;
-        pop_q$d = pop;
-        done_q$d = done;
-        heads = (((head$3$q) & 128'hffffffffffffffffffffffffffffffff) << 32'h60) | (((head$2$q) & 128'hffffffffffffffffffffffffffffffff) << 32'h40) | (((head$1$q) & 128'hffffffffffffffffffffffffffffffff) << 32'h20) | ((head$0$q) & 128'hffffffffffffffffffffffffffffffff);
-        offa = ((pa$q) & 7'h7f) << 32'h5;
-        offb = ((pb$q) & 7'h7f) << 32'h5;
-        if (rd_a) begin
-            ra$d = heads[(offa)+:(32)];
-            rao$d = ra$q;
-            rbo$d = rb$q;
-        end
-        if (rd_b) begin
-            rb$d = heads[(offb)+:(32)];
-        end
-        nxo1 = ((pb$q) & 3'h7) << 32'h1;
-        qa = r_nx$q[(nxo1)+:(2)];
-        nxo2 = ((qa) & 3'h7) << 32'h1;
-        qb = r_nx$q[(nxo2)+:(2)];
-        gi1 = ((gb$q) & 3'h7) + one3;
-        if (gi1 == r_l$q) begin
-            gi1 = 32'h0;
-        end
-        gi2 = gi1 + one3;
-        if (gi2 == r_l$q) begin
-            gi2 = 32'h0;
-        end
-        redirect = ~go | fin | kill_w | kill_o;
-        if (redirect) begin
-            pa$d = w_h$q;
-            pb$d = w_h1$q;
-            r_state$d = w_f$q;
-            if (new_q$q) begin
-                pa$d = h_q$q;
-                pb$d = h1_q$q;
-                r_state$d = f_q$q;
-            end
-            ga$d = 32'h0;
-            gb$d = 32'h1;
-            if (l_q$q == 32'h1) begin
-                gb$d = 32'h0;
-            end
-            r_i$d = 32'h1f;
-            r_ph$d = 1'b0;
-        end
-        else begin
-            if (adv) begin
-                r_i$d = r_i$q + one5;
-                ga$d = gi1[(32'h0)+:(2)];
-                gb$d = gi2[(32'h0)+:(2)];
-                if (~r_l1$q) begin
-                    pa$d = qa;
-                    pb$d = qb;
-                end
-            end
-            if (rd_a & r_l1$q) begin
-                r_ph$d = 1'b1;
-            end
-            if (rd_b & r_l1$q) begin
-                r_ph$d = 1'b0;
-            end
-        end
-        if (~r_act$q) begin
-            r_l$d = l_q$q;
-            r_l1$d = l_q$q == 32'h1;
-            r_nx$d = nx_q$q;
-            r_mask$d = mask_q$q;
-        end
-        r_act$d = go & ~fin & ~kill_w & ~kill_o;
-        fresh$d = mask == r_mask$q;
-        if (~r_act$q) begin
-            fresh$d = mask == mask_q$q;
-        end
-        r_live$d = (start_ok | owned) & ~done;
-        e2$d = rd_a & ~&r_i$q;
-        i2$d = r_i$q[(32'h0)+:(4)];
-        a2$d = rd_a;
-        b2$d = rd_b;
-        s2$d = rd_a & &r_i$q;
-        ga2$d = ga$q;
-        gb2$d = gb$q;
-        fin2$d = fin | kill_w | kill_o;
-        bad2$d = kill_w | kill_o;
-        state2$d = r_state$q;
-        sh0 = (((ra$q[(32'h0)+:(16)]) & 80'hffffffffffffffffffff) << 32'h40) | (((rbo$q) & 80'hffffffffffffffffffff) << 32'h20) | ((rao$q) & 80'hffffffffffffffffffff);
-        sh1 = sh0;
-        if (i2$q[32'h3]) begin
-            sh1 = sh0 >> 32'h8;
-        end
-        sh2 = sh1;
-        if (i2$q[32'h2]) begin
-            sh2 = sh1 >> 32'h4;
-        end
-        sh3 = sh2;
-        if (i2$q[32'h1]) begin
-            sh3 = sh2 >> 32'h2;
-        end
-        sh4 = sh3;
-        if (i2$q[32'h0]) begin
-            sh4 = sh3 >> 32'h1;
-        end
-        flit_valid_q$d = e2$q;
-        if (e2$q) begin
-            flit_q$d = sh4[(32'h0)+:(65)];
-            flit_pos_q$d = i2$q;
-        end
-        if (fin2$q & ~bad2$q) begin
-            trailer$d = ra$q[(32'h10)+:(16)];
-        end
-        step_a$data = ra$q;
-        step_b$data = rb$q;
-        gcat = (((gcrc$3$q) & 32'hffffffff) << 32'h18) | (((gcrc$2$q) & 32'hffffffff) << 32'h10) | (((gcrc$1$q) & 32'hffffffff) << 32'h8) | ((gcrc$0$q) & 32'hffffffff);
-        goa = ((ga2$q) & 5'h1f) << 32'h3;
-        gob = ((gb2$q) & 5'h1f) << 32'h3;
-        step_a$state = gcat[(goa)+:(8)];
-        step_b$state = gcat[(gob)+:(8)];
-        if (s2$q) begin
-            step_a$state = 32'h0;
-            step_b$state = 32'h0;
-        end
-        if (s2$q) begin
-            gcrc$0$d = 32'h0;
-        end
-        if (b2$q & (gb2$q == k2$0)) begin
-            gcrc$0$d = step_b$next_state;
-        end
-        if (a2$q & (ga2$q == k2$0)) begin
-            gcrc$0$d = step_a$next_state;
-        end
-        if (s2$q) begin
-            gcrc$1$d = 32'h0;
-        end
-        if (b2$q & (gb2$q == k2$1)) begin
-            gcrc$1$d = step_b$next_state;
-        end
-        if (a2$q & (ga2$q == k2$1)) begin
-            gcrc$1$d = step_a$next_state;
-        end
-        if (s2$q) begin
-            gcrc$2$d = 32'h0;
-        end
-        if (b2$q & (gb2$q == k2$2)) begin
-            gcrc$2$d = step_b$next_state;
-        end
-        if (a2$q & (ga2$q == k2$2)) begin
-            gcrc$2$d = step_a$next_state;
-        end
-        if (s2$q) begin
-            gcrc$3$d = 32'h0;
-        end
-        if (b2$q & (gb2$q == k2$3)) begin
-            gcrc$3$d = step_b$next_state;
-        end
-        if (a2$q & (ga2$q == k2$3)) begin
-            gcrc$3$d = step_a$next_state;
-        end
-        fin3$d = fin2$q;
-        bad3$d = bad2$q;
-        state3$d = state2$q;
-        step_c$data = flit_q$q;
-        step_c$state = crc$q;
-        if (flit_pos_q$q == 32'h0) begin
-            step_c$state = 32'h0;
-        end
-        if (flit_valid_q$q) begin
-            crc$d = step_c$next_state;
-        end
-        end_q$d = fin3$q | pre$q | emit_owed;
-        end_intact_q$d = fin3$q & ~bad3$q & (trailer$q[(32'he)+:(2)] == state3$q);
-        if (fin3$q) begin
-            end_state_q$d = state3$q;
-            end_gcrc_q$d = (((gcrc$3$q) & 32'hffffffff) << 32'h18) | (((gcrc$2$q) & 32'hffffffff) << 32'h10) | (((gcrc$1$q) & 32'hffffffff) << 32'h8) | ((gcrc$0$q) & 32'hffffffff);
-        end
-        inc_q$d = sup_q$q;
-        if (wkill & ~(owned | start_ok)) begin
-            inc_q$d = sup_q$q + one3;
-        end
-        pre$d = start_ok & av1 & ~emit_owed;
-        owed_sat = avail;
-        if (avail > sat) begin
-            owed_sat = sat;
-        end
-        owed$d = owed_sat;
-        if (start_ok & av1 & ~emit_owed) begin
-            owed$d = 32'h0;
-        end
-        if (reset) begin
-            beat_q$d = 1'b0;
-            new_q$d = 1'b0;
-            sup_q$d = 32'h0;
-            w_act$d = 1'b0;
-            ovo_q$d = 32'h0;
-            ovn_q$d = 32'h0;
-            missing_q$d = 32'h0;
-            stray_q$d = 1'b0;
-            hv$d = 32'h0;
-            sv$d = 32'h0;
-            r_act$d = 1'b0;
-            r_live$d = 1'b0;
-            e2$d = 1'b0;
-            a2$d = 1'b0;
-            b2$d = 1'b0;
-            s2$d = 1'b0;
-            fin2$d = 1'b0;
-            fin3$d = 1'b0;
-            flit_valid_q$d = 1'b0;
-            end_q$d = 1'b0;
-            owed$d = 32'h0;
-            inc_q$d = 32'h0;
-            pre$d = 1'b0;
-        end
+        shift$clock = clock;
+        ends$clock = clock;
+        beat$reset = reset;
+        writer$reset = reset;
+        queues$reset = reset;
+        reader$reset = reset;
+        owed$reset = reset;
+        shift$reset = reset;
+        ends$reset = reset;
+        beat$mask = mask;
+        pointer$mask = mask;
+        queues$data = beat$out$data;
+        owed$short_attempts = beat$out$short_attempts;
+        owed$ends_early = writer$attempt$ends_early;
+        owed$end_in_flight = shift$out$last;
+        out$flit = shift$out$flit;
+        out$flit_valid = shift$out$valid;
+        out$flit_pos = shift$out$position;
+        out$end_valid = ends$end_valid;
+        out$end_intact = ends$end_intact;
+        out$end_crc_diff = ends$end_crc_diff;
+        out$end_state = ends$end_state;
+        out$end_gcrc = ends$end_gcrc;
+        out$lane_missing = writer$lane_missing;
+        out$stray = writer$stray;
     end
     
+    always @(*) writer$beat$data = beat$out$data;
+    always @(*) writer$beat$mask = beat$out$mask;
+    always @(*) writer$beat$mask_changed = beat$out$mask_changed;
+    always @(*) writer$beat$lane_count = beat$out$lane_count;
+    always @(*) writer$beat$logical_lanes = beat$out$logical_lanes;
+    always @(*) writer$beat$next_lanes = beat$out$next_lanes;
+    always @(*) writer$beat$breaking_lanes = beat$out$breaking_lanes;
+    always @(*) writer$beat$any_valid = beat$out$any_valid;
+    always @(*) writer$beat$new_attempt = beat$out$new_attempt;
+    always @(*) writer$beat$new_lanes = beat$out$new_lanes;
+    always @(*) writer$beat$new_remaining = beat$out$new_remaining;
+    always @(*) writer$beat$new_first_lane = beat$out$new_first_lane;
+    always @(*) writer$beat$new_second_lane = beat$out$new_second_lane;
+    always @(*) writer$beat$new_state = beat$out$new_state;
+    always @(*) writer$beat$short_attempts = beat$out$short_attempts;
+    always @(*) writer$beat$stray_lanes = beat$out$stray_lanes;
+    always @(*) writer$beat$missing_if_needed = beat$out$missing_if_needed;
+    always @(*) writer$beat$missing_lanes = beat$out$missing_lanes;
+    always @(*) pointer$beat$data = beat$out$data;
+    always @(*) pointer$beat$mask = beat$out$mask;
+    always @(*) pointer$beat$mask_changed = beat$out$mask_changed;
+    always @(*) pointer$beat$lane_count = beat$out$lane_count;
+    always @(*) pointer$beat$logical_lanes = beat$out$logical_lanes;
+    always @(*) pointer$beat$next_lanes = beat$out$next_lanes;
+    always @(*) pointer$beat$breaking_lanes = beat$out$breaking_lanes;
+    always @(*) pointer$beat$any_valid = beat$out$any_valid;
+    always @(*) pointer$beat$new_attempt = beat$out$new_attempt;
+    always @(*) pointer$beat$new_lanes = beat$out$new_lanes;
+    always @(*) pointer$beat$new_remaining = beat$out$new_remaining;
+    always @(*) pointer$beat$new_first_lane = beat$out$new_first_lane;
+    always @(*) pointer$beat$new_second_lane = beat$out$new_second_lane;
+    always @(*) pointer$beat$new_state = beat$out$new_state;
+    always @(*) pointer$beat$short_attempts = beat$out$short_attempts;
+    always @(*) pointer$beat$stray_lanes = beat$out$stray_lanes;
+    always @(*) pointer$beat$missing_if_needed = beat$out$missing_if_needed;
+    always @(*) pointer$beat$missing_lanes = beat$out$missing_lanes;
+    always @(*) queues$attempt$active = writer$attempt$active;
+    always @(*) queues$attempt$first_lane = writer$attempt$first_lane;
+    always @(*) queues$attempt$second_lane = writer$attempt$second_lane;
+    always @(*) queues$attempt$state = writer$attempt$state;
+    always @(*) queues$attempt$completes = writer$attempt$completes;
+    always @(*) queues$attempt$ends_early = writer$attempt$ends_early;
+    always @(*) queues$attempt$completed_lost = writer$attempt$completed_lost;
+    always @(*) queues$attempt$writes_current = writer$attempt$writes_current;
+    always @(*) queues$attempt$writes_new = writer$attempt$writes_new;
+    always @(*) queues$attempt$tagged = writer$attempt$tagged;
+    always @(*) reader$attempt$active = writer$attempt$active;
+    always @(*) reader$attempt$first_lane = writer$attempt$first_lane;
+    always @(*) reader$attempt$second_lane = writer$attempt$second_lane;
+    always @(*) reader$attempt$state = writer$attempt$state;
+    always @(*) reader$attempt$completes = writer$attempt$completes;
+    always @(*) reader$attempt$ends_early = writer$attempt$ends_early;
+    always @(*) reader$attempt$completed_lost = writer$attempt$completed_lost;
+    always @(*) reader$attempt$writes_current = writer$attempt$writes_current;
+    always @(*) reader$attempt$writes_new = writer$attempt$writes_new;
+    always @(*) reader$attempt$tagged = writer$attempt$tagged;
+    always @(*) pointer$attempt$active = writer$attempt$active;
+    always @(*) pointer$attempt$first_lane = writer$attempt$first_lane;
+    always @(*) pointer$attempt$second_lane = writer$attempt$second_lane;
+    always @(*) pointer$attempt$state = writer$attempt$state;
+    always @(*) pointer$attempt$completes = writer$attempt$completes;
+    always @(*) pointer$attempt$ends_early = writer$attempt$ends_early;
+    always @(*) pointer$attempt$completed_lost = writer$attempt$completed_lost;
+    always @(*) pointer$attempt$writes_current = writer$attempt$writes_current;
+    always @(*) pointer$attempt$writes_new = writer$attempt$writes_new;
+    always @(*) pointer$attempt$tagged = writer$attempt$tagged;
+    always @(*) pointer$step$active = reader$step$active;
+    always @(*) pointer$step$redirect = reader$step$redirect;
+    always @(*) pointer$step$advance = reader$step$advance;
+    always @(*) pointer$step$read_first = reader$step$read_first;
+    always @(*) pointer$step$read_second = reader$step$read_second;
+    always @(*) reader$pointer$first_lane = pointer$out$first_lane;
+    always @(*) reader$pointer$second_lane = pointer$out$second_lane;
+    always @(*) reader$pointer$first_group = pointer$out$first_group;
+    always @(*) reader$pointer$second_group = pointer$out$second_group;
+    always @(*) reader$pointer$flit_index = pointer$out$flit_index;
+    always @(*) reader$pointer$phase = pointer$out$phase;
+    always @(*) reader$pointer$single_lane = pointer$out$single_lane;
+    always @(*) reader$pointer$fresh = pointer$out$fresh;
+    always @(*) reader$pointer$state = pointer$out$state;
+    always @(*) writer$queues$heads = queues$out$heads;
+    always @(*) writer$queues$head_valid = queues$out$head_valid;
+    always @(*) writer$queues$overflow_current = queues$out$overflow_current;
+    always @(*) writer$queues$overflow_new = queues$out$overflow_new;
+    always @(*) writer$queues$popped = queues$out$popped;
+    always @(*) writer$queues$completed = queues$out$completed;
+    always @(*) reader$queues$heads = queues$out$heads;
+    always @(*) reader$queues$head_valid = queues$out$head_valid;
+    always @(*) reader$queues$overflow_current = queues$out$overflow_current;
+    always @(*) reader$queues$overflow_new = queues$out$overflow_new;
+    always @(*) reader$queues$popped = queues$out$popped;
+    always @(*) reader$queues$completed = queues$out$completed;
+    always @(*) queues$reader$pop = reader$status$pop;
+    always @(*) queues$reader$active = reader$status$active;
+    always @(*) queues$reader$owns_current = reader$status$owns_current;
+    always @(*) queues$reader$starting = reader$status$starting;
+    always @(*) queues$reader$finishing = reader$status$finishing;
+    always @(*) owed$reader$pop = reader$status$pop;
+    always @(*) owed$reader$active = reader$status$active;
+    always @(*) owed$reader$owns_current = reader$status$owns_current;
+    always @(*) owed$reader$starting = reader$status$starting;
+    always @(*) owed$reader$finishing = reader$status$finishing;
+    always @(*) reader$owed$none = owed$out$none;
+    always @(*) reader$owed$one = owed$out$one;
+    always @(*) reader$owed$emit = owed$out$emit;
+    always @(*) reader$owed$before_start = owed$out$before_start;
+    always @(*) ends$owed$none = owed$out$none;
+    always @(*) ends$owed$one = owed$out$one;
+    always @(*) ends$owed$emit = owed$out$emit;
+    always @(*) ends$owed$before_start = owed$out$before_start;
+    always @(*) shift$pair$first = reader$pair$first;
+    always @(*) shift$pair$second = reader$pair$second;
+    always @(*) shift$pair$previous_first = reader$pair$previous_first;
+    always @(*) shift$pair$previous_second = reader$pair$previous_second;
+    always @(*) shift$pair$flit_ready = reader$pair$flit_ready;
+    always @(*) shift$pair$position = reader$pair$position;
+    always @(*) shift$pair$first_read = reader$pair$first_read;
+    always @(*) shift$pair$second_read = reader$pair$second_read;
+    always @(*) shift$pair$restart = reader$pair$restart;
+    always @(*) shift$pair$first_group = reader$pair$first_group;
+    always @(*) shift$pair$second_group = reader$pair$second_group;
+    always @(*) shift$pair$last = reader$pair$last;
+    always @(*) shift$pair$bad = reader$pair$bad;
+    always @(*) shift$pair$state = reader$pair$state;
+    always @(*) ends$shifted$flit = shift$out$flit;
+    always @(*) ends$shifted$valid = shift$out$valid;
+    always @(*) ends$shifted$position = shift$out$position;
+    always @(*) ends$shifted$trailer = shift$out$trailer;
+    always @(*) ends$shifted$group_crcs = shift$out$group_crcs;
+    always @(*) ends$shifted$last = shift$out$last;
+    always @(*) ends$shifted$bad = shift$out$bad;
+    always @(*) ends$shifted$state = shift$out$state;
 endmodule // ltp_deframer
 
 
-module ltp_deframer$a2(d,q,clock);
+module ltp_deframer$beat(clock,reset,lanes$valid,lanes$start,lanes$data,mask,out$data,out$mask,out$mask_changed,out$lane_count,out$logical_lanes,out$next_lanes,out$breaking_lanes,out$any_valid,out$new_attempt,out$new_lanes,out$new_remaining,out$new_first_lane,out$new_second_lane,out$new_state,out$short_attempts,out$stray_lanes,out$missing_if_needed,out$missing_lanes);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [3:0] lanes$valid;
+    input wire  [3:0] lanes$start;
+    input wire  [127:0] lanes$data;
+    input wire  [3:0] mask;
+    output reg  [127:0] out$data;
+    output reg  [3:0] out$mask;
+    output reg  out$mask_changed;
+    output reg  [2:0] out$lane_count;
+    output reg  [7:0] out$logical_lanes;
+    output reg  [7:0] out$next_lanes;
+    output reg  [3:0] out$breaking_lanes;
+    output reg  out$any_valid;
+    output reg  out$new_attempt;
+    output reg  [3:0] out$new_lanes;
+    output reg  [5:0] out$new_remaining;
+    output reg  [1:0] out$new_first_lane;
+    output reg  [1:0] out$new_second_lane;
+    output reg  [1:0] out$new_state;
+    output reg  [2:0] out$short_attempts;
+    output reg  [3:0] out$stray_lanes;
+    output reg  [3:0] out$missing_if_needed;
+    output reg  [3:0] out$missing_lanes;
+    
+    // Constant declarations
+    localparam  lane_numbers$0 = 2'b0;
+    localparam  lane_numbers$1 = 2'b1;
+    localparam  lane_numbers$2 = 2'b10;
+    localparam  lane_numbers$3 = 2'b11;
+    localparam  wrapped_lanes$0 = 2'b0;
+    localparam  wrapped_lanes$1 = 2'b1;
+    localparam  wrapped_lanes$2 = 2'b10;
+    localparam  wrapped_lanes$3 = 2'b11;
+    localparam  wrapped_lanes$4 = 2'b0;
+    localparam  wrapped_lanes$5 = 2'b1;
+    localparam  wrapped_lanes$6 = 2'b10;
+    localparam  wrapped_lanes$7 = 2'b11;
+    localparam  lanes_above$0 = 4'he;
+    localparam  lanes_above$1 = 4'hc;
+    localparam  lanes_above$2 = 4'h8;
+    localparam  lanes_above$3 = 4'h0;
+    localparam  lanes_upto$0 = 4'h1;
+    localparam  lanes_upto$1 = 4'h3;
+    localparam  lanes_upto$2 = 4'h7;
+    localparam  lanes_upto$3 = 4'hf;
+    localparam  xfrs_per_ltp = 6'b100001;
+    localparam  one = 3'b1;
+    
+    // Stub signals
+    reg  [127:0] data$d;
+    wire  [127:0] data$q;
+    reg  data$clock;
+    reg  [3:0] mask_last$d;
+    wire  [3:0] mask_last$q;
+    reg  mask_last$clock;
+    reg  mask_changed$d;
+    wire  mask_changed$q;
+    reg  mask_changed$clock;
+    reg  [2:0] lane_count$d;
+    wire  [2:0] lane_count$q;
+    reg  lane_count$clock;
+    reg  [7:0] logical_lanes$d;
+    wire  [7:0] logical_lanes$q;
+    reg  logical_lanes$clock;
+    reg  [7:0] next_lanes$d;
+    wire  [7:0] next_lanes$q;
+    reg  next_lanes$clock;
+    reg  [3:0] breaking_lanes$d;
+    wire  [3:0] breaking_lanes$q;
+    reg  breaking_lanes$clock;
+    reg  any_valid$d;
+    wire  any_valid$q;
+    reg  any_valid$clock;
+    reg  new_attempt$d;
+    wire  new_attempt$q;
+    reg  new_attempt$clock;
+    reg  [3:0] new_lanes$d;
+    wire  [3:0] new_lanes$q;
+    reg  new_lanes$clock;
+    reg  [5:0] new_remaining$d;
+    wire  [5:0] new_remaining$q;
+    reg  new_remaining$clock;
+    reg  [1:0] new_first_lane$d;
+    wire  [1:0] new_first_lane$q;
+    reg  new_first_lane$clock;
+    reg  [1:0] new_second_lane$d;
+    wire  [1:0] new_second_lane$q;
+    reg  new_second_lane$clock;
+    reg  [1:0] new_state$d;
+    wire  [1:0] new_state$q;
+    reg  new_state$clock;
+    reg  [2:0] short_attempts$d;
+    wire  [2:0] short_attempts$q;
+    reg  short_attempts$clock;
+    reg  [3:0] stray_lanes$d;
+    wire  [3:0] stray_lanes$q;
+    reg  stray_lanes$clock;
+    reg  [3:0] missing_if_needed$d;
+    wire  [3:0] missing_if_needed$q;
+    reg  missing_if_needed$clock;
+    reg  [3:0] missing_lanes$d;
+    wire  [3:0] missing_lanes$q;
+    reg  missing_lanes$clock;
+    
+    // Local signals
+    reg  [3:0] valid_lanes;
+    reg  [3:0] start_lanes;
+    reg  [1:0] logical$0;
+    reg  [1:0] logical$1;
+    reg  [1:0] logical$2;
+    reg  [1:0] logical$3;
+    reg  [1:0] next$0;
+    reg  [1:0] next$1;
+    reg  [1:0] next$2;
+    reg  [1:0] next$3;
+    reg  [7:0] mask_twice;
+    reg  found;
+    reg  [2:0] active_count;
+    reg  [2:0] start_count;
+    reg  [3:0] last_start_lanes;
+    reg  [2:0] last_start_count;
+    reg  last_start_whole;
+    reg  [1:0] last_start_lane;
+    reg  [3:0] below_first_start;
+    reg  [3:0] below_highest_valid;
+    
+    // Sub module instances
+    ltp_deframer$beat$data data(
+        .d(data$d),
+        .q(data$q),
+        .clock(data$clock)
+    );
+    ltp_deframer$beat$mask_last mask_last(
+        .d(mask_last$d),
+        .q(mask_last$q),
+        .clock(mask_last$clock)
+    );
+    ltp_deframer$beat$mask_changed mask_changed(
+        .d(mask_changed$d),
+        .q(mask_changed$q),
+        .clock(mask_changed$clock)
+    );
+    ltp_deframer$beat$lane_count lane_count(
+        .d(lane_count$d),
+        .q(lane_count$q),
+        .clock(lane_count$clock)
+    );
+    ltp_deframer$beat$logical_lanes logical_lanes(
+        .d(logical_lanes$d),
+        .q(logical_lanes$q),
+        .clock(logical_lanes$clock)
+    );
+    ltp_deframer$beat$next_lanes next_lanes(
+        .d(next_lanes$d),
+        .q(next_lanes$q),
+        .clock(next_lanes$clock)
+    );
+    ltp_deframer$beat$breaking_lanes breaking_lanes(
+        .d(breaking_lanes$d),
+        .q(breaking_lanes$q),
+        .clock(breaking_lanes$clock)
+    );
+    ltp_deframer$beat$any_valid any_valid(
+        .d(any_valid$d),
+        .q(any_valid$q),
+        .clock(any_valid$clock)
+    );
+    ltp_deframer$beat$new_attempt new_attempt(
+        .d(new_attempt$d),
+        .q(new_attempt$q),
+        .clock(new_attempt$clock)
+    );
+    ltp_deframer$beat$new_lanes new_lanes(
+        .d(new_lanes$d),
+        .q(new_lanes$q),
+        .clock(new_lanes$clock)
+    );
+    ltp_deframer$beat$new_remaining new_remaining(
+        .d(new_remaining$d),
+        .q(new_remaining$q),
+        .clock(new_remaining$clock)
+    );
+    ltp_deframer$beat$new_first_lane new_first_lane(
+        .d(new_first_lane$d),
+        .q(new_first_lane$q),
+        .clock(new_first_lane$clock)
+    );
+    ltp_deframer$beat$new_second_lane new_second_lane(
+        .d(new_second_lane$d),
+        .q(new_second_lane$q),
+        .clock(new_second_lane$clock)
+    );
+    ltp_deframer$beat$new_state new_state(
+        .d(new_state$d),
+        .q(new_state$q),
+        .clock(new_state$clock)
+    );
+    ltp_deframer$beat$short_attempts short_attempts(
+        .d(short_attempts$d),
+        .q(short_attempts$q),
+        .clock(short_attempts$clock)
+    );
+    ltp_deframer$beat$stray_lanes stray_lanes(
+        .d(stray_lanes$d),
+        .q(stray_lanes$q),
+        .clock(stray_lanes$clock)
+    );
+    ltp_deframer$beat$missing_if_needed missing_if_needed(
+        .d(missing_if_needed$d),
+        .q(missing_if_needed$q),
+        .clock(missing_if_needed$clock)
+    );
+    ltp_deframer$beat$missing_lanes missing_lanes(
+        .d(missing_lanes$d),
+        .q(missing_lanes$q),
+        .clock(missing_lanes$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        data$clock = clock;
+        mask_last$clock = clock;
+        mask_changed$clock = clock;
+        lane_count$clock = clock;
+        logical_lanes$clock = clock;
+        next_lanes$clock = clock;
+        breaking_lanes$clock = clock;
+        any_valid$clock = clock;
+        new_attempt$clock = clock;
+        new_lanes$clock = clock;
+        new_remaining$clock = clock;
+        new_first_lane$clock = clock;
+        new_second_lane$clock = clock;
+        new_state$clock = clock;
+        short_attempts$clock = clock;
+        stray_lanes$clock = clock;
+        missing_if_needed$clock = clock;
+        missing_lanes$clock = clock;
+        data$d = data$q;
+        mask_last$d = mask_last$q;
+        mask_changed$d = mask_changed$q;
+        lane_count$d = lane_count$q;
+        logical_lanes$d = logical_lanes$q;
+        next_lanes$d = next_lanes$q;
+        breaking_lanes$d = breaking_lanes$q;
+        any_valid$d = any_valid$q;
+        new_attempt$d = new_attempt$q;
+        new_lanes$d = new_lanes$q;
+        new_remaining$d = new_remaining$q;
+        new_first_lane$d = new_first_lane$q;
+        new_second_lane$d = new_second_lane$q;
+        new_state$d = new_state$q;
+        short_attempts$d = short_attempts$q;
+        stray_lanes$d = stray_lanes$q;
+        missing_if_needed$d = missing_if_needed$q;
+        missing_lanes$d = missing_lanes$q;
+        out$data = data$q;
+        out$mask = mask_last$q;
+        out$mask_changed = mask_changed$q;
+        out$lane_count = lane_count$q;
+        out$logical_lanes = logical_lanes$q;
+        out$next_lanes = next_lanes$q;
+        out$breaking_lanes = breaking_lanes$q;
+        out$any_valid = any_valid$q;
+        out$new_attempt = new_attempt$q;
+        out$new_lanes = new_lanes$q;
+        out$new_remaining = new_remaining$q;
+        out$new_first_lane = new_first_lane$q;
+        out$new_second_lane = new_second_lane$q;
+        out$new_state = new_state$q;
+        out$short_attempts = short_attempts$q;
+        out$stray_lanes = stray_lanes$q;
+        out$missing_if_needed = missing_if_needed$q;
+        out$missing_lanes = missing_lanes$q;
+        data$d = lanes$data;
+        mask_last$d = mask;
+        mask_changed$d = mask != mask_last$q;
+        valid_lanes = lanes$valid & mask;
+        if (reset) begin
+            valid_lanes = 32'h0;
+        end
+        start_lanes = valid_lanes & lanes$start;
+        breaking_lanes$d = ~lanes$valid | lanes$start;
+        any_valid$d = |valid_lanes;
+        logical$0 = 32'h0;
+        logical$1 = logical$0;
+        if (mask[1 - 32'h1]) begin
+            logical$1 = logical$0 + 32'h1;
+        end
+        logical$2 = logical$1;
+        if (mask[2 - 32'h1]) begin
+            logical$2 = logical$1 + 32'h1;
+        end
+        logical$3 = logical$2;
+        if (mask[3 - 32'h1]) begin
+            logical$3 = logical$2 + 32'h1;
+        end
+        active_count = 32'h0;
+        if (mask[0]) begin
+            active_count = active_count + 32'h1;
+        end
+        if (mask[1]) begin
+            active_count = active_count + 32'h1;
+        end
+        if (mask[2]) begin
+            active_count = active_count + 32'h1;
+        end
+        if (mask[3]) begin
+            active_count = active_count + 32'h1;
+        end
+        lane_count$d = active_count;
+        logical_lanes$d = (((logical$3) & 8'hff) << 32'h6) | (((logical$2) & 8'hff) << 32'h4) | (((logical$1) & 8'hff) << 32'h2) | ((logical$0) & 8'hff);
+        mask_twice = (((mask) & 8'hff) << 32'h4) | ((mask) & 8'hff);
+        next$0 = lane_numbers$0;
+        found = 1'b0;
+        if (~found & mask_twice[0 + 1]) begin
+            next$0 = wrapped_lanes$1;
+            found = 1'b1;
+        end
+        if (~found & mask_twice[0 + 2]) begin
+            next$0 = wrapped_lanes$2;
+            found = 1'b1;
+        end
+        if (~found & mask_twice[0 + 3]) begin
+            next$0 = wrapped_lanes$3;
+            found = 1'b1;
+        end
+        next$1 = lane_numbers$1;
+        found = 1'b0;
+        if (~found & mask_twice[1 + 1]) begin
+            next$1 = wrapped_lanes$2;
+            found = 1'b1;
+        end
+        if (~found & mask_twice[1 + 2]) begin
+            next$1 = wrapped_lanes$3;
+            found = 1'b1;
+        end
+        if (~found & mask_twice[1 + 3]) begin
+            next$1 = wrapped_lanes$4;
+            found = 1'b1;
+        end
+        next$2 = lane_numbers$2;
+        found = 1'b0;
+        if (~found & mask_twice[2 + 1]) begin
+            next$2 = wrapped_lanes$3;
+            found = 1'b1;
+        end
+        if (~found & mask_twice[2 + 2]) begin
+            next$2 = wrapped_lanes$4;
+            found = 1'b1;
+        end
+        if (~found & mask_twice[2 + 3]) begin
+            next$2 = wrapped_lanes$5;
+            found = 1'b1;
+        end
+        next$3 = lane_numbers$3;
+        found = 1'b0;
+        if (~found & mask_twice[3 + 1]) begin
+            next$3 = wrapped_lanes$4;
+            found = 1'b1;
+        end
+        if (~found & mask_twice[3 + 2]) begin
+            next$3 = wrapped_lanes$5;
+            found = 1'b1;
+        end
+        if (~found & mask_twice[3 + 3]) begin
+            next$3 = wrapped_lanes$6;
+            found = 1'b1;
+        end
+        next_lanes$d = (((next$3) & 8'hff) << 32'h6) | (((next$2) & 8'hff) << 32'h4) | (((next$1) & 8'hff) << 32'h2) | ((next$0) & 8'hff);
+        start_count = 32'h0;
+        last_start_lanes = 32'h0;
+        last_start_count = 32'h0;
+        last_start_lane = 32'h0;
+        new_state$d = 32'h0;
+        if (start_lanes[0]) begin
+            start_count = start_count + 32'h1;
+            last_start_lane = lane_numbers$0;
+            new_state$d = logical$0;
+        end
+        if (|start_lanes & mask[0] & ~|(start_lanes & lanes_above$0)) begin
+            last_start_lanes = (last_start_lanes & ~(1 << (0)) | ((1'b1) << (0)));
+            last_start_count = last_start_count + 32'h1;
+        end
+        if (start_lanes[1]) begin
+            start_count = start_count + 32'h1;
+            last_start_lane = lane_numbers$1;
+            new_state$d = logical$1;
+        end
+        if (|start_lanes & mask[1] & ~|(start_lanes & lanes_above$1)) begin
+            last_start_lanes = (last_start_lanes & ~(1 << (1)) | ((1'b1) << (1)));
+            last_start_count = last_start_count + 32'h1;
+        end
+        if (start_lanes[2]) begin
+            start_count = start_count + 32'h1;
+            last_start_lane = lane_numbers$2;
+            new_state$d = logical$2;
+        end
+        if (|start_lanes & mask[2] & ~|(start_lanes & lanes_above$2)) begin
+            last_start_lanes = (last_start_lanes & ~(1 << (2)) | ((1'b1) << (2)));
+            last_start_count = last_start_count + 32'h1;
+        end
+        if (start_lanes[3]) begin
+            start_count = start_count + 32'h1;
+            last_start_lane = lane_numbers$3;
+            new_state$d = logical$3;
+        end
+        if (|start_lanes & mask[3] & ~|(start_lanes & lanes_above$3)) begin
+            last_start_lanes = (last_start_lanes & ~(1 << (3)) | ((1'b1) << (3)));
+            last_start_count = last_start_count + 32'h1;
+        end
+        last_start_whole = |start_lanes & ~|(last_start_lanes & ~valid_lanes);
+        new_attempt$d = last_start_whole;
+        new_lanes$d = last_start_lanes;
+        new_remaining$d = xfrs_per_ltp - ((last_start_count) & 6'h3f);
+        new_first_lane$d = last_start_lane;
+        if (last_start_lane == lane_numbers$0) begin
+            new_second_lane$d = next$0;
+        end
+        if (last_start_lane == lane_numbers$1) begin
+            new_second_lane$d = next$1;
+        end
+        if (last_start_lane == lane_numbers$2) begin
+            new_second_lane$d = next$2;
+        end
+        if (last_start_lane == lane_numbers$3) begin
+            new_second_lane$d = next$3;
+        end
+        short_attempts$d = start_count;
+        if (last_start_whole) begin
+            short_attempts$d = start_count - one;
+        end
+        below_first_start = 32'h0;
+        below_highest_valid = 32'h0;
+        if (~|(start_lanes & lanes_upto$0)) begin
+            below_first_start = (below_first_start & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (|(valid_lanes & lanes_above$0)) begin
+            below_highest_valid = (below_highest_valid & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (~|(start_lanes & lanes_upto$1)) begin
+            below_first_start = (below_first_start & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (|(valid_lanes & lanes_above$1)) begin
+            below_highest_valid = (below_highest_valid & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (~|(start_lanes & lanes_upto$2)) begin
+            below_first_start = (below_first_start & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (|(valid_lanes & lanes_above$2)) begin
+            below_highest_valid = (below_highest_valid & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (~|(start_lanes & lanes_upto$3)) begin
+            below_first_start = (below_first_start & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if (|(valid_lanes & lanes_above$3)) begin
+            below_highest_valid = (below_highest_valid & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        stray_lanes$d = valid_lanes & below_first_start;
+        missing_if_needed$d = 32'h0;
+        if (|valid_lanes) begin
+            missing_if_needed$d = below_first_start & mask & ~valid_lanes;
+        end
+        missing_lanes$d = (below_highest_valid | last_start_lanes) & mask & ~valid_lanes;
+        if (reset) begin
+            any_valid$d = 1'b0;
+            new_attempt$d = 1'b0;
+            short_attempts$d = 32'h0;
+        end
+    end
+    
+endmodule // ltp_deframer$beat
+
+
+module ltp_deframer$beat$any_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1775,67 +1187,10 @@ module ltp_deframer$a2(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_deframer$a2
+endmodule // ltp_deframer$beat$any_valid
 
 
-module ltp_deframer$b2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$b2
-
-
-module ltp_deframer$bad2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$bad2
-
-
-module ltp_deframer$bad3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$bad3
-
-
-module ltp_deframer$bad_q(d,q,clock);
+module ltp_deframer$beat$breaking_lanes(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -1851,637 +1206,10 @@ module ltp_deframer$bad_q(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_deframer$bad_q
+endmodule // ltp_deframer$beat$breaking_lanes
 
 
-module ltp_deframer$beat_q(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$beat_q
-
-
-module ltp_deframer$chg_q(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$chg_q
-
-
-module ltp_deframer$crc(d,q,clock);
-    
-    // Module arguments
-    input wire  [13:0] d;
-    output reg  [13:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 14'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$crc
-
-
-module ltp_deframer$done_q(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$done_q
-
-
-module ltp_deframer$e2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$e2
-
-
-module ltp_deframer$end_gcrc_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$end_gcrc_q
-
-
-module ltp_deframer$end_intact_q(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$end_intact_q
-
-
-module ltp_deframer$end_q(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$end_q
-
-
-module ltp_deframer$end_state_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$end_state_q
-
-
-module ltp_deframer$f_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$f_q
-
-
-module ltp_deframer$fin2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$fin2
-
-
-module ltp_deframer$fin3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$fin3
-
-
-module ltp_deframer$flit_pos_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$flit_pos_q
-
-
-module ltp_deframer$flit_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$flit_q
-
-
-module ltp_deframer$flit_valid_q(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$flit_valid_q
-
-
-module ltp_deframer$fresh(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$fresh
-
-
-module ltp_deframer$ga(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$ga
-
-
-module ltp_deframer$ga2(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$ga2
-
-
-module ltp_deframer$gb(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$gb
-
-
-module ltp_deframer$gb2(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$gb2
-
-
-module ltp_deframer$gcrc$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$gcrc$0
-
-
-module ltp_deframer$gcrc$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$gcrc$1
-
-
-module ltp_deframer$gcrc$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$gcrc$2
-
-
-module ltp_deframer$gcrc$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$gcrc$3
-
-
-module ltp_deframer$h1_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$h1_q
-
-
-module ltp_deframer$h_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$h_q
-
-
-module ltp_deframer$head$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$head$0
-
-
-module ltp_deframer$head$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$head$1
-
-
-module ltp_deframer$head$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$head$2
-
-
-module ltp_deframer$head$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$head$3
-
-
-module ltp_deframer$ht(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$ht
-
-
-module ltp_deframer$hv(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$hv
-
-
-module ltp_deframer$i2(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$i2
-
-
-module ltp_deframer$in_data(d,q,clock);
+module ltp_deframer$beat$data(d,q,clock);
     
     // Module arguments
     input wire  [127:0] d;
@@ -2497,10 +1225,10 @@ module ltp_deframer$in_data(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_deframer$in_data
+endmodule // ltp_deframer$beat$data
 
 
-module ltp_deframer$inc_q(d,q,clock);
+module ltp_deframer$beat$lane_count(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -2516,143 +1244,10 @@ module ltp_deframer$inc_q(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_deframer$inc_q
+endmodule // ltp_deframer$beat$lane_count
 
 
-module ltp_deframer$l_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$l_q
-
-
-module ltp_deframer$mask_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$mask_q
-
-
-module ltp_deframer$miss0_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$miss0_q
-
-
-module ltp_deframer$missing_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$missing_q
-
-
-module ltp_deframer$mmask_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$mmask_q
-
-
-module ltp_deframer$new_q(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$new_q
-
-
-module ltp_deframer$newm_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$newm_q
-
-
-module ltp_deframer$nx_q(d,q,clock);
+module ltp_deframer$beat$logical_lanes(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -2668,10 +1263,29 @@ module ltp_deframer$nx_q(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_deframer$nx_q
+endmodule // ltp_deframer$beat$logical_lanes
 
 
-module ltp_deframer$ovn_q(d,q,clock);
+module ltp_deframer$beat$mask_changed(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$beat$mask_changed
+
+
+module ltp_deframer$beat$mask_last(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -2687,10 +1301,10 @@ module ltp_deframer$ovn_q(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_deframer$ovn_q
+endmodule // ltp_deframer$beat$mask_last
 
 
-module ltp_deframer$ovo_q(d,q,clock);
+module ltp_deframer$beat$missing_if_needed(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -2706,29 +1320,48 @@ module ltp_deframer$ovo_q(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_deframer$ovo_q
+endmodule // ltp_deframer$beat$missing_if_needed
 
 
-module ltp_deframer$owed(d,q,clock);
+module ltp_deframer$beat$missing_lanes(d,q,clock);
     
     // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 5'h0;
+       q = 4'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // ltp_deframer$owed
+endmodule // ltp_deframer$beat$missing_lanes
 
 
-module ltp_deframer$pa(d,q,clock);
+module ltp_deframer$beat$new_attempt(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$beat$new_attempt
+
+
+module ltp_deframer$beat$new_first_lane(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -2744,29 +1377,10 @@ module ltp_deframer$pa(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_deframer$pa
+endmodule // ltp_deframer$beat$new_first_lane
 
 
-module ltp_deframer$pb(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$pb
-
-
-module ltp_deframer$pop_q(d,q,clock);
+module ltp_deframer$beat$new_lanes(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -2782,295 +1396,10 @@ module ltp_deframer$pop_q(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_deframer$pop_q
+endmodule // ltp_deframer$beat$new_lanes
 
 
-module ltp_deframer$pre(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$pre
-
-
-module ltp_deframer$pstray_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$pstray_q
-
-
-module ltp_deframer$r_act(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$r_act
-
-
-module ltp_deframer$r_i(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$r_i
-
-
-module ltp_deframer$r_l(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$r_l
-
-
-module ltp_deframer$r_l1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$r_l1
-
-
-module ltp_deframer$r_live(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$r_live
-
-
-module ltp_deframer$r_mask(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$r_mask
-
-
-module ltp_deframer$r_nx(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$r_nx
-
-
-module ltp_deframer$r_ph(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$r_ph
-
-
-module ltp_deframer$r_state(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$r_state
-
-
-module ltp_deframer$ra(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$ra
-
-
-module ltp_deframer$rao(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$rao
-
-
-module ltp_deframer$rb(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$rb
-
-
-module ltp_deframer$rbo(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$rbo
-
-
-module ltp_deframer$rem0_q(d,q,clock);
+module ltp_deframer$beat$new_remaining(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -3086,105 +1415,86 @@ module ltp_deframer$rem0_q(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_deframer$rem0_q
+endmodule // ltp_deframer$beat$new_remaining
 
 
-module ltp_deframer$s2(d,q,clock);
+module ltp_deframer$beat$new_second_lane(d,q,clock);
     
     // Module arguments
-    input wire  d;
-    output reg  q;
+    input wire  [1:0] d;
+    output reg  [1:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 1'h0;
+       q = 2'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // ltp_deframer$s2
+endmodule // ltp_deframer$beat$new_second_lane
 
 
-module ltp_deframer$spare$0(d,q,clock);
+module ltp_deframer$beat$new_state(d,q,clock);
     
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [1:0] d;
+    output reg  [1:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 2'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // ltp_deframer$spare$0
+endmodule // ltp_deframer$beat$new_state
 
 
-module ltp_deframer$spare$1(d,q,clock);
+module ltp_deframer$beat$next_lanes(d,q,clock);
     
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [7:0] d;
+    output reg  [7:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 8'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // ltp_deframer$spare$1
+endmodule // ltp_deframer$beat$next_lanes
 
 
-module ltp_deframer$spare$2(d,q,clock);
+module ltp_deframer$beat$short_attempts(d,q,clock);
     
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 3'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // ltp_deframer$spare$2
+endmodule // ltp_deframer$beat$short_attempts
 
 
-module ltp_deframer$spare$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$spare$3
-
-
-module ltp_deframer$st(d,q,clock);
+module ltp_deframer$beat$stray_lanes(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -3200,10 +1510,204 @@ module ltp_deframer$st(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_deframer$st
+endmodule // ltp_deframer$beat$stray_lanes
 
 
-module ltp_deframer$state2(d,q,clock);
+module ltp_deframer$ends(clock,reset,shifted$flit,shifted$valid,shifted$position,shifted$trailer,shifted$group_crcs,shifted$last,shifted$bad,shifted$state,owed$none,owed$one,owed$emit,owed$before_start,end_valid,end_intact,end_crc_diff,end_state,end_gcrc);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [64:0] shifted$flit;
+    input wire  shifted$valid;
+    input wire  [3:0] shifted$position;
+    input wire  [15:0] shifted$trailer;
+    input wire  [31:0] shifted$group_crcs;
+    input wire  shifted$last;
+    input wire  shifted$bad;
+    input wire  [1:0] shifted$state;
+    input wire  owed$none;
+    input wire  owed$one;
+    input wire  owed$emit;
+    input wire  owed$before_start;
+    output reg  end_valid;
+    output reg  end_intact;
+    output reg  [13:0] end_crc_diff;
+    output reg  [1:0] end_state;
+    output reg  [31:0] end_gcrc;
+    
+    // Stub signals
+    reg  [13:0] crc$d;
+    wire  [13:0] crc$q;
+    reg  crc$clock;
+    reg  ended$d;
+    wire  ended$q;
+    reg  ended$clock;
+    reg  intact$d;
+    wire  intact$q;
+    reg  intact$clock;
+    reg  [1:0] state$d;
+    wire  [1:0] state$q;
+    reg  state$clock;
+    reg  [31:0] group_crcs$d;
+    wire  [31:0] group_crcs$q;
+    reg  group_crcs$clock;
+    reg  [13:0] step$state;
+    reg  [64:0] step$data;
+    wire  [13:0] step$next_state;
+    
+    // Local signals
+    reg  unused_inputs;
+    
+    // Sub module instances
+    ltp_deframer$ends$crc crc(
+        .d(crc$d),
+        .q(crc$q),
+        .clock(crc$clock)
+    );
+    ltp_deframer$ends$ended ended(
+        .d(ended$d),
+        .q(ended$q),
+        .clock(ended$clock)
+    );
+    ltp_deframer$ends$intact intact(
+        .d(intact$d),
+        .q(intact$q),
+        .clock(intact$clock)
+    );
+    ltp_deframer$ends$state state(
+        .d(state$d),
+        .q(state$q),
+        .clock(state$clock)
+    );
+    ltp_deframer$ends$group_crcs group_crcs(
+        .d(group_crcs$d),
+        .q(group_crcs$q),
+        .clock(group_crcs$clock)
+    );
+    ltp_deframer$ends$step step(
+        .state(step$state),
+        .data(step$data),
+        .next_state(step$next_state)
+    );
+    
+    // Update code
+    always @(*) begin
+        crc$clock = clock;
+        ended$clock = clock;
+        intact$clock = clock;
+        state$clock = clock;
+        group_crcs$clock = clock;
+        crc$d = crc$q;
+        ended$d = ended$q;
+        intact$d = intact$q;
+        state$d = state$q;
+        group_crcs$d = group_crcs$q;
+        unused_inputs = owed$none | owed$one;
+        end_valid = ended$q;
+        end_intact = intact$q;
+        end_state = state$q;
+        end_gcrc = group_crcs$q;
+        end_crc_diff = crc$q ^ shifted$trailer[(32'h0)+:(14)];
+        step$data = shifted$flit;
+        step$state = crc$q;
+        if (shifted$position == 32'h0) begin
+            step$state = 32'h0;
+        end
+        if (shifted$valid) begin
+            crc$d = step$next_state;
+        end
+        ended$d = shifted$last | owed$before_start | owed$emit;
+        intact$d = shifted$last & ~shifted$bad & (shifted$trailer[(32'he)+:(2)] == shifted$state);
+        if (shifted$last) begin
+            state$d = shifted$state;
+            group_crcs$d = shifted$group_crcs;
+        end
+        if (reset) begin
+            ended$d = 1'b0;
+        end
+    end
+    
+endmodule // ltp_deframer$ends
+
+
+module ltp_deframer$ends$crc(d,q,clock);
+    
+    // Module arguments
+    input wire  [13:0] d;
+    output reg  [13:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 14'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$ends$crc
+
+
+module ltp_deframer$ends$ended(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$ends$ended
+
+
+module ltp_deframer$ends$group_crcs(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$ends$group_crcs
+
+
+module ltp_deframer$ends$intact(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$ends$intact
+
+
+module ltp_deframer$ends$state(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -3219,163 +1723,10 @@ module ltp_deframer$state2(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_deframer$state2
+endmodule // ltp_deframer$ends$state
 
 
-module ltp_deframer$state3(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$state3
-
-
-module ltp_deframer$step_a(state,data,next_state);
-    
-    // Module arguments
-    input wire  [7:0] state;
-    input wire  [31:0] data;
-    output reg  [7:0] next_state;
-    
-    // Constant declarations
-    localparam  state_masks$0 = 8'hd0;
-    localparam  state_masks$1 = 8'h71;
-    localparam  state_masks$2 = 8'h33;
-    localparam  state_masks$3 = 8'h66;
-    localparam  state_masks$4 = 8'hcd;
-    localparam  state_masks$5 = 8'h9a;
-    localparam  state_masks$6 = 8'h34;
-    localparam  state_masks$7 = 8'h68;
-    localparam  data_masks$0 = 32'hd0ad51c1;
-    localparam  data_masks$1 = 32'h71f7f243;
-    localparam  data_masks$2 = 32'h3342b547;
-    localparam  data_masks$3 = 32'h66856a8e;
-    localparam  data_masks$4 = 32'hcd0ad51c;
-    localparam  data_masks$5 = 32'h9a15aa38;
-    localparam  data_masks$6 = 32'h342b5470;
-    localparam  data_masks$7 = 32'h6856a8e0;
-    localparam  offset = 8'h0;
-    localparam  zero = 8'h0;
-    
-    // Local signals
-    reg  [7:0] nodes$0;
-    reg  [7:0] nodes$1;
-    reg  [7:0] nodes$2;
-    reg  [7:0] nodes$3;
-    reg  [7:0] nodes$4;
-    reg  [7:0] nodes$5;
-    reg  [7:0] nodes$6;
-    reg  [7:0] nodes$7;
-    reg  [7:0] nodes$8;
-    reg  [7:0] nodes$9;
-    reg  [7:0] nodes$10;
-    reg  [7:0] nodes$11;
-    reg  [7:0] nodes$12;
-    reg  [7:0] nodes$13;
-    reg  [7:0] nodes$14;
-    
-    // Update code
-    always @(*) begin
-        nodes$0 = (zero & ~(1 << (0)) | (((^(state & state_masks$0)) ^ (^(data & data_masks$0))) << (0)));
-        nodes$1 = (zero & ~(1 << (1)) | (((^(state & state_masks$1)) ^ (^(data & data_masks$1))) << (1)));
-        nodes$2 = (zero & ~(1 << (2)) | (((^(state & state_masks$2)) ^ (^(data & data_masks$2))) << (2)));
-        nodes$3 = (zero & ~(1 << (3)) | (((^(state & state_masks$3)) ^ (^(data & data_masks$3))) << (3)));
-        nodes$4 = (zero & ~(1 << (4)) | (((^(state & state_masks$4)) ^ (^(data & data_masks$4))) << (4)));
-        nodes$5 = (zero & ~(1 << (5)) | (((^(state & state_masks$5)) ^ (^(data & data_masks$5))) << (5)));
-        nodes$6 = (zero & ~(1 << (6)) | (((^(state & state_masks$6)) ^ (^(data & data_masks$6))) << (6)));
-        nodes$7 = (zero & ~(1 << (7)) | (((^(state & state_masks$7)) ^ (^(data & data_masks$7))) << (7)));
-        nodes$8 = nodes$0 | nodes$1;
-        nodes$9 = nodes$2 | nodes$3;
-        nodes$10 = nodes$4 | nodes$5;
-        nodes$11 = nodes$6 | nodes$7;
-        nodes$12 = nodes$8 | nodes$9;
-        nodes$13 = nodes$10 | nodes$11;
-        nodes$14 = nodes$12 | nodes$13;
-        next_state = nodes$14 ^ offset;
-    end
-    
-endmodule // ltp_deframer$step_a
-
-
-module ltp_deframer$step_b(state,data,next_state);
-    
-    // Module arguments
-    input wire  [7:0] state;
-    input wire  [31:0] data;
-    output reg  [7:0] next_state;
-    
-    // Constant declarations
-    localparam  state_masks$0 = 8'hd0;
-    localparam  state_masks$1 = 8'h71;
-    localparam  state_masks$2 = 8'h33;
-    localparam  state_masks$3 = 8'h66;
-    localparam  state_masks$4 = 8'hcd;
-    localparam  state_masks$5 = 8'h9a;
-    localparam  state_masks$6 = 8'h34;
-    localparam  state_masks$7 = 8'h68;
-    localparam  data_masks$0 = 32'hd0ad51c1;
-    localparam  data_masks$1 = 32'h71f7f243;
-    localparam  data_masks$2 = 32'h3342b547;
-    localparam  data_masks$3 = 32'h66856a8e;
-    localparam  data_masks$4 = 32'hcd0ad51c;
-    localparam  data_masks$5 = 32'h9a15aa38;
-    localparam  data_masks$6 = 32'h342b5470;
-    localparam  data_masks$7 = 32'h6856a8e0;
-    localparam  offset = 8'h0;
-    localparam  zero = 8'h0;
-    
-    // Local signals
-    reg  [7:0] nodes$0;
-    reg  [7:0] nodes$1;
-    reg  [7:0] nodes$2;
-    reg  [7:0] nodes$3;
-    reg  [7:0] nodes$4;
-    reg  [7:0] nodes$5;
-    reg  [7:0] nodes$6;
-    reg  [7:0] nodes$7;
-    reg  [7:0] nodes$8;
-    reg  [7:0] nodes$9;
-    reg  [7:0] nodes$10;
-    reg  [7:0] nodes$11;
-    reg  [7:0] nodes$12;
-    reg  [7:0] nodes$13;
-    reg  [7:0] nodes$14;
-    
-    // Update code
-    always @(*) begin
-        nodes$0 = (zero & ~(1 << (0)) | (((^(state & state_masks$0)) ^ (^(data & data_masks$0))) << (0)));
-        nodes$1 = (zero & ~(1 << (1)) | (((^(state & state_masks$1)) ^ (^(data & data_masks$1))) << (1)));
-        nodes$2 = (zero & ~(1 << (2)) | (((^(state & state_masks$2)) ^ (^(data & data_masks$2))) << (2)));
-        nodes$3 = (zero & ~(1 << (3)) | (((^(state & state_masks$3)) ^ (^(data & data_masks$3))) << (3)));
-        nodes$4 = (zero & ~(1 << (4)) | (((^(state & state_masks$4)) ^ (^(data & data_masks$4))) << (4)));
-        nodes$5 = (zero & ~(1 << (5)) | (((^(state & state_masks$5)) ^ (^(data & data_masks$5))) << (5)));
-        nodes$6 = (zero & ~(1 << (6)) | (((^(state & state_masks$6)) ^ (^(data & data_masks$6))) << (6)));
-        nodes$7 = (zero & ~(1 << (7)) | (((^(state & state_masks$7)) ^ (^(data & data_masks$7))) << (7)));
-        nodes$8 = nodes$0 | nodes$1;
-        nodes$9 = nodes$2 | nodes$3;
-        nodes$10 = nodes$4 | nodes$5;
-        nodes$11 = nodes$6 | nodes$7;
-        nodes$12 = nodes$8 | nodes$9;
-        nodes$13 = nodes$10 | nodes$11;
-        nodes$14 = nodes$12 | nodes$13;
-        next_state = nodes$14 ^ offset;
-    end
-    
-endmodule // ltp_deframer$step_b
-
-
-module ltp_deframer$step_c(state,data,next_state);
+module ltp_deframer$ends$step(state,data,next_state);
     
     // Module arguments
     input wire  [13:0] state;
@@ -3475,29 +1826,112 @@ module ltp_deframer$step_c(state,data,next_state);
         next_state = nodes$26 ^ offset;
     end
     
-endmodule // ltp_deframer$step_c
+endmodule // ltp_deframer$ends$step
 
 
-module ltp_deframer$stray_q(d,q,clock);
+module ltp_deframer$owed(clock,reset,short_attempts,ends_early,reader$pop,reader$active,reader$owns_current,reader$starting,reader$finishing,end_in_flight,out$none,out$one,out$emit,out$before_start);
     
     // Module arguments
-    input wire  d;
-    output reg  q;
     input wire  clock;
+    input wire  reset;
+    input wire  [2:0] short_attempts;
+    input wire  ends_early;
+    input wire  [3:0] reader$pop;
+    input wire  reader$active;
+    input wire  reader$owns_current;
+    input wire  reader$starting;
+    input wire  reader$finishing;
+    input wire  end_in_flight;
+    output reg  out$none;
+    output reg  out$one;
+    output reg  out$emit;
+    output reg  out$before_start;
     
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
+    // Constant declarations
+    localparam  one3 = 3'b1;
+    localparam  one5 = 5'b1;
+    localparam  limit = 5'b11000;
+    
+    // Stub signals
+    reg  [4:0] owed$d;
+    wire  [4:0] owed$q;
+    reg  owed$clock;
+    reg  [2:0] added$d;
+    wire  [2:0] added$q;
+    reg  added$clock;
+    reg  before_start$d;
+    wire  before_start$q;
+    reg  before_start$clock;
+    
+    // Local signals
+    reg  emit;
+    reg  [4:0] available;
+    reg  none;
+    reg  one;
+    reg  [4:0] saturated;
+    reg  unused_inputs;
+    
+    // Sub module instances
+    ltp_deframer$owed$owed owed(
+        .d(owed$d),
+        .q(owed$q),
+        .clock(owed$clock)
+    );
+    ltp_deframer$owed$added added(
+        .d(added$d),
+        .q(added$q),
+        .clock(added$clock)
+    );
+    ltp_deframer$owed$before_start before_start(
+        .d(before_start$d),
+        .q(before_start$q),
+        .clock(before_start$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        owed$clock = clock;
+        added$clock = clock;
+        before_start$clock = clock;
+        owed$d = owed$q;
+        added$d = added$q;
+        before_start$d = before_start$q;
+        unused_inputs = |reader$pop;
+        emit = |owed$q & ~reader$active & ~reader$finishing & ~end_in_flight & ~before_start$q;
+        available = owed$q + ((added$q) & 5'h1f);
+        if (emit) begin
+            available = owed$q + ((added$q) & 5'h1f) - one5;
+        end
+        none = (owed$q == 32'h0) & (added$q == 32'h0);
+        one = ((owed$q == 32'h0) & (added$q == 32'h1)) | ((owed$q == 32'h1) & (added$q == 32'h0));
+        added$d = short_attempts;
+        if (ends_early & ~(reader$owns_current | reader$starting)) begin
+            added$d = short_attempts + one3;
+        end
+        before_start$d = reader$starting & one & ~emit;
+        saturated = available;
+        if (available > limit) begin
+            saturated = limit;
+        end
+        owed$d = saturated;
+        if (reader$starting & one & ~emit) begin
+            owed$d = 32'h0;
+        end
+        out$none = none;
+        out$one = one;
+        out$emit = emit;
+        out$before_start = before_start$q;
+        if (reset) begin
+            owed$d = 32'h0;
+            added$d = 32'h0;
+            before_start$d = 1'b0;
+        end
     end
     
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$stray_q
+endmodule // ltp_deframer$owed
 
 
-module ltp_deframer$sup_q(d,q,clock);
+module ltp_deframer$owed$added(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -3513,10 +1947,306 @@ module ltp_deframer$sup_q(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_deframer$sup_q
+endmodule // ltp_deframer$owed$added
 
 
-module ltp_deframer$sv(d,q,clock);
+module ltp_deframer$owed$before_start(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$owed$before_start
+
+
+module ltp_deframer$owed$owed(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$owed$owed
+
+
+module ltp_deframer$pointer(clock,mask,beat$data,beat$mask,beat$mask_changed,beat$lane_count,beat$logical_lanes,beat$next_lanes,beat$breaking_lanes,beat$any_valid,beat$new_attempt,beat$new_lanes,beat$new_remaining,beat$new_first_lane,beat$new_second_lane,beat$new_state,beat$short_attempts,beat$stray_lanes,beat$missing_if_needed,beat$missing_lanes,attempt$active,attempt$first_lane,attempt$second_lane,attempt$state,attempt$completes,attempt$ends_early,attempt$completed_lost,attempt$writes_current,attempt$writes_new,attempt$tagged,step$active,step$redirect,step$advance,step$read_first,step$read_second,out$first_lane,out$second_lane,out$first_group,out$second_group,out$flit_index,out$phase,out$single_lane,out$fresh,out$state);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [3:0] mask;
+    input wire  [127:0] beat$data;
+    input wire  [3:0] beat$mask;
+    input wire  beat$mask_changed;
+    input wire  [2:0] beat$lane_count;
+    input wire  [7:0] beat$logical_lanes;
+    input wire  [7:0] beat$next_lanes;
+    input wire  [3:0] beat$breaking_lanes;
+    input wire  beat$any_valid;
+    input wire  beat$new_attempt;
+    input wire  [3:0] beat$new_lanes;
+    input wire  [5:0] beat$new_remaining;
+    input wire  [1:0] beat$new_first_lane;
+    input wire  [1:0] beat$new_second_lane;
+    input wire  [1:0] beat$new_state;
+    input wire  [2:0] beat$short_attempts;
+    input wire  [3:0] beat$stray_lanes;
+    input wire  [3:0] beat$missing_if_needed;
+    input wire  [3:0] beat$missing_lanes;
+    input wire  attempt$active;
+    input wire  [1:0] attempt$first_lane;
+    input wire  [1:0] attempt$second_lane;
+    input wire  [1:0] attempt$state;
+    input wire  attempt$completes;
+    input wire  attempt$ends_early;
+    input wire  attempt$completed_lost;
+    input wire  [3:0] attempt$writes_current;
+    input wire  [3:0] attempt$writes_new;
+    input wire  [3:0] attempt$tagged;
+    input wire  step$active;
+    input wire  step$redirect;
+    input wire  step$advance;
+    input wire  step$read_first;
+    input wire  step$read_second;
+    output reg  [1:0] out$first_lane;
+    output reg  [1:0] out$second_lane;
+    output reg  [1:0] out$first_group;
+    output reg  [1:0] out$second_group;
+    output reg  [4:0] out$flit_index;
+    output reg  out$phase;
+    output reg  out$single_lane;
+    output reg  out$fresh;
+    output reg  [1:0] out$state;
+    
+    // Constant declarations
+    localparam  one3 = 3'b1;
+    localparam  one5 = 5'b1;
+    
+    // Stub signals
+    reg  [1:0] first_lane$d;
+    wire  [1:0] first_lane$q;
+    reg  first_lane$clock;
+    reg  [1:0] second_lane$d;
+    wire  [1:0] second_lane$q;
+    reg  second_lane$clock;
+    reg  [1:0] first_group$d;
+    wire  [1:0] first_group$q;
+    reg  first_group$clock;
+    reg  [1:0] second_group$d;
+    wire  [1:0] second_group$q;
+    reg  second_group$clock;
+    reg  [4:0] flit_index$d;
+    wire  [4:0] flit_index$q;
+    reg  flit_index$clock;
+    reg  phase$d;
+    wire  phase$q;
+    reg  phase$clock;
+    reg  [1:0] state$d;
+    wire  [1:0] state$q;
+    reg  state$clock;
+    reg  [2:0] lane_count$d;
+    wire  [2:0] lane_count$q;
+    reg  lane_count$clock;
+    reg  single_lane$d;
+    wire  single_lane$q;
+    reg  single_lane$clock;
+    reg  [7:0] next_lanes$d;
+    wire  [7:0] next_lanes$q;
+    reg  next_lanes$clock;
+    reg  [3:0] attempt_mask$d;
+    wire  [3:0] attempt_mask$q;
+    reg  attempt_mask$clock;
+    reg  fresh$d;
+    wire  fresh$q;
+    reg  fresh$clock;
+    
+    // Local signals
+    reg  [2:0] next_first_offset;
+    reg  [2:0] next_second_offset;
+    reg  [1:0] next_first_lane;
+    reg  [1:0] next_second_lane;
+    reg  [2:0] next_first_group;
+    reg  [2:0] next_second_group;
+    reg  unused_inputs;
+    
+    // Sub module instances
+    ltp_deframer$pointer$first_lane first_lane(
+        .d(first_lane$d),
+        .q(first_lane$q),
+        .clock(first_lane$clock)
+    );
+    ltp_deframer$pointer$second_lane second_lane(
+        .d(second_lane$d),
+        .q(second_lane$q),
+        .clock(second_lane$clock)
+    );
+    ltp_deframer$pointer$first_group first_group(
+        .d(first_group$d),
+        .q(first_group$q),
+        .clock(first_group$clock)
+    );
+    ltp_deframer$pointer$second_group second_group(
+        .d(second_group$d),
+        .q(second_group$q),
+        .clock(second_group$clock)
+    );
+    ltp_deframer$pointer$flit_index flit_index(
+        .d(flit_index$d),
+        .q(flit_index$q),
+        .clock(flit_index$clock)
+    );
+    ltp_deframer$pointer$phase phase(
+        .d(phase$d),
+        .q(phase$q),
+        .clock(phase$clock)
+    );
+    ltp_deframer$pointer$state state(
+        .d(state$d),
+        .q(state$q),
+        .clock(state$clock)
+    );
+    ltp_deframer$pointer$lane_count lane_count(
+        .d(lane_count$d),
+        .q(lane_count$q),
+        .clock(lane_count$clock)
+    );
+    ltp_deframer$pointer$single_lane single_lane(
+        .d(single_lane$d),
+        .q(single_lane$q),
+        .clock(single_lane$clock)
+    );
+    ltp_deframer$pointer$next_lanes next_lanes(
+        .d(next_lanes$d),
+        .q(next_lanes$q),
+        .clock(next_lanes$clock)
+    );
+    ltp_deframer$pointer$attempt_mask attempt_mask(
+        .d(attempt_mask$d),
+        .q(attempt_mask$q),
+        .clock(attempt_mask$clock)
+    );
+    ltp_deframer$pointer$fresh fresh(
+        .d(fresh$d),
+        .q(fresh$q),
+        .clock(fresh$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        first_lane$clock = clock;
+        second_lane$clock = clock;
+        first_group$clock = clock;
+        second_group$clock = clock;
+        flit_index$clock = clock;
+        phase$clock = clock;
+        state$clock = clock;
+        lane_count$clock = clock;
+        single_lane$clock = clock;
+        next_lanes$clock = clock;
+        attempt_mask$clock = clock;
+        fresh$clock = clock;
+        first_lane$d = first_lane$q;
+        second_lane$d = second_lane$q;
+        first_group$d = first_group$q;
+        second_group$d = second_group$q;
+        flit_index$d = flit_index$q;
+        phase$d = phase$q;
+        state$d = state$q;
+        lane_count$d = lane_count$q;
+        single_lane$d = single_lane$q;
+        next_lanes$d = next_lanes$q;
+        attempt_mask$d = attempt_mask$q;
+        fresh$d = fresh$q;
+        unused_inputs = |beat$data | beat$mask_changed | |beat$logical_lanes | |beat$breaking_lanes | beat$any_valid | |beat$new_lanes | |beat$new_remaining | |beat$short_attempts | |beat$stray_lanes | |beat$missing_if_needed | |beat$missing_lanes | attempt$active | attempt$completes | attempt$ends_early | attempt$completed_lost | |attempt$writes_current | |attempt$writes_new | |attempt$tagged;
+        out$first_lane = first_lane$q;
+        out$second_lane = second_lane$q;
+        out$first_group = first_group$q;
+        out$second_group = second_group$q;
+        out$flit_index = flit_index$q;
+        out$phase = phase$q;
+        out$single_lane = single_lane$q;
+        out$fresh = fresh$q;
+        out$state = state$q;
+        next_first_offset = ((second_lane$q) & 3'h7) << 32'h1;
+        next_first_lane = next_lanes$q[(next_first_offset)+:(2)];
+        next_second_offset = ((next_first_lane) & 3'h7) << 32'h1;
+        next_second_lane = next_lanes$q[(next_second_offset)+:(2)];
+        next_first_group = ((second_group$q) & 3'h7) + one3;
+        if (next_first_group == lane_count$q) begin
+            next_first_group = 32'h0;
+        end
+        next_second_group = next_first_group + one3;
+        if (next_second_group == lane_count$q) begin
+            next_second_group = 32'h0;
+        end
+        if (step$redirect) begin
+            first_lane$d = attempt$first_lane;
+            second_lane$d = attempt$second_lane;
+            state$d = attempt$state;
+            if (beat$new_attempt) begin
+                first_lane$d = beat$new_first_lane;
+                second_lane$d = beat$new_second_lane;
+                state$d = beat$new_state;
+            end
+            first_group$d = 32'h0;
+            second_group$d = 32'h1;
+            if (beat$lane_count == 32'h1) begin
+                second_group$d = 32'h0;
+            end
+            flit_index$d = 32'h1f;
+            phase$d = 1'b0;
+        end
+        else begin
+            if (step$advance) begin
+                flit_index$d = flit_index$q + one5;
+                first_group$d = next_first_group[(32'h0)+:(2)];
+                second_group$d = next_second_group[(32'h0)+:(2)];
+                if (~single_lane$q) begin
+                    first_lane$d = next_first_lane;
+                    second_lane$d = next_second_lane;
+                end
+            end
+            if (step$read_first & single_lane$q) begin
+                phase$d = 1'b1;
+            end
+            if (step$read_second & single_lane$q) begin
+                phase$d = 1'b0;
+            end
+        end
+        if (~step$active) begin
+            lane_count$d = beat$lane_count;
+            single_lane$d = beat$lane_count == 32'h1;
+            next_lanes$d = beat$next_lanes;
+            attempt_mask$d = beat$mask;
+        end
+        fresh$d = mask == attempt_mask$q;
+        if (~step$active) begin
+            fresh$d = mask == beat$mask;
+        end
+    end
+    
+endmodule // ltp_deframer$pointer
+
+
+module ltp_deframer$pointer$attempt_mask(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -3532,10 +2262,105 @@ module ltp_deframer$sv(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_deframer$sv
+endmodule // ltp_deframer$pointer$attempt_mask
 
 
-module ltp_deframer$tl_q(d,q,clock);
+module ltp_deframer$pointer$first_group(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$pointer$first_group
+
+
+module ltp_deframer$pointer$first_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$pointer$first_lane
+
+
+module ltp_deframer$pointer$flit_index(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$pointer$flit_index
+
+
+module ltp_deframer$pointer$fresh(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$pointer$fresh
+
+
+module ltp_deframer$pointer$lane_count(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$pointer$lane_count
+
+
+module ltp_deframer$pointer$next_lanes(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -3551,29 +2376,10 @@ module ltp_deframer$tl_q(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_deframer$tl_q
+endmodule // ltp_deframer$pointer$next_lanes
 
 
-module ltp_deframer$trailer(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$trailer
-
-
-module ltp_deframer$w_act(d,q,clock);
+module ltp_deframer$pointer$phase(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3589,10 +2395,48 @@ module ltp_deframer$w_act(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_deframer$w_act
+endmodule // ltp_deframer$pointer$phase
 
 
-module ltp_deframer$w_bad(d,q,clock);
+module ltp_deframer$pointer$second_group(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$pointer$second_group
+
+
+module ltp_deframer$pointer$second_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$pointer$second_lane
+
+
+module ltp_deframer$pointer$single_lane(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3608,10 +2452,10 @@ module ltp_deframer$w_bad(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_deframer$w_bad
+endmodule // ltp_deframer$pointer$single_lane
 
 
-module ltp_deframer$w_f(d,q,clock);
+module ltp_deframer$pointer$state(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -3627,48 +2471,404 @@ module ltp_deframer$w_f(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_deframer$w_f
+endmodule // ltp_deframer$pointer$state
 
 
-module ltp_deframer$w_h(d,q,clock);
+module ltp_deframer$queues(clock,reset,data,attempt$active,attempt$first_lane,attempt$second_lane,attempt$state,attempt$completes,attempt$ends_early,attempt$completed_lost,attempt$writes_current,attempt$writes_new,attempt$tagged,reader$pop,reader$active,reader$owns_current,reader$starting,reader$finishing,out$heads,out$head_valid,out$overflow_current,out$overflow_new,out$popped,out$completed);
     
     // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  [127:0] data;
+    input wire  attempt$active;
+    input wire  [1:0] attempt$first_lane;
+    input wire  [1:0] attempt$second_lane;
+    input wire  [1:0] attempt$state;
+    input wire  attempt$completes;
+    input wire  attempt$ends_early;
+    input wire  attempt$completed_lost;
+    input wire  [3:0] attempt$writes_current;
+    input wire  [3:0] attempt$writes_new;
+    input wire  [3:0] attempt$tagged;
+    input wire  [3:0] reader$pop;
+    input wire  reader$active;
+    input wire  reader$owns_current;
+    input wire  reader$starting;
+    input wire  reader$finishing;
+    output reg  [127:0] out$heads;
+    output reg  [3:0] out$head_valid;
+    output reg  [3:0] out$overflow_current;
+    output reg  [3:0] out$overflow_new;
+    output reg  [3:0] out$popped;
+    output reg  out$completed;
     
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
+    // Stub signals
+    reg  [31:0] head$0$d;
+    wire  [31:0] head$0$q;
+    reg  head$0$clock;
+    reg  [31:0] head$1$d;
+    wire  [31:0] head$1$q;
+    reg  head$1$clock;
+    reg  [31:0] head$2$d;
+    wire  [31:0] head$2$q;
+    reg  head$2$clock;
+    reg  [31:0] head$3$d;
+    wire  [31:0] head$3$q;
+    reg  head$3$clock;
+    reg  [31:0] spare$0$d;
+    wire  [31:0] spare$0$q;
+    reg  spare$0$clock;
+    reg  [31:0] spare$1$d;
+    wire  [31:0] spare$1$q;
+    reg  spare$1$clock;
+    reg  [31:0] spare$2$d;
+    wire  [31:0] spare$2$q;
+    reg  spare$2$clock;
+    reg  [31:0] spare$3$d;
+    wire  [31:0] spare$3$q;
+    reg  spare$3$clock;
+    reg  [3:0] head_valid$d;
+    wire  [3:0] head_valid$q;
+    reg  head_valid$clock;
+    reg  [3:0] head_tagged$d;
+    wire  [3:0] head_tagged$q;
+    reg  head_tagged$clock;
+    reg  [3:0] spare_valid$d;
+    wire  [3:0] spare_valid$q;
+    reg  spare_valid$clock;
+    reg  [3:0] spare_tagged$d;
+    wire  [3:0] spare_tagged$q;
+    reg  spare_tagged$clock;
+    reg  [3:0] overflow_current$d;
+    wire  [3:0] overflow_current$q;
+    reg  overflow_current$clock;
+    reg  [3:0] overflow_new$d;
+    wire  [3:0] overflow_new$q;
+    reg  overflow_new$clock;
+    reg  [3:0] popped$d;
+    wire  [3:0] popped$q;
+    reg  popped$clock;
+    reg  completed$d;
+    wire  completed$q;
+    reg  completed$clock;
+    
+    // Local signals
+    reg  [3:0] written;
+    reg  take;
+    reg  head_removed;
+    reg  spare_removed;
+    reg  [3:0] head_valid_next;
+    reg  [3:0] head_tagged_next;
+    reg  [3:0] spare_valid_next;
+    reg  [3:0] spare_tagged_next;
+    reg  [3:0] overflow;
+    reg  unused_inputs;
+    
+    // Sub module instances
+    ltp_deframer$queues$head$0 head$0(
+        .d(head$0$d),
+        .q(head$0$q),
+        .clock(head$0$clock)
+    );
+    ltp_deframer$queues$head$1 head$1(
+        .d(head$1$d),
+        .q(head$1$q),
+        .clock(head$1$clock)
+    );
+    ltp_deframer$queues$head$2 head$2(
+        .d(head$2$d),
+        .q(head$2$q),
+        .clock(head$2$clock)
+    );
+    ltp_deframer$queues$head$3 head$3(
+        .d(head$3$d),
+        .q(head$3$q),
+        .clock(head$3$clock)
+    );
+    ltp_deframer$queues$spare$0 spare$0(
+        .d(spare$0$d),
+        .q(spare$0$q),
+        .clock(spare$0$clock)
+    );
+    ltp_deframer$queues$spare$1 spare$1(
+        .d(spare$1$d),
+        .q(spare$1$q),
+        .clock(spare$1$clock)
+    );
+    ltp_deframer$queues$spare$2 spare$2(
+        .d(spare$2$d),
+        .q(spare$2$q),
+        .clock(spare$2$clock)
+    );
+    ltp_deframer$queues$spare$3 spare$3(
+        .d(spare$3$d),
+        .q(spare$3$q),
+        .clock(spare$3$clock)
+    );
+    ltp_deframer$queues$head_valid head_valid(
+        .d(head_valid$d),
+        .q(head_valid$q),
+        .clock(head_valid$clock)
+    );
+    ltp_deframer$queues$head_tagged head_tagged(
+        .d(head_tagged$d),
+        .q(head_tagged$q),
+        .clock(head_tagged$clock)
+    );
+    ltp_deframer$queues$spare_valid spare_valid(
+        .d(spare_valid$d),
+        .q(spare_valid$q),
+        .clock(spare_valid$clock)
+    );
+    ltp_deframer$queues$spare_tagged spare_tagged(
+        .d(spare_tagged$d),
+        .q(spare_tagged$q),
+        .clock(spare_tagged$clock)
+    );
+    ltp_deframer$queues$overflow_current overflow_current(
+        .d(overflow_current$d),
+        .q(overflow_current$q),
+        .clock(overflow_current$clock)
+    );
+    ltp_deframer$queues$overflow_new overflow_new(
+        .d(overflow_new$d),
+        .q(overflow_new$q),
+        .clock(overflow_new$clock)
+    );
+    ltp_deframer$queues$popped popped(
+        .d(popped$d),
+        .q(popped$q),
+        .clock(popped$clock)
+    );
+    ltp_deframer$queues$completed completed(
+        .d(completed$d),
+        .q(completed$q),
+        .clock(completed$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        head_valid$clock = clock;
+        head_tagged$clock = clock;
+        spare_valid$clock = clock;
+        spare_tagged$clock = clock;
+        overflow_current$clock = clock;
+        overflow_new$clock = clock;
+        popped$clock = clock;
+        completed$clock = clock;
+        head_valid$d = head_valid$q;
+        head_tagged$d = head_tagged$q;
+        spare_valid$d = spare_valid$q;
+        spare_tagged$d = spare_tagged$q;
+        overflow_current$d = overflow_current$q;
+        overflow_new$d = overflow_new$q;
+        popped$d = popped$q;
+        completed$d = completed$q;
+        unused_inputs = attempt$active | |attempt$first_lane | |attempt$second_lane | |attempt$state | reader$active | reader$owns_current | reader$starting | reader$finishing;
+        head$0$clock = clock;
+        head$0$d = head$0$q;
+        spare$0$clock = clock;
+        spare$0$d = spare$0$q;
+        head$1$clock = clock;
+        head$1$d = head$1$q;
+        spare$1$clock = clock;
+        spare$1$d = spare$1$q;
+        head$2$clock = clock;
+        head$2$d = head$2$q;
+        spare$2$clock = clock;
+        spare$2$d = spare$2$q;
+        head$3$clock = clock;
+        head$3$d = head$3$q;
+        spare$3$clock = clock;
+        spare$3$d = spare$3$q;
+        out$heads = (((head$3$q) & 128'hffffffffffffffffffffffffffffffff) << 32'h60) | (((head$2$q) & 128'hffffffffffffffffffffffffffffffff) << 32'h40) | (((head$1$q) & 128'hffffffffffffffffffffffffffffffff) << 32'h20) | ((head$0$q) & 128'hffffffffffffffffffffffffffffffff);
+        out$head_valid = head_valid$q;
+        out$overflow_current = overflow_current$q;
+        out$overflow_new = overflow_new$q;
+        out$popped = popped$q;
+        out$completed = completed$q;
+        written = attempt$writes_current | attempt$writes_new;
+        head_valid_next = 32'h0;
+        head_tagged_next = 32'h0;
+        spare_valid_next = 32'h0;
+        spare_tagged_next = 32'h0;
+        overflow = 32'h0;
+        take = ~head_valid$q[0] | reader$pop[0];
+        head_removed = head_valid$q[0] & ((head_tagged$q[0] & attempt$ends_early) | (~head_tagged$q[0] & attempt$completed_lost));
+        spare_removed = spare_valid$q[0] & ((spare_tagged$q[0] & attempt$ends_early) | (~spare_tagged$q[0] & attempt$completed_lost));
+        if (take) begin
+            head$0$d = data[(32'h20 * 0)+:(32)];
+            if (spare_valid$q[0]) begin
+                head$0$d = spare$0$q;
+            end
+        end
+        if (take | ~spare_valid$q[0] | spare_removed) begin
+            spare$0$d = data[(32'h20 * 0)+:(32)];
+        end
+        if (take) begin
+            if (spare_valid$q[0]) begin
+                head_valid_next = (head_valid_next & ~(1 << (0)) | ((~spare_removed) << (0)));
+                head_tagged_next = (head_tagged_next & ~(1 << (0)) | ((spare_tagged$q[0] & ~attempt$completes) << (0)));
+                spare_valid_next = (spare_valid_next & ~(1 << (0)) | ((written[0]) << (0)));
+                spare_tagged_next = (spare_tagged_next & ~(1 << (0)) | ((attempt$tagged[0]) << (0)));
+            end
+            else begin
+                head_valid_next = (head_valid_next & ~(1 << (0)) | ((written[0]) << (0)));
+                head_tagged_next = (head_tagged_next & ~(1 << (0)) | ((attempt$tagged[0]) << (0)));
+            end
+        end
+        else begin
+            head_valid_next = (head_valid_next & ~(1 << (0)) | ((~head_removed) << (0)));
+            head_tagged_next = (head_tagged_next & ~(1 << (0)) | ((head_tagged$q[0] & ~attempt$completes) << (0)));
+            if (spare_valid$q[0] & ~spare_removed) begin
+                spare_valid_next = (spare_valid_next & ~(1 << (0)) | ((1'b1) << (0)));
+                spare_tagged_next = (spare_tagged_next & ~(1 << (0)) | ((spare_tagged$q[0] & ~attempt$completes) << (0)));
+            end
+            else begin
+                spare_valid_next = (spare_valid_next & ~(1 << (0)) | ((written[0]) << (0)));
+                spare_tagged_next = (spare_tagged_next & ~(1 << (0)) | ((attempt$tagged[0]) << (0)));
+            end
+        end
+        take = ~head_valid$q[1] | reader$pop[1];
+        head_removed = head_valid$q[1] & ((head_tagged$q[1] & attempt$ends_early) | (~head_tagged$q[1] & attempt$completed_lost));
+        spare_removed = spare_valid$q[1] & ((spare_tagged$q[1] & attempt$ends_early) | (~spare_tagged$q[1] & attempt$completed_lost));
+        if (take) begin
+            head$1$d = data[(32'h20 * 1)+:(32)];
+            if (spare_valid$q[1]) begin
+                head$1$d = spare$1$q;
+            end
+        end
+        if (take | ~spare_valid$q[1] | spare_removed) begin
+            spare$1$d = data[(32'h20 * 1)+:(32)];
+        end
+        if (take) begin
+            if (spare_valid$q[1]) begin
+                head_valid_next = (head_valid_next & ~(1 << (1)) | ((~spare_removed) << (1)));
+                head_tagged_next = (head_tagged_next & ~(1 << (1)) | ((spare_tagged$q[1] & ~attempt$completes) << (1)));
+                spare_valid_next = (spare_valid_next & ~(1 << (1)) | ((written[1]) << (1)));
+                spare_tagged_next = (spare_tagged_next & ~(1 << (1)) | ((attempt$tagged[1]) << (1)));
+            end
+            else begin
+                head_valid_next = (head_valid_next & ~(1 << (1)) | ((written[1]) << (1)));
+                head_tagged_next = (head_tagged_next & ~(1 << (1)) | ((attempt$tagged[1]) << (1)));
+            end
+        end
+        else begin
+            head_valid_next = (head_valid_next & ~(1 << (1)) | ((~head_removed) << (1)));
+            head_tagged_next = (head_tagged_next & ~(1 << (1)) | ((head_tagged$q[1] & ~attempt$completes) << (1)));
+            if (spare_valid$q[1] & ~spare_removed) begin
+                spare_valid_next = (spare_valid_next & ~(1 << (1)) | ((1'b1) << (1)));
+                spare_tagged_next = (spare_tagged_next & ~(1 << (1)) | ((spare_tagged$q[1] & ~attempt$completes) << (1)));
+            end
+            else begin
+                spare_valid_next = (spare_valid_next & ~(1 << (1)) | ((written[1]) << (1)));
+                spare_tagged_next = (spare_tagged_next & ~(1 << (1)) | ((attempt$tagged[1]) << (1)));
+            end
+        end
+        take = ~head_valid$q[2] | reader$pop[2];
+        head_removed = head_valid$q[2] & ((head_tagged$q[2] & attempt$ends_early) | (~head_tagged$q[2] & attempt$completed_lost));
+        spare_removed = spare_valid$q[2] & ((spare_tagged$q[2] & attempt$ends_early) | (~spare_tagged$q[2] & attempt$completed_lost));
+        if (take) begin
+            head$2$d = data[(32'h20 * 2)+:(32)];
+            if (spare_valid$q[2]) begin
+                head$2$d = spare$2$q;
+            end
+        end
+        if (take | ~spare_valid$q[2] | spare_removed) begin
+            spare$2$d = data[(32'h20 * 2)+:(32)];
+        end
+        if (take) begin
+            if (spare_valid$q[2]) begin
+                head_valid_next = (head_valid_next & ~(1 << (2)) | ((~spare_removed) << (2)));
+                head_tagged_next = (head_tagged_next & ~(1 << (2)) | ((spare_tagged$q[2] & ~attempt$completes) << (2)));
+                spare_valid_next = (spare_valid_next & ~(1 << (2)) | ((written[2]) << (2)));
+                spare_tagged_next = (spare_tagged_next & ~(1 << (2)) | ((attempt$tagged[2]) << (2)));
+            end
+            else begin
+                head_valid_next = (head_valid_next & ~(1 << (2)) | ((written[2]) << (2)));
+                head_tagged_next = (head_tagged_next & ~(1 << (2)) | ((attempt$tagged[2]) << (2)));
+            end
+        end
+        else begin
+            head_valid_next = (head_valid_next & ~(1 << (2)) | ((~head_removed) << (2)));
+            head_tagged_next = (head_tagged_next & ~(1 << (2)) | ((head_tagged$q[2] & ~attempt$completes) << (2)));
+            if (spare_valid$q[2] & ~spare_removed) begin
+                spare_valid_next = (spare_valid_next & ~(1 << (2)) | ((1'b1) << (2)));
+                spare_tagged_next = (spare_tagged_next & ~(1 << (2)) | ((spare_tagged$q[2] & ~attempt$completes) << (2)));
+            end
+            else begin
+                spare_valid_next = (spare_valid_next & ~(1 << (2)) | ((written[2]) << (2)));
+                spare_tagged_next = (spare_tagged_next & ~(1 << (2)) | ((attempt$tagged[2]) << (2)));
+            end
+        end
+        take = ~head_valid$q[3] | reader$pop[3];
+        head_removed = head_valid$q[3] & ((head_tagged$q[3] & attempt$ends_early) | (~head_tagged$q[3] & attempt$completed_lost));
+        spare_removed = spare_valid$q[3] & ((spare_tagged$q[3] & attempt$ends_early) | (~spare_tagged$q[3] & attempt$completed_lost));
+        if (take) begin
+            head$3$d = data[(32'h20 * 3)+:(32)];
+            if (spare_valid$q[3]) begin
+                head$3$d = spare$3$q;
+            end
+        end
+        if (take | ~spare_valid$q[3] | spare_removed) begin
+            spare$3$d = data[(32'h20 * 3)+:(32)];
+        end
+        if (take) begin
+            if (spare_valid$q[3]) begin
+                head_valid_next = (head_valid_next & ~(1 << (3)) | ((~spare_removed) << (3)));
+                head_tagged_next = (head_tagged_next & ~(1 << (3)) | ((spare_tagged$q[3] & ~attempt$completes) << (3)));
+                spare_valid_next = (spare_valid_next & ~(1 << (3)) | ((written[3]) << (3)));
+                spare_tagged_next = (spare_tagged_next & ~(1 << (3)) | ((attempt$tagged[3]) << (3)));
+            end
+            else begin
+                head_valid_next = (head_valid_next & ~(1 << (3)) | ((written[3]) << (3)));
+                head_tagged_next = (head_tagged_next & ~(1 << (3)) | ((attempt$tagged[3]) << (3)));
+            end
+        end
+        else begin
+            head_valid_next = (head_valid_next & ~(1 << (3)) | ((~head_removed) << (3)));
+            head_tagged_next = (head_tagged_next & ~(1 << (3)) | ((head_tagged$q[3] & ~attempt$completes) << (3)));
+            if (spare_valid$q[3] & ~spare_removed) begin
+                spare_valid_next = (spare_valid_next & ~(1 << (3)) | ((1'b1) << (3)));
+                spare_tagged_next = (spare_tagged_next & ~(1 << (3)) | ((spare_tagged$q[3] & ~attempt$completes) << (3)));
+            end
+            else begin
+                spare_valid_next = (spare_valid_next & ~(1 << (3)) | ((written[3]) << (3)));
+                spare_tagged_next = (spare_tagged_next & ~(1 << (3)) | ((attempt$tagged[3]) << (3)));
+            end
+        end
+        if (written[0] & head_valid$q[0] & spare_valid$q[0] & ~((spare_tagged$q[0] & attempt$ends_early) | (~spare_tagged$q[0] & attempt$completed_lost))) begin
+            overflow = (overflow & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (written[1] & head_valid$q[1] & spare_valid$q[1] & ~((spare_tagged$q[1] & attempt$ends_early) | (~spare_tagged$q[1] & attempt$completed_lost))) begin
+            overflow = (overflow & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (written[2] & head_valid$q[2] & spare_valid$q[2] & ~((spare_tagged$q[2] & attempt$ends_early) | (~spare_tagged$q[2] & attempt$completed_lost))) begin
+            overflow = (overflow & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (written[3] & head_valid$q[3] & spare_valid$q[3] & ~((spare_tagged$q[3] & attempt$ends_early) | (~spare_tagged$q[3] & attempt$completed_lost))) begin
+            overflow = (overflow & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        head_valid$d = head_valid_next;
+        head_tagged$d = head_tagged_next;
+        spare_valid$d = spare_valid_next;
+        spare_tagged$d = spare_tagged_next;
+        overflow_current$d = overflow & attempt$writes_current;
+        overflow_new$d = overflow & attempt$writes_new;
+        popped$d = reader$pop;
+        completed$d = attempt$completes;
+        if (reset) begin
+            overflow_current$d = 32'h0;
+            overflow_new$d = 32'h0;
+            head_valid$d = 32'h0;
+            spare_valid$d = 32'h0;
+        end
     end
     
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$w_h
+endmodule // ltp_deframer$queues
 
 
-module ltp_deframer$w_h1(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_deframer$w_h1
-
-
-module ltp_deframer$w_last(d,q,clock);
+module ltp_deframer$queues$completed(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3684,10 +2884,86 @@ module ltp_deframer$w_last(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_deframer$w_last
+endmodule // ltp_deframer$queues$completed
 
 
-module ltp_deframer$w_need(d,q,clock);
+module ltp_deframer$queues$head$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$queues$head$0
+
+
+module ltp_deframer$queues$head$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$queues$head$1
+
+
+module ltp_deframer$queues$head$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$queues$head$2
+
+
+module ltp_deframer$queues$head$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$queues$head$3
+
+
+module ltp_deframer$queues$head_tagged(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -3703,10 +2979,1826 @@ module ltp_deframer$w_need(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_deframer$w_need
+endmodule // ltp_deframer$queues$head_tagged
 
 
-module ltp_deframer$w_rem(d,q,clock);
+module ltp_deframer$queues$head_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$queues$head_valid
+
+
+module ltp_deframer$queues$overflow_current(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$queues$overflow_current
+
+
+module ltp_deframer$queues$overflow_new(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$queues$overflow_new
+
+
+module ltp_deframer$queues$popped(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$queues$popped
+
+
+module ltp_deframer$queues$spare$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$queues$spare$0
+
+
+module ltp_deframer$queues$spare$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$queues$spare$1
+
+
+module ltp_deframer$queues$spare$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$queues$spare$2
+
+
+module ltp_deframer$queues$spare$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$queues$spare$3
+
+
+module ltp_deframer$queues$spare_tagged(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$queues$spare_tagged
+
+
+module ltp_deframer$queues$spare_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$queues$spare_valid
+
+
+module ltp_deframer$reader(clock,reset,attempt$active,attempt$first_lane,attempt$second_lane,attempt$state,attempt$completes,attempt$ends_early,attempt$completed_lost,attempt$writes_current,attempt$writes_new,attempt$tagged,queues$heads,queues$head_valid,queues$overflow_current,queues$overflow_new,queues$popped,queues$completed,owed$none,owed$one,owed$emit,owed$before_start,pointer$first_lane,pointer$second_lane,pointer$first_group,pointer$second_group,pointer$flit_index,pointer$phase,pointer$single_lane,pointer$fresh,pointer$state,step$active,step$redirect,step$advance,step$read_first,step$read_second,status$pop,status$active,status$owns_current,status$starting,status$finishing,pair$first,pair$second,pair$previous_first,pair$previous_second,pair$flit_ready,pair$position,pair$first_read,pair$second_read,pair$restart,pair$first_group,pair$second_group,pair$last,pair$bad,pair$state);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  attempt$active;
+    input wire  [1:0] attempt$first_lane;
+    input wire  [1:0] attempt$second_lane;
+    input wire  [1:0] attempt$state;
+    input wire  attempt$completes;
+    input wire  attempt$ends_early;
+    input wire  attempt$completed_lost;
+    input wire  [3:0] attempt$writes_current;
+    input wire  [3:0] attempt$writes_new;
+    input wire  [3:0] attempt$tagged;
+    input wire  [127:0] queues$heads;
+    input wire  [3:0] queues$head_valid;
+    input wire  [3:0] queues$overflow_current;
+    input wire  [3:0] queues$overflow_new;
+    input wire  [3:0] queues$popped;
+    input wire  queues$completed;
+    input wire  owed$none;
+    input wire  owed$one;
+    input wire  owed$emit;
+    input wire  owed$before_start;
+    input wire  [1:0] pointer$first_lane;
+    input wire  [1:0] pointer$second_lane;
+    input wire  [1:0] pointer$first_group;
+    input wire  [1:0] pointer$second_group;
+    input wire  [4:0] pointer$flit_index;
+    input wire  pointer$phase;
+    input wire  pointer$single_lane;
+    input wire  pointer$fresh;
+    input wire  [1:0] pointer$state;
+    output reg  step$active;
+    output reg  step$redirect;
+    output reg  step$advance;
+    output reg  step$read_first;
+    output reg  step$read_second;
+    output reg  [3:0] status$pop;
+    output reg  status$active;
+    output reg  status$owns_current;
+    output reg  status$starting;
+    output reg  status$finishing;
+    output reg  [31:0] pair$first;
+    output reg  [31:0] pair$second;
+    output reg  [31:0] pair$previous_first;
+    output reg  [31:0] pair$previous_second;
+    output reg  pair$flit_ready;
+    output reg  [3:0] pair$position;
+    output reg  pair$first_read;
+    output reg  pair$second_read;
+    output reg  pair$restart;
+    output reg  [1:0] pair$first_group;
+    output reg  [1:0] pair$second_group;
+    output reg  pair$last;
+    output reg  pair$bad;
+    output reg  [1:0] pair$state;
+    
+    // Constant declarations
+    localparam  fifteen = 5'b1111;
+    localparam  lane_numbers$0 = 2'b0;
+    localparam  lane_numbers$1 = 2'b1;
+    localparam  lane_numbers$2 = 2'b10;
+    localparam  lane_numbers$3 = 2'b11;
+    
+    // Stub signals
+    reg  active$d;
+    wire  active$q;
+    reg  active$clock;
+    reg  live$d;
+    wire  live$q;
+    reg  live$clock;
+    reg  [31:0] first$d;
+    wire  [31:0] first$q;
+    reg  first$clock;
+    reg  [31:0] second$d;
+    wire  [31:0] second$q;
+    reg  second$clock;
+    reg  [31:0] previous_first$d;
+    wire  [31:0] previous_first$q;
+    reg  previous_first$clock;
+    reg  [31:0] previous_second$d;
+    wire  [31:0] previous_second$q;
+    reg  previous_second$clock;
+    reg  flit_ready$d;
+    wire  flit_ready$q;
+    reg  flit_ready$clock;
+    reg  [3:0] position$d;
+    wire  [3:0] position$q;
+    reg  position$clock;
+    reg  first_read$d;
+    wire  first_read$q;
+    reg  first_read$clock;
+    reg  second_read$d;
+    wire  second_read$q;
+    reg  second_read$clock;
+    reg  restart$d;
+    wire  restart$q;
+    reg  restart$clock;
+    reg  [1:0] pair_first_group$d;
+    wire  [1:0] pair_first_group$q;
+    reg  pair_first_group$clock;
+    reg  [1:0] pair_second_group$d;
+    wire  [1:0] pair_second_group$q;
+    reg  pair_second_group$clock;
+    reg  last$d;
+    wire  last$q;
+    reg  last$clock;
+    reg  bad$d;
+    wire  bad$q;
+    reg  bad$clock;
+    reg  [1:0] pair_state$d;
+    wire  [1:0] pair_state$q;
+    reg  pair_state$clock;
+    
+    // Local signals
+    reg  owns_current;
+    reg  ended_lost;
+    reg  starting;
+    reg  going;
+    reg  ended_early;
+    reg  first_valid;
+    reg  second_valid;
+    reg  last_pair;
+    reg  read_first;
+    reg  read_second;
+    reg  advance;
+    reg  finished;
+    reg  redirect;
+    reg  [3:0] pop;
+    reg  [6:0] first_offset;
+    reg  [6:0] second_offset;
+    reg  unused_inputs;
+    
+    // Sub module instances
+    ltp_deframer$reader$active active(
+        .d(active$d),
+        .q(active$q),
+        .clock(active$clock)
+    );
+    ltp_deframer$reader$live live(
+        .d(live$d),
+        .q(live$q),
+        .clock(live$clock)
+    );
+    ltp_deframer$reader$first first(
+        .d(first$d),
+        .q(first$q),
+        .clock(first$clock)
+    );
+    ltp_deframer$reader$second second(
+        .d(second$d),
+        .q(second$q),
+        .clock(second$clock)
+    );
+    ltp_deframer$reader$previous_first previous_first(
+        .d(previous_first$d),
+        .q(previous_first$q),
+        .clock(previous_first$clock)
+    );
+    ltp_deframer$reader$previous_second previous_second(
+        .d(previous_second$d),
+        .q(previous_second$q),
+        .clock(previous_second$clock)
+    );
+    ltp_deframer$reader$flit_ready flit_ready(
+        .d(flit_ready$d),
+        .q(flit_ready$q),
+        .clock(flit_ready$clock)
+    );
+    ltp_deframer$reader$position position(
+        .d(position$d),
+        .q(position$q),
+        .clock(position$clock)
+    );
+    ltp_deframer$reader$first_read first_read(
+        .d(first_read$d),
+        .q(first_read$q),
+        .clock(first_read$clock)
+    );
+    ltp_deframer$reader$second_read second_read(
+        .d(second_read$d),
+        .q(second_read$q),
+        .clock(second_read$clock)
+    );
+    ltp_deframer$reader$restart restart(
+        .d(restart$d),
+        .q(restart$q),
+        .clock(restart$clock)
+    );
+    ltp_deframer$reader$pair_first_group pair_first_group(
+        .d(pair_first_group$d),
+        .q(pair_first_group$q),
+        .clock(pair_first_group$clock)
+    );
+    ltp_deframer$reader$pair_second_group pair_second_group(
+        .d(pair_second_group$d),
+        .q(pair_second_group$q),
+        .clock(pair_second_group$clock)
+    );
+    ltp_deframer$reader$last last(
+        .d(last$d),
+        .q(last$q),
+        .clock(last$clock)
+    );
+    ltp_deframer$reader$bad bad(
+        .d(bad$d),
+        .q(bad$q),
+        .clock(bad$clock)
+    );
+    ltp_deframer$reader$pair_state pair_state(
+        .d(pair_state$d),
+        .q(pair_state$q),
+        .clock(pair_state$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        active$clock = clock;
+        live$clock = clock;
+        first$clock = clock;
+        second$clock = clock;
+        previous_first$clock = clock;
+        previous_second$clock = clock;
+        flit_ready$clock = clock;
+        position$clock = clock;
+        first_read$clock = clock;
+        second_read$clock = clock;
+        restart$clock = clock;
+        pair_first_group$clock = clock;
+        pair_second_group$clock = clock;
+        last$clock = clock;
+        bad$clock = clock;
+        pair_state$clock = clock;
+        active$d = active$q;
+        live$d = live$q;
+        first$d = first$q;
+        second$d = second$q;
+        previous_first$d = previous_first$q;
+        previous_second$d = previous_second$q;
+        flit_ready$d = flit_ready$q;
+        position$d = position$q;
+        first_read$d = first_read$q;
+        second_read$d = second_read$q;
+        restart$d = restart$q;
+        pair_first_group$d = pair_first_group$q;
+        pair_second_group$d = pair_second_group$q;
+        last$d = last$q;
+        bad$d = bad$q;
+        pair_state$d = pair_state$q;
+        unused_inputs = |attempt$first_lane | |attempt$second_lane | |attempt$state | |attempt$writes_current | |attempt$writes_new | |attempt$tagged | |queues$overflow_current | |queues$overflow_new | |queues$popped | queues$completed | owed$emit | owed$before_start;
+        pair$first = first$q;
+        pair$second = second$q;
+        pair$previous_first = previous_first$q;
+        pair$previous_second = previous_second$q;
+        pair$flit_ready = flit_ready$q;
+        pair$position = position$q;
+        pair$first_read = first_read$q;
+        pair$second_read = second_read$q;
+        pair$restart = restart$q;
+        pair$first_group = pair_first_group$q;
+        pair$second_group = pair_second_group$q;
+        pair$last = last$q;
+        pair$bad = bad$q;
+        pair$state = pair_state$q;
+        owns_current = active$q & live$q;
+        ended_lost = active$q & attempt$completed_lost;
+        starting = ~active$q & attempt$active & (owed$none | (owed$one & ~last$q)) & pointer$fresh & ~reset;
+        going = active$q | starting;
+        ended_early = (owns_current | starting) & attempt$ends_early;
+        first_valid = queues$head_valid[pointer$first_lane];
+        second_valid = queues$head_valid[pointer$second_lane];
+        last_pair = pointer$flit_index == fifteen;
+        if (pointer$single_lane) begin
+            read_first = going & first_valid & ~pointer$phase;
+            read_second = going & first_valid & pointer$phase;
+            advance = read_second | (read_first & last_pair);
+        end
+        else begin
+            read_first = going & first_valid & (second_valid | last_pair);
+            read_second = read_first & ~last_pair;
+            advance = read_first;
+        end
+        finished = read_first & last_pair;
+        pop = 32'h0;
+        if ((read_first & (pointer$first_lane == lane_numbers$0)) | (read_second & (pointer$second_lane == lane_numbers$0))) begin
+            pop = (pop & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if ((read_first & (pointer$first_lane == lane_numbers$1)) | (read_second & (pointer$second_lane == lane_numbers$1))) begin
+            pop = (pop & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if ((read_first & (pointer$first_lane == lane_numbers$2)) | (read_second & (pointer$second_lane == lane_numbers$2))) begin
+            pop = (pop & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if ((read_first & (pointer$first_lane == lane_numbers$3)) | (read_second & (pointer$second_lane == lane_numbers$3))) begin
+            pop = (pop & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        first_offset = ((pointer$first_lane) & 7'h7f) << 32'h5;
+        second_offset = ((pointer$second_lane) & 7'h7f) << 32'h5;
+        if (read_first) begin
+            first$d = queues$heads[(first_offset)+:(32)];
+            previous_first$d = first$q;
+            previous_second$d = second$q;
+        end
+        if (read_second) begin
+            second$d = queues$heads[(second_offset)+:(32)];
+        end
+        redirect = ~going | finished | ended_early | ended_lost;
+        step$active = active$q;
+        step$redirect = redirect;
+        step$advance = advance;
+        step$read_first = read_first;
+        step$read_second = read_second;
+        active$d = going & ~finished & ~ended_early & ~ended_lost;
+        live$d = (starting | owns_current) & ~attempt$completes;
+        flit_ready$d = read_first & ~&pointer$flit_index;
+        position$d = pointer$flit_index[(32'h0)+:(4)];
+        first_read$d = read_first;
+        second_read$d = read_second;
+        restart$d = read_first & &pointer$flit_index;
+        pair_first_group$d = pointer$first_group;
+        pair_second_group$d = pointer$second_group;
+        last$d = finished | ended_early | ended_lost;
+        bad$d = ended_early | ended_lost;
+        pair_state$d = pointer$state;
+        status$pop = pop;
+        status$active = active$q;
+        status$owns_current = owns_current;
+        status$starting = starting;
+        status$finishing = last$q;
+        if (reset) begin
+            active$d = 1'b0;
+            live$d = 1'b0;
+            flit_ready$d = 1'b0;
+            first_read$d = 1'b0;
+            second_read$d = 1'b0;
+            restart$d = 1'b0;
+            last$d = 1'b0;
+        end
+    end
+    
+endmodule // ltp_deframer$reader
+
+
+module ltp_deframer$reader$active(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$reader$active
+
+
+module ltp_deframer$reader$bad(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$reader$bad
+
+
+module ltp_deframer$reader$first(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$reader$first
+
+
+module ltp_deframer$reader$first_read(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$reader$first_read
+
+
+module ltp_deframer$reader$flit_ready(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$reader$flit_ready
+
+
+module ltp_deframer$reader$last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$reader$last
+
+
+module ltp_deframer$reader$live(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$reader$live
+
+
+module ltp_deframer$reader$pair_first_group(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$reader$pair_first_group
+
+
+module ltp_deframer$reader$pair_second_group(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$reader$pair_second_group
+
+
+module ltp_deframer$reader$pair_state(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$reader$pair_state
+
+
+module ltp_deframer$reader$position(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$reader$position
+
+
+module ltp_deframer$reader$previous_first(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$reader$previous_first
+
+
+module ltp_deframer$reader$previous_second(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$reader$previous_second
+
+
+module ltp_deframer$reader$restart(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$reader$restart
+
+
+module ltp_deframer$reader$second(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$reader$second
+
+
+module ltp_deframer$reader$second_read(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$reader$second_read
+
+
+module ltp_deframer$shift(clock,reset,pair$first,pair$second,pair$previous_first,pair$previous_second,pair$flit_ready,pair$position,pair$first_read,pair$second_read,pair$restart,pair$first_group,pair$second_group,pair$last,pair$bad,pair$state,out$flit,out$valid,out$position,out$trailer,out$group_crcs,out$last,out$bad,out$state);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [31:0] pair$first;
+    input wire  [31:0] pair$second;
+    input wire  [31:0] pair$previous_first;
+    input wire  [31:0] pair$previous_second;
+    input wire  pair$flit_ready;
+    input wire  [3:0] pair$position;
+    input wire  pair$first_read;
+    input wire  pair$second_read;
+    input wire  pair$restart;
+    input wire  [1:0] pair$first_group;
+    input wire  [1:0] pair$second_group;
+    input wire  pair$last;
+    input wire  pair$bad;
+    input wire  [1:0] pair$state;
+    output reg  [64:0] out$flit;
+    output reg  out$valid;
+    output reg  [3:0] out$position;
+    output reg  [15:0] out$trailer;
+    output reg  [31:0] out$group_crcs;
+    output reg  out$last;
+    output reg  out$bad;
+    output reg  [1:0] out$state;
+    
+    // Constant declarations
+    localparam  lane_numbers$0 = 2'b0;
+    localparam  lane_numbers$1 = 2'b1;
+    localparam  lane_numbers$2 = 2'b10;
+    localparam  lane_numbers$3 = 2'b11;
+    
+    // Stub signals
+    reg  [64:0] flit$d;
+    wire  [64:0] flit$q;
+    reg  flit$clock;
+    reg  valid$d;
+    wire  valid$q;
+    reg  valid$clock;
+    reg  [3:0] position$d;
+    wire  [3:0] position$q;
+    reg  position$clock;
+    reg  [15:0] trailer$d;
+    wire  [15:0] trailer$q;
+    reg  trailer$clock;
+    reg  [7:0] group_crcs$0$d;
+    wire  [7:0] group_crcs$0$q;
+    reg  group_crcs$0$clock;
+    reg  [7:0] group_crcs$1$d;
+    wire  [7:0] group_crcs$1$q;
+    reg  group_crcs$1$clock;
+    reg  [7:0] group_crcs$2$d;
+    wire  [7:0] group_crcs$2$q;
+    reg  group_crcs$2$clock;
+    reg  [7:0] group_crcs$3$d;
+    wire  [7:0] group_crcs$3$q;
+    reg  group_crcs$3$clock;
+    reg  last$d;
+    wire  last$q;
+    reg  last$clock;
+    reg  bad$d;
+    wire  bad$q;
+    reg  bad$clock;
+    reg  [1:0] state$d;
+    wire  [1:0] state$q;
+    reg  state$clock;
+    reg  [7:0] first_step$state;
+    reg  [31:0] first_step$data;
+    wire  [7:0] first_step$next_state;
+    reg  [7:0] second_step$state;
+    reg  [31:0] second_step$data;
+    wire  [7:0] second_step$next_state;
+    
+    // Local signals
+    reg  [79:0] spanned;
+    reg  [79:0] shift8;
+    reg  [79:0] shift4;
+    reg  [79:0] shift2;
+    reg  [79:0] shift1;
+    reg  [31:0] all_groups;
+    reg  [4:0] first_group_offset;
+    reg  [4:0] second_group_offset;
+    
+    // Sub module instances
+    ltp_deframer$shift$flit flit(
+        .d(flit$d),
+        .q(flit$q),
+        .clock(flit$clock)
+    );
+    ltp_deframer$shift$valid valid(
+        .d(valid$d),
+        .q(valid$q),
+        .clock(valid$clock)
+    );
+    ltp_deframer$shift$position position(
+        .d(position$d),
+        .q(position$q),
+        .clock(position$clock)
+    );
+    ltp_deframer$shift$trailer trailer(
+        .d(trailer$d),
+        .q(trailer$q),
+        .clock(trailer$clock)
+    );
+    ltp_deframer$shift$group_crcs$0 group_crcs$0(
+        .d(group_crcs$0$d),
+        .q(group_crcs$0$q),
+        .clock(group_crcs$0$clock)
+    );
+    ltp_deframer$shift$group_crcs$1 group_crcs$1(
+        .d(group_crcs$1$d),
+        .q(group_crcs$1$q),
+        .clock(group_crcs$1$clock)
+    );
+    ltp_deframer$shift$group_crcs$2 group_crcs$2(
+        .d(group_crcs$2$d),
+        .q(group_crcs$2$q),
+        .clock(group_crcs$2$clock)
+    );
+    ltp_deframer$shift$group_crcs$3 group_crcs$3(
+        .d(group_crcs$3$d),
+        .q(group_crcs$3$q),
+        .clock(group_crcs$3$clock)
+    );
+    ltp_deframer$shift$last last(
+        .d(last$d),
+        .q(last$q),
+        .clock(last$clock)
+    );
+    ltp_deframer$shift$bad bad(
+        .d(bad$d),
+        .q(bad$q),
+        .clock(bad$clock)
+    );
+    ltp_deframer$shift$state state(
+        .d(state$d),
+        .q(state$q),
+        .clock(state$clock)
+    );
+    ltp_deframer$shift$first_step first_step(
+        .state(first_step$state),
+        .data(first_step$data),
+        .next_state(first_step$next_state)
+    );
+    ltp_deframer$shift$second_step second_step(
+        .state(second_step$state),
+        .data(second_step$data),
+        .next_state(second_step$next_state)
+    );
+    
+    // Update code
+    always @(*) begin
+        flit$clock = clock;
+        valid$clock = clock;
+        position$clock = clock;
+        trailer$clock = clock;
+        last$clock = clock;
+        bad$clock = clock;
+        state$clock = clock;
+        flit$d = flit$q;
+        valid$d = valid$q;
+        position$d = position$q;
+        trailer$d = trailer$q;
+        last$d = last$q;
+        bad$d = bad$q;
+        state$d = state$q;
+        group_crcs$0$clock = clock;
+        group_crcs$0$d = group_crcs$0$q;
+        group_crcs$1$clock = clock;
+        group_crcs$1$d = group_crcs$1$q;
+        group_crcs$2$clock = clock;
+        group_crcs$2$d = group_crcs$2$q;
+        group_crcs$3$clock = clock;
+        group_crcs$3$d = group_crcs$3$q;
+        all_groups = (((group_crcs$3$q) & 32'hffffffff) << 32'h18) | (((group_crcs$2$q) & 32'hffffffff) << 32'h10) | (((group_crcs$1$q) & 32'hffffffff) << 32'h8) | ((group_crcs$0$q) & 32'hffffffff);
+        out$flit = flit$q;
+        out$valid = valid$q;
+        out$position = position$q;
+        out$trailer = trailer$q;
+        out$group_crcs = all_groups;
+        out$last = last$q;
+        out$bad = bad$q;
+        out$state = state$q;
+        spanned = (((pair$first[(32'h0)+:(16)]) & 80'hffffffffffffffffffff) << 32'h40) | (((pair$previous_second) & 80'hffffffffffffffffffff) << 32'h20) | ((pair$previous_first) & 80'hffffffffffffffffffff);
+        shift8 = spanned;
+        if (pair$position[32'h3]) begin
+            shift8 = spanned >> 32'h8;
+        end
+        shift4 = shift8;
+        if (pair$position[32'h2]) begin
+            shift4 = shift8 >> 32'h4;
+        end
+        shift2 = shift4;
+        if (pair$position[32'h1]) begin
+            shift2 = shift4 >> 32'h2;
+        end
+        shift1 = shift2;
+        if (pair$position[32'h0]) begin
+            shift1 = shift2 >> 32'h1;
+        end
+        valid$d = pair$flit_ready;
+        if (pair$flit_ready) begin
+            flit$d = shift1[(32'h0)+:(65)];
+            position$d = pair$position;
+        end
+        if (pair$last & ~pair$bad) begin
+            trailer$d = pair$first[(32'h10)+:(16)];
+        end
+        first_step$data = pair$first;
+        second_step$data = pair$second;
+        first_group_offset = ((pair$first_group) & 5'h1f) << 32'h3;
+        second_group_offset = ((pair$second_group) & 5'h1f) << 32'h3;
+        first_step$state = all_groups[(first_group_offset)+:(8)];
+        second_step$state = all_groups[(second_group_offset)+:(8)];
+        if (pair$restart) begin
+            first_step$state = 32'h0;
+            second_step$state = 32'h0;
+        end
+        if (pair$restart) begin
+            group_crcs$0$d = 32'h0;
+        end
+        if (pair$second_read & (pair$second_group == lane_numbers$0)) begin
+            group_crcs$0$d = second_step$next_state;
+        end
+        if (pair$first_read & (pair$first_group == lane_numbers$0)) begin
+            group_crcs$0$d = first_step$next_state;
+        end
+        if (pair$restart) begin
+            group_crcs$1$d = 32'h0;
+        end
+        if (pair$second_read & (pair$second_group == lane_numbers$1)) begin
+            group_crcs$1$d = second_step$next_state;
+        end
+        if (pair$first_read & (pair$first_group == lane_numbers$1)) begin
+            group_crcs$1$d = first_step$next_state;
+        end
+        if (pair$restart) begin
+            group_crcs$2$d = 32'h0;
+        end
+        if (pair$second_read & (pair$second_group == lane_numbers$2)) begin
+            group_crcs$2$d = second_step$next_state;
+        end
+        if (pair$first_read & (pair$first_group == lane_numbers$2)) begin
+            group_crcs$2$d = first_step$next_state;
+        end
+        if (pair$restart) begin
+            group_crcs$3$d = 32'h0;
+        end
+        if (pair$second_read & (pair$second_group == lane_numbers$3)) begin
+            group_crcs$3$d = second_step$next_state;
+        end
+        if (pair$first_read & (pair$first_group == lane_numbers$3)) begin
+            group_crcs$3$d = first_step$next_state;
+        end
+        last$d = pair$last;
+        bad$d = pair$bad;
+        state$d = pair$state;
+        if (reset) begin
+            valid$d = 1'b0;
+            last$d = 1'b0;
+        end
+    end
+    
+endmodule // ltp_deframer$shift
+
+
+module ltp_deframer$shift$bad(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$shift$bad
+
+
+module ltp_deframer$shift$first_step(state,data,next_state);
+    
+    // Module arguments
+    input wire  [7:0] state;
+    input wire  [31:0] data;
+    output reg  [7:0] next_state;
+    
+    // Constant declarations
+    localparam  state_masks$0 = 8'hd0;
+    localparam  state_masks$1 = 8'h71;
+    localparam  state_masks$2 = 8'h33;
+    localparam  state_masks$3 = 8'h66;
+    localparam  state_masks$4 = 8'hcd;
+    localparam  state_masks$5 = 8'h9a;
+    localparam  state_masks$6 = 8'h34;
+    localparam  state_masks$7 = 8'h68;
+    localparam  data_masks$0 = 32'hd0ad51c1;
+    localparam  data_masks$1 = 32'h71f7f243;
+    localparam  data_masks$2 = 32'h3342b547;
+    localparam  data_masks$3 = 32'h66856a8e;
+    localparam  data_masks$4 = 32'hcd0ad51c;
+    localparam  data_masks$5 = 32'h9a15aa38;
+    localparam  data_masks$6 = 32'h342b5470;
+    localparam  data_masks$7 = 32'h6856a8e0;
+    localparam  offset = 8'h0;
+    localparam  zero = 8'h0;
+    
+    // Local signals
+    reg  [7:0] nodes$0;
+    reg  [7:0] nodes$1;
+    reg  [7:0] nodes$2;
+    reg  [7:0] nodes$3;
+    reg  [7:0] nodes$4;
+    reg  [7:0] nodes$5;
+    reg  [7:0] nodes$6;
+    reg  [7:0] nodes$7;
+    reg  [7:0] nodes$8;
+    reg  [7:0] nodes$9;
+    reg  [7:0] nodes$10;
+    reg  [7:0] nodes$11;
+    reg  [7:0] nodes$12;
+    reg  [7:0] nodes$13;
+    reg  [7:0] nodes$14;
+    
+    // Update code
+    always @(*) begin
+        nodes$0 = (zero & ~(1 << (0)) | (((^(state & state_masks$0)) ^ (^(data & data_masks$0))) << (0)));
+        nodes$1 = (zero & ~(1 << (1)) | (((^(state & state_masks$1)) ^ (^(data & data_masks$1))) << (1)));
+        nodes$2 = (zero & ~(1 << (2)) | (((^(state & state_masks$2)) ^ (^(data & data_masks$2))) << (2)));
+        nodes$3 = (zero & ~(1 << (3)) | (((^(state & state_masks$3)) ^ (^(data & data_masks$3))) << (3)));
+        nodes$4 = (zero & ~(1 << (4)) | (((^(state & state_masks$4)) ^ (^(data & data_masks$4))) << (4)));
+        nodes$5 = (zero & ~(1 << (5)) | (((^(state & state_masks$5)) ^ (^(data & data_masks$5))) << (5)));
+        nodes$6 = (zero & ~(1 << (6)) | (((^(state & state_masks$6)) ^ (^(data & data_masks$6))) << (6)));
+        nodes$7 = (zero & ~(1 << (7)) | (((^(state & state_masks$7)) ^ (^(data & data_masks$7))) << (7)));
+        nodes$8 = nodes$0 | nodes$1;
+        nodes$9 = nodes$2 | nodes$3;
+        nodes$10 = nodes$4 | nodes$5;
+        nodes$11 = nodes$6 | nodes$7;
+        nodes$12 = nodes$8 | nodes$9;
+        nodes$13 = nodes$10 | nodes$11;
+        nodes$14 = nodes$12 | nodes$13;
+        next_state = nodes$14 ^ offset;
+    end
+    
+endmodule // ltp_deframer$shift$first_step
+
+
+module ltp_deframer$shift$flit(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$shift$flit
+
+
+module ltp_deframer$shift$group_crcs$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$shift$group_crcs$0
+
+
+module ltp_deframer$shift$group_crcs$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$shift$group_crcs$1
+
+
+module ltp_deframer$shift$group_crcs$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$shift$group_crcs$2
+
+
+module ltp_deframer$shift$group_crcs$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$shift$group_crcs$3
+
+
+module ltp_deframer$shift$last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$shift$last
+
+
+module ltp_deframer$shift$position(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$shift$position
+
+
+module ltp_deframer$shift$second_step(state,data,next_state);
+    
+    // Module arguments
+    input wire  [7:0] state;
+    input wire  [31:0] data;
+    output reg  [7:0] next_state;
+    
+    // Constant declarations
+    localparam  state_masks$0 = 8'hd0;
+    localparam  state_masks$1 = 8'h71;
+    localparam  state_masks$2 = 8'h33;
+    localparam  state_masks$3 = 8'h66;
+    localparam  state_masks$4 = 8'hcd;
+    localparam  state_masks$5 = 8'h9a;
+    localparam  state_masks$6 = 8'h34;
+    localparam  state_masks$7 = 8'h68;
+    localparam  data_masks$0 = 32'hd0ad51c1;
+    localparam  data_masks$1 = 32'h71f7f243;
+    localparam  data_masks$2 = 32'h3342b547;
+    localparam  data_masks$3 = 32'h66856a8e;
+    localparam  data_masks$4 = 32'hcd0ad51c;
+    localparam  data_masks$5 = 32'h9a15aa38;
+    localparam  data_masks$6 = 32'h342b5470;
+    localparam  data_masks$7 = 32'h6856a8e0;
+    localparam  offset = 8'h0;
+    localparam  zero = 8'h0;
+    
+    // Local signals
+    reg  [7:0] nodes$0;
+    reg  [7:0] nodes$1;
+    reg  [7:0] nodes$2;
+    reg  [7:0] nodes$3;
+    reg  [7:0] nodes$4;
+    reg  [7:0] nodes$5;
+    reg  [7:0] nodes$6;
+    reg  [7:0] nodes$7;
+    reg  [7:0] nodes$8;
+    reg  [7:0] nodes$9;
+    reg  [7:0] nodes$10;
+    reg  [7:0] nodes$11;
+    reg  [7:0] nodes$12;
+    reg  [7:0] nodes$13;
+    reg  [7:0] nodes$14;
+    
+    // Update code
+    always @(*) begin
+        nodes$0 = (zero & ~(1 << (0)) | (((^(state & state_masks$0)) ^ (^(data & data_masks$0))) << (0)));
+        nodes$1 = (zero & ~(1 << (1)) | (((^(state & state_masks$1)) ^ (^(data & data_masks$1))) << (1)));
+        nodes$2 = (zero & ~(1 << (2)) | (((^(state & state_masks$2)) ^ (^(data & data_masks$2))) << (2)));
+        nodes$3 = (zero & ~(1 << (3)) | (((^(state & state_masks$3)) ^ (^(data & data_masks$3))) << (3)));
+        nodes$4 = (zero & ~(1 << (4)) | (((^(state & state_masks$4)) ^ (^(data & data_masks$4))) << (4)));
+        nodes$5 = (zero & ~(1 << (5)) | (((^(state & state_masks$5)) ^ (^(data & data_masks$5))) << (5)));
+        nodes$6 = (zero & ~(1 << (6)) | (((^(state & state_masks$6)) ^ (^(data & data_masks$6))) << (6)));
+        nodes$7 = (zero & ~(1 << (7)) | (((^(state & state_masks$7)) ^ (^(data & data_masks$7))) << (7)));
+        nodes$8 = nodes$0 | nodes$1;
+        nodes$9 = nodes$2 | nodes$3;
+        nodes$10 = nodes$4 | nodes$5;
+        nodes$11 = nodes$6 | nodes$7;
+        nodes$12 = nodes$8 | nodes$9;
+        nodes$13 = nodes$10 | nodes$11;
+        nodes$14 = nodes$12 | nodes$13;
+        next_state = nodes$14 ^ offset;
+    end
+    
+endmodule // ltp_deframer$shift$second_step
+
+
+module ltp_deframer$shift$state(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$shift$state
+
+
+module ltp_deframer$shift$trailer(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$shift$trailer
+
+
+module ltp_deframer$shift$valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$shift$valid
+
+
+module ltp_deframer$writer(clock,reset,beat$data,beat$mask,beat$mask_changed,beat$lane_count,beat$logical_lanes,beat$next_lanes,beat$breaking_lanes,beat$any_valid,beat$new_attempt,beat$new_lanes,beat$new_remaining,beat$new_first_lane,beat$new_second_lane,beat$new_state,beat$short_attempts,beat$stray_lanes,beat$missing_if_needed,beat$missing_lanes,queues$heads,queues$head_valid,queues$overflow_current,queues$overflow_new,queues$popped,queues$completed,attempt$active,attempt$first_lane,attempt$second_lane,attempt$state,attempt$completes,attempt$ends_early,attempt$completed_lost,attempt$writes_current,attempt$writes_new,attempt$tagged,lane_missing,stray);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [127:0] beat$data;
+    input wire  [3:0] beat$mask;
+    input wire  beat$mask_changed;
+    input wire  [2:0] beat$lane_count;
+    input wire  [7:0] beat$logical_lanes;
+    input wire  [7:0] beat$next_lanes;
+    input wire  [3:0] beat$breaking_lanes;
+    input wire  beat$any_valid;
+    input wire  beat$new_attempt;
+    input wire  [3:0] beat$new_lanes;
+    input wire  [5:0] beat$new_remaining;
+    input wire  [1:0] beat$new_first_lane;
+    input wire  [1:0] beat$new_second_lane;
+    input wire  [1:0] beat$new_state;
+    input wire  [2:0] beat$short_attempts;
+    input wire  [3:0] beat$stray_lanes;
+    input wire  [3:0] beat$missing_if_needed;
+    input wire  [3:0] beat$missing_lanes;
+    input wire  [127:0] queues$heads;
+    input wire  [3:0] queues$head_valid;
+    input wire  [3:0] queues$overflow_current;
+    input wire  [3:0] queues$overflow_new;
+    input wire  [3:0] queues$popped;
+    input wire  queues$completed;
+    output reg  attempt$active;
+    output reg  [1:0] attempt$first_lane;
+    output reg  [1:0] attempt$second_lane;
+    output reg  [1:0] attempt$state;
+    output reg  attempt$completes;
+    output reg  attempt$ends_early;
+    output reg  attempt$completed_lost;
+    output reg  [3:0] attempt$writes_current;
+    output reg  [3:0] attempt$writes_new;
+    output reg  [3:0] attempt$tagged;
+    output reg  [3:0] lane_missing;
+    output reg  stray;
+    
+    // Stub signals
+    reg  active$d;
+    wire  active$q;
+    reg  active$clock;
+    reg  lost_xfr$d;
+    wire  lost_xfr$q;
+    reg  lost_xfr$clock;
+    reg  [5:0] remaining$d;
+    wire  [5:0] remaining$q;
+    reg  remaining$clock;
+    reg  [3:0] needed$d;
+    wire  [3:0] needed$q;
+    reg  needed$clock;
+    reg  last_beat$d;
+    wire  last_beat$q;
+    reg  last_beat$clock;
+    reg  [1:0] first_lane$d;
+    wire  [1:0] first_lane$q;
+    reg  first_lane$clock;
+    reg  [1:0] second_lane$d;
+    wire  [1:0] second_lane$q;
+    reg  second_lane$clock;
+    reg  [1:0] state$d;
+    wire  [1:0] state$q;
+    reg  state$clock;
+    reg  [3:0] lane_missing_event$d;
+    wire  [3:0] lane_missing_event$q;
+    reg  lane_missing_event$clock;
+    reg  stray_event$d;
+    wire  stray_event$q;
+    reg  stray_event$clock;
+    
+    // Local signals
+    reg  overflow_live;
+    reg  still_active;
+    reg  broken;
+    reg  takes_beat;
+    reg  last_lost;
+    reg  [3:0] needed_now;
+    reg  [5:0] remaining_after;
+    reg  last_next;
+    reg  [3:0] last_lanes;
+    reg  [1:0] logical;
+    reg  completes;
+    reg  ends_early;
+    reg  [3:0] writes_current;
+    reg  [3:0] writes_new;
+    reg  unused_inputs;
+    
+    // Sub module instances
+    ltp_deframer$writer$active active(
+        .d(active$d),
+        .q(active$q),
+        .clock(active$clock)
+    );
+    ltp_deframer$writer$lost_xfr lost_xfr(
+        .d(lost_xfr$d),
+        .q(lost_xfr$q),
+        .clock(lost_xfr$clock)
+    );
+    ltp_deframer$writer$remaining remaining(
+        .d(remaining$d),
+        .q(remaining$q),
+        .clock(remaining$clock)
+    );
+    ltp_deframer$writer$needed needed(
+        .d(needed$d),
+        .q(needed$q),
+        .clock(needed$clock)
+    );
+    ltp_deframer$writer$last_beat last_beat(
+        .d(last_beat$d),
+        .q(last_beat$q),
+        .clock(last_beat$clock)
+    );
+    ltp_deframer$writer$first_lane first_lane(
+        .d(first_lane$d),
+        .q(first_lane$q),
+        .clock(first_lane$clock)
+    );
+    ltp_deframer$writer$second_lane second_lane(
+        .d(second_lane$d),
+        .q(second_lane$q),
+        .clock(second_lane$clock)
+    );
+    ltp_deframer$writer$state state(
+        .d(state$d),
+        .q(state$q),
+        .clock(state$clock)
+    );
+    ltp_deframer$writer$lane_missing_event lane_missing_event(
+        .d(lane_missing_event$d),
+        .q(lane_missing_event$q),
+        .clock(lane_missing_event$clock)
+    );
+    ltp_deframer$writer$stray_event stray_event(
+        .d(stray_event$d),
+        .q(stray_event$q),
+        .clock(stray_event$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        active$clock = clock;
+        lost_xfr$clock = clock;
+        remaining$clock = clock;
+        needed$clock = clock;
+        last_beat$clock = clock;
+        first_lane$clock = clock;
+        second_lane$clock = clock;
+        state$clock = clock;
+        lane_missing_event$clock = clock;
+        stray_event$clock = clock;
+        active$d = active$q;
+        lost_xfr$d = lost_xfr$q;
+        remaining$d = remaining$q;
+        needed$d = needed$q;
+        last_beat$d = last_beat$q;
+        first_lane$d = first_lane$q;
+        second_lane$d = second_lane$q;
+        state$d = state$q;
+        lane_missing_event$d = lane_missing_event$q;
+        stray_event$d = stray_event$q;
+        unused_inputs = |beat$data | |beat$next_lanes | |beat$short_attempts | |queues$heads | |queues$head_valid;
+        attempt$active = active$q;
+        attempt$first_lane = first_lane$q;
+        attempt$second_lane = second_lane$q;
+        attempt$state = state$q;
+        lane_missing = lane_missing_event$q;
+        stray = stray_event$q;
+        overflow_live = |(queues$overflow_new & ~queues$popped) | (|(queues$overflow_current & ~queues$popped) & ~queues$completed);
+        attempt$completed_lost = |(queues$overflow_current & ~queues$popped) & queues$completed;
+        still_active = active$q & ~beat$mask_changed;
+        broken = |(needed$q & beat$breaking_lanes);
+        takes_beat = still_active & beat$any_valid & ~broken;
+        last_lost = last_beat$q & (lost_xfr$q | overflow_live);
+        completes = takes_beat & last_beat$q & ~last_lost;
+        ends_early = (still_active & beat$any_valid & broken) | (active$q & beat$mask_changed) | (takes_beat & last_lost);
+        writes_current = 32'h0;
+        if (takes_beat & ~last_lost) begin
+            writes_current = needed$q;
+        end
+        writes_new = 32'h0;
+        if (beat$new_attempt) begin
+            writes_new = beat$new_lanes;
+        end
+        attempt$tagged = writes_new;
+        if (~last_beat$q) begin
+            attempt$tagged = writes_new | writes_current;
+        end
+        needed_now = 32'h0;
+        if (still_active) begin
+            needed_now = needed$q;
+        end
+        lane_missing_event$d = beat$missing_lanes | (needed_now & beat$missing_if_needed);
+        stray_event$d = |(beat$stray_lanes & ~needed_now);
+        remaining_after = remaining$q - ((beat$lane_count) & 6'h3f);
+        last_next = remaining_after <= ((beat$lane_count) & 6'h3f);
+        last_lanes = 32'h0;
+        logical = beat$logical_lanes[(32'h2 * 0)+:(2)];
+        if (beat$mask[0] & (((logical) & 3'h7) < remaining_after[(32'h0)+:(3)])) begin
+            last_lanes = (last_lanes & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        logical = beat$logical_lanes[(32'h2 * 1)+:(2)];
+        if (beat$mask[1] & (((logical) & 3'h7) < remaining_after[(32'h0)+:(3)])) begin
+            last_lanes = (last_lanes & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        logical = beat$logical_lanes[(32'h2 * 2)+:(2)];
+        if (beat$mask[2] & (((logical) & 3'h7) < remaining_after[(32'h0)+:(3)])) begin
+            last_lanes = (last_lanes & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        logical = beat$logical_lanes[(32'h2 * 3)+:(2)];
+        if (beat$mask[3] & (((logical) & 3'h7) < remaining_after[(32'h0)+:(3)])) begin
+            last_lanes = (last_lanes & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if (takes_beat) begin
+            remaining$d = remaining_after;
+            last_beat$d = last_next;
+            if (last_next) begin
+                needed$d = last_lanes;
+            end
+        end
+        lost_xfr$d = lost_xfr$q | overflow_live;
+        if (completes | ends_early) begin
+            active$d = 1'b0;
+        end
+        if (beat$new_attempt) begin
+            active$d = 1'b1;
+            lost_xfr$d = 1'b0;
+            remaining$d = beat$new_remaining;
+            needed$d = beat$mask;
+            last_beat$d = 1'b0;
+            first_lane$d = beat$new_first_lane;
+            second_lane$d = beat$new_second_lane;
+            state$d = beat$new_state;
+        end
+        attempt$completes = completes;
+        attempt$ends_early = ends_early;
+        attempt$writes_current = writes_current;
+        attempt$writes_new = writes_new;
+        if (reset) begin
+            active$d = 1'b0;
+            lane_missing_event$d = 32'h0;
+            stray_event$d = 1'b0;
+        end
+    end
+    
+endmodule // ltp_deframer$writer
+
+
+module ltp_deframer$writer$active(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$writer$active
+
+
+module ltp_deframer$writer$first_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$writer$first_lane
+
+
+module ltp_deframer$writer$lane_missing_event(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$writer$lane_missing_event
+
+
+module ltp_deframer$writer$last_beat(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$writer$last_beat
+
+
+module ltp_deframer$writer$lost_xfr(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$writer$lost_xfr
+
+
+module ltp_deframer$writer$needed(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$writer$needed
+
+
+module ltp_deframer$writer$remaining(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -3722,4 +4814,61 @@ module ltp_deframer$w_rem(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_deframer$w_rem
+endmodule // ltp_deframer$writer$remaining
+
+
+module ltp_deframer$writer$second_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$writer$second_lane
+
+
+module ltp_deframer$writer$state(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$writer$state
+
+
+module ltp_deframer$writer$stray_event(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_deframer$writer$stray_event

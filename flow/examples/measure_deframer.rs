@@ -6,7 +6,7 @@
 //!
 //! Prints LUTs, flip-flops, block RAMs and the median Fmax of five nextpnr seeds (HX8K).
 use anyhow::{Context, Result};
-use hdl::llp::ltp_deframer::LtpDeframer;
+use hdl::llp::deframer::LtpDeframer;
 use std::path::PathBuf;
 
 fn main() -> Result<()> {

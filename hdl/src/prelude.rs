@@ -11,7 +11,7 @@ pub use crate::fifo::{
 };
 pub use crate::flit_decoder::FlitDecoder;
 pub use crate::lfsr::Lfsr32;
-pub use crate::llp::ltp_deframer::LtpDeframer;
+pub use crate::llp::deframer::LtpDeframer;
 pub use crate::llp::ltp_striper::LtpStriper;
 pub use crate::skid_buffer::SkidBuffer;
 pub use crate::stream::{StreamSink, StreamSource};

@@ -169,7 +169,7 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
             "LTP words (16 flits + trailer) to beats on the active lanes, rotating as in the link digest",
         )?,
         emit(
-            crate::llp::ltp_deframer::LtpDeframer::new(),
+            crate::llp::deframer::LtpDeframer::new(),
             "ltp_deframer",
             "lane beats back to LTP flits, with the CRC-14 difference, sequence state and per-group CRC-8s of each LTP",
         )?,

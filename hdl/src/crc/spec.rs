@@ -93,7 +93,7 @@ pub const CRC32: CrcSpec = CrcSpec {
 };
 
 /// CRC-8/SMBUS (poly 0x07, init 0, not reflected, xorout 0, check 0xF4): the per-XFR-group
-/// CRC of the link receiver (`hdl::llp::ltp_deframer`), one 32-bit XFR per step. Not reflected,
+/// CRC of the link receiver (`hdl::llp::deframer`), one 32-bit XFR per step. Not reflected,
 /// so in a word step bit 31 goes first (see the module documentation).
 pub const CRC8: CrcSpec = CrcSpec {
     name: "CRC-8/SMBUS",

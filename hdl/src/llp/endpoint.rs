@@ -5,10 +5,12 @@
 //! tx_vcs -> TxClassifier -> SkidBuffer per VC -> TxLink -> LtpStriper -> lanes_out
 //! lanes_in -> LtpDeframer -> RxLink -> RxDelivery (staging, VC demux, PacketBuffer per VC) -> rx_vcs
 //! ```
-//! `TxLink` and `RxLink` of the same endpoint talk through plain wires: the receiver hands the
-//! far end's requests (retry, echo, lane mask, returned credits) to the transmitter, and asks
-//! it to send its own (retry request with lane mask, echo); the receive buffers' freed slots
-//! become credits the transmitter owes.
+//! `TxLink` and `RxLink` of the same endpoint talk through one bundle
+//! ([`LinkRequestsSource`](super::link_requests::LinkRequestsSource)): the receiver hands the
+//! far end's requests (retry, echo, lane mask) to the transmitter, and asks it to send its own
+//! (retry request with lane mask, echo); beside it, per VC, the credits the far end returned
+//! and the receive buffers' freed slots, which become credits the transmitter owes. The
+//! deframer hands the receiver one bundle too ([`DeframedSource`]).
 //!
 //! Guarantees (shown by the two-endpoint bench on Verilator): within a VC every flit the core
 //! hands to `tx_vcs` leaves the far end's `rx_vcs` exactly once, in order and unchanged,
@@ -24,8 +26,9 @@
 //! Parameters: `RAW` replay address bits (log2(replay LTPs) + 4) and `D` slots of each VC
 //! buffer with its widths `AW`, `CW`; use [`llp_endpoint!`](crate::llp_endpoint). Credit counts
 //! are [`CREDIT_BITS`] wide whatever the buffer size. Elaboration values: [`EndpointParams`].
+use super::deframer::{DeframedSource, LtpDeframer};
 use super::lane_channel::{LaneChannelIn, LaneChannelOut};
-use super::ltp_deframer::LtpDeframer;
+use super::link_requests::LinkRequestsSource;
 use super::ltp_striper::LtpStriper;
 use super::rx_delivery::RxDelivery;
 use super::rx_link::RxLink;
@@ -256,9 +259,7 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize> Logic
             self.queues[v].sink.valid.next = self.tx_vcs[v].valid.val();
             self.queues[v].sink.data.next = self.classify[v].word.val();
             self.tx_vcs[v].ready.next = self.queues[v].sink.ready.val();
-            self.tx.sinks[v].valid.next = self.queues[v].source.valid.val();
-            self.tx.sinks[v].data.next = self.queues[v].source.data.val();
-            self.queues[v].source.ready.next = self.tx.sinks[v].ready.val();
+            StreamSource::<Bits<Q_BITS>>::join(&mut self.queues[v].source, &mut self.tx.sinks[v]);
             self.tx.got_credits[v].next = self.rx.got_credits[v].val();
             self.tx.freed[v].next = self.delivery.freed[v].val();
             self.credits[v].next = self.tx.credits[v].val();
@@ -269,46 +270,22 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize> Logic
         self.tx.clock.next = self.clock.val();
         self.tx.reset.next = self.reset.val();
         self.tx.interleave.next = self.interleave.val();
-        self.tx.got_retry.next = self.rx.got_retry.val();
-        self.tx.got_retry_seq.next = self.rx.got_retry_seq.val();
-        self.tx.got_echo.next = self.rx.got_echo.val();
-        self.tx.got_echo_seq.next = self.rx.got_echo_seq.val();
-        self.tx.got_mask.next = self.rx.got_mask.val();
-        self.tx.got_mask_val.next = self.rx.got_mask_val.val();
-        self.tx.send_retry.next = self.rx.send_retry.val();
-        self.tx.send_echo.next = self.rx.send_echo.val();
-        self.tx.rx_expect.next = self.rx.expect_seq.val();
-        self.tx.rx_mask.next = self.rx.mask.val();
+        LinkRequestsSource::join(&mut self.rx.to_tx, &mut self.tx.from_rx);
         self.tx.striper_idle.next = self.striper.idle.val();
         self.striper.clock.next = self.clock.val();
         self.striper.reset.next = self.reset.val();
-        self.striper.sink.valid.next = self.tx.out.valid.val();
-        self.striper.sink.data.next = self.tx.out.data.val();
-        self.tx.out.ready.next = self.striper.sink.ready.val();
+        StreamSource::<Bits<FLIT_BITS>>::join(&mut self.tx.out, &mut self.striper.sink);
         self.striper.mask.next = self.tx.mask.val();
-        self.lanes_out.valid.next = self.striper.lanes.valid.val();
-        self.lanes_out.start.next = self.striper.lanes.start.val();
-        self.lanes_out.data.next = self.striper.lanes.data.val();
+        LaneChannelOut::link(&mut self.lanes_out, &mut self.striper.lanes);
 
         // Receive: deframer, protocol, delivery.
         self.deframer.clock.next = self.clock.val();
         self.deframer.reset.next = self.reset.val();
-        self.deframer.lanes.valid.next = self.lanes_in.valid.val();
-        self.deframer.lanes.start.next = self.lanes_in.start.val();
-        self.deframer.lanes.data.next = self.lanes_in.data.val();
-        self.deframer.mask.next = self.rx.mask.val();
+        LaneChannelIn::link(&mut self.lanes_in, &mut self.deframer.lanes);
+        self.deframer.mask.next = self.rx.to_tx.mask.val();
         self.rx.clock.next = self.clock.val();
         self.rx.reset.next = self.reset.val();
-        self.rx.flit.next = self.deframer.flit.val();
-        self.rx.flit_valid.next = self.deframer.flit_valid.val();
-        self.rx.flit_pos.next = self.deframer.flit_pos.val();
-        self.rx.ltp_end.next = self.deframer.end_valid.val();
-        self.rx.end_intact.next = self.deframer.end_intact.val();
-        self.rx.end_crc_diff.next = self.deframer.end_crc_diff.val();
-        self.rx.end_state.next = self.deframer.end_state.val();
-        self.rx.end_gcrc.next = self.deframer.end_gcrc.val();
-        self.rx.lane_missing.next = self.deframer.lane_missing.val();
-        self.rx.stray.next = self.deframer.stray.val();
+        DeframedSource::join(&mut self.deframer.out, &mut self.rx.deframed);
         self.rx.lane_threshold.next = self.lane_threshold.val();
         self.rx.lane_window.next = self.lane_window.val();
         self.delivery.clock.next = self.clock.val();
@@ -325,10 +302,10 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize> Logic
 
         // Status.
         self.tx_mask.next = self.tx.mask.val();
-        self.rx_mask.next = self.rx.mask.val();
+        self.rx_mask.next = self.rx.to_tx.mask.val();
         self.tx_lanes.bits.next = self.tx.mask.val();
         self.tx_width.next = self.tx_lanes.count.val();
-        self.rx_lanes.bits.next = self.rx.mask.val();
+        self.rx_lanes.bits.next = self.rx.to_tx.mask.val();
         self.rx_width.next = self.rx_lanes.count.val();
         self.link_up.next = self.rx.link_up.val();
         self.ltps_sent.next = self.tx.ltps_sent.val();

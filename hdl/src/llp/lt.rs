@@ -10,6 +10,11 @@
 //! flit 0; the only LT flits they carry are [`LtCode::RndTripMrkr`] and [`LtCode::RndTripEcho`].
 use crate::formats::flit::{CODE, CTRL_ORIG};
 use crate::formats::ControlCode;
+use rust_hdl::prelude::{Bits, Constant};
+
+/// Bits of the command in the control code: the low five ([`ControlCode::LinkTransfer`] is
+/// `0x20 | command`).
+pub const LT_CODE_BITS: usize = 5;
 
 /// The link-transfer commands (the low five bits of the control code).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,6 +43,20 @@ impl LtCode {
         LtCode::LaneMask,
         LtCode::Null,
     ];
+
+    /// The command as hardware compares it: the low [`LT_CODE_BITS`] bits of the control code.
+    pub fn constant(self) -> Constant<Bits<LT_CODE_BITS>> {
+        Constant::new((self as u64).into())
+    }
+
+    /// The command of a control code's value, `None` for another kind of control code or a
+    /// reserved command.
+    pub fn from_control_code(code: u8) -> Option<LtCode> {
+        match ControlCode::from_code(code)? {
+            ControlCode::LinkTransfer(c) => LtCode::from_bits(c),
+            _ => None,
+        }
+    }
 
     /// The code for a value of the low five bits, `None` if reserved.
     pub fn from_bits(c: u8) -> Option<LtCode> {

@@ -1,16 +1,18 @@
 //! The link layer (LLP): LTPs, lane striping, replay, credits, lane removal.
 //! Design: `docs/llp-design.md`. Blocks: the LTP layout and lane mapping ([`ltp`]), the
 //! link-transfer commands ([`lt`]), the lane channel ([`lane_channel`]), the transmit gearbox
-//! ([`ltp_striper`]), the receive gearbox ([`ltp_deframer`]), the transmitter ([`tx_link`]),
+//! ([`ltp_striper`]), the receive gearbox ([`deframer`]), the transmitter ([`tx_link`]), the
+//! receiver's requests to its transmitter ([`link_requests`]),
 //! the receive protocol ([`rx_link`]), the staging buffer ([`commit_fifo`]), the per-VC
 //! receive buffer with dirty-packet discard ([`packet_buffer`]), the receive delivery path
 //! ([`rx_delivery`]) and the whole endpoint ([`endpoint`]).
 pub mod commit_fifo;
+pub mod deframer;
 pub mod endpoint;
 pub mod lane_channel;
+pub mod link_requests;
 pub mod lt;
 pub mod ltp;
-pub mod ltp_deframer;
 pub mod ltp_striper;
 pub mod packet_buffer;
 pub mod regs;

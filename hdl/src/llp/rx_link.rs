@@ -1,5 +1,5 @@
 //! Receive-side protocol of a link endpoint (`docs/llp-design.md`, "Receiver" items 3-5 and
-//! 7): takes the flits and LTP verdicts of an [`LtpDeframer`](super::ltp_deframer::LtpDeframer),
+//! 7): takes the flits and LTP verdicts of an [`LtpDeframer`](super::deframer::LtpDeframer),
 //! decides which LTPs are delivered, runs the retry protocol, names bad lanes and removes them.
 //!
 //! **Per LTP.** Flit 0 tells a null LTP (an LT flit, see [`super::lt`]) from a normal one. Data
@@ -42,6 +42,9 @@
 //! deframer, reset with this block, delivers nothing before a flit 0.
 //! Parameter: `CW` credit width; elaboration values: the number of VCs, initial lane mask,
 //! `retry_timeout`.
+use super::deframer::DeframedSink;
+use super::link_requests::LinkRequestsSource;
+use super::lt::{LtCode, LT_CODE_BITS};
 use crate::crc::CRC8;
 use crate::flit_decoder::FlitDecoder;
 use crate::formats::FLIT_BITS;
@@ -54,28 +57,8 @@ pub struct RxLink<const CW: usize> {
     pub clock: Signal<In, Clock>,
     /// Synchronous reset: sequence numbers 0, all lanes of the initial mask.
     pub reset: Signal<In, bool>,
-    /// Flit of the LTP in progress (from the deframer).
-    pub flit: Signal<In, Bits<FLIT_BITS>>,
-    /// `flit` is valid.
-    pub flit_valid: Signal<In, bool>,
-    /// Position of `flit` in its LTP.
-    pub flit_pos: Signal<In, Bits<4>>,
-    /// An LTP attempt ended.
-    pub ltp_end: Signal<In, bool>,
-    /// It arrived whole and in order with the right state.
-    pub end_intact: Signal<In, bool>,
-    /// Its computed CRC-14 XOR its trailer CRC.
-    pub end_crc_diff: Signal<In, Bits<14>>,
-    /// Logical lane of its first XFR.
-    pub end_state: Signal<In, Bits<2>>,
-    /// Its per-group CRC-8s.
-    pub end_gcrc: Signal<In, Bits<32>>,
-    /// Physical lanes that dropped a transfer.
-    pub lane_missing: Signal<In, Bits<4>>,
-    /// Transfers outside any LTP.
-    pub stray: Signal<In, bool>,
-    /// Active physical lanes (to the deframer, and to the far transmitter via `LaneMask`).
-    pub mask: Signal<Out, Bits<4>>,
+    /// Flits, ends and lane events from the deframer.
+    pub deframed: DeframedSink,
     /// Write a data flit to the staging buffer.
     pub wr_valid: Signal<Out, bool>,
     /// The data flit.
@@ -84,26 +67,11 @@ pub struct RxLink<const CW: usize> {
     pub commit: Signal<Out, bool>,
     /// Discard the flits written since the last commit, before this cycle.
     pub rollback: Signal<Out, bool>,
-    /// The far end asks for a replay from `got_retry_seq`.
-    pub got_retry: Signal<Out, bool>,
-    /// Sequence number of `got_retry`.
-    pub got_retry_seq: Signal<Out, Bits<16>>,
-    /// The far end delivered every LTP below `got_echo_seq`.
-    pub got_echo: Signal<Out, bool>,
-    /// Sequence number of `got_echo`.
-    pub got_echo_seq: Signal<Out, Bits<16>>,
-    /// The far end asks us to send on `got_mask_val`.
-    pub got_mask: Signal<Out, bool>,
-    /// Lane mask of `got_mask`.
-    pub got_mask_val: Signal<Out, Bits<4>>,
+    /// The far end's requests and ours, to the transmitter (its lane mask goes to the
+    /// deframer too).
+    pub to_tx: LinkRequestsSource,
     /// Credits returned per VC (zero when none).
     pub got_credits: Vec<Signal<Out, Bits<CW>>>,
-    /// Ask the transmitter for `RetryReq(expect)` and `LaneMask(mask)`.
-    pub send_retry: Signal<Out, bool>,
-    /// Ask the transmitter for `RndTripEcho(expect)`.
-    pub send_echo: Signal<Out, bool>,
-    /// Next expected sequence number.
-    pub expect_seq: Signal<Out, Bits<16>>,
     /// Lane errors before a lane is removed (0: never remove).
     pub lane_threshold: Signal<In, Bits<8>>,
     /// Cycles of the lane error window.
@@ -172,6 +140,12 @@ pub struct RxLink<const CW: usize> {
     c_retries: DFF<Bits<16>>,
     c_removed: DFF<Bits<3>>,
     init_mask: Constant<Bits<4>>,
+    /// The link-transfer commands this block acts on ([`LtCode`]).
+    code_retry_req: Constant<Bits<LT_CODE_BITS>>,
+    code_retry_mrkr: Constant<Bits<LT_CODE_BITS>>,
+    code_rt_mrkr: Constant<Bits<LT_CODE_BITS>>,
+    code_rt_echo: Constant<Bits<LT_CODE_BITS>>,
+    code_lane_mask: Constant<Bits<LT_CODE_BITS>>,
     init_lanes: Constant<Bits<3>>,
     retry_timeout: Constant<Bits<16>>,
     marker_window: Constant<Bits<16>>,
@@ -227,31 +201,13 @@ impl<const CW: usize> RxLink<CW> {
         Self {
             clock: Default::default(),
             reset: Default::default(),
-            flit: Default::default(),
-            flit_valid: Default::default(),
-            flit_pos: Default::default(),
-            ltp_end: Default::default(),
-            end_intact: Default::default(),
-            end_crc_diff: Default::default(),
-            end_state: Default::default(),
-            end_gcrc: Default::default(),
-            lane_missing: Default::default(),
-            stray: Default::default(),
-            mask: Default::default(),
+            deframed: Default::default(),
             wr_valid: Default::default(),
             wr_data: Default::default(),
             commit: Default::default(),
             rollback: Default::default(),
-            got_retry: Default::default(),
-            got_retry_seq: Default::default(),
-            got_echo: Default::default(),
-            got_echo_seq: Default::default(),
-            got_mask: Default::default(),
-            got_mask_val: Default::default(),
+            to_tx: Default::default(),
             got_credits: (0..vcs).map(|_| Default::default()).collect(),
-            send_retry: Default::default(),
-            send_echo: Default::default(),
-            expect_seq: Default::default(),
             lane_threshold: Default::default(),
             lane_window: Default::default(),
             ltps_good: Default::default(),
@@ -306,6 +262,11 @@ impl<const CW: usize> RxLink<CW> {
             c_dup: Default::default(),
             c_retries: Default::default(),
             c_removed: Default::default(),
+            code_retry_req: LtCode::RetryReq.constant(),
+            code_retry_mrkr: LtCode::RetryMrkr.constant(),
+            code_rt_mrkr: LtCode::RndTripMrkr.constant(),
+            code_rt_echo: LtCode::RndTripEcho.constant(),
+            code_lane_mask: LtCode::LaneMask.constant(),
             init_mask: Constant::new((mask as u64).into()),
             init_lanes: Constant::new((mask.count_ones() as u64).into()),
             retry_timeout: Constant::new((retry_timeout as u64).into()),
@@ -419,16 +380,16 @@ impl<const CW: usize> Logic for RxLink<CW> {
             self.win_cnt[n].clock.next = self.clock.val();
             self.win_cnt[n].d.next = self.win_cnt[n].q.val();
         }
-        self.mask.next = self.rx_mask.q.val();
-        self.got_retry.next = self.o_retry.q.val();
-        self.got_retry_seq.next = self.o_retry_seq.q.val();
-        self.got_echo.next = self.o_echo.q.val();
-        self.got_echo_seq.next = self.o_echo_seq.q.val();
-        self.got_mask.next = self.o_mask.q.val();
-        self.got_mask_val.next = self.o_mask_val.q.val();
-        self.send_retry.next = self.o_send_retry.q.val();
-        self.send_echo.next = self.o_send_echo.q.val();
-        self.expect_seq.next = self.expect_r.q.val();
+        self.to_tx.mask.next = self.rx_mask.q.val();
+        self.to_tx.got_retry.next = self.o_retry.q.val();
+        self.to_tx.got_retry_seq.next = self.o_retry_seq.q.val();
+        self.to_tx.got_echo.next = self.o_echo.q.val();
+        self.to_tx.got_echo_seq.next = self.o_echo_seq.q.val();
+        self.to_tx.got_mask.next = self.o_mask.q.val();
+        self.to_tx.got_mask_val.next = self.o_mask_val.q.val();
+        self.to_tx.send_retry.next = self.o_send_retry.q.val();
+        self.to_tx.send_echo.next = self.o_send_echo.q.val();
+        self.to_tx.expect_seq.next = self.expect_r.q.val();
         self.ltps_good.next = self.c_good.q.val();
         self.nulls_good.next = self.c_nulls.q.val();
         self.ltps_bad.next = self.c_bad.q.val();
@@ -449,19 +410,20 @@ impl<const CW: usize> Logic for RxLink<CW> {
 
         // Classify the flit.
         // Classify the flit (the decoder reads the field tables of `formats`).
-        self.dec.flit.next = self.flit.val();
+        self.dec.flit.next = self.deframed.flit.val();
         self.is_data.next =
             !(self.dec.is_idle.val() | self.dec.is_credit.val() | self.dec.is_link_transfer.val());
-        self.first.next = self.flit_pos.val() == 0;
+        self.first.next = self.deframed.flit_pos.val() == 0;
         self.null_now.next = self.a_null.q.val();
         if self.first.val() {
             self.null_now.next = self.dec.is_link_transfer.val();
         }
-        self.wr_valid.next = self.flit_valid.val() & self.is_data.val() & !self.null_now.val();
-        self.wr_data.next = self.flit.val();
+        self.wr_valid.next =
+            self.deframed.flit_valid.val() & self.is_data.val() & !self.null_now.val();
+        self.wr_data.next = self.deframed.flit.val();
 
         // Latch the LTP's LT commands and credits (cleared by its flit 0).
-        if self.flit_valid.val() {
+        if self.deframed.flit_valid.val() {
             if self.first.val() {
                 self.a_null.d.next = self.dec.is_link_transfer.val();
                 self.p_rr.d.next = false;
@@ -474,24 +436,24 @@ impl<const CW: usize> Logic for RxLink<CW> {
                 }
             }
             if self.dec.is_link_transfer.val() {
-                if self.dec.code.val().get_bits::<5>(0) == 0 {
+                if self.dec.code.val().get_bits::<LT_CODE_BITS>(0) == self.code_retry_req.val() {
                     self.p_rr.d.next = true;
-                    self.p_rr_seq.d.next = self.flit.val().get_bits::<16>(0);
+                    self.p_rr_seq.d.next = self.deframed.flit.val().get_bits::<16>(0);
                 }
-                if self.dec.code.val().get_bits::<5>(0) == 1 {
+                if self.dec.code.val().get_bits::<LT_CODE_BITS>(0) == self.code_retry_mrkr.val() {
                     self.p_mrkr.d.next = true;
-                    self.p_mrkr_seq.d.next = self.flit.val().get_bits::<16>(0);
+                    self.p_mrkr_seq.d.next = self.deframed.flit.val().get_bits::<16>(0);
                 }
-                if self.dec.code.val().get_bits::<5>(0) == 2 {
+                if self.dec.code.val().get_bits::<LT_CODE_BITS>(0) == self.code_rt_mrkr.val() {
                     self.p_rtm.d.next = true;
                 }
-                if self.dec.code.val().get_bits::<5>(0) == 3 {
+                if self.dec.code.val().get_bits::<LT_CODE_BITS>(0) == self.code_rt_echo.val() {
                     self.p_echo.d.next = true;
-                    self.p_echo_seq.d.next = self.flit.val().get_bits::<16>(0);
+                    self.p_echo_seq.d.next = self.deframed.flit.val().get_bits::<16>(0);
                 }
-                if self.dec.code.val().get_bits::<5>(0) == 4 {
+                if self.dec.code.val().get_bits::<LT_CODE_BITS>(0) == self.code_lane_mask.val() {
                     self.p_mask.d.next = true;
-                    self.p_mask_val.d.next = self.flit.val().get_bits::<4>(0);
+                    self.p_mask_val.d.next = self.deframed.flit.val().get_bits::<4>(0);
                 }
             }
             if self.dec.is_credit.val() & !self.null_now.val() {
@@ -509,18 +471,19 @@ impl<const CW: usize> Logic for RxLink<CW> {
         }
 
         // The LTP's verdict.
-        self.good_null.next = self.ltp_end.val()
-            & self.end_intact.val()
+        self.good_null.next = self.deframed.end_valid.val()
+            & self.deframed.end_intact.val()
             & self.a_null.q.val()
-            & !self.end_crc_diff.val().any();
-        self.good_norm.next = self.ltp_end.val()
-            & self.end_intact.val()
+            & !self.deframed.end_crc_diff.val().any();
+        self.good_norm.next = self.deframed.end_valid.val()
+            & self.deframed.end_intact.val()
             & !self.a_null.q.val()
-            & (self.end_crc_diff.val() == self.in_seq.q.val().get_bits::<14>(0));
-        self.bad_now.next = (self.ltp_end.val() & !self.good_null.val() & !self.good_norm.val())
-            | (self.stray.val() & !self.ltp_end.val());
+            & (self.deframed.end_crc_diff.val() == self.in_seq.q.val().get_bits::<14>(0));
+        self.bad_now.next =
+            (self.deframed.end_valid.val() & !self.good_null.val() & !self.good_norm.val())
+                | (self.deframed.stray.val() & !self.deframed.end_valid.val());
         self.commit.next = false;
-        self.rollback.next = self.ltp_end.val();
+        self.rollback.next = self.deframed.end_valid.val();
         self.mrk_dist.next = self.expect_r.q.val() - self.p_mrkr_seq.q.val();
         if self.good_null.val() {
             self.seen_good.d.next = true;
@@ -569,15 +532,15 @@ impl<const CW: usize> Logic for RxLink<CW> {
             // Kept only when it is the expected LTP: the replay asked for starts there, so its
             // good copy comes. (A bad duplicate, `in_seq < expect`, would be kept for a
             // sequence number the replay skips, and block every later naming.)
-            if self.ltp_end.val()
-                & self.end_intact.val()
+            if self.deframed.end_valid.val()
+                & self.deframed.end_intact.val()
                 & !self.bad_valid.q.val()
                 & (self.in_seq.q.val() == self.expect_r.q.val())
             {
                 self.bad_valid.d.next = true;
                 self.bad_seq.d.next = self.in_seq.q.val();
-                self.bad_gcrc.d.next = self.end_gcrc.val();
-                self.bad_state.d.next = self.end_state.val();
+                self.bad_gcrc.d.next = self.deframed.end_gcrc.val();
+                self.bad_state.d.next = self.deframed.end_state.val();
             }
         }
         if self.wait_r.q.val() {
@@ -595,7 +558,7 @@ impl<const CW: usize> Logic for RxLink<CW> {
         // copies may travel at different sequence states, which XFR 32 (bits 31..30) carries
         // into group 32 mod L: that group's CRC of the bad copy is corrected by the CRC of the
         // state difference (CRC-8 is linear and XFR 32 is its group's last step) first.
-        self.sdiff.next = bit_cast::<3, 2>(self.bad_state.q.val() ^ self.end_state.val());
+        self.sdiff.next = bit_cast::<3, 2>(self.bad_state.q.val() ^ self.deframed.end_state.val());
         self.sfix.next = 0.into();
         for d in 1..4 {
             if self.sdiff.val() == self.nums[d].val() {
@@ -615,6 +578,7 @@ impl<const CW: usize> Logic for RxLink<CW> {
                     .val()
                     .get_bits::<8>(self.gshift[m].val().index())
                     != self
+                        .deframed
                         .end_gcrc
                         .val()
                         .get_bits::<8>(self.gshift[m].val().index()))
@@ -654,7 +618,7 @@ impl<const CW: usize> Logic for RxLink<CW> {
         // width: transfers then look missing on lanes that are fine, so they are not counted.
         self.lane_inc.next = 0.into();
         if !self.resizing.q.val() {
-            self.lane_inc.next = self.lane_missing.val() & self.rx_mask.q.val();
+            self.lane_inc.next = self.deframed.lane_missing.val() & self.rx_mask.q.val();
         }
         if self.nm_valid.q.val() & !self.resizing.q.val() {
             self.lane_inc.next = self.lane_inc.val() | self.hit.val();

@@ -59,6 +59,7 @@
 //! credit width (at least `fifo_count_bits` of the VC buffer depth; the endpoint uses
 //! [`CREDIT_BITS`](super::CREDIT_BITS)); elaboration values: the VC buffer
 //! depth (initial credits), the number of VCs (1..=8), the initial lane mask, `rt_timeout`.
+use super::link_requests::LinkRequestsSink;
 use super::lt::LtCode;
 use crate::crc::crc_step::bits_from_fn;
 use crate::crc::{Crc14x65, CRC14};
@@ -176,30 +177,12 @@ pub struct TxLink<const RAW: usize, const CW: usize> {
     pub mask: Signal<Out, Bits<4>>,
     /// Fill a stalled packet's slots with other VCs' flits.
     pub interleave: Signal<In, bool>,
-    /// The far end asked for a replay from `got_retry_seq`.
-    pub got_retry: Signal<In, bool>,
-    /// Sequence number of `got_retry`.
-    pub got_retry_seq: Signal<In, Bits<16>>,
-    /// The far end delivered every LTP below `got_echo_seq`.
-    pub got_echo: Signal<In, bool>,
-    /// Sequence number of `got_echo`.
-    pub got_echo_seq: Signal<In, Bits<16>>,
-    /// The far end wants our lanes to be `got_mask_val`.
-    pub got_mask: Signal<In, bool>,
-    /// Lane mask of `got_mask`.
-    pub got_mask_val: Signal<In, Bits<4>>,
+    /// The far end's requests and our receiver's, from our receiver.
+    pub from_rx: LinkRequestsSink,
     /// Credits the far end returned, per VC (zero when none).
     pub got_credits: Vec<Signal<In, Bits<CW>>>,
     /// Slots our receive buffers freed, per VC: credits we owe the far end.
     pub freed: Vec<Signal<In, Bits<CW>>>,
-    /// Send `RetryReq(rx_expect)` and `LaneMask(rx_mask)` (pulse).
-    pub send_retry: Signal<In, bool>,
-    /// Send `RndTripEcho(rx_expect)` (pulse).
-    pub send_echo: Signal<In, bool>,
-    /// Our receiver's next expected sequence number.
-    pub rx_expect: Signal<In, Bits<16>>,
-    /// Our receiver's lane mask.
-    pub rx_mask: Signal<In, Bits<4>>,
     /// Normal LTPs sent, replays included (wrapping).
     pub ltps_sent: Signal<Out, Bits<32>>,
     /// Null LTPs sent (wrapping).
@@ -368,18 +351,9 @@ impl<const RAW: usize, const CW: usize> TxLink<RAW, CW> {
             striper_idle: Default::default(),
             mask: Default::default(),
             interleave: Default::default(),
-            got_retry: Default::default(),
-            got_retry_seq: Default::default(),
-            got_echo: Default::default(),
-            got_echo_seq: Default::default(),
-            got_mask: Default::default(),
-            got_mask_val: Default::default(),
+            from_rx: Default::default(),
             got_credits: (0..vcs).map(|_| Default::default()).collect(),
             freed: (0..vcs).map(|_| Default::default()).collect(),
-            send_retry: Default::default(),
-            send_echo: Default::default(),
-            rx_expect: Default::default(),
-            rx_mask: Default::default(),
             ltps_sent: Default::default(),
             nulls_sent: Default::default(),
             replays: Default::default(),
@@ -701,7 +675,8 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
         self.pop.next = self.sel_data.val() & !self.need_vlm.val();
         self.wdata.next = 0.into();
         if self.sel_echo.val() {
-            self.wdata.next = self.lt_echo.val() | bit_cast::<FLIT_BITS, 16>(self.rx_expect.val());
+            self.wdata.next =
+                self.lt_echo.val() | bit_cast::<FLIT_BITS, 16>(self.from_rx.expect_seq.val());
         }
         if self.sel_mrk.val() {
             self.wdata.next =
@@ -860,8 +835,8 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
             self.n_mrkr.d.next = self.replay_pending.q.val();
             self.n_mrkr_seq.d.next = self.replay_seq.q.val();
             self.n_rr.d.next = self.rr_pending.q.val();
-            self.n_exp.d.next = self.rx_expect.val();
-            self.n_mask.d.next = self.rx_mask.val();
+            self.n_exp.d.next = self.from_rx.expect_seq.val();
+            self.n_mask.d.next = self.from_rx.mask.val();
             self.n_echo.d.next = self.echo_pending.q.val();
             self.n_poll.d.next = self.poll_pending.q.val();
             self.n_next.d.next = self.next_seq.q.val();
@@ -899,10 +874,10 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
 
         // Protocol inputs.
         self.win.next = self.next_seq.q.val() - self.ack_seq.q.val();
-        self.retry_dist.next = self.got_retry_seq.val() - self.ack_seq.q.val();
-        if self.got_retry.val() {
+        self.retry_dist.next = self.from_rx.got_retry_seq.val() - self.ack_seq.q.val();
+        if self.from_rx.got_retry.val() {
             self.replay_pending.d.next = true;
-            self.replay_seq.d.next = self.got_retry_seq.val();
+            self.replay_seq.d.next = self.from_rx.got_retry_seq.val();
             if self.retry_dist.val() > self.win.val() {
                 self.replay_seq.d.next = self.ack_seq.q.val();
                 if self.c_stale.q.val() != 0xffff {
@@ -910,30 +885,30 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
                 }
             }
         }
-        self.dist2.next = self.got_echo_seq.val() - self.ack_seq.q.val();
-        if self.got_echo.val() & (self.dist2.val() <= self.win.val()) {
-            self.ack_seq.d.next = self.got_echo_seq.val();
+        self.dist2.next = self.from_rx.got_echo_seq.val() - self.ack_seq.q.val();
+        if self.from_rx.got_echo.val() & (self.dist2.val() <= self.win.val()) {
+            self.ack_seq.d.next = self.from_rx.got_echo_seq.val();
             // `marker_seq` is the previous marker's while a new one is written (`sel_mrk`):
             // no echo can be newer than the new marker yet.
             if !self.sel_mrk.val()
-                & (self.got_echo_seq.val() - self.marker_seq.q.val()).any()
-                & ((self.got_echo_seq.val() - self.marker_seq.q.val())
+                & (self.from_rx.got_echo_seq.val() - self.marker_seq.q.val()).any()
+                & ((self.from_rx.got_echo_seq.val() - self.marker_seq.q.val())
                     <= (self.next_seq.q.val() - self.marker_seq.q.val()))
             {
                 self.marker_out.d.next = false;
             }
         }
-        if self.got_mask.val()
-            & self.got_mask_val.val().any()
-            & (self.got_mask_val.val() != self.tx_mask.q.val())
+        if self.from_rx.got_mask.val()
+            & self.from_rx.got_mask_val.val().any()
+            & (self.from_rx.got_mask_val.val() != self.tx_mask.q.val())
         {
             self.mask_pending.d.next = true;
-            self.new_mask.d.next = self.got_mask_val.val();
+            self.new_mask.d.next = self.from_rx.got_mask_val.val();
         }
-        if self.send_retry.val() {
+        if self.from_rx.send_retry.val() {
             self.rr_pending.d.next = true;
         }
-        if self.send_echo.val() {
+        if self.from_rx.send_echo.val() {
             self.echo_pending.d.next = true;
         }
         // An echo waits up to 63 cycles for a slot in a normal LTP before it takes a null LTP
@@ -955,7 +930,7 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
         }
         // A replay for the far end re-sends the marker's LTP if the far end lost it: the echo
         // comes after the replay, so the poll timer starts again.
-        if self.got_retry.val() {
+        if self.from_rx.got_retry.val() {
             self.marker_timer.d.next = 0.into();
         }
 

@@ -318,9 +318,9 @@ impl RxLinkModel {
             }
             match kind(f) {
                 Kind::Lt(_) => {
-                    let c = hdl::formats::flit::CODE.get(f) as u8 & 0x1f;
+                    let c = hdl::formats::flit::CODE.get(f) as u8;
                     let x = f as u16;
-                    match LtCode::from_bits(c) {
+                    match LtCode::from_control_code(c) {
                         Some(LtCode::RetryReq) => self.lat.rr = Some(x),
                         Some(LtCode::RetryMrkr) => self.lat.mrkr = Some(x),
                         Some(LtCode::RndTripMrkr) => self.lat.rtm = true,

@@ -231,15 +231,19 @@ fn drive(
         b.port("lanes$start"),
         b.port("lanes$data"),
     );
-    let (fv, fd, fp) = (b.port("flit_valid"), b.port("flit"), b.port("flit_pos"));
-    let (end, ei, ec, es, eg) = (
-        b.port("end_valid"),
-        b.port("end_intact"),
-        b.port("end_crc_diff"),
-        b.port("end_state"),
-        b.port("end_gcrc"),
+    let (fv, fd, fp) = (
+        b.port("out$flit_valid"),
+        b.port("out$flit"),
+        b.port("out$flit_pos"),
     );
-    let (lm, stray) = (b.port("lane_missing"), b.port("stray"));
+    let (end, ei, ec, es, eg) = (
+        b.port("out$end_valid"),
+        b.port("out$end_intact"),
+        b.port("out$end_crc_diff"),
+        b.port("out$end_state"),
+        b.port("out$end_gcrc"),
+    );
+    let (lm, stray) = (b.port("out$lane_missing"), b.port("out$stray"));
     b.poke_bool(reset, true);
     b.poke(mask, cycles[0].0 as u128);
     b.poke(lv, 0);
@@ -558,8 +562,9 @@ fn dense(b: &mut dyn Backend, mask: u8, n: usize) -> u64 {
 }
 
 fn table() -> testbench::PortTable<Dut> {
-    port_table!(Dut; reset, mask, lanes.valid, lanes.start, lanes.data, flit, flit_valid, flit_pos,
-        end_valid, end_intact, end_crc_diff, end_state, end_gcrc, lane_missing, stray)
+    port_table!(Dut; reset, mask, lanes.valid, lanes.start, lanes.data, out.flit, out.flit_valid,
+        out.flit_pos, out.end_valid, out.end_intact, out.end_crc_diff, out.end_state, out.end_gcrc,
+        out.lane_missing, out.stray)
 }
 
 #[test]

@@ -59,10 +59,12 @@ const RETRY_TIMEOUT: u64 = 64;
 type Dut = RxLink<CW>;
 
 fn table() -> PortTable<Dut> {
-    let mut t = port_table!(Dut; reset, flit, flit_valid, flit_pos, ltp_end, end_intact,
-        end_crc_diff, end_state, end_gcrc, lane_missing, stray, mask, wr_valid, wr_data, commit,
-        rollback, got_retry, got_retry_seq, got_echo, got_echo_seq, got_mask, got_mask_val,
-        send_retry, send_echo, expect_seq, lane_threshold, lane_window, ltps_good, nulls_good,
+    let mut t = port_table!(Dut; reset, deframed.flit, deframed.flit_valid, deframed.flit_pos,
+        deframed.end_valid, deframed.end_intact, deframed.end_crc_diff, deframed.end_state,
+        deframed.end_gcrc, deframed.lane_missing, deframed.stray, to_tx.mask, wr_valid, wr_data,
+        commit, rollback, to_tx.got_retry, to_tx.got_retry_seq, to_tx.got_echo,
+        to_tx.got_echo_seq, to_tx.got_mask, to_tx.got_mask_val, to_tx.send_retry,
+        to_tx.send_echo, to_tx.expect_seq, lane_threshold, lane_window, ltps_good, nulls_good,
         ltps_bad, ltps_dup, retries, lane_errors, lanes_removed, link_up, waiting);
     for i in 0..VCS {
         t.add(
@@ -307,20 +309,20 @@ struct Ports {
 
 /// Output ports, in the order `read` expects.
 const OUTS: [&str; 25] = [
-    "mask",
+    "to_tx$mask",
     "wr_valid",
     "wr_data",
     "commit",
     "rollback",
-    "got_retry",
-    "got_retry_seq",
-    "got_echo",
-    "got_echo_seq",
-    "got_mask",
-    "got_mask_val",
-    "send_retry",
-    "send_echo",
-    "expect_seq",
+    "to_tx$got_retry",
+    "to_tx$got_retry_seq",
+    "to_tx$got_echo",
+    "to_tx$got_echo_seq",
+    "to_tx$got_mask",
+    "to_tx$got_mask_val",
+    "to_tx$send_retry",
+    "to_tx$send_echo",
+    "to_tx$expect_seq",
     "ltps_good",
     "nulls_good",
     "ltps_bad",
@@ -441,18 +443,18 @@ fn bench(b: &mut dyn Backend, seed: u64, spread: u64) -> Outcome {
     let mut rng = BenchRng::new(seed);
     let ports = Ports {
         reset: b.port("reset"),
-        flit: b.port("flit"),
-        flit_valid: b.port("flit_valid"),
-        flit_pos: b.port("flit_pos"),
+        flit: b.port("deframed$flit"),
+        flit_valid: b.port("deframed$flit_valid"),
+        flit_pos: b.port("deframed$flit_pos"),
         end: [
-            b.port("ltp_end"),
-            b.port("end_intact"),
-            b.port("end_crc_diff"),
-            b.port("end_state"),
-            b.port("end_gcrc"),
+            b.port("deframed$end_valid"),
+            b.port("deframed$end_intact"),
+            b.port("deframed$end_crc_diff"),
+            b.port("deframed$end_state"),
+            b.port("deframed$end_gcrc"),
         ],
-        lane_missing: b.port("lane_missing"),
-        stray: b.port("stray"),
+        lane_missing: b.port("deframed$lane_missing"),
+        stray: b.port("deframed$stray"),
         threshold: b.port("lane_threshold"),
         window: b.port("lane_window"),
         outs: OUTS.iter().map(|n| b.port(n)).collect(),

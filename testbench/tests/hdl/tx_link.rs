@@ -50,9 +50,10 @@ type DutB = TxLink<{ fifo_ptr_bits(2) + 4 }, CW>;
 fn table<const RAW: usize>(vcs: usize) -> PortTable<TxLink<RAW, CW>> {
     type T<const RAW: usize> = TxLink<RAW, CW>;
     let mut t = port_table!(T<RAW>; reset, out.valid, out.data, out.ready, striper_idle, mask,
-        interleave, got_retry, got_retry_seq, got_echo, got_echo_seq, got_mask, got_mask_val,
-        send_retry, send_echo, rx_expect, rx_mask, ltps_sent, nulls_sent, replays, stale,
-        core_dropped, credit_error, replay_fill);
+        interleave, from_rx.got_retry, from_rx.got_retry_seq, from_rx.got_echo,
+        from_rx.got_echo_seq, from_rx.got_mask, from_rx.got_mask_val, from_rx.send_retry,
+        from_rx.send_echo, from_rx.expect_seq, from_rx.mask, ltps_sent, nulls_sent, replays,
+        stale, core_dropped, credit_error, replay_fill);
     for i in 0..vcs {
         t.add(
             format!("sinks${i}$valid"),
@@ -201,13 +202,13 @@ impl Ports {
             idle: p("striper_idle"),
             mask: p("mask"),
             interleave: p("interleave"),
-            retry: (p("got_retry"), p("got_retry_seq")),
-            echo: (p("got_echo"), p("got_echo_seq")),
-            gmask: (p("got_mask"), p("got_mask_val")),
-            send_retry: p("send_retry"),
-            send_echo: p("send_echo"),
-            rx_expect: p("rx_expect"),
-            rx_mask: p("rx_mask"),
+            retry: (p("from_rx$got_retry"), p("from_rx$got_retry_seq")),
+            echo: (p("from_rx$got_echo"), p("from_rx$got_echo_seq")),
+            gmask: (p("from_rx$got_mask"), p("from_rx$got_mask_val")),
+            send_retry: p("from_rx$send_retry"),
+            send_echo: p("from_rx$send_echo"),
+            rx_expect: p("from_rx$expect_seq"),
+            rx_mask: p("from_rx$mask"),
             counters: [
                 p("ltps_sent"),
                 p("nulls_sent"),
