@@ -161,6 +161,10 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
     input wire  i2c$scl_in;
     input wire  i2c$sda_in;
     
+    // Constant declarations
+    localparam  row_bits$0 = 2'b1;
+    localparam  row_bits$1 = 2'b10;
+    
     // Stub signals
     reg  mesh$clock;
     reg  mesh$reset;
@@ -506,8 +510,8 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
         route_table$write = registers$written$1;
         index_strobe_unused = registers$written$0;
         registers$status$0 = ((route_table$read) & 64'hffffffffffffffff);
-        registers$events$0 = mesh$dropped[0];
-        registers$events$1 = mesh$dropped[1];
+        registers$events$0 = |(mesh$dropped & row_bits$0);
+        registers$events$1 = |(mesh$dropped & row_bits$1);
         registers$status$1 = links$0$status;
         registers$status$2 = links$0$peer;
         registers$status$3 = links$0$ltps_sent;
