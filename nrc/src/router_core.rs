@@ -17,8 +17,8 @@
 //! - [`RouteUnit`]: one route-compute stage per input port around one route table (a RAM copy
 //!   per input port), written by the register file's indirect routing-table registers
 //!   (`route_table` of [`NrcMgmt`]); `deterministic` chooses the route mode for every port.
-//! - [`RouteStatus`]: the adaptive choice's view of the outputs (the switch's credits, the
-//!   input ports' `queued`).
+//! - [`RouteStatus`]: the adaptive choice's view of the outputs (the switch's credits and
+//!   free VCs, the input ports' `queued`).
 //! - [`Switch`]: allocation, crossbar, output units; the agent's packets for output `p` (the
 //!   mesh's `outbound[p]`) are one more requester of that output.
 //! - [`NrcMgmt`]: the relay-station mesh in `ROWS` rows, the management agent with its EEPROM
@@ -169,6 +169,9 @@ pub struct RouterCore<
     /// Some input port dropped a head without a route in this cycle.
     no_route: Signal<Local, bool>,
     faults: Signal<Local, Bits<NRC_CHIP_FAULTS>>,
+    /// The route unit's fault pulses: the input ports' `fault` (the same event, registered
+    /// with its drop) is what reaches the agent, so these are acknowledged unused.
+    route_faults_unused: Signal<Local, bool>,
 }
 
 impl<
@@ -227,6 +230,7 @@ impl<
             mgmt: NrcMgmt::new(p.mgmt),
             no_route: Default::default(),
             faults: Default::default(),
+            route_faults_unused: Default::default(),
         }
     }
 }
@@ -300,6 +304,7 @@ impl<
             );
             OutputStatesSource::<PS>::join(&mut self.status.states[p], &mut self.routing.states[p]);
             self.status.credits[p].next = self.switch.credits[p].val();
+            self.status.free[p].next = self.switch.free[p].val();
             self.status.queued[p].next = self.ports[p].queued.val();
             // Management: the port's packets to the mesh, the agent's for the port to the
             // switch, the link report to the registers.
@@ -323,6 +328,7 @@ impl<
             .val()
             .replace_bit(1, self.switch.errors.val().any());
         self.mgmt.chip_faults.next = self.faults.val();
+        self.route_faults_unused.next = self.routing.faults.val().any();
         self.flits_out.next = self.switch.flits_out.val();
         self.packets_out.next = self.switch.packets_out.val();
         self.errors.next = self.switch.errors.val();

@@ -3,10 +3,11 @@
 //! the [`RouteUnit`](super::RouteUnit)).
 //!
 //! Per output port `p`:
-//! - **credits**: the free credits of all of `p`'s VCs downstream summed (the switch's
-//!   `credits[p]`, 8 bits per VC), saturated at `2^S - 1`. The sum, not the credits of one VC,
+//! - **credits**: the free credits of `p`'s free VCs downstream summed (the switch's
+//!   `credits[p]`, 8 bits per VC, of the VCs whose bit in `free[p]` is set: a VC a packet holds
+//!   cannot take a new head), saturated at `2^S - 1`. The sum, not the credits of one VC,
 //!   because the route is chosen before the packet's output VC (which the VC policy may derive
-//!   from the chosen port); the sum is the room the next hop has for anything this router sends.
+//!   from the chosen port); the sum is the room the next hop has for a new packet.
 //! - **occupancy**: `16 x` the number of input ports holding a routed packet for `p` that has not
 //!   finished leaving (bit `p` of each input port's `queued`), saturated at `2^S - 1`. `queued`
 //!   counts packets, not flits; 16 flits is about a packet's mean length under the benches'
@@ -34,6 +35,8 @@ pub struct RouteStatus<
 > {
     /// Per output port: free credits per VC (the switch's `credits[p]`, VC `v` at `v * 8`).
     pub credits: Vec<Signal<In, Bits<PVL>>>,
+    /// Per output port: bit `v`, no packet holds VC `v` (the switch's `free[p]`).
+    pub free: Vec<Signal<In, Bits<VCS>>>,
     /// Per input port: bit `p`, it holds a routed packet for output `p` not yet gone.
     pub queued: Vec<Signal<In, Bits<PORTS>>>,
     /// Per input port: every output port's state (all equal).
@@ -67,6 +70,7 @@ impl<const PORTS: usize, const VCS: usize, const PVL: usize, const S: usize, con
         let c = |v: usize| Constant::new(Bits::<8>::from(v as u64));
         Self {
             credits: (0..PORTS).map(|_| Default::default()).collect(),
+            free: (0..PORTS).map(|_| Default::default()).collect(),
             queued: (0..PORTS).map(|_| Default::default()).collect(),
             states: std::array::from_fn(|_| Default::default()),
             port_offsets: (0..PORTS).map(|p| c(p * S)).collect(),
@@ -102,7 +106,9 @@ impl<const PORTS: usize, const VCS: usize, const PVL: usize, const S: usize, con
                 self.vc_credit.next = self.credits[p]
                     .val()
                     .get_bits::<8>(self.vc_offsets[v].val().index());
-                self.sum.next = self.sum.val() + bit_cast::<SUM_BITS, 8>(self.vc_credit.val());
+                if self.free[p].val().get_bit(v) {
+                    self.sum.next = self.sum.val() + bit_cast::<SUM_BITS, 8>(self.vc_credit.val());
+                }
             }
             if self.sum.val() > self.most.val() {
                 self.sum.next = self.most.val();
