@@ -280,6 +280,11 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
     reg  [15:0] status$credits$2;
     reg  [15:0] status$credits$3;
     reg  [15:0] status$credits$4;
+    reg  [1:0] status$free$0;
+    reg  [1:0] status$free$1;
+    reg  [1:0] status$free$2;
+    reg  [1:0] status$free$3;
+    reg  [1:0] status$free$4;
     reg  [4:0] status$queued$0;
     reg  [4:0] status$queued$1;
     reg  [4:0] status$queued$2;
@@ -441,6 +446,7 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
     // Local signals
     reg  no_route;
     reg  [3:0] faults;
+    reg  route_faults_unused;
     
     // Sub module instances
     nrc_core$ports$0 ports$0(
@@ -654,6 +660,11 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
         .credits$2(status$credits$2),
         .credits$3(status$credits$3),
         .credits$4(status$credits$4),
+        .free$0(status$free$0),
+        .free$1(status$free$1),
+        .free$2(status$free$2),
+        .free$3(status$free$3),
+        .free$4(status$free$4),
         .queued$0(status$queued$0),
         .queued$1(status$queued$1),
         .queued$2(status$queued$2),
@@ -894,30 +905,35 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
         ports$0$clock = clock;
         ports$0$reset = reset;
         status$credits$0 = switch$credits$0;
+        status$free$0 = switch$free$0;
         status$queued$0 = ports$0$queued;
         drops$0 = ports$0$events;
         no_route = no_route | ports$0$fault;
         ports$1$clock = clock;
         ports$1$reset = reset;
         status$credits$1 = switch$credits$1;
+        status$free$1 = switch$free$1;
         status$queued$1 = ports$1$queued;
         drops$1 = ports$1$events;
         no_route = no_route | ports$1$fault;
         ports$2$clock = clock;
         ports$2$reset = reset;
         status$credits$2 = switch$credits$2;
+        status$free$2 = switch$free$2;
         status$queued$2 = ports$2$queued;
         drops$2 = ports$2$events;
         no_route = no_route | ports$2$fault;
         ports$3$clock = clock;
         ports$3$reset = reset;
         status$credits$3 = switch$credits$3;
+        status$free$3 = switch$free$3;
         status$queued$3 = ports$3$queued;
         drops$3 = ports$3$events;
         no_route = no_route | ports$3$fault;
         ports$4$clock = clock;
         ports$4$reset = reset;
         status$credits$4 = switch$credits$4;
+        status$free$4 = switch$free$4;
         status$queued$4 = ports$4$queued;
         drops$4 = ports$4$events;
         no_route = no_route | ports$4$fault;
@@ -925,6 +941,7 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
         faults = (faults & ~(1 << (32'h0)) | ((no_route) << (32'h0)));
         faults = (faults & ~(1 << (32'h1)) | ((|switch$errors) << (32'h1)));
         mgmt$chip_faults = faults;
+        route_faults_unused = |routing$faults;
         flits_out = switch$flits_out;
         packets_out = switch$packets_out;
         errors = switch$errors;
@@ -1577,7 +1594,7 @@ module nrc_core$mgmt$agent(clock,reset,from_port$valid,from_port$data,from_port$
     wire  core$dropped_no_route;
     wire  core$reports_sent;
     wire  core$error_responses;
-    wire  [8:0] core$held;
+    wire  [7:0] core$held;
     reg  loader$clock;
     reg  loader$reset;
     wire  loader$eeprom$valid;
@@ -2527,7 +2544,7 @@ module nrc_core$mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_
     output reg  dropped_no_route;
     output reg  reports_sent;
     output reg  error_responses;
-    output reg  [8:0] held;
+    output reg  [7:0] held;
     
     // Constant declarations
     localparam  type_lsb = 10'b100010;
@@ -2537,8 +2554,7 @@ module nrc_core$mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_
     // Enums
     localparam CollectorChoice$Responses = 0;
     localparam CollectorChoice$Eeprom = 1;
-    localparam CollectorChoice$Errors = 2;
-    localparam CollectorChoice$Reports = 3;
+    localparam CollectorChoice$Reports = 2;
     
     // Stub signals
     reg  unpacker$clock;
@@ -2555,7 +2571,6 @@ module nrc_core$mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_
     wire  unpacker$dropped_malformed;
     reg  distributor$clock;
     reg  distributor$reset;
-    reg  [15:0] distributor$chip_id;
     reg  distributor$requests$valid;
     reg  [543:0] distributor$requests$data;
     wire  distributor$requests$ready;
@@ -2565,10 +2580,7 @@ module nrc_core$mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_
     wire  distributor$eeprom$valid;
     wire  [543:0] distributor$eeprom$data;
     reg  distributor$eeprom$ready;
-    wire  distributor$errors$valid;
-    wire  [543:0] distributor$errors$data;
-    reg  distributor$errors$ready;
-    wire  [2:0] distributor$held;
+    wire  [1:0] distributor$held;
     reg  reg_access$clock;
     reg  reg_access$reset;
     reg  [15:0] reg_access$chip_id;
@@ -2652,9 +2664,6 @@ module nrc_core$mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_
     reg  collector$eeprom$valid;
     reg  [543:0] collector$eeprom$data;
     wire  collector$eeprom$ready;
-    reg  collector$errors$valid;
-    reg  [543:0] collector$errors$data;
-    wire  collector$errors$ready;
     reg  collector$reports$valid;
     reg  [543:0] collector$reports$data;
     wire  collector$reports$ready;
@@ -2711,7 +2720,6 @@ module nrc_core$mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_
     nrc_core$mgmt$agent$core$distributor distributor(
         .clock(distributor$clock),
         .reset(distributor$reset),
-        .chip_id(distributor$chip_id),
         .requests$valid(distributor$requests$valid),
         .requests$data(distributor$requests$data),
         .requests$ready(distributor$requests$ready),
@@ -2721,9 +2729,6 @@ module nrc_core$mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_
         .eeprom$valid(distributor$eeprom$valid),
         .eeprom$data(distributor$eeprom$data),
         .eeprom$ready(distributor$eeprom$ready),
-        .errors$valid(distributor$errors$valid),
-        .errors$data(distributor$errors$data),
-        .errors$ready(distributor$errors$ready),
         .held(distributor$held)
     );
     nrc_core$mgmt$agent$core$reg_access reg_access(
@@ -2843,9 +2848,6 @@ module nrc_core$mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_
         .eeprom$valid(collector$eeprom$valid),
         .eeprom$data(collector$eeprom$data),
         .eeprom$ready(collector$eeprom$ready),
-        .errors$valid(collector$errors$valid),
-        .errors$data(collector$errors$data),
-        .errors$ready(collector$errors$ready),
         .reports$valid(collector$reports$valid),
         .reports$data(collector$reports$data),
         .reports$ready(collector$reports$ready),
@@ -2912,7 +2914,6 @@ module nrc_core$mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_
         output_fifo$reset = reset;
         packer$reset = reset;
         unpacker$chip_id = chip_id;
-        distributor$chip_id = chip_id;
         reg_access$chip_id = chip_id;
         eep_bridge$chip_id = chip_id;
         active_report$chip_id = chip_id;
@@ -2944,7 +2945,7 @@ module nrc_core$mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_
         dropped_malformed = unpacker$dropped_malformed;
         dropped_no_route = packer$dropped_no_route;
         reports_sent = active_report$reports_sent;
-        held = ((distributor$held) & 9'h1ff) | (((output_fifo$count) & 9'h1ff) << 32'h3);
+        held = ((distributor$held) & 8'hff) | (((output_fifo$count) & 8'hff) << 32'h2);
     end
     
     always @(*) distributor$requests$valid = unpacker$requests$valid;
@@ -2982,9 +2983,6 @@ module nrc_core$mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_
     always @(*) collector$eeprom$valid = eep_bridge$responses$valid;
     always @(*) collector$eeprom$data = eep_bridge$responses$data;
     always @(*) eep_bridge$responses$ready = collector$eeprom$ready;
-    always @(*) collector$errors$valid = distributor$errors$valid;
-    always @(*) collector$errors$data = distributor$errors$data;
-    always @(*) distributor$errors$ready = collector$errors$ready;
     always @(*) collector$reports$valid = active_report$reports$valid;
     always @(*) collector$reports$data = active_report$reports$data;
     always @(*) active_report$reports$ready = collector$reports$ready;
@@ -3244,7 +3242,7 @@ module nrc_core$mgmt$agent$core$active_report$transaction_id(d,q,clock);
 endmodule // nrc_core$mgmt$agent$core$active_report$transaction_id
 
 
-module nrc_core$mgmt$agent$core$collector(clock,reset,responses$valid,responses$data,responses$ready,eeprom$valid,eeprom$data,eeprom$ready,errors$valid,errors$data,errors$ready,reports$valid,reports$data,reports$ready,beats$valid,beats$data,beats$ready);
+module nrc_core$mgmt$agent$core$collector(clock,reset,responses$valid,responses$data,responses$ready,eeprom$valid,eeprom$data,eeprom$ready,reports$valid,reports$data,reports$ready,beats$valid,beats$data,beats$ready);
     
     // Module arguments
     input wire  clock;
@@ -3255,9 +3253,6 @@ module nrc_core$mgmt$agent$core$collector(clock,reset,responses$valid,responses$
     input wire  eeprom$valid;
     input wire  [543:0] eeprom$data;
     output reg  eeprom$ready;
-    input wire  errors$valid;
-    input wire  [543:0] errors$data;
-    output reg  errors$ready;
     input wire  reports$valid;
     input wire  [543:0] reports$data;
     output reg  reports$ready;
@@ -3268,8 +3263,7 @@ module nrc_core$mgmt$agent$core$collector(clock,reset,responses$valid,responses$
     // Enums
     localparam CollectorChoice$Responses = 0;
     localparam CollectorChoice$Eeprom = 1;
-    localparam CollectorChoice$Errors = 2;
-    localparam CollectorChoice$Reports = 3;
+    localparam CollectorChoice$Reports = 2;
     
     // Stub signals
     reg  [1:0] held$d;
@@ -3291,9 +3285,6 @@ module nrc_core$mgmt$agent$core$collector(clock,reset,responses$valid,responses$
         held$clock = clock;
         held$d = held$q;
         choice = CollectorChoice$Reports;
-        if (errors$valid) begin
-            choice = CollectorChoice$Errors;
-        end
         if (eeprom$valid) begin
             choice = CollectorChoice$Eeprom;
         end
@@ -3302,8 +3293,9 @@ module nrc_core$mgmt$agent$core$collector(clock,reset,responses$valid,responses$
         end
         responses$ready = 1'b0;
         eeprom$ready = 1'b0;
-        errors$ready = 1'b0;
         reports$ready = 1'b0;
+        beats$valid = 1'b0;
+        beats$data = reports$data;
         case (held$q)
             CollectorChoice$Responses:
                 begin
@@ -3316,12 +3308,6 @@ module nrc_core$mgmt$agent$core$collector(clock,reset,responses$valid,responses$
                     beats$valid = eeprom$valid;
                     beats$data = eeprom$data;
                     eeprom$ready = beats$ready & ~reset;
-                end
-            CollectorChoice$Errors:
-                begin
-                    beats$valid = errors$valid;
-                    beats$data = errors$data;
-                    errors$ready = beats$ready & ~reset;
                 end
             CollectorChoice$Reports:
                 begin
@@ -3354,8 +3340,7 @@ module nrc_core$mgmt$agent$core$collector$held(d,q,clock);
     // Enums
     localparam CollectorChoice$Responses = 0;
     localparam CollectorChoice$Eeprom = 1;
-    localparam CollectorChoice$Errors = 2;
-    localparam CollectorChoice$Reports = 3;
+    localparam CollectorChoice$Reports = 2;
     
     // Update code (custom)
     initial begin
@@ -3369,12 +3354,11 @@ module nrc_core$mgmt$agent$core$collector$held(d,q,clock);
 endmodule // nrc_core$mgmt$agent$core$collector$held
 
 
-module nrc_core$mgmt$agent$core$distributor(clock,reset,chip_id,requests$valid,requests$data,requests$ready,registers$valid,registers$data,registers$ready,eeprom$valid,eeprom$data,eeprom$ready,errors$valid,errors$data,errors$ready,held);
+module nrc_core$mgmt$agent$core$distributor(clock,reset,requests$valid,requests$data,requests$ready,registers$valid,registers$data,registers$ready,eeprom$valid,eeprom$data,eeprom$ready,held);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
-    input wire  [15:0] chip_id;
     input wire  requests$valid;
     input wire  [543:0] requests$data;
     output reg  requests$ready;
@@ -3384,19 +3368,12 @@ module nrc_core$mgmt$agent$core$distributor(clock,reset,chip_id,requests$valid,r
     output wire  eeprom$valid;
     output wire  [543:0] eeprom$data;
     input wire  eeprom$ready;
-    output wire  errors$valid;
-    output wire  [543:0] errors$data;
-    input wire  errors$ready;
-    output reg  [2:0] held;
+    output reg  [1:0] held;
     
     // Constant declarations
     localparam  type_lsb = 10'b100010;
-    localparam  register_read = 6'b1;
-    localparam  register_write = 6'b11;
     localparam  eeprom_read = 6'b10001;
     localparam  eeprom_write = 6'b10011;
-    localparam  error_type = 6'b101;
-    localparam  unknown_type = 8'h4;
     
     // Stub signals
     reg  eeprom_slot$clock;
@@ -3405,24 +3382,9 @@ module nrc_core$mgmt$agent$core$distributor(clock,reset,chip_id,requests$valid,r
     reg  [543:0] eeprom_slot$sink$data;
     wire  eeprom_slot$sink$ready;
     wire  eeprom_slot$count;
-    reg  error_slot$clock;
-    reg  error_slot$reset;
-    reg  error_slot$sink$valid;
-    reg  [543:0] error_slot$sink$data;
-    wire  error_slot$sink$ready;
-    wire  error_slot$count;
-    reg  [543:0] builder$request;
-    reg  [15:0] builder$chip_id;
-    reg  [5:0] builder$nmp_type;
-    reg  [7:0] builder$error;
-    reg  [63:0] builder$access;
-    reg  [63:0] builder$data0;
-    reg  [63:0] builder$data1;
-    wire  [543:0] builder$response;
     
     // Local signals
     reg  [5:0] nmp_type;
-    reg  to_registers;
     reg  to_eeprom;
     
     // Sub module instances
@@ -3437,54 +3399,18 @@ module nrc_core$mgmt$agent$core$distributor(clock,reset,chip_id,requests$valid,r
         .source$ready(eeprom$ready),
         .count(eeprom_slot$count)
     );
-    nrc_core$mgmt$agent$core$distributor$error_slot error_slot(
-        .clock(error_slot$clock),
-        .reset(error_slot$reset),
-        .sink$valid(error_slot$sink$valid),
-        .sink$data(error_slot$sink$data),
-        .sink$ready(error_slot$sink$ready),
-        .source$valid(errors$valid),
-        .source$data(errors$data),
-        .source$ready(errors$ready),
-        .count(error_slot$count)
-    );
-    nrc_core$mgmt$agent$core$distributor$builder builder(
-        .request(builder$request),
-        .chip_id(builder$chip_id),
-        .nmp_type(builder$nmp_type),
-        .error(builder$error),
-        .access(builder$access),
-        .data0(builder$data0),
-        .data1(builder$data1),
-        .response(builder$response)
-    );
     
     // Update code
     always @(*) begin
         eeprom_slot$clock = clock;
-        error_slot$clock = clock;
         eeprom_slot$reset = reset;
-        error_slot$reset = reset;
         nmp_type = requests$data[(type_lsb)+:(6)];
-        to_registers = (nmp_type == register_read) | (nmp_type == register_write);
         to_eeprom = (nmp_type == eeprom_read) | (nmp_type == eeprom_write);
-        builder$request = requests$data;
-        builder$chip_id = chip_id;
-        builder$nmp_type = error_type;
-        builder$error = unknown_type;
-        builder$access = 32'h0;
-        builder$data0 = 32'h0;
-        builder$data1 = 32'h0;
         registers$data = requests$data;
         eeprom_slot$sink$data = requests$data;
-        error_slot$sink$data = builder$response;
-        registers$valid = requests$valid & to_registers;
+        registers$valid = requests$valid & ~to_eeprom;
         eeprom_slot$sink$valid = requests$valid & to_eeprom;
-        error_slot$sink$valid = requests$valid & ~to_registers & ~to_eeprom;
-        requests$ready = error_slot$sink$ready;
-        if (to_registers) begin
-            requests$ready = registers$ready;
-        end
+        requests$ready = registers$ready;
         if (to_eeprom) begin
             requests$ready = eeprom_slot$sink$ready;
         end
@@ -3492,68 +3418,11 @@ module nrc_core$mgmt$agent$core$distributor(clock,reset,chip_id,requests$valid,r
             requests$ready = 1'b0;
             registers$valid = 1'b0;
             eeprom_slot$sink$valid = 1'b0;
-            error_slot$sink$valid = 1'b0;
         end
-        held = ((registers$valid) & 3'h7) | (((eeprom_slot$count) & 3'h7) << 32'h1) | (((error_slot$count) & 3'h7) << 32'h2);
+        held = ((registers$valid) & 2'h3) | (((eeprom_slot$count) & 2'h3) << 32'h1);
     end
     
 endmodule // nrc_core$mgmt$agent$core$distributor
-
-
-module nrc_core$mgmt$agent$core$distributor$builder(request,chip_id,nmp_type,error,access,data0,data1,response);
-    
-    // Module arguments
-    input wire  [543:0] request;
-    input wire  [15:0] chip_id;
-    input wire  [5:0] nmp_type;
-    input wire  [7:0] error;
-    input wire  [63:0] access;
-    input wire  [63:0] data0;
-    input wire  [63:0] data1;
-    output reg  [543:0] response;
-    
-    // Constant declarations
-    localparam  info_keep = 64'h3fffffffc;
-    localparam  info_constant = 64'h0;
-    localparam  route_keep = 64'hffffffffffffc1f;
-    localparam  route_high_keep = 64'h3ffffffffffff;
-    localparam  info_lsb = 10'b0;
-    localparam  forward_lsb = 10'b1000000;
-    localparam  forward_high_lsb = 10'b10000000;
-    localparam  backward_lsb = 10'b11000000;
-    localparam  backward_high_lsb = 10'b100000000;
-    localparam  access_lsb = 10'b101000000;
-    localparam  data0_lsb = 10'b110000000;
-    localparam  data1_lsb = 10'b111000000;
-    localparam  src_lsb = 10'b1000000000;
-    localparam  dst_lsb = 10'b1000010000;
-    localparam  hop_num_lsb = 7'b0;
-    localparam  current_shift = 7'b101;
-    localparam  nmp_type_shift = 7'b100010;
-    localparam  error_shift = 7'b101000;
-    
-    // Local signals
-    reg  [63:0] info;
-    reg  [63:0] backward;
-    reg  [63:0] backward_high;
-    reg  [4:0] hop_num;
-    reg  [63:0] info_out;
-    reg  [63:0] forward_out;
-    reg  [63:0] forward_high_out;
-    
-    // Update code
-    always @(*) begin
-        info = request[(info_lsb)+:(64)];
-        backward = request[(backward_lsb)+:(64)];
-        backward_high = request[(backward_high_lsb)+:(64)];
-        hop_num = backward[(hop_num_lsb)+:(5)];
-        info_out = (info & info_keep) | info_constant | (((nmp_type) & 64'hffffffffffffffff) << nmp_type_shift) | (((error) & 64'hffffffffffffffff) << error_shift);
-        forward_out = (backward & route_keep) | (((hop_num) & 64'hffffffffffffffff) << current_shift);
-        forward_high_out = backward_high & route_high_keep;
-        response = (((info_out) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << info_lsb) | (((forward_out) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << forward_lsb) | (((forward_high_out) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << forward_high_lsb) | (((access) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << access_lsb) | (((data0) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << data0_lsb) | (((data1) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << data1_lsb) | (((chip_id) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << src_lsb) | (((request[(src_lsb)+:(16)]) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << dst_lsb);
-    end
-    
-endmodule // nrc_core$mgmt$agent$core$distributor$builder
 
 
 module nrc_core$mgmt$agent$core$distributor$eeprom_slot(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
@@ -3727,179 +3596,6 @@ module nrc_core$mgmt$agent$core$distributor$eeprom_slot$slots$0(d,q,clock);
     end
           
 endmodule // nrc_core$mgmt$agent$core$distributor$eeprom_slot$slots$0
-
-
-module nrc_core$mgmt$agent$core$distributor$error_slot(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  sink$valid;
-    input wire  [543:0] sink$data;
-    output reg  sink$ready;
-    output reg  source$valid;
-    output reg  [543:0] source$data;
-    input wire  source$ready;
-    output reg  count;
-    
-    // Constant declarations
-    localparam  one = 1'b1;
-    localparam  all_ones = 1'b1;
-    localparam  fall_through = 1'b1;
-    localparam  passthrough = 1'b0;
-    
-    // Stub signals
-    reg  [543:0] slots$0$d;
-    wire  [543:0] slots$0$q;
-    reg  slots$0$clock;
-    reg  held$0$d;
-    wire  held$0$q;
-    reg  held$0$clock;
-    reg  fill$d;
-    wire  fill$q;
-    reg  fill$clock;
-    
-    // Local signals
-    reg  below$0;
-    reg  above$0;
-    reg  load$0;
-    reg  [543:0] incoming$0;
-    reg  step;
-    reg  full;
-    reg  empty;
-    reg  push;
-    reg  pop;
-    
-    // Sub module instances
-    nrc_core$mgmt$agent$core$distributor$error_slot$slots$0 slots$0(
-        .d(slots$0$d),
-        .q(slots$0$q),
-        .clock(slots$0$clock)
-    );
-    nrc_core$mgmt$agent$core$distributor$error_slot$held$0 held$0(
-        .d(held$0$d),
-        .q(held$0$q),
-        .clock(held$0$clock)
-    );
-    nrc_core$mgmt$agent$core$distributor$error_slot$fill fill(
-        .d(fill$d),
-        .q(fill$q),
-        .clock(fill$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        fill$clock = clock;
-        fill$d = fill$q;
-        slots$0$clock = clock;
-        slots$0$d = slots$0$q;
-        held$0$clock = clock;
-        held$0$d = held$0$q;
-        below$0 = 1'b1;
-        above$0 = 1'b0;
-        empty = 1'b1;
-        full = 1'b1;
-        empty = ~held$0$q;
-        full = held$0$q;
-        count = fill$q;
-        sink$ready = ~full;
-        source$valid = ~empty;
-        source$data = sink$data;
-        source$data = slots$0$q;
-        push = sink$valid & ~full;
-        pop = source$ready & ~empty;
-        if (fall_through & empty) begin
-            source$valid = sink$valid;
-            source$data = sink$data;
-            push = sink$valid & ~source$ready;
-        end
-        if (passthrough) begin
-            sink$ready = source$ready;
-            source$valid = sink$valid;
-            source$data = sink$data;
-        end
-        incoming$0 = sink$data;
-        load$0 = source$ready | (sink$valid & ~held$0$q);
-        if (load$0) begin
-            slots$0$d = incoming$0;
-        end
-        if (push & ~pop) begin
-            held$0$d = below$0;
-        end
-        if (pop & ~push) begin
-            held$0$d = above$0;
-        end
-        step = one;
-        if (pop) begin
-            step = all_ones;
-        end
-        if (push ^ pop) begin
-            fill$d = fill$q + step;
-        end
-        if (reset) begin
-            held$0$d = 1'b0;
-            fill$d = 32'h0;
-        end
-    end
-    
-endmodule // nrc_core$mgmt$agent$core$distributor$error_slot
-
-
-module nrc_core$mgmt$agent$core$distributor$error_slot$fill(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$mgmt$agent$core$distributor$error_slot$fill
-
-
-module nrc_core$mgmt$agent$core$distributor$error_slot$held$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$mgmt$agent$core$distributor$error_slot$held$0
-
-
-module nrc_core$mgmt$agent$core$distributor$error_slot$slots$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [543:0] d;
-    output reg  [543:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 544'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$mgmt$agent$core$distributor$error_slot$slots$0
 
 
 module nrc_core$mgmt$agent$core$eep_access(clock,reset,command$valid,command$write,command$address,command$count,command$data,command$ready,result$valid,result$data,result$error,result$ready,device,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in);
@@ -6693,12 +6389,14 @@ module nrc_core$mgmt$agent$core$reg_access(clock,reset,chip_id,requests$valid,re
     localparam  access_keep = 64'h3fffbffff;
     localparam  beyond_port = 15'b0;
     localparam  max_count = 3'b10;
+    localparam  register_read = 6'b1;
     localparam  register_write = 6'b11;
     localparam  read_response = 6'b10;
     localparam  write_response = 6'b100;
     localparam  error_response = 6'b101;
     localparam  bad_count_code = 8'h3;
     localparam  unmapped_code = 8'h1;
+    localparam  unknown_code = 8'h4;
     localparam  byte_shift = 7'b1000;
     
     // Stub signals
@@ -6731,11 +6429,13 @@ module nrc_core$mgmt$agent$core$reg_access(clock,reset,chip_id,requests$valid,re
     
     // Local signals
     reg  [63:0] info;
+    reg  [5:0] nmp_type;
     reg  [63:0] access;
     reg  [2:0] count;
     reg  [14:0] address0;
     reg  [14:0] address1;
     reg  writing;
+    reg  unknown;
     reg  bad_count;
     reg  two;
     reg  out_of_range;
@@ -6806,7 +6506,9 @@ module nrc_core$mgmt$agent$core$reg_access(clock,reset,chip_id,requests$valid,re
         stored_error1$d = stored_error1$q;
         info = requests$data[(info_lsb)+:(64)];
         access = requests$data[(access_lsb)+:(64)];
-        writing = info[(type_lsb)+:(6)] == register_write;
+        nmp_type = info[(type_lsb)+:(6)];
+        writing = nmp_type == register_write;
+        unknown = ~writing & (nmp_type != register_read);
         count = access[(32'h0)+:(3)];
         address0 = access[(address0_lsb)+:(15)];
         address1 = access[(address1_lsb)+:(15)];
@@ -6817,7 +6519,7 @@ module nrc_core$mgmt$agent$core$reg_access(clock,reset,chip_id,requests$valid,re
         if (two) begin
             needed = 32'h2;
         end
-        if (bad_count | out_of_range) begin
+        if (bad_count | out_of_range | unknown) begin
             needed = 32'h0;
         end
         register_request$valid = requests$valid & (issued$q < needed);
@@ -6882,6 +6584,10 @@ module nrc_core$mgmt$agent$core$reg_access(clock,reset,chip_id,requests$valid,re
             end
             if (bad_count) begin
                 builder$error = bad_count_code;
+            end
+            if (unknown) begin
+                builder$error = unknown_code;
+                builder$access = 32'h0;
             end
         end
         responses$data = builder$response;
@@ -15986,6 +15692,7 @@ module nrc_core$mgmt$mesh$merge(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$l
     
     // Local signals
     reg  unused_index;
+    reg  unused_grant;
     reg  requests_acc$0;
     reg  requests_acc$1;
     
@@ -16022,6 +15729,7 @@ module nrc_core$mgmt$mesh$merge(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$l
         arbiter$reset = reset;
         spill$reset = reset;
         unused_index = arbiter$grant_index;
+        unused_grant = arbiter$grant;
         requests_acc$0 = 32'h0;
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         arbiter$requests = requests_acc$1;
@@ -19966,6 +19674,7 @@ module nrc_core$mgmt$mesh$stations$0$merge(clock,reset,sinks$0$valid,sinks$0$dat
     
     // Local signals
     reg  unused_index;
+    reg  [1:0] unused_grant;
     reg  [1:0] requests_acc$0;
     reg  [1:0] requests_acc$1;
     reg  [1:0] requests_acc$2;
@@ -20003,6 +19712,7 @@ module nrc_core$mgmt$mesh$stations$0$merge(clock,reset,sinks$0$valid,sinks$0$dat
         arbiter$reset = reset;
         spill$reset = reset;
         unused_index = arbiter$grant_index;
+        unused_grant = arbiter$grant;
         requests_acc$0 = 32'h0;
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         requests_acc$2 = (requests_acc$1 & ~(1 << (1)) | ((sinks$1$valid) << (1)));
@@ -21000,6 +20710,7 @@ module nrc_core$mgmt$mesh$stations$1$merge(clock,reset,sinks$0$valid,sinks$0$dat
     
     // Local signals
     reg  unused_index;
+    reg  [1:0] unused_grant;
     reg  [1:0] requests_acc$0;
     reg  [1:0] requests_acc$1;
     reg  [1:0] requests_acc$2;
@@ -21037,6 +20748,7 @@ module nrc_core$mgmt$mesh$stations$1$merge(clock,reset,sinks$0$valid,sinks$0$dat
         arbiter$reset = reset;
         spill$reset = reset;
         unused_index = arbiter$grant_index;
+        unused_grant = arbiter$grant;
         requests_acc$0 = 32'h0;
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         requests_acc$2 = (requests_acc$1 & ~(1 << (1)) | ((sinks$1$valid) << (1)));
@@ -22034,6 +21746,7 @@ module nrc_core$mgmt$mesh$stations$2$merge(clock,reset,sinks$0$valid,sinks$0$dat
     
     // Local signals
     reg  unused_index;
+    reg  [1:0] unused_grant;
     reg  [1:0] requests_acc$0;
     reg  [1:0] requests_acc$1;
     reg  [1:0] requests_acc$2;
@@ -22071,6 +21784,7 @@ module nrc_core$mgmt$mesh$stations$2$merge(clock,reset,sinks$0$valid,sinks$0$dat
         arbiter$reset = reset;
         spill$reset = reset;
         unused_index = arbiter$grant_index;
+        unused_grant = arbiter$grant;
         requests_acc$0 = 32'h0;
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         requests_acc$2 = (requests_acc$1 & ~(1 << (1)) | ((sinks$1$valid) << (1)));
@@ -23068,6 +22782,7 @@ module nrc_core$mgmt$mesh$stations$3$merge(clock,reset,sinks$0$valid,sinks$0$dat
     
     // Local signals
     reg  unused_index;
+    reg  [1:0] unused_grant;
     reg  [1:0] requests_acc$0;
     reg  [1:0] requests_acc$1;
     reg  [1:0] requests_acc$2;
@@ -23105,6 +22820,7 @@ module nrc_core$mgmt$mesh$stations$3$merge(clock,reset,sinks$0$valid,sinks$0$dat
         arbiter$reset = reset;
         spill$reset = reset;
         unused_index = arbiter$grant_index;
+        unused_grant = arbiter$grant;
         requests_acc$0 = 32'h0;
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         requests_acc$2 = (requests_acc$1 & ~(1 << (1)) | ((sinks$1$valid) << (1)));
@@ -24102,6 +23818,7 @@ module nrc_core$mgmt$mesh$stations$4$merge(clock,reset,sinks$0$valid,sinks$0$dat
     
     // Local signals
     reg  unused_index;
+    reg  [1:0] unused_grant;
     reg  [1:0] requests_acc$0;
     reg  [1:0] requests_acc$1;
     reg  [1:0] requests_acc$2;
@@ -24139,6 +23856,7 @@ module nrc_core$mgmt$mesh$stations$4$merge(clock,reset,sinks$0$valid,sinks$0$dat
         arbiter$reset = reset;
         spill$reset = reset;
         unused_index = arbiter$grant_index;
+        unused_grant = arbiter$grant;
         requests_acc$0 = 32'h0;
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         requests_acc$2 = (requests_acc$1 & ~(1 << (1)) | ((sinks$1$valid) << (1)));
@@ -47647,7 +47365,7 @@ module nrc_core$routing$stages$4$src(d,q,clock);
 endmodule // nrc_core$routing$stages$4$src
 
 
-module nrc_core$status(credits$0,credits$1,credits$2,credits$3,credits$4,queued$0,queued$1,queued$2,queued$3,queued$4,states$0$credits,states$0$occupancy,states$1$credits,states$1$occupancy,states$2$credits,states$2$occupancy,states$3$credits,states$3$occupancy,states$4$credits,states$4$occupancy);
+module nrc_core$status(credits$0,credits$1,credits$2,credits$3,credits$4,free$0,free$1,free$2,free$3,free$4,queued$0,queued$1,queued$2,queued$3,queued$4,states$0$credits,states$0$occupancy,states$1$credits,states$1$occupancy,states$2$credits,states$2$occupancy,states$3$credits,states$3$occupancy,states$4$credits,states$4$occupancy);
     
     // Module arguments
     input wire  [15:0] credits$0;
@@ -47655,6 +47373,11 @@ module nrc_core$status(credits$0,credits$1,credits$2,credits$3,credits$4,queued$
     input wire  [15:0] credits$2;
     input wire  [15:0] credits$3;
     input wire  [15:0] credits$4;
+    input wire  [1:0] free$0;
+    input wire  [1:0] free$1;
+    input wire  [1:0] free$2;
+    input wire  [1:0] free$3;
+    input wire  [1:0] free$4;
     input wire  [4:0] queued$0;
     input wire  [4:0] queued$1;
     input wire  [4:0] queued$2;
@@ -47694,9 +47417,13 @@ module nrc_core$status(credits$0,credits$1,credits$2,credits$3,credits$4,queued$
         occupancy_bus = 32'h0;
         sum = 32'h0;
         vc_credit = credits$0[(vc_offsets$0)+:(8)];
-        sum = sum + ((vc_credit) & 12'hfff);
+        if (free$0[0]) begin
+            sum = sum + ((vc_credit) & 12'hfff);
+        end
         vc_credit = credits$0[(vc_offsets$1)+:(8)];
-        sum = sum + ((vc_credit) & 12'hfff);
+        if (free$0[1]) begin
+            sum = sum + ((vc_credit) & 12'hfff);
+        end
         if (sum > most) begin
             sum = most;
         end
@@ -47723,9 +47450,13 @@ module nrc_core$status(credits$0,credits$1,credits$2,credits$3,credits$4,queued$
         occupancy_bus = occupancy_bus | (((((count) & 7'h7f)) & 35'h7ffffffff) << port_offsets$0);
         sum = 32'h0;
         vc_credit = credits$1[(vc_offsets$0)+:(8)];
-        sum = sum + ((vc_credit) & 12'hfff);
+        if (free$1[0]) begin
+            sum = sum + ((vc_credit) & 12'hfff);
+        end
         vc_credit = credits$1[(vc_offsets$1)+:(8)];
-        sum = sum + ((vc_credit) & 12'hfff);
+        if (free$1[1]) begin
+            sum = sum + ((vc_credit) & 12'hfff);
+        end
         if (sum > most) begin
             sum = most;
         end
@@ -47752,9 +47483,13 @@ module nrc_core$status(credits$0,credits$1,credits$2,credits$3,credits$4,queued$
         occupancy_bus = occupancy_bus | (((((count) & 7'h7f)) & 35'h7ffffffff) << port_offsets$1);
         sum = 32'h0;
         vc_credit = credits$2[(vc_offsets$0)+:(8)];
-        sum = sum + ((vc_credit) & 12'hfff);
+        if (free$2[0]) begin
+            sum = sum + ((vc_credit) & 12'hfff);
+        end
         vc_credit = credits$2[(vc_offsets$1)+:(8)];
-        sum = sum + ((vc_credit) & 12'hfff);
+        if (free$2[1]) begin
+            sum = sum + ((vc_credit) & 12'hfff);
+        end
         if (sum > most) begin
             sum = most;
         end
@@ -47781,9 +47516,13 @@ module nrc_core$status(credits$0,credits$1,credits$2,credits$3,credits$4,queued$
         occupancy_bus = occupancy_bus | (((((count) & 7'h7f)) & 35'h7ffffffff) << port_offsets$2);
         sum = 32'h0;
         vc_credit = credits$3[(vc_offsets$0)+:(8)];
-        sum = sum + ((vc_credit) & 12'hfff);
+        if (free$3[0]) begin
+            sum = sum + ((vc_credit) & 12'hfff);
+        end
         vc_credit = credits$3[(vc_offsets$1)+:(8)];
-        sum = sum + ((vc_credit) & 12'hfff);
+        if (free$3[1]) begin
+            sum = sum + ((vc_credit) & 12'hfff);
+        end
         if (sum > most) begin
             sum = most;
         end
@@ -47810,9 +47549,13 @@ module nrc_core$status(credits$0,credits$1,credits$2,credits$3,credits$4,queued$
         occupancy_bus = occupancy_bus | (((((count) & 7'h7f)) & 35'h7ffffffff) << port_offsets$3);
         sum = 32'h0;
         vc_credit = credits$4[(vc_offsets$0)+:(8)];
-        sum = sum + ((vc_credit) & 12'hfff);
+        if (free$4[0]) begin
+            sum = sum + ((vc_credit) & 12'hfff);
+        end
         vc_credit = credits$4[(vc_offsets$1)+:(8)];
-        sum = sum + ((vc_credit) & 12'hfff);
+        if (free$4[1]) begin
+            sum = sum + ((vc_credit) & 12'hfff);
+        end
         if (sum > most) begin
             sum = most;
         end

@@ -15791,6 +15791,7 @@ module nrc_mgmt$mesh$merge(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$last,s
     
     // Local signals
     reg  unused_index;
+    reg  [1:0] unused_grant;
     reg  [1:0] requests_acc$0;
     reg  [1:0] requests_acc$1;
     reg  [1:0] requests_acc$2;
@@ -15828,6 +15829,7 @@ module nrc_mgmt$mesh$merge(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$last,s
         arbiter$reset = reset;
         spill$reset = reset;
         unused_index = arbiter$grant_index;
+        unused_grant = arbiter$grant;
         requests_acc$0 = 32'h0;
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         requests_acc$2 = (requests_acc$1 & ~(1 << (1)) | ((sinks$1$valid) << (1)));
@@ -21303,6 +21305,7 @@ module nrc_mgmt$mesh$stations$0$merge(clock,reset,sinks$0$valid,sinks$0$data,sin
     
     // Local signals
     reg  unused_index;
+    reg  [1:0] unused_grant;
     reg  [1:0] requests_acc$0;
     reg  [1:0] requests_acc$1;
     reg  [1:0] requests_acc$2;
@@ -21340,6 +21343,7 @@ module nrc_mgmt$mesh$stations$0$merge(clock,reset,sinks$0$valid,sinks$0$data,sin
         arbiter$reset = reset;
         spill$reset = reset;
         unused_index = arbiter$grant_index;
+        unused_grant = arbiter$grant;
         requests_acc$0 = 32'h0;
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         requests_acc$2 = (requests_acc$1 & ~(1 << (1)) | ((sinks$1$valid) << (1)));
@@ -22337,6 +22341,7 @@ module nrc_mgmt$mesh$stations$1$merge(clock,reset,sinks$0$valid,sinks$0$data,sin
     
     // Local signals
     reg  unused_index;
+    reg  [1:0] unused_grant;
     reg  [1:0] requests_acc$0;
     reg  [1:0] requests_acc$1;
     reg  [1:0] requests_acc$2;
@@ -22374,6 +22379,7 @@ module nrc_mgmt$mesh$stations$1$merge(clock,reset,sinks$0$valid,sinks$0$data,sin
         arbiter$reset = reset;
         spill$reset = reset;
         unused_index = arbiter$grant_index;
+        unused_grant = arbiter$grant;
         requests_acc$0 = 32'h0;
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         requests_acc$2 = (requests_acc$1 & ~(1 << (1)) | ((sinks$1$valid) << (1)));
@@ -23371,6 +23377,7 @@ module nrc_mgmt$mesh$stations$2$merge(clock,reset,sinks$0$valid,sinks$0$data,sin
     
     // Local signals
     reg  unused_index;
+    reg  [1:0] unused_grant;
     reg  [1:0] requests_acc$0;
     reg  [1:0] requests_acc$1;
     reg  [1:0] requests_acc$2;
@@ -23408,6 +23415,7 @@ module nrc_mgmt$mesh$stations$2$merge(clock,reset,sinks$0$valid,sinks$0$data,sin
         arbiter$reset = reset;
         spill$reset = reset;
         unused_index = arbiter$grant_index;
+        unused_grant = arbiter$grant;
         requests_acc$0 = 32'h0;
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         requests_acc$2 = (requests_acc$1 & ~(1 << (1)) | ((sinks$1$valid) << (1)));
@@ -24405,6 +24413,7 @@ module nrc_mgmt$mesh$stations$3$merge(clock,reset,sinks$0$valid,sinks$0$data,sin
     
     // Local signals
     reg  unused_index;
+    reg  [1:0] unused_grant;
     reg  [1:0] requests_acc$0;
     reg  [1:0] requests_acc$1;
     reg  [1:0] requests_acc$2;
@@ -24442,6 +24451,7 @@ module nrc_mgmt$mesh$stations$3$merge(clock,reset,sinks$0$valid,sinks$0$data,sin
         arbiter$reset = reset;
         spill$reset = reset;
         unused_index = arbiter$grant_index;
+        unused_grant = arbiter$grant;
         requests_acc$0 = 32'h0;
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         requests_acc$2 = (requests_acc$1 & ~(1 << (1)) | ((sinks$1$valid) << (1)));
@@ -25439,6 +25449,7 @@ module nrc_mgmt$mesh$stations$4$merge(clock,reset,sinks$0$valid,sinks$0$data,sin
     
     // Local signals
     reg  unused_index;
+    reg  [1:0] unused_grant;
     reg  [1:0] requests_acc$0;
     reg  [1:0] requests_acc$1;
     reg  [1:0] requests_acc$2;
@@ -25476,6 +25487,7 @@ module nrc_mgmt$mesh$stations$4$merge(clock,reset,sinks$0$valid,sinks$0$data,sin
         arbiter$reset = reset;
         spill$reset = reset;
         unused_index = arbiter$grant_index;
+        unused_grant = arbiter$grant;
         requests_acc$0 = 32'h0;
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         requests_acc$2 = (requests_acc$1 & ~(1 << (1)) | ((sinks$1$valid) << (1)));
@@ -26473,6 +26485,7 @@ module nrc_mgmt$mesh$stations$5$merge(clock,reset,sinks$0$valid,sinks$0$data,sin
     
     // Local signals
     reg  unused_index;
+    reg  [1:0] unused_grant;
     reg  [1:0] requests_acc$0;
     reg  [1:0] requests_acc$1;
     reg  [1:0] requests_acc$2;
@@ -26510,6 +26523,7 @@ module nrc_mgmt$mesh$stations$5$merge(clock,reset,sinks$0$valid,sinks$0$data,sin
         arbiter$reset = reset;
         spill$reset = reset;
         unused_index = arbiter$grant_index;
+        unused_grant = arbiter$grant;
         requests_acc$0 = 32'h0;
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         requests_acc$2 = (requests_acc$1 & ~(1 << (1)) | ((sinks$1$valid) << (1)));
@@ -27507,6 +27521,7 @@ module nrc_mgmt$mesh$stations$6$merge(clock,reset,sinks$0$valid,sinks$0$data,sin
     
     // Local signals
     reg  unused_index;
+    reg  [1:0] unused_grant;
     reg  [1:0] requests_acc$0;
     reg  [1:0] requests_acc$1;
     reg  [1:0] requests_acc$2;
@@ -27544,6 +27559,7 @@ module nrc_mgmt$mesh$stations$6$merge(clock,reset,sinks$0$valid,sinks$0$data,sin
         arbiter$reset = reset;
         spill$reset = reset;
         unused_index = arbiter$grant_index;
+        unused_grant = arbiter$grant;
         requests_acc$0 = 32'h0;
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         requests_acc$2 = (requests_acc$1 & ~(1 << (1)) | ((sinks$1$valid) << (1)));
@@ -28541,6 +28557,7 @@ module nrc_mgmt$mesh$stations$7$merge(clock,reset,sinks$0$valid,sinks$0$data,sin
     
     // Local signals
     reg  unused_index;
+    reg  [1:0] unused_grant;
     reg  [1:0] requests_acc$0;
     reg  [1:0] requests_acc$1;
     reg  [1:0] requests_acc$2;
@@ -28578,6 +28595,7 @@ module nrc_mgmt$mesh$stations$7$merge(clock,reset,sinks$0$valid,sinks$0$data,sin
         arbiter$reset = reset;
         spill$reset = reset;
         unused_index = arbiter$grant_index;
+        unused_grant = arbiter$grant;
         requests_acc$0 = 32'h0;
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         requests_acc$2 = (requests_acc$1 & ~(1 << (1)) | ((sinks$1$valid) << (1)));
