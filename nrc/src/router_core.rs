@@ -59,6 +59,12 @@ use hdl::mgmt::relay_station::{RsBeatSource, RS_BEAT_BITS, RS_PORT_BITS};
 use hdl::params::Config;
 use rust_hdl::prelude::*;
 
+// The core drives two of the agent's chip fault inputs (see the module documentation).
+const _: () = assert!(
+    NRC_CHIP_FAULTS >= 2,
+    "RouterCore: the agent needs two chip fault inputs"
+);
+
 /// State bits per output port of the adaptive choice (credits and occupancy saturate at 127).
 pub const ROUTE_STATE_BITS: usize = 7;
 
@@ -206,10 +212,6 @@ impl<
         assert_eq!(
             p.input.mgmt_vc, p.mgmt.mgmt_vc as usize,
             "RouterCore: the input ports' and the agent's mgmt_vc differ"
-        );
-        assert!(
-            NRC_CHIP_FAULTS >= 2,
-            "RouterCore: the agent needs two chip fault inputs"
         );
         Self {
             clock: Default::default(),
