@@ -161,6 +161,10 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
     input wire  i2c$scl_in;
     input wire  i2c$sda_in;
     
+    // Constant declarations
+    localparam  row_bits$0 = 2'b1;
+    localparam  row_bits$1 = 2'b10;
+    
     // Stub signals
     reg  mesh$clock;
     reg  mesh$reset;
@@ -506,8 +510,8 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
         route_table$write = registers$written$1;
         index_strobe_unused = registers$written$0;
         registers$status$0 = ((route_table$read) & 64'hffffffffffffffff);
-        registers$events$0 = mesh$dropped[0];
-        registers$events$1 = mesh$dropped[1];
+        registers$events$0 = |(mesh$dropped & row_bits$0);
+        registers$events$1 = |(mesh$dropped & row_bits$1);
         registers$status$1 = links$0$status;
         registers$status$2 = links$0$peer;
         registers$status$3 = links$0$ltps_sent;
@@ -15787,6 +15791,7 @@ module nrc_mgmt$mesh$merge(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$last,s
     
     // Local signals
     reg  unused_index;
+    reg  [1:0] unused_grant;
     reg  [1:0] requests_acc$0;
     reg  [1:0] requests_acc$1;
     reg  [1:0] requests_acc$2;
@@ -15824,6 +15829,7 @@ module nrc_mgmt$mesh$merge(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$last,s
         arbiter$reset = reset;
         spill$reset = reset;
         unused_index = arbiter$grant_index;
+        unused_grant = arbiter$grant;
         requests_acc$0 = 32'h0;
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         requests_acc$2 = (requests_acc$1 & ~(1 << (1)) | ((sinks$1$valid) << (1)));
@@ -21299,6 +21305,7 @@ module nrc_mgmt$mesh$stations$0$merge(clock,reset,sinks$0$valid,sinks$0$data,sin
     
     // Local signals
     reg  unused_index;
+    reg  [1:0] unused_grant;
     reg  [1:0] requests_acc$0;
     reg  [1:0] requests_acc$1;
     reg  [1:0] requests_acc$2;
@@ -21336,6 +21343,7 @@ module nrc_mgmt$mesh$stations$0$merge(clock,reset,sinks$0$valid,sinks$0$data,sin
         arbiter$reset = reset;
         spill$reset = reset;
         unused_index = arbiter$grant_index;
+        unused_grant = arbiter$grant;
         requests_acc$0 = 32'h0;
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         requests_acc$2 = (requests_acc$1 & ~(1 << (1)) | ((sinks$1$valid) << (1)));
@@ -22333,6 +22341,7 @@ module nrc_mgmt$mesh$stations$1$merge(clock,reset,sinks$0$valid,sinks$0$data,sin
     
     // Local signals
     reg  unused_index;
+    reg  [1:0] unused_grant;
     reg  [1:0] requests_acc$0;
     reg  [1:0] requests_acc$1;
     reg  [1:0] requests_acc$2;
@@ -22370,6 +22379,7 @@ module nrc_mgmt$mesh$stations$1$merge(clock,reset,sinks$0$valid,sinks$0$data,sin
         arbiter$reset = reset;
         spill$reset = reset;
         unused_index = arbiter$grant_index;
+        unused_grant = arbiter$grant;
         requests_acc$0 = 32'h0;
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         requests_acc$2 = (requests_acc$1 & ~(1 << (1)) | ((sinks$1$valid) << (1)));
@@ -23367,6 +23377,7 @@ module nrc_mgmt$mesh$stations$2$merge(clock,reset,sinks$0$valid,sinks$0$data,sin
     
     // Local signals
     reg  unused_index;
+    reg  [1:0] unused_grant;
     reg  [1:0] requests_acc$0;
     reg  [1:0] requests_acc$1;
     reg  [1:0] requests_acc$2;
@@ -23404,6 +23415,7 @@ module nrc_mgmt$mesh$stations$2$merge(clock,reset,sinks$0$valid,sinks$0$data,sin
         arbiter$reset = reset;
         spill$reset = reset;
         unused_index = arbiter$grant_index;
+        unused_grant = arbiter$grant;
         requests_acc$0 = 32'h0;
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         requests_acc$2 = (requests_acc$1 & ~(1 << (1)) | ((sinks$1$valid) << (1)));
@@ -24401,6 +24413,7 @@ module nrc_mgmt$mesh$stations$3$merge(clock,reset,sinks$0$valid,sinks$0$data,sin
     
     // Local signals
     reg  unused_index;
+    reg  [1:0] unused_grant;
     reg  [1:0] requests_acc$0;
     reg  [1:0] requests_acc$1;
     reg  [1:0] requests_acc$2;
@@ -24438,6 +24451,7 @@ module nrc_mgmt$mesh$stations$3$merge(clock,reset,sinks$0$valid,sinks$0$data,sin
         arbiter$reset = reset;
         spill$reset = reset;
         unused_index = arbiter$grant_index;
+        unused_grant = arbiter$grant;
         requests_acc$0 = 32'h0;
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         requests_acc$2 = (requests_acc$1 & ~(1 << (1)) | ((sinks$1$valid) << (1)));
@@ -25435,6 +25449,7 @@ module nrc_mgmt$mesh$stations$4$merge(clock,reset,sinks$0$valid,sinks$0$data,sin
     
     // Local signals
     reg  unused_index;
+    reg  [1:0] unused_grant;
     reg  [1:0] requests_acc$0;
     reg  [1:0] requests_acc$1;
     reg  [1:0] requests_acc$2;
@@ -25472,6 +25487,7 @@ module nrc_mgmt$mesh$stations$4$merge(clock,reset,sinks$0$valid,sinks$0$data,sin
         arbiter$reset = reset;
         spill$reset = reset;
         unused_index = arbiter$grant_index;
+        unused_grant = arbiter$grant;
         requests_acc$0 = 32'h0;
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         requests_acc$2 = (requests_acc$1 & ~(1 << (1)) | ((sinks$1$valid) << (1)));
@@ -26469,6 +26485,7 @@ module nrc_mgmt$mesh$stations$5$merge(clock,reset,sinks$0$valid,sinks$0$data,sin
     
     // Local signals
     reg  unused_index;
+    reg  [1:0] unused_grant;
     reg  [1:0] requests_acc$0;
     reg  [1:0] requests_acc$1;
     reg  [1:0] requests_acc$2;
@@ -26506,6 +26523,7 @@ module nrc_mgmt$mesh$stations$5$merge(clock,reset,sinks$0$valid,sinks$0$data,sin
         arbiter$reset = reset;
         spill$reset = reset;
         unused_index = arbiter$grant_index;
+        unused_grant = arbiter$grant;
         requests_acc$0 = 32'h0;
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         requests_acc$2 = (requests_acc$1 & ~(1 << (1)) | ((sinks$1$valid) << (1)));
@@ -27503,6 +27521,7 @@ module nrc_mgmt$mesh$stations$6$merge(clock,reset,sinks$0$valid,sinks$0$data,sin
     
     // Local signals
     reg  unused_index;
+    reg  [1:0] unused_grant;
     reg  [1:0] requests_acc$0;
     reg  [1:0] requests_acc$1;
     reg  [1:0] requests_acc$2;
@@ -27540,6 +27559,7 @@ module nrc_mgmt$mesh$stations$6$merge(clock,reset,sinks$0$valid,sinks$0$data,sin
         arbiter$reset = reset;
         spill$reset = reset;
         unused_index = arbiter$grant_index;
+        unused_grant = arbiter$grant;
         requests_acc$0 = 32'h0;
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         requests_acc$2 = (requests_acc$1 & ~(1 << (1)) | ((sinks$1$valid) << (1)));
@@ -28537,6 +28557,7 @@ module nrc_mgmt$mesh$stations$7$merge(clock,reset,sinks$0$valid,sinks$0$data,sin
     
     // Local signals
     reg  unused_index;
+    reg  [1:0] unused_grant;
     reg  [1:0] requests_acc$0;
     reg  [1:0] requests_acc$1;
     reg  [1:0] requests_acc$2;
@@ -28574,6 +28595,7 @@ module nrc_mgmt$mesh$stations$7$merge(clock,reset,sinks$0$valid,sinks$0$data,sin
         arbiter$reset = reset;
         spill$reset = reset;
         unused_index = arbiter$grant_index;
+        unused_grant = arbiter$grant;
         requests_acc$0 = 32'h0;
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         requests_acc$2 = (requests_acc$1 & ~(1 << (1)) | ((sinks$1$valid) << (1)));

@@ -2736,6 +2736,7 @@ module nrc_rs_mesh$merge(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$last,sin
     
     // Local signals
     reg  unused_index;
+    reg  [1:0] unused_grant;
     reg  [1:0] requests_acc$0;
     reg  [1:0] requests_acc$1;
     reg  [1:0] requests_acc$2;
@@ -2773,6 +2774,7 @@ module nrc_rs_mesh$merge(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$last,sin
         arbiter$reset = reset;
         spill$reset = reset;
         unused_index = arbiter$grant_index;
+        unused_grant = arbiter$grant;
         requests_acc$0 = 32'h0;
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         requests_acc$2 = (requests_acc$1 & ~(1 << (1)) | ((sinks$1$valid) << (1)));
@@ -8248,6 +8250,7 @@ module nrc_rs_mesh$stations$0$merge(clock,reset,sinks$0$valid,sinks$0$data,sinks
     
     // Local signals
     reg  unused_index;
+    reg  [1:0] unused_grant;
     reg  [1:0] requests_acc$0;
     reg  [1:0] requests_acc$1;
     reg  [1:0] requests_acc$2;
@@ -8285,6 +8288,7 @@ module nrc_rs_mesh$stations$0$merge(clock,reset,sinks$0$valid,sinks$0$data,sinks
         arbiter$reset = reset;
         spill$reset = reset;
         unused_index = arbiter$grant_index;
+        unused_grant = arbiter$grant;
         requests_acc$0 = 32'h0;
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         requests_acc$2 = (requests_acc$1 & ~(1 << (1)) | ((sinks$1$valid) << (1)));
@@ -9282,6 +9286,7 @@ module nrc_rs_mesh$stations$1$merge(clock,reset,sinks$0$valid,sinks$0$data,sinks
     
     // Local signals
     reg  unused_index;
+    reg  [1:0] unused_grant;
     reg  [1:0] requests_acc$0;
     reg  [1:0] requests_acc$1;
     reg  [1:0] requests_acc$2;
@@ -9319,6 +9324,7 @@ module nrc_rs_mesh$stations$1$merge(clock,reset,sinks$0$valid,sinks$0$data,sinks
         arbiter$reset = reset;
         spill$reset = reset;
         unused_index = arbiter$grant_index;
+        unused_grant = arbiter$grant;
         requests_acc$0 = 32'h0;
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         requests_acc$2 = (requests_acc$1 & ~(1 << (1)) | ((sinks$1$valid) << (1)));
@@ -10316,6 +10322,7 @@ module nrc_rs_mesh$stations$2$merge(clock,reset,sinks$0$valid,sinks$0$data,sinks
     
     // Local signals
     reg  unused_index;
+    reg  [1:0] unused_grant;
     reg  [1:0] requests_acc$0;
     reg  [1:0] requests_acc$1;
     reg  [1:0] requests_acc$2;
@@ -10353,6 +10360,7 @@ module nrc_rs_mesh$stations$2$merge(clock,reset,sinks$0$valid,sinks$0$data,sinks
         arbiter$reset = reset;
         spill$reset = reset;
         unused_index = arbiter$grant_index;
+        unused_grant = arbiter$grant;
         requests_acc$0 = 32'h0;
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         requests_acc$2 = (requests_acc$1 & ~(1 << (1)) | ((sinks$1$valid) << (1)));
@@ -11350,6 +11358,7 @@ module nrc_rs_mesh$stations$3$merge(clock,reset,sinks$0$valid,sinks$0$data,sinks
     
     // Local signals
     reg  unused_index;
+    reg  [1:0] unused_grant;
     reg  [1:0] requests_acc$0;
     reg  [1:0] requests_acc$1;
     reg  [1:0] requests_acc$2;
@@ -11387,6 +11396,7 @@ module nrc_rs_mesh$stations$3$merge(clock,reset,sinks$0$valid,sinks$0$data,sinks
         arbiter$reset = reset;
         spill$reset = reset;
         unused_index = arbiter$grant_index;
+        unused_grant = arbiter$grant;
         requests_acc$0 = 32'h0;
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         requests_acc$2 = (requests_acc$1 & ~(1 << (1)) | ((sinks$1$valid) << (1)));
@@ -12384,6 +12394,7 @@ module nrc_rs_mesh$stations$4$merge(clock,reset,sinks$0$valid,sinks$0$data,sinks
     
     // Local signals
     reg  unused_index;
+    reg  [1:0] unused_grant;
     reg  [1:0] requests_acc$0;
     reg  [1:0] requests_acc$1;
     reg  [1:0] requests_acc$2;
@@ -12421,6 +12432,7 @@ module nrc_rs_mesh$stations$4$merge(clock,reset,sinks$0$valid,sinks$0$data,sinks
         arbiter$reset = reset;
         spill$reset = reset;
         unused_index = arbiter$grant_index;
+        unused_grant = arbiter$grant;
         requests_acc$0 = 32'h0;
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         requests_acc$2 = (requests_acc$1 & ~(1 << (1)) | ((sinks$1$valid) << (1)));
@@ -13418,6 +13430,7 @@ module nrc_rs_mesh$stations$5$merge(clock,reset,sinks$0$valid,sinks$0$data,sinks
     
     // Local signals
     reg  unused_index;
+    reg  [1:0] unused_grant;
     reg  [1:0] requests_acc$0;
     reg  [1:0] requests_acc$1;
     reg  [1:0] requests_acc$2;
@@ -13455,6 +13468,7 @@ module nrc_rs_mesh$stations$5$merge(clock,reset,sinks$0$valid,sinks$0$data,sinks
         arbiter$reset = reset;
         spill$reset = reset;
         unused_index = arbiter$grant_index;
+        unused_grant = arbiter$grant;
         requests_acc$0 = 32'h0;
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         requests_acc$2 = (requests_acc$1 & ~(1 << (1)) | ((sinks$1$valid) << (1)));
@@ -14452,6 +14466,7 @@ module nrc_rs_mesh$stations$6$merge(clock,reset,sinks$0$valid,sinks$0$data,sinks
     
     // Local signals
     reg  unused_index;
+    reg  [1:0] unused_grant;
     reg  [1:0] requests_acc$0;
     reg  [1:0] requests_acc$1;
     reg  [1:0] requests_acc$2;
@@ -14489,6 +14504,7 @@ module nrc_rs_mesh$stations$6$merge(clock,reset,sinks$0$valid,sinks$0$data,sinks
         arbiter$reset = reset;
         spill$reset = reset;
         unused_index = arbiter$grant_index;
+        unused_grant = arbiter$grant;
         requests_acc$0 = 32'h0;
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         requests_acc$2 = (requests_acc$1 & ~(1 << (1)) | ((sinks$1$valid) << (1)));
@@ -15486,6 +15502,7 @@ module nrc_rs_mesh$stations$7$merge(clock,reset,sinks$0$valid,sinks$0$data,sinks
     
     // Local signals
     reg  unused_index;
+    reg  [1:0] unused_grant;
     reg  [1:0] requests_acc$0;
     reg  [1:0] requests_acc$1;
     reg  [1:0] requests_acc$2;
@@ -15523,6 +15540,7 @@ module nrc_rs_mesh$stations$7$merge(clock,reset,sinks$0$valid,sinks$0$data,sinks
         arbiter$reset = reset;
         spill$reset = reset;
         unused_index = arbiter$grant_index;
+        unused_grant = arbiter$grant;
         requests_acc$0 = 32'h0;
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         requests_acc$2 = (requests_acc$1 & ~(1 << (1)) | ((sinks$1$valid) << (1)));

@@ -498,6 +498,7 @@ module relay_station$merge(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$last,s
     
     // Local signals
     reg  unused_index;
+    reg  [1:0] unused_grant;
     reg  [1:0] requests_acc$0;
     reg  [1:0] requests_acc$1;
     reg  [1:0] requests_acc$2;
@@ -535,6 +536,7 @@ module relay_station$merge(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$last,s
         arbiter$reset = reset;
         spill$reset = reset;
         unused_index = arbiter$grant_index;
+        unused_grant = arbiter$grant;
         requests_acc$0 = 32'h0;
         requests_acc$1 = (requests_acc$0 & ~(1 << (0)) | ((sinks$0$valid) << (0)));
         requests_acc$2 = (requests_acc$1 & ~(1 << (1)) | ((sinks$1$valid) << (1)));

@@ -113,6 +113,9 @@ pub struct NrcMgmt<
     registers: RegFile<REGISTER_ADDRESS_BITS, NMA_DATA_BITS>,
     /// The write strobe of `route_index` (a level the table reads): acknowledged unused.
     index_strobe_unused: Signal<Local, bool>,
+    /// `row_bits[r]`: bit `r` alone, to pick row `r`'s drop pulse by a mask (with one row
+    /// `dropped` is a Verilog scalar, which cannot be bit-selected).
+    row_bits: Vec<Constant<Bits<ROWS>>>,
 }
 
 /// The default build's plane: 8 ports in 2 rows of 4, 20-bit beats.
@@ -151,6 +154,9 @@ impl<const B: usize, const CW: usize, const PORTS: usize, const ROWS: usize, con
             agent: Nma::new(DestType::Nrc, params),
             registers: RegFile::new(&map),
             index_strobe_unused: Default::default(),
+            row_bits: (0..ROWS)
+                .map(|r| Constant::new(Bits::from(1u64 << r)))
+                .collect(),
         }
     }
 }
@@ -241,7 +247,8 @@ impl<const B: usize, const CW: usize, const PORTS: usize, const ROWS: usize, con
         self.registers.status[0].next =
             bit_cast::<NMA_DATA_BITS, PORTS>(self.route_table.read.val());
         for r in 0..ROWS {
-            self.registers.events[r].next = self.mesh.dropped.val().get_bit(r);
+            self.registers.events[r].next =
+                (self.mesh.dropped.val() & self.row_bits[r].val()).any();
         }
         for p in 0..PORTS {
             self.registers.status[1 + 8 * p].next = self.links[p].status.val();

@@ -31,6 +31,7 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
         )?,
         switch(cfg, SWITCH_PORTS)?,
     ]);
+    tops.extend(core(cfg)?);
     Ok(tops)
 }
 
@@ -61,6 +62,48 @@ pub fn switch(cfg: &Config, ports: usize) -> Result<Emitted, String> {
             5 => emit(<crate::switch!(5, N)>::new(p), "nrc_switch", DOC),
             n => Err(format!("nrc_switch: {n} ports is not built (5)")),
         }
+    })
+}
+
+/// Router ports of the default build's core (the `[router]` section has no port count yet).
+pub const CORE_PORTS: usize = 5;
+
+/// The router core for `cfg` as top `nrc_core`: [`CORE_PORTS`] input ports (the DAMQ of
+/// [`damq`], `network.mgmt_vc`, `router.vc_policy`, no down ports), the routing of
+/// [`ROUTE_NODES`] destinations, the switch of [`switch`], and the management plane with the
+/// relay-station mesh in one row of 5 (I2C at `fpga.clock_mhz` as [`nrc_mgmt_params`]).
+/// Also what the router-core benches simulate.
+///
+/// Only the shapes of `configs/` are built (default: 2 VCs, 128 slots; published: 6 VCs, 256
+/// slots); for any other shape the top is left out (`None`), for the compile-time reason of
+/// [`input_port`].
+pub fn core(cfg: &Config) -> Result<Option<Emitted>, String> {
+    if cfg.network.vcs < 2 {
+        return Err(format!(
+            "nrc_core: network.vcs = {} must be at least 2 (the switch's per-VC choice)",
+            cfg.network.vcs
+        ));
+    }
+    let p = crate::router_core::RouterCoreParams::from_config(
+        cfg,
+        0,
+        ROUTE_NODES,
+        nrc_mgmt_params(cfg),
+    );
+    const DOC: &str = "the router core, 5 ports: per port the input side (DAMQ, route lookup, VC policy, head rewrite), the routing of 256 destinations (adaptive among the allowed ports, or deterministic), the switch (allocators, tiled crossbar, output units with credits), and the management plane (relay-station mesh in one row of 5, the management agent with its I2C EEPROM, the register file with the indirect route-table access); router channels in and out, head in to head out 2 cycles";
+    let name = "nrc_core";
+    Ok(match (cfg.network.vcs, cfg.router.input_buffer_flits) {
+        (2, 128) => Some(emit(
+            <crate::router_core!(CORE_PORTS, 2, 128, ROUTE_NODES, 1)>::new(p),
+            name,
+            DOC,
+        )?),
+        (6, 256) => Some(emit(
+            <crate::router_core!(CORE_PORTS, 6, 256, ROUTE_NODES, 1)>::new(p),
+            name,
+            DOC,
+        )?),
+        _ => None,
     })
 }
 

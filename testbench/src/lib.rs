@@ -24,6 +24,8 @@ pub mod regfile_perf;
 pub mod reset;
 pub mod rhdl;
 pub mod rng;
+pub mod router_core_bench;
+pub mod router_perf;
 pub mod rs_perf;
 pub mod speed;
 pub mod switch_cost;

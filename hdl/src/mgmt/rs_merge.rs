@@ -36,6 +36,8 @@ pub struct RsMerge<const B: usize, const P: usize, const N: usize, const W: usiz
     spill: RsSpill<B, P>,
     /// The arbiter's index output, not needed (the mux uses the one-hot grant).
     unused_index: Signal<Local, Bits<W>>,
+    /// The one-hot grant, read only for two inputs or more (one input is a wire).
+    unused_grant: Signal<Local, Bits<N>>,
     /// `requests_acc[i]` holds the valid bits of inputs below `i`.
     requests_acc: Vec<Signal<Local, Bits<N>>>,
     /// One input: no arbiter in the path.
@@ -53,6 +55,7 @@ impl<const B: usize, const P: usize, const N: usize, const W: usize> RsMerge<B, 
             arbiter: RrArbiter::new(true),
             spill: Default::default(),
             unused_index: Default::default(),
+            unused_grant: Default::default(),
             requests_acc: (0..=N).map(|_| Default::default()).collect(),
             single: Constant::new(N == 1),
         }
@@ -74,6 +77,7 @@ impl<const B: usize, const P: usize, const N: usize, const W: usize> Logic for R
         self.arbiter.reset.next = self.reset.val();
         self.spill.reset.next = self.reset.val();
         self.unused_index.next = self.arbiter.grant_index.val();
+        self.unused_grant.next = self.arbiter.grant.val();
         RsBeatSource::<B, P>::link(&mut self.source, &mut self.spill.source);
         self.requests_acc[0].next = 0.into();
         for i in 0..N {

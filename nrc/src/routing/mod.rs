@@ -17,15 +17,19 @@
 //!   flits, ties rotating) or deterministic (a hash of source and destination).
 //! - [`RouteCompute`]: one input port's stage: head in, route out one cycle later.
 //! - [`RouteUnit`]: the table and one stage per input port, the router's routing block.
+//! - [`RouteStatus`]: the output ports' state for the choice, from the switch's credits and
+//!   the input ports' queues (the router core's glue).
 //!
 //! The bundles between them are defined here once, each as a `LogicInterface` pair.
 pub mod port_select;
 pub mod route_compute;
+pub mod route_status;
 pub mod route_table;
 pub mod route_unit;
 
 pub use port_select::PortSelect;
 pub use route_compute::RouteCompute;
+pub use route_status::RouteStatus;
 pub use route_table::RouteTable;
 pub use route_unit::RouteUnit;
 

@@ -5,9 +5,11 @@
 //! and ECP5 ([`testbench::regfile_perf`]), the management agent's unpacker and packer
 //! ([`testbench::mgmt_perf`]) with the configuration loader and register arbiter
 //! ([`testbench::loader_perf`]), and the relay station's and 8-port relay-station mesh's cost on
-//! iCE40 ([`testbench::rs_perf`]), and the router's switch on iCE40 ([`testbench::switch_cost`]).
+//! iCE40 ([`testbench::rs_perf`]), the router's switch on iCE40 ([`testbench::switch_cost`]),
+//! and the router core's throughput, latency and simulation speed on Verilator
+//! ([`testbench::router_perf`]).
 //!
-//! Usage: `bench [speed|cost|link|link-sim|link-cost|regfile|mgmt|mgmt-sim|mgmt-cost|rs|switch]...` (all
+//! Usage: `bench [speed|cost|link|link-sim|link-cost|regfile|mgmt|mgmt-sim|mgmt-cost|rs|switch|router]...` (all
 //! when none; `link` is `link-sim`, the simulated link tables, plus `link-cost`, the endpoint's
 //! placement, which takes minutes; likewise `mgmt` is `mgmt-sim`, the management agent's and the
 //! router's management plane's simulated figures, plus `mgmt-cost`, their iCE40 tables). Prints
@@ -60,6 +62,9 @@ fn main() -> Result<()> {
     }
     if all || has("switch") {
         testbench::switch_cost::report(&workspace().join("build/bench/switch"))?;
+    }
+    if all || has("router") {
+        testbench::router_perf::report();
     }
     Ok(())
 }
