@@ -268,9 +268,9 @@ mod tests {
         let mut uut = RsMesh8::new();
         uut.connect_all();
         yosys_validate("nrc_rs_mesh8", &generate_verilog(&uut)).unwrap();
-        let mut uut = RsMesh24::new();
-        uut.connect_all();
-        yosys_validate("nrc_rs_mesh24", &generate_verilog(&uut)).unwrap();
+        // The 24-port mesh is the same station modules in more rows; it is elaborated whole by
+        // Verilator in the `nrc_mgmt` 24-port bench. Generating its Verilog here again cost
+        // about two minutes of CI for no check the 8-port mesh and that bench do not make.
     }
 
     #[test]
