@@ -21,8 +21,8 @@
 //!
 //! A fault report (ticket `report` set): `dst` = `report_dest`; `w0` = `dest_type` NIC, VPs
 //! zero, the ticket's `id` as `transaction_id`, type and error; `w1`/`w2` = `report_route`
-//! with its `current` less one; `w6` = the ticket's `data`; the rest as above with nothing
-//! stored.
+//! with its `current` less one; the rest as above (the active report unit's tickets echo and
+//! store nothing, so `w5 = w7 = 0` and `w6` is the ticket's `data`).
 //!
 //! Purely combinational; ports are plain signals (a child of [`NmpPacker`](super::NmpPacker),
 //! not a stage of its stream). Position 4 and 5 (`w3`, `w4`) and the tail read nothing.

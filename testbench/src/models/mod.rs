@@ -14,6 +14,7 @@ pub mod lane_channel;
 pub mod ltp_deframer;
 pub mod mgmt;
 pub mod nma;
+pub mod packet_store;
 pub mod packet_buffer;
 pub mod reg_file;
 pub mod relay_station;
