@@ -36,7 +36,9 @@
 //!
 //! Parameter: `F`, the number of fault inputs (1..=64, the bits of `w6`).
 use super::constant;
-use super::ticket::{RESPONSE_DATA, RESPONSE_ID, RESPONSE_REPORT, RESPONSE_TICKET_BITS, RESPONSE_TYPE};
+use super::ticket::{
+    RESPONSE_DATA, RESPONSE_ID, RESPONSE_REPORT, RESPONSE_TICKET_BITS, RESPONSE_TYPE,
+};
 use crate::formats::mgmt::NmpType;
 use crate::stream::StreamSource;
 use rust_hdl::prelude::*;
@@ -103,10 +105,10 @@ impl<const F: usize> ActiveReport<F> {
             fresh: Default::default(),
             collected: Default::default(),
             taken: Default::default(),
-            ticket_constant: Constant::new(Bits::from(
-                RESPONSE_TYPE.set(RESPONSE_REPORT.set(0, 1), NmpType::FaultReport.code() as u128)
-                    as u64,
-            )),
+            ticket_constant: Constant::new(Bits::from(RESPONSE_TYPE.set(
+                RESPONSE_REPORT.set(0, 1),
+                NmpType::FaultReport.code() as u128,
+            ) as u64)),
             id_lsb: constant(RESPONSE_ID.lsb as u64),
             data_lsb: constant(RESPONSE_DATA.lsb as u64),
         }

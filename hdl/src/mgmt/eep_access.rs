@@ -162,6 +162,8 @@ pub struct EepResultSink {
 #[derive(Copy, Clone, PartialEq, Debug, LogicState)]
 enum Step {
     Idle,
+    /// The command just taken is judged (range and count) from its registers.
+    Check,
     /// START of a polled transaction.
     Start,
     /// Control byte (write); refused means poll again.

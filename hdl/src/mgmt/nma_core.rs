@@ -73,11 +73,12 @@
 //! Parameters: `A` register address bits (15 for the NRC, 12 for the NIC), `F` fault inputs
 //! (1..=64); [`NmaCore::new`]: `mgmt_vc` (the configuration's `network.mgmt_vc`), and the
 //! EEPROM unit's `quarter`, `stretch_limit`, `poll_limit` (see [`EepAccess::new`]).
+use super::constant;
+use super::eep_access::EEP_DATA_BITS;
 use super::eep_access::{EepAccess, EepCommandSink, EepCommandSource, EepResultSource};
 use super::eep_arbiter::EepArbiter;
 use super::eep_bridge::EepBridge;
 use super::i2c_master::I2cPins;
-use super::constant;
 use super::nmp_output_fifo::NMP_OUTPUT_FIFO_DEPTH;
 use super::packet_store::{StoreReader, StoreWriteSource};
 use super::relay_station::{RsBeatSink, RsBeatSource, RS_PORT_BITS};
@@ -87,7 +88,6 @@ use super::ticket::{
 use super::{
     ActiveReport, NmpCollector, NmpDistributor, NmpPacker, NmpUnpacker, PacketStore, RegAccess,
 };
-use super::eep_access::EEP_DATA_BITS;
 use crate::formats::mgmt::NmpType;
 use crate::formats::FLIT_BITS;
 use crate::regmap::port::{RegRequestSource, RegResponseSink};
@@ -274,12 +274,8 @@ impl<const A: usize, const F: usize> Logic for NmaCore<A, F> {
         // The unpacker writes the slot the EEPROM slot does not hold (either, when it is empty).
         self.unpacker.free_slot.next = 0.into();
         if self.distributor.eeprom.valid.val() {
-            self.unpacker.free_slot.next = !self
-                .distributor
-                .eeprom
-                .data
-                .val()
-                .get_bits::<SLOT_BITS>(0);
+            self.unpacker.free_slot.next =
+                !self.distributor.eeprom.data.val().get_bits::<SLOT_BITS>(0);
         }
         StoreWriteSource::join(&mut self.unpacker.store, &mut self.store.requests);
         StoreWriteSource::join(&mut self.reg_access.answers, &mut self.store.answers);

@@ -111,7 +111,10 @@ impl Logic for NmpDistributor {
         }
         self.held.next = bit_cast::<2, 1>(self.registers.valid.val().into())
             | (bit_cast::<2, 1>(self.eeprom_slot.count.val()) << 1);
-        StreamSource::<Bits<REQUEST_TICKET_BITS>>::link(&mut self.eeprom, &mut self.eeprom_slot.source);
+        StreamSource::<Bits<REQUEST_TICKET_BITS>>::link(
+            &mut self.eeprom,
+            &mut self.eeprom_slot.source,
+        );
     }
 }
 

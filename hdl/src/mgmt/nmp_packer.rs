@@ -142,7 +142,9 @@ impl NmpPacker {
             entry: Default::default(),
             hop_lsbs: (0..ROUTE_HOPS).map(|i| constant(hop_lsb(i))).collect(),
             positions: (0..MGMT_FLITS).map(constant).collect(),
-            entries: (0..MGMT_FLITS).map(|p| constant(response_entry(p))).collect(),
+            entries: (0..MGMT_FLITS)
+                .map(|p| constant(response_entry(p)))
+                .collect(),
             position_tail: constant(MGMT_FLITS - 1),
             route_hops: constant(ROUTE_HOPS),
             report_lsb: constant(RESPONSE_REPORT.lsb),

@@ -338,10 +338,10 @@ impl Logic for NmpUnpacker {
         }
         self.store.enable.next =
             self.taken.val() & (self.position.q.val() < self.position_tail.val());
-        self.store.address.next = (bit_cast::<STORE_ADDRESS_BITS, SLOT_BITS>(
-            self.write_slot.val(),
-        ) << self.entry_shift.val())
-            | bit_cast::<STORE_ADDRESS_BITS, ENTRY_BITS>(self.write_entry.val());
+        self.store.address.next =
+            (bit_cast::<STORE_ADDRESS_BITS, SLOT_BITS>(self.write_slot.val())
+                << self.entry_shift.val())
+                | bit_cast::<STORE_ADDRESS_BITS, ENTRY_BITS>(self.write_entry.val());
         // The CRC covers the head (delay as zero) and the bodies.
         self.checksum.reset.next = self.reset.val();
         self.checksum.start.next = self.position.q.val() == self.position_head.val();

@@ -145,8 +145,7 @@ impl Logic for PacketStore {
         self.eeprom_ram.write_data.next = self.requests.data.val().get_bits::<EEP_DATA_BITS>(0);
         // Reads, each dodging the word written in the same cycle (bit 0 flipped).
         self.packer_ram.read_address.next = self.packer.address.val();
-        if self.packer_write.val()
-            & (self.packer.address.val() == self.packer_write_address.val())
+        if self.packer_write.val() & (self.packer.address.val() == self.packer_write_address.val())
         {
             self.packer_ram.read_address.next = self.packer.address.val() ^ self.bit0.val();
         }
@@ -157,8 +156,7 @@ impl Logic for PacketStore {
             self.registers_ram.read_address.next = self.registers.address.val() ^ self.bit0.val();
         }
         self.eeprom_ram.read_address.next = self.eeprom.address.val();
-        if self.requests.enable.val() & (self.eeprom.address.val() == self.requests.address.val())
-        {
+        if self.requests.enable.val() & (self.eeprom.address.val() == self.requests.address.val()) {
             self.eeprom_ram.read_address.next = self.eeprom.address.val() ^ self.bit0.val();
         }
         self.packer.data.next = self.packer_ram.read_data.val();

@@ -58,13 +58,13 @@
 //! agent), which drops such accesses.
 //!
 //! Parameter: `A`, the register file's address bits (at most 15).
+use super::constant;
 use super::packet_store::{StoreReader, StoreWriteSource};
 use super::ticket::{
     Echo, ENTRY_BITS, REQUEST_ACCESS, REQUEST_TICKET_BITS, REQUEST_TYPE, RESPONSE_DATA,
-    RESPONSE_ECHO, RESPONSE_ERROR, RESPONSE_STORED, RESPONSE_TICKET_BITS, RESPONSE_TYPE,
-    SLOT_BITS, STORE_ADDRESS_BITS, STORE_WORD_BITS,
+    RESPONSE_ECHO, RESPONSE_ERROR, RESPONSE_STORED, RESPONSE_TICKET_BITS, RESPONSE_TYPE, SLOT_BITS,
+    STORE_ADDRESS_BITS, STORE_WORD_BITS,
 };
-use super::constant;
 use crate::formats::mgmt::{self, MgmtError, NmpType, REGISTER_ADDRESS_BITS};
 use crate::regmap::port::{RegRequestSource, RegResponseSink, ERROR_BITS};
 use crate::stream::{StreamSink, StreamSource};

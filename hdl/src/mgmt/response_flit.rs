@@ -47,7 +47,7 @@ pub const fn response_entry(position: usize) -> usize {
         0 => HEAD_ENTRY,
         2 => mgmt::W_BACKWARD,
         3 => mgmt::W_BACKWARD_HIGH,
-        p if p >= 1 + mgmt::W_ACCESS && p <= 1 + mgmt::W_DATA1 => p - 1,
+        p if p > mgmt::W_ACCESS && p <= 1 + mgmt::W_DATA1 => p - 1,
         _ => mgmt::W_INFO,
     }
 }
@@ -196,7 +196,10 @@ impl Logic for ResponseFlit {
     fn update(&mut self) {
         self.report.next = self.ticket.val().get_bit(self.report_lsb.val().index());
         self.echo.next = self.ticket.val().get_bits::<2>(self.echo_lsb.val().index());
-        self.stored_words.next = self.ticket.val().get_bits::<2>(self.stored_lsb.val().index());
+        self.stored_words.next = self
+            .ticket
+            .val()
+            .get_bits::<2>(self.stored_lsb.val().index());
         // The forward route: a report's from the settings, a response's the request's
         // backward route with `current = hop_num`.
         self.route_low.next = self.stored.val() & self.route_keep.val();
@@ -222,8 +225,11 @@ impl Logic for ResponseFlit {
             self.word.next = self.info_constant.val()
                 | (bit_cast::<64, 6>(self.ticket.val().get_bits::<6>(self.type_lsb.val().index()))
                     << self.type_shift.val())
-                | (bit_cast::<64, 8>(self.ticket.val().get_bits::<8>(self.error_lsb.val().index()))
-                    << self.error_shift.val());
+                | (bit_cast::<64, 8>(
+                    self.ticket
+                        .val()
+                        .get_bits::<8>(self.error_lsb.val().index()),
+                ) << self.error_shift.val());
             if self.report.val() {
                 self.word.next = self.word.val()
                     | (bit_cast::<64, 16>(
@@ -255,7 +261,10 @@ impl Logic for ResponseFlit {
             }
         }
         if self.position.val() == self.positions[7].val() {
-            self.word.next = self.ticket.val().get_bits::<64>(self.data_lsb.val().index());
+            self.word.next = self
+                .ticket
+                .val()
+                .get_bits::<64>(self.data_lsb.val().index());
             if self.stored_words.val().get_bit(0) {
                 self.word.next = self.stored.val();
             }

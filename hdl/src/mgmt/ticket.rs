@@ -258,9 +258,11 @@ pub fn check_layouts() {
     check_layout(&REQUEST_FIELDS, REQUEST_TICKET_BITS);
     check_layout(&RESPONSE_FIELDS, RESPONSE_TICKET_BITS);
     check_layout(&[ENTRY_PORT, ENTRY_SRC], STORE_WORD_BITS);
-    assert!(1 << SLOT_BITS >= STORE_SLOTS);
-    assert!(1 << ENTRY_BITS > HEAD_ENTRY);
-    assert!(REQUEST_TICKET_BITS <= 128 && RESPONSE_TICKET_BITS <= 128);
+    const {
+        assert!(1 << SLOT_BITS >= STORE_SLOTS);
+        assert!(1 << ENTRY_BITS > HEAD_ENTRY);
+        assert!(REQUEST_TICKET_BITS <= 128 && RESPONSE_TICKET_BITS <= 128);
+    }
 }
 
 #[cfg(test)]

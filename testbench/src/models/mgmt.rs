@@ -2,6 +2,9 @@
 //! management packets and their corruptions, the unpacker's decision on a packet and what it
 //! writes into the packet store, and the packer's flits for a ticket. The benches compare the
 //! hardware with these every cycle.
+use crate::models::packet_store::{
+    append_word, head_entry, response_flits, PackerSettings, SLOT_ENTRIES,
+};
 use crate::rng::BenchRng;
 use hdl::formats::flit::{Flit, TAIL_BIT};
 use hdl::formats::header::{self, FabricHeader};
@@ -12,9 +15,6 @@ use hdl::formats::mgmt::{
 };
 use hdl::formats::{PacketKind, FLIT_MASK};
 use hdl::mgmt::ticket::{store_address, RequestTicket, ResponseTicket, HEAD_ENTRY};
-use crate::models::packet_store::{
-    append_word, head_entry, response_flits, PackerSettings, SLOT_ENTRIES,
-};
 
 /// A random route of up to `max_hops` hops; a forward route gets a random `current`.
 pub fn random_route(rng: &mut BenchRng, max_hops: usize, forward: bool) -> Route {

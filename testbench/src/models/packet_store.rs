@@ -4,7 +4,7 @@
 //! codec's response rule, written on the stored words, so the benches can check it against
 //! `MgmtPacket::response_to`).
 use hdl::formats::mgmt::{
-    self, hop_field, DestType, MgmtBeat, CURRENT, ERROR, HOP_NUM, HOPS_PER_WORD, MGMT_WORDS,
+    self, hop_field, DestType, MgmtBeat, CURRENT, ERROR, HOPS_PER_WORD, HOP_NUM, MGMT_WORDS,
     NMP_TYPE, ROUTE_HOPS, TRANSACTION_ID,
 };
 use hdl::mgmt::ticket::{

@@ -30,12 +30,8 @@ struct Report {
 fn bench(b: &mut dyn Backend, seed: u64, cycles: u64, ready: f64, gap: u64) -> Report {
     let mut rng = BenchRng::new(seed);
     let p = |n: &str| b.port(n);
-    let (reset, faults, enable, mask) = (
-        p("reset"),
-        p("faults"),
-        p("report_enable"),
-        p("fault_mask"),
-    );
+    let (reset, faults, enable, mask) =
+        (p("reset"), p("faults"), p("report_enable"), p("fault_mask"));
     let (v, d, r, sent) = (
         p("reports$valid"),
         p("reports$data"),
@@ -96,9 +92,7 @@ fn bench(b: &mut dyn Backend, seed: u64, cycles: u64, ready: f64, gap: u64) -> R
         let tag = format!("seed {seed} cycle {c}");
         let (want, want_sent) = model.outputs();
         if !rst {
-            let got = b
-                .peek_bool(v)
-                .then(|| ResponseTicket::unpack(b.peek(d)));
+            let got = b.peek_bool(v).then(|| ResponseTicket::unpack(b.peek(d)));
             assert_eq!(got, want, "{tag}: report");
             assert_eq!(b.peek_bool(sent), want_sent, "{tag}: reports_sent");
         }
@@ -108,8 +102,8 @@ fn bench(b: &mut dyn Backend, seed: u64, cycles: u64, ready: f64, gap: u64) -> R
             transaction = None;
         }
         if let Some(bits) = taken {
-            let (_, beat) = response_packet(&want.unwrap(), &[0; 16], &settings)
-                .expect("a route with hops");
+            let (_, beat) =
+                response_packet(&want.unwrap(), &[0; 16], &settings).expect("a route with hops");
             assert_eq!((beat.dst, beat.src), (0x5e5e, 0x0ace), "{tag}");
             let head = hdl::formats::header::FabricHeader {
                 dst: beat.dst,

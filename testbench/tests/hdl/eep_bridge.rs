@@ -14,15 +14,13 @@
 //! outstanding).
 use hdl::formats::mgmt::{MgmtBeat, MgmtError, MgmtPacket, MgmtPayload, NmpType};
 use hdl::mgmt::eep_access::EepError;
+use hdl::mgmt::ticket::{RequestTicket, ResponseTicket, REQUEST_TICKET_BITS};
 use hdl::mgmt::EepBridge;
 use std::collections::BTreeMap;
-use hdl::mgmt::ticket::{RequestTicket, ResponseTicket, REQUEST_TICKET_BITS};
 use testbench::models::i2c_eeprom::{EepCommand, EepResult};
 use testbench::models::mgmt::random_packet;
 use testbench::models::nma::{eeprom_command, EepBridgeModel};
-use testbench::models::packet_store::{
-    response_packet, PackerSettings, ReadPortModel, StoreModel,
-};
+use testbench::models::packet_store::{response_packet, PackerSettings, ReadPortModel, StoreModel};
 use testbench::reset::ResetSchedule;
 use testbench::{port_table, run_both, Backend, BenchRng};
 
@@ -197,9 +195,7 @@ fn bench(b: &mut dyn Backend, seed: u64, requests: usize) -> Report {
             });
             assert_eq!(got_command, want.command, "{tag}: command");
             assert_eq!(b.peek_bool(xr), want.result_ready, "{tag}: result.ready");
-            let got = b
-                .peek_bool(ov)
-                .then(|| ResponseTicket::unpack(b.peek(od)));
+            let got = b.peek_bool(ov).then(|| ResponseTicket::unpack(b.peek(od)));
             assert_eq!(got, want.response, "{tag}: response");
             if input.is_some() {
                 assert_eq!(b.peek_bool(rr), want.consumed, "{tag}: requests.ready");

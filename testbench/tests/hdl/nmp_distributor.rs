@@ -8,9 +8,9 @@
 //! `eeprom`, everything else on `registers`, where the register unit refuses unknown types; see
 //! its bench).
 use hdl::formats::mgmt::{MgmtBeat, MgmtPacket, NmpFamily, NmpType, NMP_TYPE, W_INFO};
+use hdl::mgmt::ticket::RequestTicket;
 use hdl::mgmt::NmpDistributor;
 use std::collections::BTreeMap;
-use hdl::mgmt::ticket::RequestTicket;
 use testbench::models::mgmt::random_packet;
 use testbench::models::nma::DistributorModel;
 use testbench::reset::ResetSchedule;

@@ -28,13 +28,11 @@
 //! the routers of the request's path with `take_hop`, reach the requester's NIC.
 use hdl::formats::header::FabricHeader;
 use hdl::formats::mgmt::{
-    self, Hop, MgmtBeat, MgmtError, MgmtPacket, MgmtPayload, NmpFamily, NmpType, Route,
-    CURRENT, MGMT_FLITS, ROUTE_HOPS,
+    self, Hop, MgmtBeat, MgmtError, MgmtPacket, MgmtPayload, NmpFamily, NmpType, Route, CURRENT,
+    MGMT_FLITS, ROUTE_HOPS,
 };
 use hdl::formats::PacketKind;
-use hdl::mgmt::ticket::{
-    store_address, Echo, RequestTicket, ResponseTicket, RESPONSE_TICKET_BITS,
-};
+use hdl::mgmt::ticket::{store_address, Echo, RequestTicket, ResponseTicket, RESPONSE_TICKET_BITS};
 use hdl::mgmt::{NmpPacker, NmpUnpacker};
 use std::collections::BTreeMap;
 use testbench::backend::u128_to_words;
@@ -151,12 +149,23 @@ fn random_response(rng: &mut BenchRng) -> Offer {
             match k {
                 0 if !write => {
                     ticket.data = rng.bits(48) as u64;
-                    ("EEPROM read", MgmtError::None, (count, [address, 0], [ticket.data, 0]))
+                    (
+                        "EEPROM read",
+                        MgmtError::None,
+                        (count, [address, 0], [ticket.data, 0]),
+                    )
                 }
-                0 | 1 => ("EEPROM write", MgmtError::None, (count, [address, 0], [0, 0])),
+                0 | 1 => (
+                    "EEPROM write",
+                    MgmtError::None,
+                    (count, [address, 0], [0, 0]),
+                ),
                 _ => {
-                    let e = [MgmtError::EepromNack, MgmtError::BadCount, MgmtError::EepromRange]
-                        [rng.range(0, 2) as usize];
+                    let e = [
+                        MgmtError::EepromNack,
+                        MgmtError::BadCount,
+                        MgmtError::EepromRange,
+                    ][rng.range(0, 2) as usize];
                     ("EEPROM error", e, (count, [address, 0], [0, 0]))
                 }
             }
@@ -194,7 +203,10 @@ fn random_response(rng: &mut BenchRng) -> Offer {
     ticket.nmp_type = response.nmp_type.code();
     ticket.error = error.code();
     let (sent, port) = as_sent(&response);
-    assert_eq!(port, in_port, "a response leaves on its request's arrival port");
+    assert_eq!(
+        port, in_port,
+        "a response leaves on its request's arrival port"
+    );
     Offer {
         ticket,
         entries: stored(&request, data),
@@ -393,7 +405,10 @@ fn bench(b: &mut dyn Backend, seed: u64, t: Traffic) -> Report {
         let valid = b.peek_bool(ports.fv);
         let got = valid.then(|| {
             let w = b.peek_wide(ports.fd);
-            (b.peek(ports.port) as u8, w[0] as u128 | (w[1] as u128) << 64)
+            (
+                b.peek(ports.port) as u8,
+                w[0] as u128 | (w[1] as u128) << 64,
+            )
         });
         assert_eq!(
             got,
@@ -517,7 +532,12 @@ fn nmp_packer_against_its_model() {
         println!("nmp_packer run {i}: {r:?}");
         assert_eq!(r.consumed.values().sum::<u64>(), t.tickets as u64);
         let labels: &[&str] = if i == 0 {
-            &["fault report", "random bits", "register read", "EEPROM read"]
+            &[
+                "fault report",
+                "random bits",
+                "register read",
+                "EEPROM read",
+            ]
         } else {
             &[
                 "register read",
@@ -534,12 +554,18 @@ fn nmp_packer_against_its_model() {
             ]
         };
         for label in labels {
-            assert!(r.consumed.contains_key(*label), "run {i}: no {label} ticket");
+            assert!(
+                r.consumed.contains_key(*label),
+                "run {i}: no {label} ticket"
+            );
         }
         assert!(
             r.dropped
                 >= r.consumed.get("report, current 0").copied().unwrap_or(0)
-                    + r.consumed.get("report, current above 20").copied().unwrap_or(0)
+                    + r.consumed
+                        .get("report, current above 20")
+                        .copied()
+                        .unwrap_or(0)
         );
         if i == 0 {
             // Eleven cycles a packet (the store's read, ten flits), back to back; a dropped
@@ -640,10 +666,7 @@ fn pack_all(
             loaded = Some(next);
         }
         b.poke_bool(ports.rv, next < tickets.len());
-        b.poke(
-            ports.rd,
-            tickets.get(next).map_or(0, |(t, _)| t.pack()),
-        );
+        b.poke(ports.rd, tickets.get(next).map_or(0, |(t, _)| t.pack()));
         b.poke(ports.sd, read_port.data as u128);
         let ready = rng.chance(0.7);
         b.poke_bool(ports.fr, ready);

@@ -20,10 +20,10 @@
 //! its slot, type and `w5` fields. The full-rate run checks the timing: one flit per cycle with
 //! back-to-back packets, the ticket offered in the cycle after the tail was taken.
 use hdl::formats::mgmt::{Hop, MgmtBeat, MGMT_FLITS, UNSET_ID};
+use hdl::mgmt::ticket::RequestTicket;
 use hdl::mgmt::NmpUnpacker;
 use std::collections::BTreeMap;
 use testbench::backend::u128_to_words;
-use hdl::mgmt::ticket::RequestTicket;
 use testbench::models::mgmt::{corrupt, random_packet, Corruption, Unpacked, UnpackerModel};
 use testbench::models::packet_store::{request_entries, StoreModel};
 use testbench::reset::ResetSchedule;
@@ -249,7 +249,10 @@ fn bench(b: &mut dyn Backend, seed: u64, t: Traffic) -> Report {
         let got_write = b
             .peek_bool(we)
             .then(|| (b.peek(wa) as usize, b.peek(wd) as u64));
-        assert_eq!(got_write, want_write, "{tag}: store write differs from the model");
+        assert_eq!(
+            got_write, want_write,
+            "{tag}: store write differs from the model"
+        );
         if let Some((a, w)) = want_write {
             store.words[a] = w;
         }

@@ -29,7 +29,11 @@ fn bench(b: &mut dyn Backend, seed: u64, cycles: u64) -> Report {
     let mut rng = BenchRng::new(seed);
     let p = |n: &str| b.port(n);
     let writers = [
-        (p("requests$enable"), p("requests$address"), p("requests$data")),
+        (
+            p("requests$enable"),
+            p("requests$address"),
+            p("requests$data"),
+        ),
         (p("answers$enable"), p("answers$address"), p("answers$data")),
     ];
     let readers = [
@@ -63,11 +67,7 @@ fn bench(b: &mut dyn Backend, seed: u64, cycles: u64) -> Report {
         let tag = format!("seed {seed} cycle {c}");
         for (k, r) in readers.iter().enumerate() {
             let mask = (1u128 << r.2) - 1;
-            assert_eq!(
-                b.peek(r.1),
-                data[k] as u128 & mask,
-                "{tag}: read port {k}"
-            );
+            assert_eq!(b.peek(r.1), data[k] as u128 & mask, "{tag}: read port {k}");
         }
         // The edge: reads first (the dodge on a collision), then the writes.
         for k in 0..3 {

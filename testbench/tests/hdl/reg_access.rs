@@ -30,9 +30,7 @@ use hdl::mgmt::RegAccess;
 use std::collections::BTreeMap;
 use testbench::models::mgmt::{random_packet, unpack_for_chip, Unpacked};
 use testbench::models::nma::{ModelRegister, RegAccessModel, RegPortModel};
-use testbench::models::packet_store::{
-    response_packet, PackerSettings, ReadPortModel, StoreModel,
-};
+use testbench::models::packet_store::{response_packet, PackerSettings, ReadPortModel, StoreModel};
 use testbench::reset::ResetSchedule;
 use testbench::{port_table, run_both, Backend, BenchRng};
 
@@ -68,17 +66,21 @@ fn address(rng: &mut BenchRng) -> u16 {
 fn random_request(rng: &mut BenchRng) -> (MgmtBeat, Option<MgmtPacket>, u8) {
     let port = rng.bits(5) as u8;
     let (sent, p) = random_sent(rng);
-    let Unpacked::Request(beat) = unpack_for_chip(&hdl::formats::mgmt::pack_words(
-        hdl::formats::header::FabricHeader {
-            dst: CHIP,
-            src: sent.src,
-            vc: 3,
-            kind: hdl::formats::PacketKind::Mgmt,
-            len: hdl::formats::mgmt::MGMT_FLITS as u8,
-            delay: 0,
-        },
-        &sent.words,
-    ), port, CHIP) else {
+    let Unpacked::Request(beat) = unpack_for_chip(
+        &hdl::formats::mgmt::pack_words(
+            hdl::formats::header::FabricHeader {
+                dst: CHIP,
+                src: sent.src,
+                vc: 3,
+                kind: hdl::formats::PacketKind::Mgmt,
+                len: hdl::formats::mgmt::MGMT_FLITS as u8,
+                delay: 0,
+            },
+            &sent.words,
+        ),
+        port,
+        CHIP,
+    ) else {
         panic!("a well-framed packet with room in its backward route");
     };
     // The codec's view of the request as it arrived.
@@ -252,14 +254,15 @@ fn bench(b: &mut dyn Backend, seed: u64, t: Traffic) -> Report {
                 b.peek_bool(ar),
                 "{tag}: register_response.ready is always high"
             );
-            let got = b
-                .peek_bool(ov)
-                .then(|| ResponseTicket::unpack(b.peek(od)));
+            let got = b.peek_bool(ov).then(|| ResponseTicket::unpack(b.peek(od)));
             assert_eq!(got, want.response, "{tag}: response");
             let got_answer = b
                 .peek_bool(we)
                 .then(|| (b.peek(wa) as usize, b.peek(wd) as u64));
-            assert_eq!(got_answer, want.answer, "{tag}: answer written into the store");
+            assert_eq!(
+                got_answer, want.answer,
+                "{tag}: answer written into the store"
+            );
             if let Some((a, d)) = want.answer {
                 packer_store.words[a] = d;
             }
@@ -272,7 +275,10 @@ fn bench(b: &mut dyn Backend, seed: u64, t: Traffic) -> Report {
                 o.5 = true;
                 let (count, _) = model.needed(&o.2);
                 let write = o.2.nmp_type == NmpType::RegWriteRequest.code();
-                let e = report.latency.entry((count, write)).or_insert((u64::MAX, 0));
+                let e = report
+                    .latency
+                    .entry((count, write))
+                    .or_insert((u64::MAX, 0));
                 let l = c - o.4;
                 *e = (e.0.min(l), e.1.max(l));
             }
