@@ -2,7 +2,7 @@
 // management agent fault reports: rising edges of 32 unmasked fault inputs while enabled, one report per batch of events, never a flood
 
 
-module active_report(clock,reset,faults,report_enable,fault_mask,report_route,report_dest,chip_id,reports$valid,reports$data,reports$ready,reports_sent);
+module active_report(clock,reset,faults,report_enable,fault_mask,reports$valid,reports$data,reports$ready,reports_sent);
     
     // Module arguments
     input wire  clock;
@@ -10,21 +10,15 @@ module active_report(clock,reset,faults,report_enable,fault_mask,report_route,re
     input wire  [31:0] faults;
     input wire  report_enable;
     input wire  [31:0] fault_mask;
-    input wire  [127:0] report_route;
-    input wire  [15:0] report_dest;
-    input wire  [15:0] chip_id;
     output reg  reports$valid;
-    output reg  [543:0] reports$data;
+    output reg  [99:0] reports$data;
     input wire  reports$ready;
     output reg  reports_sent;
     
     // Constant declarations
-    localparam  info_constant = 64'h8000000000;
-    localparam  transaction_shift = 7'b10010;
-    localparam  route_lsb = 10'b1000000;
-    localparam  data0_lsb = 10'b110000000;
-    localparam  src_lsb = 10'b1000000000;
-    localparam  dst_lsb = 10'b1000010000;
+    localparam  ticket_constant = 100'h82;
+    localparam  id_lsb = 7'b10100;
+    localparam  data_lsb = 7'b100100;
     
     // Stub signals
     reg  [31:0] previous$d;
@@ -51,7 +45,6 @@ module active_report(clock,reset,faults,report_enable,fault_mask,report_route,re
     reg  [31:0] fresh;
     reg  [31:0] collected;
     reg  taken;
-    reg  [63:0] info;
     
     // Sub module instances
     active_report$previous previous(
@@ -120,9 +113,8 @@ module active_report(clock,reset,faults,report_enable,fault_mask,report_route,re
             transaction_id$d = transaction_id$q + 32'h1;
         end
         sent_pulse$d = taken;
-        info = info_constant | (((transaction_id$q) & 64'hffffffffffffffff) << transaction_shift);
         reports$valid = offered$q;
-        reports$data = ((info) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((report_route) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << route_lsb) | (((report_bits$q) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << data0_lsb) | (((chip_id) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << src_lsb) | (((report_dest) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << dst_lsb);
+        reports$data = ticket_constant | (((transaction_id$q) & 100'hfffffffffffffffffffffffff) << id_lsb) | (((report_bits$q) & 100'hfffffffffffffffffffffffff) << data_lsb);
         if (reset) begin
             reports$valid = 1'b0;
             previous$d = 32'h0;

@@ -31,18 +31,19 @@ module eep_access(clock,reset,command$valid,command$write,command$address,comman
     
     // Enums
     localparam Step$Idle = 0;
-    localparam Step$Start = 1;
-    localparam Step$Control = 2;
-    localparam Step$AddressHigh = 3;
-    localparam Step$AddressLow = 4;
-    localparam Step$Restart = 5;
-    localparam Step$ControlRead = 6;
-    localparam Step$ReadData = 7;
-    localparam Step$WriteData = 8;
-    localparam Step$SegmentStop = 9;
-    localparam Step$PollStop = 10;
-    localparam Step$Finish = 11;
-    localparam Step$Answer = 12;
+    localparam Step$Check = 1;
+    localparam Step$Start = 2;
+    localparam Step$Control = 3;
+    localparam Step$AddressHigh = 4;
+    localparam Step$AddressLow = 5;
+    localparam Step$Restart = 6;
+    localparam Step$ControlRead = 7;
+    localparam Step$ReadData = 8;
+    localparam Step$WriteData = 9;
+    localparam Step$SegmentStop = 10;
+    localparam Step$PollStop = 11;
+    localparam Step$Finish = 12;
+    localparam Step$Answer = 13;
     
     // Stub signals
     reg  master$clock;
@@ -247,7 +248,7 @@ module eep_access(clock,reset,command$valid,command$write,command$address,comman
         control_byte = control_prefix | (((device_address$q) & 8'hff) << 32'h1);
         index_next = index$q + 32'h1;
         last_byte = index_next == count$q;
-        master$command$valid = ~waiting$q & (step$q != Step$Idle) & (step$q != Step$Answer);
+        master$command$valid = ~waiting$q & (step$q != Step$Idle) & (step$q != Step$Check) & (step$q != Step$Answer);
         step_command$step = step$q;
         step_command$control_byte = control_byte;
         step_command$address = current_address;
@@ -262,8 +263,8 @@ module eep_access(clock,reset,command$valid,command$write,command$address,comman
         answered = waiting$q & master$result$valid;
         refused = ~master$result$acknowledged;
         polls_next = polls$q + 32'h1;
-        check$address = command$address;
-        check$count = command$count;
+        check$address = address$q;
+        check$count = count$q;
         if (command$valid & command$ready) begin
             write$d = command$write;
             address$d = command$address;
@@ -273,6 +274,9 @@ module eep_access(clock,reset,command$valid,command$write,command$address,comman
             index$d = 32'h0;
             polls$d = 32'h0;
             read_data$d = 32'h0;
+            step$d = Step$Check;
+        end
+        if (step$q == Step$Check) begin
             step$d = Step$Start;
             segment_end$d = check$segment_end;
             error$d = check$error;
@@ -1414,18 +1418,19 @@ module eep_access$step(d,q,clock);
     
     // Enums
     localparam Step$Idle = 0;
-    localparam Step$Start = 1;
-    localparam Step$Control = 2;
-    localparam Step$AddressHigh = 3;
-    localparam Step$AddressLow = 4;
-    localparam Step$Restart = 5;
-    localparam Step$ControlRead = 6;
-    localparam Step$ReadData = 7;
-    localparam Step$WriteData = 8;
-    localparam Step$SegmentStop = 9;
-    localparam Step$PollStop = 10;
-    localparam Step$Finish = 11;
-    localparam Step$Answer = 12;
+    localparam Step$Check = 1;
+    localparam Step$Start = 2;
+    localparam Step$Control = 3;
+    localparam Step$AddressHigh = 4;
+    localparam Step$AddressLow = 5;
+    localparam Step$Restart = 6;
+    localparam Step$ControlRead = 7;
+    localparam Step$ReadData = 8;
+    localparam Step$WriteData = 9;
+    localparam Step$SegmentStop = 10;
+    localparam Step$PollStop = 11;
+    localparam Step$Finish = 12;
+    localparam Step$Answer = 13;
     
     // Update code (custom)
     initial begin
@@ -1457,18 +1462,19 @@ module eep_access$step_command(step,control_byte,address,write_byte,op,data);
     
     // Enums
     localparam Step$Idle = 0;
-    localparam Step$Start = 1;
-    localparam Step$Control = 2;
-    localparam Step$AddressHigh = 3;
-    localparam Step$AddressLow = 4;
-    localparam Step$Restart = 5;
-    localparam Step$ControlRead = 6;
-    localparam Step$ReadData = 7;
-    localparam Step$WriteData = 8;
-    localparam Step$SegmentStop = 9;
-    localparam Step$PollStop = 10;
-    localparam Step$Finish = 11;
-    localparam Step$Answer = 12;
+    localparam Step$Check = 1;
+    localparam Step$Start = 2;
+    localparam Step$Control = 3;
+    localparam Step$AddressHigh = 4;
+    localparam Step$AddressLow = 5;
+    localparam Step$Restart = 6;
+    localparam Step$ControlRead = 7;
+    localparam Step$ReadData = 8;
+    localparam Step$WriteData = 9;
+    localparam Step$SegmentStop = 10;
+    localparam Step$PollStop = 11;
+    localparam Step$Finish = 12;
+    localparam Step$Answer = 13;
     
     // Update code
     always @(*) begin

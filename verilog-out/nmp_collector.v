@@ -8,16 +8,16 @@ module nmp_collector(clock,reset,responses$valid,responses$data,responses$ready,
     input wire  clock;
     input wire  reset;
     input wire  responses$valid;
-    input wire  [543:0] responses$data;
+    input wire  [99:0] responses$data;
     output reg  responses$ready;
     input wire  eeprom$valid;
-    input wire  [543:0] eeprom$data;
+    input wire  [99:0] eeprom$data;
     output reg  eeprom$ready;
     input wire  reports$valid;
-    input wire  [543:0] reports$data;
+    input wire  [99:0] reports$data;
     output reg  reports$ready;
     output reg  beats$valid;
-    output reg  [543:0] beats$data;
+    output reg  [99:0] beats$data;
     input wire  beats$ready;
     
     // Enums

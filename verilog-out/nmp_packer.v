@@ -2,14 +2,19 @@
 // management agent exit: responses in, management packets out (head, CRC-16) on the port the forward route's current hop names (network.mgmt_vc)
 
 
-module nmp_packer(clock,reset,responses$valid,responses$data,responses$ready,flits$valid,flits$data,flits$ready,out_port,tail,dropped_no_route);
+module nmp_packer(clock,reset,responses$valid,responses$data,responses$ready,store$address,store$data,chip_id,report_route,report_dest,flits$valid,flits$data,flits$ready,out_port,tail,dropped_no_route);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  responses$valid;
-    input wire  [543:0] responses$data;
+    input wire  [99:0] responses$data;
     output reg  responses$ready;
+    output reg  [4:0] store$address;
+    input wire  [63:0] store$data;
+    input wire  [15:0] chip_id;
+    input wire  [127:0] report_route;
+    input wire  [15:0] report_dest;
     output reg  flits$valid;
     output reg  [64:0] flits$data;
     input wire  flits$ready;
@@ -38,14 +43,6 @@ module nmp_packer(clock,reset,responses$valid,responses$data,responses$ready,fli
     localparam  hop_lsbs$17 = 7'b100011;
     localparam  hop_lsbs$18 = 7'b101000;
     localparam  hop_lsbs$19 = 7'b101101;
-    localparam  word_lsbs$0 = 10'b0;
-    localparam  word_lsbs$1 = 10'b1000000;
-    localparam  word_lsbs$2 = 10'b10000000;
-    localparam  word_lsbs$3 = 10'b11000000;
-    localparam  word_lsbs$4 = 10'b100000000;
-    localparam  word_lsbs$5 = 10'b101000000;
-    localparam  word_lsbs$6 = 10'b110000000;
-    localparam  word_lsbs$7 = 10'b111000000;
     localparam  positions$0 = 4'h0;
     localparam  positions$1 = 4'h1;
     localparam  positions$2 = 4'h2;
@@ -56,23 +53,32 @@ module nmp_packer(clock,reset,responses$valid,responses$data,responses$ready,fli
     localparam  positions$7 = 4'h7;
     localparam  positions$8 = 4'h8;
     localparam  positions$9 = 4'h9;
+    localparam  entries$0 = 4'h8;
+    localparam  entries$1 = 4'h0;
+    localparam  entries$2 = 4'h3;
+    localparam  entries$3 = 4'h4;
+    localparam  entries$4 = 4'h0;
+    localparam  entries$5 = 4'h0;
+    localparam  entries$6 = 4'h5;
+    localparam  entries$7 = 4'h6;
+    localparam  entries$8 = 4'h7;
+    localparam  entries$9 = 4'h0;
     localparam  position_tail = 4'h9;
-    localparam  position_forward = 4'h2;
     localparam  route_hops = 5'b10100;
-    localparam  head_constant = 65'h8000051900000000;
-    localparam  body_bit = 65'h10000000000000000;
-    localparam  tail_bit = 65'h4000000000000000;
-    localparam  current_mask = 64'hfffffffffffffc1f;
+    localparam  report_lsb = 7'b1;
     localparam  current_lsb = 7'b101;
-    localparam  forward_lsb = 10'b1000000;
-    localparam  forward_high_lsb = 10'b10000000;
-    localparam  src_lsb = 10'b1000000000;
-    localparam  dst_lsb = 10'b1000010000;
-    localparam  header_src_shift = 7'b10000;
-    localparam  header_dst_shift = 7'b0;
-    localparam  current_shift = 7'b101;
+    localparam  port_lsb = 7'b0;
+    localparam  entry_shift = 7'b100;
     
     // Stub signals
+    reg  [3:0] builder$position;
+    reg  [99:0] builder$ticket;
+    reg  [63:0] builder$stored;
+    reg  [15:0] builder$chip_id;
+    reg  [127:0] builder$report_route;
+    reg  [15:0] builder$report_dest;
+    reg  [15:0] builder$crc;
+    wire  [64:0] builder$flit;
     reg  checksum$clock;
     reg  checksum$reset;
     reg  checksum$start;
@@ -82,20 +88,37 @@ module nmp_packer(clock,reset,responses$valid,responses$data,responses$ready,fli
     reg  [3:0] position$d;
     wire  [3:0] position$q;
     reg  position$clock;
+    reg  primed$d;
+    wire  primed$q;
+    reg  primed$clock;
+    reg  [4:0] held_port$d;
+    wire  [4:0] held_port$q;
+    reg  held_port$clock;
     reg  dropped_pulse$d;
     wire  dropped_pulse$q;
     reg  dropped_pulse$clock;
     
     // Local signals
+    reg  report;
     reg  [4:0] current;
     reg  no_route;
-    reg  [64:0] head;
-    reg  [63:0] forward;
-    reg  [63:0] forward_high;
-    reg  [4:0] current_sent;
-    reg  [63:0] forward_sent;
+    reg  [4:0] report_port;
+    reg  [63:0] route_high;
+    reg  moving;
+    reg  [3:0] next_position;
+    reg  [3:0] entry;
     
     // Sub module instances
+    nmp_packer$builder builder(
+        .position(builder$position),
+        .ticket(builder$ticket),
+        .stored(builder$stored),
+        .chip_id(builder$chip_id),
+        .report_route(builder$report_route),
+        .report_dest(builder$report_dest),
+        .crc(builder$crc),
+        .flit(builder$flit)
+    );
     nmp_packer$checksum checksum(
         .clock(checksum$clock),
         .reset(checksum$reset),
@@ -109,6 +132,16 @@ module nmp_packer(clock,reset,responses$valid,responses$data,responses$ready,fli
         .q(position$q),
         .clock(position$clock)
     );
+    nmp_packer$primed primed(
+        .d(primed$d),
+        .q(primed$q),
+        .clock(primed$clock)
+    );
+    nmp_packer$held_port held_port(
+        .d(held_port$d),
+        .q(held_port$q),
+        .clock(held_port$clock)
+    );
     nmp_packer$dropped_pulse dropped_pulse(
         .d(dropped_pulse$d),
         .q(dropped_pulse$q),
@@ -118,125 +151,147 @@ module nmp_packer(clock,reset,responses$valid,responses$data,responses$ready,fli
     // Update code
     always @(*) begin
         position$clock = clock;
+        primed$clock = clock;
+        held_port$clock = clock;
         dropped_pulse$clock = clock;
         position$d = position$q;
+        primed$d = primed$q;
+        held_port$d = held_port$q;
         dropped_pulse$d = dropped_pulse$q;
         checksum$clock = clock;
-        forward = responses$data[(forward_lsb)+:(64)];
-        forward_high = responses$data[(forward_high_lsb)+:(64)];
-        current = forward[(current_lsb)+:(5)];
-        no_route = (current == 32'h0) | (current > route_hops);
-        out_port = 32'h0;
+        report = responses$data[report_lsb];
+        current = report_route[(current_lsb)+:(5)];
+        no_route = report & ((current == 32'h0) | (current > route_hops));
+        route_high = report_route[(32'h40)+:(64)];
+        report_port = 32'h0;
         if (current == 0 + 32'h1) begin
-            out_port = forward[(hop_lsbs$0)+:(5)];
+            report_port = report_route[(hop_lsbs$0)+:(5)];
         end
         if (current == 1 + 32'h1) begin
-            out_port = forward[(hop_lsbs$1)+:(5)];
+            report_port = report_route[(hop_lsbs$1)+:(5)];
         end
         if (current == 2 + 32'h1) begin
-            out_port = forward[(hop_lsbs$2)+:(5)];
+            report_port = report_route[(hop_lsbs$2)+:(5)];
         end
         if (current == 3 + 32'h1) begin
-            out_port = forward[(hop_lsbs$3)+:(5)];
+            report_port = report_route[(hop_lsbs$3)+:(5)];
         end
         if (current == 4 + 32'h1) begin
-            out_port = forward[(hop_lsbs$4)+:(5)];
+            report_port = report_route[(hop_lsbs$4)+:(5)];
         end
         if (current == 5 + 32'h1) begin
-            out_port = forward[(hop_lsbs$5)+:(5)];
+            report_port = report_route[(hop_lsbs$5)+:(5)];
         end
         if (current == 6 + 32'h1) begin
-            out_port = forward[(hop_lsbs$6)+:(5)];
+            report_port = report_route[(hop_lsbs$6)+:(5)];
         end
         if (current == 7 + 32'h1) begin
-            out_port = forward[(hop_lsbs$7)+:(5)];
+            report_port = report_route[(hop_lsbs$7)+:(5)];
         end
         if (current == 8 + 32'h1) begin
-            out_port = forward[(hop_lsbs$8)+:(5)];
+            report_port = report_route[(hop_lsbs$8)+:(5)];
         end
         if (current == 9 + 32'h1) begin
-            out_port = forward[(hop_lsbs$9)+:(5)];
+            report_port = report_route[(hop_lsbs$9)+:(5)];
         end
         if (current == 10 + 32'h1) begin
-            out_port = forward_high[(hop_lsbs$10)+:(5)];
+            report_port = route_high[(hop_lsbs$10)+:(5)];
         end
         if (current == 11 + 32'h1) begin
-            out_port = forward_high[(hop_lsbs$11)+:(5)];
+            report_port = route_high[(hop_lsbs$11)+:(5)];
         end
         if (current == 12 + 32'h1) begin
-            out_port = forward_high[(hop_lsbs$12)+:(5)];
+            report_port = route_high[(hop_lsbs$12)+:(5)];
         end
         if (current == 13 + 32'h1) begin
-            out_port = forward_high[(hop_lsbs$13)+:(5)];
+            report_port = route_high[(hop_lsbs$13)+:(5)];
         end
         if (current == 14 + 32'h1) begin
-            out_port = forward_high[(hop_lsbs$14)+:(5)];
+            report_port = route_high[(hop_lsbs$14)+:(5)];
         end
         if (current == 15 + 32'h1) begin
-            out_port = forward_high[(hop_lsbs$15)+:(5)];
+            report_port = route_high[(hop_lsbs$15)+:(5)];
         end
         if (current == 16 + 32'h1) begin
-            out_port = forward_high[(hop_lsbs$16)+:(5)];
+            report_port = route_high[(hop_lsbs$16)+:(5)];
         end
         if (current == 17 + 32'h1) begin
-            out_port = forward_high[(hop_lsbs$17)+:(5)];
+            report_port = route_high[(hop_lsbs$17)+:(5)];
         end
         if (current == 18 + 32'h1) begin
-            out_port = forward_high[(hop_lsbs$18)+:(5)];
+            report_port = route_high[(hop_lsbs$18)+:(5)];
         end
         if (current == 19 + 32'h1) begin
-            out_port = forward_high[(hop_lsbs$19)+:(5)];
+            report_port = route_high[(hop_lsbs$19)+:(5)];
         end
-        current_sent = current - 32'h1;
-        forward_sent = (forward & current_mask) | (((current_sent) & 64'hffffffffffffffff) << current_shift);
-        head = head_constant | (((responses$data[(src_lsb)+:(16)]) & 65'h1ffffffffffffffff) << header_src_shift) | (((responses$data[(dst_lsb)+:(16)]) & 65'h1ffffffffffffffff) << header_dst_shift);
-        flits$data = head;
-        if (position$q == positions$1) begin
-            flits$data = body_bit | responses$data[(word_lsbs$0)+:(65)];
+        out_port = held_port$q;
+        if (position$q == positions$0) begin
+            out_port = store$data[(port_lsb)+:(5)];
         end
-        if (position$q == positions$2) begin
-            flits$data = body_bit | responses$data[(word_lsbs$1)+:(65)];
+        if (report) begin
+            out_port = report_port;
         end
-        if (position$q == positions$3) begin
-            flits$data = body_bit | responses$data[(word_lsbs$2)+:(65)];
-        end
-        if (position$q == positions$4) begin
-            flits$data = body_bit | responses$data[(word_lsbs$3)+:(65)];
-        end
-        if (position$q == positions$5) begin
-            flits$data = body_bit | responses$data[(word_lsbs$4)+:(65)];
-        end
-        if (position$q == positions$6) begin
-            flits$data = body_bit | responses$data[(word_lsbs$5)+:(65)];
-        end
-        if (position$q == positions$7) begin
-            flits$data = body_bit | responses$data[(word_lsbs$6)+:(65)];
-        end
-        if (position$q == positions$8) begin
-            flits$data = body_bit | responses$data[(word_lsbs$7)+:(65)];
-        end
-        if (position$q == position_forward) begin
-            flits$data = body_bit | ((forward_sent) & 65'h1ffffffffffffffff);
-        end
+        builder$position = position$q;
+        builder$ticket = responses$data;
+        builder$stored = store$data;
+        builder$chip_id = chip_id;
+        builder$report_route = report_route;
+        builder$report_dest = report_dest;
+        builder$crc = checksum$crc;
+        flits$data = builder$flit;
         tail = position$q == position_tail;
-        if (position$q == position_tail) begin
-            flits$data = tail_bit | ((checksum$crc) & 65'h1ffffffffffffffff);
-        end
-        flits$valid = responses$valid & ~no_route;
+        flits$valid = responses$valid & primed$q & ~no_route & ~reset;
         responses$ready = (flits$ready & (position$q == position_tail)) | (no_route & (position$q == positions$0));
+        moving = flits$valid & flits$ready;
+        next_position = position$q;
+        if (moving) begin
+            next_position = position$q + 32'h1;
+            if (position$q == position_tail) begin
+                next_position = 32'h0;
+            end
+        end
+        position$d = next_position;
+        entry = entries$0;
+        if (next_position == positions$1) begin
+            entry = entries$1;
+        end
+        if (next_position == positions$2) begin
+            entry = entries$2;
+        end
+        if (next_position == positions$3) begin
+            entry = entries$3;
+        end
+        if (next_position == positions$4) begin
+            entry = entries$4;
+        end
+        if (next_position == positions$5) begin
+            entry = entries$5;
+        end
+        if (next_position == positions$6) begin
+            entry = entries$6;
+        end
+        if (next_position == positions$7) begin
+            entry = entries$7;
+        end
+        if (next_position == positions$8) begin
+            entry = entries$8;
+        end
+        if (next_position == positions$9) begin
+            entry = entries$9;
+        end
+        store$address = (((responses$data[(32'h0)+:(1)]) & 5'h1f) << entry_shift) | ((entry) & 5'h1f);
+        primed$d = responses$valid & ~no_route & ~(moving & (position$q == position_tail));
+        if (moving & (position$q == positions$0)) begin
+            held_port$d = out_port;
+        end
         dropped_pulse$d = responses$valid & responses$ready & no_route;
         checksum$reset = reset;
         checksum$start = position$q == positions$0;
-        checksum$valid = flits$valid & flits$ready & (position$q != position_tail);
+        checksum$valid = moving & (position$q != position_tail);
         checksum$data = ((flits$data) & 64'hffffffffffffffff);
-        if (flits$valid & flits$ready) begin
-            position$d = position$q + 32'h1;
-            if (position$q == position_tail) begin
-                position$d = 32'h0;
-            end
-        end
         if (reset) begin
             position$d = 32'h0;
+            primed$d = 1'b0;
             dropped_pulse$d = 1'b0;
             flits$valid = 1'b0;
             responses$ready = 1'b0;
@@ -245,6 +300,132 @@ module nmp_packer(clock,reset,responses$valid,responses$data,responses$ready,fli
     end
     
 endmodule // nmp_packer
+
+
+module nmp_packer$builder(position,ticket,stored,chip_id,report_route,report_dest,crc,flit);
+    
+    // Module arguments
+    input wire  [3:0] position;
+    input wire  [99:0] ticket;
+    input wire  [63:0] stored;
+    input wire  [15:0] chip_id;
+    input wire  [127:0] report_route;
+    input wire  [15:0] report_dest;
+    input wire  [15:0] crc;
+    output reg  [64:0] flit;
+    
+    // Constant declarations
+    localparam  positions$0 = 4'h0;
+    localparam  positions$1 = 4'h1;
+    localparam  positions$2 = 4'h2;
+    localparam  positions$3 = 4'h3;
+    localparam  positions$4 = 4'h4;
+    localparam  positions$5 = 4'h5;
+    localparam  positions$6 = 4'h6;
+    localparam  positions$7 = 4'h7;
+    localparam  positions$8 = 4'h8;
+    localparam  positions$9 = 4'h9;
+    localparam  position_tail = 4'h9;
+    localparam  head_constant = 65'h8000051900000000;
+    localparam  body_bit = 65'h10000000000000000;
+    localparam  tail_bit = 65'h4000000000000000;
+    localparam  info_constant = 64'h0;
+    localparam  info_keep = 64'h3fffffffc;
+    localparam  route_keep = 64'hffffffffffffc1f;
+    localparam  route_high_keep = 64'h3ffffffffffff;
+    localparam  current_clear = 64'hfffffffffffffc1f;
+    localparam  register_echo = 64'h3fffbffff;
+    localparam  eeprom_echo = 64'h7ffff;
+    localparam  echo_registers = 2'b1;
+    localparam  echo_eeprom = 2'b10;
+    localparam  report_lsb = 7'b1;
+    localparam  type_lsb = 7'b10;
+    localparam  error_lsb = 7'b1000;
+    localparam  echo_lsb = 7'b10000;
+    localparam  stored_lsb = 7'b10010;
+    localparam  id_lsb = 7'b10100;
+    localparam  data_lsb = 7'b100100;
+    localparam  entry_src_lsb = 7'b10000;
+    localparam  current_lsb = 7'b101;
+    localparam  type_shift = 7'b100010;
+    localparam  error_shift = 7'b101000;
+    localparam  transaction_shift = 7'b10010;
+    localparam  header_src_shift = 7'b10000;
+    localparam  header_dst_shift = 7'b0;
+    localparam  high_shift = 8'h40;
+    
+    // Local signals
+    reg  report;
+    reg  [1:0] echo;
+    reg  [1:0] stored_words;
+    reg  [63:0] word;
+    reg  [63:0] route_low;
+    reg  [4:0] current;
+    reg  [4:0] current_sent;
+    reg  [15:0] destination;
+    
+    // Update code
+    always @(*) begin
+        report = ticket[report_lsb];
+        echo = ticket[(echo_lsb)+:(2)];
+        stored_words = ticket[(stored_lsb)+:(2)];
+        route_low = stored & route_keep;
+        current = stored[(32'h0)+:(5)];
+        if (report) begin
+            route_low = report_route[(32'h0)+:(64)];
+            current = report_route[(current_lsb)+:(5)];
+        end
+        current_sent = current - 32'h1;
+        destination = stored[(entry_src_lsb)+:(16)];
+        if (report) begin
+            destination = report_dest;
+        end
+        word = 32'h0;
+        if (position == positions$1) begin
+            word = info_constant | (((ticket[(type_lsb)+:(6)]) & 64'hffffffffffffffff) << type_shift) | (((ticket[(error_lsb)+:(8)]) & 64'hffffffffffffffff) << error_shift);
+            if (report) begin
+                word = word | (((ticket[(id_lsb)+:(16)]) & 64'hffffffffffffffff) << transaction_shift);
+            end
+            else begin
+                word = word | (stored & info_keep);
+            end
+        end
+        if (position == positions$2) begin
+            word = (route_low & current_clear) | (((current_sent) & 64'hffffffffffffffff) << current_lsb);
+        end
+        if (position == positions$3) begin
+            word = stored & route_high_keep;
+            if (report) begin
+                word = report_route[(high_shift)+:(64)];
+            end
+        end
+        if (position == positions$6) begin
+            if (echo == echo_registers) begin
+                word = stored & register_echo;
+            end
+            if (echo == echo_eeprom) begin
+                word = stored & eeprom_echo;
+            end
+        end
+        if (position == positions$7) begin
+            word = ticket[(data_lsb)+:(64)];
+            if (stored_words[32'h0]) begin
+                word = stored;
+            end
+        end
+        if ((position == positions$8) & stored_words[32'h1]) begin
+            word = stored;
+        end
+        flit = body_bit | ((word) & 65'h1ffffffffffffffff);
+        if (position == positions$0) begin
+            flit = head_constant | (((destination) & 65'h1ffffffffffffffff) << header_dst_shift) | (((chip_id) & 65'h1ffffffffffffffff) << header_src_shift);
+        end
+        if (position == position_tail) begin
+            flit = tail_bit | ((crc) & 65'h1ffffffffffffffff);
+        end
+    end
+    
+endmodule // nmp_packer$builder
 
 
 module nmp_packer$checksum(clock,reset,start,valid,data,crc);
@@ -454,6 +635,25 @@ module nmp_packer$dropped_pulse(d,q,clock);
 endmodule // nmp_packer$dropped_pulse
 
 
+module nmp_packer$held_port(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nmp_packer$held_port
+
+
 module nmp_packer$position(d,q,clock);
     
     // Module arguments
@@ -471,3 +671,22 @@ module nmp_packer$position(d,q,clock);
     end
           
 endmodule // nmp_packer$position
+
+
+module nmp_packer$primed(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nmp_packer$primed

@@ -2,7 +2,7 @@
 // management agent entrance: management packets in, checked and parsed requests out (arrival port appended to the backward route), wrong-ID and malformed packets dropped and counted
 
 
-module nmp_unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_id,requests$valid,requests$data,requests$ready,dropped_wrong_id,dropped_malformed);
+module nmp_unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_id,free_slot,store$enable,store$address,store$data,requests$valid,requests$data,requests$ready,dropped_wrong_id,dropped_malformed);
     
     // Module arguments
     input wire  clock;
@@ -12,30 +12,40 @@ module nmp_unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_
     output reg  flits$ready;
     input wire  [4:0] in_port;
     input wire  [15:0] chip_id;
+    input wire  free_slot;
+    output reg  store$enable;
+    output reg  [4:0] store$address;
+    output reg  [63:0] store$data;
     output reg  requests$valid;
-    output reg  [543:0] requests$data;
+    output reg  [41:0] requests$data;
     input wire  requests$ready;
     output reg  dropped_wrong_id;
     output reg  dropped_malformed;
     
     // Constant declarations
     localparam  position_head = 4'h0;
+    localparam  position_info = 4'h1;
     localparam  position_forward = 4'h2;
     localparam  position_backward = 4'h4;
     localparam  position_backward_high = 4'h5;
+    localparam  position_access = 4'h6;
     localparam  position_tail = 4'h9;
     localparam  position_past = 4'ha;
+    localparam  head_entry = 4'h8;
     localparam  kind_mgmt = 4'h3;
     localparam  packet_flits = 8'ha;
     localparam  route_hops = 5'b10100;
     localparam  unset_id = 16'hffff;
     localparam  crc_head_mask = 64'hf8007fffffffffff;
+    localparam  src_mask = 64'hffff0000;
     localparam  header_reserved_lsb = 7'b111011;
     localparam  tail_reserved_lsb = 7'b10000;
     localparam  current_lsb = 7'b101;
-    localparam  word_shift = 16'h40;
-    localparam  top_word_shift = 16'h1c0;
-    localparam  src_shift = 16'h200;
+    localparam  type_lsb = 7'b100010;
+    localparam  port_lsb = 7'b0;
+    localparam  entry_shift = 7'b100;
+    localparam  ticket_type_lsb = 7'b1;
+    localparam  ticket_access_lsb = 7'b111;
     
     // Stub signals
     reg  [64:0] decoder$flit;
@@ -75,12 +85,18 @@ module nmp_unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_
     reg  [4:0] backward_hops$d;
     wire  [4:0] backward_hops$q;
     reg  backward_hops$clock;
-    reg  [511:0] words$d;
-    wire  [511:0] words$q;
-    reg  words$clock;
-    reg  [31:0] addresses$d;
-    wire  [31:0] addresses$q;
-    reg  addresses$clock;
+    reg  slot$d;
+    wire  slot$q;
+    reg  slot$clock;
+    reg  [5:0] nmp_type$d;
+    wire  [5:0] nmp_type$q;
+    reg  nmp_type$clock;
+    reg  [34:0] access$d;
+    wire  [34:0] access$q;
+    reg  access$clock;
+    reg  [15:0] destination$d;
+    wire  [15:0] destination$q;
+    reg  destination$clock;
     reg  offering$d;
     wire  offering$q;
     reg  offering$clock;
@@ -100,6 +116,8 @@ module nmp_unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_
     // Local signals
     reg  flit_bad;
     reg  taken;
+    reg  write_slot;
+    reg  [3:0] write_entry;
     reg  [2:0] header_reserved_in;
     reg  [45:0] tail_reserved_in;
     reg  [4:0] route_hops_in;
@@ -156,15 +174,25 @@ module nmp_unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_
         .q(backward_hops$q),
         .clock(backward_hops$clock)
     );
-    nmp_unpacker$words words(
-        .d(words$d),
-        .q(words$q),
-        .clock(words$clock)
+    nmp_unpacker$slot slot(
+        .d(slot$d),
+        .q(slot$q),
+        .clock(slot$clock)
     );
-    nmp_unpacker$addresses addresses(
-        .d(addresses$d),
-        .q(addresses$q),
-        .clock(addresses$clock)
+    nmp_unpacker$nmp_type nmp_type(
+        .d(nmp_type$d),
+        .q(nmp_type$q),
+        .clock(nmp_type$clock)
+    );
+    nmp_unpacker$access access(
+        .d(access$d),
+        .q(access$q),
+        .clock(access$clock)
+    );
+    nmp_unpacker$destination destination(
+        .d(destination$d),
+        .q(destination$q),
+        .clock(destination$clock)
     );
     nmp_unpacker$offering offering(
         .d(offering$d),
@@ -196,8 +224,10 @@ module nmp_unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_
         malformed$clock = clock;
         arrival_port$clock = clock;
         backward_hops$clock = clock;
-        words$clock = clock;
-        addresses$clock = clock;
+        slot$clock = clock;
+        nmp_type$clock = clock;
+        access$clock = clock;
+        destination$clock = clock;
         offering$clock = clock;
         wrong_id_pulse$clock = clock;
         malformed_pulse$clock = clock;
@@ -205,14 +235,16 @@ module nmp_unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_
         malformed$d = malformed$q;
         arrival_port$d = arrival_port$q;
         backward_hops$d = backward_hops$q;
-        words$d = words$q;
-        addresses$d = addresses$q;
+        slot$d = slot$q;
+        nmp_type$d = nmp_type$q;
+        access$d = access$q;
+        destination$d = destination$q;
         offering$d = offering$q;
         wrong_id_pulse$d = wrong_id_pulse$q;
         malformed_pulse$d = malformed_pulse$q;
         checksum$clock = clock;
         decoder$flit = flits$data;
-        unused_decoded = decoder$is_control | decoder$is_idle | decoder$is_credit | decoder$is_bad_marker | decoder$is_link_transfer | |decoder$code | |decoder$vc | |decoder$delay | |decoder$ctrl_vc | |decoder$credits;
+        unused_decoded = decoder$is_control | decoder$is_idle | decoder$is_credit | decoder$is_bad_marker | decoder$is_link_transfer | |decoder$code | |decoder$vc | |decoder$delay | |decoder$ctrl_vc | |decoder$credits | |decoder$src;
         flits$ready = (~reset) & ((~offering$q) | requests$ready);
         taken = flits$valid & flits$ready;
         wrong_id_pulse$d = 1'b0;
@@ -251,6 +283,16 @@ module nmp_unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_
         if (append$low_word) begin
             append$slot = route_hops_in;
         end
+        write_slot = slot$q;
+        write_entry = ((position$q - 32'h1) & 4'hf);
+        store$data = append$patched;
+        if (position$q == position_head) begin
+            write_slot = free_slot;
+            write_entry = head_entry;
+            store$data = (((flits$data) & 64'hffffffffffffffff) & src_mask) | (((in_port) & 64'hffffffffffffffff) << port_lsb);
+        end
+        store$enable = taken & (position$q < position_tail);
+        store$address = (((write_slot) & 5'h1f) << entry_shift) | ((write_entry) & 5'h1f);
         checksum$reset = reset;
         checksum$start = position$q == position_head;
         checksum$valid = taken & (position$q < position_tail);
@@ -266,20 +308,24 @@ module nmp_unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_
             if (position$q == position_head) begin
                 malformed$d = flit_bad;
                 arrival_port$d = in_port;
-                addresses$d = ((decoder$src) & 32'hffffffff) | (((decoder$dst) & 32'hffffffff) << 32'h10);
+                slot$d = free_slot;
+                destination$d = decoder$dst;
+            end
+            if (position$q == position_info) begin
+                nmp_type$d = flits$data[(type_lsb)+:(6)];
             end
             if (position$q == position_backward) begin
                 backward_hops$d = route_hops_in;
             end
-            if (decoder$is_body) begin
-                words$d = (words$q >> word_shift) | (((append$patched) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << top_word_shift);
+            if (position$q == position_access) begin
+                access$d = flits$data[(32'h0)+:(35)];
             end
             if (decoder$is_tail) begin
                 position$d = 32'h0;
                 if (malformed$q | flit_bad) begin
                     malformed_pulse$d = 1'b1;
                 end
-                else if ((addresses$q[(32'h10)+:(16)] != chip_id) & (addresses$q[(32'h10)+:(16)] != unset_id)) begin
+                else if ((destination$q != chip_id) & (destination$q != unset_id)) begin
                     wrong_id_pulse$d = 1'b1;
                 end
                 else begin
@@ -295,7 +341,7 @@ module nmp_unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_
             malformed_pulse$d = 1'b0;
         end
         requests$valid = offering$q;
-        requests$data = ((words$q) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((addresses$q) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << src_shift);
+        requests$data = ((slot$q) & 42'h3ffffffffff) | (((nmp_type$q) & 42'h3ffffffffff) << ticket_type_lsb) | (((access$q) & 42'h3ffffffffff) << ticket_access_lsb);
         dropped_wrong_id = wrong_id_pulse$q;
         dropped_malformed = malformed_pulse$q;
     end
@@ -303,23 +349,23 @@ module nmp_unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_
 endmodule // nmp_unpacker
 
 
-module nmp_unpacker$addresses(d,q,clock);
+module nmp_unpacker$access(d,q,clock);
     
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [34:0] d;
+    output reg  [34:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 35'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nmp_unpacker$addresses
+endmodule // nmp_unpacker$access
 
 
 module nmp_unpacker$append(word,low_word,high_word,slot,port,patched);
@@ -748,6 +794,25 @@ module nmp_unpacker$decoder(flit,is_body,is_head,is_tail,is_control,is_idle,is_c
 endmodule // nmp_unpacker$decoder
 
 
+module nmp_unpacker$destination(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nmp_unpacker$destination
+
+
 module nmp_unpacker$malformed(d,q,clock);
     
     // Module arguments
@@ -784,6 +849,25 @@ module nmp_unpacker$malformed_pulse(d,q,clock);
     end
           
 endmodule // nmp_unpacker$malformed_pulse
+
+
+module nmp_unpacker$nmp_type(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nmp_unpacker$nmp_type
 
 
 module nmp_unpacker$offering(d,q,clock);
@@ -824,23 +908,23 @@ module nmp_unpacker$position(d,q,clock);
 endmodule // nmp_unpacker$position
 
 
-module nmp_unpacker$words(d,q,clock);
+module nmp_unpacker$slot(d,q,clock);
     
     // Module arguments
-    input wire  [511:0] d;
-    output reg  [511:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 512'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nmp_unpacker$words
+endmodule // nmp_unpacker$slot
 
 
 module nmp_unpacker$wrong_id_pulse(d,q,clock);

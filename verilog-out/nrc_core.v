@@ -2547,7 +2547,7 @@ module nrc_core$mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_
     output reg  [7:0] held;
     
     // Constant declarations
-    localparam  type_lsb = 10'b100010;
+    localparam  type_lsb = 7'b10;
     localparam  register_error = 6'b101;
     localparam  eeprom_error = 6'b10101;
     
@@ -2564,41 +2564,63 @@ module nrc_core$mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_
     wire  unpacker$flits$ready;
     reg  [4:0] unpacker$in_port;
     reg  [15:0] unpacker$chip_id;
+    reg  unpacker$free_slot;
+    wire  unpacker$store$enable;
+    wire  [4:0] unpacker$store$address;
+    wire  [63:0] unpacker$store$data;
     wire  unpacker$requests$valid;
-    wire  [543:0] unpacker$requests$data;
+    wire  [41:0] unpacker$requests$data;
     reg  unpacker$requests$ready;
     wire  unpacker$dropped_wrong_id;
     wire  unpacker$dropped_malformed;
+    reg  store$clock;
+    reg  store$requests$enable;
+    reg  [4:0] store$requests$address;
+    reg  [63:0] store$requests$data;
+    reg  store$answers$enable;
+    reg  [4:0] store$answers$address;
+    reg  [63:0] store$answers$data;
+    reg  [4:0] store$packer$address;
+    wire  [63:0] store$packer$data;
+    reg  [4:0] store$registers$address;
+    wire  [63:0] store$registers$data;
+    reg  [4:0] store$eeprom$address;
+    wire  [47:0] store$eeprom$data;
     reg  distributor$clock;
     reg  distributor$reset;
     reg  distributor$requests$valid;
-    reg  [543:0] distributor$requests$data;
+    reg  [41:0] distributor$requests$data;
     wire  distributor$requests$ready;
     wire  distributor$registers$valid;
-    wire  [543:0] distributor$registers$data;
+    wire  [41:0] distributor$registers$data;
     reg  distributor$registers$ready;
     wire  distributor$eeprom$valid;
-    wire  [543:0] distributor$eeprom$data;
+    wire  [41:0] distributor$eeprom$data;
     reg  distributor$eeprom$ready;
     wire  [1:0] distributor$held;
     reg  reg_access$clock;
     reg  reg_access$reset;
-    reg  [15:0] reg_access$chip_id;
     reg  reg_access$requests$valid;
-    reg  [543:0] reg_access$requests$data;
+    reg  [41:0] reg_access$requests$data;
     wire  reg_access$requests$ready;
     wire  reg_access$responses$valid;
-    wire  [543:0] reg_access$responses$data;
+    wire  [99:0] reg_access$responses$data;
     reg  reg_access$responses$ready;
+    wire  [4:0] reg_access$data$address;
+    reg  [63:0] reg_access$data$data;
+    wire  reg_access$answers$enable;
+    wire  [4:0] reg_access$answers$address;
+    wire  [63:0] reg_access$answers$data;
     reg  eep_bridge$clock;
     reg  eep_bridge$reset;
-    reg  [15:0] eep_bridge$chip_id;
     reg  eep_bridge$requests$valid;
-    reg  [543:0] eep_bridge$requests$data;
+    reg  [41:0] eep_bridge$requests$data;
     wire  eep_bridge$requests$ready;
     wire  eep_bridge$responses$valid;
-    wire  [543:0] eep_bridge$responses$data;
+    wire  [99:0] eep_bridge$responses$data;
     reg  eep_bridge$responses$ready;
+    wire  [4:0] eep_bridge$data$address;
+    reg  [47:0] eep_bridge$data$data;
     wire  eep_bridge$command$valid;
     wire  eep_bridge$command$write;
     wire  [15:0] eep_bridge$command$address;
@@ -2649,26 +2671,23 @@ module nrc_core$mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_
     reg  [7:0] active_report$faults;
     reg  active_report$report_enable;
     reg  [7:0] active_report$fault_mask;
-    reg  [127:0] active_report$report_route;
-    reg  [15:0] active_report$report_dest;
-    reg  [15:0] active_report$chip_id;
     wire  active_report$reports$valid;
-    wire  [543:0] active_report$reports$data;
+    wire  [99:0] active_report$reports$data;
     reg  active_report$reports$ready;
     wire  active_report$reports_sent;
     reg  collector$clock;
     reg  collector$reset;
     reg  collector$responses$valid;
-    reg  [543:0] collector$responses$data;
+    reg  [99:0] collector$responses$data;
     wire  collector$responses$ready;
     reg  collector$eeprom$valid;
-    reg  [543:0] collector$eeprom$data;
+    reg  [99:0] collector$eeprom$data;
     wire  collector$eeprom$ready;
     reg  collector$reports$valid;
-    reg  [543:0] collector$reports$data;
+    reg  [99:0] collector$reports$data;
     wire  collector$reports$ready;
     wire  collector$beats$valid;
-    wire  [543:0] collector$beats$data;
+    wire  [99:0] collector$beats$data;
     reg  collector$beats$ready;
     reg  output_fifo$clock;
     reg  output_fifo$reset;
@@ -2686,8 +2705,13 @@ module nrc_core$mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_
     reg  packer$clock;
     reg  packer$reset;
     reg  packer$responses$valid;
-    reg  [543:0] packer$responses$data;
+    reg  [99:0] packer$responses$data;
     wire  packer$responses$ready;
+    wire  [4:0] packer$store$address;
+    reg  [63:0] packer$store$data;
+    reg  [15:0] packer$chip_id;
+    reg  [127:0] packer$report_route;
+    reg  [15:0] packer$report_dest;
     wire  packer$flits$valid;
     wire  [64:0] packer$flits$data;
     reg  packer$flits$ready;
@@ -2711,11 +2735,30 @@ module nrc_core$mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_
         .flits$ready(unpacker$flits$ready),
         .in_port(unpacker$in_port),
         .chip_id(unpacker$chip_id),
+        .free_slot(unpacker$free_slot),
+        .store$enable(unpacker$store$enable),
+        .store$address(unpacker$store$address),
+        .store$data(unpacker$store$data),
         .requests$valid(unpacker$requests$valid),
         .requests$data(unpacker$requests$data),
         .requests$ready(unpacker$requests$ready),
         .dropped_wrong_id(unpacker$dropped_wrong_id),
         .dropped_malformed(unpacker$dropped_malformed)
+    );
+    nrc_core$mgmt$agent$core$store store(
+        .clock(store$clock),
+        .requests$enable(store$requests$enable),
+        .requests$address(store$requests$address),
+        .requests$data(store$requests$data),
+        .answers$enable(store$answers$enable),
+        .answers$address(store$answers$address),
+        .answers$data(store$answers$data),
+        .packer$address(store$packer$address),
+        .packer$data(store$packer$data),
+        .registers$address(store$registers$address),
+        .registers$data(store$registers$data),
+        .eeprom$address(store$eeprom$address),
+        .eeprom$data(store$eeprom$data)
     );
     nrc_core$mgmt$agent$core$distributor distributor(
         .clock(distributor$clock),
@@ -2734,7 +2777,6 @@ module nrc_core$mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_
     nrc_core$mgmt$agent$core$reg_access reg_access(
         .clock(reg_access$clock),
         .reset(reg_access$reset),
-        .chip_id(reg_access$chip_id),
         .requests$valid(reg_access$requests$valid),
         .requests$data(reg_access$requests$data),
         .requests$ready(reg_access$requests$ready),
@@ -2749,18 +2791,24 @@ module nrc_core$mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_
         .register_response$valid(register_responses$valid),
         .register_response$data(register_responses$data),
         .register_response$error(register_responses$error),
-        .register_response$ready(register_responses$ready)
+        .register_response$ready(register_responses$ready),
+        .data$address(reg_access$data$address),
+        .data$data(reg_access$data$data),
+        .answers$enable(reg_access$answers$enable),
+        .answers$address(reg_access$answers$address),
+        .answers$data(reg_access$answers$data)
     );
     nrc_core$mgmt$agent$core$eep_bridge eep_bridge(
         .clock(eep_bridge$clock),
         .reset(eep_bridge$reset),
-        .chip_id(eep_bridge$chip_id),
         .requests$valid(eep_bridge$requests$valid),
         .requests$data(eep_bridge$requests$data),
         .requests$ready(eep_bridge$requests$ready),
         .responses$valid(eep_bridge$responses$valid),
         .responses$data(eep_bridge$responses$data),
         .responses$ready(eep_bridge$responses$ready),
+        .data$address(eep_bridge$data$address),
+        .data$data(eep_bridge$data$data),
         .command$valid(eep_bridge$command$valid),
         .command$write(eep_bridge$command$write),
         .command$address(eep_bridge$command$address),
@@ -2831,9 +2879,6 @@ module nrc_core$mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_
         .faults(active_report$faults),
         .report_enable(active_report$report_enable),
         .fault_mask(active_report$fault_mask),
-        .report_route(active_report$report_route),
-        .report_dest(active_report$report_dest),
-        .chip_id(active_report$chip_id),
         .reports$valid(active_report$reports$valid),
         .reports$data(active_report$reports$data),
         .reports$ready(active_report$reports$ready),
@@ -2876,6 +2921,11 @@ module nrc_core$mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_
         .responses$valid(packer$responses$valid),
         .responses$data(packer$responses$data),
         .responses$ready(packer$responses$ready),
+        .store$address(packer$store$address),
+        .store$data(packer$store$data),
+        .chip_id(packer$chip_id),
+        .report_route(packer$report_route),
+        .report_dest(packer$report_dest),
         .flits$valid(packer$flits$valid),
         .flits$data(packer$flits$data),
         .flits$ready(packer$flits$ready),
@@ -2892,6 +2942,7 @@ module nrc_core$mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_
     // Update code
     always @(*) begin
         unpacker$clock = clock;
+        store$clock = clock;
         distributor$clock = clock;
         reg_access$clock = clock;
         eep_bridge$clock = clock;
@@ -2914,20 +2965,22 @@ module nrc_core$mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_
         output_fifo$reset = reset;
         packer$reset = reset;
         unpacker$chip_id = chip_id;
-        reg_access$chip_id = chip_id;
-        eep_bridge$chip_id = chip_id;
-        active_report$chip_id = chip_id;
+        packer$chip_id = chip_id;
         unpacker$flits$valid = from_mesh$valid;
         unpacker$flits$data = from_mesh$data;
         unpacker$in_port = from_mesh$port;
         from_mesh$ready = unpacker$flits$ready;
         unused_last = from_mesh$last;
+        unpacker$free_slot = 32'h0;
+        if (distributor$eeprom$valid) begin
+            unpacker$free_slot = ~distributor$eeprom$data[(32'h0)+:(1)];
+        end
         eep_access$device = eeprom_device;
         active_report$faults = faults;
         active_report$report_enable = report_enable;
         active_report$fault_mask = fault_mask;
-        active_report$report_route = report_route;
-        active_report$report_dest = report_dest;
+        packer$report_route = report_route;
+        packer$report_dest = report_dest;
         output_fifo$sink$valid = packer$flits$valid;
         output_fifo$sink$data = packer$flits$data;
         output_fifo$sink$port = packer$out_port;
@@ -2957,6 +3010,18 @@ module nrc_core$mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_
     always @(*) eep_bridge$requests$valid = distributor$eeprom$valid;
     always @(*) eep_bridge$requests$data = distributor$eeprom$data;
     always @(*) distributor$eeprom$ready = eep_bridge$requests$ready;
+    always @(*) store$requests$enable = unpacker$store$enable;
+    always @(*) store$requests$address = unpacker$store$address;
+    always @(*) store$requests$data = unpacker$store$data;
+    always @(*) store$answers$enable = reg_access$answers$enable;
+    always @(*) store$answers$address = reg_access$answers$address;
+    always @(*) store$answers$data = reg_access$answers$data;
+    always @(*) store$registers$address = reg_access$data$address;
+    always @(*) reg_access$data$data = store$registers$data;
+    always @(*) store$eeprom$address = eep_bridge$data$address;
+    always @(*) eep_bridge$data$data = store$eeprom$data;
+    always @(*) store$packer$address = packer$store$address;
+    always @(*) packer$store$data = store$packer$data;
     always @(*) eep_arbiter$second_command$valid = eep_bridge$command$valid;
     always @(*) eep_arbiter$second_command$write = eep_bridge$command$write;
     always @(*) eep_arbiter$second_command$address = eep_bridge$command$address;
@@ -2992,7 +3057,7 @@ module nrc_core$mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_
 endmodule // nrc_core$mgmt$agent$core
 
 
-module nrc_core$mgmt$agent$core$active_report(clock,reset,faults,report_enable,fault_mask,report_route,report_dest,chip_id,reports$valid,reports$data,reports$ready,reports_sent);
+module nrc_core$mgmt$agent$core$active_report(clock,reset,faults,report_enable,fault_mask,reports$valid,reports$data,reports$ready,reports_sent);
     
     // Module arguments
     input wire  clock;
@@ -3000,21 +3065,15 @@ module nrc_core$mgmt$agent$core$active_report(clock,reset,faults,report_enable,f
     input wire  [7:0] faults;
     input wire  report_enable;
     input wire  [7:0] fault_mask;
-    input wire  [127:0] report_route;
-    input wire  [15:0] report_dest;
-    input wire  [15:0] chip_id;
     output reg  reports$valid;
-    output reg  [543:0] reports$data;
+    output reg  [99:0] reports$data;
     input wire  reports$ready;
     output reg  reports_sent;
     
     // Constant declarations
-    localparam  info_constant = 64'h8000000000;
-    localparam  transaction_shift = 7'b10010;
-    localparam  route_lsb = 10'b1000000;
-    localparam  data0_lsb = 10'b110000000;
-    localparam  src_lsb = 10'b1000000000;
-    localparam  dst_lsb = 10'b1000010000;
+    localparam  ticket_constant = 100'h82;
+    localparam  id_lsb = 7'b10100;
+    localparam  data_lsb = 7'b100100;
     
     // Stub signals
     reg  [7:0] previous$d;
@@ -3041,7 +3100,6 @@ module nrc_core$mgmt$agent$core$active_report(clock,reset,faults,report_enable,f
     reg  [7:0] fresh;
     reg  [7:0] collected;
     reg  taken;
-    reg  [63:0] info;
     
     // Sub module instances
     nrc_core$mgmt$agent$core$active_report$previous previous(
@@ -3110,9 +3168,8 @@ module nrc_core$mgmt$agent$core$active_report(clock,reset,faults,report_enable,f
             transaction_id$d = transaction_id$q + 32'h1;
         end
         sent_pulse$d = taken;
-        info = info_constant | (((transaction_id$q) & 64'hffffffffffffffff) << transaction_shift);
         reports$valid = offered$q;
-        reports$data = ((info) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((report_route) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << route_lsb) | (((report_bits$q) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << data0_lsb) | (((chip_id) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << src_lsb) | (((report_dest) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << dst_lsb);
+        reports$data = ticket_constant | (((transaction_id$q) & 100'hfffffffffffffffffffffffff) << id_lsb) | (((report_bits$q) & 100'hfffffffffffffffffffffffff) << data_lsb);
         if (reset) begin
             reports$valid = 1'b0;
             previous$d = 32'h0;
@@ -3248,16 +3305,16 @@ module nrc_core$mgmt$agent$core$collector(clock,reset,responses$valid,responses$
     input wire  clock;
     input wire  reset;
     input wire  responses$valid;
-    input wire  [543:0] responses$data;
+    input wire  [99:0] responses$data;
     output reg  responses$ready;
     input wire  eeprom$valid;
-    input wire  [543:0] eeprom$data;
+    input wire  [99:0] eeprom$data;
     output reg  eeprom$ready;
     input wire  reports$valid;
-    input wire  [543:0] reports$data;
+    input wire  [99:0] reports$data;
     output reg  reports$ready;
     output reg  beats$valid;
-    output reg  [543:0] beats$data;
+    output reg  [99:0] beats$data;
     input wire  beats$ready;
     
     // Enums
@@ -3360,18 +3417,18 @@ module nrc_core$mgmt$agent$core$distributor(clock,reset,requests$valid,requests$
     input wire  clock;
     input wire  reset;
     input wire  requests$valid;
-    input wire  [543:0] requests$data;
+    input wire  [41:0] requests$data;
     output reg  requests$ready;
     output reg  registers$valid;
-    output reg  [543:0] registers$data;
+    output reg  [41:0] registers$data;
     input wire  registers$ready;
     output wire  eeprom$valid;
-    output wire  [543:0] eeprom$data;
+    output wire  [41:0] eeprom$data;
     input wire  eeprom$ready;
     output reg  [1:0] held;
     
     // Constant declarations
-    localparam  type_lsb = 10'b100010;
+    localparam  type_lsb = 7'b1;
     localparam  eeprom_read = 6'b10001;
     localparam  eeprom_write = 6'b10011;
     
@@ -3379,7 +3436,7 @@ module nrc_core$mgmt$agent$core$distributor(clock,reset,requests$valid,requests$
     reg  eeprom_slot$clock;
     reg  eeprom_slot$reset;
     reg  eeprom_slot$sink$valid;
-    reg  [543:0] eeprom_slot$sink$data;
+    reg  [41:0] eeprom_slot$sink$data;
     wire  eeprom_slot$sink$ready;
     wire  eeprom_slot$count;
     
@@ -3431,10 +3488,10 @@ module nrc_core$mgmt$agent$core$distributor$eeprom_slot(clock,reset,sink$valid,s
     input wire  clock;
     input wire  reset;
     input wire  sink$valid;
-    input wire  [543:0] sink$data;
+    input wire  [41:0] sink$data;
     output reg  sink$ready;
     output reg  source$valid;
-    output reg  [543:0] source$data;
+    output reg  [41:0] source$data;
     input wire  source$ready;
     output reg  count;
     
@@ -3445,8 +3502,8 @@ module nrc_core$mgmt$agent$core$distributor$eeprom_slot(clock,reset,sink$valid,s
     localparam  passthrough = 1'b0;
     
     // Stub signals
-    reg  [543:0] slots$0$d;
-    wire  [543:0] slots$0$q;
+    reg  [41:0] slots$0$d;
+    wire  [41:0] slots$0$q;
     reg  slots$0$clock;
     reg  held$0$d;
     wire  held$0$q;
@@ -3459,7 +3516,7 @@ module nrc_core$mgmt$agent$core$distributor$eeprom_slot(clock,reset,sink$valid,s
     reg  below$0;
     reg  above$0;
     reg  load$0;
-    reg  [543:0] incoming$0;
+    reg  [41:0] incoming$0;
     reg  step;
     reg  full;
     reg  empty;
@@ -3582,13 +3639,13 @@ endmodule // nrc_core$mgmt$agent$core$distributor$eeprom_slot$held$0
 module nrc_core$mgmt$agent$core$distributor$eeprom_slot$slots$0(d,q,clock);
     
     // Module arguments
-    input wire  [543:0] d;
-    output reg  [543:0] q;
+    input wire  [41:0] d;
+    output reg  [41:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 544'h0;
+       q = 42'h0;
     end
     
     always @(posedge clock) begin
@@ -3627,18 +3684,19 @@ module nrc_core$mgmt$agent$core$eep_access(clock,reset,command$valid,command$wri
     
     // Enums
     localparam Step$Idle = 0;
-    localparam Step$Start = 1;
-    localparam Step$Control = 2;
-    localparam Step$AddressHigh = 3;
-    localparam Step$AddressLow = 4;
-    localparam Step$Restart = 5;
-    localparam Step$ControlRead = 6;
-    localparam Step$ReadData = 7;
-    localparam Step$WriteData = 8;
-    localparam Step$SegmentStop = 9;
-    localparam Step$PollStop = 10;
-    localparam Step$Finish = 11;
-    localparam Step$Answer = 12;
+    localparam Step$Check = 1;
+    localparam Step$Start = 2;
+    localparam Step$Control = 3;
+    localparam Step$AddressHigh = 4;
+    localparam Step$AddressLow = 5;
+    localparam Step$Restart = 6;
+    localparam Step$ControlRead = 7;
+    localparam Step$ReadData = 8;
+    localparam Step$WriteData = 9;
+    localparam Step$SegmentStop = 10;
+    localparam Step$PollStop = 11;
+    localparam Step$Finish = 12;
+    localparam Step$Answer = 13;
     
     // Stub signals
     reg  master$clock;
@@ -3843,7 +3901,7 @@ module nrc_core$mgmt$agent$core$eep_access(clock,reset,command$valid,command$wri
         control_byte = control_prefix | (((device_address$q) & 8'hff) << 32'h1);
         index_next = index$q + 32'h1;
         last_byte = index_next == count$q;
-        master$command$valid = ~waiting$q & (step$q != Step$Idle) & (step$q != Step$Answer);
+        master$command$valid = ~waiting$q & (step$q != Step$Idle) & (step$q != Step$Check) & (step$q != Step$Answer);
         step_command$step = step$q;
         step_command$control_byte = control_byte;
         step_command$address = current_address;
@@ -3858,8 +3916,8 @@ module nrc_core$mgmt$agent$core$eep_access(clock,reset,command$valid,command$wri
         answered = waiting$q & master$result$valid;
         refused = ~master$result$acknowledged;
         polls_next = polls$q + 32'h1;
-        check$address = command$address;
-        check$count = command$count;
+        check$address = address$q;
+        check$count = count$q;
         if (command$valid & command$ready) begin
             write$d = command$write;
             address$d = command$address;
@@ -3869,6 +3927,9 @@ module nrc_core$mgmt$agent$core$eep_access(clock,reset,command$valid,command$wri
             index$d = 32'h0;
             polls$d = 32'h0;
             read_data$d = 32'h0;
+            step$d = Step$Check;
+        end
+        if (step$q == Step$Check) begin
             step$d = Step$Start;
             segment_end$d = check$segment_end;
             error$d = check$error;
@@ -5010,18 +5071,19 @@ module nrc_core$mgmt$agent$core$eep_access$step(d,q,clock);
     
     // Enums
     localparam Step$Idle = 0;
-    localparam Step$Start = 1;
-    localparam Step$Control = 2;
-    localparam Step$AddressHigh = 3;
-    localparam Step$AddressLow = 4;
-    localparam Step$Restart = 5;
-    localparam Step$ControlRead = 6;
-    localparam Step$ReadData = 7;
-    localparam Step$WriteData = 8;
-    localparam Step$SegmentStop = 9;
-    localparam Step$PollStop = 10;
-    localparam Step$Finish = 11;
-    localparam Step$Answer = 12;
+    localparam Step$Check = 1;
+    localparam Step$Start = 2;
+    localparam Step$Control = 3;
+    localparam Step$AddressHigh = 4;
+    localparam Step$AddressLow = 5;
+    localparam Step$Restart = 6;
+    localparam Step$ControlRead = 7;
+    localparam Step$ReadData = 8;
+    localparam Step$WriteData = 9;
+    localparam Step$SegmentStop = 10;
+    localparam Step$PollStop = 11;
+    localparam Step$Finish = 12;
+    localparam Step$Answer = 13;
     
     // Update code (custom)
     initial begin
@@ -5053,18 +5115,19 @@ module nrc_core$mgmt$agent$core$eep_access$step_command(step,control_byte,addres
     
     // Enums
     localparam Step$Idle = 0;
-    localparam Step$Start = 1;
-    localparam Step$Control = 2;
-    localparam Step$AddressHigh = 3;
-    localparam Step$AddressLow = 4;
-    localparam Step$Restart = 5;
-    localparam Step$ControlRead = 6;
-    localparam Step$ReadData = 7;
-    localparam Step$WriteData = 8;
-    localparam Step$SegmentStop = 9;
-    localparam Step$PollStop = 10;
-    localparam Step$Finish = 11;
-    localparam Step$Answer = 12;
+    localparam Step$Check = 1;
+    localparam Step$Start = 2;
+    localparam Step$Control = 3;
+    localparam Step$AddressHigh = 4;
+    localparam Step$AddressLow = 5;
+    localparam Step$Restart = 6;
+    localparam Step$ControlRead = 7;
+    localparam Step$ReadData = 8;
+    localparam Step$WriteData = 9;
+    localparam Step$SegmentStop = 10;
+    localparam Step$PollStop = 11;
+    localparam Step$Finish = 12;
+    localparam Step$Answer = 13;
     
     // Update code
     always @(*) begin
@@ -5375,18 +5438,19 @@ module nrc_core$mgmt$agent$core$eep_arbiter$owner_second(d,q,clock);
 endmodule // nrc_core$mgmt$agent$core$eep_arbiter$owner_second
 
 
-module nrc_core$mgmt$agent$core$eep_bridge(clock,reset,chip_id,requests$valid,requests$data,requests$ready,responses$valid,responses$data,responses$ready,command$valid,command$write,command$address,command$count,command$data,command$ready,result$valid,result$data,result$error,result$ready);
+module nrc_core$mgmt$agent$core$eep_bridge(clock,reset,requests$valid,requests$data,requests$ready,responses$valid,responses$data,responses$ready,data$address,data$data,command$valid,command$write,command$address,command$count,command$data,command$ready,result$valid,result$data,result$error,result$ready);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
-    input wire  [15:0] chip_id;
     input wire  requests$valid;
-    input wire  [543:0] requests$data;
+    input wire  [41:0] requests$data;
     output reg  requests$ready;
     output reg  responses$valid;
-    output reg  [543:0] responses$data;
+    output reg  [99:0] responses$data;
     input wire  responses$ready;
+    output reg  [4:0] data$address;
+    input wire  [47:0] data$data;
     output reg  command$valid;
     output reg  command$write;
     output reg  [15:0] command$address;
@@ -5399,12 +5463,16 @@ module nrc_core$mgmt$agent$core$eep_bridge(clock,reset,chip_id,requests$valid,re
     output reg  result$ready;
     
     // Constant declarations
-    localparam  info_lsb = 10'b0;
-    localparam  access_lsb = 10'b101000000;
-    localparam  data0_lsb = 10'b110000000;
-    localparam  type_lsb = 7'b100010;
+    localparam  type_lsb = 7'b1;
+    localparam  access_lsb = 7'b111;
     localparam  address_lsb = 7'b11;
-    localparam  access_keep = 64'h7ffff;
+    localparam  entry_shift = 7'b100;
+    localparam  data_entry = 5'b110;
+    localparam  ticket_type_lsb = 7'b10;
+    localparam  ticket_error_lsb = 7'b1000;
+    localparam  ticket_echo_lsb = 7'b10000;
+    localparam  ticket_data_lsb = 7'b100100;
+    localparam  echo_eeprom = 2'b10;
     localparam  eeprom_write = 6'b10011;
     localparam  read_response = 6'b10010;
     localparam  write_response = 6'b10100;
@@ -5420,153 +5488,91 @@ module nrc_core$mgmt$agent$core$eep_bridge(clock,reset,chip_id,requests$valid,re
     localparam  response_codes$3 = 8'h6;
     
     // Stub signals
-    reg  [543:0] builder$request;
-    reg  [15:0] builder$chip_id;
-    reg  [5:0] builder$nmp_type;
-    reg  [7:0] builder$error;
-    reg  [63:0] builder$access;
-    reg  [63:0] builder$data0;
-    reg  [63:0] builder$data1;
-    wire  [543:0] builder$response;
     reg  issued$d;
     wire  issued$q;
     reg  issued$clock;
+    reg  settled$d;
+    wire  settled$q;
+    reg  settled$clock;
     
     // Local signals
-    reg  [63:0] info;
-    reg  [63:0] access;
+    reg  slot;
+    reg  [34:0] access;
     reg  writing;
     reg  answering;
+    reg  [5:0] response_type;
+    reg  [7:0] response_error;
+    reg  [47:0] response_data;
     
     // Sub module instances
-    nrc_core$mgmt$agent$core$eep_bridge$builder builder(
-        .request(builder$request),
-        .chip_id(builder$chip_id),
-        .nmp_type(builder$nmp_type),
-        .error(builder$error),
-        .access(builder$access),
-        .data0(builder$data0),
-        .data1(builder$data1),
-        .response(builder$response)
-    );
     nrc_core$mgmt$agent$core$eep_bridge$issued issued(
         .d(issued$d),
         .q(issued$q),
         .clock(issued$clock)
     );
+    nrc_core$mgmt$agent$core$eep_bridge$settled settled(
+        .d(settled$d),
+        .q(settled$q),
+        .clock(settled$clock)
+    );
     
     // Update code
     always @(*) begin
         issued$clock = clock;
+        settled$clock = clock;
         issued$d = issued$q;
-        info = requests$data[(info_lsb)+:(64)];
-        access = requests$data[(access_lsb)+:(64)];
-        writing = info[(type_lsb)+:(6)] == eeprom_write;
-        command$valid = requests$valid & ~issued$q & ~reset;
+        settled$d = settled$q;
+        slot = requests$data[(32'h0)+:(1)];
+        access = requests$data[(access_lsb)+:(35)];
+        writing = requests$data[(type_lsb)+:(6)] == eeprom_write;
+        data$address = (((slot) & 5'h1f) << entry_shift) | data_entry;
+        command$valid = requests$valid & settled$q & ~issued$q & ~reset;
         command$write = writing;
         command$count = access[(32'h0)+:(3)];
         command$address = access[(address_lsb)+:(16)];
-        command$data = requests$data[(data0_lsb)+:(48)];
+        command$data = data$data;
         if (command$valid & command$ready) begin
             issued$d = 1'b1;
         end
         answering = requests$valid & issued$q & result$valid;
-        builder$request = requests$data;
-        builder$chip_id = chip_id;
-        builder$access = access & access_keep;
-        builder$data1 = 32'h0;
-        builder$error = 32'h0;
-        builder$data0 = ((result$data) & 64'hffffffffffffffff);
-        builder$nmp_type = read_response;
+        response_error = 32'h0;
+        response_data = result$data;
+        response_type = read_response;
         if (writing) begin
-            builder$nmp_type = write_response;
-            builder$data0 = 32'h0;
+            response_type = write_response;
+            response_data = 32'h0;
         end
         if (result$error != error_none) begin
-            builder$nmp_type = error_response;
-            builder$data0 = 32'h0;
+            response_type = error_response;
+            response_data = 32'h0;
             if (result$error == eep_codes$0) begin
-                builder$error = response_codes$0;
+                response_error = response_codes$0;
             end
             if (result$error == eep_codes$1) begin
-                builder$error = response_codes$1;
+                response_error = response_codes$1;
             end
             if (result$error == eep_codes$2) begin
-                builder$error = response_codes$2;
+                response_error = response_codes$2;
             end
             if (result$error == eep_codes$3) begin
-                builder$error = response_codes$3;
+                response_error = response_codes$3;
             end
         end
-        responses$data = builder$response;
+        responses$data = ((slot) & 100'hfffffffffffffffffffffffff) | (((response_type) & 100'hfffffffffffffffffffffffff) << ticket_type_lsb) | (((response_error) & 100'hfffffffffffffffffffffffff) << ticket_error_lsb) | (((echo_eeprom) & 100'hfffffffffffffffffffffffff) << ticket_echo_lsb) | (((response_data) & 100'hfffffffffffffffffffffffff) << ticket_data_lsb);
         responses$valid = answering & ~reset;
         result$ready = issued$q & responses$ready & ~reset;
         requests$ready = responses$valid & responses$ready;
+        settled$d = requests$valid & ~requests$ready;
         if (requests$ready) begin
             issued$d = 1'b0;
         end
         if (reset) begin
             issued$d = 1'b0;
+            settled$d = 1'b0;
         end
     end
     
 endmodule // nrc_core$mgmt$agent$core$eep_bridge
-
-
-module nrc_core$mgmt$agent$core$eep_bridge$builder(request,chip_id,nmp_type,error,access,data0,data1,response);
-    
-    // Module arguments
-    input wire  [543:0] request;
-    input wire  [15:0] chip_id;
-    input wire  [5:0] nmp_type;
-    input wire  [7:0] error;
-    input wire  [63:0] access;
-    input wire  [63:0] data0;
-    input wire  [63:0] data1;
-    output reg  [543:0] response;
-    
-    // Constant declarations
-    localparam  info_keep = 64'h3fffffffc;
-    localparam  info_constant = 64'h0;
-    localparam  route_keep = 64'hffffffffffffc1f;
-    localparam  route_high_keep = 64'h3ffffffffffff;
-    localparam  info_lsb = 10'b0;
-    localparam  forward_lsb = 10'b1000000;
-    localparam  forward_high_lsb = 10'b10000000;
-    localparam  backward_lsb = 10'b11000000;
-    localparam  backward_high_lsb = 10'b100000000;
-    localparam  access_lsb = 10'b101000000;
-    localparam  data0_lsb = 10'b110000000;
-    localparam  data1_lsb = 10'b111000000;
-    localparam  src_lsb = 10'b1000000000;
-    localparam  dst_lsb = 10'b1000010000;
-    localparam  hop_num_lsb = 7'b0;
-    localparam  current_shift = 7'b101;
-    localparam  nmp_type_shift = 7'b100010;
-    localparam  error_shift = 7'b101000;
-    
-    // Local signals
-    reg  [63:0] info;
-    reg  [63:0] backward;
-    reg  [63:0] backward_high;
-    reg  [4:0] hop_num;
-    reg  [63:0] info_out;
-    reg  [63:0] forward_out;
-    reg  [63:0] forward_high_out;
-    
-    // Update code
-    always @(*) begin
-        info = request[(info_lsb)+:(64)];
-        backward = request[(backward_lsb)+:(64)];
-        backward_high = request[(backward_high_lsb)+:(64)];
-        hop_num = backward[(hop_num_lsb)+:(5)];
-        info_out = (info & info_keep) | info_constant | (((nmp_type) & 64'hffffffffffffffff) << nmp_type_shift) | (((error) & 64'hffffffffffffffff) << error_shift);
-        forward_out = (backward & route_keep) | (((hop_num) & 64'hffffffffffffffff) << current_shift);
-        forward_high_out = backward_high & route_high_keep;
-        response = (((info_out) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << info_lsb) | (((forward_out) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << forward_lsb) | (((forward_high_out) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << forward_high_lsb) | (((access) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << access_lsb) | (((data0) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << data0_lsb) | (((data1) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << data1_lsb) | (((chip_id) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << src_lsb) | (((request[(src_lsb)+:(16)]) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << dst_lsb);
-    end
-    
-endmodule // nrc_core$mgmt$agent$core$eep_bridge$builder
 
 
 module nrc_core$mgmt$agent$core$eep_bridge$issued(d,q,clock);
@@ -5586,6 +5592,25 @@ module nrc_core$mgmt$agent$core$eep_bridge$issued(d,q,clock);
     end
           
 endmodule // nrc_core$mgmt$agent$core$eep_bridge$issued
+
+
+module nrc_core$mgmt$agent$core$eep_bridge$settled(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$agent$core$eep_bridge$settled
 
 
 module nrc_core$mgmt$agent$core$error_pulse(d,q,clock);
@@ -5885,14 +5910,19 @@ module nrc_core$mgmt$agent$core$output_fifo$fifo$shown(d,q,clock);
 endmodule // nrc_core$mgmt$agent$core$output_fifo$fifo$shown
 
 
-module nrc_core$mgmt$agent$core$packer(clock,reset,responses$valid,responses$data,responses$ready,flits$valid,flits$data,flits$ready,out_port,tail,dropped_no_route);
+module nrc_core$mgmt$agent$core$packer(clock,reset,responses$valid,responses$data,responses$ready,store$address,store$data,chip_id,report_route,report_dest,flits$valid,flits$data,flits$ready,out_port,tail,dropped_no_route);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  responses$valid;
-    input wire  [543:0] responses$data;
+    input wire  [99:0] responses$data;
     output reg  responses$ready;
+    output reg  [4:0] store$address;
+    input wire  [63:0] store$data;
+    input wire  [15:0] chip_id;
+    input wire  [127:0] report_route;
+    input wire  [15:0] report_dest;
     output reg  flits$valid;
     output reg  [64:0] flits$data;
     input wire  flits$ready;
@@ -5921,14 +5951,6 @@ module nrc_core$mgmt$agent$core$packer(clock,reset,responses$valid,responses$dat
     localparam  hop_lsbs$17 = 7'b100011;
     localparam  hop_lsbs$18 = 7'b101000;
     localparam  hop_lsbs$19 = 7'b101101;
-    localparam  word_lsbs$0 = 10'b0;
-    localparam  word_lsbs$1 = 10'b1000000;
-    localparam  word_lsbs$2 = 10'b10000000;
-    localparam  word_lsbs$3 = 10'b11000000;
-    localparam  word_lsbs$4 = 10'b100000000;
-    localparam  word_lsbs$5 = 10'b101000000;
-    localparam  word_lsbs$6 = 10'b110000000;
-    localparam  word_lsbs$7 = 10'b111000000;
     localparam  positions$0 = 4'h0;
     localparam  positions$1 = 4'h1;
     localparam  positions$2 = 4'h2;
@@ -5939,23 +5961,32 @@ module nrc_core$mgmt$agent$core$packer(clock,reset,responses$valid,responses$dat
     localparam  positions$7 = 4'h7;
     localparam  positions$8 = 4'h8;
     localparam  positions$9 = 4'h9;
+    localparam  entries$0 = 4'h8;
+    localparam  entries$1 = 4'h0;
+    localparam  entries$2 = 4'h3;
+    localparam  entries$3 = 4'h4;
+    localparam  entries$4 = 4'h0;
+    localparam  entries$5 = 4'h0;
+    localparam  entries$6 = 4'h5;
+    localparam  entries$7 = 4'h6;
+    localparam  entries$8 = 4'h7;
+    localparam  entries$9 = 4'h0;
     localparam  position_tail = 4'h9;
-    localparam  position_forward = 4'h2;
     localparam  route_hops = 5'b10100;
-    localparam  head_constant = 65'h8000051900000000;
-    localparam  body_bit = 65'h10000000000000000;
-    localparam  tail_bit = 65'h4000000000000000;
-    localparam  current_mask = 64'hfffffffffffffc1f;
+    localparam  report_lsb = 7'b1;
     localparam  current_lsb = 7'b101;
-    localparam  forward_lsb = 10'b1000000;
-    localparam  forward_high_lsb = 10'b10000000;
-    localparam  src_lsb = 10'b1000000000;
-    localparam  dst_lsb = 10'b1000010000;
-    localparam  header_src_shift = 7'b10000;
-    localparam  header_dst_shift = 7'b0;
-    localparam  current_shift = 7'b101;
+    localparam  port_lsb = 7'b0;
+    localparam  entry_shift = 7'b100;
     
     // Stub signals
+    reg  [3:0] builder$position;
+    reg  [99:0] builder$ticket;
+    reg  [63:0] builder$stored;
+    reg  [15:0] builder$chip_id;
+    reg  [127:0] builder$report_route;
+    reg  [15:0] builder$report_dest;
+    reg  [15:0] builder$crc;
+    wire  [64:0] builder$flit;
     reg  checksum$clock;
     reg  checksum$reset;
     reg  checksum$start;
@@ -5965,20 +5996,37 @@ module nrc_core$mgmt$agent$core$packer(clock,reset,responses$valid,responses$dat
     reg  [3:0] position$d;
     wire  [3:0] position$q;
     reg  position$clock;
+    reg  primed$d;
+    wire  primed$q;
+    reg  primed$clock;
+    reg  [4:0] held_port$d;
+    wire  [4:0] held_port$q;
+    reg  held_port$clock;
     reg  dropped_pulse$d;
     wire  dropped_pulse$q;
     reg  dropped_pulse$clock;
     
     // Local signals
+    reg  report;
     reg  [4:0] current;
     reg  no_route;
-    reg  [64:0] head;
-    reg  [63:0] forward;
-    reg  [63:0] forward_high;
-    reg  [4:0] current_sent;
-    reg  [63:0] forward_sent;
+    reg  [4:0] report_port;
+    reg  [63:0] route_high;
+    reg  moving;
+    reg  [3:0] next_position;
+    reg  [3:0] entry;
     
     // Sub module instances
+    nrc_core$mgmt$agent$core$packer$builder builder(
+        .position(builder$position),
+        .ticket(builder$ticket),
+        .stored(builder$stored),
+        .chip_id(builder$chip_id),
+        .report_route(builder$report_route),
+        .report_dest(builder$report_dest),
+        .crc(builder$crc),
+        .flit(builder$flit)
+    );
     nrc_core$mgmt$agent$core$packer$checksum checksum(
         .clock(checksum$clock),
         .reset(checksum$reset),
@@ -5992,6 +6040,16 @@ module nrc_core$mgmt$agent$core$packer(clock,reset,responses$valid,responses$dat
         .q(position$q),
         .clock(position$clock)
     );
+    nrc_core$mgmt$agent$core$packer$primed primed(
+        .d(primed$d),
+        .q(primed$q),
+        .clock(primed$clock)
+    );
+    nrc_core$mgmt$agent$core$packer$held_port held_port(
+        .d(held_port$d),
+        .q(held_port$q),
+        .clock(held_port$clock)
+    );
     nrc_core$mgmt$agent$core$packer$dropped_pulse dropped_pulse(
         .d(dropped_pulse$d),
         .q(dropped_pulse$q),
@@ -6001,125 +6059,147 @@ module nrc_core$mgmt$agent$core$packer(clock,reset,responses$valid,responses$dat
     // Update code
     always @(*) begin
         position$clock = clock;
+        primed$clock = clock;
+        held_port$clock = clock;
         dropped_pulse$clock = clock;
         position$d = position$q;
+        primed$d = primed$q;
+        held_port$d = held_port$q;
         dropped_pulse$d = dropped_pulse$q;
         checksum$clock = clock;
-        forward = responses$data[(forward_lsb)+:(64)];
-        forward_high = responses$data[(forward_high_lsb)+:(64)];
-        current = forward[(current_lsb)+:(5)];
-        no_route = (current == 32'h0) | (current > route_hops);
-        out_port = 32'h0;
+        report = responses$data[report_lsb];
+        current = report_route[(current_lsb)+:(5)];
+        no_route = report & ((current == 32'h0) | (current > route_hops));
+        route_high = report_route[(32'h40)+:(64)];
+        report_port = 32'h0;
         if (current == 0 + 32'h1) begin
-            out_port = forward[(hop_lsbs$0)+:(5)];
+            report_port = report_route[(hop_lsbs$0)+:(5)];
         end
         if (current == 1 + 32'h1) begin
-            out_port = forward[(hop_lsbs$1)+:(5)];
+            report_port = report_route[(hop_lsbs$1)+:(5)];
         end
         if (current == 2 + 32'h1) begin
-            out_port = forward[(hop_lsbs$2)+:(5)];
+            report_port = report_route[(hop_lsbs$2)+:(5)];
         end
         if (current == 3 + 32'h1) begin
-            out_port = forward[(hop_lsbs$3)+:(5)];
+            report_port = report_route[(hop_lsbs$3)+:(5)];
         end
         if (current == 4 + 32'h1) begin
-            out_port = forward[(hop_lsbs$4)+:(5)];
+            report_port = report_route[(hop_lsbs$4)+:(5)];
         end
         if (current == 5 + 32'h1) begin
-            out_port = forward[(hop_lsbs$5)+:(5)];
+            report_port = report_route[(hop_lsbs$5)+:(5)];
         end
         if (current == 6 + 32'h1) begin
-            out_port = forward[(hop_lsbs$6)+:(5)];
+            report_port = report_route[(hop_lsbs$6)+:(5)];
         end
         if (current == 7 + 32'h1) begin
-            out_port = forward[(hop_lsbs$7)+:(5)];
+            report_port = report_route[(hop_lsbs$7)+:(5)];
         end
         if (current == 8 + 32'h1) begin
-            out_port = forward[(hop_lsbs$8)+:(5)];
+            report_port = report_route[(hop_lsbs$8)+:(5)];
         end
         if (current == 9 + 32'h1) begin
-            out_port = forward[(hop_lsbs$9)+:(5)];
+            report_port = report_route[(hop_lsbs$9)+:(5)];
         end
         if (current == 10 + 32'h1) begin
-            out_port = forward_high[(hop_lsbs$10)+:(5)];
+            report_port = route_high[(hop_lsbs$10)+:(5)];
         end
         if (current == 11 + 32'h1) begin
-            out_port = forward_high[(hop_lsbs$11)+:(5)];
+            report_port = route_high[(hop_lsbs$11)+:(5)];
         end
         if (current == 12 + 32'h1) begin
-            out_port = forward_high[(hop_lsbs$12)+:(5)];
+            report_port = route_high[(hop_lsbs$12)+:(5)];
         end
         if (current == 13 + 32'h1) begin
-            out_port = forward_high[(hop_lsbs$13)+:(5)];
+            report_port = route_high[(hop_lsbs$13)+:(5)];
         end
         if (current == 14 + 32'h1) begin
-            out_port = forward_high[(hop_lsbs$14)+:(5)];
+            report_port = route_high[(hop_lsbs$14)+:(5)];
         end
         if (current == 15 + 32'h1) begin
-            out_port = forward_high[(hop_lsbs$15)+:(5)];
+            report_port = route_high[(hop_lsbs$15)+:(5)];
         end
         if (current == 16 + 32'h1) begin
-            out_port = forward_high[(hop_lsbs$16)+:(5)];
+            report_port = route_high[(hop_lsbs$16)+:(5)];
         end
         if (current == 17 + 32'h1) begin
-            out_port = forward_high[(hop_lsbs$17)+:(5)];
+            report_port = route_high[(hop_lsbs$17)+:(5)];
         end
         if (current == 18 + 32'h1) begin
-            out_port = forward_high[(hop_lsbs$18)+:(5)];
+            report_port = route_high[(hop_lsbs$18)+:(5)];
         end
         if (current == 19 + 32'h1) begin
-            out_port = forward_high[(hop_lsbs$19)+:(5)];
+            report_port = route_high[(hop_lsbs$19)+:(5)];
         end
-        current_sent = current - 32'h1;
-        forward_sent = (forward & current_mask) | (((current_sent) & 64'hffffffffffffffff) << current_shift);
-        head = head_constant | (((responses$data[(src_lsb)+:(16)]) & 65'h1ffffffffffffffff) << header_src_shift) | (((responses$data[(dst_lsb)+:(16)]) & 65'h1ffffffffffffffff) << header_dst_shift);
-        flits$data = head;
-        if (position$q == positions$1) begin
-            flits$data = body_bit | responses$data[(word_lsbs$0)+:(65)];
+        out_port = held_port$q;
+        if (position$q == positions$0) begin
+            out_port = store$data[(port_lsb)+:(5)];
         end
-        if (position$q == positions$2) begin
-            flits$data = body_bit | responses$data[(word_lsbs$1)+:(65)];
+        if (report) begin
+            out_port = report_port;
         end
-        if (position$q == positions$3) begin
-            flits$data = body_bit | responses$data[(word_lsbs$2)+:(65)];
-        end
-        if (position$q == positions$4) begin
-            flits$data = body_bit | responses$data[(word_lsbs$3)+:(65)];
-        end
-        if (position$q == positions$5) begin
-            flits$data = body_bit | responses$data[(word_lsbs$4)+:(65)];
-        end
-        if (position$q == positions$6) begin
-            flits$data = body_bit | responses$data[(word_lsbs$5)+:(65)];
-        end
-        if (position$q == positions$7) begin
-            flits$data = body_bit | responses$data[(word_lsbs$6)+:(65)];
-        end
-        if (position$q == positions$8) begin
-            flits$data = body_bit | responses$data[(word_lsbs$7)+:(65)];
-        end
-        if (position$q == position_forward) begin
-            flits$data = body_bit | ((forward_sent) & 65'h1ffffffffffffffff);
-        end
+        builder$position = position$q;
+        builder$ticket = responses$data;
+        builder$stored = store$data;
+        builder$chip_id = chip_id;
+        builder$report_route = report_route;
+        builder$report_dest = report_dest;
+        builder$crc = checksum$crc;
+        flits$data = builder$flit;
         tail = position$q == position_tail;
-        if (position$q == position_tail) begin
-            flits$data = tail_bit | ((checksum$crc) & 65'h1ffffffffffffffff);
-        end
-        flits$valid = responses$valid & ~no_route;
+        flits$valid = responses$valid & primed$q & ~no_route & ~reset;
         responses$ready = (flits$ready & (position$q == position_tail)) | (no_route & (position$q == positions$0));
+        moving = flits$valid & flits$ready;
+        next_position = position$q;
+        if (moving) begin
+            next_position = position$q + 32'h1;
+            if (position$q == position_tail) begin
+                next_position = 32'h0;
+            end
+        end
+        position$d = next_position;
+        entry = entries$0;
+        if (next_position == positions$1) begin
+            entry = entries$1;
+        end
+        if (next_position == positions$2) begin
+            entry = entries$2;
+        end
+        if (next_position == positions$3) begin
+            entry = entries$3;
+        end
+        if (next_position == positions$4) begin
+            entry = entries$4;
+        end
+        if (next_position == positions$5) begin
+            entry = entries$5;
+        end
+        if (next_position == positions$6) begin
+            entry = entries$6;
+        end
+        if (next_position == positions$7) begin
+            entry = entries$7;
+        end
+        if (next_position == positions$8) begin
+            entry = entries$8;
+        end
+        if (next_position == positions$9) begin
+            entry = entries$9;
+        end
+        store$address = (((responses$data[(32'h0)+:(1)]) & 5'h1f) << entry_shift) | ((entry) & 5'h1f);
+        primed$d = responses$valid & ~no_route & ~(moving & (position$q == position_tail));
+        if (moving & (position$q == positions$0)) begin
+            held_port$d = out_port;
+        end
         dropped_pulse$d = responses$valid & responses$ready & no_route;
         checksum$reset = reset;
         checksum$start = position$q == positions$0;
-        checksum$valid = flits$valid & flits$ready & (position$q != position_tail);
+        checksum$valid = moving & (position$q != position_tail);
         checksum$data = ((flits$data) & 64'hffffffffffffffff);
-        if (flits$valid & flits$ready) begin
-            position$d = position$q + 32'h1;
-            if (position$q == position_tail) begin
-                position$d = 32'h0;
-            end
-        end
         if (reset) begin
             position$d = 32'h0;
+            primed$d = 1'b0;
             dropped_pulse$d = 1'b0;
             flits$valid = 1'b0;
             responses$ready = 1'b0;
@@ -6128,6 +6208,132 @@ module nrc_core$mgmt$agent$core$packer(clock,reset,responses$valid,responses$dat
     end
     
 endmodule // nrc_core$mgmt$agent$core$packer
+
+
+module nrc_core$mgmt$agent$core$packer$builder(position,ticket,stored,chip_id,report_route,report_dest,crc,flit);
+    
+    // Module arguments
+    input wire  [3:0] position;
+    input wire  [99:0] ticket;
+    input wire  [63:0] stored;
+    input wire  [15:0] chip_id;
+    input wire  [127:0] report_route;
+    input wire  [15:0] report_dest;
+    input wire  [15:0] crc;
+    output reg  [64:0] flit;
+    
+    // Constant declarations
+    localparam  positions$0 = 4'h0;
+    localparam  positions$1 = 4'h1;
+    localparam  positions$2 = 4'h2;
+    localparam  positions$3 = 4'h3;
+    localparam  positions$4 = 4'h4;
+    localparam  positions$5 = 4'h5;
+    localparam  positions$6 = 4'h6;
+    localparam  positions$7 = 4'h7;
+    localparam  positions$8 = 4'h8;
+    localparam  positions$9 = 4'h9;
+    localparam  position_tail = 4'h9;
+    localparam  head_constant = 65'h8000051900000000;
+    localparam  body_bit = 65'h10000000000000000;
+    localparam  tail_bit = 65'h4000000000000000;
+    localparam  info_constant = 64'h0;
+    localparam  info_keep = 64'h3fffffffc;
+    localparam  route_keep = 64'hffffffffffffc1f;
+    localparam  route_high_keep = 64'h3ffffffffffff;
+    localparam  current_clear = 64'hfffffffffffffc1f;
+    localparam  register_echo = 64'h3fffbffff;
+    localparam  eeprom_echo = 64'h7ffff;
+    localparam  echo_registers = 2'b1;
+    localparam  echo_eeprom = 2'b10;
+    localparam  report_lsb = 7'b1;
+    localparam  type_lsb = 7'b10;
+    localparam  error_lsb = 7'b1000;
+    localparam  echo_lsb = 7'b10000;
+    localparam  stored_lsb = 7'b10010;
+    localparam  id_lsb = 7'b10100;
+    localparam  data_lsb = 7'b100100;
+    localparam  entry_src_lsb = 7'b10000;
+    localparam  current_lsb = 7'b101;
+    localparam  type_shift = 7'b100010;
+    localparam  error_shift = 7'b101000;
+    localparam  transaction_shift = 7'b10010;
+    localparam  header_src_shift = 7'b10000;
+    localparam  header_dst_shift = 7'b0;
+    localparam  high_shift = 8'h40;
+    
+    // Local signals
+    reg  report;
+    reg  [1:0] echo;
+    reg  [1:0] stored_words;
+    reg  [63:0] word;
+    reg  [63:0] route_low;
+    reg  [4:0] current;
+    reg  [4:0] current_sent;
+    reg  [15:0] destination;
+    
+    // Update code
+    always @(*) begin
+        report = ticket[report_lsb];
+        echo = ticket[(echo_lsb)+:(2)];
+        stored_words = ticket[(stored_lsb)+:(2)];
+        route_low = stored & route_keep;
+        current = stored[(32'h0)+:(5)];
+        if (report) begin
+            route_low = report_route[(32'h0)+:(64)];
+            current = report_route[(current_lsb)+:(5)];
+        end
+        current_sent = current - 32'h1;
+        destination = stored[(entry_src_lsb)+:(16)];
+        if (report) begin
+            destination = report_dest;
+        end
+        word = 32'h0;
+        if (position == positions$1) begin
+            word = info_constant | (((ticket[(type_lsb)+:(6)]) & 64'hffffffffffffffff) << type_shift) | (((ticket[(error_lsb)+:(8)]) & 64'hffffffffffffffff) << error_shift);
+            if (report) begin
+                word = word | (((ticket[(id_lsb)+:(16)]) & 64'hffffffffffffffff) << transaction_shift);
+            end
+            else begin
+                word = word | (stored & info_keep);
+            end
+        end
+        if (position == positions$2) begin
+            word = (route_low & current_clear) | (((current_sent) & 64'hffffffffffffffff) << current_lsb);
+        end
+        if (position == positions$3) begin
+            word = stored & route_high_keep;
+            if (report) begin
+                word = report_route[(high_shift)+:(64)];
+            end
+        end
+        if (position == positions$6) begin
+            if (echo == echo_registers) begin
+                word = stored & register_echo;
+            end
+            if (echo == echo_eeprom) begin
+                word = stored & eeprom_echo;
+            end
+        end
+        if (position == positions$7) begin
+            word = ticket[(data_lsb)+:(64)];
+            if (stored_words[32'h0]) begin
+                word = stored;
+            end
+        end
+        if ((position == positions$8) & stored_words[32'h1]) begin
+            word = stored;
+        end
+        flit = body_bit | ((word) & 65'h1ffffffffffffffff);
+        if (position == positions$0) begin
+            flit = head_constant | (((destination) & 65'h1ffffffffffffffff) << header_dst_shift) | (((chip_id) & 65'h1ffffffffffffffff) << header_src_shift);
+        end
+        if (position == position_tail) begin
+            flit = tail_bit | ((crc) & 65'h1ffffffffffffffff);
+        end
+    end
+    
+endmodule // nrc_core$mgmt$agent$core$packer$builder
 
 
 module nrc_core$mgmt$agent$core$packer$checksum(clock,reset,start,valid,data,crc);
@@ -6337,6 +6543,25 @@ module nrc_core$mgmt$agent$core$packer$dropped_pulse(d,q,clock);
 endmodule // nrc_core$mgmt$agent$core$packer$dropped_pulse
 
 
+module nrc_core$mgmt$agent$core$packer$held_port(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$agent$core$packer$held_port
+
+
 module nrc_core$mgmt$agent$core$packer$position(d,q,clock);
     
     // Module arguments
@@ -6356,17 +6581,35 @@ module nrc_core$mgmt$agent$core$packer$position(d,q,clock);
 endmodule // nrc_core$mgmt$agent$core$packer$position
 
 
-module nrc_core$mgmt$agent$core$reg_access(clock,reset,chip_id,requests$valid,requests$data,requests$ready,responses$valid,responses$data,responses$ready,register_request$valid,register_request$address,register_request$write,register_request$data,register_request$ready,register_response$valid,register_response$data,register_response$error,register_response$ready);
+module nrc_core$mgmt$agent$core$packer$primed(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$agent$core$packer$primed
+
+
+module nrc_core$mgmt$agent$core$reg_access(clock,reset,requests$valid,requests$data,requests$ready,responses$valid,responses$data,responses$ready,register_request$valid,register_request$address,register_request$write,register_request$data,register_request$ready,register_response$valid,register_response$data,register_response$error,register_response$ready,data$address,data$data,answers$enable,answers$address,answers$data);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
-    input wire  [15:0] chip_id;
     input wire  requests$valid;
-    input wire  [543:0] requests$data;
+    input wire  [41:0] requests$data;
     output reg  requests$ready;
     output reg  responses$valid;
-    output reg  [543:0] responses$data;
+    output reg  [99:0] responses$data;
     input wire  responses$ready;
     output reg  register_request$valid;
     output reg  [14:0] register_request$address;
@@ -6377,16 +6620,24 @@ module nrc_core$mgmt$agent$core$reg_access(clock,reset,chip_id,requests$valid,re
     input wire  [63:0] register_response$data;
     input wire  [1:0] register_response$error;
     output reg  register_response$ready;
+    output reg  [4:0] data$address;
+    input wire  [63:0] data$data;
+    output reg  answers$enable;
+    output reg  [4:0] answers$address;
+    output reg  [63:0] answers$data;
     
     // Constant declarations
-    localparam  info_lsb = 10'b0;
-    localparam  access_lsb = 10'b101000000;
-    localparam  data0_lsb = 10'b110000000;
-    localparam  data1_lsb = 10'b111000000;
-    localparam  type_lsb = 7'b100010;
+    localparam  type_lsb = 7'b1;
+    localparam  access_lsb = 7'b111;
     localparam  address0_lsb = 7'b11;
     localparam  address1_lsb = 7'b10011;
-    localparam  access_keep = 64'h3fffbffff;
+    localparam  entry_shift = 7'b100;
+    localparam  data_entry = 5'b110;
+    localparam  ticket_type_lsb = 7'b10;
+    localparam  ticket_error_lsb = 7'b1000;
+    localparam  ticket_echo_lsb = 7'b10000;
+    localparam  ticket_stored_lsb = 7'b10010;
+    localparam  ticket_data_lsb = 7'b100100;
     localparam  beyond_port = 15'b0;
     localparam  max_count = 3'b10;
     localparam  register_read = 6'b1;
@@ -6397,40 +6648,30 @@ module nrc_core$mgmt$agent$core$reg_access(clock,reset,chip_id,requests$valid,re
     localparam  bad_count_code = 8'h3;
     localparam  unmapped_code = 8'h1;
     localparam  unknown_code = 8'h4;
+    localparam  echo_registers = 2'b1;
     localparam  byte_shift = 7'b1000;
     
     // Stub signals
-    reg  [543:0] builder$request;
-    reg  [15:0] builder$chip_id;
-    reg  [5:0] builder$nmp_type;
-    reg  [7:0] builder$error;
-    reg  [63:0] builder$access;
-    reg  [63:0] builder$data0;
-    reg  [63:0] builder$data1;
-    wire  [543:0] builder$response;
     reg  [1:0] issued$d;
     wire  [1:0] issued$q;
     reg  issued$clock;
     reg  [1:0] answered$d;
     wire  [1:0] answered$q;
     reg  answered$clock;
-    reg  [63:0] stored_data0$d;
-    wire  [63:0] stored_data0$q;
-    reg  stored_data0$clock;
-    reg  [63:0] stored_data1$d;
-    wire  [63:0] stored_data1$q;
-    reg  stored_data1$clock;
     reg  [1:0] stored_error0$d;
     wire  [1:0] stored_error0$q;
     reg  stored_error0$clock;
     reg  [1:0] stored_error1$d;
     wire  [1:0] stored_error1$q;
     reg  stored_error1$clock;
+    reg  settled$d;
+    wire  settled$q;
+    reg  settled$clock;
     
     // Local signals
-    reg  [63:0] info;
+    reg  slot;
     reg  [5:0] nmp_type;
-    reg  [63:0] access;
+    reg  [34:0] access;
     reg  [2:0] count;
     reg  [14:0] address0;
     reg  [14:0] address1;
@@ -6440,25 +6681,20 @@ module nrc_core$mgmt$agent$core$reg_access(clock,reset,chip_id,requests$valid,re
     reg  two;
     reg  out_of_range;
     reg  [1:0] needed;
+    reg  issuing;
+    reg  [1:0] issued_next;
     reg  [1:0] answered_now;
-    reg  [63:0] value0;
-    reg  [63:0] value1;
     reg  [1:0] error0;
     reg  [1:0] error1;
     reg  failed;
     reg  complete;
+    reg  [5:0] response_type;
+    reg  [7:0] response_error;
+    reg  [1:0] response_echo;
+    reg  [1:0] response_stored;
+    reg  [63:0] response_data;
     
     // Sub module instances
-    nrc_core$mgmt$agent$core$reg_access$builder builder(
-        .request(builder$request),
-        .chip_id(builder$chip_id),
-        .nmp_type(builder$nmp_type),
-        .error(builder$error),
-        .access(builder$access),
-        .data0(builder$data0),
-        .data1(builder$data1),
-        .response(builder$response)
-    );
     nrc_core$mgmt$agent$core$reg_access$issued issued(
         .d(issued$d),
         .q(issued$q),
@@ -6468,16 +6704,6 @@ module nrc_core$mgmt$agent$core$reg_access(clock,reset,chip_id,requests$valid,re
         .d(answered$d),
         .q(answered$q),
         .clock(answered$clock)
-    );
-    nrc_core$mgmt$agent$core$reg_access$stored_data0 stored_data0(
-        .d(stored_data0$d),
-        .q(stored_data0$q),
-        .clock(stored_data0$clock)
-    );
-    nrc_core$mgmt$agent$core$reg_access$stored_data1 stored_data1(
-        .d(stored_data1$d),
-        .q(stored_data1$q),
-        .clock(stored_data1$clock)
     );
     nrc_core$mgmt$agent$core$reg_access$stored_error0 stored_error0(
         .d(stored_error0$d),
@@ -6489,24 +6715,27 @@ module nrc_core$mgmt$agent$core$reg_access(clock,reset,chip_id,requests$valid,re
         .q(stored_error1$q),
         .clock(stored_error1$clock)
     );
+    nrc_core$mgmt$agent$core$reg_access$settled settled(
+        .d(settled$d),
+        .q(settled$q),
+        .clock(settled$clock)
+    );
     
     // Update code
     always @(*) begin
         issued$clock = clock;
         answered$clock = clock;
-        stored_data0$clock = clock;
-        stored_data1$clock = clock;
         stored_error0$clock = clock;
         stored_error1$clock = clock;
+        settled$clock = clock;
         issued$d = issued$q;
         answered$d = answered$q;
-        stored_data0$d = stored_data0$q;
-        stored_data1$d = stored_data1$q;
         stored_error0$d = stored_error0$q;
         stored_error1$d = stored_error1$q;
-        info = requests$data[(info_lsb)+:(64)];
-        access = requests$data[(access_lsb)+:(64)];
-        nmp_type = info[(type_lsb)+:(6)];
+        settled$d = settled$q;
+        slot = requests$data[(32'h0)+:(1)];
+        nmp_type = requests$data[(type_lsb)+:(6)];
+        access = requests$data[(access_lsb)+:(35)];
         writing = nmp_type == register_write;
         unknown = ~writing & (nmp_type != register_read);
         count = access[(32'h0)+:(3)];
@@ -6522,82 +6751,81 @@ module nrc_core$mgmt$agent$core$reg_access(clock,reset,chip_id,requests$valid,re
         if (bad_count | out_of_range | unknown) begin
             needed = 32'h0;
         end
-        register_request$valid = requests$valid & (issued$q < needed);
+        register_request$valid = requests$valid & (issued$q < needed) & (~writing | settled$q);
         register_request$write = writing;
         register_request$address = ((address0) & 15'h7fff);
-        register_request$data = requests$data[(data0_lsb)+:(64)];
         if (issued$q != 32'h0) begin
             register_request$address = ((address1) & 15'h7fff);
-            register_request$data = requests$data[(data1_lsb)+:(64)];
         end
-        if (register_request$valid & register_request$ready) begin
-            issued$d = issued$q + 32'h1;
+        register_request$data = data$data;
+        issuing = register_request$valid & register_request$ready;
+        issued_next = issued$q;
+        if (issuing) begin
+            issued_next = issued$q + 32'h1;
         end
+        issued$d = issued_next;
+        data$address = (((slot) & 5'h1f) << entry_shift) | data_entry | ((issued_next[(32'h0)+:(1)]) & 5'h1f);
         register_response$ready = 1'b1;
-        value0 = stored_data0$q;
-        value1 = stored_data1$q;
         error0 = stored_error0$q;
         error1 = stored_error1$q;
         answered_now = answered$q;
         if (register_response$valid) begin
             answered_now = answered$q + 32'h1;
             if (answered$q == 32'h0) begin
-                value0 = register_response$data;
                 error0 = register_response$error;
             end
             else begin
-                value1 = register_response$data;
                 error1 = register_response$error;
             end
         end
+        answers$enable = register_response$valid & ~reset;
+        answers$address = (((slot) & 5'h1f) << entry_shift) | data_entry | ((answered$q[(32'h0)+:(1)]) & 5'h1f);
+        answers$data = register_response$data;
         answered$d = answered_now;
-        stored_data0$d = value0;
-        stored_data1$d = value1;
         stored_error0$d = error0;
         stored_error1$d = error1;
         complete = answered_now == needed;
         failed = (needed == 32'h0) | (error0 != 32'h0) | (error1 != 32'h0);
-        builder$request = requests$data;
-        builder$chip_id = chip_id;
-        builder$access = access & access_keep;
-        builder$error = 32'h0;
-        builder$data0 = value0;
-        builder$data1 = value1;
-        builder$nmp_type = read_response;
+        response_error = 32'h0;
+        response_echo = echo_registers;
+        response_data = 32'h0;
+        response_type = read_response;
+        response_stored = 32'h1;
+        if (two) begin
+            response_stored = 32'h3;
+        end
         if (writing) begin
-            builder$nmp_type = write_response;
-            builder$data0 = 32'h0;
-            builder$data1 = 32'h0;
+            response_type = write_response;
+            response_stored = 32'h0;
         end
         if (failed) begin
-            builder$nmp_type = error_response;
-            builder$data0 = ((error0) & 64'hffffffffffffffff) | (((error1) & 64'hffffffffffffffff) << byte_shift);
-            builder$data1 = 32'h0;
+            response_type = error_response;
+            response_stored = 32'h0;
+            response_data = ((error0) & 64'hffffffffffffffff) | (((error1) & 64'hffffffffffffffff) << byte_shift);
             if (error1 != 32'h0) begin
-                builder$error = ((error1) & 8'hff);
+                response_error = ((error1) & 8'hff);
             end
             if (error0 != 32'h0) begin
-                builder$error = ((error0) & 8'hff);
+                response_error = ((error0) & 8'hff);
             end
             if (out_of_range) begin
-                builder$error = unmapped_code;
+                response_error = unmapped_code;
             end
             if (bad_count) begin
-                builder$error = bad_count_code;
+                response_error = bad_count_code;
             end
             if (unknown) begin
-                builder$error = unknown_code;
-                builder$access = 32'h0;
+                response_error = unknown_code;
+                response_echo = 32'h0;
             end
         end
-        responses$data = builder$response;
+        responses$data = ((slot) & 100'hfffffffffffffffffffffffff) | (((response_type) & 100'hfffffffffffffffffffffffff) << ticket_type_lsb) | (((response_error) & 100'hfffffffffffffffffffffffff) << ticket_error_lsb) | (((response_echo) & 100'hfffffffffffffffffffffffff) << ticket_echo_lsb) | (((response_stored) & 100'hfffffffffffffffffffffffff) << ticket_stored_lsb) | (((response_data) & 100'hfffffffffffffffffffffffff) << ticket_data_lsb);
         responses$valid = requests$valid & complete;
         requests$ready = responses$valid & responses$ready;
+        settled$d = requests$valid & ~requests$ready;
         if (requests$ready) begin
             issued$d = 32'h0;
             answered$d = 32'h0;
-            stored_data0$d = 32'h0;
-            stored_data1$d = 32'h0;
             stored_error0$d = 32'h0;
             stored_error1$d = 32'h0;
         end
@@ -6607,10 +6835,9 @@ module nrc_core$mgmt$agent$core$reg_access(clock,reset,chip_id,requests$valid,re
             requests$ready = 1'b0;
             issued$d = 32'h0;
             answered$d = 32'h0;
-            stored_data0$d = 32'h0;
-            stored_data1$d = 32'h0;
             stored_error0$d = 32'h0;
             stored_error1$d = 32'h0;
+            settled$d = 1'b0;
         end
     end
     
@@ -6636,62 +6863,6 @@ module nrc_core$mgmt$agent$core$reg_access$answered(d,q,clock);
 endmodule // nrc_core$mgmt$agent$core$reg_access$answered
 
 
-module nrc_core$mgmt$agent$core$reg_access$builder(request,chip_id,nmp_type,error,access,data0,data1,response);
-    
-    // Module arguments
-    input wire  [543:0] request;
-    input wire  [15:0] chip_id;
-    input wire  [5:0] nmp_type;
-    input wire  [7:0] error;
-    input wire  [63:0] access;
-    input wire  [63:0] data0;
-    input wire  [63:0] data1;
-    output reg  [543:0] response;
-    
-    // Constant declarations
-    localparam  info_keep = 64'h3fffffffc;
-    localparam  info_constant = 64'h0;
-    localparam  route_keep = 64'hffffffffffffc1f;
-    localparam  route_high_keep = 64'h3ffffffffffff;
-    localparam  info_lsb = 10'b0;
-    localparam  forward_lsb = 10'b1000000;
-    localparam  forward_high_lsb = 10'b10000000;
-    localparam  backward_lsb = 10'b11000000;
-    localparam  backward_high_lsb = 10'b100000000;
-    localparam  access_lsb = 10'b101000000;
-    localparam  data0_lsb = 10'b110000000;
-    localparam  data1_lsb = 10'b111000000;
-    localparam  src_lsb = 10'b1000000000;
-    localparam  dst_lsb = 10'b1000010000;
-    localparam  hop_num_lsb = 7'b0;
-    localparam  current_shift = 7'b101;
-    localparam  nmp_type_shift = 7'b100010;
-    localparam  error_shift = 7'b101000;
-    
-    // Local signals
-    reg  [63:0] info;
-    reg  [63:0] backward;
-    reg  [63:0] backward_high;
-    reg  [4:0] hop_num;
-    reg  [63:0] info_out;
-    reg  [63:0] forward_out;
-    reg  [63:0] forward_high_out;
-    
-    // Update code
-    always @(*) begin
-        info = request[(info_lsb)+:(64)];
-        backward = request[(backward_lsb)+:(64)];
-        backward_high = request[(backward_high_lsb)+:(64)];
-        hop_num = backward[(hop_num_lsb)+:(5)];
-        info_out = (info & info_keep) | info_constant | (((nmp_type) & 64'hffffffffffffffff) << nmp_type_shift) | (((error) & 64'hffffffffffffffff) << error_shift);
-        forward_out = (backward & route_keep) | (((hop_num) & 64'hffffffffffffffff) << current_shift);
-        forward_high_out = backward_high & route_high_keep;
-        response = (((info_out) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << info_lsb) | (((forward_out) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << forward_lsb) | (((forward_high_out) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << forward_high_lsb) | (((access) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << access_lsb) | (((data0) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << data0_lsb) | (((data1) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << data1_lsb) | (((chip_id) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << src_lsb) | (((request[(src_lsb)+:(16)]) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << dst_lsb);
-    end
-    
-endmodule // nrc_core$mgmt$agent$core$reg_access$builder
-
-
 module nrc_core$mgmt$agent$core$reg_access$issued(d,q,clock);
     
     // Module arguments
@@ -6711,42 +6882,23 @@ module nrc_core$mgmt$agent$core$reg_access$issued(d,q,clock);
 endmodule // nrc_core$mgmt$agent$core$reg_access$issued
 
 
-module nrc_core$mgmt$agent$core$reg_access$stored_data0(d,q,clock);
+module nrc_core$mgmt$agent$core$reg_access$settled(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nrc_core$mgmt$agent$core$reg_access$stored_data0
-
-
-module nrc_core$mgmt$agent$core$reg_access$stored_data1(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$mgmt$agent$core$reg_access$stored_data1
+endmodule // nrc_core$mgmt$agent$core$reg_access$settled
 
 
 module nrc_core$mgmt$agent$core$reg_access$stored_error0(d,q,clock);
@@ -6787,7 +6939,213 @@ module nrc_core$mgmt$agent$core$reg_access$stored_error1(d,q,clock);
 endmodule // nrc_core$mgmt$agent$core$reg_access$stored_error1
 
 
-module nrc_core$mgmt$agent$core$unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_id,requests$valid,requests$data,requests$ready,dropped_wrong_id,dropped_malformed);
+module nrc_core$mgmt$agent$core$store(clock,requests$enable,requests$address,requests$data,answers$enable,answers$address,answers$data,packer$address,packer$data,registers$address,registers$data,eeprom$address,eeprom$data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  requests$enable;
+    input wire  [4:0] requests$address;
+    input wire  [63:0] requests$data;
+    input wire  answers$enable;
+    input wire  [4:0] answers$address;
+    input wire  [63:0] answers$data;
+    input wire  [4:0] packer$address;
+    output reg  [63:0] packer$data;
+    input wire  [4:0] registers$address;
+    output reg  [63:0] registers$data;
+    input wire  [4:0] eeprom$address;
+    output reg  [47:0] eeprom$data;
+    
+    // Constant declarations
+    localparam  bit0 = 5'b1;
+    
+    // Stub signals
+    reg  [4:0] packer_ram$read_address;
+    reg  packer_ram$read_clock;
+    wire  [63:0] packer_ram$read_data;
+    reg  [4:0] packer_ram$write_address;
+    reg  packer_ram$write_clock;
+    reg  [63:0] packer_ram$write_data;
+    reg  packer_ram$write_enable;
+    reg  [4:0] registers_ram$read_address;
+    reg  registers_ram$read_clock;
+    wire  [63:0] registers_ram$read_data;
+    reg  [4:0] registers_ram$write_address;
+    reg  registers_ram$write_clock;
+    reg  [63:0] registers_ram$write_data;
+    reg  registers_ram$write_enable;
+    reg  [4:0] eeprom_ram$read_address;
+    reg  eeprom_ram$read_clock;
+    wire  [47:0] eeprom_ram$read_data;
+    reg  [4:0] eeprom_ram$write_address;
+    reg  eeprom_ram$write_clock;
+    reg  [47:0] eeprom_ram$write_data;
+    reg  eeprom_ram$write_enable;
+    
+    // Local signals
+    reg  packer_write;
+    reg  [4:0] packer_write_address;
+    
+    // Sub module instances
+    nrc_core$mgmt$agent$core$store$packer_ram packer_ram(
+        .read_address(packer_ram$read_address),
+        .read_clock(packer_ram$read_clock),
+        .read_data(packer_ram$read_data),
+        .write_address(packer_ram$write_address),
+        .write_clock(packer_ram$write_clock),
+        .write_data(packer_ram$write_data),
+        .write_enable(packer_ram$write_enable)
+    );
+    nrc_core$mgmt$agent$core$store$registers_ram registers_ram(
+        .read_address(registers_ram$read_address),
+        .read_clock(registers_ram$read_clock),
+        .read_data(registers_ram$read_data),
+        .write_address(registers_ram$write_address),
+        .write_clock(registers_ram$write_clock),
+        .write_data(registers_ram$write_data),
+        .write_enable(registers_ram$write_enable)
+    );
+    nrc_core$mgmt$agent$core$store$eeprom_ram eeprom_ram(
+        .read_address(eeprom_ram$read_address),
+        .read_clock(eeprom_ram$read_clock),
+        .read_data(eeprom_ram$read_data),
+        .write_address(eeprom_ram$write_address),
+        .write_clock(eeprom_ram$write_clock),
+        .write_data(eeprom_ram$write_data),
+        .write_enable(eeprom_ram$write_enable)
+    );
+    
+    // Update code
+    always @(*) begin
+        packer_ram$read_clock = clock;
+        packer_ram$write_clock = clock;
+        registers_ram$read_clock = clock;
+        registers_ram$write_clock = clock;
+        eeprom_ram$read_clock = clock;
+        eeprom_ram$write_clock = clock;
+        packer_write = requests$enable | answers$enable;
+        packer_write_address = requests$address;
+        packer_ram$write_data = requests$data;
+        if (answers$enable) begin
+            packer_write_address = answers$address;
+            packer_ram$write_data = answers$data;
+        end
+        packer_ram$write_enable = packer_write;
+        packer_ram$write_address = packer_write_address;
+        registers_ram$write_enable = requests$enable;
+        registers_ram$write_address = requests$address;
+        registers_ram$write_data = requests$data;
+        eeprom_ram$write_enable = requests$enable;
+        eeprom_ram$write_address = requests$address;
+        eeprom_ram$write_data = requests$data[(32'h0)+:(48)];
+        packer_ram$read_address = packer$address;
+        if (packer_write & (packer$address == packer_write_address)) begin
+            packer_ram$read_address = packer$address ^ bit0;
+        end
+        registers_ram$read_address = registers$address;
+        if (requests$enable & (registers$address == requests$address)) begin
+            registers_ram$read_address = registers$address ^ bit0;
+        end
+        eeprom_ram$read_address = eeprom$address;
+        if (requests$enable & (eeprom$address == requests$address)) begin
+            eeprom_ram$read_address = eeprom$address ^ bit0;
+        end
+        packer$data = packer_ram$read_data;
+        registers$data = registers_ram$read_data;
+        eeprom$data = eeprom_ram$read_data;
+    end
+    
+endmodule // nrc_core$mgmt$agent$core$store
+
+
+module nrc_core$mgmt$agent$core$store$eeprom_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [4:0] read_address;
+    input wire  read_clock;
+    output reg  [47:0] read_data;
+    input wire  [4:0] write_address;
+    input wire  write_clock;
+    input wire  [47:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[47:0] mem[31:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // nrc_core$mgmt$agent$core$store$eeprom_ram
+
+
+module nrc_core$mgmt$agent$core$store$packer_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [4:0] read_address;
+    input wire  read_clock;
+    output reg  [63:0] read_data;
+    input wire  [4:0] write_address;
+    input wire  write_clock;
+    input wire  [63:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[63:0] mem[31:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // nrc_core$mgmt$agent$core$store$packer_ram
+
+
+module nrc_core$mgmt$agent$core$store$registers_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [4:0] read_address;
+    input wire  read_clock;
+    output reg  [63:0] read_data;
+    input wire  [4:0] write_address;
+    input wire  write_clock;
+    input wire  [63:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[63:0] mem[31:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // nrc_core$mgmt$agent$core$store$registers_ram
+
+
+module nrc_core$mgmt$agent$core$unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_id,free_slot,store$enable,store$address,store$data,requests$valid,requests$data,requests$ready,dropped_wrong_id,dropped_malformed);
     
     // Module arguments
     input wire  clock;
@@ -6797,30 +7155,40 @@ module nrc_core$mgmt$agent$core$unpacker(clock,reset,flits$valid,flits$data,flit
     output reg  flits$ready;
     input wire  [4:0] in_port;
     input wire  [15:0] chip_id;
+    input wire  free_slot;
+    output reg  store$enable;
+    output reg  [4:0] store$address;
+    output reg  [63:0] store$data;
     output reg  requests$valid;
-    output reg  [543:0] requests$data;
+    output reg  [41:0] requests$data;
     input wire  requests$ready;
     output reg  dropped_wrong_id;
     output reg  dropped_malformed;
     
     // Constant declarations
     localparam  position_head = 4'h0;
+    localparam  position_info = 4'h1;
     localparam  position_forward = 4'h2;
     localparam  position_backward = 4'h4;
     localparam  position_backward_high = 4'h5;
+    localparam  position_access = 4'h6;
     localparam  position_tail = 4'h9;
     localparam  position_past = 4'ha;
+    localparam  head_entry = 4'h8;
     localparam  kind_mgmt = 4'h3;
     localparam  packet_flits = 8'ha;
     localparam  route_hops = 5'b10100;
     localparam  unset_id = 16'hffff;
     localparam  crc_head_mask = 64'hf8007fffffffffff;
+    localparam  src_mask = 64'hffff0000;
     localparam  header_reserved_lsb = 7'b111011;
     localparam  tail_reserved_lsb = 7'b10000;
     localparam  current_lsb = 7'b101;
-    localparam  word_shift = 16'h40;
-    localparam  top_word_shift = 16'h1c0;
-    localparam  src_shift = 16'h200;
+    localparam  type_lsb = 7'b100010;
+    localparam  port_lsb = 7'b0;
+    localparam  entry_shift = 7'b100;
+    localparam  ticket_type_lsb = 7'b1;
+    localparam  ticket_access_lsb = 7'b111;
     
     // Stub signals
     reg  [64:0] decoder$flit;
@@ -6860,12 +7228,18 @@ module nrc_core$mgmt$agent$core$unpacker(clock,reset,flits$valid,flits$data,flit
     reg  [4:0] backward_hops$d;
     wire  [4:0] backward_hops$q;
     reg  backward_hops$clock;
-    reg  [511:0] words$d;
-    wire  [511:0] words$q;
-    reg  words$clock;
-    reg  [31:0] addresses$d;
-    wire  [31:0] addresses$q;
-    reg  addresses$clock;
+    reg  slot$d;
+    wire  slot$q;
+    reg  slot$clock;
+    reg  [5:0] nmp_type$d;
+    wire  [5:0] nmp_type$q;
+    reg  nmp_type$clock;
+    reg  [34:0] access$d;
+    wire  [34:0] access$q;
+    reg  access$clock;
+    reg  [15:0] destination$d;
+    wire  [15:0] destination$q;
+    reg  destination$clock;
     reg  offering$d;
     wire  offering$q;
     reg  offering$clock;
@@ -6885,6 +7259,8 @@ module nrc_core$mgmt$agent$core$unpacker(clock,reset,flits$valid,flits$data,flit
     // Local signals
     reg  flit_bad;
     reg  taken;
+    reg  write_slot;
+    reg  [3:0] write_entry;
     reg  [2:0] header_reserved_in;
     reg  [45:0] tail_reserved_in;
     reg  [4:0] route_hops_in;
@@ -6941,15 +7317,25 @@ module nrc_core$mgmt$agent$core$unpacker(clock,reset,flits$valid,flits$data,flit
         .q(backward_hops$q),
         .clock(backward_hops$clock)
     );
-    nrc_core$mgmt$agent$core$unpacker$words words(
-        .d(words$d),
-        .q(words$q),
-        .clock(words$clock)
+    nrc_core$mgmt$agent$core$unpacker$slot slot(
+        .d(slot$d),
+        .q(slot$q),
+        .clock(slot$clock)
     );
-    nrc_core$mgmt$agent$core$unpacker$addresses addresses(
-        .d(addresses$d),
-        .q(addresses$q),
-        .clock(addresses$clock)
+    nrc_core$mgmt$agent$core$unpacker$nmp_type nmp_type(
+        .d(nmp_type$d),
+        .q(nmp_type$q),
+        .clock(nmp_type$clock)
+    );
+    nrc_core$mgmt$agent$core$unpacker$access access(
+        .d(access$d),
+        .q(access$q),
+        .clock(access$clock)
+    );
+    nrc_core$mgmt$agent$core$unpacker$destination destination(
+        .d(destination$d),
+        .q(destination$q),
+        .clock(destination$clock)
     );
     nrc_core$mgmt$agent$core$unpacker$offering offering(
         .d(offering$d),
@@ -6981,8 +7367,10 @@ module nrc_core$mgmt$agent$core$unpacker(clock,reset,flits$valid,flits$data,flit
         malformed$clock = clock;
         arrival_port$clock = clock;
         backward_hops$clock = clock;
-        words$clock = clock;
-        addresses$clock = clock;
+        slot$clock = clock;
+        nmp_type$clock = clock;
+        access$clock = clock;
+        destination$clock = clock;
         offering$clock = clock;
         wrong_id_pulse$clock = clock;
         malformed_pulse$clock = clock;
@@ -6990,14 +7378,16 @@ module nrc_core$mgmt$agent$core$unpacker(clock,reset,flits$valid,flits$data,flit
         malformed$d = malformed$q;
         arrival_port$d = arrival_port$q;
         backward_hops$d = backward_hops$q;
-        words$d = words$q;
-        addresses$d = addresses$q;
+        slot$d = slot$q;
+        nmp_type$d = nmp_type$q;
+        access$d = access$q;
+        destination$d = destination$q;
         offering$d = offering$q;
         wrong_id_pulse$d = wrong_id_pulse$q;
         malformed_pulse$d = malformed_pulse$q;
         checksum$clock = clock;
         decoder$flit = flits$data;
-        unused_decoded = decoder$is_control | decoder$is_idle | decoder$is_credit | decoder$is_bad_marker | decoder$is_link_transfer | |decoder$code | |decoder$vc | |decoder$delay | |decoder$ctrl_vc | |decoder$credits;
+        unused_decoded = decoder$is_control | decoder$is_idle | decoder$is_credit | decoder$is_bad_marker | decoder$is_link_transfer | |decoder$code | |decoder$vc | |decoder$delay | |decoder$ctrl_vc | |decoder$credits | |decoder$src;
         flits$ready = (~reset) & ((~offering$q) | requests$ready);
         taken = flits$valid & flits$ready;
         wrong_id_pulse$d = 1'b0;
@@ -7036,6 +7426,16 @@ module nrc_core$mgmt$agent$core$unpacker(clock,reset,flits$valid,flits$data,flit
         if (append$low_word) begin
             append$slot = route_hops_in;
         end
+        write_slot = slot$q;
+        write_entry = ((position$q - 32'h1) & 4'hf);
+        store$data = append$patched;
+        if (position$q == position_head) begin
+            write_slot = free_slot;
+            write_entry = head_entry;
+            store$data = (((flits$data) & 64'hffffffffffffffff) & src_mask) | (((in_port) & 64'hffffffffffffffff) << port_lsb);
+        end
+        store$enable = taken & (position$q < position_tail);
+        store$address = (((write_slot) & 5'h1f) << entry_shift) | ((write_entry) & 5'h1f);
         checksum$reset = reset;
         checksum$start = position$q == position_head;
         checksum$valid = taken & (position$q < position_tail);
@@ -7051,20 +7451,24 @@ module nrc_core$mgmt$agent$core$unpacker(clock,reset,flits$valid,flits$data,flit
             if (position$q == position_head) begin
                 malformed$d = flit_bad;
                 arrival_port$d = in_port;
-                addresses$d = ((decoder$src) & 32'hffffffff) | (((decoder$dst) & 32'hffffffff) << 32'h10);
+                slot$d = free_slot;
+                destination$d = decoder$dst;
+            end
+            if (position$q == position_info) begin
+                nmp_type$d = flits$data[(type_lsb)+:(6)];
             end
             if (position$q == position_backward) begin
                 backward_hops$d = route_hops_in;
             end
-            if (decoder$is_body) begin
-                words$d = (words$q >> word_shift) | (((append$patched) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << top_word_shift);
+            if (position$q == position_access) begin
+                access$d = flits$data[(32'h0)+:(35)];
             end
             if (decoder$is_tail) begin
                 position$d = 32'h0;
                 if (malformed$q | flit_bad) begin
                     malformed_pulse$d = 1'b1;
                 end
-                else if ((addresses$q[(32'h10)+:(16)] != chip_id) & (addresses$q[(32'h10)+:(16)] != unset_id)) begin
+                else if ((destination$q != chip_id) & (destination$q != unset_id)) begin
                     wrong_id_pulse$d = 1'b1;
                 end
                 else begin
@@ -7080,7 +7484,7 @@ module nrc_core$mgmt$agent$core$unpacker(clock,reset,flits$valid,flits$data,flit
             malformed_pulse$d = 1'b0;
         end
         requests$valid = offering$q;
-        requests$data = ((words$q) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((addresses$q) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << src_shift);
+        requests$data = ((slot$q) & 42'h3ffffffffff) | (((nmp_type$q) & 42'h3ffffffffff) << ticket_type_lsb) | (((access$q) & 42'h3ffffffffff) << ticket_access_lsb);
         dropped_wrong_id = wrong_id_pulse$q;
         dropped_malformed = malformed_pulse$q;
     end
@@ -7088,23 +7492,23 @@ module nrc_core$mgmt$agent$core$unpacker(clock,reset,flits$valid,flits$data,flit
 endmodule // nrc_core$mgmt$agent$core$unpacker
 
 
-module nrc_core$mgmt$agent$core$unpacker$addresses(d,q,clock);
+module nrc_core$mgmt$agent$core$unpacker$access(d,q,clock);
     
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [34:0] d;
+    output reg  [34:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 35'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nrc_core$mgmt$agent$core$unpacker$addresses
+endmodule // nrc_core$mgmt$agent$core$unpacker$access
 
 
 module nrc_core$mgmt$agent$core$unpacker$append(word,low_word,high_word,slot,port,patched);
@@ -7533,6 +7937,25 @@ module nrc_core$mgmt$agent$core$unpacker$decoder(flit,is_body,is_head,is_tail,is
 endmodule // nrc_core$mgmt$agent$core$unpacker$decoder
 
 
+module nrc_core$mgmt$agent$core$unpacker$destination(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$agent$core$unpacker$destination
+
+
 module nrc_core$mgmt$agent$core$unpacker$malformed(d,q,clock);
     
     // Module arguments
@@ -7569,6 +7992,25 @@ module nrc_core$mgmt$agent$core$unpacker$malformed_pulse(d,q,clock);
     end
           
 endmodule // nrc_core$mgmt$agent$core$unpacker$malformed_pulse
+
+
+module nrc_core$mgmt$agent$core$unpacker$nmp_type(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$agent$core$unpacker$nmp_type
 
 
 module nrc_core$mgmt$agent$core$unpacker$offering(d,q,clock);
@@ -7609,23 +8051,23 @@ module nrc_core$mgmt$agent$core$unpacker$position(d,q,clock);
 endmodule // nrc_core$mgmt$agent$core$unpacker$position
 
 
-module nrc_core$mgmt$agent$core$unpacker$words(d,q,clock);
+module nrc_core$mgmt$agent$core$unpacker$slot(d,q,clock);
     
     // Module arguments
-    input wire  [511:0] d;
-    output reg  [511:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 512'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nrc_core$mgmt$agent$core$unpacker$words
+endmodule // nrc_core$mgmt$agent$core$unpacker$slot
 
 
 module nrc_core$mgmt$agent$core$unpacker$wrong_id_pulse(d,q,clock);

@@ -2,17 +2,16 @@
 // management agent register unit: one or two register reads or writes per request on a register file port (15-bit addresses, 64-bit data), response or error response
 
 
-module reg_access(clock,reset,chip_id,requests$valid,requests$data,requests$ready,responses$valid,responses$data,responses$ready,register_request$valid,register_request$address,register_request$write,register_request$data,register_request$ready,register_response$valid,register_response$data,register_response$error,register_response$ready);
+module reg_access(clock,reset,requests$valid,requests$data,requests$ready,responses$valid,responses$data,responses$ready,register_request$valid,register_request$address,register_request$write,register_request$data,register_request$ready,register_response$valid,register_response$data,register_response$error,register_response$ready,data$address,data$data,answers$enable,answers$address,answers$data);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
-    input wire  [15:0] chip_id;
     input wire  requests$valid;
-    input wire  [543:0] requests$data;
+    input wire  [41:0] requests$data;
     output reg  requests$ready;
     output reg  responses$valid;
-    output reg  [543:0] responses$data;
+    output reg  [99:0] responses$data;
     input wire  responses$ready;
     output reg  register_request$valid;
     output reg  [14:0] register_request$address;
@@ -23,16 +22,24 @@ module reg_access(clock,reset,chip_id,requests$valid,requests$data,requests$read
     input wire  [63:0] register_response$data;
     input wire  [1:0] register_response$error;
     output reg  register_response$ready;
+    output reg  [4:0] data$address;
+    input wire  [63:0] data$data;
+    output reg  answers$enable;
+    output reg  [4:0] answers$address;
+    output reg  [63:0] answers$data;
     
     // Constant declarations
-    localparam  info_lsb = 10'b0;
-    localparam  access_lsb = 10'b101000000;
-    localparam  data0_lsb = 10'b110000000;
-    localparam  data1_lsb = 10'b111000000;
-    localparam  type_lsb = 7'b100010;
+    localparam  type_lsb = 7'b1;
+    localparam  access_lsb = 7'b111;
     localparam  address0_lsb = 7'b11;
     localparam  address1_lsb = 7'b10011;
-    localparam  access_keep = 64'h3fffbffff;
+    localparam  entry_shift = 7'b100;
+    localparam  data_entry = 5'b110;
+    localparam  ticket_type_lsb = 7'b10;
+    localparam  ticket_error_lsb = 7'b1000;
+    localparam  ticket_echo_lsb = 7'b10000;
+    localparam  ticket_stored_lsb = 7'b10010;
+    localparam  ticket_data_lsb = 7'b100100;
     localparam  beyond_port = 15'b0;
     localparam  max_count = 3'b10;
     localparam  register_read = 6'b1;
@@ -43,40 +50,30 @@ module reg_access(clock,reset,chip_id,requests$valid,requests$data,requests$read
     localparam  bad_count_code = 8'h3;
     localparam  unmapped_code = 8'h1;
     localparam  unknown_code = 8'h4;
+    localparam  echo_registers = 2'b1;
     localparam  byte_shift = 7'b1000;
     
     // Stub signals
-    reg  [543:0] builder$request;
-    reg  [15:0] builder$chip_id;
-    reg  [5:0] builder$nmp_type;
-    reg  [7:0] builder$error;
-    reg  [63:0] builder$access;
-    reg  [63:0] builder$data0;
-    reg  [63:0] builder$data1;
-    wire  [543:0] builder$response;
     reg  [1:0] issued$d;
     wire  [1:0] issued$q;
     reg  issued$clock;
     reg  [1:0] answered$d;
     wire  [1:0] answered$q;
     reg  answered$clock;
-    reg  [63:0] stored_data0$d;
-    wire  [63:0] stored_data0$q;
-    reg  stored_data0$clock;
-    reg  [63:0] stored_data1$d;
-    wire  [63:0] stored_data1$q;
-    reg  stored_data1$clock;
     reg  [1:0] stored_error0$d;
     wire  [1:0] stored_error0$q;
     reg  stored_error0$clock;
     reg  [1:0] stored_error1$d;
     wire  [1:0] stored_error1$q;
     reg  stored_error1$clock;
+    reg  settled$d;
+    wire  settled$q;
+    reg  settled$clock;
     
     // Local signals
-    reg  [63:0] info;
+    reg  slot;
     reg  [5:0] nmp_type;
-    reg  [63:0] access;
+    reg  [34:0] access;
     reg  [2:0] count;
     reg  [14:0] address0;
     reg  [14:0] address1;
@@ -86,25 +83,20 @@ module reg_access(clock,reset,chip_id,requests$valid,requests$data,requests$read
     reg  two;
     reg  out_of_range;
     reg  [1:0] needed;
+    reg  issuing;
+    reg  [1:0] issued_next;
     reg  [1:0] answered_now;
-    reg  [63:0] value0;
-    reg  [63:0] value1;
     reg  [1:0] error0;
     reg  [1:0] error1;
     reg  failed;
     reg  complete;
+    reg  [5:0] response_type;
+    reg  [7:0] response_error;
+    reg  [1:0] response_echo;
+    reg  [1:0] response_stored;
+    reg  [63:0] response_data;
     
     // Sub module instances
-    reg_access$builder builder(
-        .request(builder$request),
-        .chip_id(builder$chip_id),
-        .nmp_type(builder$nmp_type),
-        .error(builder$error),
-        .access(builder$access),
-        .data0(builder$data0),
-        .data1(builder$data1),
-        .response(builder$response)
-    );
     reg_access$issued issued(
         .d(issued$d),
         .q(issued$q),
@@ -114,16 +106,6 @@ module reg_access(clock,reset,chip_id,requests$valid,requests$data,requests$read
         .d(answered$d),
         .q(answered$q),
         .clock(answered$clock)
-    );
-    reg_access$stored_data0 stored_data0(
-        .d(stored_data0$d),
-        .q(stored_data0$q),
-        .clock(stored_data0$clock)
-    );
-    reg_access$stored_data1 stored_data1(
-        .d(stored_data1$d),
-        .q(stored_data1$q),
-        .clock(stored_data1$clock)
     );
     reg_access$stored_error0 stored_error0(
         .d(stored_error0$d),
@@ -135,24 +117,27 @@ module reg_access(clock,reset,chip_id,requests$valid,requests$data,requests$read
         .q(stored_error1$q),
         .clock(stored_error1$clock)
     );
+    reg_access$settled settled(
+        .d(settled$d),
+        .q(settled$q),
+        .clock(settled$clock)
+    );
     
     // Update code
     always @(*) begin
         issued$clock = clock;
         answered$clock = clock;
-        stored_data0$clock = clock;
-        stored_data1$clock = clock;
         stored_error0$clock = clock;
         stored_error1$clock = clock;
+        settled$clock = clock;
         issued$d = issued$q;
         answered$d = answered$q;
-        stored_data0$d = stored_data0$q;
-        stored_data1$d = stored_data1$q;
         stored_error0$d = stored_error0$q;
         stored_error1$d = stored_error1$q;
-        info = requests$data[(info_lsb)+:(64)];
-        access = requests$data[(access_lsb)+:(64)];
-        nmp_type = info[(type_lsb)+:(6)];
+        settled$d = settled$q;
+        slot = requests$data[(32'h0)+:(1)];
+        nmp_type = requests$data[(type_lsb)+:(6)];
+        access = requests$data[(access_lsb)+:(35)];
         writing = nmp_type == register_write;
         unknown = ~writing & (nmp_type != register_read);
         count = access[(32'h0)+:(3)];
@@ -168,82 +153,81 @@ module reg_access(clock,reset,chip_id,requests$valid,requests$data,requests$read
         if (bad_count | out_of_range | unknown) begin
             needed = 32'h0;
         end
-        register_request$valid = requests$valid & (issued$q < needed);
+        register_request$valid = requests$valid & (issued$q < needed) & (~writing | settled$q);
         register_request$write = writing;
         register_request$address = ((address0) & 15'h7fff);
-        register_request$data = requests$data[(data0_lsb)+:(64)];
         if (issued$q != 32'h0) begin
             register_request$address = ((address1) & 15'h7fff);
-            register_request$data = requests$data[(data1_lsb)+:(64)];
         end
-        if (register_request$valid & register_request$ready) begin
-            issued$d = issued$q + 32'h1;
+        register_request$data = data$data;
+        issuing = register_request$valid & register_request$ready;
+        issued_next = issued$q;
+        if (issuing) begin
+            issued_next = issued$q + 32'h1;
         end
+        issued$d = issued_next;
+        data$address = (((slot) & 5'h1f) << entry_shift) | data_entry | ((issued_next[(32'h0)+:(1)]) & 5'h1f);
         register_response$ready = 1'b1;
-        value0 = stored_data0$q;
-        value1 = stored_data1$q;
         error0 = stored_error0$q;
         error1 = stored_error1$q;
         answered_now = answered$q;
         if (register_response$valid) begin
             answered_now = answered$q + 32'h1;
             if (answered$q == 32'h0) begin
-                value0 = register_response$data;
                 error0 = register_response$error;
             end
             else begin
-                value1 = register_response$data;
                 error1 = register_response$error;
             end
         end
+        answers$enable = register_response$valid & ~reset;
+        answers$address = (((slot) & 5'h1f) << entry_shift) | data_entry | ((answered$q[(32'h0)+:(1)]) & 5'h1f);
+        answers$data = register_response$data;
         answered$d = answered_now;
-        stored_data0$d = value0;
-        stored_data1$d = value1;
         stored_error0$d = error0;
         stored_error1$d = error1;
         complete = answered_now == needed;
         failed = (needed == 32'h0) | (error0 != 32'h0) | (error1 != 32'h0);
-        builder$request = requests$data;
-        builder$chip_id = chip_id;
-        builder$access = access & access_keep;
-        builder$error = 32'h0;
-        builder$data0 = value0;
-        builder$data1 = value1;
-        builder$nmp_type = read_response;
+        response_error = 32'h0;
+        response_echo = echo_registers;
+        response_data = 32'h0;
+        response_type = read_response;
+        response_stored = 32'h1;
+        if (two) begin
+            response_stored = 32'h3;
+        end
         if (writing) begin
-            builder$nmp_type = write_response;
-            builder$data0 = 32'h0;
-            builder$data1 = 32'h0;
+            response_type = write_response;
+            response_stored = 32'h0;
         end
         if (failed) begin
-            builder$nmp_type = error_response;
-            builder$data0 = ((error0) & 64'hffffffffffffffff) | (((error1) & 64'hffffffffffffffff) << byte_shift);
-            builder$data1 = 32'h0;
+            response_type = error_response;
+            response_stored = 32'h0;
+            response_data = ((error0) & 64'hffffffffffffffff) | (((error1) & 64'hffffffffffffffff) << byte_shift);
             if (error1 != 32'h0) begin
-                builder$error = ((error1) & 8'hff);
+                response_error = ((error1) & 8'hff);
             end
             if (error0 != 32'h0) begin
-                builder$error = ((error0) & 8'hff);
+                response_error = ((error0) & 8'hff);
             end
             if (out_of_range) begin
-                builder$error = unmapped_code;
+                response_error = unmapped_code;
             end
             if (bad_count) begin
-                builder$error = bad_count_code;
+                response_error = bad_count_code;
             end
             if (unknown) begin
-                builder$error = unknown_code;
-                builder$access = 32'h0;
+                response_error = unknown_code;
+                response_echo = 32'h0;
             end
         end
-        responses$data = builder$response;
+        responses$data = ((slot) & 100'hfffffffffffffffffffffffff) | (((response_type) & 100'hfffffffffffffffffffffffff) << ticket_type_lsb) | (((response_error) & 100'hfffffffffffffffffffffffff) << ticket_error_lsb) | (((response_echo) & 100'hfffffffffffffffffffffffff) << ticket_echo_lsb) | (((response_stored) & 100'hfffffffffffffffffffffffff) << ticket_stored_lsb) | (((response_data) & 100'hfffffffffffffffffffffffff) << ticket_data_lsb);
         responses$valid = requests$valid & complete;
         requests$ready = responses$valid & responses$ready;
+        settled$d = requests$valid & ~requests$ready;
         if (requests$ready) begin
             issued$d = 32'h0;
             answered$d = 32'h0;
-            stored_data0$d = 32'h0;
-            stored_data1$d = 32'h0;
             stored_error0$d = 32'h0;
             stored_error1$d = 32'h0;
         end
@@ -253,10 +237,9 @@ module reg_access(clock,reset,chip_id,requests$valid,requests$data,requests$read
             requests$ready = 1'b0;
             issued$d = 32'h0;
             answered$d = 32'h0;
-            stored_data0$d = 32'h0;
-            stored_data1$d = 32'h0;
             stored_error0$d = 32'h0;
             stored_error1$d = 32'h0;
+            settled$d = 1'b0;
         end
     end
     
@@ -282,62 +265,6 @@ module reg_access$answered(d,q,clock);
 endmodule // reg_access$answered
 
 
-module reg_access$builder(request,chip_id,nmp_type,error,access,data0,data1,response);
-    
-    // Module arguments
-    input wire  [543:0] request;
-    input wire  [15:0] chip_id;
-    input wire  [5:0] nmp_type;
-    input wire  [7:0] error;
-    input wire  [63:0] access;
-    input wire  [63:0] data0;
-    input wire  [63:0] data1;
-    output reg  [543:0] response;
-    
-    // Constant declarations
-    localparam  info_keep = 64'h3fffffffc;
-    localparam  info_constant = 64'h0;
-    localparam  route_keep = 64'hffffffffffffc1f;
-    localparam  route_high_keep = 64'h3ffffffffffff;
-    localparam  info_lsb = 10'b0;
-    localparam  forward_lsb = 10'b1000000;
-    localparam  forward_high_lsb = 10'b10000000;
-    localparam  backward_lsb = 10'b11000000;
-    localparam  backward_high_lsb = 10'b100000000;
-    localparam  access_lsb = 10'b101000000;
-    localparam  data0_lsb = 10'b110000000;
-    localparam  data1_lsb = 10'b111000000;
-    localparam  src_lsb = 10'b1000000000;
-    localparam  dst_lsb = 10'b1000010000;
-    localparam  hop_num_lsb = 7'b0;
-    localparam  current_shift = 7'b101;
-    localparam  nmp_type_shift = 7'b100010;
-    localparam  error_shift = 7'b101000;
-    
-    // Local signals
-    reg  [63:0] info;
-    reg  [63:0] backward;
-    reg  [63:0] backward_high;
-    reg  [4:0] hop_num;
-    reg  [63:0] info_out;
-    reg  [63:0] forward_out;
-    reg  [63:0] forward_high_out;
-    
-    // Update code
-    always @(*) begin
-        info = request[(info_lsb)+:(64)];
-        backward = request[(backward_lsb)+:(64)];
-        backward_high = request[(backward_high_lsb)+:(64)];
-        hop_num = backward[(hop_num_lsb)+:(5)];
-        info_out = (info & info_keep) | info_constant | (((nmp_type) & 64'hffffffffffffffff) << nmp_type_shift) | (((error) & 64'hffffffffffffffff) << error_shift);
-        forward_out = (backward & route_keep) | (((hop_num) & 64'hffffffffffffffff) << current_shift);
-        forward_high_out = backward_high & route_high_keep;
-        response = (((info_out) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << info_lsb) | (((forward_out) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << forward_lsb) | (((forward_high_out) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << forward_high_lsb) | (((access) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << access_lsb) | (((data0) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << data0_lsb) | (((data1) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << data1_lsb) | (((chip_id) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << src_lsb) | (((request[(src_lsb)+:(16)]) & 544'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << dst_lsb);
-    end
-    
-endmodule // reg_access$builder
-
-
 module reg_access$issued(d,q,clock);
     
     // Module arguments
@@ -357,42 +284,23 @@ module reg_access$issued(d,q,clock);
 endmodule // reg_access$issued
 
 
-module reg_access$stored_data0(d,q,clock);
+module reg_access$settled(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // reg_access$stored_data0
-
-
-module reg_access$stored_data1(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // reg_access$stored_data1
+endmodule // reg_access$settled
 
 
 module reg_access$stored_error0(d,q,clock);

@@ -28,6 +28,7 @@ mod hdl {
     mod nrc_mgmt;
     mod output_unit;
     mod packet_buffer;
+    mod packet_store;
     mod reg_access;
     mod reg_arbiter;
     mod reg_file;

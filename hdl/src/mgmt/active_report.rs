@@ -2,9 +2,7 @@
 //! (type 0x20, [`NmpType::FaultReport`]) for the management server.
 //!
 //! Ports: `clock`, `reset`, `faults` (level signals, one per monitored fault), `report_enable`,
-//! `fault_mask` (1 = masked), `report_route` (the report's forward route words `w1` (low 64
-//! bits) and `w2` (high 64 bits) as the codec packs them, `current = hop_num`), `report_dest`
-//! (the server's DestID), `chip_id` (the report's `src`), `reports` (source), `reports_sent`
+//! `fault_mask` (1 = masked), `reports` (source: response tickets marked as reports), `reports_sent`
 //! (one-cycle pulse the cycle after a report was taken; the counter lives in the register
 //! file).
 //!
@@ -24,18 +22,24 @@
 //! nothing, and no event is lost: every event is carried by a report taken after it. At most
 //! one report waits, and a burst of events costs at most two reports.
 //!
-//! The report: `dst = report_dest`, `src = chip_id`; `w0`: `dest_type` NIC, VPs 0, a running
-//! `transaction_id` (0 after reset, +1 per report taken), type 0x20, error 0; `w1`/`w2` =
-//! `report_route`; `w3`, `w4`, `w5`, `w7` zero; `w6` = the fault bits (bit `i` = `faults[i]`).
-//! `report_route`, `report_dest` and `chip_id` are configuration registers shown on the
-//! offered report as they are: change them while reporting is disabled and no report waits.
+//! The report's ticket ([`ResponseTicket`](super::ticket::ResponseTicket)): `report` set, type
+//! 0x20, error 0, nothing echoed, `id` a running transaction ID (0 after reset, +1 per report
+//! taken), `data` the fault bits (bit `i` = `faults[i]`). The packer sends it as the packet
+//! `dst = report_dest`, `src = chip_id`; `w0`: `dest_type` NIC, VPs 0, the transaction ID, type
+//! 0x20, error 0; `w1`/`w2` = `report_route` (`current` taken as the next hop); `w3`, `w4`,
+//! `w5`, `w7` zero; `w6` = the fault bits. `report_route`, `report_dest` and `chip_id` are
+//! configuration registers the packer reads as they are: change them while reporting is
+//! disabled and no report waits.
 //!
 //! Reset (synchronous): no report offered, nothing pending, previous levels zero, transaction
 //! ID zero.
 //!
 //! Parameter: `F`, the number of fault inputs (1..=64, the bits of `w6`).
-use super::response_builder::constant;
-use crate::formats::mgmt::{self, DestType, NmpType, MGMT_BEAT_BITS};
+use super::constant;
+use super::ticket::{
+    RESPONSE_DATA, RESPONSE_ID, RESPONSE_REPORT, RESPONSE_TICKET_BITS, RESPONSE_TYPE,
+};
+use crate::formats::mgmt::NmpType;
 use crate::stream::StreamSource;
 use rust_hdl::prelude::*;
 
@@ -52,14 +56,8 @@ pub struct ActiveReport<const F: usize> {
     pub report_enable: Signal<In, bool>,
     /// Masked faults (register; 1 = masked).
     pub fault_mask: Signal<In, Bits<F>>,
-    /// The reports' forward route words `w1` (low) and `w2` (high) (registers).
-    pub report_route: Signal<In, Bits<128>>,
-    /// The reports' DestID (register).
-    pub report_dest: Signal<In, Bits<16>>,
-    /// This chip's ID.
-    pub chip_id: Signal<In, Bits<16>>,
-    /// Fault reports.
-    pub reports: StreamSource<Bits<MGMT_BEAT_BITS>>,
+    /// Fault reports (tickets).
+    pub reports: StreamSource<Bits<RESPONSE_TICKET_BITS>>,
     /// A report was taken on the last edge.
     pub reports_sent: Signal<Out, bool>,
     previous: DFF<Bits<F>>,
@@ -76,13 +74,10 @@ pub struct ActiveReport<const F: usize> {
     collected: Signal<Local, Bits<F>>,
     /// The offered report is taken on this edge.
     taken: Signal<Local, bool>,
-    info: Signal<Local, Bits<64>>,
-    info_constant: Constant<Bits<64>>,
-    transaction_shift: Constant<Bits<7>>,
-    route_lsb: Constant<Bits<10>>,
-    data0_lsb: Constant<Bits<10>>,
-    src_lsb: Constant<Bits<10>>,
-    dst_lsb: Constant<Bits<10>>,
+    /// The ticket's constant bits: `report`, the type.
+    ticket_constant: Constant<Bits<RESPONSE_TICKET_BITS>>,
+    id_lsb: Constant<Bits<7>>,
+    data_lsb: Constant<Bits<7>>,
 }
 
 impl<const F: usize> ActiveReport<F> {
@@ -92,16 +87,12 @@ impl<const F: usize> ActiveReport<F> {
             (1..=64).contains(&F),
             "ActiveReport: F = {F} faults, must be 1..=64 (the bits of w6)"
         );
-        assert_eq!(mgmt::W_FORWARD_HIGH, mgmt::W_FORWARD + 1);
         Self {
             clock: Default::default(),
             reset: Default::default(),
             faults: Default::default(),
             report_enable: Default::default(),
             fault_mask: Default::default(),
-            report_route: Default::default(),
-            report_dest: Default::default(),
-            chip_id: Default::default(),
             reports: Default::default(),
             reports_sent: Default::default(),
             previous: Default::default(),
@@ -114,16 +105,12 @@ impl<const F: usize> ActiveReport<F> {
             fresh: Default::default(),
             collected: Default::default(),
             taken: Default::default(),
-            info: Default::default(),
-            info_constant: constant(
-                ((DestType::Nic.code() as u64) << mgmt::DEST_TYPE.lsb)
-                    | ((NmpType::FaultReport.code() as u64) << mgmt::NMP_TYPE.lsb),
-            ),
-            transaction_shift: constant(mgmt::TRANSACTION_ID.lsb as u64),
-            route_lsb: constant(mgmt::beat_word_lsb(mgmt::W_FORWARD) as u64),
-            data0_lsb: constant(mgmt::beat_word_lsb(mgmt::W_DATA0) as u64),
-            src_lsb: constant(mgmt::BEAT_SRC_LSB as u64),
-            dst_lsb: constant(mgmt::BEAT_DST_LSB as u64),
+            ticket_constant: Constant::new(Bits::from(RESPONSE_TYPE.set(
+                RESPONSE_REPORT.set(0, 1),
+                NmpType::FaultReport.code() as u128,
+            ) as u64)),
+            id_lsb: constant(RESPONSE_ID.lsb as u64),
+            data_lsb: constant(RESPONSE_DATA.lsb as u64),
         }
     }
 }
@@ -168,14 +155,12 @@ impl<const F: usize> Logic for ActiveReport<F> {
             self.transaction_id.d.next = self.transaction_id.q.val() + 1;
         }
         self.sent_pulse.d.next = self.taken.val();
-        self.info.next = self.info_constant.val()
-            | (bit_cast::<64, 16>(self.transaction_id.q.val()) << self.transaction_shift.val());
         self.reports.valid.next = self.offered.q.val();
-        self.reports.data.next = bit_cast::<MGMT_BEAT_BITS, 64>(self.info.val())
-            | (bit_cast::<MGMT_BEAT_BITS, 128>(self.report_route.val()) << self.route_lsb.val())
-            | (bit_cast::<MGMT_BEAT_BITS, F>(self.report_bits.q.val()) << self.data0_lsb.val())
-            | (bit_cast::<MGMT_BEAT_BITS, 16>(self.chip_id.val()) << self.src_lsb.val())
-            | (bit_cast::<MGMT_BEAT_BITS, 16>(self.report_dest.val()) << self.dst_lsb.val());
+        self.reports.data.next = self.ticket_constant.val()
+            | (bit_cast::<RESPONSE_TICKET_BITS, 16>(self.transaction_id.q.val())
+                << self.id_lsb.val())
+            | (bit_cast::<RESPONSE_TICKET_BITS, F>(self.report_bits.q.val())
+                << self.data_lsb.val());
         if self.reset.val() {
             self.reports.valid.next = false;
             self.previous.d.next = 0.into();

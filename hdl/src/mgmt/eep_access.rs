@@ -17,7 +17,11 @@
 //!   answer to a write means the data is in the array.
 //!
 //! **Errors**, answered with zero data: [`EepError::BadCount`] (count 0 or 7) and
-//! [`EepError::AddressRange`] (address + count > 65536) at once, without touching the bus;
+//! [`EepError::AddressRange`] (address + count > 65536) at once, without touching the bus (the
+//! command is judged in the cycle after it is taken, from the registers that hold it, so the
+//! range check's adder does not lengthen the path from the requester through the
+//! [`EepArbiter`](super::eep_arbiter::EepArbiter): with the configuration loader's command
+//! logic in front it was the agent's longest path on the iCE40);
 //! [`EepError::NoAcknowledge`] when the part refuses any byte other than a polled control byte,
 //! when polling gives up, or when the master reports a bus error; the transaction is then ended
 //! with a STOP. A write that fails may have written its first page (the part's array is what
@@ -158,6 +162,8 @@ pub struct EepResultSink {
 #[derive(Copy, Clone, PartialEq, Debug, LogicState)]
 enum Step {
     Idle,
+    /// The command just taken is judged (range and count) from its registers.
+    Check,
     /// START of a polled transaction.
     Start,
     /// Control byte (write); refused means poll again.
@@ -321,6 +327,7 @@ impl Logic for EepAccess {
         // The master command of this step, offered until taken (then its answer is awaited).
         self.master.command.valid.next = !self.waiting.q.val()
             & (self.step.q.val() != Step::Idle)
+            & (self.step.q.val() != Step::Check)
             & (self.step.q.val() != Step::Answer);
         self.step_command.step.next = self.step.q.val();
         self.step_command.control_byte.next = self.control_byte.val();
@@ -336,9 +343,10 @@ impl Logic for EepAccess {
         self.answered.next = self.waiting.q.val() & self.master.result.valid.val();
         self.refused.next = !self.master.result.acknowledged.val();
         self.polls_next.next = self.polls.q.val() + 1;
-        self.check.address.next = self.command.address.val();
-        self.check.count.next = self.command.count.val();
-        // A command is taken (ready only in Idle); a result is taken (valid only in Answer).
+        self.check.address.next = self.address.q.val();
+        self.check.count.next = self.count.q.val();
+        // A command is taken (ready only in Idle) and judged the next cycle; a result is taken
+        // (valid only in Answer).
         if self.command.valid.val() & self.command.ready.val() {
             self.write.d.next = self.command.write.val();
             self.address.d.next = self.command.address.val();
@@ -348,6 +356,9 @@ impl Logic for EepAccess {
             self.index.d.next = 0.into();
             self.polls.d.next = 0.into();
             self.read_data.d.next = 0.into();
+            self.step.d.next = Step::Check;
+        }
+        if self.step.q.val() == Step::Check {
             self.step.d.next = Step::Start;
             self.segment_end.d.next = self.check.segment_end.val();
             self.error.d.next = self.check.error.val();

@@ -2,19 +2,21 @@
 //! management packets ([`crate::formats::mgmt`]), carries out their register and EEPROM
 //! requests, and sends responses and fault reports back along their backward routes.
 //!
-//! Its units pass each packet along as one [`MgmtBeat`](crate::formats::mgmt::MgmtBeat) of
-//! [`MGMT_BEAT_BITS`](crate::formats::mgmt::MGMT_BEAT_BITS) bits on a
-//! [`StreamSource`](crate::stream::StreamSource)/[`StreamSink`](crate::stream::StreamSink) pair:
-//! - [`NmpUnpacker`]: flits in, checked and parsed beats out (the arrival port appended to the
-//!   backward route), wrong-ID and malformed packets dropped and counted;
-//! - [`NmpDistributor`]: requests by type to the register unit, the EEPROM unit, or an
-//!   unknown-type error response;
-//! - [`RegAccess`]: register reads and writes on a register file's port;
+//! A request's words wait in block RAM ([`packet_store::PacketStore`]) while its units pass
+//! narrow tickets ([`ticket`]) on [`StreamSource`](crate::stream::StreamSource)/
+//! [`StreamSink`](crate::stream::StreamSink) pairs:
+//! - [`NmpUnpacker`]: flits in, checked, their words into the store (the arrival port appended
+//!   to the backward route), request tickets out; wrong-ID and malformed packets dropped and
+//!   counted;
+//! - [`NmpDistributor`]: request tickets by type to the register unit or the EEPROM unit;
+//! - [`RegAccess`]: register reads and writes on a register file's port (and the error
+//!   response to every type the agent does not serve);
 //! - [`ActiveReport`]: fault events into fault reports;
-//! - [`NmpCollector`]: responses before reports, one beat per cycle;
+//! - [`NmpCollector`]: responses before reports, one ticket per cycle;
+//! - [`NmpPacker`]: response tickets in, flits out: the response built from the request's words
+//!   in the store by the codec's response rule (the one place the agent builds a response),
+//!   the head and CRC, on the output port the forward route's current hop names;
 //! - [`NmpOutputFifo`]: packed flits waiting for the mesh, in block RAM;
-//! - [`NmpPacker`]: response beats in, flits out with the head and CRC built, on the output port
-//!   the forward route's current hop names;
 //! - [`i2c_master::I2cMaster`] (with its byte stage
 //!   [`i2c_command_register::I2cCommandRegister`]) and [`eep_access::EepAccess`]: the EEPROM
 //!   path (1..6-byte reads and writes of a 24LC512-like part over I2C);
@@ -34,8 +36,6 @@
 //! - [`Nma`]: the agent as a chip instantiates it (core, loader, the agent's register block,
 //!   and a port to the rest of the chip's registers): the router's `nrc::nrc_mgmt` and the
 //!   NIC's `nic::nic_mgmt` wrap the same design.
-//!
-//! Every response is built by one [`ResponseBuilder`] rule (the codec's `response_to`).
 pub mod active_report;
 pub mod backward_append;
 pub mod eep_access;
@@ -56,18 +56,20 @@ pub mod nmp_distributor;
 pub mod nmp_output_fifo;
 pub mod nmp_packer;
 pub mod nmp_unpacker;
+pub mod packet_store;
 pub mod record_assembler;
 pub mod record_intake;
 pub mod reg_access;
 pub mod regs;
 pub mod relay_station;
-pub mod response_builder;
+pub mod response_flit;
 pub mod rs_demux;
 pub mod rs_downsizer;
 pub mod rs_merge;
 pub mod rs_spill;
 pub mod rs_upsizer;
 pub mod rs_wire;
+pub mod ticket;
 
 pub use active_report::ActiveReport;
 pub use eep_arbiter::EepArbiter;
@@ -79,5 +81,18 @@ pub use nmp_distributor::NmpDistributor;
 pub use nmp_output_fifo::NmpOutputFifo;
 pub use nmp_packer::NmpPacker;
 pub use nmp_unpacker::NmpUnpacker;
+pub use packet_store::PacketStore;
 pub use reg_access::RegAccess;
-pub use response_builder::ResponseBuilder;
+
+use crate::formats::field::Field;
+use rust_hdl::prelude::*;
+
+/// The bits of field `f` in its word.
+pub const fn field_mask(f: Field) -> u64 {
+    (f.max() as u64) << f.lsb
+}
+
+/// A constant of `N` bits.
+pub(crate) fn constant<const N: usize>(v: u64) -> Constant<Bits<N>> {
+    Constant::new(Bits::from(v))
+}

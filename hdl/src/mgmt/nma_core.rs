@@ -4,13 +4,27 @@
 //!
 //! ```text
 //! from_mesh -> NmpUnpacker -> NmpDistributor -+-> RegAccess<A> ----> registers / register_responses
-//!                                             |       |  (also refuses unknown types)
-//!                                             +-> EepBridge -> EepArbiter -> EepAccess -> i2c
-//!                                                     |  |     ^ loader_command / loader_result
-//!                  faults -> ActiveReport             |  |
-//!                              |                      v  v
-//!                              +----------> NmpCollector -> NmpPacker -> NmpOutputFifo -> to_mesh
+//!                   |                         |       |  (also refuses unknown types)
+//!                   |                         +-> EepBridge -> EepArbiter -> EepAccess -> i2c
+//!                   |  words                          |  |     ^ loader_command / loader_result
+//!                   v                                 |  |
+//!              PacketStore <-- w6/w7 --- (units) faults -> ActiveReport
+//!                   |  words                      |   v  v
+//!                   +---------------> NmpPacker <- NmpCollector
+//!                                         |
+//!                                         +-> NmpOutputFifo -> to_mesh
 //! ```
+//!
+//! **Tickets and the store.** The unpacker writes each request's words into the
+//! [`PacketStore`] and passes on a narrow request ticket; the units read what they need of the
+//! words from the store (the write data), answer with response tickets (the register unit
+//! writes the registers' data into the store), and the packer builds each response from its
+//! ticket and the request's words ([`super::ticket`]). A request holds its store slot until
+//! its response's tail has left the packer. The store has two slots: the unpacker's request
+//! (its ticket stays on offer until the register unit's response is sent, or it moves into
+//! the distributor's EEPROM slot at once) and the request waiting in the EEPROM slot; the
+//! unpacker is given the slot the EEPROM slot does not hold (`free_slot`), so it never writes
+//! a slot in use.
 //!
 //! **Mesh side.** `from_mesh` carries request flits ([`FLIT_BITS`] bits per beat) with `port` =
 //! the port the packet arrived on (the unpacker samples it with the head) and `last` on the
@@ -43,11 +57,13 @@
 //! agent's EEPROM bridge share the [`EepAccess`] through an [`EepArbiter`], the loader first.
 //!
 //! **Latency** (register read, no backpressure, the register file's 2-cycle read): the tail
-//! taken at the end of cycle `c`, the request beat offered in `c + 1` (unpacker) and passed
+//! taken at the end of cycle `c`, the request ticket offered in `c + 1` (unpacker) and passed
 //! straight through by the distributor, the register access taken at the end of
-//! `c + 1`, the answer in `c + 3` and the response beat with it, which the collector's
-//! registered choice offers to the packer in `c + 4`; the packer's head flit in the output FIFO
-//! at the end of `c + 4`, and on `to_mesh` in `c + 6` (the FIFO's block RAM adds two cycles).
+//! `c + 1`, the answer in `c + 3` (its data written into the store) and the response ticket
+//! with it, which the collector's registered choice offers to the packer in `c + 4`; the
+//! packer reads the request's head entry from the store then, its head flit goes into the
+//! output FIFO at the end of `c + 5`, and is on `to_mesh` in `c + 7` (the FIFO's block RAM
+//! adds two cycles). A write takes one cycle more (its data is read from the store first).
 //!
 //! **Reset** (synchronous, to every unit; the register file must share it): every request and
 //! response inside is dropped (the management server's timeout and retry cover them), the flits
@@ -57,15 +73,22 @@
 //! Parameters: `A` register address bits (15 for the NRC, 12 for the NIC), `F` fault inputs
 //! (1..=64); [`NmaCore::new`]: `mgmt_vc` (the configuration's `network.mgmt_vc`), and the
 //! EEPROM unit's `quarter`, `stretch_limit`, `poll_limit` (see [`EepAccess::new`]).
+use super::constant;
+use super::eep_access::EEP_DATA_BITS;
 use super::eep_access::{EepAccess, EepCommandSink, EepCommandSource, EepResultSource};
 use super::eep_arbiter::EepArbiter;
 use super::eep_bridge::EepBridge;
 use super::i2c_master::I2cPins;
 use super::nmp_output_fifo::NMP_OUTPUT_FIFO_DEPTH;
+use super::packet_store::{StoreReader, StoreWriteSource};
 use super::relay_station::{RsBeatSink, RsBeatSource, RS_PORT_BITS};
-use super::response_builder::constant;
-use super::{ActiveReport, NmpCollector, NmpDistributor, NmpPacker, NmpUnpacker, RegAccess};
-use crate::formats::mgmt::{self, NmpType, MGMT_BEAT_BITS};
+use super::ticket::{
+    REQUEST_TICKET_BITS, RESPONSE_TICKET_BITS, RESPONSE_TYPE, SLOT_BITS, STORE_WORD_BITS,
+};
+use super::{
+    ActiveReport, NmpCollector, NmpDistributor, NmpPacker, NmpUnpacker, PacketStore, RegAccess,
+};
+use crate::formats::mgmt::NmpType;
 use crate::formats::FLIT_BITS;
 use crate::regmap::port::{RegRequestSource, RegResponseSink};
 use crate::stream::StreamSource;
@@ -128,6 +151,7 @@ pub struct NmaCore<const A: usize, const F: usize> {
     /// offered, the EEPROM slot), the bits above them the output FIFO's count.
     pub held: Signal<Out, Bits<HELD_BITS>>,
     unpacker: NmpUnpacker,
+    store: PacketStore,
     distributor: NmpDistributor,
     reg_access: RegAccess<A>,
     eep_bridge: EepBridge,
@@ -141,9 +165,9 @@ pub struct NmaCore<const A: usize, const F: usize> {
     /// `from_mesh.last`, acknowledged: the unpacker ends packets at their tail flits (a
     /// name with "unused" passes Verilator's lint; nothing reads it, synthesis removes it).
     unused_last: Signal<Local, bool>,
-    /// The `nmp_type` of the beat the packer takes.
+    /// The `nmp_type` of the ticket the packer takes.
     queued_type: Signal<Local, Bits<6>>,
-    type_lsb: Constant<Bits<10>>,
+    type_lsb: Constant<Bits<7>>,
     register_error: Constant<Bits<6>>,
     eeprom_error: Constant<Bits<6>>,
 }
@@ -176,6 +200,7 @@ impl<const A: usize, const F: usize> NmaCore<A, F> {
             reports_sent: Default::default(),
             error_responses: Default::default(),
             unpacker: NmpUnpacker::new(),
+            store: Default::default(),
             distributor: NmpDistributor::default(),
             reg_access: RegAccess::new(),
             eep_bridge: EepBridge::default(),
@@ -189,7 +214,7 @@ impl<const A: usize, const F: usize> NmaCore<A, F> {
             unused_last: Default::default(),
             held: Default::default(),
             queued_type: Default::default(),
-            type_lsb: constant((mgmt::beat_word_lsb(mgmt::W_INFO) + mgmt::NMP_TYPE.lsb) as u64),
+            type_lsb: constant(RESPONSE_TYPE.lsb as u64),
             register_error: constant(NmpType::RegErrorResponse.code() as u64),
             eeprom_error: constant(NmpType::EepErrorResponse.code() as u64),
         }
@@ -203,6 +228,7 @@ impl<const A: usize, const F: usize> Logic for NmaCore<A, F> {
             self,
             clock,
             unpacker,
+            store,
             distributor,
             reg_access,
             eep_bridge,
@@ -225,28 +251,37 @@ impl<const A: usize, const F: usize> Logic for NmaCore<A, F> {
         self.output_fifo.reset.next = self.reset.val();
         self.packer.reset.next = self.reset.val();
         self.unpacker.chip_id.next = self.chip_id.val();
-        self.reg_access.chip_id.next = self.chip_id.val();
-        self.eep_bridge.chip_id.next = self.chip_id.val();
-        self.active_report.chip_id.next = self.chip_id.val();
+        self.packer.chip_id.next = self.chip_id.val();
         // Mesh in: flits to the unpacker, the arrival port beside them.
         self.unpacker.flits.valid.next = self.from_mesh.valid.val();
         self.unpacker.flits.data.next = self.from_mesh.data.val();
         self.unpacker.in_port.next = self.from_mesh.port.val();
         self.from_mesh.ready.next = self.unpacker.flits.ready.val();
         self.unused_last.next = self.from_mesh.last.val();
-        // Requests to the function units.
-        StreamSource::<Bits<MGMT_BEAT_BITS>>::join(
+        // Requests to the function units; their words into the store.
+        StreamSource::<Bits<REQUEST_TICKET_BITS>>::join(
             &mut self.unpacker.requests,
             &mut self.distributor.requests,
         );
-        StreamSource::<Bits<MGMT_BEAT_BITS>>::join(
+        StreamSource::<Bits<REQUEST_TICKET_BITS>>::join(
             &mut self.distributor.registers,
             &mut self.reg_access.requests,
         );
-        StreamSource::<Bits<MGMT_BEAT_BITS>>::join(
+        StreamSource::<Bits<REQUEST_TICKET_BITS>>::join(
             &mut self.distributor.eeprom,
             &mut self.eep_bridge.requests,
         );
+        // The unpacker writes the slot the EEPROM slot does not hold (either, when it is empty).
+        self.unpacker.free_slot.next = 0.into();
+        if self.distributor.eeprom.valid.val() {
+            self.unpacker.free_slot.next =
+                !self.distributor.eeprom.data.val().get_bits::<SLOT_BITS>(0);
+        }
+        StoreWriteSource::join(&mut self.unpacker.store, &mut self.store.requests);
+        StoreWriteSource::join(&mut self.reg_access.answers, &mut self.store.answers);
+        StoreReader::<STORE_WORD_BITS>::join(&mut self.reg_access.data, &mut self.store.registers);
+        StoreReader::<EEP_DATA_BITS>::join(&mut self.eep_bridge.data, &mut self.store.eeprom);
+        StoreReader::<STORE_WORD_BITS>::join(&mut self.packer.store, &mut self.store.packer);
         // Registers.
         RegRequestSource::<A, NMA_DATA_BITS>::link(
             &mut self.registers,
@@ -278,23 +313,23 @@ impl<const A: usize, const F: usize> Logic for NmaCore<A, F> {
         self.active_report.faults.next = self.faults.val();
         self.active_report.report_enable.next = self.report_enable.val();
         self.active_report.fault_mask.next = self.fault_mask.val();
-        self.active_report.report_route.next = self.report_route.val();
-        self.active_report.report_dest.next = self.report_dest.val();
+        self.packer.report_route.next = self.report_route.val();
+        self.packer.report_dest.next = self.report_dest.val();
         // Responses and reports out.
-        StreamSource::<Bits<MGMT_BEAT_BITS>>::join(
+        StreamSource::<Bits<RESPONSE_TICKET_BITS>>::join(
             &mut self.reg_access.responses,
             &mut self.collector.responses,
         );
-        StreamSource::<Bits<MGMT_BEAT_BITS>>::join(
+        StreamSource::<Bits<RESPONSE_TICKET_BITS>>::join(
             &mut self.eep_bridge.responses,
             &mut self.collector.eeprom,
         );
-        StreamSource::<Bits<MGMT_BEAT_BITS>>::join(
+        StreamSource::<Bits<RESPONSE_TICKET_BITS>>::join(
             &mut self.active_report.reports,
             &mut self.collector.reports,
         );
-        // The packer reads the collector's (locked) beat while it sends the packet's flits.
-        StreamSource::<Bits<MGMT_BEAT_BITS>>::join(
+        // The packer reads the collector's (locked) ticket while it sends the packet's flits.
+        StreamSource::<Bits<RESPONSE_TICKET_BITS>>::join(
             &mut self.collector.beats,
             &mut self.packer.responses,
         );

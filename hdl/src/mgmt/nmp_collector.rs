@@ -1,9 +1,11 @@
-//! NMP collector: gathers the agent's outgoing beats from its three producers into one stream,
-//! whole packets at a time (a beat is a whole packet), one beat per cycle.
+//! NMP collector: gathers the agent's outgoing response tickets
+//! ([`ResponseTicket`](super::ticket::ResponseTicket)) from its three producers into one stream,
+//! whole packets at a time (a ticket stands for a whole packet), one ticket per cycle. (The
+//! stream's items are called beats below.)
 //!
 //! Ports: `clock`, `reset`, sinks `responses` (register unit, which also answers requests of
 //! an unknown type), `eeprom` (EEPROM unit), `reports` (fault reports), and
-//! the source `beats` (to the packer, which reads the beat while it sends the packet and
+//! the source `beats` (to the packer, which reads the ticket while it sends the packet and
 //! takes it with the tail).
 //!
 //! Fixed priority, in this order: `responses`, `eeprom`, `reports`. Responses of every kind
@@ -26,7 +28,7 @@
 //! ready (56 MHz on the ECP5). No path from a ready to a valid.
 //!
 //! Reset (synchronous): takes nothing; the choice starts at `responses`.
-use crate::formats::mgmt::MGMT_BEAT_BITS;
+use super::ticket::RESPONSE_TICKET_BITS;
 use crate::stream::{StreamSink, StreamSource};
 use rust_hdl::prelude::*;
 
@@ -49,13 +51,13 @@ pub struct NmpCollector {
     /// Synchronous reset.
     pub reset: Signal<In, bool>,
     /// Register responses (highest priority).
-    pub responses: StreamSink<Bits<MGMT_BEAT_BITS>>,
+    pub responses: StreamSink<Bits<RESPONSE_TICKET_BITS>>,
     /// EEPROM responses.
-    pub eeprom: StreamSink<Bits<MGMT_BEAT_BITS>>,
+    pub eeprom: StreamSink<Bits<RESPONSE_TICKET_BITS>>,
     /// Fault reports (lowest priority).
-    pub reports: StreamSink<Bits<MGMT_BEAT_BITS>>,
+    pub reports: StreamSink<Bits<RESPONSE_TICKET_BITS>>,
     /// Every beat, one per cycle.
-    pub beats: StreamSource<Bits<MGMT_BEAT_BITS>>,
+    pub beats: StreamSource<Bits<RESPONSE_TICKET_BITS>>,
     /// The sink whose beat is offered.
     held: DFF<CollectorChoice>,
     /// The first valid sink in priority order (the next choice).

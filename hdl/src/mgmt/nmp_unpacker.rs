@@ -1,12 +1,15 @@
 //! NMP unpacker: the management agent's entrance. Takes whole management packets
-//! ([`crate::formats::mgmt`]) as a flit stream, checks them, and offers each good one as one
-//! [`MgmtBeat`](crate::formats::mgmt::MgmtBeat) of [`MGMT_BEAT_BITS`] bits (words `w0..w7`, the
-//! head's `src` and `dst`), the port it arrived on already appended to its backward route.
+//! ([`crate::formats::mgmt`]) as a flit stream, checks them, writes each packet's words into the
+//! [`PacketStore`](super::packet_store::PacketStore) as they arrive (the port it arrived on
+//! appended to its backward route on the way), and offers each good one as a
+//! [`RequestTicket`](super::ticket::RequestTicket): its store slot, `nmp_type` and `w5`'s
+//! `count`, `address0`, `address1`.
 //!
-//! Ports: `clock`, `reset` (synchronous: forgets the packet in progress and the beat on offer;
+//! Ports: `clock`, `reset` (synchronous: forgets the packet in progress and the ticket on offer;
 //! the rest of a packet cut by reset arrives without its head and is dropped as malformed when
 //! its tail comes), `flits` (sink), `in_port` (the port the packet came in on, sampled with the
-//! head), `chip_id` (this chip's ID, compared at the tail), `requests` (source),
+//! head), `chip_id` (this chip's ID, compared at the tail), `free_slot` (a store slot that holds
+//! no request, sampled with the head), `store` (the store's write port), `requests` (source),
 //! `dropped_wrong_id` and `dropped_malformed` (one-cycle pulses, the cycle after a dropped
 //! packet's tail was taken; counters live in the register file).
 //!
@@ -20,35 +23,45 @@
 //! if its DestID is neither `chip_id` nor all ones. Malformed wins: a packet with a bad CRC has
 //! no DestID to trust. These are the framing and routing checks of the codec
 //! (`unpack_words` and `Route::forward_fault`/`backward_fault`); the NMPType, count and reserved
-//! payload bits are the distributor's and function units' to answer with error responses.
+//! payload bits are the function units' to answer with error responses.
 //!
-//! Timing: one flit per cycle; the beat of a good packet is offered in the cycle after its
-//! tail was taken. While a beat waits (`requests.valid && !requests.ready`), `flits.ready` is
-//! low: the 512 body bits are stored once, in the register the beat is offered from, so nothing
-//! is overwritten and nothing lost. `flits.ready` follows `requests.ready` combinationally
-//! (ready to ready only, which the stream rules allow), so back-to-back packets stream at one
-//! flit per cycle when `requests` takes every beat. Dropped packets are consumed to their tail
-//! at full rate and never stall the stream.
+//! Store writes: the head flit writes the slot's head entry (the head's `src` where the header
+//! has it, the arrival port in the low bits: [`ENTRY_SRC`], [`ENTRY_PORT`]), body flit `k`
+//! writes word `w(k-1)` at entry `k - 1`, with the append made to `w3`/`w4`
+//! ([`BackwardAppend`]: the hop slot is known from `w3`'s `hop_num`, so no second pass). A
+//! dropped packet leaves its words in its slot, which the next packet overwrites. The slot is
+//! `free_slot` sampled with the head; the agent gives the slot not held by a request waiting
+//! for the EEPROM, and the unpacker's own slot is free once its ticket is consumed, which
+//! happens when the response to it has been read out of the store (see
+//! [`NmaCore`](super::NmaCore)).
 //!
-//! Structure: the bodies shift into the beat register 64 bits at a time, so storing a word
-//! costs no multiplexer; the backward route's append ([`BackwardAppend`]) patches `w3` or `w4`
-//! on its way in (the hop slot is known from `w3`'s `hop_num`), so the beat needs no second
-//! pass. The flit fields
-//! come from [`FlitDecoder`], the CRC from [`ParallelCrc`].
+//! Timing: one flit per cycle; the ticket of a good packet is offered in the cycle after its
+//! tail was taken. While a ticket waits (`requests.valid && !requests.ready`), `flits.ready` is
+//! low (the slot is in use), so nothing is overwritten and nothing lost. `flits.ready` follows
+//! `requests.ready` combinationally (ready to ready only, which the stream rules allow), so
+//! back-to-back packets stream at one flit per cycle when `requests` takes every ticket.
+//! Dropped packets are consumed to their tail at full rate and never stall the stream.
+//!
+//! Structure: the unpacker keeps only what the ticket and its checks need (the type, `w5`'s
+//! fields, the DestID, the slot); the words are in block RAM. The flit fields come from
+//! [`FlitDecoder`], the CRC from [`ParallelCrc`].
 use super::backward_append::BackwardAppend;
+use super::packet_store::StoreWriteSource;
+use super::ticket::{
+    ENTRY_BITS, ENTRY_PORT, ENTRY_SRC, HEAD_ENTRY, REQUEST_ACCESS, REQUEST_TICKET_BITS,
+    REQUEST_TYPE, SLOT_BITS, STORE_ADDRESS_BITS,
+};
 use crate::crc::{ParallelCrc, CRC16};
 use crate::flit_decoder::FlitDecoder;
-use crate::formats::mgmt::{
-    self, BEAT_SRC_LSB, CRC_HEAD_MASK, HOP_BITS, MGMT_BEAT_BITS, MGMT_FLITS, MGMT_WORDS, ROUTE_HOPS,
-};
+use crate::formats::mgmt::{self, CRC_HEAD_MASK, HOP_BITS, MGMT_FLITS, ROUTE_HOPS};
 use crate::formats::{flit, header, PacketKind, FLIT_BITS};
 use crate::stream::{StreamSink, StreamSource};
 use rust_hdl::prelude::*;
 
 /// Bits of the position counter (0..=[`MGMT_FLITS`], saturating past the tail's place).
 pub const POSITION_BITS: usize = crate::bits::count_bits(MGMT_FLITS);
-/// Bits of the body words of a beat.
-pub const WORDS_BITS: usize = 64 * MGMT_WORDS;
+/// Bits of `w5` kept for the ticket.
+const ACCESS_BITS: usize = REQUEST_ACCESS.width;
 
 /// The unpacker; see the module documentation.
 #[derive(LogicBlock)]
@@ -63,8 +76,12 @@ pub struct NmpUnpacker {
     pub in_port: Signal<In, Bits<HOP_BITS>>,
     /// This chip's ID.
     pub chip_id: Signal<In, Bits<16>>,
-    /// One beat per good packet.
-    pub requests: StreamSource<Bits<MGMT_BEAT_BITS>>,
+    /// A store slot holding no request, sampled with a head.
+    pub free_slot: Signal<In, Bits<SLOT_BITS>>,
+    /// The packets' words, written into the store as they arrive.
+    pub store: StoreWriteSource,
+    /// One ticket per good packet.
+    pub requests: StreamSource<Bits<REQUEST_TICKET_BITS>>,
     /// A packet addressed to another chip was dropped.
     pub dropped_wrong_id: Signal<Out, bool>,
     /// A malformed packet was dropped.
@@ -80,11 +97,15 @@ pub struct NmpUnpacker {
     arrival_port: DFF<Bits<HOP_BITS>>,
     /// The backward route's `hop_num` as received (from `w3`), for the append into `w4`.
     backward_hops: DFF<Bits<5>>,
-    /// Body words, `w0` lowest once all eight are in: the beat's storage.
-    words: DFF<Bits<WORDS_BITS>>,
-    /// The head's `src` (low half) and `dst`.
-    addresses: DFF<Bits<32>>,
-    /// A beat is on offer.
+    /// The store slot of the packet in progress (or of the ticket on offer).
+    slot: DFF<Bits<SLOT_BITS>>,
+    /// Its `nmp_type` (from `w0`).
+    nmp_type: DFF<Bits<6>>,
+    /// Its `w5` bits 0..=34.
+    access: DFF<Bits<ACCESS_BITS>>,
+    /// Its DestID (the head's `dst`).
+    destination: DFF<Bits<16>>,
+    /// A ticket is on offer.
     offering: DFF<bool>,
     wrong_id_pulse: DFF<bool>,
     malformed_pulse: DFF<bool>,
@@ -94,6 +115,10 @@ pub struct NmpUnpacker {
     flit_bad: Signal<Local, bool>,
     /// A flit moves this cycle.
     taken: Signal<Local, bool>,
+    /// The slot the incoming flit belongs to.
+    write_slot: Signal<Local, Bits<SLOT_BITS>>,
+    /// The entry it is written to.
+    write_entry: Signal<Local, Bits<ENTRY_BITS>>,
     /// The incoming flit's reserved header bits (if it is a head).
     header_reserved_in: Signal<Local, Bits<3>>,
     /// The incoming flit's reserved tail bits (if it is a tail).
@@ -106,22 +131,29 @@ pub struct NmpUnpacker {
     /// passes names containing "unused"; nothing reads this, so synthesis removes it).
     unused_decoded: Signal<Local, bool>,
     position_head: Constant<Bits<POSITION_BITS>>,
+    position_info: Constant<Bits<POSITION_BITS>>,
     position_forward: Constant<Bits<POSITION_BITS>>,
     position_backward: Constant<Bits<POSITION_BITS>>,
     position_backward_high: Constant<Bits<POSITION_BITS>>,
+    position_access: Constant<Bits<POSITION_BITS>>,
     position_tail: Constant<Bits<POSITION_BITS>>,
     position_past: Constant<Bits<POSITION_BITS>>,
+    head_entry: Constant<Bits<ENTRY_BITS>>,
     kind_mgmt: Constant<Bits<4>>,
     packet_flits: Constant<Bits<8>>,
     route_hops: Constant<Bits<5>>,
     unset_id: Constant<Bits<16>>,
     crc_head_mask: Constant<Bits<64>>,
+    /// The head entry's `src` bits.
+    src_mask: Constant<Bits<64>>,
     header_reserved_lsb: Constant<Bits<7>>,
     tail_reserved_lsb: Constant<Bits<7>>,
     current_lsb: Constant<Bits<7>>,
-    word_shift: Constant<Bits<16>>,
-    top_word_shift: Constant<Bits<16>>,
-    src_shift: Constant<Bits<16>>,
+    type_lsb: Constant<Bits<7>>,
+    port_lsb: Constant<Bits<7>>,
+    entry_shift: Constant<Bits<7>>,
+    ticket_type_lsb: Constant<Bits<7>>,
+    ticket_access_lsb: Constant<Bits<7>>,
 }
 
 fn constant<const N: usize>(v: usize) -> Constant<Bits<N>> {
@@ -143,6 +175,8 @@ impl NmpUnpacker {
             flits: Default::default(),
             in_port: Default::default(),
             chip_id: Default::default(),
+            free_slot: Default::default(),
+            store: Default::default(),
             requests: Default::default(),
             dropped_wrong_id: Default::default(),
             dropped_malformed: Default::default(),
@@ -152,36 +186,46 @@ impl NmpUnpacker {
             malformed: Default::default(),
             arrival_port: Default::default(),
             backward_hops: Default::default(),
-            words: Default::default(),
-            addresses: Default::default(),
+            slot: Default::default(),
+            nmp_type: Default::default(),
+            access: Default::default(),
+            destination: Default::default(),
             offering: Default::default(),
             wrong_id_pulse: Default::default(),
             malformed_pulse: Default::default(),
             append: Default::default(),
             flit_bad: Default::default(),
             taken: Default::default(),
+            write_slot: Default::default(),
+            write_entry: Default::default(),
             route_hops_in: Default::default(),
             header_reserved_in: Default::default(),
             tail_reserved_in: Default::default(),
             route_current_in: Default::default(),
             unused_decoded: Default::default(),
             position_head: constant(0),
+            position_info: constant(1 + mgmt::W_INFO),
             position_forward: constant(1 + mgmt::W_FORWARD),
             position_backward: constant(1 + mgmt::W_BACKWARD),
             position_backward_high: constant(1 + mgmt::W_BACKWARD_HIGH),
+            position_access: constant(1 + mgmt::W_ACCESS),
             position_tail: constant(MGMT_FLITS - 1),
             position_past: constant(MGMT_FLITS),
+            head_entry: constant(HEAD_ENTRY),
             kind_mgmt: constant(PacketKind::Mgmt.code() as usize),
             packet_flits: constant(MGMT_FLITS),
             route_hops: constant(ROUTE_HOPS),
             unset_id: constant(mgmt::UNSET_ID as usize),
             crc_head_mask: Constant::new(Bits::from(CRC_HEAD_MASK)),
+            src_mask: Constant::new(Bits::from((ENTRY_SRC.max() as u64) << ENTRY_SRC.lsb)),
             header_reserved_lsb: constant(header::RSVD.lsb),
             tail_reserved_lsb: constant(flit::TAIL_CRC.msb() + 1),
             current_lsb: constant(mgmt::CURRENT.lsb),
-            word_shift: constant(64),
-            top_word_shift: constant(WORDS_BITS - 64),
-            src_shift: constant(BEAT_SRC_LSB),
+            type_lsb: constant(mgmt::NMP_TYPE.lsb),
+            port_lsb: constant(ENTRY_PORT.lsb),
+            entry_shift: constant(ENTRY_BITS),
+            ticket_type_lsb: constant(REQUEST_TYPE.lsb),
+            ticket_access_lsb: constant(REQUEST_ACCESS.lsb),
         }
     }
 }
@@ -196,8 +240,10 @@ impl Logic for NmpUnpacker {
             malformed,
             arrival_port,
             backward_hops,
-            words,
-            addresses,
+            slot,
+            nmp_type,
+            access,
+            destination,
             offering,
             wrong_id_pulse,
             malformed_pulse
@@ -215,7 +261,8 @@ impl Logic for NmpUnpacker {
             | self.decoder.vc.val().any()
             | self.decoder.delay.val().any()
             | self.decoder.ctrl_vc.val().any()
-            | self.decoder.credits.val().any();
+            | self.decoder.credits.val().any()
+            | self.decoder.src.val().any();
         self.flits.ready.next =
             (!self.reset.val()) & ((!self.offering.q.val()) | self.requests.ready.val());
         self.taken.next = self.flits.valid.val() & self.flits.ready.val();
@@ -278,6 +325,23 @@ impl Logic for NmpUnpacker {
         if self.append.low_word.val() {
             self.append.slot.next = self.route_hops_in.val();
         }
+        // The store: the head entry from the head flit, word k-1 from body flit k.
+        self.write_slot.next = self.slot.q.val();
+        self.write_entry.next = bit_cast::<ENTRY_BITS, POSITION_BITS>(self.position.q.val() - 1);
+        self.store.data.next = self.append.patched.val();
+        if self.position.q.val() == self.position_head.val() {
+            self.write_slot.next = self.free_slot.val();
+            self.write_entry.next = self.head_entry.val();
+            self.store.data.next = (bit_cast::<64, FLIT_BITS>(self.flits.data.val())
+                & self.src_mask.val())
+                | (bit_cast::<64, HOP_BITS>(self.in_port.val()) << self.port_lsb.val());
+        }
+        self.store.enable.next =
+            self.taken.val() & (self.position.q.val() < self.position_tail.val());
+        self.store.address.next =
+            (bit_cast::<STORE_ADDRESS_BITS, SLOT_BITS>(self.write_slot.val())
+                << self.entry_shift.val())
+                | bit_cast::<STORE_ADDRESS_BITS, ENTRY_BITS>(self.write_entry.val());
         // The CRC covers the head (delay as zero) and the bodies.
         self.checksum.reset.next = self.reset.val();
         self.checksum.start.next = self.position.q.val() == self.position_head.val();
@@ -296,23 +360,28 @@ impl Logic for NmpUnpacker {
             if self.position.q.val() == self.position_head.val() {
                 self.malformed.d.next = self.flit_bad.val();
                 self.arrival_port.d.next = self.in_port.val();
-                self.addresses.d.next = bit_cast::<32, 16>(self.decoder.src.val())
-                    | (bit_cast::<32, 16>(self.decoder.dst.val()) << 16);
+                self.slot.d.next = self.free_slot.val();
+                self.destination.d.next = self.decoder.dst.val();
+            }
+            if self.position.q.val() == self.position_info.val() {
+                self.nmp_type.d.next = self
+                    .flits
+                    .data
+                    .val()
+                    .get_bits::<6>(self.type_lsb.val().index());
             }
             if self.position.q.val() == self.position_backward.val() {
                 self.backward_hops.d.next = self.route_hops_in.val();
             }
-            if self.decoder.is_body.val() {
-                self.words.d.next = (self.words.q.val() >> self.word_shift.val())
-                    | (bit_cast::<WORDS_BITS, 64>(self.append.patched.val())
-                        << self.top_word_shift.val());
+            if self.position.q.val() == self.position_access.val() {
+                self.access.d.next = self.flits.data.val().get_bits::<ACCESS_BITS>(0);
             }
             if self.decoder.is_tail.val() {
                 self.position.d.next = 0.into();
                 if self.malformed.q.val() | self.flit_bad.val() {
                     self.malformed_pulse.d.next = true;
-                } else if (self.addresses.q.val().get_bits::<16>(16) != self.chip_id.val())
-                    & (self.addresses.q.val().get_bits::<16>(16) != self.unset_id.val())
+                } else if (self.destination.q.val() != self.chip_id.val())
+                    & (self.destination.q.val() != self.unset_id.val())
                 {
                     self.wrong_id_pulse.d.next = true;
                 } else {
@@ -328,8 +397,11 @@ impl Logic for NmpUnpacker {
             self.malformed_pulse.d.next = false;
         }
         self.requests.valid.next = self.offering.q.val();
-        self.requests.data.next = bit_cast::<MGMT_BEAT_BITS, WORDS_BITS>(self.words.q.val())
-            | (bit_cast::<MGMT_BEAT_BITS, 32>(self.addresses.q.val()) << self.src_shift.val());
+        self.requests.data.next = bit_cast::<REQUEST_TICKET_BITS, SLOT_BITS>(self.slot.q.val())
+            | (bit_cast::<REQUEST_TICKET_BITS, 6>(self.nmp_type.q.val())
+                << self.ticket_type_lsb.val())
+            | (bit_cast::<REQUEST_TICKET_BITS, ACCESS_BITS>(self.access.q.val())
+                << self.ticket_access_lsb.val());
         self.dropped_wrong_id.next = self.wrong_id_pulse.q.val();
         self.dropped_malformed.next = self.malformed_pulse.q.val();
     }
@@ -351,8 +423,10 @@ mod tests {
         );
         assert_eq!(HOP_BITS, 5);
         assert_eq!(mgmt::HOPS_PER_WORD, 10);
-        assert_eq!(mgmt::BEAT_DST_LSB, BEAT_SRC_LSB + 16);
-        assert_eq!(MGMT_BEAT_BITS, WORDS_BITS + 32);
+        assert_eq!(mgmt::NMP_TYPE.width, 6);
+        assert_eq!(REQUEST_TYPE.width, 6);
+        // Body flit k is word k - 1 at entry k - 1: the entry is the position less one.
+        assert_eq!(HEAD_ENTRY, MGMT_FLITS - 2);
     }
 
     #[test]

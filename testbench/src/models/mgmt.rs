@@ -1,14 +1,20 @@
 //! Models of the management agent's units, built on the codec of `hdl::formats::mgmt`: random
-//! management packets and their corruptions, the unpacker's decision on a packet, and the
-//! packer's flits for a beat. The benches compare the hardware with these every cycle.
+//! management packets and their corruptions, the unpacker's decision on a packet and what it
+//! writes into the packet store, and the packer's flits for a ticket. The benches compare the
+//! hardware with these every cycle.
+use crate::models::packet_store::{
+    append_word, head_entry, response_flits, PackerSettings, SLOT_ENTRIES,
+};
 use crate::rng::BenchRng;
 use hdl::formats::flit::{Flit, TAIL_BIT};
 use hdl::formats::header::{self, FabricHeader};
 use hdl::formats::mgmt::{
     self, hop_field, pack_words, unpack_words, DestType, MgmtBeat, MgmtError, MgmtPacket,
-    MgmtPayload, NmpFamily, NmpType, Route, CURRENT, HOP_NUM, MGMT_WORDS, ROUTE_HOPS, UNSET_ID,
+    MgmtPayload, NmpFamily, NmpType, Route, CURRENT, HOP_NUM, MGMT_FLITS, MGMT_WORDS, ROUTE_HOPS,
+    UNSET_ID,
 };
 use hdl::formats::{PacketKind, FLIT_MASK};
+use hdl::mgmt::ticket::{store_address, RequestTicket, ResponseTicket, HEAD_ENTRY};
 
 /// A random route of up to `max_hops` hops; a forward route gets a random `current`.
 pub fn random_route(rng: &mut BenchRng, max_hops: usize, forward: bool) -> Route {
@@ -272,8 +278,12 @@ pub struct UnpackerModel {
     packet: Vec<u128>,
     /// The port sampled with the packet's first flit.
     in_port: u8,
-    /// The beat on offer.
-    pub offer: Option<MgmtBeat>,
+    /// The store slot sampled with the packet's first flit.
+    pub slot: u8,
+    /// `w3`'s `hop_num` as received.
+    backward_hops: u8,
+    /// The ticket on offer.
+    pub offer: Option<RequestTicket>,
     /// `dropped_wrong_id` in this cycle.
     pub wrong_id: bool,
     /// `dropped_malformed` in this cycle.
@@ -286,15 +296,41 @@ impl UnpackerModel {
         !reset && (self.offer.is_none() || requests_ready)
     }
 
-    /// The clock edge: `flit` taken (with `in_port` and `chip_id` as driven), the beat on offer
-    /// taken if `beat_taken`. Returns the decision on a packet whose tail was taken.
+    /// The store write (address, word) made if `flit` is taken now with `in_port` and
+    /// `free_slot` driven: the first flit of a packet writes the head entry of `free_slot`,
+    /// flit `k` (1..=8) word `k - 1` of the packet's slot (the append made to `w3`/`w4`);
+    /// later flits write nothing.
+    pub fn store_write(&self, flit: u128, in_port: u8, free_slot: u8) -> Option<(usize, u64)> {
+        let position = self.packet.len();
+        if position >= MGMT_FLITS - 1 {
+            return None;
+        }
+        if position == 0 {
+            return Some((
+                store_address(free_slot as usize, HEAD_ENTRY),
+                head_entry(header::SRC.get(flit) as u16, in_port),
+            ));
+        }
+        let word = flit as u64;
+        let word = match position - 1 {
+            mgmt::W_BACKWARD => append_word(word, true, HOP_NUM.get(flit) as u8, self.in_port),
+            mgmt::W_BACKWARD_HIGH => append_word(word, false, self.backward_hops, self.in_port),
+            _ => word,
+        };
+        Some((store_address(self.slot as usize, position - 1), word))
+    }
+
+    /// The clock edge: `flit` taken (with `in_port`, `free_slot` and `chip_id` as driven), the
+    /// ticket on offer taken if `ticket_taken`. Returns the decision on a packet whose tail was
+    /// taken.
     pub fn edge(
         &mut self,
         reset: bool,
         flit: Option<u128>,
         in_port: u8,
+        free_slot: u8,
         chip_id: u16,
-        beat_taken: bool,
+        ticket_taken: bool,
     ) -> Option<Unpacked> {
         self.wrong_id = false;
         self.malformed = false;
@@ -302,12 +338,16 @@ impl UnpackerModel {
             *self = Self::default();
             return None;
         }
-        if beat_taken {
+        if ticket_taken {
             self.offer = None;
         }
         let flit = flit?;
         if self.packet.is_empty() {
             self.in_port = in_port;
+            self.slot = free_slot;
+        }
+        if self.packet.len() == 1 + mgmt::W_BACKWARD {
+            self.backward_hops = HOP_NUM.get(flit) as u8;
         }
         self.packet.push(flit);
         if (flit & FLIT_MASK) >> TAIL_BIT != 0b001 {
@@ -316,7 +356,7 @@ impl UnpackerModel {
         let verdict = unpack_for_chip(&self.packet, self.in_port, chip_id);
         self.packet.clear();
         match verdict {
-            Unpacked::Request(b) => self.offer = Some(b),
+            Unpacked::Request(b) => self.offer = Some(RequestTicket::of(&b, self.slot)),
             Unpacked::WrongId => self.wrong_id = true,
             Unpacked::Malformed => self.malformed = true,
         }
@@ -325,7 +365,9 @@ impl UnpackerModel {
 }
 
 /// What the packer sends for `beat` on VC `mgmt_vc`: the output port and the flits, or `None`
-/// if the beat's forward route has no next hop (`current` 0 or above 20: dropped and counted).
+/// if the beat's forward route has no next hop (`current` 0 or above 20). This is the codec's
+/// forwarding of a packet whose forward route is set: a response packet (from
+/// `response_beat`) leaves on its request's arrival port.
 pub fn packer_flits(beat: &MgmtBeat, mgmt_vc: u8) -> Option<(u8, Vec<u128>)> {
     let mut words = beat.words;
     let current = CURRENT.get(words[1] as u128) as usize;
@@ -350,19 +392,23 @@ pub fn packer_flits(beat: &MgmtBeat, mgmt_vc: u8) -> Option<(u8, Vec<u128>)> {
 pub struct PackerOutputs {
     /// The flit on offer and the port it leaves on (`flits.valid`, `flits.data`, `out_port`).
     pub flit: Option<(u8, u128)>,
-    /// `responses.ready` (meaningful only while a beat is offered).
+    /// `responses.ready` (meaningful only while a ticket is offered).
     pub responses_ready: bool,
 }
 
-/// The packer, cycle by cycle at its ports: [`packer_flits`] sent one flit per cycle that
-/// `flits.ready` is high, the beat consumed with its tail (or at once if it has no output
-/// port), the packet in progress started again from its head by reset.
+/// The packer, cycle by cycle at its ports: [`response_flits`] of the ticket on offer and its
+/// slot's words in the store, the head offered from the cycle after the ticket arrives (the
+/// store's read), then one flit per cycle that `flits.ready` is high, the ticket consumed with
+/// its tail (or at once if it has no output port), the packet in progress started again from
+/// its head by reset.
 #[derive(Clone, Debug)]
 pub struct PackerModel {
     /// Virtual channel of the packets.
     mgmt_vc: u8,
     /// Flits of the packet on offer already sent.
     position: usize,
+    /// The store's word for the ticket on offer has been read.
+    primed: bool,
     /// `dropped_no_route` in this cycle.
     pub dropped: bool,
 }
@@ -373,54 +419,71 @@ impl PackerModel {
         Self {
             mgmt_vc,
             position: 0,
+            primed: false,
             dropped: false,
         }
     }
 
-    /// The outputs with `beat` offered on `responses` (or none) and `flits_ready` driven.
+    /// The outputs with `ticket` offered on `responses` (or none), `entries` its slot in the
+    /// store, the settings `s`, and `flits_ready` driven.
     pub fn outputs(
         &self,
         reset: bool,
-        beat: Option<&MgmtBeat>,
+        ticket: Option<&ResponseTicket>,
+        entries: &[u64; SLOT_ENTRIES],
+        s: &PackerSettings,
         flits_ready: bool,
     ) -> PackerOutputs {
-        let Some(beat) = beat.filter(|_| !reset) else {
+        let Some(t) = ticket.filter(|_| !reset) else {
             return PackerOutputs {
                 flit: None,
                 responses_ready: false,
             };
         };
-        match packer_flits(beat, self.mgmt_vc) {
+        match response_flits(t, entries, s, self.mgmt_vc) {
             None => PackerOutputs {
                 flit: None,
                 responses_ready: self.position == 0,
             },
             Some((port, flits)) => PackerOutputs {
-                flit: Some((port, flits[self.position])),
+                flit: self.primed.then(|| (port, flits[self.position])),
                 responses_ready: flits_ready && self.position == flits.len() - 1,
             },
         }
     }
 
-    /// The clock edge; returns whether the beat was consumed.
-    pub fn edge(&mut self, reset: bool, beat: Option<&MgmtBeat>, flits_ready: bool) -> bool {
-        let out = self.outputs(reset, beat, flits_ready);
+    /// The clock edge; returns whether the ticket was consumed.
+    pub fn edge(
+        &mut self,
+        reset: bool,
+        ticket: Option<&ResponseTicket>,
+        entries: &[u64; SLOT_ENTRIES],
+        s: &PackerSettings,
+        flits_ready: bool,
+    ) -> bool {
+        let out = self.outputs(reset, ticket, entries, s, flits_ready);
         self.dropped = false;
         if reset {
             self.position = 0;
+            self.primed = false;
             return false;
         }
-        match out.flit {
-            None => {
-                self.dropped = beat.is_some() && out.responses_ready;
-                self.dropped
-            }
-            Some(_) if flits_ready => {
-                self.position = (self.position + 1) % mgmt::MGMT_FLITS;
-                out.responses_ready
-            }
-            Some(_) => false,
+        let Some(t) = ticket else {
+            self.primed = false;
+            return false;
+        };
+        if response_flits(t, entries, s, self.mgmt_vc).is_none() {
+            self.primed = false;
+            self.dropped = out.responses_ready;
+            return self.dropped;
         }
+        let moving = out.flit.is_some() && flits_ready;
+        let tail = self.position == mgmt::MGMT_FLITS - 1;
+        if moving {
+            self.position = (self.position + 1) % mgmt::MGMT_FLITS;
+        }
+        self.primed = !(moving && tail);
+        moving && tail
     }
 }
 

@@ -15,6 +15,7 @@ pub mod ltp_deframer;
 pub mod mgmt;
 pub mod nma;
 pub mod packet_buffer;
+pub mod packet_store;
 pub mod reg_file;
 pub mod relay_station;
 pub mod route;

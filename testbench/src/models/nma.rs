@@ -1,12 +1,18 @@
 //! Models of the management agent's function units (`hdl::mgmt`: distributor, register access,
-//! active report, collector), cycle by cycle, built on the codec of `hdl::formats::mgmt`, and
-//! a Rust model of a register file's request/response port; the EEPROM bridge and arbiter.
+//! active report, collector), cycle by cycle on their tickets (`hdl::mgmt::ticket`) and the
+//! packet store ([`super::packet_store`]), built on the codec of `hdl::formats::mgmt`, and a
+//! Rust model of a register file's request/response port; the EEPROM bridge and arbiter. The
+//! beat-level functions ([`response_beat`], [`register_response_beat`], [`eeprom_response`])
+//! give the response packet the codec's rule makes of a request, which the benches compare
+//! with what the packer builds from the tickets.
 use crate::models::i2c_eeprom::{EepCommand, EepResult};
+use crate::models::packet_store::SLOT_ENTRIES;
 use hdl::formats::mgmt::{
     self, hop_field, DestType, MgmtBeat, MgmtError, NmpType, ADDRESS0, ADDRESS1, COUNT, HOP_NUM,
-    NMP_TYPE, W_ACCESS, W_BACKWARD, W_BACKWARD_HIGH, W_DATA0, W_DATA1, W_INFO,
+    NMP_TYPE, W_BACKWARD, W_BACKWARD_HIGH, W_DATA0, W_DATA1, W_INFO,
 };
 use hdl::mgmt::eep_bridge::response_error;
+use hdl::mgmt::ticket::{store_address, Echo, RequestTicket, ResponseTicket};
 use hdl::regmap::RegError;
 use std::collections::{BTreeMap, VecDeque};
 
@@ -52,7 +58,7 @@ pub fn beat_type(b: &MgmtBeat) -> u8 {
     NMP_TYPE.get(b.words[W_INFO] as u128) as u8
 }
 
-/// Where the distributor sends a beat.
+/// Where the distributor sends a request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Destination {
     /// Register unit (register requests, and every type the agent does not know, which the
@@ -62,9 +68,9 @@ pub enum Destination {
     Eeprom = 1,
 }
 
-/// The distributor's output for `b` (the beat goes there unchanged).
-pub fn distribute(b: &MgmtBeat) -> Destination {
-    match NmpType::from_code(beat_type(b)) {
+/// The distributor's output for ticket `t` (the ticket goes there unchanged).
+pub fn distribute(t: &RequestTicket) -> Destination {
+    match NmpType::from_code(t.nmp_type) {
         Some(NmpType::EepReadRequest | NmpType::EepWriteRequest) => Destination::Eeprom,
         _ => Destination::Registers,
     }
@@ -75,8 +81,8 @@ pub fn distribute(b: &MgmtBeat) -> Destination {
 /// fall-through slot.
 #[derive(Default)]
 pub struct DistributorModel {
-    /// The beat held in the EEPROM output's slot.
-    pub eeprom_slot: Option<MgmtBeat>,
+    /// The ticket held in the EEPROM output's slot.
+    pub eeprom_slot: Option<RequestTicket>,
 }
 
 impl DistributorModel {
@@ -84,21 +90,21 @@ impl DistributorModel {
     /// offered request `input` and the outputs' `ready` (`taken[k]`).
     pub fn outputs(
         &self,
-        input: Option<&MgmtBeat>,
+        input: Option<&RequestTicket>,
         taken: [bool; 2],
-    ) -> (bool, [Option<MgmtBeat>; 2]) {
+    ) -> (bool, [Option<RequestTicket>; 2]) {
         let mut outs = [None, self.eeprom_slot];
         let mut ready = false;
-        if let Some(b) = input {
-            match distribute(b) {
+        if let Some(t) = input {
+            match distribute(t) {
                 Destination::Registers => {
                     ready = taken[0];
-                    outs[0] = Some(*b);
+                    outs[0] = Some(*t);
                 }
                 Destination::Eeprom => {
                     ready = self.eeprom_slot.is_none();
                     if ready {
-                        outs[1] = Some(*b);
+                        outs[1] = Some(*t);
                     }
                 }
             }
@@ -106,7 +112,7 @@ impl DistributorModel {
         (ready, outs)
     }
     /// The edge: `taken[k]` = output `k` is ready. Returns whether the input was taken.
-    pub fn edge(&mut self, reset: bool, input: Option<&MgmtBeat>, taken: [bool; 2]) -> bool {
+    pub fn edge(&mut self, reset: bool, input: Option<&RequestTicket>, taken: [bool; 2]) -> bool {
         if reset {
             self.eeprom_slot = None;
             return false;
@@ -175,28 +181,36 @@ pub struct RegAccessOutputs {
     /// The register access offered: (address, write, data).
     pub access: Option<(u16, bool, u64)>,
     /// The response offered.
-    pub response: Option<MgmtBeat>,
+    pub response: Option<ResponseTicket>,
     /// `requests.ready` (the request is consumed on this edge if `responses.ready`).
     pub consumed: bool,
+    /// The answer written into the store: (address, data).
+    pub answer: Option<(usize, u64)>,
 }
 
 /// The decoded register request of a beat: (write, count, addresses, data).
 pub fn register_request(b: &MgmtBeat) -> (bool, u8, [u16; 2], [u64; 2]) {
-    let access = b.words[W_ACCESS] as u128;
+    let t = RequestTicket::of(b, 0);
+    let (write, count, address) = ticket_register_request(&t);
+    (write, count, address, [b.words[W_DATA0], b.words[W_DATA1]])
+}
+
+/// The decoded register request of a ticket: (write, count, addresses).
+pub fn ticket_register_request(t: &RequestTicket) -> (bool, u8, [u16; 2]) {
+    let access = t.access as u128;
     (
-        beat_type(b) == NmpType::RegWriteRequest.code(),
+        t.nmp_type == NmpType::RegWriteRequest.code(),
         COUNT.get(access) as u8,
         [
             (ADDRESS0.get(access) & 0x7fff) as u16,
             (ADDRESS1.get(access) & 0x7fff) as u16,
         ],
-        [b.words[W_DATA0], b.words[W_DATA1]],
     )
 }
 
 /// The register unit's response to request `b` that needed `needed` accesses (0: refused
 /// with `refusal`), whose answers were `values` and error codes `errors` (see
-/// `hdl::mgmt::reg_access`).
+/// `hdl::mgmt::reg_access`): the packet, by the codec's rule.
 pub fn register_response_beat(
     b: &MgmtBeat,
     chip: u16,
@@ -228,10 +242,48 @@ pub fn register_response_beat(
         (
             NmpType::RegReadResponse,
             MgmtError::None,
-            [echo, values[0], values[1]],
+            [echo, values[0], if count == 2 { values[1] } else { 0 }],
         )
     };
     response_beat(b, chip, t, error, payload)
+}
+
+/// The register unit's response ticket to request `t` that needed `needed` accesses (0:
+/// refused with `refusal`) whose answers had error codes `errors`; a read's data is in the
+/// store (written as the answers came).
+pub fn register_response_ticket(
+    t: &RequestTicket,
+    needed: u8,
+    refusal: MgmtError,
+    errors: [u8; 2],
+) -> ResponseTicket {
+    let (write, count, _) = ticket_register_request(t);
+    let first_error = errors.iter().find(|&&e| e != 0).copied();
+    let mut r = ResponseTicket {
+        slot: t.slot,
+        echo: Echo::Registers,
+        ..Default::default()
+    };
+    let error = |r: &mut ResponseTicket, e: MgmtError| {
+        r.nmp_type = NmpType::RegErrorResponse.code();
+        r.error = e.code();
+    };
+    if needed == 0 {
+        error(&mut r, refusal);
+        if refusal == MgmtError::UnknownType {
+            r.echo = Echo::Nothing;
+        }
+    } else if let Some(e) = first_error {
+        error(&mut r, MgmtError::from_code(e).unwrap());
+        r.data = errors[0] as u64 | (errors[1] as u64) << 8;
+    } else if write {
+        r.nmp_type = NmpType::RegWriteResponse.code();
+    } else {
+        r.nmp_type = NmpType::RegReadResponse.code();
+        r.w6_stored = true;
+        r.w7_stored = count == 2;
+    }
+    r
 }
 
 /// The register unit, cycle by cycle (see `hdl::mgmt::reg_access`).
@@ -240,8 +292,9 @@ pub struct RegAccessModel {
     pub address_bits: usize,
     issued: u8,
     answered: u8,
-    values: [u64; 2],
     errors: [u8; 2],
+    /// The request was offered and not consumed in the previous cycle (a write's data is read).
+    settled: bool,
 }
 
 impl RegAccessModel {
@@ -251,19 +304,19 @@ impl RegAccessModel {
             address_bits,
             issued: 0,
             answered: 0,
-            values: [0; 2],
             errors: [0; 2],
+            settled: false,
         }
     }
     /// Accesses a request needs (0 if refused) and the refusal's error.
-    pub fn needed(&self, b: &MgmtBeat) -> (u8, MgmtError) {
+    pub fn needed(&self, t: &RequestTicket) -> (u8, MgmtError) {
         if !matches!(
-            NmpType::from_code(beat_type(b)),
+            NmpType::from_code(t.nmp_type),
             Some(NmpType::RegReadRequest | NmpType::RegWriteRequest)
         ) {
             return (0, MgmtError::UnknownType);
         }
-        let (_, count, address, _) = register_request(b);
+        let (_, count, address) = ticket_register_request(t);
         if count == 0 || count > 2 {
             return (0, MgmtError::BadCount);
         }
@@ -275,61 +328,65 @@ impl RegAccessModel {
         }
         (count, MgmtError::None)
     }
-    /// The outputs this cycle for the offered request and register answer.
+    /// The outputs this cycle for the offered request, its slot's entries in the store (the
+    /// request's words) and the register answer.
     pub fn outputs(
         &self,
-        input: Option<&MgmtBeat>,
-        chip: u16,
+        input: Option<&RequestTicket>,
+        entries: &[u64; SLOT_ENTRIES],
         answer: Option<(u64, u8)>,
         responses_ready: bool,
     ) -> RegAccessOutputs {
-        let Some(b) = input else {
+        let Some(t) = input else {
             return RegAccessOutputs {
                 access: None,
                 response: None,
                 consumed: false,
+                answer: None,
             };
         };
-        let (write, _, address, data) = register_request(b);
-        let (needed, refusal) = self.needed(b);
-        let access = (self.issued < needed).then(|| {
+        let (write, _, address) = ticket_register_request(t);
+        let (needed, refusal) = self.needed(t);
+        let access = (self.issued < needed && (!write || self.settled)).then(|| {
             let i = self.issued as usize;
-            (address[i], write, data[i])
+            (address[i], write, entries[W_DATA0 + i])
         });
-        let (mut values, mut errors, mut answered) = (self.values, self.errors, self.answered);
-        if let Some((d, e)) = answer {
-            values[answered as usize] = d;
+        let (mut errors, mut answered) = (self.errors, self.answered);
+        let answer_write = answer.map(|(d, e)| {
             errors[answered as usize] = e;
+            let a = store_address(t.slot as usize, W_DATA0 + answered as usize);
             answered += 1;
-        }
-        let response = (answered == needed)
-            .then(|| register_response_beat(b, chip, needed, refusal, values, errors));
+            (a, d)
+        });
+        let response =
+            (answered == needed).then(|| register_response_ticket(t, needed, refusal, errors));
         RegAccessOutputs {
             access,
             consumed: response.is_some() && responses_ready,
             response,
+            answer: answer_write,
         }
     }
     /// The edge. Returns whether the request was consumed.
     pub fn edge(
         &mut self,
         reset: bool,
-        input: Option<&MgmtBeat>,
-        chip: u16,
+        input: Option<&RequestTicket>,
+        entries: &[u64; SLOT_ENTRIES],
         answer: Option<(u64, u8)>,
         access_ready: bool,
         responses_ready: bool,
     ) -> bool {
-        let o = self.outputs(input, chip, answer, responses_ready);
+        let o = self.outputs(input, entries, answer, responses_ready);
         if reset || o.consumed {
             *self = Self::new(self.address_bits);
             return o.consumed && !reset;
         }
+        self.settled = input.is_some();
         if o.access.is_some() && access_ready {
             self.issued += 1;
         }
-        if let Some((d, e)) = answer {
-            self.values[self.answered as usize] = d;
+        if let Some((_, e)) = answer {
             self.errors[self.answered as usize] = e;
             self.answered += 1;
         }
@@ -355,28 +412,40 @@ pub struct ReportConfig {
     pub enable: bool,
     /// Masked faults.
     pub mask: u64,
-    /// Forward route words `w1`, `w2`.
-    pub route: [u64; 2],
-    /// The server's DestID.
-    pub dest: u16,
-    /// This chip.
-    pub chip: u16,
+}
+
+/// The ticket of a fault report carrying `bits` with transaction ID `id`.
+pub fn report_ticket(bits: u64, id: u16) -> ResponseTicket {
+    ResponseTicket {
+        report: true,
+        nmp_type: NmpType::FaultReport.code(),
+        id,
+        data: bits,
+        ..Default::default()
+    }
+}
+
+/// The packet of a fault report (what the packer makes of [`report_ticket`]): `dst` the
+/// server, `src` the chip, `w0` with the transaction ID, the route, the bits in `w6`.
+pub fn report_beat(bits: u64, id: u16, route: [u64; 2], dest: u16, chip: u16) -> MgmtBeat {
+    let info = mgmt::DEST_TYPE.set(0, DestType::Nic.code() as u128);
+    let info = NMP_TYPE.set(info, NmpType::FaultReport.code() as u128);
+    let info = mgmt::TRANSACTION_ID.set(info, id as u128) as u64;
+    MgmtBeat {
+        src: chip,
+        dst: dest,
+        words: [info, route[0], route[1], 0, 0, 0, bits, 0],
+    }
 }
 
 impl ActiveReportModel {
-    /// The report beat offered, and `reports_sent`.
-    pub fn outputs(&self, c: &ReportConfig) -> (Option<MgmtBeat>, bool) {
-        let beat = self.offered.map(|bits| {
-            let info = mgmt::DEST_TYPE.set(0, DestType::Nic.code() as u128);
-            let info = NMP_TYPE.set(info, NmpType::FaultReport.code() as u128);
-            let info = mgmt::TRANSACTION_ID.set(info, self.transaction_id as u128) as u64;
-            MgmtBeat {
-                src: c.chip,
-                dst: c.dest,
-                words: [info, c.route[0], c.route[1], 0, 0, 0, bits, 0],
-            }
-        });
-        (beat, self.sent)
+    /// The report ticket offered, and `reports_sent`.
+    pub fn outputs(&self) -> (Option<ResponseTicket>, bool) {
+        (
+            self.offered
+                .map(|bits| report_ticket(bits, self.transaction_id)),
+            self.sent,
+        )
     }
     /// The edge with fault levels `faults` and `ready`; returns the events of this cycle and
     /// the bits of the report taken, if one was.
@@ -427,17 +496,12 @@ pub struct CollectorModel {
 }
 
 impl CollectorModel {
-    /// The input whose beat is offered this cycle, if it offers one.
-    pub fn choice(&self, offered: &[Option<MgmtBeat>; 3]) -> Option<usize> {
+    /// The input whose item is offered this cycle, if it offers one.
+    pub fn choice<T>(&self, offered: &[Option<T>; 3]) -> Option<usize> {
         offered[self.held].is_some().then_some(self.held)
     }
     /// The edge; returns the input taken.
-    pub fn edge(
-        &mut self,
-        reset: bool,
-        offered: &[Option<MgmtBeat>; 3],
-        ready: bool,
-    ) -> Option<usize> {
+    pub fn edge<T>(&mut self, reset: bool, offered: &[Option<T>; 3], ready: bool) -> Option<usize> {
         let c = self.choice(offered);
         if reset {
             self.held = 0;
@@ -453,12 +517,17 @@ impl CollectorModel {
 /// The EEPROM command of an EEPROM request beat, as `hdl::mgmt::EepBridge` decodes it: write
 /// for type 0x13, `count` and `address0` of `w5`, the bytes of `w6`.
 pub fn eeprom_command(b: &MgmtBeat) -> EepCommand {
-    let access = b.words[W_ACCESS] as u128;
+    eeprom_ticket_command(&RequestTicket::of(b, 0), b.words[W_DATA0])
+}
+
+/// The EEPROM command of request ticket `t` whose `w6` (in the store) is `w6`.
+pub fn eeprom_ticket_command(t: &RequestTicket, w6: u64) -> EepCommand {
+    let access = t.access as u128;
     EepCommand {
-        write: beat_type(b) == NmpType::EepWriteRequest.code(),
+        write: t.nmp_type == NmpType::EepWriteRequest.code(),
         address: ADDRESS0.get(access) as u32,
         count: COUNT.get(access) as u32,
-        data: std::array::from_fn(|i| (b.words[W_DATA0] >> (8 * i)) as u8),
+        data: std::array::from_fn(|i| (w6 >> (8 * i)) as u8),
     }
 }
 
@@ -468,20 +537,40 @@ pub fn eeprom_command(b: &MgmtBeat) -> EepCommand {
 pub fn eeprom_response(b: &MgmtBeat, chip: u16, r: &EepResult) -> MgmtBeat {
     let c = eeprom_command(b);
     let echo = ADDRESS0.set(COUNT.set(0, c.count as u128), c.address as u128) as u64;
+    let t = eeprom_response_ticket(&RequestTicket::of(b, 0), r);
+    response_beat(
+        b,
+        chip,
+        NmpType::from_code(t.nmp_type).expect("a response type"),
+        MgmtError::from_code(t.error).expect("an error code"),
+        [echo, t.data, 0],
+    )
+}
+
+/// The response ticket of EEPROM request `t` whose command had result `r`.
+pub fn eeprom_response_ticket(t: &RequestTicket, r: &EepResult) -> ResponseTicket {
     let error = response_error(r.error);
     let bytes = r
         .data
         .iter()
         .enumerate()
         .fold(0u64, |d, (i, &x)| d | (x as u64) << (8 * i));
-    let (t, data) = if error != MgmtError::None {
+    let write = t.nmp_type == NmpType::EepWriteRequest.code();
+    let (nmp_type, data) = if error != MgmtError::None {
         (NmpType::EepErrorResponse, 0)
-    } else if c.write {
+    } else if write {
         (NmpType::EepWriteResponse, 0)
     } else {
         (NmpType::EepReadResponse, bytes)
     };
-    response_beat(b, chip, t, error, [echo, data, 0])
+    ResponseTicket {
+        slot: t.slot,
+        nmp_type: nmp_type.code(),
+        error: error.code(),
+        echo: Echo::Eeprom,
+        data,
+        ..Default::default()
+    }
 }
 
 /// What the EEPROM bridge offers in a cycle.
@@ -490,7 +579,7 @@ pub struct EepBridgeOutputs {
     /// The command offered.
     pub command: Option<EepCommand>,
     /// The response offered.
-    pub response: Option<MgmtBeat>,
+    pub response: Option<ResponseTicket>,
     /// `result.ready`.
     pub result_ready: bool,
     /// The request is consumed on this edge (with its response).
@@ -498,25 +587,31 @@ pub struct EepBridgeOutputs {
 }
 
 /// The EEPROM bridge, cycle by cycle (see `hdl::mgmt::eep_bridge`): the request's command
-/// offered until taken, then the response offered with the result and taken with it.
+/// offered (from the cycle after the request, its bytes read from the store) until taken, then
+/// the response offered with the result and taken with it.
 #[derive(Clone, Debug, Default)]
 pub struct EepBridgeModel {
     /// The command of the request on offer was taken.
     pub issued: bool,
+    /// The request was offered and not consumed in the previous cycle.
+    settled: bool,
 }
 
 impl EepBridgeModel {
-    /// The outputs for the offered request `input`, the offered result and `responses.ready`.
+    /// The outputs for the offered request `input` (its `w6` in the store), the offered result
+    /// and `responses.ready`.
     pub fn outputs(
         &self,
-        input: Option<&MgmtBeat>,
-        chip: u16,
+        input: Option<&RequestTicket>,
+        w6: u64,
         result: Option<&EepResult>,
         responses_ready: bool,
     ) -> EepBridgeOutputs {
-        let command = input.filter(|_| !self.issued).map(eeprom_command);
+        let command = input
+            .filter(|_| !self.issued && self.settled)
+            .map(|t| eeprom_ticket_command(t, w6));
         let response = match (input, result) {
-            (Some(b), Some(r)) if self.issued => Some(eeprom_response(b, chip, r)),
+            (Some(t), Some(r)) if self.issued => Some(eeprom_response_ticket(t, r)),
             _ => None,
         };
         EepBridgeOutputs {
@@ -530,20 +625,21 @@ impl EepBridgeModel {
     pub fn edge(
         &mut self,
         reset: bool,
-        input: Option<&MgmtBeat>,
-        chip: u16,
+        input: Option<&RequestTicket>,
+        w6: u64,
         result: Option<&EepResult>,
         command_ready: bool,
         responses_ready: bool,
     ) -> bool {
-        let o = self.outputs(input, chip, result, responses_ready);
+        let o = self.outputs(input, w6, result, responses_ready);
         if reset {
-            self.issued = false;
+            *self = Self::default();
             return false;
         }
         if o.command.is_some() && command_ready {
             self.issued = true;
         }
+        self.settled = input.is_some() && !o.consumed;
         if o.consumed {
             self.issued = false;
         }

@@ -1,15 +1,18 @@
 //! ActiveReport against its model (`testbench::models::nma::ActiveReportModel`), every cycle,
 //! on both backends, with random fault waveforms (faults that stay high, toggle, glitch for one
 //! cycle), random mask and enable changes, random `reports.ready` and reset pulses. Every cycle
-//! outside reset the offered report (valid and beat) and `reports_sent` are compared with the
+//! outside reset the offered report (valid and ticket) and `reports_sent` are compared with the
 //! model. Independently of the model, event accounting: every event (rising edge of an
 //! unmasked fault while enabled) must be carried by a report taken at or after it (never lost),
 //! and every bit of a report taken must stand for at least one event not carried before (never
-//! reported twice); a fault that stays high is reported once. Reports decode with the codec as
-//! fault reports.
-use hdl::formats::mgmt::{MgmtBeat, MgmtPacket, MgmtPayload, NmpType, Route};
+//! reported twice); a fault that stays high is reported once. Reports, built as the packer
+//! builds them from the ticket and the settings (`models::packet_store::response_packet`),
+//! decode with the codec as fault reports on their route.
+use hdl::formats::mgmt::{MgmtPacket, MgmtPayload, NmpType, Route};
+use hdl::mgmt::ticket::ResponseTicket;
 use hdl::mgmt::ActiveReport;
 use testbench::models::nma::{ActiveReportModel, ReportConfig};
+use testbench::models::packet_store::{response_packet, PackerSettings};
 use testbench::reset::ResetSchedule;
 use testbench::{port_table, run_both, Backend, BenchRng};
 
@@ -27,15 +30,8 @@ struct Report {
 fn bench(b: &mut dyn Backend, seed: u64, cycles: u64, ready: f64, gap: u64) -> Report {
     let mut rng = BenchRng::new(seed);
     let p = |n: &str| b.port(n);
-    let (reset, faults, enable, mask, route, dest, chip) = (
-        p("reset"),
-        p("faults"),
-        p("report_enable"),
-        p("fault_mask"),
-        p("report_route"),
-        p("report_dest"),
-        p("chip_id"),
-    );
+    let (reset, faults, enable, mask) =
+        (p("reset"), p("faults"), p("report_enable"), p("fault_mask"));
     let (v, d, r, sent) = (
         p("reports$valid"),
         p("reports$data"),
@@ -52,13 +48,12 @@ fn bench(b: &mut dyn Backend, seed: u64, cycles: u64, ready: f64, gap: u64) -> R
     let mut cfg = ReportConfig {
         enable: true,
         mask: 0,
-        route: words,
-        dest: 0x5e5e,
-        chip: 0x0ace,
     };
-    b.poke(route, words[0] as u128 | (words[1] as u128) << 64);
-    b.poke(dest, cfg.dest as u128);
-    b.poke(chip, cfg.chip as u128);
+    let settings = PackerSettings {
+        chip: 0x0ace,
+        report_route: words,
+        report_dest: 0x5e5e,
+    };
     let mut model = ActiveReportModel::default();
     let mut report = Report::default();
     let mut level = 0u64;
@@ -95,11 +90,9 @@ fn bench(b: &mut dyn Backend, seed: u64, cycles: u64, ready: f64, gap: u64) -> R
         let ready = rng.chance(ready) || draining;
         b.poke_bool(r, ready);
         let tag = format!("seed {seed} cycle {c}");
-        let (want, want_sent) = model.outputs(&cfg);
+        let (want, want_sent) = model.outputs();
         if !rst {
-            let got = b
-                .peek_bool(v)
-                .then(|| MgmtBeat::from_words(&b.peek_wide(d)));
+            let got = b.peek_bool(v).then(|| ResponseTicket::unpack(b.peek(d)));
             assert_eq!(got, want, "{tag}: report");
             assert_eq!(b.peek_bool(sent), want_sent, "{tag}: reports_sent");
         }
@@ -109,7 +102,9 @@ fn bench(b: &mut dyn Backend, seed: u64, cycles: u64, ready: f64, gap: u64) -> R
             transaction = None;
         }
         if let Some(bits) = taken {
-            let beat = want.unwrap();
+            let (_, beat) =
+                response_packet(&want.unwrap(), &[0; 16], &settings).expect("a route with hops");
+            assert_eq!((beat.dst, beat.src), (0x5e5e, 0x0ace), "{tag}");
             let head = hdl::formats::header::FabricHeader {
                 dst: beat.dst,
                 src: beat.src,
@@ -153,8 +148,8 @@ fn bench(b: &mut dyn Backend, seed: u64, cycles: u64, ready: f64, gap: u64) -> R
 }
 
 fn table() -> testbench::PortTable<ActiveReport<F>> {
-    port_table!(ActiveReport<F>; reset, faults, report_enable, fault_mask, report_route,
-        report_dest, chip_id, reports.valid, reports.data, reports.ready, reports_sent)
+    port_table!(ActiveReport<F>; reset, faults, report_enable, fault_mask, reports.valid,
+        reports.data, reports.ready, reports_sent)
 }
 
 #[test]

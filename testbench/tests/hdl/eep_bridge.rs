@@ -14,22 +14,23 @@
 //! outstanding).
 use hdl::formats::mgmt::{MgmtBeat, MgmtError, MgmtPacket, MgmtPayload, NmpType};
 use hdl::mgmt::eep_access::EepError;
+use hdl::mgmt::ticket::{RequestTicket, ResponseTicket, REQUEST_TICKET_BITS};
 use hdl::mgmt::EepBridge;
 use std::collections::BTreeMap;
-use testbench::backend::fit_words;
 use testbench::models::i2c_eeprom::{EepCommand, EepResult};
 use testbench::models::mgmt::random_packet;
 use testbench::models::nma::{eeprom_command, EepBridgeModel};
+use testbench::models::packet_store::{response_packet, PackerSettings, ReadPortModel, StoreModel};
 use testbench::reset::ResetSchedule;
 use testbench::{port_table, run_both, Backend, BenchRng};
 
 const CHIP: u16 = 0x0a0e;
 
 fn table() -> testbench::PortTable<EepBridge> {
-    port_table!(EepBridge; reset, chip_id, requests.valid, requests.data, requests.ready,
-        responses.valid, responses.data, responses.ready, command.valid, command.write,
-        command.address, command.count, command.data, command.ready, result.valid, result.data,
-        result.error, result.ready)
+    port_table!(EepBridge; reset, requests.valid, requests.data, requests.ready,
+        responses.valid, responses.data, responses.ready, data.address, data.data,
+        command.valid, command.write, command.address, command.count, command.data,
+        command.ready, result.valid, result.data, result.error, result.ready)
 }
 
 /// A random EEPROM request: reads and writes, counts 0..=7 (mostly 1..=6), any address.
@@ -79,13 +80,13 @@ struct Report {
 fn bench(b: &mut dyn Backend, seed: u64, requests: usize) -> Report {
     let mut rng = BenchRng::new(seed);
     let p = |n: &str| b.port(n);
-    let (reset, chip, rv, rd, rr) = (
+    let (reset, rv, rd, rr) = (
         p("reset"),
-        p("chip_id"),
         p("requests$valid"),
         p("requests$data"),
         p("requests$ready"),
     );
+    let (sa, sd) = (p("data$address"), p("data$data"));
     let (ov, od, or) = (
         p("responses$valid"),
         p("responses$data"),
@@ -105,29 +106,32 @@ fn bench(b: &mut dyn Backend, seed: u64, requests: usize) -> Report {
         p("result$error"),
         p("result$ready"),
     );
-    let width = b.width(rd);
     let mut sched = ResetSchedule::new(&mut rng, 150);
     let mut model = EepBridgeModel::default();
     let mut report = Report::default();
     // The request on offer; the fake unit's command (due cycle) and its result.
-    let mut offer: Option<(MgmtPacket, MgmtBeat)> = None;
+    let mut offer: Option<(MgmtPacket, MgmtBeat, RequestTicket)> = None;
     let mut unit: Option<(EepCommand, u64)> = None;
     let mut result: Option<EepResult> = None;
+    let mut store = StoreModel::default();
+    let mut read_port = ReadPortModel::default();
     let mut made = 0;
-    b.poke(chip, CHIP as u128);
     let mut c = 0u64;
     while made < requests || offer.is_some() {
         if offer.is_none() && made < requests && rng.chance(0.5) {
             let p = random_request(&mut rng);
-            offer = Some((p, MgmtBeat::of(&p)));
+            let beat = MgmtBeat::of(&p);
+            let slot = rng.bits(1) as u8;
+            store.put_request(slot, &beat, rng.bits(5) as u8);
+            offer = Some((p, beat, RequestTicket::of(&beat, slot)));
             made += 1;
         }
         let rst = sched.drive(b, reset, &mut rng);
         report.resets += sched.released() as u64;
         b.poke_bool(rv, offer.is_some());
-        let idle: Vec<u64> = (0..9).map(|_| rng.bits(64) as u64).collect();
-        let words = offer.as_ref().map_or(idle, |o| o.1.to_words());
-        b.poke_wide(rd, &fit_words(&words, width));
+        let idle = rng.bits(REQUEST_TICKET_BITS);
+        b.poke(rd, offer.as_ref().map_or(idle, |o| o.2.pack()));
+        b.poke(sd, read_port.data as u128 & ((1 << 48) - 1));
         // The fake unit offers its result once due.
         if result.is_none() {
             if let Some((cmd, _)) = unit.as_ref().filter(|u| u.1 <= c) {
@@ -171,8 +175,9 @@ fn bench(b: &mut dyn Backend, seed: u64, requests: usize) -> Report {
         let responses_ready = rng.chance(0.6);
         b.poke_bool(cr, command_ready);
         b.poke_bool(or, responses_ready);
-        let input = offer.as_ref().map(|o| o.1);
-        let want = model.outputs(input.as_ref(), CHIP, result.as_ref(), responses_ready);
+        let input = offer.as_ref().map(|o| o.2);
+        let w6 = store.slot(input.map_or(0, |t| t.slot))[hdl::formats::mgmt::W_DATA0];
+        let want = model.outputs(input.as_ref(), w6, result.as_ref(), responses_ready);
         let tag = format!("seed {seed} cycle {c}");
         if !rst {
             let got_command = b.peek_bool(cv).then(|| {
@@ -190,9 +195,7 @@ fn bench(b: &mut dyn Backend, seed: u64, requests: usize) -> Report {
             });
             assert_eq!(got_command, want.command, "{tag}: command");
             assert_eq!(b.peek_bool(xr), want.result_ready, "{tag}: result.ready");
-            let got = b
-                .peek_bool(ov)
-                .then(|| MgmtBeat::from_words(&b.peek_wide(od)));
+            let got = b.peek_bool(ov).then(|| ResponseTicket::unpack(b.peek(od)));
             assert_eq!(got, want.response, "{tag}: response");
             if input.is_some() {
                 assert_eq!(b.peek_bool(rr), want.consumed, "{tag}: requests.ready");
@@ -207,18 +210,20 @@ fn bench(b: &mut dyn Backend, seed: u64, requests: usize) -> Report {
         let consumed = model.edge(
             rst,
             input.as_ref(),
-            CHIP,
+            w6,
             result.as_ref(),
             command_ready,
             responses_ready,
         );
+        read_port.edge(&store, b.peek(sa) as usize);
         if rst {
             report.cut += unit.is_some() as u64;
             unit = None;
             result = None;
         } else {
             if let Some(cmd) = want.command.filter(|_| command_ready) {
-                assert_eq!(Some(&cmd), input.as_ref().map(eeprom_command).as_ref());
+                let request = offer.as_ref().map(|o| eeprom_command(&o.1));
+                assert_eq!(Some(&cmd), request.as_ref());
                 unit = Some((cmd, c + rng.range(1, 12)));
             }
             if result_taken {
@@ -227,8 +232,15 @@ fn bench(b: &mut dyn Backend, seed: u64, requests: usize) -> Report {
             }
         }
         if consumed {
-            let (req, _) = offer.take().unwrap();
-            let got = decode(&want.response.unwrap());
+            let (req, _, ticket) = offer.take().unwrap();
+            let settings = PackerSettings {
+                chip: CHIP,
+                ..Default::default()
+            };
+            let (_, beat) =
+                response_packet(&want.response.unwrap(), &store.slot(ticket.slot), &settings)
+                    .unwrap();
+            let got = decode(&beat);
             let mut expected = req;
             expected.vc = 0;
             assert_eq!(

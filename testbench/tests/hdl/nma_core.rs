@@ -816,7 +816,8 @@ impl<'a> Bench<'a> {
                 [0; 3],
             ),
             Family::Registers => {
-                let (needed, refusal) = RegAccessModel::new(A).needed(beat);
+                let (needed, refusal) =
+                    RegAccessModel::new(A).needed(&hdl::mgmt::ticket::RequestTicket::of(beat, 0));
                 let (write, count, address, data) = register_request(beat);
                 if count == 2 {
                     self.report.two_registers += 1;

@@ -1,21 +1,21 @@
 //! NmpCollector and NmpOutputFifo on both backends. The collector against its model
-//! (`testbench::models::nma::CollectorModel`): three producers offer random beats (held until
+//! (`testbench::models::nma::CollectorModel`): three producers offer random tickets (held until
 //! taken, as the stream rules require), random idle data, random `beats.ready`, reset pulses;
 //! every cycle outside reset `beats` (valid, data) and each sink's `ready` are compared with the
 //! model, and whenever responses are offered when a choice is made no report is chosen.
 //! The output FIFO (packed flits with `last` and `port`, in block RAM) against the block-RAM
 //! FIFO model, every cycle.
-use hdl::formats::mgmt::MgmtBeat;
 use hdl::formats::FLIT_BITS;
+use hdl::mgmt::ticket::RESPONSE_TICKET_BITS;
 use hdl::mgmt::NmpCollector;
-use testbench::backend::fit_words;
 use testbench::models::fifo::{FifoFlavor, FifoModel};
 use testbench::models::nma::CollectorModel;
 use testbench::reset::ResetSchedule;
 use testbench::{port_table, run_both, Backend, BenchRng};
 
-fn random_beat(rng: &mut BenchRng) -> MgmtBeat {
-    MgmtBeat::from_words(&(0..9).map(|_| rng.bits(64) as u64).collect::<Vec<_>>())
+/// A random response ticket's bits (the collector passes them on unread).
+fn random_ticket(rng: &mut BenchRng) -> u128 {
+    rng.bits(RESPONSE_TICKET_BITS)
 }
 
 #[derive(Debug, Default, PartialEq)]
@@ -44,27 +44,24 @@ fn collector_bench(b: &mut dyn Backend, seed: u64) -> Report {
         b.port("beats$data"),
         b.port("beats$ready"),
     );
-    let width = b.width(od);
     let rates = [0.15, 0.1, 0.3];
     let mut sched = ResetSchedule::new(&mut rng, 300);
     let mut model = CollectorModel::default();
-    let mut offered: [Option<MgmtBeat>; 3] = [None; 3];
+    let mut offered: [Option<u128>; 3] = [None; 3];
     let mut report = Report::default();
     let mut responses_at_choice = false;
     for c in 0..3000u64 {
         for k in 0..3 {
             if offered[k].is_none() && rng.chance(rates[k]) {
-                offered[k] = Some(random_beat(&mut rng));
+                offered[k] = Some(random_ticket(&mut rng));
             }
         }
         let rst = sched.drive(b, reset, &mut rng);
         report.resets += sched.released() as u64;
         for k in 0..3 {
             b.poke_bool(ins[k].0, offered[k].is_some());
-            let w = offered[k]
-                .unwrap_or_else(|| random_beat(&mut rng))
-                .to_words();
-            b.poke_wide(ins[k].1, &fit_words(&w, width));
+            let w = offered[k].unwrap_or_else(|| random_ticket(&mut rng));
+            b.poke(ins[k].1, w);
         }
         let ready = rng.chance(0.6);
         b.poke_bool(or, ready);
@@ -72,9 +69,7 @@ fn collector_bench(b: &mut dyn Backend, seed: u64) -> Report {
         let choice = model.choice(&offered);
         if !rst {
             let want = choice.and_then(|k| offered[k]);
-            let got = b
-                .peek_bool(ov)
-                .then(|| MgmtBeat::from_words(&b.peek_wide(od)));
+            let got = b.peek_bool(ov).then(|| b.peek(od));
             assert_eq!(got, want, "{tag}: beats");
             // `ready` matters only where a beat is offered (no beat moves without `valid`).
             for k in (0..3).filter(|&k| offered[k].is_some()) {

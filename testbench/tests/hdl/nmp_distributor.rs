@@ -1,21 +1,27 @@
 //! NmpDistributor against its model (`testbench::models::nma`), every cycle, on both backends:
-//! random requests of every type (register and EEPROM requests, response and report types sent
-//! as requests, undefined codes), random idle data while `requests.valid` is low, random
-//! backpressure on each output, reset pulses at random moments. Every cycle (outside reset)
-//! `requests.ready` (while a beat is offered), each output's `valid` and `data` and `held` are
-//! compared with the model. Independently of the model, every beat taken on an output is
-//! checked to be of that output's kind (EEPROM requests on `eeprom`, everything else on
-//! `registers`, where the register unit refuses unknown types; see its bench).
+//! request tickets of random requests of every type (register and EEPROM requests, response and
+//! report types sent as requests, undefined codes) in random store slots, random idle data while
+//! `requests.valid` is low, random backpressure on each output, reset pulses at random moments.
+//! Every cycle (outside reset) `requests.ready` (while a ticket is offered), each output's
+//! `valid` and `data` and `held` are compared with the model. Independently of the model, every
+//! ticket taken on an output is checked to be of that output's kind (EEPROM requests on
+//! `eeprom`, everything else on `registers`, where the register unit refuses unknown types; see
+//! its bench).
 use hdl::formats::mgmt::{MgmtBeat, MgmtPacket, NmpFamily, NmpType, NMP_TYPE, W_INFO};
+use hdl::mgmt::ticket::RequestTicket;
 use hdl::mgmt::NmpDistributor;
 use std::collections::BTreeMap;
-use testbench::backend::fit_words;
 use testbench::models::mgmt::random_packet;
-use testbench::models::nma::{beat_type, DistributorModel};
+use testbench::models::nma::DistributorModel;
 use testbench::reset::ResetSchedule;
 use testbench::{port_table, run_both, Backend, BenchRng};
 
 const CHIP: u16 = 0x1234;
+
+/// The ticket of a random request in a random slot.
+fn random_ticket(rng: &mut BenchRng) -> RequestTicket {
+    RequestTicket::of(&random_request(rng).0, rng.bits(1) as u8)
+}
 
 /// A random request beat and the codec packet it came from (`None` for an undefined code).
 fn random_request(rng: &mut BenchRng) -> (MgmtBeat, Option<MgmtPacket>) {
@@ -85,7 +91,6 @@ fn bench(
         })
         .collect();
     let held_port = b.port("held");
-    let width = b.width(rd);
     let mut sched = if gap == 0 {
         ResetSchedule::never()
     } else {
@@ -93,31 +98,30 @@ fn bench(
     };
     let mut model = DistributorModel::default();
     let mut report = Report::default();
-    let mut offer: Option<(MgmtBeat, Option<MgmtPacket>)> = None;
+    let mut offer: Option<RequestTicket> = None;
     let mut made = 0;
     let mut c = 0u64;
     while made < requests || offer.is_some() || model.eeprom_slot.is_some() {
         if offer.is_none() && made < requests && rng.chance(rate) {
-            offer = Some(random_request(&mut rng));
+            offer = Some(random_ticket(&mut rng));
             made += 1;
         }
         let rst = sched.drive(b, reset, &mut rng);
         report.resets += sched.released() as u64;
         b.poke_bool(rv, offer.is_some());
-        let idle: Vec<u64> = (0..9).map(|_| rng.bits(64) as u64).collect();
-        let words = offer.as_ref().map_or(idle, |o| o.0.to_words());
-        b.poke_wide(rd, &fit_words(&words, width));
+        let idle = rng.bits(hdl::mgmt::ticket::REQUEST_TICKET_BITS);
+        b.poke(rd, offer.map_or(idle, |o| o.pack()));
         let readies: [bool; 2] = std::array::from_fn(|_| rng.chance(ready));
         for (k, o) in outs.iter().enumerate() {
             b.poke_bool(o.2, readies[k]);
         }
-        let input = offer.as_ref().map(|o| o.0);
+        let input = offer;
         let tag = format!("seed {seed} cycle {c}");
         let (want_ready, want_outs) = model.outputs(input.as_ref(), readies);
         let mut got_outs = [None; 2];
         for (k, o) in outs.iter().enumerate() {
             if b.peek_bool(o.0) {
-                got_outs[k] = Some(MgmtBeat::from_words(&b.peek_wide(o.1)));
+                got_outs[k] = Some(RequestTicket::unpack(b.peek(o.1)));
             }
         }
         if !rst {
@@ -130,18 +134,18 @@ fn bench(
             let held = want_outs[0].is_some() as u128 | (model.eeprom_slot.is_some() as u128) << 1;
             assert_eq!(b.peek(held_port), held, "{tag}: held");
             for k in 0..2 {
-                let Some(beat) = got_outs[k].filter(|_| readies[k]) else {
+                let Some(ticket) = got_outs[k].filter(|_| readies[k]) else {
                     continue;
                 };
                 *report.taken.entry(k).or_default() += 1;
                 // The kind check, independent of the model.
                 let eeprom_request = matches!(
-                    NmpType::from_code(beat_type(&beat)),
+                    NmpType::from_code(ticket.nmp_type),
                     Some(NmpType::EepReadRequest | NmpType::EepWriteRequest)
                 );
-                assert_eq!(eeprom_request, k == 1, "{tag}: beat on output {k}");
+                assert_eq!(eeprom_request, k == 1, "{tag}: ticket on output {k}");
                 let known_request =
-                    NmpType::from_code(beat_type(&beat)).is_some_and(|t| t.is_request());
+                    NmpType::from_code(ticket.nmp_type).is_some_and(|t| t.is_request());
                 report.unknown_types_passed += (k == 0 && !known_request) as u64;
             }
         }

@@ -9,17 +9,23 @@
 //! changed now and then between packets, and reset pulses at random moments (the rest of a
 //! packet cut by reset arrives without its head and must be dropped as malformed).
 //!
-//! Every cycle `flits.ready`, `requests.valid`, `requests.data` (while valid) and both drop
-//! pulses are compared with the model. Independently of the model, every packet not touched by
-//! a reset must get the outcome its construction intends, and every beat of an intact valid
-//! packet must be what the codec makes of it: [`hdl::formats::mgmt::MgmtPacket::take_hop`] on the arrival port,
-//! then [`MgmtBeat::of`]. The full-rate run checks the timing: one flit per cycle with
-//! back-to-back packets, the beat offered in the cycle after the tail was taken.
+//! The store slot offered on `free_slot` is random every cycle (the unpacker samples it with a
+//! head). Every cycle `flits.ready`, `requests.valid`, `requests.data` (the ticket, while valid),
+//! the store write port (enable, and address and word when enabled) and both drop pulses are
+//! compared with the model. Independently of the model, every packet not touched by a reset
+//! must get the outcome its construction intends, every request of an intact valid packet must
+//! be what the codec makes of it ([`hdl::formats::mgmt::MgmtPacket::take_hop`] on the arrival
+//! port, then [`MgmtBeat::of`]), and when its ticket is offered the store's slot (as the
+//! unpacker wrote it) must hold exactly that request's words and head entry, and the ticket
+//! its slot, type and `w5` fields. The full-rate run checks the timing: one flit per cycle with
+//! back-to-back packets, the ticket offered in the cycle after the tail was taken.
 use hdl::formats::mgmt::{Hop, MgmtBeat, MGMT_FLITS, UNSET_ID};
+use hdl::mgmt::ticket::RequestTicket;
 use hdl::mgmt::NmpUnpacker;
 use std::collections::BTreeMap;
 use testbench::backend::u128_to_words;
 use testbench::models::mgmt::{corrupt, random_packet, Corruption, Unpacked, UnpackerModel};
+use testbench::models::packet_store::{request_entries, StoreModel};
 use testbench::reset::ResetSchedule;
 use testbench::{port_table, run_both, Backend, BenchRng};
 
@@ -151,7 +157,8 @@ fn bench(b: &mut dyn Backend, seed: u64, t: Traffic) -> Report {
         p("flits$data"),
         p("flits$ready"),
     );
-    let (in_port, chip) = (p("in_port"), p("chip_id"));
+    let (in_port, chip, free) = (p("in_port"), p("chip_id"), p("free_slot"));
+    let (we, wa, wd) = (p("store$enable"), p("store$address"), p("store$data"));
     let (rv, rd, rr) = (p("requests$valid"), p("requests$data"), p("requests$ready"));
     let (wrong, bad) = (p("dropped_wrong_id"), p("dropped_malformed"));
     let mut sched = match t.reset_gap {
@@ -159,6 +166,7 @@ fn bench(b: &mut dyn Backend, seed: u64, t: Traffic) -> Report {
         gap => ResetSchedule::new(&mut rng, gap),
     };
     let mut model = UnpackerModel::default();
+    let mut store = StoreModel::default();
     let mut report = Report::default();
     let mut chip_id = rng.bits(16) as u16;
     // The packet being sent and the index of its next flit.
@@ -209,6 +217,8 @@ fn bench(b: &mut dyn Backend, seed: u64, t: Traffic) -> Report {
         };
         b.poke(in_port, port as u128);
         b.poke(chip, chip_id as u128);
+        let free_slot = rng.bits(1) as u8;
+        b.poke(free, free_slot as u128);
         let ready = rng.chance(t.ready);
         b.poke_bool(rr, ready);
         let tag = format!("seed {seed} cycle {c}");
@@ -225,13 +235,26 @@ fn bench(b: &mut dyn Backend, seed: u64, t: Traffic) -> Report {
             model.offer.is_some(),
             "{tag}: requests.valid differs from the model"
         );
-        if let Some(beat) = model.offer {
+        if let Some(ticket) = model.offer {
             assert_eq!(
-                MgmtBeat::from_words(&b.peek_wide(rd)),
-                beat,
+                RequestTicket::unpack(b.peek(rd)),
+                ticket,
                 "{tag}: requests.data differs from the model"
             );
             report.stalled += !ready as u64;
+        }
+        // The store write of the flit taken now, if any.
+        let taken = offering.filter(|_| got_ready).map(|o| o.0);
+        let want_write = taken.and_then(|f| model.store_write(f, port, free_slot));
+        let got_write = b
+            .peek_bool(we)
+            .then(|| (b.peek(wa) as usize, b.peek(wd) as u64));
+        assert_eq!(
+            got_write, want_write,
+            "{tag}: store write differs from the model"
+        );
+        if let Some((a, w)) = want_write {
+            store.words[a] = w;
         }
         assert!(
             valid || !expect_offer,
@@ -248,8 +271,7 @@ fn bench(b: &mut dyn Backend, seed: u64, t: Traffic) -> Report {
         report.wrong_id += model.wrong_id as u64;
         report.malformed += model.malformed as u64;
         // The edge.
-        let taken = offering.filter(|_| got_ready).map(|o| o.0);
-        let verdict = model.edge(rst, taken, port, chip_id, valid && ready);
+        let verdict = model.edge(rst, taken, port, free_slot, chip_id, valid && ready);
         b.tick();
         c += 1;
         if taken.is_some() {
@@ -261,6 +283,18 @@ fn bench(b: &mut dyn Backend, seed: u64, t: Traffic) -> Report {
                 let verdict = verdict.unwrap_or_else(|| panic!("{tag}: the tail ended nothing"));
                 *report.outcomes.entry(s.label.into()).or_default() += 1;
                 expect_offer = matches!(verdict, Unpacked::Request(_));
+                if let Unpacked::Request(beat) = verdict {
+                    // The request as the store holds it, and its ticket.
+                    let entries = store.slot(model.slot);
+                    for (e, w) in request_entries(&beat, s.in_port) {
+                        assert_eq!(entries[e], w, "{tag}: store entry {e} of the request");
+                    }
+                    assert_eq!(
+                        model.offer,
+                        Some(RequestTicket::of(&beat, model.slot)),
+                        "{tag}: ticket"
+                    );
+                }
                 match (s.intent, verdict) {
                     (None, _) => {}
                     (Some(Intent::Beat(want)), Unpacked::Request(got)) => {
@@ -289,7 +323,8 @@ fn bench(b: &mut dyn Backend, seed: u64, t: Traffic) -> Report {
 
 fn table() -> testbench::PortTable<NmpUnpacker> {
     port_table!(NmpUnpacker; reset, flits.valid, flits.data, flits.ready, in_port, chip_id,
-        requests.valid, requests.data, requests.ready, dropped_wrong_id, dropped_malformed)
+        free_slot, store.enable, store.address, store.data, requests.valid, requests.data,
+        requests.ready, dropped_wrong_id, dropped_malformed)
 }
 
 #[test]

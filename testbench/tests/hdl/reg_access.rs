@@ -9,22 +9,28 @@
 //! and report types sent as requests, EEPROM-family responses, undefined codes); random idle data while
 //! `requests.valid` is low; random `register_request.ready`, answer latency and
 //! `responses.ready`; reset pulses at random moments (the port model drops the answers in
-//! flight, as the register file sharing the reset does). Every cycle outside reset the register
-//! access offered (valid, address, write, data), `register_response.ready`, `responses.valid`
-//! and data and `requests.ready` are compared with the model. Independently, every response
-//! taken is decoded with the codec and must be `MgmtPacket::response_to` of its request (same
-//! error and payload): the response rule is the codec's; the response to a type the unit does
-//! not serve must be a register error response, error UnknownType, with the request's
-//! transaction ID and VPs, the forward route its backward route reversed, addressed to its
-//! source, and an empty payload.
+//! flight, as the register file sharing the reset does). Each request is written into a Rust
+//! model of the packet store (a random slot, as the unpacker writes it) and offered as its
+//! ticket; the bench serves the unit's store read port (registered, as the store). Every cycle
+//! outside reset the register access offered (valid, address, write, data),
+//! `register_response.ready`, the answer written into the store (enable, address, data),
+//! `responses.valid` and the response ticket and `requests.ready` are compared with the model.
+//! Independently, every response taken is built as the packer builds it (the ticket and the
+//! store's slot with the answers written: `models::packet_store::response_packet`), decoded
+//! with the codec, and must be `MgmtPacket::response_to` of its request (same error and
+//! payload) and leave on the request's arrival port: the response rule is the codec's; the
+//! response to a type the unit does not serve must be a register error response, error
+//! UnknownType, with the request's transaction ID and VPs, the forward route its backward route
+//! reversed, addressed to its source, and an empty payload.
 use hdl::formats::mgmt::{
     MgmtBeat, MgmtError, MgmtPacket, MgmtPayload, NmpFamily, NmpType, NMP_TYPE, W_INFO,
 };
+use hdl::mgmt::ticket::{RequestTicket, ResponseTicket, REQUEST_TICKET_BITS};
 use hdl::mgmt::RegAccess;
 use std::collections::BTreeMap;
-use testbench::backend::fit_words;
-use testbench::models::mgmt::random_packet;
+use testbench::models::mgmt::{random_packet, unpack_for_chip, Unpacked};
 use testbench::models::nma::{ModelRegister, RegAccessModel, RegPortModel};
+use testbench::models::packet_store::{response_packet, PackerSettings, ReadPortModel, StoreModel};
 use testbench::reset::ResetSchedule;
 use testbench::{port_table, run_both, Backend, BenchRng};
 
@@ -54,9 +60,40 @@ fn address(rng: &mut BenchRng) -> u16 {
     }
 }
 
-/// A random request beat and its codec packet (`None` for an undefined type code): 15% of a
-/// type the unit does not serve.
-fn random_request(rng: &mut BenchRng) -> (MgmtBeat, Option<MgmtPacket>) {
+/// A random request beat as the unpacker passes it on (the arrival port appended), its codec
+/// packet (`None` for an undefined type code) and the arrival port: 15% of a type the unit does
+/// not serve.
+fn random_request(rng: &mut BenchRng) -> (MgmtBeat, Option<MgmtPacket>, u8) {
+    let port = rng.bits(5) as u8;
+    let (sent, p) = random_sent(rng);
+    let Unpacked::Request(beat) = unpack_for_chip(
+        &hdl::formats::mgmt::pack_words(
+            hdl::formats::header::FabricHeader {
+                dst: CHIP,
+                src: sent.src,
+                vc: 3,
+                kind: hdl::formats::PacketKind::Mgmt,
+                len: hdl::formats::mgmt::MGMT_FLITS as u8,
+                delay: 0,
+            },
+            &sent.words,
+        ),
+        port,
+        CHIP,
+    ) else {
+        panic!("a well-framed packet with room in its backward route");
+    };
+    // The codec's view of the request as it arrived.
+    let p = p.map(|mut p| {
+        p.forward.current = 0;
+        assert_eq!(p.take_hop(port), hdl::formats::mgmt::Hop::Arrived);
+        p
+    });
+    (beat, p, port)
+}
+
+/// A random request as sent (before the append): 15% of a type the unit does not serve.
+fn random_sent(rng: &mut BenchRng) -> (MgmtBeat, Option<MgmtPacket>) {
     match rng.range(0, 99) {
         0..=9 => {
             let mut p = random_packet(rng, CHIP);
@@ -112,8 +149,9 @@ struct Report {
     /// Responses taken, by (type, error code).
     responses: BTreeMap<(u8, u8), u64>,
     resets: u64,
-    /// Cycles from a request offered to its response offered: min and max per count.
-    latency: BTreeMap<u8, (u64, u64)>,
+    /// Cycles from a request offered to its response offered: min and max per (count,
+    /// write).
+    latency: BTreeMap<(u8, bool), (u64, u64)>,
 }
 
 #[derive(Clone, Copy)]
@@ -129,13 +167,14 @@ struct Traffic {
 fn bench(b: &mut dyn Backend, seed: u64, t: Traffic) -> Report {
     let mut rng = BenchRng::new(seed);
     let p = |n: &str| b.port(n);
-    let (reset, chip, rv, rd, rr) = (
+    let (reset, rv, rd, rr) = (
         p("reset"),
-        p("chip_id"),
         p("requests$valid"),
         p("requests$data"),
         p("requests$ready"),
     );
+    let (sa, sd) = (p("data$address"), p("data$data"));
+    let (we, wa, wd) = (p("answers$enable"), p("answers$address"), p("answers$data"));
     let (ov, od, or) = (
         p("responses$valid"),
         p("responses$data"),
@@ -154,7 +193,6 @@ fn bench(b: &mut dyn Backend, seed: u64, t: Traffic) -> Report {
         p("register_response$error"),
         p("register_response$ready"),
     );
-    let width = b.width(rd);
     let mut sched = if t.gap == 0 {
         ResetSchedule::never()
     } else {
@@ -163,22 +201,30 @@ fn bench(b: &mut dyn Backend, seed: u64, t: Traffic) -> Report {
     let mut port = registers(&mut rng);
     let mut model = RegAccessModel::new(A);
     let mut report = Report::default();
-    let mut offer: Option<(Option<MgmtPacket>, MgmtBeat, u64, bool)> = None;
+    // The request: its packet (if the codec decodes it), beat, ticket, arrival port, the cycle
+    // offered, and whether its response was offered yet.
+    let mut offer: Option<(Option<MgmtPacket>, MgmtBeat, RequestTicket, u8, u64, bool)> = None;
+    // The units' copy of the store (the requests) and the packer's (with the answers).
+    let (mut store, mut packer_store) = (StoreModel::default(), StoreModel::default());
+    let mut read_port = ReadPortModel::default();
     let mut made = 0;
-    b.poke(chip, CHIP as u128);
     let mut c = 0u64;
     while made < t.requests || offer.is_some() {
         if offer.is_none() && made < t.requests && rng.chance(t.rate) {
-            let (beat, p) = random_request(&mut rng);
-            offer = Some((p, beat, c, false));
+            let (beat, p, port) = random_request(&mut rng);
+            let slot = rng.bits(1) as u8;
+            store.put_request(slot, &beat, port);
+            packer_store.put_request(slot, &beat, port);
+            let ticket = RequestTicket::of(&beat, slot);
+            offer = Some((p, beat, ticket, port, c, false));
             made += 1;
         }
         let rst = sched.drive(b, reset, &mut rng);
         report.resets += sched.released() as u64;
         b.poke_bool(rv, offer.is_some());
-        let idle: Vec<u64> = (0..9).map(|_| rng.bits(64) as u64).collect();
-        let words = offer.as_ref().map_or(idle, |o| o.1.to_words());
-        b.poke_wide(rd, &fit_words(&words, width));
+        let idle = rng.bits(REQUEST_TICKET_BITS);
+        b.poke(rd, offer.as_ref().map_or(idle, |o| o.2.pack()));
+        b.poke(sd, read_port.data as u128);
         let answer = if rst { None } else { port.offered(c) };
         b.poke_bool(av, answer.is_some());
         b.poke(ad, answer.map_or(rng.bits(64), |a| a.0 as u128));
@@ -187,8 +233,9 @@ fn bench(b: &mut dyn Backend, seed: u64, t: Traffic) -> Report {
         let responses_ready = rng.chance(t.responses_ready);
         b.poke_bool(qr, access_ready);
         b.poke_bool(or, responses_ready);
-        let input = offer.as_ref().map(|o| o.1);
-        let want = model.outputs(input.as_ref(), CHIP, answer, responses_ready);
+        let input = offer.as_ref().map(|o| o.2);
+        let entries = store.slot(input.map_or(0, |t| t.slot));
+        let want = model.outputs(input.as_ref(), &entries, answer, responses_ready);
         let tag = format!("seed {seed} cycle {c}");
         if !rst {
             let got_access = b.peek_bool(qv).then(|| {
@@ -207,20 +254,32 @@ fn bench(b: &mut dyn Backend, seed: u64, t: Traffic) -> Report {
                 b.peek_bool(ar),
                 "{tag}: register_response.ready is always high"
             );
-            let got = b
-                .peek_bool(ov)
-                .then(|| MgmtBeat::from_words(&b.peek_wide(od)));
+            let got = b.peek_bool(ov).then(|| ResponseTicket::unpack(b.peek(od)));
             assert_eq!(got, want.response, "{tag}: response");
+            let got_answer = b
+                .peek_bool(we)
+                .then(|| (b.peek(wa) as usize, b.peek(wd) as u64));
+            assert_eq!(
+                got_answer, want.answer,
+                "{tag}: answer written into the store"
+            );
+            if let Some((a, d)) = want.answer {
+                packer_store.words[a] = d;
+            }
             if input.is_some() {
                 assert_eq!(b.peek_bool(rr), want.consumed, "{tag}: requests.ready");
             }
         }
         if let (Some(o), Some(_)) = (offer.as_mut(), want.response.as_ref()) {
-            if !o.3 && !rst {
-                o.3 = true;
-                let (count, _) = model.needed(&o.1);
-                let e = report.latency.entry(count).or_insert((u64::MAX, 0));
-                let l = c - o.2;
+            if !o.5 && !rst {
+                o.5 = true;
+                let (count, _) = model.needed(&o.2);
+                let write = o.2.nmp_type == NmpType::RegWriteRequest.code();
+                let e = report
+                    .latency
+                    .entry((count, write))
+                    .or_insert((u64::MAX, 0));
+                let l = c - o.4;
                 *e = (e.0.min(l), e.1.max(l));
             }
         }
@@ -240,22 +299,31 @@ fn bench(b: &mut dyn Backend, seed: u64, t: Traffic) -> Report {
         let consumed = model.edge(
             rst,
             input.as_ref(),
-            CHIP,
+            &entries,
             answer,
             access_ready,
             responses_ready,
         );
+        read_port.edge(&store, b.peek(sa) as usize);
         if rst {
             port.reset();
             if let Some(o) = offer.as_mut() {
-                o.2 = c + 1;
-                o.3 = false;
+                o.4 = c + 1;
+                o.5 = false;
             }
         }
         if consumed {
-            let (req, _, _, _) = offer.take().unwrap();
+            let (req, _, ticket, in_port, _, _) = offer.take().unwrap();
             let got = want.response.unwrap();
-            let d = testbench_decode(&got);
+            // The response as the packer builds it from the ticket and the store.
+            let settings = PackerSettings {
+                chip: CHIP,
+                ..Default::default()
+            };
+            let (out_port, beat) =
+                response_packet(&got, &packer_store.slot(ticket.slot), &settings).unwrap();
+            assert_eq!(out_port, in_port, "{tag}: output port");
+            let d = testbench_decode(&beat);
             match req {
                 Some(req)
                     if req.nmp_type.family() == NmpFamily::Register
@@ -321,11 +389,12 @@ fn testbench_decode(b: &MgmtBeat) -> MgmtPacket {
 }
 
 fn table() -> testbench::PortTable<RegAccess<A>> {
-    port_table!(RegAccess<A>; reset, chip_id, requests.valid, requests.data, requests.ready,
+    port_table!(RegAccess<A>; reset, requests.valid, requests.data, requests.ready,
         responses.valid, responses.data, responses.ready, register_request.valid,
         register_request.address, register_request.write, register_request.data,
         register_request.ready, register_response.valid, register_response.data,
-        register_response.error, register_response.ready)
+        register_response.error, register_response.ready, data.address, data.data,
+        answers.enable, answers.address, answers.data)
 }
 
 #[test]
@@ -367,10 +436,17 @@ fn reg_access_against_its_model() {
         }
         if i == 0 {
             assert!(r.responses.contains_key(&(error, 2)), "{r:?}");
-            // One register answered 2 cycles after the request is offered, two in 3, refused at once.
-            assert_eq!(r.latency[&1], (2, 2), "{r:?}");
-            assert_eq!(r.latency[&2], (3, 3), "{r:?}");
-            assert_eq!(r.latency[&0], (0, 0), "{r:?}");
+            // One register read answered 2 cycles after the request is offered, two in 3,
+            // writes one cycle later (their data is read from the store first), refused at once.
+            assert_eq!(r.latency[&(1, false)], (2, 2), "{r:?}");
+            assert_eq!(r.latency[&(2, false)], (3, 3), "{r:?}");
+            assert_eq!(r.latency[&(1, true)], (3, 3), "{r:?}");
+            assert_eq!(r.latency[&(2, true)], (4, 4), "{r:?}");
+            for write in [false, true] {
+                if let Some(l) = r.latency.get(&(0, write)) {
+                    assert_eq!(*l, (0, 0), "{r:?}");
+                }
+            }
         } else {
             assert!(r.resets > 0, "{r:?}");
         }
