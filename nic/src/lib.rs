@@ -1,7 +1,7 @@
 //! The network interface chip (NIC), `docs/nic-design.md`. So far: its register maps
 //! ([`regs`]), the management agent's NIC wrapper ([`nic_mgmt`]), the host interface's bundles
 //! ([`host`]), the doorbell FIFOs and their arbiter ([`doorbell`]), and the SR-IOV function
-//! table with its MMIO decode ([`function_table`], [`mmio_decode`]). Still to come (issue 13's
+//! table with its MMIO decode and QP table ([`function_table`], [`mmio_decode`], [`qp_table`]). Still to come (issue 13's
 //! next parts): the tag pool, descriptor fetch, send and receive engines, event writer,
 //! `nic_top`.
 pub mod doorbell;
@@ -9,5 +9,6 @@ pub mod function_table;
 pub mod host;
 pub mod mmio_decode;
 pub mod nic_mgmt;
+pub mod qp_table;
 pub mod regs;
 pub mod tops;

@@ -15,9 +15,11 @@
 //! - a write to offset 0 of a function page (`doorbell`) goes to that function's doorbell
 //!   FIFO, unless the function is disabled (`enables`): then it is dropped and `disabled[g]`
 //!   pulses for the page's function `g`;
-//! - everything else goes to the register file as one request; a read returns the register
-//!   (`Ok`) or, where the register file has none, zero (`Unmapped`). A write the register
-//!   file refuses (no register there, or a read-only one) changes nothing.
+//! - everything else goes to the register files as one request, bit 13 of its address set when
+//!   it names a register of a QP block (the QP table's) and clear otherwise (the function
+//!   register file's); a read returns the register (`Ok`) or, where there is none, zero
+//!   (`Unmapped`). A write the register files refuse (no register there, or a read-only one)
+//!   changes nothing.
 //!
 //! `invalid[f]` pulses for each access of function `f` that no register took: misaligned, or
 //! refused by the register file (read or write). It pulses when the access leaves the in-order
@@ -38,6 +40,7 @@
 use crate::doorbell::DoorbellSource;
 use crate::host::mmio::{MmioCompletionSource, MmioRequestSink, MmioStatus, MMIO_STATUS_BITS};
 use crate::host::{MMIO_DATA_BITS, MMIO_TAG_BITS};
+use crate::qp_table::TABLE_ADDRESS_BITS;
 use crate::regs::HOST_REGISTER_BITS;
 use hdl::fifo::RegFifo;
 use hdl::formats::nic::FUNCTION_BITS;
@@ -66,8 +69,9 @@ pub struct MmioDecode {
     pub mmio: MmioRequestSink,
     /// Read completions to the host.
     pub completion: MmioCompletionSource,
-    /// Requests to the register file.
-    pub request: RegRequestSource<HOST_REGISTER_BITS, MMIO_DATA_BITS>,
+    /// Requests to the register files: the host register address, with bit 13 set for a QP
+    /// block's register (the QP table's; the rest are the function register file's).
+    pub request: RegRequestSource<TABLE_ADDRESS_BITS, MMIO_DATA_BITS>,
     /// The register file's responses.
     pub response: RegResponseSink<MMIO_DATA_BITS>,
     /// Doorbells to the doorbell FIFOs.
@@ -85,6 +89,12 @@ pub struct MmioDecode {
     queue: RegFifo<Bits<ENTRY_BITS>, QUEUE_DEPTH, 3>,
     ids: Vec<Constant<Bits<FUNCTION_BITS>>>,
     page_ids: Vec<Constant<Bits<PAGE_BITS>>>,
+    /// Bit 13 of a table address: a QP block's register.
+    qp_mark: Constant<Bits<TABLE_ADDRESS_BITS>>,
+    /// The first offset of a page's QP blocks.
+    qp_base: Constant<Bits<HOST_REGISTER_BITS>>,
+    /// The request names a QP block's register.
+    in_qp_block: Signal<Local, bool>,
     /// Page offsets only the PF may write.
     privileged_offsets: Vec<Constant<Bits<HOST_REGISTER_BITS>>>,
     /// `P`, `P - 1`, log2 `P`.
@@ -195,6 +205,9 @@ impl MmioDecode {
             ids: (0..functions).map(|f| Constant::new(f.to_bits())).collect(),
             page_ids: (0..functions).map(|f| Constant::new(f.to_bits())).collect(),
             privileged_offsets: privileged.iter().map(|&o| c(o)).collect(),
+            qp_mark: Constant::new((1usize << HOST_REGISTER_BITS).to_bits()),
+            qp_base: c(crate::regs::QP_BASE),
+            in_qp_block: Default::default(),
             page_registers: c(page_registers),
             page_mask: c(page_registers - 1),
             page_shift: Constant::new((page_registers.trailing_zeros() as usize).to_bits()),
@@ -328,7 +341,14 @@ impl Logic for MmioDecode {
             & self.queue.sink.ready.val()
             & self.doorbells.ready.val()
             & !self.reset.val();
-        self.request.address.next = self.target.val();
+        self.in_qp_block.next = self.in_page.val() & (self.page_offset.val() >= self.qp_base.val());
+        self.request.address.next =
+            bit_cast::<TABLE_ADDRESS_BITS, HOST_REGISTER_BITS>(self.target.val());
+        if self.in_qp_block.val() {
+            self.request.address.next =
+                bit_cast::<TABLE_ADDRESS_BITS, HOST_REGISTER_BITS>(self.target.val())
+                    | self.qp_mark.val();
+        }
         self.request.write.next = self.mmio.write.val();
         self.request.data.next = self.mmio.data.val();
 

@@ -257,6 +257,20 @@ pub fn nic_host_map(functions: usize, qps: usize) -> Result<RegMap, String> {
     Ok(nic_host_space(functions, qps)?.to_map())
 }
 
+/// The function-level registers of the host space (every register but the QP blocks, at the
+/// same addresses and names): the map of the function table's register file; the QP blocks
+/// live in the QP table's RAMs (`nic::qp_table`).
+pub fn nic_host_functions_map(functions: usize, qps: usize) -> Result<RegMap, String> {
+    let mut m = nic_host_map(functions, qps)?;
+    m.name = "nic_host_functions".into();
+    m.registers.retain(|r| {
+        !r.name
+            .split_once('_')
+            .is_some_and(|(_, rest)| rest.starts_with("qp"))
+    });
+    Ok(m)
+}
+
 /// Page offsets of the registers only the PF may write, for `qps` QPs.
 pub fn privileged_offsets(qps: usize) -> Vec<u64> {
     let m = function_page_map(qps);

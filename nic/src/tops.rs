@@ -8,7 +8,7 @@ use crate::function_table::FunctionTable;
 use crate::nic_mgmt::NicMgmt;
 use hdl::params::Config;
 use hdl::tops::{emit, Emitted};
-use hdl::with_log2;
+use hdl::{with_log2, with_log2_in};
 
 /// Entries a NIC's configuration image may hold: its settings (a NIC has no routing table).
 pub const MAX_IMAGE_ENTRIES: usize = 64;
@@ -41,11 +41,16 @@ pub fn doorbells(cfg: &Config) -> Result<Emitted, String> {
 /// `nic_function_table`: the SR-IOV function table with its MMIO decode, at `nic.functions`
 /// x `nic.qps_per_function`.
 pub fn function_table(cfg: &Config) -> Result<Emitted, String> {
-    emit(
-        FunctionTable::new(cfg.nic.functions as usize, cfg.nic.qps_per_function as usize),
+    let (functions, qps) = (
+        cfg.nic.functions as usize,
+        cfg.nic.qps_per_function as usize,
+    );
+    let entries = crate::qp_table::qp_entries(functions, qps);
+    with_log2_in!(entries, [1, 2, 3, 4, 5, 6, 7], QAW => emit(
+        FunctionTable::<QAW>::new(functions, qps),
         "nic_function_table",
-        "the NIC's SR-IOV function table: MMIO decode with the isolation rules, every function's page of registers (verilog-out/nic_host.md), the QP lookup and the NIC's ring pointers (nic/src/function_table.rs)",
-    )
+        "the NIC's SR-IOV function table: MMIO decode with the isolation rules, every function's page of registers (verilog-out/nic_host.md), the QP table in RAMs with its lookup and the NIC's ring pointers (nic/src/function_table.rs)",
+    ))
 }
 
 /// The NIC's register maps for `cfg`.

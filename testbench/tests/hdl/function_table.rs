@@ -26,12 +26,14 @@ use testbench::models::function_table::{Expect, FunctionTableModel, Outcome};
 use testbench::reset::ResetSchedule;
 use testbench::{port_table, run_both, Backend, BenchRng, PortId, PortTable, SimValue};
 
-fn table(functions: usize) -> PortTable<FunctionTable> {
-    let mut t = port_table!(FunctionTable; reset,
+type Dut<const QAW: usize> = FunctionTable<QAW>;
+
+fn table<const QAW: usize>(functions: usize) -> PortTable<Dut<QAW>> {
+    let mut t = port_table!(Dut<QAW>; reset,
         mmio.valid, mmio.function, mmio.offset, mmio.write, mmio.data, mmio.tag, mmio.ready,
         completion.valid, completion.tag, completion.data, completion.status, completion.ready,
         doorbells.valid, doorbells.function, doorbells.word, doorbells.ready, weighted,
-        lookup.valid, lookup.function, lookup.qp, lookup.answered, lookup.owned,
+        lookup.valid, lookup.function, lookup.qp, lookup.ready, lookup.answered, lookup.owned,
         lookup.function_enabled, lookup.qp_enabled, lookup.key, lookup.interrupt,
         lookup.send_base, lookup.send_size, lookup.send_producer, lookup.send_consumer,
         lookup.receive_base, lookup.receive_size, lookup.receive_producer, lookup.receive_consumer,
@@ -40,18 +42,18 @@ fn table(functions: usize) -> PortTable<FunctionTable> {
     for i in 0..functions {
         t.add(
             format!("doorbell_overflows${i}"),
-            move |x: &mut FunctionTable, v| x.doorbell_overflows[i].next = SimValue::from_u128(v),
-            move |x: &FunctionTable| SimValue::to_u128(&x.doorbell_overflows[i].val()),
+            move |x: &mut Dut<QAW>, v| x.doorbell_overflows[i].next = SimValue::from_u128(v),
+            move |x: &Dut<QAW>| SimValue::to_u128(&x.doorbell_overflows[i].val()),
         );
         t.add(
             format!("doorbell_fills${i}"),
-            move |x: &mut FunctionTable, v| x.doorbell_fills[i].next = SimValue::from_u128(v),
-            move |x: &FunctionTable| SimValue::to_u128(&x.doorbell_fills[i].val()),
+            move |x: &mut Dut<QAW>, v| x.doorbell_fills[i].next = SimValue::from_u128(v),
+            move |x: &Dut<QAW>| SimValue::to_u128(&x.doorbell_fills[i].val()),
         );
         t.add(
             format!("weights${i}"),
-            move |x: &mut FunctionTable, v| x.weights[i].next = SimValue::from_u128(v),
-            move |x: &FunctionTable| SimValue::to_u128(&x.weights[i].val()),
+            move |x: &mut Dut<QAW>, v| x.weights[i].next = SimValue::from_u128(v),
+            move |x: &Dut<QAW>| SimValue::to_u128(&x.weights[i].val()),
         );
     }
     t
@@ -62,6 +64,7 @@ struct LookupPorts {
     valid: PortId,
     function: PortId,
     qp: PortId,
+    ready: PortId,
     answered: PortId,
     flags: [PortId; 4],
     key: PortId,
@@ -78,6 +81,7 @@ impl LookupPorts {
             valid: p("valid"),
             function: p("function"),
             qp: p("qp"),
+            ready: p("ready"),
             answered: p("answered"),
             flags: [
                 p("owned"),
@@ -99,6 +103,7 @@ struct Report {
     doorbells: u64,
     refused: [u64; 5],
     lookups: u64,
+    lookups_waited: u64,
     resets: u64,
     registers_checked: u64,
 }
@@ -461,7 +466,13 @@ fn bench(b: &mut dyn Backend, seed: u64, functions: usize, qps: usize, cycles: u
             }
         }
         if let Some((f, qp)) = look {
-            expected_lookup = (!rst).then(|| m.lookup(f, qp));
+            // Taken only with `ready` (a register read or the clearing after reset holds it).
+            if b.peek_bool(lp.ready) {
+                assert!(!rst, "{what} cycle {now}: a lookup taken in reset");
+                expected_lookup = Some(m.lookup(f, qp));
+            } else {
+                report.lookups_waited += 1;
+            }
         }
         b.tick();
         q.edge(&qi);
@@ -485,12 +496,26 @@ fn bench(b: &mut dyn Backend, seed: u64, functions: usize, qps: usize, cycles: u
 fn function_table_matches_model() {
     let r = run_both(
         "function_table_3x2",
-        || FunctionTable::new(3, 2),
-        || table(3),
+        || Dut::<3>::new(3, 2),
+        || table::<3>(3),
         |b| bench(b, 21, 3, 2, 6000),
     );
     let x = &r.result;
     assert!(x.refused.iter().all(|&n| n > 20), "{x:?}");
     assert!(x.doorbells > 100 && x.registers_checked > 100, "{x:?}");
+    // Lookups wait only for register reads (at most one cycle each) and the clearing.
+    assert!(x.lookups_waited * 10 < x.lookups, "{x:?}");
     println!("function table 3x2: {x:?}, {} cycles", r.cycles);
+    // The default size: 8 functions of 4 QPs.
+    let r = run_both(
+        "function_table_8x4",
+        || Dut::<5>::new(8, 4),
+        || table::<5>(8),
+        |b| bench(b, 22, 8, 4, 3000),
+    );
+    let x = &r.result;
+    // Overflows are the 3 x 2 run's to show (8 functions share fewer doorbells each).
+    assert!(x.refused[..4].iter().all(|&n| n > 5), "{x:?}");
+    assert!(x.registers_checked > 400, "{x:?}");
+    println!("function table 8x4: {x:?}, {} cycles", r.cycles);
 }
