@@ -25,6 +25,10 @@
 //! share the RAMs' read port: when both want it in one cycle they take turns (`ready` low for
 //! the lookup every other time), so neither waits more than one cycle for the other.
 //!
+//! Children: [`QpRams`] (the RAMs, one write and one read port) and [`QpPointers`] (the QPs'
+//! enables and the NIC's pointers in flip-flops); this block decodes the requests, shares the
+//! read port and forms the lookup's answer.
+//!
 //! **The NIC's pointers** (flip-flops, 16 bits, free-running): an `advance` adds one to the
 //! named ring's pointer of an existing QP; while a QP or its function is disabled its pointers
 //! are held at zero.
@@ -35,13 +39,14 @@
 //! the RAMs are cleared by the first reset.
 //!
 //! Parameters: `QAW` RAM address bits, log2 of [`qp_entries`] (`F x Q` rounded up to a power
-//! of two, at least 2);
-//! elaboration values functions `F` (1..=8), QPs `Q` (a power of two, 1..=16) and page
+//! of two, at least 2); elaboration values functions `F` (1..=8), QPs `Q` (a power of two, 1..=16) and page
 //! registers `P`, checked by [`QpTable::new`].
 use crate::function_table::{PointerAdvanceSink, QpLookupSink};
 use crate::host::MMIO_DATA_BITS;
-use crate::regs::{KEY_BITS, QP_BASE, QP_STRIDE, RING_POINTER_BITS, RING_SIZE_BITS};
-use hdl::formats::nic::{ADDRESS_BITS, FUNCTION_BITS, QP_BITS};
+use crate::qp_pointers::QpPointers;
+use crate::qp_rams::{field, QpRams, FIELD_BITS};
+use crate::regs::{KEY_BITS, QP_BASE, QP_STRIDE, RING_POINTER_BITS};
+use hdl::formats::nic::{FUNCTION_BITS, QP_BITS};
 use hdl::regmap::{RegError, RegRequestSink, RegResponseSource, ERROR_BITS};
 use rust_hdl::prelude::*;
 
@@ -88,26 +93,15 @@ pub struct QpTable<const QAW: usize> {
     pub function_enables: Vec<Signal<In, bool>>,
     /// Per function: its `interrupts` register (bit `q` for QP `q`).
     pub interrupts: Vec<Signal<In, Bits<16>>>,
-    keys: RAM<Bits<KEY_BITS>, QAW>,
-    send_base: RAM<Bits<ADDRESS_BITS>, QAW>,
-    receive_base: RAM<Bits<ADDRESS_BITS>, QAW>,
-    nap_base: RAM<Bits<ADDRESS_BITS>, QAW>,
-    send_size: RAM<Bits<RING_SIZE_BITS>, QAW>,
-    receive_size: RAM<Bits<RING_SIZE_BITS>, QAW>,
-    nap_size: RAM<Bits<RING_SIZE_BITS>, QAW>,
-    /// Software's pointers: the event rings' consumers, the NAP ring's producer.
-    send_consumer: RAM<Bits<RING_POINTER_BITS>, QAW>,
-    receive_consumer: RAM<Bits<RING_POINTER_BITS>, QAW>,
-    nap_producer: RAM<Bits<RING_POINTER_BITS>, QAW>,
-    /// Per QP (RAM index): enabled.
-    qp_enables: Vec<DFF<bool>>,
-    /// Per QP and ring (`index x 3 + ring`): the NIC's pointer.
-    pointers: Vec<DFF<Bits<RING_POINTER_BITS>>>,
+    /// Keys and rings.
+    rams: QpRams<QAW>,
+    /// Enables and the NIC's pointers.
+    pointers: QpPointers<QAW>,
     // Register request in the table.
     op: DFF<QpOp>,
     index: DFF<Bits<QAW>>,
     /// Register `k` of the QP block.
-    field: DFF<Bits<4>>,
+    field: DFF<Bits<FIELD_BITS>>,
     writing: DFF<bool>,
     wdata: DFF<Bits<MMIO_DATA_BITS>>,
     /// The request names an existing QP and register.
@@ -129,21 +123,22 @@ pub struct QpTable<const QAW: usize> {
     // Constants.
     function_ids: Vec<Constant<Bits<FUNCTION_BITS>>>,
     qp_ids: Vec<Constant<Bits<QP_BITS>>>,
-    ring_ids: Vec<Constant<Bits<2>>>,
-    /// Per RAM index: its function and QP.
-    index_ids: Vec<Constant<Bits<QAW>>>,
+    /// The NIC's pointers' field numbers, per ring.
+    nic_pointer_fields: Vec<Constant<Bits<FIELD_BITS>>>,
+    key_field: Constant<Bits<FIELD_BITS>>,
     page_shift: Constant<Bits<5>>,
     page_mask: Constant<Bits<TABLE_ADDRESS_BITS>>,
     /// The host register address bits of a table address (the split's mark removed).
     host_mask: Constant<Bits<TABLE_ADDRESS_BITS>>,
     qp_shift: Constant<Bits<5>>,
     /// `Q` and `F`, as numbers of a request's page and QP block.
-    qps: Constant<Bits<TABLE_ADDRESS_BITS>>,
-    functions: Constant<Bits<TABLE_ADDRESS_BITS>>,
+    qp_count: Constant<Bits<TABLE_ADDRESS_BITS>>,
+    function_count: Constant<Bits<TABLE_ADDRESS_BITS>>,
     address_one: Constant<Bits<TABLE_ADDRESS_BITS>>,
+    /// Registers of a QP block, as a field number bound.
+    field_count: Constant<Bits<FIELD_BITS>>,
     sweep_last: Constant<Bits<QAW>>,
     index_one: Constant<Bits<QAW>>,
-    pointer_one: Constant<Bits<RING_POINTER_BITS>>,
     enable_bit: Constant<Bits<MMIO_DATA_BITS>>,
     error_none: Constant<Bits<ERROR_BITS>>,
     error_unmapped: Constant<Bits<ERROR_BITS>>,
@@ -161,9 +156,6 @@ pub struct QpTable<const QAW: usize> {
     lookup_index: Signal<Local, Bits<QAW>>,
     lookup_function_ok: Signal<Local, bool>,
     lookup_qp_ok: Signal<Local, bool>,
-    advance_index: Signal<Local, Bits<QAW>>,
-    advance_function_ok: Signal<Local, bool>,
-    advance_qp_ok: Signal<Local, bool>,
     /// The lookup answer is for an existing QP.
     giving: Signal<Local, bool>,
     /// The register read uses the RAMs' read port this cycle.
@@ -171,15 +163,8 @@ pub struct QpTable<const QAW: usize> {
     wants_port: Signal<Local, bool>,
     /// The held request's register is read-only (the NIC's pointer).
     read_only: Signal<Local, bool>,
-    /// The NIC's pointer and enable of the held request's QP.
+    /// The NIC's pointer the held request's register names.
     held_pointer: Signal<Local, Bits<RING_POINTER_BITS>>,
-    held_enable: Signal<Local, bool>,
-    /// The held register's value from the RAMs.
-    ram_value: Signal<Local, Bits<MMIO_DATA_BITS>>,
-    /// Per QP: it and its function are enabled.
-    live: Vec<Signal<Local, bool>>,
-    _functions: usize,
-    _qps: usize,
 }
 
 impl<const QAW: usize> QpTable<QAW> {
@@ -205,12 +190,12 @@ impl<const QAW: usize> QpTable<QAW> {
             "QpTable: page_registers = {page_registers} must be a power of two holding {qps} QP blocks"
         );
         assert_eq!(
-            (QP_BASE, QP_STRIDE),
-            (16, 16),
-            "QpTable decodes 16-register QP blocks"
+            (QP_BASE, QP_STRIDE, KEY_BITS),
+            (16, 16, 32),
+            "QpTable decodes 16-register QP blocks with the enable in bit 32"
         );
-        let n = functions * qps;
         let c = |v: u64| Constant::new(Bits::<TABLE_ADDRESS_BITS>::from(v));
+        let k = |v: u64| Constant::new(Bits::<FIELD_BITS>::from(v));
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -220,18 +205,8 @@ impl<const QAW: usize> QpTable<QAW> {
             advance: Default::default(),
             function_enables: (0..functions).map(|_| Default::default()).collect(),
             interrupts: (0..functions).map(|_| Default::default()).collect(),
-            keys: Default::default(),
-            send_base: Default::default(),
-            receive_base: Default::default(),
-            nap_base: Default::default(),
-            send_size: Default::default(),
-            receive_size: Default::default(),
-            nap_size: Default::default(),
-            send_consumer: Default::default(),
-            receive_consumer: Default::default(),
-            nap_producer: Default::default(),
-            qp_enables: (0..n).map(|_| Default::default()).collect(),
-            pointers: (0..3 * n).map(|_| Default::default()).collect(),
+            rams: Default::default(),
+            pointers: QpPointers::new(functions, qps),
             op: Default::default(),
             index: Default::default(),
             field: Default::default(),
@@ -251,19 +226,18 @@ impl<const QAW: usize> QpTable<QAW> {
             sweep_index: Default::default(),
             function_ids: (0..functions).map(|f| Constant::new(f.to_bits())).collect(),
             qp_ids: (0..qps).map(|q| Constant::new(q.to_bits())).collect(),
-            ring_ids: (0..3usize).map(|r| Constant::new(r.to_bits())).collect(),
-            // QP `q` of function `f` is entry `f x Q + q`: the index of the Vecs too.
-            index_ids: (0..n).map(|i| Constant::new(i.to_bits())).collect(),
+            nic_pointer_fields: field::NIC_POINTERS.iter().map(|&f| k(f)).collect(),
+            key_field: k(field::KEY),
             page_shift: Constant::new((page_registers.trailing_zeros() as usize).to_bits()),
             page_mask: c(page_registers - 1),
             host_mask: c((1 << crate::regs::HOST_REGISTER_BITS) - 1),
             qp_shift: Constant::new((qps.trailing_zeros() as usize).to_bits()),
-            qps: c(qps as u64),
-            functions: c(functions as u64),
+            qp_count: c(qps as u64),
+            function_count: c(functions as u64),
             address_one: c(1),
+            field_count: k(QP_REGISTERS as u64),
             sweep_last: Constant::new((entries - 1).to_bits()),
             index_one: Constant::new(1usize.to_bits()),
-            pointer_one: Constant::new(1usize.to_bits()),
             enable_bit: Constant::new((1u64 << KEY_BITS).to_bits()),
             error_none: Constant::new(RegError::None.bits()),
             error_unmapped: Constant::new(RegError::Unmapped.bits()),
@@ -278,19 +252,11 @@ impl<const QAW: usize> QpTable<QAW> {
             lookup_index: Default::default(),
             lookup_function_ok: Default::default(),
             lookup_qp_ok: Default::default(),
-            advance_index: Default::default(),
-            advance_function_ok: Default::default(),
-            advance_qp_ok: Default::default(),
             giving: Default::default(),
             read_port: Default::default(),
             wants_port: Default::default(),
             read_only: Default::default(),
             held_pointer: Default::default(),
-            held_enable: Default::default(),
-            ram_value: Default::default(),
-            live: (0..n).map(|_| Default::default()).collect(),
-            _functions: functions,
-            _qps: qps,
         }
     }
 }
@@ -318,36 +284,22 @@ impl<const QAW: usize> Logic for QpTable<QAW> {
             sweeping,
             sweep_index
         );
-        self.keys.read_clock.next = self.clock.val();
-        self.keys.write_clock.next = self.clock.val();
-        self.send_base.read_clock.next = self.clock.val();
-        self.send_base.write_clock.next = self.clock.val();
-        self.receive_base.read_clock.next = self.clock.val();
-        self.receive_base.write_clock.next = self.clock.val();
-        self.nap_base.read_clock.next = self.clock.val();
-        self.nap_base.write_clock.next = self.clock.val();
-        self.send_size.read_clock.next = self.clock.val();
-        self.send_size.write_clock.next = self.clock.val();
-        self.receive_size.read_clock.next = self.clock.val();
-        self.receive_size.write_clock.next = self.clock.val();
-        self.nap_size.read_clock.next = self.clock.val();
-        self.nap_size.write_clock.next = self.clock.val();
-        self.send_consumer.read_clock.next = self.clock.val();
-        self.send_consumer.write_clock.next = self.clock.val();
-        self.receive_consumer.read_clock.next = self.clock.val();
-        self.receive_consumer.write_clock.next = self.clock.val();
-        self.nap_producer.read_clock.next = self.clock.val();
-        self.nap_producer.write_clock.next = self.clock.val();
+        clock!(self, clock, rams, pointers);
+        self.pointers.reset.next = self.reset.val();
+        PointerAdvanceSink::link(&mut self.advance, &mut self.pointers.advance);
+        for f in 0..self.function_enables.len() {
+            self.pointers.function_enables[f].next = self.function_enables[f].val();
+        }
 
         // The offered request: page, QP block (1 + q), register k.
         self.host.next = self.request.address.val() & self.host_mask.val();
         self.page.next = self.host.val() >> self.page_shift.val();
         self.offset.next = self.host.val() & self.page_mask.val();
         self.block.next = self.offset.val() >> 4;
-        self.request_mapped.next = (self.page.val() < self.functions.val())
+        self.request_mapped.next = (self.page.val() < self.function_count.val())
             & self.block.val().any()
-            & (self.block.val() <= self.qps.val())
-            & (self.offset.val().get_bits::<4>(0) < 13);
+            & (self.block.val() <= self.qp_count.val())
+            & (self.offset.val().get_bits::<FIELD_BITS>(0) < self.field_count.val());
         self.qp.next = self.block.val() - self.address_one.val();
         self.request_index.next = bit_cast::<QAW, TABLE_ADDRESS_BITS>(
             (self.page.val() << self.qp_shift.val()) | self.qp.val(),
@@ -357,29 +309,20 @@ impl<const QAW: usize> Logic for QpTable<QAW> {
         if self.request.valid.val() & self.request.ready.val() {
             self.op.d.next = QpOp::Busy;
             self.index.d.next = self.request_index.val();
-            self.field.d.next = self.offset.val().get_bits::<4>(0);
+            self.field.d.next = self.offset.val().get_bits::<FIELD_BITS>(0);
             self.writing.d.next = self.request.write.val();
             self.wdata.d.next = self.request.data.val();
             self.mapped.d.next = self.request_mapped.val();
         }
 
-        // The held request's QP: its enable and the NIC's pointer its register names.
-        self.read_only.next =
-            (self.field.q.val() == 3) | (self.field.q.val() == 7) | (self.field.q.val() == 12);
-        self.held_enable.next = false;
+        // The held request's QP: the NIC's pointer its register names, if it names one.
+        self.pointers.held_index.next = self.index.q.val();
+        self.read_only.next = false;
         self.held_pointer.next = 0.into();
-        for i in 0..self.qp_enables.len() {
-            if self.index.q.val() == self.index_ids[i].val() {
-                self.held_enable.next = self.qp_enables[i].q.val();
-                if self.field.q.val() == 3 {
-                    self.held_pointer.next = self.pointers[i * 3].q.val();
-                }
-                if self.field.q.val() == 7 {
-                    self.held_pointer.next = self.pointers[i * 3 + 1].q.val();
-                }
-                if self.field.q.val() == 12 {
-                    self.held_pointer.next = self.pointers[i * 3 + 2].q.val();
-                }
+        for r in 0..3 {
+            if self.field.q.val() == self.nic_pointer_fields[r].val() {
+                self.read_only.next = true;
+                self.held_pointer.next = self.pointers.held_pointers[r].val();
             }
         }
 
@@ -395,7 +338,8 @@ impl<const QAW: usize> Logic for QpTable<QAW> {
         }
         self.lookup.ready.next = !self.read_port.val() & !self.sweeping.q.val() & !self.reset.val();
 
-        // Carrying the held request out.
+        // Carrying the held request out: writes and the NIC's pointers at once, RAM reads
+        // through the read port (answered from the RAMs' output a cycle later).
         if self.op.q.val() == QpOp::Busy {
             self.answer.d.next = 0.into();
             self.failure.d.next = self.error_none.val();
@@ -415,54 +359,13 @@ impl<const QAW: usize> Logic for QpTable<QAW> {
                 self.op.d.next = QpOp::Reading;
             }
         }
-        self.ram_value.next = 0.into();
-        if self.field.q.val() == 0 {
-            self.ram_value.next = bit_cast::<MMIO_DATA_BITS, KEY_BITS>(self.keys.read_data.val());
-            if self.held_enable.val() {
-                self.ram_value.next =
-                    bit_cast::<MMIO_DATA_BITS, KEY_BITS>(self.keys.read_data.val())
-                        | self.enable_bit.val();
-            }
-        }
-        if self.field.q.val() == 1 {
-            self.ram_value.next =
-                bit_cast::<MMIO_DATA_BITS, ADDRESS_BITS>(self.send_base.read_data.val());
-        }
-        if self.field.q.val() == 2 {
-            self.ram_value.next =
-                bit_cast::<MMIO_DATA_BITS, RING_SIZE_BITS>(self.send_size.read_data.val());
-        }
-        if self.field.q.val() == 4 {
-            self.ram_value.next =
-                bit_cast::<MMIO_DATA_BITS, RING_POINTER_BITS>(self.send_consumer.read_data.val());
-        }
-        if self.field.q.val() == 5 {
-            self.ram_value.next =
-                bit_cast::<MMIO_DATA_BITS, ADDRESS_BITS>(self.receive_base.read_data.val());
-        }
-        if self.field.q.val() == 6 {
-            self.ram_value.next =
-                bit_cast::<MMIO_DATA_BITS, RING_SIZE_BITS>(self.receive_size.read_data.val());
-        }
-        if self.field.q.val() == 8 {
-            self.ram_value.next = bit_cast::<MMIO_DATA_BITS, RING_POINTER_BITS>(
-                self.receive_consumer.read_data.val(),
-            );
-        }
-        if self.field.q.val() == 9 {
-            self.ram_value.next =
-                bit_cast::<MMIO_DATA_BITS, ADDRESS_BITS>(self.nap_base.read_data.val());
-        }
-        if self.field.q.val() == 10 {
-            self.ram_value.next =
-                bit_cast::<MMIO_DATA_BITS, RING_SIZE_BITS>(self.nap_size.read_data.val());
-        }
-        if self.field.q.val() == 11 {
-            self.ram_value.next =
-                bit_cast::<MMIO_DATA_BITS, RING_POINTER_BITS>(self.nap_producer.read_data.val());
-        }
+        self.rams.read_field.next = self.field.q.val();
         if self.op.q.val() == QpOp::Reading {
-            self.answer.d.next = self.ram_value.val();
+            // The key register carries the QP's enable in bit 32.
+            self.answer.d.next = self.rams.value.val();
+            if (self.field.q.val() == self.key_field.val()) & self.pointers.held_enable.val() {
+                self.answer.d.next = self.rams.value.val() | self.enable_bit.val();
+            }
             self.failure.d.next = self.error_none.val();
             self.op.d.next = QpOp::Answering;
         }
@@ -473,192 +376,67 @@ impl<const QAW: usize> Logic for QpTable<QAW> {
             self.op.d.next = QpOp::Idle;
         }
 
-        // The RAMs' write port: the held write, or zeros while clearing after a reset.
-        self.keys.write_address.next = self.index.q.val();
-        self.send_base.write_address.next = self.index.q.val();
-        self.receive_base.write_address.next = self.index.q.val();
-        self.nap_base.write_address.next = self.index.q.val();
-        self.send_size.write_address.next = self.index.q.val();
-        self.receive_size.write_address.next = self.index.q.val();
-        self.nap_size.write_address.next = self.index.q.val();
-        self.send_consumer.write_address.next = self.index.q.val();
-        self.receive_consumer.write_address.next = self.index.q.val();
-        self.nap_producer.write_address.next = self.index.q.val();
-        self.keys.write_data.next = self.wdata.q.val().get_bits::<KEY_BITS>(0);
-        self.send_base.write_data.next = self.wdata.q.val().get_bits::<ADDRESS_BITS>(0);
-        self.receive_base.write_data.next = self.wdata.q.val().get_bits::<ADDRESS_BITS>(0);
-        self.nap_base.write_data.next = self.wdata.q.val().get_bits::<ADDRESS_BITS>(0);
-        self.send_size.write_data.next = self.wdata.q.val().get_bits::<RING_SIZE_BITS>(0);
-        self.receive_size.write_data.next = self.wdata.q.val().get_bits::<RING_SIZE_BITS>(0);
-        self.nap_size.write_data.next = self.wdata.q.val().get_bits::<RING_SIZE_BITS>(0);
-        self.send_consumer.write_data.next = self.wdata.q.val().get_bits::<RING_POINTER_BITS>(0);
-        self.receive_consumer.write_data.next = self.wdata.q.val().get_bits::<RING_POINTER_BITS>(0);
-        self.nap_producer.write_data.next = self.wdata.q.val().get_bits::<RING_POINTER_BITS>(0);
-        self.keys.write_enable.next = false;
-        self.send_base.write_enable.next = false;
-        self.receive_base.write_enable.next = false;
-        self.nap_base.write_enable.next = false;
-        self.send_size.write_enable.next = false;
-        self.receive_size.write_enable.next = false;
-        self.nap_size.write_enable.next = false;
-        self.send_consumer.write_enable.next = false;
-        self.receive_consumer.write_enable.next = false;
-        self.nap_producer.write_enable.next = false;
-        if (self.op.q.val() == QpOp::Busy)
+        // The write port: the held write (a key write sets the QP's enable too), or zeros
+        // while clearing after a reset.
+        self.rams.write_index.next = self.index.q.val();
+        self.rams.write_field.next = self.field.q.val();
+        self.rams.write_data.next = self.wdata.q.val();
+        self.rams.write.next = (self.op.q.val() == QpOp::Busy)
             & self.mapped.q.val()
             & self.writing.q.val()
-            & !self.read_only.val()
-        {
-            self.keys.write_enable.next = self.field.q.val() == 0;
-            self.send_base.write_enable.next = self.field.q.val() == 1;
-            self.send_size.write_enable.next = self.field.q.val() == 2;
-            self.send_consumer.write_enable.next = self.field.q.val() == 4;
-            self.receive_base.write_enable.next = self.field.q.val() == 5;
-            self.receive_size.write_enable.next = self.field.q.val() == 6;
-            self.receive_consumer.write_enable.next = self.field.q.val() == 8;
-            self.nap_base.write_enable.next = self.field.q.val() == 9;
-            self.nap_size.write_enable.next = self.field.q.val() == 10;
-            self.nap_producer.write_enable.next = self.field.q.val() == 11;
-        }
+            & !self.read_only.val();
+        self.rams.clear.next = false;
+        self.pointers.enable_write.next =
+            self.rams.write.val() & (self.field.q.val() == self.key_field.val());
+        self.pointers.enable_index.next = self.index.q.val();
+        // Bit 32 (KEY_BITS, checked in `new`): the QP's enable.
+        self.pointers.enable_value.next = self.wdata.q.val().get_bit(32);
         if self.sweeping.q.val() {
-            self.keys.write_address.next = self.sweep_index.q.val();
-            self.send_base.write_address.next = self.sweep_index.q.val();
-            self.receive_base.write_address.next = self.sweep_index.q.val();
-            self.nap_base.write_address.next = self.sweep_index.q.val();
-            self.send_size.write_address.next = self.sweep_index.q.val();
-            self.receive_size.write_address.next = self.sweep_index.q.val();
-            self.nap_size.write_address.next = self.sweep_index.q.val();
-            self.send_consumer.write_address.next = self.sweep_index.q.val();
-            self.receive_consumer.write_address.next = self.sweep_index.q.val();
-            self.nap_producer.write_address.next = self.sweep_index.q.val();
-            self.keys.write_data.next = 0.into();
-            self.send_base.write_data.next = 0.into();
-            self.receive_base.write_data.next = 0.into();
-            self.nap_base.write_data.next = 0.into();
-            self.send_size.write_data.next = 0.into();
-            self.receive_size.write_data.next = 0.into();
-            self.nap_size.write_data.next = 0.into();
-            self.send_consumer.write_data.next = 0.into();
-            self.receive_consumer.write_data.next = 0.into();
-            self.nap_producer.write_data.next = 0.into();
-            self.keys.write_enable.next = true;
-            self.send_base.write_enable.next = true;
-            self.receive_base.write_enable.next = true;
-            self.nap_base.write_enable.next = true;
-            self.send_size.write_enable.next = true;
-            self.receive_size.write_enable.next = true;
-            self.nap_size.write_enable.next = true;
-            self.send_consumer.write_enable.next = true;
-            self.receive_consumer.write_enable.next = true;
-            self.nap_producer.write_enable.next = true;
+            self.rams.write_index.next = self.sweep_index.q.val();
+            self.rams.clear.next = true;
             self.sweep_index.d.next = self.sweep_index.q.val() + self.index_one.val();
             if self.sweep_index.q.val() == self.sweep_last.val() {
                 self.sweeping.d.next = false;
             }
         }
 
-        // Lookups and advances: which QP they name, and whether it exists.
+        // Lookups: which QP they name, and whether it exists.
         self.lookup_function_ok.next = false;
-        self.advance_function_ok.next = false;
-        for f in 0..self.function_ids.len() {
-            if self.lookup.function.val() == self.function_ids[f].val() {
-                self.lookup_function_ok.next = true;
-            }
-            if self.advance.function.val() == self.function_ids[f].val() {
-                self.advance_function_ok.next = true;
-            }
-        }
-        self.lookup_qp_ok.next = false;
-        self.advance_qp_ok.next = false;
-        for q in 0..self.qp_ids.len() {
-            if self.lookup.qp.val() == self.qp_ids[q].val() {
-                self.lookup_qp_ok.next = true;
-            }
-            if self.advance.qp.val() == self.qp_ids[q].val() {
-                self.advance_qp_ok.next = true;
-            }
-        }
-        self.lookup_index.next = bit_cast::<QAW, 8>(
-            (bit_cast::<8, FUNCTION_BITS>(self.lookup.function.val()) << self.qp_shift.val())
-                | bit_cast::<8, QP_BITS>(self.lookup.qp.val()),
-        );
-        self.advance_index.next = bit_cast::<QAW, 8>(
-            (bit_cast::<8, FUNCTION_BITS>(self.advance.function.val()) << self.qp_shift.val())
-                | bit_cast::<8, QP_BITS>(self.advance.qp.val()),
-        );
-        self.keys.read_address.next = self.lookup_index.val();
-        if self.read_port.val() {
-            self.keys.read_address.next = self.index.q.val();
-        }
-        self.send_base.read_address.next = self.keys.read_address.val();
-        self.receive_base.read_address.next = self.keys.read_address.val();
-        self.nap_base.read_address.next = self.keys.read_address.val();
-        self.send_size.read_address.next = self.keys.read_address.val();
-        self.receive_size.read_address.next = self.keys.read_address.val();
-        self.nap_size.read_address.next = self.keys.read_address.val();
-        self.send_consumer.read_address.next = self.keys.read_address.val();
-        self.receive_consumer.read_address.next = self.keys.read_address.val();
-        self.nap_producer.read_address.next = self.keys.read_address.val();
-
-        // The lookup's answer: captured now, shown next cycle.
-        self.answered.d.next = self.lookup.valid.val() & self.lookup.ready.val();
-        self.owned.d.next = self.lookup_function_ok.val() & self.lookup_qp_ok.val();
         self.function_enabled.d.next = false;
         self.interrupt.d.next = false;
         for f in 0..self.function_ids.len() {
             if self.lookup.function.val() == self.function_ids[f].val() {
+                self.lookup_function_ok.next = true;
                 self.function_enabled.d.next = self.function_enables[f].val();
                 self.interrupt.d.next = self.interrupts[f]
                     .val()
                     .get_bit(self.lookup.qp.val().index());
             }
         }
-        self.qp_enabled.d.next = false;
+        self.lookup_qp_ok.next = false;
+        for q in 0..self.qp_ids.len() {
+            if self.lookup.qp.val() == self.qp_ids[q].val() {
+                self.lookup_qp_ok.next = true;
+            }
+        }
+        self.lookup_index.next = bit_cast::<QAW, 8>(
+            (bit_cast::<8, FUNCTION_BITS>(self.lookup.function.val()) << self.qp_shift.val())
+                | bit_cast::<8, QP_BITS>(self.lookup.qp.val()),
+        );
+        self.rams.read_index.next = self.lookup_index.val();
+        if self.read_port.val() {
+            self.rams.read_index.next = self.index.q.val();
+        }
+        self.pointers.lookup_index.next = self.lookup_index.val();
+
+        // The lookup's answer: flags and pointers captured now, the RAMs read now; shown next
+        // cycle, zero unless the QP exists.
+        self.answered.d.next = self.lookup.valid.val() & self.lookup.ready.val();
+        self.owned.d.next = self.lookup_function_ok.val() & self.lookup_qp_ok.val();
+        self.qp_enabled.d.next = self.pointers.lookup_enable.val();
         for r in 0..3 {
             self.nic_pointers[r].clock.next = self.clock.val();
-            self.nic_pointers[r].d.next = 0.into();
-        }
-        for qn in self._qps..(self._qps + 1) {
-            for i in 0..self.qp_enables.len() {
-                if self.lookup_index.val() == self.index_ids[i].val() {
-                    self.qp_enabled.d.next = self.qp_enables[i].q.val();
-                    for r in 0..3 {
-                        self.nic_pointers[r].d.next = self.pointers[i * 3 + r].q.val();
-                    }
-                }
-                // Per QP: enable, and the NIC's pointers (zero while disabled).
-                self.qp_enables[i].clock.next = self.clock.val();
-                self.qp_enables[i].d.next = self.qp_enables[i].q.val();
-                if (self.op.q.val() == QpOp::Busy)
-                    & self.mapped.q.val()
-                    & self.writing.q.val()
-                    & (self.field.q.val() == 0)
-                    & (self.index.q.val() == self.index_ids[i].val())
-                {
-                    self.qp_enables[i].d.next = self.wdata.q.val().get_bit(32);
-                }
-                self.live[i].next =
-                    self.qp_enables[i].q.val() & self.function_enables[i / qn].val();
-                for r in 0..3 {
-                    self.pointers[i * 3 + r].clock.next = self.clock.val();
-                    self.pointers[i * 3 + r].d.next = self.pointers[i * 3 + r].q.val();
-                    if self.advance.valid.val()
-                        & self.advance_function_ok.val()
-                        & self.advance_qp_ok.val()
-                        & (self.advance_index.val() == self.index_ids[i].val())
-                        & (self.advance.ring.val() == self.ring_ids[r].val())
-                    {
-                        self.pointers[i * 3 + r].d.next =
-                            self.pointers[i * 3 + r].q.val() + self.pointer_one.val();
-                    }
-                    if !self.live[i].val() | self.reset.val() {
-                        self.pointers[i * 3 + r].d.next = 0.into();
-                    }
-                }
-                if self.reset.val() {
-                    self.qp_enables[i].d.next = false;
-                }
-            }
+            self.nic_pointers[r].d.next = self.pointers.lookup_pointers[r].val();
         }
         self.giving.next = self.answered.q.val() & self.owned.q.val();
         self.lookup.answered.next = self.answered.q.val();
@@ -680,18 +458,18 @@ impl<const QAW: usize> Logic for QpTable<QAW> {
         self.lookup.nap_producer.next = 0.into();
         self.lookup.nap_consumer.next = 0.into();
         if self.giving.val() {
-            self.lookup.key.next = self.keys.read_data.val();
-            self.lookup.send_base.next = self.send_base.read_data.val();
-            self.lookup.send_size.next = self.send_size.read_data.val();
+            self.lookup.key.next = self.rams.key.val();
+            self.lookup.send_base.next = self.rams.bases[0].val();
+            self.lookup.send_size.next = self.rams.sizes[0].val();
             self.lookup.send_producer.next = self.nic_pointers[0].q.val();
-            self.lookup.send_consumer.next = self.send_consumer.read_data.val();
-            self.lookup.receive_base.next = self.receive_base.read_data.val();
-            self.lookup.receive_size.next = self.receive_size.read_data.val();
+            self.lookup.send_consumer.next = self.rams.software_pointers[0].val();
+            self.lookup.receive_base.next = self.rams.bases[1].val();
+            self.lookup.receive_size.next = self.rams.sizes[1].val();
             self.lookup.receive_producer.next = self.nic_pointers[1].q.val();
-            self.lookup.receive_consumer.next = self.receive_consumer.read_data.val();
-            self.lookup.nap_base.next = self.nap_base.read_data.val();
-            self.lookup.nap_size.next = self.nap_size.read_data.val();
-            self.lookup.nap_producer.next = self.nap_producer.read_data.val();
+            self.lookup.receive_consumer.next = self.rams.software_pointers[1].val();
+            self.lookup.nap_base.next = self.rams.bases[2].val();
+            self.lookup.nap_size.next = self.rams.sizes[2].val();
+            self.lookup.nap_producer.next = self.rams.software_pointers[2].val();
             self.lookup.nap_consumer.next = self.nic_pointers[2].q.val();
         }
 

@@ -567,7 +567,7 @@ impl Doorbell {
         if d.words < 2 {
             return Err(DoorbellError::Words(d.words));
         }
-        if d.address % 8 != 0 {
+        if !d.address.is_multiple_of(8) {
             return Err(DoorbellError::Unaligned(d.address));
         }
         Ok(d)
@@ -1386,7 +1386,7 @@ mod tests {
         check_layout(&EVENT_WORD1_FIELDS, 64);
         check_layout(&[DESC_SOURCES, DESC_DESTINATIONS], 64);
         assert!(IMMEDIATE_MAX_BYTES.div_ceil(8) + 2 <= 255);
-        assert!(3 + 4 * MAX_SEGMENTS <= 255);
+        const { assert!(3 + 4 * MAX_SEGMENTS <= 255) };
         for (s, c, _) in EventStatus::ALL {
             assert!((c as u128) <= EVENT_STATUS.max(), "{s:?}");
         }

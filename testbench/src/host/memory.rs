@@ -366,7 +366,7 @@ impl HostMemory {
     /// failure) on a broken rule.
     pub fn write_beat(&mut self, now: u64, w: WriteBeat) {
         assert!(
-            w.address % BEAT_BYTES == 0,
+            w.address.is_multiple_of(BEAT_BYTES),
             "cycle {now}: write beat address {:#x} not 16-byte aligned",
             w.address
         );

@@ -225,7 +225,7 @@ impl FunctionTableModel {
         if r >= limit {
             return Outcome::Outside { function: Some(f) };
         }
-        if a.offset % 8 != 0 {
+        if !a.offset.is_multiple_of(8) {
             return Outcome::Misaligned { function: f };
         }
         let (page, within) = (target / self.page, target % self.page);

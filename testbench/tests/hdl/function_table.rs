@@ -204,7 +204,7 @@ fn random_access(rng: &mut BenchRng, d: &DriverModel, m: &FunctionTableModel) ->
         }
         82..=85 => MmioAccess {
             function: f as u8,
-            offset: rng.range(0, reach - 1) | 1 + rng.range(0, 6),
+            offset: rng.range(0, reach - 1) | (1 + rng.range(0, 6)),
             write: rng.chance(0.5),
             data: rng.bits(64) as u64,
         },
@@ -331,7 +331,12 @@ fn bench(b: &mut dyn Backend, seed: u64, functions: usize, qps: usize, cycles: u
         let qi = QueuesInputs {
             reset: rst,
             doorbell: rung,
-            ready: !draining && rng.chance(if (now / 500) % 2 == 0 { 0.5 } else { 0.0 }),
+            ready: !draining
+                && rng.chance(if (now / 500).is_multiple_of(2) {
+                    0.5
+                } else {
+                    0.0
+                }),
             weighted: mode,
             weights: w.clone(),
         };
