@@ -1665,25 +1665,25 @@ module nic_function_table$qps(clock,reset,request$valid,request$address,request$
     input wire  lookup$valid;
     input wire  [2:0] lookup$function;
     input wire  [3:0] lookup$qp;
-    output reg  lookup$ready;
-    output reg  lookup$answered;
-    output reg  lookup$owned;
-    output reg  lookup$function_enabled;
-    output reg  lookup$qp_enabled;
-    output reg  [31:0] lookup$key;
-    output reg  lookup$interrupt;
-    output reg  [47:0] lookup$send_base;
-    output reg  [3:0] lookup$send_size;
-    output reg  [15:0] lookup$send_producer;
-    output reg  [15:0] lookup$send_consumer;
-    output reg  [47:0] lookup$receive_base;
-    output reg  [3:0] lookup$receive_size;
-    output reg  [15:0] lookup$receive_producer;
-    output reg  [15:0] lookup$receive_consumer;
-    output reg  [47:0] lookup$nap_base;
-    output reg  [3:0] lookup$nap_size;
-    output reg  [15:0] lookup$nap_producer;
-    output reg  [15:0] lookup$nap_consumer;
+    output wire  lookup$ready;
+    output wire  lookup$answered;
+    output wire  lookup$owned;
+    output wire  lookup$function_enabled;
+    output wire  lookup$qp_enabled;
+    output wire  [31:0] lookup$key;
+    output wire  lookup$interrupt;
+    output wire  [47:0] lookup$send_base;
+    output wire  [3:0] lookup$send_size;
+    output wire  [15:0] lookup$send_producer;
+    output wire  [15:0] lookup$send_consumer;
+    output wire  [47:0] lookup$receive_base;
+    output wire  [3:0] lookup$receive_size;
+    output wire  [15:0] lookup$receive_producer;
+    output wire  [15:0] lookup$receive_consumer;
+    output wire  [47:0] lookup$nap_base;
+    output wire  [3:0] lookup$nap_size;
+    output wire  [15:0] lookup$nap_producer;
+    output wire  [15:0] lookup$nap_consumer;
     input wire  advance$valid;
     input wire  [2:0] advance$function;
     input wire  [3:0] advance$qp;
@@ -1706,18 +1706,6 @@ module nic_function_table$qps(clock,reset,request$valid,request$address,request$
     input wire  [15:0] interrupts$7;
     
     // Constant declarations
-    localparam  function_ids$0 = 3'b0;
-    localparam  function_ids$1 = 3'b1;
-    localparam  function_ids$2 = 3'b10;
-    localparam  function_ids$3 = 3'b11;
-    localparam  function_ids$4 = 3'b100;
-    localparam  function_ids$5 = 3'b101;
-    localparam  function_ids$6 = 3'b110;
-    localparam  function_ids$7 = 3'b111;
-    localparam  qp_ids$0 = 4'h0;
-    localparam  qp_ids$1 = 4'h1;
-    localparam  qp_ids$2 = 4'h2;
-    localparam  qp_ids$3 = 4'h3;
     localparam  nic_pointer_fields$0 = 4'h3;
     localparam  nic_pointer_fields$1 = 4'h7;
     localparam  nic_pointer_fields$2 = 4'hc;
@@ -1786,6 +1774,40 @@ module nic_function_table$qps(clock,reset,request$valid,request$address,request$
     wire  [15:0] pointers$held_pointers$0;
     wire  [15:0] pointers$held_pointers$1;
     wire  [15:0] pointers$held_pointers$2;
+    reg  lookups$clock;
+    reg  lookups$reset;
+    reg  lookups$blocked;
+    wire  [4:0] lookups$index;
+    reg  lookups$function_enables$0;
+    reg  lookups$function_enables$1;
+    reg  lookups$function_enables$2;
+    reg  lookups$function_enables$3;
+    reg  lookups$function_enables$4;
+    reg  lookups$function_enables$5;
+    reg  lookups$function_enables$6;
+    reg  lookups$function_enables$7;
+    reg  [15:0] lookups$interrupts$0;
+    reg  [15:0] lookups$interrupts$1;
+    reg  [15:0] lookups$interrupts$2;
+    reg  [15:0] lookups$interrupts$3;
+    reg  [15:0] lookups$interrupts$4;
+    reg  [15:0] lookups$interrupts$5;
+    reg  [15:0] lookups$interrupts$6;
+    reg  [15:0] lookups$interrupts$7;
+    reg  lookups$qp_enable;
+    reg  [15:0] lookups$nic_pointers$0;
+    reg  [15:0] lookups$nic_pointers$1;
+    reg  [15:0] lookups$nic_pointers$2;
+    reg  [31:0] lookups$key;
+    reg  [47:0] lookups$bases$0;
+    reg  [47:0] lookups$bases$1;
+    reg  [47:0] lookups$bases$2;
+    reg  [3:0] lookups$sizes$0;
+    reg  [3:0] lookups$sizes$1;
+    reg  [3:0] lookups$sizes$2;
+    reg  [15:0] lookups$software_pointers$0;
+    reg  [15:0] lookups$software_pointers$1;
+    reg  [15:0] lookups$software_pointers$2;
     reg  [1:0] op$d;
     wire  [1:0] op$q;
     reg  op$clock;
@@ -1813,30 +1835,6 @@ module nic_function_table$qps(clock,reset,request$valid,request$address,request$
     reg  favor_read$d;
     wire  favor_read$q;
     reg  favor_read$clock;
-    reg  answered$d;
-    wire  answered$q;
-    reg  answered$clock;
-    reg  owned$d;
-    wire  owned$q;
-    reg  owned$clock;
-    reg  function_enabled$d;
-    wire  function_enabled$q;
-    reg  function_enabled$clock;
-    reg  qp_enabled$d;
-    wire  qp_enabled$q;
-    reg  qp_enabled$clock;
-    reg  interrupt$d;
-    wire  interrupt$q;
-    reg  interrupt$clock;
-    reg  [15:0] nic_pointers$0$d;
-    wire  [15:0] nic_pointers$0$q;
-    reg  nic_pointers$0$clock;
-    reg  [15:0] nic_pointers$1$d;
-    wire  [15:0] nic_pointers$1$q;
-    reg  nic_pointers$1$clock;
-    reg  [15:0] nic_pointers$2$d;
-    wire  [15:0] nic_pointers$2$q;
-    reg  nic_pointers$2$clock;
     reg  sweeping$d;
     wire  sweeping$q;
     reg  sweeping$clock;
@@ -1852,10 +1850,6 @@ module nic_function_table$qps(clock,reset,request$valid,request$address,request$
     reg  [13:0] qp;
     reg  [4:0] request_index;
     reg  request_mapped;
-    reg  [4:0] lookup_index;
-    reg  lookup_function_ok;
-    reg  lookup_qp_ok;
-    reg  giving;
     reg  read_port;
     reg  wants_port;
     reg  read_only;
@@ -1912,6 +1906,64 @@ module nic_function_table$qps(clock,reset,request$valid,request$address,request$
         .held_pointers$1(pointers$held_pointers$1),
         .held_pointers$2(pointers$held_pointers$2)
     );
+    nic_function_table$qps$lookups lookups(
+        .clock(lookups$clock),
+        .reset(lookups$reset),
+        .lookup$valid(lookup$valid),
+        .lookup$function(lookup$function),
+        .lookup$qp(lookup$qp),
+        .lookup$ready(lookup$ready),
+        .lookup$answered(lookup$answered),
+        .lookup$owned(lookup$owned),
+        .lookup$function_enabled(lookup$function_enabled),
+        .lookup$qp_enabled(lookup$qp_enabled),
+        .lookup$key(lookup$key),
+        .lookup$interrupt(lookup$interrupt),
+        .lookup$send_base(lookup$send_base),
+        .lookup$send_size(lookup$send_size),
+        .lookup$send_producer(lookup$send_producer),
+        .lookup$send_consumer(lookup$send_consumer),
+        .lookup$receive_base(lookup$receive_base),
+        .lookup$receive_size(lookup$receive_size),
+        .lookup$receive_producer(lookup$receive_producer),
+        .lookup$receive_consumer(lookup$receive_consumer),
+        .lookup$nap_base(lookup$nap_base),
+        .lookup$nap_size(lookup$nap_size),
+        .lookup$nap_producer(lookup$nap_producer),
+        .lookup$nap_consumer(lookup$nap_consumer),
+        .blocked(lookups$blocked),
+        .index(lookups$index),
+        .function_enables$0(lookups$function_enables$0),
+        .function_enables$1(lookups$function_enables$1),
+        .function_enables$2(lookups$function_enables$2),
+        .function_enables$3(lookups$function_enables$3),
+        .function_enables$4(lookups$function_enables$4),
+        .function_enables$5(lookups$function_enables$5),
+        .function_enables$6(lookups$function_enables$6),
+        .function_enables$7(lookups$function_enables$7),
+        .interrupts$0(lookups$interrupts$0),
+        .interrupts$1(lookups$interrupts$1),
+        .interrupts$2(lookups$interrupts$2),
+        .interrupts$3(lookups$interrupts$3),
+        .interrupts$4(lookups$interrupts$4),
+        .interrupts$5(lookups$interrupts$5),
+        .interrupts$6(lookups$interrupts$6),
+        .interrupts$7(lookups$interrupts$7),
+        .qp_enable(lookups$qp_enable),
+        .nic_pointers$0(lookups$nic_pointers$0),
+        .nic_pointers$1(lookups$nic_pointers$1),
+        .nic_pointers$2(lookups$nic_pointers$2),
+        .key(lookups$key),
+        .bases$0(lookups$bases$0),
+        .bases$1(lookups$bases$1),
+        .bases$2(lookups$bases$2),
+        .sizes$0(lookups$sizes$0),
+        .sizes$1(lookups$sizes$1),
+        .sizes$2(lookups$sizes$2),
+        .software_pointers$0(lookups$software_pointers$0),
+        .software_pointers$1(lookups$software_pointers$1),
+        .software_pointers$2(lookups$software_pointers$2)
+    );
     nic_function_table$qps$op op(
         .d(op$d),
         .q(op$q),
@@ -1957,46 +2009,6 @@ module nic_function_table$qps(clock,reset,request$valid,request$address,request$
         .q(favor_read$q),
         .clock(favor_read$clock)
     );
-    nic_function_table$qps$answered answered(
-        .d(answered$d),
-        .q(answered$q),
-        .clock(answered$clock)
-    );
-    nic_function_table$qps$owned owned(
-        .d(owned$d),
-        .q(owned$q),
-        .clock(owned$clock)
-    );
-    nic_function_table$qps$function_enabled function_enabled(
-        .d(function_enabled$d),
-        .q(function_enabled$q),
-        .clock(function_enabled$clock)
-    );
-    nic_function_table$qps$qp_enabled qp_enabled(
-        .d(qp_enabled$d),
-        .q(qp_enabled$q),
-        .clock(qp_enabled$clock)
-    );
-    nic_function_table$qps$interrupt interrupt(
-        .d(interrupt$d),
-        .q(interrupt$q),
-        .clock(interrupt$clock)
-    );
-    nic_function_table$qps$nic_pointers$0 nic_pointers$0(
-        .d(nic_pointers$0$d),
-        .q(nic_pointers$0$q),
-        .clock(nic_pointers$0$clock)
-    );
-    nic_function_table$qps$nic_pointers$1 nic_pointers$1(
-        .d(nic_pointers$1$d),
-        .q(nic_pointers$1$q),
-        .clock(nic_pointers$1$clock)
-    );
-    nic_function_table$qps$nic_pointers$2 nic_pointers$2(
-        .d(nic_pointers$2$d),
-        .q(nic_pointers$2$q),
-        .clock(nic_pointers$2$clock)
-    );
     nic_function_table$qps$sweeping sweeping(
         .d(sweeping$d),
         .q(sweeping$q),
@@ -2019,11 +2031,6 @@ module nic_function_table$qps(clock,reset,request$valid,request$address,request$
         answer$clock = clock;
         failure$clock = clock;
         favor_read$clock = clock;
-        answered$clock = clock;
-        owned$clock = clock;
-        function_enabled$clock = clock;
-        qp_enabled$clock = clock;
-        interrupt$clock = clock;
         sweeping$clock = clock;
         sweep_index$clock = clock;
         op$d = op$q;
@@ -2035,24 +2042,37 @@ module nic_function_table$qps(clock,reset,request$valid,request$address,request$
         answer$d = answer$q;
         failure$d = failure$q;
         favor_read$d = favor_read$q;
-        answered$d = answered$q;
-        owned$d = owned$q;
-        function_enabled$d = function_enabled$q;
-        qp_enabled$d = qp_enabled$q;
-        interrupt$d = interrupt$q;
         sweeping$d = sweeping$q;
         sweep_index$d = sweep_index$q;
         rams$clock = clock;
         pointers$clock = clock;
+        lookups$clock = clock;
         pointers$reset = reset;
+        lookups$reset = reset;
         pointers$function_enables$0 = function_enables$0;
+        lookups$function_enables$0 = function_enables$0;
+        lookups$interrupts$0 = interrupts$0;
         pointers$function_enables$1 = function_enables$1;
+        lookups$function_enables$1 = function_enables$1;
+        lookups$interrupts$1 = interrupts$1;
         pointers$function_enables$2 = function_enables$2;
+        lookups$function_enables$2 = function_enables$2;
+        lookups$interrupts$2 = interrupts$2;
         pointers$function_enables$3 = function_enables$3;
+        lookups$function_enables$3 = function_enables$3;
+        lookups$interrupts$3 = interrupts$3;
         pointers$function_enables$4 = function_enables$4;
+        lookups$function_enables$4 = function_enables$4;
+        lookups$interrupts$4 = interrupts$4;
         pointers$function_enables$5 = function_enables$5;
+        lookups$function_enables$5 = function_enables$5;
+        lookups$interrupts$5 = interrupts$5;
         pointers$function_enables$6 = function_enables$6;
+        lookups$function_enables$6 = function_enables$6;
+        lookups$interrupts$6 = interrupts$6;
         pointers$function_enables$7 = function_enables$7;
+        lookups$function_enables$7 = function_enables$7;
+        lookups$interrupts$7 = interrupts$7;
         host = request$address & host_mask;
         page = host >> page_shift;
         offset = host & page_mask;
@@ -2089,7 +2109,7 @@ module nic_function_table$qps(clock,reset,request$valid,request$address,request$
         if (wants_port & lookup$valid) begin
             favor_read$d = ~read_port;
         end
-        lookup$ready = ~read_port & ~sweeping$q & ~reset;
+        lookups$blocked = read_port | sweeping$q | reset;
         if (op$q == QpOp$Busy) begin
             answer$d = 32'h0;
             failure$d = error_none;
@@ -2142,114 +2162,27 @@ module nic_function_table$qps(clock,reset,request$valid,request$address,request$
                 sweeping$d = 1'b0;
             end
         end
-        lookup_function_ok = 1'b0;
-        function_enabled$d = 1'b0;
-        interrupt$d = 1'b0;
-        if (lookup$function == function_ids$0) begin
-            lookup_function_ok = 1'b1;
-            function_enabled$d = function_enables$0;
-            interrupt$d = interrupts$0[lookup$qp];
-        end
-        if (lookup$function == function_ids$1) begin
-            lookup_function_ok = 1'b1;
-            function_enabled$d = function_enables$1;
-            interrupt$d = interrupts$1[lookup$qp];
-        end
-        if (lookup$function == function_ids$2) begin
-            lookup_function_ok = 1'b1;
-            function_enabled$d = function_enables$2;
-            interrupt$d = interrupts$2[lookup$qp];
-        end
-        if (lookup$function == function_ids$3) begin
-            lookup_function_ok = 1'b1;
-            function_enabled$d = function_enables$3;
-            interrupt$d = interrupts$3[lookup$qp];
-        end
-        if (lookup$function == function_ids$4) begin
-            lookup_function_ok = 1'b1;
-            function_enabled$d = function_enables$4;
-            interrupt$d = interrupts$4[lookup$qp];
-        end
-        if (lookup$function == function_ids$5) begin
-            lookup_function_ok = 1'b1;
-            function_enabled$d = function_enables$5;
-            interrupt$d = interrupts$5[lookup$qp];
-        end
-        if (lookup$function == function_ids$6) begin
-            lookup_function_ok = 1'b1;
-            function_enabled$d = function_enables$6;
-            interrupt$d = interrupts$6[lookup$qp];
-        end
-        if (lookup$function == function_ids$7) begin
-            lookup_function_ok = 1'b1;
-            function_enabled$d = function_enables$7;
-            interrupt$d = interrupts$7[lookup$qp];
-        end
-        lookup_qp_ok = 1'b0;
-        if (lookup$qp == qp_ids$0) begin
-            lookup_qp_ok = 1'b1;
-        end
-        if (lookup$qp == qp_ids$1) begin
-            lookup_qp_ok = 1'b1;
-        end
-        if (lookup$qp == qp_ids$2) begin
-            lookup_qp_ok = 1'b1;
-        end
-        if (lookup$qp == qp_ids$3) begin
-            lookup_qp_ok = 1'b1;
-        end
-        lookup_index = (((((lookup$function) & 8'hff) << qp_shift) | ((lookup$qp) & 8'hff)) & 5'h1f);
-        rams$read_index = lookup_index;
+        rams$read_index = lookups$index;
         if (read_port) begin
             rams$read_index = index$q;
         end
-        pointers$lookup_index = lookup_index;
-        answered$d = lookup$valid & lookup$ready;
-        owned$d = lookup_function_ok & lookup_qp_ok;
-        qp_enabled$d = pointers$lookup_enable;
-        nic_pointers$0$clock = clock;
-        nic_pointers$0$d = pointers$lookup_pointers$0;
-        nic_pointers$1$clock = clock;
-        nic_pointers$1$d = pointers$lookup_pointers$1;
-        nic_pointers$2$clock = clock;
-        nic_pointers$2$d = pointers$lookup_pointers$2;
-        giving = answered$q & owned$q;
-        lookup$answered = answered$q;
-        lookup$owned = giving;
-        lookup$function_enabled = giving & function_enabled$q;
-        lookup$qp_enabled = giving & qp_enabled$q;
-        lookup$interrupt = giving & interrupt$q;
-        lookup$key = 32'h0;
-        lookup$send_base = 32'h0;
-        lookup$send_size = 32'h0;
-        lookup$send_producer = 32'h0;
-        lookup$send_consumer = 32'h0;
-        lookup$receive_base = 32'h0;
-        lookup$receive_size = 32'h0;
-        lookup$receive_producer = 32'h0;
-        lookup$receive_consumer = 32'h0;
-        lookup$nap_base = 32'h0;
-        lookup$nap_size = 32'h0;
-        lookup$nap_producer = 32'h0;
-        lookup$nap_consumer = 32'h0;
-        if (giving) begin
-            lookup$key = rams$key;
-            lookup$send_base = rams$bases$0;
-            lookup$send_size = rams$sizes$0;
-            lookup$send_producer = nic_pointers$0$q;
-            lookup$send_consumer = rams$software_pointers$0;
-            lookup$receive_base = rams$bases$1;
-            lookup$receive_size = rams$sizes$1;
-            lookup$receive_producer = nic_pointers$1$q;
-            lookup$receive_consumer = rams$software_pointers$1;
-            lookup$nap_base = rams$bases$2;
-            lookup$nap_size = rams$sizes$2;
-            lookup$nap_producer = rams$software_pointers$2;
-            lookup$nap_consumer = nic_pointers$2$q;
-        end
+        pointers$lookup_index = lookups$index;
+        lookups$qp_enable = pointers$lookup_enable;
+        lookups$key = rams$key;
+        lookups$nic_pointers$0 = pointers$lookup_pointers$0;
+        lookups$bases$0 = rams$bases$0;
+        lookups$sizes$0 = rams$sizes$0;
+        lookups$software_pointers$0 = rams$software_pointers$0;
+        lookups$nic_pointers$1 = pointers$lookup_pointers$1;
+        lookups$bases$1 = rams$bases$1;
+        lookups$sizes$1 = rams$sizes$1;
+        lookups$software_pointers$1 = rams$software_pointers$1;
+        lookups$nic_pointers$2 = pointers$lookup_pointers$2;
+        lookups$bases$2 = rams$bases$2;
+        lookups$sizes$2 = rams$sizes$2;
+        lookups$software_pointers$2 = rams$software_pointers$2;
         if (reset) begin
             op$d = QpOp$Idle;
-            answered$d = 1'b0;
             favor_read$d = 1'b0;
             sweeping$d = 1'b1;
             sweep_index$d = 32'h0;
@@ -2276,25 +2209,6 @@ module nic_function_table$qps$answer(d,q,clock);
     end
           
 endmodule // nic_function_table$qps$answer
-
-
-module nic_function_table$qps$answered(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_function_table$qps$answered
 
 
 module nic_function_table$qps$failure(d,q,clock);
@@ -2354,25 +2268,6 @@ module nic_function_table$qps$field(d,q,clock);
 endmodule // nic_function_table$qps$field
 
 
-module nic_function_table$qps$function_enabled(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_function_table$qps$function_enabled
-
-
 module nic_function_table$qps$index(d,q,clock);
     
     // Module arguments
@@ -2392,7 +2287,273 @@ module nic_function_table$qps$index(d,q,clock);
 endmodule // nic_function_table$qps$index
 
 
-module nic_function_table$qps$interrupt(d,q,clock);
+module nic_function_table$qps$lookups(clock,reset,lookup$valid,lookup$function,lookup$qp,lookup$ready,lookup$answered,lookup$owned,lookup$function_enabled,lookup$qp_enabled,lookup$key,lookup$interrupt,lookup$send_base,lookup$send_size,lookup$send_producer,lookup$send_consumer,lookup$receive_base,lookup$receive_size,lookup$receive_producer,lookup$receive_consumer,lookup$nap_base,lookup$nap_size,lookup$nap_producer,lookup$nap_consumer,blocked,index,function_enables$0,function_enables$1,function_enables$2,function_enables$3,function_enables$4,function_enables$5,function_enables$6,function_enables$7,interrupts$0,interrupts$1,interrupts$2,interrupts$3,interrupts$4,interrupts$5,interrupts$6,interrupts$7,qp_enable,nic_pointers$0,nic_pointers$1,nic_pointers$2,key,bases$0,bases$1,bases$2,sizes$0,sizes$1,sizes$2,software_pointers$0,software_pointers$1,software_pointers$2);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  lookup$valid;
+    input wire  [2:0] lookup$function;
+    input wire  [3:0] lookup$qp;
+    output reg  lookup$ready;
+    output reg  lookup$answered;
+    output reg  lookup$owned;
+    output reg  lookup$function_enabled;
+    output reg  lookup$qp_enabled;
+    output reg  [31:0] lookup$key;
+    output reg  lookup$interrupt;
+    output reg  [47:0] lookup$send_base;
+    output reg  [3:0] lookup$send_size;
+    output reg  [15:0] lookup$send_producer;
+    output reg  [15:0] lookup$send_consumer;
+    output reg  [47:0] lookup$receive_base;
+    output reg  [3:0] lookup$receive_size;
+    output reg  [15:0] lookup$receive_producer;
+    output reg  [15:0] lookup$receive_consumer;
+    output reg  [47:0] lookup$nap_base;
+    output reg  [3:0] lookup$nap_size;
+    output reg  [15:0] lookup$nap_producer;
+    output reg  [15:0] lookup$nap_consumer;
+    input wire  blocked;
+    output reg  [4:0] index;
+    input wire  function_enables$0;
+    input wire  function_enables$1;
+    input wire  function_enables$2;
+    input wire  function_enables$3;
+    input wire  function_enables$4;
+    input wire  function_enables$5;
+    input wire  function_enables$6;
+    input wire  function_enables$7;
+    input wire  [15:0] interrupts$0;
+    input wire  [15:0] interrupts$1;
+    input wire  [15:0] interrupts$2;
+    input wire  [15:0] interrupts$3;
+    input wire  [15:0] interrupts$4;
+    input wire  [15:0] interrupts$5;
+    input wire  [15:0] interrupts$6;
+    input wire  [15:0] interrupts$7;
+    input wire  qp_enable;
+    input wire  [15:0] nic_pointers$0;
+    input wire  [15:0] nic_pointers$1;
+    input wire  [15:0] nic_pointers$2;
+    input wire  [31:0] key;
+    input wire  [47:0] bases$0;
+    input wire  [47:0] bases$1;
+    input wire  [47:0] bases$2;
+    input wire  [3:0] sizes$0;
+    input wire  [3:0] sizes$1;
+    input wire  [3:0] sizes$2;
+    input wire  [15:0] software_pointers$0;
+    input wire  [15:0] software_pointers$1;
+    input wire  [15:0] software_pointers$2;
+    
+    // Constant declarations
+    localparam  function_ids$0 = 3'b0;
+    localparam  function_ids$1 = 3'b1;
+    localparam  function_ids$2 = 3'b10;
+    localparam  function_ids$3 = 3'b11;
+    localparam  function_ids$4 = 3'b100;
+    localparam  function_ids$5 = 3'b101;
+    localparam  function_ids$6 = 3'b110;
+    localparam  function_ids$7 = 3'b111;
+    localparam  qp_ids$0 = 4'h0;
+    localparam  qp_ids$1 = 4'h1;
+    localparam  qp_ids$2 = 4'h2;
+    localparam  qp_ids$3 = 4'h3;
+    localparam  qp_shift = 5'b10;
+    
+    // Stub signals
+    reg  answered$d;
+    wire  answered$q;
+    reg  answered$clock;
+    reg  owned$d;
+    wire  owned$q;
+    reg  owned$clock;
+    reg  function_enabled$d;
+    wire  function_enabled$q;
+    reg  function_enabled$clock;
+    reg  qp_enabled$d;
+    wire  qp_enabled$q;
+    reg  qp_enabled$clock;
+    reg  interrupt$d;
+    wire  interrupt$q;
+    reg  interrupt$clock;
+    reg  [15:0] pointers$0$d;
+    wire  [15:0] pointers$0$q;
+    reg  pointers$0$clock;
+    reg  [15:0] pointers$1$d;
+    wire  [15:0] pointers$1$q;
+    reg  pointers$1$clock;
+    reg  [15:0] pointers$2$d;
+    wire  [15:0] pointers$2$q;
+    reg  pointers$2$clock;
+    
+    // Local signals
+    reg  function_ok;
+    reg  qp_ok;
+    reg  giving;
+    
+    // Sub module instances
+    nic_function_table$qps$lookups$answered answered(
+        .d(answered$d),
+        .q(answered$q),
+        .clock(answered$clock)
+    );
+    nic_function_table$qps$lookups$owned owned(
+        .d(owned$d),
+        .q(owned$q),
+        .clock(owned$clock)
+    );
+    nic_function_table$qps$lookups$function_enabled function_enabled(
+        .d(function_enabled$d),
+        .q(function_enabled$q),
+        .clock(function_enabled$clock)
+    );
+    nic_function_table$qps$lookups$qp_enabled qp_enabled(
+        .d(qp_enabled$d),
+        .q(qp_enabled$q),
+        .clock(qp_enabled$clock)
+    );
+    nic_function_table$qps$lookups$interrupt interrupt(
+        .d(interrupt$d),
+        .q(interrupt$q),
+        .clock(interrupt$clock)
+    );
+    nic_function_table$qps$lookups$pointers$0 pointers$0(
+        .d(pointers$0$d),
+        .q(pointers$0$q),
+        .clock(pointers$0$clock)
+    );
+    nic_function_table$qps$lookups$pointers$1 pointers$1(
+        .d(pointers$1$d),
+        .q(pointers$1$q),
+        .clock(pointers$1$clock)
+    );
+    nic_function_table$qps$lookups$pointers$2 pointers$2(
+        .d(pointers$2$d),
+        .q(pointers$2$q),
+        .clock(pointers$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        answered$clock = clock;
+        owned$clock = clock;
+        function_enabled$clock = clock;
+        qp_enabled$clock = clock;
+        interrupt$clock = clock;
+        answered$d = answered$q;
+        owned$d = owned$q;
+        function_enabled$d = function_enabled$q;
+        qp_enabled$d = qp_enabled$q;
+        interrupt$d = interrupt$q;
+        lookup$ready = ~blocked;
+        function_ok = 1'b0;
+        function_enabled$d = 1'b0;
+        interrupt$d = 1'b0;
+        if (lookup$function == function_ids$0) begin
+            function_ok = 1'b1;
+            function_enabled$d = function_enables$0;
+            interrupt$d = interrupts$0[lookup$qp];
+        end
+        if (lookup$function == function_ids$1) begin
+            function_ok = 1'b1;
+            function_enabled$d = function_enables$1;
+            interrupt$d = interrupts$1[lookup$qp];
+        end
+        if (lookup$function == function_ids$2) begin
+            function_ok = 1'b1;
+            function_enabled$d = function_enables$2;
+            interrupt$d = interrupts$2[lookup$qp];
+        end
+        if (lookup$function == function_ids$3) begin
+            function_ok = 1'b1;
+            function_enabled$d = function_enables$3;
+            interrupt$d = interrupts$3[lookup$qp];
+        end
+        if (lookup$function == function_ids$4) begin
+            function_ok = 1'b1;
+            function_enabled$d = function_enables$4;
+            interrupt$d = interrupts$4[lookup$qp];
+        end
+        if (lookup$function == function_ids$5) begin
+            function_ok = 1'b1;
+            function_enabled$d = function_enables$5;
+            interrupt$d = interrupts$5[lookup$qp];
+        end
+        if (lookup$function == function_ids$6) begin
+            function_ok = 1'b1;
+            function_enabled$d = function_enables$6;
+            interrupt$d = interrupts$6[lookup$qp];
+        end
+        if (lookup$function == function_ids$7) begin
+            function_ok = 1'b1;
+            function_enabled$d = function_enables$7;
+            interrupt$d = interrupts$7[lookup$qp];
+        end
+        qp_ok = 1'b0;
+        if (lookup$qp == qp_ids$0) begin
+            qp_ok = 1'b1;
+        end
+        if (lookup$qp == qp_ids$1) begin
+            qp_ok = 1'b1;
+        end
+        if (lookup$qp == qp_ids$2) begin
+            qp_ok = 1'b1;
+        end
+        if (lookup$qp == qp_ids$3) begin
+            qp_ok = 1'b1;
+        end
+        index = (((((lookup$function) & 8'hff) << qp_shift) | ((lookup$qp) & 8'hff)) & 5'h1f);
+        answered$d = lookup$valid & lookup$ready & ~reset;
+        owned$d = function_ok & qp_ok;
+        qp_enabled$d = qp_enable;
+        pointers$0$clock = clock;
+        pointers$0$d = nic_pointers$0;
+        pointers$1$clock = clock;
+        pointers$1$d = nic_pointers$1;
+        pointers$2$clock = clock;
+        pointers$2$d = nic_pointers$2;
+        giving = answered$q & owned$q;
+        lookup$answered = answered$q;
+        lookup$owned = giving;
+        lookup$function_enabled = giving & function_enabled$q;
+        lookup$qp_enabled = giving & qp_enabled$q;
+        lookup$interrupt = giving & interrupt$q;
+        lookup$key = 32'h0;
+        lookup$send_base = 32'h0;
+        lookup$send_size = 32'h0;
+        lookup$send_producer = 32'h0;
+        lookup$send_consumer = 32'h0;
+        lookup$receive_base = 32'h0;
+        lookup$receive_size = 32'h0;
+        lookup$receive_producer = 32'h0;
+        lookup$receive_consumer = 32'h0;
+        lookup$nap_base = 32'h0;
+        lookup$nap_size = 32'h0;
+        lookup$nap_producer = 32'h0;
+        lookup$nap_consumer = 32'h0;
+        if (giving) begin
+            lookup$key = key;
+            lookup$send_base = bases$0;
+            lookup$send_size = sizes$0;
+            lookup$send_producer = pointers$0$q;
+            lookup$send_consumer = software_pointers$0;
+            lookup$receive_base = bases$1;
+            lookup$receive_size = sizes$1;
+            lookup$receive_producer = pointers$1$q;
+            lookup$receive_consumer = software_pointers$1;
+            lookup$nap_base = bases$2;
+            lookup$nap_size = sizes$2;
+            lookup$nap_producer = software_pointers$2;
+            lookup$nap_consumer = pointers$2$q;
+        end
+    end
+    
+endmodule // nic_function_table$qps$lookups
+
+
+module nic_function_table$qps$lookups$answered(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2408,7 +2569,140 @@ module nic_function_table$qps$interrupt(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_function_table$qps$interrupt
+endmodule // nic_function_table$qps$lookups$answered
+
+
+module nic_function_table$qps$lookups$function_enabled(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_function_table$qps$lookups$function_enabled
+
+
+module nic_function_table$qps$lookups$interrupt(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_function_table$qps$lookups$interrupt
+
+
+module nic_function_table$qps$lookups$owned(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_function_table$qps$lookups$owned
+
+
+module nic_function_table$qps$lookups$pointers$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_function_table$qps$lookups$pointers$0
+
+
+module nic_function_table$qps$lookups$pointers$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_function_table$qps$lookups$pointers$1
+
+
+module nic_function_table$qps$lookups$pointers$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_function_table$qps$lookups$pointers$2
+
+
+module nic_function_table$qps$lookups$qp_enabled(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_function_table$qps$lookups$qp_enabled
 
 
 module nic_function_table$qps$mapped(d,q,clock);
@@ -2428,63 +2722,6 @@ module nic_function_table$qps$mapped(d,q,clock);
     end
           
 endmodule // nic_function_table$qps$mapped
-
-
-module nic_function_table$qps$nic_pointers$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_function_table$qps$nic_pointers$0
-
-
-module nic_function_table$qps$nic_pointers$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_function_table$qps$nic_pointers$1
-
-
-module nic_function_table$qps$nic_pointers$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_function_table$qps$nic_pointers$2
 
 
 module nic_function_table$qps$op(d,q,clock);
@@ -2510,25 +2747,6 @@ module nic_function_table$qps$op(d,q,clock);
     end
           
 endmodule // nic_function_table$qps$op
-
-
-module nic_function_table$qps$owned(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_function_table$qps$owned
 
 
 module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_enables$1,function_enables$2,function_enables$3,function_enables$4,function_enables$5,function_enables$6,function_enables$7,enable_write,enable_index,enable_value,advance$valid,advance$function,advance$qp,advance$ring,lookup_index,lookup_enable,lookup_pointers$0,lookup_pointers$1,lookup_pointers$2,held_index,held_enable,held_pointers$0,held_pointers$1,held_pointers$2);
@@ -3003,7 +3221,6 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
     reg  advance_function_ok;
     reg  advance_qp_ok;
     reg  [4:0] advance_index;
-    reg  [15:0] advanced;
     reg  selected$0;
     reg  selected$1;
     reg  selected$2;
@@ -3816,391 +4033,102 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
             advance_qp_ok = 1'b1;
         end
         advance_index = (((((advance$function) & 8'hff) << qp_shift) | ((advance$qp) & 8'hff)) & 5'h1f);
-        advanced = 32'h0;
         selected$0 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$0) & (advance$ring == ring_ids$0);
-        if (selected$0) begin
-            advanced = pointers$0$q + pointer_one;
-        end
         selected$1 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$0) & (advance$ring == ring_ids$1);
-        if (selected$1) begin
-            advanced = pointers$1$q + pointer_one;
-        end
         selected$2 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$0) & (advance$ring == ring_ids$2);
-        if (selected$2) begin
-            advanced = pointers$2$q + pointer_one;
-        end
         selected$3 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$1) & (advance$ring == ring_ids$0);
-        if (selected$3) begin
-            advanced = pointers$3$q + pointer_one;
-        end
         selected$4 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$1) & (advance$ring == ring_ids$1);
-        if (selected$4) begin
-            advanced = pointers$4$q + pointer_one;
-        end
         selected$5 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$1) & (advance$ring == ring_ids$2);
-        if (selected$5) begin
-            advanced = pointers$5$q + pointer_one;
-        end
         selected$6 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$2) & (advance$ring == ring_ids$0);
-        if (selected$6) begin
-            advanced = pointers$6$q + pointer_one;
-        end
         selected$7 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$2) & (advance$ring == ring_ids$1);
-        if (selected$7) begin
-            advanced = pointers$7$q + pointer_one;
-        end
         selected$8 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$2) & (advance$ring == ring_ids$2);
-        if (selected$8) begin
-            advanced = pointers$8$q + pointer_one;
-        end
         selected$9 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$3) & (advance$ring == ring_ids$0);
-        if (selected$9) begin
-            advanced = pointers$9$q + pointer_one;
-        end
         selected$10 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$3) & (advance$ring == ring_ids$1);
-        if (selected$10) begin
-            advanced = pointers$10$q + pointer_one;
-        end
         selected$11 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$3) & (advance$ring == ring_ids$2);
-        if (selected$11) begin
-            advanced = pointers$11$q + pointer_one;
-        end
         selected$12 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$4) & (advance$ring == ring_ids$0);
-        if (selected$12) begin
-            advanced = pointers$12$q + pointer_one;
-        end
         selected$13 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$4) & (advance$ring == ring_ids$1);
-        if (selected$13) begin
-            advanced = pointers$13$q + pointer_one;
-        end
         selected$14 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$4) & (advance$ring == ring_ids$2);
-        if (selected$14) begin
-            advanced = pointers$14$q + pointer_one;
-        end
         selected$15 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$5) & (advance$ring == ring_ids$0);
-        if (selected$15) begin
-            advanced = pointers$15$q + pointer_one;
-        end
         selected$16 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$5) & (advance$ring == ring_ids$1);
-        if (selected$16) begin
-            advanced = pointers$16$q + pointer_one;
-        end
         selected$17 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$5) & (advance$ring == ring_ids$2);
-        if (selected$17) begin
-            advanced = pointers$17$q + pointer_one;
-        end
         selected$18 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$6) & (advance$ring == ring_ids$0);
-        if (selected$18) begin
-            advanced = pointers$18$q + pointer_one;
-        end
         selected$19 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$6) & (advance$ring == ring_ids$1);
-        if (selected$19) begin
-            advanced = pointers$19$q + pointer_one;
-        end
         selected$20 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$6) & (advance$ring == ring_ids$2);
-        if (selected$20) begin
-            advanced = pointers$20$q + pointer_one;
-        end
         selected$21 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$7) & (advance$ring == ring_ids$0);
-        if (selected$21) begin
-            advanced = pointers$21$q + pointer_one;
-        end
         selected$22 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$7) & (advance$ring == ring_ids$1);
-        if (selected$22) begin
-            advanced = pointers$22$q + pointer_one;
-        end
         selected$23 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$7) & (advance$ring == ring_ids$2);
-        if (selected$23) begin
-            advanced = pointers$23$q + pointer_one;
-        end
         selected$24 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$8) & (advance$ring == ring_ids$0);
-        if (selected$24) begin
-            advanced = pointers$24$q + pointer_one;
-        end
         selected$25 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$8) & (advance$ring == ring_ids$1);
-        if (selected$25) begin
-            advanced = pointers$25$q + pointer_one;
-        end
         selected$26 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$8) & (advance$ring == ring_ids$2);
-        if (selected$26) begin
-            advanced = pointers$26$q + pointer_one;
-        end
         selected$27 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$9) & (advance$ring == ring_ids$0);
-        if (selected$27) begin
-            advanced = pointers$27$q + pointer_one;
-        end
         selected$28 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$9) & (advance$ring == ring_ids$1);
-        if (selected$28) begin
-            advanced = pointers$28$q + pointer_one;
-        end
         selected$29 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$9) & (advance$ring == ring_ids$2);
-        if (selected$29) begin
-            advanced = pointers$29$q + pointer_one;
-        end
         selected$30 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$10) & (advance$ring == ring_ids$0);
-        if (selected$30) begin
-            advanced = pointers$30$q + pointer_one;
-        end
         selected$31 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$10) & (advance$ring == ring_ids$1);
-        if (selected$31) begin
-            advanced = pointers$31$q + pointer_one;
-        end
         selected$32 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$10) & (advance$ring == ring_ids$2);
-        if (selected$32) begin
-            advanced = pointers$32$q + pointer_one;
-        end
         selected$33 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$11) & (advance$ring == ring_ids$0);
-        if (selected$33) begin
-            advanced = pointers$33$q + pointer_one;
-        end
         selected$34 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$11) & (advance$ring == ring_ids$1);
-        if (selected$34) begin
-            advanced = pointers$34$q + pointer_one;
-        end
         selected$35 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$11) & (advance$ring == ring_ids$2);
-        if (selected$35) begin
-            advanced = pointers$35$q + pointer_one;
-        end
         selected$36 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$12) & (advance$ring == ring_ids$0);
-        if (selected$36) begin
-            advanced = pointers$36$q + pointer_one;
-        end
         selected$37 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$12) & (advance$ring == ring_ids$1);
-        if (selected$37) begin
-            advanced = pointers$37$q + pointer_one;
-        end
         selected$38 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$12) & (advance$ring == ring_ids$2);
-        if (selected$38) begin
-            advanced = pointers$38$q + pointer_one;
-        end
         selected$39 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$13) & (advance$ring == ring_ids$0);
-        if (selected$39) begin
-            advanced = pointers$39$q + pointer_one;
-        end
         selected$40 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$13) & (advance$ring == ring_ids$1);
-        if (selected$40) begin
-            advanced = pointers$40$q + pointer_one;
-        end
         selected$41 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$13) & (advance$ring == ring_ids$2);
-        if (selected$41) begin
-            advanced = pointers$41$q + pointer_one;
-        end
         selected$42 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$14) & (advance$ring == ring_ids$0);
-        if (selected$42) begin
-            advanced = pointers$42$q + pointer_one;
-        end
         selected$43 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$14) & (advance$ring == ring_ids$1);
-        if (selected$43) begin
-            advanced = pointers$43$q + pointer_one;
-        end
         selected$44 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$14) & (advance$ring == ring_ids$2);
-        if (selected$44) begin
-            advanced = pointers$44$q + pointer_one;
-        end
         selected$45 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$15) & (advance$ring == ring_ids$0);
-        if (selected$45) begin
-            advanced = pointers$45$q + pointer_one;
-        end
         selected$46 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$15) & (advance$ring == ring_ids$1);
-        if (selected$46) begin
-            advanced = pointers$46$q + pointer_one;
-        end
         selected$47 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$15) & (advance$ring == ring_ids$2);
-        if (selected$47) begin
-            advanced = pointers$47$q + pointer_one;
-        end
         selected$48 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$16) & (advance$ring == ring_ids$0);
-        if (selected$48) begin
-            advanced = pointers$48$q + pointer_one;
-        end
         selected$49 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$16) & (advance$ring == ring_ids$1);
-        if (selected$49) begin
-            advanced = pointers$49$q + pointer_one;
-        end
         selected$50 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$16) & (advance$ring == ring_ids$2);
-        if (selected$50) begin
-            advanced = pointers$50$q + pointer_one;
-        end
         selected$51 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$17) & (advance$ring == ring_ids$0);
-        if (selected$51) begin
-            advanced = pointers$51$q + pointer_one;
-        end
         selected$52 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$17) & (advance$ring == ring_ids$1);
-        if (selected$52) begin
-            advanced = pointers$52$q + pointer_one;
-        end
         selected$53 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$17) & (advance$ring == ring_ids$2);
-        if (selected$53) begin
-            advanced = pointers$53$q + pointer_one;
-        end
         selected$54 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$18) & (advance$ring == ring_ids$0);
-        if (selected$54) begin
-            advanced = pointers$54$q + pointer_one;
-        end
         selected$55 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$18) & (advance$ring == ring_ids$1);
-        if (selected$55) begin
-            advanced = pointers$55$q + pointer_one;
-        end
         selected$56 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$18) & (advance$ring == ring_ids$2);
-        if (selected$56) begin
-            advanced = pointers$56$q + pointer_one;
-        end
         selected$57 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$19) & (advance$ring == ring_ids$0);
-        if (selected$57) begin
-            advanced = pointers$57$q + pointer_one;
-        end
         selected$58 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$19) & (advance$ring == ring_ids$1);
-        if (selected$58) begin
-            advanced = pointers$58$q + pointer_one;
-        end
         selected$59 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$19) & (advance$ring == ring_ids$2);
-        if (selected$59) begin
-            advanced = pointers$59$q + pointer_one;
-        end
         selected$60 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$20) & (advance$ring == ring_ids$0);
-        if (selected$60) begin
-            advanced = pointers$60$q + pointer_one;
-        end
         selected$61 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$20) & (advance$ring == ring_ids$1);
-        if (selected$61) begin
-            advanced = pointers$61$q + pointer_one;
-        end
         selected$62 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$20) & (advance$ring == ring_ids$2);
-        if (selected$62) begin
-            advanced = pointers$62$q + pointer_one;
-        end
         selected$63 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$21) & (advance$ring == ring_ids$0);
-        if (selected$63) begin
-            advanced = pointers$63$q + pointer_one;
-        end
         selected$64 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$21) & (advance$ring == ring_ids$1);
-        if (selected$64) begin
-            advanced = pointers$64$q + pointer_one;
-        end
         selected$65 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$21) & (advance$ring == ring_ids$2);
-        if (selected$65) begin
-            advanced = pointers$65$q + pointer_one;
-        end
         selected$66 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$22) & (advance$ring == ring_ids$0);
-        if (selected$66) begin
-            advanced = pointers$66$q + pointer_one;
-        end
         selected$67 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$22) & (advance$ring == ring_ids$1);
-        if (selected$67) begin
-            advanced = pointers$67$q + pointer_one;
-        end
         selected$68 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$22) & (advance$ring == ring_ids$2);
-        if (selected$68) begin
-            advanced = pointers$68$q + pointer_one;
-        end
         selected$69 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$23) & (advance$ring == ring_ids$0);
-        if (selected$69) begin
-            advanced = pointers$69$q + pointer_one;
-        end
         selected$70 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$23) & (advance$ring == ring_ids$1);
-        if (selected$70) begin
-            advanced = pointers$70$q + pointer_one;
-        end
         selected$71 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$23) & (advance$ring == ring_ids$2);
-        if (selected$71) begin
-            advanced = pointers$71$q + pointer_one;
-        end
         selected$72 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$24) & (advance$ring == ring_ids$0);
-        if (selected$72) begin
-            advanced = pointers$72$q + pointer_one;
-        end
         selected$73 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$24) & (advance$ring == ring_ids$1);
-        if (selected$73) begin
-            advanced = pointers$73$q + pointer_one;
-        end
         selected$74 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$24) & (advance$ring == ring_ids$2);
-        if (selected$74) begin
-            advanced = pointers$74$q + pointer_one;
-        end
         selected$75 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$25) & (advance$ring == ring_ids$0);
-        if (selected$75) begin
-            advanced = pointers$75$q + pointer_one;
-        end
         selected$76 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$25) & (advance$ring == ring_ids$1);
-        if (selected$76) begin
-            advanced = pointers$76$q + pointer_one;
-        end
         selected$77 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$25) & (advance$ring == ring_ids$2);
-        if (selected$77) begin
-            advanced = pointers$77$q + pointer_one;
-        end
         selected$78 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$26) & (advance$ring == ring_ids$0);
-        if (selected$78) begin
-            advanced = pointers$78$q + pointer_one;
-        end
         selected$79 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$26) & (advance$ring == ring_ids$1);
-        if (selected$79) begin
-            advanced = pointers$79$q + pointer_one;
-        end
         selected$80 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$26) & (advance$ring == ring_ids$2);
-        if (selected$80) begin
-            advanced = pointers$80$q + pointer_one;
-        end
         selected$81 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$27) & (advance$ring == ring_ids$0);
-        if (selected$81) begin
-            advanced = pointers$81$q + pointer_one;
-        end
         selected$82 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$27) & (advance$ring == ring_ids$1);
-        if (selected$82) begin
-            advanced = pointers$82$q + pointer_one;
-        end
         selected$83 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$27) & (advance$ring == ring_ids$2);
-        if (selected$83) begin
-            advanced = pointers$83$q + pointer_one;
-        end
         selected$84 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$28) & (advance$ring == ring_ids$0);
-        if (selected$84) begin
-            advanced = pointers$84$q + pointer_one;
-        end
         selected$85 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$28) & (advance$ring == ring_ids$1);
-        if (selected$85) begin
-            advanced = pointers$85$q + pointer_one;
-        end
         selected$86 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$28) & (advance$ring == ring_ids$2);
-        if (selected$86) begin
-            advanced = pointers$86$q + pointer_one;
-        end
         selected$87 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$29) & (advance$ring == ring_ids$0);
-        if (selected$87) begin
-            advanced = pointers$87$q + pointer_one;
-        end
         selected$88 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$29) & (advance$ring == ring_ids$1);
-        if (selected$88) begin
-            advanced = pointers$88$q + pointer_one;
-        end
         selected$89 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$29) & (advance$ring == ring_ids$2);
-        if (selected$89) begin
-            advanced = pointers$89$q + pointer_one;
-        end
         selected$90 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$30) & (advance$ring == ring_ids$0);
-        if (selected$90) begin
-            advanced = pointers$90$q + pointer_one;
-        end
         selected$91 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$30) & (advance$ring == ring_ids$1);
-        if (selected$91) begin
-            advanced = pointers$91$q + pointer_one;
-        end
         selected$92 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$30) & (advance$ring == ring_ids$2);
-        if (selected$92) begin
-            advanced = pointers$92$q + pointer_one;
-        end
         selected$93 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$31) & (advance$ring == ring_ids$0);
-        if (selected$93) begin
-            advanced = pointers$93$q + pointer_one;
-        end
         selected$94 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$31) & (advance$ring == ring_ids$1);
-        if (selected$94) begin
-            advanced = pointers$94$q + pointer_one;
-        end
         selected$95 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$31) & (advance$ring == ring_ids$2);
-        if (selected$95) begin
-            advanced = pointers$95$q + pointer_one;
-        end
         lookup_enable = 1'b0;
         held_enable = 1'b0;
         lookup_pointers$0 = 32'h0;
@@ -4221,7 +4149,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$0$clock = clock;
         pointers$0$d = pointers$0$q;
         if (selected$0) begin
-            pointers$0$d = advanced;
+            pointers$0$d = pointers$0$q + pointer_one;
         end
         if (~live$0 | reset) begin
             pointers$0$d = 32'h0;
@@ -4229,7 +4157,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$1$clock = clock;
         pointers$1$d = pointers$1$q;
         if (selected$1) begin
-            pointers$1$d = advanced;
+            pointers$1$d = pointers$1$q + pointer_one;
         end
         if (~live$0 | reset) begin
             pointers$1$d = 32'h0;
@@ -4237,7 +4165,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$2$clock = clock;
         pointers$2$d = pointers$2$q;
         if (selected$2) begin
-            pointers$2$d = advanced;
+            pointers$2$d = pointers$2$q + pointer_one;
         end
         if (~live$0 | reset) begin
             pointers$2$d = 32'h0;
@@ -4266,7 +4194,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$3$clock = clock;
         pointers$3$d = pointers$3$q;
         if (selected$3) begin
-            pointers$3$d = advanced;
+            pointers$3$d = pointers$3$q + pointer_one;
         end
         if (~live$1 | reset) begin
             pointers$3$d = 32'h0;
@@ -4274,7 +4202,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$4$clock = clock;
         pointers$4$d = pointers$4$q;
         if (selected$4) begin
-            pointers$4$d = advanced;
+            pointers$4$d = pointers$4$q + pointer_one;
         end
         if (~live$1 | reset) begin
             pointers$4$d = 32'h0;
@@ -4282,7 +4210,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$5$clock = clock;
         pointers$5$d = pointers$5$q;
         if (selected$5) begin
-            pointers$5$d = advanced;
+            pointers$5$d = pointers$5$q + pointer_one;
         end
         if (~live$1 | reset) begin
             pointers$5$d = 32'h0;
@@ -4311,7 +4239,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$6$clock = clock;
         pointers$6$d = pointers$6$q;
         if (selected$6) begin
-            pointers$6$d = advanced;
+            pointers$6$d = pointers$6$q + pointer_one;
         end
         if (~live$2 | reset) begin
             pointers$6$d = 32'h0;
@@ -4319,7 +4247,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$7$clock = clock;
         pointers$7$d = pointers$7$q;
         if (selected$7) begin
-            pointers$7$d = advanced;
+            pointers$7$d = pointers$7$q + pointer_one;
         end
         if (~live$2 | reset) begin
             pointers$7$d = 32'h0;
@@ -4327,7 +4255,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$8$clock = clock;
         pointers$8$d = pointers$8$q;
         if (selected$8) begin
-            pointers$8$d = advanced;
+            pointers$8$d = pointers$8$q + pointer_one;
         end
         if (~live$2 | reset) begin
             pointers$8$d = 32'h0;
@@ -4356,7 +4284,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$9$clock = clock;
         pointers$9$d = pointers$9$q;
         if (selected$9) begin
-            pointers$9$d = advanced;
+            pointers$9$d = pointers$9$q + pointer_one;
         end
         if (~live$3 | reset) begin
             pointers$9$d = 32'h0;
@@ -4364,7 +4292,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$10$clock = clock;
         pointers$10$d = pointers$10$q;
         if (selected$10) begin
-            pointers$10$d = advanced;
+            pointers$10$d = pointers$10$q + pointer_one;
         end
         if (~live$3 | reset) begin
             pointers$10$d = 32'h0;
@@ -4372,7 +4300,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$11$clock = clock;
         pointers$11$d = pointers$11$q;
         if (selected$11) begin
-            pointers$11$d = advanced;
+            pointers$11$d = pointers$11$q + pointer_one;
         end
         if (~live$3 | reset) begin
             pointers$11$d = 32'h0;
@@ -4401,7 +4329,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$12$clock = clock;
         pointers$12$d = pointers$12$q;
         if (selected$12) begin
-            pointers$12$d = advanced;
+            pointers$12$d = pointers$12$q + pointer_one;
         end
         if (~live$4 | reset) begin
             pointers$12$d = 32'h0;
@@ -4409,7 +4337,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$13$clock = clock;
         pointers$13$d = pointers$13$q;
         if (selected$13) begin
-            pointers$13$d = advanced;
+            pointers$13$d = pointers$13$q + pointer_one;
         end
         if (~live$4 | reset) begin
             pointers$13$d = 32'h0;
@@ -4417,7 +4345,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$14$clock = clock;
         pointers$14$d = pointers$14$q;
         if (selected$14) begin
-            pointers$14$d = advanced;
+            pointers$14$d = pointers$14$q + pointer_one;
         end
         if (~live$4 | reset) begin
             pointers$14$d = 32'h0;
@@ -4446,7 +4374,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$15$clock = clock;
         pointers$15$d = pointers$15$q;
         if (selected$15) begin
-            pointers$15$d = advanced;
+            pointers$15$d = pointers$15$q + pointer_one;
         end
         if (~live$5 | reset) begin
             pointers$15$d = 32'h0;
@@ -4454,7 +4382,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$16$clock = clock;
         pointers$16$d = pointers$16$q;
         if (selected$16) begin
-            pointers$16$d = advanced;
+            pointers$16$d = pointers$16$q + pointer_one;
         end
         if (~live$5 | reset) begin
             pointers$16$d = 32'h0;
@@ -4462,7 +4390,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$17$clock = clock;
         pointers$17$d = pointers$17$q;
         if (selected$17) begin
-            pointers$17$d = advanced;
+            pointers$17$d = pointers$17$q + pointer_one;
         end
         if (~live$5 | reset) begin
             pointers$17$d = 32'h0;
@@ -4491,7 +4419,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$18$clock = clock;
         pointers$18$d = pointers$18$q;
         if (selected$18) begin
-            pointers$18$d = advanced;
+            pointers$18$d = pointers$18$q + pointer_one;
         end
         if (~live$6 | reset) begin
             pointers$18$d = 32'h0;
@@ -4499,7 +4427,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$19$clock = clock;
         pointers$19$d = pointers$19$q;
         if (selected$19) begin
-            pointers$19$d = advanced;
+            pointers$19$d = pointers$19$q + pointer_one;
         end
         if (~live$6 | reset) begin
             pointers$19$d = 32'h0;
@@ -4507,7 +4435,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$20$clock = clock;
         pointers$20$d = pointers$20$q;
         if (selected$20) begin
-            pointers$20$d = advanced;
+            pointers$20$d = pointers$20$q + pointer_one;
         end
         if (~live$6 | reset) begin
             pointers$20$d = 32'h0;
@@ -4536,7 +4464,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$21$clock = clock;
         pointers$21$d = pointers$21$q;
         if (selected$21) begin
-            pointers$21$d = advanced;
+            pointers$21$d = pointers$21$q + pointer_one;
         end
         if (~live$7 | reset) begin
             pointers$21$d = 32'h0;
@@ -4544,7 +4472,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$22$clock = clock;
         pointers$22$d = pointers$22$q;
         if (selected$22) begin
-            pointers$22$d = advanced;
+            pointers$22$d = pointers$22$q + pointer_one;
         end
         if (~live$7 | reset) begin
             pointers$22$d = 32'h0;
@@ -4552,7 +4480,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$23$clock = clock;
         pointers$23$d = pointers$23$q;
         if (selected$23) begin
-            pointers$23$d = advanced;
+            pointers$23$d = pointers$23$q + pointer_one;
         end
         if (~live$7 | reset) begin
             pointers$23$d = 32'h0;
@@ -4581,7 +4509,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$24$clock = clock;
         pointers$24$d = pointers$24$q;
         if (selected$24) begin
-            pointers$24$d = advanced;
+            pointers$24$d = pointers$24$q + pointer_one;
         end
         if (~live$8 | reset) begin
             pointers$24$d = 32'h0;
@@ -4589,7 +4517,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$25$clock = clock;
         pointers$25$d = pointers$25$q;
         if (selected$25) begin
-            pointers$25$d = advanced;
+            pointers$25$d = pointers$25$q + pointer_one;
         end
         if (~live$8 | reset) begin
             pointers$25$d = 32'h0;
@@ -4597,7 +4525,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$26$clock = clock;
         pointers$26$d = pointers$26$q;
         if (selected$26) begin
-            pointers$26$d = advanced;
+            pointers$26$d = pointers$26$q + pointer_one;
         end
         if (~live$8 | reset) begin
             pointers$26$d = 32'h0;
@@ -4626,7 +4554,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$27$clock = clock;
         pointers$27$d = pointers$27$q;
         if (selected$27) begin
-            pointers$27$d = advanced;
+            pointers$27$d = pointers$27$q + pointer_one;
         end
         if (~live$9 | reset) begin
             pointers$27$d = 32'h0;
@@ -4634,7 +4562,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$28$clock = clock;
         pointers$28$d = pointers$28$q;
         if (selected$28) begin
-            pointers$28$d = advanced;
+            pointers$28$d = pointers$28$q + pointer_one;
         end
         if (~live$9 | reset) begin
             pointers$28$d = 32'h0;
@@ -4642,7 +4570,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$29$clock = clock;
         pointers$29$d = pointers$29$q;
         if (selected$29) begin
-            pointers$29$d = advanced;
+            pointers$29$d = pointers$29$q + pointer_one;
         end
         if (~live$9 | reset) begin
             pointers$29$d = 32'h0;
@@ -4671,7 +4599,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$30$clock = clock;
         pointers$30$d = pointers$30$q;
         if (selected$30) begin
-            pointers$30$d = advanced;
+            pointers$30$d = pointers$30$q + pointer_one;
         end
         if (~live$10 | reset) begin
             pointers$30$d = 32'h0;
@@ -4679,7 +4607,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$31$clock = clock;
         pointers$31$d = pointers$31$q;
         if (selected$31) begin
-            pointers$31$d = advanced;
+            pointers$31$d = pointers$31$q + pointer_one;
         end
         if (~live$10 | reset) begin
             pointers$31$d = 32'h0;
@@ -4687,7 +4615,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$32$clock = clock;
         pointers$32$d = pointers$32$q;
         if (selected$32) begin
-            pointers$32$d = advanced;
+            pointers$32$d = pointers$32$q + pointer_one;
         end
         if (~live$10 | reset) begin
             pointers$32$d = 32'h0;
@@ -4716,7 +4644,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$33$clock = clock;
         pointers$33$d = pointers$33$q;
         if (selected$33) begin
-            pointers$33$d = advanced;
+            pointers$33$d = pointers$33$q + pointer_one;
         end
         if (~live$11 | reset) begin
             pointers$33$d = 32'h0;
@@ -4724,7 +4652,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$34$clock = clock;
         pointers$34$d = pointers$34$q;
         if (selected$34) begin
-            pointers$34$d = advanced;
+            pointers$34$d = pointers$34$q + pointer_one;
         end
         if (~live$11 | reset) begin
             pointers$34$d = 32'h0;
@@ -4732,7 +4660,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$35$clock = clock;
         pointers$35$d = pointers$35$q;
         if (selected$35) begin
-            pointers$35$d = advanced;
+            pointers$35$d = pointers$35$q + pointer_one;
         end
         if (~live$11 | reset) begin
             pointers$35$d = 32'h0;
@@ -4761,7 +4689,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$36$clock = clock;
         pointers$36$d = pointers$36$q;
         if (selected$36) begin
-            pointers$36$d = advanced;
+            pointers$36$d = pointers$36$q + pointer_one;
         end
         if (~live$12 | reset) begin
             pointers$36$d = 32'h0;
@@ -4769,7 +4697,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$37$clock = clock;
         pointers$37$d = pointers$37$q;
         if (selected$37) begin
-            pointers$37$d = advanced;
+            pointers$37$d = pointers$37$q + pointer_one;
         end
         if (~live$12 | reset) begin
             pointers$37$d = 32'h0;
@@ -4777,7 +4705,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$38$clock = clock;
         pointers$38$d = pointers$38$q;
         if (selected$38) begin
-            pointers$38$d = advanced;
+            pointers$38$d = pointers$38$q + pointer_one;
         end
         if (~live$12 | reset) begin
             pointers$38$d = 32'h0;
@@ -4806,7 +4734,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$39$clock = clock;
         pointers$39$d = pointers$39$q;
         if (selected$39) begin
-            pointers$39$d = advanced;
+            pointers$39$d = pointers$39$q + pointer_one;
         end
         if (~live$13 | reset) begin
             pointers$39$d = 32'h0;
@@ -4814,7 +4742,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$40$clock = clock;
         pointers$40$d = pointers$40$q;
         if (selected$40) begin
-            pointers$40$d = advanced;
+            pointers$40$d = pointers$40$q + pointer_one;
         end
         if (~live$13 | reset) begin
             pointers$40$d = 32'h0;
@@ -4822,7 +4750,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$41$clock = clock;
         pointers$41$d = pointers$41$q;
         if (selected$41) begin
-            pointers$41$d = advanced;
+            pointers$41$d = pointers$41$q + pointer_one;
         end
         if (~live$13 | reset) begin
             pointers$41$d = 32'h0;
@@ -4851,7 +4779,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$42$clock = clock;
         pointers$42$d = pointers$42$q;
         if (selected$42) begin
-            pointers$42$d = advanced;
+            pointers$42$d = pointers$42$q + pointer_one;
         end
         if (~live$14 | reset) begin
             pointers$42$d = 32'h0;
@@ -4859,7 +4787,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$43$clock = clock;
         pointers$43$d = pointers$43$q;
         if (selected$43) begin
-            pointers$43$d = advanced;
+            pointers$43$d = pointers$43$q + pointer_one;
         end
         if (~live$14 | reset) begin
             pointers$43$d = 32'h0;
@@ -4867,7 +4795,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$44$clock = clock;
         pointers$44$d = pointers$44$q;
         if (selected$44) begin
-            pointers$44$d = advanced;
+            pointers$44$d = pointers$44$q + pointer_one;
         end
         if (~live$14 | reset) begin
             pointers$44$d = 32'h0;
@@ -4896,7 +4824,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$45$clock = clock;
         pointers$45$d = pointers$45$q;
         if (selected$45) begin
-            pointers$45$d = advanced;
+            pointers$45$d = pointers$45$q + pointer_one;
         end
         if (~live$15 | reset) begin
             pointers$45$d = 32'h0;
@@ -4904,7 +4832,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$46$clock = clock;
         pointers$46$d = pointers$46$q;
         if (selected$46) begin
-            pointers$46$d = advanced;
+            pointers$46$d = pointers$46$q + pointer_one;
         end
         if (~live$15 | reset) begin
             pointers$46$d = 32'h0;
@@ -4912,7 +4840,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$47$clock = clock;
         pointers$47$d = pointers$47$q;
         if (selected$47) begin
-            pointers$47$d = advanced;
+            pointers$47$d = pointers$47$q + pointer_one;
         end
         if (~live$15 | reset) begin
             pointers$47$d = 32'h0;
@@ -4941,7 +4869,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$48$clock = clock;
         pointers$48$d = pointers$48$q;
         if (selected$48) begin
-            pointers$48$d = advanced;
+            pointers$48$d = pointers$48$q + pointer_one;
         end
         if (~live$16 | reset) begin
             pointers$48$d = 32'h0;
@@ -4949,7 +4877,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$49$clock = clock;
         pointers$49$d = pointers$49$q;
         if (selected$49) begin
-            pointers$49$d = advanced;
+            pointers$49$d = pointers$49$q + pointer_one;
         end
         if (~live$16 | reset) begin
             pointers$49$d = 32'h0;
@@ -4957,7 +4885,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$50$clock = clock;
         pointers$50$d = pointers$50$q;
         if (selected$50) begin
-            pointers$50$d = advanced;
+            pointers$50$d = pointers$50$q + pointer_one;
         end
         if (~live$16 | reset) begin
             pointers$50$d = 32'h0;
@@ -4986,7 +4914,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$51$clock = clock;
         pointers$51$d = pointers$51$q;
         if (selected$51) begin
-            pointers$51$d = advanced;
+            pointers$51$d = pointers$51$q + pointer_one;
         end
         if (~live$17 | reset) begin
             pointers$51$d = 32'h0;
@@ -4994,7 +4922,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$52$clock = clock;
         pointers$52$d = pointers$52$q;
         if (selected$52) begin
-            pointers$52$d = advanced;
+            pointers$52$d = pointers$52$q + pointer_one;
         end
         if (~live$17 | reset) begin
             pointers$52$d = 32'h0;
@@ -5002,7 +4930,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$53$clock = clock;
         pointers$53$d = pointers$53$q;
         if (selected$53) begin
-            pointers$53$d = advanced;
+            pointers$53$d = pointers$53$q + pointer_one;
         end
         if (~live$17 | reset) begin
             pointers$53$d = 32'h0;
@@ -5031,7 +4959,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$54$clock = clock;
         pointers$54$d = pointers$54$q;
         if (selected$54) begin
-            pointers$54$d = advanced;
+            pointers$54$d = pointers$54$q + pointer_one;
         end
         if (~live$18 | reset) begin
             pointers$54$d = 32'h0;
@@ -5039,7 +4967,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$55$clock = clock;
         pointers$55$d = pointers$55$q;
         if (selected$55) begin
-            pointers$55$d = advanced;
+            pointers$55$d = pointers$55$q + pointer_one;
         end
         if (~live$18 | reset) begin
             pointers$55$d = 32'h0;
@@ -5047,7 +4975,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$56$clock = clock;
         pointers$56$d = pointers$56$q;
         if (selected$56) begin
-            pointers$56$d = advanced;
+            pointers$56$d = pointers$56$q + pointer_one;
         end
         if (~live$18 | reset) begin
             pointers$56$d = 32'h0;
@@ -5076,7 +5004,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$57$clock = clock;
         pointers$57$d = pointers$57$q;
         if (selected$57) begin
-            pointers$57$d = advanced;
+            pointers$57$d = pointers$57$q + pointer_one;
         end
         if (~live$19 | reset) begin
             pointers$57$d = 32'h0;
@@ -5084,7 +5012,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$58$clock = clock;
         pointers$58$d = pointers$58$q;
         if (selected$58) begin
-            pointers$58$d = advanced;
+            pointers$58$d = pointers$58$q + pointer_one;
         end
         if (~live$19 | reset) begin
             pointers$58$d = 32'h0;
@@ -5092,7 +5020,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$59$clock = clock;
         pointers$59$d = pointers$59$q;
         if (selected$59) begin
-            pointers$59$d = advanced;
+            pointers$59$d = pointers$59$q + pointer_one;
         end
         if (~live$19 | reset) begin
             pointers$59$d = 32'h0;
@@ -5121,7 +5049,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$60$clock = clock;
         pointers$60$d = pointers$60$q;
         if (selected$60) begin
-            pointers$60$d = advanced;
+            pointers$60$d = pointers$60$q + pointer_one;
         end
         if (~live$20 | reset) begin
             pointers$60$d = 32'h0;
@@ -5129,7 +5057,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$61$clock = clock;
         pointers$61$d = pointers$61$q;
         if (selected$61) begin
-            pointers$61$d = advanced;
+            pointers$61$d = pointers$61$q + pointer_one;
         end
         if (~live$20 | reset) begin
             pointers$61$d = 32'h0;
@@ -5137,7 +5065,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$62$clock = clock;
         pointers$62$d = pointers$62$q;
         if (selected$62) begin
-            pointers$62$d = advanced;
+            pointers$62$d = pointers$62$q + pointer_one;
         end
         if (~live$20 | reset) begin
             pointers$62$d = 32'h0;
@@ -5166,7 +5094,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$63$clock = clock;
         pointers$63$d = pointers$63$q;
         if (selected$63) begin
-            pointers$63$d = advanced;
+            pointers$63$d = pointers$63$q + pointer_one;
         end
         if (~live$21 | reset) begin
             pointers$63$d = 32'h0;
@@ -5174,7 +5102,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$64$clock = clock;
         pointers$64$d = pointers$64$q;
         if (selected$64) begin
-            pointers$64$d = advanced;
+            pointers$64$d = pointers$64$q + pointer_one;
         end
         if (~live$21 | reset) begin
             pointers$64$d = 32'h0;
@@ -5182,7 +5110,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$65$clock = clock;
         pointers$65$d = pointers$65$q;
         if (selected$65) begin
-            pointers$65$d = advanced;
+            pointers$65$d = pointers$65$q + pointer_one;
         end
         if (~live$21 | reset) begin
             pointers$65$d = 32'h0;
@@ -5211,7 +5139,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$66$clock = clock;
         pointers$66$d = pointers$66$q;
         if (selected$66) begin
-            pointers$66$d = advanced;
+            pointers$66$d = pointers$66$q + pointer_one;
         end
         if (~live$22 | reset) begin
             pointers$66$d = 32'h0;
@@ -5219,7 +5147,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$67$clock = clock;
         pointers$67$d = pointers$67$q;
         if (selected$67) begin
-            pointers$67$d = advanced;
+            pointers$67$d = pointers$67$q + pointer_one;
         end
         if (~live$22 | reset) begin
             pointers$67$d = 32'h0;
@@ -5227,7 +5155,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$68$clock = clock;
         pointers$68$d = pointers$68$q;
         if (selected$68) begin
-            pointers$68$d = advanced;
+            pointers$68$d = pointers$68$q + pointer_one;
         end
         if (~live$22 | reset) begin
             pointers$68$d = 32'h0;
@@ -5256,7 +5184,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$69$clock = clock;
         pointers$69$d = pointers$69$q;
         if (selected$69) begin
-            pointers$69$d = advanced;
+            pointers$69$d = pointers$69$q + pointer_one;
         end
         if (~live$23 | reset) begin
             pointers$69$d = 32'h0;
@@ -5264,7 +5192,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$70$clock = clock;
         pointers$70$d = pointers$70$q;
         if (selected$70) begin
-            pointers$70$d = advanced;
+            pointers$70$d = pointers$70$q + pointer_one;
         end
         if (~live$23 | reset) begin
             pointers$70$d = 32'h0;
@@ -5272,7 +5200,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$71$clock = clock;
         pointers$71$d = pointers$71$q;
         if (selected$71) begin
-            pointers$71$d = advanced;
+            pointers$71$d = pointers$71$q + pointer_one;
         end
         if (~live$23 | reset) begin
             pointers$71$d = 32'h0;
@@ -5301,7 +5229,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$72$clock = clock;
         pointers$72$d = pointers$72$q;
         if (selected$72) begin
-            pointers$72$d = advanced;
+            pointers$72$d = pointers$72$q + pointer_one;
         end
         if (~live$24 | reset) begin
             pointers$72$d = 32'h0;
@@ -5309,7 +5237,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$73$clock = clock;
         pointers$73$d = pointers$73$q;
         if (selected$73) begin
-            pointers$73$d = advanced;
+            pointers$73$d = pointers$73$q + pointer_one;
         end
         if (~live$24 | reset) begin
             pointers$73$d = 32'h0;
@@ -5317,7 +5245,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$74$clock = clock;
         pointers$74$d = pointers$74$q;
         if (selected$74) begin
-            pointers$74$d = advanced;
+            pointers$74$d = pointers$74$q + pointer_one;
         end
         if (~live$24 | reset) begin
             pointers$74$d = 32'h0;
@@ -5346,7 +5274,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$75$clock = clock;
         pointers$75$d = pointers$75$q;
         if (selected$75) begin
-            pointers$75$d = advanced;
+            pointers$75$d = pointers$75$q + pointer_one;
         end
         if (~live$25 | reset) begin
             pointers$75$d = 32'h0;
@@ -5354,7 +5282,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$76$clock = clock;
         pointers$76$d = pointers$76$q;
         if (selected$76) begin
-            pointers$76$d = advanced;
+            pointers$76$d = pointers$76$q + pointer_one;
         end
         if (~live$25 | reset) begin
             pointers$76$d = 32'h0;
@@ -5362,7 +5290,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$77$clock = clock;
         pointers$77$d = pointers$77$q;
         if (selected$77) begin
-            pointers$77$d = advanced;
+            pointers$77$d = pointers$77$q + pointer_one;
         end
         if (~live$25 | reset) begin
             pointers$77$d = 32'h0;
@@ -5391,7 +5319,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$78$clock = clock;
         pointers$78$d = pointers$78$q;
         if (selected$78) begin
-            pointers$78$d = advanced;
+            pointers$78$d = pointers$78$q + pointer_one;
         end
         if (~live$26 | reset) begin
             pointers$78$d = 32'h0;
@@ -5399,7 +5327,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$79$clock = clock;
         pointers$79$d = pointers$79$q;
         if (selected$79) begin
-            pointers$79$d = advanced;
+            pointers$79$d = pointers$79$q + pointer_one;
         end
         if (~live$26 | reset) begin
             pointers$79$d = 32'h0;
@@ -5407,7 +5335,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$80$clock = clock;
         pointers$80$d = pointers$80$q;
         if (selected$80) begin
-            pointers$80$d = advanced;
+            pointers$80$d = pointers$80$q + pointer_one;
         end
         if (~live$26 | reset) begin
             pointers$80$d = 32'h0;
@@ -5436,7 +5364,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$81$clock = clock;
         pointers$81$d = pointers$81$q;
         if (selected$81) begin
-            pointers$81$d = advanced;
+            pointers$81$d = pointers$81$q + pointer_one;
         end
         if (~live$27 | reset) begin
             pointers$81$d = 32'h0;
@@ -5444,7 +5372,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$82$clock = clock;
         pointers$82$d = pointers$82$q;
         if (selected$82) begin
-            pointers$82$d = advanced;
+            pointers$82$d = pointers$82$q + pointer_one;
         end
         if (~live$27 | reset) begin
             pointers$82$d = 32'h0;
@@ -5452,7 +5380,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$83$clock = clock;
         pointers$83$d = pointers$83$q;
         if (selected$83) begin
-            pointers$83$d = advanced;
+            pointers$83$d = pointers$83$q + pointer_one;
         end
         if (~live$27 | reset) begin
             pointers$83$d = 32'h0;
@@ -5481,7 +5409,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$84$clock = clock;
         pointers$84$d = pointers$84$q;
         if (selected$84) begin
-            pointers$84$d = advanced;
+            pointers$84$d = pointers$84$q + pointer_one;
         end
         if (~live$28 | reset) begin
             pointers$84$d = 32'h0;
@@ -5489,7 +5417,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$85$clock = clock;
         pointers$85$d = pointers$85$q;
         if (selected$85) begin
-            pointers$85$d = advanced;
+            pointers$85$d = pointers$85$q + pointer_one;
         end
         if (~live$28 | reset) begin
             pointers$85$d = 32'h0;
@@ -5497,7 +5425,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$86$clock = clock;
         pointers$86$d = pointers$86$q;
         if (selected$86) begin
-            pointers$86$d = advanced;
+            pointers$86$d = pointers$86$q + pointer_one;
         end
         if (~live$28 | reset) begin
             pointers$86$d = 32'h0;
@@ -5526,7 +5454,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$87$clock = clock;
         pointers$87$d = pointers$87$q;
         if (selected$87) begin
-            pointers$87$d = advanced;
+            pointers$87$d = pointers$87$q + pointer_one;
         end
         if (~live$29 | reset) begin
             pointers$87$d = 32'h0;
@@ -5534,7 +5462,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$88$clock = clock;
         pointers$88$d = pointers$88$q;
         if (selected$88) begin
-            pointers$88$d = advanced;
+            pointers$88$d = pointers$88$q + pointer_one;
         end
         if (~live$29 | reset) begin
             pointers$88$d = 32'h0;
@@ -5542,7 +5470,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$89$clock = clock;
         pointers$89$d = pointers$89$q;
         if (selected$89) begin
-            pointers$89$d = advanced;
+            pointers$89$d = pointers$89$q + pointer_one;
         end
         if (~live$29 | reset) begin
             pointers$89$d = 32'h0;
@@ -5571,7 +5499,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$90$clock = clock;
         pointers$90$d = pointers$90$q;
         if (selected$90) begin
-            pointers$90$d = advanced;
+            pointers$90$d = pointers$90$q + pointer_one;
         end
         if (~live$30 | reset) begin
             pointers$90$d = 32'h0;
@@ -5579,7 +5507,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$91$clock = clock;
         pointers$91$d = pointers$91$q;
         if (selected$91) begin
-            pointers$91$d = advanced;
+            pointers$91$d = pointers$91$q + pointer_one;
         end
         if (~live$30 | reset) begin
             pointers$91$d = 32'h0;
@@ -5587,7 +5515,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$92$clock = clock;
         pointers$92$d = pointers$92$q;
         if (selected$92) begin
-            pointers$92$d = advanced;
+            pointers$92$d = pointers$92$q + pointer_one;
         end
         if (~live$30 | reset) begin
             pointers$92$d = 32'h0;
@@ -5616,7 +5544,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$93$clock = clock;
         pointers$93$d = pointers$93$q;
         if (selected$93) begin
-            pointers$93$d = advanced;
+            pointers$93$d = pointers$93$q + pointer_one;
         end
         if (~live$31 | reset) begin
             pointers$93$d = 32'h0;
@@ -5624,7 +5552,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$94$clock = clock;
         pointers$94$d = pointers$94$q;
         if (selected$94) begin
-            pointers$94$d = advanced;
+            pointers$94$d = pointers$94$q + pointer_one;
         end
         if (~live$31 | reset) begin
             pointers$94$d = 32'h0;
@@ -5632,7 +5560,7 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
         pointers$95$clock = clock;
         pointers$95$d = pointers$95$q;
         if (selected$95) begin
-            pointers$95$d = advanced;
+            pointers$95$d = pointers$95$q + pointer_one;
         end
         if (~live$31 | reset) begin
             pointers$95$d = 32'h0;
@@ -8084,25 +8012,6 @@ module nic_function_table$qps$pointers$pointers$95(d,q,clock);
     end
           
 endmodule // nic_function_table$qps$pointers$pointers$95
-
-
-module nic_function_table$qps$qp_enabled(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_function_table$qps$qp_enabled
 
 
 module nic_function_table$qps$rams(clock,write,clear,write_index,write_field,write_data,read_index,read_field,value,key,bases$0,bases$1,bases$2,sizes$0,sizes$1,sizes$2,software_pointers$0,software_pointers$1,software_pointers$2);

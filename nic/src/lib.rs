@@ -9,6 +9,7 @@ pub mod function_table;
 pub mod host;
 pub mod mmio_decode;
 pub mod nic_mgmt;
+pub mod qp_lookup;
 pub mod qp_pointers;
 pub mod qp_rams;
 pub mod qp_table;

@@ -25,9 +25,10 @@
 //! share the RAMs' read port: when both want it in one cycle they take turns (`ready` low for
 //! the lookup every other time), so neither waits more than one cycle for the other.
 //!
-//! Children: [`QpRams`] (the RAMs, one write and one read port) and [`QpPointers`] (the QPs'
-//! enables and the NIC's pointers in flip-flops); this block decodes the requests, shares the
-//! read port and forms the lookup's answer.
+//! Children: [`QpRams`] (the RAMs, one write and one read port), [`QpPointers`] (the QPs'
+//! enables and the NIC's pointers in flip-flops) and [`QpLookup`] (the lookup port and its
+//! answer); this block decodes and carries out the register requests and shares the RAMs'
+//! read port between them and the lookups.
 //!
 //! **The NIC's pointers** (flip-flops, 16 bits, free-running): an `advance` adds one to the
 //! named ring's pointer of an existing QP; while a QP or its function is disabled its pointers
@@ -43,10 +44,10 @@
 //! registers `P`, checked by [`QpTable::new`].
 use crate::function_table::{PointerAdvanceSink, QpLookupSink};
 use crate::host::MMIO_DATA_BITS;
+use crate::qp_lookup::QpLookup;
 use crate::qp_pointers::QpPointers;
 use crate::qp_rams::{field, QpRams, FIELD_BITS};
 use crate::regs::{KEY_BITS, QP_BASE, QP_STRIDE, RING_POINTER_BITS};
-use hdl::formats::nic::{FUNCTION_BITS, QP_BITS};
 use hdl::regmap::{RegError, RegRequestSink, RegResponseSource, ERROR_BITS};
 use rust_hdl::prelude::*;
 
@@ -97,6 +98,8 @@ pub struct QpTable<const QAW: usize> {
     rams: QpRams<QAW>,
     /// Enables and the NIC's pointers.
     pointers: QpPointers<QAW>,
+    /// The lookup port.
+    lookups: QpLookup<QAW>,
     // Register request in the table.
     op: DFF<QpOp>,
     index: DFF<Bits<QAW>>,
@@ -110,19 +113,10 @@ pub struct QpTable<const QAW: usize> {
     failure: DFF<Bits<ERROR_BITS>>,
     /// The register read had to wait for the port: it goes first next time.
     favor_read: DFF<bool>,
-    // Lookup answer.
-    answered: DFF<bool>,
-    owned: DFF<bool>,
-    function_enabled: DFF<bool>,
-    qp_enabled: DFF<bool>,
-    interrupt: DFF<bool>,
-    nic_pointers: [DFF<Bits<RING_POINTER_BITS>>; 3],
     // Clearing after reset.
     sweeping: DFF<bool>,
     sweep_index: DFF<Bits<QAW>>,
     // Constants.
-    function_ids: Vec<Constant<Bits<FUNCTION_BITS>>>,
-    qp_ids: Vec<Constant<Bits<QP_BITS>>>,
     /// The NIC's pointers' field numbers, per ring.
     nic_pointer_fields: Vec<Constant<Bits<FIELD_BITS>>>,
     key_field: Constant<Bits<FIELD_BITS>>,
@@ -152,12 +146,6 @@ pub struct QpTable<const QAW: usize> {
     qp: Signal<Local, Bits<TABLE_ADDRESS_BITS>>,
     request_index: Signal<Local, Bits<QAW>>,
     request_mapped: Signal<Local, bool>,
-    // Lookup decode.
-    lookup_index: Signal<Local, Bits<QAW>>,
-    lookup_function_ok: Signal<Local, bool>,
-    lookup_qp_ok: Signal<Local, bool>,
-    /// The lookup answer is for an existing QP.
-    giving: Signal<Local, bool>,
     /// The register read uses the RAMs' read port this cycle.
     read_port: Signal<Local, bool>,
     wants_port: Signal<Local, bool>,
@@ -207,6 +195,7 @@ impl<const QAW: usize> QpTable<QAW> {
             interrupts: (0..functions).map(|_| Default::default()).collect(),
             rams: Default::default(),
             pointers: QpPointers::new(functions, qps),
+            lookups: QpLookup::new(functions, qps),
             op: Default::default(),
             index: Default::default(),
             field: Default::default(),
@@ -216,16 +205,8 @@ impl<const QAW: usize> QpTable<QAW> {
             answer: Default::default(),
             failure: Default::default(),
             favor_read: Default::default(),
-            answered: Default::default(),
-            owned: Default::default(),
-            function_enabled: Default::default(),
-            qp_enabled: Default::default(),
-            interrupt: Default::default(),
-            nic_pointers: Default::default(),
             sweeping: Default::default(),
             sweep_index: Default::default(),
-            function_ids: (0..functions).map(|f| Constant::new(f.to_bits())).collect(),
-            qp_ids: (0..qps).map(|q| Constant::new(q.to_bits())).collect(),
             nic_pointer_fields: field::NIC_POINTERS.iter().map(|&f| k(f)).collect(),
             key_field: k(field::KEY),
             page_shift: Constant::new((page_registers.trailing_zeros() as usize).to_bits()),
@@ -249,10 +230,6 @@ impl<const QAW: usize> QpTable<QAW> {
             qp: Default::default(),
             request_index: Default::default(),
             request_mapped: Default::default(),
-            lookup_index: Default::default(),
-            lookup_function_ok: Default::default(),
-            lookup_qp_ok: Default::default(),
-            giving: Default::default(),
             read_port: Default::default(),
             wants_port: Default::default(),
             read_only: Default::default(),
@@ -276,19 +253,18 @@ impl<const QAW: usize> Logic for QpTable<QAW> {
             answer,
             failure,
             favor_read,
-            answered,
-            owned,
-            function_enabled,
-            qp_enabled,
-            interrupt,
             sweeping,
             sweep_index
         );
-        clock!(self, clock, rams, pointers);
+        clock!(self, clock, rams, pointers, lookups);
         self.pointers.reset.next = self.reset.val();
+        self.lookups.reset.next = self.reset.val();
         PointerAdvanceSink::link(&mut self.advance, &mut self.pointers.advance);
+        QpLookupSink::link(&mut self.lookup, &mut self.lookups.lookup);
         for f in 0..self.function_enables.len() {
             self.pointers.function_enables[f].next = self.function_enables[f].val();
+            self.lookups.function_enables[f].next = self.function_enables[f].val();
+            self.lookups.interrupts[f].next = self.interrupts[f].val();
         }
 
         // The offered request: page, QP block (1 + q), register k.
@@ -336,7 +312,7 @@ impl<const QAW: usize> Logic for QpTable<QAW> {
         if self.wants_port.val() & self.lookup.valid.val() {
             self.favor_read.d.next = !self.read_port.val();
         }
-        self.lookup.ready.next = !self.read_port.val() & !self.sweeping.q.val() & !self.reset.val();
+        self.lookups.blocked.next = self.read_port.val() | self.sweeping.q.val() | self.reset.val();
 
         // Carrying the held request out: writes and the NIC's pointers at once, RAM reads
         // through the read port (answered from the RAMs' output a cycle later).
@@ -400,82 +376,23 @@ impl<const QAW: usize> Logic for QpTable<QAW> {
             }
         }
 
-        // Lookups: which QP they name, and whether it exists.
-        self.lookup_function_ok.next = false;
-        self.function_enabled.d.next = false;
-        self.interrupt.d.next = false;
-        for f in 0..self.function_ids.len() {
-            if self.lookup.function.val() == self.function_ids[f].val() {
-                self.lookup_function_ok.next = true;
-                self.function_enabled.d.next = self.function_enables[f].val();
-                self.interrupt.d.next = self.interrupts[f]
-                    .val()
-                    .get_bit(self.lookup.qp.val().index());
-            }
-        }
-        self.lookup_qp_ok.next = false;
-        for q in 0..self.qp_ids.len() {
-            if self.lookup.qp.val() == self.qp_ids[q].val() {
-                self.lookup_qp_ok.next = true;
-            }
-        }
-        self.lookup_index.next = bit_cast::<QAW, 8>(
-            (bit_cast::<8, FUNCTION_BITS>(self.lookup.function.val()) << self.qp_shift.val())
-                | bit_cast::<8, QP_BITS>(self.lookup.qp.val()),
-        );
-        self.rams.read_index.next = self.lookup_index.val();
+        // Lookups: the RAMs and the NIC's pointers read at the entry the lookup names.
+        self.rams.read_index.next = self.lookups.index.val();
         if self.read_port.val() {
             self.rams.read_index.next = self.index.q.val();
         }
-        self.pointers.lookup_index.next = self.lookup_index.val();
-
-        // The lookup's answer: flags and pointers captured now, the RAMs read now; shown next
-        // cycle, zero unless the QP exists.
-        self.answered.d.next = self.lookup.valid.val() & self.lookup.ready.val();
-        self.owned.d.next = self.lookup_function_ok.val() & self.lookup_qp_ok.val();
-        self.qp_enabled.d.next = self.pointers.lookup_enable.val();
+        self.pointers.lookup_index.next = self.lookups.index.val();
+        self.lookups.qp_enable.next = self.pointers.lookup_enable.val();
+        self.lookups.key.next = self.rams.key.val();
         for r in 0..3 {
-            self.nic_pointers[r].clock.next = self.clock.val();
-            self.nic_pointers[r].d.next = self.pointers.lookup_pointers[r].val();
-        }
-        self.giving.next = self.answered.q.val() & self.owned.q.val();
-        self.lookup.answered.next = self.answered.q.val();
-        self.lookup.owned.next = self.giving.val();
-        self.lookup.function_enabled.next = self.giving.val() & self.function_enabled.q.val();
-        self.lookup.qp_enabled.next = self.giving.val() & self.qp_enabled.q.val();
-        self.lookup.interrupt.next = self.giving.val() & self.interrupt.q.val();
-        self.lookup.key.next = 0.into();
-        self.lookup.send_base.next = 0.into();
-        self.lookup.send_size.next = 0.into();
-        self.lookup.send_producer.next = 0.into();
-        self.lookup.send_consumer.next = 0.into();
-        self.lookup.receive_base.next = 0.into();
-        self.lookup.receive_size.next = 0.into();
-        self.lookup.receive_producer.next = 0.into();
-        self.lookup.receive_consumer.next = 0.into();
-        self.lookup.nap_base.next = 0.into();
-        self.lookup.nap_size.next = 0.into();
-        self.lookup.nap_producer.next = 0.into();
-        self.lookup.nap_consumer.next = 0.into();
-        if self.giving.val() {
-            self.lookup.key.next = self.rams.key.val();
-            self.lookup.send_base.next = self.rams.bases[0].val();
-            self.lookup.send_size.next = self.rams.sizes[0].val();
-            self.lookup.send_producer.next = self.nic_pointers[0].q.val();
-            self.lookup.send_consumer.next = self.rams.software_pointers[0].val();
-            self.lookup.receive_base.next = self.rams.bases[1].val();
-            self.lookup.receive_size.next = self.rams.sizes[1].val();
-            self.lookup.receive_producer.next = self.nic_pointers[1].q.val();
-            self.lookup.receive_consumer.next = self.rams.software_pointers[1].val();
-            self.lookup.nap_base.next = self.rams.bases[2].val();
-            self.lookup.nap_size.next = self.rams.sizes[2].val();
-            self.lookup.nap_producer.next = self.rams.software_pointers[2].val();
-            self.lookup.nap_consumer.next = self.nic_pointers[2].q.val();
+            self.lookups.nic_pointers[r].next = self.pointers.lookup_pointers[r].val();
+            self.lookups.bases[r].next = self.rams.bases[r].val();
+            self.lookups.sizes[r].next = self.rams.sizes[r].val();
+            self.lookups.software_pointers[r].next = self.rams.software_pointers[r].val();
         }
 
         if self.reset.val() {
             self.op.d.next = QpOp::Idle;
-            self.answered.d.next = false;
             self.favor_read.d.next = false;
             self.sweeping.d.next = true;
             self.sweep_index.d.next = 0.into();
