@@ -1,16 +1,19 @@
 //! Small shared pieces about bits, written once: widths derived from counts ([`clog2`],
-//! [`index_bits`], [`count_bits`]), [`popcount`] of a constant, and two hardware blocks, each in
-//! its own file: [`PopCount`] (ones in a bit vector) and [`EventCounter`] (a saturating counter
-//! of one-cycle event pulses, what the register file's counter banks are made of).
+//! [`index_bits`], [`count_bits`]), [`popcount`] of a constant, and three hardware blocks, each in
+//! its own file: [`PopCount`] (ones in a bit vector), [`EventCounter`] (a saturating counter
+//! of one-cycle event pulses, what the register file's counter banks are made of) and
+//! [`ZeroExtend`] (a widening wire, for elements of a `Vec` of signals).
 //!
 //! The width helpers are `const fn` because they are used in const-generic positions
 //! (`RrArbiter<8, { index_width(8) }>`); the older names (`fifo::fifo_ptr_bits`,
 //! `fifo::fifo_count_bits`, `arb::index_width`, `width::chunk_index_bits`) stay and call these.
 pub mod event_counter;
 pub mod pop_count;
+pub mod zero_extend;
 
 pub use event_counter::EventCounter;
 pub use pop_count::PopCount;
+pub use zero_extend::ZeroExtend;
 
 /// `ceil(log2(n))`: the bits that number `n` things `0..n`; `clog2(1) == 0` (one thing needs
 /// no index) and, by the same rule, `clog2(0) == 0`.

@@ -144,6 +144,23 @@ config_sections! {
         /// Crossbar tile columns: the output ports are split into this many columns (at most the router's ports).
         tile_cols: u32 = 1, Rule::Range(1, 64);
     }
+    /// The network interface chip (NIC): SR-IOV functions, doorbells and the host interface (docs/host-interface.md).
+    nic: NicConfig {
+        /// SR-IOV functions: function 0 is the physical function (PF), the others virtual functions (VFs); at most 8, as packets and events carry 3 bits (1 PF + 7 VFs in nic-dma-sriov.md).
+        functions: u32 = 8, Rule::Range(1, 8);
+        /// Queue pairs per function (packets and events carry 4 bits).
+        qps_per_function: u32 = 4, Rule::Pow2(1, 16);
+        /// Doorbells each function's FIFO holds: at most this many outstanding descriptors per function (software keeps to it; a doorbell beyond it is refused and counted).
+        doorbell_depth: u32 = 32, Rule::Pow2(4, 256);
+        /// Host read tags (outstanding memory reads) of the central tag pool shared by descriptor, data and NAP-buffer reads; 32 is PCIe's 5-bit tag, 256 its extended tag.
+        tags: u32 = 32, Rule::Pow2(4, 256);
+        /// Largest payload of a network packet in bytes (PUT, NAP and GET-response data are cut here); header and tail take 3 more flits, so mtu_bytes / 8 + 3 must not exceed network.max_packet_flits.
+        mtu_bytes: u32 = 128, Rule::Pow2(16, 1024);
+        /// Largest host memory read request in bytes (PCIe Max_Read_Request_Size): data reads are cut at this size and at 4 KB boundaries.
+        max_read_request: u32 = 512, Rule::Pow2(64, 4096);
+        /// Largest posted host memory write in bytes (PCIe Max_Payload_Size): uploads and events are cut at this size and at 4 KB boundaries.
+        max_payload: u32 = 256, Rule::Pow2(64, 4096);
+    }
     /// The FPGA board build (Alchitry Cu, iCE40-HX8K).
     fpga: FpgaConfig {
         /// Clock frequency the place-and-route must meet, MHz (the board's oscillator is 100).
@@ -179,6 +196,13 @@ impl Config {
             return Err(format!(
                 "router.input_buffer_flits = {}: must be at least network.vcs * (router.reserved_flits_per_vc + 1) + 2 = {needed} (each VC's reservation, one list-tail slot per VC and two slots of free-list latency)",
                 self.router.input_buffer_flits
+            ));
+        }
+        let nic_flits = self.nic.mtu_bytes / 8 + 3;
+        if nic_flits > self.network.max_packet_flits {
+            return Err(format!(
+                "nic.mtu_bytes = {}: needs packets of mtu_bytes / 8 + 3 = {nic_flits} flits (head, header, payload, tail), more than network.max_packet_flits = {}",
+                self.nic.mtu_bytes, self.network.max_packet_flits
             ));
         }
         let data_vcs =
@@ -315,6 +339,19 @@ mod tests {
                 "router.vc_policy = 2: up_down needs at least 2 data VCs",
             ),
             ("[router]\nvc_policy = 3\n", "router.vc_policy = 3: must be in 0..=2"),
+            ("[nic]\nfunctions = 9\n", "nic.functions = 9: must be in 1..=8"),
+            (
+                "[nic]\nqps_per_function = 3\n",
+                "nic.qps_per_function = 3: must be a power of two in 1..=16",
+            ),
+            (
+                "[nic]\ntags = 512\n",
+                "nic.tags = 512: must be a power of two in 4..=256",
+            ),
+            (
+                "[nic]\nmtu_bytes = 256\n",
+                "nic.mtu_bytes = 256: needs packets of mtu_bytes / 8 + 3 = 35 flits",
+            ),
         ];
         for (text, want) in cases {
             let e = Config::from_toml(text).unwrap_err();

@@ -1,23 +1,67 @@
 //! The NIC's emitted artefacts, beside the `hdl` and `nrc` ones (`hpcnet emit`, see
-//! `src/emit.rs`): the management agent's NIC wrapper, and the register map (C header and
-//! Markdown reference) that drivers and management software are written against.
+//! `src/emit.rs`): the management agent's NIC wrapper, the doorbell FIFOs, the SR-IOV function
+//! table, and the register maps (C headers and Markdown references) that drivers and
+//! management software are written against: the management space (`nic`), one function's
+//! MMIO page (`nic_function`) and the PF's view of all of them (`nic_host`).
+use crate::doorbell::DoorbellQueues;
+use crate::function_table::FunctionTable;
 use crate::nic_mgmt::NicMgmt;
 use hdl::params::Config;
 use hdl::tops::{emit, Emitted};
+use hdl::{with_log2, with_log2_in};
 
 /// Entries a NIC's configuration image may hold: its settings (a NIC has no routing table).
 pub const MAX_IMAGE_ENTRIES: usize = 64;
 
 /// Every `nic` top of `cfg`, in emission order.
 pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
-    Ok(vec![emit(
-        NicMgmt::new(hdl::tops::nma_params(cfg, MAX_IMAGE_ENTRIES)),
-        "nic_mgmt",
-        "the NIC's management agent: the agent design the router shares (core, I2C EEPROM, configuration loader, its register block) with one network port and the NIC's registers (verilog-out/nic.md)",
-    )?])
+    Ok(vec![
+        emit(
+            NicMgmt::new(hdl::tops::nma_params(cfg, MAX_IMAGE_ENTRIES)),
+            "nic_mgmt",
+            "the NIC's management agent: the agent design the router shares (core, I2C EEPROM, configuration loader, its register block) with one network port and the NIC's registers (verilog-out/nic.md)",
+        )?,
+        doorbells(cfg)?,
+        function_table(cfg)?,
+    ])
+}
+
+/// `nic_doorbells`: the functions' doorbell FIFOs in one block RAM with their weighted
+/// round-robin arbiter, at `nic.functions` x `nic.doorbell_depth`.
+pub fn doorbells(cfg: &Config) -> Result<Emitted, String> {
+    let (functions, depth) = (cfg.nic.functions as usize, cfg.nic.doorbell_depth as usize);
+    let words = functions.next_power_of_two() * depth;
+    with_log2!(words, AW, _AWP1 => emit(
+        DoorbellQueues::<AW>::new(functions, depth),
+        "nic_doorbells",
+        "the NIC's doorbell FIFOs: one per SR-IOV function in one block RAM, overflow refused and reported, a weighted round-robin arbiter serving them (nic/src/doorbell/)",
+    ))
+}
+
+/// `nic_function_table`: the SR-IOV function table with its MMIO decode, at `nic.functions`
+/// x `nic.qps_per_function`.
+pub fn function_table(cfg: &Config) -> Result<Emitted, String> {
+    let (functions, qps) = (
+        cfg.nic.functions as usize,
+        cfg.nic.qps_per_function as usize,
+    );
+    let entries = crate::qp_table::qp_entries(functions, qps);
+    with_log2_in!(entries, [1, 2, 3, 4, 5, 6, 7], QAW => emit(
+        FunctionTable::<QAW>::new(functions, qps),
+        "nic_function_table",
+        "the NIC's SR-IOV function table: MMIO decode with the isolation rules, every function's page of registers (verilog-out/nic_host.md), the QP table in RAMs with its lookup and the NIC's ring pointers (nic/src/function_table.rs)",
+    ))
 }
 
 /// The NIC's register maps for `cfg`.
-pub fn regmaps(_cfg: &Config) -> Result<Vec<hdl::regmap::RegMap>, String> {
-    Ok(vec![crate::regs::nic_map(hdl::mgmt::regs::NMA_FAULTS)?])
+pub fn regmaps(cfg: &Config) -> Result<Vec<hdl::regmap::RegMap>, String> {
+    let (functions, qps) = (
+        cfg.nic.functions as usize,
+        cfg.nic.qps_per_function as usize,
+    );
+    Ok(vec![
+        crate::regs::nic_map(hdl::mgmt::regs::NMA_FAULTS)?,
+        crate::regs::function_page_map(qps),
+        crate::regs::nic_host_map(functions, qps)?,
+    ])
 }

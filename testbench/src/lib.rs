@@ -9,6 +9,7 @@
 pub mod backend;
 pub mod cost_cases;
 pub mod dual;
+pub mod host;
 pub mod link_bench;
 pub mod link_perf;
 pub mod loader_bench;
@@ -18,6 +19,7 @@ pub mod mgmt_perf;
 pub mod mgmt_plane;
 pub mod mgmt_plane_perf;
 pub mod models;
+pub mod nic_cost;
 pub mod nma_mesh_top;
 pub mod nma_top;
 pub mod regfile_perf;

@@ -8,12 +8,14 @@ mod hdl {
     mod credit_counter;
     mod crossbar;
     mod damq;
+    mod doorbell_queues;
     mod eep_access;
     mod eep_arbiter;
     mod eep_bridge;
     mod eeprom_loader;
     mod fifo;
     mod flit_decoder;
+    mod function_table;
     mod i2c_master;
     mod input_port;
     mod lfsr;

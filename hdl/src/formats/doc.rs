@@ -52,7 +52,97 @@ pub fn markdown() -> String {
     s.push_str("| 5..15 | reserved | malformed: dropped and counted |\n");
     management(&mut s);
     eeprom_image(&mut s);
+    nic_formats(&mut s);
     s
+}
+
+/// The NIC's formats section, from [`super::nic`].
+fn nic_formats(s: &mut String) {
+    use super::nic::{self as n, DescriptorKind, EventStatus};
+    writeln!(
+        s,
+        "\n## NIC network packet\n\n\
+         A fabric packet of kind `Nap`, `Put` or `Get`: the head, one header flit (a body flit), \
+         the payload in body flits (byte `i` in flit `i / 8`, bits `8 (i % 8) + 7 .. 8 (i % 8)`, \
+         the unused bytes of the last flit zero), and the tail. Head + header + tail = {} flits, \
+         so `len` = {} + ceil(`bytes` / 8) and a packet carries at most {} bytes. The tail's \
+         bits 15..0 are the fabric CRC-16 (CRC-16/IBM-3740) over the head's 64 data bits (with \
+         `delay` taken as zero), the header flit, the payload flits and then the tail's {} \
+         spare bits 61..16 (one {}-bit word), each word most significant bit first; the spare \
+         bits carry the NIC's fields below. The packets of one message travel in order (one \
+         source QP, one destination, one VC); the target acts on a message at its `last` packet. \
+         A NAP message is at most {} bytes (one 2 KB-aligned NAP buffer).\n",
+        n::OVERHEAD_FLITS,
+        n::OVERHEAD_FLITS,
+        n::MAX_PACKET_BYTES,
+        n::TAIL_SPARE_BITS,
+        n::TAIL_SPARE_BITS,
+        n::NAP_MAX_BYTES
+    )
+    .unwrap();
+    s.push_str("### Header flit\n\n");
+    table(s, &n::HEADER_FIELDS);
+    s.push_str("In a NAP, `address` holds:\n\n");
+    table(s, &n::NAP_FIELDS);
+    s.push_str("### Tail flit (bits 61..0)\n\n");
+    table(s, &n::TAIL_FIELDS);
+    writeln!(
+        s,
+        "## NIC doorbell word\n\n\
+         One 64-bit write to a function's `doorbell` register (`verilog-out/nic_function.md`) \
+         queues one descriptor; a single write is atomic, so processes share the engine without \
+         locks.\n"
+    )
+    .unwrap();
+    table(s, &n::DOORBELL_FIELDS);
+    writeln!(
+        s,
+        "## NIC descriptors\n\n\
+         Little-endian 8-byte words in host memory, named by a doorbell. Word 0 (control) and \
+         word 1 (key and tag) come first in every kind; a PUT's or GET's segment lists may \
+         split the bytes differently (at most {} segments each) but their totals must both \
+         equal `length`. Every refusal posts an error event with its status (table below).\n",
+        n::MAX_SEGMENTS
+    )
+    .unwrap();
+    s.push_str("### Word 0: control\n\n");
+    let mut control = n::DESC_CONTROL_FIELDS.to_vec();
+    control.push(n::DESC_LENGTH);
+    table(s, &control);
+    s.push_str("### Word 1: key and tag\n\n");
+    table(s, &n::DESC_KEY_FIELDS);
+    s.push_str("### Kinds\n\n| code | kind | body |\n|---|---|---|\n");
+    for (k, c, doc) in DescriptorKind::ALL {
+        writeln!(s, "| {c} | {k:?} | {doc} |").unwrap();
+    }
+    s.push_str("| 4..7 | reserved | refused: error event `UnknownKind` |\n\n");
+    s.push_str("### NAP indirect word 2\n\n");
+    table(s, &[n::DESC_SOURCE]);
+    s.push_str("### PUT and GET word 2; each segment's two words\n\n");
+    table(s, &[n::DESC_SOURCES, n::DESC_DESTINATIONS]);
+    table(s, &[n::SEGMENT_ADDRESS]);
+    table(s, &[n::SEGMENT_BYTES]);
+    writeln!(
+        s,
+        "## NIC completion events\n\n\
+         {} bytes (two little-endian words, one 128-bit host beat) in a QP's send-completion \
+         ring (send events, descriptor errors) or receive-completion ring (receive events, \
+         errors of arriving packets). An unconsumed event is never overwritten: the NIC waits \
+         for ring space.\n",
+        n::EVENT_BYTES
+    )
+    .unwrap();
+    s.push_str("### Word 0\n\n");
+    let mut w0 = n::EVENT_WORD0_FIELDS.to_vec();
+    w0.push(n::EVENT_PHASE);
+    table(s, &w0);
+    s.push_str("### Word 1\n\n");
+    table(s, &n::EVENT_WORD1_FIELDS);
+    s.push_str("### Status codes\n\n| code | status | meaning |\n|---|---|---|\n");
+    for (st, c, doc) in EventStatus::ALL {
+        writeln!(s, "| {c} | {st:?} | {doc} |").unwrap();
+    }
+    s.push_str("| others | reserved | never written |\n");
 }
 
 /// The EEPROM configuration image section, from [`crate::mgmt::eeprom_image`].

@@ -1,5 +1,5 @@
-//! Formats shared by every chip: the network flit, the fabric packet header and the management
-//! packet.
+//! Formats shared by every chip: the network flit, the fabric packet header, the management
+//! packet, and the NIC's network packet, descriptors, doorbell and completion events.
 //!
 //! Each format is defined once, as a table of [`Field`]s. The software codecs (`pack`/`unpack`),
 //! the hardware field extraction ([`crate::flit_decoder::FlitDecoder`]), and the generated
@@ -10,6 +10,7 @@ pub mod field;
 pub mod flit;
 pub mod header;
 pub mod mgmt;
+pub mod nic;
 
 pub use doc::markdown;
 pub use field::Field;

@@ -7,9 +7,10 @@
 //! ([`testbench::loader_perf`]), and the relay station's and 8-port relay-station mesh's cost on
 //! iCE40 ([`testbench::rs_perf`]), the router's switch on iCE40 ([`testbench::switch_cost`]),
 //! and the router core's throughput, latency and simulation speed on Verilator
-//! ([`testbench::router_perf`]).
+//! ([`testbench::router_perf`]), and the NIC's doorbells and function table on iCE40
+//! ([`testbench::nic_cost`]).
 //!
-//! Usage: `bench [speed|cost|link|link-sim|link-cost|regfile|mgmt|mgmt-sim|mgmt-cost|rs|switch|router]...` (all
+//! Usage: `bench [speed|cost|link|link-sim|link-cost|regfile|mgmt|mgmt-sim|mgmt-cost|rs|switch|router|nic]...` (all
 //! when none; `link` is `link-sim`, the simulated link tables, plus `link-cost`, the endpoint's
 //! placement, which takes minutes; likewise `mgmt` is `mgmt-sim`, the management agent's and the
 //! router's management plane's simulated figures, plus `mgmt-cost`, their iCE40 tables). Prints
@@ -65,6 +66,9 @@ fn main() -> Result<()> {
     }
     if all || has("router") {
         testbench::router_perf::report();
+    }
+    if all || has("nic") {
+        testbench::nic_cost::report(&workspace().join("build/bench/nic"))?;
     }
     Ok(())
 }

@@ -1,0 +1,64 @@
+//! `bench nic`: what the NIC's blocks of issue 13 (part 1) cost, synthesized and placed on
+//! iCE40-HX8K in the flow's register-to-register harness (one placer seed each):
+//! `nic_doorbells` and `nic_function_table` at the HX8K's DMA-core size (2 functions, 1 QP
+//! each, doorbell FIFOs of 32) and at the default configuration (8 functions of 4 QPs). A
+//! block too large for the HX8K (the default function table) is synthesized only, its LUT,
+//! FF and BRAM counts reported without an Fmax.
+use anyhow::{anyhow, Result};
+use flow::{MeasureOptions, SynthOptions, Target};
+use hdl::params::Config;
+use std::path::Path;
+
+/// The configuration of the HX8K's DMA core: 2 functions, 1 QP each.
+pub fn small_config() -> Config {
+    let mut cfg = Config::default();
+    cfg.nic.functions = 2;
+    cfg.nic.qps_per_function = 1;
+    cfg
+}
+
+/// Measures the NIC's tops under `dir` and prints the table.
+pub fn report(dir: &Path) -> Result<()> {
+    let options = MeasureOptions {
+        seeds: vec![1],
+        synth: SynthOptions::for_target(Target::Ice40),
+        inputs: flow::harness::Inputs::Lfsr,
+        outputs: flow::harness::Outputs::Folded,
+        ..Default::default()
+    };
+    std::fs::create_dir_all(dir)?;
+    println!("\n## The NIC's doorbells and function table on iCE40-HX8K (placer seed 1)\n");
+    println!("| top | functions x QPs | LUTs | FFs | BRAMs | carries | Fmax (MHz) |");
+    println!("|---|---|---|---|---|---|---|");
+    for (label, cfg, place) in [
+        ("2 x 1", small_config(), true),
+        ("8 x 4 (default)", Config::default(), true),
+    ] {
+        for top in [
+            nic::tops::doorbells(&cfg).map_err(|e| anyhow!(e))?,
+            nic::tops::function_table(&cfg).map_err(|e| anyhow!(e))?,
+        ] {
+            let tag = format!(
+                "{}_{}x{}",
+                top.name, cfg.nic.functions, cfg.nic.qps_per_function
+            );
+            let file = dir.join(format!("{tag}.v"));
+            std::fs::write(&file, &top.verilog)?;
+            let fits = place && !(top.name == "nic_function_table" && cfg.nic.functions > 2);
+            if fits {
+                let c = flow::measure_block_with(&[&file], &top.name, &dir.join(&tag), &options)?;
+                println!(
+                    "| `{}` | {label} | {} | {} | {} | {} | {:.1} |",
+                    top.name, c.luts, c.ffs, c.brams, c.carries, c.fmax_mhz
+                );
+            } else {
+                let s = flow::synth_with(&[&file], &top.name, &dir.join(&tag), &options.synth)?;
+                println!(
+                    "| `{}` | {label} | {} | {} | {} | {} | (does not fit: synthesis only) |",
+                    top.name, s.luts, s.ffs, s.brams, s.carries
+                );
+            }
+        }
+    }
+    Ok(())
+}
