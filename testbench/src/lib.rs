@@ -7,8 +7,10 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod backend;
+pub mod channel_end;
 pub mod cost_cases;
 pub mod dual;
+pub mod fabric;
 pub mod link_bench;
 pub mod link_perf;
 pub mod loader_bench;
@@ -20,6 +22,7 @@ pub mod mgmt_plane_perf;
 pub mod models;
 pub mod nma_mesh_top;
 pub mod nma_top;
+pub mod nrc_top_perf;
 pub mod regfile_perf;
 pub mod reset;
 pub mod rhdl;

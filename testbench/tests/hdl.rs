@@ -3,7 +3,10 @@ mod hdl {
     mod active_report;
     mod arbiter;
     mod bits;
+    mod channel_receiver;
+    mod channel_sender;
     mod commit_fifo;
+    mod counter_ram;
     mod crc;
     mod credit_counter;
     mod crossbar;
@@ -17,6 +20,8 @@ mod hdl {
     mod i2c_master;
     mod input_port;
     mod lfsr;
+    mod mgmt_transit;
+    mod link_port;
     mod ltp_deframer;
     mod ltp_striper;
     mod nic_mgmt;
