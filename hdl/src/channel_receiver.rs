@@ -107,7 +107,8 @@ pub struct ChannelReceiver<
     in_range: Signal<Local, bool>,
     /// The front of the buffer the drain chose.
     drained: Signal<Local, Bits<FLIT_BITS>>,
-    /// The buffers' counts (the credits tell the sender the same): acknowledged unused.
+    /// The buffers' counts (the credits tell the sender the same) and the drain's grant index
+    /// (its one-hot grant selects the buffer): acknowledged unused.
     unused_counts: Signal<Local, bool>,
     vc_limit: Constant<Bits<8>>,
     ev_bad_vc: Constant<Bits<RECEIVER_EVENTS>>,
@@ -161,9 +162,7 @@ impl<const VCS: usize, const VCB: usize, const D: usize, const AW: usize, const 
             vc_limit: Constant::new((VCS as u64).into()),
             ev_bad_vc: Constant::new((1u64 << BAD_VC).into()),
             ev_overflow: Constant::new((1u64 << OVERFLOW).into()),
-            numbers: (0..VCS)
-                .map(|v| Constant::new((v as u64).into()))
-                .collect(),
+            numbers: (0..VCS).map(|v| Constant::new((v as u64).into())).collect(),
             vc_masks: (0..VCS)
                 .map(|v| Constant::new((1u64 << v).into()))
                 .collect(),
@@ -198,7 +197,7 @@ impl<const VCS: usize, const VCB: usize, const D: usize, const AW: usize, const 
         self.drain.tail.next = true;
         self.leaves.next = 0.into();
         self.drained.next = 0.into();
-        self.unused_counts.next = false;
+        self.unused_counts.next = self.drain.grant_index.val().any();
         for v in 0..VCS {
             self.fifos[v].clock.next = self.clock.val();
             self.fifos[v].reset.next = self.reset.val();

@@ -56,6 +56,7 @@
 use crate::channel::{ChannelSink, ChannelSource};
 use crate::channel_receiver::ChannelReceiver;
 use crate::channel_sender::ChannelSender;
+use crate::formats::FLIT_BITS;
 use crate::link_watchdog::LinkWatchdog;
 use crate::llp::endpoint::{EndpointParams, LlpEndpoint};
 use crate::llp::lane_channel::{LaneChannelIn, LaneChannelOut};
@@ -63,7 +64,6 @@ use crate::llp::regs::{
     LinkReportSource, STATUS_LANES_REMOVED, STATUS_RX_MASK, STATUS_RX_WIDTH, STATUS_STALLED,
     STATUS_TX_MASK, STATUS_TX_WIDTH, STATUS_UP,
 };
-use crate::formats::FLIT_BITS;
 use crate::params::Config;
 use crate::stream::StreamSource;
 use rust_hdl::prelude::*;
@@ -296,11 +296,11 @@ impl<
         if self.reset.val() {
             self.dropped.d.next = false;
         }
-        self.error.next = self.endpoint.protocol_error.val()
-            | self.sender.error.val()
-            | self.dropped.q.val();
+        self.error.next =
+            self.endpoint.protocol_error.val() | self.sender.error.val() | self.dropped.q.val();
         // The report (the fields of `hdl::llp::regs`).
-        self.status.next = (bit_cast::<64, 3>(self.endpoint.tx_width.val()) << self.tx_width_at.val())
+        self.status.next = (bit_cast::<64, 3>(self.endpoint.tx_width.val())
+            << self.tx_width_at.val())
             | (bit_cast::<64, 3>(self.endpoint.rx_width.val()) << self.rx_width_at.val())
             | (bit_cast::<64, 4>(self.endpoint.tx_mask.val()) << self.tx_mask_at.val())
             | (bit_cast::<64, 4>(self.endpoint.rx_mask.val()) << self.rx_mask_at.val())

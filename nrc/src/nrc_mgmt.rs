@@ -372,9 +372,9 @@ impl<
         for p in 0..PORTS {
             self.port_drops.next = self.counters[p].drops.val();
             self.port_levels.next = self.counters[p].occupancy.val();
-            self.port_events.next = bit_cast::<COUNTERS, { crate::port::event::COUNT }>(
-                self.port_drops.val(),
-            ) << self.drops_at.val();
+            self.port_events.next =
+                bit_cast::<COUNTERS, { crate::port::event::COUNT }>(self.port_drops.val())
+                    << self.drops_at.val();
             self.port_events.next = self
                 .port_events
                 .val()
@@ -398,8 +398,7 @@ impl<
                 self.port_events.next = self.port_events.val() | self.discarded_head_bit.val();
             }
             self.events.next = self.events.val()
-                | (bit_cast::<CN, COUNTERS>(self.port_events.val())
-                    << self.event_offsets[p].val());
+                | (bit_cast::<CN, COUNTERS>(self.port_events.val()) << self.event_offsets[p].val());
             self.levels.next = self.levels.val()
                 | (bit_cast::<CLV, PV>(self.port_levels.val()) << self.level_offsets[p].val());
         }

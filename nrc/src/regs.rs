@@ -18,10 +18,10 @@
 //! software its indirect port: write `index` (a destination node), then either write `ports`
 //! (the set of allowed output ports: the write strobes one table write of that value at `index`)
 //! or read `read` (the table's entry at `index`, as the table answers it).
+use crate::port_counters::{COUNTERS, COUNTER_NAMES};
 use hdl::formats::mgmt::{DestType, REGISTER_ADDRESS_BITS};
 use hdl::llp::regs::{link_port_map, LINK_PORT_REGISTERS};
 use hdl::mgmt::regs::{nma_map, NMA_COUNTER_BITS};
-use crate::port_counters::{COUNTERS, COUNTER_NAMES};
 use hdl::regmap::counter_ram::COUNTER_RAM_BITS;
 use hdl::regmap::{AddressSpace, CounterRamLayout, RegMap, Register};
 
@@ -197,7 +197,10 @@ mod tests {
             }
             assert!(layout.slots() <= 1 << PORT_COUNTER_BITS);
             let router = nrc_router_map(ports, 1).unwrap();
-            assert!(router.registers.iter().all(|r| r.offset < PORT_COUNTERS_BASE));
+            assert!(router
+                .registers
+                .iter()
+                .all(|r| r.offset < PORT_COUNTERS_BASE));
         }
     }
 

@@ -30,7 +30,11 @@ fn loaded(seed: u64) -> FabricWorld {
         w.client.submit(t, Operation::ReadRegisters(vec![read]));
         let c = w.settle(100_000);
         let want = testbench::fabric::routing::table(r, &BTreeSet::new())[7];
-        assert_eq!(c[0].outcome, Ok(Reply::Registers(vec![want as u64])), "router {r}");
+        assert_eq!(
+            c[0].outcome,
+            Ok(Reply::Registers(vec![want as u64])),
+            "router {r}"
+        );
     }
     w
 }
@@ -53,12 +57,16 @@ fn uniform(w: &mut FabricWorld, rate: f64, cycles: u64) {
 }
 
 #[test]
+#[ignore = "not yet run: the snapshot of a stopped session, unverified; its Verilator build of six nrc_tops may not fit the CI budget (run with --ignored)"]
 fn fabric_uniform_and_permutation_traffic_arrive_whole_once_in_order() {
     let mut w = loaded(1);
     let loaded_at = w.now();
     // Adaptive, uniform random.
     uniform(&mut w, 0.04, 3_000);
-    assert!(w.drain(60_000), "uniform traffic did not drain: deadlock or loss");
+    assert!(
+        w.drain(60_000),
+        "uniform traffic did not drain: deadlock or loss"
+    );
     // Deterministic, the adversarial permutation (every flow on one path: in order).
     w.deterministic = true;
     w.forget_order();
@@ -84,6 +92,7 @@ fn fabric_uniform_and_permutation_traffic_arrive_whole_once_in_order() {
 }
 
 #[test]
+#[ignore = "not yet run: the snapshot of a stopped session, unverified; its Verilator build of six nrc_tops may not fit the CI budget (run with --ignored)"]
 fn fabric_routes_around_a_dead_link() {
     let mut w = loaded(2);
     let (leaf, sp) = (1usize, 0usize);
@@ -113,7 +122,11 @@ fn fabric_routes_around_a_dead_link() {
     for _ in 0..3 * testbench::fabric::STALL_LIMIT as u64 {
         w.cycle();
     }
-    assert_ne!(w.stalled(leaf) >> (NICS_PER_LEAF + sp) & 1, 0, "leaf port stalled");
+    assert_ne!(
+        w.stalled(leaf) >> (NICS_PER_LEAF + sp) & 1,
+        0,
+        "leaf port stalled"
+    );
     assert_ne!(w.stalled(spine(sp)) >> leaf & 1, 0, "spine port stalled");
     // Everything sent from now on must arrive.
     w.marking = false;
@@ -132,8 +145,11 @@ fn fabric_routes_around_a_dead_link() {
         );
     }
     // What the routers counted at the dead link's ends (port counters, read in band).
-    let discarded = read_counter(&mut w, leaf, &format!("port{}_discarded_packets", NICS_PER_LEAF + sp))
-        + read_counter(&mut w, spine(sp), &format!("port{leaf}_discarded_packets"));
+    let discarded = read_counter(
+        &mut w,
+        leaf,
+        &format!("port{}_discarded_packets", NICS_PER_LEAF + sp),
+    ) + read_counter(&mut w, spine(sp), &format!("port{leaf}_discarded_packets"));
     let no_route = read_counter(&mut w, spine(sp), "port0_drop_no_route")
         + (1..LEAVES)
             .map(|l| read_counter(&mut w, spine(sp), &format!("port{l}_drop_no_route")))

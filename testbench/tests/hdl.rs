@@ -20,10 +20,10 @@ mod hdl {
     mod i2c_master;
     mod input_port;
     mod lfsr;
-    mod mgmt_transit;
     mod link_port;
     mod ltp_deframer;
     mod ltp_striper;
+    mod mgmt_transit;
     mod nic_mgmt;
     mod nma_core;
     mod nmp_collector;

@@ -140,6 +140,8 @@ pub struct CounterRam<
     carry_bit: Constant<Bits<8>>,
     error_none: Constant<Bits<ERROR_BITS>>,
     error_unmapped: Constant<Bits<ERROR_BITS>>,
+    /// A write's data: any write clears, whatever it carries (acknowledged unused).
+    unused_write_data: Signal<Local, bool>,
     /// The sweep's RAM address now.
     here: Signal<Local, Bits<RA>>,
     /// The sweep's slot now is a peak; its pre-counter or highest level.
@@ -177,7 +179,10 @@ impl<
             (32..=64).contains(&D),
             "CounterRam: D (data bits) must be 32..=64, got {D}"
         );
-        assert!(k >= 1 && k <= 1 << KW, "CounterRam: {k} slots per group do not fit KW = {KW}");
+        assert!(
+            k >= 1 && k <= 1 << KW,
+            "CounterRam: {k} slots per group do not fit KW = {KW}"
+        );
         assert!(
             layout.groups >= 1 && layout.groups << KW <= 1 << RA,
             "CounterRam: {} groups of 2^{KW} slots do not fit RA = {RA}",
@@ -192,9 +197,16 @@ impl<
             "CounterRam: PW = {PW} pre-counter bits cannot hold a sweep's {} events",
             layout.groups * k
         );
-        assert!(LW <= COUNTER_RAM_BITS, "CounterRam: LW = {LW} is wider than a word");
+        assert!(
+            LW <= COUNTER_RAM_BITS,
+            "CounterRam: LW = {LW} is wider than a word"
+        );
         assert_eq!(N, layout.groups * layout.counters, "CounterRam: N = G * C");
-        assert_eq!(LV, layout.groups * layout.peaks * LW, "CounterRam: LV = G * L * LW");
+        assert_eq!(
+            LV,
+            layout.groups * layout.peaks * LW,
+            "CounterRam: LV = G * L * LW"
+        );
         let end = layout.base + ((layout.groups as u64) << KW);
         assert!(end <= 1 << A, "CounterRam: the layout ends past 2^{A}");
         let addr = |g: usize, s: usize| Constant::new(Bits::<RA>::from(((g << KW) + s) as u64));
@@ -254,6 +266,7 @@ impl<
             carry_bit: Constant::new((COUNTER_RAM_BITS as u64).into()),
             error_none: Constant::new(RegError::None.bits()),
             error_unmapped: Constant::new(RegError::Unmapped.bits()),
+            unused_write_data: Default::default(),
             here: Default::default(),
             here_peak: Default::default(),
             here_count: Default::default(),
@@ -304,9 +317,10 @@ impl<
         );
         self.ram.read_clock.next = self.clock.val();
         self.ram.write_clock.next = self.clock.val();
+        self.unused_write_data.next = self.request.data.val().any();
         // The sweep: this cycle's slot is read, its pre-counter or highest level taken.
-        self.here.next = (self.group.q.val() << self.slot_shift.val())
-            | bit_cast::<RA, KW>(self.slot.q.val());
+        self.here.next =
+            (self.group.q.val() << self.slot_shift.val()) | bit_cast::<RA, KW>(self.slot.q.val());
         self.here_peak.next = self.slot.q.val() >= self.first_peak.val();
         self.ram.read_address.next = self.here.val();
         self.here_count.next = 0.into();
@@ -391,7 +405,8 @@ impl<
         self.mapped.next = (self.request.address.val() >= self.base.val())
             & (self.request.address.val() < self.past.val())
             & ((self.offset.val() & self.slot_mask.val()) < self.slots.val());
-        self.request.ready.next = !self.pending.q.val() & !self.answered.q.val() & !self.reset.val();
+        self.request.ready.next =
+            !self.pending.q.val() & !self.answered.q.val() & !self.reset.val();
         self.accept.next = self.request.valid.val() & self.request.ready.val();
         if self.accept.val() {
             if self.mapped.val() {

@@ -46,10 +46,10 @@ use super::event;
 use super::intake::INTAKE_EVENTS;
 use super::mgmt_transit::DECISION_BITS;
 use super::{CreditLender, DamqStore, Intake, MgmtTransit, VcReadSink, VcWriteSource};
-use hdl::stream::StreamSource;
 use hdl::channel::ChannelSink;
 use hdl::formats::FLIT_BITS;
 use hdl::params::Config;
+use hdl::stream::StreamSource;
 use rust_hdl::prelude::*;
 
 /// The type of a [`Damq`] with `$vcs` VCs and `$slots` slots, widths filled in:

@@ -282,11 +282,7 @@ impl<
     /// ([`super::MgmtTransit`]: forwarded on the data plane, dropped if malformed, or to the
     /// agent when their route ends here).
     pub fn with_transit(p: InputPortParams, port: usize) -> Self {
-        Self::built(
-            p,
-            Damq::with_transit(p.damq, p.mgmt_vc, port, PORTS),
-            true,
-        )
+        Self::built(p, Damq::with_transit(p.damq, p.mgmt_vc, port, PORTS), true)
     }
 
     fn built(p: InputPortParams, damq: Damq<VCS, VCB, SLOTS, AW, CW>, transit: bool) -> Self {

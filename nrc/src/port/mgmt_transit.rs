@@ -43,7 +43,9 @@ use hdl::crc::{CrcStep, CRC16};
 use hdl::fifo::StreamFifo;
 use hdl::formats::flit::{HEAD_BIT, TAIL_BIT, TYPE_BIT};
 use hdl::formats::header::{KIND, LEN};
-use hdl::formats::mgmt::{hop_lsb, CURRENT, HOP_BITS, HOP_NUM, HOPS_PER_WORD, MGMT_FLITS, ROUTE_HOPS};
+use hdl::formats::mgmt::{
+    hop_lsb, CURRENT, HOPS_PER_WORD, HOP_BITS, HOP_NUM, MGMT_FLITS, ROUTE_HOPS,
+};
 use hdl::formats::{PacketKind, FLIT_BITS};
 use hdl::stream::StreamSource;
 use rust_hdl::prelude::*;
@@ -163,11 +165,18 @@ impl<const VCB: usize> MgmtTransit<VCB> {
 
     /// The block of input port `port` of a router with `ports` ports, management on `mgmt_vc`.
     pub fn new(mgmt_vc: usize, port: usize, ports: usize) -> Self {
-        assert!(port < ports && ports <= 32, "MgmtTransit: port {port} of {ports}");
+        assert!(
+            port < ports && ports <= 32,
+            "MgmtTransit: port {port} of {ports}"
+        );
         assert_eq!(HOP_NUM.lsb, 0, "hop_num at bit 0 of a route word");
         assert_eq!(CURRENT.lsb, 5, "current at bit 5 of w1");
         assert_eq!(hop_lsb(0), 10, "hop 0 at bit 10 of a route word");
-        assert_eq!(hop_lsb(HOPS_PER_WORD), 0, "hop 10 at bit 0 of the high word");
+        assert_eq!(
+            hop_lsb(HOPS_PER_WORD),
+            0,
+            "hop 10 at bit 0 of the high word"
+        );
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -268,7 +277,10 @@ impl<const VCB: usize> Logic for MgmtTransit<VCB> {
             .get_bit(self.type_bit.val().index());
         self.data.next = self.arriving.flit.val().get_bits::<64>(0);
         self.w1_hops.next = self.data.val().get_bits::<5>(0);
-        self.w1_current.next = self.data.val().get_bits::<5>(self.current_lsb.val().index());
+        self.w1_current.next = self
+            .data
+            .val()
+            .get_bits::<5>(self.current_lsb.val().index());
         self.w3_hops.next = self.data.val().get_bits::<5>(0);
         // `hops[current - 1]`: in w1 for current 1..=10, in w2 for 11..=20; and where this
         // port goes in w3 (`hops[hop_num]`, hop_num < 10) or w4 (hop_num >= 10).
@@ -357,7 +369,8 @@ impl<const VCB: usize> Logic for MgmtTransit<VCB> {
                 & (self.back_hops.q.val() >= self.low_hops.val())
             {
                 // w4: the high backward hops.
-                self.rewritten.next = (self.data.val() & !self.w4_field.val()) | self.w4_insert.val();
+                self.rewritten.next =
+                    (self.data.val() & !self.w4_field.val()) | self.w4_insert.val();
             }
             if !self.body.val() {
                 // The end: a tail (its CRC fixed) or a TailBadPkt.
@@ -372,7 +385,8 @@ impl<const VCB: usize> Logic for MgmtTransit<VCB> {
                         .val()
                         .get_bit(self.tail_bit.val().index())
                 {
-                    self.rewritten.next = self.data.val() ^ bit_cast::<64, 16>(self.delta_crc.q.val());
+                    self.rewritten.next =
+                        self.data.val() ^ bit_cast::<64, 16>(self.delta_crc.q.val());
                 }
             }
         }
@@ -409,9 +423,8 @@ impl<const VCB: usize> Logic for MgmtTransit<VCB> {
             self.delta_crc.d.next = 0.into();
         }
         self.fifo.sink.valid.next = self.push.val() & !self.reset.val();
-        self.fifo.sink.data.next =
-            bit_cast::<DECISION_BITS, 2>(self.push_kind.val())
-                | (bit_cast::<DECISION_BITS, HOP_BITS>(self.push_hop.val()) << 2);
+        self.fifo.sink.data.next = bit_cast::<DECISION_BITS, 2>(self.push_kind.val())
+            | (bit_cast::<DECISION_BITS, HOP_BITS>(self.push_hop.val()) << 2);
         // The flit to store.
         self.storing.valid.next = self.arriving.valid.val();
         self.storing.vc.next = self.arriving.vc.val();

@@ -362,8 +362,8 @@ impl FabricWorld {
             !self.flights.contains_key(&(src, tag)),
             "NIC {src}: 65,536 packets in flight"
         );
-        let kind = [PacketKind::Nap, PacketKind::Put, PacketKind::Response]
-            [self.rng.range(0, 2) as usize];
+        let kind =
+            [PacketKind::Nap, PacketKind::Put, PacketKind::Response][self.rng.range(0, 2) as usize];
         let head = FabricHeader {
             dst: dst as u16,
             src: src as u16,
@@ -483,7 +483,9 @@ impl FabricWorld {
         // Routers: the EEPROM bus, the route mode.
         for r in &mut self.routers {
             r.sim.poke_bool(r.deterministic, self.deterministic);
-            let (scl, sda) = r.bus.lines(r.sim.peek_bool(r.scl_low), r.sim.peek_bool(r.sda_low));
+            let (scl, sda) = r
+                .bus
+                .lines(r.sim.peek_bool(r.scl_low), r.sim.peek_bool(r.sda_low));
             r.sim.poke_bool(r.scl_in, scl);
             r.sim.poke_bool(r.sda_in, sda);
             r.bus.step(scl, sda, 0);
@@ -532,7 +534,11 @@ impl FabricWorld {
             return;
         }
         assert_eq!(vc, DATA_VC, "NIC {n}: a data packet on VC {vc}");
-        assert_eq!(head.dst as usize, n, "NIC {n} got a packet for {}", head.dst);
+        assert_eq!(
+            head.dst as usize, n,
+            "NIC {n} got a packet for {}",
+            head.dst
+        );
         let src = head.src as usize;
         let tag = match Flit::unpack(*flits.last().unwrap()) {
             Ok(Flit::Tail { crc16 }) => crc16,
@@ -541,9 +547,16 @@ impl FabricWorld {
         let f = self.flights.remove(&(src, tag)).unwrap_or_else(|| {
             panic!("NIC {n} cycle {now}: packet {tag} from {src} not in flight (duplicate or invented)")
         });
-        assert_eq!(flits.len(), f.flits.len(), "packet {tag} from {src}: length");
+        assert_eq!(
+            flits.len(),
+            f.flits.len(),
+            "packet {tag} from {src}: length"
+        );
         for k in 1..flits.len() {
-            assert_eq!(flits[k], f.flits[k], "packet {tag} from {src}: flit {k} corrupted");
+            assert_eq!(
+                flits[k], f.flits[k],
+                "packet {tag} from {src}: flit {k} corrupted"
+            );
         }
         let sent = match Flit::unpack(f.flits[0]) {
             Ok(Flit::Head(h)) => h,

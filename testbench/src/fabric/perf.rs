@@ -58,7 +58,10 @@ pub fn report() {
     println!("4 leaves (3 NICs, 2 up ports each) and 2 spines of `nrc_top` (the default configuration) on Verilator, 12 NICs as link ports, every link through the lane-channel model (BER 1e-6), tables loaded in band; {LEN}-flit packets, every NIC's sender always full; accepted flits per NIC and cycle over 8,000 cycles after 3,000 of warm-up. Permutation: NIC n sends to {perm:?}.\n");
     println!("| traffic | adaptive | deterministic | adaptive / deterministic |");
     println!("|---|---|---|---|");
-    for (name, pattern) in [("adversarial permutation", Some(perm.as_slice())), ("uniform random", None)] {
+    for (name, pattern) in [
+        ("adversarial permutation", Some(perm.as_slice())),
+        ("uniform random", None),
+    ] {
         let a = throughput(&mut w, false, pattern);
         let d = throughput(&mut w, true, pattern);
         println!("| {name} | {a:.3} | {d:.3} | {:.2} |", a / d);

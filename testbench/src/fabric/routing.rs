@@ -53,10 +53,7 @@ pub fn links() -> Vec<(End, End)> {
     }
     for l in 0..LEAVES {
         for s in 0..SPINES {
-            out.push((
-                End::Router(l, NICS_PER_LEAF + s),
-                End::Router(spine(s), l),
-            ));
+            out.push((End::Router(l, NICS_PER_LEAF + s), End::Router(spine(s), l)));
         }
     }
     out
@@ -138,7 +135,9 @@ pub fn adversarial_permutation() -> Option<Vec<usize>> {
     for l in 0..LEAVES {
         let next = (l + 1) % LEAVES;
         let srcs: Vec<usize> = (0..NICS_PER_LEAF).map(|k| l * NICS_PER_LEAF + k).collect();
-        let dsts: Vec<usize> = (0..NICS_PER_LEAF).map(|k| next * NICS_PER_LEAF + k).collect();
+        let dsts: Vec<usize> = (0..NICS_PER_LEAF)
+            .map(|k| next * NICS_PER_LEAF + k)
+            .collect();
         let mut found = None;
         for order in permutations(&dsts) {
             let ports: BTreeSet<usize> = srcs.iter().zip(&order).map(|(&s, &d)| up(s, d)).collect();
@@ -185,8 +184,16 @@ mod tests {
             }
         }
         let dead: BTreeSet<UpLink> = [(1, 0)].into();
-        assert_eq!(table(0, &dead)[3], 1 << 4, "leaf 0 reaches leaf 1 through spine 1 only");
-        assert_eq!(table(spine(0), &dead)[3], 0, "spine 0 no longer reaches leaf 1");
+        assert_eq!(
+            table(0, &dead)[3],
+            1 << 4,
+            "leaf 0 reaches leaf 1 through spine 1 only"
+        );
+        assert_eq!(
+            table(spine(0), &dead)[3],
+            0,
+            "spine 0 no longer reaches leaf 1"
+        );
         assert_eq!(mgmt_path(1, &dead), Some(vec![4, 1]));
         assert_eq!(mgmt_path(spine(0), &dead), Some(vec![3]));
     }

@@ -75,7 +75,13 @@ impl ChannelSenderModel {
 
     /// One edge: `offers` and `data` (per VC) are the sinks', `returned` the channel's credit
     /// bits. Returns the VC whose flit was taken.
-    pub fn edge(&mut self, reset: bool, offers: u64, data: &[u128], returned: u64) -> Option<usize> {
+    pub fn edge(
+        &mut self,
+        reset: bool,
+        offers: u64,
+        data: &[u128],
+        returned: u64,
+    ) -> Option<usize> {
         let candidates = self.candidates(offers);
         let grant = self.arbiter.grant(candidates);
         if reset {

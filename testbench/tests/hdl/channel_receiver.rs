@@ -82,8 +82,7 @@ fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
         p("channel$credits"),
         p("discard"),
     );
-    let (discarded, discarded_heads, events) =
-        (p("discarded"), p("discarded_heads"), p("events"));
+    let (discarded, discarded_heads, events) = (p("discarded"), p("discarded_heads"), p("events"));
     let mut sched = if r.resets {
         ResetSchedule::new(&mut rng, 500)
     } else {
@@ -143,7 +142,11 @@ fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
             }
         }
         let want = model.outputs(dis, rst);
-        assert_eq!(b.peek(credits) as u64, want.credits, "cycle {cycle}: credits");
+        assert_eq!(
+            b.peek(credits) as u64,
+            want.credits,
+            "cycle {cycle}: credits"
+        );
         assert_eq!(b.peek(events) as u64, want.events, "cycle {cycle}: events");
         assert_eq!(
             (b.peek_bool(discarded), b.peek_bool(discarded_heads)),

@@ -71,7 +71,9 @@ fn bench(b: &mut dyn Backend, seed: u64, resets: bool) -> Outcome {
         let events: Vec<bool> = (0..l.groups * l.counters)
             .map(|_| burst || rng.chance(0.2))
             .collect();
-        let levels: Vec<u64> = (0..l.groups * l.peaks).map(|_| rng.bits(8) as u64).collect();
+        let levels: Vec<u64> = (0..l.groups * l.peaks)
+            .map(|_| rng.bits(8) as u64)
+            .collect();
         b.poke(
             events_p,
             events
@@ -115,7 +117,11 @@ fn bench(b: &mut dyn Backend, seed: u64, resets: bool) -> Outcome {
         let take = rng.chance(0.7);
         b.poke_bool(r_ready, take);
         let want = model.outputs(rst);
-        assert_eq!(b.peek_bool(ready), want.ready, "seed {seed} cycle {cycle}: ready");
+        assert_eq!(
+            b.peek_bool(ready),
+            want.ready,
+            "seed {seed} cycle {cycle}: ready"
+        );
         let got = b
             .peek_bool(r_valid)
             .then(|| (b.peek(r_data) as u64, b.peek(r_error) as u64));
@@ -154,11 +160,24 @@ fn bench(b: &mut dyn Backend, seed: u64, resets: bool) -> Outcome {
 
 #[test]
 fn counter_ram_matches_model() {
-    let (reads, clears, unmapped, _) =
-        run_both("counter_ram", || Dut::new(LAYOUT), table, |b| bench(b, 1, true)).result;
-    assert!(reads > 100 && clears > 20 && unmapped > 10, "{reads} {clears} {unmapped}");
-    let (reads, ..) =
-        run_both("counter_ram", || Dut::new(LAYOUT), table, |b| bench(b, 2, false)).result;
+    let (reads, clears, unmapped, _) = run_both(
+        "counter_ram",
+        || Dut::new(LAYOUT),
+        table,
+        |b| bench(b, 1, true),
+    )
+    .result;
+    assert!(
+        reads > 100 && clears > 20 && unmapped > 10,
+        "{reads} {clears} {unmapped}"
+    );
+    let (reads, ..) = run_both(
+        "counter_ram",
+        || Dut::new(LAYOUT),
+        table,
+        |b| bench(b, 2, false),
+    )
+    .result;
     assert!(reads > 100);
 }
 

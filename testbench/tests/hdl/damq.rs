@@ -239,9 +239,7 @@ fn bench(b: &mut dyn Backend, s: Shape, run: &Run) -> Outcome {
     let bypass_p = p("bypass_head");
     let fronts: Vec<_> = (0..s.vcs).map(|v| p(&format!("fronts${v}"))).collect();
     let (decisions_valid, decisions_ready) = (p("decisions$valid"), p("decisions$ready"));
-    let occupancy: Vec<_> = (0..s.vcs)
-        .map(|v| p(&format!("occupancy${v}")))
-        .collect();
+    let occupancy: Vec<_> = (0..s.vcs).map(|v| p(&format!("occupancy${v}"))).collect();
     let vc_bits = b.width(vc_p);
     let capacity = s.capacity();
     let mut model = DamqModel::new(s.vcs, capacity, s.reserve, s.max_len);
@@ -271,7 +269,10 @@ fn bench(b: &mut dyn Backend, s: Shape, run: &Run) -> Outcome {
         b.poke_bool(reset, rst);
         // No management transit in a stand-alone DAMQ: never a decision.
         b.poke_bool(decisions_ready, rng.chance(0.5));
-        assert!(!b.peek_bool(decisions_valid), "a stand-alone DAMQ made a transit decision");
+        assert!(
+            !b.peek_bool(decisions_valid),
+            "a stand-alone DAMQ made a transit decision"
+        );
         let stalled = run
             .stall
             .filter(|&(_, from, to)| (from..=to).contains(&cycle))

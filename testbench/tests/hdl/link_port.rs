@@ -145,7 +145,11 @@ fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
         }
         // The last cycles send nothing, so every credit can be back at the end.
         let sent = tx.drive(b, &mut rng, rst || cycle + 100 > r.cycles);
-        rx.hold = if (stall.0..stall.1).contains(&cycle) { 0b10 } else { 0 };
+        rx.hold = if (stall.0..stall.1).contains(&cycle) {
+            0b10
+        } else {
+            0
+        };
         rx.drive(b, &mut rng, cycle);
         tx.collect(b);
         assert!(!b.peek_bool(error), "cycle {cycle}: error");
@@ -159,7 +163,10 @@ fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
         if is_stalled && out.stalled_at.is_none() {
             out.stalled_at = Some(cycle);
             // A live link always makes progress: only a cut stalls it.
-            assert!(r.cut.is_some_and(|c| cycle > c), "cycle {cycle}: stalled without a cut");
+            assert!(
+                r.cut.is_some_and(|c| cycle > c),
+                "cycle {cycle}: stalled without a cut"
+            );
         }
         if b.peek_bool(discarded) && !rst {
             out.discarded += 1;
@@ -206,11 +213,17 @@ fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
         sched.assert_pulses("link_port", 2);
     }
     if let Some(c) = r.cut {
-        let at = out.stalled_at.expect("the dead link was never declared stalled");
+        let at = out
+            .stalled_at
+            .expect("the dead link was never declared stalled");
         assert!(at <= c + 3 * STALL_LIMIT as u64, "stalled late: {at}");
         // Every credit is back: the port takes everything the core sends.
         for v in 0..VCS {
-            assert_eq!(tx.credits(v), p.credits_out, "VC {v}: credits back after the cut");
+            assert_eq!(
+                tx.credits(v),
+                p.credits_out,
+                "VC {v}: credits back after the cut"
+            );
         }
         out.lost_in_link = flying.iter().map(|q| q.len() as u64).sum::<u64>() - out.discarded;
         // Lost inside the endpoint: at most its transmit queues, replay buffer and the far

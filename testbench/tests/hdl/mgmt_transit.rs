@@ -16,8 +16,8 @@
 use hdl::formats::flit::{ControlCode, Flit};
 use hdl::formats::header::{FabricHeader, PacketKind};
 use hdl::formats::mgmt::{
-    packet_crc, unpack_words, MgmtPacket, Route, MGMT_FLITS, MGMT_WORDS, ROUTE_HOPS,
-    W_BACKWARD, W_BACKWARD_HIGH, W_FORWARD, W_FORWARD_HIGH,
+    packet_crc, unpack_words, MgmtPacket, Route, MGMT_FLITS, MGMT_WORDS, ROUTE_HOPS, W_BACKWARD,
+    W_BACKWARD_HIGH, W_FORWARD, W_FORWARD_HIGH,
 };
 use hdl::formats::FLIT_BITS;
 use nrc::port::mgmt_transit::{MgmtTransit, DROP, TO_AGENT, TRANSIT};
@@ -56,7 +56,11 @@ fn random_route(rng: &mut BenchRng, forward: bool) -> Route {
     }
     Route {
         hop_num,
-        current: if forward { rng.range(0, hop_num as u64) as u8 } else { 0 },
+        current: if forward {
+            rng.range(0, hop_num as u64) as u8
+        } else {
+            0
+        },
         hops,
     }
 }
@@ -73,7 +77,10 @@ fn mgmt_item(rng: &mut BenchRng) -> Item {
         forward.hop_num = rng.range(21, 31) as u8;
     }
     if rng.chance(0.05) {
-        forward.current = forward.hop_num.saturating_add(rng.range(1, 5) as u8).min(31);
+        forward.current = forward
+            .hop_num
+            .saturating_add(rng.range(1, 5) as u8)
+            .min(31);
     }
     [words[W_FORWARD], words[W_FORWARD_HIGH]] = forward.words(true);
     [words[W_BACKWARD], words[W_BACKWARD_HIGH]] = backward.words(false);
@@ -157,7 +164,11 @@ fn mgmt_item(rng: &mut BenchRng) -> Item {
 /// A packet the block must leave alone.
 fn plain_item(rng: &mut BenchRng, mgmt_kind: bool) -> Item {
     let len = rng.range(2, 14) as u8;
-    let len = if mgmt_kind && len == MGMT_FLITS as u8 { 11 } else { len };
+    let len = if mgmt_kind && len == MGMT_FLITS as u8 {
+        11
+    } else {
+        len
+    };
     let mut head = Flit::unpack(random_head_flit(rng, len)).ok();
     let mut flits = vec![];
     if let Some(Flit::Head(ref mut h)) = head {
@@ -291,7 +302,10 @@ fn mgmt_transit_rewrites_and_decides_by_the_rule() {
         |b| bench(b, 1),
     )
     .result;
-    assert!(t > 50 && a > 10 && d > 10, "transit {t}, agent {a}, drop {d}");
+    assert!(
+        t > 50 && a > 10 && d > 10,
+        "transit {t}, agent {a}, drop {d}"
+    );
 }
 
 #[test]
