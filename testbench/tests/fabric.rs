@@ -3,6 +3,7 @@
 //! route tables computed by the up/down routing function and loaded in band by the management
 //! client on NIC 0 (management transit through the routers on the way). Each model is built
 //! once per process; the longer runs and the throughput figures are `bench -- fabric`.
+#![allow(clippy::needless_range_loop)] // NICs and the permutation are indexed by NIC number
 use std::collections::BTreeSet;
 use testbench::fabric::routing::{leaf_of, spine, LEAVES, NICS, NICS_PER_LEAF, ROUTERS};
 use testbench::fabric::FabricWorld;

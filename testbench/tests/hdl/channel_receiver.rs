@@ -10,6 +10,7 @@
 //! discarded): the sender's credits always come back (its count returns to `credits` when idle, so the
 //! buffer it was promised exists); discarded flits and heads are counted exactly. The
 //! violation run sends without credit and on VCs out of range: dropped, an event each.
+#![allow(clippy::needless_range_loop)] // per-VC buffers, consumers and credits are indexed by VC
 use hdl::formats::FLIT_BITS;
 use std::collections::VecDeque;
 use testbench::models::channel_port::ChannelReceiverModel;

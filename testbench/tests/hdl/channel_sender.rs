@@ -9,6 +9,7 @@
 //! receiver (so never without a credit), and a VC whose receiver stops draining never delays
 //! another's flits. The violation run also returns credits that were never spent: the counter
 //! saturates and `error` rises, as the header says.
+#![allow(clippy::needless_range_loop)] // per-VC drivers, credits and model state are indexed by VC
 use hdl::channel_sender::ChannelSender;
 use hdl::formats::FLIT_BITS;
 use std::collections::VecDeque;

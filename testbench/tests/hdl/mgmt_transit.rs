@@ -13,6 +13,7 @@
 //! packet: agent when the route ends here, drop when malformed, else transit with
 //! `F.hops[current - 1]`. Reset at random moments under traffic (the packet in progress and
 //! the decisions not yet taken are gone).
+#![allow(clippy::needless_range_loop)] // per-VC packet state is indexed by VC
 use hdl::formats::flit::{ControlCode, Flit};
 use hdl::formats::header::{FabricHeader, PacketKind};
 use hdl::formats::mgmt::{
