@@ -122,16 +122,17 @@
 #define NIC_MGMT_DROPPED_PORT_WIDTH  32
 #define NIC_MGMT_DROPPED_PORT_RESET  0x0000000000000000ULL
 
-/* port0_link_status (RO, 19 bits): link state, widths and lane masks */
+/* port0_link_status (RO, 20 bits): link state, widths and lane masks */
 /*   up (bits 0..0): the link is up */
 /*   tx_width (bits 3..1): lanes the transmitter uses */
 /*   rx_width (bits 6..4): lanes the receiver uses */
 /*   tx_mask (bits 11..8): lanes in use, transmit side */
 /*   rx_mask (bits 15..12): lanes in use, receive side */
 /*   lanes_removed (bits 18..16): lanes removed as bad */
+/*   stalled (bits 19..19): the link is dead: nothing acknowledged for the watchdog's limit; the port discards what the chip sends on it until reset */
 #define NIC_PORT0_LINK_STATUS_ADDR                0x40ULL
 #define NIC_PORT0_LINK_STATUS_OFFSET              0x200ULL
-#define NIC_PORT0_LINK_STATUS_WIDTH               19
+#define NIC_PORT0_LINK_STATUS_WIDTH               20
 #define NIC_PORT0_LINK_STATUS_RESET               0x0000000000000000ULL
 #define NIC_PORT0_LINK_STATUS_UP_SHIFT            0
 #define NIC_PORT0_LINK_STATUS_UP_WIDTH            1
@@ -151,6 +152,9 @@
 #define NIC_PORT0_LINK_STATUS_LANES_REMOVED_SHIFT 16
 #define NIC_PORT0_LINK_STATUS_LANES_REMOVED_WIDTH 3
 #define NIC_PORT0_LINK_STATUS_LANES_REMOVED_MASK  0x0000000000070000ULL
+#define NIC_PORT0_LINK_STATUS_STALLED_SHIFT       19
+#define NIC_PORT0_LINK_STATUS_STALLED_WIDTH       1
+#define NIC_PORT0_LINK_STATUS_STALLED_MASK        0x0000000000080000ULL
 
 /* port0_peer (RO, 29 bits): identity of the chip at the far end of the link */
 /*   valid (bits 0..0): the far end's identity is known */

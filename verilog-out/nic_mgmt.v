@@ -13106,7 +13106,7 @@ module nic_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     localparam  offsets$6 = 12'h45;
     localparam  offsets$7 = 12'h46;
     localparam  offsets$8 = 12'h47;
-    localparam  status_masks$0 = 64'h7ffff;
+    localparam  status_masks$0 = 64'hfffff;
     localparam  status_masks$1 = 64'h1fffffff;
     localparam  status_masks$2 = 64'hffffffff;
     localparam  status_masks$3 = 64'hffffffff;

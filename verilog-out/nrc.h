@@ -10,7 +10,7 @@
 #ifndef NRC_H
 #define NRC_H
 
-#define NRC_REGISTER_COUNT     85
+#define NRC_REGISTER_COUNT     245
 #define NRC_BYTES_PER_REGISTER 8
 
 /* Error codes of a register response (the same in every map). */
@@ -146,16 +146,17 @@
 #define NRC_ROUTE_READ_WIDTH  8
 #define NRC_ROUTE_READ_RESET  0x0000000000000000ULL
 
-/* port0_link_status (RO, 19 bits): link state, widths and lane masks */
+/* port0_link_status (RO, 20 bits): link state, widths and lane masks */
 /*   up (bits 0..0): the link is up */
 /*   tx_width (bits 3..1): lanes the transmitter uses */
 /*   rx_width (bits 6..4): lanes the receiver uses */
 /*   tx_mask (bits 11..8): lanes in use, transmit side */
 /*   rx_mask (bits 15..12): lanes in use, receive side */
 /*   lanes_removed (bits 18..16): lanes removed as bad */
+/*   stalled (bits 19..19): the link is dead: nothing acknowledged for the watchdog's limit; the port discards what the chip sends on it until reset */
 #define NRC_PORT0_LINK_STATUS_ADDR                0x100ULL
 #define NRC_PORT0_LINK_STATUS_OFFSET              0x800ULL
-#define NRC_PORT0_LINK_STATUS_WIDTH               19
+#define NRC_PORT0_LINK_STATUS_WIDTH               20
 #define NRC_PORT0_LINK_STATUS_RESET               0x0000000000000000ULL
 #define NRC_PORT0_LINK_STATUS_UP_SHIFT            0
 #define NRC_PORT0_LINK_STATUS_UP_WIDTH            1
@@ -175,6 +176,9 @@
 #define NRC_PORT0_LINK_STATUS_LANES_REMOVED_SHIFT 16
 #define NRC_PORT0_LINK_STATUS_LANES_REMOVED_WIDTH 3
 #define NRC_PORT0_LINK_STATUS_LANES_REMOVED_MASK  0x0000000000070000ULL
+#define NRC_PORT0_LINK_STATUS_STALLED_SHIFT       19
+#define NRC_PORT0_LINK_STATUS_STALLED_WIDTH       1
+#define NRC_PORT0_LINK_STATUS_STALLED_MASK        0x0000000000080000ULL
 
 /* port0_peer (RO, 29 bits): identity of the chip at the far end of the link */
 /*   valid (bits 0..0): the far end's identity is known */
@@ -242,16 +246,17 @@
 #define NRC_PORT0_DROPS_CORE_WIDTH  16
 #define NRC_PORT0_DROPS_CORE_MASK   0x00000000ffff0000ULL
 
-/* port1_link_status (RO, 19 bits): link state, widths and lane masks */
+/* port1_link_status (RO, 20 bits): link state, widths and lane masks */
 /*   up (bits 0..0): the link is up */
 /*   tx_width (bits 3..1): lanes the transmitter uses */
 /*   rx_width (bits 6..4): lanes the receiver uses */
 /*   tx_mask (bits 11..8): lanes in use, transmit side */
 /*   rx_mask (bits 15..12): lanes in use, receive side */
 /*   lanes_removed (bits 18..16): lanes removed as bad */
+/*   stalled (bits 19..19): the link is dead: nothing acknowledged for the watchdog's limit; the port discards what the chip sends on it until reset */
 #define NRC_PORT1_LINK_STATUS_ADDR                0x108ULL
 #define NRC_PORT1_LINK_STATUS_OFFSET              0x840ULL
-#define NRC_PORT1_LINK_STATUS_WIDTH               19
+#define NRC_PORT1_LINK_STATUS_WIDTH               20
 #define NRC_PORT1_LINK_STATUS_RESET               0x0000000000000000ULL
 #define NRC_PORT1_LINK_STATUS_UP_SHIFT            0
 #define NRC_PORT1_LINK_STATUS_UP_WIDTH            1
@@ -271,6 +276,9 @@
 #define NRC_PORT1_LINK_STATUS_LANES_REMOVED_SHIFT 16
 #define NRC_PORT1_LINK_STATUS_LANES_REMOVED_WIDTH 3
 #define NRC_PORT1_LINK_STATUS_LANES_REMOVED_MASK  0x0000000000070000ULL
+#define NRC_PORT1_LINK_STATUS_STALLED_SHIFT       19
+#define NRC_PORT1_LINK_STATUS_STALLED_WIDTH       1
+#define NRC_PORT1_LINK_STATUS_STALLED_MASK        0x0000000000080000ULL
 
 /* port1_peer (RO, 29 bits): identity of the chip at the far end of the link */
 /*   valid (bits 0..0): the far end's identity is known */
@@ -338,16 +346,17 @@
 #define NRC_PORT1_DROPS_CORE_WIDTH  16
 #define NRC_PORT1_DROPS_CORE_MASK   0x00000000ffff0000ULL
 
-/* port2_link_status (RO, 19 bits): link state, widths and lane masks */
+/* port2_link_status (RO, 20 bits): link state, widths and lane masks */
 /*   up (bits 0..0): the link is up */
 /*   tx_width (bits 3..1): lanes the transmitter uses */
 /*   rx_width (bits 6..4): lanes the receiver uses */
 /*   tx_mask (bits 11..8): lanes in use, transmit side */
 /*   rx_mask (bits 15..12): lanes in use, receive side */
 /*   lanes_removed (bits 18..16): lanes removed as bad */
+/*   stalled (bits 19..19): the link is dead: nothing acknowledged for the watchdog's limit; the port discards what the chip sends on it until reset */
 #define NRC_PORT2_LINK_STATUS_ADDR                0x110ULL
 #define NRC_PORT2_LINK_STATUS_OFFSET              0x880ULL
-#define NRC_PORT2_LINK_STATUS_WIDTH               19
+#define NRC_PORT2_LINK_STATUS_WIDTH               20
 #define NRC_PORT2_LINK_STATUS_RESET               0x0000000000000000ULL
 #define NRC_PORT2_LINK_STATUS_UP_SHIFT            0
 #define NRC_PORT2_LINK_STATUS_UP_WIDTH            1
@@ -367,6 +376,9 @@
 #define NRC_PORT2_LINK_STATUS_LANES_REMOVED_SHIFT 16
 #define NRC_PORT2_LINK_STATUS_LANES_REMOVED_WIDTH 3
 #define NRC_PORT2_LINK_STATUS_LANES_REMOVED_MASK  0x0000000000070000ULL
+#define NRC_PORT2_LINK_STATUS_STALLED_SHIFT       19
+#define NRC_PORT2_LINK_STATUS_STALLED_WIDTH       1
+#define NRC_PORT2_LINK_STATUS_STALLED_MASK        0x0000000000080000ULL
 
 /* port2_peer (RO, 29 bits): identity of the chip at the far end of the link */
 /*   valid (bits 0..0): the far end's identity is known */
@@ -434,16 +446,17 @@
 #define NRC_PORT2_DROPS_CORE_WIDTH  16
 #define NRC_PORT2_DROPS_CORE_MASK   0x00000000ffff0000ULL
 
-/* port3_link_status (RO, 19 bits): link state, widths and lane masks */
+/* port3_link_status (RO, 20 bits): link state, widths and lane masks */
 /*   up (bits 0..0): the link is up */
 /*   tx_width (bits 3..1): lanes the transmitter uses */
 /*   rx_width (bits 6..4): lanes the receiver uses */
 /*   tx_mask (bits 11..8): lanes in use, transmit side */
 /*   rx_mask (bits 15..12): lanes in use, receive side */
 /*   lanes_removed (bits 18..16): lanes removed as bad */
+/*   stalled (bits 19..19): the link is dead: nothing acknowledged for the watchdog's limit; the port discards what the chip sends on it until reset */
 #define NRC_PORT3_LINK_STATUS_ADDR                0x118ULL
 #define NRC_PORT3_LINK_STATUS_OFFSET              0x8c0ULL
-#define NRC_PORT3_LINK_STATUS_WIDTH               19
+#define NRC_PORT3_LINK_STATUS_WIDTH               20
 #define NRC_PORT3_LINK_STATUS_RESET               0x0000000000000000ULL
 #define NRC_PORT3_LINK_STATUS_UP_SHIFT            0
 #define NRC_PORT3_LINK_STATUS_UP_WIDTH            1
@@ -463,6 +476,9 @@
 #define NRC_PORT3_LINK_STATUS_LANES_REMOVED_SHIFT 16
 #define NRC_PORT3_LINK_STATUS_LANES_REMOVED_WIDTH 3
 #define NRC_PORT3_LINK_STATUS_LANES_REMOVED_MASK  0x0000000000070000ULL
+#define NRC_PORT3_LINK_STATUS_STALLED_SHIFT       19
+#define NRC_PORT3_LINK_STATUS_STALLED_WIDTH       1
+#define NRC_PORT3_LINK_STATUS_STALLED_MASK        0x0000000000080000ULL
 
 /* port3_peer (RO, 29 bits): identity of the chip at the far end of the link */
 /*   valid (bits 0..0): the far end's identity is known */
@@ -530,16 +546,17 @@
 #define NRC_PORT3_DROPS_CORE_WIDTH  16
 #define NRC_PORT3_DROPS_CORE_MASK   0x00000000ffff0000ULL
 
-/* port4_link_status (RO, 19 bits): link state, widths and lane masks */
+/* port4_link_status (RO, 20 bits): link state, widths and lane masks */
 /*   up (bits 0..0): the link is up */
 /*   tx_width (bits 3..1): lanes the transmitter uses */
 /*   rx_width (bits 6..4): lanes the receiver uses */
 /*   tx_mask (bits 11..8): lanes in use, transmit side */
 /*   rx_mask (bits 15..12): lanes in use, receive side */
 /*   lanes_removed (bits 18..16): lanes removed as bad */
+/*   stalled (bits 19..19): the link is dead: nothing acknowledged for the watchdog's limit; the port discards what the chip sends on it until reset */
 #define NRC_PORT4_LINK_STATUS_ADDR                0x120ULL
 #define NRC_PORT4_LINK_STATUS_OFFSET              0x900ULL
-#define NRC_PORT4_LINK_STATUS_WIDTH               19
+#define NRC_PORT4_LINK_STATUS_WIDTH               20
 #define NRC_PORT4_LINK_STATUS_RESET               0x0000000000000000ULL
 #define NRC_PORT4_LINK_STATUS_UP_SHIFT            0
 #define NRC_PORT4_LINK_STATUS_UP_WIDTH            1
@@ -559,6 +576,9 @@
 #define NRC_PORT4_LINK_STATUS_LANES_REMOVED_SHIFT 16
 #define NRC_PORT4_LINK_STATUS_LANES_REMOVED_WIDTH 3
 #define NRC_PORT4_LINK_STATUS_LANES_REMOVED_MASK  0x0000000000070000ULL
+#define NRC_PORT4_LINK_STATUS_STALLED_SHIFT       19
+#define NRC_PORT4_LINK_STATUS_STALLED_WIDTH       1
+#define NRC_PORT4_LINK_STATUS_STALLED_MASK        0x0000000000080000ULL
 
 /* port4_peer (RO, 29 bits): identity of the chip at the far end of the link */
 /*   valid (bits 0..0): the far end's identity is known */
@@ -626,16 +646,17 @@
 #define NRC_PORT4_DROPS_CORE_WIDTH  16
 #define NRC_PORT4_DROPS_CORE_MASK   0x00000000ffff0000ULL
 
-/* port5_link_status (RO, 19 bits): link state, widths and lane masks */
+/* port5_link_status (RO, 20 bits): link state, widths and lane masks */
 /*   up (bits 0..0): the link is up */
 /*   tx_width (bits 3..1): lanes the transmitter uses */
 /*   rx_width (bits 6..4): lanes the receiver uses */
 /*   tx_mask (bits 11..8): lanes in use, transmit side */
 /*   rx_mask (bits 15..12): lanes in use, receive side */
 /*   lanes_removed (bits 18..16): lanes removed as bad */
+/*   stalled (bits 19..19): the link is dead: nothing acknowledged for the watchdog's limit; the port discards what the chip sends on it until reset */
 #define NRC_PORT5_LINK_STATUS_ADDR                0x128ULL
 #define NRC_PORT5_LINK_STATUS_OFFSET              0x940ULL
-#define NRC_PORT5_LINK_STATUS_WIDTH               19
+#define NRC_PORT5_LINK_STATUS_WIDTH               20
 #define NRC_PORT5_LINK_STATUS_RESET               0x0000000000000000ULL
 #define NRC_PORT5_LINK_STATUS_UP_SHIFT            0
 #define NRC_PORT5_LINK_STATUS_UP_WIDTH            1
@@ -655,6 +676,9 @@
 #define NRC_PORT5_LINK_STATUS_LANES_REMOVED_SHIFT 16
 #define NRC_PORT5_LINK_STATUS_LANES_REMOVED_WIDTH 3
 #define NRC_PORT5_LINK_STATUS_LANES_REMOVED_MASK  0x0000000000070000ULL
+#define NRC_PORT5_LINK_STATUS_STALLED_SHIFT       19
+#define NRC_PORT5_LINK_STATUS_STALLED_WIDTH       1
+#define NRC_PORT5_LINK_STATUS_STALLED_MASK        0x0000000000080000ULL
 
 /* port5_peer (RO, 29 bits): identity of the chip at the far end of the link */
 /*   valid (bits 0..0): the far end's identity is known */
@@ -722,16 +746,17 @@
 #define NRC_PORT5_DROPS_CORE_WIDTH  16
 #define NRC_PORT5_DROPS_CORE_MASK   0x00000000ffff0000ULL
 
-/* port6_link_status (RO, 19 bits): link state, widths and lane masks */
+/* port6_link_status (RO, 20 bits): link state, widths and lane masks */
 /*   up (bits 0..0): the link is up */
 /*   tx_width (bits 3..1): lanes the transmitter uses */
 /*   rx_width (bits 6..4): lanes the receiver uses */
 /*   tx_mask (bits 11..8): lanes in use, transmit side */
 /*   rx_mask (bits 15..12): lanes in use, receive side */
 /*   lanes_removed (bits 18..16): lanes removed as bad */
+/*   stalled (bits 19..19): the link is dead: nothing acknowledged for the watchdog's limit; the port discards what the chip sends on it until reset */
 #define NRC_PORT6_LINK_STATUS_ADDR                0x130ULL
 #define NRC_PORT6_LINK_STATUS_OFFSET              0x980ULL
-#define NRC_PORT6_LINK_STATUS_WIDTH               19
+#define NRC_PORT6_LINK_STATUS_WIDTH               20
 #define NRC_PORT6_LINK_STATUS_RESET               0x0000000000000000ULL
 #define NRC_PORT6_LINK_STATUS_UP_SHIFT            0
 #define NRC_PORT6_LINK_STATUS_UP_WIDTH            1
@@ -751,6 +776,9 @@
 #define NRC_PORT6_LINK_STATUS_LANES_REMOVED_SHIFT 16
 #define NRC_PORT6_LINK_STATUS_LANES_REMOVED_WIDTH 3
 #define NRC_PORT6_LINK_STATUS_LANES_REMOVED_MASK  0x0000000000070000ULL
+#define NRC_PORT6_LINK_STATUS_STALLED_SHIFT       19
+#define NRC_PORT6_LINK_STATUS_STALLED_WIDTH       1
+#define NRC_PORT6_LINK_STATUS_STALLED_MASK        0x0000000000080000ULL
 
 /* port6_peer (RO, 29 bits): identity of the chip at the far end of the link */
 /*   valid (bits 0..0): the far end's identity is known */
@@ -818,16 +846,17 @@
 #define NRC_PORT6_DROPS_CORE_WIDTH  16
 #define NRC_PORT6_DROPS_CORE_MASK   0x00000000ffff0000ULL
 
-/* port7_link_status (RO, 19 bits): link state, widths and lane masks */
+/* port7_link_status (RO, 20 bits): link state, widths and lane masks */
 /*   up (bits 0..0): the link is up */
 /*   tx_width (bits 3..1): lanes the transmitter uses */
 /*   rx_width (bits 6..4): lanes the receiver uses */
 /*   tx_mask (bits 11..8): lanes in use, transmit side */
 /*   rx_mask (bits 15..12): lanes in use, receive side */
 /*   lanes_removed (bits 18..16): lanes removed as bad */
+/*   stalled (bits 19..19): the link is dead: nothing acknowledged for the watchdog's limit; the port discards what the chip sends on it until reset */
 #define NRC_PORT7_LINK_STATUS_ADDR                0x138ULL
 #define NRC_PORT7_LINK_STATUS_OFFSET              0x9c0ULL
-#define NRC_PORT7_LINK_STATUS_WIDTH               19
+#define NRC_PORT7_LINK_STATUS_WIDTH               20
 #define NRC_PORT7_LINK_STATUS_RESET               0x0000000000000000ULL
 #define NRC_PORT7_LINK_STATUS_UP_SHIFT            0
 #define NRC_PORT7_LINK_STATUS_UP_WIDTH            1
@@ -847,6 +876,9 @@
 #define NRC_PORT7_LINK_STATUS_LANES_REMOVED_SHIFT 16
 #define NRC_PORT7_LINK_STATUS_LANES_REMOVED_WIDTH 3
 #define NRC_PORT7_LINK_STATUS_LANES_REMOVED_MASK  0x0000000000070000ULL
+#define NRC_PORT7_LINK_STATUS_STALLED_SHIFT       19
+#define NRC_PORT7_LINK_STATUS_STALLED_WIDTH       1
+#define NRC_PORT7_LINK_STATUS_STALLED_MASK        0x0000000000080000ULL
 
 /* port7_peer (RO, 29 bits): identity of the chip at the far end of the link */
 /*   valid (bits 0..0): the far end's identity is known */
@@ -913,5 +945,965 @@
 #define NRC_PORT7_DROPS_CORE_SHIFT  16
 #define NRC_PORT7_DROPS_CORE_WIDTH  16
 #define NRC_PORT7_DROPS_CORE_MASK   0x00000000ffff0000ULL
+
+/* port0_flits_in (CNT, 32 bits): flits that arrived on the port's input channel (any VC, whatever their fate) */
+#define NRC_PORT0_FLITS_IN_ADDR   0x400ULL
+#define NRC_PORT0_FLITS_IN_OFFSET 0x2000ULL
+#define NRC_PORT0_FLITS_IN_WIDTH  32
+#define NRC_PORT0_FLITS_IN_RESET  0x0000000000000000ULL
+
+/* port0_packets_in (CNT, 32 bits): heads that arrived on the port's input channel */
+#define NRC_PORT0_PACKETS_IN_ADDR   0x401ULL
+#define NRC_PORT0_PACKETS_IN_OFFSET 0x2008ULL
+#define NRC_PORT0_PACKETS_IN_WIDTH  32
+#define NRC_PORT0_PACKETS_IN_RESET  0x0000000000000000ULL
+
+/* port0_flits_out (CNT, 32 bits): flits that left on the port's output channel */
+#define NRC_PORT0_FLITS_OUT_ADDR   0x402ULL
+#define NRC_PORT0_FLITS_OUT_OFFSET 0x2010ULL
+#define NRC_PORT0_FLITS_OUT_WIDTH  32
+#define NRC_PORT0_FLITS_OUT_RESET  0x0000000000000000ULL
+
+/* port0_packets_out (CNT, 32 bits): packets that finished leaving on the port's output channel (tails and closing TailBadPkts) */
+#define NRC_PORT0_PACKETS_OUT_ADDR   0x403ULL
+#define NRC_PORT0_PACKETS_OUT_OFFSET 0x2018ULL
+#define NRC_PORT0_PACKETS_OUT_WIDTH  32
+#define NRC_PORT0_PACKETS_OUT_RESET  0x0000000000000000ULL
+
+/* port0_drop_bad_vc (CNT, 32 bits): input: flits on a VC out of range, dropped */
+#define NRC_PORT0_DROP_BAD_VC_ADDR   0x404ULL
+#define NRC_PORT0_DROP_BAD_VC_OFFSET 0x2020ULL
+#define NRC_PORT0_DROP_BAD_VC_WIDTH  32
+#define NRC_PORT0_DROP_BAD_VC_RESET  0x0000000000000000ULL
+
+/* port0_drop_no_credit (CNT, 32 bits): input: flits on a VC with no credit left, dropped */
+#define NRC_PORT0_DROP_NO_CREDIT_ADDR   0x405ULL
+#define NRC_PORT0_DROP_NO_CREDIT_OFFSET 0x2028ULL
+#define NRC_PORT0_DROP_NO_CREDIT_WIDTH  32
+#define NRC_PORT0_DROP_NO_CREDIT_RESET  0x0000000000000000ULL
+
+/* port0_drop_bad_len (CNT, 32 bits): input: heads with a len below 2 or above network.max_packet_flits, dropped with their packet */
+#define NRC_PORT0_DROP_BAD_LEN_ADDR   0x406ULL
+#define NRC_PORT0_DROP_BAD_LEN_OFFSET 0x2030ULL
+#define NRC_PORT0_DROP_BAD_LEN_WIDTH  32
+#define NRC_PORT0_DROP_BAD_LEN_RESET  0x0000000000000000ULL
+
+/* port0_drop_head_in_packet (CNT, 32 bits): input: heads inside an open packet (the open packet closed with a TailBadPkt, the new one dropped) */
+#define NRC_PORT0_DROP_HEAD_IN_PACKET_ADDR   0x407ULL
+#define NRC_PORT0_DROP_HEAD_IN_PACKET_OFFSET 0x2038ULL
+#define NRC_PORT0_DROP_HEAD_IN_PACKET_WIDTH  32
+#define NRC_PORT0_DROP_HEAD_IN_PACKET_RESET  0x0000000000000000ULL
+
+/* port0_drop_too_long (CNT, 32 bits): input: packets longer than their len (closed with a TailBadPkt, the rest dropped) */
+#define NRC_PORT0_DROP_TOO_LONG_ADDR   0x408ULL
+#define NRC_PORT0_DROP_TOO_LONG_OFFSET 0x2040ULL
+#define NRC_PORT0_DROP_TOO_LONG_WIDTH  32
+#define NRC_PORT0_DROP_TOO_LONG_RESET  0x0000000000000000ULL
+
+/* port0_drop_too_short (CNT, 32 bits): input: packets shorter than their len (closed with a TailBadPkt) */
+#define NRC_PORT0_DROP_TOO_SHORT_ADDR   0x409ULL
+#define NRC_PORT0_DROP_TOO_SHORT_OFFSET 0x2048ULL
+#define NRC_PORT0_DROP_TOO_SHORT_WIDTH  32
+#define NRC_PORT0_DROP_TOO_SHORT_RESET  0x0000000000000000ULL
+
+/* port0_drop_no_head (CNT, 32 bits): input: bodies or tails with no packet open, dropped */
+#define NRC_PORT0_DROP_NO_HEAD_ADDR   0x40aULL
+#define NRC_PORT0_DROP_NO_HEAD_OFFSET 0x2050ULL
+#define NRC_PORT0_DROP_NO_HEAD_WIDTH  32
+#define NRC_PORT0_DROP_NO_HEAD_RESET  0x0000000000000000ULL
+
+/* port0_drop_bad_flit (CNT, 32 bits): input: control or malformed flits (an open packet closed with a TailBadPkt) */
+#define NRC_PORT0_DROP_BAD_FLIT_ADDR   0x40bULL
+#define NRC_PORT0_DROP_BAD_FLIT_OFFSET 0x2058ULL
+#define NRC_PORT0_DROP_BAD_FLIT_WIDTH  32
+#define NRC_PORT0_DROP_BAD_FLIT_RESET  0x0000000000000000ULL
+
+/* port0_drop_no_slot (CNT, 32 bits): input: flits that found no free slot (never while the sender obeys credits) */
+#define NRC_PORT0_DROP_NO_SLOT_ADDR   0x40cULL
+#define NRC_PORT0_DROP_NO_SLOT_OFFSET 0x2060ULL
+#define NRC_PORT0_DROP_NO_SLOT_WIDTH  32
+#define NRC_PORT0_DROP_NO_SLOT_RESET  0x0000000000000000ULL
+
+/* port0_drop_no_route (CNT, 32 bits): input: packets whose destination has no allowed port, dropped whole (the router's no-route drops) */
+#define NRC_PORT0_DROP_NO_ROUTE_ADDR   0x40dULL
+#define NRC_PORT0_DROP_NO_ROUTE_OFFSET 0x2068ULL
+#define NRC_PORT0_DROP_NO_ROUTE_WIDTH  32
+#define NRC_PORT0_DROP_NO_ROUTE_RESET  0x0000000000000000ULL
+
+/* port0_drop_mgmt_off_vc (CNT, 32 bits): input: management packets on a VC other than network.mgmt_vc, dropped whole */
+#define NRC_PORT0_DROP_MGMT_OFF_VC_ADDR   0x40eULL
+#define NRC_PORT0_DROP_MGMT_OFF_VC_OFFSET 0x2070ULL
+#define NRC_PORT0_DROP_MGMT_OFF_VC_WIDTH  32
+#define NRC_PORT0_DROP_MGMT_OFF_VC_RESET  0x0000000000000000ULL
+
+/* port0_drop_bad_route (CNT, 32 bits): input: management packets with a malformed source route, dropped whole */
+#define NRC_PORT0_DROP_BAD_ROUTE_ADDR   0x40fULL
+#define NRC_PORT0_DROP_BAD_ROUTE_OFFSET 0x2078ULL
+#define NRC_PORT0_DROP_BAD_ROUTE_WIDTH  32
+#define NRC_PORT0_DROP_BAD_ROUTE_RESET  0x0000000000000000ULL
+
+/* port0_discarded_flits (CNT, 32 bits): output: flits discarded because the port's link is dead (its watchdog fired) */
+#define NRC_PORT0_DISCARDED_FLITS_ADDR   0x410ULL
+#define NRC_PORT0_DISCARDED_FLITS_OFFSET 0x2080ULL
+#define NRC_PORT0_DISCARDED_FLITS_WIDTH  32
+#define NRC_PORT0_DISCARDED_FLITS_RESET  0x0000000000000000ULL
+
+/* port0_discarded_packets (CNT, 32 bits): output: heads among them */
+#define NRC_PORT0_DISCARDED_PACKETS_ADDR   0x411ULL
+#define NRC_PORT0_DISCARDED_PACKETS_OFFSET 0x2088ULL
+#define NRC_PORT0_DISCARDED_PACKETS_WIDTH  32
+#define NRC_PORT0_DISCARDED_PACKETS_RESET  0x0000000000000000ULL
+
+/* port0_peak_vc0 (CNT, 8 bits): the most flits VC 0 held in the port's input buffer since the last write (a peak, not an event count; any write restarts it from the present occupancy) */
+#define NRC_PORT0_PEAK_VC0_ADDR   0x412ULL
+#define NRC_PORT0_PEAK_VC0_OFFSET 0x2090ULL
+#define NRC_PORT0_PEAK_VC0_WIDTH  8
+#define NRC_PORT0_PEAK_VC0_RESET  0x0000000000000000ULL
+
+/* port0_peak_vc1 (CNT, 8 bits): the most flits VC 1 held in the port's input buffer since the last write (a peak, not an event count; any write restarts it from the present occupancy) */
+#define NRC_PORT0_PEAK_VC1_ADDR   0x413ULL
+#define NRC_PORT0_PEAK_VC1_OFFSET 0x2098ULL
+#define NRC_PORT0_PEAK_VC1_WIDTH  8
+#define NRC_PORT0_PEAK_VC1_RESET  0x0000000000000000ULL
+
+/* port1_flits_in (CNT, 32 bits): flits that arrived on the port's input channel (any VC, whatever their fate) */
+#define NRC_PORT1_FLITS_IN_ADDR   0x420ULL
+#define NRC_PORT1_FLITS_IN_OFFSET 0x2100ULL
+#define NRC_PORT1_FLITS_IN_WIDTH  32
+#define NRC_PORT1_FLITS_IN_RESET  0x0000000000000000ULL
+
+/* port1_packets_in (CNT, 32 bits): heads that arrived on the port's input channel */
+#define NRC_PORT1_PACKETS_IN_ADDR   0x421ULL
+#define NRC_PORT1_PACKETS_IN_OFFSET 0x2108ULL
+#define NRC_PORT1_PACKETS_IN_WIDTH  32
+#define NRC_PORT1_PACKETS_IN_RESET  0x0000000000000000ULL
+
+/* port1_flits_out (CNT, 32 bits): flits that left on the port's output channel */
+#define NRC_PORT1_FLITS_OUT_ADDR   0x422ULL
+#define NRC_PORT1_FLITS_OUT_OFFSET 0x2110ULL
+#define NRC_PORT1_FLITS_OUT_WIDTH  32
+#define NRC_PORT1_FLITS_OUT_RESET  0x0000000000000000ULL
+
+/* port1_packets_out (CNT, 32 bits): packets that finished leaving on the port's output channel (tails and closing TailBadPkts) */
+#define NRC_PORT1_PACKETS_OUT_ADDR   0x423ULL
+#define NRC_PORT1_PACKETS_OUT_OFFSET 0x2118ULL
+#define NRC_PORT1_PACKETS_OUT_WIDTH  32
+#define NRC_PORT1_PACKETS_OUT_RESET  0x0000000000000000ULL
+
+/* port1_drop_bad_vc (CNT, 32 bits): input: flits on a VC out of range, dropped */
+#define NRC_PORT1_DROP_BAD_VC_ADDR   0x424ULL
+#define NRC_PORT1_DROP_BAD_VC_OFFSET 0x2120ULL
+#define NRC_PORT1_DROP_BAD_VC_WIDTH  32
+#define NRC_PORT1_DROP_BAD_VC_RESET  0x0000000000000000ULL
+
+/* port1_drop_no_credit (CNT, 32 bits): input: flits on a VC with no credit left, dropped */
+#define NRC_PORT1_DROP_NO_CREDIT_ADDR   0x425ULL
+#define NRC_PORT1_DROP_NO_CREDIT_OFFSET 0x2128ULL
+#define NRC_PORT1_DROP_NO_CREDIT_WIDTH  32
+#define NRC_PORT1_DROP_NO_CREDIT_RESET  0x0000000000000000ULL
+
+/* port1_drop_bad_len (CNT, 32 bits): input: heads with a len below 2 or above network.max_packet_flits, dropped with their packet */
+#define NRC_PORT1_DROP_BAD_LEN_ADDR   0x426ULL
+#define NRC_PORT1_DROP_BAD_LEN_OFFSET 0x2130ULL
+#define NRC_PORT1_DROP_BAD_LEN_WIDTH  32
+#define NRC_PORT1_DROP_BAD_LEN_RESET  0x0000000000000000ULL
+
+/* port1_drop_head_in_packet (CNT, 32 bits): input: heads inside an open packet (the open packet closed with a TailBadPkt, the new one dropped) */
+#define NRC_PORT1_DROP_HEAD_IN_PACKET_ADDR   0x427ULL
+#define NRC_PORT1_DROP_HEAD_IN_PACKET_OFFSET 0x2138ULL
+#define NRC_PORT1_DROP_HEAD_IN_PACKET_WIDTH  32
+#define NRC_PORT1_DROP_HEAD_IN_PACKET_RESET  0x0000000000000000ULL
+
+/* port1_drop_too_long (CNT, 32 bits): input: packets longer than their len (closed with a TailBadPkt, the rest dropped) */
+#define NRC_PORT1_DROP_TOO_LONG_ADDR   0x428ULL
+#define NRC_PORT1_DROP_TOO_LONG_OFFSET 0x2140ULL
+#define NRC_PORT1_DROP_TOO_LONG_WIDTH  32
+#define NRC_PORT1_DROP_TOO_LONG_RESET  0x0000000000000000ULL
+
+/* port1_drop_too_short (CNT, 32 bits): input: packets shorter than their len (closed with a TailBadPkt) */
+#define NRC_PORT1_DROP_TOO_SHORT_ADDR   0x429ULL
+#define NRC_PORT1_DROP_TOO_SHORT_OFFSET 0x2148ULL
+#define NRC_PORT1_DROP_TOO_SHORT_WIDTH  32
+#define NRC_PORT1_DROP_TOO_SHORT_RESET  0x0000000000000000ULL
+
+/* port1_drop_no_head (CNT, 32 bits): input: bodies or tails with no packet open, dropped */
+#define NRC_PORT1_DROP_NO_HEAD_ADDR   0x42aULL
+#define NRC_PORT1_DROP_NO_HEAD_OFFSET 0x2150ULL
+#define NRC_PORT1_DROP_NO_HEAD_WIDTH  32
+#define NRC_PORT1_DROP_NO_HEAD_RESET  0x0000000000000000ULL
+
+/* port1_drop_bad_flit (CNT, 32 bits): input: control or malformed flits (an open packet closed with a TailBadPkt) */
+#define NRC_PORT1_DROP_BAD_FLIT_ADDR   0x42bULL
+#define NRC_PORT1_DROP_BAD_FLIT_OFFSET 0x2158ULL
+#define NRC_PORT1_DROP_BAD_FLIT_WIDTH  32
+#define NRC_PORT1_DROP_BAD_FLIT_RESET  0x0000000000000000ULL
+
+/* port1_drop_no_slot (CNT, 32 bits): input: flits that found no free slot (never while the sender obeys credits) */
+#define NRC_PORT1_DROP_NO_SLOT_ADDR   0x42cULL
+#define NRC_PORT1_DROP_NO_SLOT_OFFSET 0x2160ULL
+#define NRC_PORT1_DROP_NO_SLOT_WIDTH  32
+#define NRC_PORT1_DROP_NO_SLOT_RESET  0x0000000000000000ULL
+
+/* port1_drop_no_route (CNT, 32 bits): input: packets whose destination has no allowed port, dropped whole (the router's no-route drops) */
+#define NRC_PORT1_DROP_NO_ROUTE_ADDR   0x42dULL
+#define NRC_PORT1_DROP_NO_ROUTE_OFFSET 0x2168ULL
+#define NRC_PORT1_DROP_NO_ROUTE_WIDTH  32
+#define NRC_PORT1_DROP_NO_ROUTE_RESET  0x0000000000000000ULL
+
+/* port1_drop_mgmt_off_vc (CNT, 32 bits): input: management packets on a VC other than network.mgmt_vc, dropped whole */
+#define NRC_PORT1_DROP_MGMT_OFF_VC_ADDR   0x42eULL
+#define NRC_PORT1_DROP_MGMT_OFF_VC_OFFSET 0x2170ULL
+#define NRC_PORT1_DROP_MGMT_OFF_VC_WIDTH  32
+#define NRC_PORT1_DROP_MGMT_OFF_VC_RESET  0x0000000000000000ULL
+
+/* port1_drop_bad_route (CNT, 32 bits): input: management packets with a malformed source route, dropped whole */
+#define NRC_PORT1_DROP_BAD_ROUTE_ADDR   0x42fULL
+#define NRC_PORT1_DROP_BAD_ROUTE_OFFSET 0x2178ULL
+#define NRC_PORT1_DROP_BAD_ROUTE_WIDTH  32
+#define NRC_PORT1_DROP_BAD_ROUTE_RESET  0x0000000000000000ULL
+
+/* port1_discarded_flits (CNT, 32 bits): output: flits discarded because the port's link is dead (its watchdog fired) */
+#define NRC_PORT1_DISCARDED_FLITS_ADDR   0x430ULL
+#define NRC_PORT1_DISCARDED_FLITS_OFFSET 0x2180ULL
+#define NRC_PORT1_DISCARDED_FLITS_WIDTH  32
+#define NRC_PORT1_DISCARDED_FLITS_RESET  0x0000000000000000ULL
+
+/* port1_discarded_packets (CNT, 32 bits): output: heads among them */
+#define NRC_PORT1_DISCARDED_PACKETS_ADDR   0x431ULL
+#define NRC_PORT1_DISCARDED_PACKETS_OFFSET 0x2188ULL
+#define NRC_PORT1_DISCARDED_PACKETS_WIDTH  32
+#define NRC_PORT1_DISCARDED_PACKETS_RESET  0x0000000000000000ULL
+
+/* port1_peak_vc0 (CNT, 8 bits): the most flits VC 0 held in the port's input buffer since the last write (a peak, not an event count; any write restarts it from the present occupancy) */
+#define NRC_PORT1_PEAK_VC0_ADDR   0x432ULL
+#define NRC_PORT1_PEAK_VC0_OFFSET 0x2190ULL
+#define NRC_PORT1_PEAK_VC0_WIDTH  8
+#define NRC_PORT1_PEAK_VC0_RESET  0x0000000000000000ULL
+
+/* port1_peak_vc1 (CNT, 8 bits): the most flits VC 1 held in the port's input buffer since the last write (a peak, not an event count; any write restarts it from the present occupancy) */
+#define NRC_PORT1_PEAK_VC1_ADDR   0x433ULL
+#define NRC_PORT1_PEAK_VC1_OFFSET 0x2198ULL
+#define NRC_PORT1_PEAK_VC1_WIDTH  8
+#define NRC_PORT1_PEAK_VC1_RESET  0x0000000000000000ULL
+
+/* port2_flits_in (CNT, 32 bits): flits that arrived on the port's input channel (any VC, whatever their fate) */
+#define NRC_PORT2_FLITS_IN_ADDR   0x440ULL
+#define NRC_PORT2_FLITS_IN_OFFSET 0x2200ULL
+#define NRC_PORT2_FLITS_IN_WIDTH  32
+#define NRC_PORT2_FLITS_IN_RESET  0x0000000000000000ULL
+
+/* port2_packets_in (CNT, 32 bits): heads that arrived on the port's input channel */
+#define NRC_PORT2_PACKETS_IN_ADDR   0x441ULL
+#define NRC_PORT2_PACKETS_IN_OFFSET 0x2208ULL
+#define NRC_PORT2_PACKETS_IN_WIDTH  32
+#define NRC_PORT2_PACKETS_IN_RESET  0x0000000000000000ULL
+
+/* port2_flits_out (CNT, 32 bits): flits that left on the port's output channel */
+#define NRC_PORT2_FLITS_OUT_ADDR   0x442ULL
+#define NRC_PORT2_FLITS_OUT_OFFSET 0x2210ULL
+#define NRC_PORT2_FLITS_OUT_WIDTH  32
+#define NRC_PORT2_FLITS_OUT_RESET  0x0000000000000000ULL
+
+/* port2_packets_out (CNT, 32 bits): packets that finished leaving on the port's output channel (tails and closing TailBadPkts) */
+#define NRC_PORT2_PACKETS_OUT_ADDR   0x443ULL
+#define NRC_PORT2_PACKETS_OUT_OFFSET 0x2218ULL
+#define NRC_PORT2_PACKETS_OUT_WIDTH  32
+#define NRC_PORT2_PACKETS_OUT_RESET  0x0000000000000000ULL
+
+/* port2_drop_bad_vc (CNT, 32 bits): input: flits on a VC out of range, dropped */
+#define NRC_PORT2_DROP_BAD_VC_ADDR   0x444ULL
+#define NRC_PORT2_DROP_BAD_VC_OFFSET 0x2220ULL
+#define NRC_PORT2_DROP_BAD_VC_WIDTH  32
+#define NRC_PORT2_DROP_BAD_VC_RESET  0x0000000000000000ULL
+
+/* port2_drop_no_credit (CNT, 32 bits): input: flits on a VC with no credit left, dropped */
+#define NRC_PORT2_DROP_NO_CREDIT_ADDR   0x445ULL
+#define NRC_PORT2_DROP_NO_CREDIT_OFFSET 0x2228ULL
+#define NRC_PORT2_DROP_NO_CREDIT_WIDTH  32
+#define NRC_PORT2_DROP_NO_CREDIT_RESET  0x0000000000000000ULL
+
+/* port2_drop_bad_len (CNT, 32 bits): input: heads with a len below 2 or above network.max_packet_flits, dropped with their packet */
+#define NRC_PORT2_DROP_BAD_LEN_ADDR   0x446ULL
+#define NRC_PORT2_DROP_BAD_LEN_OFFSET 0x2230ULL
+#define NRC_PORT2_DROP_BAD_LEN_WIDTH  32
+#define NRC_PORT2_DROP_BAD_LEN_RESET  0x0000000000000000ULL
+
+/* port2_drop_head_in_packet (CNT, 32 bits): input: heads inside an open packet (the open packet closed with a TailBadPkt, the new one dropped) */
+#define NRC_PORT2_DROP_HEAD_IN_PACKET_ADDR   0x447ULL
+#define NRC_PORT2_DROP_HEAD_IN_PACKET_OFFSET 0x2238ULL
+#define NRC_PORT2_DROP_HEAD_IN_PACKET_WIDTH  32
+#define NRC_PORT2_DROP_HEAD_IN_PACKET_RESET  0x0000000000000000ULL
+
+/* port2_drop_too_long (CNT, 32 bits): input: packets longer than their len (closed with a TailBadPkt, the rest dropped) */
+#define NRC_PORT2_DROP_TOO_LONG_ADDR   0x448ULL
+#define NRC_PORT2_DROP_TOO_LONG_OFFSET 0x2240ULL
+#define NRC_PORT2_DROP_TOO_LONG_WIDTH  32
+#define NRC_PORT2_DROP_TOO_LONG_RESET  0x0000000000000000ULL
+
+/* port2_drop_too_short (CNT, 32 bits): input: packets shorter than their len (closed with a TailBadPkt) */
+#define NRC_PORT2_DROP_TOO_SHORT_ADDR   0x449ULL
+#define NRC_PORT2_DROP_TOO_SHORT_OFFSET 0x2248ULL
+#define NRC_PORT2_DROP_TOO_SHORT_WIDTH  32
+#define NRC_PORT2_DROP_TOO_SHORT_RESET  0x0000000000000000ULL
+
+/* port2_drop_no_head (CNT, 32 bits): input: bodies or tails with no packet open, dropped */
+#define NRC_PORT2_DROP_NO_HEAD_ADDR   0x44aULL
+#define NRC_PORT2_DROP_NO_HEAD_OFFSET 0x2250ULL
+#define NRC_PORT2_DROP_NO_HEAD_WIDTH  32
+#define NRC_PORT2_DROP_NO_HEAD_RESET  0x0000000000000000ULL
+
+/* port2_drop_bad_flit (CNT, 32 bits): input: control or malformed flits (an open packet closed with a TailBadPkt) */
+#define NRC_PORT2_DROP_BAD_FLIT_ADDR   0x44bULL
+#define NRC_PORT2_DROP_BAD_FLIT_OFFSET 0x2258ULL
+#define NRC_PORT2_DROP_BAD_FLIT_WIDTH  32
+#define NRC_PORT2_DROP_BAD_FLIT_RESET  0x0000000000000000ULL
+
+/* port2_drop_no_slot (CNT, 32 bits): input: flits that found no free slot (never while the sender obeys credits) */
+#define NRC_PORT2_DROP_NO_SLOT_ADDR   0x44cULL
+#define NRC_PORT2_DROP_NO_SLOT_OFFSET 0x2260ULL
+#define NRC_PORT2_DROP_NO_SLOT_WIDTH  32
+#define NRC_PORT2_DROP_NO_SLOT_RESET  0x0000000000000000ULL
+
+/* port2_drop_no_route (CNT, 32 bits): input: packets whose destination has no allowed port, dropped whole (the router's no-route drops) */
+#define NRC_PORT2_DROP_NO_ROUTE_ADDR   0x44dULL
+#define NRC_PORT2_DROP_NO_ROUTE_OFFSET 0x2268ULL
+#define NRC_PORT2_DROP_NO_ROUTE_WIDTH  32
+#define NRC_PORT2_DROP_NO_ROUTE_RESET  0x0000000000000000ULL
+
+/* port2_drop_mgmt_off_vc (CNT, 32 bits): input: management packets on a VC other than network.mgmt_vc, dropped whole */
+#define NRC_PORT2_DROP_MGMT_OFF_VC_ADDR   0x44eULL
+#define NRC_PORT2_DROP_MGMT_OFF_VC_OFFSET 0x2270ULL
+#define NRC_PORT2_DROP_MGMT_OFF_VC_WIDTH  32
+#define NRC_PORT2_DROP_MGMT_OFF_VC_RESET  0x0000000000000000ULL
+
+/* port2_drop_bad_route (CNT, 32 bits): input: management packets with a malformed source route, dropped whole */
+#define NRC_PORT2_DROP_BAD_ROUTE_ADDR   0x44fULL
+#define NRC_PORT2_DROP_BAD_ROUTE_OFFSET 0x2278ULL
+#define NRC_PORT2_DROP_BAD_ROUTE_WIDTH  32
+#define NRC_PORT2_DROP_BAD_ROUTE_RESET  0x0000000000000000ULL
+
+/* port2_discarded_flits (CNT, 32 bits): output: flits discarded because the port's link is dead (its watchdog fired) */
+#define NRC_PORT2_DISCARDED_FLITS_ADDR   0x450ULL
+#define NRC_PORT2_DISCARDED_FLITS_OFFSET 0x2280ULL
+#define NRC_PORT2_DISCARDED_FLITS_WIDTH  32
+#define NRC_PORT2_DISCARDED_FLITS_RESET  0x0000000000000000ULL
+
+/* port2_discarded_packets (CNT, 32 bits): output: heads among them */
+#define NRC_PORT2_DISCARDED_PACKETS_ADDR   0x451ULL
+#define NRC_PORT2_DISCARDED_PACKETS_OFFSET 0x2288ULL
+#define NRC_PORT2_DISCARDED_PACKETS_WIDTH  32
+#define NRC_PORT2_DISCARDED_PACKETS_RESET  0x0000000000000000ULL
+
+/* port2_peak_vc0 (CNT, 8 bits): the most flits VC 0 held in the port's input buffer since the last write (a peak, not an event count; any write restarts it from the present occupancy) */
+#define NRC_PORT2_PEAK_VC0_ADDR   0x452ULL
+#define NRC_PORT2_PEAK_VC0_OFFSET 0x2290ULL
+#define NRC_PORT2_PEAK_VC0_WIDTH  8
+#define NRC_PORT2_PEAK_VC0_RESET  0x0000000000000000ULL
+
+/* port2_peak_vc1 (CNT, 8 bits): the most flits VC 1 held in the port's input buffer since the last write (a peak, not an event count; any write restarts it from the present occupancy) */
+#define NRC_PORT2_PEAK_VC1_ADDR   0x453ULL
+#define NRC_PORT2_PEAK_VC1_OFFSET 0x2298ULL
+#define NRC_PORT2_PEAK_VC1_WIDTH  8
+#define NRC_PORT2_PEAK_VC1_RESET  0x0000000000000000ULL
+
+/* port3_flits_in (CNT, 32 bits): flits that arrived on the port's input channel (any VC, whatever their fate) */
+#define NRC_PORT3_FLITS_IN_ADDR   0x460ULL
+#define NRC_PORT3_FLITS_IN_OFFSET 0x2300ULL
+#define NRC_PORT3_FLITS_IN_WIDTH  32
+#define NRC_PORT3_FLITS_IN_RESET  0x0000000000000000ULL
+
+/* port3_packets_in (CNT, 32 bits): heads that arrived on the port's input channel */
+#define NRC_PORT3_PACKETS_IN_ADDR   0x461ULL
+#define NRC_PORT3_PACKETS_IN_OFFSET 0x2308ULL
+#define NRC_PORT3_PACKETS_IN_WIDTH  32
+#define NRC_PORT3_PACKETS_IN_RESET  0x0000000000000000ULL
+
+/* port3_flits_out (CNT, 32 bits): flits that left on the port's output channel */
+#define NRC_PORT3_FLITS_OUT_ADDR   0x462ULL
+#define NRC_PORT3_FLITS_OUT_OFFSET 0x2310ULL
+#define NRC_PORT3_FLITS_OUT_WIDTH  32
+#define NRC_PORT3_FLITS_OUT_RESET  0x0000000000000000ULL
+
+/* port3_packets_out (CNT, 32 bits): packets that finished leaving on the port's output channel (tails and closing TailBadPkts) */
+#define NRC_PORT3_PACKETS_OUT_ADDR   0x463ULL
+#define NRC_PORT3_PACKETS_OUT_OFFSET 0x2318ULL
+#define NRC_PORT3_PACKETS_OUT_WIDTH  32
+#define NRC_PORT3_PACKETS_OUT_RESET  0x0000000000000000ULL
+
+/* port3_drop_bad_vc (CNT, 32 bits): input: flits on a VC out of range, dropped */
+#define NRC_PORT3_DROP_BAD_VC_ADDR   0x464ULL
+#define NRC_PORT3_DROP_BAD_VC_OFFSET 0x2320ULL
+#define NRC_PORT3_DROP_BAD_VC_WIDTH  32
+#define NRC_PORT3_DROP_BAD_VC_RESET  0x0000000000000000ULL
+
+/* port3_drop_no_credit (CNT, 32 bits): input: flits on a VC with no credit left, dropped */
+#define NRC_PORT3_DROP_NO_CREDIT_ADDR   0x465ULL
+#define NRC_PORT3_DROP_NO_CREDIT_OFFSET 0x2328ULL
+#define NRC_PORT3_DROP_NO_CREDIT_WIDTH  32
+#define NRC_PORT3_DROP_NO_CREDIT_RESET  0x0000000000000000ULL
+
+/* port3_drop_bad_len (CNT, 32 bits): input: heads with a len below 2 or above network.max_packet_flits, dropped with their packet */
+#define NRC_PORT3_DROP_BAD_LEN_ADDR   0x466ULL
+#define NRC_PORT3_DROP_BAD_LEN_OFFSET 0x2330ULL
+#define NRC_PORT3_DROP_BAD_LEN_WIDTH  32
+#define NRC_PORT3_DROP_BAD_LEN_RESET  0x0000000000000000ULL
+
+/* port3_drop_head_in_packet (CNT, 32 bits): input: heads inside an open packet (the open packet closed with a TailBadPkt, the new one dropped) */
+#define NRC_PORT3_DROP_HEAD_IN_PACKET_ADDR   0x467ULL
+#define NRC_PORT3_DROP_HEAD_IN_PACKET_OFFSET 0x2338ULL
+#define NRC_PORT3_DROP_HEAD_IN_PACKET_WIDTH  32
+#define NRC_PORT3_DROP_HEAD_IN_PACKET_RESET  0x0000000000000000ULL
+
+/* port3_drop_too_long (CNT, 32 bits): input: packets longer than their len (closed with a TailBadPkt, the rest dropped) */
+#define NRC_PORT3_DROP_TOO_LONG_ADDR   0x468ULL
+#define NRC_PORT3_DROP_TOO_LONG_OFFSET 0x2340ULL
+#define NRC_PORT3_DROP_TOO_LONG_WIDTH  32
+#define NRC_PORT3_DROP_TOO_LONG_RESET  0x0000000000000000ULL
+
+/* port3_drop_too_short (CNT, 32 bits): input: packets shorter than their len (closed with a TailBadPkt) */
+#define NRC_PORT3_DROP_TOO_SHORT_ADDR   0x469ULL
+#define NRC_PORT3_DROP_TOO_SHORT_OFFSET 0x2348ULL
+#define NRC_PORT3_DROP_TOO_SHORT_WIDTH  32
+#define NRC_PORT3_DROP_TOO_SHORT_RESET  0x0000000000000000ULL
+
+/* port3_drop_no_head (CNT, 32 bits): input: bodies or tails with no packet open, dropped */
+#define NRC_PORT3_DROP_NO_HEAD_ADDR   0x46aULL
+#define NRC_PORT3_DROP_NO_HEAD_OFFSET 0x2350ULL
+#define NRC_PORT3_DROP_NO_HEAD_WIDTH  32
+#define NRC_PORT3_DROP_NO_HEAD_RESET  0x0000000000000000ULL
+
+/* port3_drop_bad_flit (CNT, 32 bits): input: control or malformed flits (an open packet closed with a TailBadPkt) */
+#define NRC_PORT3_DROP_BAD_FLIT_ADDR   0x46bULL
+#define NRC_PORT3_DROP_BAD_FLIT_OFFSET 0x2358ULL
+#define NRC_PORT3_DROP_BAD_FLIT_WIDTH  32
+#define NRC_PORT3_DROP_BAD_FLIT_RESET  0x0000000000000000ULL
+
+/* port3_drop_no_slot (CNT, 32 bits): input: flits that found no free slot (never while the sender obeys credits) */
+#define NRC_PORT3_DROP_NO_SLOT_ADDR   0x46cULL
+#define NRC_PORT3_DROP_NO_SLOT_OFFSET 0x2360ULL
+#define NRC_PORT3_DROP_NO_SLOT_WIDTH  32
+#define NRC_PORT3_DROP_NO_SLOT_RESET  0x0000000000000000ULL
+
+/* port3_drop_no_route (CNT, 32 bits): input: packets whose destination has no allowed port, dropped whole (the router's no-route drops) */
+#define NRC_PORT3_DROP_NO_ROUTE_ADDR   0x46dULL
+#define NRC_PORT3_DROP_NO_ROUTE_OFFSET 0x2368ULL
+#define NRC_PORT3_DROP_NO_ROUTE_WIDTH  32
+#define NRC_PORT3_DROP_NO_ROUTE_RESET  0x0000000000000000ULL
+
+/* port3_drop_mgmt_off_vc (CNT, 32 bits): input: management packets on a VC other than network.mgmt_vc, dropped whole */
+#define NRC_PORT3_DROP_MGMT_OFF_VC_ADDR   0x46eULL
+#define NRC_PORT3_DROP_MGMT_OFF_VC_OFFSET 0x2370ULL
+#define NRC_PORT3_DROP_MGMT_OFF_VC_WIDTH  32
+#define NRC_PORT3_DROP_MGMT_OFF_VC_RESET  0x0000000000000000ULL
+
+/* port3_drop_bad_route (CNT, 32 bits): input: management packets with a malformed source route, dropped whole */
+#define NRC_PORT3_DROP_BAD_ROUTE_ADDR   0x46fULL
+#define NRC_PORT3_DROP_BAD_ROUTE_OFFSET 0x2378ULL
+#define NRC_PORT3_DROP_BAD_ROUTE_WIDTH  32
+#define NRC_PORT3_DROP_BAD_ROUTE_RESET  0x0000000000000000ULL
+
+/* port3_discarded_flits (CNT, 32 bits): output: flits discarded because the port's link is dead (its watchdog fired) */
+#define NRC_PORT3_DISCARDED_FLITS_ADDR   0x470ULL
+#define NRC_PORT3_DISCARDED_FLITS_OFFSET 0x2380ULL
+#define NRC_PORT3_DISCARDED_FLITS_WIDTH  32
+#define NRC_PORT3_DISCARDED_FLITS_RESET  0x0000000000000000ULL
+
+/* port3_discarded_packets (CNT, 32 bits): output: heads among them */
+#define NRC_PORT3_DISCARDED_PACKETS_ADDR   0x471ULL
+#define NRC_PORT3_DISCARDED_PACKETS_OFFSET 0x2388ULL
+#define NRC_PORT3_DISCARDED_PACKETS_WIDTH  32
+#define NRC_PORT3_DISCARDED_PACKETS_RESET  0x0000000000000000ULL
+
+/* port3_peak_vc0 (CNT, 8 bits): the most flits VC 0 held in the port's input buffer since the last write (a peak, not an event count; any write restarts it from the present occupancy) */
+#define NRC_PORT3_PEAK_VC0_ADDR   0x472ULL
+#define NRC_PORT3_PEAK_VC0_OFFSET 0x2390ULL
+#define NRC_PORT3_PEAK_VC0_WIDTH  8
+#define NRC_PORT3_PEAK_VC0_RESET  0x0000000000000000ULL
+
+/* port3_peak_vc1 (CNT, 8 bits): the most flits VC 1 held in the port's input buffer since the last write (a peak, not an event count; any write restarts it from the present occupancy) */
+#define NRC_PORT3_PEAK_VC1_ADDR   0x473ULL
+#define NRC_PORT3_PEAK_VC1_OFFSET 0x2398ULL
+#define NRC_PORT3_PEAK_VC1_WIDTH  8
+#define NRC_PORT3_PEAK_VC1_RESET  0x0000000000000000ULL
+
+/* port4_flits_in (CNT, 32 bits): flits that arrived on the port's input channel (any VC, whatever their fate) */
+#define NRC_PORT4_FLITS_IN_ADDR   0x480ULL
+#define NRC_PORT4_FLITS_IN_OFFSET 0x2400ULL
+#define NRC_PORT4_FLITS_IN_WIDTH  32
+#define NRC_PORT4_FLITS_IN_RESET  0x0000000000000000ULL
+
+/* port4_packets_in (CNT, 32 bits): heads that arrived on the port's input channel */
+#define NRC_PORT4_PACKETS_IN_ADDR   0x481ULL
+#define NRC_PORT4_PACKETS_IN_OFFSET 0x2408ULL
+#define NRC_PORT4_PACKETS_IN_WIDTH  32
+#define NRC_PORT4_PACKETS_IN_RESET  0x0000000000000000ULL
+
+/* port4_flits_out (CNT, 32 bits): flits that left on the port's output channel */
+#define NRC_PORT4_FLITS_OUT_ADDR   0x482ULL
+#define NRC_PORT4_FLITS_OUT_OFFSET 0x2410ULL
+#define NRC_PORT4_FLITS_OUT_WIDTH  32
+#define NRC_PORT4_FLITS_OUT_RESET  0x0000000000000000ULL
+
+/* port4_packets_out (CNT, 32 bits): packets that finished leaving on the port's output channel (tails and closing TailBadPkts) */
+#define NRC_PORT4_PACKETS_OUT_ADDR   0x483ULL
+#define NRC_PORT4_PACKETS_OUT_OFFSET 0x2418ULL
+#define NRC_PORT4_PACKETS_OUT_WIDTH  32
+#define NRC_PORT4_PACKETS_OUT_RESET  0x0000000000000000ULL
+
+/* port4_drop_bad_vc (CNT, 32 bits): input: flits on a VC out of range, dropped */
+#define NRC_PORT4_DROP_BAD_VC_ADDR   0x484ULL
+#define NRC_PORT4_DROP_BAD_VC_OFFSET 0x2420ULL
+#define NRC_PORT4_DROP_BAD_VC_WIDTH  32
+#define NRC_PORT4_DROP_BAD_VC_RESET  0x0000000000000000ULL
+
+/* port4_drop_no_credit (CNT, 32 bits): input: flits on a VC with no credit left, dropped */
+#define NRC_PORT4_DROP_NO_CREDIT_ADDR   0x485ULL
+#define NRC_PORT4_DROP_NO_CREDIT_OFFSET 0x2428ULL
+#define NRC_PORT4_DROP_NO_CREDIT_WIDTH  32
+#define NRC_PORT4_DROP_NO_CREDIT_RESET  0x0000000000000000ULL
+
+/* port4_drop_bad_len (CNT, 32 bits): input: heads with a len below 2 or above network.max_packet_flits, dropped with their packet */
+#define NRC_PORT4_DROP_BAD_LEN_ADDR   0x486ULL
+#define NRC_PORT4_DROP_BAD_LEN_OFFSET 0x2430ULL
+#define NRC_PORT4_DROP_BAD_LEN_WIDTH  32
+#define NRC_PORT4_DROP_BAD_LEN_RESET  0x0000000000000000ULL
+
+/* port4_drop_head_in_packet (CNT, 32 bits): input: heads inside an open packet (the open packet closed with a TailBadPkt, the new one dropped) */
+#define NRC_PORT4_DROP_HEAD_IN_PACKET_ADDR   0x487ULL
+#define NRC_PORT4_DROP_HEAD_IN_PACKET_OFFSET 0x2438ULL
+#define NRC_PORT4_DROP_HEAD_IN_PACKET_WIDTH  32
+#define NRC_PORT4_DROP_HEAD_IN_PACKET_RESET  0x0000000000000000ULL
+
+/* port4_drop_too_long (CNT, 32 bits): input: packets longer than their len (closed with a TailBadPkt, the rest dropped) */
+#define NRC_PORT4_DROP_TOO_LONG_ADDR   0x488ULL
+#define NRC_PORT4_DROP_TOO_LONG_OFFSET 0x2440ULL
+#define NRC_PORT4_DROP_TOO_LONG_WIDTH  32
+#define NRC_PORT4_DROP_TOO_LONG_RESET  0x0000000000000000ULL
+
+/* port4_drop_too_short (CNT, 32 bits): input: packets shorter than their len (closed with a TailBadPkt) */
+#define NRC_PORT4_DROP_TOO_SHORT_ADDR   0x489ULL
+#define NRC_PORT4_DROP_TOO_SHORT_OFFSET 0x2448ULL
+#define NRC_PORT4_DROP_TOO_SHORT_WIDTH  32
+#define NRC_PORT4_DROP_TOO_SHORT_RESET  0x0000000000000000ULL
+
+/* port4_drop_no_head (CNT, 32 bits): input: bodies or tails with no packet open, dropped */
+#define NRC_PORT4_DROP_NO_HEAD_ADDR   0x48aULL
+#define NRC_PORT4_DROP_NO_HEAD_OFFSET 0x2450ULL
+#define NRC_PORT4_DROP_NO_HEAD_WIDTH  32
+#define NRC_PORT4_DROP_NO_HEAD_RESET  0x0000000000000000ULL
+
+/* port4_drop_bad_flit (CNT, 32 bits): input: control or malformed flits (an open packet closed with a TailBadPkt) */
+#define NRC_PORT4_DROP_BAD_FLIT_ADDR   0x48bULL
+#define NRC_PORT4_DROP_BAD_FLIT_OFFSET 0x2458ULL
+#define NRC_PORT4_DROP_BAD_FLIT_WIDTH  32
+#define NRC_PORT4_DROP_BAD_FLIT_RESET  0x0000000000000000ULL
+
+/* port4_drop_no_slot (CNT, 32 bits): input: flits that found no free slot (never while the sender obeys credits) */
+#define NRC_PORT4_DROP_NO_SLOT_ADDR   0x48cULL
+#define NRC_PORT4_DROP_NO_SLOT_OFFSET 0x2460ULL
+#define NRC_PORT4_DROP_NO_SLOT_WIDTH  32
+#define NRC_PORT4_DROP_NO_SLOT_RESET  0x0000000000000000ULL
+
+/* port4_drop_no_route (CNT, 32 bits): input: packets whose destination has no allowed port, dropped whole (the router's no-route drops) */
+#define NRC_PORT4_DROP_NO_ROUTE_ADDR   0x48dULL
+#define NRC_PORT4_DROP_NO_ROUTE_OFFSET 0x2468ULL
+#define NRC_PORT4_DROP_NO_ROUTE_WIDTH  32
+#define NRC_PORT4_DROP_NO_ROUTE_RESET  0x0000000000000000ULL
+
+/* port4_drop_mgmt_off_vc (CNT, 32 bits): input: management packets on a VC other than network.mgmt_vc, dropped whole */
+#define NRC_PORT4_DROP_MGMT_OFF_VC_ADDR   0x48eULL
+#define NRC_PORT4_DROP_MGMT_OFF_VC_OFFSET 0x2470ULL
+#define NRC_PORT4_DROP_MGMT_OFF_VC_WIDTH  32
+#define NRC_PORT4_DROP_MGMT_OFF_VC_RESET  0x0000000000000000ULL
+
+/* port4_drop_bad_route (CNT, 32 bits): input: management packets with a malformed source route, dropped whole */
+#define NRC_PORT4_DROP_BAD_ROUTE_ADDR   0x48fULL
+#define NRC_PORT4_DROP_BAD_ROUTE_OFFSET 0x2478ULL
+#define NRC_PORT4_DROP_BAD_ROUTE_WIDTH  32
+#define NRC_PORT4_DROP_BAD_ROUTE_RESET  0x0000000000000000ULL
+
+/* port4_discarded_flits (CNT, 32 bits): output: flits discarded because the port's link is dead (its watchdog fired) */
+#define NRC_PORT4_DISCARDED_FLITS_ADDR   0x490ULL
+#define NRC_PORT4_DISCARDED_FLITS_OFFSET 0x2480ULL
+#define NRC_PORT4_DISCARDED_FLITS_WIDTH  32
+#define NRC_PORT4_DISCARDED_FLITS_RESET  0x0000000000000000ULL
+
+/* port4_discarded_packets (CNT, 32 bits): output: heads among them */
+#define NRC_PORT4_DISCARDED_PACKETS_ADDR   0x491ULL
+#define NRC_PORT4_DISCARDED_PACKETS_OFFSET 0x2488ULL
+#define NRC_PORT4_DISCARDED_PACKETS_WIDTH  32
+#define NRC_PORT4_DISCARDED_PACKETS_RESET  0x0000000000000000ULL
+
+/* port4_peak_vc0 (CNT, 8 bits): the most flits VC 0 held in the port's input buffer since the last write (a peak, not an event count; any write restarts it from the present occupancy) */
+#define NRC_PORT4_PEAK_VC0_ADDR   0x492ULL
+#define NRC_PORT4_PEAK_VC0_OFFSET 0x2490ULL
+#define NRC_PORT4_PEAK_VC0_WIDTH  8
+#define NRC_PORT4_PEAK_VC0_RESET  0x0000000000000000ULL
+
+/* port4_peak_vc1 (CNT, 8 bits): the most flits VC 1 held in the port's input buffer since the last write (a peak, not an event count; any write restarts it from the present occupancy) */
+#define NRC_PORT4_PEAK_VC1_ADDR   0x493ULL
+#define NRC_PORT4_PEAK_VC1_OFFSET 0x2498ULL
+#define NRC_PORT4_PEAK_VC1_WIDTH  8
+#define NRC_PORT4_PEAK_VC1_RESET  0x0000000000000000ULL
+
+/* port5_flits_in (CNT, 32 bits): flits that arrived on the port's input channel (any VC, whatever their fate) */
+#define NRC_PORT5_FLITS_IN_ADDR   0x4a0ULL
+#define NRC_PORT5_FLITS_IN_OFFSET 0x2500ULL
+#define NRC_PORT5_FLITS_IN_WIDTH  32
+#define NRC_PORT5_FLITS_IN_RESET  0x0000000000000000ULL
+
+/* port5_packets_in (CNT, 32 bits): heads that arrived on the port's input channel */
+#define NRC_PORT5_PACKETS_IN_ADDR   0x4a1ULL
+#define NRC_PORT5_PACKETS_IN_OFFSET 0x2508ULL
+#define NRC_PORT5_PACKETS_IN_WIDTH  32
+#define NRC_PORT5_PACKETS_IN_RESET  0x0000000000000000ULL
+
+/* port5_flits_out (CNT, 32 bits): flits that left on the port's output channel */
+#define NRC_PORT5_FLITS_OUT_ADDR   0x4a2ULL
+#define NRC_PORT5_FLITS_OUT_OFFSET 0x2510ULL
+#define NRC_PORT5_FLITS_OUT_WIDTH  32
+#define NRC_PORT5_FLITS_OUT_RESET  0x0000000000000000ULL
+
+/* port5_packets_out (CNT, 32 bits): packets that finished leaving on the port's output channel (tails and closing TailBadPkts) */
+#define NRC_PORT5_PACKETS_OUT_ADDR   0x4a3ULL
+#define NRC_PORT5_PACKETS_OUT_OFFSET 0x2518ULL
+#define NRC_PORT5_PACKETS_OUT_WIDTH  32
+#define NRC_PORT5_PACKETS_OUT_RESET  0x0000000000000000ULL
+
+/* port5_drop_bad_vc (CNT, 32 bits): input: flits on a VC out of range, dropped */
+#define NRC_PORT5_DROP_BAD_VC_ADDR   0x4a4ULL
+#define NRC_PORT5_DROP_BAD_VC_OFFSET 0x2520ULL
+#define NRC_PORT5_DROP_BAD_VC_WIDTH  32
+#define NRC_PORT5_DROP_BAD_VC_RESET  0x0000000000000000ULL
+
+/* port5_drop_no_credit (CNT, 32 bits): input: flits on a VC with no credit left, dropped */
+#define NRC_PORT5_DROP_NO_CREDIT_ADDR   0x4a5ULL
+#define NRC_PORT5_DROP_NO_CREDIT_OFFSET 0x2528ULL
+#define NRC_PORT5_DROP_NO_CREDIT_WIDTH  32
+#define NRC_PORT5_DROP_NO_CREDIT_RESET  0x0000000000000000ULL
+
+/* port5_drop_bad_len (CNT, 32 bits): input: heads with a len below 2 or above network.max_packet_flits, dropped with their packet */
+#define NRC_PORT5_DROP_BAD_LEN_ADDR   0x4a6ULL
+#define NRC_PORT5_DROP_BAD_LEN_OFFSET 0x2530ULL
+#define NRC_PORT5_DROP_BAD_LEN_WIDTH  32
+#define NRC_PORT5_DROP_BAD_LEN_RESET  0x0000000000000000ULL
+
+/* port5_drop_head_in_packet (CNT, 32 bits): input: heads inside an open packet (the open packet closed with a TailBadPkt, the new one dropped) */
+#define NRC_PORT5_DROP_HEAD_IN_PACKET_ADDR   0x4a7ULL
+#define NRC_PORT5_DROP_HEAD_IN_PACKET_OFFSET 0x2538ULL
+#define NRC_PORT5_DROP_HEAD_IN_PACKET_WIDTH  32
+#define NRC_PORT5_DROP_HEAD_IN_PACKET_RESET  0x0000000000000000ULL
+
+/* port5_drop_too_long (CNT, 32 bits): input: packets longer than their len (closed with a TailBadPkt, the rest dropped) */
+#define NRC_PORT5_DROP_TOO_LONG_ADDR   0x4a8ULL
+#define NRC_PORT5_DROP_TOO_LONG_OFFSET 0x2540ULL
+#define NRC_PORT5_DROP_TOO_LONG_WIDTH  32
+#define NRC_PORT5_DROP_TOO_LONG_RESET  0x0000000000000000ULL
+
+/* port5_drop_too_short (CNT, 32 bits): input: packets shorter than their len (closed with a TailBadPkt) */
+#define NRC_PORT5_DROP_TOO_SHORT_ADDR   0x4a9ULL
+#define NRC_PORT5_DROP_TOO_SHORT_OFFSET 0x2548ULL
+#define NRC_PORT5_DROP_TOO_SHORT_WIDTH  32
+#define NRC_PORT5_DROP_TOO_SHORT_RESET  0x0000000000000000ULL
+
+/* port5_drop_no_head (CNT, 32 bits): input: bodies or tails with no packet open, dropped */
+#define NRC_PORT5_DROP_NO_HEAD_ADDR   0x4aaULL
+#define NRC_PORT5_DROP_NO_HEAD_OFFSET 0x2550ULL
+#define NRC_PORT5_DROP_NO_HEAD_WIDTH  32
+#define NRC_PORT5_DROP_NO_HEAD_RESET  0x0000000000000000ULL
+
+/* port5_drop_bad_flit (CNT, 32 bits): input: control or malformed flits (an open packet closed with a TailBadPkt) */
+#define NRC_PORT5_DROP_BAD_FLIT_ADDR   0x4abULL
+#define NRC_PORT5_DROP_BAD_FLIT_OFFSET 0x2558ULL
+#define NRC_PORT5_DROP_BAD_FLIT_WIDTH  32
+#define NRC_PORT5_DROP_BAD_FLIT_RESET  0x0000000000000000ULL
+
+/* port5_drop_no_slot (CNT, 32 bits): input: flits that found no free slot (never while the sender obeys credits) */
+#define NRC_PORT5_DROP_NO_SLOT_ADDR   0x4acULL
+#define NRC_PORT5_DROP_NO_SLOT_OFFSET 0x2560ULL
+#define NRC_PORT5_DROP_NO_SLOT_WIDTH  32
+#define NRC_PORT5_DROP_NO_SLOT_RESET  0x0000000000000000ULL
+
+/* port5_drop_no_route (CNT, 32 bits): input: packets whose destination has no allowed port, dropped whole (the router's no-route drops) */
+#define NRC_PORT5_DROP_NO_ROUTE_ADDR   0x4adULL
+#define NRC_PORT5_DROP_NO_ROUTE_OFFSET 0x2568ULL
+#define NRC_PORT5_DROP_NO_ROUTE_WIDTH  32
+#define NRC_PORT5_DROP_NO_ROUTE_RESET  0x0000000000000000ULL
+
+/* port5_drop_mgmt_off_vc (CNT, 32 bits): input: management packets on a VC other than network.mgmt_vc, dropped whole */
+#define NRC_PORT5_DROP_MGMT_OFF_VC_ADDR   0x4aeULL
+#define NRC_PORT5_DROP_MGMT_OFF_VC_OFFSET 0x2570ULL
+#define NRC_PORT5_DROP_MGMT_OFF_VC_WIDTH  32
+#define NRC_PORT5_DROP_MGMT_OFF_VC_RESET  0x0000000000000000ULL
+
+/* port5_drop_bad_route (CNT, 32 bits): input: management packets with a malformed source route, dropped whole */
+#define NRC_PORT5_DROP_BAD_ROUTE_ADDR   0x4afULL
+#define NRC_PORT5_DROP_BAD_ROUTE_OFFSET 0x2578ULL
+#define NRC_PORT5_DROP_BAD_ROUTE_WIDTH  32
+#define NRC_PORT5_DROP_BAD_ROUTE_RESET  0x0000000000000000ULL
+
+/* port5_discarded_flits (CNT, 32 bits): output: flits discarded because the port's link is dead (its watchdog fired) */
+#define NRC_PORT5_DISCARDED_FLITS_ADDR   0x4b0ULL
+#define NRC_PORT5_DISCARDED_FLITS_OFFSET 0x2580ULL
+#define NRC_PORT5_DISCARDED_FLITS_WIDTH  32
+#define NRC_PORT5_DISCARDED_FLITS_RESET  0x0000000000000000ULL
+
+/* port5_discarded_packets (CNT, 32 bits): output: heads among them */
+#define NRC_PORT5_DISCARDED_PACKETS_ADDR   0x4b1ULL
+#define NRC_PORT5_DISCARDED_PACKETS_OFFSET 0x2588ULL
+#define NRC_PORT5_DISCARDED_PACKETS_WIDTH  32
+#define NRC_PORT5_DISCARDED_PACKETS_RESET  0x0000000000000000ULL
+
+/* port5_peak_vc0 (CNT, 8 bits): the most flits VC 0 held in the port's input buffer since the last write (a peak, not an event count; any write restarts it from the present occupancy) */
+#define NRC_PORT5_PEAK_VC0_ADDR   0x4b2ULL
+#define NRC_PORT5_PEAK_VC0_OFFSET 0x2590ULL
+#define NRC_PORT5_PEAK_VC0_WIDTH  8
+#define NRC_PORT5_PEAK_VC0_RESET  0x0000000000000000ULL
+
+/* port5_peak_vc1 (CNT, 8 bits): the most flits VC 1 held in the port's input buffer since the last write (a peak, not an event count; any write restarts it from the present occupancy) */
+#define NRC_PORT5_PEAK_VC1_ADDR   0x4b3ULL
+#define NRC_PORT5_PEAK_VC1_OFFSET 0x2598ULL
+#define NRC_PORT5_PEAK_VC1_WIDTH  8
+#define NRC_PORT5_PEAK_VC1_RESET  0x0000000000000000ULL
+
+/* port6_flits_in (CNT, 32 bits): flits that arrived on the port's input channel (any VC, whatever their fate) */
+#define NRC_PORT6_FLITS_IN_ADDR   0x4c0ULL
+#define NRC_PORT6_FLITS_IN_OFFSET 0x2600ULL
+#define NRC_PORT6_FLITS_IN_WIDTH  32
+#define NRC_PORT6_FLITS_IN_RESET  0x0000000000000000ULL
+
+/* port6_packets_in (CNT, 32 bits): heads that arrived on the port's input channel */
+#define NRC_PORT6_PACKETS_IN_ADDR   0x4c1ULL
+#define NRC_PORT6_PACKETS_IN_OFFSET 0x2608ULL
+#define NRC_PORT6_PACKETS_IN_WIDTH  32
+#define NRC_PORT6_PACKETS_IN_RESET  0x0000000000000000ULL
+
+/* port6_flits_out (CNT, 32 bits): flits that left on the port's output channel */
+#define NRC_PORT6_FLITS_OUT_ADDR   0x4c2ULL
+#define NRC_PORT6_FLITS_OUT_OFFSET 0x2610ULL
+#define NRC_PORT6_FLITS_OUT_WIDTH  32
+#define NRC_PORT6_FLITS_OUT_RESET  0x0000000000000000ULL
+
+/* port6_packets_out (CNT, 32 bits): packets that finished leaving on the port's output channel (tails and closing TailBadPkts) */
+#define NRC_PORT6_PACKETS_OUT_ADDR   0x4c3ULL
+#define NRC_PORT6_PACKETS_OUT_OFFSET 0x2618ULL
+#define NRC_PORT6_PACKETS_OUT_WIDTH  32
+#define NRC_PORT6_PACKETS_OUT_RESET  0x0000000000000000ULL
+
+/* port6_drop_bad_vc (CNT, 32 bits): input: flits on a VC out of range, dropped */
+#define NRC_PORT6_DROP_BAD_VC_ADDR   0x4c4ULL
+#define NRC_PORT6_DROP_BAD_VC_OFFSET 0x2620ULL
+#define NRC_PORT6_DROP_BAD_VC_WIDTH  32
+#define NRC_PORT6_DROP_BAD_VC_RESET  0x0000000000000000ULL
+
+/* port6_drop_no_credit (CNT, 32 bits): input: flits on a VC with no credit left, dropped */
+#define NRC_PORT6_DROP_NO_CREDIT_ADDR   0x4c5ULL
+#define NRC_PORT6_DROP_NO_CREDIT_OFFSET 0x2628ULL
+#define NRC_PORT6_DROP_NO_CREDIT_WIDTH  32
+#define NRC_PORT6_DROP_NO_CREDIT_RESET  0x0000000000000000ULL
+
+/* port6_drop_bad_len (CNT, 32 bits): input: heads with a len below 2 or above network.max_packet_flits, dropped with their packet */
+#define NRC_PORT6_DROP_BAD_LEN_ADDR   0x4c6ULL
+#define NRC_PORT6_DROP_BAD_LEN_OFFSET 0x2630ULL
+#define NRC_PORT6_DROP_BAD_LEN_WIDTH  32
+#define NRC_PORT6_DROP_BAD_LEN_RESET  0x0000000000000000ULL
+
+/* port6_drop_head_in_packet (CNT, 32 bits): input: heads inside an open packet (the open packet closed with a TailBadPkt, the new one dropped) */
+#define NRC_PORT6_DROP_HEAD_IN_PACKET_ADDR   0x4c7ULL
+#define NRC_PORT6_DROP_HEAD_IN_PACKET_OFFSET 0x2638ULL
+#define NRC_PORT6_DROP_HEAD_IN_PACKET_WIDTH  32
+#define NRC_PORT6_DROP_HEAD_IN_PACKET_RESET  0x0000000000000000ULL
+
+/* port6_drop_too_long (CNT, 32 bits): input: packets longer than their len (closed with a TailBadPkt, the rest dropped) */
+#define NRC_PORT6_DROP_TOO_LONG_ADDR   0x4c8ULL
+#define NRC_PORT6_DROP_TOO_LONG_OFFSET 0x2640ULL
+#define NRC_PORT6_DROP_TOO_LONG_WIDTH  32
+#define NRC_PORT6_DROP_TOO_LONG_RESET  0x0000000000000000ULL
+
+/* port6_drop_too_short (CNT, 32 bits): input: packets shorter than their len (closed with a TailBadPkt) */
+#define NRC_PORT6_DROP_TOO_SHORT_ADDR   0x4c9ULL
+#define NRC_PORT6_DROP_TOO_SHORT_OFFSET 0x2648ULL
+#define NRC_PORT6_DROP_TOO_SHORT_WIDTH  32
+#define NRC_PORT6_DROP_TOO_SHORT_RESET  0x0000000000000000ULL
+
+/* port6_drop_no_head (CNT, 32 bits): input: bodies or tails with no packet open, dropped */
+#define NRC_PORT6_DROP_NO_HEAD_ADDR   0x4caULL
+#define NRC_PORT6_DROP_NO_HEAD_OFFSET 0x2650ULL
+#define NRC_PORT6_DROP_NO_HEAD_WIDTH  32
+#define NRC_PORT6_DROP_NO_HEAD_RESET  0x0000000000000000ULL
+
+/* port6_drop_bad_flit (CNT, 32 bits): input: control or malformed flits (an open packet closed with a TailBadPkt) */
+#define NRC_PORT6_DROP_BAD_FLIT_ADDR   0x4cbULL
+#define NRC_PORT6_DROP_BAD_FLIT_OFFSET 0x2658ULL
+#define NRC_PORT6_DROP_BAD_FLIT_WIDTH  32
+#define NRC_PORT6_DROP_BAD_FLIT_RESET  0x0000000000000000ULL
+
+/* port6_drop_no_slot (CNT, 32 bits): input: flits that found no free slot (never while the sender obeys credits) */
+#define NRC_PORT6_DROP_NO_SLOT_ADDR   0x4ccULL
+#define NRC_PORT6_DROP_NO_SLOT_OFFSET 0x2660ULL
+#define NRC_PORT6_DROP_NO_SLOT_WIDTH  32
+#define NRC_PORT6_DROP_NO_SLOT_RESET  0x0000000000000000ULL
+
+/* port6_drop_no_route (CNT, 32 bits): input: packets whose destination has no allowed port, dropped whole (the router's no-route drops) */
+#define NRC_PORT6_DROP_NO_ROUTE_ADDR   0x4cdULL
+#define NRC_PORT6_DROP_NO_ROUTE_OFFSET 0x2668ULL
+#define NRC_PORT6_DROP_NO_ROUTE_WIDTH  32
+#define NRC_PORT6_DROP_NO_ROUTE_RESET  0x0000000000000000ULL
+
+/* port6_drop_mgmt_off_vc (CNT, 32 bits): input: management packets on a VC other than network.mgmt_vc, dropped whole */
+#define NRC_PORT6_DROP_MGMT_OFF_VC_ADDR   0x4ceULL
+#define NRC_PORT6_DROP_MGMT_OFF_VC_OFFSET 0x2670ULL
+#define NRC_PORT6_DROP_MGMT_OFF_VC_WIDTH  32
+#define NRC_PORT6_DROP_MGMT_OFF_VC_RESET  0x0000000000000000ULL
+
+/* port6_drop_bad_route (CNT, 32 bits): input: management packets with a malformed source route, dropped whole */
+#define NRC_PORT6_DROP_BAD_ROUTE_ADDR   0x4cfULL
+#define NRC_PORT6_DROP_BAD_ROUTE_OFFSET 0x2678ULL
+#define NRC_PORT6_DROP_BAD_ROUTE_WIDTH  32
+#define NRC_PORT6_DROP_BAD_ROUTE_RESET  0x0000000000000000ULL
+
+/* port6_discarded_flits (CNT, 32 bits): output: flits discarded because the port's link is dead (its watchdog fired) */
+#define NRC_PORT6_DISCARDED_FLITS_ADDR   0x4d0ULL
+#define NRC_PORT6_DISCARDED_FLITS_OFFSET 0x2680ULL
+#define NRC_PORT6_DISCARDED_FLITS_WIDTH  32
+#define NRC_PORT6_DISCARDED_FLITS_RESET  0x0000000000000000ULL
+
+/* port6_discarded_packets (CNT, 32 bits): output: heads among them */
+#define NRC_PORT6_DISCARDED_PACKETS_ADDR   0x4d1ULL
+#define NRC_PORT6_DISCARDED_PACKETS_OFFSET 0x2688ULL
+#define NRC_PORT6_DISCARDED_PACKETS_WIDTH  32
+#define NRC_PORT6_DISCARDED_PACKETS_RESET  0x0000000000000000ULL
+
+/* port6_peak_vc0 (CNT, 8 bits): the most flits VC 0 held in the port's input buffer since the last write (a peak, not an event count; any write restarts it from the present occupancy) */
+#define NRC_PORT6_PEAK_VC0_ADDR   0x4d2ULL
+#define NRC_PORT6_PEAK_VC0_OFFSET 0x2690ULL
+#define NRC_PORT6_PEAK_VC0_WIDTH  8
+#define NRC_PORT6_PEAK_VC0_RESET  0x0000000000000000ULL
+
+/* port6_peak_vc1 (CNT, 8 bits): the most flits VC 1 held in the port's input buffer since the last write (a peak, not an event count; any write restarts it from the present occupancy) */
+#define NRC_PORT6_PEAK_VC1_ADDR   0x4d3ULL
+#define NRC_PORT6_PEAK_VC1_OFFSET 0x2698ULL
+#define NRC_PORT6_PEAK_VC1_WIDTH  8
+#define NRC_PORT6_PEAK_VC1_RESET  0x0000000000000000ULL
+
+/* port7_flits_in (CNT, 32 bits): flits that arrived on the port's input channel (any VC, whatever their fate) */
+#define NRC_PORT7_FLITS_IN_ADDR   0x4e0ULL
+#define NRC_PORT7_FLITS_IN_OFFSET 0x2700ULL
+#define NRC_PORT7_FLITS_IN_WIDTH  32
+#define NRC_PORT7_FLITS_IN_RESET  0x0000000000000000ULL
+
+/* port7_packets_in (CNT, 32 bits): heads that arrived on the port's input channel */
+#define NRC_PORT7_PACKETS_IN_ADDR   0x4e1ULL
+#define NRC_PORT7_PACKETS_IN_OFFSET 0x2708ULL
+#define NRC_PORT7_PACKETS_IN_WIDTH  32
+#define NRC_PORT7_PACKETS_IN_RESET  0x0000000000000000ULL
+
+/* port7_flits_out (CNT, 32 bits): flits that left on the port's output channel */
+#define NRC_PORT7_FLITS_OUT_ADDR   0x4e2ULL
+#define NRC_PORT7_FLITS_OUT_OFFSET 0x2710ULL
+#define NRC_PORT7_FLITS_OUT_WIDTH  32
+#define NRC_PORT7_FLITS_OUT_RESET  0x0000000000000000ULL
+
+/* port7_packets_out (CNT, 32 bits): packets that finished leaving on the port's output channel (tails and closing TailBadPkts) */
+#define NRC_PORT7_PACKETS_OUT_ADDR   0x4e3ULL
+#define NRC_PORT7_PACKETS_OUT_OFFSET 0x2718ULL
+#define NRC_PORT7_PACKETS_OUT_WIDTH  32
+#define NRC_PORT7_PACKETS_OUT_RESET  0x0000000000000000ULL
+
+/* port7_drop_bad_vc (CNT, 32 bits): input: flits on a VC out of range, dropped */
+#define NRC_PORT7_DROP_BAD_VC_ADDR   0x4e4ULL
+#define NRC_PORT7_DROP_BAD_VC_OFFSET 0x2720ULL
+#define NRC_PORT7_DROP_BAD_VC_WIDTH  32
+#define NRC_PORT7_DROP_BAD_VC_RESET  0x0000000000000000ULL
+
+/* port7_drop_no_credit (CNT, 32 bits): input: flits on a VC with no credit left, dropped */
+#define NRC_PORT7_DROP_NO_CREDIT_ADDR   0x4e5ULL
+#define NRC_PORT7_DROP_NO_CREDIT_OFFSET 0x2728ULL
+#define NRC_PORT7_DROP_NO_CREDIT_WIDTH  32
+#define NRC_PORT7_DROP_NO_CREDIT_RESET  0x0000000000000000ULL
+
+/* port7_drop_bad_len (CNT, 32 bits): input: heads with a len below 2 or above network.max_packet_flits, dropped with their packet */
+#define NRC_PORT7_DROP_BAD_LEN_ADDR   0x4e6ULL
+#define NRC_PORT7_DROP_BAD_LEN_OFFSET 0x2730ULL
+#define NRC_PORT7_DROP_BAD_LEN_WIDTH  32
+#define NRC_PORT7_DROP_BAD_LEN_RESET  0x0000000000000000ULL
+
+/* port7_drop_head_in_packet (CNT, 32 bits): input: heads inside an open packet (the open packet closed with a TailBadPkt, the new one dropped) */
+#define NRC_PORT7_DROP_HEAD_IN_PACKET_ADDR   0x4e7ULL
+#define NRC_PORT7_DROP_HEAD_IN_PACKET_OFFSET 0x2738ULL
+#define NRC_PORT7_DROP_HEAD_IN_PACKET_WIDTH  32
+#define NRC_PORT7_DROP_HEAD_IN_PACKET_RESET  0x0000000000000000ULL
+
+/* port7_drop_too_long (CNT, 32 bits): input: packets longer than their len (closed with a TailBadPkt, the rest dropped) */
+#define NRC_PORT7_DROP_TOO_LONG_ADDR   0x4e8ULL
+#define NRC_PORT7_DROP_TOO_LONG_OFFSET 0x2740ULL
+#define NRC_PORT7_DROP_TOO_LONG_WIDTH  32
+#define NRC_PORT7_DROP_TOO_LONG_RESET  0x0000000000000000ULL
+
+/* port7_drop_too_short (CNT, 32 bits): input: packets shorter than their len (closed with a TailBadPkt) */
+#define NRC_PORT7_DROP_TOO_SHORT_ADDR   0x4e9ULL
+#define NRC_PORT7_DROP_TOO_SHORT_OFFSET 0x2748ULL
+#define NRC_PORT7_DROP_TOO_SHORT_WIDTH  32
+#define NRC_PORT7_DROP_TOO_SHORT_RESET  0x0000000000000000ULL
+
+/* port7_drop_no_head (CNT, 32 bits): input: bodies or tails with no packet open, dropped */
+#define NRC_PORT7_DROP_NO_HEAD_ADDR   0x4eaULL
+#define NRC_PORT7_DROP_NO_HEAD_OFFSET 0x2750ULL
+#define NRC_PORT7_DROP_NO_HEAD_WIDTH  32
+#define NRC_PORT7_DROP_NO_HEAD_RESET  0x0000000000000000ULL
+
+/* port7_drop_bad_flit (CNT, 32 bits): input: control or malformed flits (an open packet closed with a TailBadPkt) */
+#define NRC_PORT7_DROP_BAD_FLIT_ADDR   0x4ebULL
+#define NRC_PORT7_DROP_BAD_FLIT_OFFSET 0x2758ULL
+#define NRC_PORT7_DROP_BAD_FLIT_WIDTH  32
+#define NRC_PORT7_DROP_BAD_FLIT_RESET  0x0000000000000000ULL
+
+/* port7_drop_no_slot (CNT, 32 bits): input: flits that found no free slot (never while the sender obeys credits) */
+#define NRC_PORT7_DROP_NO_SLOT_ADDR   0x4ecULL
+#define NRC_PORT7_DROP_NO_SLOT_OFFSET 0x2760ULL
+#define NRC_PORT7_DROP_NO_SLOT_WIDTH  32
+#define NRC_PORT7_DROP_NO_SLOT_RESET  0x0000000000000000ULL
+
+/* port7_drop_no_route (CNT, 32 bits): input: packets whose destination has no allowed port, dropped whole (the router's no-route drops) */
+#define NRC_PORT7_DROP_NO_ROUTE_ADDR   0x4edULL
+#define NRC_PORT7_DROP_NO_ROUTE_OFFSET 0x2768ULL
+#define NRC_PORT7_DROP_NO_ROUTE_WIDTH  32
+#define NRC_PORT7_DROP_NO_ROUTE_RESET  0x0000000000000000ULL
+
+/* port7_drop_mgmt_off_vc (CNT, 32 bits): input: management packets on a VC other than network.mgmt_vc, dropped whole */
+#define NRC_PORT7_DROP_MGMT_OFF_VC_ADDR   0x4eeULL
+#define NRC_PORT7_DROP_MGMT_OFF_VC_OFFSET 0x2770ULL
+#define NRC_PORT7_DROP_MGMT_OFF_VC_WIDTH  32
+#define NRC_PORT7_DROP_MGMT_OFF_VC_RESET  0x0000000000000000ULL
+
+/* port7_drop_bad_route (CNT, 32 bits): input: management packets with a malformed source route, dropped whole */
+#define NRC_PORT7_DROP_BAD_ROUTE_ADDR   0x4efULL
+#define NRC_PORT7_DROP_BAD_ROUTE_OFFSET 0x2778ULL
+#define NRC_PORT7_DROP_BAD_ROUTE_WIDTH  32
+#define NRC_PORT7_DROP_BAD_ROUTE_RESET  0x0000000000000000ULL
+
+/* port7_discarded_flits (CNT, 32 bits): output: flits discarded because the port's link is dead (its watchdog fired) */
+#define NRC_PORT7_DISCARDED_FLITS_ADDR   0x4f0ULL
+#define NRC_PORT7_DISCARDED_FLITS_OFFSET 0x2780ULL
+#define NRC_PORT7_DISCARDED_FLITS_WIDTH  32
+#define NRC_PORT7_DISCARDED_FLITS_RESET  0x0000000000000000ULL
+
+/* port7_discarded_packets (CNT, 32 bits): output: heads among them */
+#define NRC_PORT7_DISCARDED_PACKETS_ADDR   0x4f1ULL
+#define NRC_PORT7_DISCARDED_PACKETS_OFFSET 0x2788ULL
+#define NRC_PORT7_DISCARDED_PACKETS_WIDTH  32
+#define NRC_PORT7_DISCARDED_PACKETS_RESET  0x0000000000000000ULL
+
+/* port7_peak_vc0 (CNT, 8 bits): the most flits VC 0 held in the port's input buffer since the last write (a peak, not an event count; any write restarts it from the present occupancy) */
+#define NRC_PORT7_PEAK_VC0_ADDR   0x4f2ULL
+#define NRC_PORT7_PEAK_VC0_OFFSET 0x2790ULL
+#define NRC_PORT7_PEAK_VC0_WIDTH  8
+#define NRC_PORT7_PEAK_VC0_RESET  0x0000000000000000ULL
+
+/* port7_peak_vc1 (CNT, 8 bits): the most flits VC 1 held in the port's input buffer since the last write (a peak, not an event count; any write restarts it from the present occupancy) */
+#define NRC_PORT7_PEAK_VC1_ADDR   0x4f3ULL
+#define NRC_PORT7_PEAK_VC1_OFFSET 0x2798ULL
+#define NRC_PORT7_PEAK_VC1_WIDTH  8
+#define NRC_PORT7_PEAK_VC1_RESET  0x0000000000000000ULL
 
 #endif /* NRC_H */

@@ -2,7 +2,7 @@
 // the router core, 5 ports: per port the input side (DAMQ, route lookup, VC policy, head rewrite), the routing of 256 destinations (adaptive among the allowed ports, or deterministic), the switch (allocators, tiled crossbar, output units with credits), and the management plane (relay-station mesh in one row of 5, the management agent with its I2C EEPROM, the register file with the indirect route-table access); router channels in and out, head in to head out 2 cycles
 
 
-module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$credits,inputs$1$valid,inputs$1$flit,inputs$1$vc,inputs$1$credits,inputs$2$valid,inputs$2$flit,inputs$2$vc,inputs$2$credits,inputs$3$valid,inputs$3$flit,inputs$3$vc,inputs$3$credits,inputs$4$valid,inputs$4$flit,inputs$4$vc,inputs$4$credits,outputs$0$valid,outputs$0$flit,outputs$0$vc,outputs$0$credits,outputs$1$valid,outputs$1$flit,outputs$1$vc,outputs$1$credits,outputs$2$valid,outputs$2$flit,outputs$2$vc,outputs$2$credits,outputs$3$valid,outputs$3$flit,outputs$3$vc,outputs$3$credits,outputs$4$valid,outputs$4$flit,outputs$4$vc,outputs$4$credits,deterministic,links$0$status,links$0$peer,links$0$ltps_sent,links$0$ltps_good,links$0$ltps_bad,links$0$retries,links$0$replays,links$0$drops,links$1$status,links$1$peer,links$1$ltps_sent,links$1$ltps_good,links$1$ltps_bad,links$1$retries,links$1$replays,links$1$drops,links$2$status,links$2$peer,links$2$ltps_sent,links$2$ltps_good,links$2$ltps_bad,links$2$retries,links$2$replays,links$2$drops,links$3$status,links$3$peer,links$3$ltps_sent,links$3$ltps_good,links$3$ltps_bad,links$3$retries,links$3$replays,links$3$drops,links$4$status,links$4$peer,links$4$ltps_sent,links$4$ltps_good,links$4$ltps_bad,links$4$retries,links$4$replays,links$4$drops,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in,drops$0,drops$1,drops$2,drops$3,drops$4,flits_out,packets_out,errors);
+module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$credits,inputs$1$valid,inputs$1$flit,inputs$1$vc,inputs$1$credits,inputs$2$valid,inputs$2$flit,inputs$2$vc,inputs$2$credits,inputs$3$valid,inputs$3$flit,inputs$3$vc,inputs$3$credits,inputs$4$valid,inputs$4$flit,inputs$4$vc,inputs$4$credits,outputs$0$valid,outputs$0$flit,outputs$0$vc,outputs$0$credits,outputs$1$valid,outputs$1$flit,outputs$1$vc,outputs$1$credits,outputs$2$valid,outputs$2$flit,outputs$2$vc,outputs$2$credits,outputs$3$valid,outputs$3$flit,outputs$3$vc,outputs$3$credits,outputs$4$valid,outputs$4$flit,outputs$4$vc,outputs$4$credits,deterministic,link_faults,discards$0,discards$1,discards$2,discards$3,discards$4,links$0$status,links$0$peer,links$0$ltps_sent,links$0$ltps_good,links$0$ltps_bad,links$0$retries,links$0$replays,links$0$drops,links$1$status,links$1$peer,links$1$ltps_sent,links$1$ltps_good,links$1$ltps_bad,links$1$retries,links$1$replays,links$1$drops,links$2$status,links$2$peer,links$2$ltps_sent,links$2$ltps_good,links$2$ltps_bad,links$2$retries,links$2$replays,links$2$drops,links$3$status,links$3$peer,links$3$ltps_sent,links$3$ltps_good,links$3$ltps_bad,links$3$retries,links$3$replays,links$3$drops,links$4$status,links$4$peer,links$4$ltps_sent,links$4$ltps_good,links$4$ltps_bad,links$4$retries,links$4$replays,links$4$drops,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in,drops$0,drops$1,drops$2,drops$3,drops$4,flits_out,packets_out,errors);
     
     // Module arguments
     input wire  clock;
@@ -48,6 +48,12 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
     output wire  outputs$4$vc;
     input wire  [1:0] outputs$4$credits;
     input wire  deterministic;
+    input wire  [1:0] link_faults;
+    input wire  [1:0] discards$0;
+    input wire  [1:0] discards$1;
+    input wire  [1:0] discards$2;
+    input wire  [1:0] discards$3;
+    input wire  [1:0] discards$4;
     input wire  [63:0] links$0$status;
     input wire  [63:0] links$0$peer;
     input wire  [63:0] links$0$ltps_sent;
@@ -92,14 +98,18 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
     output wire  i2c$sda_drive_low;
     input wire  i2c$scl_in;
     input wire  i2c$sda_in;
-    output reg  [10:0] drops$0;
-    output reg  [10:0] drops$1;
-    output reg  [10:0] drops$2;
-    output reg  [10:0] drops$3;
-    output reg  [10:0] drops$4;
+    output reg  [11:0] drops$0;
+    output reg  [11:0] drops$1;
+    output reg  [11:0] drops$2;
+    output reg  [11:0] drops$3;
+    output reg  [11:0] drops$4;
     output reg  [4:0] flits_out;
     output reg  [4:0] packets_out;
     output reg  [4:0] errors;
+    
+    // Constant declarations
+    localparam  type_bit = 8'h40;
+    localparam  head_bit = 8'h3f;
     
     // Stub signals
     reg  ports$0$clock;
@@ -124,9 +134,10 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
     wire  ports$0$to_agent$last;
     wire  [4:0] ports$0$to_agent$port;
     reg  ports$0$to_agent$ready;
-    wire  [10:0] ports$0$events;
+    wire  [11:0] ports$0$events;
     wire  ports$0$fault;
     wire  [4:0] ports$0$queued;
+    wire  [15:0] ports$0$occupancy;
     reg  ports$1$clock;
     reg  ports$1$reset;
     wire  [1:0] ports$1$switch$ready;
@@ -149,9 +160,10 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
     wire  ports$1$to_agent$last;
     wire  [4:0] ports$1$to_agent$port;
     reg  ports$1$to_agent$ready;
-    wire  [10:0] ports$1$events;
+    wire  [11:0] ports$1$events;
     wire  ports$1$fault;
     wire  [4:0] ports$1$queued;
+    wire  [15:0] ports$1$occupancy;
     reg  ports$2$clock;
     reg  ports$2$reset;
     wire  [1:0] ports$2$switch$ready;
@@ -174,9 +186,10 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
     wire  ports$2$to_agent$last;
     wire  [4:0] ports$2$to_agent$port;
     reg  ports$2$to_agent$ready;
-    wire  [10:0] ports$2$events;
+    wire  [11:0] ports$2$events;
     wire  ports$2$fault;
     wire  [4:0] ports$2$queued;
+    wire  [15:0] ports$2$occupancy;
     reg  ports$3$clock;
     reg  ports$3$reset;
     wire  [1:0] ports$3$switch$ready;
@@ -199,9 +212,10 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
     wire  ports$3$to_agent$last;
     wire  [4:0] ports$3$to_agent$port;
     reg  ports$3$to_agent$ready;
-    wire  [10:0] ports$3$events;
+    wire  [11:0] ports$3$events;
     wire  ports$3$fault;
     wire  [4:0] ports$3$queued;
+    wire  [15:0] ports$3$occupancy;
     reg  ports$4$clock;
     reg  ports$4$reset;
     wire  [1:0] ports$4$switch$ready;
@@ -224,9 +238,10 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
     wire  ports$4$to_agent$last;
     wire  [4:0] ports$4$to_agent$port;
     reg  ports$4$to_agent$ready;
-    wire  [10:0] ports$4$events;
+    wire  [11:0] ports$4$events;
     wire  ports$4$fault;
     wire  [4:0] ports$4$queued;
+    wire  [15:0] ports$4$occupancy;
     reg  routing$clock;
     reg  routing$reset;
     reg  [15:0] routing$management$index;
@@ -441,6 +456,46 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
     wire  [4:0] mgmt$route_table$ports;
     wire  mgmt$route_table$write;
     reg  [4:0] mgmt$route_table$read;
+    reg  mgmt$counters$0$flit_in;
+    reg  mgmt$counters$0$packet_in;
+    reg  mgmt$counters$0$flit_out;
+    reg  mgmt$counters$0$packet_out;
+    reg  [11:0] mgmt$counters$0$drops;
+    reg  mgmt$counters$0$discarded;
+    reg  mgmt$counters$0$discarded_head;
+    reg  [15:0] mgmt$counters$0$occupancy;
+    reg  mgmt$counters$1$flit_in;
+    reg  mgmt$counters$1$packet_in;
+    reg  mgmt$counters$1$flit_out;
+    reg  mgmt$counters$1$packet_out;
+    reg  [11:0] mgmt$counters$1$drops;
+    reg  mgmt$counters$1$discarded;
+    reg  mgmt$counters$1$discarded_head;
+    reg  [15:0] mgmt$counters$1$occupancy;
+    reg  mgmt$counters$2$flit_in;
+    reg  mgmt$counters$2$packet_in;
+    reg  mgmt$counters$2$flit_out;
+    reg  mgmt$counters$2$packet_out;
+    reg  [11:0] mgmt$counters$2$drops;
+    reg  mgmt$counters$2$discarded;
+    reg  mgmt$counters$2$discarded_head;
+    reg  [15:0] mgmt$counters$2$occupancy;
+    reg  mgmt$counters$3$flit_in;
+    reg  mgmt$counters$3$packet_in;
+    reg  mgmt$counters$3$flit_out;
+    reg  mgmt$counters$3$packet_out;
+    reg  [11:0] mgmt$counters$3$drops;
+    reg  mgmt$counters$3$discarded;
+    reg  mgmt$counters$3$discarded_head;
+    reg  [15:0] mgmt$counters$3$occupancy;
+    reg  mgmt$counters$4$flit_in;
+    reg  mgmt$counters$4$packet_in;
+    reg  mgmt$counters$4$flit_out;
+    reg  mgmt$counters$4$packet_out;
+    reg  [11:0] mgmt$counters$4$drops;
+    reg  mgmt$counters$4$discarded;
+    reg  mgmt$counters$4$discarded_head;
+    reg  [15:0] mgmt$counters$4$occupancy;
     reg  [3:0] mgmt$chip_faults;
     
     // Local signals
@@ -478,7 +533,8 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
         .to_agent$ready(ports$0$to_agent$ready),
         .events(ports$0$events),
         .fault(ports$0$fault),
-        .queued(ports$0$queued)
+        .queued(ports$0$queued),
+        .occupancy(ports$0$occupancy)
     );
     nrc_core$ports$1 ports$1(
         .clock(ports$1$clock),
@@ -509,7 +565,8 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
         .to_agent$ready(ports$1$to_agent$ready),
         .events(ports$1$events),
         .fault(ports$1$fault),
-        .queued(ports$1$queued)
+        .queued(ports$1$queued),
+        .occupancy(ports$1$occupancy)
     );
     nrc_core$ports$2 ports$2(
         .clock(ports$2$clock),
@@ -540,7 +597,8 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
         .to_agent$ready(ports$2$to_agent$ready),
         .events(ports$2$events),
         .fault(ports$2$fault),
-        .queued(ports$2$queued)
+        .queued(ports$2$queued),
+        .occupancy(ports$2$occupancy)
     );
     nrc_core$ports$3 ports$3(
         .clock(ports$3$clock),
@@ -571,7 +629,8 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
         .to_agent$ready(ports$3$to_agent$ready),
         .events(ports$3$events),
         .fault(ports$3$fault),
-        .queued(ports$3$queued)
+        .queued(ports$3$queued),
+        .occupancy(ports$3$occupancy)
     );
     nrc_core$ports$4 ports$4(
         .clock(ports$4$clock),
@@ -602,7 +661,8 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
         .to_agent$ready(ports$4$to_agent$ready),
         .events(ports$4$events),
         .fault(ports$4$fault),
-        .queued(ports$4$queued)
+        .queued(ports$4$queued),
+        .occupancy(ports$4$occupancy)
     );
     nrc_core$routing routing(
         .clock(routing$clock),
@@ -885,6 +945,46 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
         .route_table$ports(mgmt$route_table$ports),
         .route_table$write(mgmt$route_table$write),
         .route_table$read(mgmt$route_table$read),
+        .counters$0$flit_in(mgmt$counters$0$flit_in),
+        .counters$0$packet_in(mgmt$counters$0$packet_in),
+        .counters$0$flit_out(mgmt$counters$0$flit_out),
+        .counters$0$packet_out(mgmt$counters$0$packet_out),
+        .counters$0$drops(mgmt$counters$0$drops),
+        .counters$0$discarded(mgmt$counters$0$discarded),
+        .counters$0$discarded_head(mgmt$counters$0$discarded_head),
+        .counters$0$occupancy(mgmt$counters$0$occupancy),
+        .counters$1$flit_in(mgmt$counters$1$flit_in),
+        .counters$1$packet_in(mgmt$counters$1$packet_in),
+        .counters$1$flit_out(mgmt$counters$1$flit_out),
+        .counters$1$packet_out(mgmt$counters$1$packet_out),
+        .counters$1$drops(mgmt$counters$1$drops),
+        .counters$1$discarded(mgmt$counters$1$discarded),
+        .counters$1$discarded_head(mgmt$counters$1$discarded_head),
+        .counters$1$occupancy(mgmt$counters$1$occupancy),
+        .counters$2$flit_in(mgmt$counters$2$flit_in),
+        .counters$2$packet_in(mgmt$counters$2$packet_in),
+        .counters$2$flit_out(mgmt$counters$2$flit_out),
+        .counters$2$packet_out(mgmt$counters$2$packet_out),
+        .counters$2$drops(mgmt$counters$2$drops),
+        .counters$2$discarded(mgmt$counters$2$discarded),
+        .counters$2$discarded_head(mgmt$counters$2$discarded_head),
+        .counters$2$occupancy(mgmt$counters$2$occupancy),
+        .counters$3$flit_in(mgmt$counters$3$flit_in),
+        .counters$3$packet_in(mgmt$counters$3$packet_in),
+        .counters$3$flit_out(mgmt$counters$3$flit_out),
+        .counters$3$packet_out(mgmt$counters$3$packet_out),
+        .counters$3$drops(mgmt$counters$3$drops),
+        .counters$3$discarded(mgmt$counters$3$discarded),
+        .counters$3$discarded_head(mgmt$counters$3$discarded_head),
+        .counters$3$occupancy(mgmt$counters$3$occupancy),
+        .counters$4$flit_in(mgmt$counters$4$flit_in),
+        .counters$4$packet_in(mgmt$counters$4$packet_in),
+        .counters$4$flit_out(mgmt$counters$4$flit_out),
+        .counters$4$packet_out(mgmt$counters$4$packet_out),
+        .counters$4$drops(mgmt$counters$4$drops),
+        .counters$4$discarded(mgmt$counters$4$discarded),
+        .counters$4$discarded_head(mgmt$counters$4$discarded_head),
+        .counters$4$occupancy(mgmt$counters$4$occupancy),
         .chip_faults(mgmt$chip_faults),
         .i2c$scl_drive_low(i2c$scl_drive_low),
         .i2c$sda_drive_low(i2c$sda_drive_low),
@@ -908,6 +1008,14 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
         status$free$0 = switch$free$0;
         status$queued$0 = ports$0$queued;
         drops$0 = ports$0$events;
+        mgmt$counters$0$flit_in = inputs$0$valid;
+        mgmt$counters$0$packet_in = inputs$0$valid & inputs$0$flit[head_bit] & ~inputs$0$flit[type_bit];
+        mgmt$counters$0$flit_out = switch$flits_out[0];
+        mgmt$counters$0$packet_out = switch$packets_out[0];
+        mgmt$counters$0$drops = ports$0$events;
+        mgmt$counters$0$discarded = discards$0[32'h0];
+        mgmt$counters$0$discarded_head = discards$0[32'h1];
+        mgmt$counters$0$occupancy = ports$0$occupancy;
         no_route = no_route | ports$0$fault;
         ports$1$clock = clock;
         ports$1$reset = reset;
@@ -915,6 +1023,14 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
         status$free$1 = switch$free$1;
         status$queued$1 = ports$1$queued;
         drops$1 = ports$1$events;
+        mgmt$counters$1$flit_in = inputs$1$valid;
+        mgmt$counters$1$packet_in = inputs$1$valid & inputs$1$flit[head_bit] & ~inputs$1$flit[type_bit];
+        mgmt$counters$1$flit_out = switch$flits_out[1];
+        mgmt$counters$1$packet_out = switch$packets_out[1];
+        mgmt$counters$1$drops = ports$1$events;
+        mgmt$counters$1$discarded = discards$1[32'h0];
+        mgmt$counters$1$discarded_head = discards$1[32'h1];
+        mgmt$counters$1$occupancy = ports$1$occupancy;
         no_route = no_route | ports$1$fault;
         ports$2$clock = clock;
         ports$2$reset = reset;
@@ -922,6 +1038,14 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
         status$free$2 = switch$free$2;
         status$queued$2 = ports$2$queued;
         drops$2 = ports$2$events;
+        mgmt$counters$2$flit_in = inputs$2$valid;
+        mgmt$counters$2$packet_in = inputs$2$valid & inputs$2$flit[head_bit] & ~inputs$2$flit[type_bit];
+        mgmt$counters$2$flit_out = switch$flits_out[2];
+        mgmt$counters$2$packet_out = switch$packets_out[2];
+        mgmt$counters$2$drops = ports$2$events;
+        mgmt$counters$2$discarded = discards$2[32'h0];
+        mgmt$counters$2$discarded_head = discards$2[32'h1];
+        mgmt$counters$2$occupancy = ports$2$occupancy;
         no_route = no_route | ports$2$fault;
         ports$3$clock = clock;
         ports$3$reset = reset;
@@ -929,6 +1053,14 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
         status$free$3 = switch$free$3;
         status$queued$3 = ports$3$queued;
         drops$3 = ports$3$events;
+        mgmt$counters$3$flit_in = inputs$3$valid;
+        mgmt$counters$3$packet_in = inputs$3$valid & inputs$3$flit[head_bit] & ~inputs$3$flit[type_bit];
+        mgmt$counters$3$flit_out = switch$flits_out[3];
+        mgmt$counters$3$packet_out = switch$packets_out[3];
+        mgmt$counters$3$drops = ports$3$events;
+        mgmt$counters$3$discarded = discards$3[32'h0];
+        mgmt$counters$3$discarded_head = discards$3[32'h1];
+        mgmt$counters$3$occupancy = ports$3$occupancy;
         no_route = no_route | ports$3$fault;
         ports$4$clock = clock;
         ports$4$reset = reset;
@@ -936,10 +1068,20 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
         status$free$4 = switch$free$4;
         status$queued$4 = ports$4$queued;
         drops$4 = ports$4$events;
+        mgmt$counters$4$flit_in = inputs$4$valid;
+        mgmt$counters$4$packet_in = inputs$4$valid & inputs$4$flit[head_bit] & ~inputs$4$flit[type_bit];
+        mgmt$counters$4$flit_out = switch$flits_out[4];
+        mgmt$counters$4$packet_out = switch$packets_out[4];
+        mgmt$counters$4$drops = ports$4$events;
+        mgmt$counters$4$discarded = discards$4[32'h0];
+        mgmt$counters$4$discarded_head = discards$4[32'h1];
+        mgmt$counters$4$occupancy = ports$4$occupancy;
         no_route = no_route | ports$4$fault;
         faults = 32'h0;
         faults = (faults & ~(1 << (32'h0)) | ((no_route) << (32'h0)));
         faults = (faults & ~(1 << (32'h1)) | ((|switch$errors) << (32'h1)));
+        faults = (faults & ~(1 << (32'h2)) | ((link_faults[32'h0]) << (32'h2)));
+        faults = (faults & ~(1 << (32'h3)) | ((link_faults[32'h1]) << (32'h3)));
         mgmt$chip_faults = faults;
         route_faults_unused = |routing$faults;
         flits_out = switch$flits_out;
@@ -1089,7 +1231,7 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
 endmodule // nrc_core
 
 
-module nrc_core$mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inbound$0$port,inbound$0$ready,inbound$1$valid,inbound$1$data,inbound$1$last,inbound$1$port,inbound$1$ready,inbound$2$valid,inbound$2$data,inbound$2$last,inbound$2$port,inbound$2$ready,inbound$3$valid,inbound$3$data,inbound$3$last,inbound$3$port,inbound$3$ready,inbound$4$valid,inbound$4$data,inbound$4$last,inbound$4$port,inbound$4$ready,outbound$0$valid,outbound$0$data,outbound$0$last,outbound$0$port,outbound$0$ready,outbound$1$valid,outbound$1$data,outbound$1$last,outbound$1$port,outbound$1$ready,outbound$2$valid,outbound$2$data,outbound$2$last,outbound$2$port,outbound$2$ready,outbound$3$valid,outbound$3$data,outbound$3$last,outbound$3$port,outbound$3$ready,outbound$4$valid,outbound$4$data,outbound$4$last,outbound$4$port,outbound$4$ready,links$0$status,links$0$peer,links$0$ltps_sent,links$0$ltps_good,links$0$ltps_bad,links$0$retries,links$0$replays,links$0$drops,links$1$status,links$1$peer,links$1$ltps_sent,links$1$ltps_good,links$1$ltps_bad,links$1$retries,links$1$replays,links$1$drops,links$2$status,links$2$peer,links$2$ltps_sent,links$2$ltps_good,links$2$ltps_bad,links$2$retries,links$2$replays,links$2$drops,links$3$status,links$3$peer,links$3$ltps_sent,links$3$ltps_good,links$3$ltps_bad,links$3$retries,links$3$replays,links$3$drops,links$4$status,links$4$peer,links$4$ltps_sent,links$4$ltps_good,links$4$ltps_bad,links$4$retries,links$4$replays,links$4$drops,route_table$index,route_table$ports,route_table$write,route_table$read,chip_faults,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in);
+module nrc_core$mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inbound$0$port,inbound$0$ready,inbound$1$valid,inbound$1$data,inbound$1$last,inbound$1$port,inbound$1$ready,inbound$2$valid,inbound$2$data,inbound$2$last,inbound$2$port,inbound$2$ready,inbound$3$valid,inbound$3$data,inbound$3$last,inbound$3$port,inbound$3$ready,inbound$4$valid,inbound$4$data,inbound$4$last,inbound$4$port,inbound$4$ready,outbound$0$valid,outbound$0$data,outbound$0$last,outbound$0$port,outbound$0$ready,outbound$1$valid,outbound$1$data,outbound$1$last,outbound$1$port,outbound$1$ready,outbound$2$valid,outbound$2$data,outbound$2$last,outbound$2$port,outbound$2$ready,outbound$3$valid,outbound$3$data,outbound$3$last,outbound$3$port,outbound$3$ready,outbound$4$valid,outbound$4$data,outbound$4$last,outbound$4$port,outbound$4$ready,links$0$status,links$0$peer,links$0$ltps_sent,links$0$ltps_good,links$0$ltps_bad,links$0$retries,links$0$replays,links$0$drops,links$1$status,links$1$peer,links$1$ltps_sent,links$1$ltps_good,links$1$ltps_bad,links$1$retries,links$1$replays,links$1$drops,links$2$status,links$2$peer,links$2$ltps_sent,links$2$ltps_good,links$2$ltps_bad,links$2$retries,links$2$replays,links$2$drops,links$3$status,links$3$peer,links$3$ltps_sent,links$3$ltps_good,links$3$ltps_bad,links$3$retries,links$3$replays,links$3$drops,links$4$status,links$4$peer,links$4$ltps_sent,links$4$ltps_good,links$4$ltps_bad,links$4$retries,links$4$replays,links$4$drops,route_table$index,route_table$ports,route_table$write,route_table$read,counters$0$flit_in,counters$0$packet_in,counters$0$flit_out,counters$0$packet_out,counters$0$drops,counters$0$discarded,counters$0$discarded_head,counters$0$occupancy,counters$1$flit_in,counters$1$packet_in,counters$1$flit_out,counters$1$packet_out,counters$1$drops,counters$1$discarded,counters$1$discarded_head,counters$1$occupancy,counters$2$flit_in,counters$2$packet_in,counters$2$flit_out,counters$2$packet_out,counters$2$drops,counters$2$discarded,counters$2$discarded_head,counters$2$occupancy,counters$3$flit_in,counters$3$packet_in,counters$3$flit_out,counters$3$packet_out,counters$3$drops,counters$3$discarded,counters$3$discarded_head,counters$3$occupancy,counters$4$flit_in,counters$4$packet_in,counters$4$flit_out,counters$4$packet_out,counters$4$drops,counters$4$discarded,counters$4$discarded_head,counters$4$occupancy,chip_faults,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in);
     
     // Module arguments
     input wire  clock;
@@ -1188,6 +1330,46 @@ module nrc_core$mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,i
     output reg  [4:0] route_table$ports;
     output reg  route_table$write;
     input wire  [4:0] route_table$read;
+    input wire  counters$0$flit_in;
+    input wire  counters$0$packet_in;
+    input wire  counters$0$flit_out;
+    input wire  counters$0$packet_out;
+    input wire  [11:0] counters$0$drops;
+    input wire  counters$0$discarded;
+    input wire  counters$0$discarded_head;
+    input wire  [15:0] counters$0$occupancy;
+    input wire  counters$1$flit_in;
+    input wire  counters$1$packet_in;
+    input wire  counters$1$flit_out;
+    input wire  counters$1$packet_out;
+    input wire  [11:0] counters$1$drops;
+    input wire  counters$1$discarded;
+    input wire  counters$1$discarded_head;
+    input wire  [15:0] counters$1$occupancy;
+    input wire  counters$2$flit_in;
+    input wire  counters$2$packet_in;
+    input wire  counters$2$flit_out;
+    input wire  counters$2$packet_out;
+    input wire  [11:0] counters$2$drops;
+    input wire  counters$2$discarded;
+    input wire  counters$2$discarded_head;
+    input wire  [15:0] counters$2$occupancy;
+    input wire  counters$3$flit_in;
+    input wire  counters$3$packet_in;
+    input wire  counters$3$flit_out;
+    input wire  counters$3$packet_out;
+    input wire  [11:0] counters$3$drops;
+    input wire  counters$3$discarded;
+    input wire  counters$3$discarded_head;
+    input wire  [15:0] counters$3$occupancy;
+    input wire  counters$4$flit_in;
+    input wire  counters$4$packet_in;
+    input wire  counters$4$flit_out;
+    input wire  counters$4$packet_out;
+    input wire  [11:0] counters$4$drops;
+    input wire  counters$4$discarded;
+    input wire  counters$4$discarded_head;
+    input wire  [15:0] counters$4$occupancy;
     input wire  [3:0] chip_faults;
     output wire  i2c$scl_drive_low;
     output wire  i2c$sda_drive_low;
@@ -1195,6 +1377,19 @@ module nrc_core$mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,i
     input wire  i2c$sda_in;
     
     // Constant declarations
+    localparam  event_offsets$0 = 16'h0;
+    localparam  event_offsets$1 = 16'h12;
+    localparam  event_offsets$2 = 16'h24;
+    localparam  event_offsets$3 = 16'h36;
+    localparam  event_offsets$4 = 16'h48;
+    localparam  level_offsets$0 = 16'h0;
+    localparam  level_offsets$1 = 16'h10;
+    localparam  level_offsets$2 = 16'h20;
+    localparam  level_offsets$3 = 16'h30;
+    localparam  level_offsets$4 = 16'h40;
+    localparam  drops_at = 8'h4;
+    localparam  discarded_bit = 18'b10000000000000000;
+    localparam  discarded_head_bit = 18'b100000000000000000;
     localparam  row_bits$0 = 1'b1;
     
     // Stub signals
@@ -1290,8 +1485,55 @@ module nrc_core$mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,i
     reg  [63:0] registers$status$38;
     reg  [63:0] registers$status$39;
     reg  [63:0] registers$status$40;
+    reg  split$clock;
+    reg  split$reset;
+    reg  split$request$valid;
+    reg  [14:0] split$request$address;
+    reg  split$request$write;
+    reg  [63:0] split$request$data;
+    wire  split$request$ready;
+    wire  split$response$valid;
+    wire  [63:0] split$response$data;
+    wire  [1:0] split$response$error;
+    reg  split$response$ready;
+    wire  split$local_request$valid;
+    wire  [14:0] split$local_request$address;
+    wire  split$local_request$write;
+    wire  [63:0] split$local_request$data;
+    reg  split$local_request$ready;
+    reg  split$local_response$valid;
+    reg  [63:0] split$local_response$data;
+    reg  [1:0] split$local_response$error;
+    wire  split$local_response$ready;
+    wire  split$chip_request$valid;
+    wire  [14:0] split$chip_request$address;
+    wire  split$chip_request$write;
+    wire  [63:0] split$chip_request$data;
+    reg  split$chip_request$ready;
+    reg  split$chip_response$valid;
+    reg  [63:0] split$chip_response$data;
+    reg  [1:0] split$chip_response$error;
+    wire  split$chip_response$ready;
+    reg  tallies$clock;
+    reg  tallies$reset;
+    reg  tallies$request$valid;
+    reg  [14:0] tallies$request$address;
+    reg  tallies$request$write;
+    reg  [63:0] tallies$request$data;
+    wire  tallies$request$ready;
+    wire  tallies$response$valid;
+    wire  [63:0] tallies$response$data;
+    wire  [1:0] tallies$response$error;
+    reg  tallies$response$ready;
+    reg  [89:0] tallies$events;
+    reg  [79:0] tallies$levels;
     
     // Local signals
+    reg  [89:0] events;
+    reg  [79:0] levels;
+    reg  [17:0] port_events;
+    reg  [11:0] port_drops;
+    reg  [15:0] port_levels;
     reg  index_strobe_unused;
     
     // Sub module instances
@@ -1447,16 +1689,145 @@ module nrc_core$mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,i
         .status$39(registers$status$39),
         .status$40(registers$status$40)
     );
+    nrc_core$mgmt$split split(
+        .clock(split$clock),
+        .reset(split$reset),
+        .request$valid(split$request$valid),
+        .request$address(split$request$address),
+        .request$write(split$request$write),
+        .request$data(split$request$data),
+        .request$ready(split$request$ready),
+        .response$valid(split$response$valid),
+        .response$data(split$response$data),
+        .response$error(split$response$error),
+        .response$ready(split$response$ready),
+        .local_request$valid(split$local_request$valid),
+        .local_request$address(split$local_request$address),
+        .local_request$write(split$local_request$write),
+        .local_request$data(split$local_request$data),
+        .local_request$ready(split$local_request$ready),
+        .local_response$valid(split$local_response$valid),
+        .local_response$data(split$local_response$data),
+        .local_response$error(split$local_response$error),
+        .local_response$ready(split$local_response$ready),
+        .chip_request$valid(split$chip_request$valid),
+        .chip_request$address(split$chip_request$address),
+        .chip_request$write(split$chip_request$write),
+        .chip_request$data(split$chip_request$data),
+        .chip_request$ready(split$chip_request$ready),
+        .chip_response$valid(split$chip_response$valid),
+        .chip_response$data(split$chip_response$data),
+        .chip_response$error(split$chip_response$error),
+        .chip_response$ready(split$chip_response$ready)
+    );
+    nrc_core$mgmt$tallies tallies(
+        .clock(tallies$clock),
+        .reset(tallies$reset),
+        .request$valid(tallies$request$valid),
+        .request$address(tallies$request$address),
+        .request$write(tallies$request$write),
+        .request$data(tallies$request$data),
+        .request$ready(tallies$request$ready),
+        .response$valid(tallies$response$valid),
+        .response$data(tallies$response$data),
+        .response$error(tallies$response$error),
+        .response$ready(tallies$response$ready),
+        .events(tallies$events),
+        .levels(tallies$levels)
+    );
     
     // Update code
     always @(*) begin
         mesh$clock = clock;
         agent$clock = clock;
         registers$clock = clock;
+        split$clock = clock;
+        tallies$clock = clock;
         mesh$reset = reset;
         agent$reset = reset;
         registers$reset = reset;
+        split$reset = reset;
+        tallies$reset = reset;
         agent$chip_faults = chip_faults;
+        events = 32'h0;
+        levels = 32'h0;
+        port_drops = counters$0$drops;
+        port_levels = counters$0$occupancy;
+        port_events = ((port_drops) & 18'h3ffff) << drops_at;
+        port_events = (port_events & ~(1 << (32'h0)) | ((counters$0$flit_in) << (32'h0)));
+        port_events = (port_events & ~(1 << (32'h1)) | ((counters$0$packet_in) << (32'h1)));
+        port_events = (port_events & ~(1 << (32'h2)) | ((counters$0$flit_out) << (32'h2)));
+        port_events = (port_events & ~(1 << (32'h3)) | ((counters$0$packet_out) << (32'h3)));
+        if (counters$0$discarded) begin
+            port_events = port_events | discarded_bit;
+        end
+        if (counters$0$discarded_head) begin
+            port_events = port_events | discarded_head_bit;
+        end
+        events = events | (((port_events) & 90'h3ffffffffffffffffffffff) << event_offsets$0);
+        levels = levels | (((port_levels) & 80'hffffffffffffffffffff) << level_offsets$0);
+        port_drops = counters$1$drops;
+        port_levels = counters$1$occupancy;
+        port_events = ((port_drops) & 18'h3ffff) << drops_at;
+        port_events = (port_events & ~(1 << (32'h0)) | ((counters$1$flit_in) << (32'h0)));
+        port_events = (port_events & ~(1 << (32'h1)) | ((counters$1$packet_in) << (32'h1)));
+        port_events = (port_events & ~(1 << (32'h2)) | ((counters$1$flit_out) << (32'h2)));
+        port_events = (port_events & ~(1 << (32'h3)) | ((counters$1$packet_out) << (32'h3)));
+        if (counters$1$discarded) begin
+            port_events = port_events | discarded_bit;
+        end
+        if (counters$1$discarded_head) begin
+            port_events = port_events | discarded_head_bit;
+        end
+        events = events | (((port_events) & 90'h3ffffffffffffffffffffff) << event_offsets$1);
+        levels = levels | (((port_levels) & 80'hffffffffffffffffffff) << level_offsets$1);
+        port_drops = counters$2$drops;
+        port_levels = counters$2$occupancy;
+        port_events = ((port_drops) & 18'h3ffff) << drops_at;
+        port_events = (port_events & ~(1 << (32'h0)) | ((counters$2$flit_in) << (32'h0)));
+        port_events = (port_events & ~(1 << (32'h1)) | ((counters$2$packet_in) << (32'h1)));
+        port_events = (port_events & ~(1 << (32'h2)) | ((counters$2$flit_out) << (32'h2)));
+        port_events = (port_events & ~(1 << (32'h3)) | ((counters$2$packet_out) << (32'h3)));
+        if (counters$2$discarded) begin
+            port_events = port_events | discarded_bit;
+        end
+        if (counters$2$discarded_head) begin
+            port_events = port_events | discarded_head_bit;
+        end
+        events = events | (((port_events) & 90'h3ffffffffffffffffffffff) << event_offsets$2);
+        levels = levels | (((port_levels) & 80'hffffffffffffffffffff) << level_offsets$2);
+        port_drops = counters$3$drops;
+        port_levels = counters$3$occupancy;
+        port_events = ((port_drops) & 18'h3ffff) << drops_at;
+        port_events = (port_events & ~(1 << (32'h0)) | ((counters$3$flit_in) << (32'h0)));
+        port_events = (port_events & ~(1 << (32'h1)) | ((counters$3$packet_in) << (32'h1)));
+        port_events = (port_events & ~(1 << (32'h2)) | ((counters$3$flit_out) << (32'h2)));
+        port_events = (port_events & ~(1 << (32'h3)) | ((counters$3$packet_out) << (32'h3)));
+        if (counters$3$discarded) begin
+            port_events = port_events | discarded_bit;
+        end
+        if (counters$3$discarded_head) begin
+            port_events = port_events | discarded_head_bit;
+        end
+        events = events | (((port_events) & 90'h3ffffffffffffffffffffff) << event_offsets$3);
+        levels = levels | (((port_levels) & 80'hffffffffffffffffffff) << level_offsets$3);
+        port_drops = counters$4$drops;
+        port_levels = counters$4$occupancy;
+        port_events = ((port_drops) & 18'h3ffff) << drops_at;
+        port_events = (port_events & ~(1 << (32'h0)) | ((counters$4$flit_in) << (32'h0)));
+        port_events = (port_events & ~(1 << (32'h1)) | ((counters$4$packet_in) << (32'h1)));
+        port_events = (port_events & ~(1 << (32'h2)) | ((counters$4$flit_out) << (32'h2)));
+        port_events = (port_events & ~(1 << (32'h3)) | ((counters$4$packet_out) << (32'h3)));
+        if (counters$4$discarded) begin
+            port_events = port_events | discarded_bit;
+        end
+        if (counters$4$discarded_head) begin
+            port_events = port_events | discarded_head_bit;
+        end
+        events = events | (((port_events) & 90'h3ffffffffffffffffffffff) << event_offsets$4);
+        levels = levels | (((port_levels) & 80'hffffffffffffffffffff) << level_offsets$4);
+        tallies$events = events;
+        tallies$levels = levels;
         route_table$index = registers$settings$0[(32'h0)+:(16)];
         route_table$ports = registers$settings$1[(32'h0)+:(5)];
         route_table$write = registers$written$1;
@@ -1515,15 +1886,33 @@ module nrc_core$mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,i
     always @(*) mesh$from_nma$last = agent$to_port$last;
     always @(*) mesh$from_nma$port = agent$to_port$port;
     always @(*) agent$to_port$ready = mesh$from_nma$ready;
-    always @(*) registers$request$valid = agent$chip_request$valid;
-    always @(*) registers$request$address = agent$chip_request$address;
-    always @(*) registers$request$write = agent$chip_request$write;
-    always @(*) registers$request$data = agent$chip_request$data;
-    always @(*) agent$chip_request$ready = registers$request$ready;
-    always @(*) agent$chip_response$valid = registers$response$valid;
-    always @(*) agent$chip_response$data = registers$response$data;
-    always @(*) agent$chip_response$error = registers$response$error;
-    always @(*) registers$response$ready = agent$chip_response$ready;
+    always @(*) split$request$valid = agent$chip_request$valid;
+    always @(*) split$request$address = agent$chip_request$address;
+    always @(*) split$request$write = agent$chip_request$write;
+    always @(*) split$request$data = agent$chip_request$data;
+    always @(*) agent$chip_request$ready = split$request$ready;
+    always @(*) agent$chip_response$valid = split$response$valid;
+    always @(*) agent$chip_response$data = split$response$data;
+    always @(*) agent$chip_response$error = split$response$error;
+    always @(*) split$response$ready = agent$chip_response$ready;
+    always @(*) registers$request$valid = split$local_request$valid;
+    always @(*) registers$request$address = split$local_request$address;
+    always @(*) registers$request$write = split$local_request$write;
+    always @(*) registers$request$data = split$local_request$data;
+    always @(*) split$local_request$ready = registers$request$ready;
+    always @(*) split$local_response$valid = registers$response$valid;
+    always @(*) split$local_response$data = registers$response$data;
+    always @(*) split$local_response$error = registers$response$error;
+    always @(*) registers$response$ready = split$local_response$ready;
+    always @(*) tallies$request$valid = split$chip_request$valid;
+    always @(*) tallies$request$address = split$chip_request$address;
+    always @(*) tallies$request$write = split$chip_request$write;
+    always @(*) tallies$request$data = split$chip_request$data;
+    always @(*) split$chip_request$ready = tallies$request$ready;
+    always @(*) split$chip_response$valid = tallies$response$valid;
+    always @(*) split$chip_response$data = tallies$response$data;
+    always @(*) split$chip_response$error = tallies$response$error;
+    always @(*) tallies$response$ready = split$chip_response$ready;
 endmodule // nrc_core$mgmt
 
 
@@ -24911,7 +25300,7 @@ module nrc_core$mgmt$registers(clock,reset,request$valid,request$address,request
     localparam  setting_masks$0 = 64'hffff;
     localparam  setting_masks$1 = 64'h1f;
     localparam  status_masks$0 = 64'h1f;
-    localparam  status_masks$1 = 64'h7ffff;
+    localparam  status_masks$1 = 64'hfffff;
     localparam  status_masks$2 = 64'h1fffffff;
     localparam  status_masks$3 = 64'hffffffff;
     localparam  status_masks$4 = 64'hffffffff;
@@ -24919,7 +25308,7 @@ module nrc_core$mgmt$registers(clock,reset,request$valid,request$address,request
     localparam  status_masks$6 = 64'hffff;
     localparam  status_masks$7 = 64'hffff;
     localparam  status_masks$8 = 64'hffffffff;
-    localparam  status_masks$9 = 64'h7ffff;
+    localparam  status_masks$9 = 64'hfffff;
     localparam  status_masks$10 = 64'h1fffffff;
     localparam  status_masks$11 = 64'hffffffff;
     localparam  status_masks$12 = 64'hffffffff;
@@ -24927,7 +25316,7 @@ module nrc_core$mgmt$registers(clock,reset,request$valid,request$address,request
     localparam  status_masks$14 = 64'hffff;
     localparam  status_masks$15 = 64'hffff;
     localparam  status_masks$16 = 64'hffffffff;
-    localparam  status_masks$17 = 64'h7ffff;
+    localparam  status_masks$17 = 64'hfffff;
     localparam  status_masks$18 = 64'h1fffffff;
     localparam  status_masks$19 = 64'hffffffff;
     localparam  status_masks$20 = 64'hffffffff;
@@ -24935,7 +25324,7 @@ module nrc_core$mgmt$registers(clock,reset,request$valid,request$address,request
     localparam  status_masks$22 = 64'hffff;
     localparam  status_masks$23 = 64'hffff;
     localparam  status_masks$24 = 64'hffffffff;
-    localparam  status_masks$25 = 64'h7ffff;
+    localparam  status_masks$25 = 64'hfffff;
     localparam  status_masks$26 = 64'h1fffffff;
     localparam  status_masks$27 = 64'hffffffff;
     localparam  status_masks$28 = 64'hffffffff;
@@ -24943,7 +25332,7 @@ module nrc_core$mgmt$registers(clock,reset,request$valid,request$address,request
     localparam  status_masks$30 = 64'hffff;
     localparam  status_masks$31 = 64'hffff;
     localparam  status_masks$32 = 64'hffffffff;
-    localparam  status_masks$33 = 64'h7ffff;
+    localparam  status_masks$33 = 64'hfffff;
     localparam  status_masks$34 = 64'h1fffffff;
     localparam  status_masks$35 = 64'hffffffff;
     localparam  status_masks$36 = 64'hffffffff;
@@ -28397,7 +28786,5380 @@ module nrc_core$mgmt$registers$writing(d,q,clock);
 endmodule // nrc_core$mgmt$registers$writing
 
 
-module nrc_core$ports$0(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,switch$ready,switch$head,switch$last,switch$ports,switch$out_vcs,switch$lens,switch$grant,switch$grant_vc,switch$flit,route_head$valid,route_head$flit,route$valid,route$port,route$index,route$no_route,to_agent$valid,to_agent$data,to_agent$last,to_agent$port,to_agent$ready,events,fault,queued);
+module nrc_core$mgmt$split(clock,reset,request$valid,request$address,request$write,request$data,request$ready,response$valid,response$data,response$error,response$ready,local_request$valid,local_request$address,local_request$write,local_request$data,local_request$ready,local_response$valid,local_response$data,local_response$error,local_response$ready,chip_request$valid,chip_request$address,chip_request$write,chip_request$data,chip_request$ready,chip_response$valid,chip_response$data,chip_response$error,chip_response$ready);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  request$valid;
+    input wire  [14:0] request$address;
+    input wire  request$write;
+    input wire  [63:0] request$data;
+    output reg  request$ready;
+    output reg  response$valid;
+    output reg  [63:0] response$data;
+    output reg  [1:0] response$error;
+    input wire  response$ready;
+    output reg  local_request$valid;
+    output reg  [14:0] local_request$address;
+    output reg  local_request$write;
+    output reg  [63:0] local_request$data;
+    input wire  local_request$ready;
+    input wire  local_response$valid;
+    input wire  [63:0] local_response$data;
+    input wire  [1:0] local_response$error;
+    output reg  local_response$ready;
+    output reg  chip_request$valid;
+    output reg  [14:0] chip_request$address;
+    output reg  chip_request$write;
+    output reg  [63:0] chip_request$data;
+    input wire  chip_request$ready;
+    input wire  chip_response$valid;
+    input wire  [63:0] chip_response$data;
+    input wire  [1:0] chip_response$error;
+    output reg  chip_response$ready;
+    
+    // Constant declarations
+    localparam  limit = 15'b10000000000;
+    
+    // Stub signals
+    reg  tags$clock;
+    reg  tags$reset;
+    reg  tags$sink$valid;
+    reg  tags$sink$data;
+    wire  tags$sink$ready;
+    wire  tags$source$valid;
+    wire  tags$source$data;
+    reg  tags$source$ready;
+    wire  [1:0] tags$count;
+    
+    // Local signals
+    reg  to_chip;
+    reg  from_chip;
+    reg  [1:0] unused_tag_count;
+    
+    // Sub module instances
+    nrc_core$mgmt$split$tags tags(
+        .clock(tags$clock),
+        .reset(tags$reset),
+        .sink$valid(tags$sink$valid),
+        .sink$data(tags$sink$data),
+        .sink$ready(tags$sink$ready),
+        .source$valid(tags$source$valid),
+        .source$data(tags$source$data),
+        .source$ready(tags$source$ready),
+        .count(tags$count)
+    );
+    
+    // Update code
+    always @(*) begin
+        tags$clock = clock;
+        tags$reset = reset;
+        unused_tag_count = tags$count;
+        to_chip = request$address >= limit;
+        local_request$address = request$address;
+        local_request$write = request$write;
+        local_request$data = request$data;
+        chip_request$address = request$address;
+        chip_request$write = request$write;
+        chip_request$data = request$data;
+        local_request$valid = request$valid & ~to_chip & tags$sink$ready & ~reset;
+        chip_request$valid = request$valid & to_chip & tags$sink$ready & ~reset;
+        request$ready = local_request$ready;
+        if (to_chip) begin
+            request$ready = chip_request$ready;
+        end
+        request$ready = request$ready & tags$sink$ready & ~reset;
+        tags$sink$valid = request$valid & request$ready;
+        tags$sink$data = to_chip;
+        from_chip = tags$source$data;
+        response$valid = tags$source$valid & local_response$valid;
+        response$data = local_response$data;
+        response$error = local_response$error;
+        if (from_chip) begin
+            response$valid = tags$source$valid & chip_response$valid;
+            response$data = chip_response$data;
+            response$error = chip_response$error;
+        end
+        local_response$ready = tags$source$valid & ~from_chip & response$ready;
+        chip_response$ready = tags$source$valid & from_chip & response$ready;
+        tags$source$ready = response$valid & response$ready;
+    end
+    
+endmodule // nrc_core$mgmt$split
+
+
+module nrc_core$mgmt$split$tags(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  sink$valid;
+    input wire  sink$data;
+    output reg  sink$ready;
+    output reg  source$valid;
+    output reg  source$data;
+    input wire  source$ready;
+    output reg  [1:0] count;
+    
+    // Constant declarations
+    localparam  one = 2'b1;
+    localparam  all_ones = 2'b11;
+    localparam  fall_through = 1'b0;
+    localparam  passthrough = 1'b0;
+    
+    // Stub signals
+    reg  slots$0$d;
+    wire  slots$0$q;
+    reg  slots$0$clock;
+    reg  slots$1$d;
+    wire  slots$1$q;
+    reg  slots$1$clock;
+    reg  slots$2$d;
+    wire  slots$2$q;
+    reg  slots$2$clock;
+    reg  held$0$d;
+    wire  held$0$q;
+    reg  held$0$clock;
+    reg  held$1$d;
+    wire  held$1$q;
+    reg  held$1$clock;
+    reg  held$2$d;
+    wire  held$2$q;
+    reg  held$2$clock;
+    reg  [1:0] fill$d;
+    wire  [1:0] fill$q;
+    reg  fill$clock;
+    
+    // Local signals
+    reg  below$0;
+    reg  below$1;
+    reg  below$2;
+    reg  above$0;
+    reg  above$1;
+    reg  above$2;
+    reg  load$0;
+    reg  load$1;
+    reg  load$2;
+    reg  incoming$0;
+    reg  incoming$1;
+    reg  incoming$2;
+    reg  [1:0] step;
+    reg  full;
+    reg  empty;
+    reg  push;
+    reg  pop;
+    
+    // Sub module instances
+    nrc_core$mgmt$split$tags$slots$0 slots$0(
+        .d(slots$0$d),
+        .q(slots$0$q),
+        .clock(slots$0$clock)
+    );
+    nrc_core$mgmt$split$tags$slots$1 slots$1(
+        .d(slots$1$d),
+        .q(slots$1$q),
+        .clock(slots$1$clock)
+    );
+    nrc_core$mgmt$split$tags$slots$2 slots$2(
+        .d(slots$2$d),
+        .q(slots$2$q),
+        .clock(slots$2$clock)
+    );
+    nrc_core$mgmt$split$tags$held$0 held$0(
+        .d(held$0$d),
+        .q(held$0$q),
+        .clock(held$0$clock)
+    );
+    nrc_core$mgmt$split$tags$held$1 held$1(
+        .d(held$1$d),
+        .q(held$1$q),
+        .clock(held$1$clock)
+    );
+    nrc_core$mgmt$split$tags$held$2 held$2(
+        .d(held$2$d),
+        .q(held$2$q),
+        .clock(held$2$clock)
+    );
+    nrc_core$mgmt$split$tags$fill fill(
+        .d(fill$d),
+        .q(fill$q),
+        .clock(fill$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        fill$clock = clock;
+        fill$d = fill$q;
+        slots$0$clock = clock;
+        slots$0$d = slots$0$q;
+        held$0$clock = clock;
+        held$0$d = held$0$q;
+        below$0 = 1'b1;
+        above$0 = 1'b0;
+        slots$1$clock = clock;
+        slots$1$d = slots$1$q;
+        held$1$clock = clock;
+        held$1$d = held$1$q;
+        below$1 = 1'b1;
+        above$1 = 1'b0;
+        slots$2$clock = clock;
+        slots$2$d = slots$2$q;
+        held$2$clock = clock;
+        held$2$d = held$2$q;
+        below$2 = 1'b1;
+        above$2 = 1'b0;
+        below$1 = held$0$q;
+        below$2 = held$1$q;
+        above$0 = held$1$q;
+        above$1 = held$2$q;
+        empty = 1'b1;
+        full = 1'b1;
+        empty = ~held$0$q;
+        full = held$2$q;
+        count = fill$q;
+        sink$ready = ~full;
+        source$valid = ~empty;
+        source$data = sink$data;
+        source$data = slots$0$q;
+        push = sink$valid & ~full;
+        pop = source$ready & ~empty;
+        if (fall_through & empty) begin
+            source$valid = sink$valid;
+            source$data = sink$data;
+            push = sink$valid & ~source$ready;
+        end
+        if (passthrough) begin
+            sink$ready = source$ready;
+            source$valid = sink$valid;
+            source$data = sink$data;
+        end
+        incoming$0 = sink$data;
+        incoming$1 = sink$data;
+        incoming$2 = sink$data;
+        if (above$0) begin
+            incoming$0 = slots$1$q;
+        end
+        if (above$1) begin
+            incoming$1 = slots$2$q;
+        end
+        load$0 = source$ready | (sink$valid & ~held$0$q);
+        if (load$0) begin
+            slots$0$d = incoming$0;
+        end
+        load$1 = source$ready | (sink$valid & ~held$1$q);
+        if (load$1) begin
+            slots$1$d = incoming$1;
+        end
+        load$2 = source$ready | (sink$valid & ~held$2$q);
+        if (load$2) begin
+            slots$2$d = incoming$2;
+        end
+        if (push & ~pop) begin
+            held$0$d = below$0;
+            held$1$d = below$1;
+            held$2$d = below$2;
+        end
+        if (pop & ~push) begin
+            held$0$d = above$0;
+            held$1$d = above$1;
+            held$2$d = above$2;
+        end
+        step = one;
+        if (pop) begin
+            step = all_ones;
+        end
+        if (push ^ pop) begin
+            fill$d = fill$q + step;
+        end
+        if (reset) begin
+            held$0$d = 1'b0;
+            held$1$d = 1'b0;
+            held$2$d = 1'b0;
+            fill$d = 32'h0;
+        end
+    end
+    
+endmodule // nrc_core$mgmt$split$tags
+
+
+module nrc_core$mgmt$split$tags$fill(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$split$tags$fill
+
+
+module nrc_core$mgmt$split$tags$held$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$split$tags$held$0
+
+
+module nrc_core$mgmt$split$tags$held$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$split$tags$held$1
+
+
+module nrc_core$mgmt$split$tags$held$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$split$tags$held$2
+
+
+module nrc_core$mgmt$split$tags$slots$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$split$tags$slots$0
+
+
+module nrc_core$mgmt$split$tags$slots$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$split$tags$slots$1
+
+
+module nrc_core$mgmt$split$tags$slots$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$split$tags$slots$2
+
+
+module nrc_core$mgmt$tallies(clock,reset,request$valid,request$address,request$write,request$data,request$ready,response$valid,response$data,response$error,response$ready,events,levels);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  request$valid;
+    input wire  [14:0] request$address;
+    input wire  request$write;
+    input wire  [63:0] request$data;
+    output reg  request$ready;
+    output reg  response$valid;
+    output reg  [63:0] response$data;
+    output reg  [1:0] response$error;
+    input wire  response$ready;
+    input wire  [89:0] events;
+    input wire  [79:0] levels;
+    
+    // Constant declarations
+    localparam  counter_addresses$0 = 8'h0;
+    localparam  counter_addresses$1 = 8'h1;
+    localparam  counter_addresses$2 = 8'h2;
+    localparam  counter_addresses$3 = 8'h3;
+    localparam  counter_addresses$4 = 8'h4;
+    localparam  counter_addresses$5 = 8'h5;
+    localparam  counter_addresses$6 = 8'h6;
+    localparam  counter_addresses$7 = 8'h7;
+    localparam  counter_addresses$8 = 8'h8;
+    localparam  counter_addresses$9 = 8'h9;
+    localparam  counter_addresses$10 = 8'ha;
+    localparam  counter_addresses$11 = 8'hb;
+    localparam  counter_addresses$12 = 8'hc;
+    localparam  counter_addresses$13 = 8'hd;
+    localparam  counter_addresses$14 = 8'he;
+    localparam  counter_addresses$15 = 8'hf;
+    localparam  counter_addresses$16 = 8'h10;
+    localparam  counter_addresses$17 = 8'h11;
+    localparam  counter_addresses$18 = 8'h20;
+    localparam  counter_addresses$19 = 8'h21;
+    localparam  counter_addresses$20 = 8'h22;
+    localparam  counter_addresses$21 = 8'h23;
+    localparam  counter_addresses$22 = 8'h24;
+    localparam  counter_addresses$23 = 8'h25;
+    localparam  counter_addresses$24 = 8'h26;
+    localparam  counter_addresses$25 = 8'h27;
+    localparam  counter_addresses$26 = 8'h28;
+    localparam  counter_addresses$27 = 8'h29;
+    localparam  counter_addresses$28 = 8'h2a;
+    localparam  counter_addresses$29 = 8'h2b;
+    localparam  counter_addresses$30 = 8'h2c;
+    localparam  counter_addresses$31 = 8'h2d;
+    localparam  counter_addresses$32 = 8'h2e;
+    localparam  counter_addresses$33 = 8'h2f;
+    localparam  counter_addresses$34 = 8'h30;
+    localparam  counter_addresses$35 = 8'h31;
+    localparam  counter_addresses$36 = 8'h40;
+    localparam  counter_addresses$37 = 8'h41;
+    localparam  counter_addresses$38 = 8'h42;
+    localparam  counter_addresses$39 = 8'h43;
+    localparam  counter_addresses$40 = 8'h44;
+    localparam  counter_addresses$41 = 8'h45;
+    localparam  counter_addresses$42 = 8'h46;
+    localparam  counter_addresses$43 = 8'h47;
+    localparam  counter_addresses$44 = 8'h48;
+    localparam  counter_addresses$45 = 8'h49;
+    localparam  counter_addresses$46 = 8'h4a;
+    localparam  counter_addresses$47 = 8'h4b;
+    localparam  counter_addresses$48 = 8'h4c;
+    localparam  counter_addresses$49 = 8'h4d;
+    localparam  counter_addresses$50 = 8'h4e;
+    localparam  counter_addresses$51 = 8'h4f;
+    localparam  counter_addresses$52 = 8'h50;
+    localparam  counter_addresses$53 = 8'h51;
+    localparam  counter_addresses$54 = 8'h60;
+    localparam  counter_addresses$55 = 8'h61;
+    localparam  counter_addresses$56 = 8'h62;
+    localparam  counter_addresses$57 = 8'h63;
+    localparam  counter_addresses$58 = 8'h64;
+    localparam  counter_addresses$59 = 8'h65;
+    localparam  counter_addresses$60 = 8'h66;
+    localparam  counter_addresses$61 = 8'h67;
+    localparam  counter_addresses$62 = 8'h68;
+    localparam  counter_addresses$63 = 8'h69;
+    localparam  counter_addresses$64 = 8'h6a;
+    localparam  counter_addresses$65 = 8'h6b;
+    localparam  counter_addresses$66 = 8'h6c;
+    localparam  counter_addresses$67 = 8'h6d;
+    localparam  counter_addresses$68 = 8'h6e;
+    localparam  counter_addresses$69 = 8'h6f;
+    localparam  counter_addresses$70 = 8'h70;
+    localparam  counter_addresses$71 = 8'h71;
+    localparam  counter_addresses$72 = 8'h80;
+    localparam  counter_addresses$73 = 8'h81;
+    localparam  counter_addresses$74 = 8'h82;
+    localparam  counter_addresses$75 = 8'h83;
+    localparam  counter_addresses$76 = 8'h84;
+    localparam  counter_addresses$77 = 8'h85;
+    localparam  counter_addresses$78 = 8'h86;
+    localparam  counter_addresses$79 = 8'h87;
+    localparam  counter_addresses$80 = 8'h88;
+    localparam  counter_addresses$81 = 8'h89;
+    localparam  counter_addresses$82 = 8'h8a;
+    localparam  counter_addresses$83 = 8'h8b;
+    localparam  counter_addresses$84 = 8'h8c;
+    localparam  counter_addresses$85 = 8'h8d;
+    localparam  counter_addresses$86 = 8'h8e;
+    localparam  counter_addresses$87 = 8'h8f;
+    localparam  counter_addresses$88 = 8'h90;
+    localparam  counter_addresses$89 = 8'h91;
+    localparam  peak_addresses$0 = 8'h12;
+    localparam  peak_addresses$1 = 8'h13;
+    localparam  peak_addresses$2 = 8'h32;
+    localparam  peak_addresses$3 = 8'h33;
+    localparam  peak_addresses$4 = 8'h52;
+    localparam  peak_addresses$5 = 8'h53;
+    localparam  peak_addresses$6 = 8'h72;
+    localparam  peak_addresses$7 = 8'h73;
+    localparam  peak_addresses$8 = 8'h92;
+    localparam  peak_addresses$9 = 8'h93;
+    localparam  level_offsets$0 = 16'h0;
+    localparam  level_offsets$1 = 16'h8;
+    localparam  level_offsets$2 = 16'h10;
+    localparam  level_offsets$3 = 16'h18;
+    localparam  level_offsets$4 = 16'h20;
+    localparam  level_offsets$5 = 16'h28;
+    localparam  level_offsets$6 = 16'h30;
+    localparam  level_offsets$7 = 16'h38;
+    localparam  level_offsets$8 = 16'h40;
+    localparam  level_offsets$9 = 16'h48;
+    localparam  base = 15'b10000000000;
+    localparam  past = 15'b10010100000;
+    localparam  slot_mask = 15'b11111;
+    localparam  slots = 15'b10100;
+    localparam  last_slot = 5'b10011;
+    localparam  last_group = 8'h4;
+    localparam  first_peak = 5'b10010;
+    localparam  slot_shift = 8'h5;
+    localparam  saturated = 32'hffffffff;
+    localparam  one = 8'h1;
+    localparam  carry_bit = 8'h20;
+    localparam  error_none = 2'b0;
+    localparam  error_unmapped = 2'b1;
+    
+    // Stub signals
+    reg  [7:0] ram$read_address;
+    reg  ram$read_clock;
+    wire  [31:0] ram$read_data;
+    reg  [7:0] ram$write_address;
+    reg  ram$write_clock;
+    reg  [31:0] ram$write_data;
+    reg  ram$write_enable;
+    reg  [7:0] pre$0$d;
+    wire  [7:0] pre$0$q;
+    reg  pre$0$clock;
+    reg  [7:0] pre$1$d;
+    wire  [7:0] pre$1$q;
+    reg  pre$1$clock;
+    reg  [7:0] pre$2$d;
+    wire  [7:0] pre$2$q;
+    reg  pre$2$clock;
+    reg  [7:0] pre$3$d;
+    wire  [7:0] pre$3$q;
+    reg  pre$3$clock;
+    reg  [7:0] pre$4$d;
+    wire  [7:0] pre$4$q;
+    reg  pre$4$clock;
+    reg  [7:0] pre$5$d;
+    wire  [7:0] pre$5$q;
+    reg  pre$5$clock;
+    reg  [7:0] pre$6$d;
+    wire  [7:0] pre$6$q;
+    reg  pre$6$clock;
+    reg  [7:0] pre$7$d;
+    wire  [7:0] pre$7$q;
+    reg  pre$7$clock;
+    reg  [7:0] pre$8$d;
+    wire  [7:0] pre$8$q;
+    reg  pre$8$clock;
+    reg  [7:0] pre$9$d;
+    wire  [7:0] pre$9$q;
+    reg  pre$9$clock;
+    reg  [7:0] pre$10$d;
+    wire  [7:0] pre$10$q;
+    reg  pre$10$clock;
+    reg  [7:0] pre$11$d;
+    wire  [7:0] pre$11$q;
+    reg  pre$11$clock;
+    reg  [7:0] pre$12$d;
+    wire  [7:0] pre$12$q;
+    reg  pre$12$clock;
+    reg  [7:0] pre$13$d;
+    wire  [7:0] pre$13$q;
+    reg  pre$13$clock;
+    reg  [7:0] pre$14$d;
+    wire  [7:0] pre$14$q;
+    reg  pre$14$clock;
+    reg  [7:0] pre$15$d;
+    wire  [7:0] pre$15$q;
+    reg  pre$15$clock;
+    reg  [7:0] pre$16$d;
+    wire  [7:0] pre$16$q;
+    reg  pre$16$clock;
+    reg  [7:0] pre$17$d;
+    wire  [7:0] pre$17$q;
+    reg  pre$17$clock;
+    reg  [7:0] pre$18$d;
+    wire  [7:0] pre$18$q;
+    reg  pre$18$clock;
+    reg  [7:0] pre$19$d;
+    wire  [7:0] pre$19$q;
+    reg  pre$19$clock;
+    reg  [7:0] pre$20$d;
+    wire  [7:0] pre$20$q;
+    reg  pre$20$clock;
+    reg  [7:0] pre$21$d;
+    wire  [7:0] pre$21$q;
+    reg  pre$21$clock;
+    reg  [7:0] pre$22$d;
+    wire  [7:0] pre$22$q;
+    reg  pre$22$clock;
+    reg  [7:0] pre$23$d;
+    wire  [7:0] pre$23$q;
+    reg  pre$23$clock;
+    reg  [7:0] pre$24$d;
+    wire  [7:0] pre$24$q;
+    reg  pre$24$clock;
+    reg  [7:0] pre$25$d;
+    wire  [7:0] pre$25$q;
+    reg  pre$25$clock;
+    reg  [7:0] pre$26$d;
+    wire  [7:0] pre$26$q;
+    reg  pre$26$clock;
+    reg  [7:0] pre$27$d;
+    wire  [7:0] pre$27$q;
+    reg  pre$27$clock;
+    reg  [7:0] pre$28$d;
+    wire  [7:0] pre$28$q;
+    reg  pre$28$clock;
+    reg  [7:0] pre$29$d;
+    wire  [7:0] pre$29$q;
+    reg  pre$29$clock;
+    reg  [7:0] pre$30$d;
+    wire  [7:0] pre$30$q;
+    reg  pre$30$clock;
+    reg  [7:0] pre$31$d;
+    wire  [7:0] pre$31$q;
+    reg  pre$31$clock;
+    reg  [7:0] pre$32$d;
+    wire  [7:0] pre$32$q;
+    reg  pre$32$clock;
+    reg  [7:0] pre$33$d;
+    wire  [7:0] pre$33$q;
+    reg  pre$33$clock;
+    reg  [7:0] pre$34$d;
+    wire  [7:0] pre$34$q;
+    reg  pre$34$clock;
+    reg  [7:0] pre$35$d;
+    wire  [7:0] pre$35$q;
+    reg  pre$35$clock;
+    reg  [7:0] pre$36$d;
+    wire  [7:0] pre$36$q;
+    reg  pre$36$clock;
+    reg  [7:0] pre$37$d;
+    wire  [7:0] pre$37$q;
+    reg  pre$37$clock;
+    reg  [7:0] pre$38$d;
+    wire  [7:0] pre$38$q;
+    reg  pre$38$clock;
+    reg  [7:0] pre$39$d;
+    wire  [7:0] pre$39$q;
+    reg  pre$39$clock;
+    reg  [7:0] pre$40$d;
+    wire  [7:0] pre$40$q;
+    reg  pre$40$clock;
+    reg  [7:0] pre$41$d;
+    wire  [7:0] pre$41$q;
+    reg  pre$41$clock;
+    reg  [7:0] pre$42$d;
+    wire  [7:0] pre$42$q;
+    reg  pre$42$clock;
+    reg  [7:0] pre$43$d;
+    wire  [7:0] pre$43$q;
+    reg  pre$43$clock;
+    reg  [7:0] pre$44$d;
+    wire  [7:0] pre$44$q;
+    reg  pre$44$clock;
+    reg  [7:0] pre$45$d;
+    wire  [7:0] pre$45$q;
+    reg  pre$45$clock;
+    reg  [7:0] pre$46$d;
+    wire  [7:0] pre$46$q;
+    reg  pre$46$clock;
+    reg  [7:0] pre$47$d;
+    wire  [7:0] pre$47$q;
+    reg  pre$47$clock;
+    reg  [7:0] pre$48$d;
+    wire  [7:0] pre$48$q;
+    reg  pre$48$clock;
+    reg  [7:0] pre$49$d;
+    wire  [7:0] pre$49$q;
+    reg  pre$49$clock;
+    reg  [7:0] pre$50$d;
+    wire  [7:0] pre$50$q;
+    reg  pre$50$clock;
+    reg  [7:0] pre$51$d;
+    wire  [7:0] pre$51$q;
+    reg  pre$51$clock;
+    reg  [7:0] pre$52$d;
+    wire  [7:0] pre$52$q;
+    reg  pre$52$clock;
+    reg  [7:0] pre$53$d;
+    wire  [7:0] pre$53$q;
+    reg  pre$53$clock;
+    reg  [7:0] pre$54$d;
+    wire  [7:0] pre$54$q;
+    reg  pre$54$clock;
+    reg  [7:0] pre$55$d;
+    wire  [7:0] pre$55$q;
+    reg  pre$55$clock;
+    reg  [7:0] pre$56$d;
+    wire  [7:0] pre$56$q;
+    reg  pre$56$clock;
+    reg  [7:0] pre$57$d;
+    wire  [7:0] pre$57$q;
+    reg  pre$57$clock;
+    reg  [7:0] pre$58$d;
+    wire  [7:0] pre$58$q;
+    reg  pre$58$clock;
+    reg  [7:0] pre$59$d;
+    wire  [7:0] pre$59$q;
+    reg  pre$59$clock;
+    reg  [7:0] pre$60$d;
+    wire  [7:0] pre$60$q;
+    reg  pre$60$clock;
+    reg  [7:0] pre$61$d;
+    wire  [7:0] pre$61$q;
+    reg  pre$61$clock;
+    reg  [7:0] pre$62$d;
+    wire  [7:0] pre$62$q;
+    reg  pre$62$clock;
+    reg  [7:0] pre$63$d;
+    wire  [7:0] pre$63$q;
+    reg  pre$63$clock;
+    reg  [7:0] pre$64$d;
+    wire  [7:0] pre$64$q;
+    reg  pre$64$clock;
+    reg  [7:0] pre$65$d;
+    wire  [7:0] pre$65$q;
+    reg  pre$65$clock;
+    reg  [7:0] pre$66$d;
+    wire  [7:0] pre$66$q;
+    reg  pre$66$clock;
+    reg  [7:0] pre$67$d;
+    wire  [7:0] pre$67$q;
+    reg  pre$67$clock;
+    reg  [7:0] pre$68$d;
+    wire  [7:0] pre$68$q;
+    reg  pre$68$clock;
+    reg  [7:0] pre$69$d;
+    wire  [7:0] pre$69$q;
+    reg  pre$69$clock;
+    reg  [7:0] pre$70$d;
+    wire  [7:0] pre$70$q;
+    reg  pre$70$clock;
+    reg  [7:0] pre$71$d;
+    wire  [7:0] pre$71$q;
+    reg  pre$71$clock;
+    reg  [7:0] pre$72$d;
+    wire  [7:0] pre$72$q;
+    reg  pre$72$clock;
+    reg  [7:0] pre$73$d;
+    wire  [7:0] pre$73$q;
+    reg  pre$73$clock;
+    reg  [7:0] pre$74$d;
+    wire  [7:0] pre$74$q;
+    reg  pre$74$clock;
+    reg  [7:0] pre$75$d;
+    wire  [7:0] pre$75$q;
+    reg  pre$75$clock;
+    reg  [7:0] pre$76$d;
+    wire  [7:0] pre$76$q;
+    reg  pre$76$clock;
+    reg  [7:0] pre$77$d;
+    wire  [7:0] pre$77$q;
+    reg  pre$77$clock;
+    reg  [7:0] pre$78$d;
+    wire  [7:0] pre$78$q;
+    reg  pre$78$clock;
+    reg  [7:0] pre$79$d;
+    wire  [7:0] pre$79$q;
+    reg  pre$79$clock;
+    reg  [7:0] pre$80$d;
+    wire  [7:0] pre$80$q;
+    reg  pre$80$clock;
+    reg  [7:0] pre$81$d;
+    wire  [7:0] pre$81$q;
+    reg  pre$81$clock;
+    reg  [7:0] pre$82$d;
+    wire  [7:0] pre$82$q;
+    reg  pre$82$clock;
+    reg  [7:0] pre$83$d;
+    wire  [7:0] pre$83$q;
+    reg  pre$83$clock;
+    reg  [7:0] pre$84$d;
+    wire  [7:0] pre$84$q;
+    reg  pre$84$clock;
+    reg  [7:0] pre$85$d;
+    wire  [7:0] pre$85$q;
+    reg  pre$85$clock;
+    reg  [7:0] pre$86$d;
+    wire  [7:0] pre$86$q;
+    reg  pre$86$clock;
+    reg  [7:0] pre$87$d;
+    wire  [7:0] pre$87$q;
+    reg  pre$87$clock;
+    reg  [7:0] pre$88$d;
+    wire  [7:0] pre$88$q;
+    reg  pre$88$clock;
+    reg  [7:0] pre$89$d;
+    wire  [7:0] pre$89$q;
+    reg  pre$89$clock;
+    reg  [7:0] high$0$d;
+    wire  [7:0] high$0$q;
+    reg  high$0$clock;
+    reg  [7:0] high$1$d;
+    wire  [7:0] high$1$q;
+    reg  high$1$clock;
+    reg  [7:0] high$2$d;
+    wire  [7:0] high$2$q;
+    reg  high$2$clock;
+    reg  [7:0] high$3$d;
+    wire  [7:0] high$3$q;
+    reg  high$3$clock;
+    reg  [7:0] high$4$d;
+    wire  [7:0] high$4$q;
+    reg  high$4$clock;
+    reg  [7:0] high$5$d;
+    wire  [7:0] high$5$q;
+    reg  high$5$clock;
+    reg  [7:0] high$6$d;
+    wire  [7:0] high$6$q;
+    reg  high$6$clock;
+    reg  [7:0] high$7$d;
+    wire  [7:0] high$7$q;
+    reg  high$7$clock;
+    reg  [7:0] high$8$d;
+    wire  [7:0] high$8$q;
+    reg  high$8$clock;
+    reg  [7:0] high$9$d;
+    wire  [7:0] high$9$q;
+    reg  high$9$clock;
+    reg  [7:0] group$d;
+    wire  [7:0] group$q;
+    reg  group$clock;
+    reg  [4:0] slot$d;
+    wire  [4:0] slot$q;
+    reg  slot$clock;
+    reg  clearing$d;
+    wire  clearing$q;
+    reg  clearing$clock;
+    reg  back_valid$d;
+    wire  back_valid$q;
+    reg  back_valid$clock;
+    reg  [7:0] back_address$d;
+    wire  [7:0] back_address$q;
+    reg  back_address$clock;
+    reg  back_peak$d;
+    wire  back_peak$q;
+    reg  back_peak$clock;
+    reg  [7:0] back_count$d;
+    wire  [7:0] back_count$q;
+    reg  back_count$clock;
+    reg  [7:0] back_level$d;
+    wire  [7:0] back_level$q;
+    reg  back_level$clock;
+    reg  back_clearing$d;
+    wire  back_clearing$q;
+    reg  back_clearing$clock;
+    reg  back_request$d;
+    wire  back_request$q;
+    reg  back_request$clock;
+    reg  pending$d;
+    wire  pending$q;
+    reg  pending$clock;
+    reg  [7:0] pending_address$d;
+    wire  [7:0] pending_address$q;
+    reg  pending_address$clock;
+    reg  pending_write$d;
+    wire  pending_write$q;
+    reg  pending_write$clock;
+    reg  answered$d;
+    wire  answered$q;
+    reg  answered$clock;
+    reg  [63:0] answer$d;
+    wire  [63:0] answer$q;
+    reg  answer$clock;
+    reg  [1:0] failure$d;
+    wire  [1:0] failure$q;
+    reg  failure$clock;
+    
+    // Local signals
+    reg  unused_write_data;
+    reg  [7:0] here;
+    reg  here_peak;
+    reg  [7:0] here_count;
+    reg  [7:0] here_level;
+    reg  [7:0] level_now;
+    reg  [31:0] word;
+    reg  [32:0] sum;
+    reg  [31:0] updated;
+    reg  [14:0] offset;
+    reg  mapped;
+    reg  accept;
+    
+    // Sub module instances
+    nrc_core$mgmt$tallies$ram ram(
+        .read_address(ram$read_address),
+        .read_clock(ram$read_clock),
+        .read_data(ram$read_data),
+        .write_address(ram$write_address),
+        .write_clock(ram$write_clock),
+        .write_data(ram$write_data),
+        .write_enable(ram$write_enable)
+    );
+    nrc_core$mgmt$tallies$pre$0 pre$0(
+        .d(pre$0$d),
+        .q(pre$0$q),
+        .clock(pre$0$clock)
+    );
+    nrc_core$mgmt$tallies$pre$1 pre$1(
+        .d(pre$1$d),
+        .q(pre$1$q),
+        .clock(pre$1$clock)
+    );
+    nrc_core$mgmt$tallies$pre$2 pre$2(
+        .d(pre$2$d),
+        .q(pre$2$q),
+        .clock(pre$2$clock)
+    );
+    nrc_core$mgmt$tallies$pre$3 pre$3(
+        .d(pre$3$d),
+        .q(pre$3$q),
+        .clock(pre$3$clock)
+    );
+    nrc_core$mgmt$tallies$pre$4 pre$4(
+        .d(pre$4$d),
+        .q(pre$4$q),
+        .clock(pre$4$clock)
+    );
+    nrc_core$mgmt$tallies$pre$5 pre$5(
+        .d(pre$5$d),
+        .q(pre$5$q),
+        .clock(pre$5$clock)
+    );
+    nrc_core$mgmt$tallies$pre$6 pre$6(
+        .d(pre$6$d),
+        .q(pre$6$q),
+        .clock(pre$6$clock)
+    );
+    nrc_core$mgmt$tallies$pre$7 pre$7(
+        .d(pre$7$d),
+        .q(pre$7$q),
+        .clock(pre$7$clock)
+    );
+    nrc_core$mgmt$tallies$pre$8 pre$8(
+        .d(pre$8$d),
+        .q(pre$8$q),
+        .clock(pre$8$clock)
+    );
+    nrc_core$mgmt$tallies$pre$9 pre$9(
+        .d(pre$9$d),
+        .q(pre$9$q),
+        .clock(pre$9$clock)
+    );
+    nrc_core$mgmt$tallies$pre$10 pre$10(
+        .d(pre$10$d),
+        .q(pre$10$q),
+        .clock(pre$10$clock)
+    );
+    nrc_core$mgmt$tallies$pre$11 pre$11(
+        .d(pre$11$d),
+        .q(pre$11$q),
+        .clock(pre$11$clock)
+    );
+    nrc_core$mgmt$tallies$pre$12 pre$12(
+        .d(pre$12$d),
+        .q(pre$12$q),
+        .clock(pre$12$clock)
+    );
+    nrc_core$mgmt$tallies$pre$13 pre$13(
+        .d(pre$13$d),
+        .q(pre$13$q),
+        .clock(pre$13$clock)
+    );
+    nrc_core$mgmt$tallies$pre$14 pre$14(
+        .d(pre$14$d),
+        .q(pre$14$q),
+        .clock(pre$14$clock)
+    );
+    nrc_core$mgmt$tallies$pre$15 pre$15(
+        .d(pre$15$d),
+        .q(pre$15$q),
+        .clock(pre$15$clock)
+    );
+    nrc_core$mgmt$tallies$pre$16 pre$16(
+        .d(pre$16$d),
+        .q(pre$16$q),
+        .clock(pre$16$clock)
+    );
+    nrc_core$mgmt$tallies$pre$17 pre$17(
+        .d(pre$17$d),
+        .q(pre$17$q),
+        .clock(pre$17$clock)
+    );
+    nrc_core$mgmt$tallies$pre$18 pre$18(
+        .d(pre$18$d),
+        .q(pre$18$q),
+        .clock(pre$18$clock)
+    );
+    nrc_core$mgmt$tallies$pre$19 pre$19(
+        .d(pre$19$d),
+        .q(pre$19$q),
+        .clock(pre$19$clock)
+    );
+    nrc_core$mgmt$tallies$pre$20 pre$20(
+        .d(pre$20$d),
+        .q(pre$20$q),
+        .clock(pre$20$clock)
+    );
+    nrc_core$mgmt$tallies$pre$21 pre$21(
+        .d(pre$21$d),
+        .q(pre$21$q),
+        .clock(pre$21$clock)
+    );
+    nrc_core$mgmt$tallies$pre$22 pre$22(
+        .d(pre$22$d),
+        .q(pre$22$q),
+        .clock(pre$22$clock)
+    );
+    nrc_core$mgmt$tallies$pre$23 pre$23(
+        .d(pre$23$d),
+        .q(pre$23$q),
+        .clock(pre$23$clock)
+    );
+    nrc_core$mgmt$tallies$pre$24 pre$24(
+        .d(pre$24$d),
+        .q(pre$24$q),
+        .clock(pre$24$clock)
+    );
+    nrc_core$mgmt$tallies$pre$25 pre$25(
+        .d(pre$25$d),
+        .q(pre$25$q),
+        .clock(pre$25$clock)
+    );
+    nrc_core$mgmt$tallies$pre$26 pre$26(
+        .d(pre$26$d),
+        .q(pre$26$q),
+        .clock(pre$26$clock)
+    );
+    nrc_core$mgmt$tallies$pre$27 pre$27(
+        .d(pre$27$d),
+        .q(pre$27$q),
+        .clock(pre$27$clock)
+    );
+    nrc_core$mgmt$tallies$pre$28 pre$28(
+        .d(pre$28$d),
+        .q(pre$28$q),
+        .clock(pre$28$clock)
+    );
+    nrc_core$mgmt$tallies$pre$29 pre$29(
+        .d(pre$29$d),
+        .q(pre$29$q),
+        .clock(pre$29$clock)
+    );
+    nrc_core$mgmt$tallies$pre$30 pre$30(
+        .d(pre$30$d),
+        .q(pre$30$q),
+        .clock(pre$30$clock)
+    );
+    nrc_core$mgmt$tallies$pre$31 pre$31(
+        .d(pre$31$d),
+        .q(pre$31$q),
+        .clock(pre$31$clock)
+    );
+    nrc_core$mgmt$tallies$pre$32 pre$32(
+        .d(pre$32$d),
+        .q(pre$32$q),
+        .clock(pre$32$clock)
+    );
+    nrc_core$mgmt$tallies$pre$33 pre$33(
+        .d(pre$33$d),
+        .q(pre$33$q),
+        .clock(pre$33$clock)
+    );
+    nrc_core$mgmt$tallies$pre$34 pre$34(
+        .d(pre$34$d),
+        .q(pre$34$q),
+        .clock(pre$34$clock)
+    );
+    nrc_core$mgmt$tallies$pre$35 pre$35(
+        .d(pre$35$d),
+        .q(pre$35$q),
+        .clock(pre$35$clock)
+    );
+    nrc_core$mgmt$tallies$pre$36 pre$36(
+        .d(pre$36$d),
+        .q(pre$36$q),
+        .clock(pre$36$clock)
+    );
+    nrc_core$mgmt$tallies$pre$37 pre$37(
+        .d(pre$37$d),
+        .q(pre$37$q),
+        .clock(pre$37$clock)
+    );
+    nrc_core$mgmt$tallies$pre$38 pre$38(
+        .d(pre$38$d),
+        .q(pre$38$q),
+        .clock(pre$38$clock)
+    );
+    nrc_core$mgmt$tallies$pre$39 pre$39(
+        .d(pre$39$d),
+        .q(pre$39$q),
+        .clock(pre$39$clock)
+    );
+    nrc_core$mgmt$tallies$pre$40 pre$40(
+        .d(pre$40$d),
+        .q(pre$40$q),
+        .clock(pre$40$clock)
+    );
+    nrc_core$mgmt$tallies$pre$41 pre$41(
+        .d(pre$41$d),
+        .q(pre$41$q),
+        .clock(pre$41$clock)
+    );
+    nrc_core$mgmt$tallies$pre$42 pre$42(
+        .d(pre$42$d),
+        .q(pre$42$q),
+        .clock(pre$42$clock)
+    );
+    nrc_core$mgmt$tallies$pre$43 pre$43(
+        .d(pre$43$d),
+        .q(pre$43$q),
+        .clock(pre$43$clock)
+    );
+    nrc_core$mgmt$tallies$pre$44 pre$44(
+        .d(pre$44$d),
+        .q(pre$44$q),
+        .clock(pre$44$clock)
+    );
+    nrc_core$mgmt$tallies$pre$45 pre$45(
+        .d(pre$45$d),
+        .q(pre$45$q),
+        .clock(pre$45$clock)
+    );
+    nrc_core$mgmt$tallies$pre$46 pre$46(
+        .d(pre$46$d),
+        .q(pre$46$q),
+        .clock(pre$46$clock)
+    );
+    nrc_core$mgmt$tallies$pre$47 pre$47(
+        .d(pre$47$d),
+        .q(pre$47$q),
+        .clock(pre$47$clock)
+    );
+    nrc_core$mgmt$tallies$pre$48 pre$48(
+        .d(pre$48$d),
+        .q(pre$48$q),
+        .clock(pre$48$clock)
+    );
+    nrc_core$mgmt$tallies$pre$49 pre$49(
+        .d(pre$49$d),
+        .q(pre$49$q),
+        .clock(pre$49$clock)
+    );
+    nrc_core$mgmt$tallies$pre$50 pre$50(
+        .d(pre$50$d),
+        .q(pre$50$q),
+        .clock(pre$50$clock)
+    );
+    nrc_core$mgmt$tallies$pre$51 pre$51(
+        .d(pre$51$d),
+        .q(pre$51$q),
+        .clock(pre$51$clock)
+    );
+    nrc_core$mgmt$tallies$pre$52 pre$52(
+        .d(pre$52$d),
+        .q(pre$52$q),
+        .clock(pre$52$clock)
+    );
+    nrc_core$mgmt$tallies$pre$53 pre$53(
+        .d(pre$53$d),
+        .q(pre$53$q),
+        .clock(pre$53$clock)
+    );
+    nrc_core$mgmt$tallies$pre$54 pre$54(
+        .d(pre$54$d),
+        .q(pre$54$q),
+        .clock(pre$54$clock)
+    );
+    nrc_core$mgmt$tallies$pre$55 pre$55(
+        .d(pre$55$d),
+        .q(pre$55$q),
+        .clock(pre$55$clock)
+    );
+    nrc_core$mgmt$tallies$pre$56 pre$56(
+        .d(pre$56$d),
+        .q(pre$56$q),
+        .clock(pre$56$clock)
+    );
+    nrc_core$mgmt$tallies$pre$57 pre$57(
+        .d(pre$57$d),
+        .q(pre$57$q),
+        .clock(pre$57$clock)
+    );
+    nrc_core$mgmt$tallies$pre$58 pre$58(
+        .d(pre$58$d),
+        .q(pre$58$q),
+        .clock(pre$58$clock)
+    );
+    nrc_core$mgmt$tallies$pre$59 pre$59(
+        .d(pre$59$d),
+        .q(pre$59$q),
+        .clock(pre$59$clock)
+    );
+    nrc_core$mgmt$tallies$pre$60 pre$60(
+        .d(pre$60$d),
+        .q(pre$60$q),
+        .clock(pre$60$clock)
+    );
+    nrc_core$mgmt$tallies$pre$61 pre$61(
+        .d(pre$61$d),
+        .q(pre$61$q),
+        .clock(pre$61$clock)
+    );
+    nrc_core$mgmt$tallies$pre$62 pre$62(
+        .d(pre$62$d),
+        .q(pre$62$q),
+        .clock(pre$62$clock)
+    );
+    nrc_core$mgmt$tallies$pre$63 pre$63(
+        .d(pre$63$d),
+        .q(pre$63$q),
+        .clock(pre$63$clock)
+    );
+    nrc_core$mgmt$tallies$pre$64 pre$64(
+        .d(pre$64$d),
+        .q(pre$64$q),
+        .clock(pre$64$clock)
+    );
+    nrc_core$mgmt$tallies$pre$65 pre$65(
+        .d(pre$65$d),
+        .q(pre$65$q),
+        .clock(pre$65$clock)
+    );
+    nrc_core$mgmt$tallies$pre$66 pre$66(
+        .d(pre$66$d),
+        .q(pre$66$q),
+        .clock(pre$66$clock)
+    );
+    nrc_core$mgmt$tallies$pre$67 pre$67(
+        .d(pre$67$d),
+        .q(pre$67$q),
+        .clock(pre$67$clock)
+    );
+    nrc_core$mgmt$tallies$pre$68 pre$68(
+        .d(pre$68$d),
+        .q(pre$68$q),
+        .clock(pre$68$clock)
+    );
+    nrc_core$mgmt$tallies$pre$69 pre$69(
+        .d(pre$69$d),
+        .q(pre$69$q),
+        .clock(pre$69$clock)
+    );
+    nrc_core$mgmt$tallies$pre$70 pre$70(
+        .d(pre$70$d),
+        .q(pre$70$q),
+        .clock(pre$70$clock)
+    );
+    nrc_core$mgmt$tallies$pre$71 pre$71(
+        .d(pre$71$d),
+        .q(pre$71$q),
+        .clock(pre$71$clock)
+    );
+    nrc_core$mgmt$tallies$pre$72 pre$72(
+        .d(pre$72$d),
+        .q(pre$72$q),
+        .clock(pre$72$clock)
+    );
+    nrc_core$mgmt$tallies$pre$73 pre$73(
+        .d(pre$73$d),
+        .q(pre$73$q),
+        .clock(pre$73$clock)
+    );
+    nrc_core$mgmt$tallies$pre$74 pre$74(
+        .d(pre$74$d),
+        .q(pre$74$q),
+        .clock(pre$74$clock)
+    );
+    nrc_core$mgmt$tallies$pre$75 pre$75(
+        .d(pre$75$d),
+        .q(pre$75$q),
+        .clock(pre$75$clock)
+    );
+    nrc_core$mgmt$tallies$pre$76 pre$76(
+        .d(pre$76$d),
+        .q(pre$76$q),
+        .clock(pre$76$clock)
+    );
+    nrc_core$mgmt$tallies$pre$77 pre$77(
+        .d(pre$77$d),
+        .q(pre$77$q),
+        .clock(pre$77$clock)
+    );
+    nrc_core$mgmt$tallies$pre$78 pre$78(
+        .d(pre$78$d),
+        .q(pre$78$q),
+        .clock(pre$78$clock)
+    );
+    nrc_core$mgmt$tallies$pre$79 pre$79(
+        .d(pre$79$d),
+        .q(pre$79$q),
+        .clock(pre$79$clock)
+    );
+    nrc_core$mgmt$tallies$pre$80 pre$80(
+        .d(pre$80$d),
+        .q(pre$80$q),
+        .clock(pre$80$clock)
+    );
+    nrc_core$mgmt$tallies$pre$81 pre$81(
+        .d(pre$81$d),
+        .q(pre$81$q),
+        .clock(pre$81$clock)
+    );
+    nrc_core$mgmt$tallies$pre$82 pre$82(
+        .d(pre$82$d),
+        .q(pre$82$q),
+        .clock(pre$82$clock)
+    );
+    nrc_core$mgmt$tallies$pre$83 pre$83(
+        .d(pre$83$d),
+        .q(pre$83$q),
+        .clock(pre$83$clock)
+    );
+    nrc_core$mgmt$tallies$pre$84 pre$84(
+        .d(pre$84$d),
+        .q(pre$84$q),
+        .clock(pre$84$clock)
+    );
+    nrc_core$mgmt$tallies$pre$85 pre$85(
+        .d(pre$85$d),
+        .q(pre$85$q),
+        .clock(pre$85$clock)
+    );
+    nrc_core$mgmt$tallies$pre$86 pre$86(
+        .d(pre$86$d),
+        .q(pre$86$q),
+        .clock(pre$86$clock)
+    );
+    nrc_core$mgmt$tallies$pre$87 pre$87(
+        .d(pre$87$d),
+        .q(pre$87$q),
+        .clock(pre$87$clock)
+    );
+    nrc_core$mgmt$tallies$pre$88 pre$88(
+        .d(pre$88$d),
+        .q(pre$88$q),
+        .clock(pre$88$clock)
+    );
+    nrc_core$mgmt$tallies$pre$89 pre$89(
+        .d(pre$89$d),
+        .q(pre$89$q),
+        .clock(pre$89$clock)
+    );
+    nrc_core$mgmt$tallies$high$0 high$0(
+        .d(high$0$d),
+        .q(high$0$q),
+        .clock(high$0$clock)
+    );
+    nrc_core$mgmt$tallies$high$1 high$1(
+        .d(high$1$d),
+        .q(high$1$q),
+        .clock(high$1$clock)
+    );
+    nrc_core$mgmt$tallies$high$2 high$2(
+        .d(high$2$d),
+        .q(high$2$q),
+        .clock(high$2$clock)
+    );
+    nrc_core$mgmt$tallies$high$3 high$3(
+        .d(high$3$d),
+        .q(high$3$q),
+        .clock(high$3$clock)
+    );
+    nrc_core$mgmt$tallies$high$4 high$4(
+        .d(high$4$d),
+        .q(high$4$q),
+        .clock(high$4$clock)
+    );
+    nrc_core$mgmt$tallies$high$5 high$5(
+        .d(high$5$d),
+        .q(high$5$q),
+        .clock(high$5$clock)
+    );
+    nrc_core$mgmt$tallies$high$6 high$6(
+        .d(high$6$d),
+        .q(high$6$q),
+        .clock(high$6$clock)
+    );
+    nrc_core$mgmt$tallies$high$7 high$7(
+        .d(high$7$d),
+        .q(high$7$q),
+        .clock(high$7$clock)
+    );
+    nrc_core$mgmt$tallies$high$8 high$8(
+        .d(high$8$d),
+        .q(high$8$q),
+        .clock(high$8$clock)
+    );
+    nrc_core$mgmt$tallies$high$9 high$9(
+        .d(high$9$d),
+        .q(high$9$q),
+        .clock(high$9$clock)
+    );
+    nrc_core$mgmt$tallies$group group(
+        .d(group$d),
+        .q(group$q),
+        .clock(group$clock)
+    );
+    nrc_core$mgmt$tallies$slot slot(
+        .d(slot$d),
+        .q(slot$q),
+        .clock(slot$clock)
+    );
+    nrc_core$mgmt$tallies$clearing clearing(
+        .d(clearing$d),
+        .q(clearing$q),
+        .clock(clearing$clock)
+    );
+    nrc_core$mgmt$tallies$back_valid back_valid(
+        .d(back_valid$d),
+        .q(back_valid$q),
+        .clock(back_valid$clock)
+    );
+    nrc_core$mgmt$tallies$back_address back_address(
+        .d(back_address$d),
+        .q(back_address$q),
+        .clock(back_address$clock)
+    );
+    nrc_core$mgmt$tallies$back_peak back_peak(
+        .d(back_peak$d),
+        .q(back_peak$q),
+        .clock(back_peak$clock)
+    );
+    nrc_core$mgmt$tallies$back_count back_count(
+        .d(back_count$d),
+        .q(back_count$q),
+        .clock(back_count$clock)
+    );
+    nrc_core$mgmt$tallies$back_level back_level(
+        .d(back_level$d),
+        .q(back_level$q),
+        .clock(back_level$clock)
+    );
+    nrc_core$mgmt$tallies$back_clearing back_clearing(
+        .d(back_clearing$d),
+        .q(back_clearing$q),
+        .clock(back_clearing$clock)
+    );
+    nrc_core$mgmt$tallies$back_request back_request(
+        .d(back_request$d),
+        .q(back_request$q),
+        .clock(back_request$clock)
+    );
+    nrc_core$mgmt$tallies$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
+    );
+    nrc_core$mgmt$tallies$pending_address pending_address(
+        .d(pending_address$d),
+        .q(pending_address$q),
+        .clock(pending_address$clock)
+    );
+    nrc_core$mgmt$tallies$pending_write pending_write(
+        .d(pending_write$d),
+        .q(pending_write$q),
+        .clock(pending_write$clock)
+    );
+    nrc_core$mgmt$tallies$answered answered(
+        .d(answered$d),
+        .q(answered$q),
+        .clock(answered$clock)
+    );
+    nrc_core$mgmt$tallies$answer answer(
+        .d(answer$d),
+        .q(answer$q),
+        .clock(answer$clock)
+    );
+    nrc_core$mgmt$tallies$failure failure(
+        .d(failure$d),
+        .q(failure$q),
+        .clock(failure$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        group$clock = clock;
+        slot$clock = clock;
+        clearing$clock = clock;
+        back_valid$clock = clock;
+        back_address$clock = clock;
+        back_peak$clock = clock;
+        back_count$clock = clock;
+        back_level$clock = clock;
+        back_clearing$clock = clock;
+        back_request$clock = clock;
+        pending$clock = clock;
+        pending_address$clock = clock;
+        pending_write$clock = clock;
+        answered$clock = clock;
+        answer$clock = clock;
+        failure$clock = clock;
+        group$d = group$q;
+        slot$d = slot$q;
+        clearing$d = clearing$q;
+        back_valid$d = back_valid$q;
+        back_address$d = back_address$q;
+        back_peak$d = back_peak$q;
+        back_count$d = back_count$q;
+        back_level$d = back_level$q;
+        back_clearing$d = back_clearing$q;
+        back_request$d = back_request$q;
+        pending$d = pending$q;
+        pending_address$d = pending_address$q;
+        pending_write$d = pending_write$q;
+        answered$d = answered$q;
+        answer$d = answer$q;
+        failure$d = failure$q;
+        ram$read_clock = clock;
+        ram$write_clock = clock;
+        unused_write_data = |request$data;
+        here = (group$q << slot_shift) | ((slot$q) & 8'hff);
+        here_peak = slot$q >= first_peak;
+        ram$read_address = here;
+        here_count = 32'h0;
+        pre$0$clock = clock;
+        pre$0$d = pre$0$q;
+        if (events[0]) begin
+            pre$0$d = pre$0$q + 32'h1;
+        end
+        if (here == counter_addresses$0) begin
+            here_count = pre$0$q;
+            pre$0$d = 32'h0;
+            if (events[0]) begin
+                pre$0$d = one;
+            end
+        end
+        if (reset) begin
+            pre$0$d = 32'h0;
+        end
+        pre$1$clock = clock;
+        pre$1$d = pre$1$q;
+        if (events[1]) begin
+            pre$1$d = pre$1$q + 32'h1;
+        end
+        if (here == counter_addresses$1) begin
+            here_count = pre$1$q;
+            pre$1$d = 32'h0;
+            if (events[1]) begin
+                pre$1$d = one;
+            end
+        end
+        if (reset) begin
+            pre$1$d = 32'h0;
+        end
+        pre$2$clock = clock;
+        pre$2$d = pre$2$q;
+        if (events[2]) begin
+            pre$2$d = pre$2$q + 32'h1;
+        end
+        if (here == counter_addresses$2) begin
+            here_count = pre$2$q;
+            pre$2$d = 32'h0;
+            if (events[2]) begin
+                pre$2$d = one;
+            end
+        end
+        if (reset) begin
+            pre$2$d = 32'h0;
+        end
+        pre$3$clock = clock;
+        pre$3$d = pre$3$q;
+        if (events[3]) begin
+            pre$3$d = pre$3$q + 32'h1;
+        end
+        if (here == counter_addresses$3) begin
+            here_count = pre$3$q;
+            pre$3$d = 32'h0;
+            if (events[3]) begin
+                pre$3$d = one;
+            end
+        end
+        if (reset) begin
+            pre$3$d = 32'h0;
+        end
+        pre$4$clock = clock;
+        pre$4$d = pre$4$q;
+        if (events[4]) begin
+            pre$4$d = pre$4$q + 32'h1;
+        end
+        if (here == counter_addresses$4) begin
+            here_count = pre$4$q;
+            pre$4$d = 32'h0;
+            if (events[4]) begin
+                pre$4$d = one;
+            end
+        end
+        if (reset) begin
+            pre$4$d = 32'h0;
+        end
+        pre$5$clock = clock;
+        pre$5$d = pre$5$q;
+        if (events[5]) begin
+            pre$5$d = pre$5$q + 32'h1;
+        end
+        if (here == counter_addresses$5) begin
+            here_count = pre$5$q;
+            pre$5$d = 32'h0;
+            if (events[5]) begin
+                pre$5$d = one;
+            end
+        end
+        if (reset) begin
+            pre$5$d = 32'h0;
+        end
+        pre$6$clock = clock;
+        pre$6$d = pre$6$q;
+        if (events[6]) begin
+            pre$6$d = pre$6$q + 32'h1;
+        end
+        if (here == counter_addresses$6) begin
+            here_count = pre$6$q;
+            pre$6$d = 32'h0;
+            if (events[6]) begin
+                pre$6$d = one;
+            end
+        end
+        if (reset) begin
+            pre$6$d = 32'h0;
+        end
+        pre$7$clock = clock;
+        pre$7$d = pre$7$q;
+        if (events[7]) begin
+            pre$7$d = pre$7$q + 32'h1;
+        end
+        if (here == counter_addresses$7) begin
+            here_count = pre$7$q;
+            pre$7$d = 32'h0;
+            if (events[7]) begin
+                pre$7$d = one;
+            end
+        end
+        if (reset) begin
+            pre$7$d = 32'h0;
+        end
+        pre$8$clock = clock;
+        pre$8$d = pre$8$q;
+        if (events[8]) begin
+            pre$8$d = pre$8$q + 32'h1;
+        end
+        if (here == counter_addresses$8) begin
+            here_count = pre$8$q;
+            pre$8$d = 32'h0;
+            if (events[8]) begin
+                pre$8$d = one;
+            end
+        end
+        if (reset) begin
+            pre$8$d = 32'h0;
+        end
+        pre$9$clock = clock;
+        pre$9$d = pre$9$q;
+        if (events[9]) begin
+            pre$9$d = pre$9$q + 32'h1;
+        end
+        if (here == counter_addresses$9) begin
+            here_count = pre$9$q;
+            pre$9$d = 32'h0;
+            if (events[9]) begin
+                pre$9$d = one;
+            end
+        end
+        if (reset) begin
+            pre$9$d = 32'h0;
+        end
+        pre$10$clock = clock;
+        pre$10$d = pre$10$q;
+        if (events[10]) begin
+            pre$10$d = pre$10$q + 32'h1;
+        end
+        if (here == counter_addresses$10) begin
+            here_count = pre$10$q;
+            pre$10$d = 32'h0;
+            if (events[10]) begin
+                pre$10$d = one;
+            end
+        end
+        if (reset) begin
+            pre$10$d = 32'h0;
+        end
+        pre$11$clock = clock;
+        pre$11$d = pre$11$q;
+        if (events[11]) begin
+            pre$11$d = pre$11$q + 32'h1;
+        end
+        if (here == counter_addresses$11) begin
+            here_count = pre$11$q;
+            pre$11$d = 32'h0;
+            if (events[11]) begin
+                pre$11$d = one;
+            end
+        end
+        if (reset) begin
+            pre$11$d = 32'h0;
+        end
+        pre$12$clock = clock;
+        pre$12$d = pre$12$q;
+        if (events[12]) begin
+            pre$12$d = pre$12$q + 32'h1;
+        end
+        if (here == counter_addresses$12) begin
+            here_count = pre$12$q;
+            pre$12$d = 32'h0;
+            if (events[12]) begin
+                pre$12$d = one;
+            end
+        end
+        if (reset) begin
+            pre$12$d = 32'h0;
+        end
+        pre$13$clock = clock;
+        pre$13$d = pre$13$q;
+        if (events[13]) begin
+            pre$13$d = pre$13$q + 32'h1;
+        end
+        if (here == counter_addresses$13) begin
+            here_count = pre$13$q;
+            pre$13$d = 32'h0;
+            if (events[13]) begin
+                pre$13$d = one;
+            end
+        end
+        if (reset) begin
+            pre$13$d = 32'h0;
+        end
+        pre$14$clock = clock;
+        pre$14$d = pre$14$q;
+        if (events[14]) begin
+            pre$14$d = pre$14$q + 32'h1;
+        end
+        if (here == counter_addresses$14) begin
+            here_count = pre$14$q;
+            pre$14$d = 32'h0;
+            if (events[14]) begin
+                pre$14$d = one;
+            end
+        end
+        if (reset) begin
+            pre$14$d = 32'h0;
+        end
+        pre$15$clock = clock;
+        pre$15$d = pre$15$q;
+        if (events[15]) begin
+            pre$15$d = pre$15$q + 32'h1;
+        end
+        if (here == counter_addresses$15) begin
+            here_count = pre$15$q;
+            pre$15$d = 32'h0;
+            if (events[15]) begin
+                pre$15$d = one;
+            end
+        end
+        if (reset) begin
+            pre$15$d = 32'h0;
+        end
+        pre$16$clock = clock;
+        pre$16$d = pre$16$q;
+        if (events[16]) begin
+            pre$16$d = pre$16$q + 32'h1;
+        end
+        if (here == counter_addresses$16) begin
+            here_count = pre$16$q;
+            pre$16$d = 32'h0;
+            if (events[16]) begin
+                pre$16$d = one;
+            end
+        end
+        if (reset) begin
+            pre$16$d = 32'h0;
+        end
+        pre$17$clock = clock;
+        pre$17$d = pre$17$q;
+        if (events[17]) begin
+            pre$17$d = pre$17$q + 32'h1;
+        end
+        if (here == counter_addresses$17) begin
+            here_count = pre$17$q;
+            pre$17$d = 32'h0;
+            if (events[17]) begin
+                pre$17$d = one;
+            end
+        end
+        if (reset) begin
+            pre$17$d = 32'h0;
+        end
+        pre$18$clock = clock;
+        pre$18$d = pre$18$q;
+        if (events[18]) begin
+            pre$18$d = pre$18$q + 32'h1;
+        end
+        if (here == counter_addresses$18) begin
+            here_count = pre$18$q;
+            pre$18$d = 32'h0;
+            if (events[18]) begin
+                pre$18$d = one;
+            end
+        end
+        if (reset) begin
+            pre$18$d = 32'h0;
+        end
+        pre$19$clock = clock;
+        pre$19$d = pre$19$q;
+        if (events[19]) begin
+            pre$19$d = pre$19$q + 32'h1;
+        end
+        if (here == counter_addresses$19) begin
+            here_count = pre$19$q;
+            pre$19$d = 32'h0;
+            if (events[19]) begin
+                pre$19$d = one;
+            end
+        end
+        if (reset) begin
+            pre$19$d = 32'h0;
+        end
+        pre$20$clock = clock;
+        pre$20$d = pre$20$q;
+        if (events[20]) begin
+            pre$20$d = pre$20$q + 32'h1;
+        end
+        if (here == counter_addresses$20) begin
+            here_count = pre$20$q;
+            pre$20$d = 32'h0;
+            if (events[20]) begin
+                pre$20$d = one;
+            end
+        end
+        if (reset) begin
+            pre$20$d = 32'h0;
+        end
+        pre$21$clock = clock;
+        pre$21$d = pre$21$q;
+        if (events[21]) begin
+            pre$21$d = pre$21$q + 32'h1;
+        end
+        if (here == counter_addresses$21) begin
+            here_count = pre$21$q;
+            pre$21$d = 32'h0;
+            if (events[21]) begin
+                pre$21$d = one;
+            end
+        end
+        if (reset) begin
+            pre$21$d = 32'h0;
+        end
+        pre$22$clock = clock;
+        pre$22$d = pre$22$q;
+        if (events[22]) begin
+            pre$22$d = pre$22$q + 32'h1;
+        end
+        if (here == counter_addresses$22) begin
+            here_count = pre$22$q;
+            pre$22$d = 32'h0;
+            if (events[22]) begin
+                pre$22$d = one;
+            end
+        end
+        if (reset) begin
+            pre$22$d = 32'h0;
+        end
+        pre$23$clock = clock;
+        pre$23$d = pre$23$q;
+        if (events[23]) begin
+            pre$23$d = pre$23$q + 32'h1;
+        end
+        if (here == counter_addresses$23) begin
+            here_count = pre$23$q;
+            pre$23$d = 32'h0;
+            if (events[23]) begin
+                pre$23$d = one;
+            end
+        end
+        if (reset) begin
+            pre$23$d = 32'h0;
+        end
+        pre$24$clock = clock;
+        pre$24$d = pre$24$q;
+        if (events[24]) begin
+            pre$24$d = pre$24$q + 32'h1;
+        end
+        if (here == counter_addresses$24) begin
+            here_count = pre$24$q;
+            pre$24$d = 32'h0;
+            if (events[24]) begin
+                pre$24$d = one;
+            end
+        end
+        if (reset) begin
+            pre$24$d = 32'h0;
+        end
+        pre$25$clock = clock;
+        pre$25$d = pre$25$q;
+        if (events[25]) begin
+            pre$25$d = pre$25$q + 32'h1;
+        end
+        if (here == counter_addresses$25) begin
+            here_count = pre$25$q;
+            pre$25$d = 32'h0;
+            if (events[25]) begin
+                pre$25$d = one;
+            end
+        end
+        if (reset) begin
+            pre$25$d = 32'h0;
+        end
+        pre$26$clock = clock;
+        pre$26$d = pre$26$q;
+        if (events[26]) begin
+            pre$26$d = pre$26$q + 32'h1;
+        end
+        if (here == counter_addresses$26) begin
+            here_count = pre$26$q;
+            pre$26$d = 32'h0;
+            if (events[26]) begin
+                pre$26$d = one;
+            end
+        end
+        if (reset) begin
+            pre$26$d = 32'h0;
+        end
+        pre$27$clock = clock;
+        pre$27$d = pre$27$q;
+        if (events[27]) begin
+            pre$27$d = pre$27$q + 32'h1;
+        end
+        if (here == counter_addresses$27) begin
+            here_count = pre$27$q;
+            pre$27$d = 32'h0;
+            if (events[27]) begin
+                pre$27$d = one;
+            end
+        end
+        if (reset) begin
+            pre$27$d = 32'h0;
+        end
+        pre$28$clock = clock;
+        pre$28$d = pre$28$q;
+        if (events[28]) begin
+            pre$28$d = pre$28$q + 32'h1;
+        end
+        if (here == counter_addresses$28) begin
+            here_count = pre$28$q;
+            pre$28$d = 32'h0;
+            if (events[28]) begin
+                pre$28$d = one;
+            end
+        end
+        if (reset) begin
+            pre$28$d = 32'h0;
+        end
+        pre$29$clock = clock;
+        pre$29$d = pre$29$q;
+        if (events[29]) begin
+            pre$29$d = pre$29$q + 32'h1;
+        end
+        if (here == counter_addresses$29) begin
+            here_count = pre$29$q;
+            pre$29$d = 32'h0;
+            if (events[29]) begin
+                pre$29$d = one;
+            end
+        end
+        if (reset) begin
+            pre$29$d = 32'h0;
+        end
+        pre$30$clock = clock;
+        pre$30$d = pre$30$q;
+        if (events[30]) begin
+            pre$30$d = pre$30$q + 32'h1;
+        end
+        if (here == counter_addresses$30) begin
+            here_count = pre$30$q;
+            pre$30$d = 32'h0;
+            if (events[30]) begin
+                pre$30$d = one;
+            end
+        end
+        if (reset) begin
+            pre$30$d = 32'h0;
+        end
+        pre$31$clock = clock;
+        pre$31$d = pre$31$q;
+        if (events[31]) begin
+            pre$31$d = pre$31$q + 32'h1;
+        end
+        if (here == counter_addresses$31) begin
+            here_count = pre$31$q;
+            pre$31$d = 32'h0;
+            if (events[31]) begin
+                pre$31$d = one;
+            end
+        end
+        if (reset) begin
+            pre$31$d = 32'h0;
+        end
+        pre$32$clock = clock;
+        pre$32$d = pre$32$q;
+        if (events[32]) begin
+            pre$32$d = pre$32$q + 32'h1;
+        end
+        if (here == counter_addresses$32) begin
+            here_count = pre$32$q;
+            pre$32$d = 32'h0;
+            if (events[32]) begin
+                pre$32$d = one;
+            end
+        end
+        if (reset) begin
+            pre$32$d = 32'h0;
+        end
+        pre$33$clock = clock;
+        pre$33$d = pre$33$q;
+        if (events[33]) begin
+            pre$33$d = pre$33$q + 32'h1;
+        end
+        if (here == counter_addresses$33) begin
+            here_count = pre$33$q;
+            pre$33$d = 32'h0;
+            if (events[33]) begin
+                pre$33$d = one;
+            end
+        end
+        if (reset) begin
+            pre$33$d = 32'h0;
+        end
+        pre$34$clock = clock;
+        pre$34$d = pre$34$q;
+        if (events[34]) begin
+            pre$34$d = pre$34$q + 32'h1;
+        end
+        if (here == counter_addresses$34) begin
+            here_count = pre$34$q;
+            pre$34$d = 32'h0;
+            if (events[34]) begin
+                pre$34$d = one;
+            end
+        end
+        if (reset) begin
+            pre$34$d = 32'h0;
+        end
+        pre$35$clock = clock;
+        pre$35$d = pre$35$q;
+        if (events[35]) begin
+            pre$35$d = pre$35$q + 32'h1;
+        end
+        if (here == counter_addresses$35) begin
+            here_count = pre$35$q;
+            pre$35$d = 32'h0;
+            if (events[35]) begin
+                pre$35$d = one;
+            end
+        end
+        if (reset) begin
+            pre$35$d = 32'h0;
+        end
+        pre$36$clock = clock;
+        pre$36$d = pre$36$q;
+        if (events[36]) begin
+            pre$36$d = pre$36$q + 32'h1;
+        end
+        if (here == counter_addresses$36) begin
+            here_count = pre$36$q;
+            pre$36$d = 32'h0;
+            if (events[36]) begin
+                pre$36$d = one;
+            end
+        end
+        if (reset) begin
+            pre$36$d = 32'h0;
+        end
+        pre$37$clock = clock;
+        pre$37$d = pre$37$q;
+        if (events[37]) begin
+            pre$37$d = pre$37$q + 32'h1;
+        end
+        if (here == counter_addresses$37) begin
+            here_count = pre$37$q;
+            pre$37$d = 32'h0;
+            if (events[37]) begin
+                pre$37$d = one;
+            end
+        end
+        if (reset) begin
+            pre$37$d = 32'h0;
+        end
+        pre$38$clock = clock;
+        pre$38$d = pre$38$q;
+        if (events[38]) begin
+            pre$38$d = pre$38$q + 32'h1;
+        end
+        if (here == counter_addresses$38) begin
+            here_count = pre$38$q;
+            pre$38$d = 32'h0;
+            if (events[38]) begin
+                pre$38$d = one;
+            end
+        end
+        if (reset) begin
+            pre$38$d = 32'h0;
+        end
+        pre$39$clock = clock;
+        pre$39$d = pre$39$q;
+        if (events[39]) begin
+            pre$39$d = pre$39$q + 32'h1;
+        end
+        if (here == counter_addresses$39) begin
+            here_count = pre$39$q;
+            pre$39$d = 32'h0;
+            if (events[39]) begin
+                pre$39$d = one;
+            end
+        end
+        if (reset) begin
+            pre$39$d = 32'h0;
+        end
+        pre$40$clock = clock;
+        pre$40$d = pre$40$q;
+        if (events[40]) begin
+            pre$40$d = pre$40$q + 32'h1;
+        end
+        if (here == counter_addresses$40) begin
+            here_count = pre$40$q;
+            pre$40$d = 32'h0;
+            if (events[40]) begin
+                pre$40$d = one;
+            end
+        end
+        if (reset) begin
+            pre$40$d = 32'h0;
+        end
+        pre$41$clock = clock;
+        pre$41$d = pre$41$q;
+        if (events[41]) begin
+            pre$41$d = pre$41$q + 32'h1;
+        end
+        if (here == counter_addresses$41) begin
+            here_count = pre$41$q;
+            pre$41$d = 32'h0;
+            if (events[41]) begin
+                pre$41$d = one;
+            end
+        end
+        if (reset) begin
+            pre$41$d = 32'h0;
+        end
+        pre$42$clock = clock;
+        pre$42$d = pre$42$q;
+        if (events[42]) begin
+            pre$42$d = pre$42$q + 32'h1;
+        end
+        if (here == counter_addresses$42) begin
+            here_count = pre$42$q;
+            pre$42$d = 32'h0;
+            if (events[42]) begin
+                pre$42$d = one;
+            end
+        end
+        if (reset) begin
+            pre$42$d = 32'h0;
+        end
+        pre$43$clock = clock;
+        pre$43$d = pre$43$q;
+        if (events[43]) begin
+            pre$43$d = pre$43$q + 32'h1;
+        end
+        if (here == counter_addresses$43) begin
+            here_count = pre$43$q;
+            pre$43$d = 32'h0;
+            if (events[43]) begin
+                pre$43$d = one;
+            end
+        end
+        if (reset) begin
+            pre$43$d = 32'h0;
+        end
+        pre$44$clock = clock;
+        pre$44$d = pre$44$q;
+        if (events[44]) begin
+            pre$44$d = pre$44$q + 32'h1;
+        end
+        if (here == counter_addresses$44) begin
+            here_count = pre$44$q;
+            pre$44$d = 32'h0;
+            if (events[44]) begin
+                pre$44$d = one;
+            end
+        end
+        if (reset) begin
+            pre$44$d = 32'h0;
+        end
+        pre$45$clock = clock;
+        pre$45$d = pre$45$q;
+        if (events[45]) begin
+            pre$45$d = pre$45$q + 32'h1;
+        end
+        if (here == counter_addresses$45) begin
+            here_count = pre$45$q;
+            pre$45$d = 32'h0;
+            if (events[45]) begin
+                pre$45$d = one;
+            end
+        end
+        if (reset) begin
+            pre$45$d = 32'h0;
+        end
+        pre$46$clock = clock;
+        pre$46$d = pre$46$q;
+        if (events[46]) begin
+            pre$46$d = pre$46$q + 32'h1;
+        end
+        if (here == counter_addresses$46) begin
+            here_count = pre$46$q;
+            pre$46$d = 32'h0;
+            if (events[46]) begin
+                pre$46$d = one;
+            end
+        end
+        if (reset) begin
+            pre$46$d = 32'h0;
+        end
+        pre$47$clock = clock;
+        pre$47$d = pre$47$q;
+        if (events[47]) begin
+            pre$47$d = pre$47$q + 32'h1;
+        end
+        if (here == counter_addresses$47) begin
+            here_count = pre$47$q;
+            pre$47$d = 32'h0;
+            if (events[47]) begin
+                pre$47$d = one;
+            end
+        end
+        if (reset) begin
+            pre$47$d = 32'h0;
+        end
+        pre$48$clock = clock;
+        pre$48$d = pre$48$q;
+        if (events[48]) begin
+            pre$48$d = pre$48$q + 32'h1;
+        end
+        if (here == counter_addresses$48) begin
+            here_count = pre$48$q;
+            pre$48$d = 32'h0;
+            if (events[48]) begin
+                pre$48$d = one;
+            end
+        end
+        if (reset) begin
+            pre$48$d = 32'h0;
+        end
+        pre$49$clock = clock;
+        pre$49$d = pre$49$q;
+        if (events[49]) begin
+            pre$49$d = pre$49$q + 32'h1;
+        end
+        if (here == counter_addresses$49) begin
+            here_count = pre$49$q;
+            pre$49$d = 32'h0;
+            if (events[49]) begin
+                pre$49$d = one;
+            end
+        end
+        if (reset) begin
+            pre$49$d = 32'h0;
+        end
+        pre$50$clock = clock;
+        pre$50$d = pre$50$q;
+        if (events[50]) begin
+            pre$50$d = pre$50$q + 32'h1;
+        end
+        if (here == counter_addresses$50) begin
+            here_count = pre$50$q;
+            pre$50$d = 32'h0;
+            if (events[50]) begin
+                pre$50$d = one;
+            end
+        end
+        if (reset) begin
+            pre$50$d = 32'h0;
+        end
+        pre$51$clock = clock;
+        pre$51$d = pre$51$q;
+        if (events[51]) begin
+            pre$51$d = pre$51$q + 32'h1;
+        end
+        if (here == counter_addresses$51) begin
+            here_count = pre$51$q;
+            pre$51$d = 32'h0;
+            if (events[51]) begin
+                pre$51$d = one;
+            end
+        end
+        if (reset) begin
+            pre$51$d = 32'h0;
+        end
+        pre$52$clock = clock;
+        pre$52$d = pre$52$q;
+        if (events[52]) begin
+            pre$52$d = pre$52$q + 32'h1;
+        end
+        if (here == counter_addresses$52) begin
+            here_count = pre$52$q;
+            pre$52$d = 32'h0;
+            if (events[52]) begin
+                pre$52$d = one;
+            end
+        end
+        if (reset) begin
+            pre$52$d = 32'h0;
+        end
+        pre$53$clock = clock;
+        pre$53$d = pre$53$q;
+        if (events[53]) begin
+            pre$53$d = pre$53$q + 32'h1;
+        end
+        if (here == counter_addresses$53) begin
+            here_count = pre$53$q;
+            pre$53$d = 32'h0;
+            if (events[53]) begin
+                pre$53$d = one;
+            end
+        end
+        if (reset) begin
+            pre$53$d = 32'h0;
+        end
+        pre$54$clock = clock;
+        pre$54$d = pre$54$q;
+        if (events[54]) begin
+            pre$54$d = pre$54$q + 32'h1;
+        end
+        if (here == counter_addresses$54) begin
+            here_count = pre$54$q;
+            pre$54$d = 32'h0;
+            if (events[54]) begin
+                pre$54$d = one;
+            end
+        end
+        if (reset) begin
+            pre$54$d = 32'h0;
+        end
+        pre$55$clock = clock;
+        pre$55$d = pre$55$q;
+        if (events[55]) begin
+            pre$55$d = pre$55$q + 32'h1;
+        end
+        if (here == counter_addresses$55) begin
+            here_count = pre$55$q;
+            pre$55$d = 32'h0;
+            if (events[55]) begin
+                pre$55$d = one;
+            end
+        end
+        if (reset) begin
+            pre$55$d = 32'h0;
+        end
+        pre$56$clock = clock;
+        pre$56$d = pre$56$q;
+        if (events[56]) begin
+            pre$56$d = pre$56$q + 32'h1;
+        end
+        if (here == counter_addresses$56) begin
+            here_count = pre$56$q;
+            pre$56$d = 32'h0;
+            if (events[56]) begin
+                pre$56$d = one;
+            end
+        end
+        if (reset) begin
+            pre$56$d = 32'h0;
+        end
+        pre$57$clock = clock;
+        pre$57$d = pre$57$q;
+        if (events[57]) begin
+            pre$57$d = pre$57$q + 32'h1;
+        end
+        if (here == counter_addresses$57) begin
+            here_count = pre$57$q;
+            pre$57$d = 32'h0;
+            if (events[57]) begin
+                pre$57$d = one;
+            end
+        end
+        if (reset) begin
+            pre$57$d = 32'h0;
+        end
+        pre$58$clock = clock;
+        pre$58$d = pre$58$q;
+        if (events[58]) begin
+            pre$58$d = pre$58$q + 32'h1;
+        end
+        if (here == counter_addresses$58) begin
+            here_count = pre$58$q;
+            pre$58$d = 32'h0;
+            if (events[58]) begin
+                pre$58$d = one;
+            end
+        end
+        if (reset) begin
+            pre$58$d = 32'h0;
+        end
+        pre$59$clock = clock;
+        pre$59$d = pre$59$q;
+        if (events[59]) begin
+            pre$59$d = pre$59$q + 32'h1;
+        end
+        if (here == counter_addresses$59) begin
+            here_count = pre$59$q;
+            pre$59$d = 32'h0;
+            if (events[59]) begin
+                pre$59$d = one;
+            end
+        end
+        if (reset) begin
+            pre$59$d = 32'h0;
+        end
+        pre$60$clock = clock;
+        pre$60$d = pre$60$q;
+        if (events[60]) begin
+            pre$60$d = pre$60$q + 32'h1;
+        end
+        if (here == counter_addresses$60) begin
+            here_count = pre$60$q;
+            pre$60$d = 32'h0;
+            if (events[60]) begin
+                pre$60$d = one;
+            end
+        end
+        if (reset) begin
+            pre$60$d = 32'h0;
+        end
+        pre$61$clock = clock;
+        pre$61$d = pre$61$q;
+        if (events[61]) begin
+            pre$61$d = pre$61$q + 32'h1;
+        end
+        if (here == counter_addresses$61) begin
+            here_count = pre$61$q;
+            pre$61$d = 32'h0;
+            if (events[61]) begin
+                pre$61$d = one;
+            end
+        end
+        if (reset) begin
+            pre$61$d = 32'h0;
+        end
+        pre$62$clock = clock;
+        pre$62$d = pre$62$q;
+        if (events[62]) begin
+            pre$62$d = pre$62$q + 32'h1;
+        end
+        if (here == counter_addresses$62) begin
+            here_count = pre$62$q;
+            pre$62$d = 32'h0;
+            if (events[62]) begin
+                pre$62$d = one;
+            end
+        end
+        if (reset) begin
+            pre$62$d = 32'h0;
+        end
+        pre$63$clock = clock;
+        pre$63$d = pre$63$q;
+        if (events[63]) begin
+            pre$63$d = pre$63$q + 32'h1;
+        end
+        if (here == counter_addresses$63) begin
+            here_count = pre$63$q;
+            pre$63$d = 32'h0;
+            if (events[63]) begin
+                pre$63$d = one;
+            end
+        end
+        if (reset) begin
+            pre$63$d = 32'h0;
+        end
+        pre$64$clock = clock;
+        pre$64$d = pre$64$q;
+        if (events[64]) begin
+            pre$64$d = pre$64$q + 32'h1;
+        end
+        if (here == counter_addresses$64) begin
+            here_count = pre$64$q;
+            pre$64$d = 32'h0;
+            if (events[64]) begin
+                pre$64$d = one;
+            end
+        end
+        if (reset) begin
+            pre$64$d = 32'h0;
+        end
+        pre$65$clock = clock;
+        pre$65$d = pre$65$q;
+        if (events[65]) begin
+            pre$65$d = pre$65$q + 32'h1;
+        end
+        if (here == counter_addresses$65) begin
+            here_count = pre$65$q;
+            pre$65$d = 32'h0;
+            if (events[65]) begin
+                pre$65$d = one;
+            end
+        end
+        if (reset) begin
+            pre$65$d = 32'h0;
+        end
+        pre$66$clock = clock;
+        pre$66$d = pre$66$q;
+        if (events[66]) begin
+            pre$66$d = pre$66$q + 32'h1;
+        end
+        if (here == counter_addresses$66) begin
+            here_count = pre$66$q;
+            pre$66$d = 32'h0;
+            if (events[66]) begin
+                pre$66$d = one;
+            end
+        end
+        if (reset) begin
+            pre$66$d = 32'h0;
+        end
+        pre$67$clock = clock;
+        pre$67$d = pre$67$q;
+        if (events[67]) begin
+            pre$67$d = pre$67$q + 32'h1;
+        end
+        if (here == counter_addresses$67) begin
+            here_count = pre$67$q;
+            pre$67$d = 32'h0;
+            if (events[67]) begin
+                pre$67$d = one;
+            end
+        end
+        if (reset) begin
+            pre$67$d = 32'h0;
+        end
+        pre$68$clock = clock;
+        pre$68$d = pre$68$q;
+        if (events[68]) begin
+            pre$68$d = pre$68$q + 32'h1;
+        end
+        if (here == counter_addresses$68) begin
+            here_count = pre$68$q;
+            pre$68$d = 32'h0;
+            if (events[68]) begin
+                pre$68$d = one;
+            end
+        end
+        if (reset) begin
+            pre$68$d = 32'h0;
+        end
+        pre$69$clock = clock;
+        pre$69$d = pre$69$q;
+        if (events[69]) begin
+            pre$69$d = pre$69$q + 32'h1;
+        end
+        if (here == counter_addresses$69) begin
+            here_count = pre$69$q;
+            pre$69$d = 32'h0;
+            if (events[69]) begin
+                pre$69$d = one;
+            end
+        end
+        if (reset) begin
+            pre$69$d = 32'h0;
+        end
+        pre$70$clock = clock;
+        pre$70$d = pre$70$q;
+        if (events[70]) begin
+            pre$70$d = pre$70$q + 32'h1;
+        end
+        if (here == counter_addresses$70) begin
+            here_count = pre$70$q;
+            pre$70$d = 32'h0;
+            if (events[70]) begin
+                pre$70$d = one;
+            end
+        end
+        if (reset) begin
+            pre$70$d = 32'h0;
+        end
+        pre$71$clock = clock;
+        pre$71$d = pre$71$q;
+        if (events[71]) begin
+            pre$71$d = pre$71$q + 32'h1;
+        end
+        if (here == counter_addresses$71) begin
+            here_count = pre$71$q;
+            pre$71$d = 32'h0;
+            if (events[71]) begin
+                pre$71$d = one;
+            end
+        end
+        if (reset) begin
+            pre$71$d = 32'h0;
+        end
+        pre$72$clock = clock;
+        pre$72$d = pre$72$q;
+        if (events[72]) begin
+            pre$72$d = pre$72$q + 32'h1;
+        end
+        if (here == counter_addresses$72) begin
+            here_count = pre$72$q;
+            pre$72$d = 32'h0;
+            if (events[72]) begin
+                pre$72$d = one;
+            end
+        end
+        if (reset) begin
+            pre$72$d = 32'h0;
+        end
+        pre$73$clock = clock;
+        pre$73$d = pre$73$q;
+        if (events[73]) begin
+            pre$73$d = pre$73$q + 32'h1;
+        end
+        if (here == counter_addresses$73) begin
+            here_count = pre$73$q;
+            pre$73$d = 32'h0;
+            if (events[73]) begin
+                pre$73$d = one;
+            end
+        end
+        if (reset) begin
+            pre$73$d = 32'h0;
+        end
+        pre$74$clock = clock;
+        pre$74$d = pre$74$q;
+        if (events[74]) begin
+            pre$74$d = pre$74$q + 32'h1;
+        end
+        if (here == counter_addresses$74) begin
+            here_count = pre$74$q;
+            pre$74$d = 32'h0;
+            if (events[74]) begin
+                pre$74$d = one;
+            end
+        end
+        if (reset) begin
+            pre$74$d = 32'h0;
+        end
+        pre$75$clock = clock;
+        pre$75$d = pre$75$q;
+        if (events[75]) begin
+            pre$75$d = pre$75$q + 32'h1;
+        end
+        if (here == counter_addresses$75) begin
+            here_count = pre$75$q;
+            pre$75$d = 32'h0;
+            if (events[75]) begin
+                pre$75$d = one;
+            end
+        end
+        if (reset) begin
+            pre$75$d = 32'h0;
+        end
+        pre$76$clock = clock;
+        pre$76$d = pre$76$q;
+        if (events[76]) begin
+            pre$76$d = pre$76$q + 32'h1;
+        end
+        if (here == counter_addresses$76) begin
+            here_count = pre$76$q;
+            pre$76$d = 32'h0;
+            if (events[76]) begin
+                pre$76$d = one;
+            end
+        end
+        if (reset) begin
+            pre$76$d = 32'h0;
+        end
+        pre$77$clock = clock;
+        pre$77$d = pre$77$q;
+        if (events[77]) begin
+            pre$77$d = pre$77$q + 32'h1;
+        end
+        if (here == counter_addresses$77) begin
+            here_count = pre$77$q;
+            pre$77$d = 32'h0;
+            if (events[77]) begin
+                pre$77$d = one;
+            end
+        end
+        if (reset) begin
+            pre$77$d = 32'h0;
+        end
+        pre$78$clock = clock;
+        pre$78$d = pre$78$q;
+        if (events[78]) begin
+            pre$78$d = pre$78$q + 32'h1;
+        end
+        if (here == counter_addresses$78) begin
+            here_count = pre$78$q;
+            pre$78$d = 32'h0;
+            if (events[78]) begin
+                pre$78$d = one;
+            end
+        end
+        if (reset) begin
+            pre$78$d = 32'h0;
+        end
+        pre$79$clock = clock;
+        pre$79$d = pre$79$q;
+        if (events[79]) begin
+            pre$79$d = pre$79$q + 32'h1;
+        end
+        if (here == counter_addresses$79) begin
+            here_count = pre$79$q;
+            pre$79$d = 32'h0;
+            if (events[79]) begin
+                pre$79$d = one;
+            end
+        end
+        if (reset) begin
+            pre$79$d = 32'h0;
+        end
+        pre$80$clock = clock;
+        pre$80$d = pre$80$q;
+        if (events[80]) begin
+            pre$80$d = pre$80$q + 32'h1;
+        end
+        if (here == counter_addresses$80) begin
+            here_count = pre$80$q;
+            pre$80$d = 32'h0;
+            if (events[80]) begin
+                pre$80$d = one;
+            end
+        end
+        if (reset) begin
+            pre$80$d = 32'h0;
+        end
+        pre$81$clock = clock;
+        pre$81$d = pre$81$q;
+        if (events[81]) begin
+            pre$81$d = pre$81$q + 32'h1;
+        end
+        if (here == counter_addresses$81) begin
+            here_count = pre$81$q;
+            pre$81$d = 32'h0;
+            if (events[81]) begin
+                pre$81$d = one;
+            end
+        end
+        if (reset) begin
+            pre$81$d = 32'h0;
+        end
+        pre$82$clock = clock;
+        pre$82$d = pre$82$q;
+        if (events[82]) begin
+            pre$82$d = pre$82$q + 32'h1;
+        end
+        if (here == counter_addresses$82) begin
+            here_count = pre$82$q;
+            pre$82$d = 32'h0;
+            if (events[82]) begin
+                pre$82$d = one;
+            end
+        end
+        if (reset) begin
+            pre$82$d = 32'h0;
+        end
+        pre$83$clock = clock;
+        pre$83$d = pre$83$q;
+        if (events[83]) begin
+            pre$83$d = pre$83$q + 32'h1;
+        end
+        if (here == counter_addresses$83) begin
+            here_count = pre$83$q;
+            pre$83$d = 32'h0;
+            if (events[83]) begin
+                pre$83$d = one;
+            end
+        end
+        if (reset) begin
+            pre$83$d = 32'h0;
+        end
+        pre$84$clock = clock;
+        pre$84$d = pre$84$q;
+        if (events[84]) begin
+            pre$84$d = pre$84$q + 32'h1;
+        end
+        if (here == counter_addresses$84) begin
+            here_count = pre$84$q;
+            pre$84$d = 32'h0;
+            if (events[84]) begin
+                pre$84$d = one;
+            end
+        end
+        if (reset) begin
+            pre$84$d = 32'h0;
+        end
+        pre$85$clock = clock;
+        pre$85$d = pre$85$q;
+        if (events[85]) begin
+            pre$85$d = pre$85$q + 32'h1;
+        end
+        if (here == counter_addresses$85) begin
+            here_count = pre$85$q;
+            pre$85$d = 32'h0;
+            if (events[85]) begin
+                pre$85$d = one;
+            end
+        end
+        if (reset) begin
+            pre$85$d = 32'h0;
+        end
+        pre$86$clock = clock;
+        pre$86$d = pre$86$q;
+        if (events[86]) begin
+            pre$86$d = pre$86$q + 32'h1;
+        end
+        if (here == counter_addresses$86) begin
+            here_count = pre$86$q;
+            pre$86$d = 32'h0;
+            if (events[86]) begin
+                pre$86$d = one;
+            end
+        end
+        if (reset) begin
+            pre$86$d = 32'h0;
+        end
+        pre$87$clock = clock;
+        pre$87$d = pre$87$q;
+        if (events[87]) begin
+            pre$87$d = pre$87$q + 32'h1;
+        end
+        if (here == counter_addresses$87) begin
+            here_count = pre$87$q;
+            pre$87$d = 32'h0;
+            if (events[87]) begin
+                pre$87$d = one;
+            end
+        end
+        if (reset) begin
+            pre$87$d = 32'h0;
+        end
+        pre$88$clock = clock;
+        pre$88$d = pre$88$q;
+        if (events[88]) begin
+            pre$88$d = pre$88$q + 32'h1;
+        end
+        if (here == counter_addresses$88) begin
+            here_count = pre$88$q;
+            pre$88$d = 32'h0;
+            if (events[88]) begin
+                pre$88$d = one;
+            end
+        end
+        if (reset) begin
+            pre$88$d = 32'h0;
+        end
+        pre$89$clock = clock;
+        pre$89$d = pre$89$q;
+        if (events[89]) begin
+            pre$89$d = pre$89$q + 32'h1;
+        end
+        if (here == counter_addresses$89) begin
+            here_count = pre$89$q;
+            pre$89$d = 32'h0;
+            if (events[89]) begin
+                pre$89$d = one;
+            end
+        end
+        if (reset) begin
+            pre$89$d = 32'h0;
+        end
+        here_level = 32'h0;
+        high$0$clock = clock;
+        high$0$d = high$0$q;
+        level_now = levels[(level_offsets$0)+:(8)];
+        if (level_now > high$0$q) begin
+            high$0$d = level_now;
+        end
+        if (here == peak_addresses$0) begin
+            here_level = high$0$q;
+            high$0$d = level_now;
+        end
+        if (reset) begin
+            high$0$d = 32'h0;
+        end
+        high$1$clock = clock;
+        high$1$d = high$1$q;
+        level_now = levels[(level_offsets$1)+:(8)];
+        if (level_now > high$1$q) begin
+            high$1$d = level_now;
+        end
+        if (here == peak_addresses$1) begin
+            here_level = high$1$q;
+            high$1$d = level_now;
+        end
+        if (reset) begin
+            high$1$d = 32'h0;
+        end
+        high$2$clock = clock;
+        high$2$d = high$2$q;
+        level_now = levels[(level_offsets$2)+:(8)];
+        if (level_now > high$2$q) begin
+            high$2$d = level_now;
+        end
+        if (here == peak_addresses$2) begin
+            here_level = high$2$q;
+            high$2$d = level_now;
+        end
+        if (reset) begin
+            high$2$d = 32'h0;
+        end
+        high$3$clock = clock;
+        high$3$d = high$3$q;
+        level_now = levels[(level_offsets$3)+:(8)];
+        if (level_now > high$3$q) begin
+            high$3$d = level_now;
+        end
+        if (here == peak_addresses$3) begin
+            here_level = high$3$q;
+            high$3$d = level_now;
+        end
+        if (reset) begin
+            high$3$d = 32'h0;
+        end
+        high$4$clock = clock;
+        high$4$d = high$4$q;
+        level_now = levels[(level_offsets$4)+:(8)];
+        if (level_now > high$4$q) begin
+            high$4$d = level_now;
+        end
+        if (here == peak_addresses$4) begin
+            here_level = high$4$q;
+            high$4$d = level_now;
+        end
+        if (reset) begin
+            high$4$d = 32'h0;
+        end
+        high$5$clock = clock;
+        high$5$d = high$5$q;
+        level_now = levels[(level_offsets$5)+:(8)];
+        if (level_now > high$5$q) begin
+            high$5$d = level_now;
+        end
+        if (here == peak_addresses$5) begin
+            here_level = high$5$q;
+            high$5$d = level_now;
+        end
+        if (reset) begin
+            high$5$d = 32'h0;
+        end
+        high$6$clock = clock;
+        high$6$d = high$6$q;
+        level_now = levels[(level_offsets$6)+:(8)];
+        if (level_now > high$6$q) begin
+            high$6$d = level_now;
+        end
+        if (here == peak_addresses$6) begin
+            here_level = high$6$q;
+            high$6$d = level_now;
+        end
+        if (reset) begin
+            high$6$d = 32'h0;
+        end
+        high$7$clock = clock;
+        high$7$d = high$7$q;
+        level_now = levels[(level_offsets$7)+:(8)];
+        if (level_now > high$7$q) begin
+            high$7$d = level_now;
+        end
+        if (here == peak_addresses$7) begin
+            here_level = high$7$q;
+            high$7$d = level_now;
+        end
+        if (reset) begin
+            high$7$d = 32'h0;
+        end
+        high$8$clock = clock;
+        high$8$d = high$8$q;
+        level_now = levels[(level_offsets$8)+:(8)];
+        if (level_now > high$8$q) begin
+            high$8$d = level_now;
+        end
+        if (here == peak_addresses$8) begin
+            here_level = high$8$q;
+            high$8$d = level_now;
+        end
+        if (reset) begin
+            high$8$d = 32'h0;
+        end
+        high$9$clock = clock;
+        high$9$d = high$9$q;
+        level_now = levels[(level_offsets$9)+:(8)];
+        if (level_now > high$9$q) begin
+            high$9$d = level_now;
+        end
+        if (here == peak_addresses$9) begin
+            here_level = high$9$q;
+            high$9$d = level_now;
+        end
+        if (reset) begin
+            high$9$d = 32'h0;
+        end
+        if (slot$q == last_slot) begin
+            slot$d = 32'h0;
+            if (group$q == last_group) begin
+                group$d = 32'h0;
+                clearing$d = 1'b0;
+            end
+            else begin
+                group$d = group$q + 32'h1;
+            end
+        end
+        else begin
+            slot$d = slot$q + 32'h1;
+        end
+        back_valid$d = 1'b1;
+        back_address$d = here;
+        back_peak$d = here_peak;
+        back_count$d = here_count;
+        back_level$d = here_level;
+        back_clearing$d = clearing$q;
+        back_request$d = pending$q & (pending_address$q == here);
+        word = ram$read_data;
+        if (back_clearing$q) begin
+            word = 32'h0;
+        end
+        sum = ((word) & 33'h1ffffffff) + ((back_count$q) & 33'h1ffffffff);
+        updated = sum[(32'h0)+:(32)];
+        if (sum[carry_bit]) begin
+            updated = saturated;
+        end
+        if (back_peak$q) begin
+            updated = word;
+            if (((back_level$q) & 32'hffffffff) > word) begin
+                updated = ((back_level$q) & 32'hffffffff);
+            end
+        end
+        ram$write_address = back_address$q;
+        ram$write_enable = back_valid$q;
+        ram$write_data = updated;
+        offset = request$address - base;
+        mapped = (request$address >= base) & (request$address < past) & ((offset & slot_mask) < slots);
+        request$ready = ~pending$q & ~answered$q & ~reset;
+        accept = request$valid & request$ready;
+        if (accept) begin
+            if (mapped) begin
+                pending$d = 1'b1;
+                pending_address$d = offset[(32'h0)+:(8)];
+                pending_write$d = request$write;
+            end
+            else begin
+                answered$d = 1'b1;
+                answer$d = 32'h0;
+                failure$d = error_unmapped;
+            end
+        end
+        if (back_valid$q & back_request$q) begin
+            pending$d = 1'b0;
+            answered$d = 1'b1;
+            failure$d = error_none;
+            answer$d = ((updated) & 64'hffffffffffffffff);
+            if (pending_write$q) begin
+                answer$d = 32'h0;
+                ram$write_data = 32'h0;
+            end
+        end
+        if (response$ready & answered$q) begin
+            answered$d = 1'b0;
+        end
+        response$valid = answered$q;
+        response$data = answer$q;
+        response$error = failure$q;
+        if (reset) begin
+            group$d = 32'h0;
+            slot$d = 32'h0;
+            clearing$d = 1'b1;
+            back_valid$d = 1'b0;
+            back_request$d = 1'b0;
+            pending$d = 1'b0;
+            answered$d = 1'b0;
+        end
+    end
+    
+endmodule // nrc_core$mgmt$tallies
+
+
+module nrc_core$mgmt$tallies$answer(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$answer
+
+
+module nrc_core$mgmt$tallies$answered(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$answered
+
+
+module nrc_core$mgmt$tallies$back_address(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$back_address
+
+
+module nrc_core$mgmt$tallies$back_clearing(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$back_clearing
+
+
+module nrc_core$mgmt$tallies$back_count(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$back_count
+
+
+module nrc_core$mgmt$tallies$back_level(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$back_level
+
+
+module nrc_core$mgmt$tallies$back_peak(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$back_peak
+
+
+module nrc_core$mgmt$tallies$back_request(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$back_request
+
+
+module nrc_core$mgmt$tallies$back_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$back_valid
+
+
+module nrc_core$mgmt$tallies$clearing(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$clearing
+
+
+module nrc_core$mgmt$tallies$failure(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$failure
+
+
+module nrc_core$mgmt$tallies$group(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$group
+
+
+module nrc_core$mgmt$tallies$high$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$high$0
+
+
+module nrc_core$mgmt$tallies$high$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$high$1
+
+
+module nrc_core$mgmt$tallies$high$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$high$2
+
+
+module nrc_core$mgmt$tallies$high$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$high$3
+
+
+module nrc_core$mgmt$tallies$high$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$high$4
+
+
+module nrc_core$mgmt$tallies$high$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$high$5
+
+
+module nrc_core$mgmt$tallies$high$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$high$6
+
+
+module nrc_core$mgmt$tallies$high$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$high$7
+
+
+module nrc_core$mgmt$tallies$high$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$high$8
+
+
+module nrc_core$mgmt$tallies$high$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$high$9
+
+
+module nrc_core$mgmt$tallies$pending(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pending
+
+
+module nrc_core$mgmt$tallies$pending_address(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pending_address
+
+
+module nrc_core$mgmt$tallies$pending_write(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pending_write
+
+
+module nrc_core$mgmt$tallies$pre$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$0
+
+
+module nrc_core$mgmt$tallies$pre$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$1
+
+
+module nrc_core$mgmt$tallies$pre$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$10
+
+
+module nrc_core$mgmt$tallies$pre$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$11
+
+
+module nrc_core$mgmt$tallies$pre$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$12
+
+
+module nrc_core$mgmt$tallies$pre$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$13
+
+
+module nrc_core$mgmt$tallies$pre$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$14
+
+
+module nrc_core$mgmt$tallies$pre$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$15
+
+
+module nrc_core$mgmt$tallies$pre$16(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$16
+
+
+module nrc_core$mgmt$tallies$pre$17(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$17
+
+
+module nrc_core$mgmt$tallies$pre$18(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$18
+
+
+module nrc_core$mgmt$tallies$pre$19(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$19
+
+
+module nrc_core$mgmt$tallies$pre$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$2
+
+
+module nrc_core$mgmt$tallies$pre$20(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$20
+
+
+module nrc_core$mgmt$tallies$pre$21(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$21
+
+
+module nrc_core$mgmt$tallies$pre$22(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$22
+
+
+module nrc_core$mgmt$tallies$pre$23(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$23
+
+
+module nrc_core$mgmt$tallies$pre$24(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$24
+
+
+module nrc_core$mgmt$tallies$pre$25(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$25
+
+
+module nrc_core$mgmt$tallies$pre$26(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$26
+
+
+module nrc_core$mgmt$tallies$pre$27(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$27
+
+
+module nrc_core$mgmt$tallies$pre$28(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$28
+
+
+module nrc_core$mgmt$tallies$pre$29(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$29
+
+
+module nrc_core$mgmt$tallies$pre$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$3
+
+
+module nrc_core$mgmt$tallies$pre$30(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$30
+
+
+module nrc_core$mgmt$tallies$pre$31(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$31
+
+
+module nrc_core$mgmt$tallies$pre$32(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$32
+
+
+module nrc_core$mgmt$tallies$pre$33(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$33
+
+
+module nrc_core$mgmt$tallies$pre$34(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$34
+
+
+module nrc_core$mgmt$tallies$pre$35(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$35
+
+
+module nrc_core$mgmt$tallies$pre$36(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$36
+
+
+module nrc_core$mgmt$tallies$pre$37(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$37
+
+
+module nrc_core$mgmt$tallies$pre$38(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$38
+
+
+module nrc_core$mgmt$tallies$pre$39(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$39
+
+
+module nrc_core$mgmt$tallies$pre$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$4
+
+
+module nrc_core$mgmt$tallies$pre$40(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$40
+
+
+module nrc_core$mgmt$tallies$pre$41(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$41
+
+
+module nrc_core$mgmt$tallies$pre$42(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$42
+
+
+module nrc_core$mgmt$tallies$pre$43(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$43
+
+
+module nrc_core$mgmt$tallies$pre$44(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$44
+
+
+module nrc_core$mgmt$tallies$pre$45(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$45
+
+
+module nrc_core$mgmt$tallies$pre$46(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$46
+
+
+module nrc_core$mgmt$tallies$pre$47(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$47
+
+
+module nrc_core$mgmt$tallies$pre$48(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$48
+
+
+module nrc_core$mgmt$tallies$pre$49(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$49
+
+
+module nrc_core$mgmt$tallies$pre$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$5
+
+
+module nrc_core$mgmt$tallies$pre$50(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$50
+
+
+module nrc_core$mgmt$tallies$pre$51(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$51
+
+
+module nrc_core$mgmt$tallies$pre$52(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$52
+
+
+module nrc_core$mgmt$tallies$pre$53(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$53
+
+
+module nrc_core$mgmt$tallies$pre$54(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$54
+
+
+module nrc_core$mgmt$tallies$pre$55(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$55
+
+
+module nrc_core$mgmt$tallies$pre$56(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$56
+
+
+module nrc_core$mgmt$tallies$pre$57(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$57
+
+
+module nrc_core$mgmt$tallies$pre$58(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$58
+
+
+module nrc_core$mgmt$tallies$pre$59(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$59
+
+
+module nrc_core$mgmt$tallies$pre$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$6
+
+
+module nrc_core$mgmt$tallies$pre$60(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$60
+
+
+module nrc_core$mgmt$tallies$pre$61(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$61
+
+
+module nrc_core$mgmt$tallies$pre$62(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$62
+
+
+module nrc_core$mgmt$tallies$pre$63(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$63
+
+
+module nrc_core$mgmt$tallies$pre$64(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$64
+
+
+module nrc_core$mgmt$tallies$pre$65(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$65
+
+
+module nrc_core$mgmt$tallies$pre$66(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$66
+
+
+module nrc_core$mgmt$tallies$pre$67(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$67
+
+
+module nrc_core$mgmt$tallies$pre$68(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$68
+
+
+module nrc_core$mgmt$tallies$pre$69(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$69
+
+
+module nrc_core$mgmt$tallies$pre$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$7
+
+
+module nrc_core$mgmt$tallies$pre$70(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$70
+
+
+module nrc_core$mgmt$tallies$pre$71(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$71
+
+
+module nrc_core$mgmt$tallies$pre$72(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$72
+
+
+module nrc_core$mgmt$tallies$pre$73(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$73
+
+
+module nrc_core$mgmt$tallies$pre$74(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$74
+
+
+module nrc_core$mgmt$tallies$pre$75(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$75
+
+
+module nrc_core$mgmt$tallies$pre$76(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$76
+
+
+module nrc_core$mgmt$tallies$pre$77(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$77
+
+
+module nrc_core$mgmt$tallies$pre$78(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$78
+
+
+module nrc_core$mgmt$tallies$pre$79(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$79
+
+
+module nrc_core$mgmt$tallies$pre$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$8
+
+
+module nrc_core$mgmt$tallies$pre$80(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$80
+
+
+module nrc_core$mgmt$tallies$pre$81(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$81
+
+
+module nrc_core$mgmt$tallies$pre$82(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$82
+
+
+module nrc_core$mgmt$tallies$pre$83(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$83
+
+
+module nrc_core$mgmt$tallies$pre$84(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$84
+
+
+module nrc_core$mgmt$tallies$pre$85(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$85
+
+
+module nrc_core$mgmt$tallies$pre$86(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$86
+
+
+module nrc_core$mgmt$tallies$pre$87(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$87
+
+
+module nrc_core$mgmt$tallies$pre$88(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$88
+
+
+module nrc_core$mgmt$tallies$pre$89(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$89
+
+
+module nrc_core$mgmt$tallies$pre$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$pre$9
+
+
+module nrc_core$mgmt$tallies$ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [7:0] read_address;
+    input wire  read_clock;
+    output reg  [31:0] read_data;
+    input wire  [7:0] write_address;
+    input wire  write_clock;
+    input wire  [31:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[31:0] mem[255:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // nrc_core$mgmt$tallies$ram
+
+
+module nrc_core$mgmt$tallies$slot(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$tallies$slot
+
+
+module nrc_core$ports$0(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,switch$ready,switch$head,switch$last,switch$ports,switch$out_vcs,switch$lens,switch$grant,switch$grant_vc,switch$flit,route_head$valid,route_head$flit,route$valid,route$port,route$index,route$no_route,to_agent$valid,to_agent$data,to_agent$last,to_agent$port,to_agent$ready,events,fault,queued,occupancy);
     
     // Module arguments
     input wire  clock;
@@ -28426,9 +34188,10 @@ module nrc_core$ports$0(clock,reset,channel$valid,channel$flit,channel$vc,channe
     output reg  to_agent$last;
     output reg  [4:0] to_agent$port;
     input wire  to_agent$ready;
-    output reg  [10:0] events;
+    output reg  [11:0] events;
     output reg  fault;
     output reg  [4:0] queued;
+    output reg  [15:0] occupancy;
     
     // Constant declarations
     localparam  vc_numbers$0 = 1'b0;
@@ -28447,9 +34210,20 @@ module nrc_core$ports$0(clock,reset,channel$valid,channel$flit,channel$vc,channe
     localparam  len_lsb = 7'b100111;
     localparam  type_bit = 7'b1000000;
     localparam  head_bit = 7'b111111;
-    localparam  ev_no_route = 11'b1000000000;
-    localparam  ev_mgmt_off_vc = 11'b10000000000;
-    localparam  no_event = 11'b0;
+    localparam  ev_no_route = 12'h200;
+    localparam  ev_mgmt_off_vc = 12'h400;
+    localparam  ev_bad_route = 12'h800;
+    localparam  transit_on = 1'b1;
+    localparam  mgmt_len = 8'ha;
+    localparam  kind_transit = 2'b1;
+    localparam  kind_agent = 2'b0;
+    localparam  kind_drop = 2'b10;
+    localparam  port_bits$0 = 5'b1;
+    localparam  port_bits$1 = 5'b10;
+    localparam  port_bits$2 = 5'b100;
+    localparam  port_bits$3 = 5'b1000;
+    localparam  port_bits$4 = 5'b10000;
+    localparam  no_event = 12'h0;
     localparam  no_ports = 5'b0;
     localparam  zero_agent_port = 5'b0;
     
@@ -28472,8 +34246,13 @@ module nrc_core$ports$0(clock,reset,channel$valid,channel$flit,channel$vc,channe
     wire  [1:0] damq$waiting;
     wire  [64:0] damq$fronts$0;
     wire  [64:0] damq$fronts$1;
-    wire  [10:0] damq$events;
+    wire  [11:0] damq$events;
     wire  damq$bypass_head;
+    wire  [7:0] damq$occupancy$0;
+    wire  [7:0] damq$occupancy$1;
+    wire  damq$decisions$valid;
+    wire  [6:0] damq$decisions$data;
+    reg  damq$decisions$ready;
     reg  choice$in_vc;
     reg  [3:0] choice$kind;
     reg  [15:0] choice$dst;
@@ -28549,12 +34328,13 @@ module nrc_core$ports$0(clock,reset,channel$valid,channel$flit,channel$vc,channe
     reg  agent_last$d;
     wire  agent_last$q;
     reg  agent_last$clock;
-    reg  [10:0] own_events$d;
-    wire  [10:0] own_events$q;
+    reg  [11:0] own_events$d;
+    wire  [11:0] own_events$q;
     reg  own_events$clock;
     
     // Local signals
-    reg  [10:0] own_now;
+    reg  [7:0] occupancy_now;
+    reg  [11:0] own_now;
     reg  route_here$0;
     reg  route_here$1;
     reg  mgmt_head$0;
@@ -28571,6 +34351,16 @@ module nrc_core$ports$0(clock,reset,channel$valid,channel$flit,channel$vc,channe
     reg  granted$1;
     reg  side_here$0;
     reg  side_here$1;
+    reg  needs_decision$0;
+    reg  needs_decision$1;
+    reg  transit_head$0;
+    reg  transit_head$1;
+    reg  [1:0] decision_kind;
+    reg  [2:0] decision_port;
+    reg  [4:0] decision_hot;
+    reg  side_decided;
+    reg  side_bad_route;
+    reg  decision_taken;
     reg  route_ok;
     reg  route_none;
     reg  agent_room;
@@ -28614,7 +34404,12 @@ module nrc_core$ports$0(clock,reset,channel$valid,channel$flit,channel$vc,channe
         .fronts$0(damq$fronts$0),
         .fronts$1(damq$fronts$1),
         .events(damq$events),
-        .bypass_head(damq$bypass_head)
+        .bypass_head(damq$bypass_head),
+        .occupancy$0(damq$occupancy$0),
+        .occupancy$1(damq$occupancy$1),
+        .decisions$valid(damq$decisions$valid),
+        .decisions$data(damq$decisions$data),
+        .decisions$ready(damq$decisions$ready)
     );
     nrc_core$ports$0$choice choice(
         .in_vc(choice$in_vc),
@@ -28767,6 +34562,11 @@ module nrc_core$ports$0(clock,reset,channel$valid,channel$flit,channel$vc,channe
         own_events$d = own_events$q;
         damq$clock = clock;
         damq$reset = reset;
+        occupancy = 32'h0;
+        occupancy_now = damq$occupancy$0;
+        occupancy = occupancy | (((occupancy_now) & 16'hffff) << len_shifts$0);
+        occupancy_now = damq$occupancy$1;
+        occupancy = occupancy | (((occupancy_now) & 16'hffff) << len_shifts$1);
         now$d = now$q + 32'h1;
         stamp$now = now$q;
         route_ok = route$valid & pending$q & ~route$no_route;
@@ -28783,19 +34583,43 @@ module nrc_core$ports$0(clock,reset,channel$valid,channel$flit,channel$vc,channe
         switch$out_vcs = 32'h0;
         switch$lens = 32'h0;
         grant_out_vc = choice$out_vc;
+        decision_kind = damq$decisions$data[(32'h0)+:(2)];
+        decision_port = damq$decisions$data[(32'h2)+:(3)];
+        decision_hot = no_ports;
+        if (decision_port == 0) begin
+            decision_hot = port_bits$0;
+        end
+        if (decision_port == 1) begin
+            decision_hot = port_bits$1;
+        end
+        if (decision_port == 2) begin
+            decision_hot = port_bits$2;
+        end
+        if (decision_port == 3) begin
+            decision_hot = port_bits$3;
+        end
+        if (decision_port == 4) begin
+            decision_hot = port_bits$4;
+        end
         route_here$0 = (pending_vc$q == 0) & (route_ok | route_none);
         mgmt_head$0 = damq$waiting[0] & (damq$fronts$0[(kind_lsb)+:(4)] == kind_mgmt);
-        agent_now$0 = managing$0$q | (mgmt_head$0 & mgmt_vcs[0]);
-        drop_now$0 = dropping$0$q | (mgmt_head$0 & ~mgmt_vcs[0]) | (route_here$0 & route_none);
+        needs_decision$0 = mgmt_head$0 & mgmt_vcs[0] & transit_on & (damq$fronts$0[(len_lsb)+:(8)] == mgmt_len);
+        transit_head$0 = needs_decision$0 & damq$decisions$valid & (decision_kind == kind_transit);
+        agent_now$0 = managing$0$q | (mgmt_head$0 & mgmt_vcs[0] & (~needs_decision$0 | (damq$decisions$valid & (decision_kind == kind_agent))));
+        drop_now$0 = dropping$0$q | (mgmt_head$0 & ~mgmt_vcs[0]) | (route_here$0 & route_none) | (needs_decision$0 & damq$decisions$valid & (decision_kind == kind_drop));
         side_want$0 = damq$ready[0] & (drop_now$0 | (agent_now$0 & agent_room));
         need_lookup$0 = damq$waiting[0] & ~mgmt_head$0 & ~routed$0$q & ~dropping$0$q & ~(pending$q & (pending_vc$q == 0));
-        switch$ready = (switch$ready & ~(1 << (0)) | (((damq$waiting[0] & ~mgmt_head$0 & (routed$0$q | (route_here$0 & route_ok))) | (moving$0$q & damq$ready[0])) << (0)));
+        switch$ready = (switch$ready & ~(1 << (0)) | (((damq$waiting[0] & ~mgmt_head$0 & (routed$0$q | (route_here$0 & route_ok))) | (moving$0$q & damq$ready[0]) | transit_head$0) << (0)));
         switch$last = (switch$last & ~(1 << (0)) | ((damq$ready[0] & ~damq$fronts$0[type_bit] & ~damq$fronts$0[head_bit]) << (0)));
         port_now = route$index;
         out_vc_now = choice$out_vc;
         if (routed$0$q | moving$0$q) begin
             port_now = port_index$0$q;
             out_vc_now = out_vc$0$q;
+        end
+        if (transit_head$0) begin
+            port_now = decision_port;
+            out_vc_now = vc_numbers$0;
         end
         if (switch$grant_vc == 0) begin
             grant_out_vc = out_vc_now;
@@ -28806,17 +34630,23 @@ module nrc_core$ports$0(clock,reset,channel$valid,channel$flit,channel$vc,channe
         switch$lens = switch$lens | (((len_now) & 16'hffff) << len_shifts$0);
         route_here$1 = (pending_vc$q == 1) & (route_ok | route_none);
         mgmt_head$1 = damq$waiting[1] & (damq$fronts$1[(kind_lsb)+:(4)] == kind_mgmt);
-        agent_now$1 = managing$1$q | (mgmt_head$1 & mgmt_vcs[1]);
-        drop_now$1 = dropping$1$q | (mgmt_head$1 & ~mgmt_vcs[1]) | (route_here$1 & route_none);
+        needs_decision$1 = mgmt_head$1 & mgmt_vcs[1] & transit_on & (damq$fronts$1[(len_lsb)+:(8)] == mgmt_len);
+        transit_head$1 = needs_decision$1 & damq$decisions$valid & (decision_kind == kind_transit);
+        agent_now$1 = managing$1$q | (mgmt_head$1 & mgmt_vcs[1] & (~needs_decision$1 | (damq$decisions$valid & (decision_kind == kind_agent))));
+        drop_now$1 = dropping$1$q | (mgmt_head$1 & ~mgmt_vcs[1]) | (route_here$1 & route_none) | (needs_decision$1 & damq$decisions$valid & (decision_kind == kind_drop));
         side_want$1 = damq$ready[1] & (drop_now$1 | (agent_now$1 & agent_room));
         need_lookup$1 = damq$waiting[1] & ~mgmt_head$1 & ~routed$1$q & ~dropping$1$q & ~(pending$q & (pending_vc$q == 1));
-        switch$ready = (switch$ready & ~(1 << (1)) | (((damq$waiting[1] & ~mgmt_head$1 & (routed$1$q | (route_here$1 & route_ok))) | (moving$1$q & damq$ready[1])) << (1)));
+        switch$ready = (switch$ready & ~(1 << (1)) | (((damq$waiting[1] & ~mgmt_head$1 & (routed$1$q | (route_here$1 & route_ok))) | (moving$1$q & damq$ready[1]) | transit_head$1) << (1)));
         switch$last = (switch$last & ~(1 << (1)) | ((damq$ready[1] & ~damq$fronts$1[type_bit] & ~damq$fronts$1[head_bit]) << (1)));
         port_now = route$index;
         out_vc_now = choice$out_vc;
         if (routed$1$q | moving$1$q) begin
             port_now = port_index$1$q;
             out_vc_now = out_vc$1$q;
+        end
+        if (transit_head$1) begin
+            port_now = decision_port;
+            out_vc_now = vc_numbers$1;
         end
         if (switch$grant_vc == 1) begin
             grant_out_vc = out_vc_now;
@@ -28829,6 +34659,8 @@ module nrc_core$ports$0(clock,reset,channel$valid,channel$flit,channel$vc,channe
         side_vc = vc_numbers$0;
         side_agent = 1'b0;
         side_mgmt_drop = 1'b0;
+        side_decided = 1'b0;
+        side_bad_route = 1'b0;
         lookup_found = 1'b0;
         route_head$flit = channel$flit;
         pending_vc$d = channel$vc;
@@ -28837,15 +34669,27 @@ module nrc_core$ports$0(clock,reset,channel$valid,channel$flit,channel$vc,channe
             side_vc = vc_numbers$0;
             side_agent = agent_now$0;
             side_mgmt_drop = mgmt_head$0 & ~mgmt_vcs[0];
+            side_decided = needs_decision$0;
+            side_bad_route = needs_decision$0 & (decision_kind == kind_drop);
         end
         if (side_want$1 & ~side_found) begin
             side_found = 1'b1;
             side_vc = vc_numbers$1;
             side_agent = agent_now$1;
             side_mgmt_drop = mgmt_head$1 & ~mgmt_vcs[1];
+            side_decided = needs_decision$1;
+            side_bad_route = needs_decision$1 & (decision_kind == kind_drop);
         end
         side_go = side_found & ~switch$grant;
         damq$read$valid = switch$grant | side_go;
+        decision_taken = side_go & side_decided;
+        if (switch$grant & (switch$grant_vc == 0) & transit_head$0) begin
+            decision_taken = 1'b1;
+        end
+        if (switch$grant & (switch$grant_vc == 1) & transit_head$1) begin
+            decision_taken = 1'b1;
+        end
+        damq$decisions$ready = decision_taken & ~reset;
         damq$read$vc = side_vc;
         rewrite$out_vc = side_vc;
         if (switch$grant) begin
@@ -28914,6 +34758,11 @@ module nrc_core$ports$0(clock,reset,channel$valid,channel$flit,channel$vc,channe
         if (route_here$0 & route_none) begin
             dropping$0$d = 1'b1;
         end
+        if (granted$0 & transit_head$0) begin
+            port_index$0$d = decision_port;
+            port_hot$0$d = decision_hot;
+            out_vc$0$d = vc_numbers$0;
+        end
         if (granted$0) begin
             if (damq$waiting[0]) begin
                 routed$0$d = 1'b0;
@@ -28965,6 +34814,11 @@ module nrc_core$ports$0(clock,reset,channel$valid,channel$flit,channel$vc,channe
         if (route_here$1 & route_none) begin
             dropping$1$d = 1'b1;
         end
+        if (granted$1 & transit_head$1) begin
+            port_index$1$d = decision_port;
+            port_hot$1$d = decision_hot;
+            out_vc$1$d = vc_numbers$1;
+        end
         if (granted$1) begin
             if (damq$waiting[1]) begin
                 routed$1$d = 1'b0;
@@ -28991,6 +34845,9 @@ module nrc_core$ports$0(clock,reset,channel$valid,channel$flit,channel$vc,channe
         own_now = no_event;
         if (route_none) begin
             own_now = ev_no_route;
+        end
+        if (side_go & side_bad_route) begin
+            own_now = own_now | ev_bad_route;
         end
         if (side_go & side_mgmt_drop) begin
             own_now = own_now | ev_mgmt_off_vc;
@@ -29226,7 +35083,7 @@ module nrc_core$ports$0$choice(in_vc,kind,dst,down,out_vc);
 endmodule // nrc_core$ports$0$choice
 
 
-module nrc_core$ports$0$damq(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,read$valid,read$vc,read$flit,ready,waiting,fronts$0,fronts$1,events,bypass_head);
+module nrc_core$ports$0$damq(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,read$valid,read$vc,read$flit,ready,waiting,fronts$0,fronts$1,events,bypass_head,occupancy$0,occupancy$1,decisions$valid,decisions$data,decisions$ready);
     
     // Module arguments
     input wire  clock;
@@ -29242,11 +35099,16 @@ module nrc_core$ports$0$damq(clock,reset,channel$valid,channel$flit,channel$vc,c
     output reg  [1:0] waiting;
     output reg  [64:0] fronts$0;
     output reg  [64:0] fronts$1;
-    output reg  [10:0] events;
+    output reg  [11:0] events;
     output reg  bypass_head;
+    output reg  [7:0] occupancy$0;
+    output reg  [7:0] occupancy$1;
+    output wire  decisions$valid;
+    output wire  [6:0] decisions$data;
+    input wire  decisions$ready;
     
     // Constant declarations
-    localparam  no_slot_event = 11'b100000000;
+    localparam  no_slot_event = 12'h100;
     localparam  type_bit = 7'b1000000;
     localparam  head_bit = 7'b111111;
     
@@ -29280,6 +35142,16 @@ module nrc_core$ports$0$damq(clock,reset,channel$valid,channel$flit,channel$vc,c
     reg  [1:0] lender$left;
     wire  [1:0] lender$returned;
     wire  [1:0] lender$has_credit;
+    wire  [7:0] lender$occupancy$0;
+    wire  [7:0] lender$occupancy$1;
+    reg  transit$clock;
+    reg  transit$reset;
+    reg  transit$arriving$valid;
+    reg  transit$arriving$vc;
+    reg  [64:0] transit$arriving$flit;
+    wire  transit$storing$valid;
+    wire  transit$storing$vc;
+    wire  [64:0] transit$storing$flit;
     
     // Sub module instances
     nrc_core$ports$0$damq$intake intake(
@@ -29322,7 +35194,22 @@ module nrc_core$ports$0$damq(clock,reset,channel$valid,channel$flit,channel$vc,c
         .stored(lender$stored),
         .left(lender$left),
         .returned(lender$returned),
-        .has_credit(lender$has_credit)
+        .has_credit(lender$has_credit),
+        .occupancy$0(lender$occupancy$0),
+        .occupancy$1(lender$occupancy$1)
+    );
+    nrc_core$ports$0$damq$transit transit(
+        .clock(transit$clock),
+        .reset(transit$reset),
+        .arriving$valid(transit$arriving$valid),
+        .arriving$vc(transit$arriving$vc),
+        .arriving$flit(transit$arriving$flit),
+        .storing$valid(transit$storing$valid),
+        .storing$vc(transit$storing$vc),
+        .storing$flit(transit$storing$flit),
+        .decisions$valid(decisions$valid),
+        .decisions$data(decisions$data),
+        .decisions$ready(decisions$ready)
     );
     
     // Update code
@@ -29333,25 +35220,32 @@ module nrc_core$ports$0$damq(clock,reset,channel$valid,channel$flit,channel$vc,c
         intake$reset = reset;
         store$reset = reset;
         lender$reset = reset;
+        transit$clock = clock;
+        transit$reset = reset;
         lender$spent = intake$spent;
         lender$stored = intake$stored;
         lender$left = store$left;
         intake$credits = lender$returned;
         intake$has_credit = lender$has_credit;
+        occupancy$0 = lender$occupancy$0;
+        occupancy$1 = lender$occupancy$1;
         ready = store$ready;
         waiting = store$waiting;
         fronts$0 = store$fronts$0;
         fronts$1 = store$fronts$1;
-        events = ((intake$events) & 11'h7ff);
+        events = ((intake$events) & 12'hfff);
         bypass_head = store$bypassed & ~intake$write$flit[type_bit] & intake$write$flit[head_bit];
         if (store$no_slot) begin
             events = events | no_slot_event;
         end
     end
     
-    always @(*) store$write$valid = intake$write$valid;
-    always @(*) store$write$vc = intake$write$vc;
-    always @(*) store$write$flit = intake$write$flit;
+    always @(*) transit$arriving$valid = intake$write$valid;
+    always @(*) transit$arriving$vc = intake$write$vc;
+    always @(*) transit$arriving$flit = intake$write$flit;
+    always @(*) store$write$valid = transit$storing$valid;
+    always @(*) store$write$vc = transit$storing$vc;
+    always @(*) store$write$flit = transit$storing$flit;
 endmodule // nrc_core$ports$0$damq
 
 
@@ -29931,7 +35825,7 @@ module nrc_core$ports$0$damq$intake$open$1(d,q,clock);
 endmodule // nrc_core$ports$0$damq$intake$open$1
 
 
-module nrc_core$ports$0$damq$lender(clock,reset,spent,stored,left,returned,has_credit);
+module nrc_core$ports$0$damq$lender(clock,reset,spent,stored,left,returned,has_credit,occupancy$0,occupancy$1);
     
     // Module arguments
     input wire  clock;
@@ -29941,6 +35835,8 @@ module nrc_core$ports$0$damq$lender(clock,reset,spent,stored,left,returned,has_c
     input wire  [1:0] left;
     output reg  [1:0] returned;
     output reg  [1:0] has_credit;
+    output reg  [7:0] occupancy$0;
+    output reg  [7:0] occupancy$1;
     
     // Constant declarations
     localparam  reserve = 8'h20;
@@ -30043,12 +35939,14 @@ module nrc_core$ports$0$damq$lender(clock,reset,spent,stored,left,returned,has_c
         within$0 = held$0$q < reserve;
         above$0 = held$0$q > reserve;
         above_two$0 = held$0$q > reserve_plus_one;
+        occupancy$0 = held$0$q - credits$0$q;
         credits$1$clock = clock;
         held$1$clock = clock;
         short$1 = credits$1$q < reserve;
         within$1 = held$1$q < reserve;
         above$1 = held$1$q > reserve;
         above_two$1 = held$1$q > reserve_plus_one;
+        occupancy$1 = held$1$q - credits$1$q;
         asked$1 = asked$0 | (short$0 & ~within$0);
         give = no_vcs;
         if (short$0 & (within$0 | (room & ~asked$0))) begin
@@ -31173,6 +37071,996 @@ module nrc_core$ports$0$damq$store$tail$1(d,q,clock);
 endmodule // nrc_core$ports$0$damq$store$tail$1
 
 
+module nrc_core$ports$0$damq$transit(clock,reset,arriving$valid,arriving$vc,arriving$flit,storing$valid,storing$vc,storing$flit,decisions$valid,decisions$data,decisions$ready);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  arriving$valid;
+    input wire  arriving$vc;
+    input wire  [64:0] arriving$flit;
+    output reg  storing$valid;
+    output reg  storing$vc;
+    output reg  [64:0] storing$flit;
+    output wire  decisions$valid;
+    output wire  [6:0] decisions$data;
+    input wire  decisions$ready;
+    
+    // Constant declarations
+    localparam  enabled = 1'b1;
+    localparam  mgmt_vc = 1'b1;
+    localparam  port = 64'h0;
+    localparam  ports = 5'b101;
+    localparam  kind_mgmt = 4'h3;
+    localparam  mgmt_len = 8'ha;
+    localparam  route_hops = 5'b10100;
+    localparam  low_hops = 5'b1010;
+    localparam  kind_lsb = 7'b100011;
+    localparam  len_lsb = 7'b100111;
+    localparam  type_bit = 7'b1000000;
+    localparam  head_bit = 7'b111111;
+    localparam  tail_bit = 7'b111110;
+    localparam  current_lsb = 8'h5;
+    localparam  current_mask = 64'h3e0;
+    localparam  hop_mask = 64'h1f;
+    localparam  kind_transit = 2'b1;
+    localparam  kind_drop = 2'b10;
+    localparam  kind_agent = 2'b0;
+    localparam  numbers$0 = 5'b0;
+    localparam  numbers$1 = 5'b1;
+    localparam  numbers$2 = 5'b10;
+    localparam  numbers$3 = 5'b11;
+    localparam  numbers$4 = 5'b100;
+    localparam  numbers$5 = 5'b101;
+    localparam  numbers$6 = 5'b110;
+    localparam  numbers$7 = 5'b111;
+    localparam  numbers$8 = 5'b1000;
+    localparam  numbers$9 = 5'b1001;
+    localparam  numbers$10 = 5'b1010;
+    localparam  numbers$11 = 5'b1011;
+    localparam  numbers$12 = 5'b1100;
+    localparam  numbers$13 = 5'b1101;
+    localparam  numbers$14 = 5'b1110;
+    localparam  numbers$15 = 5'b1111;
+    localparam  numbers$16 = 5'b10000;
+    localparam  numbers$17 = 5'b10001;
+    localparam  numbers$18 = 5'b10010;
+    localparam  numbers$19 = 5'b10011;
+    localparam  numbers$20 = 5'b10100;
+    localparam  low_at$0 = 8'ha;
+    localparam  low_at$1 = 8'hf;
+    localparam  low_at$2 = 8'h14;
+    localparam  low_at$3 = 8'h19;
+    localparam  low_at$4 = 8'h1e;
+    localparam  low_at$5 = 8'h23;
+    localparam  low_at$6 = 8'h28;
+    localparam  low_at$7 = 8'h2d;
+    localparam  low_at$8 = 8'h32;
+    localparam  low_at$9 = 8'h37;
+    localparam  high_at$0 = 8'h0;
+    localparam  high_at$1 = 8'h5;
+    localparam  high_at$2 = 8'ha;
+    localparam  high_at$3 = 8'hf;
+    localparam  high_at$4 = 8'h14;
+    localparam  high_at$5 = 8'h19;
+    localparam  high_at$6 = 8'h1e;
+    localparam  high_at$7 = 8'h23;
+    localparam  high_at$8 = 8'h28;
+    localparam  high_at$9 = 8'h2d;
+    
+    // Stub signals
+    reg  fifo$clock;
+    reg  fifo$reset;
+    reg  fifo$sink$valid;
+    reg  [6:0] fifo$sink$data;
+    wire  fifo$sink$ready;
+    wire  [5:0] fifo$count;
+    reg  [15:0] crc$state;
+    reg  [63:0] crc$data;
+    wire  [15:0] crc$next_state;
+    reg  open$d;
+    wire  open$q;
+    reg  open$clock;
+    reg  [3:0] position$d;
+    wire  [3:0] position$q;
+    reg  position$clock;
+    reg  transit$d;
+    wire  transit$q;
+    reg  transit$clock;
+    reg  bad$d;
+    wire  bad$q;
+    reg  bad$clock;
+    reg  [4:0] current$d;
+    wire  [4:0] current$q;
+    reg  current$clock;
+    reg  [4:0] hop$d;
+    wire  [4:0] hop$q;
+    reg  hop$clock;
+    reg  [4:0] back_hops$d;
+    wire  [4:0] back_hops$q;
+    reg  back_hops$clock;
+    reg  decided$d;
+    wire  decided$q;
+    reg  decided$clock;
+    reg  [15:0] delta_crc$d;
+    wire  [15:0] delta_crc$q;
+    reg  delta_crc$clock;
+    
+    // Local signals
+    reg  here;
+    reg  head;
+    reg  body;
+    reg  [63:0] data;
+    reg  [63:0] rewritten;
+    reg  [63:0] change;
+    reg  [4:0] w1_hops;
+    reg  [4:0] w1_current;
+    reg  [4:0] w1_hop;
+    reg  [4:0] w2_hop;
+    reg  [4:0] w3_hops;
+    reg  [63:0] w3_insert;
+    reg  [63:0] w4_insert;
+    reg  [63:0] w3_field;
+    reg  [63:0] w4_field;
+    reg  forwarding;
+    reg  push;
+    reg  [1:0] push_kind;
+    reg  [4:0] push_hop;
+    reg  unused_fifo;
+    
+    // Sub module instances
+    nrc_core$ports$0$damq$transit$fifo fifo(
+        .clock(fifo$clock),
+        .reset(fifo$reset),
+        .sink$valid(fifo$sink$valid),
+        .sink$data(fifo$sink$data),
+        .sink$ready(fifo$sink$ready),
+        .source$valid(decisions$valid),
+        .source$data(decisions$data),
+        .source$ready(decisions$ready),
+        .count(fifo$count)
+    );
+    nrc_core$ports$0$damq$transit$crc crc(
+        .state(crc$state),
+        .data(crc$data),
+        .next_state(crc$next_state)
+    );
+    nrc_core$ports$0$damq$transit$open open(
+        .d(open$d),
+        .q(open$q),
+        .clock(open$clock)
+    );
+    nrc_core$ports$0$damq$transit$position position(
+        .d(position$d),
+        .q(position$q),
+        .clock(position$clock)
+    );
+    nrc_core$ports$0$damq$transit$transit transit(
+        .d(transit$d),
+        .q(transit$q),
+        .clock(transit$clock)
+    );
+    nrc_core$ports$0$damq$transit$bad bad(
+        .d(bad$d),
+        .q(bad$q),
+        .clock(bad$clock)
+    );
+    nrc_core$ports$0$damq$transit$current current(
+        .d(current$d),
+        .q(current$q),
+        .clock(current$clock)
+    );
+    nrc_core$ports$0$damq$transit$hop hop(
+        .d(hop$d),
+        .q(hop$q),
+        .clock(hop$clock)
+    );
+    nrc_core$ports$0$damq$transit$back_hops back_hops(
+        .d(back_hops$d),
+        .q(back_hops$q),
+        .clock(back_hops$clock)
+    );
+    nrc_core$ports$0$damq$transit$decided decided(
+        .d(decided$d),
+        .q(decided$q),
+        .clock(decided$clock)
+    );
+    nrc_core$ports$0$damq$transit$delta_crc delta_crc(
+        .d(delta_crc$d),
+        .q(delta_crc$q),
+        .clock(delta_crc$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        open$clock = clock;
+        position$clock = clock;
+        transit$clock = clock;
+        bad$clock = clock;
+        current$clock = clock;
+        hop$clock = clock;
+        back_hops$clock = clock;
+        decided$clock = clock;
+        delta_crc$clock = clock;
+        open$d = open$q;
+        position$d = position$q;
+        transit$d = transit$q;
+        bad$d = bad$q;
+        current$d = current$q;
+        hop$d = hop$q;
+        back_hops$d = back_hops$q;
+        decided$d = decided$q;
+        delta_crc$d = delta_crc$q;
+        fifo$clock = clock;
+        fifo$reset = reset;
+        unused_fifo = fifo$sink$ready | |fifo$count;
+        here = arriving$valid & (arriving$vc == mgmt_vc) & enabled;
+        head = ~arriving$flit[type_bit] & arriving$flit[head_bit];
+        body = arriving$flit[type_bit];
+        data = arriving$flit[(32'h0)+:(64)];
+        w1_hops = data[(32'h0)+:(5)];
+        w1_current = data[(current_lsb)+:(5)];
+        w3_hops = data[(32'h0)+:(5)];
+        w1_hop = 32'h0;
+        w2_hop = 32'h0;
+        w3_insert = 32'h0;
+        w4_insert = 32'h0;
+        w3_field = 32'h0;
+        w4_field = 32'h0;
+        if (w1_current == numbers$1) begin
+            w1_hop = data[(low_at$0)+:(5)];
+        end
+        if (current$q == numbers$11) begin
+            w2_hop = data[(high_at$0)+:(5)];
+        end
+        if (w3_hops == numbers$0) begin
+            w3_insert = port << low_at$0;
+            w3_field = hop_mask << low_at$0;
+        end
+        if (back_hops$q == numbers$10) begin
+            w4_insert = port << high_at$0;
+            w4_field = hop_mask << high_at$0;
+        end
+        if (w1_current == numbers$2) begin
+            w1_hop = data[(low_at$1)+:(5)];
+        end
+        if (current$q == numbers$12) begin
+            w2_hop = data[(high_at$1)+:(5)];
+        end
+        if (w3_hops == numbers$1) begin
+            w3_insert = port << low_at$1;
+            w3_field = hop_mask << low_at$1;
+        end
+        if (back_hops$q == numbers$11) begin
+            w4_insert = port << high_at$1;
+            w4_field = hop_mask << high_at$1;
+        end
+        if (w1_current == numbers$3) begin
+            w1_hop = data[(low_at$2)+:(5)];
+        end
+        if (current$q == numbers$13) begin
+            w2_hop = data[(high_at$2)+:(5)];
+        end
+        if (w3_hops == numbers$2) begin
+            w3_insert = port << low_at$2;
+            w3_field = hop_mask << low_at$2;
+        end
+        if (back_hops$q == numbers$12) begin
+            w4_insert = port << high_at$2;
+            w4_field = hop_mask << high_at$2;
+        end
+        if (w1_current == numbers$4) begin
+            w1_hop = data[(low_at$3)+:(5)];
+        end
+        if (current$q == numbers$14) begin
+            w2_hop = data[(high_at$3)+:(5)];
+        end
+        if (w3_hops == numbers$3) begin
+            w3_insert = port << low_at$3;
+            w3_field = hop_mask << low_at$3;
+        end
+        if (back_hops$q == numbers$13) begin
+            w4_insert = port << high_at$3;
+            w4_field = hop_mask << high_at$3;
+        end
+        if (w1_current == numbers$5) begin
+            w1_hop = data[(low_at$4)+:(5)];
+        end
+        if (current$q == numbers$15) begin
+            w2_hop = data[(high_at$4)+:(5)];
+        end
+        if (w3_hops == numbers$4) begin
+            w3_insert = port << low_at$4;
+            w3_field = hop_mask << low_at$4;
+        end
+        if (back_hops$q == numbers$14) begin
+            w4_insert = port << high_at$4;
+            w4_field = hop_mask << high_at$4;
+        end
+        if (w1_current == numbers$6) begin
+            w1_hop = data[(low_at$5)+:(5)];
+        end
+        if (current$q == numbers$16) begin
+            w2_hop = data[(high_at$5)+:(5)];
+        end
+        if (w3_hops == numbers$5) begin
+            w3_insert = port << low_at$5;
+            w3_field = hop_mask << low_at$5;
+        end
+        if (back_hops$q == numbers$15) begin
+            w4_insert = port << high_at$5;
+            w4_field = hop_mask << high_at$5;
+        end
+        if (w1_current == numbers$7) begin
+            w1_hop = data[(low_at$6)+:(5)];
+        end
+        if (current$q == numbers$17) begin
+            w2_hop = data[(high_at$6)+:(5)];
+        end
+        if (w3_hops == numbers$6) begin
+            w3_insert = port << low_at$6;
+            w3_field = hop_mask << low_at$6;
+        end
+        if (back_hops$q == numbers$16) begin
+            w4_insert = port << high_at$6;
+            w4_field = hop_mask << high_at$6;
+        end
+        if (w1_current == numbers$8) begin
+            w1_hop = data[(low_at$7)+:(5)];
+        end
+        if (current$q == numbers$18) begin
+            w2_hop = data[(high_at$7)+:(5)];
+        end
+        if (w3_hops == numbers$7) begin
+            w3_insert = port << low_at$7;
+            w3_field = hop_mask << low_at$7;
+        end
+        if (back_hops$q == numbers$17) begin
+            w4_insert = port << high_at$7;
+            w4_field = hop_mask << high_at$7;
+        end
+        if (w1_current == numbers$9) begin
+            w1_hop = data[(low_at$8)+:(5)];
+        end
+        if (current$q == numbers$19) begin
+            w2_hop = data[(high_at$8)+:(5)];
+        end
+        if (w3_hops == numbers$8) begin
+            w3_insert = port << low_at$8;
+            w3_field = hop_mask << low_at$8;
+        end
+        if (back_hops$q == numbers$18) begin
+            w4_insert = port << high_at$8;
+            w4_field = hop_mask << high_at$8;
+        end
+        if (w1_current == numbers$10) begin
+            w1_hop = data[(low_at$9)+:(5)];
+        end
+        if (current$q == numbers$20) begin
+            w2_hop = data[(high_at$9)+:(5)];
+        end
+        if (w3_hops == numbers$9) begin
+            w3_insert = port << low_at$9;
+            w3_field = hop_mask << low_at$9;
+        end
+        if (back_hops$q == numbers$19) begin
+            w4_insert = port << high_at$9;
+            w4_field = hop_mask << high_at$9;
+        end
+        forwarding = transit$q & ~bad$q;
+        rewritten = data;
+        push = 1'b0;
+        push_kind = kind_agent;
+        push_hop = hop$q;
+        if (here & open$q) begin
+            position$d = position$q + 32'h1;
+            if (body & (position$q == 32'h2)) begin
+                current$d = w1_current;
+                transit$d = |w1_current;
+                bad$d = (w1_hops > route_hops) | (w1_current > w1_hops);
+                hop$d = w1_hop;
+                if (|w1_current & (w1_hops <= route_hops) & (w1_current <= w1_hops)) begin
+                    rewritten = (data & ~current_mask) | (((w1_current - 32'h1) & 64'hffffffffffffffff) << current_lsb);
+                end
+            end
+            if (body & (position$q == 32'h3) & (current$q > low_hops)) begin
+                hop$d = w2_hop;
+            end
+            if (body & (position$q == 32'h4)) begin
+                back_hops$d = w3_hops;
+                push = 1'b1;
+                decided$d = 1'b1;
+                if (transit$q) begin
+                    push_kind = kind_transit;
+                    if (bad$q | (w3_hops >= route_hops) | (hop$q >= ports)) begin
+                        push_kind = kind_drop;
+                        bad$d = 1'b1;
+                    end
+                    else begin
+                        rewritten = (data & ~hop_mask & ~w3_field) | ((w3_hops + 32'h1) & 64'hffffffffffffffff) | w3_insert;
+                    end
+                end
+            end
+            if (body & (position$q == 32'h5) & forwarding & (back_hops$q >= low_hops)) begin
+                rewritten = (data & ~w4_field) | w4_insert;
+            end
+            if (~body) begin
+                open$d = 1'b0;
+                if (~decided$q) begin
+                    push = 1'b1;
+                end
+                if (forwarding & arriving$flit[tail_bit]) begin
+                    rewritten = data ^ ((delta_crc$q) & 64'hffffffffffffffff);
+                end
+            end
+        end
+        change = data ^ rewritten;
+        if (position$q == 32'h9) begin
+            change = 32'h0;
+        end
+        crc$state = delta_crc$q;
+        crc$data = change;
+        if (here & open$q) begin
+            delta_crc$d = crc$next_state;
+        end
+        if (here & head & (arriving$flit[(kind_lsb)+:(4)] == kind_mgmt) & (arriving$flit[(len_lsb)+:(8)] == mgmt_len)) begin
+            open$d = 1'b1;
+            position$d = 32'h1;
+            transit$d = 1'b0;
+            bad$d = 1'b0;
+            decided$d = 1'b0;
+            delta_crc$d = 32'h0;
+        end
+        fifo$sink$valid = push & ~reset;
+        fifo$sink$data = ((push_kind) & 7'h7f) | (((push_hop) & 7'h7f) << 32'h2);
+        storing$valid = arriving$valid;
+        storing$vc = arriving$vc;
+        storing$flit = arriving$flit;
+        if (here & open$q) begin
+            storing$flit = (((rewritten) & 65'h1ffffffffffffffff) & ~(1 << (type_bit)) | ((body) << (type_bit)));
+        end
+        if (reset) begin
+            open$d = 1'b0;
+        end
+    end
+    
+endmodule // nrc_core$ports$0$damq$transit
+
+
+module nrc_core$ports$0$damq$transit$back_hops(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$damq$transit$back_hops
+
+
+module nrc_core$ports$0$damq$transit$bad(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$damq$transit$bad
+
+
+module nrc_core$ports$0$damq$transit$crc(state,data,next_state);
+    
+    // Module arguments
+    input wire  [15:0] state;
+    input wire  [63:0] data;
+    output reg  [15:0] next_state;
+    
+    // Constant declarations
+    localparam  state_masks$0 = 16'h859b;
+    localparam  state_masks$1 = 16'hb36;
+    localparam  state_masks$2 = 16'h166c;
+    localparam  state_masks$3 = 16'h2cd8;
+    localparam  state_masks$4 = 16'h59b0;
+    localparam  state_masks$5 = 16'h36fb;
+    localparam  state_masks$6 = 16'h6df7;
+    localparam  state_masks$7 = 16'hdbee;
+    localparam  state_masks$8 = 16'hb7dc;
+    localparam  state_masks$9 = 16'h6fb8;
+    localparam  state_masks$10 = 16'hdf70;
+    localparam  state_masks$11 = 16'hbee1;
+    localparam  state_masks$12 = 16'hf859;
+    localparam  state_masks$13 = 16'hf0b3;
+    localparam  state_masks$14 = 16'he166;
+    localparam  state_masks$15 = 16'hc2cd;
+    localparam  data_masks$0 = 64'h859b040b1c581911;
+    localparam  data_masks$1 = 64'hb36081638b03222;
+    localparam  data_masks$2 = 64'h166c102c71606444;
+    localparam  data_masks$3 = 64'h2cd82058e2c0c888;
+    localparam  data_masks$4 = 64'h59b040b1c5819110;
+    localparam  data_masks$5 = 64'h36fb8568975b3b31;
+    localparam  data_masks$6 = 64'h6df70ad12eb67662;
+    localparam  data_masks$7 = 64'hdbee15a25d6cecc4;
+    localparam  data_masks$8 = 64'hb7dc2b44bad9d988;
+    localparam  data_masks$9 = 64'h6fb8568975b3b310;
+    localparam  data_masks$10 = 64'hdf70ad12eb676620;
+    localparam  data_masks$11 = 64'hbee15a25d6cecc40;
+    localparam  data_masks$12 = 64'hf859b040b1c58191;
+    localparam  data_masks$13 = 64'hf0b36081638b0322;
+    localparam  data_masks$14 = 64'he166c102c7160644;
+    localparam  data_masks$15 = 64'hc2cd82058e2c0c88;
+    localparam  offset = 16'h0;
+    localparam  zero = 16'h0;
+    
+    // Local signals
+    reg  [15:0] nodes$0;
+    reg  [15:0] nodes$1;
+    reg  [15:0] nodes$2;
+    reg  [15:0] nodes$3;
+    reg  [15:0] nodes$4;
+    reg  [15:0] nodes$5;
+    reg  [15:0] nodes$6;
+    reg  [15:0] nodes$7;
+    reg  [15:0] nodes$8;
+    reg  [15:0] nodes$9;
+    reg  [15:0] nodes$10;
+    reg  [15:0] nodes$11;
+    reg  [15:0] nodes$12;
+    reg  [15:0] nodes$13;
+    reg  [15:0] nodes$14;
+    reg  [15:0] nodes$15;
+    reg  [15:0] nodes$16;
+    reg  [15:0] nodes$17;
+    reg  [15:0] nodes$18;
+    reg  [15:0] nodes$19;
+    reg  [15:0] nodes$20;
+    reg  [15:0] nodes$21;
+    reg  [15:0] nodes$22;
+    reg  [15:0] nodes$23;
+    reg  [15:0] nodes$24;
+    reg  [15:0] nodes$25;
+    reg  [15:0] nodes$26;
+    reg  [15:0] nodes$27;
+    reg  [15:0] nodes$28;
+    reg  [15:0] nodes$29;
+    reg  [15:0] nodes$30;
+    
+    // Update code
+    always @(*) begin
+        nodes$0 = (zero & ~(1 << (0)) | (((^(state & state_masks$0)) ^ (^(data & data_masks$0))) << (0)));
+        nodes$1 = (zero & ~(1 << (1)) | (((^(state & state_masks$1)) ^ (^(data & data_masks$1))) << (1)));
+        nodes$2 = (zero & ~(1 << (2)) | (((^(state & state_masks$2)) ^ (^(data & data_masks$2))) << (2)));
+        nodes$3 = (zero & ~(1 << (3)) | (((^(state & state_masks$3)) ^ (^(data & data_masks$3))) << (3)));
+        nodes$4 = (zero & ~(1 << (4)) | (((^(state & state_masks$4)) ^ (^(data & data_masks$4))) << (4)));
+        nodes$5 = (zero & ~(1 << (5)) | (((^(state & state_masks$5)) ^ (^(data & data_masks$5))) << (5)));
+        nodes$6 = (zero & ~(1 << (6)) | (((^(state & state_masks$6)) ^ (^(data & data_masks$6))) << (6)));
+        nodes$7 = (zero & ~(1 << (7)) | (((^(state & state_masks$7)) ^ (^(data & data_masks$7))) << (7)));
+        nodes$8 = (zero & ~(1 << (8)) | (((^(state & state_masks$8)) ^ (^(data & data_masks$8))) << (8)));
+        nodes$9 = (zero & ~(1 << (9)) | (((^(state & state_masks$9)) ^ (^(data & data_masks$9))) << (9)));
+        nodes$10 = (zero & ~(1 << (10)) | (((^(state & state_masks$10)) ^ (^(data & data_masks$10))) << (10)));
+        nodes$11 = (zero & ~(1 << (11)) | (((^(state & state_masks$11)) ^ (^(data & data_masks$11))) << (11)));
+        nodes$12 = (zero & ~(1 << (12)) | (((^(state & state_masks$12)) ^ (^(data & data_masks$12))) << (12)));
+        nodes$13 = (zero & ~(1 << (13)) | (((^(state & state_masks$13)) ^ (^(data & data_masks$13))) << (13)));
+        nodes$14 = (zero & ~(1 << (14)) | (((^(state & state_masks$14)) ^ (^(data & data_masks$14))) << (14)));
+        nodes$15 = (zero & ~(1 << (15)) | (((^(state & state_masks$15)) ^ (^(data & data_masks$15))) << (15)));
+        nodes$16 = nodes$0 | nodes$1;
+        nodes$17 = nodes$2 | nodes$3;
+        nodes$18 = nodes$4 | nodes$5;
+        nodes$19 = nodes$6 | nodes$7;
+        nodes$20 = nodes$8 | nodes$9;
+        nodes$21 = nodes$10 | nodes$11;
+        nodes$22 = nodes$12 | nodes$13;
+        nodes$23 = nodes$14 | nodes$15;
+        nodes$24 = nodes$16 | nodes$17;
+        nodes$25 = nodes$18 | nodes$19;
+        nodes$26 = nodes$20 | nodes$21;
+        nodes$27 = nodes$22 | nodes$23;
+        nodes$28 = nodes$24 | nodes$25;
+        nodes$29 = nodes$26 | nodes$27;
+        nodes$30 = nodes$28 | nodes$29;
+        next_state = nodes$30 ^ offset;
+    end
+    
+endmodule // nrc_core$ports$0$damq$transit$crc
+
+
+module nrc_core$ports$0$damq$transit$current(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$damq$transit$current
+
+
+module nrc_core$ports$0$damq$transit$decided(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$damq$transit$decided
+
+
+module nrc_core$ports$0$damq$transit$delta_crc(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$damq$transit$delta_crc
+
+
+module nrc_core$ports$0$damq$transit$fifo(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  sink$valid;
+    input wire  [6:0] sink$data;
+    output wire  sink$ready;
+    output wire  source$valid;
+    output wire  [6:0] source$data;
+    input wire  source$ready;
+    output reg  [5:0] count;
+    
+    // Stub signals
+    reg  brams$0$clock;
+    reg  brams$0$reset;
+    wire  [5:0] brams$0$count;
+    
+    // Sub module instances
+    nrc_core$ports$0$damq$transit$fifo$brams$0 brams$0(
+        .clock(brams$0$clock),
+        .reset(brams$0$reset),
+        .sink$valid(sink$valid),
+        .sink$data(sink$data),
+        .sink$ready(sink$ready),
+        .source$valid(source$valid),
+        .source$data(source$data),
+        .source$ready(source$ready),
+        .count(brams$0$count)
+    );
+    
+    // Update code
+    always @(*) begin
+        brams$0$clock = clock;
+        brams$0$reset = reset;
+        count = brams$0$count;
+    end
+    
+endmodule // nrc_core$ports$0$damq$transit$fifo
+
+
+module nrc_core$ports$0$damq$transit$fifo$brams$0(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  sink$valid;
+    input wire  [6:0] sink$data;
+    output reg  sink$ready;
+    output reg  source$valid;
+    output reg  [6:0] source$data;
+    input wire  source$ready;
+    output reg  [5:0] count;
+    
+    // Constant declarations
+    localparam  depth = 6'b100000;
+    localparam  bit0 = 5'b1;
+    localparam  one = 6'b1;
+    localparam  all_ones = 6'b111111;
+    
+    // Stub signals
+    reg  [4:0] ram$read_address;
+    reg  ram$read_clock;
+    wire  [6:0] ram$read_data;
+    reg  [4:0] ram$write_address;
+    reg  ram$write_clock;
+    reg  [6:0] ram$write_data;
+    reg  ram$write_enable;
+    reg  [4:0] rptr$d;
+    wire  [4:0] rptr$q;
+    reg  rptr$clock;
+    reg  [5:0] fill$d;
+    wire  [5:0] fill$q;
+    reg  fill$clock;
+    reg  shown$d;
+    wire  shown$q;
+    reg  shown$clock;
+    
+    // Local signals
+    reg  full;
+    reg  push;
+    reg  pop;
+    reg  shows;
+    reg  [4:0] rnext;
+    reg  [4:0] offset;
+    reg  [5:0] step;
+    
+    // Sub module instances
+    nrc_core$ports$0$damq$transit$fifo$brams$0$ram ram(
+        .read_address(ram$read_address),
+        .read_clock(ram$read_clock),
+        .read_data(ram$read_data),
+        .write_address(ram$write_address),
+        .write_clock(ram$write_clock),
+        .write_data(ram$write_data),
+        .write_enable(ram$write_enable)
+    );
+    nrc_core$ports$0$damq$transit$fifo$brams$0$rptr rptr(
+        .d(rptr$d),
+        .q(rptr$q),
+        .clock(rptr$clock)
+    );
+    nrc_core$ports$0$damq$transit$fifo$brams$0$fill fill(
+        .d(fill$d),
+        .q(fill$q),
+        .clock(fill$clock)
+    );
+    nrc_core$ports$0$damq$transit$fifo$brams$0$shown shown(
+        .d(shown$d),
+        .q(shown$q),
+        .clock(shown$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        rptr$clock = clock;
+        fill$clock = clock;
+        shown$clock = clock;
+        rptr$d = rptr$q;
+        fill$d = fill$q;
+        shown$d = shown$q;
+        ram$read_clock = clock;
+        ram$write_clock = clock;
+        full = |(fill$q & depth);
+        count = fill$q;
+        sink$ready = ~full;
+        source$valid = shown$q;
+        source$data = ram$read_data;
+        push = sink$valid & ~full;
+        pop = source$ready & shown$q;
+        shows = |fill$q;
+        if (pop) begin
+            shows = fill$q != one;
+        end
+        shown$d = shows;
+        offset = ((fill$q) & 5'h1f);
+        ram$write_enable = push;
+        ram$write_address = rptr$q + offset;
+        ram$write_data = sink$data;
+        rnext = rptr$q + pop;
+        rptr$d = rnext;
+        ram$read_address = rnext;
+        if (push & ~shows) begin
+            ram$read_address = rnext ^ bit0;
+        end
+        step = one;
+        if (pop) begin
+            step = all_ones;
+        end
+        if (push ^ pop) begin
+            fill$d = fill$q + step;
+        end
+        if (reset) begin
+            rptr$d = 32'h0;
+            fill$d = 32'h0;
+            shown$d = 1'b0;
+        end
+    end
+    
+endmodule // nrc_core$ports$0$damq$transit$fifo$brams$0
+
+
+module nrc_core$ports$0$damq$transit$fifo$brams$0$fill(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$damq$transit$fifo$brams$0$fill
+
+
+module nrc_core$ports$0$damq$transit$fifo$brams$0$ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [4:0] read_address;
+    input wire  read_clock;
+    output reg  [6:0] read_data;
+    input wire  [4:0] write_address;
+    input wire  write_clock;
+    input wire  [6:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[6:0] mem[31:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // nrc_core$ports$0$damq$transit$fifo$brams$0$ram
+
+
+module nrc_core$ports$0$damq$transit$fifo$brams$0$rptr(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$damq$transit$fifo$brams$0$rptr
+
+
+module nrc_core$ports$0$damq$transit$fifo$brams$0$shown(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$damq$transit$fifo$brams$0$shown
+
+
+module nrc_core$ports$0$damq$transit$hop(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$damq$transit$hop
+
+
+module nrc_core$ports$0$damq$transit$open(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$damq$transit$open
+
+
+module nrc_core$ports$0$damq$transit$position(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$damq$transit$position
+
+
+module nrc_core$ports$0$damq$transit$transit(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$damq$transit$transit
+
+
 module nrc_core$ports$0$dropping$0(d,q,clock);
     
     // Module arguments
@@ -31347,13 +38235,13 @@ endmodule // nrc_core$ports$0$out_vc$1
 module nrc_core$ports$0$own_events(d,q,clock);
     
     // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
+    input wire  [11:0] d;
+    output reg  [11:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 11'h0;
+       q = 12'h0;
     end
     
     always @(posedge clock) begin
@@ -31634,7 +38522,7 @@ module nrc_core$ports$0$stamp(inbound$valid,inbound$flit,inbound$vc,inbound$cred
 endmodule // nrc_core$ports$0$stamp
 
 
-module nrc_core$ports$1(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,switch$ready,switch$head,switch$last,switch$ports,switch$out_vcs,switch$lens,switch$grant,switch$grant_vc,switch$flit,route_head$valid,route_head$flit,route$valid,route$port,route$index,route$no_route,to_agent$valid,to_agent$data,to_agent$last,to_agent$port,to_agent$ready,events,fault,queued);
+module nrc_core$ports$1(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,switch$ready,switch$head,switch$last,switch$ports,switch$out_vcs,switch$lens,switch$grant,switch$grant_vc,switch$flit,route_head$valid,route_head$flit,route$valid,route$port,route$index,route$no_route,to_agent$valid,to_agent$data,to_agent$last,to_agent$port,to_agent$ready,events,fault,queued,occupancy);
     
     // Module arguments
     input wire  clock;
@@ -31663,9 +38551,10 @@ module nrc_core$ports$1(clock,reset,channel$valid,channel$flit,channel$vc,channe
     output reg  to_agent$last;
     output reg  [4:0] to_agent$port;
     input wire  to_agent$ready;
-    output reg  [10:0] events;
+    output reg  [11:0] events;
     output reg  fault;
     output reg  [4:0] queued;
+    output reg  [15:0] occupancy;
     
     // Constant declarations
     localparam  vc_numbers$0 = 1'b0;
@@ -31684,9 +38573,20 @@ module nrc_core$ports$1(clock,reset,channel$valid,channel$flit,channel$vc,channe
     localparam  len_lsb = 7'b100111;
     localparam  type_bit = 7'b1000000;
     localparam  head_bit = 7'b111111;
-    localparam  ev_no_route = 11'b1000000000;
-    localparam  ev_mgmt_off_vc = 11'b10000000000;
-    localparam  no_event = 11'b0;
+    localparam  ev_no_route = 12'h200;
+    localparam  ev_mgmt_off_vc = 12'h400;
+    localparam  ev_bad_route = 12'h800;
+    localparam  transit_on = 1'b1;
+    localparam  mgmt_len = 8'ha;
+    localparam  kind_transit = 2'b1;
+    localparam  kind_agent = 2'b0;
+    localparam  kind_drop = 2'b10;
+    localparam  port_bits$0 = 5'b1;
+    localparam  port_bits$1 = 5'b10;
+    localparam  port_bits$2 = 5'b100;
+    localparam  port_bits$3 = 5'b1000;
+    localparam  port_bits$4 = 5'b10000;
+    localparam  no_event = 12'h0;
     localparam  no_ports = 5'b0;
     localparam  zero_agent_port = 5'b0;
     
@@ -31709,8 +38609,13 @@ module nrc_core$ports$1(clock,reset,channel$valid,channel$flit,channel$vc,channe
     wire  [1:0] damq$waiting;
     wire  [64:0] damq$fronts$0;
     wire  [64:0] damq$fronts$1;
-    wire  [10:0] damq$events;
+    wire  [11:0] damq$events;
     wire  damq$bypass_head;
+    wire  [7:0] damq$occupancy$0;
+    wire  [7:0] damq$occupancy$1;
+    wire  damq$decisions$valid;
+    wire  [6:0] damq$decisions$data;
+    reg  damq$decisions$ready;
     reg  choice$in_vc;
     reg  [3:0] choice$kind;
     reg  [15:0] choice$dst;
@@ -31786,12 +38691,13 @@ module nrc_core$ports$1(clock,reset,channel$valid,channel$flit,channel$vc,channe
     reg  agent_last$d;
     wire  agent_last$q;
     reg  agent_last$clock;
-    reg  [10:0] own_events$d;
-    wire  [10:0] own_events$q;
+    reg  [11:0] own_events$d;
+    wire  [11:0] own_events$q;
     reg  own_events$clock;
     
     // Local signals
-    reg  [10:0] own_now;
+    reg  [7:0] occupancy_now;
+    reg  [11:0] own_now;
     reg  route_here$0;
     reg  route_here$1;
     reg  mgmt_head$0;
@@ -31808,6 +38714,16 @@ module nrc_core$ports$1(clock,reset,channel$valid,channel$flit,channel$vc,channe
     reg  granted$1;
     reg  side_here$0;
     reg  side_here$1;
+    reg  needs_decision$0;
+    reg  needs_decision$1;
+    reg  transit_head$0;
+    reg  transit_head$1;
+    reg  [1:0] decision_kind;
+    reg  [2:0] decision_port;
+    reg  [4:0] decision_hot;
+    reg  side_decided;
+    reg  side_bad_route;
+    reg  decision_taken;
     reg  route_ok;
     reg  route_none;
     reg  agent_room;
@@ -31851,7 +38767,12 @@ module nrc_core$ports$1(clock,reset,channel$valid,channel$flit,channel$vc,channe
         .fronts$0(damq$fronts$0),
         .fronts$1(damq$fronts$1),
         .events(damq$events),
-        .bypass_head(damq$bypass_head)
+        .bypass_head(damq$bypass_head),
+        .occupancy$0(damq$occupancy$0),
+        .occupancy$1(damq$occupancy$1),
+        .decisions$valid(damq$decisions$valid),
+        .decisions$data(damq$decisions$data),
+        .decisions$ready(damq$decisions$ready)
     );
     nrc_core$ports$1$choice choice(
         .in_vc(choice$in_vc),
@@ -32004,6 +38925,11 @@ module nrc_core$ports$1(clock,reset,channel$valid,channel$flit,channel$vc,channe
         own_events$d = own_events$q;
         damq$clock = clock;
         damq$reset = reset;
+        occupancy = 32'h0;
+        occupancy_now = damq$occupancy$0;
+        occupancy = occupancy | (((occupancy_now) & 16'hffff) << len_shifts$0);
+        occupancy_now = damq$occupancy$1;
+        occupancy = occupancy | (((occupancy_now) & 16'hffff) << len_shifts$1);
         now$d = now$q + 32'h1;
         stamp$now = now$q;
         route_ok = route$valid & pending$q & ~route$no_route;
@@ -32020,19 +38946,43 @@ module nrc_core$ports$1(clock,reset,channel$valid,channel$flit,channel$vc,channe
         switch$out_vcs = 32'h0;
         switch$lens = 32'h0;
         grant_out_vc = choice$out_vc;
+        decision_kind = damq$decisions$data[(32'h0)+:(2)];
+        decision_port = damq$decisions$data[(32'h2)+:(3)];
+        decision_hot = no_ports;
+        if (decision_port == 0) begin
+            decision_hot = port_bits$0;
+        end
+        if (decision_port == 1) begin
+            decision_hot = port_bits$1;
+        end
+        if (decision_port == 2) begin
+            decision_hot = port_bits$2;
+        end
+        if (decision_port == 3) begin
+            decision_hot = port_bits$3;
+        end
+        if (decision_port == 4) begin
+            decision_hot = port_bits$4;
+        end
         route_here$0 = (pending_vc$q == 0) & (route_ok | route_none);
         mgmt_head$0 = damq$waiting[0] & (damq$fronts$0[(kind_lsb)+:(4)] == kind_mgmt);
-        agent_now$0 = managing$0$q | (mgmt_head$0 & mgmt_vcs[0]);
-        drop_now$0 = dropping$0$q | (mgmt_head$0 & ~mgmt_vcs[0]) | (route_here$0 & route_none);
+        needs_decision$0 = mgmt_head$0 & mgmt_vcs[0] & transit_on & (damq$fronts$0[(len_lsb)+:(8)] == mgmt_len);
+        transit_head$0 = needs_decision$0 & damq$decisions$valid & (decision_kind == kind_transit);
+        agent_now$0 = managing$0$q | (mgmt_head$0 & mgmt_vcs[0] & (~needs_decision$0 | (damq$decisions$valid & (decision_kind == kind_agent))));
+        drop_now$0 = dropping$0$q | (mgmt_head$0 & ~mgmt_vcs[0]) | (route_here$0 & route_none) | (needs_decision$0 & damq$decisions$valid & (decision_kind == kind_drop));
         side_want$0 = damq$ready[0] & (drop_now$0 | (agent_now$0 & agent_room));
         need_lookup$0 = damq$waiting[0] & ~mgmt_head$0 & ~routed$0$q & ~dropping$0$q & ~(pending$q & (pending_vc$q == 0));
-        switch$ready = (switch$ready & ~(1 << (0)) | (((damq$waiting[0] & ~mgmt_head$0 & (routed$0$q | (route_here$0 & route_ok))) | (moving$0$q & damq$ready[0])) << (0)));
+        switch$ready = (switch$ready & ~(1 << (0)) | (((damq$waiting[0] & ~mgmt_head$0 & (routed$0$q | (route_here$0 & route_ok))) | (moving$0$q & damq$ready[0]) | transit_head$0) << (0)));
         switch$last = (switch$last & ~(1 << (0)) | ((damq$ready[0] & ~damq$fronts$0[type_bit] & ~damq$fronts$0[head_bit]) << (0)));
         port_now = route$index;
         out_vc_now = choice$out_vc;
         if (routed$0$q | moving$0$q) begin
             port_now = port_index$0$q;
             out_vc_now = out_vc$0$q;
+        end
+        if (transit_head$0) begin
+            port_now = decision_port;
+            out_vc_now = vc_numbers$0;
         end
         if (switch$grant_vc == 0) begin
             grant_out_vc = out_vc_now;
@@ -32043,17 +38993,23 @@ module nrc_core$ports$1(clock,reset,channel$valid,channel$flit,channel$vc,channe
         switch$lens = switch$lens | (((len_now) & 16'hffff) << len_shifts$0);
         route_here$1 = (pending_vc$q == 1) & (route_ok | route_none);
         mgmt_head$1 = damq$waiting[1] & (damq$fronts$1[(kind_lsb)+:(4)] == kind_mgmt);
-        agent_now$1 = managing$1$q | (mgmt_head$1 & mgmt_vcs[1]);
-        drop_now$1 = dropping$1$q | (mgmt_head$1 & ~mgmt_vcs[1]) | (route_here$1 & route_none);
+        needs_decision$1 = mgmt_head$1 & mgmt_vcs[1] & transit_on & (damq$fronts$1[(len_lsb)+:(8)] == mgmt_len);
+        transit_head$1 = needs_decision$1 & damq$decisions$valid & (decision_kind == kind_transit);
+        agent_now$1 = managing$1$q | (mgmt_head$1 & mgmt_vcs[1] & (~needs_decision$1 | (damq$decisions$valid & (decision_kind == kind_agent))));
+        drop_now$1 = dropping$1$q | (mgmt_head$1 & ~mgmt_vcs[1]) | (route_here$1 & route_none) | (needs_decision$1 & damq$decisions$valid & (decision_kind == kind_drop));
         side_want$1 = damq$ready[1] & (drop_now$1 | (agent_now$1 & agent_room));
         need_lookup$1 = damq$waiting[1] & ~mgmt_head$1 & ~routed$1$q & ~dropping$1$q & ~(pending$q & (pending_vc$q == 1));
-        switch$ready = (switch$ready & ~(1 << (1)) | (((damq$waiting[1] & ~mgmt_head$1 & (routed$1$q | (route_here$1 & route_ok))) | (moving$1$q & damq$ready[1])) << (1)));
+        switch$ready = (switch$ready & ~(1 << (1)) | (((damq$waiting[1] & ~mgmt_head$1 & (routed$1$q | (route_here$1 & route_ok))) | (moving$1$q & damq$ready[1]) | transit_head$1) << (1)));
         switch$last = (switch$last & ~(1 << (1)) | ((damq$ready[1] & ~damq$fronts$1[type_bit] & ~damq$fronts$1[head_bit]) << (1)));
         port_now = route$index;
         out_vc_now = choice$out_vc;
         if (routed$1$q | moving$1$q) begin
             port_now = port_index$1$q;
             out_vc_now = out_vc$1$q;
+        end
+        if (transit_head$1) begin
+            port_now = decision_port;
+            out_vc_now = vc_numbers$1;
         end
         if (switch$grant_vc == 1) begin
             grant_out_vc = out_vc_now;
@@ -32066,6 +39022,8 @@ module nrc_core$ports$1(clock,reset,channel$valid,channel$flit,channel$vc,channe
         side_vc = vc_numbers$0;
         side_agent = 1'b0;
         side_mgmt_drop = 1'b0;
+        side_decided = 1'b0;
+        side_bad_route = 1'b0;
         lookup_found = 1'b0;
         route_head$flit = channel$flit;
         pending_vc$d = channel$vc;
@@ -32074,15 +39032,27 @@ module nrc_core$ports$1(clock,reset,channel$valid,channel$flit,channel$vc,channe
             side_vc = vc_numbers$0;
             side_agent = agent_now$0;
             side_mgmt_drop = mgmt_head$0 & ~mgmt_vcs[0];
+            side_decided = needs_decision$0;
+            side_bad_route = needs_decision$0 & (decision_kind == kind_drop);
         end
         if (side_want$1 & ~side_found) begin
             side_found = 1'b1;
             side_vc = vc_numbers$1;
             side_agent = agent_now$1;
             side_mgmt_drop = mgmt_head$1 & ~mgmt_vcs[1];
+            side_decided = needs_decision$1;
+            side_bad_route = needs_decision$1 & (decision_kind == kind_drop);
         end
         side_go = side_found & ~switch$grant;
         damq$read$valid = switch$grant | side_go;
+        decision_taken = side_go & side_decided;
+        if (switch$grant & (switch$grant_vc == 0) & transit_head$0) begin
+            decision_taken = 1'b1;
+        end
+        if (switch$grant & (switch$grant_vc == 1) & transit_head$1) begin
+            decision_taken = 1'b1;
+        end
+        damq$decisions$ready = decision_taken & ~reset;
         damq$read$vc = side_vc;
         rewrite$out_vc = side_vc;
         if (switch$grant) begin
@@ -32151,6 +39121,11 @@ module nrc_core$ports$1(clock,reset,channel$valid,channel$flit,channel$vc,channe
         if (route_here$0 & route_none) begin
             dropping$0$d = 1'b1;
         end
+        if (granted$0 & transit_head$0) begin
+            port_index$0$d = decision_port;
+            port_hot$0$d = decision_hot;
+            out_vc$0$d = vc_numbers$0;
+        end
         if (granted$0) begin
             if (damq$waiting[0]) begin
                 routed$0$d = 1'b0;
@@ -32202,6 +39177,11 @@ module nrc_core$ports$1(clock,reset,channel$valid,channel$flit,channel$vc,channe
         if (route_here$1 & route_none) begin
             dropping$1$d = 1'b1;
         end
+        if (granted$1 & transit_head$1) begin
+            port_index$1$d = decision_port;
+            port_hot$1$d = decision_hot;
+            out_vc$1$d = vc_numbers$1;
+        end
         if (granted$1) begin
             if (damq$waiting[1]) begin
                 routed$1$d = 1'b0;
@@ -32228,6 +39208,9 @@ module nrc_core$ports$1(clock,reset,channel$valid,channel$flit,channel$vc,channe
         own_now = no_event;
         if (route_none) begin
             own_now = ev_no_route;
+        end
+        if (side_go & side_bad_route) begin
+            own_now = own_now | ev_bad_route;
         end
         if (side_go & side_mgmt_drop) begin
             own_now = own_now | ev_mgmt_off_vc;
@@ -32463,7 +39446,7 @@ module nrc_core$ports$1$choice(in_vc,kind,dst,down,out_vc);
 endmodule // nrc_core$ports$1$choice
 
 
-module nrc_core$ports$1$damq(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,read$valid,read$vc,read$flit,ready,waiting,fronts$0,fronts$1,events,bypass_head);
+module nrc_core$ports$1$damq(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,read$valid,read$vc,read$flit,ready,waiting,fronts$0,fronts$1,events,bypass_head,occupancy$0,occupancy$1,decisions$valid,decisions$data,decisions$ready);
     
     // Module arguments
     input wire  clock;
@@ -32479,11 +39462,16 @@ module nrc_core$ports$1$damq(clock,reset,channel$valid,channel$flit,channel$vc,c
     output reg  [1:0] waiting;
     output reg  [64:0] fronts$0;
     output reg  [64:0] fronts$1;
-    output reg  [10:0] events;
+    output reg  [11:0] events;
     output reg  bypass_head;
+    output reg  [7:0] occupancy$0;
+    output reg  [7:0] occupancy$1;
+    output wire  decisions$valid;
+    output wire  [6:0] decisions$data;
+    input wire  decisions$ready;
     
     // Constant declarations
-    localparam  no_slot_event = 11'b100000000;
+    localparam  no_slot_event = 12'h100;
     localparam  type_bit = 7'b1000000;
     localparam  head_bit = 7'b111111;
     
@@ -32517,6 +39505,16 @@ module nrc_core$ports$1$damq(clock,reset,channel$valid,channel$flit,channel$vc,c
     reg  [1:0] lender$left;
     wire  [1:0] lender$returned;
     wire  [1:0] lender$has_credit;
+    wire  [7:0] lender$occupancy$0;
+    wire  [7:0] lender$occupancy$1;
+    reg  transit$clock;
+    reg  transit$reset;
+    reg  transit$arriving$valid;
+    reg  transit$arriving$vc;
+    reg  [64:0] transit$arriving$flit;
+    wire  transit$storing$valid;
+    wire  transit$storing$vc;
+    wire  [64:0] transit$storing$flit;
     
     // Sub module instances
     nrc_core$ports$1$damq$intake intake(
@@ -32559,7 +39557,22 @@ module nrc_core$ports$1$damq(clock,reset,channel$valid,channel$flit,channel$vc,c
         .stored(lender$stored),
         .left(lender$left),
         .returned(lender$returned),
-        .has_credit(lender$has_credit)
+        .has_credit(lender$has_credit),
+        .occupancy$0(lender$occupancy$0),
+        .occupancy$1(lender$occupancy$1)
+    );
+    nrc_core$ports$1$damq$transit transit(
+        .clock(transit$clock),
+        .reset(transit$reset),
+        .arriving$valid(transit$arriving$valid),
+        .arriving$vc(transit$arriving$vc),
+        .arriving$flit(transit$arriving$flit),
+        .storing$valid(transit$storing$valid),
+        .storing$vc(transit$storing$vc),
+        .storing$flit(transit$storing$flit),
+        .decisions$valid(decisions$valid),
+        .decisions$data(decisions$data),
+        .decisions$ready(decisions$ready)
     );
     
     // Update code
@@ -32570,25 +39583,32 @@ module nrc_core$ports$1$damq(clock,reset,channel$valid,channel$flit,channel$vc,c
         intake$reset = reset;
         store$reset = reset;
         lender$reset = reset;
+        transit$clock = clock;
+        transit$reset = reset;
         lender$spent = intake$spent;
         lender$stored = intake$stored;
         lender$left = store$left;
         intake$credits = lender$returned;
         intake$has_credit = lender$has_credit;
+        occupancy$0 = lender$occupancy$0;
+        occupancy$1 = lender$occupancy$1;
         ready = store$ready;
         waiting = store$waiting;
         fronts$0 = store$fronts$0;
         fronts$1 = store$fronts$1;
-        events = ((intake$events) & 11'h7ff);
+        events = ((intake$events) & 12'hfff);
         bypass_head = store$bypassed & ~intake$write$flit[type_bit] & intake$write$flit[head_bit];
         if (store$no_slot) begin
             events = events | no_slot_event;
         end
     end
     
-    always @(*) store$write$valid = intake$write$valid;
-    always @(*) store$write$vc = intake$write$vc;
-    always @(*) store$write$flit = intake$write$flit;
+    always @(*) transit$arriving$valid = intake$write$valid;
+    always @(*) transit$arriving$vc = intake$write$vc;
+    always @(*) transit$arriving$flit = intake$write$flit;
+    always @(*) store$write$valid = transit$storing$valid;
+    always @(*) store$write$vc = transit$storing$vc;
+    always @(*) store$write$flit = transit$storing$flit;
 endmodule // nrc_core$ports$1$damq
 
 
@@ -33168,7 +40188,7 @@ module nrc_core$ports$1$damq$intake$open$1(d,q,clock);
 endmodule // nrc_core$ports$1$damq$intake$open$1
 
 
-module nrc_core$ports$1$damq$lender(clock,reset,spent,stored,left,returned,has_credit);
+module nrc_core$ports$1$damq$lender(clock,reset,spent,stored,left,returned,has_credit,occupancy$0,occupancy$1);
     
     // Module arguments
     input wire  clock;
@@ -33178,6 +40198,8 @@ module nrc_core$ports$1$damq$lender(clock,reset,spent,stored,left,returned,has_c
     input wire  [1:0] left;
     output reg  [1:0] returned;
     output reg  [1:0] has_credit;
+    output reg  [7:0] occupancy$0;
+    output reg  [7:0] occupancy$1;
     
     // Constant declarations
     localparam  reserve = 8'h20;
@@ -33280,12 +40302,14 @@ module nrc_core$ports$1$damq$lender(clock,reset,spent,stored,left,returned,has_c
         within$0 = held$0$q < reserve;
         above$0 = held$0$q > reserve;
         above_two$0 = held$0$q > reserve_plus_one;
+        occupancy$0 = held$0$q - credits$0$q;
         credits$1$clock = clock;
         held$1$clock = clock;
         short$1 = credits$1$q < reserve;
         within$1 = held$1$q < reserve;
         above$1 = held$1$q > reserve;
         above_two$1 = held$1$q > reserve_plus_one;
+        occupancy$1 = held$1$q - credits$1$q;
         asked$1 = asked$0 | (short$0 & ~within$0);
         give = no_vcs;
         if (short$0 & (within$0 | (room & ~asked$0))) begin
@@ -34410,6 +41434,996 @@ module nrc_core$ports$1$damq$store$tail$1(d,q,clock);
 endmodule // nrc_core$ports$1$damq$store$tail$1
 
 
+module nrc_core$ports$1$damq$transit(clock,reset,arriving$valid,arriving$vc,arriving$flit,storing$valid,storing$vc,storing$flit,decisions$valid,decisions$data,decisions$ready);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  arriving$valid;
+    input wire  arriving$vc;
+    input wire  [64:0] arriving$flit;
+    output reg  storing$valid;
+    output reg  storing$vc;
+    output reg  [64:0] storing$flit;
+    output wire  decisions$valid;
+    output wire  [6:0] decisions$data;
+    input wire  decisions$ready;
+    
+    // Constant declarations
+    localparam  enabled = 1'b1;
+    localparam  mgmt_vc = 1'b1;
+    localparam  port = 64'h1;
+    localparam  ports = 5'b101;
+    localparam  kind_mgmt = 4'h3;
+    localparam  mgmt_len = 8'ha;
+    localparam  route_hops = 5'b10100;
+    localparam  low_hops = 5'b1010;
+    localparam  kind_lsb = 7'b100011;
+    localparam  len_lsb = 7'b100111;
+    localparam  type_bit = 7'b1000000;
+    localparam  head_bit = 7'b111111;
+    localparam  tail_bit = 7'b111110;
+    localparam  current_lsb = 8'h5;
+    localparam  current_mask = 64'h3e0;
+    localparam  hop_mask = 64'h1f;
+    localparam  kind_transit = 2'b1;
+    localparam  kind_drop = 2'b10;
+    localparam  kind_agent = 2'b0;
+    localparam  numbers$0 = 5'b0;
+    localparam  numbers$1 = 5'b1;
+    localparam  numbers$2 = 5'b10;
+    localparam  numbers$3 = 5'b11;
+    localparam  numbers$4 = 5'b100;
+    localparam  numbers$5 = 5'b101;
+    localparam  numbers$6 = 5'b110;
+    localparam  numbers$7 = 5'b111;
+    localparam  numbers$8 = 5'b1000;
+    localparam  numbers$9 = 5'b1001;
+    localparam  numbers$10 = 5'b1010;
+    localparam  numbers$11 = 5'b1011;
+    localparam  numbers$12 = 5'b1100;
+    localparam  numbers$13 = 5'b1101;
+    localparam  numbers$14 = 5'b1110;
+    localparam  numbers$15 = 5'b1111;
+    localparam  numbers$16 = 5'b10000;
+    localparam  numbers$17 = 5'b10001;
+    localparam  numbers$18 = 5'b10010;
+    localparam  numbers$19 = 5'b10011;
+    localparam  numbers$20 = 5'b10100;
+    localparam  low_at$0 = 8'ha;
+    localparam  low_at$1 = 8'hf;
+    localparam  low_at$2 = 8'h14;
+    localparam  low_at$3 = 8'h19;
+    localparam  low_at$4 = 8'h1e;
+    localparam  low_at$5 = 8'h23;
+    localparam  low_at$6 = 8'h28;
+    localparam  low_at$7 = 8'h2d;
+    localparam  low_at$8 = 8'h32;
+    localparam  low_at$9 = 8'h37;
+    localparam  high_at$0 = 8'h0;
+    localparam  high_at$1 = 8'h5;
+    localparam  high_at$2 = 8'ha;
+    localparam  high_at$3 = 8'hf;
+    localparam  high_at$4 = 8'h14;
+    localparam  high_at$5 = 8'h19;
+    localparam  high_at$6 = 8'h1e;
+    localparam  high_at$7 = 8'h23;
+    localparam  high_at$8 = 8'h28;
+    localparam  high_at$9 = 8'h2d;
+    
+    // Stub signals
+    reg  fifo$clock;
+    reg  fifo$reset;
+    reg  fifo$sink$valid;
+    reg  [6:0] fifo$sink$data;
+    wire  fifo$sink$ready;
+    wire  [5:0] fifo$count;
+    reg  [15:0] crc$state;
+    reg  [63:0] crc$data;
+    wire  [15:0] crc$next_state;
+    reg  open$d;
+    wire  open$q;
+    reg  open$clock;
+    reg  [3:0] position$d;
+    wire  [3:0] position$q;
+    reg  position$clock;
+    reg  transit$d;
+    wire  transit$q;
+    reg  transit$clock;
+    reg  bad$d;
+    wire  bad$q;
+    reg  bad$clock;
+    reg  [4:0] current$d;
+    wire  [4:0] current$q;
+    reg  current$clock;
+    reg  [4:0] hop$d;
+    wire  [4:0] hop$q;
+    reg  hop$clock;
+    reg  [4:0] back_hops$d;
+    wire  [4:0] back_hops$q;
+    reg  back_hops$clock;
+    reg  decided$d;
+    wire  decided$q;
+    reg  decided$clock;
+    reg  [15:0] delta_crc$d;
+    wire  [15:0] delta_crc$q;
+    reg  delta_crc$clock;
+    
+    // Local signals
+    reg  here;
+    reg  head;
+    reg  body;
+    reg  [63:0] data;
+    reg  [63:0] rewritten;
+    reg  [63:0] change;
+    reg  [4:0] w1_hops;
+    reg  [4:0] w1_current;
+    reg  [4:0] w1_hop;
+    reg  [4:0] w2_hop;
+    reg  [4:0] w3_hops;
+    reg  [63:0] w3_insert;
+    reg  [63:0] w4_insert;
+    reg  [63:0] w3_field;
+    reg  [63:0] w4_field;
+    reg  forwarding;
+    reg  push;
+    reg  [1:0] push_kind;
+    reg  [4:0] push_hop;
+    reg  unused_fifo;
+    
+    // Sub module instances
+    nrc_core$ports$1$damq$transit$fifo fifo(
+        .clock(fifo$clock),
+        .reset(fifo$reset),
+        .sink$valid(fifo$sink$valid),
+        .sink$data(fifo$sink$data),
+        .sink$ready(fifo$sink$ready),
+        .source$valid(decisions$valid),
+        .source$data(decisions$data),
+        .source$ready(decisions$ready),
+        .count(fifo$count)
+    );
+    nrc_core$ports$1$damq$transit$crc crc(
+        .state(crc$state),
+        .data(crc$data),
+        .next_state(crc$next_state)
+    );
+    nrc_core$ports$1$damq$transit$open open(
+        .d(open$d),
+        .q(open$q),
+        .clock(open$clock)
+    );
+    nrc_core$ports$1$damq$transit$position position(
+        .d(position$d),
+        .q(position$q),
+        .clock(position$clock)
+    );
+    nrc_core$ports$1$damq$transit$transit transit(
+        .d(transit$d),
+        .q(transit$q),
+        .clock(transit$clock)
+    );
+    nrc_core$ports$1$damq$transit$bad bad(
+        .d(bad$d),
+        .q(bad$q),
+        .clock(bad$clock)
+    );
+    nrc_core$ports$1$damq$transit$current current(
+        .d(current$d),
+        .q(current$q),
+        .clock(current$clock)
+    );
+    nrc_core$ports$1$damq$transit$hop hop(
+        .d(hop$d),
+        .q(hop$q),
+        .clock(hop$clock)
+    );
+    nrc_core$ports$1$damq$transit$back_hops back_hops(
+        .d(back_hops$d),
+        .q(back_hops$q),
+        .clock(back_hops$clock)
+    );
+    nrc_core$ports$1$damq$transit$decided decided(
+        .d(decided$d),
+        .q(decided$q),
+        .clock(decided$clock)
+    );
+    nrc_core$ports$1$damq$transit$delta_crc delta_crc(
+        .d(delta_crc$d),
+        .q(delta_crc$q),
+        .clock(delta_crc$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        open$clock = clock;
+        position$clock = clock;
+        transit$clock = clock;
+        bad$clock = clock;
+        current$clock = clock;
+        hop$clock = clock;
+        back_hops$clock = clock;
+        decided$clock = clock;
+        delta_crc$clock = clock;
+        open$d = open$q;
+        position$d = position$q;
+        transit$d = transit$q;
+        bad$d = bad$q;
+        current$d = current$q;
+        hop$d = hop$q;
+        back_hops$d = back_hops$q;
+        decided$d = decided$q;
+        delta_crc$d = delta_crc$q;
+        fifo$clock = clock;
+        fifo$reset = reset;
+        unused_fifo = fifo$sink$ready | |fifo$count;
+        here = arriving$valid & (arriving$vc == mgmt_vc) & enabled;
+        head = ~arriving$flit[type_bit] & arriving$flit[head_bit];
+        body = arriving$flit[type_bit];
+        data = arriving$flit[(32'h0)+:(64)];
+        w1_hops = data[(32'h0)+:(5)];
+        w1_current = data[(current_lsb)+:(5)];
+        w3_hops = data[(32'h0)+:(5)];
+        w1_hop = 32'h0;
+        w2_hop = 32'h0;
+        w3_insert = 32'h0;
+        w4_insert = 32'h0;
+        w3_field = 32'h0;
+        w4_field = 32'h0;
+        if (w1_current == numbers$1) begin
+            w1_hop = data[(low_at$0)+:(5)];
+        end
+        if (current$q == numbers$11) begin
+            w2_hop = data[(high_at$0)+:(5)];
+        end
+        if (w3_hops == numbers$0) begin
+            w3_insert = port << low_at$0;
+            w3_field = hop_mask << low_at$0;
+        end
+        if (back_hops$q == numbers$10) begin
+            w4_insert = port << high_at$0;
+            w4_field = hop_mask << high_at$0;
+        end
+        if (w1_current == numbers$2) begin
+            w1_hop = data[(low_at$1)+:(5)];
+        end
+        if (current$q == numbers$12) begin
+            w2_hop = data[(high_at$1)+:(5)];
+        end
+        if (w3_hops == numbers$1) begin
+            w3_insert = port << low_at$1;
+            w3_field = hop_mask << low_at$1;
+        end
+        if (back_hops$q == numbers$11) begin
+            w4_insert = port << high_at$1;
+            w4_field = hop_mask << high_at$1;
+        end
+        if (w1_current == numbers$3) begin
+            w1_hop = data[(low_at$2)+:(5)];
+        end
+        if (current$q == numbers$13) begin
+            w2_hop = data[(high_at$2)+:(5)];
+        end
+        if (w3_hops == numbers$2) begin
+            w3_insert = port << low_at$2;
+            w3_field = hop_mask << low_at$2;
+        end
+        if (back_hops$q == numbers$12) begin
+            w4_insert = port << high_at$2;
+            w4_field = hop_mask << high_at$2;
+        end
+        if (w1_current == numbers$4) begin
+            w1_hop = data[(low_at$3)+:(5)];
+        end
+        if (current$q == numbers$14) begin
+            w2_hop = data[(high_at$3)+:(5)];
+        end
+        if (w3_hops == numbers$3) begin
+            w3_insert = port << low_at$3;
+            w3_field = hop_mask << low_at$3;
+        end
+        if (back_hops$q == numbers$13) begin
+            w4_insert = port << high_at$3;
+            w4_field = hop_mask << high_at$3;
+        end
+        if (w1_current == numbers$5) begin
+            w1_hop = data[(low_at$4)+:(5)];
+        end
+        if (current$q == numbers$15) begin
+            w2_hop = data[(high_at$4)+:(5)];
+        end
+        if (w3_hops == numbers$4) begin
+            w3_insert = port << low_at$4;
+            w3_field = hop_mask << low_at$4;
+        end
+        if (back_hops$q == numbers$14) begin
+            w4_insert = port << high_at$4;
+            w4_field = hop_mask << high_at$4;
+        end
+        if (w1_current == numbers$6) begin
+            w1_hop = data[(low_at$5)+:(5)];
+        end
+        if (current$q == numbers$16) begin
+            w2_hop = data[(high_at$5)+:(5)];
+        end
+        if (w3_hops == numbers$5) begin
+            w3_insert = port << low_at$5;
+            w3_field = hop_mask << low_at$5;
+        end
+        if (back_hops$q == numbers$15) begin
+            w4_insert = port << high_at$5;
+            w4_field = hop_mask << high_at$5;
+        end
+        if (w1_current == numbers$7) begin
+            w1_hop = data[(low_at$6)+:(5)];
+        end
+        if (current$q == numbers$17) begin
+            w2_hop = data[(high_at$6)+:(5)];
+        end
+        if (w3_hops == numbers$6) begin
+            w3_insert = port << low_at$6;
+            w3_field = hop_mask << low_at$6;
+        end
+        if (back_hops$q == numbers$16) begin
+            w4_insert = port << high_at$6;
+            w4_field = hop_mask << high_at$6;
+        end
+        if (w1_current == numbers$8) begin
+            w1_hop = data[(low_at$7)+:(5)];
+        end
+        if (current$q == numbers$18) begin
+            w2_hop = data[(high_at$7)+:(5)];
+        end
+        if (w3_hops == numbers$7) begin
+            w3_insert = port << low_at$7;
+            w3_field = hop_mask << low_at$7;
+        end
+        if (back_hops$q == numbers$17) begin
+            w4_insert = port << high_at$7;
+            w4_field = hop_mask << high_at$7;
+        end
+        if (w1_current == numbers$9) begin
+            w1_hop = data[(low_at$8)+:(5)];
+        end
+        if (current$q == numbers$19) begin
+            w2_hop = data[(high_at$8)+:(5)];
+        end
+        if (w3_hops == numbers$8) begin
+            w3_insert = port << low_at$8;
+            w3_field = hop_mask << low_at$8;
+        end
+        if (back_hops$q == numbers$18) begin
+            w4_insert = port << high_at$8;
+            w4_field = hop_mask << high_at$8;
+        end
+        if (w1_current == numbers$10) begin
+            w1_hop = data[(low_at$9)+:(5)];
+        end
+        if (current$q == numbers$20) begin
+            w2_hop = data[(high_at$9)+:(5)];
+        end
+        if (w3_hops == numbers$9) begin
+            w3_insert = port << low_at$9;
+            w3_field = hop_mask << low_at$9;
+        end
+        if (back_hops$q == numbers$19) begin
+            w4_insert = port << high_at$9;
+            w4_field = hop_mask << high_at$9;
+        end
+        forwarding = transit$q & ~bad$q;
+        rewritten = data;
+        push = 1'b0;
+        push_kind = kind_agent;
+        push_hop = hop$q;
+        if (here & open$q) begin
+            position$d = position$q + 32'h1;
+            if (body & (position$q == 32'h2)) begin
+                current$d = w1_current;
+                transit$d = |w1_current;
+                bad$d = (w1_hops > route_hops) | (w1_current > w1_hops);
+                hop$d = w1_hop;
+                if (|w1_current & (w1_hops <= route_hops) & (w1_current <= w1_hops)) begin
+                    rewritten = (data & ~current_mask) | (((w1_current - 32'h1) & 64'hffffffffffffffff) << current_lsb);
+                end
+            end
+            if (body & (position$q == 32'h3) & (current$q > low_hops)) begin
+                hop$d = w2_hop;
+            end
+            if (body & (position$q == 32'h4)) begin
+                back_hops$d = w3_hops;
+                push = 1'b1;
+                decided$d = 1'b1;
+                if (transit$q) begin
+                    push_kind = kind_transit;
+                    if (bad$q | (w3_hops >= route_hops) | (hop$q >= ports)) begin
+                        push_kind = kind_drop;
+                        bad$d = 1'b1;
+                    end
+                    else begin
+                        rewritten = (data & ~hop_mask & ~w3_field) | ((w3_hops + 32'h1) & 64'hffffffffffffffff) | w3_insert;
+                    end
+                end
+            end
+            if (body & (position$q == 32'h5) & forwarding & (back_hops$q >= low_hops)) begin
+                rewritten = (data & ~w4_field) | w4_insert;
+            end
+            if (~body) begin
+                open$d = 1'b0;
+                if (~decided$q) begin
+                    push = 1'b1;
+                end
+                if (forwarding & arriving$flit[tail_bit]) begin
+                    rewritten = data ^ ((delta_crc$q) & 64'hffffffffffffffff);
+                end
+            end
+        end
+        change = data ^ rewritten;
+        if (position$q == 32'h9) begin
+            change = 32'h0;
+        end
+        crc$state = delta_crc$q;
+        crc$data = change;
+        if (here & open$q) begin
+            delta_crc$d = crc$next_state;
+        end
+        if (here & head & (arriving$flit[(kind_lsb)+:(4)] == kind_mgmt) & (arriving$flit[(len_lsb)+:(8)] == mgmt_len)) begin
+            open$d = 1'b1;
+            position$d = 32'h1;
+            transit$d = 1'b0;
+            bad$d = 1'b0;
+            decided$d = 1'b0;
+            delta_crc$d = 32'h0;
+        end
+        fifo$sink$valid = push & ~reset;
+        fifo$sink$data = ((push_kind) & 7'h7f) | (((push_hop) & 7'h7f) << 32'h2);
+        storing$valid = arriving$valid;
+        storing$vc = arriving$vc;
+        storing$flit = arriving$flit;
+        if (here & open$q) begin
+            storing$flit = (((rewritten) & 65'h1ffffffffffffffff) & ~(1 << (type_bit)) | ((body) << (type_bit)));
+        end
+        if (reset) begin
+            open$d = 1'b0;
+        end
+    end
+    
+endmodule // nrc_core$ports$1$damq$transit
+
+
+module nrc_core$ports$1$damq$transit$back_hops(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$damq$transit$back_hops
+
+
+module nrc_core$ports$1$damq$transit$bad(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$damq$transit$bad
+
+
+module nrc_core$ports$1$damq$transit$crc(state,data,next_state);
+    
+    // Module arguments
+    input wire  [15:0] state;
+    input wire  [63:0] data;
+    output reg  [15:0] next_state;
+    
+    // Constant declarations
+    localparam  state_masks$0 = 16'h859b;
+    localparam  state_masks$1 = 16'hb36;
+    localparam  state_masks$2 = 16'h166c;
+    localparam  state_masks$3 = 16'h2cd8;
+    localparam  state_masks$4 = 16'h59b0;
+    localparam  state_masks$5 = 16'h36fb;
+    localparam  state_masks$6 = 16'h6df7;
+    localparam  state_masks$7 = 16'hdbee;
+    localparam  state_masks$8 = 16'hb7dc;
+    localparam  state_masks$9 = 16'h6fb8;
+    localparam  state_masks$10 = 16'hdf70;
+    localparam  state_masks$11 = 16'hbee1;
+    localparam  state_masks$12 = 16'hf859;
+    localparam  state_masks$13 = 16'hf0b3;
+    localparam  state_masks$14 = 16'he166;
+    localparam  state_masks$15 = 16'hc2cd;
+    localparam  data_masks$0 = 64'h859b040b1c581911;
+    localparam  data_masks$1 = 64'hb36081638b03222;
+    localparam  data_masks$2 = 64'h166c102c71606444;
+    localparam  data_masks$3 = 64'h2cd82058e2c0c888;
+    localparam  data_masks$4 = 64'h59b040b1c5819110;
+    localparam  data_masks$5 = 64'h36fb8568975b3b31;
+    localparam  data_masks$6 = 64'h6df70ad12eb67662;
+    localparam  data_masks$7 = 64'hdbee15a25d6cecc4;
+    localparam  data_masks$8 = 64'hb7dc2b44bad9d988;
+    localparam  data_masks$9 = 64'h6fb8568975b3b310;
+    localparam  data_masks$10 = 64'hdf70ad12eb676620;
+    localparam  data_masks$11 = 64'hbee15a25d6cecc40;
+    localparam  data_masks$12 = 64'hf859b040b1c58191;
+    localparam  data_masks$13 = 64'hf0b36081638b0322;
+    localparam  data_masks$14 = 64'he166c102c7160644;
+    localparam  data_masks$15 = 64'hc2cd82058e2c0c88;
+    localparam  offset = 16'h0;
+    localparam  zero = 16'h0;
+    
+    // Local signals
+    reg  [15:0] nodes$0;
+    reg  [15:0] nodes$1;
+    reg  [15:0] nodes$2;
+    reg  [15:0] nodes$3;
+    reg  [15:0] nodes$4;
+    reg  [15:0] nodes$5;
+    reg  [15:0] nodes$6;
+    reg  [15:0] nodes$7;
+    reg  [15:0] nodes$8;
+    reg  [15:0] nodes$9;
+    reg  [15:0] nodes$10;
+    reg  [15:0] nodes$11;
+    reg  [15:0] nodes$12;
+    reg  [15:0] nodes$13;
+    reg  [15:0] nodes$14;
+    reg  [15:0] nodes$15;
+    reg  [15:0] nodes$16;
+    reg  [15:0] nodes$17;
+    reg  [15:0] nodes$18;
+    reg  [15:0] nodes$19;
+    reg  [15:0] nodes$20;
+    reg  [15:0] nodes$21;
+    reg  [15:0] nodes$22;
+    reg  [15:0] nodes$23;
+    reg  [15:0] nodes$24;
+    reg  [15:0] nodes$25;
+    reg  [15:0] nodes$26;
+    reg  [15:0] nodes$27;
+    reg  [15:0] nodes$28;
+    reg  [15:0] nodes$29;
+    reg  [15:0] nodes$30;
+    
+    // Update code
+    always @(*) begin
+        nodes$0 = (zero & ~(1 << (0)) | (((^(state & state_masks$0)) ^ (^(data & data_masks$0))) << (0)));
+        nodes$1 = (zero & ~(1 << (1)) | (((^(state & state_masks$1)) ^ (^(data & data_masks$1))) << (1)));
+        nodes$2 = (zero & ~(1 << (2)) | (((^(state & state_masks$2)) ^ (^(data & data_masks$2))) << (2)));
+        nodes$3 = (zero & ~(1 << (3)) | (((^(state & state_masks$3)) ^ (^(data & data_masks$3))) << (3)));
+        nodes$4 = (zero & ~(1 << (4)) | (((^(state & state_masks$4)) ^ (^(data & data_masks$4))) << (4)));
+        nodes$5 = (zero & ~(1 << (5)) | (((^(state & state_masks$5)) ^ (^(data & data_masks$5))) << (5)));
+        nodes$6 = (zero & ~(1 << (6)) | (((^(state & state_masks$6)) ^ (^(data & data_masks$6))) << (6)));
+        nodes$7 = (zero & ~(1 << (7)) | (((^(state & state_masks$7)) ^ (^(data & data_masks$7))) << (7)));
+        nodes$8 = (zero & ~(1 << (8)) | (((^(state & state_masks$8)) ^ (^(data & data_masks$8))) << (8)));
+        nodes$9 = (zero & ~(1 << (9)) | (((^(state & state_masks$9)) ^ (^(data & data_masks$9))) << (9)));
+        nodes$10 = (zero & ~(1 << (10)) | (((^(state & state_masks$10)) ^ (^(data & data_masks$10))) << (10)));
+        nodes$11 = (zero & ~(1 << (11)) | (((^(state & state_masks$11)) ^ (^(data & data_masks$11))) << (11)));
+        nodes$12 = (zero & ~(1 << (12)) | (((^(state & state_masks$12)) ^ (^(data & data_masks$12))) << (12)));
+        nodes$13 = (zero & ~(1 << (13)) | (((^(state & state_masks$13)) ^ (^(data & data_masks$13))) << (13)));
+        nodes$14 = (zero & ~(1 << (14)) | (((^(state & state_masks$14)) ^ (^(data & data_masks$14))) << (14)));
+        nodes$15 = (zero & ~(1 << (15)) | (((^(state & state_masks$15)) ^ (^(data & data_masks$15))) << (15)));
+        nodes$16 = nodes$0 | nodes$1;
+        nodes$17 = nodes$2 | nodes$3;
+        nodes$18 = nodes$4 | nodes$5;
+        nodes$19 = nodes$6 | nodes$7;
+        nodes$20 = nodes$8 | nodes$9;
+        nodes$21 = nodes$10 | nodes$11;
+        nodes$22 = nodes$12 | nodes$13;
+        nodes$23 = nodes$14 | nodes$15;
+        nodes$24 = nodes$16 | nodes$17;
+        nodes$25 = nodes$18 | nodes$19;
+        nodes$26 = nodes$20 | nodes$21;
+        nodes$27 = nodes$22 | nodes$23;
+        nodes$28 = nodes$24 | nodes$25;
+        nodes$29 = nodes$26 | nodes$27;
+        nodes$30 = nodes$28 | nodes$29;
+        next_state = nodes$30 ^ offset;
+    end
+    
+endmodule // nrc_core$ports$1$damq$transit$crc
+
+
+module nrc_core$ports$1$damq$transit$current(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$damq$transit$current
+
+
+module nrc_core$ports$1$damq$transit$decided(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$damq$transit$decided
+
+
+module nrc_core$ports$1$damq$transit$delta_crc(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$damq$transit$delta_crc
+
+
+module nrc_core$ports$1$damq$transit$fifo(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  sink$valid;
+    input wire  [6:0] sink$data;
+    output wire  sink$ready;
+    output wire  source$valid;
+    output wire  [6:0] source$data;
+    input wire  source$ready;
+    output reg  [5:0] count;
+    
+    // Stub signals
+    reg  brams$0$clock;
+    reg  brams$0$reset;
+    wire  [5:0] brams$0$count;
+    
+    // Sub module instances
+    nrc_core$ports$1$damq$transit$fifo$brams$0 brams$0(
+        .clock(brams$0$clock),
+        .reset(brams$0$reset),
+        .sink$valid(sink$valid),
+        .sink$data(sink$data),
+        .sink$ready(sink$ready),
+        .source$valid(source$valid),
+        .source$data(source$data),
+        .source$ready(source$ready),
+        .count(brams$0$count)
+    );
+    
+    // Update code
+    always @(*) begin
+        brams$0$clock = clock;
+        brams$0$reset = reset;
+        count = brams$0$count;
+    end
+    
+endmodule // nrc_core$ports$1$damq$transit$fifo
+
+
+module nrc_core$ports$1$damq$transit$fifo$brams$0(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  sink$valid;
+    input wire  [6:0] sink$data;
+    output reg  sink$ready;
+    output reg  source$valid;
+    output reg  [6:0] source$data;
+    input wire  source$ready;
+    output reg  [5:0] count;
+    
+    // Constant declarations
+    localparam  depth = 6'b100000;
+    localparam  bit0 = 5'b1;
+    localparam  one = 6'b1;
+    localparam  all_ones = 6'b111111;
+    
+    // Stub signals
+    reg  [4:0] ram$read_address;
+    reg  ram$read_clock;
+    wire  [6:0] ram$read_data;
+    reg  [4:0] ram$write_address;
+    reg  ram$write_clock;
+    reg  [6:0] ram$write_data;
+    reg  ram$write_enable;
+    reg  [4:0] rptr$d;
+    wire  [4:0] rptr$q;
+    reg  rptr$clock;
+    reg  [5:0] fill$d;
+    wire  [5:0] fill$q;
+    reg  fill$clock;
+    reg  shown$d;
+    wire  shown$q;
+    reg  shown$clock;
+    
+    // Local signals
+    reg  full;
+    reg  push;
+    reg  pop;
+    reg  shows;
+    reg  [4:0] rnext;
+    reg  [4:0] offset;
+    reg  [5:0] step;
+    
+    // Sub module instances
+    nrc_core$ports$1$damq$transit$fifo$brams$0$ram ram(
+        .read_address(ram$read_address),
+        .read_clock(ram$read_clock),
+        .read_data(ram$read_data),
+        .write_address(ram$write_address),
+        .write_clock(ram$write_clock),
+        .write_data(ram$write_data),
+        .write_enable(ram$write_enable)
+    );
+    nrc_core$ports$1$damq$transit$fifo$brams$0$rptr rptr(
+        .d(rptr$d),
+        .q(rptr$q),
+        .clock(rptr$clock)
+    );
+    nrc_core$ports$1$damq$transit$fifo$brams$0$fill fill(
+        .d(fill$d),
+        .q(fill$q),
+        .clock(fill$clock)
+    );
+    nrc_core$ports$1$damq$transit$fifo$brams$0$shown shown(
+        .d(shown$d),
+        .q(shown$q),
+        .clock(shown$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        rptr$clock = clock;
+        fill$clock = clock;
+        shown$clock = clock;
+        rptr$d = rptr$q;
+        fill$d = fill$q;
+        shown$d = shown$q;
+        ram$read_clock = clock;
+        ram$write_clock = clock;
+        full = |(fill$q & depth);
+        count = fill$q;
+        sink$ready = ~full;
+        source$valid = shown$q;
+        source$data = ram$read_data;
+        push = sink$valid & ~full;
+        pop = source$ready & shown$q;
+        shows = |fill$q;
+        if (pop) begin
+            shows = fill$q != one;
+        end
+        shown$d = shows;
+        offset = ((fill$q) & 5'h1f);
+        ram$write_enable = push;
+        ram$write_address = rptr$q + offset;
+        ram$write_data = sink$data;
+        rnext = rptr$q + pop;
+        rptr$d = rnext;
+        ram$read_address = rnext;
+        if (push & ~shows) begin
+            ram$read_address = rnext ^ bit0;
+        end
+        step = one;
+        if (pop) begin
+            step = all_ones;
+        end
+        if (push ^ pop) begin
+            fill$d = fill$q + step;
+        end
+        if (reset) begin
+            rptr$d = 32'h0;
+            fill$d = 32'h0;
+            shown$d = 1'b0;
+        end
+    end
+    
+endmodule // nrc_core$ports$1$damq$transit$fifo$brams$0
+
+
+module nrc_core$ports$1$damq$transit$fifo$brams$0$fill(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$damq$transit$fifo$brams$0$fill
+
+
+module nrc_core$ports$1$damq$transit$fifo$brams$0$ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [4:0] read_address;
+    input wire  read_clock;
+    output reg  [6:0] read_data;
+    input wire  [4:0] write_address;
+    input wire  write_clock;
+    input wire  [6:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[6:0] mem[31:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // nrc_core$ports$1$damq$transit$fifo$brams$0$ram
+
+
+module nrc_core$ports$1$damq$transit$fifo$brams$0$rptr(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$damq$transit$fifo$brams$0$rptr
+
+
+module nrc_core$ports$1$damq$transit$fifo$brams$0$shown(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$damq$transit$fifo$brams$0$shown
+
+
+module nrc_core$ports$1$damq$transit$hop(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$damq$transit$hop
+
+
+module nrc_core$ports$1$damq$transit$open(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$damq$transit$open
+
+
+module nrc_core$ports$1$damq$transit$position(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$damq$transit$position
+
+
+module nrc_core$ports$1$damq$transit$transit(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$damq$transit$transit
+
+
 module nrc_core$ports$1$dropping$0(d,q,clock);
     
     // Module arguments
@@ -34584,13 +42598,13 @@ endmodule // nrc_core$ports$1$out_vc$1
 module nrc_core$ports$1$own_events(d,q,clock);
     
     // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
+    input wire  [11:0] d;
+    output reg  [11:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 11'h0;
+       q = 12'h0;
     end
     
     always @(posedge clock) begin
@@ -34871,7 +42885,7 @@ module nrc_core$ports$1$stamp(inbound$valid,inbound$flit,inbound$vc,inbound$cred
 endmodule // nrc_core$ports$1$stamp
 
 
-module nrc_core$ports$2(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,switch$ready,switch$head,switch$last,switch$ports,switch$out_vcs,switch$lens,switch$grant,switch$grant_vc,switch$flit,route_head$valid,route_head$flit,route$valid,route$port,route$index,route$no_route,to_agent$valid,to_agent$data,to_agent$last,to_agent$port,to_agent$ready,events,fault,queued);
+module nrc_core$ports$2(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,switch$ready,switch$head,switch$last,switch$ports,switch$out_vcs,switch$lens,switch$grant,switch$grant_vc,switch$flit,route_head$valid,route_head$flit,route$valid,route$port,route$index,route$no_route,to_agent$valid,to_agent$data,to_agent$last,to_agent$port,to_agent$ready,events,fault,queued,occupancy);
     
     // Module arguments
     input wire  clock;
@@ -34900,9 +42914,10 @@ module nrc_core$ports$2(clock,reset,channel$valid,channel$flit,channel$vc,channe
     output reg  to_agent$last;
     output reg  [4:0] to_agent$port;
     input wire  to_agent$ready;
-    output reg  [10:0] events;
+    output reg  [11:0] events;
     output reg  fault;
     output reg  [4:0] queued;
+    output reg  [15:0] occupancy;
     
     // Constant declarations
     localparam  vc_numbers$0 = 1'b0;
@@ -34921,9 +42936,20 @@ module nrc_core$ports$2(clock,reset,channel$valid,channel$flit,channel$vc,channe
     localparam  len_lsb = 7'b100111;
     localparam  type_bit = 7'b1000000;
     localparam  head_bit = 7'b111111;
-    localparam  ev_no_route = 11'b1000000000;
-    localparam  ev_mgmt_off_vc = 11'b10000000000;
-    localparam  no_event = 11'b0;
+    localparam  ev_no_route = 12'h200;
+    localparam  ev_mgmt_off_vc = 12'h400;
+    localparam  ev_bad_route = 12'h800;
+    localparam  transit_on = 1'b1;
+    localparam  mgmt_len = 8'ha;
+    localparam  kind_transit = 2'b1;
+    localparam  kind_agent = 2'b0;
+    localparam  kind_drop = 2'b10;
+    localparam  port_bits$0 = 5'b1;
+    localparam  port_bits$1 = 5'b10;
+    localparam  port_bits$2 = 5'b100;
+    localparam  port_bits$3 = 5'b1000;
+    localparam  port_bits$4 = 5'b10000;
+    localparam  no_event = 12'h0;
     localparam  no_ports = 5'b0;
     localparam  zero_agent_port = 5'b0;
     
@@ -34946,8 +42972,13 @@ module nrc_core$ports$2(clock,reset,channel$valid,channel$flit,channel$vc,channe
     wire  [1:0] damq$waiting;
     wire  [64:0] damq$fronts$0;
     wire  [64:0] damq$fronts$1;
-    wire  [10:0] damq$events;
+    wire  [11:0] damq$events;
     wire  damq$bypass_head;
+    wire  [7:0] damq$occupancy$0;
+    wire  [7:0] damq$occupancy$1;
+    wire  damq$decisions$valid;
+    wire  [6:0] damq$decisions$data;
+    reg  damq$decisions$ready;
     reg  choice$in_vc;
     reg  [3:0] choice$kind;
     reg  [15:0] choice$dst;
@@ -35023,12 +43054,13 @@ module nrc_core$ports$2(clock,reset,channel$valid,channel$flit,channel$vc,channe
     reg  agent_last$d;
     wire  agent_last$q;
     reg  agent_last$clock;
-    reg  [10:0] own_events$d;
-    wire  [10:0] own_events$q;
+    reg  [11:0] own_events$d;
+    wire  [11:0] own_events$q;
     reg  own_events$clock;
     
     // Local signals
-    reg  [10:0] own_now;
+    reg  [7:0] occupancy_now;
+    reg  [11:0] own_now;
     reg  route_here$0;
     reg  route_here$1;
     reg  mgmt_head$0;
@@ -35045,6 +43077,16 @@ module nrc_core$ports$2(clock,reset,channel$valid,channel$flit,channel$vc,channe
     reg  granted$1;
     reg  side_here$0;
     reg  side_here$1;
+    reg  needs_decision$0;
+    reg  needs_decision$1;
+    reg  transit_head$0;
+    reg  transit_head$1;
+    reg  [1:0] decision_kind;
+    reg  [2:0] decision_port;
+    reg  [4:0] decision_hot;
+    reg  side_decided;
+    reg  side_bad_route;
+    reg  decision_taken;
     reg  route_ok;
     reg  route_none;
     reg  agent_room;
@@ -35088,7 +43130,12 @@ module nrc_core$ports$2(clock,reset,channel$valid,channel$flit,channel$vc,channe
         .fronts$0(damq$fronts$0),
         .fronts$1(damq$fronts$1),
         .events(damq$events),
-        .bypass_head(damq$bypass_head)
+        .bypass_head(damq$bypass_head),
+        .occupancy$0(damq$occupancy$0),
+        .occupancy$1(damq$occupancy$1),
+        .decisions$valid(damq$decisions$valid),
+        .decisions$data(damq$decisions$data),
+        .decisions$ready(damq$decisions$ready)
     );
     nrc_core$ports$2$choice choice(
         .in_vc(choice$in_vc),
@@ -35241,6 +43288,11 @@ module nrc_core$ports$2(clock,reset,channel$valid,channel$flit,channel$vc,channe
         own_events$d = own_events$q;
         damq$clock = clock;
         damq$reset = reset;
+        occupancy = 32'h0;
+        occupancy_now = damq$occupancy$0;
+        occupancy = occupancy | (((occupancy_now) & 16'hffff) << len_shifts$0);
+        occupancy_now = damq$occupancy$1;
+        occupancy = occupancy | (((occupancy_now) & 16'hffff) << len_shifts$1);
         now$d = now$q + 32'h1;
         stamp$now = now$q;
         route_ok = route$valid & pending$q & ~route$no_route;
@@ -35257,19 +43309,43 @@ module nrc_core$ports$2(clock,reset,channel$valid,channel$flit,channel$vc,channe
         switch$out_vcs = 32'h0;
         switch$lens = 32'h0;
         grant_out_vc = choice$out_vc;
+        decision_kind = damq$decisions$data[(32'h0)+:(2)];
+        decision_port = damq$decisions$data[(32'h2)+:(3)];
+        decision_hot = no_ports;
+        if (decision_port == 0) begin
+            decision_hot = port_bits$0;
+        end
+        if (decision_port == 1) begin
+            decision_hot = port_bits$1;
+        end
+        if (decision_port == 2) begin
+            decision_hot = port_bits$2;
+        end
+        if (decision_port == 3) begin
+            decision_hot = port_bits$3;
+        end
+        if (decision_port == 4) begin
+            decision_hot = port_bits$4;
+        end
         route_here$0 = (pending_vc$q == 0) & (route_ok | route_none);
         mgmt_head$0 = damq$waiting[0] & (damq$fronts$0[(kind_lsb)+:(4)] == kind_mgmt);
-        agent_now$0 = managing$0$q | (mgmt_head$0 & mgmt_vcs[0]);
-        drop_now$0 = dropping$0$q | (mgmt_head$0 & ~mgmt_vcs[0]) | (route_here$0 & route_none);
+        needs_decision$0 = mgmt_head$0 & mgmt_vcs[0] & transit_on & (damq$fronts$0[(len_lsb)+:(8)] == mgmt_len);
+        transit_head$0 = needs_decision$0 & damq$decisions$valid & (decision_kind == kind_transit);
+        agent_now$0 = managing$0$q | (mgmt_head$0 & mgmt_vcs[0] & (~needs_decision$0 | (damq$decisions$valid & (decision_kind == kind_agent))));
+        drop_now$0 = dropping$0$q | (mgmt_head$0 & ~mgmt_vcs[0]) | (route_here$0 & route_none) | (needs_decision$0 & damq$decisions$valid & (decision_kind == kind_drop));
         side_want$0 = damq$ready[0] & (drop_now$0 | (agent_now$0 & agent_room));
         need_lookup$0 = damq$waiting[0] & ~mgmt_head$0 & ~routed$0$q & ~dropping$0$q & ~(pending$q & (pending_vc$q == 0));
-        switch$ready = (switch$ready & ~(1 << (0)) | (((damq$waiting[0] & ~mgmt_head$0 & (routed$0$q | (route_here$0 & route_ok))) | (moving$0$q & damq$ready[0])) << (0)));
+        switch$ready = (switch$ready & ~(1 << (0)) | (((damq$waiting[0] & ~mgmt_head$0 & (routed$0$q | (route_here$0 & route_ok))) | (moving$0$q & damq$ready[0]) | transit_head$0) << (0)));
         switch$last = (switch$last & ~(1 << (0)) | ((damq$ready[0] & ~damq$fronts$0[type_bit] & ~damq$fronts$0[head_bit]) << (0)));
         port_now = route$index;
         out_vc_now = choice$out_vc;
         if (routed$0$q | moving$0$q) begin
             port_now = port_index$0$q;
             out_vc_now = out_vc$0$q;
+        end
+        if (transit_head$0) begin
+            port_now = decision_port;
+            out_vc_now = vc_numbers$0;
         end
         if (switch$grant_vc == 0) begin
             grant_out_vc = out_vc_now;
@@ -35280,17 +43356,23 @@ module nrc_core$ports$2(clock,reset,channel$valid,channel$flit,channel$vc,channe
         switch$lens = switch$lens | (((len_now) & 16'hffff) << len_shifts$0);
         route_here$1 = (pending_vc$q == 1) & (route_ok | route_none);
         mgmt_head$1 = damq$waiting[1] & (damq$fronts$1[(kind_lsb)+:(4)] == kind_mgmt);
-        agent_now$1 = managing$1$q | (mgmt_head$1 & mgmt_vcs[1]);
-        drop_now$1 = dropping$1$q | (mgmt_head$1 & ~mgmt_vcs[1]) | (route_here$1 & route_none);
+        needs_decision$1 = mgmt_head$1 & mgmt_vcs[1] & transit_on & (damq$fronts$1[(len_lsb)+:(8)] == mgmt_len);
+        transit_head$1 = needs_decision$1 & damq$decisions$valid & (decision_kind == kind_transit);
+        agent_now$1 = managing$1$q | (mgmt_head$1 & mgmt_vcs[1] & (~needs_decision$1 | (damq$decisions$valid & (decision_kind == kind_agent))));
+        drop_now$1 = dropping$1$q | (mgmt_head$1 & ~mgmt_vcs[1]) | (route_here$1 & route_none) | (needs_decision$1 & damq$decisions$valid & (decision_kind == kind_drop));
         side_want$1 = damq$ready[1] & (drop_now$1 | (agent_now$1 & agent_room));
         need_lookup$1 = damq$waiting[1] & ~mgmt_head$1 & ~routed$1$q & ~dropping$1$q & ~(pending$q & (pending_vc$q == 1));
-        switch$ready = (switch$ready & ~(1 << (1)) | (((damq$waiting[1] & ~mgmt_head$1 & (routed$1$q | (route_here$1 & route_ok))) | (moving$1$q & damq$ready[1])) << (1)));
+        switch$ready = (switch$ready & ~(1 << (1)) | (((damq$waiting[1] & ~mgmt_head$1 & (routed$1$q | (route_here$1 & route_ok))) | (moving$1$q & damq$ready[1]) | transit_head$1) << (1)));
         switch$last = (switch$last & ~(1 << (1)) | ((damq$ready[1] & ~damq$fronts$1[type_bit] & ~damq$fronts$1[head_bit]) << (1)));
         port_now = route$index;
         out_vc_now = choice$out_vc;
         if (routed$1$q | moving$1$q) begin
             port_now = port_index$1$q;
             out_vc_now = out_vc$1$q;
+        end
+        if (transit_head$1) begin
+            port_now = decision_port;
+            out_vc_now = vc_numbers$1;
         end
         if (switch$grant_vc == 1) begin
             grant_out_vc = out_vc_now;
@@ -35303,6 +43385,8 @@ module nrc_core$ports$2(clock,reset,channel$valid,channel$flit,channel$vc,channe
         side_vc = vc_numbers$0;
         side_agent = 1'b0;
         side_mgmt_drop = 1'b0;
+        side_decided = 1'b0;
+        side_bad_route = 1'b0;
         lookup_found = 1'b0;
         route_head$flit = channel$flit;
         pending_vc$d = channel$vc;
@@ -35311,15 +43395,27 @@ module nrc_core$ports$2(clock,reset,channel$valid,channel$flit,channel$vc,channe
             side_vc = vc_numbers$0;
             side_agent = agent_now$0;
             side_mgmt_drop = mgmt_head$0 & ~mgmt_vcs[0];
+            side_decided = needs_decision$0;
+            side_bad_route = needs_decision$0 & (decision_kind == kind_drop);
         end
         if (side_want$1 & ~side_found) begin
             side_found = 1'b1;
             side_vc = vc_numbers$1;
             side_agent = agent_now$1;
             side_mgmt_drop = mgmt_head$1 & ~mgmt_vcs[1];
+            side_decided = needs_decision$1;
+            side_bad_route = needs_decision$1 & (decision_kind == kind_drop);
         end
         side_go = side_found & ~switch$grant;
         damq$read$valid = switch$grant | side_go;
+        decision_taken = side_go & side_decided;
+        if (switch$grant & (switch$grant_vc == 0) & transit_head$0) begin
+            decision_taken = 1'b1;
+        end
+        if (switch$grant & (switch$grant_vc == 1) & transit_head$1) begin
+            decision_taken = 1'b1;
+        end
+        damq$decisions$ready = decision_taken & ~reset;
         damq$read$vc = side_vc;
         rewrite$out_vc = side_vc;
         if (switch$grant) begin
@@ -35388,6 +43484,11 @@ module nrc_core$ports$2(clock,reset,channel$valid,channel$flit,channel$vc,channe
         if (route_here$0 & route_none) begin
             dropping$0$d = 1'b1;
         end
+        if (granted$0 & transit_head$0) begin
+            port_index$0$d = decision_port;
+            port_hot$0$d = decision_hot;
+            out_vc$0$d = vc_numbers$0;
+        end
         if (granted$0) begin
             if (damq$waiting[0]) begin
                 routed$0$d = 1'b0;
@@ -35439,6 +43540,11 @@ module nrc_core$ports$2(clock,reset,channel$valid,channel$flit,channel$vc,channe
         if (route_here$1 & route_none) begin
             dropping$1$d = 1'b1;
         end
+        if (granted$1 & transit_head$1) begin
+            port_index$1$d = decision_port;
+            port_hot$1$d = decision_hot;
+            out_vc$1$d = vc_numbers$1;
+        end
         if (granted$1) begin
             if (damq$waiting[1]) begin
                 routed$1$d = 1'b0;
@@ -35465,6 +43571,9 @@ module nrc_core$ports$2(clock,reset,channel$valid,channel$flit,channel$vc,channe
         own_now = no_event;
         if (route_none) begin
             own_now = ev_no_route;
+        end
+        if (side_go & side_bad_route) begin
+            own_now = own_now | ev_bad_route;
         end
         if (side_go & side_mgmt_drop) begin
             own_now = own_now | ev_mgmt_off_vc;
@@ -35700,7 +43809,7 @@ module nrc_core$ports$2$choice(in_vc,kind,dst,down,out_vc);
 endmodule // nrc_core$ports$2$choice
 
 
-module nrc_core$ports$2$damq(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,read$valid,read$vc,read$flit,ready,waiting,fronts$0,fronts$1,events,bypass_head);
+module nrc_core$ports$2$damq(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,read$valid,read$vc,read$flit,ready,waiting,fronts$0,fronts$1,events,bypass_head,occupancy$0,occupancy$1,decisions$valid,decisions$data,decisions$ready);
     
     // Module arguments
     input wire  clock;
@@ -35716,11 +43825,16 @@ module nrc_core$ports$2$damq(clock,reset,channel$valid,channel$flit,channel$vc,c
     output reg  [1:0] waiting;
     output reg  [64:0] fronts$0;
     output reg  [64:0] fronts$1;
-    output reg  [10:0] events;
+    output reg  [11:0] events;
     output reg  bypass_head;
+    output reg  [7:0] occupancy$0;
+    output reg  [7:0] occupancy$1;
+    output wire  decisions$valid;
+    output wire  [6:0] decisions$data;
+    input wire  decisions$ready;
     
     // Constant declarations
-    localparam  no_slot_event = 11'b100000000;
+    localparam  no_slot_event = 12'h100;
     localparam  type_bit = 7'b1000000;
     localparam  head_bit = 7'b111111;
     
@@ -35754,6 +43868,16 @@ module nrc_core$ports$2$damq(clock,reset,channel$valid,channel$flit,channel$vc,c
     reg  [1:0] lender$left;
     wire  [1:0] lender$returned;
     wire  [1:0] lender$has_credit;
+    wire  [7:0] lender$occupancy$0;
+    wire  [7:0] lender$occupancy$1;
+    reg  transit$clock;
+    reg  transit$reset;
+    reg  transit$arriving$valid;
+    reg  transit$arriving$vc;
+    reg  [64:0] transit$arriving$flit;
+    wire  transit$storing$valid;
+    wire  transit$storing$vc;
+    wire  [64:0] transit$storing$flit;
     
     // Sub module instances
     nrc_core$ports$2$damq$intake intake(
@@ -35796,7 +43920,22 @@ module nrc_core$ports$2$damq(clock,reset,channel$valid,channel$flit,channel$vc,c
         .stored(lender$stored),
         .left(lender$left),
         .returned(lender$returned),
-        .has_credit(lender$has_credit)
+        .has_credit(lender$has_credit),
+        .occupancy$0(lender$occupancy$0),
+        .occupancy$1(lender$occupancy$1)
+    );
+    nrc_core$ports$2$damq$transit transit(
+        .clock(transit$clock),
+        .reset(transit$reset),
+        .arriving$valid(transit$arriving$valid),
+        .arriving$vc(transit$arriving$vc),
+        .arriving$flit(transit$arriving$flit),
+        .storing$valid(transit$storing$valid),
+        .storing$vc(transit$storing$vc),
+        .storing$flit(transit$storing$flit),
+        .decisions$valid(decisions$valid),
+        .decisions$data(decisions$data),
+        .decisions$ready(decisions$ready)
     );
     
     // Update code
@@ -35807,25 +43946,32 @@ module nrc_core$ports$2$damq(clock,reset,channel$valid,channel$flit,channel$vc,c
         intake$reset = reset;
         store$reset = reset;
         lender$reset = reset;
+        transit$clock = clock;
+        transit$reset = reset;
         lender$spent = intake$spent;
         lender$stored = intake$stored;
         lender$left = store$left;
         intake$credits = lender$returned;
         intake$has_credit = lender$has_credit;
+        occupancy$0 = lender$occupancy$0;
+        occupancy$1 = lender$occupancy$1;
         ready = store$ready;
         waiting = store$waiting;
         fronts$0 = store$fronts$0;
         fronts$1 = store$fronts$1;
-        events = ((intake$events) & 11'h7ff);
+        events = ((intake$events) & 12'hfff);
         bypass_head = store$bypassed & ~intake$write$flit[type_bit] & intake$write$flit[head_bit];
         if (store$no_slot) begin
             events = events | no_slot_event;
         end
     end
     
-    always @(*) store$write$valid = intake$write$valid;
-    always @(*) store$write$vc = intake$write$vc;
-    always @(*) store$write$flit = intake$write$flit;
+    always @(*) transit$arriving$valid = intake$write$valid;
+    always @(*) transit$arriving$vc = intake$write$vc;
+    always @(*) transit$arriving$flit = intake$write$flit;
+    always @(*) store$write$valid = transit$storing$valid;
+    always @(*) store$write$vc = transit$storing$vc;
+    always @(*) store$write$flit = transit$storing$flit;
 endmodule // nrc_core$ports$2$damq
 
 
@@ -36405,7 +44551,7 @@ module nrc_core$ports$2$damq$intake$open$1(d,q,clock);
 endmodule // nrc_core$ports$2$damq$intake$open$1
 
 
-module nrc_core$ports$2$damq$lender(clock,reset,spent,stored,left,returned,has_credit);
+module nrc_core$ports$2$damq$lender(clock,reset,spent,stored,left,returned,has_credit,occupancy$0,occupancy$1);
     
     // Module arguments
     input wire  clock;
@@ -36415,6 +44561,8 @@ module nrc_core$ports$2$damq$lender(clock,reset,spent,stored,left,returned,has_c
     input wire  [1:0] left;
     output reg  [1:0] returned;
     output reg  [1:0] has_credit;
+    output reg  [7:0] occupancy$0;
+    output reg  [7:0] occupancy$1;
     
     // Constant declarations
     localparam  reserve = 8'h20;
@@ -36517,12 +44665,14 @@ module nrc_core$ports$2$damq$lender(clock,reset,spent,stored,left,returned,has_c
         within$0 = held$0$q < reserve;
         above$0 = held$0$q > reserve;
         above_two$0 = held$0$q > reserve_plus_one;
+        occupancy$0 = held$0$q - credits$0$q;
         credits$1$clock = clock;
         held$1$clock = clock;
         short$1 = credits$1$q < reserve;
         within$1 = held$1$q < reserve;
         above$1 = held$1$q > reserve;
         above_two$1 = held$1$q > reserve_plus_one;
+        occupancy$1 = held$1$q - credits$1$q;
         asked$1 = asked$0 | (short$0 & ~within$0);
         give = no_vcs;
         if (short$0 & (within$0 | (room & ~asked$0))) begin
@@ -37647,6 +45797,996 @@ module nrc_core$ports$2$damq$store$tail$1(d,q,clock);
 endmodule // nrc_core$ports$2$damq$store$tail$1
 
 
+module nrc_core$ports$2$damq$transit(clock,reset,arriving$valid,arriving$vc,arriving$flit,storing$valid,storing$vc,storing$flit,decisions$valid,decisions$data,decisions$ready);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  arriving$valid;
+    input wire  arriving$vc;
+    input wire  [64:0] arriving$flit;
+    output reg  storing$valid;
+    output reg  storing$vc;
+    output reg  [64:0] storing$flit;
+    output wire  decisions$valid;
+    output wire  [6:0] decisions$data;
+    input wire  decisions$ready;
+    
+    // Constant declarations
+    localparam  enabled = 1'b1;
+    localparam  mgmt_vc = 1'b1;
+    localparam  port = 64'h2;
+    localparam  ports = 5'b101;
+    localparam  kind_mgmt = 4'h3;
+    localparam  mgmt_len = 8'ha;
+    localparam  route_hops = 5'b10100;
+    localparam  low_hops = 5'b1010;
+    localparam  kind_lsb = 7'b100011;
+    localparam  len_lsb = 7'b100111;
+    localparam  type_bit = 7'b1000000;
+    localparam  head_bit = 7'b111111;
+    localparam  tail_bit = 7'b111110;
+    localparam  current_lsb = 8'h5;
+    localparam  current_mask = 64'h3e0;
+    localparam  hop_mask = 64'h1f;
+    localparam  kind_transit = 2'b1;
+    localparam  kind_drop = 2'b10;
+    localparam  kind_agent = 2'b0;
+    localparam  numbers$0 = 5'b0;
+    localparam  numbers$1 = 5'b1;
+    localparam  numbers$2 = 5'b10;
+    localparam  numbers$3 = 5'b11;
+    localparam  numbers$4 = 5'b100;
+    localparam  numbers$5 = 5'b101;
+    localparam  numbers$6 = 5'b110;
+    localparam  numbers$7 = 5'b111;
+    localparam  numbers$8 = 5'b1000;
+    localparam  numbers$9 = 5'b1001;
+    localparam  numbers$10 = 5'b1010;
+    localparam  numbers$11 = 5'b1011;
+    localparam  numbers$12 = 5'b1100;
+    localparam  numbers$13 = 5'b1101;
+    localparam  numbers$14 = 5'b1110;
+    localparam  numbers$15 = 5'b1111;
+    localparam  numbers$16 = 5'b10000;
+    localparam  numbers$17 = 5'b10001;
+    localparam  numbers$18 = 5'b10010;
+    localparam  numbers$19 = 5'b10011;
+    localparam  numbers$20 = 5'b10100;
+    localparam  low_at$0 = 8'ha;
+    localparam  low_at$1 = 8'hf;
+    localparam  low_at$2 = 8'h14;
+    localparam  low_at$3 = 8'h19;
+    localparam  low_at$4 = 8'h1e;
+    localparam  low_at$5 = 8'h23;
+    localparam  low_at$6 = 8'h28;
+    localparam  low_at$7 = 8'h2d;
+    localparam  low_at$8 = 8'h32;
+    localparam  low_at$9 = 8'h37;
+    localparam  high_at$0 = 8'h0;
+    localparam  high_at$1 = 8'h5;
+    localparam  high_at$2 = 8'ha;
+    localparam  high_at$3 = 8'hf;
+    localparam  high_at$4 = 8'h14;
+    localparam  high_at$5 = 8'h19;
+    localparam  high_at$6 = 8'h1e;
+    localparam  high_at$7 = 8'h23;
+    localparam  high_at$8 = 8'h28;
+    localparam  high_at$9 = 8'h2d;
+    
+    // Stub signals
+    reg  fifo$clock;
+    reg  fifo$reset;
+    reg  fifo$sink$valid;
+    reg  [6:0] fifo$sink$data;
+    wire  fifo$sink$ready;
+    wire  [5:0] fifo$count;
+    reg  [15:0] crc$state;
+    reg  [63:0] crc$data;
+    wire  [15:0] crc$next_state;
+    reg  open$d;
+    wire  open$q;
+    reg  open$clock;
+    reg  [3:0] position$d;
+    wire  [3:0] position$q;
+    reg  position$clock;
+    reg  transit$d;
+    wire  transit$q;
+    reg  transit$clock;
+    reg  bad$d;
+    wire  bad$q;
+    reg  bad$clock;
+    reg  [4:0] current$d;
+    wire  [4:0] current$q;
+    reg  current$clock;
+    reg  [4:0] hop$d;
+    wire  [4:0] hop$q;
+    reg  hop$clock;
+    reg  [4:0] back_hops$d;
+    wire  [4:0] back_hops$q;
+    reg  back_hops$clock;
+    reg  decided$d;
+    wire  decided$q;
+    reg  decided$clock;
+    reg  [15:0] delta_crc$d;
+    wire  [15:0] delta_crc$q;
+    reg  delta_crc$clock;
+    
+    // Local signals
+    reg  here;
+    reg  head;
+    reg  body;
+    reg  [63:0] data;
+    reg  [63:0] rewritten;
+    reg  [63:0] change;
+    reg  [4:0] w1_hops;
+    reg  [4:0] w1_current;
+    reg  [4:0] w1_hop;
+    reg  [4:0] w2_hop;
+    reg  [4:0] w3_hops;
+    reg  [63:0] w3_insert;
+    reg  [63:0] w4_insert;
+    reg  [63:0] w3_field;
+    reg  [63:0] w4_field;
+    reg  forwarding;
+    reg  push;
+    reg  [1:0] push_kind;
+    reg  [4:0] push_hop;
+    reg  unused_fifo;
+    
+    // Sub module instances
+    nrc_core$ports$2$damq$transit$fifo fifo(
+        .clock(fifo$clock),
+        .reset(fifo$reset),
+        .sink$valid(fifo$sink$valid),
+        .sink$data(fifo$sink$data),
+        .sink$ready(fifo$sink$ready),
+        .source$valid(decisions$valid),
+        .source$data(decisions$data),
+        .source$ready(decisions$ready),
+        .count(fifo$count)
+    );
+    nrc_core$ports$2$damq$transit$crc crc(
+        .state(crc$state),
+        .data(crc$data),
+        .next_state(crc$next_state)
+    );
+    nrc_core$ports$2$damq$transit$open open(
+        .d(open$d),
+        .q(open$q),
+        .clock(open$clock)
+    );
+    nrc_core$ports$2$damq$transit$position position(
+        .d(position$d),
+        .q(position$q),
+        .clock(position$clock)
+    );
+    nrc_core$ports$2$damq$transit$transit transit(
+        .d(transit$d),
+        .q(transit$q),
+        .clock(transit$clock)
+    );
+    nrc_core$ports$2$damq$transit$bad bad(
+        .d(bad$d),
+        .q(bad$q),
+        .clock(bad$clock)
+    );
+    nrc_core$ports$2$damq$transit$current current(
+        .d(current$d),
+        .q(current$q),
+        .clock(current$clock)
+    );
+    nrc_core$ports$2$damq$transit$hop hop(
+        .d(hop$d),
+        .q(hop$q),
+        .clock(hop$clock)
+    );
+    nrc_core$ports$2$damq$transit$back_hops back_hops(
+        .d(back_hops$d),
+        .q(back_hops$q),
+        .clock(back_hops$clock)
+    );
+    nrc_core$ports$2$damq$transit$decided decided(
+        .d(decided$d),
+        .q(decided$q),
+        .clock(decided$clock)
+    );
+    nrc_core$ports$2$damq$transit$delta_crc delta_crc(
+        .d(delta_crc$d),
+        .q(delta_crc$q),
+        .clock(delta_crc$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        open$clock = clock;
+        position$clock = clock;
+        transit$clock = clock;
+        bad$clock = clock;
+        current$clock = clock;
+        hop$clock = clock;
+        back_hops$clock = clock;
+        decided$clock = clock;
+        delta_crc$clock = clock;
+        open$d = open$q;
+        position$d = position$q;
+        transit$d = transit$q;
+        bad$d = bad$q;
+        current$d = current$q;
+        hop$d = hop$q;
+        back_hops$d = back_hops$q;
+        decided$d = decided$q;
+        delta_crc$d = delta_crc$q;
+        fifo$clock = clock;
+        fifo$reset = reset;
+        unused_fifo = fifo$sink$ready | |fifo$count;
+        here = arriving$valid & (arriving$vc == mgmt_vc) & enabled;
+        head = ~arriving$flit[type_bit] & arriving$flit[head_bit];
+        body = arriving$flit[type_bit];
+        data = arriving$flit[(32'h0)+:(64)];
+        w1_hops = data[(32'h0)+:(5)];
+        w1_current = data[(current_lsb)+:(5)];
+        w3_hops = data[(32'h0)+:(5)];
+        w1_hop = 32'h0;
+        w2_hop = 32'h0;
+        w3_insert = 32'h0;
+        w4_insert = 32'h0;
+        w3_field = 32'h0;
+        w4_field = 32'h0;
+        if (w1_current == numbers$1) begin
+            w1_hop = data[(low_at$0)+:(5)];
+        end
+        if (current$q == numbers$11) begin
+            w2_hop = data[(high_at$0)+:(5)];
+        end
+        if (w3_hops == numbers$0) begin
+            w3_insert = port << low_at$0;
+            w3_field = hop_mask << low_at$0;
+        end
+        if (back_hops$q == numbers$10) begin
+            w4_insert = port << high_at$0;
+            w4_field = hop_mask << high_at$0;
+        end
+        if (w1_current == numbers$2) begin
+            w1_hop = data[(low_at$1)+:(5)];
+        end
+        if (current$q == numbers$12) begin
+            w2_hop = data[(high_at$1)+:(5)];
+        end
+        if (w3_hops == numbers$1) begin
+            w3_insert = port << low_at$1;
+            w3_field = hop_mask << low_at$1;
+        end
+        if (back_hops$q == numbers$11) begin
+            w4_insert = port << high_at$1;
+            w4_field = hop_mask << high_at$1;
+        end
+        if (w1_current == numbers$3) begin
+            w1_hop = data[(low_at$2)+:(5)];
+        end
+        if (current$q == numbers$13) begin
+            w2_hop = data[(high_at$2)+:(5)];
+        end
+        if (w3_hops == numbers$2) begin
+            w3_insert = port << low_at$2;
+            w3_field = hop_mask << low_at$2;
+        end
+        if (back_hops$q == numbers$12) begin
+            w4_insert = port << high_at$2;
+            w4_field = hop_mask << high_at$2;
+        end
+        if (w1_current == numbers$4) begin
+            w1_hop = data[(low_at$3)+:(5)];
+        end
+        if (current$q == numbers$14) begin
+            w2_hop = data[(high_at$3)+:(5)];
+        end
+        if (w3_hops == numbers$3) begin
+            w3_insert = port << low_at$3;
+            w3_field = hop_mask << low_at$3;
+        end
+        if (back_hops$q == numbers$13) begin
+            w4_insert = port << high_at$3;
+            w4_field = hop_mask << high_at$3;
+        end
+        if (w1_current == numbers$5) begin
+            w1_hop = data[(low_at$4)+:(5)];
+        end
+        if (current$q == numbers$15) begin
+            w2_hop = data[(high_at$4)+:(5)];
+        end
+        if (w3_hops == numbers$4) begin
+            w3_insert = port << low_at$4;
+            w3_field = hop_mask << low_at$4;
+        end
+        if (back_hops$q == numbers$14) begin
+            w4_insert = port << high_at$4;
+            w4_field = hop_mask << high_at$4;
+        end
+        if (w1_current == numbers$6) begin
+            w1_hop = data[(low_at$5)+:(5)];
+        end
+        if (current$q == numbers$16) begin
+            w2_hop = data[(high_at$5)+:(5)];
+        end
+        if (w3_hops == numbers$5) begin
+            w3_insert = port << low_at$5;
+            w3_field = hop_mask << low_at$5;
+        end
+        if (back_hops$q == numbers$15) begin
+            w4_insert = port << high_at$5;
+            w4_field = hop_mask << high_at$5;
+        end
+        if (w1_current == numbers$7) begin
+            w1_hop = data[(low_at$6)+:(5)];
+        end
+        if (current$q == numbers$17) begin
+            w2_hop = data[(high_at$6)+:(5)];
+        end
+        if (w3_hops == numbers$6) begin
+            w3_insert = port << low_at$6;
+            w3_field = hop_mask << low_at$6;
+        end
+        if (back_hops$q == numbers$16) begin
+            w4_insert = port << high_at$6;
+            w4_field = hop_mask << high_at$6;
+        end
+        if (w1_current == numbers$8) begin
+            w1_hop = data[(low_at$7)+:(5)];
+        end
+        if (current$q == numbers$18) begin
+            w2_hop = data[(high_at$7)+:(5)];
+        end
+        if (w3_hops == numbers$7) begin
+            w3_insert = port << low_at$7;
+            w3_field = hop_mask << low_at$7;
+        end
+        if (back_hops$q == numbers$17) begin
+            w4_insert = port << high_at$7;
+            w4_field = hop_mask << high_at$7;
+        end
+        if (w1_current == numbers$9) begin
+            w1_hop = data[(low_at$8)+:(5)];
+        end
+        if (current$q == numbers$19) begin
+            w2_hop = data[(high_at$8)+:(5)];
+        end
+        if (w3_hops == numbers$8) begin
+            w3_insert = port << low_at$8;
+            w3_field = hop_mask << low_at$8;
+        end
+        if (back_hops$q == numbers$18) begin
+            w4_insert = port << high_at$8;
+            w4_field = hop_mask << high_at$8;
+        end
+        if (w1_current == numbers$10) begin
+            w1_hop = data[(low_at$9)+:(5)];
+        end
+        if (current$q == numbers$20) begin
+            w2_hop = data[(high_at$9)+:(5)];
+        end
+        if (w3_hops == numbers$9) begin
+            w3_insert = port << low_at$9;
+            w3_field = hop_mask << low_at$9;
+        end
+        if (back_hops$q == numbers$19) begin
+            w4_insert = port << high_at$9;
+            w4_field = hop_mask << high_at$9;
+        end
+        forwarding = transit$q & ~bad$q;
+        rewritten = data;
+        push = 1'b0;
+        push_kind = kind_agent;
+        push_hop = hop$q;
+        if (here & open$q) begin
+            position$d = position$q + 32'h1;
+            if (body & (position$q == 32'h2)) begin
+                current$d = w1_current;
+                transit$d = |w1_current;
+                bad$d = (w1_hops > route_hops) | (w1_current > w1_hops);
+                hop$d = w1_hop;
+                if (|w1_current & (w1_hops <= route_hops) & (w1_current <= w1_hops)) begin
+                    rewritten = (data & ~current_mask) | (((w1_current - 32'h1) & 64'hffffffffffffffff) << current_lsb);
+                end
+            end
+            if (body & (position$q == 32'h3) & (current$q > low_hops)) begin
+                hop$d = w2_hop;
+            end
+            if (body & (position$q == 32'h4)) begin
+                back_hops$d = w3_hops;
+                push = 1'b1;
+                decided$d = 1'b1;
+                if (transit$q) begin
+                    push_kind = kind_transit;
+                    if (bad$q | (w3_hops >= route_hops) | (hop$q >= ports)) begin
+                        push_kind = kind_drop;
+                        bad$d = 1'b1;
+                    end
+                    else begin
+                        rewritten = (data & ~hop_mask & ~w3_field) | ((w3_hops + 32'h1) & 64'hffffffffffffffff) | w3_insert;
+                    end
+                end
+            end
+            if (body & (position$q == 32'h5) & forwarding & (back_hops$q >= low_hops)) begin
+                rewritten = (data & ~w4_field) | w4_insert;
+            end
+            if (~body) begin
+                open$d = 1'b0;
+                if (~decided$q) begin
+                    push = 1'b1;
+                end
+                if (forwarding & arriving$flit[tail_bit]) begin
+                    rewritten = data ^ ((delta_crc$q) & 64'hffffffffffffffff);
+                end
+            end
+        end
+        change = data ^ rewritten;
+        if (position$q == 32'h9) begin
+            change = 32'h0;
+        end
+        crc$state = delta_crc$q;
+        crc$data = change;
+        if (here & open$q) begin
+            delta_crc$d = crc$next_state;
+        end
+        if (here & head & (arriving$flit[(kind_lsb)+:(4)] == kind_mgmt) & (arriving$flit[(len_lsb)+:(8)] == mgmt_len)) begin
+            open$d = 1'b1;
+            position$d = 32'h1;
+            transit$d = 1'b0;
+            bad$d = 1'b0;
+            decided$d = 1'b0;
+            delta_crc$d = 32'h0;
+        end
+        fifo$sink$valid = push & ~reset;
+        fifo$sink$data = ((push_kind) & 7'h7f) | (((push_hop) & 7'h7f) << 32'h2);
+        storing$valid = arriving$valid;
+        storing$vc = arriving$vc;
+        storing$flit = arriving$flit;
+        if (here & open$q) begin
+            storing$flit = (((rewritten) & 65'h1ffffffffffffffff) & ~(1 << (type_bit)) | ((body) << (type_bit)));
+        end
+        if (reset) begin
+            open$d = 1'b0;
+        end
+    end
+    
+endmodule // nrc_core$ports$2$damq$transit
+
+
+module nrc_core$ports$2$damq$transit$back_hops(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$damq$transit$back_hops
+
+
+module nrc_core$ports$2$damq$transit$bad(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$damq$transit$bad
+
+
+module nrc_core$ports$2$damq$transit$crc(state,data,next_state);
+    
+    // Module arguments
+    input wire  [15:0] state;
+    input wire  [63:0] data;
+    output reg  [15:0] next_state;
+    
+    // Constant declarations
+    localparam  state_masks$0 = 16'h859b;
+    localparam  state_masks$1 = 16'hb36;
+    localparam  state_masks$2 = 16'h166c;
+    localparam  state_masks$3 = 16'h2cd8;
+    localparam  state_masks$4 = 16'h59b0;
+    localparam  state_masks$5 = 16'h36fb;
+    localparam  state_masks$6 = 16'h6df7;
+    localparam  state_masks$7 = 16'hdbee;
+    localparam  state_masks$8 = 16'hb7dc;
+    localparam  state_masks$9 = 16'h6fb8;
+    localparam  state_masks$10 = 16'hdf70;
+    localparam  state_masks$11 = 16'hbee1;
+    localparam  state_masks$12 = 16'hf859;
+    localparam  state_masks$13 = 16'hf0b3;
+    localparam  state_masks$14 = 16'he166;
+    localparam  state_masks$15 = 16'hc2cd;
+    localparam  data_masks$0 = 64'h859b040b1c581911;
+    localparam  data_masks$1 = 64'hb36081638b03222;
+    localparam  data_masks$2 = 64'h166c102c71606444;
+    localparam  data_masks$3 = 64'h2cd82058e2c0c888;
+    localparam  data_masks$4 = 64'h59b040b1c5819110;
+    localparam  data_masks$5 = 64'h36fb8568975b3b31;
+    localparam  data_masks$6 = 64'h6df70ad12eb67662;
+    localparam  data_masks$7 = 64'hdbee15a25d6cecc4;
+    localparam  data_masks$8 = 64'hb7dc2b44bad9d988;
+    localparam  data_masks$9 = 64'h6fb8568975b3b310;
+    localparam  data_masks$10 = 64'hdf70ad12eb676620;
+    localparam  data_masks$11 = 64'hbee15a25d6cecc40;
+    localparam  data_masks$12 = 64'hf859b040b1c58191;
+    localparam  data_masks$13 = 64'hf0b36081638b0322;
+    localparam  data_masks$14 = 64'he166c102c7160644;
+    localparam  data_masks$15 = 64'hc2cd82058e2c0c88;
+    localparam  offset = 16'h0;
+    localparam  zero = 16'h0;
+    
+    // Local signals
+    reg  [15:0] nodes$0;
+    reg  [15:0] nodes$1;
+    reg  [15:0] nodes$2;
+    reg  [15:0] nodes$3;
+    reg  [15:0] nodes$4;
+    reg  [15:0] nodes$5;
+    reg  [15:0] nodes$6;
+    reg  [15:0] nodes$7;
+    reg  [15:0] nodes$8;
+    reg  [15:0] nodes$9;
+    reg  [15:0] nodes$10;
+    reg  [15:0] nodes$11;
+    reg  [15:0] nodes$12;
+    reg  [15:0] nodes$13;
+    reg  [15:0] nodes$14;
+    reg  [15:0] nodes$15;
+    reg  [15:0] nodes$16;
+    reg  [15:0] nodes$17;
+    reg  [15:0] nodes$18;
+    reg  [15:0] nodes$19;
+    reg  [15:0] nodes$20;
+    reg  [15:0] nodes$21;
+    reg  [15:0] nodes$22;
+    reg  [15:0] nodes$23;
+    reg  [15:0] nodes$24;
+    reg  [15:0] nodes$25;
+    reg  [15:0] nodes$26;
+    reg  [15:0] nodes$27;
+    reg  [15:0] nodes$28;
+    reg  [15:0] nodes$29;
+    reg  [15:0] nodes$30;
+    
+    // Update code
+    always @(*) begin
+        nodes$0 = (zero & ~(1 << (0)) | (((^(state & state_masks$0)) ^ (^(data & data_masks$0))) << (0)));
+        nodes$1 = (zero & ~(1 << (1)) | (((^(state & state_masks$1)) ^ (^(data & data_masks$1))) << (1)));
+        nodes$2 = (zero & ~(1 << (2)) | (((^(state & state_masks$2)) ^ (^(data & data_masks$2))) << (2)));
+        nodes$3 = (zero & ~(1 << (3)) | (((^(state & state_masks$3)) ^ (^(data & data_masks$3))) << (3)));
+        nodes$4 = (zero & ~(1 << (4)) | (((^(state & state_masks$4)) ^ (^(data & data_masks$4))) << (4)));
+        nodes$5 = (zero & ~(1 << (5)) | (((^(state & state_masks$5)) ^ (^(data & data_masks$5))) << (5)));
+        nodes$6 = (zero & ~(1 << (6)) | (((^(state & state_masks$6)) ^ (^(data & data_masks$6))) << (6)));
+        nodes$7 = (zero & ~(1 << (7)) | (((^(state & state_masks$7)) ^ (^(data & data_masks$7))) << (7)));
+        nodes$8 = (zero & ~(1 << (8)) | (((^(state & state_masks$8)) ^ (^(data & data_masks$8))) << (8)));
+        nodes$9 = (zero & ~(1 << (9)) | (((^(state & state_masks$9)) ^ (^(data & data_masks$9))) << (9)));
+        nodes$10 = (zero & ~(1 << (10)) | (((^(state & state_masks$10)) ^ (^(data & data_masks$10))) << (10)));
+        nodes$11 = (zero & ~(1 << (11)) | (((^(state & state_masks$11)) ^ (^(data & data_masks$11))) << (11)));
+        nodes$12 = (zero & ~(1 << (12)) | (((^(state & state_masks$12)) ^ (^(data & data_masks$12))) << (12)));
+        nodes$13 = (zero & ~(1 << (13)) | (((^(state & state_masks$13)) ^ (^(data & data_masks$13))) << (13)));
+        nodes$14 = (zero & ~(1 << (14)) | (((^(state & state_masks$14)) ^ (^(data & data_masks$14))) << (14)));
+        nodes$15 = (zero & ~(1 << (15)) | (((^(state & state_masks$15)) ^ (^(data & data_masks$15))) << (15)));
+        nodes$16 = nodes$0 | nodes$1;
+        nodes$17 = nodes$2 | nodes$3;
+        nodes$18 = nodes$4 | nodes$5;
+        nodes$19 = nodes$6 | nodes$7;
+        nodes$20 = nodes$8 | nodes$9;
+        nodes$21 = nodes$10 | nodes$11;
+        nodes$22 = nodes$12 | nodes$13;
+        nodes$23 = nodes$14 | nodes$15;
+        nodes$24 = nodes$16 | nodes$17;
+        nodes$25 = nodes$18 | nodes$19;
+        nodes$26 = nodes$20 | nodes$21;
+        nodes$27 = nodes$22 | nodes$23;
+        nodes$28 = nodes$24 | nodes$25;
+        nodes$29 = nodes$26 | nodes$27;
+        nodes$30 = nodes$28 | nodes$29;
+        next_state = nodes$30 ^ offset;
+    end
+    
+endmodule // nrc_core$ports$2$damq$transit$crc
+
+
+module nrc_core$ports$2$damq$transit$current(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$damq$transit$current
+
+
+module nrc_core$ports$2$damq$transit$decided(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$damq$transit$decided
+
+
+module nrc_core$ports$2$damq$transit$delta_crc(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$damq$transit$delta_crc
+
+
+module nrc_core$ports$2$damq$transit$fifo(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  sink$valid;
+    input wire  [6:0] sink$data;
+    output wire  sink$ready;
+    output wire  source$valid;
+    output wire  [6:0] source$data;
+    input wire  source$ready;
+    output reg  [5:0] count;
+    
+    // Stub signals
+    reg  brams$0$clock;
+    reg  brams$0$reset;
+    wire  [5:0] brams$0$count;
+    
+    // Sub module instances
+    nrc_core$ports$2$damq$transit$fifo$brams$0 brams$0(
+        .clock(brams$0$clock),
+        .reset(brams$0$reset),
+        .sink$valid(sink$valid),
+        .sink$data(sink$data),
+        .sink$ready(sink$ready),
+        .source$valid(source$valid),
+        .source$data(source$data),
+        .source$ready(source$ready),
+        .count(brams$0$count)
+    );
+    
+    // Update code
+    always @(*) begin
+        brams$0$clock = clock;
+        brams$0$reset = reset;
+        count = brams$0$count;
+    end
+    
+endmodule // nrc_core$ports$2$damq$transit$fifo
+
+
+module nrc_core$ports$2$damq$transit$fifo$brams$0(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  sink$valid;
+    input wire  [6:0] sink$data;
+    output reg  sink$ready;
+    output reg  source$valid;
+    output reg  [6:0] source$data;
+    input wire  source$ready;
+    output reg  [5:0] count;
+    
+    // Constant declarations
+    localparam  depth = 6'b100000;
+    localparam  bit0 = 5'b1;
+    localparam  one = 6'b1;
+    localparam  all_ones = 6'b111111;
+    
+    // Stub signals
+    reg  [4:0] ram$read_address;
+    reg  ram$read_clock;
+    wire  [6:0] ram$read_data;
+    reg  [4:0] ram$write_address;
+    reg  ram$write_clock;
+    reg  [6:0] ram$write_data;
+    reg  ram$write_enable;
+    reg  [4:0] rptr$d;
+    wire  [4:0] rptr$q;
+    reg  rptr$clock;
+    reg  [5:0] fill$d;
+    wire  [5:0] fill$q;
+    reg  fill$clock;
+    reg  shown$d;
+    wire  shown$q;
+    reg  shown$clock;
+    
+    // Local signals
+    reg  full;
+    reg  push;
+    reg  pop;
+    reg  shows;
+    reg  [4:0] rnext;
+    reg  [4:0] offset;
+    reg  [5:0] step;
+    
+    // Sub module instances
+    nrc_core$ports$2$damq$transit$fifo$brams$0$ram ram(
+        .read_address(ram$read_address),
+        .read_clock(ram$read_clock),
+        .read_data(ram$read_data),
+        .write_address(ram$write_address),
+        .write_clock(ram$write_clock),
+        .write_data(ram$write_data),
+        .write_enable(ram$write_enable)
+    );
+    nrc_core$ports$2$damq$transit$fifo$brams$0$rptr rptr(
+        .d(rptr$d),
+        .q(rptr$q),
+        .clock(rptr$clock)
+    );
+    nrc_core$ports$2$damq$transit$fifo$brams$0$fill fill(
+        .d(fill$d),
+        .q(fill$q),
+        .clock(fill$clock)
+    );
+    nrc_core$ports$2$damq$transit$fifo$brams$0$shown shown(
+        .d(shown$d),
+        .q(shown$q),
+        .clock(shown$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        rptr$clock = clock;
+        fill$clock = clock;
+        shown$clock = clock;
+        rptr$d = rptr$q;
+        fill$d = fill$q;
+        shown$d = shown$q;
+        ram$read_clock = clock;
+        ram$write_clock = clock;
+        full = |(fill$q & depth);
+        count = fill$q;
+        sink$ready = ~full;
+        source$valid = shown$q;
+        source$data = ram$read_data;
+        push = sink$valid & ~full;
+        pop = source$ready & shown$q;
+        shows = |fill$q;
+        if (pop) begin
+            shows = fill$q != one;
+        end
+        shown$d = shows;
+        offset = ((fill$q) & 5'h1f);
+        ram$write_enable = push;
+        ram$write_address = rptr$q + offset;
+        ram$write_data = sink$data;
+        rnext = rptr$q + pop;
+        rptr$d = rnext;
+        ram$read_address = rnext;
+        if (push & ~shows) begin
+            ram$read_address = rnext ^ bit0;
+        end
+        step = one;
+        if (pop) begin
+            step = all_ones;
+        end
+        if (push ^ pop) begin
+            fill$d = fill$q + step;
+        end
+        if (reset) begin
+            rptr$d = 32'h0;
+            fill$d = 32'h0;
+            shown$d = 1'b0;
+        end
+    end
+    
+endmodule // nrc_core$ports$2$damq$transit$fifo$brams$0
+
+
+module nrc_core$ports$2$damq$transit$fifo$brams$0$fill(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$damq$transit$fifo$brams$0$fill
+
+
+module nrc_core$ports$2$damq$transit$fifo$brams$0$ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [4:0] read_address;
+    input wire  read_clock;
+    output reg  [6:0] read_data;
+    input wire  [4:0] write_address;
+    input wire  write_clock;
+    input wire  [6:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[6:0] mem[31:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // nrc_core$ports$2$damq$transit$fifo$brams$0$ram
+
+
+module nrc_core$ports$2$damq$transit$fifo$brams$0$rptr(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$damq$transit$fifo$brams$0$rptr
+
+
+module nrc_core$ports$2$damq$transit$fifo$brams$0$shown(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$damq$transit$fifo$brams$0$shown
+
+
+module nrc_core$ports$2$damq$transit$hop(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$damq$transit$hop
+
+
+module nrc_core$ports$2$damq$transit$open(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$damq$transit$open
+
+
+module nrc_core$ports$2$damq$transit$position(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$damq$transit$position
+
+
+module nrc_core$ports$2$damq$transit$transit(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$damq$transit$transit
+
+
 module nrc_core$ports$2$dropping$0(d,q,clock);
     
     // Module arguments
@@ -37821,13 +46961,13 @@ endmodule // nrc_core$ports$2$out_vc$1
 module nrc_core$ports$2$own_events(d,q,clock);
     
     // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
+    input wire  [11:0] d;
+    output reg  [11:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 11'h0;
+       q = 12'h0;
     end
     
     always @(posedge clock) begin
@@ -38108,7 +47248,7 @@ module nrc_core$ports$2$stamp(inbound$valid,inbound$flit,inbound$vc,inbound$cred
 endmodule // nrc_core$ports$2$stamp
 
 
-module nrc_core$ports$3(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,switch$ready,switch$head,switch$last,switch$ports,switch$out_vcs,switch$lens,switch$grant,switch$grant_vc,switch$flit,route_head$valid,route_head$flit,route$valid,route$port,route$index,route$no_route,to_agent$valid,to_agent$data,to_agent$last,to_agent$port,to_agent$ready,events,fault,queued);
+module nrc_core$ports$3(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,switch$ready,switch$head,switch$last,switch$ports,switch$out_vcs,switch$lens,switch$grant,switch$grant_vc,switch$flit,route_head$valid,route_head$flit,route$valid,route$port,route$index,route$no_route,to_agent$valid,to_agent$data,to_agent$last,to_agent$port,to_agent$ready,events,fault,queued,occupancy);
     
     // Module arguments
     input wire  clock;
@@ -38137,9 +47277,10 @@ module nrc_core$ports$3(clock,reset,channel$valid,channel$flit,channel$vc,channe
     output reg  to_agent$last;
     output reg  [4:0] to_agent$port;
     input wire  to_agent$ready;
-    output reg  [10:0] events;
+    output reg  [11:0] events;
     output reg  fault;
     output reg  [4:0] queued;
+    output reg  [15:0] occupancy;
     
     // Constant declarations
     localparam  vc_numbers$0 = 1'b0;
@@ -38158,9 +47299,20 @@ module nrc_core$ports$3(clock,reset,channel$valid,channel$flit,channel$vc,channe
     localparam  len_lsb = 7'b100111;
     localparam  type_bit = 7'b1000000;
     localparam  head_bit = 7'b111111;
-    localparam  ev_no_route = 11'b1000000000;
-    localparam  ev_mgmt_off_vc = 11'b10000000000;
-    localparam  no_event = 11'b0;
+    localparam  ev_no_route = 12'h200;
+    localparam  ev_mgmt_off_vc = 12'h400;
+    localparam  ev_bad_route = 12'h800;
+    localparam  transit_on = 1'b1;
+    localparam  mgmt_len = 8'ha;
+    localparam  kind_transit = 2'b1;
+    localparam  kind_agent = 2'b0;
+    localparam  kind_drop = 2'b10;
+    localparam  port_bits$0 = 5'b1;
+    localparam  port_bits$1 = 5'b10;
+    localparam  port_bits$2 = 5'b100;
+    localparam  port_bits$3 = 5'b1000;
+    localparam  port_bits$4 = 5'b10000;
+    localparam  no_event = 12'h0;
     localparam  no_ports = 5'b0;
     localparam  zero_agent_port = 5'b0;
     
@@ -38183,8 +47335,13 @@ module nrc_core$ports$3(clock,reset,channel$valid,channel$flit,channel$vc,channe
     wire  [1:0] damq$waiting;
     wire  [64:0] damq$fronts$0;
     wire  [64:0] damq$fronts$1;
-    wire  [10:0] damq$events;
+    wire  [11:0] damq$events;
     wire  damq$bypass_head;
+    wire  [7:0] damq$occupancy$0;
+    wire  [7:0] damq$occupancy$1;
+    wire  damq$decisions$valid;
+    wire  [6:0] damq$decisions$data;
+    reg  damq$decisions$ready;
     reg  choice$in_vc;
     reg  [3:0] choice$kind;
     reg  [15:0] choice$dst;
@@ -38260,12 +47417,13 @@ module nrc_core$ports$3(clock,reset,channel$valid,channel$flit,channel$vc,channe
     reg  agent_last$d;
     wire  agent_last$q;
     reg  agent_last$clock;
-    reg  [10:0] own_events$d;
-    wire  [10:0] own_events$q;
+    reg  [11:0] own_events$d;
+    wire  [11:0] own_events$q;
     reg  own_events$clock;
     
     // Local signals
-    reg  [10:0] own_now;
+    reg  [7:0] occupancy_now;
+    reg  [11:0] own_now;
     reg  route_here$0;
     reg  route_here$1;
     reg  mgmt_head$0;
@@ -38282,6 +47440,16 @@ module nrc_core$ports$3(clock,reset,channel$valid,channel$flit,channel$vc,channe
     reg  granted$1;
     reg  side_here$0;
     reg  side_here$1;
+    reg  needs_decision$0;
+    reg  needs_decision$1;
+    reg  transit_head$0;
+    reg  transit_head$1;
+    reg  [1:0] decision_kind;
+    reg  [2:0] decision_port;
+    reg  [4:0] decision_hot;
+    reg  side_decided;
+    reg  side_bad_route;
+    reg  decision_taken;
     reg  route_ok;
     reg  route_none;
     reg  agent_room;
@@ -38325,7 +47493,12 @@ module nrc_core$ports$3(clock,reset,channel$valid,channel$flit,channel$vc,channe
         .fronts$0(damq$fronts$0),
         .fronts$1(damq$fronts$1),
         .events(damq$events),
-        .bypass_head(damq$bypass_head)
+        .bypass_head(damq$bypass_head),
+        .occupancy$0(damq$occupancy$0),
+        .occupancy$1(damq$occupancy$1),
+        .decisions$valid(damq$decisions$valid),
+        .decisions$data(damq$decisions$data),
+        .decisions$ready(damq$decisions$ready)
     );
     nrc_core$ports$3$choice choice(
         .in_vc(choice$in_vc),
@@ -38478,6 +47651,11 @@ module nrc_core$ports$3(clock,reset,channel$valid,channel$flit,channel$vc,channe
         own_events$d = own_events$q;
         damq$clock = clock;
         damq$reset = reset;
+        occupancy = 32'h0;
+        occupancy_now = damq$occupancy$0;
+        occupancy = occupancy | (((occupancy_now) & 16'hffff) << len_shifts$0);
+        occupancy_now = damq$occupancy$1;
+        occupancy = occupancy | (((occupancy_now) & 16'hffff) << len_shifts$1);
         now$d = now$q + 32'h1;
         stamp$now = now$q;
         route_ok = route$valid & pending$q & ~route$no_route;
@@ -38494,19 +47672,43 @@ module nrc_core$ports$3(clock,reset,channel$valid,channel$flit,channel$vc,channe
         switch$out_vcs = 32'h0;
         switch$lens = 32'h0;
         grant_out_vc = choice$out_vc;
+        decision_kind = damq$decisions$data[(32'h0)+:(2)];
+        decision_port = damq$decisions$data[(32'h2)+:(3)];
+        decision_hot = no_ports;
+        if (decision_port == 0) begin
+            decision_hot = port_bits$0;
+        end
+        if (decision_port == 1) begin
+            decision_hot = port_bits$1;
+        end
+        if (decision_port == 2) begin
+            decision_hot = port_bits$2;
+        end
+        if (decision_port == 3) begin
+            decision_hot = port_bits$3;
+        end
+        if (decision_port == 4) begin
+            decision_hot = port_bits$4;
+        end
         route_here$0 = (pending_vc$q == 0) & (route_ok | route_none);
         mgmt_head$0 = damq$waiting[0] & (damq$fronts$0[(kind_lsb)+:(4)] == kind_mgmt);
-        agent_now$0 = managing$0$q | (mgmt_head$0 & mgmt_vcs[0]);
-        drop_now$0 = dropping$0$q | (mgmt_head$0 & ~mgmt_vcs[0]) | (route_here$0 & route_none);
+        needs_decision$0 = mgmt_head$0 & mgmt_vcs[0] & transit_on & (damq$fronts$0[(len_lsb)+:(8)] == mgmt_len);
+        transit_head$0 = needs_decision$0 & damq$decisions$valid & (decision_kind == kind_transit);
+        agent_now$0 = managing$0$q | (mgmt_head$0 & mgmt_vcs[0] & (~needs_decision$0 | (damq$decisions$valid & (decision_kind == kind_agent))));
+        drop_now$0 = dropping$0$q | (mgmt_head$0 & ~mgmt_vcs[0]) | (route_here$0 & route_none) | (needs_decision$0 & damq$decisions$valid & (decision_kind == kind_drop));
         side_want$0 = damq$ready[0] & (drop_now$0 | (agent_now$0 & agent_room));
         need_lookup$0 = damq$waiting[0] & ~mgmt_head$0 & ~routed$0$q & ~dropping$0$q & ~(pending$q & (pending_vc$q == 0));
-        switch$ready = (switch$ready & ~(1 << (0)) | (((damq$waiting[0] & ~mgmt_head$0 & (routed$0$q | (route_here$0 & route_ok))) | (moving$0$q & damq$ready[0])) << (0)));
+        switch$ready = (switch$ready & ~(1 << (0)) | (((damq$waiting[0] & ~mgmt_head$0 & (routed$0$q | (route_here$0 & route_ok))) | (moving$0$q & damq$ready[0]) | transit_head$0) << (0)));
         switch$last = (switch$last & ~(1 << (0)) | ((damq$ready[0] & ~damq$fronts$0[type_bit] & ~damq$fronts$0[head_bit]) << (0)));
         port_now = route$index;
         out_vc_now = choice$out_vc;
         if (routed$0$q | moving$0$q) begin
             port_now = port_index$0$q;
             out_vc_now = out_vc$0$q;
+        end
+        if (transit_head$0) begin
+            port_now = decision_port;
+            out_vc_now = vc_numbers$0;
         end
         if (switch$grant_vc == 0) begin
             grant_out_vc = out_vc_now;
@@ -38517,17 +47719,23 @@ module nrc_core$ports$3(clock,reset,channel$valid,channel$flit,channel$vc,channe
         switch$lens = switch$lens | (((len_now) & 16'hffff) << len_shifts$0);
         route_here$1 = (pending_vc$q == 1) & (route_ok | route_none);
         mgmt_head$1 = damq$waiting[1] & (damq$fronts$1[(kind_lsb)+:(4)] == kind_mgmt);
-        agent_now$1 = managing$1$q | (mgmt_head$1 & mgmt_vcs[1]);
-        drop_now$1 = dropping$1$q | (mgmt_head$1 & ~mgmt_vcs[1]) | (route_here$1 & route_none);
+        needs_decision$1 = mgmt_head$1 & mgmt_vcs[1] & transit_on & (damq$fronts$1[(len_lsb)+:(8)] == mgmt_len);
+        transit_head$1 = needs_decision$1 & damq$decisions$valid & (decision_kind == kind_transit);
+        agent_now$1 = managing$1$q | (mgmt_head$1 & mgmt_vcs[1] & (~needs_decision$1 | (damq$decisions$valid & (decision_kind == kind_agent))));
+        drop_now$1 = dropping$1$q | (mgmt_head$1 & ~mgmt_vcs[1]) | (route_here$1 & route_none) | (needs_decision$1 & damq$decisions$valid & (decision_kind == kind_drop));
         side_want$1 = damq$ready[1] & (drop_now$1 | (agent_now$1 & agent_room));
         need_lookup$1 = damq$waiting[1] & ~mgmt_head$1 & ~routed$1$q & ~dropping$1$q & ~(pending$q & (pending_vc$q == 1));
-        switch$ready = (switch$ready & ~(1 << (1)) | (((damq$waiting[1] & ~mgmt_head$1 & (routed$1$q | (route_here$1 & route_ok))) | (moving$1$q & damq$ready[1])) << (1)));
+        switch$ready = (switch$ready & ~(1 << (1)) | (((damq$waiting[1] & ~mgmt_head$1 & (routed$1$q | (route_here$1 & route_ok))) | (moving$1$q & damq$ready[1]) | transit_head$1) << (1)));
         switch$last = (switch$last & ~(1 << (1)) | ((damq$ready[1] & ~damq$fronts$1[type_bit] & ~damq$fronts$1[head_bit]) << (1)));
         port_now = route$index;
         out_vc_now = choice$out_vc;
         if (routed$1$q | moving$1$q) begin
             port_now = port_index$1$q;
             out_vc_now = out_vc$1$q;
+        end
+        if (transit_head$1) begin
+            port_now = decision_port;
+            out_vc_now = vc_numbers$1;
         end
         if (switch$grant_vc == 1) begin
             grant_out_vc = out_vc_now;
@@ -38540,6 +47748,8 @@ module nrc_core$ports$3(clock,reset,channel$valid,channel$flit,channel$vc,channe
         side_vc = vc_numbers$0;
         side_agent = 1'b0;
         side_mgmt_drop = 1'b0;
+        side_decided = 1'b0;
+        side_bad_route = 1'b0;
         lookup_found = 1'b0;
         route_head$flit = channel$flit;
         pending_vc$d = channel$vc;
@@ -38548,15 +47758,27 @@ module nrc_core$ports$3(clock,reset,channel$valid,channel$flit,channel$vc,channe
             side_vc = vc_numbers$0;
             side_agent = agent_now$0;
             side_mgmt_drop = mgmt_head$0 & ~mgmt_vcs[0];
+            side_decided = needs_decision$0;
+            side_bad_route = needs_decision$0 & (decision_kind == kind_drop);
         end
         if (side_want$1 & ~side_found) begin
             side_found = 1'b1;
             side_vc = vc_numbers$1;
             side_agent = agent_now$1;
             side_mgmt_drop = mgmt_head$1 & ~mgmt_vcs[1];
+            side_decided = needs_decision$1;
+            side_bad_route = needs_decision$1 & (decision_kind == kind_drop);
         end
         side_go = side_found & ~switch$grant;
         damq$read$valid = switch$grant | side_go;
+        decision_taken = side_go & side_decided;
+        if (switch$grant & (switch$grant_vc == 0) & transit_head$0) begin
+            decision_taken = 1'b1;
+        end
+        if (switch$grant & (switch$grant_vc == 1) & transit_head$1) begin
+            decision_taken = 1'b1;
+        end
+        damq$decisions$ready = decision_taken & ~reset;
         damq$read$vc = side_vc;
         rewrite$out_vc = side_vc;
         if (switch$grant) begin
@@ -38625,6 +47847,11 @@ module nrc_core$ports$3(clock,reset,channel$valid,channel$flit,channel$vc,channe
         if (route_here$0 & route_none) begin
             dropping$0$d = 1'b1;
         end
+        if (granted$0 & transit_head$0) begin
+            port_index$0$d = decision_port;
+            port_hot$0$d = decision_hot;
+            out_vc$0$d = vc_numbers$0;
+        end
         if (granted$0) begin
             if (damq$waiting[0]) begin
                 routed$0$d = 1'b0;
@@ -38676,6 +47903,11 @@ module nrc_core$ports$3(clock,reset,channel$valid,channel$flit,channel$vc,channe
         if (route_here$1 & route_none) begin
             dropping$1$d = 1'b1;
         end
+        if (granted$1 & transit_head$1) begin
+            port_index$1$d = decision_port;
+            port_hot$1$d = decision_hot;
+            out_vc$1$d = vc_numbers$1;
+        end
         if (granted$1) begin
             if (damq$waiting[1]) begin
                 routed$1$d = 1'b0;
@@ -38702,6 +47934,9 @@ module nrc_core$ports$3(clock,reset,channel$valid,channel$flit,channel$vc,channe
         own_now = no_event;
         if (route_none) begin
             own_now = ev_no_route;
+        end
+        if (side_go & side_bad_route) begin
+            own_now = own_now | ev_bad_route;
         end
         if (side_go & side_mgmt_drop) begin
             own_now = own_now | ev_mgmt_off_vc;
@@ -38937,7 +48172,7 @@ module nrc_core$ports$3$choice(in_vc,kind,dst,down,out_vc);
 endmodule // nrc_core$ports$3$choice
 
 
-module nrc_core$ports$3$damq(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,read$valid,read$vc,read$flit,ready,waiting,fronts$0,fronts$1,events,bypass_head);
+module nrc_core$ports$3$damq(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,read$valid,read$vc,read$flit,ready,waiting,fronts$0,fronts$1,events,bypass_head,occupancy$0,occupancy$1,decisions$valid,decisions$data,decisions$ready);
     
     // Module arguments
     input wire  clock;
@@ -38953,11 +48188,16 @@ module nrc_core$ports$3$damq(clock,reset,channel$valid,channel$flit,channel$vc,c
     output reg  [1:0] waiting;
     output reg  [64:0] fronts$0;
     output reg  [64:0] fronts$1;
-    output reg  [10:0] events;
+    output reg  [11:0] events;
     output reg  bypass_head;
+    output reg  [7:0] occupancy$0;
+    output reg  [7:0] occupancy$1;
+    output wire  decisions$valid;
+    output wire  [6:0] decisions$data;
+    input wire  decisions$ready;
     
     // Constant declarations
-    localparam  no_slot_event = 11'b100000000;
+    localparam  no_slot_event = 12'h100;
     localparam  type_bit = 7'b1000000;
     localparam  head_bit = 7'b111111;
     
@@ -38991,6 +48231,16 @@ module nrc_core$ports$3$damq(clock,reset,channel$valid,channel$flit,channel$vc,c
     reg  [1:0] lender$left;
     wire  [1:0] lender$returned;
     wire  [1:0] lender$has_credit;
+    wire  [7:0] lender$occupancy$0;
+    wire  [7:0] lender$occupancy$1;
+    reg  transit$clock;
+    reg  transit$reset;
+    reg  transit$arriving$valid;
+    reg  transit$arriving$vc;
+    reg  [64:0] transit$arriving$flit;
+    wire  transit$storing$valid;
+    wire  transit$storing$vc;
+    wire  [64:0] transit$storing$flit;
     
     // Sub module instances
     nrc_core$ports$3$damq$intake intake(
@@ -39033,7 +48283,22 @@ module nrc_core$ports$3$damq(clock,reset,channel$valid,channel$flit,channel$vc,c
         .stored(lender$stored),
         .left(lender$left),
         .returned(lender$returned),
-        .has_credit(lender$has_credit)
+        .has_credit(lender$has_credit),
+        .occupancy$0(lender$occupancy$0),
+        .occupancy$1(lender$occupancy$1)
+    );
+    nrc_core$ports$3$damq$transit transit(
+        .clock(transit$clock),
+        .reset(transit$reset),
+        .arriving$valid(transit$arriving$valid),
+        .arriving$vc(transit$arriving$vc),
+        .arriving$flit(transit$arriving$flit),
+        .storing$valid(transit$storing$valid),
+        .storing$vc(transit$storing$vc),
+        .storing$flit(transit$storing$flit),
+        .decisions$valid(decisions$valid),
+        .decisions$data(decisions$data),
+        .decisions$ready(decisions$ready)
     );
     
     // Update code
@@ -39044,25 +48309,32 @@ module nrc_core$ports$3$damq(clock,reset,channel$valid,channel$flit,channel$vc,c
         intake$reset = reset;
         store$reset = reset;
         lender$reset = reset;
+        transit$clock = clock;
+        transit$reset = reset;
         lender$spent = intake$spent;
         lender$stored = intake$stored;
         lender$left = store$left;
         intake$credits = lender$returned;
         intake$has_credit = lender$has_credit;
+        occupancy$0 = lender$occupancy$0;
+        occupancy$1 = lender$occupancy$1;
         ready = store$ready;
         waiting = store$waiting;
         fronts$0 = store$fronts$0;
         fronts$1 = store$fronts$1;
-        events = ((intake$events) & 11'h7ff);
+        events = ((intake$events) & 12'hfff);
         bypass_head = store$bypassed & ~intake$write$flit[type_bit] & intake$write$flit[head_bit];
         if (store$no_slot) begin
             events = events | no_slot_event;
         end
     end
     
-    always @(*) store$write$valid = intake$write$valid;
-    always @(*) store$write$vc = intake$write$vc;
-    always @(*) store$write$flit = intake$write$flit;
+    always @(*) transit$arriving$valid = intake$write$valid;
+    always @(*) transit$arriving$vc = intake$write$vc;
+    always @(*) transit$arriving$flit = intake$write$flit;
+    always @(*) store$write$valid = transit$storing$valid;
+    always @(*) store$write$vc = transit$storing$vc;
+    always @(*) store$write$flit = transit$storing$flit;
 endmodule // nrc_core$ports$3$damq
 
 
@@ -39642,7 +48914,7 @@ module nrc_core$ports$3$damq$intake$open$1(d,q,clock);
 endmodule // nrc_core$ports$3$damq$intake$open$1
 
 
-module nrc_core$ports$3$damq$lender(clock,reset,spent,stored,left,returned,has_credit);
+module nrc_core$ports$3$damq$lender(clock,reset,spent,stored,left,returned,has_credit,occupancy$0,occupancy$1);
     
     // Module arguments
     input wire  clock;
@@ -39652,6 +48924,8 @@ module nrc_core$ports$3$damq$lender(clock,reset,spent,stored,left,returned,has_c
     input wire  [1:0] left;
     output reg  [1:0] returned;
     output reg  [1:0] has_credit;
+    output reg  [7:0] occupancy$0;
+    output reg  [7:0] occupancy$1;
     
     // Constant declarations
     localparam  reserve = 8'h20;
@@ -39754,12 +49028,14 @@ module nrc_core$ports$3$damq$lender(clock,reset,spent,stored,left,returned,has_c
         within$0 = held$0$q < reserve;
         above$0 = held$0$q > reserve;
         above_two$0 = held$0$q > reserve_plus_one;
+        occupancy$0 = held$0$q - credits$0$q;
         credits$1$clock = clock;
         held$1$clock = clock;
         short$1 = credits$1$q < reserve;
         within$1 = held$1$q < reserve;
         above$1 = held$1$q > reserve;
         above_two$1 = held$1$q > reserve_plus_one;
+        occupancy$1 = held$1$q - credits$1$q;
         asked$1 = asked$0 | (short$0 & ~within$0);
         give = no_vcs;
         if (short$0 & (within$0 | (room & ~asked$0))) begin
@@ -40884,6 +50160,996 @@ module nrc_core$ports$3$damq$store$tail$1(d,q,clock);
 endmodule // nrc_core$ports$3$damq$store$tail$1
 
 
+module nrc_core$ports$3$damq$transit(clock,reset,arriving$valid,arriving$vc,arriving$flit,storing$valid,storing$vc,storing$flit,decisions$valid,decisions$data,decisions$ready);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  arriving$valid;
+    input wire  arriving$vc;
+    input wire  [64:0] arriving$flit;
+    output reg  storing$valid;
+    output reg  storing$vc;
+    output reg  [64:0] storing$flit;
+    output wire  decisions$valid;
+    output wire  [6:0] decisions$data;
+    input wire  decisions$ready;
+    
+    // Constant declarations
+    localparam  enabled = 1'b1;
+    localparam  mgmt_vc = 1'b1;
+    localparam  port = 64'h3;
+    localparam  ports = 5'b101;
+    localparam  kind_mgmt = 4'h3;
+    localparam  mgmt_len = 8'ha;
+    localparam  route_hops = 5'b10100;
+    localparam  low_hops = 5'b1010;
+    localparam  kind_lsb = 7'b100011;
+    localparam  len_lsb = 7'b100111;
+    localparam  type_bit = 7'b1000000;
+    localparam  head_bit = 7'b111111;
+    localparam  tail_bit = 7'b111110;
+    localparam  current_lsb = 8'h5;
+    localparam  current_mask = 64'h3e0;
+    localparam  hop_mask = 64'h1f;
+    localparam  kind_transit = 2'b1;
+    localparam  kind_drop = 2'b10;
+    localparam  kind_agent = 2'b0;
+    localparam  numbers$0 = 5'b0;
+    localparam  numbers$1 = 5'b1;
+    localparam  numbers$2 = 5'b10;
+    localparam  numbers$3 = 5'b11;
+    localparam  numbers$4 = 5'b100;
+    localparam  numbers$5 = 5'b101;
+    localparam  numbers$6 = 5'b110;
+    localparam  numbers$7 = 5'b111;
+    localparam  numbers$8 = 5'b1000;
+    localparam  numbers$9 = 5'b1001;
+    localparam  numbers$10 = 5'b1010;
+    localparam  numbers$11 = 5'b1011;
+    localparam  numbers$12 = 5'b1100;
+    localparam  numbers$13 = 5'b1101;
+    localparam  numbers$14 = 5'b1110;
+    localparam  numbers$15 = 5'b1111;
+    localparam  numbers$16 = 5'b10000;
+    localparam  numbers$17 = 5'b10001;
+    localparam  numbers$18 = 5'b10010;
+    localparam  numbers$19 = 5'b10011;
+    localparam  numbers$20 = 5'b10100;
+    localparam  low_at$0 = 8'ha;
+    localparam  low_at$1 = 8'hf;
+    localparam  low_at$2 = 8'h14;
+    localparam  low_at$3 = 8'h19;
+    localparam  low_at$4 = 8'h1e;
+    localparam  low_at$5 = 8'h23;
+    localparam  low_at$6 = 8'h28;
+    localparam  low_at$7 = 8'h2d;
+    localparam  low_at$8 = 8'h32;
+    localparam  low_at$9 = 8'h37;
+    localparam  high_at$0 = 8'h0;
+    localparam  high_at$1 = 8'h5;
+    localparam  high_at$2 = 8'ha;
+    localparam  high_at$3 = 8'hf;
+    localparam  high_at$4 = 8'h14;
+    localparam  high_at$5 = 8'h19;
+    localparam  high_at$6 = 8'h1e;
+    localparam  high_at$7 = 8'h23;
+    localparam  high_at$8 = 8'h28;
+    localparam  high_at$9 = 8'h2d;
+    
+    // Stub signals
+    reg  fifo$clock;
+    reg  fifo$reset;
+    reg  fifo$sink$valid;
+    reg  [6:0] fifo$sink$data;
+    wire  fifo$sink$ready;
+    wire  [5:0] fifo$count;
+    reg  [15:0] crc$state;
+    reg  [63:0] crc$data;
+    wire  [15:0] crc$next_state;
+    reg  open$d;
+    wire  open$q;
+    reg  open$clock;
+    reg  [3:0] position$d;
+    wire  [3:0] position$q;
+    reg  position$clock;
+    reg  transit$d;
+    wire  transit$q;
+    reg  transit$clock;
+    reg  bad$d;
+    wire  bad$q;
+    reg  bad$clock;
+    reg  [4:0] current$d;
+    wire  [4:0] current$q;
+    reg  current$clock;
+    reg  [4:0] hop$d;
+    wire  [4:0] hop$q;
+    reg  hop$clock;
+    reg  [4:0] back_hops$d;
+    wire  [4:0] back_hops$q;
+    reg  back_hops$clock;
+    reg  decided$d;
+    wire  decided$q;
+    reg  decided$clock;
+    reg  [15:0] delta_crc$d;
+    wire  [15:0] delta_crc$q;
+    reg  delta_crc$clock;
+    
+    // Local signals
+    reg  here;
+    reg  head;
+    reg  body;
+    reg  [63:0] data;
+    reg  [63:0] rewritten;
+    reg  [63:0] change;
+    reg  [4:0] w1_hops;
+    reg  [4:0] w1_current;
+    reg  [4:0] w1_hop;
+    reg  [4:0] w2_hop;
+    reg  [4:0] w3_hops;
+    reg  [63:0] w3_insert;
+    reg  [63:0] w4_insert;
+    reg  [63:0] w3_field;
+    reg  [63:0] w4_field;
+    reg  forwarding;
+    reg  push;
+    reg  [1:0] push_kind;
+    reg  [4:0] push_hop;
+    reg  unused_fifo;
+    
+    // Sub module instances
+    nrc_core$ports$3$damq$transit$fifo fifo(
+        .clock(fifo$clock),
+        .reset(fifo$reset),
+        .sink$valid(fifo$sink$valid),
+        .sink$data(fifo$sink$data),
+        .sink$ready(fifo$sink$ready),
+        .source$valid(decisions$valid),
+        .source$data(decisions$data),
+        .source$ready(decisions$ready),
+        .count(fifo$count)
+    );
+    nrc_core$ports$3$damq$transit$crc crc(
+        .state(crc$state),
+        .data(crc$data),
+        .next_state(crc$next_state)
+    );
+    nrc_core$ports$3$damq$transit$open open(
+        .d(open$d),
+        .q(open$q),
+        .clock(open$clock)
+    );
+    nrc_core$ports$3$damq$transit$position position(
+        .d(position$d),
+        .q(position$q),
+        .clock(position$clock)
+    );
+    nrc_core$ports$3$damq$transit$transit transit(
+        .d(transit$d),
+        .q(transit$q),
+        .clock(transit$clock)
+    );
+    nrc_core$ports$3$damq$transit$bad bad(
+        .d(bad$d),
+        .q(bad$q),
+        .clock(bad$clock)
+    );
+    nrc_core$ports$3$damq$transit$current current(
+        .d(current$d),
+        .q(current$q),
+        .clock(current$clock)
+    );
+    nrc_core$ports$3$damq$transit$hop hop(
+        .d(hop$d),
+        .q(hop$q),
+        .clock(hop$clock)
+    );
+    nrc_core$ports$3$damq$transit$back_hops back_hops(
+        .d(back_hops$d),
+        .q(back_hops$q),
+        .clock(back_hops$clock)
+    );
+    nrc_core$ports$3$damq$transit$decided decided(
+        .d(decided$d),
+        .q(decided$q),
+        .clock(decided$clock)
+    );
+    nrc_core$ports$3$damq$transit$delta_crc delta_crc(
+        .d(delta_crc$d),
+        .q(delta_crc$q),
+        .clock(delta_crc$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        open$clock = clock;
+        position$clock = clock;
+        transit$clock = clock;
+        bad$clock = clock;
+        current$clock = clock;
+        hop$clock = clock;
+        back_hops$clock = clock;
+        decided$clock = clock;
+        delta_crc$clock = clock;
+        open$d = open$q;
+        position$d = position$q;
+        transit$d = transit$q;
+        bad$d = bad$q;
+        current$d = current$q;
+        hop$d = hop$q;
+        back_hops$d = back_hops$q;
+        decided$d = decided$q;
+        delta_crc$d = delta_crc$q;
+        fifo$clock = clock;
+        fifo$reset = reset;
+        unused_fifo = fifo$sink$ready | |fifo$count;
+        here = arriving$valid & (arriving$vc == mgmt_vc) & enabled;
+        head = ~arriving$flit[type_bit] & arriving$flit[head_bit];
+        body = arriving$flit[type_bit];
+        data = arriving$flit[(32'h0)+:(64)];
+        w1_hops = data[(32'h0)+:(5)];
+        w1_current = data[(current_lsb)+:(5)];
+        w3_hops = data[(32'h0)+:(5)];
+        w1_hop = 32'h0;
+        w2_hop = 32'h0;
+        w3_insert = 32'h0;
+        w4_insert = 32'h0;
+        w3_field = 32'h0;
+        w4_field = 32'h0;
+        if (w1_current == numbers$1) begin
+            w1_hop = data[(low_at$0)+:(5)];
+        end
+        if (current$q == numbers$11) begin
+            w2_hop = data[(high_at$0)+:(5)];
+        end
+        if (w3_hops == numbers$0) begin
+            w3_insert = port << low_at$0;
+            w3_field = hop_mask << low_at$0;
+        end
+        if (back_hops$q == numbers$10) begin
+            w4_insert = port << high_at$0;
+            w4_field = hop_mask << high_at$0;
+        end
+        if (w1_current == numbers$2) begin
+            w1_hop = data[(low_at$1)+:(5)];
+        end
+        if (current$q == numbers$12) begin
+            w2_hop = data[(high_at$1)+:(5)];
+        end
+        if (w3_hops == numbers$1) begin
+            w3_insert = port << low_at$1;
+            w3_field = hop_mask << low_at$1;
+        end
+        if (back_hops$q == numbers$11) begin
+            w4_insert = port << high_at$1;
+            w4_field = hop_mask << high_at$1;
+        end
+        if (w1_current == numbers$3) begin
+            w1_hop = data[(low_at$2)+:(5)];
+        end
+        if (current$q == numbers$13) begin
+            w2_hop = data[(high_at$2)+:(5)];
+        end
+        if (w3_hops == numbers$2) begin
+            w3_insert = port << low_at$2;
+            w3_field = hop_mask << low_at$2;
+        end
+        if (back_hops$q == numbers$12) begin
+            w4_insert = port << high_at$2;
+            w4_field = hop_mask << high_at$2;
+        end
+        if (w1_current == numbers$4) begin
+            w1_hop = data[(low_at$3)+:(5)];
+        end
+        if (current$q == numbers$14) begin
+            w2_hop = data[(high_at$3)+:(5)];
+        end
+        if (w3_hops == numbers$3) begin
+            w3_insert = port << low_at$3;
+            w3_field = hop_mask << low_at$3;
+        end
+        if (back_hops$q == numbers$13) begin
+            w4_insert = port << high_at$3;
+            w4_field = hop_mask << high_at$3;
+        end
+        if (w1_current == numbers$5) begin
+            w1_hop = data[(low_at$4)+:(5)];
+        end
+        if (current$q == numbers$15) begin
+            w2_hop = data[(high_at$4)+:(5)];
+        end
+        if (w3_hops == numbers$4) begin
+            w3_insert = port << low_at$4;
+            w3_field = hop_mask << low_at$4;
+        end
+        if (back_hops$q == numbers$14) begin
+            w4_insert = port << high_at$4;
+            w4_field = hop_mask << high_at$4;
+        end
+        if (w1_current == numbers$6) begin
+            w1_hop = data[(low_at$5)+:(5)];
+        end
+        if (current$q == numbers$16) begin
+            w2_hop = data[(high_at$5)+:(5)];
+        end
+        if (w3_hops == numbers$5) begin
+            w3_insert = port << low_at$5;
+            w3_field = hop_mask << low_at$5;
+        end
+        if (back_hops$q == numbers$15) begin
+            w4_insert = port << high_at$5;
+            w4_field = hop_mask << high_at$5;
+        end
+        if (w1_current == numbers$7) begin
+            w1_hop = data[(low_at$6)+:(5)];
+        end
+        if (current$q == numbers$17) begin
+            w2_hop = data[(high_at$6)+:(5)];
+        end
+        if (w3_hops == numbers$6) begin
+            w3_insert = port << low_at$6;
+            w3_field = hop_mask << low_at$6;
+        end
+        if (back_hops$q == numbers$16) begin
+            w4_insert = port << high_at$6;
+            w4_field = hop_mask << high_at$6;
+        end
+        if (w1_current == numbers$8) begin
+            w1_hop = data[(low_at$7)+:(5)];
+        end
+        if (current$q == numbers$18) begin
+            w2_hop = data[(high_at$7)+:(5)];
+        end
+        if (w3_hops == numbers$7) begin
+            w3_insert = port << low_at$7;
+            w3_field = hop_mask << low_at$7;
+        end
+        if (back_hops$q == numbers$17) begin
+            w4_insert = port << high_at$7;
+            w4_field = hop_mask << high_at$7;
+        end
+        if (w1_current == numbers$9) begin
+            w1_hop = data[(low_at$8)+:(5)];
+        end
+        if (current$q == numbers$19) begin
+            w2_hop = data[(high_at$8)+:(5)];
+        end
+        if (w3_hops == numbers$8) begin
+            w3_insert = port << low_at$8;
+            w3_field = hop_mask << low_at$8;
+        end
+        if (back_hops$q == numbers$18) begin
+            w4_insert = port << high_at$8;
+            w4_field = hop_mask << high_at$8;
+        end
+        if (w1_current == numbers$10) begin
+            w1_hop = data[(low_at$9)+:(5)];
+        end
+        if (current$q == numbers$20) begin
+            w2_hop = data[(high_at$9)+:(5)];
+        end
+        if (w3_hops == numbers$9) begin
+            w3_insert = port << low_at$9;
+            w3_field = hop_mask << low_at$9;
+        end
+        if (back_hops$q == numbers$19) begin
+            w4_insert = port << high_at$9;
+            w4_field = hop_mask << high_at$9;
+        end
+        forwarding = transit$q & ~bad$q;
+        rewritten = data;
+        push = 1'b0;
+        push_kind = kind_agent;
+        push_hop = hop$q;
+        if (here & open$q) begin
+            position$d = position$q + 32'h1;
+            if (body & (position$q == 32'h2)) begin
+                current$d = w1_current;
+                transit$d = |w1_current;
+                bad$d = (w1_hops > route_hops) | (w1_current > w1_hops);
+                hop$d = w1_hop;
+                if (|w1_current & (w1_hops <= route_hops) & (w1_current <= w1_hops)) begin
+                    rewritten = (data & ~current_mask) | (((w1_current - 32'h1) & 64'hffffffffffffffff) << current_lsb);
+                end
+            end
+            if (body & (position$q == 32'h3) & (current$q > low_hops)) begin
+                hop$d = w2_hop;
+            end
+            if (body & (position$q == 32'h4)) begin
+                back_hops$d = w3_hops;
+                push = 1'b1;
+                decided$d = 1'b1;
+                if (transit$q) begin
+                    push_kind = kind_transit;
+                    if (bad$q | (w3_hops >= route_hops) | (hop$q >= ports)) begin
+                        push_kind = kind_drop;
+                        bad$d = 1'b1;
+                    end
+                    else begin
+                        rewritten = (data & ~hop_mask & ~w3_field) | ((w3_hops + 32'h1) & 64'hffffffffffffffff) | w3_insert;
+                    end
+                end
+            end
+            if (body & (position$q == 32'h5) & forwarding & (back_hops$q >= low_hops)) begin
+                rewritten = (data & ~w4_field) | w4_insert;
+            end
+            if (~body) begin
+                open$d = 1'b0;
+                if (~decided$q) begin
+                    push = 1'b1;
+                end
+                if (forwarding & arriving$flit[tail_bit]) begin
+                    rewritten = data ^ ((delta_crc$q) & 64'hffffffffffffffff);
+                end
+            end
+        end
+        change = data ^ rewritten;
+        if (position$q == 32'h9) begin
+            change = 32'h0;
+        end
+        crc$state = delta_crc$q;
+        crc$data = change;
+        if (here & open$q) begin
+            delta_crc$d = crc$next_state;
+        end
+        if (here & head & (arriving$flit[(kind_lsb)+:(4)] == kind_mgmt) & (arriving$flit[(len_lsb)+:(8)] == mgmt_len)) begin
+            open$d = 1'b1;
+            position$d = 32'h1;
+            transit$d = 1'b0;
+            bad$d = 1'b0;
+            decided$d = 1'b0;
+            delta_crc$d = 32'h0;
+        end
+        fifo$sink$valid = push & ~reset;
+        fifo$sink$data = ((push_kind) & 7'h7f) | (((push_hop) & 7'h7f) << 32'h2);
+        storing$valid = arriving$valid;
+        storing$vc = arriving$vc;
+        storing$flit = arriving$flit;
+        if (here & open$q) begin
+            storing$flit = (((rewritten) & 65'h1ffffffffffffffff) & ~(1 << (type_bit)) | ((body) << (type_bit)));
+        end
+        if (reset) begin
+            open$d = 1'b0;
+        end
+    end
+    
+endmodule // nrc_core$ports$3$damq$transit
+
+
+module nrc_core$ports$3$damq$transit$back_hops(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$damq$transit$back_hops
+
+
+module nrc_core$ports$3$damq$transit$bad(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$damq$transit$bad
+
+
+module nrc_core$ports$3$damq$transit$crc(state,data,next_state);
+    
+    // Module arguments
+    input wire  [15:0] state;
+    input wire  [63:0] data;
+    output reg  [15:0] next_state;
+    
+    // Constant declarations
+    localparam  state_masks$0 = 16'h859b;
+    localparam  state_masks$1 = 16'hb36;
+    localparam  state_masks$2 = 16'h166c;
+    localparam  state_masks$3 = 16'h2cd8;
+    localparam  state_masks$4 = 16'h59b0;
+    localparam  state_masks$5 = 16'h36fb;
+    localparam  state_masks$6 = 16'h6df7;
+    localparam  state_masks$7 = 16'hdbee;
+    localparam  state_masks$8 = 16'hb7dc;
+    localparam  state_masks$9 = 16'h6fb8;
+    localparam  state_masks$10 = 16'hdf70;
+    localparam  state_masks$11 = 16'hbee1;
+    localparam  state_masks$12 = 16'hf859;
+    localparam  state_masks$13 = 16'hf0b3;
+    localparam  state_masks$14 = 16'he166;
+    localparam  state_masks$15 = 16'hc2cd;
+    localparam  data_masks$0 = 64'h859b040b1c581911;
+    localparam  data_masks$1 = 64'hb36081638b03222;
+    localparam  data_masks$2 = 64'h166c102c71606444;
+    localparam  data_masks$3 = 64'h2cd82058e2c0c888;
+    localparam  data_masks$4 = 64'h59b040b1c5819110;
+    localparam  data_masks$5 = 64'h36fb8568975b3b31;
+    localparam  data_masks$6 = 64'h6df70ad12eb67662;
+    localparam  data_masks$7 = 64'hdbee15a25d6cecc4;
+    localparam  data_masks$8 = 64'hb7dc2b44bad9d988;
+    localparam  data_masks$9 = 64'h6fb8568975b3b310;
+    localparam  data_masks$10 = 64'hdf70ad12eb676620;
+    localparam  data_masks$11 = 64'hbee15a25d6cecc40;
+    localparam  data_masks$12 = 64'hf859b040b1c58191;
+    localparam  data_masks$13 = 64'hf0b36081638b0322;
+    localparam  data_masks$14 = 64'he166c102c7160644;
+    localparam  data_masks$15 = 64'hc2cd82058e2c0c88;
+    localparam  offset = 16'h0;
+    localparam  zero = 16'h0;
+    
+    // Local signals
+    reg  [15:0] nodes$0;
+    reg  [15:0] nodes$1;
+    reg  [15:0] nodes$2;
+    reg  [15:0] nodes$3;
+    reg  [15:0] nodes$4;
+    reg  [15:0] nodes$5;
+    reg  [15:0] nodes$6;
+    reg  [15:0] nodes$7;
+    reg  [15:0] nodes$8;
+    reg  [15:0] nodes$9;
+    reg  [15:0] nodes$10;
+    reg  [15:0] nodes$11;
+    reg  [15:0] nodes$12;
+    reg  [15:0] nodes$13;
+    reg  [15:0] nodes$14;
+    reg  [15:0] nodes$15;
+    reg  [15:0] nodes$16;
+    reg  [15:0] nodes$17;
+    reg  [15:0] nodes$18;
+    reg  [15:0] nodes$19;
+    reg  [15:0] nodes$20;
+    reg  [15:0] nodes$21;
+    reg  [15:0] nodes$22;
+    reg  [15:0] nodes$23;
+    reg  [15:0] nodes$24;
+    reg  [15:0] nodes$25;
+    reg  [15:0] nodes$26;
+    reg  [15:0] nodes$27;
+    reg  [15:0] nodes$28;
+    reg  [15:0] nodes$29;
+    reg  [15:0] nodes$30;
+    
+    // Update code
+    always @(*) begin
+        nodes$0 = (zero & ~(1 << (0)) | (((^(state & state_masks$0)) ^ (^(data & data_masks$0))) << (0)));
+        nodes$1 = (zero & ~(1 << (1)) | (((^(state & state_masks$1)) ^ (^(data & data_masks$1))) << (1)));
+        nodes$2 = (zero & ~(1 << (2)) | (((^(state & state_masks$2)) ^ (^(data & data_masks$2))) << (2)));
+        nodes$3 = (zero & ~(1 << (3)) | (((^(state & state_masks$3)) ^ (^(data & data_masks$3))) << (3)));
+        nodes$4 = (zero & ~(1 << (4)) | (((^(state & state_masks$4)) ^ (^(data & data_masks$4))) << (4)));
+        nodes$5 = (zero & ~(1 << (5)) | (((^(state & state_masks$5)) ^ (^(data & data_masks$5))) << (5)));
+        nodes$6 = (zero & ~(1 << (6)) | (((^(state & state_masks$6)) ^ (^(data & data_masks$6))) << (6)));
+        nodes$7 = (zero & ~(1 << (7)) | (((^(state & state_masks$7)) ^ (^(data & data_masks$7))) << (7)));
+        nodes$8 = (zero & ~(1 << (8)) | (((^(state & state_masks$8)) ^ (^(data & data_masks$8))) << (8)));
+        nodes$9 = (zero & ~(1 << (9)) | (((^(state & state_masks$9)) ^ (^(data & data_masks$9))) << (9)));
+        nodes$10 = (zero & ~(1 << (10)) | (((^(state & state_masks$10)) ^ (^(data & data_masks$10))) << (10)));
+        nodes$11 = (zero & ~(1 << (11)) | (((^(state & state_masks$11)) ^ (^(data & data_masks$11))) << (11)));
+        nodes$12 = (zero & ~(1 << (12)) | (((^(state & state_masks$12)) ^ (^(data & data_masks$12))) << (12)));
+        nodes$13 = (zero & ~(1 << (13)) | (((^(state & state_masks$13)) ^ (^(data & data_masks$13))) << (13)));
+        nodes$14 = (zero & ~(1 << (14)) | (((^(state & state_masks$14)) ^ (^(data & data_masks$14))) << (14)));
+        nodes$15 = (zero & ~(1 << (15)) | (((^(state & state_masks$15)) ^ (^(data & data_masks$15))) << (15)));
+        nodes$16 = nodes$0 | nodes$1;
+        nodes$17 = nodes$2 | nodes$3;
+        nodes$18 = nodes$4 | nodes$5;
+        nodes$19 = nodes$6 | nodes$7;
+        nodes$20 = nodes$8 | nodes$9;
+        nodes$21 = nodes$10 | nodes$11;
+        nodes$22 = nodes$12 | nodes$13;
+        nodes$23 = nodes$14 | nodes$15;
+        nodes$24 = nodes$16 | nodes$17;
+        nodes$25 = nodes$18 | nodes$19;
+        nodes$26 = nodes$20 | nodes$21;
+        nodes$27 = nodes$22 | nodes$23;
+        nodes$28 = nodes$24 | nodes$25;
+        nodes$29 = nodes$26 | nodes$27;
+        nodes$30 = nodes$28 | nodes$29;
+        next_state = nodes$30 ^ offset;
+    end
+    
+endmodule // nrc_core$ports$3$damq$transit$crc
+
+
+module nrc_core$ports$3$damq$transit$current(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$damq$transit$current
+
+
+module nrc_core$ports$3$damq$transit$decided(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$damq$transit$decided
+
+
+module nrc_core$ports$3$damq$transit$delta_crc(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$damq$transit$delta_crc
+
+
+module nrc_core$ports$3$damq$transit$fifo(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  sink$valid;
+    input wire  [6:0] sink$data;
+    output wire  sink$ready;
+    output wire  source$valid;
+    output wire  [6:0] source$data;
+    input wire  source$ready;
+    output reg  [5:0] count;
+    
+    // Stub signals
+    reg  brams$0$clock;
+    reg  brams$0$reset;
+    wire  [5:0] brams$0$count;
+    
+    // Sub module instances
+    nrc_core$ports$3$damq$transit$fifo$brams$0 brams$0(
+        .clock(brams$0$clock),
+        .reset(brams$0$reset),
+        .sink$valid(sink$valid),
+        .sink$data(sink$data),
+        .sink$ready(sink$ready),
+        .source$valid(source$valid),
+        .source$data(source$data),
+        .source$ready(source$ready),
+        .count(brams$0$count)
+    );
+    
+    // Update code
+    always @(*) begin
+        brams$0$clock = clock;
+        brams$0$reset = reset;
+        count = brams$0$count;
+    end
+    
+endmodule // nrc_core$ports$3$damq$transit$fifo
+
+
+module nrc_core$ports$3$damq$transit$fifo$brams$0(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  sink$valid;
+    input wire  [6:0] sink$data;
+    output reg  sink$ready;
+    output reg  source$valid;
+    output reg  [6:0] source$data;
+    input wire  source$ready;
+    output reg  [5:0] count;
+    
+    // Constant declarations
+    localparam  depth = 6'b100000;
+    localparam  bit0 = 5'b1;
+    localparam  one = 6'b1;
+    localparam  all_ones = 6'b111111;
+    
+    // Stub signals
+    reg  [4:0] ram$read_address;
+    reg  ram$read_clock;
+    wire  [6:0] ram$read_data;
+    reg  [4:0] ram$write_address;
+    reg  ram$write_clock;
+    reg  [6:0] ram$write_data;
+    reg  ram$write_enable;
+    reg  [4:0] rptr$d;
+    wire  [4:0] rptr$q;
+    reg  rptr$clock;
+    reg  [5:0] fill$d;
+    wire  [5:0] fill$q;
+    reg  fill$clock;
+    reg  shown$d;
+    wire  shown$q;
+    reg  shown$clock;
+    
+    // Local signals
+    reg  full;
+    reg  push;
+    reg  pop;
+    reg  shows;
+    reg  [4:0] rnext;
+    reg  [4:0] offset;
+    reg  [5:0] step;
+    
+    // Sub module instances
+    nrc_core$ports$3$damq$transit$fifo$brams$0$ram ram(
+        .read_address(ram$read_address),
+        .read_clock(ram$read_clock),
+        .read_data(ram$read_data),
+        .write_address(ram$write_address),
+        .write_clock(ram$write_clock),
+        .write_data(ram$write_data),
+        .write_enable(ram$write_enable)
+    );
+    nrc_core$ports$3$damq$transit$fifo$brams$0$rptr rptr(
+        .d(rptr$d),
+        .q(rptr$q),
+        .clock(rptr$clock)
+    );
+    nrc_core$ports$3$damq$transit$fifo$brams$0$fill fill(
+        .d(fill$d),
+        .q(fill$q),
+        .clock(fill$clock)
+    );
+    nrc_core$ports$3$damq$transit$fifo$brams$0$shown shown(
+        .d(shown$d),
+        .q(shown$q),
+        .clock(shown$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        rptr$clock = clock;
+        fill$clock = clock;
+        shown$clock = clock;
+        rptr$d = rptr$q;
+        fill$d = fill$q;
+        shown$d = shown$q;
+        ram$read_clock = clock;
+        ram$write_clock = clock;
+        full = |(fill$q & depth);
+        count = fill$q;
+        sink$ready = ~full;
+        source$valid = shown$q;
+        source$data = ram$read_data;
+        push = sink$valid & ~full;
+        pop = source$ready & shown$q;
+        shows = |fill$q;
+        if (pop) begin
+            shows = fill$q != one;
+        end
+        shown$d = shows;
+        offset = ((fill$q) & 5'h1f);
+        ram$write_enable = push;
+        ram$write_address = rptr$q + offset;
+        ram$write_data = sink$data;
+        rnext = rptr$q + pop;
+        rptr$d = rnext;
+        ram$read_address = rnext;
+        if (push & ~shows) begin
+            ram$read_address = rnext ^ bit0;
+        end
+        step = one;
+        if (pop) begin
+            step = all_ones;
+        end
+        if (push ^ pop) begin
+            fill$d = fill$q + step;
+        end
+        if (reset) begin
+            rptr$d = 32'h0;
+            fill$d = 32'h0;
+            shown$d = 1'b0;
+        end
+    end
+    
+endmodule // nrc_core$ports$3$damq$transit$fifo$brams$0
+
+
+module nrc_core$ports$3$damq$transit$fifo$brams$0$fill(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$damq$transit$fifo$brams$0$fill
+
+
+module nrc_core$ports$3$damq$transit$fifo$brams$0$ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [4:0] read_address;
+    input wire  read_clock;
+    output reg  [6:0] read_data;
+    input wire  [4:0] write_address;
+    input wire  write_clock;
+    input wire  [6:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[6:0] mem[31:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // nrc_core$ports$3$damq$transit$fifo$brams$0$ram
+
+
+module nrc_core$ports$3$damq$transit$fifo$brams$0$rptr(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$damq$transit$fifo$brams$0$rptr
+
+
+module nrc_core$ports$3$damq$transit$fifo$brams$0$shown(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$damq$transit$fifo$brams$0$shown
+
+
+module nrc_core$ports$3$damq$transit$hop(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$damq$transit$hop
+
+
+module nrc_core$ports$3$damq$transit$open(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$damq$transit$open
+
+
+module nrc_core$ports$3$damq$transit$position(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$damq$transit$position
+
+
+module nrc_core$ports$3$damq$transit$transit(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$damq$transit$transit
+
+
 module nrc_core$ports$3$dropping$0(d,q,clock);
     
     // Module arguments
@@ -41058,13 +51324,13 @@ endmodule // nrc_core$ports$3$out_vc$1
 module nrc_core$ports$3$own_events(d,q,clock);
     
     // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
+    input wire  [11:0] d;
+    output reg  [11:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 11'h0;
+       q = 12'h0;
     end
     
     always @(posedge clock) begin
@@ -41345,7 +51611,7 @@ module nrc_core$ports$3$stamp(inbound$valid,inbound$flit,inbound$vc,inbound$cred
 endmodule // nrc_core$ports$3$stamp
 
 
-module nrc_core$ports$4(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,switch$ready,switch$head,switch$last,switch$ports,switch$out_vcs,switch$lens,switch$grant,switch$grant_vc,switch$flit,route_head$valid,route_head$flit,route$valid,route$port,route$index,route$no_route,to_agent$valid,to_agent$data,to_agent$last,to_agent$port,to_agent$ready,events,fault,queued);
+module nrc_core$ports$4(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,switch$ready,switch$head,switch$last,switch$ports,switch$out_vcs,switch$lens,switch$grant,switch$grant_vc,switch$flit,route_head$valid,route_head$flit,route$valid,route$port,route$index,route$no_route,to_agent$valid,to_agent$data,to_agent$last,to_agent$port,to_agent$ready,events,fault,queued,occupancy);
     
     // Module arguments
     input wire  clock;
@@ -41374,9 +51640,10 @@ module nrc_core$ports$4(clock,reset,channel$valid,channel$flit,channel$vc,channe
     output reg  to_agent$last;
     output reg  [4:0] to_agent$port;
     input wire  to_agent$ready;
-    output reg  [10:0] events;
+    output reg  [11:0] events;
     output reg  fault;
     output reg  [4:0] queued;
+    output reg  [15:0] occupancy;
     
     // Constant declarations
     localparam  vc_numbers$0 = 1'b0;
@@ -41395,9 +51662,20 @@ module nrc_core$ports$4(clock,reset,channel$valid,channel$flit,channel$vc,channe
     localparam  len_lsb = 7'b100111;
     localparam  type_bit = 7'b1000000;
     localparam  head_bit = 7'b111111;
-    localparam  ev_no_route = 11'b1000000000;
-    localparam  ev_mgmt_off_vc = 11'b10000000000;
-    localparam  no_event = 11'b0;
+    localparam  ev_no_route = 12'h200;
+    localparam  ev_mgmt_off_vc = 12'h400;
+    localparam  ev_bad_route = 12'h800;
+    localparam  transit_on = 1'b1;
+    localparam  mgmt_len = 8'ha;
+    localparam  kind_transit = 2'b1;
+    localparam  kind_agent = 2'b0;
+    localparam  kind_drop = 2'b10;
+    localparam  port_bits$0 = 5'b1;
+    localparam  port_bits$1 = 5'b10;
+    localparam  port_bits$2 = 5'b100;
+    localparam  port_bits$3 = 5'b1000;
+    localparam  port_bits$4 = 5'b10000;
+    localparam  no_event = 12'h0;
     localparam  no_ports = 5'b0;
     localparam  zero_agent_port = 5'b0;
     
@@ -41420,8 +51698,13 @@ module nrc_core$ports$4(clock,reset,channel$valid,channel$flit,channel$vc,channe
     wire  [1:0] damq$waiting;
     wire  [64:0] damq$fronts$0;
     wire  [64:0] damq$fronts$1;
-    wire  [10:0] damq$events;
+    wire  [11:0] damq$events;
     wire  damq$bypass_head;
+    wire  [7:0] damq$occupancy$0;
+    wire  [7:0] damq$occupancy$1;
+    wire  damq$decisions$valid;
+    wire  [6:0] damq$decisions$data;
+    reg  damq$decisions$ready;
     reg  choice$in_vc;
     reg  [3:0] choice$kind;
     reg  [15:0] choice$dst;
@@ -41497,12 +51780,13 @@ module nrc_core$ports$4(clock,reset,channel$valid,channel$flit,channel$vc,channe
     reg  agent_last$d;
     wire  agent_last$q;
     reg  agent_last$clock;
-    reg  [10:0] own_events$d;
-    wire  [10:0] own_events$q;
+    reg  [11:0] own_events$d;
+    wire  [11:0] own_events$q;
     reg  own_events$clock;
     
     // Local signals
-    reg  [10:0] own_now;
+    reg  [7:0] occupancy_now;
+    reg  [11:0] own_now;
     reg  route_here$0;
     reg  route_here$1;
     reg  mgmt_head$0;
@@ -41519,6 +51803,16 @@ module nrc_core$ports$4(clock,reset,channel$valid,channel$flit,channel$vc,channe
     reg  granted$1;
     reg  side_here$0;
     reg  side_here$1;
+    reg  needs_decision$0;
+    reg  needs_decision$1;
+    reg  transit_head$0;
+    reg  transit_head$1;
+    reg  [1:0] decision_kind;
+    reg  [2:0] decision_port;
+    reg  [4:0] decision_hot;
+    reg  side_decided;
+    reg  side_bad_route;
+    reg  decision_taken;
     reg  route_ok;
     reg  route_none;
     reg  agent_room;
@@ -41562,7 +51856,12 @@ module nrc_core$ports$4(clock,reset,channel$valid,channel$flit,channel$vc,channe
         .fronts$0(damq$fronts$0),
         .fronts$1(damq$fronts$1),
         .events(damq$events),
-        .bypass_head(damq$bypass_head)
+        .bypass_head(damq$bypass_head),
+        .occupancy$0(damq$occupancy$0),
+        .occupancy$1(damq$occupancy$1),
+        .decisions$valid(damq$decisions$valid),
+        .decisions$data(damq$decisions$data),
+        .decisions$ready(damq$decisions$ready)
     );
     nrc_core$ports$4$choice choice(
         .in_vc(choice$in_vc),
@@ -41715,6 +52014,11 @@ module nrc_core$ports$4(clock,reset,channel$valid,channel$flit,channel$vc,channe
         own_events$d = own_events$q;
         damq$clock = clock;
         damq$reset = reset;
+        occupancy = 32'h0;
+        occupancy_now = damq$occupancy$0;
+        occupancy = occupancy | (((occupancy_now) & 16'hffff) << len_shifts$0);
+        occupancy_now = damq$occupancy$1;
+        occupancy = occupancy | (((occupancy_now) & 16'hffff) << len_shifts$1);
         now$d = now$q + 32'h1;
         stamp$now = now$q;
         route_ok = route$valid & pending$q & ~route$no_route;
@@ -41731,19 +52035,43 @@ module nrc_core$ports$4(clock,reset,channel$valid,channel$flit,channel$vc,channe
         switch$out_vcs = 32'h0;
         switch$lens = 32'h0;
         grant_out_vc = choice$out_vc;
+        decision_kind = damq$decisions$data[(32'h0)+:(2)];
+        decision_port = damq$decisions$data[(32'h2)+:(3)];
+        decision_hot = no_ports;
+        if (decision_port == 0) begin
+            decision_hot = port_bits$0;
+        end
+        if (decision_port == 1) begin
+            decision_hot = port_bits$1;
+        end
+        if (decision_port == 2) begin
+            decision_hot = port_bits$2;
+        end
+        if (decision_port == 3) begin
+            decision_hot = port_bits$3;
+        end
+        if (decision_port == 4) begin
+            decision_hot = port_bits$4;
+        end
         route_here$0 = (pending_vc$q == 0) & (route_ok | route_none);
         mgmt_head$0 = damq$waiting[0] & (damq$fronts$0[(kind_lsb)+:(4)] == kind_mgmt);
-        agent_now$0 = managing$0$q | (mgmt_head$0 & mgmt_vcs[0]);
-        drop_now$0 = dropping$0$q | (mgmt_head$0 & ~mgmt_vcs[0]) | (route_here$0 & route_none);
+        needs_decision$0 = mgmt_head$0 & mgmt_vcs[0] & transit_on & (damq$fronts$0[(len_lsb)+:(8)] == mgmt_len);
+        transit_head$0 = needs_decision$0 & damq$decisions$valid & (decision_kind == kind_transit);
+        agent_now$0 = managing$0$q | (mgmt_head$0 & mgmt_vcs[0] & (~needs_decision$0 | (damq$decisions$valid & (decision_kind == kind_agent))));
+        drop_now$0 = dropping$0$q | (mgmt_head$0 & ~mgmt_vcs[0]) | (route_here$0 & route_none) | (needs_decision$0 & damq$decisions$valid & (decision_kind == kind_drop));
         side_want$0 = damq$ready[0] & (drop_now$0 | (agent_now$0 & agent_room));
         need_lookup$0 = damq$waiting[0] & ~mgmt_head$0 & ~routed$0$q & ~dropping$0$q & ~(pending$q & (pending_vc$q == 0));
-        switch$ready = (switch$ready & ~(1 << (0)) | (((damq$waiting[0] & ~mgmt_head$0 & (routed$0$q | (route_here$0 & route_ok))) | (moving$0$q & damq$ready[0])) << (0)));
+        switch$ready = (switch$ready & ~(1 << (0)) | (((damq$waiting[0] & ~mgmt_head$0 & (routed$0$q | (route_here$0 & route_ok))) | (moving$0$q & damq$ready[0]) | transit_head$0) << (0)));
         switch$last = (switch$last & ~(1 << (0)) | ((damq$ready[0] & ~damq$fronts$0[type_bit] & ~damq$fronts$0[head_bit]) << (0)));
         port_now = route$index;
         out_vc_now = choice$out_vc;
         if (routed$0$q | moving$0$q) begin
             port_now = port_index$0$q;
             out_vc_now = out_vc$0$q;
+        end
+        if (transit_head$0) begin
+            port_now = decision_port;
+            out_vc_now = vc_numbers$0;
         end
         if (switch$grant_vc == 0) begin
             grant_out_vc = out_vc_now;
@@ -41754,17 +52082,23 @@ module nrc_core$ports$4(clock,reset,channel$valid,channel$flit,channel$vc,channe
         switch$lens = switch$lens | (((len_now) & 16'hffff) << len_shifts$0);
         route_here$1 = (pending_vc$q == 1) & (route_ok | route_none);
         mgmt_head$1 = damq$waiting[1] & (damq$fronts$1[(kind_lsb)+:(4)] == kind_mgmt);
-        agent_now$1 = managing$1$q | (mgmt_head$1 & mgmt_vcs[1]);
-        drop_now$1 = dropping$1$q | (mgmt_head$1 & ~mgmt_vcs[1]) | (route_here$1 & route_none);
+        needs_decision$1 = mgmt_head$1 & mgmt_vcs[1] & transit_on & (damq$fronts$1[(len_lsb)+:(8)] == mgmt_len);
+        transit_head$1 = needs_decision$1 & damq$decisions$valid & (decision_kind == kind_transit);
+        agent_now$1 = managing$1$q | (mgmt_head$1 & mgmt_vcs[1] & (~needs_decision$1 | (damq$decisions$valid & (decision_kind == kind_agent))));
+        drop_now$1 = dropping$1$q | (mgmt_head$1 & ~mgmt_vcs[1]) | (route_here$1 & route_none) | (needs_decision$1 & damq$decisions$valid & (decision_kind == kind_drop));
         side_want$1 = damq$ready[1] & (drop_now$1 | (agent_now$1 & agent_room));
         need_lookup$1 = damq$waiting[1] & ~mgmt_head$1 & ~routed$1$q & ~dropping$1$q & ~(pending$q & (pending_vc$q == 1));
-        switch$ready = (switch$ready & ~(1 << (1)) | (((damq$waiting[1] & ~mgmt_head$1 & (routed$1$q | (route_here$1 & route_ok))) | (moving$1$q & damq$ready[1])) << (1)));
+        switch$ready = (switch$ready & ~(1 << (1)) | (((damq$waiting[1] & ~mgmt_head$1 & (routed$1$q | (route_here$1 & route_ok))) | (moving$1$q & damq$ready[1]) | transit_head$1) << (1)));
         switch$last = (switch$last & ~(1 << (1)) | ((damq$ready[1] & ~damq$fronts$1[type_bit] & ~damq$fronts$1[head_bit]) << (1)));
         port_now = route$index;
         out_vc_now = choice$out_vc;
         if (routed$1$q | moving$1$q) begin
             port_now = port_index$1$q;
             out_vc_now = out_vc$1$q;
+        end
+        if (transit_head$1) begin
+            port_now = decision_port;
+            out_vc_now = vc_numbers$1;
         end
         if (switch$grant_vc == 1) begin
             grant_out_vc = out_vc_now;
@@ -41777,6 +52111,8 @@ module nrc_core$ports$4(clock,reset,channel$valid,channel$flit,channel$vc,channe
         side_vc = vc_numbers$0;
         side_agent = 1'b0;
         side_mgmt_drop = 1'b0;
+        side_decided = 1'b0;
+        side_bad_route = 1'b0;
         lookup_found = 1'b0;
         route_head$flit = channel$flit;
         pending_vc$d = channel$vc;
@@ -41785,15 +52121,27 @@ module nrc_core$ports$4(clock,reset,channel$valid,channel$flit,channel$vc,channe
             side_vc = vc_numbers$0;
             side_agent = agent_now$0;
             side_mgmt_drop = mgmt_head$0 & ~mgmt_vcs[0];
+            side_decided = needs_decision$0;
+            side_bad_route = needs_decision$0 & (decision_kind == kind_drop);
         end
         if (side_want$1 & ~side_found) begin
             side_found = 1'b1;
             side_vc = vc_numbers$1;
             side_agent = agent_now$1;
             side_mgmt_drop = mgmt_head$1 & ~mgmt_vcs[1];
+            side_decided = needs_decision$1;
+            side_bad_route = needs_decision$1 & (decision_kind == kind_drop);
         end
         side_go = side_found & ~switch$grant;
         damq$read$valid = switch$grant | side_go;
+        decision_taken = side_go & side_decided;
+        if (switch$grant & (switch$grant_vc == 0) & transit_head$0) begin
+            decision_taken = 1'b1;
+        end
+        if (switch$grant & (switch$grant_vc == 1) & transit_head$1) begin
+            decision_taken = 1'b1;
+        end
+        damq$decisions$ready = decision_taken & ~reset;
         damq$read$vc = side_vc;
         rewrite$out_vc = side_vc;
         if (switch$grant) begin
@@ -41862,6 +52210,11 @@ module nrc_core$ports$4(clock,reset,channel$valid,channel$flit,channel$vc,channe
         if (route_here$0 & route_none) begin
             dropping$0$d = 1'b1;
         end
+        if (granted$0 & transit_head$0) begin
+            port_index$0$d = decision_port;
+            port_hot$0$d = decision_hot;
+            out_vc$0$d = vc_numbers$0;
+        end
         if (granted$0) begin
             if (damq$waiting[0]) begin
                 routed$0$d = 1'b0;
@@ -41913,6 +52266,11 @@ module nrc_core$ports$4(clock,reset,channel$valid,channel$flit,channel$vc,channe
         if (route_here$1 & route_none) begin
             dropping$1$d = 1'b1;
         end
+        if (granted$1 & transit_head$1) begin
+            port_index$1$d = decision_port;
+            port_hot$1$d = decision_hot;
+            out_vc$1$d = vc_numbers$1;
+        end
         if (granted$1) begin
             if (damq$waiting[1]) begin
                 routed$1$d = 1'b0;
@@ -41939,6 +52297,9 @@ module nrc_core$ports$4(clock,reset,channel$valid,channel$flit,channel$vc,channe
         own_now = no_event;
         if (route_none) begin
             own_now = ev_no_route;
+        end
+        if (side_go & side_bad_route) begin
+            own_now = own_now | ev_bad_route;
         end
         if (side_go & side_mgmt_drop) begin
             own_now = own_now | ev_mgmt_off_vc;
@@ -42174,7 +52535,7 @@ module nrc_core$ports$4$choice(in_vc,kind,dst,down,out_vc);
 endmodule // nrc_core$ports$4$choice
 
 
-module nrc_core$ports$4$damq(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,read$valid,read$vc,read$flit,ready,waiting,fronts$0,fronts$1,events,bypass_head);
+module nrc_core$ports$4$damq(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,read$valid,read$vc,read$flit,ready,waiting,fronts$0,fronts$1,events,bypass_head,occupancy$0,occupancy$1,decisions$valid,decisions$data,decisions$ready);
     
     // Module arguments
     input wire  clock;
@@ -42190,11 +52551,16 @@ module nrc_core$ports$4$damq(clock,reset,channel$valid,channel$flit,channel$vc,c
     output reg  [1:0] waiting;
     output reg  [64:0] fronts$0;
     output reg  [64:0] fronts$1;
-    output reg  [10:0] events;
+    output reg  [11:0] events;
     output reg  bypass_head;
+    output reg  [7:0] occupancy$0;
+    output reg  [7:0] occupancy$1;
+    output wire  decisions$valid;
+    output wire  [6:0] decisions$data;
+    input wire  decisions$ready;
     
     // Constant declarations
-    localparam  no_slot_event = 11'b100000000;
+    localparam  no_slot_event = 12'h100;
     localparam  type_bit = 7'b1000000;
     localparam  head_bit = 7'b111111;
     
@@ -42228,6 +52594,16 @@ module nrc_core$ports$4$damq(clock,reset,channel$valid,channel$flit,channel$vc,c
     reg  [1:0] lender$left;
     wire  [1:0] lender$returned;
     wire  [1:0] lender$has_credit;
+    wire  [7:0] lender$occupancy$0;
+    wire  [7:0] lender$occupancy$1;
+    reg  transit$clock;
+    reg  transit$reset;
+    reg  transit$arriving$valid;
+    reg  transit$arriving$vc;
+    reg  [64:0] transit$arriving$flit;
+    wire  transit$storing$valid;
+    wire  transit$storing$vc;
+    wire  [64:0] transit$storing$flit;
     
     // Sub module instances
     nrc_core$ports$4$damq$intake intake(
@@ -42270,7 +52646,22 @@ module nrc_core$ports$4$damq(clock,reset,channel$valid,channel$flit,channel$vc,c
         .stored(lender$stored),
         .left(lender$left),
         .returned(lender$returned),
-        .has_credit(lender$has_credit)
+        .has_credit(lender$has_credit),
+        .occupancy$0(lender$occupancy$0),
+        .occupancy$1(lender$occupancy$1)
+    );
+    nrc_core$ports$4$damq$transit transit(
+        .clock(transit$clock),
+        .reset(transit$reset),
+        .arriving$valid(transit$arriving$valid),
+        .arriving$vc(transit$arriving$vc),
+        .arriving$flit(transit$arriving$flit),
+        .storing$valid(transit$storing$valid),
+        .storing$vc(transit$storing$vc),
+        .storing$flit(transit$storing$flit),
+        .decisions$valid(decisions$valid),
+        .decisions$data(decisions$data),
+        .decisions$ready(decisions$ready)
     );
     
     // Update code
@@ -42281,25 +52672,32 @@ module nrc_core$ports$4$damq(clock,reset,channel$valid,channel$flit,channel$vc,c
         intake$reset = reset;
         store$reset = reset;
         lender$reset = reset;
+        transit$clock = clock;
+        transit$reset = reset;
         lender$spent = intake$spent;
         lender$stored = intake$stored;
         lender$left = store$left;
         intake$credits = lender$returned;
         intake$has_credit = lender$has_credit;
+        occupancy$0 = lender$occupancy$0;
+        occupancy$1 = lender$occupancy$1;
         ready = store$ready;
         waiting = store$waiting;
         fronts$0 = store$fronts$0;
         fronts$1 = store$fronts$1;
-        events = ((intake$events) & 11'h7ff);
+        events = ((intake$events) & 12'hfff);
         bypass_head = store$bypassed & ~intake$write$flit[type_bit] & intake$write$flit[head_bit];
         if (store$no_slot) begin
             events = events | no_slot_event;
         end
     end
     
-    always @(*) store$write$valid = intake$write$valid;
-    always @(*) store$write$vc = intake$write$vc;
-    always @(*) store$write$flit = intake$write$flit;
+    always @(*) transit$arriving$valid = intake$write$valid;
+    always @(*) transit$arriving$vc = intake$write$vc;
+    always @(*) transit$arriving$flit = intake$write$flit;
+    always @(*) store$write$valid = transit$storing$valid;
+    always @(*) store$write$vc = transit$storing$vc;
+    always @(*) store$write$flit = transit$storing$flit;
 endmodule // nrc_core$ports$4$damq
 
 
@@ -42879,7 +53277,7 @@ module nrc_core$ports$4$damq$intake$open$1(d,q,clock);
 endmodule // nrc_core$ports$4$damq$intake$open$1
 
 
-module nrc_core$ports$4$damq$lender(clock,reset,spent,stored,left,returned,has_credit);
+module nrc_core$ports$4$damq$lender(clock,reset,spent,stored,left,returned,has_credit,occupancy$0,occupancy$1);
     
     // Module arguments
     input wire  clock;
@@ -42889,6 +53287,8 @@ module nrc_core$ports$4$damq$lender(clock,reset,spent,stored,left,returned,has_c
     input wire  [1:0] left;
     output reg  [1:0] returned;
     output reg  [1:0] has_credit;
+    output reg  [7:0] occupancy$0;
+    output reg  [7:0] occupancy$1;
     
     // Constant declarations
     localparam  reserve = 8'h20;
@@ -42991,12 +53391,14 @@ module nrc_core$ports$4$damq$lender(clock,reset,spent,stored,left,returned,has_c
         within$0 = held$0$q < reserve;
         above$0 = held$0$q > reserve;
         above_two$0 = held$0$q > reserve_plus_one;
+        occupancy$0 = held$0$q - credits$0$q;
         credits$1$clock = clock;
         held$1$clock = clock;
         short$1 = credits$1$q < reserve;
         within$1 = held$1$q < reserve;
         above$1 = held$1$q > reserve;
         above_two$1 = held$1$q > reserve_plus_one;
+        occupancy$1 = held$1$q - credits$1$q;
         asked$1 = asked$0 | (short$0 & ~within$0);
         give = no_vcs;
         if (short$0 & (within$0 | (room & ~asked$0))) begin
@@ -44121,6 +54523,996 @@ module nrc_core$ports$4$damq$store$tail$1(d,q,clock);
 endmodule // nrc_core$ports$4$damq$store$tail$1
 
 
+module nrc_core$ports$4$damq$transit(clock,reset,arriving$valid,arriving$vc,arriving$flit,storing$valid,storing$vc,storing$flit,decisions$valid,decisions$data,decisions$ready);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  arriving$valid;
+    input wire  arriving$vc;
+    input wire  [64:0] arriving$flit;
+    output reg  storing$valid;
+    output reg  storing$vc;
+    output reg  [64:0] storing$flit;
+    output wire  decisions$valid;
+    output wire  [6:0] decisions$data;
+    input wire  decisions$ready;
+    
+    // Constant declarations
+    localparam  enabled = 1'b1;
+    localparam  mgmt_vc = 1'b1;
+    localparam  port = 64'h4;
+    localparam  ports = 5'b101;
+    localparam  kind_mgmt = 4'h3;
+    localparam  mgmt_len = 8'ha;
+    localparam  route_hops = 5'b10100;
+    localparam  low_hops = 5'b1010;
+    localparam  kind_lsb = 7'b100011;
+    localparam  len_lsb = 7'b100111;
+    localparam  type_bit = 7'b1000000;
+    localparam  head_bit = 7'b111111;
+    localparam  tail_bit = 7'b111110;
+    localparam  current_lsb = 8'h5;
+    localparam  current_mask = 64'h3e0;
+    localparam  hop_mask = 64'h1f;
+    localparam  kind_transit = 2'b1;
+    localparam  kind_drop = 2'b10;
+    localparam  kind_agent = 2'b0;
+    localparam  numbers$0 = 5'b0;
+    localparam  numbers$1 = 5'b1;
+    localparam  numbers$2 = 5'b10;
+    localparam  numbers$3 = 5'b11;
+    localparam  numbers$4 = 5'b100;
+    localparam  numbers$5 = 5'b101;
+    localparam  numbers$6 = 5'b110;
+    localparam  numbers$7 = 5'b111;
+    localparam  numbers$8 = 5'b1000;
+    localparam  numbers$9 = 5'b1001;
+    localparam  numbers$10 = 5'b1010;
+    localparam  numbers$11 = 5'b1011;
+    localparam  numbers$12 = 5'b1100;
+    localparam  numbers$13 = 5'b1101;
+    localparam  numbers$14 = 5'b1110;
+    localparam  numbers$15 = 5'b1111;
+    localparam  numbers$16 = 5'b10000;
+    localparam  numbers$17 = 5'b10001;
+    localparam  numbers$18 = 5'b10010;
+    localparam  numbers$19 = 5'b10011;
+    localparam  numbers$20 = 5'b10100;
+    localparam  low_at$0 = 8'ha;
+    localparam  low_at$1 = 8'hf;
+    localparam  low_at$2 = 8'h14;
+    localparam  low_at$3 = 8'h19;
+    localparam  low_at$4 = 8'h1e;
+    localparam  low_at$5 = 8'h23;
+    localparam  low_at$6 = 8'h28;
+    localparam  low_at$7 = 8'h2d;
+    localparam  low_at$8 = 8'h32;
+    localparam  low_at$9 = 8'h37;
+    localparam  high_at$0 = 8'h0;
+    localparam  high_at$1 = 8'h5;
+    localparam  high_at$2 = 8'ha;
+    localparam  high_at$3 = 8'hf;
+    localparam  high_at$4 = 8'h14;
+    localparam  high_at$5 = 8'h19;
+    localparam  high_at$6 = 8'h1e;
+    localparam  high_at$7 = 8'h23;
+    localparam  high_at$8 = 8'h28;
+    localparam  high_at$9 = 8'h2d;
+    
+    // Stub signals
+    reg  fifo$clock;
+    reg  fifo$reset;
+    reg  fifo$sink$valid;
+    reg  [6:0] fifo$sink$data;
+    wire  fifo$sink$ready;
+    wire  [5:0] fifo$count;
+    reg  [15:0] crc$state;
+    reg  [63:0] crc$data;
+    wire  [15:0] crc$next_state;
+    reg  open$d;
+    wire  open$q;
+    reg  open$clock;
+    reg  [3:0] position$d;
+    wire  [3:0] position$q;
+    reg  position$clock;
+    reg  transit$d;
+    wire  transit$q;
+    reg  transit$clock;
+    reg  bad$d;
+    wire  bad$q;
+    reg  bad$clock;
+    reg  [4:0] current$d;
+    wire  [4:0] current$q;
+    reg  current$clock;
+    reg  [4:0] hop$d;
+    wire  [4:0] hop$q;
+    reg  hop$clock;
+    reg  [4:0] back_hops$d;
+    wire  [4:0] back_hops$q;
+    reg  back_hops$clock;
+    reg  decided$d;
+    wire  decided$q;
+    reg  decided$clock;
+    reg  [15:0] delta_crc$d;
+    wire  [15:0] delta_crc$q;
+    reg  delta_crc$clock;
+    
+    // Local signals
+    reg  here;
+    reg  head;
+    reg  body;
+    reg  [63:0] data;
+    reg  [63:0] rewritten;
+    reg  [63:0] change;
+    reg  [4:0] w1_hops;
+    reg  [4:0] w1_current;
+    reg  [4:0] w1_hop;
+    reg  [4:0] w2_hop;
+    reg  [4:0] w3_hops;
+    reg  [63:0] w3_insert;
+    reg  [63:0] w4_insert;
+    reg  [63:0] w3_field;
+    reg  [63:0] w4_field;
+    reg  forwarding;
+    reg  push;
+    reg  [1:0] push_kind;
+    reg  [4:0] push_hop;
+    reg  unused_fifo;
+    
+    // Sub module instances
+    nrc_core$ports$4$damq$transit$fifo fifo(
+        .clock(fifo$clock),
+        .reset(fifo$reset),
+        .sink$valid(fifo$sink$valid),
+        .sink$data(fifo$sink$data),
+        .sink$ready(fifo$sink$ready),
+        .source$valid(decisions$valid),
+        .source$data(decisions$data),
+        .source$ready(decisions$ready),
+        .count(fifo$count)
+    );
+    nrc_core$ports$4$damq$transit$crc crc(
+        .state(crc$state),
+        .data(crc$data),
+        .next_state(crc$next_state)
+    );
+    nrc_core$ports$4$damq$transit$open open(
+        .d(open$d),
+        .q(open$q),
+        .clock(open$clock)
+    );
+    nrc_core$ports$4$damq$transit$position position(
+        .d(position$d),
+        .q(position$q),
+        .clock(position$clock)
+    );
+    nrc_core$ports$4$damq$transit$transit transit(
+        .d(transit$d),
+        .q(transit$q),
+        .clock(transit$clock)
+    );
+    nrc_core$ports$4$damq$transit$bad bad(
+        .d(bad$d),
+        .q(bad$q),
+        .clock(bad$clock)
+    );
+    nrc_core$ports$4$damq$transit$current current(
+        .d(current$d),
+        .q(current$q),
+        .clock(current$clock)
+    );
+    nrc_core$ports$4$damq$transit$hop hop(
+        .d(hop$d),
+        .q(hop$q),
+        .clock(hop$clock)
+    );
+    nrc_core$ports$4$damq$transit$back_hops back_hops(
+        .d(back_hops$d),
+        .q(back_hops$q),
+        .clock(back_hops$clock)
+    );
+    nrc_core$ports$4$damq$transit$decided decided(
+        .d(decided$d),
+        .q(decided$q),
+        .clock(decided$clock)
+    );
+    nrc_core$ports$4$damq$transit$delta_crc delta_crc(
+        .d(delta_crc$d),
+        .q(delta_crc$q),
+        .clock(delta_crc$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        open$clock = clock;
+        position$clock = clock;
+        transit$clock = clock;
+        bad$clock = clock;
+        current$clock = clock;
+        hop$clock = clock;
+        back_hops$clock = clock;
+        decided$clock = clock;
+        delta_crc$clock = clock;
+        open$d = open$q;
+        position$d = position$q;
+        transit$d = transit$q;
+        bad$d = bad$q;
+        current$d = current$q;
+        hop$d = hop$q;
+        back_hops$d = back_hops$q;
+        decided$d = decided$q;
+        delta_crc$d = delta_crc$q;
+        fifo$clock = clock;
+        fifo$reset = reset;
+        unused_fifo = fifo$sink$ready | |fifo$count;
+        here = arriving$valid & (arriving$vc == mgmt_vc) & enabled;
+        head = ~arriving$flit[type_bit] & arriving$flit[head_bit];
+        body = arriving$flit[type_bit];
+        data = arriving$flit[(32'h0)+:(64)];
+        w1_hops = data[(32'h0)+:(5)];
+        w1_current = data[(current_lsb)+:(5)];
+        w3_hops = data[(32'h0)+:(5)];
+        w1_hop = 32'h0;
+        w2_hop = 32'h0;
+        w3_insert = 32'h0;
+        w4_insert = 32'h0;
+        w3_field = 32'h0;
+        w4_field = 32'h0;
+        if (w1_current == numbers$1) begin
+            w1_hop = data[(low_at$0)+:(5)];
+        end
+        if (current$q == numbers$11) begin
+            w2_hop = data[(high_at$0)+:(5)];
+        end
+        if (w3_hops == numbers$0) begin
+            w3_insert = port << low_at$0;
+            w3_field = hop_mask << low_at$0;
+        end
+        if (back_hops$q == numbers$10) begin
+            w4_insert = port << high_at$0;
+            w4_field = hop_mask << high_at$0;
+        end
+        if (w1_current == numbers$2) begin
+            w1_hop = data[(low_at$1)+:(5)];
+        end
+        if (current$q == numbers$12) begin
+            w2_hop = data[(high_at$1)+:(5)];
+        end
+        if (w3_hops == numbers$1) begin
+            w3_insert = port << low_at$1;
+            w3_field = hop_mask << low_at$1;
+        end
+        if (back_hops$q == numbers$11) begin
+            w4_insert = port << high_at$1;
+            w4_field = hop_mask << high_at$1;
+        end
+        if (w1_current == numbers$3) begin
+            w1_hop = data[(low_at$2)+:(5)];
+        end
+        if (current$q == numbers$13) begin
+            w2_hop = data[(high_at$2)+:(5)];
+        end
+        if (w3_hops == numbers$2) begin
+            w3_insert = port << low_at$2;
+            w3_field = hop_mask << low_at$2;
+        end
+        if (back_hops$q == numbers$12) begin
+            w4_insert = port << high_at$2;
+            w4_field = hop_mask << high_at$2;
+        end
+        if (w1_current == numbers$4) begin
+            w1_hop = data[(low_at$3)+:(5)];
+        end
+        if (current$q == numbers$14) begin
+            w2_hop = data[(high_at$3)+:(5)];
+        end
+        if (w3_hops == numbers$3) begin
+            w3_insert = port << low_at$3;
+            w3_field = hop_mask << low_at$3;
+        end
+        if (back_hops$q == numbers$13) begin
+            w4_insert = port << high_at$3;
+            w4_field = hop_mask << high_at$3;
+        end
+        if (w1_current == numbers$5) begin
+            w1_hop = data[(low_at$4)+:(5)];
+        end
+        if (current$q == numbers$15) begin
+            w2_hop = data[(high_at$4)+:(5)];
+        end
+        if (w3_hops == numbers$4) begin
+            w3_insert = port << low_at$4;
+            w3_field = hop_mask << low_at$4;
+        end
+        if (back_hops$q == numbers$14) begin
+            w4_insert = port << high_at$4;
+            w4_field = hop_mask << high_at$4;
+        end
+        if (w1_current == numbers$6) begin
+            w1_hop = data[(low_at$5)+:(5)];
+        end
+        if (current$q == numbers$16) begin
+            w2_hop = data[(high_at$5)+:(5)];
+        end
+        if (w3_hops == numbers$5) begin
+            w3_insert = port << low_at$5;
+            w3_field = hop_mask << low_at$5;
+        end
+        if (back_hops$q == numbers$15) begin
+            w4_insert = port << high_at$5;
+            w4_field = hop_mask << high_at$5;
+        end
+        if (w1_current == numbers$7) begin
+            w1_hop = data[(low_at$6)+:(5)];
+        end
+        if (current$q == numbers$17) begin
+            w2_hop = data[(high_at$6)+:(5)];
+        end
+        if (w3_hops == numbers$6) begin
+            w3_insert = port << low_at$6;
+            w3_field = hop_mask << low_at$6;
+        end
+        if (back_hops$q == numbers$16) begin
+            w4_insert = port << high_at$6;
+            w4_field = hop_mask << high_at$6;
+        end
+        if (w1_current == numbers$8) begin
+            w1_hop = data[(low_at$7)+:(5)];
+        end
+        if (current$q == numbers$18) begin
+            w2_hop = data[(high_at$7)+:(5)];
+        end
+        if (w3_hops == numbers$7) begin
+            w3_insert = port << low_at$7;
+            w3_field = hop_mask << low_at$7;
+        end
+        if (back_hops$q == numbers$17) begin
+            w4_insert = port << high_at$7;
+            w4_field = hop_mask << high_at$7;
+        end
+        if (w1_current == numbers$9) begin
+            w1_hop = data[(low_at$8)+:(5)];
+        end
+        if (current$q == numbers$19) begin
+            w2_hop = data[(high_at$8)+:(5)];
+        end
+        if (w3_hops == numbers$8) begin
+            w3_insert = port << low_at$8;
+            w3_field = hop_mask << low_at$8;
+        end
+        if (back_hops$q == numbers$18) begin
+            w4_insert = port << high_at$8;
+            w4_field = hop_mask << high_at$8;
+        end
+        if (w1_current == numbers$10) begin
+            w1_hop = data[(low_at$9)+:(5)];
+        end
+        if (current$q == numbers$20) begin
+            w2_hop = data[(high_at$9)+:(5)];
+        end
+        if (w3_hops == numbers$9) begin
+            w3_insert = port << low_at$9;
+            w3_field = hop_mask << low_at$9;
+        end
+        if (back_hops$q == numbers$19) begin
+            w4_insert = port << high_at$9;
+            w4_field = hop_mask << high_at$9;
+        end
+        forwarding = transit$q & ~bad$q;
+        rewritten = data;
+        push = 1'b0;
+        push_kind = kind_agent;
+        push_hop = hop$q;
+        if (here & open$q) begin
+            position$d = position$q + 32'h1;
+            if (body & (position$q == 32'h2)) begin
+                current$d = w1_current;
+                transit$d = |w1_current;
+                bad$d = (w1_hops > route_hops) | (w1_current > w1_hops);
+                hop$d = w1_hop;
+                if (|w1_current & (w1_hops <= route_hops) & (w1_current <= w1_hops)) begin
+                    rewritten = (data & ~current_mask) | (((w1_current - 32'h1) & 64'hffffffffffffffff) << current_lsb);
+                end
+            end
+            if (body & (position$q == 32'h3) & (current$q > low_hops)) begin
+                hop$d = w2_hop;
+            end
+            if (body & (position$q == 32'h4)) begin
+                back_hops$d = w3_hops;
+                push = 1'b1;
+                decided$d = 1'b1;
+                if (transit$q) begin
+                    push_kind = kind_transit;
+                    if (bad$q | (w3_hops >= route_hops) | (hop$q >= ports)) begin
+                        push_kind = kind_drop;
+                        bad$d = 1'b1;
+                    end
+                    else begin
+                        rewritten = (data & ~hop_mask & ~w3_field) | ((w3_hops + 32'h1) & 64'hffffffffffffffff) | w3_insert;
+                    end
+                end
+            end
+            if (body & (position$q == 32'h5) & forwarding & (back_hops$q >= low_hops)) begin
+                rewritten = (data & ~w4_field) | w4_insert;
+            end
+            if (~body) begin
+                open$d = 1'b0;
+                if (~decided$q) begin
+                    push = 1'b1;
+                end
+                if (forwarding & arriving$flit[tail_bit]) begin
+                    rewritten = data ^ ((delta_crc$q) & 64'hffffffffffffffff);
+                end
+            end
+        end
+        change = data ^ rewritten;
+        if (position$q == 32'h9) begin
+            change = 32'h0;
+        end
+        crc$state = delta_crc$q;
+        crc$data = change;
+        if (here & open$q) begin
+            delta_crc$d = crc$next_state;
+        end
+        if (here & head & (arriving$flit[(kind_lsb)+:(4)] == kind_mgmt) & (arriving$flit[(len_lsb)+:(8)] == mgmt_len)) begin
+            open$d = 1'b1;
+            position$d = 32'h1;
+            transit$d = 1'b0;
+            bad$d = 1'b0;
+            decided$d = 1'b0;
+            delta_crc$d = 32'h0;
+        end
+        fifo$sink$valid = push & ~reset;
+        fifo$sink$data = ((push_kind) & 7'h7f) | (((push_hop) & 7'h7f) << 32'h2);
+        storing$valid = arriving$valid;
+        storing$vc = arriving$vc;
+        storing$flit = arriving$flit;
+        if (here & open$q) begin
+            storing$flit = (((rewritten) & 65'h1ffffffffffffffff) & ~(1 << (type_bit)) | ((body) << (type_bit)));
+        end
+        if (reset) begin
+            open$d = 1'b0;
+        end
+    end
+    
+endmodule // nrc_core$ports$4$damq$transit
+
+
+module nrc_core$ports$4$damq$transit$back_hops(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$4$damq$transit$back_hops
+
+
+module nrc_core$ports$4$damq$transit$bad(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$4$damq$transit$bad
+
+
+module nrc_core$ports$4$damq$transit$crc(state,data,next_state);
+    
+    // Module arguments
+    input wire  [15:0] state;
+    input wire  [63:0] data;
+    output reg  [15:0] next_state;
+    
+    // Constant declarations
+    localparam  state_masks$0 = 16'h859b;
+    localparam  state_masks$1 = 16'hb36;
+    localparam  state_masks$2 = 16'h166c;
+    localparam  state_masks$3 = 16'h2cd8;
+    localparam  state_masks$4 = 16'h59b0;
+    localparam  state_masks$5 = 16'h36fb;
+    localparam  state_masks$6 = 16'h6df7;
+    localparam  state_masks$7 = 16'hdbee;
+    localparam  state_masks$8 = 16'hb7dc;
+    localparam  state_masks$9 = 16'h6fb8;
+    localparam  state_masks$10 = 16'hdf70;
+    localparam  state_masks$11 = 16'hbee1;
+    localparam  state_masks$12 = 16'hf859;
+    localparam  state_masks$13 = 16'hf0b3;
+    localparam  state_masks$14 = 16'he166;
+    localparam  state_masks$15 = 16'hc2cd;
+    localparam  data_masks$0 = 64'h859b040b1c581911;
+    localparam  data_masks$1 = 64'hb36081638b03222;
+    localparam  data_masks$2 = 64'h166c102c71606444;
+    localparam  data_masks$3 = 64'h2cd82058e2c0c888;
+    localparam  data_masks$4 = 64'h59b040b1c5819110;
+    localparam  data_masks$5 = 64'h36fb8568975b3b31;
+    localparam  data_masks$6 = 64'h6df70ad12eb67662;
+    localparam  data_masks$7 = 64'hdbee15a25d6cecc4;
+    localparam  data_masks$8 = 64'hb7dc2b44bad9d988;
+    localparam  data_masks$9 = 64'h6fb8568975b3b310;
+    localparam  data_masks$10 = 64'hdf70ad12eb676620;
+    localparam  data_masks$11 = 64'hbee15a25d6cecc40;
+    localparam  data_masks$12 = 64'hf859b040b1c58191;
+    localparam  data_masks$13 = 64'hf0b36081638b0322;
+    localparam  data_masks$14 = 64'he166c102c7160644;
+    localparam  data_masks$15 = 64'hc2cd82058e2c0c88;
+    localparam  offset = 16'h0;
+    localparam  zero = 16'h0;
+    
+    // Local signals
+    reg  [15:0] nodes$0;
+    reg  [15:0] nodes$1;
+    reg  [15:0] nodes$2;
+    reg  [15:0] nodes$3;
+    reg  [15:0] nodes$4;
+    reg  [15:0] nodes$5;
+    reg  [15:0] nodes$6;
+    reg  [15:0] nodes$7;
+    reg  [15:0] nodes$8;
+    reg  [15:0] nodes$9;
+    reg  [15:0] nodes$10;
+    reg  [15:0] nodes$11;
+    reg  [15:0] nodes$12;
+    reg  [15:0] nodes$13;
+    reg  [15:0] nodes$14;
+    reg  [15:0] nodes$15;
+    reg  [15:0] nodes$16;
+    reg  [15:0] nodes$17;
+    reg  [15:0] nodes$18;
+    reg  [15:0] nodes$19;
+    reg  [15:0] nodes$20;
+    reg  [15:0] nodes$21;
+    reg  [15:0] nodes$22;
+    reg  [15:0] nodes$23;
+    reg  [15:0] nodes$24;
+    reg  [15:0] nodes$25;
+    reg  [15:0] nodes$26;
+    reg  [15:0] nodes$27;
+    reg  [15:0] nodes$28;
+    reg  [15:0] nodes$29;
+    reg  [15:0] nodes$30;
+    
+    // Update code
+    always @(*) begin
+        nodes$0 = (zero & ~(1 << (0)) | (((^(state & state_masks$0)) ^ (^(data & data_masks$0))) << (0)));
+        nodes$1 = (zero & ~(1 << (1)) | (((^(state & state_masks$1)) ^ (^(data & data_masks$1))) << (1)));
+        nodes$2 = (zero & ~(1 << (2)) | (((^(state & state_masks$2)) ^ (^(data & data_masks$2))) << (2)));
+        nodes$3 = (zero & ~(1 << (3)) | (((^(state & state_masks$3)) ^ (^(data & data_masks$3))) << (3)));
+        nodes$4 = (zero & ~(1 << (4)) | (((^(state & state_masks$4)) ^ (^(data & data_masks$4))) << (4)));
+        nodes$5 = (zero & ~(1 << (5)) | (((^(state & state_masks$5)) ^ (^(data & data_masks$5))) << (5)));
+        nodes$6 = (zero & ~(1 << (6)) | (((^(state & state_masks$6)) ^ (^(data & data_masks$6))) << (6)));
+        nodes$7 = (zero & ~(1 << (7)) | (((^(state & state_masks$7)) ^ (^(data & data_masks$7))) << (7)));
+        nodes$8 = (zero & ~(1 << (8)) | (((^(state & state_masks$8)) ^ (^(data & data_masks$8))) << (8)));
+        nodes$9 = (zero & ~(1 << (9)) | (((^(state & state_masks$9)) ^ (^(data & data_masks$9))) << (9)));
+        nodes$10 = (zero & ~(1 << (10)) | (((^(state & state_masks$10)) ^ (^(data & data_masks$10))) << (10)));
+        nodes$11 = (zero & ~(1 << (11)) | (((^(state & state_masks$11)) ^ (^(data & data_masks$11))) << (11)));
+        nodes$12 = (zero & ~(1 << (12)) | (((^(state & state_masks$12)) ^ (^(data & data_masks$12))) << (12)));
+        nodes$13 = (zero & ~(1 << (13)) | (((^(state & state_masks$13)) ^ (^(data & data_masks$13))) << (13)));
+        nodes$14 = (zero & ~(1 << (14)) | (((^(state & state_masks$14)) ^ (^(data & data_masks$14))) << (14)));
+        nodes$15 = (zero & ~(1 << (15)) | (((^(state & state_masks$15)) ^ (^(data & data_masks$15))) << (15)));
+        nodes$16 = nodes$0 | nodes$1;
+        nodes$17 = nodes$2 | nodes$3;
+        nodes$18 = nodes$4 | nodes$5;
+        nodes$19 = nodes$6 | nodes$7;
+        nodes$20 = nodes$8 | nodes$9;
+        nodes$21 = nodes$10 | nodes$11;
+        nodes$22 = nodes$12 | nodes$13;
+        nodes$23 = nodes$14 | nodes$15;
+        nodes$24 = nodes$16 | nodes$17;
+        nodes$25 = nodes$18 | nodes$19;
+        nodes$26 = nodes$20 | nodes$21;
+        nodes$27 = nodes$22 | nodes$23;
+        nodes$28 = nodes$24 | nodes$25;
+        nodes$29 = nodes$26 | nodes$27;
+        nodes$30 = nodes$28 | nodes$29;
+        next_state = nodes$30 ^ offset;
+    end
+    
+endmodule // nrc_core$ports$4$damq$transit$crc
+
+
+module nrc_core$ports$4$damq$transit$current(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$4$damq$transit$current
+
+
+module nrc_core$ports$4$damq$transit$decided(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$4$damq$transit$decided
+
+
+module nrc_core$ports$4$damq$transit$delta_crc(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$4$damq$transit$delta_crc
+
+
+module nrc_core$ports$4$damq$transit$fifo(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  sink$valid;
+    input wire  [6:0] sink$data;
+    output wire  sink$ready;
+    output wire  source$valid;
+    output wire  [6:0] source$data;
+    input wire  source$ready;
+    output reg  [5:0] count;
+    
+    // Stub signals
+    reg  brams$0$clock;
+    reg  brams$0$reset;
+    wire  [5:0] brams$0$count;
+    
+    // Sub module instances
+    nrc_core$ports$4$damq$transit$fifo$brams$0 brams$0(
+        .clock(brams$0$clock),
+        .reset(brams$0$reset),
+        .sink$valid(sink$valid),
+        .sink$data(sink$data),
+        .sink$ready(sink$ready),
+        .source$valid(source$valid),
+        .source$data(source$data),
+        .source$ready(source$ready),
+        .count(brams$0$count)
+    );
+    
+    // Update code
+    always @(*) begin
+        brams$0$clock = clock;
+        brams$0$reset = reset;
+        count = brams$0$count;
+    end
+    
+endmodule // nrc_core$ports$4$damq$transit$fifo
+
+
+module nrc_core$ports$4$damq$transit$fifo$brams$0(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  sink$valid;
+    input wire  [6:0] sink$data;
+    output reg  sink$ready;
+    output reg  source$valid;
+    output reg  [6:0] source$data;
+    input wire  source$ready;
+    output reg  [5:0] count;
+    
+    // Constant declarations
+    localparam  depth = 6'b100000;
+    localparam  bit0 = 5'b1;
+    localparam  one = 6'b1;
+    localparam  all_ones = 6'b111111;
+    
+    // Stub signals
+    reg  [4:0] ram$read_address;
+    reg  ram$read_clock;
+    wire  [6:0] ram$read_data;
+    reg  [4:0] ram$write_address;
+    reg  ram$write_clock;
+    reg  [6:0] ram$write_data;
+    reg  ram$write_enable;
+    reg  [4:0] rptr$d;
+    wire  [4:0] rptr$q;
+    reg  rptr$clock;
+    reg  [5:0] fill$d;
+    wire  [5:0] fill$q;
+    reg  fill$clock;
+    reg  shown$d;
+    wire  shown$q;
+    reg  shown$clock;
+    
+    // Local signals
+    reg  full;
+    reg  push;
+    reg  pop;
+    reg  shows;
+    reg  [4:0] rnext;
+    reg  [4:0] offset;
+    reg  [5:0] step;
+    
+    // Sub module instances
+    nrc_core$ports$4$damq$transit$fifo$brams$0$ram ram(
+        .read_address(ram$read_address),
+        .read_clock(ram$read_clock),
+        .read_data(ram$read_data),
+        .write_address(ram$write_address),
+        .write_clock(ram$write_clock),
+        .write_data(ram$write_data),
+        .write_enable(ram$write_enable)
+    );
+    nrc_core$ports$4$damq$transit$fifo$brams$0$rptr rptr(
+        .d(rptr$d),
+        .q(rptr$q),
+        .clock(rptr$clock)
+    );
+    nrc_core$ports$4$damq$transit$fifo$brams$0$fill fill(
+        .d(fill$d),
+        .q(fill$q),
+        .clock(fill$clock)
+    );
+    nrc_core$ports$4$damq$transit$fifo$brams$0$shown shown(
+        .d(shown$d),
+        .q(shown$q),
+        .clock(shown$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        rptr$clock = clock;
+        fill$clock = clock;
+        shown$clock = clock;
+        rptr$d = rptr$q;
+        fill$d = fill$q;
+        shown$d = shown$q;
+        ram$read_clock = clock;
+        ram$write_clock = clock;
+        full = |(fill$q & depth);
+        count = fill$q;
+        sink$ready = ~full;
+        source$valid = shown$q;
+        source$data = ram$read_data;
+        push = sink$valid & ~full;
+        pop = source$ready & shown$q;
+        shows = |fill$q;
+        if (pop) begin
+            shows = fill$q != one;
+        end
+        shown$d = shows;
+        offset = ((fill$q) & 5'h1f);
+        ram$write_enable = push;
+        ram$write_address = rptr$q + offset;
+        ram$write_data = sink$data;
+        rnext = rptr$q + pop;
+        rptr$d = rnext;
+        ram$read_address = rnext;
+        if (push & ~shows) begin
+            ram$read_address = rnext ^ bit0;
+        end
+        step = one;
+        if (pop) begin
+            step = all_ones;
+        end
+        if (push ^ pop) begin
+            fill$d = fill$q + step;
+        end
+        if (reset) begin
+            rptr$d = 32'h0;
+            fill$d = 32'h0;
+            shown$d = 1'b0;
+        end
+    end
+    
+endmodule // nrc_core$ports$4$damq$transit$fifo$brams$0
+
+
+module nrc_core$ports$4$damq$transit$fifo$brams$0$fill(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$4$damq$transit$fifo$brams$0$fill
+
+
+module nrc_core$ports$4$damq$transit$fifo$brams$0$ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [4:0] read_address;
+    input wire  read_clock;
+    output reg  [6:0] read_data;
+    input wire  [4:0] write_address;
+    input wire  write_clock;
+    input wire  [6:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[6:0] mem[31:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // nrc_core$ports$4$damq$transit$fifo$brams$0$ram
+
+
+module nrc_core$ports$4$damq$transit$fifo$brams$0$rptr(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$4$damq$transit$fifo$brams$0$rptr
+
+
+module nrc_core$ports$4$damq$transit$fifo$brams$0$shown(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$4$damq$transit$fifo$brams$0$shown
+
+
+module nrc_core$ports$4$damq$transit$hop(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$4$damq$transit$hop
+
+
+module nrc_core$ports$4$damq$transit$open(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$4$damq$transit$open
+
+
+module nrc_core$ports$4$damq$transit$position(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$4$damq$transit$position
+
+
+module nrc_core$ports$4$damq$transit$transit(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$4$damq$transit$transit
+
+
 module nrc_core$ports$4$dropping$0(d,q,clock);
     
     // Module arguments
@@ -44295,13 +55687,13 @@ endmodule // nrc_core$ports$4$out_vc$1
 module nrc_core$ports$4$own_events(d,q,clock);
     
     // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
+    input wire  [11:0] d;
+    output reg  [11:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 11'h0;
+       q = 12'h0;
     end
     
     always @(posedge clock) begin

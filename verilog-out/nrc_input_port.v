@@ -2,7 +2,7 @@
 // one router port's input side, 5 ports' worth of port numbers: the DAMQ input unit, route lookups (a head arriving at an idle VC looked up from the channel, ready with its route and output VC in the next cycle), per-VC packet state, the VC policy (router.vc_policy), drops of packets without a route, management packets to the agent's stream, and the head rewrite (vc, delay) on the way to the switch
 
 
-module nrc_input_port(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,switch$ready,switch$head,switch$last,switch$ports,switch$out_vcs,switch$lens,switch$grant,switch$grant_vc,switch$flit,route_head$valid,route_head$flit,route$valid,route$port,route$index,route$no_route,to_agent$valid,to_agent$data,to_agent$last,to_agent$port,to_agent$ready,events,fault,queued);
+module nrc_input_port(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,switch$ready,switch$head,switch$last,switch$ports,switch$out_vcs,switch$lens,switch$grant,switch$grant_vc,switch$flit,route_head$valid,route_head$flit,route$valid,route$port,route$index,route$no_route,to_agent$valid,to_agent$data,to_agent$last,to_agent$port,to_agent$ready,events,fault,queued,occupancy);
     
     // Module arguments
     input wire  clock;
@@ -31,9 +31,10 @@ module nrc_input_port(clock,reset,channel$valid,channel$flit,channel$vc,channel$
     output reg  to_agent$last;
     output reg  [4:0] to_agent$port;
     input wire  to_agent$ready;
-    output reg  [10:0] events;
+    output reg  [11:0] events;
     output reg  fault;
     output reg  [4:0] queued;
+    output reg  [15:0] occupancy;
     
     // Constant declarations
     localparam  vc_numbers$0 = 1'b0;
@@ -52,9 +53,20 @@ module nrc_input_port(clock,reset,channel$valid,channel$flit,channel$vc,channel$
     localparam  len_lsb = 7'b100111;
     localparam  type_bit = 7'b1000000;
     localparam  head_bit = 7'b111111;
-    localparam  ev_no_route = 11'b1000000000;
-    localparam  ev_mgmt_off_vc = 11'b10000000000;
-    localparam  no_event = 11'b0;
+    localparam  ev_no_route = 12'h200;
+    localparam  ev_mgmt_off_vc = 12'h400;
+    localparam  ev_bad_route = 12'h800;
+    localparam  transit_on = 1'b0;
+    localparam  mgmt_len = 8'ha;
+    localparam  kind_transit = 2'b1;
+    localparam  kind_agent = 2'b0;
+    localparam  kind_drop = 2'b10;
+    localparam  port_bits$0 = 5'b1;
+    localparam  port_bits$1 = 5'b10;
+    localparam  port_bits$2 = 5'b100;
+    localparam  port_bits$3 = 5'b1000;
+    localparam  port_bits$4 = 5'b10000;
+    localparam  no_event = 12'h0;
     localparam  no_ports = 5'b0;
     localparam  zero_agent_port = 5'b0;
     
@@ -77,8 +89,13 @@ module nrc_input_port(clock,reset,channel$valid,channel$flit,channel$vc,channel$
     wire  [1:0] damq$waiting;
     wire  [64:0] damq$fronts$0;
     wire  [64:0] damq$fronts$1;
-    wire  [10:0] damq$events;
+    wire  [11:0] damq$events;
     wire  damq$bypass_head;
+    wire  [7:0] damq$occupancy$0;
+    wire  [7:0] damq$occupancy$1;
+    wire  damq$decisions$valid;
+    wire  [6:0] damq$decisions$data;
+    reg  damq$decisions$ready;
     reg  choice$in_vc;
     reg  [3:0] choice$kind;
     reg  [15:0] choice$dst;
@@ -154,12 +171,13 @@ module nrc_input_port(clock,reset,channel$valid,channel$flit,channel$vc,channel$
     reg  agent_last$d;
     wire  agent_last$q;
     reg  agent_last$clock;
-    reg  [10:0] own_events$d;
-    wire  [10:0] own_events$q;
+    reg  [11:0] own_events$d;
+    wire  [11:0] own_events$q;
     reg  own_events$clock;
     
     // Local signals
-    reg  [10:0] own_now;
+    reg  [7:0] occupancy_now;
+    reg  [11:0] own_now;
     reg  route_here$0;
     reg  route_here$1;
     reg  mgmt_head$0;
@@ -176,6 +194,16 @@ module nrc_input_port(clock,reset,channel$valid,channel$flit,channel$vc,channel$
     reg  granted$1;
     reg  side_here$0;
     reg  side_here$1;
+    reg  needs_decision$0;
+    reg  needs_decision$1;
+    reg  transit_head$0;
+    reg  transit_head$1;
+    reg  [1:0] decision_kind;
+    reg  [2:0] decision_port;
+    reg  [4:0] decision_hot;
+    reg  side_decided;
+    reg  side_bad_route;
+    reg  decision_taken;
     reg  route_ok;
     reg  route_none;
     reg  agent_room;
@@ -219,7 +247,12 @@ module nrc_input_port(clock,reset,channel$valid,channel$flit,channel$vc,channel$
         .fronts$0(damq$fronts$0),
         .fronts$1(damq$fronts$1),
         .events(damq$events),
-        .bypass_head(damq$bypass_head)
+        .bypass_head(damq$bypass_head),
+        .occupancy$0(damq$occupancy$0),
+        .occupancy$1(damq$occupancy$1),
+        .decisions$valid(damq$decisions$valid),
+        .decisions$data(damq$decisions$data),
+        .decisions$ready(damq$decisions$ready)
     );
     nrc_input_port$choice choice(
         .in_vc(choice$in_vc),
@@ -372,6 +405,11 @@ module nrc_input_port(clock,reset,channel$valid,channel$flit,channel$vc,channel$
         own_events$d = own_events$q;
         damq$clock = clock;
         damq$reset = reset;
+        occupancy = 32'h0;
+        occupancy_now = damq$occupancy$0;
+        occupancy = occupancy | (((occupancy_now) & 16'hffff) << len_shifts$0);
+        occupancy_now = damq$occupancy$1;
+        occupancy = occupancy | (((occupancy_now) & 16'hffff) << len_shifts$1);
         now$d = now$q + 32'h1;
         stamp$now = now$q;
         route_ok = route$valid & pending$q & ~route$no_route;
@@ -388,19 +426,43 @@ module nrc_input_port(clock,reset,channel$valid,channel$flit,channel$vc,channel$
         switch$out_vcs = 32'h0;
         switch$lens = 32'h0;
         grant_out_vc = choice$out_vc;
+        decision_kind = damq$decisions$data[(32'h0)+:(2)];
+        decision_port = damq$decisions$data[(32'h2)+:(3)];
+        decision_hot = no_ports;
+        if (decision_port == 0) begin
+            decision_hot = port_bits$0;
+        end
+        if (decision_port == 1) begin
+            decision_hot = port_bits$1;
+        end
+        if (decision_port == 2) begin
+            decision_hot = port_bits$2;
+        end
+        if (decision_port == 3) begin
+            decision_hot = port_bits$3;
+        end
+        if (decision_port == 4) begin
+            decision_hot = port_bits$4;
+        end
         route_here$0 = (pending_vc$q == 0) & (route_ok | route_none);
         mgmt_head$0 = damq$waiting[0] & (damq$fronts$0[(kind_lsb)+:(4)] == kind_mgmt);
-        agent_now$0 = managing$0$q | (mgmt_head$0 & mgmt_vcs[0]);
-        drop_now$0 = dropping$0$q | (mgmt_head$0 & ~mgmt_vcs[0]) | (route_here$0 & route_none);
+        needs_decision$0 = mgmt_head$0 & mgmt_vcs[0] & transit_on & (damq$fronts$0[(len_lsb)+:(8)] == mgmt_len);
+        transit_head$0 = needs_decision$0 & damq$decisions$valid & (decision_kind == kind_transit);
+        agent_now$0 = managing$0$q | (mgmt_head$0 & mgmt_vcs[0] & (~needs_decision$0 | (damq$decisions$valid & (decision_kind == kind_agent))));
+        drop_now$0 = dropping$0$q | (mgmt_head$0 & ~mgmt_vcs[0]) | (route_here$0 & route_none) | (needs_decision$0 & damq$decisions$valid & (decision_kind == kind_drop));
         side_want$0 = damq$ready[0] & (drop_now$0 | (agent_now$0 & agent_room));
         need_lookup$0 = damq$waiting[0] & ~mgmt_head$0 & ~routed$0$q & ~dropping$0$q & ~(pending$q & (pending_vc$q == 0));
-        switch$ready = (switch$ready & ~(1 << (0)) | (((damq$waiting[0] & ~mgmt_head$0 & (routed$0$q | (route_here$0 & route_ok))) | (moving$0$q & damq$ready[0])) << (0)));
+        switch$ready = (switch$ready & ~(1 << (0)) | (((damq$waiting[0] & ~mgmt_head$0 & (routed$0$q | (route_here$0 & route_ok))) | (moving$0$q & damq$ready[0]) | transit_head$0) << (0)));
         switch$last = (switch$last & ~(1 << (0)) | ((damq$ready[0] & ~damq$fronts$0[type_bit] & ~damq$fronts$0[head_bit]) << (0)));
         port_now = route$index;
         out_vc_now = choice$out_vc;
         if (routed$0$q | moving$0$q) begin
             port_now = port_index$0$q;
             out_vc_now = out_vc$0$q;
+        end
+        if (transit_head$0) begin
+            port_now = decision_port;
+            out_vc_now = vc_numbers$0;
         end
         if (switch$grant_vc == 0) begin
             grant_out_vc = out_vc_now;
@@ -411,17 +473,23 @@ module nrc_input_port(clock,reset,channel$valid,channel$flit,channel$vc,channel$
         switch$lens = switch$lens | (((len_now) & 16'hffff) << len_shifts$0);
         route_here$1 = (pending_vc$q == 1) & (route_ok | route_none);
         mgmt_head$1 = damq$waiting[1] & (damq$fronts$1[(kind_lsb)+:(4)] == kind_mgmt);
-        agent_now$1 = managing$1$q | (mgmt_head$1 & mgmt_vcs[1]);
-        drop_now$1 = dropping$1$q | (mgmt_head$1 & ~mgmt_vcs[1]) | (route_here$1 & route_none);
+        needs_decision$1 = mgmt_head$1 & mgmt_vcs[1] & transit_on & (damq$fronts$1[(len_lsb)+:(8)] == mgmt_len);
+        transit_head$1 = needs_decision$1 & damq$decisions$valid & (decision_kind == kind_transit);
+        agent_now$1 = managing$1$q | (mgmt_head$1 & mgmt_vcs[1] & (~needs_decision$1 | (damq$decisions$valid & (decision_kind == kind_agent))));
+        drop_now$1 = dropping$1$q | (mgmt_head$1 & ~mgmt_vcs[1]) | (route_here$1 & route_none) | (needs_decision$1 & damq$decisions$valid & (decision_kind == kind_drop));
         side_want$1 = damq$ready[1] & (drop_now$1 | (agent_now$1 & agent_room));
         need_lookup$1 = damq$waiting[1] & ~mgmt_head$1 & ~routed$1$q & ~dropping$1$q & ~(pending$q & (pending_vc$q == 1));
-        switch$ready = (switch$ready & ~(1 << (1)) | (((damq$waiting[1] & ~mgmt_head$1 & (routed$1$q | (route_here$1 & route_ok))) | (moving$1$q & damq$ready[1])) << (1)));
+        switch$ready = (switch$ready & ~(1 << (1)) | (((damq$waiting[1] & ~mgmt_head$1 & (routed$1$q | (route_here$1 & route_ok))) | (moving$1$q & damq$ready[1]) | transit_head$1) << (1)));
         switch$last = (switch$last & ~(1 << (1)) | ((damq$ready[1] & ~damq$fronts$1[type_bit] & ~damq$fronts$1[head_bit]) << (1)));
         port_now = route$index;
         out_vc_now = choice$out_vc;
         if (routed$1$q | moving$1$q) begin
             port_now = port_index$1$q;
             out_vc_now = out_vc$1$q;
+        end
+        if (transit_head$1) begin
+            port_now = decision_port;
+            out_vc_now = vc_numbers$1;
         end
         if (switch$grant_vc == 1) begin
             grant_out_vc = out_vc_now;
@@ -434,6 +502,8 @@ module nrc_input_port(clock,reset,channel$valid,channel$flit,channel$vc,channel$
         side_vc = vc_numbers$0;
         side_agent = 1'b0;
         side_mgmt_drop = 1'b0;
+        side_decided = 1'b0;
+        side_bad_route = 1'b0;
         lookup_found = 1'b0;
         route_head$flit = channel$flit;
         pending_vc$d = channel$vc;
@@ -442,15 +512,27 @@ module nrc_input_port(clock,reset,channel$valid,channel$flit,channel$vc,channel$
             side_vc = vc_numbers$0;
             side_agent = agent_now$0;
             side_mgmt_drop = mgmt_head$0 & ~mgmt_vcs[0];
+            side_decided = needs_decision$0;
+            side_bad_route = needs_decision$0 & (decision_kind == kind_drop);
         end
         if (side_want$1 & ~side_found) begin
             side_found = 1'b1;
             side_vc = vc_numbers$1;
             side_agent = agent_now$1;
             side_mgmt_drop = mgmt_head$1 & ~mgmt_vcs[1];
+            side_decided = needs_decision$1;
+            side_bad_route = needs_decision$1 & (decision_kind == kind_drop);
         end
         side_go = side_found & ~switch$grant;
         damq$read$valid = switch$grant | side_go;
+        decision_taken = side_go & side_decided;
+        if (switch$grant & (switch$grant_vc == 0) & transit_head$0) begin
+            decision_taken = 1'b1;
+        end
+        if (switch$grant & (switch$grant_vc == 1) & transit_head$1) begin
+            decision_taken = 1'b1;
+        end
+        damq$decisions$ready = decision_taken & ~reset;
         damq$read$vc = side_vc;
         rewrite$out_vc = side_vc;
         if (switch$grant) begin
@@ -519,6 +601,11 @@ module nrc_input_port(clock,reset,channel$valid,channel$flit,channel$vc,channel$
         if (route_here$0 & route_none) begin
             dropping$0$d = 1'b1;
         end
+        if (granted$0 & transit_head$0) begin
+            port_index$0$d = decision_port;
+            port_hot$0$d = decision_hot;
+            out_vc$0$d = vc_numbers$0;
+        end
         if (granted$0) begin
             if (damq$waiting[0]) begin
                 routed$0$d = 1'b0;
@@ -570,6 +657,11 @@ module nrc_input_port(clock,reset,channel$valid,channel$flit,channel$vc,channel$
         if (route_here$1 & route_none) begin
             dropping$1$d = 1'b1;
         end
+        if (granted$1 & transit_head$1) begin
+            port_index$1$d = decision_port;
+            port_hot$1$d = decision_hot;
+            out_vc$1$d = vc_numbers$1;
+        end
         if (granted$1) begin
             if (damq$waiting[1]) begin
                 routed$1$d = 1'b0;
@@ -596,6 +688,9 @@ module nrc_input_port(clock,reset,channel$valid,channel$flit,channel$vc,channel$
         own_now = no_event;
         if (route_none) begin
             own_now = ev_no_route;
+        end
+        if (side_go & side_bad_route) begin
+            own_now = own_now | ev_bad_route;
         end
         if (side_go & side_mgmt_drop) begin
             own_now = own_now | ev_mgmt_off_vc;
@@ -831,7 +926,7 @@ module nrc_input_port$choice(in_vc,kind,dst,down,out_vc);
 endmodule // nrc_input_port$choice
 
 
-module nrc_input_port$damq(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,read$valid,read$vc,read$flit,ready,waiting,fronts$0,fronts$1,events,bypass_head);
+module nrc_input_port$damq(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,read$valid,read$vc,read$flit,ready,waiting,fronts$0,fronts$1,events,bypass_head,occupancy$0,occupancy$1,decisions$valid,decisions$data,decisions$ready);
     
     // Module arguments
     input wire  clock;
@@ -847,11 +942,16 @@ module nrc_input_port$damq(clock,reset,channel$valid,channel$flit,channel$vc,cha
     output reg  [1:0] waiting;
     output reg  [64:0] fronts$0;
     output reg  [64:0] fronts$1;
-    output reg  [10:0] events;
+    output reg  [11:0] events;
     output reg  bypass_head;
+    output reg  [7:0] occupancy$0;
+    output reg  [7:0] occupancy$1;
+    output wire  decisions$valid;
+    output wire  [6:0] decisions$data;
+    input wire  decisions$ready;
     
     // Constant declarations
-    localparam  no_slot_event = 11'b100000000;
+    localparam  no_slot_event = 12'h100;
     localparam  type_bit = 7'b1000000;
     localparam  head_bit = 7'b111111;
     
@@ -885,6 +985,16 @@ module nrc_input_port$damq(clock,reset,channel$valid,channel$flit,channel$vc,cha
     reg  [1:0] lender$left;
     wire  [1:0] lender$returned;
     wire  [1:0] lender$has_credit;
+    wire  [7:0] lender$occupancy$0;
+    wire  [7:0] lender$occupancy$1;
+    reg  transit$clock;
+    reg  transit$reset;
+    reg  transit$arriving$valid;
+    reg  transit$arriving$vc;
+    reg  [64:0] transit$arriving$flit;
+    wire  transit$storing$valid;
+    wire  transit$storing$vc;
+    wire  [64:0] transit$storing$flit;
     
     // Sub module instances
     nrc_input_port$damq$intake intake(
@@ -927,7 +1037,22 @@ module nrc_input_port$damq(clock,reset,channel$valid,channel$flit,channel$vc,cha
         .stored(lender$stored),
         .left(lender$left),
         .returned(lender$returned),
-        .has_credit(lender$has_credit)
+        .has_credit(lender$has_credit),
+        .occupancy$0(lender$occupancy$0),
+        .occupancy$1(lender$occupancy$1)
+    );
+    nrc_input_port$damq$transit transit(
+        .clock(transit$clock),
+        .reset(transit$reset),
+        .arriving$valid(transit$arriving$valid),
+        .arriving$vc(transit$arriving$vc),
+        .arriving$flit(transit$arriving$flit),
+        .storing$valid(transit$storing$valid),
+        .storing$vc(transit$storing$vc),
+        .storing$flit(transit$storing$flit),
+        .decisions$valid(decisions$valid),
+        .decisions$data(decisions$data),
+        .decisions$ready(decisions$ready)
     );
     
     // Update code
@@ -938,25 +1063,32 @@ module nrc_input_port$damq(clock,reset,channel$valid,channel$flit,channel$vc,cha
         intake$reset = reset;
         store$reset = reset;
         lender$reset = reset;
+        transit$clock = clock;
+        transit$reset = reset;
         lender$spent = intake$spent;
         lender$stored = intake$stored;
         lender$left = store$left;
         intake$credits = lender$returned;
         intake$has_credit = lender$has_credit;
+        occupancy$0 = lender$occupancy$0;
+        occupancy$1 = lender$occupancy$1;
         ready = store$ready;
         waiting = store$waiting;
         fronts$0 = store$fronts$0;
         fronts$1 = store$fronts$1;
-        events = ((intake$events) & 11'h7ff);
+        events = ((intake$events) & 12'hfff);
         bypass_head = store$bypassed & ~intake$write$flit[type_bit] & intake$write$flit[head_bit];
         if (store$no_slot) begin
             events = events | no_slot_event;
         end
     end
     
-    always @(*) store$write$valid = intake$write$valid;
-    always @(*) store$write$vc = intake$write$vc;
-    always @(*) store$write$flit = intake$write$flit;
+    always @(*) transit$arriving$valid = intake$write$valid;
+    always @(*) transit$arriving$vc = intake$write$vc;
+    always @(*) transit$arriving$flit = intake$write$flit;
+    always @(*) store$write$valid = transit$storing$valid;
+    always @(*) store$write$vc = transit$storing$vc;
+    always @(*) store$write$flit = transit$storing$flit;
 endmodule // nrc_input_port$damq
 
 
@@ -1536,7 +1668,7 @@ module nrc_input_port$damq$intake$open$1(d,q,clock);
 endmodule // nrc_input_port$damq$intake$open$1
 
 
-module nrc_input_port$damq$lender(clock,reset,spent,stored,left,returned,has_credit);
+module nrc_input_port$damq$lender(clock,reset,spent,stored,left,returned,has_credit,occupancy$0,occupancy$1);
     
     // Module arguments
     input wire  clock;
@@ -1546,6 +1678,8 @@ module nrc_input_port$damq$lender(clock,reset,spent,stored,left,returned,has_cre
     input wire  [1:0] left;
     output reg  [1:0] returned;
     output reg  [1:0] has_credit;
+    output reg  [7:0] occupancy$0;
+    output reg  [7:0] occupancy$1;
     
     // Constant declarations
     localparam  reserve = 8'h20;
@@ -1648,12 +1782,14 @@ module nrc_input_port$damq$lender(clock,reset,spent,stored,left,returned,has_cre
         within$0 = held$0$q < reserve;
         above$0 = held$0$q > reserve;
         above_two$0 = held$0$q > reserve_plus_one;
+        occupancy$0 = held$0$q - credits$0$q;
         credits$1$clock = clock;
         held$1$clock = clock;
         short$1 = credits$1$q < reserve;
         within$1 = held$1$q < reserve;
         above$1 = held$1$q > reserve;
         above_two$1 = held$1$q > reserve_plus_one;
+        occupancy$1 = held$1$q - credits$1$q;
         asked$1 = asked$0 | (short$0 & ~within$0);
         give = no_vcs;
         if (short$0 & (within$0 | (room & ~asked$0))) begin
@@ -2778,6 +2914,996 @@ module nrc_input_port$damq$store$tail$1(d,q,clock);
 endmodule // nrc_input_port$damq$store$tail$1
 
 
+module nrc_input_port$damq$transit(clock,reset,arriving$valid,arriving$vc,arriving$flit,storing$valid,storing$vc,storing$flit,decisions$valid,decisions$data,decisions$ready);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  arriving$valid;
+    input wire  arriving$vc;
+    input wire  [64:0] arriving$flit;
+    output reg  storing$valid;
+    output reg  storing$vc;
+    output reg  [64:0] storing$flit;
+    output wire  decisions$valid;
+    output wire  [6:0] decisions$data;
+    input wire  decisions$ready;
+    
+    // Constant declarations
+    localparam  enabled = 1'b0;
+    localparam  mgmt_vc = 1'b0;
+    localparam  port = 64'h0;
+    localparam  ports = 5'b10;
+    localparam  kind_mgmt = 4'h3;
+    localparam  mgmt_len = 8'ha;
+    localparam  route_hops = 5'b10100;
+    localparam  low_hops = 5'b1010;
+    localparam  kind_lsb = 7'b100011;
+    localparam  len_lsb = 7'b100111;
+    localparam  type_bit = 7'b1000000;
+    localparam  head_bit = 7'b111111;
+    localparam  tail_bit = 7'b111110;
+    localparam  current_lsb = 8'h5;
+    localparam  current_mask = 64'h3e0;
+    localparam  hop_mask = 64'h1f;
+    localparam  kind_transit = 2'b1;
+    localparam  kind_drop = 2'b10;
+    localparam  kind_agent = 2'b0;
+    localparam  numbers$0 = 5'b0;
+    localparam  numbers$1 = 5'b1;
+    localparam  numbers$2 = 5'b10;
+    localparam  numbers$3 = 5'b11;
+    localparam  numbers$4 = 5'b100;
+    localparam  numbers$5 = 5'b101;
+    localparam  numbers$6 = 5'b110;
+    localparam  numbers$7 = 5'b111;
+    localparam  numbers$8 = 5'b1000;
+    localparam  numbers$9 = 5'b1001;
+    localparam  numbers$10 = 5'b1010;
+    localparam  numbers$11 = 5'b1011;
+    localparam  numbers$12 = 5'b1100;
+    localparam  numbers$13 = 5'b1101;
+    localparam  numbers$14 = 5'b1110;
+    localparam  numbers$15 = 5'b1111;
+    localparam  numbers$16 = 5'b10000;
+    localparam  numbers$17 = 5'b10001;
+    localparam  numbers$18 = 5'b10010;
+    localparam  numbers$19 = 5'b10011;
+    localparam  numbers$20 = 5'b10100;
+    localparam  low_at$0 = 8'ha;
+    localparam  low_at$1 = 8'hf;
+    localparam  low_at$2 = 8'h14;
+    localparam  low_at$3 = 8'h19;
+    localparam  low_at$4 = 8'h1e;
+    localparam  low_at$5 = 8'h23;
+    localparam  low_at$6 = 8'h28;
+    localparam  low_at$7 = 8'h2d;
+    localparam  low_at$8 = 8'h32;
+    localparam  low_at$9 = 8'h37;
+    localparam  high_at$0 = 8'h0;
+    localparam  high_at$1 = 8'h5;
+    localparam  high_at$2 = 8'ha;
+    localparam  high_at$3 = 8'hf;
+    localparam  high_at$4 = 8'h14;
+    localparam  high_at$5 = 8'h19;
+    localparam  high_at$6 = 8'h1e;
+    localparam  high_at$7 = 8'h23;
+    localparam  high_at$8 = 8'h28;
+    localparam  high_at$9 = 8'h2d;
+    
+    // Stub signals
+    reg  fifo$clock;
+    reg  fifo$reset;
+    reg  fifo$sink$valid;
+    reg  [6:0] fifo$sink$data;
+    wire  fifo$sink$ready;
+    wire  [5:0] fifo$count;
+    reg  [15:0] crc$state;
+    reg  [63:0] crc$data;
+    wire  [15:0] crc$next_state;
+    reg  open$d;
+    wire  open$q;
+    reg  open$clock;
+    reg  [3:0] position$d;
+    wire  [3:0] position$q;
+    reg  position$clock;
+    reg  transit$d;
+    wire  transit$q;
+    reg  transit$clock;
+    reg  bad$d;
+    wire  bad$q;
+    reg  bad$clock;
+    reg  [4:0] current$d;
+    wire  [4:0] current$q;
+    reg  current$clock;
+    reg  [4:0] hop$d;
+    wire  [4:0] hop$q;
+    reg  hop$clock;
+    reg  [4:0] back_hops$d;
+    wire  [4:0] back_hops$q;
+    reg  back_hops$clock;
+    reg  decided$d;
+    wire  decided$q;
+    reg  decided$clock;
+    reg  [15:0] delta_crc$d;
+    wire  [15:0] delta_crc$q;
+    reg  delta_crc$clock;
+    
+    // Local signals
+    reg  here;
+    reg  head;
+    reg  body;
+    reg  [63:0] data;
+    reg  [63:0] rewritten;
+    reg  [63:0] change;
+    reg  [4:0] w1_hops;
+    reg  [4:0] w1_current;
+    reg  [4:0] w1_hop;
+    reg  [4:0] w2_hop;
+    reg  [4:0] w3_hops;
+    reg  [63:0] w3_insert;
+    reg  [63:0] w4_insert;
+    reg  [63:0] w3_field;
+    reg  [63:0] w4_field;
+    reg  forwarding;
+    reg  push;
+    reg  [1:0] push_kind;
+    reg  [4:0] push_hop;
+    reg  unused_fifo;
+    
+    // Sub module instances
+    nrc_input_port$damq$transit$fifo fifo(
+        .clock(fifo$clock),
+        .reset(fifo$reset),
+        .sink$valid(fifo$sink$valid),
+        .sink$data(fifo$sink$data),
+        .sink$ready(fifo$sink$ready),
+        .source$valid(decisions$valid),
+        .source$data(decisions$data),
+        .source$ready(decisions$ready),
+        .count(fifo$count)
+    );
+    nrc_input_port$damq$transit$crc crc(
+        .state(crc$state),
+        .data(crc$data),
+        .next_state(crc$next_state)
+    );
+    nrc_input_port$damq$transit$open open(
+        .d(open$d),
+        .q(open$q),
+        .clock(open$clock)
+    );
+    nrc_input_port$damq$transit$position position(
+        .d(position$d),
+        .q(position$q),
+        .clock(position$clock)
+    );
+    nrc_input_port$damq$transit$transit transit(
+        .d(transit$d),
+        .q(transit$q),
+        .clock(transit$clock)
+    );
+    nrc_input_port$damq$transit$bad bad(
+        .d(bad$d),
+        .q(bad$q),
+        .clock(bad$clock)
+    );
+    nrc_input_port$damq$transit$current current(
+        .d(current$d),
+        .q(current$q),
+        .clock(current$clock)
+    );
+    nrc_input_port$damq$transit$hop hop(
+        .d(hop$d),
+        .q(hop$q),
+        .clock(hop$clock)
+    );
+    nrc_input_port$damq$transit$back_hops back_hops(
+        .d(back_hops$d),
+        .q(back_hops$q),
+        .clock(back_hops$clock)
+    );
+    nrc_input_port$damq$transit$decided decided(
+        .d(decided$d),
+        .q(decided$q),
+        .clock(decided$clock)
+    );
+    nrc_input_port$damq$transit$delta_crc delta_crc(
+        .d(delta_crc$d),
+        .q(delta_crc$q),
+        .clock(delta_crc$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        open$clock = clock;
+        position$clock = clock;
+        transit$clock = clock;
+        bad$clock = clock;
+        current$clock = clock;
+        hop$clock = clock;
+        back_hops$clock = clock;
+        decided$clock = clock;
+        delta_crc$clock = clock;
+        open$d = open$q;
+        position$d = position$q;
+        transit$d = transit$q;
+        bad$d = bad$q;
+        current$d = current$q;
+        hop$d = hop$q;
+        back_hops$d = back_hops$q;
+        decided$d = decided$q;
+        delta_crc$d = delta_crc$q;
+        fifo$clock = clock;
+        fifo$reset = reset;
+        unused_fifo = fifo$sink$ready | |fifo$count;
+        here = arriving$valid & (arriving$vc == mgmt_vc) & enabled;
+        head = ~arriving$flit[type_bit] & arriving$flit[head_bit];
+        body = arriving$flit[type_bit];
+        data = arriving$flit[(32'h0)+:(64)];
+        w1_hops = data[(32'h0)+:(5)];
+        w1_current = data[(current_lsb)+:(5)];
+        w3_hops = data[(32'h0)+:(5)];
+        w1_hop = 32'h0;
+        w2_hop = 32'h0;
+        w3_insert = 32'h0;
+        w4_insert = 32'h0;
+        w3_field = 32'h0;
+        w4_field = 32'h0;
+        if (w1_current == numbers$1) begin
+            w1_hop = data[(low_at$0)+:(5)];
+        end
+        if (current$q == numbers$11) begin
+            w2_hop = data[(high_at$0)+:(5)];
+        end
+        if (w3_hops == numbers$0) begin
+            w3_insert = port << low_at$0;
+            w3_field = hop_mask << low_at$0;
+        end
+        if (back_hops$q == numbers$10) begin
+            w4_insert = port << high_at$0;
+            w4_field = hop_mask << high_at$0;
+        end
+        if (w1_current == numbers$2) begin
+            w1_hop = data[(low_at$1)+:(5)];
+        end
+        if (current$q == numbers$12) begin
+            w2_hop = data[(high_at$1)+:(5)];
+        end
+        if (w3_hops == numbers$1) begin
+            w3_insert = port << low_at$1;
+            w3_field = hop_mask << low_at$1;
+        end
+        if (back_hops$q == numbers$11) begin
+            w4_insert = port << high_at$1;
+            w4_field = hop_mask << high_at$1;
+        end
+        if (w1_current == numbers$3) begin
+            w1_hop = data[(low_at$2)+:(5)];
+        end
+        if (current$q == numbers$13) begin
+            w2_hop = data[(high_at$2)+:(5)];
+        end
+        if (w3_hops == numbers$2) begin
+            w3_insert = port << low_at$2;
+            w3_field = hop_mask << low_at$2;
+        end
+        if (back_hops$q == numbers$12) begin
+            w4_insert = port << high_at$2;
+            w4_field = hop_mask << high_at$2;
+        end
+        if (w1_current == numbers$4) begin
+            w1_hop = data[(low_at$3)+:(5)];
+        end
+        if (current$q == numbers$14) begin
+            w2_hop = data[(high_at$3)+:(5)];
+        end
+        if (w3_hops == numbers$3) begin
+            w3_insert = port << low_at$3;
+            w3_field = hop_mask << low_at$3;
+        end
+        if (back_hops$q == numbers$13) begin
+            w4_insert = port << high_at$3;
+            w4_field = hop_mask << high_at$3;
+        end
+        if (w1_current == numbers$5) begin
+            w1_hop = data[(low_at$4)+:(5)];
+        end
+        if (current$q == numbers$15) begin
+            w2_hop = data[(high_at$4)+:(5)];
+        end
+        if (w3_hops == numbers$4) begin
+            w3_insert = port << low_at$4;
+            w3_field = hop_mask << low_at$4;
+        end
+        if (back_hops$q == numbers$14) begin
+            w4_insert = port << high_at$4;
+            w4_field = hop_mask << high_at$4;
+        end
+        if (w1_current == numbers$6) begin
+            w1_hop = data[(low_at$5)+:(5)];
+        end
+        if (current$q == numbers$16) begin
+            w2_hop = data[(high_at$5)+:(5)];
+        end
+        if (w3_hops == numbers$5) begin
+            w3_insert = port << low_at$5;
+            w3_field = hop_mask << low_at$5;
+        end
+        if (back_hops$q == numbers$15) begin
+            w4_insert = port << high_at$5;
+            w4_field = hop_mask << high_at$5;
+        end
+        if (w1_current == numbers$7) begin
+            w1_hop = data[(low_at$6)+:(5)];
+        end
+        if (current$q == numbers$17) begin
+            w2_hop = data[(high_at$6)+:(5)];
+        end
+        if (w3_hops == numbers$6) begin
+            w3_insert = port << low_at$6;
+            w3_field = hop_mask << low_at$6;
+        end
+        if (back_hops$q == numbers$16) begin
+            w4_insert = port << high_at$6;
+            w4_field = hop_mask << high_at$6;
+        end
+        if (w1_current == numbers$8) begin
+            w1_hop = data[(low_at$7)+:(5)];
+        end
+        if (current$q == numbers$18) begin
+            w2_hop = data[(high_at$7)+:(5)];
+        end
+        if (w3_hops == numbers$7) begin
+            w3_insert = port << low_at$7;
+            w3_field = hop_mask << low_at$7;
+        end
+        if (back_hops$q == numbers$17) begin
+            w4_insert = port << high_at$7;
+            w4_field = hop_mask << high_at$7;
+        end
+        if (w1_current == numbers$9) begin
+            w1_hop = data[(low_at$8)+:(5)];
+        end
+        if (current$q == numbers$19) begin
+            w2_hop = data[(high_at$8)+:(5)];
+        end
+        if (w3_hops == numbers$8) begin
+            w3_insert = port << low_at$8;
+            w3_field = hop_mask << low_at$8;
+        end
+        if (back_hops$q == numbers$18) begin
+            w4_insert = port << high_at$8;
+            w4_field = hop_mask << high_at$8;
+        end
+        if (w1_current == numbers$10) begin
+            w1_hop = data[(low_at$9)+:(5)];
+        end
+        if (current$q == numbers$20) begin
+            w2_hop = data[(high_at$9)+:(5)];
+        end
+        if (w3_hops == numbers$9) begin
+            w3_insert = port << low_at$9;
+            w3_field = hop_mask << low_at$9;
+        end
+        if (back_hops$q == numbers$19) begin
+            w4_insert = port << high_at$9;
+            w4_field = hop_mask << high_at$9;
+        end
+        forwarding = transit$q & ~bad$q;
+        rewritten = data;
+        push = 1'b0;
+        push_kind = kind_agent;
+        push_hop = hop$q;
+        if (here & open$q) begin
+            position$d = position$q + 32'h1;
+            if (body & (position$q == 32'h2)) begin
+                current$d = w1_current;
+                transit$d = |w1_current;
+                bad$d = (w1_hops > route_hops) | (w1_current > w1_hops);
+                hop$d = w1_hop;
+                if (|w1_current & (w1_hops <= route_hops) & (w1_current <= w1_hops)) begin
+                    rewritten = (data & ~current_mask) | (((w1_current - 32'h1) & 64'hffffffffffffffff) << current_lsb);
+                end
+            end
+            if (body & (position$q == 32'h3) & (current$q > low_hops)) begin
+                hop$d = w2_hop;
+            end
+            if (body & (position$q == 32'h4)) begin
+                back_hops$d = w3_hops;
+                push = 1'b1;
+                decided$d = 1'b1;
+                if (transit$q) begin
+                    push_kind = kind_transit;
+                    if (bad$q | (w3_hops >= route_hops) | (hop$q >= ports)) begin
+                        push_kind = kind_drop;
+                        bad$d = 1'b1;
+                    end
+                    else begin
+                        rewritten = (data & ~hop_mask & ~w3_field) | ((w3_hops + 32'h1) & 64'hffffffffffffffff) | w3_insert;
+                    end
+                end
+            end
+            if (body & (position$q == 32'h5) & forwarding & (back_hops$q >= low_hops)) begin
+                rewritten = (data & ~w4_field) | w4_insert;
+            end
+            if (~body) begin
+                open$d = 1'b0;
+                if (~decided$q) begin
+                    push = 1'b1;
+                end
+                if (forwarding & arriving$flit[tail_bit]) begin
+                    rewritten = data ^ ((delta_crc$q) & 64'hffffffffffffffff);
+                end
+            end
+        end
+        change = data ^ rewritten;
+        if (position$q == 32'h9) begin
+            change = 32'h0;
+        end
+        crc$state = delta_crc$q;
+        crc$data = change;
+        if (here & open$q) begin
+            delta_crc$d = crc$next_state;
+        end
+        if (here & head & (arriving$flit[(kind_lsb)+:(4)] == kind_mgmt) & (arriving$flit[(len_lsb)+:(8)] == mgmt_len)) begin
+            open$d = 1'b1;
+            position$d = 32'h1;
+            transit$d = 1'b0;
+            bad$d = 1'b0;
+            decided$d = 1'b0;
+            delta_crc$d = 32'h0;
+        end
+        fifo$sink$valid = push & ~reset;
+        fifo$sink$data = ((push_kind) & 7'h7f) | (((push_hop) & 7'h7f) << 32'h2);
+        storing$valid = arriving$valid;
+        storing$vc = arriving$vc;
+        storing$flit = arriving$flit;
+        if (here & open$q) begin
+            storing$flit = (((rewritten) & 65'h1ffffffffffffffff) & ~(1 << (type_bit)) | ((body) << (type_bit)));
+        end
+        if (reset) begin
+            open$d = 1'b0;
+        end
+    end
+    
+endmodule // nrc_input_port$damq$transit
+
+
+module nrc_input_port$damq$transit$back_hops(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_input_port$damq$transit$back_hops
+
+
+module nrc_input_port$damq$transit$bad(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_input_port$damq$transit$bad
+
+
+module nrc_input_port$damq$transit$crc(state,data,next_state);
+    
+    // Module arguments
+    input wire  [15:0] state;
+    input wire  [63:0] data;
+    output reg  [15:0] next_state;
+    
+    // Constant declarations
+    localparam  state_masks$0 = 16'h859b;
+    localparam  state_masks$1 = 16'hb36;
+    localparam  state_masks$2 = 16'h166c;
+    localparam  state_masks$3 = 16'h2cd8;
+    localparam  state_masks$4 = 16'h59b0;
+    localparam  state_masks$5 = 16'h36fb;
+    localparam  state_masks$6 = 16'h6df7;
+    localparam  state_masks$7 = 16'hdbee;
+    localparam  state_masks$8 = 16'hb7dc;
+    localparam  state_masks$9 = 16'h6fb8;
+    localparam  state_masks$10 = 16'hdf70;
+    localparam  state_masks$11 = 16'hbee1;
+    localparam  state_masks$12 = 16'hf859;
+    localparam  state_masks$13 = 16'hf0b3;
+    localparam  state_masks$14 = 16'he166;
+    localparam  state_masks$15 = 16'hc2cd;
+    localparam  data_masks$0 = 64'h859b040b1c581911;
+    localparam  data_masks$1 = 64'hb36081638b03222;
+    localparam  data_masks$2 = 64'h166c102c71606444;
+    localparam  data_masks$3 = 64'h2cd82058e2c0c888;
+    localparam  data_masks$4 = 64'h59b040b1c5819110;
+    localparam  data_masks$5 = 64'h36fb8568975b3b31;
+    localparam  data_masks$6 = 64'h6df70ad12eb67662;
+    localparam  data_masks$7 = 64'hdbee15a25d6cecc4;
+    localparam  data_masks$8 = 64'hb7dc2b44bad9d988;
+    localparam  data_masks$9 = 64'h6fb8568975b3b310;
+    localparam  data_masks$10 = 64'hdf70ad12eb676620;
+    localparam  data_masks$11 = 64'hbee15a25d6cecc40;
+    localparam  data_masks$12 = 64'hf859b040b1c58191;
+    localparam  data_masks$13 = 64'hf0b36081638b0322;
+    localparam  data_masks$14 = 64'he166c102c7160644;
+    localparam  data_masks$15 = 64'hc2cd82058e2c0c88;
+    localparam  offset = 16'h0;
+    localparam  zero = 16'h0;
+    
+    // Local signals
+    reg  [15:0] nodes$0;
+    reg  [15:0] nodes$1;
+    reg  [15:0] nodes$2;
+    reg  [15:0] nodes$3;
+    reg  [15:0] nodes$4;
+    reg  [15:0] nodes$5;
+    reg  [15:0] nodes$6;
+    reg  [15:0] nodes$7;
+    reg  [15:0] nodes$8;
+    reg  [15:0] nodes$9;
+    reg  [15:0] nodes$10;
+    reg  [15:0] nodes$11;
+    reg  [15:0] nodes$12;
+    reg  [15:0] nodes$13;
+    reg  [15:0] nodes$14;
+    reg  [15:0] nodes$15;
+    reg  [15:0] nodes$16;
+    reg  [15:0] nodes$17;
+    reg  [15:0] nodes$18;
+    reg  [15:0] nodes$19;
+    reg  [15:0] nodes$20;
+    reg  [15:0] nodes$21;
+    reg  [15:0] nodes$22;
+    reg  [15:0] nodes$23;
+    reg  [15:0] nodes$24;
+    reg  [15:0] nodes$25;
+    reg  [15:0] nodes$26;
+    reg  [15:0] nodes$27;
+    reg  [15:0] nodes$28;
+    reg  [15:0] nodes$29;
+    reg  [15:0] nodes$30;
+    
+    // Update code
+    always @(*) begin
+        nodes$0 = (zero & ~(1 << (0)) | (((^(state & state_masks$0)) ^ (^(data & data_masks$0))) << (0)));
+        nodes$1 = (zero & ~(1 << (1)) | (((^(state & state_masks$1)) ^ (^(data & data_masks$1))) << (1)));
+        nodes$2 = (zero & ~(1 << (2)) | (((^(state & state_masks$2)) ^ (^(data & data_masks$2))) << (2)));
+        nodes$3 = (zero & ~(1 << (3)) | (((^(state & state_masks$3)) ^ (^(data & data_masks$3))) << (3)));
+        nodes$4 = (zero & ~(1 << (4)) | (((^(state & state_masks$4)) ^ (^(data & data_masks$4))) << (4)));
+        nodes$5 = (zero & ~(1 << (5)) | (((^(state & state_masks$5)) ^ (^(data & data_masks$5))) << (5)));
+        nodes$6 = (zero & ~(1 << (6)) | (((^(state & state_masks$6)) ^ (^(data & data_masks$6))) << (6)));
+        nodes$7 = (zero & ~(1 << (7)) | (((^(state & state_masks$7)) ^ (^(data & data_masks$7))) << (7)));
+        nodes$8 = (zero & ~(1 << (8)) | (((^(state & state_masks$8)) ^ (^(data & data_masks$8))) << (8)));
+        nodes$9 = (zero & ~(1 << (9)) | (((^(state & state_masks$9)) ^ (^(data & data_masks$9))) << (9)));
+        nodes$10 = (zero & ~(1 << (10)) | (((^(state & state_masks$10)) ^ (^(data & data_masks$10))) << (10)));
+        nodes$11 = (zero & ~(1 << (11)) | (((^(state & state_masks$11)) ^ (^(data & data_masks$11))) << (11)));
+        nodes$12 = (zero & ~(1 << (12)) | (((^(state & state_masks$12)) ^ (^(data & data_masks$12))) << (12)));
+        nodes$13 = (zero & ~(1 << (13)) | (((^(state & state_masks$13)) ^ (^(data & data_masks$13))) << (13)));
+        nodes$14 = (zero & ~(1 << (14)) | (((^(state & state_masks$14)) ^ (^(data & data_masks$14))) << (14)));
+        nodes$15 = (zero & ~(1 << (15)) | (((^(state & state_masks$15)) ^ (^(data & data_masks$15))) << (15)));
+        nodes$16 = nodes$0 | nodes$1;
+        nodes$17 = nodes$2 | nodes$3;
+        nodes$18 = nodes$4 | nodes$5;
+        nodes$19 = nodes$6 | nodes$7;
+        nodes$20 = nodes$8 | nodes$9;
+        nodes$21 = nodes$10 | nodes$11;
+        nodes$22 = nodes$12 | nodes$13;
+        nodes$23 = nodes$14 | nodes$15;
+        nodes$24 = nodes$16 | nodes$17;
+        nodes$25 = nodes$18 | nodes$19;
+        nodes$26 = nodes$20 | nodes$21;
+        nodes$27 = nodes$22 | nodes$23;
+        nodes$28 = nodes$24 | nodes$25;
+        nodes$29 = nodes$26 | nodes$27;
+        nodes$30 = nodes$28 | nodes$29;
+        next_state = nodes$30 ^ offset;
+    end
+    
+endmodule // nrc_input_port$damq$transit$crc
+
+
+module nrc_input_port$damq$transit$current(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_input_port$damq$transit$current
+
+
+module nrc_input_port$damq$transit$decided(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_input_port$damq$transit$decided
+
+
+module nrc_input_port$damq$transit$delta_crc(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_input_port$damq$transit$delta_crc
+
+
+module nrc_input_port$damq$transit$fifo(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  sink$valid;
+    input wire  [6:0] sink$data;
+    output wire  sink$ready;
+    output wire  source$valid;
+    output wire  [6:0] source$data;
+    input wire  source$ready;
+    output reg  [5:0] count;
+    
+    // Stub signals
+    reg  brams$0$clock;
+    reg  brams$0$reset;
+    wire  [5:0] brams$0$count;
+    
+    // Sub module instances
+    nrc_input_port$damq$transit$fifo$brams$0 brams$0(
+        .clock(brams$0$clock),
+        .reset(brams$0$reset),
+        .sink$valid(sink$valid),
+        .sink$data(sink$data),
+        .sink$ready(sink$ready),
+        .source$valid(source$valid),
+        .source$data(source$data),
+        .source$ready(source$ready),
+        .count(brams$0$count)
+    );
+    
+    // Update code
+    always @(*) begin
+        brams$0$clock = clock;
+        brams$0$reset = reset;
+        count = brams$0$count;
+    end
+    
+endmodule // nrc_input_port$damq$transit$fifo
+
+
+module nrc_input_port$damq$transit$fifo$brams$0(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  sink$valid;
+    input wire  [6:0] sink$data;
+    output reg  sink$ready;
+    output reg  source$valid;
+    output reg  [6:0] source$data;
+    input wire  source$ready;
+    output reg  [5:0] count;
+    
+    // Constant declarations
+    localparam  depth = 6'b100000;
+    localparam  bit0 = 5'b1;
+    localparam  one = 6'b1;
+    localparam  all_ones = 6'b111111;
+    
+    // Stub signals
+    reg  [4:0] ram$read_address;
+    reg  ram$read_clock;
+    wire  [6:0] ram$read_data;
+    reg  [4:0] ram$write_address;
+    reg  ram$write_clock;
+    reg  [6:0] ram$write_data;
+    reg  ram$write_enable;
+    reg  [4:0] rptr$d;
+    wire  [4:0] rptr$q;
+    reg  rptr$clock;
+    reg  [5:0] fill$d;
+    wire  [5:0] fill$q;
+    reg  fill$clock;
+    reg  shown$d;
+    wire  shown$q;
+    reg  shown$clock;
+    
+    // Local signals
+    reg  full;
+    reg  push;
+    reg  pop;
+    reg  shows;
+    reg  [4:0] rnext;
+    reg  [4:0] offset;
+    reg  [5:0] step;
+    
+    // Sub module instances
+    nrc_input_port$damq$transit$fifo$brams$0$ram ram(
+        .read_address(ram$read_address),
+        .read_clock(ram$read_clock),
+        .read_data(ram$read_data),
+        .write_address(ram$write_address),
+        .write_clock(ram$write_clock),
+        .write_data(ram$write_data),
+        .write_enable(ram$write_enable)
+    );
+    nrc_input_port$damq$transit$fifo$brams$0$rptr rptr(
+        .d(rptr$d),
+        .q(rptr$q),
+        .clock(rptr$clock)
+    );
+    nrc_input_port$damq$transit$fifo$brams$0$fill fill(
+        .d(fill$d),
+        .q(fill$q),
+        .clock(fill$clock)
+    );
+    nrc_input_port$damq$transit$fifo$brams$0$shown shown(
+        .d(shown$d),
+        .q(shown$q),
+        .clock(shown$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        rptr$clock = clock;
+        fill$clock = clock;
+        shown$clock = clock;
+        rptr$d = rptr$q;
+        fill$d = fill$q;
+        shown$d = shown$q;
+        ram$read_clock = clock;
+        ram$write_clock = clock;
+        full = |(fill$q & depth);
+        count = fill$q;
+        sink$ready = ~full;
+        source$valid = shown$q;
+        source$data = ram$read_data;
+        push = sink$valid & ~full;
+        pop = source$ready & shown$q;
+        shows = |fill$q;
+        if (pop) begin
+            shows = fill$q != one;
+        end
+        shown$d = shows;
+        offset = ((fill$q) & 5'h1f);
+        ram$write_enable = push;
+        ram$write_address = rptr$q + offset;
+        ram$write_data = sink$data;
+        rnext = rptr$q + pop;
+        rptr$d = rnext;
+        ram$read_address = rnext;
+        if (push & ~shows) begin
+            ram$read_address = rnext ^ bit0;
+        end
+        step = one;
+        if (pop) begin
+            step = all_ones;
+        end
+        if (push ^ pop) begin
+            fill$d = fill$q + step;
+        end
+        if (reset) begin
+            rptr$d = 32'h0;
+            fill$d = 32'h0;
+            shown$d = 1'b0;
+        end
+    end
+    
+endmodule // nrc_input_port$damq$transit$fifo$brams$0
+
+
+module nrc_input_port$damq$transit$fifo$brams$0$fill(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_input_port$damq$transit$fifo$brams$0$fill
+
+
+module nrc_input_port$damq$transit$fifo$brams$0$ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [4:0] read_address;
+    input wire  read_clock;
+    output reg  [6:0] read_data;
+    input wire  [4:0] write_address;
+    input wire  write_clock;
+    input wire  [6:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[6:0] mem[31:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // nrc_input_port$damq$transit$fifo$brams$0$ram
+
+
+module nrc_input_port$damq$transit$fifo$brams$0$rptr(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_input_port$damq$transit$fifo$brams$0$rptr
+
+
+module nrc_input_port$damq$transit$fifo$brams$0$shown(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_input_port$damq$transit$fifo$brams$0$shown
+
+
+module nrc_input_port$damq$transit$hop(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_input_port$damq$transit$hop
+
+
+module nrc_input_port$damq$transit$open(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_input_port$damq$transit$open
+
+
+module nrc_input_port$damq$transit$position(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_input_port$damq$transit$position
+
+
+module nrc_input_port$damq$transit$transit(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_input_port$damq$transit$transit
+
+
 module nrc_input_port$dropping$0(d,q,clock);
     
     // Module arguments
@@ -2952,13 +4078,13 @@ endmodule // nrc_input_port$out_vc$1
 module nrc_input_port$own_events(d,q,clock);
     
     // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
+    input wire  [11:0] d;
+    output reg  [11:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 11'h0;
+       q = 12'h0;
     end
     
     always @(posedge clock) begin

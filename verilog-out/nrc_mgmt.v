@@ -2,7 +2,7 @@
 // the router's management plane: 8 ports of management flit streams, the relay-station mesh, the management agent with its I2C EEPROM, the configuration loader and the router's register file (verilog-out/nrc.md)
 
 
-module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inbound$0$port,inbound$0$ready,inbound$1$valid,inbound$1$data,inbound$1$last,inbound$1$port,inbound$1$ready,inbound$2$valid,inbound$2$data,inbound$2$last,inbound$2$port,inbound$2$ready,inbound$3$valid,inbound$3$data,inbound$3$last,inbound$3$port,inbound$3$ready,inbound$4$valid,inbound$4$data,inbound$4$last,inbound$4$port,inbound$4$ready,inbound$5$valid,inbound$5$data,inbound$5$last,inbound$5$port,inbound$5$ready,inbound$6$valid,inbound$6$data,inbound$6$last,inbound$6$port,inbound$6$ready,inbound$7$valid,inbound$7$data,inbound$7$last,inbound$7$port,inbound$7$ready,outbound$0$valid,outbound$0$data,outbound$0$last,outbound$0$port,outbound$0$ready,outbound$1$valid,outbound$1$data,outbound$1$last,outbound$1$port,outbound$1$ready,outbound$2$valid,outbound$2$data,outbound$2$last,outbound$2$port,outbound$2$ready,outbound$3$valid,outbound$3$data,outbound$3$last,outbound$3$port,outbound$3$ready,outbound$4$valid,outbound$4$data,outbound$4$last,outbound$4$port,outbound$4$ready,outbound$5$valid,outbound$5$data,outbound$5$last,outbound$5$port,outbound$5$ready,outbound$6$valid,outbound$6$data,outbound$6$last,outbound$6$port,outbound$6$ready,outbound$7$valid,outbound$7$data,outbound$7$last,outbound$7$port,outbound$7$ready,links$0$status,links$0$peer,links$0$ltps_sent,links$0$ltps_good,links$0$ltps_bad,links$0$retries,links$0$replays,links$0$drops,links$1$status,links$1$peer,links$1$ltps_sent,links$1$ltps_good,links$1$ltps_bad,links$1$retries,links$1$replays,links$1$drops,links$2$status,links$2$peer,links$2$ltps_sent,links$2$ltps_good,links$2$ltps_bad,links$2$retries,links$2$replays,links$2$drops,links$3$status,links$3$peer,links$3$ltps_sent,links$3$ltps_good,links$3$ltps_bad,links$3$retries,links$3$replays,links$3$drops,links$4$status,links$4$peer,links$4$ltps_sent,links$4$ltps_good,links$4$ltps_bad,links$4$retries,links$4$replays,links$4$drops,links$5$status,links$5$peer,links$5$ltps_sent,links$5$ltps_good,links$5$ltps_bad,links$5$retries,links$5$replays,links$5$drops,links$6$status,links$6$peer,links$6$ltps_sent,links$6$ltps_good,links$6$ltps_bad,links$6$retries,links$6$replays,links$6$drops,links$7$status,links$7$peer,links$7$ltps_sent,links$7$ltps_good,links$7$ltps_bad,links$7$retries,links$7$replays,links$7$drops,route_table$index,route_table$ports,route_table$write,route_table$read,chip_faults,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in);
+module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inbound$0$port,inbound$0$ready,inbound$1$valid,inbound$1$data,inbound$1$last,inbound$1$port,inbound$1$ready,inbound$2$valid,inbound$2$data,inbound$2$last,inbound$2$port,inbound$2$ready,inbound$3$valid,inbound$3$data,inbound$3$last,inbound$3$port,inbound$3$ready,inbound$4$valid,inbound$4$data,inbound$4$last,inbound$4$port,inbound$4$ready,inbound$5$valid,inbound$5$data,inbound$5$last,inbound$5$port,inbound$5$ready,inbound$6$valid,inbound$6$data,inbound$6$last,inbound$6$port,inbound$6$ready,inbound$7$valid,inbound$7$data,inbound$7$last,inbound$7$port,inbound$7$ready,outbound$0$valid,outbound$0$data,outbound$0$last,outbound$0$port,outbound$0$ready,outbound$1$valid,outbound$1$data,outbound$1$last,outbound$1$port,outbound$1$ready,outbound$2$valid,outbound$2$data,outbound$2$last,outbound$2$port,outbound$2$ready,outbound$3$valid,outbound$3$data,outbound$3$last,outbound$3$port,outbound$3$ready,outbound$4$valid,outbound$4$data,outbound$4$last,outbound$4$port,outbound$4$ready,outbound$5$valid,outbound$5$data,outbound$5$last,outbound$5$port,outbound$5$ready,outbound$6$valid,outbound$6$data,outbound$6$last,outbound$6$port,outbound$6$ready,outbound$7$valid,outbound$7$data,outbound$7$last,outbound$7$port,outbound$7$ready,links$0$status,links$0$peer,links$0$ltps_sent,links$0$ltps_good,links$0$ltps_bad,links$0$retries,links$0$replays,links$0$drops,links$1$status,links$1$peer,links$1$ltps_sent,links$1$ltps_good,links$1$ltps_bad,links$1$retries,links$1$replays,links$1$drops,links$2$status,links$2$peer,links$2$ltps_sent,links$2$ltps_good,links$2$ltps_bad,links$2$retries,links$2$replays,links$2$drops,links$3$status,links$3$peer,links$3$ltps_sent,links$3$ltps_good,links$3$ltps_bad,links$3$retries,links$3$replays,links$3$drops,links$4$status,links$4$peer,links$4$ltps_sent,links$4$ltps_good,links$4$ltps_bad,links$4$retries,links$4$replays,links$4$drops,links$5$status,links$5$peer,links$5$ltps_sent,links$5$ltps_good,links$5$ltps_bad,links$5$retries,links$5$replays,links$5$drops,links$6$status,links$6$peer,links$6$ltps_sent,links$6$ltps_good,links$6$ltps_bad,links$6$retries,links$6$replays,links$6$drops,links$7$status,links$7$peer,links$7$ltps_sent,links$7$ltps_good,links$7$ltps_bad,links$7$retries,links$7$replays,links$7$drops,route_table$index,route_table$ports,route_table$write,route_table$read,counters$0$flit_in,counters$0$packet_in,counters$0$flit_out,counters$0$packet_out,counters$0$drops,counters$0$discarded,counters$0$discarded_head,counters$0$occupancy,counters$1$flit_in,counters$1$packet_in,counters$1$flit_out,counters$1$packet_out,counters$1$drops,counters$1$discarded,counters$1$discarded_head,counters$1$occupancy,counters$2$flit_in,counters$2$packet_in,counters$2$flit_out,counters$2$packet_out,counters$2$drops,counters$2$discarded,counters$2$discarded_head,counters$2$occupancy,counters$3$flit_in,counters$3$packet_in,counters$3$flit_out,counters$3$packet_out,counters$3$drops,counters$3$discarded,counters$3$discarded_head,counters$3$occupancy,counters$4$flit_in,counters$4$packet_in,counters$4$flit_out,counters$4$packet_out,counters$4$drops,counters$4$discarded,counters$4$discarded_head,counters$4$occupancy,counters$5$flit_in,counters$5$packet_in,counters$5$flit_out,counters$5$packet_out,counters$5$drops,counters$5$discarded,counters$5$discarded_head,counters$5$occupancy,counters$6$flit_in,counters$6$packet_in,counters$6$flit_out,counters$6$packet_out,counters$6$drops,counters$6$discarded,counters$6$discarded_head,counters$6$occupancy,counters$7$flit_in,counters$7$packet_in,counters$7$flit_out,counters$7$packet_out,counters$7$drops,counters$7$discarded,counters$7$discarded_head,counters$7$occupancy,chip_faults,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in);
     
     // Module arguments
     input wire  clock;
@@ -155,6 +155,70 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
     output reg  [7:0] route_table$ports;
     output reg  route_table$write;
     input wire  [7:0] route_table$read;
+    input wire  counters$0$flit_in;
+    input wire  counters$0$packet_in;
+    input wire  counters$0$flit_out;
+    input wire  counters$0$packet_out;
+    input wire  [11:0] counters$0$drops;
+    input wire  counters$0$discarded;
+    input wire  counters$0$discarded_head;
+    input wire  [15:0] counters$0$occupancy;
+    input wire  counters$1$flit_in;
+    input wire  counters$1$packet_in;
+    input wire  counters$1$flit_out;
+    input wire  counters$1$packet_out;
+    input wire  [11:0] counters$1$drops;
+    input wire  counters$1$discarded;
+    input wire  counters$1$discarded_head;
+    input wire  [15:0] counters$1$occupancy;
+    input wire  counters$2$flit_in;
+    input wire  counters$2$packet_in;
+    input wire  counters$2$flit_out;
+    input wire  counters$2$packet_out;
+    input wire  [11:0] counters$2$drops;
+    input wire  counters$2$discarded;
+    input wire  counters$2$discarded_head;
+    input wire  [15:0] counters$2$occupancy;
+    input wire  counters$3$flit_in;
+    input wire  counters$3$packet_in;
+    input wire  counters$3$flit_out;
+    input wire  counters$3$packet_out;
+    input wire  [11:0] counters$3$drops;
+    input wire  counters$3$discarded;
+    input wire  counters$3$discarded_head;
+    input wire  [15:0] counters$3$occupancy;
+    input wire  counters$4$flit_in;
+    input wire  counters$4$packet_in;
+    input wire  counters$4$flit_out;
+    input wire  counters$4$packet_out;
+    input wire  [11:0] counters$4$drops;
+    input wire  counters$4$discarded;
+    input wire  counters$4$discarded_head;
+    input wire  [15:0] counters$4$occupancy;
+    input wire  counters$5$flit_in;
+    input wire  counters$5$packet_in;
+    input wire  counters$5$flit_out;
+    input wire  counters$5$packet_out;
+    input wire  [11:0] counters$5$drops;
+    input wire  counters$5$discarded;
+    input wire  counters$5$discarded_head;
+    input wire  [15:0] counters$5$occupancy;
+    input wire  counters$6$flit_in;
+    input wire  counters$6$packet_in;
+    input wire  counters$6$flit_out;
+    input wire  counters$6$packet_out;
+    input wire  [11:0] counters$6$drops;
+    input wire  counters$6$discarded;
+    input wire  counters$6$discarded_head;
+    input wire  [15:0] counters$6$occupancy;
+    input wire  counters$7$flit_in;
+    input wire  counters$7$packet_in;
+    input wire  counters$7$flit_out;
+    input wire  counters$7$packet_out;
+    input wire  [11:0] counters$7$drops;
+    input wire  counters$7$discarded;
+    input wire  counters$7$discarded_head;
+    input wire  [15:0] counters$7$occupancy;
     input wire  [3:0] chip_faults;
     output wire  i2c$scl_drive_low;
     output wire  i2c$sda_drive_low;
@@ -162,6 +226,25 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
     input wire  i2c$sda_in;
     
     // Constant declarations
+    localparam  event_offsets$0 = 16'h0;
+    localparam  event_offsets$1 = 16'h12;
+    localparam  event_offsets$2 = 16'h24;
+    localparam  event_offsets$3 = 16'h36;
+    localparam  event_offsets$4 = 16'h48;
+    localparam  event_offsets$5 = 16'h5a;
+    localparam  event_offsets$6 = 16'h6c;
+    localparam  event_offsets$7 = 16'h7e;
+    localparam  level_offsets$0 = 16'h0;
+    localparam  level_offsets$1 = 16'h10;
+    localparam  level_offsets$2 = 16'h20;
+    localparam  level_offsets$3 = 16'h30;
+    localparam  level_offsets$4 = 16'h40;
+    localparam  level_offsets$5 = 16'h50;
+    localparam  level_offsets$6 = 16'h60;
+    localparam  level_offsets$7 = 16'h70;
+    localparam  drops_at = 8'h4;
+    localparam  discarded_bit = 18'b10000000000000000;
+    localparam  discarded_head_bit = 18'b100000000000000000;
     localparam  row_bits$0 = 2'b1;
     localparam  row_bits$1 = 2'b10;
     
@@ -283,8 +366,55 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
     reg  [63:0] registers$status$62;
     reg  [63:0] registers$status$63;
     reg  [63:0] registers$status$64;
+    reg  split$clock;
+    reg  split$reset;
+    reg  split$request$valid;
+    reg  [14:0] split$request$address;
+    reg  split$request$write;
+    reg  [63:0] split$request$data;
+    wire  split$request$ready;
+    wire  split$response$valid;
+    wire  [63:0] split$response$data;
+    wire  [1:0] split$response$error;
+    reg  split$response$ready;
+    wire  split$local_request$valid;
+    wire  [14:0] split$local_request$address;
+    wire  split$local_request$write;
+    wire  [63:0] split$local_request$data;
+    reg  split$local_request$ready;
+    reg  split$local_response$valid;
+    reg  [63:0] split$local_response$data;
+    reg  [1:0] split$local_response$error;
+    wire  split$local_response$ready;
+    wire  split$chip_request$valid;
+    wire  [14:0] split$chip_request$address;
+    wire  split$chip_request$write;
+    wire  [63:0] split$chip_request$data;
+    reg  split$chip_request$ready;
+    reg  split$chip_response$valid;
+    reg  [63:0] split$chip_response$data;
+    reg  [1:0] split$chip_response$error;
+    wire  split$chip_response$ready;
+    reg  tallies$clock;
+    reg  tallies$reset;
+    reg  tallies$request$valid;
+    reg  [14:0] tallies$request$address;
+    reg  tallies$request$write;
+    reg  [63:0] tallies$request$data;
+    wire  tallies$request$ready;
+    wire  tallies$response$valid;
+    wire  [63:0] tallies$response$data;
+    wire  [1:0] tallies$response$error;
+    reg  tallies$response$ready;
+    reg  [143:0] tallies$events;
+    reg  [127:0] tallies$levels;
     
     // Local signals
+    reg  [143:0] events;
+    reg  [127:0] levels;
+    reg  [17:0] port_events;
+    reg  [11:0] port_drops;
+    reg  [15:0] port_levels;
     reg  index_strobe_unused;
     
     // Sub module instances
@@ -495,16 +625,190 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
         .status$63(registers$status$63),
         .status$64(registers$status$64)
     );
+    nrc_mgmt$split split(
+        .clock(split$clock),
+        .reset(split$reset),
+        .request$valid(split$request$valid),
+        .request$address(split$request$address),
+        .request$write(split$request$write),
+        .request$data(split$request$data),
+        .request$ready(split$request$ready),
+        .response$valid(split$response$valid),
+        .response$data(split$response$data),
+        .response$error(split$response$error),
+        .response$ready(split$response$ready),
+        .local_request$valid(split$local_request$valid),
+        .local_request$address(split$local_request$address),
+        .local_request$write(split$local_request$write),
+        .local_request$data(split$local_request$data),
+        .local_request$ready(split$local_request$ready),
+        .local_response$valid(split$local_response$valid),
+        .local_response$data(split$local_response$data),
+        .local_response$error(split$local_response$error),
+        .local_response$ready(split$local_response$ready),
+        .chip_request$valid(split$chip_request$valid),
+        .chip_request$address(split$chip_request$address),
+        .chip_request$write(split$chip_request$write),
+        .chip_request$data(split$chip_request$data),
+        .chip_request$ready(split$chip_request$ready),
+        .chip_response$valid(split$chip_response$valid),
+        .chip_response$data(split$chip_response$data),
+        .chip_response$error(split$chip_response$error),
+        .chip_response$ready(split$chip_response$ready)
+    );
+    nrc_mgmt$tallies tallies(
+        .clock(tallies$clock),
+        .reset(tallies$reset),
+        .request$valid(tallies$request$valid),
+        .request$address(tallies$request$address),
+        .request$write(tallies$request$write),
+        .request$data(tallies$request$data),
+        .request$ready(tallies$request$ready),
+        .response$valid(tallies$response$valid),
+        .response$data(tallies$response$data),
+        .response$error(tallies$response$error),
+        .response$ready(tallies$response$ready),
+        .events(tallies$events),
+        .levels(tallies$levels)
+    );
     
     // Update code
     always @(*) begin
         mesh$clock = clock;
         agent$clock = clock;
         registers$clock = clock;
+        split$clock = clock;
+        tallies$clock = clock;
         mesh$reset = reset;
         agent$reset = reset;
         registers$reset = reset;
+        split$reset = reset;
+        tallies$reset = reset;
         agent$chip_faults = chip_faults;
+        events = 32'h0;
+        levels = 32'h0;
+        port_drops = counters$0$drops;
+        port_levels = counters$0$occupancy;
+        port_events = ((port_drops) & 18'h3ffff) << drops_at;
+        port_events = (port_events & ~(1 << (32'h0)) | ((counters$0$flit_in) << (32'h0)));
+        port_events = (port_events & ~(1 << (32'h1)) | ((counters$0$packet_in) << (32'h1)));
+        port_events = (port_events & ~(1 << (32'h2)) | ((counters$0$flit_out) << (32'h2)));
+        port_events = (port_events & ~(1 << (32'h3)) | ((counters$0$packet_out) << (32'h3)));
+        if (counters$0$discarded) begin
+            port_events = port_events | discarded_bit;
+        end
+        if (counters$0$discarded_head) begin
+            port_events = port_events | discarded_head_bit;
+        end
+        events = events | (((port_events) & 144'hffffffffffffffffffffffffffffffffffff) << event_offsets$0);
+        levels = levels | (((port_levels) & 128'hffffffffffffffffffffffffffffffff) << level_offsets$0);
+        port_drops = counters$1$drops;
+        port_levels = counters$1$occupancy;
+        port_events = ((port_drops) & 18'h3ffff) << drops_at;
+        port_events = (port_events & ~(1 << (32'h0)) | ((counters$1$flit_in) << (32'h0)));
+        port_events = (port_events & ~(1 << (32'h1)) | ((counters$1$packet_in) << (32'h1)));
+        port_events = (port_events & ~(1 << (32'h2)) | ((counters$1$flit_out) << (32'h2)));
+        port_events = (port_events & ~(1 << (32'h3)) | ((counters$1$packet_out) << (32'h3)));
+        if (counters$1$discarded) begin
+            port_events = port_events | discarded_bit;
+        end
+        if (counters$1$discarded_head) begin
+            port_events = port_events | discarded_head_bit;
+        end
+        events = events | (((port_events) & 144'hffffffffffffffffffffffffffffffffffff) << event_offsets$1);
+        levels = levels | (((port_levels) & 128'hffffffffffffffffffffffffffffffff) << level_offsets$1);
+        port_drops = counters$2$drops;
+        port_levels = counters$2$occupancy;
+        port_events = ((port_drops) & 18'h3ffff) << drops_at;
+        port_events = (port_events & ~(1 << (32'h0)) | ((counters$2$flit_in) << (32'h0)));
+        port_events = (port_events & ~(1 << (32'h1)) | ((counters$2$packet_in) << (32'h1)));
+        port_events = (port_events & ~(1 << (32'h2)) | ((counters$2$flit_out) << (32'h2)));
+        port_events = (port_events & ~(1 << (32'h3)) | ((counters$2$packet_out) << (32'h3)));
+        if (counters$2$discarded) begin
+            port_events = port_events | discarded_bit;
+        end
+        if (counters$2$discarded_head) begin
+            port_events = port_events | discarded_head_bit;
+        end
+        events = events | (((port_events) & 144'hffffffffffffffffffffffffffffffffffff) << event_offsets$2);
+        levels = levels | (((port_levels) & 128'hffffffffffffffffffffffffffffffff) << level_offsets$2);
+        port_drops = counters$3$drops;
+        port_levels = counters$3$occupancy;
+        port_events = ((port_drops) & 18'h3ffff) << drops_at;
+        port_events = (port_events & ~(1 << (32'h0)) | ((counters$3$flit_in) << (32'h0)));
+        port_events = (port_events & ~(1 << (32'h1)) | ((counters$3$packet_in) << (32'h1)));
+        port_events = (port_events & ~(1 << (32'h2)) | ((counters$3$flit_out) << (32'h2)));
+        port_events = (port_events & ~(1 << (32'h3)) | ((counters$3$packet_out) << (32'h3)));
+        if (counters$3$discarded) begin
+            port_events = port_events | discarded_bit;
+        end
+        if (counters$3$discarded_head) begin
+            port_events = port_events | discarded_head_bit;
+        end
+        events = events | (((port_events) & 144'hffffffffffffffffffffffffffffffffffff) << event_offsets$3);
+        levels = levels | (((port_levels) & 128'hffffffffffffffffffffffffffffffff) << level_offsets$3);
+        port_drops = counters$4$drops;
+        port_levels = counters$4$occupancy;
+        port_events = ((port_drops) & 18'h3ffff) << drops_at;
+        port_events = (port_events & ~(1 << (32'h0)) | ((counters$4$flit_in) << (32'h0)));
+        port_events = (port_events & ~(1 << (32'h1)) | ((counters$4$packet_in) << (32'h1)));
+        port_events = (port_events & ~(1 << (32'h2)) | ((counters$4$flit_out) << (32'h2)));
+        port_events = (port_events & ~(1 << (32'h3)) | ((counters$4$packet_out) << (32'h3)));
+        if (counters$4$discarded) begin
+            port_events = port_events | discarded_bit;
+        end
+        if (counters$4$discarded_head) begin
+            port_events = port_events | discarded_head_bit;
+        end
+        events = events | (((port_events) & 144'hffffffffffffffffffffffffffffffffffff) << event_offsets$4);
+        levels = levels | (((port_levels) & 128'hffffffffffffffffffffffffffffffff) << level_offsets$4);
+        port_drops = counters$5$drops;
+        port_levels = counters$5$occupancy;
+        port_events = ((port_drops) & 18'h3ffff) << drops_at;
+        port_events = (port_events & ~(1 << (32'h0)) | ((counters$5$flit_in) << (32'h0)));
+        port_events = (port_events & ~(1 << (32'h1)) | ((counters$5$packet_in) << (32'h1)));
+        port_events = (port_events & ~(1 << (32'h2)) | ((counters$5$flit_out) << (32'h2)));
+        port_events = (port_events & ~(1 << (32'h3)) | ((counters$5$packet_out) << (32'h3)));
+        if (counters$5$discarded) begin
+            port_events = port_events | discarded_bit;
+        end
+        if (counters$5$discarded_head) begin
+            port_events = port_events | discarded_head_bit;
+        end
+        events = events | (((port_events) & 144'hffffffffffffffffffffffffffffffffffff) << event_offsets$5);
+        levels = levels | (((port_levels) & 128'hffffffffffffffffffffffffffffffff) << level_offsets$5);
+        port_drops = counters$6$drops;
+        port_levels = counters$6$occupancy;
+        port_events = ((port_drops) & 18'h3ffff) << drops_at;
+        port_events = (port_events & ~(1 << (32'h0)) | ((counters$6$flit_in) << (32'h0)));
+        port_events = (port_events & ~(1 << (32'h1)) | ((counters$6$packet_in) << (32'h1)));
+        port_events = (port_events & ~(1 << (32'h2)) | ((counters$6$flit_out) << (32'h2)));
+        port_events = (port_events & ~(1 << (32'h3)) | ((counters$6$packet_out) << (32'h3)));
+        if (counters$6$discarded) begin
+            port_events = port_events | discarded_bit;
+        end
+        if (counters$6$discarded_head) begin
+            port_events = port_events | discarded_head_bit;
+        end
+        events = events | (((port_events) & 144'hffffffffffffffffffffffffffffffffffff) << event_offsets$6);
+        levels = levels | (((port_levels) & 128'hffffffffffffffffffffffffffffffff) << level_offsets$6);
+        port_drops = counters$7$drops;
+        port_levels = counters$7$occupancy;
+        port_events = ((port_drops) & 18'h3ffff) << drops_at;
+        port_events = (port_events & ~(1 << (32'h0)) | ((counters$7$flit_in) << (32'h0)));
+        port_events = (port_events & ~(1 << (32'h1)) | ((counters$7$packet_in) << (32'h1)));
+        port_events = (port_events & ~(1 << (32'h2)) | ((counters$7$flit_out) << (32'h2)));
+        port_events = (port_events & ~(1 << (32'h3)) | ((counters$7$packet_out) << (32'h3)));
+        if (counters$7$discarded) begin
+            port_events = port_events | discarded_bit;
+        end
+        if (counters$7$discarded_head) begin
+            port_events = port_events | discarded_head_bit;
+        end
+        events = events | (((port_events) & 144'hffffffffffffffffffffffffffffffffffff) << event_offsets$7);
+        levels = levels | (((port_levels) & 128'hffffffffffffffffffffffffffffffff) << level_offsets$7);
+        tallies$events = events;
+        tallies$levels = levels;
         route_table$index = registers$settings$0[(32'h0)+:(16)];
         route_table$ports = registers$settings$1[(32'h0)+:(8)];
         route_table$write = registers$written$1;
@@ -588,15 +892,33 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
     always @(*) mesh$from_nma$last = agent$to_port$last;
     always @(*) mesh$from_nma$port = agent$to_port$port;
     always @(*) agent$to_port$ready = mesh$from_nma$ready;
-    always @(*) registers$request$valid = agent$chip_request$valid;
-    always @(*) registers$request$address = agent$chip_request$address;
-    always @(*) registers$request$write = agent$chip_request$write;
-    always @(*) registers$request$data = agent$chip_request$data;
-    always @(*) agent$chip_request$ready = registers$request$ready;
-    always @(*) agent$chip_response$valid = registers$response$valid;
-    always @(*) agent$chip_response$data = registers$response$data;
-    always @(*) agent$chip_response$error = registers$response$error;
-    always @(*) registers$response$ready = agent$chip_response$ready;
+    always @(*) split$request$valid = agent$chip_request$valid;
+    always @(*) split$request$address = agent$chip_request$address;
+    always @(*) split$request$write = agent$chip_request$write;
+    always @(*) split$request$data = agent$chip_request$data;
+    always @(*) agent$chip_request$ready = split$request$ready;
+    always @(*) agent$chip_response$valid = split$response$valid;
+    always @(*) agent$chip_response$data = split$response$data;
+    always @(*) agent$chip_response$error = split$response$error;
+    always @(*) split$response$ready = agent$chip_response$ready;
+    always @(*) registers$request$valid = split$local_request$valid;
+    always @(*) registers$request$address = split$local_request$address;
+    always @(*) registers$request$write = split$local_request$write;
+    always @(*) registers$request$data = split$local_request$data;
+    always @(*) split$local_request$ready = registers$request$ready;
+    always @(*) split$local_response$valid = registers$response$valid;
+    always @(*) split$local_response$data = registers$response$data;
+    always @(*) split$local_response$error = registers$response$error;
+    always @(*) registers$response$ready = split$local_response$ready;
+    always @(*) tallies$request$valid = split$chip_request$valid;
+    always @(*) tallies$request$address = split$chip_request$address;
+    always @(*) tallies$request$write = split$chip_request$write;
+    always @(*) tallies$request$data = split$chip_request$data;
+    always @(*) split$chip_request$ready = tallies$request$ready;
+    always @(*) split$chip_response$valid = tallies$response$valid;
+    always @(*) split$chip_response$data = tallies$response$data;
+    always @(*) split$chip_response$error = tallies$response$error;
+    always @(*) tallies$response$ready = split$chip_response$ready;
 endmodule // nrc_mgmt
 
 
@@ -29700,7 +30022,7 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     localparam  setting_masks$0 = 64'hffff;
     localparam  setting_masks$1 = 64'hff;
     localparam  status_masks$0 = 64'hff;
-    localparam  status_masks$1 = 64'h7ffff;
+    localparam  status_masks$1 = 64'hfffff;
     localparam  status_masks$2 = 64'h1fffffff;
     localparam  status_masks$3 = 64'hffffffff;
     localparam  status_masks$4 = 64'hffffffff;
@@ -29708,7 +30030,7 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     localparam  status_masks$6 = 64'hffff;
     localparam  status_masks$7 = 64'hffff;
     localparam  status_masks$8 = 64'hffffffff;
-    localparam  status_masks$9 = 64'h7ffff;
+    localparam  status_masks$9 = 64'hfffff;
     localparam  status_masks$10 = 64'h1fffffff;
     localparam  status_masks$11 = 64'hffffffff;
     localparam  status_masks$12 = 64'hffffffff;
@@ -29716,7 +30038,7 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     localparam  status_masks$14 = 64'hffff;
     localparam  status_masks$15 = 64'hffff;
     localparam  status_masks$16 = 64'hffffffff;
-    localparam  status_masks$17 = 64'h7ffff;
+    localparam  status_masks$17 = 64'hfffff;
     localparam  status_masks$18 = 64'h1fffffff;
     localparam  status_masks$19 = 64'hffffffff;
     localparam  status_masks$20 = 64'hffffffff;
@@ -29724,7 +30046,7 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     localparam  status_masks$22 = 64'hffff;
     localparam  status_masks$23 = 64'hffff;
     localparam  status_masks$24 = 64'hffffffff;
-    localparam  status_masks$25 = 64'h7ffff;
+    localparam  status_masks$25 = 64'hfffff;
     localparam  status_masks$26 = 64'h1fffffff;
     localparam  status_masks$27 = 64'hffffffff;
     localparam  status_masks$28 = 64'hffffffff;
@@ -29732,7 +30054,7 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     localparam  status_masks$30 = 64'hffff;
     localparam  status_masks$31 = 64'hffff;
     localparam  status_masks$32 = 64'hffffffff;
-    localparam  status_masks$33 = 64'h7ffff;
+    localparam  status_masks$33 = 64'hfffff;
     localparam  status_masks$34 = 64'h1fffffff;
     localparam  status_masks$35 = 64'hffffffff;
     localparam  status_masks$36 = 64'hffffffff;
@@ -29740,7 +30062,7 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     localparam  status_masks$38 = 64'hffff;
     localparam  status_masks$39 = 64'hffff;
     localparam  status_masks$40 = 64'hffffffff;
-    localparam  status_masks$41 = 64'h7ffff;
+    localparam  status_masks$41 = 64'hfffff;
     localparam  status_masks$42 = 64'h1fffffff;
     localparam  status_masks$43 = 64'hffffffff;
     localparam  status_masks$44 = 64'hffffffff;
@@ -29748,7 +30070,7 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     localparam  status_masks$46 = 64'hffff;
     localparam  status_masks$47 = 64'hffff;
     localparam  status_masks$48 = 64'hffffffff;
-    localparam  status_masks$49 = 64'h7ffff;
+    localparam  status_masks$49 = 64'hfffff;
     localparam  status_masks$50 = 64'h1fffffff;
     localparam  status_masks$51 = 64'hffffffff;
     localparam  status_masks$52 = 64'hffffffff;
@@ -29756,7 +30078,7 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     localparam  status_masks$54 = 64'hffff;
     localparam  status_masks$55 = 64'hffff;
     localparam  status_masks$56 = 64'hffffffff;
-    localparam  status_masks$57 = 64'h7ffff;
+    localparam  status_masks$57 = 64'hfffff;
     localparam  status_masks$58 = 64'h1fffffff;
     localparam  status_masks$59 = 64'hffffffff;
     localparam  status_masks$60 = 64'hffffffff;
@@ -35329,3 +35651,7950 @@ module nrc_mgmt$registers$writing(d,q,clock);
     end
           
 endmodule // nrc_mgmt$registers$writing
+
+
+module nrc_mgmt$split(clock,reset,request$valid,request$address,request$write,request$data,request$ready,response$valid,response$data,response$error,response$ready,local_request$valid,local_request$address,local_request$write,local_request$data,local_request$ready,local_response$valid,local_response$data,local_response$error,local_response$ready,chip_request$valid,chip_request$address,chip_request$write,chip_request$data,chip_request$ready,chip_response$valid,chip_response$data,chip_response$error,chip_response$ready);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  request$valid;
+    input wire  [14:0] request$address;
+    input wire  request$write;
+    input wire  [63:0] request$data;
+    output reg  request$ready;
+    output reg  response$valid;
+    output reg  [63:0] response$data;
+    output reg  [1:0] response$error;
+    input wire  response$ready;
+    output reg  local_request$valid;
+    output reg  [14:0] local_request$address;
+    output reg  local_request$write;
+    output reg  [63:0] local_request$data;
+    input wire  local_request$ready;
+    input wire  local_response$valid;
+    input wire  [63:0] local_response$data;
+    input wire  [1:0] local_response$error;
+    output reg  local_response$ready;
+    output reg  chip_request$valid;
+    output reg  [14:0] chip_request$address;
+    output reg  chip_request$write;
+    output reg  [63:0] chip_request$data;
+    input wire  chip_request$ready;
+    input wire  chip_response$valid;
+    input wire  [63:0] chip_response$data;
+    input wire  [1:0] chip_response$error;
+    output reg  chip_response$ready;
+    
+    // Constant declarations
+    localparam  limit = 15'b10000000000;
+    
+    // Stub signals
+    reg  tags$clock;
+    reg  tags$reset;
+    reg  tags$sink$valid;
+    reg  tags$sink$data;
+    wire  tags$sink$ready;
+    wire  tags$source$valid;
+    wire  tags$source$data;
+    reg  tags$source$ready;
+    wire  [1:0] tags$count;
+    
+    // Local signals
+    reg  to_chip;
+    reg  from_chip;
+    reg  [1:0] unused_tag_count;
+    
+    // Sub module instances
+    nrc_mgmt$split$tags tags(
+        .clock(tags$clock),
+        .reset(tags$reset),
+        .sink$valid(tags$sink$valid),
+        .sink$data(tags$sink$data),
+        .sink$ready(tags$sink$ready),
+        .source$valid(tags$source$valid),
+        .source$data(tags$source$data),
+        .source$ready(tags$source$ready),
+        .count(tags$count)
+    );
+    
+    // Update code
+    always @(*) begin
+        tags$clock = clock;
+        tags$reset = reset;
+        unused_tag_count = tags$count;
+        to_chip = request$address >= limit;
+        local_request$address = request$address;
+        local_request$write = request$write;
+        local_request$data = request$data;
+        chip_request$address = request$address;
+        chip_request$write = request$write;
+        chip_request$data = request$data;
+        local_request$valid = request$valid & ~to_chip & tags$sink$ready & ~reset;
+        chip_request$valid = request$valid & to_chip & tags$sink$ready & ~reset;
+        request$ready = local_request$ready;
+        if (to_chip) begin
+            request$ready = chip_request$ready;
+        end
+        request$ready = request$ready & tags$sink$ready & ~reset;
+        tags$sink$valid = request$valid & request$ready;
+        tags$sink$data = to_chip;
+        from_chip = tags$source$data;
+        response$valid = tags$source$valid & local_response$valid;
+        response$data = local_response$data;
+        response$error = local_response$error;
+        if (from_chip) begin
+            response$valid = tags$source$valid & chip_response$valid;
+            response$data = chip_response$data;
+            response$error = chip_response$error;
+        end
+        local_response$ready = tags$source$valid & ~from_chip & response$ready;
+        chip_response$ready = tags$source$valid & from_chip & response$ready;
+        tags$source$ready = response$valid & response$ready;
+    end
+    
+endmodule // nrc_mgmt$split
+
+
+module nrc_mgmt$split$tags(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  sink$valid;
+    input wire  sink$data;
+    output reg  sink$ready;
+    output reg  source$valid;
+    output reg  source$data;
+    input wire  source$ready;
+    output reg  [1:0] count;
+    
+    // Constant declarations
+    localparam  one = 2'b1;
+    localparam  all_ones = 2'b11;
+    localparam  fall_through = 1'b0;
+    localparam  passthrough = 1'b0;
+    
+    // Stub signals
+    reg  slots$0$d;
+    wire  slots$0$q;
+    reg  slots$0$clock;
+    reg  slots$1$d;
+    wire  slots$1$q;
+    reg  slots$1$clock;
+    reg  slots$2$d;
+    wire  slots$2$q;
+    reg  slots$2$clock;
+    reg  held$0$d;
+    wire  held$0$q;
+    reg  held$0$clock;
+    reg  held$1$d;
+    wire  held$1$q;
+    reg  held$1$clock;
+    reg  held$2$d;
+    wire  held$2$q;
+    reg  held$2$clock;
+    reg  [1:0] fill$d;
+    wire  [1:0] fill$q;
+    reg  fill$clock;
+    
+    // Local signals
+    reg  below$0;
+    reg  below$1;
+    reg  below$2;
+    reg  above$0;
+    reg  above$1;
+    reg  above$2;
+    reg  load$0;
+    reg  load$1;
+    reg  load$2;
+    reg  incoming$0;
+    reg  incoming$1;
+    reg  incoming$2;
+    reg  [1:0] step;
+    reg  full;
+    reg  empty;
+    reg  push;
+    reg  pop;
+    
+    // Sub module instances
+    nrc_mgmt$split$tags$slots$0 slots$0(
+        .d(slots$0$d),
+        .q(slots$0$q),
+        .clock(slots$0$clock)
+    );
+    nrc_mgmt$split$tags$slots$1 slots$1(
+        .d(slots$1$d),
+        .q(slots$1$q),
+        .clock(slots$1$clock)
+    );
+    nrc_mgmt$split$tags$slots$2 slots$2(
+        .d(slots$2$d),
+        .q(slots$2$q),
+        .clock(slots$2$clock)
+    );
+    nrc_mgmt$split$tags$held$0 held$0(
+        .d(held$0$d),
+        .q(held$0$q),
+        .clock(held$0$clock)
+    );
+    nrc_mgmt$split$tags$held$1 held$1(
+        .d(held$1$d),
+        .q(held$1$q),
+        .clock(held$1$clock)
+    );
+    nrc_mgmt$split$tags$held$2 held$2(
+        .d(held$2$d),
+        .q(held$2$q),
+        .clock(held$2$clock)
+    );
+    nrc_mgmt$split$tags$fill fill(
+        .d(fill$d),
+        .q(fill$q),
+        .clock(fill$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        fill$clock = clock;
+        fill$d = fill$q;
+        slots$0$clock = clock;
+        slots$0$d = slots$0$q;
+        held$0$clock = clock;
+        held$0$d = held$0$q;
+        below$0 = 1'b1;
+        above$0 = 1'b0;
+        slots$1$clock = clock;
+        slots$1$d = slots$1$q;
+        held$1$clock = clock;
+        held$1$d = held$1$q;
+        below$1 = 1'b1;
+        above$1 = 1'b0;
+        slots$2$clock = clock;
+        slots$2$d = slots$2$q;
+        held$2$clock = clock;
+        held$2$d = held$2$q;
+        below$2 = 1'b1;
+        above$2 = 1'b0;
+        below$1 = held$0$q;
+        below$2 = held$1$q;
+        above$0 = held$1$q;
+        above$1 = held$2$q;
+        empty = 1'b1;
+        full = 1'b1;
+        empty = ~held$0$q;
+        full = held$2$q;
+        count = fill$q;
+        sink$ready = ~full;
+        source$valid = ~empty;
+        source$data = sink$data;
+        source$data = slots$0$q;
+        push = sink$valid & ~full;
+        pop = source$ready & ~empty;
+        if (fall_through & empty) begin
+            source$valid = sink$valid;
+            source$data = sink$data;
+            push = sink$valid & ~source$ready;
+        end
+        if (passthrough) begin
+            sink$ready = source$ready;
+            source$valid = sink$valid;
+            source$data = sink$data;
+        end
+        incoming$0 = sink$data;
+        incoming$1 = sink$data;
+        incoming$2 = sink$data;
+        if (above$0) begin
+            incoming$0 = slots$1$q;
+        end
+        if (above$1) begin
+            incoming$1 = slots$2$q;
+        end
+        load$0 = source$ready | (sink$valid & ~held$0$q);
+        if (load$0) begin
+            slots$0$d = incoming$0;
+        end
+        load$1 = source$ready | (sink$valid & ~held$1$q);
+        if (load$1) begin
+            slots$1$d = incoming$1;
+        end
+        load$2 = source$ready | (sink$valid & ~held$2$q);
+        if (load$2) begin
+            slots$2$d = incoming$2;
+        end
+        if (push & ~pop) begin
+            held$0$d = below$0;
+            held$1$d = below$1;
+            held$2$d = below$2;
+        end
+        if (pop & ~push) begin
+            held$0$d = above$0;
+            held$1$d = above$1;
+            held$2$d = above$2;
+        end
+        step = one;
+        if (pop) begin
+            step = all_ones;
+        end
+        if (push ^ pop) begin
+            fill$d = fill$q + step;
+        end
+        if (reset) begin
+            held$0$d = 1'b0;
+            held$1$d = 1'b0;
+            held$2$d = 1'b0;
+            fill$d = 32'h0;
+        end
+    end
+    
+endmodule // nrc_mgmt$split$tags
+
+
+module nrc_mgmt$split$tags$fill(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$split$tags$fill
+
+
+module nrc_mgmt$split$tags$held$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$split$tags$held$0
+
+
+module nrc_mgmt$split$tags$held$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$split$tags$held$1
+
+
+module nrc_mgmt$split$tags$held$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$split$tags$held$2
+
+
+module nrc_mgmt$split$tags$slots$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$split$tags$slots$0
+
+
+module nrc_mgmt$split$tags$slots$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$split$tags$slots$1
+
+
+module nrc_mgmt$split$tags$slots$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$split$tags$slots$2
+
+
+module nrc_mgmt$tallies(clock,reset,request$valid,request$address,request$write,request$data,request$ready,response$valid,response$data,response$error,response$ready,events,levels);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  request$valid;
+    input wire  [14:0] request$address;
+    input wire  request$write;
+    input wire  [63:0] request$data;
+    output reg  request$ready;
+    output reg  response$valid;
+    output reg  [63:0] response$data;
+    output reg  [1:0] response$error;
+    input wire  response$ready;
+    input wire  [143:0] events;
+    input wire  [127:0] levels;
+    
+    // Constant declarations
+    localparam  counter_addresses$0 = 8'h0;
+    localparam  counter_addresses$1 = 8'h1;
+    localparam  counter_addresses$2 = 8'h2;
+    localparam  counter_addresses$3 = 8'h3;
+    localparam  counter_addresses$4 = 8'h4;
+    localparam  counter_addresses$5 = 8'h5;
+    localparam  counter_addresses$6 = 8'h6;
+    localparam  counter_addresses$7 = 8'h7;
+    localparam  counter_addresses$8 = 8'h8;
+    localparam  counter_addresses$9 = 8'h9;
+    localparam  counter_addresses$10 = 8'ha;
+    localparam  counter_addresses$11 = 8'hb;
+    localparam  counter_addresses$12 = 8'hc;
+    localparam  counter_addresses$13 = 8'hd;
+    localparam  counter_addresses$14 = 8'he;
+    localparam  counter_addresses$15 = 8'hf;
+    localparam  counter_addresses$16 = 8'h10;
+    localparam  counter_addresses$17 = 8'h11;
+    localparam  counter_addresses$18 = 8'h20;
+    localparam  counter_addresses$19 = 8'h21;
+    localparam  counter_addresses$20 = 8'h22;
+    localparam  counter_addresses$21 = 8'h23;
+    localparam  counter_addresses$22 = 8'h24;
+    localparam  counter_addresses$23 = 8'h25;
+    localparam  counter_addresses$24 = 8'h26;
+    localparam  counter_addresses$25 = 8'h27;
+    localparam  counter_addresses$26 = 8'h28;
+    localparam  counter_addresses$27 = 8'h29;
+    localparam  counter_addresses$28 = 8'h2a;
+    localparam  counter_addresses$29 = 8'h2b;
+    localparam  counter_addresses$30 = 8'h2c;
+    localparam  counter_addresses$31 = 8'h2d;
+    localparam  counter_addresses$32 = 8'h2e;
+    localparam  counter_addresses$33 = 8'h2f;
+    localparam  counter_addresses$34 = 8'h30;
+    localparam  counter_addresses$35 = 8'h31;
+    localparam  counter_addresses$36 = 8'h40;
+    localparam  counter_addresses$37 = 8'h41;
+    localparam  counter_addresses$38 = 8'h42;
+    localparam  counter_addresses$39 = 8'h43;
+    localparam  counter_addresses$40 = 8'h44;
+    localparam  counter_addresses$41 = 8'h45;
+    localparam  counter_addresses$42 = 8'h46;
+    localparam  counter_addresses$43 = 8'h47;
+    localparam  counter_addresses$44 = 8'h48;
+    localparam  counter_addresses$45 = 8'h49;
+    localparam  counter_addresses$46 = 8'h4a;
+    localparam  counter_addresses$47 = 8'h4b;
+    localparam  counter_addresses$48 = 8'h4c;
+    localparam  counter_addresses$49 = 8'h4d;
+    localparam  counter_addresses$50 = 8'h4e;
+    localparam  counter_addresses$51 = 8'h4f;
+    localparam  counter_addresses$52 = 8'h50;
+    localparam  counter_addresses$53 = 8'h51;
+    localparam  counter_addresses$54 = 8'h60;
+    localparam  counter_addresses$55 = 8'h61;
+    localparam  counter_addresses$56 = 8'h62;
+    localparam  counter_addresses$57 = 8'h63;
+    localparam  counter_addresses$58 = 8'h64;
+    localparam  counter_addresses$59 = 8'h65;
+    localparam  counter_addresses$60 = 8'h66;
+    localparam  counter_addresses$61 = 8'h67;
+    localparam  counter_addresses$62 = 8'h68;
+    localparam  counter_addresses$63 = 8'h69;
+    localparam  counter_addresses$64 = 8'h6a;
+    localparam  counter_addresses$65 = 8'h6b;
+    localparam  counter_addresses$66 = 8'h6c;
+    localparam  counter_addresses$67 = 8'h6d;
+    localparam  counter_addresses$68 = 8'h6e;
+    localparam  counter_addresses$69 = 8'h6f;
+    localparam  counter_addresses$70 = 8'h70;
+    localparam  counter_addresses$71 = 8'h71;
+    localparam  counter_addresses$72 = 8'h80;
+    localparam  counter_addresses$73 = 8'h81;
+    localparam  counter_addresses$74 = 8'h82;
+    localparam  counter_addresses$75 = 8'h83;
+    localparam  counter_addresses$76 = 8'h84;
+    localparam  counter_addresses$77 = 8'h85;
+    localparam  counter_addresses$78 = 8'h86;
+    localparam  counter_addresses$79 = 8'h87;
+    localparam  counter_addresses$80 = 8'h88;
+    localparam  counter_addresses$81 = 8'h89;
+    localparam  counter_addresses$82 = 8'h8a;
+    localparam  counter_addresses$83 = 8'h8b;
+    localparam  counter_addresses$84 = 8'h8c;
+    localparam  counter_addresses$85 = 8'h8d;
+    localparam  counter_addresses$86 = 8'h8e;
+    localparam  counter_addresses$87 = 8'h8f;
+    localparam  counter_addresses$88 = 8'h90;
+    localparam  counter_addresses$89 = 8'h91;
+    localparam  counter_addresses$90 = 8'ha0;
+    localparam  counter_addresses$91 = 8'ha1;
+    localparam  counter_addresses$92 = 8'ha2;
+    localparam  counter_addresses$93 = 8'ha3;
+    localparam  counter_addresses$94 = 8'ha4;
+    localparam  counter_addresses$95 = 8'ha5;
+    localparam  counter_addresses$96 = 8'ha6;
+    localparam  counter_addresses$97 = 8'ha7;
+    localparam  counter_addresses$98 = 8'ha8;
+    localparam  counter_addresses$99 = 8'ha9;
+    localparam  counter_addresses$100 = 8'haa;
+    localparam  counter_addresses$101 = 8'hab;
+    localparam  counter_addresses$102 = 8'hac;
+    localparam  counter_addresses$103 = 8'had;
+    localparam  counter_addresses$104 = 8'hae;
+    localparam  counter_addresses$105 = 8'haf;
+    localparam  counter_addresses$106 = 8'hb0;
+    localparam  counter_addresses$107 = 8'hb1;
+    localparam  counter_addresses$108 = 8'hc0;
+    localparam  counter_addresses$109 = 8'hc1;
+    localparam  counter_addresses$110 = 8'hc2;
+    localparam  counter_addresses$111 = 8'hc3;
+    localparam  counter_addresses$112 = 8'hc4;
+    localparam  counter_addresses$113 = 8'hc5;
+    localparam  counter_addresses$114 = 8'hc6;
+    localparam  counter_addresses$115 = 8'hc7;
+    localparam  counter_addresses$116 = 8'hc8;
+    localparam  counter_addresses$117 = 8'hc9;
+    localparam  counter_addresses$118 = 8'hca;
+    localparam  counter_addresses$119 = 8'hcb;
+    localparam  counter_addresses$120 = 8'hcc;
+    localparam  counter_addresses$121 = 8'hcd;
+    localparam  counter_addresses$122 = 8'hce;
+    localparam  counter_addresses$123 = 8'hcf;
+    localparam  counter_addresses$124 = 8'hd0;
+    localparam  counter_addresses$125 = 8'hd1;
+    localparam  counter_addresses$126 = 8'he0;
+    localparam  counter_addresses$127 = 8'he1;
+    localparam  counter_addresses$128 = 8'he2;
+    localparam  counter_addresses$129 = 8'he3;
+    localparam  counter_addresses$130 = 8'he4;
+    localparam  counter_addresses$131 = 8'he5;
+    localparam  counter_addresses$132 = 8'he6;
+    localparam  counter_addresses$133 = 8'he7;
+    localparam  counter_addresses$134 = 8'he8;
+    localparam  counter_addresses$135 = 8'he9;
+    localparam  counter_addresses$136 = 8'hea;
+    localparam  counter_addresses$137 = 8'heb;
+    localparam  counter_addresses$138 = 8'hec;
+    localparam  counter_addresses$139 = 8'hed;
+    localparam  counter_addresses$140 = 8'hee;
+    localparam  counter_addresses$141 = 8'hef;
+    localparam  counter_addresses$142 = 8'hf0;
+    localparam  counter_addresses$143 = 8'hf1;
+    localparam  peak_addresses$0 = 8'h12;
+    localparam  peak_addresses$1 = 8'h13;
+    localparam  peak_addresses$2 = 8'h32;
+    localparam  peak_addresses$3 = 8'h33;
+    localparam  peak_addresses$4 = 8'h52;
+    localparam  peak_addresses$5 = 8'h53;
+    localparam  peak_addresses$6 = 8'h72;
+    localparam  peak_addresses$7 = 8'h73;
+    localparam  peak_addresses$8 = 8'h92;
+    localparam  peak_addresses$9 = 8'h93;
+    localparam  peak_addresses$10 = 8'hb2;
+    localparam  peak_addresses$11 = 8'hb3;
+    localparam  peak_addresses$12 = 8'hd2;
+    localparam  peak_addresses$13 = 8'hd3;
+    localparam  peak_addresses$14 = 8'hf2;
+    localparam  peak_addresses$15 = 8'hf3;
+    localparam  level_offsets$0 = 16'h0;
+    localparam  level_offsets$1 = 16'h8;
+    localparam  level_offsets$2 = 16'h10;
+    localparam  level_offsets$3 = 16'h18;
+    localparam  level_offsets$4 = 16'h20;
+    localparam  level_offsets$5 = 16'h28;
+    localparam  level_offsets$6 = 16'h30;
+    localparam  level_offsets$7 = 16'h38;
+    localparam  level_offsets$8 = 16'h40;
+    localparam  level_offsets$9 = 16'h48;
+    localparam  level_offsets$10 = 16'h50;
+    localparam  level_offsets$11 = 16'h58;
+    localparam  level_offsets$12 = 16'h60;
+    localparam  level_offsets$13 = 16'h68;
+    localparam  level_offsets$14 = 16'h70;
+    localparam  level_offsets$15 = 16'h78;
+    localparam  base = 15'b10000000000;
+    localparam  past = 15'b10100000000;
+    localparam  slot_mask = 15'b11111;
+    localparam  slots = 15'b10100;
+    localparam  last_slot = 5'b10011;
+    localparam  last_group = 8'h7;
+    localparam  first_peak = 5'b10010;
+    localparam  slot_shift = 8'h5;
+    localparam  saturated = 32'hffffffff;
+    localparam  one = 9'b1;
+    localparam  carry_bit = 8'h20;
+    localparam  error_none = 2'b0;
+    localparam  error_unmapped = 2'b1;
+    
+    // Stub signals
+    reg  [7:0] ram$read_address;
+    reg  ram$read_clock;
+    wire  [31:0] ram$read_data;
+    reg  [7:0] ram$write_address;
+    reg  ram$write_clock;
+    reg  [31:0] ram$write_data;
+    reg  ram$write_enable;
+    reg  [8:0] pre$0$d;
+    wire  [8:0] pre$0$q;
+    reg  pre$0$clock;
+    reg  [8:0] pre$1$d;
+    wire  [8:0] pre$1$q;
+    reg  pre$1$clock;
+    reg  [8:0] pre$2$d;
+    wire  [8:0] pre$2$q;
+    reg  pre$2$clock;
+    reg  [8:0] pre$3$d;
+    wire  [8:0] pre$3$q;
+    reg  pre$3$clock;
+    reg  [8:0] pre$4$d;
+    wire  [8:0] pre$4$q;
+    reg  pre$4$clock;
+    reg  [8:0] pre$5$d;
+    wire  [8:0] pre$5$q;
+    reg  pre$5$clock;
+    reg  [8:0] pre$6$d;
+    wire  [8:0] pre$6$q;
+    reg  pre$6$clock;
+    reg  [8:0] pre$7$d;
+    wire  [8:0] pre$7$q;
+    reg  pre$7$clock;
+    reg  [8:0] pre$8$d;
+    wire  [8:0] pre$8$q;
+    reg  pre$8$clock;
+    reg  [8:0] pre$9$d;
+    wire  [8:0] pre$9$q;
+    reg  pre$9$clock;
+    reg  [8:0] pre$10$d;
+    wire  [8:0] pre$10$q;
+    reg  pre$10$clock;
+    reg  [8:0] pre$11$d;
+    wire  [8:0] pre$11$q;
+    reg  pre$11$clock;
+    reg  [8:0] pre$12$d;
+    wire  [8:0] pre$12$q;
+    reg  pre$12$clock;
+    reg  [8:0] pre$13$d;
+    wire  [8:0] pre$13$q;
+    reg  pre$13$clock;
+    reg  [8:0] pre$14$d;
+    wire  [8:0] pre$14$q;
+    reg  pre$14$clock;
+    reg  [8:0] pre$15$d;
+    wire  [8:0] pre$15$q;
+    reg  pre$15$clock;
+    reg  [8:0] pre$16$d;
+    wire  [8:0] pre$16$q;
+    reg  pre$16$clock;
+    reg  [8:0] pre$17$d;
+    wire  [8:0] pre$17$q;
+    reg  pre$17$clock;
+    reg  [8:0] pre$18$d;
+    wire  [8:0] pre$18$q;
+    reg  pre$18$clock;
+    reg  [8:0] pre$19$d;
+    wire  [8:0] pre$19$q;
+    reg  pre$19$clock;
+    reg  [8:0] pre$20$d;
+    wire  [8:0] pre$20$q;
+    reg  pre$20$clock;
+    reg  [8:0] pre$21$d;
+    wire  [8:0] pre$21$q;
+    reg  pre$21$clock;
+    reg  [8:0] pre$22$d;
+    wire  [8:0] pre$22$q;
+    reg  pre$22$clock;
+    reg  [8:0] pre$23$d;
+    wire  [8:0] pre$23$q;
+    reg  pre$23$clock;
+    reg  [8:0] pre$24$d;
+    wire  [8:0] pre$24$q;
+    reg  pre$24$clock;
+    reg  [8:0] pre$25$d;
+    wire  [8:0] pre$25$q;
+    reg  pre$25$clock;
+    reg  [8:0] pre$26$d;
+    wire  [8:0] pre$26$q;
+    reg  pre$26$clock;
+    reg  [8:0] pre$27$d;
+    wire  [8:0] pre$27$q;
+    reg  pre$27$clock;
+    reg  [8:0] pre$28$d;
+    wire  [8:0] pre$28$q;
+    reg  pre$28$clock;
+    reg  [8:0] pre$29$d;
+    wire  [8:0] pre$29$q;
+    reg  pre$29$clock;
+    reg  [8:0] pre$30$d;
+    wire  [8:0] pre$30$q;
+    reg  pre$30$clock;
+    reg  [8:0] pre$31$d;
+    wire  [8:0] pre$31$q;
+    reg  pre$31$clock;
+    reg  [8:0] pre$32$d;
+    wire  [8:0] pre$32$q;
+    reg  pre$32$clock;
+    reg  [8:0] pre$33$d;
+    wire  [8:0] pre$33$q;
+    reg  pre$33$clock;
+    reg  [8:0] pre$34$d;
+    wire  [8:0] pre$34$q;
+    reg  pre$34$clock;
+    reg  [8:0] pre$35$d;
+    wire  [8:0] pre$35$q;
+    reg  pre$35$clock;
+    reg  [8:0] pre$36$d;
+    wire  [8:0] pre$36$q;
+    reg  pre$36$clock;
+    reg  [8:0] pre$37$d;
+    wire  [8:0] pre$37$q;
+    reg  pre$37$clock;
+    reg  [8:0] pre$38$d;
+    wire  [8:0] pre$38$q;
+    reg  pre$38$clock;
+    reg  [8:0] pre$39$d;
+    wire  [8:0] pre$39$q;
+    reg  pre$39$clock;
+    reg  [8:0] pre$40$d;
+    wire  [8:0] pre$40$q;
+    reg  pre$40$clock;
+    reg  [8:0] pre$41$d;
+    wire  [8:0] pre$41$q;
+    reg  pre$41$clock;
+    reg  [8:0] pre$42$d;
+    wire  [8:0] pre$42$q;
+    reg  pre$42$clock;
+    reg  [8:0] pre$43$d;
+    wire  [8:0] pre$43$q;
+    reg  pre$43$clock;
+    reg  [8:0] pre$44$d;
+    wire  [8:0] pre$44$q;
+    reg  pre$44$clock;
+    reg  [8:0] pre$45$d;
+    wire  [8:0] pre$45$q;
+    reg  pre$45$clock;
+    reg  [8:0] pre$46$d;
+    wire  [8:0] pre$46$q;
+    reg  pre$46$clock;
+    reg  [8:0] pre$47$d;
+    wire  [8:0] pre$47$q;
+    reg  pre$47$clock;
+    reg  [8:0] pre$48$d;
+    wire  [8:0] pre$48$q;
+    reg  pre$48$clock;
+    reg  [8:0] pre$49$d;
+    wire  [8:0] pre$49$q;
+    reg  pre$49$clock;
+    reg  [8:0] pre$50$d;
+    wire  [8:0] pre$50$q;
+    reg  pre$50$clock;
+    reg  [8:0] pre$51$d;
+    wire  [8:0] pre$51$q;
+    reg  pre$51$clock;
+    reg  [8:0] pre$52$d;
+    wire  [8:0] pre$52$q;
+    reg  pre$52$clock;
+    reg  [8:0] pre$53$d;
+    wire  [8:0] pre$53$q;
+    reg  pre$53$clock;
+    reg  [8:0] pre$54$d;
+    wire  [8:0] pre$54$q;
+    reg  pre$54$clock;
+    reg  [8:0] pre$55$d;
+    wire  [8:0] pre$55$q;
+    reg  pre$55$clock;
+    reg  [8:0] pre$56$d;
+    wire  [8:0] pre$56$q;
+    reg  pre$56$clock;
+    reg  [8:0] pre$57$d;
+    wire  [8:0] pre$57$q;
+    reg  pre$57$clock;
+    reg  [8:0] pre$58$d;
+    wire  [8:0] pre$58$q;
+    reg  pre$58$clock;
+    reg  [8:0] pre$59$d;
+    wire  [8:0] pre$59$q;
+    reg  pre$59$clock;
+    reg  [8:0] pre$60$d;
+    wire  [8:0] pre$60$q;
+    reg  pre$60$clock;
+    reg  [8:0] pre$61$d;
+    wire  [8:0] pre$61$q;
+    reg  pre$61$clock;
+    reg  [8:0] pre$62$d;
+    wire  [8:0] pre$62$q;
+    reg  pre$62$clock;
+    reg  [8:0] pre$63$d;
+    wire  [8:0] pre$63$q;
+    reg  pre$63$clock;
+    reg  [8:0] pre$64$d;
+    wire  [8:0] pre$64$q;
+    reg  pre$64$clock;
+    reg  [8:0] pre$65$d;
+    wire  [8:0] pre$65$q;
+    reg  pre$65$clock;
+    reg  [8:0] pre$66$d;
+    wire  [8:0] pre$66$q;
+    reg  pre$66$clock;
+    reg  [8:0] pre$67$d;
+    wire  [8:0] pre$67$q;
+    reg  pre$67$clock;
+    reg  [8:0] pre$68$d;
+    wire  [8:0] pre$68$q;
+    reg  pre$68$clock;
+    reg  [8:0] pre$69$d;
+    wire  [8:0] pre$69$q;
+    reg  pre$69$clock;
+    reg  [8:0] pre$70$d;
+    wire  [8:0] pre$70$q;
+    reg  pre$70$clock;
+    reg  [8:0] pre$71$d;
+    wire  [8:0] pre$71$q;
+    reg  pre$71$clock;
+    reg  [8:0] pre$72$d;
+    wire  [8:0] pre$72$q;
+    reg  pre$72$clock;
+    reg  [8:0] pre$73$d;
+    wire  [8:0] pre$73$q;
+    reg  pre$73$clock;
+    reg  [8:0] pre$74$d;
+    wire  [8:0] pre$74$q;
+    reg  pre$74$clock;
+    reg  [8:0] pre$75$d;
+    wire  [8:0] pre$75$q;
+    reg  pre$75$clock;
+    reg  [8:0] pre$76$d;
+    wire  [8:0] pre$76$q;
+    reg  pre$76$clock;
+    reg  [8:0] pre$77$d;
+    wire  [8:0] pre$77$q;
+    reg  pre$77$clock;
+    reg  [8:0] pre$78$d;
+    wire  [8:0] pre$78$q;
+    reg  pre$78$clock;
+    reg  [8:0] pre$79$d;
+    wire  [8:0] pre$79$q;
+    reg  pre$79$clock;
+    reg  [8:0] pre$80$d;
+    wire  [8:0] pre$80$q;
+    reg  pre$80$clock;
+    reg  [8:0] pre$81$d;
+    wire  [8:0] pre$81$q;
+    reg  pre$81$clock;
+    reg  [8:0] pre$82$d;
+    wire  [8:0] pre$82$q;
+    reg  pre$82$clock;
+    reg  [8:0] pre$83$d;
+    wire  [8:0] pre$83$q;
+    reg  pre$83$clock;
+    reg  [8:0] pre$84$d;
+    wire  [8:0] pre$84$q;
+    reg  pre$84$clock;
+    reg  [8:0] pre$85$d;
+    wire  [8:0] pre$85$q;
+    reg  pre$85$clock;
+    reg  [8:0] pre$86$d;
+    wire  [8:0] pre$86$q;
+    reg  pre$86$clock;
+    reg  [8:0] pre$87$d;
+    wire  [8:0] pre$87$q;
+    reg  pre$87$clock;
+    reg  [8:0] pre$88$d;
+    wire  [8:0] pre$88$q;
+    reg  pre$88$clock;
+    reg  [8:0] pre$89$d;
+    wire  [8:0] pre$89$q;
+    reg  pre$89$clock;
+    reg  [8:0] pre$90$d;
+    wire  [8:0] pre$90$q;
+    reg  pre$90$clock;
+    reg  [8:0] pre$91$d;
+    wire  [8:0] pre$91$q;
+    reg  pre$91$clock;
+    reg  [8:0] pre$92$d;
+    wire  [8:0] pre$92$q;
+    reg  pre$92$clock;
+    reg  [8:0] pre$93$d;
+    wire  [8:0] pre$93$q;
+    reg  pre$93$clock;
+    reg  [8:0] pre$94$d;
+    wire  [8:0] pre$94$q;
+    reg  pre$94$clock;
+    reg  [8:0] pre$95$d;
+    wire  [8:0] pre$95$q;
+    reg  pre$95$clock;
+    reg  [8:0] pre$96$d;
+    wire  [8:0] pre$96$q;
+    reg  pre$96$clock;
+    reg  [8:0] pre$97$d;
+    wire  [8:0] pre$97$q;
+    reg  pre$97$clock;
+    reg  [8:0] pre$98$d;
+    wire  [8:0] pre$98$q;
+    reg  pre$98$clock;
+    reg  [8:0] pre$99$d;
+    wire  [8:0] pre$99$q;
+    reg  pre$99$clock;
+    reg  [8:0] pre$100$d;
+    wire  [8:0] pre$100$q;
+    reg  pre$100$clock;
+    reg  [8:0] pre$101$d;
+    wire  [8:0] pre$101$q;
+    reg  pre$101$clock;
+    reg  [8:0] pre$102$d;
+    wire  [8:0] pre$102$q;
+    reg  pre$102$clock;
+    reg  [8:0] pre$103$d;
+    wire  [8:0] pre$103$q;
+    reg  pre$103$clock;
+    reg  [8:0] pre$104$d;
+    wire  [8:0] pre$104$q;
+    reg  pre$104$clock;
+    reg  [8:0] pre$105$d;
+    wire  [8:0] pre$105$q;
+    reg  pre$105$clock;
+    reg  [8:0] pre$106$d;
+    wire  [8:0] pre$106$q;
+    reg  pre$106$clock;
+    reg  [8:0] pre$107$d;
+    wire  [8:0] pre$107$q;
+    reg  pre$107$clock;
+    reg  [8:0] pre$108$d;
+    wire  [8:0] pre$108$q;
+    reg  pre$108$clock;
+    reg  [8:0] pre$109$d;
+    wire  [8:0] pre$109$q;
+    reg  pre$109$clock;
+    reg  [8:0] pre$110$d;
+    wire  [8:0] pre$110$q;
+    reg  pre$110$clock;
+    reg  [8:0] pre$111$d;
+    wire  [8:0] pre$111$q;
+    reg  pre$111$clock;
+    reg  [8:0] pre$112$d;
+    wire  [8:0] pre$112$q;
+    reg  pre$112$clock;
+    reg  [8:0] pre$113$d;
+    wire  [8:0] pre$113$q;
+    reg  pre$113$clock;
+    reg  [8:0] pre$114$d;
+    wire  [8:0] pre$114$q;
+    reg  pre$114$clock;
+    reg  [8:0] pre$115$d;
+    wire  [8:0] pre$115$q;
+    reg  pre$115$clock;
+    reg  [8:0] pre$116$d;
+    wire  [8:0] pre$116$q;
+    reg  pre$116$clock;
+    reg  [8:0] pre$117$d;
+    wire  [8:0] pre$117$q;
+    reg  pre$117$clock;
+    reg  [8:0] pre$118$d;
+    wire  [8:0] pre$118$q;
+    reg  pre$118$clock;
+    reg  [8:0] pre$119$d;
+    wire  [8:0] pre$119$q;
+    reg  pre$119$clock;
+    reg  [8:0] pre$120$d;
+    wire  [8:0] pre$120$q;
+    reg  pre$120$clock;
+    reg  [8:0] pre$121$d;
+    wire  [8:0] pre$121$q;
+    reg  pre$121$clock;
+    reg  [8:0] pre$122$d;
+    wire  [8:0] pre$122$q;
+    reg  pre$122$clock;
+    reg  [8:0] pre$123$d;
+    wire  [8:0] pre$123$q;
+    reg  pre$123$clock;
+    reg  [8:0] pre$124$d;
+    wire  [8:0] pre$124$q;
+    reg  pre$124$clock;
+    reg  [8:0] pre$125$d;
+    wire  [8:0] pre$125$q;
+    reg  pre$125$clock;
+    reg  [8:0] pre$126$d;
+    wire  [8:0] pre$126$q;
+    reg  pre$126$clock;
+    reg  [8:0] pre$127$d;
+    wire  [8:0] pre$127$q;
+    reg  pre$127$clock;
+    reg  [8:0] pre$128$d;
+    wire  [8:0] pre$128$q;
+    reg  pre$128$clock;
+    reg  [8:0] pre$129$d;
+    wire  [8:0] pre$129$q;
+    reg  pre$129$clock;
+    reg  [8:0] pre$130$d;
+    wire  [8:0] pre$130$q;
+    reg  pre$130$clock;
+    reg  [8:0] pre$131$d;
+    wire  [8:0] pre$131$q;
+    reg  pre$131$clock;
+    reg  [8:0] pre$132$d;
+    wire  [8:0] pre$132$q;
+    reg  pre$132$clock;
+    reg  [8:0] pre$133$d;
+    wire  [8:0] pre$133$q;
+    reg  pre$133$clock;
+    reg  [8:0] pre$134$d;
+    wire  [8:0] pre$134$q;
+    reg  pre$134$clock;
+    reg  [8:0] pre$135$d;
+    wire  [8:0] pre$135$q;
+    reg  pre$135$clock;
+    reg  [8:0] pre$136$d;
+    wire  [8:0] pre$136$q;
+    reg  pre$136$clock;
+    reg  [8:0] pre$137$d;
+    wire  [8:0] pre$137$q;
+    reg  pre$137$clock;
+    reg  [8:0] pre$138$d;
+    wire  [8:0] pre$138$q;
+    reg  pre$138$clock;
+    reg  [8:0] pre$139$d;
+    wire  [8:0] pre$139$q;
+    reg  pre$139$clock;
+    reg  [8:0] pre$140$d;
+    wire  [8:0] pre$140$q;
+    reg  pre$140$clock;
+    reg  [8:0] pre$141$d;
+    wire  [8:0] pre$141$q;
+    reg  pre$141$clock;
+    reg  [8:0] pre$142$d;
+    wire  [8:0] pre$142$q;
+    reg  pre$142$clock;
+    reg  [8:0] pre$143$d;
+    wire  [8:0] pre$143$q;
+    reg  pre$143$clock;
+    reg  [7:0] high$0$d;
+    wire  [7:0] high$0$q;
+    reg  high$0$clock;
+    reg  [7:0] high$1$d;
+    wire  [7:0] high$1$q;
+    reg  high$1$clock;
+    reg  [7:0] high$2$d;
+    wire  [7:0] high$2$q;
+    reg  high$2$clock;
+    reg  [7:0] high$3$d;
+    wire  [7:0] high$3$q;
+    reg  high$3$clock;
+    reg  [7:0] high$4$d;
+    wire  [7:0] high$4$q;
+    reg  high$4$clock;
+    reg  [7:0] high$5$d;
+    wire  [7:0] high$5$q;
+    reg  high$5$clock;
+    reg  [7:0] high$6$d;
+    wire  [7:0] high$6$q;
+    reg  high$6$clock;
+    reg  [7:0] high$7$d;
+    wire  [7:0] high$7$q;
+    reg  high$7$clock;
+    reg  [7:0] high$8$d;
+    wire  [7:0] high$8$q;
+    reg  high$8$clock;
+    reg  [7:0] high$9$d;
+    wire  [7:0] high$9$q;
+    reg  high$9$clock;
+    reg  [7:0] high$10$d;
+    wire  [7:0] high$10$q;
+    reg  high$10$clock;
+    reg  [7:0] high$11$d;
+    wire  [7:0] high$11$q;
+    reg  high$11$clock;
+    reg  [7:0] high$12$d;
+    wire  [7:0] high$12$q;
+    reg  high$12$clock;
+    reg  [7:0] high$13$d;
+    wire  [7:0] high$13$q;
+    reg  high$13$clock;
+    reg  [7:0] high$14$d;
+    wire  [7:0] high$14$q;
+    reg  high$14$clock;
+    reg  [7:0] high$15$d;
+    wire  [7:0] high$15$q;
+    reg  high$15$clock;
+    reg  [7:0] group$d;
+    wire  [7:0] group$q;
+    reg  group$clock;
+    reg  [4:0] slot$d;
+    wire  [4:0] slot$q;
+    reg  slot$clock;
+    reg  clearing$d;
+    wire  clearing$q;
+    reg  clearing$clock;
+    reg  back_valid$d;
+    wire  back_valid$q;
+    reg  back_valid$clock;
+    reg  [7:0] back_address$d;
+    wire  [7:0] back_address$q;
+    reg  back_address$clock;
+    reg  back_peak$d;
+    wire  back_peak$q;
+    reg  back_peak$clock;
+    reg  [8:0] back_count$d;
+    wire  [8:0] back_count$q;
+    reg  back_count$clock;
+    reg  [7:0] back_level$d;
+    wire  [7:0] back_level$q;
+    reg  back_level$clock;
+    reg  back_clearing$d;
+    wire  back_clearing$q;
+    reg  back_clearing$clock;
+    reg  back_request$d;
+    wire  back_request$q;
+    reg  back_request$clock;
+    reg  pending$d;
+    wire  pending$q;
+    reg  pending$clock;
+    reg  [7:0] pending_address$d;
+    wire  [7:0] pending_address$q;
+    reg  pending_address$clock;
+    reg  pending_write$d;
+    wire  pending_write$q;
+    reg  pending_write$clock;
+    reg  answered$d;
+    wire  answered$q;
+    reg  answered$clock;
+    reg  [63:0] answer$d;
+    wire  [63:0] answer$q;
+    reg  answer$clock;
+    reg  [1:0] failure$d;
+    wire  [1:0] failure$q;
+    reg  failure$clock;
+    
+    // Local signals
+    reg  unused_write_data;
+    reg  [7:0] here;
+    reg  here_peak;
+    reg  [8:0] here_count;
+    reg  [7:0] here_level;
+    reg  [7:0] level_now;
+    reg  [31:0] word;
+    reg  [32:0] sum;
+    reg  [31:0] updated;
+    reg  [14:0] offset;
+    reg  mapped;
+    reg  accept;
+    
+    // Sub module instances
+    nrc_mgmt$tallies$ram ram(
+        .read_address(ram$read_address),
+        .read_clock(ram$read_clock),
+        .read_data(ram$read_data),
+        .write_address(ram$write_address),
+        .write_clock(ram$write_clock),
+        .write_data(ram$write_data),
+        .write_enable(ram$write_enable)
+    );
+    nrc_mgmt$tallies$pre$0 pre$0(
+        .d(pre$0$d),
+        .q(pre$0$q),
+        .clock(pre$0$clock)
+    );
+    nrc_mgmt$tallies$pre$1 pre$1(
+        .d(pre$1$d),
+        .q(pre$1$q),
+        .clock(pre$1$clock)
+    );
+    nrc_mgmt$tallies$pre$2 pre$2(
+        .d(pre$2$d),
+        .q(pre$2$q),
+        .clock(pre$2$clock)
+    );
+    nrc_mgmt$tallies$pre$3 pre$3(
+        .d(pre$3$d),
+        .q(pre$3$q),
+        .clock(pre$3$clock)
+    );
+    nrc_mgmt$tallies$pre$4 pre$4(
+        .d(pre$4$d),
+        .q(pre$4$q),
+        .clock(pre$4$clock)
+    );
+    nrc_mgmt$tallies$pre$5 pre$5(
+        .d(pre$5$d),
+        .q(pre$5$q),
+        .clock(pre$5$clock)
+    );
+    nrc_mgmt$tallies$pre$6 pre$6(
+        .d(pre$6$d),
+        .q(pre$6$q),
+        .clock(pre$6$clock)
+    );
+    nrc_mgmt$tallies$pre$7 pre$7(
+        .d(pre$7$d),
+        .q(pre$7$q),
+        .clock(pre$7$clock)
+    );
+    nrc_mgmt$tallies$pre$8 pre$8(
+        .d(pre$8$d),
+        .q(pre$8$q),
+        .clock(pre$8$clock)
+    );
+    nrc_mgmt$tallies$pre$9 pre$9(
+        .d(pre$9$d),
+        .q(pre$9$q),
+        .clock(pre$9$clock)
+    );
+    nrc_mgmt$tallies$pre$10 pre$10(
+        .d(pre$10$d),
+        .q(pre$10$q),
+        .clock(pre$10$clock)
+    );
+    nrc_mgmt$tallies$pre$11 pre$11(
+        .d(pre$11$d),
+        .q(pre$11$q),
+        .clock(pre$11$clock)
+    );
+    nrc_mgmt$tallies$pre$12 pre$12(
+        .d(pre$12$d),
+        .q(pre$12$q),
+        .clock(pre$12$clock)
+    );
+    nrc_mgmt$tallies$pre$13 pre$13(
+        .d(pre$13$d),
+        .q(pre$13$q),
+        .clock(pre$13$clock)
+    );
+    nrc_mgmt$tallies$pre$14 pre$14(
+        .d(pre$14$d),
+        .q(pre$14$q),
+        .clock(pre$14$clock)
+    );
+    nrc_mgmt$tallies$pre$15 pre$15(
+        .d(pre$15$d),
+        .q(pre$15$q),
+        .clock(pre$15$clock)
+    );
+    nrc_mgmt$tallies$pre$16 pre$16(
+        .d(pre$16$d),
+        .q(pre$16$q),
+        .clock(pre$16$clock)
+    );
+    nrc_mgmt$tallies$pre$17 pre$17(
+        .d(pre$17$d),
+        .q(pre$17$q),
+        .clock(pre$17$clock)
+    );
+    nrc_mgmt$tallies$pre$18 pre$18(
+        .d(pre$18$d),
+        .q(pre$18$q),
+        .clock(pre$18$clock)
+    );
+    nrc_mgmt$tallies$pre$19 pre$19(
+        .d(pre$19$d),
+        .q(pre$19$q),
+        .clock(pre$19$clock)
+    );
+    nrc_mgmt$tallies$pre$20 pre$20(
+        .d(pre$20$d),
+        .q(pre$20$q),
+        .clock(pre$20$clock)
+    );
+    nrc_mgmt$tallies$pre$21 pre$21(
+        .d(pre$21$d),
+        .q(pre$21$q),
+        .clock(pre$21$clock)
+    );
+    nrc_mgmt$tallies$pre$22 pre$22(
+        .d(pre$22$d),
+        .q(pre$22$q),
+        .clock(pre$22$clock)
+    );
+    nrc_mgmt$tallies$pre$23 pre$23(
+        .d(pre$23$d),
+        .q(pre$23$q),
+        .clock(pre$23$clock)
+    );
+    nrc_mgmt$tallies$pre$24 pre$24(
+        .d(pre$24$d),
+        .q(pre$24$q),
+        .clock(pre$24$clock)
+    );
+    nrc_mgmt$tallies$pre$25 pre$25(
+        .d(pre$25$d),
+        .q(pre$25$q),
+        .clock(pre$25$clock)
+    );
+    nrc_mgmt$tallies$pre$26 pre$26(
+        .d(pre$26$d),
+        .q(pre$26$q),
+        .clock(pre$26$clock)
+    );
+    nrc_mgmt$tallies$pre$27 pre$27(
+        .d(pre$27$d),
+        .q(pre$27$q),
+        .clock(pre$27$clock)
+    );
+    nrc_mgmt$tallies$pre$28 pre$28(
+        .d(pre$28$d),
+        .q(pre$28$q),
+        .clock(pre$28$clock)
+    );
+    nrc_mgmt$tallies$pre$29 pre$29(
+        .d(pre$29$d),
+        .q(pre$29$q),
+        .clock(pre$29$clock)
+    );
+    nrc_mgmt$tallies$pre$30 pre$30(
+        .d(pre$30$d),
+        .q(pre$30$q),
+        .clock(pre$30$clock)
+    );
+    nrc_mgmt$tallies$pre$31 pre$31(
+        .d(pre$31$d),
+        .q(pre$31$q),
+        .clock(pre$31$clock)
+    );
+    nrc_mgmt$tallies$pre$32 pre$32(
+        .d(pre$32$d),
+        .q(pre$32$q),
+        .clock(pre$32$clock)
+    );
+    nrc_mgmt$tallies$pre$33 pre$33(
+        .d(pre$33$d),
+        .q(pre$33$q),
+        .clock(pre$33$clock)
+    );
+    nrc_mgmt$tallies$pre$34 pre$34(
+        .d(pre$34$d),
+        .q(pre$34$q),
+        .clock(pre$34$clock)
+    );
+    nrc_mgmt$tallies$pre$35 pre$35(
+        .d(pre$35$d),
+        .q(pre$35$q),
+        .clock(pre$35$clock)
+    );
+    nrc_mgmt$tallies$pre$36 pre$36(
+        .d(pre$36$d),
+        .q(pre$36$q),
+        .clock(pre$36$clock)
+    );
+    nrc_mgmt$tallies$pre$37 pre$37(
+        .d(pre$37$d),
+        .q(pre$37$q),
+        .clock(pre$37$clock)
+    );
+    nrc_mgmt$tallies$pre$38 pre$38(
+        .d(pre$38$d),
+        .q(pre$38$q),
+        .clock(pre$38$clock)
+    );
+    nrc_mgmt$tallies$pre$39 pre$39(
+        .d(pre$39$d),
+        .q(pre$39$q),
+        .clock(pre$39$clock)
+    );
+    nrc_mgmt$tallies$pre$40 pre$40(
+        .d(pre$40$d),
+        .q(pre$40$q),
+        .clock(pre$40$clock)
+    );
+    nrc_mgmt$tallies$pre$41 pre$41(
+        .d(pre$41$d),
+        .q(pre$41$q),
+        .clock(pre$41$clock)
+    );
+    nrc_mgmt$tallies$pre$42 pre$42(
+        .d(pre$42$d),
+        .q(pre$42$q),
+        .clock(pre$42$clock)
+    );
+    nrc_mgmt$tallies$pre$43 pre$43(
+        .d(pre$43$d),
+        .q(pre$43$q),
+        .clock(pre$43$clock)
+    );
+    nrc_mgmt$tallies$pre$44 pre$44(
+        .d(pre$44$d),
+        .q(pre$44$q),
+        .clock(pre$44$clock)
+    );
+    nrc_mgmt$tallies$pre$45 pre$45(
+        .d(pre$45$d),
+        .q(pre$45$q),
+        .clock(pre$45$clock)
+    );
+    nrc_mgmt$tallies$pre$46 pre$46(
+        .d(pre$46$d),
+        .q(pre$46$q),
+        .clock(pre$46$clock)
+    );
+    nrc_mgmt$tallies$pre$47 pre$47(
+        .d(pre$47$d),
+        .q(pre$47$q),
+        .clock(pre$47$clock)
+    );
+    nrc_mgmt$tallies$pre$48 pre$48(
+        .d(pre$48$d),
+        .q(pre$48$q),
+        .clock(pre$48$clock)
+    );
+    nrc_mgmt$tallies$pre$49 pre$49(
+        .d(pre$49$d),
+        .q(pre$49$q),
+        .clock(pre$49$clock)
+    );
+    nrc_mgmt$tallies$pre$50 pre$50(
+        .d(pre$50$d),
+        .q(pre$50$q),
+        .clock(pre$50$clock)
+    );
+    nrc_mgmt$tallies$pre$51 pre$51(
+        .d(pre$51$d),
+        .q(pre$51$q),
+        .clock(pre$51$clock)
+    );
+    nrc_mgmt$tallies$pre$52 pre$52(
+        .d(pre$52$d),
+        .q(pre$52$q),
+        .clock(pre$52$clock)
+    );
+    nrc_mgmt$tallies$pre$53 pre$53(
+        .d(pre$53$d),
+        .q(pre$53$q),
+        .clock(pre$53$clock)
+    );
+    nrc_mgmt$tallies$pre$54 pre$54(
+        .d(pre$54$d),
+        .q(pre$54$q),
+        .clock(pre$54$clock)
+    );
+    nrc_mgmt$tallies$pre$55 pre$55(
+        .d(pre$55$d),
+        .q(pre$55$q),
+        .clock(pre$55$clock)
+    );
+    nrc_mgmt$tallies$pre$56 pre$56(
+        .d(pre$56$d),
+        .q(pre$56$q),
+        .clock(pre$56$clock)
+    );
+    nrc_mgmt$tallies$pre$57 pre$57(
+        .d(pre$57$d),
+        .q(pre$57$q),
+        .clock(pre$57$clock)
+    );
+    nrc_mgmt$tallies$pre$58 pre$58(
+        .d(pre$58$d),
+        .q(pre$58$q),
+        .clock(pre$58$clock)
+    );
+    nrc_mgmt$tallies$pre$59 pre$59(
+        .d(pre$59$d),
+        .q(pre$59$q),
+        .clock(pre$59$clock)
+    );
+    nrc_mgmt$tallies$pre$60 pre$60(
+        .d(pre$60$d),
+        .q(pre$60$q),
+        .clock(pre$60$clock)
+    );
+    nrc_mgmt$tallies$pre$61 pre$61(
+        .d(pre$61$d),
+        .q(pre$61$q),
+        .clock(pre$61$clock)
+    );
+    nrc_mgmt$tallies$pre$62 pre$62(
+        .d(pre$62$d),
+        .q(pre$62$q),
+        .clock(pre$62$clock)
+    );
+    nrc_mgmt$tallies$pre$63 pre$63(
+        .d(pre$63$d),
+        .q(pre$63$q),
+        .clock(pre$63$clock)
+    );
+    nrc_mgmt$tallies$pre$64 pre$64(
+        .d(pre$64$d),
+        .q(pre$64$q),
+        .clock(pre$64$clock)
+    );
+    nrc_mgmt$tallies$pre$65 pre$65(
+        .d(pre$65$d),
+        .q(pre$65$q),
+        .clock(pre$65$clock)
+    );
+    nrc_mgmt$tallies$pre$66 pre$66(
+        .d(pre$66$d),
+        .q(pre$66$q),
+        .clock(pre$66$clock)
+    );
+    nrc_mgmt$tallies$pre$67 pre$67(
+        .d(pre$67$d),
+        .q(pre$67$q),
+        .clock(pre$67$clock)
+    );
+    nrc_mgmt$tallies$pre$68 pre$68(
+        .d(pre$68$d),
+        .q(pre$68$q),
+        .clock(pre$68$clock)
+    );
+    nrc_mgmt$tallies$pre$69 pre$69(
+        .d(pre$69$d),
+        .q(pre$69$q),
+        .clock(pre$69$clock)
+    );
+    nrc_mgmt$tallies$pre$70 pre$70(
+        .d(pre$70$d),
+        .q(pre$70$q),
+        .clock(pre$70$clock)
+    );
+    nrc_mgmt$tallies$pre$71 pre$71(
+        .d(pre$71$d),
+        .q(pre$71$q),
+        .clock(pre$71$clock)
+    );
+    nrc_mgmt$tallies$pre$72 pre$72(
+        .d(pre$72$d),
+        .q(pre$72$q),
+        .clock(pre$72$clock)
+    );
+    nrc_mgmt$tallies$pre$73 pre$73(
+        .d(pre$73$d),
+        .q(pre$73$q),
+        .clock(pre$73$clock)
+    );
+    nrc_mgmt$tallies$pre$74 pre$74(
+        .d(pre$74$d),
+        .q(pre$74$q),
+        .clock(pre$74$clock)
+    );
+    nrc_mgmt$tallies$pre$75 pre$75(
+        .d(pre$75$d),
+        .q(pre$75$q),
+        .clock(pre$75$clock)
+    );
+    nrc_mgmt$tallies$pre$76 pre$76(
+        .d(pre$76$d),
+        .q(pre$76$q),
+        .clock(pre$76$clock)
+    );
+    nrc_mgmt$tallies$pre$77 pre$77(
+        .d(pre$77$d),
+        .q(pre$77$q),
+        .clock(pre$77$clock)
+    );
+    nrc_mgmt$tallies$pre$78 pre$78(
+        .d(pre$78$d),
+        .q(pre$78$q),
+        .clock(pre$78$clock)
+    );
+    nrc_mgmt$tallies$pre$79 pre$79(
+        .d(pre$79$d),
+        .q(pre$79$q),
+        .clock(pre$79$clock)
+    );
+    nrc_mgmt$tallies$pre$80 pre$80(
+        .d(pre$80$d),
+        .q(pre$80$q),
+        .clock(pre$80$clock)
+    );
+    nrc_mgmt$tallies$pre$81 pre$81(
+        .d(pre$81$d),
+        .q(pre$81$q),
+        .clock(pre$81$clock)
+    );
+    nrc_mgmt$tallies$pre$82 pre$82(
+        .d(pre$82$d),
+        .q(pre$82$q),
+        .clock(pre$82$clock)
+    );
+    nrc_mgmt$tallies$pre$83 pre$83(
+        .d(pre$83$d),
+        .q(pre$83$q),
+        .clock(pre$83$clock)
+    );
+    nrc_mgmt$tallies$pre$84 pre$84(
+        .d(pre$84$d),
+        .q(pre$84$q),
+        .clock(pre$84$clock)
+    );
+    nrc_mgmt$tallies$pre$85 pre$85(
+        .d(pre$85$d),
+        .q(pre$85$q),
+        .clock(pre$85$clock)
+    );
+    nrc_mgmt$tallies$pre$86 pre$86(
+        .d(pre$86$d),
+        .q(pre$86$q),
+        .clock(pre$86$clock)
+    );
+    nrc_mgmt$tallies$pre$87 pre$87(
+        .d(pre$87$d),
+        .q(pre$87$q),
+        .clock(pre$87$clock)
+    );
+    nrc_mgmt$tallies$pre$88 pre$88(
+        .d(pre$88$d),
+        .q(pre$88$q),
+        .clock(pre$88$clock)
+    );
+    nrc_mgmt$tallies$pre$89 pre$89(
+        .d(pre$89$d),
+        .q(pre$89$q),
+        .clock(pre$89$clock)
+    );
+    nrc_mgmt$tallies$pre$90 pre$90(
+        .d(pre$90$d),
+        .q(pre$90$q),
+        .clock(pre$90$clock)
+    );
+    nrc_mgmt$tallies$pre$91 pre$91(
+        .d(pre$91$d),
+        .q(pre$91$q),
+        .clock(pre$91$clock)
+    );
+    nrc_mgmt$tallies$pre$92 pre$92(
+        .d(pre$92$d),
+        .q(pre$92$q),
+        .clock(pre$92$clock)
+    );
+    nrc_mgmt$tallies$pre$93 pre$93(
+        .d(pre$93$d),
+        .q(pre$93$q),
+        .clock(pre$93$clock)
+    );
+    nrc_mgmt$tallies$pre$94 pre$94(
+        .d(pre$94$d),
+        .q(pre$94$q),
+        .clock(pre$94$clock)
+    );
+    nrc_mgmt$tallies$pre$95 pre$95(
+        .d(pre$95$d),
+        .q(pre$95$q),
+        .clock(pre$95$clock)
+    );
+    nrc_mgmt$tallies$pre$96 pre$96(
+        .d(pre$96$d),
+        .q(pre$96$q),
+        .clock(pre$96$clock)
+    );
+    nrc_mgmt$tallies$pre$97 pre$97(
+        .d(pre$97$d),
+        .q(pre$97$q),
+        .clock(pre$97$clock)
+    );
+    nrc_mgmt$tallies$pre$98 pre$98(
+        .d(pre$98$d),
+        .q(pre$98$q),
+        .clock(pre$98$clock)
+    );
+    nrc_mgmt$tallies$pre$99 pre$99(
+        .d(pre$99$d),
+        .q(pre$99$q),
+        .clock(pre$99$clock)
+    );
+    nrc_mgmt$tallies$pre$100 pre$100(
+        .d(pre$100$d),
+        .q(pre$100$q),
+        .clock(pre$100$clock)
+    );
+    nrc_mgmt$tallies$pre$101 pre$101(
+        .d(pre$101$d),
+        .q(pre$101$q),
+        .clock(pre$101$clock)
+    );
+    nrc_mgmt$tallies$pre$102 pre$102(
+        .d(pre$102$d),
+        .q(pre$102$q),
+        .clock(pre$102$clock)
+    );
+    nrc_mgmt$tallies$pre$103 pre$103(
+        .d(pre$103$d),
+        .q(pre$103$q),
+        .clock(pre$103$clock)
+    );
+    nrc_mgmt$tallies$pre$104 pre$104(
+        .d(pre$104$d),
+        .q(pre$104$q),
+        .clock(pre$104$clock)
+    );
+    nrc_mgmt$tallies$pre$105 pre$105(
+        .d(pre$105$d),
+        .q(pre$105$q),
+        .clock(pre$105$clock)
+    );
+    nrc_mgmt$tallies$pre$106 pre$106(
+        .d(pre$106$d),
+        .q(pre$106$q),
+        .clock(pre$106$clock)
+    );
+    nrc_mgmt$tallies$pre$107 pre$107(
+        .d(pre$107$d),
+        .q(pre$107$q),
+        .clock(pre$107$clock)
+    );
+    nrc_mgmt$tallies$pre$108 pre$108(
+        .d(pre$108$d),
+        .q(pre$108$q),
+        .clock(pre$108$clock)
+    );
+    nrc_mgmt$tallies$pre$109 pre$109(
+        .d(pre$109$d),
+        .q(pre$109$q),
+        .clock(pre$109$clock)
+    );
+    nrc_mgmt$tallies$pre$110 pre$110(
+        .d(pre$110$d),
+        .q(pre$110$q),
+        .clock(pre$110$clock)
+    );
+    nrc_mgmt$tallies$pre$111 pre$111(
+        .d(pre$111$d),
+        .q(pre$111$q),
+        .clock(pre$111$clock)
+    );
+    nrc_mgmt$tallies$pre$112 pre$112(
+        .d(pre$112$d),
+        .q(pre$112$q),
+        .clock(pre$112$clock)
+    );
+    nrc_mgmt$tallies$pre$113 pre$113(
+        .d(pre$113$d),
+        .q(pre$113$q),
+        .clock(pre$113$clock)
+    );
+    nrc_mgmt$tallies$pre$114 pre$114(
+        .d(pre$114$d),
+        .q(pre$114$q),
+        .clock(pre$114$clock)
+    );
+    nrc_mgmt$tallies$pre$115 pre$115(
+        .d(pre$115$d),
+        .q(pre$115$q),
+        .clock(pre$115$clock)
+    );
+    nrc_mgmt$tallies$pre$116 pre$116(
+        .d(pre$116$d),
+        .q(pre$116$q),
+        .clock(pre$116$clock)
+    );
+    nrc_mgmt$tallies$pre$117 pre$117(
+        .d(pre$117$d),
+        .q(pre$117$q),
+        .clock(pre$117$clock)
+    );
+    nrc_mgmt$tallies$pre$118 pre$118(
+        .d(pre$118$d),
+        .q(pre$118$q),
+        .clock(pre$118$clock)
+    );
+    nrc_mgmt$tallies$pre$119 pre$119(
+        .d(pre$119$d),
+        .q(pre$119$q),
+        .clock(pre$119$clock)
+    );
+    nrc_mgmt$tallies$pre$120 pre$120(
+        .d(pre$120$d),
+        .q(pre$120$q),
+        .clock(pre$120$clock)
+    );
+    nrc_mgmt$tallies$pre$121 pre$121(
+        .d(pre$121$d),
+        .q(pre$121$q),
+        .clock(pre$121$clock)
+    );
+    nrc_mgmt$tallies$pre$122 pre$122(
+        .d(pre$122$d),
+        .q(pre$122$q),
+        .clock(pre$122$clock)
+    );
+    nrc_mgmt$tallies$pre$123 pre$123(
+        .d(pre$123$d),
+        .q(pre$123$q),
+        .clock(pre$123$clock)
+    );
+    nrc_mgmt$tallies$pre$124 pre$124(
+        .d(pre$124$d),
+        .q(pre$124$q),
+        .clock(pre$124$clock)
+    );
+    nrc_mgmt$tallies$pre$125 pre$125(
+        .d(pre$125$d),
+        .q(pre$125$q),
+        .clock(pre$125$clock)
+    );
+    nrc_mgmt$tallies$pre$126 pre$126(
+        .d(pre$126$d),
+        .q(pre$126$q),
+        .clock(pre$126$clock)
+    );
+    nrc_mgmt$tallies$pre$127 pre$127(
+        .d(pre$127$d),
+        .q(pre$127$q),
+        .clock(pre$127$clock)
+    );
+    nrc_mgmt$tallies$pre$128 pre$128(
+        .d(pre$128$d),
+        .q(pre$128$q),
+        .clock(pre$128$clock)
+    );
+    nrc_mgmt$tallies$pre$129 pre$129(
+        .d(pre$129$d),
+        .q(pre$129$q),
+        .clock(pre$129$clock)
+    );
+    nrc_mgmt$tallies$pre$130 pre$130(
+        .d(pre$130$d),
+        .q(pre$130$q),
+        .clock(pre$130$clock)
+    );
+    nrc_mgmt$tallies$pre$131 pre$131(
+        .d(pre$131$d),
+        .q(pre$131$q),
+        .clock(pre$131$clock)
+    );
+    nrc_mgmt$tallies$pre$132 pre$132(
+        .d(pre$132$d),
+        .q(pre$132$q),
+        .clock(pre$132$clock)
+    );
+    nrc_mgmt$tallies$pre$133 pre$133(
+        .d(pre$133$d),
+        .q(pre$133$q),
+        .clock(pre$133$clock)
+    );
+    nrc_mgmt$tallies$pre$134 pre$134(
+        .d(pre$134$d),
+        .q(pre$134$q),
+        .clock(pre$134$clock)
+    );
+    nrc_mgmt$tallies$pre$135 pre$135(
+        .d(pre$135$d),
+        .q(pre$135$q),
+        .clock(pre$135$clock)
+    );
+    nrc_mgmt$tallies$pre$136 pre$136(
+        .d(pre$136$d),
+        .q(pre$136$q),
+        .clock(pre$136$clock)
+    );
+    nrc_mgmt$tallies$pre$137 pre$137(
+        .d(pre$137$d),
+        .q(pre$137$q),
+        .clock(pre$137$clock)
+    );
+    nrc_mgmt$tallies$pre$138 pre$138(
+        .d(pre$138$d),
+        .q(pre$138$q),
+        .clock(pre$138$clock)
+    );
+    nrc_mgmt$tallies$pre$139 pre$139(
+        .d(pre$139$d),
+        .q(pre$139$q),
+        .clock(pre$139$clock)
+    );
+    nrc_mgmt$tallies$pre$140 pre$140(
+        .d(pre$140$d),
+        .q(pre$140$q),
+        .clock(pre$140$clock)
+    );
+    nrc_mgmt$tallies$pre$141 pre$141(
+        .d(pre$141$d),
+        .q(pre$141$q),
+        .clock(pre$141$clock)
+    );
+    nrc_mgmt$tallies$pre$142 pre$142(
+        .d(pre$142$d),
+        .q(pre$142$q),
+        .clock(pre$142$clock)
+    );
+    nrc_mgmt$tallies$pre$143 pre$143(
+        .d(pre$143$d),
+        .q(pre$143$q),
+        .clock(pre$143$clock)
+    );
+    nrc_mgmt$tallies$high$0 high$0(
+        .d(high$0$d),
+        .q(high$0$q),
+        .clock(high$0$clock)
+    );
+    nrc_mgmt$tallies$high$1 high$1(
+        .d(high$1$d),
+        .q(high$1$q),
+        .clock(high$1$clock)
+    );
+    nrc_mgmt$tallies$high$2 high$2(
+        .d(high$2$d),
+        .q(high$2$q),
+        .clock(high$2$clock)
+    );
+    nrc_mgmt$tallies$high$3 high$3(
+        .d(high$3$d),
+        .q(high$3$q),
+        .clock(high$3$clock)
+    );
+    nrc_mgmt$tallies$high$4 high$4(
+        .d(high$4$d),
+        .q(high$4$q),
+        .clock(high$4$clock)
+    );
+    nrc_mgmt$tallies$high$5 high$5(
+        .d(high$5$d),
+        .q(high$5$q),
+        .clock(high$5$clock)
+    );
+    nrc_mgmt$tallies$high$6 high$6(
+        .d(high$6$d),
+        .q(high$6$q),
+        .clock(high$6$clock)
+    );
+    nrc_mgmt$tallies$high$7 high$7(
+        .d(high$7$d),
+        .q(high$7$q),
+        .clock(high$7$clock)
+    );
+    nrc_mgmt$tallies$high$8 high$8(
+        .d(high$8$d),
+        .q(high$8$q),
+        .clock(high$8$clock)
+    );
+    nrc_mgmt$tallies$high$9 high$9(
+        .d(high$9$d),
+        .q(high$9$q),
+        .clock(high$9$clock)
+    );
+    nrc_mgmt$tallies$high$10 high$10(
+        .d(high$10$d),
+        .q(high$10$q),
+        .clock(high$10$clock)
+    );
+    nrc_mgmt$tallies$high$11 high$11(
+        .d(high$11$d),
+        .q(high$11$q),
+        .clock(high$11$clock)
+    );
+    nrc_mgmt$tallies$high$12 high$12(
+        .d(high$12$d),
+        .q(high$12$q),
+        .clock(high$12$clock)
+    );
+    nrc_mgmt$tallies$high$13 high$13(
+        .d(high$13$d),
+        .q(high$13$q),
+        .clock(high$13$clock)
+    );
+    nrc_mgmt$tallies$high$14 high$14(
+        .d(high$14$d),
+        .q(high$14$q),
+        .clock(high$14$clock)
+    );
+    nrc_mgmt$tallies$high$15 high$15(
+        .d(high$15$d),
+        .q(high$15$q),
+        .clock(high$15$clock)
+    );
+    nrc_mgmt$tallies$group group(
+        .d(group$d),
+        .q(group$q),
+        .clock(group$clock)
+    );
+    nrc_mgmt$tallies$slot slot(
+        .d(slot$d),
+        .q(slot$q),
+        .clock(slot$clock)
+    );
+    nrc_mgmt$tallies$clearing clearing(
+        .d(clearing$d),
+        .q(clearing$q),
+        .clock(clearing$clock)
+    );
+    nrc_mgmt$tallies$back_valid back_valid(
+        .d(back_valid$d),
+        .q(back_valid$q),
+        .clock(back_valid$clock)
+    );
+    nrc_mgmt$tallies$back_address back_address(
+        .d(back_address$d),
+        .q(back_address$q),
+        .clock(back_address$clock)
+    );
+    nrc_mgmt$tallies$back_peak back_peak(
+        .d(back_peak$d),
+        .q(back_peak$q),
+        .clock(back_peak$clock)
+    );
+    nrc_mgmt$tallies$back_count back_count(
+        .d(back_count$d),
+        .q(back_count$q),
+        .clock(back_count$clock)
+    );
+    nrc_mgmt$tallies$back_level back_level(
+        .d(back_level$d),
+        .q(back_level$q),
+        .clock(back_level$clock)
+    );
+    nrc_mgmt$tallies$back_clearing back_clearing(
+        .d(back_clearing$d),
+        .q(back_clearing$q),
+        .clock(back_clearing$clock)
+    );
+    nrc_mgmt$tallies$back_request back_request(
+        .d(back_request$d),
+        .q(back_request$q),
+        .clock(back_request$clock)
+    );
+    nrc_mgmt$tallies$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
+    );
+    nrc_mgmt$tallies$pending_address pending_address(
+        .d(pending_address$d),
+        .q(pending_address$q),
+        .clock(pending_address$clock)
+    );
+    nrc_mgmt$tallies$pending_write pending_write(
+        .d(pending_write$d),
+        .q(pending_write$q),
+        .clock(pending_write$clock)
+    );
+    nrc_mgmt$tallies$answered answered(
+        .d(answered$d),
+        .q(answered$q),
+        .clock(answered$clock)
+    );
+    nrc_mgmt$tallies$answer answer(
+        .d(answer$d),
+        .q(answer$q),
+        .clock(answer$clock)
+    );
+    nrc_mgmt$tallies$failure failure(
+        .d(failure$d),
+        .q(failure$q),
+        .clock(failure$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        group$clock = clock;
+        slot$clock = clock;
+        clearing$clock = clock;
+        back_valid$clock = clock;
+        back_address$clock = clock;
+        back_peak$clock = clock;
+        back_count$clock = clock;
+        back_level$clock = clock;
+        back_clearing$clock = clock;
+        back_request$clock = clock;
+        pending$clock = clock;
+        pending_address$clock = clock;
+        pending_write$clock = clock;
+        answered$clock = clock;
+        answer$clock = clock;
+        failure$clock = clock;
+        group$d = group$q;
+        slot$d = slot$q;
+        clearing$d = clearing$q;
+        back_valid$d = back_valid$q;
+        back_address$d = back_address$q;
+        back_peak$d = back_peak$q;
+        back_count$d = back_count$q;
+        back_level$d = back_level$q;
+        back_clearing$d = back_clearing$q;
+        back_request$d = back_request$q;
+        pending$d = pending$q;
+        pending_address$d = pending_address$q;
+        pending_write$d = pending_write$q;
+        answered$d = answered$q;
+        answer$d = answer$q;
+        failure$d = failure$q;
+        ram$read_clock = clock;
+        ram$write_clock = clock;
+        unused_write_data = |request$data;
+        here = (group$q << slot_shift) | ((slot$q) & 8'hff);
+        here_peak = slot$q >= first_peak;
+        ram$read_address = here;
+        here_count = 32'h0;
+        pre$0$clock = clock;
+        pre$0$d = pre$0$q;
+        if (events[0]) begin
+            pre$0$d = pre$0$q + 32'h1;
+        end
+        if (here == counter_addresses$0) begin
+            here_count = pre$0$q;
+            pre$0$d = 32'h0;
+            if (events[0]) begin
+                pre$0$d = one;
+            end
+        end
+        if (reset) begin
+            pre$0$d = 32'h0;
+        end
+        pre$1$clock = clock;
+        pre$1$d = pre$1$q;
+        if (events[1]) begin
+            pre$1$d = pre$1$q + 32'h1;
+        end
+        if (here == counter_addresses$1) begin
+            here_count = pre$1$q;
+            pre$1$d = 32'h0;
+            if (events[1]) begin
+                pre$1$d = one;
+            end
+        end
+        if (reset) begin
+            pre$1$d = 32'h0;
+        end
+        pre$2$clock = clock;
+        pre$2$d = pre$2$q;
+        if (events[2]) begin
+            pre$2$d = pre$2$q + 32'h1;
+        end
+        if (here == counter_addresses$2) begin
+            here_count = pre$2$q;
+            pre$2$d = 32'h0;
+            if (events[2]) begin
+                pre$2$d = one;
+            end
+        end
+        if (reset) begin
+            pre$2$d = 32'h0;
+        end
+        pre$3$clock = clock;
+        pre$3$d = pre$3$q;
+        if (events[3]) begin
+            pre$3$d = pre$3$q + 32'h1;
+        end
+        if (here == counter_addresses$3) begin
+            here_count = pre$3$q;
+            pre$3$d = 32'h0;
+            if (events[3]) begin
+                pre$3$d = one;
+            end
+        end
+        if (reset) begin
+            pre$3$d = 32'h0;
+        end
+        pre$4$clock = clock;
+        pre$4$d = pre$4$q;
+        if (events[4]) begin
+            pre$4$d = pre$4$q + 32'h1;
+        end
+        if (here == counter_addresses$4) begin
+            here_count = pre$4$q;
+            pre$4$d = 32'h0;
+            if (events[4]) begin
+                pre$4$d = one;
+            end
+        end
+        if (reset) begin
+            pre$4$d = 32'h0;
+        end
+        pre$5$clock = clock;
+        pre$5$d = pre$5$q;
+        if (events[5]) begin
+            pre$5$d = pre$5$q + 32'h1;
+        end
+        if (here == counter_addresses$5) begin
+            here_count = pre$5$q;
+            pre$5$d = 32'h0;
+            if (events[5]) begin
+                pre$5$d = one;
+            end
+        end
+        if (reset) begin
+            pre$5$d = 32'h0;
+        end
+        pre$6$clock = clock;
+        pre$6$d = pre$6$q;
+        if (events[6]) begin
+            pre$6$d = pre$6$q + 32'h1;
+        end
+        if (here == counter_addresses$6) begin
+            here_count = pre$6$q;
+            pre$6$d = 32'h0;
+            if (events[6]) begin
+                pre$6$d = one;
+            end
+        end
+        if (reset) begin
+            pre$6$d = 32'h0;
+        end
+        pre$7$clock = clock;
+        pre$7$d = pre$7$q;
+        if (events[7]) begin
+            pre$7$d = pre$7$q + 32'h1;
+        end
+        if (here == counter_addresses$7) begin
+            here_count = pre$7$q;
+            pre$7$d = 32'h0;
+            if (events[7]) begin
+                pre$7$d = one;
+            end
+        end
+        if (reset) begin
+            pre$7$d = 32'h0;
+        end
+        pre$8$clock = clock;
+        pre$8$d = pre$8$q;
+        if (events[8]) begin
+            pre$8$d = pre$8$q + 32'h1;
+        end
+        if (here == counter_addresses$8) begin
+            here_count = pre$8$q;
+            pre$8$d = 32'h0;
+            if (events[8]) begin
+                pre$8$d = one;
+            end
+        end
+        if (reset) begin
+            pre$8$d = 32'h0;
+        end
+        pre$9$clock = clock;
+        pre$9$d = pre$9$q;
+        if (events[9]) begin
+            pre$9$d = pre$9$q + 32'h1;
+        end
+        if (here == counter_addresses$9) begin
+            here_count = pre$9$q;
+            pre$9$d = 32'h0;
+            if (events[9]) begin
+                pre$9$d = one;
+            end
+        end
+        if (reset) begin
+            pre$9$d = 32'h0;
+        end
+        pre$10$clock = clock;
+        pre$10$d = pre$10$q;
+        if (events[10]) begin
+            pre$10$d = pre$10$q + 32'h1;
+        end
+        if (here == counter_addresses$10) begin
+            here_count = pre$10$q;
+            pre$10$d = 32'h0;
+            if (events[10]) begin
+                pre$10$d = one;
+            end
+        end
+        if (reset) begin
+            pre$10$d = 32'h0;
+        end
+        pre$11$clock = clock;
+        pre$11$d = pre$11$q;
+        if (events[11]) begin
+            pre$11$d = pre$11$q + 32'h1;
+        end
+        if (here == counter_addresses$11) begin
+            here_count = pre$11$q;
+            pre$11$d = 32'h0;
+            if (events[11]) begin
+                pre$11$d = one;
+            end
+        end
+        if (reset) begin
+            pre$11$d = 32'h0;
+        end
+        pre$12$clock = clock;
+        pre$12$d = pre$12$q;
+        if (events[12]) begin
+            pre$12$d = pre$12$q + 32'h1;
+        end
+        if (here == counter_addresses$12) begin
+            here_count = pre$12$q;
+            pre$12$d = 32'h0;
+            if (events[12]) begin
+                pre$12$d = one;
+            end
+        end
+        if (reset) begin
+            pre$12$d = 32'h0;
+        end
+        pre$13$clock = clock;
+        pre$13$d = pre$13$q;
+        if (events[13]) begin
+            pre$13$d = pre$13$q + 32'h1;
+        end
+        if (here == counter_addresses$13) begin
+            here_count = pre$13$q;
+            pre$13$d = 32'h0;
+            if (events[13]) begin
+                pre$13$d = one;
+            end
+        end
+        if (reset) begin
+            pre$13$d = 32'h0;
+        end
+        pre$14$clock = clock;
+        pre$14$d = pre$14$q;
+        if (events[14]) begin
+            pre$14$d = pre$14$q + 32'h1;
+        end
+        if (here == counter_addresses$14) begin
+            here_count = pre$14$q;
+            pre$14$d = 32'h0;
+            if (events[14]) begin
+                pre$14$d = one;
+            end
+        end
+        if (reset) begin
+            pre$14$d = 32'h0;
+        end
+        pre$15$clock = clock;
+        pre$15$d = pre$15$q;
+        if (events[15]) begin
+            pre$15$d = pre$15$q + 32'h1;
+        end
+        if (here == counter_addresses$15) begin
+            here_count = pre$15$q;
+            pre$15$d = 32'h0;
+            if (events[15]) begin
+                pre$15$d = one;
+            end
+        end
+        if (reset) begin
+            pre$15$d = 32'h0;
+        end
+        pre$16$clock = clock;
+        pre$16$d = pre$16$q;
+        if (events[16]) begin
+            pre$16$d = pre$16$q + 32'h1;
+        end
+        if (here == counter_addresses$16) begin
+            here_count = pre$16$q;
+            pre$16$d = 32'h0;
+            if (events[16]) begin
+                pre$16$d = one;
+            end
+        end
+        if (reset) begin
+            pre$16$d = 32'h0;
+        end
+        pre$17$clock = clock;
+        pre$17$d = pre$17$q;
+        if (events[17]) begin
+            pre$17$d = pre$17$q + 32'h1;
+        end
+        if (here == counter_addresses$17) begin
+            here_count = pre$17$q;
+            pre$17$d = 32'h0;
+            if (events[17]) begin
+                pre$17$d = one;
+            end
+        end
+        if (reset) begin
+            pre$17$d = 32'h0;
+        end
+        pre$18$clock = clock;
+        pre$18$d = pre$18$q;
+        if (events[18]) begin
+            pre$18$d = pre$18$q + 32'h1;
+        end
+        if (here == counter_addresses$18) begin
+            here_count = pre$18$q;
+            pre$18$d = 32'h0;
+            if (events[18]) begin
+                pre$18$d = one;
+            end
+        end
+        if (reset) begin
+            pre$18$d = 32'h0;
+        end
+        pre$19$clock = clock;
+        pre$19$d = pre$19$q;
+        if (events[19]) begin
+            pre$19$d = pre$19$q + 32'h1;
+        end
+        if (here == counter_addresses$19) begin
+            here_count = pre$19$q;
+            pre$19$d = 32'h0;
+            if (events[19]) begin
+                pre$19$d = one;
+            end
+        end
+        if (reset) begin
+            pre$19$d = 32'h0;
+        end
+        pre$20$clock = clock;
+        pre$20$d = pre$20$q;
+        if (events[20]) begin
+            pre$20$d = pre$20$q + 32'h1;
+        end
+        if (here == counter_addresses$20) begin
+            here_count = pre$20$q;
+            pre$20$d = 32'h0;
+            if (events[20]) begin
+                pre$20$d = one;
+            end
+        end
+        if (reset) begin
+            pre$20$d = 32'h0;
+        end
+        pre$21$clock = clock;
+        pre$21$d = pre$21$q;
+        if (events[21]) begin
+            pre$21$d = pre$21$q + 32'h1;
+        end
+        if (here == counter_addresses$21) begin
+            here_count = pre$21$q;
+            pre$21$d = 32'h0;
+            if (events[21]) begin
+                pre$21$d = one;
+            end
+        end
+        if (reset) begin
+            pre$21$d = 32'h0;
+        end
+        pre$22$clock = clock;
+        pre$22$d = pre$22$q;
+        if (events[22]) begin
+            pre$22$d = pre$22$q + 32'h1;
+        end
+        if (here == counter_addresses$22) begin
+            here_count = pre$22$q;
+            pre$22$d = 32'h0;
+            if (events[22]) begin
+                pre$22$d = one;
+            end
+        end
+        if (reset) begin
+            pre$22$d = 32'h0;
+        end
+        pre$23$clock = clock;
+        pre$23$d = pre$23$q;
+        if (events[23]) begin
+            pre$23$d = pre$23$q + 32'h1;
+        end
+        if (here == counter_addresses$23) begin
+            here_count = pre$23$q;
+            pre$23$d = 32'h0;
+            if (events[23]) begin
+                pre$23$d = one;
+            end
+        end
+        if (reset) begin
+            pre$23$d = 32'h0;
+        end
+        pre$24$clock = clock;
+        pre$24$d = pre$24$q;
+        if (events[24]) begin
+            pre$24$d = pre$24$q + 32'h1;
+        end
+        if (here == counter_addresses$24) begin
+            here_count = pre$24$q;
+            pre$24$d = 32'h0;
+            if (events[24]) begin
+                pre$24$d = one;
+            end
+        end
+        if (reset) begin
+            pre$24$d = 32'h0;
+        end
+        pre$25$clock = clock;
+        pre$25$d = pre$25$q;
+        if (events[25]) begin
+            pre$25$d = pre$25$q + 32'h1;
+        end
+        if (here == counter_addresses$25) begin
+            here_count = pre$25$q;
+            pre$25$d = 32'h0;
+            if (events[25]) begin
+                pre$25$d = one;
+            end
+        end
+        if (reset) begin
+            pre$25$d = 32'h0;
+        end
+        pre$26$clock = clock;
+        pre$26$d = pre$26$q;
+        if (events[26]) begin
+            pre$26$d = pre$26$q + 32'h1;
+        end
+        if (here == counter_addresses$26) begin
+            here_count = pre$26$q;
+            pre$26$d = 32'h0;
+            if (events[26]) begin
+                pre$26$d = one;
+            end
+        end
+        if (reset) begin
+            pre$26$d = 32'h0;
+        end
+        pre$27$clock = clock;
+        pre$27$d = pre$27$q;
+        if (events[27]) begin
+            pre$27$d = pre$27$q + 32'h1;
+        end
+        if (here == counter_addresses$27) begin
+            here_count = pre$27$q;
+            pre$27$d = 32'h0;
+            if (events[27]) begin
+                pre$27$d = one;
+            end
+        end
+        if (reset) begin
+            pre$27$d = 32'h0;
+        end
+        pre$28$clock = clock;
+        pre$28$d = pre$28$q;
+        if (events[28]) begin
+            pre$28$d = pre$28$q + 32'h1;
+        end
+        if (here == counter_addresses$28) begin
+            here_count = pre$28$q;
+            pre$28$d = 32'h0;
+            if (events[28]) begin
+                pre$28$d = one;
+            end
+        end
+        if (reset) begin
+            pre$28$d = 32'h0;
+        end
+        pre$29$clock = clock;
+        pre$29$d = pre$29$q;
+        if (events[29]) begin
+            pre$29$d = pre$29$q + 32'h1;
+        end
+        if (here == counter_addresses$29) begin
+            here_count = pre$29$q;
+            pre$29$d = 32'h0;
+            if (events[29]) begin
+                pre$29$d = one;
+            end
+        end
+        if (reset) begin
+            pre$29$d = 32'h0;
+        end
+        pre$30$clock = clock;
+        pre$30$d = pre$30$q;
+        if (events[30]) begin
+            pre$30$d = pre$30$q + 32'h1;
+        end
+        if (here == counter_addresses$30) begin
+            here_count = pre$30$q;
+            pre$30$d = 32'h0;
+            if (events[30]) begin
+                pre$30$d = one;
+            end
+        end
+        if (reset) begin
+            pre$30$d = 32'h0;
+        end
+        pre$31$clock = clock;
+        pre$31$d = pre$31$q;
+        if (events[31]) begin
+            pre$31$d = pre$31$q + 32'h1;
+        end
+        if (here == counter_addresses$31) begin
+            here_count = pre$31$q;
+            pre$31$d = 32'h0;
+            if (events[31]) begin
+                pre$31$d = one;
+            end
+        end
+        if (reset) begin
+            pre$31$d = 32'h0;
+        end
+        pre$32$clock = clock;
+        pre$32$d = pre$32$q;
+        if (events[32]) begin
+            pre$32$d = pre$32$q + 32'h1;
+        end
+        if (here == counter_addresses$32) begin
+            here_count = pre$32$q;
+            pre$32$d = 32'h0;
+            if (events[32]) begin
+                pre$32$d = one;
+            end
+        end
+        if (reset) begin
+            pre$32$d = 32'h0;
+        end
+        pre$33$clock = clock;
+        pre$33$d = pre$33$q;
+        if (events[33]) begin
+            pre$33$d = pre$33$q + 32'h1;
+        end
+        if (here == counter_addresses$33) begin
+            here_count = pre$33$q;
+            pre$33$d = 32'h0;
+            if (events[33]) begin
+                pre$33$d = one;
+            end
+        end
+        if (reset) begin
+            pre$33$d = 32'h0;
+        end
+        pre$34$clock = clock;
+        pre$34$d = pre$34$q;
+        if (events[34]) begin
+            pre$34$d = pre$34$q + 32'h1;
+        end
+        if (here == counter_addresses$34) begin
+            here_count = pre$34$q;
+            pre$34$d = 32'h0;
+            if (events[34]) begin
+                pre$34$d = one;
+            end
+        end
+        if (reset) begin
+            pre$34$d = 32'h0;
+        end
+        pre$35$clock = clock;
+        pre$35$d = pre$35$q;
+        if (events[35]) begin
+            pre$35$d = pre$35$q + 32'h1;
+        end
+        if (here == counter_addresses$35) begin
+            here_count = pre$35$q;
+            pre$35$d = 32'h0;
+            if (events[35]) begin
+                pre$35$d = one;
+            end
+        end
+        if (reset) begin
+            pre$35$d = 32'h0;
+        end
+        pre$36$clock = clock;
+        pre$36$d = pre$36$q;
+        if (events[36]) begin
+            pre$36$d = pre$36$q + 32'h1;
+        end
+        if (here == counter_addresses$36) begin
+            here_count = pre$36$q;
+            pre$36$d = 32'h0;
+            if (events[36]) begin
+                pre$36$d = one;
+            end
+        end
+        if (reset) begin
+            pre$36$d = 32'h0;
+        end
+        pre$37$clock = clock;
+        pre$37$d = pre$37$q;
+        if (events[37]) begin
+            pre$37$d = pre$37$q + 32'h1;
+        end
+        if (here == counter_addresses$37) begin
+            here_count = pre$37$q;
+            pre$37$d = 32'h0;
+            if (events[37]) begin
+                pre$37$d = one;
+            end
+        end
+        if (reset) begin
+            pre$37$d = 32'h0;
+        end
+        pre$38$clock = clock;
+        pre$38$d = pre$38$q;
+        if (events[38]) begin
+            pre$38$d = pre$38$q + 32'h1;
+        end
+        if (here == counter_addresses$38) begin
+            here_count = pre$38$q;
+            pre$38$d = 32'h0;
+            if (events[38]) begin
+                pre$38$d = one;
+            end
+        end
+        if (reset) begin
+            pre$38$d = 32'h0;
+        end
+        pre$39$clock = clock;
+        pre$39$d = pre$39$q;
+        if (events[39]) begin
+            pre$39$d = pre$39$q + 32'h1;
+        end
+        if (here == counter_addresses$39) begin
+            here_count = pre$39$q;
+            pre$39$d = 32'h0;
+            if (events[39]) begin
+                pre$39$d = one;
+            end
+        end
+        if (reset) begin
+            pre$39$d = 32'h0;
+        end
+        pre$40$clock = clock;
+        pre$40$d = pre$40$q;
+        if (events[40]) begin
+            pre$40$d = pre$40$q + 32'h1;
+        end
+        if (here == counter_addresses$40) begin
+            here_count = pre$40$q;
+            pre$40$d = 32'h0;
+            if (events[40]) begin
+                pre$40$d = one;
+            end
+        end
+        if (reset) begin
+            pre$40$d = 32'h0;
+        end
+        pre$41$clock = clock;
+        pre$41$d = pre$41$q;
+        if (events[41]) begin
+            pre$41$d = pre$41$q + 32'h1;
+        end
+        if (here == counter_addresses$41) begin
+            here_count = pre$41$q;
+            pre$41$d = 32'h0;
+            if (events[41]) begin
+                pre$41$d = one;
+            end
+        end
+        if (reset) begin
+            pre$41$d = 32'h0;
+        end
+        pre$42$clock = clock;
+        pre$42$d = pre$42$q;
+        if (events[42]) begin
+            pre$42$d = pre$42$q + 32'h1;
+        end
+        if (here == counter_addresses$42) begin
+            here_count = pre$42$q;
+            pre$42$d = 32'h0;
+            if (events[42]) begin
+                pre$42$d = one;
+            end
+        end
+        if (reset) begin
+            pre$42$d = 32'h0;
+        end
+        pre$43$clock = clock;
+        pre$43$d = pre$43$q;
+        if (events[43]) begin
+            pre$43$d = pre$43$q + 32'h1;
+        end
+        if (here == counter_addresses$43) begin
+            here_count = pre$43$q;
+            pre$43$d = 32'h0;
+            if (events[43]) begin
+                pre$43$d = one;
+            end
+        end
+        if (reset) begin
+            pre$43$d = 32'h0;
+        end
+        pre$44$clock = clock;
+        pre$44$d = pre$44$q;
+        if (events[44]) begin
+            pre$44$d = pre$44$q + 32'h1;
+        end
+        if (here == counter_addresses$44) begin
+            here_count = pre$44$q;
+            pre$44$d = 32'h0;
+            if (events[44]) begin
+                pre$44$d = one;
+            end
+        end
+        if (reset) begin
+            pre$44$d = 32'h0;
+        end
+        pre$45$clock = clock;
+        pre$45$d = pre$45$q;
+        if (events[45]) begin
+            pre$45$d = pre$45$q + 32'h1;
+        end
+        if (here == counter_addresses$45) begin
+            here_count = pre$45$q;
+            pre$45$d = 32'h0;
+            if (events[45]) begin
+                pre$45$d = one;
+            end
+        end
+        if (reset) begin
+            pre$45$d = 32'h0;
+        end
+        pre$46$clock = clock;
+        pre$46$d = pre$46$q;
+        if (events[46]) begin
+            pre$46$d = pre$46$q + 32'h1;
+        end
+        if (here == counter_addresses$46) begin
+            here_count = pre$46$q;
+            pre$46$d = 32'h0;
+            if (events[46]) begin
+                pre$46$d = one;
+            end
+        end
+        if (reset) begin
+            pre$46$d = 32'h0;
+        end
+        pre$47$clock = clock;
+        pre$47$d = pre$47$q;
+        if (events[47]) begin
+            pre$47$d = pre$47$q + 32'h1;
+        end
+        if (here == counter_addresses$47) begin
+            here_count = pre$47$q;
+            pre$47$d = 32'h0;
+            if (events[47]) begin
+                pre$47$d = one;
+            end
+        end
+        if (reset) begin
+            pre$47$d = 32'h0;
+        end
+        pre$48$clock = clock;
+        pre$48$d = pre$48$q;
+        if (events[48]) begin
+            pre$48$d = pre$48$q + 32'h1;
+        end
+        if (here == counter_addresses$48) begin
+            here_count = pre$48$q;
+            pre$48$d = 32'h0;
+            if (events[48]) begin
+                pre$48$d = one;
+            end
+        end
+        if (reset) begin
+            pre$48$d = 32'h0;
+        end
+        pre$49$clock = clock;
+        pre$49$d = pre$49$q;
+        if (events[49]) begin
+            pre$49$d = pre$49$q + 32'h1;
+        end
+        if (here == counter_addresses$49) begin
+            here_count = pre$49$q;
+            pre$49$d = 32'h0;
+            if (events[49]) begin
+                pre$49$d = one;
+            end
+        end
+        if (reset) begin
+            pre$49$d = 32'h0;
+        end
+        pre$50$clock = clock;
+        pre$50$d = pre$50$q;
+        if (events[50]) begin
+            pre$50$d = pre$50$q + 32'h1;
+        end
+        if (here == counter_addresses$50) begin
+            here_count = pre$50$q;
+            pre$50$d = 32'h0;
+            if (events[50]) begin
+                pre$50$d = one;
+            end
+        end
+        if (reset) begin
+            pre$50$d = 32'h0;
+        end
+        pre$51$clock = clock;
+        pre$51$d = pre$51$q;
+        if (events[51]) begin
+            pre$51$d = pre$51$q + 32'h1;
+        end
+        if (here == counter_addresses$51) begin
+            here_count = pre$51$q;
+            pre$51$d = 32'h0;
+            if (events[51]) begin
+                pre$51$d = one;
+            end
+        end
+        if (reset) begin
+            pre$51$d = 32'h0;
+        end
+        pre$52$clock = clock;
+        pre$52$d = pre$52$q;
+        if (events[52]) begin
+            pre$52$d = pre$52$q + 32'h1;
+        end
+        if (here == counter_addresses$52) begin
+            here_count = pre$52$q;
+            pre$52$d = 32'h0;
+            if (events[52]) begin
+                pre$52$d = one;
+            end
+        end
+        if (reset) begin
+            pre$52$d = 32'h0;
+        end
+        pre$53$clock = clock;
+        pre$53$d = pre$53$q;
+        if (events[53]) begin
+            pre$53$d = pre$53$q + 32'h1;
+        end
+        if (here == counter_addresses$53) begin
+            here_count = pre$53$q;
+            pre$53$d = 32'h0;
+            if (events[53]) begin
+                pre$53$d = one;
+            end
+        end
+        if (reset) begin
+            pre$53$d = 32'h0;
+        end
+        pre$54$clock = clock;
+        pre$54$d = pre$54$q;
+        if (events[54]) begin
+            pre$54$d = pre$54$q + 32'h1;
+        end
+        if (here == counter_addresses$54) begin
+            here_count = pre$54$q;
+            pre$54$d = 32'h0;
+            if (events[54]) begin
+                pre$54$d = one;
+            end
+        end
+        if (reset) begin
+            pre$54$d = 32'h0;
+        end
+        pre$55$clock = clock;
+        pre$55$d = pre$55$q;
+        if (events[55]) begin
+            pre$55$d = pre$55$q + 32'h1;
+        end
+        if (here == counter_addresses$55) begin
+            here_count = pre$55$q;
+            pre$55$d = 32'h0;
+            if (events[55]) begin
+                pre$55$d = one;
+            end
+        end
+        if (reset) begin
+            pre$55$d = 32'h0;
+        end
+        pre$56$clock = clock;
+        pre$56$d = pre$56$q;
+        if (events[56]) begin
+            pre$56$d = pre$56$q + 32'h1;
+        end
+        if (here == counter_addresses$56) begin
+            here_count = pre$56$q;
+            pre$56$d = 32'h0;
+            if (events[56]) begin
+                pre$56$d = one;
+            end
+        end
+        if (reset) begin
+            pre$56$d = 32'h0;
+        end
+        pre$57$clock = clock;
+        pre$57$d = pre$57$q;
+        if (events[57]) begin
+            pre$57$d = pre$57$q + 32'h1;
+        end
+        if (here == counter_addresses$57) begin
+            here_count = pre$57$q;
+            pre$57$d = 32'h0;
+            if (events[57]) begin
+                pre$57$d = one;
+            end
+        end
+        if (reset) begin
+            pre$57$d = 32'h0;
+        end
+        pre$58$clock = clock;
+        pre$58$d = pre$58$q;
+        if (events[58]) begin
+            pre$58$d = pre$58$q + 32'h1;
+        end
+        if (here == counter_addresses$58) begin
+            here_count = pre$58$q;
+            pre$58$d = 32'h0;
+            if (events[58]) begin
+                pre$58$d = one;
+            end
+        end
+        if (reset) begin
+            pre$58$d = 32'h0;
+        end
+        pre$59$clock = clock;
+        pre$59$d = pre$59$q;
+        if (events[59]) begin
+            pre$59$d = pre$59$q + 32'h1;
+        end
+        if (here == counter_addresses$59) begin
+            here_count = pre$59$q;
+            pre$59$d = 32'h0;
+            if (events[59]) begin
+                pre$59$d = one;
+            end
+        end
+        if (reset) begin
+            pre$59$d = 32'h0;
+        end
+        pre$60$clock = clock;
+        pre$60$d = pre$60$q;
+        if (events[60]) begin
+            pre$60$d = pre$60$q + 32'h1;
+        end
+        if (here == counter_addresses$60) begin
+            here_count = pre$60$q;
+            pre$60$d = 32'h0;
+            if (events[60]) begin
+                pre$60$d = one;
+            end
+        end
+        if (reset) begin
+            pre$60$d = 32'h0;
+        end
+        pre$61$clock = clock;
+        pre$61$d = pre$61$q;
+        if (events[61]) begin
+            pre$61$d = pre$61$q + 32'h1;
+        end
+        if (here == counter_addresses$61) begin
+            here_count = pre$61$q;
+            pre$61$d = 32'h0;
+            if (events[61]) begin
+                pre$61$d = one;
+            end
+        end
+        if (reset) begin
+            pre$61$d = 32'h0;
+        end
+        pre$62$clock = clock;
+        pre$62$d = pre$62$q;
+        if (events[62]) begin
+            pre$62$d = pre$62$q + 32'h1;
+        end
+        if (here == counter_addresses$62) begin
+            here_count = pre$62$q;
+            pre$62$d = 32'h0;
+            if (events[62]) begin
+                pre$62$d = one;
+            end
+        end
+        if (reset) begin
+            pre$62$d = 32'h0;
+        end
+        pre$63$clock = clock;
+        pre$63$d = pre$63$q;
+        if (events[63]) begin
+            pre$63$d = pre$63$q + 32'h1;
+        end
+        if (here == counter_addresses$63) begin
+            here_count = pre$63$q;
+            pre$63$d = 32'h0;
+            if (events[63]) begin
+                pre$63$d = one;
+            end
+        end
+        if (reset) begin
+            pre$63$d = 32'h0;
+        end
+        pre$64$clock = clock;
+        pre$64$d = pre$64$q;
+        if (events[64]) begin
+            pre$64$d = pre$64$q + 32'h1;
+        end
+        if (here == counter_addresses$64) begin
+            here_count = pre$64$q;
+            pre$64$d = 32'h0;
+            if (events[64]) begin
+                pre$64$d = one;
+            end
+        end
+        if (reset) begin
+            pre$64$d = 32'h0;
+        end
+        pre$65$clock = clock;
+        pre$65$d = pre$65$q;
+        if (events[65]) begin
+            pre$65$d = pre$65$q + 32'h1;
+        end
+        if (here == counter_addresses$65) begin
+            here_count = pre$65$q;
+            pre$65$d = 32'h0;
+            if (events[65]) begin
+                pre$65$d = one;
+            end
+        end
+        if (reset) begin
+            pre$65$d = 32'h0;
+        end
+        pre$66$clock = clock;
+        pre$66$d = pre$66$q;
+        if (events[66]) begin
+            pre$66$d = pre$66$q + 32'h1;
+        end
+        if (here == counter_addresses$66) begin
+            here_count = pre$66$q;
+            pre$66$d = 32'h0;
+            if (events[66]) begin
+                pre$66$d = one;
+            end
+        end
+        if (reset) begin
+            pre$66$d = 32'h0;
+        end
+        pre$67$clock = clock;
+        pre$67$d = pre$67$q;
+        if (events[67]) begin
+            pre$67$d = pre$67$q + 32'h1;
+        end
+        if (here == counter_addresses$67) begin
+            here_count = pre$67$q;
+            pre$67$d = 32'h0;
+            if (events[67]) begin
+                pre$67$d = one;
+            end
+        end
+        if (reset) begin
+            pre$67$d = 32'h0;
+        end
+        pre$68$clock = clock;
+        pre$68$d = pre$68$q;
+        if (events[68]) begin
+            pre$68$d = pre$68$q + 32'h1;
+        end
+        if (here == counter_addresses$68) begin
+            here_count = pre$68$q;
+            pre$68$d = 32'h0;
+            if (events[68]) begin
+                pre$68$d = one;
+            end
+        end
+        if (reset) begin
+            pre$68$d = 32'h0;
+        end
+        pre$69$clock = clock;
+        pre$69$d = pre$69$q;
+        if (events[69]) begin
+            pre$69$d = pre$69$q + 32'h1;
+        end
+        if (here == counter_addresses$69) begin
+            here_count = pre$69$q;
+            pre$69$d = 32'h0;
+            if (events[69]) begin
+                pre$69$d = one;
+            end
+        end
+        if (reset) begin
+            pre$69$d = 32'h0;
+        end
+        pre$70$clock = clock;
+        pre$70$d = pre$70$q;
+        if (events[70]) begin
+            pre$70$d = pre$70$q + 32'h1;
+        end
+        if (here == counter_addresses$70) begin
+            here_count = pre$70$q;
+            pre$70$d = 32'h0;
+            if (events[70]) begin
+                pre$70$d = one;
+            end
+        end
+        if (reset) begin
+            pre$70$d = 32'h0;
+        end
+        pre$71$clock = clock;
+        pre$71$d = pre$71$q;
+        if (events[71]) begin
+            pre$71$d = pre$71$q + 32'h1;
+        end
+        if (here == counter_addresses$71) begin
+            here_count = pre$71$q;
+            pre$71$d = 32'h0;
+            if (events[71]) begin
+                pre$71$d = one;
+            end
+        end
+        if (reset) begin
+            pre$71$d = 32'h0;
+        end
+        pre$72$clock = clock;
+        pre$72$d = pre$72$q;
+        if (events[72]) begin
+            pre$72$d = pre$72$q + 32'h1;
+        end
+        if (here == counter_addresses$72) begin
+            here_count = pre$72$q;
+            pre$72$d = 32'h0;
+            if (events[72]) begin
+                pre$72$d = one;
+            end
+        end
+        if (reset) begin
+            pre$72$d = 32'h0;
+        end
+        pre$73$clock = clock;
+        pre$73$d = pre$73$q;
+        if (events[73]) begin
+            pre$73$d = pre$73$q + 32'h1;
+        end
+        if (here == counter_addresses$73) begin
+            here_count = pre$73$q;
+            pre$73$d = 32'h0;
+            if (events[73]) begin
+                pre$73$d = one;
+            end
+        end
+        if (reset) begin
+            pre$73$d = 32'h0;
+        end
+        pre$74$clock = clock;
+        pre$74$d = pre$74$q;
+        if (events[74]) begin
+            pre$74$d = pre$74$q + 32'h1;
+        end
+        if (here == counter_addresses$74) begin
+            here_count = pre$74$q;
+            pre$74$d = 32'h0;
+            if (events[74]) begin
+                pre$74$d = one;
+            end
+        end
+        if (reset) begin
+            pre$74$d = 32'h0;
+        end
+        pre$75$clock = clock;
+        pre$75$d = pre$75$q;
+        if (events[75]) begin
+            pre$75$d = pre$75$q + 32'h1;
+        end
+        if (here == counter_addresses$75) begin
+            here_count = pre$75$q;
+            pre$75$d = 32'h0;
+            if (events[75]) begin
+                pre$75$d = one;
+            end
+        end
+        if (reset) begin
+            pre$75$d = 32'h0;
+        end
+        pre$76$clock = clock;
+        pre$76$d = pre$76$q;
+        if (events[76]) begin
+            pre$76$d = pre$76$q + 32'h1;
+        end
+        if (here == counter_addresses$76) begin
+            here_count = pre$76$q;
+            pre$76$d = 32'h0;
+            if (events[76]) begin
+                pre$76$d = one;
+            end
+        end
+        if (reset) begin
+            pre$76$d = 32'h0;
+        end
+        pre$77$clock = clock;
+        pre$77$d = pre$77$q;
+        if (events[77]) begin
+            pre$77$d = pre$77$q + 32'h1;
+        end
+        if (here == counter_addresses$77) begin
+            here_count = pre$77$q;
+            pre$77$d = 32'h0;
+            if (events[77]) begin
+                pre$77$d = one;
+            end
+        end
+        if (reset) begin
+            pre$77$d = 32'h0;
+        end
+        pre$78$clock = clock;
+        pre$78$d = pre$78$q;
+        if (events[78]) begin
+            pre$78$d = pre$78$q + 32'h1;
+        end
+        if (here == counter_addresses$78) begin
+            here_count = pre$78$q;
+            pre$78$d = 32'h0;
+            if (events[78]) begin
+                pre$78$d = one;
+            end
+        end
+        if (reset) begin
+            pre$78$d = 32'h0;
+        end
+        pre$79$clock = clock;
+        pre$79$d = pre$79$q;
+        if (events[79]) begin
+            pre$79$d = pre$79$q + 32'h1;
+        end
+        if (here == counter_addresses$79) begin
+            here_count = pre$79$q;
+            pre$79$d = 32'h0;
+            if (events[79]) begin
+                pre$79$d = one;
+            end
+        end
+        if (reset) begin
+            pre$79$d = 32'h0;
+        end
+        pre$80$clock = clock;
+        pre$80$d = pre$80$q;
+        if (events[80]) begin
+            pre$80$d = pre$80$q + 32'h1;
+        end
+        if (here == counter_addresses$80) begin
+            here_count = pre$80$q;
+            pre$80$d = 32'h0;
+            if (events[80]) begin
+                pre$80$d = one;
+            end
+        end
+        if (reset) begin
+            pre$80$d = 32'h0;
+        end
+        pre$81$clock = clock;
+        pre$81$d = pre$81$q;
+        if (events[81]) begin
+            pre$81$d = pre$81$q + 32'h1;
+        end
+        if (here == counter_addresses$81) begin
+            here_count = pre$81$q;
+            pre$81$d = 32'h0;
+            if (events[81]) begin
+                pre$81$d = one;
+            end
+        end
+        if (reset) begin
+            pre$81$d = 32'h0;
+        end
+        pre$82$clock = clock;
+        pre$82$d = pre$82$q;
+        if (events[82]) begin
+            pre$82$d = pre$82$q + 32'h1;
+        end
+        if (here == counter_addresses$82) begin
+            here_count = pre$82$q;
+            pre$82$d = 32'h0;
+            if (events[82]) begin
+                pre$82$d = one;
+            end
+        end
+        if (reset) begin
+            pre$82$d = 32'h0;
+        end
+        pre$83$clock = clock;
+        pre$83$d = pre$83$q;
+        if (events[83]) begin
+            pre$83$d = pre$83$q + 32'h1;
+        end
+        if (here == counter_addresses$83) begin
+            here_count = pre$83$q;
+            pre$83$d = 32'h0;
+            if (events[83]) begin
+                pre$83$d = one;
+            end
+        end
+        if (reset) begin
+            pre$83$d = 32'h0;
+        end
+        pre$84$clock = clock;
+        pre$84$d = pre$84$q;
+        if (events[84]) begin
+            pre$84$d = pre$84$q + 32'h1;
+        end
+        if (here == counter_addresses$84) begin
+            here_count = pre$84$q;
+            pre$84$d = 32'h0;
+            if (events[84]) begin
+                pre$84$d = one;
+            end
+        end
+        if (reset) begin
+            pre$84$d = 32'h0;
+        end
+        pre$85$clock = clock;
+        pre$85$d = pre$85$q;
+        if (events[85]) begin
+            pre$85$d = pre$85$q + 32'h1;
+        end
+        if (here == counter_addresses$85) begin
+            here_count = pre$85$q;
+            pre$85$d = 32'h0;
+            if (events[85]) begin
+                pre$85$d = one;
+            end
+        end
+        if (reset) begin
+            pre$85$d = 32'h0;
+        end
+        pre$86$clock = clock;
+        pre$86$d = pre$86$q;
+        if (events[86]) begin
+            pre$86$d = pre$86$q + 32'h1;
+        end
+        if (here == counter_addresses$86) begin
+            here_count = pre$86$q;
+            pre$86$d = 32'h0;
+            if (events[86]) begin
+                pre$86$d = one;
+            end
+        end
+        if (reset) begin
+            pre$86$d = 32'h0;
+        end
+        pre$87$clock = clock;
+        pre$87$d = pre$87$q;
+        if (events[87]) begin
+            pre$87$d = pre$87$q + 32'h1;
+        end
+        if (here == counter_addresses$87) begin
+            here_count = pre$87$q;
+            pre$87$d = 32'h0;
+            if (events[87]) begin
+                pre$87$d = one;
+            end
+        end
+        if (reset) begin
+            pre$87$d = 32'h0;
+        end
+        pre$88$clock = clock;
+        pre$88$d = pre$88$q;
+        if (events[88]) begin
+            pre$88$d = pre$88$q + 32'h1;
+        end
+        if (here == counter_addresses$88) begin
+            here_count = pre$88$q;
+            pre$88$d = 32'h0;
+            if (events[88]) begin
+                pre$88$d = one;
+            end
+        end
+        if (reset) begin
+            pre$88$d = 32'h0;
+        end
+        pre$89$clock = clock;
+        pre$89$d = pre$89$q;
+        if (events[89]) begin
+            pre$89$d = pre$89$q + 32'h1;
+        end
+        if (here == counter_addresses$89) begin
+            here_count = pre$89$q;
+            pre$89$d = 32'h0;
+            if (events[89]) begin
+                pre$89$d = one;
+            end
+        end
+        if (reset) begin
+            pre$89$d = 32'h0;
+        end
+        pre$90$clock = clock;
+        pre$90$d = pre$90$q;
+        if (events[90]) begin
+            pre$90$d = pre$90$q + 32'h1;
+        end
+        if (here == counter_addresses$90) begin
+            here_count = pre$90$q;
+            pre$90$d = 32'h0;
+            if (events[90]) begin
+                pre$90$d = one;
+            end
+        end
+        if (reset) begin
+            pre$90$d = 32'h0;
+        end
+        pre$91$clock = clock;
+        pre$91$d = pre$91$q;
+        if (events[91]) begin
+            pre$91$d = pre$91$q + 32'h1;
+        end
+        if (here == counter_addresses$91) begin
+            here_count = pre$91$q;
+            pre$91$d = 32'h0;
+            if (events[91]) begin
+                pre$91$d = one;
+            end
+        end
+        if (reset) begin
+            pre$91$d = 32'h0;
+        end
+        pre$92$clock = clock;
+        pre$92$d = pre$92$q;
+        if (events[92]) begin
+            pre$92$d = pre$92$q + 32'h1;
+        end
+        if (here == counter_addresses$92) begin
+            here_count = pre$92$q;
+            pre$92$d = 32'h0;
+            if (events[92]) begin
+                pre$92$d = one;
+            end
+        end
+        if (reset) begin
+            pre$92$d = 32'h0;
+        end
+        pre$93$clock = clock;
+        pre$93$d = pre$93$q;
+        if (events[93]) begin
+            pre$93$d = pre$93$q + 32'h1;
+        end
+        if (here == counter_addresses$93) begin
+            here_count = pre$93$q;
+            pre$93$d = 32'h0;
+            if (events[93]) begin
+                pre$93$d = one;
+            end
+        end
+        if (reset) begin
+            pre$93$d = 32'h0;
+        end
+        pre$94$clock = clock;
+        pre$94$d = pre$94$q;
+        if (events[94]) begin
+            pre$94$d = pre$94$q + 32'h1;
+        end
+        if (here == counter_addresses$94) begin
+            here_count = pre$94$q;
+            pre$94$d = 32'h0;
+            if (events[94]) begin
+                pre$94$d = one;
+            end
+        end
+        if (reset) begin
+            pre$94$d = 32'h0;
+        end
+        pre$95$clock = clock;
+        pre$95$d = pre$95$q;
+        if (events[95]) begin
+            pre$95$d = pre$95$q + 32'h1;
+        end
+        if (here == counter_addresses$95) begin
+            here_count = pre$95$q;
+            pre$95$d = 32'h0;
+            if (events[95]) begin
+                pre$95$d = one;
+            end
+        end
+        if (reset) begin
+            pre$95$d = 32'h0;
+        end
+        pre$96$clock = clock;
+        pre$96$d = pre$96$q;
+        if (events[96]) begin
+            pre$96$d = pre$96$q + 32'h1;
+        end
+        if (here == counter_addresses$96) begin
+            here_count = pre$96$q;
+            pre$96$d = 32'h0;
+            if (events[96]) begin
+                pre$96$d = one;
+            end
+        end
+        if (reset) begin
+            pre$96$d = 32'h0;
+        end
+        pre$97$clock = clock;
+        pre$97$d = pre$97$q;
+        if (events[97]) begin
+            pre$97$d = pre$97$q + 32'h1;
+        end
+        if (here == counter_addresses$97) begin
+            here_count = pre$97$q;
+            pre$97$d = 32'h0;
+            if (events[97]) begin
+                pre$97$d = one;
+            end
+        end
+        if (reset) begin
+            pre$97$d = 32'h0;
+        end
+        pre$98$clock = clock;
+        pre$98$d = pre$98$q;
+        if (events[98]) begin
+            pre$98$d = pre$98$q + 32'h1;
+        end
+        if (here == counter_addresses$98) begin
+            here_count = pre$98$q;
+            pre$98$d = 32'h0;
+            if (events[98]) begin
+                pre$98$d = one;
+            end
+        end
+        if (reset) begin
+            pre$98$d = 32'h0;
+        end
+        pre$99$clock = clock;
+        pre$99$d = pre$99$q;
+        if (events[99]) begin
+            pre$99$d = pre$99$q + 32'h1;
+        end
+        if (here == counter_addresses$99) begin
+            here_count = pre$99$q;
+            pre$99$d = 32'h0;
+            if (events[99]) begin
+                pre$99$d = one;
+            end
+        end
+        if (reset) begin
+            pre$99$d = 32'h0;
+        end
+        pre$100$clock = clock;
+        pre$100$d = pre$100$q;
+        if (events[100]) begin
+            pre$100$d = pre$100$q + 32'h1;
+        end
+        if (here == counter_addresses$100) begin
+            here_count = pre$100$q;
+            pre$100$d = 32'h0;
+            if (events[100]) begin
+                pre$100$d = one;
+            end
+        end
+        if (reset) begin
+            pre$100$d = 32'h0;
+        end
+        pre$101$clock = clock;
+        pre$101$d = pre$101$q;
+        if (events[101]) begin
+            pre$101$d = pre$101$q + 32'h1;
+        end
+        if (here == counter_addresses$101) begin
+            here_count = pre$101$q;
+            pre$101$d = 32'h0;
+            if (events[101]) begin
+                pre$101$d = one;
+            end
+        end
+        if (reset) begin
+            pre$101$d = 32'h0;
+        end
+        pre$102$clock = clock;
+        pre$102$d = pre$102$q;
+        if (events[102]) begin
+            pre$102$d = pre$102$q + 32'h1;
+        end
+        if (here == counter_addresses$102) begin
+            here_count = pre$102$q;
+            pre$102$d = 32'h0;
+            if (events[102]) begin
+                pre$102$d = one;
+            end
+        end
+        if (reset) begin
+            pre$102$d = 32'h0;
+        end
+        pre$103$clock = clock;
+        pre$103$d = pre$103$q;
+        if (events[103]) begin
+            pre$103$d = pre$103$q + 32'h1;
+        end
+        if (here == counter_addresses$103) begin
+            here_count = pre$103$q;
+            pre$103$d = 32'h0;
+            if (events[103]) begin
+                pre$103$d = one;
+            end
+        end
+        if (reset) begin
+            pre$103$d = 32'h0;
+        end
+        pre$104$clock = clock;
+        pre$104$d = pre$104$q;
+        if (events[104]) begin
+            pre$104$d = pre$104$q + 32'h1;
+        end
+        if (here == counter_addresses$104) begin
+            here_count = pre$104$q;
+            pre$104$d = 32'h0;
+            if (events[104]) begin
+                pre$104$d = one;
+            end
+        end
+        if (reset) begin
+            pre$104$d = 32'h0;
+        end
+        pre$105$clock = clock;
+        pre$105$d = pre$105$q;
+        if (events[105]) begin
+            pre$105$d = pre$105$q + 32'h1;
+        end
+        if (here == counter_addresses$105) begin
+            here_count = pre$105$q;
+            pre$105$d = 32'h0;
+            if (events[105]) begin
+                pre$105$d = one;
+            end
+        end
+        if (reset) begin
+            pre$105$d = 32'h0;
+        end
+        pre$106$clock = clock;
+        pre$106$d = pre$106$q;
+        if (events[106]) begin
+            pre$106$d = pre$106$q + 32'h1;
+        end
+        if (here == counter_addresses$106) begin
+            here_count = pre$106$q;
+            pre$106$d = 32'h0;
+            if (events[106]) begin
+                pre$106$d = one;
+            end
+        end
+        if (reset) begin
+            pre$106$d = 32'h0;
+        end
+        pre$107$clock = clock;
+        pre$107$d = pre$107$q;
+        if (events[107]) begin
+            pre$107$d = pre$107$q + 32'h1;
+        end
+        if (here == counter_addresses$107) begin
+            here_count = pre$107$q;
+            pre$107$d = 32'h0;
+            if (events[107]) begin
+                pre$107$d = one;
+            end
+        end
+        if (reset) begin
+            pre$107$d = 32'h0;
+        end
+        pre$108$clock = clock;
+        pre$108$d = pre$108$q;
+        if (events[108]) begin
+            pre$108$d = pre$108$q + 32'h1;
+        end
+        if (here == counter_addresses$108) begin
+            here_count = pre$108$q;
+            pre$108$d = 32'h0;
+            if (events[108]) begin
+                pre$108$d = one;
+            end
+        end
+        if (reset) begin
+            pre$108$d = 32'h0;
+        end
+        pre$109$clock = clock;
+        pre$109$d = pre$109$q;
+        if (events[109]) begin
+            pre$109$d = pre$109$q + 32'h1;
+        end
+        if (here == counter_addresses$109) begin
+            here_count = pre$109$q;
+            pre$109$d = 32'h0;
+            if (events[109]) begin
+                pre$109$d = one;
+            end
+        end
+        if (reset) begin
+            pre$109$d = 32'h0;
+        end
+        pre$110$clock = clock;
+        pre$110$d = pre$110$q;
+        if (events[110]) begin
+            pre$110$d = pre$110$q + 32'h1;
+        end
+        if (here == counter_addresses$110) begin
+            here_count = pre$110$q;
+            pre$110$d = 32'h0;
+            if (events[110]) begin
+                pre$110$d = one;
+            end
+        end
+        if (reset) begin
+            pre$110$d = 32'h0;
+        end
+        pre$111$clock = clock;
+        pre$111$d = pre$111$q;
+        if (events[111]) begin
+            pre$111$d = pre$111$q + 32'h1;
+        end
+        if (here == counter_addresses$111) begin
+            here_count = pre$111$q;
+            pre$111$d = 32'h0;
+            if (events[111]) begin
+                pre$111$d = one;
+            end
+        end
+        if (reset) begin
+            pre$111$d = 32'h0;
+        end
+        pre$112$clock = clock;
+        pre$112$d = pre$112$q;
+        if (events[112]) begin
+            pre$112$d = pre$112$q + 32'h1;
+        end
+        if (here == counter_addresses$112) begin
+            here_count = pre$112$q;
+            pre$112$d = 32'h0;
+            if (events[112]) begin
+                pre$112$d = one;
+            end
+        end
+        if (reset) begin
+            pre$112$d = 32'h0;
+        end
+        pre$113$clock = clock;
+        pre$113$d = pre$113$q;
+        if (events[113]) begin
+            pre$113$d = pre$113$q + 32'h1;
+        end
+        if (here == counter_addresses$113) begin
+            here_count = pre$113$q;
+            pre$113$d = 32'h0;
+            if (events[113]) begin
+                pre$113$d = one;
+            end
+        end
+        if (reset) begin
+            pre$113$d = 32'h0;
+        end
+        pre$114$clock = clock;
+        pre$114$d = pre$114$q;
+        if (events[114]) begin
+            pre$114$d = pre$114$q + 32'h1;
+        end
+        if (here == counter_addresses$114) begin
+            here_count = pre$114$q;
+            pre$114$d = 32'h0;
+            if (events[114]) begin
+                pre$114$d = one;
+            end
+        end
+        if (reset) begin
+            pre$114$d = 32'h0;
+        end
+        pre$115$clock = clock;
+        pre$115$d = pre$115$q;
+        if (events[115]) begin
+            pre$115$d = pre$115$q + 32'h1;
+        end
+        if (here == counter_addresses$115) begin
+            here_count = pre$115$q;
+            pre$115$d = 32'h0;
+            if (events[115]) begin
+                pre$115$d = one;
+            end
+        end
+        if (reset) begin
+            pre$115$d = 32'h0;
+        end
+        pre$116$clock = clock;
+        pre$116$d = pre$116$q;
+        if (events[116]) begin
+            pre$116$d = pre$116$q + 32'h1;
+        end
+        if (here == counter_addresses$116) begin
+            here_count = pre$116$q;
+            pre$116$d = 32'h0;
+            if (events[116]) begin
+                pre$116$d = one;
+            end
+        end
+        if (reset) begin
+            pre$116$d = 32'h0;
+        end
+        pre$117$clock = clock;
+        pre$117$d = pre$117$q;
+        if (events[117]) begin
+            pre$117$d = pre$117$q + 32'h1;
+        end
+        if (here == counter_addresses$117) begin
+            here_count = pre$117$q;
+            pre$117$d = 32'h0;
+            if (events[117]) begin
+                pre$117$d = one;
+            end
+        end
+        if (reset) begin
+            pre$117$d = 32'h0;
+        end
+        pre$118$clock = clock;
+        pre$118$d = pre$118$q;
+        if (events[118]) begin
+            pre$118$d = pre$118$q + 32'h1;
+        end
+        if (here == counter_addresses$118) begin
+            here_count = pre$118$q;
+            pre$118$d = 32'h0;
+            if (events[118]) begin
+                pre$118$d = one;
+            end
+        end
+        if (reset) begin
+            pre$118$d = 32'h0;
+        end
+        pre$119$clock = clock;
+        pre$119$d = pre$119$q;
+        if (events[119]) begin
+            pre$119$d = pre$119$q + 32'h1;
+        end
+        if (here == counter_addresses$119) begin
+            here_count = pre$119$q;
+            pre$119$d = 32'h0;
+            if (events[119]) begin
+                pre$119$d = one;
+            end
+        end
+        if (reset) begin
+            pre$119$d = 32'h0;
+        end
+        pre$120$clock = clock;
+        pre$120$d = pre$120$q;
+        if (events[120]) begin
+            pre$120$d = pre$120$q + 32'h1;
+        end
+        if (here == counter_addresses$120) begin
+            here_count = pre$120$q;
+            pre$120$d = 32'h0;
+            if (events[120]) begin
+                pre$120$d = one;
+            end
+        end
+        if (reset) begin
+            pre$120$d = 32'h0;
+        end
+        pre$121$clock = clock;
+        pre$121$d = pre$121$q;
+        if (events[121]) begin
+            pre$121$d = pre$121$q + 32'h1;
+        end
+        if (here == counter_addresses$121) begin
+            here_count = pre$121$q;
+            pre$121$d = 32'h0;
+            if (events[121]) begin
+                pre$121$d = one;
+            end
+        end
+        if (reset) begin
+            pre$121$d = 32'h0;
+        end
+        pre$122$clock = clock;
+        pre$122$d = pre$122$q;
+        if (events[122]) begin
+            pre$122$d = pre$122$q + 32'h1;
+        end
+        if (here == counter_addresses$122) begin
+            here_count = pre$122$q;
+            pre$122$d = 32'h0;
+            if (events[122]) begin
+                pre$122$d = one;
+            end
+        end
+        if (reset) begin
+            pre$122$d = 32'h0;
+        end
+        pre$123$clock = clock;
+        pre$123$d = pre$123$q;
+        if (events[123]) begin
+            pre$123$d = pre$123$q + 32'h1;
+        end
+        if (here == counter_addresses$123) begin
+            here_count = pre$123$q;
+            pre$123$d = 32'h0;
+            if (events[123]) begin
+                pre$123$d = one;
+            end
+        end
+        if (reset) begin
+            pre$123$d = 32'h0;
+        end
+        pre$124$clock = clock;
+        pre$124$d = pre$124$q;
+        if (events[124]) begin
+            pre$124$d = pre$124$q + 32'h1;
+        end
+        if (here == counter_addresses$124) begin
+            here_count = pre$124$q;
+            pre$124$d = 32'h0;
+            if (events[124]) begin
+                pre$124$d = one;
+            end
+        end
+        if (reset) begin
+            pre$124$d = 32'h0;
+        end
+        pre$125$clock = clock;
+        pre$125$d = pre$125$q;
+        if (events[125]) begin
+            pre$125$d = pre$125$q + 32'h1;
+        end
+        if (here == counter_addresses$125) begin
+            here_count = pre$125$q;
+            pre$125$d = 32'h0;
+            if (events[125]) begin
+                pre$125$d = one;
+            end
+        end
+        if (reset) begin
+            pre$125$d = 32'h0;
+        end
+        pre$126$clock = clock;
+        pre$126$d = pre$126$q;
+        if (events[126]) begin
+            pre$126$d = pre$126$q + 32'h1;
+        end
+        if (here == counter_addresses$126) begin
+            here_count = pre$126$q;
+            pre$126$d = 32'h0;
+            if (events[126]) begin
+                pre$126$d = one;
+            end
+        end
+        if (reset) begin
+            pre$126$d = 32'h0;
+        end
+        pre$127$clock = clock;
+        pre$127$d = pre$127$q;
+        if (events[127]) begin
+            pre$127$d = pre$127$q + 32'h1;
+        end
+        if (here == counter_addresses$127) begin
+            here_count = pre$127$q;
+            pre$127$d = 32'h0;
+            if (events[127]) begin
+                pre$127$d = one;
+            end
+        end
+        if (reset) begin
+            pre$127$d = 32'h0;
+        end
+        pre$128$clock = clock;
+        pre$128$d = pre$128$q;
+        if (events[128]) begin
+            pre$128$d = pre$128$q + 32'h1;
+        end
+        if (here == counter_addresses$128) begin
+            here_count = pre$128$q;
+            pre$128$d = 32'h0;
+            if (events[128]) begin
+                pre$128$d = one;
+            end
+        end
+        if (reset) begin
+            pre$128$d = 32'h0;
+        end
+        pre$129$clock = clock;
+        pre$129$d = pre$129$q;
+        if (events[129]) begin
+            pre$129$d = pre$129$q + 32'h1;
+        end
+        if (here == counter_addresses$129) begin
+            here_count = pre$129$q;
+            pre$129$d = 32'h0;
+            if (events[129]) begin
+                pre$129$d = one;
+            end
+        end
+        if (reset) begin
+            pre$129$d = 32'h0;
+        end
+        pre$130$clock = clock;
+        pre$130$d = pre$130$q;
+        if (events[130]) begin
+            pre$130$d = pre$130$q + 32'h1;
+        end
+        if (here == counter_addresses$130) begin
+            here_count = pre$130$q;
+            pre$130$d = 32'h0;
+            if (events[130]) begin
+                pre$130$d = one;
+            end
+        end
+        if (reset) begin
+            pre$130$d = 32'h0;
+        end
+        pre$131$clock = clock;
+        pre$131$d = pre$131$q;
+        if (events[131]) begin
+            pre$131$d = pre$131$q + 32'h1;
+        end
+        if (here == counter_addresses$131) begin
+            here_count = pre$131$q;
+            pre$131$d = 32'h0;
+            if (events[131]) begin
+                pre$131$d = one;
+            end
+        end
+        if (reset) begin
+            pre$131$d = 32'h0;
+        end
+        pre$132$clock = clock;
+        pre$132$d = pre$132$q;
+        if (events[132]) begin
+            pre$132$d = pre$132$q + 32'h1;
+        end
+        if (here == counter_addresses$132) begin
+            here_count = pre$132$q;
+            pre$132$d = 32'h0;
+            if (events[132]) begin
+                pre$132$d = one;
+            end
+        end
+        if (reset) begin
+            pre$132$d = 32'h0;
+        end
+        pre$133$clock = clock;
+        pre$133$d = pre$133$q;
+        if (events[133]) begin
+            pre$133$d = pre$133$q + 32'h1;
+        end
+        if (here == counter_addresses$133) begin
+            here_count = pre$133$q;
+            pre$133$d = 32'h0;
+            if (events[133]) begin
+                pre$133$d = one;
+            end
+        end
+        if (reset) begin
+            pre$133$d = 32'h0;
+        end
+        pre$134$clock = clock;
+        pre$134$d = pre$134$q;
+        if (events[134]) begin
+            pre$134$d = pre$134$q + 32'h1;
+        end
+        if (here == counter_addresses$134) begin
+            here_count = pre$134$q;
+            pre$134$d = 32'h0;
+            if (events[134]) begin
+                pre$134$d = one;
+            end
+        end
+        if (reset) begin
+            pre$134$d = 32'h0;
+        end
+        pre$135$clock = clock;
+        pre$135$d = pre$135$q;
+        if (events[135]) begin
+            pre$135$d = pre$135$q + 32'h1;
+        end
+        if (here == counter_addresses$135) begin
+            here_count = pre$135$q;
+            pre$135$d = 32'h0;
+            if (events[135]) begin
+                pre$135$d = one;
+            end
+        end
+        if (reset) begin
+            pre$135$d = 32'h0;
+        end
+        pre$136$clock = clock;
+        pre$136$d = pre$136$q;
+        if (events[136]) begin
+            pre$136$d = pre$136$q + 32'h1;
+        end
+        if (here == counter_addresses$136) begin
+            here_count = pre$136$q;
+            pre$136$d = 32'h0;
+            if (events[136]) begin
+                pre$136$d = one;
+            end
+        end
+        if (reset) begin
+            pre$136$d = 32'h0;
+        end
+        pre$137$clock = clock;
+        pre$137$d = pre$137$q;
+        if (events[137]) begin
+            pre$137$d = pre$137$q + 32'h1;
+        end
+        if (here == counter_addresses$137) begin
+            here_count = pre$137$q;
+            pre$137$d = 32'h0;
+            if (events[137]) begin
+                pre$137$d = one;
+            end
+        end
+        if (reset) begin
+            pre$137$d = 32'h0;
+        end
+        pre$138$clock = clock;
+        pre$138$d = pre$138$q;
+        if (events[138]) begin
+            pre$138$d = pre$138$q + 32'h1;
+        end
+        if (here == counter_addresses$138) begin
+            here_count = pre$138$q;
+            pre$138$d = 32'h0;
+            if (events[138]) begin
+                pre$138$d = one;
+            end
+        end
+        if (reset) begin
+            pre$138$d = 32'h0;
+        end
+        pre$139$clock = clock;
+        pre$139$d = pre$139$q;
+        if (events[139]) begin
+            pre$139$d = pre$139$q + 32'h1;
+        end
+        if (here == counter_addresses$139) begin
+            here_count = pre$139$q;
+            pre$139$d = 32'h0;
+            if (events[139]) begin
+                pre$139$d = one;
+            end
+        end
+        if (reset) begin
+            pre$139$d = 32'h0;
+        end
+        pre$140$clock = clock;
+        pre$140$d = pre$140$q;
+        if (events[140]) begin
+            pre$140$d = pre$140$q + 32'h1;
+        end
+        if (here == counter_addresses$140) begin
+            here_count = pre$140$q;
+            pre$140$d = 32'h0;
+            if (events[140]) begin
+                pre$140$d = one;
+            end
+        end
+        if (reset) begin
+            pre$140$d = 32'h0;
+        end
+        pre$141$clock = clock;
+        pre$141$d = pre$141$q;
+        if (events[141]) begin
+            pre$141$d = pre$141$q + 32'h1;
+        end
+        if (here == counter_addresses$141) begin
+            here_count = pre$141$q;
+            pre$141$d = 32'h0;
+            if (events[141]) begin
+                pre$141$d = one;
+            end
+        end
+        if (reset) begin
+            pre$141$d = 32'h0;
+        end
+        pre$142$clock = clock;
+        pre$142$d = pre$142$q;
+        if (events[142]) begin
+            pre$142$d = pre$142$q + 32'h1;
+        end
+        if (here == counter_addresses$142) begin
+            here_count = pre$142$q;
+            pre$142$d = 32'h0;
+            if (events[142]) begin
+                pre$142$d = one;
+            end
+        end
+        if (reset) begin
+            pre$142$d = 32'h0;
+        end
+        pre$143$clock = clock;
+        pre$143$d = pre$143$q;
+        if (events[143]) begin
+            pre$143$d = pre$143$q + 32'h1;
+        end
+        if (here == counter_addresses$143) begin
+            here_count = pre$143$q;
+            pre$143$d = 32'h0;
+            if (events[143]) begin
+                pre$143$d = one;
+            end
+        end
+        if (reset) begin
+            pre$143$d = 32'h0;
+        end
+        here_level = 32'h0;
+        high$0$clock = clock;
+        high$0$d = high$0$q;
+        level_now = levels[(level_offsets$0)+:(8)];
+        if (level_now > high$0$q) begin
+            high$0$d = level_now;
+        end
+        if (here == peak_addresses$0) begin
+            here_level = high$0$q;
+            high$0$d = level_now;
+        end
+        if (reset) begin
+            high$0$d = 32'h0;
+        end
+        high$1$clock = clock;
+        high$1$d = high$1$q;
+        level_now = levels[(level_offsets$1)+:(8)];
+        if (level_now > high$1$q) begin
+            high$1$d = level_now;
+        end
+        if (here == peak_addresses$1) begin
+            here_level = high$1$q;
+            high$1$d = level_now;
+        end
+        if (reset) begin
+            high$1$d = 32'h0;
+        end
+        high$2$clock = clock;
+        high$2$d = high$2$q;
+        level_now = levels[(level_offsets$2)+:(8)];
+        if (level_now > high$2$q) begin
+            high$2$d = level_now;
+        end
+        if (here == peak_addresses$2) begin
+            here_level = high$2$q;
+            high$2$d = level_now;
+        end
+        if (reset) begin
+            high$2$d = 32'h0;
+        end
+        high$3$clock = clock;
+        high$3$d = high$3$q;
+        level_now = levels[(level_offsets$3)+:(8)];
+        if (level_now > high$3$q) begin
+            high$3$d = level_now;
+        end
+        if (here == peak_addresses$3) begin
+            here_level = high$3$q;
+            high$3$d = level_now;
+        end
+        if (reset) begin
+            high$3$d = 32'h0;
+        end
+        high$4$clock = clock;
+        high$4$d = high$4$q;
+        level_now = levels[(level_offsets$4)+:(8)];
+        if (level_now > high$4$q) begin
+            high$4$d = level_now;
+        end
+        if (here == peak_addresses$4) begin
+            here_level = high$4$q;
+            high$4$d = level_now;
+        end
+        if (reset) begin
+            high$4$d = 32'h0;
+        end
+        high$5$clock = clock;
+        high$5$d = high$5$q;
+        level_now = levels[(level_offsets$5)+:(8)];
+        if (level_now > high$5$q) begin
+            high$5$d = level_now;
+        end
+        if (here == peak_addresses$5) begin
+            here_level = high$5$q;
+            high$5$d = level_now;
+        end
+        if (reset) begin
+            high$5$d = 32'h0;
+        end
+        high$6$clock = clock;
+        high$6$d = high$6$q;
+        level_now = levels[(level_offsets$6)+:(8)];
+        if (level_now > high$6$q) begin
+            high$6$d = level_now;
+        end
+        if (here == peak_addresses$6) begin
+            here_level = high$6$q;
+            high$6$d = level_now;
+        end
+        if (reset) begin
+            high$6$d = 32'h0;
+        end
+        high$7$clock = clock;
+        high$7$d = high$7$q;
+        level_now = levels[(level_offsets$7)+:(8)];
+        if (level_now > high$7$q) begin
+            high$7$d = level_now;
+        end
+        if (here == peak_addresses$7) begin
+            here_level = high$7$q;
+            high$7$d = level_now;
+        end
+        if (reset) begin
+            high$7$d = 32'h0;
+        end
+        high$8$clock = clock;
+        high$8$d = high$8$q;
+        level_now = levels[(level_offsets$8)+:(8)];
+        if (level_now > high$8$q) begin
+            high$8$d = level_now;
+        end
+        if (here == peak_addresses$8) begin
+            here_level = high$8$q;
+            high$8$d = level_now;
+        end
+        if (reset) begin
+            high$8$d = 32'h0;
+        end
+        high$9$clock = clock;
+        high$9$d = high$9$q;
+        level_now = levels[(level_offsets$9)+:(8)];
+        if (level_now > high$9$q) begin
+            high$9$d = level_now;
+        end
+        if (here == peak_addresses$9) begin
+            here_level = high$9$q;
+            high$9$d = level_now;
+        end
+        if (reset) begin
+            high$9$d = 32'h0;
+        end
+        high$10$clock = clock;
+        high$10$d = high$10$q;
+        level_now = levels[(level_offsets$10)+:(8)];
+        if (level_now > high$10$q) begin
+            high$10$d = level_now;
+        end
+        if (here == peak_addresses$10) begin
+            here_level = high$10$q;
+            high$10$d = level_now;
+        end
+        if (reset) begin
+            high$10$d = 32'h0;
+        end
+        high$11$clock = clock;
+        high$11$d = high$11$q;
+        level_now = levels[(level_offsets$11)+:(8)];
+        if (level_now > high$11$q) begin
+            high$11$d = level_now;
+        end
+        if (here == peak_addresses$11) begin
+            here_level = high$11$q;
+            high$11$d = level_now;
+        end
+        if (reset) begin
+            high$11$d = 32'h0;
+        end
+        high$12$clock = clock;
+        high$12$d = high$12$q;
+        level_now = levels[(level_offsets$12)+:(8)];
+        if (level_now > high$12$q) begin
+            high$12$d = level_now;
+        end
+        if (here == peak_addresses$12) begin
+            here_level = high$12$q;
+            high$12$d = level_now;
+        end
+        if (reset) begin
+            high$12$d = 32'h0;
+        end
+        high$13$clock = clock;
+        high$13$d = high$13$q;
+        level_now = levels[(level_offsets$13)+:(8)];
+        if (level_now > high$13$q) begin
+            high$13$d = level_now;
+        end
+        if (here == peak_addresses$13) begin
+            here_level = high$13$q;
+            high$13$d = level_now;
+        end
+        if (reset) begin
+            high$13$d = 32'h0;
+        end
+        high$14$clock = clock;
+        high$14$d = high$14$q;
+        level_now = levels[(level_offsets$14)+:(8)];
+        if (level_now > high$14$q) begin
+            high$14$d = level_now;
+        end
+        if (here == peak_addresses$14) begin
+            here_level = high$14$q;
+            high$14$d = level_now;
+        end
+        if (reset) begin
+            high$14$d = 32'h0;
+        end
+        high$15$clock = clock;
+        high$15$d = high$15$q;
+        level_now = levels[(level_offsets$15)+:(8)];
+        if (level_now > high$15$q) begin
+            high$15$d = level_now;
+        end
+        if (here == peak_addresses$15) begin
+            here_level = high$15$q;
+            high$15$d = level_now;
+        end
+        if (reset) begin
+            high$15$d = 32'h0;
+        end
+        if (slot$q == last_slot) begin
+            slot$d = 32'h0;
+            if (group$q == last_group) begin
+                group$d = 32'h0;
+                clearing$d = 1'b0;
+            end
+            else begin
+                group$d = group$q + 32'h1;
+            end
+        end
+        else begin
+            slot$d = slot$q + 32'h1;
+        end
+        back_valid$d = 1'b1;
+        back_address$d = here;
+        back_peak$d = here_peak;
+        back_count$d = here_count;
+        back_level$d = here_level;
+        back_clearing$d = clearing$q;
+        back_request$d = pending$q & (pending_address$q == here);
+        word = ram$read_data;
+        if (back_clearing$q) begin
+            word = 32'h0;
+        end
+        sum = ((word) & 33'h1ffffffff) + ((back_count$q) & 33'h1ffffffff);
+        updated = sum[(32'h0)+:(32)];
+        if (sum[carry_bit]) begin
+            updated = saturated;
+        end
+        if (back_peak$q) begin
+            updated = word;
+            if (((back_level$q) & 32'hffffffff) > word) begin
+                updated = ((back_level$q) & 32'hffffffff);
+            end
+        end
+        ram$write_address = back_address$q;
+        ram$write_enable = back_valid$q;
+        ram$write_data = updated;
+        offset = request$address - base;
+        mapped = (request$address >= base) & (request$address < past) & ((offset & slot_mask) < slots);
+        request$ready = ~pending$q & ~answered$q & ~reset;
+        accept = request$valid & request$ready;
+        if (accept) begin
+            if (mapped) begin
+                pending$d = 1'b1;
+                pending_address$d = offset[(32'h0)+:(8)];
+                pending_write$d = request$write;
+            end
+            else begin
+                answered$d = 1'b1;
+                answer$d = 32'h0;
+                failure$d = error_unmapped;
+            end
+        end
+        if (back_valid$q & back_request$q) begin
+            pending$d = 1'b0;
+            answered$d = 1'b1;
+            failure$d = error_none;
+            answer$d = ((updated) & 64'hffffffffffffffff);
+            if (pending_write$q) begin
+                answer$d = 32'h0;
+                ram$write_data = 32'h0;
+            end
+        end
+        if (response$ready & answered$q) begin
+            answered$d = 1'b0;
+        end
+        response$valid = answered$q;
+        response$data = answer$q;
+        response$error = failure$q;
+        if (reset) begin
+            group$d = 32'h0;
+            slot$d = 32'h0;
+            clearing$d = 1'b1;
+            back_valid$d = 1'b0;
+            back_request$d = 1'b0;
+            pending$d = 1'b0;
+            answered$d = 1'b0;
+        end
+    end
+    
+endmodule // nrc_mgmt$tallies
+
+
+module nrc_mgmt$tallies$answer(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$answer
+
+
+module nrc_mgmt$tallies$answered(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$answered
+
+
+module nrc_mgmt$tallies$back_address(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$back_address
+
+
+module nrc_mgmt$tallies$back_clearing(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$back_clearing
+
+
+module nrc_mgmt$tallies$back_count(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$back_count
+
+
+module nrc_mgmt$tallies$back_level(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$back_level
+
+
+module nrc_mgmt$tallies$back_peak(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$back_peak
+
+
+module nrc_mgmt$tallies$back_request(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$back_request
+
+
+module nrc_mgmt$tallies$back_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$back_valid
+
+
+module nrc_mgmt$tallies$clearing(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$clearing
+
+
+module nrc_mgmt$tallies$failure(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$failure
+
+
+module nrc_mgmt$tallies$group(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$group
+
+
+module nrc_mgmt$tallies$high$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$high$0
+
+
+module nrc_mgmt$tallies$high$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$high$1
+
+
+module nrc_mgmt$tallies$high$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$high$10
+
+
+module nrc_mgmt$tallies$high$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$high$11
+
+
+module nrc_mgmt$tallies$high$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$high$12
+
+
+module nrc_mgmt$tallies$high$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$high$13
+
+
+module nrc_mgmt$tallies$high$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$high$14
+
+
+module nrc_mgmt$tallies$high$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$high$15
+
+
+module nrc_mgmt$tallies$high$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$high$2
+
+
+module nrc_mgmt$tallies$high$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$high$3
+
+
+module nrc_mgmt$tallies$high$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$high$4
+
+
+module nrc_mgmt$tallies$high$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$high$5
+
+
+module nrc_mgmt$tallies$high$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$high$6
+
+
+module nrc_mgmt$tallies$high$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$high$7
+
+
+module nrc_mgmt$tallies$high$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$high$8
+
+
+module nrc_mgmt$tallies$high$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$high$9
+
+
+module nrc_mgmt$tallies$pending(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pending
+
+
+module nrc_mgmt$tallies$pending_address(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pending_address
+
+
+module nrc_mgmt$tallies$pending_write(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pending_write
+
+
+module nrc_mgmt$tallies$pre$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$0
+
+
+module nrc_mgmt$tallies$pre$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$1
+
+
+module nrc_mgmt$tallies$pre$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$10
+
+
+module nrc_mgmt$tallies$pre$100(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$100
+
+
+module nrc_mgmt$tallies$pre$101(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$101
+
+
+module nrc_mgmt$tallies$pre$102(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$102
+
+
+module nrc_mgmt$tallies$pre$103(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$103
+
+
+module nrc_mgmt$tallies$pre$104(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$104
+
+
+module nrc_mgmt$tallies$pre$105(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$105
+
+
+module nrc_mgmt$tallies$pre$106(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$106
+
+
+module nrc_mgmt$tallies$pre$107(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$107
+
+
+module nrc_mgmt$tallies$pre$108(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$108
+
+
+module nrc_mgmt$tallies$pre$109(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$109
+
+
+module nrc_mgmt$tallies$pre$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$11
+
+
+module nrc_mgmt$tallies$pre$110(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$110
+
+
+module nrc_mgmt$tallies$pre$111(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$111
+
+
+module nrc_mgmt$tallies$pre$112(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$112
+
+
+module nrc_mgmt$tallies$pre$113(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$113
+
+
+module nrc_mgmt$tallies$pre$114(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$114
+
+
+module nrc_mgmt$tallies$pre$115(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$115
+
+
+module nrc_mgmt$tallies$pre$116(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$116
+
+
+module nrc_mgmt$tallies$pre$117(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$117
+
+
+module nrc_mgmt$tallies$pre$118(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$118
+
+
+module nrc_mgmt$tallies$pre$119(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$119
+
+
+module nrc_mgmt$tallies$pre$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$12
+
+
+module nrc_mgmt$tallies$pre$120(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$120
+
+
+module nrc_mgmt$tallies$pre$121(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$121
+
+
+module nrc_mgmt$tallies$pre$122(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$122
+
+
+module nrc_mgmt$tallies$pre$123(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$123
+
+
+module nrc_mgmt$tallies$pre$124(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$124
+
+
+module nrc_mgmt$tallies$pre$125(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$125
+
+
+module nrc_mgmt$tallies$pre$126(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$126
+
+
+module nrc_mgmt$tallies$pre$127(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$127
+
+
+module nrc_mgmt$tallies$pre$128(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$128
+
+
+module nrc_mgmt$tallies$pre$129(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$129
+
+
+module nrc_mgmt$tallies$pre$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$13
+
+
+module nrc_mgmt$tallies$pre$130(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$130
+
+
+module nrc_mgmt$tallies$pre$131(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$131
+
+
+module nrc_mgmt$tallies$pre$132(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$132
+
+
+module nrc_mgmt$tallies$pre$133(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$133
+
+
+module nrc_mgmt$tallies$pre$134(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$134
+
+
+module nrc_mgmt$tallies$pre$135(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$135
+
+
+module nrc_mgmt$tallies$pre$136(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$136
+
+
+module nrc_mgmt$tallies$pre$137(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$137
+
+
+module nrc_mgmt$tallies$pre$138(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$138
+
+
+module nrc_mgmt$tallies$pre$139(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$139
+
+
+module nrc_mgmt$tallies$pre$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$14
+
+
+module nrc_mgmt$tallies$pre$140(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$140
+
+
+module nrc_mgmt$tallies$pre$141(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$141
+
+
+module nrc_mgmt$tallies$pre$142(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$142
+
+
+module nrc_mgmt$tallies$pre$143(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$143
+
+
+module nrc_mgmt$tallies$pre$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$15
+
+
+module nrc_mgmt$tallies$pre$16(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$16
+
+
+module nrc_mgmt$tallies$pre$17(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$17
+
+
+module nrc_mgmt$tallies$pre$18(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$18
+
+
+module nrc_mgmt$tallies$pre$19(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$19
+
+
+module nrc_mgmt$tallies$pre$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$2
+
+
+module nrc_mgmt$tallies$pre$20(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$20
+
+
+module nrc_mgmt$tallies$pre$21(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$21
+
+
+module nrc_mgmt$tallies$pre$22(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$22
+
+
+module nrc_mgmt$tallies$pre$23(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$23
+
+
+module nrc_mgmt$tallies$pre$24(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$24
+
+
+module nrc_mgmt$tallies$pre$25(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$25
+
+
+module nrc_mgmt$tallies$pre$26(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$26
+
+
+module nrc_mgmt$tallies$pre$27(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$27
+
+
+module nrc_mgmt$tallies$pre$28(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$28
+
+
+module nrc_mgmt$tallies$pre$29(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$29
+
+
+module nrc_mgmt$tallies$pre$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$3
+
+
+module nrc_mgmt$tallies$pre$30(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$30
+
+
+module nrc_mgmt$tallies$pre$31(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$31
+
+
+module nrc_mgmt$tallies$pre$32(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$32
+
+
+module nrc_mgmt$tallies$pre$33(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$33
+
+
+module nrc_mgmt$tallies$pre$34(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$34
+
+
+module nrc_mgmt$tallies$pre$35(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$35
+
+
+module nrc_mgmt$tallies$pre$36(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$36
+
+
+module nrc_mgmt$tallies$pre$37(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$37
+
+
+module nrc_mgmt$tallies$pre$38(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$38
+
+
+module nrc_mgmt$tallies$pre$39(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$39
+
+
+module nrc_mgmt$tallies$pre$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$4
+
+
+module nrc_mgmt$tallies$pre$40(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$40
+
+
+module nrc_mgmt$tallies$pre$41(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$41
+
+
+module nrc_mgmt$tallies$pre$42(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$42
+
+
+module nrc_mgmt$tallies$pre$43(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$43
+
+
+module nrc_mgmt$tallies$pre$44(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$44
+
+
+module nrc_mgmt$tallies$pre$45(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$45
+
+
+module nrc_mgmt$tallies$pre$46(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$46
+
+
+module nrc_mgmt$tallies$pre$47(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$47
+
+
+module nrc_mgmt$tallies$pre$48(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$48
+
+
+module nrc_mgmt$tallies$pre$49(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$49
+
+
+module nrc_mgmt$tallies$pre$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$5
+
+
+module nrc_mgmt$tallies$pre$50(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$50
+
+
+module nrc_mgmt$tallies$pre$51(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$51
+
+
+module nrc_mgmt$tallies$pre$52(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$52
+
+
+module nrc_mgmt$tallies$pre$53(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$53
+
+
+module nrc_mgmt$tallies$pre$54(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$54
+
+
+module nrc_mgmt$tallies$pre$55(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$55
+
+
+module nrc_mgmt$tallies$pre$56(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$56
+
+
+module nrc_mgmt$tallies$pre$57(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$57
+
+
+module nrc_mgmt$tallies$pre$58(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$58
+
+
+module nrc_mgmt$tallies$pre$59(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$59
+
+
+module nrc_mgmt$tallies$pre$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$6
+
+
+module nrc_mgmt$tallies$pre$60(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$60
+
+
+module nrc_mgmt$tallies$pre$61(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$61
+
+
+module nrc_mgmt$tallies$pre$62(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$62
+
+
+module nrc_mgmt$tallies$pre$63(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$63
+
+
+module nrc_mgmt$tallies$pre$64(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$64
+
+
+module nrc_mgmt$tallies$pre$65(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$65
+
+
+module nrc_mgmt$tallies$pre$66(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$66
+
+
+module nrc_mgmt$tallies$pre$67(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$67
+
+
+module nrc_mgmt$tallies$pre$68(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$68
+
+
+module nrc_mgmt$tallies$pre$69(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$69
+
+
+module nrc_mgmt$tallies$pre$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$7
+
+
+module nrc_mgmt$tallies$pre$70(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$70
+
+
+module nrc_mgmt$tallies$pre$71(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$71
+
+
+module nrc_mgmt$tallies$pre$72(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$72
+
+
+module nrc_mgmt$tallies$pre$73(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$73
+
+
+module nrc_mgmt$tallies$pre$74(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$74
+
+
+module nrc_mgmt$tallies$pre$75(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$75
+
+
+module nrc_mgmt$tallies$pre$76(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$76
+
+
+module nrc_mgmt$tallies$pre$77(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$77
+
+
+module nrc_mgmt$tallies$pre$78(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$78
+
+
+module nrc_mgmt$tallies$pre$79(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$79
+
+
+module nrc_mgmt$tallies$pre$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$8
+
+
+module nrc_mgmt$tallies$pre$80(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$80
+
+
+module nrc_mgmt$tallies$pre$81(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$81
+
+
+module nrc_mgmt$tallies$pre$82(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$82
+
+
+module nrc_mgmt$tallies$pre$83(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$83
+
+
+module nrc_mgmt$tallies$pre$84(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$84
+
+
+module nrc_mgmt$tallies$pre$85(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$85
+
+
+module nrc_mgmt$tallies$pre$86(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$86
+
+
+module nrc_mgmt$tallies$pre$87(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$87
+
+
+module nrc_mgmt$tallies$pre$88(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$88
+
+
+module nrc_mgmt$tallies$pre$89(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$89
+
+
+module nrc_mgmt$tallies$pre$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$9
+
+
+module nrc_mgmt$tallies$pre$90(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$90
+
+
+module nrc_mgmt$tallies$pre$91(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$91
+
+
+module nrc_mgmt$tallies$pre$92(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$92
+
+
+module nrc_mgmt$tallies$pre$93(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$93
+
+
+module nrc_mgmt$tallies$pre$94(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$94
+
+
+module nrc_mgmt$tallies$pre$95(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$95
+
+
+module nrc_mgmt$tallies$pre$96(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$96
+
+
+module nrc_mgmt$tallies$pre$97(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$97
+
+
+module nrc_mgmt$tallies$pre$98(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$98
+
+
+module nrc_mgmt$tallies$pre$99(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$pre$99
+
+
+module nrc_mgmt$tallies$ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [7:0] read_address;
+    input wire  read_clock;
+    output reg  [31:0] read_data;
+    input wire  [7:0] write_address;
+    input wire  write_clock;
+    input wire  [31:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[31:0] mem[255:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // nrc_mgmt$tallies$ram
+
+
+module nrc_mgmt$tallies$slot(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$tallies$slot

@@ -8,6 +8,8 @@
 pub mod arb;
 pub mod bits;
 pub mod channel;
+pub mod channel_receiver;
+pub mod channel_sender;
 pub mod crc;
 pub mod credit_counter;
 pub mod emit;
@@ -15,6 +17,8 @@ pub mod fifo;
 pub mod flit_decoder;
 pub mod formats;
 pub mod lfsr;
+pub mod link_port;
+pub mod link_watchdog;
 pub mod llp;
 pub mod mgmt;
 pub mod params;

@@ -6,16 +6,22 @@
 //! `chip_request` port.
 //!
 //! ```text
-//! inbound[p] --> RsMesh --> Nma --chip_request--> RegFile(nrc_router_map)
-//! outbound[p] <--     <--   |  (agent block 0x00..0x1f inside)   | route table, ports' reports,
-//!                           +--i2c-- EEPROM                      | mesh counters
+//! inbound[p] --> RsMesh --> Nma --chip_request--> RegSplit --> RegFile(nrc_router_map)
+//! outbound[p] <--     <--   |  (agent block 0x00..0x1f inside)   |   route table, ports' reports,
+//!                           +--i2c-- EEPROM                      |   mesh counters
+//!                                                                +--> CounterRam (>= 0x400)
+//!                                           counters[p] --------------^ port counters, peaks
 //! ```
 //!
 //! What the registers show and drive (addresses in `verilog-out/nrc.md`, the agent's block and
 //! the router's together): the agent's block (see [`Nma`]), the mesh's drop counters, indirect
 //! routing-table access (`route_table`: the table is the data plane's, reached through
-//! `route_table`), and per port the link endpoint's report (`links[p]`: status, peer identity,
-//! LTP and retry counts).
+//! `route_table`), per port the link endpoint's report (`links[p]`: status, peer identity,
+//! LTP and retry counts), and per port the data plane's counters (`counters[p]`: flits and
+//! packets in and out, drops by reason, dead-link discards, per-VC occupancy peaks), kept in
+//! a [`CounterRam`] (a read or clear waits for its sweep, at most
+//! [`counter_sweep_cycles`](crate::regs::counter_sweep_cycles) cycles; every other register
+//! answers in 2).
 //!
 //! **Faults** of the agent: bits 0..=3 the loader's outcome, bits 4..=7 `chip_faults` (the
 //! data plane's: link down, say).
@@ -23,7 +29,11 @@
 //! **Reset** (synchronous) resets everything together; the loader then runs first and its
 //! register writes (routing-table entries included) go before the agent's, so a request that
 //! arrives during loading is answered between the loader's writes.
-use crate::regs::{nrc_map, nrc_router_map, ROUTE_INDEX_BITS};
+use crate::port_counters::{PortCountersSink, COUNTERS, OCCUPANCY_BITS};
+use crate::regs::{
+    nrc_counter_layout, nrc_map, nrc_router_map, PEAK_BITS, PORT_COUNTERS_BASE, PORT_COUNTER_BITS,
+    ROUTE_INDEX_BITS,
+};
 use crate::rs_mesh::RsMesh;
 use hdl::formats::mgmt::{DestType, REGISTER_ADDRESS_BITS};
 use hdl::formats::FLIT_BITS;
@@ -32,9 +42,8 @@ use hdl::mgmt::i2c_master::I2cPins;
 use hdl::mgmt::nma::{Nma, NmaParams, NMA_CHIP_FAULTS};
 use hdl::mgmt::nma_core::NMA_DATA_BITS;
 use hdl::mgmt::regs::NMA_FAULTS;
-use hdl::mgmt::relay_station::{RsBeatSink, RsBeatSource, RS_BEAT_BITS, RS_PORT_BITS};
-use hdl::regmap::{Access, RegFile, RegMap};
-use hdl::width::chunk_index_bits;
+use hdl::mgmt::relay_station::{RsBeatSink, RsBeatSource, RS_PORT_BITS};
+use hdl::regmap::{Access, CounterRam, RegFile, RegMap, RegSplit};
 use rust_hdl::prelude::*;
 
 /// Fault inputs the chip drives (`chip_faults`).
@@ -83,7 +92,32 @@ mod slot {
     pub const PORT0: usize = 1;
 }
 
+/// The type of an [`NrcMgmt`] with `$ports` ports in `$rows` rows and `$vcs` VCs (the
+/// occupancy peaks), widths filled in: `nrc_mgmt!(8, 2, 2)`.
+#[macro_export]
+macro_rules! nrc_mgmt {
+    ($ports:expr, $rows:expr, $vcs:expr) => {
+        $crate::nrc_mgmt::NrcMgmt<
+            { hdl::mgmt::relay_station::RS_BEAT_BITS },
+            { hdl::width::chunk_index_bits(hdl::formats::FLIT_BITS, hdl::mgmt::relay_station::RS_BEAT_BITS) },
+            { $ports },
+            { $rows },
+            { hdl::arb::index_width($rows) },
+            { $vcs * $crate::port_counters::OCCUPANCY_BITS },
+            { hdl::bits::clog2($ports << $crate::regs::PORT_COUNTER_BITS) },
+            { hdl::bits::count_bits($ports << $crate::regs::PORT_COUNTER_BITS) },
+            { $ports * $crate::port_counters::COUNTERS },
+            { $ports * $vcs * $crate::port_counters::OCCUPANCY_BITS },
+        >
+    };
+}
+
 /// The router's management plane; see the module documentation.
+///
+/// Parameters: `B` beat bits, `CW` chunk index bits, `PORTS`, `ROWS`, `RW` as [`RsMesh`];
+/// `PV` = `VCS * 8` (the counters' occupancy bundle), `CRA` the counter RAM's address bits,
+/// `CPW` its pre-counter bits, `CN` = `PORTS * COUNTERS`, `CLV` = `PORTS * PV`. Use
+/// [`nrc_mgmt!`](crate::nrc_mgmt).
 #[derive(LogicBlock)]
 pub struct NrcMgmt<
     const B: usize,
@@ -91,6 +125,11 @@ pub struct NrcMgmt<
     const PORTS: usize,
     const ROWS: usize,
     const RW: usize,
+    const PV: usize,
+    const CRA: usize,
+    const CPW: usize,
+    const CN: usize,
+    const CLV: usize,
 > {
     /// Clock of every register.
     pub clock: Signal<In, Clock>,
@@ -104,6 +143,8 @@ pub struct NrcMgmt<
     pub links: [LinkReportSink; PORTS],
     /// The routing table's indirect access.
     pub route_table: RouteTableSource<PORTS>,
+    /// Per port: the data plane's events and occupancy, counted in the port's counters.
+    pub counters: [PortCountersSink<PV>; PORTS],
     /// The data plane's faults (agent fault inputs 4..=7).
     pub chip_faults: Signal<In, Bits<NRC_CHIP_FAULTS>>,
     /// The configuration EEPROM's I2C bus.
@@ -111,6 +152,34 @@ pub struct NrcMgmt<
     mesh: RsMesh<B, RS_PORT_BITS, CW, PORTS, ROWS, RW>,
     agent: Nma<REGISTER_ADDRESS_BITS>,
     registers: RegFile<REGISTER_ADDRESS_BITS, NMA_DATA_BITS>,
+    /// The agent's chip requests: below the port counters to `registers`, the rest to `tallies`.
+    split: RegSplit<REGISTER_ADDRESS_BITS, NMA_DATA_BITS>,
+    /// The port counters and occupancy peaks.
+    tallies: CounterRam<
+        REGISTER_ADDRESS_BITS,
+        NMA_DATA_BITS,
+        CRA,
+        PORT_COUNTER_BITS,
+        CPW,
+        PEAK_BITS,
+        CN,
+        CLV,
+    >,
+    /// The events and levels of every port, packed as `tallies` takes them.
+    events: Signal<Local, Bits<CN>>,
+    levels: Signal<Local, Bits<CLV>>,
+    /// One port's events in slot order (`COUNTERS` bits), its drops and its levels (locals:
+    /// `bit_cast` cannot take a loop-indexed port).
+    port_events: Signal<Local, Bits<COUNTERS>>,
+    port_drops: Signal<Local, Bits<{ crate::port::event::COUNT }>>,
+    port_levels: Signal<Local, Bits<PV>>,
+    /// Per port: the position of its events and its levels.
+    event_offsets: Vec<Constant<Bits<16>>>,
+    level_offsets: Vec<Constant<Bits<16>>>,
+    /// Positions in `port_events` (the slot order of `COUNTER_NAMES`).
+    drops_at: Constant<Bits<8>>,
+    discarded_bit: Constant<Bits<COUNTERS>>,
+    discarded_head_bit: Constant<Bits<COUNTERS>>,
     /// The write strobe of `route_index` (a level the table reads): acknowledged unused.
     index_strobe_unused: Signal<Local, bool>,
     /// `row_bits[r]`: bit `r` alone, to pick row `r`'s drop pulse by a mask (with one row
@@ -118,17 +187,30 @@ pub struct NrcMgmt<
     row_bits: Vec<Constant<Bits<ROWS>>>,
 }
 
-/// The default build's plane: 8 ports in 2 rows of 4, 20-bit beats.
-pub type NrcMgmt8 = NrcMgmt<RS_BEAT_BITS, { chunk_index_bits(FLIT_BITS, RS_BEAT_BITS) }, 8, 2, 1>;
-/// The published router's plane: 24 ports in 4 rows of 6.
-pub type NrcMgmt24 = NrcMgmt<RS_BEAT_BITS, { chunk_index_bits(FLIT_BITS, RS_BEAT_BITS) }, 24, 4, 2>;
+/// The default build's plane: 8 ports in 2 rows of 4, 20-bit beats, 2 VCs.
+pub type NrcMgmt8 = crate::nrc_mgmt!(8, 2, 2);
+/// The published router's plane: 24 ports in 4 rows of 6, 6 VCs.
+pub type NrcMgmt24 = crate::nrc_mgmt!(24, 4, 6);
 
-impl<const B: usize, const CW: usize, const PORTS: usize, const ROWS: usize, const RW: usize>
-    NrcMgmt<B, CW, PORTS, ROWS, RW>
+impl<
+        const B: usize,
+        const CW: usize,
+        const PORTS: usize,
+        const ROWS: usize,
+        const RW: usize,
+        const PV: usize,
+        const CRA: usize,
+        const CPW: usize,
+        const CN: usize,
+        const CLV: usize,
+    > NrcMgmt<B, CW, PORTS, ROWS, RW, PV, CRA, CPW, CN, CLV>
 {
+    /// VCs of the occupancy peaks.
+    pub const VCS: usize = PV / OCCUPANCY_BITS;
+
     /// The router's whole register map for this size (the agent's block and the router's).
     pub fn map() -> RegMap {
-        nrc_map(PORTS, ROWS, NMA_FAULTS).expect("the router's register space assembles")
+        nrc_map(PORTS, ROWS, Self::VCS, NMA_FAULTS).expect("the router's register space assembles")
     }
 
     /// The router's own registers (the register file of this top).
@@ -141,18 +223,37 @@ impl<const B: usize, const CW: usize, const PORTS: usize, const ROWS: usize, con
     pub fn new(params: NrcMgmtParams) -> Self {
         let map = Self::router_map();
         check_slots(&map, PORTS, ROWS);
+        assert_eq!(PV % OCCUPANCY_BITS, 0, "NrcMgmt: PV = VCS * 8");
+        let layout = nrc_counter_layout(PORTS, Self::VCS);
         Self {
             clock: Default::default(),
             reset: Default::default(),
             inbound: std::array::from_fn(|_| Default::default()),
             outbound: std::array::from_fn(|_| Default::default()),
             links: std::array::from_fn(|_| Default::default()),
+            counters: std::array::from_fn(|_| Default::default()),
             route_table: Default::default(),
             chip_faults: Default::default(),
             i2c: Default::default(),
             mesh: RsMesh::new(),
             agent: Nma::new(DestType::Nrc, params),
             registers: RegFile::new(&map),
+            split: RegSplit::new(PORT_COUNTERS_BASE),
+            tallies: CounterRam::new(layout),
+            events: Default::default(),
+            levels: Default::default(),
+            port_events: Default::default(),
+            port_drops: Default::default(),
+            port_levels: Default::default(),
+            event_offsets: (0..PORTS)
+                .map(|p| Constant::new(((p * COUNTERS) as u64).into()))
+                .collect(),
+            level_offsets: (0..PORTS)
+                .map(|p| Constant::new(((p * PV) as u64).into()))
+                .collect(),
+            drops_at: Constant::new(4u64.into()),
+            discarded_bit: Constant::new((1u64 << (COUNTERS - 2)).into()),
+            discarded_head_bit: Constant::new((1u64 << (COUNTERS - 1)).into()),
             index_strobe_unused: Default::default(),
             row_bits: (0..ROWS)
                 .map(|r| Constant::new(Bits::from(1u64 << r)))
@@ -200,15 +301,27 @@ fn check_slots(map: &RegMap, ports: usize, rows: usize) {
     );
 }
 
-impl<const B: usize, const CW: usize, const PORTS: usize, const ROWS: usize, const RW: usize> Logic
-    for NrcMgmt<B, CW, PORTS, ROWS, RW>
+impl<
+        const B: usize,
+        const CW: usize,
+        const PORTS: usize,
+        const ROWS: usize,
+        const RW: usize,
+        const PV: usize,
+        const CRA: usize,
+        const CPW: usize,
+        const CN: usize,
+        const CLV: usize,
+    > Logic for NrcMgmt<B, CW, PORTS, ROWS, RW, PV, CRA, CPW, CN, CLV>
 {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clock, mesh, agent, registers);
+        clock!(self, clock, mesh, agent, registers, split, tallies);
         self.mesh.reset.next = self.reset.val();
         self.agent.reset.next = self.reset.val();
         self.registers.reset.next = self.reset.val();
+        self.split.reset.next = self.reset.val();
+        self.tallies.reset.next = self.reset.val();
         for p in 0..PORTS {
             RsBeatSink::<FLIT_BITS, RS_PORT_BITS>::link(
                 &mut self.inbound[p],
@@ -231,12 +344,66 @@ impl<const B: usize, const CW: usize, const PORTS: usize, const ROWS: usize, con
         self.agent.chip_faults.next = self.chip_faults.val();
         hdl::regmap::RegRequestSource::<REGISTER_ADDRESS_BITS, NMA_DATA_BITS>::join(
             &mut self.agent.chip_request,
+            &mut self.split.request,
+        );
+        hdl::regmap::RegResponseSource::<NMA_DATA_BITS>::join(
+            &mut self.split.response,
+            &mut self.agent.chip_response,
+        );
+        hdl::regmap::RegRequestSource::<REGISTER_ADDRESS_BITS, NMA_DATA_BITS>::join(
+            &mut self.split.local_request,
             &mut self.registers.request,
         );
         hdl::regmap::RegResponseSource::<NMA_DATA_BITS>::join(
             &mut self.registers.response,
-            &mut self.agent.chip_response,
+            &mut self.split.local_response,
         );
+        hdl::regmap::RegRequestSource::<REGISTER_ADDRESS_BITS, NMA_DATA_BITS>::join(
+            &mut self.split.chip_request,
+            &mut self.tallies.request,
+        );
+        hdl::regmap::RegResponseSource::<NMA_DATA_BITS>::join(
+            &mut self.tallies.response,
+            &mut self.split.chip_response,
+        );
+        // The port counters: each port's events in slot order (`COUNTER_NAMES`), packed.
+        self.events.next = 0.into();
+        self.levels.next = 0.into();
+        for p in 0..PORTS {
+            self.port_drops.next = self.counters[p].drops.val();
+            self.port_levels.next = self.counters[p].occupancy.val();
+            self.port_events.next =
+                bit_cast::<COUNTERS, { crate::port::event::COUNT }>(self.port_drops.val())
+                    << self.drops_at.val();
+            self.port_events.next = self
+                .port_events
+                .val()
+                .replace_bit(0, self.counters[p].flit_in.val());
+            self.port_events.next = self
+                .port_events
+                .val()
+                .replace_bit(1, self.counters[p].packet_in.val());
+            self.port_events.next = self
+                .port_events
+                .val()
+                .replace_bit(2, self.counters[p].flit_out.val());
+            self.port_events.next = self
+                .port_events
+                .val()
+                .replace_bit(3, self.counters[p].packet_out.val());
+            if self.counters[p].discarded.val() {
+                self.port_events.next = self.port_events.val() | self.discarded_bit.val();
+            }
+            if self.counters[p].discarded_head.val() {
+                self.port_events.next = self.port_events.val() | self.discarded_head_bit.val();
+            }
+            self.events.next = self.events.val()
+                | (bit_cast::<CN, COUNTERS>(self.port_events.val()) << self.event_offsets[p].val());
+            self.levels.next = self.levels.val()
+                | (bit_cast::<CLV, PV>(self.port_levels.val()) << self.level_offsets[p].val());
+        }
+        self.tallies.events.next = self.events.val();
+        self.tallies.levels.next = self.levels.val();
         // Indirect routing-table access (slot positions checked by `new`).
         self.route_table.index.next = self.registers.settings[0]
             .val()

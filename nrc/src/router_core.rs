@@ -32,11 +32,14 @@
 //! **Faults** to the agent (`chip_faults`, agent fault inputs 4..=7; a rising edge is a fault
 //! event, reported if enabled): bit 0 pulses when any input port drops a head without a route;
 //! bit 1 is high while any output's credit counters saw a protocol error (a broken
-//! neighbour); bits 2 and 3 are zero (the link layers' faults, when `nrc_top` adds them).
+//! neighbour); bits 2 and 3 are `link_faults` (the link layers' faults: `nrc_top` drives bit
+//! 0 high while any port's link is dead, bit 1 while any port saw a link protocol error).
 //!
-//! **Events** (one-cycle pulses, for the counters of a later step): per port the input
-//! port's drop reasons (`drops[p]`, bit `e` of [`crate::port::event`]), and per output port
-//! `flits_out`, `packets_out` (bit `p`). `errors`: the switch's sticky credit errors.
+//! **Events** (one-cycle pulses): per port the input port's drop reasons (`drops[p]`, bit
+//! `e` of [`crate::port::event`]), and per output port `flits_out`, `packets_out` (bit `p`);
+//! `errors`: the switch's sticky credit errors. The same events, the flits and heads arriving
+//! on each input channel, the link ports' `discards` and the input buffers' per-VC occupancy
+//! are counted in the management plane's port counters ([`crate::port_counters`]).
 //!
 //! **Reset** (synchronous) resets everything together; the route table keeps its entries (the
 //! configuration loader rewrites them after a reset when the EEPROM holds them).
@@ -59,10 +62,10 @@ use hdl::mgmt::relay_station::{RsBeatSource, RS_BEAT_BITS, RS_PORT_BITS};
 use hdl::params::Config;
 use rust_hdl::prelude::*;
 
-// The core drives two of the agent's chip fault inputs (see the module documentation).
+// The core drives four of the agent's chip fault inputs (see the module documentation).
 const _: () = assert!(
-    NRC_CHIP_FAULTS >= 2,
-    "RouterCore: the agent needs two chip fault inputs"
+    NRC_CHIP_FAULTS >= 4,
+    "RouterCore: the agent needs four chip fault inputs"
 );
 
 /// State bits per output port of the adaptive choice (credits and occupancy saturate at 127).
@@ -93,6 +96,10 @@ macro_rules! router_core {
             { hdl::width::chunk_index_bits(hdl::formats::FLIT_BITS, hdl::mgmt::relay_station::RS_BEAT_BITS) },
             { $rows },
             { hdl::arb::index_width($rows) },
+            { hdl::bits::clog2($ports << $crate::regs::PORT_COUNTER_BITS) },
+            { hdl::bits::count_bits($ports << $crate::regs::PORT_COUNTER_BITS) },
+            { $ports * $crate::port_counters::COUNTERS },
+            { $ports * $vcs * $crate::port_counters::OCCUPANCY_BITS },
         >
     };
 }
@@ -144,6 +151,10 @@ pub struct RouterCore<
     const MCW: usize,
     const ROWS: usize,
     const RW: usize,
+    const CRA: usize,
+    const CPW: usize,
+    const CN: usize,
+    const CLV: usize,
 > {
     /// Clock of every register.
     pub clock: Signal<In, Clock>,
@@ -155,6 +166,11 @@ pub struct RouterCore<
     pub outputs: [ChannelSource<VCS, VCB>; PORTS],
     /// Deterministic routing (else adaptive), every port.
     pub deterministic: Signal<In, bool>,
+    /// The link layers' faults, agent chip faults 2 and 3 (see the module documentation).
+    pub link_faults: Signal<In, Bits<2>>,
+    /// Per port: bit 0 a flit the router sent on the port was discarded (its link is dead),
+    /// bit 1 that flit was a head (events, counted in the port's counters).
+    pub discards: Vec<Signal<In, Bits<2>>>,
     /// Per port: the link layer's report, shown in the port's registers.
     pub links: [LinkReportSink; PORTS],
     /// The configuration EEPROM's I2C bus.
@@ -171,13 +187,15 @@ pub struct RouterCore<
     routing: RouteUnit<PORTS, W, S, SW, PS, AB>,
     status: RouteStatus<PORTS, VCS, PVL, S, PS>,
     switch: Switch<PORTS, VCS, VCB, W, PVW, PVB, PVL, RQ>,
-    mgmt: NrcMgmt<RS_BEAT_BITS, MCW, PORTS, ROWS, RW>,
+    mgmt: NrcMgmt<RS_BEAT_BITS, MCW, PORTS, ROWS, RW, PVL, CRA, CPW, CN, CLV>,
     /// Some input port dropped a head without a route in this cycle.
     no_route: Signal<Local, bool>,
     faults: Signal<Local, Bits<NRC_CHIP_FAULTS>>,
     /// The route unit's fault pulses: the input ports' `fault` (the same event, registered
     /// with its drop) is what reaches the agent, so these are acknowledged unused.
     route_faults_unused: Signal<Local, bool>,
+    type_bit: Constant<Bits<8>>,
+    head_bit: Constant<Bits<8>>,
 }
 
 impl<
@@ -199,8 +217,35 @@ impl<
         const MCW: usize,
         const ROWS: usize,
         const RW: usize,
+        const CRA: usize,
+        const CPW: usize,
+        const CN: usize,
+        const CLV: usize,
     >
-    RouterCore<PORTS, VCS, VCB, W, PVW, PVB, PVL, RQ, SLOTS, AW, DCW, S, SW, PS, AB, MCW, ROWS, RW>
+    RouterCore<
+        PORTS,
+        VCS,
+        VCB,
+        W,
+        PVW,
+        PVB,
+        PVL,
+        RQ,
+        SLOTS,
+        AW,
+        DCW,
+        S,
+        SW,
+        PS,
+        AB,
+        MCW,
+        ROWS,
+        RW,
+        CRA,
+        CPW,
+        CN,
+        CLV,
+    >
 {
     /// The core for `p`; panics naming the parameter as its children do, or if the input
     /// ports and the switch disagree on the management VC.
@@ -219,13 +264,17 @@ impl<
             inputs: std::array::from_fn(|_| Default::default()),
             outputs: std::array::from_fn(|_| Default::default()),
             deterministic: Default::default(),
+            link_faults: Default::default(),
+            discards: (0..PORTS).map(|_| Default::default()).collect(),
             links: std::array::from_fn(|_| Default::default()),
             i2c: Default::default(),
             drops: (0..PORTS).map(|_| Default::default()).collect(),
             flits_out: Default::default(),
             packets_out: Default::default(),
             errors: Default::default(),
-            ports: (0..PORTS).map(|_| InputPort::new(p.input)).collect(),
+            ports: (0..PORTS)
+                .map(|i| InputPort::with_transit(p.input, i))
+                .collect(),
             routing: RouteUnit::new(p.nodes),
             status: RouteStatus::new(),
             switch: Switch::new(p.switch),
@@ -233,6 +282,8 @@ impl<
             no_route: Default::default(),
             faults: Default::default(),
             route_faults_unused: Default::default(),
+            type_bit: Constant::new((hdl::formats::flit::TYPE_BIT as u64).into()),
+            head_bit: Constant::new((hdl::formats::flit::HEAD_BIT as u64).into()),
         }
     }
 }
@@ -256,6 +307,10 @@ impl<
         const MCW: usize,
         const ROWS: usize,
         const RW: usize,
+        const CRA: usize,
+        const CPW: usize,
+        const CN: usize,
+        const CLV: usize,
     > Logic
     for RouterCore<
         PORTS,
@@ -276,6 +331,10 @@ impl<
         MCW,
         ROWS,
         RW,
+        CRA,
+        CPW,
+        CN,
+        CLV,
     >
 {
     #[hdl_gen]
@@ -320,6 +379,23 @@ impl<
             );
             LinkReportSink::link(&mut self.links[p], &mut self.mgmt.links[p]);
             self.drops[p].next = self.ports[p].events.val();
+            // The port's counters.
+            self.mgmt.counters[p].flit_in.next = self.inputs[p].valid.val();
+            self.mgmt.counters[p].packet_in.next = self.inputs[p].valid.val()
+                & self.inputs[p]
+                    .flit
+                    .val()
+                    .get_bit(self.head_bit.val().index())
+                & !self.inputs[p]
+                    .flit
+                    .val()
+                    .get_bit(self.type_bit.val().index());
+            self.mgmt.counters[p].flit_out.next = self.switch.flits_out.val().get_bit(p);
+            self.mgmt.counters[p].packet_out.next = self.switch.packets_out.val().get_bit(p);
+            self.mgmt.counters[p].drops.next = self.ports[p].events.val();
+            self.mgmt.counters[p].discarded.next = self.discards[p].val().get_bit(0);
+            self.mgmt.counters[p].discarded_head.next = self.discards[p].val().get_bit(1);
+            self.mgmt.counters[p].occupancy.next = self.ports[p].occupancy.val();
             self.no_route.next = self.no_route.val() | self.ports[p].fault.val();
         }
         // The route faults of every port and the outputs' credit errors, to the agent.
@@ -329,6 +405,14 @@ impl<
             .faults
             .val()
             .replace_bit(1, self.switch.errors.val().any());
+        self.faults.next = self
+            .faults
+            .val()
+            .replace_bit(2, self.link_faults.val().get_bit(0));
+        self.faults.next = self
+            .faults
+            .val()
+            .replace_bit(3, self.link_faults.val().get_bit(1));
         self.mgmt.chip_faults.next = self.faults.val();
         self.route_faults_unused.next = self.routing.faults.val().any();
         self.flits_out.next = self.switch.flits_out.val();

@@ -32,6 +32,7 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
         switch(cfg, SWITCH_PORTS)?,
     ]);
     tops.extend(core(cfg)?);
+    tops.extend(top(cfg)?);
     Ok(tops)
 }
 
@@ -107,6 +108,42 @@ pub fn core(cfg: &Config) -> Result<Option<Emitted>, String> {
     })
 }
 
+/// The router chip for `cfg` as top `nrc_top`: the core of [`core`] with a link port per port
+/// (the link endpoint of `hdl::tops::llp_endpoint`, transmit buffers of
+/// `router.reserved_flits_per_vc` flits per VC, dead links discarded after
+/// [`hdl::link_port::DEFAULT_STALL_LIMIT`] cycles); lanes in and out per port.
+///
+/// Only the default configuration's shape is built (5 ports, 2 VCs, 128 slots, 16 LTPs of
+/// replay, 64-flit receive buffers, 32 credits per VC); for any other the top is left out.
+pub fn top(cfg: &Config) -> Result<Option<Emitted>, String> {
+    let core = crate::router_core::RouterCoreParams::from_config(
+        cfg,
+        0,
+        ROUTE_NODES,
+        nrc_mgmt_params(cfg),
+    );
+    let p = crate::nrc_top::NrcTopParams {
+        core,
+        link: hdl::link_port::LinkPortParams::router(cfg),
+    };
+    const DOC: &str = "the router chip, 5 ports: the router core (input ports with DAMQs, routing of 256 destinations, switch, management plane with its register file) and per port a link port (the link endpoint with a router channel on each side: credit-flow-controlled delivery to the core, transmit buffers whose free slots are the core's credits, a dead-link watchdog that makes the port discard); lanes in and out per port";
+    let shape = (
+        cfg.network.vcs,
+        cfg.router.input_buffer_flits,
+        cfg.link.replay_ltps,
+        cfg.link.vc_buffer_flits,
+        cfg.router.reserved_flits_per_vc,
+    );
+    Ok(match shape {
+        (2, 128, 16, 64, 32) => Some(emit(
+            <crate::nrc_top!(CORE_PORTS, 2, 128, ROUTE_NODES, 1, 16, 64, 32)>::new(p),
+            "nrc_top",
+            DOC,
+        )?),
+        _ => None,
+    })
+}
+
 /// Destinations in the default build's route table (node IDs 0..=255). The `[router]` section
 /// has no port or node count yet, so the routing top is sized here: 5 ports, 256 nodes.
 pub const ROUTE_NODES: usize = 256;
@@ -169,11 +206,12 @@ pub fn nrc_mgmt_params(cfg: &Config) -> NrcMgmtParams {
 /// hundred destinations (two entries each).
 pub const MAX_IMAGE_ENTRIES: usize = 1024;
 
-/// The router's register maps: its whole space for the default build (8 ports in 2 rows, the
-/// agent's default fault inputs).
+/// The router's register maps: its whole space for the `nrc_mgmt` top (8 ports in 2 rows, 2
+/// VCs, the agent's default fault inputs).
 pub fn regmaps(_cfg: &Config) -> Result<Vec<hdl::regmap::RegMap>, String> {
     Ok(vec![crate::regs::nrc_map(
         8,
+        2,
         2,
         hdl::mgmt::regs::NMA_FAULTS,
     )?])

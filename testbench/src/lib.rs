@@ -7,8 +7,10 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod backend;
+pub mod channel_end;
 pub mod cost_cases;
 pub mod dual;
+pub mod fabric;
 pub mod host;
 pub mod link_bench;
 pub mod link_perf;
@@ -22,6 +24,7 @@ pub mod models;
 pub mod nic_cost;
 pub mod nma_mesh_top;
 pub mod nma_top;
+pub mod nrc_top_perf;
 pub mod regfile_perf;
 pub mod reset;
 pub mod rhdl;

@@ -199,21 +199,24 @@ pub struct LinkReport {
     pub replay_latency: Vec<u64>,
 }
 
-struct LanePorts {
+/// The lane ports of an endpoint's top (`lanes_out` or `lanes_in`), read and written as beats.
+pub struct LanePorts {
     valid: PortId,
     start: PortId,
     data: PortId,
 }
 
 impl LanePorts {
-    fn new(b: &dyn Backend, prefix: &str) -> Self {
+    /// The lanes `{prefix}$valid`, `$start`, `$data` of `b`.
+    pub fn new(b: &dyn Backend, prefix: &str) -> Self {
         Self {
             valid: b.port(&format!("{prefix}$valid")),
             start: b.port(&format!("{prefix}$start")),
             data: b.port(&format!("{prefix}$data")),
         }
     }
-    fn read(&self, b: &mut dyn Backend) -> Beat {
+    /// The beat on the lanes now.
+    pub fn read(&self, b: &mut dyn Backend) -> Beat {
         let d = b.peek(self.data);
         Beat {
             valid: b.peek(self.valid) as u8,
@@ -223,7 +226,7 @@ impl LanePorts {
     }
     /// Drives a beat; lanes that are not valid carry random start flags and data (a wire
     /// carries something whether or not it is valid).
-    fn write(&self, b: &mut dyn Backend, beat: &Beat, rng: &mut BenchRng) {
+    pub fn write(&self, b: &mut dyn Backend, beat: &Beat, rng: &mut BenchRng) {
         let idle = !beat.valid & ((1 << MAX_LANES) - 1) as u8;
         b.poke(self.valid, beat.valid as u128);
         let start = beat.start & beat.valid | rng.bits(MAX_LANES) as u8 & idle;

@@ -639,9 +639,10 @@ impl CoreWorld {
     }
 }
 
-/// The router's whole register map at this size (5 ports, one mesh row).
+/// The router's whole register map at this size (5 ports, one mesh row; the occupancy peaks
+/// of 2 VCs: the addresses of every other register do not depend on the VCs).
 pub fn router_map() -> hdl::regmap::RegMap {
-    nrc::regs::nrc_map(PORTS, 1, hdl::mgmt::regs::NMA_FAULTS).expect("the map assembles")
+    nrc::regs::nrc_map(PORTS, 1, 2, hdl::mgmt::regs::NMA_FAULTS).expect("the map assembles")
 }
 
 /// The value the world drives on port `p`'s link report signal `k`.

@@ -3,7 +3,10 @@ mod hdl {
     mod active_report;
     mod arbiter;
     mod bits;
+    mod channel_receiver;
+    mod channel_sender;
     mod commit_fifo;
+    mod counter_ram;
     mod crc;
     mod credit_counter;
     mod crossbar;
@@ -19,8 +22,10 @@ mod hdl {
     mod i2c_master;
     mod input_port;
     mod lfsr;
+    mod link_port;
     mod ltp_deframer;
     mod ltp_striper;
+    mod mgmt_transit;
     mod nic_mgmt;
     mod nma_core;
     mod nmp_collector;

@@ -31,14 +31,23 @@ pub const STATUS_TX_MASK: Field = field("tx_mask", 8, 4, "lanes in use, transmit
 pub const STATUS_RX_MASK: Field = field("rx_mask", 12, 4, "lanes in use, receive side");
 /// `link_status`: lanes removed since reset.
 pub const STATUS_LANES_REMOVED: Field = field("lanes_removed", 16, 3, "lanes removed as bad");
+/// `link_status`: the link is dead (nothing acknowledged for a long time) and its port
+/// discards what the chip sends on it (`hdl::link_port`), until reset.
+pub const STATUS_STALLED: Field = field(
+    "stalled",
+    19,
+    1,
+    "the link is dead: nothing acknowledged for the watchdog's limit; the port discards what the chip sends on it until reset",
+);
 /// Every `link_status` field.
-pub const STATUS_FIELDS: [Field; 6] = [
+pub const STATUS_FIELDS: [Field; 7] = [
     STATUS_UP,
     STATUS_TX_WIDTH,
     STATUS_RX_WIDTH,
     STATUS_TX_MASK,
     STATUS_RX_MASK,
     STATUS_LANES_REMOVED,
+    STATUS_STALLED,
 ];
 
 /// `peer`: the identity below was learned from the far end.
@@ -70,7 +79,7 @@ pub fn link_port_map() -> RegMap {
         "One link port as the link endpoint reports it: status, peer identity, LTP and retry counts.",
     )
     .reg(with_fields(
-        Register::ro("link_status", 0, 19).doc("link state, widths and lane masks"),
+        Register::ro("link_status", 0, 20).doc("link state, widths and lane masks"),
         &STATUS_FIELDS,
     ))
     .reg(with_fields(
@@ -109,7 +118,7 @@ mod tests {
         let map = link_port_map();
         map.validate().unwrap();
         assert!(map.last_offset().unwrap() < LINK_PORT_REGISTERS);
-        check_layout(&STATUS_FIELDS, 19);
+        check_layout(&STATUS_FIELDS, 20);
         check_layout(&PEER_FIELDS, 29);
         assert_eq!(PEER_CHIP_ID.get(peer_value(1, 0xbeef, 7) as u128), 0xbeef);
     }

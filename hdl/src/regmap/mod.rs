@@ -33,10 +33,12 @@
 //!
 //! One concern per file: [`map`] (the data and its checks), [`space`] (assembly), [`port`]
 //! (the request/response bundles and the error codes), [`reg_file`], [`counter_bank`],
+//! [`counter_ram`] (counters and peaks in a block RAM, served by a sweep),
 //! [`read_mux`], [`reg_arbiter`], [`reg_split`] (hardware), [`c_header`](mod@c_header) and [`markdown`](mod@markdown)
 //! (generated text), [`sample`] (the sample map that exercises all of it).
 pub mod c_header;
 pub mod counter_bank;
+pub mod counter_ram;
 pub mod map;
 pub mod markdown;
 pub mod port;
@@ -49,6 +51,7 @@ pub mod space;
 
 pub use c_header::{c_header, BYTES_PER_REGISTER};
 pub use counter_bank::CounterBank;
+pub use counter_ram::{CounterRam, CounterRamLayout};
 pub use map::{Access, RegMap, Register, Slot};
 pub use markdown::markdown;
 pub use port::{

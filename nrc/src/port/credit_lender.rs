@@ -51,6 +51,9 @@ pub struct CreditLender<const VCS: usize, const CW: usize> {
     pub returned: Signal<Out, Bits<VCS>>,
     /// Bit `v`: the sender holds a credit of VC `v` (a flit on `v` is allowed).
     pub has_credit: Signal<Out, Bits<VCS>>,
+    /// Per VC: flits of the VC in the buffer now (`held - credits`, from the registers; for
+    /// the router's occupancy-peak counters).
+    pub occupancy: Vec<Signal<Out, Bits<CW>>>,
     /// Per VC: credits out.
     credits: Vec<DFF<Bits<CW>>>,
     /// Per VC: `stored + credits`.
@@ -116,6 +119,7 @@ impl<const VCS: usize, const CW: usize> CreditLender<VCS, CW> {
             left: Default::default(),
             returned: Default::default(),
             has_credit: Default::default(),
+            occupancy: (0..VCS).map(|_| Default::default()).collect(),
             credits: (0..VCS).map(|_| Default::default()).collect(),
             held: (0..VCS).map(|_| Default::default()).collect(),
             lent: Default::default(),
@@ -158,6 +162,7 @@ impl<const VCS: usize, const CW: usize> Logic for CreditLender<VCS, CW> {
             self.within[v].next = self.held[v].q.val() < self.reserve.val();
             self.above[v].next = self.held[v].q.val() > self.reserve.val();
             self.above_two[v].next = self.held[v].q.val() > self.reserve_plus_one.val();
+            self.occupancy[v].next = self.held[v].q.val() - self.credits[v].q.val();
         }
         for v in 0..(VCS - 1) {
             self.asked[v + 1].next =

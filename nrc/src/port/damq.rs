@@ -8,7 +8,10 @@
 //!   write so that a packet already partly forwarded (cut-through) is discarded whole by the
 //!   next hop;
 //! - [`DamqStore`]: the shared RAM, a linked list and a front register per VC, the free list;
-//! - [`CreditLender`]: which VC gets a credit back each cycle (reservations and the lent pool).
+//! - [`CreditLender`]: which VC gets a credit back each cycle (reservations and the lent pool);
+//! - [`MgmtTransit`] between the intake and the store (only [`Damq::with_transit`]): source
+//!   routing of management packets, rewritten on their way in, a decision per packet out on
+//!   `decisions`.
 //!
 //! **Credits.** Each VC starts with `reserve` credits (`router.reserved_flits_per_vc`, at
 //! least `network.max_packet_flits`: virtual cut-through starts a packet only with credits for
@@ -41,10 +44,12 @@
 //! Use [`damq!`](crate::damq) to fill the widths in.
 use super::event;
 use super::intake::INTAKE_EVENTS;
-use super::{CreditLender, DamqStore, Intake, VcReadSink, VcWriteSource};
+use super::mgmt_transit::DECISION_BITS;
+use super::{CreditLender, DamqStore, Intake, MgmtTransit, VcReadSink, VcWriteSource};
 use hdl::channel::ChannelSink;
 use hdl::formats::FLIT_BITS;
 use hdl::params::Config;
+use hdl::stream::StreamSource;
 use rust_hdl::prelude::*;
 
 /// The type of a [`Damq`] with `$vcs` VCs and `$slots` slots, widths filled in:
@@ -115,9 +120,15 @@ pub struct Damq<
     /// The flit on `channel` is a head stored straight into the front of `channel.vc` in this
     /// cycle (it is that VC's front, `waiting`, in the next cycle).
     pub bypass_head: Signal<Out, bool>,
+    /// Per VC: flits of the VC in the buffer now (for the occupancy-peak counters).
+    pub occupancy: Vec<Signal<Out, Bits<CW>>>,
+    /// The management transit's decisions, one per management packet stored, in order (none
+    /// unless built [`Damq::with_transit`]).
+    pub decisions: StreamSource<Bits<DECISION_BITS>>,
     intake: Intake<VCS, VCB>,
     store: DamqStore<VCS, VCB, SLOTS, AW, CW>,
     lender: CreditLender<VCS, CW>,
+    transit: MgmtTransit<VCB>,
     /// The `NO_SLOT` bit of `events`.
     no_slot_event: Constant<Bits<{ event::COUNT }>>,
     type_bit: Constant<Bits<7>>,
@@ -130,6 +141,17 @@ impl<const VCS: usize, const VCB: usize, const SLOTS: usize, const AW: usize, co
     /// The buffer for `p`. Panics (naming the parameter) unless `reserve >= max_len` and the
     /// reservations fit in the capacity.
     pub fn new(p: DamqParams) -> Self {
+        Self::built(p, MgmtTransit::disabled())
+    }
+
+    /// The buffer for `p` of input port `port` of a router with `ports` ports, whose
+    /// management packets on `mgmt_vc` are source routed by a [`MgmtTransit`] between the
+    /// intake and the store.
+    pub fn with_transit(p: DamqParams, mgmt_vc: usize, port: usize, ports: usize) -> Self {
+        Self::built(p, MgmtTransit::new(mgmt_vc, port, ports))
+    }
+
+    fn built(p: DamqParams, transit: MgmtTransit<VCB>) -> Self {
         let capacity = damq_capacity(VCS, SLOTS.max(VCS + 2));
         assert!(
             p.reserve >= p.max_len,
@@ -152,9 +174,12 @@ impl<const VCS: usize, const VCB: usize, const SLOTS: usize, const AW: usize, co
             fronts: (0..VCS).map(|_| Default::default()).collect(),
             events: Default::default(),
             bypass_head: Default::default(),
+            occupancy: (0..VCS).map(|_| Default::default()).collect(),
+            decisions: Default::default(),
             intake: Intake::new(p.max_len),
             store: DamqStore::new(),
             lender: CreditLender::new(p.reserve, capacity),
+            transit,
             no_slot_event: Constant::new((1u64 << event::NO_SLOT).into()),
             type_bit: Constant::new((hdl::formats::flit::TYPE_BIT as u64).into()),
             head_bit: Constant::new((hdl::formats::flit::HEAD_BIT as u64).into()),
@@ -173,8 +198,13 @@ impl<const VCS: usize, const VCB: usize, const SLOTS: usize, const AW: usize, co
         self.intake.reset.next = self.reset.val();
         self.store.reset.next = self.reset.val();
         self.lender.reset.next = self.reset.val();
+        self.transit.clock.next = self.clock.val();
+        self.transit.reset.next = self.reset.val();
         ChannelSink::<VCS, VCB>::link(&mut self.channel, &mut self.intake.channel);
-        VcWriteSource::<VCB>::join(&mut self.intake.write, &mut self.store.write);
+        // What the intake stores passes the management transit (rewritten if forwarded).
+        VcWriteSource::<VCB>::join(&mut self.intake.write, &mut self.transit.arriving);
+        VcWriteSource::<VCB>::join(&mut self.transit.storing, &mut self.store.write);
+        StreamSource::<Bits<DECISION_BITS>>::link(&mut self.decisions, &mut self.transit.decisions);
         VcReadSink::<VCB>::link(&mut self.read, &mut self.store.read);
         // The credit policy sees what arrived, what was stored and what left.
         self.lender.spent.next = self.intake.spent.val();
@@ -182,6 +212,9 @@ impl<const VCS: usize, const VCB: usize, const SLOTS: usize, const AW: usize, co
         self.lender.left.next = self.store.left.val();
         self.intake.credits.next = self.lender.returned.val();
         self.intake.has_credit.next = self.lender.has_credit.val();
+        for v in 0..VCS {
+            self.occupancy[v].next = self.lender.occupancy[v].val();
+        }
         self.ready.next = self.store.ready.val();
         self.waiting.next = self.store.waiting.val();
         for v in 0..VCS {

@@ -37,8 +37,13 @@
 //! packet on `mgmt_vc` goes whole to `to_agent` through a one-flit register (`port` 0, `last`
 //! on its last flit; its head's `delay` gets the time to that register, its `vc` is
 //! `mgmt_vc`), only while the register has room, so a stalled agent holds only that VC.
-//! Management packets are not looked up in the route table: they all go to this router's
-//! agent (transit forwarding by the source route is a later step). A discard waits while the
+//! Management packets are not looked up in the route table. Built [`InputPort::with_transit`]
+//! (a router's ports), a 10-flit management head on `mgmt_vc` waits for its source-route
+//! decision ([`super::MgmtTransit`], made in the DAMQ as the packet's fifth flit is stored):
+//! to the agent as above, dropped whole (event `BAD_ROUTE`), or **transit**: the VC is
+//! `ready` with the decision's output port and `mgmt_vc` as output VC, and the packet (already
+//! rewritten on its way in) leaves through the switch like a data packet. Built
+//! [`InputPort::new`], every management packet goes to the agent. A discard waits while the
 //! switch grants this port every cycle; it blocks no other VC.
 //!
 //! **Output VC** ([`VcChoice`], the rule of [`hdl::vc_policy`]) from the head's input VC,
@@ -157,10 +162,15 @@ pub struct InputPort<
     pub fault: Signal<Out, bool>,
     /// Bit `p`: a VC holds a routed packet for output port `p` not yet gone.
     pub queued: Signal<Out, Bits<PORTS>>,
+    /// Per VC: flits of the VC in the DAMQ now, 8 bits at `v * 8` (a VC holds at most 253:
+    /// the router's occupancy-peak counters).
+    pub occupancy: Signal<Out, Bits<PVL>>,
     stamp: ArrivalStamp<VCS, VCB>,
     damq: Damq<VCS, VCB, SLOTS, AW, CW>,
     choice: VcChoice<VCB>,
     rewrite: HeadRewrite<VCB>,
+    /// One VC's occupancy (a local: `bit_cast` cannot take a loop-indexed port).
+    occupancy_now: Signal<Local, Bits<CW>>,
     /// The free-running cycle counter of the delay stamps.
     now: DFF<Bits<STAMP_BITS>>,
     /// A lookup is in flight for VC `pending_vc`, its head's kind and destination.
@@ -193,6 +203,18 @@ pub struct InputPort<
     need_lookup: Vec<Signal<Local, bool>>,
     granted: Vec<Signal<Local, bool>>,
     side_here: Vec<Signal<Local, bool>>,
+    /// Per VC: its front is a 10-flit management head on the management VC (it waits for
+    /// its transit decision), and the decision says transit.
+    needs_decision: Vec<Signal<Local, bool>>,
+    transit_head: Vec<Signal<Local, bool>>,
+    /// The decision at the head of the transit FIFO: kind, port, the port one-hot.
+    decision_kind: Signal<Local, Bits<2>>,
+    decision_port: Signal<Local, Bits<W>>,
+    decision_hot: Signal<Local, Bits<PORTS>>,
+    /// The side read takes a head with a decision; a malformed route; a decision is used up.
+    side_decided: Signal<Local, bool>,
+    side_bad_route: Signal<Local, bool>,
+    decision_taken: Signal<Local, bool>,
     route_ok: Signal<Local, bool>,
     route_none: Signal<Local, bool>,
     agent_room: Signal<Local, bool>,
@@ -223,6 +245,14 @@ pub struct InputPort<
     head_bit: Constant<Bits<7>>,
     ev_no_route: Constant<Bits<{ event::COUNT }>>,
     ev_mgmt_off_vc: Constant<Bits<{ event::COUNT }>>,
+    ev_bad_route: Constant<Bits<{ event::COUNT }>>,
+    /// Management transit on (a router port; off for the stand-alone top and its bench).
+    transit_on: Constant<bool>,
+    mgmt_len: Constant<Bits<8>>,
+    kind_transit: Constant<Bits<2>>,
+    kind_agent: Constant<Bits<2>>,
+    kind_drop: Constant<Bits<2>>,
+    port_bits: Vec<Constant<Bits<PORTS>>>,
     no_event: Constant<Bits<{ event::COUNT }>>,
     no_ports: Constant<Bits<PORTS>>,
     zero_agent_port: Constant<Bits<RS_PORT_BITS>>,
@@ -241,9 +271,21 @@ impl<
         const PVL: usize,
     > InputPort<VCS, VCB, SLOTS, AW, CW, PORTS, W, PVW, PVB, PVL>
 {
-    /// The input port for `p`; panics naming the parameter as [`Damq::new`] and
-    /// [`VcChoice::new`], or if the packed widths disagree.
+    /// The input port for `p` without management transit (every management packet goes to
+    /// the agent); panics naming the parameter as [`Damq::new`] and [`VcChoice::new`], or if
+    /// the packed widths disagree.
     pub fn new(p: InputPortParams) -> Self {
+        Self::built(p, Damq::new(p.damq), false)
+    }
+
+    /// The input port `port` of a router for `p`, management packets source routed
+    /// ([`super::MgmtTransit`]: forwarded on the data plane, dropped if malformed, or to the
+    /// agent when their route ends here).
+    pub fn with_transit(p: InputPortParams, port: usize) -> Self {
+        Self::built(p, Damq::with_transit(p.damq, p.mgmt_vc, port, PORTS), true)
+    }
+
+    fn built(p: InputPortParams, damq: Damq<VCS, VCB, SLOTS, AW, CW>, transit: bool) -> Self {
         assert!(
             (2..=32).contains(&PORTS),
             "InputPort: PORTS (router ports) must be 2..=32 (5-bit hops), got {PORTS}"
@@ -273,8 +315,10 @@ impl<
             events: Default::default(),
             fault: Default::default(),
             queued: Default::default(),
+            occupancy: Default::default(),
+            occupancy_now: Default::default(),
             stamp: ArrivalStamp::new(),
-            damq: Damq::new(p.damq),
+            damq,
             choice: VcChoice::new(p.policy, VCS, p.mgmt_vc),
             rewrite: HeadRewrite::new(),
             now: Default::default(),
@@ -302,6 +346,14 @@ impl<
             need_lookup: defaults(VCS),
             granted: defaults(VCS),
             side_here: defaults(VCS),
+            needs_decision: defaults(VCS),
+            transit_head: defaults(VCS),
+            decision_kind: Default::default(),
+            decision_port: Default::default(),
+            decision_hot: Default::default(),
+            side_decided: Default::default(),
+            side_bad_route: Default::default(),
+            decision_taken: Default::default(),
             route_ok: Default::default(),
             route_none: Default::default(),
             agent_room: Default::default(),
@@ -333,6 +385,15 @@ impl<
             head_bit: pos(HEAD_BIT),
             ev_no_route: ev(event::NO_ROUTE),
             ev_mgmt_off_vc: ev(event::MGMT_OFF_VC),
+            ev_bad_route: ev(event::BAD_ROUTE),
+            transit_on: Constant::new(transit),
+            mgmt_len: Constant::new((hdl::formats::mgmt::MGMT_FLITS as u64).into()),
+            kind_transit: Constant::new(super::mgmt_transit::TRANSIT.into()),
+            kind_agent: Constant::new(super::mgmt_transit::TO_AGENT.into()),
+            kind_drop: Constant::new(super::mgmt_transit::DROP.into()),
+            port_bits: (0..PORTS)
+                .map(|q| Constant::new((1u64 << q).into()))
+                .collect(),
             no_event: Constant::new(0u64.into()),
             no_ports: Constant::new(0u64.into()),
             zero_agent_port: Constant::new(0u64.into()),
@@ -370,6 +431,12 @@ impl<
         );
         self.damq.clock.next = self.clock.val();
         self.damq.reset.next = self.reset.val();
+        self.occupancy.next = 0.into();
+        for v in 0..VCS {
+            self.occupancy_now.next = self.damq.occupancy[v].val();
+            self.occupancy.next = self.occupancy.val()
+                | (bit_cast::<PVL, CW>(self.occupancy_now.val()) << self.len_shifts[v].val());
+        }
         self.now.d.next = self.now.q.val() + 1;
         // Arrival: heads stamped, into the DAMQ.
         ChannelSink::<VCS, VCB>::link(&mut self.channel, &mut self.stamp.inbound);
@@ -393,6 +460,15 @@ impl<
         self.switch.out_vcs.next = 0.into();
         self.switch.lens.next = 0.into();
         self.grant_out_vc.next = self.choice.out_vc.val();
+        // The management transit's decision for the management VC's front head.
+        self.decision_kind.next = self.damq.decisions.data.val().get_bits::<2>(0);
+        self.decision_port.next = self.damq.decisions.data.val().get_bits::<W>(2);
+        self.decision_hot.next = self.no_ports.val();
+        for q in 0..PORTS {
+            if self.decision_port.val().index() == q {
+                self.decision_hot.next = self.port_bits[q].val();
+            }
+        }
         for v in 0..VCS {
             self.route_here[v].next = (self.pending_vc.q.val().index() == v)
                 & (self.route_ok.val() | self.route_none.val());
@@ -401,11 +477,29 @@ impl<
                     .val()
                     .get_bits::<4>(self.kind_lsb.val().index())
                     == self.kind_mgmt.val());
+            // A 10-flit management head on the management VC waits for its transit decision.
+            self.needs_decision[v].next = self.mgmt_head[v].val()
+                & self.mgmt_vcs.val().get_bit(v)
+                & self.transit_on.val()
+                & (self.damq.fronts[v]
+                    .val()
+                    .get_bits::<8>(self.len_lsb.val().index())
+                    == self.mgmt_len.val());
+            self.transit_head[v].next = self.needs_decision[v].val()
+                & self.damq.decisions.valid.val()
+                & (self.decision_kind.val() == self.kind_transit.val());
             self.agent_now[v].next = self.managing[v].q.val()
-                | (self.mgmt_head[v].val() & self.mgmt_vcs.val().get_bit(v));
+                | (self.mgmt_head[v].val()
+                    & self.mgmt_vcs.val().get_bit(v)
+                    & (!self.needs_decision[v].val()
+                        | (self.damq.decisions.valid.val()
+                            & (self.decision_kind.val() == self.kind_agent.val()))));
             self.drop_now[v].next = self.dropping[v].q.val()
                 | (self.mgmt_head[v].val() & !self.mgmt_vcs.val().get_bit(v))
-                | (self.route_here[v].val() & self.route_none.val());
+                | (self.route_here[v].val() & self.route_none.val())
+                | (self.needs_decision[v].val()
+                    & self.damq.decisions.valid.val()
+                    & (self.decision_kind.val() == self.kind_drop.val()));
             self.side_want[v].next = self.damq.ready.val().get_bit(v)
                 & (self.drop_now[v].val() | (self.agent_now[v].val() & self.agent_room.val()));
             self.need_lookup[v].next = self.damq.waiting.val().get_bit(v)
@@ -418,7 +512,8 @@ impl<
                 (self.damq.waiting.val().get_bit(v)
                     & !self.mgmt_head[v].val()
                     & (self.routed[v].q.val() | (self.route_here[v].val() & self.route_ok.val())))
-                    | (self.moving[v].q.val() & self.damq.ready.val().get_bit(v)),
+                    | (self.moving[v].q.val() & self.damq.ready.val().get_bit(v))
+                    | self.transit_head[v].val(),
             );
             self.switch.last.next = self.switch.last.val().replace_bit(
                 v,
@@ -435,6 +530,10 @@ impl<
             if self.routed[v].q.val() | self.moving[v].q.val() {
                 self.port_now.next = self.port_index[v].q.val();
                 self.out_vc_now.next = self.out_vc[v].q.val();
+            }
+            if self.transit_head[v].val() {
+                self.port_now.next = self.decision_port.val();
+                self.out_vc_now.next = self.vc_numbers[v].val();
             }
             if self.switch.grant_vc.val().index() == v {
                 self.grant_out_vc.next = self.out_vc_now.val();
@@ -454,6 +553,8 @@ impl<
         self.side_vc.next = self.vc_numbers[0].val();
         self.side_agent.next = false;
         self.side_mgmt_drop.next = false;
+        self.side_decided.next = false;
+        self.side_bad_route.next = false;
         self.lookup_found.next = false;
         self.route_head.flit.next = self.channel.flit.val();
         self.pending_vc.d.next = self.channel.vc.val();
@@ -464,10 +565,25 @@ impl<
                 self.side_agent.next = self.agent_now[v].val();
                 self.side_mgmt_drop.next =
                     self.mgmt_head[v].val() & !self.mgmt_vcs.val().get_bit(v);
+                self.side_decided.next = self.needs_decision[v].val();
+                self.side_bad_route.next = self.needs_decision[v].val()
+                    & (self.decision_kind.val() == self.kind_drop.val());
             }
         }
         self.side_go.next = self.side_found.val() & !self.switch.grant.val();
         self.damq.read.valid.next = self.switch.grant.val() | self.side_go.val();
+        // A transit decision is used up when its head leaves: granted, or read to the agent or
+        // the bin.
+        self.decision_taken.next = self.side_go.val() & self.side_decided.val();
+        for v in 0..VCS {
+            if self.switch.grant.val()
+                & (self.switch.grant_vc.val().index() == v)
+                & self.transit_head[v].val()
+            {
+                self.decision_taken.next = true;
+            }
+        }
+        self.damq.decisions.ready.next = self.decision_taken.val() & !self.reset.val();
         self.damq.read.vc.next = self.side_vc.val();
         self.rewrite.out_vc.next = self.side_vc.val();
         if self.switch.grant.val() {
@@ -563,6 +679,12 @@ impl<
             if self.route_here[v].val() & self.route_none.val() {
                 self.dropping[v].d.next = true;
             }
+            if self.granted[v].val() & self.transit_head[v].val() {
+                // A transit head leaves: its bodies follow on the decision's port.
+                self.port_index[v].d.next = self.decision_port.val();
+                self.port_hot[v].d.next = self.decision_hot.val();
+                self.out_vc[v].d.next = self.vc_numbers[v].val();
+            }
             if self.granted[v].val() {
                 if self.damq.waiting.val().get_bit(v) {
                     self.routed[v].d.next = false;
@@ -590,6 +712,9 @@ impl<
         self.own_now.next = self.no_event.val();
         if self.route_none.val() {
             self.own_now.next = self.ev_no_route.val();
+        }
+        if self.side_go.val() & self.side_bad_route.val() {
+            self.own_now.next = self.own_now.val() | self.ev_bad_route.val();
         }
         if self.side_go.val() & self.side_mgmt_drop.val() {
             self.own_now.next = self.own_now.val() | self.ev_mgmt_off_vc.val();

@@ -20,6 +20,7 @@ pub mod damq_store;
 pub mod head_rewrite;
 pub mod input_port;
 pub mod intake;
+pub mod mgmt_transit;
 pub mod packet_check;
 pub mod vc_choice;
 
@@ -30,6 +31,7 @@ pub use damq_store::DamqStore;
 pub use head_rewrite::HeadRewrite;
 pub use input_port::{InputPort, InputPortParams};
 pub use intake::Intake;
+pub use mgmt_transit::MgmtTransit;
 pub use packet_check::PacketCheck;
 pub use vc_choice::VcChoice;
 
@@ -194,8 +196,12 @@ pub mod event {
     /// A management head on a VC other than `network.mgmt_vc`: its packet is dropped whole by
     /// the input port.
     pub const MGMT_OFF_VC: usize = 10;
+    /// A management packet whose source route is malformed (`current > hop_num`, `hop_num > 20`,
+    /// a full backward route, a next hop that is not a port): dropped whole by the input port
+    /// ([`MgmtTransit`](super::MgmtTransit)).
+    pub const BAD_ROUTE: usize = 11;
     /// Number of event bits.
-    pub const COUNT: usize = 11;
+    pub const COUNT: usize = 12;
     /// Names, by bit.
     pub const NAMES: [&str; COUNT] = [
         "bad_vc",
@@ -209,5 +215,6 @@ pub mod event {
         "no_slot",
         "no_route",
         "mgmt_off_vc",
+        "bad_route",
     ];
 }

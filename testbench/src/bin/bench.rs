@@ -6,11 +6,13 @@
 //! ([`testbench::mgmt_perf`]) with the configuration loader and register arbiter
 //! ([`testbench::loader_perf`]), and the relay station's and 8-port relay-station mesh's cost on
 //! iCE40 ([`testbench::rs_perf`]), the router's switch on iCE40 ([`testbench::switch_cost`]),
-//! and the router core's throughput, latency and simulation speed on Verilator
-//! ([`testbench::router_perf`]), and the NIC's doorbells and function table on iCE40
+//! the router core's throughput, latency and simulation speed on Verilator
+//! ([`testbench::router_perf`]), the fat tree of six router chips (`fabric`: adaptive against
+//! deterministic routing, [`testbench::fabric::perf`]), the router chip's ECP5 placement
+//! (`nrc-top`, [`testbench::nrc_top_perf`]), and the NIC's doorbells and function table on iCE40
 //! ([`testbench::nic_cost`]).
 //!
-//! Usage: `bench [speed|cost|link|link-sim|link-cost|regfile|mgmt|mgmt-sim|mgmt-cost|rs|switch|router|nic]...` (all
+//! Usage: `bench [speed|cost|link|link-sim|link-cost|regfile|mgmt|mgmt-sim|mgmt-cost|rs|switch|router|fabric|nrc-top|nic]...` (all
 //! when none; `link` is `link-sim`, the simulated link tables, plus `link-cost`, the endpoint's
 //! placement, which takes minutes; likewise `mgmt` is `mgmt-sim`, the management agent's and the
 //! router's management plane's simulated figures, plus `mgmt-cost`, their iCE40 tables). Prints
@@ -66,6 +68,12 @@ fn main() -> Result<()> {
     }
     if all || has("router") {
         testbench::router_perf::report();
+    }
+    if all || has("fabric") {
+        testbench::fabric::perf::report();
+    }
+    if all || has("nrc-top") {
+        testbench::nrc_top_perf::report(&workspace().join("build/bench/nrc_top"))?;
     }
     if all || has("nic") {
         testbench::nic_cost::report(&workspace().join("build/bench/nic"))?;

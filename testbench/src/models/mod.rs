@@ -1,7 +1,9 @@
 //! Rust reference models of the hardware blocks, cycle-accurate at their ports where the
 //! benches compare cycle by cycle, transaction-level elsewhere.
 pub mod arbiter;
+pub mod channel_port;
 pub mod commit_fifo;
+pub mod counter_ram;
 pub mod crc;
 pub mod credit_counter;
 pub mod damq;

@@ -96,8 +96,16 @@ fn table<
         const CW: usize,
     > = Damq<VCS, VCB, SLOTS, AW, CW>;
     let mut t = port_table!(T<VCS, VCB, SLOTS, AW, CW>; reset, channel.valid, channel.flit,
-        channel.vc, channel.credits, read.valid, read.vc, read.flit, ready, waiting, events, bypass_head);
+        channel.vc, channel.credits, read.valid, read.vc, read.flit, ready, waiting, events, bypass_head,
+        decisions.valid, decisions.data, decisions.ready);
     for i in 0..VCS {
+        t.add(
+            format!("occupancy${i}"),
+            move |x: &mut T<VCS, VCB, SLOTS, AW, CW>, v| {
+                x.occupancy[i].next = SimValue::from_u128(v)
+            },
+            move |x: &T<VCS, VCB, SLOTS, AW, CW>| SimValue::to_u128(&x.occupancy[i].val()),
+        );
         t.add(
             format!("fronts${i}"),
             move |x: &mut T<VCS, VCB, SLOTS, AW, CW>, v| x.fronts[i].next = SimValue::from_u128(v),
@@ -230,6 +238,8 @@ fn bench(b: &mut dyn Backend, s: Shape, run: &Run) -> Outcome {
     );
     let bypass_p = p("bypass_head");
     let fronts: Vec<_> = (0..s.vcs).map(|v| p(&format!("fronts${v}"))).collect();
+    let (decisions_valid, decisions_ready) = (p("decisions$valid"), p("decisions$ready"));
+    let occupancy: Vec<_> = (0..s.vcs).map(|v| p(&format!("occupancy${v}"))).collect();
     let vc_bits = b.width(vc_p);
     let capacity = s.capacity();
     let mut model = DamqModel::new(s.vcs, capacity, s.reserve, s.max_len);
@@ -257,6 +267,12 @@ fn bench(b: &mut dyn Backend, s: Shape, run: &Run) -> Outcome {
     for cycle in 0..run.cycles {
         let rst = sched.next(&mut rng);
         b.poke_bool(reset, rst);
+        // No management transit in a stand-alone DAMQ: never a decision.
+        b.poke_bool(decisions_ready, rng.chance(0.5));
+        assert!(
+            !b.peek_bool(decisions_valid),
+            "a stand-alone DAMQ made a transit decision"
+        );
         let stalled = run
             .stall
             .filter(|&(_, from, to)| (from..=to).contains(&cycle))
@@ -286,6 +302,13 @@ fn bench(b: &mut dyn Backend, s: Shape, run: &Run) -> Outcome {
             held.iter().sum::<usize>() <= capacity,
             "seed {seed} cycle {cycle}: credit invariant broken: held {held:?}, capacity {capacity}"
         );
+        for v in 0..s.vcs {
+            assert_eq!(
+                b.peek(occupancy[v]) as usize,
+                model.queues[v].len(),
+                "seed {seed} cycle {cycle}: VC {v} occupancy"
+            );
+        }
         out.lent_peak = out.lent_peak.max(model.lent());
         owed = 0;
         for v in 0..s.vcs {

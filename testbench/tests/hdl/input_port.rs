@@ -119,7 +119,7 @@ fn table<
         switch.ports, switch.out_vcs, switch.lens, switch.grant, switch.grant_vc, switch.flit,
         route_head.valid, route_head.flit, route.valid, route.port, route.index,
         route.no_route, to_agent.valid, to_agent.data, to_agent.last, to_agent.port,
-        to_agent.ready, events, fault, queued)
+        to_agent.ready, events, fault, queued, occupancy)
 }
 
 /// The stamp bits of a stored head (delay and reserved): unspecified in a lookup's flit.

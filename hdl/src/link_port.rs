@@ -1,0 +1,357 @@
+//! `LinkPort`: a network port of a chip, the link layer between a router channel on the core's
+//! side and the physical lanes: the [`LlpEndpoint`] with a [`ChannelSender`] on its receive
+//! side and a [`ChannelReceiver`] on its transmit side, its report for the chip's registers,
+//! and a [`LinkWatchdog`] that takes a dead link out of the way. Every router port (`nrc_top`)
+//! holds one; the NIC's network port is the same block.
+//!
+//! ```text
+//!   core side                                        lane side
+//! to_core   <-- ChannelSender   <-- rx_vcs -- LlpEndpoint <-- lanes_in
+//! from_core --> ChannelReceiver --> tx_vcs -- LlpEndpoint --> lanes_out
+//!                    ^ discard <-- LinkWatchdog <-- replay_fill
+//! ```
+//!
+//! # The credit loop, end to end (router A's output to router B's input over one link)
+//! 1. A's output unit holds one credit counter per VC for A's link port's transmit buffer
+//!    (`ChannelReceiver`), starting at `credits_out` (= `router.reserved_flits_per_vc`, the
+//!    output unit's initial count). Virtual cut-through: A starts a packet on a VC only with
+//!    credits for all of it, i.e. only when that buffer has room for the whole packet.
+//! 2. Each flit that leaves that buffer into the endpoint's `tx_vcs` returns one credit to A
+//!    (the channel's per-VC credit bit, one cycle later).
+//! 3. The endpoint's transmitter sends a VC's flits only with credits for the far end's
+//!    receive buffer of that VC (`link.vc_buffer_flits` per VC, returned in CrdtRet flits as
+//!    the far end frees them); the link's replay makes delivery exact.
+//! 4. B's endpoint delivers good packets, per VC, on `rx_vcs`; B's link port sends them to B's
+//!    input unit (`ChannelSender`) only with a credit of B's input buffer for that VC: one
+//!    counter per VC starting at `credits_in` (= `router.reserved_flits_per_vc`, what B's DAMQ
+//!    gives each VC after reset), one credit back per slot the DAMQ frees or lends.
+//! 5. B's DAMQ frees the slot when the switch reads the flit towards B's output: the loop
+//!    closes hop by hop, and no buffer in it can overflow. A VC without credit on any of the
+//!    three legs waits alone: every leg has one buffer per VC.
+//!
+//! # A dead link
+//! When every lane is cut, the transmitter's LTPs are never acknowledged. After
+//! `stall_limit` cycles without progress ([`LinkWatchdog`]) the port is `stalled` (sticky until
+//! reset): the report's `link_status.stalled` bit rises, `fault` rises (the chip's fault input:
+//! a fault event for the management agent), and the transmit buffers **discard**: what they
+//! hold and every flit the core sends on this port from then on is dropped, each returning its
+//! credit, and counted (`discarded`, `discarded_heads`). So packets the routing still sends to
+//! the dead port leave the router's buffers instead of blocking their input VCs (and with them
+//! the whole fabric) until management rewrites the routing tables. Lost on a dead link: the
+//! flits in the endpoint (its transmit queues and replay buffer, never acknowledged), the
+//! partial packets the far end holds uncommitted (never delivered), and everything discarded.
+//! Packets whole at the far end before the cut are delivered.
+//!
+//! # Timing (zero load)
+//! Core to lanes: one cycle in the transmit buffer with register FIFOs (`TD <= 16`), two with
+//! block RAM, then the endpoint's. Lanes to core: the endpoint's, then one cycle (the sender's
+//! output register).
+//!
+//! Reset (synchronous): everything together, both ends of a link together (the endpoint has no
+//! training).
+//!
+//! Parameters: `VCS`, `VCB` as the channel; `RAW`, `D`, `AW`, `CW` as [`LlpEndpoint`]; `TD`,
+//! `TAW`, `TCW` the transmit buffers' depth and widths ([`ChannelReceiver`]). Use
+//! [`link_port!`](crate::link_port); elaboration values in [`LinkPortParams`].
+use crate::channel::{ChannelSink, ChannelSource};
+use crate::channel_receiver::ChannelReceiver;
+use crate::channel_sender::ChannelSender;
+use crate::formats::FLIT_BITS;
+use crate::link_watchdog::LinkWatchdog;
+use crate::llp::endpoint::{EndpointParams, LlpEndpoint};
+use crate::llp::lane_channel::{LaneChannelIn, LaneChannelOut};
+use crate::llp::regs::{
+    LinkReportSource, STATUS_LANES_REMOVED, STATUS_RX_MASK, STATUS_RX_WIDTH, STATUS_STALLED,
+    STATUS_TX_MASK, STATUS_TX_WIDTH, STATUS_UP,
+};
+use crate::params::Config;
+use crate::stream::StreamSource;
+use rust_hdl::prelude::*;
+
+/// The type of a [`LinkPort`] with `$vcs` VCs, `$replay` LTPs of replay buffer, `$depth` flits
+/// per receive buffer and `$tx_depth` flits per transmit buffer: `link_port!(2, 16, 64, 32)`.
+#[macro_export]
+macro_rules! link_port {
+    ($vcs:expr, $replay:expr, $depth:expr, $tx_depth:expr) => {
+        $crate::link_port::LinkPort<
+            { $vcs },
+            { $crate::channel::channel_vc_bits($vcs) },
+            { $crate::fifo::fifo_ptr_bits($replay) + 4 },
+            { $depth },
+            { $crate::fifo::fifo_ptr_bits($depth) },
+            { $crate::fifo::fifo_count_bits($depth) },
+            { $tx_depth },
+            { $crate::fifo::fifo_ptr_bits($tx_depth) },
+            { $crate::fifo::fifo_count_bits($tx_depth) },
+        >
+    };
+}
+
+/// Elaboration values of a [`LinkPort`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LinkPortParams {
+    /// The endpoint's.
+    pub endpoint: EndpointParams,
+    /// Credits per VC of the core's input buffer (the sender's initial count).
+    pub credits_in: usize,
+    /// Credits per VC the core's output may spend (the transmit buffers' share, at most `TD`).
+    pub credits_out: usize,
+    /// Cycles without acknowledgement that declare the link dead.
+    pub stall_limit: u32,
+    /// Let other VCs fill a stalled packet's LTP slots (the endpoint's `interleave`).
+    pub interleave: bool,
+    /// Lane errors within a window that remove a lane (0: never).
+    pub lane_threshold: u8,
+    /// Cycles of the lane error window.
+    pub lane_window: u32,
+}
+
+/// Cycles without acknowledgement after which a link port declares its link dead, by default:
+/// 16 round-trip timeouts of the default configuration (256 cycles each), far above a live
+/// link's worst acknowledgement delay (a poll, a retry and a replay take a few hundred).
+pub const DEFAULT_STALL_LIMIT: u32 = 4096;
+
+impl LinkPortParams {
+    /// The port of a router built with `cfg`: the endpoint of `cfg`, both credit counts
+    /// `router.reserved_flits_per_vc`, lane removal after 8 errors in 65,536 cycles (the link
+    /// bench's values), VCs interleaved in the LTPs (without it a packet whose VC runs out of
+    /// far-end credits mid-packet holds the link, and a stalled VC blocks the others).
+    pub fn router(cfg: &Config) -> Self {
+        let reserve = cfg.router.reserved_flits_per_vc as usize;
+        Self {
+            endpoint: EndpointParams::from_config(cfg),
+            credits_in: reserve,
+            credits_out: reserve,
+            stall_limit: DEFAULT_STALL_LIMIT,
+            interleave: true,
+            lane_threshold: 8,
+            lane_window: 1 << 16,
+        }
+    }
+}
+
+/// A chip's network port; see the module documentation.
+#[derive(LogicBlock)]
+pub struct LinkPort<
+    const VCS: usize,
+    const VCB: usize,
+    const RAW: usize,
+    const D: usize,
+    const AW: usize,
+    const CW: usize,
+    const TD: usize,
+    const TAW: usize,
+    const TCW: usize,
+> {
+    /// Clock of everything.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset (both ends of the link together).
+    pub reset: Signal<In, bool>,
+    /// Flits received, to the core's input; credits of the core's buffer back.
+    pub to_core: ChannelSource<VCS, VCB>,
+    /// Flits from the core's output to send; credits of the transmit buffers back.
+    pub from_core: ChannelSink<VCS, VCB>,
+    /// Lanes to the far end.
+    pub lanes_out: LaneChannelOut,
+    /// Lanes from the far end.
+    pub lanes_in: LaneChannelIn,
+    /// The link's state and counts for the chip's registers.
+    pub report: LinkReportSource,
+    /// The link is dead and its port discards (sticky until reset).
+    pub stalled: Signal<Out, bool>,
+    /// Sticky: a protocol error on either side (the endpoint's, the sender's over-returned
+    /// credits) or a flit the transmit buffers dropped (never with a correct core).
+    pub error: Signal<Out, bool>,
+    /// A flit from the core was discarded in this cycle (event; the port is stalled).
+    pub discarded: Signal<Out, bool>,
+    /// That flit was a packet's head (event).
+    pub discarded_heads: Signal<Out, bool>,
+    endpoint: LlpEndpoint<RAW, D, AW, CW>,
+    sender: ChannelSender<VCS, VCB>,
+    receiver: ChannelReceiver<VCS, VCB, TD, TAW, TCW>,
+    watchdog: LinkWatchdog,
+    /// A transmit-buffer drop since reset.
+    dropped: DFF<bool>,
+    interleave: Constant<bool>,
+    lane_threshold: Constant<Bits<8>>,
+    lane_window: Constant<Bits<32>>,
+    /// Positions of the `link_status` fields.
+    tx_width_at: Constant<Bits<8>>,
+    rx_width_at: Constant<Bits<8>>,
+    tx_mask_at: Constant<Bits<8>>,
+    rx_mask_at: Constant<Bits<8>>,
+    removed_at: Constant<Bits<8>>,
+    stalled_at: Constant<Bits<8>>,
+    half: Constant<Bits<8>>,
+    up_at: Constant<Bits<8>>,
+    /// `link_status` as it is built.
+    status: Signal<Local, Bits<64>>,
+    /// Endpoint status the report does not carry (the link bench reads it from the endpoint's
+    /// own top): acknowledged unused.
+    unused_status: Signal<Local, bool>,
+}
+
+impl<
+        const VCS: usize,
+        const VCB: usize,
+        const RAW: usize,
+        const D: usize,
+        const AW: usize,
+        const CW: usize,
+        const TD: usize,
+        const TAW: usize,
+        const TCW: usize,
+    > LinkPort<VCS, VCB, RAW, D, AW, CW, TD, TAW, TCW>
+{
+    /// A port with `p`; panics naming the parameter as its parts do, or if the endpoint's VC
+    /// count is not `VCS`.
+    pub fn new(p: LinkPortParams) -> Self {
+        assert_eq!(
+            p.endpoint.vcs, VCS,
+            "LinkPort: the endpoint's vcs must be VCS = {VCS}"
+        );
+        let at = |b: usize| Constant::new(Bits::<8>::from(b as u64));
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            to_core: Default::default(),
+            from_core: Default::default(),
+            lanes_out: Default::default(),
+            lanes_in: Default::default(),
+            report: Default::default(),
+            stalled: Default::default(),
+            error: Default::default(),
+            discarded: Default::default(),
+            discarded_heads: Default::default(),
+            endpoint: LlpEndpoint::new(p.endpoint),
+            sender: ChannelSender::new(p.credits_in),
+            receiver: ChannelReceiver::new(p.credits_out),
+            watchdog: LinkWatchdog::new(p.stall_limit),
+            dropped: Default::default(),
+            interleave: Constant::new(p.interleave),
+            lane_threshold: Constant::new((p.lane_threshold as u64).into()),
+            lane_window: Constant::new((p.lane_window as u64).into()),
+            tx_width_at: at(STATUS_TX_WIDTH.lsb),
+            rx_width_at: at(STATUS_RX_WIDTH.lsb),
+            tx_mask_at: at(STATUS_TX_MASK.lsb),
+            rx_mask_at: at(STATUS_RX_MASK.lsb),
+            removed_at: at(STATUS_LANES_REMOVED.lsb),
+            stalled_at: at(STATUS_STALLED.lsb),
+            half: at(16),
+            up_at: at(STATUS_UP.lsb),
+            status: Default::default(),
+            unused_status: Default::default(),
+        }
+    }
+}
+
+impl<
+        const VCS: usize,
+        const VCB: usize,
+        const RAW: usize,
+        const D: usize,
+        const AW: usize,
+        const CW: usize,
+        const TD: usize,
+        const TAW: usize,
+        const TCW: usize,
+    > Logic for LinkPort<VCS, VCB, RAW, D, AW, CW, TD, TAW, TCW>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, dropped);
+        clock!(self, clock, endpoint, sender, receiver, watchdog);
+        self.endpoint.reset.next = self.reset.val();
+        self.sender.reset.next = self.reset.val();
+        self.receiver.reset.next = self.reset.val();
+        self.watchdog.reset.next = self.reset.val();
+        self.endpoint.interleave.next = self.interleave.val();
+        self.endpoint.lane_threshold.next = self.lane_threshold.val();
+        self.endpoint.lane_window.next = self.lane_window.val();
+        LaneChannelOut::link(&mut self.lanes_out, &mut self.endpoint.lanes_out);
+        LaneChannelIn::link(&mut self.lanes_in, &mut self.endpoint.lanes_in);
+        // Receive: the endpoint's VCs onto the channel to the core.
+        ChannelSource::<VCS, VCB>::link(&mut self.to_core, &mut self.sender.channel);
+        // Transmit: the channel from the core into the buffers, then the endpoint's VCs.
+        ChannelSink::<VCS, VCB>::link(&mut self.from_core, &mut self.receiver.channel);
+        for v in 0..VCS {
+            StreamSource::<Bits<FLIT_BITS>>::join(
+                &mut self.endpoint.rx_vcs[v],
+                &mut self.sender.sinks[v],
+            );
+            StreamSource::<Bits<FLIT_BITS>>::join(
+                &mut self.receiver.sources[v],
+                &mut self.endpoint.tx_vcs[v],
+            );
+        }
+        // A dead link: the transmit buffers discard.
+        self.watchdog.fill.next = self.endpoint.replay_fill.val();
+        self.receiver.discard.next = self.watchdog.stalled.val();
+        self.stalled.next = self.watchdog.stalled.val();
+        self.discarded.next = self.receiver.discarded.val();
+        self.discarded_heads.next = self.receiver.discarded_heads.val();
+        if self.receiver.events.val().any() {
+            self.dropped.d.next = true;
+        }
+        if self.reset.val() {
+            self.dropped.d.next = false;
+        }
+        self.error.next =
+            self.endpoint.protocol_error.val() | self.sender.error.val() | self.dropped.q.val();
+        // The report (the fields of `hdl::llp::regs`).
+        self.status.next = (bit_cast::<64, 3>(self.endpoint.tx_width.val())
+            << self.tx_width_at.val())
+            | (bit_cast::<64, 3>(self.endpoint.rx_width.val()) << self.rx_width_at.val())
+            | (bit_cast::<64, 4>(self.endpoint.tx_mask.val()) << self.tx_mask_at.val())
+            | (bit_cast::<64, 4>(self.endpoint.rx_mask.val()) << self.rx_mask_at.val())
+            | (bit_cast::<64, 3>(self.endpoint.lanes_removed.val()) << self.removed_at.val());
+        self.status.next = self
+            .status
+            .val()
+            .replace_bit(self.up_at.val().index(), self.endpoint.link_up.val());
+        self.status.next = self
+            .status
+            .val()
+            .replace_bit(self.stalled_at.val().index(), self.watchdog.stalled.val());
+        self.report.status.next = self.status.val();
+        // The far end's identity needs link training, which the link layer does not have.
+        self.report.peer.next = 0.into();
+        self.report.ltps_sent.next = bit_cast::<64, 32>(self.endpoint.ltps_sent.val());
+        self.report.ltps_good.next = bit_cast::<64, 32>(self.endpoint.ltps_good.val());
+        self.report.ltps_bad.next = bit_cast::<64, 32>(self.endpoint.ltps_bad.val());
+        self.report.retries.next = bit_cast::<64, 16>(self.endpoint.retries.val());
+        self.report.replays.next = bit_cast::<64, 16>(self.endpoint.replays.val());
+        self.report.drops.next = bit_cast::<64, 16>(self.endpoint.dirty_drops.val())
+            | (bit_cast::<64, 16>(self.endpoint.core_dropped.val()) << self.half.val());
+        self.unused_status.next = self.endpoint.nulls_sent.val().any()
+            | self.endpoint.ltps_dup.val().any()
+            | self.endpoint.lane_errors.val().any()
+            | self.endpoint.err_flit0.val().any()
+            | self.endpoint.err_flit1.val().any()
+            | self.endpoint.err_reason.val().any();
+        for v in 0..VCS {
+            self.unused_status.next =
+                self.unused_status.val() | self.endpoint.credits[v].val().any();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn link_port_is_synthesizable() {
+        let cfg = Config::default();
+        let mut uut = <crate::link_port!(2, 16, 64, 32)>::new(LinkPortParams::router(&cfg));
+        uut.connect_all();
+        yosys_validate("link_port", &generate_verilog(&uut)).unwrap();
+    }
+
+    #[test]
+    #[should_panic(expected = "endpoint's vcs")]
+    fn a_vc_count_the_endpoint_does_not_share_is_refused() {
+        let cfg = Config::default();
+        let _ = <crate::link_port!(3, 16, 64, 32)>::new(LinkPortParams::router(&cfg));
+    }
+}

@@ -1,0 +1,186 @@
+//! The fat-tree fabric on Verilator (`testbench::fabric`): six `nrc_top` routers (4 leaves, 2
+//! spines), twelve NIC link ports, every link through the lane-channel model with bit errors,
+//! route tables computed by the up/down routing function and loaded in band by the management
+//! client on NIC 0 (management transit through the routers on the way). Each model is built
+//! once per process; the longer runs and the throughput figures are `bench -- fabric`.
+#![allow(clippy::needless_range_loop)] // NICs and the permutation are indexed by NIC number
+use std::collections::BTreeSet;
+use testbench::fabric::routing::{leaf_of, spine, LEAVES, NICS, NICS_PER_LEAF, ROUTERS};
+use testbench::fabric::FabricWorld;
+use testbench::mgmt_client::{Operation, Reply};
+
+/// A fabric with every table loaded in band; checks every write and reads entries back.
+fn loaded(seed: u64) -> FabricWorld {
+    let mut w = FabricWorld::new(1e-5, seed);
+    for r in 0..ROUTERS {
+        w.load_table(r);
+    }
+    for c in w.settle(400_000) {
+        assert_eq!(c.outcome, Ok(Reply::Written), "{c:?}");
+    }
+    // Read a few entries back through the indirect registers.
+    let (index, read) = (
+        FabricWorld::address("route_index"),
+        FabricWorld::address("route_read"),
+    );
+    for r in [0, 3, spine(1)] {
+        let t = w.target(r).unwrap();
+        w.client
+            .submit(t.clone(), Operation::WriteRegisters(vec![(index, 7)]));
+        w.settle(100_000);
+        w.client.submit(t, Operation::ReadRegisters(vec![read]));
+        let c = w.settle(100_000);
+        let want = testbench::fabric::routing::table(r, &BTreeSet::new())[7];
+        assert_eq!(
+            c[0].outcome,
+            Ok(Reply::Registers(vec![want as u64])),
+            "router {r}"
+        );
+    }
+    w
+}
+
+/// Uniform random traffic at `rate` packets per NIC and cycle for `cycles`.
+fn uniform(w: &mut FabricWorld, rate: f64, cycles: u64) {
+    for _ in 0..cycles {
+        for n in 0..NICS {
+            if w.backlog(n) < 64 && w.rng.chance(rate) {
+                let mut d = w.rng.range(0, NICS as u64 - 2) as usize;
+                if d >= n {
+                    d += 1;
+                }
+                let len = w.rng.range(2, 16) as usize;
+                w.send(n, d, len);
+            }
+        }
+        w.cycle();
+    }
+}
+
+#[test]
+#[ignore = "not yet run: the snapshot of a stopped session, unverified; its Verilator build of six nrc_tops may not fit the CI budget (run with --ignored)"]
+fn fabric_uniform_and_permutation_traffic_arrive_whole_once_in_order() {
+    let mut w = loaded(1);
+    let loaded_at = w.now();
+    // Adaptive, uniform random.
+    uniform(&mut w, 0.04, 3_000);
+    assert!(
+        w.drain(60_000),
+        "uniform traffic did not drain: deadlock or loss"
+    );
+    // Deterministic, the adversarial permutation (every flow on one path: in order).
+    w.deterministic = true;
+    w.forget_order();
+    let perm = testbench::fabric::routing::adversarial_permutation().expect("a permutation");
+    for _ in 0..1_500 {
+        for n in 0..NICS {
+            if w.backlog(n) < 64 && w.rng.chance(0.05) {
+                w.send(n, perm[n], 8);
+            }
+        }
+        w.cycle();
+    }
+    assert!(w.drain(60_000), "permutation traffic did not drain");
+    eprintln!(
+        "fabric: tables loaded in {loaded_at} cycles, {} packets ({} flits) delivered, latency mean {:.1} max {}, {} cycles",
+        w.stats.delivered,
+        w.stats.delivered_flits,
+        w.stats.latency_sum as f64 / w.stats.delivered.max(1) as f64,
+        w.stats.latency_max,
+        w.now()
+    );
+    assert!(w.stats.delivered >= 1_000, "{:?}", w.stats);
+}
+
+#[test]
+#[ignore = "not yet run: the snapshot of a stopped session, unverified; its Verilator build of six nrc_tops may not fit the CI budget (run with --ignored)"]
+fn fabric_routes_around_a_dead_link() {
+    let mut w = loaded(2);
+    let (leaf, sp) = (1usize, 0usize);
+    uniform(&mut w, 0.04, 800);
+    // The link dies under traffic; packets sent from now until the tables avoid it may be lost.
+    w.marking = true;
+    let cut_at = w.now();
+    w.cut(leaf, sp);
+    uniform(&mut w, 0.04, 200);
+    // The management server rewrites every table around the dead link, in band, on paths that
+    // avoid it, while traffic goes on.
+    w.dead.insert((leaf, sp));
+    for r in 0..ROUTERS {
+        w.load_table(r);
+    }
+    let mut t = 0;
+    while w.client.pending() > 0 {
+        uniform(&mut w, 0.04, 1);
+        for c in w.client.completions() {
+            assert_eq!(c.outcome, Ok(Reply::Written), "{c:?}");
+        }
+        t += 1;
+        assert!(t < 300_000, "the rewrite did not complete");
+    }
+    let rewritten_at = w.now();
+    // Both ends of the dead link are stalled (discarding) by now or soon.
+    for _ in 0..3 * testbench::fabric::STALL_LIMIT as u64 {
+        w.cycle();
+    }
+    assert_ne!(
+        w.stalled(leaf) >> (NICS_PER_LEAF + sp) & 1,
+        0,
+        "leaf port stalled"
+    );
+    assert_ne!(w.stalled(spine(sp)) >> leaf & 1, 0, "spine port stalled");
+    // Everything sent from now on must arrive.
+    w.marking = false;
+    uniform(&mut w, 0.04, 2_000);
+    let mut t = 0u64;
+    loop {
+        let after = w.in_flight() - w.lost_candidates().len();
+        if after == 0 && (0..NICS).all(|n| w.backlog(n) == 0) {
+            break;
+        }
+        w.cycle();
+        t += 1;
+        assert!(
+            t < 60_000,
+            "{after} packets sent after the rewrite did not arrive (deadlock or loss)"
+        );
+    }
+    // What the routers counted at the dead link's ends (port counters, read in band).
+    let discarded = read_counter(
+        &mut w,
+        leaf,
+        &format!("port{}_discarded_packets", NICS_PER_LEAF + sp),
+    ) + read_counter(&mut w, spine(sp), &format!("port{leaf}_discarded_packets"));
+    let no_route = read_counter(&mut w, spine(sp), "port0_drop_no_route")
+        + (1..LEAVES)
+            .map(|l| read_counter(&mut w, spine(sp), &format!("port{l}_drop_no_route")))
+            .sum::<u64>();
+    let lost = w.lost_candidates();
+    for &(s, d) in &lost {
+        assert!(
+            leaf_of(s) == leaf || leaf_of(d) == leaf,
+            "packet {s} -> {d} lost, though its paths never needed the dead link"
+        );
+    }
+    let n_lost = w.forget_lost();
+    assert!(w.drain(20_000));
+    eprintln!(
+        "fabric with a dead link: tables rewritten {} cycles after the cut, {} packets delivered, {n_lost} lost (all sent before the rewrite, to or from leaf {leaf}); the dead link's ends discarded {discarded} packets, spine {sp} dropped {no_route} without a route",
+        rewritten_at - cut_at,
+        w.stats.delivered,
+    );
+}
+
+/// Reads the counter `name` of router `r` in band.
+fn read_counter(w: &mut FabricWorld, r: usize, name: &str) -> u64 {
+    let t = w.target(r).expect("reachable");
+    w.client.submit(
+        t,
+        Operation::ReadRegisters(vec![FabricWorld::address(name)]),
+    );
+    let c = w.settle(100_000);
+    match &c[0].outcome {
+        Ok(Reply::Registers(v)) => v[0],
+        other => panic!("reading {name} of router {r}: {other:?}"),
+    }
+}

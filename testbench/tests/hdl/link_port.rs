@@ -1,0 +1,270 @@
+//! LinkPort (a router channel on each side of a link endpoint) on both backends, looped back:
+//! its lanes out go through the lane-channel model (delay, bit errors) into its own lanes in,
+//! so every flit the core sends on `from_core` must come back on `to_core`.
+//!
+//! The parts have cycle-exact benches of their own (`channel_sender`, `channel_receiver`, the
+//! endpoint's); this bench checks the port against its header's end-to-end promises, with
+//! both backends compared on every output every cycle:
+//! - per VC, what leaves on `to_core` is what entered on `from_core`, in order, unchanged,
+//!   nothing lost or duplicated, over a wire with bit errors (replays);
+//! - the credit loop: the core's sender spends only credits the port returned (never more back
+//!   than it had: `credits_out` slots really exist), and the port never sends to the core
+//!   without a free slot of the core's `credits_in`; a VC whose core side stops draining holds
+//!   no other VC;
+//! - the report: `link_status` says up, 4 lanes each way, not stalled; LTP counts move;
+//! - reset at random moments under traffic (the wire is quiet across a reset, as both ends of
+//!   a link reset together): afterwards traffic flows again and the streams start over;
+//! - a dead link (every lane cut): after the watchdog's limit the port is `stalled` (and says
+//!   so in `link_status`), then discards every flit the core sends, returns every credit, and
+//!   delivers nothing; flits sent before the cut are delivered, discarded or lost inside the
+//!   endpoint, and the counts add up.
+use hdl::link_port::LinkPortParams;
+use hdl::llp::regs::{STATUS_RX_WIDTH, STATUS_STALLED, STATUS_TX_WIDTH, STATUS_UP};
+use hdl::params::Config;
+use std::collections::VecDeque;
+use testbench::channel_end::{ChannelPorts, ChannelRx, ChannelTx};
+use testbench::link_bench::LanePorts;
+use testbench::models::formats::{random_body_flit, random_tail_flit};
+use testbench::models::lane_channel::{Faults, LaneChannel};
+use testbench::{port_table, run_both, Backend, BenchRng, PortTable, ResetSchedule};
+
+type Port = hdl::link_port!(2, 16, 64, 32);
+const VCS: usize = 2;
+/// The watchdog's limit in this bench (short, so the dead-link phase is short).
+const STALL_LIMIT: u32 = 600;
+
+fn params() -> LinkPortParams {
+    LinkPortParams {
+        stall_limit: STALL_LIMIT,
+        ..LinkPortParams::router(&Config::default())
+    }
+}
+
+fn table() -> PortTable<Port> {
+    port_table!(Port; reset, to_core.valid, to_core.flit, to_core.vc,
+        to_core.credits, from_core.valid, from_core.flit, from_core.vc, from_core.credits,
+        lanes_out.valid, lanes_out.start, lanes_out.data, lanes_in.valid, lanes_in.start,
+        lanes_in.data, report.status, report.peer, report.ltps_sent, report.ltps_good,
+        report.ltps_bad, report.retries, report.replays, report.drops, stalled, error,
+        discarded, discarded_heads)
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    seed: u64,
+    cycles: u64,
+    ber: f64,
+    resets: bool,
+    /// Cut every lane at this cycle.
+    cut: Option<u64>,
+}
+
+/// What a run saw (compared between the backends too).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Outcome {
+    sent: u64,
+    delivered: u64,
+    discarded: u64,
+    discarded_heads: u64,
+    lost_in_link: u64,
+    pulses: u64,
+    ltps_bad: u64,
+    stalled_at: Option<u64>,
+}
+
+/// A packet of 2 to 9 flits on VC `vc` (its head names the VC it travels on).
+fn packet(rng: &mut BenchRng, vc: usize) -> Vec<u128> {
+    let len = rng.range(2, 9) as u8;
+    let mut head = testbench::models::formats::random_header(rng, len);
+    head.vc = vc as u8;
+    let mut p = vec![hdl::formats::Flit::Head(head).pack()];
+    for _ in 2..len {
+        p.push(random_body_flit(rng));
+    }
+    p.push(random_tail_flit(rng));
+    p
+}
+
+fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
+    let mut rng = BenchRng::new(r.seed);
+    let p = params();
+    let reset = b.port("reset");
+    let (status, ltps_sent, ltps_bad) = (
+        b.port("report$status"),
+        b.port("report$ltps_sent"),
+        b.port("report$ltps_bad"),
+    );
+    let (stalled, error, discarded, discarded_heads) = (
+        b.port("stalled"),
+        b.port("error"),
+        b.port("discarded"),
+        b.port("discarded_heads"),
+    );
+    let mut tx = ChannelTx::new(ChannelPorts::new(b, "from_core"), VCS, p.credits_out, 0.7);
+    let mut rx = ChannelRx::new(ChannelPorts::new(b, "to_core"), VCS, p.credits_in, 0.6);
+    rx.delay = (1, 8);
+    let lanes_out = LanePorts::new(b, "lanes_out");
+    let lanes_in = LanePorts::new(b, "lanes_in");
+    let faults = Faults {
+        ber: r.ber,
+        ..Default::default()
+    };
+    let mut wire = LaneChannel::new(4, faults, r.seed ^ 0x11);
+    let mut sched = if r.resets {
+        ResetSchedule::new(&mut rng, 1500)
+    } else {
+        ResetSchedule::never()
+    };
+    // Per VC: flits sent on from_core and not yet back on to_core.
+    let mut flying: Vec<VecDeque<u128>> = vec![VecDeque::new(); VCS];
+    let mut out = Outcome::default();
+    // VC 1's core side stops draining for a stretch: VC 0 must go on.
+    let stall = (r.cycles / 4, r.cycles / 4 + 300);
+    let mut vc0_during_stall = 0u64;
+    // The endpoint needs a reset before use (its lane masks power up empty).
+    b.poke_bool(reset, true);
+    b.tick();
+    b.tick();
+    let mut in_reset = true;
+    for cycle in 0..r.cycles {
+        // No reset in the stall window (it checks that VC 0 goes on while VC 1 waits).
+        let quiet = (stall.0.saturating_sub(10)..stall.1).contains(&cycle);
+        let rst = sched.next_if(&mut rng, r.cut.is_none() && !quiet);
+        b.poke_bool(reset, rst);
+        // The wire; all lanes dead after the cut; quiet across a reset.
+        let beat = lanes_out.read(b);
+        let mut arrived = wire.step(beat);
+        if r.cut.is_some_and(|c| cycle >= c) || in_reset {
+            arrived.valid = 0;
+        }
+        lanes_in.write(b, &arrived, &mut rng);
+        for (v, q) in tx.queues.iter_mut().enumerate() {
+            if q.len() < 3 {
+                q.push_back(packet(&mut rng, v));
+            }
+        }
+        // The last cycles send nothing, so every credit can be back at the end.
+        let sent = tx.drive(b, &mut rng, rst || cycle + 100 > r.cycles);
+        rx.hold = if (stall.0..stall.1).contains(&cycle) {
+            0b10
+        } else {
+            0
+        };
+        rx.drive(b, &mut rng, cycle);
+        tx.collect(b);
+        assert!(!b.peek_bool(error), "cycle {cycle}: error");
+        let s = b.peek(status) as u64;
+        let is_stalled = b.peek_bool(stalled);
+        assert_eq!(
+            STATUS_STALLED.get(s as u128) == 1,
+            is_stalled,
+            "link_status.stalled"
+        );
+        if is_stalled && out.stalled_at.is_none() {
+            out.stalled_at = Some(cycle);
+            // A live link always makes progress: only a cut stalls it.
+            assert!(
+                r.cut.is_some_and(|c| cycle > c),
+                "cycle {cycle}: stalled without a cut"
+            );
+        }
+        if b.peek_bool(discarded) && !rst {
+            out.discarded += 1;
+            out.discarded_heads += b.peek_bool(discarded_heads) as u64;
+        }
+        if !rst {
+            if let Some((v, f)) = rx.take(b, &format!("cycle {cycle}: to_core")) {
+                let want = flying[v].pop_front();
+                assert_eq!(
+                    Some(f),
+                    want,
+                    "cycle {cycle}: VC {v} delivered a flit out of order, changed or invented"
+                );
+                out.delivered += 1;
+                if v == 0 && (stall.0..stall.1).contains(&cycle) {
+                    vc0_during_stall += 1;
+                }
+            }
+            if let Some(s) = sent {
+                flying[s.vc].push_back(s.flit);
+                out.sent += 1;
+            }
+        }
+        if cycle == 2000 && r.cut.is_none() && !rst && !in_reset {
+            assert_eq!(STATUS_UP.get(s as u128), 1, "link up");
+            assert_eq!(STATUS_TX_WIDTH.get(s as u128), 4, "4 lanes out");
+            assert_eq!(STATUS_RX_WIDTH.get(s as u128), 4, "4 lanes in");
+            assert!(b.peek(ltps_sent) > 0, "LTPs sent");
+        }
+        out.ltps_bad = b.peek(ltps_bad) as u64;
+        b.tick();
+        in_reset = rst;
+        if rst {
+            tx.reset();
+            rx.reset();
+            for q in flying.iter_mut() {
+                q.clear();
+            }
+            wire = LaneChannel::new(4, faults, rng.bits(32) as u64);
+        }
+    }
+    out.pulses = sched.pulses();
+    if r.resets {
+        sched.assert_pulses("link_port", 2);
+    }
+    if let Some(c) = r.cut {
+        let at = out
+            .stalled_at
+            .expect("the dead link was never declared stalled");
+        assert!(at <= c + 3 * STALL_LIMIT as u64, "stalled late: {at}");
+        // Every credit is back: the port takes everything the core sends.
+        for v in 0..VCS {
+            assert_eq!(
+                tx.credits(v),
+                p.credits_out,
+                "VC {v}: credits back after the cut"
+            );
+        }
+        out.lost_in_link = flying.iter().map(|q| q.len() as u64).sum::<u64>() - out.discarded;
+        // Lost inside the endpoint: at most its transmit queues, replay buffer and the far
+        // end's receive buffers.
+        assert!(
+            out.lost_in_link <= 2 * VCS as u64 + 16 * 16 + 64 * VCS as u64,
+            "{out:?}"
+        );
+    } else {
+        assert!(
+            vc0_during_stall > 50,
+            "VC 1 stalled and VC 0 delivered only {vc0_during_stall}"
+        );
+    }
+    out
+}
+
+fn run(r: Run) -> Outcome {
+    run_both("link_port", || Port::new(params()), table, |b| bench(b, r)).result
+}
+
+#[test]
+fn link_port_loops_back_every_flit_with_resets() {
+    let o = run(Run {
+        seed: 1,
+        cycles: 6000,
+        ber: 1e-4,
+        resets: true,
+        cut: None,
+    });
+    assert!(o.delivered > 2000 && o.ltps_bad > 0, "{o:?}");
+}
+
+#[test]
+fn link_port_discards_on_a_dead_link() {
+    let o = run(Run {
+        seed: 2,
+        cycles: 4000,
+        ber: 0.0,
+        resets: false,
+        cut: Some(1500),
+    });
+    assert!(o.discarded > 500 && o.discarded_heads > 50, "{o:?}");
+}
