@@ -51,6 +51,11 @@ impl EndpointShape {
         cfg.link.lanes = self.lanes as u32;
         cfg.link.vc_buffer_flits = self.depth as u32;
         cfg.link.replay_ltps = self.replay as u32;
+        // The endpoint does not depend on the NIC's MTU; a short `max_packet` only needs the
+        // largest MTU that still fits (header and tail take 3 flits), so the shape validates.
+        while cfg.nic.mtu_bytes > 16 && cfg.nic.mtu_bytes / 8 + 3 > cfg.network.max_packet_flits {
+            cfg.nic.mtu_bytes /= 2;
+        }
         cfg.validate().map_err(anyhow::Error::msg)?;
         Ok(cfg)
     }

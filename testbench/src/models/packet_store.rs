@@ -229,7 +229,7 @@ mod tests {
             store.words[store_address(1, mgmt::W_DATA1)] = data[1];
             let t = ResponseTicket {
                 slot: 1,
-                nmp_type: NmpType::RegReadResponse.code(),
+                nmp_type: p.nmp_type.response(true).unwrap().code(),
                 echo: Echo::Registers,
                 w6_stored: true,
                 w7_stored: true,
