@@ -205,7 +205,7 @@ mod tests {
     use super::*;
     use crate::models::mgmt::{random_packet, unpack_for_chip, Unpacked};
     use crate::rng::BenchRng;
-    use hdl::formats::mgmt::{MgmtError, MgmtPacket, MgmtPayload, NmpType, UNSET_ID};
+    use hdl::formats::mgmt::{MgmtError, MgmtPacket, MgmtPayload, UNSET_ID};
     use hdl::mgmt::ticket::Echo;
 
     /// A response built from the store by the packer's rule is the codec's `response_to`.

@@ -1,3 +1,5 @@
+// hpcnet: third-party code kept as published (see HPCNET.md); its own warnings are not ours to fix.
+#![allow(warnings, clippy::all)]
 pub mod ast;
 #[doc(hidden)]
 pub mod atom;
