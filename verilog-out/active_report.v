@@ -11,14 +11,14 @@ module active_report(clock,reset,faults,report_enable,fault_mask,reports$valid,r
     input wire  report_enable;
     input wire  [31:0] fault_mask;
     output reg  reports$valid;
-    output reg  [99:0] reports$data;
+    output reg  [100:0] reports$data;
     input wire  reports$ready;
     output reg  reports_sent;
     
     // Constant declarations
-    localparam  ticket_constant = 100'h82;
-    localparam  id_lsb = 7'b10100;
-    localparam  data_lsb = 7'b100100;
+    localparam  ticket_constant = 101'h104;
+    localparam  id_lsb = 7'b10101;
+    localparam  data_lsb = 7'b100101;
     
     // Stub signals
     reg  [31:0] previous$d;
@@ -114,7 +114,7 @@ module active_report(clock,reset,faults,report_enable,fault_mask,reports$valid,r
         end
         sent_pulse$d = taken;
         reports$valid = offered$q;
-        reports$data = ticket_constant | (((transaction_id$q) & 100'hfffffffffffffffffffffffff) << id_lsb) | (((report_bits$q) & 100'hfffffffffffffffffffffffff) << data_lsb);
+        reports$data = ticket_constant | (((transaction_id$q) & 101'h1fffffffffffffffffffffffff) << id_lsb) | (((report_bits$q) & 101'h1fffffffffffffffffffffffff) << data_lsb);
         if (reset) begin
             reports$valid = 1'b0;
             previous$d = 32'h0;

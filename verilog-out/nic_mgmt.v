@@ -1193,14 +1193,10 @@ module nic_mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$
     output reg  [7:0] held;
     
     // Constant declarations
-    localparam  type_lsb = 7'b10;
+    localparam  type_lsb = 7'b11;
+    localparam  report_lsb = 7'b10;
     localparam  register_error = 6'b101;
     localparam  eeprom_error = 6'b10101;
-    
-    // Enums
-    localparam CollectorChoice$Responses = 0;
-    localparam CollectorChoice$Eeprom = 1;
-    localparam CollectorChoice$Reports = 2;
     
     // Stub signals
     reg  unpacker$clock;
@@ -1210,62 +1206,75 @@ module nic_mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$
     wire  unpacker$flits$ready;
     reg  [4:0] unpacker$in_port;
     reg  [15:0] unpacker$chip_id;
-    reg  unpacker$free_slot;
+    reg  [1:0] unpacker$slots$free_slot;
+    reg  unpacker$slots$available;
+    wire  unpacker$slots$claim;
+    wire  unpacker$slots$give_back;
+    wire  [1:0] unpacker$slots$returned;
     wire  unpacker$store$enable;
-    wire  [4:0] unpacker$store$address;
+    wire  [5:0] unpacker$store$address;
     wire  [63:0] unpacker$store$data;
     wire  unpacker$requests$valid;
-    wire  [41:0] unpacker$requests$data;
+    wire  [42:0] unpacker$requests$data;
     reg  unpacker$requests$ready;
     wire  unpacker$dropped_wrong_id;
     wire  unpacker$dropped_malformed;
+    reg  slots$clock;
+    reg  slots$reset;
+    wire  [1:0] slots$lease$free_slot;
+    wire  slots$lease$available;
+    reg  slots$lease$claim;
+    reg  slots$lease$give_back;
+    reg  [1:0] slots$lease$returned;
+    reg  slots$sent$done;
+    reg  [1:0] slots$sent$slot;
     reg  store$clock;
     reg  store$requests$enable;
-    reg  [4:0] store$requests$address;
+    reg  [5:0] store$requests$address;
     reg  [63:0] store$requests$data;
     reg  store$answers$enable;
-    reg  [4:0] store$answers$address;
+    reg  [5:0] store$answers$address;
     reg  [63:0] store$answers$data;
-    reg  [4:0] store$packer$address;
+    reg  [5:0] store$packer$address;
     wire  [63:0] store$packer$data;
-    reg  [4:0] store$registers$address;
+    reg  [5:0] store$registers$address;
     wire  [63:0] store$registers$data;
-    reg  [4:0] store$eeprom$address;
+    reg  [5:0] store$eeprom$address;
     wire  [47:0] store$eeprom$data;
     reg  distributor$clock;
     reg  distributor$reset;
     reg  distributor$requests$valid;
-    reg  [41:0] distributor$requests$data;
+    reg  [42:0] distributor$requests$data;
     wire  distributor$requests$ready;
     wire  distributor$registers$valid;
-    wire  [41:0] distributor$registers$data;
+    wire  [42:0] distributor$registers$data;
     reg  distributor$registers$ready;
     wire  distributor$eeprom$valid;
-    wire  [41:0] distributor$eeprom$data;
+    wire  [42:0] distributor$eeprom$data;
     reg  distributor$eeprom$ready;
     wire  [1:0] distributor$held;
     reg  reg_access$clock;
     reg  reg_access$reset;
     reg  reg_access$requests$valid;
-    reg  [41:0] reg_access$requests$data;
+    reg  [42:0] reg_access$requests$data;
     wire  reg_access$requests$ready;
     wire  reg_access$responses$valid;
-    wire  [99:0] reg_access$responses$data;
+    wire  [100:0] reg_access$responses$data;
     reg  reg_access$responses$ready;
-    wire  [4:0] reg_access$data$address;
+    wire  [5:0] reg_access$data$address;
     reg  [63:0] reg_access$data$data;
     wire  reg_access$answers$enable;
-    wire  [4:0] reg_access$answers$address;
+    wire  [5:0] reg_access$answers$address;
     wire  [63:0] reg_access$answers$data;
     reg  eep_bridge$clock;
     reg  eep_bridge$reset;
     reg  eep_bridge$requests$valid;
-    reg  [41:0] eep_bridge$requests$data;
+    reg  [42:0] eep_bridge$requests$data;
     wire  eep_bridge$requests$ready;
     wire  eep_bridge$responses$valid;
-    wire  [99:0] eep_bridge$responses$data;
+    wire  [100:0] eep_bridge$responses$data;
     reg  eep_bridge$responses$ready;
-    wire  [4:0] eep_bridge$data$address;
+    wire  [5:0] eep_bridge$data$address;
     reg  [47:0] eep_bridge$data$data;
     wire  eep_bridge$command$valid;
     wire  eep_bridge$command$write;
@@ -1318,22 +1327,22 @@ module nic_mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$
     reg  active_report$report_enable;
     reg  [7:0] active_report$fault_mask;
     wire  active_report$reports$valid;
-    wire  [99:0] active_report$reports$data;
+    wire  [100:0] active_report$reports$data;
     reg  active_report$reports$ready;
     wire  active_report$reports_sent;
     reg  collector$clock;
     reg  collector$reset;
     reg  collector$responses$valid;
-    reg  [99:0] collector$responses$data;
+    reg  [100:0] collector$responses$data;
     wire  collector$responses$ready;
     reg  collector$eeprom$valid;
-    reg  [99:0] collector$eeprom$data;
+    reg  [100:0] collector$eeprom$data;
     wire  collector$eeprom$ready;
     reg  collector$reports$valid;
-    reg  [99:0] collector$reports$data;
+    reg  [100:0] collector$reports$data;
     wire  collector$reports$ready;
     wire  collector$beats$valid;
-    wire  [99:0] collector$beats$data;
+    wire  [100:0] collector$beats$data;
     reg  collector$beats$ready;
     reg  output_fifo$clock;
     reg  output_fifo$reset;
@@ -1351,9 +1360,9 @@ module nic_mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$
     reg  packer$clock;
     reg  packer$reset;
     reg  packer$responses$valid;
-    reg  [99:0] packer$responses$data;
+    reg  [100:0] packer$responses$data;
     wire  packer$responses$ready;
-    wire  [4:0] packer$store$address;
+    wire  [5:0] packer$store$address;
     reg  [63:0] packer$store$data;
     reg  [15:0] packer$chip_id;
     reg  [127:0] packer$report_route;
@@ -1381,7 +1390,11 @@ module nic_mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$
         .flits$ready(unpacker$flits$ready),
         .in_port(unpacker$in_port),
         .chip_id(unpacker$chip_id),
-        .free_slot(unpacker$free_slot),
+        .slots$free_slot(unpacker$slots$free_slot),
+        .slots$available(unpacker$slots$available),
+        .slots$claim(unpacker$slots$claim),
+        .slots$give_back(unpacker$slots$give_back),
+        .slots$returned(unpacker$slots$returned),
         .store$enable(unpacker$store$enable),
         .store$address(unpacker$store$address),
         .store$data(unpacker$store$data),
@@ -1390,6 +1403,17 @@ module nic_mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$
         .requests$ready(unpacker$requests$ready),
         .dropped_wrong_id(unpacker$dropped_wrong_id),
         .dropped_malformed(unpacker$dropped_malformed)
+    );
+    nic_mgmt$agent$core$slots slots(
+        .clock(slots$clock),
+        .reset(slots$reset),
+        .lease$free_slot(slots$lease$free_slot),
+        .lease$available(slots$lease$available),
+        .lease$claim(slots$lease$claim),
+        .lease$give_back(slots$lease$give_back),
+        .lease$returned(slots$lease$returned),
+        .sent$done(slots$sent$done),
+        .sent$slot(slots$sent$slot)
     );
     nic_mgmt$agent$core$store store(
         .clock(store$clock),
@@ -1588,6 +1612,7 @@ module nic_mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$
     // Update code
     always @(*) begin
         unpacker$clock = clock;
+        slots$clock = clock;
         store$clock = clock;
         distributor$clock = clock;
         reg_access$clock = clock;
@@ -1601,6 +1626,7 @@ module nic_mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$
         error_pulse$clock = clock;
         error_pulse$d = error_pulse$q;
         unpacker$reset = reset;
+        slots$reset = reset;
         distributor$reset = reset;
         reg_access$reset = reset;
         eep_bridge$reset = reset;
@@ -1617,10 +1643,8 @@ module nic_mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$
         unpacker$in_port = from_mesh$port;
         from_mesh$ready = unpacker$flits$ready;
         unused_last = from_mesh$last;
-        unpacker$free_slot = 32'h0;
-        if (distributor$eeprom$valid) begin
-            unpacker$free_slot = ~distributor$eeprom$data[(32'h0)+:(1)];
-        end
+        slots$sent$done = collector$beats$valid & collector$beats$ready & ~collector$beats$data[report_lsb];
+        slots$sent$slot = collector$beats$data[(32'h0)+:(2)];
         eep_access$device = eeprom_device;
         active_report$faults = faults;
         active_report$report_enable = report_enable;
@@ -1656,6 +1680,11 @@ module nic_mgmt$agent$core(clock,reset,from_mesh$valid,from_mesh$data,from_mesh$
     always @(*) eep_bridge$requests$valid = distributor$eeprom$valid;
     always @(*) eep_bridge$requests$data = distributor$eeprom$data;
     always @(*) distributor$eeprom$ready = eep_bridge$requests$ready;
+    always @(*) unpacker$slots$free_slot = slots$lease$free_slot;
+    always @(*) unpacker$slots$available = slots$lease$available;
+    always @(*) slots$lease$claim = unpacker$slots$claim;
+    always @(*) slots$lease$give_back = unpacker$slots$give_back;
+    always @(*) slots$lease$returned = unpacker$slots$returned;
     always @(*) store$requests$enable = unpacker$store$enable;
     always @(*) store$requests$address = unpacker$store$address;
     always @(*) store$requests$data = unpacker$store$data;
@@ -1712,14 +1741,14 @@ module nic_mgmt$agent$core$active_report(clock,reset,faults,report_enable,fault_
     input wire  report_enable;
     input wire  [7:0] fault_mask;
     output reg  reports$valid;
-    output reg  [99:0] reports$data;
+    output reg  [100:0] reports$data;
     input wire  reports$ready;
     output reg  reports_sent;
     
     // Constant declarations
-    localparam  ticket_constant = 100'h82;
-    localparam  id_lsb = 7'b10100;
-    localparam  data_lsb = 7'b100100;
+    localparam  ticket_constant = 101'h104;
+    localparam  id_lsb = 7'b10101;
+    localparam  data_lsb = 7'b100101;
     
     // Stub signals
     reg  [7:0] previous$d;
@@ -1815,7 +1844,7 @@ module nic_mgmt$agent$core$active_report(clock,reset,faults,report_enable,fault_
         end
         sent_pulse$d = taken;
         reports$valid = offered$q;
-        reports$data = ticket_constant | (((transaction_id$q) & 100'hfffffffffffffffffffffffff) << id_lsb) | (((report_bits$q) & 100'hfffffffffffffffffffffffff) << data_lsb);
+        reports$data = ticket_constant | (((transaction_id$q) & 101'h1fffffffffffffffffffffffff) << id_lsb) | (((report_bits$q) & 101'h1fffffffffffffffffffffffff) << data_lsb);
         if (reset) begin
             reports$valid = 1'b0;
             previous$d = 32'h0;
@@ -1951,110 +1980,121 @@ module nic_mgmt$agent$core$collector(clock,reset,responses$valid,responses$data,
     input wire  clock;
     input wire  reset;
     input wire  responses$valid;
-    input wire  [99:0] responses$data;
+    input wire  [100:0] responses$data;
     output reg  responses$ready;
     input wire  eeprom$valid;
-    input wire  [99:0] eeprom$data;
+    input wire  [100:0] eeprom$data;
     output reg  eeprom$ready;
     input wire  reports$valid;
-    input wire  [99:0] reports$data;
+    input wire  [100:0] reports$data;
     output reg  reports$ready;
     output reg  beats$valid;
-    output reg  [99:0] beats$data;
+    output reg  [100:0] beats$data;
     input wire  beats$ready;
     
-    // Enums
-    localparam CollectorChoice$Responses = 0;
-    localparam CollectorChoice$Eeprom = 1;
-    localparam CollectorChoice$Reports = 2;
-    
     // Stub signals
-    reg  [1:0] held$d;
-    wire  [1:0] held$q;
-    reg  held$clock;
+    reg  [100:0] ticket$d;
+    wire  [100:0] ticket$q;
+    reg  ticket$clock;
+    reg  full$d;
+    wire  full$q;
+    reg  full$clock;
     
     // Local signals
-    reg  [1:0] choice;
+    reg  loading;
     
     // Sub module instances
-    nic_mgmt$agent$core$collector$held held(
-        .d(held$d),
-        .q(held$q),
-        .clock(held$clock)
+    nic_mgmt$agent$core$collector$ticket ticket(
+        .d(ticket$d),
+        .q(ticket$q),
+        .clock(ticket$clock)
+    );
+    nic_mgmt$agent$core$collector$full full(
+        .d(full$d),
+        .q(full$q),
+        .clock(full$clock)
     );
     
     // Update code
     always @(*) begin
-        held$clock = clock;
-        held$d = held$q;
-        choice = CollectorChoice$Reports;
-        if (eeprom$valid) begin
-            choice = CollectorChoice$Eeprom;
-        end
-        if (responses$valid) begin
-            choice = CollectorChoice$Responses;
+        ticket$clock = clock;
+        full$clock = clock;
+        ticket$d = ticket$q;
+        full$d = full$q;
+        beats$valid = full$q & ~reset;
+        beats$data = ticket$q;
+        loading = (~full$q | beats$ready) & ~reset;
+        if (beats$ready) begin
+            full$d = 1'b0;
         end
         responses$ready = 1'b0;
         eeprom$ready = 1'b0;
         reports$ready = 1'b0;
-        beats$valid = 1'b0;
-        beats$data = reports$data;
-        case (held$q)
-            CollectorChoice$Responses:
-                begin
-                    beats$valid = responses$valid;
-                    beats$data = responses$data;
-                    responses$ready = beats$ready & ~reset;
-                end
-            CollectorChoice$Eeprom:
-                begin
-                    beats$valid = eeprom$valid;
-                    beats$data = eeprom$data;
-                    eeprom$ready = beats$ready & ~reset;
-                end
-            CollectorChoice$Reports:
-                begin
-                    beats$valid = reports$valid;
-                    beats$data = reports$data;
-                    reports$ready = beats$ready & ~reset;
-                end
-        endcase
-        if (reset) begin
-            beats$valid = 1'b0;
+        if (responses$valid) begin
+            responses$ready = loading;
+            if (loading) begin
+                ticket$d = responses$data;
+                full$d = 1'b1;
+            end
         end
-        if (~beats$valid | beats$ready) begin
-            held$d = choice;
+        else if (eeprom$valid) begin
+            eeprom$ready = loading;
+            if (loading) begin
+                ticket$d = eeprom$data;
+                full$d = 1'b1;
+            end
+        end
+        else if (reports$valid) begin
+            reports$ready = loading;
+            if (loading) begin
+                ticket$d = reports$data;
+                full$d = 1'b1;
+            end
         end
         if (reset) begin
-            held$d = CollectorChoice$Responses;
+            full$d = 1'b0;
         end
     end
     
 endmodule // nic_mgmt$agent$core$collector
 
 
-module nic_mgmt$agent$core$collector$held(d,q,clock);
+module nic_mgmt$agent$core$collector$full(d,q,clock);
     
     // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
-    
-    // Enums
-    localparam CollectorChoice$Responses = 0;
-    localparam CollectorChoice$Eeprom = 1;
-    localparam CollectorChoice$Reports = 2;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_mgmt$agent$core$collector$held
+endmodule // nic_mgmt$agent$core$collector$full
+
+
+module nic_mgmt$agent$core$collector$ticket(d,q,clock);
+    
+    // Module arguments
+    input wire  [100:0] d;
+    output reg  [100:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 101'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$agent$core$collector$ticket
 
 
 module nic_mgmt$agent$core$distributor(clock,reset,requests$valid,requests$data,requests$ready,registers$valid,registers$data,registers$ready,eeprom$valid,eeprom$data,eeprom$ready,held);
@@ -2063,18 +2103,18 @@ module nic_mgmt$agent$core$distributor(clock,reset,requests$valid,requests$data,
     input wire  clock;
     input wire  reset;
     input wire  requests$valid;
-    input wire  [41:0] requests$data;
+    input wire  [42:0] requests$data;
     output reg  requests$ready;
     output reg  registers$valid;
-    output reg  [41:0] registers$data;
+    output reg  [42:0] registers$data;
     input wire  registers$ready;
     output wire  eeprom$valid;
-    output wire  [41:0] eeprom$data;
+    output wire  [42:0] eeprom$data;
     input wire  eeprom$ready;
     output reg  [1:0] held;
     
     // Constant declarations
-    localparam  type_lsb = 7'b1;
+    localparam  type_lsb = 7'b10;
     localparam  eeprom_read = 6'b10001;
     localparam  eeprom_write = 6'b10011;
     
@@ -2082,7 +2122,7 @@ module nic_mgmt$agent$core$distributor(clock,reset,requests$valid,requests$data,
     reg  eeprom_slot$clock;
     reg  eeprom_slot$reset;
     reg  eeprom_slot$sink$valid;
-    reg  [41:0] eeprom_slot$sink$data;
+    reg  [42:0] eeprom_slot$sink$data;
     wire  eeprom_slot$sink$ready;
     wire  eeprom_slot$count;
     
@@ -2134,10 +2174,10 @@ module nic_mgmt$agent$core$distributor$eeprom_slot(clock,reset,sink$valid,sink$d
     input wire  clock;
     input wire  reset;
     input wire  sink$valid;
-    input wire  [41:0] sink$data;
+    input wire  [42:0] sink$data;
     output reg  sink$ready;
     output reg  source$valid;
-    output reg  [41:0] source$data;
+    output reg  [42:0] source$data;
     input wire  source$ready;
     output reg  count;
     
@@ -2148,8 +2188,8 @@ module nic_mgmt$agent$core$distributor$eeprom_slot(clock,reset,sink$valid,sink$d
     localparam  passthrough = 1'b0;
     
     // Stub signals
-    reg  [41:0] slots$0$d;
-    wire  [41:0] slots$0$q;
+    reg  [42:0] slots$0$d;
+    wire  [42:0] slots$0$q;
     reg  slots$0$clock;
     reg  held$0$d;
     wire  held$0$q;
@@ -2162,7 +2202,7 @@ module nic_mgmt$agent$core$distributor$eeprom_slot(clock,reset,sink$valid,sink$d
     reg  below$0;
     reg  above$0;
     reg  load$0;
-    reg  [41:0] incoming$0;
+    reg  [42:0] incoming$0;
     reg  step;
     reg  full;
     reg  empty;
@@ -2285,13 +2325,13 @@ endmodule // nic_mgmt$agent$core$distributor$eeprom_slot$held$0
 module nic_mgmt$agent$core$distributor$eeprom_slot$slots$0(d,q,clock);
     
     // Module arguments
-    input wire  [41:0] d;
-    output reg  [41:0] q;
+    input wire  [42:0] d;
+    output reg  [42:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 42'h0;
+       q = 43'h0;
     end
     
     always @(posedge clock) begin
@@ -4090,12 +4130,12 @@ module nic_mgmt$agent$core$eep_bridge(clock,reset,requests$valid,requests$data,r
     input wire  clock;
     input wire  reset;
     input wire  requests$valid;
-    input wire  [41:0] requests$data;
+    input wire  [42:0] requests$data;
     output reg  requests$ready;
     output reg  responses$valid;
-    output reg  [99:0] responses$data;
+    output reg  [100:0] responses$data;
     input wire  responses$ready;
-    output reg  [4:0] data$address;
+    output reg  [5:0] data$address;
     input wire  [47:0] data$data;
     output reg  command$valid;
     output reg  command$write;
@@ -4109,15 +4149,15 @@ module nic_mgmt$agent$core$eep_bridge(clock,reset,requests$valid,requests$data,r
     output reg  result$ready;
     
     // Constant declarations
-    localparam  type_lsb = 7'b1;
-    localparam  access_lsb = 7'b111;
+    localparam  type_lsb = 7'b10;
+    localparam  access_lsb = 7'b1000;
     localparam  address_lsb = 7'b11;
     localparam  entry_shift = 7'b100;
-    localparam  data_entry = 5'b110;
-    localparam  ticket_type_lsb = 7'b10;
-    localparam  ticket_error_lsb = 7'b1000;
-    localparam  ticket_echo_lsb = 7'b10000;
-    localparam  ticket_data_lsb = 7'b100100;
+    localparam  data_entry = 6'b110;
+    localparam  ticket_type_lsb = 7'b11;
+    localparam  ticket_error_lsb = 7'b1001;
+    localparam  ticket_echo_lsb = 7'b10001;
+    localparam  ticket_data_lsb = 7'b100101;
     localparam  echo_eeprom = 2'b10;
     localparam  eeprom_write = 6'b10011;
     localparam  read_response = 6'b10010;
@@ -4142,7 +4182,7 @@ module nic_mgmt$agent$core$eep_bridge(clock,reset,requests$valid,requests$data,r
     reg  settled$clock;
     
     // Local signals
-    reg  slot;
+    reg  [1:0] slot;
     reg  [34:0] access;
     reg  writing;
     reg  answering;
@@ -4168,10 +4208,10 @@ module nic_mgmt$agent$core$eep_bridge(clock,reset,requests$valid,requests$data,r
         settled$clock = clock;
         issued$d = issued$q;
         settled$d = settled$q;
-        slot = requests$data[(32'h0)+:(1)];
+        slot = requests$data[(32'h0)+:(2)];
         access = requests$data[(access_lsb)+:(35)];
         writing = requests$data[(type_lsb)+:(6)] == eeprom_write;
-        data$address = (((slot) & 5'h1f) << entry_shift) | data_entry;
+        data$address = (((slot) & 6'h3f) << entry_shift) | data_entry;
         command$valid = requests$valid & settled$q & ~issued$q & ~reset;
         command$write = writing;
         command$count = access[(32'h0)+:(3)];
@@ -4204,7 +4244,7 @@ module nic_mgmt$agent$core$eep_bridge(clock,reset,requests$valid,requests$data,r
                 response_error = response_codes$3;
             end
         end
-        responses$data = ((slot) & 100'hfffffffffffffffffffffffff) | (((response_type) & 100'hfffffffffffffffffffffffff) << ticket_type_lsb) | (((response_error) & 100'hfffffffffffffffffffffffff) << ticket_error_lsb) | (((echo_eeprom) & 100'hfffffffffffffffffffffffff) << ticket_echo_lsb) | (((response_data) & 100'hfffffffffffffffffffffffff) << ticket_data_lsb);
+        responses$data = ((slot) & 101'h1fffffffffffffffffffffffff) | (((response_type) & 101'h1fffffffffffffffffffffffff) << ticket_type_lsb) | (((response_error) & 101'h1fffffffffffffffffffffffff) << ticket_error_lsb) | (((echo_eeprom) & 101'h1fffffffffffffffffffffffff) << ticket_echo_lsb) | (((response_data) & 101'h1fffffffffffffffffffffffff) << ticket_data_lsb);
         responses$valid = answering & ~reset;
         result$ready = issued$q & responses$ready & ~reset;
         requests$ready = responses$valid & responses$ready;
@@ -4562,9 +4602,9 @@ module nic_mgmt$agent$core$packer(clock,reset,responses$valid,responses$data,res
     input wire  clock;
     input wire  reset;
     input wire  responses$valid;
-    input wire  [99:0] responses$data;
+    input wire  [100:0] responses$data;
     output reg  responses$ready;
-    output reg  [4:0] store$address;
+    output reg  [5:0] store$address;
     input wire  [63:0] store$data;
     input wire  [15:0] chip_id;
     input wire  [127:0] report_route;
@@ -4619,14 +4659,14 @@ module nic_mgmt$agent$core$packer(clock,reset,responses$valid,responses$data,res
     localparam  entries$9 = 4'h0;
     localparam  position_tail = 4'h9;
     localparam  route_hops = 5'b10100;
-    localparam  report_lsb = 7'b1;
+    localparam  report_lsb = 7'b10;
     localparam  current_lsb = 7'b101;
     localparam  port_lsb = 7'b0;
     localparam  entry_shift = 7'b100;
     
     // Stub signals
     reg  [3:0] builder$position;
-    reg  [99:0] builder$ticket;
+    reg  [100:0] builder$ticket;
     reg  [63:0] builder$stored;
     reg  [15:0] builder$chip_id;
     reg  [127:0] builder$report_route;
@@ -4833,7 +4873,7 @@ module nic_mgmt$agent$core$packer(clock,reset,responses$valid,responses$data,res
         if (next_position == positions$9) begin
             entry = entries$9;
         end
-        store$address = (((responses$data[(32'h0)+:(1)]) & 5'h1f) << entry_shift) | ((entry) & 5'h1f);
+        store$address = (((responses$data[(32'h0)+:(2)]) & 6'h3f) << entry_shift) | ((entry) & 6'h3f);
         primed$d = responses$valid & ~no_route & ~(moving & (position$q == position_tail));
         if (moving & (position$q == positions$0)) begin
             held_port$d = out_port;
@@ -4860,7 +4900,7 @@ module nic_mgmt$agent$core$packer$builder(position,ticket,stored,chip_id,report_
     
     // Module arguments
     input wire  [3:0] position;
-    input wire  [99:0] ticket;
+    input wire  [100:0] ticket;
     input wire  [63:0] stored;
     input wire  [15:0] chip_id;
     input wire  [127:0] report_route;
@@ -4892,13 +4932,13 @@ module nic_mgmt$agent$core$packer$builder(position,ticket,stored,chip_id,report_
     localparam  eeprom_echo = 64'h7ffff;
     localparam  echo_registers = 2'b1;
     localparam  echo_eeprom = 2'b10;
-    localparam  report_lsb = 7'b1;
-    localparam  type_lsb = 7'b10;
-    localparam  error_lsb = 7'b1000;
-    localparam  echo_lsb = 7'b10000;
-    localparam  stored_lsb = 7'b10010;
-    localparam  id_lsb = 7'b10100;
-    localparam  data_lsb = 7'b100100;
+    localparam  report_lsb = 7'b10;
+    localparam  type_lsb = 7'b11;
+    localparam  error_lsb = 7'b1001;
+    localparam  echo_lsb = 7'b10001;
+    localparam  stored_lsb = 7'b10011;
+    localparam  id_lsb = 7'b10101;
+    localparam  data_lsb = 7'b100101;
     localparam  entry_src_lsb = 7'b10000;
     localparam  current_lsb = 7'b101;
     localparam  type_shift = 7'b100010;
@@ -5252,10 +5292,10 @@ module nic_mgmt$agent$core$reg_access(clock,reset,requests$valid,requests$data,r
     input wire  clock;
     input wire  reset;
     input wire  requests$valid;
-    input wire  [41:0] requests$data;
+    input wire  [42:0] requests$data;
     output reg  requests$ready;
     output reg  responses$valid;
-    output reg  [99:0] responses$data;
+    output reg  [100:0] responses$data;
     input wire  responses$ready;
     output reg  register_request$valid;
     output reg  [11:0] register_request$address;
@@ -5266,24 +5306,24 @@ module nic_mgmt$agent$core$reg_access(clock,reset,requests$valid,requests$data,r
     input wire  [63:0] register_response$data;
     input wire  [1:0] register_response$error;
     output reg  register_response$ready;
-    output reg  [4:0] data$address;
+    output reg  [5:0] data$address;
     input wire  [63:0] data$data;
     output reg  answers$enable;
-    output reg  [4:0] answers$address;
+    output reg  [5:0] answers$address;
     output reg  [63:0] answers$data;
     
     // Constant declarations
-    localparam  type_lsb = 7'b1;
-    localparam  access_lsb = 7'b111;
+    localparam  type_lsb = 7'b10;
+    localparam  access_lsb = 7'b1000;
     localparam  address0_lsb = 7'b11;
     localparam  address1_lsb = 7'b10011;
     localparam  entry_shift = 7'b100;
-    localparam  data_entry = 5'b110;
-    localparam  ticket_type_lsb = 7'b10;
-    localparam  ticket_error_lsb = 7'b1000;
-    localparam  ticket_echo_lsb = 7'b10000;
-    localparam  ticket_stored_lsb = 7'b10010;
-    localparam  ticket_data_lsb = 7'b100100;
+    localparam  data_entry = 6'b110;
+    localparam  ticket_type_lsb = 7'b11;
+    localparam  ticket_error_lsb = 7'b1001;
+    localparam  ticket_echo_lsb = 7'b10001;
+    localparam  ticket_stored_lsb = 7'b10011;
+    localparam  ticket_data_lsb = 7'b100101;
     localparam  beyond_port = 15'b111000000000000;
     localparam  max_count = 3'b10;
     localparam  register_read = 6'b1;
@@ -5315,7 +5355,7 @@ module nic_mgmt$agent$core$reg_access(clock,reset,requests$valid,requests$data,r
     reg  settled$clock;
     
     // Local signals
-    reg  slot;
+    reg  [1:0] slot;
     reg  [5:0] nmp_type;
     reg  [34:0] access;
     reg  [2:0] count;
@@ -5379,7 +5419,7 @@ module nic_mgmt$agent$core$reg_access(clock,reset,requests$valid,requests$data,r
         stored_error0$d = stored_error0$q;
         stored_error1$d = stored_error1$q;
         settled$d = settled$q;
-        slot = requests$data[(32'h0)+:(1)];
+        slot = requests$data[(32'h0)+:(2)];
         nmp_type = requests$data[(type_lsb)+:(6)];
         access = requests$data[(access_lsb)+:(35)];
         writing = nmp_type == register_write;
@@ -5410,7 +5450,7 @@ module nic_mgmt$agent$core$reg_access(clock,reset,requests$valid,requests$data,r
             issued_next = issued$q + 32'h1;
         end
         issued$d = issued_next;
-        data$address = (((slot) & 5'h1f) << entry_shift) | data_entry | ((issued_next[(32'h0)+:(1)]) & 5'h1f);
+        data$address = (((slot) & 6'h3f) << entry_shift) | data_entry | ((issued_next[(32'h0)+:(1)]) & 6'h3f);
         register_response$ready = 1'b1;
         error0 = stored_error0$q;
         error1 = stored_error1$q;
@@ -5425,7 +5465,7 @@ module nic_mgmt$agent$core$reg_access(clock,reset,requests$valid,requests$data,r
             end
         end
         answers$enable = register_response$valid & ~reset;
-        answers$address = (((slot) & 5'h1f) << entry_shift) | data_entry | ((answered$q[(32'h0)+:(1)]) & 5'h1f);
+        answers$address = (((slot) & 6'h3f) << entry_shift) | data_entry | ((answered$q[(32'h0)+:(1)]) & 6'h3f);
         answers$data = register_response$data;
         answered$d = answered_now;
         stored_error0$d = error0;
@@ -5465,7 +5505,7 @@ module nic_mgmt$agent$core$reg_access(clock,reset,requests$valid,requests$data,r
                 response_echo = 32'h0;
             end
         end
-        responses$data = ((slot) & 100'hfffffffffffffffffffffffff) | (((response_type) & 100'hfffffffffffffffffffffffff) << ticket_type_lsb) | (((response_error) & 100'hfffffffffffffffffffffffff) << ticket_error_lsb) | (((response_echo) & 100'hfffffffffffffffffffffffff) << ticket_echo_lsb) | (((response_stored) & 100'hfffffffffffffffffffffffff) << ticket_stored_lsb) | (((response_data) & 100'hfffffffffffffffffffffffff) << ticket_data_lsb);
+        responses$data = ((slot) & 101'h1fffffffffffffffffffffffff) | (((response_type) & 101'h1fffffffffffffffffffffffff) << ticket_type_lsb) | (((response_error) & 101'h1fffffffffffffffffffffffff) << ticket_error_lsb) | (((response_echo) & 101'h1fffffffffffffffffffffffff) << ticket_echo_lsb) | (((response_stored) & 101'h1fffffffffffffffffffffffff) << ticket_stored_lsb) | (((response_data) & 101'h1fffffffffffffffffffffffff) << ticket_data_lsb);
         responses$valid = requests$valid & complete;
         requests$ready = responses$valid & responses$ready;
         settled$d = requests$valid & ~requests$ready;
@@ -5585,52 +5625,162 @@ module nic_mgmt$agent$core$reg_access$stored_error1(d,q,clock);
 endmodule // nic_mgmt$agent$core$reg_access$stored_error1
 
 
+module nic_mgmt$agent$core$slots(clock,reset,lease$free_slot,lease$available,lease$claim,lease$give_back,lease$returned,sent$done,sent$slot);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    output reg  [1:0] lease$free_slot;
+    output reg  lease$available;
+    input wire  lease$claim;
+    input wire  lease$give_back;
+    input wire  [1:0] lease$returned;
+    input wire  sent$done;
+    input wire  [1:0] sent$slot;
+    
+    // Constant declarations
+    localparam  slot_numbers$0 = 2'b0;
+    localparam  slot_numbers$1 = 2'b1;
+    localparam  slot_numbers$2 = 2'b10;
+    localparam  slot_numbers$3 = 2'b11;
+    localparam  one = 4'h1;
+    localparam  all_busy = 4'hf;
+    
+    // Stub signals
+    reg  [3:0] busy$d;
+    wire  [3:0] busy$q;
+    reg  busy$clock;
+    
+    // Local signals
+    reg  [3:0] claimed;
+    reg  [3:0] freed;
+    
+    // Sub module instances
+    nic_mgmt$agent$core$slots$busy busy(
+        .d(busy$d),
+        .q(busy$q),
+        .clock(busy$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        busy$clock = clock;
+        busy$d = busy$q;
+        lease$free_slot = slot_numbers$0;
+        if (~busy$q[0]) begin
+            lease$free_slot = slot_numbers$0;
+        end
+        if (~busy$q[1]) begin
+            lease$free_slot = slot_numbers$1;
+        end
+        if (~busy$q[2]) begin
+            lease$free_slot = slot_numbers$2;
+        end
+        if (~busy$q[3]) begin
+            lease$free_slot = slot_numbers$3;
+        end
+        lease$available = busy$q != all_busy;
+        claimed = busy$q;
+        if (lease$claim) begin
+            claimed = busy$q | (one << ((lease$free_slot) & 4'hf));
+        end
+        freed = 32'h0;
+        if (lease$give_back) begin
+            freed = one << ((lease$returned) & 4'hf);
+        end
+        if (sent$done) begin
+            freed = freed | (one << ((sent$slot) & 4'hf));
+        end
+        busy$d = claimed & ~freed;
+        if (reset) begin
+            busy$d = 32'h0;
+        end
+    end
+    
+endmodule // nic_mgmt$agent$core$slots
+
+
+module nic_mgmt$agent$core$slots$busy(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$agent$core$slots$busy
+
+
 module nic_mgmt$agent$core$store(clock,requests$enable,requests$address,requests$data,answers$enable,answers$address,answers$data,packer$address,packer$data,registers$address,registers$data,eeprom$address,eeprom$data);
     
     // Module arguments
     input wire  clock;
     input wire  requests$enable;
-    input wire  [4:0] requests$address;
+    input wire  [5:0] requests$address;
     input wire  [63:0] requests$data;
     input wire  answers$enable;
-    input wire  [4:0] answers$address;
+    input wire  [5:0] answers$address;
     input wire  [63:0] answers$data;
-    input wire  [4:0] packer$address;
+    input wire  [5:0] packer$address;
     output reg  [63:0] packer$data;
-    input wire  [4:0] registers$address;
+    input wire  [5:0] registers$address;
     output reg  [63:0] registers$data;
-    input wire  [4:0] eeprom$address;
+    input wire  [5:0] eeprom$address;
     output reg  [47:0] eeprom$data;
     
     // Constant declarations
-    localparam  bit0 = 5'b1;
+    localparam  answer_entry = 4'h6;
+    localparam  slot_lsb = 8'h4;
+    localparam  pair_mask = 4'he;
+    localparam  bit0 = 6'b1;
+    localparam  answer_bit0 = 3'b1;
     
     // Stub signals
-    reg  [4:0] packer_ram$read_address;
+    reg  [5:0] packer_ram$read_address;
     reg  packer_ram$read_clock;
     wire  [63:0] packer_ram$read_data;
-    reg  [4:0] packer_ram$write_address;
+    reg  [5:0] packer_ram$write_address;
     reg  packer_ram$write_clock;
     reg  [63:0] packer_ram$write_data;
     reg  packer_ram$write_enable;
-    reg  [4:0] registers_ram$read_address;
+    reg  [2:0] answer_ram$read_address;
+    reg  answer_ram$read_clock;
+    wire  [63:0] answer_ram$read_data;
+    reg  [2:0] answer_ram$write_address;
+    reg  answer_ram$write_clock;
+    reg  [63:0] answer_ram$write_data;
+    reg  answer_ram$write_enable;
+    reg  [5:0] registers_ram$read_address;
     reg  registers_ram$read_clock;
     wire  [63:0] registers_ram$read_data;
-    reg  [4:0] registers_ram$write_address;
+    reg  [5:0] registers_ram$write_address;
     reg  registers_ram$write_clock;
     reg  [63:0] registers_ram$write_data;
     reg  registers_ram$write_enable;
-    reg  [4:0] eeprom_ram$read_address;
+    reg  [5:0] eeprom_ram$read_address;
     reg  eeprom_ram$read_clock;
     wire  [47:0] eeprom_ram$read_data;
-    reg  [4:0] eeprom_ram$write_address;
+    reg  [5:0] eeprom_ram$write_address;
     reg  eeprom_ram$write_clock;
     reg  [47:0] eeprom_ram$write_data;
     reg  eeprom_ram$write_enable;
+    reg  answer_on_data$d;
+    wire  answer_on_data$q;
+    reg  answer_on_data$clock;
     
     // Local signals
-    reg  packer_write;
-    reg  [4:0] packer_write_address;
+    reg  [2:0] answer_write_address;
+    reg  [2:0] answer_read_address;
+    reg  packer_reads_answer;
+    reg  [3:0] packer_entry_pair;
     
     // Sub module instances
     nic_mgmt$agent$core$store$packer_ram packer_ram(
@@ -5641,6 +5791,15 @@ module nic_mgmt$agent$core$store(clock,requests$enable,requests$address,requests
         .write_clock(packer_ram$write_clock),
         .write_data(packer_ram$write_data),
         .write_enable(packer_ram$write_enable)
+    );
+    nic_mgmt$agent$core$store$answer_ram answer_ram(
+        .read_address(answer_ram$read_address),
+        .read_clock(answer_ram$read_clock),
+        .read_data(answer_ram$read_data),
+        .write_address(answer_ram$write_address),
+        .write_clock(answer_ram$write_clock),
+        .write_data(answer_ram$write_data),
+        .write_enable(answer_ram$write_enable)
     );
     nic_mgmt$agent$core$store$registers_ram registers_ram(
         .read_address(registers_ram$read_address),
@@ -5660,34 +5819,49 @@ module nic_mgmt$agent$core$store(clock,requests$enable,requests$address,requests
         .write_data(eeprom_ram$write_data),
         .write_enable(eeprom_ram$write_enable)
     );
+    nic_mgmt$agent$core$store$answer_on_data answer_on_data(
+        .d(answer_on_data$d),
+        .q(answer_on_data$q),
+        .clock(answer_on_data$clock)
+    );
     
     // Update code
     always @(*) begin
+        answer_on_data$clock = clock;
+        answer_on_data$d = answer_on_data$q;
         packer_ram$read_clock = clock;
         packer_ram$write_clock = clock;
+        answer_ram$read_clock = clock;
+        answer_ram$write_clock = clock;
         registers_ram$read_clock = clock;
         registers_ram$write_clock = clock;
         eeprom_ram$read_clock = clock;
         eeprom_ram$write_clock = clock;
-        packer_write = requests$enable | answers$enable;
-        packer_write_address = requests$address;
+        packer_ram$write_enable = requests$enable;
+        packer_ram$write_address = requests$address;
         packer_ram$write_data = requests$data;
-        if (answers$enable) begin
-            packer_write_address = answers$address;
-            packer_ram$write_data = answers$data;
-        end
-        packer_ram$write_enable = packer_write;
-        packer_ram$write_address = packer_write_address;
         registers_ram$write_enable = requests$enable;
         registers_ram$write_address = requests$address;
         registers_ram$write_data = requests$data;
         eeprom_ram$write_enable = requests$enable;
         eeprom_ram$write_address = requests$address;
         eeprom_ram$write_data = requests$data[(32'h0)+:(48)];
+        answer_write_address = (((answers$address[(slot_lsb)+:(2)]) & 3'h7) << 32'h1) | ((answers$address[(32'h0)+:(1)]) & 3'h7);
+        answer_ram$write_enable = answers$enable;
+        answer_ram$write_address = answer_write_address;
+        answer_ram$write_data = answers$data;
         packer_ram$read_address = packer$address;
-        if (packer_write & (packer$address == packer_write_address)) begin
+        if (requests$enable & (packer$address == requests$address)) begin
             packer_ram$read_address = packer$address ^ bit0;
         end
+        answer_read_address = (((packer$address[(slot_lsb)+:(2)]) & 3'h7) << 32'h1) | ((packer$address[(32'h0)+:(1)]) & 3'h7);
+        answer_ram$read_address = answer_read_address;
+        if (answers$enable & (answer_read_address == answer_write_address)) begin
+            answer_ram$read_address = answer_read_address ^ answer_bit0;
+        end
+        packer_entry_pair = packer$address[(32'h0)+:(4)] & pair_mask;
+        packer_reads_answer = packer_entry_pair == answer_entry;
+        answer_on_data$d = packer_reads_answer;
         registers_ram$read_address = registers$address;
         if (requests$enable & (registers$address == requests$address)) begin
             registers_ram$read_address = registers$address ^ bit0;
@@ -5697,6 +5871,9 @@ module nic_mgmt$agent$core$store(clock,requests$enable,requests$address,requests
             eeprom_ram$read_address = eeprom$address ^ bit0;
         end
         packer$data = packer_ram$read_data;
+        if (answer_on_data$q) begin
+            packer$data = answer_ram$read_data;
+        end
         registers$data = registers_ram$read_data;
         eeprom$data = eeprom_ram$read_data;
     end
@@ -5704,19 +5881,67 @@ module nic_mgmt$agent$core$store(clock,requests$enable,requests$address,requests
 endmodule // nic_mgmt$agent$core$store
 
 
+module nic_mgmt$agent$core$store$answer_on_data(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$agent$core$store$answer_on_data
+
+
+module nic_mgmt$agent$core$store$answer_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [2:0] read_address;
+    input wire  read_clock;
+    output reg  [63:0] read_data;
+    input wire  [2:0] write_address;
+    input wire  write_clock;
+    input wire  [63:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[63:0] mem[7:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // nic_mgmt$agent$core$store$answer_ram
+
+
 module nic_mgmt$agent$core$store$eeprom_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [4:0] read_address;
+    input wire  [5:0] read_address;
     input wire  read_clock;
     output reg  [47:0] read_data;
-    input wire  [4:0] write_address;
+    input wire  [5:0] write_address;
     input wire  write_clock;
     input wire  [47:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[47:0] mem[31:0];
+    reg[47:0] mem[63:0];
     
     
     
@@ -5736,16 +5961,16 @@ endmodule // nic_mgmt$agent$core$store$eeprom_ram
 module nic_mgmt$agent$core$store$packer_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [4:0] read_address;
+    input wire  [5:0] read_address;
     input wire  read_clock;
     output reg  [63:0] read_data;
-    input wire  [4:0] write_address;
+    input wire  [5:0] write_address;
     input wire  write_clock;
     input wire  [63:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[63:0] mem[31:0];
+    reg[63:0] mem[63:0];
     
     
     
@@ -5765,16 +5990,16 @@ endmodule // nic_mgmt$agent$core$store$packer_ram
 module nic_mgmt$agent$core$store$registers_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [4:0] read_address;
+    input wire  [5:0] read_address;
     input wire  read_clock;
     output reg  [63:0] read_data;
-    input wire  [4:0] write_address;
+    input wire  [5:0] write_address;
     input wire  write_clock;
     input wire  [63:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[63:0] mem[31:0];
+    reg[63:0] mem[63:0];
     
     
     
@@ -5791,7 +6016,7 @@ module nic_mgmt$agent$core$store$registers_ram(read_address,read_clock,read_data
 endmodule // nic_mgmt$agent$core$store$registers_ram
 
 
-module nic_mgmt$agent$core$unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_id,free_slot,store$enable,store$address,store$data,requests$valid,requests$data,requests$ready,dropped_wrong_id,dropped_malformed);
+module nic_mgmt$agent$core$unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_id,slots$free_slot,slots$available,slots$claim,slots$give_back,slots$returned,store$enable,store$address,store$data,requests$valid,requests$data,requests$ready,dropped_wrong_id,dropped_malformed);
     
     // Module arguments
     input wire  clock;
@@ -5801,12 +6026,16 @@ module nic_mgmt$agent$core$unpacker(clock,reset,flits$valid,flits$data,flits$rea
     output reg  flits$ready;
     input wire  [4:0] in_port;
     input wire  [15:0] chip_id;
-    input wire  free_slot;
+    input wire  [1:0] slots$free_slot;
+    input wire  slots$available;
+    output reg  slots$claim;
+    output reg  slots$give_back;
+    output reg  [1:0] slots$returned;
     output reg  store$enable;
-    output reg  [4:0] store$address;
+    output reg  [5:0] store$address;
     output reg  [63:0] store$data;
     output reg  requests$valid;
-    output reg  [41:0] requests$data;
+    output reg  [42:0] requests$data;
     input wire  requests$ready;
     output reg  dropped_wrong_id;
     output reg  dropped_malformed;
@@ -5814,48 +6043,22 @@ module nic_mgmt$agent$core$unpacker(clock,reset,flits$valid,flits$data,flits$rea
     // Constant declarations
     localparam  position_head = 4'h0;
     localparam  position_info = 4'h1;
-    localparam  position_forward = 4'h2;
     localparam  position_backward = 4'h4;
     localparam  position_backward_high = 4'h5;
     localparam  position_access = 4'h6;
     localparam  position_tail = 4'h9;
     localparam  position_past = 4'ha;
     localparam  head_entry = 4'h8;
-    localparam  kind_mgmt = 4'h3;
-    localparam  packet_flits = 8'ha;
-    localparam  route_hops = 5'b10100;
     localparam  unset_id = 16'hffff;
     localparam  crc_head_mask = 64'hf8007fffffffffff;
     localparam  src_mask = 64'hffff0000;
-    localparam  header_reserved_lsb = 7'b111011;
-    localparam  tail_reserved_lsb = 7'b10000;
-    localparam  current_lsb = 7'b101;
     localparam  type_lsb = 7'b100010;
     localparam  port_lsb = 7'b0;
     localparam  entry_shift = 7'b100;
-    localparam  ticket_type_lsb = 7'b1;
-    localparam  ticket_access_lsb = 7'b111;
+    localparam  ticket_type_lsb = 7'b10;
+    localparam  ticket_access_lsb = 7'b1000;
     
     // Stub signals
-    reg  [64:0] decoder$flit;
-    wire  decoder$is_body;
-    wire  decoder$is_head;
-    wire  decoder$is_tail;
-    wire  decoder$is_control;
-    wire  decoder$is_idle;
-    wire  decoder$is_credit;
-    wire  decoder$is_bad_marker;
-    wire  decoder$is_link_transfer;
-    wire  decoder$malformed;
-    wire  [5:0] decoder$code;
-    wire  [15:0] decoder$dst;
-    wire  [15:0] decoder$src;
-    wire  [2:0] decoder$vc;
-    wire  [3:0] decoder$kind;
-    wire  [7:0] decoder$len;
-    wire  [11:0] decoder$delay;
-    wire  [2:0] decoder$ctrl_vc;
-    wire  [15:0] decoder$credits;
     reg  checksum$clock;
     reg  checksum$reset;
     reg  checksum$start;
@@ -5874,8 +6077,8 @@ module nic_mgmt$agent$core$unpacker(clock,reset,flits$valid,flits$data,flits$rea
     reg  [4:0] backward_hops$d;
     wire  [4:0] backward_hops$q;
     reg  backward_hops$clock;
-    reg  slot$d;
-    wire  slot$q;
+    reg  [1:0] slot$d;
+    wire  [1:0] slot$q;
     reg  slot$clock;
     reg  [5:0] nmp_type$d;
     wire  [5:0] nmp_type$q;
@@ -5895,6 +6098,12 @@ module nic_mgmt$agent$core$unpacker(clock,reset,flits$valid,flits$data,flits$rea
     reg  malformed_pulse$d;
     wire  malformed_pulse$q;
     reg  malformed_pulse$clock;
+    reg  [64:0] check$flit;
+    reg  [3:0] check$position;
+    reg  [15:0] check$crc;
+    wire  check$bad;
+    wire  check$is_tail;
+    wire  [15:0] check$dst;
     reg  [63:0] append$word;
     reg  append$low_word;
     reg  append$high_word;
@@ -5903,38 +6112,12 @@ module nic_mgmt$agent$core$unpacker(clock,reset,flits$valid,flits$data,flits$rea
     wire  [63:0] append$patched;
     
     // Local signals
-    reg  flit_bad;
     reg  taken;
-    reg  write_slot;
+    reg  [1:0] write_slot;
     reg  [3:0] write_entry;
-    reg  [2:0] header_reserved_in;
-    reg  [45:0] tail_reserved_in;
     reg  [4:0] route_hops_in;
-    reg  [4:0] route_current_in;
-    reg  unused_decoded;
     
     // Sub module instances
-    nic_mgmt$agent$core$unpacker$decoder decoder(
-        .flit(decoder$flit),
-        .is_body(decoder$is_body),
-        .is_head(decoder$is_head),
-        .is_tail(decoder$is_tail),
-        .is_control(decoder$is_control),
-        .is_idle(decoder$is_idle),
-        .is_credit(decoder$is_credit),
-        .is_bad_marker(decoder$is_bad_marker),
-        .is_link_transfer(decoder$is_link_transfer),
-        .malformed(decoder$malformed),
-        .code(decoder$code),
-        .dst(decoder$dst),
-        .src(decoder$src),
-        .vc(decoder$vc),
-        .kind(decoder$kind),
-        .len(decoder$len),
-        .delay(decoder$delay),
-        .ctrl_vc(decoder$ctrl_vc),
-        .credits(decoder$credits)
-    );
     nic_mgmt$agent$core$unpacker$checksum checksum(
         .clock(checksum$clock),
         .reset(checksum$reset),
@@ -5998,6 +6181,14 @@ module nic_mgmt$agent$core$unpacker(clock,reset,flits$valid,flits$data,flits$rea
         .q(malformed_pulse$q),
         .clock(malformed_pulse$clock)
     );
+    nic_mgmt$agent$core$unpacker$check check(
+        .flit(check$flit),
+        .position(check$position),
+        .crc(check$crc),
+        .bad(check$bad),
+        .is_tail(check$is_tail),
+        .dst(check$dst)
+    );
     nic_mgmt$agent$core$unpacker$append append(
         .word(append$word),
         .low_word(append$low_word),
@@ -6032,38 +6223,17 @@ module nic_mgmt$agent$core$unpacker(clock,reset,flits$valid,flits$data,flits$rea
         wrong_id_pulse$d = wrong_id_pulse$q;
         malformed_pulse$d = malformed_pulse$q;
         checksum$clock = clock;
-        decoder$flit = flits$data;
-        unused_decoded = decoder$is_control | decoder$is_idle | decoder$is_credit | decoder$is_bad_marker | decoder$is_link_transfer | |decoder$code | |decoder$vc | |decoder$delay | |decoder$ctrl_vc | |decoder$credits | |decoder$src;
-        flits$ready = (~reset) & ((~offering$q) | requests$ready);
+        flits$ready = (~reset) & ((~offering$q) | requests$ready) & ((position$q != position_head) | slots$available);
         taken = flits$valid & flits$ready;
         wrong_id_pulse$d = 1'b0;
         malformed_pulse$d = 1'b0;
         if (requests$ready) begin
             offering$d = 1'b0;
         end
-        header_reserved_in = flits$data[(header_reserved_lsb)+:(3)];
-        tail_reserved_in = flits$data[(tail_reserved_lsb)+:(46)];
-        flit_bad = 1'b0;
-        if (position$q == position_head) begin
-            flit_bad = (~decoder$is_head) | decoder$malformed | (decoder$kind != kind_mgmt) | (decoder$len != packet_flits) | |header_reserved_in;
-        end
-        else if (position$q < position_tail) begin
-            flit_bad = ~decoder$is_body;
-        end
-        else if (~decoder$is_tail) begin
-            flit_bad = 1'b1;
-        end
-        if (decoder$is_tail) begin
-            flit_bad = (position$q != position_tail) | (checksum$crc != flits$data[(32'h0)+:(16)]) | |tail_reserved_in;
-        end
+        check$flit = flits$data;
+        check$position = position$q;
+        check$crc = checksum$crc;
         route_hops_in = flits$data[(32'h0)+:(5)];
-        route_current_in = flits$data[(current_lsb)+:(5)];
-        if (position$q == position_forward) begin
-            flit_bad = flit_bad | (route_hops_in > route_hops) | (route_current_in > route_hops_in);
-        end
-        if (position$q == position_backward) begin
-            flit_bad = flit_bad | (route_hops_in >= route_hops);
-        end
         append$word = ((flits$data) & 64'hffffffffffffffff);
         append$port = arrival_port$q;
         append$low_word = position$q == position_backward;
@@ -6076,12 +6246,12 @@ module nic_mgmt$agent$core$unpacker(clock,reset,flits$valid,flits$data,flits$rea
         write_entry = ((position$q - 32'h1) & 4'hf);
         store$data = append$patched;
         if (position$q == position_head) begin
-            write_slot = free_slot;
+            write_slot = slots$free_slot;
             write_entry = head_entry;
             store$data = (((flits$data) & 64'hffffffffffffffff) & src_mask) | (((in_port) & 64'hffffffffffffffff) << port_lsb);
         end
         store$enable = taken & (position$q < position_tail);
-        store$address = (((write_slot) & 5'h1f) << entry_shift) | ((write_entry) & 5'h1f);
+        store$address = (((write_slot) & 6'h3f) << entry_shift) | ((write_entry) & 6'h3f);
         checksum$reset = reset;
         checksum$start = position$q == position_head;
         checksum$valid = taken & (position$q < position_tail);
@@ -6093,12 +6263,12 @@ module nic_mgmt$agent$core$unpacker(clock,reset,flits$valid,flits$data,flits$rea
             if (position$q != position_past) begin
                 position$d = position$q + 32'h1;
             end
-            malformed$d = malformed$q | flit_bad;
+            malformed$d = malformed$q | check$bad;
             if (position$q == position_head) begin
-                malformed$d = flit_bad;
+                malformed$d = check$bad;
                 arrival_port$d = in_port;
-                slot$d = free_slot;
-                destination$d = decoder$dst;
+                slot$d = slots$free_slot;
+                destination$d = check$dst;
             end
             if (position$q == position_info) begin
                 nmp_type$d = flits$data[(type_lsb)+:(6)];
@@ -6109,9 +6279,9 @@ module nic_mgmt$agent$core$unpacker(clock,reset,flits$valid,flits$data,flits$rea
             if (position$q == position_access) begin
                 access$d = flits$data[(32'h0)+:(35)];
             end
-            if (decoder$is_tail) begin
+            if (check$is_tail) begin
                 position$d = 32'h0;
-                if (malformed$q | flit_bad) begin
+                if (malformed$q | check$bad) begin
                     malformed_pulse$d = 1'b1;
                 end
                 else if ((destination$q != chip_id) & (destination$q != unset_id)) begin
@@ -6130,7 +6300,10 @@ module nic_mgmt$agent$core$unpacker(clock,reset,flits$valid,flits$data,flits$rea
             malformed_pulse$d = 1'b0;
         end
         requests$valid = offering$q;
-        requests$data = ((slot$q) & 42'h3ffffffffff) | (((nmp_type$q) & 42'h3ffffffffff) << ticket_type_lsb) | (((access$q) & 42'h3ffffffffff) << ticket_access_lsb);
+        requests$data = ((slot$q) & 43'h7ffffffffff) | (((nmp_type$q) & 43'h7ffffffffff) << ticket_type_lsb) | (((access$q) & 43'h7ffffffffff) << ticket_access_lsb);
+        slots$claim = taken & (position$q == position_head);
+        slots$give_back = wrong_id_pulse$q | malformed_pulse$q;
+        slots$returned = slot$q;
         dropped_wrong_id = wrong_id_pulse$q;
         dropped_malformed = malformed_pulse$q;
     end
@@ -6327,6 +6500,181 @@ module nic_mgmt$agent$core$unpacker$backward_hops(d,q,clock);
 endmodule // nic_mgmt$agent$core$unpacker$backward_hops
 
 
+module nic_mgmt$agent$core$unpacker$check(flit,position,crc,bad,is_tail,dst);
+    
+    // Module arguments
+    input wire  [64:0] flit;
+    input wire  [3:0] position;
+    input wire  [15:0] crc;
+    output reg  bad;
+    output reg  is_tail;
+    output reg  [15:0] dst;
+    
+    // Constant declarations
+    localparam  position_head = 4'h0;
+    localparam  position_forward = 4'h2;
+    localparam  position_backward = 4'h4;
+    localparam  position_tail = 4'h9;
+    localparam  kind_mgmt = 4'h3;
+    localparam  packet_flits = 8'ha;
+    localparam  route_hops = 5'b10100;
+    localparam  header_reserved_lsb = 7'b111011;
+    localparam  tail_reserved_lsb = 7'b10000;
+    localparam  current_lsb = 7'b101;
+    
+    // Stub signals
+    reg  [64:0] decoder$flit;
+    wire  decoder$is_body;
+    wire  decoder$is_head;
+    wire  decoder$is_tail;
+    wire  decoder$is_control;
+    wire  decoder$is_idle;
+    wire  decoder$is_credit;
+    wire  decoder$is_bad_marker;
+    wire  decoder$is_link_transfer;
+    wire  decoder$malformed;
+    wire  [5:0] decoder$code;
+    wire  [15:0] decoder$dst;
+    wire  [15:0] decoder$src;
+    wire  [2:0] decoder$vc;
+    wire  [3:0] decoder$kind;
+    wire  [7:0] decoder$len;
+    wire  [11:0] decoder$delay;
+    wire  [2:0] decoder$ctrl_vc;
+    wire  [15:0] decoder$credits;
+    
+    // Local signals
+    reg  [2:0] header_reserved_in;
+    reg  [45:0] tail_reserved_in;
+    reg  [4:0] route_hops_in;
+    reg  [4:0] route_current_in;
+    reg  unused_decoded;
+    
+    // Sub module instances
+    nic_mgmt$agent$core$unpacker$check$decoder decoder(
+        .flit(decoder$flit),
+        .is_body(decoder$is_body),
+        .is_head(decoder$is_head),
+        .is_tail(decoder$is_tail),
+        .is_control(decoder$is_control),
+        .is_idle(decoder$is_idle),
+        .is_credit(decoder$is_credit),
+        .is_bad_marker(decoder$is_bad_marker),
+        .is_link_transfer(decoder$is_link_transfer),
+        .malformed(decoder$malformed),
+        .code(decoder$code),
+        .dst(decoder$dst),
+        .src(decoder$src),
+        .vc(decoder$vc),
+        .kind(decoder$kind),
+        .len(decoder$len),
+        .delay(decoder$delay),
+        .ctrl_vc(decoder$ctrl_vc),
+        .credits(decoder$credits)
+    );
+    
+    // Update code
+    always @(*) begin
+        decoder$flit = flit;
+        is_tail = decoder$is_tail;
+        dst = decoder$dst;
+        unused_decoded = decoder$is_control | decoder$is_idle | decoder$is_credit | decoder$is_bad_marker | decoder$is_link_transfer | |decoder$code | |decoder$vc | |decoder$delay | |decoder$ctrl_vc | |decoder$credits | |decoder$src;
+        header_reserved_in = flit[(header_reserved_lsb)+:(3)];
+        tail_reserved_in = flit[(tail_reserved_lsb)+:(46)];
+        bad = 1'b0;
+        if (position == position_head) begin
+            bad = (~decoder$is_head) | decoder$malformed | (decoder$kind != kind_mgmt) | (decoder$len != packet_flits) | |header_reserved_in;
+        end
+        else if (position < position_tail) begin
+            bad = ~decoder$is_body;
+        end
+        else if (~decoder$is_tail) begin
+            bad = 1'b1;
+        end
+        if (decoder$is_tail) begin
+            bad = (position != position_tail) | (crc != flit[(32'h0)+:(16)]) | |tail_reserved_in;
+        end
+        route_hops_in = flit[(32'h0)+:(5)];
+        route_current_in = flit[(current_lsb)+:(5)];
+        if (position == position_forward) begin
+            bad = bad | (route_hops_in > route_hops) | (route_current_in > route_hops_in);
+        end
+        if (position == position_backward) begin
+            bad = bad | (route_hops_in >= route_hops);
+        end
+    end
+    
+endmodule // nic_mgmt$agent$core$unpacker$check
+
+
+module nic_mgmt$agent$core$unpacker$check$decoder(flit,is_body,is_head,is_tail,is_control,is_idle,is_credit,is_bad_marker,is_link_transfer,malformed,code,dst,src,vc,kind,len,delay,ctrl_vc,credits);
+    
+    // Module arguments
+    input wire  [64:0] flit;
+    output reg  is_body;
+    output reg  is_head;
+    output reg  is_tail;
+    output reg  is_control;
+    output reg  is_idle;
+    output reg  is_credit;
+    output reg  is_bad_marker;
+    output reg  is_link_transfer;
+    output reg  malformed;
+    output reg  [5:0] code;
+    output reg  [15:0] dst;
+    output reg  [15:0] src;
+    output reg  [2:0] vc;
+    output reg  [3:0] kind;
+    output reg  [7:0] len;
+    output reg  [11:0] delay;
+    output reg  [2:0] ctrl_vc;
+    output reg  [15:0] credits;
+    
+    // Constant declarations
+    localparam  type_bit = 7'b1000000;
+    localparam  head_bit = 7'b111111;
+    localparam  tail_bit = 7'b111110;
+    localparam  code_lsb = 7'b111000;
+    localparam  dst_lsb = 7'b0;
+    localparam  src_lsb = 7'b10000;
+    localparam  vc_lsb = 7'b100000;
+    localparam  kind_lsb = 7'b100011;
+    localparam  len_lsb = 7'b100111;
+    localparam  delay_lsb = 7'b101111;
+    localparam  ctrl_vc_lsb = 7'b110000;
+    localparam  credits_lsb = 7'b100000;
+    localparam  code_idle = 6'b0;
+    localparam  code_credit = 6'b1;
+    localparam  code_bad_first = 6'b11;
+    localparam  code_bad_last = 6'b101;
+    localparam  code_lt_first = 6'b100000;
+    localparam  kind_limit = 4'h5;
+    
+    // Update code
+    always @(*) begin
+        is_body = flit[type_bit];
+        is_head = (~flit[type_bit]) & flit[head_bit];
+        is_tail = (~flit[type_bit]) & (~flit[head_bit]) & flit[tail_bit];
+        is_control = (~flit[type_bit]) & (~flit[head_bit]) & (~flit[tail_bit]);
+        code = flit[(code_lsb)+:(6)];
+        dst = flit[(dst_lsb)+:(16)];
+        src = flit[(src_lsb)+:(16)];
+        vc = flit[(vc_lsb)+:(3)];
+        kind = flit[(kind_lsb)+:(4)];
+        len = flit[(len_lsb)+:(8)];
+        delay = flit[(delay_lsb)+:(12)];
+        ctrl_vc = flit[(ctrl_vc_lsb)+:(3)];
+        credits = flit[(credits_lsb)+:(16)];
+        is_idle = is_control & (code == code_idle);
+        is_credit = is_control & (code == code_credit);
+        is_bad_marker = is_control & (code >= code_bad_first) & (code <= code_bad_last);
+        is_link_transfer = is_control & (code >= code_lt_first);
+        malformed = ((~flit[type_bit]) & flit[head_bit] & flit[tail_bit]) | (is_head & (kind >= kind_limit)) | (is_control & (code > code_bad_last) & (code < code_lt_first));
+    end
+    
+endmodule // nic_mgmt$agent$core$unpacker$check$decoder
+
+
 module nic_mgmt$agent$core$unpacker$checksum(clock,reset,start,valid,data,crc);
     
     // Module arguments
@@ -6515,74 +6863,6 @@ module nic_mgmt$agent$core$unpacker$checksum$step(state,data,next_state);
 endmodule // nic_mgmt$agent$core$unpacker$checksum$step
 
 
-module nic_mgmt$agent$core$unpacker$decoder(flit,is_body,is_head,is_tail,is_control,is_idle,is_credit,is_bad_marker,is_link_transfer,malformed,code,dst,src,vc,kind,len,delay,ctrl_vc,credits);
-    
-    // Module arguments
-    input wire  [64:0] flit;
-    output reg  is_body;
-    output reg  is_head;
-    output reg  is_tail;
-    output reg  is_control;
-    output reg  is_idle;
-    output reg  is_credit;
-    output reg  is_bad_marker;
-    output reg  is_link_transfer;
-    output reg  malformed;
-    output reg  [5:0] code;
-    output reg  [15:0] dst;
-    output reg  [15:0] src;
-    output reg  [2:0] vc;
-    output reg  [3:0] kind;
-    output reg  [7:0] len;
-    output reg  [11:0] delay;
-    output reg  [2:0] ctrl_vc;
-    output reg  [15:0] credits;
-    
-    // Constant declarations
-    localparam  type_bit = 7'b1000000;
-    localparam  head_bit = 7'b111111;
-    localparam  tail_bit = 7'b111110;
-    localparam  code_lsb = 7'b111000;
-    localparam  dst_lsb = 7'b0;
-    localparam  src_lsb = 7'b10000;
-    localparam  vc_lsb = 7'b100000;
-    localparam  kind_lsb = 7'b100011;
-    localparam  len_lsb = 7'b100111;
-    localparam  delay_lsb = 7'b101111;
-    localparam  ctrl_vc_lsb = 7'b110000;
-    localparam  credits_lsb = 7'b100000;
-    localparam  code_idle = 6'b0;
-    localparam  code_credit = 6'b1;
-    localparam  code_bad_first = 6'b11;
-    localparam  code_bad_last = 6'b101;
-    localparam  code_lt_first = 6'b100000;
-    localparam  kind_limit = 4'h5;
-    
-    // Update code
-    always @(*) begin
-        is_body = flit[type_bit];
-        is_head = (~flit[type_bit]) & flit[head_bit];
-        is_tail = (~flit[type_bit]) & (~flit[head_bit]) & flit[tail_bit];
-        is_control = (~flit[type_bit]) & (~flit[head_bit]) & (~flit[tail_bit]);
-        code = flit[(code_lsb)+:(6)];
-        dst = flit[(dst_lsb)+:(16)];
-        src = flit[(src_lsb)+:(16)];
-        vc = flit[(vc_lsb)+:(3)];
-        kind = flit[(kind_lsb)+:(4)];
-        len = flit[(len_lsb)+:(8)];
-        delay = flit[(delay_lsb)+:(12)];
-        ctrl_vc = flit[(ctrl_vc_lsb)+:(3)];
-        credits = flit[(credits_lsb)+:(16)];
-        is_idle = is_control & (code == code_idle);
-        is_credit = is_control & (code == code_credit);
-        is_bad_marker = is_control & (code >= code_bad_first) & (code <= code_bad_last);
-        is_link_transfer = is_control & (code >= code_lt_first);
-        malformed = ((~flit[type_bit]) & flit[head_bit] & flit[tail_bit]) | (is_head & (kind >= kind_limit)) | (is_control & (code > code_bad_last) & (code < code_lt_first));
-    end
-    
-endmodule // nic_mgmt$agent$core$unpacker$decoder
-
-
 module nic_mgmt$agent$core$unpacker$destination(d,q,clock);
     
     // Module arguments
@@ -6700,13 +6980,13 @@ endmodule // nic_mgmt$agent$core$unpacker$position
 module nic_mgmt$agent$core$unpacker$slot(d,q,clock);
     
     // Module arguments
-    input wire  d;
-    output reg  q;
+    input wire  [1:0] d;
+    output reg  [1:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 1'h0;
+       q = 2'h0;
     end
     
     always @(posedge clock) begin

@@ -8,107 +8,118 @@ module nmp_collector(clock,reset,responses$valid,responses$data,responses$ready,
     input wire  clock;
     input wire  reset;
     input wire  responses$valid;
-    input wire  [99:0] responses$data;
+    input wire  [100:0] responses$data;
     output reg  responses$ready;
     input wire  eeprom$valid;
-    input wire  [99:0] eeprom$data;
+    input wire  [100:0] eeprom$data;
     output reg  eeprom$ready;
     input wire  reports$valid;
-    input wire  [99:0] reports$data;
+    input wire  [100:0] reports$data;
     output reg  reports$ready;
     output reg  beats$valid;
-    output reg  [99:0] beats$data;
+    output reg  [100:0] beats$data;
     input wire  beats$ready;
     
-    // Enums
-    localparam CollectorChoice$Responses = 0;
-    localparam CollectorChoice$Eeprom = 1;
-    localparam CollectorChoice$Reports = 2;
-    
     // Stub signals
-    reg  [1:0] held$d;
-    wire  [1:0] held$q;
-    reg  held$clock;
+    reg  [100:0] ticket$d;
+    wire  [100:0] ticket$q;
+    reg  ticket$clock;
+    reg  full$d;
+    wire  full$q;
+    reg  full$clock;
     
     // Local signals
-    reg  [1:0] choice;
+    reg  loading;
     
     // Sub module instances
-    nmp_collector$held held(
-        .d(held$d),
-        .q(held$q),
-        .clock(held$clock)
+    nmp_collector$ticket ticket(
+        .d(ticket$d),
+        .q(ticket$q),
+        .clock(ticket$clock)
+    );
+    nmp_collector$full full(
+        .d(full$d),
+        .q(full$q),
+        .clock(full$clock)
     );
     
     // Update code
     always @(*) begin
-        held$clock = clock;
-        held$d = held$q;
-        choice = CollectorChoice$Reports;
-        if (eeprom$valid) begin
-            choice = CollectorChoice$Eeprom;
-        end
-        if (responses$valid) begin
-            choice = CollectorChoice$Responses;
+        ticket$clock = clock;
+        full$clock = clock;
+        ticket$d = ticket$q;
+        full$d = full$q;
+        beats$valid = full$q & ~reset;
+        beats$data = ticket$q;
+        loading = (~full$q | beats$ready) & ~reset;
+        if (beats$ready) begin
+            full$d = 1'b0;
         end
         responses$ready = 1'b0;
         eeprom$ready = 1'b0;
         reports$ready = 1'b0;
-        beats$valid = 1'b0;
-        beats$data = reports$data;
-        case (held$q)
-            CollectorChoice$Responses:
-                begin
-                    beats$valid = responses$valid;
-                    beats$data = responses$data;
-                    responses$ready = beats$ready & ~reset;
-                end
-            CollectorChoice$Eeprom:
-                begin
-                    beats$valid = eeprom$valid;
-                    beats$data = eeprom$data;
-                    eeprom$ready = beats$ready & ~reset;
-                end
-            CollectorChoice$Reports:
-                begin
-                    beats$valid = reports$valid;
-                    beats$data = reports$data;
-                    reports$ready = beats$ready & ~reset;
-                end
-        endcase
-        if (reset) begin
-            beats$valid = 1'b0;
+        if (responses$valid) begin
+            responses$ready = loading;
+            if (loading) begin
+                ticket$d = responses$data;
+                full$d = 1'b1;
+            end
         end
-        if (~beats$valid | beats$ready) begin
-            held$d = choice;
+        else if (eeprom$valid) begin
+            eeprom$ready = loading;
+            if (loading) begin
+                ticket$d = eeprom$data;
+                full$d = 1'b1;
+            end
+        end
+        else if (reports$valid) begin
+            reports$ready = loading;
+            if (loading) begin
+                ticket$d = reports$data;
+                full$d = 1'b1;
+            end
         end
         if (reset) begin
-            held$d = CollectorChoice$Responses;
+            full$d = 1'b0;
         end
     end
     
 endmodule // nmp_collector
 
 
-module nmp_collector$held(d,q,clock);
+module nmp_collector$full(d,q,clock);
     
     // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
-    
-    // Enums
-    localparam CollectorChoice$Responses = 0;
-    localparam CollectorChoice$Eeprom = 1;
-    localparam CollectorChoice$Reports = 2;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nmp_collector$held
+endmodule // nmp_collector$full
+
+
+module nmp_collector$ticket(d,q,clock);
+    
+    // Module arguments
+    input wire  [100:0] d;
+    output reg  [100:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 101'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nmp_collector$ticket

@@ -8,18 +8,18 @@ module nmp_distributor(clock,reset,requests$valid,requests$data,requests$ready,r
     input wire  clock;
     input wire  reset;
     input wire  requests$valid;
-    input wire  [41:0] requests$data;
+    input wire  [42:0] requests$data;
     output reg  requests$ready;
     output reg  registers$valid;
-    output reg  [41:0] registers$data;
+    output reg  [42:0] registers$data;
     input wire  registers$ready;
     output wire  eeprom$valid;
-    output wire  [41:0] eeprom$data;
+    output wire  [42:0] eeprom$data;
     input wire  eeprom$ready;
     output reg  [1:0] held;
     
     // Constant declarations
-    localparam  type_lsb = 7'b1;
+    localparam  type_lsb = 7'b10;
     localparam  eeprom_read = 6'b10001;
     localparam  eeprom_write = 6'b10011;
     
@@ -27,7 +27,7 @@ module nmp_distributor(clock,reset,requests$valid,requests$data,requests$ready,r
     reg  eeprom_slot$clock;
     reg  eeprom_slot$reset;
     reg  eeprom_slot$sink$valid;
-    reg  [41:0] eeprom_slot$sink$data;
+    reg  [42:0] eeprom_slot$sink$data;
     wire  eeprom_slot$sink$ready;
     wire  eeprom_slot$count;
     
@@ -79,10 +79,10 @@ module nmp_distributor$eeprom_slot(clock,reset,sink$valid,sink$data,sink$ready,s
     input wire  clock;
     input wire  reset;
     input wire  sink$valid;
-    input wire  [41:0] sink$data;
+    input wire  [42:0] sink$data;
     output reg  sink$ready;
     output reg  source$valid;
-    output reg  [41:0] source$data;
+    output reg  [42:0] source$data;
     input wire  source$ready;
     output reg  count;
     
@@ -93,8 +93,8 @@ module nmp_distributor$eeprom_slot(clock,reset,sink$valid,sink$data,sink$ready,s
     localparam  passthrough = 1'b0;
     
     // Stub signals
-    reg  [41:0] slots$0$d;
-    wire  [41:0] slots$0$q;
+    reg  [42:0] slots$0$d;
+    wire  [42:0] slots$0$q;
     reg  slots$0$clock;
     reg  held$0$d;
     wire  held$0$q;
@@ -107,7 +107,7 @@ module nmp_distributor$eeprom_slot(clock,reset,sink$valid,sink$data,sink$ready,s
     reg  below$0;
     reg  above$0;
     reg  load$0;
-    reg  [41:0] incoming$0;
+    reg  [42:0] incoming$0;
     reg  step;
     reg  full;
     reg  empty;
@@ -230,13 +230,13 @@ endmodule // nmp_distributor$eeprom_slot$held$0
 module nmp_distributor$eeprom_slot$slots$0(d,q,clock);
     
     // Module arguments
-    input wire  [41:0] d;
-    output reg  [41:0] q;
+    input wire  [42:0] d;
+    output reg  [42:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 42'h0;
+       q = 43'h0;
     end
     
     always @(posedge clock) begin

@@ -8,9 +8,9 @@ module nmp_packer(clock,reset,responses$valid,responses$data,responses$ready,sto
     input wire  clock;
     input wire  reset;
     input wire  responses$valid;
-    input wire  [99:0] responses$data;
+    input wire  [100:0] responses$data;
     output reg  responses$ready;
-    output reg  [4:0] store$address;
+    output reg  [5:0] store$address;
     input wire  [63:0] store$data;
     input wire  [15:0] chip_id;
     input wire  [127:0] report_route;
@@ -65,14 +65,14 @@ module nmp_packer(clock,reset,responses$valid,responses$data,responses$ready,sto
     localparam  entries$9 = 4'h0;
     localparam  position_tail = 4'h9;
     localparam  route_hops = 5'b10100;
-    localparam  report_lsb = 7'b1;
+    localparam  report_lsb = 7'b10;
     localparam  current_lsb = 7'b101;
     localparam  port_lsb = 7'b0;
     localparam  entry_shift = 7'b100;
     
     // Stub signals
     reg  [3:0] builder$position;
-    reg  [99:0] builder$ticket;
+    reg  [100:0] builder$ticket;
     reg  [63:0] builder$stored;
     reg  [15:0] builder$chip_id;
     reg  [127:0] builder$report_route;
@@ -279,7 +279,7 @@ module nmp_packer(clock,reset,responses$valid,responses$data,responses$ready,sto
         if (next_position == positions$9) begin
             entry = entries$9;
         end
-        store$address = (((responses$data[(32'h0)+:(1)]) & 5'h1f) << entry_shift) | ((entry) & 5'h1f);
+        store$address = (((responses$data[(32'h0)+:(2)]) & 6'h3f) << entry_shift) | ((entry) & 6'h3f);
         primed$d = responses$valid & ~no_route & ~(moving & (position$q == position_tail));
         if (moving & (position$q == positions$0)) begin
             held_port$d = out_port;
@@ -306,7 +306,7 @@ module nmp_packer$builder(position,ticket,stored,chip_id,report_route,report_des
     
     // Module arguments
     input wire  [3:0] position;
-    input wire  [99:0] ticket;
+    input wire  [100:0] ticket;
     input wire  [63:0] stored;
     input wire  [15:0] chip_id;
     input wire  [127:0] report_route;
@@ -338,13 +338,13 @@ module nmp_packer$builder(position,ticket,stored,chip_id,report_route,report_des
     localparam  eeprom_echo = 64'h7ffff;
     localparam  echo_registers = 2'b1;
     localparam  echo_eeprom = 2'b10;
-    localparam  report_lsb = 7'b1;
-    localparam  type_lsb = 7'b10;
-    localparam  error_lsb = 7'b1000;
-    localparam  echo_lsb = 7'b10000;
-    localparam  stored_lsb = 7'b10010;
-    localparam  id_lsb = 7'b10100;
-    localparam  data_lsb = 7'b100100;
+    localparam  report_lsb = 7'b10;
+    localparam  type_lsb = 7'b11;
+    localparam  error_lsb = 7'b1001;
+    localparam  echo_lsb = 7'b10001;
+    localparam  stored_lsb = 7'b10011;
+    localparam  id_lsb = 7'b10101;
+    localparam  data_lsb = 7'b100101;
     localparam  entry_src_lsb = 7'b10000;
     localparam  current_lsb = 7'b101;
     localparam  type_shift = 7'b100010;

@@ -2,7 +2,7 @@
 // management agent entrance: management packets in, checked and parsed requests out (arrival port appended to the backward route), wrong-ID and malformed packets dropped and counted
 
 
-module nmp_unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_id,free_slot,store$enable,store$address,store$data,requests$valid,requests$data,requests$ready,dropped_wrong_id,dropped_malformed);
+module nmp_unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_id,slots$free_slot,slots$available,slots$claim,slots$give_back,slots$returned,store$enable,store$address,store$data,requests$valid,requests$data,requests$ready,dropped_wrong_id,dropped_malformed);
     
     // Module arguments
     input wire  clock;
@@ -12,12 +12,16 @@ module nmp_unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_
     output reg  flits$ready;
     input wire  [4:0] in_port;
     input wire  [15:0] chip_id;
-    input wire  free_slot;
+    input wire  [1:0] slots$free_slot;
+    input wire  slots$available;
+    output reg  slots$claim;
+    output reg  slots$give_back;
+    output reg  [1:0] slots$returned;
     output reg  store$enable;
-    output reg  [4:0] store$address;
+    output reg  [5:0] store$address;
     output reg  [63:0] store$data;
     output reg  requests$valid;
-    output reg  [41:0] requests$data;
+    output reg  [42:0] requests$data;
     input wire  requests$ready;
     output reg  dropped_wrong_id;
     output reg  dropped_malformed;
@@ -25,48 +29,22 @@ module nmp_unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_
     // Constant declarations
     localparam  position_head = 4'h0;
     localparam  position_info = 4'h1;
-    localparam  position_forward = 4'h2;
     localparam  position_backward = 4'h4;
     localparam  position_backward_high = 4'h5;
     localparam  position_access = 4'h6;
     localparam  position_tail = 4'h9;
     localparam  position_past = 4'ha;
     localparam  head_entry = 4'h8;
-    localparam  kind_mgmt = 4'h3;
-    localparam  packet_flits = 8'ha;
-    localparam  route_hops = 5'b10100;
     localparam  unset_id = 16'hffff;
     localparam  crc_head_mask = 64'hf8007fffffffffff;
     localparam  src_mask = 64'hffff0000;
-    localparam  header_reserved_lsb = 7'b111011;
-    localparam  tail_reserved_lsb = 7'b10000;
-    localparam  current_lsb = 7'b101;
     localparam  type_lsb = 7'b100010;
     localparam  port_lsb = 7'b0;
     localparam  entry_shift = 7'b100;
-    localparam  ticket_type_lsb = 7'b1;
-    localparam  ticket_access_lsb = 7'b111;
+    localparam  ticket_type_lsb = 7'b10;
+    localparam  ticket_access_lsb = 7'b1000;
     
     // Stub signals
-    reg  [64:0] decoder$flit;
-    wire  decoder$is_body;
-    wire  decoder$is_head;
-    wire  decoder$is_tail;
-    wire  decoder$is_control;
-    wire  decoder$is_idle;
-    wire  decoder$is_credit;
-    wire  decoder$is_bad_marker;
-    wire  decoder$is_link_transfer;
-    wire  decoder$malformed;
-    wire  [5:0] decoder$code;
-    wire  [15:0] decoder$dst;
-    wire  [15:0] decoder$src;
-    wire  [2:0] decoder$vc;
-    wire  [3:0] decoder$kind;
-    wire  [7:0] decoder$len;
-    wire  [11:0] decoder$delay;
-    wire  [2:0] decoder$ctrl_vc;
-    wire  [15:0] decoder$credits;
     reg  checksum$clock;
     reg  checksum$reset;
     reg  checksum$start;
@@ -85,8 +63,8 @@ module nmp_unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_
     reg  [4:0] backward_hops$d;
     wire  [4:0] backward_hops$q;
     reg  backward_hops$clock;
-    reg  slot$d;
-    wire  slot$q;
+    reg  [1:0] slot$d;
+    wire  [1:0] slot$q;
     reg  slot$clock;
     reg  [5:0] nmp_type$d;
     wire  [5:0] nmp_type$q;
@@ -106,6 +84,12 @@ module nmp_unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_
     reg  malformed_pulse$d;
     wire  malformed_pulse$q;
     reg  malformed_pulse$clock;
+    reg  [64:0] check$flit;
+    reg  [3:0] check$position;
+    reg  [15:0] check$crc;
+    wire  check$bad;
+    wire  check$is_tail;
+    wire  [15:0] check$dst;
     reg  [63:0] append$word;
     reg  append$low_word;
     reg  append$high_word;
@@ -114,38 +98,12 @@ module nmp_unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_
     wire  [63:0] append$patched;
     
     // Local signals
-    reg  flit_bad;
     reg  taken;
-    reg  write_slot;
+    reg  [1:0] write_slot;
     reg  [3:0] write_entry;
-    reg  [2:0] header_reserved_in;
-    reg  [45:0] tail_reserved_in;
     reg  [4:0] route_hops_in;
-    reg  [4:0] route_current_in;
-    reg  unused_decoded;
     
     // Sub module instances
-    nmp_unpacker$decoder decoder(
-        .flit(decoder$flit),
-        .is_body(decoder$is_body),
-        .is_head(decoder$is_head),
-        .is_tail(decoder$is_tail),
-        .is_control(decoder$is_control),
-        .is_idle(decoder$is_idle),
-        .is_credit(decoder$is_credit),
-        .is_bad_marker(decoder$is_bad_marker),
-        .is_link_transfer(decoder$is_link_transfer),
-        .malformed(decoder$malformed),
-        .code(decoder$code),
-        .dst(decoder$dst),
-        .src(decoder$src),
-        .vc(decoder$vc),
-        .kind(decoder$kind),
-        .len(decoder$len),
-        .delay(decoder$delay),
-        .ctrl_vc(decoder$ctrl_vc),
-        .credits(decoder$credits)
-    );
     nmp_unpacker$checksum checksum(
         .clock(checksum$clock),
         .reset(checksum$reset),
@@ -209,6 +167,14 @@ module nmp_unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_
         .q(malformed_pulse$q),
         .clock(malformed_pulse$clock)
     );
+    nmp_unpacker$check check(
+        .flit(check$flit),
+        .position(check$position),
+        .crc(check$crc),
+        .bad(check$bad),
+        .is_tail(check$is_tail),
+        .dst(check$dst)
+    );
     nmp_unpacker$append append(
         .word(append$word),
         .low_word(append$low_word),
@@ -243,38 +209,17 @@ module nmp_unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_
         wrong_id_pulse$d = wrong_id_pulse$q;
         malformed_pulse$d = malformed_pulse$q;
         checksum$clock = clock;
-        decoder$flit = flits$data;
-        unused_decoded = decoder$is_control | decoder$is_idle | decoder$is_credit | decoder$is_bad_marker | decoder$is_link_transfer | |decoder$code | |decoder$vc | |decoder$delay | |decoder$ctrl_vc | |decoder$credits | |decoder$src;
-        flits$ready = (~reset) & ((~offering$q) | requests$ready);
+        flits$ready = (~reset) & ((~offering$q) | requests$ready) & ((position$q != position_head) | slots$available);
         taken = flits$valid & flits$ready;
         wrong_id_pulse$d = 1'b0;
         malformed_pulse$d = 1'b0;
         if (requests$ready) begin
             offering$d = 1'b0;
         end
-        header_reserved_in = flits$data[(header_reserved_lsb)+:(3)];
-        tail_reserved_in = flits$data[(tail_reserved_lsb)+:(46)];
-        flit_bad = 1'b0;
-        if (position$q == position_head) begin
-            flit_bad = (~decoder$is_head) | decoder$malformed | (decoder$kind != kind_mgmt) | (decoder$len != packet_flits) | |header_reserved_in;
-        end
-        else if (position$q < position_tail) begin
-            flit_bad = ~decoder$is_body;
-        end
-        else if (~decoder$is_tail) begin
-            flit_bad = 1'b1;
-        end
-        if (decoder$is_tail) begin
-            flit_bad = (position$q != position_tail) | (checksum$crc != flits$data[(32'h0)+:(16)]) | |tail_reserved_in;
-        end
+        check$flit = flits$data;
+        check$position = position$q;
+        check$crc = checksum$crc;
         route_hops_in = flits$data[(32'h0)+:(5)];
-        route_current_in = flits$data[(current_lsb)+:(5)];
-        if (position$q == position_forward) begin
-            flit_bad = flit_bad | (route_hops_in > route_hops) | (route_current_in > route_hops_in);
-        end
-        if (position$q == position_backward) begin
-            flit_bad = flit_bad | (route_hops_in >= route_hops);
-        end
         append$word = ((flits$data) & 64'hffffffffffffffff);
         append$port = arrival_port$q;
         append$low_word = position$q == position_backward;
@@ -287,12 +232,12 @@ module nmp_unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_
         write_entry = ((position$q - 32'h1) & 4'hf);
         store$data = append$patched;
         if (position$q == position_head) begin
-            write_slot = free_slot;
+            write_slot = slots$free_slot;
             write_entry = head_entry;
             store$data = (((flits$data) & 64'hffffffffffffffff) & src_mask) | (((in_port) & 64'hffffffffffffffff) << port_lsb);
         end
         store$enable = taken & (position$q < position_tail);
-        store$address = (((write_slot) & 5'h1f) << entry_shift) | ((write_entry) & 5'h1f);
+        store$address = (((write_slot) & 6'h3f) << entry_shift) | ((write_entry) & 6'h3f);
         checksum$reset = reset;
         checksum$start = position$q == position_head;
         checksum$valid = taken & (position$q < position_tail);
@@ -304,12 +249,12 @@ module nmp_unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_
             if (position$q != position_past) begin
                 position$d = position$q + 32'h1;
             end
-            malformed$d = malformed$q | flit_bad;
+            malformed$d = malformed$q | check$bad;
             if (position$q == position_head) begin
-                malformed$d = flit_bad;
+                malformed$d = check$bad;
                 arrival_port$d = in_port;
-                slot$d = free_slot;
-                destination$d = decoder$dst;
+                slot$d = slots$free_slot;
+                destination$d = check$dst;
             end
             if (position$q == position_info) begin
                 nmp_type$d = flits$data[(type_lsb)+:(6)];
@@ -320,9 +265,9 @@ module nmp_unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_
             if (position$q == position_access) begin
                 access$d = flits$data[(32'h0)+:(35)];
             end
-            if (decoder$is_tail) begin
+            if (check$is_tail) begin
                 position$d = 32'h0;
-                if (malformed$q | flit_bad) begin
+                if (malformed$q | check$bad) begin
                     malformed_pulse$d = 1'b1;
                 end
                 else if ((destination$q != chip_id) & (destination$q != unset_id)) begin
@@ -341,7 +286,10 @@ module nmp_unpacker(clock,reset,flits$valid,flits$data,flits$ready,in_port,chip_
             malformed_pulse$d = 1'b0;
         end
         requests$valid = offering$q;
-        requests$data = ((slot$q) & 42'h3ffffffffff) | (((nmp_type$q) & 42'h3ffffffffff) << ticket_type_lsb) | (((access$q) & 42'h3ffffffffff) << ticket_access_lsb);
+        requests$data = ((slot$q) & 43'h7ffffffffff) | (((nmp_type$q) & 43'h7ffffffffff) << ticket_type_lsb) | (((access$q) & 43'h7ffffffffff) << ticket_access_lsb);
+        slots$claim = taken & (position$q == position_head);
+        slots$give_back = wrong_id_pulse$q | malformed_pulse$q;
+        slots$returned = slot$q;
         dropped_wrong_id = wrong_id_pulse$q;
         dropped_malformed = malformed_pulse$q;
     end
@@ -538,6 +486,181 @@ module nmp_unpacker$backward_hops(d,q,clock);
 endmodule // nmp_unpacker$backward_hops
 
 
+module nmp_unpacker$check(flit,position,crc,bad,is_tail,dst);
+    
+    // Module arguments
+    input wire  [64:0] flit;
+    input wire  [3:0] position;
+    input wire  [15:0] crc;
+    output reg  bad;
+    output reg  is_tail;
+    output reg  [15:0] dst;
+    
+    // Constant declarations
+    localparam  position_head = 4'h0;
+    localparam  position_forward = 4'h2;
+    localparam  position_backward = 4'h4;
+    localparam  position_tail = 4'h9;
+    localparam  kind_mgmt = 4'h3;
+    localparam  packet_flits = 8'ha;
+    localparam  route_hops = 5'b10100;
+    localparam  header_reserved_lsb = 7'b111011;
+    localparam  tail_reserved_lsb = 7'b10000;
+    localparam  current_lsb = 7'b101;
+    
+    // Stub signals
+    reg  [64:0] decoder$flit;
+    wire  decoder$is_body;
+    wire  decoder$is_head;
+    wire  decoder$is_tail;
+    wire  decoder$is_control;
+    wire  decoder$is_idle;
+    wire  decoder$is_credit;
+    wire  decoder$is_bad_marker;
+    wire  decoder$is_link_transfer;
+    wire  decoder$malformed;
+    wire  [5:0] decoder$code;
+    wire  [15:0] decoder$dst;
+    wire  [15:0] decoder$src;
+    wire  [2:0] decoder$vc;
+    wire  [3:0] decoder$kind;
+    wire  [7:0] decoder$len;
+    wire  [11:0] decoder$delay;
+    wire  [2:0] decoder$ctrl_vc;
+    wire  [15:0] decoder$credits;
+    
+    // Local signals
+    reg  [2:0] header_reserved_in;
+    reg  [45:0] tail_reserved_in;
+    reg  [4:0] route_hops_in;
+    reg  [4:0] route_current_in;
+    reg  unused_decoded;
+    
+    // Sub module instances
+    nmp_unpacker$check$decoder decoder(
+        .flit(decoder$flit),
+        .is_body(decoder$is_body),
+        .is_head(decoder$is_head),
+        .is_tail(decoder$is_tail),
+        .is_control(decoder$is_control),
+        .is_idle(decoder$is_idle),
+        .is_credit(decoder$is_credit),
+        .is_bad_marker(decoder$is_bad_marker),
+        .is_link_transfer(decoder$is_link_transfer),
+        .malformed(decoder$malformed),
+        .code(decoder$code),
+        .dst(decoder$dst),
+        .src(decoder$src),
+        .vc(decoder$vc),
+        .kind(decoder$kind),
+        .len(decoder$len),
+        .delay(decoder$delay),
+        .ctrl_vc(decoder$ctrl_vc),
+        .credits(decoder$credits)
+    );
+    
+    // Update code
+    always @(*) begin
+        decoder$flit = flit;
+        is_tail = decoder$is_tail;
+        dst = decoder$dst;
+        unused_decoded = decoder$is_control | decoder$is_idle | decoder$is_credit | decoder$is_bad_marker | decoder$is_link_transfer | |decoder$code | |decoder$vc | |decoder$delay | |decoder$ctrl_vc | |decoder$credits | |decoder$src;
+        header_reserved_in = flit[(header_reserved_lsb)+:(3)];
+        tail_reserved_in = flit[(tail_reserved_lsb)+:(46)];
+        bad = 1'b0;
+        if (position == position_head) begin
+            bad = (~decoder$is_head) | decoder$malformed | (decoder$kind != kind_mgmt) | (decoder$len != packet_flits) | |header_reserved_in;
+        end
+        else if (position < position_tail) begin
+            bad = ~decoder$is_body;
+        end
+        else if (~decoder$is_tail) begin
+            bad = 1'b1;
+        end
+        if (decoder$is_tail) begin
+            bad = (position != position_tail) | (crc != flit[(32'h0)+:(16)]) | |tail_reserved_in;
+        end
+        route_hops_in = flit[(32'h0)+:(5)];
+        route_current_in = flit[(current_lsb)+:(5)];
+        if (position == position_forward) begin
+            bad = bad | (route_hops_in > route_hops) | (route_current_in > route_hops_in);
+        end
+        if (position == position_backward) begin
+            bad = bad | (route_hops_in >= route_hops);
+        end
+    end
+    
+endmodule // nmp_unpacker$check
+
+
+module nmp_unpacker$check$decoder(flit,is_body,is_head,is_tail,is_control,is_idle,is_credit,is_bad_marker,is_link_transfer,malformed,code,dst,src,vc,kind,len,delay,ctrl_vc,credits);
+    
+    // Module arguments
+    input wire  [64:0] flit;
+    output reg  is_body;
+    output reg  is_head;
+    output reg  is_tail;
+    output reg  is_control;
+    output reg  is_idle;
+    output reg  is_credit;
+    output reg  is_bad_marker;
+    output reg  is_link_transfer;
+    output reg  malformed;
+    output reg  [5:0] code;
+    output reg  [15:0] dst;
+    output reg  [15:0] src;
+    output reg  [2:0] vc;
+    output reg  [3:0] kind;
+    output reg  [7:0] len;
+    output reg  [11:0] delay;
+    output reg  [2:0] ctrl_vc;
+    output reg  [15:0] credits;
+    
+    // Constant declarations
+    localparam  type_bit = 7'b1000000;
+    localparam  head_bit = 7'b111111;
+    localparam  tail_bit = 7'b111110;
+    localparam  code_lsb = 7'b111000;
+    localparam  dst_lsb = 7'b0;
+    localparam  src_lsb = 7'b10000;
+    localparam  vc_lsb = 7'b100000;
+    localparam  kind_lsb = 7'b100011;
+    localparam  len_lsb = 7'b100111;
+    localparam  delay_lsb = 7'b101111;
+    localparam  ctrl_vc_lsb = 7'b110000;
+    localparam  credits_lsb = 7'b100000;
+    localparam  code_idle = 6'b0;
+    localparam  code_credit = 6'b1;
+    localparam  code_bad_first = 6'b11;
+    localparam  code_bad_last = 6'b101;
+    localparam  code_lt_first = 6'b100000;
+    localparam  kind_limit = 4'h5;
+    
+    // Update code
+    always @(*) begin
+        is_body = flit[type_bit];
+        is_head = (~flit[type_bit]) & flit[head_bit];
+        is_tail = (~flit[type_bit]) & (~flit[head_bit]) & flit[tail_bit];
+        is_control = (~flit[type_bit]) & (~flit[head_bit]) & (~flit[tail_bit]);
+        code = flit[(code_lsb)+:(6)];
+        dst = flit[(dst_lsb)+:(16)];
+        src = flit[(src_lsb)+:(16)];
+        vc = flit[(vc_lsb)+:(3)];
+        kind = flit[(kind_lsb)+:(4)];
+        len = flit[(len_lsb)+:(8)];
+        delay = flit[(delay_lsb)+:(12)];
+        ctrl_vc = flit[(ctrl_vc_lsb)+:(3)];
+        credits = flit[(credits_lsb)+:(16)];
+        is_idle = is_control & (code == code_idle);
+        is_credit = is_control & (code == code_credit);
+        is_bad_marker = is_control & (code >= code_bad_first) & (code <= code_bad_last);
+        is_link_transfer = is_control & (code >= code_lt_first);
+        malformed = ((~flit[type_bit]) & flit[head_bit] & flit[tail_bit]) | (is_head & (kind >= kind_limit)) | (is_control & (code > code_bad_last) & (code < code_lt_first));
+    end
+    
+endmodule // nmp_unpacker$check$decoder
+
+
 module nmp_unpacker$checksum(clock,reset,start,valid,data,crc);
     
     // Module arguments
@@ -726,74 +849,6 @@ module nmp_unpacker$checksum$step(state,data,next_state);
 endmodule // nmp_unpacker$checksum$step
 
 
-module nmp_unpacker$decoder(flit,is_body,is_head,is_tail,is_control,is_idle,is_credit,is_bad_marker,is_link_transfer,malformed,code,dst,src,vc,kind,len,delay,ctrl_vc,credits);
-    
-    // Module arguments
-    input wire  [64:0] flit;
-    output reg  is_body;
-    output reg  is_head;
-    output reg  is_tail;
-    output reg  is_control;
-    output reg  is_idle;
-    output reg  is_credit;
-    output reg  is_bad_marker;
-    output reg  is_link_transfer;
-    output reg  malformed;
-    output reg  [5:0] code;
-    output reg  [15:0] dst;
-    output reg  [15:0] src;
-    output reg  [2:0] vc;
-    output reg  [3:0] kind;
-    output reg  [7:0] len;
-    output reg  [11:0] delay;
-    output reg  [2:0] ctrl_vc;
-    output reg  [15:0] credits;
-    
-    // Constant declarations
-    localparam  type_bit = 7'b1000000;
-    localparam  head_bit = 7'b111111;
-    localparam  tail_bit = 7'b111110;
-    localparam  code_lsb = 7'b111000;
-    localparam  dst_lsb = 7'b0;
-    localparam  src_lsb = 7'b10000;
-    localparam  vc_lsb = 7'b100000;
-    localparam  kind_lsb = 7'b100011;
-    localparam  len_lsb = 7'b100111;
-    localparam  delay_lsb = 7'b101111;
-    localparam  ctrl_vc_lsb = 7'b110000;
-    localparam  credits_lsb = 7'b100000;
-    localparam  code_idle = 6'b0;
-    localparam  code_credit = 6'b1;
-    localparam  code_bad_first = 6'b11;
-    localparam  code_bad_last = 6'b101;
-    localparam  code_lt_first = 6'b100000;
-    localparam  kind_limit = 4'h5;
-    
-    // Update code
-    always @(*) begin
-        is_body = flit[type_bit];
-        is_head = (~flit[type_bit]) & flit[head_bit];
-        is_tail = (~flit[type_bit]) & (~flit[head_bit]) & flit[tail_bit];
-        is_control = (~flit[type_bit]) & (~flit[head_bit]) & (~flit[tail_bit]);
-        code = flit[(code_lsb)+:(6)];
-        dst = flit[(dst_lsb)+:(16)];
-        src = flit[(src_lsb)+:(16)];
-        vc = flit[(vc_lsb)+:(3)];
-        kind = flit[(kind_lsb)+:(4)];
-        len = flit[(len_lsb)+:(8)];
-        delay = flit[(delay_lsb)+:(12)];
-        ctrl_vc = flit[(ctrl_vc_lsb)+:(3)];
-        credits = flit[(credits_lsb)+:(16)];
-        is_idle = is_control & (code == code_idle);
-        is_credit = is_control & (code == code_credit);
-        is_bad_marker = is_control & (code >= code_bad_first) & (code <= code_bad_last);
-        is_link_transfer = is_control & (code >= code_lt_first);
-        malformed = ((~flit[type_bit]) & flit[head_bit] & flit[tail_bit]) | (is_head & (kind >= kind_limit)) | (is_control & (code > code_bad_last) & (code < code_lt_first));
-    end
-    
-endmodule // nmp_unpacker$decoder
-
-
 module nmp_unpacker$destination(d,q,clock);
     
     // Module arguments
@@ -911,13 +966,13 @@ endmodule // nmp_unpacker$position
 module nmp_unpacker$slot(d,q,clock);
     
     // Module arguments
-    input wire  d;
-    output reg  q;
+    input wire  [1:0] d;
+    output reg  [1:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 1'h0;
+       q = 2'h0;
     end
     
     always @(posedge clock) begin

@@ -8,10 +8,10 @@ module reg_access(clock,reset,requests$valid,requests$data,requests$ready,respon
     input wire  clock;
     input wire  reset;
     input wire  requests$valid;
-    input wire  [41:0] requests$data;
+    input wire  [42:0] requests$data;
     output reg  requests$ready;
     output reg  responses$valid;
-    output reg  [99:0] responses$data;
+    output reg  [100:0] responses$data;
     input wire  responses$ready;
     output reg  register_request$valid;
     output reg  [14:0] register_request$address;
@@ -22,24 +22,24 @@ module reg_access(clock,reset,requests$valid,requests$data,requests$ready,respon
     input wire  [63:0] register_response$data;
     input wire  [1:0] register_response$error;
     output reg  register_response$ready;
-    output reg  [4:0] data$address;
+    output reg  [5:0] data$address;
     input wire  [63:0] data$data;
     output reg  answers$enable;
-    output reg  [4:0] answers$address;
+    output reg  [5:0] answers$address;
     output reg  [63:0] answers$data;
     
     // Constant declarations
-    localparam  type_lsb = 7'b1;
-    localparam  access_lsb = 7'b111;
+    localparam  type_lsb = 7'b10;
+    localparam  access_lsb = 7'b1000;
     localparam  address0_lsb = 7'b11;
     localparam  address1_lsb = 7'b10011;
     localparam  entry_shift = 7'b100;
-    localparam  data_entry = 5'b110;
-    localparam  ticket_type_lsb = 7'b10;
-    localparam  ticket_error_lsb = 7'b1000;
-    localparam  ticket_echo_lsb = 7'b10000;
-    localparam  ticket_stored_lsb = 7'b10010;
-    localparam  ticket_data_lsb = 7'b100100;
+    localparam  data_entry = 6'b110;
+    localparam  ticket_type_lsb = 7'b11;
+    localparam  ticket_error_lsb = 7'b1001;
+    localparam  ticket_echo_lsb = 7'b10001;
+    localparam  ticket_stored_lsb = 7'b10011;
+    localparam  ticket_data_lsb = 7'b100101;
     localparam  beyond_port = 15'b0;
     localparam  max_count = 3'b10;
     localparam  register_read = 6'b1;
@@ -71,7 +71,7 @@ module reg_access(clock,reset,requests$valid,requests$data,requests$ready,respon
     reg  settled$clock;
     
     // Local signals
-    reg  slot;
+    reg  [1:0] slot;
     reg  [5:0] nmp_type;
     reg  [34:0] access;
     reg  [2:0] count;
@@ -135,7 +135,7 @@ module reg_access(clock,reset,requests$valid,requests$data,requests$ready,respon
         stored_error0$d = stored_error0$q;
         stored_error1$d = stored_error1$q;
         settled$d = settled$q;
-        slot = requests$data[(32'h0)+:(1)];
+        slot = requests$data[(32'h0)+:(2)];
         nmp_type = requests$data[(type_lsb)+:(6)];
         access = requests$data[(access_lsb)+:(35)];
         writing = nmp_type == register_write;
@@ -166,7 +166,7 @@ module reg_access(clock,reset,requests$valid,requests$data,requests$ready,respon
             issued_next = issued$q + 32'h1;
         end
         issued$d = issued_next;
-        data$address = (((slot) & 5'h1f) << entry_shift) | data_entry | ((issued_next[(32'h0)+:(1)]) & 5'h1f);
+        data$address = (((slot) & 6'h3f) << entry_shift) | data_entry | ((issued_next[(32'h0)+:(1)]) & 6'h3f);
         register_response$ready = 1'b1;
         error0 = stored_error0$q;
         error1 = stored_error1$q;
@@ -181,7 +181,7 @@ module reg_access(clock,reset,requests$valid,requests$data,requests$ready,respon
             end
         end
         answers$enable = register_response$valid & ~reset;
-        answers$address = (((slot) & 5'h1f) << entry_shift) | data_entry | ((answered$q[(32'h0)+:(1)]) & 5'h1f);
+        answers$address = (((slot) & 6'h3f) << entry_shift) | data_entry | ((answered$q[(32'h0)+:(1)]) & 6'h3f);
         answers$data = register_response$data;
         answered$d = answered_now;
         stored_error0$d = error0;
@@ -221,7 +221,7 @@ module reg_access(clock,reset,requests$valid,requests$data,requests$ready,respon
                 response_echo = 32'h0;
             end
         end
-        responses$data = ((slot) & 100'hfffffffffffffffffffffffff) | (((response_type) & 100'hfffffffffffffffffffffffff) << ticket_type_lsb) | (((response_error) & 100'hfffffffffffffffffffffffff) << ticket_error_lsb) | (((response_echo) & 100'hfffffffffffffffffffffffff) << ticket_echo_lsb) | (((response_stored) & 100'hfffffffffffffffffffffffff) << ticket_stored_lsb) | (((response_data) & 100'hfffffffffffffffffffffffff) << ticket_data_lsb);
+        responses$data = ((slot) & 101'h1fffffffffffffffffffffffff) | (((response_type) & 101'h1fffffffffffffffffffffffff) << ticket_type_lsb) | (((response_error) & 101'h1fffffffffffffffffffffffff) << ticket_error_lsb) | (((response_echo) & 101'h1fffffffffffffffffffffffff) << ticket_echo_lsb) | (((response_stored) & 101'h1fffffffffffffffffffffffff) << ticket_stored_lsb) | (((response_data) & 101'h1fffffffffffffffffffffffff) << ticket_data_lsb);
         responses$valid = requests$valid & complete;
         requests$ready = responses$valid & responses$ready;
         settled$d = requests$valid & ~requests$ready;

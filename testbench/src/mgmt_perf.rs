@@ -25,7 +25,8 @@ const VC: u8 = 3;
 
 fn unpacker_table() -> PortTable<NmpUnpacker> {
     port_table!(NmpUnpacker; reset, flits.valid, flits.data, flits.ready, in_port, chip_id,
-        free_slot, store.enable, store.address, store.data, requests.valid, requests.data,
+        slots.free_slot, slots.available, slots.claim, slots.give_back, slots.returned,
+        store.enable, store.address, store.data, requests.valid, requests.data,
         requests.ready, dropped_wrong_id, dropped_malformed)
 }
 
@@ -33,7 +34,7 @@ fn unpacker_table() -> PortTable<NmpUnpacker> {
 /// cycle with its beat valid (min, max), and cycles per packet.
 pub fn unpacker_latency(n: usize) -> (u64, u64, f64) {
     let mut b = RhdlSim::new(NmpUnpacker::new(), unpacker_table(), "nmp_unpacker");
-    let [reset, fv, fd, fr, chip, rv, rr] = [
+    let [reset, fv, fd, fr, chip, rv, rr, available] = [
         "reset",
         "flits$valid",
         "flits$data",
@@ -41,6 +42,7 @@ pub fn unpacker_latency(n: usize) -> (u64, u64, f64) {
         "chip_id",
         "requests$valid",
         "requests$ready",
+        "slots$available",
     ]
     .map(|p| b.port(p));
     let mut rng = BenchRng::new(1);
@@ -52,6 +54,7 @@ pub fn unpacker_latency(n: usize) -> (u64, u64, f64) {
     b.poke_bool(reset, false);
     b.poke(chip, 7);
     b.poke_bool(rr, true);
+    b.poke_bool(available, true);
     let (mut next, mut tails, mut beats) = (0, std::collections::VecDeque::new(), 0);
     let (mut lo, mut hi, mut cycle) = (u64::MAX, 0, 0u64);
     while beats < n {

@@ -46,6 +46,7 @@ mod hdl {
     mod rx_delivery;
     mod rx_link;
     mod skid_buffer;
+    mod slot_pool;
     mod stream_mux;
     mod switch;
     mod tx_link;

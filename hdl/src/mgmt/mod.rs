@@ -8,11 +8,14 @@
 //! - [`NmpUnpacker`]: flits in, checked, their words into the store (the arrival port appended
 //!   to the backward route), request tickets out; wrong-ID and malformed packets dropped and
 //!   counted;
+//! - [`SlotPool`]: lends the store's slots, one per request held, from the unpacker to the
+//!   packer;
 //! - [`NmpDistributor`]: request tickets by type to the register unit or the EEPROM unit;
 //! - [`RegAccess`]: register reads and writes on a register file's port (and the error
 //!   response to every type the agent does not serve);
 //! - [`ActiveReport`]: fault events into fault reports;
-//! - [`NmpCollector`]: responses before reports, one ticket per cycle;
+//! - [`NmpCollector`]: responses before reports, one ticket per cycle, held in a register while
+//!   the packer sends its packet;
 //! - [`NmpPacker`]: response tickets in, flits out: the response built from the request's words
 //!   in the store by the codec's response rule (the one place the agent builds a response),
 //!   the head and CRC, on the output port the forward route's current hop names;
@@ -53,6 +56,7 @@ pub mod nma;
 pub mod nma_core;
 pub mod nmp_collector;
 pub mod nmp_distributor;
+pub mod nmp_flit_check;
 pub mod nmp_output_fifo;
 pub mod nmp_packer;
 pub mod nmp_unpacker;
@@ -69,6 +73,7 @@ pub mod rs_merge;
 pub mod rs_spill;
 pub mod rs_upsizer;
 pub mod rs_wire;
+pub mod slot_pool;
 pub mod ticket;
 
 pub use active_report::ActiveReport;
@@ -83,6 +88,7 @@ pub use nmp_packer::NmpPacker;
 pub use nmp_unpacker::NmpUnpacker;
 pub use packet_store::PacketStore;
 pub use reg_access::RegAccess;
+pub use slot_pool::SlotPool;
 
 use crate::formats::field::Field;
 use rust_hdl::prelude::*;

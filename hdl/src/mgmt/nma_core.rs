@@ -19,12 +19,13 @@
 //! [`PacketStore`] and passes on a narrow request ticket; the units read what they need of the
 //! words from the store (the write data), answer with response tickets (the register unit
 //! writes the registers' data into the store), and the packer builds each response from its
-//! ticket and the request's words ([`super::ticket`]). A request holds its store slot until
-//! its response's tail has left the packer. The store has two slots: the unpacker's request
-//! (its ticket stays on offer until the register unit's response is sent, or it moves into
-//! the distributor's EEPROM slot at once) and the request waiting in the EEPROM slot; the
-//! unpacker is given the slot the EEPROM slot does not hold (`free_slot`), so it never writes
-//! a slot in use.
+//! ticket and the request's words ([`super::ticket`]). A request holds its store slot from its
+//! head's arrival until its response's tail has left the packer; the [`SlotPool`] lends the
+//! four slots (at most four requests are held: see [`STORE_SLOTS`](super::ticket::STORE_SLOTS)), so the unpacker takes the
+//! next request while the packer sends the previous response, and the collector's ticket
+//! register lets the register unit (and the unpacker behind it) go on as soon as the response
+//! ticket is collected. That overlap sets the sustained rate: one register request per 10
+//! flits plus the ticket's turn (see the benches' figures in the README).
 //!
 //! **Mesh side.** `from_mesh` carries request flits ([`FLIT_BITS`] bits per beat) with `port` =
 //! the port the packet arrived on (the unpacker samples it with the head) and `last` on the
@@ -82,11 +83,14 @@ use super::i2c_master::I2cPins;
 use super::nmp_output_fifo::NMP_OUTPUT_FIFO_DEPTH;
 use super::packet_store::{StoreReader, StoreWriteSource};
 use super::relay_station::{RsBeatSink, RsBeatSource, RS_PORT_BITS};
+use super::slot_pool::SlotLease;
 use super::ticket::{
-    REQUEST_TICKET_BITS, RESPONSE_TICKET_BITS, RESPONSE_TYPE, SLOT_BITS, STORE_WORD_BITS,
+    REQUEST_TICKET_BITS, RESPONSE_REPORT, RESPONSE_TICKET_BITS, RESPONSE_TYPE, SLOT_BITS,
+    STORE_WORD_BITS,
 };
 use super::{
     ActiveReport, NmpCollector, NmpDistributor, NmpPacker, NmpUnpacker, PacketStore, RegAccess,
+    SlotPool,
 };
 use crate::formats::mgmt::NmpType;
 use crate::formats::FLIT_BITS;
@@ -151,6 +155,7 @@ pub struct NmaCore<const A: usize, const F: usize> {
     /// offered, the EEPROM slot), the bits above them the output FIFO's count.
     pub held: Signal<Out, Bits<HELD_BITS>>,
     unpacker: NmpUnpacker,
+    slots: SlotPool,
     store: PacketStore,
     distributor: NmpDistributor,
     reg_access: RegAccess<A>,
@@ -168,6 +173,7 @@ pub struct NmaCore<const A: usize, const F: usize> {
     /// The `nmp_type` of the ticket the packer takes.
     queued_type: Signal<Local, Bits<6>>,
     type_lsb: Constant<Bits<7>>,
+    report_lsb: Constant<Bits<7>>,
     register_error: Constant<Bits<6>>,
     eeprom_error: Constant<Bits<6>>,
 }
@@ -200,6 +206,7 @@ impl<const A: usize, const F: usize> NmaCore<A, F> {
             reports_sent: Default::default(),
             error_responses: Default::default(),
             unpacker: NmpUnpacker::new(),
+            slots: SlotPool::default(),
             store: Default::default(),
             distributor: NmpDistributor::default(),
             reg_access: RegAccess::new(),
@@ -215,6 +222,7 @@ impl<const A: usize, const F: usize> NmaCore<A, F> {
             held: Default::default(),
             queued_type: Default::default(),
             type_lsb: constant(RESPONSE_TYPE.lsb as u64),
+            report_lsb: constant(RESPONSE_REPORT.lsb as u64),
             register_error: constant(NmpType::RegErrorResponse.code() as u64),
             eeprom_error: constant(NmpType::EepErrorResponse.code() as u64),
         }
@@ -228,6 +236,7 @@ impl<const A: usize, const F: usize> Logic for NmaCore<A, F> {
             self,
             clock,
             unpacker,
+            slots,
             store,
             distributor,
             reg_access,
@@ -241,6 +250,7 @@ impl<const A: usize, const F: usize> Logic for NmaCore<A, F> {
         );
         dff_setup!(self, clock, error_pulse);
         self.unpacker.reset.next = self.reset.val();
+        self.slots.reset.next = self.reset.val();
         self.distributor.reset.next = self.reset.val();
         self.reg_access.reset.next = self.reset.val();
         self.eep_bridge.reset.next = self.reset.val();
@@ -271,12 +281,18 @@ impl<const A: usize, const F: usize> Logic for NmaCore<A, F> {
             &mut self.distributor.eeprom,
             &mut self.eep_bridge.requests,
         );
-        // The unpacker writes the slot the EEPROM slot does not hold (either, when it is empty).
-        self.unpacker.free_slot.next = 0.into();
-        if self.distributor.eeprom.valid.val() {
-            self.unpacker.free_slot.next =
-                !self.distributor.eeprom.data.val().get_bits::<SLOT_BITS>(0);
-        }
+        // Store slots: lent to the unpacker with each head, free again when the packer takes
+        // the response ticket (with its packet's tail; a fault report holds no slot).
+        SlotLease::join(&mut self.unpacker.slots, &mut self.slots.lease);
+        self.slots.sent.done.next = self.collector.beats.valid.val()
+            & self.collector.beats.ready.val()
+            & !self
+                .collector
+                .beats
+                .data
+                .val()
+                .get_bit(self.report_lsb.val().index());
+        self.slots.sent.slot.next = self.collector.beats.data.val().get_bits::<SLOT_BITS>(0);
         StoreWriteSource::join(&mut self.unpacker.store, &mut self.store.requests);
         StoreWriteSource::join(&mut self.reg_access.answers, &mut self.store.answers);
         StoreReader::<STORE_WORD_BITS>::join(&mut self.reg_access.data, &mut self.store.registers);

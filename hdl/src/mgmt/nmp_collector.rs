@@ -15,33 +15,26 @@
 //! the management server paces its requests by their responses), so a report always leaves
 //! once the requests pause; a low-priority response likewise.
 //!
-//! Handshake: the choice is a REGISTER (`held`): the beat offered in a cycle is the held
-//! sink's, multiplexed from it (no storage: the producers hold their beats), and each sink's
-//! `ready` is `beats.ready` when it is held. The register takes a new choice, the first valid
-//! sink in priority order, on every edge where the held sink offers nothing or its beat is
-//! taken; while a beat waits (`valid && !ready`) the choice stays, so the offered beat stays
-//! the same until taken, as the stream rules require, even if a higher-priority beat arrives
-//! meanwhile (it goes next). The registered choice costs one cycle when the collector was idle
-//! (a beat offered in cycle `c` is on `beats` in `c + 1`) and keeps the producers' valid logic
-//! out of the paths into the packer and the output FIFO: without it the agent's critical path
-//! ran from a unit's valid through the choice, the packer and the FIFO back to the unit's
-//! ready (56 MHz on the ECP5). No path from a ready to a valid.
+//! Handshake: the collector is a REGISTER stage. The ticket offered on `beats` is a register
+//! (`ticket`, `full`); on every edge where the register is empty or its ticket is taken, it
+//! loads the first valid sink in priority order, whose `ready` is high in that cycle (the other
+//! sinks' low). So a producer's ticket is taken as soon as the register can hold it, not when
+//! the packer has sent its packet: the register unit and the unpacker behind it go on to the
+//! next request while the packer sends this one's flits (that overlap is what sustains the
+//! agent's request rate). A ticket offered in cycle `c` to an empty collector is on `beats` in
+//! `c + 1`; one taken in `c` is replaced by the next on the same edge. The choice is made at
+//! the load: a higher-priority ticket that arrives while one is held goes next. No path from a
+//! producer's `valid` or data to `beats` (the agent's critical path used to run from a unit's
+//! valid through the choice, the packer and the FIFO back to the unit's ready); the sinks'
+//! `ready` follows `beats.ready` (ready to ready only).
 //!
-//! Reset (synchronous): takes nothing; the choice starts at `responses`.
+//! Cost: the ticket register. On the iCE40 each of its flip-flops shares a logic cell with the
+//! three-way multiplexer's LUT in front of it, which the agent had before without the register.
+//!
+//! Reset (synchronous): the register empties, nothing is taken.
 use super::ticket::RESPONSE_TICKET_BITS;
 use crate::stream::{StreamSink, StreamSource};
 use rust_hdl::prelude::*;
-
-/// Which sink is chosen, in priority order.
-#[derive(Copy, Clone, PartialEq, Eq, Debug, LogicState)]
-pub enum CollectorChoice {
-    /// The register unit's responses.
-    Responses,
-    /// The EEPROM unit's responses.
-    Eeprom,
-    /// Fault reports.
-    Reports,
-}
 
 /// The collector; see the module documentation.
 #[derive(LogicBlock, Default)]
@@ -58,56 +51,49 @@ pub struct NmpCollector {
     pub reports: StreamSink<Bits<RESPONSE_TICKET_BITS>>,
     /// Every beat, one per cycle.
     pub beats: StreamSource<Bits<RESPONSE_TICKET_BITS>>,
-    /// The sink whose beat is offered.
-    held: DFF<CollectorChoice>,
-    /// The first valid sink in priority order (the next choice).
-    choice: Signal<Local, CollectorChoice>,
+    /// The ticket offered.
+    ticket: DFF<Bits<RESPONSE_TICKET_BITS>>,
+    /// `ticket` holds a ticket.
+    full: DFF<bool>,
+    /// The register takes a ticket on this edge if one is offered.
+    loading: Signal<Local, bool>,
 }
 
 impl Logic for NmpCollector {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, held);
-        self.choice.next = CollectorChoice::Reports;
-        if self.eeprom.valid.val() {
-            self.choice.next = CollectorChoice::Eeprom;
+        dff_setup!(self, clock, ticket, full);
+        self.beats.valid.next = self.full.q.val() & !self.reset.val();
+        self.beats.data.next = self.ticket.q.val();
+        self.loading.next = (!self.full.q.val() | self.beats.ready.val()) & !self.reset.val();
+        if self.beats.ready.val() {
+            self.full.d.next = false;
         }
-        if self.responses.valid.val() {
-            self.choice.next = CollectorChoice::Responses;
-        }
+        // The first valid sink in priority order, taken if the register can hold it.
         self.responses.ready.next = false;
         self.eeprom.ready.next = false;
         self.reports.ready.next = false;
-        // Defaults for every choice (the match below covers them all, but a case statement
-        // without a default arm is a latch to Yosys).
-        self.beats.valid.next = false;
-        self.beats.data.next = self.reports.data.val();
-        match self.held.q.val() {
-            CollectorChoice::Responses => {
-                self.beats.valid.next = self.responses.valid.val();
-                self.beats.data.next = self.responses.data.val();
-                self.responses.ready.next = self.beats.ready.val() & !self.reset.val();
+        if self.responses.valid.val() {
+            self.responses.ready.next = self.loading.val();
+            if self.loading.val() {
+                self.ticket.d.next = self.responses.data.val();
+                self.full.d.next = true;
             }
-            CollectorChoice::Eeprom => {
-                self.beats.valid.next = self.eeprom.valid.val();
-                self.beats.data.next = self.eeprom.data.val();
-                self.eeprom.ready.next = self.beats.ready.val() & !self.reset.val();
+        } else if self.eeprom.valid.val() {
+            self.eeprom.ready.next = self.loading.val();
+            if self.loading.val() {
+                self.ticket.d.next = self.eeprom.data.val();
+                self.full.d.next = true;
             }
-            CollectorChoice::Reports => {
-                self.beats.valid.next = self.reports.valid.val();
-                self.beats.data.next = self.reports.data.val();
-                self.reports.ready.next = self.beats.ready.val() & !self.reset.val();
+        } else if self.reports.valid.val() {
+            self.reports.ready.next = self.loading.val();
+            if self.loading.val() {
+                self.ticket.d.next = self.reports.data.val();
+                self.full.d.next = true;
             }
         }
         if self.reset.val() {
-            self.beats.valid.next = false;
-        }
-        // A new choice unless a beat waits.
-        if !self.beats.valid.val() | self.beats.ready.val() {
-            self.held.d.next = self.choice.val();
-        }
-        if self.reset.val() {
-            self.held.d.next = CollectorChoice::Responses;
+            self.full.d.next = false;
         }
     }
 }

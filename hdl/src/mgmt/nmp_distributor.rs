@@ -23,11 +23,11 @@
 //! `requests.ready` is, by the offered ticket's type, the register unit's `ready` or the slot's
 //! `sink.ready` (a flip-flop): ready depends on data and on the unit's ready, never on valid.
 //!
-//! A ticket in the EEPROM slot keeps its request's store slot in use until the EEPROM unit
-//! consumes it (with its response); the agent gives the unpacker the other store slot
-//! meanwhile (see [`NmaCore`](super::NmaCore)).
+//! A ticket in the EEPROM slot keeps its request's store slot in use (the
+//! [`SlotPool`](super::SlotPool) lends the unpacker another meanwhile; see
+//! [`NmaCore`](super::NmaCore)).
 //!
-//! Cost: one ticket slot (42 flip-flops before synthesis trims the `address1` bits the EEPROM
+//! Cost: one ticket slot (43 flip-flops before synthesis trims the `address1` bits the EEPROM
 //! unit never reads; it held a whole 544-bit packet beat before the words moved to the
 //! [`PacketStore`](super::packet_store::PacketStore)). The register path has no slot: a
 //! request waits in the unpacker's ticket register for the few cycles the register unit needs.

@@ -8,8 +8,9 @@
 //! Ports: `clock`, `reset` (synchronous: forgets the packet in progress and the ticket on offer;
 //! the rest of a packet cut by reset arrives without its head and is dropped as malformed when
 //! its tail comes), `flits` (sink), `in_port` (the port the packet came in on, sampled with the
-//! head), `chip_id` (this chip's ID, compared at the tail), `free_slot` (a store slot that holds
-//! no request, sampled with the head), `store` (the store's write port), `requests` (source),
+//! head), `chip_id` (this chip's ID, compared at the tail), `slots` (the
+//! [`SlotPool`](super::SlotPool)'s lease: a free store slot, claimed with a head, given back on
+//! the edge after a packet is dropped), `store` (the store's write port), `requests` (source),
 //! `dropped_wrong_id` and `dropped_malformed` (one-cycle pulses, the cycle after a dropped
 //! packet's tail was taken; counters live in the register file).
 //!
@@ -29,37 +30,37 @@
 //! has it, the arrival port in the low bits: [`ENTRY_SRC`], [`ENTRY_PORT`]), body flit `k`
 //! writes word `w(k-1)` at entry `k - 1`, with the append made to `w3`/`w4`
 //! ([`BackwardAppend`]: the hop slot is known from `w3`'s `hop_num`, so no second pass). A
-//! dropped packet leaves its words in its slot, which the next packet overwrites. The slot is
-//! `free_slot` sampled with the head; the agent gives the slot not held by a request waiting
-//! for the EEPROM, and the unpacker's own slot is free once its ticket is consumed, which
-//! happens when the response to it has been read out of the store (see
-//! [`NmaCore`](super::NmaCore)).
+//! dropped packet leaves its words in its slot, which is given back. The slot is the pool's
+//! `free_slot`, claimed when the head is taken; a head waits (`flits.ready` low) while no slot
+//! is free. A request handed on keeps its slot until its response has left the packer (the
+//! agent gives it back then; see [`NmaCore`](super::NmaCore)).
 //!
 //! Timing: one flit per cycle; the ticket of a good packet is offered in the cycle after its
 //! tail was taken. While a ticket waits (`requests.valid && !requests.ready`), `flits.ready` is
-//! low (the slot is in use), so nothing is overwritten and nothing lost. `flits.ready` follows
-//! `requests.ready` combinationally (ready to ready only, which the stream rules allow), so
-//! back-to-back packets stream at one flit per cycle when `requests` takes every ticket.
+//! low (the ticket's registers are in use), so nothing is overwritten and nothing lost.
+//! `flits.ready` follows `requests.ready` combinationally (ready to ready only, which the stream
+//! rules allow), so back-to-back packets stream at one flit per cycle when `requests` takes
+//! every ticket and a slot is free.
 //! Dropped packets are consumed to their tail at full rate and never stall the stream.
 //!
 //! Structure: the unpacker keeps only what the ticket and its checks need (the type, `w5`'s
-//! fields, the DestID, the slot); the words are in block RAM. The flit fields come from
-//! [`FlitDecoder`], the CRC from [`ParallelCrc`].
+//! fields, the DestID, the slot); the words are in block RAM. Each flit's checks are
+//! [`NmpFlitCheck`] (by its place in the packet), the CRC [`ParallelCrc`].
 use super::backward_append::BackwardAppend;
+use super::nmp_flit_check::NmpFlitCheck;
 use super::packet_store::StoreWriteSource;
+use super::slot_pool::SlotLease;
 use super::ticket::{
     ENTRY_BITS, ENTRY_PORT, ENTRY_SRC, HEAD_ENTRY, REQUEST_ACCESS, REQUEST_TICKET_BITS,
     REQUEST_TYPE, SLOT_BITS, STORE_ADDRESS_BITS,
 };
 use crate::crc::{ParallelCrc, CRC16};
-use crate::flit_decoder::FlitDecoder;
-use crate::formats::mgmt::{self, CRC_HEAD_MASK, HOP_BITS, MGMT_FLITS, ROUTE_HOPS};
-use crate::formats::{flit, header, PacketKind, FLIT_BITS};
+use crate::formats::mgmt::{self, CRC_HEAD_MASK, HOP_BITS, MGMT_FLITS};
+use crate::formats::FLIT_BITS;
 use crate::stream::{StreamSink, StreamSource};
 use rust_hdl::prelude::*;
 
-/// Bits of the position counter (0..=[`MGMT_FLITS`], saturating past the tail's place).
-pub const POSITION_BITS: usize = crate::bits::count_bits(MGMT_FLITS);
+pub use super::nmp_flit_check::POSITION_BITS;
 /// Bits of `w5` kept for the ticket.
 const ACCESS_BITS: usize = REQUEST_ACCESS.width;
 
@@ -76,8 +77,8 @@ pub struct NmpUnpacker {
     pub in_port: Signal<In, Bits<HOP_BITS>>,
     /// This chip's ID.
     pub chip_id: Signal<In, Bits<16>>,
-    /// A store slot holding no request, sampled with a head.
-    pub free_slot: Signal<In, Bits<SLOT_BITS>>,
+    /// The store slot lent for each packet: claimed with its head, given back if it is dropped.
+    pub slots: SlotLease,
     /// The packets' words, written into the store as they arrive.
     pub store: StoreWriteSource,
     /// One ticket per good packet.
@@ -86,7 +87,6 @@ pub struct NmpUnpacker {
     pub dropped_wrong_id: Signal<Out, bool>,
     /// A malformed packet was dropped.
     pub dropped_malformed: Signal<Out, bool>,
-    decoder: FlitDecoder,
     /// CRC-16 of the head and bodies (named so that its `crc` output does not shadow it).
     checksum: ParallelCrc<16, 64>,
     /// Flits of the packet in progress taken so far (saturates at [`MGMT_FLITS`]).
@@ -109,46 +109,30 @@ pub struct NmpUnpacker {
     offering: DFF<bool>,
     wrong_id_pulse: DFF<bool>,
     malformed_pulse: DFF<bool>,
+    /// The checks of the incoming flit.
+    check: NmpFlitCheck,
     /// The arrival port written into the backward route as its words pass.
     append: BackwardAppend,
-    /// The incoming flit fails a check.
-    flit_bad: Signal<Local, bool>,
     /// A flit moves this cycle.
     taken: Signal<Local, bool>,
     /// The slot the incoming flit belongs to.
     write_slot: Signal<Local, Bits<SLOT_BITS>>,
     /// The entry it is written to.
     write_entry: Signal<Local, Bits<ENTRY_BITS>>,
-    /// The incoming flit's reserved header bits (if it is a head).
-    header_reserved_in: Signal<Local, Bits<3>>,
-    /// The incoming flit's reserved tail bits (if it is a tail).
-    tail_reserved_in: Signal<Local, Bits<46>>,
-    /// The incoming flit's low 5 bits: a route word's `hop_num`.
+    /// The incoming flit's low 5 bits: a route word's `hop_num` (for the append).
     route_hops_in: Signal<Local, Bits<5>>,
-    /// The incoming flit's bits 9..5: the forward route word's `current`.
-    route_current_in: Signal<Local, Bits<5>>,
-    /// The decoder outputs this block does not read, acknowledged here (Verilator's lint
-    /// passes names containing "unused"; nothing reads this, so synthesis removes it).
-    unused_decoded: Signal<Local, bool>,
     position_head: Constant<Bits<POSITION_BITS>>,
     position_info: Constant<Bits<POSITION_BITS>>,
-    position_forward: Constant<Bits<POSITION_BITS>>,
     position_backward: Constant<Bits<POSITION_BITS>>,
     position_backward_high: Constant<Bits<POSITION_BITS>>,
     position_access: Constant<Bits<POSITION_BITS>>,
     position_tail: Constant<Bits<POSITION_BITS>>,
     position_past: Constant<Bits<POSITION_BITS>>,
     head_entry: Constant<Bits<ENTRY_BITS>>,
-    kind_mgmt: Constant<Bits<4>>,
-    packet_flits: Constant<Bits<8>>,
-    route_hops: Constant<Bits<5>>,
     unset_id: Constant<Bits<16>>,
     crc_head_mask: Constant<Bits<64>>,
     /// The head entry's `src` bits.
     src_mask: Constant<Bits<64>>,
-    header_reserved_lsb: Constant<Bits<7>>,
-    tail_reserved_lsb: Constant<Bits<7>>,
-    current_lsb: Constant<Bits<7>>,
     type_lsb: Constant<Bits<7>>,
     port_lsb: Constant<Bits<7>>,
     entry_shift: Constant<Bits<7>>,
@@ -175,12 +159,11 @@ impl NmpUnpacker {
             flits: Default::default(),
             in_port: Default::default(),
             chip_id: Default::default(),
-            free_slot: Default::default(),
+            slots: Default::default(),
             store: Default::default(),
             requests: Default::default(),
             dropped_wrong_id: Default::default(),
             dropped_malformed: Default::default(),
-            decoder: Default::default(),
             checksum: ParallelCrc::new(&CRC16),
             position: Default::default(),
             malformed: Default::default(),
@@ -193,34 +176,23 @@ impl NmpUnpacker {
             offering: Default::default(),
             wrong_id_pulse: Default::default(),
             malformed_pulse: Default::default(),
+            check: Default::default(),
             append: Default::default(),
-            flit_bad: Default::default(),
             taken: Default::default(),
             write_slot: Default::default(),
             write_entry: Default::default(),
             route_hops_in: Default::default(),
-            header_reserved_in: Default::default(),
-            tail_reserved_in: Default::default(),
-            route_current_in: Default::default(),
-            unused_decoded: Default::default(),
             position_head: constant(0),
             position_info: constant(1 + mgmt::W_INFO),
-            position_forward: constant(1 + mgmt::W_FORWARD),
             position_backward: constant(1 + mgmt::W_BACKWARD),
             position_backward_high: constant(1 + mgmt::W_BACKWARD_HIGH),
             position_access: constant(1 + mgmt::W_ACCESS),
             position_tail: constant(MGMT_FLITS - 1),
             position_past: constant(MGMT_FLITS),
             head_entry: constant(HEAD_ENTRY),
-            kind_mgmt: constant(PacketKind::Mgmt.code() as usize),
-            packet_flits: constant(MGMT_FLITS),
-            route_hops: constant(ROUTE_HOPS),
             unset_id: constant(mgmt::UNSET_ID as usize),
             crc_head_mask: Constant::new(Bits::from(CRC_HEAD_MASK)),
             src_mask: Constant::new(Bits::from((ENTRY_SRC.max() as u64) << ENTRY_SRC.lsb)),
-            header_reserved_lsb: constant(header::RSVD.lsb),
-            tail_reserved_lsb: constant(flit::TAIL_CRC.msb() + 1),
-            current_lsb: constant(mgmt::CURRENT.lsb),
             type_lsb: constant(mgmt::NMP_TYPE.lsb),
             port_lsb: constant(ENTRY_PORT.lsb),
             entry_shift: constant(ENTRY_BITS),
@@ -249,73 +221,21 @@ impl Logic for NmpUnpacker {
             malformed_pulse
         );
         clock!(self, clock, checksum);
-        self.decoder.flit.next = self.flits.data.val();
-        // Control flits are not body flits, which is all this block needs to know of them;
-        // `vc` and `delay` are not checked (routers rewrite `delay`, the link checked `vc`).
-        self.unused_decoded.next = self.decoder.is_control.val()
-            | self.decoder.is_idle.val()
-            | self.decoder.is_credit.val()
-            | self.decoder.is_bad_marker.val()
-            | self.decoder.is_link_transfer.val()
-            | self.decoder.code.val().any()
-            | self.decoder.vc.val().any()
-            | self.decoder.delay.val().any()
-            | self.decoder.ctrl_vc.val().any()
-            | self.decoder.credits.val().any()
-            | self.decoder.src.val().any();
-        self.flits.ready.next =
-            (!self.reset.val()) & ((!self.offering.q.val()) | self.requests.ready.val());
+        // A head waits for a free store slot.
+        self.flits.ready.next = (!self.reset.val())
+            & ((!self.offering.q.val()) | self.requests.ready.val())
+            & ((self.position.q.val() != self.position_head.val()) | self.slots.available.val());
         self.taken.next = self.flits.valid.val() & self.flits.ready.val();
         self.wrong_id_pulse.d.next = false;
         self.malformed_pulse.d.next = false;
         if self.requests.ready.val() {
             self.offering.d.next = false;
         }
-        // Checks of this flit by its place in the packet.
-        self.header_reserved_in.next = self
-            .flits
-            .data
-            .val()
-            .get_bits::<3>(self.header_reserved_lsb.val().index());
-        self.tail_reserved_in.next = self
-            .flits
-            .data
-            .val()
-            .get_bits::<46>(self.tail_reserved_lsb.val().index());
-        self.flit_bad.next = false;
-        if self.position.q.val() == self.position_head.val() {
-            self.flit_bad.next = (!self.decoder.is_head.val())
-                | self.decoder.malformed.val()
-                | (self.decoder.kind.val() != self.kind_mgmt.val())
-                | (self.decoder.len.val() != self.packet_flits.val())
-                | self.header_reserved_in.val().any();
-        } else if self.position.q.val() < self.position_tail.val() {
-            self.flit_bad.next = !self.decoder.is_body.val();
-        } else if !self.decoder.is_tail.val() {
-            // A tenth flit that is not a tail, or any flit after it: too long.
-            self.flit_bad.next = true;
-        }
-        if self.decoder.is_tail.val() {
-            self.flit_bad.next = (self.position.q.val() != self.position_tail.val())
-                | (self.checksum.crc.val() != self.flits.data.val().get_bits::<16>(0))
-                | self.tail_reserved_in.val().any();
-        }
-        // Routes: the forward route must be takeable, the backward one must have room.
+        // The flit's checks, by its place in the packet.
+        self.check.flit.next = self.flits.data.val();
+        self.check.position.next = self.position.q.val();
+        self.check.crc.next = self.checksum.crc.val();
         self.route_hops_in.next = self.flits.data.val().get_bits::<5>(0);
-        self.route_current_in.next = self
-            .flits
-            .data
-            .val()
-            .get_bits::<5>(self.current_lsb.val().index());
-        if self.position.q.val() == self.position_forward.val() {
-            self.flit_bad.next = self.flit_bad.val()
-                | (self.route_hops_in.val() > self.route_hops.val())
-                | (self.route_current_in.val() > self.route_hops_in.val());
-        }
-        if self.position.q.val() == self.position_backward.val() {
-            self.flit_bad.next =
-                self.flit_bad.val() | (self.route_hops_in.val() >= self.route_hops.val());
-        }
         // The backward route's append: the slot is hop_num, in w3 (0..9) or w4 (10..19).
         self.append.word.next = bit_cast::<64, FLIT_BITS>(self.flits.data.val());
         self.append.port.next = self.arrival_port.q.val();
@@ -330,7 +250,7 @@ impl Logic for NmpUnpacker {
         self.write_entry.next = bit_cast::<ENTRY_BITS, POSITION_BITS>(self.position.q.val() - 1);
         self.store.data.next = self.append.patched.val();
         if self.position.q.val() == self.position_head.val() {
-            self.write_slot.next = self.free_slot.val();
+            self.write_slot.next = self.slots.free_slot.val();
             self.write_entry.next = self.head_entry.val();
             self.store.data.next = (bit_cast::<64, FLIT_BITS>(self.flits.data.val())
                 & self.src_mask.val())
@@ -356,12 +276,12 @@ impl Logic for NmpUnpacker {
             if self.position.q.val() != self.position_past.val() {
                 self.position.d.next = self.position.q.val() + 1;
             }
-            self.malformed.d.next = self.malformed.q.val() | self.flit_bad.val();
+            self.malformed.d.next = self.malformed.q.val() | self.check.bad.val();
             if self.position.q.val() == self.position_head.val() {
-                self.malformed.d.next = self.flit_bad.val();
+                self.malformed.d.next = self.check.bad.val();
                 self.arrival_port.d.next = self.in_port.val();
-                self.slot.d.next = self.free_slot.val();
-                self.destination.d.next = self.decoder.dst.val();
+                self.slot.d.next = self.slots.free_slot.val();
+                self.destination.d.next = self.check.dst.val();
             }
             if self.position.q.val() == self.position_info.val() {
                 self.nmp_type.d.next = self
@@ -376,9 +296,9 @@ impl Logic for NmpUnpacker {
             if self.position.q.val() == self.position_access.val() {
                 self.access.d.next = self.flits.data.val().get_bits::<ACCESS_BITS>(0);
             }
-            if self.decoder.is_tail.val() {
+            if self.check.is_tail.val() {
                 self.position.d.next = 0.into();
-                if self.malformed.q.val() | self.flit_bad.val() {
+                if self.malformed.q.val() | self.check.bad.val() {
                     self.malformed_pulse.d.next = true;
                 } else if (self.destination.q.val() != self.chip_id.val())
                     & (self.destination.q.val() != self.unset_id.val())
@@ -402,6 +322,10 @@ impl Logic for NmpUnpacker {
                 << self.ticket_type_lsb.val())
             | (bit_cast::<REQUEST_TICKET_BITS, ACCESS_BITS>(self.access.q.val())
                 << self.ticket_access_lsb.val());
+        self.slots.claim.next =
+            self.taken.val() & (self.position.q.val() == self.position_head.val());
+        self.slots.give_back.next = self.wrong_id_pulse.q.val() | self.malformed_pulse.q.val();
+        self.slots.returned.next = self.slot.q.val();
         self.dropped_wrong_id.next = self.wrong_id_pulse.q.val();
         self.dropped_malformed.next = self.malformed_pulse.q.val();
     }
@@ -414,13 +338,7 @@ mod tests {
     #[test]
     fn constants_match_the_format() {
         // Widths written as literals in `update`.
-        assert_eq!(header::RSVD.width, 3);
-        assert_eq!(flit::TAIL_BIT - (flit::TAIL_CRC.msb() + 1), 46);
-        assert_eq!(flit::TAIL_CRC.width, 16);
-        assert_eq!(
-            (mgmt::HOP_NUM.width, mgmt::CURRENT.width, mgmt::HOP_NUM.lsb),
-            (5, 5, 0)
-        );
+        assert_eq!((mgmt::HOP_NUM.width, mgmt::HOP_NUM.lsb), (5, 0));
         assert_eq!(HOP_BITS, 5);
         assert_eq!(mgmt::HOPS_PER_WORD, 10);
         assert_eq!(mgmt::NMP_TYPE.width, 6);

@@ -5,16 +5,21 @@
 //! at entries 0..7 and its head entry (`src`, arrival port) at [`HEAD_ENTRY`](super::ticket::HEAD_ENTRY).
 //!
 //! Writers: `requests`, the unpacker, writing each word of a request as it arrives; `answers`,
-//! the register unit, writing the registers' data over the request's `w6`/`w7` (only in the
-//! packer's copy). Both write at most one word per cycle; `answers` wins a cycle in which both
-//! write, which the agent never does: answers come only while the unpacker holds its request
-//! and takes no flit.
+//! the register unit, writing the registers' data for the request's `w6`/`w7` (an address whose
+//! entry is [`W_DATA0`] or [`W_DATA1`]; other entries are not meant for it). The answers go to
+//! a RAM of their own, two words per slot, not over the request's words: the unpacker writes
+//! the next request while the register unit answers the one before (the agent overlaps them,
+//! see [`NmaCore`](super::NmaCore)), and a block RAM has one write port. Both writers write at
+//! most one word per cycle, in any cycle, each into its own RAM.
 //!
 //! Readers, each with a port of its own (a copy of the RAM written by the same writers, so no
-//! reader waits for another): `packer` (the whole slot, to send the response), `registers`
-//! (the register unit: `w6`/`w7`, the write data) and `eeprom` (the EEPROM unit: the bytes of
-//! `w6`, [`EEP_DATA_BITS`] of them). A read is registered: the word at `address` in cycle `c`
-//! is on `data` in `c + 1` (and stays while `address` stays and the word is not written).
+//! reader waits for another): `packer` (the whole slot, to send the response: the request's
+//! words, except entries `w6`/`w7`, which are the answers'), `registers` (the register unit:
+//! `w6`/`w7`, the write data) and `eeprom` (the EEPROM unit: the bytes of `w6`, [`EEP_DATA_BITS`]
+//! of them). A read is registered: the word at `address` in cycle `c` is on `data` in `c + 1`
+//! (and stays while `address` stays and the word is not written). The packer reads `w6`/`w7`
+//! only for a response whose ticket says the register unit stored them, so it never needs the
+//! request's own `w6`/`w7`.
 //!
 //! A read of the word an enabled write writes in the same cycle reads the neighbouring entry
 //! instead (address bit 0 flipped); the agent never does that for a word it uses (the unit
@@ -23,10 +28,13 @@
 //! rust-hdl's RAM reads before it writes, which iCE40 block RAMs do not promise, and the
 //! emulation would cost a register and a LUT per bit.
 //!
-//! Cost: block RAMs only (iCE40: four for each 64-bit copy, three for the 48-bit one, 11 in
-//! all), no state of its own. No reset (contents are meaningful only under a ticket).
+//! Cost: block RAMs only (iCE40: four for each 64-bit copy and for the answers, three for the
+//! 48-bit copy, 15 in all) and one flip-flop (which RAM the packer's word comes from), no
+//! reset (contents are meaningful only under a ticket).
+use super::constant;
 use super::eep_access::EEP_DATA_BITS;
-use super::ticket::{STORE_ADDRESS_BITS, STORE_WORD_BITS};
+use super::ticket::{ENTRY_BITS, SLOT_BITS, STORE_ADDRESS_BITS, STORE_WORD_BITS};
+use crate::formats::mgmt::{W_DATA0, W_DATA1};
 use rust_hdl::prelude::*;
 
 /// A writer's side of a store write port.
@@ -73,6 +81,9 @@ pub struct StoreReadPort<const D: usize> {
     pub data: Signal<Out, Bits<D>>,
 }
 
+/// Bits of an address in the answers' RAM: the slot above the word (`w6` 0, `w7` 1).
+pub const ANSWER_ADDRESS_BITS: usize = SLOT_BITS + 1;
+
 /// The packet store; see the module documentation.
 #[derive(LogicBlock)]
 pub struct PacketStore {
@@ -80,7 +91,7 @@ pub struct PacketStore {
     pub clock: Signal<In, Clock>,
     /// The unpacker's writes (every copy).
     pub requests: StoreWriteSink,
-    /// The register unit's writes (the packer's copy; first when both write).
+    /// The register unit's writes (the answers' RAM: entries `w6`/`w7` only).
     pub answers: StoreWriteSink,
     /// The packer's reads.
     pub packer: StoreReadPort<STORE_WORD_BITS>,
@@ -89,17 +100,36 @@ pub struct PacketStore {
     /// The EEPROM unit's reads.
     pub eeprom: StoreReadPort<EEP_DATA_BITS>,
     packer_ram: RAM<Bits<STORE_WORD_BITS>, STORE_ADDRESS_BITS>,
+    answer_ram: RAM<Bits<STORE_WORD_BITS>, ANSWER_ADDRESS_BITS>,
     registers_ram: RAM<Bits<STORE_WORD_BITS>, STORE_ADDRESS_BITS>,
     eeprom_ram: RAM<Bits<EEP_DATA_BITS>, STORE_ADDRESS_BITS>,
-    /// The packer copy's write port after the choice.
-    packer_write: Signal<Local, bool>,
-    packer_write_address: Signal<Local, Bits<STORE_ADDRESS_BITS>>,
+    /// The answers' write address: the slot and the word.
+    answer_write_address: Signal<Local, Bits<ANSWER_ADDRESS_BITS>>,
+    /// The packer's read address in the answers' RAM.
+    answer_read_address: Signal<Local, Bits<ANSWER_ADDRESS_BITS>>,
+    /// The packer's read is of `w6` or `w7`: its word comes from the answers' RAM.
+    packer_reads_answer: Signal<Local, bool>,
+    /// `packer_reads_answer` of the read on `packer.data`.
+    answer_on_data: DFF<bool>,
+    /// Entry bits of the packer's read address above bit 0.
+    packer_entry_pair: Signal<Local, Bits<ENTRY_BITS>>,
+    /// `w6`'s entry (`w7` is the next).
+    answer_entry: Constant<Bits<ENTRY_BITS>>,
+    /// The slot's place in an address.
+    slot_lsb: Constant<Bits<8>>,
+    /// An entry without its bit 0.
+    pair_mask: Constant<Bits<ENTRY_BITS>>,
     /// Address bit 0.
     bit0: Constant<Bits<STORE_ADDRESS_BITS>>,
+    /// Answer address bit 0.
+    answer_bit0: Constant<Bits<ANSWER_ADDRESS_BITS>>,
 }
 
 impl Default for PacketStore {
     fn default() -> Self {
+        const {
+            assert!(W_DATA1 == W_DATA0 + 1 && W_DATA0 % 2 == 0);
+        }
         Self {
             clock: Default::default(),
             requests: Default::default(),
@@ -108,11 +138,19 @@ impl Default for PacketStore {
             registers: Default::default(),
             eeprom: Default::default(),
             packer_ram: Default::default(),
+            answer_ram: Default::default(),
             registers_ram: Default::default(),
             eeprom_ram: Default::default(),
-            packer_write: Default::default(),
-            packer_write_address: Default::default(),
-            bit0: Constant::new(1usize.to_bits()),
+            answer_write_address: Default::default(),
+            answer_read_address: Default::default(),
+            packer_reads_answer: Default::default(),
+            answer_on_data: Default::default(),
+            packer_entry_pair: Default::default(),
+            answer_entry: constant(W_DATA0 as u64),
+            slot_lsb: constant(ENTRY_BITS as u64),
+            pair_mask: constant(((1 << ENTRY_BITS) - 2) as u64),
+            bit0: constant(1),
+            answer_bit0: constant(1),
         }
     }
 }
@@ -120,35 +158,59 @@ impl Default for PacketStore {
 impl Logic for PacketStore {
     #[hdl_gen]
     fn update(&mut self) {
+        dff_setup!(self, clock, answer_on_data);
         self.packer_ram.read_clock.next = self.clock.val();
         self.packer_ram.write_clock.next = self.clock.val();
+        self.answer_ram.read_clock.next = self.clock.val();
+        self.answer_ram.write_clock.next = self.clock.val();
         self.registers_ram.read_clock.next = self.clock.val();
         self.registers_ram.write_clock.next = self.clock.val();
         self.eeprom_ram.read_clock.next = self.clock.val();
         self.eeprom_ram.write_clock.next = self.clock.val();
-        // The packer's copy: answers first.
-        self.packer_write.next = self.requests.enable.val() | self.answers.enable.val();
-        self.packer_write_address.next = self.requests.address.val();
+        // The request copies: the unpacker's words.
+        self.packer_ram.write_enable.next = self.requests.enable.val();
+        self.packer_ram.write_address.next = self.requests.address.val();
         self.packer_ram.write_data.next = self.requests.data.val();
-        if self.answers.enable.val() {
-            self.packer_write_address.next = self.answers.address.val();
-            self.packer_ram.write_data.next = self.answers.data.val();
-        }
-        self.packer_ram.write_enable.next = self.packer_write.val();
-        self.packer_ram.write_address.next = self.packer_write_address.val();
-        // The units' copies: the requests only.
         self.registers_ram.write_enable.next = self.requests.enable.val();
         self.registers_ram.write_address.next = self.requests.address.val();
         self.registers_ram.write_data.next = self.requests.data.val();
         self.eeprom_ram.write_enable.next = self.requests.enable.val();
         self.eeprom_ram.write_address.next = self.requests.address.val();
         self.eeprom_ram.write_data.next = self.requests.data.val().get_bits::<EEP_DATA_BITS>(0);
+        // The answers: the slot and the word's low bit.
+        self.answer_write_address.next = (bit_cast::<ANSWER_ADDRESS_BITS, SLOT_BITS>(
+            self.answers
+                .address
+                .val()
+                .get_bits::<SLOT_BITS>(self.slot_lsb.val().index()),
+        ) << 1)
+            | bit_cast::<ANSWER_ADDRESS_BITS, 1>(self.answers.address.val().get_bits::<1>(0));
+        self.answer_ram.write_enable.next = self.answers.enable.val();
+        self.answer_ram.write_address.next = self.answer_write_address.val();
+        self.answer_ram.write_data.next = self.answers.data.val();
         // Reads, each dodging the word written in the same cycle (bit 0 flipped).
         self.packer_ram.read_address.next = self.packer.address.val();
-        if self.packer_write.val() & (self.packer.address.val() == self.packer_write_address.val())
-        {
+        if self.requests.enable.val() & (self.packer.address.val() == self.requests.address.val()) {
             self.packer_ram.read_address.next = self.packer.address.val() ^ self.bit0.val();
         }
+        self.answer_read_address.next = (bit_cast::<ANSWER_ADDRESS_BITS, SLOT_BITS>(
+            self.packer
+                .address
+                .val()
+                .get_bits::<SLOT_BITS>(self.slot_lsb.val().index()),
+        ) << 1)
+            | bit_cast::<ANSWER_ADDRESS_BITS, 1>(self.packer.address.val().get_bits::<1>(0));
+        self.answer_ram.read_address.next = self.answer_read_address.val();
+        if self.answers.enable.val()
+            & (self.answer_read_address.val() == self.answer_write_address.val())
+        {
+            self.answer_ram.read_address.next =
+                self.answer_read_address.val() ^ self.answer_bit0.val();
+        }
+        self.packer_entry_pair.next =
+            self.packer.address.val().get_bits::<ENTRY_BITS>(0) & self.pair_mask.val();
+        self.packer_reads_answer.next = self.packer_entry_pair.val() == self.answer_entry.val();
+        self.answer_on_data.d.next = self.packer_reads_answer.val();
         self.registers_ram.read_address.next = self.registers.address.val();
         if self.requests.enable.val()
             & (self.registers.address.val() == self.requests.address.val())
@@ -160,6 +222,9 @@ impl Logic for PacketStore {
             self.eeprom_ram.read_address.next = self.eeprom.address.val() ^ self.bit0.val();
         }
         self.packer.data.next = self.packer_ram.read_data.val();
+        if self.answer_on_data.q.val() {
+            self.packer.data.next = self.answer_ram.read_data.val();
+        }
         self.registers.data.next = self.registers_ram.read_data.val();
         self.eeprom.data.next = self.eeprom_ram.read_data.val();
     }
@@ -207,8 +272,12 @@ mod tests {
                 })
                 .sum()
         };
-        assert_eq!(cells("SB_RAM40_4K"), 11, "4 + 4 + 3 block RAMs");
-        assert_eq!(cells("SB_DFF"), 0, "no emulation registers");
+        assert_eq!(cells("SB_RAM40_4K"), 15, "4 + 4 + 4 + 3 block RAMs");
+        assert_eq!(
+            cells("SB_DFF"),
+            1,
+            "no emulation registers: one for the answer choice"
+        );
         assert!(cells("SB_LUT4") <= 100, "{} LUTs", cells("SB_LUT4"));
     }
 }

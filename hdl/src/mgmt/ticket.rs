@@ -25,12 +25,15 @@
 use crate::formats::field::{check_layout, Field};
 use crate::formats::mgmt::{self, MgmtBeat, MGMT_WORDS, NMP_TYPE, W_ACCESS, W_INFO};
 
-/// Slots of the packet store: one for the request the unpacker holds, one for the request
-/// waiting in the distributor's EEPROM slot (no other request is ever held; see
-/// [`NmpUnpacker`](super::NmpUnpacker)).
-pub const STORE_SLOTS: usize = 2;
+/// Slots of the packet store, lent by the [`SlotPool`](super::SlotPool). At most four requests
+/// are ever held at once: the one the unpacker is writing or offering, the response ticket in
+/// the collector's register (the packet the packer is sending), the EEPROM request in the
+/// distributor's slot and the one the EEPROM unit serves. Four slots let the unpacker take the
+/// next request while the packer sends the previous response, which is what sustains one
+/// request every 13 cycles (two slots serialized them: 23 cycles).
+pub const STORE_SLOTS: usize = 4;
 /// Bits of a slot number.
-pub const SLOT_BITS: usize = 1;
+pub const SLOT_BITS: usize = 2;
 /// Bits of an entry number within a slot (16 entries: words `w0..w7` at 0..7, the head
 /// entry at [`HEAD_ENTRY`]).
 pub const ENTRY_BITS: usize = 4;
@@ -63,11 +66,16 @@ const fn field(name: &'static str, lsb: usize, width: usize, doc: &'static str) 
 /// Request ticket: the store slot holding the request's words.
 pub const REQUEST_SLOT: Field = field("slot", 0, SLOT_BITS, "store slot of the request");
 /// Request ticket: the request's `nmp_type`.
-pub const REQUEST_TYPE: Field = field("nmp_type", 1, 6, "the request's nmp_type");
+pub const REQUEST_TYPE: Field = field(
+    "nmp_type",
+    REQUEST_SLOT.msb() + 1,
+    6,
+    "the request's nmp_type",
+);
 /// Request ticket: `w5` bits 0..34, `count`, `address0` and `address1` (16 bits each).
 pub const REQUEST_ACCESS: Field = field(
     "access",
-    7,
+    REQUEST_TYPE.msb() + 1,
     mgmt::ADDRESS1.msb() + 1,
     "w5's count, address0 and address1 (w5 bits 0..=34)",
 );
@@ -81,28 +89,48 @@ pub const RESPONSE_SLOT: Field = field("slot", 0, SLOT_BITS, "store slot of the 
 /// Response ticket: a fault report (no request; route, DestID from the settings).
 pub const RESPONSE_REPORT: Field = field(
     "report",
-    1,
+    RESPONSE_SLOT.msb() + 1,
     1,
     "a fault report: no request in the store; route and DestID from the agent's settings",
 );
 /// Response ticket: the response's `nmp_type`.
-pub const RESPONSE_TYPE: Field = field("nmp_type", 2, 6, "the response's nmp_type");
+pub const RESPONSE_TYPE: Field = field(
+    "nmp_type",
+    RESPONSE_REPORT.msb() + 1,
+    6,
+    "the response's nmp_type",
+);
 /// Response ticket: the response's `error`.
-pub const RESPONSE_ERROR: Field = field("error", 8, 8, "the response's error code");
+pub const RESPONSE_ERROR: Field = field(
+    "error",
+    RESPONSE_TYPE.msb() + 1,
+    8,
+    "the response's error code",
+);
 /// Response ticket: what `w5` echoes of the request's ([`Echo`]).
-pub const RESPONSE_ECHO: Field = field("echo", 16, 2, "w5 echoed: 0 none, 1 register, 2 EEPROM");
+pub const RESPONSE_ECHO: Field = field(
+    "echo",
+    RESPONSE_ERROR.msb() + 1,
+    2,
+    "w5 echoed: 0 none, 1 register, 2 EEPROM",
+);
 /// Response ticket: bit 0, `w6` is the store's (the register unit wrote the data there);
 /// bit 1, `w7` is. Otherwise `w6` is [`RESPONSE_DATA`] and `w7` zero.
 pub const RESPONSE_STORED: Field = field(
     "stored",
-    18,
+    RESPONSE_ECHO.msb() + 1,
     2,
     "bit 0: w6 from the store, else data; bit 1: w7 from the store, else zero",
 );
 /// Response ticket: a fault report's transaction ID.
-pub const RESPONSE_ID: Field = field("id", 20, 16, "a fault report's transaction_id");
+pub const RESPONSE_ID: Field = field(
+    "id",
+    RESPONSE_STORED.msb() + 1,
+    16,
+    "a fault report's transaction_id",
+);
 /// Response ticket: `w6` unless it is the store's.
-pub const RESPONSE_DATA: Field = field("data", 36, 64, "w6 unless stored");
+pub const RESPONSE_DATA: Field = field("data", RESPONSE_ID.msb() + 1, 64, "w6 unless stored");
 /// Bits of a response ticket.
 pub const RESPONSE_TICKET_BITS: usize = RESPONSE_DATA.lsb + RESPONSE_DATA.width;
 /// The response ticket's fields.
@@ -272,7 +300,7 @@ mod tests {
     #[test]
     fn layouts_fit() {
         check_layouts();
-        assert_eq!((REQUEST_TICKET_BITS, RESPONSE_TICKET_BITS), (42, 100));
+        assert_eq!((REQUEST_TICKET_BITS, RESPONSE_TICKET_BITS), (43, 101));
         assert_eq!(Echo::Registers.mask(), 0x3_fffb_ffff);
         assert_eq!(Echo::Eeprom.mask(), 0x7_ffff);
         for e in [Echo::Nothing, Echo::Registers, Echo::Eeprom] {
@@ -283,13 +311,13 @@ mod tests {
     #[test]
     fn tickets_round_trip() {
         let r = RequestTicket {
-            slot: 1,
+            slot: 3,
             nmp_type: 0x13,
             access: 0x7_1234_5678,
         };
         assert_eq!(RequestTicket::unpack(r.pack()), r);
         let t = ResponseTicket {
-            slot: 1,
+            slot: 2,
             report: true,
             nmp_type: 0x20,
             error: 7,

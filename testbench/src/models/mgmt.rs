@@ -291,9 +291,22 @@ pub struct UnpackerModel {
 }
 
 impl UnpackerModel {
-    /// `flits.ready` in this cycle.
-    pub fn ready(&self, reset: bool, requests_ready: bool) -> bool {
-        !reset && (self.offer.is_none() || requests_ready)
+    /// `flits.ready` in this cycle (a packet's first flit waits for a free store slot).
+    pub fn ready(&self, reset: bool, requests_ready: bool, slot_available: bool) -> bool {
+        !reset
+            && (self.offer.is_none() || requests_ready)
+            && (!self.packet.is_empty() || slot_available)
+    }
+
+    /// `slots.claim` in this cycle if `flit_taken`: a packet's first flit claims `free_slot`.
+    pub fn claims(&self, flit_taken: bool) -> bool {
+        flit_taken && self.packet.is_empty()
+    }
+
+    /// The slot given back in this cycle (`slots.give_back`, `slots.returned`): a dropped
+    /// packet's, in the cycle after its tail.
+    pub fn gives_back(&self) -> Option<u8> {
+        (self.wrong_id || self.malformed).then_some(self.slot)
     }
 
     /// The store write (address, word) made if `flit` is taken now with `in_port` and

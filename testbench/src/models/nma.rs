@@ -486,31 +486,43 @@ impl ActiveReportModel {
     }
 }
 
-/// The collector, cycle by cycle: fixed priority `responses, eeprom, reports`, the
-/// choice a register that takes the first offered input (else `reports`) on every edge where
-/// the held input offers nothing or its beat is taken.
+/// The collector, cycle by cycle: a ticket register that, on every edge where it is empty or
+/// its ticket is taken, loads the first offered input in the fixed priority `responses, eeprom,
+/// reports` (that input's `ready` is high in that cycle, the others' low).
 #[derive(Default)]
-pub struct CollectorModel {
-    /// The input whose beat is offered (0 after reset).
-    pub held: usize,
+pub struct CollectorModel<T> {
+    /// The ticket offered on `beats`.
+    pub held: Option<T>,
 }
 
-impl CollectorModel {
-    /// The input whose item is offered this cycle, if it offers one.
-    pub fn choice<T>(&self, offered: &[Option<T>; 3]) -> Option<usize> {
-        offered[self.held].is_some().then_some(self.held)
-    }
-    /// The edge; returns the input taken.
-    pub fn edge<T>(&mut self, reset: bool, offered: &[Option<T>; 3], ready: bool) -> Option<usize> {
-        let c = self.choice(offered);
-        if reset {
-            self.held = 0;
+impl<T: Copy> CollectorModel<T> {
+    /// The input taken this cycle if `beats_ready` (the first offered, if the register can
+    /// load); its `ready` is high, the others' low.
+    pub fn loading(
+        &self,
+        reset: bool,
+        offered: &[Option<T>; 3],
+        beats_ready: bool,
+    ) -> Option<usize> {
+        if reset || (self.held.is_some() && !beats_ready) {
             return None;
         }
-        if c.is_none() || ready {
-            self.held = offered.iter().position(|o| o.is_some()).unwrap_or(2);
+        offered.iter().position(|o| o.is_some())
+    }
+    /// The edge; returns the input taken.
+    pub fn edge(
+        &mut self,
+        reset: bool,
+        offered: &[Option<T>; 3],
+        beats_ready: bool,
+    ) -> Option<usize> {
+        let k = self.loading(reset, offered, beats_ready);
+        if reset {
+            self.held = None;
+        } else if self.held.is_none() || beats_ready {
+            self.held = k.and_then(|k| offered[k]);
         }
-        c.filter(|_| ready)
+        k
     }
 }
 
@@ -723,5 +735,40 @@ impl EepArbiterModel {
             return Some(choice);
         }
         None
+    }
+}
+
+/// The slot pool (`hdl::mgmt::SlotPool`), cycle by cycle: a busy bit per slot; the free slot
+/// offered is the highest-numbered free one.
+#[derive(Clone, Debug, Default)]
+pub struct SlotPoolModel {
+    /// Bit `k`: slot `k` holds a request.
+    pub busy: u8,
+}
+
+impl SlotPoolModel {
+    /// `lease.free_slot` (meaningful while [`Self::available`]).
+    pub fn free_slot(&self) -> u8 {
+        (0..hdl::mgmt::ticket::STORE_SLOTS as u8)
+            .rev()
+            .find(|&k| self.busy >> k & 1 == 0)
+            .unwrap_or(0)
+    }
+    /// `lease.available`.
+    pub fn available(&self) -> bool {
+        self.busy != (1 << hdl::mgmt::ticket::STORE_SLOTS) - 1
+    }
+    /// The edge: `claim` takes the free slot; `given_back` and `sent` free theirs.
+    pub fn edge(&mut self, reset: bool, claim: bool, given_back: Option<u8>, sent: Option<u8>) {
+        if reset {
+            self.busy = 0;
+            return;
+        }
+        if claim {
+            self.busy |= 1 << self.free_slot();
+        }
+        for s in [given_back, sent].into_iter().flatten() {
+            self.busy &= !(1 << s);
+        }
     }
 }

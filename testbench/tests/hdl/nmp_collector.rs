@@ -1,8 +1,9 @@
 //! NmpCollector and NmpOutputFifo on both backends. The collector against its model
-//! (`testbench::models::nma::CollectorModel`): three producers offer random tickets (held until
-//! taken, as the stream rules require), random idle data, random `beats.ready`, reset pulses;
-//! every cycle outside reset `beats` (valid, data) and each sink's `ready` are compared with the
-//! model, and whenever responses are offered when a choice is made no report is chosen.
+//! (`testbench::models::nma::CollectorModel`, a ticket register loaded by fixed priority):
+//! three producers offer random tickets (held until taken, as the stream rules require), random
+//! idle data, random `beats.ready`, reset pulses; every cycle outside reset `beats` (valid,
+//! data) and each sink's `ready` are compared with the model, and no report is ever taken while
+//! a response is offered.
 //! The output FIFO (packed flits with `last` and `port`, in block RAM) against the block-RAM
 //! FIFO model, every cycle.
 use hdl::formats::FLIT_BITS;
@@ -49,7 +50,6 @@ fn collector_bench(b: &mut dyn Backend, seed: u64) -> Report {
     let mut model = CollectorModel::default();
     let mut offered: [Option<u128>; 3] = [None; 3];
     let mut report = Report::default();
-    let mut responses_at_choice = false;
     for c in 0..3000u64 {
         for k in 0..3 {
             if offered[k].is_none() && rng.chance(rates[k]) {
@@ -66,28 +66,23 @@ fn collector_bench(b: &mut dyn Backend, seed: u64) -> Report {
         let ready = rng.chance(0.6);
         b.poke_bool(or, ready);
         let tag = format!("seed {seed} cycle {c}");
-        let choice = model.choice(&offered);
+        let loading = model.loading(rst, &offered, ready);
         if !rst {
-            let want = choice.and_then(|k| offered[k]);
             let got = b.peek_bool(ov).then(|| b.peek(od));
-            assert_eq!(got, want, "{tag}: beats");
+            assert_eq!(got, model.held, "{tag}: beats");
             // `ready` matters only where a beat is offered (no beat moves without `valid`).
             for k in (0..3).filter(|&k| offered[k].is_some()) {
-                let want_ready = choice == Some(k) && ready;
                 assert_eq!(
                     b.peek_bool(ins[k].2),
-                    want_ready,
+                    loading == Some(k),
                     "{tag}: {} ready",
                     names[k]
                 );
             }
-            if choice == Some(2) && responses_at_choice {
+            if loading == Some(2) && offered[..2].iter().any(|o| o.is_some()) {
                 report.reports_behind_responses += 1;
             }
         }
-        // The choice made on this edge: a report must not be chosen over a waiting response.
-        let choosing = choice.is_none() || ready;
-        responses_at_choice = choosing && offered[..2].iter().any(|o| o.is_some());
         let taken = model.edge(rst, &offered, ready);
         if let Some(k) = taken {
             offered[k] = None;

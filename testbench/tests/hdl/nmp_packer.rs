@@ -32,7 +32,9 @@ use hdl::formats::mgmt::{
     MGMT_FLITS, ROUTE_HOPS,
 };
 use hdl::formats::PacketKind;
-use hdl::mgmt::ticket::{store_address, Echo, RequestTicket, ResponseTicket, RESPONSE_TICKET_BITS};
+use hdl::mgmt::ticket::{
+    store_address, Echo, RequestTicket, ResponseTicket, RESPONSE_TICKET_BITS, SLOT_BITS,
+};
 use hdl::mgmt::{NmpPacker, NmpUnpacker};
 use std::collections::BTreeMap;
 use testbench::backend::u128_to_words;
@@ -494,7 +496,8 @@ fn packer_table() -> testbench::PortTable<NmpPacker> {
 
 fn unpacker_table() -> testbench::PortTable<NmpUnpacker> {
     port_table!(NmpUnpacker; reset, flits.valid, flits.data, flits.ready, in_port, chip_id,
-        free_slot, store.enable, store.address, store.data, requests.valid, requests.data,
+        slots.free_slot, slots.available, slots.claim, slots.give_back, slots.returned,
+        store.enable, store.address, store.data, requests.valid, requests.data,
         requests.ready, dropped_wrong_id, dropped_malformed)
 }
 
@@ -595,7 +598,8 @@ fn unpack_all(
         p("flits$data"),
         p("flits$ready"),
     );
-    let (in_port, chip_id, free) = (p("in_port"), p("chip_id"), p("free_slot"));
+    let (in_port, chip_id) = (p("in_port"), p("chip_id"));
+    let (free, available) = (p("slots$free_slot"), p("slots$available"));
     let (we, wa, wd) = (p("store$enable"), p("store$address"), p("store$data"));
     let (rv, rd, rr) = (p("requests$valid"), p("requests$data"), p("requests$ready"));
     b.poke_bool(reset, true);
@@ -617,7 +621,8 @@ fn unpack_all(
             &u128_to_words(if send { flit } else { rng.bits(65) }, 65),
         );
         b.poke(in_port, port as u128);
-        b.poke(free, rng.bits(1));
+        b.poke(free, rng.bits(SLOT_BITS));
+        b.poke_bool(available, true);
         let ready = rng.chance(0.7);
         b.poke_bool(rr, ready);
         if send && b.peek_bool(fr) {

@@ -9,10 +9,12 @@
 //! changed now and then between packets, and reset pulses at random moments (the rest of a
 //! packet cut by reset arrives without its head and must be dropped as malformed).
 //!
-//! The store slot offered on `free_slot` is random every cycle (the unpacker samples it with a
-//! head). Every cycle `flits.ready`, `requests.valid`, `requests.data` (the ticket, while valid),
-//! the store write port (enable, and address and word when enabled) and both drop pulses are
-//! compared with the model. Independently of the model, every packet not touched by a reset
+//! The slot pool's side of the lease is random every cycle: `slots.free_slot` (the unpacker
+//! samples it with a head) and `slots.available` (a head must wait while it is low). Every cycle
+//! `flits.ready`, `requests.valid`, `requests.data` (the ticket, while valid), the store write
+//! port (enable, and address and word when enabled), both drop pulses, `slots.claim` (with each
+//! head taken) and the slot given back (`slots.give_back` and `slots.returned`: a dropped
+//! packet's, the cycle after its tail) are compared with the model. Independently of the model, every packet not touched by a reset
 //! must get the outcome its construction intends, every request of an intact valid packet must
 //! be what the codec makes of it ([`hdl::formats::mgmt::MgmtPacket::take_hop`] on the arrival
 //! port, then [`MgmtBeat::of`]), and when its ticket is offered the store's slot (as the
@@ -20,7 +22,7 @@
 //! its slot, type and `w5` fields. The full-rate run checks the timing: one flit per cycle with
 //! back-to-back packets, the ticket offered in the cycle after the tail was taken.
 use hdl::formats::mgmt::{Hop, MgmtBeat, MGMT_FLITS, UNSET_ID};
-use hdl::mgmt::ticket::RequestTicket;
+use hdl::mgmt::ticket::{RequestTicket, SLOT_BITS};
 use hdl::mgmt::NmpUnpacker;
 use std::collections::BTreeMap;
 use testbench::backend::u128_to_words;
@@ -63,6 +65,10 @@ struct Report {
     stalled: u64,
     /// Beats offered in the cycle after their tail was taken (all of them).
     next_cycle_beats: u64,
+    /// Slots given back (dropped packets).
+    slots_given_back: u64,
+    /// Cycles a head was offered while no slot was free.
+    head_waits: u64,
 }
 
 #[derive(Clone, Copy)]
@@ -76,6 +82,8 @@ struct Traffic {
     reset_gap: u64,
     /// Share of packets that are spoiled or misaddressed.
     bad: f64,
+    /// Probability of `slots.available`.
+    slot_available: f64,
 }
 
 fn next_packet(rng: &mut BenchRng, chip_id: u16, t: &Traffic) -> Sent {
@@ -157,7 +165,10 @@ fn bench(b: &mut dyn Backend, seed: u64, t: Traffic) -> Report {
         p("flits$data"),
         p("flits$ready"),
     );
-    let (in_port, chip, free) = (p("in_port"), p("chip_id"), p("free_slot"));
+    let (in_port, chip) = (p("in_port"), p("chip_id"));
+    let (free, available) = (p("slots$free_slot"), p("slots$available"));
+    let (claim, give_back, returned) =
+        (p("slots$claim"), p("slots$give_back"), p("slots$returned"));
     let (we, wa, wd) = (p("store$enable"), p("store$address"), p("store$data"));
     let (rv, rd, rr) = (p("requests$valid"), p("requests$data"), p("requests$ready"));
     let (wrong, bad) = (p("dropped_wrong_id"), p("dropped_malformed"));
@@ -217,8 +228,10 @@ fn bench(b: &mut dyn Backend, seed: u64, t: Traffic) -> Report {
         };
         b.poke(in_port, port as u128);
         b.poke(chip, chip_id as u128);
-        let free_slot = rng.bits(1) as u8;
+        let free_slot = rng.bits(SLOT_BITS) as u8;
         b.poke(free, free_slot as u128);
+        let slot_available = rng.chance(t.slot_available);
+        b.poke_bool(available, slot_available);
         let ready = rng.chance(t.ready);
         b.poke_bool(rr, ready);
         let tag = format!("seed {seed} cycle {c}");
@@ -226,7 +239,7 @@ fn bench(b: &mut dyn Backend, seed: u64, t: Traffic) -> Report {
         let got_ready = b.peek_bool(fr);
         assert_eq!(
             got_ready,
-            model.ready(rst, ready),
+            model.ready(rst, ready, slot_available),
             "{tag}: flits.ready differs from the model"
         );
         let valid = b.peek_bool(rv);
@@ -245,6 +258,19 @@ fn bench(b: &mut dyn Backend, seed: u64, t: Traffic) -> Report {
         }
         // The store write of the flit taken now, if any.
         let taken = offering.filter(|_| got_ready).map(|o| o.0);
+        assert_eq!(
+            b.peek_bool(claim),
+            !rst && model.claims(taken.is_some()),
+            "{tag}: slots.claim differs from the model"
+        );
+        let got_back = b.peek_bool(give_back).then(|| b.peek(returned) as u8);
+        assert_eq!(
+            got_back,
+            model.gives_back(),
+            "{tag}: slot given back differs from the model"
+        );
+        report.slots_given_back += got_back.is_some() as u64;
+        report.head_waits += (offering.is_some_and(|o| o.1) && !slot_available) as u64;
         let want_write = taken.and_then(|f| model.store_write(f, port, free_slot));
         let got_write = b
             .peek_bool(we)
@@ -323,7 +349,8 @@ fn bench(b: &mut dyn Backend, seed: u64, t: Traffic) -> Report {
 
 fn table() -> testbench::PortTable<NmpUnpacker> {
     port_table!(NmpUnpacker; reset, flits.valid, flits.data, flits.ready, in_port, chip_id,
-        free_slot, store.enable, store.address, store.data, requests.valid, requests.data,
+        slots.free_slot, slots.available, slots.claim, slots.give_back, slots.returned,
+        store.enable, store.address, store.data, requests.valid, requests.data,
         requests.ready, dropped_wrong_id, dropped_malformed)
 }
 
@@ -337,6 +364,7 @@ fn nmp_unpacker_against_its_model() {
             ready: 1.0,
             reset_gap: 0,
             bad: 0.0,
+            slot_available: 1.0,
         },
         // Everything, with idle, backpressure and resets.
         Traffic {
@@ -345,6 +373,7 @@ fn nmp_unpacker_against_its_model() {
             ready: 0.6,
             reset_gap: 400,
             bad: 0.5,
+            slot_available: 0.7,
         },
         // Heavy backpressure: the input must hold.
         Traffic {
@@ -353,6 +382,7 @@ fn nmp_unpacker_against_its_model() {
             ready: 0.05,
             reset_gap: 700,
             bad: 0.3,
+            slot_available: 0.9,
         },
     ];
     for (i, t) in runs.into_iter().enumerate() {
@@ -375,6 +405,7 @@ fn nmp_unpacker_against_its_model() {
                 t.packets
             );
         } else if i == 1 {
+            assert!(r.head_waits > 0 && r.slots_given_back > 0, "{r:?}");
             // Every rejection reason was exercised.
             for label in [
                 "crc",

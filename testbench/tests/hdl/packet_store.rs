@@ -1,12 +1,14 @@
-//! `PacketStore` against a Rust model of its three copies, every cycle, on both backends:
-//! random writes on `requests` (every copy) and `answers` (the packer's copy, first when both
-//! write), both in the same cycle now and then, random read addresses on the three read ports,
-//! often the address being written (the dodge: the neighbouring entry is read instead, which the
-//! model says too). Every cycle each port's `data` is compared with the model: the word read at
-//! the previous edge, before that edge's write. The store has no reset (its contents mean
-//! something only under a ticket), so the bench has none.
+//! `PacketStore` against a Rust model of its RAMs, every cycle, on both backends: random writes
+//! on `requests` (the three request copies) and `answers` (the answers' RAM: `w6`/`w7` of a
+//! slot), both in the same cycle often, random read addresses on the three read ports, often the
+//! address being written (the dodge: the neighbouring entry is read instead, which the model
+//! says too) and often `w6`/`w7` on the packer's port (read from the answers). Every cycle each
+//! port's `data` is compared with the model: the word read at the previous edge, before that
+//! edge's write. The store has no reset (its contents mean something only under a ticket), so
+//! the bench has none.
+use hdl::formats::mgmt::{W_DATA0, W_DATA1};
 use hdl::mgmt::eep_access::EEP_DATA_BITS;
-use hdl::mgmt::ticket::STORE_ADDRESS_BITS;
+use hdl::mgmt::ticket::{store_address, ENTRY_BITS, STORE_ADDRESS_BITS, STORE_SLOTS};
 use hdl::mgmt::PacketStore;
 use testbench::{port_table, run_both, Backend, BenchRng};
 
@@ -17,12 +19,33 @@ struct Report {
     writes: u64,
     both: u64,
     dodged: u64,
+    answers_read: u64,
+}
+
+/// A random store address; `answer`: one of a slot's `w6`/`w7`.
+fn random_address(rng: &mut BenchRng, answer: bool) -> usize {
+    if answer {
+        let slot = rng.range(0, STORE_SLOTS as u64 - 1) as usize;
+        store_address(slot, if rng.chance(0.5) { W_DATA0 } else { W_DATA1 })
+    } else {
+        rng.bits(STORE_ADDRESS_BITS) as usize
+    }
 }
 
 /// A write port's offer this cycle.
-fn random_write(rng: &mut BenchRng, rate: f64) -> Option<(usize, u64)> {
+fn random_write(rng: &mut BenchRng, rate: f64, answer: bool) -> Option<(usize, u64)> {
     rng.chance(rate)
-        .then(|| (rng.bits(STORE_ADDRESS_BITS) as usize, rng.bits(64) as u64))
+        .then(|| (random_address(rng, answer), rng.bits(64) as u64))
+}
+
+/// The answers' RAM index of a `w6`/`w7` address.
+fn answer_index(address: usize) -> usize {
+    (address >> ENTRY_BITS) << 1 | (address & 1)
+}
+
+/// The packer's port reads the answers' RAM for `w6`/`w7`.
+fn is_answer(address: usize) -> bool {
+    (address & ((1 << ENTRY_BITS) - 1)) >> 1 == W_DATA0 >> 1
 }
 
 fn bench(b: &mut dyn Backend, seed: u64, cycles: u64) -> Report {
@@ -41,26 +64,30 @@ fn bench(b: &mut dyn Backend, seed: u64, cycles: u64) -> Report {
         (p("registers$address"), p("registers$data"), 64),
         (p("eeprom$address"), p("eeprom$data"), EEP_DATA_BITS),
     ];
-    // The copies (packer, registers, eeprom) and each port's data register.
+    // The request copies (packer, registers, eeprom), the answers, each port's data register.
     let mut copies = [[0u64; ENTRIES]; 3];
+    let mut answers = [0u64; 2 * STORE_SLOTS];
     let mut data = [0u64; 3];
     let mut report = Report::default();
     for c in 0..cycles {
-        let writes = [random_write(&mut rng, 0.5), random_write(&mut rng, 0.2)];
+        let writes = [
+            random_write(&mut rng, 0.5, false),
+            random_write(&mut rng, 0.4, true),
+        ];
         for (k, w) in writes.iter().enumerate() {
             b.poke_bool(writers[k].0, w.is_some());
             let (a, d) = w.unwrap_or((rng.bits(STORE_ADDRESS_BITS) as usize, rng.bits(64) as u64));
             b.poke(writers[k].1, a as u128);
             b.poke(writers[k].2, d as u128);
         }
-        // The write each copy takes: the packer's, answers first.
-        let taken = [writes[1].or(writes[0]), writes[0], writes[0]];
         let mut addresses = [0usize; 3];
         for (k, r) in readers.iter().enumerate() {
-            // Often the word being written.
-            addresses[k] = match taken[k] {
-                Some((a, _)) if rng.chance(0.3) => a,
-                _ => rng.bits(STORE_ADDRESS_BITS) as usize,
+            // Often the word being written; the packer often a slot's answer.
+            let answer = k == 0 && rng.chance(0.4);
+            let colliding = if answer { writes[1] } else { writes[0] };
+            addresses[k] = match colliding {
+                Some((a, _)) if rng.chance(0.3) && (!answer || is_answer(a)) => a,
+                _ => random_address(&mut rng, answer),
             };
             b.poke(r.0, addresses[k] as u128);
         }
@@ -71,17 +98,31 @@ fn bench(b: &mut dyn Backend, seed: u64, cycles: u64) -> Report {
         }
         // The edge: reads first (the dodge on a collision), then the writes.
         for k in 0..3 {
-            let mut a = addresses[k];
-            if taken[k].is_some_and(|(w, _)| w == a) {
-                a ^= 1;
-                report.dodged += 1;
+            let a = addresses[k];
+            if k == 0 && is_answer(a) {
+                let mut i = answer_index(a);
+                if writes[1].is_some_and(|(w, _)| answer_index(w) == i) {
+                    i ^= 1;
+                    report.dodged += 1;
+                }
+                data[k] = answers[i];
+                report.answers_read += 1;
+            } else {
+                let mut a = a;
+                if writes[0].is_some_and(|(w, _)| w == a) {
+                    a ^= 1;
+                    report.dodged += 1;
+                }
+                data[k] = copies[k][a];
             }
-            data[k] = copies[k][a];
         }
-        for k in 0..3 {
-            if let Some((a, d)) = taken[k] {
-                copies[k][a] = d;
+        if let Some((a, d)) = writes[0] {
+            for copy in copies.iter_mut() {
+                copy[a] = d;
             }
+        }
+        if let Some((a, d)) = writes[1] {
+            answers[answer_index(a)] = d;
         }
         report.writes += writes.iter().filter(|w| w.is_some()).count() as u64;
         report.both += writes.iter().all(|w| w.is_some()) as u64;
@@ -103,5 +144,8 @@ fn packet_store_against_its_model() {
     })
     .result;
     println!("packet_store: {r:?}");
-    assert!(r.writes > 1000 && r.both > 100 && r.dodged > 100, "{r:?}");
+    assert!(
+        r.writes > 1000 && r.both > 300 && r.dodged > 100 && r.answers_read > 500,
+        "{r:?}"
+    );
 }
