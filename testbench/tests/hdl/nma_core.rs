@@ -212,6 +212,8 @@ struct Bench<'a> {
     rng: BenchRng,
     seed: u64,
     cycle: u64,
+    /// The last cycle a response was matched or nothing was outstanding (the stall guard).
+    last_progress: u64,
     bus: I2cBus,
     shadow: Vec<u8>,
     /// EEPROM writes cut by reset, read back at the first START after the cut.
@@ -281,6 +283,7 @@ impl<'a> Bench<'a> {
             p,
             seed,
             cycle: 0,
+            last_progress: 0,
             bus: I2cBus::new(part),
             shadow,
             unsure: vec![],
@@ -732,6 +735,7 @@ impl<'a> Bench<'a> {
             })
             .unwrap_or_else(|| panic!("{tag}: a response without a request: {decoded:?}"));
         let o = self.outstanding.remove(i);
+        self.last_progress = self.cycle;
         assert!(
             self.outstanding[..i].iter().all(|x| x.family != o.family),
             "{tag}: a {:?} response overtook an earlier one of its family",
@@ -888,6 +892,17 @@ impl<'a> Bench<'a> {
             let r = schedule.next(&mut self.rng);
             self.cycle(r);
             assert!(self.cycle < 3_000_000, "seed {}: hang", self.seed);
+            // A request held for good (a store slot never given back, say) stops the answers
+            // (and the input behind them): no EEPROM request takes anywhere near this long.
+            if self.outstanding.is_empty() && self.sending.is_none() && self.queue.is_empty() {
+                self.last_progress = self.cycle;
+            }
+            assert!(
+                self.cycle - self.last_progress < 200_000,
+                "seed {}: no response for 200000 cycles: {:?}",
+                self.seed,
+                self.outstanding
+            );
         }
         self.report.resets = schedule.pulses();
     }
