@@ -34457,16 +34457,16 @@ module nrc_core$ports$0(clock,reset,channel$valid,channel$flit,channel$vc,channe
     input wire  switch$grant;
     input wire  switch$grant_vc;
     output reg  [64:0] switch$flit;
-    output reg  route_head$valid;
-    output reg  [64:0] route_head$flit;
+    output wire  route_head$valid;
+    output wire  [64:0] route_head$flit;
     input wire  route$valid;
     input wire  [4:0] route$port;
     input wire  [2:0] route$index;
     input wire  route$no_route;
-    output reg  to_agent$valid;
-    output reg  [64:0] to_agent$data;
-    output reg  to_agent$last;
-    output reg  [4:0] to_agent$port;
+    output wire  to_agent$valid;
+    output wire  [64:0] to_agent$data;
+    output wire  to_agent$last;
+    output wire  [4:0] to_agent$port;
     input wire  to_agent$ready;
     output reg  [11:0] events;
     output reg  fault;
@@ -34474,38 +34474,12 @@ module nrc_core$ports$0(clock,reset,channel$valid,channel$flit,channel$vc,channe
     output reg  [15:0] occupancy;
     
     // Constant declarations
-    localparam  vc_numbers$0 = 1'b0;
-    localparam  vc_numbers$1 = 1'b1;
-    localparam  port_shifts$0 = 8'h0;
-    localparam  port_shifts$1 = 8'h3;
-    localparam  vc_shifts$0 = 8'h0;
-    localparam  vc_shifts$1 = 8'h1;
     localparam  len_shifts$0 = 8'h0;
     localparam  len_shifts$1 = 8'h8;
-    localparam  mgmt_vcs = 2'b10;
-    localparam  down_ports = 5'b0;
-    localparam  kind_mgmt = 4'h3;
-    localparam  kind_lsb = 7'b100011;
-    localparam  dst_lsb = 7'b0;
-    localparam  len_lsb = 7'b100111;
-    localparam  type_bit = 7'b1000000;
-    localparam  head_bit = 7'b111111;
     localparam  ev_no_route = 12'h200;
     localparam  ev_mgmt_off_vc = 12'h400;
     localparam  ev_bad_route = 12'h800;
-    localparam  transit_on = 1'b1;
-    localparam  mgmt_len = 8'ha;
-    localparam  kind_transit = 2'b1;
-    localparam  kind_agent = 2'b0;
-    localparam  kind_drop = 2'b10;
-    localparam  port_bits$0 = 5'b1;
-    localparam  port_bits$1 = 5'b10;
-    localparam  port_bits$2 = 5'b100;
-    localparam  port_bits$3 = 5'b1000;
-    localparam  port_bits$4 = 5'b10000;
     localparam  no_event = 12'h0;
-    localparam  no_ports = 5'b0;
-    localparam  zero_agent_port = 5'b0;
     
     // Stub signals
     wire  stamp$outbound$valid;
@@ -34533,81 +34507,132 @@ module nrc_core$ports$0(clock,reset,channel$valid,channel$flit,channel$vc,channe
     wire  damq$decisions$valid;
     wire  [6:0] damq$decisions$data;
     reg  damq$decisions$ready;
-    reg  choice$in_vc;
-    reg  [3:0] choice$kind;
-    reg  [15:0] choice$dst;
-    reg  choice$down;
-    wire  choice$out_vc;
-    reg  [64:0] rewrite$flit;
-    reg  rewrite$out_vc;
-    reg  [14:0] rewrite$now;
-    wire  [64:0] rewrite$rewritten;
+    reg  request$clock;
+    reg  request$reset;
+    reg  [64:0] request$arrival_flit;
+    reg  request$arrival_vc;
+    reg  request$bypass_head;
+    reg  [64:0] request$fronts$0;
+    reg  [64:0] request$fronts$1;
+    reg  [1:0] request$need_lookup;
+    wire  request$arrival$pending;
+    wire  request$arrival$vc;
+    wire  request$arrival$ok;
+    wire  request$arrival$none;
+    wire  [2:0] request$arrival$index;
+    wire  [4:0] request$arrival$port;
+    wire  request$arrival$out_vc;
+    reg  [64:0] fronts$fronts$0;
+    reg  [64:0] fronts$fronts$1;
+    reg  [1:0] fronts$waiting;
+    reg  [1:0] fronts$has_flit;
+    reg  fronts$arrival$pending;
+    reg  fronts$arrival$vc;
+    reg  fronts$arrival$ok;
+    reg  fronts$arrival$none;
+    reg  [2:0] fronts$arrival$index;
+    reg  [4:0] fronts$arrival$port;
+    reg  fronts$arrival$out_vc;
+    reg  [1:0] fronts$status$routed;
+    reg  [1:0] fronts$status$moving;
+    reg  [1:0] fronts$status$dropping;
+    reg  [1:0] fronts$status$managing;
+    reg  [5:0] fronts$status$ports;
+    reg  [1:0] fronts$status$out_vcs;
+    reg  fronts$decision$valid;
+    reg  fronts$decision$transit;
+    reg  fronts$decision$agent;
+    reg  fronts$decision$drop;
+    reg  [2:0] fronts$decision$port;
+    reg  [4:0] fronts$decision$hot;
+    reg  fronts$agent_room;
+    reg  fronts$grant_vc;
+    wire  [1:0] fronts$ready;
+    wire  [1:0] fronts$last;
+    wire  [5:0] fronts$ports;
+    wire  [1:0] fronts$out_vcs;
+    wire  [15:0] fronts$lens;
+    wire  [1:0] fronts$need_lookup;
+    wire  [1:0] fronts$intents$wants;
+    wire  [1:0] fronts$intents$agents;
+    wire  [1:0] fronts$intents$mgmt_drops;
+    wire  [1:0] fronts$intents$decided;
+    wire  [1:0] fronts$intents$bad_routes;
+    wire  [1:0] fronts$intents$transits;
+    wire  fronts$intents$grant_out_vc;
+    reg  flags$clock;
+    reg  flags$reset;
+    reg  [1:0] flags$waiting;
+    reg  flags$arrival$pending;
+    reg  flags$arrival$vc;
+    reg  flags$arrival$ok;
+    reg  flags$arrival$none;
+    reg  [2:0] flags$arrival$index;
+    reg  [4:0] flags$arrival$port;
+    reg  flags$arrival$out_vc;
+    reg  flags$decision$valid;
+    reg  flags$decision$transit;
+    reg  flags$decision$agent;
+    reg  flags$decision$drop;
+    reg  [2:0] flags$decision$port;
+    reg  [4:0] flags$decision$hot;
+    reg  [1:0] flags$intents$wants;
+    reg  [1:0] flags$intents$agents;
+    reg  [1:0] flags$intents$mgmt_drops;
+    reg  [1:0] flags$intents$decided;
+    reg  [1:0] flags$intents$bad_routes;
+    reg  [1:0] flags$intents$transits;
+    reg  flags$intents$grant_out_vc;
+    reg  flags$outcome$granted;
+    reg  flags$outcome$grant_vc;
+    reg  flags$outcome$side_go;
+    reg  flags$outcome$side_vc;
+    reg  flags$outcome$side_agent;
+    reg  flags$outcome$read_last;
+    wire  [1:0] flags$status$routed;
+    wire  [1:0] flags$status$moving;
+    wire  [1:0] flags$status$dropping;
+    wire  [1:0] flags$status$managing;
+    wire  [5:0] flags$status$ports;
+    wire  [1:0] flags$status$out_vcs;
+    wire  [4:0] flags$queued;
+    reg  read_port$clock;
+    reg  read_port$reset;
+    wire  read_port$read$valid;
+    wire  read_port$read$vc;
+    reg  [64:0] read_port$read$flit;
+    reg  read_port$decisions$valid;
+    reg  [6:0] read_port$decisions$data;
+    wire  read_port$decisions$ready;
+    wire  read_port$decision$valid;
+    wire  read_port$decision$transit;
+    wire  read_port$decision$agent;
+    wire  read_port$decision$drop;
+    wire  [2:0] read_port$decision$port;
+    wire  [4:0] read_port$decision$hot;
+    reg  [1:0] read_port$intents$wants;
+    reg  [1:0] read_port$intents$agents;
+    reg  [1:0] read_port$intents$mgmt_drops;
+    reg  [1:0] read_port$intents$decided;
+    reg  [1:0] read_port$intents$bad_routes;
+    reg  [1:0] read_port$intents$transits;
+    reg  read_port$intents$grant_out_vc;
+    reg  read_port$grant;
+    reg  read_port$grant_vc;
+    reg  [14:0] read_port$now;
+    wire  [64:0] read_port$rewritten;
+    wire  read_port$outcome$granted;
+    wire  read_port$outcome$grant_vc;
+    wire  read_port$outcome$side_go;
+    wire  read_port$outcome$side_vc;
+    wire  read_port$outcome$side_agent;
+    wire  read_port$outcome$read_last;
+    wire  read_port$room;
+    wire  read_port$bad_route;
+    wire  read_port$off_vc;
     reg  [14:0] now$d;
     wire  [14:0] now$q;
     reg  now$clock;
-    reg  pending$d;
-    wire  pending$q;
-    reg  pending$clock;
-    reg  pending_vc$d;
-    wire  pending_vc$q;
-    reg  pending_vc$clock;
-    reg  [3:0] pending_kind$d;
-    wire  [3:0] pending_kind$q;
-    reg  pending_kind$clock;
-    reg  [15:0] pending_dst$d;
-    wire  [15:0] pending_dst$q;
-    reg  pending_dst$clock;
-    reg  routed$0$d;
-    wire  routed$0$q;
-    reg  routed$0$clock;
-    reg  routed$1$d;
-    wire  routed$1$q;
-    reg  routed$1$clock;
-    reg  moving$0$d;
-    wire  moving$0$q;
-    reg  moving$0$clock;
-    reg  moving$1$d;
-    wire  moving$1$q;
-    reg  moving$1$clock;
-    reg  dropping$0$d;
-    wire  dropping$0$q;
-    reg  dropping$0$clock;
-    reg  dropping$1$d;
-    wire  dropping$1$q;
-    reg  dropping$1$clock;
-    reg  managing$0$d;
-    wire  managing$0$q;
-    reg  managing$0$clock;
-    reg  managing$1$d;
-    wire  managing$1$q;
-    reg  managing$1$clock;
-    reg  [2:0] port_index$0$d;
-    wire  [2:0] port_index$0$q;
-    reg  port_index$0$clock;
-    reg  [2:0] port_index$1$d;
-    wire  [2:0] port_index$1$q;
-    reg  port_index$1$clock;
-    reg  [4:0] port_hot$0$d;
-    wire  [4:0] port_hot$0$q;
-    reg  port_hot$0$clock;
-    reg  [4:0] port_hot$1$d;
-    wire  [4:0] port_hot$1$q;
-    reg  port_hot$1$clock;
-    reg  out_vc$0$d;
-    wire  out_vc$0$q;
-    reg  out_vc$0$clock;
-    reg  out_vc$1$d;
-    wire  out_vc$1$q;
-    reg  out_vc$1$clock;
-    reg  agent_full$d;
-    wire  agent_full$q;
-    reg  agent_full$clock;
-    reg  [64:0] agent_flit$d;
-    wire  [64:0] agent_flit$q;
-    reg  agent_flit$clock;
-    reg  agent_last$d;
-    wire  agent_last$q;
-    reg  agent_last$clock;
     reg  [11:0] own_events$d;
     wire  [11:0] own_events$q;
     reg  own_events$clock;
@@ -34615,47 +34640,6 @@ module nrc_core$ports$0(clock,reset,channel$valid,channel$flit,channel$vc,channe
     // Local signals
     reg  [7:0] occupancy_now;
     reg  [11:0] own_now;
-    reg  route_here$0;
-    reg  route_here$1;
-    reg  mgmt_head$0;
-    reg  mgmt_head$1;
-    reg  drop_now$0;
-    reg  drop_now$1;
-    reg  agent_now$0;
-    reg  agent_now$1;
-    reg  side_want$0;
-    reg  side_want$1;
-    reg  need_lookup$0;
-    reg  need_lookup$1;
-    reg  granted$0;
-    reg  granted$1;
-    reg  side_here$0;
-    reg  side_here$1;
-    reg  needs_decision$0;
-    reg  needs_decision$1;
-    reg  transit_head$0;
-    reg  transit_head$1;
-    reg  [1:0] decision_kind;
-    reg  [2:0] decision_port;
-    reg  [4:0] decision_hot;
-    reg  side_decided;
-    reg  side_bad_route;
-    reg  decision_taken;
-    reg  route_ok;
-    reg  route_none;
-    reg  agent_room;
-    reg  side_found;
-    reg  side_go;
-    reg  side_vc;
-    reg  side_agent;
-    reg  side_mgmt_drop;
-    reg  lookup_found;
-    reg  arrival_lookup;
-    reg  read_last;
-    reg  grant_out_vc;
-    reg  [2:0] port_now;
-    reg  out_vc_now;
-    reg  [7:0] len_now;
     
     // Sub module instances
     nrc_core$ports$0$stamp stamp(
@@ -34691,128 +34675,152 @@ module nrc_core$ports$0(clock,reset,channel$valid,channel$flit,channel$vc,channe
         .decisions$data(damq$decisions$data),
         .decisions$ready(damq$decisions$ready)
     );
-    nrc_core$ports$0$choice choice(
-        .in_vc(choice$in_vc),
-        .kind(choice$kind),
-        .dst(choice$dst),
-        .down(choice$down),
-        .out_vc(choice$out_vc)
+    nrc_core$ports$0$request request(
+        .clock(request$clock),
+        .reset(request$reset),
+        .arrival_flit(request$arrival_flit),
+        .arrival_vc(request$arrival_vc),
+        .bypass_head(request$bypass_head),
+        .fronts$0(request$fronts$0),
+        .fronts$1(request$fronts$1),
+        .need_lookup(request$need_lookup),
+        .route_head$valid(route_head$valid),
+        .route_head$flit(route_head$flit),
+        .route$valid(route$valid),
+        .route$port(route$port),
+        .route$index(route$index),
+        .route$no_route(route$no_route),
+        .arrival$pending(request$arrival$pending),
+        .arrival$vc(request$arrival$vc),
+        .arrival$ok(request$arrival$ok),
+        .arrival$none(request$arrival$none),
+        .arrival$index(request$arrival$index),
+        .arrival$port(request$arrival$port),
+        .arrival$out_vc(request$arrival$out_vc)
     );
-    nrc_core$ports$0$rewrite rewrite(
-        .flit(rewrite$flit),
-        .out_vc(rewrite$out_vc),
-        .now(rewrite$now),
-        .rewritten(rewrite$rewritten)
+    nrc_core$ports$0$fronts fronts(
+        .fronts$0(fronts$fronts$0),
+        .fronts$1(fronts$fronts$1),
+        .waiting(fronts$waiting),
+        .has_flit(fronts$has_flit),
+        .arrival$pending(fronts$arrival$pending),
+        .arrival$vc(fronts$arrival$vc),
+        .arrival$ok(fronts$arrival$ok),
+        .arrival$none(fronts$arrival$none),
+        .arrival$index(fronts$arrival$index),
+        .arrival$port(fronts$arrival$port),
+        .arrival$out_vc(fronts$arrival$out_vc),
+        .status$routed(fronts$status$routed),
+        .status$moving(fronts$status$moving),
+        .status$dropping(fronts$status$dropping),
+        .status$managing(fronts$status$managing),
+        .status$ports(fronts$status$ports),
+        .status$out_vcs(fronts$status$out_vcs),
+        .decision$valid(fronts$decision$valid),
+        .decision$transit(fronts$decision$transit),
+        .decision$agent(fronts$decision$agent),
+        .decision$drop(fronts$decision$drop),
+        .decision$port(fronts$decision$port),
+        .decision$hot(fronts$decision$hot),
+        .agent_room(fronts$agent_room),
+        .grant_vc(fronts$grant_vc),
+        .ready(fronts$ready),
+        .last(fronts$last),
+        .ports(fronts$ports),
+        .out_vcs(fronts$out_vcs),
+        .lens(fronts$lens),
+        .need_lookup(fronts$need_lookup),
+        .intents$wants(fronts$intents$wants),
+        .intents$agents(fronts$intents$agents),
+        .intents$mgmt_drops(fronts$intents$mgmt_drops),
+        .intents$decided(fronts$intents$decided),
+        .intents$bad_routes(fronts$intents$bad_routes),
+        .intents$transits(fronts$intents$transits),
+        .intents$grant_out_vc(fronts$intents$grant_out_vc)
+    );
+    nrc_core$ports$0$flags flags(
+        .clock(flags$clock),
+        .reset(flags$reset),
+        .waiting(flags$waiting),
+        .arrival$pending(flags$arrival$pending),
+        .arrival$vc(flags$arrival$vc),
+        .arrival$ok(flags$arrival$ok),
+        .arrival$none(flags$arrival$none),
+        .arrival$index(flags$arrival$index),
+        .arrival$port(flags$arrival$port),
+        .arrival$out_vc(flags$arrival$out_vc),
+        .decision$valid(flags$decision$valid),
+        .decision$transit(flags$decision$transit),
+        .decision$agent(flags$decision$agent),
+        .decision$drop(flags$decision$drop),
+        .decision$port(flags$decision$port),
+        .decision$hot(flags$decision$hot),
+        .intents$wants(flags$intents$wants),
+        .intents$agents(flags$intents$agents),
+        .intents$mgmt_drops(flags$intents$mgmt_drops),
+        .intents$decided(flags$intents$decided),
+        .intents$bad_routes(flags$intents$bad_routes),
+        .intents$transits(flags$intents$transits),
+        .intents$grant_out_vc(flags$intents$grant_out_vc),
+        .outcome$granted(flags$outcome$granted),
+        .outcome$grant_vc(flags$outcome$grant_vc),
+        .outcome$side_go(flags$outcome$side_go),
+        .outcome$side_vc(flags$outcome$side_vc),
+        .outcome$side_agent(flags$outcome$side_agent),
+        .outcome$read_last(flags$outcome$read_last),
+        .status$routed(flags$status$routed),
+        .status$moving(flags$status$moving),
+        .status$dropping(flags$status$dropping),
+        .status$managing(flags$status$managing),
+        .status$ports(flags$status$ports),
+        .status$out_vcs(flags$status$out_vcs),
+        .queued(flags$queued)
+    );
+    nrc_core$ports$0$read_port read_port(
+        .clock(read_port$clock),
+        .reset(read_port$reset),
+        .read$valid(read_port$read$valid),
+        .read$vc(read_port$read$vc),
+        .read$flit(read_port$read$flit),
+        .decisions$valid(read_port$decisions$valid),
+        .decisions$data(read_port$decisions$data),
+        .decisions$ready(read_port$decisions$ready),
+        .decision$valid(read_port$decision$valid),
+        .decision$transit(read_port$decision$transit),
+        .decision$agent(read_port$decision$agent),
+        .decision$drop(read_port$decision$drop),
+        .decision$port(read_port$decision$port),
+        .decision$hot(read_port$decision$hot),
+        .intents$wants(read_port$intents$wants),
+        .intents$agents(read_port$intents$agents),
+        .intents$mgmt_drops(read_port$intents$mgmt_drops),
+        .intents$decided(read_port$intents$decided),
+        .intents$bad_routes(read_port$intents$bad_routes),
+        .intents$transits(read_port$intents$transits),
+        .intents$grant_out_vc(read_port$intents$grant_out_vc),
+        .grant(read_port$grant),
+        .grant_vc(read_port$grant_vc),
+        .now(read_port$now),
+        .rewritten(read_port$rewritten),
+        .outcome$granted(read_port$outcome$granted),
+        .outcome$grant_vc(read_port$outcome$grant_vc),
+        .outcome$side_go(read_port$outcome$side_go),
+        .outcome$side_vc(read_port$outcome$side_vc),
+        .outcome$side_agent(read_port$outcome$side_agent),
+        .outcome$read_last(read_port$outcome$read_last),
+        .room(read_port$room),
+        .to_agent$valid(to_agent$valid),
+        .to_agent$data(to_agent$data),
+        .to_agent$last(to_agent$last),
+        .to_agent$port(to_agent$port),
+        .to_agent$ready(to_agent$ready),
+        .bad_route(read_port$bad_route),
+        .off_vc(read_port$off_vc)
     );
     nrc_core$ports$0$now now(
         .d(now$d),
         .q(now$q),
         .clock(now$clock)
-    );
-    nrc_core$ports$0$pending pending(
-        .d(pending$d),
-        .q(pending$q),
-        .clock(pending$clock)
-    );
-    nrc_core$ports$0$pending_vc pending_vc(
-        .d(pending_vc$d),
-        .q(pending_vc$q),
-        .clock(pending_vc$clock)
-    );
-    nrc_core$ports$0$pending_kind pending_kind(
-        .d(pending_kind$d),
-        .q(pending_kind$q),
-        .clock(pending_kind$clock)
-    );
-    nrc_core$ports$0$pending_dst pending_dst(
-        .d(pending_dst$d),
-        .q(pending_dst$q),
-        .clock(pending_dst$clock)
-    );
-    nrc_core$ports$0$routed$0 routed$0(
-        .d(routed$0$d),
-        .q(routed$0$q),
-        .clock(routed$0$clock)
-    );
-    nrc_core$ports$0$routed$1 routed$1(
-        .d(routed$1$d),
-        .q(routed$1$q),
-        .clock(routed$1$clock)
-    );
-    nrc_core$ports$0$moving$0 moving$0(
-        .d(moving$0$d),
-        .q(moving$0$q),
-        .clock(moving$0$clock)
-    );
-    nrc_core$ports$0$moving$1 moving$1(
-        .d(moving$1$d),
-        .q(moving$1$q),
-        .clock(moving$1$clock)
-    );
-    nrc_core$ports$0$dropping$0 dropping$0(
-        .d(dropping$0$d),
-        .q(dropping$0$q),
-        .clock(dropping$0$clock)
-    );
-    nrc_core$ports$0$dropping$1 dropping$1(
-        .d(dropping$1$d),
-        .q(dropping$1$q),
-        .clock(dropping$1$clock)
-    );
-    nrc_core$ports$0$managing$0 managing$0(
-        .d(managing$0$d),
-        .q(managing$0$q),
-        .clock(managing$0$clock)
-    );
-    nrc_core$ports$0$managing$1 managing$1(
-        .d(managing$1$d),
-        .q(managing$1$q),
-        .clock(managing$1$clock)
-    );
-    nrc_core$ports$0$port_index$0 port_index$0(
-        .d(port_index$0$d),
-        .q(port_index$0$q),
-        .clock(port_index$0$clock)
-    );
-    nrc_core$ports$0$port_index$1 port_index$1(
-        .d(port_index$1$d),
-        .q(port_index$1$q),
-        .clock(port_index$1$clock)
-    );
-    nrc_core$ports$0$port_hot$0 port_hot$0(
-        .d(port_hot$0$d),
-        .q(port_hot$0$q),
-        .clock(port_hot$0$clock)
-    );
-    nrc_core$ports$0$port_hot$1 port_hot$1(
-        .d(port_hot$1$d),
-        .q(port_hot$1$q),
-        .clock(port_hot$1$clock)
-    );
-    nrc_core$ports$0$out_vc$0 out_vc$0(
-        .d(out_vc$0$d),
-        .q(out_vc$0$q),
-        .clock(out_vc$0$clock)
-    );
-    nrc_core$ports$0$out_vc$1 out_vc$1(
-        .d(out_vc$1$d),
-        .q(out_vc$1$q),
-        .clock(out_vc$1$clock)
-    );
-    nrc_core$ports$0$agent_full agent_full(
-        .d(agent_full$d),
-        .q(agent_full$q),
-        .clock(agent_full$clock)
-    );
-    nrc_core$ports$0$agent_flit agent_flit(
-        .d(agent_flit$d),
-        .q(agent_flit$q),
-        .clock(agent_flit$clock)
-    );
-    nrc_core$ports$0$agent_last agent_last(
-        .d(agent_last$d),
-        .q(agent_last$q),
-        .clock(agent_last$clock)
     );
     nrc_core$ports$0$own_events own_events(
         .d(own_events$d),
@@ -34823,25 +34831,17 @@ module nrc_core$ports$0(clock,reset,channel$valid,channel$flit,channel$vc,channe
     // Update code
     always @(*) begin
         now$clock = clock;
-        pending$clock = clock;
-        pending_vc$clock = clock;
-        pending_kind$clock = clock;
-        pending_dst$clock = clock;
-        agent_full$clock = clock;
-        agent_flit$clock = clock;
-        agent_last$clock = clock;
         own_events$clock = clock;
         now$d = now$q;
-        pending$d = pending$q;
-        pending_vc$d = pending_vc$q;
-        pending_kind$d = pending_kind$q;
-        pending_dst$d = pending_dst$q;
-        agent_full$d = agent_full$q;
-        agent_flit$d = agent_flit$q;
-        agent_last$d = agent_last$q;
         own_events$d = own_events$q;
         damq$clock = clock;
         damq$reset = reset;
+        request$clock = clock;
+        request$reset = reset;
+        flags$clock = clock;
+        flags$reset = reset;
+        read_port$clock = clock;
+        read_port$reset = reset;
         occupancy = 32'h0;
         occupancy_now = damq$occupancy$0;
         occupancy = occupancy | (((occupancy_now) & 16'hffff) << len_shifts$0);
@@ -34849,293 +34849,43 @@ module nrc_core$ports$0(clock,reset,channel$valid,channel$flit,channel$vc,channe
         occupancy = occupancy | (((occupancy_now) & 16'hffff) << len_shifts$1);
         now$d = now$q + 32'h1;
         stamp$now = now$q;
-        route_ok = route$valid & pending$q & ~route$no_route;
-        route_none = route$valid & pending$q & route$no_route;
-        choice$in_vc = pending_vc$q;
-        choice$kind = pending_kind$q;
-        choice$dst = pending_dst$q;
-        choice$down = |(route$port & down_ports);
-        agent_room = ~agent_full$q | to_agent$ready;
-        switch$ready = 32'h0;
+        request$fronts$0 = damq$fronts$0;
+        fronts$fronts$0 = damq$fronts$0;
+        request$fronts$1 = damq$fronts$1;
+        fronts$fronts$1 = damq$fronts$1;
+        request$arrival_flit = channel$flit;
+        request$arrival_vc = channel$vc;
+        request$bypass_head = damq$bypass_head;
+        request$need_lookup = fronts$need_lookup;
+        fronts$waiting = damq$waiting;
+        fronts$has_flit = damq$ready;
+        fronts$agent_room = read_port$room;
+        fronts$grant_vc = switch$grant_vc;
+        switch$ready = fronts$ready;
         switch$head = damq$waiting;
-        switch$last = 32'h0;
-        switch$ports = 32'h0;
-        switch$out_vcs = 32'h0;
-        switch$lens = 32'h0;
-        grant_out_vc = choice$out_vc;
-        decision_kind = damq$decisions$data[(32'h0)+:(2)];
-        decision_port = damq$decisions$data[(32'h2)+:(3)];
-        decision_hot = no_ports;
-        if (decision_port == 0) begin
-            decision_hot = port_bits$0;
-        end
-        if (decision_port == 1) begin
-            decision_hot = port_bits$1;
-        end
-        if (decision_port == 2) begin
-            decision_hot = port_bits$2;
-        end
-        if (decision_port == 3) begin
-            decision_hot = port_bits$3;
-        end
-        if (decision_port == 4) begin
-            decision_hot = port_bits$4;
-        end
-        route_here$0 = (pending_vc$q == 0) & (route_ok | route_none);
-        mgmt_head$0 = damq$waiting[0] & (damq$fronts$0[(kind_lsb)+:(4)] == kind_mgmt);
-        needs_decision$0 = mgmt_head$0 & mgmt_vcs[0] & transit_on & (damq$fronts$0[(len_lsb)+:(8)] == mgmt_len);
-        transit_head$0 = needs_decision$0 & damq$decisions$valid & (decision_kind == kind_transit);
-        agent_now$0 = managing$0$q | (mgmt_head$0 & mgmt_vcs[0] & (~needs_decision$0 | (damq$decisions$valid & (decision_kind == kind_agent))));
-        drop_now$0 = dropping$0$q | (mgmt_head$0 & ~mgmt_vcs[0]) | (route_here$0 & route_none) | (needs_decision$0 & damq$decisions$valid & (decision_kind == kind_drop));
-        side_want$0 = damq$ready[0] & (drop_now$0 | (agent_now$0 & agent_room));
-        need_lookup$0 = damq$waiting[0] & ~mgmt_head$0 & ~routed$0$q & ~dropping$0$q & ~(pending$q & (pending_vc$q == 0));
-        switch$ready = (switch$ready & ~(1 << (0)) | (((damq$waiting[0] & ~mgmt_head$0 & (routed$0$q | (route_here$0 & route_ok))) | (moving$0$q & damq$ready[0]) | transit_head$0) << (0)));
-        switch$last = (switch$last & ~(1 << (0)) | ((damq$ready[0] & ~damq$fronts$0[type_bit] & ~damq$fronts$0[head_bit]) << (0)));
-        port_now = route$index;
-        out_vc_now = choice$out_vc;
-        if (routed$0$q | moving$0$q) begin
-            port_now = port_index$0$q;
-            out_vc_now = out_vc$0$q;
-        end
-        if (transit_head$0) begin
-            port_now = decision_port;
-            out_vc_now = vc_numbers$0;
-        end
-        if (switch$grant_vc == 0) begin
-            grant_out_vc = out_vc_now;
-        end
-        len_now = damq$fronts$0[(len_lsb)+:(8)];
-        switch$ports = switch$ports | (((port_now) & 6'h3f) << port_shifts$0);
-        switch$out_vcs = switch$out_vcs | (((out_vc_now) & 2'h3) << vc_shifts$0);
-        switch$lens = switch$lens | (((len_now) & 16'hffff) << len_shifts$0);
-        route_here$1 = (pending_vc$q == 1) & (route_ok | route_none);
-        mgmt_head$1 = damq$waiting[1] & (damq$fronts$1[(kind_lsb)+:(4)] == kind_mgmt);
-        needs_decision$1 = mgmt_head$1 & mgmt_vcs[1] & transit_on & (damq$fronts$1[(len_lsb)+:(8)] == mgmt_len);
-        transit_head$1 = needs_decision$1 & damq$decisions$valid & (decision_kind == kind_transit);
-        agent_now$1 = managing$1$q | (mgmt_head$1 & mgmt_vcs[1] & (~needs_decision$1 | (damq$decisions$valid & (decision_kind == kind_agent))));
-        drop_now$1 = dropping$1$q | (mgmt_head$1 & ~mgmt_vcs[1]) | (route_here$1 & route_none) | (needs_decision$1 & damq$decisions$valid & (decision_kind == kind_drop));
-        side_want$1 = damq$ready[1] & (drop_now$1 | (agent_now$1 & agent_room));
-        need_lookup$1 = damq$waiting[1] & ~mgmt_head$1 & ~routed$1$q & ~dropping$1$q & ~(pending$q & (pending_vc$q == 1));
-        switch$ready = (switch$ready & ~(1 << (1)) | (((damq$waiting[1] & ~mgmt_head$1 & (routed$1$q | (route_here$1 & route_ok))) | (moving$1$q & damq$ready[1]) | transit_head$1) << (1)));
-        switch$last = (switch$last & ~(1 << (1)) | ((damq$ready[1] & ~damq$fronts$1[type_bit] & ~damq$fronts$1[head_bit]) << (1)));
-        port_now = route$index;
-        out_vc_now = choice$out_vc;
-        if (routed$1$q | moving$1$q) begin
-            port_now = port_index$1$q;
-            out_vc_now = out_vc$1$q;
-        end
-        if (transit_head$1) begin
-            port_now = decision_port;
-            out_vc_now = vc_numbers$1;
-        end
-        if (switch$grant_vc == 1) begin
-            grant_out_vc = out_vc_now;
-        end
-        len_now = damq$fronts$1[(len_lsb)+:(8)];
-        switch$ports = switch$ports | (((port_now) & 6'h3f) << port_shifts$1);
-        switch$out_vcs = switch$out_vcs | (((out_vc_now) & 2'h3) << vc_shifts$1);
-        switch$lens = switch$lens | (((len_now) & 16'hffff) << len_shifts$1);
-        side_found = 1'b0;
-        side_vc = vc_numbers$0;
-        side_agent = 1'b0;
-        side_mgmt_drop = 1'b0;
-        side_decided = 1'b0;
-        side_bad_route = 1'b0;
-        lookup_found = 1'b0;
-        route_head$flit = channel$flit;
-        pending_vc$d = channel$vc;
-        if (side_want$0 & ~side_found) begin
-            side_found = 1'b1;
-            side_vc = vc_numbers$0;
-            side_agent = agent_now$0;
-            side_mgmt_drop = mgmt_head$0 & ~mgmt_vcs[0];
-            side_decided = needs_decision$0;
-            side_bad_route = needs_decision$0 & (decision_kind == kind_drop);
-        end
-        if (side_want$1 & ~side_found) begin
-            side_found = 1'b1;
-            side_vc = vc_numbers$1;
-            side_agent = agent_now$1;
-            side_mgmt_drop = mgmt_head$1 & ~mgmt_vcs[1];
-            side_decided = needs_decision$1;
-            side_bad_route = needs_decision$1 & (decision_kind == kind_drop);
-        end
-        side_go = side_found & ~switch$grant;
-        damq$read$valid = switch$grant | side_go;
-        decision_taken = side_go & side_decided;
-        if (switch$grant & (switch$grant_vc == 0) & transit_head$0) begin
-            decision_taken = 1'b1;
-        end
-        if (switch$grant & (switch$grant_vc == 1) & transit_head$1) begin
-            decision_taken = 1'b1;
-        end
-        damq$decisions$ready = decision_taken & ~reset;
-        damq$read$vc = side_vc;
-        rewrite$out_vc = side_vc;
-        if (switch$grant) begin
-            damq$read$vc = switch$grant_vc;
-            rewrite$out_vc = grant_out_vc;
-        end
-        rewrite$flit = damq$read$flit;
-        rewrite$now = now$q;
-        switch$flit = rewrite$rewritten;
-        read_last = ~damq$read$flit[type_bit] & ~damq$read$flit[head_bit];
-        arrival_lookup = damq$bypass_head & (channel$flit[(kind_lsb)+:(4)] != kind_mgmt);
-        if (~arrival_lookup) begin
-            if (need_lookup$0 & ~lookup_found) begin
-                lookup_found = 1'b1;
-                route_head$flit = damq$fronts$0;
-                pending_vc$d = vc_numbers$0;
-            end
-            if (need_lookup$1 & ~lookup_found) begin
-                lookup_found = 1'b1;
-                route_head$flit = damq$fronts$1;
-                pending_vc$d = vc_numbers$1;
-            end
-        end
-        route_head$valid = arrival_lookup | lookup_found;
-        pending$d = route_head$valid & ~reset;
-        pending_kind$d = route_head$flit[(kind_lsb)+:(4)];
-        pending_dst$d = route_head$flit[(dst_lsb)+:(16)];
-        if (to_agent$ready) begin
-            agent_full$d = 1'b0;
-        end
-        if (side_go & side_agent) begin
-            agent_full$d = 1'b1;
-            agent_flit$d = rewrite$rewritten;
-            agent_last$d = read_last;
-        end
-        to_agent$valid = agent_full$q;
-        to_agent$data = agent_flit$q;
-        to_agent$last = agent_last$q;
-        to_agent$port = zero_agent_port;
-        queued = no_ports;
-        routed$0$clock = clock;
-        moving$0$clock = clock;
-        dropping$0$clock = clock;
-        managing$0$clock = clock;
-        port_index$0$clock = clock;
-        port_hot$0$clock = clock;
-        out_vc$0$clock = clock;
-        routed$0$d = routed$0$q;
-        moving$0$d = moving$0$q;
-        dropping$0$d = dropping$0$q;
-        managing$0$d = managing$0$q;
-        port_index$0$d = port_index$0$q;
-        port_hot$0$d = port_hot$0$q;
-        out_vc$0$d = out_vc$0$q;
-        if (routed$0$q | moving$0$q) begin
-            queued = queued | port_hot$0$q;
-        end
-        granted$0 = switch$grant & (switch$grant_vc == 0);
-        side_here$0 = side_go & (side_vc == 0);
-        if (route_here$0 & route_ok) begin
-            routed$0$d = 1'b1;
-            port_index$0$d = route$index;
-            port_hot$0$d = route$port;
-            out_vc$0$d = choice$out_vc;
-        end
-        if (route_here$0 & route_none) begin
-            dropping$0$d = 1'b1;
-        end
-        if (granted$0 & transit_head$0) begin
-            port_index$0$d = decision_port;
-            port_hot$0$d = decision_hot;
-            out_vc$0$d = vc_numbers$0;
-        end
-        if (granted$0) begin
-            if (damq$waiting[0]) begin
-                routed$0$d = 1'b0;
-                moving$0$d = 1'b1;
-            end
-            if (read_last) begin
-                moving$0$d = 1'b0;
-            end
-        end
-        if (side_here$0) begin
-            if (side_agent) begin
-                managing$0$d = ~read_last;
-            end
-            else begin
-                dropping$0$d = ~read_last;
-            end
-        end
-        if (reset) begin
-            routed$0$d = 1'b0;
-            moving$0$d = 1'b0;
-            dropping$0$d = 1'b0;
-            managing$0$d = 1'b0;
-        end
-        routed$1$clock = clock;
-        moving$1$clock = clock;
-        dropping$1$clock = clock;
-        managing$1$clock = clock;
-        port_index$1$clock = clock;
-        port_hot$1$clock = clock;
-        out_vc$1$clock = clock;
-        routed$1$d = routed$1$q;
-        moving$1$d = moving$1$q;
-        dropping$1$d = dropping$1$q;
-        managing$1$d = managing$1$q;
-        port_index$1$d = port_index$1$q;
-        port_hot$1$d = port_hot$1$q;
-        out_vc$1$d = out_vc$1$q;
-        if (routed$1$q | moving$1$q) begin
-            queued = queued | port_hot$1$q;
-        end
-        granted$1 = switch$grant & (switch$grant_vc == 1);
-        side_here$1 = side_go & (side_vc == 1);
-        if (route_here$1 & route_ok) begin
-            routed$1$d = 1'b1;
-            port_index$1$d = route$index;
-            port_hot$1$d = route$port;
-            out_vc$1$d = choice$out_vc;
-        end
-        if (route_here$1 & route_none) begin
-            dropping$1$d = 1'b1;
-        end
-        if (granted$1 & transit_head$1) begin
-            port_index$1$d = decision_port;
-            port_hot$1$d = decision_hot;
-            out_vc$1$d = vc_numbers$1;
-        end
-        if (granted$1) begin
-            if (damq$waiting[1]) begin
-                routed$1$d = 1'b0;
-                moving$1$d = 1'b1;
-            end
-            if (read_last) begin
-                moving$1$d = 1'b0;
-            end
-        end
-        if (side_here$1) begin
-            if (side_agent) begin
-                managing$1$d = ~read_last;
-            end
-            else begin
-                dropping$1$d = ~read_last;
-            end
-        end
-        if (reset) begin
-            routed$1$d = 1'b0;
-            moving$1$d = 1'b0;
-            dropping$1$d = 1'b0;
-            managing$1$d = 1'b0;
-        end
+        switch$last = fronts$last;
+        switch$ports = fronts$ports;
+        switch$out_vcs = fronts$out_vcs;
+        switch$lens = fronts$lens;
+        read_port$grant = switch$grant;
+        read_port$grant_vc = switch$grant_vc;
+        read_port$now = now$q;
+        switch$flit = read_port$rewritten;
+        flags$waiting = damq$waiting;
+        queued = flags$queued;
         own_now = no_event;
-        if (route_none) begin
+        if (request$arrival$none) begin
             own_now = ev_no_route;
         end
-        if (side_go & side_bad_route) begin
+        if (read_port$bad_route) begin
             own_now = own_now | ev_bad_route;
         end
-        if (side_go & side_mgmt_drop) begin
+        if (read_port$off_vc) begin
             own_now = own_now | ev_mgmt_off_vc;
         end
         own_events$d = own_now;
         if (reset) begin
             own_events$d = no_event;
-            agent_full$d = 1'b0;
         end
         events = damq$events | own_events$q;
         fault = |(own_events$q & ev_no_route);
@@ -35145,222 +34895,65 @@ module nrc_core$ports$0(clock,reset,channel$valid,channel$flit,channel$vc,channe
     always @(*) damq$channel$flit = stamp$outbound$flit;
     always @(*) damq$channel$vc = stamp$outbound$vc;
     always @(*) stamp$outbound$credits = damq$channel$credits;
+    always @(*) fronts$arrival$pending = request$arrival$pending;
+    always @(*) fronts$arrival$vc = request$arrival$vc;
+    always @(*) fronts$arrival$ok = request$arrival$ok;
+    always @(*) fronts$arrival$none = request$arrival$none;
+    always @(*) fronts$arrival$index = request$arrival$index;
+    always @(*) fronts$arrival$port = request$arrival$port;
+    always @(*) fronts$arrival$out_vc = request$arrival$out_vc;
+    always @(*) flags$arrival$pending = request$arrival$pending;
+    always @(*) flags$arrival$vc = request$arrival$vc;
+    always @(*) flags$arrival$ok = request$arrival$ok;
+    always @(*) flags$arrival$none = request$arrival$none;
+    always @(*) flags$arrival$index = request$arrival$index;
+    always @(*) flags$arrival$port = request$arrival$port;
+    always @(*) flags$arrival$out_vc = request$arrival$out_vc;
+    always @(*) fronts$status$routed = flags$status$routed;
+    always @(*) fronts$status$moving = flags$status$moving;
+    always @(*) fronts$status$dropping = flags$status$dropping;
+    always @(*) fronts$status$managing = flags$status$managing;
+    always @(*) fronts$status$ports = flags$status$ports;
+    always @(*) fronts$status$out_vcs = flags$status$out_vcs;
+    always @(*) fronts$decision$valid = read_port$decision$valid;
+    always @(*) fronts$decision$transit = read_port$decision$transit;
+    always @(*) fronts$decision$agent = read_port$decision$agent;
+    always @(*) fronts$decision$drop = read_port$decision$drop;
+    always @(*) fronts$decision$port = read_port$decision$port;
+    always @(*) fronts$decision$hot = read_port$decision$hot;
+    always @(*) flags$decision$valid = read_port$decision$valid;
+    always @(*) flags$decision$transit = read_port$decision$transit;
+    always @(*) flags$decision$agent = read_port$decision$agent;
+    always @(*) flags$decision$drop = read_port$decision$drop;
+    always @(*) flags$decision$port = read_port$decision$port;
+    always @(*) flags$decision$hot = read_port$decision$hot;
+    always @(*) read_port$intents$wants = fronts$intents$wants;
+    always @(*) read_port$intents$agents = fronts$intents$agents;
+    always @(*) read_port$intents$mgmt_drops = fronts$intents$mgmt_drops;
+    always @(*) read_port$intents$decided = fronts$intents$decided;
+    always @(*) read_port$intents$bad_routes = fronts$intents$bad_routes;
+    always @(*) read_port$intents$transits = fronts$intents$transits;
+    always @(*) read_port$intents$grant_out_vc = fronts$intents$grant_out_vc;
+    always @(*) flags$intents$wants = fronts$intents$wants;
+    always @(*) flags$intents$agents = fronts$intents$agents;
+    always @(*) flags$intents$mgmt_drops = fronts$intents$mgmt_drops;
+    always @(*) flags$intents$decided = fronts$intents$decided;
+    always @(*) flags$intents$bad_routes = fronts$intents$bad_routes;
+    always @(*) flags$intents$transits = fronts$intents$transits;
+    always @(*) flags$intents$grant_out_vc = fronts$intents$grant_out_vc;
+    always @(*) damq$read$valid = read_port$read$valid;
+    always @(*) damq$read$vc = read_port$read$vc;
+    always @(*) read_port$read$flit = damq$read$flit;
+    always @(*) read_port$decisions$valid = damq$decisions$valid;
+    always @(*) read_port$decisions$data = damq$decisions$data;
+    always @(*) damq$decisions$ready = read_port$decisions$ready;
+    always @(*) flags$outcome$granted = read_port$outcome$granted;
+    always @(*) flags$outcome$grant_vc = read_port$outcome$grant_vc;
+    always @(*) flags$outcome$side_go = read_port$outcome$side_go;
+    always @(*) flags$outcome$side_vc = read_port$outcome$side_vc;
+    always @(*) flags$outcome$side_agent = read_port$outcome$side_agent;
+    always @(*) flags$outcome$read_last = read_port$outcome$read_last;
 endmodule // nrc_core$ports$0
-
-
-module nrc_core$ports$0$agent_flit(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$0$agent_flit
-
-
-module nrc_core$ports$0$agent_full(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$0$agent_full
-
-
-module nrc_core$ports$0$agent_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$0$agent_last
-
-
-module nrc_core$ports$0$choice(in_vc,kind,dst,down,out_vc);
-    
-    // Module arguments
-    input wire  in_vc;
-    input wire  [3:0] kind;
-    input wire  [15:0] dst;
-    input wire  down;
-    output reg  out_vc;
-    
-    // Constant declarations
-    localparam  up_vcs$0 = 1'b0;
-    localparam  up_vcs$1 = 1'b1;
-    localparam  down_vcs$0 = 1'b0;
-    localparam  down_vcs$1 = 1'b1;
-    localparam  get_vcs$0 = 1'b0;
-    localparam  get_vcs$1 = 1'b1;
-    localparam  mod_vcs$0 = 1'b0;
-    localparam  divisors$0 = 20'h8000;
-    localparam  divisors$1 = 20'h4000;
-    localparam  divisors$2 = 20'h2000;
-    localparam  divisors$3 = 20'h1000;
-    localparam  divisors$4 = 20'h800;
-    localparam  divisors$5 = 20'h400;
-    localparam  divisors$6 = 20'h200;
-    localparam  divisors$7 = 20'h100;
-    localparam  divisors$8 = 20'h80;
-    localparam  divisors$9 = 20'h40;
-    localparam  divisors$10 = 20'h20;
-    localparam  divisors$11 = 20'h10;
-    localparam  divisors$12 = 20'h8;
-    localparam  divisors$13 = 20'h4;
-    localparam  divisors$14 = 20'h2;
-    localparam  divisors$15 = 20'h1;
-    localparam  mgmt_vc = 1'b1;
-    localparam  dest_mod = 1'b0;
-    localparam  kind_mgmt = 4'h3;
-    localparam  kind_get = 4'h2;
-    
-    // Local signals
-    reg  [19:0] remainders$0;
-    reg  [19:0] remainders$1;
-    reg  [19:0] remainders$2;
-    reg  [19:0] remainders$3;
-    reg  [19:0] remainders$4;
-    reg  [19:0] remainders$5;
-    reg  [19:0] remainders$6;
-    reg  [19:0] remainders$7;
-    reg  [19:0] remainders$8;
-    reg  [19:0] remainders$9;
-    reg  [19:0] remainders$10;
-    reg  [19:0] remainders$11;
-    reg  [19:0] remainders$12;
-    reg  [19:0] remainders$13;
-    reg  [19:0] remainders$14;
-    reg  [19:0] remainders$15;
-    reg  [19:0] remainders$16;
-    reg  [19:0] remainder;
-    
-    // Update code
-    always @(*) begin
-        remainders$0 = ((dst) & 20'hfffff);
-        remainders$1 = remainders$0;
-        if (remainders$0 >= divisors$0) begin
-            remainders$1 = remainders$0 - divisors$0;
-        end
-        remainders$2 = remainders$1;
-        if (remainders$1 >= divisors$1) begin
-            remainders$2 = remainders$1 - divisors$1;
-        end
-        remainders$3 = remainders$2;
-        if (remainders$2 >= divisors$2) begin
-            remainders$3 = remainders$2 - divisors$2;
-        end
-        remainders$4 = remainders$3;
-        if (remainders$3 >= divisors$3) begin
-            remainders$4 = remainders$3 - divisors$3;
-        end
-        remainders$5 = remainders$4;
-        if (remainders$4 >= divisors$4) begin
-            remainders$5 = remainders$4 - divisors$4;
-        end
-        remainders$6 = remainders$5;
-        if (remainders$5 >= divisors$5) begin
-            remainders$6 = remainders$5 - divisors$5;
-        end
-        remainders$7 = remainders$6;
-        if (remainders$6 >= divisors$6) begin
-            remainders$7 = remainders$6 - divisors$6;
-        end
-        remainders$8 = remainders$7;
-        if (remainders$7 >= divisors$7) begin
-            remainders$8 = remainders$7 - divisors$7;
-        end
-        remainders$9 = remainders$8;
-        if (remainders$8 >= divisors$8) begin
-            remainders$9 = remainders$8 - divisors$8;
-        end
-        remainders$10 = remainders$9;
-        if (remainders$9 >= divisors$9) begin
-            remainders$10 = remainders$9 - divisors$9;
-        end
-        remainders$11 = remainders$10;
-        if (remainders$10 >= divisors$10) begin
-            remainders$11 = remainders$10 - divisors$10;
-        end
-        remainders$12 = remainders$11;
-        if (remainders$11 >= divisors$11) begin
-            remainders$12 = remainders$11 - divisors$11;
-        end
-        remainders$13 = remainders$12;
-        if (remainders$12 >= divisors$12) begin
-            remainders$13 = remainders$12 - divisors$12;
-        end
-        remainders$14 = remainders$13;
-        if (remainders$13 >= divisors$13) begin
-            remainders$14 = remainders$13 - divisors$13;
-        end
-        remainders$15 = remainders$14;
-        if (remainders$14 >= divisors$14) begin
-            remainders$15 = remainders$14 - divisors$14;
-        end
-        remainders$16 = remainders$15;
-        if (remainders$15 >= divisors$15) begin
-            remainders$16 = remainders$15 - divisors$15;
-        end
-        remainder = remainders$16;
-        out_vc = mgmt_vc;
-        if (in_vc == 0) begin
-            out_vc = up_vcs$0;
-            if (down) begin
-                out_vc = down_vcs$0;
-            end
-            if (kind == kind_get) begin
-                out_vc = get_vcs$0;
-            end
-        end
-        if (in_vc == 1) begin
-            out_vc = up_vcs$1;
-            if (down) begin
-                out_vc = down_vcs$1;
-            end
-            if (kind == kind_get) begin
-                out_vc = get_vcs$1;
-            end
-        end
-        if (dest_mod & (kind != kind_get)) begin
-            if (remainder == 0) begin
-                out_vc = mod_vcs$0;
-            end
-        end
-        if (kind == kind_mgmt) begin
-            out_vc = mgmt_vc;
-        end
-    end
-    
-endmodule // nrc_core$ports$0$choice
 
 
 module nrc_core$ports$0$damq(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,read$valid,read$vc,read$flit,ready,waiting,fronts$0,fronts$1,events,bypass_head,occupancy$0,occupancy$1,decisions$valid,decisions$data,decisions$ready);
@@ -37367,18 +36960,10 @@ module nrc_core$ports$0$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
     input wire  decisions$ready;
     
     // Constant declarations
-    localparam  enabled = 1'b1;
-    localparam  mgmt_vc = 1'b1;
-    localparam  port = 64'h0;
     localparam  ports = 5'b101;
-    localparam  kind_mgmt = 4'h3;
-    localparam  mgmt_len = 8'ha;
     localparam  route_hops = 5'b10100;
     localparam  low_hops = 5'b1010;
-    localparam  kind_lsb = 7'b100011;
-    localparam  len_lsb = 7'b100111;
     localparam  type_bit = 7'b1000000;
-    localparam  head_bit = 7'b111111;
     localparam  tail_bit = 7'b111110;
     localparam  current_lsb = 8'h5;
     localparam  current_mask = 64'h3e0;
@@ -37386,47 +36971,6 @@ module nrc_core$ports$0$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
     localparam  kind_transit = 2'b1;
     localparam  kind_drop = 2'b10;
     localparam  kind_agent = 2'b0;
-    localparam  numbers$0 = 5'b0;
-    localparam  numbers$1 = 5'b1;
-    localparam  numbers$2 = 5'b10;
-    localparam  numbers$3 = 5'b11;
-    localparam  numbers$4 = 5'b100;
-    localparam  numbers$5 = 5'b101;
-    localparam  numbers$6 = 5'b110;
-    localparam  numbers$7 = 5'b111;
-    localparam  numbers$8 = 5'b1000;
-    localparam  numbers$9 = 5'b1001;
-    localparam  numbers$10 = 5'b1010;
-    localparam  numbers$11 = 5'b1011;
-    localparam  numbers$12 = 5'b1100;
-    localparam  numbers$13 = 5'b1101;
-    localparam  numbers$14 = 5'b1110;
-    localparam  numbers$15 = 5'b1111;
-    localparam  numbers$16 = 5'b10000;
-    localparam  numbers$17 = 5'b10001;
-    localparam  numbers$18 = 5'b10010;
-    localparam  numbers$19 = 5'b10011;
-    localparam  numbers$20 = 5'b10100;
-    localparam  low_at$0 = 8'ha;
-    localparam  low_at$1 = 8'hf;
-    localparam  low_at$2 = 8'h14;
-    localparam  low_at$3 = 8'h19;
-    localparam  low_at$4 = 8'h1e;
-    localparam  low_at$5 = 8'h23;
-    localparam  low_at$6 = 8'h28;
-    localparam  low_at$7 = 8'h2d;
-    localparam  low_at$8 = 8'h32;
-    localparam  low_at$9 = 8'h37;
-    localparam  high_at$0 = 8'h0;
-    localparam  high_at$1 = 8'h5;
-    localparam  high_at$2 = 8'ha;
-    localparam  high_at$3 = 8'hf;
-    localparam  high_at$4 = 8'h14;
-    localparam  high_at$5 = 8'h19;
-    localparam  high_at$6 = 8'h1e;
-    localparam  high_at$7 = 8'h23;
-    localparam  high_at$8 = 8'h28;
-    localparam  high_at$9 = 8'h2d;
     
     // Stub signals
     reg  fifo$clock;
@@ -37435,9 +36979,29 @@ module nrc_core$ports$0$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
     reg  [6:0] fifo$sink$data;
     wire  fifo$sink$ready;
     wire  [5:0] fifo$count;
-    reg  [15:0] crc$state;
-    reg  [63:0] crc$data;
-    wire  [15:0] crc$next_state;
+    wire  flit$here;
+    wire  flit$body;
+    wire  [63:0] flit$data;
+    wire  flit$opens;
+    reg  [63:0] fields$data;
+    reg  [4:0] fields$current;
+    reg  [4:0] fields$back_hops;
+    wire  [4:0] fields$w1_hops;
+    wire  [4:0] fields$w1_current;
+    wire  [4:0] fields$w1_hop;
+    wire  [4:0] fields$w2_hop;
+    wire  [4:0] fields$w3_hops;
+    wire  [63:0] fields$w3_insert;
+    wire  [63:0] fields$w3_field;
+    wire  [63:0] fields$w4_insert;
+    wire  [63:0] fields$w4_field;
+    reg  change_crc$clock;
+    reg  [63:0] change_crc$data;
+    reg  [63:0] change_crc$rewritten;
+    reg  change_crc$tail_word;
+    reg  change_crc$advance;
+    reg  change_crc$clear;
+    wire  [15:0] change_crc$delta;
     reg  open$d;
     wire  open$q;
     reg  open$clock;
@@ -37462,26 +37026,9 @@ module nrc_core$ports$0$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
     reg  decided$d;
     wire  decided$q;
     reg  decided$clock;
-    reg  [15:0] delta_crc$d;
-    wire  [15:0] delta_crc$q;
-    reg  delta_crc$clock;
     
     // Local signals
-    reg  here;
-    reg  head;
-    reg  body;
-    reg  [63:0] data;
     reg  [63:0] rewritten;
-    reg  [63:0] change;
-    reg  [4:0] w1_hops;
-    reg  [4:0] w1_current;
-    reg  [4:0] w1_hop;
-    reg  [4:0] w2_hop;
-    reg  [4:0] w3_hops;
-    reg  [63:0] w3_insert;
-    reg  [63:0] w4_insert;
-    reg  [63:0] w3_field;
-    reg  [63:0] w4_field;
     reg  forwarding;
     reg  push;
     reg  [1:0] push_kind;
@@ -37500,10 +37047,37 @@ module nrc_core$ports$0$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
         .source$ready(decisions$ready),
         .count(fifo$count)
     );
-    nrc_core$ports$0$damq$transit$crc crc(
-        .state(crc$state),
-        .data(crc$data),
-        .next_state(crc$next_state)
+    nrc_core$ports$0$damq$transit$flit flit(
+        .arriving$valid(arriving$valid),
+        .arriving$vc(arriving$vc),
+        .arriving$flit(arriving$flit),
+        .here(flit$here),
+        .body(flit$body),
+        .data(flit$data),
+        .opens(flit$opens)
+    );
+    nrc_core$ports$0$damq$transit$fields fields(
+        .data(fields$data),
+        .current(fields$current),
+        .back_hops(fields$back_hops),
+        .w1_hops(fields$w1_hops),
+        .w1_current(fields$w1_current),
+        .w1_hop(fields$w1_hop),
+        .w2_hop(fields$w2_hop),
+        .w3_hops(fields$w3_hops),
+        .w3_insert(fields$w3_insert),
+        .w3_field(fields$w3_field),
+        .w4_insert(fields$w4_insert),
+        .w4_field(fields$w4_field)
+    );
+    nrc_core$ports$0$damq$transit$change_crc change_crc(
+        .clock(change_crc$clock),
+        .data(change_crc$data),
+        .rewritten(change_crc$rewritten),
+        .tail_word(change_crc$tail_word),
+        .advance(change_crc$advance),
+        .clear(change_crc$clear),
+        .delta(change_crc$delta)
     );
     nrc_core$ports$0$damq$transit$open open(
         .d(open$d),
@@ -37545,11 +37119,6 @@ module nrc_core$ports$0$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
         .q(decided$q),
         .clock(decided$clock)
     );
-    nrc_core$ports$0$damq$transit$delta_crc delta_crc(
-        .d(delta_crc$d),
-        .q(delta_crc$q),
-        .clock(delta_crc$clock)
-    );
     
     // Update code
     always @(*) begin
@@ -37561,7 +37130,6 @@ module nrc_core$ports$0$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
         hop$clock = clock;
         back_hops$clock = clock;
         decided$clock = clock;
-        delta_crc$clock = clock;
         open$d = open$q;
         position$d = position$q;
         transit$d = transit$q;
@@ -37570,234 +37138,79 @@ module nrc_core$ports$0$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
         hop$d = hop$q;
         back_hops$d = back_hops$q;
         decided$d = decided$q;
-        delta_crc$d = delta_crc$q;
         fifo$clock = clock;
+        change_crc$clock = clock;
         fifo$reset = reset;
         unused_fifo = fifo$sink$ready | |fifo$count;
-        here = arriving$valid & (arriving$vc == mgmt_vc) & enabled;
-        head = ~arriving$flit[type_bit] & arriving$flit[head_bit];
-        body = arriving$flit[type_bit];
-        data = arriving$flit[(32'h0)+:(64)];
-        w1_hops = data[(32'h0)+:(5)];
-        w1_current = data[(current_lsb)+:(5)];
-        w3_hops = data[(32'h0)+:(5)];
-        w1_hop = 32'h0;
-        w2_hop = 32'h0;
-        w3_insert = 32'h0;
-        w4_insert = 32'h0;
-        w3_field = 32'h0;
-        w4_field = 32'h0;
-        if (w1_current == numbers$1) begin
-            w1_hop = data[(low_at$0)+:(5)];
-        end
-        if (current$q == numbers$11) begin
-            w2_hop = data[(high_at$0)+:(5)];
-        end
-        if (w3_hops == numbers$0) begin
-            w3_insert = port << low_at$0;
-            w3_field = hop_mask << low_at$0;
-        end
-        if (back_hops$q == numbers$10) begin
-            w4_insert = port << high_at$0;
-            w4_field = hop_mask << high_at$0;
-        end
-        if (w1_current == numbers$2) begin
-            w1_hop = data[(low_at$1)+:(5)];
-        end
-        if (current$q == numbers$12) begin
-            w2_hop = data[(high_at$1)+:(5)];
-        end
-        if (w3_hops == numbers$1) begin
-            w3_insert = port << low_at$1;
-            w3_field = hop_mask << low_at$1;
-        end
-        if (back_hops$q == numbers$11) begin
-            w4_insert = port << high_at$1;
-            w4_field = hop_mask << high_at$1;
-        end
-        if (w1_current == numbers$3) begin
-            w1_hop = data[(low_at$2)+:(5)];
-        end
-        if (current$q == numbers$13) begin
-            w2_hop = data[(high_at$2)+:(5)];
-        end
-        if (w3_hops == numbers$2) begin
-            w3_insert = port << low_at$2;
-            w3_field = hop_mask << low_at$2;
-        end
-        if (back_hops$q == numbers$12) begin
-            w4_insert = port << high_at$2;
-            w4_field = hop_mask << high_at$2;
-        end
-        if (w1_current == numbers$4) begin
-            w1_hop = data[(low_at$3)+:(5)];
-        end
-        if (current$q == numbers$14) begin
-            w2_hop = data[(high_at$3)+:(5)];
-        end
-        if (w3_hops == numbers$3) begin
-            w3_insert = port << low_at$3;
-            w3_field = hop_mask << low_at$3;
-        end
-        if (back_hops$q == numbers$13) begin
-            w4_insert = port << high_at$3;
-            w4_field = hop_mask << high_at$3;
-        end
-        if (w1_current == numbers$5) begin
-            w1_hop = data[(low_at$4)+:(5)];
-        end
-        if (current$q == numbers$15) begin
-            w2_hop = data[(high_at$4)+:(5)];
-        end
-        if (w3_hops == numbers$4) begin
-            w3_insert = port << low_at$4;
-            w3_field = hop_mask << low_at$4;
-        end
-        if (back_hops$q == numbers$14) begin
-            w4_insert = port << high_at$4;
-            w4_field = hop_mask << high_at$4;
-        end
-        if (w1_current == numbers$6) begin
-            w1_hop = data[(low_at$5)+:(5)];
-        end
-        if (current$q == numbers$16) begin
-            w2_hop = data[(high_at$5)+:(5)];
-        end
-        if (w3_hops == numbers$5) begin
-            w3_insert = port << low_at$5;
-            w3_field = hop_mask << low_at$5;
-        end
-        if (back_hops$q == numbers$15) begin
-            w4_insert = port << high_at$5;
-            w4_field = hop_mask << high_at$5;
-        end
-        if (w1_current == numbers$7) begin
-            w1_hop = data[(low_at$6)+:(5)];
-        end
-        if (current$q == numbers$17) begin
-            w2_hop = data[(high_at$6)+:(5)];
-        end
-        if (w3_hops == numbers$6) begin
-            w3_insert = port << low_at$6;
-            w3_field = hop_mask << low_at$6;
-        end
-        if (back_hops$q == numbers$16) begin
-            w4_insert = port << high_at$6;
-            w4_field = hop_mask << high_at$6;
-        end
-        if (w1_current == numbers$8) begin
-            w1_hop = data[(low_at$7)+:(5)];
-        end
-        if (current$q == numbers$18) begin
-            w2_hop = data[(high_at$7)+:(5)];
-        end
-        if (w3_hops == numbers$7) begin
-            w3_insert = port << low_at$7;
-            w3_field = hop_mask << low_at$7;
-        end
-        if (back_hops$q == numbers$17) begin
-            w4_insert = port << high_at$7;
-            w4_field = hop_mask << high_at$7;
-        end
-        if (w1_current == numbers$9) begin
-            w1_hop = data[(low_at$8)+:(5)];
-        end
-        if (current$q == numbers$19) begin
-            w2_hop = data[(high_at$8)+:(5)];
-        end
-        if (w3_hops == numbers$8) begin
-            w3_insert = port << low_at$8;
-            w3_field = hop_mask << low_at$8;
-        end
-        if (back_hops$q == numbers$18) begin
-            w4_insert = port << high_at$8;
-            w4_field = hop_mask << high_at$8;
-        end
-        if (w1_current == numbers$10) begin
-            w1_hop = data[(low_at$9)+:(5)];
-        end
-        if (current$q == numbers$20) begin
-            w2_hop = data[(high_at$9)+:(5)];
-        end
-        if (w3_hops == numbers$9) begin
-            w3_insert = port << low_at$9;
-            w3_field = hop_mask << low_at$9;
-        end
-        if (back_hops$q == numbers$19) begin
-            w4_insert = port << high_at$9;
-            w4_field = hop_mask << high_at$9;
-        end
+        fields$data = flit$data;
+        fields$current = current$q;
+        fields$back_hops = back_hops$q;
         forwarding = transit$q & ~bad$q;
-        rewritten = data;
+        rewritten = flit$data;
         push = 1'b0;
         push_kind = kind_agent;
         push_hop = hop$q;
-        if (here & open$q) begin
+        if (flit$here & open$q) begin
             position$d = position$q + 32'h1;
-            if (body & (position$q == 32'h2)) begin
-                current$d = w1_current;
-                transit$d = |w1_current;
-                bad$d = (w1_hops > route_hops) | (w1_current > w1_hops);
-                hop$d = w1_hop;
-                if (|w1_current & (w1_hops <= route_hops) & (w1_current <= w1_hops)) begin
-                    rewritten = (data & ~current_mask) | (((w1_current - 32'h1) & 64'hffffffffffffffff) << current_lsb);
+            if (flit$body & (position$q == 32'h2)) begin
+                current$d = fields$w1_current;
+                transit$d = |fields$w1_current;
+                bad$d = (fields$w1_hops > route_hops) | (fields$w1_current > fields$w1_hops);
+                hop$d = fields$w1_hop;
+                if (|fields$w1_current & (fields$w1_hops <= route_hops) & (fields$w1_current <= fields$w1_hops)) begin
+                    rewritten = (flit$data & ~current_mask) | (((fields$w1_current - 32'h1) & 64'hffffffffffffffff) << current_lsb);
                 end
             end
-            if (body & (position$q == 32'h3) & (current$q > low_hops)) begin
-                hop$d = w2_hop;
+            if (flit$body & (position$q == 32'h3) & (current$q > low_hops)) begin
+                hop$d = fields$w2_hop;
             end
-            if (body & (position$q == 32'h4)) begin
-                back_hops$d = w3_hops;
+            if (flit$body & (position$q == 32'h4)) begin
+                back_hops$d = fields$w3_hops;
                 push = 1'b1;
                 decided$d = 1'b1;
                 if (transit$q) begin
                     push_kind = kind_transit;
-                    if (bad$q | (w3_hops >= route_hops) | (hop$q >= ports)) begin
+                    if (bad$q | (fields$w3_hops >= route_hops) | (hop$q >= ports)) begin
                         push_kind = kind_drop;
                         bad$d = 1'b1;
                     end
                     else begin
-                        rewritten = (data & ~hop_mask & ~w3_field) | ((w3_hops + 32'h1) & 64'hffffffffffffffff) | w3_insert;
+                        rewritten = (flit$data & ~hop_mask & ~fields$w3_field) | ((fields$w3_hops + 32'h1) & 64'hffffffffffffffff) | fields$w3_insert;
                     end
                 end
             end
-            if (body & (position$q == 32'h5) & forwarding & (back_hops$q >= low_hops)) begin
-                rewritten = (data & ~w4_field) | w4_insert;
+            if (flit$body & (position$q == 32'h5) & forwarding & (back_hops$q >= low_hops)) begin
+                rewritten = (flit$data & ~fields$w4_field) | fields$w4_insert;
             end
-            if (~body) begin
+            if (~flit$body) begin
                 open$d = 1'b0;
                 if (~decided$q) begin
                     push = 1'b1;
                 end
                 if (forwarding & arriving$flit[tail_bit]) begin
-                    rewritten = data ^ ((delta_crc$q) & 64'hffffffffffffffff);
+                    rewritten = flit$data ^ ((change_crc$delta) & 64'hffffffffffffffff);
                 end
             end
         end
-        change = data ^ rewritten;
-        if (position$q == 32'h9) begin
-            change = 32'h0;
-        end
-        crc$state = delta_crc$q;
-        crc$data = change;
-        if (here & open$q) begin
-            delta_crc$d = crc$next_state;
-        end
-        if (here & head & (arriving$flit[(kind_lsb)+:(4)] == kind_mgmt) & (arriving$flit[(len_lsb)+:(8)] == mgmt_len)) begin
+        if (flit$opens) begin
             open$d = 1'b1;
             position$d = 32'h1;
             transit$d = 1'b0;
             bad$d = 1'b0;
             decided$d = 1'b0;
-            delta_crc$d = 32'h0;
         end
+        change_crc$data = flit$data;
+        change_crc$rewritten = rewritten;
+        change_crc$tail_word = position$q == 32'h9;
+        change_crc$advance = flit$here & open$q;
+        change_crc$clear = flit$opens;
         fifo$sink$valid = push & ~reset;
         fifo$sink$data = ((push_kind) & 7'h7f) | (((push_hop) & 7'h7f) << 32'h2);
         storing$valid = arriving$valid;
         storing$vc = arriving$vc;
         storing$flit = arriving$flit;
-        if (here & open$q) begin
-            storing$flit = (((rewritten) & 65'h1ffffffffffffffff) & ~(1 << (type_bit)) | ((body) << (type_bit)));
+        if (flit$here & open$q) begin
+            storing$flit = (((rewritten) & 65'h1ffffffffffffffff) & ~(1 << (type_bit)) | ((flit$body) << (type_bit)));
         end
         if (reset) begin
             open$d = 1'b0;
@@ -37845,7 +37258,63 @@ module nrc_core$ports$0$damq$transit$bad(d,q,clock);
 endmodule // nrc_core$ports$0$damq$transit$bad
 
 
-module nrc_core$ports$0$damq$transit$crc(state,data,next_state);
+module nrc_core$ports$0$damq$transit$change_crc(clock,data,rewritten,tail_word,advance,clear,delta);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [63:0] data;
+    input wire  [63:0] rewritten;
+    input wire  tail_word;
+    input wire  advance;
+    input wire  clear;
+    output reg  [15:0] delta;
+    
+    // Stub signals
+    reg  [15:0] crc$state;
+    reg  [63:0] crc$data;
+    wire  [15:0] crc$next_state;
+    reg  [15:0] state$d;
+    wire  [15:0] state$q;
+    reg  state$clock;
+    
+    // Local signals
+    reg  [63:0] change;
+    
+    // Sub module instances
+    nrc_core$ports$0$damq$transit$change_crc$crc crc(
+        .state(crc$state),
+        .data(crc$data),
+        .next_state(crc$next_state)
+    );
+    nrc_core$ports$0$damq$transit$change_crc$state state(
+        .d(state$d),
+        .q(state$q),
+        .clock(state$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        state$clock = clock;
+        state$d = state$q;
+        change = data ^ rewritten;
+        if (tail_word) begin
+            change = 32'h0;
+        end
+        crc$state = state$q;
+        crc$data = change;
+        if (advance) begin
+            state$d = crc$next_state;
+        end
+        if (clear) begin
+            state$d = 32'h0;
+        end
+        delta = state$q;
+    end
+    
+endmodule // nrc_core$ports$0$damq$transit$change_crc
+
+
+module nrc_core$ports$0$damq$transit$change_crc$crc(state,data,next_state);
     
     // Module arguments
     input wire  [15:0] state;
@@ -37957,7 +37426,26 @@ module nrc_core$ports$0$damq$transit$crc(state,data,next_state);
         next_state = nodes$30 ^ offset;
     end
     
-endmodule // nrc_core$ports$0$damq$transit$crc
+endmodule // nrc_core$ports$0$damq$transit$change_crc$crc
+
+
+module nrc_core$ports$0$damq$transit$change_crc$state(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$damq$transit$change_crc$state
 
 
 module nrc_core$ports$0$damq$transit$current(d,q,clock);
@@ -37998,23 +37486,222 @@ module nrc_core$ports$0$damq$transit$decided(d,q,clock);
 endmodule // nrc_core$ports$0$damq$transit$decided
 
 
-module nrc_core$ports$0$damq$transit$delta_crc(d,q,clock);
+module nrc_core$ports$0$damq$transit$fields(data,current,back_hops,w1_hops,w1_current,w1_hop,w2_hop,w3_hops,w3_insert,w3_field,w4_insert,w4_field);
     
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
+    input wire  [63:0] data;
+    input wire  [4:0] current;
+    input wire  [4:0] back_hops;
+    output reg  [4:0] w1_hops;
+    output reg  [4:0] w1_current;
+    output reg  [4:0] w1_hop;
+    output reg  [4:0] w2_hop;
+    output reg  [4:0] w3_hops;
+    output reg  [63:0] w3_insert;
+    output reg  [63:0] w3_field;
+    output reg  [63:0] w4_insert;
+    output reg  [63:0] w4_field;
     
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
+    // Constant declarations
+    localparam  port = 64'h0;
+    localparam  current_lsb = 8'h5;
+    localparam  hop_mask = 64'h1f;
+    localparam  numbers$0 = 5'b0;
+    localparam  numbers$1 = 5'b1;
+    localparam  numbers$2 = 5'b10;
+    localparam  numbers$3 = 5'b11;
+    localparam  numbers$4 = 5'b100;
+    localparam  numbers$5 = 5'b101;
+    localparam  numbers$6 = 5'b110;
+    localparam  numbers$7 = 5'b111;
+    localparam  numbers$8 = 5'b1000;
+    localparam  numbers$9 = 5'b1001;
+    localparam  numbers$10 = 5'b1010;
+    localparam  numbers$11 = 5'b1011;
+    localparam  numbers$12 = 5'b1100;
+    localparam  numbers$13 = 5'b1101;
+    localparam  numbers$14 = 5'b1110;
+    localparam  numbers$15 = 5'b1111;
+    localparam  numbers$16 = 5'b10000;
+    localparam  numbers$17 = 5'b10001;
+    localparam  numbers$18 = 5'b10010;
+    localparam  numbers$19 = 5'b10011;
+    localparam  numbers$20 = 5'b10100;
+    localparam  low_at$0 = 8'ha;
+    localparam  low_at$1 = 8'hf;
+    localparam  low_at$2 = 8'h14;
+    localparam  low_at$3 = 8'h19;
+    localparam  low_at$4 = 8'h1e;
+    localparam  low_at$5 = 8'h23;
+    localparam  low_at$6 = 8'h28;
+    localparam  low_at$7 = 8'h2d;
+    localparam  low_at$8 = 8'h32;
+    localparam  low_at$9 = 8'h37;
+    localparam  high_at$0 = 8'h0;
+    localparam  high_at$1 = 8'h5;
+    localparam  high_at$2 = 8'ha;
+    localparam  high_at$3 = 8'hf;
+    localparam  high_at$4 = 8'h14;
+    localparam  high_at$5 = 8'h19;
+    localparam  high_at$6 = 8'h1e;
+    localparam  high_at$7 = 8'h23;
+    localparam  high_at$8 = 8'h28;
+    localparam  high_at$9 = 8'h2d;
+    
+    // Update code
+    always @(*) begin
+        w1_hops = data[(32'h0)+:(5)];
+        w1_current = data[(current_lsb)+:(5)];
+        w3_hops = data[(32'h0)+:(5)];
+        w1_hop = 32'h0;
+        w2_hop = 32'h0;
+        w3_insert = 32'h0;
+        w4_insert = 32'h0;
+        w3_field = 32'h0;
+        w4_field = 32'h0;
+        if (w1_current == numbers$1) begin
+            w1_hop = data[(low_at$0)+:(5)];
+        end
+        if (current == numbers$11) begin
+            w2_hop = data[(high_at$0)+:(5)];
+        end
+        if (w3_hops == numbers$0) begin
+            w3_insert = port << low_at$0;
+            w3_field = hop_mask << low_at$0;
+        end
+        if (back_hops == numbers$10) begin
+            w4_insert = port << high_at$0;
+            w4_field = hop_mask << high_at$0;
+        end
+        if (w1_current == numbers$2) begin
+            w1_hop = data[(low_at$1)+:(5)];
+        end
+        if (current == numbers$12) begin
+            w2_hop = data[(high_at$1)+:(5)];
+        end
+        if (w3_hops == numbers$1) begin
+            w3_insert = port << low_at$1;
+            w3_field = hop_mask << low_at$1;
+        end
+        if (back_hops == numbers$11) begin
+            w4_insert = port << high_at$1;
+            w4_field = hop_mask << high_at$1;
+        end
+        if (w1_current == numbers$3) begin
+            w1_hop = data[(low_at$2)+:(5)];
+        end
+        if (current == numbers$13) begin
+            w2_hop = data[(high_at$2)+:(5)];
+        end
+        if (w3_hops == numbers$2) begin
+            w3_insert = port << low_at$2;
+            w3_field = hop_mask << low_at$2;
+        end
+        if (back_hops == numbers$12) begin
+            w4_insert = port << high_at$2;
+            w4_field = hop_mask << high_at$2;
+        end
+        if (w1_current == numbers$4) begin
+            w1_hop = data[(low_at$3)+:(5)];
+        end
+        if (current == numbers$14) begin
+            w2_hop = data[(high_at$3)+:(5)];
+        end
+        if (w3_hops == numbers$3) begin
+            w3_insert = port << low_at$3;
+            w3_field = hop_mask << low_at$3;
+        end
+        if (back_hops == numbers$13) begin
+            w4_insert = port << high_at$3;
+            w4_field = hop_mask << high_at$3;
+        end
+        if (w1_current == numbers$5) begin
+            w1_hop = data[(low_at$4)+:(5)];
+        end
+        if (current == numbers$15) begin
+            w2_hop = data[(high_at$4)+:(5)];
+        end
+        if (w3_hops == numbers$4) begin
+            w3_insert = port << low_at$4;
+            w3_field = hop_mask << low_at$4;
+        end
+        if (back_hops == numbers$14) begin
+            w4_insert = port << high_at$4;
+            w4_field = hop_mask << high_at$4;
+        end
+        if (w1_current == numbers$6) begin
+            w1_hop = data[(low_at$5)+:(5)];
+        end
+        if (current == numbers$16) begin
+            w2_hop = data[(high_at$5)+:(5)];
+        end
+        if (w3_hops == numbers$5) begin
+            w3_insert = port << low_at$5;
+            w3_field = hop_mask << low_at$5;
+        end
+        if (back_hops == numbers$15) begin
+            w4_insert = port << high_at$5;
+            w4_field = hop_mask << high_at$5;
+        end
+        if (w1_current == numbers$7) begin
+            w1_hop = data[(low_at$6)+:(5)];
+        end
+        if (current == numbers$17) begin
+            w2_hop = data[(high_at$6)+:(5)];
+        end
+        if (w3_hops == numbers$6) begin
+            w3_insert = port << low_at$6;
+            w3_field = hop_mask << low_at$6;
+        end
+        if (back_hops == numbers$16) begin
+            w4_insert = port << high_at$6;
+            w4_field = hop_mask << high_at$6;
+        end
+        if (w1_current == numbers$8) begin
+            w1_hop = data[(low_at$7)+:(5)];
+        end
+        if (current == numbers$18) begin
+            w2_hop = data[(high_at$7)+:(5)];
+        end
+        if (w3_hops == numbers$7) begin
+            w3_insert = port << low_at$7;
+            w3_field = hop_mask << low_at$7;
+        end
+        if (back_hops == numbers$17) begin
+            w4_insert = port << high_at$7;
+            w4_field = hop_mask << high_at$7;
+        end
+        if (w1_current == numbers$9) begin
+            w1_hop = data[(low_at$8)+:(5)];
+        end
+        if (current == numbers$19) begin
+            w2_hop = data[(high_at$8)+:(5)];
+        end
+        if (w3_hops == numbers$8) begin
+            w3_insert = port << low_at$8;
+            w3_field = hop_mask << low_at$8;
+        end
+        if (back_hops == numbers$18) begin
+            w4_insert = port << high_at$8;
+            w4_field = hop_mask << high_at$8;
+        end
+        if (w1_current == numbers$10) begin
+            w1_hop = data[(low_at$9)+:(5)];
+        end
+        if (current == numbers$20) begin
+            w2_hop = data[(high_at$9)+:(5)];
+        end
+        if (w3_hops == numbers$9) begin
+            w3_insert = port << low_at$9;
+            w3_field = hop_mask << low_at$9;
+        end
+        if (back_hops == numbers$19) begin
+            w4_insert = port << high_at$9;
+            w4_field = hop_mask << high_at$9;
+        end
     end
     
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$0$damq$transit$delta_crc
+endmodule // nrc_core$ports$0$damq$transit$fields
 
 
 module nrc_core$ports$0$damq$transit$fifo(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
@@ -38265,6 +37952,42 @@ module nrc_core$ports$0$damq$transit$fifo$brams$0$shown(d,q,clock);
 endmodule // nrc_core$ports$0$damq$transit$fifo$brams$0$shown
 
 
+module nrc_core$ports$0$damq$transit$flit(arriving$valid,arriving$vc,arriving$flit,here,body,data,opens);
+    
+    // Module arguments
+    input wire  arriving$valid;
+    input wire  arriving$vc;
+    input wire  [64:0] arriving$flit;
+    output reg  here;
+    output reg  body;
+    output reg  [63:0] data;
+    output reg  opens;
+    
+    // Constant declarations
+    localparam  enabled = 1'b1;
+    localparam  mgmt_vc = 1'b1;
+    localparam  kind_mgmt = 4'h3;
+    localparam  mgmt_len = 8'ha;
+    localparam  kind_lsb = 7'b100011;
+    localparam  len_lsb = 7'b100111;
+    localparam  type_bit = 7'b1000000;
+    localparam  head_bit = 7'b111111;
+    
+    // Local signals
+    reg  head;
+    
+    // Update code
+    always @(*) begin
+        here = arriving$valid & (arriving$vc == mgmt_vc) & enabled;
+        head = ~arriving$flit[type_bit] & arriving$flit[head_bit];
+        body = arriving$flit[type_bit];
+        data = arriving$flit[(32'h0)+:(64)];
+        opens = here & head & (arriving$flit[(kind_lsb)+:(4)] == kind_mgmt) & (arriving$flit[(len_lsb)+:(8)] == mgmt_len);
+    end
+    
+endmodule // nrc_core$ports$0$damq$transit$flit
+
+
 module nrc_core$ports$0$damq$transit$hop(d,q,clock);
     
     // Module arguments
@@ -38341,500 +38064,45 @@ module nrc_core$ports$0$damq$transit$transit(d,q,clock);
 endmodule // nrc_core$ports$0$damq$transit$transit
 
 
-module nrc_core$ports$0$dropping$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$0$dropping$0
-
-
-module nrc_core$ports$0$dropping$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$0$dropping$1
-
-
-module nrc_core$ports$0$managing$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$0$managing$0
-
-
-module nrc_core$ports$0$managing$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$0$managing$1
-
-
-module nrc_core$ports$0$moving$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$0$moving$0
-
-
-module nrc_core$ports$0$moving$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$0$moving$1
-
-
-module nrc_core$ports$0$now(d,q,clock);
-    
-    // Module arguments
-    input wire  [14:0] d;
-    output reg  [14:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 15'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$0$now
-
-
-module nrc_core$ports$0$out_vc$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$0$out_vc$0
-
-
-module nrc_core$ports$0$out_vc$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$0$out_vc$1
-
-
-module nrc_core$ports$0$own_events(d,q,clock);
-    
-    // Module arguments
-    input wire  [11:0] d;
-    output reg  [11:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 12'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$0$own_events
-
-
-module nrc_core$ports$0$pending(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$0$pending
-
-
-module nrc_core$ports$0$pending_dst(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$0$pending_dst
-
-
-module nrc_core$ports$0$pending_kind(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$0$pending_kind
-
-
-module nrc_core$ports$0$pending_vc(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$0$pending_vc
-
-
-module nrc_core$ports$0$port_hot$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$0$port_hot$0
-
-
-module nrc_core$ports$0$port_hot$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$0$port_hot$1
-
-
-module nrc_core$ports$0$port_index$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$0$port_index$0
-
-
-module nrc_core$ports$0$port_index$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$0$port_index$1
-
-
-module nrc_core$ports$0$rewrite(flit,out_vc,now,rewritten);
-    
-    // Module arguments
-    input wire  [64:0] flit;
-    input wire  out_vc;
-    input wire  [14:0] now;
-    output reg  [64:0] rewritten;
-    
-    // Constant declarations
-    localparam  fields_mask = 65'h3fff800700000000;
-    localparam  delay_max = 15'b111111111111;
-    localparam  delay_lsb = 7'b101111;
-    localparam  vc_lsb = 7'b100000;
-    localparam  type_bit = 7'b1000000;
-    localparam  head_bit = 7'b111111;
-    
-    // Local signals
-    reg  [14:0] total;
-    reg  [11:0] delay;
-    reg  [14:0] next_cycle;
-    reg  [64:0] cleared;
-    
-    // Update code
-    always @(*) begin
-        next_cycle = now + 32'h1;
-        total = next_cycle - flit[(delay_lsb)+:(15)];
-        delay = total[(32'h0)+:(12)];
-        if (total > delay_max) begin
-            delay = delay_max[(32'h0)+:(12)];
-        end
-        cleared = flit & ~fields_mask;
-        rewritten = flit;
-        if (~flit[type_bit] & flit[head_bit]) begin
-            rewritten = cleared | (((delay) & 65'h1ffffffffffffffff) << delay_lsb) | (((out_vc) & 65'h1ffffffffffffffff) << vc_lsb);
-        end
-    end
-    
-endmodule // nrc_core$ports$0$rewrite
-
-
-module nrc_core$ports$0$routed$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$0$routed$0
-
-
-module nrc_core$ports$0$routed$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$0$routed$1
-
-
-module nrc_core$ports$0$stamp(inbound$valid,inbound$flit,inbound$vc,inbound$credits,outbound$valid,outbound$flit,outbound$vc,outbound$credits,now);
-    
-    // Module arguments
-    input wire  inbound$valid;
-    input wire  [64:0] inbound$flit;
-    input wire  inbound$vc;
-    output reg  [1:0] inbound$credits;
-    output reg  outbound$valid;
-    output reg  [64:0] outbound$flit;
-    output reg  outbound$vc;
-    input wire  [1:0] outbound$credits;
-    input wire  [14:0] now;
-    
-    // Constant declarations
-    localparam  field_mask = 65'h3fff800000000000;
-    localparam  delay_lsb = 7'b101111;
-    localparam  type_bit = 7'b1000000;
-    localparam  head_bit = 7'b111111;
-    
-    // Local signals
-    reg  [11:0] delay;
-    reg  [14:0] base;
-    reg  [64:0] cleared;
-    
-    // Update code
-    always @(*) begin
-        outbound$valid = inbound$valid;
-        outbound$vc = inbound$vc;
-        inbound$credits = outbound$credits;
-        delay = inbound$flit[(delay_lsb)+:(12)];
-        base = now - ((delay) & 15'h7fff);
-        cleared = inbound$flit & ~field_mask;
-        outbound$flit = inbound$flit;
-        if (~inbound$flit[type_bit] & inbound$flit[head_bit]) begin
-            outbound$flit = cleared | (((base) & 65'h1ffffffffffffffff) << delay_lsb);
-        end
-    end
-    
-endmodule // nrc_core$ports$0$stamp
-
-
-module nrc_core$ports$1(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,switch$ready,switch$head,switch$last,switch$ports,switch$out_vcs,switch$lens,switch$grant,switch$grant_vc,switch$flit,route_head$valid,route_head$flit,route$valid,route$port,route$index,route$no_route,to_agent$valid,to_agent$data,to_agent$last,to_agent$port,to_agent$ready,events,fault,queued,occupancy);
+module nrc_core$ports$0$flags(clock,reset,waiting,arrival$pending,arrival$vc,arrival$ok,arrival$none,arrival$index,arrival$port,arrival$out_vc,decision$valid,decision$transit,decision$agent,decision$drop,decision$port,decision$hot,intents$wants,intents$agents,intents$mgmt_drops,intents$decided,intents$bad_routes,intents$transits,intents$grant_out_vc,outcome$granted,outcome$grant_vc,outcome$side_go,outcome$side_vc,outcome$side_agent,outcome$read_last,status$routed,status$moving,status$dropping,status$managing,status$ports,status$out_vcs,queued);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
-    input wire  channel$valid;
-    input wire  [64:0] channel$flit;
-    input wire  channel$vc;
-    output wire  [1:0] channel$credits;
-    output reg  [1:0] switch$ready;
-    output reg  [1:0] switch$head;
-    output reg  [1:0] switch$last;
-    output reg  [5:0] switch$ports;
-    output reg  [1:0] switch$out_vcs;
-    output reg  [15:0] switch$lens;
-    input wire  switch$grant;
-    input wire  switch$grant_vc;
-    output reg  [64:0] switch$flit;
-    output reg  route_head$valid;
-    output reg  [64:0] route_head$flit;
-    input wire  route$valid;
-    input wire  [4:0] route$port;
-    input wire  [2:0] route$index;
-    input wire  route$no_route;
-    output reg  to_agent$valid;
-    output reg  [64:0] to_agent$data;
-    output reg  to_agent$last;
-    output reg  [4:0] to_agent$port;
-    input wire  to_agent$ready;
-    output reg  [11:0] events;
-    output reg  fault;
+    input wire  [1:0] waiting;
+    input wire  arrival$pending;
+    input wire  arrival$vc;
+    input wire  arrival$ok;
+    input wire  arrival$none;
+    input wire  [2:0] arrival$index;
+    input wire  [4:0] arrival$port;
+    input wire  arrival$out_vc;
+    input wire  decision$valid;
+    input wire  decision$transit;
+    input wire  decision$agent;
+    input wire  decision$drop;
+    input wire  [2:0] decision$port;
+    input wire  [4:0] decision$hot;
+    input wire  [1:0] intents$wants;
+    input wire  [1:0] intents$agents;
+    input wire  [1:0] intents$mgmt_drops;
+    input wire  [1:0] intents$decided;
+    input wire  [1:0] intents$bad_routes;
+    input wire  [1:0] intents$transits;
+    input wire  intents$grant_out_vc;
+    input wire  outcome$granted;
+    input wire  outcome$grant_vc;
+    input wire  outcome$side_go;
+    input wire  outcome$side_vc;
+    input wire  outcome$side_agent;
+    input wire  outcome$read_last;
+    output reg  [1:0] status$routed;
+    output reg  [1:0] status$moving;
+    output reg  [1:0] status$dropping;
+    output reg  [1:0] status$managing;
+    output reg  [5:0] status$ports;
+    output reg  [1:0] status$out_vcs;
     output reg  [4:0] queued;
-    output reg  [15:0] occupancy;
     
     // Constant declarations
     localparam  vc_numbers$0 = 1'b0;
@@ -38843,83 +38111,9 @@ module nrc_core$ports$1(clock,reset,channel$valid,channel$flit,channel$vc,channe
     localparam  port_shifts$1 = 8'h3;
     localparam  vc_shifts$0 = 8'h0;
     localparam  vc_shifts$1 = 8'h1;
-    localparam  len_shifts$0 = 8'h0;
-    localparam  len_shifts$1 = 8'h8;
-    localparam  mgmt_vcs = 2'b10;
-    localparam  down_ports = 5'b0;
-    localparam  kind_mgmt = 4'h3;
-    localparam  kind_lsb = 7'b100011;
-    localparam  dst_lsb = 7'b0;
-    localparam  len_lsb = 7'b100111;
-    localparam  type_bit = 7'b1000000;
-    localparam  head_bit = 7'b111111;
-    localparam  ev_no_route = 12'h200;
-    localparam  ev_mgmt_off_vc = 12'h400;
-    localparam  ev_bad_route = 12'h800;
-    localparam  transit_on = 1'b1;
-    localparam  mgmt_len = 8'ha;
-    localparam  kind_transit = 2'b1;
-    localparam  kind_agent = 2'b0;
-    localparam  kind_drop = 2'b10;
-    localparam  port_bits$0 = 5'b1;
-    localparam  port_bits$1 = 5'b10;
-    localparam  port_bits$2 = 5'b100;
-    localparam  port_bits$3 = 5'b1000;
-    localparam  port_bits$4 = 5'b10000;
-    localparam  no_event = 12'h0;
     localparam  no_ports = 5'b0;
-    localparam  zero_agent_port = 5'b0;
     
     // Stub signals
-    wire  stamp$outbound$valid;
-    wire  [64:0] stamp$outbound$flit;
-    wire  stamp$outbound$vc;
-    reg  [1:0] stamp$outbound$credits;
-    reg  [14:0] stamp$now;
-    reg  damq$clock;
-    reg  damq$reset;
-    reg  damq$channel$valid;
-    reg  [64:0] damq$channel$flit;
-    reg  damq$channel$vc;
-    wire  [1:0] damq$channel$credits;
-    reg  damq$read$valid;
-    reg  damq$read$vc;
-    wire  [64:0] damq$read$flit;
-    wire  [1:0] damq$ready;
-    wire  [1:0] damq$waiting;
-    wire  [64:0] damq$fronts$0;
-    wire  [64:0] damq$fronts$1;
-    wire  [11:0] damq$events;
-    wire  damq$bypass_head;
-    wire  [7:0] damq$occupancy$0;
-    wire  [7:0] damq$occupancy$1;
-    wire  damq$decisions$valid;
-    wire  [6:0] damq$decisions$data;
-    reg  damq$decisions$ready;
-    reg  choice$in_vc;
-    reg  [3:0] choice$kind;
-    reg  [15:0] choice$dst;
-    reg  choice$down;
-    wire  choice$out_vc;
-    reg  [64:0] rewrite$flit;
-    reg  rewrite$out_vc;
-    reg  [14:0] rewrite$now;
-    wire  [64:0] rewrite$rewritten;
-    reg  [14:0] now$d;
-    wire  [14:0] now$q;
-    reg  now$clock;
-    reg  pending$d;
-    wire  pending$q;
-    reg  pending$clock;
-    reg  pending_vc$d;
-    wire  pending_vc$q;
-    reg  pending_vc$clock;
-    reg  [3:0] pending_kind$d;
-    wire  [3:0] pending_kind$q;
-    reg  pending_kind$clock;
-    reg  [15:0] pending_dst$d;
-    wire  [15:0] pending_dst$q;
-    reg  pending_dst$clock;
     reg  routed$0$d;
     wire  routed$0$q;
     reg  routed$0$clock;
@@ -38962,417 +38156,100 @@ module nrc_core$ports$1(clock,reset,channel$valid,channel$flit,channel$vc,channe
     reg  out_vc$1$d;
     wire  out_vc$1$q;
     reg  out_vc$1$clock;
-    reg  agent_full$d;
-    wire  agent_full$q;
-    reg  agent_full$clock;
-    reg  [64:0] agent_flit$d;
-    wire  [64:0] agent_flit$q;
-    reg  agent_flit$clock;
-    reg  agent_last$d;
-    wire  agent_last$q;
-    reg  agent_last$clock;
-    reg  [11:0] own_events$d;
-    wire  [11:0] own_events$q;
-    reg  own_events$clock;
     
     // Local signals
-    reg  [7:0] occupancy_now;
-    reg  [11:0] own_now;
     reg  route_here$0;
     reg  route_here$1;
-    reg  mgmt_head$0;
-    reg  mgmt_head$1;
-    reg  drop_now$0;
-    reg  drop_now$1;
-    reg  agent_now$0;
-    reg  agent_now$1;
-    reg  side_want$0;
-    reg  side_want$1;
-    reg  need_lookup$0;
-    reg  need_lookup$1;
     reg  granted$0;
     reg  granted$1;
     reg  side_here$0;
     reg  side_here$1;
-    reg  needs_decision$0;
-    reg  needs_decision$1;
-    reg  transit_head$0;
-    reg  transit_head$1;
-    reg  [1:0] decision_kind;
-    reg  [2:0] decision_port;
-    reg  [4:0] decision_hot;
-    reg  side_decided;
-    reg  side_bad_route;
-    reg  decision_taken;
-    reg  route_ok;
-    reg  route_none;
-    reg  agent_room;
-    reg  side_found;
-    reg  side_go;
-    reg  side_vc;
-    reg  side_agent;
-    reg  side_mgmt_drop;
-    reg  lookup_found;
-    reg  arrival_lookup;
-    reg  read_last;
-    reg  grant_out_vc;
     reg  [2:0] port_now;
     reg  out_vc_now;
-    reg  [7:0] len_now;
+    reg  unused_inputs;
     
     // Sub module instances
-    nrc_core$ports$1$stamp stamp(
-        .inbound$valid(channel$valid),
-        .inbound$flit(channel$flit),
-        .inbound$vc(channel$vc),
-        .inbound$credits(channel$credits),
-        .outbound$valid(stamp$outbound$valid),
-        .outbound$flit(stamp$outbound$flit),
-        .outbound$vc(stamp$outbound$vc),
-        .outbound$credits(stamp$outbound$credits),
-        .now(stamp$now)
-    );
-    nrc_core$ports$1$damq damq(
-        .clock(damq$clock),
-        .reset(damq$reset),
-        .channel$valid(damq$channel$valid),
-        .channel$flit(damq$channel$flit),
-        .channel$vc(damq$channel$vc),
-        .channel$credits(damq$channel$credits),
-        .read$valid(damq$read$valid),
-        .read$vc(damq$read$vc),
-        .read$flit(damq$read$flit),
-        .ready(damq$ready),
-        .waiting(damq$waiting),
-        .fronts$0(damq$fronts$0),
-        .fronts$1(damq$fronts$1),
-        .events(damq$events),
-        .bypass_head(damq$bypass_head),
-        .occupancy$0(damq$occupancy$0),
-        .occupancy$1(damq$occupancy$1),
-        .decisions$valid(damq$decisions$valid),
-        .decisions$data(damq$decisions$data),
-        .decisions$ready(damq$decisions$ready)
-    );
-    nrc_core$ports$1$choice choice(
-        .in_vc(choice$in_vc),
-        .kind(choice$kind),
-        .dst(choice$dst),
-        .down(choice$down),
-        .out_vc(choice$out_vc)
-    );
-    nrc_core$ports$1$rewrite rewrite(
-        .flit(rewrite$flit),
-        .out_vc(rewrite$out_vc),
-        .now(rewrite$now),
-        .rewritten(rewrite$rewritten)
-    );
-    nrc_core$ports$1$now now(
-        .d(now$d),
-        .q(now$q),
-        .clock(now$clock)
-    );
-    nrc_core$ports$1$pending pending(
-        .d(pending$d),
-        .q(pending$q),
-        .clock(pending$clock)
-    );
-    nrc_core$ports$1$pending_vc pending_vc(
-        .d(pending_vc$d),
-        .q(pending_vc$q),
-        .clock(pending_vc$clock)
-    );
-    nrc_core$ports$1$pending_kind pending_kind(
-        .d(pending_kind$d),
-        .q(pending_kind$q),
-        .clock(pending_kind$clock)
-    );
-    nrc_core$ports$1$pending_dst pending_dst(
-        .d(pending_dst$d),
-        .q(pending_dst$q),
-        .clock(pending_dst$clock)
-    );
-    nrc_core$ports$1$routed$0 routed$0(
+    nrc_core$ports$0$flags$routed$0 routed$0(
         .d(routed$0$d),
         .q(routed$0$q),
         .clock(routed$0$clock)
     );
-    nrc_core$ports$1$routed$1 routed$1(
+    nrc_core$ports$0$flags$routed$1 routed$1(
         .d(routed$1$d),
         .q(routed$1$q),
         .clock(routed$1$clock)
     );
-    nrc_core$ports$1$moving$0 moving$0(
+    nrc_core$ports$0$flags$moving$0 moving$0(
         .d(moving$0$d),
         .q(moving$0$q),
         .clock(moving$0$clock)
     );
-    nrc_core$ports$1$moving$1 moving$1(
+    nrc_core$ports$0$flags$moving$1 moving$1(
         .d(moving$1$d),
         .q(moving$1$q),
         .clock(moving$1$clock)
     );
-    nrc_core$ports$1$dropping$0 dropping$0(
+    nrc_core$ports$0$flags$dropping$0 dropping$0(
         .d(dropping$0$d),
         .q(dropping$0$q),
         .clock(dropping$0$clock)
     );
-    nrc_core$ports$1$dropping$1 dropping$1(
+    nrc_core$ports$0$flags$dropping$1 dropping$1(
         .d(dropping$1$d),
         .q(dropping$1$q),
         .clock(dropping$1$clock)
     );
-    nrc_core$ports$1$managing$0 managing$0(
+    nrc_core$ports$0$flags$managing$0 managing$0(
         .d(managing$0$d),
         .q(managing$0$q),
         .clock(managing$0$clock)
     );
-    nrc_core$ports$1$managing$1 managing$1(
+    nrc_core$ports$0$flags$managing$1 managing$1(
         .d(managing$1$d),
         .q(managing$1$q),
         .clock(managing$1$clock)
     );
-    nrc_core$ports$1$port_index$0 port_index$0(
+    nrc_core$ports$0$flags$port_index$0 port_index$0(
         .d(port_index$0$d),
         .q(port_index$0$q),
         .clock(port_index$0$clock)
     );
-    nrc_core$ports$1$port_index$1 port_index$1(
+    nrc_core$ports$0$flags$port_index$1 port_index$1(
         .d(port_index$1$d),
         .q(port_index$1$q),
         .clock(port_index$1$clock)
     );
-    nrc_core$ports$1$port_hot$0 port_hot$0(
+    nrc_core$ports$0$flags$port_hot$0 port_hot$0(
         .d(port_hot$0$d),
         .q(port_hot$0$q),
         .clock(port_hot$0$clock)
     );
-    nrc_core$ports$1$port_hot$1 port_hot$1(
+    nrc_core$ports$0$flags$port_hot$1 port_hot$1(
         .d(port_hot$1$d),
         .q(port_hot$1$q),
         .clock(port_hot$1$clock)
     );
-    nrc_core$ports$1$out_vc$0 out_vc$0(
+    nrc_core$ports$0$flags$out_vc$0 out_vc$0(
         .d(out_vc$0$d),
         .q(out_vc$0$q),
         .clock(out_vc$0$clock)
     );
-    nrc_core$ports$1$out_vc$1 out_vc$1(
+    nrc_core$ports$0$flags$out_vc$1 out_vc$1(
         .d(out_vc$1$d),
         .q(out_vc$1$q),
         .clock(out_vc$1$clock)
     );
-    nrc_core$ports$1$agent_full agent_full(
-        .d(agent_full$d),
-        .q(agent_full$q),
-        .clock(agent_full$clock)
-    );
-    nrc_core$ports$1$agent_flit agent_flit(
-        .d(agent_flit$d),
-        .q(agent_flit$q),
-        .clock(agent_flit$clock)
-    );
-    nrc_core$ports$1$agent_last agent_last(
-        .d(agent_last$d),
-        .q(agent_last$q),
-        .clock(agent_last$clock)
-    );
-    nrc_core$ports$1$own_events own_events(
-        .d(own_events$d),
-        .q(own_events$q),
-        .clock(own_events$clock)
-    );
     
     // Update code
     always @(*) begin
-        now$clock = clock;
-        pending$clock = clock;
-        pending_vc$clock = clock;
-        pending_kind$clock = clock;
-        pending_dst$clock = clock;
-        agent_full$clock = clock;
-        agent_flit$clock = clock;
-        agent_last$clock = clock;
-        own_events$clock = clock;
-        now$d = now$q;
-        pending$d = pending$q;
-        pending_vc$d = pending_vc$q;
-        pending_kind$d = pending_kind$q;
-        pending_dst$d = pending_dst$q;
-        agent_full$d = agent_full$q;
-        agent_flit$d = agent_flit$q;
-        agent_last$d = agent_last$q;
-        own_events$d = own_events$q;
-        damq$clock = clock;
-        damq$reset = reset;
-        occupancy = 32'h0;
-        occupancy_now = damq$occupancy$0;
-        occupancy = occupancy | (((occupancy_now) & 16'hffff) << len_shifts$0);
-        occupancy_now = damq$occupancy$1;
-        occupancy = occupancy | (((occupancy_now) & 16'hffff) << len_shifts$1);
-        now$d = now$q + 32'h1;
-        stamp$now = now$q;
-        route_ok = route$valid & pending$q & ~route$no_route;
-        route_none = route$valid & pending$q & route$no_route;
-        choice$in_vc = pending_vc$q;
-        choice$kind = pending_kind$q;
-        choice$dst = pending_dst$q;
-        choice$down = |(route$port & down_ports);
-        agent_room = ~agent_full$q | to_agent$ready;
-        switch$ready = 32'h0;
-        switch$head = damq$waiting;
-        switch$last = 32'h0;
-        switch$ports = 32'h0;
-        switch$out_vcs = 32'h0;
-        switch$lens = 32'h0;
-        grant_out_vc = choice$out_vc;
-        decision_kind = damq$decisions$data[(32'h0)+:(2)];
-        decision_port = damq$decisions$data[(32'h2)+:(3)];
-        decision_hot = no_ports;
-        if (decision_port == 0) begin
-            decision_hot = port_bits$0;
-        end
-        if (decision_port == 1) begin
-            decision_hot = port_bits$1;
-        end
-        if (decision_port == 2) begin
-            decision_hot = port_bits$2;
-        end
-        if (decision_port == 3) begin
-            decision_hot = port_bits$3;
-        end
-        if (decision_port == 4) begin
-            decision_hot = port_bits$4;
-        end
-        route_here$0 = (pending_vc$q == 0) & (route_ok | route_none);
-        mgmt_head$0 = damq$waiting[0] & (damq$fronts$0[(kind_lsb)+:(4)] == kind_mgmt);
-        needs_decision$0 = mgmt_head$0 & mgmt_vcs[0] & transit_on & (damq$fronts$0[(len_lsb)+:(8)] == mgmt_len);
-        transit_head$0 = needs_decision$0 & damq$decisions$valid & (decision_kind == kind_transit);
-        agent_now$0 = managing$0$q | (mgmt_head$0 & mgmt_vcs[0] & (~needs_decision$0 | (damq$decisions$valid & (decision_kind == kind_agent))));
-        drop_now$0 = dropping$0$q | (mgmt_head$0 & ~mgmt_vcs[0]) | (route_here$0 & route_none) | (needs_decision$0 & damq$decisions$valid & (decision_kind == kind_drop));
-        side_want$0 = damq$ready[0] & (drop_now$0 | (agent_now$0 & agent_room));
-        need_lookup$0 = damq$waiting[0] & ~mgmt_head$0 & ~routed$0$q & ~dropping$0$q & ~(pending$q & (pending_vc$q == 0));
-        switch$ready = (switch$ready & ~(1 << (0)) | (((damq$waiting[0] & ~mgmt_head$0 & (routed$0$q | (route_here$0 & route_ok))) | (moving$0$q & damq$ready[0]) | transit_head$0) << (0)));
-        switch$last = (switch$last & ~(1 << (0)) | ((damq$ready[0] & ~damq$fronts$0[type_bit] & ~damq$fronts$0[head_bit]) << (0)));
-        port_now = route$index;
-        out_vc_now = choice$out_vc;
-        if (routed$0$q | moving$0$q) begin
-            port_now = port_index$0$q;
-            out_vc_now = out_vc$0$q;
-        end
-        if (transit_head$0) begin
-            port_now = decision_port;
-            out_vc_now = vc_numbers$0;
-        end
-        if (switch$grant_vc == 0) begin
-            grant_out_vc = out_vc_now;
-        end
-        len_now = damq$fronts$0[(len_lsb)+:(8)];
-        switch$ports = switch$ports | (((port_now) & 6'h3f) << port_shifts$0);
-        switch$out_vcs = switch$out_vcs | (((out_vc_now) & 2'h3) << vc_shifts$0);
-        switch$lens = switch$lens | (((len_now) & 16'hffff) << len_shifts$0);
-        route_here$1 = (pending_vc$q == 1) & (route_ok | route_none);
-        mgmt_head$1 = damq$waiting[1] & (damq$fronts$1[(kind_lsb)+:(4)] == kind_mgmt);
-        needs_decision$1 = mgmt_head$1 & mgmt_vcs[1] & transit_on & (damq$fronts$1[(len_lsb)+:(8)] == mgmt_len);
-        transit_head$1 = needs_decision$1 & damq$decisions$valid & (decision_kind == kind_transit);
-        agent_now$1 = managing$1$q | (mgmt_head$1 & mgmt_vcs[1] & (~needs_decision$1 | (damq$decisions$valid & (decision_kind == kind_agent))));
-        drop_now$1 = dropping$1$q | (mgmt_head$1 & ~mgmt_vcs[1]) | (route_here$1 & route_none) | (needs_decision$1 & damq$decisions$valid & (decision_kind == kind_drop));
-        side_want$1 = damq$ready[1] & (drop_now$1 | (agent_now$1 & agent_room));
-        need_lookup$1 = damq$waiting[1] & ~mgmt_head$1 & ~routed$1$q & ~dropping$1$q & ~(pending$q & (pending_vc$q == 1));
-        switch$ready = (switch$ready & ~(1 << (1)) | (((damq$waiting[1] & ~mgmt_head$1 & (routed$1$q | (route_here$1 & route_ok))) | (moving$1$q & damq$ready[1]) | transit_head$1) << (1)));
-        switch$last = (switch$last & ~(1 << (1)) | ((damq$ready[1] & ~damq$fronts$1[type_bit] & ~damq$fronts$1[head_bit]) << (1)));
-        port_now = route$index;
-        out_vc_now = choice$out_vc;
-        if (routed$1$q | moving$1$q) begin
-            port_now = port_index$1$q;
-            out_vc_now = out_vc$1$q;
-        end
-        if (transit_head$1) begin
-            port_now = decision_port;
-            out_vc_now = vc_numbers$1;
-        end
-        if (switch$grant_vc == 1) begin
-            grant_out_vc = out_vc_now;
-        end
-        len_now = damq$fronts$1[(len_lsb)+:(8)];
-        switch$ports = switch$ports | (((port_now) & 6'h3f) << port_shifts$1);
-        switch$out_vcs = switch$out_vcs | (((out_vc_now) & 2'h3) << vc_shifts$1);
-        switch$lens = switch$lens | (((len_now) & 16'hffff) << len_shifts$1);
-        side_found = 1'b0;
-        side_vc = vc_numbers$0;
-        side_agent = 1'b0;
-        side_mgmt_drop = 1'b0;
-        side_decided = 1'b0;
-        side_bad_route = 1'b0;
-        lookup_found = 1'b0;
-        route_head$flit = channel$flit;
-        pending_vc$d = channel$vc;
-        if (side_want$0 & ~side_found) begin
-            side_found = 1'b1;
-            side_vc = vc_numbers$0;
-            side_agent = agent_now$0;
-            side_mgmt_drop = mgmt_head$0 & ~mgmt_vcs[0];
-            side_decided = needs_decision$0;
-            side_bad_route = needs_decision$0 & (decision_kind == kind_drop);
-        end
-        if (side_want$1 & ~side_found) begin
-            side_found = 1'b1;
-            side_vc = vc_numbers$1;
-            side_agent = agent_now$1;
-            side_mgmt_drop = mgmt_head$1 & ~mgmt_vcs[1];
-            side_decided = needs_decision$1;
-            side_bad_route = needs_decision$1 & (decision_kind == kind_drop);
-        end
-        side_go = side_found & ~switch$grant;
-        damq$read$valid = switch$grant | side_go;
-        decision_taken = side_go & side_decided;
-        if (switch$grant & (switch$grant_vc == 0) & transit_head$0) begin
-            decision_taken = 1'b1;
-        end
-        if (switch$grant & (switch$grant_vc == 1) & transit_head$1) begin
-            decision_taken = 1'b1;
-        end
-        damq$decisions$ready = decision_taken & ~reset;
-        damq$read$vc = side_vc;
-        rewrite$out_vc = side_vc;
-        if (switch$grant) begin
-            damq$read$vc = switch$grant_vc;
-            rewrite$out_vc = grant_out_vc;
-        end
-        rewrite$flit = damq$read$flit;
-        rewrite$now = now$q;
-        switch$flit = rewrite$rewritten;
-        read_last = ~damq$read$flit[type_bit] & ~damq$read$flit[head_bit];
-        arrival_lookup = damq$bypass_head & (channel$flit[(kind_lsb)+:(4)] != kind_mgmt);
-        if (~arrival_lookup) begin
-            if (need_lookup$0 & ~lookup_found) begin
-                lookup_found = 1'b1;
-                route_head$flit = damq$fronts$0;
-                pending_vc$d = vc_numbers$0;
-            end
-            if (need_lookup$1 & ~lookup_found) begin
-                lookup_found = 1'b1;
-                route_head$flit = damq$fronts$1;
-                pending_vc$d = vc_numbers$1;
-            end
-        end
-        route_head$valid = arrival_lookup | lookup_found;
-        pending$d = route_head$valid & ~reset;
-        pending_kind$d = route_head$flit[(kind_lsb)+:(4)];
-        pending_dst$d = route_head$flit[(dst_lsb)+:(16)];
-        if (to_agent$ready) begin
-            agent_full$d = 1'b0;
-        end
-        if (side_go & side_agent) begin
-            agent_full$d = 1'b1;
-            agent_flit$d = rewrite$rewritten;
-            agent_last$d = read_last;
-        end
-        to_agent$valid = agent_full$q;
-        to_agent$data = agent_flit$q;
-        to_agent$last = agent_last$q;
-        to_agent$port = zero_agent_port;
+        unused_inputs = arrival$pending | decision$valid | decision$transit | decision$agent | decision$drop | |intents$wants | |intents$agents | |intents$mgmt_drops | |intents$decided | |intents$bad_routes | |intents$grant_out_vc;
         queued = no_ports;
+        status$routed = 32'h0;
+        status$moving = 32'h0;
+        status$dropping = 32'h0;
+        status$managing = 32'h0;
+        status$ports = 32'h0;
+        status$out_vcs = 32'h0;
         routed$0$clock = clock;
         moving$0$clock = clock;
         dropping$0$clock = clock;
@@ -39387,40 +38264,49 @@ module nrc_core$ports$1(clock,reset,channel$valid,channel$flit,channel$vc,channe
         port_index$0$d = port_index$0$q;
         port_hot$0$d = port_hot$0$q;
         out_vc$0$d = out_vc$0$q;
+        status$routed = (status$routed & ~(1 << (0)) | ((routed$0$q) << (0)));
+        status$moving = (status$moving & ~(1 << (0)) | ((moving$0$q) << (0)));
+        status$dropping = (status$dropping & ~(1 << (0)) | ((dropping$0$q) << (0)));
+        status$managing = (status$managing & ~(1 << (0)) | ((managing$0$q) << (0)));
+        port_now = port_index$0$q;
+        out_vc_now = out_vc$0$q;
+        status$ports = status$ports | (((port_now) & 6'h3f) << port_shifts$0);
+        status$out_vcs = status$out_vcs | (((out_vc_now) & 2'h3) << vc_shifts$0);
         if (routed$0$q | moving$0$q) begin
             queued = queued | port_hot$0$q;
         end
-        granted$0 = switch$grant & (switch$grant_vc == 0);
-        side_here$0 = side_go & (side_vc == 0);
-        if (route_here$0 & route_ok) begin
+        route_here$0 = (arrival$vc == 0) & (arrival$ok | arrival$none);
+        granted$0 = outcome$granted & (outcome$grant_vc == 0);
+        side_here$0 = outcome$side_go & (outcome$side_vc == 0);
+        if (route_here$0 & arrival$ok) begin
             routed$0$d = 1'b1;
-            port_index$0$d = route$index;
-            port_hot$0$d = route$port;
-            out_vc$0$d = choice$out_vc;
+            port_index$0$d = arrival$index;
+            port_hot$0$d = arrival$port;
+            out_vc$0$d = arrival$out_vc;
         end
-        if (route_here$0 & route_none) begin
+        if (route_here$0 & arrival$none) begin
             dropping$0$d = 1'b1;
         end
-        if (granted$0 & transit_head$0) begin
-            port_index$0$d = decision_port;
-            port_hot$0$d = decision_hot;
+        if (granted$0 & intents$transits[0]) begin
+            port_index$0$d = decision$port;
+            port_hot$0$d = decision$hot;
             out_vc$0$d = vc_numbers$0;
         end
         if (granted$0) begin
-            if (damq$waiting[0]) begin
+            if (waiting[0]) begin
                 routed$0$d = 1'b0;
                 moving$0$d = 1'b1;
             end
-            if (read_last) begin
+            if (outcome$read_last) begin
                 moving$0$d = 1'b0;
             end
         end
         if (side_here$0) begin
-            if (side_agent) begin
-                managing$0$d = ~read_last;
+            if (outcome$side_agent) begin
+                managing$0$d = ~outcome$read_last;
             end
             else begin
-                dropping$0$d = ~read_last;
+                dropping$0$d = ~outcome$read_last;
             end
         end
         if (reset) begin
@@ -39443,40 +38329,49 @@ module nrc_core$ports$1(clock,reset,channel$valid,channel$flit,channel$vc,channe
         port_index$1$d = port_index$1$q;
         port_hot$1$d = port_hot$1$q;
         out_vc$1$d = out_vc$1$q;
+        status$routed = (status$routed & ~(1 << (1)) | ((routed$1$q) << (1)));
+        status$moving = (status$moving & ~(1 << (1)) | ((moving$1$q) << (1)));
+        status$dropping = (status$dropping & ~(1 << (1)) | ((dropping$1$q) << (1)));
+        status$managing = (status$managing & ~(1 << (1)) | ((managing$1$q) << (1)));
+        port_now = port_index$1$q;
+        out_vc_now = out_vc$1$q;
+        status$ports = status$ports | (((port_now) & 6'h3f) << port_shifts$1);
+        status$out_vcs = status$out_vcs | (((out_vc_now) & 2'h3) << vc_shifts$1);
         if (routed$1$q | moving$1$q) begin
             queued = queued | port_hot$1$q;
         end
-        granted$1 = switch$grant & (switch$grant_vc == 1);
-        side_here$1 = side_go & (side_vc == 1);
-        if (route_here$1 & route_ok) begin
+        route_here$1 = (arrival$vc == 1) & (arrival$ok | arrival$none);
+        granted$1 = outcome$granted & (outcome$grant_vc == 1);
+        side_here$1 = outcome$side_go & (outcome$side_vc == 1);
+        if (route_here$1 & arrival$ok) begin
             routed$1$d = 1'b1;
-            port_index$1$d = route$index;
-            port_hot$1$d = route$port;
-            out_vc$1$d = choice$out_vc;
+            port_index$1$d = arrival$index;
+            port_hot$1$d = arrival$port;
+            out_vc$1$d = arrival$out_vc;
         end
-        if (route_here$1 & route_none) begin
+        if (route_here$1 & arrival$none) begin
             dropping$1$d = 1'b1;
         end
-        if (granted$1 & transit_head$1) begin
-            port_index$1$d = decision_port;
-            port_hot$1$d = decision_hot;
+        if (granted$1 & intents$transits[1]) begin
+            port_index$1$d = decision$port;
+            port_hot$1$d = decision$hot;
             out_vc$1$d = vc_numbers$1;
         end
         if (granted$1) begin
-            if (damq$waiting[1]) begin
+            if (waiting[1]) begin
                 routed$1$d = 1'b0;
                 moving$1$d = 1'b1;
             end
-            if (read_last) begin
+            if (outcome$read_last) begin
                 moving$1$d = 1'b0;
             end
         end
         if (side_here$1) begin
-            if (side_agent) begin
-                managing$1$d = ~read_last;
+            if (outcome$side_agent) begin
+                managing$1$d = ~outcome$read_last;
             end
             else begin
-                dropping$1$d = ~read_last;
+                dropping$1$d = ~outcome$read_last;
             end
         end
         if (reset) begin
@@ -39485,33 +38380,714 @@ module nrc_core$ports$1(clock,reset,channel$valid,channel$flit,channel$vc,channe
             dropping$1$d = 1'b0;
             managing$1$d = 1'b0;
         end
-        own_now = no_event;
-        if (route_none) begin
-            own_now = ev_no_route;
-        end
-        if (side_go & side_bad_route) begin
-            own_now = own_now | ev_bad_route;
-        end
-        if (side_go & side_mgmt_drop) begin
-            own_now = own_now | ev_mgmt_off_vc;
-        end
-        own_events$d = own_now;
-        if (reset) begin
-            own_events$d = no_event;
-            agent_full$d = 1'b0;
-        end
-        events = damq$events | own_events$q;
-        fault = |(own_events$q & ev_no_route);
     end
     
-    always @(*) damq$channel$valid = stamp$outbound$valid;
-    always @(*) damq$channel$flit = stamp$outbound$flit;
-    always @(*) damq$channel$vc = stamp$outbound$vc;
-    always @(*) stamp$outbound$credits = damq$channel$credits;
-endmodule // nrc_core$ports$1
+endmodule // nrc_core$ports$0$flags
 
 
-module nrc_core$ports$1$agent_flit(d,q,clock);
+module nrc_core$ports$0$flags$dropping$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$flags$dropping$0
+
+
+module nrc_core$ports$0$flags$dropping$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$flags$dropping$1
+
+
+module nrc_core$ports$0$flags$managing$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$flags$managing$0
+
+
+module nrc_core$ports$0$flags$managing$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$flags$managing$1
+
+
+module nrc_core$ports$0$flags$moving$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$flags$moving$0
+
+
+module nrc_core$ports$0$flags$moving$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$flags$moving$1
+
+
+module nrc_core$ports$0$flags$out_vc$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$flags$out_vc$0
+
+
+module nrc_core$ports$0$flags$out_vc$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$flags$out_vc$1
+
+
+module nrc_core$ports$0$flags$port_hot$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$flags$port_hot$0
+
+
+module nrc_core$ports$0$flags$port_hot$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$flags$port_hot$1
+
+
+module nrc_core$ports$0$flags$port_index$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$flags$port_index$0
+
+
+module nrc_core$ports$0$flags$port_index$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$flags$port_index$1
+
+
+module nrc_core$ports$0$flags$routed$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$flags$routed$0
+
+
+module nrc_core$ports$0$flags$routed$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$flags$routed$1
+
+
+module nrc_core$ports$0$fronts(fronts$0,fronts$1,waiting,has_flit,arrival$pending,arrival$vc,arrival$ok,arrival$none,arrival$index,arrival$port,arrival$out_vc,status$routed,status$moving,status$dropping,status$managing,status$ports,status$out_vcs,decision$valid,decision$transit,decision$agent,decision$drop,decision$port,decision$hot,agent_room,grant_vc,ready,last,ports,out_vcs,lens,need_lookup,intents$wants,intents$agents,intents$mgmt_drops,intents$decided,intents$bad_routes,intents$transits,intents$grant_out_vc);
+    
+    // Module arguments
+    input wire  [64:0] fronts$0;
+    input wire  [64:0] fronts$1;
+    input wire  [1:0] waiting;
+    input wire  [1:0] has_flit;
+    input wire  arrival$pending;
+    input wire  arrival$vc;
+    input wire  arrival$ok;
+    input wire  arrival$none;
+    input wire  [2:0] arrival$index;
+    input wire  [4:0] arrival$port;
+    input wire  arrival$out_vc;
+    input wire  [1:0] status$routed;
+    input wire  [1:0] status$moving;
+    input wire  [1:0] status$dropping;
+    input wire  [1:0] status$managing;
+    input wire  [5:0] status$ports;
+    input wire  [1:0] status$out_vcs;
+    input wire  decision$valid;
+    input wire  decision$transit;
+    input wire  decision$agent;
+    input wire  decision$drop;
+    input wire  [2:0] decision$port;
+    input wire  [4:0] decision$hot;
+    input wire  agent_room;
+    input wire  grant_vc;
+    output reg  [1:0] ready;
+    output reg  [1:0] last;
+    output reg  [5:0] ports;
+    output reg  [1:0] out_vcs;
+    output reg  [15:0] lens;
+    output reg  [1:0] need_lookup;
+    output reg  [1:0] intents$wants;
+    output reg  [1:0] intents$agents;
+    output reg  [1:0] intents$mgmt_drops;
+    output reg  [1:0] intents$decided;
+    output reg  [1:0] intents$bad_routes;
+    output reg  [1:0] intents$transits;
+    output reg  intents$grant_out_vc;
+    
+    // Constant declarations
+    localparam  vc_numbers$0 = 1'b0;
+    localparam  vc_numbers$1 = 1'b1;
+    localparam  port_shifts$0 = 8'h0;
+    localparam  port_shifts$1 = 8'h3;
+    localparam  vc_shifts$0 = 8'h0;
+    localparam  vc_shifts$1 = 8'h1;
+    localparam  len_shifts$0 = 8'h0;
+    localparam  len_shifts$1 = 8'h8;
+    localparam  mgmt_vcs = 2'b10;
+    localparam  transit_on = 1'b1;
+    localparam  mgmt_len = 8'ha;
+    localparam  kind_mgmt = 4'h3;
+    localparam  kind_lsb = 7'b100011;
+    localparam  len_lsb = 7'b100111;
+    localparam  type_bit = 7'b1000000;
+    localparam  head_bit = 7'b111111;
+    
+    // Local signals
+    reg  route_here$0;
+    reg  route_here$1;
+    reg  mgmt_head$0;
+    reg  mgmt_head$1;
+    reg  needs_decision$0;
+    reg  needs_decision$1;
+    reg  transit_head$0;
+    reg  transit_head$1;
+    reg  agent_now$0;
+    reg  agent_now$1;
+    reg  drop_now$0;
+    reg  drop_now$1;
+    reg  routed_now;
+    reg  moving_now;
+    reg  [2:0] port_now;
+    reg  out_vc_now;
+    reg  [7:0] len_now;
+    reg  unused_inputs;
+    
+    // Update code
+    always @(*) begin
+        unused_inputs = |arrival$port | |decision$hot;
+        ready = 32'h0;
+        last = 32'h0;
+        ports = 32'h0;
+        out_vcs = 32'h0;
+        lens = 32'h0;
+        need_lookup = 32'h0;
+        intents$wants = 32'h0;
+        intents$agents = 32'h0;
+        intents$mgmt_drops = 32'h0;
+        intents$decided = 32'h0;
+        intents$bad_routes = 32'h0;
+        intents$transits = 32'h0;
+        intents$grant_out_vc = arrival$out_vc;
+        routed_now = status$routed[0];
+        moving_now = status$moving[0];
+        route_here$0 = (arrival$vc == 0) & (arrival$ok | arrival$none);
+        mgmt_head$0 = waiting[0] & (fronts$0[(kind_lsb)+:(4)] == kind_mgmt);
+        needs_decision$0 = mgmt_head$0 & mgmt_vcs[0] & transit_on & (fronts$0[(len_lsb)+:(8)] == mgmt_len);
+        transit_head$0 = needs_decision$0 & decision$valid & decision$transit;
+        agent_now$0 = status$managing[0] | (mgmt_head$0 & mgmt_vcs[0] & (~needs_decision$0 | (decision$valid & decision$agent)));
+        drop_now$0 = status$dropping[0] | (mgmt_head$0 & ~mgmt_vcs[0]) | (route_here$0 & arrival$none) | (needs_decision$0 & decision$valid & decision$drop);
+        intents$wants = (intents$wants & ~(1 << (0)) | ((has_flit[0] & (drop_now$0 | (agent_now$0 & agent_room))) << (0)));
+        intents$agents = (intents$agents & ~(1 << (0)) | ((agent_now$0) << (0)));
+        intents$mgmt_drops = (intents$mgmt_drops & ~(1 << (0)) | ((mgmt_head$0 & ~mgmt_vcs[0]) << (0)));
+        intents$decided = (intents$decided & ~(1 << (0)) | ((needs_decision$0) << (0)));
+        intents$bad_routes = (intents$bad_routes & ~(1 << (0)) | ((needs_decision$0 & decision$drop) << (0)));
+        intents$transits = (intents$transits & ~(1 << (0)) | ((transit_head$0) << (0)));
+        need_lookup = (need_lookup & ~(1 << (0)) | ((waiting[0] & ~mgmt_head$0 & ~routed_now & ~status$dropping[0] & ~(arrival$pending & (arrival$vc == 0))) << (0)));
+        ready = (ready & ~(1 << (0)) | (((waiting[0] & ~mgmt_head$0 & (routed_now | (route_here$0 & arrival$ok))) | (moving_now & has_flit[0]) | transit_head$0) << (0)));
+        last = (last & ~(1 << (0)) | ((has_flit[0] & ~fronts$0[type_bit] & ~fronts$0[head_bit]) << (0)));
+        port_now = arrival$index;
+        out_vc_now = arrival$out_vc;
+        if (routed_now | moving_now) begin
+            port_now = status$ports[(port_shifts$0)+:(3)];
+            out_vc_now = status$out_vcs[(vc_shifts$0)+:(1)];
+        end
+        if (transit_head$0) begin
+            port_now = decision$port;
+            out_vc_now = vc_numbers$0;
+        end
+        if (grant_vc == 0) begin
+            intents$grant_out_vc = out_vc_now;
+        end
+        len_now = fronts$0[(len_lsb)+:(8)];
+        ports = ports | (((port_now) & 6'h3f) << port_shifts$0);
+        out_vcs = out_vcs | (((out_vc_now) & 2'h3) << vc_shifts$0);
+        lens = lens | (((len_now) & 16'hffff) << len_shifts$0);
+        routed_now = status$routed[1];
+        moving_now = status$moving[1];
+        route_here$1 = (arrival$vc == 1) & (arrival$ok | arrival$none);
+        mgmt_head$1 = waiting[1] & (fronts$1[(kind_lsb)+:(4)] == kind_mgmt);
+        needs_decision$1 = mgmt_head$1 & mgmt_vcs[1] & transit_on & (fronts$1[(len_lsb)+:(8)] == mgmt_len);
+        transit_head$1 = needs_decision$1 & decision$valid & decision$transit;
+        agent_now$1 = status$managing[1] | (mgmt_head$1 & mgmt_vcs[1] & (~needs_decision$1 | (decision$valid & decision$agent)));
+        drop_now$1 = status$dropping[1] | (mgmt_head$1 & ~mgmt_vcs[1]) | (route_here$1 & arrival$none) | (needs_decision$1 & decision$valid & decision$drop);
+        intents$wants = (intents$wants & ~(1 << (1)) | ((has_flit[1] & (drop_now$1 | (agent_now$1 & agent_room))) << (1)));
+        intents$agents = (intents$agents & ~(1 << (1)) | ((agent_now$1) << (1)));
+        intents$mgmt_drops = (intents$mgmt_drops & ~(1 << (1)) | ((mgmt_head$1 & ~mgmt_vcs[1]) << (1)));
+        intents$decided = (intents$decided & ~(1 << (1)) | ((needs_decision$1) << (1)));
+        intents$bad_routes = (intents$bad_routes & ~(1 << (1)) | ((needs_decision$1 & decision$drop) << (1)));
+        intents$transits = (intents$transits & ~(1 << (1)) | ((transit_head$1) << (1)));
+        need_lookup = (need_lookup & ~(1 << (1)) | ((waiting[1] & ~mgmt_head$1 & ~routed_now & ~status$dropping[1] & ~(arrival$pending & (arrival$vc == 1))) << (1)));
+        ready = (ready & ~(1 << (1)) | (((waiting[1] & ~mgmt_head$1 & (routed_now | (route_here$1 & arrival$ok))) | (moving_now & has_flit[1]) | transit_head$1) << (1)));
+        last = (last & ~(1 << (1)) | ((has_flit[1] & ~fronts$1[type_bit] & ~fronts$1[head_bit]) << (1)));
+        port_now = arrival$index;
+        out_vc_now = arrival$out_vc;
+        if (routed_now | moving_now) begin
+            port_now = status$ports[(port_shifts$1)+:(3)];
+            out_vc_now = status$out_vcs[(vc_shifts$1)+:(1)];
+        end
+        if (transit_head$1) begin
+            port_now = decision$port;
+            out_vc_now = vc_numbers$1;
+        end
+        if (grant_vc == 1) begin
+            intents$grant_out_vc = out_vc_now;
+        end
+        len_now = fronts$1[(len_lsb)+:(8)];
+        ports = ports | (((port_now) & 6'h3f) << port_shifts$1);
+        out_vcs = out_vcs | (((out_vc_now) & 2'h3) << vc_shifts$1);
+        lens = lens | (((len_now) & 16'hffff) << len_shifts$1);
+    end
+    
+endmodule // nrc_core$ports$0$fronts
+
+
+module nrc_core$ports$0$now(d,q,clock);
+    
+    // Module arguments
+    input wire  [14:0] d;
+    output reg  [14:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 15'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$now
+
+
+module nrc_core$ports$0$own_events(d,q,clock);
+    
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$own_events
+
+
+module nrc_core$ports$0$read_port(clock,reset,read$valid,read$vc,read$flit,decisions$valid,decisions$data,decisions$ready,decision$valid,decision$transit,decision$agent,decision$drop,decision$port,decision$hot,intents$wants,intents$agents,intents$mgmt_drops,intents$decided,intents$bad_routes,intents$transits,intents$grant_out_vc,grant,grant_vc,now,rewritten,outcome$granted,outcome$grant_vc,outcome$side_go,outcome$side_vc,outcome$side_agent,outcome$read_last,room,to_agent$valid,to_agent$data,to_agent$last,to_agent$port,to_agent$ready,bad_route,off_vc);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    output reg  read$valid;
+    output reg  read$vc;
+    input wire  [64:0] read$flit;
+    input wire  decisions$valid;
+    input wire  [6:0] decisions$data;
+    output reg  decisions$ready;
+    output reg  decision$valid;
+    output reg  decision$transit;
+    output reg  decision$agent;
+    output reg  decision$drop;
+    output reg  [2:0] decision$port;
+    output reg  [4:0] decision$hot;
+    input wire  [1:0] intents$wants;
+    input wire  [1:0] intents$agents;
+    input wire  [1:0] intents$mgmt_drops;
+    input wire  [1:0] intents$decided;
+    input wire  [1:0] intents$bad_routes;
+    input wire  [1:0] intents$transits;
+    input wire  intents$grant_out_vc;
+    input wire  grant;
+    input wire  grant_vc;
+    input wire  [14:0] now;
+    output reg  [64:0] rewritten;
+    output reg  outcome$granted;
+    output reg  outcome$grant_vc;
+    output reg  outcome$side_go;
+    output reg  outcome$side_vc;
+    output reg  outcome$side_agent;
+    output reg  outcome$read_last;
+    output reg  room;
+    output reg  to_agent$valid;
+    output reg  [64:0] to_agent$data;
+    output reg  to_agent$last;
+    output reg  [4:0] to_agent$port;
+    input wire  to_agent$ready;
+    output reg  bad_route;
+    output reg  off_vc;
+    
+    // Constant declarations
+    localparam  vc_numbers$0 = 1'b0;
+    localparam  vc_numbers$1 = 1'b1;
+    localparam  port_bits$0 = 5'b1;
+    localparam  port_bits$1 = 5'b10;
+    localparam  port_bits$2 = 5'b100;
+    localparam  port_bits$3 = 5'b1000;
+    localparam  port_bits$4 = 5'b10000;
+    localparam  no_ports = 5'b0;
+    localparam  kind_transit = 2'b1;
+    localparam  kind_agent = 2'b0;
+    localparam  kind_drop = 2'b10;
+    localparam  type_bit = 7'b1000000;
+    localparam  head_bit = 7'b111111;
+    localparam  zero_agent_port = 5'b0;
+    
+    // Stub signals
+    reg  [64:0] rewrite$flit;
+    reg  rewrite$out_vc;
+    reg  [14:0] rewrite$now;
+    wire  [64:0] rewrite$rewritten;
+    reg  full$d;
+    wire  full$q;
+    reg  full$clock;
+    reg  [64:0] held$d;
+    wire  [64:0] held$q;
+    reg  held$clock;
+    reg  held_last$d;
+    wire  held_last$q;
+    reg  held_last$clock;
+    
+    // Local signals
+    reg  [1:0] decision_kind;
+    reg  side_found;
+    reg  side_vc;
+    reg  side_agent;
+    reg  side_mgmt_drop;
+    reg  side_decided;
+    reg  side_bad_route;
+    reg  side_go;
+    reg  decision_taken;
+    reg  read_last;
+    
+    // Sub module instances
+    nrc_core$ports$0$read_port$rewrite rewrite(
+        .flit(rewrite$flit),
+        .out_vc(rewrite$out_vc),
+        .now(rewrite$now),
+        .rewritten(rewrite$rewritten)
+    );
+    nrc_core$ports$0$read_port$full full(
+        .d(full$d),
+        .q(full$q),
+        .clock(full$clock)
+    );
+    nrc_core$ports$0$read_port$held held(
+        .d(held$d),
+        .q(held$q),
+        .clock(held$clock)
+    );
+    nrc_core$ports$0$read_port$held_last held_last(
+        .d(held_last$d),
+        .q(held_last$q),
+        .clock(held_last$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        full$clock = clock;
+        held$clock = clock;
+        held_last$clock = clock;
+        full$d = full$q;
+        held$d = held$q;
+        held_last$d = held_last$q;
+        decision_kind = decisions$data[(32'h0)+:(2)];
+        decision$valid = decisions$valid;
+        decision$transit = decision_kind == kind_transit;
+        decision$agent = decision_kind == kind_agent;
+        decision$drop = decision_kind == kind_drop;
+        decision$port = decisions$data[(32'h2)+:(3)];
+        decision$hot = no_ports;
+        if (decision$port == 0) begin
+            decision$hot = port_bits$0;
+        end
+        if (decision$port == 1) begin
+            decision$hot = port_bits$1;
+        end
+        if (decision$port == 2) begin
+            decision$hot = port_bits$2;
+        end
+        if (decision$port == 3) begin
+            decision$hot = port_bits$3;
+        end
+        if (decision$port == 4) begin
+            decision$hot = port_bits$4;
+        end
+        room = ~full$q | to_agent$ready;
+        side_found = 1'b0;
+        side_vc = vc_numbers$0;
+        side_agent = 1'b0;
+        side_mgmt_drop = 1'b0;
+        side_decided = 1'b0;
+        side_bad_route = 1'b0;
+        if (intents$wants[0] & ~side_found) begin
+            side_found = 1'b1;
+            side_vc = vc_numbers$0;
+            side_agent = intents$agents[0];
+            side_mgmt_drop = intents$mgmt_drops[0];
+            side_decided = intents$decided[0];
+            side_bad_route = intents$bad_routes[0];
+        end
+        if (intents$wants[1] & ~side_found) begin
+            side_found = 1'b1;
+            side_vc = vc_numbers$1;
+            side_agent = intents$agents[1];
+            side_mgmt_drop = intents$mgmt_drops[1];
+            side_decided = intents$decided[1];
+            side_bad_route = intents$bad_routes[1];
+        end
+        side_go = side_found & ~grant;
+        read$valid = grant | side_go;
+        decision_taken = side_go & side_decided;
+        if (grant & (grant_vc == 0) & intents$transits[0]) begin
+            decision_taken = 1'b1;
+        end
+        if (grant & (grant_vc == 1) & intents$transits[1]) begin
+            decision_taken = 1'b1;
+        end
+        decisions$ready = decision_taken & ~reset;
+        read$vc = side_vc;
+        rewrite$out_vc = side_vc;
+        if (grant) begin
+            read$vc = grant_vc;
+            rewrite$out_vc = intents$grant_out_vc;
+        end
+        rewrite$flit = read$flit;
+        rewrite$now = now;
+        rewritten = rewrite$rewritten;
+        read_last = ~read$flit[type_bit] & ~read$flit[head_bit];
+        if (to_agent$ready) begin
+            full$d = 1'b0;
+        end
+        if (side_go & side_agent) begin
+            full$d = 1'b1;
+            held$d = rewrite$rewritten;
+            held_last$d = read_last;
+        end
+        if (reset) begin
+            full$d = 1'b0;
+        end
+        to_agent$valid = full$q;
+        to_agent$data = held$q;
+        to_agent$last = held_last$q;
+        to_agent$port = zero_agent_port;
+        outcome$granted = grant;
+        outcome$grant_vc = grant_vc;
+        outcome$side_go = side_go;
+        outcome$side_vc = side_vc;
+        outcome$side_agent = side_agent;
+        outcome$read_last = read_last;
+        bad_route = side_go & side_bad_route;
+        off_vc = side_go & side_mgmt_drop;
+    end
+    
+endmodule // nrc_core$ports$0$read_port
+
+
+module nrc_core$ports$0$read_port$full(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$read_port$full
+
+
+module nrc_core$ports$0$read_port$held(d,q,clock);
     
     // Module arguments
     input wire  [64:0] d;
@@ -39527,10 +39103,10 @@ module nrc_core$ports$1$agent_flit(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_core$ports$1$agent_flit
+endmodule // nrc_core$ports$0$read_port$held
 
 
-module nrc_core$ports$1$agent_full(d,q,clock);
+module nrc_core$ports$0$read_port$held_last(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39546,29 +39122,181 @@ module nrc_core$ports$1$agent_full(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_core$ports$1$agent_full
+endmodule // nrc_core$ports$0$read_port$held_last
 
 
-module nrc_core$ports$1$agent_last(d,q,clock);
+module nrc_core$ports$0$read_port$rewrite(flit,out_vc,now,rewritten);
     
     // Module arguments
-    input wire  d;
-    output reg  q;
+    input wire  [64:0] flit;
+    input wire  out_vc;
+    input wire  [14:0] now;
+    output reg  [64:0] rewritten;
+    
+    // Constant declarations
+    localparam  fields_mask = 65'h3fff800700000000;
+    localparam  delay_max = 15'b111111111111;
+    localparam  delay_lsb = 7'b101111;
+    localparam  vc_lsb = 7'b100000;
+    localparam  type_bit = 7'b1000000;
+    localparam  head_bit = 7'b111111;
+    
+    // Local signals
+    reg  [14:0] total;
+    reg  [11:0] delay;
+    reg  [14:0] next_cycle;
+    reg  [64:0] cleared;
+    
+    // Update code
+    always @(*) begin
+        next_cycle = now + 32'h1;
+        total = next_cycle - flit[(delay_lsb)+:(15)];
+        delay = total[(32'h0)+:(12)];
+        if (total > delay_max) begin
+            delay = delay_max[(32'h0)+:(12)];
+        end
+        cleared = flit & ~fields_mask;
+        rewritten = flit;
+        if (~flit[type_bit] & flit[head_bit]) begin
+            rewritten = cleared | (((delay) & 65'h1ffffffffffffffff) << delay_lsb) | (((out_vc) & 65'h1ffffffffffffffff) << vc_lsb);
+        end
+    end
+    
+endmodule // nrc_core$ports$0$read_port$rewrite
+
+
+module nrc_core$ports$0$request(clock,reset,arrival_flit,arrival_vc,bypass_head,fronts$0,fronts$1,need_lookup,route_head$valid,route_head$flit,route$valid,route$port,route$index,route$no_route,arrival$pending,arrival$vc,arrival$ok,arrival$none,arrival$index,arrival$port,arrival$out_vc);
+    
+    // Module arguments
     input wire  clock;
+    input wire  reset;
+    input wire  [64:0] arrival_flit;
+    input wire  arrival_vc;
+    input wire  bypass_head;
+    input wire  [64:0] fronts$0;
+    input wire  [64:0] fronts$1;
+    input wire  [1:0] need_lookup;
+    output reg  route_head$valid;
+    output reg  [64:0] route_head$flit;
+    input wire  route$valid;
+    input wire  [4:0] route$port;
+    input wire  [2:0] route$index;
+    input wire  route$no_route;
+    output reg  arrival$pending;
+    output reg  arrival$vc;
+    output reg  arrival$ok;
+    output reg  arrival$none;
+    output reg  [2:0] arrival$index;
+    output reg  [4:0] arrival$port;
+    output reg  arrival$out_vc;
     
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
+    // Constant declarations
+    localparam  vc_numbers$0 = 1'b0;
+    localparam  vc_numbers$1 = 1'b1;
+    localparam  down_ports = 5'b0;
+    localparam  kind_mgmt = 4'h3;
+    localparam  kind_lsb = 7'b100011;
+    localparam  dst_lsb = 7'b0;
+    
+    // Stub signals
+    reg  choice$in_vc;
+    reg  [3:0] choice$kind;
+    reg  [15:0] choice$dst;
+    reg  choice$down;
+    wire  choice$out_vc;
+    reg  pending$d;
+    wire  pending$q;
+    reg  pending$clock;
+    reg  pending_vc$d;
+    wire  pending_vc$q;
+    reg  pending_vc$clock;
+    reg  [3:0] pending_kind$d;
+    wire  [3:0] pending_kind$q;
+    reg  pending_kind$clock;
+    reg  [15:0] pending_dst$d;
+    wire  [15:0] pending_dst$q;
+    reg  pending_dst$clock;
+    
+    // Local signals
+    reg  arrival_lookup;
+    reg  lookup_found;
+    
+    // Sub module instances
+    nrc_core$ports$0$request$choice choice(
+        .in_vc(choice$in_vc),
+        .kind(choice$kind),
+        .dst(choice$dst),
+        .down(choice$down),
+        .out_vc(choice$out_vc)
+    );
+    nrc_core$ports$0$request$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
+    );
+    nrc_core$ports$0$request$pending_vc pending_vc(
+        .d(pending_vc$d),
+        .q(pending_vc$q),
+        .clock(pending_vc$clock)
+    );
+    nrc_core$ports$0$request$pending_kind pending_kind(
+        .d(pending_kind$d),
+        .q(pending_kind$q),
+        .clock(pending_kind$clock)
+    );
+    nrc_core$ports$0$request$pending_dst pending_dst(
+        .d(pending_dst$d),
+        .q(pending_dst$q),
+        .clock(pending_dst$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        pending$clock = clock;
+        pending_vc$clock = clock;
+        pending_kind$clock = clock;
+        pending_dst$clock = clock;
+        pending$d = pending$q;
+        pending_vc$d = pending_vc$q;
+        pending_kind$d = pending_kind$q;
+        pending_dst$d = pending_dst$q;
+        choice$in_vc = pending_vc$q;
+        choice$kind = pending_kind$q;
+        choice$dst = pending_dst$q;
+        choice$down = |(route$port & down_ports);
+        arrival$pending = pending$q;
+        arrival$vc = pending_vc$q;
+        arrival$ok = route$valid & pending$q & ~route$no_route;
+        arrival$none = route$valid & pending$q & route$no_route;
+        arrival$index = route$index;
+        arrival$port = route$port;
+        arrival$out_vc = choice$out_vc;
+        lookup_found = 1'b0;
+        route_head$flit = arrival_flit;
+        pending_vc$d = arrival_vc;
+        arrival_lookup = bypass_head & (arrival_flit[(kind_lsb)+:(4)] != kind_mgmt);
+        if (~arrival_lookup) begin
+            if (need_lookup[0] & ~lookup_found) begin
+                lookup_found = 1'b1;
+                route_head$flit = fronts$0;
+                pending_vc$d = vc_numbers$0;
+            end
+            if (need_lookup[1] & ~lookup_found) begin
+                lookup_found = 1'b1;
+                route_head$flit = fronts$1;
+                pending_vc$d = vc_numbers$1;
+            end
+        end
+        route_head$valid = arrival_lookup | lookup_found;
+        pending$d = route_head$valid & ~reset;
+        pending_kind$d = route_head$flit[(kind_lsb)+:(4)];
+        pending_dst$d = route_head$flit[(dst_lsb)+:(16)];
     end
     
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$1$agent_last
+endmodule // nrc_core$ports$0$request
 
 
-module nrc_core$ports$1$choice(in_vc,kind,dst,down,out_vc);
+module nrc_core$ports$0$request$choice(in_vc,kind,dst,down,out_vc);
     
     // Module arguments
     input wire  in_vc;
@@ -39723,7 +39451,641 @@ module nrc_core$ports$1$choice(in_vc,kind,dst,down,out_vc);
         end
     end
     
-endmodule // nrc_core$ports$1$choice
+endmodule // nrc_core$ports$0$request$choice
+
+
+module nrc_core$ports$0$request$pending(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$request$pending
+
+
+module nrc_core$ports$0$request$pending_dst(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$request$pending_dst
+
+
+module nrc_core$ports$0$request$pending_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$request$pending_kind
+
+
+module nrc_core$ports$0$request$pending_vc(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$request$pending_vc
+
+
+module nrc_core$ports$0$stamp(inbound$valid,inbound$flit,inbound$vc,inbound$credits,outbound$valid,outbound$flit,outbound$vc,outbound$credits,now);
+    
+    // Module arguments
+    input wire  inbound$valid;
+    input wire  [64:0] inbound$flit;
+    input wire  inbound$vc;
+    output reg  [1:0] inbound$credits;
+    output reg  outbound$valid;
+    output reg  [64:0] outbound$flit;
+    output reg  outbound$vc;
+    input wire  [1:0] outbound$credits;
+    input wire  [14:0] now;
+    
+    // Constant declarations
+    localparam  field_mask = 65'h3fff800000000000;
+    localparam  delay_lsb = 7'b101111;
+    localparam  type_bit = 7'b1000000;
+    localparam  head_bit = 7'b111111;
+    
+    // Local signals
+    reg  [11:0] delay;
+    reg  [14:0] base;
+    reg  [64:0] cleared;
+    
+    // Update code
+    always @(*) begin
+        outbound$valid = inbound$valid;
+        outbound$vc = inbound$vc;
+        inbound$credits = outbound$credits;
+        delay = inbound$flit[(delay_lsb)+:(12)];
+        base = now - ((delay) & 15'h7fff);
+        cleared = inbound$flit & ~field_mask;
+        outbound$flit = inbound$flit;
+        if (~inbound$flit[type_bit] & inbound$flit[head_bit]) begin
+            outbound$flit = cleared | (((base) & 65'h1ffffffffffffffff) << delay_lsb);
+        end
+    end
+    
+endmodule // nrc_core$ports$0$stamp
+
+
+module nrc_core$ports$1(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,switch$ready,switch$head,switch$last,switch$ports,switch$out_vcs,switch$lens,switch$grant,switch$grant_vc,switch$flit,route_head$valid,route_head$flit,route$valid,route$port,route$index,route$no_route,to_agent$valid,to_agent$data,to_agent$last,to_agent$port,to_agent$ready,events,fault,queued,occupancy);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  channel$valid;
+    input wire  [64:0] channel$flit;
+    input wire  channel$vc;
+    output wire  [1:0] channel$credits;
+    output reg  [1:0] switch$ready;
+    output reg  [1:0] switch$head;
+    output reg  [1:0] switch$last;
+    output reg  [5:0] switch$ports;
+    output reg  [1:0] switch$out_vcs;
+    output reg  [15:0] switch$lens;
+    input wire  switch$grant;
+    input wire  switch$grant_vc;
+    output reg  [64:0] switch$flit;
+    output wire  route_head$valid;
+    output wire  [64:0] route_head$flit;
+    input wire  route$valid;
+    input wire  [4:0] route$port;
+    input wire  [2:0] route$index;
+    input wire  route$no_route;
+    output wire  to_agent$valid;
+    output wire  [64:0] to_agent$data;
+    output wire  to_agent$last;
+    output wire  [4:0] to_agent$port;
+    input wire  to_agent$ready;
+    output reg  [11:0] events;
+    output reg  fault;
+    output reg  [4:0] queued;
+    output reg  [15:0] occupancy;
+    
+    // Constant declarations
+    localparam  len_shifts$0 = 8'h0;
+    localparam  len_shifts$1 = 8'h8;
+    localparam  ev_no_route = 12'h200;
+    localparam  ev_mgmt_off_vc = 12'h400;
+    localparam  ev_bad_route = 12'h800;
+    localparam  no_event = 12'h0;
+    
+    // Stub signals
+    wire  stamp$outbound$valid;
+    wire  [64:0] stamp$outbound$flit;
+    wire  stamp$outbound$vc;
+    reg  [1:0] stamp$outbound$credits;
+    reg  [14:0] stamp$now;
+    reg  damq$clock;
+    reg  damq$reset;
+    reg  damq$channel$valid;
+    reg  [64:0] damq$channel$flit;
+    reg  damq$channel$vc;
+    wire  [1:0] damq$channel$credits;
+    reg  damq$read$valid;
+    reg  damq$read$vc;
+    wire  [64:0] damq$read$flit;
+    wire  [1:0] damq$ready;
+    wire  [1:0] damq$waiting;
+    wire  [64:0] damq$fronts$0;
+    wire  [64:0] damq$fronts$1;
+    wire  [11:0] damq$events;
+    wire  damq$bypass_head;
+    wire  [7:0] damq$occupancy$0;
+    wire  [7:0] damq$occupancy$1;
+    wire  damq$decisions$valid;
+    wire  [6:0] damq$decisions$data;
+    reg  damq$decisions$ready;
+    reg  request$clock;
+    reg  request$reset;
+    reg  [64:0] request$arrival_flit;
+    reg  request$arrival_vc;
+    reg  request$bypass_head;
+    reg  [64:0] request$fronts$0;
+    reg  [64:0] request$fronts$1;
+    reg  [1:0] request$need_lookup;
+    wire  request$arrival$pending;
+    wire  request$arrival$vc;
+    wire  request$arrival$ok;
+    wire  request$arrival$none;
+    wire  [2:0] request$arrival$index;
+    wire  [4:0] request$arrival$port;
+    wire  request$arrival$out_vc;
+    reg  [64:0] fronts$fronts$0;
+    reg  [64:0] fronts$fronts$1;
+    reg  [1:0] fronts$waiting;
+    reg  [1:0] fronts$has_flit;
+    reg  fronts$arrival$pending;
+    reg  fronts$arrival$vc;
+    reg  fronts$arrival$ok;
+    reg  fronts$arrival$none;
+    reg  [2:0] fronts$arrival$index;
+    reg  [4:0] fronts$arrival$port;
+    reg  fronts$arrival$out_vc;
+    reg  [1:0] fronts$status$routed;
+    reg  [1:0] fronts$status$moving;
+    reg  [1:0] fronts$status$dropping;
+    reg  [1:0] fronts$status$managing;
+    reg  [5:0] fronts$status$ports;
+    reg  [1:0] fronts$status$out_vcs;
+    reg  fronts$decision$valid;
+    reg  fronts$decision$transit;
+    reg  fronts$decision$agent;
+    reg  fronts$decision$drop;
+    reg  [2:0] fronts$decision$port;
+    reg  [4:0] fronts$decision$hot;
+    reg  fronts$agent_room;
+    reg  fronts$grant_vc;
+    wire  [1:0] fronts$ready;
+    wire  [1:0] fronts$last;
+    wire  [5:0] fronts$ports;
+    wire  [1:0] fronts$out_vcs;
+    wire  [15:0] fronts$lens;
+    wire  [1:0] fronts$need_lookup;
+    wire  [1:0] fronts$intents$wants;
+    wire  [1:0] fronts$intents$agents;
+    wire  [1:0] fronts$intents$mgmt_drops;
+    wire  [1:0] fronts$intents$decided;
+    wire  [1:0] fronts$intents$bad_routes;
+    wire  [1:0] fronts$intents$transits;
+    wire  fronts$intents$grant_out_vc;
+    reg  flags$clock;
+    reg  flags$reset;
+    reg  [1:0] flags$waiting;
+    reg  flags$arrival$pending;
+    reg  flags$arrival$vc;
+    reg  flags$arrival$ok;
+    reg  flags$arrival$none;
+    reg  [2:0] flags$arrival$index;
+    reg  [4:0] flags$arrival$port;
+    reg  flags$arrival$out_vc;
+    reg  flags$decision$valid;
+    reg  flags$decision$transit;
+    reg  flags$decision$agent;
+    reg  flags$decision$drop;
+    reg  [2:0] flags$decision$port;
+    reg  [4:0] flags$decision$hot;
+    reg  [1:0] flags$intents$wants;
+    reg  [1:0] flags$intents$agents;
+    reg  [1:0] flags$intents$mgmt_drops;
+    reg  [1:0] flags$intents$decided;
+    reg  [1:0] flags$intents$bad_routes;
+    reg  [1:0] flags$intents$transits;
+    reg  flags$intents$grant_out_vc;
+    reg  flags$outcome$granted;
+    reg  flags$outcome$grant_vc;
+    reg  flags$outcome$side_go;
+    reg  flags$outcome$side_vc;
+    reg  flags$outcome$side_agent;
+    reg  flags$outcome$read_last;
+    wire  [1:0] flags$status$routed;
+    wire  [1:0] flags$status$moving;
+    wire  [1:0] flags$status$dropping;
+    wire  [1:0] flags$status$managing;
+    wire  [5:0] flags$status$ports;
+    wire  [1:0] flags$status$out_vcs;
+    wire  [4:0] flags$queued;
+    reg  read_port$clock;
+    reg  read_port$reset;
+    wire  read_port$read$valid;
+    wire  read_port$read$vc;
+    reg  [64:0] read_port$read$flit;
+    reg  read_port$decisions$valid;
+    reg  [6:0] read_port$decisions$data;
+    wire  read_port$decisions$ready;
+    wire  read_port$decision$valid;
+    wire  read_port$decision$transit;
+    wire  read_port$decision$agent;
+    wire  read_port$decision$drop;
+    wire  [2:0] read_port$decision$port;
+    wire  [4:0] read_port$decision$hot;
+    reg  [1:0] read_port$intents$wants;
+    reg  [1:0] read_port$intents$agents;
+    reg  [1:0] read_port$intents$mgmt_drops;
+    reg  [1:0] read_port$intents$decided;
+    reg  [1:0] read_port$intents$bad_routes;
+    reg  [1:0] read_port$intents$transits;
+    reg  read_port$intents$grant_out_vc;
+    reg  read_port$grant;
+    reg  read_port$grant_vc;
+    reg  [14:0] read_port$now;
+    wire  [64:0] read_port$rewritten;
+    wire  read_port$outcome$granted;
+    wire  read_port$outcome$grant_vc;
+    wire  read_port$outcome$side_go;
+    wire  read_port$outcome$side_vc;
+    wire  read_port$outcome$side_agent;
+    wire  read_port$outcome$read_last;
+    wire  read_port$room;
+    wire  read_port$bad_route;
+    wire  read_port$off_vc;
+    reg  [14:0] now$d;
+    wire  [14:0] now$q;
+    reg  now$clock;
+    reg  [11:0] own_events$d;
+    wire  [11:0] own_events$q;
+    reg  own_events$clock;
+    
+    // Local signals
+    reg  [7:0] occupancy_now;
+    reg  [11:0] own_now;
+    
+    // Sub module instances
+    nrc_core$ports$1$stamp stamp(
+        .inbound$valid(channel$valid),
+        .inbound$flit(channel$flit),
+        .inbound$vc(channel$vc),
+        .inbound$credits(channel$credits),
+        .outbound$valid(stamp$outbound$valid),
+        .outbound$flit(stamp$outbound$flit),
+        .outbound$vc(stamp$outbound$vc),
+        .outbound$credits(stamp$outbound$credits),
+        .now(stamp$now)
+    );
+    nrc_core$ports$1$damq damq(
+        .clock(damq$clock),
+        .reset(damq$reset),
+        .channel$valid(damq$channel$valid),
+        .channel$flit(damq$channel$flit),
+        .channel$vc(damq$channel$vc),
+        .channel$credits(damq$channel$credits),
+        .read$valid(damq$read$valid),
+        .read$vc(damq$read$vc),
+        .read$flit(damq$read$flit),
+        .ready(damq$ready),
+        .waiting(damq$waiting),
+        .fronts$0(damq$fronts$0),
+        .fronts$1(damq$fronts$1),
+        .events(damq$events),
+        .bypass_head(damq$bypass_head),
+        .occupancy$0(damq$occupancy$0),
+        .occupancy$1(damq$occupancy$1),
+        .decisions$valid(damq$decisions$valid),
+        .decisions$data(damq$decisions$data),
+        .decisions$ready(damq$decisions$ready)
+    );
+    nrc_core$ports$1$request request(
+        .clock(request$clock),
+        .reset(request$reset),
+        .arrival_flit(request$arrival_flit),
+        .arrival_vc(request$arrival_vc),
+        .bypass_head(request$bypass_head),
+        .fronts$0(request$fronts$0),
+        .fronts$1(request$fronts$1),
+        .need_lookup(request$need_lookup),
+        .route_head$valid(route_head$valid),
+        .route_head$flit(route_head$flit),
+        .route$valid(route$valid),
+        .route$port(route$port),
+        .route$index(route$index),
+        .route$no_route(route$no_route),
+        .arrival$pending(request$arrival$pending),
+        .arrival$vc(request$arrival$vc),
+        .arrival$ok(request$arrival$ok),
+        .arrival$none(request$arrival$none),
+        .arrival$index(request$arrival$index),
+        .arrival$port(request$arrival$port),
+        .arrival$out_vc(request$arrival$out_vc)
+    );
+    nrc_core$ports$1$fronts fronts(
+        .fronts$0(fronts$fronts$0),
+        .fronts$1(fronts$fronts$1),
+        .waiting(fronts$waiting),
+        .has_flit(fronts$has_flit),
+        .arrival$pending(fronts$arrival$pending),
+        .arrival$vc(fronts$arrival$vc),
+        .arrival$ok(fronts$arrival$ok),
+        .arrival$none(fronts$arrival$none),
+        .arrival$index(fronts$arrival$index),
+        .arrival$port(fronts$arrival$port),
+        .arrival$out_vc(fronts$arrival$out_vc),
+        .status$routed(fronts$status$routed),
+        .status$moving(fronts$status$moving),
+        .status$dropping(fronts$status$dropping),
+        .status$managing(fronts$status$managing),
+        .status$ports(fronts$status$ports),
+        .status$out_vcs(fronts$status$out_vcs),
+        .decision$valid(fronts$decision$valid),
+        .decision$transit(fronts$decision$transit),
+        .decision$agent(fronts$decision$agent),
+        .decision$drop(fronts$decision$drop),
+        .decision$port(fronts$decision$port),
+        .decision$hot(fronts$decision$hot),
+        .agent_room(fronts$agent_room),
+        .grant_vc(fronts$grant_vc),
+        .ready(fronts$ready),
+        .last(fronts$last),
+        .ports(fronts$ports),
+        .out_vcs(fronts$out_vcs),
+        .lens(fronts$lens),
+        .need_lookup(fronts$need_lookup),
+        .intents$wants(fronts$intents$wants),
+        .intents$agents(fronts$intents$agents),
+        .intents$mgmt_drops(fronts$intents$mgmt_drops),
+        .intents$decided(fronts$intents$decided),
+        .intents$bad_routes(fronts$intents$bad_routes),
+        .intents$transits(fronts$intents$transits),
+        .intents$grant_out_vc(fronts$intents$grant_out_vc)
+    );
+    nrc_core$ports$1$flags flags(
+        .clock(flags$clock),
+        .reset(flags$reset),
+        .waiting(flags$waiting),
+        .arrival$pending(flags$arrival$pending),
+        .arrival$vc(flags$arrival$vc),
+        .arrival$ok(flags$arrival$ok),
+        .arrival$none(flags$arrival$none),
+        .arrival$index(flags$arrival$index),
+        .arrival$port(flags$arrival$port),
+        .arrival$out_vc(flags$arrival$out_vc),
+        .decision$valid(flags$decision$valid),
+        .decision$transit(flags$decision$transit),
+        .decision$agent(flags$decision$agent),
+        .decision$drop(flags$decision$drop),
+        .decision$port(flags$decision$port),
+        .decision$hot(flags$decision$hot),
+        .intents$wants(flags$intents$wants),
+        .intents$agents(flags$intents$agents),
+        .intents$mgmt_drops(flags$intents$mgmt_drops),
+        .intents$decided(flags$intents$decided),
+        .intents$bad_routes(flags$intents$bad_routes),
+        .intents$transits(flags$intents$transits),
+        .intents$grant_out_vc(flags$intents$grant_out_vc),
+        .outcome$granted(flags$outcome$granted),
+        .outcome$grant_vc(flags$outcome$grant_vc),
+        .outcome$side_go(flags$outcome$side_go),
+        .outcome$side_vc(flags$outcome$side_vc),
+        .outcome$side_agent(flags$outcome$side_agent),
+        .outcome$read_last(flags$outcome$read_last),
+        .status$routed(flags$status$routed),
+        .status$moving(flags$status$moving),
+        .status$dropping(flags$status$dropping),
+        .status$managing(flags$status$managing),
+        .status$ports(flags$status$ports),
+        .status$out_vcs(flags$status$out_vcs),
+        .queued(flags$queued)
+    );
+    nrc_core$ports$1$read_port read_port(
+        .clock(read_port$clock),
+        .reset(read_port$reset),
+        .read$valid(read_port$read$valid),
+        .read$vc(read_port$read$vc),
+        .read$flit(read_port$read$flit),
+        .decisions$valid(read_port$decisions$valid),
+        .decisions$data(read_port$decisions$data),
+        .decisions$ready(read_port$decisions$ready),
+        .decision$valid(read_port$decision$valid),
+        .decision$transit(read_port$decision$transit),
+        .decision$agent(read_port$decision$agent),
+        .decision$drop(read_port$decision$drop),
+        .decision$port(read_port$decision$port),
+        .decision$hot(read_port$decision$hot),
+        .intents$wants(read_port$intents$wants),
+        .intents$agents(read_port$intents$agents),
+        .intents$mgmt_drops(read_port$intents$mgmt_drops),
+        .intents$decided(read_port$intents$decided),
+        .intents$bad_routes(read_port$intents$bad_routes),
+        .intents$transits(read_port$intents$transits),
+        .intents$grant_out_vc(read_port$intents$grant_out_vc),
+        .grant(read_port$grant),
+        .grant_vc(read_port$grant_vc),
+        .now(read_port$now),
+        .rewritten(read_port$rewritten),
+        .outcome$granted(read_port$outcome$granted),
+        .outcome$grant_vc(read_port$outcome$grant_vc),
+        .outcome$side_go(read_port$outcome$side_go),
+        .outcome$side_vc(read_port$outcome$side_vc),
+        .outcome$side_agent(read_port$outcome$side_agent),
+        .outcome$read_last(read_port$outcome$read_last),
+        .room(read_port$room),
+        .to_agent$valid(to_agent$valid),
+        .to_agent$data(to_agent$data),
+        .to_agent$last(to_agent$last),
+        .to_agent$port(to_agent$port),
+        .to_agent$ready(to_agent$ready),
+        .bad_route(read_port$bad_route),
+        .off_vc(read_port$off_vc)
+    );
+    nrc_core$ports$1$now now(
+        .d(now$d),
+        .q(now$q),
+        .clock(now$clock)
+    );
+    nrc_core$ports$1$own_events own_events(
+        .d(own_events$d),
+        .q(own_events$q),
+        .clock(own_events$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        now$clock = clock;
+        own_events$clock = clock;
+        now$d = now$q;
+        own_events$d = own_events$q;
+        damq$clock = clock;
+        damq$reset = reset;
+        request$clock = clock;
+        request$reset = reset;
+        flags$clock = clock;
+        flags$reset = reset;
+        read_port$clock = clock;
+        read_port$reset = reset;
+        occupancy = 32'h0;
+        occupancy_now = damq$occupancy$0;
+        occupancy = occupancy | (((occupancy_now) & 16'hffff) << len_shifts$0);
+        occupancy_now = damq$occupancy$1;
+        occupancy = occupancy | (((occupancy_now) & 16'hffff) << len_shifts$1);
+        now$d = now$q + 32'h1;
+        stamp$now = now$q;
+        request$fronts$0 = damq$fronts$0;
+        fronts$fronts$0 = damq$fronts$0;
+        request$fronts$1 = damq$fronts$1;
+        fronts$fronts$1 = damq$fronts$1;
+        request$arrival_flit = channel$flit;
+        request$arrival_vc = channel$vc;
+        request$bypass_head = damq$bypass_head;
+        request$need_lookup = fronts$need_lookup;
+        fronts$waiting = damq$waiting;
+        fronts$has_flit = damq$ready;
+        fronts$agent_room = read_port$room;
+        fronts$grant_vc = switch$grant_vc;
+        switch$ready = fronts$ready;
+        switch$head = damq$waiting;
+        switch$last = fronts$last;
+        switch$ports = fronts$ports;
+        switch$out_vcs = fronts$out_vcs;
+        switch$lens = fronts$lens;
+        read_port$grant = switch$grant;
+        read_port$grant_vc = switch$grant_vc;
+        read_port$now = now$q;
+        switch$flit = read_port$rewritten;
+        flags$waiting = damq$waiting;
+        queued = flags$queued;
+        own_now = no_event;
+        if (request$arrival$none) begin
+            own_now = ev_no_route;
+        end
+        if (read_port$bad_route) begin
+            own_now = own_now | ev_bad_route;
+        end
+        if (read_port$off_vc) begin
+            own_now = own_now | ev_mgmt_off_vc;
+        end
+        own_events$d = own_now;
+        if (reset) begin
+            own_events$d = no_event;
+        end
+        events = damq$events | own_events$q;
+        fault = |(own_events$q & ev_no_route);
+    end
+    
+    always @(*) damq$channel$valid = stamp$outbound$valid;
+    always @(*) damq$channel$flit = stamp$outbound$flit;
+    always @(*) damq$channel$vc = stamp$outbound$vc;
+    always @(*) stamp$outbound$credits = damq$channel$credits;
+    always @(*) fronts$arrival$pending = request$arrival$pending;
+    always @(*) fronts$arrival$vc = request$arrival$vc;
+    always @(*) fronts$arrival$ok = request$arrival$ok;
+    always @(*) fronts$arrival$none = request$arrival$none;
+    always @(*) fronts$arrival$index = request$arrival$index;
+    always @(*) fronts$arrival$port = request$arrival$port;
+    always @(*) fronts$arrival$out_vc = request$arrival$out_vc;
+    always @(*) flags$arrival$pending = request$arrival$pending;
+    always @(*) flags$arrival$vc = request$arrival$vc;
+    always @(*) flags$arrival$ok = request$arrival$ok;
+    always @(*) flags$arrival$none = request$arrival$none;
+    always @(*) flags$arrival$index = request$arrival$index;
+    always @(*) flags$arrival$port = request$arrival$port;
+    always @(*) flags$arrival$out_vc = request$arrival$out_vc;
+    always @(*) fronts$status$routed = flags$status$routed;
+    always @(*) fronts$status$moving = flags$status$moving;
+    always @(*) fronts$status$dropping = flags$status$dropping;
+    always @(*) fronts$status$managing = flags$status$managing;
+    always @(*) fronts$status$ports = flags$status$ports;
+    always @(*) fronts$status$out_vcs = flags$status$out_vcs;
+    always @(*) fronts$decision$valid = read_port$decision$valid;
+    always @(*) fronts$decision$transit = read_port$decision$transit;
+    always @(*) fronts$decision$agent = read_port$decision$agent;
+    always @(*) fronts$decision$drop = read_port$decision$drop;
+    always @(*) fronts$decision$port = read_port$decision$port;
+    always @(*) fronts$decision$hot = read_port$decision$hot;
+    always @(*) flags$decision$valid = read_port$decision$valid;
+    always @(*) flags$decision$transit = read_port$decision$transit;
+    always @(*) flags$decision$agent = read_port$decision$agent;
+    always @(*) flags$decision$drop = read_port$decision$drop;
+    always @(*) flags$decision$port = read_port$decision$port;
+    always @(*) flags$decision$hot = read_port$decision$hot;
+    always @(*) read_port$intents$wants = fronts$intents$wants;
+    always @(*) read_port$intents$agents = fronts$intents$agents;
+    always @(*) read_port$intents$mgmt_drops = fronts$intents$mgmt_drops;
+    always @(*) read_port$intents$decided = fronts$intents$decided;
+    always @(*) read_port$intents$bad_routes = fronts$intents$bad_routes;
+    always @(*) read_port$intents$transits = fronts$intents$transits;
+    always @(*) read_port$intents$grant_out_vc = fronts$intents$grant_out_vc;
+    always @(*) flags$intents$wants = fronts$intents$wants;
+    always @(*) flags$intents$agents = fronts$intents$agents;
+    always @(*) flags$intents$mgmt_drops = fronts$intents$mgmt_drops;
+    always @(*) flags$intents$decided = fronts$intents$decided;
+    always @(*) flags$intents$bad_routes = fronts$intents$bad_routes;
+    always @(*) flags$intents$transits = fronts$intents$transits;
+    always @(*) flags$intents$grant_out_vc = fronts$intents$grant_out_vc;
+    always @(*) damq$read$valid = read_port$read$valid;
+    always @(*) damq$read$vc = read_port$read$vc;
+    always @(*) read_port$read$flit = damq$read$flit;
+    always @(*) read_port$decisions$valid = damq$decisions$valid;
+    always @(*) read_port$decisions$data = damq$decisions$data;
+    always @(*) damq$decisions$ready = read_port$decisions$ready;
+    always @(*) flags$outcome$granted = read_port$outcome$granted;
+    always @(*) flags$outcome$grant_vc = read_port$outcome$grant_vc;
+    always @(*) flags$outcome$side_go = read_port$outcome$side_go;
+    always @(*) flags$outcome$side_vc = read_port$outcome$side_vc;
+    always @(*) flags$outcome$side_agent = read_port$outcome$side_agent;
+    always @(*) flags$outcome$read_last = read_port$outcome$read_last;
+endmodule // nrc_core$ports$1
 
 
 module nrc_core$ports$1$damq(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,read$valid,read$vc,read$flit,ready,waiting,fronts$0,fronts$1,events,bypass_head,occupancy$0,occupancy$1,decisions$valid,decisions$data,decisions$ready);
@@ -41730,18 +42092,10 @@ module nrc_core$ports$1$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
     input wire  decisions$ready;
     
     // Constant declarations
-    localparam  enabled = 1'b1;
-    localparam  mgmt_vc = 1'b1;
-    localparam  port = 64'h1;
     localparam  ports = 5'b101;
-    localparam  kind_mgmt = 4'h3;
-    localparam  mgmt_len = 8'ha;
     localparam  route_hops = 5'b10100;
     localparam  low_hops = 5'b1010;
-    localparam  kind_lsb = 7'b100011;
-    localparam  len_lsb = 7'b100111;
     localparam  type_bit = 7'b1000000;
-    localparam  head_bit = 7'b111111;
     localparam  tail_bit = 7'b111110;
     localparam  current_lsb = 8'h5;
     localparam  current_mask = 64'h3e0;
@@ -41749,47 +42103,6 @@ module nrc_core$ports$1$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
     localparam  kind_transit = 2'b1;
     localparam  kind_drop = 2'b10;
     localparam  kind_agent = 2'b0;
-    localparam  numbers$0 = 5'b0;
-    localparam  numbers$1 = 5'b1;
-    localparam  numbers$2 = 5'b10;
-    localparam  numbers$3 = 5'b11;
-    localparam  numbers$4 = 5'b100;
-    localparam  numbers$5 = 5'b101;
-    localparam  numbers$6 = 5'b110;
-    localparam  numbers$7 = 5'b111;
-    localparam  numbers$8 = 5'b1000;
-    localparam  numbers$9 = 5'b1001;
-    localparam  numbers$10 = 5'b1010;
-    localparam  numbers$11 = 5'b1011;
-    localparam  numbers$12 = 5'b1100;
-    localparam  numbers$13 = 5'b1101;
-    localparam  numbers$14 = 5'b1110;
-    localparam  numbers$15 = 5'b1111;
-    localparam  numbers$16 = 5'b10000;
-    localparam  numbers$17 = 5'b10001;
-    localparam  numbers$18 = 5'b10010;
-    localparam  numbers$19 = 5'b10011;
-    localparam  numbers$20 = 5'b10100;
-    localparam  low_at$0 = 8'ha;
-    localparam  low_at$1 = 8'hf;
-    localparam  low_at$2 = 8'h14;
-    localparam  low_at$3 = 8'h19;
-    localparam  low_at$4 = 8'h1e;
-    localparam  low_at$5 = 8'h23;
-    localparam  low_at$6 = 8'h28;
-    localparam  low_at$7 = 8'h2d;
-    localparam  low_at$8 = 8'h32;
-    localparam  low_at$9 = 8'h37;
-    localparam  high_at$0 = 8'h0;
-    localparam  high_at$1 = 8'h5;
-    localparam  high_at$2 = 8'ha;
-    localparam  high_at$3 = 8'hf;
-    localparam  high_at$4 = 8'h14;
-    localparam  high_at$5 = 8'h19;
-    localparam  high_at$6 = 8'h1e;
-    localparam  high_at$7 = 8'h23;
-    localparam  high_at$8 = 8'h28;
-    localparam  high_at$9 = 8'h2d;
     
     // Stub signals
     reg  fifo$clock;
@@ -41798,9 +42111,29 @@ module nrc_core$ports$1$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
     reg  [6:0] fifo$sink$data;
     wire  fifo$sink$ready;
     wire  [5:0] fifo$count;
-    reg  [15:0] crc$state;
-    reg  [63:0] crc$data;
-    wire  [15:0] crc$next_state;
+    wire  flit$here;
+    wire  flit$body;
+    wire  [63:0] flit$data;
+    wire  flit$opens;
+    reg  [63:0] fields$data;
+    reg  [4:0] fields$current;
+    reg  [4:0] fields$back_hops;
+    wire  [4:0] fields$w1_hops;
+    wire  [4:0] fields$w1_current;
+    wire  [4:0] fields$w1_hop;
+    wire  [4:0] fields$w2_hop;
+    wire  [4:0] fields$w3_hops;
+    wire  [63:0] fields$w3_insert;
+    wire  [63:0] fields$w3_field;
+    wire  [63:0] fields$w4_insert;
+    wire  [63:0] fields$w4_field;
+    reg  change_crc$clock;
+    reg  [63:0] change_crc$data;
+    reg  [63:0] change_crc$rewritten;
+    reg  change_crc$tail_word;
+    reg  change_crc$advance;
+    reg  change_crc$clear;
+    wire  [15:0] change_crc$delta;
     reg  open$d;
     wire  open$q;
     reg  open$clock;
@@ -41825,26 +42158,9 @@ module nrc_core$ports$1$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
     reg  decided$d;
     wire  decided$q;
     reg  decided$clock;
-    reg  [15:0] delta_crc$d;
-    wire  [15:0] delta_crc$q;
-    reg  delta_crc$clock;
     
     // Local signals
-    reg  here;
-    reg  head;
-    reg  body;
-    reg  [63:0] data;
     reg  [63:0] rewritten;
-    reg  [63:0] change;
-    reg  [4:0] w1_hops;
-    reg  [4:0] w1_current;
-    reg  [4:0] w1_hop;
-    reg  [4:0] w2_hop;
-    reg  [4:0] w3_hops;
-    reg  [63:0] w3_insert;
-    reg  [63:0] w4_insert;
-    reg  [63:0] w3_field;
-    reg  [63:0] w4_field;
     reg  forwarding;
     reg  push;
     reg  [1:0] push_kind;
@@ -41863,10 +42179,37 @@ module nrc_core$ports$1$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
         .source$ready(decisions$ready),
         .count(fifo$count)
     );
-    nrc_core$ports$1$damq$transit$crc crc(
-        .state(crc$state),
-        .data(crc$data),
-        .next_state(crc$next_state)
+    nrc_core$ports$1$damq$transit$flit flit(
+        .arriving$valid(arriving$valid),
+        .arriving$vc(arriving$vc),
+        .arriving$flit(arriving$flit),
+        .here(flit$here),
+        .body(flit$body),
+        .data(flit$data),
+        .opens(flit$opens)
+    );
+    nrc_core$ports$1$damq$transit$fields fields(
+        .data(fields$data),
+        .current(fields$current),
+        .back_hops(fields$back_hops),
+        .w1_hops(fields$w1_hops),
+        .w1_current(fields$w1_current),
+        .w1_hop(fields$w1_hop),
+        .w2_hop(fields$w2_hop),
+        .w3_hops(fields$w3_hops),
+        .w3_insert(fields$w3_insert),
+        .w3_field(fields$w3_field),
+        .w4_insert(fields$w4_insert),
+        .w4_field(fields$w4_field)
+    );
+    nrc_core$ports$1$damq$transit$change_crc change_crc(
+        .clock(change_crc$clock),
+        .data(change_crc$data),
+        .rewritten(change_crc$rewritten),
+        .tail_word(change_crc$tail_word),
+        .advance(change_crc$advance),
+        .clear(change_crc$clear),
+        .delta(change_crc$delta)
     );
     nrc_core$ports$1$damq$transit$open open(
         .d(open$d),
@@ -41908,11 +42251,6 @@ module nrc_core$ports$1$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
         .q(decided$q),
         .clock(decided$clock)
     );
-    nrc_core$ports$1$damq$transit$delta_crc delta_crc(
-        .d(delta_crc$d),
-        .q(delta_crc$q),
-        .clock(delta_crc$clock)
-    );
     
     // Update code
     always @(*) begin
@@ -41924,7 +42262,6 @@ module nrc_core$ports$1$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
         hop$clock = clock;
         back_hops$clock = clock;
         decided$clock = clock;
-        delta_crc$clock = clock;
         open$d = open$q;
         position$d = position$q;
         transit$d = transit$q;
@@ -41933,234 +42270,79 @@ module nrc_core$ports$1$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
         hop$d = hop$q;
         back_hops$d = back_hops$q;
         decided$d = decided$q;
-        delta_crc$d = delta_crc$q;
         fifo$clock = clock;
+        change_crc$clock = clock;
         fifo$reset = reset;
         unused_fifo = fifo$sink$ready | |fifo$count;
-        here = arriving$valid & (arriving$vc == mgmt_vc) & enabled;
-        head = ~arriving$flit[type_bit] & arriving$flit[head_bit];
-        body = arriving$flit[type_bit];
-        data = arriving$flit[(32'h0)+:(64)];
-        w1_hops = data[(32'h0)+:(5)];
-        w1_current = data[(current_lsb)+:(5)];
-        w3_hops = data[(32'h0)+:(5)];
-        w1_hop = 32'h0;
-        w2_hop = 32'h0;
-        w3_insert = 32'h0;
-        w4_insert = 32'h0;
-        w3_field = 32'h0;
-        w4_field = 32'h0;
-        if (w1_current == numbers$1) begin
-            w1_hop = data[(low_at$0)+:(5)];
-        end
-        if (current$q == numbers$11) begin
-            w2_hop = data[(high_at$0)+:(5)];
-        end
-        if (w3_hops == numbers$0) begin
-            w3_insert = port << low_at$0;
-            w3_field = hop_mask << low_at$0;
-        end
-        if (back_hops$q == numbers$10) begin
-            w4_insert = port << high_at$0;
-            w4_field = hop_mask << high_at$0;
-        end
-        if (w1_current == numbers$2) begin
-            w1_hop = data[(low_at$1)+:(5)];
-        end
-        if (current$q == numbers$12) begin
-            w2_hop = data[(high_at$1)+:(5)];
-        end
-        if (w3_hops == numbers$1) begin
-            w3_insert = port << low_at$1;
-            w3_field = hop_mask << low_at$1;
-        end
-        if (back_hops$q == numbers$11) begin
-            w4_insert = port << high_at$1;
-            w4_field = hop_mask << high_at$1;
-        end
-        if (w1_current == numbers$3) begin
-            w1_hop = data[(low_at$2)+:(5)];
-        end
-        if (current$q == numbers$13) begin
-            w2_hop = data[(high_at$2)+:(5)];
-        end
-        if (w3_hops == numbers$2) begin
-            w3_insert = port << low_at$2;
-            w3_field = hop_mask << low_at$2;
-        end
-        if (back_hops$q == numbers$12) begin
-            w4_insert = port << high_at$2;
-            w4_field = hop_mask << high_at$2;
-        end
-        if (w1_current == numbers$4) begin
-            w1_hop = data[(low_at$3)+:(5)];
-        end
-        if (current$q == numbers$14) begin
-            w2_hop = data[(high_at$3)+:(5)];
-        end
-        if (w3_hops == numbers$3) begin
-            w3_insert = port << low_at$3;
-            w3_field = hop_mask << low_at$3;
-        end
-        if (back_hops$q == numbers$13) begin
-            w4_insert = port << high_at$3;
-            w4_field = hop_mask << high_at$3;
-        end
-        if (w1_current == numbers$5) begin
-            w1_hop = data[(low_at$4)+:(5)];
-        end
-        if (current$q == numbers$15) begin
-            w2_hop = data[(high_at$4)+:(5)];
-        end
-        if (w3_hops == numbers$4) begin
-            w3_insert = port << low_at$4;
-            w3_field = hop_mask << low_at$4;
-        end
-        if (back_hops$q == numbers$14) begin
-            w4_insert = port << high_at$4;
-            w4_field = hop_mask << high_at$4;
-        end
-        if (w1_current == numbers$6) begin
-            w1_hop = data[(low_at$5)+:(5)];
-        end
-        if (current$q == numbers$16) begin
-            w2_hop = data[(high_at$5)+:(5)];
-        end
-        if (w3_hops == numbers$5) begin
-            w3_insert = port << low_at$5;
-            w3_field = hop_mask << low_at$5;
-        end
-        if (back_hops$q == numbers$15) begin
-            w4_insert = port << high_at$5;
-            w4_field = hop_mask << high_at$5;
-        end
-        if (w1_current == numbers$7) begin
-            w1_hop = data[(low_at$6)+:(5)];
-        end
-        if (current$q == numbers$17) begin
-            w2_hop = data[(high_at$6)+:(5)];
-        end
-        if (w3_hops == numbers$6) begin
-            w3_insert = port << low_at$6;
-            w3_field = hop_mask << low_at$6;
-        end
-        if (back_hops$q == numbers$16) begin
-            w4_insert = port << high_at$6;
-            w4_field = hop_mask << high_at$6;
-        end
-        if (w1_current == numbers$8) begin
-            w1_hop = data[(low_at$7)+:(5)];
-        end
-        if (current$q == numbers$18) begin
-            w2_hop = data[(high_at$7)+:(5)];
-        end
-        if (w3_hops == numbers$7) begin
-            w3_insert = port << low_at$7;
-            w3_field = hop_mask << low_at$7;
-        end
-        if (back_hops$q == numbers$17) begin
-            w4_insert = port << high_at$7;
-            w4_field = hop_mask << high_at$7;
-        end
-        if (w1_current == numbers$9) begin
-            w1_hop = data[(low_at$8)+:(5)];
-        end
-        if (current$q == numbers$19) begin
-            w2_hop = data[(high_at$8)+:(5)];
-        end
-        if (w3_hops == numbers$8) begin
-            w3_insert = port << low_at$8;
-            w3_field = hop_mask << low_at$8;
-        end
-        if (back_hops$q == numbers$18) begin
-            w4_insert = port << high_at$8;
-            w4_field = hop_mask << high_at$8;
-        end
-        if (w1_current == numbers$10) begin
-            w1_hop = data[(low_at$9)+:(5)];
-        end
-        if (current$q == numbers$20) begin
-            w2_hop = data[(high_at$9)+:(5)];
-        end
-        if (w3_hops == numbers$9) begin
-            w3_insert = port << low_at$9;
-            w3_field = hop_mask << low_at$9;
-        end
-        if (back_hops$q == numbers$19) begin
-            w4_insert = port << high_at$9;
-            w4_field = hop_mask << high_at$9;
-        end
+        fields$data = flit$data;
+        fields$current = current$q;
+        fields$back_hops = back_hops$q;
         forwarding = transit$q & ~bad$q;
-        rewritten = data;
+        rewritten = flit$data;
         push = 1'b0;
         push_kind = kind_agent;
         push_hop = hop$q;
-        if (here & open$q) begin
+        if (flit$here & open$q) begin
             position$d = position$q + 32'h1;
-            if (body & (position$q == 32'h2)) begin
-                current$d = w1_current;
-                transit$d = |w1_current;
-                bad$d = (w1_hops > route_hops) | (w1_current > w1_hops);
-                hop$d = w1_hop;
-                if (|w1_current & (w1_hops <= route_hops) & (w1_current <= w1_hops)) begin
-                    rewritten = (data & ~current_mask) | (((w1_current - 32'h1) & 64'hffffffffffffffff) << current_lsb);
+            if (flit$body & (position$q == 32'h2)) begin
+                current$d = fields$w1_current;
+                transit$d = |fields$w1_current;
+                bad$d = (fields$w1_hops > route_hops) | (fields$w1_current > fields$w1_hops);
+                hop$d = fields$w1_hop;
+                if (|fields$w1_current & (fields$w1_hops <= route_hops) & (fields$w1_current <= fields$w1_hops)) begin
+                    rewritten = (flit$data & ~current_mask) | (((fields$w1_current - 32'h1) & 64'hffffffffffffffff) << current_lsb);
                 end
             end
-            if (body & (position$q == 32'h3) & (current$q > low_hops)) begin
-                hop$d = w2_hop;
+            if (flit$body & (position$q == 32'h3) & (current$q > low_hops)) begin
+                hop$d = fields$w2_hop;
             end
-            if (body & (position$q == 32'h4)) begin
-                back_hops$d = w3_hops;
+            if (flit$body & (position$q == 32'h4)) begin
+                back_hops$d = fields$w3_hops;
                 push = 1'b1;
                 decided$d = 1'b1;
                 if (transit$q) begin
                     push_kind = kind_transit;
-                    if (bad$q | (w3_hops >= route_hops) | (hop$q >= ports)) begin
+                    if (bad$q | (fields$w3_hops >= route_hops) | (hop$q >= ports)) begin
                         push_kind = kind_drop;
                         bad$d = 1'b1;
                     end
                     else begin
-                        rewritten = (data & ~hop_mask & ~w3_field) | ((w3_hops + 32'h1) & 64'hffffffffffffffff) | w3_insert;
+                        rewritten = (flit$data & ~hop_mask & ~fields$w3_field) | ((fields$w3_hops + 32'h1) & 64'hffffffffffffffff) | fields$w3_insert;
                     end
                 end
             end
-            if (body & (position$q == 32'h5) & forwarding & (back_hops$q >= low_hops)) begin
-                rewritten = (data & ~w4_field) | w4_insert;
+            if (flit$body & (position$q == 32'h5) & forwarding & (back_hops$q >= low_hops)) begin
+                rewritten = (flit$data & ~fields$w4_field) | fields$w4_insert;
             end
-            if (~body) begin
+            if (~flit$body) begin
                 open$d = 1'b0;
                 if (~decided$q) begin
                     push = 1'b1;
                 end
                 if (forwarding & arriving$flit[tail_bit]) begin
-                    rewritten = data ^ ((delta_crc$q) & 64'hffffffffffffffff);
+                    rewritten = flit$data ^ ((change_crc$delta) & 64'hffffffffffffffff);
                 end
             end
         end
-        change = data ^ rewritten;
-        if (position$q == 32'h9) begin
-            change = 32'h0;
-        end
-        crc$state = delta_crc$q;
-        crc$data = change;
-        if (here & open$q) begin
-            delta_crc$d = crc$next_state;
-        end
-        if (here & head & (arriving$flit[(kind_lsb)+:(4)] == kind_mgmt) & (arriving$flit[(len_lsb)+:(8)] == mgmt_len)) begin
+        if (flit$opens) begin
             open$d = 1'b1;
             position$d = 32'h1;
             transit$d = 1'b0;
             bad$d = 1'b0;
             decided$d = 1'b0;
-            delta_crc$d = 32'h0;
         end
+        change_crc$data = flit$data;
+        change_crc$rewritten = rewritten;
+        change_crc$tail_word = position$q == 32'h9;
+        change_crc$advance = flit$here & open$q;
+        change_crc$clear = flit$opens;
         fifo$sink$valid = push & ~reset;
         fifo$sink$data = ((push_kind) & 7'h7f) | (((push_hop) & 7'h7f) << 32'h2);
         storing$valid = arriving$valid;
         storing$vc = arriving$vc;
         storing$flit = arriving$flit;
-        if (here & open$q) begin
-            storing$flit = (((rewritten) & 65'h1ffffffffffffffff) & ~(1 << (type_bit)) | ((body) << (type_bit)));
+        if (flit$here & open$q) begin
+            storing$flit = (((rewritten) & 65'h1ffffffffffffffff) & ~(1 << (type_bit)) | ((flit$body) << (type_bit)));
         end
         if (reset) begin
             open$d = 1'b0;
@@ -42208,7 +42390,63 @@ module nrc_core$ports$1$damq$transit$bad(d,q,clock);
 endmodule // nrc_core$ports$1$damq$transit$bad
 
 
-module nrc_core$ports$1$damq$transit$crc(state,data,next_state);
+module nrc_core$ports$1$damq$transit$change_crc(clock,data,rewritten,tail_word,advance,clear,delta);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [63:0] data;
+    input wire  [63:0] rewritten;
+    input wire  tail_word;
+    input wire  advance;
+    input wire  clear;
+    output reg  [15:0] delta;
+    
+    // Stub signals
+    reg  [15:0] crc$state;
+    reg  [63:0] crc$data;
+    wire  [15:0] crc$next_state;
+    reg  [15:0] state$d;
+    wire  [15:0] state$q;
+    reg  state$clock;
+    
+    // Local signals
+    reg  [63:0] change;
+    
+    // Sub module instances
+    nrc_core$ports$1$damq$transit$change_crc$crc crc(
+        .state(crc$state),
+        .data(crc$data),
+        .next_state(crc$next_state)
+    );
+    nrc_core$ports$1$damq$transit$change_crc$state state(
+        .d(state$d),
+        .q(state$q),
+        .clock(state$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        state$clock = clock;
+        state$d = state$q;
+        change = data ^ rewritten;
+        if (tail_word) begin
+            change = 32'h0;
+        end
+        crc$state = state$q;
+        crc$data = change;
+        if (advance) begin
+            state$d = crc$next_state;
+        end
+        if (clear) begin
+            state$d = 32'h0;
+        end
+        delta = state$q;
+    end
+    
+endmodule // nrc_core$ports$1$damq$transit$change_crc
+
+
+module nrc_core$ports$1$damq$transit$change_crc$crc(state,data,next_state);
     
     // Module arguments
     input wire  [15:0] state;
@@ -42320,7 +42558,26 @@ module nrc_core$ports$1$damq$transit$crc(state,data,next_state);
         next_state = nodes$30 ^ offset;
     end
     
-endmodule // nrc_core$ports$1$damq$transit$crc
+endmodule // nrc_core$ports$1$damq$transit$change_crc$crc
+
+
+module nrc_core$ports$1$damq$transit$change_crc$state(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$damq$transit$change_crc$state
 
 
 module nrc_core$ports$1$damq$transit$current(d,q,clock);
@@ -42361,23 +42618,222 @@ module nrc_core$ports$1$damq$transit$decided(d,q,clock);
 endmodule // nrc_core$ports$1$damq$transit$decided
 
 
-module nrc_core$ports$1$damq$transit$delta_crc(d,q,clock);
+module nrc_core$ports$1$damq$transit$fields(data,current,back_hops,w1_hops,w1_current,w1_hop,w2_hop,w3_hops,w3_insert,w3_field,w4_insert,w4_field);
     
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
+    input wire  [63:0] data;
+    input wire  [4:0] current;
+    input wire  [4:0] back_hops;
+    output reg  [4:0] w1_hops;
+    output reg  [4:0] w1_current;
+    output reg  [4:0] w1_hop;
+    output reg  [4:0] w2_hop;
+    output reg  [4:0] w3_hops;
+    output reg  [63:0] w3_insert;
+    output reg  [63:0] w3_field;
+    output reg  [63:0] w4_insert;
+    output reg  [63:0] w4_field;
     
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
+    // Constant declarations
+    localparam  port = 64'h1;
+    localparam  current_lsb = 8'h5;
+    localparam  hop_mask = 64'h1f;
+    localparam  numbers$0 = 5'b0;
+    localparam  numbers$1 = 5'b1;
+    localparam  numbers$2 = 5'b10;
+    localparam  numbers$3 = 5'b11;
+    localparam  numbers$4 = 5'b100;
+    localparam  numbers$5 = 5'b101;
+    localparam  numbers$6 = 5'b110;
+    localparam  numbers$7 = 5'b111;
+    localparam  numbers$8 = 5'b1000;
+    localparam  numbers$9 = 5'b1001;
+    localparam  numbers$10 = 5'b1010;
+    localparam  numbers$11 = 5'b1011;
+    localparam  numbers$12 = 5'b1100;
+    localparam  numbers$13 = 5'b1101;
+    localparam  numbers$14 = 5'b1110;
+    localparam  numbers$15 = 5'b1111;
+    localparam  numbers$16 = 5'b10000;
+    localparam  numbers$17 = 5'b10001;
+    localparam  numbers$18 = 5'b10010;
+    localparam  numbers$19 = 5'b10011;
+    localparam  numbers$20 = 5'b10100;
+    localparam  low_at$0 = 8'ha;
+    localparam  low_at$1 = 8'hf;
+    localparam  low_at$2 = 8'h14;
+    localparam  low_at$3 = 8'h19;
+    localparam  low_at$4 = 8'h1e;
+    localparam  low_at$5 = 8'h23;
+    localparam  low_at$6 = 8'h28;
+    localparam  low_at$7 = 8'h2d;
+    localparam  low_at$8 = 8'h32;
+    localparam  low_at$9 = 8'h37;
+    localparam  high_at$0 = 8'h0;
+    localparam  high_at$1 = 8'h5;
+    localparam  high_at$2 = 8'ha;
+    localparam  high_at$3 = 8'hf;
+    localparam  high_at$4 = 8'h14;
+    localparam  high_at$5 = 8'h19;
+    localparam  high_at$6 = 8'h1e;
+    localparam  high_at$7 = 8'h23;
+    localparam  high_at$8 = 8'h28;
+    localparam  high_at$9 = 8'h2d;
+    
+    // Update code
+    always @(*) begin
+        w1_hops = data[(32'h0)+:(5)];
+        w1_current = data[(current_lsb)+:(5)];
+        w3_hops = data[(32'h0)+:(5)];
+        w1_hop = 32'h0;
+        w2_hop = 32'h0;
+        w3_insert = 32'h0;
+        w4_insert = 32'h0;
+        w3_field = 32'h0;
+        w4_field = 32'h0;
+        if (w1_current == numbers$1) begin
+            w1_hop = data[(low_at$0)+:(5)];
+        end
+        if (current == numbers$11) begin
+            w2_hop = data[(high_at$0)+:(5)];
+        end
+        if (w3_hops == numbers$0) begin
+            w3_insert = port << low_at$0;
+            w3_field = hop_mask << low_at$0;
+        end
+        if (back_hops == numbers$10) begin
+            w4_insert = port << high_at$0;
+            w4_field = hop_mask << high_at$0;
+        end
+        if (w1_current == numbers$2) begin
+            w1_hop = data[(low_at$1)+:(5)];
+        end
+        if (current == numbers$12) begin
+            w2_hop = data[(high_at$1)+:(5)];
+        end
+        if (w3_hops == numbers$1) begin
+            w3_insert = port << low_at$1;
+            w3_field = hop_mask << low_at$1;
+        end
+        if (back_hops == numbers$11) begin
+            w4_insert = port << high_at$1;
+            w4_field = hop_mask << high_at$1;
+        end
+        if (w1_current == numbers$3) begin
+            w1_hop = data[(low_at$2)+:(5)];
+        end
+        if (current == numbers$13) begin
+            w2_hop = data[(high_at$2)+:(5)];
+        end
+        if (w3_hops == numbers$2) begin
+            w3_insert = port << low_at$2;
+            w3_field = hop_mask << low_at$2;
+        end
+        if (back_hops == numbers$12) begin
+            w4_insert = port << high_at$2;
+            w4_field = hop_mask << high_at$2;
+        end
+        if (w1_current == numbers$4) begin
+            w1_hop = data[(low_at$3)+:(5)];
+        end
+        if (current == numbers$14) begin
+            w2_hop = data[(high_at$3)+:(5)];
+        end
+        if (w3_hops == numbers$3) begin
+            w3_insert = port << low_at$3;
+            w3_field = hop_mask << low_at$3;
+        end
+        if (back_hops == numbers$13) begin
+            w4_insert = port << high_at$3;
+            w4_field = hop_mask << high_at$3;
+        end
+        if (w1_current == numbers$5) begin
+            w1_hop = data[(low_at$4)+:(5)];
+        end
+        if (current == numbers$15) begin
+            w2_hop = data[(high_at$4)+:(5)];
+        end
+        if (w3_hops == numbers$4) begin
+            w3_insert = port << low_at$4;
+            w3_field = hop_mask << low_at$4;
+        end
+        if (back_hops == numbers$14) begin
+            w4_insert = port << high_at$4;
+            w4_field = hop_mask << high_at$4;
+        end
+        if (w1_current == numbers$6) begin
+            w1_hop = data[(low_at$5)+:(5)];
+        end
+        if (current == numbers$16) begin
+            w2_hop = data[(high_at$5)+:(5)];
+        end
+        if (w3_hops == numbers$5) begin
+            w3_insert = port << low_at$5;
+            w3_field = hop_mask << low_at$5;
+        end
+        if (back_hops == numbers$15) begin
+            w4_insert = port << high_at$5;
+            w4_field = hop_mask << high_at$5;
+        end
+        if (w1_current == numbers$7) begin
+            w1_hop = data[(low_at$6)+:(5)];
+        end
+        if (current == numbers$17) begin
+            w2_hop = data[(high_at$6)+:(5)];
+        end
+        if (w3_hops == numbers$6) begin
+            w3_insert = port << low_at$6;
+            w3_field = hop_mask << low_at$6;
+        end
+        if (back_hops == numbers$16) begin
+            w4_insert = port << high_at$6;
+            w4_field = hop_mask << high_at$6;
+        end
+        if (w1_current == numbers$8) begin
+            w1_hop = data[(low_at$7)+:(5)];
+        end
+        if (current == numbers$18) begin
+            w2_hop = data[(high_at$7)+:(5)];
+        end
+        if (w3_hops == numbers$7) begin
+            w3_insert = port << low_at$7;
+            w3_field = hop_mask << low_at$7;
+        end
+        if (back_hops == numbers$17) begin
+            w4_insert = port << high_at$7;
+            w4_field = hop_mask << high_at$7;
+        end
+        if (w1_current == numbers$9) begin
+            w1_hop = data[(low_at$8)+:(5)];
+        end
+        if (current == numbers$19) begin
+            w2_hop = data[(high_at$8)+:(5)];
+        end
+        if (w3_hops == numbers$8) begin
+            w3_insert = port << low_at$8;
+            w3_field = hop_mask << low_at$8;
+        end
+        if (back_hops == numbers$18) begin
+            w4_insert = port << high_at$8;
+            w4_field = hop_mask << high_at$8;
+        end
+        if (w1_current == numbers$10) begin
+            w1_hop = data[(low_at$9)+:(5)];
+        end
+        if (current == numbers$20) begin
+            w2_hop = data[(high_at$9)+:(5)];
+        end
+        if (w3_hops == numbers$9) begin
+            w3_insert = port << low_at$9;
+            w3_field = hop_mask << low_at$9;
+        end
+        if (back_hops == numbers$19) begin
+            w4_insert = port << high_at$9;
+            w4_field = hop_mask << high_at$9;
+        end
     end
     
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$1$damq$transit$delta_crc
+endmodule // nrc_core$ports$1$damq$transit$fields
 
 
 module nrc_core$ports$1$damq$transit$fifo(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
@@ -42628,6 +43084,42 @@ module nrc_core$ports$1$damq$transit$fifo$brams$0$shown(d,q,clock);
 endmodule // nrc_core$ports$1$damq$transit$fifo$brams$0$shown
 
 
+module nrc_core$ports$1$damq$transit$flit(arriving$valid,arriving$vc,arriving$flit,here,body,data,opens);
+    
+    // Module arguments
+    input wire  arriving$valid;
+    input wire  arriving$vc;
+    input wire  [64:0] arriving$flit;
+    output reg  here;
+    output reg  body;
+    output reg  [63:0] data;
+    output reg  opens;
+    
+    // Constant declarations
+    localparam  enabled = 1'b1;
+    localparam  mgmt_vc = 1'b1;
+    localparam  kind_mgmt = 4'h3;
+    localparam  mgmt_len = 8'ha;
+    localparam  kind_lsb = 7'b100011;
+    localparam  len_lsb = 7'b100111;
+    localparam  type_bit = 7'b1000000;
+    localparam  head_bit = 7'b111111;
+    
+    // Local signals
+    reg  head;
+    
+    // Update code
+    always @(*) begin
+        here = arriving$valid & (arriving$vc == mgmt_vc) & enabled;
+        head = ~arriving$flit[type_bit] & arriving$flit[head_bit];
+        body = arriving$flit[type_bit];
+        data = arriving$flit[(32'h0)+:(64)];
+        opens = here & head & (arriving$flit[(kind_lsb)+:(4)] == kind_mgmt) & (arriving$flit[(len_lsb)+:(8)] == mgmt_len);
+    end
+    
+endmodule // nrc_core$ports$1$damq$transit$flit
+
+
 module nrc_core$ports$1$damq$transit$hop(d,q,clock);
     
     // Module arguments
@@ -42704,500 +43196,45 @@ module nrc_core$ports$1$damq$transit$transit(d,q,clock);
 endmodule // nrc_core$ports$1$damq$transit$transit
 
 
-module nrc_core$ports$1$dropping$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$1$dropping$0
-
-
-module nrc_core$ports$1$dropping$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$1$dropping$1
-
-
-module nrc_core$ports$1$managing$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$1$managing$0
-
-
-module nrc_core$ports$1$managing$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$1$managing$1
-
-
-module nrc_core$ports$1$moving$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$1$moving$0
-
-
-module nrc_core$ports$1$moving$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$1$moving$1
-
-
-module nrc_core$ports$1$now(d,q,clock);
-    
-    // Module arguments
-    input wire  [14:0] d;
-    output reg  [14:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 15'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$1$now
-
-
-module nrc_core$ports$1$out_vc$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$1$out_vc$0
-
-
-module nrc_core$ports$1$out_vc$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$1$out_vc$1
-
-
-module nrc_core$ports$1$own_events(d,q,clock);
-    
-    // Module arguments
-    input wire  [11:0] d;
-    output reg  [11:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 12'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$1$own_events
-
-
-module nrc_core$ports$1$pending(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$1$pending
-
-
-module nrc_core$ports$1$pending_dst(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$1$pending_dst
-
-
-module nrc_core$ports$1$pending_kind(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$1$pending_kind
-
-
-module nrc_core$ports$1$pending_vc(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$1$pending_vc
-
-
-module nrc_core$ports$1$port_hot$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$1$port_hot$0
-
-
-module nrc_core$ports$1$port_hot$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$1$port_hot$1
-
-
-module nrc_core$ports$1$port_index$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$1$port_index$0
-
-
-module nrc_core$ports$1$port_index$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$1$port_index$1
-
-
-module nrc_core$ports$1$rewrite(flit,out_vc,now,rewritten);
-    
-    // Module arguments
-    input wire  [64:0] flit;
-    input wire  out_vc;
-    input wire  [14:0] now;
-    output reg  [64:0] rewritten;
-    
-    // Constant declarations
-    localparam  fields_mask = 65'h3fff800700000000;
-    localparam  delay_max = 15'b111111111111;
-    localparam  delay_lsb = 7'b101111;
-    localparam  vc_lsb = 7'b100000;
-    localparam  type_bit = 7'b1000000;
-    localparam  head_bit = 7'b111111;
-    
-    // Local signals
-    reg  [14:0] total;
-    reg  [11:0] delay;
-    reg  [14:0] next_cycle;
-    reg  [64:0] cleared;
-    
-    // Update code
-    always @(*) begin
-        next_cycle = now + 32'h1;
-        total = next_cycle - flit[(delay_lsb)+:(15)];
-        delay = total[(32'h0)+:(12)];
-        if (total > delay_max) begin
-            delay = delay_max[(32'h0)+:(12)];
-        end
-        cleared = flit & ~fields_mask;
-        rewritten = flit;
-        if (~flit[type_bit] & flit[head_bit]) begin
-            rewritten = cleared | (((delay) & 65'h1ffffffffffffffff) << delay_lsb) | (((out_vc) & 65'h1ffffffffffffffff) << vc_lsb);
-        end
-    end
-    
-endmodule // nrc_core$ports$1$rewrite
-
-
-module nrc_core$ports$1$routed$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$1$routed$0
-
-
-module nrc_core$ports$1$routed$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$1$routed$1
-
-
-module nrc_core$ports$1$stamp(inbound$valid,inbound$flit,inbound$vc,inbound$credits,outbound$valid,outbound$flit,outbound$vc,outbound$credits,now);
-    
-    // Module arguments
-    input wire  inbound$valid;
-    input wire  [64:0] inbound$flit;
-    input wire  inbound$vc;
-    output reg  [1:0] inbound$credits;
-    output reg  outbound$valid;
-    output reg  [64:0] outbound$flit;
-    output reg  outbound$vc;
-    input wire  [1:0] outbound$credits;
-    input wire  [14:0] now;
-    
-    // Constant declarations
-    localparam  field_mask = 65'h3fff800000000000;
-    localparam  delay_lsb = 7'b101111;
-    localparam  type_bit = 7'b1000000;
-    localparam  head_bit = 7'b111111;
-    
-    // Local signals
-    reg  [11:0] delay;
-    reg  [14:0] base;
-    reg  [64:0] cleared;
-    
-    // Update code
-    always @(*) begin
-        outbound$valid = inbound$valid;
-        outbound$vc = inbound$vc;
-        inbound$credits = outbound$credits;
-        delay = inbound$flit[(delay_lsb)+:(12)];
-        base = now - ((delay) & 15'h7fff);
-        cleared = inbound$flit & ~field_mask;
-        outbound$flit = inbound$flit;
-        if (~inbound$flit[type_bit] & inbound$flit[head_bit]) begin
-            outbound$flit = cleared | (((base) & 65'h1ffffffffffffffff) << delay_lsb);
-        end
-    end
-    
-endmodule // nrc_core$ports$1$stamp
-
-
-module nrc_core$ports$2(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,switch$ready,switch$head,switch$last,switch$ports,switch$out_vcs,switch$lens,switch$grant,switch$grant_vc,switch$flit,route_head$valid,route_head$flit,route$valid,route$port,route$index,route$no_route,to_agent$valid,to_agent$data,to_agent$last,to_agent$port,to_agent$ready,events,fault,queued,occupancy);
+module nrc_core$ports$1$flags(clock,reset,waiting,arrival$pending,arrival$vc,arrival$ok,arrival$none,arrival$index,arrival$port,arrival$out_vc,decision$valid,decision$transit,decision$agent,decision$drop,decision$port,decision$hot,intents$wants,intents$agents,intents$mgmt_drops,intents$decided,intents$bad_routes,intents$transits,intents$grant_out_vc,outcome$granted,outcome$grant_vc,outcome$side_go,outcome$side_vc,outcome$side_agent,outcome$read_last,status$routed,status$moving,status$dropping,status$managing,status$ports,status$out_vcs,queued);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
-    input wire  channel$valid;
-    input wire  [64:0] channel$flit;
-    input wire  channel$vc;
-    output wire  [1:0] channel$credits;
-    output reg  [1:0] switch$ready;
-    output reg  [1:0] switch$head;
-    output reg  [1:0] switch$last;
-    output reg  [5:0] switch$ports;
-    output reg  [1:0] switch$out_vcs;
-    output reg  [15:0] switch$lens;
-    input wire  switch$grant;
-    input wire  switch$grant_vc;
-    output reg  [64:0] switch$flit;
-    output reg  route_head$valid;
-    output reg  [64:0] route_head$flit;
-    input wire  route$valid;
-    input wire  [4:0] route$port;
-    input wire  [2:0] route$index;
-    input wire  route$no_route;
-    output reg  to_agent$valid;
-    output reg  [64:0] to_agent$data;
-    output reg  to_agent$last;
-    output reg  [4:0] to_agent$port;
-    input wire  to_agent$ready;
-    output reg  [11:0] events;
-    output reg  fault;
+    input wire  [1:0] waiting;
+    input wire  arrival$pending;
+    input wire  arrival$vc;
+    input wire  arrival$ok;
+    input wire  arrival$none;
+    input wire  [2:0] arrival$index;
+    input wire  [4:0] arrival$port;
+    input wire  arrival$out_vc;
+    input wire  decision$valid;
+    input wire  decision$transit;
+    input wire  decision$agent;
+    input wire  decision$drop;
+    input wire  [2:0] decision$port;
+    input wire  [4:0] decision$hot;
+    input wire  [1:0] intents$wants;
+    input wire  [1:0] intents$agents;
+    input wire  [1:0] intents$mgmt_drops;
+    input wire  [1:0] intents$decided;
+    input wire  [1:0] intents$bad_routes;
+    input wire  [1:0] intents$transits;
+    input wire  intents$grant_out_vc;
+    input wire  outcome$granted;
+    input wire  outcome$grant_vc;
+    input wire  outcome$side_go;
+    input wire  outcome$side_vc;
+    input wire  outcome$side_agent;
+    input wire  outcome$read_last;
+    output reg  [1:0] status$routed;
+    output reg  [1:0] status$moving;
+    output reg  [1:0] status$dropping;
+    output reg  [1:0] status$managing;
+    output reg  [5:0] status$ports;
+    output reg  [1:0] status$out_vcs;
     output reg  [4:0] queued;
-    output reg  [15:0] occupancy;
     
     // Constant declarations
     localparam  vc_numbers$0 = 1'b0;
@@ -43206,83 +43243,9 @@ module nrc_core$ports$2(clock,reset,channel$valid,channel$flit,channel$vc,channe
     localparam  port_shifts$1 = 8'h3;
     localparam  vc_shifts$0 = 8'h0;
     localparam  vc_shifts$1 = 8'h1;
-    localparam  len_shifts$0 = 8'h0;
-    localparam  len_shifts$1 = 8'h8;
-    localparam  mgmt_vcs = 2'b10;
-    localparam  down_ports = 5'b0;
-    localparam  kind_mgmt = 4'h3;
-    localparam  kind_lsb = 7'b100011;
-    localparam  dst_lsb = 7'b0;
-    localparam  len_lsb = 7'b100111;
-    localparam  type_bit = 7'b1000000;
-    localparam  head_bit = 7'b111111;
-    localparam  ev_no_route = 12'h200;
-    localparam  ev_mgmt_off_vc = 12'h400;
-    localparam  ev_bad_route = 12'h800;
-    localparam  transit_on = 1'b1;
-    localparam  mgmt_len = 8'ha;
-    localparam  kind_transit = 2'b1;
-    localparam  kind_agent = 2'b0;
-    localparam  kind_drop = 2'b10;
-    localparam  port_bits$0 = 5'b1;
-    localparam  port_bits$1 = 5'b10;
-    localparam  port_bits$2 = 5'b100;
-    localparam  port_bits$3 = 5'b1000;
-    localparam  port_bits$4 = 5'b10000;
-    localparam  no_event = 12'h0;
     localparam  no_ports = 5'b0;
-    localparam  zero_agent_port = 5'b0;
     
     // Stub signals
-    wire  stamp$outbound$valid;
-    wire  [64:0] stamp$outbound$flit;
-    wire  stamp$outbound$vc;
-    reg  [1:0] stamp$outbound$credits;
-    reg  [14:0] stamp$now;
-    reg  damq$clock;
-    reg  damq$reset;
-    reg  damq$channel$valid;
-    reg  [64:0] damq$channel$flit;
-    reg  damq$channel$vc;
-    wire  [1:0] damq$channel$credits;
-    reg  damq$read$valid;
-    reg  damq$read$vc;
-    wire  [64:0] damq$read$flit;
-    wire  [1:0] damq$ready;
-    wire  [1:0] damq$waiting;
-    wire  [64:0] damq$fronts$0;
-    wire  [64:0] damq$fronts$1;
-    wire  [11:0] damq$events;
-    wire  damq$bypass_head;
-    wire  [7:0] damq$occupancy$0;
-    wire  [7:0] damq$occupancy$1;
-    wire  damq$decisions$valid;
-    wire  [6:0] damq$decisions$data;
-    reg  damq$decisions$ready;
-    reg  choice$in_vc;
-    reg  [3:0] choice$kind;
-    reg  [15:0] choice$dst;
-    reg  choice$down;
-    wire  choice$out_vc;
-    reg  [64:0] rewrite$flit;
-    reg  rewrite$out_vc;
-    reg  [14:0] rewrite$now;
-    wire  [64:0] rewrite$rewritten;
-    reg  [14:0] now$d;
-    wire  [14:0] now$q;
-    reg  now$clock;
-    reg  pending$d;
-    wire  pending$q;
-    reg  pending$clock;
-    reg  pending_vc$d;
-    wire  pending_vc$q;
-    reg  pending_vc$clock;
-    reg  [3:0] pending_kind$d;
-    wire  [3:0] pending_kind$q;
-    reg  pending_kind$clock;
-    reg  [15:0] pending_dst$d;
-    wire  [15:0] pending_dst$q;
-    reg  pending_dst$clock;
     reg  routed$0$d;
     wire  routed$0$q;
     reg  routed$0$clock;
@@ -43325,417 +43288,100 @@ module nrc_core$ports$2(clock,reset,channel$valid,channel$flit,channel$vc,channe
     reg  out_vc$1$d;
     wire  out_vc$1$q;
     reg  out_vc$1$clock;
-    reg  agent_full$d;
-    wire  agent_full$q;
-    reg  agent_full$clock;
-    reg  [64:0] agent_flit$d;
-    wire  [64:0] agent_flit$q;
-    reg  agent_flit$clock;
-    reg  agent_last$d;
-    wire  agent_last$q;
-    reg  agent_last$clock;
-    reg  [11:0] own_events$d;
-    wire  [11:0] own_events$q;
-    reg  own_events$clock;
     
     // Local signals
-    reg  [7:0] occupancy_now;
-    reg  [11:0] own_now;
     reg  route_here$0;
     reg  route_here$1;
-    reg  mgmt_head$0;
-    reg  mgmt_head$1;
-    reg  drop_now$0;
-    reg  drop_now$1;
-    reg  agent_now$0;
-    reg  agent_now$1;
-    reg  side_want$0;
-    reg  side_want$1;
-    reg  need_lookup$0;
-    reg  need_lookup$1;
     reg  granted$0;
     reg  granted$1;
     reg  side_here$0;
     reg  side_here$1;
-    reg  needs_decision$0;
-    reg  needs_decision$1;
-    reg  transit_head$0;
-    reg  transit_head$1;
-    reg  [1:0] decision_kind;
-    reg  [2:0] decision_port;
-    reg  [4:0] decision_hot;
-    reg  side_decided;
-    reg  side_bad_route;
-    reg  decision_taken;
-    reg  route_ok;
-    reg  route_none;
-    reg  agent_room;
-    reg  side_found;
-    reg  side_go;
-    reg  side_vc;
-    reg  side_agent;
-    reg  side_mgmt_drop;
-    reg  lookup_found;
-    reg  arrival_lookup;
-    reg  read_last;
-    reg  grant_out_vc;
     reg  [2:0] port_now;
     reg  out_vc_now;
-    reg  [7:0] len_now;
+    reg  unused_inputs;
     
     // Sub module instances
-    nrc_core$ports$2$stamp stamp(
-        .inbound$valid(channel$valid),
-        .inbound$flit(channel$flit),
-        .inbound$vc(channel$vc),
-        .inbound$credits(channel$credits),
-        .outbound$valid(stamp$outbound$valid),
-        .outbound$flit(stamp$outbound$flit),
-        .outbound$vc(stamp$outbound$vc),
-        .outbound$credits(stamp$outbound$credits),
-        .now(stamp$now)
-    );
-    nrc_core$ports$2$damq damq(
-        .clock(damq$clock),
-        .reset(damq$reset),
-        .channel$valid(damq$channel$valid),
-        .channel$flit(damq$channel$flit),
-        .channel$vc(damq$channel$vc),
-        .channel$credits(damq$channel$credits),
-        .read$valid(damq$read$valid),
-        .read$vc(damq$read$vc),
-        .read$flit(damq$read$flit),
-        .ready(damq$ready),
-        .waiting(damq$waiting),
-        .fronts$0(damq$fronts$0),
-        .fronts$1(damq$fronts$1),
-        .events(damq$events),
-        .bypass_head(damq$bypass_head),
-        .occupancy$0(damq$occupancy$0),
-        .occupancy$1(damq$occupancy$1),
-        .decisions$valid(damq$decisions$valid),
-        .decisions$data(damq$decisions$data),
-        .decisions$ready(damq$decisions$ready)
-    );
-    nrc_core$ports$2$choice choice(
-        .in_vc(choice$in_vc),
-        .kind(choice$kind),
-        .dst(choice$dst),
-        .down(choice$down),
-        .out_vc(choice$out_vc)
-    );
-    nrc_core$ports$2$rewrite rewrite(
-        .flit(rewrite$flit),
-        .out_vc(rewrite$out_vc),
-        .now(rewrite$now),
-        .rewritten(rewrite$rewritten)
-    );
-    nrc_core$ports$2$now now(
-        .d(now$d),
-        .q(now$q),
-        .clock(now$clock)
-    );
-    nrc_core$ports$2$pending pending(
-        .d(pending$d),
-        .q(pending$q),
-        .clock(pending$clock)
-    );
-    nrc_core$ports$2$pending_vc pending_vc(
-        .d(pending_vc$d),
-        .q(pending_vc$q),
-        .clock(pending_vc$clock)
-    );
-    nrc_core$ports$2$pending_kind pending_kind(
-        .d(pending_kind$d),
-        .q(pending_kind$q),
-        .clock(pending_kind$clock)
-    );
-    nrc_core$ports$2$pending_dst pending_dst(
-        .d(pending_dst$d),
-        .q(pending_dst$q),
-        .clock(pending_dst$clock)
-    );
-    nrc_core$ports$2$routed$0 routed$0(
+    nrc_core$ports$1$flags$routed$0 routed$0(
         .d(routed$0$d),
         .q(routed$0$q),
         .clock(routed$0$clock)
     );
-    nrc_core$ports$2$routed$1 routed$1(
+    nrc_core$ports$1$flags$routed$1 routed$1(
         .d(routed$1$d),
         .q(routed$1$q),
         .clock(routed$1$clock)
     );
-    nrc_core$ports$2$moving$0 moving$0(
+    nrc_core$ports$1$flags$moving$0 moving$0(
         .d(moving$0$d),
         .q(moving$0$q),
         .clock(moving$0$clock)
     );
-    nrc_core$ports$2$moving$1 moving$1(
+    nrc_core$ports$1$flags$moving$1 moving$1(
         .d(moving$1$d),
         .q(moving$1$q),
         .clock(moving$1$clock)
     );
-    nrc_core$ports$2$dropping$0 dropping$0(
+    nrc_core$ports$1$flags$dropping$0 dropping$0(
         .d(dropping$0$d),
         .q(dropping$0$q),
         .clock(dropping$0$clock)
     );
-    nrc_core$ports$2$dropping$1 dropping$1(
+    nrc_core$ports$1$flags$dropping$1 dropping$1(
         .d(dropping$1$d),
         .q(dropping$1$q),
         .clock(dropping$1$clock)
     );
-    nrc_core$ports$2$managing$0 managing$0(
+    nrc_core$ports$1$flags$managing$0 managing$0(
         .d(managing$0$d),
         .q(managing$0$q),
         .clock(managing$0$clock)
     );
-    nrc_core$ports$2$managing$1 managing$1(
+    nrc_core$ports$1$flags$managing$1 managing$1(
         .d(managing$1$d),
         .q(managing$1$q),
         .clock(managing$1$clock)
     );
-    nrc_core$ports$2$port_index$0 port_index$0(
+    nrc_core$ports$1$flags$port_index$0 port_index$0(
         .d(port_index$0$d),
         .q(port_index$0$q),
         .clock(port_index$0$clock)
     );
-    nrc_core$ports$2$port_index$1 port_index$1(
+    nrc_core$ports$1$flags$port_index$1 port_index$1(
         .d(port_index$1$d),
         .q(port_index$1$q),
         .clock(port_index$1$clock)
     );
-    nrc_core$ports$2$port_hot$0 port_hot$0(
+    nrc_core$ports$1$flags$port_hot$0 port_hot$0(
         .d(port_hot$0$d),
         .q(port_hot$0$q),
         .clock(port_hot$0$clock)
     );
-    nrc_core$ports$2$port_hot$1 port_hot$1(
+    nrc_core$ports$1$flags$port_hot$1 port_hot$1(
         .d(port_hot$1$d),
         .q(port_hot$1$q),
         .clock(port_hot$1$clock)
     );
-    nrc_core$ports$2$out_vc$0 out_vc$0(
+    nrc_core$ports$1$flags$out_vc$0 out_vc$0(
         .d(out_vc$0$d),
         .q(out_vc$0$q),
         .clock(out_vc$0$clock)
     );
-    nrc_core$ports$2$out_vc$1 out_vc$1(
+    nrc_core$ports$1$flags$out_vc$1 out_vc$1(
         .d(out_vc$1$d),
         .q(out_vc$1$q),
         .clock(out_vc$1$clock)
     );
-    nrc_core$ports$2$agent_full agent_full(
-        .d(agent_full$d),
-        .q(agent_full$q),
-        .clock(agent_full$clock)
-    );
-    nrc_core$ports$2$agent_flit agent_flit(
-        .d(agent_flit$d),
-        .q(agent_flit$q),
-        .clock(agent_flit$clock)
-    );
-    nrc_core$ports$2$agent_last agent_last(
-        .d(agent_last$d),
-        .q(agent_last$q),
-        .clock(agent_last$clock)
-    );
-    nrc_core$ports$2$own_events own_events(
-        .d(own_events$d),
-        .q(own_events$q),
-        .clock(own_events$clock)
-    );
     
     // Update code
     always @(*) begin
-        now$clock = clock;
-        pending$clock = clock;
-        pending_vc$clock = clock;
-        pending_kind$clock = clock;
-        pending_dst$clock = clock;
-        agent_full$clock = clock;
-        agent_flit$clock = clock;
-        agent_last$clock = clock;
-        own_events$clock = clock;
-        now$d = now$q;
-        pending$d = pending$q;
-        pending_vc$d = pending_vc$q;
-        pending_kind$d = pending_kind$q;
-        pending_dst$d = pending_dst$q;
-        agent_full$d = agent_full$q;
-        agent_flit$d = agent_flit$q;
-        agent_last$d = agent_last$q;
-        own_events$d = own_events$q;
-        damq$clock = clock;
-        damq$reset = reset;
-        occupancy = 32'h0;
-        occupancy_now = damq$occupancy$0;
-        occupancy = occupancy | (((occupancy_now) & 16'hffff) << len_shifts$0);
-        occupancy_now = damq$occupancy$1;
-        occupancy = occupancy | (((occupancy_now) & 16'hffff) << len_shifts$1);
-        now$d = now$q + 32'h1;
-        stamp$now = now$q;
-        route_ok = route$valid & pending$q & ~route$no_route;
-        route_none = route$valid & pending$q & route$no_route;
-        choice$in_vc = pending_vc$q;
-        choice$kind = pending_kind$q;
-        choice$dst = pending_dst$q;
-        choice$down = |(route$port & down_ports);
-        agent_room = ~agent_full$q | to_agent$ready;
-        switch$ready = 32'h0;
-        switch$head = damq$waiting;
-        switch$last = 32'h0;
-        switch$ports = 32'h0;
-        switch$out_vcs = 32'h0;
-        switch$lens = 32'h0;
-        grant_out_vc = choice$out_vc;
-        decision_kind = damq$decisions$data[(32'h0)+:(2)];
-        decision_port = damq$decisions$data[(32'h2)+:(3)];
-        decision_hot = no_ports;
-        if (decision_port == 0) begin
-            decision_hot = port_bits$0;
-        end
-        if (decision_port == 1) begin
-            decision_hot = port_bits$1;
-        end
-        if (decision_port == 2) begin
-            decision_hot = port_bits$2;
-        end
-        if (decision_port == 3) begin
-            decision_hot = port_bits$3;
-        end
-        if (decision_port == 4) begin
-            decision_hot = port_bits$4;
-        end
-        route_here$0 = (pending_vc$q == 0) & (route_ok | route_none);
-        mgmt_head$0 = damq$waiting[0] & (damq$fronts$0[(kind_lsb)+:(4)] == kind_mgmt);
-        needs_decision$0 = mgmt_head$0 & mgmt_vcs[0] & transit_on & (damq$fronts$0[(len_lsb)+:(8)] == mgmt_len);
-        transit_head$0 = needs_decision$0 & damq$decisions$valid & (decision_kind == kind_transit);
-        agent_now$0 = managing$0$q | (mgmt_head$0 & mgmt_vcs[0] & (~needs_decision$0 | (damq$decisions$valid & (decision_kind == kind_agent))));
-        drop_now$0 = dropping$0$q | (mgmt_head$0 & ~mgmt_vcs[0]) | (route_here$0 & route_none) | (needs_decision$0 & damq$decisions$valid & (decision_kind == kind_drop));
-        side_want$0 = damq$ready[0] & (drop_now$0 | (agent_now$0 & agent_room));
-        need_lookup$0 = damq$waiting[0] & ~mgmt_head$0 & ~routed$0$q & ~dropping$0$q & ~(pending$q & (pending_vc$q == 0));
-        switch$ready = (switch$ready & ~(1 << (0)) | (((damq$waiting[0] & ~mgmt_head$0 & (routed$0$q | (route_here$0 & route_ok))) | (moving$0$q & damq$ready[0]) | transit_head$0) << (0)));
-        switch$last = (switch$last & ~(1 << (0)) | ((damq$ready[0] & ~damq$fronts$0[type_bit] & ~damq$fronts$0[head_bit]) << (0)));
-        port_now = route$index;
-        out_vc_now = choice$out_vc;
-        if (routed$0$q | moving$0$q) begin
-            port_now = port_index$0$q;
-            out_vc_now = out_vc$0$q;
-        end
-        if (transit_head$0) begin
-            port_now = decision_port;
-            out_vc_now = vc_numbers$0;
-        end
-        if (switch$grant_vc == 0) begin
-            grant_out_vc = out_vc_now;
-        end
-        len_now = damq$fronts$0[(len_lsb)+:(8)];
-        switch$ports = switch$ports | (((port_now) & 6'h3f) << port_shifts$0);
-        switch$out_vcs = switch$out_vcs | (((out_vc_now) & 2'h3) << vc_shifts$0);
-        switch$lens = switch$lens | (((len_now) & 16'hffff) << len_shifts$0);
-        route_here$1 = (pending_vc$q == 1) & (route_ok | route_none);
-        mgmt_head$1 = damq$waiting[1] & (damq$fronts$1[(kind_lsb)+:(4)] == kind_mgmt);
-        needs_decision$1 = mgmt_head$1 & mgmt_vcs[1] & transit_on & (damq$fronts$1[(len_lsb)+:(8)] == mgmt_len);
-        transit_head$1 = needs_decision$1 & damq$decisions$valid & (decision_kind == kind_transit);
-        agent_now$1 = managing$1$q | (mgmt_head$1 & mgmt_vcs[1] & (~needs_decision$1 | (damq$decisions$valid & (decision_kind == kind_agent))));
-        drop_now$1 = dropping$1$q | (mgmt_head$1 & ~mgmt_vcs[1]) | (route_here$1 & route_none) | (needs_decision$1 & damq$decisions$valid & (decision_kind == kind_drop));
-        side_want$1 = damq$ready[1] & (drop_now$1 | (agent_now$1 & agent_room));
-        need_lookup$1 = damq$waiting[1] & ~mgmt_head$1 & ~routed$1$q & ~dropping$1$q & ~(pending$q & (pending_vc$q == 1));
-        switch$ready = (switch$ready & ~(1 << (1)) | (((damq$waiting[1] & ~mgmt_head$1 & (routed$1$q | (route_here$1 & route_ok))) | (moving$1$q & damq$ready[1]) | transit_head$1) << (1)));
-        switch$last = (switch$last & ~(1 << (1)) | ((damq$ready[1] & ~damq$fronts$1[type_bit] & ~damq$fronts$1[head_bit]) << (1)));
-        port_now = route$index;
-        out_vc_now = choice$out_vc;
-        if (routed$1$q | moving$1$q) begin
-            port_now = port_index$1$q;
-            out_vc_now = out_vc$1$q;
-        end
-        if (transit_head$1) begin
-            port_now = decision_port;
-            out_vc_now = vc_numbers$1;
-        end
-        if (switch$grant_vc == 1) begin
-            grant_out_vc = out_vc_now;
-        end
-        len_now = damq$fronts$1[(len_lsb)+:(8)];
-        switch$ports = switch$ports | (((port_now) & 6'h3f) << port_shifts$1);
-        switch$out_vcs = switch$out_vcs | (((out_vc_now) & 2'h3) << vc_shifts$1);
-        switch$lens = switch$lens | (((len_now) & 16'hffff) << len_shifts$1);
-        side_found = 1'b0;
-        side_vc = vc_numbers$0;
-        side_agent = 1'b0;
-        side_mgmt_drop = 1'b0;
-        side_decided = 1'b0;
-        side_bad_route = 1'b0;
-        lookup_found = 1'b0;
-        route_head$flit = channel$flit;
-        pending_vc$d = channel$vc;
-        if (side_want$0 & ~side_found) begin
-            side_found = 1'b1;
-            side_vc = vc_numbers$0;
-            side_agent = agent_now$0;
-            side_mgmt_drop = mgmt_head$0 & ~mgmt_vcs[0];
-            side_decided = needs_decision$0;
-            side_bad_route = needs_decision$0 & (decision_kind == kind_drop);
-        end
-        if (side_want$1 & ~side_found) begin
-            side_found = 1'b1;
-            side_vc = vc_numbers$1;
-            side_agent = agent_now$1;
-            side_mgmt_drop = mgmt_head$1 & ~mgmt_vcs[1];
-            side_decided = needs_decision$1;
-            side_bad_route = needs_decision$1 & (decision_kind == kind_drop);
-        end
-        side_go = side_found & ~switch$grant;
-        damq$read$valid = switch$grant | side_go;
-        decision_taken = side_go & side_decided;
-        if (switch$grant & (switch$grant_vc == 0) & transit_head$0) begin
-            decision_taken = 1'b1;
-        end
-        if (switch$grant & (switch$grant_vc == 1) & transit_head$1) begin
-            decision_taken = 1'b1;
-        end
-        damq$decisions$ready = decision_taken & ~reset;
-        damq$read$vc = side_vc;
-        rewrite$out_vc = side_vc;
-        if (switch$grant) begin
-            damq$read$vc = switch$grant_vc;
-            rewrite$out_vc = grant_out_vc;
-        end
-        rewrite$flit = damq$read$flit;
-        rewrite$now = now$q;
-        switch$flit = rewrite$rewritten;
-        read_last = ~damq$read$flit[type_bit] & ~damq$read$flit[head_bit];
-        arrival_lookup = damq$bypass_head & (channel$flit[(kind_lsb)+:(4)] != kind_mgmt);
-        if (~arrival_lookup) begin
-            if (need_lookup$0 & ~lookup_found) begin
-                lookup_found = 1'b1;
-                route_head$flit = damq$fronts$0;
-                pending_vc$d = vc_numbers$0;
-            end
-            if (need_lookup$1 & ~lookup_found) begin
-                lookup_found = 1'b1;
-                route_head$flit = damq$fronts$1;
-                pending_vc$d = vc_numbers$1;
-            end
-        end
-        route_head$valid = arrival_lookup | lookup_found;
-        pending$d = route_head$valid & ~reset;
-        pending_kind$d = route_head$flit[(kind_lsb)+:(4)];
-        pending_dst$d = route_head$flit[(dst_lsb)+:(16)];
-        if (to_agent$ready) begin
-            agent_full$d = 1'b0;
-        end
-        if (side_go & side_agent) begin
-            agent_full$d = 1'b1;
-            agent_flit$d = rewrite$rewritten;
-            agent_last$d = read_last;
-        end
-        to_agent$valid = agent_full$q;
-        to_agent$data = agent_flit$q;
-        to_agent$last = agent_last$q;
-        to_agent$port = zero_agent_port;
+        unused_inputs = arrival$pending | decision$valid | decision$transit | decision$agent | decision$drop | |intents$wants | |intents$agents | |intents$mgmt_drops | |intents$decided | |intents$bad_routes | |intents$grant_out_vc;
         queued = no_ports;
+        status$routed = 32'h0;
+        status$moving = 32'h0;
+        status$dropping = 32'h0;
+        status$managing = 32'h0;
+        status$ports = 32'h0;
+        status$out_vcs = 32'h0;
         routed$0$clock = clock;
         moving$0$clock = clock;
         dropping$0$clock = clock;
@@ -43750,40 +43396,49 @@ module nrc_core$ports$2(clock,reset,channel$valid,channel$flit,channel$vc,channe
         port_index$0$d = port_index$0$q;
         port_hot$0$d = port_hot$0$q;
         out_vc$0$d = out_vc$0$q;
+        status$routed = (status$routed & ~(1 << (0)) | ((routed$0$q) << (0)));
+        status$moving = (status$moving & ~(1 << (0)) | ((moving$0$q) << (0)));
+        status$dropping = (status$dropping & ~(1 << (0)) | ((dropping$0$q) << (0)));
+        status$managing = (status$managing & ~(1 << (0)) | ((managing$0$q) << (0)));
+        port_now = port_index$0$q;
+        out_vc_now = out_vc$0$q;
+        status$ports = status$ports | (((port_now) & 6'h3f) << port_shifts$0);
+        status$out_vcs = status$out_vcs | (((out_vc_now) & 2'h3) << vc_shifts$0);
         if (routed$0$q | moving$0$q) begin
             queued = queued | port_hot$0$q;
         end
-        granted$0 = switch$grant & (switch$grant_vc == 0);
-        side_here$0 = side_go & (side_vc == 0);
-        if (route_here$0 & route_ok) begin
+        route_here$0 = (arrival$vc == 0) & (arrival$ok | arrival$none);
+        granted$0 = outcome$granted & (outcome$grant_vc == 0);
+        side_here$0 = outcome$side_go & (outcome$side_vc == 0);
+        if (route_here$0 & arrival$ok) begin
             routed$0$d = 1'b1;
-            port_index$0$d = route$index;
-            port_hot$0$d = route$port;
-            out_vc$0$d = choice$out_vc;
+            port_index$0$d = arrival$index;
+            port_hot$0$d = arrival$port;
+            out_vc$0$d = arrival$out_vc;
         end
-        if (route_here$0 & route_none) begin
+        if (route_here$0 & arrival$none) begin
             dropping$0$d = 1'b1;
         end
-        if (granted$0 & transit_head$0) begin
-            port_index$0$d = decision_port;
-            port_hot$0$d = decision_hot;
+        if (granted$0 & intents$transits[0]) begin
+            port_index$0$d = decision$port;
+            port_hot$0$d = decision$hot;
             out_vc$0$d = vc_numbers$0;
         end
         if (granted$0) begin
-            if (damq$waiting[0]) begin
+            if (waiting[0]) begin
                 routed$0$d = 1'b0;
                 moving$0$d = 1'b1;
             end
-            if (read_last) begin
+            if (outcome$read_last) begin
                 moving$0$d = 1'b0;
             end
         end
         if (side_here$0) begin
-            if (side_agent) begin
-                managing$0$d = ~read_last;
+            if (outcome$side_agent) begin
+                managing$0$d = ~outcome$read_last;
             end
             else begin
-                dropping$0$d = ~read_last;
+                dropping$0$d = ~outcome$read_last;
             end
         end
         if (reset) begin
@@ -43806,40 +43461,49 @@ module nrc_core$ports$2(clock,reset,channel$valid,channel$flit,channel$vc,channe
         port_index$1$d = port_index$1$q;
         port_hot$1$d = port_hot$1$q;
         out_vc$1$d = out_vc$1$q;
+        status$routed = (status$routed & ~(1 << (1)) | ((routed$1$q) << (1)));
+        status$moving = (status$moving & ~(1 << (1)) | ((moving$1$q) << (1)));
+        status$dropping = (status$dropping & ~(1 << (1)) | ((dropping$1$q) << (1)));
+        status$managing = (status$managing & ~(1 << (1)) | ((managing$1$q) << (1)));
+        port_now = port_index$1$q;
+        out_vc_now = out_vc$1$q;
+        status$ports = status$ports | (((port_now) & 6'h3f) << port_shifts$1);
+        status$out_vcs = status$out_vcs | (((out_vc_now) & 2'h3) << vc_shifts$1);
         if (routed$1$q | moving$1$q) begin
             queued = queued | port_hot$1$q;
         end
-        granted$1 = switch$grant & (switch$grant_vc == 1);
-        side_here$1 = side_go & (side_vc == 1);
-        if (route_here$1 & route_ok) begin
+        route_here$1 = (arrival$vc == 1) & (arrival$ok | arrival$none);
+        granted$1 = outcome$granted & (outcome$grant_vc == 1);
+        side_here$1 = outcome$side_go & (outcome$side_vc == 1);
+        if (route_here$1 & arrival$ok) begin
             routed$1$d = 1'b1;
-            port_index$1$d = route$index;
-            port_hot$1$d = route$port;
-            out_vc$1$d = choice$out_vc;
+            port_index$1$d = arrival$index;
+            port_hot$1$d = arrival$port;
+            out_vc$1$d = arrival$out_vc;
         end
-        if (route_here$1 & route_none) begin
+        if (route_here$1 & arrival$none) begin
             dropping$1$d = 1'b1;
         end
-        if (granted$1 & transit_head$1) begin
-            port_index$1$d = decision_port;
-            port_hot$1$d = decision_hot;
+        if (granted$1 & intents$transits[1]) begin
+            port_index$1$d = decision$port;
+            port_hot$1$d = decision$hot;
             out_vc$1$d = vc_numbers$1;
         end
         if (granted$1) begin
-            if (damq$waiting[1]) begin
+            if (waiting[1]) begin
                 routed$1$d = 1'b0;
                 moving$1$d = 1'b1;
             end
-            if (read_last) begin
+            if (outcome$read_last) begin
                 moving$1$d = 1'b0;
             end
         end
         if (side_here$1) begin
-            if (side_agent) begin
-                managing$1$d = ~read_last;
+            if (outcome$side_agent) begin
+                managing$1$d = ~outcome$read_last;
             end
             else begin
-                dropping$1$d = ~read_last;
+                dropping$1$d = ~outcome$read_last;
             end
         end
         if (reset) begin
@@ -43848,33 +43512,714 @@ module nrc_core$ports$2(clock,reset,channel$valid,channel$flit,channel$vc,channe
             dropping$1$d = 1'b0;
             managing$1$d = 1'b0;
         end
-        own_now = no_event;
-        if (route_none) begin
-            own_now = ev_no_route;
-        end
-        if (side_go & side_bad_route) begin
-            own_now = own_now | ev_bad_route;
-        end
-        if (side_go & side_mgmt_drop) begin
-            own_now = own_now | ev_mgmt_off_vc;
-        end
-        own_events$d = own_now;
-        if (reset) begin
-            own_events$d = no_event;
-            agent_full$d = 1'b0;
-        end
-        events = damq$events | own_events$q;
-        fault = |(own_events$q & ev_no_route);
     end
     
-    always @(*) damq$channel$valid = stamp$outbound$valid;
-    always @(*) damq$channel$flit = stamp$outbound$flit;
-    always @(*) damq$channel$vc = stamp$outbound$vc;
-    always @(*) stamp$outbound$credits = damq$channel$credits;
-endmodule // nrc_core$ports$2
+endmodule // nrc_core$ports$1$flags
 
 
-module nrc_core$ports$2$agent_flit(d,q,clock);
+module nrc_core$ports$1$flags$dropping$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$flags$dropping$0
+
+
+module nrc_core$ports$1$flags$dropping$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$flags$dropping$1
+
+
+module nrc_core$ports$1$flags$managing$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$flags$managing$0
+
+
+module nrc_core$ports$1$flags$managing$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$flags$managing$1
+
+
+module nrc_core$ports$1$flags$moving$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$flags$moving$0
+
+
+module nrc_core$ports$1$flags$moving$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$flags$moving$1
+
+
+module nrc_core$ports$1$flags$out_vc$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$flags$out_vc$0
+
+
+module nrc_core$ports$1$flags$out_vc$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$flags$out_vc$1
+
+
+module nrc_core$ports$1$flags$port_hot$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$flags$port_hot$0
+
+
+module nrc_core$ports$1$flags$port_hot$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$flags$port_hot$1
+
+
+module nrc_core$ports$1$flags$port_index$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$flags$port_index$0
+
+
+module nrc_core$ports$1$flags$port_index$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$flags$port_index$1
+
+
+module nrc_core$ports$1$flags$routed$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$flags$routed$0
+
+
+module nrc_core$ports$1$flags$routed$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$flags$routed$1
+
+
+module nrc_core$ports$1$fronts(fronts$0,fronts$1,waiting,has_flit,arrival$pending,arrival$vc,arrival$ok,arrival$none,arrival$index,arrival$port,arrival$out_vc,status$routed,status$moving,status$dropping,status$managing,status$ports,status$out_vcs,decision$valid,decision$transit,decision$agent,decision$drop,decision$port,decision$hot,agent_room,grant_vc,ready,last,ports,out_vcs,lens,need_lookup,intents$wants,intents$agents,intents$mgmt_drops,intents$decided,intents$bad_routes,intents$transits,intents$grant_out_vc);
+    
+    // Module arguments
+    input wire  [64:0] fronts$0;
+    input wire  [64:0] fronts$1;
+    input wire  [1:0] waiting;
+    input wire  [1:0] has_flit;
+    input wire  arrival$pending;
+    input wire  arrival$vc;
+    input wire  arrival$ok;
+    input wire  arrival$none;
+    input wire  [2:0] arrival$index;
+    input wire  [4:0] arrival$port;
+    input wire  arrival$out_vc;
+    input wire  [1:0] status$routed;
+    input wire  [1:0] status$moving;
+    input wire  [1:0] status$dropping;
+    input wire  [1:0] status$managing;
+    input wire  [5:0] status$ports;
+    input wire  [1:0] status$out_vcs;
+    input wire  decision$valid;
+    input wire  decision$transit;
+    input wire  decision$agent;
+    input wire  decision$drop;
+    input wire  [2:0] decision$port;
+    input wire  [4:0] decision$hot;
+    input wire  agent_room;
+    input wire  grant_vc;
+    output reg  [1:0] ready;
+    output reg  [1:0] last;
+    output reg  [5:0] ports;
+    output reg  [1:0] out_vcs;
+    output reg  [15:0] lens;
+    output reg  [1:0] need_lookup;
+    output reg  [1:0] intents$wants;
+    output reg  [1:0] intents$agents;
+    output reg  [1:0] intents$mgmt_drops;
+    output reg  [1:0] intents$decided;
+    output reg  [1:0] intents$bad_routes;
+    output reg  [1:0] intents$transits;
+    output reg  intents$grant_out_vc;
+    
+    // Constant declarations
+    localparam  vc_numbers$0 = 1'b0;
+    localparam  vc_numbers$1 = 1'b1;
+    localparam  port_shifts$0 = 8'h0;
+    localparam  port_shifts$1 = 8'h3;
+    localparam  vc_shifts$0 = 8'h0;
+    localparam  vc_shifts$1 = 8'h1;
+    localparam  len_shifts$0 = 8'h0;
+    localparam  len_shifts$1 = 8'h8;
+    localparam  mgmt_vcs = 2'b10;
+    localparam  transit_on = 1'b1;
+    localparam  mgmt_len = 8'ha;
+    localparam  kind_mgmt = 4'h3;
+    localparam  kind_lsb = 7'b100011;
+    localparam  len_lsb = 7'b100111;
+    localparam  type_bit = 7'b1000000;
+    localparam  head_bit = 7'b111111;
+    
+    // Local signals
+    reg  route_here$0;
+    reg  route_here$1;
+    reg  mgmt_head$0;
+    reg  mgmt_head$1;
+    reg  needs_decision$0;
+    reg  needs_decision$1;
+    reg  transit_head$0;
+    reg  transit_head$1;
+    reg  agent_now$0;
+    reg  agent_now$1;
+    reg  drop_now$0;
+    reg  drop_now$1;
+    reg  routed_now;
+    reg  moving_now;
+    reg  [2:0] port_now;
+    reg  out_vc_now;
+    reg  [7:0] len_now;
+    reg  unused_inputs;
+    
+    // Update code
+    always @(*) begin
+        unused_inputs = |arrival$port | |decision$hot;
+        ready = 32'h0;
+        last = 32'h0;
+        ports = 32'h0;
+        out_vcs = 32'h0;
+        lens = 32'h0;
+        need_lookup = 32'h0;
+        intents$wants = 32'h0;
+        intents$agents = 32'h0;
+        intents$mgmt_drops = 32'h0;
+        intents$decided = 32'h0;
+        intents$bad_routes = 32'h0;
+        intents$transits = 32'h0;
+        intents$grant_out_vc = arrival$out_vc;
+        routed_now = status$routed[0];
+        moving_now = status$moving[0];
+        route_here$0 = (arrival$vc == 0) & (arrival$ok | arrival$none);
+        mgmt_head$0 = waiting[0] & (fronts$0[(kind_lsb)+:(4)] == kind_mgmt);
+        needs_decision$0 = mgmt_head$0 & mgmt_vcs[0] & transit_on & (fronts$0[(len_lsb)+:(8)] == mgmt_len);
+        transit_head$0 = needs_decision$0 & decision$valid & decision$transit;
+        agent_now$0 = status$managing[0] | (mgmt_head$0 & mgmt_vcs[0] & (~needs_decision$0 | (decision$valid & decision$agent)));
+        drop_now$0 = status$dropping[0] | (mgmt_head$0 & ~mgmt_vcs[0]) | (route_here$0 & arrival$none) | (needs_decision$0 & decision$valid & decision$drop);
+        intents$wants = (intents$wants & ~(1 << (0)) | ((has_flit[0] & (drop_now$0 | (agent_now$0 & agent_room))) << (0)));
+        intents$agents = (intents$agents & ~(1 << (0)) | ((agent_now$0) << (0)));
+        intents$mgmt_drops = (intents$mgmt_drops & ~(1 << (0)) | ((mgmt_head$0 & ~mgmt_vcs[0]) << (0)));
+        intents$decided = (intents$decided & ~(1 << (0)) | ((needs_decision$0) << (0)));
+        intents$bad_routes = (intents$bad_routes & ~(1 << (0)) | ((needs_decision$0 & decision$drop) << (0)));
+        intents$transits = (intents$transits & ~(1 << (0)) | ((transit_head$0) << (0)));
+        need_lookup = (need_lookup & ~(1 << (0)) | ((waiting[0] & ~mgmt_head$0 & ~routed_now & ~status$dropping[0] & ~(arrival$pending & (arrival$vc == 0))) << (0)));
+        ready = (ready & ~(1 << (0)) | (((waiting[0] & ~mgmt_head$0 & (routed_now | (route_here$0 & arrival$ok))) | (moving_now & has_flit[0]) | transit_head$0) << (0)));
+        last = (last & ~(1 << (0)) | ((has_flit[0] & ~fronts$0[type_bit] & ~fronts$0[head_bit]) << (0)));
+        port_now = arrival$index;
+        out_vc_now = arrival$out_vc;
+        if (routed_now | moving_now) begin
+            port_now = status$ports[(port_shifts$0)+:(3)];
+            out_vc_now = status$out_vcs[(vc_shifts$0)+:(1)];
+        end
+        if (transit_head$0) begin
+            port_now = decision$port;
+            out_vc_now = vc_numbers$0;
+        end
+        if (grant_vc == 0) begin
+            intents$grant_out_vc = out_vc_now;
+        end
+        len_now = fronts$0[(len_lsb)+:(8)];
+        ports = ports | (((port_now) & 6'h3f) << port_shifts$0);
+        out_vcs = out_vcs | (((out_vc_now) & 2'h3) << vc_shifts$0);
+        lens = lens | (((len_now) & 16'hffff) << len_shifts$0);
+        routed_now = status$routed[1];
+        moving_now = status$moving[1];
+        route_here$1 = (arrival$vc == 1) & (arrival$ok | arrival$none);
+        mgmt_head$1 = waiting[1] & (fronts$1[(kind_lsb)+:(4)] == kind_mgmt);
+        needs_decision$1 = mgmt_head$1 & mgmt_vcs[1] & transit_on & (fronts$1[(len_lsb)+:(8)] == mgmt_len);
+        transit_head$1 = needs_decision$1 & decision$valid & decision$transit;
+        agent_now$1 = status$managing[1] | (mgmt_head$1 & mgmt_vcs[1] & (~needs_decision$1 | (decision$valid & decision$agent)));
+        drop_now$1 = status$dropping[1] | (mgmt_head$1 & ~mgmt_vcs[1]) | (route_here$1 & arrival$none) | (needs_decision$1 & decision$valid & decision$drop);
+        intents$wants = (intents$wants & ~(1 << (1)) | ((has_flit[1] & (drop_now$1 | (agent_now$1 & agent_room))) << (1)));
+        intents$agents = (intents$agents & ~(1 << (1)) | ((agent_now$1) << (1)));
+        intents$mgmt_drops = (intents$mgmt_drops & ~(1 << (1)) | ((mgmt_head$1 & ~mgmt_vcs[1]) << (1)));
+        intents$decided = (intents$decided & ~(1 << (1)) | ((needs_decision$1) << (1)));
+        intents$bad_routes = (intents$bad_routes & ~(1 << (1)) | ((needs_decision$1 & decision$drop) << (1)));
+        intents$transits = (intents$transits & ~(1 << (1)) | ((transit_head$1) << (1)));
+        need_lookup = (need_lookup & ~(1 << (1)) | ((waiting[1] & ~mgmt_head$1 & ~routed_now & ~status$dropping[1] & ~(arrival$pending & (arrival$vc == 1))) << (1)));
+        ready = (ready & ~(1 << (1)) | (((waiting[1] & ~mgmt_head$1 & (routed_now | (route_here$1 & arrival$ok))) | (moving_now & has_flit[1]) | transit_head$1) << (1)));
+        last = (last & ~(1 << (1)) | ((has_flit[1] & ~fronts$1[type_bit] & ~fronts$1[head_bit]) << (1)));
+        port_now = arrival$index;
+        out_vc_now = arrival$out_vc;
+        if (routed_now | moving_now) begin
+            port_now = status$ports[(port_shifts$1)+:(3)];
+            out_vc_now = status$out_vcs[(vc_shifts$1)+:(1)];
+        end
+        if (transit_head$1) begin
+            port_now = decision$port;
+            out_vc_now = vc_numbers$1;
+        end
+        if (grant_vc == 1) begin
+            intents$grant_out_vc = out_vc_now;
+        end
+        len_now = fronts$1[(len_lsb)+:(8)];
+        ports = ports | (((port_now) & 6'h3f) << port_shifts$1);
+        out_vcs = out_vcs | (((out_vc_now) & 2'h3) << vc_shifts$1);
+        lens = lens | (((len_now) & 16'hffff) << len_shifts$1);
+    end
+    
+endmodule // nrc_core$ports$1$fronts
+
+
+module nrc_core$ports$1$now(d,q,clock);
+    
+    // Module arguments
+    input wire  [14:0] d;
+    output reg  [14:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 15'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$now
+
+
+module nrc_core$ports$1$own_events(d,q,clock);
+    
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$own_events
+
+
+module nrc_core$ports$1$read_port(clock,reset,read$valid,read$vc,read$flit,decisions$valid,decisions$data,decisions$ready,decision$valid,decision$transit,decision$agent,decision$drop,decision$port,decision$hot,intents$wants,intents$agents,intents$mgmt_drops,intents$decided,intents$bad_routes,intents$transits,intents$grant_out_vc,grant,grant_vc,now,rewritten,outcome$granted,outcome$grant_vc,outcome$side_go,outcome$side_vc,outcome$side_agent,outcome$read_last,room,to_agent$valid,to_agent$data,to_agent$last,to_agent$port,to_agent$ready,bad_route,off_vc);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    output reg  read$valid;
+    output reg  read$vc;
+    input wire  [64:0] read$flit;
+    input wire  decisions$valid;
+    input wire  [6:0] decisions$data;
+    output reg  decisions$ready;
+    output reg  decision$valid;
+    output reg  decision$transit;
+    output reg  decision$agent;
+    output reg  decision$drop;
+    output reg  [2:0] decision$port;
+    output reg  [4:0] decision$hot;
+    input wire  [1:0] intents$wants;
+    input wire  [1:0] intents$agents;
+    input wire  [1:0] intents$mgmt_drops;
+    input wire  [1:0] intents$decided;
+    input wire  [1:0] intents$bad_routes;
+    input wire  [1:0] intents$transits;
+    input wire  intents$grant_out_vc;
+    input wire  grant;
+    input wire  grant_vc;
+    input wire  [14:0] now;
+    output reg  [64:0] rewritten;
+    output reg  outcome$granted;
+    output reg  outcome$grant_vc;
+    output reg  outcome$side_go;
+    output reg  outcome$side_vc;
+    output reg  outcome$side_agent;
+    output reg  outcome$read_last;
+    output reg  room;
+    output reg  to_agent$valid;
+    output reg  [64:0] to_agent$data;
+    output reg  to_agent$last;
+    output reg  [4:0] to_agent$port;
+    input wire  to_agent$ready;
+    output reg  bad_route;
+    output reg  off_vc;
+    
+    // Constant declarations
+    localparam  vc_numbers$0 = 1'b0;
+    localparam  vc_numbers$1 = 1'b1;
+    localparam  port_bits$0 = 5'b1;
+    localparam  port_bits$1 = 5'b10;
+    localparam  port_bits$2 = 5'b100;
+    localparam  port_bits$3 = 5'b1000;
+    localparam  port_bits$4 = 5'b10000;
+    localparam  no_ports = 5'b0;
+    localparam  kind_transit = 2'b1;
+    localparam  kind_agent = 2'b0;
+    localparam  kind_drop = 2'b10;
+    localparam  type_bit = 7'b1000000;
+    localparam  head_bit = 7'b111111;
+    localparam  zero_agent_port = 5'b0;
+    
+    // Stub signals
+    reg  [64:0] rewrite$flit;
+    reg  rewrite$out_vc;
+    reg  [14:0] rewrite$now;
+    wire  [64:0] rewrite$rewritten;
+    reg  full$d;
+    wire  full$q;
+    reg  full$clock;
+    reg  [64:0] held$d;
+    wire  [64:0] held$q;
+    reg  held$clock;
+    reg  held_last$d;
+    wire  held_last$q;
+    reg  held_last$clock;
+    
+    // Local signals
+    reg  [1:0] decision_kind;
+    reg  side_found;
+    reg  side_vc;
+    reg  side_agent;
+    reg  side_mgmt_drop;
+    reg  side_decided;
+    reg  side_bad_route;
+    reg  side_go;
+    reg  decision_taken;
+    reg  read_last;
+    
+    // Sub module instances
+    nrc_core$ports$1$read_port$rewrite rewrite(
+        .flit(rewrite$flit),
+        .out_vc(rewrite$out_vc),
+        .now(rewrite$now),
+        .rewritten(rewrite$rewritten)
+    );
+    nrc_core$ports$1$read_port$full full(
+        .d(full$d),
+        .q(full$q),
+        .clock(full$clock)
+    );
+    nrc_core$ports$1$read_port$held held(
+        .d(held$d),
+        .q(held$q),
+        .clock(held$clock)
+    );
+    nrc_core$ports$1$read_port$held_last held_last(
+        .d(held_last$d),
+        .q(held_last$q),
+        .clock(held_last$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        full$clock = clock;
+        held$clock = clock;
+        held_last$clock = clock;
+        full$d = full$q;
+        held$d = held$q;
+        held_last$d = held_last$q;
+        decision_kind = decisions$data[(32'h0)+:(2)];
+        decision$valid = decisions$valid;
+        decision$transit = decision_kind == kind_transit;
+        decision$agent = decision_kind == kind_agent;
+        decision$drop = decision_kind == kind_drop;
+        decision$port = decisions$data[(32'h2)+:(3)];
+        decision$hot = no_ports;
+        if (decision$port == 0) begin
+            decision$hot = port_bits$0;
+        end
+        if (decision$port == 1) begin
+            decision$hot = port_bits$1;
+        end
+        if (decision$port == 2) begin
+            decision$hot = port_bits$2;
+        end
+        if (decision$port == 3) begin
+            decision$hot = port_bits$3;
+        end
+        if (decision$port == 4) begin
+            decision$hot = port_bits$4;
+        end
+        room = ~full$q | to_agent$ready;
+        side_found = 1'b0;
+        side_vc = vc_numbers$0;
+        side_agent = 1'b0;
+        side_mgmt_drop = 1'b0;
+        side_decided = 1'b0;
+        side_bad_route = 1'b0;
+        if (intents$wants[0] & ~side_found) begin
+            side_found = 1'b1;
+            side_vc = vc_numbers$0;
+            side_agent = intents$agents[0];
+            side_mgmt_drop = intents$mgmt_drops[0];
+            side_decided = intents$decided[0];
+            side_bad_route = intents$bad_routes[0];
+        end
+        if (intents$wants[1] & ~side_found) begin
+            side_found = 1'b1;
+            side_vc = vc_numbers$1;
+            side_agent = intents$agents[1];
+            side_mgmt_drop = intents$mgmt_drops[1];
+            side_decided = intents$decided[1];
+            side_bad_route = intents$bad_routes[1];
+        end
+        side_go = side_found & ~grant;
+        read$valid = grant | side_go;
+        decision_taken = side_go & side_decided;
+        if (grant & (grant_vc == 0) & intents$transits[0]) begin
+            decision_taken = 1'b1;
+        end
+        if (grant & (grant_vc == 1) & intents$transits[1]) begin
+            decision_taken = 1'b1;
+        end
+        decisions$ready = decision_taken & ~reset;
+        read$vc = side_vc;
+        rewrite$out_vc = side_vc;
+        if (grant) begin
+            read$vc = grant_vc;
+            rewrite$out_vc = intents$grant_out_vc;
+        end
+        rewrite$flit = read$flit;
+        rewrite$now = now;
+        rewritten = rewrite$rewritten;
+        read_last = ~read$flit[type_bit] & ~read$flit[head_bit];
+        if (to_agent$ready) begin
+            full$d = 1'b0;
+        end
+        if (side_go & side_agent) begin
+            full$d = 1'b1;
+            held$d = rewrite$rewritten;
+            held_last$d = read_last;
+        end
+        if (reset) begin
+            full$d = 1'b0;
+        end
+        to_agent$valid = full$q;
+        to_agent$data = held$q;
+        to_agent$last = held_last$q;
+        to_agent$port = zero_agent_port;
+        outcome$granted = grant;
+        outcome$grant_vc = grant_vc;
+        outcome$side_go = side_go;
+        outcome$side_vc = side_vc;
+        outcome$side_agent = side_agent;
+        outcome$read_last = read_last;
+        bad_route = side_go & side_bad_route;
+        off_vc = side_go & side_mgmt_drop;
+    end
+    
+endmodule // nrc_core$ports$1$read_port
+
+
+module nrc_core$ports$1$read_port$full(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$read_port$full
+
+
+module nrc_core$ports$1$read_port$held(d,q,clock);
     
     // Module arguments
     input wire  [64:0] d;
@@ -43890,10 +44235,10 @@ module nrc_core$ports$2$agent_flit(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_core$ports$2$agent_flit
+endmodule // nrc_core$ports$1$read_port$held
 
 
-module nrc_core$ports$2$agent_full(d,q,clock);
+module nrc_core$ports$1$read_port$held_last(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43909,29 +44254,181 @@ module nrc_core$ports$2$agent_full(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_core$ports$2$agent_full
+endmodule // nrc_core$ports$1$read_port$held_last
 
 
-module nrc_core$ports$2$agent_last(d,q,clock);
+module nrc_core$ports$1$read_port$rewrite(flit,out_vc,now,rewritten);
     
     // Module arguments
-    input wire  d;
-    output reg  q;
+    input wire  [64:0] flit;
+    input wire  out_vc;
+    input wire  [14:0] now;
+    output reg  [64:0] rewritten;
+    
+    // Constant declarations
+    localparam  fields_mask = 65'h3fff800700000000;
+    localparam  delay_max = 15'b111111111111;
+    localparam  delay_lsb = 7'b101111;
+    localparam  vc_lsb = 7'b100000;
+    localparam  type_bit = 7'b1000000;
+    localparam  head_bit = 7'b111111;
+    
+    // Local signals
+    reg  [14:0] total;
+    reg  [11:0] delay;
+    reg  [14:0] next_cycle;
+    reg  [64:0] cleared;
+    
+    // Update code
+    always @(*) begin
+        next_cycle = now + 32'h1;
+        total = next_cycle - flit[(delay_lsb)+:(15)];
+        delay = total[(32'h0)+:(12)];
+        if (total > delay_max) begin
+            delay = delay_max[(32'h0)+:(12)];
+        end
+        cleared = flit & ~fields_mask;
+        rewritten = flit;
+        if (~flit[type_bit] & flit[head_bit]) begin
+            rewritten = cleared | (((delay) & 65'h1ffffffffffffffff) << delay_lsb) | (((out_vc) & 65'h1ffffffffffffffff) << vc_lsb);
+        end
+    end
+    
+endmodule // nrc_core$ports$1$read_port$rewrite
+
+
+module nrc_core$ports$1$request(clock,reset,arrival_flit,arrival_vc,bypass_head,fronts$0,fronts$1,need_lookup,route_head$valid,route_head$flit,route$valid,route$port,route$index,route$no_route,arrival$pending,arrival$vc,arrival$ok,arrival$none,arrival$index,arrival$port,arrival$out_vc);
+    
+    // Module arguments
     input wire  clock;
+    input wire  reset;
+    input wire  [64:0] arrival_flit;
+    input wire  arrival_vc;
+    input wire  bypass_head;
+    input wire  [64:0] fronts$0;
+    input wire  [64:0] fronts$1;
+    input wire  [1:0] need_lookup;
+    output reg  route_head$valid;
+    output reg  [64:0] route_head$flit;
+    input wire  route$valid;
+    input wire  [4:0] route$port;
+    input wire  [2:0] route$index;
+    input wire  route$no_route;
+    output reg  arrival$pending;
+    output reg  arrival$vc;
+    output reg  arrival$ok;
+    output reg  arrival$none;
+    output reg  [2:0] arrival$index;
+    output reg  [4:0] arrival$port;
+    output reg  arrival$out_vc;
     
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
+    // Constant declarations
+    localparam  vc_numbers$0 = 1'b0;
+    localparam  vc_numbers$1 = 1'b1;
+    localparam  down_ports = 5'b0;
+    localparam  kind_mgmt = 4'h3;
+    localparam  kind_lsb = 7'b100011;
+    localparam  dst_lsb = 7'b0;
+    
+    // Stub signals
+    reg  choice$in_vc;
+    reg  [3:0] choice$kind;
+    reg  [15:0] choice$dst;
+    reg  choice$down;
+    wire  choice$out_vc;
+    reg  pending$d;
+    wire  pending$q;
+    reg  pending$clock;
+    reg  pending_vc$d;
+    wire  pending_vc$q;
+    reg  pending_vc$clock;
+    reg  [3:0] pending_kind$d;
+    wire  [3:0] pending_kind$q;
+    reg  pending_kind$clock;
+    reg  [15:0] pending_dst$d;
+    wire  [15:0] pending_dst$q;
+    reg  pending_dst$clock;
+    
+    // Local signals
+    reg  arrival_lookup;
+    reg  lookup_found;
+    
+    // Sub module instances
+    nrc_core$ports$1$request$choice choice(
+        .in_vc(choice$in_vc),
+        .kind(choice$kind),
+        .dst(choice$dst),
+        .down(choice$down),
+        .out_vc(choice$out_vc)
+    );
+    nrc_core$ports$1$request$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
+    );
+    nrc_core$ports$1$request$pending_vc pending_vc(
+        .d(pending_vc$d),
+        .q(pending_vc$q),
+        .clock(pending_vc$clock)
+    );
+    nrc_core$ports$1$request$pending_kind pending_kind(
+        .d(pending_kind$d),
+        .q(pending_kind$q),
+        .clock(pending_kind$clock)
+    );
+    nrc_core$ports$1$request$pending_dst pending_dst(
+        .d(pending_dst$d),
+        .q(pending_dst$q),
+        .clock(pending_dst$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        pending$clock = clock;
+        pending_vc$clock = clock;
+        pending_kind$clock = clock;
+        pending_dst$clock = clock;
+        pending$d = pending$q;
+        pending_vc$d = pending_vc$q;
+        pending_kind$d = pending_kind$q;
+        pending_dst$d = pending_dst$q;
+        choice$in_vc = pending_vc$q;
+        choice$kind = pending_kind$q;
+        choice$dst = pending_dst$q;
+        choice$down = |(route$port & down_ports);
+        arrival$pending = pending$q;
+        arrival$vc = pending_vc$q;
+        arrival$ok = route$valid & pending$q & ~route$no_route;
+        arrival$none = route$valid & pending$q & route$no_route;
+        arrival$index = route$index;
+        arrival$port = route$port;
+        arrival$out_vc = choice$out_vc;
+        lookup_found = 1'b0;
+        route_head$flit = arrival_flit;
+        pending_vc$d = arrival_vc;
+        arrival_lookup = bypass_head & (arrival_flit[(kind_lsb)+:(4)] != kind_mgmt);
+        if (~arrival_lookup) begin
+            if (need_lookup[0] & ~lookup_found) begin
+                lookup_found = 1'b1;
+                route_head$flit = fronts$0;
+                pending_vc$d = vc_numbers$0;
+            end
+            if (need_lookup[1] & ~lookup_found) begin
+                lookup_found = 1'b1;
+                route_head$flit = fronts$1;
+                pending_vc$d = vc_numbers$1;
+            end
+        end
+        route_head$valid = arrival_lookup | lookup_found;
+        pending$d = route_head$valid & ~reset;
+        pending_kind$d = route_head$flit[(kind_lsb)+:(4)];
+        pending_dst$d = route_head$flit[(dst_lsb)+:(16)];
     end
     
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$2$agent_last
+endmodule // nrc_core$ports$1$request
 
 
-module nrc_core$ports$2$choice(in_vc,kind,dst,down,out_vc);
+module nrc_core$ports$1$request$choice(in_vc,kind,dst,down,out_vc);
     
     // Module arguments
     input wire  in_vc;
@@ -44086,7 +44583,641 @@ module nrc_core$ports$2$choice(in_vc,kind,dst,down,out_vc);
         end
     end
     
-endmodule // nrc_core$ports$2$choice
+endmodule // nrc_core$ports$1$request$choice
+
+
+module nrc_core$ports$1$request$pending(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$request$pending
+
+
+module nrc_core$ports$1$request$pending_dst(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$request$pending_dst
+
+
+module nrc_core$ports$1$request$pending_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$request$pending_kind
+
+
+module nrc_core$ports$1$request$pending_vc(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$request$pending_vc
+
+
+module nrc_core$ports$1$stamp(inbound$valid,inbound$flit,inbound$vc,inbound$credits,outbound$valid,outbound$flit,outbound$vc,outbound$credits,now);
+    
+    // Module arguments
+    input wire  inbound$valid;
+    input wire  [64:0] inbound$flit;
+    input wire  inbound$vc;
+    output reg  [1:0] inbound$credits;
+    output reg  outbound$valid;
+    output reg  [64:0] outbound$flit;
+    output reg  outbound$vc;
+    input wire  [1:0] outbound$credits;
+    input wire  [14:0] now;
+    
+    // Constant declarations
+    localparam  field_mask = 65'h3fff800000000000;
+    localparam  delay_lsb = 7'b101111;
+    localparam  type_bit = 7'b1000000;
+    localparam  head_bit = 7'b111111;
+    
+    // Local signals
+    reg  [11:0] delay;
+    reg  [14:0] base;
+    reg  [64:0] cleared;
+    
+    // Update code
+    always @(*) begin
+        outbound$valid = inbound$valid;
+        outbound$vc = inbound$vc;
+        inbound$credits = outbound$credits;
+        delay = inbound$flit[(delay_lsb)+:(12)];
+        base = now - ((delay) & 15'h7fff);
+        cleared = inbound$flit & ~field_mask;
+        outbound$flit = inbound$flit;
+        if (~inbound$flit[type_bit] & inbound$flit[head_bit]) begin
+            outbound$flit = cleared | (((base) & 65'h1ffffffffffffffff) << delay_lsb);
+        end
+    end
+    
+endmodule // nrc_core$ports$1$stamp
+
+
+module nrc_core$ports$2(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,switch$ready,switch$head,switch$last,switch$ports,switch$out_vcs,switch$lens,switch$grant,switch$grant_vc,switch$flit,route_head$valid,route_head$flit,route$valid,route$port,route$index,route$no_route,to_agent$valid,to_agent$data,to_agent$last,to_agent$port,to_agent$ready,events,fault,queued,occupancy);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  channel$valid;
+    input wire  [64:0] channel$flit;
+    input wire  channel$vc;
+    output wire  [1:0] channel$credits;
+    output reg  [1:0] switch$ready;
+    output reg  [1:0] switch$head;
+    output reg  [1:0] switch$last;
+    output reg  [5:0] switch$ports;
+    output reg  [1:0] switch$out_vcs;
+    output reg  [15:0] switch$lens;
+    input wire  switch$grant;
+    input wire  switch$grant_vc;
+    output reg  [64:0] switch$flit;
+    output wire  route_head$valid;
+    output wire  [64:0] route_head$flit;
+    input wire  route$valid;
+    input wire  [4:0] route$port;
+    input wire  [2:0] route$index;
+    input wire  route$no_route;
+    output wire  to_agent$valid;
+    output wire  [64:0] to_agent$data;
+    output wire  to_agent$last;
+    output wire  [4:0] to_agent$port;
+    input wire  to_agent$ready;
+    output reg  [11:0] events;
+    output reg  fault;
+    output reg  [4:0] queued;
+    output reg  [15:0] occupancy;
+    
+    // Constant declarations
+    localparam  len_shifts$0 = 8'h0;
+    localparam  len_shifts$1 = 8'h8;
+    localparam  ev_no_route = 12'h200;
+    localparam  ev_mgmt_off_vc = 12'h400;
+    localparam  ev_bad_route = 12'h800;
+    localparam  no_event = 12'h0;
+    
+    // Stub signals
+    wire  stamp$outbound$valid;
+    wire  [64:0] stamp$outbound$flit;
+    wire  stamp$outbound$vc;
+    reg  [1:0] stamp$outbound$credits;
+    reg  [14:0] stamp$now;
+    reg  damq$clock;
+    reg  damq$reset;
+    reg  damq$channel$valid;
+    reg  [64:0] damq$channel$flit;
+    reg  damq$channel$vc;
+    wire  [1:0] damq$channel$credits;
+    reg  damq$read$valid;
+    reg  damq$read$vc;
+    wire  [64:0] damq$read$flit;
+    wire  [1:0] damq$ready;
+    wire  [1:0] damq$waiting;
+    wire  [64:0] damq$fronts$0;
+    wire  [64:0] damq$fronts$1;
+    wire  [11:0] damq$events;
+    wire  damq$bypass_head;
+    wire  [7:0] damq$occupancy$0;
+    wire  [7:0] damq$occupancy$1;
+    wire  damq$decisions$valid;
+    wire  [6:0] damq$decisions$data;
+    reg  damq$decisions$ready;
+    reg  request$clock;
+    reg  request$reset;
+    reg  [64:0] request$arrival_flit;
+    reg  request$arrival_vc;
+    reg  request$bypass_head;
+    reg  [64:0] request$fronts$0;
+    reg  [64:0] request$fronts$1;
+    reg  [1:0] request$need_lookup;
+    wire  request$arrival$pending;
+    wire  request$arrival$vc;
+    wire  request$arrival$ok;
+    wire  request$arrival$none;
+    wire  [2:0] request$arrival$index;
+    wire  [4:0] request$arrival$port;
+    wire  request$arrival$out_vc;
+    reg  [64:0] fronts$fronts$0;
+    reg  [64:0] fronts$fronts$1;
+    reg  [1:0] fronts$waiting;
+    reg  [1:0] fronts$has_flit;
+    reg  fronts$arrival$pending;
+    reg  fronts$arrival$vc;
+    reg  fronts$arrival$ok;
+    reg  fronts$arrival$none;
+    reg  [2:0] fronts$arrival$index;
+    reg  [4:0] fronts$arrival$port;
+    reg  fronts$arrival$out_vc;
+    reg  [1:0] fronts$status$routed;
+    reg  [1:0] fronts$status$moving;
+    reg  [1:0] fronts$status$dropping;
+    reg  [1:0] fronts$status$managing;
+    reg  [5:0] fronts$status$ports;
+    reg  [1:0] fronts$status$out_vcs;
+    reg  fronts$decision$valid;
+    reg  fronts$decision$transit;
+    reg  fronts$decision$agent;
+    reg  fronts$decision$drop;
+    reg  [2:0] fronts$decision$port;
+    reg  [4:0] fronts$decision$hot;
+    reg  fronts$agent_room;
+    reg  fronts$grant_vc;
+    wire  [1:0] fronts$ready;
+    wire  [1:0] fronts$last;
+    wire  [5:0] fronts$ports;
+    wire  [1:0] fronts$out_vcs;
+    wire  [15:0] fronts$lens;
+    wire  [1:0] fronts$need_lookup;
+    wire  [1:0] fronts$intents$wants;
+    wire  [1:0] fronts$intents$agents;
+    wire  [1:0] fronts$intents$mgmt_drops;
+    wire  [1:0] fronts$intents$decided;
+    wire  [1:0] fronts$intents$bad_routes;
+    wire  [1:0] fronts$intents$transits;
+    wire  fronts$intents$grant_out_vc;
+    reg  flags$clock;
+    reg  flags$reset;
+    reg  [1:0] flags$waiting;
+    reg  flags$arrival$pending;
+    reg  flags$arrival$vc;
+    reg  flags$arrival$ok;
+    reg  flags$arrival$none;
+    reg  [2:0] flags$arrival$index;
+    reg  [4:0] flags$arrival$port;
+    reg  flags$arrival$out_vc;
+    reg  flags$decision$valid;
+    reg  flags$decision$transit;
+    reg  flags$decision$agent;
+    reg  flags$decision$drop;
+    reg  [2:0] flags$decision$port;
+    reg  [4:0] flags$decision$hot;
+    reg  [1:0] flags$intents$wants;
+    reg  [1:0] flags$intents$agents;
+    reg  [1:0] flags$intents$mgmt_drops;
+    reg  [1:0] flags$intents$decided;
+    reg  [1:0] flags$intents$bad_routes;
+    reg  [1:0] flags$intents$transits;
+    reg  flags$intents$grant_out_vc;
+    reg  flags$outcome$granted;
+    reg  flags$outcome$grant_vc;
+    reg  flags$outcome$side_go;
+    reg  flags$outcome$side_vc;
+    reg  flags$outcome$side_agent;
+    reg  flags$outcome$read_last;
+    wire  [1:0] flags$status$routed;
+    wire  [1:0] flags$status$moving;
+    wire  [1:0] flags$status$dropping;
+    wire  [1:0] flags$status$managing;
+    wire  [5:0] flags$status$ports;
+    wire  [1:0] flags$status$out_vcs;
+    wire  [4:0] flags$queued;
+    reg  read_port$clock;
+    reg  read_port$reset;
+    wire  read_port$read$valid;
+    wire  read_port$read$vc;
+    reg  [64:0] read_port$read$flit;
+    reg  read_port$decisions$valid;
+    reg  [6:0] read_port$decisions$data;
+    wire  read_port$decisions$ready;
+    wire  read_port$decision$valid;
+    wire  read_port$decision$transit;
+    wire  read_port$decision$agent;
+    wire  read_port$decision$drop;
+    wire  [2:0] read_port$decision$port;
+    wire  [4:0] read_port$decision$hot;
+    reg  [1:0] read_port$intents$wants;
+    reg  [1:0] read_port$intents$agents;
+    reg  [1:0] read_port$intents$mgmt_drops;
+    reg  [1:0] read_port$intents$decided;
+    reg  [1:0] read_port$intents$bad_routes;
+    reg  [1:0] read_port$intents$transits;
+    reg  read_port$intents$grant_out_vc;
+    reg  read_port$grant;
+    reg  read_port$grant_vc;
+    reg  [14:0] read_port$now;
+    wire  [64:0] read_port$rewritten;
+    wire  read_port$outcome$granted;
+    wire  read_port$outcome$grant_vc;
+    wire  read_port$outcome$side_go;
+    wire  read_port$outcome$side_vc;
+    wire  read_port$outcome$side_agent;
+    wire  read_port$outcome$read_last;
+    wire  read_port$room;
+    wire  read_port$bad_route;
+    wire  read_port$off_vc;
+    reg  [14:0] now$d;
+    wire  [14:0] now$q;
+    reg  now$clock;
+    reg  [11:0] own_events$d;
+    wire  [11:0] own_events$q;
+    reg  own_events$clock;
+    
+    // Local signals
+    reg  [7:0] occupancy_now;
+    reg  [11:0] own_now;
+    
+    // Sub module instances
+    nrc_core$ports$2$stamp stamp(
+        .inbound$valid(channel$valid),
+        .inbound$flit(channel$flit),
+        .inbound$vc(channel$vc),
+        .inbound$credits(channel$credits),
+        .outbound$valid(stamp$outbound$valid),
+        .outbound$flit(stamp$outbound$flit),
+        .outbound$vc(stamp$outbound$vc),
+        .outbound$credits(stamp$outbound$credits),
+        .now(stamp$now)
+    );
+    nrc_core$ports$2$damq damq(
+        .clock(damq$clock),
+        .reset(damq$reset),
+        .channel$valid(damq$channel$valid),
+        .channel$flit(damq$channel$flit),
+        .channel$vc(damq$channel$vc),
+        .channel$credits(damq$channel$credits),
+        .read$valid(damq$read$valid),
+        .read$vc(damq$read$vc),
+        .read$flit(damq$read$flit),
+        .ready(damq$ready),
+        .waiting(damq$waiting),
+        .fronts$0(damq$fronts$0),
+        .fronts$1(damq$fronts$1),
+        .events(damq$events),
+        .bypass_head(damq$bypass_head),
+        .occupancy$0(damq$occupancy$0),
+        .occupancy$1(damq$occupancy$1),
+        .decisions$valid(damq$decisions$valid),
+        .decisions$data(damq$decisions$data),
+        .decisions$ready(damq$decisions$ready)
+    );
+    nrc_core$ports$2$request request(
+        .clock(request$clock),
+        .reset(request$reset),
+        .arrival_flit(request$arrival_flit),
+        .arrival_vc(request$arrival_vc),
+        .bypass_head(request$bypass_head),
+        .fronts$0(request$fronts$0),
+        .fronts$1(request$fronts$1),
+        .need_lookup(request$need_lookup),
+        .route_head$valid(route_head$valid),
+        .route_head$flit(route_head$flit),
+        .route$valid(route$valid),
+        .route$port(route$port),
+        .route$index(route$index),
+        .route$no_route(route$no_route),
+        .arrival$pending(request$arrival$pending),
+        .arrival$vc(request$arrival$vc),
+        .arrival$ok(request$arrival$ok),
+        .arrival$none(request$arrival$none),
+        .arrival$index(request$arrival$index),
+        .arrival$port(request$arrival$port),
+        .arrival$out_vc(request$arrival$out_vc)
+    );
+    nrc_core$ports$2$fronts fronts(
+        .fronts$0(fronts$fronts$0),
+        .fronts$1(fronts$fronts$1),
+        .waiting(fronts$waiting),
+        .has_flit(fronts$has_flit),
+        .arrival$pending(fronts$arrival$pending),
+        .arrival$vc(fronts$arrival$vc),
+        .arrival$ok(fronts$arrival$ok),
+        .arrival$none(fronts$arrival$none),
+        .arrival$index(fronts$arrival$index),
+        .arrival$port(fronts$arrival$port),
+        .arrival$out_vc(fronts$arrival$out_vc),
+        .status$routed(fronts$status$routed),
+        .status$moving(fronts$status$moving),
+        .status$dropping(fronts$status$dropping),
+        .status$managing(fronts$status$managing),
+        .status$ports(fronts$status$ports),
+        .status$out_vcs(fronts$status$out_vcs),
+        .decision$valid(fronts$decision$valid),
+        .decision$transit(fronts$decision$transit),
+        .decision$agent(fronts$decision$agent),
+        .decision$drop(fronts$decision$drop),
+        .decision$port(fronts$decision$port),
+        .decision$hot(fronts$decision$hot),
+        .agent_room(fronts$agent_room),
+        .grant_vc(fronts$grant_vc),
+        .ready(fronts$ready),
+        .last(fronts$last),
+        .ports(fronts$ports),
+        .out_vcs(fronts$out_vcs),
+        .lens(fronts$lens),
+        .need_lookup(fronts$need_lookup),
+        .intents$wants(fronts$intents$wants),
+        .intents$agents(fronts$intents$agents),
+        .intents$mgmt_drops(fronts$intents$mgmt_drops),
+        .intents$decided(fronts$intents$decided),
+        .intents$bad_routes(fronts$intents$bad_routes),
+        .intents$transits(fronts$intents$transits),
+        .intents$grant_out_vc(fronts$intents$grant_out_vc)
+    );
+    nrc_core$ports$2$flags flags(
+        .clock(flags$clock),
+        .reset(flags$reset),
+        .waiting(flags$waiting),
+        .arrival$pending(flags$arrival$pending),
+        .arrival$vc(flags$arrival$vc),
+        .arrival$ok(flags$arrival$ok),
+        .arrival$none(flags$arrival$none),
+        .arrival$index(flags$arrival$index),
+        .arrival$port(flags$arrival$port),
+        .arrival$out_vc(flags$arrival$out_vc),
+        .decision$valid(flags$decision$valid),
+        .decision$transit(flags$decision$transit),
+        .decision$agent(flags$decision$agent),
+        .decision$drop(flags$decision$drop),
+        .decision$port(flags$decision$port),
+        .decision$hot(flags$decision$hot),
+        .intents$wants(flags$intents$wants),
+        .intents$agents(flags$intents$agents),
+        .intents$mgmt_drops(flags$intents$mgmt_drops),
+        .intents$decided(flags$intents$decided),
+        .intents$bad_routes(flags$intents$bad_routes),
+        .intents$transits(flags$intents$transits),
+        .intents$grant_out_vc(flags$intents$grant_out_vc),
+        .outcome$granted(flags$outcome$granted),
+        .outcome$grant_vc(flags$outcome$grant_vc),
+        .outcome$side_go(flags$outcome$side_go),
+        .outcome$side_vc(flags$outcome$side_vc),
+        .outcome$side_agent(flags$outcome$side_agent),
+        .outcome$read_last(flags$outcome$read_last),
+        .status$routed(flags$status$routed),
+        .status$moving(flags$status$moving),
+        .status$dropping(flags$status$dropping),
+        .status$managing(flags$status$managing),
+        .status$ports(flags$status$ports),
+        .status$out_vcs(flags$status$out_vcs),
+        .queued(flags$queued)
+    );
+    nrc_core$ports$2$read_port read_port(
+        .clock(read_port$clock),
+        .reset(read_port$reset),
+        .read$valid(read_port$read$valid),
+        .read$vc(read_port$read$vc),
+        .read$flit(read_port$read$flit),
+        .decisions$valid(read_port$decisions$valid),
+        .decisions$data(read_port$decisions$data),
+        .decisions$ready(read_port$decisions$ready),
+        .decision$valid(read_port$decision$valid),
+        .decision$transit(read_port$decision$transit),
+        .decision$agent(read_port$decision$agent),
+        .decision$drop(read_port$decision$drop),
+        .decision$port(read_port$decision$port),
+        .decision$hot(read_port$decision$hot),
+        .intents$wants(read_port$intents$wants),
+        .intents$agents(read_port$intents$agents),
+        .intents$mgmt_drops(read_port$intents$mgmt_drops),
+        .intents$decided(read_port$intents$decided),
+        .intents$bad_routes(read_port$intents$bad_routes),
+        .intents$transits(read_port$intents$transits),
+        .intents$grant_out_vc(read_port$intents$grant_out_vc),
+        .grant(read_port$grant),
+        .grant_vc(read_port$grant_vc),
+        .now(read_port$now),
+        .rewritten(read_port$rewritten),
+        .outcome$granted(read_port$outcome$granted),
+        .outcome$grant_vc(read_port$outcome$grant_vc),
+        .outcome$side_go(read_port$outcome$side_go),
+        .outcome$side_vc(read_port$outcome$side_vc),
+        .outcome$side_agent(read_port$outcome$side_agent),
+        .outcome$read_last(read_port$outcome$read_last),
+        .room(read_port$room),
+        .to_agent$valid(to_agent$valid),
+        .to_agent$data(to_agent$data),
+        .to_agent$last(to_agent$last),
+        .to_agent$port(to_agent$port),
+        .to_agent$ready(to_agent$ready),
+        .bad_route(read_port$bad_route),
+        .off_vc(read_port$off_vc)
+    );
+    nrc_core$ports$2$now now(
+        .d(now$d),
+        .q(now$q),
+        .clock(now$clock)
+    );
+    nrc_core$ports$2$own_events own_events(
+        .d(own_events$d),
+        .q(own_events$q),
+        .clock(own_events$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        now$clock = clock;
+        own_events$clock = clock;
+        now$d = now$q;
+        own_events$d = own_events$q;
+        damq$clock = clock;
+        damq$reset = reset;
+        request$clock = clock;
+        request$reset = reset;
+        flags$clock = clock;
+        flags$reset = reset;
+        read_port$clock = clock;
+        read_port$reset = reset;
+        occupancy = 32'h0;
+        occupancy_now = damq$occupancy$0;
+        occupancy = occupancy | (((occupancy_now) & 16'hffff) << len_shifts$0);
+        occupancy_now = damq$occupancy$1;
+        occupancy = occupancy | (((occupancy_now) & 16'hffff) << len_shifts$1);
+        now$d = now$q + 32'h1;
+        stamp$now = now$q;
+        request$fronts$0 = damq$fronts$0;
+        fronts$fronts$0 = damq$fronts$0;
+        request$fronts$1 = damq$fronts$1;
+        fronts$fronts$1 = damq$fronts$1;
+        request$arrival_flit = channel$flit;
+        request$arrival_vc = channel$vc;
+        request$bypass_head = damq$bypass_head;
+        request$need_lookup = fronts$need_lookup;
+        fronts$waiting = damq$waiting;
+        fronts$has_flit = damq$ready;
+        fronts$agent_room = read_port$room;
+        fronts$grant_vc = switch$grant_vc;
+        switch$ready = fronts$ready;
+        switch$head = damq$waiting;
+        switch$last = fronts$last;
+        switch$ports = fronts$ports;
+        switch$out_vcs = fronts$out_vcs;
+        switch$lens = fronts$lens;
+        read_port$grant = switch$grant;
+        read_port$grant_vc = switch$grant_vc;
+        read_port$now = now$q;
+        switch$flit = read_port$rewritten;
+        flags$waiting = damq$waiting;
+        queued = flags$queued;
+        own_now = no_event;
+        if (request$arrival$none) begin
+            own_now = ev_no_route;
+        end
+        if (read_port$bad_route) begin
+            own_now = own_now | ev_bad_route;
+        end
+        if (read_port$off_vc) begin
+            own_now = own_now | ev_mgmt_off_vc;
+        end
+        own_events$d = own_now;
+        if (reset) begin
+            own_events$d = no_event;
+        end
+        events = damq$events | own_events$q;
+        fault = |(own_events$q & ev_no_route);
+    end
+    
+    always @(*) damq$channel$valid = stamp$outbound$valid;
+    always @(*) damq$channel$flit = stamp$outbound$flit;
+    always @(*) damq$channel$vc = stamp$outbound$vc;
+    always @(*) stamp$outbound$credits = damq$channel$credits;
+    always @(*) fronts$arrival$pending = request$arrival$pending;
+    always @(*) fronts$arrival$vc = request$arrival$vc;
+    always @(*) fronts$arrival$ok = request$arrival$ok;
+    always @(*) fronts$arrival$none = request$arrival$none;
+    always @(*) fronts$arrival$index = request$arrival$index;
+    always @(*) fronts$arrival$port = request$arrival$port;
+    always @(*) fronts$arrival$out_vc = request$arrival$out_vc;
+    always @(*) flags$arrival$pending = request$arrival$pending;
+    always @(*) flags$arrival$vc = request$arrival$vc;
+    always @(*) flags$arrival$ok = request$arrival$ok;
+    always @(*) flags$arrival$none = request$arrival$none;
+    always @(*) flags$arrival$index = request$arrival$index;
+    always @(*) flags$arrival$port = request$arrival$port;
+    always @(*) flags$arrival$out_vc = request$arrival$out_vc;
+    always @(*) fronts$status$routed = flags$status$routed;
+    always @(*) fronts$status$moving = flags$status$moving;
+    always @(*) fronts$status$dropping = flags$status$dropping;
+    always @(*) fronts$status$managing = flags$status$managing;
+    always @(*) fronts$status$ports = flags$status$ports;
+    always @(*) fronts$status$out_vcs = flags$status$out_vcs;
+    always @(*) fronts$decision$valid = read_port$decision$valid;
+    always @(*) fronts$decision$transit = read_port$decision$transit;
+    always @(*) fronts$decision$agent = read_port$decision$agent;
+    always @(*) fronts$decision$drop = read_port$decision$drop;
+    always @(*) fronts$decision$port = read_port$decision$port;
+    always @(*) fronts$decision$hot = read_port$decision$hot;
+    always @(*) flags$decision$valid = read_port$decision$valid;
+    always @(*) flags$decision$transit = read_port$decision$transit;
+    always @(*) flags$decision$agent = read_port$decision$agent;
+    always @(*) flags$decision$drop = read_port$decision$drop;
+    always @(*) flags$decision$port = read_port$decision$port;
+    always @(*) flags$decision$hot = read_port$decision$hot;
+    always @(*) read_port$intents$wants = fronts$intents$wants;
+    always @(*) read_port$intents$agents = fronts$intents$agents;
+    always @(*) read_port$intents$mgmt_drops = fronts$intents$mgmt_drops;
+    always @(*) read_port$intents$decided = fronts$intents$decided;
+    always @(*) read_port$intents$bad_routes = fronts$intents$bad_routes;
+    always @(*) read_port$intents$transits = fronts$intents$transits;
+    always @(*) read_port$intents$grant_out_vc = fronts$intents$grant_out_vc;
+    always @(*) flags$intents$wants = fronts$intents$wants;
+    always @(*) flags$intents$agents = fronts$intents$agents;
+    always @(*) flags$intents$mgmt_drops = fronts$intents$mgmt_drops;
+    always @(*) flags$intents$decided = fronts$intents$decided;
+    always @(*) flags$intents$bad_routes = fronts$intents$bad_routes;
+    always @(*) flags$intents$transits = fronts$intents$transits;
+    always @(*) flags$intents$grant_out_vc = fronts$intents$grant_out_vc;
+    always @(*) damq$read$valid = read_port$read$valid;
+    always @(*) damq$read$vc = read_port$read$vc;
+    always @(*) read_port$read$flit = damq$read$flit;
+    always @(*) read_port$decisions$valid = damq$decisions$valid;
+    always @(*) read_port$decisions$data = damq$decisions$data;
+    always @(*) damq$decisions$ready = read_port$decisions$ready;
+    always @(*) flags$outcome$granted = read_port$outcome$granted;
+    always @(*) flags$outcome$grant_vc = read_port$outcome$grant_vc;
+    always @(*) flags$outcome$side_go = read_port$outcome$side_go;
+    always @(*) flags$outcome$side_vc = read_port$outcome$side_vc;
+    always @(*) flags$outcome$side_agent = read_port$outcome$side_agent;
+    always @(*) flags$outcome$read_last = read_port$outcome$read_last;
+endmodule // nrc_core$ports$2
 
 
 module nrc_core$ports$2$damq(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,read$valid,read$vc,read$flit,ready,waiting,fronts$0,fronts$1,events,bypass_head,occupancy$0,occupancy$1,decisions$valid,decisions$data,decisions$ready);
@@ -46093,18 +47224,10 @@ module nrc_core$ports$2$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
     input wire  decisions$ready;
     
     // Constant declarations
-    localparam  enabled = 1'b1;
-    localparam  mgmt_vc = 1'b1;
-    localparam  port = 64'h2;
     localparam  ports = 5'b101;
-    localparam  kind_mgmt = 4'h3;
-    localparam  mgmt_len = 8'ha;
     localparam  route_hops = 5'b10100;
     localparam  low_hops = 5'b1010;
-    localparam  kind_lsb = 7'b100011;
-    localparam  len_lsb = 7'b100111;
     localparam  type_bit = 7'b1000000;
-    localparam  head_bit = 7'b111111;
     localparam  tail_bit = 7'b111110;
     localparam  current_lsb = 8'h5;
     localparam  current_mask = 64'h3e0;
@@ -46112,47 +47235,6 @@ module nrc_core$ports$2$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
     localparam  kind_transit = 2'b1;
     localparam  kind_drop = 2'b10;
     localparam  kind_agent = 2'b0;
-    localparam  numbers$0 = 5'b0;
-    localparam  numbers$1 = 5'b1;
-    localparam  numbers$2 = 5'b10;
-    localparam  numbers$3 = 5'b11;
-    localparam  numbers$4 = 5'b100;
-    localparam  numbers$5 = 5'b101;
-    localparam  numbers$6 = 5'b110;
-    localparam  numbers$7 = 5'b111;
-    localparam  numbers$8 = 5'b1000;
-    localparam  numbers$9 = 5'b1001;
-    localparam  numbers$10 = 5'b1010;
-    localparam  numbers$11 = 5'b1011;
-    localparam  numbers$12 = 5'b1100;
-    localparam  numbers$13 = 5'b1101;
-    localparam  numbers$14 = 5'b1110;
-    localparam  numbers$15 = 5'b1111;
-    localparam  numbers$16 = 5'b10000;
-    localparam  numbers$17 = 5'b10001;
-    localparam  numbers$18 = 5'b10010;
-    localparam  numbers$19 = 5'b10011;
-    localparam  numbers$20 = 5'b10100;
-    localparam  low_at$0 = 8'ha;
-    localparam  low_at$1 = 8'hf;
-    localparam  low_at$2 = 8'h14;
-    localparam  low_at$3 = 8'h19;
-    localparam  low_at$4 = 8'h1e;
-    localparam  low_at$5 = 8'h23;
-    localparam  low_at$6 = 8'h28;
-    localparam  low_at$7 = 8'h2d;
-    localparam  low_at$8 = 8'h32;
-    localparam  low_at$9 = 8'h37;
-    localparam  high_at$0 = 8'h0;
-    localparam  high_at$1 = 8'h5;
-    localparam  high_at$2 = 8'ha;
-    localparam  high_at$3 = 8'hf;
-    localparam  high_at$4 = 8'h14;
-    localparam  high_at$5 = 8'h19;
-    localparam  high_at$6 = 8'h1e;
-    localparam  high_at$7 = 8'h23;
-    localparam  high_at$8 = 8'h28;
-    localparam  high_at$9 = 8'h2d;
     
     // Stub signals
     reg  fifo$clock;
@@ -46161,9 +47243,29 @@ module nrc_core$ports$2$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
     reg  [6:0] fifo$sink$data;
     wire  fifo$sink$ready;
     wire  [5:0] fifo$count;
-    reg  [15:0] crc$state;
-    reg  [63:0] crc$data;
-    wire  [15:0] crc$next_state;
+    wire  flit$here;
+    wire  flit$body;
+    wire  [63:0] flit$data;
+    wire  flit$opens;
+    reg  [63:0] fields$data;
+    reg  [4:0] fields$current;
+    reg  [4:0] fields$back_hops;
+    wire  [4:0] fields$w1_hops;
+    wire  [4:0] fields$w1_current;
+    wire  [4:0] fields$w1_hop;
+    wire  [4:0] fields$w2_hop;
+    wire  [4:0] fields$w3_hops;
+    wire  [63:0] fields$w3_insert;
+    wire  [63:0] fields$w3_field;
+    wire  [63:0] fields$w4_insert;
+    wire  [63:0] fields$w4_field;
+    reg  change_crc$clock;
+    reg  [63:0] change_crc$data;
+    reg  [63:0] change_crc$rewritten;
+    reg  change_crc$tail_word;
+    reg  change_crc$advance;
+    reg  change_crc$clear;
+    wire  [15:0] change_crc$delta;
     reg  open$d;
     wire  open$q;
     reg  open$clock;
@@ -46188,26 +47290,9 @@ module nrc_core$ports$2$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
     reg  decided$d;
     wire  decided$q;
     reg  decided$clock;
-    reg  [15:0] delta_crc$d;
-    wire  [15:0] delta_crc$q;
-    reg  delta_crc$clock;
     
     // Local signals
-    reg  here;
-    reg  head;
-    reg  body;
-    reg  [63:0] data;
     reg  [63:0] rewritten;
-    reg  [63:0] change;
-    reg  [4:0] w1_hops;
-    reg  [4:0] w1_current;
-    reg  [4:0] w1_hop;
-    reg  [4:0] w2_hop;
-    reg  [4:0] w3_hops;
-    reg  [63:0] w3_insert;
-    reg  [63:0] w4_insert;
-    reg  [63:0] w3_field;
-    reg  [63:0] w4_field;
     reg  forwarding;
     reg  push;
     reg  [1:0] push_kind;
@@ -46226,10 +47311,37 @@ module nrc_core$ports$2$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
         .source$ready(decisions$ready),
         .count(fifo$count)
     );
-    nrc_core$ports$2$damq$transit$crc crc(
-        .state(crc$state),
-        .data(crc$data),
-        .next_state(crc$next_state)
+    nrc_core$ports$2$damq$transit$flit flit(
+        .arriving$valid(arriving$valid),
+        .arriving$vc(arriving$vc),
+        .arriving$flit(arriving$flit),
+        .here(flit$here),
+        .body(flit$body),
+        .data(flit$data),
+        .opens(flit$opens)
+    );
+    nrc_core$ports$2$damq$transit$fields fields(
+        .data(fields$data),
+        .current(fields$current),
+        .back_hops(fields$back_hops),
+        .w1_hops(fields$w1_hops),
+        .w1_current(fields$w1_current),
+        .w1_hop(fields$w1_hop),
+        .w2_hop(fields$w2_hop),
+        .w3_hops(fields$w3_hops),
+        .w3_insert(fields$w3_insert),
+        .w3_field(fields$w3_field),
+        .w4_insert(fields$w4_insert),
+        .w4_field(fields$w4_field)
+    );
+    nrc_core$ports$2$damq$transit$change_crc change_crc(
+        .clock(change_crc$clock),
+        .data(change_crc$data),
+        .rewritten(change_crc$rewritten),
+        .tail_word(change_crc$tail_word),
+        .advance(change_crc$advance),
+        .clear(change_crc$clear),
+        .delta(change_crc$delta)
     );
     nrc_core$ports$2$damq$transit$open open(
         .d(open$d),
@@ -46271,11 +47383,6 @@ module nrc_core$ports$2$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
         .q(decided$q),
         .clock(decided$clock)
     );
-    nrc_core$ports$2$damq$transit$delta_crc delta_crc(
-        .d(delta_crc$d),
-        .q(delta_crc$q),
-        .clock(delta_crc$clock)
-    );
     
     // Update code
     always @(*) begin
@@ -46287,7 +47394,6 @@ module nrc_core$ports$2$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
         hop$clock = clock;
         back_hops$clock = clock;
         decided$clock = clock;
-        delta_crc$clock = clock;
         open$d = open$q;
         position$d = position$q;
         transit$d = transit$q;
@@ -46296,234 +47402,79 @@ module nrc_core$ports$2$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
         hop$d = hop$q;
         back_hops$d = back_hops$q;
         decided$d = decided$q;
-        delta_crc$d = delta_crc$q;
         fifo$clock = clock;
+        change_crc$clock = clock;
         fifo$reset = reset;
         unused_fifo = fifo$sink$ready | |fifo$count;
-        here = arriving$valid & (arriving$vc == mgmt_vc) & enabled;
-        head = ~arriving$flit[type_bit] & arriving$flit[head_bit];
-        body = arriving$flit[type_bit];
-        data = arriving$flit[(32'h0)+:(64)];
-        w1_hops = data[(32'h0)+:(5)];
-        w1_current = data[(current_lsb)+:(5)];
-        w3_hops = data[(32'h0)+:(5)];
-        w1_hop = 32'h0;
-        w2_hop = 32'h0;
-        w3_insert = 32'h0;
-        w4_insert = 32'h0;
-        w3_field = 32'h0;
-        w4_field = 32'h0;
-        if (w1_current == numbers$1) begin
-            w1_hop = data[(low_at$0)+:(5)];
-        end
-        if (current$q == numbers$11) begin
-            w2_hop = data[(high_at$0)+:(5)];
-        end
-        if (w3_hops == numbers$0) begin
-            w3_insert = port << low_at$0;
-            w3_field = hop_mask << low_at$0;
-        end
-        if (back_hops$q == numbers$10) begin
-            w4_insert = port << high_at$0;
-            w4_field = hop_mask << high_at$0;
-        end
-        if (w1_current == numbers$2) begin
-            w1_hop = data[(low_at$1)+:(5)];
-        end
-        if (current$q == numbers$12) begin
-            w2_hop = data[(high_at$1)+:(5)];
-        end
-        if (w3_hops == numbers$1) begin
-            w3_insert = port << low_at$1;
-            w3_field = hop_mask << low_at$1;
-        end
-        if (back_hops$q == numbers$11) begin
-            w4_insert = port << high_at$1;
-            w4_field = hop_mask << high_at$1;
-        end
-        if (w1_current == numbers$3) begin
-            w1_hop = data[(low_at$2)+:(5)];
-        end
-        if (current$q == numbers$13) begin
-            w2_hop = data[(high_at$2)+:(5)];
-        end
-        if (w3_hops == numbers$2) begin
-            w3_insert = port << low_at$2;
-            w3_field = hop_mask << low_at$2;
-        end
-        if (back_hops$q == numbers$12) begin
-            w4_insert = port << high_at$2;
-            w4_field = hop_mask << high_at$2;
-        end
-        if (w1_current == numbers$4) begin
-            w1_hop = data[(low_at$3)+:(5)];
-        end
-        if (current$q == numbers$14) begin
-            w2_hop = data[(high_at$3)+:(5)];
-        end
-        if (w3_hops == numbers$3) begin
-            w3_insert = port << low_at$3;
-            w3_field = hop_mask << low_at$3;
-        end
-        if (back_hops$q == numbers$13) begin
-            w4_insert = port << high_at$3;
-            w4_field = hop_mask << high_at$3;
-        end
-        if (w1_current == numbers$5) begin
-            w1_hop = data[(low_at$4)+:(5)];
-        end
-        if (current$q == numbers$15) begin
-            w2_hop = data[(high_at$4)+:(5)];
-        end
-        if (w3_hops == numbers$4) begin
-            w3_insert = port << low_at$4;
-            w3_field = hop_mask << low_at$4;
-        end
-        if (back_hops$q == numbers$14) begin
-            w4_insert = port << high_at$4;
-            w4_field = hop_mask << high_at$4;
-        end
-        if (w1_current == numbers$6) begin
-            w1_hop = data[(low_at$5)+:(5)];
-        end
-        if (current$q == numbers$16) begin
-            w2_hop = data[(high_at$5)+:(5)];
-        end
-        if (w3_hops == numbers$5) begin
-            w3_insert = port << low_at$5;
-            w3_field = hop_mask << low_at$5;
-        end
-        if (back_hops$q == numbers$15) begin
-            w4_insert = port << high_at$5;
-            w4_field = hop_mask << high_at$5;
-        end
-        if (w1_current == numbers$7) begin
-            w1_hop = data[(low_at$6)+:(5)];
-        end
-        if (current$q == numbers$17) begin
-            w2_hop = data[(high_at$6)+:(5)];
-        end
-        if (w3_hops == numbers$6) begin
-            w3_insert = port << low_at$6;
-            w3_field = hop_mask << low_at$6;
-        end
-        if (back_hops$q == numbers$16) begin
-            w4_insert = port << high_at$6;
-            w4_field = hop_mask << high_at$6;
-        end
-        if (w1_current == numbers$8) begin
-            w1_hop = data[(low_at$7)+:(5)];
-        end
-        if (current$q == numbers$18) begin
-            w2_hop = data[(high_at$7)+:(5)];
-        end
-        if (w3_hops == numbers$7) begin
-            w3_insert = port << low_at$7;
-            w3_field = hop_mask << low_at$7;
-        end
-        if (back_hops$q == numbers$17) begin
-            w4_insert = port << high_at$7;
-            w4_field = hop_mask << high_at$7;
-        end
-        if (w1_current == numbers$9) begin
-            w1_hop = data[(low_at$8)+:(5)];
-        end
-        if (current$q == numbers$19) begin
-            w2_hop = data[(high_at$8)+:(5)];
-        end
-        if (w3_hops == numbers$8) begin
-            w3_insert = port << low_at$8;
-            w3_field = hop_mask << low_at$8;
-        end
-        if (back_hops$q == numbers$18) begin
-            w4_insert = port << high_at$8;
-            w4_field = hop_mask << high_at$8;
-        end
-        if (w1_current == numbers$10) begin
-            w1_hop = data[(low_at$9)+:(5)];
-        end
-        if (current$q == numbers$20) begin
-            w2_hop = data[(high_at$9)+:(5)];
-        end
-        if (w3_hops == numbers$9) begin
-            w3_insert = port << low_at$9;
-            w3_field = hop_mask << low_at$9;
-        end
-        if (back_hops$q == numbers$19) begin
-            w4_insert = port << high_at$9;
-            w4_field = hop_mask << high_at$9;
-        end
+        fields$data = flit$data;
+        fields$current = current$q;
+        fields$back_hops = back_hops$q;
         forwarding = transit$q & ~bad$q;
-        rewritten = data;
+        rewritten = flit$data;
         push = 1'b0;
         push_kind = kind_agent;
         push_hop = hop$q;
-        if (here & open$q) begin
+        if (flit$here & open$q) begin
             position$d = position$q + 32'h1;
-            if (body & (position$q == 32'h2)) begin
-                current$d = w1_current;
-                transit$d = |w1_current;
-                bad$d = (w1_hops > route_hops) | (w1_current > w1_hops);
-                hop$d = w1_hop;
-                if (|w1_current & (w1_hops <= route_hops) & (w1_current <= w1_hops)) begin
-                    rewritten = (data & ~current_mask) | (((w1_current - 32'h1) & 64'hffffffffffffffff) << current_lsb);
+            if (flit$body & (position$q == 32'h2)) begin
+                current$d = fields$w1_current;
+                transit$d = |fields$w1_current;
+                bad$d = (fields$w1_hops > route_hops) | (fields$w1_current > fields$w1_hops);
+                hop$d = fields$w1_hop;
+                if (|fields$w1_current & (fields$w1_hops <= route_hops) & (fields$w1_current <= fields$w1_hops)) begin
+                    rewritten = (flit$data & ~current_mask) | (((fields$w1_current - 32'h1) & 64'hffffffffffffffff) << current_lsb);
                 end
             end
-            if (body & (position$q == 32'h3) & (current$q > low_hops)) begin
-                hop$d = w2_hop;
+            if (flit$body & (position$q == 32'h3) & (current$q > low_hops)) begin
+                hop$d = fields$w2_hop;
             end
-            if (body & (position$q == 32'h4)) begin
-                back_hops$d = w3_hops;
+            if (flit$body & (position$q == 32'h4)) begin
+                back_hops$d = fields$w3_hops;
                 push = 1'b1;
                 decided$d = 1'b1;
                 if (transit$q) begin
                     push_kind = kind_transit;
-                    if (bad$q | (w3_hops >= route_hops) | (hop$q >= ports)) begin
+                    if (bad$q | (fields$w3_hops >= route_hops) | (hop$q >= ports)) begin
                         push_kind = kind_drop;
                         bad$d = 1'b1;
                     end
                     else begin
-                        rewritten = (data & ~hop_mask & ~w3_field) | ((w3_hops + 32'h1) & 64'hffffffffffffffff) | w3_insert;
+                        rewritten = (flit$data & ~hop_mask & ~fields$w3_field) | ((fields$w3_hops + 32'h1) & 64'hffffffffffffffff) | fields$w3_insert;
                     end
                 end
             end
-            if (body & (position$q == 32'h5) & forwarding & (back_hops$q >= low_hops)) begin
-                rewritten = (data & ~w4_field) | w4_insert;
+            if (flit$body & (position$q == 32'h5) & forwarding & (back_hops$q >= low_hops)) begin
+                rewritten = (flit$data & ~fields$w4_field) | fields$w4_insert;
             end
-            if (~body) begin
+            if (~flit$body) begin
                 open$d = 1'b0;
                 if (~decided$q) begin
                     push = 1'b1;
                 end
                 if (forwarding & arriving$flit[tail_bit]) begin
-                    rewritten = data ^ ((delta_crc$q) & 64'hffffffffffffffff);
+                    rewritten = flit$data ^ ((change_crc$delta) & 64'hffffffffffffffff);
                 end
             end
         end
-        change = data ^ rewritten;
-        if (position$q == 32'h9) begin
-            change = 32'h0;
-        end
-        crc$state = delta_crc$q;
-        crc$data = change;
-        if (here & open$q) begin
-            delta_crc$d = crc$next_state;
-        end
-        if (here & head & (arriving$flit[(kind_lsb)+:(4)] == kind_mgmt) & (arriving$flit[(len_lsb)+:(8)] == mgmt_len)) begin
+        if (flit$opens) begin
             open$d = 1'b1;
             position$d = 32'h1;
             transit$d = 1'b0;
             bad$d = 1'b0;
             decided$d = 1'b0;
-            delta_crc$d = 32'h0;
         end
+        change_crc$data = flit$data;
+        change_crc$rewritten = rewritten;
+        change_crc$tail_word = position$q == 32'h9;
+        change_crc$advance = flit$here & open$q;
+        change_crc$clear = flit$opens;
         fifo$sink$valid = push & ~reset;
         fifo$sink$data = ((push_kind) & 7'h7f) | (((push_hop) & 7'h7f) << 32'h2);
         storing$valid = arriving$valid;
         storing$vc = arriving$vc;
         storing$flit = arriving$flit;
-        if (here & open$q) begin
-            storing$flit = (((rewritten) & 65'h1ffffffffffffffff) & ~(1 << (type_bit)) | ((body) << (type_bit)));
+        if (flit$here & open$q) begin
+            storing$flit = (((rewritten) & 65'h1ffffffffffffffff) & ~(1 << (type_bit)) | ((flit$body) << (type_bit)));
         end
         if (reset) begin
             open$d = 1'b0;
@@ -46571,7 +47522,63 @@ module nrc_core$ports$2$damq$transit$bad(d,q,clock);
 endmodule // nrc_core$ports$2$damq$transit$bad
 
 
-module nrc_core$ports$2$damq$transit$crc(state,data,next_state);
+module nrc_core$ports$2$damq$transit$change_crc(clock,data,rewritten,tail_word,advance,clear,delta);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [63:0] data;
+    input wire  [63:0] rewritten;
+    input wire  tail_word;
+    input wire  advance;
+    input wire  clear;
+    output reg  [15:0] delta;
+    
+    // Stub signals
+    reg  [15:0] crc$state;
+    reg  [63:0] crc$data;
+    wire  [15:0] crc$next_state;
+    reg  [15:0] state$d;
+    wire  [15:0] state$q;
+    reg  state$clock;
+    
+    // Local signals
+    reg  [63:0] change;
+    
+    // Sub module instances
+    nrc_core$ports$2$damq$transit$change_crc$crc crc(
+        .state(crc$state),
+        .data(crc$data),
+        .next_state(crc$next_state)
+    );
+    nrc_core$ports$2$damq$transit$change_crc$state state(
+        .d(state$d),
+        .q(state$q),
+        .clock(state$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        state$clock = clock;
+        state$d = state$q;
+        change = data ^ rewritten;
+        if (tail_word) begin
+            change = 32'h0;
+        end
+        crc$state = state$q;
+        crc$data = change;
+        if (advance) begin
+            state$d = crc$next_state;
+        end
+        if (clear) begin
+            state$d = 32'h0;
+        end
+        delta = state$q;
+    end
+    
+endmodule // nrc_core$ports$2$damq$transit$change_crc
+
+
+module nrc_core$ports$2$damq$transit$change_crc$crc(state,data,next_state);
     
     // Module arguments
     input wire  [15:0] state;
@@ -46683,7 +47690,26 @@ module nrc_core$ports$2$damq$transit$crc(state,data,next_state);
         next_state = nodes$30 ^ offset;
     end
     
-endmodule // nrc_core$ports$2$damq$transit$crc
+endmodule // nrc_core$ports$2$damq$transit$change_crc$crc
+
+
+module nrc_core$ports$2$damq$transit$change_crc$state(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$damq$transit$change_crc$state
 
 
 module nrc_core$ports$2$damq$transit$current(d,q,clock);
@@ -46724,23 +47750,222 @@ module nrc_core$ports$2$damq$transit$decided(d,q,clock);
 endmodule // nrc_core$ports$2$damq$transit$decided
 
 
-module nrc_core$ports$2$damq$transit$delta_crc(d,q,clock);
+module nrc_core$ports$2$damq$transit$fields(data,current,back_hops,w1_hops,w1_current,w1_hop,w2_hop,w3_hops,w3_insert,w3_field,w4_insert,w4_field);
     
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
+    input wire  [63:0] data;
+    input wire  [4:0] current;
+    input wire  [4:0] back_hops;
+    output reg  [4:0] w1_hops;
+    output reg  [4:0] w1_current;
+    output reg  [4:0] w1_hop;
+    output reg  [4:0] w2_hop;
+    output reg  [4:0] w3_hops;
+    output reg  [63:0] w3_insert;
+    output reg  [63:0] w3_field;
+    output reg  [63:0] w4_insert;
+    output reg  [63:0] w4_field;
     
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
+    // Constant declarations
+    localparam  port = 64'h2;
+    localparam  current_lsb = 8'h5;
+    localparam  hop_mask = 64'h1f;
+    localparam  numbers$0 = 5'b0;
+    localparam  numbers$1 = 5'b1;
+    localparam  numbers$2 = 5'b10;
+    localparam  numbers$3 = 5'b11;
+    localparam  numbers$4 = 5'b100;
+    localparam  numbers$5 = 5'b101;
+    localparam  numbers$6 = 5'b110;
+    localparam  numbers$7 = 5'b111;
+    localparam  numbers$8 = 5'b1000;
+    localparam  numbers$9 = 5'b1001;
+    localparam  numbers$10 = 5'b1010;
+    localparam  numbers$11 = 5'b1011;
+    localparam  numbers$12 = 5'b1100;
+    localparam  numbers$13 = 5'b1101;
+    localparam  numbers$14 = 5'b1110;
+    localparam  numbers$15 = 5'b1111;
+    localparam  numbers$16 = 5'b10000;
+    localparam  numbers$17 = 5'b10001;
+    localparam  numbers$18 = 5'b10010;
+    localparam  numbers$19 = 5'b10011;
+    localparam  numbers$20 = 5'b10100;
+    localparam  low_at$0 = 8'ha;
+    localparam  low_at$1 = 8'hf;
+    localparam  low_at$2 = 8'h14;
+    localparam  low_at$3 = 8'h19;
+    localparam  low_at$4 = 8'h1e;
+    localparam  low_at$5 = 8'h23;
+    localparam  low_at$6 = 8'h28;
+    localparam  low_at$7 = 8'h2d;
+    localparam  low_at$8 = 8'h32;
+    localparam  low_at$9 = 8'h37;
+    localparam  high_at$0 = 8'h0;
+    localparam  high_at$1 = 8'h5;
+    localparam  high_at$2 = 8'ha;
+    localparam  high_at$3 = 8'hf;
+    localparam  high_at$4 = 8'h14;
+    localparam  high_at$5 = 8'h19;
+    localparam  high_at$6 = 8'h1e;
+    localparam  high_at$7 = 8'h23;
+    localparam  high_at$8 = 8'h28;
+    localparam  high_at$9 = 8'h2d;
+    
+    // Update code
+    always @(*) begin
+        w1_hops = data[(32'h0)+:(5)];
+        w1_current = data[(current_lsb)+:(5)];
+        w3_hops = data[(32'h0)+:(5)];
+        w1_hop = 32'h0;
+        w2_hop = 32'h0;
+        w3_insert = 32'h0;
+        w4_insert = 32'h0;
+        w3_field = 32'h0;
+        w4_field = 32'h0;
+        if (w1_current == numbers$1) begin
+            w1_hop = data[(low_at$0)+:(5)];
+        end
+        if (current == numbers$11) begin
+            w2_hop = data[(high_at$0)+:(5)];
+        end
+        if (w3_hops == numbers$0) begin
+            w3_insert = port << low_at$0;
+            w3_field = hop_mask << low_at$0;
+        end
+        if (back_hops == numbers$10) begin
+            w4_insert = port << high_at$0;
+            w4_field = hop_mask << high_at$0;
+        end
+        if (w1_current == numbers$2) begin
+            w1_hop = data[(low_at$1)+:(5)];
+        end
+        if (current == numbers$12) begin
+            w2_hop = data[(high_at$1)+:(5)];
+        end
+        if (w3_hops == numbers$1) begin
+            w3_insert = port << low_at$1;
+            w3_field = hop_mask << low_at$1;
+        end
+        if (back_hops == numbers$11) begin
+            w4_insert = port << high_at$1;
+            w4_field = hop_mask << high_at$1;
+        end
+        if (w1_current == numbers$3) begin
+            w1_hop = data[(low_at$2)+:(5)];
+        end
+        if (current == numbers$13) begin
+            w2_hop = data[(high_at$2)+:(5)];
+        end
+        if (w3_hops == numbers$2) begin
+            w3_insert = port << low_at$2;
+            w3_field = hop_mask << low_at$2;
+        end
+        if (back_hops == numbers$12) begin
+            w4_insert = port << high_at$2;
+            w4_field = hop_mask << high_at$2;
+        end
+        if (w1_current == numbers$4) begin
+            w1_hop = data[(low_at$3)+:(5)];
+        end
+        if (current == numbers$14) begin
+            w2_hop = data[(high_at$3)+:(5)];
+        end
+        if (w3_hops == numbers$3) begin
+            w3_insert = port << low_at$3;
+            w3_field = hop_mask << low_at$3;
+        end
+        if (back_hops == numbers$13) begin
+            w4_insert = port << high_at$3;
+            w4_field = hop_mask << high_at$3;
+        end
+        if (w1_current == numbers$5) begin
+            w1_hop = data[(low_at$4)+:(5)];
+        end
+        if (current == numbers$15) begin
+            w2_hop = data[(high_at$4)+:(5)];
+        end
+        if (w3_hops == numbers$4) begin
+            w3_insert = port << low_at$4;
+            w3_field = hop_mask << low_at$4;
+        end
+        if (back_hops == numbers$14) begin
+            w4_insert = port << high_at$4;
+            w4_field = hop_mask << high_at$4;
+        end
+        if (w1_current == numbers$6) begin
+            w1_hop = data[(low_at$5)+:(5)];
+        end
+        if (current == numbers$16) begin
+            w2_hop = data[(high_at$5)+:(5)];
+        end
+        if (w3_hops == numbers$5) begin
+            w3_insert = port << low_at$5;
+            w3_field = hop_mask << low_at$5;
+        end
+        if (back_hops == numbers$15) begin
+            w4_insert = port << high_at$5;
+            w4_field = hop_mask << high_at$5;
+        end
+        if (w1_current == numbers$7) begin
+            w1_hop = data[(low_at$6)+:(5)];
+        end
+        if (current == numbers$17) begin
+            w2_hop = data[(high_at$6)+:(5)];
+        end
+        if (w3_hops == numbers$6) begin
+            w3_insert = port << low_at$6;
+            w3_field = hop_mask << low_at$6;
+        end
+        if (back_hops == numbers$16) begin
+            w4_insert = port << high_at$6;
+            w4_field = hop_mask << high_at$6;
+        end
+        if (w1_current == numbers$8) begin
+            w1_hop = data[(low_at$7)+:(5)];
+        end
+        if (current == numbers$18) begin
+            w2_hop = data[(high_at$7)+:(5)];
+        end
+        if (w3_hops == numbers$7) begin
+            w3_insert = port << low_at$7;
+            w3_field = hop_mask << low_at$7;
+        end
+        if (back_hops == numbers$17) begin
+            w4_insert = port << high_at$7;
+            w4_field = hop_mask << high_at$7;
+        end
+        if (w1_current == numbers$9) begin
+            w1_hop = data[(low_at$8)+:(5)];
+        end
+        if (current == numbers$19) begin
+            w2_hop = data[(high_at$8)+:(5)];
+        end
+        if (w3_hops == numbers$8) begin
+            w3_insert = port << low_at$8;
+            w3_field = hop_mask << low_at$8;
+        end
+        if (back_hops == numbers$18) begin
+            w4_insert = port << high_at$8;
+            w4_field = hop_mask << high_at$8;
+        end
+        if (w1_current == numbers$10) begin
+            w1_hop = data[(low_at$9)+:(5)];
+        end
+        if (current == numbers$20) begin
+            w2_hop = data[(high_at$9)+:(5)];
+        end
+        if (w3_hops == numbers$9) begin
+            w3_insert = port << low_at$9;
+            w3_field = hop_mask << low_at$9;
+        end
+        if (back_hops == numbers$19) begin
+            w4_insert = port << high_at$9;
+            w4_field = hop_mask << high_at$9;
+        end
     end
     
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$2$damq$transit$delta_crc
+endmodule // nrc_core$ports$2$damq$transit$fields
 
 
 module nrc_core$ports$2$damq$transit$fifo(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
@@ -46991,6 +48216,42 @@ module nrc_core$ports$2$damq$transit$fifo$brams$0$shown(d,q,clock);
 endmodule // nrc_core$ports$2$damq$transit$fifo$brams$0$shown
 
 
+module nrc_core$ports$2$damq$transit$flit(arriving$valid,arriving$vc,arriving$flit,here,body,data,opens);
+    
+    // Module arguments
+    input wire  arriving$valid;
+    input wire  arriving$vc;
+    input wire  [64:0] arriving$flit;
+    output reg  here;
+    output reg  body;
+    output reg  [63:0] data;
+    output reg  opens;
+    
+    // Constant declarations
+    localparam  enabled = 1'b1;
+    localparam  mgmt_vc = 1'b1;
+    localparam  kind_mgmt = 4'h3;
+    localparam  mgmt_len = 8'ha;
+    localparam  kind_lsb = 7'b100011;
+    localparam  len_lsb = 7'b100111;
+    localparam  type_bit = 7'b1000000;
+    localparam  head_bit = 7'b111111;
+    
+    // Local signals
+    reg  head;
+    
+    // Update code
+    always @(*) begin
+        here = arriving$valid & (arriving$vc == mgmt_vc) & enabled;
+        head = ~arriving$flit[type_bit] & arriving$flit[head_bit];
+        body = arriving$flit[type_bit];
+        data = arriving$flit[(32'h0)+:(64)];
+        opens = here & head & (arriving$flit[(kind_lsb)+:(4)] == kind_mgmt) & (arriving$flit[(len_lsb)+:(8)] == mgmt_len);
+    end
+    
+endmodule // nrc_core$ports$2$damq$transit$flit
+
+
 module nrc_core$ports$2$damq$transit$hop(d,q,clock);
     
     // Module arguments
@@ -47067,500 +48328,45 @@ module nrc_core$ports$2$damq$transit$transit(d,q,clock);
 endmodule // nrc_core$ports$2$damq$transit$transit
 
 
-module nrc_core$ports$2$dropping$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$2$dropping$0
-
-
-module nrc_core$ports$2$dropping$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$2$dropping$1
-
-
-module nrc_core$ports$2$managing$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$2$managing$0
-
-
-module nrc_core$ports$2$managing$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$2$managing$1
-
-
-module nrc_core$ports$2$moving$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$2$moving$0
-
-
-module nrc_core$ports$2$moving$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$2$moving$1
-
-
-module nrc_core$ports$2$now(d,q,clock);
-    
-    // Module arguments
-    input wire  [14:0] d;
-    output reg  [14:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 15'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$2$now
-
-
-module nrc_core$ports$2$out_vc$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$2$out_vc$0
-
-
-module nrc_core$ports$2$out_vc$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$2$out_vc$1
-
-
-module nrc_core$ports$2$own_events(d,q,clock);
-    
-    // Module arguments
-    input wire  [11:0] d;
-    output reg  [11:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 12'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$2$own_events
-
-
-module nrc_core$ports$2$pending(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$2$pending
-
-
-module nrc_core$ports$2$pending_dst(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$2$pending_dst
-
-
-module nrc_core$ports$2$pending_kind(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$2$pending_kind
-
-
-module nrc_core$ports$2$pending_vc(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$2$pending_vc
-
-
-module nrc_core$ports$2$port_hot$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$2$port_hot$0
-
-
-module nrc_core$ports$2$port_hot$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$2$port_hot$1
-
-
-module nrc_core$ports$2$port_index$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$2$port_index$0
-
-
-module nrc_core$ports$2$port_index$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$2$port_index$1
-
-
-module nrc_core$ports$2$rewrite(flit,out_vc,now,rewritten);
-    
-    // Module arguments
-    input wire  [64:0] flit;
-    input wire  out_vc;
-    input wire  [14:0] now;
-    output reg  [64:0] rewritten;
-    
-    // Constant declarations
-    localparam  fields_mask = 65'h3fff800700000000;
-    localparam  delay_max = 15'b111111111111;
-    localparam  delay_lsb = 7'b101111;
-    localparam  vc_lsb = 7'b100000;
-    localparam  type_bit = 7'b1000000;
-    localparam  head_bit = 7'b111111;
-    
-    // Local signals
-    reg  [14:0] total;
-    reg  [11:0] delay;
-    reg  [14:0] next_cycle;
-    reg  [64:0] cleared;
-    
-    // Update code
-    always @(*) begin
-        next_cycle = now + 32'h1;
-        total = next_cycle - flit[(delay_lsb)+:(15)];
-        delay = total[(32'h0)+:(12)];
-        if (total > delay_max) begin
-            delay = delay_max[(32'h0)+:(12)];
-        end
-        cleared = flit & ~fields_mask;
-        rewritten = flit;
-        if (~flit[type_bit] & flit[head_bit]) begin
-            rewritten = cleared | (((delay) & 65'h1ffffffffffffffff) << delay_lsb) | (((out_vc) & 65'h1ffffffffffffffff) << vc_lsb);
-        end
-    end
-    
-endmodule // nrc_core$ports$2$rewrite
-
-
-module nrc_core$ports$2$routed$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$2$routed$0
-
-
-module nrc_core$ports$2$routed$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$2$routed$1
-
-
-module nrc_core$ports$2$stamp(inbound$valid,inbound$flit,inbound$vc,inbound$credits,outbound$valid,outbound$flit,outbound$vc,outbound$credits,now);
-    
-    // Module arguments
-    input wire  inbound$valid;
-    input wire  [64:0] inbound$flit;
-    input wire  inbound$vc;
-    output reg  [1:0] inbound$credits;
-    output reg  outbound$valid;
-    output reg  [64:0] outbound$flit;
-    output reg  outbound$vc;
-    input wire  [1:0] outbound$credits;
-    input wire  [14:0] now;
-    
-    // Constant declarations
-    localparam  field_mask = 65'h3fff800000000000;
-    localparam  delay_lsb = 7'b101111;
-    localparam  type_bit = 7'b1000000;
-    localparam  head_bit = 7'b111111;
-    
-    // Local signals
-    reg  [11:0] delay;
-    reg  [14:0] base;
-    reg  [64:0] cleared;
-    
-    // Update code
-    always @(*) begin
-        outbound$valid = inbound$valid;
-        outbound$vc = inbound$vc;
-        inbound$credits = outbound$credits;
-        delay = inbound$flit[(delay_lsb)+:(12)];
-        base = now - ((delay) & 15'h7fff);
-        cleared = inbound$flit & ~field_mask;
-        outbound$flit = inbound$flit;
-        if (~inbound$flit[type_bit] & inbound$flit[head_bit]) begin
-            outbound$flit = cleared | (((base) & 65'h1ffffffffffffffff) << delay_lsb);
-        end
-    end
-    
-endmodule // nrc_core$ports$2$stamp
-
-
-module nrc_core$ports$3(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,switch$ready,switch$head,switch$last,switch$ports,switch$out_vcs,switch$lens,switch$grant,switch$grant_vc,switch$flit,route_head$valid,route_head$flit,route$valid,route$port,route$index,route$no_route,to_agent$valid,to_agent$data,to_agent$last,to_agent$port,to_agent$ready,events,fault,queued,occupancy);
+module nrc_core$ports$2$flags(clock,reset,waiting,arrival$pending,arrival$vc,arrival$ok,arrival$none,arrival$index,arrival$port,arrival$out_vc,decision$valid,decision$transit,decision$agent,decision$drop,decision$port,decision$hot,intents$wants,intents$agents,intents$mgmt_drops,intents$decided,intents$bad_routes,intents$transits,intents$grant_out_vc,outcome$granted,outcome$grant_vc,outcome$side_go,outcome$side_vc,outcome$side_agent,outcome$read_last,status$routed,status$moving,status$dropping,status$managing,status$ports,status$out_vcs,queued);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
-    input wire  channel$valid;
-    input wire  [64:0] channel$flit;
-    input wire  channel$vc;
-    output wire  [1:0] channel$credits;
-    output reg  [1:0] switch$ready;
-    output reg  [1:0] switch$head;
-    output reg  [1:0] switch$last;
-    output reg  [5:0] switch$ports;
-    output reg  [1:0] switch$out_vcs;
-    output reg  [15:0] switch$lens;
-    input wire  switch$grant;
-    input wire  switch$grant_vc;
-    output reg  [64:0] switch$flit;
-    output reg  route_head$valid;
-    output reg  [64:0] route_head$flit;
-    input wire  route$valid;
-    input wire  [4:0] route$port;
-    input wire  [2:0] route$index;
-    input wire  route$no_route;
-    output reg  to_agent$valid;
-    output reg  [64:0] to_agent$data;
-    output reg  to_agent$last;
-    output reg  [4:0] to_agent$port;
-    input wire  to_agent$ready;
-    output reg  [11:0] events;
-    output reg  fault;
+    input wire  [1:0] waiting;
+    input wire  arrival$pending;
+    input wire  arrival$vc;
+    input wire  arrival$ok;
+    input wire  arrival$none;
+    input wire  [2:0] arrival$index;
+    input wire  [4:0] arrival$port;
+    input wire  arrival$out_vc;
+    input wire  decision$valid;
+    input wire  decision$transit;
+    input wire  decision$agent;
+    input wire  decision$drop;
+    input wire  [2:0] decision$port;
+    input wire  [4:0] decision$hot;
+    input wire  [1:0] intents$wants;
+    input wire  [1:0] intents$agents;
+    input wire  [1:0] intents$mgmt_drops;
+    input wire  [1:0] intents$decided;
+    input wire  [1:0] intents$bad_routes;
+    input wire  [1:0] intents$transits;
+    input wire  intents$grant_out_vc;
+    input wire  outcome$granted;
+    input wire  outcome$grant_vc;
+    input wire  outcome$side_go;
+    input wire  outcome$side_vc;
+    input wire  outcome$side_agent;
+    input wire  outcome$read_last;
+    output reg  [1:0] status$routed;
+    output reg  [1:0] status$moving;
+    output reg  [1:0] status$dropping;
+    output reg  [1:0] status$managing;
+    output reg  [5:0] status$ports;
+    output reg  [1:0] status$out_vcs;
     output reg  [4:0] queued;
-    output reg  [15:0] occupancy;
     
     // Constant declarations
     localparam  vc_numbers$0 = 1'b0;
@@ -47569,83 +48375,9 @@ module nrc_core$ports$3(clock,reset,channel$valid,channel$flit,channel$vc,channe
     localparam  port_shifts$1 = 8'h3;
     localparam  vc_shifts$0 = 8'h0;
     localparam  vc_shifts$1 = 8'h1;
-    localparam  len_shifts$0 = 8'h0;
-    localparam  len_shifts$1 = 8'h8;
-    localparam  mgmt_vcs = 2'b10;
-    localparam  down_ports = 5'b0;
-    localparam  kind_mgmt = 4'h3;
-    localparam  kind_lsb = 7'b100011;
-    localparam  dst_lsb = 7'b0;
-    localparam  len_lsb = 7'b100111;
-    localparam  type_bit = 7'b1000000;
-    localparam  head_bit = 7'b111111;
-    localparam  ev_no_route = 12'h200;
-    localparam  ev_mgmt_off_vc = 12'h400;
-    localparam  ev_bad_route = 12'h800;
-    localparam  transit_on = 1'b1;
-    localparam  mgmt_len = 8'ha;
-    localparam  kind_transit = 2'b1;
-    localparam  kind_agent = 2'b0;
-    localparam  kind_drop = 2'b10;
-    localparam  port_bits$0 = 5'b1;
-    localparam  port_bits$1 = 5'b10;
-    localparam  port_bits$2 = 5'b100;
-    localparam  port_bits$3 = 5'b1000;
-    localparam  port_bits$4 = 5'b10000;
-    localparam  no_event = 12'h0;
     localparam  no_ports = 5'b0;
-    localparam  zero_agent_port = 5'b0;
     
     // Stub signals
-    wire  stamp$outbound$valid;
-    wire  [64:0] stamp$outbound$flit;
-    wire  stamp$outbound$vc;
-    reg  [1:0] stamp$outbound$credits;
-    reg  [14:0] stamp$now;
-    reg  damq$clock;
-    reg  damq$reset;
-    reg  damq$channel$valid;
-    reg  [64:0] damq$channel$flit;
-    reg  damq$channel$vc;
-    wire  [1:0] damq$channel$credits;
-    reg  damq$read$valid;
-    reg  damq$read$vc;
-    wire  [64:0] damq$read$flit;
-    wire  [1:0] damq$ready;
-    wire  [1:0] damq$waiting;
-    wire  [64:0] damq$fronts$0;
-    wire  [64:0] damq$fronts$1;
-    wire  [11:0] damq$events;
-    wire  damq$bypass_head;
-    wire  [7:0] damq$occupancy$0;
-    wire  [7:0] damq$occupancy$1;
-    wire  damq$decisions$valid;
-    wire  [6:0] damq$decisions$data;
-    reg  damq$decisions$ready;
-    reg  choice$in_vc;
-    reg  [3:0] choice$kind;
-    reg  [15:0] choice$dst;
-    reg  choice$down;
-    wire  choice$out_vc;
-    reg  [64:0] rewrite$flit;
-    reg  rewrite$out_vc;
-    reg  [14:0] rewrite$now;
-    wire  [64:0] rewrite$rewritten;
-    reg  [14:0] now$d;
-    wire  [14:0] now$q;
-    reg  now$clock;
-    reg  pending$d;
-    wire  pending$q;
-    reg  pending$clock;
-    reg  pending_vc$d;
-    wire  pending_vc$q;
-    reg  pending_vc$clock;
-    reg  [3:0] pending_kind$d;
-    wire  [3:0] pending_kind$q;
-    reg  pending_kind$clock;
-    reg  [15:0] pending_dst$d;
-    wire  [15:0] pending_dst$q;
-    reg  pending_dst$clock;
     reg  routed$0$d;
     wire  routed$0$q;
     reg  routed$0$clock;
@@ -47688,417 +48420,100 @@ module nrc_core$ports$3(clock,reset,channel$valid,channel$flit,channel$vc,channe
     reg  out_vc$1$d;
     wire  out_vc$1$q;
     reg  out_vc$1$clock;
-    reg  agent_full$d;
-    wire  agent_full$q;
-    reg  agent_full$clock;
-    reg  [64:0] agent_flit$d;
-    wire  [64:0] agent_flit$q;
-    reg  agent_flit$clock;
-    reg  agent_last$d;
-    wire  agent_last$q;
-    reg  agent_last$clock;
-    reg  [11:0] own_events$d;
-    wire  [11:0] own_events$q;
-    reg  own_events$clock;
     
     // Local signals
-    reg  [7:0] occupancy_now;
-    reg  [11:0] own_now;
     reg  route_here$0;
     reg  route_here$1;
-    reg  mgmt_head$0;
-    reg  mgmt_head$1;
-    reg  drop_now$0;
-    reg  drop_now$1;
-    reg  agent_now$0;
-    reg  agent_now$1;
-    reg  side_want$0;
-    reg  side_want$1;
-    reg  need_lookup$0;
-    reg  need_lookup$1;
     reg  granted$0;
     reg  granted$1;
     reg  side_here$0;
     reg  side_here$1;
-    reg  needs_decision$0;
-    reg  needs_decision$1;
-    reg  transit_head$0;
-    reg  transit_head$1;
-    reg  [1:0] decision_kind;
-    reg  [2:0] decision_port;
-    reg  [4:0] decision_hot;
-    reg  side_decided;
-    reg  side_bad_route;
-    reg  decision_taken;
-    reg  route_ok;
-    reg  route_none;
-    reg  agent_room;
-    reg  side_found;
-    reg  side_go;
-    reg  side_vc;
-    reg  side_agent;
-    reg  side_mgmt_drop;
-    reg  lookup_found;
-    reg  arrival_lookup;
-    reg  read_last;
-    reg  grant_out_vc;
     reg  [2:0] port_now;
     reg  out_vc_now;
-    reg  [7:0] len_now;
+    reg  unused_inputs;
     
     // Sub module instances
-    nrc_core$ports$3$stamp stamp(
-        .inbound$valid(channel$valid),
-        .inbound$flit(channel$flit),
-        .inbound$vc(channel$vc),
-        .inbound$credits(channel$credits),
-        .outbound$valid(stamp$outbound$valid),
-        .outbound$flit(stamp$outbound$flit),
-        .outbound$vc(stamp$outbound$vc),
-        .outbound$credits(stamp$outbound$credits),
-        .now(stamp$now)
-    );
-    nrc_core$ports$3$damq damq(
-        .clock(damq$clock),
-        .reset(damq$reset),
-        .channel$valid(damq$channel$valid),
-        .channel$flit(damq$channel$flit),
-        .channel$vc(damq$channel$vc),
-        .channel$credits(damq$channel$credits),
-        .read$valid(damq$read$valid),
-        .read$vc(damq$read$vc),
-        .read$flit(damq$read$flit),
-        .ready(damq$ready),
-        .waiting(damq$waiting),
-        .fronts$0(damq$fronts$0),
-        .fronts$1(damq$fronts$1),
-        .events(damq$events),
-        .bypass_head(damq$bypass_head),
-        .occupancy$0(damq$occupancy$0),
-        .occupancy$1(damq$occupancy$1),
-        .decisions$valid(damq$decisions$valid),
-        .decisions$data(damq$decisions$data),
-        .decisions$ready(damq$decisions$ready)
-    );
-    nrc_core$ports$3$choice choice(
-        .in_vc(choice$in_vc),
-        .kind(choice$kind),
-        .dst(choice$dst),
-        .down(choice$down),
-        .out_vc(choice$out_vc)
-    );
-    nrc_core$ports$3$rewrite rewrite(
-        .flit(rewrite$flit),
-        .out_vc(rewrite$out_vc),
-        .now(rewrite$now),
-        .rewritten(rewrite$rewritten)
-    );
-    nrc_core$ports$3$now now(
-        .d(now$d),
-        .q(now$q),
-        .clock(now$clock)
-    );
-    nrc_core$ports$3$pending pending(
-        .d(pending$d),
-        .q(pending$q),
-        .clock(pending$clock)
-    );
-    nrc_core$ports$3$pending_vc pending_vc(
-        .d(pending_vc$d),
-        .q(pending_vc$q),
-        .clock(pending_vc$clock)
-    );
-    nrc_core$ports$3$pending_kind pending_kind(
-        .d(pending_kind$d),
-        .q(pending_kind$q),
-        .clock(pending_kind$clock)
-    );
-    nrc_core$ports$3$pending_dst pending_dst(
-        .d(pending_dst$d),
-        .q(pending_dst$q),
-        .clock(pending_dst$clock)
-    );
-    nrc_core$ports$3$routed$0 routed$0(
+    nrc_core$ports$2$flags$routed$0 routed$0(
         .d(routed$0$d),
         .q(routed$0$q),
         .clock(routed$0$clock)
     );
-    nrc_core$ports$3$routed$1 routed$1(
+    nrc_core$ports$2$flags$routed$1 routed$1(
         .d(routed$1$d),
         .q(routed$1$q),
         .clock(routed$1$clock)
     );
-    nrc_core$ports$3$moving$0 moving$0(
+    nrc_core$ports$2$flags$moving$0 moving$0(
         .d(moving$0$d),
         .q(moving$0$q),
         .clock(moving$0$clock)
     );
-    nrc_core$ports$3$moving$1 moving$1(
+    nrc_core$ports$2$flags$moving$1 moving$1(
         .d(moving$1$d),
         .q(moving$1$q),
         .clock(moving$1$clock)
     );
-    nrc_core$ports$3$dropping$0 dropping$0(
+    nrc_core$ports$2$flags$dropping$0 dropping$0(
         .d(dropping$0$d),
         .q(dropping$0$q),
         .clock(dropping$0$clock)
     );
-    nrc_core$ports$3$dropping$1 dropping$1(
+    nrc_core$ports$2$flags$dropping$1 dropping$1(
         .d(dropping$1$d),
         .q(dropping$1$q),
         .clock(dropping$1$clock)
     );
-    nrc_core$ports$3$managing$0 managing$0(
+    nrc_core$ports$2$flags$managing$0 managing$0(
         .d(managing$0$d),
         .q(managing$0$q),
         .clock(managing$0$clock)
     );
-    nrc_core$ports$3$managing$1 managing$1(
+    nrc_core$ports$2$flags$managing$1 managing$1(
         .d(managing$1$d),
         .q(managing$1$q),
         .clock(managing$1$clock)
     );
-    nrc_core$ports$3$port_index$0 port_index$0(
+    nrc_core$ports$2$flags$port_index$0 port_index$0(
         .d(port_index$0$d),
         .q(port_index$0$q),
         .clock(port_index$0$clock)
     );
-    nrc_core$ports$3$port_index$1 port_index$1(
+    nrc_core$ports$2$flags$port_index$1 port_index$1(
         .d(port_index$1$d),
         .q(port_index$1$q),
         .clock(port_index$1$clock)
     );
-    nrc_core$ports$3$port_hot$0 port_hot$0(
+    nrc_core$ports$2$flags$port_hot$0 port_hot$0(
         .d(port_hot$0$d),
         .q(port_hot$0$q),
         .clock(port_hot$0$clock)
     );
-    nrc_core$ports$3$port_hot$1 port_hot$1(
+    nrc_core$ports$2$flags$port_hot$1 port_hot$1(
         .d(port_hot$1$d),
         .q(port_hot$1$q),
         .clock(port_hot$1$clock)
     );
-    nrc_core$ports$3$out_vc$0 out_vc$0(
+    nrc_core$ports$2$flags$out_vc$0 out_vc$0(
         .d(out_vc$0$d),
         .q(out_vc$0$q),
         .clock(out_vc$0$clock)
     );
-    nrc_core$ports$3$out_vc$1 out_vc$1(
+    nrc_core$ports$2$flags$out_vc$1 out_vc$1(
         .d(out_vc$1$d),
         .q(out_vc$1$q),
         .clock(out_vc$1$clock)
     );
-    nrc_core$ports$3$agent_full agent_full(
-        .d(agent_full$d),
-        .q(agent_full$q),
-        .clock(agent_full$clock)
-    );
-    nrc_core$ports$3$agent_flit agent_flit(
-        .d(agent_flit$d),
-        .q(agent_flit$q),
-        .clock(agent_flit$clock)
-    );
-    nrc_core$ports$3$agent_last agent_last(
-        .d(agent_last$d),
-        .q(agent_last$q),
-        .clock(agent_last$clock)
-    );
-    nrc_core$ports$3$own_events own_events(
-        .d(own_events$d),
-        .q(own_events$q),
-        .clock(own_events$clock)
-    );
     
     // Update code
     always @(*) begin
-        now$clock = clock;
-        pending$clock = clock;
-        pending_vc$clock = clock;
-        pending_kind$clock = clock;
-        pending_dst$clock = clock;
-        agent_full$clock = clock;
-        agent_flit$clock = clock;
-        agent_last$clock = clock;
-        own_events$clock = clock;
-        now$d = now$q;
-        pending$d = pending$q;
-        pending_vc$d = pending_vc$q;
-        pending_kind$d = pending_kind$q;
-        pending_dst$d = pending_dst$q;
-        agent_full$d = agent_full$q;
-        agent_flit$d = agent_flit$q;
-        agent_last$d = agent_last$q;
-        own_events$d = own_events$q;
-        damq$clock = clock;
-        damq$reset = reset;
-        occupancy = 32'h0;
-        occupancy_now = damq$occupancy$0;
-        occupancy = occupancy | (((occupancy_now) & 16'hffff) << len_shifts$0);
-        occupancy_now = damq$occupancy$1;
-        occupancy = occupancy | (((occupancy_now) & 16'hffff) << len_shifts$1);
-        now$d = now$q + 32'h1;
-        stamp$now = now$q;
-        route_ok = route$valid & pending$q & ~route$no_route;
-        route_none = route$valid & pending$q & route$no_route;
-        choice$in_vc = pending_vc$q;
-        choice$kind = pending_kind$q;
-        choice$dst = pending_dst$q;
-        choice$down = |(route$port & down_ports);
-        agent_room = ~agent_full$q | to_agent$ready;
-        switch$ready = 32'h0;
-        switch$head = damq$waiting;
-        switch$last = 32'h0;
-        switch$ports = 32'h0;
-        switch$out_vcs = 32'h0;
-        switch$lens = 32'h0;
-        grant_out_vc = choice$out_vc;
-        decision_kind = damq$decisions$data[(32'h0)+:(2)];
-        decision_port = damq$decisions$data[(32'h2)+:(3)];
-        decision_hot = no_ports;
-        if (decision_port == 0) begin
-            decision_hot = port_bits$0;
-        end
-        if (decision_port == 1) begin
-            decision_hot = port_bits$1;
-        end
-        if (decision_port == 2) begin
-            decision_hot = port_bits$2;
-        end
-        if (decision_port == 3) begin
-            decision_hot = port_bits$3;
-        end
-        if (decision_port == 4) begin
-            decision_hot = port_bits$4;
-        end
-        route_here$0 = (pending_vc$q == 0) & (route_ok | route_none);
-        mgmt_head$0 = damq$waiting[0] & (damq$fronts$0[(kind_lsb)+:(4)] == kind_mgmt);
-        needs_decision$0 = mgmt_head$0 & mgmt_vcs[0] & transit_on & (damq$fronts$0[(len_lsb)+:(8)] == mgmt_len);
-        transit_head$0 = needs_decision$0 & damq$decisions$valid & (decision_kind == kind_transit);
-        agent_now$0 = managing$0$q | (mgmt_head$0 & mgmt_vcs[0] & (~needs_decision$0 | (damq$decisions$valid & (decision_kind == kind_agent))));
-        drop_now$0 = dropping$0$q | (mgmt_head$0 & ~mgmt_vcs[0]) | (route_here$0 & route_none) | (needs_decision$0 & damq$decisions$valid & (decision_kind == kind_drop));
-        side_want$0 = damq$ready[0] & (drop_now$0 | (agent_now$0 & agent_room));
-        need_lookup$0 = damq$waiting[0] & ~mgmt_head$0 & ~routed$0$q & ~dropping$0$q & ~(pending$q & (pending_vc$q == 0));
-        switch$ready = (switch$ready & ~(1 << (0)) | (((damq$waiting[0] & ~mgmt_head$0 & (routed$0$q | (route_here$0 & route_ok))) | (moving$0$q & damq$ready[0]) | transit_head$0) << (0)));
-        switch$last = (switch$last & ~(1 << (0)) | ((damq$ready[0] & ~damq$fronts$0[type_bit] & ~damq$fronts$0[head_bit]) << (0)));
-        port_now = route$index;
-        out_vc_now = choice$out_vc;
-        if (routed$0$q | moving$0$q) begin
-            port_now = port_index$0$q;
-            out_vc_now = out_vc$0$q;
-        end
-        if (transit_head$0) begin
-            port_now = decision_port;
-            out_vc_now = vc_numbers$0;
-        end
-        if (switch$grant_vc == 0) begin
-            grant_out_vc = out_vc_now;
-        end
-        len_now = damq$fronts$0[(len_lsb)+:(8)];
-        switch$ports = switch$ports | (((port_now) & 6'h3f) << port_shifts$0);
-        switch$out_vcs = switch$out_vcs | (((out_vc_now) & 2'h3) << vc_shifts$0);
-        switch$lens = switch$lens | (((len_now) & 16'hffff) << len_shifts$0);
-        route_here$1 = (pending_vc$q == 1) & (route_ok | route_none);
-        mgmt_head$1 = damq$waiting[1] & (damq$fronts$1[(kind_lsb)+:(4)] == kind_mgmt);
-        needs_decision$1 = mgmt_head$1 & mgmt_vcs[1] & transit_on & (damq$fronts$1[(len_lsb)+:(8)] == mgmt_len);
-        transit_head$1 = needs_decision$1 & damq$decisions$valid & (decision_kind == kind_transit);
-        agent_now$1 = managing$1$q | (mgmt_head$1 & mgmt_vcs[1] & (~needs_decision$1 | (damq$decisions$valid & (decision_kind == kind_agent))));
-        drop_now$1 = dropping$1$q | (mgmt_head$1 & ~mgmt_vcs[1]) | (route_here$1 & route_none) | (needs_decision$1 & damq$decisions$valid & (decision_kind == kind_drop));
-        side_want$1 = damq$ready[1] & (drop_now$1 | (agent_now$1 & agent_room));
-        need_lookup$1 = damq$waiting[1] & ~mgmt_head$1 & ~routed$1$q & ~dropping$1$q & ~(pending$q & (pending_vc$q == 1));
-        switch$ready = (switch$ready & ~(1 << (1)) | (((damq$waiting[1] & ~mgmt_head$1 & (routed$1$q | (route_here$1 & route_ok))) | (moving$1$q & damq$ready[1]) | transit_head$1) << (1)));
-        switch$last = (switch$last & ~(1 << (1)) | ((damq$ready[1] & ~damq$fronts$1[type_bit] & ~damq$fronts$1[head_bit]) << (1)));
-        port_now = route$index;
-        out_vc_now = choice$out_vc;
-        if (routed$1$q | moving$1$q) begin
-            port_now = port_index$1$q;
-            out_vc_now = out_vc$1$q;
-        end
-        if (transit_head$1) begin
-            port_now = decision_port;
-            out_vc_now = vc_numbers$1;
-        end
-        if (switch$grant_vc == 1) begin
-            grant_out_vc = out_vc_now;
-        end
-        len_now = damq$fronts$1[(len_lsb)+:(8)];
-        switch$ports = switch$ports | (((port_now) & 6'h3f) << port_shifts$1);
-        switch$out_vcs = switch$out_vcs | (((out_vc_now) & 2'h3) << vc_shifts$1);
-        switch$lens = switch$lens | (((len_now) & 16'hffff) << len_shifts$1);
-        side_found = 1'b0;
-        side_vc = vc_numbers$0;
-        side_agent = 1'b0;
-        side_mgmt_drop = 1'b0;
-        side_decided = 1'b0;
-        side_bad_route = 1'b0;
-        lookup_found = 1'b0;
-        route_head$flit = channel$flit;
-        pending_vc$d = channel$vc;
-        if (side_want$0 & ~side_found) begin
-            side_found = 1'b1;
-            side_vc = vc_numbers$0;
-            side_agent = agent_now$0;
-            side_mgmt_drop = mgmt_head$0 & ~mgmt_vcs[0];
-            side_decided = needs_decision$0;
-            side_bad_route = needs_decision$0 & (decision_kind == kind_drop);
-        end
-        if (side_want$1 & ~side_found) begin
-            side_found = 1'b1;
-            side_vc = vc_numbers$1;
-            side_agent = agent_now$1;
-            side_mgmt_drop = mgmt_head$1 & ~mgmt_vcs[1];
-            side_decided = needs_decision$1;
-            side_bad_route = needs_decision$1 & (decision_kind == kind_drop);
-        end
-        side_go = side_found & ~switch$grant;
-        damq$read$valid = switch$grant | side_go;
-        decision_taken = side_go & side_decided;
-        if (switch$grant & (switch$grant_vc == 0) & transit_head$0) begin
-            decision_taken = 1'b1;
-        end
-        if (switch$grant & (switch$grant_vc == 1) & transit_head$1) begin
-            decision_taken = 1'b1;
-        end
-        damq$decisions$ready = decision_taken & ~reset;
-        damq$read$vc = side_vc;
-        rewrite$out_vc = side_vc;
-        if (switch$grant) begin
-            damq$read$vc = switch$grant_vc;
-            rewrite$out_vc = grant_out_vc;
-        end
-        rewrite$flit = damq$read$flit;
-        rewrite$now = now$q;
-        switch$flit = rewrite$rewritten;
-        read_last = ~damq$read$flit[type_bit] & ~damq$read$flit[head_bit];
-        arrival_lookup = damq$bypass_head & (channel$flit[(kind_lsb)+:(4)] != kind_mgmt);
-        if (~arrival_lookup) begin
-            if (need_lookup$0 & ~lookup_found) begin
-                lookup_found = 1'b1;
-                route_head$flit = damq$fronts$0;
-                pending_vc$d = vc_numbers$0;
-            end
-            if (need_lookup$1 & ~lookup_found) begin
-                lookup_found = 1'b1;
-                route_head$flit = damq$fronts$1;
-                pending_vc$d = vc_numbers$1;
-            end
-        end
-        route_head$valid = arrival_lookup | lookup_found;
-        pending$d = route_head$valid & ~reset;
-        pending_kind$d = route_head$flit[(kind_lsb)+:(4)];
-        pending_dst$d = route_head$flit[(dst_lsb)+:(16)];
-        if (to_agent$ready) begin
-            agent_full$d = 1'b0;
-        end
-        if (side_go & side_agent) begin
-            agent_full$d = 1'b1;
-            agent_flit$d = rewrite$rewritten;
-            agent_last$d = read_last;
-        end
-        to_agent$valid = agent_full$q;
-        to_agent$data = agent_flit$q;
-        to_agent$last = agent_last$q;
-        to_agent$port = zero_agent_port;
+        unused_inputs = arrival$pending | decision$valid | decision$transit | decision$agent | decision$drop | |intents$wants | |intents$agents | |intents$mgmt_drops | |intents$decided | |intents$bad_routes | |intents$grant_out_vc;
         queued = no_ports;
+        status$routed = 32'h0;
+        status$moving = 32'h0;
+        status$dropping = 32'h0;
+        status$managing = 32'h0;
+        status$ports = 32'h0;
+        status$out_vcs = 32'h0;
         routed$0$clock = clock;
         moving$0$clock = clock;
         dropping$0$clock = clock;
@@ -48113,40 +48528,49 @@ module nrc_core$ports$3(clock,reset,channel$valid,channel$flit,channel$vc,channe
         port_index$0$d = port_index$0$q;
         port_hot$0$d = port_hot$0$q;
         out_vc$0$d = out_vc$0$q;
+        status$routed = (status$routed & ~(1 << (0)) | ((routed$0$q) << (0)));
+        status$moving = (status$moving & ~(1 << (0)) | ((moving$0$q) << (0)));
+        status$dropping = (status$dropping & ~(1 << (0)) | ((dropping$0$q) << (0)));
+        status$managing = (status$managing & ~(1 << (0)) | ((managing$0$q) << (0)));
+        port_now = port_index$0$q;
+        out_vc_now = out_vc$0$q;
+        status$ports = status$ports | (((port_now) & 6'h3f) << port_shifts$0);
+        status$out_vcs = status$out_vcs | (((out_vc_now) & 2'h3) << vc_shifts$0);
         if (routed$0$q | moving$0$q) begin
             queued = queued | port_hot$0$q;
         end
-        granted$0 = switch$grant & (switch$grant_vc == 0);
-        side_here$0 = side_go & (side_vc == 0);
-        if (route_here$0 & route_ok) begin
+        route_here$0 = (arrival$vc == 0) & (arrival$ok | arrival$none);
+        granted$0 = outcome$granted & (outcome$grant_vc == 0);
+        side_here$0 = outcome$side_go & (outcome$side_vc == 0);
+        if (route_here$0 & arrival$ok) begin
             routed$0$d = 1'b1;
-            port_index$0$d = route$index;
-            port_hot$0$d = route$port;
-            out_vc$0$d = choice$out_vc;
+            port_index$0$d = arrival$index;
+            port_hot$0$d = arrival$port;
+            out_vc$0$d = arrival$out_vc;
         end
-        if (route_here$0 & route_none) begin
+        if (route_here$0 & arrival$none) begin
             dropping$0$d = 1'b1;
         end
-        if (granted$0 & transit_head$0) begin
-            port_index$0$d = decision_port;
-            port_hot$0$d = decision_hot;
+        if (granted$0 & intents$transits[0]) begin
+            port_index$0$d = decision$port;
+            port_hot$0$d = decision$hot;
             out_vc$0$d = vc_numbers$0;
         end
         if (granted$0) begin
-            if (damq$waiting[0]) begin
+            if (waiting[0]) begin
                 routed$0$d = 1'b0;
                 moving$0$d = 1'b1;
             end
-            if (read_last) begin
+            if (outcome$read_last) begin
                 moving$0$d = 1'b0;
             end
         end
         if (side_here$0) begin
-            if (side_agent) begin
-                managing$0$d = ~read_last;
+            if (outcome$side_agent) begin
+                managing$0$d = ~outcome$read_last;
             end
             else begin
-                dropping$0$d = ~read_last;
+                dropping$0$d = ~outcome$read_last;
             end
         end
         if (reset) begin
@@ -48169,40 +48593,49 @@ module nrc_core$ports$3(clock,reset,channel$valid,channel$flit,channel$vc,channe
         port_index$1$d = port_index$1$q;
         port_hot$1$d = port_hot$1$q;
         out_vc$1$d = out_vc$1$q;
+        status$routed = (status$routed & ~(1 << (1)) | ((routed$1$q) << (1)));
+        status$moving = (status$moving & ~(1 << (1)) | ((moving$1$q) << (1)));
+        status$dropping = (status$dropping & ~(1 << (1)) | ((dropping$1$q) << (1)));
+        status$managing = (status$managing & ~(1 << (1)) | ((managing$1$q) << (1)));
+        port_now = port_index$1$q;
+        out_vc_now = out_vc$1$q;
+        status$ports = status$ports | (((port_now) & 6'h3f) << port_shifts$1);
+        status$out_vcs = status$out_vcs | (((out_vc_now) & 2'h3) << vc_shifts$1);
         if (routed$1$q | moving$1$q) begin
             queued = queued | port_hot$1$q;
         end
-        granted$1 = switch$grant & (switch$grant_vc == 1);
-        side_here$1 = side_go & (side_vc == 1);
-        if (route_here$1 & route_ok) begin
+        route_here$1 = (arrival$vc == 1) & (arrival$ok | arrival$none);
+        granted$1 = outcome$granted & (outcome$grant_vc == 1);
+        side_here$1 = outcome$side_go & (outcome$side_vc == 1);
+        if (route_here$1 & arrival$ok) begin
             routed$1$d = 1'b1;
-            port_index$1$d = route$index;
-            port_hot$1$d = route$port;
-            out_vc$1$d = choice$out_vc;
+            port_index$1$d = arrival$index;
+            port_hot$1$d = arrival$port;
+            out_vc$1$d = arrival$out_vc;
         end
-        if (route_here$1 & route_none) begin
+        if (route_here$1 & arrival$none) begin
             dropping$1$d = 1'b1;
         end
-        if (granted$1 & transit_head$1) begin
-            port_index$1$d = decision_port;
-            port_hot$1$d = decision_hot;
+        if (granted$1 & intents$transits[1]) begin
+            port_index$1$d = decision$port;
+            port_hot$1$d = decision$hot;
             out_vc$1$d = vc_numbers$1;
         end
         if (granted$1) begin
-            if (damq$waiting[1]) begin
+            if (waiting[1]) begin
                 routed$1$d = 1'b0;
                 moving$1$d = 1'b1;
             end
-            if (read_last) begin
+            if (outcome$read_last) begin
                 moving$1$d = 1'b0;
             end
         end
         if (side_here$1) begin
-            if (side_agent) begin
-                managing$1$d = ~read_last;
+            if (outcome$side_agent) begin
+                managing$1$d = ~outcome$read_last;
             end
             else begin
-                dropping$1$d = ~read_last;
+                dropping$1$d = ~outcome$read_last;
             end
         end
         if (reset) begin
@@ -48211,33 +48644,714 @@ module nrc_core$ports$3(clock,reset,channel$valid,channel$flit,channel$vc,channe
             dropping$1$d = 1'b0;
             managing$1$d = 1'b0;
         end
-        own_now = no_event;
-        if (route_none) begin
-            own_now = ev_no_route;
-        end
-        if (side_go & side_bad_route) begin
-            own_now = own_now | ev_bad_route;
-        end
-        if (side_go & side_mgmt_drop) begin
-            own_now = own_now | ev_mgmt_off_vc;
-        end
-        own_events$d = own_now;
-        if (reset) begin
-            own_events$d = no_event;
-            agent_full$d = 1'b0;
-        end
-        events = damq$events | own_events$q;
-        fault = |(own_events$q & ev_no_route);
     end
     
-    always @(*) damq$channel$valid = stamp$outbound$valid;
-    always @(*) damq$channel$flit = stamp$outbound$flit;
-    always @(*) damq$channel$vc = stamp$outbound$vc;
-    always @(*) stamp$outbound$credits = damq$channel$credits;
-endmodule // nrc_core$ports$3
+endmodule // nrc_core$ports$2$flags
 
 
-module nrc_core$ports$3$agent_flit(d,q,clock);
+module nrc_core$ports$2$flags$dropping$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$flags$dropping$0
+
+
+module nrc_core$ports$2$flags$dropping$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$flags$dropping$1
+
+
+module nrc_core$ports$2$flags$managing$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$flags$managing$0
+
+
+module nrc_core$ports$2$flags$managing$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$flags$managing$1
+
+
+module nrc_core$ports$2$flags$moving$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$flags$moving$0
+
+
+module nrc_core$ports$2$flags$moving$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$flags$moving$1
+
+
+module nrc_core$ports$2$flags$out_vc$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$flags$out_vc$0
+
+
+module nrc_core$ports$2$flags$out_vc$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$flags$out_vc$1
+
+
+module nrc_core$ports$2$flags$port_hot$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$flags$port_hot$0
+
+
+module nrc_core$ports$2$flags$port_hot$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$flags$port_hot$1
+
+
+module nrc_core$ports$2$flags$port_index$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$flags$port_index$0
+
+
+module nrc_core$ports$2$flags$port_index$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$flags$port_index$1
+
+
+module nrc_core$ports$2$flags$routed$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$flags$routed$0
+
+
+module nrc_core$ports$2$flags$routed$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$flags$routed$1
+
+
+module nrc_core$ports$2$fronts(fronts$0,fronts$1,waiting,has_flit,arrival$pending,arrival$vc,arrival$ok,arrival$none,arrival$index,arrival$port,arrival$out_vc,status$routed,status$moving,status$dropping,status$managing,status$ports,status$out_vcs,decision$valid,decision$transit,decision$agent,decision$drop,decision$port,decision$hot,agent_room,grant_vc,ready,last,ports,out_vcs,lens,need_lookup,intents$wants,intents$agents,intents$mgmt_drops,intents$decided,intents$bad_routes,intents$transits,intents$grant_out_vc);
+    
+    // Module arguments
+    input wire  [64:0] fronts$0;
+    input wire  [64:0] fronts$1;
+    input wire  [1:0] waiting;
+    input wire  [1:0] has_flit;
+    input wire  arrival$pending;
+    input wire  arrival$vc;
+    input wire  arrival$ok;
+    input wire  arrival$none;
+    input wire  [2:0] arrival$index;
+    input wire  [4:0] arrival$port;
+    input wire  arrival$out_vc;
+    input wire  [1:0] status$routed;
+    input wire  [1:0] status$moving;
+    input wire  [1:0] status$dropping;
+    input wire  [1:0] status$managing;
+    input wire  [5:0] status$ports;
+    input wire  [1:0] status$out_vcs;
+    input wire  decision$valid;
+    input wire  decision$transit;
+    input wire  decision$agent;
+    input wire  decision$drop;
+    input wire  [2:0] decision$port;
+    input wire  [4:0] decision$hot;
+    input wire  agent_room;
+    input wire  grant_vc;
+    output reg  [1:0] ready;
+    output reg  [1:0] last;
+    output reg  [5:0] ports;
+    output reg  [1:0] out_vcs;
+    output reg  [15:0] lens;
+    output reg  [1:0] need_lookup;
+    output reg  [1:0] intents$wants;
+    output reg  [1:0] intents$agents;
+    output reg  [1:0] intents$mgmt_drops;
+    output reg  [1:0] intents$decided;
+    output reg  [1:0] intents$bad_routes;
+    output reg  [1:0] intents$transits;
+    output reg  intents$grant_out_vc;
+    
+    // Constant declarations
+    localparam  vc_numbers$0 = 1'b0;
+    localparam  vc_numbers$1 = 1'b1;
+    localparam  port_shifts$0 = 8'h0;
+    localparam  port_shifts$1 = 8'h3;
+    localparam  vc_shifts$0 = 8'h0;
+    localparam  vc_shifts$1 = 8'h1;
+    localparam  len_shifts$0 = 8'h0;
+    localparam  len_shifts$1 = 8'h8;
+    localparam  mgmt_vcs = 2'b10;
+    localparam  transit_on = 1'b1;
+    localparam  mgmt_len = 8'ha;
+    localparam  kind_mgmt = 4'h3;
+    localparam  kind_lsb = 7'b100011;
+    localparam  len_lsb = 7'b100111;
+    localparam  type_bit = 7'b1000000;
+    localparam  head_bit = 7'b111111;
+    
+    // Local signals
+    reg  route_here$0;
+    reg  route_here$1;
+    reg  mgmt_head$0;
+    reg  mgmt_head$1;
+    reg  needs_decision$0;
+    reg  needs_decision$1;
+    reg  transit_head$0;
+    reg  transit_head$1;
+    reg  agent_now$0;
+    reg  agent_now$1;
+    reg  drop_now$0;
+    reg  drop_now$1;
+    reg  routed_now;
+    reg  moving_now;
+    reg  [2:0] port_now;
+    reg  out_vc_now;
+    reg  [7:0] len_now;
+    reg  unused_inputs;
+    
+    // Update code
+    always @(*) begin
+        unused_inputs = |arrival$port | |decision$hot;
+        ready = 32'h0;
+        last = 32'h0;
+        ports = 32'h0;
+        out_vcs = 32'h0;
+        lens = 32'h0;
+        need_lookup = 32'h0;
+        intents$wants = 32'h0;
+        intents$agents = 32'h0;
+        intents$mgmt_drops = 32'h0;
+        intents$decided = 32'h0;
+        intents$bad_routes = 32'h0;
+        intents$transits = 32'h0;
+        intents$grant_out_vc = arrival$out_vc;
+        routed_now = status$routed[0];
+        moving_now = status$moving[0];
+        route_here$0 = (arrival$vc == 0) & (arrival$ok | arrival$none);
+        mgmt_head$0 = waiting[0] & (fronts$0[(kind_lsb)+:(4)] == kind_mgmt);
+        needs_decision$0 = mgmt_head$0 & mgmt_vcs[0] & transit_on & (fronts$0[(len_lsb)+:(8)] == mgmt_len);
+        transit_head$0 = needs_decision$0 & decision$valid & decision$transit;
+        agent_now$0 = status$managing[0] | (mgmt_head$0 & mgmt_vcs[0] & (~needs_decision$0 | (decision$valid & decision$agent)));
+        drop_now$0 = status$dropping[0] | (mgmt_head$0 & ~mgmt_vcs[0]) | (route_here$0 & arrival$none) | (needs_decision$0 & decision$valid & decision$drop);
+        intents$wants = (intents$wants & ~(1 << (0)) | ((has_flit[0] & (drop_now$0 | (agent_now$0 & agent_room))) << (0)));
+        intents$agents = (intents$agents & ~(1 << (0)) | ((agent_now$0) << (0)));
+        intents$mgmt_drops = (intents$mgmt_drops & ~(1 << (0)) | ((mgmt_head$0 & ~mgmt_vcs[0]) << (0)));
+        intents$decided = (intents$decided & ~(1 << (0)) | ((needs_decision$0) << (0)));
+        intents$bad_routes = (intents$bad_routes & ~(1 << (0)) | ((needs_decision$0 & decision$drop) << (0)));
+        intents$transits = (intents$transits & ~(1 << (0)) | ((transit_head$0) << (0)));
+        need_lookup = (need_lookup & ~(1 << (0)) | ((waiting[0] & ~mgmt_head$0 & ~routed_now & ~status$dropping[0] & ~(arrival$pending & (arrival$vc == 0))) << (0)));
+        ready = (ready & ~(1 << (0)) | (((waiting[0] & ~mgmt_head$0 & (routed_now | (route_here$0 & arrival$ok))) | (moving_now & has_flit[0]) | transit_head$0) << (0)));
+        last = (last & ~(1 << (0)) | ((has_flit[0] & ~fronts$0[type_bit] & ~fronts$0[head_bit]) << (0)));
+        port_now = arrival$index;
+        out_vc_now = arrival$out_vc;
+        if (routed_now | moving_now) begin
+            port_now = status$ports[(port_shifts$0)+:(3)];
+            out_vc_now = status$out_vcs[(vc_shifts$0)+:(1)];
+        end
+        if (transit_head$0) begin
+            port_now = decision$port;
+            out_vc_now = vc_numbers$0;
+        end
+        if (grant_vc == 0) begin
+            intents$grant_out_vc = out_vc_now;
+        end
+        len_now = fronts$0[(len_lsb)+:(8)];
+        ports = ports | (((port_now) & 6'h3f) << port_shifts$0);
+        out_vcs = out_vcs | (((out_vc_now) & 2'h3) << vc_shifts$0);
+        lens = lens | (((len_now) & 16'hffff) << len_shifts$0);
+        routed_now = status$routed[1];
+        moving_now = status$moving[1];
+        route_here$1 = (arrival$vc == 1) & (arrival$ok | arrival$none);
+        mgmt_head$1 = waiting[1] & (fronts$1[(kind_lsb)+:(4)] == kind_mgmt);
+        needs_decision$1 = mgmt_head$1 & mgmt_vcs[1] & transit_on & (fronts$1[(len_lsb)+:(8)] == mgmt_len);
+        transit_head$1 = needs_decision$1 & decision$valid & decision$transit;
+        agent_now$1 = status$managing[1] | (mgmt_head$1 & mgmt_vcs[1] & (~needs_decision$1 | (decision$valid & decision$agent)));
+        drop_now$1 = status$dropping[1] | (mgmt_head$1 & ~mgmt_vcs[1]) | (route_here$1 & arrival$none) | (needs_decision$1 & decision$valid & decision$drop);
+        intents$wants = (intents$wants & ~(1 << (1)) | ((has_flit[1] & (drop_now$1 | (agent_now$1 & agent_room))) << (1)));
+        intents$agents = (intents$agents & ~(1 << (1)) | ((agent_now$1) << (1)));
+        intents$mgmt_drops = (intents$mgmt_drops & ~(1 << (1)) | ((mgmt_head$1 & ~mgmt_vcs[1]) << (1)));
+        intents$decided = (intents$decided & ~(1 << (1)) | ((needs_decision$1) << (1)));
+        intents$bad_routes = (intents$bad_routes & ~(1 << (1)) | ((needs_decision$1 & decision$drop) << (1)));
+        intents$transits = (intents$transits & ~(1 << (1)) | ((transit_head$1) << (1)));
+        need_lookup = (need_lookup & ~(1 << (1)) | ((waiting[1] & ~mgmt_head$1 & ~routed_now & ~status$dropping[1] & ~(arrival$pending & (arrival$vc == 1))) << (1)));
+        ready = (ready & ~(1 << (1)) | (((waiting[1] & ~mgmt_head$1 & (routed_now | (route_here$1 & arrival$ok))) | (moving_now & has_flit[1]) | transit_head$1) << (1)));
+        last = (last & ~(1 << (1)) | ((has_flit[1] & ~fronts$1[type_bit] & ~fronts$1[head_bit]) << (1)));
+        port_now = arrival$index;
+        out_vc_now = arrival$out_vc;
+        if (routed_now | moving_now) begin
+            port_now = status$ports[(port_shifts$1)+:(3)];
+            out_vc_now = status$out_vcs[(vc_shifts$1)+:(1)];
+        end
+        if (transit_head$1) begin
+            port_now = decision$port;
+            out_vc_now = vc_numbers$1;
+        end
+        if (grant_vc == 1) begin
+            intents$grant_out_vc = out_vc_now;
+        end
+        len_now = fronts$1[(len_lsb)+:(8)];
+        ports = ports | (((port_now) & 6'h3f) << port_shifts$1);
+        out_vcs = out_vcs | (((out_vc_now) & 2'h3) << vc_shifts$1);
+        lens = lens | (((len_now) & 16'hffff) << len_shifts$1);
+    end
+    
+endmodule // nrc_core$ports$2$fronts
+
+
+module nrc_core$ports$2$now(d,q,clock);
+    
+    // Module arguments
+    input wire  [14:0] d;
+    output reg  [14:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 15'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$now
+
+
+module nrc_core$ports$2$own_events(d,q,clock);
+    
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$own_events
+
+
+module nrc_core$ports$2$read_port(clock,reset,read$valid,read$vc,read$flit,decisions$valid,decisions$data,decisions$ready,decision$valid,decision$transit,decision$agent,decision$drop,decision$port,decision$hot,intents$wants,intents$agents,intents$mgmt_drops,intents$decided,intents$bad_routes,intents$transits,intents$grant_out_vc,grant,grant_vc,now,rewritten,outcome$granted,outcome$grant_vc,outcome$side_go,outcome$side_vc,outcome$side_agent,outcome$read_last,room,to_agent$valid,to_agent$data,to_agent$last,to_agent$port,to_agent$ready,bad_route,off_vc);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    output reg  read$valid;
+    output reg  read$vc;
+    input wire  [64:0] read$flit;
+    input wire  decisions$valid;
+    input wire  [6:0] decisions$data;
+    output reg  decisions$ready;
+    output reg  decision$valid;
+    output reg  decision$transit;
+    output reg  decision$agent;
+    output reg  decision$drop;
+    output reg  [2:0] decision$port;
+    output reg  [4:0] decision$hot;
+    input wire  [1:0] intents$wants;
+    input wire  [1:0] intents$agents;
+    input wire  [1:0] intents$mgmt_drops;
+    input wire  [1:0] intents$decided;
+    input wire  [1:0] intents$bad_routes;
+    input wire  [1:0] intents$transits;
+    input wire  intents$grant_out_vc;
+    input wire  grant;
+    input wire  grant_vc;
+    input wire  [14:0] now;
+    output reg  [64:0] rewritten;
+    output reg  outcome$granted;
+    output reg  outcome$grant_vc;
+    output reg  outcome$side_go;
+    output reg  outcome$side_vc;
+    output reg  outcome$side_agent;
+    output reg  outcome$read_last;
+    output reg  room;
+    output reg  to_agent$valid;
+    output reg  [64:0] to_agent$data;
+    output reg  to_agent$last;
+    output reg  [4:0] to_agent$port;
+    input wire  to_agent$ready;
+    output reg  bad_route;
+    output reg  off_vc;
+    
+    // Constant declarations
+    localparam  vc_numbers$0 = 1'b0;
+    localparam  vc_numbers$1 = 1'b1;
+    localparam  port_bits$0 = 5'b1;
+    localparam  port_bits$1 = 5'b10;
+    localparam  port_bits$2 = 5'b100;
+    localparam  port_bits$3 = 5'b1000;
+    localparam  port_bits$4 = 5'b10000;
+    localparam  no_ports = 5'b0;
+    localparam  kind_transit = 2'b1;
+    localparam  kind_agent = 2'b0;
+    localparam  kind_drop = 2'b10;
+    localparam  type_bit = 7'b1000000;
+    localparam  head_bit = 7'b111111;
+    localparam  zero_agent_port = 5'b0;
+    
+    // Stub signals
+    reg  [64:0] rewrite$flit;
+    reg  rewrite$out_vc;
+    reg  [14:0] rewrite$now;
+    wire  [64:0] rewrite$rewritten;
+    reg  full$d;
+    wire  full$q;
+    reg  full$clock;
+    reg  [64:0] held$d;
+    wire  [64:0] held$q;
+    reg  held$clock;
+    reg  held_last$d;
+    wire  held_last$q;
+    reg  held_last$clock;
+    
+    // Local signals
+    reg  [1:0] decision_kind;
+    reg  side_found;
+    reg  side_vc;
+    reg  side_agent;
+    reg  side_mgmt_drop;
+    reg  side_decided;
+    reg  side_bad_route;
+    reg  side_go;
+    reg  decision_taken;
+    reg  read_last;
+    
+    // Sub module instances
+    nrc_core$ports$2$read_port$rewrite rewrite(
+        .flit(rewrite$flit),
+        .out_vc(rewrite$out_vc),
+        .now(rewrite$now),
+        .rewritten(rewrite$rewritten)
+    );
+    nrc_core$ports$2$read_port$full full(
+        .d(full$d),
+        .q(full$q),
+        .clock(full$clock)
+    );
+    nrc_core$ports$2$read_port$held held(
+        .d(held$d),
+        .q(held$q),
+        .clock(held$clock)
+    );
+    nrc_core$ports$2$read_port$held_last held_last(
+        .d(held_last$d),
+        .q(held_last$q),
+        .clock(held_last$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        full$clock = clock;
+        held$clock = clock;
+        held_last$clock = clock;
+        full$d = full$q;
+        held$d = held$q;
+        held_last$d = held_last$q;
+        decision_kind = decisions$data[(32'h0)+:(2)];
+        decision$valid = decisions$valid;
+        decision$transit = decision_kind == kind_transit;
+        decision$agent = decision_kind == kind_agent;
+        decision$drop = decision_kind == kind_drop;
+        decision$port = decisions$data[(32'h2)+:(3)];
+        decision$hot = no_ports;
+        if (decision$port == 0) begin
+            decision$hot = port_bits$0;
+        end
+        if (decision$port == 1) begin
+            decision$hot = port_bits$1;
+        end
+        if (decision$port == 2) begin
+            decision$hot = port_bits$2;
+        end
+        if (decision$port == 3) begin
+            decision$hot = port_bits$3;
+        end
+        if (decision$port == 4) begin
+            decision$hot = port_bits$4;
+        end
+        room = ~full$q | to_agent$ready;
+        side_found = 1'b0;
+        side_vc = vc_numbers$0;
+        side_agent = 1'b0;
+        side_mgmt_drop = 1'b0;
+        side_decided = 1'b0;
+        side_bad_route = 1'b0;
+        if (intents$wants[0] & ~side_found) begin
+            side_found = 1'b1;
+            side_vc = vc_numbers$0;
+            side_agent = intents$agents[0];
+            side_mgmt_drop = intents$mgmt_drops[0];
+            side_decided = intents$decided[0];
+            side_bad_route = intents$bad_routes[0];
+        end
+        if (intents$wants[1] & ~side_found) begin
+            side_found = 1'b1;
+            side_vc = vc_numbers$1;
+            side_agent = intents$agents[1];
+            side_mgmt_drop = intents$mgmt_drops[1];
+            side_decided = intents$decided[1];
+            side_bad_route = intents$bad_routes[1];
+        end
+        side_go = side_found & ~grant;
+        read$valid = grant | side_go;
+        decision_taken = side_go & side_decided;
+        if (grant & (grant_vc == 0) & intents$transits[0]) begin
+            decision_taken = 1'b1;
+        end
+        if (grant & (grant_vc == 1) & intents$transits[1]) begin
+            decision_taken = 1'b1;
+        end
+        decisions$ready = decision_taken & ~reset;
+        read$vc = side_vc;
+        rewrite$out_vc = side_vc;
+        if (grant) begin
+            read$vc = grant_vc;
+            rewrite$out_vc = intents$grant_out_vc;
+        end
+        rewrite$flit = read$flit;
+        rewrite$now = now;
+        rewritten = rewrite$rewritten;
+        read_last = ~read$flit[type_bit] & ~read$flit[head_bit];
+        if (to_agent$ready) begin
+            full$d = 1'b0;
+        end
+        if (side_go & side_agent) begin
+            full$d = 1'b1;
+            held$d = rewrite$rewritten;
+            held_last$d = read_last;
+        end
+        if (reset) begin
+            full$d = 1'b0;
+        end
+        to_agent$valid = full$q;
+        to_agent$data = held$q;
+        to_agent$last = held_last$q;
+        to_agent$port = zero_agent_port;
+        outcome$granted = grant;
+        outcome$grant_vc = grant_vc;
+        outcome$side_go = side_go;
+        outcome$side_vc = side_vc;
+        outcome$side_agent = side_agent;
+        outcome$read_last = read_last;
+        bad_route = side_go & side_bad_route;
+        off_vc = side_go & side_mgmt_drop;
+    end
+    
+endmodule // nrc_core$ports$2$read_port
+
+
+module nrc_core$ports$2$read_port$full(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$read_port$full
+
+
+module nrc_core$ports$2$read_port$held(d,q,clock);
     
     // Module arguments
     input wire  [64:0] d;
@@ -48253,10 +49367,10 @@ module nrc_core$ports$3$agent_flit(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_core$ports$3$agent_flit
+endmodule // nrc_core$ports$2$read_port$held
 
 
-module nrc_core$ports$3$agent_full(d,q,clock);
+module nrc_core$ports$2$read_port$held_last(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48272,29 +49386,181 @@ module nrc_core$ports$3$agent_full(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_core$ports$3$agent_full
+endmodule // nrc_core$ports$2$read_port$held_last
 
 
-module nrc_core$ports$3$agent_last(d,q,clock);
+module nrc_core$ports$2$read_port$rewrite(flit,out_vc,now,rewritten);
     
     // Module arguments
-    input wire  d;
-    output reg  q;
+    input wire  [64:0] flit;
+    input wire  out_vc;
+    input wire  [14:0] now;
+    output reg  [64:0] rewritten;
+    
+    // Constant declarations
+    localparam  fields_mask = 65'h3fff800700000000;
+    localparam  delay_max = 15'b111111111111;
+    localparam  delay_lsb = 7'b101111;
+    localparam  vc_lsb = 7'b100000;
+    localparam  type_bit = 7'b1000000;
+    localparam  head_bit = 7'b111111;
+    
+    // Local signals
+    reg  [14:0] total;
+    reg  [11:0] delay;
+    reg  [14:0] next_cycle;
+    reg  [64:0] cleared;
+    
+    // Update code
+    always @(*) begin
+        next_cycle = now + 32'h1;
+        total = next_cycle - flit[(delay_lsb)+:(15)];
+        delay = total[(32'h0)+:(12)];
+        if (total > delay_max) begin
+            delay = delay_max[(32'h0)+:(12)];
+        end
+        cleared = flit & ~fields_mask;
+        rewritten = flit;
+        if (~flit[type_bit] & flit[head_bit]) begin
+            rewritten = cleared | (((delay) & 65'h1ffffffffffffffff) << delay_lsb) | (((out_vc) & 65'h1ffffffffffffffff) << vc_lsb);
+        end
+    end
+    
+endmodule // nrc_core$ports$2$read_port$rewrite
+
+
+module nrc_core$ports$2$request(clock,reset,arrival_flit,arrival_vc,bypass_head,fronts$0,fronts$1,need_lookup,route_head$valid,route_head$flit,route$valid,route$port,route$index,route$no_route,arrival$pending,arrival$vc,arrival$ok,arrival$none,arrival$index,arrival$port,arrival$out_vc);
+    
+    // Module arguments
     input wire  clock;
+    input wire  reset;
+    input wire  [64:0] arrival_flit;
+    input wire  arrival_vc;
+    input wire  bypass_head;
+    input wire  [64:0] fronts$0;
+    input wire  [64:0] fronts$1;
+    input wire  [1:0] need_lookup;
+    output reg  route_head$valid;
+    output reg  [64:0] route_head$flit;
+    input wire  route$valid;
+    input wire  [4:0] route$port;
+    input wire  [2:0] route$index;
+    input wire  route$no_route;
+    output reg  arrival$pending;
+    output reg  arrival$vc;
+    output reg  arrival$ok;
+    output reg  arrival$none;
+    output reg  [2:0] arrival$index;
+    output reg  [4:0] arrival$port;
+    output reg  arrival$out_vc;
     
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
+    // Constant declarations
+    localparam  vc_numbers$0 = 1'b0;
+    localparam  vc_numbers$1 = 1'b1;
+    localparam  down_ports = 5'b0;
+    localparam  kind_mgmt = 4'h3;
+    localparam  kind_lsb = 7'b100011;
+    localparam  dst_lsb = 7'b0;
+    
+    // Stub signals
+    reg  choice$in_vc;
+    reg  [3:0] choice$kind;
+    reg  [15:0] choice$dst;
+    reg  choice$down;
+    wire  choice$out_vc;
+    reg  pending$d;
+    wire  pending$q;
+    reg  pending$clock;
+    reg  pending_vc$d;
+    wire  pending_vc$q;
+    reg  pending_vc$clock;
+    reg  [3:0] pending_kind$d;
+    wire  [3:0] pending_kind$q;
+    reg  pending_kind$clock;
+    reg  [15:0] pending_dst$d;
+    wire  [15:0] pending_dst$q;
+    reg  pending_dst$clock;
+    
+    // Local signals
+    reg  arrival_lookup;
+    reg  lookup_found;
+    
+    // Sub module instances
+    nrc_core$ports$2$request$choice choice(
+        .in_vc(choice$in_vc),
+        .kind(choice$kind),
+        .dst(choice$dst),
+        .down(choice$down),
+        .out_vc(choice$out_vc)
+    );
+    nrc_core$ports$2$request$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
+    );
+    nrc_core$ports$2$request$pending_vc pending_vc(
+        .d(pending_vc$d),
+        .q(pending_vc$q),
+        .clock(pending_vc$clock)
+    );
+    nrc_core$ports$2$request$pending_kind pending_kind(
+        .d(pending_kind$d),
+        .q(pending_kind$q),
+        .clock(pending_kind$clock)
+    );
+    nrc_core$ports$2$request$pending_dst pending_dst(
+        .d(pending_dst$d),
+        .q(pending_dst$q),
+        .clock(pending_dst$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        pending$clock = clock;
+        pending_vc$clock = clock;
+        pending_kind$clock = clock;
+        pending_dst$clock = clock;
+        pending$d = pending$q;
+        pending_vc$d = pending_vc$q;
+        pending_kind$d = pending_kind$q;
+        pending_dst$d = pending_dst$q;
+        choice$in_vc = pending_vc$q;
+        choice$kind = pending_kind$q;
+        choice$dst = pending_dst$q;
+        choice$down = |(route$port & down_ports);
+        arrival$pending = pending$q;
+        arrival$vc = pending_vc$q;
+        arrival$ok = route$valid & pending$q & ~route$no_route;
+        arrival$none = route$valid & pending$q & route$no_route;
+        arrival$index = route$index;
+        arrival$port = route$port;
+        arrival$out_vc = choice$out_vc;
+        lookup_found = 1'b0;
+        route_head$flit = arrival_flit;
+        pending_vc$d = arrival_vc;
+        arrival_lookup = bypass_head & (arrival_flit[(kind_lsb)+:(4)] != kind_mgmt);
+        if (~arrival_lookup) begin
+            if (need_lookup[0] & ~lookup_found) begin
+                lookup_found = 1'b1;
+                route_head$flit = fronts$0;
+                pending_vc$d = vc_numbers$0;
+            end
+            if (need_lookup[1] & ~lookup_found) begin
+                lookup_found = 1'b1;
+                route_head$flit = fronts$1;
+                pending_vc$d = vc_numbers$1;
+            end
+        end
+        route_head$valid = arrival_lookup | lookup_found;
+        pending$d = route_head$valid & ~reset;
+        pending_kind$d = route_head$flit[(kind_lsb)+:(4)];
+        pending_dst$d = route_head$flit[(dst_lsb)+:(16)];
     end
     
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$3$agent_last
+endmodule // nrc_core$ports$2$request
 
 
-module nrc_core$ports$3$choice(in_vc,kind,dst,down,out_vc);
+module nrc_core$ports$2$request$choice(in_vc,kind,dst,down,out_vc);
     
     // Module arguments
     input wire  in_vc;
@@ -48449,7 +49715,641 @@ module nrc_core$ports$3$choice(in_vc,kind,dst,down,out_vc);
         end
     end
     
-endmodule // nrc_core$ports$3$choice
+endmodule // nrc_core$ports$2$request$choice
+
+
+module nrc_core$ports$2$request$pending(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$request$pending
+
+
+module nrc_core$ports$2$request$pending_dst(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$request$pending_dst
+
+
+module nrc_core$ports$2$request$pending_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$request$pending_kind
+
+
+module nrc_core$ports$2$request$pending_vc(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$request$pending_vc
+
+
+module nrc_core$ports$2$stamp(inbound$valid,inbound$flit,inbound$vc,inbound$credits,outbound$valid,outbound$flit,outbound$vc,outbound$credits,now);
+    
+    // Module arguments
+    input wire  inbound$valid;
+    input wire  [64:0] inbound$flit;
+    input wire  inbound$vc;
+    output reg  [1:0] inbound$credits;
+    output reg  outbound$valid;
+    output reg  [64:0] outbound$flit;
+    output reg  outbound$vc;
+    input wire  [1:0] outbound$credits;
+    input wire  [14:0] now;
+    
+    // Constant declarations
+    localparam  field_mask = 65'h3fff800000000000;
+    localparam  delay_lsb = 7'b101111;
+    localparam  type_bit = 7'b1000000;
+    localparam  head_bit = 7'b111111;
+    
+    // Local signals
+    reg  [11:0] delay;
+    reg  [14:0] base;
+    reg  [64:0] cleared;
+    
+    // Update code
+    always @(*) begin
+        outbound$valid = inbound$valid;
+        outbound$vc = inbound$vc;
+        inbound$credits = outbound$credits;
+        delay = inbound$flit[(delay_lsb)+:(12)];
+        base = now - ((delay) & 15'h7fff);
+        cleared = inbound$flit & ~field_mask;
+        outbound$flit = inbound$flit;
+        if (~inbound$flit[type_bit] & inbound$flit[head_bit]) begin
+            outbound$flit = cleared | (((base) & 65'h1ffffffffffffffff) << delay_lsb);
+        end
+    end
+    
+endmodule // nrc_core$ports$2$stamp
+
+
+module nrc_core$ports$3(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,switch$ready,switch$head,switch$last,switch$ports,switch$out_vcs,switch$lens,switch$grant,switch$grant_vc,switch$flit,route_head$valid,route_head$flit,route$valid,route$port,route$index,route$no_route,to_agent$valid,to_agent$data,to_agent$last,to_agent$port,to_agent$ready,events,fault,queued,occupancy);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  channel$valid;
+    input wire  [64:0] channel$flit;
+    input wire  channel$vc;
+    output wire  [1:0] channel$credits;
+    output reg  [1:0] switch$ready;
+    output reg  [1:0] switch$head;
+    output reg  [1:0] switch$last;
+    output reg  [5:0] switch$ports;
+    output reg  [1:0] switch$out_vcs;
+    output reg  [15:0] switch$lens;
+    input wire  switch$grant;
+    input wire  switch$grant_vc;
+    output reg  [64:0] switch$flit;
+    output wire  route_head$valid;
+    output wire  [64:0] route_head$flit;
+    input wire  route$valid;
+    input wire  [4:0] route$port;
+    input wire  [2:0] route$index;
+    input wire  route$no_route;
+    output wire  to_agent$valid;
+    output wire  [64:0] to_agent$data;
+    output wire  to_agent$last;
+    output wire  [4:0] to_agent$port;
+    input wire  to_agent$ready;
+    output reg  [11:0] events;
+    output reg  fault;
+    output reg  [4:0] queued;
+    output reg  [15:0] occupancy;
+    
+    // Constant declarations
+    localparam  len_shifts$0 = 8'h0;
+    localparam  len_shifts$1 = 8'h8;
+    localparam  ev_no_route = 12'h200;
+    localparam  ev_mgmt_off_vc = 12'h400;
+    localparam  ev_bad_route = 12'h800;
+    localparam  no_event = 12'h0;
+    
+    // Stub signals
+    wire  stamp$outbound$valid;
+    wire  [64:0] stamp$outbound$flit;
+    wire  stamp$outbound$vc;
+    reg  [1:0] stamp$outbound$credits;
+    reg  [14:0] stamp$now;
+    reg  damq$clock;
+    reg  damq$reset;
+    reg  damq$channel$valid;
+    reg  [64:0] damq$channel$flit;
+    reg  damq$channel$vc;
+    wire  [1:0] damq$channel$credits;
+    reg  damq$read$valid;
+    reg  damq$read$vc;
+    wire  [64:0] damq$read$flit;
+    wire  [1:0] damq$ready;
+    wire  [1:0] damq$waiting;
+    wire  [64:0] damq$fronts$0;
+    wire  [64:0] damq$fronts$1;
+    wire  [11:0] damq$events;
+    wire  damq$bypass_head;
+    wire  [7:0] damq$occupancy$0;
+    wire  [7:0] damq$occupancy$1;
+    wire  damq$decisions$valid;
+    wire  [6:0] damq$decisions$data;
+    reg  damq$decisions$ready;
+    reg  request$clock;
+    reg  request$reset;
+    reg  [64:0] request$arrival_flit;
+    reg  request$arrival_vc;
+    reg  request$bypass_head;
+    reg  [64:0] request$fronts$0;
+    reg  [64:0] request$fronts$1;
+    reg  [1:0] request$need_lookup;
+    wire  request$arrival$pending;
+    wire  request$arrival$vc;
+    wire  request$arrival$ok;
+    wire  request$arrival$none;
+    wire  [2:0] request$arrival$index;
+    wire  [4:0] request$arrival$port;
+    wire  request$arrival$out_vc;
+    reg  [64:0] fronts$fronts$0;
+    reg  [64:0] fronts$fronts$1;
+    reg  [1:0] fronts$waiting;
+    reg  [1:0] fronts$has_flit;
+    reg  fronts$arrival$pending;
+    reg  fronts$arrival$vc;
+    reg  fronts$arrival$ok;
+    reg  fronts$arrival$none;
+    reg  [2:0] fronts$arrival$index;
+    reg  [4:0] fronts$arrival$port;
+    reg  fronts$arrival$out_vc;
+    reg  [1:0] fronts$status$routed;
+    reg  [1:0] fronts$status$moving;
+    reg  [1:0] fronts$status$dropping;
+    reg  [1:0] fronts$status$managing;
+    reg  [5:0] fronts$status$ports;
+    reg  [1:0] fronts$status$out_vcs;
+    reg  fronts$decision$valid;
+    reg  fronts$decision$transit;
+    reg  fronts$decision$agent;
+    reg  fronts$decision$drop;
+    reg  [2:0] fronts$decision$port;
+    reg  [4:0] fronts$decision$hot;
+    reg  fronts$agent_room;
+    reg  fronts$grant_vc;
+    wire  [1:0] fronts$ready;
+    wire  [1:0] fronts$last;
+    wire  [5:0] fronts$ports;
+    wire  [1:0] fronts$out_vcs;
+    wire  [15:0] fronts$lens;
+    wire  [1:0] fronts$need_lookup;
+    wire  [1:0] fronts$intents$wants;
+    wire  [1:0] fronts$intents$agents;
+    wire  [1:0] fronts$intents$mgmt_drops;
+    wire  [1:0] fronts$intents$decided;
+    wire  [1:0] fronts$intents$bad_routes;
+    wire  [1:0] fronts$intents$transits;
+    wire  fronts$intents$grant_out_vc;
+    reg  flags$clock;
+    reg  flags$reset;
+    reg  [1:0] flags$waiting;
+    reg  flags$arrival$pending;
+    reg  flags$arrival$vc;
+    reg  flags$arrival$ok;
+    reg  flags$arrival$none;
+    reg  [2:0] flags$arrival$index;
+    reg  [4:0] flags$arrival$port;
+    reg  flags$arrival$out_vc;
+    reg  flags$decision$valid;
+    reg  flags$decision$transit;
+    reg  flags$decision$agent;
+    reg  flags$decision$drop;
+    reg  [2:0] flags$decision$port;
+    reg  [4:0] flags$decision$hot;
+    reg  [1:0] flags$intents$wants;
+    reg  [1:0] flags$intents$agents;
+    reg  [1:0] flags$intents$mgmt_drops;
+    reg  [1:0] flags$intents$decided;
+    reg  [1:0] flags$intents$bad_routes;
+    reg  [1:0] flags$intents$transits;
+    reg  flags$intents$grant_out_vc;
+    reg  flags$outcome$granted;
+    reg  flags$outcome$grant_vc;
+    reg  flags$outcome$side_go;
+    reg  flags$outcome$side_vc;
+    reg  flags$outcome$side_agent;
+    reg  flags$outcome$read_last;
+    wire  [1:0] flags$status$routed;
+    wire  [1:0] flags$status$moving;
+    wire  [1:0] flags$status$dropping;
+    wire  [1:0] flags$status$managing;
+    wire  [5:0] flags$status$ports;
+    wire  [1:0] flags$status$out_vcs;
+    wire  [4:0] flags$queued;
+    reg  read_port$clock;
+    reg  read_port$reset;
+    wire  read_port$read$valid;
+    wire  read_port$read$vc;
+    reg  [64:0] read_port$read$flit;
+    reg  read_port$decisions$valid;
+    reg  [6:0] read_port$decisions$data;
+    wire  read_port$decisions$ready;
+    wire  read_port$decision$valid;
+    wire  read_port$decision$transit;
+    wire  read_port$decision$agent;
+    wire  read_port$decision$drop;
+    wire  [2:0] read_port$decision$port;
+    wire  [4:0] read_port$decision$hot;
+    reg  [1:0] read_port$intents$wants;
+    reg  [1:0] read_port$intents$agents;
+    reg  [1:0] read_port$intents$mgmt_drops;
+    reg  [1:0] read_port$intents$decided;
+    reg  [1:0] read_port$intents$bad_routes;
+    reg  [1:0] read_port$intents$transits;
+    reg  read_port$intents$grant_out_vc;
+    reg  read_port$grant;
+    reg  read_port$grant_vc;
+    reg  [14:0] read_port$now;
+    wire  [64:0] read_port$rewritten;
+    wire  read_port$outcome$granted;
+    wire  read_port$outcome$grant_vc;
+    wire  read_port$outcome$side_go;
+    wire  read_port$outcome$side_vc;
+    wire  read_port$outcome$side_agent;
+    wire  read_port$outcome$read_last;
+    wire  read_port$room;
+    wire  read_port$bad_route;
+    wire  read_port$off_vc;
+    reg  [14:0] now$d;
+    wire  [14:0] now$q;
+    reg  now$clock;
+    reg  [11:0] own_events$d;
+    wire  [11:0] own_events$q;
+    reg  own_events$clock;
+    
+    // Local signals
+    reg  [7:0] occupancy_now;
+    reg  [11:0] own_now;
+    
+    // Sub module instances
+    nrc_core$ports$3$stamp stamp(
+        .inbound$valid(channel$valid),
+        .inbound$flit(channel$flit),
+        .inbound$vc(channel$vc),
+        .inbound$credits(channel$credits),
+        .outbound$valid(stamp$outbound$valid),
+        .outbound$flit(stamp$outbound$flit),
+        .outbound$vc(stamp$outbound$vc),
+        .outbound$credits(stamp$outbound$credits),
+        .now(stamp$now)
+    );
+    nrc_core$ports$3$damq damq(
+        .clock(damq$clock),
+        .reset(damq$reset),
+        .channel$valid(damq$channel$valid),
+        .channel$flit(damq$channel$flit),
+        .channel$vc(damq$channel$vc),
+        .channel$credits(damq$channel$credits),
+        .read$valid(damq$read$valid),
+        .read$vc(damq$read$vc),
+        .read$flit(damq$read$flit),
+        .ready(damq$ready),
+        .waiting(damq$waiting),
+        .fronts$0(damq$fronts$0),
+        .fronts$1(damq$fronts$1),
+        .events(damq$events),
+        .bypass_head(damq$bypass_head),
+        .occupancy$0(damq$occupancy$0),
+        .occupancy$1(damq$occupancy$1),
+        .decisions$valid(damq$decisions$valid),
+        .decisions$data(damq$decisions$data),
+        .decisions$ready(damq$decisions$ready)
+    );
+    nrc_core$ports$3$request request(
+        .clock(request$clock),
+        .reset(request$reset),
+        .arrival_flit(request$arrival_flit),
+        .arrival_vc(request$arrival_vc),
+        .bypass_head(request$bypass_head),
+        .fronts$0(request$fronts$0),
+        .fronts$1(request$fronts$1),
+        .need_lookup(request$need_lookup),
+        .route_head$valid(route_head$valid),
+        .route_head$flit(route_head$flit),
+        .route$valid(route$valid),
+        .route$port(route$port),
+        .route$index(route$index),
+        .route$no_route(route$no_route),
+        .arrival$pending(request$arrival$pending),
+        .arrival$vc(request$arrival$vc),
+        .arrival$ok(request$arrival$ok),
+        .arrival$none(request$arrival$none),
+        .arrival$index(request$arrival$index),
+        .arrival$port(request$arrival$port),
+        .arrival$out_vc(request$arrival$out_vc)
+    );
+    nrc_core$ports$3$fronts fronts(
+        .fronts$0(fronts$fronts$0),
+        .fronts$1(fronts$fronts$1),
+        .waiting(fronts$waiting),
+        .has_flit(fronts$has_flit),
+        .arrival$pending(fronts$arrival$pending),
+        .arrival$vc(fronts$arrival$vc),
+        .arrival$ok(fronts$arrival$ok),
+        .arrival$none(fronts$arrival$none),
+        .arrival$index(fronts$arrival$index),
+        .arrival$port(fronts$arrival$port),
+        .arrival$out_vc(fronts$arrival$out_vc),
+        .status$routed(fronts$status$routed),
+        .status$moving(fronts$status$moving),
+        .status$dropping(fronts$status$dropping),
+        .status$managing(fronts$status$managing),
+        .status$ports(fronts$status$ports),
+        .status$out_vcs(fronts$status$out_vcs),
+        .decision$valid(fronts$decision$valid),
+        .decision$transit(fronts$decision$transit),
+        .decision$agent(fronts$decision$agent),
+        .decision$drop(fronts$decision$drop),
+        .decision$port(fronts$decision$port),
+        .decision$hot(fronts$decision$hot),
+        .agent_room(fronts$agent_room),
+        .grant_vc(fronts$grant_vc),
+        .ready(fronts$ready),
+        .last(fronts$last),
+        .ports(fronts$ports),
+        .out_vcs(fronts$out_vcs),
+        .lens(fronts$lens),
+        .need_lookup(fronts$need_lookup),
+        .intents$wants(fronts$intents$wants),
+        .intents$agents(fronts$intents$agents),
+        .intents$mgmt_drops(fronts$intents$mgmt_drops),
+        .intents$decided(fronts$intents$decided),
+        .intents$bad_routes(fronts$intents$bad_routes),
+        .intents$transits(fronts$intents$transits),
+        .intents$grant_out_vc(fronts$intents$grant_out_vc)
+    );
+    nrc_core$ports$3$flags flags(
+        .clock(flags$clock),
+        .reset(flags$reset),
+        .waiting(flags$waiting),
+        .arrival$pending(flags$arrival$pending),
+        .arrival$vc(flags$arrival$vc),
+        .arrival$ok(flags$arrival$ok),
+        .arrival$none(flags$arrival$none),
+        .arrival$index(flags$arrival$index),
+        .arrival$port(flags$arrival$port),
+        .arrival$out_vc(flags$arrival$out_vc),
+        .decision$valid(flags$decision$valid),
+        .decision$transit(flags$decision$transit),
+        .decision$agent(flags$decision$agent),
+        .decision$drop(flags$decision$drop),
+        .decision$port(flags$decision$port),
+        .decision$hot(flags$decision$hot),
+        .intents$wants(flags$intents$wants),
+        .intents$agents(flags$intents$agents),
+        .intents$mgmt_drops(flags$intents$mgmt_drops),
+        .intents$decided(flags$intents$decided),
+        .intents$bad_routes(flags$intents$bad_routes),
+        .intents$transits(flags$intents$transits),
+        .intents$grant_out_vc(flags$intents$grant_out_vc),
+        .outcome$granted(flags$outcome$granted),
+        .outcome$grant_vc(flags$outcome$grant_vc),
+        .outcome$side_go(flags$outcome$side_go),
+        .outcome$side_vc(flags$outcome$side_vc),
+        .outcome$side_agent(flags$outcome$side_agent),
+        .outcome$read_last(flags$outcome$read_last),
+        .status$routed(flags$status$routed),
+        .status$moving(flags$status$moving),
+        .status$dropping(flags$status$dropping),
+        .status$managing(flags$status$managing),
+        .status$ports(flags$status$ports),
+        .status$out_vcs(flags$status$out_vcs),
+        .queued(flags$queued)
+    );
+    nrc_core$ports$3$read_port read_port(
+        .clock(read_port$clock),
+        .reset(read_port$reset),
+        .read$valid(read_port$read$valid),
+        .read$vc(read_port$read$vc),
+        .read$flit(read_port$read$flit),
+        .decisions$valid(read_port$decisions$valid),
+        .decisions$data(read_port$decisions$data),
+        .decisions$ready(read_port$decisions$ready),
+        .decision$valid(read_port$decision$valid),
+        .decision$transit(read_port$decision$transit),
+        .decision$agent(read_port$decision$agent),
+        .decision$drop(read_port$decision$drop),
+        .decision$port(read_port$decision$port),
+        .decision$hot(read_port$decision$hot),
+        .intents$wants(read_port$intents$wants),
+        .intents$agents(read_port$intents$agents),
+        .intents$mgmt_drops(read_port$intents$mgmt_drops),
+        .intents$decided(read_port$intents$decided),
+        .intents$bad_routes(read_port$intents$bad_routes),
+        .intents$transits(read_port$intents$transits),
+        .intents$grant_out_vc(read_port$intents$grant_out_vc),
+        .grant(read_port$grant),
+        .grant_vc(read_port$grant_vc),
+        .now(read_port$now),
+        .rewritten(read_port$rewritten),
+        .outcome$granted(read_port$outcome$granted),
+        .outcome$grant_vc(read_port$outcome$grant_vc),
+        .outcome$side_go(read_port$outcome$side_go),
+        .outcome$side_vc(read_port$outcome$side_vc),
+        .outcome$side_agent(read_port$outcome$side_agent),
+        .outcome$read_last(read_port$outcome$read_last),
+        .room(read_port$room),
+        .to_agent$valid(to_agent$valid),
+        .to_agent$data(to_agent$data),
+        .to_agent$last(to_agent$last),
+        .to_agent$port(to_agent$port),
+        .to_agent$ready(to_agent$ready),
+        .bad_route(read_port$bad_route),
+        .off_vc(read_port$off_vc)
+    );
+    nrc_core$ports$3$now now(
+        .d(now$d),
+        .q(now$q),
+        .clock(now$clock)
+    );
+    nrc_core$ports$3$own_events own_events(
+        .d(own_events$d),
+        .q(own_events$q),
+        .clock(own_events$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        now$clock = clock;
+        own_events$clock = clock;
+        now$d = now$q;
+        own_events$d = own_events$q;
+        damq$clock = clock;
+        damq$reset = reset;
+        request$clock = clock;
+        request$reset = reset;
+        flags$clock = clock;
+        flags$reset = reset;
+        read_port$clock = clock;
+        read_port$reset = reset;
+        occupancy = 32'h0;
+        occupancy_now = damq$occupancy$0;
+        occupancy = occupancy | (((occupancy_now) & 16'hffff) << len_shifts$0);
+        occupancy_now = damq$occupancy$1;
+        occupancy = occupancy | (((occupancy_now) & 16'hffff) << len_shifts$1);
+        now$d = now$q + 32'h1;
+        stamp$now = now$q;
+        request$fronts$0 = damq$fronts$0;
+        fronts$fronts$0 = damq$fronts$0;
+        request$fronts$1 = damq$fronts$1;
+        fronts$fronts$1 = damq$fronts$1;
+        request$arrival_flit = channel$flit;
+        request$arrival_vc = channel$vc;
+        request$bypass_head = damq$bypass_head;
+        request$need_lookup = fronts$need_lookup;
+        fronts$waiting = damq$waiting;
+        fronts$has_flit = damq$ready;
+        fronts$agent_room = read_port$room;
+        fronts$grant_vc = switch$grant_vc;
+        switch$ready = fronts$ready;
+        switch$head = damq$waiting;
+        switch$last = fronts$last;
+        switch$ports = fronts$ports;
+        switch$out_vcs = fronts$out_vcs;
+        switch$lens = fronts$lens;
+        read_port$grant = switch$grant;
+        read_port$grant_vc = switch$grant_vc;
+        read_port$now = now$q;
+        switch$flit = read_port$rewritten;
+        flags$waiting = damq$waiting;
+        queued = flags$queued;
+        own_now = no_event;
+        if (request$arrival$none) begin
+            own_now = ev_no_route;
+        end
+        if (read_port$bad_route) begin
+            own_now = own_now | ev_bad_route;
+        end
+        if (read_port$off_vc) begin
+            own_now = own_now | ev_mgmt_off_vc;
+        end
+        own_events$d = own_now;
+        if (reset) begin
+            own_events$d = no_event;
+        end
+        events = damq$events | own_events$q;
+        fault = |(own_events$q & ev_no_route);
+    end
+    
+    always @(*) damq$channel$valid = stamp$outbound$valid;
+    always @(*) damq$channel$flit = stamp$outbound$flit;
+    always @(*) damq$channel$vc = stamp$outbound$vc;
+    always @(*) stamp$outbound$credits = damq$channel$credits;
+    always @(*) fronts$arrival$pending = request$arrival$pending;
+    always @(*) fronts$arrival$vc = request$arrival$vc;
+    always @(*) fronts$arrival$ok = request$arrival$ok;
+    always @(*) fronts$arrival$none = request$arrival$none;
+    always @(*) fronts$arrival$index = request$arrival$index;
+    always @(*) fronts$arrival$port = request$arrival$port;
+    always @(*) fronts$arrival$out_vc = request$arrival$out_vc;
+    always @(*) flags$arrival$pending = request$arrival$pending;
+    always @(*) flags$arrival$vc = request$arrival$vc;
+    always @(*) flags$arrival$ok = request$arrival$ok;
+    always @(*) flags$arrival$none = request$arrival$none;
+    always @(*) flags$arrival$index = request$arrival$index;
+    always @(*) flags$arrival$port = request$arrival$port;
+    always @(*) flags$arrival$out_vc = request$arrival$out_vc;
+    always @(*) fronts$status$routed = flags$status$routed;
+    always @(*) fronts$status$moving = flags$status$moving;
+    always @(*) fronts$status$dropping = flags$status$dropping;
+    always @(*) fronts$status$managing = flags$status$managing;
+    always @(*) fronts$status$ports = flags$status$ports;
+    always @(*) fronts$status$out_vcs = flags$status$out_vcs;
+    always @(*) fronts$decision$valid = read_port$decision$valid;
+    always @(*) fronts$decision$transit = read_port$decision$transit;
+    always @(*) fronts$decision$agent = read_port$decision$agent;
+    always @(*) fronts$decision$drop = read_port$decision$drop;
+    always @(*) fronts$decision$port = read_port$decision$port;
+    always @(*) fronts$decision$hot = read_port$decision$hot;
+    always @(*) flags$decision$valid = read_port$decision$valid;
+    always @(*) flags$decision$transit = read_port$decision$transit;
+    always @(*) flags$decision$agent = read_port$decision$agent;
+    always @(*) flags$decision$drop = read_port$decision$drop;
+    always @(*) flags$decision$port = read_port$decision$port;
+    always @(*) flags$decision$hot = read_port$decision$hot;
+    always @(*) read_port$intents$wants = fronts$intents$wants;
+    always @(*) read_port$intents$agents = fronts$intents$agents;
+    always @(*) read_port$intents$mgmt_drops = fronts$intents$mgmt_drops;
+    always @(*) read_port$intents$decided = fronts$intents$decided;
+    always @(*) read_port$intents$bad_routes = fronts$intents$bad_routes;
+    always @(*) read_port$intents$transits = fronts$intents$transits;
+    always @(*) read_port$intents$grant_out_vc = fronts$intents$grant_out_vc;
+    always @(*) flags$intents$wants = fronts$intents$wants;
+    always @(*) flags$intents$agents = fronts$intents$agents;
+    always @(*) flags$intents$mgmt_drops = fronts$intents$mgmt_drops;
+    always @(*) flags$intents$decided = fronts$intents$decided;
+    always @(*) flags$intents$bad_routes = fronts$intents$bad_routes;
+    always @(*) flags$intents$transits = fronts$intents$transits;
+    always @(*) flags$intents$grant_out_vc = fronts$intents$grant_out_vc;
+    always @(*) damq$read$valid = read_port$read$valid;
+    always @(*) damq$read$vc = read_port$read$vc;
+    always @(*) read_port$read$flit = damq$read$flit;
+    always @(*) read_port$decisions$valid = damq$decisions$valid;
+    always @(*) read_port$decisions$data = damq$decisions$data;
+    always @(*) damq$decisions$ready = read_port$decisions$ready;
+    always @(*) flags$outcome$granted = read_port$outcome$granted;
+    always @(*) flags$outcome$grant_vc = read_port$outcome$grant_vc;
+    always @(*) flags$outcome$side_go = read_port$outcome$side_go;
+    always @(*) flags$outcome$side_vc = read_port$outcome$side_vc;
+    always @(*) flags$outcome$side_agent = read_port$outcome$side_agent;
+    always @(*) flags$outcome$read_last = read_port$outcome$read_last;
+endmodule // nrc_core$ports$3
 
 
 module nrc_core$ports$3$damq(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,read$valid,read$vc,read$flit,ready,waiting,fronts$0,fronts$1,events,bypass_head,occupancy$0,occupancy$1,decisions$valid,decisions$data,decisions$ready);
@@ -50456,18 +52356,10 @@ module nrc_core$ports$3$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
     input wire  decisions$ready;
     
     // Constant declarations
-    localparam  enabled = 1'b1;
-    localparam  mgmt_vc = 1'b1;
-    localparam  port = 64'h3;
     localparam  ports = 5'b101;
-    localparam  kind_mgmt = 4'h3;
-    localparam  mgmt_len = 8'ha;
     localparam  route_hops = 5'b10100;
     localparam  low_hops = 5'b1010;
-    localparam  kind_lsb = 7'b100011;
-    localparam  len_lsb = 7'b100111;
     localparam  type_bit = 7'b1000000;
-    localparam  head_bit = 7'b111111;
     localparam  tail_bit = 7'b111110;
     localparam  current_lsb = 8'h5;
     localparam  current_mask = 64'h3e0;
@@ -50475,47 +52367,6 @@ module nrc_core$ports$3$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
     localparam  kind_transit = 2'b1;
     localparam  kind_drop = 2'b10;
     localparam  kind_agent = 2'b0;
-    localparam  numbers$0 = 5'b0;
-    localparam  numbers$1 = 5'b1;
-    localparam  numbers$2 = 5'b10;
-    localparam  numbers$3 = 5'b11;
-    localparam  numbers$4 = 5'b100;
-    localparam  numbers$5 = 5'b101;
-    localparam  numbers$6 = 5'b110;
-    localparam  numbers$7 = 5'b111;
-    localparam  numbers$8 = 5'b1000;
-    localparam  numbers$9 = 5'b1001;
-    localparam  numbers$10 = 5'b1010;
-    localparam  numbers$11 = 5'b1011;
-    localparam  numbers$12 = 5'b1100;
-    localparam  numbers$13 = 5'b1101;
-    localparam  numbers$14 = 5'b1110;
-    localparam  numbers$15 = 5'b1111;
-    localparam  numbers$16 = 5'b10000;
-    localparam  numbers$17 = 5'b10001;
-    localparam  numbers$18 = 5'b10010;
-    localparam  numbers$19 = 5'b10011;
-    localparam  numbers$20 = 5'b10100;
-    localparam  low_at$0 = 8'ha;
-    localparam  low_at$1 = 8'hf;
-    localparam  low_at$2 = 8'h14;
-    localparam  low_at$3 = 8'h19;
-    localparam  low_at$4 = 8'h1e;
-    localparam  low_at$5 = 8'h23;
-    localparam  low_at$6 = 8'h28;
-    localparam  low_at$7 = 8'h2d;
-    localparam  low_at$8 = 8'h32;
-    localparam  low_at$9 = 8'h37;
-    localparam  high_at$0 = 8'h0;
-    localparam  high_at$1 = 8'h5;
-    localparam  high_at$2 = 8'ha;
-    localparam  high_at$3 = 8'hf;
-    localparam  high_at$4 = 8'h14;
-    localparam  high_at$5 = 8'h19;
-    localparam  high_at$6 = 8'h1e;
-    localparam  high_at$7 = 8'h23;
-    localparam  high_at$8 = 8'h28;
-    localparam  high_at$9 = 8'h2d;
     
     // Stub signals
     reg  fifo$clock;
@@ -50524,9 +52375,29 @@ module nrc_core$ports$3$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
     reg  [6:0] fifo$sink$data;
     wire  fifo$sink$ready;
     wire  [5:0] fifo$count;
-    reg  [15:0] crc$state;
-    reg  [63:0] crc$data;
-    wire  [15:0] crc$next_state;
+    wire  flit$here;
+    wire  flit$body;
+    wire  [63:0] flit$data;
+    wire  flit$opens;
+    reg  [63:0] fields$data;
+    reg  [4:0] fields$current;
+    reg  [4:0] fields$back_hops;
+    wire  [4:0] fields$w1_hops;
+    wire  [4:0] fields$w1_current;
+    wire  [4:0] fields$w1_hop;
+    wire  [4:0] fields$w2_hop;
+    wire  [4:0] fields$w3_hops;
+    wire  [63:0] fields$w3_insert;
+    wire  [63:0] fields$w3_field;
+    wire  [63:0] fields$w4_insert;
+    wire  [63:0] fields$w4_field;
+    reg  change_crc$clock;
+    reg  [63:0] change_crc$data;
+    reg  [63:0] change_crc$rewritten;
+    reg  change_crc$tail_word;
+    reg  change_crc$advance;
+    reg  change_crc$clear;
+    wire  [15:0] change_crc$delta;
     reg  open$d;
     wire  open$q;
     reg  open$clock;
@@ -50551,26 +52422,9 @@ module nrc_core$ports$3$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
     reg  decided$d;
     wire  decided$q;
     reg  decided$clock;
-    reg  [15:0] delta_crc$d;
-    wire  [15:0] delta_crc$q;
-    reg  delta_crc$clock;
     
     // Local signals
-    reg  here;
-    reg  head;
-    reg  body;
-    reg  [63:0] data;
     reg  [63:0] rewritten;
-    reg  [63:0] change;
-    reg  [4:0] w1_hops;
-    reg  [4:0] w1_current;
-    reg  [4:0] w1_hop;
-    reg  [4:0] w2_hop;
-    reg  [4:0] w3_hops;
-    reg  [63:0] w3_insert;
-    reg  [63:0] w4_insert;
-    reg  [63:0] w3_field;
-    reg  [63:0] w4_field;
     reg  forwarding;
     reg  push;
     reg  [1:0] push_kind;
@@ -50589,10 +52443,37 @@ module nrc_core$ports$3$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
         .source$ready(decisions$ready),
         .count(fifo$count)
     );
-    nrc_core$ports$3$damq$transit$crc crc(
-        .state(crc$state),
-        .data(crc$data),
-        .next_state(crc$next_state)
+    nrc_core$ports$3$damq$transit$flit flit(
+        .arriving$valid(arriving$valid),
+        .arriving$vc(arriving$vc),
+        .arriving$flit(arriving$flit),
+        .here(flit$here),
+        .body(flit$body),
+        .data(flit$data),
+        .opens(flit$opens)
+    );
+    nrc_core$ports$3$damq$transit$fields fields(
+        .data(fields$data),
+        .current(fields$current),
+        .back_hops(fields$back_hops),
+        .w1_hops(fields$w1_hops),
+        .w1_current(fields$w1_current),
+        .w1_hop(fields$w1_hop),
+        .w2_hop(fields$w2_hop),
+        .w3_hops(fields$w3_hops),
+        .w3_insert(fields$w3_insert),
+        .w3_field(fields$w3_field),
+        .w4_insert(fields$w4_insert),
+        .w4_field(fields$w4_field)
+    );
+    nrc_core$ports$3$damq$transit$change_crc change_crc(
+        .clock(change_crc$clock),
+        .data(change_crc$data),
+        .rewritten(change_crc$rewritten),
+        .tail_word(change_crc$tail_word),
+        .advance(change_crc$advance),
+        .clear(change_crc$clear),
+        .delta(change_crc$delta)
     );
     nrc_core$ports$3$damq$transit$open open(
         .d(open$d),
@@ -50634,11 +52515,6 @@ module nrc_core$ports$3$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
         .q(decided$q),
         .clock(decided$clock)
     );
-    nrc_core$ports$3$damq$transit$delta_crc delta_crc(
-        .d(delta_crc$d),
-        .q(delta_crc$q),
-        .clock(delta_crc$clock)
-    );
     
     // Update code
     always @(*) begin
@@ -50650,7 +52526,6 @@ module nrc_core$ports$3$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
         hop$clock = clock;
         back_hops$clock = clock;
         decided$clock = clock;
-        delta_crc$clock = clock;
         open$d = open$q;
         position$d = position$q;
         transit$d = transit$q;
@@ -50659,234 +52534,79 @@ module nrc_core$ports$3$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
         hop$d = hop$q;
         back_hops$d = back_hops$q;
         decided$d = decided$q;
-        delta_crc$d = delta_crc$q;
         fifo$clock = clock;
+        change_crc$clock = clock;
         fifo$reset = reset;
         unused_fifo = fifo$sink$ready | |fifo$count;
-        here = arriving$valid & (arriving$vc == mgmt_vc) & enabled;
-        head = ~arriving$flit[type_bit] & arriving$flit[head_bit];
-        body = arriving$flit[type_bit];
-        data = arriving$flit[(32'h0)+:(64)];
-        w1_hops = data[(32'h0)+:(5)];
-        w1_current = data[(current_lsb)+:(5)];
-        w3_hops = data[(32'h0)+:(5)];
-        w1_hop = 32'h0;
-        w2_hop = 32'h0;
-        w3_insert = 32'h0;
-        w4_insert = 32'h0;
-        w3_field = 32'h0;
-        w4_field = 32'h0;
-        if (w1_current == numbers$1) begin
-            w1_hop = data[(low_at$0)+:(5)];
-        end
-        if (current$q == numbers$11) begin
-            w2_hop = data[(high_at$0)+:(5)];
-        end
-        if (w3_hops == numbers$0) begin
-            w3_insert = port << low_at$0;
-            w3_field = hop_mask << low_at$0;
-        end
-        if (back_hops$q == numbers$10) begin
-            w4_insert = port << high_at$0;
-            w4_field = hop_mask << high_at$0;
-        end
-        if (w1_current == numbers$2) begin
-            w1_hop = data[(low_at$1)+:(5)];
-        end
-        if (current$q == numbers$12) begin
-            w2_hop = data[(high_at$1)+:(5)];
-        end
-        if (w3_hops == numbers$1) begin
-            w3_insert = port << low_at$1;
-            w3_field = hop_mask << low_at$1;
-        end
-        if (back_hops$q == numbers$11) begin
-            w4_insert = port << high_at$1;
-            w4_field = hop_mask << high_at$1;
-        end
-        if (w1_current == numbers$3) begin
-            w1_hop = data[(low_at$2)+:(5)];
-        end
-        if (current$q == numbers$13) begin
-            w2_hop = data[(high_at$2)+:(5)];
-        end
-        if (w3_hops == numbers$2) begin
-            w3_insert = port << low_at$2;
-            w3_field = hop_mask << low_at$2;
-        end
-        if (back_hops$q == numbers$12) begin
-            w4_insert = port << high_at$2;
-            w4_field = hop_mask << high_at$2;
-        end
-        if (w1_current == numbers$4) begin
-            w1_hop = data[(low_at$3)+:(5)];
-        end
-        if (current$q == numbers$14) begin
-            w2_hop = data[(high_at$3)+:(5)];
-        end
-        if (w3_hops == numbers$3) begin
-            w3_insert = port << low_at$3;
-            w3_field = hop_mask << low_at$3;
-        end
-        if (back_hops$q == numbers$13) begin
-            w4_insert = port << high_at$3;
-            w4_field = hop_mask << high_at$3;
-        end
-        if (w1_current == numbers$5) begin
-            w1_hop = data[(low_at$4)+:(5)];
-        end
-        if (current$q == numbers$15) begin
-            w2_hop = data[(high_at$4)+:(5)];
-        end
-        if (w3_hops == numbers$4) begin
-            w3_insert = port << low_at$4;
-            w3_field = hop_mask << low_at$4;
-        end
-        if (back_hops$q == numbers$14) begin
-            w4_insert = port << high_at$4;
-            w4_field = hop_mask << high_at$4;
-        end
-        if (w1_current == numbers$6) begin
-            w1_hop = data[(low_at$5)+:(5)];
-        end
-        if (current$q == numbers$16) begin
-            w2_hop = data[(high_at$5)+:(5)];
-        end
-        if (w3_hops == numbers$5) begin
-            w3_insert = port << low_at$5;
-            w3_field = hop_mask << low_at$5;
-        end
-        if (back_hops$q == numbers$15) begin
-            w4_insert = port << high_at$5;
-            w4_field = hop_mask << high_at$5;
-        end
-        if (w1_current == numbers$7) begin
-            w1_hop = data[(low_at$6)+:(5)];
-        end
-        if (current$q == numbers$17) begin
-            w2_hop = data[(high_at$6)+:(5)];
-        end
-        if (w3_hops == numbers$6) begin
-            w3_insert = port << low_at$6;
-            w3_field = hop_mask << low_at$6;
-        end
-        if (back_hops$q == numbers$16) begin
-            w4_insert = port << high_at$6;
-            w4_field = hop_mask << high_at$6;
-        end
-        if (w1_current == numbers$8) begin
-            w1_hop = data[(low_at$7)+:(5)];
-        end
-        if (current$q == numbers$18) begin
-            w2_hop = data[(high_at$7)+:(5)];
-        end
-        if (w3_hops == numbers$7) begin
-            w3_insert = port << low_at$7;
-            w3_field = hop_mask << low_at$7;
-        end
-        if (back_hops$q == numbers$17) begin
-            w4_insert = port << high_at$7;
-            w4_field = hop_mask << high_at$7;
-        end
-        if (w1_current == numbers$9) begin
-            w1_hop = data[(low_at$8)+:(5)];
-        end
-        if (current$q == numbers$19) begin
-            w2_hop = data[(high_at$8)+:(5)];
-        end
-        if (w3_hops == numbers$8) begin
-            w3_insert = port << low_at$8;
-            w3_field = hop_mask << low_at$8;
-        end
-        if (back_hops$q == numbers$18) begin
-            w4_insert = port << high_at$8;
-            w4_field = hop_mask << high_at$8;
-        end
-        if (w1_current == numbers$10) begin
-            w1_hop = data[(low_at$9)+:(5)];
-        end
-        if (current$q == numbers$20) begin
-            w2_hop = data[(high_at$9)+:(5)];
-        end
-        if (w3_hops == numbers$9) begin
-            w3_insert = port << low_at$9;
-            w3_field = hop_mask << low_at$9;
-        end
-        if (back_hops$q == numbers$19) begin
-            w4_insert = port << high_at$9;
-            w4_field = hop_mask << high_at$9;
-        end
+        fields$data = flit$data;
+        fields$current = current$q;
+        fields$back_hops = back_hops$q;
         forwarding = transit$q & ~bad$q;
-        rewritten = data;
+        rewritten = flit$data;
         push = 1'b0;
         push_kind = kind_agent;
         push_hop = hop$q;
-        if (here & open$q) begin
+        if (flit$here & open$q) begin
             position$d = position$q + 32'h1;
-            if (body & (position$q == 32'h2)) begin
-                current$d = w1_current;
-                transit$d = |w1_current;
-                bad$d = (w1_hops > route_hops) | (w1_current > w1_hops);
-                hop$d = w1_hop;
-                if (|w1_current & (w1_hops <= route_hops) & (w1_current <= w1_hops)) begin
-                    rewritten = (data & ~current_mask) | (((w1_current - 32'h1) & 64'hffffffffffffffff) << current_lsb);
+            if (flit$body & (position$q == 32'h2)) begin
+                current$d = fields$w1_current;
+                transit$d = |fields$w1_current;
+                bad$d = (fields$w1_hops > route_hops) | (fields$w1_current > fields$w1_hops);
+                hop$d = fields$w1_hop;
+                if (|fields$w1_current & (fields$w1_hops <= route_hops) & (fields$w1_current <= fields$w1_hops)) begin
+                    rewritten = (flit$data & ~current_mask) | (((fields$w1_current - 32'h1) & 64'hffffffffffffffff) << current_lsb);
                 end
             end
-            if (body & (position$q == 32'h3) & (current$q > low_hops)) begin
-                hop$d = w2_hop;
+            if (flit$body & (position$q == 32'h3) & (current$q > low_hops)) begin
+                hop$d = fields$w2_hop;
             end
-            if (body & (position$q == 32'h4)) begin
-                back_hops$d = w3_hops;
+            if (flit$body & (position$q == 32'h4)) begin
+                back_hops$d = fields$w3_hops;
                 push = 1'b1;
                 decided$d = 1'b1;
                 if (transit$q) begin
                     push_kind = kind_transit;
-                    if (bad$q | (w3_hops >= route_hops) | (hop$q >= ports)) begin
+                    if (bad$q | (fields$w3_hops >= route_hops) | (hop$q >= ports)) begin
                         push_kind = kind_drop;
                         bad$d = 1'b1;
                     end
                     else begin
-                        rewritten = (data & ~hop_mask & ~w3_field) | ((w3_hops + 32'h1) & 64'hffffffffffffffff) | w3_insert;
+                        rewritten = (flit$data & ~hop_mask & ~fields$w3_field) | ((fields$w3_hops + 32'h1) & 64'hffffffffffffffff) | fields$w3_insert;
                     end
                 end
             end
-            if (body & (position$q == 32'h5) & forwarding & (back_hops$q >= low_hops)) begin
-                rewritten = (data & ~w4_field) | w4_insert;
+            if (flit$body & (position$q == 32'h5) & forwarding & (back_hops$q >= low_hops)) begin
+                rewritten = (flit$data & ~fields$w4_field) | fields$w4_insert;
             end
-            if (~body) begin
+            if (~flit$body) begin
                 open$d = 1'b0;
                 if (~decided$q) begin
                     push = 1'b1;
                 end
                 if (forwarding & arriving$flit[tail_bit]) begin
-                    rewritten = data ^ ((delta_crc$q) & 64'hffffffffffffffff);
+                    rewritten = flit$data ^ ((change_crc$delta) & 64'hffffffffffffffff);
                 end
             end
         end
-        change = data ^ rewritten;
-        if (position$q == 32'h9) begin
-            change = 32'h0;
-        end
-        crc$state = delta_crc$q;
-        crc$data = change;
-        if (here & open$q) begin
-            delta_crc$d = crc$next_state;
-        end
-        if (here & head & (arriving$flit[(kind_lsb)+:(4)] == kind_mgmt) & (arriving$flit[(len_lsb)+:(8)] == mgmt_len)) begin
+        if (flit$opens) begin
             open$d = 1'b1;
             position$d = 32'h1;
             transit$d = 1'b0;
             bad$d = 1'b0;
             decided$d = 1'b0;
-            delta_crc$d = 32'h0;
         end
+        change_crc$data = flit$data;
+        change_crc$rewritten = rewritten;
+        change_crc$tail_word = position$q == 32'h9;
+        change_crc$advance = flit$here & open$q;
+        change_crc$clear = flit$opens;
         fifo$sink$valid = push & ~reset;
         fifo$sink$data = ((push_kind) & 7'h7f) | (((push_hop) & 7'h7f) << 32'h2);
         storing$valid = arriving$valid;
         storing$vc = arriving$vc;
         storing$flit = arriving$flit;
-        if (here & open$q) begin
-            storing$flit = (((rewritten) & 65'h1ffffffffffffffff) & ~(1 << (type_bit)) | ((body) << (type_bit)));
+        if (flit$here & open$q) begin
+            storing$flit = (((rewritten) & 65'h1ffffffffffffffff) & ~(1 << (type_bit)) | ((flit$body) << (type_bit)));
         end
         if (reset) begin
             open$d = 1'b0;
@@ -50934,7 +52654,63 @@ module nrc_core$ports$3$damq$transit$bad(d,q,clock);
 endmodule // nrc_core$ports$3$damq$transit$bad
 
 
-module nrc_core$ports$3$damq$transit$crc(state,data,next_state);
+module nrc_core$ports$3$damq$transit$change_crc(clock,data,rewritten,tail_word,advance,clear,delta);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [63:0] data;
+    input wire  [63:0] rewritten;
+    input wire  tail_word;
+    input wire  advance;
+    input wire  clear;
+    output reg  [15:0] delta;
+    
+    // Stub signals
+    reg  [15:0] crc$state;
+    reg  [63:0] crc$data;
+    wire  [15:0] crc$next_state;
+    reg  [15:0] state$d;
+    wire  [15:0] state$q;
+    reg  state$clock;
+    
+    // Local signals
+    reg  [63:0] change;
+    
+    // Sub module instances
+    nrc_core$ports$3$damq$transit$change_crc$crc crc(
+        .state(crc$state),
+        .data(crc$data),
+        .next_state(crc$next_state)
+    );
+    nrc_core$ports$3$damq$transit$change_crc$state state(
+        .d(state$d),
+        .q(state$q),
+        .clock(state$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        state$clock = clock;
+        state$d = state$q;
+        change = data ^ rewritten;
+        if (tail_word) begin
+            change = 32'h0;
+        end
+        crc$state = state$q;
+        crc$data = change;
+        if (advance) begin
+            state$d = crc$next_state;
+        end
+        if (clear) begin
+            state$d = 32'h0;
+        end
+        delta = state$q;
+    end
+    
+endmodule // nrc_core$ports$3$damq$transit$change_crc
+
+
+module nrc_core$ports$3$damq$transit$change_crc$crc(state,data,next_state);
     
     // Module arguments
     input wire  [15:0] state;
@@ -51046,7 +52822,26 @@ module nrc_core$ports$3$damq$transit$crc(state,data,next_state);
         next_state = nodes$30 ^ offset;
     end
     
-endmodule // nrc_core$ports$3$damq$transit$crc
+endmodule // nrc_core$ports$3$damq$transit$change_crc$crc
+
+
+module nrc_core$ports$3$damq$transit$change_crc$state(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$damq$transit$change_crc$state
 
 
 module nrc_core$ports$3$damq$transit$current(d,q,clock);
@@ -51087,23 +52882,222 @@ module nrc_core$ports$3$damq$transit$decided(d,q,clock);
 endmodule // nrc_core$ports$3$damq$transit$decided
 
 
-module nrc_core$ports$3$damq$transit$delta_crc(d,q,clock);
+module nrc_core$ports$3$damq$transit$fields(data,current,back_hops,w1_hops,w1_current,w1_hop,w2_hop,w3_hops,w3_insert,w3_field,w4_insert,w4_field);
     
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
+    input wire  [63:0] data;
+    input wire  [4:0] current;
+    input wire  [4:0] back_hops;
+    output reg  [4:0] w1_hops;
+    output reg  [4:0] w1_current;
+    output reg  [4:0] w1_hop;
+    output reg  [4:0] w2_hop;
+    output reg  [4:0] w3_hops;
+    output reg  [63:0] w3_insert;
+    output reg  [63:0] w3_field;
+    output reg  [63:0] w4_insert;
+    output reg  [63:0] w4_field;
     
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
+    // Constant declarations
+    localparam  port = 64'h3;
+    localparam  current_lsb = 8'h5;
+    localparam  hop_mask = 64'h1f;
+    localparam  numbers$0 = 5'b0;
+    localparam  numbers$1 = 5'b1;
+    localparam  numbers$2 = 5'b10;
+    localparam  numbers$3 = 5'b11;
+    localparam  numbers$4 = 5'b100;
+    localparam  numbers$5 = 5'b101;
+    localparam  numbers$6 = 5'b110;
+    localparam  numbers$7 = 5'b111;
+    localparam  numbers$8 = 5'b1000;
+    localparam  numbers$9 = 5'b1001;
+    localparam  numbers$10 = 5'b1010;
+    localparam  numbers$11 = 5'b1011;
+    localparam  numbers$12 = 5'b1100;
+    localparam  numbers$13 = 5'b1101;
+    localparam  numbers$14 = 5'b1110;
+    localparam  numbers$15 = 5'b1111;
+    localparam  numbers$16 = 5'b10000;
+    localparam  numbers$17 = 5'b10001;
+    localparam  numbers$18 = 5'b10010;
+    localparam  numbers$19 = 5'b10011;
+    localparam  numbers$20 = 5'b10100;
+    localparam  low_at$0 = 8'ha;
+    localparam  low_at$1 = 8'hf;
+    localparam  low_at$2 = 8'h14;
+    localparam  low_at$3 = 8'h19;
+    localparam  low_at$4 = 8'h1e;
+    localparam  low_at$5 = 8'h23;
+    localparam  low_at$6 = 8'h28;
+    localparam  low_at$7 = 8'h2d;
+    localparam  low_at$8 = 8'h32;
+    localparam  low_at$9 = 8'h37;
+    localparam  high_at$0 = 8'h0;
+    localparam  high_at$1 = 8'h5;
+    localparam  high_at$2 = 8'ha;
+    localparam  high_at$3 = 8'hf;
+    localparam  high_at$4 = 8'h14;
+    localparam  high_at$5 = 8'h19;
+    localparam  high_at$6 = 8'h1e;
+    localparam  high_at$7 = 8'h23;
+    localparam  high_at$8 = 8'h28;
+    localparam  high_at$9 = 8'h2d;
+    
+    // Update code
+    always @(*) begin
+        w1_hops = data[(32'h0)+:(5)];
+        w1_current = data[(current_lsb)+:(5)];
+        w3_hops = data[(32'h0)+:(5)];
+        w1_hop = 32'h0;
+        w2_hop = 32'h0;
+        w3_insert = 32'h0;
+        w4_insert = 32'h0;
+        w3_field = 32'h0;
+        w4_field = 32'h0;
+        if (w1_current == numbers$1) begin
+            w1_hop = data[(low_at$0)+:(5)];
+        end
+        if (current == numbers$11) begin
+            w2_hop = data[(high_at$0)+:(5)];
+        end
+        if (w3_hops == numbers$0) begin
+            w3_insert = port << low_at$0;
+            w3_field = hop_mask << low_at$0;
+        end
+        if (back_hops == numbers$10) begin
+            w4_insert = port << high_at$0;
+            w4_field = hop_mask << high_at$0;
+        end
+        if (w1_current == numbers$2) begin
+            w1_hop = data[(low_at$1)+:(5)];
+        end
+        if (current == numbers$12) begin
+            w2_hop = data[(high_at$1)+:(5)];
+        end
+        if (w3_hops == numbers$1) begin
+            w3_insert = port << low_at$1;
+            w3_field = hop_mask << low_at$1;
+        end
+        if (back_hops == numbers$11) begin
+            w4_insert = port << high_at$1;
+            w4_field = hop_mask << high_at$1;
+        end
+        if (w1_current == numbers$3) begin
+            w1_hop = data[(low_at$2)+:(5)];
+        end
+        if (current == numbers$13) begin
+            w2_hop = data[(high_at$2)+:(5)];
+        end
+        if (w3_hops == numbers$2) begin
+            w3_insert = port << low_at$2;
+            w3_field = hop_mask << low_at$2;
+        end
+        if (back_hops == numbers$12) begin
+            w4_insert = port << high_at$2;
+            w4_field = hop_mask << high_at$2;
+        end
+        if (w1_current == numbers$4) begin
+            w1_hop = data[(low_at$3)+:(5)];
+        end
+        if (current == numbers$14) begin
+            w2_hop = data[(high_at$3)+:(5)];
+        end
+        if (w3_hops == numbers$3) begin
+            w3_insert = port << low_at$3;
+            w3_field = hop_mask << low_at$3;
+        end
+        if (back_hops == numbers$13) begin
+            w4_insert = port << high_at$3;
+            w4_field = hop_mask << high_at$3;
+        end
+        if (w1_current == numbers$5) begin
+            w1_hop = data[(low_at$4)+:(5)];
+        end
+        if (current == numbers$15) begin
+            w2_hop = data[(high_at$4)+:(5)];
+        end
+        if (w3_hops == numbers$4) begin
+            w3_insert = port << low_at$4;
+            w3_field = hop_mask << low_at$4;
+        end
+        if (back_hops == numbers$14) begin
+            w4_insert = port << high_at$4;
+            w4_field = hop_mask << high_at$4;
+        end
+        if (w1_current == numbers$6) begin
+            w1_hop = data[(low_at$5)+:(5)];
+        end
+        if (current == numbers$16) begin
+            w2_hop = data[(high_at$5)+:(5)];
+        end
+        if (w3_hops == numbers$5) begin
+            w3_insert = port << low_at$5;
+            w3_field = hop_mask << low_at$5;
+        end
+        if (back_hops == numbers$15) begin
+            w4_insert = port << high_at$5;
+            w4_field = hop_mask << high_at$5;
+        end
+        if (w1_current == numbers$7) begin
+            w1_hop = data[(low_at$6)+:(5)];
+        end
+        if (current == numbers$17) begin
+            w2_hop = data[(high_at$6)+:(5)];
+        end
+        if (w3_hops == numbers$6) begin
+            w3_insert = port << low_at$6;
+            w3_field = hop_mask << low_at$6;
+        end
+        if (back_hops == numbers$16) begin
+            w4_insert = port << high_at$6;
+            w4_field = hop_mask << high_at$6;
+        end
+        if (w1_current == numbers$8) begin
+            w1_hop = data[(low_at$7)+:(5)];
+        end
+        if (current == numbers$18) begin
+            w2_hop = data[(high_at$7)+:(5)];
+        end
+        if (w3_hops == numbers$7) begin
+            w3_insert = port << low_at$7;
+            w3_field = hop_mask << low_at$7;
+        end
+        if (back_hops == numbers$17) begin
+            w4_insert = port << high_at$7;
+            w4_field = hop_mask << high_at$7;
+        end
+        if (w1_current == numbers$9) begin
+            w1_hop = data[(low_at$8)+:(5)];
+        end
+        if (current == numbers$19) begin
+            w2_hop = data[(high_at$8)+:(5)];
+        end
+        if (w3_hops == numbers$8) begin
+            w3_insert = port << low_at$8;
+            w3_field = hop_mask << low_at$8;
+        end
+        if (back_hops == numbers$18) begin
+            w4_insert = port << high_at$8;
+            w4_field = hop_mask << high_at$8;
+        end
+        if (w1_current == numbers$10) begin
+            w1_hop = data[(low_at$9)+:(5)];
+        end
+        if (current == numbers$20) begin
+            w2_hop = data[(high_at$9)+:(5)];
+        end
+        if (w3_hops == numbers$9) begin
+            w3_insert = port << low_at$9;
+            w3_field = hop_mask << low_at$9;
+        end
+        if (back_hops == numbers$19) begin
+            w4_insert = port << high_at$9;
+            w4_field = hop_mask << high_at$9;
+        end
     end
     
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$3$damq$transit$delta_crc
+endmodule // nrc_core$ports$3$damq$transit$fields
 
 
 module nrc_core$ports$3$damq$transit$fifo(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
@@ -51354,6 +53348,42 @@ module nrc_core$ports$3$damq$transit$fifo$brams$0$shown(d,q,clock);
 endmodule // nrc_core$ports$3$damq$transit$fifo$brams$0$shown
 
 
+module nrc_core$ports$3$damq$transit$flit(arriving$valid,arriving$vc,arriving$flit,here,body,data,opens);
+    
+    // Module arguments
+    input wire  arriving$valid;
+    input wire  arriving$vc;
+    input wire  [64:0] arriving$flit;
+    output reg  here;
+    output reg  body;
+    output reg  [63:0] data;
+    output reg  opens;
+    
+    // Constant declarations
+    localparam  enabled = 1'b1;
+    localparam  mgmt_vc = 1'b1;
+    localparam  kind_mgmt = 4'h3;
+    localparam  mgmt_len = 8'ha;
+    localparam  kind_lsb = 7'b100011;
+    localparam  len_lsb = 7'b100111;
+    localparam  type_bit = 7'b1000000;
+    localparam  head_bit = 7'b111111;
+    
+    // Local signals
+    reg  head;
+    
+    // Update code
+    always @(*) begin
+        here = arriving$valid & (arriving$vc == mgmt_vc) & enabled;
+        head = ~arriving$flit[type_bit] & arriving$flit[head_bit];
+        body = arriving$flit[type_bit];
+        data = arriving$flit[(32'h0)+:(64)];
+        opens = here & head & (arriving$flit[(kind_lsb)+:(4)] == kind_mgmt) & (arriving$flit[(len_lsb)+:(8)] == mgmt_len);
+    end
+    
+endmodule // nrc_core$ports$3$damq$transit$flit
+
+
 module nrc_core$ports$3$damq$transit$hop(d,q,clock);
     
     // Module arguments
@@ -51430,500 +53460,45 @@ module nrc_core$ports$3$damq$transit$transit(d,q,clock);
 endmodule // nrc_core$ports$3$damq$transit$transit
 
 
-module nrc_core$ports$3$dropping$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$3$dropping$0
-
-
-module nrc_core$ports$3$dropping$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$3$dropping$1
-
-
-module nrc_core$ports$3$managing$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$3$managing$0
-
-
-module nrc_core$ports$3$managing$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$3$managing$1
-
-
-module nrc_core$ports$3$moving$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$3$moving$0
-
-
-module nrc_core$ports$3$moving$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$3$moving$1
-
-
-module nrc_core$ports$3$now(d,q,clock);
-    
-    // Module arguments
-    input wire  [14:0] d;
-    output reg  [14:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 15'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$3$now
-
-
-module nrc_core$ports$3$out_vc$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$3$out_vc$0
-
-
-module nrc_core$ports$3$out_vc$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$3$out_vc$1
-
-
-module nrc_core$ports$3$own_events(d,q,clock);
-    
-    // Module arguments
-    input wire  [11:0] d;
-    output reg  [11:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 12'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$3$own_events
-
-
-module nrc_core$ports$3$pending(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$3$pending
-
-
-module nrc_core$ports$3$pending_dst(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$3$pending_dst
-
-
-module nrc_core$ports$3$pending_kind(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$3$pending_kind
-
-
-module nrc_core$ports$3$pending_vc(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$3$pending_vc
-
-
-module nrc_core$ports$3$port_hot$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$3$port_hot$0
-
-
-module nrc_core$ports$3$port_hot$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$3$port_hot$1
-
-
-module nrc_core$ports$3$port_index$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$3$port_index$0
-
-
-module nrc_core$ports$3$port_index$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$3$port_index$1
-
-
-module nrc_core$ports$3$rewrite(flit,out_vc,now,rewritten);
-    
-    // Module arguments
-    input wire  [64:0] flit;
-    input wire  out_vc;
-    input wire  [14:0] now;
-    output reg  [64:0] rewritten;
-    
-    // Constant declarations
-    localparam  fields_mask = 65'h3fff800700000000;
-    localparam  delay_max = 15'b111111111111;
-    localparam  delay_lsb = 7'b101111;
-    localparam  vc_lsb = 7'b100000;
-    localparam  type_bit = 7'b1000000;
-    localparam  head_bit = 7'b111111;
-    
-    // Local signals
-    reg  [14:0] total;
-    reg  [11:0] delay;
-    reg  [14:0] next_cycle;
-    reg  [64:0] cleared;
-    
-    // Update code
-    always @(*) begin
-        next_cycle = now + 32'h1;
-        total = next_cycle - flit[(delay_lsb)+:(15)];
-        delay = total[(32'h0)+:(12)];
-        if (total > delay_max) begin
-            delay = delay_max[(32'h0)+:(12)];
-        end
-        cleared = flit & ~fields_mask;
-        rewritten = flit;
-        if (~flit[type_bit] & flit[head_bit]) begin
-            rewritten = cleared | (((delay) & 65'h1ffffffffffffffff) << delay_lsb) | (((out_vc) & 65'h1ffffffffffffffff) << vc_lsb);
-        end
-    end
-    
-endmodule // nrc_core$ports$3$rewrite
-
-
-module nrc_core$ports$3$routed$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$3$routed$0
-
-
-module nrc_core$ports$3$routed$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$3$routed$1
-
-
-module nrc_core$ports$3$stamp(inbound$valid,inbound$flit,inbound$vc,inbound$credits,outbound$valid,outbound$flit,outbound$vc,outbound$credits,now);
-    
-    // Module arguments
-    input wire  inbound$valid;
-    input wire  [64:0] inbound$flit;
-    input wire  inbound$vc;
-    output reg  [1:0] inbound$credits;
-    output reg  outbound$valid;
-    output reg  [64:0] outbound$flit;
-    output reg  outbound$vc;
-    input wire  [1:0] outbound$credits;
-    input wire  [14:0] now;
-    
-    // Constant declarations
-    localparam  field_mask = 65'h3fff800000000000;
-    localparam  delay_lsb = 7'b101111;
-    localparam  type_bit = 7'b1000000;
-    localparam  head_bit = 7'b111111;
-    
-    // Local signals
-    reg  [11:0] delay;
-    reg  [14:0] base;
-    reg  [64:0] cleared;
-    
-    // Update code
-    always @(*) begin
-        outbound$valid = inbound$valid;
-        outbound$vc = inbound$vc;
-        inbound$credits = outbound$credits;
-        delay = inbound$flit[(delay_lsb)+:(12)];
-        base = now - ((delay) & 15'h7fff);
-        cleared = inbound$flit & ~field_mask;
-        outbound$flit = inbound$flit;
-        if (~inbound$flit[type_bit] & inbound$flit[head_bit]) begin
-            outbound$flit = cleared | (((base) & 65'h1ffffffffffffffff) << delay_lsb);
-        end
-    end
-    
-endmodule // nrc_core$ports$3$stamp
-
-
-module nrc_core$ports$4(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,switch$ready,switch$head,switch$last,switch$ports,switch$out_vcs,switch$lens,switch$grant,switch$grant_vc,switch$flit,route_head$valid,route_head$flit,route$valid,route$port,route$index,route$no_route,to_agent$valid,to_agent$data,to_agent$last,to_agent$port,to_agent$ready,events,fault,queued,occupancy);
+module nrc_core$ports$3$flags(clock,reset,waiting,arrival$pending,arrival$vc,arrival$ok,arrival$none,arrival$index,arrival$port,arrival$out_vc,decision$valid,decision$transit,decision$agent,decision$drop,decision$port,decision$hot,intents$wants,intents$agents,intents$mgmt_drops,intents$decided,intents$bad_routes,intents$transits,intents$grant_out_vc,outcome$granted,outcome$grant_vc,outcome$side_go,outcome$side_vc,outcome$side_agent,outcome$read_last,status$routed,status$moving,status$dropping,status$managing,status$ports,status$out_vcs,queued);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
-    input wire  channel$valid;
-    input wire  [64:0] channel$flit;
-    input wire  channel$vc;
-    output wire  [1:0] channel$credits;
-    output reg  [1:0] switch$ready;
-    output reg  [1:0] switch$head;
-    output reg  [1:0] switch$last;
-    output reg  [5:0] switch$ports;
-    output reg  [1:0] switch$out_vcs;
-    output reg  [15:0] switch$lens;
-    input wire  switch$grant;
-    input wire  switch$grant_vc;
-    output reg  [64:0] switch$flit;
-    output reg  route_head$valid;
-    output reg  [64:0] route_head$flit;
-    input wire  route$valid;
-    input wire  [4:0] route$port;
-    input wire  [2:0] route$index;
-    input wire  route$no_route;
-    output reg  to_agent$valid;
-    output reg  [64:0] to_agent$data;
-    output reg  to_agent$last;
-    output reg  [4:0] to_agent$port;
-    input wire  to_agent$ready;
-    output reg  [11:0] events;
-    output reg  fault;
+    input wire  [1:0] waiting;
+    input wire  arrival$pending;
+    input wire  arrival$vc;
+    input wire  arrival$ok;
+    input wire  arrival$none;
+    input wire  [2:0] arrival$index;
+    input wire  [4:0] arrival$port;
+    input wire  arrival$out_vc;
+    input wire  decision$valid;
+    input wire  decision$transit;
+    input wire  decision$agent;
+    input wire  decision$drop;
+    input wire  [2:0] decision$port;
+    input wire  [4:0] decision$hot;
+    input wire  [1:0] intents$wants;
+    input wire  [1:0] intents$agents;
+    input wire  [1:0] intents$mgmt_drops;
+    input wire  [1:0] intents$decided;
+    input wire  [1:0] intents$bad_routes;
+    input wire  [1:0] intents$transits;
+    input wire  intents$grant_out_vc;
+    input wire  outcome$granted;
+    input wire  outcome$grant_vc;
+    input wire  outcome$side_go;
+    input wire  outcome$side_vc;
+    input wire  outcome$side_agent;
+    input wire  outcome$read_last;
+    output reg  [1:0] status$routed;
+    output reg  [1:0] status$moving;
+    output reg  [1:0] status$dropping;
+    output reg  [1:0] status$managing;
+    output reg  [5:0] status$ports;
+    output reg  [1:0] status$out_vcs;
     output reg  [4:0] queued;
-    output reg  [15:0] occupancy;
     
     // Constant declarations
     localparam  vc_numbers$0 = 1'b0;
@@ -51932,83 +53507,9 @@ module nrc_core$ports$4(clock,reset,channel$valid,channel$flit,channel$vc,channe
     localparam  port_shifts$1 = 8'h3;
     localparam  vc_shifts$0 = 8'h0;
     localparam  vc_shifts$1 = 8'h1;
-    localparam  len_shifts$0 = 8'h0;
-    localparam  len_shifts$1 = 8'h8;
-    localparam  mgmt_vcs = 2'b10;
-    localparam  down_ports = 5'b0;
-    localparam  kind_mgmt = 4'h3;
-    localparam  kind_lsb = 7'b100011;
-    localparam  dst_lsb = 7'b0;
-    localparam  len_lsb = 7'b100111;
-    localparam  type_bit = 7'b1000000;
-    localparam  head_bit = 7'b111111;
-    localparam  ev_no_route = 12'h200;
-    localparam  ev_mgmt_off_vc = 12'h400;
-    localparam  ev_bad_route = 12'h800;
-    localparam  transit_on = 1'b1;
-    localparam  mgmt_len = 8'ha;
-    localparam  kind_transit = 2'b1;
-    localparam  kind_agent = 2'b0;
-    localparam  kind_drop = 2'b10;
-    localparam  port_bits$0 = 5'b1;
-    localparam  port_bits$1 = 5'b10;
-    localparam  port_bits$2 = 5'b100;
-    localparam  port_bits$3 = 5'b1000;
-    localparam  port_bits$4 = 5'b10000;
-    localparam  no_event = 12'h0;
     localparam  no_ports = 5'b0;
-    localparam  zero_agent_port = 5'b0;
     
     // Stub signals
-    wire  stamp$outbound$valid;
-    wire  [64:0] stamp$outbound$flit;
-    wire  stamp$outbound$vc;
-    reg  [1:0] stamp$outbound$credits;
-    reg  [14:0] stamp$now;
-    reg  damq$clock;
-    reg  damq$reset;
-    reg  damq$channel$valid;
-    reg  [64:0] damq$channel$flit;
-    reg  damq$channel$vc;
-    wire  [1:0] damq$channel$credits;
-    reg  damq$read$valid;
-    reg  damq$read$vc;
-    wire  [64:0] damq$read$flit;
-    wire  [1:0] damq$ready;
-    wire  [1:0] damq$waiting;
-    wire  [64:0] damq$fronts$0;
-    wire  [64:0] damq$fronts$1;
-    wire  [11:0] damq$events;
-    wire  damq$bypass_head;
-    wire  [7:0] damq$occupancy$0;
-    wire  [7:0] damq$occupancy$1;
-    wire  damq$decisions$valid;
-    wire  [6:0] damq$decisions$data;
-    reg  damq$decisions$ready;
-    reg  choice$in_vc;
-    reg  [3:0] choice$kind;
-    reg  [15:0] choice$dst;
-    reg  choice$down;
-    wire  choice$out_vc;
-    reg  [64:0] rewrite$flit;
-    reg  rewrite$out_vc;
-    reg  [14:0] rewrite$now;
-    wire  [64:0] rewrite$rewritten;
-    reg  [14:0] now$d;
-    wire  [14:0] now$q;
-    reg  now$clock;
-    reg  pending$d;
-    wire  pending$q;
-    reg  pending$clock;
-    reg  pending_vc$d;
-    wire  pending_vc$q;
-    reg  pending_vc$clock;
-    reg  [3:0] pending_kind$d;
-    wire  [3:0] pending_kind$q;
-    reg  pending_kind$clock;
-    reg  [15:0] pending_dst$d;
-    wire  [15:0] pending_dst$q;
-    reg  pending_dst$clock;
     reg  routed$0$d;
     wire  routed$0$q;
     reg  routed$0$clock;
@@ -52051,417 +53552,100 @@ module nrc_core$ports$4(clock,reset,channel$valid,channel$flit,channel$vc,channe
     reg  out_vc$1$d;
     wire  out_vc$1$q;
     reg  out_vc$1$clock;
-    reg  agent_full$d;
-    wire  agent_full$q;
-    reg  agent_full$clock;
-    reg  [64:0] agent_flit$d;
-    wire  [64:0] agent_flit$q;
-    reg  agent_flit$clock;
-    reg  agent_last$d;
-    wire  agent_last$q;
-    reg  agent_last$clock;
-    reg  [11:0] own_events$d;
-    wire  [11:0] own_events$q;
-    reg  own_events$clock;
     
     // Local signals
-    reg  [7:0] occupancy_now;
-    reg  [11:0] own_now;
     reg  route_here$0;
     reg  route_here$1;
-    reg  mgmt_head$0;
-    reg  mgmt_head$1;
-    reg  drop_now$0;
-    reg  drop_now$1;
-    reg  agent_now$0;
-    reg  agent_now$1;
-    reg  side_want$0;
-    reg  side_want$1;
-    reg  need_lookup$0;
-    reg  need_lookup$1;
     reg  granted$0;
     reg  granted$1;
     reg  side_here$0;
     reg  side_here$1;
-    reg  needs_decision$0;
-    reg  needs_decision$1;
-    reg  transit_head$0;
-    reg  transit_head$1;
-    reg  [1:0] decision_kind;
-    reg  [2:0] decision_port;
-    reg  [4:0] decision_hot;
-    reg  side_decided;
-    reg  side_bad_route;
-    reg  decision_taken;
-    reg  route_ok;
-    reg  route_none;
-    reg  agent_room;
-    reg  side_found;
-    reg  side_go;
-    reg  side_vc;
-    reg  side_agent;
-    reg  side_mgmt_drop;
-    reg  lookup_found;
-    reg  arrival_lookup;
-    reg  read_last;
-    reg  grant_out_vc;
     reg  [2:0] port_now;
     reg  out_vc_now;
-    reg  [7:0] len_now;
+    reg  unused_inputs;
     
     // Sub module instances
-    nrc_core$ports$4$stamp stamp(
-        .inbound$valid(channel$valid),
-        .inbound$flit(channel$flit),
-        .inbound$vc(channel$vc),
-        .inbound$credits(channel$credits),
-        .outbound$valid(stamp$outbound$valid),
-        .outbound$flit(stamp$outbound$flit),
-        .outbound$vc(stamp$outbound$vc),
-        .outbound$credits(stamp$outbound$credits),
-        .now(stamp$now)
-    );
-    nrc_core$ports$4$damq damq(
-        .clock(damq$clock),
-        .reset(damq$reset),
-        .channel$valid(damq$channel$valid),
-        .channel$flit(damq$channel$flit),
-        .channel$vc(damq$channel$vc),
-        .channel$credits(damq$channel$credits),
-        .read$valid(damq$read$valid),
-        .read$vc(damq$read$vc),
-        .read$flit(damq$read$flit),
-        .ready(damq$ready),
-        .waiting(damq$waiting),
-        .fronts$0(damq$fronts$0),
-        .fronts$1(damq$fronts$1),
-        .events(damq$events),
-        .bypass_head(damq$bypass_head),
-        .occupancy$0(damq$occupancy$0),
-        .occupancy$1(damq$occupancy$1),
-        .decisions$valid(damq$decisions$valid),
-        .decisions$data(damq$decisions$data),
-        .decisions$ready(damq$decisions$ready)
-    );
-    nrc_core$ports$4$choice choice(
-        .in_vc(choice$in_vc),
-        .kind(choice$kind),
-        .dst(choice$dst),
-        .down(choice$down),
-        .out_vc(choice$out_vc)
-    );
-    nrc_core$ports$4$rewrite rewrite(
-        .flit(rewrite$flit),
-        .out_vc(rewrite$out_vc),
-        .now(rewrite$now),
-        .rewritten(rewrite$rewritten)
-    );
-    nrc_core$ports$4$now now(
-        .d(now$d),
-        .q(now$q),
-        .clock(now$clock)
-    );
-    nrc_core$ports$4$pending pending(
-        .d(pending$d),
-        .q(pending$q),
-        .clock(pending$clock)
-    );
-    nrc_core$ports$4$pending_vc pending_vc(
-        .d(pending_vc$d),
-        .q(pending_vc$q),
-        .clock(pending_vc$clock)
-    );
-    nrc_core$ports$4$pending_kind pending_kind(
-        .d(pending_kind$d),
-        .q(pending_kind$q),
-        .clock(pending_kind$clock)
-    );
-    nrc_core$ports$4$pending_dst pending_dst(
-        .d(pending_dst$d),
-        .q(pending_dst$q),
-        .clock(pending_dst$clock)
-    );
-    nrc_core$ports$4$routed$0 routed$0(
+    nrc_core$ports$3$flags$routed$0 routed$0(
         .d(routed$0$d),
         .q(routed$0$q),
         .clock(routed$0$clock)
     );
-    nrc_core$ports$4$routed$1 routed$1(
+    nrc_core$ports$3$flags$routed$1 routed$1(
         .d(routed$1$d),
         .q(routed$1$q),
         .clock(routed$1$clock)
     );
-    nrc_core$ports$4$moving$0 moving$0(
+    nrc_core$ports$3$flags$moving$0 moving$0(
         .d(moving$0$d),
         .q(moving$0$q),
         .clock(moving$0$clock)
     );
-    nrc_core$ports$4$moving$1 moving$1(
+    nrc_core$ports$3$flags$moving$1 moving$1(
         .d(moving$1$d),
         .q(moving$1$q),
         .clock(moving$1$clock)
     );
-    nrc_core$ports$4$dropping$0 dropping$0(
+    nrc_core$ports$3$flags$dropping$0 dropping$0(
         .d(dropping$0$d),
         .q(dropping$0$q),
         .clock(dropping$0$clock)
     );
-    nrc_core$ports$4$dropping$1 dropping$1(
+    nrc_core$ports$3$flags$dropping$1 dropping$1(
         .d(dropping$1$d),
         .q(dropping$1$q),
         .clock(dropping$1$clock)
     );
-    nrc_core$ports$4$managing$0 managing$0(
+    nrc_core$ports$3$flags$managing$0 managing$0(
         .d(managing$0$d),
         .q(managing$0$q),
         .clock(managing$0$clock)
     );
-    nrc_core$ports$4$managing$1 managing$1(
+    nrc_core$ports$3$flags$managing$1 managing$1(
         .d(managing$1$d),
         .q(managing$1$q),
         .clock(managing$1$clock)
     );
-    nrc_core$ports$4$port_index$0 port_index$0(
+    nrc_core$ports$3$flags$port_index$0 port_index$0(
         .d(port_index$0$d),
         .q(port_index$0$q),
         .clock(port_index$0$clock)
     );
-    nrc_core$ports$4$port_index$1 port_index$1(
+    nrc_core$ports$3$flags$port_index$1 port_index$1(
         .d(port_index$1$d),
         .q(port_index$1$q),
         .clock(port_index$1$clock)
     );
-    nrc_core$ports$4$port_hot$0 port_hot$0(
+    nrc_core$ports$3$flags$port_hot$0 port_hot$0(
         .d(port_hot$0$d),
         .q(port_hot$0$q),
         .clock(port_hot$0$clock)
     );
-    nrc_core$ports$4$port_hot$1 port_hot$1(
+    nrc_core$ports$3$flags$port_hot$1 port_hot$1(
         .d(port_hot$1$d),
         .q(port_hot$1$q),
         .clock(port_hot$1$clock)
     );
-    nrc_core$ports$4$out_vc$0 out_vc$0(
+    nrc_core$ports$3$flags$out_vc$0 out_vc$0(
         .d(out_vc$0$d),
         .q(out_vc$0$q),
         .clock(out_vc$0$clock)
     );
-    nrc_core$ports$4$out_vc$1 out_vc$1(
+    nrc_core$ports$3$flags$out_vc$1 out_vc$1(
         .d(out_vc$1$d),
         .q(out_vc$1$q),
         .clock(out_vc$1$clock)
     );
-    nrc_core$ports$4$agent_full agent_full(
-        .d(agent_full$d),
-        .q(agent_full$q),
-        .clock(agent_full$clock)
-    );
-    nrc_core$ports$4$agent_flit agent_flit(
-        .d(agent_flit$d),
-        .q(agent_flit$q),
-        .clock(agent_flit$clock)
-    );
-    nrc_core$ports$4$agent_last agent_last(
-        .d(agent_last$d),
-        .q(agent_last$q),
-        .clock(agent_last$clock)
-    );
-    nrc_core$ports$4$own_events own_events(
-        .d(own_events$d),
-        .q(own_events$q),
-        .clock(own_events$clock)
-    );
     
     // Update code
     always @(*) begin
-        now$clock = clock;
-        pending$clock = clock;
-        pending_vc$clock = clock;
-        pending_kind$clock = clock;
-        pending_dst$clock = clock;
-        agent_full$clock = clock;
-        agent_flit$clock = clock;
-        agent_last$clock = clock;
-        own_events$clock = clock;
-        now$d = now$q;
-        pending$d = pending$q;
-        pending_vc$d = pending_vc$q;
-        pending_kind$d = pending_kind$q;
-        pending_dst$d = pending_dst$q;
-        agent_full$d = agent_full$q;
-        agent_flit$d = agent_flit$q;
-        agent_last$d = agent_last$q;
-        own_events$d = own_events$q;
-        damq$clock = clock;
-        damq$reset = reset;
-        occupancy = 32'h0;
-        occupancy_now = damq$occupancy$0;
-        occupancy = occupancy | (((occupancy_now) & 16'hffff) << len_shifts$0);
-        occupancy_now = damq$occupancy$1;
-        occupancy = occupancy | (((occupancy_now) & 16'hffff) << len_shifts$1);
-        now$d = now$q + 32'h1;
-        stamp$now = now$q;
-        route_ok = route$valid & pending$q & ~route$no_route;
-        route_none = route$valid & pending$q & route$no_route;
-        choice$in_vc = pending_vc$q;
-        choice$kind = pending_kind$q;
-        choice$dst = pending_dst$q;
-        choice$down = |(route$port & down_ports);
-        agent_room = ~agent_full$q | to_agent$ready;
-        switch$ready = 32'h0;
-        switch$head = damq$waiting;
-        switch$last = 32'h0;
-        switch$ports = 32'h0;
-        switch$out_vcs = 32'h0;
-        switch$lens = 32'h0;
-        grant_out_vc = choice$out_vc;
-        decision_kind = damq$decisions$data[(32'h0)+:(2)];
-        decision_port = damq$decisions$data[(32'h2)+:(3)];
-        decision_hot = no_ports;
-        if (decision_port == 0) begin
-            decision_hot = port_bits$0;
-        end
-        if (decision_port == 1) begin
-            decision_hot = port_bits$1;
-        end
-        if (decision_port == 2) begin
-            decision_hot = port_bits$2;
-        end
-        if (decision_port == 3) begin
-            decision_hot = port_bits$3;
-        end
-        if (decision_port == 4) begin
-            decision_hot = port_bits$4;
-        end
-        route_here$0 = (pending_vc$q == 0) & (route_ok | route_none);
-        mgmt_head$0 = damq$waiting[0] & (damq$fronts$0[(kind_lsb)+:(4)] == kind_mgmt);
-        needs_decision$0 = mgmt_head$0 & mgmt_vcs[0] & transit_on & (damq$fronts$0[(len_lsb)+:(8)] == mgmt_len);
-        transit_head$0 = needs_decision$0 & damq$decisions$valid & (decision_kind == kind_transit);
-        agent_now$0 = managing$0$q | (mgmt_head$0 & mgmt_vcs[0] & (~needs_decision$0 | (damq$decisions$valid & (decision_kind == kind_agent))));
-        drop_now$0 = dropping$0$q | (mgmt_head$0 & ~mgmt_vcs[0]) | (route_here$0 & route_none) | (needs_decision$0 & damq$decisions$valid & (decision_kind == kind_drop));
-        side_want$0 = damq$ready[0] & (drop_now$0 | (agent_now$0 & agent_room));
-        need_lookup$0 = damq$waiting[0] & ~mgmt_head$0 & ~routed$0$q & ~dropping$0$q & ~(pending$q & (pending_vc$q == 0));
-        switch$ready = (switch$ready & ~(1 << (0)) | (((damq$waiting[0] & ~mgmt_head$0 & (routed$0$q | (route_here$0 & route_ok))) | (moving$0$q & damq$ready[0]) | transit_head$0) << (0)));
-        switch$last = (switch$last & ~(1 << (0)) | ((damq$ready[0] & ~damq$fronts$0[type_bit] & ~damq$fronts$0[head_bit]) << (0)));
-        port_now = route$index;
-        out_vc_now = choice$out_vc;
-        if (routed$0$q | moving$0$q) begin
-            port_now = port_index$0$q;
-            out_vc_now = out_vc$0$q;
-        end
-        if (transit_head$0) begin
-            port_now = decision_port;
-            out_vc_now = vc_numbers$0;
-        end
-        if (switch$grant_vc == 0) begin
-            grant_out_vc = out_vc_now;
-        end
-        len_now = damq$fronts$0[(len_lsb)+:(8)];
-        switch$ports = switch$ports | (((port_now) & 6'h3f) << port_shifts$0);
-        switch$out_vcs = switch$out_vcs | (((out_vc_now) & 2'h3) << vc_shifts$0);
-        switch$lens = switch$lens | (((len_now) & 16'hffff) << len_shifts$0);
-        route_here$1 = (pending_vc$q == 1) & (route_ok | route_none);
-        mgmt_head$1 = damq$waiting[1] & (damq$fronts$1[(kind_lsb)+:(4)] == kind_mgmt);
-        needs_decision$1 = mgmt_head$1 & mgmt_vcs[1] & transit_on & (damq$fronts$1[(len_lsb)+:(8)] == mgmt_len);
-        transit_head$1 = needs_decision$1 & damq$decisions$valid & (decision_kind == kind_transit);
-        agent_now$1 = managing$1$q | (mgmt_head$1 & mgmt_vcs[1] & (~needs_decision$1 | (damq$decisions$valid & (decision_kind == kind_agent))));
-        drop_now$1 = dropping$1$q | (mgmt_head$1 & ~mgmt_vcs[1]) | (route_here$1 & route_none) | (needs_decision$1 & damq$decisions$valid & (decision_kind == kind_drop));
-        side_want$1 = damq$ready[1] & (drop_now$1 | (agent_now$1 & agent_room));
-        need_lookup$1 = damq$waiting[1] & ~mgmt_head$1 & ~routed$1$q & ~dropping$1$q & ~(pending$q & (pending_vc$q == 1));
-        switch$ready = (switch$ready & ~(1 << (1)) | (((damq$waiting[1] & ~mgmt_head$1 & (routed$1$q | (route_here$1 & route_ok))) | (moving$1$q & damq$ready[1]) | transit_head$1) << (1)));
-        switch$last = (switch$last & ~(1 << (1)) | ((damq$ready[1] & ~damq$fronts$1[type_bit] & ~damq$fronts$1[head_bit]) << (1)));
-        port_now = route$index;
-        out_vc_now = choice$out_vc;
-        if (routed$1$q | moving$1$q) begin
-            port_now = port_index$1$q;
-            out_vc_now = out_vc$1$q;
-        end
-        if (transit_head$1) begin
-            port_now = decision_port;
-            out_vc_now = vc_numbers$1;
-        end
-        if (switch$grant_vc == 1) begin
-            grant_out_vc = out_vc_now;
-        end
-        len_now = damq$fronts$1[(len_lsb)+:(8)];
-        switch$ports = switch$ports | (((port_now) & 6'h3f) << port_shifts$1);
-        switch$out_vcs = switch$out_vcs | (((out_vc_now) & 2'h3) << vc_shifts$1);
-        switch$lens = switch$lens | (((len_now) & 16'hffff) << len_shifts$1);
-        side_found = 1'b0;
-        side_vc = vc_numbers$0;
-        side_agent = 1'b0;
-        side_mgmt_drop = 1'b0;
-        side_decided = 1'b0;
-        side_bad_route = 1'b0;
-        lookup_found = 1'b0;
-        route_head$flit = channel$flit;
-        pending_vc$d = channel$vc;
-        if (side_want$0 & ~side_found) begin
-            side_found = 1'b1;
-            side_vc = vc_numbers$0;
-            side_agent = agent_now$0;
-            side_mgmt_drop = mgmt_head$0 & ~mgmt_vcs[0];
-            side_decided = needs_decision$0;
-            side_bad_route = needs_decision$0 & (decision_kind == kind_drop);
-        end
-        if (side_want$1 & ~side_found) begin
-            side_found = 1'b1;
-            side_vc = vc_numbers$1;
-            side_agent = agent_now$1;
-            side_mgmt_drop = mgmt_head$1 & ~mgmt_vcs[1];
-            side_decided = needs_decision$1;
-            side_bad_route = needs_decision$1 & (decision_kind == kind_drop);
-        end
-        side_go = side_found & ~switch$grant;
-        damq$read$valid = switch$grant | side_go;
-        decision_taken = side_go & side_decided;
-        if (switch$grant & (switch$grant_vc == 0) & transit_head$0) begin
-            decision_taken = 1'b1;
-        end
-        if (switch$grant & (switch$grant_vc == 1) & transit_head$1) begin
-            decision_taken = 1'b1;
-        end
-        damq$decisions$ready = decision_taken & ~reset;
-        damq$read$vc = side_vc;
-        rewrite$out_vc = side_vc;
-        if (switch$grant) begin
-            damq$read$vc = switch$grant_vc;
-            rewrite$out_vc = grant_out_vc;
-        end
-        rewrite$flit = damq$read$flit;
-        rewrite$now = now$q;
-        switch$flit = rewrite$rewritten;
-        read_last = ~damq$read$flit[type_bit] & ~damq$read$flit[head_bit];
-        arrival_lookup = damq$bypass_head & (channel$flit[(kind_lsb)+:(4)] != kind_mgmt);
-        if (~arrival_lookup) begin
-            if (need_lookup$0 & ~lookup_found) begin
-                lookup_found = 1'b1;
-                route_head$flit = damq$fronts$0;
-                pending_vc$d = vc_numbers$0;
-            end
-            if (need_lookup$1 & ~lookup_found) begin
-                lookup_found = 1'b1;
-                route_head$flit = damq$fronts$1;
-                pending_vc$d = vc_numbers$1;
-            end
-        end
-        route_head$valid = arrival_lookup | lookup_found;
-        pending$d = route_head$valid & ~reset;
-        pending_kind$d = route_head$flit[(kind_lsb)+:(4)];
-        pending_dst$d = route_head$flit[(dst_lsb)+:(16)];
-        if (to_agent$ready) begin
-            agent_full$d = 1'b0;
-        end
-        if (side_go & side_agent) begin
-            agent_full$d = 1'b1;
-            agent_flit$d = rewrite$rewritten;
-            agent_last$d = read_last;
-        end
-        to_agent$valid = agent_full$q;
-        to_agent$data = agent_flit$q;
-        to_agent$last = agent_last$q;
-        to_agent$port = zero_agent_port;
+        unused_inputs = arrival$pending | decision$valid | decision$transit | decision$agent | decision$drop | |intents$wants | |intents$agents | |intents$mgmt_drops | |intents$decided | |intents$bad_routes | |intents$grant_out_vc;
         queued = no_ports;
+        status$routed = 32'h0;
+        status$moving = 32'h0;
+        status$dropping = 32'h0;
+        status$managing = 32'h0;
+        status$ports = 32'h0;
+        status$out_vcs = 32'h0;
         routed$0$clock = clock;
         moving$0$clock = clock;
         dropping$0$clock = clock;
@@ -52476,40 +53660,49 @@ module nrc_core$ports$4(clock,reset,channel$valid,channel$flit,channel$vc,channe
         port_index$0$d = port_index$0$q;
         port_hot$0$d = port_hot$0$q;
         out_vc$0$d = out_vc$0$q;
+        status$routed = (status$routed & ~(1 << (0)) | ((routed$0$q) << (0)));
+        status$moving = (status$moving & ~(1 << (0)) | ((moving$0$q) << (0)));
+        status$dropping = (status$dropping & ~(1 << (0)) | ((dropping$0$q) << (0)));
+        status$managing = (status$managing & ~(1 << (0)) | ((managing$0$q) << (0)));
+        port_now = port_index$0$q;
+        out_vc_now = out_vc$0$q;
+        status$ports = status$ports | (((port_now) & 6'h3f) << port_shifts$0);
+        status$out_vcs = status$out_vcs | (((out_vc_now) & 2'h3) << vc_shifts$0);
         if (routed$0$q | moving$0$q) begin
             queued = queued | port_hot$0$q;
         end
-        granted$0 = switch$grant & (switch$grant_vc == 0);
-        side_here$0 = side_go & (side_vc == 0);
-        if (route_here$0 & route_ok) begin
+        route_here$0 = (arrival$vc == 0) & (arrival$ok | arrival$none);
+        granted$0 = outcome$granted & (outcome$grant_vc == 0);
+        side_here$0 = outcome$side_go & (outcome$side_vc == 0);
+        if (route_here$0 & arrival$ok) begin
             routed$0$d = 1'b1;
-            port_index$0$d = route$index;
-            port_hot$0$d = route$port;
-            out_vc$0$d = choice$out_vc;
+            port_index$0$d = arrival$index;
+            port_hot$0$d = arrival$port;
+            out_vc$0$d = arrival$out_vc;
         end
-        if (route_here$0 & route_none) begin
+        if (route_here$0 & arrival$none) begin
             dropping$0$d = 1'b1;
         end
-        if (granted$0 & transit_head$0) begin
-            port_index$0$d = decision_port;
-            port_hot$0$d = decision_hot;
+        if (granted$0 & intents$transits[0]) begin
+            port_index$0$d = decision$port;
+            port_hot$0$d = decision$hot;
             out_vc$0$d = vc_numbers$0;
         end
         if (granted$0) begin
-            if (damq$waiting[0]) begin
+            if (waiting[0]) begin
                 routed$0$d = 1'b0;
                 moving$0$d = 1'b1;
             end
-            if (read_last) begin
+            if (outcome$read_last) begin
                 moving$0$d = 1'b0;
             end
         end
         if (side_here$0) begin
-            if (side_agent) begin
-                managing$0$d = ~read_last;
+            if (outcome$side_agent) begin
+                managing$0$d = ~outcome$read_last;
             end
             else begin
-                dropping$0$d = ~read_last;
+                dropping$0$d = ~outcome$read_last;
             end
         end
         if (reset) begin
@@ -52532,40 +53725,49 @@ module nrc_core$ports$4(clock,reset,channel$valid,channel$flit,channel$vc,channe
         port_index$1$d = port_index$1$q;
         port_hot$1$d = port_hot$1$q;
         out_vc$1$d = out_vc$1$q;
+        status$routed = (status$routed & ~(1 << (1)) | ((routed$1$q) << (1)));
+        status$moving = (status$moving & ~(1 << (1)) | ((moving$1$q) << (1)));
+        status$dropping = (status$dropping & ~(1 << (1)) | ((dropping$1$q) << (1)));
+        status$managing = (status$managing & ~(1 << (1)) | ((managing$1$q) << (1)));
+        port_now = port_index$1$q;
+        out_vc_now = out_vc$1$q;
+        status$ports = status$ports | (((port_now) & 6'h3f) << port_shifts$1);
+        status$out_vcs = status$out_vcs | (((out_vc_now) & 2'h3) << vc_shifts$1);
         if (routed$1$q | moving$1$q) begin
             queued = queued | port_hot$1$q;
         end
-        granted$1 = switch$grant & (switch$grant_vc == 1);
-        side_here$1 = side_go & (side_vc == 1);
-        if (route_here$1 & route_ok) begin
+        route_here$1 = (arrival$vc == 1) & (arrival$ok | arrival$none);
+        granted$1 = outcome$granted & (outcome$grant_vc == 1);
+        side_here$1 = outcome$side_go & (outcome$side_vc == 1);
+        if (route_here$1 & arrival$ok) begin
             routed$1$d = 1'b1;
-            port_index$1$d = route$index;
-            port_hot$1$d = route$port;
-            out_vc$1$d = choice$out_vc;
+            port_index$1$d = arrival$index;
+            port_hot$1$d = arrival$port;
+            out_vc$1$d = arrival$out_vc;
         end
-        if (route_here$1 & route_none) begin
+        if (route_here$1 & arrival$none) begin
             dropping$1$d = 1'b1;
         end
-        if (granted$1 & transit_head$1) begin
-            port_index$1$d = decision_port;
-            port_hot$1$d = decision_hot;
+        if (granted$1 & intents$transits[1]) begin
+            port_index$1$d = decision$port;
+            port_hot$1$d = decision$hot;
             out_vc$1$d = vc_numbers$1;
         end
         if (granted$1) begin
-            if (damq$waiting[1]) begin
+            if (waiting[1]) begin
                 routed$1$d = 1'b0;
                 moving$1$d = 1'b1;
             end
-            if (read_last) begin
+            if (outcome$read_last) begin
                 moving$1$d = 1'b0;
             end
         end
         if (side_here$1) begin
-            if (side_agent) begin
-                managing$1$d = ~read_last;
+            if (outcome$side_agent) begin
+                managing$1$d = ~outcome$read_last;
             end
             else begin
-                dropping$1$d = ~read_last;
+                dropping$1$d = ~outcome$read_last;
             end
         end
         if (reset) begin
@@ -52574,33 +53776,714 @@ module nrc_core$ports$4(clock,reset,channel$valid,channel$flit,channel$vc,channe
             dropping$1$d = 1'b0;
             managing$1$d = 1'b0;
         end
-        own_now = no_event;
-        if (route_none) begin
-            own_now = ev_no_route;
-        end
-        if (side_go & side_bad_route) begin
-            own_now = own_now | ev_bad_route;
-        end
-        if (side_go & side_mgmt_drop) begin
-            own_now = own_now | ev_mgmt_off_vc;
-        end
-        own_events$d = own_now;
-        if (reset) begin
-            own_events$d = no_event;
-            agent_full$d = 1'b0;
-        end
-        events = damq$events | own_events$q;
-        fault = |(own_events$q & ev_no_route);
     end
     
-    always @(*) damq$channel$valid = stamp$outbound$valid;
-    always @(*) damq$channel$flit = stamp$outbound$flit;
-    always @(*) damq$channel$vc = stamp$outbound$vc;
-    always @(*) stamp$outbound$credits = damq$channel$credits;
-endmodule // nrc_core$ports$4
+endmodule // nrc_core$ports$3$flags
 
 
-module nrc_core$ports$4$agent_flit(d,q,clock);
+module nrc_core$ports$3$flags$dropping$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$flags$dropping$0
+
+
+module nrc_core$ports$3$flags$dropping$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$flags$dropping$1
+
+
+module nrc_core$ports$3$flags$managing$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$flags$managing$0
+
+
+module nrc_core$ports$3$flags$managing$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$flags$managing$1
+
+
+module nrc_core$ports$3$flags$moving$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$flags$moving$0
+
+
+module nrc_core$ports$3$flags$moving$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$flags$moving$1
+
+
+module nrc_core$ports$3$flags$out_vc$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$flags$out_vc$0
+
+
+module nrc_core$ports$3$flags$out_vc$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$flags$out_vc$1
+
+
+module nrc_core$ports$3$flags$port_hot$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$flags$port_hot$0
+
+
+module nrc_core$ports$3$flags$port_hot$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$flags$port_hot$1
+
+
+module nrc_core$ports$3$flags$port_index$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$flags$port_index$0
+
+
+module nrc_core$ports$3$flags$port_index$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$flags$port_index$1
+
+
+module nrc_core$ports$3$flags$routed$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$flags$routed$0
+
+
+module nrc_core$ports$3$flags$routed$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$flags$routed$1
+
+
+module nrc_core$ports$3$fronts(fronts$0,fronts$1,waiting,has_flit,arrival$pending,arrival$vc,arrival$ok,arrival$none,arrival$index,arrival$port,arrival$out_vc,status$routed,status$moving,status$dropping,status$managing,status$ports,status$out_vcs,decision$valid,decision$transit,decision$agent,decision$drop,decision$port,decision$hot,agent_room,grant_vc,ready,last,ports,out_vcs,lens,need_lookup,intents$wants,intents$agents,intents$mgmt_drops,intents$decided,intents$bad_routes,intents$transits,intents$grant_out_vc);
+    
+    // Module arguments
+    input wire  [64:0] fronts$0;
+    input wire  [64:0] fronts$1;
+    input wire  [1:0] waiting;
+    input wire  [1:0] has_flit;
+    input wire  arrival$pending;
+    input wire  arrival$vc;
+    input wire  arrival$ok;
+    input wire  arrival$none;
+    input wire  [2:0] arrival$index;
+    input wire  [4:0] arrival$port;
+    input wire  arrival$out_vc;
+    input wire  [1:0] status$routed;
+    input wire  [1:0] status$moving;
+    input wire  [1:0] status$dropping;
+    input wire  [1:0] status$managing;
+    input wire  [5:0] status$ports;
+    input wire  [1:0] status$out_vcs;
+    input wire  decision$valid;
+    input wire  decision$transit;
+    input wire  decision$agent;
+    input wire  decision$drop;
+    input wire  [2:0] decision$port;
+    input wire  [4:0] decision$hot;
+    input wire  agent_room;
+    input wire  grant_vc;
+    output reg  [1:0] ready;
+    output reg  [1:0] last;
+    output reg  [5:0] ports;
+    output reg  [1:0] out_vcs;
+    output reg  [15:0] lens;
+    output reg  [1:0] need_lookup;
+    output reg  [1:0] intents$wants;
+    output reg  [1:0] intents$agents;
+    output reg  [1:0] intents$mgmt_drops;
+    output reg  [1:0] intents$decided;
+    output reg  [1:0] intents$bad_routes;
+    output reg  [1:0] intents$transits;
+    output reg  intents$grant_out_vc;
+    
+    // Constant declarations
+    localparam  vc_numbers$0 = 1'b0;
+    localparam  vc_numbers$1 = 1'b1;
+    localparam  port_shifts$0 = 8'h0;
+    localparam  port_shifts$1 = 8'h3;
+    localparam  vc_shifts$0 = 8'h0;
+    localparam  vc_shifts$1 = 8'h1;
+    localparam  len_shifts$0 = 8'h0;
+    localparam  len_shifts$1 = 8'h8;
+    localparam  mgmt_vcs = 2'b10;
+    localparam  transit_on = 1'b1;
+    localparam  mgmt_len = 8'ha;
+    localparam  kind_mgmt = 4'h3;
+    localparam  kind_lsb = 7'b100011;
+    localparam  len_lsb = 7'b100111;
+    localparam  type_bit = 7'b1000000;
+    localparam  head_bit = 7'b111111;
+    
+    // Local signals
+    reg  route_here$0;
+    reg  route_here$1;
+    reg  mgmt_head$0;
+    reg  mgmt_head$1;
+    reg  needs_decision$0;
+    reg  needs_decision$1;
+    reg  transit_head$0;
+    reg  transit_head$1;
+    reg  agent_now$0;
+    reg  agent_now$1;
+    reg  drop_now$0;
+    reg  drop_now$1;
+    reg  routed_now;
+    reg  moving_now;
+    reg  [2:0] port_now;
+    reg  out_vc_now;
+    reg  [7:0] len_now;
+    reg  unused_inputs;
+    
+    // Update code
+    always @(*) begin
+        unused_inputs = |arrival$port | |decision$hot;
+        ready = 32'h0;
+        last = 32'h0;
+        ports = 32'h0;
+        out_vcs = 32'h0;
+        lens = 32'h0;
+        need_lookup = 32'h0;
+        intents$wants = 32'h0;
+        intents$agents = 32'h0;
+        intents$mgmt_drops = 32'h0;
+        intents$decided = 32'h0;
+        intents$bad_routes = 32'h0;
+        intents$transits = 32'h0;
+        intents$grant_out_vc = arrival$out_vc;
+        routed_now = status$routed[0];
+        moving_now = status$moving[0];
+        route_here$0 = (arrival$vc == 0) & (arrival$ok | arrival$none);
+        mgmt_head$0 = waiting[0] & (fronts$0[(kind_lsb)+:(4)] == kind_mgmt);
+        needs_decision$0 = mgmt_head$0 & mgmt_vcs[0] & transit_on & (fronts$0[(len_lsb)+:(8)] == mgmt_len);
+        transit_head$0 = needs_decision$0 & decision$valid & decision$transit;
+        agent_now$0 = status$managing[0] | (mgmt_head$0 & mgmt_vcs[0] & (~needs_decision$0 | (decision$valid & decision$agent)));
+        drop_now$0 = status$dropping[0] | (mgmt_head$0 & ~mgmt_vcs[0]) | (route_here$0 & arrival$none) | (needs_decision$0 & decision$valid & decision$drop);
+        intents$wants = (intents$wants & ~(1 << (0)) | ((has_flit[0] & (drop_now$0 | (agent_now$0 & agent_room))) << (0)));
+        intents$agents = (intents$agents & ~(1 << (0)) | ((agent_now$0) << (0)));
+        intents$mgmt_drops = (intents$mgmt_drops & ~(1 << (0)) | ((mgmt_head$0 & ~mgmt_vcs[0]) << (0)));
+        intents$decided = (intents$decided & ~(1 << (0)) | ((needs_decision$0) << (0)));
+        intents$bad_routes = (intents$bad_routes & ~(1 << (0)) | ((needs_decision$0 & decision$drop) << (0)));
+        intents$transits = (intents$transits & ~(1 << (0)) | ((transit_head$0) << (0)));
+        need_lookup = (need_lookup & ~(1 << (0)) | ((waiting[0] & ~mgmt_head$0 & ~routed_now & ~status$dropping[0] & ~(arrival$pending & (arrival$vc == 0))) << (0)));
+        ready = (ready & ~(1 << (0)) | (((waiting[0] & ~mgmt_head$0 & (routed_now | (route_here$0 & arrival$ok))) | (moving_now & has_flit[0]) | transit_head$0) << (0)));
+        last = (last & ~(1 << (0)) | ((has_flit[0] & ~fronts$0[type_bit] & ~fronts$0[head_bit]) << (0)));
+        port_now = arrival$index;
+        out_vc_now = arrival$out_vc;
+        if (routed_now | moving_now) begin
+            port_now = status$ports[(port_shifts$0)+:(3)];
+            out_vc_now = status$out_vcs[(vc_shifts$0)+:(1)];
+        end
+        if (transit_head$0) begin
+            port_now = decision$port;
+            out_vc_now = vc_numbers$0;
+        end
+        if (grant_vc == 0) begin
+            intents$grant_out_vc = out_vc_now;
+        end
+        len_now = fronts$0[(len_lsb)+:(8)];
+        ports = ports | (((port_now) & 6'h3f) << port_shifts$0);
+        out_vcs = out_vcs | (((out_vc_now) & 2'h3) << vc_shifts$0);
+        lens = lens | (((len_now) & 16'hffff) << len_shifts$0);
+        routed_now = status$routed[1];
+        moving_now = status$moving[1];
+        route_here$1 = (arrival$vc == 1) & (arrival$ok | arrival$none);
+        mgmt_head$1 = waiting[1] & (fronts$1[(kind_lsb)+:(4)] == kind_mgmt);
+        needs_decision$1 = mgmt_head$1 & mgmt_vcs[1] & transit_on & (fronts$1[(len_lsb)+:(8)] == mgmt_len);
+        transit_head$1 = needs_decision$1 & decision$valid & decision$transit;
+        agent_now$1 = status$managing[1] | (mgmt_head$1 & mgmt_vcs[1] & (~needs_decision$1 | (decision$valid & decision$agent)));
+        drop_now$1 = status$dropping[1] | (mgmt_head$1 & ~mgmt_vcs[1]) | (route_here$1 & arrival$none) | (needs_decision$1 & decision$valid & decision$drop);
+        intents$wants = (intents$wants & ~(1 << (1)) | ((has_flit[1] & (drop_now$1 | (agent_now$1 & agent_room))) << (1)));
+        intents$agents = (intents$agents & ~(1 << (1)) | ((agent_now$1) << (1)));
+        intents$mgmt_drops = (intents$mgmt_drops & ~(1 << (1)) | ((mgmt_head$1 & ~mgmt_vcs[1]) << (1)));
+        intents$decided = (intents$decided & ~(1 << (1)) | ((needs_decision$1) << (1)));
+        intents$bad_routes = (intents$bad_routes & ~(1 << (1)) | ((needs_decision$1 & decision$drop) << (1)));
+        intents$transits = (intents$transits & ~(1 << (1)) | ((transit_head$1) << (1)));
+        need_lookup = (need_lookup & ~(1 << (1)) | ((waiting[1] & ~mgmt_head$1 & ~routed_now & ~status$dropping[1] & ~(arrival$pending & (arrival$vc == 1))) << (1)));
+        ready = (ready & ~(1 << (1)) | (((waiting[1] & ~mgmt_head$1 & (routed_now | (route_here$1 & arrival$ok))) | (moving_now & has_flit[1]) | transit_head$1) << (1)));
+        last = (last & ~(1 << (1)) | ((has_flit[1] & ~fronts$1[type_bit] & ~fronts$1[head_bit]) << (1)));
+        port_now = arrival$index;
+        out_vc_now = arrival$out_vc;
+        if (routed_now | moving_now) begin
+            port_now = status$ports[(port_shifts$1)+:(3)];
+            out_vc_now = status$out_vcs[(vc_shifts$1)+:(1)];
+        end
+        if (transit_head$1) begin
+            port_now = decision$port;
+            out_vc_now = vc_numbers$1;
+        end
+        if (grant_vc == 1) begin
+            intents$grant_out_vc = out_vc_now;
+        end
+        len_now = fronts$1[(len_lsb)+:(8)];
+        ports = ports | (((port_now) & 6'h3f) << port_shifts$1);
+        out_vcs = out_vcs | (((out_vc_now) & 2'h3) << vc_shifts$1);
+        lens = lens | (((len_now) & 16'hffff) << len_shifts$1);
+    end
+    
+endmodule // nrc_core$ports$3$fronts
+
+
+module nrc_core$ports$3$now(d,q,clock);
+    
+    // Module arguments
+    input wire  [14:0] d;
+    output reg  [14:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 15'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$now
+
+
+module nrc_core$ports$3$own_events(d,q,clock);
+    
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$own_events
+
+
+module nrc_core$ports$3$read_port(clock,reset,read$valid,read$vc,read$flit,decisions$valid,decisions$data,decisions$ready,decision$valid,decision$transit,decision$agent,decision$drop,decision$port,decision$hot,intents$wants,intents$agents,intents$mgmt_drops,intents$decided,intents$bad_routes,intents$transits,intents$grant_out_vc,grant,grant_vc,now,rewritten,outcome$granted,outcome$grant_vc,outcome$side_go,outcome$side_vc,outcome$side_agent,outcome$read_last,room,to_agent$valid,to_agent$data,to_agent$last,to_agent$port,to_agent$ready,bad_route,off_vc);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    output reg  read$valid;
+    output reg  read$vc;
+    input wire  [64:0] read$flit;
+    input wire  decisions$valid;
+    input wire  [6:0] decisions$data;
+    output reg  decisions$ready;
+    output reg  decision$valid;
+    output reg  decision$transit;
+    output reg  decision$agent;
+    output reg  decision$drop;
+    output reg  [2:0] decision$port;
+    output reg  [4:0] decision$hot;
+    input wire  [1:0] intents$wants;
+    input wire  [1:0] intents$agents;
+    input wire  [1:0] intents$mgmt_drops;
+    input wire  [1:0] intents$decided;
+    input wire  [1:0] intents$bad_routes;
+    input wire  [1:0] intents$transits;
+    input wire  intents$grant_out_vc;
+    input wire  grant;
+    input wire  grant_vc;
+    input wire  [14:0] now;
+    output reg  [64:0] rewritten;
+    output reg  outcome$granted;
+    output reg  outcome$grant_vc;
+    output reg  outcome$side_go;
+    output reg  outcome$side_vc;
+    output reg  outcome$side_agent;
+    output reg  outcome$read_last;
+    output reg  room;
+    output reg  to_agent$valid;
+    output reg  [64:0] to_agent$data;
+    output reg  to_agent$last;
+    output reg  [4:0] to_agent$port;
+    input wire  to_agent$ready;
+    output reg  bad_route;
+    output reg  off_vc;
+    
+    // Constant declarations
+    localparam  vc_numbers$0 = 1'b0;
+    localparam  vc_numbers$1 = 1'b1;
+    localparam  port_bits$0 = 5'b1;
+    localparam  port_bits$1 = 5'b10;
+    localparam  port_bits$2 = 5'b100;
+    localparam  port_bits$3 = 5'b1000;
+    localparam  port_bits$4 = 5'b10000;
+    localparam  no_ports = 5'b0;
+    localparam  kind_transit = 2'b1;
+    localparam  kind_agent = 2'b0;
+    localparam  kind_drop = 2'b10;
+    localparam  type_bit = 7'b1000000;
+    localparam  head_bit = 7'b111111;
+    localparam  zero_agent_port = 5'b0;
+    
+    // Stub signals
+    reg  [64:0] rewrite$flit;
+    reg  rewrite$out_vc;
+    reg  [14:0] rewrite$now;
+    wire  [64:0] rewrite$rewritten;
+    reg  full$d;
+    wire  full$q;
+    reg  full$clock;
+    reg  [64:0] held$d;
+    wire  [64:0] held$q;
+    reg  held$clock;
+    reg  held_last$d;
+    wire  held_last$q;
+    reg  held_last$clock;
+    
+    // Local signals
+    reg  [1:0] decision_kind;
+    reg  side_found;
+    reg  side_vc;
+    reg  side_agent;
+    reg  side_mgmt_drop;
+    reg  side_decided;
+    reg  side_bad_route;
+    reg  side_go;
+    reg  decision_taken;
+    reg  read_last;
+    
+    // Sub module instances
+    nrc_core$ports$3$read_port$rewrite rewrite(
+        .flit(rewrite$flit),
+        .out_vc(rewrite$out_vc),
+        .now(rewrite$now),
+        .rewritten(rewrite$rewritten)
+    );
+    nrc_core$ports$3$read_port$full full(
+        .d(full$d),
+        .q(full$q),
+        .clock(full$clock)
+    );
+    nrc_core$ports$3$read_port$held held(
+        .d(held$d),
+        .q(held$q),
+        .clock(held$clock)
+    );
+    nrc_core$ports$3$read_port$held_last held_last(
+        .d(held_last$d),
+        .q(held_last$q),
+        .clock(held_last$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        full$clock = clock;
+        held$clock = clock;
+        held_last$clock = clock;
+        full$d = full$q;
+        held$d = held$q;
+        held_last$d = held_last$q;
+        decision_kind = decisions$data[(32'h0)+:(2)];
+        decision$valid = decisions$valid;
+        decision$transit = decision_kind == kind_transit;
+        decision$agent = decision_kind == kind_agent;
+        decision$drop = decision_kind == kind_drop;
+        decision$port = decisions$data[(32'h2)+:(3)];
+        decision$hot = no_ports;
+        if (decision$port == 0) begin
+            decision$hot = port_bits$0;
+        end
+        if (decision$port == 1) begin
+            decision$hot = port_bits$1;
+        end
+        if (decision$port == 2) begin
+            decision$hot = port_bits$2;
+        end
+        if (decision$port == 3) begin
+            decision$hot = port_bits$3;
+        end
+        if (decision$port == 4) begin
+            decision$hot = port_bits$4;
+        end
+        room = ~full$q | to_agent$ready;
+        side_found = 1'b0;
+        side_vc = vc_numbers$0;
+        side_agent = 1'b0;
+        side_mgmt_drop = 1'b0;
+        side_decided = 1'b0;
+        side_bad_route = 1'b0;
+        if (intents$wants[0] & ~side_found) begin
+            side_found = 1'b1;
+            side_vc = vc_numbers$0;
+            side_agent = intents$agents[0];
+            side_mgmt_drop = intents$mgmt_drops[0];
+            side_decided = intents$decided[0];
+            side_bad_route = intents$bad_routes[0];
+        end
+        if (intents$wants[1] & ~side_found) begin
+            side_found = 1'b1;
+            side_vc = vc_numbers$1;
+            side_agent = intents$agents[1];
+            side_mgmt_drop = intents$mgmt_drops[1];
+            side_decided = intents$decided[1];
+            side_bad_route = intents$bad_routes[1];
+        end
+        side_go = side_found & ~grant;
+        read$valid = grant | side_go;
+        decision_taken = side_go & side_decided;
+        if (grant & (grant_vc == 0) & intents$transits[0]) begin
+            decision_taken = 1'b1;
+        end
+        if (grant & (grant_vc == 1) & intents$transits[1]) begin
+            decision_taken = 1'b1;
+        end
+        decisions$ready = decision_taken & ~reset;
+        read$vc = side_vc;
+        rewrite$out_vc = side_vc;
+        if (grant) begin
+            read$vc = grant_vc;
+            rewrite$out_vc = intents$grant_out_vc;
+        end
+        rewrite$flit = read$flit;
+        rewrite$now = now;
+        rewritten = rewrite$rewritten;
+        read_last = ~read$flit[type_bit] & ~read$flit[head_bit];
+        if (to_agent$ready) begin
+            full$d = 1'b0;
+        end
+        if (side_go & side_agent) begin
+            full$d = 1'b1;
+            held$d = rewrite$rewritten;
+            held_last$d = read_last;
+        end
+        if (reset) begin
+            full$d = 1'b0;
+        end
+        to_agent$valid = full$q;
+        to_agent$data = held$q;
+        to_agent$last = held_last$q;
+        to_agent$port = zero_agent_port;
+        outcome$granted = grant;
+        outcome$grant_vc = grant_vc;
+        outcome$side_go = side_go;
+        outcome$side_vc = side_vc;
+        outcome$side_agent = side_agent;
+        outcome$read_last = read_last;
+        bad_route = side_go & side_bad_route;
+        off_vc = side_go & side_mgmt_drop;
+    end
+    
+endmodule // nrc_core$ports$3$read_port
+
+
+module nrc_core$ports$3$read_port$full(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$read_port$full
+
+
+module nrc_core$ports$3$read_port$held(d,q,clock);
     
     // Module arguments
     input wire  [64:0] d;
@@ -52616,10 +54499,10 @@ module nrc_core$ports$4$agent_flit(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_core$ports$4$agent_flit
+endmodule // nrc_core$ports$3$read_port$held
 
 
-module nrc_core$ports$4$agent_full(d,q,clock);
+module nrc_core$ports$3$read_port$held_last(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -52635,29 +54518,181 @@ module nrc_core$ports$4$agent_full(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_core$ports$4$agent_full
+endmodule // nrc_core$ports$3$read_port$held_last
 
 
-module nrc_core$ports$4$agent_last(d,q,clock);
+module nrc_core$ports$3$read_port$rewrite(flit,out_vc,now,rewritten);
     
     // Module arguments
-    input wire  d;
-    output reg  q;
+    input wire  [64:0] flit;
+    input wire  out_vc;
+    input wire  [14:0] now;
+    output reg  [64:0] rewritten;
+    
+    // Constant declarations
+    localparam  fields_mask = 65'h3fff800700000000;
+    localparam  delay_max = 15'b111111111111;
+    localparam  delay_lsb = 7'b101111;
+    localparam  vc_lsb = 7'b100000;
+    localparam  type_bit = 7'b1000000;
+    localparam  head_bit = 7'b111111;
+    
+    // Local signals
+    reg  [14:0] total;
+    reg  [11:0] delay;
+    reg  [14:0] next_cycle;
+    reg  [64:0] cleared;
+    
+    // Update code
+    always @(*) begin
+        next_cycle = now + 32'h1;
+        total = next_cycle - flit[(delay_lsb)+:(15)];
+        delay = total[(32'h0)+:(12)];
+        if (total > delay_max) begin
+            delay = delay_max[(32'h0)+:(12)];
+        end
+        cleared = flit & ~fields_mask;
+        rewritten = flit;
+        if (~flit[type_bit] & flit[head_bit]) begin
+            rewritten = cleared | (((delay) & 65'h1ffffffffffffffff) << delay_lsb) | (((out_vc) & 65'h1ffffffffffffffff) << vc_lsb);
+        end
+    end
+    
+endmodule // nrc_core$ports$3$read_port$rewrite
+
+
+module nrc_core$ports$3$request(clock,reset,arrival_flit,arrival_vc,bypass_head,fronts$0,fronts$1,need_lookup,route_head$valid,route_head$flit,route$valid,route$port,route$index,route$no_route,arrival$pending,arrival$vc,arrival$ok,arrival$none,arrival$index,arrival$port,arrival$out_vc);
+    
+    // Module arguments
     input wire  clock;
+    input wire  reset;
+    input wire  [64:0] arrival_flit;
+    input wire  arrival_vc;
+    input wire  bypass_head;
+    input wire  [64:0] fronts$0;
+    input wire  [64:0] fronts$1;
+    input wire  [1:0] need_lookup;
+    output reg  route_head$valid;
+    output reg  [64:0] route_head$flit;
+    input wire  route$valid;
+    input wire  [4:0] route$port;
+    input wire  [2:0] route$index;
+    input wire  route$no_route;
+    output reg  arrival$pending;
+    output reg  arrival$vc;
+    output reg  arrival$ok;
+    output reg  arrival$none;
+    output reg  [2:0] arrival$index;
+    output reg  [4:0] arrival$port;
+    output reg  arrival$out_vc;
     
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
+    // Constant declarations
+    localparam  vc_numbers$0 = 1'b0;
+    localparam  vc_numbers$1 = 1'b1;
+    localparam  down_ports = 5'b0;
+    localparam  kind_mgmt = 4'h3;
+    localparam  kind_lsb = 7'b100011;
+    localparam  dst_lsb = 7'b0;
+    
+    // Stub signals
+    reg  choice$in_vc;
+    reg  [3:0] choice$kind;
+    reg  [15:0] choice$dst;
+    reg  choice$down;
+    wire  choice$out_vc;
+    reg  pending$d;
+    wire  pending$q;
+    reg  pending$clock;
+    reg  pending_vc$d;
+    wire  pending_vc$q;
+    reg  pending_vc$clock;
+    reg  [3:0] pending_kind$d;
+    wire  [3:0] pending_kind$q;
+    reg  pending_kind$clock;
+    reg  [15:0] pending_dst$d;
+    wire  [15:0] pending_dst$q;
+    reg  pending_dst$clock;
+    
+    // Local signals
+    reg  arrival_lookup;
+    reg  lookup_found;
+    
+    // Sub module instances
+    nrc_core$ports$3$request$choice choice(
+        .in_vc(choice$in_vc),
+        .kind(choice$kind),
+        .dst(choice$dst),
+        .down(choice$down),
+        .out_vc(choice$out_vc)
+    );
+    nrc_core$ports$3$request$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
+    );
+    nrc_core$ports$3$request$pending_vc pending_vc(
+        .d(pending_vc$d),
+        .q(pending_vc$q),
+        .clock(pending_vc$clock)
+    );
+    nrc_core$ports$3$request$pending_kind pending_kind(
+        .d(pending_kind$d),
+        .q(pending_kind$q),
+        .clock(pending_kind$clock)
+    );
+    nrc_core$ports$3$request$pending_dst pending_dst(
+        .d(pending_dst$d),
+        .q(pending_dst$q),
+        .clock(pending_dst$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        pending$clock = clock;
+        pending_vc$clock = clock;
+        pending_kind$clock = clock;
+        pending_dst$clock = clock;
+        pending$d = pending$q;
+        pending_vc$d = pending_vc$q;
+        pending_kind$d = pending_kind$q;
+        pending_dst$d = pending_dst$q;
+        choice$in_vc = pending_vc$q;
+        choice$kind = pending_kind$q;
+        choice$dst = pending_dst$q;
+        choice$down = |(route$port & down_ports);
+        arrival$pending = pending$q;
+        arrival$vc = pending_vc$q;
+        arrival$ok = route$valid & pending$q & ~route$no_route;
+        arrival$none = route$valid & pending$q & route$no_route;
+        arrival$index = route$index;
+        arrival$port = route$port;
+        arrival$out_vc = choice$out_vc;
+        lookup_found = 1'b0;
+        route_head$flit = arrival_flit;
+        pending_vc$d = arrival_vc;
+        arrival_lookup = bypass_head & (arrival_flit[(kind_lsb)+:(4)] != kind_mgmt);
+        if (~arrival_lookup) begin
+            if (need_lookup[0] & ~lookup_found) begin
+                lookup_found = 1'b1;
+                route_head$flit = fronts$0;
+                pending_vc$d = vc_numbers$0;
+            end
+            if (need_lookup[1] & ~lookup_found) begin
+                lookup_found = 1'b1;
+                route_head$flit = fronts$1;
+                pending_vc$d = vc_numbers$1;
+            end
+        end
+        route_head$valid = arrival_lookup | lookup_found;
+        pending$d = route_head$valid & ~reset;
+        pending_kind$d = route_head$flit[(kind_lsb)+:(4)];
+        pending_dst$d = route_head$flit[(dst_lsb)+:(16)];
     end
     
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$4$agent_last
+endmodule // nrc_core$ports$3$request
 
 
-module nrc_core$ports$4$choice(in_vc,kind,dst,down,out_vc);
+module nrc_core$ports$3$request$choice(in_vc,kind,dst,down,out_vc);
     
     // Module arguments
     input wire  in_vc;
@@ -52812,7 +54847,641 @@ module nrc_core$ports$4$choice(in_vc,kind,dst,down,out_vc);
         end
     end
     
-endmodule // nrc_core$ports$4$choice
+endmodule // nrc_core$ports$3$request$choice
+
+
+module nrc_core$ports$3$request$pending(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$request$pending
+
+
+module nrc_core$ports$3$request$pending_dst(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$request$pending_dst
+
+
+module nrc_core$ports$3$request$pending_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$request$pending_kind
+
+
+module nrc_core$ports$3$request$pending_vc(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$request$pending_vc
+
+
+module nrc_core$ports$3$stamp(inbound$valid,inbound$flit,inbound$vc,inbound$credits,outbound$valid,outbound$flit,outbound$vc,outbound$credits,now);
+    
+    // Module arguments
+    input wire  inbound$valid;
+    input wire  [64:0] inbound$flit;
+    input wire  inbound$vc;
+    output reg  [1:0] inbound$credits;
+    output reg  outbound$valid;
+    output reg  [64:0] outbound$flit;
+    output reg  outbound$vc;
+    input wire  [1:0] outbound$credits;
+    input wire  [14:0] now;
+    
+    // Constant declarations
+    localparam  field_mask = 65'h3fff800000000000;
+    localparam  delay_lsb = 7'b101111;
+    localparam  type_bit = 7'b1000000;
+    localparam  head_bit = 7'b111111;
+    
+    // Local signals
+    reg  [11:0] delay;
+    reg  [14:0] base;
+    reg  [64:0] cleared;
+    
+    // Update code
+    always @(*) begin
+        outbound$valid = inbound$valid;
+        outbound$vc = inbound$vc;
+        inbound$credits = outbound$credits;
+        delay = inbound$flit[(delay_lsb)+:(12)];
+        base = now - ((delay) & 15'h7fff);
+        cleared = inbound$flit & ~field_mask;
+        outbound$flit = inbound$flit;
+        if (~inbound$flit[type_bit] & inbound$flit[head_bit]) begin
+            outbound$flit = cleared | (((base) & 65'h1ffffffffffffffff) << delay_lsb);
+        end
+    end
+    
+endmodule // nrc_core$ports$3$stamp
+
+
+module nrc_core$ports$4(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,switch$ready,switch$head,switch$last,switch$ports,switch$out_vcs,switch$lens,switch$grant,switch$grant_vc,switch$flit,route_head$valid,route_head$flit,route$valid,route$port,route$index,route$no_route,to_agent$valid,to_agent$data,to_agent$last,to_agent$port,to_agent$ready,events,fault,queued,occupancy);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  channel$valid;
+    input wire  [64:0] channel$flit;
+    input wire  channel$vc;
+    output wire  [1:0] channel$credits;
+    output reg  [1:0] switch$ready;
+    output reg  [1:0] switch$head;
+    output reg  [1:0] switch$last;
+    output reg  [5:0] switch$ports;
+    output reg  [1:0] switch$out_vcs;
+    output reg  [15:0] switch$lens;
+    input wire  switch$grant;
+    input wire  switch$grant_vc;
+    output reg  [64:0] switch$flit;
+    output wire  route_head$valid;
+    output wire  [64:0] route_head$flit;
+    input wire  route$valid;
+    input wire  [4:0] route$port;
+    input wire  [2:0] route$index;
+    input wire  route$no_route;
+    output wire  to_agent$valid;
+    output wire  [64:0] to_agent$data;
+    output wire  to_agent$last;
+    output wire  [4:0] to_agent$port;
+    input wire  to_agent$ready;
+    output reg  [11:0] events;
+    output reg  fault;
+    output reg  [4:0] queued;
+    output reg  [15:0] occupancy;
+    
+    // Constant declarations
+    localparam  len_shifts$0 = 8'h0;
+    localparam  len_shifts$1 = 8'h8;
+    localparam  ev_no_route = 12'h200;
+    localparam  ev_mgmt_off_vc = 12'h400;
+    localparam  ev_bad_route = 12'h800;
+    localparam  no_event = 12'h0;
+    
+    // Stub signals
+    wire  stamp$outbound$valid;
+    wire  [64:0] stamp$outbound$flit;
+    wire  stamp$outbound$vc;
+    reg  [1:0] stamp$outbound$credits;
+    reg  [14:0] stamp$now;
+    reg  damq$clock;
+    reg  damq$reset;
+    reg  damq$channel$valid;
+    reg  [64:0] damq$channel$flit;
+    reg  damq$channel$vc;
+    wire  [1:0] damq$channel$credits;
+    reg  damq$read$valid;
+    reg  damq$read$vc;
+    wire  [64:0] damq$read$flit;
+    wire  [1:0] damq$ready;
+    wire  [1:0] damq$waiting;
+    wire  [64:0] damq$fronts$0;
+    wire  [64:0] damq$fronts$1;
+    wire  [11:0] damq$events;
+    wire  damq$bypass_head;
+    wire  [7:0] damq$occupancy$0;
+    wire  [7:0] damq$occupancy$1;
+    wire  damq$decisions$valid;
+    wire  [6:0] damq$decisions$data;
+    reg  damq$decisions$ready;
+    reg  request$clock;
+    reg  request$reset;
+    reg  [64:0] request$arrival_flit;
+    reg  request$arrival_vc;
+    reg  request$bypass_head;
+    reg  [64:0] request$fronts$0;
+    reg  [64:0] request$fronts$1;
+    reg  [1:0] request$need_lookup;
+    wire  request$arrival$pending;
+    wire  request$arrival$vc;
+    wire  request$arrival$ok;
+    wire  request$arrival$none;
+    wire  [2:0] request$arrival$index;
+    wire  [4:0] request$arrival$port;
+    wire  request$arrival$out_vc;
+    reg  [64:0] fronts$fronts$0;
+    reg  [64:0] fronts$fronts$1;
+    reg  [1:0] fronts$waiting;
+    reg  [1:0] fronts$has_flit;
+    reg  fronts$arrival$pending;
+    reg  fronts$arrival$vc;
+    reg  fronts$arrival$ok;
+    reg  fronts$arrival$none;
+    reg  [2:0] fronts$arrival$index;
+    reg  [4:0] fronts$arrival$port;
+    reg  fronts$arrival$out_vc;
+    reg  [1:0] fronts$status$routed;
+    reg  [1:0] fronts$status$moving;
+    reg  [1:0] fronts$status$dropping;
+    reg  [1:0] fronts$status$managing;
+    reg  [5:0] fronts$status$ports;
+    reg  [1:0] fronts$status$out_vcs;
+    reg  fronts$decision$valid;
+    reg  fronts$decision$transit;
+    reg  fronts$decision$agent;
+    reg  fronts$decision$drop;
+    reg  [2:0] fronts$decision$port;
+    reg  [4:0] fronts$decision$hot;
+    reg  fronts$agent_room;
+    reg  fronts$grant_vc;
+    wire  [1:0] fronts$ready;
+    wire  [1:0] fronts$last;
+    wire  [5:0] fronts$ports;
+    wire  [1:0] fronts$out_vcs;
+    wire  [15:0] fronts$lens;
+    wire  [1:0] fronts$need_lookup;
+    wire  [1:0] fronts$intents$wants;
+    wire  [1:0] fronts$intents$agents;
+    wire  [1:0] fronts$intents$mgmt_drops;
+    wire  [1:0] fronts$intents$decided;
+    wire  [1:0] fronts$intents$bad_routes;
+    wire  [1:0] fronts$intents$transits;
+    wire  fronts$intents$grant_out_vc;
+    reg  flags$clock;
+    reg  flags$reset;
+    reg  [1:0] flags$waiting;
+    reg  flags$arrival$pending;
+    reg  flags$arrival$vc;
+    reg  flags$arrival$ok;
+    reg  flags$arrival$none;
+    reg  [2:0] flags$arrival$index;
+    reg  [4:0] flags$arrival$port;
+    reg  flags$arrival$out_vc;
+    reg  flags$decision$valid;
+    reg  flags$decision$transit;
+    reg  flags$decision$agent;
+    reg  flags$decision$drop;
+    reg  [2:0] flags$decision$port;
+    reg  [4:0] flags$decision$hot;
+    reg  [1:0] flags$intents$wants;
+    reg  [1:0] flags$intents$agents;
+    reg  [1:0] flags$intents$mgmt_drops;
+    reg  [1:0] flags$intents$decided;
+    reg  [1:0] flags$intents$bad_routes;
+    reg  [1:0] flags$intents$transits;
+    reg  flags$intents$grant_out_vc;
+    reg  flags$outcome$granted;
+    reg  flags$outcome$grant_vc;
+    reg  flags$outcome$side_go;
+    reg  flags$outcome$side_vc;
+    reg  flags$outcome$side_agent;
+    reg  flags$outcome$read_last;
+    wire  [1:0] flags$status$routed;
+    wire  [1:0] flags$status$moving;
+    wire  [1:0] flags$status$dropping;
+    wire  [1:0] flags$status$managing;
+    wire  [5:0] flags$status$ports;
+    wire  [1:0] flags$status$out_vcs;
+    wire  [4:0] flags$queued;
+    reg  read_port$clock;
+    reg  read_port$reset;
+    wire  read_port$read$valid;
+    wire  read_port$read$vc;
+    reg  [64:0] read_port$read$flit;
+    reg  read_port$decisions$valid;
+    reg  [6:0] read_port$decisions$data;
+    wire  read_port$decisions$ready;
+    wire  read_port$decision$valid;
+    wire  read_port$decision$transit;
+    wire  read_port$decision$agent;
+    wire  read_port$decision$drop;
+    wire  [2:0] read_port$decision$port;
+    wire  [4:0] read_port$decision$hot;
+    reg  [1:0] read_port$intents$wants;
+    reg  [1:0] read_port$intents$agents;
+    reg  [1:0] read_port$intents$mgmt_drops;
+    reg  [1:0] read_port$intents$decided;
+    reg  [1:0] read_port$intents$bad_routes;
+    reg  [1:0] read_port$intents$transits;
+    reg  read_port$intents$grant_out_vc;
+    reg  read_port$grant;
+    reg  read_port$grant_vc;
+    reg  [14:0] read_port$now;
+    wire  [64:0] read_port$rewritten;
+    wire  read_port$outcome$granted;
+    wire  read_port$outcome$grant_vc;
+    wire  read_port$outcome$side_go;
+    wire  read_port$outcome$side_vc;
+    wire  read_port$outcome$side_agent;
+    wire  read_port$outcome$read_last;
+    wire  read_port$room;
+    wire  read_port$bad_route;
+    wire  read_port$off_vc;
+    reg  [14:0] now$d;
+    wire  [14:0] now$q;
+    reg  now$clock;
+    reg  [11:0] own_events$d;
+    wire  [11:0] own_events$q;
+    reg  own_events$clock;
+    
+    // Local signals
+    reg  [7:0] occupancy_now;
+    reg  [11:0] own_now;
+    
+    // Sub module instances
+    nrc_core$ports$4$stamp stamp(
+        .inbound$valid(channel$valid),
+        .inbound$flit(channel$flit),
+        .inbound$vc(channel$vc),
+        .inbound$credits(channel$credits),
+        .outbound$valid(stamp$outbound$valid),
+        .outbound$flit(stamp$outbound$flit),
+        .outbound$vc(stamp$outbound$vc),
+        .outbound$credits(stamp$outbound$credits),
+        .now(stamp$now)
+    );
+    nrc_core$ports$4$damq damq(
+        .clock(damq$clock),
+        .reset(damq$reset),
+        .channel$valid(damq$channel$valid),
+        .channel$flit(damq$channel$flit),
+        .channel$vc(damq$channel$vc),
+        .channel$credits(damq$channel$credits),
+        .read$valid(damq$read$valid),
+        .read$vc(damq$read$vc),
+        .read$flit(damq$read$flit),
+        .ready(damq$ready),
+        .waiting(damq$waiting),
+        .fronts$0(damq$fronts$0),
+        .fronts$1(damq$fronts$1),
+        .events(damq$events),
+        .bypass_head(damq$bypass_head),
+        .occupancy$0(damq$occupancy$0),
+        .occupancy$1(damq$occupancy$1),
+        .decisions$valid(damq$decisions$valid),
+        .decisions$data(damq$decisions$data),
+        .decisions$ready(damq$decisions$ready)
+    );
+    nrc_core$ports$4$request request(
+        .clock(request$clock),
+        .reset(request$reset),
+        .arrival_flit(request$arrival_flit),
+        .arrival_vc(request$arrival_vc),
+        .bypass_head(request$bypass_head),
+        .fronts$0(request$fronts$0),
+        .fronts$1(request$fronts$1),
+        .need_lookup(request$need_lookup),
+        .route_head$valid(route_head$valid),
+        .route_head$flit(route_head$flit),
+        .route$valid(route$valid),
+        .route$port(route$port),
+        .route$index(route$index),
+        .route$no_route(route$no_route),
+        .arrival$pending(request$arrival$pending),
+        .arrival$vc(request$arrival$vc),
+        .arrival$ok(request$arrival$ok),
+        .arrival$none(request$arrival$none),
+        .arrival$index(request$arrival$index),
+        .arrival$port(request$arrival$port),
+        .arrival$out_vc(request$arrival$out_vc)
+    );
+    nrc_core$ports$4$fronts fronts(
+        .fronts$0(fronts$fronts$0),
+        .fronts$1(fronts$fronts$1),
+        .waiting(fronts$waiting),
+        .has_flit(fronts$has_flit),
+        .arrival$pending(fronts$arrival$pending),
+        .arrival$vc(fronts$arrival$vc),
+        .arrival$ok(fronts$arrival$ok),
+        .arrival$none(fronts$arrival$none),
+        .arrival$index(fronts$arrival$index),
+        .arrival$port(fronts$arrival$port),
+        .arrival$out_vc(fronts$arrival$out_vc),
+        .status$routed(fronts$status$routed),
+        .status$moving(fronts$status$moving),
+        .status$dropping(fronts$status$dropping),
+        .status$managing(fronts$status$managing),
+        .status$ports(fronts$status$ports),
+        .status$out_vcs(fronts$status$out_vcs),
+        .decision$valid(fronts$decision$valid),
+        .decision$transit(fronts$decision$transit),
+        .decision$agent(fronts$decision$agent),
+        .decision$drop(fronts$decision$drop),
+        .decision$port(fronts$decision$port),
+        .decision$hot(fronts$decision$hot),
+        .agent_room(fronts$agent_room),
+        .grant_vc(fronts$grant_vc),
+        .ready(fronts$ready),
+        .last(fronts$last),
+        .ports(fronts$ports),
+        .out_vcs(fronts$out_vcs),
+        .lens(fronts$lens),
+        .need_lookup(fronts$need_lookup),
+        .intents$wants(fronts$intents$wants),
+        .intents$agents(fronts$intents$agents),
+        .intents$mgmt_drops(fronts$intents$mgmt_drops),
+        .intents$decided(fronts$intents$decided),
+        .intents$bad_routes(fronts$intents$bad_routes),
+        .intents$transits(fronts$intents$transits),
+        .intents$grant_out_vc(fronts$intents$grant_out_vc)
+    );
+    nrc_core$ports$4$flags flags(
+        .clock(flags$clock),
+        .reset(flags$reset),
+        .waiting(flags$waiting),
+        .arrival$pending(flags$arrival$pending),
+        .arrival$vc(flags$arrival$vc),
+        .arrival$ok(flags$arrival$ok),
+        .arrival$none(flags$arrival$none),
+        .arrival$index(flags$arrival$index),
+        .arrival$port(flags$arrival$port),
+        .arrival$out_vc(flags$arrival$out_vc),
+        .decision$valid(flags$decision$valid),
+        .decision$transit(flags$decision$transit),
+        .decision$agent(flags$decision$agent),
+        .decision$drop(flags$decision$drop),
+        .decision$port(flags$decision$port),
+        .decision$hot(flags$decision$hot),
+        .intents$wants(flags$intents$wants),
+        .intents$agents(flags$intents$agents),
+        .intents$mgmt_drops(flags$intents$mgmt_drops),
+        .intents$decided(flags$intents$decided),
+        .intents$bad_routes(flags$intents$bad_routes),
+        .intents$transits(flags$intents$transits),
+        .intents$grant_out_vc(flags$intents$grant_out_vc),
+        .outcome$granted(flags$outcome$granted),
+        .outcome$grant_vc(flags$outcome$grant_vc),
+        .outcome$side_go(flags$outcome$side_go),
+        .outcome$side_vc(flags$outcome$side_vc),
+        .outcome$side_agent(flags$outcome$side_agent),
+        .outcome$read_last(flags$outcome$read_last),
+        .status$routed(flags$status$routed),
+        .status$moving(flags$status$moving),
+        .status$dropping(flags$status$dropping),
+        .status$managing(flags$status$managing),
+        .status$ports(flags$status$ports),
+        .status$out_vcs(flags$status$out_vcs),
+        .queued(flags$queued)
+    );
+    nrc_core$ports$4$read_port read_port(
+        .clock(read_port$clock),
+        .reset(read_port$reset),
+        .read$valid(read_port$read$valid),
+        .read$vc(read_port$read$vc),
+        .read$flit(read_port$read$flit),
+        .decisions$valid(read_port$decisions$valid),
+        .decisions$data(read_port$decisions$data),
+        .decisions$ready(read_port$decisions$ready),
+        .decision$valid(read_port$decision$valid),
+        .decision$transit(read_port$decision$transit),
+        .decision$agent(read_port$decision$agent),
+        .decision$drop(read_port$decision$drop),
+        .decision$port(read_port$decision$port),
+        .decision$hot(read_port$decision$hot),
+        .intents$wants(read_port$intents$wants),
+        .intents$agents(read_port$intents$agents),
+        .intents$mgmt_drops(read_port$intents$mgmt_drops),
+        .intents$decided(read_port$intents$decided),
+        .intents$bad_routes(read_port$intents$bad_routes),
+        .intents$transits(read_port$intents$transits),
+        .intents$grant_out_vc(read_port$intents$grant_out_vc),
+        .grant(read_port$grant),
+        .grant_vc(read_port$grant_vc),
+        .now(read_port$now),
+        .rewritten(read_port$rewritten),
+        .outcome$granted(read_port$outcome$granted),
+        .outcome$grant_vc(read_port$outcome$grant_vc),
+        .outcome$side_go(read_port$outcome$side_go),
+        .outcome$side_vc(read_port$outcome$side_vc),
+        .outcome$side_agent(read_port$outcome$side_agent),
+        .outcome$read_last(read_port$outcome$read_last),
+        .room(read_port$room),
+        .to_agent$valid(to_agent$valid),
+        .to_agent$data(to_agent$data),
+        .to_agent$last(to_agent$last),
+        .to_agent$port(to_agent$port),
+        .to_agent$ready(to_agent$ready),
+        .bad_route(read_port$bad_route),
+        .off_vc(read_port$off_vc)
+    );
+    nrc_core$ports$4$now now(
+        .d(now$d),
+        .q(now$q),
+        .clock(now$clock)
+    );
+    nrc_core$ports$4$own_events own_events(
+        .d(own_events$d),
+        .q(own_events$q),
+        .clock(own_events$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        now$clock = clock;
+        own_events$clock = clock;
+        now$d = now$q;
+        own_events$d = own_events$q;
+        damq$clock = clock;
+        damq$reset = reset;
+        request$clock = clock;
+        request$reset = reset;
+        flags$clock = clock;
+        flags$reset = reset;
+        read_port$clock = clock;
+        read_port$reset = reset;
+        occupancy = 32'h0;
+        occupancy_now = damq$occupancy$0;
+        occupancy = occupancy | (((occupancy_now) & 16'hffff) << len_shifts$0);
+        occupancy_now = damq$occupancy$1;
+        occupancy = occupancy | (((occupancy_now) & 16'hffff) << len_shifts$1);
+        now$d = now$q + 32'h1;
+        stamp$now = now$q;
+        request$fronts$0 = damq$fronts$0;
+        fronts$fronts$0 = damq$fronts$0;
+        request$fronts$1 = damq$fronts$1;
+        fronts$fronts$1 = damq$fronts$1;
+        request$arrival_flit = channel$flit;
+        request$arrival_vc = channel$vc;
+        request$bypass_head = damq$bypass_head;
+        request$need_lookup = fronts$need_lookup;
+        fronts$waiting = damq$waiting;
+        fronts$has_flit = damq$ready;
+        fronts$agent_room = read_port$room;
+        fronts$grant_vc = switch$grant_vc;
+        switch$ready = fronts$ready;
+        switch$head = damq$waiting;
+        switch$last = fronts$last;
+        switch$ports = fronts$ports;
+        switch$out_vcs = fronts$out_vcs;
+        switch$lens = fronts$lens;
+        read_port$grant = switch$grant;
+        read_port$grant_vc = switch$grant_vc;
+        read_port$now = now$q;
+        switch$flit = read_port$rewritten;
+        flags$waiting = damq$waiting;
+        queued = flags$queued;
+        own_now = no_event;
+        if (request$arrival$none) begin
+            own_now = ev_no_route;
+        end
+        if (read_port$bad_route) begin
+            own_now = own_now | ev_bad_route;
+        end
+        if (read_port$off_vc) begin
+            own_now = own_now | ev_mgmt_off_vc;
+        end
+        own_events$d = own_now;
+        if (reset) begin
+            own_events$d = no_event;
+        end
+        events = damq$events | own_events$q;
+        fault = |(own_events$q & ev_no_route);
+    end
+    
+    always @(*) damq$channel$valid = stamp$outbound$valid;
+    always @(*) damq$channel$flit = stamp$outbound$flit;
+    always @(*) damq$channel$vc = stamp$outbound$vc;
+    always @(*) stamp$outbound$credits = damq$channel$credits;
+    always @(*) fronts$arrival$pending = request$arrival$pending;
+    always @(*) fronts$arrival$vc = request$arrival$vc;
+    always @(*) fronts$arrival$ok = request$arrival$ok;
+    always @(*) fronts$arrival$none = request$arrival$none;
+    always @(*) fronts$arrival$index = request$arrival$index;
+    always @(*) fronts$arrival$port = request$arrival$port;
+    always @(*) fronts$arrival$out_vc = request$arrival$out_vc;
+    always @(*) flags$arrival$pending = request$arrival$pending;
+    always @(*) flags$arrival$vc = request$arrival$vc;
+    always @(*) flags$arrival$ok = request$arrival$ok;
+    always @(*) flags$arrival$none = request$arrival$none;
+    always @(*) flags$arrival$index = request$arrival$index;
+    always @(*) flags$arrival$port = request$arrival$port;
+    always @(*) flags$arrival$out_vc = request$arrival$out_vc;
+    always @(*) fronts$status$routed = flags$status$routed;
+    always @(*) fronts$status$moving = flags$status$moving;
+    always @(*) fronts$status$dropping = flags$status$dropping;
+    always @(*) fronts$status$managing = flags$status$managing;
+    always @(*) fronts$status$ports = flags$status$ports;
+    always @(*) fronts$status$out_vcs = flags$status$out_vcs;
+    always @(*) fronts$decision$valid = read_port$decision$valid;
+    always @(*) fronts$decision$transit = read_port$decision$transit;
+    always @(*) fronts$decision$agent = read_port$decision$agent;
+    always @(*) fronts$decision$drop = read_port$decision$drop;
+    always @(*) fronts$decision$port = read_port$decision$port;
+    always @(*) fronts$decision$hot = read_port$decision$hot;
+    always @(*) flags$decision$valid = read_port$decision$valid;
+    always @(*) flags$decision$transit = read_port$decision$transit;
+    always @(*) flags$decision$agent = read_port$decision$agent;
+    always @(*) flags$decision$drop = read_port$decision$drop;
+    always @(*) flags$decision$port = read_port$decision$port;
+    always @(*) flags$decision$hot = read_port$decision$hot;
+    always @(*) read_port$intents$wants = fronts$intents$wants;
+    always @(*) read_port$intents$agents = fronts$intents$agents;
+    always @(*) read_port$intents$mgmt_drops = fronts$intents$mgmt_drops;
+    always @(*) read_port$intents$decided = fronts$intents$decided;
+    always @(*) read_port$intents$bad_routes = fronts$intents$bad_routes;
+    always @(*) read_port$intents$transits = fronts$intents$transits;
+    always @(*) read_port$intents$grant_out_vc = fronts$intents$grant_out_vc;
+    always @(*) flags$intents$wants = fronts$intents$wants;
+    always @(*) flags$intents$agents = fronts$intents$agents;
+    always @(*) flags$intents$mgmt_drops = fronts$intents$mgmt_drops;
+    always @(*) flags$intents$decided = fronts$intents$decided;
+    always @(*) flags$intents$bad_routes = fronts$intents$bad_routes;
+    always @(*) flags$intents$transits = fronts$intents$transits;
+    always @(*) flags$intents$grant_out_vc = fronts$intents$grant_out_vc;
+    always @(*) damq$read$valid = read_port$read$valid;
+    always @(*) damq$read$vc = read_port$read$vc;
+    always @(*) read_port$read$flit = damq$read$flit;
+    always @(*) read_port$decisions$valid = damq$decisions$valid;
+    always @(*) read_port$decisions$data = damq$decisions$data;
+    always @(*) damq$decisions$ready = read_port$decisions$ready;
+    always @(*) flags$outcome$granted = read_port$outcome$granted;
+    always @(*) flags$outcome$grant_vc = read_port$outcome$grant_vc;
+    always @(*) flags$outcome$side_go = read_port$outcome$side_go;
+    always @(*) flags$outcome$side_vc = read_port$outcome$side_vc;
+    always @(*) flags$outcome$side_agent = read_port$outcome$side_agent;
+    always @(*) flags$outcome$read_last = read_port$outcome$read_last;
+endmodule // nrc_core$ports$4
 
 
 module nrc_core$ports$4$damq(clock,reset,channel$valid,channel$flit,channel$vc,channel$credits,read$valid,read$vc,read$flit,ready,waiting,fronts$0,fronts$1,events,bypass_head,occupancy$0,occupancy$1,decisions$valid,decisions$data,decisions$ready);
@@ -54819,18 +57488,10 @@ module nrc_core$ports$4$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
     input wire  decisions$ready;
     
     // Constant declarations
-    localparam  enabled = 1'b1;
-    localparam  mgmt_vc = 1'b1;
-    localparam  port = 64'h4;
     localparam  ports = 5'b101;
-    localparam  kind_mgmt = 4'h3;
-    localparam  mgmt_len = 8'ha;
     localparam  route_hops = 5'b10100;
     localparam  low_hops = 5'b1010;
-    localparam  kind_lsb = 7'b100011;
-    localparam  len_lsb = 7'b100111;
     localparam  type_bit = 7'b1000000;
-    localparam  head_bit = 7'b111111;
     localparam  tail_bit = 7'b111110;
     localparam  current_lsb = 8'h5;
     localparam  current_mask = 64'h3e0;
@@ -54838,47 +57499,6 @@ module nrc_core$ports$4$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
     localparam  kind_transit = 2'b1;
     localparam  kind_drop = 2'b10;
     localparam  kind_agent = 2'b0;
-    localparam  numbers$0 = 5'b0;
-    localparam  numbers$1 = 5'b1;
-    localparam  numbers$2 = 5'b10;
-    localparam  numbers$3 = 5'b11;
-    localparam  numbers$4 = 5'b100;
-    localparam  numbers$5 = 5'b101;
-    localparam  numbers$6 = 5'b110;
-    localparam  numbers$7 = 5'b111;
-    localparam  numbers$8 = 5'b1000;
-    localparam  numbers$9 = 5'b1001;
-    localparam  numbers$10 = 5'b1010;
-    localparam  numbers$11 = 5'b1011;
-    localparam  numbers$12 = 5'b1100;
-    localparam  numbers$13 = 5'b1101;
-    localparam  numbers$14 = 5'b1110;
-    localparam  numbers$15 = 5'b1111;
-    localparam  numbers$16 = 5'b10000;
-    localparam  numbers$17 = 5'b10001;
-    localparam  numbers$18 = 5'b10010;
-    localparam  numbers$19 = 5'b10011;
-    localparam  numbers$20 = 5'b10100;
-    localparam  low_at$0 = 8'ha;
-    localparam  low_at$1 = 8'hf;
-    localparam  low_at$2 = 8'h14;
-    localparam  low_at$3 = 8'h19;
-    localparam  low_at$4 = 8'h1e;
-    localparam  low_at$5 = 8'h23;
-    localparam  low_at$6 = 8'h28;
-    localparam  low_at$7 = 8'h2d;
-    localparam  low_at$8 = 8'h32;
-    localparam  low_at$9 = 8'h37;
-    localparam  high_at$0 = 8'h0;
-    localparam  high_at$1 = 8'h5;
-    localparam  high_at$2 = 8'ha;
-    localparam  high_at$3 = 8'hf;
-    localparam  high_at$4 = 8'h14;
-    localparam  high_at$5 = 8'h19;
-    localparam  high_at$6 = 8'h1e;
-    localparam  high_at$7 = 8'h23;
-    localparam  high_at$8 = 8'h28;
-    localparam  high_at$9 = 8'h2d;
     
     // Stub signals
     reg  fifo$clock;
@@ -54887,9 +57507,29 @@ module nrc_core$ports$4$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
     reg  [6:0] fifo$sink$data;
     wire  fifo$sink$ready;
     wire  [5:0] fifo$count;
-    reg  [15:0] crc$state;
-    reg  [63:0] crc$data;
-    wire  [15:0] crc$next_state;
+    wire  flit$here;
+    wire  flit$body;
+    wire  [63:0] flit$data;
+    wire  flit$opens;
+    reg  [63:0] fields$data;
+    reg  [4:0] fields$current;
+    reg  [4:0] fields$back_hops;
+    wire  [4:0] fields$w1_hops;
+    wire  [4:0] fields$w1_current;
+    wire  [4:0] fields$w1_hop;
+    wire  [4:0] fields$w2_hop;
+    wire  [4:0] fields$w3_hops;
+    wire  [63:0] fields$w3_insert;
+    wire  [63:0] fields$w3_field;
+    wire  [63:0] fields$w4_insert;
+    wire  [63:0] fields$w4_field;
+    reg  change_crc$clock;
+    reg  [63:0] change_crc$data;
+    reg  [63:0] change_crc$rewritten;
+    reg  change_crc$tail_word;
+    reg  change_crc$advance;
+    reg  change_crc$clear;
+    wire  [15:0] change_crc$delta;
     reg  open$d;
     wire  open$q;
     reg  open$clock;
@@ -54914,26 +57554,9 @@ module nrc_core$ports$4$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
     reg  decided$d;
     wire  decided$q;
     reg  decided$clock;
-    reg  [15:0] delta_crc$d;
-    wire  [15:0] delta_crc$q;
-    reg  delta_crc$clock;
     
     // Local signals
-    reg  here;
-    reg  head;
-    reg  body;
-    reg  [63:0] data;
     reg  [63:0] rewritten;
-    reg  [63:0] change;
-    reg  [4:0] w1_hops;
-    reg  [4:0] w1_current;
-    reg  [4:0] w1_hop;
-    reg  [4:0] w2_hop;
-    reg  [4:0] w3_hops;
-    reg  [63:0] w3_insert;
-    reg  [63:0] w4_insert;
-    reg  [63:0] w3_field;
-    reg  [63:0] w4_field;
     reg  forwarding;
     reg  push;
     reg  [1:0] push_kind;
@@ -54952,10 +57575,37 @@ module nrc_core$ports$4$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
         .source$ready(decisions$ready),
         .count(fifo$count)
     );
-    nrc_core$ports$4$damq$transit$crc crc(
-        .state(crc$state),
-        .data(crc$data),
-        .next_state(crc$next_state)
+    nrc_core$ports$4$damq$transit$flit flit(
+        .arriving$valid(arriving$valid),
+        .arriving$vc(arriving$vc),
+        .arriving$flit(arriving$flit),
+        .here(flit$here),
+        .body(flit$body),
+        .data(flit$data),
+        .opens(flit$opens)
+    );
+    nrc_core$ports$4$damq$transit$fields fields(
+        .data(fields$data),
+        .current(fields$current),
+        .back_hops(fields$back_hops),
+        .w1_hops(fields$w1_hops),
+        .w1_current(fields$w1_current),
+        .w1_hop(fields$w1_hop),
+        .w2_hop(fields$w2_hop),
+        .w3_hops(fields$w3_hops),
+        .w3_insert(fields$w3_insert),
+        .w3_field(fields$w3_field),
+        .w4_insert(fields$w4_insert),
+        .w4_field(fields$w4_field)
+    );
+    nrc_core$ports$4$damq$transit$change_crc change_crc(
+        .clock(change_crc$clock),
+        .data(change_crc$data),
+        .rewritten(change_crc$rewritten),
+        .tail_word(change_crc$tail_word),
+        .advance(change_crc$advance),
+        .clear(change_crc$clear),
+        .delta(change_crc$delta)
     );
     nrc_core$ports$4$damq$transit$open open(
         .d(open$d),
@@ -54997,11 +57647,6 @@ module nrc_core$ports$4$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
         .q(decided$q),
         .clock(decided$clock)
     );
-    nrc_core$ports$4$damq$transit$delta_crc delta_crc(
-        .d(delta_crc$d),
-        .q(delta_crc$q),
-        .clock(delta_crc$clock)
-    );
     
     // Update code
     always @(*) begin
@@ -55013,7 +57658,6 @@ module nrc_core$ports$4$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
         hop$clock = clock;
         back_hops$clock = clock;
         decided$clock = clock;
-        delta_crc$clock = clock;
         open$d = open$q;
         position$d = position$q;
         transit$d = transit$q;
@@ -55022,234 +57666,79 @@ module nrc_core$ports$4$damq$transit(clock,reset,arriving$valid,arriving$vc,arri
         hop$d = hop$q;
         back_hops$d = back_hops$q;
         decided$d = decided$q;
-        delta_crc$d = delta_crc$q;
         fifo$clock = clock;
+        change_crc$clock = clock;
         fifo$reset = reset;
         unused_fifo = fifo$sink$ready | |fifo$count;
-        here = arriving$valid & (arriving$vc == mgmt_vc) & enabled;
-        head = ~arriving$flit[type_bit] & arriving$flit[head_bit];
-        body = arriving$flit[type_bit];
-        data = arriving$flit[(32'h0)+:(64)];
-        w1_hops = data[(32'h0)+:(5)];
-        w1_current = data[(current_lsb)+:(5)];
-        w3_hops = data[(32'h0)+:(5)];
-        w1_hop = 32'h0;
-        w2_hop = 32'h0;
-        w3_insert = 32'h0;
-        w4_insert = 32'h0;
-        w3_field = 32'h0;
-        w4_field = 32'h0;
-        if (w1_current == numbers$1) begin
-            w1_hop = data[(low_at$0)+:(5)];
-        end
-        if (current$q == numbers$11) begin
-            w2_hop = data[(high_at$0)+:(5)];
-        end
-        if (w3_hops == numbers$0) begin
-            w3_insert = port << low_at$0;
-            w3_field = hop_mask << low_at$0;
-        end
-        if (back_hops$q == numbers$10) begin
-            w4_insert = port << high_at$0;
-            w4_field = hop_mask << high_at$0;
-        end
-        if (w1_current == numbers$2) begin
-            w1_hop = data[(low_at$1)+:(5)];
-        end
-        if (current$q == numbers$12) begin
-            w2_hop = data[(high_at$1)+:(5)];
-        end
-        if (w3_hops == numbers$1) begin
-            w3_insert = port << low_at$1;
-            w3_field = hop_mask << low_at$1;
-        end
-        if (back_hops$q == numbers$11) begin
-            w4_insert = port << high_at$1;
-            w4_field = hop_mask << high_at$1;
-        end
-        if (w1_current == numbers$3) begin
-            w1_hop = data[(low_at$2)+:(5)];
-        end
-        if (current$q == numbers$13) begin
-            w2_hop = data[(high_at$2)+:(5)];
-        end
-        if (w3_hops == numbers$2) begin
-            w3_insert = port << low_at$2;
-            w3_field = hop_mask << low_at$2;
-        end
-        if (back_hops$q == numbers$12) begin
-            w4_insert = port << high_at$2;
-            w4_field = hop_mask << high_at$2;
-        end
-        if (w1_current == numbers$4) begin
-            w1_hop = data[(low_at$3)+:(5)];
-        end
-        if (current$q == numbers$14) begin
-            w2_hop = data[(high_at$3)+:(5)];
-        end
-        if (w3_hops == numbers$3) begin
-            w3_insert = port << low_at$3;
-            w3_field = hop_mask << low_at$3;
-        end
-        if (back_hops$q == numbers$13) begin
-            w4_insert = port << high_at$3;
-            w4_field = hop_mask << high_at$3;
-        end
-        if (w1_current == numbers$5) begin
-            w1_hop = data[(low_at$4)+:(5)];
-        end
-        if (current$q == numbers$15) begin
-            w2_hop = data[(high_at$4)+:(5)];
-        end
-        if (w3_hops == numbers$4) begin
-            w3_insert = port << low_at$4;
-            w3_field = hop_mask << low_at$4;
-        end
-        if (back_hops$q == numbers$14) begin
-            w4_insert = port << high_at$4;
-            w4_field = hop_mask << high_at$4;
-        end
-        if (w1_current == numbers$6) begin
-            w1_hop = data[(low_at$5)+:(5)];
-        end
-        if (current$q == numbers$16) begin
-            w2_hop = data[(high_at$5)+:(5)];
-        end
-        if (w3_hops == numbers$5) begin
-            w3_insert = port << low_at$5;
-            w3_field = hop_mask << low_at$5;
-        end
-        if (back_hops$q == numbers$15) begin
-            w4_insert = port << high_at$5;
-            w4_field = hop_mask << high_at$5;
-        end
-        if (w1_current == numbers$7) begin
-            w1_hop = data[(low_at$6)+:(5)];
-        end
-        if (current$q == numbers$17) begin
-            w2_hop = data[(high_at$6)+:(5)];
-        end
-        if (w3_hops == numbers$6) begin
-            w3_insert = port << low_at$6;
-            w3_field = hop_mask << low_at$6;
-        end
-        if (back_hops$q == numbers$16) begin
-            w4_insert = port << high_at$6;
-            w4_field = hop_mask << high_at$6;
-        end
-        if (w1_current == numbers$8) begin
-            w1_hop = data[(low_at$7)+:(5)];
-        end
-        if (current$q == numbers$18) begin
-            w2_hop = data[(high_at$7)+:(5)];
-        end
-        if (w3_hops == numbers$7) begin
-            w3_insert = port << low_at$7;
-            w3_field = hop_mask << low_at$7;
-        end
-        if (back_hops$q == numbers$17) begin
-            w4_insert = port << high_at$7;
-            w4_field = hop_mask << high_at$7;
-        end
-        if (w1_current == numbers$9) begin
-            w1_hop = data[(low_at$8)+:(5)];
-        end
-        if (current$q == numbers$19) begin
-            w2_hop = data[(high_at$8)+:(5)];
-        end
-        if (w3_hops == numbers$8) begin
-            w3_insert = port << low_at$8;
-            w3_field = hop_mask << low_at$8;
-        end
-        if (back_hops$q == numbers$18) begin
-            w4_insert = port << high_at$8;
-            w4_field = hop_mask << high_at$8;
-        end
-        if (w1_current == numbers$10) begin
-            w1_hop = data[(low_at$9)+:(5)];
-        end
-        if (current$q == numbers$20) begin
-            w2_hop = data[(high_at$9)+:(5)];
-        end
-        if (w3_hops == numbers$9) begin
-            w3_insert = port << low_at$9;
-            w3_field = hop_mask << low_at$9;
-        end
-        if (back_hops$q == numbers$19) begin
-            w4_insert = port << high_at$9;
-            w4_field = hop_mask << high_at$9;
-        end
+        fields$data = flit$data;
+        fields$current = current$q;
+        fields$back_hops = back_hops$q;
         forwarding = transit$q & ~bad$q;
-        rewritten = data;
+        rewritten = flit$data;
         push = 1'b0;
         push_kind = kind_agent;
         push_hop = hop$q;
-        if (here & open$q) begin
+        if (flit$here & open$q) begin
             position$d = position$q + 32'h1;
-            if (body & (position$q == 32'h2)) begin
-                current$d = w1_current;
-                transit$d = |w1_current;
-                bad$d = (w1_hops > route_hops) | (w1_current > w1_hops);
-                hop$d = w1_hop;
-                if (|w1_current & (w1_hops <= route_hops) & (w1_current <= w1_hops)) begin
-                    rewritten = (data & ~current_mask) | (((w1_current - 32'h1) & 64'hffffffffffffffff) << current_lsb);
+            if (flit$body & (position$q == 32'h2)) begin
+                current$d = fields$w1_current;
+                transit$d = |fields$w1_current;
+                bad$d = (fields$w1_hops > route_hops) | (fields$w1_current > fields$w1_hops);
+                hop$d = fields$w1_hop;
+                if (|fields$w1_current & (fields$w1_hops <= route_hops) & (fields$w1_current <= fields$w1_hops)) begin
+                    rewritten = (flit$data & ~current_mask) | (((fields$w1_current - 32'h1) & 64'hffffffffffffffff) << current_lsb);
                 end
             end
-            if (body & (position$q == 32'h3) & (current$q > low_hops)) begin
-                hop$d = w2_hop;
+            if (flit$body & (position$q == 32'h3) & (current$q > low_hops)) begin
+                hop$d = fields$w2_hop;
             end
-            if (body & (position$q == 32'h4)) begin
-                back_hops$d = w3_hops;
+            if (flit$body & (position$q == 32'h4)) begin
+                back_hops$d = fields$w3_hops;
                 push = 1'b1;
                 decided$d = 1'b1;
                 if (transit$q) begin
                     push_kind = kind_transit;
-                    if (bad$q | (w3_hops >= route_hops) | (hop$q >= ports)) begin
+                    if (bad$q | (fields$w3_hops >= route_hops) | (hop$q >= ports)) begin
                         push_kind = kind_drop;
                         bad$d = 1'b1;
                     end
                     else begin
-                        rewritten = (data & ~hop_mask & ~w3_field) | ((w3_hops + 32'h1) & 64'hffffffffffffffff) | w3_insert;
+                        rewritten = (flit$data & ~hop_mask & ~fields$w3_field) | ((fields$w3_hops + 32'h1) & 64'hffffffffffffffff) | fields$w3_insert;
                     end
                 end
             end
-            if (body & (position$q == 32'h5) & forwarding & (back_hops$q >= low_hops)) begin
-                rewritten = (data & ~w4_field) | w4_insert;
+            if (flit$body & (position$q == 32'h5) & forwarding & (back_hops$q >= low_hops)) begin
+                rewritten = (flit$data & ~fields$w4_field) | fields$w4_insert;
             end
-            if (~body) begin
+            if (~flit$body) begin
                 open$d = 1'b0;
                 if (~decided$q) begin
                     push = 1'b1;
                 end
                 if (forwarding & arriving$flit[tail_bit]) begin
-                    rewritten = data ^ ((delta_crc$q) & 64'hffffffffffffffff);
+                    rewritten = flit$data ^ ((change_crc$delta) & 64'hffffffffffffffff);
                 end
             end
         end
-        change = data ^ rewritten;
-        if (position$q == 32'h9) begin
-            change = 32'h0;
-        end
-        crc$state = delta_crc$q;
-        crc$data = change;
-        if (here & open$q) begin
-            delta_crc$d = crc$next_state;
-        end
-        if (here & head & (arriving$flit[(kind_lsb)+:(4)] == kind_mgmt) & (arriving$flit[(len_lsb)+:(8)] == mgmt_len)) begin
+        if (flit$opens) begin
             open$d = 1'b1;
             position$d = 32'h1;
             transit$d = 1'b0;
             bad$d = 1'b0;
             decided$d = 1'b0;
-            delta_crc$d = 32'h0;
         end
+        change_crc$data = flit$data;
+        change_crc$rewritten = rewritten;
+        change_crc$tail_word = position$q == 32'h9;
+        change_crc$advance = flit$here & open$q;
+        change_crc$clear = flit$opens;
         fifo$sink$valid = push & ~reset;
         fifo$sink$data = ((push_kind) & 7'h7f) | (((push_hop) & 7'h7f) << 32'h2);
         storing$valid = arriving$valid;
         storing$vc = arriving$vc;
         storing$flit = arriving$flit;
-        if (here & open$q) begin
-            storing$flit = (((rewritten) & 65'h1ffffffffffffffff) & ~(1 << (type_bit)) | ((body) << (type_bit)));
+        if (flit$here & open$q) begin
+            storing$flit = (((rewritten) & 65'h1ffffffffffffffff) & ~(1 << (type_bit)) | ((flit$body) << (type_bit)));
         end
         if (reset) begin
             open$d = 1'b0;
@@ -55297,7 +57786,63 @@ module nrc_core$ports$4$damq$transit$bad(d,q,clock);
 endmodule // nrc_core$ports$4$damq$transit$bad
 
 
-module nrc_core$ports$4$damq$transit$crc(state,data,next_state);
+module nrc_core$ports$4$damq$transit$change_crc(clock,data,rewritten,tail_word,advance,clear,delta);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [63:0] data;
+    input wire  [63:0] rewritten;
+    input wire  tail_word;
+    input wire  advance;
+    input wire  clear;
+    output reg  [15:0] delta;
+    
+    // Stub signals
+    reg  [15:0] crc$state;
+    reg  [63:0] crc$data;
+    wire  [15:0] crc$next_state;
+    reg  [15:0] state$d;
+    wire  [15:0] state$q;
+    reg  state$clock;
+    
+    // Local signals
+    reg  [63:0] change;
+    
+    // Sub module instances
+    nrc_core$ports$4$damq$transit$change_crc$crc crc(
+        .state(crc$state),
+        .data(crc$data),
+        .next_state(crc$next_state)
+    );
+    nrc_core$ports$4$damq$transit$change_crc$state state(
+        .d(state$d),
+        .q(state$q),
+        .clock(state$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        state$clock = clock;
+        state$d = state$q;
+        change = data ^ rewritten;
+        if (tail_word) begin
+            change = 32'h0;
+        end
+        crc$state = state$q;
+        crc$data = change;
+        if (advance) begin
+            state$d = crc$next_state;
+        end
+        if (clear) begin
+            state$d = 32'h0;
+        end
+        delta = state$q;
+    end
+    
+endmodule // nrc_core$ports$4$damq$transit$change_crc
+
+
+module nrc_core$ports$4$damq$transit$change_crc$crc(state,data,next_state);
     
     // Module arguments
     input wire  [15:0] state;
@@ -55409,7 +57954,26 @@ module nrc_core$ports$4$damq$transit$crc(state,data,next_state);
         next_state = nodes$30 ^ offset;
     end
     
-endmodule // nrc_core$ports$4$damq$transit$crc
+endmodule // nrc_core$ports$4$damq$transit$change_crc$crc
+
+
+module nrc_core$ports$4$damq$transit$change_crc$state(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$4$damq$transit$change_crc$state
 
 
 module nrc_core$ports$4$damq$transit$current(d,q,clock);
@@ -55450,23 +58014,222 @@ module nrc_core$ports$4$damq$transit$decided(d,q,clock);
 endmodule // nrc_core$ports$4$damq$transit$decided
 
 
-module nrc_core$ports$4$damq$transit$delta_crc(d,q,clock);
+module nrc_core$ports$4$damq$transit$fields(data,current,back_hops,w1_hops,w1_current,w1_hop,w2_hop,w3_hops,w3_insert,w3_field,w4_insert,w4_field);
     
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
+    input wire  [63:0] data;
+    input wire  [4:0] current;
+    input wire  [4:0] back_hops;
+    output reg  [4:0] w1_hops;
+    output reg  [4:0] w1_current;
+    output reg  [4:0] w1_hop;
+    output reg  [4:0] w2_hop;
+    output reg  [4:0] w3_hops;
+    output reg  [63:0] w3_insert;
+    output reg  [63:0] w3_field;
+    output reg  [63:0] w4_insert;
+    output reg  [63:0] w4_field;
     
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
+    // Constant declarations
+    localparam  port = 64'h4;
+    localparam  current_lsb = 8'h5;
+    localparam  hop_mask = 64'h1f;
+    localparam  numbers$0 = 5'b0;
+    localparam  numbers$1 = 5'b1;
+    localparam  numbers$2 = 5'b10;
+    localparam  numbers$3 = 5'b11;
+    localparam  numbers$4 = 5'b100;
+    localparam  numbers$5 = 5'b101;
+    localparam  numbers$6 = 5'b110;
+    localparam  numbers$7 = 5'b111;
+    localparam  numbers$8 = 5'b1000;
+    localparam  numbers$9 = 5'b1001;
+    localparam  numbers$10 = 5'b1010;
+    localparam  numbers$11 = 5'b1011;
+    localparam  numbers$12 = 5'b1100;
+    localparam  numbers$13 = 5'b1101;
+    localparam  numbers$14 = 5'b1110;
+    localparam  numbers$15 = 5'b1111;
+    localparam  numbers$16 = 5'b10000;
+    localparam  numbers$17 = 5'b10001;
+    localparam  numbers$18 = 5'b10010;
+    localparam  numbers$19 = 5'b10011;
+    localparam  numbers$20 = 5'b10100;
+    localparam  low_at$0 = 8'ha;
+    localparam  low_at$1 = 8'hf;
+    localparam  low_at$2 = 8'h14;
+    localparam  low_at$3 = 8'h19;
+    localparam  low_at$4 = 8'h1e;
+    localparam  low_at$5 = 8'h23;
+    localparam  low_at$6 = 8'h28;
+    localparam  low_at$7 = 8'h2d;
+    localparam  low_at$8 = 8'h32;
+    localparam  low_at$9 = 8'h37;
+    localparam  high_at$0 = 8'h0;
+    localparam  high_at$1 = 8'h5;
+    localparam  high_at$2 = 8'ha;
+    localparam  high_at$3 = 8'hf;
+    localparam  high_at$4 = 8'h14;
+    localparam  high_at$5 = 8'h19;
+    localparam  high_at$6 = 8'h1e;
+    localparam  high_at$7 = 8'h23;
+    localparam  high_at$8 = 8'h28;
+    localparam  high_at$9 = 8'h2d;
+    
+    // Update code
+    always @(*) begin
+        w1_hops = data[(32'h0)+:(5)];
+        w1_current = data[(current_lsb)+:(5)];
+        w3_hops = data[(32'h0)+:(5)];
+        w1_hop = 32'h0;
+        w2_hop = 32'h0;
+        w3_insert = 32'h0;
+        w4_insert = 32'h0;
+        w3_field = 32'h0;
+        w4_field = 32'h0;
+        if (w1_current == numbers$1) begin
+            w1_hop = data[(low_at$0)+:(5)];
+        end
+        if (current == numbers$11) begin
+            w2_hop = data[(high_at$0)+:(5)];
+        end
+        if (w3_hops == numbers$0) begin
+            w3_insert = port << low_at$0;
+            w3_field = hop_mask << low_at$0;
+        end
+        if (back_hops == numbers$10) begin
+            w4_insert = port << high_at$0;
+            w4_field = hop_mask << high_at$0;
+        end
+        if (w1_current == numbers$2) begin
+            w1_hop = data[(low_at$1)+:(5)];
+        end
+        if (current == numbers$12) begin
+            w2_hop = data[(high_at$1)+:(5)];
+        end
+        if (w3_hops == numbers$1) begin
+            w3_insert = port << low_at$1;
+            w3_field = hop_mask << low_at$1;
+        end
+        if (back_hops == numbers$11) begin
+            w4_insert = port << high_at$1;
+            w4_field = hop_mask << high_at$1;
+        end
+        if (w1_current == numbers$3) begin
+            w1_hop = data[(low_at$2)+:(5)];
+        end
+        if (current == numbers$13) begin
+            w2_hop = data[(high_at$2)+:(5)];
+        end
+        if (w3_hops == numbers$2) begin
+            w3_insert = port << low_at$2;
+            w3_field = hop_mask << low_at$2;
+        end
+        if (back_hops == numbers$12) begin
+            w4_insert = port << high_at$2;
+            w4_field = hop_mask << high_at$2;
+        end
+        if (w1_current == numbers$4) begin
+            w1_hop = data[(low_at$3)+:(5)];
+        end
+        if (current == numbers$14) begin
+            w2_hop = data[(high_at$3)+:(5)];
+        end
+        if (w3_hops == numbers$3) begin
+            w3_insert = port << low_at$3;
+            w3_field = hop_mask << low_at$3;
+        end
+        if (back_hops == numbers$13) begin
+            w4_insert = port << high_at$3;
+            w4_field = hop_mask << high_at$3;
+        end
+        if (w1_current == numbers$5) begin
+            w1_hop = data[(low_at$4)+:(5)];
+        end
+        if (current == numbers$15) begin
+            w2_hop = data[(high_at$4)+:(5)];
+        end
+        if (w3_hops == numbers$4) begin
+            w3_insert = port << low_at$4;
+            w3_field = hop_mask << low_at$4;
+        end
+        if (back_hops == numbers$14) begin
+            w4_insert = port << high_at$4;
+            w4_field = hop_mask << high_at$4;
+        end
+        if (w1_current == numbers$6) begin
+            w1_hop = data[(low_at$5)+:(5)];
+        end
+        if (current == numbers$16) begin
+            w2_hop = data[(high_at$5)+:(5)];
+        end
+        if (w3_hops == numbers$5) begin
+            w3_insert = port << low_at$5;
+            w3_field = hop_mask << low_at$5;
+        end
+        if (back_hops == numbers$15) begin
+            w4_insert = port << high_at$5;
+            w4_field = hop_mask << high_at$5;
+        end
+        if (w1_current == numbers$7) begin
+            w1_hop = data[(low_at$6)+:(5)];
+        end
+        if (current == numbers$17) begin
+            w2_hop = data[(high_at$6)+:(5)];
+        end
+        if (w3_hops == numbers$6) begin
+            w3_insert = port << low_at$6;
+            w3_field = hop_mask << low_at$6;
+        end
+        if (back_hops == numbers$16) begin
+            w4_insert = port << high_at$6;
+            w4_field = hop_mask << high_at$6;
+        end
+        if (w1_current == numbers$8) begin
+            w1_hop = data[(low_at$7)+:(5)];
+        end
+        if (current == numbers$18) begin
+            w2_hop = data[(high_at$7)+:(5)];
+        end
+        if (w3_hops == numbers$7) begin
+            w3_insert = port << low_at$7;
+            w3_field = hop_mask << low_at$7;
+        end
+        if (back_hops == numbers$17) begin
+            w4_insert = port << high_at$7;
+            w4_field = hop_mask << high_at$7;
+        end
+        if (w1_current == numbers$9) begin
+            w1_hop = data[(low_at$8)+:(5)];
+        end
+        if (current == numbers$19) begin
+            w2_hop = data[(high_at$8)+:(5)];
+        end
+        if (w3_hops == numbers$8) begin
+            w3_insert = port << low_at$8;
+            w3_field = hop_mask << low_at$8;
+        end
+        if (back_hops == numbers$18) begin
+            w4_insert = port << high_at$8;
+            w4_field = hop_mask << high_at$8;
+        end
+        if (w1_current == numbers$10) begin
+            w1_hop = data[(low_at$9)+:(5)];
+        end
+        if (current == numbers$20) begin
+            w2_hop = data[(high_at$9)+:(5)];
+        end
+        if (w3_hops == numbers$9) begin
+            w3_insert = port << low_at$9;
+            w3_field = hop_mask << low_at$9;
+        end
+        if (back_hops == numbers$19) begin
+            w4_insert = port << high_at$9;
+            w4_field = hop_mask << high_at$9;
+        end
     end
     
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$4$damq$transit$delta_crc
+endmodule // nrc_core$ports$4$damq$transit$fields
 
 
 module nrc_core$ports$4$damq$transit$fifo(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
@@ -55717,6 +58480,42 @@ module nrc_core$ports$4$damq$transit$fifo$brams$0$shown(d,q,clock);
 endmodule // nrc_core$ports$4$damq$transit$fifo$brams$0$shown
 
 
+module nrc_core$ports$4$damq$transit$flit(arriving$valid,arriving$vc,arriving$flit,here,body,data,opens);
+    
+    // Module arguments
+    input wire  arriving$valid;
+    input wire  arriving$vc;
+    input wire  [64:0] arriving$flit;
+    output reg  here;
+    output reg  body;
+    output reg  [63:0] data;
+    output reg  opens;
+    
+    // Constant declarations
+    localparam  enabled = 1'b1;
+    localparam  mgmt_vc = 1'b1;
+    localparam  kind_mgmt = 4'h3;
+    localparam  mgmt_len = 8'ha;
+    localparam  kind_lsb = 7'b100011;
+    localparam  len_lsb = 7'b100111;
+    localparam  type_bit = 7'b1000000;
+    localparam  head_bit = 7'b111111;
+    
+    // Local signals
+    reg  head;
+    
+    // Update code
+    always @(*) begin
+        here = arriving$valid & (arriving$vc == mgmt_vc) & enabled;
+        head = ~arriving$flit[type_bit] & arriving$flit[head_bit];
+        body = arriving$flit[type_bit];
+        data = arriving$flit[(32'h0)+:(64)];
+        opens = here & head & (arriving$flit[(kind_lsb)+:(4)] == kind_mgmt) & (arriving$flit[(len_lsb)+:(8)] == mgmt_len);
+    end
+    
+endmodule // nrc_core$ports$4$damq$transit$flit
+
+
 module nrc_core$ports$4$damq$transit$hop(d,q,clock);
     
     // Module arguments
@@ -55793,7 +58592,328 @@ module nrc_core$ports$4$damq$transit$transit(d,q,clock);
 endmodule // nrc_core$ports$4$damq$transit$transit
 
 
-module nrc_core$ports$4$dropping$0(d,q,clock);
+module nrc_core$ports$4$flags(clock,reset,waiting,arrival$pending,arrival$vc,arrival$ok,arrival$none,arrival$index,arrival$port,arrival$out_vc,decision$valid,decision$transit,decision$agent,decision$drop,decision$port,decision$hot,intents$wants,intents$agents,intents$mgmt_drops,intents$decided,intents$bad_routes,intents$transits,intents$grant_out_vc,outcome$granted,outcome$grant_vc,outcome$side_go,outcome$side_vc,outcome$side_agent,outcome$read_last,status$routed,status$moving,status$dropping,status$managing,status$ports,status$out_vcs,queued);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [1:0] waiting;
+    input wire  arrival$pending;
+    input wire  arrival$vc;
+    input wire  arrival$ok;
+    input wire  arrival$none;
+    input wire  [2:0] arrival$index;
+    input wire  [4:0] arrival$port;
+    input wire  arrival$out_vc;
+    input wire  decision$valid;
+    input wire  decision$transit;
+    input wire  decision$agent;
+    input wire  decision$drop;
+    input wire  [2:0] decision$port;
+    input wire  [4:0] decision$hot;
+    input wire  [1:0] intents$wants;
+    input wire  [1:0] intents$agents;
+    input wire  [1:0] intents$mgmt_drops;
+    input wire  [1:0] intents$decided;
+    input wire  [1:0] intents$bad_routes;
+    input wire  [1:0] intents$transits;
+    input wire  intents$grant_out_vc;
+    input wire  outcome$granted;
+    input wire  outcome$grant_vc;
+    input wire  outcome$side_go;
+    input wire  outcome$side_vc;
+    input wire  outcome$side_agent;
+    input wire  outcome$read_last;
+    output reg  [1:0] status$routed;
+    output reg  [1:0] status$moving;
+    output reg  [1:0] status$dropping;
+    output reg  [1:0] status$managing;
+    output reg  [5:0] status$ports;
+    output reg  [1:0] status$out_vcs;
+    output reg  [4:0] queued;
+    
+    // Constant declarations
+    localparam  vc_numbers$0 = 1'b0;
+    localparam  vc_numbers$1 = 1'b1;
+    localparam  port_shifts$0 = 8'h0;
+    localparam  port_shifts$1 = 8'h3;
+    localparam  vc_shifts$0 = 8'h0;
+    localparam  vc_shifts$1 = 8'h1;
+    localparam  no_ports = 5'b0;
+    
+    // Stub signals
+    reg  routed$0$d;
+    wire  routed$0$q;
+    reg  routed$0$clock;
+    reg  routed$1$d;
+    wire  routed$1$q;
+    reg  routed$1$clock;
+    reg  moving$0$d;
+    wire  moving$0$q;
+    reg  moving$0$clock;
+    reg  moving$1$d;
+    wire  moving$1$q;
+    reg  moving$1$clock;
+    reg  dropping$0$d;
+    wire  dropping$0$q;
+    reg  dropping$0$clock;
+    reg  dropping$1$d;
+    wire  dropping$1$q;
+    reg  dropping$1$clock;
+    reg  managing$0$d;
+    wire  managing$0$q;
+    reg  managing$0$clock;
+    reg  managing$1$d;
+    wire  managing$1$q;
+    reg  managing$1$clock;
+    reg  [2:0] port_index$0$d;
+    wire  [2:0] port_index$0$q;
+    reg  port_index$0$clock;
+    reg  [2:0] port_index$1$d;
+    wire  [2:0] port_index$1$q;
+    reg  port_index$1$clock;
+    reg  [4:0] port_hot$0$d;
+    wire  [4:0] port_hot$0$q;
+    reg  port_hot$0$clock;
+    reg  [4:0] port_hot$1$d;
+    wire  [4:0] port_hot$1$q;
+    reg  port_hot$1$clock;
+    reg  out_vc$0$d;
+    wire  out_vc$0$q;
+    reg  out_vc$0$clock;
+    reg  out_vc$1$d;
+    wire  out_vc$1$q;
+    reg  out_vc$1$clock;
+    
+    // Local signals
+    reg  route_here$0;
+    reg  route_here$1;
+    reg  granted$0;
+    reg  granted$1;
+    reg  side_here$0;
+    reg  side_here$1;
+    reg  [2:0] port_now;
+    reg  out_vc_now;
+    reg  unused_inputs;
+    
+    // Sub module instances
+    nrc_core$ports$4$flags$routed$0 routed$0(
+        .d(routed$0$d),
+        .q(routed$0$q),
+        .clock(routed$0$clock)
+    );
+    nrc_core$ports$4$flags$routed$1 routed$1(
+        .d(routed$1$d),
+        .q(routed$1$q),
+        .clock(routed$1$clock)
+    );
+    nrc_core$ports$4$flags$moving$0 moving$0(
+        .d(moving$0$d),
+        .q(moving$0$q),
+        .clock(moving$0$clock)
+    );
+    nrc_core$ports$4$flags$moving$1 moving$1(
+        .d(moving$1$d),
+        .q(moving$1$q),
+        .clock(moving$1$clock)
+    );
+    nrc_core$ports$4$flags$dropping$0 dropping$0(
+        .d(dropping$0$d),
+        .q(dropping$0$q),
+        .clock(dropping$0$clock)
+    );
+    nrc_core$ports$4$flags$dropping$1 dropping$1(
+        .d(dropping$1$d),
+        .q(dropping$1$q),
+        .clock(dropping$1$clock)
+    );
+    nrc_core$ports$4$flags$managing$0 managing$0(
+        .d(managing$0$d),
+        .q(managing$0$q),
+        .clock(managing$0$clock)
+    );
+    nrc_core$ports$4$flags$managing$1 managing$1(
+        .d(managing$1$d),
+        .q(managing$1$q),
+        .clock(managing$1$clock)
+    );
+    nrc_core$ports$4$flags$port_index$0 port_index$0(
+        .d(port_index$0$d),
+        .q(port_index$0$q),
+        .clock(port_index$0$clock)
+    );
+    nrc_core$ports$4$flags$port_index$1 port_index$1(
+        .d(port_index$1$d),
+        .q(port_index$1$q),
+        .clock(port_index$1$clock)
+    );
+    nrc_core$ports$4$flags$port_hot$0 port_hot$0(
+        .d(port_hot$0$d),
+        .q(port_hot$0$q),
+        .clock(port_hot$0$clock)
+    );
+    nrc_core$ports$4$flags$port_hot$1 port_hot$1(
+        .d(port_hot$1$d),
+        .q(port_hot$1$q),
+        .clock(port_hot$1$clock)
+    );
+    nrc_core$ports$4$flags$out_vc$0 out_vc$0(
+        .d(out_vc$0$d),
+        .q(out_vc$0$q),
+        .clock(out_vc$0$clock)
+    );
+    nrc_core$ports$4$flags$out_vc$1 out_vc$1(
+        .d(out_vc$1$d),
+        .q(out_vc$1$q),
+        .clock(out_vc$1$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        unused_inputs = arrival$pending | decision$valid | decision$transit | decision$agent | decision$drop | |intents$wants | |intents$agents | |intents$mgmt_drops | |intents$decided | |intents$bad_routes | |intents$grant_out_vc;
+        queued = no_ports;
+        status$routed = 32'h0;
+        status$moving = 32'h0;
+        status$dropping = 32'h0;
+        status$managing = 32'h0;
+        status$ports = 32'h0;
+        status$out_vcs = 32'h0;
+        routed$0$clock = clock;
+        moving$0$clock = clock;
+        dropping$0$clock = clock;
+        managing$0$clock = clock;
+        port_index$0$clock = clock;
+        port_hot$0$clock = clock;
+        out_vc$0$clock = clock;
+        routed$0$d = routed$0$q;
+        moving$0$d = moving$0$q;
+        dropping$0$d = dropping$0$q;
+        managing$0$d = managing$0$q;
+        port_index$0$d = port_index$0$q;
+        port_hot$0$d = port_hot$0$q;
+        out_vc$0$d = out_vc$0$q;
+        status$routed = (status$routed & ~(1 << (0)) | ((routed$0$q) << (0)));
+        status$moving = (status$moving & ~(1 << (0)) | ((moving$0$q) << (0)));
+        status$dropping = (status$dropping & ~(1 << (0)) | ((dropping$0$q) << (0)));
+        status$managing = (status$managing & ~(1 << (0)) | ((managing$0$q) << (0)));
+        port_now = port_index$0$q;
+        out_vc_now = out_vc$0$q;
+        status$ports = status$ports | (((port_now) & 6'h3f) << port_shifts$0);
+        status$out_vcs = status$out_vcs | (((out_vc_now) & 2'h3) << vc_shifts$0);
+        if (routed$0$q | moving$0$q) begin
+            queued = queued | port_hot$0$q;
+        end
+        route_here$0 = (arrival$vc == 0) & (arrival$ok | arrival$none);
+        granted$0 = outcome$granted & (outcome$grant_vc == 0);
+        side_here$0 = outcome$side_go & (outcome$side_vc == 0);
+        if (route_here$0 & arrival$ok) begin
+            routed$0$d = 1'b1;
+            port_index$0$d = arrival$index;
+            port_hot$0$d = arrival$port;
+            out_vc$0$d = arrival$out_vc;
+        end
+        if (route_here$0 & arrival$none) begin
+            dropping$0$d = 1'b1;
+        end
+        if (granted$0 & intents$transits[0]) begin
+            port_index$0$d = decision$port;
+            port_hot$0$d = decision$hot;
+            out_vc$0$d = vc_numbers$0;
+        end
+        if (granted$0) begin
+            if (waiting[0]) begin
+                routed$0$d = 1'b0;
+                moving$0$d = 1'b1;
+            end
+            if (outcome$read_last) begin
+                moving$0$d = 1'b0;
+            end
+        end
+        if (side_here$0) begin
+            if (outcome$side_agent) begin
+                managing$0$d = ~outcome$read_last;
+            end
+            else begin
+                dropping$0$d = ~outcome$read_last;
+            end
+        end
+        if (reset) begin
+            routed$0$d = 1'b0;
+            moving$0$d = 1'b0;
+            dropping$0$d = 1'b0;
+            managing$0$d = 1'b0;
+        end
+        routed$1$clock = clock;
+        moving$1$clock = clock;
+        dropping$1$clock = clock;
+        managing$1$clock = clock;
+        port_index$1$clock = clock;
+        port_hot$1$clock = clock;
+        out_vc$1$clock = clock;
+        routed$1$d = routed$1$q;
+        moving$1$d = moving$1$q;
+        dropping$1$d = dropping$1$q;
+        managing$1$d = managing$1$q;
+        port_index$1$d = port_index$1$q;
+        port_hot$1$d = port_hot$1$q;
+        out_vc$1$d = out_vc$1$q;
+        status$routed = (status$routed & ~(1 << (1)) | ((routed$1$q) << (1)));
+        status$moving = (status$moving & ~(1 << (1)) | ((moving$1$q) << (1)));
+        status$dropping = (status$dropping & ~(1 << (1)) | ((dropping$1$q) << (1)));
+        status$managing = (status$managing & ~(1 << (1)) | ((managing$1$q) << (1)));
+        port_now = port_index$1$q;
+        out_vc_now = out_vc$1$q;
+        status$ports = status$ports | (((port_now) & 6'h3f) << port_shifts$1);
+        status$out_vcs = status$out_vcs | (((out_vc_now) & 2'h3) << vc_shifts$1);
+        if (routed$1$q | moving$1$q) begin
+            queued = queued | port_hot$1$q;
+        end
+        route_here$1 = (arrival$vc == 1) & (arrival$ok | arrival$none);
+        granted$1 = outcome$granted & (outcome$grant_vc == 1);
+        side_here$1 = outcome$side_go & (outcome$side_vc == 1);
+        if (route_here$1 & arrival$ok) begin
+            routed$1$d = 1'b1;
+            port_index$1$d = arrival$index;
+            port_hot$1$d = arrival$port;
+            out_vc$1$d = arrival$out_vc;
+        end
+        if (route_here$1 & arrival$none) begin
+            dropping$1$d = 1'b1;
+        end
+        if (granted$1 & intents$transits[1]) begin
+            port_index$1$d = decision$port;
+            port_hot$1$d = decision$hot;
+            out_vc$1$d = vc_numbers$1;
+        end
+        if (granted$1) begin
+            if (waiting[1]) begin
+                routed$1$d = 1'b0;
+                moving$1$d = 1'b1;
+            end
+            if (outcome$read_last) begin
+                moving$1$d = 1'b0;
+            end
+        end
+        if (side_here$1) begin
+            if (outcome$side_agent) begin
+                managing$1$d = ~outcome$read_last;
+            end
+            else begin
+                dropping$1$d = ~outcome$read_last;
+            end
+        end
+        if (reset) begin
+            routed$1$d = 1'b0;
+            moving$1$d = 1'b0;
+            dropping$1$d = 1'b0;
+            managing$1$d = 1'b0;
+        end
+    end
+    
+endmodule // nrc_core$ports$4$flags
+
+
+module nrc_core$ports$4$flags$dropping$0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -55809,10 +58929,10 @@ module nrc_core$ports$4$dropping$0(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_core$ports$4$dropping$0
+endmodule // nrc_core$ports$4$flags$dropping$0
 
 
-module nrc_core$ports$4$dropping$1(d,q,clock);
+module nrc_core$ports$4$flags$dropping$1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -55828,10 +58948,10 @@ module nrc_core$ports$4$dropping$1(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_core$ports$4$dropping$1
+endmodule // nrc_core$ports$4$flags$dropping$1
 
 
-module nrc_core$ports$4$managing$0(d,q,clock);
+module nrc_core$ports$4$flags$managing$0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -55847,10 +58967,10 @@ module nrc_core$ports$4$managing$0(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_core$ports$4$managing$0
+endmodule // nrc_core$ports$4$flags$managing$0
 
 
-module nrc_core$ports$4$managing$1(d,q,clock);
+module nrc_core$ports$4$flags$managing$1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -55866,10 +58986,10 @@ module nrc_core$ports$4$managing$1(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_core$ports$4$managing$1
+endmodule // nrc_core$ports$4$flags$managing$1
 
 
-module nrc_core$ports$4$moving$0(d,q,clock);
+module nrc_core$ports$4$flags$moving$0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -55885,10 +59005,10 @@ module nrc_core$ports$4$moving$0(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_core$ports$4$moving$0
+endmodule // nrc_core$ports$4$flags$moving$0
 
 
-module nrc_core$ports$4$moving$1(d,q,clock);
+module nrc_core$ports$4$flags$moving$1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -55904,7 +59024,328 @@ module nrc_core$ports$4$moving$1(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_core$ports$4$moving$1
+endmodule // nrc_core$ports$4$flags$moving$1
+
+
+module nrc_core$ports$4$flags$out_vc$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$4$flags$out_vc$0
+
+
+module nrc_core$ports$4$flags$out_vc$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$4$flags$out_vc$1
+
+
+module nrc_core$ports$4$flags$port_hot$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$4$flags$port_hot$0
+
+
+module nrc_core$ports$4$flags$port_hot$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$4$flags$port_hot$1
+
+
+module nrc_core$ports$4$flags$port_index$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$4$flags$port_index$0
+
+
+module nrc_core$ports$4$flags$port_index$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$4$flags$port_index$1
+
+
+module nrc_core$ports$4$flags$routed$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$4$flags$routed$0
+
+
+module nrc_core$ports$4$flags$routed$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$4$flags$routed$1
+
+
+module nrc_core$ports$4$fronts(fronts$0,fronts$1,waiting,has_flit,arrival$pending,arrival$vc,arrival$ok,arrival$none,arrival$index,arrival$port,arrival$out_vc,status$routed,status$moving,status$dropping,status$managing,status$ports,status$out_vcs,decision$valid,decision$transit,decision$agent,decision$drop,decision$port,decision$hot,agent_room,grant_vc,ready,last,ports,out_vcs,lens,need_lookup,intents$wants,intents$agents,intents$mgmt_drops,intents$decided,intents$bad_routes,intents$transits,intents$grant_out_vc);
+    
+    // Module arguments
+    input wire  [64:0] fronts$0;
+    input wire  [64:0] fronts$1;
+    input wire  [1:0] waiting;
+    input wire  [1:0] has_flit;
+    input wire  arrival$pending;
+    input wire  arrival$vc;
+    input wire  arrival$ok;
+    input wire  arrival$none;
+    input wire  [2:0] arrival$index;
+    input wire  [4:0] arrival$port;
+    input wire  arrival$out_vc;
+    input wire  [1:0] status$routed;
+    input wire  [1:0] status$moving;
+    input wire  [1:0] status$dropping;
+    input wire  [1:0] status$managing;
+    input wire  [5:0] status$ports;
+    input wire  [1:0] status$out_vcs;
+    input wire  decision$valid;
+    input wire  decision$transit;
+    input wire  decision$agent;
+    input wire  decision$drop;
+    input wire  [2:0] decision$port;
+    input wire  [4:0] decision$hot;
+    input wire  agent_room;
+    input wire  grant_vc;
+    output reg  [1:0] ready;
+    output reg  [1:0] last;
+    output reg  [5:0] ports;
+    output reg  [1:0] out_vcs;
+    output reg  [15:0] lens;
+    output reg  [1:0] need_lookup;
+    output reg  [1:0] intents$wants;
+    output reg  [1:0] intents$agents;
+    output reg  [1:0] intents$mgmt_drops;
+    output reg  [1:0] intents$decided;
+    output reg  [1:0] intents$bad_routes;
+    output reg  [1:0] intents$transits;
+    output reg  intents$grant_out_vc;
+    
+    // Constant declarations
+    localparam  vc_numbers$0 = 1'b0;
+    localparam  vc_numbers$1 = 1'b1;
+    localparam  port_shifts$0 = 8'h0;
+    localparam  port_shifts$1 = 8'h3;
+    localparam  vc_shifts$0 = 8'h0;
+    localparam  vc_shifts$1 = 8'h1;
+    localparam  len_shifts$0 = 8'h0;
+    localparam  len_shifts$1 = 8'h8;
+    localparam  mgmt_vcs = 2'b10;
+    localparam  transit_on = 1'b1;
+    localparam  mgmt_len = 8'ha;
+    localparam  kind_mgmt = 4'h3;
+    localparam  kind_lsb = 7'b100011;
+    localparam  len_lsb = 7'b100111;
+    localparam  type_bit = 7'b1000000;
+    localparam  head_bit = 7'b111111;
+    
+    // Local signals
+    reg  route_here$0;
+    reg  route_here$1;
+    reg  mgmt_head$0;
+    reg  mgmt_head$1;
+    reg  needs_decision$0;
+    reg  needs_decision$1;
+    reg  transit_head$0;
+    reg  transit_head$1;
+    reg  agent_now$0;
+    reg  agent_now$1;
+    reg  drop_now$0;
+    reg  drop_now$1;
+    reg  routed_now;
+    reg  moving_now;
+    reg  [2:0] port_now;
+    reg  out_vc_now;
+    reg  [7:0] len_now;
+    reg  unused_inputs;
+    
+    // Update code
+    always @(*) begin
+        unused_inputs = |arrival$port | |decision$hot;
+        ready = 32'h0;
+        last = 32'h0;
+        ports = 32'h0;
+        out_vcs = 32'h0;
+        lens = 32'h0;
+        need_lookup = 32'h0;
+        intents$wants = 32'h0;
+        intents$agents = 32'h0;
+        intents$mgmt_drops = 32'h0;
+        intents$decided = 32'h0;
+        intents$bad_routes = 32'h0;
+        intents$transits = 32'h0;
+        intents$grant_out_vc = arrival$out_vc;
+        routed_now = status$routed[0];
+        moving_now = status$moving[0];
+        route_here$0 = (arrival$vc == 0) & (arrival$ok | arrival$none);
+        mgmt_head$0 = waiting[0] & (fronts$0[(kind_lsb)+:(4)] == kind_mgmt);
+        needs_decision$0 = mgmt_head$0 & mgmt_vcs[0] & transit_on & (fronts$0[(len_lsb)+:(8)] == mgmt_len);
+        transit_head$0 = needs_decision$0 & decision$valid & decision$transit;
+        agent_now$0 = status$managing[0] | (mgmt_head$0 & mgmt_vcs[0] & (~needs_decision$0 | (decision$valid & decision$agent)));
+        drop_now$0 = status$dropping[0] | (mgmt_head$0 & ~mgmt_vcs[0]) | (route_here$0 & arrival$none) | (needs_decision$0 & decision$valid & decision$drop);
+        intents$wants = (intents$wants & ~(1 << (0)) | ((has_flit[0] & (drop_now$0 | (agent_now$0 & agent_room))) << (0)));
+        intents$agents = (intents$agents & ~(1 << (0)) | ((agent_now$0) << (0)));
+        intents$mgmt_drops = (intents$mgmt_drops & ~(1 << (0)) | ((mgmt_head$0 & ~mgmt_vcs[0]) << (0)));
+        intents$decided = (intents$decided & ~(1 << (0)) | ((needs_decision$0) << (0)));
+        intents$bad_routes = (intents$bad_routes & ~(1 << (0)) | ((needs_decision$0 & decision$drop) << (0)));
+        intents$transits = (intents$transits & ~(1 << (0)) | ((transit_head$0) << (0)));
+        need_lookup = (need_lookup & ~(1 << (0)) | ((waiting[0] & ~mgmt_head$0 & ~routed_now & ~status$dropping[0] & ~(arrival$pending & (arrival$vc == 0))) << (0)));
+        ready = (ready & ~(1 << (0)) | (((waiting[0] & ~mgmt_head$0 & (routed_now | (route_here$0 & arrival$ok))) | (moving_now & has_flit[0]) | transit_head$0) << (0)));
+        last = (last & ~(1 << (0)) | ((has_flit[0] & ~fronts$0[type_bit] & ~fronts$0[head_bit]) << (0)));
+        port_now = arrival$index;
+        out_vc_now = arrival$out_vc;
+        if (routed_now | moving_now) begin
+            port_now = status$ports[(port_shifts$0)+:(3)];
+            out_vc_now = status$out_vcs[(vc_shifts$0)+:(1)];
+        end
+        if (transit_head$0) begin
+            port_now = decision$port;
+            out_vc_now = vc_numbers$0;
+        end
+        if (grant_vc == 0) begin
+            intents$grant_out_vc = out_vc_now;
+        end
+        len_now = fronts$0[(len_lsb)+:(8)];
+        ports = ports | (((port_now) & 6'h3f) << port_shifts$0);
+        out_vcs = out_vcs | (((out_vc_now) & 2'h3) << vc_shifts$0);
+        lens = lens | (((len_now) & 16'hffff) << len_shifts$0);
+        routed_now = status$routed[1];
+        moving_now = status$moving[1];
+        route_here$1 = (arrival$vc == 1) & (arrival$ok | arrival$none);
+        mgmt_head$1 = waiting[1] & (fronts$1[(kind_lsb)+:(4)] == kind_mgmt);
+        needs_decision$1 = mgmt_head$1 & mgmt_vcs[1] & transit_on & (fronts$1[(len_lsb)+:(8)] == mgmt_len);
+        transit_head$1 = needs_decision$1 & decision$valid & decision$transit;
+        agent_now$1 = status$managing[1] | (mgmt_head$1 & mgmt_vcs[1] & (~needs_decision$1 | (decision$valid & decision$agent)));
+        drop_now$1 = status$dropping[1] | (mgmt_head$1 & ~mgmt_vcs[1]) | (route_here$1 & arrival$none) | (needs_decision$1 & decision$valid & decision$drop);
+        intents$wants = (intents$wants & ~(1 << (1)) | ((has_flit[1] & (drop_now$1 | (agent_now$1 & agent_room))) << (1)));
+        intents$agents = (intents$agents & ~(1 << (1)) | ((agent_now$1) << (1)));
+        intents$mgmt_drops = (intents$mgmt_drops & ~(1 << (1)) | ((mgmt_head$1 & ~mgmt_vcs[1]) << (1)));
+        intents$decided = (intents$decided & ~(1 << (1)) | ((needs_decision$1) << (1)));
+        intents$bad_routes = (intents$bad_routes & ~(1 << (1)) | ((needs_decision$1 & decision$drop) << (1)));
+        intents$transits = (intents$transits & ~(1 << (1)) | ((transit_head$1) << (1)));
+        need_lookup = (need_lookup & ~(1 << (1)) | ((waiting[1] & ~mgmt_head$1 & ~routed_now & ~status$dropping[1] & ~(arrival$pending & (arrival$vc == 1))) << (1)));
+        ready = (ready & ~(1 << (1)) | (((waiting[1] & ~mgmt_head$1 & (routed_now | (route_here$1 & arrival$ok))) | (moving_now & has_flit[1]) | transit_head$1) << (1)));
+        last = (last & ~(1 << (1)) | ((has_flit[1] & ~fronts$1[type_bit] & ~fronts$1[head_bit]) << (1)));
+        port_now = arrival$index;
+        out_vc_now = arrival$out_vc;
+        if (routed_now | moving_now) begin
+            port_now = status$ports[(port_shifts$1)+:(3)];
+            out_vc_now = status$out_vcs[(vc_shifts$1)+:(1)];
+        end
+        if (transit_head$1) begin
+            port_now = decision$port;
+            out_vc_now = vc_numbers$1;
+        end
+        if (grant_vc == 1) begin
+            intents$grant_out_vc = out_vc_now;
+        end
+        len_now = fronts$1[(len_lsb)+:(8)];
+        ports = ports | (((port_now) & 6'h3f) << port_shifts$1);
+        out_vcs = out_vcs | (((out_vc_now) & 2'h3) << vc_shifts$1);
+        lens = lens | (((len_now) & 16'hffff) << len_shifts$1);
+    end
+    
+endmodule // nrc_core$ports$4$fronts
 
 
 module nrc_core$ports$4$now(d,q,clock);
@@ -55926,44 +59367,6 @@ module nrc_core$ports$4$now(d,q,clock);
 endmodule // nrc_core$ports$4$now
 
 
-module nrc_core$ports$4$out_vc$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$4$out_vc$0
-
-
-module nrc_core$ports$4$out_vc$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$4$out_vc$1
-
-
 module nrc_core$ports$4$own_events(d,q,clock);
     
     // Module arguments
@@ -55983,7 +59386,217 @@ module nrc_core$ports$4$own_events(d,q,clock);
 endmodule // nrc_core$ports$4$own_events
 
 
-module nrc_core$ports$4$pending(d,q,clock);
+module nrc_core$ports$4$read_port(clock,reset,read$valid,read$vc,read$flit,decisions$valid,decisions$data,decisions$ready,decision$valid,decision$transit,decision$agent,decision$drop,decision$port,decision$hot,intents$wants,intents$agents,intents$mgmt_drops,intents$decided,intents$bad_routes,intents$transits,intents$grant_out_vc,grant,grant_vc,now,rewritten,outcome$granted,outcome$grant_vc,outcome$side_go,outcome$side_vc,outcome$side_agent,outcome$read_last,room,to_agent$valid,to_agent$data,to_agent$last,to_agent$port,to_agent$ready,bad_route,off_vc);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    output reg  read$valid;
+    output reg  read$vc;
+    input wire  [64:0] read$flit;
+    input wire  decisions$valid;
+    input wire  [6:0] decisions$data;
+    output reg  decisions$ready;
+    output reg  decision$valid;
+    output reg  decision$transit;
+    output reg  decision$agent;
+    output reg  decision$drop;
+    output reg  [2:0] decision$port;
+    output reg  [4:0] decision$hot;
+    input wire  [1:0] intents$wants;
+    input wire  [1:0] intents$agents;
+    input wire  [1:0] intents$mgmt_drops;
+    input wire  [1:0] intents$decided;
+    input wire  [1:0] intents$bad_routes;
+    input wire  [1:0] intents$transits;
+    input wire  intents$grant_out_vc;
+    input wire  grant;
+    input wire  grant_vc;
+    input wire  [14:0] now;
+    output reg  [64:0] rewritten;
+    output reg  outcome$granted;
+    output reg  outcome$grant_vc;
+    output reg  outcome$side_go;
+    output reg  outcome$side_vc;
+    output reg  outcome$side_agent;
+    output reg  outcome$read_last;
+    output reg  room;
+    output reg  to_agent$valid;
+    output reg  [64:0] to_agent$data;
+    output reg  to_agent$last;
+    output reg  [4:0] to_agent$port;
+    input wire  to_agent$ready;
+    output reg  bad_route;
+    output reg  off_vc;
+    
+    // Constant declarations
+    localparam  vc_numbers$0 = 1'b0;
+    localparam  vc_numbers$1 = 1'b1;
+    localparam  port_bits$0 = 5'b1;
+    localparam  port_bits$1 = 5'b10;
+    localparam  port_bits$2 = 5'b100;
+    localparam  port_bits$3 = 5'b1000;
+    localparam  port_bits$4 = 5'b10000;
+    localparam  no_ports = 5'b0;
+    localparam  kind_transit = 2'b1;
+    localparam  kind_agent = 2'b0;
+    localparam  kind_drop = 2'b10;
+    localparam  type_bit = 7'b1000000;
+    localparam  head_bit = 7'b111111;
+    localparam  zero_agent_port = 5'b0;
+    
+    // Stub signals
+    reg  [64:0] rewrite$flit;
+    reg  rewrite$out_vc;
+    reg  [14:0] rewrite$now;
+    wire  [64:0] rewrite$rewritten;
+    reg  full$d;
+    wire  full$q;
+    reg  full$clock;
+    reg  [64:0] held$d;
+    wire  [64:0] held$q;
+    reg  held$clock;
+    reg  held_last$d;
+    wire  held_last$q;
+    reg  held_last$clock;
+    
+    // Local signals
+    reg  [1:0] decision_kind;
+    reg  side_found;
+    reg  side_vc;
+    reg  side_agent;
+    reg  side_mgmt_drop;
+    reg  side_decided;
+    reg  side_bad_route;
+    reg  side_go;
+    reg  decision_taken;
+    reg  read_last;
+    
+    // Sub module instances
+    nrc_core$ports$4$read_port$rewrite rewrite(
+        .flit(rewrite$flit),
+        .out_vc(rewrite$out_vc),
+        .now(rewrite$now),
+        .rewritten(rewrite$rewritten)
+    );
+    nrc_core$ports$4$read_port$full full(
+        .d(full$d),
+        .q(full$q),
+        .clock(full$clock)
+    );
+    nrc_core$ports$4$read_port$held held(
+        .d(held$d),
+        .q(held$q),
+        .clock(held$clock)
+    );
+    nrc_core$ports$4$read_port$held_last held_last(
+        .d(held_last$d),
+        .q(held_last$q),
+        .clock(held_last$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        full$clock = clock;
+        held$clock = clock;
+        held_last$clock = clock;
+        full$d = full$q;
+        held$d = held$q;
+        held_last$d = held_last$q;
+        decision_kind = decisions$data[(32'h0)+:(2)];
+        decision$valid = decisions$valid;
+        decision$transit = decision_kind == kind_transit;
+        decision$agent = decision_kind == kind_agent;
+        decision$drop = decision_kind == kind_drop;
+        decision$port = decisions$data[(32'h2)+:(3)];
+        decision$hot = no_ports;
+        if (decision$port == 0) begin
+            decision$hot = port_bits$0;
+        end
+        if (decision$port == 1) begin
+            decision$hot = port_bits$1;
+        end
+        if (decision$port == 2) begin
+            decision$hot = port_bits$2;
+        end
+        if (decision$port == 3) begin
+            decision$hot = port_bits$3;
+        end
+        if (decision$port == 4) begin
+            decision$hot = port_bits$4;
+        end
+        room = ~full$q | to_agent$ready;
+        side_found = 1'b0;
+        side_vc = vc_numbers$0;
+        side_agent = 1'b0;
+        side_mgmt_drop = 1'b0;
+        side_decided = 1'b0;
+        side_bad_route = 1'b0;
+        if (intents$wants[0] & ~side_found) begin
+            side_found = 1'b1;
+            side_vc = vc_numbers$0;
+            side_agent = intents$agents[0];
+            side_mgmt_drop = intents$mgmt_drops[0];
+            side_decided = intents$decided[0];
+            side_bad_route = intents$bad_routes[0];
+        end
+        if (intents$wants[1] & ~side_found) begin
+            side_found = 1'b1;
+            side_vc = vc_numbers$1;
+            side_agent = intents$agents[1];
+            side_mgmt_drop = intents$mgmt_drops[1];
+            side_decided = intents$decided[1];
+            side_bad_route = intents$bad_routes[1];
+        end
+        side_go = side_found & ~grant;
+        read$valid = grant | side_go;
+        decision_taken = side_go & side_decided;
+        if (grant & (grant_vc == 0) & intents$transits[0]) begin
+            decision_taken = 1'b1;
+        end
+        if (grant & (grant_vc == 1) & intents$transits[1]) begin
+            decision_taken = 1'b1;
+        end
+        decisions$ready = decision_taken & ~reset;
+        read$vc = side_vc;
+        rewrite$out_vc = side_vc;
+        if (grant) begin
+            read$vc = grant_vc;
+            rewrite$out_vc = intents$grant_out_vc;
+        end
+        rewrite$flit = read$flit;
+        rewrite$now = now;
+        rewritten = rewrite$rewritten;
+        read_last = ~read$flit[type_bit] & ~read$flit[head_bit];
+        if (to_agent$ready) begin
+            full$d = 1'b0;
+        end
+        if (side_go & side_agent) begin
+            full$d = 1'b1;
+            held$d = rewrite$rewritten;
+            held_last$d = read_last;
+        end
+        if (reset) begin
+            full$d = 1'b0;
+        end
+        to_agent$valid = full$q;
+        to_agent$data = held$q;
+        to_agent$last = held_last$q;
+        to_agent$port = zero_agent_port;
+        outcome$granted = grant;
+        outcome$grant_vc = grant_vc;
+        outcome$side_go = side_go;
+        outcome$side_vc = side_vc;
+        outcome$side_agent = side_agent;
+        outcome$read_last = read_last;
+        bad_route = side_go & side_bad_route;
+        off_vc = side_go & side_mgmt_drop;
+    end
+    
+endmodule // nrc_core$ports$4$read_port
+
+
+module nrc_core$ports$4$read_port$full(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -55999,48 +59612,29 @@ module nrc_core$ports$4$pending(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_core$ports$4$pending
+endmodule // nrc_core$ports$4$read_port$full
 
 
-module nrc_core$ports$4$pending_dst(d,q,clock);
+module nrc_core$ports$4$read_port$held(d,q,clock);
     
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  [64:0] d;
+    output reg  [64:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 65'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nrc_core$ports$4$pending_dst
+endmodule // nrc_core$ports$4$read_port$held
 
 
-module nrc_core$ports$4$pending_kind(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$4$pending_kind
-
-
-module nrc_core$ports$4$pending_vc(d,q,clock);
+module nrc_core$ports$4$read_port$held_last(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -56056,86 +59650,10 @@ module nrc_core$ports$4$pending_vc(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_core$ports$4$pending_vc
+endmodule // nrc_core$ports$4$read_port$held_last
 
 
-module nrc_core$ports$4$port_hot$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$4$port_hot$0
-
-
-module nrc_core$ports$4$port_hot$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$4$port_hot$1
-
-
-module nrc_core$ports$4$port_index$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$4$port_index$0
-
-
-module nrc_core$ports$4$port_index$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$ports$4$port_index$1
-
-
-module nrc_core$ports$4$rewrite(flit,out_vc,now,rewritten);
+module nrc_core$ports$4$read_port$rewrite(flit,out_vc,now,rewritten);
     
     // Module arguments
     input wire  [64:0] flit;
@@ -56172,10 +59690,299 @@ module nrc_core$ports$4$rewrite(flit,out_vc,now,rewritten);
         end
     end
     
-endmodule // nrc_core$ports$4$rewrite
+endmodule // nrc_core$ports$4$read_port$rewrite
 
 
-module nrc_core$ports$4$routed$0(d,q,clock);
+module nrc_core$ports$4$request(clock,reset,arrival_flit,arrival_vc,bypass_head,fronts$0,fronts$1,need_lookup,route_head$valid,route_head$flit,route$valid,route$port,route$index,route$no_route,arrival$pending,arrival$vc,arrival$ok,arrival$none,arrival$index,arrival$port,arrival$out_vc);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [64:0] arrival_flit;
+    input wire  arrival_vc;
+    input wire  bypass_head;
+    input wire  [64:0] fronts$0;
+    input wire  [64:0] fronts$1;
+    input wire  [1:0] need_lookup;
+    output reg  route_head$valid;
+    output reg  [64:0] route_head$flit;
+    input wire  route$valid;
+    input wire  [4:0] route$port;
+    input wire  [2:0] route$index;
+    input wire  route$no_route;
+    output reg  arrival$pending;
+    output reg  arrival$vc;
+    output reg  arrival$ok;
+    output reg  arrival$none;
+    output reg  [2:0] arrival$index;
+    output reg  [4:0] arrival$port;
+    output reg  arrival$out_vc;
+    
+    // Constant declarations
+    localparam  vc_numbers$0 = 1'b0;
+    localparam  vc_numbers$1 = 1'b1;
+    localparam  down_ports = 5'b0;
+    localparam  kind_mgmt = 4'h3;
+    localparam  kind_lsb = 7'b100011;
+    localparam  dst_lsb = 7'b0;
+    
+    // Stub signals
+    reg  choice$in_vc;
+    reg  [3:0] choice$kind;
+    reg  [15:0] choice$dst;
+    reg  choice$down;
+    wire  choice$out_vc;
+    reg  pending$d;
+    wire  pending$q;
+    reg  pending$clock;
+    reg  pending_vc$d;
+    wire  pending_vc$q;
+    reg  pending_vc$clock;
+    reg  [3:0] pending_kind$d;
+    wire  [3:0] pending_kind$q;
+    reg  pending_kind$clock;
+    reg  [15:0] pending_dst$d;
+    wire  [15:0] pending_dst$q;
+    reg  pending_dst$clock;
+    
+    // Local signals
+    reg  arrival_lookup;
+    reg  lookup_found;
+    
+    // Sub module instances
+    nrc_core$ports$4$request$choice choice(
+        .in_vc(choice$in_vc),
+        .kind(choice$kind),
+        .dst(choice$dst),
+        .down(choice$down),
+        .out_vc(choice$out_vc)
+    );
+    nrc_core$ports$4$request$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
+    );
+    nrc_core$ports$4$request$pending_vc pending_vc(
+        .d(pending_vc$d),
+        .q(pending_vc$q),
+        .clock(pending_vc$clock)
+    );
+    nrc_core$ports$4$request$pending_kind pending_kind(
+        .d(pending_kind$d),
+        .q(pending_kind$q),
+        .clock(pending_kind$clock)
+    );
+    nrc_core$ports$4$request$pending_dst pending_dst(
+        .d(pending_dst$d),
+        .q(pending_dst$q),
+        .clock(pending_dst$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        pending$clock = clock;
+        pending_vc$clock = clock;
+        pending_kind$clock = clock;
+        pending_dst$clock = clock;
+        pending$d = pending$q;
+        pending_vc$d = pending_vc$q;
+        pending_kind$d = pending_kind$q;
+        pending_dst$d = pending_dst$q;
+        choice$in_vc = pending_vc$q;
+        choice$kind = pending_kind$q;
+        choice$dst = pending_dst$q;
+        choice$down = |(route$port & down_ports);
+        arrival$pending = pending$q;
+        arrival$vc = pending_vc$q;
+        arrival$ok = route$valid & pending$q & ~route$no_route;
+        arrival$none = route$valid & pending$q & route$no_route;
+        arrival$index = route$index;
+        arrival$port = route$port;
+        arrival$out_vc = choice$out_vc;
+        lookup_found = 1'b0;
+        route_head$flit = arrival_flit;
+        pending_vc$d = arrival_vc;
+        arrival_lookup = bypass_head & (arrival_flit[(kind_lsb)+:(4)] != kind_mgmt);
+        if (~arrival_lookup) begin
+            if (need_lookup[0] & ~lookup_found) begin
+                lookup_found = 1'b1;
+                route_head$flit = fronts$0;
+                pending_vc$d = vc_numbers$0;
+            end
+            if (need_lookup[1] & ~lookup_found) begin
+                lookup_found = 1'b1;
+                route_head$flit = fronts$1;
+                pending_vc$d = vc_numbers$1;
+            end
+        end
+        route_head$valid = arrival_lookup | lookup_found;
+        pending$d = route_head$valid & ~reset;
+        pending_kind$d = route_head$flit[(kind_lsb)+:(4)];
+        pending_dst$d = route_head$flit[(dst_lsb)+:(16)];
+    end
+    
+endmodule // nrc_core$ports$4$request
+
+
+module nrc_core$ports$4$request$choice(in_vc,kind,dst,down,out_vc);
+    
+    // Module arguments
+    input wire  in_vc;
+    input wire  [3:0] kind;
+    input wire  [15:0] dst;
+    input wire  down;
+    output reg  out_vc;
+    
+    // Constant declarations
+    localparam  up_vcs$0 = 1'b0;
+    localparam  up_vcs$1 = 1'b1;
+    localparam  down_vcs$0 = 1'b0;
+    localparam  down_vcs$1 = 1'b1;
+    localparam  get_vcs$0 = 1'b0;
+    localparam  get_vcs$1 = 1'b1;
+    localparam  mod_vcs$0 = 1'b0;
+    localparam  divisors$0 = 20'h8000;
+    localparam  divisors$1 = 20'h4000;
+    localparam  divisors$2 = 20'h2000;
+    localparam  divisors$3 = 20'h1000;
+    localparam  divisors$4 = 20'h800;
+    localparam  divisors$5 = 20'h400;
+    localparam  divisors$6 = 20'h200;
+    localparam  divisors$7 = 20'h100;
+    localparam  divisors$8 = 20'h80;
+    localparam  divisors$9 = 20'h40;
+    localparam  divisors$10 = 20'h20;
+    localparam  divisors$11 = 20'h10;
+    localparam  divisors$12 = 20'h8;
+    localparam  divisors$13 = 20'h4;
+    localparam  divisors$14 = 20'h2;
+    localparam  divisors$15 = 20'h1;
+    localparam  mgmt_vc = 1'b1;
+    localparam  dest_mod = 1'b0;
+    localparam  kind_mgmt = 4'h3;
+    localparam  kind_get = 4'h2;
+    
+    // Local signals
+    reg  [19:0] remainders$0;
+    reg  [19:0] remainders$1;
+    reg  [19:0] remainders$2;
+    reg  [19:0] remainders$3;
+    reg  [19:0] remainders$4;
+    reg  [19:0] remainders$5;
+    reg  [19:0] remainders$6;
+    reg  [19:0] remainders$7;
+    reg  [19:0] remainders$8;
+    reg  [19:0] remainders$9;
+    reg  [19:0] remainders$10;
+    reg  [19:0] remainders$11;
+    reg  [19:0] remainders$12;
+    reg  [19:0] remainders$13;
+    reg  [19:0] remainders$14;
+    reg  [19:0] remainders$15;
+    reg  [19:0] remainders$16;
+    reg  [19:0] remainder;
+    
+    // Update code
+    always @(*) begin
+        remainders$0 = ((dst) & 20'hfffff);
+        remainders$1 = remainders$0;
+        if (remainders$0 >= divisors$0) begin
+            remainders$1 = remainders$0 - divisors$0;
+        end
+        remainders$2 = remainders$1;
+        if (remainders$1 >= divisors$1) begin
+            remainders$2 = remainders$1 - divisors$1;
+        end
+        remainders$3 = remainders$2;
+        if (remainders$2 >= divisors$2) begin
+            remainders$3 = remainders$2 - divisors$2;
+        end
+        remainders$4 = remainders$3;
+        if (remainders$3 >= divisors$3) begin
+            remainders$4 = remainders$3 - divisors$3;
+        end
+        remainders$5 = remainders$4;
+        if (remainders$4 >= divisors$4) begin
+            remainders$5 = remainders$4 - divisors$4;
+        end
+        remainders$6 = remainders$5;
+        if (remainders$5 >= divisors$5) begin
+            remainders$6 = remainders$5 - divisors$5;
+        end
+        remainders$7 = remainders$6;
+        if (remainders$6 >= divisors$6) begin
+            remainders$7 = remainders$6 - divisors$6;
+        end
+        remainders$8 = remainders$7;
+        if (remainders$7 >= divisors$7) begin
+            remainders$8 = remainders$7 - divisors$7;
+        end
+        remainders$9 = remainders$8;
+        if (remainders$8 >= divisors$8) begin
+            remainders$9 = remainders$8 - divisors$8;
+        end
+        remainders$10 = remainders$9;
+        if (remainders$9 >= divisors$9) begin
+            remainders$10 = remainders$9 - divisors$9;
+        end
+        remainders$11 = remainders$10;
+        if (remainders$10 >= divisors$10) begin
+            remainders$11 = remainders$10 - divisors$10;
+        end
+        remainders$12 = remainders$11;
+        if (remainders$11 >= divisors$11) begin
+            remainders$12 = remainders$11 - divisors$11;
+        end
+        remainders$13 = remainders$12;
+        if (remainders$12 >= divisors$12) begin
+            remainders$13 = remainders$12 - divisors$12;
+        end
+        remainders$14 = remainders$13;
+        if (remainders$13 >= divisors$13) begin
+            remainders$14 = remainders$13 - divisors$13;
+        end
+        remainders$15 = remainders$14;
+        if (remainders$14 >= divisors$14) begin
+            remainders$15 = remainders$14 - divisors$14;
+        end
+        remainders$16 = remainders$15;
+        if (remainders$15 >= divisors$15) begin
+            remainders$16 = remainders$15 - divisors$15;
+        end
+        remainder = remainders$16;
+        out_vc = mgmt_vc;
+        if (in_vc == 0) begin
+            out_vc = up_vcs$0;
+            if (down) begin
+                out_vc = down_vcs$0;
+            end
+            if (kind == kind_get) begin
+                out_vc = get_vcs$0;
+            end
+        end
+        if (in_vc == 1) begin
+            out_vc = up_vcs$1;
+            if (down) begin
+                out_vc = down_vcs$1;
+            end
+            if (kind == kind_get) begin
+                out_vc = get_vcs$1;
+            end
+        end
+        if (dest_mod & (kind != kind_get)) begin
+            if (remainder == 0) begin
+                out_vc = mod_vcs$0;
+            end
+        end
+        if (kind == kind_mgmt) begin
+            out_vc = mgmt_vc;
+        end
+    end
+    
+endmodule // nrc_core$ports$4$request$choice
+
+
+module nrc_core$ports$4$request$pending(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -56191,10 +59998,48 @@ module nrc_core$ports$4$routed$0(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_core$ports$4$routed$0
+endmodule // nrc_core$ports$4$request$pending
 
 
-module nrc_core$ports$4$routed$1(d,q,clock);
+module nrc_core$ports$4$request$pending_dst(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$4$request$pending_dst
+
+
+module nrc_core$ports$4$request$pending_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$4$request$pending_kind
+
+
+module nrc_core$ports$4$request$pending_vc(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -56210,7 +60055,7 @@ module nrc_core$ports$4$routed$1(d,q,clock);
        q <= d;
     end
           
-endmodule // nrc_core$ports$4$routed$1
+endmodule // nrc_core$ports$4$request$pending_vc
 
 
 module nrc_core$ports$4$stamp(inbound$valid,inbound$flit,inbound$vc,inbound$credits,outbound$valid,outbound$flit,outbound$vc,outbound$credits,now);

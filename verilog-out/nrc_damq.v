@@ -2006,18 +2006,10 @@ module nrc_damq$transit(clock,reset,arriving$valid,arriving$vc,arriving$flit,sto
     input wire  decisions$ready;
     
     // Constant declarations
-    localparam  enabled = 1'b0;
-    localparam  mgmt_vc = 1'b0;
-    localparam  port = 64'h0;
     localparam  ports = 5'b10;
-    localparam  kind_mgmt = 4'h3;
-    localparam  mgmt_len = 8'ha;
     localparam  route_hops = 5'b10100;
     localparam  low_hops = 5'b1010;
-    localparam  kind_lsb = 7'b100011;
-    localparam  len_lsb = 7'b100111;
     localparam  type_bit = 7'b1000000;
-    localparam  head_bit = 7'b111111;
     localparam  tail_bit = 7'b111110;
     localparam  current_lsb = 8'h5;
     localparam  current_mask = 64'h3e0;
@@ -2025,47 +2017,6 @@ module nrc_damq$transit(clock,reset,arriving$valid,arriving$vc,arriving$flit,sto
     localparam  kind_transit = 2'b1;
     localparam  kind_drop = 2'b10;
     localparam  kind_agent = 2'b0;
-    localparam  numbers$0 = 5'b0;
-    localparam  numbers$1 = 5'b1;
-    localparam  numbers$2 = 5'b10;
-    localparam  numbers$3 = 5'b11;
-    localparam  numbers$4 = 5'b100;
-    localparam  numbers$5 = 5'b101;
-    localparam  numbers$6 = 5'b110;
-    localparam  numbers$7 = 5'b111;
-    localparam  numbers$8 = 5'b1000;
-    localparam  numbers$9 = 5'b1001;
-    localparam  numbers$10 = 5'b1010;
-    localparam  numbers$11 = 5'b1011;
-    localparam  numbers$12 = 5'b1100;
-    localparam  numbers$13 = 5'b1101;
-    localparam  numbers$14 = 5'b1110;
-    localparam  numbers$15 = 5'b1111;
-    localparam  numbers$16 = 5'b10000;
-    localparam  numbers$17 = 5'b10001;
-    localparam  numbers$18 = 5'b10010;
-    localparam  numbers$19 = 5'b10011;
-    localparam  numbers$20 = 5'b10100;
-    localparam  low_at$0 = 8'ha;
-    localparam  low_at$1 = 8'hf;
-    localparam  low_at$2 = 8'h14;
-    localparam  low_at$3 = 8'h19;
-    localparam  low_at$4 = 8'h1e;
-    localparam  low_at$5 = 8'h23;
-    localparam  low_at$6 = 8'h28;
-    localparam  low_at$7 = 8'h2d;
-    localparam  low_at$8 = 8'h32;
-    localparam  low_at$9 = 8'h37;
-    localparam  high_at$0 = 8'h0;
-    localparam  high_at$1 = 8'h5;
-    localparam  high_at$2 = 8'ha;
-    localparam  high_at$3 = 8'hf;
-    localparam  high_at$4 = 8'h14;
-    localparam  high_at$5 = 8'h19;
-    localparam  high_at$6 = 8'h1e;
-    localparam  high_at$7 = 8'h23;
-    localparam  high_at$8 = 8'h28;
-    localparam  high_at$9 = 8'h2d;
     
     // Stub signals
     reg  fifo$clock;
@@ -2074,9 +2025,29 @@ module nrc_damq$transit(clock,reset,arriving$valid,arriving$vc,arriving$flit,sto
     reg  [6:0] fifo$sink$data;
     wire  fifo$sink$ready;
     wire  [5:0] fifo$count;
-    reg  [15:0] crc$state;
-    reg  [63:0] crc$data;
-    wire  [15:0] crc$next_state;
+    wire  flit$here;
+    wire  flit$body;
+    wire  [63:0] flit$data;
+    wire  flit$opens;
+    reg  [63:0] fields$data;
+    reg  [4:0] fields$current;
+    reg  [4:0] fields$back_hops;
+    wire  [4:0] fields$w1_hops;
+    wire  [4:0] fields$w1_current;
+    wire  [4:0] fields$w1_hop;
+    wire  [4:0] fields$w2_hop;
+    wire  [4:0] fields$w3_hops;
+    wire  [63:0] fields$w3_insert;
+    wire  [63:0] fields$w3_field;
+    wire  [63:0] fields$w4_insert;
+    wire  [63:0] fields$w4_field;
+    reg  change_crc$clock;
+    reg  [63:0] change_crc$data;
+    reg  [63:0] change_crc$rewritten;
+    reg  change_crc$tail_word;
+    reg  change_crc$advance;
+    reg  change_crc$clear;
+    wire  [15:0] change_crc$delta;
     reg  open$d;
     wire  open$q;
     reg  open$clock;
@@ -2101,26 +2072,9 @@ module nrc_damq$transit(clock,reset,arriving$valid,arriving$vc,arriving$flit,sto
     reg  decided$d;
     wire  decided$q;
     reg  decided$clock;
-    reg  [15:0] delta_crc$d;
-    wire  [15:0] delta_crc$q;
-    reg  delta_crc$clock;
     
     // Local signals
-    reg  here;
-    reg  head;
-    reg  body;
-    reg  [63:0] data;
     reg  [63:0] rewritten;
-    reg  [63:0] change;
-    reg  [4:0] w1_hops;
-    reg  [4:0] w1_current;
-    reg  [4:0] w1_hop;
-    reg  [4:0] w2_hop;
-    reg  [4:0] w3_hops;
-    reg  [63:0] w3_insert;
-    reg  [63:0] w4_insert;
-    reg  [63:0] w3_field;
-    reg  [63:0] w4_field;
     reg  forwarding;
     reg  push;
     reg  [1:0] push_kind;
@@ -2139,10 +2093,37 @@ module nrc_damq$transit(clock,reset,arriving$valid,arriving$vc,arriving$flit,sto
         .source$ready(decisions$ready),
         .count(fifo$count)
     );
-    nrc_damq$transit$crc crc(
-        .state(crc$state),
-        .data(crc$data),
-        .next_state(crc$next_state)
+    nrc_damq$transit$flit flit(
+        .arriving$valid(arriving$valid),
+        .arriving$vc(arriving$vc),
+        .arriving$flit(arriving$flit),
+        .here(flit$here),
+        .body(flit$body),
+        .data(flit$data),
+        .opens(flit$opens)
+    );
+    nrc_damq$transit$fields fields(
+        .data(fields$data),
+        .current(fields$current),
+        .back_hops(fields$back_hops),
+        .w1_hops(fields$w1_hops),
+        .w1_current(fields$w1_current),
+        .w1_hop(fields$w1_hop),
+        .w2_hop(fields$w2_hop),
+        .w3_hops(fields$w3_hops),
+        .w3_insert(fields$w3_insert),
+        .w3_field(fields$w3_field),
+        .w4_insert(fields$w4_insert),
+        .w4_field(fields$w4_field)
+    );
+    nrc_damq$transit$change_crc change_crc(
+        .clock(change_crc$clock),
+        .data(change_crc$data),
+        .rewritten(change_crc$rewritten),
+        .tail_word(change_crc$tail_word),
+        .advance(change_crc$advance),
+        .clear(change_crc$clear),
+        .delta(change_crc$delta)
     );
     nrc_damq$transit$open open(
         .d(open$d),
@@ -2184,11 +2165,6 @@ module nrc_damq$transit(clock,reset,arriving$valid,arriving$vc,arriving$flit,sto
         .q(decided$q),
         .clock(decided$clock)
     );
-    nrc_damq$transit$delta_crc delta_crc(
-        .d(delta_crc$d),
-        .q(delta_crc$q),
-        .clock(delta_crc$clock)
-    );
     
     // Update code
     always @(*) begin
@@ -2200,7 +2176,6 @@ module nrc_damq$transit(clock,reset,arriving$valid,arriving$vc,arriving$flit,sto
         hop$clock = clock;
         back_hops$clock = clock;
         decided$clock = clock;
-        delta_crc$clock = clock;
         open$d = open$q;
         position$d = position$q;
         transit$d = transit$q;
@@ -2209,234 +2184,79 @@ module nrc_damq$transit(clock,reset,arriving$valid,arriving$vc,arriving$flit,sto
         hop$d = hop$q;
         back_hops$d = back_hops$q;
         decided$d = decided$q;
-        delta_crc$d = delta_crc$q;
         fifo$clock = clock;
+        change_crc$clock = clock;
         fifo$reset = reset;
         unused_fifo = fifo$sink$ready | |fifo$count;
-        here = arriving$valid & (arriving$vc == mgmt_vc) & enabled;
-        head = ~arriving$flit[type_bit] & arriving$flit[head_bit];
-        body = arriving$flit[type_bit];
-        data = arriving$flit[(32'h0)+:(64)];
-        w1_hops = data[(32'h0)+:(5)];
-        w1_current = data[(current_lsb)+:(5)];
-        w3_hops = data[(32'h0)+:(5)];
-        w1_hop = 32'h0;
-        w2_hop = 32'h0;
-        w3_insert = 32'h0;
-        w4_insert = 32'h0;
-        w3_field = 32'h0;
-        w4_field = 32'h0;
-        if (w1_current == numbers$1) begin
-            w1_hop = data[(low_at$0)+:(5)];
-        end
-        if (current$q == numbers$11) begin
-            w2_hop = data[(high_at$0)+:(5)];
-        end
-        if (w3_hops == numbers$0) begin
-            w3_insert = port << low_at$0;
-            w3_field = hop_mask << low_at$0;
-        end
-        if (back_hops$q == numbers$10) begin
-            w4_insert = port << high_at$0;
-            w4_field = hop_mask << high_at$0;
-        end
-        if (w1_current == numbers$2) begin
-            w1_hop = data[(low_at$1)+:(5)];
-        end
-        if (current$q == numbers$12) begin
-            w2_hop = data[(high_at$1)+:(5)];
-        end
-        if (w3_hops == numbers$1) begin
-            w3_insert = port << low_at$1;
-            w3_field = hop_mask << low_at$1;
-        end
-        if (back_hops$q == numbers$11) begin
-            w4_insert = port << high_at$1;
-            w4_field = hop_mask << high_at$1;
-        end
-        if (w1_current == numbers$3) begin
-            w1_hop = data[(low_at$2)+:(5)];
-        end
-        if (current$q == numbers$13) begin
-            w2_hop = data[(high_at$2)+:(5)];
-        end
-        if (w3_hops == numbers$2) begin
-            w3_insert = port << low_at$2;
-            w3_field = hop_mask << low_at$2;
-        end
-        if (back_hops$q == numbers$12) begin
-            w4_insert = port << high_at$2;
-            w4_field = hop_mask << high_at$2;
-        end
-        if (w1_current == numbers$4) begin
-            w1_hop = data[(low_at$3)+:(5)];
-        end
-        if (current$q == numbers$14) begin
-            w2_hop = data[(high_at$3)+:(5)];
-        end
-        if (w3_hops == numbers$3) begin
-            w3_insert = port << low_at$3;
-            w3_field = hop_mask << low_at$3;
-        end
-        if (back_hops$q == numbers$13) begin
-            w4_insert = port << high_at$3;
-            w4_field = hop_mask << high_at$3;
-        end
-        if (w1_current == numbers$5) begin
-            w1_hop = data[(low_at$4)+:(5)];
-        end
-        if (current$q == numbers$15) begin
-            w2_hop = data[(high_at$4)+:(5)];
-        end
-        if (w3_hops == numbers$4) begin
-            w3_insert = port << low_at$4;
-            w3_field = hop_mask << low_at$4;
-        end
-        if (back_hops$q == numbers$14) begin
-            w4_insert = port << high_at$4;
-            w4_field = hop_mask << high_at$4;
-        end
-        if (w1_current == numbers$6) begin
-            w1_hop = data[(low_at$5)+:(5)];
-        end
-        if (current$q == numbers$16) begin
-            w2_hop = data[(high_at$5)+:(5)];
-        end
-        if (w3_hops == numbers$5) begin
-            w3_insert = port << low_at$5;
-            w3_field = hop_mask << low_at$5;
-        end
-        if (back_hops$q == numbers$15) begin
-            w4_insert = port << high_at$5;
-            w4_field = hop_mask << high_at$5;
-        end
-        if (w1_current == numbers$7) begin
-            w1_hop = data[(low_at$6)+:(5)];
-        end
-        if (current$q == numbers$17) begin
-            w2_hop = data[(high_at$6)+:(5)];
-        end
-        if (w3_hops == numbers$6) begin
-            w3_insert = port << low_at$6;
-            w3_field = hop_mask << low_at$6;
-        end
-        if (back_hops$q == numbers$16) begin
-            w4_insert = port << high_at$6;
-            w4_field = hop_mask << high_at$6;
-        end
-        if (w1_current == numbers$8) begin
-            w1_hop = data[(low_at$7)+:(5)];
-        end
-        if (current$q == numbers$18) begin
-            w2_hop = data[(high_at$7)+:(5)];
-        end
-        if (w3_hops == numbers$7) begin
-            w3_insert = port << low_at$7;
-            w3_field = hop_mask << low_at$7;
-        end
-        if (back_hops$q == numbers$17) begin
-            w4_insert = port << high_at$7;
-            w4_field = hop_mask << high_at$7;
-        end
-        if (w1_current == numbers$9) begin
-            w1_hop = data[(low_at$8)+:(5)];
-        end
-        if (current$q == numbers$19) begin
-            w2_hop = data[(high_at$8)+:(5)];
-        end
-        if (w3_hops == numbers$8) begin
-            w3_insert = port << low_at$8;
-            w3_field = hop_mask << low_at$8;
-        end
-        if (back_hops$q == numbers$18) begin
-            w4_insert = port << high_at$8;
-            w4_field = hop_mask << high_at$8;
-        end
-        if (w1_current == numbers$10) begin
-            w1_hop = data[(low_at$9)+:(5)];
-        end
-        if (current$q == numbers$20) begin
-            w2_hop = data[(high_at$9)+:(5)];
-        end
-        if (w3_hops == numbers$9) begin
-            w3_insert = port << low_at$9;
-            w3_field = hop_mask << low_at$9;
-        end
-        if (back_hops$q == numbers$19) begin
-            w4_insert = port << high_at$9;
-            w4_field = hop_mask << high_at$9;
-        end
+        fields$data = flit$data;
+        fields$current = current$q;
+        fields$back_hops = back_hops$q;
         forwarding = transit$q & ~bad$q;
-        rewritten = data;
+        rewritten = flit$data;
         push = 1'b0;
         push_kind = kind_agent;
         push_hop = hop$q;
-        if (here & open$q) begin
+        if (flit$here & open$q) begin
             position$d = position$q + 32'h1;
-            if (body & (position$q == 32'h2)) begin
-                current$d = w1_current;
-                transit$d = |w1_current;
-                bad$d = (w1_hops > route_hops) | (w1_current > w1_hops);
-                hop$d = w1_hop;
-                if (|w1_current & (w1_hops <= route_hops) & (w1_current <= w1_hops)) begin
-                    rewritten = (data & ~current_mask) | (((w1_current - 32'h1) & 64'hffffffffffffffff) << current_lsb);
+            if (flit$body & (position$q == 32'h2)) begin
+                current$d = fields$w1_current;
+                transit$d = |fields$w1_current;
+                bad$d = (fields$w1_hops > route_hops) | (fields$w1_current > fields$w1_hops);
+                hop$d = fields$w1_hop;
+                if (|fields$w1_current & (fields$w1_hops <= route_hops) & (fields$w1_current <= fields$w1_hops)) begin
+                    rewritten = (flit$data & ~current_mask) | (((fields$w1_current - 32'h1) & 64'hffffffffffffffff) << current_lsb);
                 end
             end
-            if (body & (position$q == 32'h3) & (current$q > low_hops)) begin
-                hop$d = w2_hop;
+            if (flit$body & (position$q == 32'h3) & (current$q > low_hops)) begin
+                hop$d = fields$w2_hop;
             end
-            if (body & (position$q == 32'h4)) begin
-                back_hops$d = w3_hops;
+            if (flit$body & (position$q == 32'h4)) begin
+                back_hops$d = fields$w3_hops;
                 push = 1'b1;
                 decided$d = 1'b1;
                 if (transit$q) begin
                     push_kind = kind_transit;
-                    if (bad$q | (w3_hops >= route_hops) | (hop$q >= ports)) begin
+                    if (bad$q | (fields$w3_hops >= route_hops) | (hop$q >= ports)) begin
                         push_kind = kind_drop;
                         bad$d = 1'b1;
                     end
                     else begin
-                        rewritten = (data & ~hop_mask & ~w3_field) | ((w3_hops + 32'h1) & 64'hffffffffffffffff) | w3_insert;
+                        rewritten = (flit$data & ~hop_mask & ~fields$w3_field) | ((fields$w3_hops + 32'h1) & 64'hffffffffffffffff) | fields$w3_insert;
                     end
                 end
             end
-            if (body & (position$q == 32'h5) & forwarding & (back_hops$q >= low_hops)) begin
-                rewritten = (data & ~w4_field) | w4_insert;
+            if (flit$body & (position$q == 32'h5) & forwarding & (back_hops$q >= low_hops)) begin
+                rewritten = (flit$data & ~fields$w4_field) | fields$w4_insert;
             end
-            if (~body) begin
+            if (~flit$body) begin
                 open$d = 1'b0;
                 if (~decided$q) begin
                     push = 1'b1;
                 end
                 if (forwarding & arriving$flit[tail_bit]) begin
-                    rewritten = data ^ ((delta_crc$q) & 64'hffffffffffffffff);
+                    rewritten = flit$data ^ ((change_crc$delta) & 64'hffffffffffffffff);
                 end
             end
         end
-        change = data ^ rewritten;
-        if (position$q == 32'h9) begin
-            change = 32'h0;
-        end
-        crc$state = delta_crc$q;
-        crc$data = change;
-        if (here & open$q) begin
-            delta_crc$d = crc$next_state;
-        end
-        if (here & head & (arriving$flit[(kind_lsb)+:(4)] == kind_mgmt) & (arriving$flit[(len_lsb)+:(8)] == mgmt_len)) begin
+        if (flit$opens) begin
             open$d = 1'b1;
             position$d = 32'h1;
             transit$d = 1'b0;
             bad$d = 1'b0;
             decided$d = 1'b0;
-            delta_crc$d = 32'h0;
         end
+        change_crc$data = flit$data;
+        change_crc$rewritten = rewritten;
+        change_crc$tail_word = position$q == 32'h9;
+        change_crc$advance = flit$here & open$q;
+        change_crc$clear = flit$opens;
         fifo$sink$valid = push & ~reset;
         fifo$sink$data = ((push_kind) & 7'h7f) | (((push_hop) & 7'h7f) << 32'h2);
         storing$valid = arriving$valid;
         storing$vc = arriving$vc;
         storing$flit = arriving$flit;
-        if (here & open$q) begin
-            storing$flit = (((rewritten) & 65'h1ffffffffffffffff) & ~(1 << (type_bit)) | ((body) << (type_bit)));
+        if (flit$here & open$q) begin
+            storing$flit = (((rewritten) & 65'h1ffffffffffffffff) & ~(1 << (type_bit)) | ((flit$body) << (type_bit)));
         end
         if (reset) begin
             open$d = 1'b0;
@@ -2484,7 +2304,63 @@ module nrc_damq$transit$bad(d,q,clock);
 endmodule // nrc_damq$transit$bad
 
 
-module nrc_damq$transit$crc(state,data,next_state);
+module nrc_damq$transit$change_crc(clock,data,rewritten,tail_word,advance,clear,delta);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [63:0] data;
+    input wire  [63:0] rewritten;
+    input wire  tail_word;
+    input wire  advance;
+    input wire  clear;
+    output reg  [15:0] delta;
+    
+    // Stub signals
+    reg  [15:0] crc$state;
+    reg  [63:0] crc$data;
+    wire  [15:0] crc$next_state;
+    reg  [15:0] state$d;
+    wire  [15:0] state$q;
+    reg  state$clock;
+    
+    // Local signals
+    reg  [63:0] change;
+    
+    // Sub module instances
+    nrc_damq$transit$change_crc$crc crc(
+        .state(crc$state),
+        .data(crc$data),
+        .next_state(crc$next_state)
+    );
+    nrc_damq$transit$change_crc$state state(
+        .d(state$d),
+        .q(state$q),
+        .clock(state$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        state$clock = clock;
+        state$d = state$q;
+        change = data ^ rewritten;
+        if (tail_word) begin
+            change = 32'h0;
+        end
+        crc$state = state$q;
+        crc$data = change;
+        if (advance) begin
+            state$d = crc$next_state;
+        end
+        if (clear) begin
+            state$d = 32'h0;
+        end
+        delta = state$q;
+    end
+    
+endmodule // nrc_damq$transit$change_crc
+
+
+module nrc_damq$transit$change_crc$crc(state,data,next_state);
     
     // Module arguments
     input wire  [15:0] state;
@@ -2596,7 +2472,26 @@ module nrc_damq$transit$crc(state,data,next_state);
         next_state = nodes$30 ^ offset;
     end
     
-endmodule // nrc_damq$transit$crc
+endmodule // nrc_damq$transit$change_crc$crc
+
+
+module nrc_damq$transit$change_crc$state(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_damq$transit$change_crc$state
 
 
 module nrc_damq$transit$current(d,q,clock);
@@ -2637,23 +2532,222 @@ module nrc_damq$transit$decided(d,q,clock);
 endmodule // nrc_damq$transit$decided
 
 
-module nrc_damq$transit$delta_crc(d,q,clock);
+module nrc_damq$transit$fields(data,current,back_hops,w1_hops,w1_current,w1_hop,w2_hop,w3_hops,w3_insert,w3_field,w4_insert,w4_field);
     
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
+    input wire  [63:0] data;
+    input wire  [4:0] current;
+    input wire  [4:0] back_hops;
+    output reg  [4:0] w1_hops;
+    output reg  [4:0] w1_current;
+    output reg  [4:0] w1_hop;
+    output reg  [4:0] w2_hop;
+    output reg  [4:0] w3_hops;
+    output reg  [63:0] w3_insert;
+    output reg  [63:0] w3_field;
+    output reg  [63:0] w4_insert;
+    output reg  [63:0] w4_field;
     
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
+    // Constant declarations
+    localparam  port = 64'h0;
+    localparam  current_lsb = 8'h5;
+    localparam  hop_mask = 64'h1f;
+    localparam  numbers$0 = 5'b0;
+    localparam  numbers$1 = 5'b1;
+    localparam  numbers$2 = 5'b10;
+    localparam  numbers$3 = 5'b11;
+    localparam  numbers$4 = 5'b100;
+    localparam  numbers$5 = 5'b101;
+    localparam  numbers$6 = 5'b110;
+    localparam  numbers$7 = 5'b111;
+    localparam  numbers$8 = 5'b1000;
+    localparam  numbers$9 = 5'b1001;
+    localparam  numbers$10 = 5'b1010;
+    localparam  numbers$11 = 5'b1011;
+    localparam  numbers$12 = 5'b1100;
+    localparam  numbers$13 = 5'b1101;
+    localparam  numbers$14 = 5'b1110;
+    localparam  numbers$15 = 5'b1111;
+    localparam  numbers$16 = 5'b10000;
+    localparam  numbers$17 = 5'b10001;
+    localparam  numbers$18 = 5'b10010;
+    localparam  numbers$19 = 5'b10011;
+    localparam  numbers$20 = 5'b10100;
+    localparam  low_at$0 = 8'ha;
+    localparam  low_at$1 = 8'hf;
+    localparam  low_at$2 = 8'h14;
+    localparam  low_at$3 = 8'h19;
+    localparam  low_at$4 = 8'h1e;
+    localparam  low_at$5 = 8'h23;
+    localparam  low_at$6 = 8'h28;
+    localparam  low_at$7 = 8'h2d;
+    localparam  low_at$8 = 8'h32;
+    localparam  low_at$9 = 8'h37;
+    localparam  high_at$0 = 8'h0;
+    localparam  high_at$1 = 8'h5;
+    localparam  high_at$2 = 8'ha;
+    localparam  high_at$3 = 8'hf;
+    localparam  high_at$4 = 8'h14;
+    localparam  high_at$5 = 8'h19;
+    localparam  high_at$6 = 8'h1e;
+    localparam  high_at$7 = 8'h23;
+    localparam  high_at$8 = 8'h28;
+    localparam  high_at$9 = 8'h2d;
+    
+    // Update code
+    always @(*) begin
+        w1_hops = data[(32'h0)+:(5)];
+        w1_current = data[(current_lsb)+:(5)];
+        w3_hops = data[(32'h0)+:(5)];
+        w1_hop = 32'h0;
+        w2_hop = 32'h0;
+        w3_insert = 32'h0;
+        w4_insert = 32'h0;
+        w3_field = 32'h0;
+        w4_field = 32'h0;
+        if (w1_current == numbers$1) begin
+            w1_hop = data[(low_at$0)+:(5)];
+        end
+        if (current == numbers$11) begin
+            w2_hop = data[(high_at$0)+:(5)];
+        end
+        if (w3_hops == numbers$0) begin
+            w3_insert = port << low_at$0;
+            w3_field = hop_mask << low_at$0;
+        end
+        if (back_hops == numbers$10) begin
+            w4_insert = port << high_at$0;
+            w4_field = hop_mask << high_at$0;
+        end
+        if (w1_current == numbers$2) begin
+            w1_hop = data[(low_at$1)+:(5)];
+        end
+        if (current == numbers$12) begin
+            w2_hop = data[(high_at$1)+:(5)];
+        end
+        if (w3_hops == numbers$1) begin
+            w3_insert = port << low_at$1;
+            w3_field = hop_mask << low_at$1;
+        end
+        if (back_hops == numbers$11) begin
+            w4_insert = port << high_at$1;
+            w4_field = hop_mask << high_at$1;
+        end
+        if (w1_current == numbers$3) begin
+            w1_hop = data[(low_at$2)+:(5)];
+        end
+        if (current == numbers$13) begin
+            w2_hop = data[(high_at$2)+:(5)];
+        end
+        if (w3_hops == numbers$2) begin
+            w3_insert = port << low_at$2;
+            w3_field = hop_mask << low_at$2;
+        end
+        if (back_hops == numbers$12) begin
+            w4_insert = port << high_at$2;
+            w4_field = hop_mask << high_at$2;
+        end
+        if (w1_current == numbers$4) begin
+            w1_hop = data[(low_at$3)+:(5)];
+        end
+        if (current == numbers$14) begin
+            w2_hop = data[(high_at$3)+:(5)];
+        end
+        if (w3_hops == numbers$3) begin
+            w3_insert = port << low_at$3;
+            w3_field = hop_mask << low_at$3;
+        end
+        if (back_hops == numbers$13) begin
+            w4_insert = port << high_at$3;
+            w4_field = hop_mask << high_at$3;
+        end
+        if (w1_current == numbers$5) begin
+            w1_hop = data[(low_at$4)+:(5)];
+        end
+        if (current == numbers$15) begin
+            w2_hop = data[(high_at$4)+:(5)];
+        end
+        if (w3_hops == numbers$4) begin
+            w3_insert = port << low_at$4;
+            w3_field = hop_mask << low_at$4;
+        end
+        if (back_hops == numbers$14) begin
+            w4_insert = port << high_at$4;
+            w4_field = hop_mask << high_at$4;
+        end
+        if (w1_current == numbers$6) begin
+            w1_hop = data[(low_at$5)+:(5)];
+        end
+        if (current == numbers$16) begin
+            w2_hop = data[(high_at$5)+:(5)];
+        end
+        if (w3_hops == numbers$5) begin
+            w3_insert = port << low_at$5;
+            w3_field = hop_mask << low_at$5;
+        end
+        if (back_hops == numbers$15) begin
+            w4_insert = port << high_at$5;
+            w4_field = hop_mask << high_at$5;
+        end
+        if (w1_current == numbers$7) begin
+            w1_hop = data[(low_at$6)+:(5)];
+        end
+        if (current == numbers$17) begin
+            w2_hop = data[(high_at$6)+:(5)];
+        end
+        if (w3_hops == numbers$6) begin
+            w3_insert = port << low_at$6;
+            w3_field = hop_mask << low_at$6;
+        end
+        if (back_hops == numbers$16) begin
+            w4_insert = port << high_at$6;
+            w4_field = hop_mask << high_at$6;
+        end
+        if (w1_current == numbers$8) begin
+            w1_hop = data[(low_at$7)+:(5)];
+        end
+        if (current == numbers$18) begin
+            w2_hop = data[(high_at$7)+:(5)];
+        end
+        if (w3_hops == numbers$7) begin
+            w3_insert = port << low_at$7;
+            w3_field = hop_mask << low_at$7;
+        end
+        if (back_hops == numbers$17) begin
+            w4_insert = port << high_at$7;
+            w4_field = hop_mask << high_at$7;
+        end
+        if (w1_current == numbers$9) begin
+            w1_hop = data[(low_at$8)+:(5)];
+        end
+        if (current == numbers$19) begin
+            w2_hop = data[(high_at$8)+:(5)];
+        end
+        if (w3_hops == numbers$8) begin
+            w3_insert = port << low_at$8;
+            w3_field = hop_mask << low_at$8;
+        end
+        if (back_hops == numbers$18) begin
+            w4_insert = port << high_at$8;
+            w4_field = hop_mask << high_at$8;
+        end
+        if (w1_current == numbers$10) begin
+            w1_hop = data[(low_at$9)+:(5)];
+        end
+        if (current == numbers$20) begin
+            w2_hop = data[(high_at$9)+:(5)];
+        end
+        if (w3_hops == numbers$9) begin
+            w3_insert = port << low_at$9;
+            w3_field = hop_mask << low_at$9;
+        end
+        if (back_hops == numbers$19) begin
+            w4_insert = port << high_at$9;
+            w4_field = hop_mask << high_at$9;
+        end
     end
     
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_damq$transit$delta_crc
+endmodule // nrc_damq$transit$fields
 
 
 module nrc_damq$transit$fifo(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
@@ -2902,6 +2996,42 @@ module nrc_damq$transit$fifo$brams$0$shown(d,q,clock);
     end
           
 endmodule // nrc_damq$transit$fifo$brams$0$shown
+
+
+module nrc_damq$transit$flit(arriving$valid,arriving$vc,arriving$flit,here,body,data,opens);
+    
+    // Module arguments
+    input wire  arriving$valid;
+    input wire  arriving$vc;
+    input wire  [64:0] arriving$flit;
+    output reg  here;
+    output reg  body;
+    output reg  [63:0] data;
+    output reg  opens;
+    
+    // Constant declarations
+    localparam  enabled = 1'b0;
+    localparam  mgmt_vc = 1'b0;
+    localparam  kind_mgmt = 4'h3;
+    localparam  mgmt_len = 8'ha;
+    localparam  kind_lsb = 7'b100011;
+    localparam  len_lsb = 7'b100111;
+    localparam  type_bit = 7'b1000000;
+    localparam  head_bit = 7'b111111;
+    
+    // Local signals
+    reg  head;
+    
+    // Update code
+    always @(*) begin
+        here = arriving$valid & (arriving$vc == mgmt_vc) & enabled;
+        head = ~arriving$flit[type_bit] & arriving$flit[head_bit];
+        body = arriving$flit[type_bit];
+        data = arriving$flit[(32'h0)+:(64)];
+        opens = here & head & (arriving$flit[(kind_lsb)+:(4)] == kind_mgmt) & (arriving$flit[(len_lsb)+:(8)] == mgmt_len);
+    end
+    
+endmodule // nrc_damq$transit$flit
 
 
 module nrc_damq$transit$hop(d,q,clock);

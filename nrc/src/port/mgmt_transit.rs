@@ -3,12 +3,13 @@
 //! of a port's DAMQ ([`super::Damq`]): every flit the intake stores passes here, unchanged but
 //! for the management packets this router forwards, which are rewritten on their way in.
 //!
-//! **Which packets.** A head of kind Mgmt with `len` = [`MGMT_FLITS`] stored on the management
-//! VC opens a management packet; its flits are counted as the intake stores them (the intake
-//! stores whole packets in order, or closes one early with a TailBadPkt), so this block sees
-//! exactly what the DAMQ will hold. Management heads of another length, and any packet on
-//! another VC, pass untouched and get no decision (the input port sends the former to the
-//! agent, which drops malformed packets and counts them).
+//! **Which packets.** A head of kind Mgmt with `len` =
+//! [`MGMT_FLITS`](hdl::formats::mgmt::MGMT_FLITS) stored on the management VC opens a
+//! management packet ([`MgmtFlit`](super::MgmtFlit)); its flits are counted as the intake
+//! stores them (the intake stores whole packets in order, or closes one early with a
+//! TailBadPkt), so this block sees exactly what the DAMQ will hold. Management heads of
+//! another length, and any packet on another VC, pass untouched and get no decision (the
+//! input port sends the former to the agent, which drops malformed packets and counts them).
 //!
 //! **Decision**, one per such packet, in the order of their heads, on `decisions` (through a
 //! FIFO of [`DECISION_DEPTH`], more than a port's buffer can hold management packets), made when
@@ -36,17 +37,18 @@
 //!
 //! Reset (synchronous): no packet open, the FIFO empty (the DAMQ is emptied with it).
 //!
+//! **Blocks**: [`MgmtFlit`](super::MgmtFlit) (which flits are a management packet's),
+//! [`HopFields`](super::HopFields) (the route fields of a word as `w1`..`w4`),
+//! [`DeltaCrc`](super::DeltaCrc) (the CRC of the changes) and the decision FIFO; this file
+//! keeps the packet's state (position, transit, malformed, hops), the rewrite and the decision.
+//!
 //! Parameters: `VCB` as the DAMQ; elaboration values: the management VC, this input port's
 //! number and the router's port count.
-use super::{VcWriteSink, VcWriteSource};
-use hdl::crc::{CrcStep, CRC16};
+use super::{DeltaCrc, HopFields, MgmtFlit, VcWriteSink, VcWriteSource};
 use hdl::fifo::StreamFifo;
-use hdl::formats::flit::{HEAD_BIT, TAIL_BIT, TYPE_BIT};
-use hdl::formats::header::{KIND, LEN};
-use hdl::formats::mgmt::{
-    hop_lsb, CURRENT, HOPS_PER_WORD, HOP_BITS, HOP_NUM, MGMT_FLITS, ROUTE_HOPS,
-};
-use hdl::formats::{PacketKind, FLIT_BITS};
+use hdl::formats::flit::{TAIL_BIT, TYPE_BIT};
+use hdl::formats::mgmt::{hop_lsb, CURRENT, HOPS_PER_WORD, HOP_BITS, HOP_NUM, ROUTE_HOPS};
+use hdl::formats::FLIT_BITS;
 use hdl::stream::StreamSource;
 use rust_hdl::prelude::*;
 
@@ -85,7 +87,12 @@ pub struct MgmtTransit<const VCB: usize> {
         { hdl::fifo::fifo_ptr_bits(DECISION_DEPTH) },
         { hdl::fifo::fifo_count_bits(DECISION_DEPTH) },
     >,
-    crc: CrcStep<16, 64>,
+    /// The management view of this flit.
+    flit: MgmtFlit<VCB>,
+    /// The source-route fields of this flit's word.
+    fields: HopFields,
+    /// The CRC of the changes, for the tail.
+    change_crc: DeltaCrc,
     /// A management packet is being stored; the position of its next flit.
     open: DFF<bool>,
     position: DFF<Bits<4>>,
@@ -99,28 +106,8 @@ pub struct MgmtTransit<const VCB: usize> {
     back_hops: DFF<Bits<5>>,
     /// The decision was pushed.
     decided: DFF<bool>,
-    /// The CRC of the changes so far.
-    delta_crc: DFF<Bits<16>>,
-    /// This flit: on the management VC, a head, a body, the end (tail or TailBadPkt).
-    here: Signal<Local, bool>,
-    head: Signal<Local, bool>,
-    body: Signal<Local, bool>,
-    data: Signal<Local, Bits<64>>,
-    /// The rewritten data word of this flit, and its change.
+    /// The rewritten data word of this flit.
     rewritten: Signal<Local, Bits<64>>,
-    change: Signal<Local, Bits<64>>,
-    /// Fields of this flit seen as `w1` / `w3`.
-    w1_hops: Signal<Local, Bits<5>>,
-    w1_current: Signal<Local, Bits<5>>,
-    w1_hop: Signal<Local, Bits<HOP_BITS>>,
-    w2_hop: Signal<Local, Bits<HOP_BITS>>,
-    w3_hops: Signal<Local, Bits<5>>,
-    /// This port's number where `w3` / `w4` would take it.
-    w3_insert: Signal<Local, Bits<64>>,
-    w4_insert: Signal<Local, Bits<64>>,
-    /// The hop field it replaces.
-    w3_field: Signal<Local, Bits<64>>,
-    w4_field: Signal<Local, Bits<64>>,
     /// The packet rewritten is a good transit packet.
     forwarding: Signal<Local, bool>,
     push: Signal<Local, bool>,
@@ -128,19 +115,10 @@ pub struct MgmtTransit<const VCB: usize> {
     push_hop: Signal<Local, Bits<HOP_BITS>>,
     /// The FIFO's fill: its `ready` is never low (see DECISION_DEPTH): acknowledged unused.
     unused_fifo: Signal<Local, bool>,
-    /// Transit on (else every flit passes untouched and no decision is made).
-    enabled: Constant<bool>,
-    mgmt_vc: Constant<Bits<VCB>>,
-    port: Constant<Bits<64>>,
     ports: Constant<Bits<HOP_BITS>>,
-    kind_mgmt: Constant<Bits<4>>,
-    mgmt_len: Constant<Bits<8>>,
     route_hops: Constant<Bits<5>>,
     low_hops: Constant<Bits<5>>,
-    kind_lsb: Constant<Bits<7>>,
-    len_lsb: Constant<Bits<7>>,
     type_bit: Constant<Bits<7>>,
-    head_bit: Constant<Bits<7>>,
     tail_bit: Constant<Bits<7>>,
     current_lsb: Constant<Bits<8>>,
     current_mask: Constant<Bits<64>>,
@@ -148,18 +126,13 @@ pub struct MgmtTransit<const VCB: usize> {
     kind_transit: Constant<Bits<2>>,
     kind_drop: Constant<Bits<2>>,
     kind_agent: Constant<Bits<2>>,
-    /// `numbers[n]` = n (0..=20), to compare hop counts with.
-    numbers: Vec<Constant<Bits<5>>>,
-    /// Where hop `i` (and hop `10 + i`) sits in its word.
-    low_at: Vec<Constant<Bits<8>>>,
-    high_at: Vec<Constant<Bits<8>>>,
 }
 
 impl<const VCB: usize> MgmtTransit<VCB> {
     /// A block that passes every flit untouched and decides nothing (a DAMQ outside a router).
     pub fn disabled() -> Self {
         let mut b = Self::new(0, 0, 2);
-        b.enabled = Constant::new(false);
+        b.flit = MgmtFlit::new(0, false);
         b
     }
 
@@ -184,7 +157,9 @@ impl<const VCB: usize> MgmtTransit<VCB> {
             storing: Default::default(),
             decisions: Default::default(),
             fifo: StreamFifo::new(),
-            crc: CrcStep::new(&CRC16),
+            flit: MgmtFlit::new(mgmt_vc, true),
+            fields: HopFields::new(port),
+            change_crc: DeltaCrc::new(),
             open: Default::default(),
             position: Default::default(),
             transit: Default::default(),
@@ -193,39 +168,16 @@ impl<const VCB: usize> MgmtTransit<VCB> {
             hop: Default::default(),
             back_hops: Default::default(),
             decided: Default::default(),
-            delta_crc: Default::default(),
-            here: Default::default(),
-            head: Default::default(),
-            body: Default::default(),
-            data: Default::default(),
             rewritten: Default::default(),
-            change: Default::default(),
-            w1_hops: Default::default(),
-            w1_current: Default::default(),
-            w1_hop: Default::default(),
-            w2_hop: Default::default(),
-            w3_hops: Default::default(),
-            w3_insert: Default::default(),
-            w4_insert: Default::default(),
-            w3_field: Default::default(),
-            w4_field: Default::default(),
             forwarding: Default::default(),
             push: Default::default(),
             push_kind: Default::default(),
             push_hop: Default::default(),
             unused_fifo: Default::default(),
-            enabled: Constant::new(true),
-            mgmt_vc: k(mgmt_vc as u64),
-            port: k(port as u64),
             ports: k(ports as u64),
-            kind_mgmt: k(PacketKind::Mgmt.code() as u64),
-            mgmt_len: k(MGMT_FLITS as u64),
             route_hops: k(ROUTE_HOPS as u64),
             low_hops: k(HOPS_PER_WORD as u64),
-            kind_lsb: k(KIND.lsb as u64),
-            len_lsb: k(LEN.lsb as u64),
             type_bit: k(TYPE_BIT as u64),
-            head_bit: k(HEAD_BIT as u64),
             tail_bit: k(TAIL_BIT as u64),
             current_lsb: k(CURRENT.lsb as u64),
             current_mask: k(((1u64 << CURRENT.width) - 1) << CURRENT.lsb),
@@ -233,15 +185,6 @@ impl<const VCB: usize> MgmtTransit<VCB> {
             kind_transit: k(TRANSIT),
             kind_drop: k(DROP),
             kind_agent: k(TO_AGENT),
-            numbers: (0..=ROUTE_HOPS)
-                .map(|n| Constant::new((n as u64).into()))
-                .collect(),
-            low_at: (0..HOPS_PER_WORD)
-                .map(|i| Constant::new((hop_lsb(i) as u64).into()))
-                .collect(),
-            high_at: (0..HOPS_PER_WORD)
-                .map(|i| Constant::new((hop_lsb(HOPS_PER_WORD + i) as u64).into()))
-                .collect(),
         }
     }
 }
@@ -249,130 +192,80 @@ impl<const VCB: usize> MgmtTransit<VCB> {
 impl<const VCB: usize> Logic for MgmtTransit<VCB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self, clock, open, position, transit, bad, current, hop, back_hops, decided, delta_crc
-        );
-        clock!(self, clock, fifo);
+        dff_setup!(self, clock, open, position, transit, bad, current, hop, back_hops, decided);
+        clock!(self, clock, fifo, change_crc);
         self.fifo.reset.next = self.reset.val();
         self.unused_fifo.next = self.fifo.sink.ready.val() | self.fifo.count.val().any();
         StreamSource::<Bits<DECISION_BITS>>::link(&mut self.decisions, &mut self.fifo.source);
-        // This flit.
-        self.here.next = self.arriving.valid.val()
-            & (self.arriving.vc.val() == self.mgmt_vc.val())
-            & self.enabled.val();
-        self.head.next = !self
-            .arriving
-            .flit
-            .val()
-            .get_bit(self.type_bit.val().index())
-            & self
-                .arriving
-                .flit
-                .val()
-                .get_bit(self.head_bit.val().index());
-        self.body.next = self
-            .arriving
-            .flit
-            .val()
-            .get_bit(self.type_bit.val().index());
-        self.data.next = self.arriving.flit.val().get_bits::<64>(0);
-        self.w1_hops.next = self.data.val().get_bits::<5>(0);
-        self.w1_current.next = self
-            .data
-            .val()
-            .get_bits::<5>(self.current_lsb.val().index());
-        self.w3_hops.next = self.data.val().get_bits::<5>(0);
-        // `hops[current - 1]`: in w1 for current 1..=10, in w2 for 11..=20; and where this
-        // port goes in w3 (`hops[hop_num]`, hop_num < 10) or w4 (hop_num >= 10).
-        self.w1_hop.next = 0.into();
-        self.w2_hop.next = 0.into();
-        self.w3_insert.next = 0.into();
-        self.w4_insert.next = 0.into();
-        self.w3_field.next = 0.into();
-        self.w4_field.next = 0.into();
-        for i in 0..HOPS_PER_WORD {
-            if self.w1_current.val() == self.numbers[i + 1].val() {
-                self.w1_hop.next = self
-                    .data
-                    .val()
-                    .get_bits::<HOP_BITS>(self.low_at[i].val().index());
-            }
-            if self.current.q.val() == self.numbers[i + 11].val() {
-                self.w2_hop.next = self
-                    .data
-                    .val()
-                    .get_bits::<HOP_BITS>(self.high_at[i].val().index());
-            }
-            if self.w3_hops.val() == self.numbers[i].val() {
-                self.w3_insert.next = self.port.val() << self.low_at[i].val();
-                self.w3_field.next = self.hop_mask.val() << self.low_at[i].val();
-            }
-            if self.back_hops.q.val() == self.numbers[i + 10].val() {
-                self.w4_insert.next = self.port.val() << self.high_at[i].val();
-                self.w4_field.next = self.hop_mask.val() << self.high_at[i].val();
-            }
-        }
+        // This flit (transit on: else every flit passes untouched and no decision is made).
+        VcWriteSink::<VCB>::link(&mut self.arriving, &mut self.flit.arriving);
+        // The route fields of this word (as w1, w2, w3, w4).
+        self.fields.data.next = self.flit.data.val();
+        self.fields.current.next = self.current.q.val();
+        self.fields.back_hops.next = self.back_hops.q.val();
         self.forwarding.next = self.transit.q.val() & !self.bad.q.val();
         // The rewrite and its change (zero unless a good transit packet's w1, w3, w4 or tail).
-        self.rewritten.next = self.data.val();
+        self.rewritten.next = self.flit.data.val();
         self.push.next = false;
         self.push_kind.next = self.kind_agent.val();
         self.push_hop.next = self.hop.q.val();
-        if self.here.val() & self.open.q.val() {
+        if self.flit.here.val() & self.open.q.val() {
             self.position.d.next = self.position.q.val() + 1;
-            if self.body.val() & (self.position.q.val() == 2) {
+            if self.flit.body.val() & (self.position.q.val() == 2) {
                 // w1: the forward route.
-                self.current.d.next = self.w1_current.val();
-                self.transit.d.next = self.w1_current.val().any();
-                self.bad.d.next = (self.w1_hops.val() > self.route_hops.val())
-                    | (self.w1_current.val() > self.w1_hops.val());
-                self.hop.d.next = self.w1_hop.val();
-                if self.w1_current.val().any()
-                    & (self.w1_hops.val() <= self.route_hops.val())
-                    & (self.w1_current.val() <= self.w1_hops.val())
+                self.current.d.next = self.fields.w1_current.val();
+                self.transit.d.next = self.fields.w1_current.val().any();
+                self.bad.d.next = (self.fields.w1_hops.val() > self.route_hops.val())
+                    | (self.fields.w1_current.val() > self.fields.w1_hops.val());
+                self.hop.d.next = self.fields.w1_hop.val();
+                if self.fields.w1_current.val().any()
+                    & (self.fields.w1_hops.val() <= self.route_hops.val())
+                    & (self.fields.w1_current.val() <= self.fields.w1_hops.val())
                 {
-                    self.rewritten.next = (self.data.val() & !self.current_mask.val())
-                        | (bit_cast::<64, 5>(self.w1_current.val() - 1) << self.current_lsb.val());
+                    self.rewritten.next = (self.flit.data.val() & !self.current_mask.val())
+                        | (bit_cast::<64, 5>(self.fields.w1_current.val() - 1)
+                            << self.current_lsb.val());
                 }
             }
-            if self.body.val()
+            if self.flit.body.val()
                 & (self.position.q.val() == 3)
                 & (self.current.q.val() > self.low_hops.val())
             {
                 // w2: the high hops.
-                self.hop.d.next = self.w2_hop.val();
+                self.hop.d.next = self.fields.w2_hop.val();
             }
-            if self.body.val() & (self.position.q.val() == 4) {
+            if self.flit.body.val() & (self.position.q.val() == 4) {
                 // w3: the backward route; the decision.
-                self.back_hops.d.next = self.w3_hops.val();
+                self.back_hops.d.next = self.fields.w3_hops.val();
                 self.push.next = true;
                 self.decided.d.next = true;
                 if self.transit.q.val() {
                     self.push_kind.next = self.kind_transit.val();
                     if self.bad.q.val()
-                        | (self.w3_hops.val() >= self.route_hops.val())
+                        | (self.fields.w3_hops.val() >= self.route_hops.val())
                         | (self.hop.q.val() >= self.ports.val())
                     {
                         self.push_kind.next = self.kind_drop.val();
                         self.bad.d.next = true;
                     } else {
-                        self.rewritten.next =
-                            (self.data.val() & !self.hop_mask.val() & !self.w3_field.val())
-                                | bit_cast::<64, 5>(self.w3_hops.val() + 1)
-                                | self.w3_insert.val();
+                        self.rewritten.next = (self.flit.data.val()
+                            & !self.hop_mask.val()
+                            & !self.fields.w3_field.val())
+                            | bit_cast::<64, 5>(self.fields.w3_hops.val() + 1)
+                            | self.fields.w3_insert.val();
                     }
                 }
             }
-            if self.body.val()
+            if self.flit.body.val()
                 & (self.position.q.val() == 5)
                 & self.forwarding.val()
                 & (self.back_hops.q.val() >= self.low_hops.val())
             {
                 // w4: the high backward hops.
-                self.rewritten.next =
-                    (self.data.val() & !self.w4_field.val()) | self.w4_insert.val();
+                self.rewritten.next = (self.flit.data.val() & !self.fields.w4_field.val())
+                    | self.fields.w4_insert.val();
             }
-            if !self.body.val() {
+            if !self.flit.body.val() {
                 // The end: a tail (its CRC fixed) or a TailBadPkt.
                 self.open.d.next = false;
                 if !self.decided.q.val() {
@@ -386,42 +279,24 @@ impl<const VCB: usize> Logic for MgmtTransit<VCB> {
                         .get_bit(self.tail_bit.val().index())
                 {
                     self.rewritten.next =
-                        self.data.val() ^ bit_cast::<64, 16>(self.delta_crc.q.val());
+                        self.flit.data.val() ^ bit_cast::<64, 16>(self.change_crc.delta.val());
                 }
             }
         }
-        self.change.next = self.data.val() ^ self.rewritten.val();
-        if self.position.q.val() == 9 {
-            self.change.next = 0.into();
-        }
-        self.crc.state.next = self.delta_crc.q.val();
-        self.crc.data.next = self.change.val();
-        if self.here.val() & self.open.q.val() {
-            self.delta_crc.d.next = self.crc.next_state.val();
-        }
         // A management head opens a packet.
-        if self.here.val()
-            & self.head.val()
-            & (self
-                .arriving
-                .flit
-                .val()
-                .get_bits::<4>(self.kind_lsb.val().index())
-                == self.kind_mgmt.val())
-            & (self
-                .arriving
-                .flit
-                .val()
-                .get_bits::<8>(self.len_lsb.val().index())
-                == self.mgmt_len.val())
-        {
+        if self.flit.opens.val() {
             self.open.d.next = true;
             self.position.d.next = 1.into();
             self.transit.d.next = false;
             self.bad.d.next = false;
             self.decided.d.next = false;
-            self.delta_crc.d.next = 0.into();
         }
+        // The CRC of the changes (none in the tail's own word).
+        self.change_crc.data.next = self.flit.data.val();
+        self.change_crc.rewritten.next = self.rewritten.val();
+        self.change_crc.tail_word.next = self.position.q.val() == 9;
+        self.change_crc.advance.next = self.flit.here.val() & self.open.q.val();
+        self.change_crc.clear.next = self.flit.opens.val();
         self.fifo.sink.valid.next = self.push.val() & !self.reset.val();
         self.fifo.sink.data.next = bit_cast::<DECISION_BITS, 2>(self.push_kind.val())
             | (bit_cast::<DECISION_BITS, HOP_BITS>(self.push_hop.val()) << 2);
@@ -429,9 +304,9 @@ impl<const VCB: usize> Logic for MgmtTransit<VCB> {
         self.storing.valid.next = self.arriving.valid.val();
         self.storing.vc.next = self.arriving.vc.val();
         self.storing.flit.next = self.arriving.flit.val();
-        if self.here.val() & self.open.q.val() {
+        if self.flit.here.val() & self.open.q.val() {
             self.storing.flit.next = bit_cast::<FLIT_BITS, 64>(self.rewritten.val())
-                .replace_bit(self.type_bit.val().index(), self.body.val());
+                .replace_bit(self.type_bit.val().index(), self.flit.body.val());
         }
         if self.reset.val() {
             self.open.d.next = false;

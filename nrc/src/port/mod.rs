@@ -9,7 +9,13 @@
 //! [`SwitchRequestSink`] (a whole input port's offer to the switch and the switch's grant).
 //!
 //! [`InputPort`] is a whole port's input side: [`ArrivalStamp`], the [`Damq`], the route
-//! request path, the per-VC packet state, [`VcChoice`] (the VC policy) and [`HeadRewrite`].
+//! request path ([`RouteRequest`], with [`VcChoice`], the VC policy), what each VC's front may
+//! do ([`VcFronts`]), the per-VC packet state ([`VcFlags`]) and the DAMQ's read port
+//! ([`ReadPort`], with [`HeadRewrite`] and the agent's register). The bundles between those
+//! four are defined here too: [`RouteArrivalSource`] (the route of the lookup in flight),
+//! [`VcStatusSource`] (the packet state), [`TransitDecisionSource`] (the management transit's
+//! decision), [`SideIntentSource`] (what each VC wants of the read port) and
+//! [`ReadOutcomeSource`] (what was read in this cycle).
 use hdl::formats::FLIT_BITS;
 use rust_hdl::prelude::*;
 
@@ -17,23 +23,37 @@ pub mod arrival_stamp;
 pub mod credit_lender;
 pub mod damq;
 pub mod damq_store;
+pub mod delta_crc;
 pub mod head_rewrite;
+pub mod hop_fields;
 pub mod input_port;
 pub mod intake;
+pub mod mgmt_flit;
 pub mod mgmt_transit;
 pub mod packet_check;
+pub mod read_port;
+pub mod route_request;
 pub mod vc_choice;
+pub mod vc_flags;
+pub mod vc_fronts;
 
 pub use arrival_stamp::ArrivalStamp;
 pub use credit_lender::CreditLender;
 pub use damq::{Damq, DamqParams};
 pub use damq_store::DamqStore;
+pub use delta_crc::DeltaCrc;
 pub use head_rewrite::HeadRewrite;
+pub use hop_fields::HopFields;
 pub use input_port::{InputPort, InputPortParams};
 pub use intake::Intake;
+pub use mgmt_flit::MgmtFlit;
 pub use mgmt_transit::MgmtTransit;
 pub use packet_check::PacketCheck;
+pub use read_port::ReadPort;
+pub use route_request::RouteRequest;
 pub use vc_choice::VcChoice;
+pub use vc_flags::VcFlags;
+pub use vc_fronts::VcFronts;
 
 /// The sending end of a store request: `flit` goes at the end of VC `vc`'s queue on this edge.
 #[derive(LogicInterface, Default)]
@@ -162,6 +182,208 @@ pub struct SwitchRequestSink<
     pub grant_vc: Signal<Out, Bits<VCB>>,
     /// The front flit of `grant_vc` as it leaves.
     pub flit: Signal<In, Bits<FLIT_BITS>>,
+}
+
+/// The route of an input port's lookup in flight ([`RouteRequest`] to [`VcFronts`] and
+/// [`VcFlags`]): the lookup asked in the previous cycle for VC `vc`'s front (`pending`), and
+/// in this cycle its answer: a port (`ok`, with `index`, the one-hot `port` and the output VC
+/// `out_vc` of the VC policy) or none (`none`). `ok` and `none` already include `pending`.
+#[derive(LogicInterface, Default)]
+#[join = "RouteArrivalSink"]
+pub struct RouteArrivalSource<const PORTS: usize, const W: usize, const VCB: usize> {
+    /// A lookup is in flight (its answer is in this cycle).
+    pub pending: Signal<Out, bool>,
+    /// The VC whose front it is for.
+    pub vc: Signal<Out, Bits<VCB>>,
+    /// The answer names a port.
+    pub ok: Signal<Out, bool>,
+    /// The answer names no port (the packet is dropped).
+    pub none: Signal<Out, bool>,
+    /// The port's number.
+    pub index: Signal<Out, Bits<W>>,
+    /// The port, one-hot.
+    pub port: Signal<Out, Bits<PORTS>>,
+    /// The output VC of the head.
+    pub out_vc: Signal<Out, Bits<VCB>>,
+}
+
+/// The receiving end of [`RouteArrivalSource`].
+#[derive(LogicInterface, Default)]
+#[join = "RouteArrivalSource"]
+pub struct RouteArrivalSink<const PORTS: usize, const W: usize, const VCB: usize> {
+    /// A lookup is in flight.
+    pub pending: Signal<In, bool>,
+    /// The VC whose front it is for.
+    pub vc: Signal<In, Bits<VCB>>,
+    /// The answer names a port.
+    pub ok: Signal<In, bool>,
+    /// The answer names no port.
+    pub none: Signal<In, bool>,
+    /// The port's number.
+    pub index: Signal<In, Bits<W>>,
+    /// The port, one-hot.
+    pub port: Signal<In, Bits<PORTS>>,
+    /// The output VC of the head.
+    pub out_vc: Signal<In, Bits<VCB>>,
+}
+
+/// The registered packet state of an input port's VCs ([`VcFlags`] to [`VcFronts`]), VC `v`
+/// at bit `v` (flags), bits `v * W ..` (`ports`) and `v * VCB ..` (`out_vcs`); the meaning of
+/// each flag is in [`InputPort`]'s documentation.
+#[derive(LogicInterface, Default)]
+#[join = "VcStatusSink"]
+pub struct VcStatusSource<const VCS: usize, const PVW: usize, const PVB: usize> {
+    /// The front head's route is known.
+    pub routed: Signal<Out, Bits<VCS>>,
+    /// The packet's head has left; the rest follows on the same port and output VC.
+    pub moving: Signal<Out, Bits<VCS>>,
+    /// The rest of the packet is discarded.
+    pub dropping: Signal<Out, Bits<VCS>>,
+    /// The rest of the packet goes to the agent.
+    pub managing: Signal<Out, Bits<VCS>>,
+    /// The registered output port numbers.
+    pub ports: Signal<Out, Bits<PVW>>,
+    /// The registered output VCs.
+    pub out_vcs: Signal<Out, Bits<PVB>>,
+}
+
+/// The receiving end of [`VcStatusSource`].
+#[derive(LogicInterface, Default)]
+#[join = "VcStatusSource"]
+pub struct VcStatusSink<const VCS: usize, const PVW: usize, const PVB: usize> {
+    /// The front head's route is known.
+    pub routed: Signal<In, Bits<VCS>>,
+    /// The packet's head has left.
+    pub moving: Signal<In, Bits<VCS>>,
+    /// The rest of the packet is discarded.
+    pub dropping: Signal<In, Bits<VCS>>,
+    /// The rest of the packet goes to the agent.
+    pub managing: Signal<In, Bits<VCS>>,
+    /// The registered output port numbers.
+    pub ports: Signal<In, Bits<PVW>>,
+    /// The registered output VCs.
+    pub out_vcs: Signal<In, Bits<PVB>>,
+}
+
+/// The management transit's decision at the head of the DAMQ's decision FIFO, decoded
+/// ([`ReadPort`] to [`VcFronts`] and [`VcFlags`]): `valid` (a decision is there); its kind
+/// (`transit`, `agent`, `drop`: each the kind alone, without `valid`); its output `port`
+/// (number and one-hot `hot`).
+#[derive(LogicInterface, Default)]
+#[join = "TransitDecisionSink"]
+pub struct TransitDecisionSource<const PORTS: usize, const W: usize> {
+    /// A decision is waiting.
+    pub valid: Signal<Out, bool>,
+    /// Its kind is transit (forwarded through the switch).
+    pub transit: Signal<Out, bool>,
+    /// Its kind is to the agent.
+    pub agent: Signal<Out, bool>,
+    /// Its kind is drop (a malformed route).
+    pub drop: Signal<Out, bool>,
+    /// The output port's number (transit).
+    pub port: Signal<Out, Bits<W>>,
+    /// The output port, one-hot.
+    pub hot: Signal<Out, Bits<PORTS>>,
+}
+
+/// The receiving end of [`TransitDecisionSource`].
+#[derive(LogicInterface, Default)]
+#[join = "TransitDecisionSource"]
+pub struct TransitDecisionSink<const PORTS: usize, const W: usize> {
+    /// A decision is waiting.
+    pub valid: Signal<In, bool>,
+    /// Its kind is transit.
+    pub transit: Signal<In, bool>,
+    /// Its kind is to the agent.
+    pub agent: Signal<In, bool>,
+    /// Its kind is drop.
+    pub drop: Signal<In, bool>,
+    /// The output port's number.
+    pub port: Signal<In, Bits<W>>,
+    /// The output port, one-hot.
+    pub hot: Signal<In, Bits<PORTS>>,
+}
+
+/// What each VC's front wants of the DAMQ's read port in this cycle ([`VcFronts`] to
+/// [`ReadPort`] and [`VcFlags`]), VC `v` at bit `v`: a side read (`wants`), to the agent
+/// (`agents`, else discarded), as a management head off the management VC (`mgmt_drops`), a
+/// head waiting for its transit decision (`decided`) that says drop (`bad_routes`) or transit
+/// (`transits`); and the output VC of the VC the switch grants (`grant_out_vc`).
+#[derive(LogicInterface, Default)]
+#[join = "SideIntentSink"]
+pub struct SideIntentSource<const VCS: usize, const VCB: usize> {
+    /// The front wants a side read.
+    pub wants: Signal<Out, Bits<VCS>>,
+    /// The front goes to the agent.
+    pub agents: Signal<Out, Bits<VCS>>,
+    /// The front is a management head off the management VC.
+    pub mgmt_drops: Signal<Out, Bits<VCS>>,
+    /// The front is a management head that waits for its transit decision.
+    pub decided: Signal<Out, Bits<VCS>>,
+    /// ... and the decision's kind is drop.
+    pub bad_routes: Signal<Out, Bits<VCS>>,
+    /// ... and the decision is there and says transit.
+    pub transits: Signal<Out, Bits<VCS>>,
+    /// The output VC of the VC the switch grants.
+    pub grant_out_vc: Signal<Out, Bits<VCB>>,
+}
+
+/// The receiving end of [`SideIntentSource`].
+#[derive(LogicInterface, Default)]
+#[join = "SideIntentSource"]
+pub struct SideIntentSink<const VCS: usize, const VCB: usize> {
+    /// The front wants a side read.
+    pub wants: Signal<In, Bits<VCS>>,
+    /// The front goes to the agent.
+    pub agents: Signal<In, Bits<VCS>>,
+    /// The front is a management head off the management VC.
+    pub mgmt_drops: Signal<In, Bits<VCS>>,
+    /// The front waits for its transit decision.
+    pub decided: Signal<In, Bits<VCS>>,
+    /// ... which says drop.
+    pub bad_routes: Signal<In, Bits<VCS>>,
+    /// ... which is there and says transit.
+    pub transits: Signal<In, Bits<VCS>>,
+    /// The output VC of the VC the switch grants.
+    pub grant_out_vc: Signal<In, Bits<VCB>>,
+}
+
+/// What the DAMQ's read port does in this cycle ([`ReadPort`] to [`VcFlags`]): the switch's
+/// grant of VC `grant_vc` (`granted`), else a side read of VC `side_vc` (`side_go`, to the
+/// agent when `side_agent`); `read_last`: the flit read ends its packet.
+#[derive(LogicInterface, Default)]
+#[join = "ReadOutcomeSink"]
+pub struct ReadOutcomeSource<const VCB: usize> {
+    /// The switch grants VC `grant_vc`.
+    pub granted: Signal<Out, bool>,
+    /// The VC granted.
+    pub grant_vc: Signal<Out, Bits<VCB>>,
+    /// A side read of VC `side_vc`.
+    pub side_go: Signal<Out, bool>,
+    /// The VC of the side read.
+    pub side_vc: Signal<Out, Bits<VCB>>,
+    /// The side read goes to the agent (else discards).
+    pub side_agent: Signal<Out, bool>,
+    /// The flit read ends its packet.
+    pub read_last: Signal<Out, bool>,
+}
+
+/// The receiving end of [`ReadOutcomeSource`].
+#[derive(LogicInterface, Default)]
+#[join = "ReadOutcomeSource"]
+pub struct ReadOutcomeSink<const VCB: usize> {
+    /// The switch grants VC `grant_vc`.
+    pub granted: Signal<In, bool>,
+    /// The VC granted.
+    pub grant_vc: Signal<In, Bits<VCB>>,
+    /// A side read of VC `side_vc`.
+    pub side_go: Signal<In, bool>,
+    /// The VC of the side read.
+    pub side_vc: Signal<In, Bits<VCB>>,
+    /// The side read goes to the agent.
+    pub side_agent: Signal<In, bool>,
+    /// The flit read ends its packet.
+    pub read_last: Signal<In, bool>,
 }
 
 /// Why the input unit dropped or rewrote a flit: bit positions of [`Damq`]'s `events`.
