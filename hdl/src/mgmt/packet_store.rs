@@ -128,7 +128,7 @@ pub struct PacketStore {
 impl Default for PacketStore {
     fn default() -> Self {
         const {
-            assert!(W_DATA1 == W_DATA0 + 1 && W_DATA0 % 2 == 0);
+            assert!(W_DATA1 == W_DATA0 + 1 && W_DATA0 & 1 == 0);
         }
         Self {
             clock: Default::default(),
