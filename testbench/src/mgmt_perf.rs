@@ -23,7 +23,8 @@ use std::path::Path;
 /// The management VC the packer is measured with (the published configuration's).
 const VC: u8 = 3;
 
-fn unpacker_table() -> PortTable<NmpUnpacker> {
+/// Every port of the unpacker (its unit bench and the packer bench use it too).
+pub fn unpacker_table() -> PortTable<NmpUnpacker> {
     port_table!(NmpUnpacker; reset, flits.valid, flits.data, flits.ready, in_port, chip_id,
         slots.free_slot, slots.available, slots.claim, slots.give_back, slots.returned,
         store.enable, store.address, store.data, requests.valid, requests.data,

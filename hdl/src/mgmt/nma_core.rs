@@ -25,7 +25,7 @@
 //! next request while the packer sends the previous response, and the collector's ticket
 //! register lets the register unit (and the unpacker behind it) go on as soon as the response
 //! ticket is collected. That overlap sets the sustained rate: one register request per 10
-//! flits plus the ticket's turn (see the benches' figures in the README).
+//! flits plus the ticket's turn (`bench mgmt-sim` prints the figure).
 //!
 //! **Mesh side.** `from_mesh` carries request flits ([`FLIT_BITS`] bits per beat) with `port` =
 //! the port the packet arrived on (the unpacker samples it with the head) and `last` on the

@@ -28,8 +28,8 @@
 //! valid through the choice, the packer and the FIFO back to the unit's ready); the sinks'
 //! `ready` follows `beats.ready` (ready to ready only).
 //!
-//! Cost: the ticket register. On the iCE40 each of its flip-flops shares a logic cell with the
-//! three-way multiplexer's LUT in front of it, which the agent had before without the register.
+//! Cost: the ticket register ([`RESPONSE_TICKET_BITS`] flip-flops and `full`) after the
+//! three-way multiplexer the agent had before without it.
 //!
 //! Reset (synchronous): the register empties, nothing is taken.
 use super::ticket::RESPONSE_TICKET_BITS;

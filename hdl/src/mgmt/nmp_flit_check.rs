@@ -14,6 +14,7 @@
 //! (`w1`) with `hop_num > 20` or `current > hop_num`; the backward route word (`w3`) with
 //! `hop_num >= 20` (no room for this chip's hop). These are the codec's framing checks
 //! (`unpack_words`) and `Route::forward_fault`/`backward_fault`.
+use super::constant;
 use crate::flit_decoder::FlitDecoder;
 use crate::formats::mgmt::{self, MGMT_FLITS, ROUTE_HOPS};
 use crate::formats::{flit, header, PacketKind, FLIT_BITS};
@@ -61,10 +62,6 @@ pub struct NmpFlitCheck {
     current_lsb: Constant<Bits<7>>,
 }
 
-fn constant<const N: usize>(v: usize) -> Constant<Bits<N>> {
-    Constant::new(Bits::from(v as u64))
-}
-
 impl Default for NmpFlitCheck {
     fn default() -> Self {
         Self {
@@ -81,15 +78,15 @@ impl Default for NmpFlitCheck {
             route_current_in: Default::default(),
             unused_decoded: Default::default(),
             position_head: constant(0),
-            position_forward: constant(1 + mgmt::W_FORWARD),
-            position_backward: constant(1 + mgmt::W_BACKWARD),
-            position_tail: constant(MGMT_FLITS - 1),
-            kind_mgmt: constant(PacketKind::Mgmt.code() as usize),
-            packet_flits: constant(MGMT_FLITS),
-            route_hops: constant(ROUTE_HOPS),
-            header_reserved_lsb: constant(header::RSVD.lsb),
-            tail_reserved_lsb: constant(flit::TAIL_CRC.msb() + 1),
-            current_lsb: constant(mgmt::CURRENT.lsb),
+            position_forward: constant((1 + mgmt::W_FORWARD) as u64),
+            position_backward: constant((1 + mgmt::W_BACKWARD) as u64),
+            position_tail: constant((MGMT_FLITS - 1) as u64),
+            kind_mgmt: constant(PacketKind::Mgmt.code() as u64),
+            packet_flits: constant(MGMT_FLITS as u64),
+            route_hops: constant(ROUTE_HOPS as u64),
+            header_reserved_lsb: constant(header::RSVD.lsb as u64),
+            tail_reserved_lsb: constant((flit::TAIL_CRC.msb() + 1) as u64),
+            current_lsb: constant(mgmt::CURRENT.lsb as u64),
         }
     }
 }

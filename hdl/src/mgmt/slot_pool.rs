@@ -20,7 +20,7 @@
 //! from an input), so the unpacker's head-flit `ready` does not wait on the packer. A slot given
 //! back on an edge can be claimed on the next.
 //!
-//! Cost: [`STORE_SLOTS`] flip-flops and a few LUTs.
+//! Storage: [`STORE_SLOTS`] flip-flops (the busy bits).
 use super::constant;
 use super::ticket::{SLOT_BITS, STORE_SLOTS};
 use rust_hdl::prelude::*;

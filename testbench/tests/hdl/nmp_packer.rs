@@ -38,6 +38,7 @@ use hdl::mgmt::ticket::{
 use hdl::mgmt::{NmpPacker, NmpUnpacker};
 use std::collections::BTreeMap;
 use testbench::backend::u128_to_words;
+use testbench::mgmt_perf::unpacker_table;
 use testbench::models::mgmt::{random_packet, random_route, PackerModel};
 use testbench::models::packet_store::{
     PackerSettings, ReadPortModel, StoreModel, SLOT_ENTRIES, STORE_ENTRIES,
@@ -492,13 +493,6 @@ fn packer_table() -> testbench::PortTable<NmpPacker> {
     port_table!(NmpPacker; reset, responses.valid, responses.data, responses.ready,
         store.address, store.data, chip_id, report_route, report_dest, flits.valid,
         flits.data, flits.ready, tail, out_port, dropped_no_route)
-}
-
-fn unpacker_table() -> testbench::PortTable<NmpUnpacker> {
-    port_table!(NmpUnpacker; reset, flits.valid, flits.data, flits.ready, in_port, chip_id,
-        slots.free_slot, slots.available, slots.claim, slots.give_back, slots.returned,
-        store.enable, store.address, store.data, requests.valid, requests.data,
-        requests.ready, dropped_wrong_id, dropped_malformed)
 }
 
 #[test]

@@ -26,10 +26,11 @@ use hdl::mgmt::ticket::{RequestTicket, SLOT_BITS};
 use hdl::mgmt::NmpUnpacker;
 use std::collections::BTreeMap;
 use testbench::backend::u128_to_words;
+use testbench::mgmt_perf::unpacker_table;
 use testbench::models::mgmt::{corrupt, random_packet, Corruption, Unpacked, UnpackerModel};
 use testbench::models::packet_store::{request_entries, StoreModel};
 use testbench::reset::ResetSchedule;
-use testbench::{port_table, run_both, Backend, BenchRng};
+use testbench::{run_both, Backend, BenchRng};
 
 /// One packet of the stream and what it must come to.
 struct Sent {
@@ -347,13 +348,6 @@ fn bench(b: &mut dyn Backend, seed: u64, t: Traffic) -> Report {
     report
 }
 
-fn table() -> testbench::PortTable<NmpUnpacker> {
-    port_table!(NmpUnpacker; reset, flits.valid, flits.data, flits.ready, in_port, chip_id,
-        slots.free_slot, slots.available, slots.claim, slots.give_back, slots.returned,
-        store.enable, store.address, store.data, requests.valid, requests.data,
-        requests.ready, dropped_wrong_id, dropped_malformed)
-}
-
 #[test]
 fn nmp_unpacker_against_its_model() {
     let runs = [
@@ -387,7 +381,7 @@ fn nmp_unpacker_against_its_model() {
     ];
     for (i, t) in runs.into_iter().enumerate() {
         let seed = 100 + i as u64;
-        let r = run_both("nmp_unpacker", NmpUnpacker::new, table, |b| {
+        let r = run_both("nmp_unpacker", NmpUnpacker::new, unpacker_table, |b| {
             bench(b, seed, t)
         })
         .result;
