@@ -14327,12 +14327,18 @@ module llp_endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$ready,sink
         if (echo_pending$q & &echo_age$q) begin
             echo_age$d = echo_age$q;
         end
-        if (marker_out$q & ~sel_mrk) begin
+        if ((marker_out$q | (next_seq$q != ack_seq$q)) & ~sel_mrk) begin
             marker_timer$d = marker_timer$q + 32'h1;
             if (marker_timer$q == rt_timeout) begin
                 marker_timer$d = 32'h0;
                 poll_pending$d = 1'b1;
             end
+        end
+        else if (~sel_mrk) begin
+            marker_timer$d = 32'h0;
+        end
+        if (from_rx$got_echo & (dist2 <= win) & ~sel_mrk) begin
+            marker_timer$d = 32'h0;
         end
         if (from_rx$got_retry) begin
             marker_timer$d = 32'h0;

@@ -1,8 +1,9 @@
 //! `bench nrc-top`: the cost of the router chip `nrc_top` (5 ports, the default configuration,
 //! link endpoints included) placed on the ECP5-85k by the flow (Yosys, nextpnr-ecp5, 3 seeds,
 //! the register-to-register harness: inputs from the harness's LFSR, outputs folded), goal 60
-//! MHz; and the management plane `nrc_mgmt` synthesized alone for the iCE40 (LUT4s, the figure
-//! the per-port counters are judged by). Measures, never asserts.
+//! MHz; the management plane `nrc_mgmt` synthesized alone for the iCE40 (LUT4s, the figure
+//! the per-port counters are judged by); and the router core with 6 VCs mapped to iCE40 cells.
+//! Measures, never asserts.
 use anyhow::Result;
 use std::path::Path;
 
@@ -60,5 +61,30 @@ pub fn report(work: &Path) -> Result<()> {
         &flow::SynthOptions::for_target(flow::Target::Ice40),
     )?;
     println!("\n`nrc_mgmt` (8 ports, 2 VCs: the mesh, the agent, the register file and the port counters in a `CounterRam`), `synth_ice40` alone: {} LUT4, {} FFs, {} carries, {} BRAMs.", c.luts, c.ffs, c.carries, c.brams);
+    core_on_ice40(work)
+}
+
+/// The router core with 5 ports and the published router's 6 VCs (256-flit DAMQs) mapped to
+/// iCE40 cells: it does not fit the HX8K (7,680 LUT4s), so no placement is tried and no Fmax
+/// is given; the ECP5 row of `nrc_top` above is the chip's timing.
+fn core_on_ice40(work: &Path) -> Result<()> {
+    use crate::router_core_bench::{Shape, NODES, PORTS};
+    let core = hdl::tops::emit(
+        <nrc::router_core!(PORTS, 6, 256, NODES, 1)>::new(Shape::SixVcs.params()),
+        "nrc_core6",
+        "the router core, 6 VCs",
+    )
+    .map_err(anyhow::Error::msg)?;
+    let dir = work.join("ice40").join("nrc_core6");
+    std::fs::create_dir_all(&dir)?;
+    let file = dir.join("nrc_core6.v");
+    std::fs::write(&file, &core.verilog)?;
+    let c = flow::synth_with(
+        &[&file],
+        "nrc_core6",
+        &dir.join("alone"),
+        &flow::SynthOptions::for_target(flow::Target::Ice40),
+    )?;
+    println!("\nThe router core, 5 ports, 6 VCs, 256-flit DAMQs, 256 destinations (`router_core!(5, 6, 256, 256, 1)`), `synth_ice40`: {} LUT4, {} FFs, {} carries, {} BRAMs ({:.0} s); the iCE40-HX8K has 7,680 LUT4s and 32 BRAMs, so it is not placed there.", c.luts, c.ffs, c.carries, c.brams, c.elapsed.as_secs_f64());
     Ok(())
 }

@@ -58,7 +58,6 @@ fn uniform(w: &mut FabricWorld, rate: f64, cycles: u64) {
 }
 
 #[test]
-#[ignore = "not yet run: the snapshot of a stopped session, unverified; its Verilator build of six nrc_tops may not fit the CI budget (run with --ignored)"]
 fn fabric_uniform_and_permutation_traffic_arrive_whole_once_in_order() {
     let mut w = loaded(1);
     let loaded_at = w.now();
@@ -93,7 +92,6 @@ fn fabric_uniform_and_permutation_traffic_arrive_whole_once_in_order() {
 }
 
 #[test]
-#[ignore = "not yet run: the snapshot of a stopped session, unverified; its Verilator build of six nrc_tops may not fit the CI budget (run with --ignored)"]
 fn fabric_routes_around_a_dead_link() {
     let mut w = loaded(2);
     let (leaf, sp) = (1usize, 0usize);
@@ -142,7 +140,9 @@ fn fabric_routes_around_a_dead_link() {
         t += 1;
         assert!(
             t < 60_000,
-            "{after} packets sent after the rewrite did not arrive (deadlock or loss)"
+            "{after} packets sent after the rewrite did not arrive (deadlock or loss): (src, dst, sent at, before the rewrite) {:?}; stalled ports {:?}",
+            w.flights(),
+            (0..ROUTERS).map(|r| w.stalled(r)).collect::<Vec<_>>()
         );
     }
     // What the routers counted at the dead link's ends (port counters, read in band).
@@ -163,9 +163,13 @@ fn fabric_routes_around_a_dead_link() {
         );
     }
     let n_lost = w.forget_lost();
+    assert!(
+        discarded as usize <= n_lost,
+        "the dead link's ends counted {discarded} discarded packets, but only {n_lost} were lost"
+    );
     assert!(w.drain(20_000));
     eprintln!(
-        "fabric with a dead link: tables rewritten {} cycles after the cut, {} packets delivered, {n_lost} lost (all sent before the rewrite, to or from leaf {leaf}); the dead link's ends discarded {discarded} packets, spine {sp} dropped {no_route} without a route",
+        "fabric with a dead link: tables rewritten {} cycles after the cut, {} packets delivered, {n_lost} lost (all in flight at the cut or sent before the rewrite, to or from leaf {leaf}); the dead link's ends discarded {discarded} packets, spine {sp} dropped {no_route} without a route",
         rewritten_at - cut_at,
         w.stats.delivered,
     );

@@ -48,8 +48,10 @@
 //! lane mask `m` (nonzero); `got_credits[v]` returns credits. `send_retry` and `send_echo` ask
 //! for a RetryReq (with LaneMask) and an echo. An echo rides in the LTP being built; only
 //! when no LTP has been built for 63 cycles (as during a replay) does it take a null LTP. A
-//! round-trip marker outstanding for `rt_timeout` cycles sends a poll; a replay for the far end
-//! restarts that timer (the echo follows the replayed marker).
+//! round-trip marker outstanding for `rt_timeout` cycles sends a poll, and so do LTPs left
+//! unacknowledged for `rt_timeout` cycles with no marker outstanding (built while one was out,
+//! then the link went idle); a replay for the far end restarts that timer (the echo follows
+//! the replayed marker).
 //!
 //! **Reset** (synchronous): sequence numbers 0, the replay buffer empty, every VC's credits
 //! full and none owed to the far end, the counters cleared, no request pending; the initial
@@ -921,12 +923,25 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
         if self.echo_pending.q.val() & self.echo_age.q.val().all() {
             self.echo_age.d.next = self.echo_age.q.val();
         }
-        if self.marker_out.q.val() & !self.sel_mrk.val() {
+        // The poll timer also runs while LTPs wait for acknowledgement with no marker
+        // outstanding: LTPs built while a marker was out carry none, and if the link then goes
+        // idle no later LTP brings one, so without a poll they would stay unacknowledged (the
+        // replay buffer never empties and the link watchdog calls the link dead).
+        if (self.marker_out.q.val() | (self.next_seq.q.val() != self.ack_seq.q.val()))
+            & !self.sel_mrk.val()
+        {
             self.marker_timer.d.next = self.marker_timer.q.val() + 1;
             if self.marker_timer.q.val() == self.rt_timeout.val() {
                 self.marker_timer.d.next = 0.into();
                 self.poll_pending.d.next = true;
             }
+        } else if !self.sel_mrk.val() {
+            self.marker_timer.d.next = 0.into();
+        }
+        // An echo that frees LTPs is progress: the timer starts again from it.
+        if self.from_rx.got_echo.val() & (self.dist2.val() <= self.win.val()) & !self.sel_mrk.val()
+        {
+            self.marker_timer.d.next = 0.into();
         }
         // A replay for the far end re-sends the marker's LTP if the far end lost it: the echo
         // comes after the replay, so the poll timer starts again.

@@ -142,7 +142,7 @@ struct Flight {
     flits: Vec<u128>,
     sent_at: u64,
     seq: u64,
-    /// Sent before the cut link's tables were rewritten (it may be lost).
+    /// In flight at a cut or sent before the cut link's tables were rewritten (it may be lost).
     before_rewrite: bool,
 }
 
@@ -401,6 +401,24 @@ impl FabricWorld {
         self.flights.len()
     }
 
+    /// Every data packet in flight: (src, dst, cycle sent, sent before the rewrite), oldest
+    /// first (for failure messages).
+    pub fn flights(&self) -> Vec<(usize, usize, u64, bool)> {
+        let mut v: Vec<_> = self
+            .flights
+            .iter()
+            .map(|(&(s, _), f)| {
+                let dst = match Flit::unpack(f.flits[0]) {
+                    Ok(Flit::Head(h)) => h.dst as usize,
+                    _ => unreachable!(),
+                };
+                (s, dst, f.sent_at, f.before_rewrite)
+            })
+            .collect();
+        v.sort_by_key(|f| f.2);
+        v
+    }
+
     /// Packets in flight that were sent before the tables were rewritten around a cut
     /// (`marking`), with their (src, dst).
     pub fn lost_candidates(&self) -> Vec<(usize, usize)> {
@@ -424,8 +442,14 @@ impl FabricWorld {
         n - self.flights.len()
     }
 
-    /// Cuts the link between leaf `l` and spine `s` (both directions) from now on.
+    /// Cuts the link between leaf `l` and spine `s` (both directions) from now on. Every
+    /// packet in flight is marked as one that may be lost (those on the link, in its ends'
+    /// buffers or routed to it before the tables change are; the tests check that only
+    /// packets whose path needed the link are).
     pub fn cut(&mut self, l: usize, s: usize) {
+        for f in self.flights.values_mut() {
+            f.before_rewrite = true;
+        }
         let a = router_end(l, routing::NICS_PER_LEAF + s);
         let b = router_end(routing::spine(s), l);
         for w in &mut self.wires {

@@ -14,6 +14,10 @@
 //! - the report: `link_status` says up, 4 lanes each way, not stalled; LTP counts move;
 //! - reset at random moments under traffic (the wire is quiet across a reset, as both ends of
 //!   a link reset together): afterwards traffic flows again and the streams start over;
+//! - an idle live link (the core sends nothing for three watchdog limits) is never `stalled`
+//!   (looped back, each end's echoes ride with its own traffic; the case of one end idle
+//!   while the other sent last, where only a poll empties the replay buffer, is the fabric
+//!   bench's: every router port there carries management traffic one way, then idles);
 //! - a dead link (every lane cut): after the watchdog's limit the port is `stalled` (and says
 //!   so in `link_status`), then discards every flit the core sends, returns every credit, and
 //!   delivers nothing; flits sent before the cut are delivered, discarded or lost inside the
@@ -57,6 +61,9 @@ struct Run {
     resets: bool,
     /// Cut every lane at this cycle.
     cut: Option<u64>,
+    /// The core sends nothing in these cycles (longer than the watchdog's limit: an idle live
+    /// link must empty its replay buffer and never be called dead).
+    idle: Option<(u64, u64)>,
 }
 
 /// What a run saw (compared between the backends too).
@@ -128,7 +135,8 @@ fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
     let mut in_reset = true;
     for cycle in 0..r.cycles {
         // No reset in the stall window (it checks that VC 0 goes on while VC 1 waits).
-        let quiet = (stall.0.saturating_sub(10)..stall.1).contains(&cycle);
+        let idle = r.idle.is_some_and(|(a, b)| (a..b).contains(&cycle));
+        let quiet = (stall.0.saturating_sub(10)..stall.1).contains(&cycle) || idle;
         let rst = sched.next_if(&mut rng, r.cut.is_none() && !quiet);
         b.poke_bool(reset, rst);
         // The wire; all lanes dead after the cut; quiet across a reset.
@@ -144,7 +152,7 @@ fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
             }
         }
         // The last cycles send nothing, so every credit can be back at the end.
-        let sent = tx.drive(b, &mut rng, rst || cycle + 100 > r.cycles);
+        let sent = tx.drive(b, &mut rng, rst || idle || cycle + 100 > r.cycles);
         rx.hold = if (stall.0..stall.1).contains(&cycle) {
             0b10
         } else {
@@ -249,10 +257,11 @@ fn run(r: Run) -> Outcome {
 fn link_port_loops_back_every_flit_with_resets() {
     let o = run(Run {
         seed: 1,
-        cycles: 6000,
+        cycles: 7800,
         ber: 1e-4,
         resets: true,
         cut: None,
+        idle: Some((3000, 3000 + 3 * STALL_LIMIT as u64)),
     });
     assert!(o.delivered > 2000 && o.ltps_bad > 0, "{o:?}");
 }
@@ -265,6 +274,7 @@ fn link_port_discards_on_a_dead_link() {
         ber: 0.0,
         resets: false,
         cut: Some(1500),
+        idle: None,
     });
     assert!(o.discarded > 500 && o.discarded_heads > 50, "{o:?}");
 }
