@@ -139,6 +139,8 @@ config_sections! {
         vc_policy: u32 = 0, Rule::Range(0, 2);
         /// Switch allocator iterations per cycle (iSLIP-style: each further iteration matches inputs and outputs the earlier ones left unmatched).
         alloc_iterations: u32 = 1, Rule::Range(1, 3);
+        /// Ports of the router chip (top nrc_top): 5, the FPGA-sized default, or 24, the published NRC (with 6 VCs, 256-slot input buffers, 32-LTP replay buffers, 128-flit receive buffers, tiles 4 x 6 and its relay-station mesh in 4 rows of 6); each chip size is a separate elaboration, so only these two are built. The block tops (nrc_core, nrc_switch, ...) are 5-port routers' blocks whatever this says.
+        ports: u32 = 5, Rule::Range(2, 64);
         /// Crossbar tile rows: the input ports are split into this many rows (at most the router's ports; 1 with tile_cols = 1 is the flat crossbar; the published 24-port router uses 4 x 6).
         tile_rows: u32 = 1, Rule::Range(1, 64);
         /// Crossbar tile columns: the output ports are split into this many columns (at most the router's ports).
@@ -203,6 +205,12 @@ impl Config {
             return Err(format!(
                 "nic.mtu_bytes = {}: needs packets of mtu_bytes / 8 + 3 = {nic_flits} flits (head, header, payload, tail), more than network.max_packet_flits = {}",
                 self.nic.mtu_bytes, self.network.max_packet_flits
+            ));
+        }
+        if self.router.tile_rows > self.router.ports || self.router.tile_cols > self.router.ports {
+            return Err(format!(
+                "router.tile_rows = {} and router.tile_cols = {}: must not exceed router.ports = {} (a tile row holds at least one input, a column one output)",
+                self.router.tile_rows, self.router.tile_cols, self.router.ports
             ));
         }
         let data_vcs =
@@ -339,6 +347,10 @@ mod tests {
                 "router.vc_policy = 2: up_down needs at least 2 data VCs",
             ),
             ("[router]\nvc_policy = 3\n", "router.vc_policy = 3: must be in 0..=2"),
+            (
+                "[router]\ntile_cols = 6\n",
+                "router.tile_rows = 1 and router.tile_cols = 6: must not exceed router.ports = 5",
+            ),
             ("[nic]\nfunctions = 9\n", "nic.functions = 9: must be in 1..=8"),
             (
                 "[nic]\nqps_per_function = 3\n",

@@ -29,11 +29,22 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
             "nrc_route_unit",
             "the router's routing of data packets, 5 ports: a route table of 256 destinations (block RAM, a copy per input port and one for the management read, written through the indirect registers) and per input port a route-compute stage (head in, one allowed output port chosen adaptively or deterministically, or no route with a fault pulse, one cycle later)",
         )?,
-        switch(cfg, SWITCH_PORTS)?,
+        switch(&block_config(cfg), SWITCH_PORTS)?,
     ]);
-    tops.extend(core(cfg)?);
+    tops.extend(core(&block_config(cfg))?);
     tops.extend(top(cfg)?);
     Ok(tops)
+}
+
+/// The configuration the block tops (`nrc_switch`, `nrc_core`: 5-port routers' blocks) are
+/// built with: `cfg` at 5 ports, its crossbar tiles clamped to 5 rows and columns (the
+/// published 4 x 6 tiles become 4 x 5). Only the chip, `nrc_top`, has `router.ports` ports.
+pub fn block_config(cfg: &Config) -> Config {
+    let mut block = cfg.clone();
+    block.router.ports = CORE_PORTS as u32;
+    block.router.tile_rows = block.router.tile_rows.min(CORE_PORTS as u32);
+    block.router.tile_cols = block.router.tile_cols.min(CORE_PORTS as u32);
+    block
 }
 
 /// Ports of the default build's switch (the `[router]` section has no port count yet).
@@ -113,8 +124,10 @@ pub fn core(cfg: &Config) -> Result<Option<Emitted>, String> {
 /// `router.reserved_flits_per_vc` flits per VC, dead links discarded after
 /// [`hdl::link_port::DEFAULT_STALL_LIMIT`] cycles); lanes in and out per port.
 ///
-/// Only the default configuration's shape is built (5 ports, 2 VCs, 128 slots, 16 LTPs of
-/// replay, 64-flit receive buffers, 32 credits per VC); for any other the top is left out.
+/// Only the shapes of `configs/` are built: the default (5 ports, 2 VCs, 128 slots, 16 LTPs of
+/// replay, 64-flit receive buffers, 32 credits per VC, the mesh in one row of 5) and the
+/// published NRC (24 ports, 6 VCs, 256 slots, 32 LTPs, 128-flit receive buffers, 32 credits
+/// per VC, the mesh in 4 rows of 6); for any other the top is left out.
 pub fn top(cfg: &Config) -> Result<Option<Emitted>, String> {
     let core = crate::router_core::RouterCoreParams::from_config(
         cfg,
@@ -127,7 +140,9 @@ pub fn top(cfg: &Config) -> Result<Option<Emitted>, String> {
         link: hdl::link_port::LinkPortParams::router(cfg),
     };
     const DOC: &str = "the router chip, 5 ports: the router core (input ports with DAMQs, routing of 256 destinations, switch, management plane with its register file) and per port a link port (the link endpoint with a router channel on each side: credit-flow-controlled delivery to the core, transmit buffers whose free slots are the core's credits, a dead-link watchdog that makes the port discard); lanes in and out per port";
+    const DOC24: &str = "the published router chip, 24 ports, 6 VCs, crossbar in router.tile_rows x router.tile_cols tiles: the router core (input ports with DAMQs, routing of 256 destinations, switch, management plane with its relay-station mesh in 4 rows of 6 and its register file) and per port a link port (the link endpoint with a router channel on each side, transmit buffers whose free slots are the core's credits, a dead-link watchdog that makes the port discard); lanes in and out per port";
     let shape = (
+        cfg.router.ports,
         cfg.network.vcs,
         cfg.router.input_buffer_flits,
         cfg.link.replay_ltps,
@@ -135,10 +150,15 @@ pub fn top(cfg: &Config) -> Result<Option<Emitted>, String> {
         cfg.router.reserved_flits_per_vc,
     );
     Ok(match shape {
-        (2, 128, 16, 64, 32) => Some(emit(
+        (5, 2, 128, 16, 64, 32) => Some(emit(
             <crate::nrc_top!(CORE_PORTS, 2, 128, ROUTE_NODES, 1, 16, 64, 32)>::new(p),
             "nrc_top",
             DOC,
+        )?),
+        (24, 6, 256, 32, 128, 32) => Some(emit(
+            <crate::nrc_top!(24, 6, 256, ROUTE_NODES, 4, 32, 128, 32)>::new(p),
+            "nrc_top",
+            DOC24,
         )?),
         _ => None,
     })

@@ -88,3 +88,59 @@ fn core_on_ice40(work: &Path) -> Result<()> {
     println!("\nThe router core, 5 ports, 6 VCs, 256-flit DAMQs, 256 destinations (`router_core!(5, 6, 256, 256, 1)`), `synth_ice40`: {} LUT4, {} FFs, {} carries, {} BRAMs ({:.0} s); the iCE40-HX8K has 7,680 LUT4s and 32 BRAMs, so it is not placed there.", c.luts, c.ffs, c.carries, c.brams, c.elapsed.as_secs_f64());
     Ok(())
 }
+
+/// The published router chip (`configs/published.toml`: 24 ports, 6 VCs, tiles 4 x 6, the
+/// mesh in 4 rows of 6): emitted, linted (`verilator --lint-only -Wall` with the waivers) and
+/// put through Yosys's generic checks (no latch, `check -assert`), each timed; it is too large
+/// for `make test` (35 MB of Verilog) and for the ECP5-85k (the 5-port chip above already
+/// takes a large share of it), so no part mapping. `config` is the configuration file.
+pub fn report_published(work: &Path, config: &Path) -> Result<()> {
+    use std::time::Instant;
+    let cfg = hdl::params::Config::from_toml(&std::fs::read_to_string(config)?)
+        .map_err(anyhow::Error::msg)?;
+    println!(
+        "\n## The published router chip `nrc_top` ({} ports, {} VCs, tiles {} x {})\n",
+        cfg.router.ports, cfg.network.vcs, cfg.router.tile_rows, cfg.router.tile_cols
+    );
+    let started = Instant::now();
+    let top = nrc::tops::top(&cfg)
+        .map_err(anyhow::Error::msg)?
+        .ok_or_else(|| anyhow::anyhow!("{}: no nrc_top of this shape", config.display()))?;
+    let emitted = started.elapsed().as_secs_f64();
+    std::fs::create_dir_all(work)?;
+    let file = work.join("nrc_top.v");
+    std::fs::write(&file, &top.verilog)?;
+    let lint = flow::lint_unchecked(&[&file], "nrc_top", &work.join("lint"), &Default::default())?;
+    let verdict = if lint.is_clean() {
+        "clean".to_string()
+    } else {
+        format!(
+            "{} findings (see {})",
+            lint.messages.len() + lint.hazards.len(),
+            lint.log.display()
+        )
+    };
+    println!("| step | outcome | seconds |");
+    println!("|---|---|---|");
+    println!(
+        "| emit (rust-hdl) | {:.1} MB of Verilog, {} lines | {emitted:.0} |",
+        top.verilog.len() as f64 / 1e6,
+        top.verilog.lines().count()
+    );
+    println!(
+        "| Verilator lint | {verdict} | {:.0} |",
+        lint.elapsed.as_secs_f64()
+    );
+    let generic = flow::SynthOptions {
+        map_to_target: false,
+        ..Default::default()
+    };
+    match flow::synth_with(&[&file], "nrc_top", &work.join("synth"), &generic) {
+        Ok(r) => println!(
+            "| Yosys generic checks (no latch, check -assert) | passed | {:.0} |",
+            r.elapsed.as_secs_f64()
+        ),
+        Err(e) => println!("| Yosys generic checks | failed: {e:#} | |"),
+    }
+    Ok(())
+}

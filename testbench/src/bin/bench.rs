@@ -9,10 +9,11 @@
 //! the router core's throughput, latency and simulation speed on Verilator
 //! ([`testbench::router_perf`]), the fat tree of six router chips (`fabric`: adaptive against
 //! deterministic routing, [`testbench::fabric::perf`]), the router chip's ECP5 placement
-//! (`nrc-top`, [`testbench::nrc_top_perf`]), and the NIC's doorbells and function table on iCE40
+//! (`nrc-top`, [`testbench::nrc_top_perf`]) and the published 24-port chip's lint and generic
+//! synthesis (`nrc-top24`), and the NIC's doorbells and function table on iCE40
 //! ([`testbench::nic_cost`]).
 //!
-//! Usage: `bench [speed|cost|link|link-sim|link-cost|regfile|mgmt|mgmt-sim|mgmt-cost|rs|switch|router|fabric|nrc-top|nic]...` (all
+//! Usage: `bench [speed|cost|link|link-sim|link-cost|regfile|mgmt|mgmt-sim|mgmt-cost|rs|switch|router|fabric|nrc-top|nrc-top24|nic]...` (all
 //! when none; `link` is `link-sim`, the simulated link tables, plus `link-cost`, the endpoint's
 //! placement, which takes minutes; likewise `mgmt` is `mgmt-sim`, the management agent's and the
 //! router's management plane's simulated figures, plus `mgmt-cost`, their iCE40 tables). Prints
@@ -74,6 +75,12 @@ fn main() -> Result<()> {
     }
     if all || has("nrc-top") {
         testbench::nrc_top_perf::report(&workspace().join("build/bench/nrc_top"))?;
+    }
+    if all || has("nrc-top24") {
+        testbench::nrc_top_perf::report_published(
+            &workspace().join("build/bench/nrc_top24"),
+            &workspace().join("configs/published.toml"),
+        )?;
     }
     if all || has("nic") {
         testbench::nic_cost::report(&workspace().join("build/bench/nic"))?;
