@@ -25,14 +25,16 @@
 //! another head is refused in that cycle). Cost: a burst of short packets waits for `max_len`
 //! credits in the cycles after a refusal.
 //!
-//! **Matching** ([`super::Matcher`]): per input one eligible VC (round robin), per output one
-//! asking input or its agent port (round robin), `iterations` iterations; pointers move only on
-//! a grant. **Fairness**: an eligible VC stays eligible until it moves (a body), or until its
+//! **Matching** ([`super::Matcher`]): per input one eligible VC (round robin, packet by
+//! packet: the input's pointer stays on a VC until its packet's last flit is sent), per output
+//! one asking input or its agent port (round robin), `iterations` iterations; pointers move
+//! only on a grant. **Fairness**: an eligible VC stays eligible until it moves (a body), or until its
 //! output VC is taken (a head; then the starving mark and the output's round robin decide the
 //! next owner among the waiting heads). Every time an input asks output `p` in iteration 1 and
 //! loses, `p`'s pointer moves past the winner, which was ahead of the input, so an input that
-//! keeps asking wins within `PORTS` grants of `p`; an input's pointer moves past each VC it
-//! sends, so a VC that stays eligible is its pick within `VCS` of its grants. A VC whose output
+//! keeps asking wins within `PORTS` grants of `p`; an input's pointer moves past each VC whose
+//! packet's last flit it sends, so a VC that stays eligible is its pick within `VCS` of its
+//! packets (at most `VCS * max_len` grants). A VC whose output
 //! VC has no credit is simply not eligible, so it never blocks another VC of its input.
 //!
 //! **Why giving the output VC is enough**: the VC policy computes the output VC from the packet
@@ -284,6 +286,7 @@ impl<
             }
             self.matcher.eligible[i].next = self.eligible[i].val();
             self.matcher.ports[i].next = self.requests[i].ports.val();
+            self.matcher.lasts[i].next = self.requests[i].last.val();
         }
         // The agent ports (on mgmt_vc): see `AgentCheck`.
         self.agent_eligible.next = 0.into();

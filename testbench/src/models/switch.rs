@@ -312,7 +312,12 @@ impl SwitchModel {
                         let (v, in_after) = picks[g].unwrap();
                         matched_in[g] = true;
                         a.input_grants[g] = Some(v);
-                        a.input_after[g] = Some(in_after);
+                        // Packet by packet: the pointer stays on the VC until its last flit.
+                        a.input_after[g] = Some(if inputs[g].last[v] {
+                            in_after
+                        } else {
+                            in_after | 1 << v
+                        });
                         winners[p] = Some(Winner::Input(g, v));
                     }
                 }
