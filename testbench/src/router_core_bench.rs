@@ -294,6 +294,9 @@ pub struct CoreWorld {
     pub deterministic: bool,
     /// Per output port and VC cycle: chance the receiver drains a flit.
     pub drain: f64,
+    /// The senders keep to one VC until its packet's last flit (else, as the link port's
+    /// `ChannelSender`, a flit of the next VC with a flit and a credit each cycle).
+    pub packet_senders: bool,
     /// Credit return delay after a drain, cycles (uniform in this range).
     pub credit_delay: (u64, u64),
     /// The route table as the bench wrote it (destination -> allowed ports).
@@ -381,6 +384,7 @@ impl CoreWorld {
             slots: cfg.router.input_buffer_flits as usize,
             policy: cfg.vc_policy(),
             deterministic: false,
+            packet_senders: false,
             drain: 1.0,
             credit_delay: (1, 1),
             table: vec![0; NODES],
@@ -561,6 +565,7 @@ impl CoreWorld {
     /// Input `p`'s sender: one flit of the next VC (round robin) with a flit and a credit.
     fn drive_sender(&mut self, p: usize, now: u64, reset: bool) {
         let vcs = self.vcs;
+        let packet_mode = self.packet_senders;
         let s = &mut self.senders[p];
         let mut chosen = None;
         if !reset {
@@ -592,6 +597,8 @@ impl CoreWorld {
                 if s.next[v] == front.flits.len() {
                     s.queues[v].pop_front();
                     s.next[v] = 0;
+                } else if packet_mode {
+                    s.turn = v;
                 }
             }
             None => {

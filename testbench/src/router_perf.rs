@@ -119,6 +119,9 @@ pub struct Run {
     pub iterations: usize,
     /// Wire delay each way to the next hop's buffer, cycles.
     pub wire: u64,
+    /// The sources send packet by packet (a diagnostic: the link port's sender interleaves
+    /// its VCs flit by flit).
+    pub packet_senders: bool,
     /// Cycles measured (after a warm-up of [`WARMUP`]).
     pub cycles: u64,
     /// Seed of the world.
@@ -139,6 +142,7 @@ impl Run {
             deterministic: false,
             iterations: shape.config().router.alloc_iterations as usize,
             wire: WIRE,
+            packet_senders: false,
             cycles: MEASURED,
             seed: 1,
         }
@@ -267,6 +271,7 @@ impl Sources {
 pub fn measure(run: &Run) -> (Point, u64, f64) {
     let mut w = world(run.shape, run.iterations, run.seed, run.two_ports, run.wire);
     w.deterministic = run.deterministic;
+    w.packet_senders = run.packet_senders;
     w.drain = run.drain;
     let data = hdl::vc_policy::data_vcs(w.vcs, w.mgmt_vc);
     let mean_len = (2 + w.max_len) as f64 / 2.0;
@@ -514,25 +519,30 @@ pub fn report(dir: &Path) -> anyhow::Result<()> {
         println!();
     }
     println!("### Saturation under uniform traffic (offered 1.0): what changes it\n");
-    println!("| VCs | allocator iterations | source VC rule | next hop | accepted |");
-    println!("|---|---|---|---|---|");
+    println!("| VCs | allocator iterations | source VC rule | sources | next hop | accepted |");
+    println!("|---|---|---|---|---|---|");
     for shape in [Shape::Default, Shape::SixVcs] {
         let vcs = shape.config().network.vcs;
         let configured = shape.config().router.alloc_iterations as usize;
         let mut variants = vec![];
         for iterations in 1..=3 {
-            variants.push((iterations, VcRule::DestMod, 1.0, WIRE));
+            variants.push((iterations, VcRule::DestMod, false, 1.0, WIRE));
         }
         if vcs > 2 {
             // With 2 VCs there is one data VC: both rules give it.
-            variants.push((configured, VcRule::Random, 1.0, WIRE));
+            variants.push((configured, VcRule::Random, false, 1.0, WIRE));
         }
-        variants.push((configured, VcRule::DestMod, BACKPRESSURE, WIRE));
-        variants.push((configured, VcRule::DestMod, 1.0, LONG_WIRE));
-        for (iterations, rule, drain, wire) in variants {
+        variants.push((configured, VcRule::DestMod, false, BACKPRESSURE, WIRE));
+        variants.push((configured, VcRule::DestMod, false, 1.0, LONG_WIRE));
+        // Diagnostics of where throughput goes: no wire (the shortest credit loop), and
+        // sources that send packet by packet.
+        variants.push((configured, VcRule::DestMod, false, 1.0, 0));
+        variants.push((configured, VcRule::DestMod, true, 1.0, WIRE));
+        for (iterations, rule, packet_senders, drain, wire) in variants {
             let mut run = Run::new(shape, Pattern::Uniform, 1.0);
             run.iterations = iterations;
             run.vc_rule = rule;
+            run.packet_senders = packet_senders;
             run.drain = drain;
             run.wire = wire;
             let (p, c, s) = measure(&run);
@@ -543,8 +553,13 @@ pub fn report(dir: &Path) -> anyhow::Result<()> {
             } else {
                 format!("reads every cycle, {wire}-cycle wires")
             };
+            let sources = if packet_senders {
+                "packet by packet"
+            } else {
+                "VCs interleaved flit by flit"
+            };
             println!(
-                "| {vcs} | {iterations} | {rule:?} | {next_hop} | {:.3} |",
+                "| {vcs} | {iterations} | {rule:?} | {sources} | {next_hop} | {:.3} |",
                 p.accepted
             );
         }

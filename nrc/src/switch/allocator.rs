@@ -18,12 +18,14 @@
 //!
 //! **Starving.** A long packet's head could wait for ever behind short packets on the same
 //! output VC, each taking it as soon as `len` credits are back. So when a head finds its output
-//! VC free but too few credits, the VC is marked starving, and while marked every head needs
-//! `max_len` credits for it: the credits then build up until every waiting head fits (the
-//! downstream buffer returns at least `reserve >= max_len` to a VC that drains), and the heads
-//! compete by round robin. The mark clears when a head takes the VC (and is set again if
-//! another head is refused in that cycle). Cost: a burst of short packets waits for `max_len`
-//! credits in the cycles after a refusal.
+//! VC free but too few credits while another head takes that VC in the same cycle, the VC is
+//! marked starving, and while marked every head needs `max_len` credits for it: the credits
+//! then build up until every waiting head fits (the downstream buffer returns at least
+//! `reserve >= max_len` to a VC that drains), and the heads compete by round robin. The mark
+//! clears when a head takes the VC (and is set again if another head is refused in that
+//! cycle). A refusal while nobody takes the VC does not mark it: the credits then only build
+//! up, until the refused head fits. Cost: after a mark, a burst of short packets waits for
+//! `max_len` credits.
 //!
 //! **Matching** ([`super::Matcher`]): per input one eligible VC (round robin, packet by
 //! packet: the input's pointer stays on a VC until its packet's last flit is sent), per output

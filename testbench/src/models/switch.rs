@@ -360,11 +360,9 @@ impl SwitchModel {
                 self.output_masks[p] = m;
             }
             let send = a.sends[p];
-            let mut starving = self.starving[p];
-            if let Some(x) = send.filter(|x| x.head) {
-                starving &= !(1 << x.vc);
-            }
-            self.starving[p] = starving | a.refusals[p];
+            // A refusal marks the VC only when another head takes it in the same cycle.
+            let taken = send.filter(|x| x.head).map_or(0, |x| 1u32 << x.vc);
+            self.starving[p] = (self.starving[p] & !taken) | (a.refusals[p] & taken);
             for w in 0..s.vcs {
                 let consume = send.is_some_and(|x| x.vc == w);
                 self.counters[p][w].edge(consume, returned[p] >> w & 1 == 1);
