@@ -67479,6 +67479,7 @@ module nrc_core$switch$allocator$starving$0(clock,reset,refusals,head_sent,vc,ma
     
     // Local signals
     reg  [1:0] kept;
+    reg  [1:0] taken;
     
     // Sub module instances
     nrc_core$switch$allocator$starving$0$marked marked(
@@ -67492,11 +67493,12 @@ module nrc_core$switch$allocator$starving$0(clock,reset,refusals,head_sent,vc,ma
         marked$clock = clock;
         marked$d = marked$q;
         marks = marked$q;
-        kept = marked$q;
+        taken = 32'h0;
         if (head_sent) begin
-            kept = kept & ~(one_hot << vc);
+            taken = one_hot << vc;
         end
-        marked$d = kept | refusals;
+        kept = marked$q & ~taken;
+        marked$d = kept | (refusals & taken);
         if (reset) begin
             marked$d = 32'h0;
         end
@@ -67544,6 +67546,7 @@ module nrc_core$switch$allocator$starving$1(clock,reset,refusals,head_sent,vc,ma
     
     // Local signals
     reg  [1:0] kept;
+    reg  [1:0] taken;
     
     // Sub module instances
     nrc_core$switch$allocator$starving$1$marked marked(
@@ -67557,11 +67560,12 @@ module nrc_core$switch$allocator$starving$1(clock,reset,refusals,head_sent,vc,ma
         marked$clock = clock;
         marked$d = marked$q;
         marks = marked$q;
-        kept = marked$q;
+        taken = 32'h0;
         if (head_sent) begin
-            kept = kept & ~(one_hot << vc);
+            taken = one_hot << vc;
         end
-        marked$d = kept | refusals;
+        kept = marked$q & ~taken;
+        marked$d = kept | (refusals & taken);
         if (reset) begin
             marked$d = 32'h0;
         end
@@ -67609,6 +67613,7 @@ module nrc_core$switch$allocator$starving$2(clock,reset,refusals,head_sent,vc,ma
     
     // Local signals
     reg  [1:0] kept;
+    reg  [1:0] taken;
     
     // Sub module instances
     nrc_core$switch$allocator$starving$2$marked marked(
@@ -67622,11 +67627,12 @@ module nrc_core$switch$allocator$starving$2(clock,reset,refusals,head_sent,vc,ma
         marked$clock = clock;
         marked$d = marked$q;
         marks = marked$q;
-        kept = marked$q;
+        taken = 32'h0;
         if (head_sent) begin
-            kept = kept & ~(one_hot << vc);
+            taken = one_hot << vc;
         end
-        marked$d = kept | refusals;
+        kept = marked$q & ~taken;
+        marked$d = kept | (refusals & taken);
         if (reset) begin
             marked$d = 32'h0;
         end
@@ -67674,6 +67680,7 @@ module nrc_core$switch$allocator$starving$3(clock,reset,refusals,head_sent,vc,ma
     
     // Local signals
     reg  [1:0] kept;
+    reg  [1:0] taken;
     
     // Sub module instances
     nrc_core$switch$allocator$starving$3$marked marked(
@@ -67687,11 +67694,12 @@ module nrc_core$switch$allocator$starving$3(clock,reset,refusals,head_sent,vc,ma
         marked$clock = clock;
         marked$d = marked$q;
         marks = marked$q;
-        kept = marked$q;
+        taken = 32'h0;
         if (head_sent) begin
-            kept = kept & ~(one_hot << vc);
+            taken = one_hot << vc;
         end
-        marked$d = kept | refusals;
+        kept = marked$q & ~taken;
+        marked$d = kept | (refusals & taken);
         if (reset) begin
             marked$d = 32'h0;
         end
@@ -67739,6 +67747,7 @@ module nrc_core$switch$allocator$starving$4(clock,reset,refusals,head_sent,vc,ma
     
     // Local signals
     reg  [1:0] kept;
+    reg  [1:0] taken;
     
     // Sub module instances
     nrc_core$switch$allocator$starving$4$marked marked(
@@ -67752,11 +67761,12 @@ module nrc_core$switch$allocator$starving$4(clock,reset,refusals,head_sent,vc,ma
         marked$clock = clock;
         marked$d = marked$q;
         marks = marked$q;
-        kept = marked$q;
+        taken = 32'h0;
         if (head_sent) begin
-            kept = kept & ~(one_hot << vc);
+            taken = one_hot << vc;
         end
-        marked$d = kept | refusals;
+        kept = marked$q & ~taken;
+        marked$d = kept | (refusals & taken);
         if (reset) begin
             marked$d = 32'h0;
         end

@@ -3927,6 +3927,7 @@ module nrc_switch$allocator$starving$0(clock,reset,refusals,head_sent,vc,marks);
     
     // Local signals
     reg  [1:0] kept;
+    reg  [1:0] taken;
     
     // Sub module instances
     nrc_switch$allocator$starving$0$marked marked(
@@ -3940,11 +3941,12 @@ module nrc_switch$allocator$starving$0(clock,reset,refusals,head_sent,vc,marks);
         marked$clock = clock;
         marked$d = marked$q;
         marks = marked$q;
-        kept = marked$q;
+        taken = 32'h0;
         if (head_sent) begin
-            kept = kept & ~(one_hot << vc);
+            taken = one_hot << vc;
         end
-        marked$d = kept | refusals;
+        kept = marked$q & ~taken;
+        marked$d = kept | (refusals & taken);
         if (reset) begin
             marked$d = 32'h0;
         end
@@ -3992,6 +3994,7 @@ module nrc_switch$allocator$starving$1(clock,reset,refusals,head_sent,vc,marks);
     
     // Local signals
     reg  [1:0] kept;
+    reg  [1:0] taken;
     
     // Sub module instances
     nrc_switch$allocator$starving$1$marked marked(
@@ -4005,11 +4008,12 @@ module nrc_switch$allocator$starving$1(clock,reset,refusals,head_sent,vc,marks);
         marked$clock = clock;
         marked$d = marked$q;
         marks = marked$q;
-        kept = marked$q;
+        taken = 32'h0;
         if (head_sent) begin
-            kept = kept & ~(one_hot << vc);
+            taken = one_hot << vc;
         end
-        marked$d = kept | refusals;
+        kept = marked$q & ~taken;
+        marked$d = kept | (refusals & taken);
         if (reset) begin
             marked$d = 32'h0;
         end
@@ -4057,6 +4061,7 @@ module nrc_switch$allocator$starving$2(clock,reset,refusals,head_sent,vc,marks);
     
     // Local signals
     reg  [1:0] kept;
+    reg  [1:0] taken;
     
     // Sub module instances
     nrc_switch$allocator$starving$2$marked marked(
@@ -4070,11 +4075,12 @@ module nrc_switch$allocator$starving$2(clock,reset,refusals,head_sent,vc,marks);
         marked$clock = clock;
         marked$d = marked$q;
         marks = marked$q;
-        kept = marked$q;
+        taken = 32'h0;
         if (head_sent) begin
-            kept = kept & ~(one_hot << vc);
+            taken = one_hot << vc;
         end
-        marked$d = kept | refusals;
+        kept = marked$q & ~taken;
+        marked$d = kept | (refusals & taken);
         if (reset) begin
             marked$d = 32'h0;
         end
@@ -4122,6 +4128,7 @@ module nrc_switch$allocator$starving$3(clock,reset,refusals,head_sent,vc,marks);
     
     // Local signals
     reg  [1:0] kept;
+    reg  [1:0] taken;
     
     // Sub module instances
     nrc_switch$allocator$starving$3$marked marked(
@@ -4135,11 +4142,12 @@ module nrc_switch$allocator$starving$3(clock,reset,refusals,head_sent,vc,marks);
         marked$clock = clock;
         marked$d = marked$q;
         marks = marked$q;
-        kept = marked$q;
+        taken = 32'h0;
         if (head_sent) begin
-            kept = kept & ~(one_hot << vc);
+            taken = one_hot << vc;
         end
-        marked$d = kept | refusals;
+        kept = marked$q & ~taken;
+        marked$d = kept | (refusals & taken);
         if (reset) begin
             marked$d = 32'h0;
         end
@@ -4187,6 +4195,7 @@ module nrc_switch$allocator$starving$4(clock,reset,refusals,head_sent,vc,marks);
     
     // Local signals
     reg  [1:0] kept;
+    reg  [1:0] taken;
     
     // Sub module instances
     nrc_switch$allocator$starving$4$marked marked(
@@ -4200,11 +4209,12 @@ module nrc_switch$allocator$starving$4(clock,reset,refusals,head_sent,vc,marks);
         marked$clock = clock;
         marked$d = marked$q;
         marks = marked$q;
-        kept = marked$q;
+        taken = 32'h0;
         if (head_sent) begin
-            kept = kept & ~(one_hot << vc);
+            taken = one_hot << vc;
         end
-        marked$d = kept | refusals;
+        kept = marked$q & ~taken;
+        marked$d = kept | (refusals & taken);
         if (reset) begin
             marked$d = 32'h0;
         end
