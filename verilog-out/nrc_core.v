@@ -64830,6 +64830,11 @@ module nrc_core$switch$allocator(clock,reset,requests$0$ready,requests$0$head,re
     reg  [5:0] matcher$ports$2;
     reg  [5:0] matcher$ports$3;
     reg  [5:0] matcher$ports$4;
+    reg  [1:0] matcher$lasts$0;
+    reg  [1:0] matcher$lasts$1;
+    reg  [1:0] matcher$lasts$2;
+    reg  [1:0] matcher$lasts$3;
+    reg  [1:0] matcher$lasts$4;
     reg  [4:0] matcher$agents;
     wire  [1:0] matcher$input_grants$0;
     wire  [1:0] matcher$input_grants$1;
@@ -64966,6 +64971,11 @@ module nrc_core$switch$allocator(clock,reset,requests$0$ready,requests$0$head,re
         .ports$2(matcher$ports$2),
         .ports$3(matcher$ports$3),
         .ports$4(matcher$ports$4),
+        .lasts$0(matcher$lasts$0),
+        .lasts$1(matcher$lasts$1),
+        .lasts$2(matcher$lasts$2),
+        .lasts$3(matcher$lasts$3),
+        .lasts$4(matcher$lasts$4),
         .agents(matcher$agents),
         .input_grants$0(matcher$input_grants$0),
         .input_grants$1(matcher$input_grants$1),
@@ -65250,6 +65260,7 @@ module nrc_core$switch$allocator(clock,reset,requests$0$ready,requests$0$head,re
         end
         matcher$eligible$0 = eligible$0;
         matcher$ports$0 = requests$0$ports;
+        matcher$lasts$0 = requests$0$last;
         unused_flits = unused_flits | |requests$1$flit;
         eligible$1 = 32'h0;
         port_field = requests$1$ports >> port_offsets$0;
@@ -65396,6 +65407,7 @@ module nrc_core$switch$allocator(clock,reset,requests$0$ready,requests$0$head,re
         end
         matcher$eligible$1 = eligible$1;
         matcher$ports$1 = requests$1$ports;
+        matcher$lasts$1 = requests$1$last;
         unused_flits = unused_flits | |requests$2$flit;
         eligible$2 = 32'h0;
         port_field = requests$2$ports >> port_offsets$0;
@@ -65542,6 +65554,7 @@ module nrc_core$switch$allocator(clock,reset,requests$0$ready,requests$0$head,re
         end
         matcher$eligible$2 = eligible$2;
         matcher$ports$2 = requests$2$ports;
+        matcher$lasts$2 = requests$2$last;
         unused_flits = unused_flits | |requests$3$flit;
         eligible$3 = 32'h0;
         port_field = requests$3$ports >> port_offsets$0;
@@ -65688,6 +65701,7 @@ module nrc_core$switch$allocator(clock,reset,requests$0$ready,requests$0$head,re
         end
         matcher$eligible$3 = eligible$3;
         matcher$ports$3 = requests$3$ports;
+        matcher$lasts$3 = requests$3$last;
         unused_flits = unused_flits | |requests$4$flit;
         eligible$4 = 32'h0;
         port_field = requests$4$ports >> port_offsets$0;
@@ -65834,6 +65848,7 @@ module nrc_core$switch$allocator(clock,reset,requests$0$ready,requests$0$head,re
         end
         matcher$eligible$4 = eligible$4;
         matcher$ports$4 = requests$4$ports;
+        matcher$lasts$4 = requests$4$last;
         agent_eligible = 32'h0;
         vc_hot = one_hot << mgmt_vc;
         credits_field = controls$0$credits >> mgmt_shift;
@@ -66402,7 +66417,7 @@ module nrc_core$switch$allocator$agent_checks$4(request$valid,request$head,reque
 endmodule // nrc_core$switch$allocator$agent_checks$4
 
 
-module nrc_core$switch$allocator$matcher(clock,reset,eligible$0,eligible$1,eligible$2,eligible$3,eligible$4,ports$0,ports$1,ports$2,ports$3,ports$4,agents,input_grants$0,input_grants$1,input_grants$2,input_grants$3,input_grants$4,output_grants$0,output_grants$1,output_grants$2,output_grants$3,output_grants$4);
+module nrc_core$switch$allocator$matcher(clock,reset,eligible$0,eligible$1,eligible$2,eligible$3,eligible$4,ports$0,ports$1,ports$2,ports$3,ports$4,lasts$0,lasts$1,lasts$2,lasts$3,lasts$4,agents,input_grants$0,input_grants$1,input_grants$2,input_grants$3,input_grants$4,output_grants$0,output_grants$1,output_grants$2,output_grants$3,output_grants$4);
     
     // Module arguments
     input wire  clock;
@@ -66417,6 +66432,11 @@ module nrc_core$switch$allocator$matcher(clock,reset,eligible$0,eligible$1,eligi
     input wire  [5:0] ports$2;
     input wire  [5:0] ports$3;
     input wire  [5:0] ports$4;
+    input wire  [1:0] lasts$0;
+    input wire  [1:0] lasts$1;
+    input wire  [1:0] lasts$2;
+    input wire  [1:0] lasts$3;
+    input wire  [1:0] lasts$4;
     input wire  [4:0] agents;
     output reg  [1:0] input_grants$0;
     output reg  [1:0] input_grants$1;
@@ -66637,7 +66657,10 @@ module nrc_core$switch$allocator$matcher(clock,reset,eligible$0,eligible$1,eligi
         vc_prefix = vc_masked;
         vc_prefix = vc_prefix | (vc_prefix << (64'h1 << 0));
         picks$0 = vc_masked & ~(vc_prefix << 32'h1);
-        pick_after$0 = vc_prefix << 32'h1;
+        pick_after$0 = vc_prefix;
+        if (|(picks$0 & lasts$0)) begin
+            pick_after$0 = vc_prefix << 32'h1;
+        end
         asks$0 = 32'h0;
         port_field = ports$0 >> port_offsets$0;
         port_number = port_field[(32'h0)+:(3)];
@@ -66696,7 +66719,10 @@ module nrc_core$switch$allocator$matcher(clock,reset,eligible$0,eligible$1,eligi
         vc_prefix = vc_masked;
         vc_prefix = vc_prefix | (vc_prefix << (64'h1 << 0));
         picks$1 = vc_masked & ~(vc_prefix << 32'h1);
-        pick_after$1 = vc_prefix << 32'h1;
+        pick_after$1 = vc_prefix;
+        if (|(picks$1 & lasts$1)) begin
+            pick_after$1 = vc_prefix << 32'h1;
+        end
         asks$1 = 32'h0;
         port_field = ports$1 >> port_offsets$0;
         port_number = port_field[(32'h0)+:(3)];
@@ -66755,7 +66781,10 @@ module nrc_core$switch$allocator$matcher(clock,reset,eligible$0,eligible$1,eligi
         vc_prefix = vc_masked;
         vc_prefix = vc_prefix | (vc_prefix << (64'h1 << 0));
         picks$2 = vc_masked & ~(vc_prefix << 32'h1);
-        pick_after$2 = vc_prefix << 32'h1;
+        pick_after$2 = vc_prefix;
+        if (|(picks$2 & lasts$2)) begin
+            pick_after$2 = vc_prefix << 32'h1;
+        end
         asks$2 = 32'h0;
         port_field = ports$2 >> port_offsets$0;
         port_number = port_field[(32'h0)+:(3)];
@@ -66814,7 +66843,10 @@ module nrc_core$switch$allocator$matcher(clock,reset,eligible$0,eligible$1,eligi
         vc_prefix = vc_masked;
         vc_prefix = vc_prefix | (vc_prefix << (64'h1 << 0));
         picks$3 = vc_masked & ~(vc_prefix << 32'h1);
-        pick_after$3 = vc_prefix << 32'h1;
+        pick_after$3 = vc_prefix;
+        if (|(picks$3 & lasts$3)) begin
+            pick_after$3 = vc_prefix << 32'h1;
+        end
         asks$3 = 32'h0;
         port_field = ports$3 >> port_offsets$0;
         port_number = port_field[(32'h0)+:(3)];
@@ -66873,7 +66905,10 @@ module nrc_core$switch$allocator$matcher(clock,reset,eligible$0,eligible$1,eligi
         vc_prefix = vc_masked;
         vc_prefix = vc_prefix | (vc_prefix << (64'h1 << 0));
         picks$4 = vc_masked & ~(vc_prefix << 32'h1);
-        pick_after$4 = vc_prefix << 32'h1;
+        pick_after$4 = vc_prefix;
+        if (|(picks$4 & lasts$4)) begin
+            pick_after$4 = vc_prefix << 32'h1;
+        end
         asks$4 = 32'h0;
         port_field = ports$4 >> port_offsets$0;
         port_number = port_field[(32'h0)+:(3)];
@@ -67444,6 +67479,7 @@ module nrc_core$switch$allocator$starving$0(clock,reset,refusals,head_sent,vc,ma
     
     // Local signals
     reg  [1:0] kept;
+    reg  [1:0] taken;
     
     // Sub module instances
     nrc_core$switch$allocator$starving$0$marked marked(
@@ -67457,11 +67493,12 @@ module nrc_core$switch$allocator$starving$0(clock,reset,refusals,head_sent,vc,ma
         marked$clock = clock;
         marked$d = marked$q;
         marks = marked$q;
-        kept = marked$q;
+        taken = 32'h0;
         if (head_sent) begin
-            kept = kept & ~(one_hot << vc);
+            taken = one_hot << vc;
         end
-        marked$d = kept | refusals;
+        kept = marked$q & ~taken;
+        marked$d = kept | (refusals & taken);
         if (reset) begin
             marked$d = 32'h0;
         end
@@ -67509,6 +67546,7 @@ module nrc_core$switch$allocator$starving$1(clock,reset,refusals,head_sent,vc,ma
     
     // Local signals
     reg  [1:0] kept;
+    reg  [1:0] taken;
     
     // Sub module instances
     nrc_core$switch$allocator$starving$1$marked marked(
@@ -67522,11 +67560,12 @@ module nrc_core$switch$allocator$starving$1(clock,reset,refusals,head_sent,vc,ma
         marked$clock = clock;
         marked$d = marked$q;
         marks = marked$q;
-        kept = marked$q;
+        taken = 32'h0;
         if (head_sent) begin
-            kept = kept & ~(one_hot << vc);
+            taken = one_hot << vc;
         end
-        marked$d = kept | refusals;
+        kept = marked$q & ~taken;
+        marked$d = kept | (refusals & taken);
         if (reset) begin
             marked$d = 32'h0;
         end
@@ -67574,6 +67613,7 @@ module nrc_core$switch$allocator$starving$2(clock,reset,refusals,head_sent,vc,ma
     
     // Local signals
     reg  [1:0] kept;
+    reg  [1:0] taken;
     
     // Sub module instances
     nrc_core$switch$allocator$starving$2$marked marked(
@@ -67587,11 +67627,12 @@ module nrc_core$switch$allocator$starving$2(clock,reset,refusals,head_sent,vc,ma
         marked$clock = clock;
         marked$d = marked$q;
         marks = marked$q;
-        kept = marked$q;
+        taken = 32'h0;
         if (head_sent) begin
-            kept = kept & ~(one_hot << vc);
+            taken = one_hot << vc;
         end
-        marked$d = kept | refusals;
+        kept = marked$q & ~taken;
+        marked$d = kept | (refusals & taken);
         if (reset) begin
             marked$d = 32'h0;
         end
@@ -67639,6 +67680,7 @@ module nrc_core$switch$allocator$starving$3(clock,reset,refusals,head_sent,vc,ma
     
     // Local signals
     reg  [1:0] kept;
+    reg  [1:0] taken;
     
     // Sub module instances
     nrc_core$switch$allocator$starving$3$marked marked(
@@ -67652,11 +67694,12 @@ module nrc_core$switch$allocator$starving$3(clock,reset,refusals,head_sent,vc,ma
         marked$clock = clock;
         marked$d = marked$q;
         marks = marked$q;
-        kept = marked$q;
+        taken = 32'h0;
         if (head_sent) begin
-            kept = kept & ~(one_hot << vc);
+            taken = one_hot << vc;
         end
-        marked$d = kept | refusals;
+        kept = marked$q & ~taken;
+        marked$d = kept | (refusals & taken);
         if (reset) begin
             marked$d = 32'h0;
         end
@@ -67704,6 +67747,7 @@ module nrc_core$switch$allocator$starving$4(clock,reset,refusals,head_sent,vc,ma
     
     // Local signals
     reg  [1:0] kept;
+    reg  [1:0] taken;
     
     // Sub module instances
     nrc_core$switch$allocator$starving$4$marked marked(
@@ -67717,11 +67761,12 @@ module nrc_core$switch$allocator$starving$4(clock,reset,refusals,head_sent,vc,ma
         marked$clock = clock;
         marked$d = marked$q;
         marks = marked$q;
-        kept = marked$q;
+        taken = 32'h0;
         if (head_sent) begin
-            kept = kept & ~(one_hot << vc);
+            taken = one_hot << vc;
         end
-        marked$d = kept | refusals;
+        kept = marked$q & ~taken;
+        marked$d = kept | (refusals & taken);
         if (reset) begin
             marked$d = 32'h0;
         end

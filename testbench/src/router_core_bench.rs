@@ -1,7 +1,8 @@
 //! The world around the router core (`nrc::router_core::RouterCore`, top `nrc_core`) on
 //! Verilator: a credit-flow-controlled sender on every input channel, a receiver with a
 //! `reserve`-flit buffer per VC on every output channel (draining at random, returning each
-//! credit after a random delay), the management client ([`crate::mgmt_client`]) whose packets
+//! credit after a random delay) or, for `bench router`, a model of the next hop's input buffer
+//! behind a wire ([`Downstream`], [`CoreWorld::model_next_hops`]), the management client ([`crate::mgmt_client`]) whose packets
 //! enter and leave through the data ports, the I2C EEPROM model (blank) and fixed link reports.
 //! Used by the system bench (`tests/router_core.rs`) and by `bench router`
 //! ([`crate::router_perf`]).
@@ -16,6 +17,7 @@
 //! go to the client.
 use crate::backend::{Backend, PortId};
 use crate::mgmt_client::{ClientConfig, MgmtClient};
+use crate::models::damq::DamqModel;
 use crate::models::i2c_eeprom::{EepromTiming, I2cBus, I2cEeprom};
 use crate::rng::BenchRng;
 use crate::verilator::{VerilatorModel, VerilatorSim};
@@ -58,7 +60,13 @@ impl Shape {
 
     /// The core's elaboration values: the configuration's, with a fast EEPROM bus.
     pub fn params(self) -> RouterCoreParams {
-        let cfg = self.config();
+        self.params_with(self.config().router.alloc_iterations as usize)
+    }
+
+    /// [`Shape::params`] with `router.alloc_iterations` = `iterations` (1..=3).
+    pub fn params_with(self, iterations: usize) -> RouterCoreParams {
+        let mut cfg = self.config();
+        cfg.router.alloc_iterations = iterations as u32;
         let mgmt = NrcMgmtParams {
             mgmt_vc: cfg.network.mgmt_vc as u8,
             quarter: 2,
@@ -73,15 +81,21 @@ impl Shape {
 
 /// The Verilator model of `shape`'s core, built (or loaded from the cache) once per process.
 pub fn model(shape: Shape) -> Arc<VerilatorModel> {
-    static MODELS: OnceLock<Mutex<HashMap<Shape, Arc<VerilatorModel>>>> = OnceLock::new();
+    model_with(shape, shape.config().router.alloc_iterations as usize)
+}
+
+/// The Verilator model of `shape`'s core with `iterations` allocator iterations (1..=3).
+pub fn model_with(shape: Shape, iterations: usize) -> Arc<VerilatorModel> {
+    type Models = HashMap<(Shape, usize), Arc<VerilatorModel>>;
+    static MODELS: OnceLock<Mutex<Models>> = OnceLock::new();
     let mut models = MODELS
         .get_or_init(Default::default)
         .lock()
         .unwrap_or_else(|e| e.into_inner());
     models
-        .entry(shape)
+        .entry((shape, iterations))
         .or_insert_with(|| {
-            let p = shape.params();
+            let p = shape.params_with(iterations);
             match shape {
                 Shape::Default => VerilatorModel::build_for(
                     &mut <nrc::router_core!(PORTS, 2, 128, NODES, 1)>::new(p),
@@ -127,10 +141,96 @@ struct Receiver {
     open: Vec<Option<(Vec<u128>, u64)>>,
     /// Per VC: cycles at which a drained flit's credit goes back.
     due: Vec<VecDeque<u64>>,
+    /// The next hop's input buffer, when modelled (then `buffers`, `held` and `due` are
+    /// unused, and `drain` is the chance the next hop reads a flit in a cycle).
+    next_hop: Option<Downstream>,
     valid: PortId,
     flit: PortId,
     vc: PortId,
     credits: PortId,
+}
+
+/// The next hop as an output channel of the core sees it: a wire of `wire` cycles to the next
+/// router's input unit, that unit's DAMQ buffer exactly as configured (the reference model
+/// [`DamqModel`]: `router.input_buffer_flits` slots, `router.reserved_flits_per_vc` per VC and
+/// the pool lent by its credit policy, its `returned` register), and a wire of `wire` cycles
+/// back for the credits. The next router's switch reads at most one flit a cycle from it (round
+/// robin over the VCs holding flits), in a cycle with probability `drain`. The flow control is
+/// checked: a flit that arrives without a credit, or any packet-check event, panics.
+#[derive(Clone, Debug)]
+pub struct Downstream {
+    damq: DamqModel,
+    wire: u64,
+    /// Flits on the wire: (cycle of arrival, VC, flit).
+    flits: VecDeque<(u64, usize, u128)>,
+    /// Credits on the wire back: (cycle of arrival, VC bits).
+    credits: VecDeque<(u64, u32)>,
+    turn: usize,
+}
+
+impl Downstream {
+    /// An empty input unit of `vcs` VCs, `slots` buffer slots, `reserve` credits per VC,
+    /// packets up to `max_len` flits, behind a wire of `wire` cycles each way.
+    pub fn new(vcs: usize, slots: usize, reserve: usize, max_len: usize, wire: u64) -> Self {
+        let capacity = nrc::port::damq::damq_capacity(vcs, slots);
+        Self {
+            damq: DamqModel::new(vcs, capacity, reserve, max_len),
+            wire,
+            flits: VecDeque::new(),
+            credits: VecDeque::new(),
+            turn: 0,
+        }
+    }
+
+    /// One cycle: `sent` = the (VC, flit) the core drives now, `read` = whether the next
+    /// router's switch reads a flit in this cycle. Returns the credits arriving back at the
+    /// core now (bit `v`: one of VC `v`).
+    pub fn cycle(&mut self, now: u64, sent: Option<(usize, u128)>, read: bool) -> u32 {
+        if let Some((v, flit)) = sent {
+            self.flits.push_back((now + self.wire, v, flit));
+        }
+        let arrival = match self.flits.front() {
+            Some(&(t, v, flit)) if t <= now => {
+                self.flits.pop_front();
+                Some((v, flit))
+            }
+            _ => None,
+        };
+        let vcs = self.damq.queues.len();
+        let pick = read
+            .then(|| {
+                (0..vcs)
+                    .map(|k| (self.turn + k) % vcs)
+                    .find(|&v| self.damq.ready(v))
+            })
+            .flatten();
+        if let Some(v) = pick {
+            self.turn = (v + 1) % vcs;
+        }
+        // The `returned` register before this edge goes onto the wire back.
+        if self.damq.returned != 0 {
+            self.credits
+                .push_back((now + self.wire, self.damq.returned));
+        }
+        self.damq.edge(arrival, pick);
+        assert_eq!(
+            self.damq.events, 0,
+            "next hop: event {:#x} (a flit without a credit, or a malformed packet) at cycle {now}",
+            self.damq.events
+        );
+        match self.credits.front() {
+            Some(&(t, bits)) if t <= now => {
+                self.credits.pop_front();
+                bits
+            }
+            _ => 0,
+        }
+    }
+
+    /// Flits on the wire or in the buffer (the next hop is idle when false).
+    pub fn busy(&self) -> bool {
+        !self.flits.is_empty() || self.damq.queues.iter().any(|q| !q.is_empty())
+    }
 }
 
 /// What the scoreboard expects of a data packet in flight.
@@ -144,6 +244,8 @@ struct Expected {
     head_in: Option<u64>,
     /// Its destination has no route: it must never leave.
     no_route: bool,
+    /// The cycle it was queued at the sender.
+    born: u64,
 }
 
 /// Counts of the run.
@@ -161,6 +263,8 @@ pub struct CoreStats {
     pub latency_max: u64,
     /// Smallest head in to head out seen.
     pub latency_min: u64,
+    /// Sum of packet latencies: from queued at the sender to its tail out.
+    pub packet_latency_sum: u64,
     /// `NO_ROUTE` drop events seen on the core's `drops` outputs.
     pub no_route_events: u64,
     /// Every other drop event (none in a correct run).
@@ -183,11 +287,16 @@ pub struct CoreWorld {
     pub reserve: usize,
     /// See `vcs`.
     pub max_len: usize,
+    /// Slots of an input buffer (`router.input_buffer_flits`).
+    pub slots: usize,
     policy: VcPolicy,
     /// Route mode driven on `deterministic`.
     pub deterministic: bool,
     /// Per output port and VC cycle: chance the receiver drains a flit.
     pub drain: f64,
+    /// The senders keep to one VC until its packet's last flit (else, as the link port's
+    /// `ChannelSender`, a flit of the next VC with a flit and a credit each cycle).
+    pub packet_senders: bool,
     /// Credit return delay after a drain, cycles (uniform in this range).
     pub credit_delay: (u64, u64),
     /// The route table as the bench wrote it (destination -> allowed ports).
@@ -216,7 +325,12 @@ pub struct CoreWorld {
 impl CoreWorld {
     /// A world around a new instance of `shape`'s core; `seed` seeds its randomness.
     pub fn new(shape: Shape, seed: u64) -> Self {
-        let mut b = model(shape).instance();
+        Self::with_iterations(shape, shape.config().router.alloc_iterations as usize, seed)
+    }
+
+    /// [`CoreWorld::new`] with `iterations` allocator iterations (1..=3).
+    pub fn with_iterations(shape: Shape, iterations: usize, seed: u64) -> Self {
+        let mut b = model_with(shape, iterations).instance();
         let cfg = shape.config();
         let vcs = cfg.network.vcs as usize;
         let senders = (0..PORTS)
@@ -237,6 +351,7 @@ impl CoreWorld {
                 held: vec![0; vcs],
                 open: vec![None; vcs],
                 due: (0..vcs).map(|_| VecDeque::new()).collect(),
+                next_hop: None,
                 valid: b.port(&format!("outputs${p}$valid")),
                 flit: b.port(&format!("outputs${p}$flit")),
                 vc: b.port(&format!("outputs${p}$vc")),
@@ -266,8 +381,10 @@ impl CoreWorld {
             mgmt_vc: cfg.network.mgmt_vc as usize,
             reserve: cfg.router.reserved_flits_per_vc as usize,
             max_len: cfg.network.max_packet_flits as usize,
+            slots: cfg.router.input_buffer_flits as usize,
             policy: cfg.vc_policy(),
             deterministic: false,
+            packet_senders: false,
             drain: 1.0,
             credit_delay: (1, 1),
             table: vec![0; NODES],
@@ -292,6 +409,21 @@ impl CoreWorld {
         }
     }
 
+    /// Every output drives a model of the next hop ([`Downstream`]: the configured input buffer
+    /// behind a wire of `wire` cycles each way) instead of the simple receiver; `drain` is then
+    /// the chance the next hop reads a flit in a cycle.
+    pub fn model_next_hops(&mut self, wire: u64) {
+        for r in &mut self.receivers {
+            r.next_hop = Some(Downstream::new(
+                self.vcs,
+                self.slots,
+                self.reserve,
+                self.max_len,
+                wire,
+            ));
+        }
+    }
+
     /// Holds reset for `cycles` cycles (everything in the world starts over; the route
     /// table is kept, as the core keeps it).
     pub fn reset(&mut self, cycles: u64) {
@@ -311,6 +443,9 @@ impl CoreWorld {
                 r.held[v] = 0;
                 r.open[v] = None;
                 r.due[v].clear();
+            }
+            if let Some(d) = r.next_hop.as_mut() {
+                *d = Downstream::new(self.vcs, self.slots, self.reserve, self.max_len, d.wire);
             }
         }
         self.inflight.clear();
@@ -355,6 +490,7 @@ impl CoreWorld {
                 flits: flits.clone(),
                 head_in: None,
                 no_route,
+                born: self.b.cycle(),
             },
         );
         self.seq += 1;
@@ -429,6 +565,7 @@ impl CoreWorld {
     /// Input `p`'s sender: one flit of the next VC (round robin) with a flit and a credit.
     fn drive_sender(&mut self, p: usize, now: u64, reset: bool) {
         let vcs = self.vcs;
+        let packet_mode = self.packet_senders;
         let s = &mut self.senders[p];
         let mut chosen = None;
         if !reset {
@@ -460,6 +597,8 @@ impl CoreWorld {
                 if s.next[v] == front.flits.len() {
                     s.queues[v].pop_front();
                     s.next[v] = 0;
+                } else if packet_mode {
+                    s.turn = v;
                 }
             }
             None => {
@@ -491,12 +630,14 @@ impl CoreWorld {
         if valid && !reset {
             assert!(vc < vcs, "output {p}: a flit on VC {vc}");
             let r = &mut self.receivers[p];
-            assert!(
-                r.held[vc] < self.reserve,
-                "output {p} VC {vc}: a flit arrived without a free slot (cycle {now})"
-            );
-            r.held[vc] += 1;
-            r.buffers[vc].push_back(flit);
+            if r.next_hop.is_none() {
+                assert!(
+                    r.held[vc] < self.reserve,
+                    "output {p} VC {vc}: a flit arrived without a free slot (cycle {now})"
+                );
+                r.held[vc] += 1;
+                r.buffers[vc].push_back(flit);
+            }
             let is_head = matches!(Flit::unpack(flit), Ok(Flit::Head(_)));
             match (&mut r.open[vc], is_head) {
                 (None, true) => r.open[vc] = Some((vec![flit], now)),
@@ -519,6 +660,13 @@ impl CoreWorld {
         }
         let mut returned = 0u128;
         let r = &mut self.receivers[p];
+        if let Some(d) = r.next_hop.as_mut() {
+            let sent = (valid && !reset).then_some((vc, flit));
+            let read = !reset && self.rng.chance(self.drain);
+            returned = d.cycle(now, sent, read) as u128;
+            self.b.poke(r.credits, returned);
+            return;
+        }
         for v in 0..vcs {
             if reset {
                 continue;
@@ -602,6 +750,7 @@ impl CoreWorld {
         self.stats.latency_sum += latency;
         self.stats.latency_max = self.stats.latency_max.max(latency);
         self.stats.latency_min = self.stats.latency_min.min(latency);
+        self.stats.packet_latency_sum += now - e.born;
     }
 
     /// Forgets packets without a route once their drops were all seen (call when idle).
@@ -618,10 +767,10 @@ impl CoreWorld {
             let busy = self.in_flight() > 0
                 || (0..PORTS).any(|p| self.backlog(p) > 0)
                 || self.client.pending() > 0
-                || self
-                    .receivers
-                    .iter()
-                    .any(|r| r.open.iter().any(|o| o.is_some()));
+                || self.receivers.iter().any(|r| {
+                    r.open.iter().any(|o| o.is_some())
+                        || r.next_hop.as_ref().is_some_and(|d| d.busy())
+                });
             if !busy {
                 return true;
             }

@@ -18,21 +18,25 @@
 //!
 //! **Starving.** A long packet's head could wait for ever behind short packets on the same
 //! output VC, each taking it as soon as `len` credits are back. So when a head finds its output
-//! VC free but too few credits, the VC is marked starving, and while marked every head needs
-//! `max_len` credits for it: the credits then build up until every waiting head fits (the
-//! downstream buffer returns at least `reserve >= max_len` to a VC that drains), and the heads
-//! compete by round robin. The mark clears when a head takes the VC (and is set again if
-//! another head is refused in that cycle). Cost: a burst of short packets waits for `max_len`
-//! credits in the cycles after a refusal.
+//! VC free but too few credits while another head takes that VC in the same cycle, the VC is
+//! marked starving, and while marked every head needs `max_len` credits for it: the credits
+//! then build up until every waiting head fits (the downstream buffer returns at least
+//! `reserve >= max_len` to a VC that drains), and the heads compete by round robin. The mark
+//! clears when a head takes the VC (and is set again if another head is refused in that
+//! cycle). A refusal while nobody takes the VC does not mark it: the credits then only build
+//! up, until the refused head fits. Cost: after a mark, a burst of short packets waits for
+//! `max_len` credits.
 //!
-//! **Matching** ([`super::Matcher`]): per input one eligible VC (round robin), per output one
-//! asking input or its agent port (round robin), `iterations` iterations; pointers move only on
-//! a grant. **Fairness**: an eligible VC stays eligible until it moves (a body), or until its
+//! **Matching** ([`super::Matcher`]): per input one eligible VC (round robin, packet by
+//! packet: the input's pointer stays on a VC until its packet's last flit is sent), per output
+//! one asking input or its agent port (round robin), `iterations` iterations; pointers move
+//! only on a grant. **Fairness**: an eligible VC stays eligible until it moves (a body), or until its
 //! output VC is taken (a head; then the starving mark and the output's round robin decide the
 //! next owner among the waiting heads). Every time an input asks output `p` in iteration 1 and
 //! loses, `p`'s pointer moves past the winner, which was ahead of the input, so an input that
-//! keeps asking wins within `PORTS` grants of `p`; an input's pointer moves past each VC it
-//! sends, so a VC that stays eligible is its pick within `VCS` of its grants. A VC whose output
+//! keeps asking wins within `PORTS` grants of `p`; an input's pointer moves past each VC whose
+//! packet's last flit it sends, so a VC that stays eligible is its pick within `VCS` of its
+//! packets (at most `VCS * max_len` grants). A VC whose output
 //! VC has no credit is simply not eligible, so it never blocks another VC of its input.
 //!
 //! **Why giving the output VC is enough**: the VC policy computes the output VC from the packet
@@ -284,6 +288,7 @@ impl<
             }
             self.matcher.eligible[i].next = self.eligible[i].val();
             self.matcher.ports[i].next = self.requests[i].ports.val();
+            self.matcher.lasts[i].next = self.requests[i].last.val();
         }
         // The agent ports (on mgmt_vc): see `AgentCheck`.
         self.agent_eligible.next = 0.into();

@@ -68,7 +68,7 @@ fn main() -> Result<()> {
         testbench::switch_cost::report(&workspace().join("build/bench/switch"))?;
     }
     if all || has("router") {
-        testbench::router_perf::report();
+        testbench::router_perf::report(&workspace().join("build/bench"))?;
     }
     if all || has("fabric") {
         testbench::fabric::perf::report();

@@ -312,7 +312,12 @@ impl SwitchModel {
                         let (v, in_after) = picks[g].unwrap();
                         matched_in[g] = true;
                         a.input_grants[g] = Some(v);
-                        a.input_after[g] = Some(in_after);
+                        // Packet by packet: the pointer stays on the VC until its last flit.
+                        a.input_after[g] = Some(if inputs[g].last[v] {
+                            in_after
+                        } else {
+                            in_after | 1 << v
+                        });
                         winners[p] = Some(Winner::Input(g, v));
                     }
                 }
@@ -355,11 +360,9 @@ impl SwitchModel {
                 self.output_masks[p] = m;
             }
             let send = a.sends[p];
-            let mut starving = self.starving[p];
-            if let Some(x) = send.filter(|x| x.head) {
-                starving &= !(1 << x.vc);
-            }
-            self.starving[p] = starving | a.refusals[p];
+            // A refusal marks the VC only when another head takes it in the same cycle.
+            let taken = send.filter(|x| x.head).map_or(0, |x| 1u32 << x.vc);
+            self.starving[p] = (self.starving[p] & !taken) | (a.refusals[p] & taken);
             for w in 0..s.vcs {
                 let consume = send.is_some_and(|x| x.vc == w);
                 self.counters[p][w].edge(consume, returned[p] >> w & 1 == 1);
