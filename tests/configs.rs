@@ -63,8 +63,19 @@ fn every_configuration_emits_lints_and_synthesizes() {
         }
         let dir = flow::scratch_dir(&format!("config-{name}")).unwrap();
         let out = dir.join("verilog");
-        hpcnet::emit::emit(&cfg, &name, &out, &[]).unwrap();
-        let own = hpcnet::emit::all_tops(&cfg).unwrap();
+        // Elaborating the 24-port chip recurses deeper than a test thread's 2 MB stack (the
+        // CLI's main thread has 8 MB): emit on a thread of its own with room to spare.
+        let own = std::thread::scope(|s| {
+            std::thread::Builder::new()
+                .stack_size(256 << 20)
+                .spawn_scoped(s, || {
+                    hpcnet::emit::emit(&cfg, &name, &out, &[]).unwrap();
+                    hpcnet::emit::all_tops(&cfg).unwrap()
+                })
+                .unwrap()
+                .join()
+                .unwrap()
+        });
         // (top, file, synthesize): tops the same as the default's are skipped; tops that differ
         // from it only in the values of constants are linted, not synthesized again.
         let tops: Vec<(String, PathBuf, bool)> = hpcnet::flows::emitted_tops(&out)
