@@ -422,16 +422,10 @@ impl FabricWorld {
     /// Packets in flight that were sent before the tables were rewritten around a cut
     /// (`marking`), with their (src, dst).
     pub fn lost_candidates(&self) -> Vec<(usize, usize)> {
-        self.flights
-            .iter()
-            .filter(|(_, f)| f.before_rewrite)
-            .map(|(&(s, _), f)| {
-                let dst = match Flit::unpack(f.flits[0]) {
-                    Ok(Flit::Head(h)) => h.dst as usize,
-                    _ => unreachable!(),
-                };
-                (s, dst)
-            })
+        self.flights()
+            .into_iter()
+            .filter(|f| f.3)
+            .map(|(s, d, _, _)| (s, d))
             .collect()
     }
 
