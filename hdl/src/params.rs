@@ -139,6 +139,8 @@ config_sections! {
         vc_policy: u32 = 0, Rule::Range(0, 2);
         /// Switch allocator iterations per cycle (iSLIP-style: each further iteration matches inputs and outputs the earlier ones left unmatched).
         alloc_iterations: u32 = 1, Rule::Range(1, 3);
+        /// Route stage: 1 registers a head's route lookup before the switch sees the head (head in to head out 3 cycles at zero load; the adaptive route computation is off the switch allocation's path, which it otherwise lengthens to about 60 ns on ECP5-85k); 0 offers the head to the switch in the cycle its route arrives (2 cycles per hop, a slower clock).
+        route_stage: u32 = 1, Rule::Range(0, 1);
         /// Ports of the router chip (top nrc_top): 5, the FPGA-sized default, or 24, the published NRC (with 6 VCs, 256-slot input buffers, 32-LTP replay buffers, 128-flit receive buffers, tiles 4 x 6 and its relay-station mesh in 4 rows of 6); each chip size is a separate elaboration, so only these two are built. The block tops (nrc_core, nrc_switch, ...) are 5-port routers' blocks whatever this says.
         ports: u32 = 5, Rule::Range(2, 64);
         /// Crossbar tile rows: the input ports are split into this many rows (at most the router's ports; 1 with tile_cols = 1 is the flat crossbar; the published 24-port router uses 4 x 6).

@@ -18,7 +18,7 @@
 //!   per input port), written by the register file's indirect routing-table registers
 //!   (`route_table` of [`NrcMgmt`]); `deterministic` chooses the route mode for every port.
 //! - [`RouteStatus`]: the adaptive choice's view of the outputs (the switch's credits and
-//!   free VCs, the input ports' `queued`).
+//!   free VCs, the input ports' `queued`), registered.
 //! - [`Switch`]: allocation, crossbar, output units; the agent's packets for output `p` (the
 //!   mesh's `outbound[p]`) are one more requester of that output.
 //! - [`NrcMgmt`]: the relay-station mesh in `ROWS` rows, the management agent with its EEPROM
@@ -26,8 +26,9 @@
 //!   reports shown in port `p`'s registers.
 //!
 //! **Timing**: a head arriving on an idle VC in cycle `c` leaves on its output channel in
-//! `c + 2` at zero load (one cycle in the input port, one in the switch; the system bench
-//! asserts it). Management packets take the mesh's latency to the agent and back.
+//! `c + 3` at zero load (two cycles in the input port: its route is registered, then offered;
+//! one in the switch; the system bench asserts it); `c + 2` without the route stage
+//! (`router.route_stage = 0`). Management packets take the mesh's latency to the agent and back.
 //!
 //! **Faults** to the agent (`chip_faults`, agent fault inputs 4..=7; a rising edge is a fault
 //! event, reported if enabled): bit 0 pulses when any input port drops a head without a route;
@@ -339,7 +340,7 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clock, routing, switch, mgmt);
+        clock!(self, clock, routing, switch, mgmt, status);
         self.routing.reset.next = self.reset.val();
         self.switch.reset.next = self.reset.val();
         self.mgmt.reset.next = self.reset.val();

@@ -68,7 +68,7 @@ pub fn switch(cfg: &Config, ports: usize) -> Result<Emitted, String> {
             p.tile_rows, p.tile_cols
         ));
     }
-    const DOC: &str = "the router's switch: per input port the requests of its VCs (ready, head, last, output port and VC, len) and the granted flit; separable allocation in the cycle of the request (virtual cut-through: a head needs its output VC free and len credits; starving marks; round robin per input and per output, router.alloc_iterations iterations), a tiled crossbar (router.tile_rows x router.tile_cols), the management agent's packets per output port, and per output port credits per VC, VC ownership and the output register (head in to head out: 2 cycles with the input unit)";
+    const DOC: &str = "the router's switch: per input port the requests of its VCs (ready, head, last, output port and VC, len) and the granted flit; separable allocation in the cycle of the request (virtual cut-through: a head needs its output VC free and len credits; starving marks; round robin per input and per output, router.alloc_iterations iterations), a tiled crossbar (router.tile_rows x router.tile_cols), the management agent's packets per output port, and per output port credits per VC, VC ownership and the output register (head in to head out: 2 cycles with the input unit, 3 with its route stage)";
     with_count8!(cfg.network.vcs as usize, N, _W => {
         match ports {
             5 => emit(<crate::switch!(5, N)>::new(p), "nrc_switch", DOC),
@@ -102,7 +102,7 @@ pub fn core(cfg: &Config) -> Result<Option<Emitted>, String> {
         ROUTE_NODES,
         nrc_mgmt_params(cfg),
     );
-    const DOC: &str = "the router core, 5 ports: per port the input side (DAMQ, route lookup, VC policy, head rewrite), the routing of 256 destinations (adaptive among the allowed ports, or deterministic), the switch (allocators, tiled crossbar, output units with credits), and the management plane (relay-station mesh in one row of 5, the management agent with its I2C EEPROM, the register file with the indirect route-table access); router channels in and out, head in to head out 2 cycles";
+    const DOC: &str = "the router core, 5 ports: per port the input side (DAMQ, route lookup, VC policy, head rewrite), the routing of 256 destinations (adaptive among the allowed ports, or deterministic), the switch (allocators, tiled crossbar, output units with credits), and the management plane (relay-station mesh in one row of 5, the management agent with its I2C EEPROM, the register file with the indirect route-table access); router channels in and out, head in to head out 3 cycles (2 without router.route_stage)";
     let name = "nrc_core";
     Ok(match (cfg.network.vcs, cfg.router.input_buffer_flits) {
         (2, 128) => Some(emit(

@@ -19,12 +19,12 @@ pub fn report(work: &Path) -> Result<()> {
     };
     let top = find("nrc_top")?;
     println!("\n## The router chip `nrc_top` on the ECP5-85k (goal: 60 MHz)\n");
-    println!("5 ports, 2 VCs, 128-flit DAMQs, 256 destinations, link endpoints (16-LTP replay, 64-flit receive buffers per VC) and 32-flit transmit buffers per VC. Yosys + nextpnr-ecp5 (85k, CABGA381, speed 6) on the flow's harness; block synthesized alone for LUTs/FFs/BRAMs; Fmax the median of seeds 1, 2, 3.\n");
+    println!("5 ports, 2 VCs, 128-flit DAMQs, 256 destinations, link endpoints (16-LTP replay, 64-flit receive buffers per VC) and 32-flit transmit buffers per VC. Yosys + nextpnr-ecp5 (85k, CABGA381, speed 6) on the flow's harness; block synthesized alone for LUTs/FFs/BRAMs; Fmax the median of the seeds ({:?}; `HPCNET_SEEDS=1,2` picks others: one placement takes about 40 minutes).\n", seeds());
     println!("| top | LUTs | FFs | carries | BRAMs | Fmax (MHz) | seeds (MHz) | logic cells placed (harness incl.) |");
     println!("|---|---|---|---|---|---|---|---|");
     let target = flow::ECP5_ULX3S;
     let options = flow::MeasureOptions {
-        seeds: vec![1, 2, 3],
+        seeds: seeds(),
         synth: flow::SynthOptions::for_target(target),
         inputs: flow::harness::Inputs::Lfsr,
         outputs: flow::harness::Outputs::Folded,
@@ -62,6 +62,15 @@ pub fn report(work: &Path) -> Result<()> {
     )?;
     println!("\n`nrc_mgmt` (8 ports, 2 VCs: the mesh, the agent, the register file and the port counters in a `CounterRam`), `synth_ice40` alone: {} LUT4, {} FFs, {} carries, {} BRAMs.", c.luts, c.ffs, c.carries, c.brams);
     core_on_ice40(work)
+}
+
+/// The placement seeds: `HPCNET_SEEDS` (comma-separated), else 1, 2, 3.
+fn seeds() -> Vec<u64> {
+    std::env::var("HPCNET_SEEDS")
+        .ok()
+        .map(|s| s.split(',').filter_map(|x| x.trim().parse().ok()).collect())
+        .filter(|v: &Vec<u64>| !v.is_empty())
+        .unwrap_or_else(|| vec![1, 2, 3])
 }
 
 /// The router core with 5 ports and the published router's 6 VCs (256-flit DAMQs) mapped to

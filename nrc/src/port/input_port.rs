@@ -15,8 +15,13 @@
 //! channel in `c`: its route is back in `c + 1`, when it is the front, and the VC is `ready`
 //! with its route and output VC in that same cycle (combinationally from `route`), so the
 //! switch can grant it in `c + 1` and register it onto the output in `c + 2`: **two cycles
-//! head in to head out at zero load**. A head that becomes the front later (from the RAM,
-//! behind other packets) is looked up from the front then: one cycle of route latency more.
+//! head in to head out at zero load**. With the **route stage** (`router.route_stage`, on by
+//! default) the route is only registered in `c + 1` and the head is offered in `c + 2`:
+//! **three cycles**, and the adaptive route computation (table read, port choice over the
+//! output ports' credits and queues, VC policy) no longer runs into the switch allocator in
+//! the same cycle (that chain set the clock of the 5-port `nrc_top`: 17 MHz on ECP5-85k).
+//! A head that becomes the front later (from the RAM, behind other packets) is looked up
+//! from the front then: one cycle of route latency more.
 //! Arbitration: the arrival first, else the lowest VC whose front is an unrouted head (each
 //! head asks once: lookups never wait more than a cycle behind an arrival, and a head arrives
 //! at most every other cycle). The lookup's VC is registered (`pending`); the route that comes
@@ -53,7 +58,7 @@
 //! **Head rewrite** ([`ArrivalStamp`] in, [`HeadRewrite`](super::HeadRewrite) out):
 //! `switch.flit` is the granted front with a head's `vc` = its output VC and `delay` = the
 //! arrival delay plus the cycles from the input channel to the output channel (exactly 2 at
-//! zero load), saturating at 4095.
+//! zero load, 3 with the route stage), saturating at 4095.
 //!
 //! **Adaptive routing input**: `queued` bit `p`: a VC of this port holds a routed packet for
 //! output port `p` that has not finished leaving (its head waiting with its route, or its
@@ -129,6 +134,9 @@ pub struct InputPortParams {
     pub policy: VcPolicy,
     /// Bit `p`: output port `p` leads down the fat tree (for `up_down`).
     pub down_ports: u64,
+    /// The route stage (`router.route_stage`): a head is offered to the switch only once its
+    /// route is registered, one cycle after it arrives (see the module documentation).
+    pub route_stage: bool,
 }
 
 impl InputPortParams {
@@ -139,6 +147,7 @@ impl InputPortParams {
             mgmt_vc: cfg.network.mgmt_vc as usize,
             policy: cfg.vc_policy(),
             down_ports,
+            route_stage: cfg.router.route_stage == 1,
         }
     }
 }
@@ -261,7 +270,7 @@ impl<
             stamp: ArrivalStamp::new(),
             damq,
             request: RouteRequest::new(p.policy, p.mgmt_vc, p.down_ports),
-            fronts: VcFronts::new(p.mgmt_vc, transit),
+            fronts: VcFronts::new(p.mgmt_vc, transit, p.route_stage),
             flags: VcFlags::new(),
             read_port: ReadPort::new(),
             now: Default::default(),
@@ -406,6 +415,7 @@ mod tests {
             mgmt_vc: 2,
             policy: VcPolicy::DestMod,
             down_ports: 0b1100,
+            route_stage: true,
         };
         let mut uut = <crate::input_port!(3, 32, 5)>::new(p);
         uut.connect_all();

@@ -20,6 +20,10 @@
 //!   a moving packet, or a transit head; `last`: the front ends its packet (a tail or a
 //!   TailBadPkt); `ports`, `out_vcs`: the registered route once routed or moving, else the
 //!   arriving one, the decision's for a transit head; `lens`: the front's `len` field.
+//! - With the **route stage** (`router.route_stage`), the arriving route is only registered
+//!   (by [`VcFlags`](super::VcFlags)): a head is `ready`, and a head without a route
+//!   discarded, from the cycle after, and `ports`/`out_vcs` always come from the registers, so
+//!   no path runs from the route computation to the switch.
 //! - `grant_out_vc`: the output VC of the VC the switch grants (`grant_vc`).
 //!
 //! No state, no reset. A pipeline stage of the input port: no bench of its own, covered by the
@@ -97,6 +101,8 @@ pub struct VcFronts<
     len_shifts: Vec<Constant<Bits<8>>>,
     mgmt_vcs: Constant<Bits<VCS>>,
     transit_on: Constant<bool>,
+    /// The route stage: the arriving route reaches only the registers.
+    staged: Constant<bool>,
     mgmt_len: Constant<Bits<8>>,
     kind_mgmt: Constant<Bits<4>>,
     kind_lsb: Constant<Bits<7>>,
@@ -116,8 +122,8 @@ impl<
     > VcFronts<VCS, VCB, PORTS, W, PVW, PVB, PVL>
 {
     /// The fronts of a port whose management VC is `mgmt_vc`, with management transit when
-    /// `transit`.
-    pub fn new(mgmt_vc: usize, transit: bool) -> Self {
+    /// `transit`, with the route stage when `staged`.
+    pub fn new(mgmt_vc: usize, transit: bool, staged: bool) -> Self {
         let c = |v: usize| Constant::new(Bits::<8>::from(v as u64));
         let pos = |v: usize| Constant::new(Bits::<7>::from(v as u64));
         Self {
@@ -156,6 +162,7 @@ impl<
             len_shifts: (0..VCS).map(|v| c(v * 8)).collect(),
             mgmt_vcs: Constant::new(Bits::from(1u64 << mgmt_vc)),
             transit_on: Constant::new(transit),
+            staged: Constant::new(staged),
             mgmt_len: Constant::new((hdl::formats::mgmt::MGMT_FLITS as u64).into()),
             kind_mgmt: Constant::new((PacketKind::Mgmt.code() as u64).into()),
             kind_lsb: pos(KIND.lsb),
@@ -191,12 +198,14 @@ impl<
         self.intents.decided.next = 0.into();
         self.intents.bad_routes.next = 0.into();
         self.intents.transits.next = 0.into();
-        self.intents.grant_out_vc.next = self.arrival.out_vc.val();
+        // Set below for the granted VC (a granted VC is always one of ours).
+        self.intents.grant_out_vc.next = 0.into();
         for v in 0..VCS {
             self.routed_now.next = self.status.routed.val().get_bit(v);
             self.moving_now.next = self.status.moving.val().get_bit(v);
             self.route_here[v].next = (self.arrival.vc.val().index() == v)
-                & (self.arrival.ok.val() | self.arrival.none.val());
+                & (self.arrival.ok.val() | self.arrival.none.val())
+                & !self.staged.val();
             self.mgmt_head[v].next = self.waiting.val().get_bit(v)
                 & (self.fronts[v]
                     .val()
@@ -276,10 +285,11 @@ impl<
                     & !self.fronts[v].val().get_bit(self.type_bit.val().index())
                     & !self.fronts[v].val().get_bit(self.head_bit.val().index()),
             );
-            // The route: registered once routed or moving, else the one arriving.
+            // The route: registered once routed or moving (always with the stage), else the
+            // one arriving.
             self.port_now.next = self.arrival.index.val();
             self.out_vc_now.next = self.arrival.out_vc.val();
-            if self.routed_now.val() | self.moving_now.val() {
+            if self.routed_now.val() | self.moving_now.val() | self.staged.val() {
                 self.port_now.next = self
                     .status
                     .ports
@@ -316,7 +326,7 @@ mod tests {
     #[test]
     fn vc_fronts_is_synthesizable() {
         use super::*;
-        let mut uut = VcFronts::<3, 2, 5, 3, 9, 6, 24>::new(2, true);
+        let mut uut = VcFronts::<3, 2, 5, 3, 9, 6, 24>::new(2, true, true);
         uut.connect_all();
         yosys_validate("vc_fronts", &generate_verilog(&uut)).unwrap();
     }

@@ -16,7 +16,13 @@
 //!
 //! Every input port sees the same state (`states[i]` are equal): they share one switch.
 //!
-//! Combinational. Parameters: `PORTS` ports, `VCS` VCs, `PVL` = `VCS * 8` (the switch's credit
+//! **Registered**: `states` show the sums of the cycle before. The choice is a heuristic, so a
+//! state one cycle old costs nothing measurable, and the register takes the credit counters'
+//! arithmetic and the sums off the path from the switch's credit counters through the route
+//! choice (which ended in the switch allocator and set the clock of the 5-port `nrc_top`).
+//! No reset: the registers follow their inputs one cycle later.
+//!
+//! Parameters: `PORTS` ports, `VCS` VCs, `PVL` = `VCS * 8` (the switch's credit
 //! buses), `S` state bits per port (1..=12), `PS` = `PORTS * S`.
 use super::OutputStatesSource;
 use rust_hdl::prelude::*;
@@ -37,6 +43,8 @@ pub struct RouteStatus<
     pub credits: Vec<Signal<In, Bits<PVL>>>,
     /// Per output port: bit `v`, no packet holds VC `v` (the switch's `free[p]`).
     pub free: Vec<Signal<In, Bits<VCS>>>,
+    /// Clock of the state registers.
+    pub clock: Signal<In, Clock>,
     /// Per input port: bit `p`, it holds a routed packet for output `p` not yet gone.
     pub queued: Vec<Signal<In, Bits<PORTS>>>,
     /// Per input port: every output port's state (all equal).
@@ -53,6 +61,9 @@ pub struct RouteStatus<
     /// The packed buses, built port by port.
     credit_bus: Signal<Local, Bits<PS>>,
     occupancy_bus: Signal<Local, Bits<PS>>,
+    /// The buses as `states` show them: registered.
+    credit_state: DFF<Bits<PS>>,
+    occupancy_state: DFF<Bits<PS>>,
 }
 
 impl<const PORTS: usize, const VCS: usize, const PVL: usize, const S: usize, const PS: usize>
@@ -69,6 +80,7 @@ impl<const PORTS: usize, const VCS: usize, const PVL: usize, const S: usize, con
         assert!(PS < 256, "RouteStatus: PORTS * S must be below 256");
         let c = |v: usize| Constant::new(Bits::<8>::from(v as u64));
         Self {
+            clock: Default::default(),
             credits: (0..PORTS).map(|_| Default::default()).collect(),
             free: (0..PORTS).map(|_| Default::default()).collect(),
             queued: (0..PORTS).map(|_| Default::default()).collect(),
@@ -81,6 +93,8 @@ impl<const PORTS: usize, const VCS: usize, const PVL: usize, const S: usize, con
             count: Default::default(),
             credit_bus: Default::default(),
             occupancy_bus: Default::default(),
+            credit_state: Default::default(),
+            occupancy_state: Default::default(),
         }
     }
 }
@@ -98,6 +112,7 @@ impl<const PORTS: usize, const VCS: usize, const PVL: usize, const S: usize, con
 {
     #[hdl_gen]
     fn update(&mut self) {
+        dff_setup!(self, clock, credit_state, occupancy_state);
         self.credit_bus.next = 0.into();
         self.occupancy_bus.next = 0.into();
         for p in 0..PORTS {
@@ -129,9 +144,11 @@ impl<const PORTS: usize, const VCS: usize, const PVL: usize, const S: usize, con
                 | (bit_cast::<PS, S>(bit_cast::<S, SUM_BITS>(self.count.val()))
                     << self.port_offsets[p].val());
         }
+        self.credit_state.d.next = self.credit_bus.val();
+        self.occupancy_state.d.next = self.occupancy_bus.val();
         for i in 0..PORTS {
-            self.states[i].credits.next = self.credit_bus.val();
-            self.states[i].occupancy.next = self.occupancy_bus.val();
+            self.states[i].credits.next = self.credit_state.q.val();
+            self.states[i].occupancy.next = self.occupancy_state.q.val();
         }
     }
 }

@@ -5,7 +5,7 @@
 //! crossbar, or from the management agent's port when `control.agent`) is on `channel`
 //! (`valid`, `flit`, `vc`) in cycle `c + 1`. It is the only register between an input's front
 //! and the link: with the input unit's one cycle, a head goes from the router's input channel
-//! to its output channel in 2 cycles at zero load.
+//! to its output channel in 2 cycles at zero load (3 with the input unit's route stage).
 //!
 //! **Credits.** One [`CreditCounter`] per VC (8 bits, `initial` = `reserve`, the credits the
 //! downstream buffer gives each VC after a reset): a flit sent on VC `v` spends one credit in

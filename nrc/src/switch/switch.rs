@@ -5,7 +5,8 @@
 //! **Timing.** A flit granted in cycle `c` (the grant is combinational from the input ports'
 //! requests and registered state, and the input port's `flit` follows the grant in the same
 //! cycle) is on `outputs[p]` in `c + 1`: head in to head out is 2 cycles through the router
-//! core at zero load (one for the input unit, one here).
+//! core at zero load (one for the input unit, one here; 3 with the input unit's route stage,
+//! `router.route_stage`).
 //!
 //! **Guarantees** (the benches check them): per output VC one packet at a time, whole and in
 //! order (a head takes the VC, its `last` flit frees it); a head leaves only with at least its

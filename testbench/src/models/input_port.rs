@@ -82,6 +82,8 @@ pub struct InputPortModel {
     mgmt_vc: usize,
     policy: VcPolicy,
     down_ports: u64,
+    /// The route stage (`router.route_stage`): a route answered now only registers.
+    route_stage: bool,
     /// The DAMQ (flits as they arrived).
     pub damq: DamqModel,
     /// Per VC: the arrival cycle of each stored head, in order.
@@ -128,6 +130,7 @@ impl InputPortModel {
             mgmt_vc,
             policy,
             down_ports,
+            route_stage: false,
             damq: DamqModel::new(vcs, capacity, reserve, max_len),
             arrivals: vec![VecDeque::new(); vcs],
             pending: None,
@@ -141,6 +144,12 @@ impl InputPortModel {
         }
     }
 
+    /// The same port with the route stage on or off (`router.route_stage`; off after `new`).
+    pub fn with_route_stage(mut self, on: bool) -> Self {
+        self.route_stage = on;
+        self
+    }
+
     /// Synchronous reset (the cycle count goes on: only differences matter).
     pub fn reset(&mut self) {
         let cycle = self.cycle;
@@ -148,6 +157,7 @@ impl InputPortModel {
         *self = Self {
             damq: self.damq.clone(),
             cycle,
+            route_stage: self.route_stage,
             ..Self::new(
                 self.vcs,
                 0,
@@ -177,6 +187,12 @@ impl InputPortModel {
         }
     }
 
+    /// The route answered now, if VC `v` may use it in this cycle (never with the route stage:
+    /// it is only registered then).
+    fn arriving(&self, v: usize, route: Option<RouteAnswer>) -> Option<RouteAnswer> {
+        self.route_here(v, route).filter(|_| !self.route_stage)
+    }
+
     /// The output VC of the pending lookup's head leaving on `port`.
     fn out_vc_for(&self, port: usize) -> usize {
         let (v, kind, dst) = self.pending.expect("a lookup in flight");
@@ -190,8 +206,7 @@ impl InputPortModel {
     pub fn offer(&self, v: usize, route: Option<RouteAnswer>) -> VcOffer {
         let front = self.front(v);
         let head = front.is_some_and(is_head);
-        let here = self.route_here(v, route);
-        let fresh = here.filter(|r| !r.none);
+        let fresh = self.arriving(v, route).filter(|r| !r.none);
         let (port, out_vc) = match (self.routed[v].or(self.moving[v]), fresh) {
             (Some(r), _) => r,
             (None, Some(r)) => (r.port, self.out_vc_for(r.port)),
@@ -239,7 +254,7 @@ impl InputPortModel {
         let mut side = None;
         for v in 0..self.vcs {
             let mh = self.mgmt_head(v);
-            let none_here = self.route_here(v, inp.route).is_some_and(|r| r.none);
+            let none_here = self.arriving(v, inp.route).is_some_and(|r| r.none);
             let drop_now = self.dropping[v] || (mh && v != self.mgmt_vc) || none_here;
             let agent_now = self.managing[v] || (mh && v == self.mgmt_vc);
             if self.front(v).is_some() && (drop_now || (agent_now && room)) && side.is_none() {

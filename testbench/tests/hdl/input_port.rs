@@ -51,6 +51,7 @@ struct Shape {
     mgmt_vc: usize,
     policy: VcPolicy,
     down_ports: u64,
+    route_stage: bool,
 }
 
 const SMALL: Shape = Shape {
@@ -62,6 +63,14 @@ const SMALL: Shape = Shape {
     mgmt_vc: 2,
     policy: VcPolicy::DestMod,
     down_ports: 0b11000,
+    route_stage: false,
+};
+
+/// `SMALL` with the up_down policy and the route stage (`router.route_stage`, the default).
+const STAGED: Shape = Shape {
+    policy: VcPolicy::UpDown,
+    route_stage: true,
+    ..SMALL
 };
 
 impl Shape {
@@ -74,6 +83,7 @@ impl Shape {
             mgmt_vc: self.mgmt_vc,
             policy: self.policy,
             down_ports: self.down_ports,
+            route_stage: self.route_stage,
         }
     }
     fn model(&self) -> InputPortModel {
@@ -86,6 +96,7 @@ impl Shape {
             self.policy,
             self.down_ports,
         )
+        .with_route_stage(self.route_stage)
     }
 }
 
@@ -533,17 +544,14 @@ fn input_port_random_traffic() {
     }
 }
 
-/// The up_down policy (data VCs 0 and 1: VC 0 moves to VC 1 on down ports 3 and 4), with
-/// resets under traffic.
+/// The up_down policy (data VCs 0 and 1: VC 0 moves to VC 1 on down ports 3 and 4) and the
+/// route stage, with resets under traffic.
 #[test]
 fn input_port_up_down_with_resets() {
-    let s = Shape {
-        policy: VcPolicy::UpDown,
-        ..SMALL
-    };
+    let s = STAGED;
     let mut run = random_run(7, 8000);
     run.reset_gap = 1500;
-    let r = small("input_port_updown", s, &run);
+    let r = small("input_port_staged", s, &run);
     eprintln!("up_down: {r:?}");
     assert!(r.resets >= 2 && r.switched > 200 && r.to_agent > 10);
 }
@@ -560,6 +568,7 @@ fn input_port_default_configuration() {
         mgmt_vc: 1,
         policy: VcPolicy::Keep,
         down_ports: 0,
+        route_stage: true,
     };
     let mut run = random_run(21, 8000);
     run.reset_gap = 3000;
@@ -574,11 +583,11 @@ fn input_port_default_configuration() {
     assert!(r.switched > 100 && r.to_agent > 10);
 }
 
-/// Zero load: head in at `c`, looked up at `c`, ready with its route at `c + 1` and granted
-/// then, leaving with `delay + 2` and its output VC; each following flit leaves the cycle
-/// after it arrives. Returns the cycles from each flit's arrival to its grant.
-fn zero_load(b: &mut dyn Backend) -> Vec<u64> {
-    let s = SMALL;
+/// Zero load on shape `s`: head in at `c`, looked up at `c`, its route back at `c + 1`; ready
+/// then (at `c + 2` with the route stage, once registered) and granted at once, leaving with
+/// `delay + 2` (`+ 3` with the stage) and its output VC; each following flit leaves as soon as
+/// it is the front. Returns the cycles from each flit's arrival to its grant.
+fn zero_load(b: &mut dyn Backend, s: Shape) -> Vec<u64> {
     let p = Ports::of(b);
     let mut h = Harness {
         b,
@@ -600,11 +609,14 @@ fn zero_load(b: &mut dyn Backend) -> Vec<u64> {
     let mut hdr = random_header(&mut h.rng, 5);
     (hdr.kind, hdr.vc, hdr.delay, hdr.dst) = (PacketKind::Put, 0, 100, 13);
     pkt[0] = Flit::Head(hdr).pack();
-    let mut lat = vec![];
-    let mut sent: Option<u64> = None;
-    for i in 0..=pkt.len() {
+    let stage = s.route_stage as u64;
+    let down = (s.down_ports >> 3) & 1 == 1;
+    let out_vc = s.policy.out_vc(s.vcs, s.mgmt_vc, 1, PacketKind::Put, 13, down);
+    let (mut arrived, mut lat) = (vec![], vec![]);
+    for i in 0..pkt.len() + 3 {
         let arrival = pkt.get(i).map(|&f| (1usize, f));
         let mut grant_now = |_: &mut BenchRng, offers: &[VcOffer]| offers[1].ready.then_some(1);
+        let now = h.b.cycle();
         let st = h.step(
             arrival,
             Some(RouteAnswer {
@@ -622,25 +634,20 @@ fn zero_load(b: &mut dyn Backend) -> Vec<u64> {
                 "the head is looked up on arrival"
             );
         }
-        if let Some(at) = sent {
-            assert_eq!(
-                st.grant,
-                Some(1),
-                "flit {} ready one cycle after it arrived",
-                i - 1
-            );
-            lat.push(h.b.cycle() - 1 - at);
-            if i == 1 {
+        if arrival.is_some() {
+            arrived.push(now);
+        }
+        if st.grant == Some(1) {
+            if lat.is_empty() {
                 let f = st.out.switch_flit.unwrap();
                 let out = FabricHeader::unpack(f as u64 & ((1 << 62) - 1)).unwrap();
-                assert_eq!(out.delay, 102, "delay + 2 at zero load");
-                // dest_mod over data VCs 0, 1: dst 13 is odd.
-                assert_eq!(out.vc, 1, "output VC");
-                assert_eq!(st.offers[1].port, 3, "route attached at c + 1");
+                assert_eq!(out.delay, 102 + stage as u16, "delay + hop cycles at zero load");
+                assert_eq!(out.vc as usize, out_vc, "output VC");
+                assert_eq!(st.offers[1].port, 3, "the route attached");
                 assert_eq!(KIND.get(f), PacketKind::Put.code() as u128);
             }
+            lat.push(now - arrived[lat.len()]);
         }
-        sent = arrival.map(|_| h.b.cycle() - 1);
     }
     lat
 }
@@ -651,8 +658,16 @@ fn input_port_zero_load_latency() {
         "input_port_small",
         || Small::new(SMALL.params()),
         table,
-        zero_load,
+        |b| zero_load(b, SMALL),
     );
     eprintln!("arrival to grant, cycles: {:?}", r.result);
-    assert_eq!(r.result, vec![1; 5]);
+    assert_eq!(r.result, vec![1; 5], "without the route stage");
+    let r = run_both(
+        "input_port_staged",
+        || Small::new(STAGED.params()),
+        table,
+        |b| zero_load(b, STAGED),
+    );
+    eprintln!("arrival to grant with the route stage, cycles: {:?}", r.result);
+    assert_eq!(r.result, vec![2; 5], "with the route stage");
 }
