@@ -611,7 +611,9 @@ fn zero_load(b: &mut dyn Backend, s: Shape) -> Vec<u64> {
     pkt[0] = Flit::Head(hdr).pack();
     let stage = s.route_stage as u64;
     let down = (s.down_ports >> 3) & 1 == 1;
-    let out_vc = s.policy.out_vc(s.vcs, s.mgmt_vc, 1, PacketKind::Put, 13, down);
+    let out_vc = s
+        .policy
+        .out_vc(s.vcs, s.mgmt_vc, 1, PacketKind::Put, 13, down);
     let (mut arrived, mut lat) = (vec![], vec![]);
     for i in 0..pkt.len() + 3 {
         let arrival = pkt.get(i).map(|&f| (1usize, f));
@@ -641,7 +643,11 @@ fn zero_load(b: &mut dyn Backend, s: Shape) -> Vec<u64> {
             if lat.is_empty() {
                 let f = st.out.switch_flit.unwrap();
                 let out = FabricHeader::unpack(f as u64 & ((1 << 62) - 1)).unwrap();
-                assert_eq!(out.delay, 102 + stage as u16, "delay + hop cycles at zero load");
+                assert_eq!(
+                    out.delay,
+                    102 + stage as u16,
+                    "delay + hop cycles at zero load"
+                );
                 assert_eq!(out.vc as usize, out_vc, "output VC");
                 assert_eq!(st.offers[1].port, 3, "the route attached");
                 assert_eq!(KIND.get(f), PacketKind::Put.code() as u128);
@@ -668,6 +674,9 @@ fn input_port_zero_load_latency() {
         table,
         |b| zero_load(b, STAGED),
     );
-    eprintln!("arrival to grant with the route stage, cycles: {:?}", r.result);
+    eprintln!(
+        "arrival to grant with the route stage, cycles: {:?}",
+        r.result
+    );
     assert_eq!(r.result, vec![2; 5], "with the route stage");
 }
