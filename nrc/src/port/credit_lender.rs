@@ -26,7 +26,12 @@
 //! at most the pool, and can never starve another.
 //!
 //! Timing: `returned` is a register (computed from the counts before the edge); the counts take
-//! `spent`, `stored`, `left` and `returned` on each edge. `has_credit[v]` = `credits[v] > 0`.
+//! `spent`, `stored` and `returned` on each edge, and `left` one edge late (registered first):
+//! a slot freed by a read counts as held for one cycle more, so a credit comes back at most a
+//! cycle later and the policy stays conservative. The register takes the lender's arithmetic
+//! off the end of the router's allocation path (matcher -> grant -> DAMQ read -> `left`),
+//! where it was the longest tail on the ECP5-85k. `occupancy` does not count the flit
+//! that left (it subtracts the late bit). `has_credit[v]` = `credits[v] > 0`.
 //! Synchronous `reset`: every VC back to `reserve` credits and nothing stored (the link resets
 //! both ends), nothing returned.
 //!
@@ -56,8 +61,12 @@ pub struct CreditLender<const VCS: usize, const CW: usize> {
     pub occupancy: Vec<Signal<Out, Bits<CW>>>,
     /// Per VC: credits out.
     credits: Vec<DFF<Bits<CW>>>,
-    /// Per VC: `stored + credits`.
+    /// Per VC: `stored + credits` (a flit that left in the last cycle still counted).
     held: Vec<DFF<Bits<CW>>>,
+    /// `left` of the last cycle, counted on this edge.
+    left_late: DFF<Bits<VCS>>,
+    /// Per VC: `held - credits`, before the late bit.
+    in_buffer: Vec<Signal<Local, Bits<CW>>>,
     /// Slots lent: `sum over VCs of max(0, held - reserve)`, kept up to date by the change of
     /// each VC's term rather than summed anew (at 6 VCs the sum of 6 differences cost about 500
     /// more iCE40 LUTs).
@@ -122,6 +131,8 @@ impl<const VCS: usize, const CW: usize> CreditLender<VCS, CW> {
             occupancy: (0..VCS).map(|_| Default::default()).collect(),
             credits: (0..VCS).map(|_| Default::default()).collect(),
             held: (0..VCS).map(|_| Default::default()).collect(),
+            left_late: Default::default(),
+            in_buffer: (0..VCS).map(|_| Default::default()).collect(),
             lent: Default::default(),
             returning: Default::default(),
             short: (0..VCS).map(|_| Default::default()).collect(),
@@ -150,7 +161,8 @@ impl<const VCS: usize, const CW: usize> CreditLender<VCS, CW> {
 impl<const VCS: usize, const CW: usize> Logic for CreditLender<VCS, CW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, lent, returning);
+        dff_setup!(self, clock, lent, returning, left_late);
+        self.left_late.d.next = self.left.val();
         self.returned.next = self.returning.q.val();
         self.has_credit.next = self.no_vcs.val();
         self.room.next = self.lent.q.val() < self.pool.val();
@@ -162,7 +174,11 @@ impl<const VCS: usize, const CW: usize> Logic for CreditLender<VCS, CW> {
             self.within[v].next = self.held[v].q.val() < self.reserve.val();
             self.above[v].next = self.held[v].q.val() > self.reserve.val();
             self.above_two[v].next = self.held[v].q.val() > self.reserve_plus_one.val();
-            self.occupancy[v].next = self.held[v].q.val() - self.credits[v].q.val();
+            self.in_buffer[v].next = self.held[v].q.val() - self.credits[v].q.val();
+            self.occupancy[v].next = self.in_buffer[v].val();
+            if self.left_late.q.val().get_bit(v) {
+                self.occupancy[v].next = self.in_buffer[v].val() - self.plus_one.val();
+            }
         }
         for v in 0..(VCS - 1) {
             self.asked[v + 1].next =
@@ -188,19 +204,24 @@ impl<const VCS: usize, const CW: usize> Logic for CreditLender<VCS, CW> {
             self.dropped[v].next = self.spent.val().get_bit(v) & !self.stored.val().get_bit(v);
             self.step[v].next = self.zero.val();
             self.change[v].next = self.zero.val();
-            if self.give.val().get_bit(v) & !self.left.val().get_bit(v) & !self.dropped[v].val() {
+            if self.give.val().get_bit(v)
+                & !self.left_late.q.val().get_bit(v)
+                & !self.dropped[v].val()
+            {
                 self.step[v].next = self.plus_one.val();
                 if !self.within[v].val() {
                     self.change[v].next = self.plus_one.val();
                 }
             }
-            if (self.left.val().get_bit(v) ^ self.dropped[v].val()) & !self.give.val().get_bit(v) {
+            if (self.left_late.q.val().get_bit(v) ^ self.dropped[v].val())
+                & !self.give.val().get_bit(v)
+            {
                 self.step[v].next = self.minus_one.val();
                 if self.above[v].val() {
                     self.change[v].next = self.minus_one.val();
                 }
             }
-            if self.left.val().get_bit(v) & self.dropped[v].val() {
+            if self.left_late.q.val().get_bit(v) & self.dropped[v].val() {
                 if self.give.val().get_bit(v) {
                     self.step[v].next = self.minus_one.val();
                     if self.above[v].val() {
@@ -236,6 +257,7 @@ impl<const VCS: usize, const CW: usize> Logic for CreditLender<VCS, CW> {
         if self.reset.val() {
             self.lent.d.next = self.zero.val();
             self.returning.d.next = self.no_vcs.val();
+            self.left_late.d.next = self.no_vcs.val();
         }
     }
 }

@@ -37,6 +37,9 @@ pub struct DamqModel {
     pub returned: u32,
     /// The `events` register.
     pub events: u32,
+    /// Bit `v`: a flit of VC `v` left on the last edge; the credit policy counts its slot as
+    /// held until the next edge (the lender's `left` is registered).
+    late: u32,
 }
 
 /// The TailBadPkt the unit stores in place of `w`: its low 32 bits kept in `orig`.
@@ -59,6 +62,7 @@ impl DamqModel {
             credits: vec![reserve; vcs],
             returned: 0,
             events: 0,
+            late: 0,
         }
     }
 
@@ -67,17 +71,21 @@ impl DamqModel {
         *self = Self::new(self.vcs, self.capacity, self.reserve, self.max_len);
     }
 
-    /// Slots handed out: stored flits and credits, over every VC.
+    /// Slots VC `v` holds as the credit policy counts them: stored flits, credits, and a flit
+    /// that left on the last edge.
+    pub fn held(&self, v: usize) -> usize {
+        self.queues[v].len() + self.credits[v] + ((self.late >> v) & 1) as usize
+    }
+
+    /// Slots handed out, over every VC (as [`DamqModel::held`]).
     pub fn held_total(&self) -> usize {
-        (0..self.vcs)
-            .map(|v| self.queues[v].len() + self.credits[v])
-            .sum()
+        (0..self.vcs).map(|v| self.held(v)).sum()
     }
 
     /// Slots lent beyond the reservations.
     pub fn lent(&self) -> usize {
         (0..self.vcs)
-            .map(|v| (self.queues[v].len() + self.credits[v]).saturating_sub(self.reserve))
+            .map(|v| self.held(v).saturating_sub(self.reserve))
             .sum()
     }
 
@@ -105,7 +113,7 @@ impl DamqModel {
         let mut give = 0;
         let mut asked = false;
         for v in 0..self.vcs {
-            let held = self.queues[v].len() + self.credits[v];
+            let held = self.held(v);
             let short = self.credits[v] < self.reserve;
             let within = held < self.reserve;
             if short && (within || (lent < self.pool() && !asked)) {
@@ -149,6 +157,10 @@ impl DamqModel {
         }
         self.returned = give;
         self.events = ev.map_or(0, |e| 1 << e);
+        self.late = match (read, &out) {
+            (Some(r), Some(_)) => 1 << r,
+            _ => 0,
+        };
         out
     }
 

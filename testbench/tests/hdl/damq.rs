@@ -15,7 +15,7 @@
 //! `channel.credits`, `events`, `bypass_head` (the arrival is a head that is its VC's only
 //! flit after the edge); the sender's credits equal the model's count; the credit
 //! invariant `sum over VCs of (stored + credits) <= capacity`; every VC below its reservation
-//! (stored + credits < reserve, fewer than `reserve` credits) gets a credit back in the next
+//! (stored + credits, plus a flit that left on the last edge, < reserve; fewer than `reserve` credits) gets a credit back in the next
 //! cycle; `NO_SLOT` never fires. Per VC, everything read out is the model's queue in order (so
 //! per-VC order and data, and what each drop rule keeps).
 //!
@@ -295,9 +295,8 @@ fn bench(b: &mut dyn Backend, s: Shape, run: &Run) -> Outcome {
             credits, model.credits,
             "seed {seed} cycle {cycle}: credit counts"
         );
-        let held: Vec<usize> = (0..s.vcs)
-            .map(|v| model.queues[v].len() + credits[v])
-            .collect();
+        // As the credit policy counts them (a flit that left on the last edge still held).
+        let held: Vec<usize> = (0..s.vcs).map(|v| model.held(v)).collect();
         assert!(
             held.iter().sum::<usize>() <= capacity,
             "seed {seed} cycle {cycle}: credit invariant broken: held {held:?}, capacity {capacity}"
