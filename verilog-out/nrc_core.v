@@ -35737,6 +35737,9 @@ module nrc_core$ports$0$damq$lender(clock,reset,spent,stored,left,returned,has_c
     reg  [7:0] held$1$d;
     wire  [7:0] held$1$q;
     reg  held$1$clock;
+    reg  [1:0] left_late$d;
+    wire  [1:0] left_late$q;
+    reg  left_late$clock;
     reg  [7:0] lent$d;
     wire  [7:0] lent$q;
     reg  lent$clock;
@@ -35745,6 +35748,8 @@ module nrc_core$ports$0$damq$lender(clock,reset,spent,stored,left,returned,has_c
     reg  returning$clock;
     
     // Local signals
+    reg  [7:0] in_buffer$0;
+    reg  [7:0] in_buffer$1;
     reg  short$0;
     reg  short$1;
     reg  within$0;
@@ -35788,6 +35793,11 @@ module nrc_core$ports$0$damq$lender(clock,reset,spent,stored,left,returned,has_c
         .q(held$1$q),
         .clock(held$1$clock)
     );
+    nrc_core$ports$0$damq$lender$left_late left_late(
+        .d(left_late$d),
+        .q(left_late$q),
+        .clock(left_late$clock)
+    );
     nrc_core$ports$0$damq$lender$lent lent(
         .d(lent$d),
         .q(lent$q),
@@ -35803,8 +35813,11 @@ module nrc_core$ports$0$damq$lender(clock,reset,spent,stored,left,returned,has_c
     always @(*) begin
         lent$clock = clock;
         returning$clock = clock;
+        left_late$clock = clock;
         lent$d = lent$q;
         returning$d = returning$q;
+        left_late$d = left_late$q;
+        left_late$d = left;
         returned = returning$q;
         has_credit = no_vcs;
         room = lent$q < pool;
@@ -35815,14 +35828,22 @@ module nrc_core$ports$0$damq$lender(clock,reset,spent,stored,left,returned,has_c
         within$0 = held$0$q < reserve;
         above$0 = held$0$q > reserve;
         above_two$0 = held$0$q > reserve_plus_one;
-        occupancy$0 = held$0$q - credits$0$q;
+        in_buffer$0 = held$0$q - credits$0$q;
+        occupancy$0 = in_buffer$0;
+        if (left_late$q[0]) begin
+            occupancy$0 = in_buffer$0 - plus_one;
+        end
         credits$1$clock = clock;
         held$1$clock = clock;
         short$1 = credits$1$q < reserve;
         within$1 = held$1$q < reserve;
         above$1 = held$1$q > reserve;
         above_two$1 = held$1$q > reserve_plus_one;
-        occupancy$1 = held$1$q - credits$1$q;
+        in_buffer$1 = held$1$q - credits$1$q;
+        occupancy$1 = in_buffer$1;
+        if (left_late$q[1]) begin
+            occupancy$1 = in_buffer$1 - plus_one;
+        end
         asked$1 = asked$0 | (short$0 & ~within$0);
         give = no_vcs;
         if (short$0 & (within$0 | (room & ~asked$0))) begin
@@ -35837,19 +35858,19 @@ module nrc_core$ports$0$damq$lender(clock,reset,spent,stored,left,returned,has_c
         dropped$0 = spent[0] & ~stored[0];
         step$0 = zero;
         change$0 = zero;
-        if (give[0] & ~left[0] & ~dropped$0) begin
+        if (give[0] & ~left_late$q[0] & ~dropped$0) begin
             step$0 = plus_one;
             if (~within$0) begin
                 change$0 = plus_one;
             end
         end
-        if ((left[0] ^ dropped$0) & ~give[0]) begin
+        if ((left_late$q[0] ^ dropped$0) & ~give[0]) begin
             step$0 = minus_one;
             if (above$0) begin
                 change$0 = minus_one;
             end
         end
-        if (left[0] & dropped$0) begin
+        if (left_late$q[0] & dropped$0) begin
             if (give[0]) begin
                 step$0 = minus_one;
                 if (above$0) begin
@@ -35883,19 +35904,19 @@ module nrc_core$ports$0$damq$lender(clock,reset,spent,stored,left,returned,has_c
         dropped$1 = spent[1] & ~stored[1];
         step$1 = zero;
         change$1 = zero;
-        if (give[1] & ~left[1] & ~dropped$1) begin
+        if (give[1] & ~left_late$q[1] & ~dropped$1) begin
             step$1 = plus_one;
             if (~within$1) begin
                 change$1 = plus_one;
             end
         end
-        if ((left[1] ^ dropped$1) & ~give[1]) begin
+        if ((left_late$q[1] ^ dropped$1) & ~give[1]) begin
             step$1 = minus_one;
             if (above$1) begin
                 change$1 = minus_one;
             end
         end
-        if (left[1] & dropped$1) begin
+        if (left_late$q[1] & dropped$1) begin
             if (give[1]) begin
                 step$1 = minus_one;
                 if (above$1) begin
@@ -35929,6 +35950,7 @@ module nrc_core$ports$0$damq$lender(clock,reset,spent,stored,left,returned,has_c
         if (reset) begin
             lent$d = zero;
             returning$d = no_vcs;
+            left_late$d = no_vcs;
         end
     end
     
@@ -36009,6 +36031,25 @@ module nrc_core$ports$0$damq$lender$held$1(d,q,clock);
     end
           
 endmodule // nrc_core$ports$0$damq$lender$held$1
+
+
+module nrc_core$ports$0$damq$lender$left_late(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$0$damq$lender$left_late
 
 
 module nrc_core$ports$0$damq$lender$lent(d,q,clock);
@@ -40870,6 +40911,9 @@ module nrc_core$ports$1$damq$lender(clock,reset,spent,stored,left,returned,has_c
     reg  [7:0] held$1$d;
     wire  [7:0] held$1$q;
     reg  held$1$clock;
+    reg  [1:0] left_late$d;
+    wire  [1:0] left_late$q;
+    reg  left_late$clock;
     reg  [7:0] lent$d;
     wire  [7:0] lent$q;
     reg  lent$clock;
@@ -40878,6 +40922,8 @@ module nrc_core$ports$1$damq$lender(clock,reset,spent,stored,left,returned,has_c
     reg  returning$clock;
     
     // Local signals
+    reg  [7:0] in_buffer$0;
+    reg  [7:0] in_buffer$1;
     reg  short$0;
     reg  short$1;
     reg  within$0;
@@ -40921,6 +40967,11 @@ module nrc_core$ports$1$damq$lender(clock,reset,spent,stored,left,returned,has_c
         .q(held$1$q),
         .clock(held$1$clock)
     );
+    nrc_core$ports$1$damq$lender$left_late left_late(
+        .d(left_late$d),
+        .q(left_late$q),
+        .clock(left_late$clock)
+    );
     nrc_core$ports$1$damq$lender$lent lent(
         .d(lent$d),
         .q(lent$q),
@@ -40936,8 +40987,11 @@ module nrc_core$ports$1$damq$lender(clock,reset,spent,stored,left,returned,has_c
     always @(*) begin
         lent$clock = clock;
         returning$clock = clock;
+        left_late$clock = clock;
         lent$d = lent$q;
         returning$d = returning$q;
+        left_late$d = left_late$q;
+        left_late$d = left;
         returned = returning$q;
         has_credit = no_vcs;
         room = lent$q < pool;
@@ -40948,14 +41002,22 @@ module nrc_core$ports$1$damq$lender(clock,reset,spent,stored,left,returned,has_c
         within$0 = held$0$q < reserve;
         above$0 = held$0$q > reserve;
         above_two$0 = held$0$q > reserve_plus_one;
-        occupancy$0 = held$0$q - credits$0$q;
+        in_buffer$0 = held$0$q - credits$0$q;
+        occupancy$0 = in_buffer$0;
+        if (left_late$q[0]) begin
+            occupancy$0 = in_buffer$0 - plus_one;
+        end
         credits$1$clock = clock;
         held$1$clock = clock;
         short$1 = credits$1$q < reserve;
         within$1 = held$1$q < reserve;
         above$1 = held$1$q > reserve;
         above_two$1 = held$1$q > reserve_plus_one;
-        occupancy$1 = held$1$q - credits$1$q;
+        in_buffer$1 = held$1$q - credits$1$q;
+        occupancy$1 = in_buffer$1;
+        if (left_late$q[1]) begin
+            occupancy$1 = in_buffer$1 - plus_one;
+        end
         asked$1 = asked$0 | (short$0 & ~within$0);
         give = no_vcs;
         if (short$0 & (within$0 | (room & ~asked$0))) begin
@@ -40970,19 +41032,19 @@ module nrc_core$ports$1$damq$lender(clock,reset,spent,stored,left,returned,has_c
         dropped$0 = spent[0] & ~stored[0];
         step$0 = zero;
         change$0 = zero;
-        if (give[0] & ~left[0] & ~dropped$0) begin
+        if (give[0] & ~left_late$q[0] & ~dropped$0) begin
             step$0 = plus_one;
             if (~within$0) begin
                 change$0 = plus_one;
             end
         end
-        if ((left[0] ^ dropped$0) & ~give[0]) begin
+        if ((left_late$q[0] ^ dropped$0) & ~give[0]) begin
             step$0 = minus_one;
             if (above$0) begin
                 change$0 = minus_one;
             end
         end
-        if (left[0] & dropped$0) begin
+        if (left_late$q[0] & dropped$0) begin
             if (give[0]) begin
                 step$0 = minus_one;
                 if (above$0) begin
@@ -41016,19 +41078,19 @@ module nrc_core$ports$1$damq$lender(clock,reset,spent,stored,left,returned,has_c
         dropped$1 = spent[1] & ~stored[1];
         step$1 = zero;
         change$1 = zero;
-        if (give[1] & ~left[1] & ~dropped$1) begin
+        if (give[1] & ~left_late$q[1] & ~dropped$1) begin
             step$1 = plus_one;
             if (~within$1) begin
                 change$1 = plus_one;
             end
         end
-        if ((left[1] ^ dropped$1) & ~give[1]) begin
+        if ((left_late$q[1] ^ dropped$1) & ~give[1]) begin
             step$1 = minus_one;
             if (above$1) begin
                 change$1 = minus_one;
             end
         end
-        if (left[1] & dropped$1) begin
+        if (left_late$q[1] & dropped$1) begin
             if (give[1]) begin
                 step$1 = minus_one;
                 if (above$1) begin
@@ -41062,6 +41124,7 @@ module nrc_core$ports$1$damq$lender(clock,reset,spent,stored,left,returned,has_c
         if (reset) begin
             lent$d = zero;
             returning$d = no_vcs;
+            left_late$d = no_vcs;
         end
     end
     
@@ -41142,6 +41205,25 @@ module nrc_core$ports$1$damq$lender$held$1(d,q,clock);
     end
           
 endmodule // nrc_core$ports$1$damq$lender$held$1
+
+
+module nrc_core$ports$1$damq$lender$left_late(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$1$damq$lender$left_late
 
 
 module nrc_core$ports$1$damq$lender$lent(d,q,clock);
@@ -46003,6 +46085,9 @@ module nrc_core$ports$2$damq$lender(clock,reset,spent,stored,left,returned,has_c
     reg  [7:0] held$1$d;
     wire  [7:0] held$1$q;
     reg  held$1$clock;
+    reg  [1:0] left_late$d;
+    wire  [1:0] left_late$q;
+    reg  left_late$clock;
     reg  [7:0] lent$d;
     wire  [7:0] lent$q;
     reg  lent$clock;
@@ -46011,6 +46096,8 @@ module nrc_core$ports$2$damq$lender(clock,reset,spent,stored,left,returned,has_c
     reg  returning$clock;
     
     // Local signals
+    reg  [7:0] in_buffer$0;
+    reg  [7:0] in_buffer$1;
     reg  short$0;
     reg  short$1;
     reg  within$0;
@@ -46054,6 +46141,11 @@ module nrc_core$ports$2$damq$lender(clock,reset,spent,stored,left,returned,has_c
         .q(held$1$q),
         .clock(held$1$clock)
     );
+    nrc_core$ports$2$damq$lender$left_late left_late(
+        .d(left_late$d),
+        .q(left_late$q),
+        .clock(left_late$clock)
+    );
     nrc_core$ports$2$damq$lender$lent lent(
         .d(lent$d),
         .q(lent$q),
@@ -46069,8 +46161,11 @@ module nrc_core$ports$2$damq$lender(clock,reset,spent,stored,left,returned,has_c
     always @(*) begin
         lent$clock = clock;
         returning$clock = clock;
+        left_late$clock = clock;
         lent$d = lent$q;
         returning$d = returning$q;
+        left_late$d = left_late$q;
+        left_late$d = left;
         returned = returning$q;
         has_credit = no_vcs;
         room = lent$q < pool;
@@ -46081,14 +46176,22 @@ module nrc_core$ports$2$damq$lender(clock,reset,spent,stored,left,returned,has_c
         within$0 = held$0$q < reserve;
         above$0 = held$0$q > reserve;
         above_two$0 = held$0$q > reserve_plus_one;
-        occupancy$0 = held$0$q - credits$0$q;
+        in_buffer$0 = held$0$q - credits$0$q;
+        occupancy$0 = in_buffer$0;
+        if (left_late$q[0]) begin
+            occupancy$0 = in_buffer$0 - plus_one;
+        end
         credits$1$clock = clock;
         held$1$clock = clock;
         short$1 = credits$1$q < reserve;
         within$1 = held$1$q < reserve;
         above$1 = held$1$q > reserve;
         above_two$1 = held$1$q > reserve_plus_one;
-        occupancy$1 = held$1$q - credits$1$q;
+        in_buffer$1 = held$1$q - credits$1$q;
+        occupancy$1 = in_buffer$1;
+        if (left_late$q[1]) begin
+            occupancy$1 = in_buffer$1 - plus_one;
+        end
         asked$1 = asked$0 | (short$0 & ~within$0);
         give = no_vcs;
         if (short$0 & (within$0 | (room & ~asked$0))) begin
@@ -46103,19 +46206,19 @@ module nrc_core$ports$2$damq$lender(clock,reset,spent,stored,left,returned,has_c
         dropped$0 = spent[0] & ~stored[0];
         step$0 = zero;
         change$0 = zero;
-        if (give[0] & ~left[0] & ~dropped$0) begin
+        if (give[0] & ~left_late$q[0] & ~dropped$0) begin
             step$0 = plus_one;
             if (~within$0) begin
                 change$0 = plus_one;
             end
         end
-        if ((left[0] ^ dropped$0) & ~give[0]) begin
+        if ((left_late$q[0] ^ dropped$0) & ~give[0]) begin
             step$0 = minus_one;
             if (above$0) begin
                 change$0 = minus_one;
             end
         end
-        if (left[0] & dropped$0) begin
+        if (left_late$q[0] & dropped$0) begin
             if (give[0]) begin
                 step$0 = minus_one;
                 if (above$0) begin
@@ -46149,19 +46252,19 @@ module nrc_core$ports$2$damq$lender(clock,reset,spent,stored,left,returned,has_c
         dropped$1 = spent[1] & ~stored[1];
         step$1 = zero;
         change$1 = zero;
-        if (give[1] & ~left[1] & ~dropped$1) begin
+        if (give[1] & ~left_late$q[1] & ~dropped$1) begin
             step$1 = plus_one;
             if (~within$1) begin
                 change$1 = plus_one;
             end
         end
-        if ((left[1] ^ dropped$1) & ~give[1]) begin
+        if ((left_late$q[1] ^ dropped$1) & ~give[1]) begin
             step$1 = minus_one;
             if (above$1) begin
                 change$1 = minus_one;
             end
         end
-        if (left[1] & dropped$1) begin
+        if (left_late$q[1] & dropped$1) begin
             if (give[1]) begin
                 step$1 = minus_one;
                 if (above$1) begin
@@ -46195,6 +46298,7 @@ module nrc_core$ports$2$damq$lender(clock,reset,spent,stored,left,returned,has_c
         if (reset) begin
             lent$d = zero;
             returning$d = no_vcs;
+            left_late$d = no_vcs;
         end
     end
     
@@ -46275,6 +46379,25 @@ module nrc_core$ports$2$damq$lender$held$1(d,q,clock);
     end
           
 endmodule // nrc_core$ports$2$damq$lender$held$1
+
+
+module nrc_core$ports$2$damq$lender$left_late(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$2$damq$lender$left_late
 
 
 module nrc_core$ports$2$damq$lender$lent(d,q,clock);
@@ -51136,6 +51259,9 @@ module nrc_core$ports$3$damq$lender(clock,reset,spent,stored,left,returned,has_c
     reg  [7:0] held$1$d;
     wire  [7:0] held$1$q;
     reg  held$1$clock;
+    reg  [1:0] left_late$d;
+    wire  [1:0] left_late$q;
+    reg  left_late$clock;
     reg  [7:0] lent$d;
     wire  [7:0] lent$q;
     reg  lent$clock;
@@ -51144,6 +51270,8 @@ module nrc_core$ports$3$damq$lender(clock,reset,spent,stored,left,returned,has_c
     reg  returning$clock;
     
     // Local signals
+    reg  [7:0] in_buffer$0;
+    reg  [7:0] in_buffer$1;
     reg  short$0;
     reg  short$1;
     reg  within$0;
@@ -51187,6 +51315,11 @@ module nrc_core$ports$3$damq$lender(clock,reset,spent,stored,left,returned,has_c
         .q(held$1$q),
         .clock(held$1$clock)
     );
+    nrc_core$ports$3$damq$lender$left_late left_late(
+        .d(left_late$d),
+        .q(left_late$q),
+        .clock(left_late$clock)
+    );
     nrc_core$ports$3$damq$lender$lent lent(
         .d(lent$d),
         .q(lent$q),
@@ -51202,8 +51335,11 @@ module nrc_core$ports$3$damq$lender(clock,reset,spent,stored,left,returned,has_c
     always @(*) begin
         lent$clock = clock;
         returning$clock = clock;
+        left_late$clock = clock;
         lent$d = lent$q;
         returning$d = returning$q;
+        left_late$d = left_late$q;
+        left_late$d = left;
         returned = returning$q;
         has_credit = no_vcs;
         room = lent$q < pool;
@@ -51214,14 +51350,22 @@ module nrc_core$ports$3$damq$lender(clock,reset,spent,stored,left,returned,has_c
         within$0 = held$0$q < reserve;
         above$0 = held$0$q > reserve;
         above_two$0 = held$0$q > reserve_plus_one;
-        occupancy$0 = held$0$q - credits$0$q;
+        in_buffer$0 = held$0$q - credits$0$q;
+        occupancy$0 = in_buffer$0;
+        if (left_late$q[0]) begin
+            occupancy$0 = in_buffer$0 - plus_one;
+        end
         credits$1$clock = clock;
         held$1$clock = clock;
         short$1 = credits$1$q < reserve;
         within$1 = held$1$q < reserve;
         above$1 = held$1$q > reserve;
         above_two$1 = held$1$q > reserve_plus_one;
-        occupancy$1 = held$1$q - credits$1$q;
+        in_buffer$1 = held$1$q - credits$1$q;
+        occupancy$1 = in_buffer$1;
+        if (left_late$q[1]) begin
+            occupancy$1 = in_buffer$1 - plus_one;
+        end
         asked$1 = asked$0 | (short$0 & ~within$0);
         give = no_vcs;
         if (short$0 & (within$0 | (room & ~asked$0))) begin
@@ -51236,19 +51380,19 @@ module nrc_core$ports$3$damq$lender(clock,reset,spent,stored,left,returned,has_c
         dropped$0 = spent[0] & ~stored[0];
         step$0 = zero;
         change$0 = zero;
-        if (give[0] & ~left[0] & ~dropped$0) begin
+        if (give[0] & ~left_late$q[0] & ~dropped$0) begin
             step$0 = plus_one;
             if (~within$0) begin
                 change$0 = plus_one;
             end
         end
-        if ((left[0] ^ dropped$0) & ~give[0]) begin
+        if ((left_late$q[0] ^ dropped$0) & ~give[0]) begin
             step$0 = minus_one;
             if (above$0) begin
                 change$0 = minus_one;
             end
         end
-        if (left[0] & dropped$0) begin
+        if (left_late$q[0] & dropped$0) begin
             if (give[0]) begin
                 step$0 = minus_one;
                 if (above$0) begin
@@ -51282,19 +51426,19 @@ module nrc_core$ports$3$damq$lender(clock,reset,spent,stored,left,returned,has_c
         dropped$1 = spent[1] & ~stored[1];
         step$1 = zero;
         change$1 = zero;
-        if (give[1] & ~left[1] & ~dropped$1) begin
+        if (give[1] & ~left_late$q[1] & ~dropped$1) begin
             step$1 = plus_one;
             if (~within$1) begin
                 change$1 = plus_one;
             end
         end
-        if ((left[1] ^ dropped$1) & ~give[1]) begin
+        if ((left_late$q[1] ^ dropped$1) & ~give[1]) begin
             step$1 = minus_one;
             if (above$1) begin
                 change$1 = minus_one;
             end
         end
-        if (left[1] & dropped$1) begin
+        if (left_late$q[1] & dropped$1) begin
             if (give[1]) begin
                 step$1 = minus_one;
                 if (above$1) begin
@@ -51328,6 +51472,7 @@ module nrc_core$ports$3$damq$lender(clock,reset,spent,stored,left,returned,has_c
         if (reset) begin
             lent$d = zero;
             returning$d = no_vcs;
+            left_late$d = no_vcs;
         end
     end
     
@@ -51408,6 +51553,25 @@ module nrc_core$ports$3$damq$lender$held$1(d,q,clock);
     end
           
 endmodule // nrc_core$ports$3$damq$lender$held$1
+
+
+module nrc_core$ports$3$damq$lender$left_late(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$3$damq$lender$left_late
 
 
 module nrc_core$ports$3$damq$lender$lent(d,q,clock);
@@ -56269,6 +56433,9 @@ module nrc_core$ports$4$damq$lender(clock,reset,spent,stored,left,returned,has_c
     reg  [7:0] held$1$d;
     wire  [7:0] held$1$q;
     reg  held$1$clock;
+    reg  [1:0] left_late$d;
+    wire  [1:0] left_late$q;
+    reg  left_late$clock;
     reg  [7:0] lent$d;
     wire  [7:0] lent$q;
     reg  lent$clock;
@@ -56277,6 +56444,8 @@ module nrc_core$ports$4$damq$lender(clock,reset,spent,stored,left,returned,has_c
     reg  returning$clock;
     
     // Local signals
+    reg  [7:0] in_buffer$0;
+    reg  [7:0] in_buffer$1;
     reg  short$0;
     reg  short$1;
     reg  within$0;
@@ -56320,6 +56489,11 @@ module nrc_core$ports$4$damq$lender(clock,reset,spent,stored,left,returned,has_c
         .q(held$1$q),
         .clock(held$1$clock)
     );
+    nrc_core$ports$4$damq$lender$left_late left_late(
+        .d(left_late$d),
+        .q(left_late$q),
+        .clock(left_late$clock)
+    );
     nrc_core$ports$4$damq$lender$lent lent(
         .d(lent$d),
         .q(lent$q),
@@ -56335,8 +56509,11 @@ module nrc_core$ports$4$damq$lender(clock,reset,spent,stored,left,returned,has_c
     always @(*) begin
         lent$clock = clock;
         returning$clock = clock;
+        left_late$clock = clock;
         lent$d = lent$q;
         returning$d = returning$q;
+        left_late$d = left_late$q;
+        left_late$d = left;
         returned = returning$q;
         has_credit = no_vcs;
         room = lent$q < pool;
@@ -56347,14 +56524,22 @@ module nrc_core$ports$4$damq$lender(clock,reset,spent,stored,left,returned,has_c
         within$0 = held$0$q < reserve;
         above$0 = held$0$q > reserve;
         above_two$0 = held$0$q > reserve_plus_one;
-        occupancy$0 = held$0$q - credits$0$q;
+        in_buffer$0 = held$0$q - credits$0$q;
+        occupancy$0 = in_buffer$0;
+        if (left_late$q[0]) begin
+            occupancy$0 = in_buffer$0 - plus_one;
+        end
         credits$1$clock = clock;
         held$1$clock = clock;
         short$1 = credits$1$q < reserve;
         within$1 = held$1$q < reserve;
         above$1 = held$1$q > reserve;
         above_two$1 = held$1$q > reserve_plus_one;
-        occupancy$1 = held$1$q - credits$1$q;
+        in_buffer$1 = held$1$q - credits$1$q;
+        occupancy$1 = in_buffer$1;
+        if (left_late$q[1]) begin
+            occupancy$1 = in_buffer$1 - plus_one;
+        end
         asked$1 = asked$0 | (short$0 & ~within$0);
         give = no_vcs;
         if (short$0 & (within$0 | (room & ~asked$0))) begin
@@ -56369,19 +56554,19 @@ module nrc_core$ports$4$damq$lender(clock,reset,spent,stored,left,returned,has_c
         dropped$0 = spent[0] & ~stored[0];
         step$0 = zero;
         change$0 = zero;
-        if (give[0] & ~left[0] & ~dropped$0) begin
+        if (give[0] & ~left_late$q[0] & ~dropped$0) begin
             step$0 = plus_one;
             if (~within$0) begin
                 change$0 = plus_one;
             end
         end
-        if ((left[0] ^ dropped$0) & ~give[0]) begin
+        if ((left_late$q[0] ^ dropped$0) & ~give[0]) begin
             step$0 = minus_one;
             if (above$0) begin
                 change$0 = minus_one;
             end
         end
-        if (left[0] & dropped$0) begin
+        if (left_late$q[0] & dropped$0) begin
             if (give[0]) begin
                 step$0 = minus_one;
                 if (above$0) begin
@@ -56415,19 +56600,19 @@ module nrc_core$ports$4$damq$lender(clock,reset,spent,stored,left,returned,has_c
         dropped$1 = spent[1] & ~stored[1];
         step$1 = zero;
         change$1 = zero;
-        if (give[1] & ~left[1] & ~dropped$1) begin
+        if (give[1] & ~left_late$q[1] & ~dropped$1) begin
             step$1 = plus_one;
             if (~within$1) begin
                 change$1 = plus_one;
             end
         end
-        if ((left[1] ^ dropped$1) & ~give[1]) begin
+        if ((left_late$q[1] ^ dropped$1) & ~give[1]) begin
             step$1 = minus_one;
             if (above$1) begin
                 change$1 = minus_one;
             end
         end
-        if (left[1] & dropped$1) begin
+        if (left_late$q[1] & dropped$1) begin
             if (give[1]) begin
                 step$1 = minus_one;
                 if (above$1) begin
@@ -56461,6 +56646,7 @@ module nrc_core$ports$4$damq$lender(clock,reset,spent,stored,left,returned,has_c
         if (reset) begin
             lent$d = zero;
             returning$d = no_vcs;
+            left_late$d = no_vcs;
         end
     end
     
@@ -56541,6 +56727,25 @@ module nrc_core$ports$4$damq$lender$held$1(d,q,clock);
     end
           
 endmodule // nrc_core$ports$4$damq$lender$held$1
+
+
+module nrc_core$ports$4$damq$lender$left_late(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$ports$4$damq$lender$left_late
 
 
 module nrc_core$ports$4$damq$lender$lent(d,q,clock);

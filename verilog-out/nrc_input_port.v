@@ -1297,6 +1297,9 @@ module nrc_input_port$damq$lender(clock,reset,spent,stored,left,returned,has_cre
     reg  [7:0] held$1$d;
     wire  [7:0] held$1$q;
     reg  held$1$clock;
+    reg  [1:0] left_late$d;
+    wire  [1:0] left_late$q;
+    reg  left_late$clock;
     reg  [7:0] lent$d;
     wire  [7:0] lent$q;
     reg  lent$clock;
@@ -1305,6 +1308,8 @@ module nrc_input_port$damq$lender(clock,reset,spent,stored,left,returned,has_cre
     reg  returning$clock;
     
     // Local signals
+    reg  [7:0] in_buffer$0;
+    reg  [7:0] in_buffer$1;
     reg  short$0;
     reg  short$1;
     reg  within$0;
@@ -1348,6 +1353,11 @@ module nrc_input_port$damq$lender(clock,reset,spent,stored,left,returned,has_cre
         .q(held$1$q),
         .clock(held$1$clock)
     );
+    nrc_input_port$damq$lender$left_late left_late(
+        .d(left_late$d),
+        .q(left_late$q),
+        .clock(left_late$clock)
+    );
     nrc_input_port$damq$lender$lent lent(
         .d(lent$d),
         .q(lent$q),
@@ -1363,8 +1373,11 @@ module nrc_input_port$damq$lender(clock,reset,spent,stored,left,returned,has_cre
     always @(*) begin
         lent$clock = clock;
         returning$clock = clock;
+        left_late$clock = clock;
         lent$d = lent$q;
         returning$d = returning$q;
+        left_late$d = left_late$q;
+        left_late$d = left;
         returned = returning$q;
         has_credit = no_vcs;
         room = lent$q < pool;
@@ -1375,14 +1388,22 @@ module nrc_input_port$damq$lender(clock,reset,spent,stored,left,returned,has_cre
         within$0 = held$0$q < reserve;
         above$0 = held$0$q > reserve;
         above_two$0 = held$0$q > reserve_plus_one;
-        occupancy$0 = held$0$q - credits$0$q;
+        in_buffer$0 = held$0$q - credits$0$q;
+        occupancy$0 = in_buffer$0;
+        if (left_late$q[0]) begin
+            occupancy$0 = in_buffer$0 - plus_one;
+        end
         credits$1$clock = clock;
         held$1$clock = clock;
         short$1 = credits$1$q < reserve;
         within$1 = held$1$q < reserve;
         above$1 = held$1$q > reserve;
         above_two$1 = held$1$q > reserve_plus_one;
-        occupancy$1 = held$1$q - credits$1$q;
+        in_buffer$1 = held$1$q - credits$1$q;
+        occupancy$1 = in_buffer$1;
+        if (left_late$q[1]) begin
+            occupancy$1 = in_buffer$1 - plus_one;
+        end
         asked$1 = asked$0 | (short$0 & ~within$0);
         give = no_vcs;
         if (short$0 & (within$0 | (room & ~asked$0))) begin
@@ -1397,19 +1418,19 @@ module nrc_input_port$damq$lender(clock,reset,spent,stored,left,returned,has_cre
         dropped$0 = spent[0] & ~stored[0];
         step$0 = zero;
         change$0 = zero;
-        if (give[0] & ~left[0] & ~dropped$0) begin
+        if (give[0] & ~left_late$q[0] & ~dropped$0) begin
             step$0 = plus_one;
             if (~within$0) begin
                 change$0 = plus_one;
             end
         end
-        if ((left[0] ^ dropped$0) & ~give[0]) begin
+        if ((left_late$q[0] ^ dropped$0) & ~give[0]) begin
             step$0 = minus_one;
             if (above$0) begin
                 change$0 = minus_one;
             end
         end
-        if (left[0] & dropped$0) begin
+        if (left_late$q[0] & dropped$0) begin
             if (give[0]) begin
                 step$0 = minus_one;
                 if (above$0) begin
@@ -1443,19 +1464,19 @@ module nrc_input_port$damq$lender(clock,reset,spent,stored,left,returned,has_cre
         dropped$1 = spent[1] & ~stored[1];
         step$1 = zero;
         change$1 = zero;
-        if (give[1] & ~left[1] & ~dropped$1) begin
+        if (give[1] & ~left_late$q[1] & ~dropped$1) begin
             step$1 = plus_one;
             if (~within$1) begin
                 change$1 = plus_one;
             end
         end
-        if ((left[1] ^ dropped$1) & ~give[1]) begin
+        if ((left_late$q[1] ^ dropped$1) & ~give[1]) begin
             step$1 = minus_one;
             if (above$1) begin
                 change$1 = minus_one;
             end
         end
-        if (left[1] & dropped$1) begin
+        if (left_late$q[1] & dropped$1) begin
             if (give[1]) begin
                 step$1 = minus_one;
                 if (above$1) begin
@@ -1489,6 +1510,7 @@ module nrc_input_port$damq$lender(clock,reset,spent,stored,left,returned,has_cre
         if (reset) begin
             lent$d = zero;
             returning$d = no_vcs;
+            left_late$d = no_vcs;
         end
     end
     
@@ -1569,6 +1591,25 @@ module nrc_input_port$damq$lender$held$1(d,q,clock);
     end
           
 endmodule // nrc_input_port$damq$lender$held$1
+
+
+module nrc_input_port$damq$lender$left_late(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_input_port$damq$lender$left_late
 
 
 module nrc_input_port$damq$lender$lent(d,q,clock);
