@@ -14,4 +14,5 @@ pub mod qp_pointers;
 pub mod qp_rams;
 pub mod qp_table;
 pub mod regs;
+pub mod tag_pool;
 pub mod tops;

@@ -49,6 +49,7 @@ mod hdl {
     mod slot_pool;
     mod stream_mux;
     mod switch;
+    mod tag_pool;
     mod tx_link;
     mod wide;
     mod width;

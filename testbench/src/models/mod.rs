@@ -28,5 +28,6 @@ pub mod rx_link;
 pub mod stream;
 pub mod stream_mux;
 pub mod switch;
+pub mod tag_pool;
 pub mod tx_link;
 pub mod width;
