@@ -11,6 +11,7 @@ mod hdl {
     mod credit_counter;
     mod crossbar;
     mod damq;
+    mod descriptor_fetch;
     mod doorbell_queues;
     mod eep_access;
     mod eep_arbiter;
