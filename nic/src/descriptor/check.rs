@@ -15,7 +15,7 @@
 //! `valid` consumes `word`, whose index in the descriptor is `index`; `given` is the doorbell's
 //! word count (the words fed). `verdict` (from flip-flops) is the status after the words fed so
 //! far plus the totals check, 0 when every rule holds; it is final in the cycle after the last
-//! word. `kind` is word 0's kind code.
+//! word.
 //!
 //! **Reset** (synchronous): as `start`.
 use super::{KIND_BITS, STATUS_BITS, WORD_BITS};
@@ -44,8 +44,6 @@ pub struct DescriptorCheck {
     pub given: Signal<In, Bits<WORD_BITS>>,
     /// The first rule broken so far, with the totals check (0: none).
     pub verdict: Signal<Out, Bits<STATUS_BITS>>,
-    /// Word 0's kind code.
-    pub kind: Signal<Out, Bits<KIND_BITS>>,
     status: DFF<Bits<STATUS_BITS>>,
     kind_code: DFF<Bits<KIND_BITS>>,
     length: DFF<Bits<32>>,
@@ -73,7 +71,8 @@ pub struct DescriptorCheck {
     seven: Constant<Bits<SUM_BITS>>,
     two_sum: Constant<Bits<SUM_BITS>>,
     three_segment: Constant<Bits<16>>,
-    ones: Constant<Bits<64>>,
+    /// Per `length % 8`: the padding bytes of the last word (none for 0).
+    padding_masks: Vec<Constant<Bits<64>>>,
     unknown_kind: Constant<Bits<STATUS_BITS>>,
     word_count: Constant<Bits<STATUS_BITS>>,
     reserved: Constant<Bits<STATUS_BITS>>,
@@ -98,7 +97,6 @@ impl DescriptorCheck {
             word: Default::default(),
             given: Default::default(),
             verdict: Default::default(),
-            kind: Default::default(),
             status: Default::default(),
             kind_code: Default::default(),
             length: Default::default(),
@@ -123,7 +121,12 @@ impl DescriptorCheck {
             seven: Constant::new(7usize.to_bits()),
             two_sum: Constant::new(2usize.to_bits()),
             three_segment: Constant::new(3usize.to_bits()),
-            ones: Constant::new(Bits::<64>::from(u64::MAX)),
+            padding_masks: (0..8)
+                .map(|r| {
+                    let mask = if r == 0 { 0 } else { u64::MAX << (8 * r) };
+                    Constant::new(Bits::<64>::from(mask))
+                })
+                .collect(),
             unknown_kind: code(EventStatus::UnknownKind),
             word_count: code(EventStatus::WordCount),
             reserved: code(EventStatus::Reserved),
@@ -156,7 +159,6 @@ impl Logic for DescriptorCheck {
             source_total,
             destination_total
         );
-        self.kind.next = self.kind_code.q.val();
         // PUT and GET: kind codes 2 and 3.
         self.chained.next = self.kind_code.q.val().get_bit(1) & !self.kind_code.q.val().get_bit(2);
         self.new_length.next = self.word.val().get_bits::<32>(32);
@@ -168,8 +170,13 @@ impl Logic for DescriptorCheck {
             << 1)
             + self.three_segment.val();
         self.segment_word.next = self.index.val() - self.index_three.val();
-        self.padding_mask.next =
-            self.ones.val() << (bit_cast::<6, 3>(self.length.q.val().get_bits::<3>(0)) << 3);
+        // The immediate's padding bytes in its last word: those at or above length % 8.
+        self.padding_mask.next = 0.into();
+        for r in 0..8 {
+            if self.length.q.val().get_bits::<3>(0).index() == r {
+                self.padding_mask.next = self.padding_masks[r].val();
+            }
+        }
         self.broken.next = 0.into();
         if !self.index.val().any() {
             // Word 0, lowest priority first (the last assignment wins).

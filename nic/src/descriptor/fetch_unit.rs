@@ -44,6 +44,9 @@ pub struct DescriptorFetchUnit<const SB: usize, const RAW: usize> {
     fetch: DescriptorFetch<SB, RAW>,
     pool: TagPool,
     zero_tag: Constant<Bits<TAG_BITS>>,
+    /// The pool's owner lookup: every tag here is the fetch's, so no completion needs routing
+    /// (the NIC's completion router uses it); acknowledged unused.
+    owner_unused: Signal<Local, bool>,
 }
 
 impl<const SB: usize, const RAW: usize> DescriptorFetchUnit<SB, RAW> {
@@ -65,6 +68,7 @@ impl<const SB: usize, const RAW: usize> DescriptorFetchUnit<SB, RAW> {
             fetch: DescriptorFetch::new(max_read_request),
             pool: TagPool::new(tags),
             zero_tag: Constant::new(0usize.to_bits()),
+            owner_unused: Default::default(),
         }
     }
 }
@@ -85,6 +89,8 @@ impl<const SB: usize, const RAW: usize> Logic for DescriptorFetchUnit<SB, RAW> {
         TagFreeSource::join(&mut self.fetch.tag_free, &mut self.pool.free);
         // Completions are not routed by owner here: every tag is the fetch's.
         self.pool.lookup_tag.next = self.zero_tag.val();
+        self.owner_unused.next =
+            self.pool.lookup_owner.val().any() | self.pool.lookup_allocated.val();
         self.stray.next = self.fetch.stray.val();
         self.bad_free.next = self.pool.bad_free.val();
         self.tags_in_use.next = self.pool.in_use.val();

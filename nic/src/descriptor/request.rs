@@ -101,6 +101,9 @@ pub struct DescriptorRequest {
     disabled: Constant<Bits<STATUS_BITS>>,
     too_long: Constant<Bits<STATUS_BITS>>,
     owner: Constant<Bits<OWNER_BITS>>,
+    /// The lookup's key, interrupt flag and rings: the send engine's and event writer's
+    /// concern, not the fetch's, so acknowledged unused.
+    lookup_unused: Signal<Local, bool>,
 }
 
 impl DescriptorRequest {
@@ -149,6 +152,7 @@ impl DescriptorRequest {
             disabled: code(EventStatus::QpDisabled),
             too_long: code(EventStatus::WordCount),
             owner: Constant::new(FETCH_OWNER.to_bits()),
+            lookup_unused: Default::default(),
         }
     }
 }
@@ -199,6 +203,20 @@ impl Logic for DescriptorRequest {
         {
             self.verdict.next = self.bad_doorbell.val();
         }
+        self.lookup_unused.next = self.lookup.key.val().any()
+            | self.lookup.interrupt.val()
+            | self.lookup.send_base.val().any()
+            | self.lookup.send_size.val().any()
+            | self.lookup.send_producer.val().any()
+            | self.lookup.send_consumer.val().any()
+            | self.lookup.receive_base.val().any()
+            | self.lookup.receive_size.val().any()
+            | self.lookup.receive_producer.val().any()
+            | self.lookup.receive_consumer.val().any()
+            | self.lookup.nap_base.val().any()
+            | self.lookup.nap_size.val().any()
+            | self.lookup.nap_producer.val().any()
+            | self.lookup.nap_consumer.val().any();
         // Defaults: nothing offered.
         self.doorbell.ready.next = false;
         self.lookup.valid.next = false;
@@ -243,21 +261,25 @@ impl Logic for DescriptorRequest {
                 }
             }
             RequestState::Lookup => {
-                self.open.valid.next = true;
-                self.second.d.next = false;
-                self.split.d.next = self.crosses.val();
-                self.boundary.d.next = self.next_boundary.val();
-                self.first_bytes.d.next = self.first_span.val().get_bits::<READ_BYTES_BITS>(0);
-                self.second_bytes.d.next = self.second_span.val().get_bits::<READ_BYTES_BITS>(0);
-                self.state.d.next = RequestState::Idle;
-                if !self.verdict.val().any() {
-                    self.state.d.next = RequestState::Alloc;
-                    self.set_tag.second.next = false;
-                    if self.tag.valid.val() {
-                        self.tag.ready.next = true;
-                        self.set_tag.valid.next = true;
-                        self.read_tag.d.next = self.tag.tag.val();
-                        self.state.d.next = RequestState::Issue;
+                // The table answers in this cycle (its contract); until it does, wait.
+                self.open.valid.next = self.lookup.answered.val();
+                if self.lookup.answered.val() {
+                    self.second.d.next = false;
+                    self.split.d.next = self.crosses.val();
+                    self.boundary.d.next = self.next_boundary.val();
+                    self.first_bytes.d.next = self.first_span.val().get_bits::<READ_BYTES_BITS>(0);
+                    self.second_bytes.d.next =
+                        self.second_span.val().get_bits::<READ_BYTES_BITS>(0);
+                    self.state.d.next = RequestState::Idle;
+                    if !self.verdict.val().any() {
+                        self.state.d.next = RequestState::Alloc;
+                        self.set_tag.second.next = false;
+                        if self.tag.valid.val() {
+                            self.tag.ready.next = true;
+                            self.set_tag.valid.next = true;
+                            self.read_tag.d.next = self.tag.tag.val();
+                            self.state.d.next = RequestState::Issue;
+                        }
                     }
                 }
             }

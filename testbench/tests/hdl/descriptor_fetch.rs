@@ -29,54 +29,13 @@ use hdl::formats::nic::{
     Descriptor, DescriptorBody, Doorbell, EventStatus, Segment, DESC_KIND, DESC_LENGTH,
 };
 use nic::descriptor::DescriptorFetchUnit;
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 use testbench::host::memory::{ReadRequest, RCB};
 use testbench::host::{DriverModel, HostMemory, MemoryConfig};
 use testbench::models::descriptor_fetch::{FetchModel, FetchOutcome, QpAnswer};
+use testbench::nic_fetch_perf::{latencies, table, Ports};
 use testbench::reset::ResetSchedule;
-use testbench::{port_table, run_both, Backend, BenchRng, PortId, PortTable};
-
-type Unit = DescriptorFetchUnit<2, 7>;
-
-fn table() -> PortTable<Unit> {
-    port_table!(Unit; reset,
-        doorbell.valid, doorbell.function, doorbell.word, doorbell.ready,
-        lookup.valid, lookup.function, lookup.qp, lookup.ready, lookup.answered, lookup.owned,
-        lookup.function_enabled, lookup.qp_enabled, lookup.key, lookup.interrupt,
-        lookup.send_base, lookup.send_size, lookup.send_producer, lookup.send_consumer,
-        lookup.receive_base, lookup.receive_size, lookup.receive_producer,
-        lookup.receive_consumer, lookup.nap_base, lookup.nap_size, lookup.nap_producer,
-        lookup.nap_consumer,
-        read.valid, read.function, read.address, read.bytes, read.tag, read.ready,
-        completion.valid, completion.tag, completion.data, completion.last, completion.error,
-        completion.ready,
-        descriptor.valid, descriptor.kind, descriptor.function, descriptor.qp,
-        descriptor.dst_node, descriptor.dst_function, descriptor.dst_qp,
-        descriptor.remote_event, descriptor.local_event, descriptor.key, descriptor.tag,
-        descriptor.length, descriptor.sources, descriptor.destinations, descriptor.word,
-        descriptor.last, descriptor.ready,
-        error.valid, error.function, error.qp, error.status, error.op, error.tag,
-        error.peer_node, error.peer_function, error.peer_qp, error.length, error.ready,
-        stray, bad_free, tags_in_use)
-}
-
-/// Port ids by name.
-struct Ports(HashMap<String, PortId>);
-
-impl Ports {
-    fn new(b: &dyn Backend) -> Self {
-        Self(
-            b.ports()
-                .iter()
-                .enumerate()
-                .map(|(i, p)| (p.name.clone(), PortId(i)))
-                .collect(),
-        )
-    }
-    fn id(&self, n: &str) -> PortId {
-        *self.0.get(n).unwrap_or_else(|| panic!("no port {n}"))
-    }
-}
+use testbench::{run_both, Backend, BenchRng};
 
 /// One doorbell as the bench offers it.
 #[derive(Clone, Debug)]
@@ -327,7 +286,7 @@ fn bench(b: &mut dyn Backend, seed: u64, tags: usize, mrrs: u64, doorbells: u64)
     let mut traffic = Traffic {
         mem: HostMemory::new(MemoryConfig {
             latency: 20,
-            jitter: 60,
+            jitter: 180,
             split: 0.5,
             header_gap: true,
             tags,
@@ -682,111 +641,6 @@ fn bench(b: &mut dyn Backend, seed: u64, tags: usize, mrrs: u64, doorbells: u64)
     r.max_tags_in_flight = traffic.mem.stats.max_tags_in_flight;
     r.cycles = k;
     r
-}
-
-/// Cycles of the fetch itself (memory latency excluded) from doorbell acceptance to the first
-/// body word offered, for one descriptor alone.
-fn latency(b: &mut dyn Backend, d: &Descriptor) -> u64 {
-    let p = Ports::new(b);
-    let id = |n: &str| p.id(n);
-    let mut rng = BenchRng::new(5);
-    let mut mem = HostMemory::new(MemoryConfig {
-        latency: 20,
-        jitter: 0,
-        split: 0.0,
-        header_gap: false,
-        tags: 32,
-        max_read_request: 512,
-        max_payload: 256,
-    });
-    let words = d.pack();
-    let address = 0x4000;
-    for (i, &w) in words.iter().enumerate() {
-        mem.mem.write_word(address + 8 * i as u64, w);
-    }
-    let bell = Doorbell {
-        qp: 1,
-        words: words.len() as u8,
-        address,
-    }
-    .pack();
-    b.poke_bool(id("reset"), true);
-    b.tick();
-    b.poke_bool(id("reset"), false);
-    for n in [
-        "lookup$ready",
-        "read$ready",
-        "descriptor$ready",
-        "error$ready",
-        "lookup$owned",
-        "lookup$function_enabled",
-        "lookup$qp_enabled",
-    ] {
-        b.poke_bool(id(n), true);
-    }
-    let (mut taken, mut requested, mut first_beat) = (None, None, None);
-    let mut answered = false;
-    for k in 0..400u64 {
-        b.poke_bool(id("doorbell$valid"), taken.is_none());
-        b.poke(id("doorbell$function"), 2);
-        b.poke(id("doorbell$word"), bell as u128);
-        b.poke_bool(id("lookup$answered"), answered);
-        let beat = mem.offer(k, &mut rng);
-        b.poke_bool(id("completion$valid"), beat.is_some());
-        if let Some(bt) = beat {
-            b.poke(id("completion$tag"), bt.tag as u128);
-            b.poke(id("completion$data"), bt.data);
-            b.poke_bool(id("completion$last"), bt.last);
-            b.poke_bool(id("completion$error"), false);
-        }
-        if b.peek_bool(id("descriptor$valid")) {
-            let (t, rq, fb) = (taken.unwrap(), requested.unwrap(), first_beat.unwrap());
-            return (k - t) - (fb - rq);
-        }
-        assert!(
-            !b.peek_bool(id("error$valid")),
-            "latency run: an error event"
-        );
-        answered = false;
-        if taken.is_none() && b.peek_bool(id("doorbell$ready")) {
-            taken = Some(k);
-            answered = true;
-        }
-        let read = b.peek_bool(id("read$valid")).then(|| ReadRequest {
-            function: 2,
-            address: b.peek(id("read$address")) as u64,
-            bytes: b.peek(id("read$bytes")) as u64,
-            tag: b.peek(id("read$tag")) as u8,
-        });
-        b.tick();
-        if beat.is_some() {
-            mem.taken();
-            first_beat.get_or_insert(k);
-        }
-        if let Some(rq) = read {
-            mem.request(k, rq, &mut rng);
-            requested.get_or_insert(k);
-        }
-    }
-    panic!("latency run: no descriptor word")
-}
-
-fn latencies(b: &mut dyn Backend) -> (u64, u64) {
-    let mut rng = BenchRng::new(9);
-    let mut nap = random_descriptor(&mut rng, false);
-    nap.body = DescriptorBody::NapImmediate(vec![7; 8]);
-    let mut put = nap.clone();
-    put.body = DescriptorBody::Put {
-        sources: vec![Segment {
-            address: 0x100,
-            bytes: 64,
-        }],
-        destinations: vec![Segment {
-            address: 0x200,
-            bytes: 64,
-        }],
-    };
-    (latency(b, &nap), latency(b, &put))
 }
 
 fn run(tags: usize, mrrs: u64, seed: u64, doorbells: u64) -> (Report, (u64, u64)) {
