@@ -670,7 +670,7 @@ fn descriptor_fetch_matches_model() {
         EventStatus::QpDisabled,
         EventStatus::ReadFailed,
     ];
-    let (r, (nap, put)) = run(32, 512, 31, 2500);
+    let (r, (nap, put)) = run(32, 512, 31, 1500);
     println!("descriptor fetch 32 tags, 512-byte reads: {r:?}");
     println!("descriptor fetch latency (memory excluded): NAP immediate 8 bytes {nap} cycles, PUT 1+1 segments {put} cycles");
     for s in all {
@@ -679,7 +679,7 @@ fn descriptor_fetch_matches_model() {
             "status {s:?} never seen: {r:?}"
         );
     }
-    assert!(r.descriptors > 1000 && r.split_reads > 100, "{r:?}");
+    assert!(r.descriptors > 500 && r.split_reads > 100, "{r:?}");
     let (r, _) = run(4, 128, 32, 1200);
     println!("descriptor fetch 4 tags, 128-byte reads: {r:?}");
     assert!(r.max_tags_in_flight == 4 && r.split_reads > 100, "{r:?}");
