@@ -4,6 +4,7 @@
 //! table with its MMIO decode and QP table ([`function_table`], [`mmio_decode`], [`qp_table`]). Still to come (issue 13's
 //! next parts): the tag pool, descriptor fetch, send and receive engines, event writer,
 //! `nic_top`.
+pub mod descriptor;
 pub mod doorbell;
 pub mod function_table;
 pub mod host;
@@ -14,4 +15,5 @@ pub mod qp_pointers;
 pub mod qp_rams;
 pub mod qp_table;
 pub mod regs;
+pub mod tag_pool;
 pub mod tops;

@@ -1,8 +1,9 @@
 //! The NIC's emitted artefacts, beside the `hdl` and `nrc` ones (`hpcnet emit`, see
 //! `src/emit.rs`): the management agent's NIC wrapper, the doorbell FIFOs, the SR-IOV function
-//! table, and the register maps (C headers and Markdown references) that drivers and
+//! table, the descriptor fetch with its tag pool, and the register maps (C headers and Markdown references) that drivers and
 //! management software are written against: the management space (`nic`), one function's
 //! MMIO page (`nic_function`) and the PF's view of all of them (`nic_host`).
+use crate::descriptor::DescriptorFetchUnit;
 use crate::doorbell::DoorbellQueues;
 use crate::function_table::FunctionTable;
 use crate::nic_mgmt::NicMgmt;
@@ -23,6 +24,7 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
         )?,
         doorbells(cfg)?,
         function_table(cfg)?,
+        descriptor_fetch(cfg)?,
     ])
 }
 
@@ -51,6 +53,22 @@ pub fn function_table(cfg: &Config) -> Result<Emitted, String> {
         "nic_function_table",
         "the NIC's SR-IOV function table: MMIO decode with the isolation rules, every function's page of registers (verilog-out/nic_host.md), the QP table in RAMs with its lookup and the NIC's ring pointers (nic/src/function_table.rs)",
     ))
+}
+
+/// Slot index bits of the emitted descriptor fetch: 4 descriptors in flight.
+pub const FETCH_SLOT_BITS: usize = 2;
+
+/// `nic_descriptor_fetch`: the descriptor fetch with its tag pool of `nic.tags` tags, reading
+/// descriptors with requests of at most `nic.max_read_request` bytes, 4 in flight.
+pub fn descriptor_fetch(cfg: &Config) -> Result<Emitted, String> {
+    emit(
+        DescriptorFetchUnit::<FETCH_SLOT_BITS, { FETCH_SLOT_BITS + 5 }>::new(
+            cfg.nic.tags as usize,
+            cfg.nic.max_read_request as usize,
+        ),
+        "nic_descriptor_fetch",
+        "the NIC's descriptor fetch with the central tag pool: doorbell to QP lookup, tag and descriptor reads, completions collected by tag, the descriptor checked (Descriptor::unpack rules) and streamed out, or an error event (nic/src/descriptor/, nic/src/tag_pool.rs)",
+    )
 }
 
 /// The NIC's register maps for `cfg`.

@@ -1,4 +1,5 @@
-//! `bench nic`: what the NIC's blocks of issue 13 (part 1) cost, synthesized and placed on
+//! `bench nic`: the descriptor fetch's own latency ([`crate::nic_fetch_perf`]), and what the
+//! NIC's blocks of issue 13 (part 1) cost, synthesized and placed on
 //! iCE40-HX8K in the flow's register-to-register harness (one placer seed each):
 //! `nic_doorbells` and `nic_function_table` at the HX8K's DMA-core size (2 functions, 1 QP
 //! each, doorbell FIFOs of 32) and at the default configuration (8 functions of 4 QPs). A
@@ -19,6 +20,7 @@ pub fn small_config() -> Config {
 
 /// Measures the NIC's tops under `dir` and prints the table.
 pub fn report(dir: &Path) -> Result<()> {
+    crate::nic_fetch_perf::report();
     let options = MeasureOptions {
         seeds: vec![1],
         synth: SynthOptions::for_target(Target::Ice40),

@@ -11,6 +11,7 @@ mod hdl {
     mod credit_counter;
     mod crossbar;
     mod damq;
+    mod descriptor_fetch;
     mod doorbell_queues;
     mod eep_access;
     mod eep_arbiter;
@@ -49,6 +50,7 @@ mod hdl {
     mod slot_pool;
     mod stream_mux;
     mod switch;
+    mod tag_pool;
     mod tx_link;
     mod wide;
     mod width;

@@ -1,0 +1,334 @@
+//! `DescriptorExtract`: the fetch's last stage. It takes the head slot once its reads have
+//! ended and either refuses it (an error event) or streams its checked body words out.
+//!
+//! **Sequence** (states): `Idle` waits for the head; a doorbell refused by the request stage
+//! or a failed read goes straight to `Event` (status: the doorbell's verdict, or
+//! `ReadFailed`). Otherwise `Scan` reads the slot RAM one word per cycle (registered read: the
+//! word addressed in cycle `c` is fed to the [`DescriptorCheck`] in `c + 1`), capturing words
+//! 0, 1 and 2; `Decide` reads the checker's verdict (the cycle after the last word) and
+//! addresses the first body word; a broken rule goes to `Event` with its status and the fields
+//! of words 0 and 1; a good descriptor goes to `Emit`, which offers one body word per cycle
+//! (the RAM keeps reading the offered word until it is taken, then the next). The slot is
+//! released when its event or its last body word is taken.
+//!
+//! Cycles from the head slot's offer to the first body word offered: `words + 3` (the scan is
+//! `words + 1`). Both output streams hold their fields until taken.
+//!
+//! **Reset** (synchronous): back to `Idle`, nothing offered.
+//!
+//! Parameters: `SB` slot index bits, `RAW = SB + 5` the slot RAM's address bits.
+use super::check::DescriptorCheck;
+use super::slots::SlotHeadSink;
+use super::{
+    DescriptorSource, ErrorEventSource, KIND_BITS, OP_BITS, SEGMENT_COUNT_BITS, SLOT_BEAT_BITS,
+    STATUS_BITS, WORD_BITS,
+};
+use crate::host::HOST_DATA_BITS;
+use hdl::formats::nic::{EventStatus, OP_UNKNOWN};
+use rust_hdl::prelude::*;
+
+/// Where the extract stage is.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, LogicState)]
+enum ExtractState {
+    /// Waiting for the head slot.
+    Idle,
+    /// Feeding the checker.
+    Scan,
+    /// The verdict is known.
+    Decide,
+    /// Offering body words.
+    Emit,
+    /// Offering the error event.
+    Event,
+}
+
+/// The extract stage; see the module documentation.
+#[derive(LogicBlock)]
+pub struct DescriptorExtract<const SB: usize, const RAW: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset.
+    pub reset: Signal<In, bool>,
+    /// The head slot.
+    pub head: SlotHeadSink<SB>,
+    /// The slot RAM's read port (registered read).
+    pub read_address: Signal<Out, Bits<RAW>>,
+    /// See `read_address`.
+    pub read_data: Signal<In, Bits<HOST_DATA_BITS>>,
+    /// Checked descriptors.
+    pub descriptor: DescriptorSource,
+    /// Error events.
+    pub error: ErrorEventSource,
+    /// The rule checker.
+    pub check: DescriptorCheck,
+    state: DFF<ExtractState>,
+    /// The next word to address while scanning.
+    issue: DFF<Bits<WORD_BITS>>,
+    /// The RAM's data this cycle is word `fed` (scan).
+    feeding: DFF<bool>,
+    fed: DFF<Bits<WORD_BITS>>,
+    /// The body word offered (emit).
+    emitting: DFF<Bits<WORD_BITS>>,
+    word0: DFF<Bits<64>>,
+    word1: DFF<Bits<64>>,
+    word2: DFF<Bits<64>>,
+    /// The event's status, and whether words 0 and 1 were read.
+    status: DFF<Bits<STATUS_BITS>>,
+    described: DFF<bool>,
+    /// The word index addressed this cycle.
+    look: Signal<Local, Bits<WORD_BITS>>,
+    position: Signal<Local, Bits<9>>,
+    /// The word the RAM gives this cycle, for index `fed` / `emitting`.
+    fed_word: Signal<Local, Bits<64>>,
+    emitted_word: Signal<Local, Bits<64>>,
+    last_index: Signal<Local, Bits<WORD_BITS>>,
+    first_body: Signal<Local, Bits<WORD_BITS>>,
+    chained: Signal<Local, bool>,
+    one_index: Constant<Bits<WORD_BITS>>,
+    beat_shift: Constant<Bits<3>>,
+    one_position: Constant<Bits<9>>,
+    two_index: Constant<Bits<WORD_BITS>>,
+    three_index: Constant<Bits<WORD_BITS>>,
+    read_failed: Constant<Bits<STATUS_BITS>>,
+    op_unknown: Constant<Bits<OP_BITS>>,
+    op_put: Constant<Bits<OP_BITS>>,
+    op_get: Constant<Bits<OP_BITS>>,
+    kind_put: Constant<Bits<KIND_BITS>>,
+    kind_get: Constant<Bits<KIND_BITS>>,
+}
+
+impl<const SB: usize, const RAW: usize> DescriptorExtract<SB, RAW> {
+    /// The stage.
+    pub fn new() -> Self {
+        assert!(
+            RAW == SB + SLOT_BEAT_BITS,
+            "DescriptorExtract: RAW = {RAW} must be SB + 5 = {}",
+            SB + SLOT_BEAT_BITS
+        );
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            head: Default::default(),
+            read_address: Default::default(),
+            read_data: Default::default(),
+            descriptor: Default::default(),
+            error: Default::default(),
+            check: DescriptorCheck::new(),
+            state: Default::default(),
+            issue: Default::default(),
+            feeding: Default::default(),
+            fed: Default::default(),
+            emitting: Default::default(),
+            word0: Default::default(),
+            word1: Default::default(),
+            word2: Default::default(),
+            status: Default::default(),
+            described: Default::default(),
+            look: Default::default(),
+            position: Default::default(),
+            fed_word: Default::default(),
+            emitted_word: Default::default(),
+            last_index: Default::default(),
+            first_body: Default::default(),
+            chained: Default::default(),
+            one_index: Constant::new(1usize.to_bits()),
+            beat_shift: Constant::new(SLOT_BEAT_BITS.to_bits()),
+            one_position: Constant::new(1usize.to_bits()),
+            two_index: Constant::new(2usize.to_bits()),
+            three_index: Constant::new(3usize.to_bits()),
+            read_failed: Constant::new((EventStatus::ReadFailed.code() as usize).to_bits()),
+            op_unknown: Constant::new((OP_UNKNOWN as usize).to_bits()),
+            op_put: Constant::new(1usize.to_bits()),
+            op_get: Constant::new(2usize.to_bits()),
+            kind_put: Constant::new(2usize.to_bits()),
+            kind_get: Constant::new(3usize.to_bits()),
+        }
+    }
+}
+
+impl<const SB: usize, const RAW: usize> Default for DescriptorExtract<SB, RAW> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const SB: usize, const RAW: usize> Logic for DescriptorExtract<SB, RAW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, state, issue, feeding, fed, emitting, word0, word1, word2, status,
+            described
+        );
+        clock!(self, clock, check);
+        self.check.reset.next = self.reset.val();
+        self.last_index.next = self.head.words.val() - self.one_index.val();
+        self.chained.next = self.word0.q.val().get_bit(1) & !self.word0.q.val().get_bit(2);
+        self.first_body.next = self.two_index.val();
+        if self.chained.val() {
+            self.first_body.next = self.three_index.val();
+        }
+        // The RAM's halves: word `j` is in beat `(j + offset) / 2`, half `(j + offset) % 2`.
+        self.fed_word.next = self.read_data.val().get_bits::<64>(0);
+        if self.fed.q.val().get_bit(0) ^ self.head.offset.val() {
+            self.fed_word.next = self.read_data.val().get_bits::<64>(64);
+        }
+        self.emitted_word.next = self.read_data.val().get_bits::<64>(0);
+        if self.emitting.q.val().get_bit(0) ^ self.head.offset.val() {
+            self.emitted_word.next = self.read_data.val().get_bits::<64>(64);
+        }
+        // The checker is fed the RAM's word.
+        self.check.start.next = false;
+        self.check.valid.next = self.feeding.q.val() & (self.state.q.val() == ExtractState::Scan);
+        self.check.index.next = self.fed.q.val();
+        self.check.word.next = self.fed_word.val();
+        self.check.given.next = self.head.words.val();
+        // Outputs: the descriptor's fields from words 0..2.
+        self.descriptor.valid.next = false;
+        self.descriptor.kind.next = self.word0.q.val().get_bits::<KIND_BITS>(0);
+        self.descriptor.function.next = self.head.function.val();
+        self.descriptor.qp.next = self.head.qp.val();
+        self.descriptor.dst_node.next = self.word0.q.val().get_bits::<16>(16);
+        self.descriptor.dst_function.next = self.word0.q.val().get_bits::<3>(8);
+        self.descriptor.dst_qp.next = self.word0.q.val().get_bits::<4>(12);
+        self.descriptor.remote_event.next = self.word0.q.val().get_bit(3);
+        self.descriptor.local_event.next = self.word0.q.val().get_bit(4);
+        self.descriptor.key.next = self.word1.q.val().get_bits::<32>(0);
+        self.descriptor.tag.next = self.word1.q.val().get_bits::<32>(32);
+        self.descriptor.length.next = self.word0.q.val().get_bits::<32>(32);
+        self.descriptor.sources.next = 0.into();
+        self.descriptor.destinations.next = 0.into();
+        if self.chained.val() {
+            self.descriptor.sources.next = self.word2.q.val().get_bits::<SEGMENT_COUNT_BITS>(0);
+            self.descriptor.destinations.next =
+                self.word2.q.val().get_bits::<SEGMENT_COUNT_BITS>(8);
+        }
+        self.descriptor.word.next = self.emitted_word.val();
+        self.descriptor.last.next = self.emitting.q.val() == self.last_index.val();
+        self.error.valid.next = false;
+        self.error.function.next = self.head.function.val();
+        self.error.qp.next = self.head.qp.val();
+        self.error.status.next = self.status.q.val();
+        self.error.op.next = self.op_unknown.val();
+        self.error.tag.next = 0.into();
+        self.error.peer_node.next = 0.into();
+        self.error.peer_function.next = 0.into();
+        self.error.peer_qp.next = 0.into();
+        self.error.length.next = 0.into();
+        if self.described.q.val() {
+            self.error.op.next = 0.into();
+            if self.word0.q.val().get_bits::<KIND_BITS>(0) == self.kind_put.val() {
+                self.error.op.next = self.op_put.val();
+            }
+            if self.word0.q.val().get_bits::<KIND_BITS>(0) == self.kind_get.val() {
+                self.error.op.next = self.op_get.val();
+            }
+            if self.word0.q.val().get_bit(2) {
+                self.error.op.next = self.op_unknown.val();
+            }
+            self.error.tag.next = self.word1.q.val().get_bits::<32>(32);
+            self.error.peer_node.next = self.word0.q.val().get_bits::<16>(16);
+            self.error.peer_function.next = self.word0.q.val().get_bits::<3>(8);
+            self.error.peer_qp.next = self.word0.q.val().get_bits::<4>(12);
+            self.error.length.next = self.word0.q.val().get_bits::<32>(32);
+        }
+        self.head.release.next = false;
+        self.look.next = self.emitting.q.val();
+        match self.state.q.val() {
+            ExtractState::Idle => {
+                self.look.next = 0.into();
+                self.feeding.d.next = false;
+                if self.head.valid.val() {
+                    self.described.d.next = false;
+                    if self.head.status.val().any() | self.head.failed.val() {
+                        self.status.d.next = self.head.status.val();
+                        if self.head.failed.val() {
+                            self.status.d.next = self.read_failed.val();
+                        }
+                        self.state.d.next = ExtractState::Event;
+                    } else {
+                        // Word 0 is addressed now.
+                        self.check.start.next = true;
+                        self.issue.d.next = self.one_index.val();
+                        self.feeding.d.next = true;
+                        self.fed.d.next = 0.into();
+                        self.state.d.next = ExtractState::Scan;
+                    }
+                }
+            }
+            ExtractState::Scan => {
+                self.look.next = self.issue.q.val();
+                self.feeding.d.next = false;
+                if self.issue.q.val() < self.head.words.val() {
+                    self.issue.d.next = self.issue.q.val() + self.one_index.val();
+                    self.feeding.d.next = true;
+                    self.fed.d.next = self.issue.q.val();
+                }
+                if self.feeding.q.val() {
+                    if !self.fed.q.val().any() {
+                        self.word0.d.next = self.fed_word.val();
+                    }
+                    if self.fed.q.val() == self.one_index.val() {
+                        self.word1.d.next = self.fed_word.val();
+                    }
+                    if self.fed.q.val() == self.two_index.val() {
+                        self.word2.d.next = self.fed_word.val();
+                    }
+                    if self.fed.q.val() == self.last_index.val() {
+                        self.state.d.next = ExtractState::Decide;
+                    }
+                }
+            }
+            ExtractState::Decide => {
+                self.look.next = self.first_body.val();
+                self.emitting.d.next = self.first_body.val();
+                self.state.d.next = ExtractState::Emit;
+                if self.check.verdict.val().any() {
+                    self.status.d.next = self.check.verdict.val();
+                    self.described.d.next = true;
+                    self.state.d.next = ExtractState::Event;
+                }
+            }
+            ExtractState::Emit => {
+                self.descriptor.valid.next = true;
+                if self.descriptor.ready.val() {
+                    self.look.next = self.emitting.q.val() + self.one_index.val();
+                    self.emitting.d.next = self.emitting.q.val() + self.one_index.val();
+                    if self.descriptor.last.val() {
+                        self.head.release.next = true;
+                        self.state.d.next = ExtractState::Idle;
+                    }
+                }
+            }
+            ExtractState::Event => {
+                self.error.valid.next = true;
+                if self.error.ready.val() {
+                    self.head.release.next = true;
+                    self.state.d.next = ExtractState::Idle;
+                }
+            }
+        }
+        // The RAM address of word `look` of the head slot.
+        self.position.next = bit_cast::<9, WORD_BITS>(self.look.val());
+        if self.head.offset.val() {
+            self.position.next =
+                bit_cast::<9, WORD_BITS>(self.look.val()) + self.one_position.val();
+        }
+        self.read_address.next = (bit_cast::<RAW, SB>(self.head.index.val())
+            << self.beat_shift.val())
+            | bit_cast::<RAW, SLOT_BEAT_BITS>(self.position.val().get_bits::<SLOT_BEAT_BITS>(1));
+        if self.reset.val() {
+            self.state.d.next = ExtractState::Idle;
+            self.feeding.d.next = false;
+            self.descriptor.valid.next = false;
+            self.error.valid.next = false;
+            self.head.release.next = false;
+        }
+    }
+}
+
+#[test]
+fn descriptor_extract_is_synthesizable() {
+    let mut uut = DescriptorExtract::<2, 7>::new();
+    uut.connect_all();
+    yosys_validate("descriptor_extract", &generate_verilog(&uut)).unwrap();
+}
