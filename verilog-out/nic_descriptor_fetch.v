@@ -588,16 +588,16 @@ module nic_descriptor_fetch$fetch$extract(clock,reset,head$valid,head$index,head
     output reg  [63:0] descriptor$word;
     output reg  descriptor$last;
     input wire  descriptor$ready;
-    output reg  error$valid;
-    output reg  [2:0] error$function;
-    output reg  [3:0] error$qp;
-    output reg  [5:0] error$status;
-    output reg  [2:0] error$op;
-    output reg  [31:0] error$tag;
-    output reg  [15:0] error$peer_node;
-    output reg  [2:0] error$peer_function;
-    output reg  [3:0] error$peer_qp;
-    output reg  [31:0] error$length;
+    output wire  error$valid;
+    output wire  [2:0] error$function;
+    output wire  [3:0] error$qp;
+    output wire  [5:0] error$status;
+    output wire  [2:0] error$op;
+    output wire  [31:0] error$tag;
+    output wire  [15:0] error$peer_node;
+    output wire  [2:0] error$peer_function;
+    output wire  [3:0] error$peer_qp;
+    output wire  [31:0] error$length;
     input wire  error$ready;
     
     // Constant declarations
@@ -607,11 +607,6 @@ module nic_descriptor_fetch$fetch$extract(clock,reset,head$valid,head$index,head
     localparam  two_index = 8'h2;
     localparam  three_index = 8'h3;
     localparam  read_failed = 6'b1101;
-    localparam  op_unknown = 3'b111;
-    localparam  op_put = 3'b1;
-    localparam  op_get = 3'b10;
-    localparam  kind_put = 3'b10;
-    localparam  kind_get = 3'b11;
     
     // Enums
     localparam ExtractState$Idle = 0;
@@ -629,6 +624,14 @@ module nic_descriptor_fetch$fetch$extract(clock,reset,head$valid,head$index,head
     reg  [63:0] check$word;
     reg  [7:0] check$given;
     wire  [5:0] check$verdict;
+    reg  event_fields$offer;
+    reg  [2:0] event_fields$issuer_function;
+    reg  [3:0] event_fields$issuer_qp;
+    reg  [5:0] event_fields$status;
+    reg  event_fields$described;
+    reg  [63:0] event_fields$word0;
+    reg  [63:0] event_fields$word1;
+    wire  event_fields$taken;
     reg  [2:0] state$d;
     wire  [2:0] state$q;
     reg  state$clock;
@@ -679,6 +682,27 @@ module nic_descriptor_fetch$fetch$extract(clock,reset,head$valid,head$index,head
         .word(check$word),
         .given(check$given),
         .verdict(check$verdict)
+    );
+    nic_descriptor_fetch$fetch$extract$event_fields event_fields(
+        .offer(event_fields$offer),
+        .issuer_function(event_fields$issuer_function),
+        .issuer_qp(event_fields$issuer_qp),
+        .status(event_fields$status),
+        .described(event_fields$described),
+        .word0(event_fields$word0),
+        .word1(event_fields$word1),
+        .outgoing$valid(error$valid),
+        .outgoing$function(error$function),
+        .outgoing$qp(error$qp),
+        .outgoing$status(error$status),
+        .outgoing$op(error$op),
+        .outgoing$tag(error$tag),
+        .outgoing$peer_node(error$peer_node),
+        .outgoing$peer_function(error$peer_function),
+        .outgoing$peer_qp(error$peer_qp),
+        .outgoing$length(error$length),
+        .outgoing$ready(error$ready),
+        .taken(event_fields$taken)
     );
     nic_descriptor_fetch$fetch$extract$state state(
         .d(state$d),
@@ -794,33 +818,13 @@ module nic_descriptor_fetch$fetch$extract(clock,reset,head$valid,head$index,head
         end
         descriptor$word = emitted_word;
         descriptor$last = emitting$q == last_index;
-        error$valid = 1'b0;
-        error$function = head$function;
-        error$qp = head$qp;
-        error$status = status$q;
-        error$op = op_unknown;
-        error$tag = 32'h0;
-        error$peer_node = 32'h0;
-        error$peer_function = 32'h0;
-        error$peer_qp = 32'h0;
-        error$length = 32'h0;
-        if (described$q) begin
-            error$op = 32'h0;
-            if (word0$q[(32'h0)+:(3)] == kind_put) begin
-                error$op = op_put;
-            end
-            if (word0$q[(32'h0)+:(3)] == kind_get) begin
-                error$op = op_get;
-            end
-            if (word0$q[32'h2]) begin
-                error$op = op_unknown;
-            end
-            error$tag = word1$q[(32'h20)+:(32)];
-            error$peer_node = word0$q[(32'h10)+:(16)];
-            error$peer_function = word0$q[(32'h8)+:(3)];
-            error$peer_qp = word0$q[(32'hc)+:(4)];
-            error$length = word0$q[(32'h20)+:(32)];
-        end
+        event_fields$offer = 1'b0;
+        event_fields$issuer_function = head$function;
+        event_fields$issuer_qp = head$qp;
+        event_fields$status = status$q;
+        event_fields$described = described$q;
+        event_fields$word0 = word0$q;
+        event_fields$word1 = word1$q;
         head$release = 1'b0;
         look = emitting$q;
         case (state$q)
@@ -895,8 +899,8 @@ module nic_descriptor_fetch$fetch$extract(clock,reset,head$valid,head$index,head
                 end
             ExtractState$Event:
                 begin
-                    error$valid = 1'b1;
-                    if (error$ready) begin
+                    event_fields$offer = 1'b1;
+                    if (event_fields$taken) begin
                         head$release = 1'b1;
                         state$d = ExtractState$Idle;
                     end
@@ -911,7 +915,7 @@ module nic_descriptor_fetch$fetch$extract(clock,reset,head$valid,head$index,head
             state$d = ExtractState$Idle;
             feeding$d = 1'b0;
             descriptor$valid = 1'b0;
-            error$valid = 1'b0;
+            event_fields$offer = 1'b0;
             head$release = 1'b0;
         end
     end
@@ -1312,6 +1316,71 @@ module nic_descriptor_fetch$fetch$extract$emitting(d,q,clock);
     end
           
 endmodule // nic_descriptor_fetch$fetch$extract$emitting
+
+
+module nic_descriptor_fetch$fetch$extract$event_fields(offer,issuer_function,issuer_qp,status,described,word0,word1,outgoing$valid,outgoing$function,outgoing$qp,outgoing$status,outgoing$op,outgoing$tag,outgoing$peer_node,outgoing$peer_function,outgoing$peer_qp,outgoing$length,outgoing$ready,taken);
+    
+    // Module arguments
+    input wire  offer;
+    input wire  [2:0] issuer_function;
+    input wire  [3:0] issuer_qp;
+    input wire  [5:0] status;
+    input wire  described;
+    input wire  [63:0] word0;
+    input wire  [63:0] word1;
+    output reg  outgoing$valid;
+    output reg  [2:0] outgoing$function;
+    output reg  [3:0] outgoing$qp;
+    output reg  [5:0] outgoing$status;
+    output reg  [2:0] outgoing$op;
+    output reg  [31:0] outgoing$tag;
+    output reg  [15:0] outgoing$peer_node;
+    output reg  [2:0] outgoing$peer_function;
+    output reg  [3:0] outgoing$peer_qp;
+    output reg  [31:0] outgoing$length;
+    input wire  outgoing$ready;
+    output reg  taken;
+    
+    // Constant declarations
+    localparam  op_unknown = 3'b111;
+    localparam  op_put = 3'b1;
+    localparam  op_get = 3'b10;
+    localparam  kind_put = 3'b10;
+    localparam  kind_get = 3'b11;
+    
+    // Update code
+    always @(*) begin
+        outgoing$valid = offer;
+        taken = offer & outgoing$ready;
+        outgoing$function = issuer_function;
+        outgoing$qp = issuer_qp;
+        outgoing$status = status;
+        outgoing$op = op_unknown;
+        outgoing$tag = 32'h0;
+        outgoing$peer_node = 32'h0;
+        outgoing$peer_function = 32'h0;
+        outgoing$peer_qp = 32'h0;
+        outgoing$length = 32'h0;
+        if (described) begin
+            outgoing$op = 32'h0;
+            if (word0[(32'h0)+:(3)] == kind_put) begin
+                outgoing$op = op_put;
+            end
+            if (word0[(32'h0)+:(3)] == kind_get) begin
+                outgoing$op = op_get;
+            end
+            if (word0[32'h2]) begin
+                outgoing$op = op_unknown;
+            end
+            outgoing$tag = word1[(32'h20)+:(32)];
+            outgoing$peer_node = word0[(32'h10)+:(16)];
+            outgoing$peer_function = word0[(32'h8)+:(3)];
+            outgoing$peer_qp = word0[(32'hc)+:(4)];
+            outgoing$length = word0[(32'h20)+:(32)];
+        end
+    end
+    
+endmodule // nic_descriptor_fetch$fetch$extract$event_fields
 
 
 module nic_descriptor_fetch$fetch$extract$fed(d,q,clock);

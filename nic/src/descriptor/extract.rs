@@ -18,13 +18,14 @@
 //!
 //! Parameters: `SB` slot index bits, `RAW = SB + 5` the slot RAM's address bits.
 use super::check::DescriptorCheck;
+use super::event_fields::ErrorEventFields;
 use super::slots::SlotHeadSink;
 use super::{
-    DescriptorSource, ErrorEventSource, KIND_BITS, OP_BITS, SEGMENT_COUNT_BITS, SLOT_BEAT_BITS,
-    STATUS_BITS, WORD_BITS,
+    DescriptorSource, ErrorEventSource, KIND_BITS, SEGMENT_COUNT_BITS, SLOT_BEAT_BITS, STATUS_BITS,
+    WORD_BITS,
 };
 use crate::host::HOST_DATA_BITS;
-use hdl::formats::nic::{EventStatus, OP_UNKNOWN};
+use hdl::formats::nic::EventStatus;
 use rust_hdl::prelude::*;
 
 /// Where the extract stage is.
@@ -61,6 +62,8 @@ pub struct DescriptorExtract<const SB: usize, const RAW: usize> {
     pub error: ErrorEventSource,
     /// The rule checker.
     pub check: DescriptorCheck,
+    /// The error event's fields.
+    event_fields: ErrorEventFields,
     state: DFF<ExtractState>,
     /// The next word to address while scanning.
     issue: DFF<Bits<WORD_BITS>>,
@@ -90,11 +93,6 @@ pub struct DescriptorExtract<const SB: usize, const RAW: usize> {
     two_index: Constant<Bits<WORD_BITS>>,
     three_index: Constant<Bits<WORD_BITS>>,
     read_failed: Constant<Bits<STATUS_BITS>>,
-    op_unknown: Constant<Bits<OP_BITS>>,
-    op_put: Constant<Bits<OP_BITS>>,
-    op_get: Constant<Bits<OP_BITS>>,
-    kind_put: Constant<Bits<KIND_BITS>>,
-    kind_get: Constant<Bits<KIND_BITS>>,
 }
 
 impl<const SB: usize, const RAW: usize> DescriptorExtract<SB, RAW> {
@@ -114,6 +112,7 @@ impl<const SB: usize, const RAW: usize> DescriptorExtract<SB, RAW> {
             descriptor: Default::default(),
             error: Default::default(),
             check: DescriptorCheck::new(),
+            event_fields: ErrorEventFields::default(),
             state: Default::default(),
             issue: Default::default(),
             feeding: Default::default(),
@@ -137,11 +136,6 @@ impl<const SB: usize, const RAW: usize> DescriptorExtract<SB, RAW> {
             two_index: Constant::new(2usize.to_bits()),
             three_index: Constant::new(3usize.to_bits()),
             read_failed: Constant::new((EventStatus::ReadFailed.code() as usize).to_bits()),
-            op_unknown: Constant::new((OP_UNKNOWN as usize).to_bits()),
-            op_put: Constant::new(1usize.to_bits()),
-            op_get: Constant::new(2usize.to_bits()),
-            kind_put: Constant::new(2usize.to_bits()),
-            kind_get: Constant::new(3usize.to_bits()),
         }
     }
 }
@@ -204,33 +198,15 @@ impl<const SB: usize, const RAW: usize> Logic for DescriptorExtract<SB, RAW> {
         }
         self.descriptor.word.next = self.emitted_word.val();
         self.descriptor.last.next = self.emitting.q.val() == self.last_index.val();
-        self.error.valid.next = false;
-        self.error.function.next = self.head.function.val();
-        self.error.qp.next = self.head.qp.val();
-        self.error.status.next = self.status.q.val();
-        self.error.op.next = self.op_unknown.val();
-        self.error.tag.next = 0.into();
-        self.error.peer_node.next = 0.into();
-        self.error.peer_function.next = 0.into();
-        self.error.peer_qp.next = 0.into();
-        self.error.length.next = 0.into();
-        if self.described.q.val() {
-            self.error.op.next = 0.into();
-            if self.word0.q.val().get_bits::<KIND_BITS>(0) == self.kind_put.val() {
-                self.error.op.next = self.op_put.val();
-            }
-            if self.word0.q.val().get_bits::<KIND_BITS>(0) == self.kind_get.val() {
-                self.error.op.next = self.op_get.val();
-            }
-            if self.word0.q.val().get_bit(2) {
-                self.error.op.next = self.op_unknown.val();
-            }
-            self.error.tag.next = self.word1.q.val().get_bits::<32>(32);
-            self.error.peer_node.next = self.word0.q.val().get_bits::<16>(16);
-            self.error.peer_function.next = self.word0.q.val().get_bits::<3>(8);
-            self.error.peer_qp.next = self.word0.q.val().get_bits::<4>(12);
-            self.error.length.next = self.word0.q.val().get_bits::<32>(32);
-        }
+        // The error event's fields: see `ErrorEventFields`.
+        ErrorEventSource::link(&mut self.error, &mut self.event_fields.outgoing);
+        self.event_fields.offer.next = false;
+        self.event_fields.issuer_function.next = self.head.function.val();
+        self.event_fields.issuer_qp.next = self.head.qp.val();
+        self.event_fields.status.next = self.status.q.val();
+        self.event_fields.described.next = self.described.q.val();
+        self.event_fields.word0.next = self.word0.q.val();
+        self.event_fields.word1.next = self.word1.q.val();
         self.head.release.next = false;
         self.look.next = self.emitting.q.val();
         match self.state.q.val() {
@@ -300,8 +276,8 @@ impl<const SB: usize, const RAW: usize> Logic for DescriptorExtract<SB, RAW> {
                 }
             }
             ExtractState::Event => {
-                self.error.valid.next = true;
-                if self.error.ready.val() {
+                self.event_fields.offer.next = true;
+                if self.event_fields.taken.val() {
                     self.head.release.next = true;
                     self.state.d.next = ExtractState::Idle;
                 }
@@ -320,7 +296,7 @@ impl<const SB: usize, const RAW: usize> Logic for DescriptorExtract<SB, RAW> {
             self.state.d.next = ExtractState::Idle;
             self.feeding.d.next = false;
             self.descriptor.valid.next = false;
-            self.error.valid.next = false;
+            self.event_fields.offer.next = false;
             self.head.release.next = false;
         }
     }

@@ -23,6 +23,7 @@
 //! - [`DescriptorFetchUnit`] (`fetch_unit.rs`): the fetch with its own [`TagPool`](crate::tag_pool::TagPool)
 //!   (the emitted top `nic_descriptor_fetch` and the bench's device).
 pub mod check;
+pub mod event_fields;
 pub mod extract;
 pub mod fetch;
 pub mod fetch_unit;
@@ -30,6 +31,7 @@ pub mod request;
 pub mod slots;
 
 pub use check::DescriptorCheck;
+pub use event_fields::ErrorEventFields;
 pub use extract::DescriptorExtract;
 pub use fetch::DescriptorFetch;
 pub use fetch_unit::DescriptorFetchUnit;
