@@ -6,6 +6,7 @@
 //! `nic_top`.
 pub mod descriptor;
 pub mod doorbell;
+pub mod events;
 pub mod function_table;
 pub mod host;
 pub mod mmio_decode;

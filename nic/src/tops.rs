@@ -1,10 +1,11 @@
 //! The NIC's emitted artefacts, beside the `hdl` and `nrc` ones (`hpcnet emit`, see
 //! `src/emit.rs`): the management agent's NIC wrapper, the doorbell FIFOs, the SR-IOV function
-//! table, the descriptor fetch with its tag pool, and the register maps (C headers and Markdown references) that drivers and
+//! table, the descriptor fetch with its tag pool, the event writer, and the register maps (C headers and Markdown references) that drivers and
 //! management software are written against: the management space (`nic`), one function's
 //! MMIO page (`nic_function`) and the PF's view of all of them (`nic_host`).
 use crate::descriptor::DescriptorFetchUnit;
 use crate::doorbell::DoorbellQueues;
+use crate::events::EventWriterUnit;
 use crate::function_table::FunctionTable;
 use crate::nic_mgmt::NicMgmt;
 use hdl::params::Config;
@@ -25,6 +26,7 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
         doorbells(cfg)?,
         function_table(cfg)?,
         descriptor_fetch(cfg)?,
+        event_writer()?,
     ])
 }
 
@@ -68,6 +70,16 @@ pub fn descriptor_fetch(cfg: &Config) -> Result<Emitted, String> {
         ),
         "nic_descriptor_fetch",
         "the NIC's descriptor fetch with the central tag pool: doorbell to QP lookup, tag and descriptor reads, completions collected by tag, the descriptor checked (Descriptor::unpack rules) and streamed out, or an error event (nic/src/descriptor/, nic/src/tag_pool.rs)",
+    )
+}
+
+/// `nic_event_writer`: the completion-event writer (no elaboration values: functions and QPs
+/// reach it as numbers from the requesters and the function table).
+pub fn event_writer() -> Result<Emitted, String> {
+    emit(
+        EventWriterUnit::default(),
+        "nic_event_writer",
+        "the NIC's completion-event writer: round robin over the send, receive and error events, the QP's ring looked up, ring flow control (a full ring back-pressures its requester, never overwritten), one 16-byte write with the pass's phase bit, the pointer advance and the QP's interrupt (nic/src/events/)",
     )
 }
 

@@ -17,6 +17,7 @@ mod hdl {
     mod eep_arbiter;
     mod eep_bridge;
     mod eeprom_loader;
+    mod event_writer;
     mod fifo;
     mod flit_decoder;
     mod function_table;

@@ -10,6 +10,7 @@ pub mod damq;
 pub mod descriptor_fetch;
 pub mod doorbell;
 pub mod eeprom_loader;
+pub mod event_writer;
 pub mod fifo;
 pub mod formats;
 pub mod function_table;
