@@ -47,7 +47,6 @@ pub struct EventPack {
     peer_node_at: Constant<Bits<SHIFT_BITS>>,
     peer_function_at: Constant<Bits<SHIFT_BITS>>,
     peer_qp_at: Constant<Bits<SHIFT_BITS>>,
-    phase_at: Constant<Bits<SHIFT_BITS>>,
     length_at: Constant<Bits<SHIFT_BITS>>,
     info_at: Constant<Bits<SHIFT_BITS>>,
     /// Every field but the phase.
@@ -96,7 +95,6 @@ impl Default for EventPack {
             peer_node_at: at(EVENT_PEER_NODE.lsb),
             peer_function_at: at(EVENT_PEER_FUNCTION.lsb),
             peer_qp_at: at(EVENT_PEER_QP.lsb),
-            phase_at: at(EVENT_PHASE.lsb),
             // Word 1 sits 64 bits up.
             length_at: at(64 + EVENT_LENGTH.lsb),
             info_at: at(64 + EVENT_INFO.lsb),
