@@ -12,6 +12,7 @@ pub mod host;
 pub mod mmio_decode;
 pub mod nic_mgmt;
 pub mod qp_lookup;
+pub mod qp_lookup_share;
 pub mod qp_pointers;
 pub mod qp_rams;
 pub mod qp_table;

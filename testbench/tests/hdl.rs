@@ -38,6 +38,7 @@ mod hdl {
     mod output_unit;
     mod packet_buffer;
     mod packet_store;
+    mod qp_lookup_share;
     mod reg_access;
     mod reg_arbiter;
     mod reg_file;
