@@ -39,7 +39,7 @@
 //! of two), `G` global registers, the privileged page offsets.
 use crate::doorbell::DoorbellSource;
 use crate::host::mmio::{MmioCompletionSource, MmioRequestSink, MmioStatus, MMIO_STATUS_BITS};
-use crate::host::{MMIO_DATA_BITS, MMIO_TAG_BITS};
+use crate::host::{MMIO_DATA_BITS, MMIO_OFFSET_BITS, MMIO_TAG_BITS};
 use crate::qp_table::TABLE_ADDRESS_BITS;
 use crate::regs::HOST_REGISTER_BITS;
 use hdl::fifo::RegFifo;
@@ -87,6 +87,8 @@ pub struct MmioDecode {
     /// Per function: an access of this function that no register took left the queue.
     pub invalid: Vec<Signal<Out, bool>>,
     queue: RegFifo<Bits<ENTRY_BITS>, QUEUE_DEPTH, 3>,
+    /// The address decode: where the request goes.
+    where_to: MmioTarget,
     ids: Vec<Constant<Bits<FUNCTION_BITS>>>,
     page_ids: Vec<Constant<Bits<PAGE_BITS>>>,
     /// Bit 13 of a table address: a QP block's register.
@@ -95,16 +97,6 @@ pub struct MmioDecode {
     qp_base: Constant<Bits<HOST_REGISTER_BITS>>,
     /// The request names a QP block's register.
     in_qp_block: Signal<Local, bool>,
-    /// Page offsets only the PF may write.
-    privileged_offsets: Vec<Constant<Bits<HOST_REGISTER_BITS>>>,
-    /// `P`, `P - 1`, log2 `P`.
-    page_registers: Constant<Bits<HOST_REGISTER_BITS>>,
-    page_mask: Constant<Bits<HOST_REGISTER_BITS>>,
-    page_shift: Constant<Bits<5>>,
-    /// `F x P + G`: the PF's BAR in registers.
-    pf_limit: Constant<Bits<HOST_REGISTER_BITS>>,
-    /// `F`, as a page number.
-    function_count: Constant<Bits<PAGE_BITS>>,
     status_ok: Constant<Bits<MMIO_STATUS_BITS>>,
     status_unmapped: Constant<Bits<MMIO_STATUS_BITS>>,
     status_outside: Constant<Bits<MMIO_STATUS_BITS>>,
@@ -121,13 +113,7 @@ pub struct MmioDecode {
     /// The entry's flag bits for this request.
     write_bit: Signal<Local, Bits<ENTRY_BITS>>,
     local_bit: Signal<Local, Bits<ENTRY_BITS>>,
-    /// `target >> log2 P`.
-    target_shifted: Signal<Local, Bits<HOST_REGISTER_BITS>>,
-    /// The request's register (offset / 8).
-    register: Signal<Local, Bits<HOST_REGISTER_BITS>>,
     aligned: Signal<Local, bool>,
-    /// The function exists.
-    known: Signal<Local, bool>,
     is_pf: Signal<Local, bool>,
     outside_bar: Signal<Local, bool>,
     /// The register addressed in the host space.
@@ -202,17 +188,12 @@ impl MmioDecode {
             privileged: (0..functions).map(|_| Default::default()).collect(),
             invalid: (0..functions).map(|_| Default::default()).collect(),
             queue: RegFifo::new(false),
+            where_to: MmioTarget::new(functions, page_registers, limit, privileged),
             ids: (0..functions).map(|f| Constant::new(f.to_bits())).collect(),
             page_ids: (0..functions).map(|f| Constant::new(f.to_bits())).collect(),
-            privileged_offsets: privileged.iter().map(|&o| c(o)).collect(),
             qp_mark: Constant::new((1usize << HOST_REGISTER_BITS).to_bits()),
             qp_base: c(crate::regs::QP_BASE),
             in_qp_block: Default::default(),
-            page_registers: c(page_registers),
-            page_mask: c(page_registers - 1),
-            page_shift: Constant::new((page_registers.trailing_zeros() as usize).to_bits()),
-            pf_limit: c(limit),
-            function_count: Constant::new(functions.to_bits()),
             status_ok: Constant::new(MmioStatus::Ok.bits()),
             status_unmapped: Constant::new(MmioStatus::Unmapped.bits()),
             status_outside: Constant::new(MmioStatus::Outside.bits()),
@@ -226,10 +207,7 @@ impl MmioDecode {
             local_flag: Constant::new((1usize << ENTRY_LOCAL).to_bits()),
             write_bit: Default::default(),
             local_bit: Default::default(),
-            target_shifted: Default::default(),
-            register: Default::default(),
             aligned: Default::default(),
-            known: Default::default(),
             is_pf: Default::default(),
             outside_bar: Default::default(),
             target: Default::default(),
@@ -266,45 +244,22 @@ impl Logic for MmioDecode {
         self.queue.reset.next = self.reset.val();
         self.queue_count_unused.next = self.queue.count.val().any();
 
-        // Where the request goes.
-        self.register.next = self.mmio.offset.val().get_bits::<HOST_REGISTER_BITS>(3);
-        self.aligned.next = !self.mmio.offset.val().get_bits::<3>(0).any();
-        self.is_pf.next = !self.mmio.function.val().any();
-        self.known.next = false;
-        for f in 0..self.ids.len() {
-            if self.mmio.function.val() == self.ids[f].val() {
-                self.known.next = true;
-            }
+        // Where the request goes (MmioTarget).
+        self.where_to.function_number.next = self.mmio.function.val();
+        self.where_to.offset.next = self.mmio.offset.val();
+        for f in 0..self.enables.len() {
+            self.where_to.enables[f].next = self.enables[f].val();
         }
-        self.target.next = self.register.val();
-        self.outside_bar.next = self.register.val() >= self.pf_limit.val();
-        if !self.is_pf.val() {
-            self.target.next =
-                (bit_cast::<HOST_REGISTER_BITS, FUNCTION_BITS>(self.mmio.function.val())
-                    << self.page_shift.val())
-                    | self.register.val();
-            self.outside_bar.next = self.register.val() >= self.page_registers.val();
-        }
-        if !self.known.val() {
-            self.outside_bar.next = true;
-        }
-        self.target_shifted.next = self.target.val() >> self.page_shift.val();
-        self.target_page.next = self.target_shifted.val().get_bits::<PAGE_BITS>(0);
-        self.page_offset.next = self.target.val() & self.page_mask.val();
-        self.in_page.next = self.target_page.val() < self.function_count.val();
-        self.privileged_hit.next = false;
-        for k in 0..self.privileged_offsets.len() {
-            if self.page_offset.val() == self.privileged_offsets[k].val() {
-                self.privileged_hit.next = self.in_page.val();
-            }
-        }
-        self.doorbell_hit.next = self.in_page.val() & !self.page_offset.val().any();
-        self.target_enabled.next = false;
-        for f in 0..self.page_ids.len() {
-            if self.target_page.val() == self.page_ids[f].val() {
-                self.target_enabled.next = self.enables[f].val();
-            }
-        }
+        self.aligned.next = self.where_to.aligned.val();
+        self.is_pf.next = self.where_to.is_pf.val();
+        self.outside_bar.next = self.where_to.outside_bar.val();
+        self.target.next = self.where_to.target.val();
+        self.target_page.next = self.where_to.target_page.val();
+        self.page_offset.next = self.where_to.page_offset.val();
+        self.in_page.next = self.where_to.in_page.val();
+        self.privileged_hit.next = self.where_to.privileged_hit.val();
+        self.doorbell_hit.next = self.where_to.doorbell_hit.val();
+        self.target_enabled.next = self.where_to.target_enabled.val();
 
         // The outcome of an access taken on this edge.
         self.refused_outside.next = self.outside_bar.val();
@@ -434,6 +389,135 @@ impl Logic for MmioDecode {
             self.invalid[f].next = self.retire.val()
                 & self.retire_invalid.val()
                 & (self.head_function.val() == self.ids[f].val());
+        }
+    }
+}
+
+/// The address decode of [`MmioDecode`]: from the requesting function and the byte offset, the
+/// register addressed in the host space (`target`), its page and offset in the page, and what
+/// the rules of the module documentation say about it. Combinational; no state.
+#[derive(LogicBlock)]
+pub struct MmioTarget {
+    /// The requesting function (its BAR).
+    pub function_number: Signal<In, Bits<FUNCTION_BITS>>,
+    /// The byte offset in the BAR.
+    pub offset: Signal<In, Bits<MMIO_OFFSET_BITS>>,
+    /// Per function: enabled.
+    pub enables: Vec<Signal<In, bool>>,
+    /// The offset is 8-byte aligned.
+    pub aligned: Signal<Out, bool>,
+    /// The PF asks.
+    pub is_pf: Signal<Out, bool>,
+    /// Beyond the function's BAR (or a function that does not exist).
+    pub outside_bar: Signal<Out, bool>,
+    /// The register addressed in the host space.
+    pub target: Signal<Out, Bits<HOST_REGISTER_BITS>>,
+    /// Its page (`F` for the global block).
+    pub target_page: Signal<Out, Bits<PAGE_BITS>>,
+    /// Its offset in the page.
+    pub page_offset: Signal<Out, Bits<HOST_REGISTER_BITS>>,
+    /// It is in a function's page.
+    pub in_page: Signal<Out, bool>,
+    /// It is a register only the PF may write.
+    pub privileged_hit: Signal<Out, bool>,
+    /// It is a page's doorbell.
+    pub doorbell_hit: Signal<Out, bool>,
+    /// The page's function is enabled.
+    pub target_enabled: Signal<Out, bool>,
+    ids: Vec<Constant<Bits<FUNCTION_BITS>>>,
+    page_ids: Vec<Constant<Bits<PAGE_BITS>>>,
+    /// Page offsets only the PF may write.
+    privileged_offsets: Vec<Constant<Bits<HOST_REGISTER_BITS>>>,
+    /// `P`, `P - 1`, log2 `P`.
+    page_registers: Constant<Bits<HOST_REGISTER_BITS>>,
+    page_mask: Constant<Bits<HOST_REGISTER_BITS>>,
+    page_shift: Constant<Bits<5>>,
+    /// `F x P + G`: the PF's BAR in registers.
+    pf_limit: Constant<Bits<HOST_REGISTER_BITS>>,
+    /// `F`, as a page number.
+    function_count: Constant<Bits<PAGE_BITS>>,
+    /// `target >> log2 P`.
+    target_shifted: Signal<Local, Bits<HOST_REGISTER_BITS>>,
+    /// The request's register (offset / 8).
+    register: Signal<Local, Bits<HOST_REGISTER_BITS>>,
+    /// The function exists.
+    known: Signal<Local, bool>,
+}
+
+impl MmioTarget {
+    /// The decode of `functions` pages of `page_registers` registers, a PF BAR of `pf_limit`
+    /// registers and the privileged page offsets (checked by [`MmioDecode::new`]).
+    fn new(functions: usize, page_registers: u64, pf_limit: u64, privileged: &[u64]) -> Self {
+        let c = |v: u64| Constant::new(Bits::<HOST_REGISTER_BITS>::from(v));
+        Self {
+            function_number: Default::default(),
+            offset: Default::default(),
+            enables: (0..functions).map(|_| Default::default()).collect(),
+            aligned: Default::default(),
+            is_pf: Default::default(),
+            outside_bar: Default::default(),
+            target: Default::default(),
+            target_page: Default::default(),
+            page_offset: Default::default(),
+            in_page: Default::default(),
+            privileged_hit: Default::default(),
+            doorbell_hit: Default::default(),
+            target_enabled: Default::default(),
+            ids: (0..functions).map(|f| Constant::new(f.to_bits())).collect(),
+            page_ids: (0..functions).map(|f| Constant::new(f.to_bits())).collect(),
+            privileged_offsets: privileged.iter().map(|&o| c(o)).collect(),
+            page_registers: c(page_registers),
+            page_mask: c(page_registers - 1),
+            page_shift: Constant::new((page_registers.trailing_zeros() as usize).to_bits()),
+            pf_limit: c(pf_limit),
+            function_count: Constant::new(functions.to_bits()),
+            target_shifted: Default::default(),
+            register: Default::default(),
+            known: Default::default(),
+        }
+    }
+}
+
+impl Logic for MmioTarget {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.register.next = self.offset.val().get_bits::<HOST_REGISTER_BITS>(3);
+        self.aligned.next = !self.offset.val().get_bits::<3>(0).any();
+        self.is_pf.next = !self.function_number.val().any();
+        self.known.next = false;
+        for f in 0..self.ids.len() {
+            if self.function_number.val() == self.ids[f].val() {
+                self.known.next = true;
+            }
+        }
+        self.target.next = self.register.val();
+        self.outside_bar.next = self.register.val() >= self.pf_limit.val();
+        if !self.is_pf.val() {
+            self.target.next =
+                (bit_cast::<HOST_REGISTER_BITS, FUNCTION_BITS>(self.function_number.val())
+                    << self.page_shift.val())
+                    | self.register.val();
+            self.outside_bar.next = self.register.val() >= self.page_registers.val();
+        }
+        if !self.known.val() {
+            self.outside_bar.next = true;
+        }
+        self.target_shifted.next = self.target.val() >> self.page_shift.val();
+        self.target_page.next = self.target_shifted.val().get_bits::<PAGE_BITS>(0);
+        self.page_offset.next = self.target.val() & self.page_mask.val();
+        self.in_page.next = self.target_page.val() < self.function_count.val();
+        self.privileged_hit.next = false;
+        for k in 0..self.privileged_offsets.len() {
+            if self.page_offset.val() == self.privileged_offsets[k].val() {
+                self.privileged_hit.next = self.in_page.val();
+            }
+        }
+        self.doorbell_hit.next = self.in_page.val() & !self.page_offset.val().any();
+        self.target_enabled.next = false;
+        for f in 0..self.page_ids.len() {
+            if self.target_page.val() == self.page_ids[f].val() {
+                self.target_enabled.next = self.enables[f].val();
+            }
         }
     }
 }
