@@ -13,6 +13,7 @@ mod hdl {
     mod crossbar;
     mod damq;
     mod data_read;
+    mod data_reorder;
     mod descriptor_fetch;
     mod doorbell_queues;
     mod eep_access;

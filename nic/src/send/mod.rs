@@ -12,11 +12,17 @@
 //!
 //! - [`CompletionRouter`] (`completion_router.rs`): completion beats steered by tag owner.
 //! - [`DataRead`] (`data_read.rs`): the data's read requests, issued only with reorder room.
+//! - [`DataReorder`] (`data_reorder.rs`): the completion beats in a RAM ring, released in
+//!   request order through [`PayloadPacker`] (`payload_packer.rs`) as aligned 8-byte words.
 pub mod completion_router;
 pub mod data_read;
+pub mod data_reorder;
+pub mod payload_packer;
 
 pub use completion_router::CompletionRouter;
 pub use data_read::DataRead;
+pub use data_reorder::DataReorder;
+pub use payload_packer::PayloadPacker;
 
 use crate::host::{READ_BYTES_BITS, TAG_BITS};
 use rust_hdl::prelude::*;
@@ -61,4 +67,42 @@ pub struct ReadIssueSink {
     pub beats: Signal<In, Bits<BEAT_COUNT_BITS>>,
     /// Last request of its message.
     pub message_last: Signal<In, bool>,
+}
+
+/// Payload words of a message, at the reorder buffer (valid/ready, the hold rule): 8 bytes
+/// each in message order, byte 0 of the first word the message's first byte (`payload_words`
+/// order: byte `i` of a word in bits `8 i + 7 .. 8 i`).
+#[derive(LogicInterface, Default)]
+#[join = "PayloadWordSink"]
+pub struct PayloadWordSource {
+    /// A word is offered.
+    pub valid: Signal<Out, bool>,
+    /// The word; bytes at and above `bytes` are zero.
+    pub word: Signal<Out, Bits<64>>,
+    /// Message bytes in the word (1..=8; below 8 only in the last word).
+    pub bytes: Signal<Out, Bits<4>>,
+    /// The message's last word.
+    pub last: Signal<Out, bool>,
+    /// A read of the message failed (authoritative on the last word).
+    pub error: Signal<Out, bool>,
+    /// The word is taken on this edge.
+    pub ready: Signal<In, bool>,
+}
+
+/// Payload words, at the packetizer.
+#[derive(LogicInterface, Default)]
+#[join = "PayloadWordSource"]
+pub struct PayloadWordSink {
+    /// A word is offered.
+    pub valid: Signal<In, bool>,
+    /// The word.
+    pub word: Signal<In, Bits<64>>,
+    /// Message bytes in the word.
+    pub bytes: Signal<In, Bits<4>>,
+    /// The message's last word.
+    pub last: Signal<In, bool>,
+    /// A read of the message failed.
+    pub error: Signal<In, bool>,
+    /// Taken on this edge.
+    pub ready: Signal<Out, bool>,
 }
