@@ -134,7 +134,7 @@ impl DataReadModel {
         let source = put && self.word_index < 2 * d.sources as usize;
         let indirect = d.kind == DescriptorKind::NapIndirect.code();
         (
-            source && self.word_index % 2 == 0,
+            source && self.word_index.is_multiple_of(2),
             source && self.word_index % 2 == 1,
             indirect,
         )
