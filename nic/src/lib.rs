@@ -17,5 +17,6 @@ pub mod qp_pointers;
 pub mod qp_rams;
 pub mod qp_table;
 pub mod regs;
+pub mod send;
 pub mod tag_pool;
 pub mod tops;

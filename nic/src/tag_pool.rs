@@ -35,6 +35,12 @@ use rust_hdl::prelude::*;
 
 /// Bits of a requester id (descriptor fetch, data read, NAP-buffer read, one spare).
 pub const OWNER_BITS: usize = 2;
+/// Owner id of the descriptor fetch's reads.
+pub const FETCH_OWNER: usize = 0;
+/// Owner id of the send engine's data reads (`send::DataRead`).
+pub const DATA_READ_OWNER: usize = 1;
+/// Owner id of the NAP-buffer-address reads (the receive engine's buffer manager).
+pub const NAP_BUFFER_OWNER: usize = 2;
 /// Bits of the `in_use` count (0..=256).
 pub const TAG_COUNT_BITS: usize = TAG_BITS + 1;
 

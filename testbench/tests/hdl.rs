@@ -6,11 +6,14 @@ mod hdl {
     mod channel_receiver;
     mod channel_sender;
     mod commit_fifo;
+    mod completion_router;
     mod counter_ram;
     mod crc;
     mod credit_counter;
     mod crossbar;
     mod damq;
+    mod data_read;
+    mod data_reorder;
     mod descriptor_fetch;
     mod doorbell_queues;
     mod eep_access;

@@ -30,8 +30,8 @@ use crate::tag_pool::{TagAllocSink, OWNER_BITS};
 use hdl::formats::nic::{EventStatus, ADDRESS_BITS, FUNCTION_BITS, QP_BITS};
 use rust_hdl::prelude::*;
 
-/// The tag pool's requester id of the descriptor fetch.
-pub const FETCH_OWNER: usize = 0;
+/// The tag pool's requester id of the descriptor fetch (defined with the others in `tag_pool`).
+pub use crate::tag_pool::FETCH_OWNER;
 
 /// Where the request stage is.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, LogicState)]

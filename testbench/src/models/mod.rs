@@ -7,6 +7,7 @@ pub mod counter_ram;
 pub mod crc;
 pub mod credit_counter;
 pub mod damq;
+pub mod data_read;
 pub mod descriptor_fetch;
 pub mod doorbell;
 pub mod eeprom_loader;

@@ -1,0 +1,108 @@
+//! The send engine (issue 13, part 3; `docs/nic-design.md`, "Send engine (part 3)"): from a
+//! checked descriptor to the host reads of its data and, later in this part, to network flits.
+//!
+//! ```text
+//! read_completion ─► CompletionRouter (tag's owner from the TagPool)
+//!                        ├─► descriptor fetch
+//!                        ├─► DataReorder (data read beats)
+//!                        └─► NAP-buffer reads (receive engine)
+//! descriptor ─► DataRead ─► read requests (MRRS-sized, 4 KB-safe, one tag each)
+//!                  └─ issued (tag, lane, bytes, beats) ─► DataReorder (rows reserved)
+//! ```
+//!
+//! - [`CompletionRouter`] (`completion_router.rs`): completion beats steered by tag owner.
+//! - [`DataRead`] (`data_read.rs`): the data's read requests, issued only with reorder room.
+//! - [`DataReorder`] (`data_reorder.rs`): the completion beats in a RAM ring, released in
+//!   request order through [`PayloadPacker`] (`payload_packer.rs`) as aligned 8-byte words.
+pub mod completion_router;
+pub mod data_read;
+pub mod data_reorder;
+pub mod payload_packer;
+
+pub use completion_router::CompletionRouter;
+pub use data_read::DataRead;
+pub use data_reorder::DataReorder;
+pub use payload_packer::PayloadPacker;
+
+use crate::host::{READ_BYTES_BITS, TAG_BITS};
+use rust_hdl::prelude::*;
+
+/// Bits of a count of reorder-buffer rows (16 bytes each): up to 2047 rows (32 KB).
+pub const ROW_COUNT_BITS: usize = 12;
+/// Bits of a request's beat count (1..=256: at most `max_read_request / 16`).
+pub const BEAT_COUNT_BITS: usize = 9;
+
+/// A data read request decided, at the data read (valid only: the reorder buffer takes every
+/// record, reserving `beats` rows for it on the same edge; the data read checked the room).
+#[derive(LogicInterface, Default)]
+#[join = "ReadIssueSink"]
+pub struct ReadIssueSource {
+    /// A request is decided on this edge.
+    pub valid: Signal<Out, bool>,
+    /// Its tag.
+    pub tag: Signal<Out, Bits<TAG_BITS>>,
+    /// The lane (address % 16) of its first byte in its first beat.
+    pub lane: Signal<Out, Bits<4>>,
+    /// Its bytes.
+    pub bytes: Signal<Out, Bits<READ_BYTES_BITS>>,
+    /// Its beats: `ceil((lane + bytes) / 16)`.
+    pub beats: Signal<Out, Bits<BEAT_COUNT_BITS>>,
+    /// The last request of its message (the byte stream ends after it).
+    pub message_last: Signal<Out, bool>,
+}
+
+/// A data read request decided, at the reorder buffer.
+#[derive(LogicInterface, Default)]
+#[join = "ReadIssueSource"]
+pub struct ReadIssueSink {
+    /// A request is decided on this edge.
+    pub valid: Signal<In, bool>,
+    /// Its tag.
+    pub tag: Signal<In, Bits<TAG_BITS>>,
+    /// Lane of its first byte.
+    pub lane: Signal<In, Bits<4>>,
+    /// Its bytes.
+    pub bytes: Signal<In, Bits<READ_BYTES_BITS>>,
+    /// Its beats.
+    pub beats: Signal<In, Bits<BEAT_COUNT_BITS>>,
+    /// Last request of its message.
+    pub message_last: Signal<In, bool>,
+}
+
+/// Payload words of a message, at the reorder buffer (valid/ready, the hold rule): 8 bytes
+/// each in message order, byte 0 of the first word the message's first byte (`payload_words`
+/// order: byte `i` of a word in bits `8 i + 7 .. 8 i`).
+#[derive(LogicInterface, Default)]
+#[join = "PayloadWordSink"]
+pub struct PayloadWordSource {
+    /// A word is offered.
+    pub valid: Signal<Out, bool>,
+    /// The word; bytes at and above `bytes` are zero.
+    pub word: Signal<Out, Bits<64>>,
+    /// Message bytes in the word (1..=8; below 8 only in the last word).
+    pub bytes: Signal<Out, Bits<4>>,
+    /// The message's last word.
+    pub last: Signal<Out, bool>,
+    /// A read of the message failed (authoritative on the last word).
+    pub error: Signal<Out, bool>,
+    /// The word is taken on this edge.
+    pub ready: Signal<In, bool>,
+}
+
+/// Payload words, at the packetizer.
+#[derive(LogicInterface, Default)]
+#[join = "PayloadWordSource"]
+pub struct PayloadWordSink {
+    /// A word is offered.
+    pub valid: Signal<In, bool>,
+    /// The word.
+    pub word: Signal<In, Bits<64>>,
+    /// Message bytes in the word.
+    pub bytes: Signal<In, Bits<4>>,
+    /// The message's last word.
+    pub last: Signal<In, bool>,
+    /// A read of the message failed.
+    pub error: Signal<In, bool>,
+    /// Taken on this edge.
+    pub ready: Signal<Out, bool>,
+}
