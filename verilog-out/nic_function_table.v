@@ -859,17 +859,6 @@ module nic_function_table$decode(clock,reset,mmio$valid,mmio$function,mmio$offse
     localparam  page_ids$7 = 4'h7;
     localparam  qp_mark = 14'b10000000000000;
     localparam  qp_base = 13'b10000;
-    localparam  privileged_offsets$0 = 13'b1;
-    localparam  privileged_offsets$1 = 13'b10;
-    localparam  privileged_offsets$2 = 13'b10000;
-    localparam  privileged_offsets$3 = 13'b100000;
-    localparam  privileged_offsets$4 = 13'b110000;
-    localparam  privileged_offsets$5 = 13'b1000000;
-    localparam  page_registers = 13'b10000000;
-    localparam  page_mask = 13'b1111111;
-    localparam  page_shift = 5'b111;
-    localparam  pf_limit = 13'b10000000001;
-    localparam  function_count = 4'h8;
     localparam  status_ok = 2'b0;
     localparam  status_unmapped = 2'b1;
     localparam  status_outside = 2'b10;
@@ -892,15 +881,32 @@ module nic_function_table$decode(clock,reset,mmio$valid,mmio$function,mmio$offse
     wire  [14:0] queue$source$data;
     reg  queue$source$ready;
     wire  [2:0] queue$count;
+    reg  [2:0] where_to$function_number;
+    reg  [15:0] where_to$offset;
+    reg  where_to$enables$0;
+    reg  where_to$enables$1;
+    reg  where_to$enables$2;
+    reg  where_to$enables$3;
+    reg  where_to$enables$4;
+    reg  where_to$enables$5;
+    reg  where_to$enables$6;
+    reg  where_to$enables$7;
+    wire  where_to$aligned;
+    wire  where_to$is_pf;
+    wire  where_to$outside_bar;
+    wire  [12:0] where_to$target;
+    wire  [3:0] where_to$target_page;
+    wire  [12:0] where_to$page_offset;
+    wire  where_to$in_page;
+    wire  where_to$privileged_hit;
+    wire  where_to$doorbell_hit;
+    wire  where_to$target_enabled;
     
     // Local signals
     reg  in_qp_block;
     reg  [14:0] write_bit;
     reg  [14:0] local_bit;
-    reg  [12:0] target_shifted;
-    reg  [12:0] register;
     reg  aligned;
-    reg  known;
     reg  is_pf;
     reg  outside_bar;
     reg  [12:0] target;
@@ -939,98 +945,54 @@ module nic_function_table$decode(clock,reset,mmio$valid,mmio$function,mmio$offse
         .source$ready(queue$source$ready),
         .count(queue$count)
     );
+    nic_function_table$decode$where_to where_to(
+        .function_number(where_to$function_number),
+        .offset(where_to$offset),
+        .enables$0(where_to$enables$0),
+        .enables$1(where_to$enables$1),
+        .enables$2(where_to$enables$2),
+        .enables$3(where_to$enables$3),
+        .enables$4(where_to$enables$4),
+        .enables$5(where_to$enables$5),
+        .enables$6(where_to$enables$6),
+        .enables$7(where_to$enables$7),
+        .aligned(where_to$aligned),
+        .is_pf(where_to$is_pf),
+        .outside_bar(where_to$outside_bar),
+        .target(where_to$target),
+        .target_page(where_to$target_page),
+        .page_offset(where_to$page_offset),
+        .in_page(where_to$in_page),
+        .privileged_hit(where_to$privileged_hit),
+        .doorbell_hit(where_to$doorbell_hit),
+        .target_enabled(where_to$target_enabled)
+    );
     
     // Update code
     always @(*) begin
         queue$clock = clock;
         queue$reset = reset;
         queue_count_unused = |queue$count;
-        register = mmio$offset[(32'h3)+:(13)];
-        aligned = ~|mmio$offset[(32'h0)+:(3)];
-        is_pf = ~|mmio$function;
-        known = 1'b0;
-        if (mmio$function == ids$0) begin
-            known = 1'b1;
-        end
-        if (mmio$function == ids$1) begin
-            known = 1'b1;
-        end
-        if (mmio$function == ids$2) begin
-            known = 1'b1;
-        end
-        if (mmio$function == ids$3) begin
-            known = 1'b1;
-        end
-        if (mmio$function == ids$4) begin
-            known = 1'b1;
-        end
-        if (mmio$function == ids$5) begin
-            known = 1'b1;
-        end
-        if (mmio$function == ids$6) begin
-            known = 1'b1;
-        end
-        if (mmio$function == ids$7) begin
-            known = 1'b1;
-        end
-        target = register;
-        outside_bar = register >= pf_limit;
-        if (~is_pf) begin
-            target = (((mmio$function) & 13'h1fff) << page_shift) | register;
-            outside_bar = register >= page_registers;
-        end
-        if (~known) begin
-            outside_bar = 1'b1;
-        end
-        target_shifted = target >> page_shift;
-        target_page = target_shifted[(32'h0)+:(4)];
-        page_offset = target & page_mask;
-        in_page = target_page < function_count;
-        privileged_hit = 1'b0;
-        if (page_offset == privileged_offsets$0) begin
-            privileged_hit = in_page;
-        end
-        if (page_offset == privileged_offsets$1) begin
-            privileged_hit = in_page;
-        end
-        if (page_offset == privileged_offsets$2) begin
-            privileged_hit = in_page;
-        end
-        if (page_offset == privileged_offsets$3) begin
-            privileged_hit = in_page;
-        end
-        if (page_offset == privileged_offsets$4) begin
-            privileged_hit = in_page;
-        end
-        if (page_offset == privileged_offsets$5) begin
-            privileged_hit = in_page;
-        end
-        doorbell_hit = in_page & ~|page_offset;
-        target_enabled = 1'b0;
-        if (target_page == page_ids$0) begin
-            target_enabled = enables$0;
-        end
-        if (target_page == page_ids$1) begin
-            target_enabled = enables$1;
-        end
-        if (target_page == page_ids$2) begin
-            target_enabled = enables$2;
-        end
-        if (target_page == page_ids$3) begin
-            target_enabled = enables$3;
-        end
-        if (target_page == page_ids$4) begin
-            target_enabled = enables$4;
-        end
-        if (target_page == page_ids$5) begin
-            target_enabled = enables$5;
-        end
-        if (target_page == page_ids$6) begin
-            target_enabled = enables$6;
-        end
-        if (target_page == page_ids$7) begin
-            target_enabled = enables$7;
-        end
+        where_to$function_number = mmio$function;
+        where_to$offset = mmio$offset;
+        where_to$enables$0 = enables$0;
+        where_to$enables$1 = enables$1;
+        where_to$enables$2 = enables$2;
+        where_to$enables$3 = enables$3;
+        where_to$enables$4 = enables$4;
+        where_to$enables$5 = enables$5;
+        where_to$enables$6 = enables$6;
+        where_to$enables$7 = enables$7;
+        aligned = where_to$aligned;
+        is_pf = where_to$is_pf;
+        outside_bar = where_to$outside_bar;
+        target = where_to$target;
+        target_page = where_to$target_page;
+        page_offset = where_to$page_offset;
+        in_page = where_to$in_page;
+        privileged_hit = where_to$privileged_hit;
+        doorbell_hit = where_to$doorbell_hit;
+        target_enabled = where_to$target_enabled;
         refused_outside = outside_bar;
         refused_privileged = ~outside_bar & aligned & mmio$write & ~is_pf & privileged_hit;
         to_doorbell = ~outside_bar & aligned & mmio$write & doorbell_hit;
@@ -1534,6 +1496,157 @@ module nic_function_table$decode$queue$slots$3(d,q,clock);
     end
           
 endmodule // nic_function_table$decode$queue$slots$3
+
+
+module nic_function_table$decode$where_to(function_number,offset,enables$0,enables$1,enables$2,enables$3,enables$4,enables$5,enables$6,enables$7,aligned,is_pf,outside_bar,target,target_page,page_offset,in_page,privileged_hit,doorbell_hit,target_enabled);
+    
+    // Module arguments
+    input wire  [2:0] function_number;
+    input wire  [15:0] offset;
+    input wire  enables$0;
+    input wire  enables$1;
+    input wire  enables$2;
+    input wire  enables$3;
+    input wire  enables$4;
+    input wire  enables$5;
+    input wire  enables$6;
+    input wire  enables$7;
+    output reg  aligned;
+    output reg  is_pf;
+    output reg  outside_bar;
+    output reg  [12:0] target;
+    output reg  [3:0] target_page;
+    output reg  [12:0] page_offset;
+    output reg  in_page;
+    output reg  privileged_hit;
+    output reg  doorbell_hit;
+    output reg  target_enabled;
+    
+    // Constant declarations
+    localparam  ids$0 = 3'b0;
+    localparam  ids$1 = 3'b1;
+    localparam  ids$2 = 3'b10;
+    localparam  ids$3 = 3'b11;
+    localparam  ids$4 = 3'b100;
+    localparam  ids$5 = 3'b101;
+    localparam  ids$6 = 3'b110;
+    localparam  ids$7 = 3'b111;
+    localparam  page_ids$0 = 4'h0;
+    localparam  page_ids$1 = 4'h1;
+    localparam  page_ids$2 = 4'h2;
+    localparam  page_ids$3 = 4'h3;
+    localparam  page_ids$4 = 4'h4;
+    localparam  page_ids$5 = 4'h5;
+    localparam  page_ids$6 = 4'h6;
+    localparam  page_ids$7 = 4'h7;
+    localparam  privileged_offsets$0 = 13'b1;
+    localparam  privileged_offsets$1 = 13'b10;
+    localparam  privileged_offsets$2 = 13'b10000;
+    localparam  privileged_offsets$3 = 13'b100000;
+    localparam  privileged_offsets$4 = 13'b110000;
+    localparam  privileged_offsets$5 = 13'b1000000;
+    localparam  page_registers = 13'b10000000;
+    localparam  page_mask = 13'b1111111;
+    localparam  page_shift = 5'b111;
+    localparam  pf_limit = 13'b10000000001;
+    localparam  function_count = 4'h8;
+    
+    // Local signals
+    reg  [12:0] target_shifted;
+    reg  [12:0] register;
+    reg  known;
+    
+    // Update code
+    always @(*) begin
+        register = offset[(32'h3)+:(13)];
+        aligned = ~|offset[(32'h0)+:(3)];
+        is_pf = ~|function_number;
+        known = 1'b0;
+        if (function_number == ids$0) begin
+            known = 1'b1;
+        end
+        if (function_number == ids$1) begin
+            known = 1'b1;
+        end
+        if (function_number == ids$2) begin
+            known = 1'b1;
+        end
+        if (function_number == ids$3) begin
+            known = 1'b1;
+        end
+        if (function_number == ids$4) begin
+            known = 1'b1;
+        end
+        if (function_number == ids$5) begin
+            known = 1'b1;
+        end
+        if (function_number == ids$6) begin
+            known = 1'b1;
+        end
+        if (function_number == ids$7) begin
+            known = 1'b1;
+        end
+        target = register;
+        outside_bar = register >= pf_limit;
+        if (~is_pf) begin
+            target = (((function_number) & 13'h1fff) << page_shift) | register;
+            outside_bar = register >= page_registers;
+        end
+        if (~known) begin
+            outside_bar = 1'b1;
+        end
+        target_shifted = target >> page_shift;
+        target_page = target_shifted[(32'h0)+:(4)];
+        page_offset = target & page_mask;
+        in_page = target_page < function_count;
+        privileged_hit = 1'b0;
+        if (page_offset == privileged_offsets$0) begin
+            privileged_hit = in_page;
+        end
+        if (page_offset == privileged_offsets$1) begin
+            privileged_hit = in_page;
+        end
+        if (page_offset == privileged_offsets$2) begin
+            privileged_hit = in_page;
+        end
+        if (page_offset == privileged_offsets$3) begin
+            privileged_hit = in_page;
+        end
+        if (page_offset == privileged_offsets$4) begin
+            privileged_hit = in_page;
+        end
+        if (page_offset == privileged_offsets$5) begin
+            privileged_hit = in_page;
+        end
+        doorbell_hit = in_page & ~|page_offset;
+        target_enabled = 1'b0;
+        if (target_page == page_ids$0) begin
+            target_enabled = enables$0;
+        end
+        if (target_page == page_ids$1) begin
+            target_enabled = enables$1;
+        end
+        if (target_page == page_ids$2) begin
+            target_enabled = enables$2;
+        end
+        if (target_page == page_ids$3) begin
+            target_enabled = enables$3;
+        end
+        if (target_page == page_ids$4) begin
+            target_enabled = enables$4;
+        end
+        if (target_page == page_ids$5) begin
+            target_enabled = enables$5;
+        end
+        if (target_page == page_ids$6) begin
+            target_enabled = enables$6;
+        end
+        if (target_page == page_ids$7) begin
+            target_enabled = enables$7;
+        end
+    end
+    
+endmodule // nic_function_table$decode$where_to
 
 
 module nic_function_table$fill_extend$0(value,extended);
