@@ -2102,7 +2102,6 @@ module nic_descriptor_fetch$fetch$slots(clock,reset,open$valid,open$function,ope
     localparam  ids$2 = 2'b10;
     localparam  ids$3 = 2'b11;
     localparam  slot_count = 8'h4;
-    localparam  one_beat = 5'b1;
     localparam  one_slot = 2'b1;
     localparam  one_count = 8'h1;
     
@@ -2179,102 +2178,110 @@ module nic_descriptor_fetch$fetch$slots(clock,reset,open$valid,open$function,ope
     reg  failed$3$d;
     wire  failed$3$q;
     reg  failed$3$clock;
-    reg  pending_first$0$d;
-    wire  pending_first$0$q;
-    reg  pending_first$0$clock;
-    reg  pending_first$1$d;
-    wire  pending_first$1$q;
-    reg  pending_first$1$clock;
-    reg  pending_first$2$d;
-    wire  pending_first$2$q;
-    reg  pending_first$2$clock;
-    reg  pending_first$3$d;
-    wire  pending_first$3$q;
-    reg  pending_first$3$clock;
-    reg  pending_second$0$d;
-    wire  pending_second$0$q;
-    reg  pending_second$0$clock;
-    reg  pending_second$1$d;
-    wire  pending_second$1$q;
-    reg  pending_second$1$clock;
-    reg  pending_second$2$d;
-    wire  pending_second$2$q;
-    reg  pending_second$2$clock;
-    reg  pending_second$3$d;
-    wire  pending_second$3$q;
-    reg  pending_second$3$clock;
-    reg  holding_first$0$d;
-    wire  holding_first$0$q;
-    reg  holding_first$0$clock;
-    reg  holding_first$1$d;
-    wire  holding_first$1$q;
-    reg  holding_first$1$clock;
-    reg  holding_first$2$d;
-    wire  holding_first$2$q;
-    reg  holding_first$2$clock;
-    reg  holding_first$3$d;
-    wire  holding_first$3$q;
-    reg  holding_first$3$clock;
-    reg  holding_second$0$d;
-    wire  holding_second$0$q;
-    reg  holding_second$0$clock;
-    reg  holding_second$1$d;
-    wire  holding_second$1$q;
-    reg  holding_second$1$clock;
-    reg  holding_second$2$d;
-    wire  holding_second$2$q;
-    reg  holding_second$2$clock;
-    reg  holding_second$3$d;
-    wire  holding_second$3$q;
-    reg  holding_second$3$clock;
-    reg  [7:0] tags_first$0$d;
-    wire  [7:0] tags_first$0$q;
-    reg  tags_first$0$clock;
-    reg  [7:0] tags_first$1$d;
-    wire  [7:0] tags_first$1$q;
-    reg  tags_first$1$clock;
-    reg  [7:0] tags_first$2$d;
-    wire  [7:0] tags_first$2$q;
-    reg  tags_first$2$clock;
-    reg  [7:0] tags_first$3$d;
-    wire  [7:0] tags_first$3$q;
-    reg  tags_first$3$clock;
-    reg  [7:0] tags_second$0$d;
-    wire  [7:0] tags_second$0$q;
-    reg  tags_second$0$clock;
-    reg  [7:0] tags_second$1$d;
-    wire  [7:0] tags_second$1$q;
-    reg  tags_second$1$clock;
-    reg  [7:0] tags_second$2$d;
-    wire  [7:0] tags_second$2$q;
-    reg  tags_second$2$clock;
-    reg  [7:0] tags_second$3$d;
-    wire  [7:0] tags_second$3$q;
-    reg  tags_second$3$clock;
-    reg  [4:0] beats_first$0$d;
-    wire  [4:0] beats_first$0$q;
-    reg  beats_first$0$clock;
-    reg  [4:0] beats_first$1$d;
-    wire  [4:0] beats_first$1$q;
-    reg  beats_first$1$clock;
-    reg  [4:0] beats_first$2$d;
-    wire  [4:0] beats_first$2$q;
-    reg  beats_first$2$clock;
-    reg  [4:0] beats_first$3$d;
-    wire  [4:0] beats_first$3$q;
-    reg  beats_first$3$clock;
-    reg  [4:0] beats_second$0$d;
-    wire  [4:0] beats_second$0$q;
-    reg  beats_second$0$clock;
-    reg  [4:0] beats_second$1$d;
-    wire  [4:0] beats_second$1$q;
-    reg  beats_second$1$clock;
-    reg  [4:0] beats_second$2$d;
-    wire  [4:0] beats_second$2$q;
-    reg  beats_second$2$clock;
-    reg  [4:0] beats_second$3$d;
-    wire  [4:0] beats_second$3$q;
-    reg  beats_second$3$clock;
+    reg  first_reads$0$clock;
+    reg  first_reads$0$reset;
+    reg  first_reads$0$open;
+    reg  first_reads$0$expected;
+    reg  [4:0] first_reads$0$first_beat;
+    reg  first_reads$0$set;
+    reg  [7:0] first_reads$0$tag_in;
+    reg  first_reads$0$beat_valid;
+    reg  [7:0] first_reads$0$beat_tag;
+    reg  first_reads$0$beat_last;
+    wire  first_reads$0$matched;
+    wire  [4:0] first_reads$0$beat;
+    wire  first_reads$0$pending;
+    reg  first_reads$1$clock;
+    reg  first_reads$1$reset;
+    reg  first_reads$1$open;
+    reg  first_reads$1$expected;
+    reg  [4:0] first_reads$1$first_beat;
+    reg  first_reads$1$set;
+    reg  [7:0] first_reads$1$tag_in;
+    reg  first_reads$1$beat_valid;
+    reg  [7:0] first_reads$1$beat_tag;
+    reg  first_reads$1$beat_last;
+    wire  first_reads$1$matched;
+    wire  [4:0] first_reads$1$beat;
+    wire  first_reads$1$pending;
+    reg  first_reads$2$clock;
+    reg  first_reads$2$reset;
+    reg  first_reads$2$open;
+    reg  first_reads$2$expected;
+    reg  [4:0] first_reads$2$first_beat;
+    reg  first_reads$2$set;
+    reg  [7:0] first_reads$2$tag_in;
+    reg  first_reads$2$beat_valid;
+    reg  [7:0] first_reads$2$beat_tag;
+    reg  first_reads$2$beat_last;
+    wire  first_reads$2$matched;
+    wire  [4:0] first_reads$2$beat;
+    wire  first_reads$2$pending;
+    reg  first_reads$3$clock;
+    reg  first_reads$3$reset;
+    reg  first_reads$3$open;
+    reg  first_reads$3$expected;
+    reg  [4:0] first_reads$3$first_beat;
+    reg  first_reads$3$set;
+    reg  [7:0] first_reads$3$tag_in;
+    reg  first_reads$3$beat_valid;
+    reg  [7:0] first_reads$3$beat_tag;
+    reg  first_reads$3$beat_last;
+    wire  first_reads$3$matched;
+    wire  [4:0] first_reads$3$beat;
+    wire  first_reads$3$pending;
+    reg  second_reads$0$clock;
+    reg  second_reads$0$reset;
+    reg  second_reads$0$open;
+    reg  second_reads$0$expected;
+    reg  [4:0] second_reads$0$first_beat;
+    reg  second_reads$0$set;
+    reg  [7:0] second_reads$0$tag_in;
+    reg  second_reads$0$beat_valid;
+    reg  [7:0] second_reads$0$beat_tag;
+    reg  second_reads$0$beat_last;
+    wire  second_reads$0$matched;
+    wire  [4:0] second_reads$0$beat;
+    wire  second_reads$0$pending;
+    reg  second_reads$1$clock;
+    reg  second_reads$1$reset;
+    reg  second_reads$1$open;
+    reg  second_reads$1$expected;
+    reg  [4:0] second_reads$1$first_beat;
+    reg  second_reads$1$set;
+    reg  [7:0] second_reads$1$tag_in;
+    reg  second_reads$1$beat_valid;
+    reg  [7:0] second_reads$1$beat_tag;
+    reg  second_reads$1$beat_last;
+    wire  second_reads$1$matched;
+    wire  [4:0] second_reads$1$beat;
+    wire  second_reads$1$pending;
+    reg  second_reads$2$clock;
+    reg  second_reads$2$reset;
+    reg  second_reads$2$open;
+    reg  second_reads$2$expected;
+    reg  [4:0] second_reads$2$first_beat;
+    reg  second_reads$2$set;
+    reg  [7:0] second_reads$2$tag_in;
+    reg  second_reads$2$beat_valid;
+    reg  [7:0] second_reads$2$beat_tag;
+    reg  second_reads$2$beat_last;
+    wire  second_reads$2$matched;
+    wire  [4:0] second_reads$2$beat;
+    wire  second_reads$2$pending;
+    reg  second_reads$3$clock;
+    reg  second_reads$3$reset;
+    reg  second_reads$3$open;
+    reg  second_reads$3$expected;
+    reg  [4:0] second_reads$3$first_beat;
+    reg  second_reads$3$set;
+    reg  [7:0] second_reads$3$tag_in;
+    reg  second_reads$3$beat_valid;
+    reg  [7:0] second_reads$3$beat_tag;
+    reg  second_reads$3$beat_last;
+    wire  second_reads$3$matched;
+    wire  [4:0] second_reads$3$beat;
+    wire  second_reads$3$pending;
     reg  [1:0] head_index$d;
     wire  [1:0] head_index$q;
     reg  head_index$clock;
@@ -2415,165 +2422,125 @@ module nic_descriptor_fetch$fetch$slots(clock,reset,open$valid,open$function,ope
         .q(failed$3$q),
         .clock(failed$3$clock)
     );
-    nic_descriptor_fetch$fetch$slots$pending_first$0 pending_first$0(
-        .d(pending_first$0$d),
-        .q(pending_first$0$q),
-        .clock(pending_first$0$clock)
+    nic_descriptor_fetch$fetch$slots$first_reads$0 first_reads$0(
+        .clock(first_reads$0$clock),
+        .reset(first_reads$0$reset),
+        .open(first_reads$0$open),
+        .expected(first_reads$0$expected),
+        .first_beat(first_reads$0$first_beat),
+        .set(first_reads$0$set),
+        .tag_in(first_reads$0$tag_in),
+        .beat_valid(first_reads$0$beat_valid),
+        .beat_tag(first_reads$0$beat_tag),
+        .beat_last(first_reads$0$beat_last),
+        .matched(first_reads$0$matched),
+        .beat(first_reads$0$beat),
+        .pending(first_reads$0$pending)
     );
-    nic_descriptor_fetch$fetch$slots$pending_first$1 pending_first$1(
-        .d(pending_first$1$d),
-        .q(pending_first$1$q),
-        .clock(pending_first$1$clock)
+    nic_descriptor_fetch$fetch$slots$first_reads$1 first_reads$1(
+        .clock(first_reads$1$clock),
+        .reset(first_reads$1$reset),
+        .open(first_reads$1$open),
+        .expected(first_reads$1$expected),
+        .first_beat(first_reads$1$first_beat),
+        .set(first_reads$1$set),
+        .tag_in(first_reads$1$tag_in),
+        .beat_valid(first_reads$1$beat_valid),
+        .beat_tag(first_reads$1$beat_tag),
+        .beat_last(first_reads$1$beat_last),
+        .matched(first_reads$1$matched),
+        .beat(first_reads$1$beat),
+        .pending(first_reads$1$pending)
     );
-    nic_descriptor_fetch$fetch$slots$pending_first$2 pending_first$2(
-        .d(pending_first$2$d),
-        .q(pending_first$2$q),
-        .clock(pending_first$2$clock)
+    nic_descriptor_fetch$fetch$slots$first_reads$2 first_reads$2(
+        .clock(first_reads$2$clock),
+        .reset(first_reads$2$reset),
+        .open(first_reads$2$open),
+        .expected(first_reads$2$expected),
+        .first_beat(first_reads$2$first_beat),
+        .set(first_reads$2$set),
+        .tag_in(first_reads$2$tag_in),
+        .beat_valid(first_reads$2$beat_valid),
+        .beat_tag(first_reads$2$beat_tag),
+        .beat_last(first_reads$2$beat_last),
+        .matched(first_reads$2$matched),
+        .beat(first_reads$2$beat),
+        .pending(first_reads$2$pending)
     );
-    nic_descriptor_fetch$fetch$slots$pending_first$3 pending_first$3(
-        .d(pending_first$3$d),
-        .q(pending_first$3$q),
-        .clock(pending_first$3$clock)
+    nic_descriptor_fetch$fetch$slots$first_reads$3 first_reads$3(
+        .clock(first_reads$3$clock),
+        .reset(first_reads$3$reset),
+        .open(first_reads$3$open),
+        .expected(first_reads$3$expected),
+        .first_beat(first_reads$3$first_beat),
+        .set(first_reads$3$set),
+        .tag_in(first_reads$3$tag_in),
+        .beat_valid(first_reads$3$beat_valid),
+        .beat_tag(first_reads$3$beat_tag),
+        .beat_last(first_reads$3$beat_last),
+        .matched(first_reads$3$matched),
+        .beat(first_reads$3$beat),
+        .pending(first_reads$3$pending)
     );
-    nic_descriptor_fetch$fetch$slots$pending_second$0 pending_second$0(
-        .d(pending_second$0$d),
-        .q(pending_second$0$q),
-        .clock(pending_second$0$clock)
+    nic_descriptor_fetch$fetch$slots$second_reads$0 second_reads$0(
+        .clock(second_reads$0$clock),
+        .reset(second_reads$0$reset),
+        .open(second_reads$0$open),
+        .expected(second_reads$0$expected),
+        .first_beat(second_reads$0$first_beat),
+        .set(second_reads$0$set),
+        .tag_in(second_reads$0$tag_in),
+        .beat_valid(second_reads$0$beat_valid),
+        .beat_tag(second_reads$0$beat_tag),
+        .beat_last(second_reads$0$beat_last),
+        .matched(second_reads$0$matched),
+        .beat(second_reads$0$beat),
+        .pending(second_reads$0$pending)
     );
-    nic_descriptor_fetch$fetch$slots$pending_second$1 pending_second$1(
-        .d(pending_second$1$d),
-        .q(pending_second$1$q),
-        .clock(pending_second$1$clock)
+    nic_descriptor_fetch$fetch$slots$second_reads$1 second_reads$1(
+        .clock(second_reads$1$clock),
+        .reset(second_reads$1$reset),
+        .open(second_reads$1$open),
+        .expected(second_reads$1$expected),
+        .first_beat(second_reads$1$first_beat),
+        .set(second_reads$1$set),
+        .tag_in(second_reads$1$tag_in),
+        .beat_valid(second_reads$1$beat_valid),
+        .beat_tag(second_reads$1$beat_tag),
+        .beat_last(second_reads$1$beat_last),
+        .matched(second_reads$1$matched),
+        .beat(second_reads$1$beat),
+        .pending(second_reads$1$pending)
     );
-    nic_descriptor_fetch$fetch$slots$pending_second$2 pending_second$2(
-        .d(pending_second$2$d),
-        .q(pending_second$2$q),
-        .clock(pending_second$2$clock)
+    nic_descriptor_fetch$fetch$slots$second_reads$2 second_reads$2(
+        .clock(second_reads$2$clock),
+        .reset(second_reads$2$reset),
+        .open(second_reads$2$open),
+        .expected(second_reads$2$expected),
+        .first_beat(second_reads$2$first_beat),
+        .set(second_reads$2$set),
+        .tag_in(second_reads$2$tag_in),
+        .beat_valid(second_reads$2$beat_valid),
+        .beat_tag(second_reads$2$beat_tag),
+        .beat_last(second_reads$2$beat_last),
+        .matched(second_reads$2$matched),
+        .beat(second_reads$2$beat),
+        .pending(second_reads$2$pending)
     );
-    nic_descriptor_fetch$fetch$slots$pending_second$3 pending_second$3(
-        .d(pending_second$3$d),
-        .q(pending_second$3$q),
-        .clock(pending_second$3$clock)
-    );
-    nic_descriptor_fetch$fetch$slots$holding_first$0 holding_first$0(
-        .d(holding_first$0$d),
-        .q(holding_first$0$q),
-        .clock(holding_first$0$clock)
-    );
-    nic_descriptor_fetch$fetch$slots$holding_first$1 holding_first$1(
-        .d(holding_first$1$d),
-        .q(holding_first$1$q),
-        .clock(holding_first$1$clock)
-    );
-    nic_descriptor_fetch$fetch$slots$holding_first$2 holding_first$2(
-        .d(holding_first$2$d),
-        .q(holding_first$2$q),
-        .clock(holding_first$2$clock)
-    );
-    nic_descriptor_fetch$fetch$slots$holding_first$3 holding_first$3(
-        .d(holding_first$3$d),
-        .q(holding_first$3$q),
-        .clock(holding_first$3$clock)
-    );
-    nic_descriptor_fetch$fetch$slots$holding_second$0 holding_second$0(
-        .d(holding_second$0$d),
-        .q(holding_second$0$q),
-        .clock(holding_second$0$clock)
-    );
-    nic_descriptor_fetch$fetch$slots$holding_second$1 holding_second$1(
-        .d(holding_second$1$d),
-        .q(holding_second$1$q),
-        .clock(holding_second$1$clock)
-    );
-    nic_descriptor_fetch$fetch$slots$holding_second$2 holding_second$2(
-        .d(holding_second$2$d),
-        .q(holding_second$2$q),
-        .clock(holding_second$2$clock)
-    );
-    nic_descriptor_fetch$fetch$slots$holding_second$3 holding_second$3(
-        .d(holding_second$3$d),
-        .q(holding_second$3$q),
-        .clock(holding_second$3$clock)
-    );
-    nic_descriptor_fetch$fetch$slots$tags_first$0 tags_first$0(
-        .d(tags_first$0$d),
-        .q(tags_first$0$q),
-        .clock(tags_first$0$clock)
-    );
-    nic_descriptor_fetch$fetch$slots$tags_first$1 tags_first$1(
-        .d(tags_first$1$d),
-        .q(tags_first$1$q),
-        .clock(tags_first$1$clock)
-    );
-    nic_descriptor_fetch$fetch$slots$tags_first$2 tags_first$2(
-        .d(tags_first$2$d),
-        .q(tags_first$2$q),
-        .clock(tags_first$2$clock)
-    );
-    nic_descriptor_fetch$fetch$slots$tags_first$3 tags_first$3(
-        .d(tags_first$3$d),
-        .q(tags_first$3$q),
-        .clock(tags_first$3$clock)
-    );
-    nic_descriptor_fetch$fetch$slots$tags_second$0 tags_second$0(
-        .d(tags_second$0$d),
-        .q(tags_second$0$q),
-        .clock(tags_second$0$clock)
-    );
-    nic_descriptor_fetch$fetch$slots$tags_second$1 tags_second$1(
-        .d(tags_second$1$d),
-        .q(tags_second$1$q),
-        .clock(tags_second$1$clock)
-    );
-    nic_descriptor_fetch$fetch$slots$tags_second$2 tags_second$2(
-        .d(tags_second$2$d),
-        .q(tags_second$2$q),
-        .clock(tags_second$2$clock)
-    );
-    nic_descriptor_fetch$fetch$slots$tags_second$3 tags_second$3(
-        .d(tags_second$3$d),
-        .q(tags_second$3$q),
-        .clock(tags_second$3$clock)
-    );
-    nic_descriptor_fetch$fetch$slots$beats_first$0 beats_first$0(
-        .d(beats_first$0$d),
-        .q(beats_first$0$q),
-        .clock(beats_first$0$clock)
-    );
-    nic_descriptor_fetch$fetch$slots$beats_first$1 beats_first$1(
-        .d(beats_first$1$d),
-        .q(beats_first$1$q),
-        .clock(beats_first$1$clock)
-    );
-    nic_descriptor_fetch$fetch$slots$beats_first$2 beats_first$2(
-        .d(beats_first$2$d),
-        .q(beats_first$2$q),
-        .clock(beats_first$2$clock)
-    );
-    nic_descriptor_fetch$fetch$slots$beats_first$3 beats_first$3(
-        .d(beats_first$3$d),
-        .q(beats_first$3$q),
-        .clock(beats_first$3$clock)
-    );
-    nic_descriptor_fetch$fetch$slots$beats_second$0 beats_second$0(
-        .d(beats_second$0$d),
-        .q(beats_second$0$q),
-        .clock(beats_second$0$clock)
-    );
-    nic_descriptor_fetch$fetch$slots$beats_second$1 beats_second$1(
-        .d(beats_second$1$d),
-        .q(beats_second$1$q),
-        .clock(beats_second$1$clock)
-    );
-    nic_descriptor_fetch$fetch$slots$beats_second$2 beats_second$2(
-        .d(beats_second$2$d),
-        .q(beats_second$2$q),
-        .clock(beats_second$2$clock)
-    );
-    nic_descriptor_fetch$fetch$slots$beats_second$3 beats_second$3(
-        .d(beats_second$3$d),
-        .q(beats_second$3$q),
-        .clock(beats_second$3$clock)
+    nic_descriptor_fetch$fetch$slots$second_reads$3 second_reads$3(
+        .clock(second_reads$3$clock),
+        .reset(second_reads$3$reset),
+        .open(second_reads$3$open),
+        .expected(second_reads$3$expected),
+        .first_beat(second_reads$3$first_beat),
+        .set(second_reads$3$set),
+        .tag_in(second_reads$3$tag_in),
+        .beat_valid(second_reads$3$beat_valid),
+        .beat_tag(second_reads$3$beat_tag),
+        .beat_last(second_reads$3$beat_last),
+        .matched(second_reads$3$matched),
+        .beat(second_reads$3$beat),
+        .pending(second_reads$3$pending)
     );
     nic_descriptor_fetch$fetch$slots$head_index head_index(
         .d(head_index$d),
@@ -2611,22 +2578,6 @@ module nic_descriptor_fetch$fetch$slots(clock,reset,open$valid,open$function,ope
         statuses$0$d = statuses$0$q;
         failed$0$clock = clock;
         failed$0$d = failed$0$q;
-        pending_first$0$clock = clock;
-        pending_first$0$d = pending_first$0$q;
-        pending_second$0$clock = clock;
-        pending_second$0$d = pending_second$0$q;
-        holding_first$0$clock = clock;
-        holding_first$0$d = holding_first$0$q;
-        holding_second$0$clock = clock;
-        holding_second$0$d = holding_second$0$q;
-        tags_first$0$clock = clock;
-        tags_first$0$d = tags_first$0$q;
-        tags_second$0$clock = clock;
-        tags_second$0$d = tags_second$0$q;
-        beats_first$0$clock = clock;
-        beats_first$0$d = beats_first$0$q;
-        beats_second$0$clock = clock;
-        beats_second$0$d = beats_second$0$q;
         functions$1$clock = clock;
         functions$1$d = functions$1$q;
         qps$1$clock = clock;
@@ -2639,22 +2590,6 @@ module nic_descriptor_fetch$fetch$slots(clock,reset,open$valid,open$function,ope
         statuses$1$d = statuses$1$q;
         failed$1$clock = clock;
         failed$1$d = failed$1$q;
-        pending_first$1$clock = clock;
-        pending_first$1$d = pending_first$1$q;
-        pending_second$1$clock = clock;
-        pending_second$1$d = pending_second$1$q;
-        holding_first$1$clock = clock;
-        holding_first$1$d = holding_first$1$q;
-        holding_second$1$clock = clock;
-        holding_second$1$d = holding_second$1$q;
-        tags_first$1$clock = clock;
-        tags_first$1$d = tags_first$1$q;
-        tags_second$1$clock = clock;
-        tags_second$1$d = tags_second$1$q;
-        beats_first$1$clock = clock;
-        beats_first$1$d = beats_first$1$q;
-        beats_second$1$clock = clock;
-        beats_second$1$d = beats_second$1$q;
         functions$2$clock = clock;
         functions$2$d = functions$2$q;
         qps$2$clock = clock;
@@ -2667,22 +2602,6 @@ module nic_descriptor_fetch$fetch$slots(clock,reset,open$valid,open$function,ope
         statuses$2$d = statuses$2$q;
         failed$2$clock = clock;
         failed$2$d = failed$2$q;
-        pending_first$2$clock = clock;
-        pending_first$2$d = pending_first$2$q;
-        pending_second$2$clock = clock;
-        pending_second$2$d = pending_second$2$q;
-        holding_first$2$clock = clock;
-        holding_first$2$d = holding_first$2$q;
-        holding_second$2$clock = clock;
-        holding_second$2$d = holding_second$2$q;
-        tags_first$2$clock = clock;
-        tags_first$2$d = tags_first$2$q;
-        tags_second$2$clock = clock;
-        tags_second$2$d = tags_second$2$q;
-        beats_first$2$clock = clock;
-        beats_first$2$d = beats_first$2$q;
-        beats_second$2$clock = clock;
-        beats_second$2$d = beats_second$2$q;
         functions$3$clock = clock;
         functions$3$d = functions$3$q;
         qps$3$clock = clock;
@@ -2695,24 +2614,94 @@ module nic_descriptor_fetch$fetch$slots(clock,reset,open$valid,open$function,ope
         statuses$3$d = statuses$3$q;
         failed$3$clock = clock;
         failed$3$d = failed$3$q;
-        pending_first$3$clock = clock;
-        pending_first$3$d = pending_first$3$q;
-        pending_second$3$clock = clock;
-        pending_second$3$d = pending_second$3$q;
-        holding_first$3$clock = clock;
-        holding_first$3$d = holding_first$3$q;
-        holding_second$3$clock = clock;
-        holding_second$3$d = holding_second$3$q;
-        tags_first$3$clock = clock;
-        tags_first$3$d = tags_first$3$q;
-        tags_second$3$clock = clock;
-        tags_second$3$d = tags_second$3$q;
-        beats_first$3$clock = clock;
-        beats_first$3$d = beats_first$3$q;
-        beats_second$3$clock = clock;
-        beats_second$3$d = beats_second$3$q;
         room = open_count$q != slot_count;
         newest = tail_index$q - one_slot;
+        opening = open$valid & room;
+        releasing = head$release & head$valid;
+        tag_slot = newest;
+        if (opening) begin
+            tag_slot = tail_index$q;
+        end
+        first_reads$0$clock = clock;
+        first_reads$0$reset = reset;
+        first_reads$0$open = opening & (tail_index$q == ids$0);
+        first_reads$0$expected = open$read;
+        first_reads$0$first_beat = 32'h0;
+        first_reads$0$set = set_tag$valid & ~set_tag$second & (tag_slot == ids$0);
+        first_reads$0$tag_in = set_tag$tag;
+        first_reads$0$beat_valid = completion$valid;
+        first_reads$0$beat_tag = completion$tag;
+        first_reads$0$beat_last = completion$last;
+        second_reads$0$clock = clock;
+        second_reads$0$reset = reset;
+        second_reads$0$open = opening & (tail_index$q == ids$0);
+        second_reads$0$expected = open$second;
+        second_reads$0$first_beat = open$base;
+        second_reads$0$set = set_tag$valid & set_tag$second & (tag_slot == ids$0);
+        second_reads$0$tag_in = set_tag$tag;
+        second_reads$0$beat_valid = completion$valid;
+        second_reads$0$beat_tag = completion$tag;
+        second_reads$0$beat_last = completion$last;
+        first_reads$1$clock = clock;
+        first_reads$1$reset = reset;
+        first_reads$1$open = opening & (tail_index$q == ids$1);
+        first_reads$1$expected = open$read;
+        first_reads$1$first_beat = 32'h0;
+        first_reads$1$set = set_tag$valid & ~set_tag$second & (tag_slot == ids$1);
+        first_reads$1$tag_in = set_tag$tag;
+        first_reads$1$beat_valid = completion$valid;
+        first_reads$1$beat_tag = completion$tag;
+        first_reads$1$beat_last = completion$last;
+        second_reads$1$clock = clock;
+        second_reads$1$reset = reset;
+        second_reads$1$open = opening & (tail_index$q == ids$1);
+        second_reads$1$expected = open$second;
+        second_reads$1$first_beat = open$base;
+        second_reads$1$set = set_tag$valid & set_tag$second & (tag_slot == ids$1);
+        second_reads$1$tag_in = set_tag$tag;
+        second_reads$1$beat_valid = completion$valid;
+        second_reads$1$beat_tag = completion$tag;
+        second_reads$1$beat_last = completion$last;
+        first_reads$2$clock = clock;
+        first_reads$2$reset = reset;
+        first_reads$2$open = opening & (tail_index$q == ids$2);
+        first_reads$2$expected = open$read;
+        first_reads$2$first_beat = 32'h0;
+        first_reads$2$set = set_tag$valid & ~set_tag$second & (tag_slot == ids$2);
+        first_reads$2$tag_in = set_tag$tag;
+        first_reads$2$beat_valid = completion$valid;
+        first_reads$2$beat_tag = completion$tag;
+        first_reads$2$beat_last = completion$last;
+        second_reads$2$clock = clock;
+        second_reads$2$reset = reset;
+        second_reads$2$open = opening & (tail_index$q == ids$2);
+        second_reads$2$expected = open$second;
+        second_reads$2$first_beat = open$base;
+        second_reads$2$set = set_tag$valid & set_tag$second & (tag_slot == ids$2);
+        second_reads$2$tag_in = set_tag$tag;
+        second_reads$2$beat_valid = completion$valid;
+        second_reads$2$beat_tag = completion$tag;
+        second_reads$2$beat_last = completion$last;
+        first_reads$3$clock = clock;
+        first_reads$3$reset = reset;
+        first_reads$3$open = opening & (tail_index$q == ids$3);
+        first_reads$3$expected = open$read;
+        first_reads$3$first_beat = 32'h0;
+        first_reads$3$set = set_tag$valid & ~set_tag$second & (tag_slot == ids$3);
+        first_reads$3$tag_in = set_tag$tag;
+        first_reads$3$beat_valid = completion$valid;
+        first_reads$3$beat_tag = completion$tag;
+        first_reads$3$beat_last = completion$last;
+        second_reads$3$clock = clock;
+        second_reads$3$reset = reset;
+        second_reads$3$open = opening & (tail_index$q == ids$3);
+        second_reads$3$expected = open$second;
+        second_reads$3$first_beat = open$base;
+        second_reads$3$set = set_tag$valid & set_tag$second & (tag_slot == ids$3);
+        second_reads$3$tag_in = set_tag$tag;
+        second_reads$3$beat_valid = completion$valid;
+        second_reads$3$beat_tag = completion$tag;
+        second_reads$3$beat_last = completion$last;
         completion$ready = 1'b1;
         matched = 1'b0;
         slot_base = 32'h0;
@@ -2721,125 +2710,61 @@ module nic_descriptor_fetch$fetch$slots(clock,reset,open$valid,open$function,ope
         write_enable = 1'b0;
         tag_free$valid = 1'b0;
         tag_free$tag = completion$tag;
-        if (completion$valid & holding_first$0$q & (tags_first$0$q == completion$tag)) begin
+        if (first_reads$0$matched) begin
             matched = 1'b1;
             slot_base = bases$0;
-            beat = beats_first$0$q;
-            write_enable = ~completion$error;
-            beats_first$0$d = beats_first$0$q + one_beat;
-            if (completion$error) begin
-                failed$0$d = 1'b1;
-            end
-            if (completion$last) begin
-                holding_first$0$d = 1'b0;
-                pending_first$0$d = 1'b0;
-                tag_free$valid = 1'b1;
-            end
+            beat = first_reads$0$beat;
         end
-        if (completion$valid & holding_second$0$q & (tags_second$0$q == completion$tag)) begin
+        if (second_reads$0$matched) begin
             matched = 1'b1;
             slot_base = bases$0;
-            beat = beats_second$0$q;
-            write_enable = ~completion$error;
-            beats_second$0$d = beats_second$0$q + one_beat;
-            if (completion$error) begin
-                failed$0$d = 1'b1;
-            end
-            if (completion$last) begin
-                holding_second$0$d = 1'b0;
-                pending_second$0$d = 1'b0;
-                tag_free$valid = 1'b1;
-            end
+            beat = second_reads$0$beat;
         end
-        if (completion$valid & holding_first$1$q & (tags_first$1$q == completion$tag)) begin
+        if ((first_reads$0$matched | second_reads$0$matched) & completion$error) begin
+            failed$0$d = 1'b1;
+        end
+        if (first_reads$1$matched) begin
             matched = 1'b1;
             slot_base = bases$1;
-            beat = beats_first$1$q;
-            write_enable = ~completion$error;
-            beats_first$1$d = beats_first$1$q + one_beat;
-            if (completion$error) begin
-                failed$1$d = 1'b1;
-            end
-            if (completion$last) begin
-                holding_first$1$d = 1'b0;
-                pending_first$1$d = 1'b0;
-                tag_free$valid = 1'b1;
-            end
+            beat = first_reads$1$beat;
         end
-        if (completion$valid & holding_second$1$q & (tags_second$1$q == completion$tag)) begin
+        if (second_reads$1$matched) begin
             matched = 1'b1;
             slot_base = bases$1;
-            beat = beats_second$1$q;
-            write_enable = ~completion$error;
-            beats_second$1$d = beats_second$1$q + one_beat;
-            if (completion$error) begin
-                failed$1$d = 1'b1;
-            end
-            if (completion$last) begin
-                holding_second$1$d = 1'b0;
-                pending_second$1$d = 1'b0;
-                tag_free$valid = 1'b1;
-            end
+            beat = second_reads$1$beat;
         end
-        if (completion$valid & holding_first$2$q & (tags_first$2$q == completion$tag)) begin
+        if ((first_reads$1$matched | second_reads$1$matched) & completion$error) begin
+            failed$1$d = 1'b1;
+        end
+        if (first_reads$2$matched) begin
             matched = 1'b1;
             slot_base = bases$2;
-            beat = beats_first$2$q;
-            write_enable = ~completion$error;
-            beats_first$2$d = beats_first$2$q + one_beat;
-            if (completion$error) begin
-                failed$2$d = 1'b1;
-            end
-            if (completion$last) begin
-                holding_first$2$d = 1'b0;
-                pending_first$2$d = 1'b0;
-                tag_free$valid = 1'b1;
-            end
+            beat = first_reads$2$beat;
         end
-        if (completion$valid & holding_second$2$q & (tags_second$2$q == completion$tag)) begin
+        if (second_reads$2$matched) begin
             matched = 1'b1;
             slot_base = bases$2;
-            beat = beats_second$2$q;
-            write_enable = ~completion$error;
-            beats_second$2$d = beats_second$2$q + one_beat;
-            if (completion$error) begin
-                failed$2$d = 1'b1;
-            end
-            if (completion$last) begin
-                holding_second$2$d = 1'b0;
-                pending_second$2$d = 1'b0;
-                tag_free$valid = 1'b1;
-            end
+            beat = second_reads$2$beat;
         end
-        if (completion$valid & holding_first$3$q & (tags_first$3$q == completion$tag)) begin
+        if ((first_reads$2$matched | second_reads$2$matched) & completion$error) begin
+            failed$2$d = 1'b1;
+        end
+        if (first_reads$3$matched) begin
             matched = 1'b1;
             slot_base = bases$3;
-            beat = beats_first$3$q;
-            write_enable = ~completion$error;
-            beats_first$3$d = beats_first$3$q + one_beat;
-            if (completion$error) begin
-                failed$3$d = 1'b1;
-            end
-            if (completion$last) begin
-                holding_first$3$d = 1'b0;
-                pending_first$3$d = 1'b0;
-                tag_free$valid = 1'b1;
-            end
+            beat = first_reads$3$beat;
         end
-        if (completion$valid & holding_second$3$q & (tags_second$3$q == completion$tag)) begin
+        if (second_reads$3$matched) begin
             matched = 1'b1;
             slot_base = bases$3;
-            beat = beats_second$3$q;
+            beat = second_reads$3$beat;
+        end
+        if ((first_reads$3$matched | second_reads$3$matched) & completion$error) begin
+            failed$3$d = 1'b1;
+        end
+        if (matched) begin
             write_enable = ~completion$error;
-            beats_second$3$d = beats_second$3$q + one_beat;
-            if (completion$error) begin
-                failed$3$d = 1'b1;
-            end
-            if (completion$last) begin
-                holding_second$3$d = 1'b0;
-                pending_second$3$d = 1'b0;
-                tag_free$valid = 1'b1;
-            end
+            tag_free$valid = completion$last;
         end
         write_address = slot_base | ((beat) & 7'h7f);
         stray = completion$valid & ~matched & ~reset;
@@ -2852,7 +2777,7 @@ module nic_descriptor_fetch$fetch$slots(clock,reset,open$valid,open$function,ope
         head$status = 32'h0;
         head$failed = 1'b0;
         if (head_index$q == ids$0) begin
-            head$valid = (open_count$q != 32'h0) & ~pending_first$0$q & ~pending_second$0$q;
+            head$valid = (open_count$q != 32'h0) & ~first_reads$0$pending & ~second_reads$0$pending;
             head$function = functions$0$q;
             head$qp = qps$0$q;
             head$words = words$0$q;
@@ -2861,7 +2786,7 @@ module nic_descriptor_fetch$fetch$slots(clock,reset,open$valid,open$function,ope
             head$failed = failed$0$q;
         end
         if (head_index$q == ids$1) begin
-            head$valid = (open_count$q != 32'h0) & ~pending_first$1$q & ~pending_second$1$q;
+            head$valid = (open_count$q != 32'h0) & ~first_reads$1$pending & ~second_reads$1$pending;
             head$function = functions$1$q;
             head$qp = qps$1$q;
             head$words = words$1$q;
@@ -2870,7 +2795,7 @@ module nic_descriptor_fetch$fetch$slots(clock,reset,open$valid,open$function,ope
             head$failed = failed$1$q;
         end
         if (head_index$q == ids$2) begin
-            head$valid = (open_count$q != 32'h0) & ~pending_first$2$q & ~pending_second$2$q;
+            head$valid = (open_count$q != 32'h0) & ~first_reads$2$pending & ~second_reads$2$pending;
             head$function = functions$2$q;
             head$qp = qps$2$q;
             head$words = words$2$q;
@@ -2879,7 +2804,7 @@ module nic_descriptor_fetch$fetch$slots(clock,reset,open$valid,open$function,ope
             head$failed = failed$2$q;
         end
         if (head_index$q == ids$3) begin
-            head$valid = (open_count$q != 32'h0) & ~pending_first$3$q & ~pending_second$3$q;
+            head$valid = (open_count$q != 32'h0) & ~first_reads$3$pending & ~second_reads$3$pending;
             head$function = functions$3$q;
             head$qp = qps$3$q;
             head$words = words$3$q;
@@ -2887,8 +2812,6 @@ module nic_descriptor_fetch$fetch$slots(clock,reset,open$valid,open$function,ope
             head$status = statuses$3$q;
             head$failed = failed$3$q;
         end
-        opening = open$valid & room;
-        releasing = head$release & head$valid;
         if (opening & (tail_index$q == ids$0)) begin
             functions$0$d = open$function;
             qps$0$d = open$qp;
@@ -2896,12 +2819,6 @@ module nic_descriptor_fetch$fetch$slots(clock,reset,open$valid,open$function,ope
             offsets$0$d = open$offset;
             statuses$0$d = open$status;
             failed$0$d = 1'b0;
-            pending_first$0$d = open$read;
-            pending_second$0$d = open$second;
-            holding_first$0$d = 1'b0;
-            holding_second$0$d = 1'b0;
-            beats_first$0$d = 32'h0;
-            beats_second$0$d = open$base;
         end
         if (opening & (tail_index$q == ids$1)) begin
             functions$1$d = open$function;
@@ -2910,12 +2827,6 @@ module nic_descriptor_fetch$fetch$slots(clock,reset,open$valid,open$function,ope
             offsets$1$d = open$offset;
             statuses$1$d = open$status;
             failed$1$d = 1'b0;
-            pending_first$1$d = open$read;
-            pending_second$1$d = open$second;
-            holding_first$1$d = 1'b0;
-            holding_second$1$d = 1'b0;
-            beats_first$1$d = 32'h0;
-            beats_second$1$d = open$base;
         end
         if (opening & (tail_index$q == ids$2)) begin
             functions$2$d = open$function;
@@ -2924,12 +2835,6 @@ module nic_descriptor_fetch$fetch$slots(clock,reset,open$valid,open$function,ope
             offsets$2$d = open$offset;
             statuses$2$d = open$status;
             failed$2$d = 1'b0;
-            pending_first$2$d = open$read;
-            pending_second$2$d = open$second;
-            holding_first$2$d = 1'b0;
-            holding_second$2$d = 1'b0;
-            beats_first$2$d = 32'h0;
-            beats_second$2$d = open$base;
         end
         if (opening & (tail_index$q == ids$3)) begin
             functions$3$d = open$function;
@@ -2938,56 +2843,6 @@ module nic_descriptor_fetch$fetch$slots(clock,reset,open$valid,open$function,ope
             offsets$3$d = open$offset;
             statuses$3$d = open$status;
             failed$3$d = 1'b0;
-            pending_first$3$d = open$read;
-            pending_second$3$d = open$second;
-            holding_first$3$d = 1'b0;
-            holding_second$3$d = 1'b0;
-            beats_first$3$d = 32'h0;
-            beats_second$3$d = open$base;
-        end
-        tag_slot = newest;
-        if (opening) begin
-            tag_slot = tail_index$q;
-        end
-        if (set_tag$valid & (tag_slot == ids$0)) begin
-            if (set_tag$second) begin
-                tags_second$0$d = set_tag$tag;
-                holding_second$0$d = 1'b1;
-            end
-            else begin
-                tags_first$0$d = set_tag$tag;
-                holding_first$0$d = 1'b1;
-            end
-        end
-        if (set_tag$valid & (tag_slot == ids$1)) begin
-            if (set_tag$second) begin
-                tags_second$1$d = set_tag$tag;
-                holding_second$1$d = 1'b1;
-            end
-            else begin
-                tags_first$1$d = set_tag$tag;
-                holding_first$1$d = 1'b1;
-            end
-        end
-        if (set_tag$valid & (tag_slot == ids$2)) begin
-            if (set_tag$second) begin
-                tags_second$2$d = set_tag$tag;
-                holding_second$2$d = 1'b1;
-            end
-            else begin
-                tags_first$2$d = set_tag$tag;
-                holding_first$2$d = 1'b1;
-            end
-        end
-        if (set_tag$valid & (tag_slot == ids$3)) begin
-            if (set_tag$second) begin
-                tags_second$3$d = set_tag$tag;
-                holding_second$3$d = 1'b1;
-            end
-            else begin
-                tags_first$3$d = set_tag$tag;
-                holding_first$3$d = 1'b1;
-            end
         end
         if (opening) begin
             tail_index$d = tail_index$q + one_slot;
@@ -3007,178 +2862,10 @@ module nic_descriptor_fetch$fetch$slots(clock,reset,open$valid,open$function,ope
             open_count$d = 32'h0;
             tag_free$valid = 1'b0;
             write_enable = 1'b0;
-            pending_first$0$d = 1'b0;
-            pending_second$0$d = 1'b0;
-            holding_first$0$d = 1'b0;
-            holding_second$0$d = 1'b0;
-            pending_first$1$d = 1'b0;
-            pending_second$1$d = 1'b0;
-            holding_first$1$d = 1'b0;
-            holding_second$1$d = 1'b0;
-            pending_first$2$d = 1'b0;
-            pending_second$2$d = 1'b0;
-            holding_first$2$d = 1'b0;
-            holding_second$2$d = 1'b0;
-            pending_first$3$d = 1'b0;
-            pending_second$3$d = 1'b0;
-            holding_first$3$d = 1'b0;
-            holding_second$3$d = 1'b0;
         end
     end
     
 endmodule // nic_descriptor_fetch$fetch$slots
-
-
-module nic_descriptor_fetch$fetch$slots$beats_first$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_descriptor_fetch$fetch$slots$beats_first$0
-
-
-module nic_descriptor_fetch$fetch$slots$beats_first$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_descriptor_fetch$fetch$slots$beats_first$1
-
-
-module nic_descriptor_fetch$fetch$slots$beats_first$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_descriptor_fetch$fetch$slots$beats_first$2
-
-
-module nic_descriptor_fetch$fetch$slots$beats_first$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_descriptor_fetch$fetch$slots$beats_first$3
-
-
-module nic_descriptor_fetch$fetch$slots$beats_second$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_descriptor_fetch$fetch$slots$beats_second$0
-
-
-module nic_descriptor_fetch$fetch$slots$beats_second$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_descriptor_fetch$fetch$slots$beats_second$1
-
-
-module nic_descriptor_fetch$fetch$slots$beats_second$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_descriptor_fetch$fetch$slots$beats_second$2
-
-
-module nic_descriptor_fetch$fetch$slots$beats_second$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_descriptor_fetch$fetch$slots$beats_second$3
 
 
 module nic_descriptor_fetch$fetch$slots$failed$0(d,q,clock);
@@ -3255,6 +2942,686 @@ module nic_descriptor_fetch$fetch$slots$failed$3(d,q,clock);
     end
           
 endmodule // nic_descriptor_fetch$fetch$slots$failed$3
+
+
+module nic_descriptor_fetch$fetch$slots$first_reads$0(clock,reset,open,expected,first_beat,set,tag_in,beat_valid,beat_tag,beat_last,matched,beat,pending);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  open;
+    input wire  expected;
+    input wire  [4:0] first_beat;
+    input wire  set;
+    input wire  [7:0] tag_in;
+    input wire  beat_valid;
+    input wire  [7:0] beat_tag;
+    input wire  beat_last;
+    output reg  matched;
+    output reg  [4:0] beat;
+    output reg  pending;
+    
+    // Constant declarations
+    localparam  one_beat = 5'b1;
+    
+    // Stub signals
+    reg  waiting$d;
+    wire  waiting$q;
+    reg  waiting$clock;
+    reg  holding$d;
+    wire  holding$q;
+    reg  holding$clock;
+    reg  [7:0] tag$d;
+    wire  [7:0] tag$q;
+    reg  tag$clock;
+    reg  [4:0] next_beat$d;
+    wire  [4:0] next_beat$q;
+    reg  next_beat$clock;
+    
+    // Sub module instances
+    nic_descriptor_fetch$fetch$slots$first_reads$0$waiting waiting(
+        .d(waiting$d),
+        .q(waiting$q),
+        .clock(waiting$clock)
+    );
+    nic_descriptor_fetch$fetch$slots$first_reads$0$holding holding(
+        .d(holding$d),
+        .q(holding$q),
+        .clock(holding$clock)
+    );
+    nic_descriptor_fetch$fetch$slots$first_reads$0$tag tag(
+        .d(tag$d),
+        .q(tag$q),
+        .clock(tag$clock)
+    );
+    nic_descriptor_fetch$fetch$slots$first_reads$0$next_beat next_beat(
+        .d(next_beat$d),
+        .q(next_beat$q),
+        .clock(next_beat$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        waiting$clock = clock;
+        holding$clock = clock;
+        tag$clock = clock;
+        next_beat$clock = clock;
+        waiting$d = waiting$q;
+        holding$d = holding$q;
+        tag$d = tag$q;
+        next_beat$d = next_beat$q;
+        matched = beat_valid & holding$q & (tag$q == beat_tag);
+        beat = next_beat$q;
+        pending = waiting$q;
+        if (matched) begin
+            next_beat$d = next_beat$q + one_beat;
+            if (beat_last) begin
+                holding$d = 1'b0;
+                waiting$d = 1'b0;
+            end
+        end
+        if (open) begin
+            waiting$d = expected;
+            holding$d = 1'b0;
+            next_beat$d = first_beat;
+        end
+        if (set) begin
+            tag$d = tag_in;
+            holding$d = 1'b1;
+        end
+        if (reset) begin
+            waiting$d = 1'b0;
+            holding$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_descriptor_fetch$fetch$slots$first_reads$0
+
+
+module nic_descriptor_fetch$fetch$slots$first_reads$0$holding(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_descriptor_fetch$fetch$slots$first_reads$0$holding
+
+
+module nic_descriptor_fetch$fetch$slots$first_reads$0$next_beat(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_descriptor_fetch$fetch$slots$first_reads$0$next_beat
+
+
+module nic_descriptor_fetch$fetch$slots$first_reads$0$tag(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_descriptor_fetch$fetch$slots$first_reads$0$tag
+
+
+module nic_descriptor_fetch$fetch$slots$first_reads$0$waiting(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_descriptor_fetch$fetch$slots$first_reads$0$waiting
+
+
+module nic_descriptor_fetch$fetch$slots$first_reads$1(clock,reset,open,expected,first_beat,set,tag_in,beat_valid,beat_tag,beat_last,matched,beat,pending);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  open;
+    input wire  expected;
+    input wire  [4:0] first_beat;
+    input wire  set;
+    input wire  [7:0] tag_in;
+    input wire  beat_valid;
+    input wire  [7:0] beat_tag;
+    input wire  beat_last;
+    output reg  matched;
+    output reg  [4:0] beat;
+    output reg  pending;
+    
+    // Constant declarations
+    localparam  one_beat = 5'b1;
+    
+    // Stub signals
+    reg  waiting$d;
+    wire  waiting$q;
+    reg  waiting$clock;
+    reg  holding$d;
+    wire  holding$q;
+    reg  holding$clock;
+    reg  [7:0] tag$d;
+    wire  [7:0] tag$q;
+    reg  tag$clock;
+    reg  [4:0] next_beat$d;
+    wire  [4:0] next_beat$q;
+    reg  next_beat$clock;
+    
+    // Sub module instances
+    nic_descriptor_fetch$fetch$slots$first_reads$1$waiting waiting(
+        .d(waiting$d),
+        .q(waiting$q),
+        .clock(waiting$clock)
+    );
+    nic_descriptor_fetch$fetch$slots$first_reads$1$holding holding(
+        .d(holding$d),
+        .q(holding$q),
+        .clock(holding$clock)
+    );
+    nic_descriptor_fetch$fetch$slots$first_reads$1$tag tag(
+        .d(tag$d),
+        .q(tag$q),
+        .clock(tag$clock)
+    );
+    nic_descriptor_fetch$fetch$slots$first_reads$1$next_beat next_beat(
+        .d(next_beat$d),
+        .q(next_beat$q),
+        .clock(next_beat$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        waiting$clock = clock;
+        holding$clock = clock;
+        tag$clock = clock;
+        next_beat$clock = clock;
+        waiting$d = waiting$q;
+        holding$d = holding$q;
+        tag$d = tag$q;
+        next_beat$d = next_beat$q;
+        matched = beat_valid & holding$q & (tag$q == beat_tag);
+        beat = next_beat$q;
+        pending = waiting$q;
+        if (matched) begin
+            next_beat$d = next_beat$q + one_beat;
+            if (beat_last) begin
+                holding$d = 1'b0;
+                waiting$d = 1'b0;
+            end
+        end
+        if (open) begin
+            waiting$d = expected;
+            holding$d = 1'b0;
+            next_beat$d = first_beat;
+        end
+        if (set) begin
+            tag$d = tag_in;
+            holding$d = 1'b1;
+        end
+        if (reset) begin
+            waiting$d = 1'b0;
+            holding$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_descriptor_fetch$fetch$slots$first_reads$1
+
+
+module nic_descriptor_fetch$fetch$slots$first_reads$1$holding(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_descriptor_fetch$fetch$slots$first_reads$1$holding
+
+
+module nic_descriptor_fetch$fetch$slots$first_reads$1$next_beat(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_descriptor_fetch$fetch$slots$first_reads$1$next_beat
+
+
+module nic_descriptor_fetch$fetch$slots$first_reads$1$tag(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_descriptor_fetch$fetch$slots$first_reads$1$tag
+
+
+module nic_descriptor_fetch$fetch$slots$first_reads$1$waiting(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_descriptor_fetch$fetch$slots$first_reads$1$waiting
+
+
+module nic_descriptor_fetch$fetch$slots$first_reads$2(clock,reset,open,expected,first_beat,set,tag_in,beat_valid,beat_tag,beat_last,matched,beat,pending);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  open;
+    input wire  expected;
+    input wire  [4:0] first_beat;
+    input wire  set;
+    input wire  [7:0] tag_in;
+    input wire  beat_valid;
+    input wire  [7:0] beat_tag;
+    input wire  beat_last;
+    output reg  matched;
+    output reg  [4:0] beat;
+    output reg  pending;
+    
+    // Constant declarations
+    localparam  one_beat = 5'b1;
+    
+    // Stub signals
+    reg  waiting$d;
+    wire  waiting$q;
+    reg  waiting$clock;
+    reg  holding$d;
+    wire  holding$q;
+    reg  holding$clock;
+    reg  [7:0] tag$d;
+    wire  [7:0] tag$q;
+    reg  tag$clock;
+    reg  [4:0] next_beat$d;
+    wire  [4:0] next_beat$q;
+    reg  next_beat$clock;
+    
+    // Sub module instances
+    nic_descriptor_fetch$fetch$slots$first_reads$2$waiting waiting(
+        .d(waiting$d),
+        .q(waiting$q),
+        .clock(waiting$clock)
+    );
+    nic_descriptor_fetch$fetch$slots$first_reads$2$holding holding(
+        .d(holding$d),
+        .q(holding$q),
+        .clock(holding$clock)
+    );
+    nic_descriptor_fetch$fetch$slots$first_reads$2$tag tag(
+        .d(tag$d),
+        .q(tag$q),
+        .clock(tag$clock)
+    );
+    nic_descriptor_fetch$fetch$slots$first_reads$2$next_beat next_beat(
+        .d(next_beat$d),
+        .q(next_beat$q),
+        .clock(next_beat$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        waiting$clock = clock;
+        holding$clock = clock;
+        tag$clock = clock;
+        next_beat$clock = clock;
+        waiting$d = waiting$q;
+        holding$d = holding$q;
+        tag$d = tag$q;
+        next_beat$d = next_beat$q;
+        matched = beat_valid & holding$q & (tag$q == beat_tag);
+        beat = next_beat$q;
+        pending = waiting$q;
+        if (matched) begin
+            next_beat$d = next_beat$q + one_beat;
+            if (beat_last) begin
+                holding$d = 1'b0;
+                waiting$d = 1'b0;
+            end
+        end
+        if (open) begin
+            waiting$d = expected;
+            holding$d = 1'b0;
+            next_beat$d = first_beat;
+        end
+        if (set) begin
+            tag$d = tag_in;
+            holding$d = 1'b1;
+        end
+        if (reset) begin
+            waiting$d = 1'b0;
+            holding$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_descriptor_fetch$fetch$slots$first_reads$2
+
+
+module nic_descriptor_fetch$fetch$slots$first_reads$2$holding(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_descriptor_fetch$fetch$slots$first_reads$2$holding
+
+
+module nic_descriptor_fetch$fetch$slots$first_reads$2$next_beat(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_descriptor_fetch$fetch$slots$first_reads$2$next_beat
+
+
+module nic_descriptor_fetch$fetch$slots$first_reads$2$tag(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_descriptor_fetch$fetch$slots$first_reads$2$tag
+
+
+module nic_descriptor_fetch$fetch$slots$first_reads$2$waiting(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_descriptor_fetch$fetch$slots$first_reads$2$waiting
+
+
+module nic_descriptor_fetch$fetch$slots$first_reads$3(clock,reset,open,expected,first_beat,set,tag_in,beat_valid,beat_tag,beat_last,matched,beat,pending);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  open;
+    input wire  expected;
+    input wire  [4:0] first_beat;
+    input wire  set;
+    input wire  [7:0] tag_in;
+    input wire  beat_valid;
+    input wire  [7:0] beat_tag;
+    input wire  beat_last;
+    output reg  matched;
+    output reg  [4:0] beat;
+    output reg  pending;
+    
+    // Constant declarations
+    localparam  one_beat = 5'b1;
+    
+    // Stub signals
+    reg  waiting$d;
+    wire  waiting$q;
+    reg  waiting$clock;
+    reg  holding$d;
+    wire  holding$q;
+    reg  holding$clock;
+    reg  [7:0] tag$d;
+    wire  [7:0] tag$q;
+    reg  tag$clock;
+    reg  [4:0] next_beat$d;
+    wire  [4:0] next_beat$q;
+    reg  next_beat$clock;
+    
+    // Sub module instances
+    nic_descriptor_fetch$fetch$slots$first_reads$3$waiting waiting(
+        .d(waiting$d),
+        .q(waiting$q),
+        .clock(waiting$clock)
+    );
+    nic_descriptor_fetch$fetch$slots$first_reads$3$holding holding(
+        .d(holding$d),
+        .q(holding$q),
+        .clock(holding$clock)
+    );
+    nic_descriptor_fetch$fetch$slots$first_reads$3$tag tag(
+        .d(tag$d),
+        .q(tag$q),
+        .clock(tag$clock)
+    );
+    nic_descriptor_fetch$fetch$slots$first_reads$3$next_beat next_beat(
+        .d(next_beat$d),
+        .q(next_beat$q),
+        .clock(next_beat$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        waiting$clock = clock;
+        holding$clock = clock;
+        tag$clock = clock;
+        next_beat$clock = clock;
+        waiting$d = waiting$q;
+        holding$d = holding$q;
+        tag$d = tag$q;
+        next_beat$d = next_beat$q;
+        matched = beat_valid & holding$q & (tag$q == beat_tag);
+        beat = next_beat$q;
+        pending = waiting$q;
+        if (matched) begin
+            next_beat$d = next_beat$q + one_beat;
+            if (beat_last) begin
+                holding$d = 1'b0;
+                waiting$d = 1'b0;
+            end
+        end
+        if (open) begin
+            waiting$d = expected;
+            holding$d = 1'b0;
+            next_beat$d = first_beat;
+        end
+        if (set) begin
+            tag$d = tag_in;
+            holding$d = 1'b1;
+        end
+        if (reset) begin
+            waiting$d = 1'b0;
+            holding$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_descriptor_fetch$fetch$slots$first_reads$3
+
+
+module nic_descriptor_fetch$fetch$slots$first_reads$3$holding(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_descriptor_fetch$fetch$slots$first_reads$3$holding
+
+
+module nic_descriptor_fetch$fetch$slots$first_reads$3$next_beat(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_descriptor_fetch$fetch$slots$first_reads$3$next_beat
+
+
+module nic_descriptor_fetch$fetch$slots$first_reads$3$tag(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_descriptor_fetch$fetch$slots$first_reads$3$tag
+
+
+module nic_descriptor_fetch$fetch$slots$first_reads$3$waiting(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_descriptor_fetch$fetch$slots$first_reads$3$waiting
 
 
 module nic_descriptor_fetch$fetch$slots$functions$0(d,q,clock);
@@ -3352,158 +3719,6 @@ module nic_descriptor_fetch$fetch$slots$head_index(d,q,clock);
 endmodule // nic_descriptor_fetch$fetch$slots$head_index
 
 
-module nic_descriptor_fetch$fetch$slots$holding_first$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_descriptor_fetch$fetch$slots$holding_first$0
-
-
-module nic_descriptor_fetch$fetch$slots$holding_first$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_descriptor_fetch$fetch$slots$holding_first$1
-
-
-module nic_descriptor_fetch$fetch$slots$holding_first$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_descriptor_fetch$fetch$slots$holding_first$2
-
-
-module nic_descriptor_fetch$fetch$slots$holding_first$3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_descriptor_fetch$fetch$slots$holding_first$3
-
-
-module nic_descriptor_fetch$fetch$slots$holding_second$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_descriptor_fetch$fetch$slots$holding_second$0
-
-
-module nic_descriptor_fetch$fetch$slots$holding_second$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_descriptor_fetch$fetch$slots$holding_second$1
-
-
-module nic_descriptor_fetch$fetch$slots$holding_second$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_descriptor_fetch$fetch$slots$holding_second$2
-
-
-module nic_descriptor_fetch$fetch$slots$holding_second$3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_descriptor_fetch$fetch$slots$holding_second$3
-
-
 module nic_descriptor_fetch$fetch$slots$offsets$0(d,q,clock);
     
     // Module arguments
@@ -3599,158 +3814,6 @@ module nic_descriptor_fetch$fetch$slots$open_count(d,q,clock);
 endmodule // nic_descriptor_fetch$fetch$slots$open_count
 
 
-module nic_descriptor_fetch$fetch$slots$pending_first$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_descriptor_fetch$fetch$slots$pending_first$0
-
-
-module nic_descriptor_fetch$fetch$slots$pending_first$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_descriptor_fetch$fetch$slots$pending_first$1
-
-
-module nic_descriptor_fetch$fetch$slots$pending_first$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_descriptor_fetch$fetch$slots$pending_first$2
-
-
-module nic_descriptor_fetch$fetch$slots$pending_first$3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_descriptor_fetch$fetch$slots$pending_first$3
-
-
-module nic_descriptor_fetch$fetch$slots$pending_second$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_descriptor_fetch$fetch$slots$pending_second$0
-
-
-module nic_descriptor_fetch$fetch$slots$pending_second$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_descriptor_fetch$fetch$slots$pending_second$1
-
-
-module nic_descriptor_fetch$fetch$slots$pending_second$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_descriptor_fetch$fetch$slots$pending_second$2
-
-
-module nic_descriptor_fetch$fetch$slots$pending_second$3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_descriptor_fetch$fetch$slots$pending_second$3
-
-
 module nic_descriptor_fetch$fetch$slots$qps$0(d,q,clock);
     
     // Module arguments
@@ -3827,6 +3890,686 @@ module nic_descriptor_fetch$fetch$slots$qps$3(d,q,clock);
 endmodule // nic_descriptor_fetch$fetch$slots$qps$3
 
 
+module nic_descriptor_fetch$fetch$slots$second_reads$0(clock,reset,open,expected,first_beat,set,tag_in,beat_valid,beat_tag,beat_last,matched,beat,pending);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  open;
+    input wire  expected;
+    input wire  [4:0] first_beat;
+    input wire  set;
+    input wire  [7:0] tag_in;
+    input wire  beat_valid;
+    input wire  [7:0] beat_tag;
+    input wire  beat_last;
+    output reg  matched;
+    output reg  [4:0] beat;
+    output reg  pending;
+    
+    // Constant declarations
+    localparam  one_beat = 5'b1;
+    
+    // Stub signals
+    reg  waiting$d;
+    wire  waiting$q;
+    reg  waiting$clock;
+    reg  holding$d;
+    wire  holding$q;
+    reg  holding$clock;
+    reg  [7:0] tag$d;
+    wire  [7:0] tag$q;
+    reg  tag$clock;
+    reg  [4:0] next_beat$d;
+    wire  [4:0] next_beat$q;
+    reg  next_beat$clock;
+    
+    // Sub module instances
+    nic_descriptor_fetch$fetch$slots$second_reads$0$waiting waiting(
+        .d(waiting$d),
+        .q(waiting$q),
+        .clock(waiting$clock)
+    );
+    nic_descriptor_fetch$fetch$slots$second_reads$0$holding holding(
+        .d(holding$d),
+        .q(holding$q),
+        .clock(holding$clock)
+    );
+    nic_descriptor_fetch$fetch$slots$second_reads$0$tag tag(
+        .d(tag$d),
+        .q(tag$q),
+        .clock(tag$clock)
+    );
+    nic_descriptor_fetch$fetch$slots$second_reads$0$next_beat next_beat(
+        .d(next_beat$d),
+        .q(next_beat$q),
+        .clock(next_beat$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        waiting$clock = clock;
+        holding$clock = clock;
+        tag$clock = clock;
+        next_beat$clock = clock;
+        waiting$d = waiting$q;
+        holding$d = holding$q;
+        tag$d = tag$q;
+        next_beat$d = next_beat$q;
+        matched = beat_valid & holding$q & (tag$q == beat_tag);
+        beat = next_beat$q;
+        pending = waiting$q;
+        if (matched) begin
+            next_beat$d = next_beat$q + one_beat;
+            if (beat_last) begin
+                holding$d = 1'b0;
+                waiting$d = 1'b0;
+            end
+        end
+        if (open) begin
+            waiting$d = expected;
+            holding$d = 1'b0;
+            next_beat$d = first_beat;
+        end
+        if (set) begin
+            tag$d = tag_in;
+            holding$d = 1'b1;
+        end
+        if (reset) begin
+            waiting$d = 1'b0;
+            holding$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_descriptor_fetch$fetch$slots$second_reads$0
+
+
+module nic_descriptor_fetch$fetch$slots$second_reads$0$holding(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_descriptor_fetch$fetch$slots$second_reads$0$holding
+
+
+module nic_descriptor_fetch$fetch$slots$second_reads$0$next_beat(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_descriptor_fetch$fetch$slots$second_reads$0$next_beat
+
+
+module nic_descriptor_fetch$fetch$slots$second_reads$0$tag(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_descriptor_fetch$fetch$slots$second_reads$0$tag
+
+
+module nic_descriptor_fetch$fetch$slots$second_reads$0$waiting(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_descriptor_fetch$fetch$slots$second_reads$0$waiting
+
+
+module nic_descriptor_fetch$fetch$slots$second_reads$1(clock,reset,open,expected,first_beat,set,tag_in,beat_valid,beat_tag,beat_last,matched,beat,pending);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  open;
+    input wire  expected;
+    input wire  [4:0] first_beat;
+    input wire  set;
+    input wire  [7:0] tag_in;
+    input wire  beat_valid;
+    input wire  [7:0] beat_tag;
+    input wire  beat_last;
+    output reg  matched;
+    output reg  [4:0] beat;
+    output reg  pending;
+    
+    // Constant declarations
+    localparam  one_beat = 5'b1;
+    
+    // Stub signals
+    reg  waiting$d;
+    wire  waiting$q;
+    reg  waiting$clock;
+    reg  holding$d;
+    wire  holding$q;
+    reg  holding$clock;
+    reg  [7:0] tag$d;
+    wire  [7:0] tag$q;
+    reg  tag$clock;
+    reg  [4:0] next_beat$d;
+    wire  [4:0] next_beat$q;
+    reg  next_beat$clock;
+    
+    // Sub module instances
+    nic_descriptor_fetch$fetch$slots$second_reads$1$waiting waiting(
+        .d(waiting$d),
+        .q(waiting$q),
+        .clock(waiting$clock)
+    );
+    nic_descriptor_fetch$fetch$slots$second_reads$1$holding holding(
+        .d(holding$d),
+        .q(holding$q),
+        .clock(holding$clock)
+    );
+    nic_descriptor_fetch$fetch$slots$second_reads$1$tag tag(
+        .d(tag$d),
+        .q(tag$q),
+        .clock(tag$clock)
+    );
+    nic_descriptor_fetch$fetch$slots$second_reads$1$next_beat next_beat(
+        .d(next_beat$d),
+        .q(next_beat$q),
+        .clock(next_beat$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        waiting$clock = clock;
+        holding$clock = clock;
+        tag$clock = clock;
+        next_beat$clock = clock;
+        waiting$d = waiting$q;
+        holding$d = holding$q;
+        tag$d = tag$q;
+        next_beat$d = next_beat$q;
+        matched = beat_valid & holding$q & (tag$q == beat_tag);
+        beat = next_beat$q;
+        pending = waiting$q;
+        if (matched) begin
+            next_beat$d = next_beat$q + one_beat;
+            if (beat_last) begin
+                holding$d = 1'b0;
+                waiting$d = 1'b0;
+            end
+        end
+        if (open) begin
+            waiting$d = expected;
+            holding$d = 1'b0;
+            next_beat$d = first_beat;
+        end
+        if (set) begin
+            tag$d = tag_in;
+            holding$d = 1'b1;
+        end
+        if (reset) begin
+            waiting$d = 1'b0;
+            holding$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_descriptor_fetch$fetch$slots$second_reads$1
+
+
+module nic_descriptor_fetch$fetch$slots$second_reads$1$holding(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_descriptor_fetch$fetch$slots$second_reads$1$holding
+
+
+module nic_descriptor_fetch$fetch$slots$second_reads$1$next_beat(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_descriptor_fetch$fetch$slots$second_reads$1$next_beat
+
+
+module nic_descriptor_fetch$fetch$slots$second_reads$1$tag(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_descriptor_fetch$fetch$slots$second_reads$1$tag
+
+
+module nic_descriptor_fetch$fetch$slots$second_reads$1$waiting(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_descriptor_fetch$fetch$slots$second_reads$1$waiting
+
+
+module nic_descriptor_fetch$fetch$slots$second_reads$2(clock,reset,open,expected,first_beat,set,tag_in,beat_valid,beat_tag,beat_last,matched,beat,pending);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  open;
+    input wire  expected;
+    input wire  [4:0] first_beat;
+    input wire  set;
+    input wire  [7:0] tag_in;
+    input wire  beat_valid;
+    input wire  [7:0] beat_tag;
+    input wire  beat_last;
+    output reg  matched;
+    output reg  [4:0] beat;
+    output reg  pending;
+    
+    // Constant declarations
+    localparam  one_beat = 5'b1;
+    
+    // Stub signals
+    reg  waiting$d;
+    wire  waiting$q;
+    reg  waiting$clock;
+    reg  holding$d;
+    wire  holding$q;
+    reg  holding$clock;
+    reg  [7:0] tag$d;
+    wire  [7:0] tag$q;
+    reg  tag$clock;
+    reg  [4:0] next_beat$d;
+    wire  [4:0] next_beat$q;
+    reg  next_beat$clock;
+    
+    // Sub module instances
+    nic_descriptor_fetch$fetch$slots$second_reads$2$waiting waiting(
+        .d(waiting$d),
+        .q(waiting$q),
+        .clock(waiting$clock)
+    );
+    nic_descriptor_fetch$fetch$slots$second_reads$2$holding holding(
+        .d(holding$d),
+        .q(holding$q),
+        .clock(holding$clock)
+    );
+    nic_descriptor_fetch$fetch$slots$second_reads$2$tag tag(
+        .d(tag$d),
+        .q(tag$q),
+        .clock(tag$clock)
+    );
+    nic_descriptor_fetch$fetch$slots$second_reads$2$next_beat next_beat(
+        .d(next_beat$d),
+        .q(next_beat$q),
+        .clock(next_beat$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        waiting$clock = clock;
+        holding$clock = clock;
+        tag$clock = clock;
+        next_beat$clock = clock;
+        waiting$d = waiting$q;
+        holding$d = holding$q;
+        tag$d = tag$q;
+        next_beat$d = next_beat$q;
+        matched = beat_valid & holding$q & (tag$q == beat_tag);
+        beat = next_beat$q;
+        pending = waiting$q;
+        if (matched) begin
+            next_beat$d = next_beat$q + one_beat;
+            if (beat_last) begin
+                holding$d = 1'b0;
+                waiting$d = 1'b0;
+            end
+        end
+        if (open) begin
+            waiting$d = expected;
+            holding$d = 1'b0;
+            next_beat$d = first_beat;
+        end
+        if (set) begin
+            tag$d = tag_in;
+            holding$d = 1'b1;
+        end
+        if (reset) begin
+            waiting$d = 1'b0;
+            holding$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_descriptor_fetch$fetch$slots$second_reads$2
+
+
+module nic_descriptor_fetch$fetch$slots$second_reads$2$holding(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_descriptor_fetch$fetch$slots$second_reads$2$holding
+
+
+module nic_descriptor_fetch$fetch$slots$second_reads$2$next_beat(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_descriptor_fetch$fetch$slots$second_reads$2$next_beat
+
+
+module nic_descriptor_fetch$fetch$slots$second_reads$2$tag(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_descriptor_fetch$fetch$slots$second_reads$2$tag
+
+
+module nic_descriptor_fetch$fetch$slots$second_reads$2$waiting(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_descriptor_fetch$fetch$slots$second_reads$2$waiting
+
+
+module nic_descriptor_fetch$fetch$slots$second_reads$3(clock,reset,open,expected,first_beat,set,tag_in,beat_valid,beat_tag,beat_last,matched,beat,pending);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  open;
+    input wire  expected;
+    input wire  [4:0] first_beat;
+    input wire  set;
+    input wire  [7:0] tag_in;
+    input wire  beat_valid;
+    input wire  [7:0] beat_tag;
+    input wire  beat_last;
+    output reg  matched;
+    output reg  [4:0] beat;
+    output reg  pending;
+    
+    // Constant declarations
+    localparam  one_beat = 5'b1;
+    
+    // Stub signals
+    reg  waiting$d;
+    wire  waiting$q;
+    reg  waiting$clock;
+    reg  holding$d;
+    wire  holding$q;
+    reg  holding$clock;
+    reg  [7:0] tag$d;
+    wire  [7:0] tag$q;
+    reg  tag$clock;
+    reg  [4:0] next_beat$d;
+    wire  [4:0] next_beat$q;
+    reg  next_beat$clock;
+    
+    // Sub module instances
+    nic_descriptor_fetch$fetch$slots$second_reads$3$waiting waiting(
+        .d(waiting$d),
+        .q(waiting$q),
+        .clock(waiting$clock)
+    );
+    nic_descriptor_fetch$fetch$slots$second_reads$3$holding holding(
+        .d(holding$d),
+        .q(holding$q),
+        .clock(holding$clock)
+    );
+    nic_descriptor_fetch$fetch$slots$second_reads$3$tag tag(
+        .d(tag$d),
+        .q(tag$q),
+        .clock(tag$clock)
+    );
+    nic_descriptor_fetch$fetch$slots$second_reads$3$next_beat next_beat(
+        .d(next_beat$d),
+        .q(next_beat$q),
+        .clock(next_beat$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        waiting$clock = clock;
+        holding$clock = clock;
+        tag$clock = clock;
+        next_beat$clock = clock;
+        waiting$d = waiting$q;
+        holding$d = holding$q;
+        tag$d = tag$q;
+        next_beat$d = next_beat$q;
+        matched = beat_valid & holding$q & (tag$q == beat_tag);
+        beat = next_beat$q;
+        pending = waiting$q;
+        if (matched) begin
+            next_beat$d = next_beat$q + one_beat;
+            if (beat_last) begin
+                holding$d = 1'b0;
+                waiting$d = 1'b0;
+            end
+        end
+        if (open) begin
+            waiting$d = expected;
+            holding$d = 1'b0;
+            next_beat$d = first_beat;
+        end
+        if (set) begin
+            tag$d = tag_in;
+            holding$d = 1'b1;
+        end
+        if (reset) begin
+            waiting$d = 1'b0;
+            holding$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_descriptor_fetch$fetch$slots$second_reads$3
+
+
+module nic_descriptor_fetch$fetch$slots$second_reads$3$holding(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_descriptor_fetch$fetch$slots$second_reads$3$holding
+
+
+module nic_descriptor_fetch$fetch$slots$second_reads$3$next_beat(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_descriptor_fetch$fetch$slots$second_reads$3$next_beat
+
+
+module nic_descriptor_fetch$fetch$slots$second_reads$3$tag(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_descriptor_fetch$fetch$slots$second_reads$3$tag
+
+
+module nic_descriptor_fetch$fetch$slots$second_reads$3$waiting(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_descriptor_fetch$fetch$slots$second_reads$3$waiting
+
+
 module nic_descriptor_fetch$fetch$slots$statuses$0(d,q,clock);
     
     // Module arguments
@@ -3901,158 +4644,6 @@ module nic_descriptor_fetch$fetch$slots$statuses$3(d,q,clock);
     end
           
 endmodule // nic_descriptor_fetch$fetch$slots$statuses$3
-
-
-module nic_descriptor_fetch$fetch$slots$tags_first$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_descriptor_fetch$fetch$slots$tags_first$0
-
-
-module nic_descriptor_fetch$fetch$slots$tags_first$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_descriptor_fetch$fetch$slots$tags_first$1
-
-
-module nic_descriptor_fetch$fetch$slots$tags_first$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_descriptor_fetch$fetch$slots$tags_first$2
-
-
-module nic_descriptor_fetch$fetch$slots$tags_first$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_descriptor_fetch$fetch$slots$tags_first$3
-
-
-module nic_descriptor_fetch$fetch$slots$tags_second$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_descriptor_fetch$fetch$slots$tags_second$0
-
-
-module nic_descriptor_fetch$fetch$slots$tags_second$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_descriptor_fetch$fetch$slots$tags_second$1
-
-
-module nic_descriptor_fetch$fetch$slots$tags_second$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_descriptor_fetch$fetch$slots$tags_second$2
-
-
-module nic_descriptor_fetch$fetch$slots$tags_second$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_descriptor_fetch$fetch$slots$tags_second$3
 
 
 module nic_descriptor_fetch$fetch$slots$tail_index(d,q,clock);

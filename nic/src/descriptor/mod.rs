@@ -28,6 +28,7 @@ pub mod extract;
 pub mod fetch;
 pub mod fetch_unit;
 pub mod request;
+pub mod slot_read;
 pub mod slots;
 
 pub use check::DescriptorCheck;
@@ -36,6 +37,7 @@ pub use extract::DescriptorExtract;
 pub use fetch::DescriptorFetch;
 pub use fetch_unit::DescriptorFetchUnit;
 pub use request::DescriptorRequest;
+pub use slot_read::SlotRead;
 pub use slots::FetchSlots;
 
 use hdl::formats::nic::{FUNCTION_BITS, QP_BITS};

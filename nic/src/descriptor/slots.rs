@@ -22,6 +22,7 @@
 //! beat is taken in `c` is offered at the head in `c + 1`.
 //!
 //! Parameters: `SB` slot index bits (`2^SB` slots), `RAW = SB + 5` the RAM address bits.
+use super::slot_read::SlotRead;
 use super::{SLOT_BEAT_BITS, STATUS_BITS, WORD_BITS};
 use crate::host::{ReadCompletionSink, HOST_DATA_BITS, TAG_BITS};
 use crate::tag_pool::TagFreeSource;
@@ -181,17 +182,9 @@ pub struct FetchSlots<const SB: usize, const RAW: usize> {
     offsets: Vec<DFF<bool>>,
     statuses: Vec<DFF<Bits<STATUS_BITS>>>,
     failed: Vec<DFF<bool>>,
-    /// Per slot and read: the read has not ended.
-    pending_first: Vec<DFF<bool>>,
-    pending_second: Vec<DFF<bool>>,
-    /// Per slot and read: the tag is set and its read has not ended.
-    holding_first: Vec<DFF<bool>>,
-    holding_second: Vec<DFF<bool>>,
-    tags_first: Vec<DFF<Bits<TAG_BITS>>>,
-    tags_second: Vec<DFF<Bits<TAG_BITS>>>,
-    /// Per slot and read: the RAM beat the next beat goes to.
-    beats_first: Vec<DFF<Bits<SLOT_BEAT_BITS>>>,
-    beats_second: Vec<DFF<Bits<SLOT_BEAT_BITS>>>,
+    /// Per slot: its first and second read.
+    first_reads: Vec<SlotRead>,
+    second_reads: Vec<SlotRead>,
     head_index: DFF<Bits<SB>>,
     tail_index: DFF<Bits<SB>>,
     open_count: DFF<Bits<8>>,
@@ -209,7 +202,6 @@ pub struct FetchSlots<const SB: usize, const RAW: usize> {
     bases: Vec<Constant<Bits<RAW>>>,
     ids: Vec<Constant<Bits<SB>>>,
     slot_count: Constant<Bits<8>>,
-    one_beat: Constant<Bits<SLOT_BEAT_BITS>>,
     one_slot: Constant<Bits<SB>>,
     one_count: Constant<Bits<8>>,
 }
@@ -241,14 +233,8 @@ impl<const SB: usize, const RAW: usize> FetchSlots<SB, RAW> {
             offsets: many(n),
             statuses: many(n),
             failed: many(n),
-            pending_first: many(n),
-            pending_second: many(n),
-            holding_first: many(n),
-            holding_second: many(n),
-            tags_first: many(n),
-            tags_second: many(n),
-            beats_first: many(n),
-            beats_second: many(n),
+            first_reads: many(n),
+            second_reads: many(n),
             head_index: Default::default(),
             tail_index: Default::default(),
             open_count: Default::default(),
@@ -264,7 +250,6 @@ impl<const SB: usize, const RAW: usize> FetchSlots<SB, RAW> {
                 .collect(),
             ids: (0..n).map(|i| Constant::new(i.to_bits())).collect(),
             slot_count: Constant::new(n.to_bits()),
-            one_beat: Constant::new(1usize.to_bits()),
             one_slot: Constant::new(1usize.to_bits()),
             one_count: Constant::new(1usize.to_bits()),
         }
@@ -299,26 +284,46 @@ impl<const SB: usize, const RAW: usize> Logic for FetchSlots<SB, RAW> {
             self.statuses[i].d.next = self.statuses[i].q.val();
             self.failed[i].clock.next = self.clock.val();
             self.failed[i].d.next = self.failed[i].q.val();
-            self.pending_first[i].clock.next = self.clock.val();
-            self.pending_first[i].d.next = self.pending_first[i].q.val();
-            self.pending_second[i].clock.next = self.clock.val();
-            self.pending_second[i].d.next = self.pending_second[i].q.val();
-            self.holding_first[i].clock.next = self.clock.val();
-            self.holding_first[i].d.next = self.holding_first[i].q.val();
-            self.holding_second[i].clock.next = self.clock.val();
-            self.holding_second[i].d.next = self.holding_second[i].q.val();
-            self.tags_first[i].clock.next = self.clock.val();
-            self.tags_first[i].d.next = self.tags_first[i].q.val();
-            self.tags_second[i].clock.next = self.clock.val();
-            self.tags_second[i].d.next = self.tags_second[i].q.val();
-            self.beats_first[i].clock.next = self.clock.val();
-            self.beats_first[i].d.next = self.beats_first[i].q.val();
-            self.beats_second[i].clock.next = self.clock.val();
-            self.beats_second[i].d.next = self.beats_second[i].q.val();
         }
         self.room.next = self.open_count.q.val() != self.slot_count.val();
         self.newest.next = self.tail_index.q.val() - self.one_slot.val();
-        // Completion beats: the slot and read holding the tag.
+        self.opening.next = self.open.valid.val() & self.room.val();
+        self.releasing.next = self.head.release.val() & self.head.valid.val();
+        // A read's tag goes on the newest slot (the one opened on this edge, if any).
+        self.tag_slot.next = self.newest.val();
+        if self.opening.val() {
+            self.tag_slot.next = self.tail_index.q.val();
+        }
+        // Each slot's two reads: opened at the tail, tags set, completion beats matched.
+        for i in 0..self.ids.len() {
+            self.first_reads[i].clock.next = self.clock.val();
+            self.first_reads[i].reset.next = self.reset.val();
+            self.first_reads[i].open.next =
+                self.opening.val() & (self.tail_index.q.val() == self.ids[i].val());
+            self.first_reads[i].expected.next = self.open.read.val();
+            self.first_reads[i].first_beat.next = 0.into();
+            self.first_reads[i].set.next = self.set_tag.valid.val()
+                & !self.set_tag.second.val()
+                & (self.tag_slot.val() == self.ids[i].val());
+            self.first_reads[i].tag_in.next = self.set_tag.tag.val();
+            self.first_reads[i].beat_valid.next = self.completion.valid.val();
+            self.first_reads[i].beat_tag.next = self.completion.tag.val();
+            self.first_reads[i].beat_last.next = self.completion.last.val();
+            self.second_reads[i].clock.next = self.clock.val();
+            self.second_reads[i].reset.next = self.reset.val();
+            self.second_reads[i].open.next =
+                self.opening.val() & (self.tail_index.q.val() == self.ids[i].val());
+            self.second_reads[i].expected.next = self.open.second.val();
+            self.second_reads[i].first_beat.next = self.open.base.val();
+            self.second_reads[i].set.next = self.set_tag.valid.val()
+                & self.set_tag.second.val()
+                & (self.tag_slot.val() == self.ids[i].val());
+            self.second_reads[i].tag_in.next = self.set_tag.tag.val();
+            self.second_reads[i].beat_valid.next = self.completion.valid.val();
+            self.second_reads[i].beat_tag.next = self.completion.tag.val();
+            self.second_reads[i].beat_last.next = self.completion.last.val();
+        }
+        // Completion beats: written where the read holding the tag says; `last` frees the tag.
         self.completion.ready.next = true;
         self.matched.next = false;
         self.slot_base.next = 0.into();
@@ -328,42 +333,25 @@ impl<const SB: usize, const RAW: usize> Logic for FetchSlots<SB, RAW> {
         self.tag_free.valid.next = false;
         self.tag_free.tag.next = self.completion.tag.val();
         for i in 0..self.ids.len() {
-            if self.completion.valid.val()
-                & self.holding_first[i].q.val()
-                & (self.tags_first[i].q.val() == self.completion.tag.val())
-            {
+            if self.first_reads[i].matched.val() {
                 self.matched.next = true;
                 self.slot_base.next = self.bases[i].val();
-                self.beat.next = self.beats_first[i].q.val();
-                self.write_enable.next = !self.completion.error.val();
-                self.beats_first[i].d.next = self.beats_first[i].q.val() + self.one_beat.val();
-                if self.completion.error.val() {
-                    self.failed[i].d.next = true;
-                }
-                if self.completion.last.val() {
-                    self.holding_first[i].d.next = false;
-                    self.pending_first[i].d.next = false;
-                    self.tag_free.valid.next = true;
-                }
+                self.beat.next = self.first_reads[i].beat.val();
             }
-            if self.completion.valid.val()
-                & self.holding_second[i].q.val()
-                & (self.tags_second[i].q.val() == self.completion.tag.val())
-            {
+            if self.second_reads[i].matched.val() {
                 self.matched.next = true;
                 self.slot_base.next = self.bases[i].val();
-                self.beat.next = self.beats_second[i].q.val();
-                self.write_enable.next = !self.completion.error.val();
-                self.beats_second[i].d.next = self.beats_second[i].q.val() + self.one_beat.val();
-                if self.completion.error.val() {
-                    self.failed[i].d.next = true;
-                }
-                if self.completion.last.val() {
-                    self.holding_second[i].d.next = false;
-                    self.pending_second[i].d.next = false;
-                    self.tag_free.valid.next = true;
-                }
+                self.beat.next = self.second_reads[i].beat.val();
             }
+            if (self.first_reads[i].matched.val() | self.second_reads[i].matched.val())
+                & self.completion.error.val()
+            {
+                self.failed[i].d.next = true;
+            }
+        }
+        if self.matched.val() {
+            self.write_enable.next = !self.completion.error.val();
+            self.tag_free.valid.next = self.completion.last.val();
         }
         self.write_address.next =
             self.slot_base.val() | bit_cast::<RAW, SLOT_BEAT_BITS>(self.beat.val());
@@ -380,8 +368,8 @@ impl<const SB: usize, const RAW: usize> Logic for FetchSlots<SB, RAW> {
         for i in 0..self.ids.len() {
             if self.head_index.q.val() == self.ids[i].val() {
                 self.head.valid.next = (self.open_count.q.val() != 0)
-                    & !self.pending_first[i].q.val()
-                    & !self.pending_second[i].q.val();
+                    & !self.first_reads[i].pending.val()
+                    & !self.second_reads[i].pending.val();
                 self.head.function.next = self.functions[i].q.val();
                 self.head.qp.next = self.qps[i].q.val();
                 self.head.words.next = self.words[i].q.val();
@@ -391,8 +379,6 @@ impl<const SB: usize, const RAW: usize> Logic for FetchSlots<SB, RAW> {
             }
         }
         // Open at the tail, release at the head.
-        self.opening.next = self.open.valid.val() & self.room.val();
-        self.releasing.next = self.head.release.val() & self.head.valid.val();
         for i in 0..self.ids.len() {
             if self.opening.val() & (self.tail_index.q.val() == self.ids[i].val()) {
                 self.functions[i].d.next = self.open.function.val();
@@ -401,28 +387,6 @@ impl<const SB: usize, const RAW: usize> Logic for FetchSlots<SB, RAW> {
                 self.offsets[i].d.next = self.open.offset.val();
                 self.statuses[i].d.next = self.open.status.val();
                 self.failed[i].d.next = false;
-                self.pending_first[i].d.next = self.open.read.val();
-                self.pending_second[i].d.next = self.open.second.val();
-                self.holding_first[i].d.next = false;
-                self.holding_second[i].d.next = false;
-                self.beats_first[i].d.next = 0.into();
-                self.beats_second[i].d.next = self.open.base.val();
-            }
-        }
-        // A read's tag on the newest slot (the one opened on this edge, if any).
-        self.tag_slot.next = self.newest.val();
-        if self.opening.val() {
-            self.tag_slot.next = self.tail_index.q.val();
-        }
-        for i in 0..self.ids.len() {
-            if self.set_tag.valid.val() & (self.tag_slot.val() == self.ids[i].val()) {
-                if self.set_tag.second.val() {
-                    self.tags_second[i].d.next = self.set_tag.tag.val();
-                    self.holding_second[i].d.next = true;
-                } else {
-                    self.tags_first[i].d.next = self.set_tag.tag.val();
-                    self.holding_first[i].d.next = true;
-                }
             }
         }
         if self.opening.val() {
@@ -443,12 +407,6 @@ impl<const SB: usize, const RAW: usize> Logic for FetchSlots<SB, RAW> {
             self.open_count.d.next = 0.into();
             self.tag_free.valid.next = false;
             self.write_enable.next = false;
-            for i in 0..self.ids.len() {
-                self.pending_first[i].d.next = false;
-                self.pending_second[i].d.next = false;
-                self.holding_first[i].d.next = false;
-                self.holding_second[i].d.next = false;
-            }
         }
     }
 }
