@@ -1627,15 +1627,6 @@ module nic_descriptor_fetch$fetch$request(clock,reset,doorbell$valid,doorbell$fu
     input wire  room;
     
     // Constant declarations
-    localparam  eight_bytes = 48'h8;
-    localparam  boundary_mask = 48'h1ff;
-    localparam  one_address = 48'h1;
-    localparam  max_words = 8'h3f;
-    localparam  two_words = 8'h2;
-    localparam  bad_doorbell = 6'b1010;
-    localparam  not_owned = 6'b1011;
-    localparam  disabled = 6'b1100;
-    localparam  too_long = 6'b10;
     localparam  owner = 2'b0;
     
     // Enums
@@ -1672,17 +1663,20 @@ module nic_descriptor_fetch$fetch$request(clock,reset,doorbell$valid,doorbell$fu
     reg  [12:0] second_bytes$d;
     wire  [12:0] second_bytes$q;
     reg  second_bytes$clock;
+    reg  [63:0] plan$word;
+    reg  plan$owned;
+    reg  plan$function_enabled;
+    reg  plan$qp_enabled;
+    wire  [7:0] plan$words;
+    wire  [47:0] plan$address;
+    wire  [47:0] plan$next_boundary;
+    wire  plan$crosses;
+    wire  [47:0] plan$first_span;
+    wire  [47:0] plan$first_extent;
+    wire  [47:0] plan$second_span;
+    wire  [5:0] plan$verdict;
     
     // Local signals
-    reg  [7:0] words;
-    reg  [47:0] address;
-    reg  [47:0] past_end;
-    reg  [47:0] next_boundary;
-    reg  [5:0] verdict;
-    reg  crosses;
-    reg  [47:0] first_span;
-    reg  [47:0] first_extent;
-    reg  [47:0] second_span;
     reg  lookup_unused;
     
     // Sub module instances
@@ -1731,6 +1725,20 @@ module nic_descriptor_fetch$fetch$request(clock,reset,doorbell$valid,doorbell$fu
         .q(second_bytes$q),
         .clock(second_bytes$clock)
     );
+    nic_descriptor_fetch$fetch$request$plan plan(
+        .word(plan$word),
+        .owned(plan$owned),
+        .function_enabled(plan$function_enabled),
+        .qp_enabled(plan$qp_enabled),
+        .words(plan$words),
+        .address(plan$address),
+        .next_boundary(plan$next_boundary),
+        .crosses(plan$crosses),
+        .first_span(plan$first_span),
+        .first_extent(plan$first_extent),
+        .second_span(plan$second_span),
+        .verdict(plan$verdict)
+    );
     
     // Update code
     always @(*) begin
@@ -1752,29 +1760,10 @@ module nic_descriptor_fetch$fetch$request(clock,reset,doorbell$valid,doorbell$fu
         boundary$d = boundary$q;
         first_bytes$d = first_bytes$q;
         second_bytes$d = second_bytes$q;
-        words = word$q[(32'h8)+:(8)];
-        address = word$q[(32'h10)+:(48)];
-        past_end = address + (((words) & 48'hffffffffffff) << 32'h3);
-        next_boundary = (address | boundary_mask) + one_address;
-        second_span = past_end - next_boundary;
-        crosses = past_end > next_boundary;
-        first_span = past_end - address;
-        if (crosses) begin
-            first_span = next_boundary - address;
-        end
-        verdict = 32'h0;
-        if (words > max_words) begin
-            verdict = too_long;
-        end
-        if (~lookup$function_enabled | ~lookup$qp_enabled) begin
-            verdict = disabled;
-        end
-        if (~lookup$owned) begin
-            verdict = not_owned;
-        end
-        if (|word$q[(32'h4)+:(4)] | (words < two_words) | |address[(32'h0)+:(3)]) begin
-            verdict = bad_doorbell;
-        end
+        plan$word = word$q;
+        plan$owned = lookup$owned;
+        plan$function_enabled = lookup$function_enabled;
+        plan$qp_enabled = lookup$qp_enabled;
         lookup_unused = |lookup$key | lookup$interrupt | |lookup$send_base | |lookup$send_size | |lookup$send_producer | |lookup$send_consumer | |lookup$receive_base | |lookup$receive_size | |lookup$receive_producer | |lookup$receive_consumer | |lookup$nap_base | |lookup$nap_size | |lookup$nap_producer | |lookup$nap_consumer;
         doorbell$ready = 1'b0;
         lookup$valid = 1'b0;
@@ -1784,7 +1773,7 @@ module nic_descriptor_fetch$fetch$request(clock,reset,doorbell$valid,doorbell$fu
         tag$owner = owner;
         read$valid = 1'b0;
         read$function = issuer$q;
-        read$address = address;
+        read$address = plan$address;
         read$bytes = first_bytes$q;
         read$tag = read_tag$q;
         if (second$q) begin
@@ -1794,16 +1783,12 @@ module nic_descriptor_fetch$fetch$request(clock,reset,doorbell$valid,doorbell$fu
         open$valid = 1'b0;
         open$function = issuer$q;
         open$qp = word$q[(32'h0)+:(4)];
-        open$words = words;
-        open$offset = address[32'h3];
-        open$status = verdict;
-        open$read = ~|verdict;
-        open$second = ~|verdict & crosses;
-        first_extent = first_span;
-        if (address[32'h3]) begin
-            first_extent = first_span + eight_bytes;
-        end
-        open$base = first_extent[(32'h4)+:(5)];
+        open$words = plan$words;
+        open$offset = plan$address[32'h3];
+        open$status = plan$verdict;
+        open$read = ~|plan$verdict;
+        open$second = ~|plan$verdict & plan$crosses;
+        open$base = plan$first_extent[(32'h4)+:(5)];
         set_tag$valid = 1'b0;
         set_tag$second = second$q;
         set_tag$tag = tag$tag;
@@ -1823,12 +1808,12 @@ module nic_descriptor_fetch$fetch$request(clock,reset,doorbell$valid,doorbell$fu
                     open$valid = lookup$answered;
                     if (lookup$answered) begin
                         second$d = 1'b0;
-                        split$d = crosses;
-                        boundary$d = next_boundary;
-                        first_bytes$d = first_span[(32'h0)+:(13)];
-                        second_bytes$d = second_span[(32'h0)+:(13)];
+                        split$d = plan$crosses;
+                        boundary$d = plan$next_boundary;
+                        first_bytes$d = plan$first_span[(32'h0)+:(13)];
+                        second_bytes$d = plan$second_span[(32'h0)+:(13)];
                         state$d = RequestState$Idle;
-                        if (~|verdict) begin
+                        if (~|plan$verdict) begin
                             state$d = RequestState$Alloc;
                             set_tag$second = 1'b0;
                             if (tag$valid) begin
@@ -1930,6 +1915,70 @@ module nic_descriptor_fetch$fetch$request$issuer(d,q,clock);
     end
           
 endmodule // nic_descriptor_fetch$fetch$request$issuer
+
+
+module nic_descriptor_fetch$fetch$request$plan(word,owned,function_enabled,qp_enabled,words,address,next_boundary,crosses,first_span,first_extent,second_span,verdict);
+    
+    // Module arguments
+    input wire  [63:0] word;
+    input wire  owned;
+    input wire  function_enabled;
+    input wire  qp_enabled;
+    output reg  [7:0] words;
+    output reg  [47:0] address;
+    output reg  [47:0] next_boundary;
+    output reg  crosses;
+    output reg  [47:0] first_span;
+    output reg  [47:0] first_extent;
+    output reg  [47:0] second_span;
+    output reg  [5:0] verdict;
+    
+    // Constant declarations
+    localparam  eight_bytes = 48'h8;
+    localparam  boundary_mask = 48'h1ff;
+    localparam  one_address = 48'h1;
+    localparam  max_words = 8'h3f;
+    localparam  two_words = 8'h2;
+    localparam  bad_doorbell = 6'b1010;
+    localparam  not_owned = 6'b1011;
+    localparam  disabled = 6'b1100;
+    localparam  too_long = 6'b10;
+    
+    // Local signals
+    reg  [47:0] past_end;
+    
+    // Update code
+    always @(*) begin
+        words = word[(32'h8)+:(8)];
+        address = word[(32'h10)+:(48)];
+        past_end = address + (((words) & 48'hffffffffffff) << 32'h3);
+        next_boundary = (address | boundary_mask) + one_address;
+        second_span = past_end - next_boundary;
+        crosses = past_end > next_boundary;
+        first_span = past_end - address;
+        if (crosses) begin
+            first_span = next_boundary - address;
+        end
+        first_extent = first_span;
+        if (address[32'h3]) begin
+            first_extent = first_span + eight_bytes;
+        end
+        verdict = 32'h0;
+        if (words > max_words) begin
+            verdict = too_long;
+        end
+        if (~function_enabled | ~qp_enabled) begin
+            verdict = disabled;
+        end
+        if (~owned) begin
+            verdict = not_owned;
+        end
+        if (|word[(32'h4)+:(4)] | (words < two_words) | |address[(32'h0)+:(3)]) begin
+            verdict = bad_doorbell;
+        end
+    end
+    
+endmodule // nic_descriptor_fetch$fetch$request$plan
 
 
 module nic_descriptor_fetch$fetch$request$read_tag(d,q,clock);

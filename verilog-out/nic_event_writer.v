@@ -1010,21 +1010,40 @@ module nic_event_writer$writer$select(clock,reset,sends$valid,sends$function,sen
     input wire  lock;
     input wire  finish;
     
+    // Constant declarations
+    localparam  one_requester = 3'b1;
+    
     // Stub signals
+    reg  arbiter$clock;
+    reg  arbiter$reset;
+    reg  [2:0] arbiter$requests;
+    reg  arbiter$advance;
+    reg  arbiter$tail;
+    wire  [2:0] arbiter$grant;
+    wire  [1:0] arbiter$grant_index;
+    wire  arbiter$valid;
     reg  locked$d;
     wire  locked$q;
     reg  locked$clock;
     reg  [1:0] held$d;
     wire  [1:0] held$q;
     reg  held$clock;
-    reg  [1:0] last$d;
-    wire  [1:0] last$q;
-    reg  last$clock;
     
     // Local signals
     reg  [1:0] index;
+    reg  arbiter_unused;
     
     // Sub module instances
+    nic_event_writer$writer$select$arbiter arbiter(
+        .clock(arbiter$clock),
+        .reset(arbiter$reset),
+        .requests(arbiter$requests),
+        .advance(arbiter$advance),
+        .tail(arbiter$tail),
+        .grant(arbiter$grant),
+        .grant_index(arbiter$grant_index),
+        .valid(arbiter$valid)
+    );
     nic_event_writer$writer$select$locked locked(
         .d(locked$d),
         .q(locked$q),
@@ -1035,51 +1054,23 @@ module nic_event_writer$writer$select(clock,reset,sends$valid,sends$function,sen
         .q(held$q),
         .clock(held$clock)
     );
-    nic_event_writer$writer$select$last last(
-        .d(last$d),
-        .q(last$q),
-        .clock(last$clock)
-    );
     
     // Update code
     always @(*) begin
         locked$clock = clock;
         held$clock = clock;
-        last$clock = clock;
         locked$d = locked$q;
         held$d = held$q;
-        last$d = last$q;
-        index = last$q;
-        if (last$q == 32'h0) begin
-            if (errors$valid) begin
-                index = 32'h2;
-            end
-            if (receives$valid) begin
-                index = 32'h1;
-            end
+        arbiter$clock = clock;
+        arbiter$reset = reset;
+        arbiter$tail = 1'b0;
+        arbiter$requests = ((sends$valid) & 3'h7) | (((receives$valid) & 3'h7) << 32'h1) | (((errors$valid) & 3'h7) << 32'h2);
+        if (locked$q) begin
+            arbiter$requests = one_requester << held$q;
         end
-        else if (last$q == 32'h1) begin
-            if (receives$valid) begin
-                index = 32'h1;
-            end
-            if (sends$valid) begin
-                index = 32'h0;
-            end
-            if (errors$valid) begin
-                index = 32'h2;
-            end
-        end
-        else begin
-            if (errors$valid) begin
-                index = 32'h2;
-            end
-            if (receives$valid) begin
-                index = 32'h1;
-            end
-            if (sends$valid) begin
-                index = 32'h0;
-            end
-        end
+        arbiter$advance = finish;
+        index = arbiter$grant_index;
+        arbiter_unused = |arbiter$grant | arbiter$valid;
         if (locked$q) begin
             index = held$q;
         end
@@ -1137,11 +1128,9 @@ module nic_event_writer$writer$select(clock,reset,sends$valid,sends$function,sen
         end
         if (finish) begin
             locked$d = 1'b0;
-            last$d = index;
         end
         if (reset) begin
             locked$d = 1'b0;
-            last$d = 32'h2;
             sends$ready = 1'b0;
             receives$ready = 1'b0;
             errors$ready = 1'b0;
@@ -1149,6 +1138,160 @@ module nic_event_writer$writer$select(clock,reset,sends$valid,sends$function,sen
     end
     
 endmodule // nic_event_writer$writer$select
+
+
+module nic_event_writer$writer$select$arbiter(clock,reset,requests,advance,tail,grant,grant_index,valid);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [2:0] requests;
+    input wire  advance;
+    input wire  tail;
+    output reg  [2:0] grant;
+    output reg  [1:0] grant_index;
+    output reg  valid;
+    
+    // Constant declarations
+    localparam  hold = 1'b0;
+    localparam  single = 1'b0;
+    localparam  index_masks$0 = 3'b10;
+    localparam  index_masks$1 = 3'b100;
+    localparam  index_bits$0 = 2'b1;
+    localparam  index_bits$1 = 2'b10;
+    localparam  top = 3'b100;
+    
+    // Stub signals
+    reg  [2:0] mask$d;
+    wire  [2:0] mask$q;
+    reg  mask$clock;
+    reg  locked$d;
+    wire  locked$q;
+    reg  locked$clock;
+    
+    // Local signals
+    reg  [2:0] holder;
+    reg  [2:0] eligible;
+    reg  [2:0] masked;
+    reg  [2:0] masked_prefix$0;
+    reg  [2:0] masked_prefix$1;
+    reg  [2:0] masked_prefix$2;
+    reg  [2:0] eligible_prefix$0;
+    reg  [2:0] eligible_prefix$1;
+    reg  [2:0] eligible_prefix$2;
+    reg  [2:0] masked_after;
+    reg  [2:0] eligible_after;
+    reg  [2:0] after;
+    reg  [1:0] index_acc$0;
+    reg  [1:0] index_acc$1;
+    reg  [1:0] index_acc$2;
+    
+    // Sub module instances
+    nic_event_writer$writer$select$arbiter$mask mask(
+        .d(mask$d),
+        .q(mask$q),
+        .clock(mask$clock)
+    );
+    nic_event_writer$writer$select$arbiter$locked locked(
+        .d(locked$d),
+        .q(locked$q),
+        .clock(locked$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        mask$clock = clock;
+        locked$clock = clock;
+        mask$d = mask$q;
+        locked$d = locked$q;
+        holder = ~mask$q & ((mask$q >> 32'h1) | top);
+        eligible = requests;
+        if (locked$q) begin
+            eligible = requests & holder;
+        end
+        masked = eligible & mask$q;
+        masked_prefix$0 = masked;
+        eligible_prefix$0 = eligible;
+        masked_prefix$1 = masked_prefix$0 | (masked_prefix$0 << (64'h1 << 0));
+        eligible_prefix$1 = eligible_prefix$0 | (eligible_prefix$0 << (64'h1 << 0));
+        masked_prefix$2 = masked_prefix$1 | (masked_prefix$1 << (64'h1 << 1));
+        eligible_prefix$2 = eligible_prefix$1 | (eligible_prefix$1 << (64'h1 << 1));
+        masked_after = masked_prefix$2 << 32'h1;
+        eligible_after = eligible_prefix$2 << 32'h1;
+        if (|masked) begin
+            grant = masked & ~masked_after;
+            after = masked_after;
+        end
+        else begin
+            grant = eligible & ~eligible_after;
+            after = eligible_after;
+        end
+        valid = |eligible;
+        if (single) begin
+            grant = requests;
+            valid = |requests;
+        end
+        index_acc$0 = 32'h0;
+        index_acc$1 = index_acc$0;
+        if (|(grant & index_masks$0)) begin
+            index_acc$1 = index_acc$0 | index_bits$0;
+        end
+        index_acc$2 = index_acc$1;
+        if (|(grant & index_masks$1)) begin
+            index_acc$2 = index_acc$1 | index_bits$1;
+        end
+        grant_index = index_acc$2;
+        if (valid & (advance | hold)) begin
+            mask$d = after;
+        end
+        if (hold & valid) begin
+            locked$d = ~(advance & tail);
+        end
+        if (reset) begin
+            mask$d = 32'h0;
+            locked$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_event_writer$writer$select$arbiter
+
+
+module nic_event_writer$writer$select$arbiter$locked(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_event_writer$writer$select$arbiter$locked
+
+
+module nic_event_writer$writer$select$arbiter$mask(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_event_writer$writer$select$arbiter$mask
 
 
 module nic_event_writer$writer$select$held(d,q,clock);
@@ -1168,25 +1311,6 @@ module nic_event_writer$writer$select$held(d,q,clock);
     end
           
 endmodule // nic_event_writer$writer$select$held
-
-
-module nic_event_writer$writer$select$last(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_event_writer$writer$select$last
 
 
 module nic_event_writer$writer$select$locked(d,q,clock);

@@ -23,6 +23,7 @@
 //! - [`DescriptorFetchUnit`] (`fetch_unit.rs`): the fetch with its own [`TagPool`](crate::tag_pool::TagPool)
 //!   (the emitted top `nic_descriptor_fetch` and the bench's device).
 pub mod check;
+pub mod doorbell_verdict;
 pub mod event_fields;
 pub mod extract;
 pub mod fetch;
@@ -32,6 +33,7 @@ pub mod slot_read;
 pub mod slots;
 
 pub use check::DescriptorCheck;
+pub use doorbell_verdict::DoorbellVerdict;
 pub use event_fields::ErrorEventFields;
 pub use extract::DescriptorExtract;
 pub use fetch::DescriptorFetch;

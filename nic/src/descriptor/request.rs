@@ -21,13 +21,14 @@
 //!
 //! Parameters (elaboration): `max_read_request` (a power of two, 64..=4096) and `max_words`
 //! ([`super::max_words`]).
+use super::doorbell_verdict::DoorbellVerdict;
 use super::slots::{SlotOpenSource, SlotTagSource};
-use super::{SLOT_BEAT_BITS, STATUS_BITS, WORD_BITS};
+use super::SLOT_BEAT_BITS;
 use crate::doorbell::{DoorbellSink, DOORBELL_BITS};
 use crate::function_table::QpLookupSource;
 use crate::host::{ReadRequestSource, READ_BYTES_BITS, TAG_BITS};
 use crate::tag_pool::{TagAllocSink, OWNER_BITS};
-use hdl::formats::nic::{EventStatus, ADDRESS_BITS, FUNCTION_BITS, QP_BITS};
+use hdl::formats::nic::{ADDRESS_BITS, FUNCTION_BITS, QP_BITS};
 use rust_hdl::prelude::*;
 
 /// The tag pool's requester id of the descriptor fetch (defined with the others in `tag_pool`).
@@ -79,27 +80,8 @@ pub struct DescriptorRequest {
     boundary: DFF<Bits<ADDRESS_BITS>>,
     first_bytes: DFF<Bits<READ_BYTES_BITS>>,
     second_bytes: DFF<Bits<READ_BYTES_BITS>>,
-    // The doorbell's fields.
-    words: Signal<Local, Bits<WORD_BITS>>,
-    address: Signal<Local, Bits<ADDRESS_BITS>>,
-    /// The address one past the descriptor.
-    past_end: Signal<Local, Bits<ADDRESS_BITS>>,
-    /// The first read-request boundary above the address.
-    next_boundary: Signal<Local, Bits<ADDRESS_BITS>>,
-    verdict: Signal<Local, Bits<STATUS_BITS>>,
-    crosses: Signal<Local, bool>,
-    first_span: Signal<Local, Bits<ADDRESS_BITS>>,
-    first_extent: Signal<Local, Bits<ADDRESS_BITS>>,
-    second_span: Signal<Local, Bits<ADDRESS_BITS>>,
-    eight_bytes: Constant<Bits<ADDRESS_BITS>>,
-    boundary_mask: Constant<Bits<ADDRESS_BITS>>,
-    one_address: Constant<Bits<ADDRESS_BITS>>,
-    max_words: Constant<Bits<WORD_BITS>>,
-    two_words: Constant<Bits<WORD_BITS>>,
-    bad_doorbell: Constant<Bits<STATUS_BITS>>,
-    not_owned: Constant<Bits<STATUS_BITS>>,
-    disabled: Constant<Bits<STATUS_BITS>>,
-    too_long: Constant<Bits<STATUS_BITS>>,
+    /// The held doorbell's reads and verdict.
+    plan: DoorbellVerdict,
     owner: Constant<Bits<OWNER_BITS>>,
     /// The lookup's key, interrupt flag and rings: the send engine's and event writer's
     /// concern, not the fetch's, so acknowledged unused.
@@ -113,7 +95,6 @@ impl DescriptorRequest {
             max_read_request.is_power_of_two() && (64..=4096).contains(&max_read_request),
             "DescriptorRequest: max_read_request (nic.max_read_request) = {max_read_request} must be a power of two in 64..=4096"
         );
-        let code = |s: EventStatus| Constant::new((s.code() as usize).to_bits());
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -133,24 +114,7 @@ impl DescriptorRequest {
             boundary: Default::default(),
             first_bytes: Default::default(),
             second_bytes: Default::default(),
-            words: Default::default(),
-            address: Default::default(),
-            past_end: Default::default(),
-            next_boundary: Default::default(),
-            verdict: Default::default(),
-            crosses: Default::default(),
-            first_span: Default::default(),
-            first_extent: Default::default(),
-            second_span: Default::default(),
-            eight_bytes: Constant::new(8usize.to_bits()),
-            boundary_mask: Constant::new((max_read_request - 1).to_bits()),
-            one_address: Constant::new(1usize.to_bits()),
-            max_words: Constant::new(super::max_words(max_read_request).to_bits()),
-            two_words: Constant::new(2usize.to_bits()),
-            bad_doorbell: code(EventStatus::BadDoorbell),
-            not_owned: code(EventStatus::QpNotOwned),
-            disabled: code(EventStatus::QpDisabled),
-            too_long: code(EventStatus::WordCount),
+            plan: DoorbellVerdict::new(max_read_request),
             owner: Constant::new(FETCH_OWNER.to_bits()),
             lookup_unused: Default::default(),
         }
@@ -173,36 +137,11 @@ impl Logic for DescriptorRequest {
             first_bytes,
             second_bytes
         );
-        // The held doorbell's fields and the reads it needs.
-        self.words.next = self.word.q.val().get_bits::<WORD_BITS>(8);
-        self.address.next = self.word.q.val().get_bits::<ADDRESS_BITS>(16);
-        self.past_end.next =
-            self.address.val() + (bit_cast::<ADDRESS_BITS, WORD_BITS>(self.words.val()) << 3);
-        self.next_boundary.next =
-            (self.address.val() | self.boundary_mask.val()) + self.one_address.val();
-        self.second_span.next = self.past_end.val() - self.next_boundary.val();
-        self.crosses.next = self.past_end.val() > self.next_boundary.val();
-        self.first_span.next = self.past_end.val() - self.address.val();
-        if self.crosses.val() {
-            self.first_span.next = self.next_boundary.val() - self.address.val();
-        }
-        // The verdict, in the lookup's answer cycle.
-        self.verdict.next = 0.into();
-        if self.words.val() > self.max_words.val() {
-            self.verdict.next = self.too_long.val();
-        }
-        if !self.lookup.function_enabled.val() | !self.lookup.qp_enabled.val() {
-            self.verdict.next = self.disabled.val();
-        }
-        if !self.lookup.owned.val() {
-            self.verdict.next = self.not_owned.val();
-        }
-        if self.word.q.val().get_bits::<4>(4).any()
-            | (self.words.val() < self.two_words.val())
-            | self.address.val().get_bits::<3>(0).any()
-        {
-            self.verdict.next = self.bad_doorbell.val();
-        }
+        // The held doorbell's fields, the reads it needs and its verdict (DoorbellVerdict).
+        self.plan.word.next = self.word.q.val();
+        self.plan.owned.next = self.lookup.owned.val();
+        self.plan.function_enabled.next = self.lookup.function_enabled.val();
+        self.plan.qp_enabled.next = self.lookup.qp_enabled.val();
         self.lookup_unused.next = self.lookup.key.val().any()
             | self.lookup.interrupt.val()
             | self.lookup.send_base.val().any()
@@ -226,7 +165,7 @@ impl Logic for DescriptorRequest {
         self.tag.owner.next = self.owner.val();
         self.read.valid.next = false;
         self.read.function.next = self.issuer.q.val();
-        self.read.address.next = self.address.val();
+        self.read.address.next = self.plan.address.val();
         self.read.bytes.next = self.first_bytes.q.val();
         self.read.tag.next = self.read_tag.q.val();
         if self.second.q.val() {
@@ -236,17 +175,12 @@ impl Logic for DescriptorRequest {
         self.open.valid.next = false;
         self.open.function.next = self.issuer.q.val();
         self.open.qp.next = self.word.q.val().get_bits::<QP_BITS>(0);
-        self.open.words.next = self.words.val();
-        self.open.offset.next = self.address.val().get_bit(3);
-        self.open.status.next = self.verdict.val();
-        self.open.read.next = !self.verdict.val().any();
-        self.open.second.next = !self.verdict.val().any() & self.crosses.val();
-        // The first read's beats: its bytes plus the 8 before an odd word address.
-        self.first_extent.next = self.first_span.val();
-        if self.address.val().get_bit(3) {
-            self.first_extent.next = self.first_span.val() + self.eight_bytes.val();
-        }
-        self.open.base.next = self.first_extent.val().get_bits::<SLOT_BEAT_BITS>(4);
+        self.open.words.next = self.plan.words.val();
+        self.open.offset.next = self.plan.address.val().get_bit(3);
+        self.open.status.next = self.plan.verdict.val();
+        self.open.read.next = !self.plan.verdict.val().any();
+        self.open.second.next = !self.plan.verdict.val().any() & self.plan.crosses.val();
+        self.open.base.next = self.plan.first_extent.val().get_bits::<SLOT_BEAT_BITS>(4);
         self.set_tag.valid.next = false;
         self.set_tag.second.next = self.second.q.val();
         self.set_tag.tag.next = self.tag.tag.val();
@@ -265,13 +199,14 @@ impl Logic for DescriptorRequest {
                 self.open.valid.next = self.lookup.answered.val();
                 if self.lookup.answered.val() {
                     self.second.d.next = false;
-                    self.split.d.next = self.crosses.val();
-                    self.boundary.d.next = self.next_boundary.val();
-                    self.first_bytes.d.next = self.first_span.val().get_bits::<READ_BYTES_BITS>(0);
+                    self.split.d.next = self.plan.crosses.val();
+                    self.boundary.d.next = self.plan.next_boundary.val();
+                    self.first_bytes.d.next =
+                        self.plan.first_span.val().get_bits::<READ_BYTES_BITS>(0);
                     self.second_bytes.d.next =
-                        self.second_span.val().get_bits::<READ_BYTES_BITS>(0);
+                        self.plan.second_span.val().get_bits::<READ_BYTES_BITS>(0);
                     self.state.d.next = RequestState::Idle;
-                    if !self.verdict.val().any() {
+                    if !self.plan.verdict.val().any() {
                         self.state.d.next = RequestState::Alloc;
                         self.set_tag.second.next = false;
                         if self.tag.valid.val() {

@@ -2,21 +2,23 @@
 //! engine, the fetch's errors), presenting one request at a time on `chosen` without taking it:
 //! the writer looks at it (its QP lookup) and then takes it (`chosen.ready`) or passes it over.
 //!
-//! **Choice.** While not `locked`, `chosen` is the first requester with `valid` after the last
-//! one served, in the order sends, receives, errors. `lock` (the writer starts on the request
+//! **Choice** (an [`RrArbiter`], no hold). While not `locked`, `chosen` is the first requester
+//! with `valid` after the last one served, in the order sends, receives, errors. `lock` (the writer starts on the request
 //! shown) freezes the choice from the next cycle; `finish` (the writer took the request or
 //! passed it over) unfreezes it and makes that requester the last served, so the others come
-//! first next time: a request whose ring is full is passed over and tried again only after
+//! first next time (the arbiter's pointer moves on `finish`; while locked only the held
+//! requester is shown to it, so it moves past that one): a request whose ring is full is passed over and tried again only after
 //! every other requester had its turn, and it stays with its requester meanwhile.
 //! `chosen.ready` is routed to the chosen requester only.
 //!
 //! Latency: combinational from the inputs to `chosen`. Reset (synchronous): unlocked, sends
 //! first.
 use super::{EventRequestSink, EventRequestSource};
+use hdl::arb::RrArbiter;
 use rust_hdl::prelude::*;
 
 /// The requesters' round robin; see the module documentation.
-#[derive(LogicBlock, Default)]
+#[derive(LogicBlock)]
 pub struct EventSelect {
     /// Clock.
     pub clock: Signal<In, Clock>,
@@ -34,49 +36,59 @@ pub struct EventSelect {
     pub lock: Signal<In, bool>,
     /// The writer is done with the request shown (taken or passed over).
     pub finish: Signal<In, bool>,
+    /// The round robin over the requesters (0 sends, 1 receives, 2 errors).
+    arbiter: RrArbiter<3, 2>,
     locked: DFF<bool>,
-    /// The requester locked (0 sends, 1 receives, 2 errors).
+    /// The requester locked.
     held: DFF<Bits<2>>,
-    /// The requester served or passed over last.
-    last: DFF<Bits<2>>,
     /// The requester shown in this cycle.
     index: Signal<Local, Bits<2>>,
+    /// Requester 0's request bit.
+    one_requester: Constant<Bits<3>>,
+    /// The arbiter's one-hot grant and `valid` repeat what `index` and the chosen requester's
+    /// `valid` say: acknowledged unused for Verilator's lint.
+    arbiter_unused: Signal<Local, bool>,
+}
+
+impl Default for EventSelect {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            sends: Default::default(),
+            receives: Default::default(),
+            errors: Default::default(),
+            chosen: Default::default(),
+            lock: Default::default(),
+            finish: Default::default(),
+            arbiter: RrArbiter::new(false),
+            locked: Default::default(),
+            held: Default::default(),
+            index: Default::default(),
+            one_requester: Constant::new(1usize.to_bits()),
+            arbiter_unused: Default::default(),
+        }
+    }
 }
 
 impl Logic for EventSelect {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, locked, held, last);
-        // The first valid requester after `last` (sends, receives, errors, cyclically).
-        self.index.next = self.last.q.val();
-        if self.last.q.val() == 0 {
-            if self.errors.valid.val() {
-                self.index.next = 2.into();
-            }
-            if self.receives.valid.val() {
-                self.index.next = 1.into();
-            }
-        } else if self.last.q.val() == 1 {
-            if self.receives.valid.val() {
-                self.index.next = 1.into();
-            }
-            if self.sends.valid.val() {
-                self.index.next = 0.into();
-            }
-            if self.errors.valid.val() {
-                self.index.next = 2.into();
-            }
-        } else {
-            if self.errors.valid.val() {
-                self.index.next = 2.into();
-            }
-            if self.receives.valid.val() {
-                self.index.next = 1.into();
-            }
-            if self.sends.valid.val() {
-                self.index.next = 0.into();
-            }
+        dff_setup!(self, clock, locked, held);
+        clock!(self, clock, arbiter);
+        self.arbiter.reset.next = self.reset.val();
+        self.arbiter.tail.next = false;
+        // While locked only the held requester is shown to the round robin, so that `finish`
+        // moves its pointer past that one.
+        self.arbiter.requests.next = bit_cast::<3, 1>(self.sends.valid.val().into())
+            | (bit_cast::<3, 1>(self.receives.valid.val().into()) << 1)
+            | (bit_cast::<3, 1>(self.errors.valid.val().into()) << 2);
+        if self.locked.q.val() {
+            self.arbiter.requests.next = self.one_requester.val() << self.held.q.val();
         }
+        self.arbiter.advance.next = self.finish.val();
+        self.index.next = self.arbiter.grant_index.val();
+        self.arbiter_unused.next = self.arbiter.grant.val().any() | self.arbiter.valid.val();
         if self.locked.q.val() {
             self.index.next = self.held.q.val();
         }
@@ -136,11 +148,9 @@ impl Logic for EventSelect {
         }
         if self.finish.val() {
             self.locked.d.next = false;
-            self.last.d.next = self.index.val();
         }
         if self.reset.val() {
             self.locked.d.next = false;
-            self.last.d.next = 2.into();
             self.sends.ready.next = false;
             self.receives.ready.next = false;
             self.errors.ready.next = false;

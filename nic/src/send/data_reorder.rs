@@ -31,7 +31,9 @@
 //!
 //! Parameters: `RB` row address bits (the RAM holds `2^RB` rows, 4..=11); elaboration value
 //! `tags` (`nic.tags`: the per-tag tables' size).
-use super::{PayloadPacker, PayloadWordSource, ReadIssueSink, BEAT_COUNT_BITS, ROW_COUNT_BITS};
+use super::{
+    HeadBeat, PayloadPacker, PayloadWordSource, ReadIssueSink, BEAT_COUNT_BITS, ROW_COUNT_BITS,
+};
 use crate::host::{ReadCompletionSink, HOST_DATA_BITS, READ_BYTES_BITS, TAG_BITS};
 use crate::tag_pool::TagFreeSource;
 use hdl::stream_fifo;
@@ -40,7 +42,7 @@ use rust_hdl::prelude::*;
 /// Requests the order FIFO holds (issued and not yet read out).
 pub const ORDER_DEPTH: usize = 32;
 /// Bits of an order record: tag, lane, bytes, beats, message last.
-const RECORD_BITS: usize = TAG_BITS + 4 + READ_BYTES_BITS + BEAT_COUNT_BITS + 1;
+pub const RECORD_BITS: usize = TAG_BITS + 4 + READ_BYTES_BITS + BEAT_COUNT_BITS + 1;
 /// Offsets of the record's fields.
 const RECORD_LANE: usize = TAG_BITS;
 const RECORD_BYTES: usize = RECORD_LANE + 4;
@@ -88,15 +90,8 @@ pub struct DataReorder<const RB: usize> {
     mid_message: DFF<bool>,
     /// The issue's order record.
     record: Signal<Local, Bits<RECORD_BITS>>,
-    head_tag: Signal<Local, Bits<TAG_BITS>>,
-    head_lane: Signal<Local, Bits<4>>,
-    head_end: Signal<Local, Bits<READ_BYTES_BITS>>,
-    head_beats: Signal<Local, Bits<BEAT_COUNT_BITS>>,
-    head_last: Signal<Local, bool>,
-    first_beat: Signal<Local, bool>,
-    final_beat: Signal<Local, bool>,
-    low_lane: Signal<Local, Bits<5>>,
-    high_lane: Signal<Local, Bits<5>>,
+    /// The head request's next beat.
+    head_beat: HeadBeat,
     row_ready: Signal<Local, bool>,
     head_failed: Signal<Local, bool>,
     reading: Signal<Local, bool>,
@@ -110,10 +105,6 @@ pub struct DataReorder<const RB: usize> {
     one_row: Constant<Bits<RB>>,
     one_used: Constant<Bits<ROW_COUNT_BITS>>,
     one_beat: Constant<Bits<BEAT_COUNT_BITS>>,
-    one_byte: Constant<Bits<READ_BYTES_BITS>>,
-    sixteen: Constant<Bits<5>>,
-    one_lane: Constant<Bits<5>>,
-    fifteen: Constant<Bits<READ_BYTES_BITS>>,
     /// The FIFO's `ready` (never low: `room` counts its slots) and the completions' `last`
     /// (a request's rows are counted by its beats): acknowledged unused.
     inputs_unused: Signal<Local, bool>,
@@ -150,15 +141,7 @@ impl<const RB: usize> DataReorder<RB> {
             beat_index: Default::default(),
             mid_message: Default::default(),
             record: Default::default(),
-            head_tag: Default::default(),
-            head_lane: Default::default(),
-            head_end: Default::default(),
-            head_beats: Default::default(),
-            head_last: Default::default(),
-            first_beat: Default::default(),
-            final_beat: Default::default(),
-            low_lane: Default::default(),
-            high_lane: Default::default(),
+            head_beat: Default::default(),
             row_ready: Default::default(),
             head_failed: Default::default(),
             reading: Default::default(),
@@ -172,10 +155,6 @@ impl<const RB: usize> DataReorder<RB> {
             one_row: Constant::new(1u64.to_bits()),
             one_used: Constant::new(1u64.to_bits()),
             one_beat: Constant::new(1u64.to_bits()),
-            one_byte: Constant::new(1u64.to_bits()),
-            sixteen: Constant::new(16u64.to_bits()),
-            one_lane: Constant::new(1u64.to_bits()),
-            fifteen: Constant::new(15u64.to_bits()),
             inputs_unused: Default::default(),
         }
     }
@@ -257,29 +236,12 @@ impl<const RB: usize> Logic for DataReorder<RB> {
                 self.row_valid[i].d.next = true;
             }
         }
-        // The head request's next row.
-        self.head_tag.next = self.order.source.data.val().get_bits::<TAG_BITS>(0);
-        self.head_lane.next = self.order.source.data.val().get_bits::<4>(8);
-        self.head_end.next = bit_cast::<READ_BYTES_BITS, 4>(self.head_lane.val())
-            + self.order.source.data.val().get_bits::<READ_BYTES_BITS>(12);
-        self.head_beats.next = self.order.source.data.val().get_bits::<BEAT_COUNT_BITS>(25);
-        self.head_last.next = self.order.source.data.val().get_bit(34);
-        self.first_beat.next = !self.beat_index.q.val().any();
-        self.final_beat.next =
-            (self.beat_index.q.val() + self.one_beat.val()) == self.head_beats.val();
-        self.low_lane.next = 0.into();
-        if self.first_beat.val() {
-            self.low_lane.next = bit_cast::<5, 4>(self.head_lane.val());
-        }
-        self.high_lane.next = self.sixteen.val();
-        if self.final_beat.val() {
-            self.high_lane.next = bit_cast::<5, READ_BYTES_BITS>(
-                (self.head_end.val() - self.one_byte.val()) & self.fifteen.val(),
-            ) + self.one_lane.val();
-        }
+        // The head request's next row (HeadBeat).
+        self.head_beat.record.next = self.order.source.data.val();
+        self.head_beat.beat_index.next = self.beat_index.q.val();
         self.head_failed.next = false;
         for i in 0..self.failed.len() {
-            if self.head_tag.val().index() == i {
+            if self.head_beat.tag.val().index() == i {
                 self.head_failed.next = self.failed[i].q.val();
             }
         }
@@ -292,26 +254,30 @@ impl<const RB: usize> Logic for DataReorder<RB> {
         self.reading.next = self.order.source.valid.val()
             & self.row_ready.val()
             & self.packer.space.val()
-            & (!self.first_beat.val() | self.mid_message.q.val() | self.packer.drained.val())
+            & (!self.head_beat.first_beat.val()
+                | self.mid_message.q.val()
+                | self.packer.drained.val())
             & !self.reset.val();
         self.ram.read_address.next = self.read_row.q.val();
         self.packer.data.next = self.ram.read_data.val();
         self.packer.beat.valid.next = self.reading.val();
-        self.packer.beat.lo.next = self.low_lane.val().get_bits::<4>(0);
-        self.packer.beat.count.next = self.high_lane.val() - self.low_lane.val();
-        self.packer.beat.end.next = self.final_beat.val() & self.head_last.val();
+        self.packer.beat.lo.next = self.head_beat.low_lane.val().get_bits::<4>(0);
+        self.packer.beat.count.next =
+            self.head_beat.high_lane.val() - self.head_beat.low_lane.val();
+        self.packer.beat.end.next =
+            self.head_beat.final_beat.val() & self.head_beat.message_last.val();
         self.packer.beat.error.next = self.head_failed.val();
-        self.order.source.ready.next = self.reading.val() & self.final_beat.val();
-        self.tag_free.valid.next = self.reading.val() & self.final_beat.val();
-        self.tag_free.tag.next = self.head_tag.val();
+        self.order.source.ready.next = self.reading.val() & self.head_beat.final_beat.val();
+        self.tag_free.valid.next = self.reading.val() & self.head_beat.final_beat.val();
+        self.tag_free.tag.next = self.head_beat.tag.val();
         self.used.d.next = self.used.q.val() + self.added.val();
         if self.reading.val() {
             self.used.d.next = self.used.q.val() + self.added.val() - self.one_used.val();
             self.read_row.d.next = self.read_row.q.val() + self.one_row.val();
             self.beat_index.d.next = self.beat_index.q.val() + self.one_beat.val();
-            if self.final_beat.val() {
+            if self.head_beat.final_beat.val() {
                 self.beat_index.d.next = 0.into();
-                self.mid_message.d.next = !self.head_last.val();
+                self.mid_message.d.next = !self.head_beat.message_last.val();
             }
             for i in 0..self.row_valid.len() {
                 if self.read_row.q.val().index() == i {

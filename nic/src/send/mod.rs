@@ -17,11 +17,13 @@
 pub mod completion_router;
 pub mod data_read;
 pub mod data_reorder;
+pub mod head_beat;
 pub mod payload_packer;
 
 pub use completion_router::CompletionRouter;
 pub use data_read::DataRead;
 pub use data_reorder::DataReorder;
+pub use head_beat::HeadBeat;
 pub use payload_packer::PayloadPacker;
 
 use crate::host::{READ_BYTES_BITS, TAG_BITS};
