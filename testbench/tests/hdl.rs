@@ -41,6 +41,7 @@ mod hdl {
     mod output_unit;
     mod packet_buffer;
     mod packet_store;
+    mod packetizer;
     mod qp_lookup_share;
     mod reg_access;
     mod reg_arbiter;

@@ -1175,6 +1175,9 @@ pub enum EventStatus {
     QpDisabled,
     /// A host memory read (descriptor or data) completed with an error.
     ReadFailed,
+    /// Descriptor: a GET whose segment lists do not fit one packet of
+    /// `network.max_packet_flits` (the send engine refuses it; nothing is sent).
+    GetTooLong,
     /// Arriving packet: QPMagic differs from the QP's key (nothing written).
     KeyMismatch,
     /// Arriving packet: the destination QP is disabled or not owned (nothing written).
@@ -1183,7 +1186,7 @@ pub enum EventStatus {
 
 impl EventStatus {
     /// Every status with its code and meaning.
-    pub const ALL: [(EventStatus, u8, &'static str); 16] = [
+    pub const ALL: [(EventStatus, u8, &'static str); 17] = [
         (EventStatus::Ok, 0, "done"),
         (EventStatus::UnknownKind, 1, "descriptor: reserved kind"),
         (EventStatus::WordCount, 2, "descriptor: the doorbell's word count is not the descriptor's length"),
@@ -1198,6 +1201,7 @@ impl EventStatus {
         (EventStatus::QpNotOwned, 11, "doorbell: a QP the function does not own"),
         (EventStatus::QpDisabled, 12, "doorbell: the issuing QP is disabled"),
         (EventStatus::ReadFailed, 13, "a host memory read completed with an error"),
+        (EventStatus::GetTooLong, 14, "descriptor: a GET whose segment lists do not fit one packet (network.max_packet_flits); nothing sent"),
         (EventStatus::KeyMismatch, 32, "arriving packet: QPMagic is not the QP's key; dropped, nothing written"),
         (EventStatus::TargetQpDisabled, 33, "arriving packet: the destination QP is disabled or not owned; dropped, nothing written"),
     ];
@@ -1911,7 +1915,7 @@ mod tests {
         for _ in 0..400 {
             let kind = EventKind::from_code(r.below(3) as u8).unwrap();
             let status = if kind == EventKind::Error {
-                EventStatus::ALL[1 + r.below(15) as usize].0
+                EventStatus::ALL[1 + r.below(16) as usize].0
             } else {
                 EventStatus::Ok
             };

@@ -18,15 +18,33 @@ pub mod completion_router;
 pub mod data_read;
 pub mod data_reorder;
 pub mod head_beat;
+pub mod message_queue;
+pub mod packet_align;
+pub mod packet_cut;
+pub mod packet_flit;
+pub mod packetizer;
 pub mod payload_packer;
+pub mod read_queue;
+pub mod send_event;
+pub mod send_split;
 
 pub use completion_router::CompletionRouter;
 pub use data_read::DataRead;
 pub use data_reorder::DataReorder;
 pub use head_beat::HeadBeat;
+pub use message_queue::MessageQueue;
+pub use packet_align::PacketAlign;
+pub use packet_cut::PacketCut;
+pub use packet_flit::PacketFlit;
+pub use packetizer::Packetizer;
 pub use payload_packer::PayloadPacker;
+pub use read_queue::ReadQueue;
+pub use send_event::SendEvent;
+pub use send_split::SendSplit;
 
+use crate::descriptor::{KIND_BITS, SEGMENT_COUNT_BITS};
 use crate::host::{READ_BYTES_BITS, TAG_BITS};
+use hdl::formats::nic::{FUNCTION_BITS, QP_BITS};
 use rust_hdl::prelude::*;
 
 /// Bits of a count of reorder-buffer rows (16 bytes each): up to 2047 rows (32 KB).
@@ -106,5 +124,84 @@ pub struct PayloadWordSink {
     /// A read of the message failed.
     pub error: Signal<In, bool>,
     /// Taken on this edge.
+    pub ready: Signal<Out, bool>,
+}
+
+/// Messages to packetize, at the send split (valid/ready, the hold rule): one record per
+/// descriptor the packetizer sends (or refuses), in descriptor order, taken when its last
+/// packet's tail leaves. The fields are the checked descriptor's.
+#[derive(LogicInterface, Default)]
+#[join = "MessageSink"]
+pub struct MessageSource {
+    /// A message is offered.
+    pub valid: Signal<Out, bool>,
+    /// Descriptor kind code (`DescriptorKind`: 0 NAP immediate, 1 indirect, 2 PUT, 3 GET).
+    pub kind: Signal<Out, Bits<KIND_BITS>>,
+    /// The issuing function.
+    pub function: Signal<Out, Bits<FUNCTION_BITS>>,
+    /// The issuing QP.
+    pub qp: Signal<Out, Bits<QP_BITS>>,
+    /// Destination node.
+    pub dst_node: Signal<Out, Bits<16>>,
+    /// Destination function.
+    pub dst_function: Signal<Out, Bits<FUNCTION_BITS>>,
+    /// Destination QP.
+    pub dst_qp: Signal<Out, Bits<QP_BITS>>,
+    /// PUT, GET: a receive event at the target is asked for (NAP: always).
+    pub remote_event: Signal<Out, bool>,
+    /// A send-completion event is asked for.
+    pub local_event: Signal<Out, bool>,
+    /// The destination QP's key (QPMagic).
+    pub key: Signal<Out, Bits<32>>,
+    /// Software's tag (the send event's `info`).
+    pub tag: Signal<Out, Bits<32>>,
+    /// Bytes to move.
+    pub length: Signal<Out, Bits<32>>,
+    /// PUT, GET: source segments.
+    pub sources: Signal<Out, Bits<SEGMENT_COUNT_BITS>>,
+    /// PUT, GET: destination segments.
+    pub destinations: Signal<Out, Bits<SEGMENT_COUNT_BITS>>,
+    /// PUT: the data a GET asked for (the GET-to-PUT path at the target; `false` from the
+    /// descriptor fetch).
+    pub get_response: Signal<Out, bool>,
+    /// The packetizer is done with it on this edge.
+    pub ready: Signal<In, bool>,
+}
+
+/// Messages to packetize, at the packetizer.
+#[derive(LogicInterface, Default)]
+#[join = "MessageSource"]
+pub struct MessageSink {
+    /// A message is offered.
+    pub valid: Signal<In, bool>,
+    /// Descriptor kind code.
+    pub kind: Signal<In, Bits<KIND_BITS>>,
+    /// Issuing function.
+    pub function: Signal<In, Bits<FUNCTION_BITS>>,
+    /// Issuing QP.
+    pub qp: Signal<In, Bits<QP_BITS>>,
+    /// Destination node.
+    pub dst_node: Signal<In, Bits<16>>,
+    /// Destination function.
+    pub dst_function: Signal<In, Bits<FUNCTION_BITS>>,
+    /// Destination QP.
+    pub dst_qp: Signal<In, Bits<QP_BITS>>,
+    /// Remote event asked for.
+    pub remote_event: Signal<In, bool>,
+    /// Local event asked for.
+    pub local_event: Signal<In, bool>,
+    /// Destination key.
+    pub key: Signal<In, Bits<32>>,
+    /// Software's tag.
+    pub tag: Signal<In, Bits<32>>,
+    /// Bytes to move.
+    pub length: Signal<In, Bits<32>>,
+    /// Source segments.
+    pub sources: Signal<In, Bits<SEGMENT_COUNT_BITS>>,
+    /// Destination segments.
+    pub destinations: Signal<In, Bits<SEGMENT_COUNT_BITS>>,
+    /// The PUT answers a GET.
+    pub get_response: Signal<In, bool>,
+    /// Done with it on this edge.
     pub ready: Signal<Out, bool>,
 }

@@ -23,6 +23,7 @@ pub mod mgmt;
 pub mod nma;
 pub mod packet_buffer;
 pub mod packet_store;
+pub mod packetizer;
 pub mod reg_file;
 pub mod relay_station;
 pub mod route;
