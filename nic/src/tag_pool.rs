@@ -24,6 +24,11 @@
 //! was allocated) and `lookup_allocated` out, so a completion beat can be routed to its
 //! requester by its tag in the cycle it arrives.
 //!
+//! **Second free port** (`free_second`, the same rules): the send engine's two requesters free
+//! tags in the same cycle (the fetch as its descriptor completes, the reorder buffer as a
+//! request's rows are read), so the pool takes two frees per cycle rather than queueing one.
+//! Two frees of the same tag in one cycle are one free and one bad free.
+//!
 //! `in_use` counts the allocated tags (the pool is full again when it reads 0).
 //!
 //! **Reset** (synchronous, one cycle): every tag free, `in_use` 0; the next cycle offers tag 0.
@@ -103,6 +108,8 @@ pub struct TagPool {
     pub alloc: TagAllocSource,
     /// Frees.
     pub free: TagFreeSink,
+    /// Frees of a second requester.
+    pub free_second: TagFreeSink,
     /// A free of a tag that is not allocated was ignored this cycle.
     pub bad_free: Signal<Out, bool>,
     /// The tag whose owner is looked up.
@@ -120,11 +127,15 @@ pub struct TagPool {
     count: DFF<Bits<TAG_COUNT_BITS>>,
     /// The freed tag is allocated (the free is good).
     good_free: Signal<Local, bool>,
+    /// The second port's freed tag is allocated and not freed by the first port.
+    good_second: Signal<Local, bool>,
     /// The offered tag is taken.
     taking: Signal<Local, bool>,
     /// Tag numbers.
     ids: Vec<Constant<Bits<TAG_BITS>>>,
     one: Constant<Bits<TAG_COUNT_BITS>>,
+    /// Good frees on this edge (0, 1 or 2).
+    freeing: Signal<Local, Bits<TAG_COUNT_BITS>>,
 }
 
 impl TagPool {
@@ -139,6 +150,7 @@ impl TagPool {
             reset: Default::default(),
             alloc: Default::default(),
             free: Default::default(),
+            free_second: Default::default(),
             bad_free: Default::default(),
             lookup_tag: Default::default(),
             lookup_owner: Default::default(),
@@ -148,9 +160,11 @@ impl TagPool {
             owners: (0..tags).map(|_| Default::default()).collect(),
             count: Default::default(),
             good_free: Default::default(),
+            good_second: Default::default(),
             taking: Default::default(),
             ids: (0..tags).map(|i| Constant::new(i.to_bits())).collect(),
             one: Constant::new(1usize.to_bits()),
+            freeing: Default::default(),
         }
     }
 }
@@ -179,11 +193,17 @@ impl Logic for TagPool {
         self.taking.next = self.alloc.valid.val() & self.alloc.ready.val();
         // The free and the lookup.
         self.good_free.next = false;
+        self.good_second.next = false;
         self.lookup_owner.next = 0.into();
         self.lookup_allocated.next = false;
         for i in 0..self.allocated.len() {
             if self.free.tag.val().index() == i {
                 self.good_free.next = self.allocated[i].q.val();
+            }
+            if self.free_second.tag.val().index() == i {
+                self.good_second.next = self.allocated[i].q.val()
+                    & !(self.free.valid.val()
+                        & (self.free.tag.val() == self.free_second.tag.val()));
             }
             if self.lookup_tag.val().index() == i {
                 self.lookup_allocated.next = self.allocated[i].q.val();
@@ -192,11 +212,16 @@ impl Logic for TagPool {
                 }
             }
         }
-        self.bad_free.next = self.free.valid.val() & !self.good_free.val() & !self.reset.val();
+        self.bad_free.next = ((self.free.valid.val() & !self.good_free.val())
+            | (self.free_second.valid.val() & !self.good_second.val()))
+            & !self.reset.val();
         // The free first, then the allocation: the offered tag is a free one, so a tag freed
         // and allocated on the same edge are different tags.
         for i in 0..self.allocated.len() {
             if self.free.valid.val() & (self.free.tag.val().index() == i) {
+                self.allocated[i].d.next = false;
+            }
+            if self.free_second.valid.val() & (self.free_second.tag.val().index() == i) {
                 self.allocated[i].d.next = false;
             }
             if self.taking.val() & (self.alloc.tag.val().index() == i) {
@@ -204,11 +229,14 @@ impl Logic for TagPool {
                 self.owners[i].d.next = self.alloc.owner.val();
             }
         }
-        if self.taking.val() & !(self.free.valid.val() & self.good_free.val()) {
-            self.count.d.next = self.count.q.val() + self.one.val();
-        }
-        if !self.taking.val() & self.free.valid.val() & self.good_free.val() {
-            self.count.d.next = self.count.q.val() - self.one.val();
+        self.freeing.next =
+            (bit_cast::<TAG_COUNT_BITS, 1>((self.free.valid.val() & self.good_free.val()).into()))
+                + bit_cast::<TAG_COUNT_BITS, 1>(
+                    (self.free_second.valid.val() & self.good_second.val()).into(),
+                );
+        self.count.d.next = self.count.q.val() - self.freeing.val();
+        if self.taking.val() {
+            self.count.d.next = self.count.q.val() + self.one.val() - self.freeing.val();
         }
         self.in_use.next = self.count.q.val();
         if self.reset.val() {

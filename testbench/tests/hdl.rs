@@ -32,6 +32,7 @@ mod hdl {
     mod ltp_striper;
     mod mgmt_transit;
     mod nic_mgmt;
+    mod nic_send;
     mod nma_core;
     mod nmp_collector;
     mod nmp_distributor;

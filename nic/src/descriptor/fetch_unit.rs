@@ -87,6 +87,9 @@ impl<const SB: usize, const RAW: usize> Logic for DescriptorFetchUnit<SB, RAW> {
         ErrorEventSource::link(&mut self.error, &mut self.fetch.error);
         TagAllocSource::join(&mut self.pool.alloc, &mut self.fetch.tag_alloc);
         TagFreeSource::join(&mut self.fetch.tag_free, &mut self.pool.free);
+        // The fetch is the pool's only requester: one free port is enough.
+        self.pool.free_second.valid.next = false;
+        self.pool.free_second.tag.next = self.zero_tag.val();
         // Completions are not routed by owner here: every tag is the fetch's.
         self.pool.lookup_tag.next = self.zero_tag.val();
         self.owner_unused.next =

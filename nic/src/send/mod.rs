@@ -24,9 +24,12 @@ pub mod packet_cut;
 pub mod packet_flit;
 pub mod packetizer;
 pub mod payload_packer;
+pub mod read_merge;
 pub mod read_queue;
+pub mod send_engine;
 pub mod send_event;
 pub mod send_split;
+pub mod tag_share;
 
 pub use completion_router::CompletionRouter;
 pub use data_read::DataRead;
@@ -38,9 +41,12 @@ pub use packet_cut::PacketCut;
 pub use packet_flit::PacketFlit;
 pub use packetizer::Packetizer;
 pub use payload_packer::PayloadPacker;
+pub use read_merge::ReadMerge;
 pub use read_queue::ReadQueue;
+pub use send_engine::{SendEngine, SendSettings};
 pub use send_event::SendEvent;
 pub use send_split::SendSplit;
+pub use tag_share::TagShare;
 
 use crate::descriptor::{KIND_BITS, SEGMENT_COUNT_BITS};
 use crate::host::{READ_BYTES_BITS, TAG_BITS};

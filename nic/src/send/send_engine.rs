@@ -1,0 +1,225 @@
+//! `SendEngine`: the NIC's send side joined, from granted doorbells to network flits and send
+//! events (issue 13, part 3; `docs/nic-design.md`, "Send engine"), the emitted top `nic_send`.
+//!
+//! ```text
+//! doorbell ─► DescriptorFetch ─► SendSplit ─┬─► ReadQueue ─► DataRead ─► ReadMerge ─► read (host)
+//!                 │ read ─────────────────────────────────────────────────┘
+//!                 │ error events                 │ issued (rows reserved)
+//!                 ▼                              ▼
+//!               errors    completion ─► CompletionRouter ─► DataReorder ─► payload words
+//!                                          └─► fetch                        │
+//!                            MessageQueue, inline words ─► Packetizer ◄─────┘
+//!                                                             ├─► flits, vc
+//!                                                             └─► sends (events)
+//! TagPool (one allocation port, TagShare: fetch first; two free ports: fetch, reorder)
+//! ```
+//!
+//! Ports: `doorbell` (granted doorbells), `lookup` (the fetch's QP lookups), `read`,
+//! `completion` (host reads), `node_id`, `flits` and `vc` (the packets), `errors` (refused
+//! descriptors' error events), `sends` (send and error events of sent messages), the pulses
+//! `stray` (a completion of a tag nobody holds), `overrun` (a completion steered to a full
+//! requester: a broken reservation), `bad_free`, `stomped`, `refused`, and `tags_in_use`.
+//! The NAP-buffer output of the completion router is not used yet (no tag has that owner
+//! until the receive engine's buffer manager lands): its beats are taken and dropped.
+//!
+//! Reset (synchronous) resets every block: the NIC resets as a whole.
+//!
+//! Parameters: `SB`, `RAW` as [`DescriptorFetch`]; elaboration values `tags`,
+//! `max_read_request`, `mtu_bytes`, `max_packet_flits`, `data_vc`, `get_vc`.
+use super::{
+    CompletionRouter, DataRead, DataReorder, Packetizer, PayloadWordSource, ReadIssueSource,
+    ReadMerge, SendSplit, TagShare,
+};
+use crate::descriptor::{DescriptorFetch, DescriptorSource, ErrorEventSource};
+use crate::doorbell::DoorbellSink;
+use crate::events::EventRequestSource;
+use crate::function_table::QpLookupSource;
+use crate::host::{ReadCompletionSink, ReadCompletionSource, ReadRequestSource};
+use crate::tag_pool::{TagAllocSource, TagFreeSource, TagPool, TAG_COUNT_BITS};
+use hdl::formats::FLIT_BITS;
+use hdl::stream::StreamSource;
+use rust_hdl::prelude::*;
+
+/// Reorder-buffer ring of `2^8` rows of 16 bytes: 4 KB (`docs/nic-design.md`, the goals'
+/// arithmetic).
+pub const REORDER_ROW_BITS: usize = 8;
+
+/// The send engine's settings (elaboration).
+#[derive(Clone, Copy, Debug)]
+pub struct SendSettings {
+    /// `nic.tags`.
+    pub tags: usize,
+    /// `nic.max_read_request`.
+    pub max_read_request: usize,
+    /// `nic.mtu_bytes`.
+    pub mtu_bytes: usize,
+    /// `network.max_packet_flits`.
+    pub max_packet_flits: usize,
+    /// VC of data packets.
+    pub data_vc: u8,
+    /// VC of GET requests.
+    pub get_vc: u8,
+}
+
+/// The send engine; see the module documentation.
+#[derive(LogicBlock)]
+pub struct SendEngine<const SB: usize, const RAW: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset.
+    pub reset: Signal<In, bool>,
+    /// Granted doorbells.
+    pub doorbell: DoorbellSink,
+    /// The fetch's QP lookups.
+    pub lookup: QpLookupSource,
+    /// Host read requests.
+    pub read: ReadRequestSource,
+    /// Host read completions.
+    pub completion: ReadCompletionSink,
+    /// This NIC's node.
+    pub node_id: Signal<In, Bits<16>>,
+    /// The packets' flits.
+    pub flits: StreamSource<Bits<FLIT_BITS>>,
+    /// The VC of the packet on offer.
+    pub vc: Signal<Out, Bits<3>>,
+    /// Error events of refused descriptors.
+    pub errors: ErrorEventSource,
+    /// Send and error events of sent messages.
+    pub sends: EventRequestSource,
+    /// A completion beat of a tag nobody holds.
+    pub stray: Signal<Out, bool>,
+    /// A completion beat steered to a requester that could not take it.
+    pub overrun: Signal<Out, bool>,
+    /// The pool ignored a bad free.
+    pub bad_free: Signal<Out, bool>,
+    /// A packet left stomped (a failed data read).
+    pub stomped: Signal<Out, bool>,
+    /// A GET was refused (`GetTooLong`).
+    pub refused: Signal<Out, bool>,
+    /// Tags allocated.
+    pub tags_in_use: Signal<Out, Bits<TAG_COUNT_BITS>>,
+    fetch: DescriptorFetch<SB, RAW>,
+    pool: TagPool,
+    tag_share: TagShare,
+    router: CompletionRouter,
+    read_merge: ReadMerge,
+    split: SendSplit,
+    data_read: DataRead,
+    reorder: DataReorder<REORDER_ROW_BITS>,
+    packetizer: Packetizer,
+    /// The completion router's NAP-buffer output (see the module documentation).
+    nap_buffer_unused: Signal<Local, bool>,
+}
+
+impl<const SB: usize, const RAW: usize> SendEngine<SB, RAW> {
+    /// The engine with `settings`.
+    pub fn new(settings: SendSettings) -> Self {
+        let s = settings;
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            doorbell: Default::default(),
+            lookup: Default::default(),
+            read: Default::default(),
+            completion: Default::default(),
+            node_id: Default::default(),
+            flits: Default::default(),
+            vc: Default::default(),
+            errors: Default::default(),
+            sends: Default::default(),
+            stray: Default::default(),
+            overrun: Default::default(),
+            bad_free: Default::default(),
+            stomped: Default::default(),
+            refused: Default::default(),
+            tags_in_use: Default::default(),
+            fetch: DescriptorFetch::new(s.max_read_request),
+            pool: TagPool::new(s.tags),
+            tag_share: Default::default(),
+            router: Default::default(),
+            read_merge: Default::default(),
+            split: Default::default(),
+            data_read: DataRead::new(s.max_read_request),
+            reorder: DataReorder::new(s.tags),
+            packetizer: Packetizer::new(s.mtu_bytes, s.max_packet_flits, s.data_vc, s.get_vc),
+            nap_buffer_unused: Default::default(),
+        }
+    }
+}
+
+impl<const SB: usize, const RAW: usize> Logic for SendEngine<SB, RAW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        clock!(self, clock, fetch, pool, read_merge, split, data_read, reorder, packetizer);
+        self.fetch.reset.next = self.reset.val();
+        self.pool.reset.next = self.reset.val();
+        self.read_merge.reset.next = self.reset.val();
+        self.split.reset.next = self.reset.val();
+        self.data_read.reset.next = self.reset.val();
+        self.reorder.reset.next = self.reset.val();
+        self.packetizer.reset.next = self.reset.val();
+        // Descriptors in, errors out.
+        DoorbellSink::link(&mut self.doorbell, &mut self.fetch.doorbell);
+        QpLookupSource::link(&mut self.lookup, &mut self.fetch.lookup);
+        ErrorEventSource::link(&mut self.errors, &mut self.fetch.error);
+        // Tags: one allocation port shared, a free port each for the fetch and the reorder.
+        TagAllocSource::join(&mut self.pool.alloc, &mut self.tag_share.pool);
+        TagAllocSource::join(&mut self.tag_share.fetch, &mut self.fetch.tag_alloc);
+        TagAllocSource::join(&mut self.tag_share.data, &mut self.data_read.tag_alloc);
+        TagFreeSource::join(&mut self.fetch.tag_free, &mut self.pool.free);
+        TagFreeSource::join(&mut self.reorder.tag_free, &mut self.pool.free_second);
+        // Host reads: requests merged, completions steered by the tag's owner.
+        ReadRequestSource::join(&mut self.fetch.read, &mut self.read_merge.fetch);
+        ReadRequestSource::join(&mut self.data_read.read, &mut self.read_merge.data);
+        ReadRequestSource::link(&mut self.read, &mut self.read_merge.read);
+        ReadCompletionSink::link(&mut self.completion, &mut self.router.completion);
+        self.pool.lookup_tag.next = self.router.lookup_tag.val();
+        self.router.lookup_owner.next = self.pool.lookup_owner.val();
+        self.router.lookup_allocated.next = self.pool.lookup_allocated.val();
+        ReadCompletionSource::join(&mut self.router.fetch, &mut self.fetch.completion);
+        ReadCompletionSource::join(&mut self.router.data, &mut self.reorder.completion);
+        // No NAP-buffer reads yet: their output takes whatever reaches it (nothing can: no
+        // tag has that owner), acknowledged unused.
+        self.router.nap_buffer.ready.next = true;
+        self.nap_buffer_unused.next = self.router.nap_buffer.valid.val()
+            | self.router.nap_buffer.tag.val().any()
+            | self.router.nap_buffer.data.val().any()
+            | self.router.nap_buffer.last.val()
+            | self.router.nap_buffer.error.val();
+        // The descriptor stream forked; the data read, the reorder buffer, the packetizer.
+        DescriptorSource::join(&mut self.fetch.descriptor, &mut self.split.descriptor);
+        DescriptorSource::join(&mut self.split.reads, &mut self.data_read.descriptor);
+        self.data_read.room.next = self.reorder.room.val();
+        ReadIssueSource::join(&mut self.data_read.issued, &mut self.reorder.issue);
+        super::MessageSource::join(&mut self.split.messages, &mut self.packetizer.messages);
+        PayloadWordSource::join(&mut self.split.inline, &mut self.packetizer.inline);
+        PayloadWordSource::join(&mut self.reorder.payload, &mut self.packetizer.payload);
+        self.packetizer.node_id.next = self.node_id.val();
+        self.flits.valid.next = self.packetizer.flits.valid.val();
+        self.flits.data.next = self.packetizer.flits.data.val();
+        self.packetizer.flits.ready.next = self.flits.ready.val();
+        self.vc.next = self.packetizer.vc.val();
+        EventRequestSource::link(&mut self.sends, &mut self.packetizer.sends);
+        // Counters' pulses.
+        self.stray.next = self.router.stray.val() | self.fetch.stray.val();
+        self.overrun.next = self.router.overrun.val();
+        self.bad_free.next = self.pool.bad_free.val();
+        self.stomped.next = self.packetizer.stomped.val();
+        self.refused.next = self.packetizer.refused.val();
+        self.tags_in_use.next = self.pool.in_use.val();
+    }
+}
+
+#[test]
+fn send_engine_is_synthesizable() {
+    let mut uut = SendEngine::<2, 7>::new(SendSettings {
+        tags: 32,
+        max_read_request: 512,
+        mtu_bytes: 128,
+        max_packet_flits: 32,
+        data_vc: 0,
+        get_vc: 2,
+    });
+    uut.connect_all();
+    yosys_validate("send_engine", &generate_verilog(&uut)).unwrap();
+}

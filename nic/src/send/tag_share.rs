@@ -1,0 +1,42 @@
+//! `TagShare`: the central pool's one allocation port shared by the descriptor fetch and the
+//! data read. The fetch goes first (it takes at most one tag per descriptor, so it cannot
+//! starve the data read for long); the data read is offered the tag in every cycle the fetch
+//! does not take it. Combinational; no state.
+//!
+//! Ports: `pool` (sink: the pool's offer), `fetch`, `data` (sources: each requester's offer).
+use crate::tag_pool::{TagAllocSink, TagAllocSource};
+use rust_hdl::prelude::*;
+
+/// The share; see the module documentation.
+#[derive(LogicBlock, Default)]
+pub struct TagShare {
+    /// The pool's offer.
+    pub pool: TagAllocSink,
+    /// The fetch's offer.
+    pub fetch: TagAllocSource,
+    /// The data read's offer.
+    pub data: TagAllocSource,
+}
+
+impl Logic for TagShare {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.fetch.valid.next = self.pool.valid.val();
+        self.fetch.tag.next = self.pool.tag.val();
+        self.data.valid.next = self.pool.valid.val() & !self.fetch.ready.val();
+        self.data.tag.next = self.pool.tag.val();
+        self.pool.ready.next =
+            self.fetch.ready.val() | (self.data.ready.val() & self.data.valid.val());
+        self.pool.owner.next = self.data.owner.val();
+        if self.fetch.ready.val() {
+            self.pool.owner.next = self.fetch.owner.val();
+        }
+    }
+}
+
+#[test]
+fn tag_share_is_synthesizable() {
+    let mut uut = TagShare::default();
+    uut.connect_all();
+    yosys_validate("tag_share", &generate_verilog(&uut)).unwrap();
+}
