@@ -98,6 +98,8 @@ module nic_descriptor_fetch(clock,reset,doorbell$valid,doorbell$function,doorbel
     reg  [1:0] pool$alloc$owner;
     reg  pool$free$valid;
     reg  [7:0] pool$free$tag;
+    reg  pool$free_second$valid;
+    reg  [7:0] pool$free_second$tag;
     wire  pool$bad_free;
     reg  [7:0] pool$lookup_tag;
     wire  [1:0] pool$lookup_owner;
@@ -194,6 +196,8 @@ module nic_descriptor_fetch(clock,reset,doorbell$valid,doorbell$function,doorbel
         .alloc$owner(pool$alloc$owner),
         .free$valid(pool$free$valid),
         .free$tag(pool$free$tag),
+        .free_second$valid(pool$free_second$valid),
+        .free_second$tag(pool$free_second$tag),
         .bad_free(pool$bad_free),
         .lookup_tag(pool$lookup_tag),
         .lookup_owner(pool$lookup_owner),
@@ -207,6 +211,8 @@ module nic_descriptor_fetch(clock,reset,doorbell$valid,doorbell$function,doorbel
         pool$clock = clock;
         fetch$reset = reset;
         pool$reset = reset;
+        pool$free_second$valid = 1'b0;
+        pool$free_second$tag = zero_tag;
         pool$lookup_tag = zero_tag;
         owner_unused = |pool$lookup_owner | pool$lookup_allocated;
         stray = fetch$stray;
@@ -4790,7 +4796,7 @@ module nic_descriptor_fetch$fetch$slots$words$3(d,q,clock);
 endmodule // nic_descriptor_fetch$fetch$slots$words$3
 
 
-module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,free$valid,free$tag,bad_free,lookup_tag,lookup_owner,lookup_allocated,in_use);
+module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,free$valid,free$tag,free_second$valid,free_second$tag,bad_free,lookup_tag,lookup_owner,lookup_allocated,in_use);
     
     // Module arguments
     input wire  clock;
@@ -4801,6 +4807,8 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
     input wire  [1:0] alloc$owner;
     input wire  free$valid;
     input wire  [7:0] free$tag;
+    input wire  free_second$valid;
+    input wire  [7:0] free_second$tag;
     output reg  bad_free;
     input wire  [7:0] lookup_tag;
     output reg  [1:0] lookup_owner;
@@ -5041,7 +5049,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
     
     // Local signals
     reg  good_free;
+    reg  good_second;
     reg  taking;
+    reg  [8:0] freeing;
     
     // Sub module instances
     nic_descriptor_fetch$pool$allocated$0 allocated$0(
@@ -5634,10 +5644,14 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         end
         taking = alloc$valid & alloc$ready;
         good_free = 1'b0;
+        good_second = 1'b0;
         lookup_owner = 32'h0;
         lookup_allocated = 1'b0;
         if (free$tag == 0) begin
             good_free = allocated$0$q;
+        end
+        if (free_second$tag == 0) begin
+            good_second = allocated$0$q & ~(free$valid & (free$tag == free_second$tag));
         end
         if (lookup_tag == 0) begin
             lookup_allocated = allocated$0$q;
@@ -5648,6 +5662,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free$tag == 1) begin
             good_free = allocated$1$q;
         end
+        if (free_second$tag == 1) begin
+            good_second = allocated$1$q & ~(free$valid & (free$tag == free_second$tag));
+        end
         if (lookup_tag == 1) begin
             lookup_allocated = allocated$1$q;
             if (allocated$1$q) begin
@@ -5656,6 +5673,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         end
         if (free$tag == 2) begin
             good_free = allocated$2$q;
+        end
+        if (free_second$tag == 2) begin
+            good_second = allocated$2$q & ~(free$valid & (free$tag == free_second$tag));
         end
         if (lookup_tag == 2) begin
             lookup_allocated = allocated$2$q;
@@ -5666,6 +5686,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free$tag == 3) begin
             good_free = allocated$3$q;
         end
+        if (free_second$tag == 3) begin
+            good_second = allocated$3$q & ~(free$valid & (free$tag == free_second$tag));
+        end
         if (lookup_tag == 3) begin
             lookup_allocated = allocated$3$q;
             if (allocated$3$q) begin
@@ -5674,6 +5697,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         end
         if (free$tag == 4) begin
             good_free = allocated$4$q;
+        end
+        if (free_second$tag == 4) begin
+            good_second = allocated$4$q & ~(free$valid & (free$tag == free_second$tag));
         end
         if (lookup_tag == 4) begin
             lookup_allocated = allocated$4$q;
@@ -5684,6 +5710,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free$tag == 5) begin
             good_free = allocated$5$q;
         end
+        if (free_second$tag == 5) begin
+            good_second = allocated$5$q & ~(free$valid & (free$tag == free_second$tag));
+        end
         if (lookup_tag == 5) begin
             lookup_allocated = allocated$5$q;
             if (allocated$5$q) begin
@@ -5692,6 +5721,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         end
         if (free$tag == 6) begin
             good_free = allocated$6$q;
+        end
+        if (free_second$tag == 6) begin
+            good_second = allocated$6$q & ~(free$valid & (free$tag == free_second$tag));
         end
         if (lookup_tag == 6) begin
             lookup_allocated = allocated$6$q;
@@ -5702,6 +5734,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free$tag == 7) begin
             good_free = allocated$7$q;
         end
+        if (free_second$tag == 7) begin
+            good_second = allocated$7$q & ~(free$valid & (free$tag == free_second$tag));
+        end
         if (lookup_tag == 7) begin
             lookup_allocated = allocated$7$q;
             if (allocated$7$q) begin
@@ -5710,6 +5745,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         end
         if (free$tag == 8) begin
             good_free = allocated$8$q;
+        end
+        if (free_second$tag == 8) begin
+            good_second = allocated$8$q & ~(free$valid & (free$tag == free_second$tag));
         end
         if (lookup_tag == 8) begin
             lookup_allocated = allocated$8$q;
@@ -5720,6 +5758,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free$tag == 9) begin
             good_free = allocated$9$q;
         end
+        if (free_second$tag == 9) begin
+            good_second = allocated$9$q & ~(free$valid & (free$tag == free_second$tag));
+        end
         if (lookup_tag == 9) begin
             lookup_allocated = allocated$9$q;
             if (allocated$9$q) begin
@@ -5728,6 +5769,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         end
         if (free$tag == 10) begin
             good_free = allocated$10$q;
+        end
+        if (free_second$tag == 10) begin
+            good_second = allocated$10$q & ~(free$valid & (free$tag == free_second$tag));
         end
         if (lookup_tag == 10) begin
             lookup_allocated = allocated$10$q;
@@ -5738,6 +5782,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free$tag == 11) begin
             good_free = allocated$11$q;
         end
+        if (free_second$tag == 11) begin
+            good_second = allocated$11$q & ~(free$valid & (free$tag == free_second$tag));
+        end
         if (lookup_tag == 11) begin
             lookup_allocated = allocated$11$q;
             if (allocated$11$q) begin
@@ -5746,6 +5793,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         end
         if (free$tag == 12) begin
             good_free = allocated$12$q;
+        end
+        if (free_second$tag == 12) begin
+            good_second = allocated$12$q & ~(free$valid & (free$tag == free_second$tag));
         end
         if (lookup_tag == 12) begin
             lookup_allocated = allocated$12$q;
@@ -5756,6 +5806,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free$tag == 13) begin
             good_free = allocated$13$q;
         end
+        if (free_second$tag == 13) begin
+            good_second = allocated$13$q & ~(free$valid & (free$tag == free_second$tag));
+        end
         if (lookup_tag == 13) begin
             lookup_allocated = allocated$13$q;
             if (allocated$13$q) begin
@@ -5764,6 +5817,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         end
         if (free$tag == 14) begin
             good_free = allocated$14$q;
+        end
+        if (free_second$tag == 14) begin
+            good_second = allocated$14$q & ~(free$valid & (free$tag == free_second$tag));
         end
         if (lookup_tag == 14) begin
             lookup_allocated = allocated$14$q;
@@ -5774,6 +5830,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free$tag == 15) begin
             good_free = allocated$15$q;
         end
+        if (free_second$tag == 15) begin
+            good_second = allocated$15$q & ~(free$valid & (free$tag == free_second$tag));
+        end
         if (lookup_tag == 15) begin
             lookup_allocated = allocated$15$q;
             if (allocated$15$q) begin
@@ -5782,6 +5841,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         end
         if (free$tag == 16) begin
             good_free = allocated$16$q;
+        end
+        if (free_second$tag == 16) begin
+            good_second = allocated$16$q & ~(free$valid & (free$tag == free_second$tag));
         end
         if (lookup_tag == 16) begin
             lookup_allocated = allocated$16$q;
@@ -5792,6 +5854,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free$tag == 17) begin
             good_free = allocated$17$q;
         end
+        if (free_second$tag == 17) begin
+            good_second = allocated$17$q & ~(free$valid & (free$tag == free_second$tag));
+        end
         if (lookup_tag == 17) begin
             lookup_allocated = allocated$17$q;
             if (allocated$17$q) begin
@@ -5800,6 +5865,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         end
         if (free$tag == 18) begin
             good_free = allocated$18$q;
+        end
+        if (free_second$tag == 18) begin
+            good_second = allocated$18$q & ~(free$valid & (free$tag == free_second$tag));
         end
         if (lookup_tag == 18) begin
             lookup_allocated = allocated$18$q;
@@ -5810,6 +5878,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free$tag == 19) begin
             good_free = allocated$19$q;
         end
+        if (free_second$tag == 19) begin
+            good_second = allocated$19$q & ~(free$valid & (free$tag == free_second$tag));
+        end
         if (lookup_tag == 19) begin
             lookup_allocated = allocated$19$q;
             if (allocated$19$q) begin
@@ -5818,6 +5889,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         end
         if (free$tag == 20) begin
             good_free = allocated$20$q;
+        end
+        if (free_second$tag == 20) begin
+            good_second = allocated$20$q & ~(free$valid & (free$tag == free_second$tag));
         end
         if (lookup_tag == 20) begin
             lookup_allocated = allocated$20$q;
@@ -5828,6 +5902,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free$tag == 21) begin
             good_free = allocated$21$q;
         end
+        if (free_second$tag == 21) begin
+            good_second = allocated$21$q & ~(free$valid & (free$tag == free_second$tag));
+        end
         if (lookup_tag == 21) begin
             lookup_allocated = allocated$21$q;
             if (allocated$21$q) begin
@@ -5836,6 +5913,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         end
         if (free$tag == 22) begin
             good_free = allocated$22$q;
+        end
+        if (free_second$tag == 22) begin
+            good_second = allocated$22$q & ~(free$valid & (free$tag == free_second$tag));
         end
         if (lookup_tag == 22) begin
             lookup_allocated = allocated$22$q;
@@ -5846,6 +5926,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free$tag == 23) begin
             good_free = allocated$23$q;
         end
+        if (free_second$tag == 23) begin
+            good_second = allocated$23$q & ~(free$valid & (free$tag == free_second$tag));
+        end
         if (lookup_tag == 23) begin
             lookup_allocated = allocated$23$q;
             if (allocated$23$q) begin
@@ -5854,6 +5937,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         end
         if (free$tag == 24) begin
             good_free = allocated$24$q;
+        end
+        if (free_second$tag == 24) begin
+            good_second = allocated$24$q & ~(free$valid & (free$tag == free_second$tag));
         end
         if (lookup_tag == 24) begin
             lookup_allocated = allocated$24$q;
@@ -5864,6 +5950,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free$tag == 25) begin
             good_free = allocated$25$q;
         end
+        if (free_second$tag == 25) begin
+            good_second = allocated$25$q & ~(free$valid & (free$tag == free_second$tag));
+        end
         if (lookup_tag == 25) begin
             lookup_allocated = allocated$25$q;
             if (allocated$25$q) begin
@@ -5872,6 +5961,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         end
         if (free$tag == 26) begin
             good_free = allocated$26$q;
+        end
+        if (free_second$tag == 26) begin
+            good_second = allocated$26$q & ~(free$valid & (free$tag == free_second$tag));
         end
         if (lookup_tag == 26) begin
             lookup_allocated = allocated$26$q;
@@ -5882,6 +5974,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free$tag == 27) begin
             good_free = allocated$27$q;
         end
+        if (free_second$tag == 27) begin
+            good_second = allocated$27$q & ~(free$valid & (free$tag == free_second$tag));
+        end
         if (lookup_tag == 27) begin
             lookup_allocated = allocated$27$q;
             if (allocated$27$q) begin
@@ -5890,6 +5985,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         end
         if (free$tag == 28) begin
             good_free = allocated$28$q;
+        end
+        if (free_second$tag == 28) begin
+            good_second = allocated$28$q & ~(free$valid & (free$tag == free_second$tag));
         end
         if (lookup_tag == 28) begin
             lookup_allocated = allocated$28$q;
@@ -5900,6 +5998,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free$tag == 29) begin
             good_free = allocated$29$q;
         end
+        if (free_second$tag == 29) begin
+            good_second = allocated$29$q & ~(free$valid & (free$tag == free_second$tag));
+        end
         if (lookup_tag == 29) begin
             lookup_allocated = allocated$29$q;
             if (allocated$29$q) begin
@@ -5908,6 +6009,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         end
         if (free$tag == 30) begin
             good_free = allocated$30$q;
+        end
+        if (free_second$tag == 30) begin
+            good_second = allocated$30$q & ~(free$valid & (free$tag == free_second$tag));
         end
         if (lookup_tag == 30) begin
             lookup_allocated = allocated$30$q;
@@ -5918,14 +6022,20 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free$tag == 31) begin
             good_free = allocated$31$q;
         end
+        if (free_second$tag == 31) begin
+            good_second = allocated$31$q & ~(free$valid & (free$tag == free_second$tag));
+        end
         if (lookup_tag == 31) begin
             lookup_allocated = allocated$31$q;
             if (allocated$31$q) begin
                 lookup_owner = owners$31$q;
             end
         end
-        bad_free = free$valid & ~good_free & ~reset;
+        bad_free = ((free$valid & ~good_free) | (free_second$valid & ~good_second)) & ~reset;
         if (free$valid & (free$tag == 0)) begin
+            allocated$0$d = 1'b0;
+        end
+        if (free_second$valid & (free_second$tag == 0)) begin
             allocated$0$d = 1'b0;
         end
         if (taking & (alloc$tag == 0)) begin
@@ -5935,11 +6045,17 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free$valid & (free$tag == 1)) begin
             allocated$1$d = 1'b0;
         end
+        if (free_second$valid & (free_second$tag == 1)) begin
+            allocated$1$d = 1'b0;
+        end
         if (taking & (alloc$tag == 1)) begin
             allocated$1$d = 1'b1;
             owners$1$d = alloc$owner;
         end
         if (free$valid & (free$tag == 2)) begin
+            allocated$2$d = 1'b0;
+        end
+        if (free_second$valid & (free_second$tag == 2)) begin
             allocated$2$d = 1'b0;
         end
         if (taking & (alloc$tag == 2)) begin
@@ -5949,11 +6065,17 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free$valid & (free$tag == 3)) begin
             allocated$3$d = 1'b0;
         end
+        if (free_second$valid & (free_second$tag == 3)) begin
+            allocated$3$d = 1'b0;
+        end
         if (taking & (alloc$tag == 3)) begin
             allocated$3$d = 1'b1;
             owners$3$d = alloc$owner;
         end
         if (free$valid & (free$tag == 4)) begin
+            allocated$4$d = 1'b0;
+        end
+        if (free_second$valid & (free_second$tag == 4)) begin
             allocated$4$d = 1'b0;
         end
         if (taking & (alloc$tag == 4)) begin
@@ -5963,11 +6085,17 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free$valid & (free$tag == 5)) begin
             allocated$5$d = 1'b0;
         end
+        if (free_second$valid & (free_second$tag == 5)) begin
+            allocated$5$d = 1'b0;
+        end
         if (taking & (alloc$tag == 5)) begin
             allocated$5$d = 1'b1;
             owners$5$d = alloc$owner;
         end
         if (free$valid & (free$tag == 6)) begin
+            allocated$6$d = 1'b0;
+        end
+        if (free_second$valid & (free_second$tag == 6)) begin
             allocated$6$d = 1'b0;
         end
         if (taking & (alloc$tag == 6)) begin
@@ -5977,11 +6105,17 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free$valid & (free$tag == 7)) begin
             allocated$7$d = 1'b0;
         end
+        if (free_second$valid & (free_second$tag == 7)) begin
+            allocated$7$d = 1'b0;
+        end
         if (taking & (alloc$tag == 7)) begin
             allocated$7$d = 1'b1;
             owners$7$d = alloc$owner;
         end
         if (free$valid & (free$tag == 8)) begin
+            allocated$8$d = 1'b0;
+        end
+        if (free_second$valid & (free_second$tag == 8)) begin
             allocated$8$d = 1'b0;
         end
         if (taking & (alloc$tag == 8)) begin
@@ -5991,11 +6125,17 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free$valid & (free$tag == 9)) begin
             allocated$9$d = 1'b0;
         end
+        if (free_second$valid & (free_second$tag == 9)) begin
+            allocated$9$d = 1'b0;
+        end
         if (taking & (alloc$tag == 9)) begin
             allocated$9$d = 1'b1;
             owners$9$d = alloc$owner;
         end
         if (free$valid & (free$tag == 10)) begin
+            allocated$10$d = 1'b0;
+        end
+        if (free_second$valid & (free_second$tag == 10)) begin
             allocated$10$d = 1'b0;
         end
         if (taking & (alloc$tag == 10)) begin
@@ -6005,11 +6145,17 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free$valid & (free$tag == 11)) begin
             allocated$11$d = 1'b0;
         end
+        if (free_second$valid & (free_second$tag == 11)) begin
+            allocated$11$d = 1'b0;
+        end
         if (taking & (alloc$tag == 11)) begin
             allocated$11$d = 1'b1;
             owners$11$d = alloc$owner;
         end
         if (free$valid & (free$tag == 12)) begin
+            allocated$12$d = 1'b0;
+        end
+        if (free_second$valid & (free_second$tag == 12)) begin
             allocated$12$d = 1'b0;
         end
         if (taking & (alloc$tag == 12)) begin
@@ -6019,11 +6165,17 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free$valid & (free$tag == 13)) begin
             allocated$13$d = 1'b0;
         end
+        if (free_second$valid & (free_second$tag == 13)) begin
+            allocated$13$d = 1'b0;
+        end
         if (taking & (alloc$tag == 13)) begin
             allocated$13$d = 1'b1;
             owners$13$d = alloc$owner;
         end
         if (free$valid & (free$tag == 14)) begin
+            allocated$14$d = 1'b0;
+        end
+        if (free_second$valid & (free_second$tag == 14)) begin
             allocated$14$d = 1'b0;
         end
         if (taking & (alloc$tag == 14)) begin
@@ -6033,11 +6185,17 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free$valid & (free$tag == 15)) begin
             allocated$15$d = 1'b0;
         end
+        if (free_second$valid & (free_second$tag == 15)) begin
+            allocated$15$d = 1'b0;
+        end
         if (taking & (alloc$tag == 15)) begin
             allocated$15$d = 1'b1;
             owners$15$d = alloc$owner;
         end
         if (free$valid & (free$tag == 16)) begin
+            allocated$16$d = 1'b0;
+        end
+        if (free_second$valid & (free_second$tag == 16)) begin
             allocated$16$d = 1'b0;
         end
         if (taking & (alloc$tag == 16)) begin
@@ -6047,11 +6205,17 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free$valid & (free$tag == 17)) begin
             allocated$17$d = 1'b0;
         end
+        if (free_second$valid & (free_second$tag == 17)) begin
+            allocated$17$d = 1'b0;
+        end
         if (taking & (alloc$tag == 17)) begin
             allocated$17$d = 1'b1;
             owners$17$d = alloc$owner;
         end
         if (free$valid & (free$tag == 18)) begin
+            allocated$18$d = 1'b0;
+        end
+        if (free_second$valid & (free_second$tag == 18)) begin
             allocated$18$d = 1'b0;
         end
         if (taking & (alloc$tag == 18)) begin
@@ -6061,11 +6225,17 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free$valid & (free$tag == 19)) begin
             allocated$19$d = 1'b0;
         end
+        if (free_second$valid & (free_second$tag == 19)) begin
+            allocated$19$d = 1'b0;
+        end
         if (taking & (alloc$tag == 19)) begin
             allocated$19$d = 1'b1;
             owners$19$d = alloc$owner;
         end
         if (free$valid & (free$tag == 20)) begin
+            allocated$20$d = 1'b0;
+        end
+        if (free_second$valid & (free_second$tag == 20)) begin
             allocated$20$d = 1'b0;
         end
         if (taking & (alloc$tag == 20)) begin
@@ -6075,11 +6245,17 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free$valid & (free$tag == 21)) begin
             allocated$21$d = 1'b0;
         end
+        if (free_second$valid & (free_second$tag == 21)) begin
+            allocated$21$d = 1'b0;
+        end
         if (taking & (alloc$tag == 21)) begin
             allocated$21$d = 1'b1;
             owners$21$d = alloc$owner;
         end
         if (free$valid & (free$tag == 22)) begin
+            allocated$22$d = 1'b0;
+        end
+        if (free_second$valid & (free_second$tag == 22)) begin
             allocated$22$d = 1'b0;
         end
         if (taking & (alloc$tag == 22)) begin
@@ -6089,11 +6265,17 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free$valid & (free$tag == 23)) begin
             allocated$23$d = 1'b0;
         end
+        if (free_second$valid & (free_second$tag == 23)) begin
+            allocated$23$d = 1'b0;
+        end
         if (taking & (alloc$tag == 23)) begin
             allocated$23$d = 1'b1;
             owners$23$d = alloc$owner;
         end
         if (free$valid & (free$tag == 24)) begin
+            allocated$24$d = 1'b0;
+        end
+        if (free_second$valid & (free_second$tag == 24)) begin
             allocated$24$d = 1'b0;
         end
         if (taking & (alloc$tag == 24)) begin
@@ -6103,11 +6285,17 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free$valid & (free$tag == 25)) begin
             allocated$25$d = 1'b0;
         end
+        if (free_second$valid & (free_second$tag == 25)) begin
+            allocated$25$d = 1'b0;
+        end
         if (taking & (alloc$tag == 25)) begin
             allocated$25$d = 1'b1;
             owners$25$d = alloc$owner;
         end
         if (free$valid & (free$tag == 26)) begin
+            allocated$26$d = 1'b0;
+        end
+        if (free_second$valid & (free_second$tag == 26)) begin
             allocated$26$d = 1'b0;
         end
         if (taking & (alloc$tag == 26)) begin
@@ -6117,11 +6305,17 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free$valid & (free$tag == 27)) begin
             allocated$27$d = 1'b0;
         end
+        if (free_second$valid & (free_second$tag == 27)) begin
+            allocated$27$d = 1'b0;
+        end
         if (taking & (alloc$tag == 27)) begin
             allocated$27$d = 1'b1;
             owners$27$d = alloc$owner;
         end
         if (free$valid & (free$tag == 28)) begin
+            allocated$28$d = 1'b0;
+        end
+        if (free_second$valid & (free_second$tag == 28)) begin
             allocated$28$d = 1'b0;
         end
         if (taking & (alloc$tag == 28)) begin
@@ -6131,11 +6325,17 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free$valid & (free$tag == 29)) begin
             allocated$29$d = 1'b0;
         end
+        if (free_second$valid & (free_second$tag == 29)) begin
+            allocated$29$d = 1'b0;
+        end
         if (taking & (alloc$tag == 29)) begin
             allocated$29$d = 1'b1;
             owners$29$d = alloc$owner;
         end
         if (free$valid & (free$tag == 30)) begin
+            allocated$30$d = 1'b0;
+        end
+        if (free_second$valid & (free_second$tag == 30)) begin
             allocated$30$d = 1'b0;
         end
         if (taking & (alloc$tag == 30)) begin
@@ -6145,15 +6345,17 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free$valid & (free$tag == 31)) begin
             allocated$31$d = 1'b0;
         end
+        if (free_second$valid & (free_second$tag == 31)) begin
+            allocated$31$d = 1'b0;
+        end
         if (taking & (alloc$tag == 31)) begin
             allocated$31$d = 1'b1;
             owners$31$d = alloc$owner;
         end
-        if (taking & ~(free$valid & good_free)) begin
-            count$d = count$q + one;
-        end
-        if (~taking & free$valid & good_free) begin
-            count$d = count$q - one;
+        freeing = ((((free$valid & good_free)) & 9'h1ff)) + (((free_second$valid & good_second)) & 9'h1ff);
+        count$d = count$q - freeing;
+        if (taking) begin
+            count$d = count$q + one - freeing;
         end
         in_use = count$q;
         if (reset) begin

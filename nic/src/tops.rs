@@ -1,6 +1,6 @@
 //! The NIC's emitted artefacts, beside the `hdl` and `nrc` ones (`hpcnet emit`, see
 //! `src/emit.rs`): the management agent's NIC wrapper, the doorbell FIFOs, the SR-IOV function
-//! table, the descriptor fetch with its tag pool, the event writer, and the register maps (C headers and Markdown references) that drivers and
+//! table, the descriptor fetch with its tag pool, the event writer, the send engine, and the register maps (C headers and Markdown references) that drivers and
 //! management software are written against: the management space (`nic`), one function's
 //! MMIO page (`nic_function`) and the PF's view of all of them (`nic_host`).
 use crate::descriptor::DescriptorFetchUnit;
@@ -8,6 +8,7 @@ use crate::doorbell::DoorbellQueues;
 use crate::events::EventWriterUnit;
 use crate::function_table::FunctionTable;
 use crate::nic_mgmt::NicMgmt;
+use crate::send::{SendEngine, SendSettings};
 use hdl::params::Config;
 use hdl::tops::{emit, Emitted};
 use hdl::{with_log2, with_log2_in};
@@ -27,6 +28,7 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
         function_table(cfg)?,
         descriptor_fetch(cfg)?,
         event_writer()?,
+        send_engine(cfg)?,
     ])
 }
 
@@ -80,6 +82,41 @@ pub fn event_writer() -> Result<Emitted, String> {
         EventWriterUnit::default(),
         "nic_event_writer",
         "the NIC's completion-event writer: round robin over the send, receive and error events, the QP's ring looked up, ring flow control (a full ring back-pressures its requester, never overwritten), one 16-byte write with the pass's phase bit, the pointer advance and the QP's interrupt (nic/src/events/)",
+    )
+}
+
+/// The VCs the NIC sends on: data on VC 0, GET requests on the lowest VC that is neither the
+/// data VC nor `network.mgmt_vc`. With fewer than 3 VCs (the default configuration has 2) there
+/// is no such VC and GET requests share the data VC: the request/response deadlock hazard that
+/// `docs/nic-design.md` ("Virtual channels") names, until the default grows to 3 VCs.
+pub fn nic_vcs(cfg: &Config) -> (u8, u8) {
+    let data = 0u8;
+    let get = (1..cfg.network.vcs as u8)
+        .find(|&v| v != data && v as u32 != cfg.network.mgmt_vc)
+        .unwrap_or(data);
+    (data, get)
+}
+
+/// The send engine's settings for `cfg`.
+pub fn send_settings(cfg: &Config) -> SendSettings {
+    let (data_vc, get_vc) = nic_vcs(cfg);
+    SendSettings {
+        tags: cfg.nic.tags as usize,
+        max_read_request: cfg.nic.max_read_request as usize,
+        mtu_bytes: cfg.nic.mtu_bytes as usize,
+        max_packet_flits: cfg.network.max_packet_flits as usize,
+        data_vc,
+        get_vc,
+    }
+}
+
+/// `nic_send`: the joined send engine (descriptor fetch with 4 slots, tag pool, data reads,
+/// reorder buffer, packetizer) at the configuration's tags, read size, MTU and VCs.
+pub fn send_engine(cfg: &Config) -> Result<Emitted, String> {
+    emit(
+        SendEngine::<FETCH_SLOT_BITS, { FETCH_SLOT_BITS + 5 }>::new(send_settings(cfg)),
+        "nic_send",
+        "the NIC's send engine: descriptor fetch, central tag pool, data reads sized by max read request, completions reordered into a 4 KB ring, packets cut at the MTU with header, CRC-16 and tail, send and error events (nic/src/send/)",
     )
 }
 

@@ -24,6 +24,7 @@ pub mod models;
 pub mod nic_cost;
 pub mod nic_fetch_perf;
 pub mod nic_send;
+pub mod nic_send_perf;
 pub mod nma_mesh_top;
 pub mod nma_top;
 pub mod nrc_top_perf;

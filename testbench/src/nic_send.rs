@@ -122,8 +122,8 @@ pub struct Outcome {
     pub payload_bytes: u64,
     /// Stomped packets.
     pub stomped: u64,
-    /// Per message: (doorbell taken, first flit, last flit) cycles.
-    pub timeline: Vec<(u64, u64, u64)>,
+    /// Per message: when its doorbell was taken and its flits left.
+    pub timeline: Vec<MessageTimes>,
     /// Per read request: (taken, first beat taken) cycles, in order.
     pub reads: Vec<(u64, u64)>,
 }
@@ -135,6 +135,20 @@ struct Expected {
     failed: bool,
     post: usize,
     first_flit: Option<u64>,
+    first_payload: Option<u64>,
+}
+
+/// When a message's doorbell was taken and its flits left (cycles).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MessageTimes {
+    /// The doorbell taken.
+    pub taken: u64,
+    /// The first packet's head.
+    pub first_flit: u64,
+    /// The first packet's first payload flit.
+    pub first_payload: u64,
+    /// The last packet's tail.
+    pub last_flit: u64,
 }
 
 /// Descriptor data for `d` from host memory (NAP immediate: its data; GET: none).
@@ -201,13 +215,14 @@ pub fn run(
                     failed,
                     post: i,
                     first_flit: None,
+                    first_payload: None,
                 });
             }
         }
     }
     let total_sends = sends.len();
     let mut out = Outcome {
-        timeline: vec![(0, 0, 0); posts.len()],
+        timeline: vec![MessageTimes::default(); posts.len()],
         ..Default::default()
     };
     let mut taken_at = vec![0u64; posts.len()];
@@ -356,6 +371,9 @@ pub fn run(
                 .front_mut()
                 .unwrap_or_else(|| panic!("cycle {k}: a flit with no message"));
             x.first_flit.get_or_insert(k);
+            if flits.len() == 3 {
+                x.first_payload.get_or_insert(k);
+            }
             let want = x
                 .packets
                 .front()
@@ -404,7 +422,12 @@ pub fn run(
                 out.packets += 1;
                 if x.packets.is_empty() {
                     let x = expected.pop_front().unwrap();
-                    out.timeline[x.post] = (taken_at[x.post], x.first_flit.unwrap(), k);
+                    out.timeline[x.post] = MessageTimes {
+                        taken: taken_at[x.post],
+                        first_flit: x.first_flit.unwrap(),
+                        first_payload: x.first_payload.unwrap(),
+                        last_flit: k,
+                    };
                     out.messages += 1;
                 }
             }

@@ -52,6 +52,8 @@ pub struct PacketAlign {
     window: Signal<Local, Bits<128>>,
     /// Bits of `need` bytes (`8 need`).
     need_bits: Signal<Local, Bits<8>>,
+    /// Bits of the held bytes (`8 held_count`).
+    held_bits: Signal<Local, Bits<8>>,
     /// Bytes in `window`.
     available: Signal<Local, Bits<5>>,
     /// What `held` becomes when the word is sent: the bytes after it, and their count.
@@ -69,9 +71,9 @@ impl Logic for PacketAlign {
         self.last_unused.next = self.words.last.val();
         self.enough.next = self.held_count.q.val() >= self.need.val();
         self.need_bits.next = bit_cast::<8, 4>(self.need.val()) << 3;
+        self.held_bits.next = bit_cast::<8, 4>(self.held_count.q.val()) << 3;
         self.combined.next = bit_cast::<128, 64>(self.held.q.val())
-            | (bit_cast::<128, 64>(self.words.word.val())
-                << (bit_cast::<8, 4>(self.held_count.q.val()) << 3));
+            | (bit_cast::<128, 64>(self.words.word.val()) << self.held_bits.val());
         self.window.next = bit_cast::<128, 64>(self.held.q.val());
         self.available.next = bit_cast::<5, 4>(self.held_count.q.val());
         self.aligned_valid.next = true;
@@ -125,6 +127,7 @@ impl Default for PacketAlign {
             combined: Default::default(),
             window: Default::default(),
             need_bits: Default::default(),
+            held_bits: Default::default(),
             available: Default::default(),
             rest: Default::default(),
             rest_count: Default::default(),

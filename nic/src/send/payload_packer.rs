@@ -91,6 +91,10 @@ pub struct PayloadPacker {
     lanes: Signal<Local, Bits<ACC_BITS>>,
     mask: Signal<Local, Bits<ACC_BITS>>,
     incoming: Signal<Local, Bits<5>>,
+    /// The shift amounts in bits: the beat's first lane, its lanes, the bytes kept.
+    lo_bits: Signal<Local, Bits<8>>,
+    count_bits: Signal<Local, Bits<8>>,
+    remaining_bits: Signal<Local, Bits<8>>,
     ones: Constant<Bits<ACC_BITS>>,
     eight: Constant<Bits<5>>,
 }
@@ -121,6 +125,9 @@ impl Default for PayloadPacker {
             lanes: Default::default(),
             mask: Default::default(),
             incoming: Default::default(),
+            lo_bits: Default::default(),
+            count_bits: Default::default(),
+            remaining_bits: Default::default(),
             ones: Constant::new(!Bits::<ACC_BITS>::default()),
             eight: Constant::new(8u64.to_bits()),
         }
@@ -162,9 +169,14 @@ impl Logic for PayloadPacker {
         }
         self.remaining.next = self.fill.q.val() - self.emitted.val();
         // The arriving beat's bytes, moved to lane 0, masked, then behind the kept bytes.
-        self.lanes.next = bit_cast::<ACC_BITS, HOST_DATA_BITS>(self.data.val())
-            >> (bit_cast::<8, 4>(self.arriving_lo.q.val()) << 3);
-        self.mask.next = !(self.ones.val() << (bit_cast::<8, 5>(self.arriving_count.q.val()) << 3));
+        // Shift amounts in bits, each in its own 8-bit local (so the Verilog evaluates them in
+        // 8 bits, as the Rust does).
+        self.lo_bits.next = bit_cast::<8, 4>(self.arriving_lo.q.val()) << 3;
+        self.count_bits.next = bit_cast::<8, 5>(self.arriving_count.q.val()) << 3;
+        self.lanes.next =
+            bit_cast::<ACC_BITS, HOST_DATA_BITS>(self.data.val()) >> self.lo_bits.val();
+        self.mask.next = !(self.ones.val() << self.count_bits.val());
+        self.remaining_bits.next = bit_cast::<8, 5>(self.remaining.val()) << 3;
         self.incoming.next = 0.into();
         if self.arriving.q.val() {
             self.incoming.next = self.arriving_count.q.val();
@@ -173,8 +185,7 @@ impl Logic for PayloadPacker {
         self.fill.d.next = self.remaining.val() + self.incoming.val();
         if self.arriving.q.val() {
             self.accumulator.d.next = self.kept.val()
-                | ((self.lanes.val() & self.mask.val())
-                    << (bit_cast::<8, 5>(self.remaining.val()) << 3));
+                | ((self.lanes.val() & self.mask.val()) << self.remaining_bits.val());
             if self.arriving_end.q.val() {
                 self.flush.d.next = true;
             }

@@ -82,6 +82,9 @@ fn main() -> Result<()> {
             &workspace().join("configs/published.toml"),
         )?;
     }
+    if all || has("nic") || has("nic-send") {
+        testbench::nic_send_perf::report()?;
+    }
     if all || has("nic") {
         testbench::nic_cost::report(&workspace().join("build/bench/nic"))?;
     }

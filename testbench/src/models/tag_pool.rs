@@ -1,5 +1,6 @@
 //! Reference model of `nic::tag_pool::TagPool`: one allocated bit and owner per tag, the lowest
-//! free tag offered, bad frees ignored and reported, cycle-accurate at the pool's ports.
+//! free tag offered, bad frees ignored and reported (on either free port; two frees of one tag
+//! in a cycle are one free and one bad free), cycle-accurate at the pool's ports.
 
 /// The pool's outputs in one cycle (before the edge).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,6 +24,8 @@ pub struct TagPoolInputs {
     pub take: Option<u8>,
     /// A tag given back.
     pub free: Option<u8>,
+    /// A tag given back on the second free port.
+    pub free_second: Option<u8>,
     /// The tag whose owner is looked up.
     pub lookup: u8,
 }
@@ -54,7 +57,9 @@ impl TagPoolModel {
                 .iter()
                 .position(|o| o.is_none())
                 .map(|t| t as u8),
-            bad_free: !i.reset && i.free.is_some_and(|t| !good(t)),
+            bad_free: !i.reset
+                && (i.free.is_some_and(|t| !good(t))
+                    || i.free_second.is_some_and(|t| !good(t) || i.free == Some(t))),
             lookup: self.owners.get(i.lookup as usize).copied().flatten(),
             in_use: self.in_use(),
         }
@@ -66,7 +71,7 @@ impl TagPoolModel {
             self.owners.iter_mut().for_each(|o| *o = None);
             return None;
         }
-        if let Some(t) = i.free {
+        for t in [i.free, i.free_second].into_iter().flatten() {
             if let Some(o) = self.owners.get_mut(t as usize) {
                 *o = None;
             }
