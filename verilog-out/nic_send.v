@@ -5917,13 +5917,13 @@ module nic_send$packetizer(clock,reset,messages$valid,messages$kind,messages$fun
     input wire  [3:0] inline$bytes;
     input wire  inline$last;
     input wire  inline$error;
-    output reg  inline$ready;
+    output wire  inline$ready;
     input wire  payload$valid;
     input wire  [63:0] payload$word;
     input wire  [3:0] payload$bytes;
     input wire  payload$last;
     input wire  payload$error;
-    output reg  payload$ready;
+    output wire  payload$ready;
     input wire  [15:0] node_id;
     output reg  flits$valid;
     output reg  [64:0] flits$data;
@@ -5946,14 +5946,8 @@ module nic_send$packetizer(clock,reset,messages$valid,messages$kind,messages$fun
     output reg  refused;
     
     // Constant declarations
-    localparam  eight = 11'b1000;
     localparam  body_bit = 65'h10000000000000000;
-    localparam  data_vc = 3'b0;
-    localparam  get_vc = 3'b0;
-    localparam  ok_status = 6'b0;
-    localparam  read_failed = 6'b1101;
-    localparam  get_too_long_status = 6'b1110;
-    localparam  crc_flip = 16'hffff;
+    localparam  eight = 11'b1000;
     localparam  phases$0 = 3'b0;
     localparam  phases$1 = 3'b1;
     localparam  phases$2 = 3'b10;
@@ -5978,20 +5972,41 @@ module nic_send$packetizer(clock,reset,messages$valid,messages$kind,messages$fun
     wire  [10:0] cutter$cut;
     wire  [7:0] cutter$len;
     wire  cutter$last;
-    reg  align$clock;
-    reg  align$reset;
-    reg  align$words$valid;
-    reg  [63:0] align$words$word;
-    reg  [3:0] align$words$bytes;
-    reg  align$words$last;
-    reg  align$words$error;
-    wire  align$words$ready;
-    reg  [3:0] align$need;
-    wire  align$aligned_valid;
-    wire  [63:0] align$aligned_word;
-    wire  align$aligned_error;
-    reg  align$take;
-    reg  align$clear;
+    wire  [2:0] cutter$vc;
+    reg  cursor$clock;
+    reg  cursor$reset;
+    reg  cursor$start;
+    reg  [10:0] cursor$cut;
+    reg  cursor$cut_last;
+    reg  cursor$put;
+    reg  cursor$segment_valid;
+    reg  [63:0] cursor$segment_word;
+    reg  cursor$payload_moving;
+    reg  [3:0] cursor$sent_bytes;
+    reg  cursor$done;
+    wire  [31:0] cursor$sent;
+    wire  [31:0] cursor$segment_left;
+    wire  [10:0] cursor$packet_bytes;
+    wire  [10:0] cursor$packet_left;
+    wire  [10:0] cursor$packet_offset;
+    wire  [47:0] cursor$packet_address;
+    wire  cursor$packet_last;
+    reg  words$clock;
+    reg  words$reset;
+    reg  words$from_reorder;
+    reg  words$get;
+    reg  [63:0] words$word_two;
+    reg  words$sending;
+    reg  words$inline_pop;
+    reg  [10:0] words$packet_left;
+    reg  words$take;
+    reg  words$clear;
+    reg  [10:0] words$cut;
+    wire  words$aligned_valid;
+    wire  [63:0] words$aligned_word;
+    wire  words$aligned_error;
+    wire  [3:0] words$need;
+    wire  words$packet_ready;
     reg  [15:0] builder$dst_node;
     reg  [15:0] builder$node_id;
     reg  [2:0] builder$vc;
@@ -6010,15 +6025,16 @@ module nic_send$packetizer(clock,reset,messages$valid,messages$kind,messages$fun
     reg  [3:0] builder$dst_qp;
     reg  [2:0] builder$dst_function;
     reg  [31:0] builder$key;
+    reg  [15:0] builder$crc;
+    reg  builder$stomp;
     wire  [64:0] builder$head;
     wire  [64:0] builder$header;
-    wire  [45:0] builder$spare;
     wire  [64:0] builder$tail;
     reg  event_slot$clock;
     reg  event_slot$reset;
     reg  event_slot$load;
-    reg  event_slot$error;
-    reg  [5:0] event_slot$status;
+    reg  event_slot$failed;
+    reg  event_slot$refused;
     reg  [2:0] event_slot$kind;
     reg  [2:0] event_slot$issuer;
     reg  [3:0] event_slot$qp;
@@ -6034,48 +6050,15 @@ module nic_send$packetizer(clock,reset,messages$valid,messages$kind,messages$fun
     reg  checksum$valid;
     reg  [63:0] checksum$data;
     wire  [15:0] checksum$crc;
-    reg  [15:0] tail_crc$state;
-    reg  [45:0] tail_crc$data;
-    wire  [15:0] tail_crc$next_state;
     reg  [2:0] phase$d;
     wire  [2:0] phase$q;
     reg  phase$clock;
-    reg  [31:0] sent$d;
-    wire  [31:0] sent$q;
-    reg  sent$clock;
-    reg  [47:0] segment_address$d;
-    wire  [47:0] segment_address$q;
-    reg  segment_address$clock;
-    reg  [31:0] segment_left$d;
-    wire  [31:0] segment_left$q;
-    reg  segment_left$clock;
-    reg  address_taken$d;
-    wire  address_taken$q;
-    reg  address_taken$clock;
-    reg  [10:0] packet_bytes$d;
-    wire  [10:0] packet_bytes$q;
-    reg  packet_bytes$clock;
-    reg  [10:0] packet_left$d;
-    wire  [10:0] packet_left$q;
-    reg  packet_left$clock;
-    reg  [10:0] packet_offset$d;
-    wire  [10:0] packet_offset$q;
-    reg  packet_offset$clock;
-    reg  [47:0] packet_address$d;
-    wire  [47:0] packet_address$q;
-    reg  packet_address$clock;
-    reg  packet_last$d;
-    wire  packet_last$q;
-    reg  packet_last$clock;
     reg  poisoned$d;
     wire  poisoned$q;
     reg  poisoned$clock;
     reg  failed$d;
     wire  failed$q;
     reg  failed$clock;
-    reg  word_two_sent$d;
-    wire  word_two_sent$q;
-    reg  word_two_sent$clock;
     reg  stomp_pulse$d;
     wire  stomp_pulse$q;
     reg  stomp_pulse$clock;
@@ -6085,7 +6068,6 @@ module nic_send$packetizer(clock,reset,messages$valid,messages$kind,messages$fun
     
     // Local signals
     reg  stomp;
-    reg  word_two_next;
     reg  moving;
     reg  at_head;
     reg  at_tail;
@@ -6111,23 +6093,58 @@ module nic_send$packetizer(clock,reset,messages$valid,messages$kind,messages$fun
         .segment_needed(cutter$segment_needed),
         .cut(cutter$cut),
         .len(cutter$len),
-        .last(cutter$last)
+        .last(cutter$last),
+        .vc(cutter$vc)
     );
-    nic_send$packetizer$align align(
-        .clock(align$clock),
-        .reset(align$reset),
-        .words$valid(align$words$valid),
-        .words$word(align$words$word),
-        .words$bytes(align$words$bytes),
-        .words$last(align$words$last),
-        .words$error(align$words$error),
-        .words$ready(align$words$ready),
-        .need(align$need),
-        .aligned_valid(align$aligned_valid),
-        .aligned_word(align$aligned_word),
-        .aligned_error(align$aligned_error),
-        .take(align$take),
-        .clear(align$clear)
+    nic_send$packetizer$cursor cursor(
+        .clock(cursor$clock),
+        .reset(cursor$reset),
+        .start(cursor$start),
+        .cut(cursor$cut),
+        .cut_last(cursor$cut_last),
+        .put(cursor$put),
+        .segment_valid(cursor$segment_valid),
+        .segment_word(cursor$segment_word),
+        .payload_moving(cursor$payload_moving),
+        .sent_bytes(cursor$sent_bytes),
+        .done(cursor$done),
+        .sent(cursor$sent),
+        .segment_left(cursor$segment_left),
+        .packet_bytes(cursor$packet_bytes),
+        .packet_left(cursor$packet_left),
+        .packet_offset(cursor$packet_offset),
+        .packet_address(cursor$packet_address),
+        .packet_last(cursor$packet_last)
+    );
+    nic_send$packetizer$words words(
+        .clock(words$clock),
+        .reset(words$reset),
+        .inline$valid(inline$valid),
+        .inline$word(inline$word),
+        .inline$bytes(inline$bytes),
+        .inline$last(inline$last),
+        .inline$error(inline$error),
+        .inline$ready(inline$ready),
+        .reorder$valid(payload$valid),
+        .reorder$word(payload$word),
+        .reorder$bytes(payload$bytes),
+        .reorder$last(payload$last),
+        .reorder$error(payload$error),
+        .reorder$ready(payload$ready),
+        .from_reorder(words$from_reorder),
+        .get(words$get),
+        .word_two(words$word_two),
+        .sending(words$sending),
+        .inline_pop(words$inline_pop),
+        .packet_left(words$packet_left),
+        .take(words$take),
+        .clear(words$clear),
+        .cut(words$cut),
+        .aligned_valid(words$aligned_valid),
+        .aligned_word(words$aligned_word),
+        .aligned_error(words$aligned_error),
+        .need(words$need),
+        .packet_ready(words$packet_ready)
     );
     nic_send$packetizer$builder builder(
         .dst_node(builder$dst_node),
@@ -6148,17 +6165,18 @@ module nic_send$packetizer(clock,reset,messages$valid,messages$kind,messages$fun
         .dst_qp(builder$dst_qp),
         .dst_function(builder$dst_function),
         .key(builder$key),
+        .crc(builder$crc),
+        .stomp(builder$stomp),
         .head(builder$head),
         .header(builder$header),
-        .spare(builder$spare),
         .tail(builder$tail)
     );
     nic_send$packetizer$event_slot event_slot(
         .clock(event_slot$clock),
         .reset(event_slot$reset),
         .load(event_slot$load),
-        .error(event_slot$error),
-        .status(event_slot$status),
+        .failed(event_slot$failed),
+        .refused(event_slot$refused),
         .kind(event_slot$kind),
         .issuer(event_slot$issuer),
         .qp(event_slot$qp),
@@ -6190,60 +6208,10 @@ module nic_send$packetizer(clock,reset,messages$valid,messages$kind,messages$fun
         .data(checksum$data),
         .crc(checksum$crc)
     );
-    nic_send$packetizer$tail_crc tail_crc(
-        .state(tail_crc$state),
-        .data(tail_crc$data),
-        .next_state(tail_crc$next_state)
-    );
     nic_send$packetizer$phase phase(
         .d(phase$d),
         .q(phase$q),
         .clock(phase$clock)
-    );
-    nic_send$packetizer$sent sent(
-        .d(sent$d),
-        .q(sent$q),
-        .clock(sent$clock)
-    );
-    nic_send$packetizer$segment_address segment_address(
-        .d(segment_address$d),
-        .q(segment_address$q),
-        .clock(segment_address$clock)
-    );
-    nic_send$packetizer$segment_left segment_left(
-        .d(segment_left$d),
-        .q(segment_left$q),
-        .clock(segment_left$clock)
-    );
-    nic_send$packetizer$address_taken address_taken(
-        .d(address_taken$d),
-        .q(address_taken$q),
-        .clock(address_taken$clock)
-    );
-    nic_send$packetizer$packet_bytes packet_bytes(
-        .d(packet_bytes$d),
-        .q(packet_bytes$q),
-        .clock(packet_bytes$clock)
-    );
-    nic_send$packetizer$packet_left packet_left(
-        .d(packet_left$d),
-        .q(packet_left$q),
-        .clock(packet_left$clock)
-    );
-    nic_send$packetizer$packet_offset packet_offset(
-        .d(packet_offset$d),
-        .q(packet_offset$q),
-        .clock(packet_offset$clock)
-    );
-    nic_send$packetizer$packet_address packet_address(
-        .d(packet_address$d),
-        .q(packet_address$q),
-        .clock(packet_address$clock)
-    );
-    nic_send$packetizer$packet_last packet_last(
-        .d(packet_last$d),
-        .q(packet_last$q),
-        .clock(packet_last$clock)
     );
     nic_send$packetizer$poisoned poisoned(
         .d(poisoned$d),
@@ -6254,11 +6222,6 @@ module nic_send$packetizer(clock,reset,messages$valid,messages$kind,messages$fun
         .d(failed$d),
         .q(failed$q),
         .clock(failed$clock)
-    );
-    nic_send$packetizer$word_two_sent word_two_sent(
-        .d(word_two_sent$d),
-        .q(word_two_sent$q),
-        .clock(word_two_sent$clock)
     );
     nic_send$packetizer$stomp_pulse stomp_pulse(
         .d(stomp_pulse$d),
@@ -6274,143 +6237,85 @@ module nic_send$packetizer(clock,reset,messages$valid,messages$kind,messages$fun
     // Update code
     always @(*) begin
         phase$clock = clock;
-        sent$clock = clock;
-        segment_address$clock = clock;
-        segment_left$clock = clock;
-        address_taken$clock = clock;
-        packet_bytes$clock = clock;
-        packet_left$clock = clock;
-        packet_offset$clock = clock;
-        packet_address$clock = clock;
-        packet_last$clock = clock;
         poisoned$clock = clock;
         failed$clock = clock;
-        word_two_sent$clock = clock;
         stomp_pulse$clock = clock;
         refuse_pulse$clock = clock;
         phase$d = phase$q;
-        sent$d = sent$q;
-        segment_address$d = segment_address$q;
-        segment_left$d = segment_left$q;
-        address_taken$d = address_taken$q;
-        packet_bytes$d = packet_bytes$q;
-        packet_left$d = packet_left$q;
-        packet_offset$d = packet_offset$q;
-        packet_address$d = packet_address$q;
-        packet_last$d = packet_last$q;
         poisoned$d = poisoned$q;
         failed$d = failed$q;
-        word_two_sent$d = word_two_sent$q;
         stomp_pulse$d = stomp_pulse$q;
         refuse_pulse$d = refuse_pulse$q;
-        align$clock = clock;
+        cursor$clock = clock;
+        words$clock = clock;
         event_slot$clock = clock;
         checksum$clock = clock;
         cutter$kind = messages$kind;
         cutter$length = messages$length;
         cutter$sources = messages$sources;
         cutter$destinations = messages$destinations;
-        cutter$sent = sent$q;
-        cutter$segment_left = segment_left$q;
-        word_two_next = cutter$get & ~word_two_sent$q;
-        align$words$valid = inline$valid;
-        align$words$word = inline$word;
-        align$words$bytes = inline$bytes;
-        align$words$last = inline$last;
-        align$words$error = inline$error;
-        if (cutter$from_reorder) begin
-            align$words$valid = payload$valid;
-            align$words$word = payload$word;
-            align$words$bytes = payload$bytes;
-            align$words$last = payload$last;
-            align$words$error = payload$error;
-        end
-        if (word_two_next) begin
-            align$words$valid = 1'b1;
-            align$words$word = cutter$word_two;
-            align$words$bytes = 32'h8;
-            align$words$last = 1'b0;
-            align$words$error = 1'b0;
-        end
-        align$need = 32'h8;
-        if (packet_left$q < eight) begin
-            align$need = packet_left$q[(32'h0)+:(4)];
-        end
-        vc = data_vc;
-        if (cutter$get) begin
-            vc = get_vc;
-        end
+        cutter$sent = cursor$sent;
+        cutter$segment_left = cursor$segment_left;
+        words$from_reorder = cutter$from_reorder;
+        words$get = cutter$get;
+        words$word_two = cutter$word_two;
+        words$packet_left = cursor$packet_left;
+        words$cut = cutter$cut;
+        cursor$cut = cutter$cut;
+        cursor$cut_last = cutter$last;
+        cursor$put = cutter$put;
+        cursor$segment_word = inline$word;
+        cursor$sent_bytes = words$need;
+        vc = cutter$vc;
         builder$dst_node = messages$dst_node;
         builder$node_id = node_id;
         builder$vc = vc;
         builder$packet_kind = cutter$packet_kind;
         builder$len = cutter$len;
         builder$nap = cutter$nap;
-        builder$address = packet_address$q;
-        builder$nap_offset = packet_offset$q;
+        builder$address = cursor$packet_address;
+        builder$nap_offset = cursor$packet_offset;
         builder$nap_length = messages$length[(32'h0)+:(12)];
-        builder$bytes = packet_bytes$q;
+        builder$bytes = cursor$packet_bytes;
         builder$wants_event = messages$remote_event | cutter$nap;
-        builder$last = packet_last$q;
+        builder$last = cursor$packet_last;
         builder$get_response = messages$get_response & cutter$put;
         builder$src_qp = messages$qp;
         builder$src_function = messages$function;
         builder$dst_qp = messages$dst_qp;
         builder$dst_function = messages$dst_function;
         builder$key = messages$key;
-        tail_crc$state = checksum$crc;
-        tail_crc$data = builder$spare;
+        stomp = poisoned$q | (cursor$packet_last & failed$q);
+        builder$crc = checksum$crc;
+        builder$stomp = stomp;
         at_head = phase$q == phases$0;
         at_tail = phase$q == phases$3;
         event_needed = (messages$local_event & ~cutter$get) | failed$q;
         flits$valid = 1'b0;
         flits$data = builder$head;
         messages$ready = 1'b0;
-        inline$ready = 1'b0;
-        payload$ready = 1'b0;
-        align$take = 1'b0;
+        words$inline_pop = 1'b0;
+        words$sending = phase$q == phases$2;
+        cursor$segment_valid = 1'b0;
+        cursor$start = 1'b0;
         event_slot$load = 1'b0;
-        event_slot$error = failed$q;
-        event_slot$status = ok_status;
-        if (failed$q) begin
-            event_slot$status = read_failed;
-        end
+        event_slot$failed = failed$q;
+        event_slot$refused = phase$q == phases$4;
         message_done = 1'b0;
-        payload_moving = 1'b0;
         if (at_head & messages$valid) begin
             if (cutter$get_too_long) begin
                 phase$d = phases$4;
             end
             else if (cutter$segment_needed) begin
-                inline$ready = 1'b1;
-                if (inline$valid) begin
-                    address_taken$d = ~address_taken$q;
-                    if (address_taken$q) begin
-                        segment_left$d = inline$word[(32'h0)+:(32)];
-                    end
-                    else begin
-                        segment_address$d = inline$word[(32'h0)+:(48)];
-                    end
-                end
+                words$inline_pop = 1'b1;
+                cursor$segment_valid = inline$valid;
             end
             else begin
-                flits$valid = 1'b1;
-                if (flits$ready) begin
+                flits$valid = words$packet_ready & (~cutter$last | event_slot$free);
+                if (flits$ready & flits$valid) begin
                     phase$d = phases$1;
-                    packet_bytes$d = cutter$cut;
-                    packet_left$d = cutter$cut;
-                    packet_offset$d = sent$q[(32'h0)+:(11)];
-                    packet_address$d = 32'h0;
-                    if (cutter$put) begin
-                        packet_address$d = segment_address$q;
-                    end
-                    packet_last$d = cutter$last;
+                    cursor$start = 1'b1;
                     poisoned$d = 1'b0;
-                    sent$d = sent$q + ((cutter$cut) & 32'hffffffff);
-                    segment_address$d = segment_address$q + ((cutter$cut) & 48'hffffffffffff);
-                    if (cutter$put) begin
-                        segment_left$d = segment_left$q - ((cutter$cut) & 32'hffffffff);
-                    end
                 end
             end
         end
@@ -6421,71 +6326,48 @@ module nic_send$packetizer(clock,reset,messages$valid,messages$kind,messages$fun
                 phase$d = phases$2;
             end
         end
-        if (phase$q == phases$2) begin
-            flits$valid = align$aligned_valid;
-            flits$data = ((align$aligned_word) & 65'h1ffffffffffffffff) | body_bit;
-            payload_moving = align$aligned_valid & flits$ready;
-            align$take = payload_moving;
+        payload_moving = words$sending & words$aligned_valid & flits$ready;
+        words$take = payload_moving;
+        cursor$payload_moving = payload_moving;
+        if (words$sending) begin
+            flits$valid = words$aligned_valid;
+            flits$data = ((words$aligned_word) & 65'h1ffffffffffffffff) | body_bit;
             if (payload_moving) begin
-                packet_left$d = packet_left$q - ((align$need) & 11'h7ff);
-                if (align$aligned_error) begin
+                if (words$aligned_error) begin
                     poisoned$d = 1'b1;
                     failed$d = 1'b1;
                 end
-                if (packet_left$q <= eight) begin
+                if (cursor$packet_left <= eight) begin
                     phase$d = phases$3;
                 end
             end
         end
-        stomp = poisoned$q | (packet_last$q & failed$q);
         if (at_tail) begin
-            flits$valid = ~(packet_last$q & event_needed & ~event_slot$free);
-            flits$data = builder$tail | ((tail_crc$next_state) & 65'h1ffffffffffffffff);
-            if (stomp) begin
-                flits$data = builder$tail | ((tail_crc$next_state ^ crc_flip) & 65'h1ffffffffffffffff);
-            end
+            flits$valid = 1'b1;
+            flits$data = builder$tail;
             if (flits$ready & flits$valid) begin
                 phase$d = phases$0;
-                stomp_pulse$d = stomp;
-                if (packet_last$q) begin
-                    message_done = 1'b1;
-                    event_slot$load = event_needed;
-                end
+                message_done = cursor$packet_last;
+                event_slot$load = cursor$packet_last & event_needed;
             end
         end
         if (phase$q == phases$4) begin
-            event_slot$error = 1'b1;
-            event_slot$status = get_too_long_status;
-            inline$ready = ~inline$last | event_slot$free;
+            words$inline_pop = ~inline$last | event_slot$free;
             if (inline$valid & inline$last & event_slot$free) begin
                 phase$d = phases$0;
                 message_done = 1'b1;
                 event_slot$load = 1'b1;
-                refuse_pulse$d = 1'b1;
             end
         end
-        if (align$words$ready & word_two_next) begin
-            word_two_sent$d = 1'b1;
-        end
-        if (phase$q == phases$2) begin
-            payload$ready = cutter$from_reorder & align$words$ready;
-            inline$ready = ~cutter$from_reorder & ~word_two_next & align$words$ready;
-        end
         moving = flits$valid & flits$ready;
-        if (~at_tail) begin
-            stomp_pulse$d = 1'b0;
-        end
-        if (phase$q != phases$4) begin
-            refuse_pulse$d = 1'b0;
-        end
+        stomp_pulse$d = at_tail & moving & stomp;
+        refuse_pulse$d = (phase$q == phases$4) & message_done;
+        messages$ready = message_done;
         if (message_done) begin
-            messages$ready = 1'b1;
-            sent$d = 32'h0;
-            segment_left$d = 32'h0;
-            word_two_sent$d = 1'b0;
             failed$d = 1'b0;
         end
-        align$clear = message_done;
+        cursor$done = message_done;
+        words$clear = message_done;
         checksum$reset = reset;
         checksum$start = at_head;
         checksum$valid = moving & ~at_tail;
@@ -6500,186 +6382,25 @@ module nic_send$packetizer(clock,reset,messages$valid,messages$kind,messages$fun
         event_slot$dst_qp = messages$dst_qp;
         event_slot$length = messages$length;
         event_slot$tag = messages$tag;
-        align$reset = reset;
+        cursor$reset = reset;
+        words$reset = reset;
         event_slot$reset = reset;
         if (reset) begin
             phase$d = phases$0;
-            sent$d = 32'h0;
-            segment_left$d = 32'h0;
-            address_taken$d = 1'b0;
-            word_two_sent$d = 1'b0;
             poisoned$d = 1'b0;
             failed$d = 1'b0;
             stomp_pulse$d = 1'b0;
             refuse_pulse$d = 1'b0;
             flits$valid = 1'b0;
             messages$ready = 1'b0;
-            inline$ready = 1'b0;
-            payload$ready = 1'b0;
-            align$take = 1'b0;
-            event_slot$load = 1'b0;
+            words$inline_pop = 1'b0;
         end
     end
     
 endmodule // nic_send$packetizer
 
 
-module nic_send$packetizer$address_taken(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_send$packetizer$address_taken
-
-
-module nic_send$packetizer$align(clock,reset,words$valid,words$word,words$bytes,words$last,words$error,words$ready,need,aligned_valid,aligned_word,aligned_error,take,clear);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  words$valid;
-    input wire  [63:0] words$word;
-    input wire  [3:0] words$bytes;
-    input wire  words$last;
-    input wire  words$error;
-    output reg  words$ready;
-    input wire  [3:0] need;
-    output reg  aligned_valid;
-    output reg  [63:0] aligned_word;
-    output reg  aligned_error;
-    input wire  take;
-    input wire  clear;
-    
-    // Constant declarations
-    localparam  ones = 64'hffffffffffffffff;
-    
-    // Stub signals
-    reg  [63:0] held$d;
-    wire  [63:0] held$q;
-    reg  held$clock;
-    reg  [3:0] held_count$d;
-    wire  [3:0] held_count$q;
-    reg  held_count$clock;
-    
-    // Local signals
-    reg  enough;
-    reg  [127:0] combined;
-    reg  [127:0] window;
-    reg  [7:0] need_bits;
-    reg  [7:0] held_bits;
-    reg  [4:0] available;
-    reg  [127:0] rest;
-    reg  [4:0] rest_count;
-    reg  last_unused;
-    
-    // Sub module instances
-    nic_send$packetizer$align$held held(
-        .d(held$d),
-        .q(held$q),
-        .clock(held$clock)
-    );
-    nic_send$packetizer$align$held_count held_count(
-        .d(held_count$d),
-        .q(held_count$q),
-        .clock(held_count$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        held$clock = clock;
-        held_count$clock = clock;
-        held$d = held$q;
-        held_count$d = held_count$q;
-        last_unused = words$last;
-        enough = held_count$q >= need;
-        need_bits = ((need) & 8'hff) << 32'h3;
-        held_bits = ((held_count$q) & 8'hff) << 32'h3;
-        combined = ((held$q) & 128'hffffffffffffffffffffffffffffffff) | (((words$word) & 128'hffffffffffffffffffffffffffffffff) << held_bits);
-        window = ((held$q) & 128'hffffffffffffffffffffffffffffffff);
-        available = ((held_count$q) & 5'h1f);
-        aligned_valid = 1'b1;
-        aligned_error = 1'b0;
-        words$ready = 1'b0;
-        if (~enough) begin
-            window = combined;
-            available = ((held_count$q) & 5'h1f) + ((words$bytes) & 5'h1f);
-            aligned_valid = words$valid;
-            aligned_error = words$error;
-            words$ready = take;
-        end
-        aligned_word = window[(32'h0)+:(64)] & ~(ones << need_bits);
-        if (need == 32'h8) begin
-            aligned_word = window[(32'h0)+:(64)];
-        end
-        rest = window >> need_bits;
-        rest_count = available - ((need) & 5'h1f);
-        if (take & aligned_valid) begin
-            held$d = rest[(32'h0)+:(64)];
-            held_count$d = rest_count[(32'h0)+:(4)];
-        end
-        if (clear | reset) begin
-            held$d = 32'h0;
-            held_count$d = 32'h0;
-        end
-        if (reset) begin
-            words$ready = 1'b0;
-            aligned_valid = 1'b0;
-        end
-    end
-    
-endmodule // nic_send$packetizer$align
-
-
-module nic_send$packetizer$align$held(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_send$packetizer$align$held
-
-
-module nic_send$packetizer$align$held_count(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_send$packetizer$align$held_count
-
-
-module nic_send$packetizer$builder(dst_node,node_id,vc,packet_kind,len,nap,address,nap_offset,nap_length,bytes,wants_event,last,get_response,src_qp,src_function,dst_qp,dst_function,key,head,header,spare,tail);
+module nic_send$packetizer$builder(dst_node,node_id,vc,packet_kind,len,nap,address,nap_offset,nap_length,bytes,wants_event,last,get_response,src_qp,src_function,dst_qp,dst_function,key,crc,stomp,head,header,tail);
     
     // Module arguments
     input wire  [15:0] dst_node;
@@ -6700,12 +6421,14 @@ module nic_send$packetizer$builder(dst_node,node_id,vc,packet_kind,len,nap,addre
     input wire  [3:0] dst_qp;
     input wire  [2:0] dst_function;
     input wire  [31:0] key;
+    input wire  [15:0] crc;
+    input wire  stomp;
     output reg  [64:0] head;
     output reg  [64:0] header;
-    output reg  [45:0] spare;
     output reg  [64:0] tail;
     
     // Constant declarations
+    localparam  crc_flip = 16'hffff;
     localparam  dst_at = 7'b0;
     localparam  src_at = 7'b10000;
     localparam  vc_at = 7'b100000;
@@ -6728,10 +6451,24 @@ module nic_send$packetizer$builder(dst_node,node_id,vc,packet_kind,len,nap,addre
     localparam  body_bit = 65'h10000000000000000;
     localparam  tail_bit = 65'h4000000000000000;
     
+    // Stub signals
+    reg  [15:0] tail_crc$state;
+    reg  [45:0] tail_crc$data;
+    wire  [15:0] tail_crc$next_state;
+    
     // Local signals
+    reg  [15:0] packet_crc;
+    reg  [45:0] spare;
     reg  [63:0] placement;
     reg  [63:0] tail_fields;
     reg  [63:0] spare_word;
+    
+    // Sub module instances
+    nic_send$packetizer$builder$tail_crc tail_crc(
+        .state(tail_crc$state),
+        .data(tail_crc$data),
+        .next_state(tail_crc$next_state)
+    );
     
     // Update code
     always @(*) begin
@@ -6744,10 +6481,131 @@ module nic_send$packetizer$builder(dst_node,node_id,vc,packet_kind,len,nap,addre
         tail_fields = (((src_qp) & 64'hffffffffffffffff) << src_qp_at) | (((src_function) & 64'hffffffffffffffff) << src_function_at) | (((dst_qp) & 64'hffffffffffffffff) << dst_qp_at) | (((dst_function) & 64'hffffffffffffffff) << dst_function_at) | (((key) & 64'hffffffffffffffff) << key_at);
         spare_word = tail_fields >> crc_width;
         spare = spare_word[(32'h0)+:(46)];
-        tail = tail_bit | ((tail_fields) & 65'h1ffffffffffffffff);
+        tail_crc$state = crc;
+        tail_crc$data = spare;
+        packet_crc = tail_crc$next_state;
+        if (stomp) begin
+            packet_crc = tail_crc$next_state ^ crc_flip;
+        end
+        tail = tail_bit | ((tail_fields) & 65'h1ffffffffffffffff) | ((packet_crc) & 65'h1ffffffffffffffff);
     end
     
 endmodule // nic_send$packetizer$builder
+
+
+module nic_send$packetizer$builder$tail_crc(state,data,next_state);
+    
+    // Module arguments
+    input wire  [15:0] state;
+    input wire  [45:0] data;
+    output reg  [15:0] next_state;
+    
+    // Constant declarations
+    localparam  state_masks$0 = 16'h102c;
+    localparam  state_masks$1 = 16'h2058;
+    localparam  state_masks$2 = 16'h40b1;
+    localparam  state_masks$3 = 16'h8163;
+    localparam  state_masks$4 = 16'h2c7;
+    localparam  state_masks$5 = 16'h15a2;
+    localparam  state_masks$6 = 16'h2b44;
+    localparam  state_masks$7 = 16'h5689;
+    localparam  state_masks$8 = 16'had12;
+    localparam  state_masks$9 = 16'h5a25;
+    localparam  state_masks$10 = 16'hb44b;
+    localparam  state_masks$11 = 16'h6897;
+    localparam  state_masks$12 = 16'hc102;
+    localparam  state_masks$13 = 16'h8205;
+    localparam  state_masks$14 = 16'h40b;
+    localparam  state_masks$15 = 16'h816;
+    localparam  data_masks$0 = 46'h40b1c581911;
+    localparam  data_masks$1 = 46'h81638b03222;
+    localparam  data_masks$2 = 46'h102c71606444;
+    localparam  data_masks$3 = 46'h2058e2c0c888;
+    localparam  data_masks$4 = 46'hb1c5819110;
+    localparam  data_masks$5 = 46'h568975b3b31;
+    localparam  data_masks$6 = 46'had12eb67662;
+    localparam  data_masks$7 = 46'h15a25d6cecc4;
+    localparam  data_masks$8 = 46'h2b44bad9d988;
+    localparam  data_masks$9 = 46'h168975b3b310;
+    localparam  data_masks$10 = 46'h2d12eb676620;
+    localparam  data_masks$11 = 46'h1a25d6cecc40;
+    localparam  data_masks$12 = 46'h3040b1c58191;
+    localparam  data_masks$13 = 46'h2081638b0322;
+    localparam  data_masks$14 = 46'h102c7160644;
+    localparam  data_masks$15 = 46'h2058e2c0c88;
+    localparam  offset = 16'h0;
+    localparam  zero = 16'h0;
+    
+    // Local signals
+    reg  [15:0] nodes$0;
+    reg  [15:0] nodes$1;
+    reg  [15:0] nodes$2;
+    reg  [15:0] nodes$3;
+    reg  [15:0] nodes$4;
+    reg  [15:0] nodes$5;
+    reg  [15:0] nodes$6;
+    reg  [15:0] nodes$7;
+    reg  [15:0] nodes$8;
+    reg  [15:0] nodes$9;
+    reg  [15:0] nodes$10;
+    reg  [15:0] nodes$11;
+    reg  [15:0] nodes$12;
+    reg  [15:0] nodes$13;
+    reg  [15:0] nodes$14;
+    reg  [15:0] nodes$15;
+    reg  [15:0] nodes$16;
+    reg  [15:0] nodes$17;
+    reg  [15:0] nodes$18;
+    reg  [15:0] nodes$19;
+    reg  [15:0] nodes$20;
+    reg  [15:0] nodes$21;
+    reg  [15:0] nodes$22;
+    reg  [15:0] nodes$23;
+    reg  [15:0] nodes$24;
+    reg  [15:0] nodes$25;
+    reg  [15:0] nodes$26;
+    reg  [15:0] nodes$27;
+    reg  [15:0] nodes$28;
+    reg  [15:0] nodes$29;
+    reg  [15:0] nodes$30;
+    
+    // Update code
+    always @(*) begin
+        nodes$0 = (zero & ~(1 << (0)) | (((^(state & state_masks$0)) ^ (^(data & data_masks$0))) << (0)));
+        nodes$1 = (zero & ~(1 << (1)) | (((^(state & state_masks$1)) ^ (^(data & data_masks$1))) << (1)));
+        nodes$2 = (zero & ~(1 << (2)) | (((^(state & state_masks$2)) ^ (^(data & data_masks$2))) << (2)));
+        nodes$3 = (zero & ~(1 << (3)) | (((^(state & state_masks$3)) ^ (^(data & data_masks$3))) << (3)));
+        nodes$4 = (zero & ~(1 << (4)) | (((^(state & state_masks$4)) ^ (^(data & data_masks$4))) << (4)));
+        nodes$5 = (zero & ~(1 << (5)) | (((^(state & state_masks$5)) ^ (^(data & data_masks$5))) << (5)));
+        nodes$6 = (zero & ~(1 << (6)) | (((^(state & state_masks$6)) ^ (^(data & data_masks$6))) << (6)));
+        nodes$7 = (zero & ~(1 << (7)) | (((^(state & state_masks$7)) ^ (^(data & data_masks$7))) << (7)));
+        nodes$8 = (zero & ~(1 << (8)) | (((^(state & state_masks$8)) ^ (^(data & data_masks$8))) << (8)));
+        nodes$9 = (zero & ~(1 << (9)) | (((^(state & state_masks$9)) ^ (^(data & data_masks$9))) << (9)));
+        nodes$10 = (zero & ~(1 << (10)) | (((^(state & state_masks$10)) ^ (^(data & data_masks$10))) << (10)));
+        nodes$11 = (zero & ~(1 << (11)) | (((^(state & state_masks$11)) ^ (^(data & data_masks$11))) << (11)));
+        nodes$12 = (zero & ~(1 << (12)) | (((^(state & state_masks$12)) ^ (^(data & data_masks$12))) << (12)));
+        nodes$13 = (zero & ~(1 << (13)) | (((^(state & state_masks$13)) ^ (^(data & data_masks$13))) << (13)));
+        nodes$14 = (zero & ~(1 << (14)) | (((^(state & state_masks$14)) ^ (^(data & data_masks$14))) << (14)));
+        nodes$15 = (zero & ~(1 << (15)) | (((^(state & state_masks$15)) ^ (^(data & data_masks$15))) << (15)));
+        nodes$16 = nodes$0 | nodes$1;
+        nodes$17 = nodes$2 | nodes$3;
+        nodes$18 = nodes$4 | nodes$5;
+        nodes$19 = nodes$6 | nodes$7;
+        nodes$20 = nodes$8 | nodes$9;
+        nodes$21 = nodes$10 | nodes$11;
+        nodes$22 = nodes$12 | nodes$13;
+        nodes$23 = nodes$14 | nodes$15;
+        nodes$24 = nodes$16 | nodes$17;
+        nodes$25 = nodes$18 | nodes$19;
+        nodes$26 = nodes$20 | nodes$21;
+        nodes$27 = nodes$22 | nodes$23;
+        nodes$28 = nodes$24 | nodes$25;
+        nodes$29 = nodes$26 | nodes$27;
+        nodes$30 = nodes$28 | nodes$29;
+        next_state = nodes$30 ^ offset;
+    end
+    
+endmodule // nic_send$packetizer$builder$tail_crc
 
 
 module nic_send$packetizer$checksum(clock,reset,start,valid,data,crc);
@@ -6938,7 +6796,340 @@ module nic_send$packetizer$checksum$step(state,data,next_state);
 endmodule // nic_send$packetizer$checksum$step
 
 
-module nic_send$packetizer$cutter(kind,length,sources,destinations,sent,segment_left,put,get,nap,from_reorder,packet_kind,get_too_long,word_two,segment_needed,cut,len,last);
+module nic_send$packetizer$cursor(clock,reset,start,cut,cut_last,put,segment_valid,segment_word,payload_moving,sent_bytes,done,sent,segment_left,packet_bytes,packet_left,packet_offset,packet_address,packet_last);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  start;
+    input wire  [10:0] cut;
+    input wire  cut_last;
+    input wire  put;
+    input wire  segment_valid;
+    input wire  [63:0] segment_word;
+    input wire  payload_moving;
+    input wire  [3:0] sent_bytes;
+    input wire  done;
+    output reg  [31:0] sent;
+    output reg  [31:0] segment_left;
+    output reg  [10:0] packet_bytes;
+    output reg  [10:0] packet_left;
+    output reg  [10:0] packet_offset;
+    output reg  [47:0] packet_address;
+    output reg  packet_last;
+    
+    // Stub signals
+    reg  [31:0] sent_reg$d;
+    wire  [31:0] sent_reg$q;
+    reg  sent_reg$clock;
+    reg  [47:0] segment_address$d;
+    wire  [47:0] segment_address$q;
+    reg  segment_address$clock;
+    reg  [31:0] segment_left_reg$d;
+    wire  [31:0] segment_left_reg$q;
+    reg  segment_left_reg$clock;
+    reg  address_taken$d;
+    wire  address_taken$q;
+    reg  address_taken$clock;
+    reg  [10:0] bytes_reg$d;
+    wire  [10:0] bytes_reg$q;
+    reg  bytes_reg$clock;
+    reg  [10:0] left_reg$d;
+    wire  [10:0] left_reg$q;
+    reg  left_reg$clock;
+    reg  [10:0] offset_reg$d;
+    wire  [10:0] offset_reg$q;
+    reg  offset_reg$clock;
+    reg  [47:0] address_reg$d;
+    wire  [47:0] address_reg$q;
+    reg  address_reg$clock;
+    reg  last_reg$d;
+    wire  last_reg$q;
+    reg  last_reg$clock;
+    
+    // Sub module instances
+    nic_send$packetizer$cursor$sent_reg sent_reg(
+        .d(sent_reg$d),
+        .q(sent_reg$q),
+        .clock(sent_reg$clock)
+    );
+    nic_send$packetizer$cursor$segment_address segment_address(
+        .d(segment_address$d),
+        .q(segment_address$q),
+        .clock(segment_address$clock)
+    );
+    nic_send$packetizer$cursor$segment_left_reg segment_left_reg(
+        .d(segment_left_reg$d),
+        .q(segment_left_reg$q),
+        .clock(segment_left_reg$clock)
+    );
+    nic_send$packetizer$cursor$address_taken address_taken(
+        .d(address_taken$d),
+        .q(address_taken$q),
+        .clock(address_taken$clock)
+    );
+    nic_send$packetizer$cursor$bytes_reg bytes_reg(
+        .d(bytes_reg$d),
+        .q(bytes_reg$q),
+        .clock(bytes_reg$clock)
+    );
+    nic_send$packetizer$cursor$left_reg left_reg(
+        .d(left_reg$d),
+        .q(left_reg$q),
+        .clock(left_reg$clock)
+    );
+    nic_send$packetizer$cursor$offset_reg offset_reg(
+        .d(offset_reg$d),
+        .q(offset_reg$q),
+        .clock(offset_reg$clock)
+    );
+    nic_send$packetizer$cursor$address_reg address_reg(
+        .d(address_reg$d),
+        .q(address_reg$q),
+        .clock(address_reg$clock)
+    );
+    nic_send$packetizer$cursor$last_reg last_reg(
+        .d(last_reg$d),
+        .q(last_reg$q),
+        .clock(last_reg$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        sent_reg$clock = clock;
+        segment_address$clock = clock;
+        segment_left_reg$clock = clock;
+        address_taken$clock = clock;
+        bytes_reg$clock = clock;
+        left_reg$clock = clock;
+        offset_reg$clock = clock;
+        address_reg$clock = clock;
+        last_reg$clock = clock;
+        sent_reg$d = sent_reg$q;
+        segment_address$d = segment_address$q;
+        segment_left_reg$d = segment_left_reg$q;
+        address_taken$d = address_taken$q;
+        bytes_reg$d = bytes_reg$q;
+        left_reg$d = left_reg$q;
+        offset_reg$d = offset_reg$q;
+        address_reg$d = address_reg$q;
+        last_reg$d = last_reg$q;
+        sent = sent_reg$q;
+        segment_left = segment_left_reg$q;
+        packet_bytes = bytes_reg$q;
+        packet_left = left_reg$q;
+        packet_offset = offset_reg$q;
+        packet_address = address_reg$q;
+        packet_last = last_reg$q;
+        if (segment_valid) begin
+            address_taken$d = ~address_taken$q;
+            if (address_taken$q) begin
+                segment_left_reg$d = segment_word[(32'h0)+:(32)];
+            end
+            else begin
+                segment_address$d = segment_word[(32'h0)+:(48)];
+            end
+        end
+        if (start) begin
+            bytes_reg$d = cut;
+            left_reg$d = cut;
+            offset_reg$d = sent_reg$q[(32'h0)+:(11)];
+            address_reg$d = 32'h0;
+            if (put) begin
+                address_reg$d = segment_address$q;
+                segment_left_reg$d = segment_left_reg$q - ((cut) & 32'hffffffff);
+            end
+            last_reg$d = cut_last;
+            sent_reg$d = sent_reg$q + ((cut) & 32'hffffffff);
+            segment_address$d = segment_address$q + ((cut) & 48'hffffffffffff);
+        end
+        if (payload_moving) begin
+            left_reg$d = left_reg$q - ((sent_bytes) & 11'h7ff);
+        end
+        if (done | reset) begin
+            sent_reg$d = 32'h0;
+            segment_left_reg$d = 32'h0;
+        end
+        if (reset) begin
+            address_taken$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_send$packetizer$cursor
+
+
+module nic_send$packetizer$cursor$address_reg(d,q,clock);
+    
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_send$packetizer$cursor$address_reg
+
+
+module nic_send$packetizer$cursor$address_taken(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_send$packetizer$cursor$address_taken
+
+
+module nic_send$packetizer$cursor$bytes_reg(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_send$packetizer$cursor$bytes_reg
+
+
+module nic_send$packetizer$cursor$last_reg(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_send$packetizer$cursor$last_reg
+
+
+module nic_send$packetizer$cursor$left_reg(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_send$packetizer$cursor$left_reg
+
+
+module nic_send$packetizer$cursor$offset_reg(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_send$packetizer$cursor$offset_reg
+
+
+module nic_send$packetizer$cursor$segment_address(d,q,clock);
+    
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_send$packetizer$cursor$segment_address
+
+
+module nic_send$packetizer$cursor$segment_left_reg(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_send$packetizer$cursor$segment_left_reg
+
+
+module nic_send$packetizer$cursor$sent_reg(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_send$packetizer$cursor$sent_reg
+
+
+module nic_send$packetizer$cutter(kind,length,sources,destinations,sent,segment_left,put,get,nap,from_reorder,packet_kind,get_too_long,word_two,segment_needed,cut,len,last,vc);
     
     // Module arguments
     input wire  [2:0] kind;
@@ -6958,8 +7149,11 @@ module nic_send$packetizer$cutter(kind,length,sources,destinations,sent,segment_
     output reg  [10:0] cut;
     output reg  [7:0] len;
     output reg  last;
+    output reg  [2:0] vc;
     
     // Constant declarations
+    localparam  data_vc = 3'b0;
+    localparam  get_vc = 3'b0;
     localparam  mtu = 32'h80;
     localparam  max_get_words = 7'b11101;
     localparam  overhead = 8'h3;
@@ -7009,6 +7203,10 @@ module nic_send$packetizer$cutter(kind,length,sources,destinations,sent,segment_
             bytes = ((get_words) & 32'hffffffff) << 32'h3;
             last = 1'b1;
         end
+        vc = data_vc;
+        if (get) begin
+            vc = get_vc;
+        end
         segment_needed = put & ~|segment_left;
         cut = bytes[(32'h0)+:(11)];
         words = (bytes + seven) >> 32'h3;
@@ -7018,14 +7216,14 @@ module nic_send$packetizer$cutter(kind,length,sources,destinations,sent,segment_
 endmodule // nic_send$packetizer$cutter
 
 
-module nic_send$packetizer$event_slot(clock,reset,load,error,status,kind,issuer,qp,dst_node,dst_function,dst_qp,length,tag,free,event$valid,event$function,event$qp,event$receive_ring,event$kind,event$status,event$op,event$peer_node,event$peer_function,event$peer_qp,event$length,event$info,event$ready);
+module nic_send$packetizer$event_slot(clock,reset,load,failed,refused,kind,issuer,qp,dst_node,dst_function,dst_qp,length,tag,free,event$valid,event$function,event$qp,event$receive_ring,event$kind,event$status,event$op,event$peer_node,event$peer_function,event$peer_qp,event$length,event$info,event$ready);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  load;
-    input wire  error;
-    input wire  [5:0] status;
+    input wire  failed;
+    input wire  refused;
     input wire  [2:0] kind;
     input wire  [2:0] issuer;
     input wire  [3:0] qp;
@@ -7057,6 +7255,9 @@ module nic_send$packetizer$event_slot(clock,reset,load,error,status,kind,issuer,
     localparam  nap_op = 3'b0;
     localparam  put_op = 3'b1;
     localparam  get_op = 3'b10;
+    localparam  ok_status = 6'b0;
+    localparam  read_failed = 6'b1101;
+    localparam  get_too_long = 6'b1110;
     
     // Stub signals
     reg  held$d;
@@ -7195,10 +7396,16 @@ module nic_send$packetizer$event_slot(clock,reset,load,error,status,kind,issuer,
             held_function$d = issuer;
             held_qp$d = qp;
             held_kind$d = send_kind;
-            if (error) begin
+            held_status$d = ok_status;
+            if (failed | refused) begin
                 held_kind$d = error_kind;
             end
-            held_status$d = status;
+            if (failed) begin
+                held_status$d = read_failed;
+            end
+            if (refused) begin
+                held_status$d = get_too_long;
+            end
             held_op$d = nap_op;
             if (kind == put_code) begin
                 held_op$d = put_op;
@@ -7449,101 +7656,6 @@ module nic_send$packetizer$failed(d,q,clock);
 endmodule // nic_send$packetizer$failed
 
 
-module nic_send$packetizer$packet_address(d,q,clock);
-    
-    // Module arguments
-    input wire  [47:0] d;
-    output reg  [47:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 48'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_send$packetizer$packet_address
-
-
-module nic_send$packetizer$packet_bytes(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_send$packetizer$packet_bytes
-
-
-module nic_send$packetizer$packet_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_send$packetizer$packet_last
-
-
-module nic_send$packetizer$packet_left(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_send$packetizer$packet_left
-
-
-module nic_send$packetizer$packet_offset(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_send$packetizer$packet_offset
-
-
 module nic_send$packetizer$phase(d,q,clock);
     
     // Module arguments
@@ -7601,63 +7713,6 @@ module nic_send$packetizer$refuse_pulse(d,q,clock);
 endmodule // nic_send$packetizer$refuse_pulse
 
 
-module nic_send$packetizer$segment_address(d,q,clock);
-    
-    // Module arguments
-    input wire  [47:0] d;
-    output reg  [47:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 48'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_send$packetizer$segment_address
-
-
-module nic_send$packetizer$segment_left(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_send$packetizer$segment_left
-
-
-module nic_send$packetizer$sent(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_send$packetizer$sent
-
-
 module nic_send$packetizer$stomp_pulse(d,q,clock);
     
     // Module arguments
@@ -7677,122 +7732,563 @@ module nic_send$packetizer$stomp_pulse(d,q,clock);
 endmodule // nic_send$packetizer$stomp_pulse
 
 
-module nic_send$packetizer$tail_crc(state,data,next_state);
+module nic_send$packetizer$words(clock,reset,inline$valid,inline$word,inline$bytes,inline$last,inline$error,inline$ready,reorder$valid,reorder$word,reorder$bytes,reorder$last,reorder$error,reorder$ready,from_reorder,get,word_two,sending,inline_pop,packet_left,take,clear,cut,aligned_valid,aligned_word,aligned_error,need,packet_ready);
     
     // Module arguments
-    input wire  [15:0] state;
-    input wire  [45:0] data;
-    output reg  [15:0] next_state;
+    input wire  clock;
+    input wire  reset;
+    input wire  inline$valid;
+    input wire  [63:0] inline$word;
+    input wire  [3:0] inline$bytes;
+    input wire  inline$last;
+    input wire  inline$error;
+    output reg  inline$ready;
+    input wire  reorder$valid;
+    input wire  [63:0] reorder$word;
+    input wire  [3:0] reorder$bytes;
+    input wire  reorder$last;
+    input wire  reorder$error;
+    output reg  reorder$ready;
+    input wire  from_reorder;
+    input wire  get;
+    input wire  [63:0] word_two;
+    input wire  sending;
+    input wire  inline_pop;
+    input wire  [10:0] packet_left;
+    input wire  take;
+    input wire  clear;
+    input wire  [10:0] cut;
+    output reg  aligned_valid;
+    output reg  [63:0] aligned_word;
+    output reg  aligned_error;
+    output reg  [3:0] need;
+    output reg  packet_ready;
     
     // Constant declarations
-    localparam  state_masks$0 = 16'h102c;
-    localparam  state_masks$1 = 16'h2058;
-    localparam  state_masks$2 = 16'h40b1;
-    localparam  state_masks$3 = 16'h8163;
-    localparam  state_masks$4 = 16'h2c7;
-    localparam  state_masks$5 = 16'h15a2;
-    localparam  state_masks$6 = 16'h2b44;
-    localparam  state_masks$7 = 16'h5689;
-    localparam  state_masks$8 = 16'had12;
-    localparam  state_masks$9 = 16'h5a25;
-    localparam  state_masks$10 = 16'hb44b;
-    localparam  state_masks$11 = 16'h6897;
-    localparam  state_masks$12 = 16'hc102;
-    localparam  state_masks$13 = 16'h8205;
-    localparam  state_masks$14 = 16'h40b;
-    localparam  state_masks$15 = 16'h816;
-    localparam  data_masks$0 = 46'h40b1c581911;
-    localparam  data_masks$1 = 46'h81638b03222;
-    localparam  data_masks$2 = 46'h102c71606444;
-    localparam  data_masks$3 = 46'h2058e2c0c888;
-    localparam  data_masks$4 = 46'hb1c5819110;
-    localparam  data_masks$5 = 46'h568975b3b31;
-    localparam  data_masks$6 = 46'had12eb67662;
-    localparam  data_masks$7 = 46'h15a25d6cecc4;
-    localparam  data_masks$8 = 46'h2b44bad9d988;
-    localparam  data_masks$9 = 46'h168975b3b310;
-    localparam  data_masks$10 = 46'h2d12eb676620;
-    localparam  data_masks$11 = 46'h1a25d6cecc40;
-    localparam  data_masks$12 = 46'h3040b1c58191;
-    localparam  data_masks$13 = 46'h2081638b0322;
-    localparam  data_masks$14 = 46'h102c7160644;
-    localparam  data_masks$15 = 46'h2058e2c0c88;
-    localparam  offset = 16'h0;
-    localparam  zero = 16'h0;
+    localparam  eight = 11'b1000;
+    localparam  one = 9'b1;
+    localparam  bytes_at = 8'h40;
+    localparam  last_at = 8'h44;
+    localparam  error_at = 8'h45;
+    
+    // Stub signals
+    reg  align$clock;
+    reg  align$reset;
+    reg  align$words$valid;
+    reg  [63:0] align$words$word;
+    reg  [3:0] align$words$bytes;
+    reg  align$words$last;
+    reg  align$words$error;
+    wire  align$words$ready;
+    reg  [3:0] align$need;
+    wire  align$aligned_valid;
+    wire  [63:0] align$aligned_word;
+    wire  align$aligned_error;
+    reg  align$take;
+    reg  align$clear;
+    wire  [3:0] align$held_bytes;
+    reg  buffer$clock;
+    reg  buffer$reset;
+    reg  buffer$sink$valid;
+    reg  [69:0] buffer$sink$data;
+    wire  buffer$sink$ready;
+    wire  buffer$source$valid;
+    wire  [69:0] buffer$source$data;
+    reg  buffer$source$ready;
+    wire  [8:0] buffer$count;
+    reg  [8:0] buffered_lasts$d;
+    wire  [8:0] buffered_lasts$q;
+    reg  buffered_lasts$clock;
+    reg  word_two_sent$d;
+    wire  word_two_sent$q;
+    reg  word_two_sent$clock;
     
     // Local signals
-    reg  [15:0] nodes$0;
-    reg  [15:0] nodes$1;
-    reg  [15:0] nodes$2;
-    reg  [15:0] nodes$3;
-    reg  [15:0] nodes$4;
-    reg  [15:0] nodes$5;
-    reg  [15:0] nodes$6;
-    reg  [15:0] nodes$7;
-    reg  [15:0] nodes$8;
-    reg  [15:0] nodes$9;
-    reg  [15:0] nodes$10;
-    reg  [15:0] nodes$11;
-    reg  [15:0] nodes$12;
-    reg  [15:0] nodes$13;
-    reg  [15:0] nodes$14;
-    reg  [15:0] nodes$15;
-    reg  [15:0] nodes$16;
-    reg  [15:0] nodes$17;
-    reg  [15:0] nodes$18;
-    reg  [15:0] nodes$19;
-    reg  [15:0] nodes$20;
-    reg  [15:0] nodes$21;
-    reg  [15:0] nodes$22;
-    reg  [15:0] nodes$23;
-    reg  [15:0] nodes$24;
-    reg  [15:0] nodes$25;
-    reg  [15:0] nodes$26;
-    reg  [15:0] nodes$27;
-    reg  [15:0] nodes$28;
-    reg  [15:0] nodes$29;
-    reg  [15:0] nodes$30;
+    reg  word_two_next;
+    reg  [69:0] head_entry;
+    reg  pushing_last;
+    reg  popping_last;
+    reg  [15:0] available;
+    
+    // Sub module instances
+    nic_send$packetizer$words$align align(
+        .clock(align$clock),
+        .reset(align$reset),
+        .words$valid(align$words$valid),
+        .words$word(align$words$word),
+        .words$bytes(align$words$bytes),
+        .words$last(align$words$last),
+        .words$error(align$words$error),
+        .words$ready(align$words$ready),
+        .need(align$need),
+        .aligned_valid(align$aligned_valid),
+        .aligned_word(align$aligned_word),
+        .aligned_error(align$aligned_error),
+        .take(align$take),
+        .clear(align$clear),
+        .held_bytes(align$held_bytes)
+    );
+    nic_send$packetizer$words$buffer buffer(
+        .clock(buffer$clock),
+        .reset(buffer$reset),
+        .sink$valid(buffer$sink$valid),
+        .sink$data(buffer$sink$data),
+        .sink$ready(buffer$sink$ready),
+        .source$valid(buffer$source$valid),
+        .source$data(buffer$source$data),
+        .source$ready(buffer$source$ready),
+        .count(buffer$count)
+    );
+    nic_send$packetizer$words$buffered_lasts buffered_lasts(
+        .d(buffered_lasts$d),
+        .q(buffered_lasts$q),
+        .clock(buffered_lasts$clock)
+    );
+    nic_send$packetizer$words$word_two_sent word_two_sent(
+        .d(word_two_sent$d),
+        .q(word_two_sent$q),
+        .clock(word_two_sent$clock)
+    );
     
     // Update code
     always @(*) begin
-        nodes$0 = (zero & ~(1 << (0)) | (((^(state & state_masks$0)) ^ (^(data & data_masks$0))) << (0)));
-        nodes$1 = (zero & ~(1 << (1)) | (((^(state & state_masks$1)) ^ (^(data & data_masks$1))) << (1)));
-        nodes$2 = (zero & ~(1 << (2)) | (((^(state & state_masks$2)) ^ (^(data & data_masks$2))) << (2)));
-        nodes$3 = (zero & ~(1 << (3)) | (((^(state & state_masks$3)) ^ (^(data & data_masks$3))) << (3)));
-        nodes$4 = (zero & ~(1 << (4)) | (((^(state & state_masks$4)) ^ (^(data & data_masks$4))) << (4)));
-        nodes$5 = (zero & ~(1 << (5)) | (((^(state & state_masks$5)) ^ (^(data & data_masks$5))) << (5)));
-        nodes$6 = (zero & ~(1 << (6)) | (((^(state & state_masks$6)) ^ (^(data & data_masks$6))) << (6)));
-        nodes$7 = (zero & ~(1 << (7)) | (((^(state & state_masks$7)) ^ (^(data & data_masks$7))) << (7)));
-        nodes$8 = (zero & ~(1 << (8)) | (((^(state & state_masks$8)) ^ (^(data & data_masks$8))) << (8)));
-        nodes$9 = (zero & ~(1 << (9)) | (((^(state & state_masks$9)) ^ (^(data & data_masks$9))) << (9)));
-        nodes$10 = (zero & ~(1 << (10)) | (((^(state & state_masks$10)) ^ (^(data & data_masks$10))) << (10)));
-        nodes$11 = (zero & ~(1 << (11)) | (((^(state & state_masks$11)) ^ (^(data & data_masks$11))) << (11)));
-        nodes$12 = (zero & ~(1 << (12)) | (((^(state & state_masks$12)) ^ (^(data & data_masks$12))) << (12)));
-        nodes$13 = (zero & ~(1 << (13)) | (((^(state & state_masks$13)) ^ (^(data & data_masks$13))) << (13)));
-        nodes$14 = (zero & ~(1 << (14)) | (((^(state & state_masks$14)) ^ (^(data & data_masks$14))) << (14)));
-        nodes$15 = (zero & ~(1 << (15)) | (((^(state & state_masks$15)) ^ (^(data & data_masks$15))) << (15)));
-        nodes$16 = nodes$0 | nodes$1;
-        nodes$17 = nodes$2 | nodes$3;
-        nodes$18 = nodes$4 | nodes$5;
-        nodes$19 = nodes$6 | nodes$7;
-        nodes$20 = nodes$8 | nodes$9;
-        nodes$21 = nodes$10 | nodes$11;
-        nodes$22 = nodes$12 | nodes$13;
-        nodes$23 = nodes$14 | nodes$15;
-        nodes$24 = nodes$16 | nodes$17;
-        nodes$25 = nodes$18 | nodes$19;
-        nodes$26 = nodes$20 | nodes$21;
-        nodes$27 = nodes$22 | nodes$23;
-        nodes$28 = nodes$24 | nodes$25;
-        nodes$29 = nodes$26 | nodes$27;
-        nodes$30 = nodes$28 | nodes$29;
-        next_state = nodes$30 ^ offset;
+        buffered_lasts$clock = clock;
+        word_two_sent$clock = clock;
+        buffered_lasts$d = buffered_lasts$q;
+        word_two_sent$d = word_two_sent$q;
+        align$clock = clock;
+        buffer$clock = clock;
+        align$reset = reset;
+        buffer$reset = reset;
+        buffer$sink$valid = reorder$valid;
+        reorder$ready = buffer$sink$ready;
+        buffer$sink$data = ((reorder$word) & 70'h3fffffffffffffffff) | (((reorder$bytes) & 70'h3fffffffffffffffff) << bytes_at) | (((reorder$last) & 70'h3fffffffffffffffff) << last_at) | (((reorder$error) & 70'h3fffffffffffffffff) << error_at);
+        head_entry = buffer$source$data;
+        word_two_next = get & ~word_two_sent$q;
+        align$words$valid = inline$valid;
+        align$words$word = inline$word;
+        align$words$bytes = inline$bytes;
+        align$words$last = inline$last;
+        align$words$error = inline$error;
+        if (from_reorder) begin
+            align$words$valid = buffer$source$valid;
+            align$words$word = head_entry[(32'h0)+:(64)];
+            align$words$bytes = head_entry[(bytes_at)+:(4)];
+            align$words$last = head_entry[last_at];
+            align$words$error = head_entry[error_at];
+        end
+        if (word_two_next) begin
+            align$words$valid = 1'b1;
+            align$words$word = word_two;
+            align$words$bytes = 32'h8;
+            align$words$last = 1'b0;
+            align$words$error = 1'b0;
+        end
+        need = 32'h8;
+        if (packet_left < eight) begin
+            need = packet_left[(32'h0)+:(4)];
+        end
+        align$need = need;
+        align$take = take;
+        align$clear = clear;
+        aligned_valid = align$aligned_valid;
+        aligned_word = align$aligned_word;
+        aligned_error = align$aligned_error;
+        buffer$source$ready = sending & from_reorder & align$words$ready;
+        inline$ready = inline_pop | (sending & ~from_reorder & ~word_two_next & align$words$ready);
+        if (align$words$ready & word_two_next) begin
+            word_two_sent$d = 1'b1;
+        end
+        pushing_last = reorder$valid & buffer$sink$ready & reorder$last;
+        popping_last = buffer$source$valid & buffer$source$ready & head_entry[last_at];
+        if (pushing_last & ~popping_last) begin
+            buffered_lasts$d = buffered_lasts$q + one;
+        end
+        if (~pushing_last & popping_last) begin
+            buffered_lasts$d = buffered_lasts$q - one;
+        end
+        available = (((buffer$count) & 16'hffff) << 32'h3) + ((align$held_bytes) & 16'hffff);
+        packet_ready = ~from_reorder | |buffered_lasts$q | (available >= ((cut) & 16'hffff));
+        if (clear | reset) begin
+            word_two_sent$d = 1'b0;
+        end
+        if (reset) begin
+            buffered_lasts$d = 32'h0;
+            reorder$ready = 1'b0;
+        end
     end
     
-endmodule // nic_send$packetizer$tail_crc
+endmodule // nic_send$packetizer$words
 
 
-module nic_send$packetizer$word_two_sent(d,q,clock);
+module nic_send$packetizer$words$align(clock,reset,words$valid,words$word,words$bytes,words$last,words$error,words$ready,need,aligned_valid,aligned_word,aligned_error,take,clear,held_bytes);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  words$valid;
+    input wire  [63:0] words$word;
+    input wire  [3:0] words$bytes;
+    input wire  words$last;
+    input wire  words$error;
+    output reg  words$ready;
+    input wire  [3:0] need;
+    output reg  aligned_valid;
+    output reg  [63:0] aligned_word;
+    output reg  aligned_error;
+    input wire  take;
+    input wire  clear;
+    output reg  [3:0] held_bytes;
+    
+    // Constant declarations
+    localparam  ones = 64'hffffffffffffffff;
+    
+    // Stub signals
+    reg  [63:0] held$d;
+    wire  [63:0] held$q;
+    reg  held$clock;
+    reg  [3:0] held_count$d;
+    wire  [3:0] held_count$q;
+    reg  held_count$clock;
+    
+    // Local signals
+    reg  enough;
+    reg  [127:0] combined;
+    reg  [127:0] window;
+    reg  [7:0] need_bits;
+    reg  [7:0] held_bits;
+    reg  [4:0] available;
+    reg  [127:0] rest;
+    reg  [4:0] rest_count;
+    reg  last_unused;
+    
+    // Sub module instances
+    nic_send$packetizer$words$align$held held(
+        .d(held$d),
+        .q(held$q),
+        .clock(held$clock)
+    );
+    nic_send$packetizer$words$align$held_count held_count(
+        .d(held_count$d),
+        .q(held_count$q),
+        .clock(held_count$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        held$clock = clock;
+        held_count$clock = clock;
+        held$d = held$q;
+        held_count$d = held_count$q;
+        last_unused = words$last;
+        held_bytes = held_count$q;
+        enough = held_count$q >= need;
+        need_bits = ((need) & 8'hff) << 32'h3;
+        held_bits = ((held_count$q) & 8'hff) << 32'h3;
+        combined = ((held$q) & 128'hffffffffffffffffffffffffffffffff) | (((words$word) & 128'hffffffffffffffffffffffffffffffff) << held_bits);
+        window = ((held$q) & 128'hffffffffffffffffffffffffffffffff);
+        available = ((held_count$q) & 5'h1f);
+        aligned_valid = 1'b1;
+        aligned_error = 1'b0;
+        words$ready = 1'b0;
+        if (~enough) begin
+            window = combined;
+            available = ((held_count$q) & 5'h1f) + ((words$bytes) & 5'h1f);
+            aligned_valid = words$valid;
+            aligned_error = words$error;
+            words$ready = take;
+        end
+        aligned_word = window[(32'h0)+:(64)] & ~(ones << need_bits);
+        if (need == 32'h8) begin
+            aligned_word = window[(32'h0)+:(64)];
+        end
+        rest = window >> need_bits;
+        rest_count = available - ((need) & 5'h1f);
+        if (take & aligned_valid) begin
+            held$d = rest[(32'h0)+:(64)];
+            held_count$d = rest_count[(32'h0)+:(4)];
+        end
+        if (clear | reset) begin
+            held$d = 32'h0;
+            held_count$d = 32'h0;
+        end
+        if (reset) begin
+            words$ready = 1'b0;
+            aligned_valid = 1'b0;
+        end
+    end
+    
+endmodule // nic_send$packetizer$words$align
+
+
+module nic_send$packetizer$words$align$held(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_send$packetizer$words$align$held
+
+
+module nic_send$packetizer$words$align$held_count(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_send$packetizer$words$align$held_count
+
+
+module nic_send$packetizer$words$buffer(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  sink$valid;
+    input wire  [69:0] sink$data;
+    output wire  sink$ready;
+    output wire  source$valid;
+    output wire  [69:0] source$data;
+    input wire  source$ready;
+    output reg  [8:0] count;
+    
+    // Stub signals
+    reg  brams$0$clock;
+    reg  brams$0$reset;
+    wire  [8:0] brams$0$count;
+    
+    // Sub module instances
+    nic_send$packetizer$words$buffer$brams$0 brams$0(
+        .clock(brams$0$clock),
+        .reset(brams$0$reset),
+        .sink$valid(sink$valid),
+        .sink$data(sink$data),
+        .sink$ready(sink$ready),
+        .source$valid(source$valid),
+        .source$data(source$data),
+        .source$ready(source$ready),
+        .count(brams$0$count)
+    );
+    
+    // Update code
+    always @(*) begin
+        brams$0$clock = clock;
+        brams$0$reset = reset;
+        count = brams$0$count;
+    end
+    
+endmodule // nic_send$packetizer$words$buffer
+
+
+module nic_send$packetizer$words$buffer$brams$0(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  sink$valid;
+    input wire  [69:0] sink$data;
+    output reg  sink$ready;
+    output reg  source$valid;
+    output reg  [69:0] source$data;
+    input wire  source$ready;
+    output reg  [8:0] count;
+    
+    // Constant declarations
+    localparam  depth = 9'b100000000;
+    localparam  bit0 = 8'h1;
+    localparam  one = 9'b1;
+    localparam  all_ones = 9'b111111111;
+    
+    // Stub signals
+    reg  [7:0] ram$read_address;
+    reg  ram$read_clock;
+    wire  [69:0] ram$read_data;
+    reg  [7:0] ram$write_address;
+    reg  ram$write_clock;
+    reg  [69:0] ram$write_data;
+    reg  ram$write_enable;
+    reg  [7:0] rptr$d;
+    wire  [7:0] rptr$q;
+    reg  rptr$clock;
+    reg  [8:0] fill$d;
+    wire  [8:0] fill$q;
+    reg  fill$clock;
+    reg  shown$d;
+    wire  shown$q;
+    reg  shown$clock;
+    
+    // Local signals
+    reg  full;
+    reg  push;
+    reg  pop;
+    reg  shows;
+    reg  [7:0] rnext;
+    reg  [7:0] offset;
+    reg  [8:0] step;
+    
+    // Sub module instances
+    nic_send$packetizer$words$buffer$brams$0$ram ram(
+        .read_address(ram$read_address),
+        .read_clock(ram$read_clock),
+        .read_data(ram$read_data),
+        .write_address(ram$write_address),
+        .write_clock(ram$write_clock),
+        .write_data(ram$write_data),
+        .write_enable(ram$write_enable)
+    );
+    nic_send$packetizer$words$buffer$brams$0$rptr rptr(
+        .d(rptr$d),
+        .q(rptr$q),
+        .clock(rptr$clock)
+    );
+    nic_send$packetizer$words$buffer$brams$0$fill fill(
+        .d(fill$d),
+        .q(fill$q),
+        .clock(fill$clock)
+    );
+    nic_send$packetizer$words$buffer$brams$0$shown shown(
+        .d(shown$d),
+        .q(shown$q),
+        .clock(shown$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        rptr$clock = clock;
+        fill$clock = clock;
+        shown$clock = clock;
+        rptr$d = rptr$q;
+        fill$d = fill$q;
+        shown$d = shown$q;
+        ram$read_clock = clock;
+        ram$write_clock = clock;
+        full = |(fill$q & depth);
+        count = fill$q;
+        sink$ready = ~full;
+        source$valid = shown$q;
+        source$data = ram$read_data;
+        push = sink$valid & ~full;
+        pop = source$ready & shown$q;
+        shows = |fill$q;
+        if (pop) begin
+            shows = fill$q != one;
+        end
+        shown$d = shows;
+        offset = ((fill$q) & 8'hff);
+        ram$write_enable = push;
+        ram$write_address = rptr$q + offset;
+        ram$write_data = sink$data;
+        rnext = rptr$q + pop;
+        rptr$d = rnext;
+        ram$read_address = rnext;
+        if (push & ~shows) begin
+            ram$read_address = rnext ^ bit0;
+        end
+        step = one;
+        if (pop) begin
+            step = all_ones;
+        end
+        if (push ^ pop) begin
+            fill$d = fill$q + step;
+        end
+        if (reset) begin
+            rptr$d = 32'h0;
+            fill$d = 32'h0;
+            shown$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_send$packetizer$words$buffer$brams$0
+
+
+module nic_send$packetizer$words$buffer$brams$0$fill(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_send$packetizer$words$buffer$brams$0$fill
+
+
+module nic_send$packetizer$words$buffer$brams$0$ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [7:0] read_address;
+    input wire  read_clock;
+    output reg  [69:0] read_data;
+    input wire  [7:0] write_address;
+    input wire  write_clock;
+    input wire  [69:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[69:0] mem[255:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // nic_send$packetizer$words$buffer$brams$0$ram
+
+
+module nic_send$packetizer$words$buffer$brams$0$rptr(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_send$packetizer$words$buffer$brams$0$rptr
+
+
+module nic_send$packetizer$words$buffer$brams$0$shown(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7808,7 +8304,45 @@ module nic_send$packetizer$word_two_sent(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_send$packetizer$word_two_sent
+endmodule // nic_send$packetizer$words$buffer$brams$0$shown
+
+
+module nic_send$packetizer$words$buffered_lasts(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_send$packetizer$words$buffered_lasts
+
+
+module nic_send$packetizer$words$word_two_sent(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_send$packetizer$words$word_two_sent
 
 
 module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,free$valid,free$tag,free_second$valid,free_second$tag,bad_free,lookup_tag,lookup_owner,lookup_allocated,in_use);

@@ -10,7 +10,8 @@
 //! status `Descriptor::unpack` names; a good one as its packets, flit for flit against the
 //! packetizer's model (`models::packetizer`) over the bytes in host memory, and its send event.
 //! A message whose data overlaps a failing range must end with its last packet stomped (CRC
-//! wrong) and a `ReadFailed` event; its payload is not compared. At the end every tag is back
+//! wrong) and a `ReadFailed` event; its payload is not compared. Inside a packet of host-memory
+//! data (NAP indirect, PUT) a flit is offered in every cycle (store and forward). At the end every tag is back
 //! in the pool and no stray, overrun or bad free was seen.
 use crate::backend::Backend;
 use crate::host::memory::ReadRequest;
@@ -359,6 +360,13 @@ pub fn run(
             ];
             assert_eq!(got, want, "cycle {k}: send event {e:?}");
             out.sends += 1;
+        }
+        // Store and forward: once a head has left, a packet of host-memory data never waits.
+        if !flits.is_empty() && expected.front().is_some_and(|x| x.message.from_reorder()) {
+            assert!(
+                b.peek_bool(id("flits.valid")),
+                "cycle {k}: a packet stalled half sent"
+            );
         }
         if b.peek_bool(id("flits.valid")) && flit_ready {
             let flit = b.peek(id("flits.data"));

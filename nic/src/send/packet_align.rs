@@ -42,6 +42,8 @@ pub struct PacketAlign {
     pub take: Signal<In, bool>,
     /// Drop the held bytes on this edge (a message ended).
     pub clear: Signal<In, bool>,
+    /// Bytes held from the last input word.
+    pub held_bytes: Signal<Out, Bits<4>>,
     held: DFF<Bits<64>>,
     held_count: DFF<Bits<4>>,
     /// `held` holds `need` bytes: no input word is needed.
@@ -69,6 +71,7 @@ impl Logic for PacketAlign {
     fn update(&mut self) {
         dff_setup!(self, clock, held, held_count);
         self.last_unused.next = self.words.last.val();
+        self.held_bytes.next = self.held_count.q.val();
         self.enough.next = self.held_count.q.val() >= self.need.val();
         self.need_bits.next = bit_cast::<8, 4>(self.need.val()) << 3;
         self.held_bits.next = bit_cast::<8, 4>(self.held_count.q.val()) << 3;
@@ -121,6 +124,7 @@ impl Default for PacketAlign {
             aligned_error: Default::default(),
             take: Default::default(),
             clear: Default::default(),
+            held_bytes: Default::default(),
             held: Default::default(),
             held_count: Default::default(),
             enough: Default::default(),

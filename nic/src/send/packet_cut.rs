@@ -55,6 +55,10 @@ pub struct PacketCut {
     pub len: Signal<Out, Bits<8>>,
     /// The next packet is the message's last.
     pub last: Signal<Out, bool>,
+    /// The VC of the message's packets.
+    pub vc: Signal<Out, Bits<3>>,
+    data_vc: Constant<Bits<3>>,
+    get_vc: Constant<Bits<3>>,
     message_left: Signal<Local, Bits<LENGTH_BITS>>,
     get_words: Signal<Local, Bits<7>>,
     bytes: Signal<Local, Bits<LENGTH_BITS>>,
@@ -81,8 +85,9 @@ fn constant<const N: usize>(v: u64) -> Constant<Bits<N>> {
 }
 
 impl PacketCut {
-    /// Cuts at `mtu_bytes`; GETs of at most `max_packet_flits` flits.
-    pub fn new(mtu_bytes: usize, max_packet_flits: usize) -> Self {
+    /// Cuts at `mtu_bytes`; GETs of at most `max_packet_flits` flits on `get_vc`, data on
+    /// `data_vc`.
+    pub fn new(mtu_bytes: usize, max_packet_flits: usize, data_vc: u8, get_vc: u8) -> Self {
         assert!(max_packet_flits > OVERHEAD_FLITS && max_packet_flits <= 255);
         assert!(mtu_bytes < 1 << PACKET_BYTES_BITS);
         let code = |k: DescriptorKind| constant(k.code() as u64);
@@ -105,6 +110,9 @@ impl PacketCut {
             cut: Default::default(),
             len: Default::default(),
             last: Default::default(),
+            vc: Default::default(),
+            data_vc: constant(data_vc as u64),
+            get_vc: constant(get_vc as u64),
             message_left: Default::default(),
             get_words: Default::default(),
             bytes: Default::default(),
@@ -163,6 +171,10 @@ impl Logic for PacketCut {
             self.bytes.next = bit_cast::<LENGTH_BITS, 7>(self.get_words.val()) << 3;
             self.last.next = true;
         }
+        self.vc.next = self.data_vc.val();
+        if self.get.val() {
+            self.vc.next = self.get_vc.val();
+        }
         self.segment_needed.next = self.put.val() & !self.segment_left.val().any();
         self.cut.next = self.bytes.val().get_bits::<PACKET_BYTES_BITS>(0);
         self.words.next = (self.bytes.val() + self.seven.val()) >> 3;
@@ -172,7 +184,7 @@ impl Logic for PacketCut {
 
 #[test]
 fn packet_cut_is_synthesizable() {
-    let mut uut = PacketCut::new(128, 32);
+    let mut uut = PacketCut::new(128, 32, 0, 2);
     uut.connect_all();
     yosys_validate("packet_cut", &generate_verilog(&uut)).unwrap();
 }

@@ -1,12 +1,13 @@
 //! `PacketFlit`: the three flits of a NIC packet that are not payload, laid out as
 //! `NicPacket::pack` lays them out: the head (the fabric header with `delay` zero), the header
 //! flit (address or NAP offset and length, payload bytes, flags) and the tail's spare bits
-//! (source and destination function and QP, QPMagic), which the packetizer completes with the
-//! CRC-16. Field positions come from the codec's fields (`hdl::formats::header`,
+//! (source and destination function and QP, QPMagic) with the CRC-16: the packetizer's running
+//! CRC of the flits sent continued over the spare bits by a `CrcStep`, inverted when `stomp`. Field positions come from the codec's fields (`hdl::formats::header`,
 //! `hdl::formats::nic`) as shift constants, so the layout is defined once.
 //!
 //! Combinational; no state. Covered by the `packetizer` bench, which decodes every packet with
 //! `NicPacket::unpack` and compares it with the message it came from.
+use hdl::crc::{CrcStep, CRC16};
 use hdl::formats::flit::{HEAD_BIT, TAIL_BIT, TYPE_BIT};
 use hdl::formats::header::{DST, KIND, LEN, SRC, VC};
 use hdl::formats::nic::{
@@ -66,14 +67,24 @@ pub struct PacketFlit {
     pub dst_function: Signal<In, Bits<3>>,
     /// QPMagic.
     pub key: Signal<In, Bits<32>>,
+    /// The CRC-16 of the head, header and payload flits sent.
+    pub crc: Signal<In, Bits<CRC_BITS>>,
+    /// Send the tail with its CRC inverted.
+    pub stomp: Signal<In, bool>,
     /// The head flit.
     pub head: Signal<Out, Bits<FLIT_BITS>>,
     /// The header flit (a body flit).
     pub header: Signal<Out, Bits<FLIT_BITS>>,
-    /// The tail's bits 61..16, as the CRC reads them.
-    pub spare: Signal<Out, Bits<TAIL_SPARE_BITS>>,
-    /// The tail flit without its CRC.
+
+    /// The tail flit, its CRC the packet's (inverted when `stomp`).
     pub tail: Signal<Out, Bits<FLIT_BITS>>,
+    /// The CRC continued over the tail's spare bits.
+    tail_crc: CrcStep<CRC_BITS, TAIL_SPARE_BITS>,
+    crc_flip: Constant<Bits<CRC_BITS>>,
+    /// The packet's CRC-16, inverted when `stomp`.
+    packet_crc: Signal<Local, Bits<CRC_BITS>>,
+    /// The tail's bits 61..16, as the CRC reads them.
+    spare: Signal<Local, Bits<TAIL_SPARE_BITS>>,
     dst_at: Constant<Bits<SHIFT_BITS>>,
     src_at: Constant<Bits<SHIFT_BITS>>,
     vc_at: Constant<Bits<SHIFT_BITS>>,
@@ -146,10 +157,15 @@ impl Default for PacketFlit {
             dst_qp: Default::default(),
             dst_function: Default::default(),
             key: Default::default(),
+            crc: Default::default(),
+            stomp: Default::default(),
             head: Default::default(),
             header: Default::default(),
             spare: Default::default(),
             tail: Default::default(),
+            tail_crc: CrcStep::new(&CRC16),
+            crc_flip: Constant::new(((1u64 << CRC_BITS) - 1).to_bits()),
+            packet_crc: Default::default(),
             dst_at: at(DST.lsb),
             src_at: at(SRC.lsb),
             vc_at: at(VC.lsb),
@@ -211,7 +227,15 @@ impl Logic for PacketFlit {
             | (bit_cast::<64, 32>(self.key.val()) << self.key_at.val());
         self.spare_word.next = self.tail_fields.val() >> self.crc_width.val();
         self.spare.next = self.spare_word.val().get_bits::<TAIL_SPARE_BITS>(0);
-        self.tail.next = self.tail_bit.val() | bit_cast::<FLIT_BITS, 64>(self.tail_fields.val());
+        self.tail_crc.state.next = self.crc.val();
+        self.tail_crc.data.next = self.spare.val();
+        self.packet_crc.next = self.tail_crc.next_state.val();
+        if self.stomp.val() {
+            self.packet_crc.next = self.tail_crc.next_state.val() ^ self.crc_flip.val();
+        }
+        self.tail.next = self.tail_bit.val()
+            | bit_cast::<FLIT_BITS, 64>(self.tail_fields.val())
+            | bit_cast::<FLIT_BITS, CRC_BITS>(self.packet_crc.val());
     }
 }
 

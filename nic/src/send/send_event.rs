@@ -10,11 +10,14 @@
 //! `op` is the packet kind of the descriptor (NAP 0 for both NAP kinds, PUT 1, GET 2), `info`
 //! the software tag, the peer fields the destination's, `length` the descriptor's.
 //!
+//! Kind and status from `failed` and `refused`: `Send` / `Ok`, or `Error` with `ReadFailed` or
+//! `GetTooLong`.
+//!
 //! Ports: `load` (with the fields: takes them on this edge; only when `free`), `free` (the
 //! slot is empty, or its event is taken on this edge), `event` (source). Reset empties it.
 use crate::descriptor::{KIND_BITS, OP_BITS, STATUS_BITS};
 use crate::events::{EventRequestSource, EVENT_KIND_BITS};
-use hdl::formats::nic::{DescriptorKind, EventKind, FUNCTION_BITS, QP_BITS};
+use hdl::formats::nic::{DescriptorKind, EventKind, EventStatus, FUNCTION_BITS, QP_BITS};
 use hdl::formats::PacketKind;
 use rust_hdl::prelude::*;
 
@@ -27,10 +30,10 @@ pub struct SendEvent {
     pub reset: Signal<In, bool>,
     /// Take the event described below on this edge.
     pub load: Signal<In, bool>,
-    /// An error event (else a send event).
-    pub error: Signal<In, bool>,
-    /// Its status code.
-    pub status: Signal<In, Bits<STATUS_BITS>>,
+    /// A data read of the message failed (an error event `ReadFailed`).
+    pub failed: Signal<In, bool>,
+    /// The message is a refused GET (an error event `GetTooLong`).
+    pub refused: Signal<In, bool>,
     /// The message's descriptor kind code.
     pub kind: Signal<In, Bits<KIND_BITS>>,
     /// The issuing function.
@@ -69,6 +72,9 @@ pub struct SendEvent {
     nap_op: Constant<Bits<OP_BITS>>,
     put_op: Constant<Bits<OP_BITS>>,
     get_op: Constant<Bits<OP_BITS>>,
+    ok_status: Constant<Bits<STATUS_BITS>>,
+    read_failed: Constant<Bits<STATUS_BITS>>,
+    get_too_long: Constant<Bits<STATUS_BITS>>,
 }
 
 impl Default for SendEvent {
@@ -76,12 +82,13 @@ impl Default for SendEvent {
         let kind = |k: EventKind| Constant::new((k.code() as u64).to_bits());
         let code = |k: DescriptorKind| Constant::new((k.code() as u64).to_bits());
         let op = |k: PacketKind| Constant::new((k.code() as u64).to_bits());
+        let status = |s: EventStatus| Constant::new((s.code() as u64).to_bits());
         Self {
             clock: Default::default(),
             reset: Default::default(),
             load: Default::default(),
-            error: Default::default(),
-            status: Default::default(),
+            failed: Default::default(),
+            refused: Default::default(),
             kind: Default::default(),
             issuer: Default::default(),
             qp: Default::default(),
@@ -110,6 +117,9 @@ impl Default for SendEvent {
             nap_op: op(PacketKind::Nap),
             put_op: op(PacketKind::Put),
             get_op: op(PacketKind::Get),
+            ok_status: status(EventStatus::Ok),
+            read_failed: status(EventStatus::ReadFailed),
+            get_too_long: status(EventStatus::GetTooLong),
         }
     }
 }
@@ -153,10 +163,16 @@ impl Logic for SendEvent {
             self.held_function.d.next = self.issuer.val();
             self.held_qp.d.next = self.qp.val();
             self.held_kind.d.next = self.send_kind.val();
-            if self.error.val() {
+            self.held_status.d.next = self.ok_status.val();
+            if self.failed.val() | self.refused.val() {
                 self.held_kind.d.next = self.error_kind.val();
             }
-            self.held_status.d.next = self.status.val();
+            if self.failed.val() {
+                self.held_status.d.next = self.read_failed.val();
+            }
+            if self.refused.val() {
+                self.held_status.d.next = self.get_too_long.val();
+            }
             self.held_op.d.next = self.nap_op.val();
             if self.kind.val() == self.put_code.val() {
                 self.held_op.d.next = self.put_op.val();
