@@ -5948,11 +5948,6 @@ module nic_send$packetizer(clock,reset,messages$valid,messages$kind,messages$fun
     // Constant declarations
     localparam  body_bit = 65'h10000000000000000;
     localparam  eight = 11'b1000;
-    localparam  phases$0 = 3'b0;
-    localparam  phases$1 = 3'b1;
-    localparam  phases$2 = 3'b10;
-    localparam  phases$3 = 3'b11;
-    localparam  phases$4 = 3'b100;
     
     // Stub signals
     reg  [2:0] cutter$kind;
@@ -6044,36 +6039,44 @@ module nic_send$packetizer(clock,reset,messages$valid,messages$kind,messages$fun
     reg  [31:0] event_slot$length;
     reg  [31:0] event_slot$tag;
     wire  event_slot$free;
+    reg  control$clock;
+    reg  control$reset;
+    reg  control$message_valid;
+    reg  control$get_too_long;
+    reg  control$segment_needed;
+    reg  control$packet_ready;
+    reg  control$cut_last;
+    reg  control$packet_last;
+    reg  control$last_word;
+    reg  control$slot_free;
+    reg  control$wants_event;
+    reg  control$flit_ready;
+    reg  control$aligned_valid;
+    reg  control$aligned_error;
+    reg  control$inline_valid;
+    reg  control$inline_last;
+    wire  control$at_head;
+    wire  control$at_header;
+    wire  control$sending;
+    wire  control$at_tail;
+    wire  control$offer;
+    wire  control$start;
+    wire  control$segment_pop;
+    wire  control$inline_pop;
+    wire  control$payload_moving;
+    wire  control$message_done;
+    wire  control$event_load;
+    wire  control$refusing;
+    wire  control$failed;
+    wire  control$stomp;
+    wire  control$stomped;
+    wire  control$refused;
     reg  checksum$clock;
     reg  checksum$reset;
     reg  checksum$start;
     reg  checksum$valid;
     reg  [63:0] checksum$data;
     wire  [15:0] checksum$crc;
-    reg  [2:0] phase$d;
-    wire  [2:0] phase$q;
-    reg  phase$clock;
-    reg  poisoned$d;
-    wire  poisoned$q;
-    reg  poisoned$clock;
-    reg  failed$d;
-    wire  failed$q;
-    reg  failed$clock;
-    reg  stomp_pulse$d;
-    wire  stomp_pulse$q;
-    reg  stomp_pulse$clock;
-    reg  refuse_pulse$d;
-    wire  refuse_pulse$q;
-    reg  refuse_pulse$clock;
-    
-    // Local signals
-    reg  stomp;
-    reg  moving;
-    reg  at_head;
-    reg  at_tail;
-    reg  event_needed;
-    reg  message_done;
-    reg  payload_moving;
     
     // Sub module instances
     nic_send$packetizer$cutter cutter(
@@ -6200,6 +6203,40 @@ module nic_send$packetizer(clock,reset,messages$valid,messages$kind,messages$fun
         .event$info(sends$info),
         .event$ready(sends$ready)
     );
+    nic_send$packetizer$control control(
+        .clock(control$clock),
+        .reset(control$reset),
+        .message_valid(control$message_valid),
+        .get_too_long(control$get_too_long),
+        .segment_needed(control$segment_needed),
+        .packet_ready(control$packet_ready),
+        .cut_last(control$cut_last),
+        .packet_last(control$packet_last),
+        .last_word(control$last_word),
+        .slot_free(control$slot_free),
+        .wants_event(control$wants_event),
+        .flit_ready(control$flit_ready),
+        .aligned_valid(control$aligned_valid),
+        .aligned_error(control$aligned_error),
+        .inline_valid(control$inline_valid),
+        .inline_last(control$inline_last),
+        .at_head(control$at_head),
+        .at_header(control$at_header),
+        .sending(control$sending),
+        .at_tail(control$at_tail),
+        .offer(control$offer),
+        .start(control$start),
+        .segment_pop(control$segment_pop),
+        .inline_pop(control$inline_pop),
+        .payload_moving(control$payload_moving),
+        .message_done(control$message_done),
+        .event_load(control$event_load),
+        .refusing(control$refusing),
+        .failed(control$failed),
+        .stomp(control$stomp),
+        .stomped(control$stomped),
+        .refused(control$refused)
+    );
     nic_send$packetizer$checksum checksum(
         .clock(checksum$clock),
         .reset(checksum$reset),
@@ -6208,47 +6245,13 @@ module nic_send$packetizer(clock,reset,messages$valid,messages$kind,messages$fun
         .data(checksum$data),
         .crc(checksum$crc)
     );
-    nic_send$packetizer$phase phase(
-        .d(phase$d),
-        .q(phase$q),
-        .clock(phase$clock)
-    );
-    nic_send$packetizer$poisoned poisoned(
-        .d(poisoned$d),
-        .q(poisoned$q),
-        .clock(poisoned$clock)
-    );
-    nic_send$packetizer$failed failed(
-        .d(failed$d),
-        .q(failed$q),
-        .clock(failed$clock)
-    );
-    nic_send$packetizer$stomp_pulse stomp_pulse(
-        .d(stomp_pulse$d),
-        .q(stomp_pulse$q),
-        .clock(stomp_pulse$clock)
-    );
-    nic_send$packetizer$refuse_pulse refuse_pulse(
-        .d(refuse_pulse$d),
-        .q(refuse_pulse$q),
-        .clock(refuse_pulse$clock)
-    );
     
     // Update code
     always @(*) begin
-        phase$clock = clock;
-        poisoned$clock = clock;
-        failed$clock = clock;
-        stomp_pulse$clock = clock;
-        refuse_pulse$clock = clock;
-        phase$d = phase$q;
-        poisoned$d = poisoned$q;
-        failed$d = failed$q;
-        stomp_pulse$d = stomp_pulse$q;
-        refuse_pulse$d = refuse_pulse$q;
         cursor$clock = clock;
         words$clock = clock;
         event_slot$clock = clock;
+        control$clock = clock;
         checksum$clock = clock;
         cutter$kind = messages$kind;
         cutter$length = messages$length;
@@ -6285,95 +6288,52 @@ module nic_send$packetizer(clock,reset,messages$valid,messages$kind,messages$fun
         builder$dst_qp = messages$dst_qp;
         builder$dst_function = messages$dst_function;
         builder$key = messages$key;
-        stomp = poisoned$q | (cursor$packet_last & failed$q);
         builder$crc = checksum$crc;
-        builder$stomp = stomp;
-        at_head = phase$q == phases$0;
-        at_tail = phase$q == phases$3;
-        event_needed = (messages$local_event & ~cutter$get) | failed$q;
-        flits$valid = 1'b0;
+        builder$stomp = control$stomp;
+        control$reset = reset;
+        control$message_valid = messages$valid;
+        control$get_too_long = cutter$get_too_long;
+        control$segment_needed = cutter$segment_needed;
+        control$packet_ready = words$packet_ready;
+        control$cut_last = cutter$last;
+        control$packet_last = cursor$packet_last;
+        control$last_word = cursor$packet_left <= eight;
+        control$slot_free = event_slot$free;
+        control$wants_event = messages$local_event & ~cutter$get;
+        control$flit_ready = flits$ready;
+        control$aligned_valid = words$aligned_valid;
+        control$aligned_error = words$aligned_error;
+        control$inline_valid = inline$valid;
+        control$inline_last = inline$last;
+        flits$valid = control$offer;
         flits$data = builder$head;
-        messages$ready = 1'b0;
-        words$inline_pop = 1'b0;
-        words$sending = phase$q == phases$2;
-        cursor$segment_valid = 1'b0;
-        cursor$start = 1'b0;
-        event_slot$load = 1'b0;
-        event_slot$failed = failed$q;
-        event_slot$refused = phase$q == phases$4;
-        message_done = 1'b0;
-        if (at_head & messages$valid) begin
-            if (cutter$get_too_long) begin
-                phase$d = phases$4;
-            end
-            else if (cutter$segment_needed) begin
-                words$inline_pop = 1'b1;
-                cursor$segment_valid = inline$valid;
-            end
-            else begin
-                flits$valid = words$packet_ready & (~cutter$last | event_slot$free);
-                if (flits$ready & flits$valid) begin
-                    phase$d = phases$1;
-                    cursor$start = 1'b1;
-                    poisoned$d = 1'b0;
-                end
-            end
-        end
-        if (phase$q == phases$1) begin
-            flits$valid = 1'b1;
+        if (control$at_header) begin
             flits$data = builder$header;
-            if (flits$ready) begin
-                phase$d = phases$2;
-            end
         end
-        payload_moving = words$sending & words$aligned_valid & flits$ready;
-        words$take = payload_moving;
-        cursor$payload_moving = payload_moving;
-        if (words$sending) begin
-            flits$valid = words$aligned_valid;
+        if (control$sending) begin
             flits$data = ((words$aligned_word) & 65'h1ffffffffffffffff) | body_bit;
-            if (payload_moving) begin
-                if (words$aligned_error) begin
-                    poisoned$d = 1'b1;
-                    failed$d = 1'b1;
-                end
-                if (cursor$packet_left <= eight) begin
-                    phase$d = phases$3;
-                end
-            end
         end
-        if (at_tail) begin
-            flits$valid = 1'b1;
+        if (control$at_tail) begin
             flits$data = builder$tail;
-            if (flits$ready & flits$valid) begin
-                phase$d = phases$0;
-                message_done = cursor$packet_last;
-                event_slot$load = cursor$packet_last & event_needed;
-            end
         end
-        if (phase$q == phases$4) begin
-            words$inline_pop = ~inline$last | event_slot$free;
-            if (inline$valid & inline$last & event_slot$free) begin
-                phase$d = phases$0;
-                message_done = 1'b1;
-                event_slot$load = 1'b1;
-            end
-        end
-        moving = flits$valid & flits$ready;
-        stomp_pulse$d = at_tail & moving & stomp;
-        refuse_pulse$d = (phase$q == phases$4) & message_done;
-        messages$ready = message_done;
-        if (message_done) begin
-            failed$d = 1'b0;
-        end
-        cursor$done = message_done;
-        words$clear = message_done;
         checksum$reset = reset;
-        checksum$start = at_head;
-        checksum$valid = moving & ~at_tail;
+        checksum$start = control$at_head;
+        checksum$valid = flits$valid & flits$ready & ~control$at_tail;
         checksum$data = flits$data[(32'h0)+:(64)];
-        stomped = stomp_pulse$q;
-        refused = refuse_pulse$q;
+        messages$ready = control$message_done;
+        words$sending = control$sending;
+        words$inline_pop = control$inline_pop;
+        words$take = control$payload_moving;
+        words$clear = control$message_done;
+        cursor$start = control$start;
+        cursor$segment_valid = control$segment_pop;
+        cursor$payload_moving = control$payload_moving;
+        cursor$done = control$message_done;
+        event_slot$load = control$event_load;
+        event_slot$failed = control$failed;
+        event_slot$refused = control$refusing;
+        stomped = control$stomped;
+        refused = control$refused;
         event_slot$kind = messages$kind;
         event_slot$issuer = messages$function;
         event_slot$qp = messages$qp;
@@ -6385,16 +6345,6 @@ module nic_send$packetizer(clock,reset,messages$valid,messages$kind,messages$fun
         cursor$reset = reset;
         words$reset = reset;
         event_slot$reset = reset;
-        if (reset) begin
-            phase$d = phases$0;
-            poisoned$d = 1'b0;
-            failed$d = 1'b0;
-            stomp_pulse$d = 1'b0;
-            refuse_pulse$d = 1'b0;
-            flits$valid = 1'b0;
-            messages$ready = 1'b0;
-            words$inline_pop = 1'b0;
-        end
     end
     
 endmodule // nic_send$packetizer
@@ -6794,6 +6744,263 @@ module nic_send$packetizer$checksum$step(state,data,next_state);
     end
     
 endmodule // nic_send$packetizer$checksum$step
+
+
+module nic_send$packetizer$control(clock,reset,message_valid,get_too_long,segment_needed,packet_ready,cut_last,packet_last,last_word,slot_free,wants_event,flit_ready,aligned_valid,aligned_error,inline_valid,inline_last,at_head,at_header,sending,at_tail,offer,start,segment_pop,inline_pop,payload_moving,message_done,event_load,refusing,failed,stomp,stomped,refused);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  message_valid;
+    input wire  get_too_long;
+    input wire  segment_needed;
+    input wire  packet_ready;
+    input wire  cut_last;
+    input wire  packet_last;
+    input wire  last_word;
+    input wire  slot_free;
+    input wire  wants_event;
+    input wire  flit_ready;
+    input wire  aligned_valid;
+    input wire  aligned_error;
+    input wire  inline_valid;
+    input wire  inline_last;
+    output reg  at_head;
+    output reg  at_header;
+    output reg  sending;
+    output reg  at_tail;
+    output reg  offer;
+    output reg  start;
+    output reg  segment_pop;
+    output reg  inline_pop;
+    output reg  payload_moving;
+    output reg  message_done;
+    output reg  event_load;
+    output reg  refusing;
+    output reg  failed;
+    output reg  stomp;
+    output reg  stomped;
+    output reg  refused;
+    
+    // Constant declarations
+    localparam  phases$0 = 3'b0;
+    localparam  phases$1 = 3'b1;
+    localparam  phases$2 = 3'b10;
+    localparam  phases$3 = 3'b11;
+    localparam  phases$4 = 3'b100;
+    
+    // Stub signals
+    reg  [2:0] phase$d;
+    wire  [2:0] phase$q;
+    reg  phase$clock;
+    reg  poisoned$d;
+    wire  poisoned$q;
+    reg  poisoned$clock;
+    reg  failed_reg$d;
+    wire  failed_reg$q;
+    reg  failed_reg$clock;
+    reg  stomp_pulse$d;
+    wire  stomp_pulse$q;
+    reg  stomp_pulse$clock;
+    reg  refuse_pulse$d;
+    wire  refuse_pulse$q;
+    reg  refuse_pulse$clock;
+    
+    // Local signals
+    reg  head_ready;
+    
+    // Sub module instances
+    nic_send$packetizer$control$phase phase(
+        .d(phase$d),
+        .q(phase$q),
+        .clock(phase$clock)
+    );
+    nic_send$packetizer$control$poisoned poisoned(
+        .d(poisoned$d),
+        .q(poisoned$q),
+        .clock(poisoned$clock)
+    );
+    nic_send$packetizer$control$failed_reg failed_reg(
+        .d(failed_reg$d),
+        .q(failed_reg$q),
+        .clock(failed_reg$clock)
+    );
+    nic_send$packetizer$control$stomp_pulse stomp_pulse(
+        .d(stomp_pulse$d),
+        .q(stomp_pulse$q),
+        .clock(stomp_pulse$clock)
+    );
+    nic_send$packetizer$control$refuse_pulse refuse_pulse(
+        .d(refuse_pulse$d),
+        .q(refuse_pulse$q),
+        .clock(refuse_pulse$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        phase$clock = clock;
+        poisoned$clock = clock;
+        failed_reg$clock = clock;
+        stomp_pulse$clock = clock;
+        refuse_pulse$clock = clock;
+        phase$d = phase$q;
+        poisoned$d = poisoned$q;
+        failed_reg$d = failed_reg$q;
+        stomp_pulse$d = stomp_pulse$q;
+        refuse_pulse$d = refuse_pulse$q;
+        at_head = phase$q == phases$0;
+        at_header = phase$q == phases$1;
+        sending = phase$q == phases$2;
+        at_tail = phase$q == phases$3;
+        refusing = phase$q == phases$4;
+        failed = failed_reg$q;
+        stomp = poisoned$q | (packet_last & failed_reg$q);
+        head_ready = at_head & message_valid & ~get_too_long & ~segment_needed & packet_ready & (~cut_last | slot_free);
+        segment_pop = at_head & message_valid & ~get_too_long & segment_needed & inline_valid;
+        inline_pop = segment_pop | (refusing & (~inline_last | slot_free));
+        offer = head_ready | at_header | (sending & aligned_valid) | at_tail;
+        start = head_ready & flit_ready;
+        payload_moving = sending & aligned_valid & flit_ready;
+        message_done = (at_tail & flit_ready & packet_last) | (refusing & inline_valid & inline_last & slot_free);
+        event_load = message_done & (refusing | wants_event | failed_reg$q);
+        if (at_head & message_valid & get_too_long) begin
+            phase$d = phases$4;
+        end
+        if (start) begin
+            phase$d = phases$1;
+            poisoned$d = 1'b0;
+        end
+        if (at_header & flit_ready) begin
+            phase$d = phases$2;
+        end
+        if (payload_moving) begin
+            if (aligned_error) begin
+                poisoned$d = 1'b1;
+                failed_reg$d = 1'b1;
+            end
+            if (last_word) begin
+                phase$d = phases$3;
+            end
+        end
+        if (at_tail & flit_ready) begin
+            phase$d = phases$0;
+        end
+        if (message_done) begin
+            phase$d = phases$0;
+            failed_reg$d = 1'b0;
+        end
+        stomp_pulse$d = at_tail & flit_ready & stomp;
+        refuse_pulse$d = refusing & message_done;
+        stomped = stomp_pulse$q;
+        refused = refuse_pulse$q;
+        if (reset) begin
+            phase$d = phases$0;
+            poisoned$d = 1'b0;
+            failed_reg$d = 1'b0;
+            stomp_pulse$d = 1'b0;
+            refuse_pulse$d = 1'b0;
+            offer = 1'b0;
+            message_done = 1'b0;
+            inline_pop = 1'b0;
+        end
+    end
+    
+endmodule // nic_send$packetizer$control
+
+
+module nic_send$packetizer$control$failed_reg(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_send$packetizer$control$failed_reg
+
+
+module nic_send$packetizer$control$phase(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_send$packetizer$control$phase
+
+
+module nic_send$packetizer$control$poisoned(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_send$packetizer$control$poisoned
+
+
+module nic_send$packetizer$control$refuse_pulse(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_send$packetizer$control$refuse_pulse
+
+
+module nic_send$packetizer$control$stomp_pulse(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_send$packetizer$control$stomp_pulse
 
 
 module nic_send$packetizer$cursor(clock,reset,start,cut,cut_last,put,segment_valid,segment_word,payload_moving,sent_bytes,done,sent,segment_left,packet_bytes,packet_left,packet_offset,packet_address,packet_last);
@@ -7635,101 +7842,6 @@ module nic_send$packetizer$event_slot$held_status(d,q,clock);
     end
           
 endmodule // nic_send$packetizer$event_slot$held_status
-
-
-module nic_send$packetizer$failed(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_send$packetizer$failed
-
-
-module nic_send$packetizer$phase(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_send$packetizer$phase
-
-
-module nic_send$packetizer$poisoned(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_send$packetizer$poisoned
-
-
-module nic_send$packetizer$refuse_pulse(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_send$packetizer$refuse_pulse
-
-
-module nic_send$packetizer$stomp_pulse(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_send$packetizer$stomp_pulse
 
 
 module nic_send$packetizer$words(clock,reset,inline$valid,inline$word,inline$bytes,inline$last,inline$error,inline$ready,reorder$valid,reorder$word,reorder$bytes,reorder$last,reorder$error,reorder$ready,from_reorder,get,word_two,sending,inline_pop,packet_left,take,clear,cut,aligned_valid,aligned_word,aligned_error,need,packet_ready);

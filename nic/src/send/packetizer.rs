@@ -49,6 +49,7 @@ use super::packet_cursor::PacketCursor;
 use super::packet_cut::PacketCut;
 use super::packet_flit::{PacketFlit, NAP_LENGTH_BITS};
 use super::packet_payload::PacketPayload;
+use super::packet_phases::PacketPhases;
 use super::send_event::SendEvent;
 use super::{MessageSink, PayloadWordSink};
 use crate::events::EventRequestSource;
@@ -58,19 +59,6 @@ use hdl::formats::nic::OVERHEAD_FLITS;
 use hdl::formats::FLIT_BITS;
 use hdl::stream::StreamSource;
 use rust_hdl::prelude::*;
-
-/// Bits of the phase register.
-const PHASE_BITS: usize = 3;
-/// Waiting for a message, or at a packet's head (PUT: taking a destination segment first).
-const HEAD: u64 = 0;
-/// The header flit.
-const HEADER: u64 = 1;
-/// Payload flits.
-const PAYLOAD: u64 = 2;
-/// The tail.
-const TAIL: u64 = 3;
-/// A refused GET's words are being dropped.
-const DISCARD: u64 = 4;
 
 /// A constant of `N` bits.
 fn constant<const N: usize>(v: u64) -> Constant<Bits<N>> {
@@ -107,30 +95,11 @@ pub struct Packetizer {
     words: PacketPayload,
     builder: PacketFlit,
     event_slot: SendEvent,
+    control: PacketPhases,
     /// CRC-16 of the head, header and payload flits sent.
     checksum: ParallelCrc<16, 64>,
-    phase: DFF<Bits<PHASE_BITS>>,
-    /// A payload word of this packet failed its read.
-    poisoned: DFF<bool>,
-    /// A payload word of this message failed its read (its last packet is stomped too, so the
-    /// target never completes it).
-    failed: DFF<bool>,
-    stomp_pulse: DFF<bool>,
-    refuse_pulse: DFF<bool>,
-    /// This packet's tail leaves stomped.
-    stomp: Signal<Local, bool>,
-    moving: Signal<Local, bool>,
-    at_head: Signal<Local, bool>,
-    at_tail: Signal<Local, bool>,
-    /// The message's event at its last tail is needed.
-    event_needed: Signal<Local, bool>,
-    /// The message ends on this edge.
-    message_done: Signal<Local, bool>,
-    /// A payload word leaves on this edge.
-    payload_moving: Signal<Local, bool>,
     body_bit: Constant<Bits<FLIT_BITS>>,
     eight: Constant<Bits<11>>,
-    phases: Vec<Constant<Bits<PHASE_BITS>>>,
 }
 
 impl Packetizer {
@@ -164,25 +133,10 @@ impl Packetizer {
             words: Default::default(),
             builder: Default::default(),
             event_slot: Default::default(),
+            control: Default::default(),
             checksum: ParallelCrc::new(&CRC16),
-            phase: Default::default(),
-            poisoned: Default::default(),
-            failed: Default::default(),
-            stomp_pulse: Default::default(),
-            refuse_pulse: Default::default(),
-            stomp: Default::default(),
-            moving: Default::default(),
-            at_head: Default::default(),
-            at_tail: Default::default(),
-            event_needed: Default::default(),
-            message_done: Default::default(),
-            payload_moving: Default::default(),
             body_bit: Constant::new(Bits::<FLIT_BITS>::default().replace_bit(TYPE_BIT, true)),
             eight: constant(8),
-            phases: [HEAD, HEADER, PAYLOAD, TAIL, DISCARD]
-                .iter()
-                .map(|&p| constant(p))
-                .collect(),
         }
     }
 }
@@ -190,16 +144,7 @@ impl Packetizer {
 impl Logic for Packetizer {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self,
-            clock,
-            phase,
-            poisoned,
-            failed,
-            stomp_pulse,
-            refuse_pulse
-        );
-        clock!(self, clock, cursor, words, event_slot, checksum);
+        clock!(self, clock, cursor, words, event_slot, control, checksum);
         // The message, its next cut, the payload side.
         self.cutter.kind.next = self.messages.kind.val();
         self.cutter.length.next = self.messages.length.val();
@@ -239,104 +184,57 @@ impl Logic for Packetizer {
         self.builder.dst_qp.next = self.messages.dst_qp.val();
         self.builder.dst_function.next = self.messages.dst_function.val();
         self.builder.key.next = self.messages.key.val();
-        self.stomp.next =
-            self.poisoned.q.val() | (self.cursor.packet_last.val() & self.failed.q.val());
         self.builder.crc.next = self.checksum.crc.val();
-        self.builder.stomp.next = self.stomp.val();
-        // The phases.
-        self.at_head.next = self.phase.q.val() == self.phases[0].val();
-        self.at_tail.next = self.phase.q.val() == self.phases[3].val();
-        self.event_needed.next =
-            (self.messages.local_event.val() & !self.cutter.get.val()) | self.failed.q.val();
-        self.flits.valid.next = false;
+        self.builder.stomp.next = self.control.stomp.val();
+        // The control.
+        self.control.reset.next = self.reset.val();
+        self.control.message_valid.next = self.messages.valid.val();
+        self.control.get_too_long.next = self.cutter.get_too_long.val();
+        self.control.segment_needed.next = self.cutter.segment_needed.val();
+        self.control.packet_ready.next = self.words.packet_ready.val();
+        self.control.cut_last.next = self.cutter.last.val();
+        self.control.packet_last.next = self.cursor.packet_last.val();
+        self.control.last_word.next = self.cursor.packet_left.val() <= self.eight.val();
+        self.control.slot_free.next = self.event_slot.free.val();
+        self.control.wants_event.next = self.messages.local_event.val() & !self.cutter.get.val();
+        self.control.flit_ready.next = self.flits.ready.val();
+        self.control.aligned_valid.next = self.words.aligned_valid.val();
+        self.control.aligned_error.next = self.words.aligned_error.val();
+        self.control.inline_valid.next = self.inline.valid.val();
+        self.control.inline_last.next = self.inline.last.val();
+        // The flit on offer.
+        self.flits.valid.next = self.control.offer.val();
         self.flits.data.next = self.builder.head.val();
-        self.messages.ready.next = false;
-        self.words.inline_pop.next = false;
-        self.words.sending.next = self.phase.q.val() == self.phases[2].val();
-        self.cursor.segment_valid.next = false;
-        self.cursor.start.next = false;
-        self.event_slot.load.next = false;
-        self.event_slot.failed.next = self.failed.q.val();
-        self.event_slot.refused.next = self.phase.q.val() == self.phases[4].val();
-        self.message_done.next = false;
-        if self.at_head.val() & self.messages.valid.val() {
-            if self.cutter.get_too_long.val() {
-                self.phase.d.next = self.phases[4].val();
-            } else if self.cutter.segment_needed.val() {
-                // A PUT's next destination segment word.
-                self.words.inline_pop.next = true;
-                self.cursor.segment_valid.next = self.inline.valid.val();
-            } else {
-                // Store and forward: the head only when the packet's payload is all here, and
-                // a message's last packet only with the event slot free (its tail never waits).
-                self.flits.valid.next = self.words.packet_ready.val()
-                    & (!self.cutter.last.val() | self.event_slot.free.val());
-                if self.flits.ready.val() & self.flits.valid.val() {
-                    self.phase.d.next = self.phases[1].val();
-                    self.cursor.start.next = true;
-                    self.poisoned.d.next = false;
-                }
-            }
-        }
-        if self.phase.q.val() == self.phases[1].val() {
-            self.flits.valid.next = true;
+        if self.control.at_header.val() {
             self.flits.data.next = self.builder.header.val();
-            if self.flits.ready.val() {
-                self.phase.d.next = self.phases[2].val();
-            }
         }
-        self.payload_moving.next =
-            self.words.sending.val() & self.words.aligned_valid.val() & self.flits.ready.val();
-        self.words.take.next = self.payload_moving.val();
-        self.cursor.payload_moving.next = self.payload_moving.val();
-        if self.words.sending.val() {
-            self.flits.valid.next = self.words.aligned_valid.val();
+        if self.control.sending.val() {
             self.flits.data.next =
                 bit_cast::<FLIT_BITS, 64>(self.words.aligned_word.val()) | self.body_bit.val();
-            if self.payload_moving.val() {
-                if self.words.aligned_error.val() {
-                    self.poisoned.d.next = true;
-                    self.failed.d.next = true;
-                }
-                if self.cursor.packet_left.val() <= self.eight.val() {
-                    self.phase.d.next = self.phases[3].val();
-                }
-            }
         }
-        if self.at_tail.val() {
-            self.flits.valid.next = true;
+        if self.control.at_tail.val() {
             self.flits.data.next = self.builder.tail.val();
-            if self.flits.ready.val() & self.flits.valid.val() {
-                self.phase.d.next = self.phases[0].val();
-                self.message_done.next = self.cursor.packet_last.val();
-                self.event_slot.load.next = self.cursor.packet_last.val() & self.event_needed.val();
-            }
         }
-        if self.phase.q.val() == self.phases[4].val() {
-            // A refused GET: its words are dropped, the error event posted with the last.
-            self.words.inline_pop.next = !self.inline.last.val() | self.event_slot.free.val();
-            if self.inline.valid.val() & self.inline.last.val() & self.event_slot.free.val() {
-                self.phase.d.next = self.phases[0].val();
-                self.message_done.next = true;
-                self.event_slot.load.next = true;
-            }
-        }
-        self.moving.next = self.flits.valid.val() & self.flits.ready.val();
-        self.stomp_pulse.d.next = self.at_tail.val() & self.moving.val() & self.stomp.val();
-        self.refuse_pulse.d.next =
-            (self.phase.q.val() == self.phases[4].val()) & self.message_done.val();
-        self.messages.ready.next = self.message_done.val();
-        if self.message_done.val() {
-            self.failed.d.next = false;
-        }
-        self.cursor.done.next = self.message_done.val();
-        self.words.clear.next = self.message_done.val();
         self.checksum.reset.next = self.reset.val();
-        self.checksum.start.next = self.at_head.val();
-        self.checksum.valid.next = self.moving.val() & !self.at_tail.val();
+        self.checksum.start.next = self.control.at_head.val();
+        self.checksum.valid.next =
+            self.flits.valid.val() & self.flits.ready.val() & !self.control.at_tail.val();
         self.checksum.data.next = self.flits.data.val().get_bits::<64>(0);
-        self.stomped.next = self.stomp_pulse.q.val();
-        self.refused.next = self.refuse_pulse.q.val();
+        // What moves on this edge.
+        self.messages.ready.next = self.control.message_done.val();
+        self.words.sending.next = self.control.sending.val();
+        self.words.inline_pop.next = self.control.inline_pop.val();
+        self.words.take.next = self.control.payload_moving.val();
+        self.words.clear.next = self.control.message_done.val();
+        self.cursor.start.next = self.control.start.val();
+        self.cursor.segment_valid.next = self.control.segment_pop.val();
+        self.cursor.payload_moving.next = self.control.payload_moving.val();
+        self.cursor.done.next = self.control.message_done.val();
+        self.event_slot.load.next = self.control.event_load.val();
+        self.event_slot.failed.next = self.control.failed.val();
+        self.event_slot.refused.next = self.control.refusing.val();
+        self.stomped.next = self.control.stomped.val();
+        self.refused.next = self.control.refused.val();
         self.event_slot.kind.next = self.messages.kind.val();
         self.event_slot.issuer.next = self.messages.function.val();
         self.event_slot.qp.next = self.messages.qp.val();
@@ -349,17 +247,6 @@ impl Logic for Packetizer {
         self.cursor.reset.next = self.reset.val();
         self.words.reset.next = self.reset.val();
         self.event_slot.reset.next = self.reset.val();
-        if self.reset.val() {
-            self.phase.d.next = self.phases[0].val();
-            self.poisoned.d.next = false;
-            self.failed.d.next = false;
-            self.stomp_pulse.d.next = false;
-            self.refuse_pulse.d.next = false;
-            // Nothing offered or taken; the children reset themselves.
-            self.flits.valid.next = false;
-            self.messages.ready.next = false;
-            self.words.inline_pop.next = false;
-        }
     }
 }
 
