@@ -10,6 +10,7 @@
 //! latency 60 plus up to 40 cycles of jitter per completion, completions split at 64-byte
 //! boundaries at random and reordered across tags, a header cycle before each. Flits, events
 //! and read requests back-pressured at random. No reset: the blocks' own benches cover it.
+//! Two devices: MTU 128 with 32 tags (the default), MTU 256 with 4 tags.
 use hdl::formats::nic::{Descriptor, DescriptorBody, Segment, IMMEDIATE_MAX_BYTES, NAP_MAX_BYTES};
 use testbench::host::{HostMemory, MemoryConfig};
 use testbench::nic_send::{run, settings, table, Drive, Engine, Outcome, Post};
@@ -80,12 +81,13 @@ fn descriptor(rng: &mut BenchRng, base: u64) -> Descriptor {
     }
 }
 
-fn bench(b: &mut dyn Backend, seed: u64) -> Outcome {
+fn bench(b: &mut dyn Backend, seed: u64, mtu: usize, tags: usize) -> Outcome {
     let mut rng = BenchRng::new(seed);
-    let s = settings(128, 32);
+    let s = settings(mtu, tags);
     let mut mem = HostMemory::new(MemoryConfig {
         latency: 60,
         jitter: 40,
+        tags,
         ..MemoryConfig::default()
     });
     let mut posts = vec![];
@@ -145,7 +147,7 @@ fn bench(b: &mut dyn Backend, seed: u64) -> Outcome {
     let out = run(b, &s, &mut mem, &posts, &addresses, &drive, &mut rng);
     assert!(
         out.errors > 5 && out.stomped > 2 && out.messages > 100,
-        "nic_send seed {seed}: {out:?}"
+        "nic_send seed {seed} mtu {mtu} tags {tags}: {out:?}"
     );
     Outcome {
         timeline: vec![],
@@ -160,7 +162,20 @@ fn nic_send_delivers_every_descriptor() {
         "nic_send",
         || Engine::new(settings(128, 32)),
         table,
-        |b| bench(b, 71),
+        |b| bench(b, 71, 128, 32),
     );
     println!("nic_send: {:?}", r.result);
+}
+
+/// The other shape: MTU 256 (packets of 35 flits) and a pool of 4 tags, so descriptor and
+/// data reads wait for tags most of the time.
+#[test]
+fn nic_send_at_mtu_256_with_4_tags() {
+    let r = run_both(
+        "nic_send_mtu256_tags4",
+        || Engine::new(settings(256, 4)),
+        table,
+        |b| bench(b, 72, 256, 4),
+    );
+    println!("nic_send at MTU 256, 4 tags: {:?}", r.result);
 }
