@@ -113,19 +113,6 @@ pub struct MmioDecode {
     /// The entry's flag bits for this request.
     write_bit: Signal<Local, Bits<ENTRY_BITS>>,
     local_bit: Signal<Local, Bits<ENTRY_BITS>>,
-    aligned: Signal<Local, bool>,
-    is_pf: Signal<Local, bool>,
-    outside_bar: Signal<Local, bool>,
-    /// The register addressed in the host space.
-    target: Signal<Local, Bits<HOST_REGISTER_BITS>>,
-    /// Its page (`F` for the global block) and its offset in the page.
-    target_page: Signal<Local, Bits<PAGE_BITS>>,
-    page_offset: Signal<Local, Bits<HOST_REGISTER_BITS>>,
-    in_page: Signal<Local, bool>,
-    privileged_hit: Signal<Local, bool>,
-    doorbell_hit: Signal<Local, bool>,
-    /// The doorbell's function is enabled.
-    target_enabled: Signal<Local, bool>,
     /// What the accepted request does.
     to_regfile: Signal<Local, bool>,
     to_doorbell: Signal<Local, bool>,
@@ -207,16 +194,6 @@ impl MmioDecode {
             local_flag: Constant::new((1usize << ENTRY_LOCAL).to_bits()),
             write_bit: Default::default(),
             local_bit: Default::default(),
-            aligned: Default::default(),
-            is_pf: Default::default(),
-            outside_bar: Default::default(),
-            target: Default::default(),
-            target_page: Default::default(),
-            page_offset: Default::default(),
-            in_page: Default::default(),
-            privileged_hit: Default::default(),
-            doorbell_hit: Default::default(),
-            target_enabled: Default::default(),
             to_regfile: Default::default(),
             to_doorbell: Default::default(),
             refused_outside: Default::default(),
@@ -250,38 +227,28 @@ impl Logic for MmioDecode {
         for f in 0..self.enables.len() {
             self.where_to.enables[f].next = self.enables[f].val();
         }
-        self.aligned.next = self.where_to.aligned.val();
-        self.is_pf.next = self.where_to.is_pf.val();
-        self.outside_bar.next = self.where_to.outside_bar.val();
-        self.target.next = self.where_to.target.val();
-        self.target_page.next = self.where_to.target_page.val();
-        self.page_offset.next = self.where_to.page_offset.val();
-        self.in_page.next = self.where_to.in_page.val();
-        self.privileged_hit.next = self.where_to.privileged_hit.val();
-        self.doorbell_hit.next = self.where_to.doorbell_hit.val();
-        self.target_enabled.next = self.where_to.target_enabled.val();
 
         // The outcome of an access taken on this edge.
-        self.refused_outside.next = self.outside_bar.val();
-        self.refused_privileged.next = !self.outside_bar.val()
-            & self.aligned.val()
+        self.refused_outside.next = self.where_to.outside_bar.val();
+        self.refused_privileged.next = !self.where_to.outside_bar.val()
+            & self.where_to.aligned.val()
             & self.mmio.write.val()
-            & !self.is_pf.val()
-            & self.privileged_hit.val();
-        self.to_doorbell.next = !self.outside_bar.val()
-            & self.aligned.val()
+            & !self.where_to.is_pf.val()
+            & self.where_to.privileged_hit.val();
+        self.to_doorbell.next = !self.where_to.outside_bar.val()
+            & self.where_to.aligned.val()
             & self.mmio.write.val()
-            & self.doorbell_hit.val();
-        self.refused_disabled.next = self.to_doorbell.val() & !self.target_enabled.val();
-        self.to_regfile.next = !self.outside_bar.val()
-            & self.aligned.val()
+            & self.where_to.doorbell_hit.val();
+        self.refused_disabled.next = self.to_doorbell.val() & !self.where_to.target_enabled.val();
+        self.to_regfile.next = !self.where_to.outside_bar.val()
+            & self.where_to.aligned.val()
             & !self.refused_privileged.val()
             & !self.to_doorbell.val();
         self.queued.next = self.to_regfile.val()
             | (!self.mmio.write.val())
-            | (!self.aligned.val() & !self.outside_bar.val());
+            | (!self.where_to.aligned.val() & !self.where_to.outside_bar.val());
         self.local_status.next = self.status_unmapped.val();
-        if self.outside_bar.val() {
+        if self.where_to.outside_bar.val() {
             self.local_status.next = self.status_outside.val();
         }
 
@@ -296,12 +263,13 @@ impl Logic for MmioDecode {
             & self.queue.sink.ready.val()
             & self.doorbells.ready.val()
             & !self.reset.val();
-        self.in_qp_block.next = self.in_page.val() & (self.page_offset.val() >= self.qp_base.val());
+        self.in_qp_block.next =
+            self.where_to.in_page.val() & (self.where_to.page_offset.val() >= self.qp_base.val());
         self.request.address.next =
-            bit_cast::<TABLE_ADDRESS_BITS, HOST_REGISTER_BITS>(self.target.val());
+            bit_cast::<TABLE_ADDRESS_BITS, HOST_REGISTER_BITS>(self.where_to.target.val());
         if self.in_qp_block.val() {
             self.request.address.next =
-                bit_cast::<TABLE_ADDRESS_BITS, HOST_REGISTER_BITS>(self.target.val())
+                bit_cast::<TABLE_ADDRESS_BITS, HOST_REGISTER_BITS>(self.where_to.target.val())
                     | self.qp_mark.val();
         }
         self.request.write.next = self.mmio.write.val();
@@ -309,11 +277,11 @@ impl Logic for MmioDecode {
 
         self.doorbells.valid.next = self.mmio.valid.val()
             & self.to_doorbell.val()
-            & self.target_enabled.val()
+            & self.where_to.target_enabled.val()
             & self.queue.sink.ready.val()
             & self.request.ready.val()
             & !self.reset.val();
-        self.doorbells.function.next = self.target_page.val().get_bits::<FUNCTION_BITS>(0);
+        self.doorbells.function.next = self.where_to.target_page.val().get_bits::<FUNCTION_BITS>(0);
         self.doorbells.word.next = self.mmio.data.val();
 
         self.queue.sink.valid.next = self.mmio.valid.val()
@@ -345,7 +313,7 @@ impl Logic for MmioDecode {
                 & (self.mmio.function.val() == self.ids[f].val());
             self.disabled[f].next = self.accept.val()
                 & self.refused_disabled.val()
-                & (self.target_page.val() == self.page_ids[f].val());
+                & (self.where_to.target_page.val() == self.page_ids[f].val());
         }
 
         // The queue's head: completions in order, the register file's answers consumed.
