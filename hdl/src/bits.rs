@@ -1,5 +1,5 @@
 //! Small shared pieces about bits, written once: widths derived from counts ([`clog2`],
-//! [`index_bits`], [`count_bits`]), [`popcount`] of a constant, and three hardware blocks, each in
+//! [`index_bits`], [`count_bits`]), [`popcount`] of a constant, [`constant`], and three hardware blocks, each in
 //! its own file: [`PopCount`] (ones in a bit vector), [`EventCounter`] (a saturating counter
 //! of one-cycle event pulses, what the register file's counter banks are made of) and
 //! [`ZeroExtend`] (a widening wire, for elements of a `Vec` of signals).
@@ -14,6 +14,12 @@ pub mod zero_extend;
 pub use event_counter::EventCounter;
 pub use pop_count::PopCount;
 pub use zero_extend::ZeroExtend;
+
+/// A [`Constant`](rust_hdl::prelude::Constant) of `N` bits holding `v` (the constants blocks
+/// keep for field positions, codes and shift amounts).
+pub fn constant<const N: usize>(v: u64) -> rust_hdl::prelude::Constant<rust_hdl::prelude::Bits<N>> {
+    rust_hdl::prelude::Constant::new(rust_hdl::prelude::Bits::from(v))
+}
 
 /// `ceil(log2(n))`: the bits that number `n` things `0..n`; `clog2(1) == 0` (one thing needs
 /// no index) and, by the same rule, `clog2(0) == 0`.

@@ -87,7 +87,6 @@ fn post_all(
         });
     }
     let drive = Drive {
-        memory: mem.cfg.clone(),
         flit_ready: 1.0,
         event_ready: 1.0,
         read_ready: 1.0,

@@ -91,14 +91,11 @@ pub use reg_access::RegAccess;
 pub use slot_pool::SlotPool;
 
 use crate::formats::field::Field;
-use rust_hdl::prelude::*;
 
 /// The bits of field `f` in its word.
 pub const fn field_mask(f: Field) -> u64 {
     (f.max() as u64) << f.lsb
 }
 
-/// A constant of `N` bits.
-pub(crate) fn constant<const N: usize>(v: u64) -> Constant<Bits<N>> {
-    Constant::new(Bits::from(v))
-}
+/// A constant of `N` bits (the one of `crate::bits`).
+pub(crate) use crate::bits::constant;

@@ -11,6 +11,7 @@
 //! Combinational; no state. Covered by the `packetizer` bench.
 use super::packet_flit::PACKET_BYTES_BITS;
 use crate::descriptor::{KIND_BITS, SEGMENT_COUNT_BITS};
+use hdl::bits::constant;
 use hdl::formats::nic::{DescriptorKind, DESC_DESTINATIONS, DESC_SOURCES, OVERHEAD_FLITS};
 use hdl::formats::PacketKind;
 use rust_hdl::prelude::*;
@@ -77,11 +78,6 @@ pub struct PacketCut {
     get_kind: Constant<Bits<4>>,
     sources_at: Constant<Bits<6>>,
     destinations_at: Constant<Bits<6>>,
-}
-
-/// A constant of `N` bits.
-fn constant<const N: usize>(v: u64) -> Constant<Bits<N>> {
-    Constant::new(v.to_bits())
 }
 
 impl PacketCut {

@@ -53,17 +53,13 @@ use super::packet_phases::PacketPhases;
 use super::send_event::SendEvent;
 use super::{MessageSink, PayloadWordSink};
 use crate::events::EventRequestSource;
+use hdl::bits::constant;
 use hdl::crc::{ParallelCrc, CRC16};
 use hdl::formats::flit::TYPE_BIT;
 use hdl::formats::nic::OVERHEAD_FLITS;
 use hdl::formats::FLIT_BITS;
 use hdl::stream::StreamSource;
 use rust_hdl::prelude::*;
-
-/// A constant of `N` bits.
-fn constant<const N: usize>(v: u64) -> Constant<Bits<N>> {
-    Constant::new(v.to_bits())
-}
 
 /// The packetizer; see the module documentation.
 #[derive(LogicBlock)]

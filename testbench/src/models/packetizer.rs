@@ -2,6 +2,8 @@
 //! descriptor becomes and the event its message ends with, at transaction level
 //! (`docs/nic-design.md`, "Packetizer"). The send-engine benches compare the flits they see
 //! with [`NicPacket::pack`] of these packets.
+use crate::rng::BenchRng;
+use hdl::formats::nic::Segment;
 use hdl::formats::nic::{
     payload_words, Descriptor, DescriptorBody, EventKind, EventStatus, NicOp, NicPacket,
     OVERHEAD_FLITS,
@@ -226,4 +228,28 @@ pub fn poisoned_packets(packets: &[NicPacket], first_error: Option<usize>) -> Ve
         *last = true;
     }
     poisoned
+}
+
+/// Random segments of random lengths summing to `total` (at least 1), at most `max` of them,
+/// each at the address `address` draws (the benches' descriptor generators).
+pub fn random_segments(
+    rng: &mut BenchRng,
+    total: u64,
+    max: u64,
+    mut address: impl FnMut(&mut BenchRng) -> u64,
+) -> Vec<Segment> {
+    let n = rng.range(1, max.min(total));
+    let mut cuts: Vec<u64> = (0..n - 1).map(|_| rng.range(1, total - 1)).collect();
+    cuts.sort();
+    cuts.dedup();
+    let mut out = vec![];
+    let mut at = 0;
+    for c in cuts.into_iter().chain([total]) {
+        out.push(Segment {
+            address: address(rng),
+            bytes: (c - at) as u32,
+        });
+        at = c;
+    }
+    out
 }

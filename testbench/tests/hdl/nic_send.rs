@@ -13,26 +13,13 @@
 //! Two devices: MTU 128 with 32 tags (the default), MTU 256 with 4 tags.
 use hdl::formats::nic::{Descriptor, DescriptorBody, Segment, IMMEDIATE_MAX_BYTES, NAP_MAX_BYTES};
 use testbench::host::{HostMemory, MemoryConfig};
+use testbench::models::packetizer::random_segments;
 use testbench::nic_send::{run, settings, table, Drive, Engine, Outcome, Post};
 use testbench::{run_both, Backend, BenchRng};
 
-/// Random segments of random lengths summing to `total`, at most `max` of them, at random
-/// byte addresses inside `[base, base + 1 MB)`.
+/// Random segments summing to `total`, at random byte addresses inside `[base, base + 1 MB)`.
 fn segments(rng: &mut BenchRng, total: u64, max: u64, base: u64) -> Vec<Segment> {
-    let n = rng.range(1, max.min(total));
-    let mut cuts: Vec<u64> = (0..n - 1).map(|_| rng.range(1, total - 1)).collect();
-    cuts.sort();
-    cuts.dedup();
-    let mut out = vec![];
-    let mut at = 0;
-    for c in cuts.into_iter().chain([total]) {
-        out.push(Segment {
-            address: base + rng.range(0, 0xf_0000),
-            bytes: (c - at) as u32,
-        });
-        at = c;
-    }
-    out
+    random_segments(rng, total, max, |rng| base + rng.range(0, 0xf_0000))
 }
 
 /// A random good descriptor; its data region is `[base, base + 1 MB)`.
@@ -137,7 +124,6 @@ fn bench(b: &mut dyn Backend, seed: u64, mtu: usize, tags: usize) -> Outcome {
         });
     }
     let drive = Drive {
-        memory: mem.cfg.clone(),
         flit_ready: 0.8,
         event_ready: 0.7,
         read_ready: 0.8,

@@ -23,12 +23,11 @@
 //! Store and forward: inside a packet of reorder-buffer data (NAP indirect, PUT) a flit is
 //! offered in every cycle, whatever the gaps of the `payload` stream.
 use hdl::formats::nic::{
-    Descriptor, DescriptorBody, EventKind, EventStatus, NicPacket, Segment, IMMEDIATE_MAX_BYTES,
-    NAP_MAX_BYTES,
+    Descriptor, DescriptorBody, NicPacket, Segment, IMMEDIATE_MAX_BYTES, NAP_MAX_BYTES,
 };
 use nic::send::Packetizer;
 use std::collections::VecDeque;
-use testbench::models::packetizer::{poisoned_packets, Message, PacketizerConfig};
+use testbench::models::packetizer::{poisoned_packets, random_segments, Message, PacketizerConfig};
 use testbench::reset::ResetSchedule;
 use testbench::{port_table, run_both, Backend, BenchRng, PortTable};
 
@@ -53,22 +52,9 @@ fn table() -> PortTable<Packetizer> {
         sends.ready, stomped, refused)
 }
 
-/// Random segments of random lengths summing to `total`, at most `max` of them.
+/// Random segments summing to `total` at random addresses of 40 bits (low 3 bits random too).
 fn segments(rng: &mut BenchRng, total: u64, max: u64) -> Vec<Segment> {
-    let n = rng.range(1, max.min(total));
-    let mut cuts: Vec<u64> = (0..n - 1).map(|_| rng.range(1, total - 1)).collect();
-    cuts.sort();
-    cuts.dedup();
-    let mut out = vec![];
-    let mut at = 0;
-    for c in cuts.into_iter().chain([total]) {
-        out.push(Segment {
-            address: rng.bits(40) as u64 | rng.range(0, 7),
-            bytes: (c - at) as u32,
-        });
-        at = c;
-    }
-    out
+    random_segments(rng, total, max, |rng| rng.bits(40) as u64 | rng.range(0, 7))
 }
 
 /// A random message; `small` gives 8-byte NAP immediates (the burst phase).
@@ -138,7 +124,6 @@ fn message(rng: &mut BenchRng, small: bool) -> Message {
 struct InFlight {
     message: Message,
     packets: VecDeque<(NicPacket, bool)>,
-    poisoned: bool,
 }
 
 #[derive(Debug, Default, PartialEq)]
@@ -258,7 +243,6 @@ fn bench(b: &mut dyn Backend, seed: u64) -> Report {
             flight.push_back(InFlight {
                 packets: packets.into_iter().zip(poison).collect(),
                 message: m,
-                poisoned,
             });
         }
         // Drive the record (random fields while not offered).
@@ -448,7 +432,6 @@ fn bench(b: &mut dyn Backend, seed: u64) -> Report {
             r.messages += 1;
             r.refused += f.message.refused(&CONFIG) as u64;
             refusals_due += f.message.refused(&CONFIG) as u64;
-            let _ = f.poisoned;
         }
     }
     sched.assert_pulses(&what, 5);
@@ -485,5 +468,4 @@ fn packetizer_matches_model() {
         |b| bench(b, 61),
     );
     println!("packetizer: {:?}", r.result);
-    let _ = (EventKind::Send, EventStatus::Ok);
 }
