@@ -16,6 +16,7 @@ pub mod qp_lookup_share;
 pub mod qp_pointers;
 pub mod qp_rams;
 pub mod qp_table;
+pub mod receive;
 pub mod regs;
 pub mod send;
 pub mod tag_pool;

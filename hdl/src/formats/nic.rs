@@ -1182,11 +1182,20 @@ pub enum EventStatus {
     KeyMismatch,
     /// Arriving packet: the destination QP is disabled or not owned (nothing written).
     TargetQpDisabled,
+    /// Arriving NAP: the QP's NAP-buffer ring is empty (software posted no buffer); the message
+    /// is dropped, nothing written.
+    NoBuffer,
+    /// Arriving NAP: no room to assemble one more multi-packet message (every open-message
+    /// entry busy); the message is dropped, nothing written.
+    AssemblyFull,
+    /// NAP message: its packets stopped arriving before the message was whole (a packet lost
+    /// to a stomp, say); `info` names the buffer, which software takes back.
+    NapIncomplete,
 }
 
 impl EventStatus {
     /// Every status with its code and meaning.
-    pub const ALL: [(EventStatus, u8, &'static str); 17] = [
+    pub const ALL: [(EventStatus, u8, &'static str); 20] = [
         (EventStatus::Ok, 0, "done"),
         (EventStatus::UnknownKind, 1, "descriptor: reserved kind"),
         (EventStatus::WordCount, 2, "descriptor: the doorbell's word count is not the descriptor's length"),
@@ -1204,6 +1213,9 @@ impl EventStatus {
         (EventStatus::GetTooLong, 14, "descriptor: a GET whose segment lists do not fit one packet (network.max_packet_flits); nothing sent"),
         (EventStatus::KeyMismatch, 32, "arriving packet: QPMagic is not the QP's key; dropped, nothing written"),
         (EventStatus::TargetQpDisabled, 33, "arriving packet: the destination QP is disabled or not owned; dropped, nothing written"),
+        (EventStatus::NoBuffer, 34, "arriving NAP: the QP's NAP-buffer ring is empty; message dropped, nothing written"),
+        (EventStatus::AssemblyFull, 35, "arriving NAP: every open-message entry is busy; message dropped, nothing written"),
+        (EventStatus::NapIncomplete, 36, "NAP message: its packets stopped arriving before it was whole; `info` names its buffer"),
     ];
     /// The code in `status`.
     pub fn code(self) -> u8 {
