@@ -16,7 +16,14 @@
 //!
 //! The bundle every stage after the check speaks is [`ReceivedPacketSource`] /
 //! [`ReceivedPacketSink`], defined here once.
+pub mod packet_check;
+pub mod packet_output;
+pub mod packet_ram;
+pub mod packet_rules;
+pub mod receive_buffer;
+pub mod receive_verdict;
 use hdl::formats::nic::{ADDRESS_BITS, BYTES, FUNCTION_BITS, NAP_LENGTH, NAP_OFFSET, QP_BITS};
+pub use receive_buffer::ReceiveBuffer;
 use rust_hdl::prelude::*;
 
 /// Bits of a packet's kind code (`PacketKind::code`, the fabric header's `kind`).
