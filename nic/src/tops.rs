@@ -1,6 +1,6 @@
 //! The NIC's emitted artefacts, beside the `hdl` and `nrc` ones (`hpcnet emit`, see
 //! `src/emit.rs`): the management agent's NIC wrapper, the doorbell FIFOs, the SR-IOV function
-//! table, the descriptor fetch with its tag pool, the event writer, the send engine, and the register maps (C headers and Markdown references) that drivers and
+//! table, the descriptor fetch with its tag pool, the event writer, the send engine, the receive buffer, and the register maps (C headers and Markdown references) that drivers and
 //! management software are written against: the management space (`nic`), one function's
 //! MMIO page (`nic_function`) and the PF's view of all of them (`nic_host`).
 use crate::descriptor::DescriptorFetchUnit;
@@ -8,6 +8,7 @@ use crate::doorbell::DoorbellQueues;
 use crate::events::EventWriterUnit;
 use crate::function_table::FunctionTable;
 use crate::nic_mgmt::NicMgmt;
+use crate::receive::ReceiveBuffer;
 use crate::send::{SendEngine, SendSettings};
 use hdl::params::Config;
 use hdl::tops::{emit, Emitted};
@@ -29,6 +30,7 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
         descriptor_fetch(cfg)?,
         event_writer()?,
         send_engine(cfg)?,
+        receive_buffer(cfg)?,
     ])
 }
 
@@ -118,6 +120,19 @@ pub fn send_engine(cfg: &Config) -> Result<Emitted, String> {
         "nic_send",
         "the NIC's send engine: descriptor fetch, central tag pool, data reads sized by max read request, completions reordered into a 4 KB ring, packets cut at the MTU with header, CRC-16 and tail, send and error events (nic/src/send/)",
     )
+}
+
+/// `nic_receive_buffer`: the receive engine's buffer and checker for packets of at most
+/// `network.max_packet_flits` flits, its packet RAM the next power of two at or above twice
+/// that (64 words by default).
+pub fn receive_buffer(cfg: &Config) -> Result<Emitted, String> {
+    let max_flits = cfg.network.max_packet_flits as usize;
+    let words = (2 * max_flits).next_power_of_two().max(8);
+    with_log2_in!(words, [3, 4, 5, 6, 7, 8, 9], RAW => emit(
+        ReceiveBuffer::<RAW, { RAW + 1 }>::new(max_flits),
+        "nic_receive_buffer",
+        "the NIC's receive buffer: network flits cut into packets, each checked whole (flit types, len, size, CRC-16 over head, bodies and the tail's spare bits, the NicPacket::unpack format rules, the target QP's lookup and key) before its payload words leave with its fields; a dropped packet pulses its reason, gives its words back and, for a wrong key or a disabled QP, posts an error event through a one-event slot (nic/src/receive/)",
+    ))
 }
 
 /// The NIC's register maps for `cfg`.

@@ -44,6 +44,7 @@ mod hdl {
     mod packet_store;
     mod packetizer;
     mod qp_lookup_share;
+    mod receive_buffer;
     mod reg_access;
     mod reg_arbiter;
     mod reg_file;
