@@ -83,6 +83,8 @@ pub struct ReceiveBuffer<const RAW: usize, const CW: usize> {
     ram: PacketRam<RAW, CW>,
     records: stream_fifo!(Bits<RECORD_BITS>, RECORD_DEPTH),
     reader: PacketOutput,
+    /// The record FIFO's fill: the verdict looks at its `ready` instead.
+    record_count_unused: Signal<Local, bool>,
 }
 
 impl<const RAW: usize, const CW: usize> ReceiveBuffer<RAW, CW> {
@@ -113,6 +115,7 @@ impl<const RAW: usize, const CW: usize> ReceiveBuffer<RAW, CW> {
             ram: PacketRam::new(),
             records: Default::default(),
             reader: Default::default(),
+            record_count_unused: Default::default(),
         }
     }
 }
@@ -150,6 +153,7 @@ impl<const RAW: usize, const CW: usize> Logic for ReceiveBuffer<RAW, CW> {
         self.records.sink.valid.next = self.verdict.record_push.val();
         self.records.sink.data.next = self.verdict.record.val();
         self.verdict.record_room.next = self.records.sink.ready.val();
+        self.record_count_unused.next = self.records.count.val().any();
         // Read side.
         StreamSource::<Bits<RECORD_BITS>>::join(&mut self.records.source, &mut self.reader.records);
         StreamSource::<Bits<64>>::join(&mut self.ram.words, &mut self.reader.words);

@@ -149,6 +149,9 @@ pub struct ReceiveVerdict {
     dst_function: Signal<Local, Bits<FUNCTION_BITS>>,
     dst_qp: Signal<Local, Bits<QP_BITS>>,
     magic: Signal<Local, Bits<32>>,
+    /// The lookup's interrupt flag and rings: the event writer's and upload units' concern,
+    /// not the verdict's, so acknowledged unused.
+    lookup_unused: Signal<Local, bool>,
     record_kind_at: Constant<Bits<SHIFT_BITS>>,
     record_src_at: Constant<Bits<SHIFT_BITS>>,
     record_delay_at: Constant<Bits<SHIFT_BITS>>,
@@ -216,6 +219,7 @@ impl Default for ReceiveVerdict {
             dst_function: Default::default(),
             dst_qp: Default::default(),
             magic: Default::default(),
+            lookup_unused: Default::default(),
             record_kind_at: at(RECORD_KIND_AT),
             record_src_at: at(RECORD_SRC_NODE_AT),
             record_delay_at: at(RECORD_DELAY_AT),
@@ -284,6 +288,19 @@ impl Logic for ReceiveVerdict {
         self.lookup.function.next = self.dst_function.val();
         self.lookup.qp.next = self.dst_qp.val();
         self.answer.next = self.asked.q.val() & self.lookup.answered.val();
+        self.lookup_unused.next = self.lookup.interrupt.val()
+            | self.lookup.send_base.val().any()
+            | self.lookup.send_size.val().any()
+            | self.lookup.send_producer.val().any()
+            | self.lookup.send_consumer.val().any()
+            | self.lookup.receive_base.val().any()
+            | self.lookup.receive_size.val().any()
+            | self.lookup.receive_producer.val().any()
+            | self.lookup.receive_consumer.val().any()
+            | self.lookup.nap_base.val().any()
+            | self.lookup.nap_size.val().any()
+            | self.lookup.nap_producer.val().any()
+            | self.lookup.nap_consumer.val().any();
 
         self.record_push.next = false;
         self.drop.next = false;
