@@ -1,6 +1,6 @@
 //! The NIC's emitted artefacts, beside the `hdl` and `nrc` ones (`hpcnet emit`, see
 //! `src/emit.rs`): the management agent's NIC wrapper, the doorbell FIFOs, the SR-IOV function
-//! table, the descriptor fetch with its tag pool, the event writer, the send engine, and the register maps (C headers and Markdown references) that drivers and
+//! table, the descriptor fetch with its tag pool, the event writer, the send engine, the receive side's PUT upload, and the register maps (C headers and Markdown references) that drivers and
 //! management software are written against: the management space (`nic`), one function's
 //! MMIO page (`nic_function`) and the PF's view of all of them (`nic_host`).
 use crate::descriptor::DescriptorFetchUnit;
@@ -8,6 +8,7 @@ use crate::doorbell::DoorbellQueues;
 use crate::events::EventWriterUnit;
 use crate::function_table::FunctionTable;
 use crate::nic_mgmt::NicMgmt;
+use crate::receive::put_upload::PutUpload;
 use crate::send::{SendEngine, SendSettings};
 use hdl::params::Config;
 use hdl::tops::{emit, Emitted};
@@ -29,6 +30,7 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
         descriptor_fetch(cfg)?,
         event_writer()?,
         send_engine(cfg)?,
+        put_upload(cfg)?,
     ])
 }
 
@@ -117,6 +119,16 @@ pub fn send_engine(cfg: &Config) -> Result<Emitted, String> {
         SendEngine::<FETCH_SLOT_BITS, { FETCH_SLOT_BITS + 5 }>::new(send_settings(cfg)),
         "nic_send",
         "the NIC's send engine: descriptor fetch, central tag pool, data reads sized by max read request, completions reordered into a 4 KB ring, packets cut at the MTU with header, CRC-16 and tail, send and error events (nic/src/send/)",
+    )
+}
+
+/// `nic_put_upload`: the receive engine's PUT upload (checked PUT packets to posted writes cut
+/// at `nic.max_payload` and 4 KB, and their completion events).
+pub fn put_upload(cfg: &Config) -> Result<Emitted, String> {
+    emit(
+        PutUpload::new(cfg.nic.max_payload as usize),
+        "nic_put_upload",
+        "the NIC's PUT upload: checked PUT packets' payload words shifted into 16-byte host write beats with byte enables, writes cut at nic.max_payload and 4 KB boundaries, the receive event (or a GET response's send event) after the packet's last beat (nic/src/receive/put_upload.rs)",
     )
 }
 

@@ -16,6 +16,10 @@
 //!
 //! The bundle every stage after the check speaks is [`ReceivedPacketSource`] /
 //! [`ReceivedPacketSink`], defined here once.
+pub mod put_upload;
+pub mod receive_dispatch;
+pub mod write_arbiter;
+
 use hdl::formats::nic::{ADDRESS_BITS, BYTES, FUNCTION_BITS, NAP_LENGTH, NAP_OFFSET, QP_BITS};
 use rust_hdl::prelude::*;
 
