@@ -1,6 +1,8 @@
 //! The NIC's emitted artefacts, beside the `hdl` and `nrc` ones (`hpcnet emit`, see
 //! `src/emit.rs`): the management agent's NIC wrapper, the doorbell FIFOs, the SR-IOV function
-//! table, the descriptor fetch with its tag pool, the event writer, the send engine, the receive buffer, and the register maps (C headers and Markdown references) that drivers and
+//! table, the descriptor fetch with its tag pool, the event writer, the send engine, the receive
+//! buffer, the receive side's PUT upload, and the register maps (C headers and Markdown
+//! references) that drivers and
 //! management software are written against: the management space (`nic`), one function's
 //! MMIO page (`nic_function`) and the PF's view of all of them (`nic_host`).
 use crate::descriptor::DescriptorFetchUnit;
@@ -8,6 +10,7 @@ use crate::doorbell::DoorbellQueues;
 use crate::events::EventWriterUnit;
 use crate::function_table::FunctionTable;
 use crate::nic_mgmt::NicMgmt;
+use crate::receive::put_upload::PutUpload;
 use crate::receive::ReceiveBuffer;
 use crate::send::{SendEngine, SendSettings};
 use hdl::params::Config;
@@ -31,6 +34,7 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
         event_writer()?,
         send_engine(cfg)?,
         receive_buffer(cfg)?,
+        put_upload(cfg)?,
     ])
 }
 
@@ -133,6 +137,16 @@ pub fn receive_buffer(cfg: &Config) -> Result<Emitted, String> {
         "nic_receive_buffer",
         "the NIC's receive buffer: network flits cut into packets, each checked whole (flit types, len, size, CRC-16 over head, bodies and the tail's spare bits, the NicPacket::unpack format rules, the target QP's lookup and key) before its payload words leave with its fields; a dropped packet pulses its reason, gives its words back and, for a wrong key or a disabled QP, posts an error event through a one-event slot (nic/src/receive/)",
     ))
+}
+
+/// `nic_put_upload`: the receive engine's PUT upload (checked PUT packets to posted writes cut
+/// at `nic.max_payload` and 4 KB, and their completion events).
+pub fn put_upload(cfg: &Config) -> Result<Emitted, String> {
+    emit(
+        PutUpload::new(cfg.nic.max_payload as usize),
+        "nic_put_upload",
+        "the NIC's PUT upload: checked PUT packets' payload words shifted into 16-byte host write beats with byte enables, writes cut at nic.max_payload and 4 KB boundaries, the receive event (or a GET response's send event) after the packet's last beat (nic/src/receive/put_upload.rs)",
+    )
 }
 
 /// The NIC's register maps for `cfg`.

@@ -43,8 +43,10 @@ mod hdl {
     mod packet_buffer;
     mod packet_store;
     mod packetizer;
+    mod put_upload;
     mod qp_lookup_share;
     mod receive_buffer;
+    mod receive_dispatch;
     mod reg_access;
     mod reg_arbiter;
     mod reg_file;
@@ -62,4 +64,5 @@ mod hdl {
     mod tx_link;
     mod wide;
     mod width;
+    mod write_arbiter;
 }

@@ -20,8 +20,12 @@ pub mod packet_check;
 pub mod packet_output;
 pub mod packet_ram;
 pub mod packet_rules;
+pub mod put_upload;
 pub mod receive_buffer;
+pub mod receive_dispatch;
 pub mod receive_verdict;
+pub mod write_arbiter;
+
 use hdl::formats::nic::{ADDRESS_BITS, BYTES, FUNCTION_BITS, NAP_LENGTH, NAP_OFFSET, QP_BITS};
 pub use receive_buffer::ReceiveBuffer;
 use rust_hdl::prelude::*;

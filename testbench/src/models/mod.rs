@@ -24,6 +24,7 @@ pub mod nma;
 pub mod packet_buffer;
 pub mod packet_store;
 pub mod packetizer;
+pub mod put_upload;
 pub mod receive_buffer;
 pub mod reg_file;
 pub mod relay_station;
