@@ -227,7 +227,7 @@ pub fn damage(rng: &mut BenchRng, flits: &[u128], which: usize) -> Vec<u128> {
         }
         5 => {
             let bytes = BYTES.get(f[1]) as usize;
-            if bytes % 8 == 0 {
+            if bytes.is_multiple_of(8) {
                 // No padding: shorten `bytes` instead, so the last byte becomes padding.
                 header(&mut f, &|h| BYTES.set(h, (bytes - 1) as u128));
                 if bytes == 1 {
