@@ -162,6 +162,10 @@ module nic_put_upload(clock,reset,packets$valid,packets$kind,packets$src_node,pa
     reg  wants_event;
     reg  output_free;
     reg  take;
+    reg  [3:0] unused_kind;
+    reg  [11:0] unused_delay;
+    reg  [10:0] unused_nap_offset;
+    reg  [11:0] unused_nap_length;
     
     // Sub module instances
     nic_put_upload$in_packet in_packet(
@@ -356,6 +360,10 @@ module nic_put_upload(clock,reset,packets$valid,packets$kind,packets$src_node,pa
         event_peer_qp$d = event_peer_qp$q;
         event_length$d = event_length$q;
         event_info$d = event_info$q;
+        unused_kind = packets$kind;
+        unused_delay = packets$delay;
+        unused_nap_offset = packets$nap_offset;
+        unused_nap_length = packets$nap_length;
         current_address = beat_address$q;
         current_lane = lane$q;
         if (~in_packet$q) begin

@@ -42,7 +42,7 @@
 //! Reset (synchronous): the packet in progress, the beats and the event not yet taken are
 //! dropped; the block then waits for a packet's first word (the whole receive path resets
 //! with it).
-use super::ReceivedPacketSink;
+use super::{ReceivedPacketSink, DELAY_BITS, NAP_LENGTH_BITS, NAP_OFFSET_BITS, PACKET_KIND_BITS};
 use crate::descriptor::{OP_BITS, STATUS_BITS};
 use crate::events::{EventRequestSource, EVENT_KIND_BITS};
 use crate::host::{WriteBeatSource, HOST_BEAT_BYTES, HOST_DATA_BITS};
@@ -140,6 +140,12 @@ pub struct PutUpload {
     wants_event: Signal<Local, bool>,
     output_free: Signal<Local, bool>,
     take: Signal<Local, bool>,
+    /// Fields a PUT upload does not use: the kind (the dispatch sorted by it), the delay (for
+    /// congestion control elsewhere), the NAP offset and length (meaningless in a PUT).
+    unused_kind: Signal<Local, Bits<PACKET_KIND_BITS>>,
+    unused_delay: Signal<Local, Bits<DELAY_BITS>>,
+    unused_nap_offset: Signal<Local, Bits<NAP_OFFSET_BITS>>,
+    unused_nap_length: Signal<Local, Bits<NAP_LENGTH_BITS>>,
 }
 
 impl PutUpload {
@@ -208,6 +214,10 @@ impl PutUpload {
             wants_event: Default::default(),
             output_free: Default::default(),
             take: Default::default(),
+            unused_kind: Default::default(),
+            unused_delay: Default::default(),
+            unused_nap_offset: Default::default(),
+            unused_nap_length: Default::default(),
         }
     }
 }
@@ -246,6 +256,10 @@ impl Logic for PutUpload {
             event_length,
             event_info
         );
+        self.unused_kind.next = self.packets.kind.val();
+        self.unused_delay.next = self.packets.delay.val();
+        self.unused_nap_offset.next = self.packets.nap_offset.val();
+        self.unused_nap_length.next = self.packets.nap_length.val();
         // The word's place: a packet's first word starts at its address.
         self.current_address.next = self.beat_address.q.val();
         self.current_lane.next = self.lane.q.val();

@@ -39,6 +39,8 @@ pub struct WriteArbiter<const N: usize, const W: usize> {
     arbiter: RrArbiter<N, W>,
     /// The arbiter's binary index (the one-hot grant drives the mux).
     unused_index: Signal<Local, Bits<W>>,
+    /// The arbiter's `valid` (the granted writer's own `valid` says whether a beat is offered).
+    unused_valid: Signal<Local, bool>,
     /// Bit `i`: writer `i` offers a beat.
     requests_acc: Vec<Signal<Local, Bits<N>>>,
 }
@@ -57,6 +59,7 @@ impl<const N: usize, const W: usize> WriteArbiter<N, W> {
             write: Default::default(),
             arbiter: RrArbiter::new(true),
             unused_index: Default::default(),
+            unused_valid: Default::default(),
             requests_acc: (0..=N).map(|_| Default::default()).collect(),
         }
     }
@@ -74,6 +77,7 @@ impl<const N: usize, const W: usize> Logic for WriteArbiter<N, W> {
         self.arbiter.clock.next = self.clock.val();
         self.arbiter.reset.next = self.reset.val();
         self.unused_index.next = self.arbiter.grant_index.val();
+        self.unused_valid.next = self.arbiter.valid.val();
         self.requests_acc[0].next = 0.into();
         for i in 0..N {
             self.requests_acc[i + 1].next = self.requests_acc[i]

@@ -82,9 +82,9 @@ fn random_packet(rng: &mut BenchRng, max_payload: u64) -> PutPacket {
     };
     let address = match rng.range(0, 2) {
         // Across a 4 KB boundary when the length allows.
-        0 => (rng.bits(35) as u64 + 1) * PAGE - rng.range(1, len.min(64).max(1)),
+        0 => (rng.bits(35) as u64 + 1) * PAGE - rng.range(1, len.clamp(1, 64)),
         // Across a max_payload boundary.
-        1 => (rng.bits(36) as u64 + 1) * max_payload - rng.range(1, len.min(32).max(1)),
+        1 => (rng.bits(36) as u64 + 1) * max_payload - rng.range(1, len.clamp(1, 32)),
         _ => rng.bits(47) as u64,
     };
     PutPacket {

@@ -125,9 +125,9 @@ fn bench(b: &mut dyn Backend, seed: u64) -> (Vec<usize>, u64, u64) {
                 requests |= 1 << i;
             } else {
                 b.poke_bool(ins[i][0], false);
-                for f in 1..6 {
-                    let width = b.width(ins[i][f]);
-                    b.poke(ins[i][f], rng.bits(width));
+                for &port in &ins[i][1..6] {
+                    let width = b.width(port);
+                    b.poke(port, rng.bits(width));
                 }
             }
         }
