@@ -121,3 +121,6 @@ pub struct ReceivedPacketSink {
     /// Taken on this edge.
     pub ready: Signal<Out, bool>,
 }
+
+pub mod buffer_manager;
+pub mod nap_ring_read;
