@@ -164,6 +164,7 @@ pub struct BufferManager<const EAW: usize> {
     // The take's entry and its flags.
     take_entry: Signal<Local, Bits<EAW>>,
     take_owned: Signal<Local, bool>,
+    take_function_ok: Signal<Local, bool>,
     take_valid_flag: Signal<Local, bool>,
     take_pending_flag: Signal<Local, bool>,
     take_stale_flag: Signal<Local, bool>,
@@ -185,7 +186,7 @@ pub struct BufferManager<const EAW: usize> {
     bad: Signal<Local, bool>,
     failed: Signal<Local, bool>,
     entry_ids: Vec<Constant<Bits<EAW>>>,
-    last_function: Constant<Bits<FUNCTION_BITS>>,
+    function_ids: Vec<Constant<Bits<FUNCTION_BITS>>>,
     lane_flag: Constant<Bits<TAG_INFO_BITS>>,
     qp_shift: Constant<Bits<4>>,
     qp_mask: Constant<Bits<EAW>>,
@@ -236,6 +237,7 @@ impl<const EAW: usize> BufferManager<EAW> {
             beat_data: Default::default(),
             take_entry: Default::default(),
             take_owned: Default::default(),
+            take_function_ok: Default::default(),
             take_valid_flag: Default::default(),
             take_pending_flag: Default::default(),
             take_stale_flag: Default::default(),
@@ -254,7 +256,7 @@ impl<const EAW: usize> BufferManager<EAW> {
             bad: Default::default(),
             failed: Default::default(),
             entry_ids: (0..n).map(|i| Constant::new(i.to_bits())).collect(),
-            last_function: Constant::new((functions - 1).to_bits()),
+            function_ids: (0..functions).map(|f| Constant::new(f.to_bits())).collect(),
             lane_flag: Constant::new((1usize << 8).to_bits()),
             qp_shift: Constant::new((qps.trailing_zeros() as usize).to_bits()),
             qp_mask: Constant::new((qps - 1).to_bits()),
@@ -281,8 +283,16 @@ impl<const EAW: usize> Logic for BufferManager<EAW> {
         self.take_entry.next = (bit_cast::<EAW, FUNCTION_BITS>(self.take.function.val())
             << self.qp_shift.val())
             | bit_cast::<EAW, QP_BITS>(self.take.qp.val());
-        self.take_owned.next = (self.take.function.val() <= self.last_function.val())
-            & !(self.take.qp.val() >> self.qp_shift.val()).any();
+        // A function beyond the configuration matches no id (no `<=`: with 8 functions of 3
+        // bits it would compare against a constant).
+        self.take_function_ok.next = false;
+        for f in 0..self.function_ids.len() {
+            if self.take.function.val() == self.function_ids[f].val() {
+                self.take_function_ok.next = true;
+            }
+        }
+        self.take_owned.next =
+            self.take_function_ok.val() & !(self.take.qp.val() >> self.qp_shift.val()).any();
         self.take_valid_flag.next = false;
         self.take_pending_flag.next = false;
         self.take_stale_flag.next = false;
