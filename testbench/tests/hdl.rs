@@ -3,6 +3,7 @@ mod hdl {
     mod active_report;
     mod arbiter;
     mod bits;
+    mod buffer_manager;
     mod channel_receiver;
     mod channel_sender;
     mod commit_fifo;

@@ -16,6 +16,8 @@
 //!
 //! The bundle every stage after the check speaks is [`ReceivedPacketSource`] /
 //! [`ReceivedPacketSink`], defined here once.
+pub mod buffer_manager;
+pub mod nap_ring_read;
 pub mod packet_check;
 pub mod packet_output;
 pub mod packet_ram;
