@@ -465,8 +465,7 @@ fn bench(b: &mut dyn Backend, seed: u64, cycles: u64) -> Report {
             }
         }
         // The tag and the read.
-        if !reset && offered_tag.is_some() && b.peek_bool(id("tag_alloc$ready")) {
-            let tag = offered_tag.expect("offered");
+        if let (false, Some(tag), true) = (reset, offered_tag, b.peek_bool(id("tag_alloc$ready"))) {
             assert_eq!(
                 b.peek(id("tag_alloc$owner")) as usize,
                 NAP_BUFFER_OWNER,
@@ -603,8 +602,8 @@ fn throughput(b: &mut dyn Backend) -> (u64, u64) {
             );
             rings.consumer[g][h] = rings.consumer[g][h].wrapping_add(1);
         }
-        if offered.is_some() && b.peek_bool(id("tag_alloc$ready")) {
-            free_tags.remove(&offered.expect("offered"));
+        if let (Some(tag), true) = (offered, b.peek_bool(id("tag_alloc$ready"))) {
+            free_tags.remove(&tag);
         }
         if b.peek_bool(id("read$valid")) {
             let req = ReadRequest {
