@@ -32,18 +32,18 @@ module nic_put_upload(clock,reset,packets$valid,packets$kind,packets$src_node,pa
     output reg  [15:0] writes$enables;
     output reg  writes$last;
     input wire  writes$ready;
-    output reg  events$valid;
-    output reg  [2:0] events$function;
-    output reg  [3:0] events$qp;
-    output reg  events$receive_ring;
-    output reg  [1:0] events$kind;
-    output reg  [5:0] events$status;
-    output reg  [2:0] events$op;
-    output reg  [15:0] events$peer_node;
-    output reg  [2:0] events$peer_function;
-    output reg  [3:0] events$peer_qp;
-    output reg  [31:0] events$length;
-    output reg  [31:0] events$info;
+    output wire  events$valid;
+    output wire  [2:0] events$function;
+    output wire  [3:0] events$qp;
+    output wire  events$receive_ring;
+    output wire  [1:0] events$kind;
+    output wire  [5:0] events$status;
+    output wire  [2:0] events$op;
+    output wire  [15:0] events$peer_node;
+    output wire  [2:0] events$peer_function;
+    output wire  [3:0] events$peer_qp;
+    output wire  [31:0] events$length;
+    output wire  [31:0] events$info;
     input wire  events$ready;
     
     // Constant declarations
@@ -60,11 +60,6 @@ module nic_put_upload(clock,reset,packets$valid,packets$kind,packets$src_node,pa
     localparam  tail_masks$6 = 8'h3f;
     localparam  tail_masks$7 = 8'h7f;
     localparam  all_bytes = 8'hff;
-    localparam  receive_kind = 2'b1;
-    localparam  send_kind = 2'b0;
-    localparam  status_ok = 6'b0;
-    localparam  op_put = 3'b1;
-    localparam  op_get = 3'b10;
     
     // Stub signals
     reg  in_packet$d;
@@ -112,42 +107,19 @@ module nic_put_upload(clock,reset,packets$valid,packets$kind,packets$src_node,pa
     reg  out_event$d;
     wire  out_event$q;
     reg  out_event$clock;
-    reg  event_armed$d;
-    wire  event_armed$q;
-    reg  event_armed$clock;
-    reg  event_valid$d;
-    wire  event_valid$q;
-    reg  event_valid$clock;
-    reg  [2:0] event_function$d;
-    wire  [2:0] event_function$q;
-    reg  event_function$clock;
-    reg  [3:0] event_qp$d;
-    wire  [3:0] event_qp$q;
-    reg  event_qp$clock;
-    reg  event_receive_ring$d;
-    wire  event_receive_ring$q;
-    reg  event_receive_ring$clock;
-    reg  [1:0] event_kind$d;
-    wire  [1:0] event_kind$q;
-    reg  event_kind$clock;
-    reg  [2:0] event_op$d;
-    wire  [2:0] event_op$q;
-    reg  event_op$clock;
-    reg  [15:0] event_peer_node$d;
-    wire  [15:0] event_peer_node$q;
-    reg  event_peer_node$clock;
-    reg  [2:0] event_peer_function$d;
-    wire  [2:0] event_peer_function$q;
-    reg  event_peer_function$clock;
-    reg  [3:0] event_peer_qp$d;
-    wire  [3:0] event_peer_qp$q;
-    reg  event_peer_qp$clock;
-    reg  [31:0] event_length$d;
-    wire  [31:0] event_length$q;
-    reg  event_length$clock;
-    reg  [31:0] event_info$d;
-    wire  [31:0] event_info$q;
-    reg  event_info$clock;
+    reg  event_register$clock;
+    reg  event_register$reset;
+    reg  event_register$capture;
+    reg  event_register$beat_taken;
+    reg  [2:0] event_register$target_function;
+    reg  [3:0] event_register$qp;
+    reg  event_register$get_response;
+    reg  [15:0] event_register$peer_node;
+    reg  [2:0] event_register$peer_function;
+    reg  [3:0] event_register$peer_qp;
+    reg  [10:0] event_register$bytes;
+    reg  [31:0] event_register$address_low;
+    wire  event_register$busy;
     
     // Local signals
     reg  [47:0] current_address;
@@ -243,65 +215,33 @@ module nic_put_upload(clock,reset,packets$valid,packets$kind,packets$src_node,pa
         .q(out_event$q),
         .clock(out_event$clock)
     );
-    nic_put_upload$event_armed event_armed(
-        .d(event_armed$d),
-        .q(event_armed$q),
-        .clock(event_armed$clock)
-    );
-    nic_put_upload$event_valid event_valid(
-        .d(event_valid$d),
-        .q(event_valid$q),
-        .clock(event_valid$clock)
-    );
-    nic_put_upload$event_function event_function(
-        .d(event_function$d),
-        .q(event_function$q),
-        .clock(event_function$clock)
-    );
-    nic_put_upload$event_qp event_qp(
-        .d(event_qp$d),
-        .q(event_qp$q),
-        .clock(event_qp$clock)
-    );
-    nic_put_upload$event_receive_ring event_receive_ring(
-        .d(event_receive_ring$d),
-        .q(event_receive_ring$q),
-        .clock(event_receive_ring$clock)
-    );
-    nic_put_upload$event_kind event_kind(
-        .d(event_kind$d),
-        .q(event_kind$q),
-        .clock(event_kind$clock)
-    );
-    nic_put_upload$event_op event_op(
-        .d(event_op$d),
-        .q(event_op$q),
-        .clock(event_op$clock)
-    );
-    nic_put_upload$event_peer_node event_peer_node(
-        .d(event_peer_node$d),
-        .q(event_peer_node$q),
-        .clock(event_peer_node$clock)
-    );
-    nic_put_upload$event_peer_function event_peer_function(
-        .d(event_peer_function$d),
-        .q(event_peer_function$q),
-        .clock(event_peer_function$clock)
-    );
-    nic_put_upload$event_peer_qp event_peer_qp(
-        .d(event_peer_qp$d),
-        .q(event_peer_qp$q),
-        .clock(event_peer_qp$clock)
-    );
-    nic_put_upload$event_length event_length(
-        .d(event_length$d),
-        .q(event_length$q),
-        .clock(event_length$clock)
-    );
-    nic_put_upload$event_info event_info(
-        .d(event_info$d),
-        .q(event_info$q),
-        .clock(event_info$clock)
+    nic_put_upload$event_register event_register(
+        .clock(event_register$clock),
+        .reset(event_register$reset),
+        .capture(event_register$capture),
+        .beat_taken(event_register$beat_taken),
+        .target_function(event_register$target_function),
+        .qp(event_register$qp),
+        .get_response(event_register$get_response),
+        .peer_node(event_register$peer_node),
+        .peer_function(event_register$peer_function),
+        .peer_qp(event_register$peer_qp),
+        .bytes(event_register$bytes),
+        .address_low(event_register$address_low),
+        .busy(event_register$busy),
+        .events$valid(events$valid),
+        .events$function(events$function),
+        .events$qp(events$qp),
+        .events$receive_ring(events$receive_ring),
+        .events$kind(events$kind),
+        .events$status(events$status),
+        .events$op(events$op),
+        .events$peer_node(events$peer_node),
+        .events$peer_function(events$peer_function),
+        .events$peer_qp(events$peer_qp),
+        .events$length(events$length),
+        .events$info(events$info),
+        .events$ready(events$ready)
     );
     
     // Update code
@@ -321,18 +261,6 @@ module nic_put_upload(clock,reset,packets$valid,packets$kind,packets$src_node,pa
         out_enables$clock = clock;
         out_last$clock = clock;
         out_event$clock = clock;
-        event_armed$clock = clock;
-        event_valid$clock = clock;
-        event_function$clock = clock;
-        event_qp$clock = clock;
-        event_receive_ring$clock = clock;
-        event_kind$clock = clock;
-        event_op$clock = clock;
-        event_peer_node$clock = clock;
-        event_peer_function$clock = clock;
-        event_peer_qp$clock = clock;
-        event_length$clock = clock;
-        event_info$clock = clock;
         in_packet$d = in_packet$q;
         beat_address$d = beat_address$q;
         lane$d = lane$q;
@@ -348,18 +276,8 @@ module nic_put_upload(clock,reset,packets$valid,packets$kind,packets$src_node,pa
         out_enables$d = out_enables$q;
         out_last$d = out_last$q;
         out_event$d = out_event$q;
-        event_armed$d = event_armed$q;
-        event_valid$d = event_valid$q;
-        event_function$d = event_function$q;
-        event_qp$d = event_qp$q;
-        event_receive_ring$d = event_receive_ring$q;
-        event_kind$d = event_kind$q;
-        event_op$d = event_op$q;
-        event_peer_node$d = event_peer_node$q;
-        event_peer_function$d = event_peer_function$q;
-        event_peer_qp$d = event_peer_qp$q;
-        event_length$d = event_length$q;
-        event_info$d = event_info$q;
+        event_register$clock = clock;
+        event_register$reset = reset;
         unused_kind = packets$kind;
         unused_delay = packets$delay;
         unused_nap_offset = packets$nap_offset;
@@ -405,14 +323,21 @@ module nic_put_upload(clock,reset,packets$valid,packets$kind,packets$src_node,pa
         block_ends = (current_address & block_end) == block_end;
         wants_event = packets$event & packets$message_last;
         output_free = ~out_valid$q | writes$ready;
-        packets$ready = output_free & ~flush$q & ~(packets$last & wants_event & (event_armed$q | event_valid$q));
+        packets$ready = output_free & ~flush$q & ~(packets$last & wants_event & event_register$busy);
         take = packets$valid & packets$ready;
+        event_register$capture = take & packets$last & wants_event;
+        event_register$target_function = packets$dst_function;
+        event_register$qp = packets$dst_qp;
+        event_register$get_response = packets$get_response;
+        event_register$peer_node = packets$src_node;
+        event_register$peer_function = packets$src_function;
+        event_register$peer_qp = packets$src_qp;
+        event_register$bytes = packets$bytes;
+        event_register$address_low = packets$address[(32'h0)+:(32)];
         if (writes$ready & out_valid$q) begin
             out_valid$d = 1'b0;
-            if (out_event$q) begin
-                event_valid$d = 1'b1;
-            end
         end
+        event_register$beat_taken = writes$ready & out_valid$q & out_event$q;
         if (take) begin
             packet_function$d = packets$dst_function;
             lane$d = current_lane + half_beat;
@@ -436,23 +361,6 @@ module nic_put_upload(clock,reset,packets$valid,packets$kind,packets$src_node,pa
                 flush$d = spill;
                 flush_event$d = wants_event;
             end
-            if (packets$last & wants_event) begin
-                event_armed$d = 1'b1;
-                event_function$d = packets$dst_function;
-                event_qp$d = packets$dst_qp;
-                event_receive_ring$d = ~packets$get_response;
-                event_kind$d = receive_kind;
-                event_op$d = op_put;
-                if (packets$get_response) begin
-                    event_kind$d = send_kind;
-                    event_op$d = op_get;
-                end
-                event_peer_node$d = packets$src_node;
-                event_peer_function$d = packets$src_function;
-                event_peer_qp$d = packets$src_qp;
-                event_length$d = ((packets$bytes) & 32'hffffffff);
-                event_info$d = packets$address[(32'h0)+:(32)] + ((packets$bytes) & 32'hffffffff);
-            end
         end
         if (flush$q & output_free) begin
             out_valid$d = 1'b1;
@@ -468,36 +376,18 @@ module nic_put_upload(clock,reset,packets$valid,packets$kind,packets$src_node,pa
             window_data$d = 32'h0;
             window_enables$d = 32'h0;
         end
-        if (event_valid$q & events$ready) begin
-            event_valid$d = 1'b0;
-            event_armed$d = 1'b0;
-        end
         writes$valid = out_valid$q;
         writes$function = out_function$q;
         writes$address = out_address$q;
         writes$data = out_data$q;
         writes$enables = out_enables$q;
         writes$last = out_last$q;
-        events$valid = event_valid$q;
-        events$function = event_function$q;
-        events$qp = event_qp$q;
-        events$receive_ring = event_receive_ring$q;
-        events$kind = event_kind$q;
-        events$status = status_ok;
-        events$op = event_op$q;
-        events$peer_node = event_peer_node$q;
-        events$peer_function = event_peer_function$q;
-        events$peer_qp = event_peer_qp$q;
-        events$length = event_length$q;
-        events$info = event_info$q;
         if (reset) begin
             in_packet$d = 1'b0;
             window_data$d = 32'h0;
             window_enables$d = 32'h0;
             flush$d = 1'b0;
             out_valid$d = 1'b0;
-            event_armed$d = 1'b0;
-            event_valid$d = 1'b0;
         end
     end
     
@@ -523,7 +413,216 @@ module nic_put_upload$beat_address(d,q,clock);
 endmodule // nic_put_upload$beat_address
 
 
-module nic_put_upload$event_armed(d,q,clock);
+module nic_put_upload$event_register(clock,reset,capture,beat_taken,target_function,qp,get_response,peer_node,peer_function,peer_qp,bytes,address_low,busy,events$valid,events$function,events$qp,events$receive_ring,events$kind,events$status,events$op,events$peer_node,events$peer_function,events$peer_qp,events$length,events$info,events$ready);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  capture;
+    input wire  beat_taken;
+    input wire  [2:0] target_function;
+    input wire  [3:0] qp;
+    input wire  get_response;
+    input wire  [15:0] peer_node;
+    input wire  [2:0] peer_function;
+    input wire  [3:0] peer_qp;
+    input wire  [10:0] bytes;
+    input wire  [31:0] address_low;
+    output reg  busy;
+    output reg  events$valid;
+    output reg  [2:0] events$function;
+    output reg  [3:0] events$qp;
+    output reg  events$receive_ring;
+    output reg  [1:0] events$kind;
+    output reg  [5:0] events$status;
+    output reg  [2:0] events$op;
+    output reg  [15:0] events$peer_node;
+    output reg  [2:0] events$peer_function;
+    output reg  [3:0] events$peer_qp;
+    output reg  [31:0] events$length;
+    output reg  [31:0] events$info;
+    input wire  events$ready;
+    
+    // Constant declarations
+    localparam  receive_kind = 2'b1;
+    localparam  send_kind = 2'b0;
+    localparam  status_ok = 6'b0;
+    localparam  op_put = 3'b1;
+    localparam  op_get = 3'b10;
+    
+    // Stub signals
+    reg  armed$d;
+    wire  armed$q;
+    reg  armed$clock;
+    reg  offered$d;
+    wire  offered$q;
+    reg  offered$clock;
+    reg  [2:0] held_function$d;
+    wire  [2:0] held_function$q;
+    reg  held_function$clock;
+    reg  [3:0] held_qp$d;
+    wire  [3:0] held_qp$q;
+    reg  held_qp$clock;
+    reg  held_receive_ring$d;
+    wire  held_receive_ring$q;
+    reg  held_receive_ring$clock;
+    reg  [1:0] held_kind$d;
+    wire  [1:0] held_kind$q;
+    reg  held_kind$clock;
+    reg  [2:0] held_op$d;
+    wire  [2:0] held_op$q;
+    reg  held_op$clock;
+    reg  [15:0] held_peer_node$d;
+    wire  [15:0] held_peer_node$q;
+    reg  held_peer_node$clock;
+    reg  [2:0] held_peer_function$d;
+    wire  [2:0] held_peer_function$q;
+    reg  held_peer_function$clock;
+    reg  [3:0] held_peer_qp$d;
+    wire  [3:0] held_peer_qp$q;
+    reg  held_peer_qp$clock;
+    reg  [31:0] held_length$d;
+    wire  [31:0] held_length$q;
+    reg  held_length$clock;
+    reg  [31:0] held_info$d;
+    wire  [31:0] held_info$q;
+    reg  held_info$clock;
+    
+    // Sub module instances
+    nic_put_upload$event_register$armed armed(
+        .d(armed$d),
+        .q(armed$q),
+        .clock(armed$clock)
+    );
+    nic_put_upload$event_register$offered offered(
+        .d(offered$d),
+        .q(offered$q),
+        .clock(offered$clock)
+    );
+    nic_put_upload$event_register$held_function held_function(
+        .d(held_function$d),
+        .q(held_function$q),
+        .clock(held_function$clock)
+    );
+    nic_put_upload$event_register$held_qp held_qp(
+        .d(held_qp$d),
+        .q(held_qp$q),
+        .clock(held_qp$clock)
+    );
+    nic_put_upload$event_register$held_receive_ring held_receive_ring(
+        .d(held_receive_ring$d),
+        .q(held_receive_ring$q),
+        .clock(held_receive_ring$clock)
+    );
+    nic_put_upload$event_register$held_kind held_kind(
+        .d(held_kind$d),
+        .q(held_kind$q),
+        .clock(held_kind$clock)
+    );
+    nic_put_upload$event_register$held_op held_op(
+        .d(held_op$d),
+        .q(held_op$q),
+        .clock(held_op$clock)
+    );
+    nic_put_upload$event_register$held_peer_node held_peer_node(
+        .d(held_peer_node$d),
+        .q(held_peer_node$q),
+        .clock(held_peer_node$clock)
+    );
+    nic_put_upload$event_register$held_peer_function held_peer_function(
+        .d(held_peer_function$d),
+        .q(held_peer_function$q),
+        .clock(held_peer_function$clock)
+    );
+    nic_put_upload$event_register$held_peer_qp held_peer_qp(
+        .d(held_peer_qp$d),
+        .q(held_peer_qp$q),
+        .clock(held_peer_qp$clock)
+    );
+    nic_put_upload$event_register$held_length held_length(
+        .d(held_length$d),
+        .q(held_length$q),
+        .clock(held_length$clock)
+    );
+    nic_put_upload$event_register$held_info held_info(
+        .d(held_info$d),
+        .q(held_info$q),
+        .clock(held_info$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        armed$clock = clock;
+        offered$clock = clock;
+        held_function$clock = clock;
+        held_qp$clock = clock;
+        held_receive_ring$clock = clock;
+        held_kind$clock = clock;
+        held_op$clock = clock;
+        held_peer_node$clock = clock;
+        held_peer_function$clock = clock;
+        held_peer_qp$clock = clock;
+        held_length$clock = clock;
+        held_info$clock = clock;
+        armed$d = armed$q;
+        offered$d = offered$q;
+        held_function$d = held_function$q;
+        held_qp$d = held_qp$q;
+        held_receive_ring$d = held_receive_ring$q;
+        held_kind$d = held_kind$q;
+        held_op$d = held_op$q;
+        held_peer_node$d = held_peer_node$q;
+        held_peer_function$d = held_peer_function$q;
+        held_peer_qp$d = held_peer_qp$q;
+        held_length$d = held_length$q;
+        held_info$d = held_info$q;
+        busy = armed$q | offered$q;
+        if (beat_taken) begin
+            offered$d = 1'b1;
+        end
+        if (capture) begin
+            armed$d = 1'b1;
+            held_function$d = target_function;
+            held_qp$d = qp;
+            held_receive_ring$d = ~get_response;
+            held_kind$d = receive_kind;
+            held_op$d = op_put;
+            if (get_response) begin
+                held_kind$d = send_kind;
+                held_op$d = op_get;
+            end
+            held_peer_node$d = peer_node;
+            held_peer_function$d = peer_function;
+            held_peer_qp$d = peer_qp;
+            held_length$d = ((bytes) & 32'hffffffff);
+            held_info$d = address_low + ((bytes) & 32'hffffffff);
+        end
+        if (offered$q & events$ready) begin
+            offered$d = 1'b0;
+            armed$d = 1'b0;
+        end
+        events$valid = offered$q;
+        events$function = held_function$q;
+        events$qp = held_qp$q;
+        events$receive_ring = held_receive_ring$q;
+        events$kind = held_kind$q;
+        events$status = status_ok;
+        events$op = held_op$q;
+        events$peer_node = held_peer_node$q;
+        events$peer_function = held_peer_function$q;
+        events$peer_qp = held_peer_qp$q;
+        events$length = held_length$q;
+        events$info = held_info$q;
+        if (reset) begin
+            armed$d = 1'b0;
+            offered$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_put_upload$event_register
+
+
+module nic_put_upload$event_register$armed(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -539,10 +638,10 @@ module nic_put_upload$event_armed(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_put_upload$event_armed
+endmodule // nic_put_upload$event_register$armed
 
 
-module nic_put_upload$event_function(d,q,clock);
+module nic_put_upload$event_register$held_function(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -558,10 +657,10 @@ module nic_put_upload$event_function(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_put_upload$event_function
+endmodule // nic_put_upload$event_register$held_function
 
 
-module nic_put_upload$event_info(d,q,clock);
+module nic_put_upload$event_register$held_info(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -577,10 +676,10 @@ module nic_put_upload$event_info(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_put_upload$event_info
+endmodule // nic_put_upload$event_register$held_info
 
 
-module nic_put_upload$event_kind(d,q,clock);
+module nic_put_upload$event_register$held_kind(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -596,10 +695,10 @@ module nic_put_upload$event_kind(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_put_upload$event_kind
+endmodule // nic_put_upload$event_register$held_kind
 
 
-module nic_put_upload$event_length(d,q,clock);
+module nic_put_upload$event_register$held_length(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -615,10 +714,10 @@ module nic_put_upload$event_length(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_put_upload$event_length
+endmodule // nic_put_upload$event_register$held_length
 
 
-module nic_put_upload$event_op(d,q,clock);
+module nic_put_upload$event_register$held_op(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -634,10 +733,10 @@ module nic_put_upload$event_op(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_put_upload$event_op
+endmodule // nic_put_upload$event_register$held_op
 
 
-module nic_put_upload$event_peer_function(d,q,clock);
+module nic_put_upload$event_register$held_peer_function(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -653,10 +752,10 @@ module nic_put_upload$event_peer_function(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_put_upload$event_peer_function
+endmodule // nic_put_upload$event_register$held_peer_function
 
 
-module nic_put_upload$event_peer_node(d,q,clock);
+module nic_put_upload$event_register$held_peer_node(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -672,10 +771,10 @@ module nic_put_upload$event_peer_node(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_put_upload$event_peer_node
+endmodule // nic_put_upload$event_register$held_peer_node
 
 
-module nic_put_upload$event_peer_qp(d,q,clock);
+module nic_put_upload$event_register$held_peer_qp(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -691,10 +790,10 @@ module nic_put_upload$event_peer_qp(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_put_upload$event_peer_qp
+endmodule // nic_put_upload$event_register$held_peer_qp
 
 
-module nic_put_upload$event_qp(d,q,clock);
+module nic_put_upload$event_register$held_qp(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -710,10 +809,10 @@ module nic_put_upload$event_qp(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_put_upload$event_qp
+endmodule // nic_put_upload$event_register$held_qp
 
 
-module nic_put_upload$event_receive_ring(d,q,clock);
+module nic_put_upload$event_register$held_receive_ring(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -729,10 +828,10 @@ module nic_put_upload$event_receive_ring(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_put_upload$event_receive_ring
+endmodule // nic_put_upload$event_register$held_receive_ring
 
 
-module nic_put_upload$event_valid(d,q,clock);
+module nic_put_upload$event_register$offered(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -748,7 +847,7 @@ module nic_put_upload$event_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_put_upload$event_valid
+endmodule // nic_put_upload$event_register$offered
 
 
 module nic_put_upload$flush(d,q,clock);

@@ -1880,18 +1880,18 @@ module nic_receive_buffer$verdict(clock,reset,ended,structure_ok,crc_ok,kind,src
     output reg  record_push;
     output reg  [109:0] record;
     output reg  drop;
-    output reg  errors$valid;
-    output reg  [2:0] errors$function;
-    output reg  [3:0] errors$qp;
-    output reg  errors$receive_ring;
-    output reg  [1:0] errors$kind;
-    output reg  [5:0] errors$status;
-    output reg  [2:0] errors$op;
-    output reg  [15:0] errors$peer_node;
-    output reg  [2:0] errors$peer_function;
-    output reg  [3:0] errors$peer_qp;
-    output reg  [31:0] errors$length;
-    output reg  [31:0] errors$info;
+    output wire  errors$valid;
+    output wire  [2:0] errors$function;
+    output wire  [3:0] errors$qp;
+    output wire  errors$receive_ring;
+    output wire  [1:0] errors$kind;
+    output wire  [5:0] errors$status;
+    output wire  [2:0] errors$op;
+    output wire  [15:0] errors$peer_node;
+    output wire  [2:0] errors$peer_function;
+    output wire  [3:0] errors$peer_qp;
+    output wire  [31:0] errors$length;
+    output wire  [31:0] errors$info;
     input wire  errors$ready;
     output reg  received;
     output reg  crc_error;
@@ -1905,7 +1905,6 @@ module nic_receive_buffer$verdict(clock,reset,ended,structure_ok,crc_ok,kind,src
     localparam  record_src_at = 7'b1000100;
     localparam  record_delay_at = 7'b1010100;
     localparam  record_tail_at = 7'b1100000;
-    localparam  error_kind = 2'b10;
     localparam  key_mismatch_status = 6'b100000;
     localparam  disabled_status = 6'b100001;
     
@@ -1948,33 +1947,18 @@ module nic_receive_buffer$verdict(clock,reset,ended,structure_ok,crc_ok,kind,src
     reg  [63:0] held_tail$d;
     wire  [63:0] held_tail$q;
     reg  held_tail$clock;
-    reg  event_full$d;
-    wire  event_full$q;
-    reg  event_full$clock;
-    reg  [2:0] event_function$d;
-    wire  [2:0] event_function$q;
-    reg  event_function$clock;
-    reg  [3:0] event_qp$d;
-    wire  [3:0] event_qp$q;
-    reg  event_qp$clock;
-    reg  [5:0] event_status$d;
-    wire  [5:0] event_status$q;
-    reg  event_status$clock;
-    reg  [2:0] event_op$d;
-    wire  [2:0] event_op$q;
-    reg  event_op$clock;
-    reg  [15:0] event_node$d;
-    wire  [15:0] event_node$q;
-    reg  event_node$clock;
-    reg  [2:0] event_peer_function$d;
-    wire  [2:0] event_peer_function$q;
-    reg  event_peer_function$clock;
-    reg  [3:0] event_peer_qp$d;
-    wire  [3:0] event_peer_qp$q;
-    reg  event_peer_qp$clock;
-    reg  [10:0] event_length$d;
-    wire  [10:0] event_length$q;
-    reg  event_length$clock;
+    reg  slot$clock;
+    reg  slot$reset;
+    reg  slot$post;
+    reg  [5:0] slot$status;
+    reg  [2:0] slot$target_function;
+    reg  [3:0] slot$qp;
+    reg  [2:0] slot$op;
+    reg  [15:0] slot$peer_node;
+    reg  [2:0] slot$peer_function;
+    reg  [3:0] slot$peer_qp;
+    reg  [10:0] slot$length;
+    wire  slot$lost;
     
     // Local signals
     reg  deciding;
@@ -2049,50 +2033,32 @@ module nic_receive_buffer$verdict(clock,reset,ended,structure_ok,crc_ok,kind,src
         .q(held_tail$q),
         .clock(held_tail$clock)
     );
-    nic_receive_buffer$verdict$event_full event_full(
-        .d(event_full$d),
-        .q(event_full$q),
-        .clock(event_full$clock)
-    );
-    nic_receive_buffer$verdict$event_function event_function(
-        .d(event_function$d),
-        .q(event_function$q),
-        .clock(event_function$clock)
-    );
-    nic_receive_buffer$verdict$event_qp event_qp(
-        .d(event_qp$d),
-        .q(event_qp$q),
-        .clock(event_qp$clock)
-    );
-    nic_receive_buffer$verdict$event_status event_status(
-        .d(event_status$d),
-        .q(event_status$q),
-        .clock(event_status$clock)
-    );
-    nic_receive_buffer$verdict$event_op event_op(
-        .d(event_op$d),
-        .q(event_op$q),
-        .clock(event_op$clock)
-    );
-    nic_receive_buffer$verdict$event_node event_node(
-        .d(event_node$d),
-        .q(event_node$q),
-        .clock(event_node$clock)
-    );
-    nic_receive_buffer$verdict$event_peer_function event_peer_function(
-        .d(event_peer_function$d),
-        .q(event_peer_function$q),
-        .clock(event_peer_function$clock)
-    );
-    nic_receive_buffer$verdict$event_peer_qp event_peer_qp(
-        .d(event_peer_qp$d),
-        .q(event_peer_qp$q),
-        .clock(event_peer_qp$clock)
-    );
-    nic_receive_buffer$verdict$event_length event_length(
-        .d(event_length$d),
-        .q(event_length$q),
-        .clock(event_length$clock)
+    nic_receive_buffer$verdict$slot slot(
+        .clock(slot$clock),
+        .reset(slot$reset),
+        .post(slot$post),
+        .status(slot$status),
+        .target_function(slot$target_function),
+        .qp(slot$qp),
+        .op(slot$op),
+        .peer_node(slot$peer_node),
+        .peer_function(slot$peer_function),
+        .peer_qp(slot$peer_qp),
+        .length(slot$length),
+        .errors$valid(errors$valid),
+        .errors$function(errors$function),
+        .errors$qp(errors$qp),
+        .errors$receive_ring(errors$receive_ring),
+        .errors$kind(errors$kind),
+        .errors$status(errors$status),
+        .errors$op(errors$op),
+        .errors$peer_node(errors$peer_node),
+        .errors$peer_function(errors$peer_function),
+        .errors$peer_qp(errors$peer_qp),
+        .errors$length(errors$length),
+        .errors$info(errors$info),
+        .errors$ready(errors$ready),
+        .lost(slot$lost)
     );
     
     // Update code
@@ -2108,15 +2074,6 @@ module nic_receive_buffer$verdict(clock,reset,ended,structure_ok,crc_ok,kind,src
         held_last$clock = clock;
         held_words$clock = clock;
         held_tail$clock = clock;
-        event_full$clock = clock;
-        event_function$clock = clock;
-        event_qp$clock = clock;
-        event_status$clock = clock;
-        event_op$clock = clock;
-        event_node$clock = clock;
-        event_peer_function$clock = clock;
-        event_peer_qp$clock = clock;
-        event_length$clock = clock;
         held$d = held$q;
         asked$d = asked$q;
         held_structure$d = held_structure$q;
@@ -2128,15 +2085,8 @@ module nic_receive_buffer$verdict(clock,reset,ended,structure_ok,crc_ok,kind,src
         held_last$d = held_last$q;
         held_words$d = held_words$q;
         held_tail$d = held_tail$q;
-        event_full$d = event_full$q;
-        event_function$d = event_function$q;
-        event_qp$d = event_qp$q;
-        event_status$d = event_status$q;
-        event_op$d = event_op$q;
-        event_node$d = event_node$q;
-        event_peer_function$d = event_peer_function$q;
-        event_peer_qp$d = event_peer_qp$q;
-        event_length$d = event_length$q;
+        slot$clock = clock;
+        slot$reset = reset;
         free = ~held$q;
         rules$kind = held_kind$q;
         rules$header = held_header$q;
@@ -2204,33 +2154,16 @@ module nic_receive_buffer$verdict(clock,reset,ended,structure_ok,crc_ok,kind,src
                 record_push = 1'b1;
             end
         end
-        errors$valid = event_full$q;
-        errors$function = event_function$q;
-        errors$qp = event_qp$q;
-        errors$receive_ring = 1'b1;
-        errors$kind = error_kind;
-        errors$status = event_status$q;
-        errors$op = event_op$q;
-        errors$peer_node = event_node$q;
-        errors$peer_function = event_peer_function$q;
-        errors$peer_qp = event_peer_qp$q;
-        errors$length = ((event_length$q) & 32'hffffffff);
-        errors$info = 32'h0;
-        if (errors$ready & event_full$q) begin
-            event_full$d = 1'b0;
-        end
-        event_lost = post & event_full$q;
-        if (post & ~event_full$q) begin
-            event_full$d = 1'b1;
-            event_function$d = dst_function;
-            event_qp$d = dst_qp;
-            event_status$d = post_status;
-            event_op$d = held_kind$q[(32'h0)+:(3)];
-            event_node$d = held_src$q;
-            event_peer_function$d = held_tail$q[(32'h14)+:(3)];
-            event_peer_qp$d = held_tail$q[(32'h10)+:(4)];
-            event_length$d = held_header$q[(32'h30)+:(11)];
-        end
+        slot$post = post;
+        slot$status = post_status;
+        slot$target_function = dst_function;
+        slot$qp = dst_qp;
+        slot$op = held_kind$q[(32'h0)+:(3)];
+        slot$peer_node = held_src$q;
+        slot$peer_function = held_tail$q[(32'h14)+:(3)];
+        slot$peer_qp = held_tail$q[(32'h10)+:(4)];
+        slot$length = held_header$q[(32'h30)+:(11)];
+        event_lost = slot$lost;
         if (ended) begin
             held$d = 1'b1;
             held_structure$d = structure_ok;
@@ -2246,7 +2179,6 @@ module nic_receive_buffer$verdict(clock,reset,ended,structure_ok,crc_ok,kind,src
         if (reset) begin
             held$d = 1'b0;
             asked$d = 1'b0;
-            event_full$d = 1'b0;
         end
     end
     
@@ -2270,177 +2202,6 @@ module nic_receive_buffer$verdict$asked(d,q,clock);
     end
           
 endmodule // nic_receive_buffer$verdict$asked
-
-
-module nic_receive_buffer$verdict$event_full(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_receive_buffer$verdict$event_full
-
-
-module nic_receive_buffer$verdict$event_function(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_receive_buffer$verdict$event_function
-
-
-module nic_receive_buffer$verdict$event_length(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_receive_buffer$verdict$event_length
-
-
-module nic_receive_buffer$verdict$event_node(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_receive_buffer$verdict$event_node
-
-
-module nic_receive_buffer$verdict$event_op(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_receive_buffer$verdict$event_op
-
-
-module nic_receive_buffer$verdict$event_peer_function(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_receive_buffer$verdict$event_peer_function
-
-
-module nic_receive_buffer$verdict$event_peer_qp(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_receive_buffer$verdict$event_peer_qp
-
-
-module nic_receive_buffer$verdict$event_qp(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_receive_buffer$verdict$event_qp
-
-
-module nic_receive_buffer$verdict$event_status(d,q,clock);
-    
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_receive_buffer$verdict$event_status
 
 
 module nic_receive_buffer$verdict$held(d,q,clock);
@@ -2688,3 +2449,337 @@ module nic_receive_buffer$verdict$rules(kind,header,payload_words,last_word,ok);
     end
     
 endmodule // nic_receive_buffer$verdict$rules
+
+
+module nic_receive_buffer$verdict$slot(clock,reset,post,status,target_function,qp,op,peer_node,peer_function,peer_qp,length,errors$valid,errors$function,errors$qp,errors$receive_ring,errors$kind,errors$status,errors$op,errors$peer_node,errors$peer_function,errors$peer_qp,errors$length,errors$info,errors$ready,lost);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  post;
+    input wire  [5:0] status;
+    input wire  [2:0] target_function;
+    input wire  [3:0] qp;
+    input wire  [2:0] op;
+    input wire  [15:0] peer_node;
+    input wire  [2:0] peer_function;
+    input wire  [3:0] peer_qp;
+    input wire  [10:0] length;
+    output reg  errors$valid;
+    output reg  [2:0] errors$function;
+    output reg  [3:0] errors$qp;
+    output reg  errors$receive_ring;
+    output reg  [1:0] errors$kind;
+    output reg  [5:0] errors$status;
+    output reg  [2:0] errors$op;
+    output reg  [15:0] errors$peer_node;
+    output reg  [2:0] errors$peer_function;
+    output reg  [3:0] errors$peer_qp;
+    output reg  [31:0] errors$length;
+    output reg  [31:0] errors$info;
+    input wire  errors$ready;
+    output reg  lost;
+    
+    // Constant declarations
+    localparam  error_kind = 2'b10;
+    
+    // Stub signals
+    reg  full$d;
+    wire  full$q;
+    reg  full$clock;
+    reg  [2:0] held_function$d;
+    wire  [2:0] held_function$q;
+    reg  held_function$clock;
+    reg  [3:0] held_qp$d;
+    wire  [3:0] held_qp$q;
+    reg  held_qp$clock;
+    reg  [5:0] held_status$d;
+    wire  [5:0] held_status$q;
+    reg  held_status$clock;
+    reg  [2:0] held_op$d;
+    wire  [2:0] held_op$q;
+    reg  held_op$clock;
+    reg  [15:0] held_node$d;
+    wire  [15:0] held_node$q;
+    reg  held_node$clock;
+    reg  [2:0] held_peer_function$d;
+    wire  [2:0] held_peer_function$q;
+    reg  held_peer_function$clock;
+    reg  [3:0] held_peer_qp$d;
+    wire  [3:0] held_peer_qp$q;
+    reg  held_peer_qp$clock;
+    reg  [10:0] held_length$d;
+    wire  [10:0] held_length$q;
+    reg  held_length$clock;
+    
+    // Sub module instances
+    nic_receive_buffer$verdict$slot$full full(
+        .d(full$d),
+        .q(full$q),
+        .clock(full$clock)
+    );
+    nic_receive_buffer$verdict$slot$held_function held_function(
+        .d(held_function$d),
+        .q(held_function$q),
+        .clock(held_function$clock)
+    );
+    nic_receive_buffer$verdict$slot$held_qp held_qp(
+        .d(held_qp$d),
+        .q(held_qp$q),
+        .clock(held_qp$clock)
+    );
+    nic_receive_buffer$verdict$slot$held_status held_status(
+        .d(held_status$d),
+        .q(held_status$q),
+        .clock(held_status$clock)
+    );
+    nic_receive_buffer$verdict$slot$held_op held_op(
+        .d(held_op$d),
+        .q(held_op$q),
+        .clock(held_op$clock)
+    );
+    nic_receive_buffer$verdict$slot$held_node held_node(
+        .d(held_node$d),
+        .q(held_node$q),
+        .clock(held_node$clock)
+    );
+    nic_receive_buffer$verdict$slot$held_peer_function held_peer_function(
+        .d(held_peer_function$d),
+        .q(held_peer_function$q),
+        .clock(held_peer_function$clock)
+    );
+    nic_receive_buffer$verdict$slot$held_peer_qp held_peer_qp(
+        .d(held_peer_qp$d),
+        .q(held_peer_qp$q),
+        .clock(held_peer_qp$clock)
+    );
+    nic_receive_buffer$verdict$slot$held_length held_length(
+        .d(held_length$d),
+        .q(held_length$q),
+        .clock(held_length$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        full$clock = clock;
+        held_function$clock = clock;
+        held_qp$clock = clock;
+        held_status$clock = clock;
+        held_op$clock = clock;
+        held_node$clock = clock;
+        held_peer_function$clock = clock;
+        held_peer_qp$clock = clock;
+        held_length$clock = clock;
+        full$d = full$q;
+        held_function$d = held_function$q;
+        held_qp$d = held_qp$q;
+        held_status$d = held_status$q;
+        held_op$d = held_op$q;
+        held_node$d = held_node$q;
+        held_peer_function$d = held_peer_function$q;
+        held_peer_qp$d = held_peer_qp$q;
+        held_length$d = held_length$q;
+        errors$valid = full$q;
+        errors$function = held_function$q;
+        errors$qp = held_qp$q;
+        errors$receive_ring = 1'b1;
+        errors$kind = error_kind;
+        errors$status = held_status$q;
+        errors$op = held_op$q;
+        errors$peer_node = held_node$q;
+        errors$peer_function = held_peer_function$q;
+        errors$peer_qp = held_peer_qp$q;
+        errors$length = ((held_length$q) & 32'hffffffff);
+        errors$info = 32'h0;
+        if (errors$ready & full$q) begin
+            full$d = 1'b0;
+        end
+        lost = post & full$q;
+        if (post & ~full$q) begin
+            full$d = 1'b1;
+            held_function$d = target_function;
+            held_qp$d = qp;
+            held_status$d = status;
+            held_op$d = op;
+            held_node$d = peer_node;
+            held_peer_function$d = peer_function;
+            held_peer_qp$d = peer_qp;
+            held_length$d = length;
+        end
+        if (reset) begin
+            full$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_receive_buffer$verdict$slot
+
+
+module nic_receive_buffer$verdict$slot$full(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_receive_buffer$verdict$slot$full
+
+
+module nic_receive_buffer$verdict$slot$held_function(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_receive_buffer$verdict$slot$held_function
+
+
+module nic_receive_buffer$verdict$slot$held_length(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_receive_buffer$verdict$slot$held_length
+
+
+module nic_receive_buffer$verdict$slot$held_node(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_receive_buffer$verdict$slot$held_node
+
+
+module nic_receive_buffer$verdict$slot$held_op(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_receive_buffer$verdict$slot$held_op
+
+
+module nic_receive_buffer$verdict$slot$held_peer_function(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_receive_buffer$verdict$slot$held_peer_function
+
+
+module nic_receive_buffer$verdict$slot$held_peer_qp(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_receive_buffer$verdict$slot$held_peer_qp
+
+
+module nic_receive_buffer$verdict$slot$held_qp(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_receive_buffer$verdict$slot$held_qp
+
+
+module nic_receive_buffer$verdict$slot$held_status(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_receive_buffer$verdict$slot$held_status

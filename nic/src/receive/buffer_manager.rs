@@ -47,6 +47,10 @@
 //! then); the first take of each QP after software opens it is a miss. After that each take
 //! refills its entry at once.
 //!
+//! **Children**: [`NapRingRead`] (the refill step), [`EntryFlags`] (`entry_flags.rs`: the
+//! three flags of every entry, in flip-flops), [`RefillBeat`] (`refill_beat.rs`: the
+//! completion registered and decoded, the tag freed, the consumer advanced).
+//!
 //! **Completions** are never back-pressured (`completion.ready` high): one read per entry at
 //! most, and each beat is taken in the cycle it arrives.
 //!
@@ -59,10 +63,12 @@
 //!
 //! Parameters: `EAW` entry address bits (`F x Q <= 2^EAW`, `Q` a power of two); elaboration
 //! values functions and QPs per function.
+use super::entry_flags::EntryFlags;
 use super::nap_ring_read::NapRingRead;
-use crate::function_table::{PointerAdvanceSource, QpLookupSource, RING_BITS};
-use crate::host::{ReadCompletionSink, ReadRequestSource, HOST_DATA_BITS, TAG_BITS};
-use crate::regs::{Ring, RING_POINTER_BITS};
+use super::refill_beat::RefillBeat;
+use crate::function_table::{PointerAdvanceSource, QpLookupSource};
+use crate::host::{ReadCompletionSink, ReadRequestSource, TAG_BITS};
+use crate::regs::RING_POINTER_BITS;
 use crate::tag_pool::{TagAllocSink, TagFreeSource};
 use hdl::formats::nic::{ADDRESS_BITS, FUNCTION_BITS, QP_BITS};
 use rust_hdl::prelude::*;
@@ -151,23 +157,15 @@ pub struct BufferManager<const EAW: usize> {
     ring_read: NapRingRead<EAW>,
     cache: RAM<Bits<CACHE_WORD_BITS>, EAW>,
     tag_info: RAM<Bits<TAG_INFO_BITS>, TAG_BITS>,
-    valid: Vec<DFF<bool>>,
-    pending: Vec<DFF<bool>>,
-    stale: Vec<DFF<bool>>,
+    flags: EntryFlags<EAW>,
     state: DFF<TakeState>,
     /// A lookup of the waiting take's entry started after the take arrived.
     fresh: DFF<bool>,
-    beat_valid: DFF<bool>,
-    beat_error: DFF<bool>,
-    beat_tag: DFF<Bits<TAG_BITS>>,
-    beat_data: DFF<Bits<HOST_DATA_BITS>>,
+    beat: RefillBeat<EAW>,
     // The take's entry and its flags.
     take_entry: Signal<Local, Bits<EAW>>,
     take_owned: Signal<Local, bool>,
     take_function_ok: Signal<Local, bool>,
-    take_valid_flag: Signal<Local, bool>,
-    take_pending_flag: Signal<Local, bool>,
-    take_stale_flag: Signal<Local, bool>,
     take_serving: Signal<Local, bool>,
     hit: Signal<Local, bool>,
     want_refill: Signal<Local, bool>,
@@ -178,19 +176,10 @@ pub struct BufferManager<const EAW: usize> {
     /// The tag record's lane bit.
     lane_bits: Signal<Local, Bits<TAG_INFO_BITS>>,
     started: Signal<Local, bool>,
-    // The completion's decode.
-    beat_entry: Signal<Local, Bits<EAW>>,
-    beat_word: Signal<Local, Bits<64>>,
-    bad_word: Signal<Local, bool>,
-    good: Signal<Local, bool>,
-    bad: Signal<Local, bool>,
-    failed: Signal<Local, bool>,
-    entry_ids: Vec<Constant<Bits<EAW>>>,
     function_ids: Vec<Constant<Bits<FUNCTION_BITS>>>,
     lane_flag: Constant<Bits<TAG_INFO_BITS>>,
     qp_shift: Constant<Bits<4>>,
     qp_mask: Constant<Bits<EAW>>,
-    nap_ring: Constant<Bits<RING_BITS>>,
 }
 
 impl<const EAW: usize> BufferManager<EAW> {
@@ -206,11 +195,6 @@ impl<const EAW: usize> BufferManager<EAW> {
             "BufferManager<EAW = {EAW}>: {functions} functions of {qps} QPs must fit"
         );
         let n = functions * qps;
-        let flags = || {
-            (0..n)
-                .map(|_| Default::default())
-                .collect::<Vec<DFF<bool>>>()
-        };
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -226,21 +210,13 @@ impl<const EAW: usize> BufferManager<EAW> {
             ring_read: Default::default(),
             cache: Default::default(),
             tag_info: Default::default(),
-            valid: flags(),
-            pending: flags(),
-            stale: flags(),
+            flags: EntryFlags::new(n),
             state: Default::default(),
             fresh: Default::default(),
-            beat_valid: Default::default(),
-            beat_error: Default::default(),
-            beat_tag: Default::default(),
-            beat_data: Default::default(),
+            beat: RefillBeat::new(qps),
             take_entry: Default::default(),
             take_owned: Default::default(),
             take_function_ok: Default::default(),
-            take_valid_flag: Default::default(),
-            take_pending_flag: Default::default(),
-            take_stale_flag: Default::default(),
             take_serving: Default::default(),
             hit: Default::default(),
             want_refill: Default::default(),
@@ -249,18 +225,10 @@ impl<const EAW: usize> BufferManager<EAW> {
             any_stale: Default::default(),
             lane_bits: Default::default(),
             started: Default::default(),
-            beat_entry: Default::default(),
-            beat_word: Default::default(),
-            bad_word: Default::default(),
-            good: Default::default(),
-            bad: Default::default(),
-            failed: Default::default(),
-            entry_ids: (0..n).map(|i| Constant::new(i.to_bits())).collect(),
             function_ids: (0..functions).map(|f| Constant::new(f.to_bits())).collect(),
             lane_flag: Constant::new((1usize << 8).to_bits()),
             qp_shift: Constant::new((qps.trailing_zeros() as usize).to_bits()),
             qp_mask: Constant::new((qps - 1).to_bits()),
-            nap_ring: Constant::new((Ring::NapBuffers.code() as usize).to_bits()),
         }
     }
 }
@@ -268,9 +236,11 @@ impl<const EAW: usize> BufferManager<EAW> {
 impl<const EAW: usize> Logic for BufferManager<EAW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, state, fresh, beat_valid, beat_error, beat_tag, beat_data);
-        clock!(self, clock, ring_read);
+        dff_setup!(self, clock, state, fresh);
+        clock!(self, clock, ring_read, flags, beat);
+        self.beat.reset.next = self.reset.val();
         self.ring_read.reset.next = self.reset.val();
+        self.flags.reset.next = self.reset.val();
         QpLookupSource::link(&mut self.lookup, &mut self.ring_read.lookup);
         TagAllocSink::link(&mut self.tag_alloc, &mut self.ring_read.tag);
         ReadRequestSource::link(&mut self.read, &mut self.ring_read.read);
@@ -293,66 +263,27 @@ impl<const EAW: usize> Logic for BufferManager<EAW> {
         }
         self.take_owned.next =
             self.take_function_ok.val() & !(self.take.qp.val() >> self.qp_shift.val()).any();
-        self.take_valid_flag.next = false;
-        self.take_pending_flag.next = false;
-        self.take_stale_flag.next = false;
-        self.pick.next = 0.into();
-        self.any_stale.next = false;
-        for i in 0..self.entry_ids.len() {
-            if self.take_entry.val() == self.entry_ids[i].val() {
-                self.take_valid_flag.next = self.valid[i].q.val();
-                self.take_pending_flag.next = self.pending[i].q.val();
-                self.take_stale_flag.next = self.stale[i].q.val();
-            }
-            // The highest stale entry, unless the waiting take's entry is stale (below).
-            if self.stale[i].q.val() {
-                self.pick.next = self.entry_ids[i].val();
-                self.any_stale.next = true;
-            }
-        }
+        // The highest stale entry, unless the waiting take's entry is stale (below).
+        self.flags.take_entry.next = self.take_entry.val();
+        self.pick.next = self.flags.highest_stale.val();
+        self.any_stale.next = self.flags.any_stale.val();
         self.take_serving.next =
             self.ring_read.busy.val() & (self.ring_read.serving.val() == self.take_entry.val());
-        if self.take.valid.val() & self.take_owned.val() & self.take_stale_flag.val() {
+        if self.take.valid.val() & self.take_owned.val() & self.flags.take_stale.val() {
             self.pick.next = self.take_entry.val();
         }
 
-        // The completion: registered, then decoded with its tag's record.
+        // The completion: registered, then decoded with its tag's record (`RefillBeat`).
+        ReadCompletionSink::link(&mut self.completion, &mut self.beat.completion);
+        TagFreeSource::link(&mut self.tag_free, &mut self.beat.tag_free);
+        PointerAdvanceSource::link(&mut self.advance, &mut self.beat.advance);
         self.tag_info.read_address.next = self.completion.tag.val();
-        self.completion.ready.next = true;
-        self.beat_valid.d.next = self.completion.valid.val() & self.completion.last.val();
-        self.beat_error.d.next = self.completion.error.val();
-        self.beat_tag.d.next = self.completion.tag.val();
-        self.beat_data.d.next = self.completion.data.val();
-        self.beat_entry.next = bit_cast::<EAW, 8>(self.tag_info.read_data.val().get_bits::<8>(0));
-        self.beat_word.next = self.beat_data.q.val().get_bits::<64>(0);
-        if self.tag_info.read_data.val().get_bit(8) {
-            self.beat_word.next = self.beat_data.q.val().get_bits::<64>(64);
-        }
-        self.bad_word.next = self.beat_word.val().get_bits::<11>(0).any()
-            | self.beat_word.val().get_bits::<16>(48).any();
-        self.failed.next = self.beat_valid.q.val() & self.beat_error.q.val();
-        self.good.next = self.beat_valid.q.val() & !self.beat_error.q.val() & !self.bad_word.val();
-        self.bad.next = self.beat_valid.q.val() & !self.beat_error.q.val() & self.bad_word.val();
-        self.read_error.next = self.failed.val();
-        self.bad_entry.next = self.bad.val();
-        self.tag_free.valid.next = self.beat_valid.q.val();
-        self.tag_free.tag.next = self.beat_tag.q.val();
-        self.advance.valid.next = self.good.val() | self.bad.val();
-        self.advance.function.next =
-            bit_cast::<FUNCTION_BITS, EAW>(self.beat_entry.val() >> self.qp_shift.val());
-        self.advance.qp.next = bit_cast::<QP_BITS, EAW>(self.beat_entry.val() & self.qp_mask.val());
-        self.advance.ring.next = self.nap_ring.val();
-        self.cache.write_address.next = self.beat_entry.val();
-        self.cache.write_data.next = (bit_cast::<CACHE_WORD_BITS, BUFFER_ADDRESS_BITS>(
-            self.beat_word.val().get_bits::<BUFFER_ADDRESS_BITS>(11),
-        ) << 16)
-            | bit_cast::<CACHE_WORD_BITS, RING_POINTER_BITS>(
-                self.tag_info
-                    .read_data
-                    .val()
-                    .get_bits::<RING_POINTER_BITS>(9),
-            );
-        self.cache.write_enable.next = self.good.val();
+        self.beat.record.next = self.tag_info.read_data.val();
+        self.read_error.next = self.beat.failed.val();
+        self.bad_entry.next = self.beat.bad.val();
+        self.cache.write_address.next = self.beat.entry.val();
+        self.cache.write_data.next = self.beat.cache_data.val();
+        self.cache.write_enable.next = self.beat.good.val();
 
         // The refill: the picked entry's lookup; a posted read's record by its tag.
         self.ring_read.start_valid.next = self.any_stale.val();
@@ -389,19 +320,19 @@ impl<const EAW: usize> Logic for BufferManager<EAW> {
         self.none_posted.next = (self.fresh.q.val()
             & self.ring_read.empty.val()
             & (self.ring_read.serving.val() == self.take_entry.val()))
-            | (self.failed.val() & (self.beat_entry.val() == self.take_entry.val()));
+            | (self.beat.failed.val() & (self.beat.entry.val() == self.take_entry.val()));
         match self.state.q.val() {
             TakeState::Look => {
                 if self.take.valid.val() {
                     if !self.take_owned.val() {
                         self.take.done.next = true;
-                    } else if self.take_valid_flag.val() {
+                    } else if self.flags.take_valid.val() {
                         self.hit.next = true;
                         self.state.d.next = TakeState::Answer;
                     } else if self.none_posted.val() {
                         self.take.done.next = true;
-                    } else if !self.take_pending_flag.val()
-                        & !self.take_stale_flag.val()
+                    } else if !self.flags.take_pending.val()
+                        & !self.flags.take_stale.val()
                         & !self.take_serving.val()
                     {
                         self.want_refill.next = true;
@@ -422,53 +353,21 @@ impl<const EAW: usize> Logic for BufferManager<EAW> {
         }
 
         // The entries' flags.
-        for i in 0..self.entry_ids.len() {
-            self.valid[i].clock.next = self.clock.val();
-            self.pending[i].clock.next = self.clock.val();
-            self.stale[i].clock.next = self.clock.val();
-            self.valid[i].d.next = self.valid[i].q.val();
-            self.pending[i].d.next = self.pending[i].q.val();
-            self.stale[i].d.next = self.stale[i].q.val();
-            if self.take_entry.val() == self.entry_ids[i].val() {
-                if self.hit.val() {
-                    self.valid[i].d.next = false;
-                    self.stale[i].d.next = true;
-                }
-                if self.want_refill.val() {
-                    self.stale[i].d.next = true;
-                }
-            }
-            if self.started.val() & (self.pick.val() == self.entry_ids[i].val()) {
-                self.stale[i].d.next = false;
-            }
-            if self.ring_read.posted.val()
-                & (self.ring_read.serving.val() == self.entry_ids[i].val())
-            {
-                self.pending[i].d.next = true;
-            }
-            if self.beat_valid.q.val() & (self.beat_entry.val() == self.entry_ids[i].val()) {
-                self.pending[i].d.next = false;
-                if self.good.val() {
-                    self.valid[i].d.next = true;
-                }
-                if self.bad.val() {
-                    self.stale[i].d.next = true;
-                }
-            }
-            if self.reset.val() {
-                self.valid[i].d.next = false;
-                self.pending[i].d.next = false;
-                self.stale[i].d.next = false;
-            }
-        }
+        self.flags.hit.next = self.hit.val();
+        self.flags.want_refill.next = self.want_refill.val();
+        self.flags.started.next = self.started.val();
+        self.flags.pick.next = self.pick.val();
+        self.flags.posted.next = self.ring_read.posted.val();
+        self.flags.serving.next = self.ring_read.serving.val();
+        self.flags.beat_valid.next = self.beat.beat.val();
+        self.flags.beat_entry.next = self.beat.entry.val();
+        self.flags.good.next = self.beat.good.val();
+        self.flags.bad.next = self.beat.bad.val();
         if self.reset.val() {
             self.state.d.next = TakeState::Look;
             self.fresh.d.next = false;
-            self.beat_valid.d.next = false;
             self.take.done.next = false;
             self.ring_read.start_valid.next = false;
-            self.tag_free.valid.next = false;
-            self.advance.valid.next = false;
             self.cache.write_enable.next = false;
             self.tag_info.write_enable.next = false;
             self.read_error.next = false;

@@ -17,15 +17,19 @@
 //! The bundle every stage after the check speaks is [`ReceivedPacketSource`] /
 //! [`ReceivedPacketSink`], defined here once.
 pub mod buffer_manager;
+pub mod entry_flags;
+pub mod error_event_slot;
 pub mod nap_ring_read;
 pub mod packet_check;
 pub mod packet_output;
 pub mod packet_ram;
 pub mod packet_rules;
+pub mod put_event;
 pub mod put_upload;
 pub mod receive_buffer;
 pub mod receive_dispatch;
 pub mod receive_verdict;
+pub mod refill_beat;
 pub mod write_arbiter;
 
 use hdl::formats::nic::{ADDRESS_BITS, BYTES, FUNCTION_BITS, NAP_LENGTH, NAP_OFFSET, QP_BITS};

@@ -42,12 +42,11 @@
 //! Reset (synchronous): the packet in progress, the beats and the event not yet taken are
 //! dropped; the block then waits for a packet's first word (the whole receive path resets
 //! with it).
+use super::put_event::PutEvent;
 use super::{ReceivedPacketSink, DELAY_BITS, NAP_LENGTH_BITS, NAP_OFFSET_BITS, PACKET_KIND_BITS};
-use crate::descriptor::{OP_BITS, STATUS_BITS};
-use crate::events::{EventRequestSource, EVENT_KIND_BITS};
+use crate::events::EventRequestSource;
 use crate::host::{WriteBeatSource, HOST_BEAT_BYTES, HOST_DATA_BITS};
-use hdl::formats::header::PacketKind;
-use hdl::formats::nic::{EventKind, EventStatus, ADDRESS_BITS, FUNCTION_BITS, QP_BITS};
+use hdl::formats::nic::{ADDRESS_BITS, FUNCTION_BITS};
 use rust_hdl::prelude::*;
 
 /// Lanes of the two-beat window a word is shifted into.
@@ -79,11 +78,6 @@ pub struct PutUpload {
     /// Enables of a last word holding `bytes mod 8` bytes (index 0: all 8).
     tail_masks: Vec<Constant<Bits<8>>>,
     all_bytes: Constant<Bits<8>>,
-    receive_kind: Constant<Bits<EVENT_KIND_BITS>>,
-    send_kind: Constant<Bits<EVENT_KIND_BITS>>,
-    status_ok: Constant<Bits<STATUS_BITS>>,
-    op_put: Constant<Bits<OP_BITS>>,
-    op_get: Constant<Bits<OP_BITS>>,
     // Packet state.
     /// A packet's first word was taken and its last not yet.
     in_packet: DFF<bool>,
@@ -109,21 +103,8 @@ pub struct PutUpload {
     out_last: DFF<bool>,
     /// The beat is an event packet's last: its event may go once the host takes it.
     out_event: DFF<bool>,
-    // Event register.
-    /// An event was captured and is not yet taken by the event writer.
-    event_armed: DFF<bool>,
-    /// It is offered (its packet's last beat was taken).
-    event_valid: DFF<bool>,
-    event_function: DFF<Bits<FUNCTION_BITS>>,
-    event_qp: DFF<Bits<QP_BITS>>,
-    event_receive_ring: DFF<bool>,
-    event_kind: DFF<Bits<EVENT_KIND_BITS>>,
-    event_op: DFF<Bits<OP_BITS>>,
-    event_peer_node: DFF<Bits<16>>,
-    event_peer_function: DFF<Bits<FUNCTION_BITS>>,
-    event_peer_qp: DFF<Bits<QP_BITS>>,
-    event_length: DFF<Bits<32>>,
-    event_info: DFF<Bits<32>>,
+    /// The event register.
+    event_register: PutEvent,
     // Combinational.
     /// Address and lane of the word offered (from the packet's address on its first word).
     current_address: Signal<Local, Bits<ADDRESS_BITS>>,
@@ -170,11 +151,6 @@ impl PutUpload {
                 .map(|n| Constant::new((if n == 0 { 0xff } else { (1usize << n) - 1 }).to_bits()))
                 .collect(),
             all_bytes: Constant::new(0xffusize.to_bits()),
-            receive_kind: Constant::new((EventKind::Receive.code() as usize).to_bits()),
-            send_kind: Constant::new((EventKind::Send.code() as usize).to_bits()),
-            status_ok: Constant::new((EventStatus::Ok.code() as usize).to_bits()),
-            op_put: Constant::new((PacketKind::Put.code() as usize).to_bits()),
-            op_get: Constant::new((PacketKind::Get.code() as usize).to_bits()),
             in_packet: Default::default(),
             beat_address: Default::default(),
             lane: Default::default(),
@@ -190,18 +166,7 @@ impl PutUpload {
             out_enables: Default::default(),
             out_last: Default::default(),
             out_event: Default::default(),
-            event_armed: Default::default(),
-            event_valid: Default::default(),
-            event_function: Default::default(),
-            event_qp: Default::default(),
-            event_receive_ring: Default::default(),
-            event_kind: Default::default(),
-            event_op: Default::default(),
-            event_peer_node: Default::default(),
-            event_peer_function: Default::default(),
-            event_peer_qp: Default::default(),
-            event_length: Default::default(),
-            event_info: Default::default(),
+            event_register: Default::default(),
             current_address: Default::default(),
             current_lane: Default::default(),
             tail_bytes: Default::default(),
@@ -242,20 +207,11 @@ impl Logic for PutUpload {
             out_data,
             out_enables,
             out_last,
-            out_event,
-            event_armed,
-            event_valid,
-            event_function,
-            event_qp,
-            event_receive_ring,
-            event_kind,
-            event_op,
-            event_peer_node,
-            event_peer_function,
-            event_peer_qp,
-            event_length,
-            event_info
+            out_event
         );
+        self.event_register.clock.next = self.clock.val();
+        self.event_register.reset.next = self.reset.val();
+        EventRequestSource::link(&mut self.events, &mut self.event_register.events);
         self.unused_kind.next = self.packets.kind.val();
         self.unused_delay.next = self.packets.delay.val();
         self.unused_nap_offset.next = self.packets.nap_offset.val();
@@ -296,18 +252,25 @@ impl Logic for PutUpload {
         self.output_free.next = !self.out_valid.q.val() | self.writes.ready.val();
         self.packets.ready.next = self.output_free.val()
             & !self.flush.q.val()
-            & !(self.packets.last.val()
-                & self.wants_event.val()
-                & (self.event_armed.q.val() | self.event_valid.q.val()));
+            & !(self.packets.last.val() & self.wants_event.val() & self.event_register.busy.val());
         self.take.next = self.packets.valid.val() & self.packets.ready.val();
+        self.event_register.capture.next =
+            self.take.val() & self.packets.last.val() & self.wants_event.val();
+        self.event_register.target_function.next = self.packets.dst_function.val();
+        self.event_register.qp.next = self.packets.dst_qp.val();
+        self.event_register.get_response.next = self.packets.get_response.val();
+        self.event_register.peer_node.next = self.packets.src_node.val();
+        self.event_register.peer_function.next = self.packets.src_function.val();
+        self.event_register.peer_qp.next = self.packets.src_qp.val();
+        self.event_register.bytes.next = self.packets.bytes.val();
+        self.event_register.address_low.next = self.packets.address.val().get_bits::<32>(0);
         // The beat register empties when the host takes its beat; an event packet's last beat
         // releases the event.
         if self.writes.ready.val() & self.out_valid.q.val() {
             self.out_valid.d.next = false;
-            if self.out_event.q.val() {
-                self.event_valid.d.next = true;
-            }
         }
+        self.event_register.beat_taken.next =
+            self.writes.ready.val() & self.out_valid.q.val() & self.out_event.q.val();
         if self.take.val() {
             self.packet_function.d.next = self.packets.dst_function.val();
             self.lane.d.next = self.current_lane.val() + self.half_beat.val();
@@ -335,24 +298,6 @@ impl Logic for PutUpload {
                 self.flush.d.next = self.spill.val();
                 self.flush_event.d.next = self.wants_event.val();
             }
-            if self.packets.last.val() & self.wants_event.val() {
-                self.event_armed.d.next = true;
-                self.event_function.d.next = self.packets.dst_function.val();
-                self.event_qp.d.next = self.packets.dst_qp.val();
-                self.event_receive_ring.d.next = !self.packets.get_response.val();
-                self.event_kind.d.next = self.receive_kind.val();
-                self.event_op.d.next = self.op_put.val();
-                if self.packets.get_response.val() {
-                    self.event_kind.d.next = self.send_kind.val();
-                    self.event_op.d.next = self.op_get.val();
-                }
-                self.event_peer_node.d.next = self.packets.src_node.val();
-                self.event_peer_function.d.next = self.packets.src_function.val();
-                self.event_peer_qp.d.next = self.packets.src_qp.val();
-                self.event_length.d.next = bit_cast::<32, 11>(self.packets.bytes.val());
-                self.event_info.d.next = self.packets.address.val().get_bits::<32>(0)
-                    + bit_cast::<32, 11>(self.packets.bytes.val());
-            }
         }
         // The spilled bytes of a packet's last word: a beat of their own, ending its write.
         if self.flush.q.val() & self.output_free.val() {
@@ -372,36 +317,18 @@ impl Logic for PutUpload {
             self.window_data.d.next = 0.into();
             self.window_enables.d.next = 0.into();
         }
-        if self.event_valid.q.val() & self.events.ready.val() {
-            self.event_valid.d.next = false;
-            self.event_armed.d.next = false;
-        }
         self.writes.valid.next = self.out_valid.q.val();
         self.writes.function.next = self.out_function.q.val();
         self.writes.address.next = self.out_address.q.val();
         self.writes.data.next = self.out_data.q.val();
         self.writes.enables.next = self.out_enables.q.val();
         self.writes.last.next = self.out_last.q.val();
-        self.events.valid.next = self.event_valid.q.val();
-        self.events.function.next = self.event_function.q.val();
-        self.events.qp.next = self.event_qp.q.val();
-        self.events.receive_ring.next = self.event_receive_ring.q.val();
-        self.events.kind.next = self.event_kind.q.val();
-        self.events.status.next = self.status_ok.val();
-        self.events.op.next = self.event_op.q.val();
-        self.events.peer_node.next = self.event_peer_node.q.val();
-        self.events.peer_function.next = self.event_peer_function.q.val();
-        self.events.peer_qp.next = self.event_peer_qp.q.val();
-        self.events.length.next = self.event_length.q.val();
-        self.events.info.next = self.event_info.q.val();
         if self.reset.val() {
             self.in_packet.d.next = false;
             self.window_data.d.next = 0.into();
             self.window_enables.d.next = 0.into();
             self.flush.d.next = false;
             self.out_valid.d.next = false;
-            self.event_armed.d.next = false;
-            self.event_valid.d.next = false;
         }
     }
 }

@@ -15,23 +15,24 @@
 //! to the target QP's receive ring (kind Error, op = the packet's kind, peer = the source,
 //! length = the payload bytes, info 0) through a one-event slot: if the slot still holds the
 //! last one, the new event is not posted and `event_lost` pulses; the receive path never waits
-//! for the event writer.
+//! for the event writer (`ErrorEventSlot`, `error_event_slot.rs`).
 //!
 //! **Timing**: segment taken on edge `c`; rules 1 to 3 decide in cycle `c + 1`; the lookup is
 //! offered in `c + 1` and, taken at once, answered and decided in `c + 2`; `free` again from
 //! `c + 2` (rules) or `c + 3` (lookup). The pulses are combinational in the deciding cycle.
 //!
 //! Reset (synchronous): no segment held, no lookup due, the event slot empty. No parameters.
+use super::error_event_slot::ErrorEventSlot;
 use super::packet_check::COUNT_BITS;
 use super::packet_rules::PacketRules;
 use super::{DELAY_BITS, PACKET_BYTES_BITS, PACKET_KIND_BITS};
 use crate::descriptor::{OP_BITS, STATUS_BITS};
-use crate::events::{EventRequestSource, EVENT_KIND_BITS};
+use crate::events::EventRequestSource;
 use crate::function_table::QpLookupSource;
 use hdl::bits::constant;
 use hdl::formats::nic::{
-    EventKind, EventStatus, BYTES, DST_FUNCTION, DST_QP, FUNCTION_BITS, QP_BITS, QP_MAGIC,
-    SRC_FUNCTION, SRC_QP,
+    EventStatus, BYTES, DST_FUNCTION, DST_QP, FUNCTION_BITS, QP_BITS, QP_MAGIC, SRC_FUNCTION,
+    SRC_QP,
 };
 use rust_hdl::prelude::*;
 
@@ -133,15 +134,7 @@ pub struct ReceiveVerdict {
     held_last: DFF<Bits<64>>,
     held_words: DFF<Bits<COUNT_BITS>>,
     held_tail: DFF<Bits<64>>,
-    event_full: DFF<bool>,
-    event_function: DFF<Bits<FUNCTION_BITS>>,
-    event_qp: DFF<Bits<QP_BITS>>,
-    event_status: DFF<Bits<STATUS_BITS>>,
-    event_op: DFF<Bits<OP_BITS>>,
-    event_node: DFF<Bits<16>>,
-    event_peer_function: DFF<Bits<FUNCTION_BITS>>,
-    event_peer_qp: DFF<Bits<QP_BITS>>,
-    event_length: DFF<Bits<PACKET_BYTES_BITS>>,
+    slot: ErrorEventSlot,
     deciding: Signal<Local, bool>,
     answer: Signal<Local, bool>,
     post: Signal<Local, bool>,
@@ -156,7 +149,6 @@ pub struct ReceiveVerdict {
     record_src_at: Constant<Bits<SHIFT_BITS>>,
     record_delay_at: Constant<Bits<SHIFT_BITS>>,
     record_tail_at: Constant<Bits<SHIFT_BITS>>,
-    error_kind: Constant<Bits<EVENT_KIND_BITS>>,
     key_mismatch_status: Constant<Bits<STATUS_BITS>>,
     disabled_status: Constant<Bits<STATUS_BITS>>,
 }
@@ -203,15 +195,7 @@ impl Default for ReceiveVerdict {
             held_last: Default::default(),
             held_words: Default::default(),
             held_tail: Default::default(),
-            event_full: Default::default(),
-            event_function: Default::default(),
-            event_qp: Default::default(),
-            event_status: Default::default(),
-            event_op: Default::default(),
-            event_node: Default::default(),
-            event_peer_function: Default::default(),
-            event_peer_qp: Default::default(),
-            event_length: Default::default(),
+            slot: Default::default(),
             deciding: Default::default(),
             answer: Default::default(),
             post: Default::default(),
@@ -224,7 +208,6 @@ impl Default for ReceiveVerdict {
             record_src_at: at(RECORD_SRC_NODE_AT),
             record_delay_at: at(RECORD_DELAY_AT),
             record_tail_at: at(RECORD_TAIL_AT),
-            error_kind: constant(EventKind::Error.code() as u64),
             key_mismatch_status: constant(EventStatus::KeyMismatch.code() as u64),
             disabled_status: constant(EventStatus::TargetQpDisabled.code() as u64),
         }
@@ -247,17 +230,10 @@ impl Logic for ReceiveVerdict {
             held_header,
             held_last,
             held_words,
-            held_tail,
-            event_full,
-            event_function,
-            event_qp,
-            event_status,
-            event_op,
-            event_node,
-            event_peer_function,
-            event_peer_qp,
-            event_length
+            held_tail
         );
+        self.slot.clock.next = self.clock.val();
+        self.slot.reset.next = self.reset.val();
         self.free.next = !self.held.q.val();
         self.rules.kind.next = self.held_kind.q.val();
         self.rules.header.next = self.held_header.q.val();
@@ -350,33 +326,17 @@ impl Logic for ReceiveVerdict {
         }
 
         // The one-event slot: a new error event only into an empty slot.
-        self.errors.valid.next = self.event_full.q.val();
-        self.errors.function.next = self.event_function.q.val();
-        self.errors.qp.next = self.event_qp.q.val();
-        self.errors.receive_ring.next = true;
-        self.errors.kind.next = self.error_kind.val();
-        self.errors.status.next = self.event_status.q.val();
-        self.errors.op.next = self.event_op.q.val();
-        self.errors.peer_node.next = self.event_node.q.val();
-        self.errors.peer_function.next = self.event_peer_function.q.val();
-        self.errors.peer_qp.next = self.event_peer_qp.q.val();
-        self.errors.length.next = bit_cast::<32, PACKET_BYTES_BITS>(self.event_length.q.val());
-        self.errors.info.next = 0.into();
-        if self.errors.ready.val() & self.event_full.q.val() {
-            self.event_full.d.next = false;
-        }
-        self.event_lost.next = self.post.val() & self.event_full.q.val();
-        if self.post.val() & !self.event_full.q.val() {
-            self.event_full.d.next = true;
-            self.event_function.d.next = self.dst_function.val();
-            self.event_qp.d.next = self.dst_qp.val();
-            self.event_status.d.next = self.post_status.val();
-            self.event_op.d.next = self.held_kind.q.val().get_bits::<OP_BITS>(0);
-            self.event_node.d.next = self.held_src.q.val();
-            self.event_peer_function.d.next = self.held_tail.q.val().get_bits::<FUNCTION_BITS>(20);
-            self.event_peer_qp.d.next = self.held_tail.q.val().get_bits::<QP_BITS>(16);
-            self.event_length.d.next = self.held_header.q.val().get_bits::<PACKET_BYTES_BITS>(48);
-        }
+        EventRequestSource::link(&mut self.errors, &mut self.slot.errors);
+        self.slot.post.next = self.post.val();
+        self.slot.status.next = self.post_status.val();
+        self.slot.target_function.next = self.dst_function.val();
+        self.slot.qp.next = self.dst_qp.val();
+        self.slot.op.next = self.held_kind.q.val().get_bits::<OP_BITS>(0);
+        self.slot.peer_node.next = self.held_src.q.val();
+        self.slot.peer_function.next = self.held_tail.q.val().get_bits::<FUNCTION_BITS>(20);
+        self.slot.peer_qp.next = self.held_tail.q.val().get_bits::<QP_BITS>(16);
+        self.slot.length.next = self.held_header.q.val().get_bits::<PACKET_BYTES_BITS>(48);
+        self.event_lost.next = self.slot.lost.val();
 
         // A new segment (only taken while none is held).
         if self.ended.val() {
@@ -394,7 +354,6 @@ impl Logic for ReceiveVerdict {
         if self.reset.val() {
             self.held.d.next = false;
             self.asked.d.next = false;
-            self.event_full.d.next = false;
         }
     }
 }
