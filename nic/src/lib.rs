@@ -15,6 +15,7 @@ pub mod qp_lookup;
 pub mod qp_lookup_share;
 pub mod qp_pointers;
 pub mod qp_rams;
+pub mod qp_request_decode;
 pub mod qp_table;
 pub mod receive;
 pub mod regs;

@@ -26,9 +26,10 @@
 //! the lookup every other time), so neither waits more than one cycle for the other.
 //!
 //! Children: [`QpRams`] (the RAMs, one write and one read port), [`QpPointers`] (the QPs'
-//! enables and the NIC's pointers in flip-flops) and [`QpLookup`] (the lookup port and its
-//! answer); this block decodes and carries out the register requests and shares the RAMs'
-//! read port between them and the lookups.
+//! enables and the NIC's pointers in flip-flops), [`QpLookup`] (the lookup port and its
+//! answer) and [`QpRequestDecode`] (a request's address into entry, register and `mapped`);
+//! this block carries out the register requests and shares the RAMs' read port between them
+//! and the lookups.
 //!
 //! **The NIC's pointers** (flip-flops, 16 bits, free-running): an `advance` adds one to the
 //! named ring's pointer of an existing QP; while a QP or its function is disabled its pointers
@@ -47,6 +48,7 @@ use crate::host::MMIO_DATA_BITS;
 use crate::qp_lookup::QpLookup;
 use crate::qp_pointers::QpPointers;
 use crate::qp_rams::{field, QpRams, FIELD_BITS};
+use crate::qp_request_decode::QpRequestDecode;
 use crate::regs::{KEY_BITS, QP_BASE, QP_STRIDE, RING_POINTER_BITS};
 use hdl::regmap::{RegError, RegRequestSink, RegResponseSource, ERROR_BITS};
 use rust_hdl::prelude::*;
@@ -100,6 +102,8 @@ pub struct QpTable<const QAW: usize> {
     pointers: QpPointers<QAW>,
     /// The lookup port.
     lookups: QpLookup<QAW>,
+    /// The offered request's address decoded.
+    decode: QpRequestDecode<QAW>,
     // Register request in the table.
     op: DFF<QpOp>,
     index: DFF<Bits<QAW>>,
@@ -120,32 +124,12 @@ pub struct QpTable<const QAW: usize> {
     /// The NIC's pointers' field numbers, per ring.
     nic_pointer_fields: Vec<Constant<Bits<FIELD_BITS>>>,
     key_field: Constant<Bits<FIELD_BITS>>,
-    page_shift: Constant<Bits<5>>,
-    page_mask: Constant<Bits<TABLE_ADDRESS_BITS>>,
-    /// The host register address bits of a table address (the split's mark removed).
-    host_mask: Constant<Bits<TABLE_ADDRESS_BITS>>,
-    qp_shift: Constant<Bits<5>>,
-    /// `Q` and `F`, as numbers of a request's page and QP block.
-    qp_count: Constant<Bits<TABLE_ADDRESS_BITS>>,
-    function_count: Constant<Bits<TABLE_ADDRESS_BITS>>,
-    address_one: Constant<Bits<TABLE_ADDRESS_BITS>>,
-    /// Registers of a QP block, as a field number bound.
-    field_count: Constant<Bits<FIELD_BITS>>,
     sweep_last: Constant<Bits<QAW>>,
     index_one: Constant<Bits<QAW>>,
     enable_bit: Constant<Bits<MMIO_DATA_BITS>>,
     error_none: Constant<Bits<ERROR_BITS>>,
     error_unmapped: Constant<Bits<ERROR_BITS>>,
     error_read_only: Constant<Bits<ERROR_BITS>>,
-    // Request decode.
-    host: Signal<Local, Bits<TABLE_ADDRESS_BITS>>,
-    page: Signal<Local, Bits<TABLE_ADDRESS_BITS>>,
-    offset: Signal<Local, Bits<TABLE_ADDRESS_BITS>>,
-    block: Signal<Local, Bits<TABLE_ADDRESS_BITS>>,
-    /// `block - 1`: the QP.
-    qp: Signal<Local, Bits<TABLE_ADDRESS_BITS>>,
-    request_index: Signal<Local, Bits<QAW>>,
-    request_mapped: Signal<Local, bool>,
     /// The register read uses the RAMs' read port this cycle.
     read_port: Signal<Local, bool>,
     wants_port: Signal<Local, bool>,
@@ -182,7 +166,6 @@ impl<const QAW: usize> QpTable<QAW> {
             (16, 16, 32),
             "QpTable decodes 16-register QP blocks with the enable in bit 32"
         );
-        let c = |v: u64| Constant::new(Bits::<TABLE_ADDRESS_BITS>::from(v));
         let k = |v: u64| Constant::new(Bits::<FIELD_BITS>::from(v));
         Self {
             clock: Default::default(),
@@ -196,6 +179,7 @@ impl<const QAW: usize> QpTable<QAW> {
             rams: Default::default(),
             pointers: QpPointers::new(functions, qps),
             lookups: QpLookup::new(functions, qps),
+            decode: QpRequestDecode::new(functions, qps, page_registers),
             op: Default::default(),
             index: Default::default(),
             field: Default::default(),
@@ -209,27 +193,12 @@ impl<const QAW: usize> QpTable<QAW> {
             sweep_index: Default::default(),
             nic_pointer_fields: field::NIC_POINTERS.iter().map(|&f| k(f)).collect(),
             key_field: k(field::KEY),
-            page_shift: Constant::new((page_registers.trailing_zeros() as usize).to_bits()),
-            page_mask: c(page_registers - 1),
-            host_mask: c((1 << crate::regs::HOST_REGISTER_BITS) - 1),
-            qp_shift: Constant::new((qps.trailing_zeros() as usize).to_bits()),
-            qp_count: c(qps as u64),
-            function_count: c(functions as u64),
-            address_one: c(1),
-            field_count: k(QP_REGISTERS as u64),
             sweep_last: Constant::new((entries - 1).to_bits()),
             index_one: Constant::new(1usize.to_bits()),
             enable_bit: Constant::new((1u64 << KEY_BITS).to_bits()),
             error_none: Constant::new(RegError::None.bits()),
             error_unmapped: Constant::new(RegError::Unmapped.bits()),
             error_read_only: Constant::new(RegError::ReadOnly.bits()),
-            host: Default::default(),
-            page: Default::default(),
-            offset: Default::default(),
-            block: Default::default(),
-            qp: Default::default(),
-            request_index: Default::default(),
-            request_mapped: Default::default(),
             read_port: Default::default(),
             wants_port: Default::default(),
             read_only: Default::default(),
@@ -267,28 +236,17 @@ impl<const QAW: usize> Logic for QpTable<QAW> {
             self.lookups.interrupts[f].next = self.interrupts[f].val();
         }
 
-        // The offered request: page, QP block (1 + q), register k.
-        self.host.next = self.request.address.val() & self.host_mask.val();
-        self.page.next = self.host.val() >> self.page_shift.val();
-        self.offset.next = self.host.val() & self.page_mask.val();
-        self.block.next = self.offset.val() >> 4;
-        self.request_mapped.next = (self.page.val() < self.function_count.val())
-            & self.block.val().any()
-            & (self.block.val() <= self.qp_count.val())
-            & (self.offset.val().get_bits::<FIELD_BITS>(0) < self.field_count.val());
-        self.qp.next = self.block.val() - self.address_one.val();
-        self.request_index.next = bit_cast::<QAW, TABLE_ADDRESS_BITS>(
-            (self.page.val() << self.qp_shift.val()) | self.qp.val(),
-        );
+        // The offered request: entry, register, mapped (QpRequestDecode).
+        self.decode.address.next = self.request.address.val();
         self.request.ready.next =
             (self.op.q.val() == QpOp::Idle) & !self.sweeping.q.val() & !self.reset.val();
         if self.request.valid.val() & self.request.ready.val() {
             self.op.d.next = QpOp::Busy;
-            self.index.d.next = self.request_index.val();
-            self.field.d.next = self.offset.val().get_bits::<FIELD_BITS>(0);
+            self.index.d.next = self.decode.index.val();
+            self.field.d.next = self.decode.field.val();
             self.writing.d.next = self.request.write.val();
             self.wdata.d.next = self.request.data.val();
-            self.mapped.d.next = self.request_mapped.val();
+            self.mapped.d.next = self.decode.mapped.val();
         }
 
         // The held request's QP: the NIC's pointer its register names, if it names one.

@@ -203,7 +203,6 @@ pub struct EepAccess {
     pub i2c: I2cPins,
     master: I2cMaster,
     poll_limit: Constant<Bits<16>>,
-    control_prefix: Constant<Bits<8>>,
     error_none: Constant<Bits<EEP_ERROR_BITS>>,
     error_no_acknowledge: Constant<Bits<EEP_ERROR_BITS>>,
     step: DFF<Step>,
@@ -224,10 +223,6 @@ pub struct EepAccess {
     read_data: DFF<Bits<EEP_DATA_BITS>>,
     /// `8 * index`: the bit offset of the current byte.
     offset: Signal<Local, Bits<8>>,
-    current_address: Signal<Local, Bits<EEP_ADDRESS_BITS>>,
-    /// The data to write shifted so that byte `index` is at the bottom.
-    data_at_index: Signal<Local, Bits<EEP_DATA_BITS>>,
-    control_byte: Signal<Local, Bits<8>>,
     /// The master answered this cycle (and is taken).
     answered: Signal<Local, bool>,
     refused: Signal<Local, bool>,
@@ -258,7 +253,6 @@ impl EepAccess {
             i2c: Default::default(),
             master: I2cMaster::new(quarter, stretch_limit),
             poll_limit: Constant::new((poll_limit as u64).into()),
-            control_prefix: Constant::new(0xA0u64.into()),
             error_none: Constant::new(EepError::None.bits()),
             error_no_acknowledge: Constant::new(EepError::NoAcknowledge.bits()),
             step: Default::default(),
@@ -274,9 +268,6 @@ impl EepAccess {
             error: Default::default(),
             read_data: Default::default(),
             offset: Default::default(),
-            current_address: Default::default(),
-            data_at_index: Default::default(),
-            control_byte: Default::default(),
             answered: Default::default(),
             refused: Default::default(),
             polls_next: Default::default(),
@@ -316,12 +307,6 @@ impl Logic for EepAccess {
         self.result.data.next = self.read_data.q.val();
         self.result.error.next = self.error.q.val();
         self.offset.next = bit_cast::<8, EEP_COUNT_BITS>(self.index.q.val()) << 3;
-        self.data_at_index.next = self.data.q.val() >> self.offset.val();
-        self.current_address.next =
-            self.address.q.val() + bit_cast::<EEP_ADDRESS_BITS, EEP_COUNT_BITS>(self.index.q.val());
-        // 0b1010_A2A1A0_0: the part's control byte for a write.
-        self.control_byte.next =
-            self.control_prefix.val() | (bit_cast::<8, 3>(self.device_address.q.val()) << 1);
         self.index_next.next = self.index.q.val() + 1;
         self.last_byte.next = self.index_next.val() == self.count.q.val();
         // The master command of this step, offered until taken (then its answer is awaited).
@@ -330,9 +315,11 @@ impl Logic for EepAccess {
             & (self.step.q.val() != Step::Check)
             & (self.step.q.val() != Step::Answer);
         self.step_command.step.next = self.step.q.val();
-        self.step_command.control_byte.next = self.control_byte.val();
-        self.step_command.address.next = self.current_address.val();
-        self.step_command.write_byte.next = self.data_at_index.val().get_bits::<8>(0);
+        self.step_command.device_address.next = self.device_address.q.val();
+        self.step_command.address.next = self.address.q.val();
+        self.step_command.index.next = self.index.q.val();
+        self.step_command.offset.next = self.offset.val();
+        self.step_command.command_data.next = self.data.q.val();
         self.master.command.op.next = self.step_command.op.val();
         self.master.command.data.next = self.step_command.data.val();
         self.master.command.ack.next = !self.last_byte.val();
@@ -445,22 +432,34 @@ impl Logic for EepAccess {
     }
 }
 
-/// The master command of each step: START, STOP, read, or a write of the control byte, an
-/// address byte or a data byte. Combinational.
+/// The master command of each step: START, STOP, read, or a write of the control byte, the
+/// current byte's address (high, low) or the current data byte, each formed here from the
+/// command's registers. Combinational.
 #[derive(LogicBlock)]
 struct StepCommand {
     /// The step in progress.
     step: Signal<In, Step>,
-    /// The control byte (write) of the part.
-    control_byte: Signal<In, Bits<8>>,
-    /// The byte address of the current byte.
+    /// A2..A0 of the part.
+    device_address: Signal<In, Bits<3>>,
+    /// The command's first byte address.
     address: Signal<In, Bits<EEP_ADDRESS_BITS>>,
-    /// The current data byte of a write.
-    write_byte: Signal<In, Bits<8>>,
+    /// Bytes moved so far: the current byte.
+    index: Signal<In, Bits<EEP_COUNT_BITS>>,
+    /// `8 * index`.
+    offset: Signal<In, Bits<8>>,
+    /// The command's data (a write's bytes).
+    command_data: Signal<In, Bits<EEP_DATA_BITS>>,
     /// The master operation.
     op: Signal<Out, Bits<I2C_OP_BITS>>,
     /// The byte the master writes.
     data: Signal<Out, Bits<8>>,
+    /// 0b1010_A2A1A0_0: the part's control byte for a write.
+    control_byte: Signal<Local, Bits<8>>,
+    /// The byte address of the current byte.
+    current_address: Signal<Local, Bits<EEP_ADDRESS_BITS>>,
+    /// The data to write shifted so that byte `index` is at the bottom.
+    data_at_index: Signal<Local, Bits<EEP_DATA_BITS>>,
+    control_prefix: Constant<Bits<8>>,
     op_start: Constant<Bits<I2C_OP_BITS>>,
     op_stop: Constant<Bits<I2C_OP_BITS>>,
     op_write: Constant<Bits<I2C_OP_BITS>>,
@@ -471,11 +470,17 @@ impl Default for StepCommand {
     fn default() -> Self {
         Self {
             step: Default::default(),
-            control_byte: Default::default(),
+            device_address: Default::default(),
             address: Default::default(),
-            write_byte: Default::default(),
+            index: Default::default(),
+            offset: Default::default(),
+            command_data: Default::default(),
             op: Default::default(),
             data: Default::default(),
+            control_byte: Default::default(),
+            current_address: Default::default(),
+            data_at_index: Default::default(),
+            control_prefix: Constant::new(0xA0u64.into()),
             op_start: Constant::new(I2cOp::Start.bits()),
             op_stop: Constant::new(I2cOp::Stop.bits()),
             op_write: Constant::new(I2cOp::Write.bits()),
@@ -487,6 +492,11 @@ impl Default for StepCommand {
 impl Logic for StepCommand {
     #[hdl_gen]
     fn update(&mut self) {
+        self.control_byte.next =
+            self.control_prefix.val() | (bit_cast::<8, 3>(self.device_address.val()) << 1);
+        self.current_address.next =
+            self.address.val() + bit_cast::<EEP_ADDRESS_BITS, EEP_COUNT_BITS>(self.index.val());
+        self.data_at_index.next = self.command_data.val() >> self.offset.val();
         self.op.next = self.op_write.val();
         self.data.next = 0.into();
         match self.step.val() {
@@ -498,9 +508,9 @@ impl Logic for StepCommand {
             Step::ReadData => self.op.next = self.op_read.val(),
             Step::Control => self.data.next = self.control_byte.val(),
             Step::ControlRead => self.data.next = self.control_byte.val() | 1,
-            Step::AddressHigh => self.data.next = self.address.val().get_bits::<8>(8),
-            Step::AddressLow => self.data.next = self.address.val().get_bits::<8>(0),
-            Step::WriteData => self.data.next = self.write_byte.val(),
+            Step::AddressHigh => self.data.next = self.current_address.val().get_bits::<8>(8),
+            Step::AddressLow => self.data.next = self.current_address.val().get_bits::<8>(0),
+            Step::WriteData => self.data.next = self.data_at_index.val().get_bits::<8>(0),
             _ => {}
         }
     }

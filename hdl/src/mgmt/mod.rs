@@ -64,6 +64,7 @@ pub mod packet_store;
 pub mod record_assembler;
 pub mod record_intake;
 pub mod reg_access;
+pub mod reg_response_ticket;
 pub mod regs;
 pub mod relay_station;
 pub mod response_flit;

@@ -21,7 +21,7 @@
 //! would reach another register).
 //!
 //! Response (built by the packer from the ticket and the store, the codec's response rule),
-//! `w5` = the request's count and two 15-bit addresses ([`Echo::Registers`]):
+//! `w5` = the request's count and two 15-bit addresses ([`Echo::Registers`](super::ticket::Echo::Registers)):
 //! - read, no error: type 0x02, `w6`/`w7` = the registers' values (`w7` zero for one register):
 //!   each answer is written into the store over the request's word, and the ticket says
 //!   `w6` (and `w7` for two) are the store's;
@@ -34,7 +34,7 @@
 //!   is refused HAS written the first (byte 0 = 0, byte 1 = 2), and one whose first is refused
 //!   has written the second; the register file guarantees a refused access changed nothing;
 //! - refused (above): type 0x05 with its error code, `w6 = w7 = 0` (and `w5` zero for an
-//!   unknown type, [`Echo::Nothing`]).
+//!   unknown type, [`Echo::Nothing`](super::ticket::Echo::Nothing)).
 //!
 //! A write is acknowledged when the register file has answered it, which is one edge after it
 //! took effect: the response can then name a read-only or unmapped register instead of
@@ -60,12 +60,12 @@
 //! Parameter: `A`, the register file's address bits (at most 15).
 use super::constant;
 use super::packet_store::{StoreReader, StoreWriteSource};
+use super::reg_response_ticket::RegResponseTicket;
 use super::ticket::{
-    Echo, ENTRY_BITS, REQUEST_ACCESS, REQUEST_TICKET_BITS, REQUEST_TYPE, RESPONSE_DATA,
-    RESPONSE_ECHO, RESPONSE_ERROR, RESPONSE_STORED, RESPONSE_TICKET_BITS, RESPONSE_TYPE, SLOT_BITS,
+    ENTRY_BITS, REQUEST_ACCESS, REQUEST_TICKET_BITS, REQUEST_TYPE, RESPONSE_TICKET_BITS, SLOT_BITS,
     STORE_ADDRESS_BITS, STORE_WORD_BITS,
 };
-use crate::formats::mgmt::{self, MgmtError, NmpType, REGISTER_ADDRESS_BITS};
+use crate::formats::mgmt::{self, NmpType, REGISTER_ADDRESS_BITS};
 use crate::regmap::port::{RegRequestSource, RegResponseSink, ERROR_BITS};
 use crate::stream::{StreamSink, StreamSource};
 use rust_hdl::prelude::*;
@@ -125,14 +125,9 @@ pub struct RegAccess<const A: usize> {
     answered_now: Signal<Local, Bits<2>>,
     error0: Signal<Local, Bits<ERROR_BITS>>,
     error1: Signal<Local, Bits<ERROR_BITS>>,
-    failed: Signal<Local, bool>,
     complete: Signal<Local, bool>,
-    /// The response's fields.
-    response_type: Signal<Local, Bits<6>>,
-    response_error: Signal<Local, Bits<8>>,
-    response_echo: Signal<Local, Bits<2>>,
-    response_stored: Signal<Local, Bits<2>>,
-    response_data: Signal<Local, Bits<64>>,
+    /// The response's encoding.
+    ticket: RegResponseTicket,
     type_lsb: Constant<Bits<7>>,
     access_lsb: Constant<Bits<7>>,
     address0_lsb: Constant<Bits<7>>,
@@ -140,24 +135,11 @@ pub struct RegAccess<const A: usize> {
     entry_shift: Constant<Bits<7>>,
     /// Entry of `w6` in a slot (`w7` is the next).
     data_entry: Constant<Bits<STORE_ADDRESS_BITS>>,
-    ticket_type_lsb: Constant<Bits<7>>,
-    ticket_error_lsb: Constant<Bits<7>>,
-    ticket_echo_lsb: Constant<Bits<7>>,
-    ticket_stored_lsb: Constant<Bits<7>>,
-    ticket_data_lsb: Constant<Bits<7>>,
     /// Address bits beyond the register file's port (`A` and above).
     beyond_port: Constant<Bits<15>>,
     max_count: Constant<Bits<3>>,
     register_read: Constant<Bits<6>>,
     register_write: Constant<Bits<6>>,
-    read_response: Constant<Bits<6>>,
-    write_response: Constant<Bits<6>>,
-    error_response: Constant<Bits<6>>,
-    bad_count_code: Constant<Bits<8>>,
-    unmapped_code: Constant<Bits<8>>,
-    unknown_code: Constant<Bits<8>>,
-    echo_registers: Constant<Bits<2>>,
-    byte_shift: Constant<Bits<7>>,
 }
 
 impl<const A: usize> RegAccess<A> {
@@ -200,36 +182,18 @@ impl<const A: usize> RegAccess<A> {
             answered_now: Default::default(),
             error0: Default::default(),
             error1: Default::default(),
-            failed: Default::default(),
             complete: Default::default(),
-            response_type: Default::default(),
-            response_error: Default::default(),
-            response_echo: Default::default(),
-            response_stored: Default::default(),
-            response_data: Default::default(),
+            ticket: Default::default(),
             type_lsb: constant(REQUEST_TYPE.lsb as u64),
             access_lsb: constant(REQUEST_ACCESS.lsb as u64),
             address0_lsb: constant(mgmt::ADDRESS0.lsb as u64),
             address1_lsb: constant(mgmt::ADDRESS1.lsb as u64),
             entry_shift: constant(ENTRY_BITS as u64),
             data_entry: constant(mgmt::W_DATA0 as u64),
-            ticket_type_lsb: constant(RESPONSE_TYPE.lsb as u64),
-            ticket_error_lsb: constant(RESPONSE_ERROR.lsb as u64),
-            ticket_echo_lsb: constant(RESPONSE_ECHO.lsb as u64),
-            ticket_stored_lsb: constant(RESPONSE_STORED.lsb as u64),
-            ticket_data_lsb: constant(RESPONSE_DATA.lsb as u64),
             beyond_port: constant(((1u64 << REGISTER_ADDRESS_BITS) - 1) & !((1u64 << A) - 1)),
             max_count: constant(mgmt::MAX_REGISTERS as u64),
             register_read: constant(NmpType::RegReadRequest.code() as u64),
             register_write: constant(NmpType::RegWriteRequest.code() as u64),
-            read_response: constant(NmpType::RegReadResponse.code() as u64),
-            write_response: constant(NmpType::RegWriteResponse.code() as u64),
-            error_response: constant(NmpType::RegErrorResponse.code() as u64),
-            bad_count_code: constant(MgmtError::BadCount.code() as u64),
-            unmapped_code: constant(MgmtError::Unmapped.code() as u64),
-            unknown_code: constant(MgmtError::UnknownType.code() as u64),
-            echo_registers: constant(Echo::Registers.code() as u64),
-            byte_shift: constant(8),
         }
     }
 }
@@ -330,55 +294,18 @@ impl<const A: usize> Logic for RegAccess<A> {
         self.answered.d.next = self.answered_now.val();
         self.stored_error0.d.next = self.error0.val();
         self.stored_error1.d.next = self.error1.val();
-        // Answer.
+        // Answer (RegResponseTicket encodes the response).
         self.complete.next = self.answered_now.val() == self.needed.val();
-        self.failed.next =
-            (self.needed.val() == 0) | (self.error0.val() != 0) | (self.error1.val() != 0);
-        self.response_error.next = 0.into();
-        self.response_echo.next = self.echo_registers.val();
-        self.response_data.next = 0.into();
-        self.response_type.next = self.read_response.val();
-        self.response_stored.next = 1.into();
-        if self.two.val() {
-            self.response_stored.next = 3.into();
-        }
-        if self.writing.val() {
-            self.response_type.next = self.write_response.val();
-            self.response_stored.next = 0.into();
-        }
-        if self.failed.val() {
-            self.response_type.next = self.error_response.val();
-            self.response_stored.next = 0.into();
-            self.response_data.next = bit_cast::<64, ERROR_BITS>(self.error0.val())
-                | (bit_cast::<64, ERROR_BITS>(self.error1.val()) << self.byte_shift.val());
-            if self.error1.val() != 0 {
-                self.response_error.next = bit_cast::<8, ERROR_BITS>(self.error1.val());
-            }
-            if self.error0.val() != 0 {
-                self.response_error.next = bit_cast::<8, ERROR_BITS>(self.error0.val());
-            }
-            if self.out_of_range.val() {
-                self.response_error.next = self.unmapped_code.val();
-            }
-            if self.bad_count.val() {
-                self.response_error.next = self.bad_count_code.val();
-            }
-            if self.unknown.val() {
-                self.response_error.next = self.unknown_code.val();
-                self.response_echo.next = 0.into();
-            }
-        }
-        self.responses.data.next = bit_cast::<RESPONSE_TICKET_BITS, SLOT_BITS>(self.slot.val())
-            | (bit_cast::<RESPONSE_TICKET_BITS, 6>(self.response_type.val())
-                << self.ticket_type_lsb.val())
-            | (bit_cast::<RESPONSE_TICKET_BITS, 8>(self.response_error.val())
-                << self.ticket_error_lsb.val())
-            | (bit_cast::<RESPONSE_TICKET_BITS, 2>(self.response_echo.val())
-                << self.ticket_echo_lsb.val())
-            | (bit_cast::<RESPONSE_TICKET_BITS, 2>(self.response_stored.val())
-                << self.ticket_stored_lsb.val())
-            | (bit_cast::<RESPONSE_TICKET_BITS, 64>(self.response_data.val())
-                << self.ticket_data_lsb.val());
+        self.ticket.slot.next = self.slot.val();
+        self.ticket.writing.next = self.writing.val();
+        self.ticket.two.next = self.two.val();
+        self.ticket.refused.next = self.needed.val() == 0;
+        self.ticket.out_of_range.next = self.out_of_range.val();
+        self.ticket.bad_count.next = self.bad_count.val();
+        self.ticket.unknown.next = self.unknown.val();
+        self.ticket.error0.next = self.error0.val();
+        self.ticket.error1.next = self.error1.val();
+        self.responses.data.next = self.ticket.ticket.val();
         self.responses.valid.next = self.requests.valid.val() & self.complete.val();
         self.requests.ready.next = self.responses.valid.val() & self.responses.ready.val();
         self.settled.d.next = self.requests.valid.val() & !self.requests.ready.val();
