@@ -16,6 +16,18 @@
 //! has its own buffer, so a stalled VC never blocks another. Latency: a flit on the channel in
 //! cycle `c` is offered from `c + 1` (registers) or `c + 2` (block RAM).
 //!
+//! **Whole packets** (option of [`ChannelReceiver::whole_packets`], for a consumer that merges
+//! VCs into one stream of whole packets: the NIC's network intake). Each VC counts the packet
+//! ends in its buffer (tail flits and `TailBadPkt` markers, counted as they are written and
+//! as they leave) and offers its front only while that count is non-zero: the flits offered
+//! are always those of a packet whose end is already buffered, so a consumer that holds a VC
+//! from a packet's head to its end never waits in the middle of a packet, and a VC whose
+//! sender stalls mid-packet never blocks another. The buffer must hold the largest packet
+//! (`D >= network.max_packet_flits`); a buffer that is full without an end (a sender breaking
+//! the packet format) is offered anyway, so it drains and never holds its VC for good (the
+//! consumer's format check drops what it gets). Without the option the counts still exist but
+//! gate nothing (synthesis removes them).
+//!
 //! **Discard.** While `discard` is high (the link is dead, see [`crate::link_port`]), nothing
 //! is offered on the streams and the buffers are emptied, one flit per cycle from the buffers
 //! holding flits in round robin, each returning its credit as if the link took it: the channel
@@ -39,10 +51,13 @@
 use crate::arb::RrArbiter;
 use crate::channel::ChannelSink;
 use crate::fifo::StreamFifo;
-use crate::formats::flit::{HEAD_BIT, TYPE_BIT};
+use crate::formats::flit::{ControlCode, CODE, HEAD_BIT, TAIL_BIT, TYPE_BIT};
 use crate::formats::FLIT_BITS;
 use crate::stream::StreamSource;
 use rust_hdl::prelude::*;
+
+// `update` reads a control flit's code at a literal offset (a `get_bits` offset must be one).
+const _: () = assert!(CODE.lsb == 56 && CODE.width == 6);
 
 /// `events` bit: a flit on a VC out of range, dropped.
 pub const BAD_VC: usize = 0;
@@ -118,6 +133,24 @@ pub struct ChannelReceiver<
     vc_masks: Vec<Constant<Bits<VCS>>>,
     type_bit: Constant<Bits<7>>,
     head_bit: Constant<Bits<7>>,
+    tail_bit: Constant<Bits<7>>,
+    code_tail_bad: Constant<Bits<6>>,
+    /// Per VC: packet ends (tails, `TailBadPkt`) in the buffer.
+    ends_held: Vec<DFF<Bits<CW>>>,
+    /// The option: offer only what belongs to a buffered packet end.
+    gate_whole_packets: Constant<bool>,
+    /// A full buffer's count.
+    depth_count: Constant<Bits<CW>>,
+    /// The flit on the channel ends a packet.
+    channel_end: Signal<Local, bool>,
+    /// Per VC: the front of its buffer ends a packet.
+    front_end: Vec<Signal<Local, bool>>,
+    /// Per VC: an end is written into its buffer on this edge.
+    end_enters: Vec<Signal<Local, bool>>,
+    /// Per VC: an end leaves its buffer on this edge.
+    end_leaves: Vec<Signal<Local, bool>>,
+    /// Per VC: it may offer its front.
+    gate_open: Vec<Signal<Local, bool>>,
 }
 
 impl<const VCS: usize, const VCB: usize, const D: usize, const AW: usize, const CW: usize>
@@ -168,7 +201,29 @@ impl<const VCS: usize, const VCB: usize, const D: usize, const AW: usize, const 
                 .collect(),
             type_bit: pos(TYPE_BIT),
             head_bit: pos(HEAD_BIT),
+            tail_bit: pos(TAIL_BIT),
+            code_tail_bad: Constant::new((ControlCode::TailBadPkt.code() as u64).into()),
+            ends_held: (0..VCS).map(|_| Default::default()).collect(),
+            gate_whole_packets: Constant::new(false),
+            depth_count: Constant::new((D as u64).into()),
+            channel_end: Default::default(),
+            front_end: (0..VCS).map(|_| Default::default()).collect(),
+            end_enters: (0..VCS).map(|_| Default::default()).collect(),
+            end_leaves: (0..VCS).map(|_| Default::default()).collect(),
+            gate_open: (0..VCS).map(|_| Default::default()).collect(),
         }
+    }
+
+    /// This receiver offering each VC's flits only once its buffer holds the packet's end
+    /// (see the module documentation, "Whole packets"). Panics if `D` is below
+    /// `max_packet_flits`, since such a packet could never be offered.
+    pub fn whole_packets(mut self, max_packet_flits: usize) -> Self {
+        assert!(
+            D >= max_packet_flits,
+            "ChannelReceiver<D = {D}>: whole packets need buffers of at least max_packet_flits = {max_packet_flits}"
+        );
+        self.gate_whole_packets = Constant::new(true);
+        self
     }
 }
 
@@ -179,6 +234,14 @@ impl<const VCS: usize, const VCB: usize, const D: usize, const AW: usize, const 
     fn update(&mut self) {
         dff_setup!(self, clock, credits, events_q);
         clock!(self, clock, drain);
+        for v in 0..VCS {
+            self.ends_held[v].clock.next = self.clock.val();
+            self.ends_held[v].d.next = self.ends_held[v].q.val();
+        }
+        self.channel_end.next = !self.channel.flit.val().get_bit(self.type_bit.val().index())
+            & !self.channel.flit.val().get_bit(self.head_bit.val().index())
+            & (self.channel.flit.val().get_bit(self.tail_bit.val().index())
+                | (self.channel.flit.val().get_bits::<6>(56) == self.code_tail_bad.val()));
         self.drain.reset.next = self.reset.val();
         // With VCS = 2^VCB every `vc` is in range: the 8-bit compare says so too.
         self.in_range.next = bit_cast::<8, VCB>(self.channel.vc.val()) < self.vc_limit.val();
@@ -208,9 +271,14 @@ impl<const VCS: usize, const VCB: usize, const D: usize, const AW: usize, const 
             if self.fifos[v].sink.valid.val() & !self.fifos[v].sink.ready.val() {
                 self.events_now.next = self.events_now.val() | self.ev_overflow.val();
             }
-            self.sources[v].valid.next = self.fifos[v].source.valid.val() & !self.discard.val();
+            self.gate_open[v].next = !self.gate_whole_packets.val()
+                | self.ends_held[v].q.val().any()
+                | (self.fifos[v].count.val() == self.depth_count.val());
+            self.sources[v].valid.next =
+                self.fifos[v].source.valid.val() & !self.discard.val() & self.gate_open[v].val();
             self.sources[v].data.next = self.fifos[v].source.data.val();
-            self.fifos[v].source.ready.next = self.sources[v].ready.val() & !self.discard.val();
+            self.fifos[v].source.ready.next =
+                self.sources[v].ready.val() & !self.discard.val() & self.gate_open[v].val();
             if self.discard.val() {
                 self.fifos[v].source.ready.next =
                     (self.drain.grant.val() & self.vc_masks[v].val()).any();
@@ -220,6 +288,39 @@ impl<const VCS: usize, const VCB: usize, const D: usize, const AW: usize, const 
             }
             if self.fifos[v].source.valid.val() & self.fifos[v].source.ready.val() {
                 self.leaves.next = self.leaves.val() | self.vc_masks[v].val();
+            }
+            // The packet ends held: one more when an end is written, one fewer when one leaves.
+            self.front_end[v].next = !self.fifos[v]
+                .source
+                .data
+                .val()
+                .get_bit(self.type_bit.val().index())
+                & !self.fifos[v]
+                    .source
+                    .data
+                    .val()
+                    .get_bit(self.head_bit.val().index())
+                & (self.fifos[v]
+                    .source
+                    .data
+                    .val()
+                    .get_bit(self.tail_bit.val().index())
+                    | (self.fifos[v].source.data.val().get_bits::<6>(56)
+                        == self.code_tail_bad.val()));
+            self.end_enters[v].next = self.fifos[v].sink.valid.val()
+                & self.fifos[v].sink.ready.val()
+                & self.channel_end.val();
+            self.end_leaves[v].next = self.fifos[v].source.valid.val()
+                & self.fifos[v].source.ready.val()
+                & self.front_end[v].val();
+            if self.end_enters[v].val() & !self.end_leaves[v].val() {
+                self.ends_held[v].d.next = self.ends_held[v].q.val() + 1;
+            }
+            if self.end_leaves[v].val() & !self.end_enters[v].val() {
+                self.ends_held[v].d.next = self.ends_held[v].q.val() - 1;
+            }
+            if self.reset.val() {
+                self.ends_held[v].d.next = 0.into();
             }
             self.unused_counts.next = self.unused_counts.val() | self.fifos[v].count.val().any();
         }

@@ -32,6 +32,7 @@ mod hdl {
     mod ltp_deframer;
     mod ltp_striper;
     mod mgmt_transit;
+    mod network_intake;
     mod nic_mgmt;
     mod nic_send;
     mod nma_core;

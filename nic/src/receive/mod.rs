@@ -20,6 +20,7 @@ pub mod buffer_manager;
 pub mod entry_flags;
 pub mod error_event_slot;
 pub mod nap_ring_read;
+pub mod network_intake;
 pub mod packet_check;
 pub mod packet_output;
 pub mod packet_ram;

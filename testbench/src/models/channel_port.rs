@@ -5,7 +5,7 @@ use super::arbiter::{ArbiterModel, Policy};
 use super::credit_counter::CreditCounterModel;
 use super::fifo::{FifoFlavor, FifoModel};
 use hdl::channel_sender::SENDER_CREDIT_BITS;
-use hdl::formats::flit::{HEAD_BIT, TYPE_BIT};
+use hdl::formats::flit::{ControlCode, CODE, HEAD_BIT, TAIL_BIT, TYPE_BIT};
 
 /// The outputs of a [`ChannelSenderModel`] in one cycle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,6 +121,17 @@ pub struct ChannelReceiverModel {
     drain: ArbiterModel,
     credits: u64,
     events: u64,
+    depth: usize,
+    /// The whole-packets option: a VC offers only while its buffer holds a packet end.
+    whole_packets: bool,
+    /// Per VC: packet ends (tails, TailBadPkt) in the buffer.
+    ends: Vec<usize>,
+}
+
+/// True for a flit that ends a packet: a tail, or a `TailBadPkt` marker.
+pub fn is_packet_end(flit: u128) -> bool {
+    let control = flit >> TYPE_BIT & 1 == 0 && flit >> HEAD_BIT & 1 == 0;
+    control && (flit >> TAIL_BIT & 1 == 1 || CODE.get(flit) as u8 == ControlCode::TailBadPkt.code())
 }
 
 /// True for a head flit.
@@ -142,7 +153,21 @@ impl ChannelReceiverModel {
             drain: ArbiterModel::new(vcs, Policy::RoundRobin, false),
             credits: 0,
             events: 0,
+            depth,
+            whole_packets: false,
+            ends: vec![0; vcs],
         }
+    }
+
+    /// The same receiver with the whole-packets option (`ChannelReceiver::whole_packets`).
+    pub fn whole_packets(mut self) -> Self {
+        self.whole_packets = true;
+        self
+    }
+
+    /// VC `v` may offer its front: no option, a packet end buffered, or the buffer full.
+    fn gate_open(&self, v: usize) -> bool {
+        !self.whole_packets || self.ends[v] > 0 || self.fifos[v].len() == self.depth
     }
 
     /// Flits held in VC `v`'s buffer.
@@ -163,6 +188,9 @@ impl ChannelReceiverModel {
             .iter()
             .map(|f| f.outputs(false, 0, false).source_data)
             .collect();
+        let gated: Vec<Option<u128>> = (0..fronts.len())
+            .map(|v| fronts[v].filter(|_| self.gate_open(v)))
+            .collect();
         let drained = if discard {
             self.drain.grant(self.holding())
         } else {
@@ -173,7 +201,7 @@ impl ChannelReceiverModel {
             offers: if discard {
                 vec![None; fronts.len()]
             } else {
-                fronts.clone()
+                gated
             },
             credits: self.credits,
             events: self.events,
@@ -210,14 +238,23 @@ impl ChannelReceiverModel {
             let pop_ready = if discard {
                 drained == Some(v)
             } else {
-                ready >> v & 1 == 1
+                ready >> v & 1 == 1 && self.gate_open(v)
             };
             let o = self.fifos[v].outputs(push, flit, pop_ready);
             if push && !o.sink_ready {
                 events |= 1 << hdl::channel_receiver::OVERFLOW;
             }
+            if push && o.sink_ready && is_packet_end(flit) {
+                self.ends[v] += 1;
+            }
             let e = self.fifos[v].tick(reset, push, flit, pop_ready);
+            if reset {
+                self.ends[v] = 0;
+            }
             if let Some(f) = e.delivered {
+                if is_packet_end(f) {
+                    self.ends[v] -= 1;
+                }
                 leaves |= 1 << v;
                 if !discard {
                     out.push((v, f));

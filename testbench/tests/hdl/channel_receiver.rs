@@ -10,10 +10,17 @@
 //! discarded): the sender's credits always come back (its count returns to `credits` when idle, so the
 //! buffer it was promised exists); discarded flits and heads are counted exactly. The
 //! violation run sends without credit and on VCs out of range: dropped, an event each.
+//!
+//! The whole-packets runs (`ChannelReceiver::whole_packets`) end some packets with a
+//! `TailBadPkt` marker instead of a tail and check, besides the model, that a VC once it offers
+//! a packet's head offers every flit of it back to back up to its end (the consumer never waits
+//! inside a packet); one run sends packets longer than the buffer (the full buffer is offered
+//! anyway, so nothing stays stuck).
 #![allow(clippy::needless_range_loop)] // per-VC buffers, consumers and credits are indexed by VC
+use hdl::formats::flit::{ControlCode, CODE};
 use hdl::formats::FLIT_BITS;
 use std::collections::VecDeque;
-use testbench::models::channel_port::ChannelReceiverModel;
+use testbench::models::channel_port::{is_packet_end, ChannelReceiverModel};
 use testbench::models::formats::{random_body_flit, random_head_flit, random_tail_flit};
 use testbench::models::stream::{Receiver, StreamPorts};
 use testbench::rhdl::SimValue;
@@ -61,6 +68,10 @@ struct Run {
     violate: f64,
     resets: bool,
     cycles: u64,
+    /// The whole-packets option.
+    whole: bool,
+    /// Longest packet sent (flits).
+    max_len: u64,
 }
 
 /// (flits delivered, flits discarded, heads discarded, drop events).
@@ -71,6 +82,12 @@ fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
     let vcs = r.vcs;
     let vc_bits = hdl::channel::channel_vc_bits(vcs);
     let mut model = ChannelReceiverModel::new(vcs, r.depth);
+    if r.whole {
+        model = model.whole_packets();
+    }
+    // Whole packets, packets that fit: per VC, inside a packet being offered.
+    let check_runs = r.whole && r.max_len <= r.depth as u64 && r.violate == 0.0;
+    let mut inside = vec![false; vcs];
     let mut consumers: Vec<Receiver> = (0..vcs)
         .map(|v| Receiver::new(StreamPorts::new(b, &format!("sources${v}")), r.take))
         .collect();
@@ -102,12 +119,17 @@ fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
         b.poke_bool(discard, dis);
         for v in 0..vcs {
             if pending[v].is_empty() && !tail_end {
-                let len = rng.range(2, 6) as u8;
+                let len = rng.range(2, r.max_len) as u8;
                 pending[v].push_back(random_head_flit(&mut rng, len));
                 for _ in 2..len {
                     pending[v].push_back(random_body_flit(&mut rng));
                 }
-                pending[v].push_back(random_tail_flit(&mut rng));
+                if r.whole && rng.chance(0.1) {
+                    // A packet closed as bad by an upstream router.
+                    pending[v].push_back(CODE.set(0, ControlCode::TailBadPkt.code() as u128));
+                } else {
+                    pending[v].push_back(random_tail_flit(&mut rng));
+                }
             }
             consumers[v].drive(b, &mut rng);
         }
@@ -157,6 +179,12 @@ fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
         for v in 0..vcs {
             let got = b.peek_bool(consumers[v].ports.valid);
             assert_eq!(got, want.offers[v].is_some(), "cycle {cycle}: VC {v} valid");
+            if check_runs && !dis && !rst {
+                assert!(
+                    got || !inside[v],
+                    "cycle {cycle}: VC {v} waits inside a packet"
+                );
+            }
             if got {
                 assert_eq!(
                     Some(b.peek(consumers[v].ports.data)),
@@ -176,10 +204,12 @@ fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
             if dis {
                 // Discard withdraws the offers (the link behind them is gone).
                 consumers[v].reset();
+                inside[v] = false;
             }
-            if consumers[v].fired(b).is_some() {
+            if let Some(f) = consumers[v].fired(b) {
                 delivered += 1;
                 ready |= 1 << v;
+                inside[v] = !is_packet_end(f);
             } else if b.peek_bool(consumers[v].ports.ready) {
                 ready |= 1 << v;
             }
@@ -201,6 +231,7 @@ fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
                 pending[v].clear();
                 credit[v] = r.credits;
                 consumers[v].reset();
+                inside[v] = false;
             }
         }
     }
@@ -229,6 +260,8 @@ const BASE: Run = Run {
     violate: 0.0,
     resets: true,
     cycles: 4000,
+    whole: false,
+    max_len: 6,
 };
 
 #[test]
@@ -285,4 +318,58 @@ fn channel_receiver_in_block_ram_matches_model() {
 #[should_panic(expected = "credits per VC must be 1..=D")]
 fn more_credits_than_slots_are_refused() {
     let _ = Small::new(5);
+}
+
+#[test]
+fn channel_receiver_whole_packets_match_model() {
+    let small = |r: Run| {
+        run_both(
+            "channel_receiver_whole",
+            || Small::new(r.credits).whole_packets(4),
+            || table_for!(Small, 3),
+            |b| bench(b, r),
+        )
+        .result
+    };
+    // Packets that fit: every packet offered back to back once its end is buffered.
+    let (n, gone, _, _) = small(Run {
+        seed: 11,
+        whole: true,
+        max_len: 4,
+        ..BASE
+    });
+    assert!(n > 1500 && gone > 50, "{n} {gone}");
+    // Packets longer than the buffer: offered when the buffer is full, never stuck.
+    let (n, _, _, _) = small(Run {
+        seed: 12,
+        whole: true,
+        max_len: 7,
+        resets: false,
+        ..BASE
+    });
+    assert!(n > 1500, "long packets: {n}");
+    let r = Run {
+        vcs: 2,
+        depth: 32,
+        credits: 32,
+        seed: 13,
+        take: 0.4,
+        whole: true,
+        max_len: 32,
+        ..BASE
+    };
+    let (n, _, _, _) = run_both(
+        "channel_receiver_whole_deep",
+        || Deep::new(r.credits).whole_packets(32),
+        || table_for!(Deep, 2),
+        |b| bench(b, r),
+    )
+    .result;
+    assert!(n > 1000, "{n}");
+}
+
+#[test]
+#[should_panic(expected = "whole packets need buffers of at least max_packet_flits")]
+fn whole_packets_need_room_for_the_largest() {
+    let _ = Small::new(4).whole_packets(5);
 }

@@ -1,0 +1,279 @@
+//! NetworkIntake (the NIC's network channel into whole-packet streams: data VCs merged, the
+//! GET VC and the management VC apart) on both backends, against a packet-level model: per VC
+//! the queue of packets sent and not yet delivered.
+//!
+//! The world: a credit-obeying sender of packets (2 to `max_packet_flits` flits, a tenth closed
+//! by a `TailBadPkt` marker as an upstream router does) on every VC, interleaving VCs flit by
+//! flit; one data VC at a time is **stalled in the middle of a packet** for a long stretch (its
+//! sender has no more flits); consumers of the three streams with random backpressure; `reset`
+//! at random moments. Checked: every packet leaves whole, unmixed with another, on the stream of
+//! its VC's role (data, GET, management), in order per VC, none lost or duplicated; during each
+//! stall the other data VC's packets keep arriving on `data` (a stalled VC never blocks
+//! another); credits all come back when idle; no error event from a correct sender.
+#![allow(clippy::needless_range_loop)] // per-VC queues and credits are indexed by VC
+use hdl::formats::flit::{ControlCode, CODE};
+use std::collections::VecDeque;
+use testbench::models::channel_port::is_packet_end;
+use testbench::models::formats::{random_body_flit, random_head_flit, random_tail_flit};
+use testbench::models::stream::{Receiver, StreamPorts};
+use testbench::{port_table, run_both, Backend, BenchRng, PortTable, ResetSchedule};
+
+/// 4 VCs: data 0 and 3, management 1, GET 2; buffers of 16 flits.
+type Four = nic::network_intake!(4, 16);
+/// 2 VCs: data 0, management 1, no GET VC.
+type Two = nic::network_intake!(2, 16);
+
+const MAX_FLITS: u64 = 16;
+
+macro_rules! table_for {
+    ($t:ty) => {{
+        let t: PortTable<$t> = port_table!($t; reset, channel.valid, channel.flit, channel.vc,
+            channel.credits, data.valid, data.data, data.ready, gets.valid, gets.data,
+            gets.ready, management.valid, management.data, management.ready, events);
+        t
+    }};
+}
+
+/// Which stream a VC's packets leave on.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Role {
+    Data,
+    Get,
+    Management,
+}
+
+#[derive(Clone, Copy)]
+struct Run {
+    vcs: usize,
+    mgmt_vc: usize,
+    get_vc: Option<usize>,
+    seed: u64,
+    cycles: u64,
+    take: f64,
+    resets: bool,
+}
+
+/// (packets delivered per VC, packets of the other data VC delivered during stalls).
+type Outcome = (Vec<u64>, u64);
+
+fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
+    let mut rng = BenchRng::new(r.seed);
+    let vcs = r.vcs;
+    let vc_bits = hdl::channel::channel_vc_bits(vcs);
+    let role = |v: usize| {
+        if v == r.mgmt_vc {
+            Role::Management
+        } else if Some(v) == r.get_vc {
+            Role::Get
+        } else {
+            Role::Data
+        }
+    };
+    let data_vcs: Vec<usize> = (0..vcs).filter(|&v| role(v) == Role::Data).collect();
+    let p = |n: &str| b.port(n);
+    let (reset, valid, flit, vc, credits, events) = (
+        p("reset"),
+        p("channel$valid"),
+        p("channel$flit"),
+        p("channel$vc"),
+        p("channel$credits"),
+        p("events"),
+    );
+    let streams = [Role::Data, Role::Get, Role::Management];
+    let mut consumers: Vec<Receiver> = ["data", "gets", "management"]
+        .iter()
+        .map(|n| Receiver::new(StreamPorts::new(b, n), r.take))
+        .collect();
+    let mut sched = if r.resets {
+        ResetSchedule::new(&mut rng, 4000)
+    } else {
+        ResetSchedule::never()
+    };
+    // Per VC: flits still to send, packets sent and not yet delivered, credits.
+    let mut pending: Vec<VecDeque<u128>> = vec![VecDeque::new(); vcs];
+    let mut sent: Vec<VecDeque<Vec<u128>>> = vec![VecDeque::new(); vcs];
+    let mut current: Vec<Vec<u128>> = vec![vec![]; vcs];
+    let mut credit = vec![16usize; vcs];
+    // Per stream: the packet being gathered.
+    let mut gathering: Vec<Vec<u128>> = vec![vec![]; 3];
+    let mut delivered = vec![0u64; vcs];
+    let mut during_stall = 0u64;
+    // Stalls: (start, end, data VC) every 3,000 cycles, 1,500 long, alternating VCs.
+    let stall_of = |cycle: u64| -> Option<usize> {
+        (cycle % 3000 >= 1000 && cycle % 3000 < 2500)
+            .then(|| data_vcs[(cycle / 3000) as usize % data_vcs.len()])
+    };
+    for cycle in 0..r.cycles + 600 {
+        let tail_end = cycle >= r.cycles;
+        let rst = sched.next_if(&mut rng, !tail_end);
+        b.poke_bool(reset, rst);
+        let stalled = if tail_end { None } else { stall_of(cycle) };
+        for v in 0..vcs {
+            if pending[v].is_empty() && !tail_end {
+                let len = rng.range(2, MAX_FLITS) as u8;
+                let mut packet = vec![random_head_flit(&mut rng, len)];
+                for _ in 2..len {
+                    packet.push(random_body_flit(&mut rng));
+                }
+                if rng.chance(0.1) {
+                    packet.push(CODE.set(0, ControlCode::TailBadPkt.code() as u128));
+                } else {
+                    packet.push(random_tail_flit(&mut rng));
+                }
+                pending[v].extend(packet.iter().copied());
+            }
+        }
+        for c in consumers.iter_mut() {
+            c.drive(b, &mut rng);
+        }
+        // Send: a VC with a flit and a credit, at random; a stalled VC sends only up to the
+        // middle of its packet (it has begun one and stops).
+        let able: Vec<usize> = (0..vcs)
+            .filter(|&v| {
+                !pending[v].is_empty()
+                    && credit[v] > 0
+                    && !(stalled == Some(v) && !current[v].is_empty() && pending[v].len() <= 1)
+            })
+            .filter(|&v| !(stalled == Some(v) && current[v].is_empty() && cycle % 3000 > 1100))
+            .collect();
+        let mut out: Option<(usize, u128)> = None;
+        if !able.is_empty() && rng.chance(0.9) {
+            let v = able[rng.range(0, able.len() as u64 - 1) as usize];
+            out = Some((v, pending[v].pop_front().unwrap()));
+            credit[v] -= 1;
+        }
+        match out {
+            Some((v, f)) => {
+                b.poke_bool(valid, true);
+                b.poke(flit, f);
+                b.poke(vc, v as u128);
+            }
+            None => {
+                b.poke_bool(valid, false);
+                b.poke(flit, rng.bits(65));
+                b.poke(vc, rng.bits(vc_bits));
+            }
+        }
+        assert_eq!(
+            b.peek(events),
+            0,
+            "cycle {cycle}: error event from a correct sender"
+        );
+        let returned = b.peek(credits) as u64;
+        for (s, c) in consumers.iter_mut().enumerate() {
+            let Some(f) = c.fired(b) else { continue };
+            gathering[s].push(f);
+            if !is_packet_end(f) {
+                continue;
+            }
+            let packet = std::mem::take(&mut gathering[s]);
+            // The packet must be the oldest undelivered one of a VC of this stream's role.
+            let from = (0..vcs)
+                .find(|&v| role(v) == streams[s] && sent[v].front().is_some_and(|q| *q == packet));
+            let Some(v) = from else {
+                panic!(
+                    "cycle {cycle}: {:?} stream gave a packet that is no VC's next ({} flits, head {:#x})",
+                    streams[s],
+                    packet.len(),
+                    packet[0]
+                );
+            };
+            sent[v].pop_front();
+            delivered[v] += 1;
+            if let Some(sv) = stalled {
+                if role(v) == Role::Data && v != sv {
+                    during_stall += 1;
+                }
+            }
+        }
+        b.tick();
+        if let Some((v, f)) = out {
+            current[v].push(f);
+            if is_packet_end(f) {
+                sent[v].push_back(std::mem::take(&mut current[v]));
+            }
+        }
+        for v in 0..vcs {
+            if returned >> v & 1 == 1 && !rst {
+                credit[v] += 1;
+            }
+        }
+        if rst {
+            for v in 0..vcs {
+                pending[v].clear();
+                sent[v].clear();
+                current[v].clear();
+                credit[v] = 16;
+            }
+            for s in 0..3 {
+                gathering[s].clear();
+                consumers[s].reset();
+            }
+        }
+    }
+    for v in 0..vcs {
+        assert_eq!(credit[v], 16, "VC {v}: credits did not all come back");
+        assert!(
+            sent[v].is_empty() && current[v].is_empty(),
+            "VC {v}: {} packets never delivered",
+            sent[v].len()
+        );
+    }
+    if r.resets {
+        sched.assert_pulses("network_intake", 1);
+    }
+    (delivered, during_stall)
+}
+
+#[test]
+fn network_intake_delivers_whole_packets_per_role() {
+    let r = Run {
+        vcs: 4,
+        mgmt_vc: 1,
+        get_vc: Some(2),
+        seed: 21,
+        cycles: 12_000,
+        take: 0.7,
+        resets: true,
+    };
+    let (delivered, during_stall) = run_both(
+        "network_intake",
+        || Four::new(MAX_FLITS as usize, r.mgmt_vc, r.get_vc),
+        || table_for!(Four),
+        |b| bench(b, r),
+    )
+    .result;
+    println!("network_intake 4 VCs: packets per VC {delivered:?}, other data VC during stalls {during_stall}");
+    assert!(delivered.iter().all(|&n| n > 150), "{delivered:?}");
+    assert!(
+        during_stall > 100,
+        "a stalled VC blocked the other: {during_stall}"
+    );
+}
+
+#[test]
+fn network_intake_without_get_vc() {
+    let r = Run {
+        vcs: 2,
+        mgmt_vc: 1,
+        get_vc: None,
+        seed: 22,
+        cycles: 6_000,
+        take: 0.5,
+        resets: false,
+    };
+    let (delivered, _) = run_both(
+        "network_intake_two",
+        || Two::new(MAX_FLITS as usize, r.mgmt_vc, r.get_vc),
+        || table_for!(Two),
+        |b| bench(b, r),
+    )
+    .result;
+    assert!(delivered.iter().all(|&n| n > 150), "{delivered:?}");
+}
+
+#[test]
+#[should_panic(expected = "no data VC is left")]
+fn network_intake_needs_a_data_vc() {
+    let _ = Two::new(16, 1, Some(0));
+}
