@@ -173,6 +173,8 @@ pub struct MessageSource {
     pub sources: Signal<Out, Bits<SEGMENT_COUNT_BITS>>,
     /// PUT, GET: destination segments.
     pub destinations: Signal<Out, Bits<SEGMENT_COUNT_BITS>>,
+    /// GET: the issuing QP's own key, word 2 bits 63..32 of the GET packet (0 otherwise).
+    pub response_key: Signal<Out, Bits<32>>,
     /// PUT: the data a GET asked for (the GET-to-PUT path at the target; `false` from the
     /// descriptor fetch).
     pub get_response: Signal<Out, bool>,
@@ -212,6 +214,8 @@ pub struct MessageSink {
     pub sources: Signal<In, Bits<SEGMENT_COUNT_BITS>>,
     /// Destination segments.
     pub destinations: Signal<In, Bits<SEGMENT_COUNT_BITS>>,
+    /// GET: the response key.
+    pub response_key: Signal<In, Bits<32>>,
     /// The PUT answers a GET.
     pub get_response: Signal<In, bool>,
     /// Done with it on this edge.
