@@ -70,10 +70,9 @@ impl Logic for ControlRules {
     fn update(&mut self) {
         self.length.next = self.word.val().get_bits::<32>(32);
         self.kind.next = self.word.val().get_bits::<3>(0);
-        self.immediate_words.next = ((bit_cast::<COUNT_BITS, 32>(self.length.val())
-            + self.seven.val())
-            >> 3)
-            + self.two.val();
+        self.immediate_words.next =
+            ((bit_cast::<COUNT_BITS, 32>(self.length.val()) + self.seven.val()) >> 3)
+                + self.two.val();
         // Lowest priority first (the last assignment wins).
         self.broken.next = 0.into();
         if self.word.val().get_bit(1)

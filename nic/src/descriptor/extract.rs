@@ -22,9 +22,7 @@ use super::check::DescriptorCheck;
 use super::descriptor_fields::DescriptorFields;
 use super::event_fields::ErrorEventFields;
 use super::slots::SlotHeadSink;
-use super::{
-    DescriptorSource, ErrorEventSource, SLOT_BEAT_BITS, STATUS_BITS, WORD_BITS,
-};
+use super::{DescriptorSource, ErrorEventSource, SLOT_BEAT_BITS, STATUS_BITS, WORD_BITS};
 use crate::host::HOST_DATA_BITS;
 use hdl::formats::nic::EventStatus;
 use rust_hdl::prelude::*;

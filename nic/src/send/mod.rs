@@ -17,6 +17,7 @@
 pub mod completion_router;
 pub mod data_read;
 pub mod data_reorder;
+pub mod descriptor_merge;
 pub mod head_beat;
 pub mod message_queue;
 pub mod packet_align;
@@ -37,6 +38,7 @@ pub mod tag_share;
 pub use completion_router::CompletionRouter;
 pub use data_read::DataRead;
 pub use data_reorder::DataReorder;
+pub use descriptor_merge::DescriptorMerge;
 pub use head_beat::HeadBeat;
 pub use message_queue::MessageQueue;
 pub use packet_align::PacketAlign;
