@@ -1031,6 +1031,7 @@ module nic_get_to_put$store(clock,reset,gets$valid,gets$kind,gets$src_node,gets$
     reg  [39:0] destination_next;
     reg  [9:0] words_expected;
     reg  [9:0] words_seen;
+    reg  [12:0] bytes_expected;
     reg  bad;
     
     // Sub module instances
@@ -1121,7 +1122,8 @@ module nic_get_to_put$store(clock,reset,gets$valid,gets$kind,gets$src_node,gets$
         end
         words_expected = ((((sources_now) & 10'h3ff) + ((destinations_now) & 10'h3ff)) << 32'h1) + one_count;
         words_seen = ((index$q) & 10'h3ff) + one_count;
-        bad = broken$q | rules$broken | ~in_slot | (words_seen != words_expected) | (((gets$bytes) & 13'h1fff) != (((words_seen) & 13'h1fff) << 32'h3)) | (source_next != destination_next) | ~|source_next | |source_next[(32'h20)+:(8)];
+        bytes_expected = ((words_seen) & 13'h1fff) << 32'h3;
+        bad = broken$q | rules$broken | ~in_slot | (words_seen != words_expected) | (((gets$bytes) & 13'h1fff) != bytes_expected) | (source_next != destination_next) | ~|source_next | |source_next[(32'h20)+:(8)];
         word_write = taking & in_slot;
         word_address = (((pointer$q[(32'h0)+:(3)]) & 8'hff) << word_shift) | ((index$q[(32'h0)+:(5)]) & 8'hff);
         word_data = gets$word;

@@ -77,6 +77,8 @@ pub struct GetStore<const SB: usize, const WB: usize, const QAW: usize, const PB
     destination_next: Signal<Local, Bits<SUM_BITS>>,
     words_expected: Signal<Local, Bits<10>>,
     words_seen: Signal<Local, Bits<10>>,
+    /// The `bytes` a body of `words_seen` words has.
+    bytes_expected: Signal<Local, Bits<13>>,
     bad: Signal<Local, bool>,
     depth: Constant<Bits<PB>>,
     slot_words: Constant<Bits<GET_INDEX_BITS>>,
@@ -128,6 +130,7 @@ impl<const SB: usize, const WB: usize, const QAW: usize, const PB: usize>
             destination_next: Default::default(),
             words_expected: Default::default(),
             words_seen: Default::default(),
+            bytes_expected: Default::default(),
             bad: Default::default(),
             depth: constant(1 << SB),
             slot_words: constant(1 << WB),
@@ -204,12 +207,12 @@ impl<const SB: usize, const WB: usize, const QAW: usize, const PB: usize> Logic
             + self.one_count.val();
         self.words_seen.next =
             bit_cast::<10, GET_INDEX_BITS>(self.index.q.val()) + self.one_count.val();
+        self.bytes_expected.next = bit_cast::<13, 10>(self.words_seen.val()) << 3;
         self.bad.next = self.broken.q.val()
             | self.rules.broken.val()
             | !self.in_slot.val()
             | (self.words_seen.val() != self.words_expected.val())
-            | (bit_cast::<13, 11>(self.gets.bytes.val())
-                != (bit_cast::<13, 10>(self.words_seen.val()) << 3))
+            | (bit_cast::<13, 11>(self.gets.bytes.val()) != self.bytes_expected.val())
             | (self.source_next.val() != self.destination_next.val())
             | !self.source_next.val().any()
             | self.source_next.val().get_bits::<8>(32).any();
