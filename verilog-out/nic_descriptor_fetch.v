@@ -2,7 +2,7 @@
 // the NIC's descriptor fetch with the central tag pool: doorbell to QP lookup, tag and descriptor reads, completions collected by tag, the descriptor checked (Descriptor::unpack rules) and streamed out, or an error event (nic/src/descriptor/, nic/src/tag_pool.rs)
 
 
-module nic_descriptor_fetch(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorbell$ready,lookup$valid,lookup$function,lookup$qp,lookup$ready,lookup$answered,lookup$owned,lookup$function_enabled,lookup$qp_enabled,lookup$key,lookup$interrupt,lookup$send_base,lookup$send_size,lookup$send_producer,lookup$send_consumer,lookup$receive_base,lookup$receive_size,lookup$receive_producer,lookup$receive_consumer,lookup$nap_base,lookup$nap_size,lookup$nap_producer,lookup$nap_consumer,read$valid,read$function,read$address,read$bytes,read$tag,read$ready,completion$valid,completion$tag,completion$data,completion$last,completion$error,completion$ready,descriptor$valid,descriptor$kind,descriptor$function,descriptor$qp,descriptor$dst_node,descriptor$dst_function,descriptor$dst_qp,descriptor$remote_event,descriptor$local_event,descriptor$key,descriptor$tag,descriptor$length,descriptor$sources,descriptor$destinations,descriptor$word,descriptor$last,descriptor$ready,error$valid,error$function,error$qp,error$status,error$op,error$tag,error$peer_node,error$peer_function,error$peer_qp,error$length,error$ready,stray,bad_free,tags_in_use);
+module nic_descriptor_fetch(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorbell$ready,lookup$valid,lookup$function,lookup$qp,lookup$ready,lookup$answered,lookup$owned,lookup$function_enabled,lookup$qp_enabled,lookup$key,lookup$interrupt,lookup$send_base,lookup$send_size,lookup$send_producer,lookup$send_consumer,lookup$receive_base,lookup$receive_size,lookup$receive_producer,lookup$receive_consumer,lookup$nap_base,lookup$nap_size,lookup$nap_producer,lookup$nap_consumer,read$valid,read$function,read$address,read$bytes,read$tag,read$ready,completion$valid,completion$tag,completion$data,completion$last,completion$error,completion$ready,descriptor$valid,descriptor$kind,descriptor$function,descriptor$qp,descriptor$dst_node,descriptor$dst_function,descriptor$dst_qp,descriptor$remote_event,descriptor$local_event,descriptor$key,descriptor$tag,descriptor$length,descriptor$sources,descriptor$destinations,descriptor$response_key,descriptor$get_response,descriptor$word,descriptor$last,descriptor$ready,error$valid,error$function,error$qp,error$status,error$op,error$tag,error$peer_node,error$peer_function,error$peer_qp,error$length,error$ready,stray,bad_free,tags_in_use);
     
     // Module arguments
     input wire  clock;
@@ -59,6 +59,8 @@ module nic_descriptor_fetch(clock,reset,doorbell$valid,doorbell$function,doorbel
     output wire  [31:0] descriptor$length;
     output wire  [4:0] descriptor$sources;
     output wire  [4:0] descriptor$destinations;
+    output wire  [31:0] descriptor$response_key;
+    output wire  descriptor$get_response;
     output wire  [63:0] descriptor$word;
     output wire  descriptor$last;
     input wire  descriptor$ready;
@@ -171,6 +173,8 @@ module nic_descriptor_fetch(clock,reset,doorbell$valid,doorbell$function,doorbel
         .descriptor$length(descriptor$length),
         .descriptor$sources(descriptor$sources),
         .descriptor$destinations(descriptor$destinations),
+        .descriptor$response_key(descriptor$response_key),
+        .descriptor$get_response(descriptor$get_response),
         .descriptor$word(descriptor$word),
         .descriptor$last(descriptor$last),
         .descriptor$ready(descriptor$ready),
@@ -229,7 +233,7 @@ module nic_descriptor_fetch(clock,reset,doorbell$valid,doorbell$function,doorbel
 endmodule // nic_descriptor_fetch
 
 
-module nic_descriptor_fetch$fetch(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorbell$ready,lookup$valid,lookup$function,lookup$qp,lookup$ready,lookup$answered,lookup$owned,lookup$function_enabled,lookup$qp_enabled,lookup$key,lookup$interrupt,lookup$send_base,lookup$send_size,lookup$send_producer,lookup$send_consumer,lookup$receive_base,lookup$receive_size,lookup$receive_producer,lookup$receive_consumer,lookup$nap_base,lookup$nap_size,lookup$nap_producer,lookup$nap_consumer,tag_alloc$valid,tag_alloc$tag,tag_alloc$ready,tag_alloc$owner,tag_free$valid,tag_free$tag,read$valid,read$function,read$address,read$bytes,read$tag,read$ready,completion$valid,completion$tag,completion$data,completion$last,completion$error,completion$ready,descriptor$valid,descriptor$kind,descriptor$function,descriptor$qp,descriptor$dst_node,descriptor$dst_function,descriptor$dst_qp,descriptor$remote_event,descriptor$local_event,descriptor$key,descriptor$tag,descriptor$length,descriptor$sources,descriptor$destinations,descriptor$word,descriptor$last,descriptor$ready,error$valid,error$function,error$qp,error$status,error$op,error$tag,error$peer_node,error$peer_function,error$peer_qp,error$length,error$ready,stray);
+module nic_descriptor_fetch$fetch(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorbell$ready,lookup$valid,lookup$function,lookup$qp,lookup$ready,lookup$answered,lookup$owned,lookup$function_enabled,lookup$qp_enabled,lookup$key,lookup$interrupt,lookup$send_base,lookup$send_size,lookup$send_producer,lookup$send_consumer,lookup$receive_base,lookup$receive_size,lookup$receive_producer,lookup$receive_consumer,lookup$nap_base,lookup$nap_size,lookup$nap_producer,lookup$nap_consumer,tag_alloc$valid,tag_alloc$tag,tag_alloc$ready,tag_alloc$owner,tag_free$valid,tag_free$tag,read$valid,read$function,read$address,read$bytes,read$tag,read$ready,completion$valid,completion$tag,completion$data,completion$last,completion$error,completion$ready,descriptor$valid,descriptor$kind,descriptor$function,descriptor$qp,descriptor$dst_node,descriptor$dst_function,descriptor$dst_qp,descriptor$remote_event,descriptor$local_event,descriptor$key,descriptor$tag,descriptor$length,descriptor$sources,descriptor$destinations,descriptor$response_key,descriptor$get_response,descriptor$word,descriptor$last,descriptor$ready,error$valid,error$function,error$qp,error$status,error$op,error$tag,error$peer_node,error$peer_function,error$peer_qp,error$length,error$ready,stray);
     
     // Module arguments
     input wire  clock;
@@ -292,6 +296,8 @@ module nic_descriptor_fetch$fetch(clock,reset,doorbell$valid,doorbell$function,d
     output wire  [31:0] descriptor$length;
     output wire  [4:0] descriptor$sources;
     output wire  [4:0] descriptor$destinations;
+    output wire  [31:0] descriptor$response_key;
+    output wire  descriptor$get_response;
     output wire  [63:0] descriptor$word;
     output wire  descriptor$last;
     input wire  descriptor$ready;
@@ -493,6 +499,8 @@ module nic_descriptor_fetch$fetch(clock,reset,doorbell$valid,doorbell$function,d
         .descriptor$length(descriptor$length),
         .descriptor$sources(descriptor$sources),
         .descriptor$destinations(descriptor$destinations),
+        .descriptor$response_key(descriptor$response_key),
+        .descriptor$get_response(descriptor$get_response),
         .descriptor$word(descriptor$word),
         .descriptor$last(descriptor$last),
         .descriptor$ready(descriptor$ready),
@@ -561,7 +569,7 @@ module nic_descriptor_fetch$fetch(clock,reset,doorbell$valid,doorbell$function,d
 endmodule // nic_descriptor_fetch$fetch
 
 
-module nic_descriptor_fetch$fetch$extract(clock,reset,head$valid,head$index,head$function,head$qp,head$words,head$offset,head$status,head$failed,head$release,read_address,read_data,descriptor$valid,descriptor$kind,descriptor$function,descriptor$qp,descriptor$dst_node,descriptor$dst_function,descriptor$dst_qp,descriptor$remote_event,descriptor$local_event,descriptor$key,descriptor$tag,descriptor$length,descriptor$sources,descriptor$destinations,descriptor$word,descriptor$last,descriptor$ready,error$valid,error$function,error$qp,error$status,error$op,error$tag,error$peer_node,error$peer_function,error$peer_qp,error$length,error$ready);
+module nic_descriptor_fetch$fetch$extract(clock,reset,head$valid,head$index,head$function,head$qp,head$words,head$offset,head$status,head$failed,head$release,read_address,read_data,descriptor$valid,descriptor$kind,descriptor$function,descriptor$qp,descriptor$dst_node,descriptor$dst_function,descriptor$dst_qp,descriptor$remote_event,descriptor$local_event,descriptor$key,descriptor$tag,descriptor$length,descriptor$sources,descriptor$destinations,descriptor$response_key,descriptor$get_response,descriptor$word,descriptor$last,descriptor$ready,error$valid,error$function,error$qp,error$status,error$op,error$tag,error$peer_node,error$peer_function,error$peer_qp,error$length,error$ready);
     
     // Module arguments
     input wire  clock;
@@ -577,22 +585,24 @@ module nic_descriptor_fetch$fetch$extract(clock,reset,head$valid,head$index,head
     output reg  head$release;
     output reg  [6:0] read_address;
     input wire  [127:0] read_data;
-    output reg  descriptor$valid;
-    output reg  [2:0] descriptor$kind;
-    output reg  [2:0] descriptor$function;
-    output reg  [3:0] descriptor$qp;
-    output reg  [15:0] descriptor$dst_node;
-    output reg  [2:0] descriptor$dst_function;
-    output reg  [3:0] descriptor$dst_qp;
-    output reg  descriptor$remote_event;
-    output reg  descriptor$local_event;
-    output reg  [31:0] descriptor$key;
-    output reg  [31:0] descriptor$tag;
-    output reg  [31:0] descriptor$length;
-    output reg  [4:0] descriptor$sources;
-    output reg  [4:0] descriptor$destinations;
-    output reg  [63:0] descriptor$word;
-    output reg  descriptor$last;
+    output wire  descriptor$valid;
+    output wire  [2:0] descriptor$kind;
+    output wire  [2:0] descriptor$function;
+    output wire  [3:0] descriptor$qp;
+    output wire  [15:0] descriptor$dst_node;
+    output wire  [2:0] descriptor$dst_function;
+    output wire  [3:0] descriptor$dst_qp;
+    output wire  descriptor$remote_event;
+    output wire  descriptor$local_event;
+    output wire  [31:0] descriptor$key;
+    output wire  [31:0] descriptor$tag;
+    output wire  [31:0] descriptor$length;
+    output wire  [4:0] descriptor$sources;
+    output wire  [4:0] descriptor$destinations;
+    output wire  [31:0] descriptor$response_key;
+    output wire  descriptor$get_response;
+    output wire  [63:0] descriptor$word;
+    output wire  descriptor$last;
     input wire  descriptor$ready;
     output wire  error$valid;
     output wire  [2:0] error$function;
@@ -630,6 +640,15 @@ module nic_descriptor_fetch$fetch$extract(clock,reset,head$valid,head$index,head
     reg  [63:0] check$word;
     reg  [7:0] check$given;
     wire  [5:0] check$verdict;
+    reg  fields$offer;
+    reg  [2:0] fields$issuer_function;
+    reg  [3:0] fields$issuer_qp;
+    reg  [63:0] fields$word0;
+    reg  [63:0] fields$word1;
+    reg  [63:0] fields$word2;
+    reg  [63:0] fields$body_word;
+    reg  fields$body_last;
+    wire  fields$taken;
     reg  event_fields$offer;
     reg  [2:0] event_fields$issuer_function;
     reg  [3:0] event_fields$issuer_qp;
@@ -675,6 +694,7 @@ module nic_descriptor_fetch$fetch$extract(clock,reset,head$valid,head$index,head
     reg  [63:0] fed_word;
     reg  [63:0] emitted_word;
     reg  [7:0] last_index;
+    reg  body_last;
     reg  [7:0] first_body;
     reg  chained;
     
@@ -688,6 +708,36 @@ module nic_descriptor_fetch$fetch$extract(clock,reset,head$valid,head$index,head
         .word(check$word),
         .given(check$given),
         .verdict(check$verdict)
+    );
+    nic_descriptor_fetch$fetch$extract$fields fields(
+        .offer(fields$offer),
+        .issuer_function(fields$issuer_function),
+        .issuer_qp(fields$issuer_qp),
+        .word0(fields$word0),
+        .word1(fields$word1),
+        .word2(fields$word2),
+        .body_word(fields$body_word),
+        .body_last(fields$body_last),
+        .outgoing$valid(descriptor$valid),
+        .outgoing$kind(descriptor$kind),
+        .outgoing$function(descriptor$function),
+        .outgoing$qp(descriptor$qp),
+        .outgoing$dst_node(descriptor$dst_node),
+        .outgoing$dst_function(descriptor$dst_function),
+        .outgoing$dst_qp(descriptor$dst_qp),
+        .outgoing$remote_event(descriptor$remote_event),
+        .outgoing$local_event(descriptor$local_event),
+        .outgoing$key(descriptor$key),
+        .outgoing$tag(descriptor$tag),
+        .outgoing$length(descriptor$length),
+        .outgoing$sources(descriptor$sources),
+        .outgoing$destinations(descriptor$destinations),
+        .outgoing$response_key(descriptor$response_key),
+        .outgoing$get_response(descriptor$get_response),
+        .outgoing$word(descriptor$word),
+        .outgoing$last(descriptor$last),
+        .outgoing$ready(descriptor$ready),
+        .taken(fields$taken)
     );
     nic_descriptor_fetch$fetch$extract$event_fields event_fields(
         .offer(event_fields$offer),
@@ -804,26 +854,15 @@ module nic_descriptor_fetch$fetch$extract(clock,reset,head$valid,head$index,head
         check$index = fed$q;
         check$word = fed_word;
         check$given = head$words;
-        descriptor$valid = 1'b0;
-        descriptor$kind = word0$q[(32'h0)+:(3)];
-        descriptor$function = head$function;
-        descriptor$qp = head$qp;
-        descriptor$dst_node = word0$q[(32'h10)+:(16)];
-        descriptor$dst_function = word0$q[(32'h8)+:(3)];
-        descriptor$dst_qp = word0$q[(32'hc)+:(4)];
-        descriptor$remote_event = word0$q[32'h3];
-        descriptor$local_event = word0$q[32'h4];
-        descriptor$key = word1$q[(32'h0)+:(32)];
-        descriptor$tag = word1$q[(32'h20)+:(32)];
-        descriptor$length = word0$q[(32'h20)+:(32)];
-        descriptor$sources = 32'h0;
-        descriptor$destinations = 32'h0;
-        if (chained) begin
-            descriptor$sources = word2$q[(32'h0)+:(5)];
-            descriptor$destinations = word2$q[(32'h8)+:(5)];
-        end
-        descriptor$word = emitted_word;
-        descriptor$last = emitting$q == last_index;
+        fields$offer = 1'b0;
+        fields$issuer_function = head$function;
+        fields$issuer_qp = head$qp;
+        fields$word0 = word0$q;
+        fields$word1 = word1$q;
+        fields$word2 = word2$q;
+        fields$body_word = emitted_word;
+        body_last = emitting$q == last_index;
+        fields$body_last = body_last;
         event_fields$offer = 1'b0;
         event_fields$issuer_function = head$function;
         event_fields$issuer_qp = head$qp;
@@ -893,11 +932,11 @@ module nic_descriptor_fetch$fetch$extract(clock,reset,head$valid,head$index,head
                 end
             ExtractState$Emit:
                 begin
-                    descriptor$valid = 1'b1;
-                    if (descriptor$ready) begin
+                    fields$offer = 1'b1;
+                    if (fields$taken) begin
                         look = emitting$q + one_index;
                         emitting$d = emitting$q + one_index;
-                        if (descriptor$last) begin
+                        if (body_last) begin
                             head$release = 1'b1;
                             state$d = ExtractState$Idle;
                         end
@@ -920,7 +959,7 @@ module nic_descriptor_fetch$fetch$extract(clock,reset,head$valid,head$index,head
         if (reset) begin
             state$d = ExtractState$Idle;
             feeding$d = 1'b0;
-            descriptor$valid = 1'b0;
+            fields$offer = 1'b0;
             event_fields$offer = 1'b0;
             head$release = 1'b0;
         end
@@ -944,14 +983,10 @@ module nic_descriptor_fetch$fetch$extract$check(clock,reset,start,valid,index,wo
     // Constant declarations
     localparam  kind_immediate = 3'b0;
     localparam  kind_indirect = 3'b1;
-    localparam  immediate_max = 32'h100;
-    localparam  indirect_max = 32'h800;
     localparam  max_segments = 8'h10;
     localparam  index_one = 8'h1;
     localparam  index_two = 8'h2;
     localparam  index_three = 8'h3;
-    localparam  seven = 40'h7;
-    localparam  two_sum = 40'h2;
     localparam  three_segment = 16'h3;
     localparam  padding_masks$0 = 64'h0;
     localparam  padding_masks$1 = 64'hffffffffffffff00;
@@ -961,17 +996,17 @@ module nic_descriptor_fetch$fetch$extract$check(clock,reset,start,valid,index,wo
     localparam  padding_masks$5 = 64'hffffff0000000000;
     localparam  padding_masks$6 = 64'hffff000000000000;
     localparam  padding_masks$7 = 64'hff00000000000000;
-    localparam  unknown_kind = 6'b1;
     localparam  word_count = 6'b10;
     localparam  reserved = 6'b11;
-    localparam  zero_length = 6'b100;
-    localparam  too_long = 6'b101;
     localparam  segment_count = 6'b110;
     localparam  zero_segment = 6'b111;
     localparam  totals_mismatch = 6'b1000;
     localparam  padding = 6'b1001;
     
     // Stub signals
+    reg  [63:0] control$word;
+    reg  [7:0] control$given;
+    wire  [5:0] control$broken;
     reg  [5:0] status$d;
     wire  [5:0] status$q;
     reg  status$clock;
@@ -994,13 +1029,17 @@ module nic_descriptor_fetch$fetch$extract$check(clock,reset,start,valid,index,wo
     // Local signals
     reg  [5:0] broken;
     reg  [31:0] new_length;
-    reg  [39:0] immediate_words;
     reg  [15:0] segment_words;
     reg  [7:0] segment_word;
     reg  [63:0] padding_mask;
     reg  chained;
     
     // Sub module instances
+    nic_descriptor_fetch$fetch$extract$check$control control(
+        .word(control$word),
+        .given(control$given),
+        .broken(control$broken)
+    );
     nic_descriptor_fetch$fetch$extract$check$status status(
         .d(status$d),
         .q(status$q),
@@ -1048,7 +1087,6 @@ module nic_descriptor_fetch$fetch$extract$check(clock,reset,start,valid,index,wo
         destination_total$d = destination_total$q;
         chained = kind_code$q[32'h1] & ~kind_code$q[32'h2];
         new_length = word[(32'h20)+:(32)];
-        immediate_words = ((((new_length) & 40'hffffffffff) + seven) >> 32'h3) + two_sum;
         segment_words = ((((word[(32'h0)+:(8)]) & 16'hffff) + ((word[(32'h8)+:(8)]) & 16'hffff)) << 32'h1) + three_segment;
         segment_word = index - index_three;
         padding_mask = 32'h0;
@@ -1077,31 +1115,10 @@ module nic_descriptor_fetch$fetch$extract$check(clock,reset,start,valid,index,wo
             padding_mask = padding_masks$7;
         end
         broken = 32'h0;
+        control$word = word;
+        control$given = given;
         if (~|index) begin
-            if (word[32'h1] & ~word[32'h2] & (given < index_three)) begin
-                broken = word_count;
-            end
-            if ((word[(32'h0)+:(3)] == kind_indirect) & (given != index_three)) begin
-                broken = word_count;
-            end
-            if ((word[(32'h0)+:(3)] == kind_immediate) & (immediate_words != ((given) & 40'hffffffffff))) begin
-                broken = word_count;
-            end
-            if ((word[(32'h0)+:(3)] == kind_immediate) & (new_length > immediate_max)) begin
-                broken = too_long;
-            end
-            if ((word[(32'h0)+:(3)] == kind_indirect) & (new_length > indirect_max)) begin
-                broken = too_long;
-            end
-            if (~|new_length) begin
-                broken = zero_length;
-            end
-            if (|word[(32'h5)+:(3)] | word[32'hb]) begin
-                broken = reserved;
-            end
-            if (word[32'h2]) begin
-                broken = unknown_kind;
-            end
+            broken = control$broken;
         end
         if ((index == index_two) & (kind_code$q == kind_indirect) & |word[(32'h30)+:(16)]) begin
             broken = reserved;
@@ -1110,7 +1127,7 @@ module nic_descriptor_fetch$fetch$extract$check(clock,reset,start,valid,index,wo
             if (~|word[(32'h0)+:(8)] | (word[(32'h0)+:(8)] > max_segments) | ~|word[(32'h8)+:(8)] | (word[(32'h8)+:(8)] > max_segments)) begin
                 broken = segment_count;
             end
-            if (|word[(32'h10)+:(48)]) begin
+            if (|word[(32'h10)+:(16)] | (|word[(32'h20)+:(32)] & ~kind_code$q[32'h0])) begin
                 broken = reserved;
             end
             if (segment_words != ((given) & 16'hffff)) begin
@@ -1170,6 +1187,67 @@ module nic_descriptor_fetch$fetch$extract$check(clock,reset,start,valid,index,wo
     end
     
 endmodule // nic_descriptor_fetch$fetch$extract$check
+
+
+module nic_descriptor_fetch$fetch$extract$check$control(word,given,broken);
+    
+    // Module arguments
+    input wire  [63:0] word;
+    input wire  [7:0] given;
+    output reg  [5:0] broken;
+    
+    // Constant declarations
+    localparam  kind_immediate = 3'b0;
+    localparam  kind_indirect = 3'b1;
+    localparam  immediate_max = 32'h100;
+    localparam  indirect_max = 32'h800;
+    localparam  three_words = 8'h3;
+    localparam  seven = 40'h7;
+    localparam  two = 40'h2;
+    localparam  unknown_kind = 6'b1;
+    localparam  word_count = 6'b10;
+    localparam  reserved = 6'b11;
+    localparam  zero_length = 6'b100;
+    localparam  too_long = 6'b101;
+    
+    // Local signals
+    reg  [31:0] length;
+    reg  [2:0] kind;
+    reg  [39:0] immediate_words;
+    
+    // Update code
+    always @(*) begin
+        length = word[(32'h20)+:(32)];
+        kind = word[(32'h0)+:(3)];
+        immediate_words = ((((length) & 40'hffffffffff) + seven) >> 32'h3) + two;
+        broken = 32'h0;
+        if (word[32'h1] & ~word[32'h2] & (given < three_words)) begin
+            broken = word_count;
+        end
+        if ((kind == kind_indirect) & (given != three_words)) begin
+            broken = word_count;
+        end
+        if ((kind == kind_immediate) & (immediate_words != ((given) & 40'hffffffffff))) begin
+            broken = word_count;
+        end
+        if ((kind == kind_immediate) & (length > immediate_max)) begin
+            broken = too_long;
+        end
+        if ((kind == kind_indirect) & (length > indirect_max)) begin
+            broken = too_long;
+        end
+        if (~|length) begin
+            broken = zero_length;
+        end
+        if (|word[(32'h5)+:(3)] | word[32'hb]) begin
+            broken = reserved;
+        end
+        if (word[32'h2]) begin
+            broken = unknown_kind;
+        end
+    end
+    
+endmodule // nic_descriptor_fetch$fetch$extract$check$control
 
 
 module nic_descriptor_fetch$fetch$extract$check$destination_total(d,q,clock);
@@ -1425,6 +1503,78 @@ module nic_descriptor_fetch$fetch$extract$feeding(d,q,clock);
     end
           
 endmodule // nic_descriptor_fetch$fetch$extract$feeding
+
+
+module nic_descriptor_fetch$fetch$extract$fields(offer,issuer_function,issuer_qp,word0,word1,word2,body_word,body_last,outgoing$valid,outgoing$kind,outgoing$function,outgoing$qp,outgoing$dst_node,outgoing$dst_function,outgoing$dst_qp,outgoing$remote_event,outgoing$local_event,outgoing$key,outgoing$tag,outgoing$length,outgoing$sources,outgoing$destinations,outgoing$response_key,outgoing$get_response,outgoing$word,outgoing$last,outgoing$ready,taken);
+    
+    // Module arguments
+    input wire  offer;
+    input wire  [2:0] issuer_function;
+    input wire  [3:0] issuer_qp;
+    input wire  [63:0] word0;
+    input wire  [63:0] word1;
+    input wire  [63:0] word2;
+    input wire  [63:0] body_word;
+    input wire  body_last;
+    output reg  outgoing$valid;
+    output reg  [2:0] outgoing$kind;
+    output reg  [2:0] outgoing$function;
+    output reg  [3:0] outgoing$qp;
+    output reg  [15:0] outgoing$dst_node;
+    output reg  [2:0] outgoing$dst_function;
+    output reg  [3:0] outgoing$dst_qp;
+    output reg  outgoing$remote_event;
+    output reg  outgoing$local_event;
+    output reg  [31:0] outgoing$key;
+    output reg  [31:0] outgoing$tag;
+    output reg  [31:0] outgoing$length;
+    output reg  [4:0] outgoing$sources;
+    output reg  [4:0] outgoing$destinations;
+    output reg  [31:0] outgoing$response_key;
+    output reg  outgoing$get_response;
+    output reg  [63:0] outgoing$word;
+    output reg  outgoing$last;
+    input wire  outgoing$ready;
+    output reg  taken;
+    
+    // Constant declarations
+    localparam  kind_get = 3'b11;
+    
+    // Local signals
+    reg  chained;
+    
+    // Update code
+    always @(*) begin
+        chained = word0[32'h1] & ~word0[32'h2];
+        outgoing$valid = offer;
+        taken = offer & outgoing$ready;
+        outgoing$kind = word0[(32'h0)+:(3)];
+        outgoing$function = issuer_function;
+        outgoing$qp = issuer_qp;
+        outgoing$dst_node = word0[(32'h10)+:(16)];
+        outgoing$dst_function = word0[(32'h8)+:(3)];
+        outgoing$dst_qp = word0[(32'hc)+:(4)];
+        outgoing$remote_event = word0[32'h3];
+        outgoing$local_event = word0[32'h4];
+        outgoing$key = word1[(32'h0)+:(32)];
+        outgoing$tag = word1[(32'h20)+:(32)];
+        outgoing$length = word0[(32'h20)+:(32)];
+        outgoing$sources = 32'h0;
+        outgoing$destinations = 32'h0;
+        if (chained) begin
+            outgoing$sources = word2[(32'h0)+:(5)];
+            outgoing$destinations = word2[(32'h8)+:(5)];
+        end
+        outgoing$response_key = 32'h0;
+        if (word0[(32'h0)+:(3)] == kind_get) begin
+            outgoing$response_key = word2[(32'h20)+:(32)];
+        end
+        outgoing$get_response = 1'b0;
+        outgoing$word = body_word;
+        outgoing$last = body_last;
+    end
+    
+endmodule // nic_descriptor_fetch$fetch$extract$fields
 
 
 module nic_descriptor_fetch$fetch$extract$issue(d,q,clock);

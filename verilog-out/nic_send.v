@@ -2,7 +2,7 @@
 // the NIC's send engine: descriptor fetch, central tag pool, data reads sized by max read request, completions reordered into a 4 KB ring, packets cut at the MTU with header, CRC-16 and tail, send and error events (nic/src/send/)
 
 
-module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorbell$ready,lookup$valid,lookup$function,lookup$qp,lookup$ready,lookup$answered,lookup$owned,lookup$function_enabled,lookup$qp_enabled,lookup$key,lookup$interrupt,lookup$send_base,lookup$send_size,lookup$send_producer,lookup$send_consumer,lookup$receive_base,lookup$receive_size,lookup$receive_producer,lookup$receive_consumer,lookup$nap_base,lookup$nap_size,lookup$nap_producer,lookup$nap_consumer,read$valid,read$function,read$address,read$bytes,read$tag,read$ready,completion$valid,completion$tag,completion$data,completion$last,completion$error,completion$ready,node_id,flits$valid,flits$data,flits$ready,vc,errors$valid,errors$function,errors$qp,errors$status,errors$op,errors$tag,errors$peer_node,errors$peer_function,errors$peer_qp,errors$length,errors$ready,sends$valid,sends$function,sends$qp,sends$receive_ring,sends$kind,sends$status,sends$op,sends$peer_node,sends$peer_function,sends$peer_qp,sends$length,sends$info,sends$ready,stray,overrun,bad_free,stomped,refused,tags_in_use);
+module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorbell$ready,responses$valid,responses$kind,responses$function,responses$qp,responses$dst_node,responses$dst_function,responses$dst_qp,responses$remote_event,responses$local_event,responses$key,responses$tag,responses$length,responses$sources,responses$destinations,responses$response_key,responses$get_response,responses$word,responses$last,responses$ready,lookup$valid,lookup$function,lookup$qp,lookup$ready,lookup$answered,lookup$owned,lookup$function_enabled,lookup$qp_enabled,lookup$key,lookup$interrupt,lookup$send_base,lookup$send_size,lookup$send_producer,lookup$send_consumer,lookup$receive_base,lookup$receive_size,lookup$receive_producer,lookup$receive_consumer,lookup$nap_base,lookup$nap_size,lookup$nap_producer,lookup$nap_consumer,read$valid,read$function,read$address,read$bytes,read$tag,read$ready,completion$valid,completion$tag,completion$data,completion$last,completion$error,completion$ready,node_id,flits$valid,flits$data,flits$ready,vc,errors$valid,errors$function,errors$qp,errors$status,errors$op,errors$tag,errors$peer_node,errors$peer_function,errors$peer_qp,errors$length,errors$ready,sends$valid,sends$function,sends$qp,sends$receive_ring,sends$kind,sends$status,sends$op,sends$peer_node,sends$peer_function,sends$peer_qp,sends$length,sends$info,sends$ready,stray,overrun,bad_free,stomped,refused,tags_in_use);
     
     // Module arguments
     input wire  clock;
@@ -11,6 +11,25 @@ module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorb
     input wire  [2:0] doorbell$function;
     input wire  [63:0] doorbell$word;
     output wire  doorbell$ready;
+    input wire  responses$valid;
+    input wire  [2:0] responses$kind;
+    input wire  [2:0] responses$function;
+    input wire  [3:0] responses$qp;
+    input wire  [15:0] responses$dst_node;
+    input wire  [2:0] responses$dst_function;
+    input wire  [3:0] responses$dst_qp;
+    input wire  responses$remote_event;
+    input wire  responses$local_event;
+    input wire  [31:0] responses$key;
+    input wire  [31:0] responses$tag;
+    input wire  [31:0] responses$length;
+    input wire  [4:0] responses$sources;
+    input wire  [4:0] responses$destinations;
+    input wire  [31:0] responses$response_key;
+    input wire  responses$get_response;
+    input wire  [63:0] responses$word;
+    input wire  responses$last;
+    output wire  responses$ready;
     output wire  lookup$valid;
     output wire  [2:0] lookup$function;
     output wire  [3:0] lookup$qp;
@@ -116,10 +135,52 @@ module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorb
     wire  [31:0] fetch$descriptor$length;
     wire  [4:0] fetch$descriptor$sources;
     wire  [4:0] fetch$descriptor$destinations;
+    wire  [31:0] fetch$descriptor$response_key;
+    wire  fetch$descriptor$get_response;
     wire  [63:0] fetch$descriptor$word;
     wire  fetch$descriptor$last;
     reg  fetch$descriptor$ready;
     wire  fetch$stray;
+    reg  merge$clock;
+    reg  merge$reset;
+    reg  merge$fetched$valid;
+    reg  [2:0] merge$fetched$kind;
+    reg  [2:0] merge$fetched$function;
+    reg  [3:0] merge$fetched$qp;
+    reg  [15:0] merge$fetched$dst_node;
+    reg  [2:0] merge$fetched$dst_function;
+    reg  [3:0] merge$fetched$dst_qp;
+    reg  merge$fetched$remote_event;
+    reg  merge$fetched$local_event;
+    reg  [31:0] merge$fetched$key;
+    reg  [31:0] merge$fetched$tag;
+    reg  [31:0] merge$fetched$length;
+    reg  [4:0] merge$fetched$sources;
+    reg  [4:0] merge$fetched$destinations;
+    reg  [31:0] merge$fetched$response_key;
+    reg  merge$fetched$get_response;
+    reg  [63:0] merge$fetched$word;
+    reg  merge$fetched$last;
+    wire  merge$fetched$ready;
+    wire  merge$merged$valid;
+    wire  [2:0] merge$merged$kind;
+    wire  [2:0] merge$merged$function;
+    wire  [3:0] merge$merged$qp;
+    wire  [15:0] merge$merged$dst_node;
+    wire  [2:0] merge$merged$dst_function;
+    wire  [3:0] merge$merged$dst_qp;
+    wire  merge$merged$remote_event;
+    wire  merge$merged$local_event;
+    wire  [31:0] merge$merged$key;
+    wire  [31:0] merge$merged$tag;
+    wire  [31:0] merge$merged$length;
+    wire  [4:0] merge$merged$sources;
+    wire  [4:0] merge$merged$destinations;
+    wire  [31:0] merge$merged$response_key;
+    wire  merge$merged$get_response;
+    wire  [63:0] merge$merged$word;
+    wire  merge$merged$last;
+    reg  merge$merged$ready;
     reg  pool$clock;
     reg  pool$reset;
     wire  pool$alloc$valid;
@@ -200,6 +261,8 @@ module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorb
     reg  [31:0] split$descriptor$length;
     reg  [4:0] split$descriptor$sources;
     reg  [4:0] split$descriptor$destinations;
+    reg  [31:0] split$descriptor$response_key;
+    reg  split$descriptor$get_response;
     reg  [63:0] split$descriptor$word;
     reg  split$descriptor$last;
     wire  split$descriptor$ready;
@@ -217,6 +280,8 @@ module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorb
     wire  [31:0] split$reads$length;
     wire  [4:0] split$reads$sources;
     wire  [4:0] split$reads$destinations;
+    wire  [31:0] split$reads$response_key;
+    wire  split$reads$get_response;
     wire  [63:0] split$reads$word;
     wire  split$reads$last;
     reg  split$reads$ready;
@@ -234,6 +299,7 @@ module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorb
     wire  [31:0] split$messages$length;
     wire  [4:0] split$messages$sources;
     wire  [4:0] split$messages$destinations;
+    wire  [31:0] split$messages$response_key;
     wire  split$messages$get_response;
     reg  split$messages$ready;
     wire  split$inline$valid;
@@ -258,6 +324,8 @@ module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorb
     reg  [31:0] data_read$descriptor$length;
     reg  [4:0] data_read$descriptor$sources;
     reg  [4:0] data_read$descriptor$destinations;
+    reg  [31:0] data_read$descriptor$response_key;
+    reg  data_read$descriptor$get_response;
     reg  [63:0] data_read$descriptor$word;
     reg  data_read$descriptor$last;
     wire  data_read$descriptor$ready;
@@ -317,6 +385,7 @@ module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorb
     reg  [31:0] packetizer$messages$length;
     reg  [4:0] packetizer$messages$sources;
     reg  [4:0] packetizer$messages$destinations;
+    reg  [31:0] packetizer$messages$response_key;
     reg  packetizer$messages$get_response;
     wire  packetizer$messages$ready;
     reg  packetizer$inline$valid;
@@ -404,6 +473,8 @@ module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorb
         .descriptor$length(fetch$descriptor$length),
         .descriptor$sources(fetch$descriptor$sources),
         .descriptor$destinations(fetch$descriptor$destinations),
+        .descriptor$response_key(fetch$descriptor$response_key),
+        .descriptor$get_response(fetch$descriptor$get_response),
         .descriptor$word(fetch$descriptor$word),
         .descriptor$last(fetch$descriptor$last),
         .descriptor$ready(fetch$descriptor$ready),
@@ -419,6 +490,67 @@ module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorb
         .error$length(errors$length),
         .error$ready(errors$ready),
         .stray(fetch$stray)
+    );
+    nic_send$merge merge(
+        .clock(merge$clock),
+        .reset(merge$reset),
+        .fetched$valid(merge$fetched$valid),
+        .fetched$kind(merge$fetched$kind),
+        .fetched$function(merge$fetched$function),
+        .fetched$qp(merge$fetched$qp),
+        .fetched$dst_node(merge$fetched$dst_node),
+        .fetched$dst_function(merge$fetched$dst_function),
+        .fetched$dst_qp(merge$fetched$dst_qp),
+        .fetched$remote_event(merge$fetched$remote_event),
+        .fetched$local_event(merge$fetched$local_event),
+        .fetched$key(merge$fetched$key),
+        .fetched$tag(merge$fetched$tag),
+        .fetched$length(merge$fetched$length),
+        .fetched$sources(merge$fetched$sources),
+        .fetched$destinations(merge$fetched$destinations),
+        .fetched$response_key(merge$fetched$response_key),
+        .fetched$get_response(merge$fetched$get_response),
+        .fetched$word(merge$fetched$word),
+        .fetched$last(merge$fetched$last),
+        .fetched$ready(merge$fetched$ready),
+        .responses$valid(responses$valid),
+        .responses$kind(responses$kind),
+        .responses$function(responses$function),
+        .responses$qp(responses$qp),
+        .responses$dst_node(responses$dst_node),
+        .responses$dst_function(responses$dst_function),
+        .responses$dst_qp(responses$dst_qp),
+        .responses$remote_event(responses$remote_event),
+        .responses$local_event(responses$local_event),
+        .responses$key(responses$key),
+        .responses$tag(responses$tag),
+        .responses$length(responses$length),
+        .responses$sources(responses$sources),
+        .responses$destinations(responses$destinations),
+        .responses$response_key(responses$response_key),
+        .responses$get_response(responses$get_response),
+        .responses$word(responses$word),
+        .responses$last(responses$last),
+        .responses$ready(responses$ready),
+        .merged$valid(merge$merged$valid),
+        .merged$kind(merge$merged$kind),
+        .merged$function(merge$merged$function),
+        .merged$qp(merge$merged$qp),
+        .merged$dst_node(merge$merged$dst_node),
+        .merged$dst_function(merge$merged$dst_function),
+        .merged$dst_qp(merge$merged$dst_qp),
+        .merged$remote_event(merge$merged$remote_event),
+        .merged$local_event(merge$merged$local_event),
+        .merged$key(merge$merged$key),
+        .merged$tag(merge$merged$tag),
+        .merged$length(merge$merged$length),
+        .merged$sources(merge$merged$sources),
+        .merged$destinations(merge$merged$destinations),
+        .merged$response_key(merge$merged$response_key),
+        .merged$get_response(merge$merged$get_response),
+        .merged$word(merge$merged$word),
+        .merged$last(merge$merged$last),
+        .merged$ready(merge$merged$ready)
     );
     nic_send$pool pool(
         .clock(pool$clock),
@@ -521,6 +653,8 @@ module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorb
         .descriptor$length(split$descriptor$length),
         .descriptor$sources(split$descriptor$sources),
         .descriptor$destinations(split$descriptor$destinations),
+        .descriptor$response_key(split$descriptor$response_key),
+        .descriptor$get_response(split$descriptor$get_response),
         .descriptor$word(split$descriptor$word),
         .descriptor$last(split$descriptor$last),
         .descriptor$ready(split$descriptor$ready),
@@ -538,6 +672,8 @@ module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorb
         .reads$length(split$reads$length),
         .reads$sources(split$reads$sources),
         .reads$destinations(split$reads$destinations),
+        .reads$response_key(split$reads$response_key),
+        .reads$get_response(split$reads$get_response),
         .reads$word(split$reads$word),
         .reads$last(split$reads$last),
         .reads$ready(split$reads$ready),
@@ -555,6 +691,7 @@ module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorb
         .messages$length(split$messages$length),
         .messages$sources(split$messages$sources),
         .messages$destinations(split$messages$destinations),
+        .messages$response_key(split$messages$response_key),
         .messages$get_response(split$messages$get_response),
         .messages$ready(split$messages$ready),
         .inline$valid(split$inline$valid),
@@ -581,6 +718,8 @@ module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorb
         .descriptor$length(data_read$descriptor$length),
         .descriptor$sources(data_read$descriptor$sources),
         .descriptor$destinations(data_read$descriptor$destinations),
+        .descriptor$response_key(data_read$descriptor$response_key),
+        .descriptor$get_response(data_read$descriptor$get_response),
         .descriptor$word(data_read$descriptor$word),
         .descriptor$last(data_read$descriptor$last),
         .descriptor$ready(data_read$descriptor$ready),
@@ -644,6 +783,7 @@ module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorb
         .messages$length(packetizer$messages$length),
         .messages$sources(packetizer$messages$sources),
         .messages$destinations(packetizer$messages$destinations),
+        .messages$response_key(packetizer$messages$response_key),
         .messages$get_response(packetizer$messages$get_response),
         .messages$ready(packetizer$messages$ready),
         .inline$valid(packetizer$inline$valid),
@@ -683,6 +823,7 @@ module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorb
     // Update code
     always @(*) begin
         fetch$clock = clock;
+        merge$clock = clock;
         pool$clock = clock;
         read_merge$clock = clock;
         split$clock = clock;
@@ -690,6 +831,7 @@ module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorb
         reorder$clock = clock;
         packetizer$clock = clock;
         fetch$reset = reset;
+        merge$reset = reset;
         pool$reset = reset;
         read_merge$reset = reset;
         split$reset = reset;
@@ -755,23 +897,44 @@ module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorb
     always @(*) reorder$completion$last = router$data$last;
     always @(*) reorder$completion$error = router$data$error;
     always @(*) router$data$ready = reorder$completion$ready;
-    always @(*) split$descriptor$valid = fetch$descriptor$valid;
-    always @(*) split$descriptor$kind = fetch$descriptor$kind;
-    always @(*) split$descriptor$function = fetch$descriptor$function;
-    always @(*) split$descriptor$qp = fetch$descriptor$qp;
-    always @(*) split$descriptor$dst_node = fetch$descriptor$dst_node;
-    always @(*) split$descriptor$dst_function = fetch$descriptor$dst_function;
-    always @(*) split$descriptor$dst_qp = fetch$descriptor$dst_qp;
-    always @(*) split$descriptor$remote_event = fetch$descriptor$remote_event;
-    always @(*) split$descriptor$local_event = fetch$descriptor$local_event;
-    always @(*) split$descriptor$key = fetch$descriptor$key;
-    always @(*) split$descriptor$tag = fetch$descriptor$tag;
-    always @(*) split$descriptor$length = fetch$descriptor$length;
-    always @(*) split$descriptor$sources = fetch$descriptor$sources;
-    always @(*) split$descriptor$destinations = fetch$descriptor$destinations;
-    always @(*) split$descriptor$word = fetch$descriptor$word;
-    always @(*) split$descriptor$last = fetch$descriptor$last;
-    always @(*) fetch$descriptor$ready = split$descriptor$ready;
+    always @(*) merge$fetched$valid = fetch$descriptor$valid;
+    always @(*) merge$fetched$kind = fetch$descriptor$kind;
+    always @(*) merge$fetched$function = fetch$descriptor$function;
+    always @(*) merge$fetched$qp = fetch$descriptor$qp;
+    always @(*) merge$fetched$dst_node = fetch$descriptor$dst_node;
+    always @(*) merge$fetched$dst_function = fetch$descriptor$dst_function;
+    always @(*) merge$fetched$dst_qp = fetch$descriptor$dst_qp;
+    always @(*) merge$fetched$remote_event = fetch$descriptor$remote_event;
+    always @(*) merge$fetched$local_event = fetch$descriptor$local_event;
+    always @(*) merge$fetched$key = fetch$descriptor$key;
+    always @(*) merge$fetched$tag = fetch$descriptor$tag;
+    always @(*) merge$fetched$length = fetch$descriptor$length;
+    always @(*) merge$fetched$sources = fetch$descriptor$sources;
+    always @(*) merge$fetched$destinations = fetch$descriptor$destinations;
+    always @(*) merge$fetched$response_key = fetch$descriptor$response_key;
+    always @(*) merge$fetched$get_response = fetch$descriptor$get_response;
+    always @(*) merge$fetched$word = fetch$descriptor$word;
+    always @(*) merge$fetched$last = fetch$descriptor$last;
+    always @(*) fetch$descriptor$ready = merge$fetched$ready;
+    always @(*) split$descriptor$valid = merge$merged$valid;
+    always @(*) split$descriptor$kind = merge$merged$kind;
+    always @(*) split$descriptor$function = merge$merged$function;
+    always @(*) split$descriptor$qp = merge$merged$qp;
+    always @(*) split$descriptor$dst_node = merge$merged$dst_node;
+    always @(*) split$descriptor$dst_function = merge$merged$dst_function;
+    always @(*) split$descriptor$dst_qp = merge$merged$dst_qp;
+    always @(*) split$descriptor$remote_event = merge$merged$remote_event;
+    always @(*) split$descriptor$local_event = merge$merged$local_event;
+    always @(*) split$descriptor$key = merge$merged$key;
+    always @(*) split$descriptor$tag = merge$merged$tag;
+    always @(*) split$descriptor$length = merge$merged$length;
+    always @(*) split$descriptor$sources = merge$merged$sources;
+    always @(*) split$descriptor$destinations = merge$merged$destinations;
+    always @(*) split$descriptor$response_key = merge$merged$response_key;
+    always @(*) split$descriptor$get_response = merge$merged$get_response;
+    always @(*) split$descriptor$word = merge$merged$word;
+    always @(*) split$descriptor$last = merge$merged$last;
+    always @(*) merge$merged$ready = split$descriptor$ready;
     always @(*) data_read$descriptor$valid = split$reads$valid;
     always @(*) data_read$descriptor$kind = split$reads$kind;
     always @(*) data_read$descriptor$function = split$reads$function;
@@ -786,6 +949,8 @@ module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorb
     always @(*) data_read$descriptor$length = split$reads$length;
     always @(*) data_read$descriptor$sources = split$reads$sources;
     always @(*) data_read$descriptor$destinations = split$reads$destinations;
+    always @(*) data_read$descriptor$response_key = split$reads$response_key;
+    always @(*) data_read$descriptor$get_response = split$reads$get_response;
     always @(*) data_read$descriptor$word = split$reads$word;
     always @(*) data_read$descriptor$last = split$reads$last;
     always @(*) split$reads$ready = data_read$descriptor$ready;
@@ -809,6 +974,7 @@ module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorb
     always @(*) packetizer$messages$length = split$messages$length;
     always @(*) packetizer$messages$sources = split$messages$sources;
     always @(*) packetizer$messages$destinations = split$messages$destinations;
+    always @(*) packetizer$messages$response_key = split$messages$response_key;
     always @(*) packetizer$messages$get_response = split$messages$get_response;
     always @(*) split$messages$ready = packetizer$messages$ready;
     always @(*) packetizer$inline$valid = split$inline$valid;
@@ -826,7 +992,7 @@ module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorb
 endmodule // nic_send
 
 
-module nic_send$data_read(clock,reset,descriptor$valid,descriptor$kind,descriptor$function,descriptor$qp,descriptor$dst_node,descriptor$dst_function,descriptor$dst_qp,descriptor$remote_event,descriptor$local_event,descriptor$key,descriptor$tag,descriptor$length,descriptor$sources,descriptor$destinations,descriptor$word,descriptor$last,descriptor$ready,tag_alloc$valid,tag_alloc$tag,tag_alloc$ready,tag_alloc$owner,read$valid,read$function,read$address,read$bytes,read$tag,read$ready,room,issued$valid,issued$tag,issued$lane,issued$bytes,issued$beats,issued$message_last);
+module nic_send$data_read(clock,reset,descriptor$valid,descriptor$kind,descriptor$function,descriptor$qp,descriptor$dst_node,descriptor$dst_function,descriptor$dst_qp,descriptor$remote_event,descriptor$local_event,descriptor$key,descriptor$tag,descriptor$length,descriptor$sources,descriptor$destinations,descriptor$response_key,descriptor$get_response,descriptor$word,descriptor$last,descriptor$ready,tag_alloc$valid,tag_alloc$tag,tag_alloc$ready,tag_alloc$owner,read$valid,read$function,read$address,read$bytes,read$tag,read$ready,room,issued$valid,issued$tag,issued$lane,issued$bytes,issued$beats,issued$message_last);
     
     // Module arguments
     input wire  clock;
@@ -845,6 +1011,8 @@ module nic_send$data_read(clock,reset,descriptor$valid,descriptor$kind,descripto
     input wire  [31:0] descriptor$length;
     input wire  [4:0] descriptor$sources;
     input wire  [4:0] descriptor$destinations;
+    input wire  [31:0] descriptor$response_key;
+    input wire  descriptor$get_response;
     input wire  [63:0] descriptor$word;
     input wire  descriptor$last;
     output reg  descriptor$ready;
@@ -1014,7 +1182,7 @@ module nic_send$data_read(clock,reset,descriptor$valid,descriptor$kind,descripto
         pending_bytes$d = pending_bytes$q;
         pending_tag$d = pending_tag$q;
         pending_function$d = pending_function$q;
-        descriptor_unused = |descriptor$qp | |descriptor$dst_node | |descriptor$dst_function | |descriptor$dst_qp | descriptor$remote_event | descriptor$local_event | |descriptor$key | |descriptor$tag | |descriptor$destinations;
+        descriptor_unused = |descriptor$qp | |descriptor$dst_node | |descriptor$dst_function | |descriptor$dst_qp | descriptor$remote_event | descriptor$local_event | |descriptor$key | |descriptor$tag | |descriptor$destinations | |descriptor$response_key | descriptor$get_response;
         block_left = block_bytes - ((address$q & block_mask) & 32'hffffffff);
         request_final = remaining$q <= block_left;
         request_bytes = block_left;
@@ -1324,7 +1492,7 @@ module nic_send$data_read$word_index(d,q,clock);
 endmodule // nic_send$data_read$word_index
 
 
-module nic_send$fetch(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorbell$ready,lookup$valid,lookup$function,lookup$qp,lookup$ready,lookup$answered,lookup$owned,lookup$function_enabled,lookup$qp_enabled,lookup$key,lookup$interrupt,lookup$send_base,lookup$send_size,lookup$send_producer,lookup$send_consumer,lookup$receive_base,lookup$receive_size,lookup$receive_producer,lookup$receive_consumer,lookup$nap_base,lookup$nap_size,lookup$nap_producer,lookup$nap_consumer,tag_alloc$valid,tag_alloc$tag,tag_alloc$ready,tag_alloc$owner,tag_free$valid,tag_free$tag,read$valid,read$function,read$address,read$bytes,read$tag,read$ready,completion$valid,completion$tag,completion$data,completion$last,completion$error,completion$ready,descriptor$valid,descriptor$kind,descriptor$function,descriptor$qp,descriptor$dst_node,descriptor$dst_function,descriptor$dst_qp,descriptor$remote_event,descriptor$local_event,descriptor$key,descriptor$tag,descriptor$length,descriptor$sources,descriptor$destinations,descriptor$word,descriptor$last,descriptor$ready,error$valid,error$function,error$qp,error$status,error$op,error$tag,error$peer_node,error$peer_function,error$peer_qp,error$length,error$ready,stray);
+module nic_send$fetch(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorbell$ready,lookup$valid,lookup$function,lookup$qp,lookup$ready,lookup$answered,lookup$owned,lookup$function_enabled,lookup$qp_enabled,lookup$key,lookup$interrupt,lookup$send_base,lookup$send_size,lookup$send_producer,lookup$send_consumer,lookup$receive_base,lookup$receive_size,lookup$receive_producer,lookup$receive_consumer,lookup$nap_base,lookup$nap_size,lookup$nap_producer,lookup$nap_consumer,tag_alloc$valid,tag_alloc$tag,tag_alloc$ready,tag_alloc$owner,tag_free$valid,tag_free$tag,read$valid,read$function,read$address,read$bytes,read$tag,read$ready,completion$valid,completion$tag,completion$data,completion$last,completion$error,completion$ready,descriptor$valid,descriptor$kind,descriptor$function,descriptor$qp,descriptor$dst_node,descriptor$dst_function,descriptor$dst_qp,descriptor$remote_event,descriptor$local_event,descriptor$key,descriptor$tag,descriptor$length,descriptor$sources,descriptor$destinations,descriptor$response_key,descriptor$get_response,descriptor$word,descriptor$last,descriptor$ready,error$valid,error$function,error$qp,error$status,error$op,error$tag,error$peer_node,error$peer_function,error$peer_qp,error$length,error$ready,stray);
     
     // Module arguments
     input wire  clock;
@@ -1387,6 +1555,8 @@ module nic_send$fetch(clock,reset,doorbell$valid,doorbell$function,doorbell$word
     output wire  [31:0] descriptor$length;
     output wire  [4:0] descriptor$sources;
     output wire  [4:0] descriptor$destinations;
+    output wire  [31:0] descriptor$response_key;
+    output wire  descriptor$get_response;
     output wire  [63:0] descriptor$word;
     output wire  descriptor$last;
     input wire  descriptor$ready;
@@ -1588,6 +1758,8 @@ module nic_send$fetch(clock,reset,doorbell$valid,doorbell$function,doorbell$word
         .descriptor$length(descriptor$length),
         .descriptor$sources(descriptor$sources),
         .descriptor$destinations(descriptor$destinations),
+        .descriptor$response_key(descriptor$response_key),
+        .descriptor$get_response(descriptor$get_response),
         .descriptor$word(descriptor$word),
         .descriptor$last(descriptor$last),
         .descriptor$ready(descriptor$ready),
@@ -1656,7 +1828,7 @@ module nic_send$fetch(clock,reset,doorbell$valid,doorbell$function,doorbell$word
 endmodule // nic_send$fetch
 
 
-module nic_send$fetch$extract(clock,reset,head$valid,head$index,head$function,head$qp,head$words,head$offset,head$status,head$failed,head$release,read_address,read_data,descriptor$valid,descriptor$kind,descriptor$function,descriptor$qp,descriptor$dst_node,descriptor$dst_function,descriptor$dst_qp,descriptor$remote_event,descriptor$local_event,descriptor$key,descriptor$tag,descriptor$length,descriptor$sources,descriptor$destinations,descriptor$word,descriptor$last,descriptor$ready,error$valid,error$function,error$qp,error$status,error$op,error$tag,error$peer_node,error$peer_function,error$peer_qp,error$length,error$ready);
+module nic_send$fetch$extract(clock,reset,head$valid,head$index,head$function,head$qp,head$words,head$offset,head$status,head$failed,head$release,read_address,read_data,descriptor$valid,descriptor$kind,descriptor$function,descriptor$qp,descriptor$dst_node,descriptor$dst_function,descriptor$dst_qp,descriptor$remote_event,descriptor$local_event,descriptor$key,descriptor$tag,descriptor$length,descriptor$sources,descriptor$destinations,descriptor$response_key,descriptor$get_response,descriptor$word,descriptor$last,descriptor$ready,error$valid,error$function,error$qp,error$status,error$op,error$tag,error$peer_node,error$peer_function,error$peer_qp,error$length,error$ready);
     
     // Module arguments
     input wire  clock;
@@ -1672,22 +1844,24 @@ module nic_send$fetch$extract(clock,reset,head$valid,head$index,head$function,he
     output reg  head$release;
     output reg  [6:0] read_address;
     input wire  [127:0] read_data;
-    output reg  descriptor$valid;
-    output reg  [2:0] descriptor$kind;
-    output reg  [2:0] descriptor$function;
-    output reg  [3:0] descriptor$qp;
-    output reg  [15:0] descriptor$dst_node;
-    output reg  [2:0] descriptor$dst_function;
-    output reg  [3:0] descriptor$dst_qp;
-    output reg  descriptor$remote_event;
-    output reg  descriptor$local_event;
-    output reg  [31:0] descriptor$key;
-    output reg  [31:0] descriptor$tag;
-    output reg  [31:0] descriptor$length;
-    output reg  [4:0] descriptor$sources;
-    output reg  [4:0] descriptor$destinations;
-    output reg  [63:0] descriptor$word;
-    output reg  descriptor$last;
+    output wire  descriptor$valid;
+    output wire  [2:0] descriptor$kind;
+    output wire  [2:0] descriptor$function;
+    output wire  [3:0] descriptor$qp;
+    output wire  [15:0] descriptor$dst_node;
+    output wire  [2:0] descriptor$dst_function;
+    output wire  [3:0] descriptor$dst_qp;
+    output wire  descriptor$remote_event;
+    output wire  descriptor$local_event;
+    output wire  [31:0] descriptor$key;
+    output wire  [31:0] descriptor$tag;
+    output wire  [31:0] descriptor$length;
+    output wire  [4:0] descriptor$sources;
+    output wire  [4:0] descriptor$destinations;
+    output wire  [31:0] descriptor$response_key;
+    output wire  descriptor$get_response;
+    output wire  [63:0] descriptor$word;
+    output wire  descriptor$last;
     input wire  descriptor$ready;
     output wire  error$valid;
     output wire  [2:0] error$function;
@@ -1725,6 +1899,15 @@ module nic_send$fetch$extract(clock,reset,head$valid,head$index,head$function,he
     reg  [63:0] check$word;
     reg  [7:0] check$given;
     wire  [5:0] check$verdict;
+    reg  fields$offer;
+    reg  [2:0] fields$issuer_function;
+    reg  [3:0] fields$issuer_qp;
+    reg  [63:0] fields$word0;
+    reg  [63:0] fields$word1;
+    reg  [63:0] fields$word2;
+    reg  [63:0] fields$body_word;
+    reg  fields$body_last;
+    wire  fields$taken;
     reg  event_fields$offer;
     reg  [2:0] event_fields$issuer_function;
     reg  [3:0] event_fields$issuer_qp;
@@ -1770,6 +1953,7 @@ module nic_send$fetch$extract(clock,reset,head$valid,head$index,head$function,he
     reg  [63:0] fed_word;
     reg  [63:0] emitted_word;
     reg  [7:0] last_index;
+    reg  body_last;
     reg  [7:0] first_body;
     reg  chained;
     
@@ -1783,6 +1967,36 @@ module nic_send$fetch$extract(clock,reset,head$valid,head$index,head$function,he
         .word(check$word),
         .given(check$given),
         .verdict(check$verdict)
+    );
+    nic_send$fetch$extract$fields fields(
+        .offer(fields$offer),
+        .issuer_function(fields$issuer_function),
+        .issuer_qp(fields$issuer_qp),
+        .word0(fields$word0),
+        .word1(fields$word1),
+        .word2(fields$word2),
+        .body_word(fields$body_word),
+        .body_last(fields$body_last),
+        .outgoing$valid(descriptor$valid),
+        .outgoing$kind(descriptor$kind),
+        .outgoing$function(descriptor$function),
+        .outgoing$qp(descriptor$qp),
+        .outgoing$dst_node(descriptor$dst_node),
+        .outgoing$dst_function(descriptor$dst_function),
+        .outgoing$dst_qp(descriptor$dst_qp),
+        .outgoing$remote_event(descriptor$remote_event),
+        .outgoing$local_event(descriptor$local_event),
+        .outgoing$key(descriptor$key),
+        .outgoing$tag(descriptor$tag),
+        .outgoing$length(descriptor$length),
+        .outgoing$sources(descriptor$sources),
+        .outgoing$destinations(descriptor$destinations),
+        .outgoing$response_key(descriptor$response_key),
+        .outgoing$get_response(descriptor$get_response),
+        .outgoing$word(descriptor$word),
+        .outgoing$last(descriptor$last),
+        .outgoing$ready(descriptor$ready),
+        .taken(fields$taken)
     );
     nic_send$fetch$extract$event_fields event_fields(
         .offer(event_fields$offer),
@@ -1899,26 +2113,15 @@ module nic_send$fetch$extract(clock,reset,head$valid,head$index,head$function,he
         check$index = fed$q;
         check$word = fed_word;
         check$given = head$words;
-        descriptor$valid = 1'b0;
-        descriptor$kind = word0$q[(32'h0)+:(3)];
-        descriptor$function = head$function;
-        descriptor$qp = head$qp;
-        descriptor$dst_node = word0$q[(32'h10)+:(16)];
-        descriptor$dst_function = word0$q[(32'h8)+:(3)];
-        descriptor$dst_qp = word0$q[(32'hc)+:(4)];
-        descriptor$remote_event = word0$q[32'h3];
-        descriptor$local_event = word0$q[32'h4];
-        descriptor$key = word1$q[(32'h0)+:(32)];
-        descriptor$tag = word1$q[(32'h20)+:(32)];
-        descriptor$length = word0$q[(32'h20)+:(32)];
-        descriptor$sources = 32'h0;
-        descriptor$destinations = 32'h0;
-        if (chained) begin
-            descriptor$sources = word2$q[(32'h0)+:(5)];
-            descriptor$destinations = word2$q[(32'h8)+:(5)];
-        end
-        descriptor$word = emitted_word;
-        descriptor$last = emitting$q == last_index;
+        fields$offer = 1'b0;
+        fields$issuer_function = head$function;
+        fields$issuer_qp = head$qp;
+        fields$word0 = word0$q;
+        fields$word1 = word1$q;
+        fields$word2 = word2$q;
+        fields$body_word = emitted_word;
+        body_last = emitting$q == last_index;
+        fields$body_last = body_last;
         event_fields$offer = 1'b0;
         event_fields$issuer_function = head$function;
         event_fields$issuer_qp = head$qp;
@@ -1988,11 +2191,11 @@ module nic_send$fetch$extract(clock,reset,head$valid,head$index,head$function,he
                 end
             ExtractState$Emit:
                 begin
-                    descriptor$valid = 1'b1;
-                    if (descriptor$ready) begin
+                    fields$offer = 1'b1;
+                    if (fields$taken) begin
                         look = emitting$q + one_index;
                         emitting$d = emitting$q + one_index;
-                        if (descriptor$last) begin
+                        if (body_last) begin
                             head$release = 1'b1;
                             state$d = ExtractState$Idle;
                         end
@@ -2015,7 +2218,7 @@ module nic_send$fetch$extract(clock,reset,head$valid,head$index,head$function,he
         if (reset) begin
             state$d = ExtractState$Idle;
             feeding$d = 1'b0;
-            descriptor$valid = 1'b0;
+            fields$offer = 1'b0;
             event_fields$offer = 1'b0;
             head$release = 1'b0;
         end
@@ -2039,14 +2242,10 @@ module nic_send$fetch$extract$check(clock,reset,start,valid,index,word,given,ver
     // Constant declarations
     localparam  kind_immediate = 3'b0;
     localparam  kind_indirect = 3'b1;
-    localparam  immediate_max = 32'h100;
-    localparam  indirect_max = 32'h800;
     localparam  max_segments = 8'h10;
     localparam  index_one = 8'h1;
     localparam  index_two = 8'h2;
     localparam  index_three = 8'h3;
-    localparam  seven = 40'h7;
-    localparam  two_sum = 40'h2;
     localparam  three_segment = 16'h3;
     localparam  padding_masks$0 = 64'h0;
     localparam  padding_masks$1 = 64'hffffffffffffff00;
@@ -2056,17 +2255,17 @@ module nic_send$fetch$extract$check(clock,reset,start,valid,index,word,given,ver
     localparam  padding_masks$5 = 64'hffffff0000000000;
     localparam  padding_masks$6 = 64'hffff000000000000;
     localparam  padding_masks$7 = 64'hff00000000000000;
-    localparam  unknown_kind = 6'b1;
     localparam  word_count = 6'b10;
     localparam  reserved = 6'b11;
-    localparam  zero_length = 6'b100;
-    localparam  too_long = 6'b101;
     localparam  segment_count = 6'b110;
     localparam  zero_segment = 6'b111;
     localparam  totals_mismatch = 6'b1000;
     localparam  padding = 6'b1001;
     
     // Stub signals
+    reg  [63:0] control$word;
+    reg  [7:0] control$given;
+    wire  [5:0] control$broken;
     reg  [5:0] status$d;
     wire  [5:0] status$q;
     reg  status$clock;
@@ -2089,13 +2288,17 @@ module nic_send$fetch$extract$check(clock,reset,start,valid,index,word,given,ver
     // Local signals
     reg  [5:0] broken;
     reg  [31:0] new_length;
-    reg  [39:0] immediate_words;
     reg  [15:0] segment_words;
     reg  [7:0] segment_word;
     reg  [63:0] padding_mask;
     reg  chained;
     
     // Sub module instances
+    nic_send$fetch$extract$check$control control(
+        .word(control$word),
+        .given(control$given),
+        .broken(control$broken)
+    );
     nic_send$fetch$extract$check$status status(
         .d(status$d),
         .q(status$q),
@@ -2143,7 +2346,6 @@ module nic_send$fetch$extract$check(clock,reset,start,valid,index,word,given,ver
         destination_total$d = destination_total$q;
         chained = kind_code$q[32'h1] & ~kind_code$q[32'h2];
         new_length = word[(32'h20)+:(32)];
-        immediate_words = ((((new_length) & 40'hffffffffff) + seven) >> 32'h3) + two_sum;
         segment_words = ((((word[(32'h0)+:(8)]) & 16'hffff) + ((word[(32'h8)+:(8)]) & 16'hffff)) << 32'h1) + three_segment;
         segment_word = index - index_three;
         padding_mask = 32'h0;
@@ -2172,31 +2374,10 @@ module nic_send$fetch$extract$check(clock,reset,start,valid,index,word,given,ver
             padding_mask = padding_masks$7;
         end
         broken = 32'h0;
+        control$word = word;
+        control$given = given;
         if (~|index) begin
-            if (word[32'h1] & ~word[32'h2] & (given < index_three)) begin
-                broken = word_count;
-            end
-            if ((word[(32'h0)+:(3)] == kind_indirect) & (given != index_three)) begin
-                broken = word_count;
-            end
-            if ((word[(32'h0)+:(3)] == kind_immediate) & (immediate_words != ((given) & 40'hffffffffff))) begin
-                broken = word_count;
-            end
-            if ((word[(32'h0)+:(3)] == kind_immediate) & (new_length > immediate_max)) begin
-                broken = too_long;
-            end
-            if ((word[(32'h0)+:(3)] == kind_indirect) & (new_length > indirect_max)) begin
-                broken = too_long;
-            end
-            if (~|new_length) begin
-                broken = zero_length;
-            end
-            if (|word[(32'h5)+:(3)] | word[32'hb]) begin
-                broken = reserved;
-            end
-            if (word[32'h2]) begin
-                broken = unknown_kind;
-            end
+            broken = control$broken;
         end
         if ((index == index_two) & (kind_code$q == kind_indirect) & |word[(32'h30)+:(16)]) begin
             broken = reserved;
@@ -2205,7 +2386,7 @@ module nic_send$fetch$extract$check(clock,reset,start,valid,index,word,given,ver
             if (~|word[(32'h0)+:(8)] | (word[(32'h0)+:(8)] > max_segments) | ~|word[(32'h8)+:(8)] | (word[(32'h8)+:(8)] > max_segments)) begin
                 broken = segment_count;
             end
-            if (|word[(32'h10)+:(48)]) begin
+            if (|word[(32'h10)+:(16)] | (|word[(32'h20)+:(32)] & ~kind_code$q[32'h0])) begin
                 broken = reserved;
             end
             if (segment_words != ((given) & 16'hffff)) begin
@@ -2265,6 +2446,67 @@ module nic_send$fetch$extract$check(clock,reset,start,valid,index,word,given,ver
     end
     
 endmodule // nic_send$fetch$extract$check
+
+
+module nic_send$fetch$extract$check$control(word,given,broken);
+    
+    // Module arguments
+    input wire  [63:0] word;
+    input wire  [7:0] given;
+    output reg  [5:0] broken;
+    
+    // Constant declarations
+    localparam  kind_immediate = 3'b0;
+    localparam  kind_indirect = 3'b1;
+    localparam  immediate_max = 32'h100;
+    localparam  indirect_max = 32'h800;
+    localparam  three_words = 8'h3;
+    localparam  seven = 40'h7;
+    localparam  two = 40'h2;
+    localparam  unknown_kind = 6'b1;
+    localparam  word_count = 6'b10;
+    localparam  reserved = 6'b11;
+    localparam  zero_length = 6'b100;
+    localparam  too_long = 6'b101;
+    
+    // Local signals
+    reg  [31:0] length;
+    reg  [2:0] kind;
+    reg  [39:0] immediate_words;
+    
+    // Update code
+    always @(*) begin
+        length = word[(32'h20)+:(32)];
+        kind = word[(32'h0)+:(3)];
+        immediate_words = ((((length) & 40'hffffffffff) + seven) >> 32'h3) + two;
+        broken = 32'h0;
+        if (word[32'h1] & ~word[32'h2] & (given < three_words)) begin
+            broken = word_count;
+        end
+        if ((kind == kind_indirect) & (given != three_words)) begin
+            broken = word_count;
+        end
+        if ((kind == kind_immediate) & (immediate_words != ((given) & 40'hffffffffff))) begin
+            broken = word_count;
+        end
+        if ((kind == kind_immediate) & (length > immediate_max)) begin
+            broken = too_long;
+        end
+        if ((kind == kind_indirect) & (length > indirect_max)) begin
+            broken = too_long;
+        end
+        if (~|length) begin
+            broken = zero_length;
+        end
+        if (|word[(32'h5)+:(3)] | word[32'hb]) begin
+            broken = reserved;
+        end
+        if (word[32'h2]) begin
+            broken = unknown_kind;
+        end
+    end
+    
+endmodule // nic_send$fetch$extract$check$control
 
 
 module nic_send$fetch$extract$check$destination_total(d,q,clock);
@@ -2520,6 +2762,78 @@ module nic_send$fetch$extract$feeding(d,q,clock);
     end
           
 endmodule // nic_send$fetch$extract$feeding
+
+
+module nic_send$fetch$extract$fields(offer,issuer_function,issuer_qp,word0,word1,word2,body_word,body_last,outgoing$valid,outgoing$kind,outgoing$function,outgoing$qp,outgoing$dst_node,outgoing$dst_function,outgoing$dst_qp,outgoing$remote_event,outgoing$local_event,outgoing$key,outgoing$tag,outgoing$length,outgoing$sources,outgoing$destinations,outgoing$response_key,outgoing$get_response,outgoing$word,outgoing$last,outgoing$ready,taken);
+    
+    // Module arguments
+    input wire  offer;
+    input wire  [2:0] issuer_function;
+    input wire  [3:0] issuer_qp;
+    input wire  [63:0] word0;
+    input wire  [63:0] word1;
+    input wire  [63:0] word2;
+    input wire  [63:0] body_word;
+    input wire  body_last;
+    output reg  outgoing$valid;
+    output reg  [2:0] outgoing$kind;
+    output reg  [2:0] outgoing$function;
+    output reg  [3:0] outgoing$qp;
+    output reg  [15:0] outgoing$dst_node;
+    output reg  [2:0] outgoing$dst_function;
+    output reg  [3:0] outgoing$dst_qp;
+    output reg  outgoing$remote_event;
+    output reg  outgoing$local_event;
+    output reg  [31:0] outgoing$key;
+    output reg  [31:0] outgoing$tag;
+    output reg  [31:0] outgoing$length;
+    output reg  [4:0] outgoing$sources;
+    output reg  [4:0] outgoing$destinations;
+    output reg  [31:0] outgoing$response_key;
+    output reg  outgoing$get_response;
+    output reg  [63:0] outgoing$word;
+    output reg  outgoing$last;
+    input wire  outgoing$ready;
+    output reg  taken;
+    
+    // Constant declarations
+    localparam  kind_get = 3'b11;
+    
+    // Local signals
+    reg  chained;
+    
+    // Update code
+    always @(*) begin
+        chained = word0[32'h1] & ~word0[32'h2];
+        outgoing$valid = offer;
+        taken = offer & outgoing$ready;
+        outgoing$kind = word0[(32'h0)+:(3)];
+        outgoing$function = issuer_function;
+        outgoing$qp = issuer_qp;
+        outgoing$dst_node = word0[(32'h10)+:(16)];
+        outgoing$dst_function = word0[(32'h8)+:(3)];
+        outgoing$dst_qp = word0[(32'hc)+:(4)];
+        outgoing$remote_event = word0[32'h3];
+        outgoing$local_event = word0[32'h4];
+        outgoing$key = word1[(32'h0)+:(32)];
+        outgoing$tag = word1[(32'h20)+:(32)];
+        outgoing$length = word0[(32'h20)+:(32)];
+        outgoing$sources = 32'h0;
+        outgoing$destinations = 32'h0;
+        if (chained) begin
+            outgoing$sources = word2[(32'h0)+:(5)];
+            outgoing$destinations = word2[(32'h8)+:(5)];
+        end
+        outgoing$response_key = 32'h0;
+        if (word0[(32'h0)+:(3)] == kind_get) begin
+            outgoing$response_key = word2[(32'h20)+:(32)];
+        end
+        outgoing$get_response = 1'b0;
+        outgoing$word = body_word;
+        outgoing$last = body_last;
+    end
+    
+endmodule // nic_send$fetch$extract$fields
 
 
 module nic_send$fetch$extract$issue(d,q,clock);
@@ -5891,7 +6205,202 @@ module nic_send$fetch$slots$words$3(d,q,clock);
 endmodule // nic_send$fetch$slots$words$3
 
 
-module nic_send$packetizer(clock,reset,messages$valid,messages$kind,messages$function,messages$qp,messages$dst_node,messages$dst_function,messages$dst_qp,messages$remote_event,messages$local_event,messages$key,messages$tag,messages$length,messages$sources,messages$destinations,messages$get_response,messages$ready,inline$valid,inline$word,inline$bytes,inline$last,inline$error,inline$ready,payload$valid,payload$word,payload$bytes,payload$last,payload$error,payload$ready,node_id,flits$valid,flits$data,flits$ready,vc,sends$valid,sends$function,sends$qp,sends$receive_ring,sends$kind,sends$status,sends$op,sends$peer_node,sends$peer_function,sends$peer_qp,sends$length,sends$info,sends$ready,stomped,refused);
+module nic_send$merge(clock,reset,fetched$valid,fetched$kind,fetched$function,fetched$qp,fetched$dst_node,fetched$dst_function,fetched$dst_qp,fetched$remote_event,fetched$local_event,fetched$key,fetched$tag,fetched$length,fetched$sources,fetched$destinations,fetched$response_key,fetched$get_response,fetched$word,fetched$last,fetched$ready,responses$valid,responses$kind,responses$function,responses$qp,responses$dst_node,responses$dst_function,responses$dst_qp,responses$remote_event,responses$local_event,responses$key,responses$tag,responses$length,responses$sources,responses$destinations,responses$response_key,responses$get_response,responses$word,responses$last,responses$ready,merged$valid,merged$kind,merged$function,merged$qp,merged$dst_node,merged$dst_function,merged$dst_qp,merged$remote_event,merged$local_event,merged$key,merged$tag,merged$length,merged$sources,merged$destinations,merged$response_key,merged$get_response,merged$word,merged$last,merged$ready);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  fetched$valid;
+    input wire  [2:0] fetched$kind;
+    input wire  [2:0] fetched$function;
+    input wire  [3:0] fetched$qp;
+    input wire  [15:0] fetched$dst_node;
+    input wire  [2:0] fetched$dst_function;
+    input wire  [3:0] fetched$dst_qp;
+    input wire  fetched$remote_event;
+    input wire  fetched$local_event;
+    input wire  [31:0] fetched$key;
+    input wire  [31:0] fetched$tag;
+    input wire  [31:0] fetched$length;
+    input wire  [4:0] fetched$sources;
+    input wire  [4:0] fetched$destinations;
+    input wire  [31:0] fetched$response_key;
+    input wire  fetched$get_response;
+    input wire  [63:0] fetched$word;
+    input wire  fetched$last;
+    output reg  fetched$ready;
+    input wire  responses$valid;
+    input wire  [2:0] responses$kind;
+    input wire  [2:0] responses$function;
+    input wire  [3:0] responses$qp;
+    input wire  [15:0] responses$dst_node;
+    input wire  [2:0] responses$dst_function;
+    input wire  [3:0] responses$dst_qp;
+    input wire  responses$remote_event;
+    input wire  responses$local_event;
+    input wire  [31:0] responses$key;
+    input wire  [31:0] responses$tag;
+    input wire  [31:0] responses$length;
+    input wire  [4:0] responses$sources;
+    input wire  [4:0] responses$destinations;
+    input wire  [31:0] responses$response_key;
+    input wire  responses$get_response;
+    input wire  [63:0] responses$word;
+    input wire  responses$last;
+    output reg  responses$ready;
+    output reg  merged$valid;
+    output reg  [2:0] merged$kind;
+    output reg  [2:0] merged$function;
+    output reg  [3:0] merged$qp;
+    output reg  [15:0] merged$dst_node;
+    output reg  [2:0] merged$dst_function;
+    output reg  [3:0] merged$dst_qp;
+    output reg  merged$remote_event;
+    output reg  merged$local_event;
+    output reg  [31:0] merged$key;
+    output reg  [31:0] merged$tag;
+    output reg  [31:0] merged$length;
+    output reg  [4:0] merged$sources;
+    output reg  [4:0] merged$destinations;
+    output reg  [31:0] merged$response_key;
+    output reg  merged$get_response;
+    output reg  [63:0] merged$word;
+    output reg  merged$last;
+    input wire  merged$ready;
+    
+    // Stub signals
+    reg  holding$d;
+    wire  holding$q;
+    reg  holding$clock;
+    reg  owner$d;
+    wire  owner$q;
+    reg  owner$clock;
+    
+    // Local signals
+    reg  pick;
+    
+    // Sub module instances
+    nic_send$merge$holding holding(
+        .d(holding$d),
+        .q(holding$q),
+        .clock(holding$clock)
+    );
+    nic_send$merge$owner owner(
+        .d(owner$d),
+        .q(owner$q),
+        .clock(owner$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        holding$clock = clock;
+        owner$clock = clock;
+        holding$d = holding$q;
+        owner$d = owner$q;
+        pick = owner$q;
+        if (~holding$q) begin
+            pick = responses$valid;
+            if (fetched$valid & responses$valid) begin
+                pick = ~owner$q;
+            end
+        end
+        merged$valid = fetched$valid;
+        merged$kind = fetched$kind;
+        merged$function = fetched$function;
+        merged$qp = fetched$qp;
+        merged$dst_node = fetched$dst_node;
+        merged$dst_function = fetched$dst_function;
+        merged$dst_qp = fetched$dst_qp;
+        merged$remote_event = fetched$remote_event;
+        merged$local_event = fetched$local_event;
+        merged$key = fetched$key;
+        merged$tag = fetched$tag;
+        merged$length = fetched$length;
+        merged$sources = fetched$sources;
+        merged$destinations = fetched$destinations;
+        merged$response_key = fetched$response_key;
+        merged$get_response = fetched$get_response;
+        merged$word = fetched$word;
+        merged$last = fetched$last;
+        if (pick) begin
+            merged$valid = responses$valid;
+            merged$kind = responses$kind;
+            merged$function = responses$function;
+            merged$qp = responses$qp;
+            merged$dst_node = responses$dst_node;
+            merged$dst_function = responses$dst_function;
+            merged$dst_qp = responses$dst_qp;
+            merged$remote_event = responses$remote_event;
+            merged$local_event = responses$local_event;
+            merged$key = responses$key;
+            merged$tag = responses$tag;
+            merged$length = responses$length;
+            merged$sources = responses$sources;
+            merged$destinations = responses$destinations;
+            merged$response_key = responses$response_key;
+            merged$get_response = responses$get_response;
+            merged$word = responses$word;
+            merged$last = responses$last;
+        end
+        fetched$ready = merged$ready & ~pick;
+        responses$ready = merged$ready & pick;
+        if (merged$valid) begin
+            holding$d = 1'b1;
+            owner$d = pick;
+            if (merged$ready & merged$last) begin
+                holding$d = 1'b0;
+            end
+        end
+        if (reset) begin
+            holding$d = 1'b0;
+            owner$d = 1'b1;
+            fetched$ready = 1'b0;
+            responses$ready = 1'b0;
+        end
+    end
+    
+endmodule // nic_send$merge
+
+
+module nic_send$merge$holding(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_send$merge$holding
+
+
+module nic_send$merge$owner(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_send$merge$owner
+
+
+module nic_send$packetizer(clock,reset,messages$valid,messages$kind,messages$function,messages$qp,messages$dst_node,messages$dst_function,messages$dst_qp,messages$remote_event,messages$local_event,messages$key,messages$tag,messages$length,messages$sources,messages$destinations,messages$response_key,messages$get_response,messages$ready,inline$valid,inline$word,inline$bytes,inline$last,inline$error,inline$ready,payload$valid,payload$word,payload$bytes,payload$last,payload$error,payload$ready,node_id,flits$valid,flits$data,flits$ready,vc,sends$valid,sends$function,sends$qp,sends$receive_ring,sends$kind,sends$status,sends$op,sends$peer_node,sends$peer_function,sends$peer_qp,sends$length,sends$info,sends$ready,stomped,refused);
     
     // Module arguments
     input wire  clock;
@@ -5910,6 +6419,7 @@ module nic_send$packetizer(clock,reset,messages$valid,messages$kind,messages$fun
     input wire  [31:0] messages$length;
     input wire  [4:0] messages$sources;
     input wire  [4:0] messages$destinations;
+    input wire  [31:0] messages$response_key;
     input wire  messages$get_response;
     output reg  messages$ready;
     input wire  inline$valid;
@@ -5954,6 +6464,7 @@ module nic_send$packetizer(clock,reset,messages$valid,messages$kind,messages$fun
     reg  [31:0] cutter$length;
     reg  [4:0] cutter$sources;
     reg  [4:0] cutter$destinations;
+    reg  [31:0] cutter$response_key;
     reg  [31:0] cutter$sent;
     reg  [31:0] cutter$segment_left;
     wire  cutter$put;
@@ -6084,6 +6595,7 @@ module nic_send$packetizer(clock,reset,messages$valid,messages$kind,messages$fun
         .length(cutter$length),
         .sources(cutter$sources),
         .destinations(cutter$destinations),
+        .response_key(cutter$response_key),
         .sent(cutter$sent),
         .segment_left(cutter$segment_left),
         .put(cutter$put),
@@ -6257,6 +6769,7 @@ module nic_send$packetizer(clock,reset,messages$valid,messages$kind,messages$fun
         cutter$length = messages$length;
         cutter$sources = messages$sources;
         cutter$destinations = messages$destinations;
+        cutter$response_key = messages$response_key;
         cutter$sent = cursor$sent;
         cutter$segment_left = cursor$segment_left;
         words$from_reorder = cutter$from_reorder;
@@ -7336,13 +7849,14 @@ module nic_send$packetizer$cursor$sent_reg(d,q,clock);
 endmodule // nic_send$packetizer$cursor$sent_reg
 
 
-module nic_send$packetizer$cutter(kind,length,sources,destinations,sent,segment_left,put,get,nap,from_reorder,packet_kind,get_too_long,word_two,segment_needed,cut,len,last,vc);
+module nic_send$packetizer$cutter(kind,length,sources,destinations,response_key,sent,segment_left,put,get,nap,from_reorder,packet_kind,get_too_long,word_two,segment_needed,cut,len,last,vc);
     
     // Module arguments
     input wire  [2:0] kind;
     input wire  [31:0] length;
     input wire  [4:0] sources;
     input wire  [4:0] destinations;
+    input wire  [31:0] response_key;
     input wire  [31:0] sent;
     input wire  [31:0] segment_left;
     output reg  put;
@@ -7374,6 +7888,7 @@ module nic_send$packetizer$cutter(kind,length,sources,destinations,sent,segment_
     localparam  get_kind = 4'h2;
     localparam  sources_at = 6'b0;
     localparam  destinations_at = 6'b1000;
+    localparam  response_key_at = 6'b100000;
     
     // Local signals
     reg  [31:0] message_left;
@@ -7396,7 +7911,7 @@ module nic_send$packetizer$cutter(kind,length,sources,destinations,sent,segment_
         end
         get_words = ((((sources) & 7'h7f) + ((destinations) & 7'h7f)) << 32'h1) + one;
         get_too_long = get & (get_words > max_get_words);
-        word_two = (((sources) & 64'hffffffffffffffff) << sources_at) | (((destinations) & 64'hffffffffffffffff) << destinations_at);
+        word_two = (((sources) & 64'hffffffffffffffff) << sources_at) | (((destinations) & 64'hffffffffffffffff) << destinations_at) | (((response_key) & 64'hffffffffffffffff) << response_key_at);
         message_left = length - sent;
         bytes = mtu;
         if (message_left < bytes) begin
@@ -24965,7 +25480,7 @@ module nic_send$router(completion$valid,completion$tag,completion$data,completio
 endmodule // nic_send$router
 
 
-module nic_send$split(clock,reset,descriptor$valid,descriptor$kind,descriptor$function,descriptor$qp,descriptor$dst_node,descriptor$dst_function,descriptor$dst_qp,descriptor$remote_event,descriptor$local_event,descriptor$key,descriptor$tag,descriptor$length,descriptor$sources,descriptor$destinations,descriptor$word,descriptor$last,descriptor$ready,reads$valid,reads$kind,reads$function,reads$qp,reads$dst_node,reads$dst_function,reads$dst_qp,reads$remote_event,reads$local_event,reads$key,reads$tag,reads$length,reads$sources,reads$destinations,reads$word,reads$last,reads$ready,messages$valid,messages$kind,messages$function,messages$qp,messages$dst_node,messages$dst_function,messages$dst_qp,messages$remote_event,messages$local_event,messages$key,messages$tag,messages$length,messages$sources,messages$destinations,messages$get_response,messages$ready,inline$valid,inline$word,inline$bytes,inline$last,inline$error,inline$ready);
+module nic_send$split(clock,reset,descriptor$valid,descriptor$kind,descriptor$function,descriptor$qp,descriptor$dst_node,descriptor$dst_function,descriptor$dst_qp,descriptor$remote_event,descriptor$local_event,descriptor$key,descriptor$tag,descriptor$length,descriptor$sources,descriptor$destinations,descriptor$response_key,descriptor$get_response,descriptor$word,descriptor$last,descriptor$ready,reads$valid,reads$kind,reads$function,reads$qp,reads$dst_node,reads$dst_function,reads$dst_qp,reads$remote_event,reads$local_event,reads$key,reads$tag,reads$length,reads$sources,reads$destinations,reads$response_key,reads$get_response,reads$word,reads$last,reads$ready,messages$valid,messages$kind,messages$function,messages$qp,messages$dst_node,messages$dst_function,messages$dst_qp,messages$remote_event,messages$local_event,messages$key,messages$tag,messages$length,messages$sources,messages$destinations,messages$response_key,messages$get_response,messages$ready,inline$valid,inline$word,inline$bytes,inline$last,inline$error,inline$ready);
     
     // Module arguments
     input wire  clock;
@@ -24984,6 +25499,8 @@ module nic_send$split(clock,reset,descriptor$valid,descriptor$kind,descriptor$fu
     input wire  [31:0] descriptor$length;
     input wire  [4:0] descriptor$sources;
     input wire  [4:0] descriptor$destinations;
+    input wire  [31:0] descriptor$response_key;
+    input wire  descriptor$get_response;
     input wire  [63:0] descriptor$word;
     input wire  descriptor$last;
     output reg  descriptor$ready;
@@ -25001,6 +25518,8 @@ module nic_send$split(clock,reset,descriptor$valid,descriptor$kind,descriptor$fu
     output wire  [31:0] reads$length;
     output wire  [4:0] reads$sources;
     output wire  [4:0] reads$destinations;
+    output wire  [31:0] reads$response_key;
+    output wire  reads$get_response;
     output wire  [63:0] reads$word;
     output wire  reads$last;
     input wire  reads$ready;
@@ -25018,6 +25537,7 @@ module nic_send$split(clock,reset,descriptor$valid,descriptor$kind,descriptor$fu
     output wire  [31:0] messages$length;
     output wire  [4:0] messages$sources;
     output wire  [4:0] messages$destinations;
+    output wire  [31:0] messages$response_key;
     output wire  messages$get_response;
     input wire  messages$ready;
     output reg  inline$valid;
@@ -25063,6 +25583,7 @@ module nic_send$split(clock,reset,descriptor$valid,descriptor$kind,descriptor$fu
     reg  [31:0] message_queue$push$length;
     reg  [4:0] message_queue$push$sources;
     reg  [4:0] message_queue$push$destinations;
+    reg  [31:0] message_queue$push$response_key;
     reg  message_queue$push$get_response;
     wire  message_queue$push$ready;
     reg  inline_fifo$clock;
@@ -25116,6 +25637,8 @@ module nic_send$split(clock,reset,descriptor$valid,descriptor$kind,descriptor$fu
         .pop$length(reads$length),
         .pop$sources(reads$sources),
         .pop$destinations(reads$destinations),
+        .pop$response_key(reads$response_key),
+        .pop$get_response(reads$get_response),
         .pop$word(reads$word),
         .pop$last(reads$last),
         .pop$ready(reads$ready)
@@ -25137,6 +25660,7 @@ module nic_send$split(clock,reset,descriptor$valid,descriptor$kind,descriptor$fu
         .push$length(message_queue$push$length),
         .push$sources(message_queue$push$sources),
         .push$destinations(message_queue$push$destinations),
+        .push$response_key(message_queue$push$response_key),
         .push$get_response(message_queue$push$get_response),
         .push$ready(message_queue$push$ready),
         .pop$valid(messages$valid),
@@ -25153,6 +25677,7 @@ module nic_send$split(clock,reset,descriptor$valid,descriptor$kind,descriptor$fu
         .pop$length(messages$length),
         .pop$sources(messages$sources),
         .pop$destinations(messages$destinations),
+        .pop$response_key(messages$response_key),
         .pop$get_response(messages$get_response),
         .pop$ready(messages$ready)
     );
@@ -25207,7 +25732,8 @@ module nic_send$split(clock,reset,descriptor$valid,descriptor$kind,descriptor$fu
         message_queue$push$length = descriptor$length;
         message_queue$push$sources = descriptor$sources;
         message_queue$push$destinations = descriptor$destinations;
-        message_queue$push$get_response = 1'b0;
+        message_queue$push$response_key = descriptor$response_key;
+        message_queue$push$get_response = descriptor$get_response;
         read_queue$push_valid = taking & to_reads;
         read_queue$push_word = descriptor$word[(32'h0)+:(48)];
         read_queue$push_last = descriptor$last | ((word_index$q + one_index) == source_words);
@@ -25687,7 +26213,7 @@ module nic_send$split$inline_fifo$regs$0$slots$3(d,q,clock);
 endmodule // nic_send$split$inline_fifo$regs$0$slots$3
 
 
-module nic_send$split$message_queue(clock,reset,push$valid,push$kind,push$function,push$qp,push$dst_node,push$dst_function,push$dst_qp,push$remote_event,push$local_event,push$key,push$tag,push$length,push$sources,push$destinations,push$get_response,push$ready,pop$valid,pop$kind,pop$function,pop$qp,pop$dst_node,pop$dst_function,pop$dst_qp,pop$remote_event,pop$local_event,pop$key,pop$tag,pop$length,pop$sources,pop$destinations,pop$get_response,pop$ready);
+module nic_send$split$message_queue(clock,reset,push$valid,push$kind,push$function,push$qp,push$dst_node,push$dst_function,push$dst_qp,push$remote_event,push$local_event,push$key,push$tag,push$length,push$sources,push$destinations,push$response_key,push$get_response,push$ready,pop$valid,pop$kind,pop$function,pop$qp,pop$dst_node,pop$dst_function,pop$dst_qp,pop$remote_event,pop$local_event,pop$key,pop$tag,pop$length,pop$sources,pop$destinations,pop$response_key,pop$get_response,pop$ready);
     
     // Module arguments
     input wire  clock;
@@ -25706,6 +26232,7 @@ module nic_send$split$message_queue(clock,reset,push$valid,push$kind,push$functi
     input wire  [31:0] push$length;
     input wire  [4:0] push$sources;
     input wire  [4:0] push$destinations;
+    input wire  [31:0] push$response_key;
     input wire  push$get_response;
     output reg  push$ready;
     output reg  pop$valid;
@@ -25722,6 +26249,7 @@ module nic_send$split$message_queue(clock,reset,push$valid,push$kind,push$functi
     output reg  [31:0] pop$length;
     output reg  [4:0] pop$sources;
     output reg  [4:0] pop$destinations;
+    output reg  [31:0] pop$response_key;
     output reg  pop$get_response;
     input wire  pop$ready;
     
@@ -25739,21 +26267,22 @@ module nic_send$split$message_queue(clock,reset,push$valid,push$kind,push$functi
     localparam  at$10 = 8'h63;
     localparam  at$11 = 8'h83;
     localparam  at$12 = 8'h88;
+    localparam  at$13 = 8'h8d;
+    localparam  at$14 = 8'had;
     
     // Stub signals
     reg  fifo$clock;
     reg  fifo$reset;
     reg  fifo$sink$valid;
-    reg  [140:0] fifo$sink$data;
+    reg  [173:0] fifo$sink$data;
     wire  fifo$sink$ready;
     wire  fifo$source$valid;
-    wire  [140:0] fifo$source$data;
+    wire  [173:0] fifo$source$data;
     reg  fifo$source$ready;
     wire  [1:0] fifo$count;
     
     // Local signals
-    reg  [140:0] head;
-    reg  get_response_unused;
+    reg  [173:0] head;
     reg  count_unused;
     
     // Sub module instances
@@ -25776,8 +26305,7 @@ module nic_send$split$message_queue(clock,reset,push$valid,push$kind,push$functi
         fifo$reset = reset;
         fifo$sink$valid = push$valid;
         push$ready = fifo$sink$ready;
-        get_response_unused = push$get_response;
-        fifo$sink$data = (((push$kind) & 141'h1fffffffffffffffffffffffffffffffffff) << at$0) | (((push$function) & 141'h1fffffffffffffffffffffffffffffffffff) << at$1) | (((push$qp) & 141'h1fffffffffffffffffffffffffffffffffff) << at$2) | (((push$dst_node) & 141'h1fffffffffffffffffffffffffffffffffff) << at$3) | (((push$dst_function) & 141'h1fffffffffffffffffffffffffffffffffff) << at$4) | (((push$dst_qp) & 141'h1fffffffffffffffffffffffffffffffffff) << at$5) | (((push$remote_event) & 141'h1fffffffffffffffffffffffffffffffffff) << at$6) | (((push$local_event) & 141'h1fffffffffffffffffffffffffffffffffff) << at$7) | (((push$key) & 141'h1fffffffffffffffffffffffffffffffffff) << at$8) | (((push$tag) & 141'h1fffffffffffffffffffffffffffffffffff) << at$9) | (((push$length) & 141'h1fffffffffffffffffffffffffffffffffff) << at$10) | (((push$sources) & 141'h1fffffffffffffffffffffffffffffffffff) << at$11) | (((push$destinations) & 141'h1fffffffffffffffffffffffffffffffffff) << at$12);
+        fifo$sink$data = (((push$kind) & 174'h3fffffffffffffffffffffffffffffffffffffffffff) << at$0) | (((push$function) & 174'h3fffffffffffffffffffffffffffffffffffffffffff) << at$1) | (((push$qp) & 174'h3fffffffffffffffffffffffffffffffffffffffffff) << at$2) | (((push$dst_node) & 174'h3fffffffffffffffffffffffffffffffffffffffffff) << at$3) | (((push$dst_function) & 174'h3fffffffffffffffffffffffffffffffffffffffffff) << at$4) | (((push$dst_qp) & 174'h3fffffffffffffffffffffffffffffffffffffffffff) << at$5) | (((push$remote_event) & 174'h3fffffffffffffffffffffffffffffffffffffffffff) << at$6) | (((push$local_event) & 174'h3fffffffffffffffffffffffffffffffffffffffffff) << at$7) | (((push$key) & 174'h3fffffffffffffffffffffffffffffffffffffffffff) << at$8) | (((push$tag) & 174'h3fffffffffffffffffffffffffffffffffffffffffff) << at$9) | (((push$length) & 174'h3fffffffffffffffffffffffffffffffffffffffffff) << at$10) | (((push$sources) & 174'h3fffffffffffffffffffffffffffffffffffffffffff) << at$11) | (((push$destinations) & 174'h3fffffffffffffffffffffffffffffffffffffffffff) << at$12) | (((push$response_key) & 174'h3fffffffffffffffffffffffffffffffffffffffffff) << at$13) | (((push$get_response) & 174'h3fffffffffffffffffffffffffffffffffffffffffff) << at$14);
         head = fifo$source$data;
         pop$valid = fifo$source$valid;
         fifo$source$ready = pop$ready;
@@ -25794,7 +26322,8 @@ module nic_send$split$message_queue(clock,reset,push$valid,push$kind,push$functi
         pop$length = head[(at$10)+:(32)];
         pop$sources = head[(at$11)+:(5)];
         pop$destinations = head[(at$12)+:(5)];
-        pop$get_response = 1'b0;
+        pop$response_key = head[(at$13)+:(32)];
+        pop$get_response = head[at$14];
     end
     
 endmodule // nic_send$split$message_queue
@@ -25806,10 +26335,10 @@ module nic_send$split$message_queue$fifo(clock,reset,sink$valid,sink$data,sink$r
     input wire  clock;
     input wire  reset;
     input wire  sink$valid;
-    input wire  [140:0] sink$data;
+    input wire  [173:0] sink$data;
     output wire  sink$ready;
     output wire  source$valid;
-    output wire  [140:0] source$data;
+    output wire  [173:0] source$data;
     input wire  source$ready;
     output reg  [1:0] count;
     
@@ -25847,10 +26376,10 @@ module nic_send$split$message_queue$fifo$regs$0(clock,reset,sink$valid,sink$data
     input wire  clock;
     input wire  reset;
     input wire  sink$valid;
-    input wire  [140:0] sink$data;
+    input wire  [173:0] sink$data;
     output reg  sink$ready;
     output reg  source$valid;
-    output reg  [140:0] source$data;
+    output reg  [173:0] source$data;
     input wire  source$ready;
     output reg  [1:0] count;
     
@@ -25861,11 +26390,11 @@ module nic_send$split$message_queue$fifo$regs$0(clock,reset,sink$valid,sink$data
     localparam  passthrough = 1'b0;
     
     // Stub signals
-    reg  [140:0] slots$0$d;
-    wire  [140:0] slots$0$q;
+    reg  [173:0] slots$0$d;
+    wire  [173:0] slots$0$q;
     reg  slots$0$clock;
-    reg  [140:0] slots$1$d;
-    wire  [140:0] slots$1$q;
+    reg  [173:0] slots$1$d;
+    wire  [173:0] slots$1$q;
     reg  slots$1$clock;
     reg  held$0$d;
     wire  held$0$q;
@@ -25884,8 +26413,8 @@ module nic_send$split$message_queue$fifo$regs$0(clock,reset,sink$valid,sink$data
     reg  above$1;
     reg  load$0;
     reg  load$1;
-    reg  [140:0] incoming$0;
-    reg  [140:0] incoming$1;
+    reg  [173:0] incoming$0;
+    reg  [173:0] incoming$1;
     reg  [1:0] step;
     reg  full;
     reg  empty;
@@ -26056,13 +26585,13 @@ endmodule // nic_send$split$message_queue$fifo$regs$0$held$1
 module nic_send$split$message_queue$fifo$regs$0$slots$0(d,q,clock);
     
     // Module arguments
-    input wire  [140:0] d;
-    output reg  [140:0] q;
+    input wire  [173:0] d;
+    output reg  [173:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 141'h0;
+       q = 174'h0;
     end
     
     always @(posedge clock) begin
@@ -26075,13 +26604,13 @@ endmodule // nic_send$split$message_queue$fifo$regs$0$slots$0
 module nic_send$split$message_queue$fifo$regs$0$slots$1(d,q,clock);
     
     // Module arguments
-    input wire  [140:0] d;
-    output reg  [140:0] q;
+    input wire  [173:0] d;
+    output reg  [173:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 141'h0;
+       q = 174'h0;
     end
     
     always @(posedge clock) begin
@@ -26091,7 +26620,7 @@ module nic_send$split$message_queue$fifo$regs$0$slots$1(d,q,clock);
 endmodule // nic_send$split$message_queue$fifo$regs$0$slots$1
 
 
-module nic_send$split$read_queue(clock,reset,push_valid,push_ready,push_word,push_last,push_indirect,push_sources,push_issuer,push_length,pop$valid,pop$kind,pop$function,pop$qp,pop$dst_node,pop$dst_function,pop$dst_qp,pop$remote_event,pop$local_event,pop$key,pop$tag,pop$length,pop$sources,pop$destinations,pop$word,pop$last,pop$ready);
+module nic_send$split$read_queue(clock,reset,push_valid,push_ready,push_word,push_last,push_indirect,push_sources,push_issuer,push_length,pop$valid,pop$kind,pop$function,pop$qp,pop$dst_node,pop$dst_function,pop$dst_qp,pop$remote_event,pop$local_event,pop$key,pop$tag,pop$length,pop$sources,pop$destinations,pop$response_key,pop$get_response,pop$word,pop$last,pop$ready);
     
     // Module arguments
     input wire  clock;
@@ -26118,6 +26647,8 @@ module nic_send$split$read_queue(clock,reset,push_valid,push_ready,push_word,pus
     output reg  [31:0] pop$length;
     output reg  [4:0] pop$sources;
     output reg  [4:0] pop$destinations;
+    output reg  [31:0] pop$response_key;
+    output reg  pop$get_response;
     output reg  [63:0] pop$word;
     output reg  pop$last;
     input wire  pop$ready;
@@ -26189,6 +26720,8 @@ module nic_send$split$read_queue(clock,reset,push_valid,push_ready,push_word,pus
         pop$key = 32'h0;
         pop$tag = 32'h0;
         pop$destinations = 32'h0;
+        pop$response_key = 32'h0;
+        pop$get_response = 1'b0;
     end
     
 endmodule // nic_send$split$read_queue

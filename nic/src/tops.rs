@@ -1,7 +1,7 @@
 //! The NIC's emitted artefacts, beside the `hdl` and `nrc` ones (`hpcnet emit`, see
 //! `src/emit.rs`): the management agent's NIC wrapper, the doorbell FIFOs, the SR-IOV function
 //! table, the descriptor fetch with its tag pool, the event writer, the send engine, the receive
-//! buffer, the receive side's PUT upload, and the register maps (C headers and Markdown
+//! buffer, the receive side's PUT upload and GET to PUT, and the register maps (C headers and Markdown
 //! references) that drivers and
 //! management software are written against: the management space (`nic`), one function's
 //! MMIO page (`nic_function`) and the PF's view of all of them (`nic_host`).
@@ -10,6 +10,7 @@ use crate::doorbell::DoorbellQueues;
 use crate::events::EventWriterUnit;
 use crate::function_table::FunctionTable;
 use crate::nic_mgmt::NicMgmt;
+use crate::receive::get_to_put::GetToPut;
 use crate::receive::put_upload::PutUpload;
 use crate::receive::ReceiveBuffer;
 use crate::send::{SendEngine, SendSettings};
@@ -35,6 +36,7 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
         send_engine(cfg)?,
         receive_buffer(cfg)?,
         put_upload(cfg)?,
+        get_to_put(cfg)?,
     ])
 }
 
@@ -147,6 +149,27 @@ pub fn put_upload(cfg: &Config) -> Result<Emitted, String> {
         "nic_put_upload",
         "the NIC's PUT upload: checked PUT packets' payload words shifted into 16-byte host write beats with byte enables, writes cut at nic.max_payload and 4 KB boundaries, the receive event (or a GET response's send event) after the packet's last beat (nic/src/receive/put_upload.rs)",
     )
+}
+
+/// Slot bits of the GET queue in front of the send engine's `responses`: 8 GETs. A slot of
+/// 32 64-bit words (the default) makes the queue 256 x 64 bits, which is what 4 iCE40 block
+/// RAMs of 256 x 16 hold anyway (fewer slots would not save a block); the record RAM is
+/// 8 x 64 bits.
+pub const GET_QUEUE_SLOT_BITS: usize = 3;
+
+/// `nic_get_to_put`: the receive engine's GET-to-PUT converter, a queue of 8 GETs whose slots
+/// hold the longest GET body a packet of `network.max_packet_flits` carries (29 words by
+/// default: slots of 32).
+pub fn get_to_put(cfg: &Config) -> Result<Emitted, String> {
+    let max_flits = cfg.network.max_packet_flits as usize;
+    let longest = (max_flits - hdl::formats::nic::OVERHEAD_FLITS)
+        .min(1 + 4 * hdl::formats::nic::MAX_SEGMENTS);
+    let slot_words = longest.next_power_of_two().max(4);
+    with_log2_in!(slot_words, [2, 3, 4, 5, 6, 7], WB => emit(
+        GetToPut::<GET_QUEUE_SLOT_BITS, WB, { GET_QUEUE_SLOT_BITS + WB }, { GET_QUEUE_SLOT_BITS + 1 }>::new(max_flits),
+        "nic_get_to_put",
+        "the NIC's GET to PUT: checked GET packets stored whole in a queue of 8 (body rules checked, segment totals summed), each answered by a PUT descriptor (get_response) for the send engine's responses input; a bad body is dropped whole with a BadGet error event through a one-event slot (nic/src/receive/get_to_put.rs)",
+    ))
 }
 
 /// The NIC's register maps for `cfg`.

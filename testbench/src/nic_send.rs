@@ -13,6 +13,18 @@
 //! wrong) and a `ReadFailed` event; its payload is not compared. Inside a packet of host-memory
 //! data (NAP indirect, PUT) a flit is offered in every cycle (store and forward). At the end every tag is back
 //! in the pool and no stray, overrun or bad free was seen.
+//!
+//! **GET responses** ([`ResponsePost`]): PUT descriptors offered on the engine's `responses`
+//! input beside the doorbells (word by word, held until taken, random gaps), as the receive
+//! engine's `GetToPut` offers them. The engine merges them with the fetch's descriptors whole,
+//! so messages leave in an order the bench cannot know in advance: each message's first flit
+//! (its head's destination node: below `0x8000` for doorbells, `0x8000` and above for
+//! responses, as the bench generates them) says which stream's next message it starts, and
+//! every flit of it is then checked against that message's packets (PUT kind, `get_response`
+//! set, the response's key and destination, the data read from host memory). A merge that
+//! interleaved two descriptors' words would garble both messages' packets. Each read request
+//! inside a response's source segments must carry the response's `function` (the GET's
+//! target, whose memory is read).
 use crate::backend::Backend;
 use crate::host::memory::ReadRequest;
 use crate::host::HostMemory;
@@ -22,6 +34,7 @@ use crate::port_table;
 use crate::rhdl::PortTable;
 use crate::rng::BenchRng;
 use hdl::formats::nic::{Descriptor, DescriptorBody, Doorbell, EventStatus, NicPacket, Segment};
+use hdl::formats::Flit;
 use nic::send::{SendEngine, SendSettings};
 use std::collections::{HashMap, VecDeque};
 
@@ -56,6 +69,11 @@ pub fn model_config(s: &SendSettings, node_id: u16) -> PacketizerConfig {
 pub fn table() -> PortTable<Engine> {
     port_table!(Engine; reset,
         doorbell.valid, doorbell.function, doorbell.word, doorbell.ready,
+        responses.valid, responses.kind, responses.function, responses.qp, responses.dst_node,
+        responses.dst_function, responses.dst_qp, responses.remote_event,
+        responses.local_event, responses.key, responses.tag, responses.length,
+        responses.sources, responses.destinations, responses.response_key,
+        responses.get_response, responses.word, responses.last, responses.ready,
         lookup.valid, lookup.function, lookup.qp, lookup.ready, lookup.answered, lookup.owned,
         lookup.function_enabled, lookup.qp_enabled, lookup.key, lookup.interrupt,
         lookup.send_base, lookup.send_size, lookup.send_producer, lookup.send_consumer,
@@ -82,6 +100,17 @@ pub struct Post {
     pub qp: u8,
     /// The descriptor's words as written to host memory.
     pub words: Vec<u64>,
+}
+
+/// One GET response (a PUT descriptor with `get_response`) offered on `responses`.
+#[derive(Clone, Debug)]
+pub struct ResponsePost {
+    /// The PUT descriptor (`local_event` false, `tag` 0; `dst_node` at or above `0x8000`).
+    pub descriptor: Descriptor,
+    /// Issuing function and QP: the GET's target, whose memory is read.
+    pub function: u8,
+    /// See `function`.
+    pub qp: u8,
 }
 
 /// How a run drives the engine.
@@ -123,6 +152,8 @@ pub struct Outcome {
     pub timeline: Vec<MessageTimes>,
     /// Per read request: (taken, first beat taken) cycles, in order.
     pub reads: Vec<(u64, u64)>,
+    /// GET responses sent (all their packets checked).
+    pub responses: u64,
 }
 
 /// A good message in flight at the scoreboard.
@@ -175,12 +206,14 @@ fn read_ranges(d: &Descriptor) -> Vec<(u64, u64)> {
 
 /// Runs `posts` (descriptors already in `mem` at `addresses`) through `b` with `drive`,
 /// checking everything; panics with the cycle on any mismatch or a hang.
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     b: &mut dyn Backend,
     s: &SendSettings,
     mem: &mut HostMemory,
     posts: &[Post],
     addresses: &[u64],
+    responses: &[ResponsePost],
     drive: &Drive,
     rng: &mut BenchRng,
 ) -> Outcome {
@@ -217,6 +250,37 @@ pub fn run(
             }
         }
     }
+    // The responses' messages, and which function may read each one's source segments.
+    let mut answers: VecDeque<Expected> = VecDeque::new();
+    let mut answer_reads: Vec<(u64, u64, u8)> = vec![];
+    for r in responses {
+        let d = r.descriptor.clone();
+        assert!(
+            d.dst_node >= 0x8000 && !d.local_event,
+            "a response's descriptor: {d:?}"
+        );
+        answer_reads.extend(read_ranges(&d).into_iter().map(|(a, e)| (a, e, r.function)));
+        let message = Message {
+            data: message_data(mem, &d),
+            descriptor: d,
+            function: r.function,
+            qp: r.qp,
+            get_response: true,
+        };
+        answers.push_back(Expected {
+            packets: message.packets(&cfg).into(),
+            message,
+            failed: false,
+            post: usize::MAX,
+            first_flit: None,
+            first_payload: None,
+        });
+    }
+    // The response being offered: index and word.
+    let (mut next_response, mut response_word) = (0usize, 0usize);
+    let mut response_offered = false;
+    // The stream of the message in progress: `Some(true)` a response.
+    let mut active: Option<bool> = None;
     let total_sends = sends.len();
     let mut out = Outcome {
         timeline: vec![MessageTimes::default(); posts.len()],
@@ -237,6 +301,8 @@ pub fn run(
     let mut k = 0u64;
     loop {
         let done = next_post == posts.len()
+            && next_response == responses.len()
+            && answers.is_empty()
             && expected.is_empty()
             && errors.is_empty()
             && sends.is_empty()
@@ -257,6 +323,43 @@ pub fn run(
             }
             .pack();
             b.poke(id("doorbell.word"), word as u128);
+        }
+        // GET responses, word by word, held until taken.
+        let response = responses.get(next_response);
+        response_offered = response.is_some() && (response_offered || rng.chance(0.4));
+        b.poke_bool(id("responses.valid"), response_offered);
+        if let Some(r) = response.filter(|_| response_offered) {
+            let d = &r.descriptor;
+            let words = d.pack();
+            let (sources, destinations) = match &d.body {
+                DescriptorBody::Put {
+                    sources,
+                    destinations,
+                } => (sources.len(), destinations.len()),
+                _ => panic!("a response is a PUT"),
+            };
+            let body = &words[3..];
+            for (n, v) in [
+                ("kind", d.kind().code() as u128),
+                ("function", r.function as u128),
+                ("qp", r.qp as u128),
+                ("dst_node", d.dst_node as u128),
+                ("dst_function", d.dst_function as u128),
+                ("dst_qp", d.dst_qp as u128),
+                ("remote_event", d.remote_event as u128),
+                ("local_event", 0),
+                ("key", d.qp_magic as u128),
+                ("tag", 0),
+                ("length", d.length() as u128),
+                ("sources", sources as u128),
+                ("destinations", destinations as u128),
+                ("response_key", 0),
+                ("get_response", 1),
+                ("word", body[response_word] as u128),
+                ("last", (response_word + 1 == body.len()) as u128),
+            ] {
+                b.poke(id(&format!("responses.{n}")), v);
+            }
         }
         // The lookup: last cycle's question answered now, every QP owned and enabled.
         let lookup_ready = rng.chance(0.9);
@@ -298,6 +401,7 @@ pub fn run(
             stomps_seen += 1;
         }
         let bell_taken = bell.is_some() && b.peek_bool(id("doorbell.ready"));
+        let response_taken = response_offered && b.peek_bool(id("responses.ready"));
         answer_next = b.peek_bool(id("lookup.valid")) && lookup_ready;
         let request = (b.peek_bool(id("read.valid")) && read_ready).then(|| ReadRequest {
             function: b.peek(id("read.function")) as u8,
@@ -305,6 +409,16 @@ pub fn run(
             bytes: b.peek(id("read.bytes")) as u64,
             tag: b.peek(id("read.tag")) as u8,
         });
+        if let Some(rq) = &request {
+            for &(a, e, f) in &answer_reads {
+                if a <= rq.address && rq.address < e {
+                    assert_eq!(
+                        rq.function, f,
+                        "cycle {k}: a read of a GET response's source for the wrong function"
+                    );
+                }
+            }
+        }
         if b.peek_bool(id("errors.valid")) && errors_ready {
             let (i, status) = errors
                 .pop_front()
@@ -358,7 +472,12 @@ pub fn run(
             out.sends += 1;
         }
         // Store and forward: once a head has left, a packet of host-memory data never waits.
-        if !flits.is_empty() && expected.front().is_some_and(|x| x.message.from_reorder()) {
+        let queue_of = |active: Option<bool>| active == Some(true);
+        let front_from_reorder = match active {
+            Some(true) => answers.front().is_some_and(|x| x.message.from_reorder()),
+            _ => expected.front().is_some_and(|x| x.message.from_reorder()),
+        };
+        if !flits.is_empty() && front_from_reorder {
             assert!(
                 b.peek_bool(id("flits.valid")),
                 "cycle {k}: a packet stalled half sent"
@@ -371,9 +490,30 @@ pub fn run(
             }
             flits.push(flit);
             out.flits += 1;
-            let x = expected
-                .front_mut()
-                .unwrap_or_else(|| panic!("cycle {k}: a flit with no message"));
+            if active.is_none() {
+                // A message starts: its head's destination says which stream's.
+                let dst = match Flit::unpack(flit) {
+                    Ok(Flit::Head(h)) => h.dst,
+                    other => panic!("cycle {k}: a message starts with {other:?}"),
+                };
+                active = Some(dst >= 0x8000);
+                if dst < 0x8000 {
+                    // Refused GETs before it sent nothing.
+                    while expected
+                        .front()
+                        .is_some_and(|x| x.packets.is_empty() && x.message.refused(&cfg))
+                    {
+                        expected.pop_front();
+                    }
+                }
+            }
+            let from_answers = queue_of(active);
+            let x = if from_answers {
+                answers.front_mut()
+            } else {
+                expected.front_mut()
+            }
+            .unwrap_or_else(|| panic!("cycle {k}: a flit with no message"));
             x.first_flit.get_or_insert(k);
             if flits.len() == 3 {
                 x.first_payload.get_or_insert(k);
@@ -425,21 +565,31 @@ pub fn run(
                 flits.clear();
                 out.packets += 1;
                 if x.packets.is_empty() {
-                    let x = expected.pop_front().unwrap();
-                    out.timeline[x.post] = MessageTimes {
-                        taken: taken_at[x.post],
-                        first_flit: x.first_flit.unwrap(),
-                        first_payload: x.first_payload.unwrap(),
-                        last_flit: k,
-                    };
-                    out.messages += 1;
+                    active = None;
+                    if from_answers {
+                        answers.pop_front();
+                        out.responses += 1;
+                    } else {
+                        let x = expected.pop_front().unwrap();
+                        out.timeline[x.post] = MessageTimes {
+                            taken: taken_at[x.post],
+                            first_flit: x.first_flit.unwrap(),
+                            first_payload: x.first_payload.unwrap(),
+                            last_flit: k,
+                        };
+                        out.messages += 1;
+                    }
                 }
             }
         }
-        // Refused GETs send nothing: they leave the queue when their turn comes.
-        while expected
-            .front()
-            .is_some_and(|x| x.packets.is_empty() && x.message.refused(&cfg))
+        // Refused GETs send nothing: they leave the queue when their turn comes (once every
+        // response is out; before, the next local head pops them).
+        while active.is_none()
+            && answers.is_empty()
+            && next_response == responses.len()
+            && expected
+                .front()
+                .is_some_and(|x| x.packets.is_empty() && x.message.refused(&cfg))
         {
             expected.pop_front();
         }
@@ -447,6 +597,14 @@ pub fn run(
         if bell_taken {
             taken_at[next_post] = k;
             next_post += 1;
+        }
+        if response_taken {
+            response_word += 1;
+            response_offered = false;
+            if response_word + 3 == responses[next_response].descriptor.pack().len() {
+                response_word = 0;
+                next_response += 1;
+            }
         }
         if let Some(bt) = beat {
             mem.taken();

@@ -94,7 +94,7 @@ fn post_all(
         node_id: 0x77,
     };
     let mut rng = BenchRng::new(3);
-    run(b, &s, mem, &posts, &addresses, &drive, &mut rng)
+    run(b, &s, mem, &posts, &addresses, &[], &drive, &mut rng)
 }
 
 /// Payload bytes per cycle of one PUT of `n` bytes (first flit to last).

@@ -25,6 +25,7 @@ mod hdl {
     mod fifo;
     mod flit_decoder;
     mod function_table;
+    mod get_to_put;
     mod i2c_master;
     mod input_port;
     mod lfsr;

@@ -119,7 +119,10 @@ fn nic_formats(s: &mut String) {
     s.push_str("### NAP indirect word 2\n\n");
     table(s, &[n::DESC_SOURCE]);
     s.push_str("### PUT and GET word 2; each segment's two words\n\n");
-    table(s, &[n::DESC_SOURCES, n::DESC_DESTINATIONS]);
+    table(
+        s,
+        &[n::DESC_SOURCES, n::DESC_DESTINATIONS, n::DESC_RESPONSE_KEY],
+    );
     table(s, &[n::SEGMENT_ADDRESS]);
     table(s, &[n::SEGMENT_BYTES]);
     writeln!(

@@ -643,7 +643,14 @@ pub const DESC_DESTINATIONS: Field = field(
     "destinations",
     8,
     8,
-    "PUT, GET: destination segments (1..=16), at the target for PUT, at the sender for GET; bits 63..16 zero",
+    "PUT, GET: destination segments (1..=16), at the target for PUT, at the sender for GET; bits 31..16 zero",
+);
+/// GET word 2: the key of the response.
+pub const DESC_RESPONSE_KEY: Field = field(
+    "response_key",
+    32,
+    32,
+    "GET: the requesting QP's own key, the QPMagic the target's response PUT carries back (checked at the requester like any PUT's); PUT: reserved, zero",
 );
 /// Segment word 0: address.
 pub const SEGMENT_ADDRESS: Field = field(
@@ -762,6 +769,8 @@ pub enum DescriptorBody {
         sources: Vec<Segment>,
         /// Destination segments (local).
         destinations: Vec<Segment>,
+        /// The issuing QP's own key: the response PUT's QPMagic.
+        response_key: u32,
     },
 }
 
@@ -873,23 +882,25 @@ impl Descriptor {
             DescriptorBody::Put {
                 sources,
                 destinations,
-            }
-            | DescriptorBody::Get {
+            } => words.extend(segment_words(sources, destinations, 0)),
+            DescriptorBody::Get {
                 sources,
                 destinations,
-            } => words.extend(segment_words(sources, destinations)),
+                response_key,
+            } => words.extend(segment_words(sources, destinations, *response_key)),
         }
         words
     }
 
-    /// For a GET: the words a GET packet carries to the target as its payload (word 2 and the
-    /// segment lists: what the target needs to answer with PUTs).
+    /// For a GET: the words a GET packet carries to the target as its payload (word 2 with
+    /// the response key, and the segment lists: what the target needs to answer with PUTs).
     pub fn get_body(&self) -> Option<Vec<u64>> {
         match &self.body {
             DescriptorBody::Get {
                 sources,
                 destinations,
-            } => Some(segment_words(sources, destinations)),
+                response_key,
+            } => Some(segment_words(sources, destinations, *response_key)),
             _ => None,
         }
     }
@@ -965,7 +976,12 @@ impl Descriptor {
                 }
             }
             DescriptorKind::Put | DescriptorKind::Get => {
-                reserved(2, mask(&DESC_SOURCES) | mask(&DESC_DESTINATIONS))?;
+                // A GET's word 2 carries the response key; in a PUT those bits are reserved.
+                let key = match kind {
+                    DescriptorKind::Get => mask(&DESC_RESPONSE_KEY),
+                    _ => 0,
+                };
+                reserved(2, mask(&DESC_SOURCES) | mask(&DESC_DESTINATIONS) | key)?;
                 let w2 = words[2] as u128;
                 let (s, d) = (
                     DESC_SOURCES.get(w2) as usize,
@@ -1009,6 +1025,7 @@ impl Descriptor {
                     DescriptorBody::Get {
                         sources: segs,
                         destinations,
+                        response_key: DESC_RESPONSE_KEY.get(w2) as u32,
                     }
                 }
             }
@@ -1026,12 +1043,13 @@ impl Descriptor {
     }
 }
 
-/// Word 2 and the segment words of a PUT or GET.
-fn segment_words(sources: &[Segment], destinations: &[Segment]) -> Vec<u64> {
+/// Word 2 and the segment words of a PUT (`response_key` 0) or GET.
+fn segment_words(sources: &[Segment], destinations: &[Segment], response_key: u32) -> Vec<u64> {
     let w2 = DESC_DESTINATIONS.set(
         DESC_SOURCES.set(0, sources.len() as u128),
         destinations.len() as u128,
     );
+    let w2 = DESC_RESPONSE_KEY.set(w2, response_key as u128);
     let mut words = vec![w2 as u64];
     for s in sources.iter().chain(destinations) {
         words.push(SEGMENT_ADDRESS.set(0, s.address as u128) as u64);
@@ -1191,11 +1209,15 @@ pub enum EventStatus {
     /// NAP message: its packets stopped arriving before the message was whole (a packet lost
     /// to a stomp, say); `info` names the buffer, which software takes back.
     NapIncomplete,
+    /// Arriving GET: its body is not a valid segment list (segment counts out of 1..=16 or
+    /// not matching its words, reserved bits, a zero-byte segment, source and destination
+    /// totals differing or above 32 bits); dropped, nothing sent.
+    BadGet,
 }
 
 impl EventStatus {
     /// Every status with its code and meaning.
-    pub const ALL: [(EventStatus, u8, &'static str); 20] = [
+    pub const ALL: [(EventStatus, u8, &'static str); 21] = [
         (EventStatus::Ok, 0, "done"),
         (EventStatus::UnknownKind, 1, "descriptor: reserved kind"),
         (EventStatus::WordCount, 2, "descriptor: the doorbell's word count is not the descriptor's length"),
@@ -1216,6 +1238,7 @@ impl EventStatus {
         (EventStatus::NoBuffer, 34, "arriving NAP: the QP's NAP-buffer ring is empty; message dropped, nothing written"),
         (EventStatus::AssemblyFull, 35, "arriving NAP: every open-message entry is busy; message dropped, nothing written"),
         (EventStatus::NapIncomplete, 36, "NAP message: its packets stopped arriving before it was whole; `info` names its buffer"),
+        (EventStatus::BadGet, 37, "arriving GET: its body is not a valid segment list (counts, words, reserved bits, zero segment, totals); dropped, nothing sent"),
     ];
     /// The code in `status`.
     pub fn code(self) -> u8 {
@@ -1400,7 +1423,7 @@ mod tests {
         check_layout(&e, 64);
         assert_eq!(e.iter().map(|f| f.width).sum::<usize>(), 64);
         check_layout(&EVENT_WORD1_FIELDS, 64);
-        check_layout(&[DESC_SOURCES, DESC_DESTINATIONS], 64);
+        check_layout(&[DESC_SOURCES, DESC_DESTINATIONS, DESC_RESPONSE_KEY], 64);
         assert!(IMMEDIATE_MAX_BYTES.div_ceil(8) + 2 <= 255);
         const { assert!(3 + 4 * MAX_SEGMENTS <= 255) };
         for (s, c, _) in EventStatus::ALL {
@@ -1661,6 +1684,7 @@ mod tests {
                     DescriptorBody::Get {
                         sources,
                         destinations,
+                        response_key: r.next() as u32,
                     }
                 }
             }
@@ -1810,6 +1834,34 @@ mod tests {
             })
         );
         let mut x = w.clone();
+        x[2] |= 1 << 20;
+        assert_eq!(
+            Descriptor::unpack(&x),
+            Err(E::Reserved {
+                word: 2,
+                bits: 1 << 20
+            })
+        );
+        // The response key's bits: reserved in a PUT, the key in a GET.
+        let mut x = w.clone();
+        x[2] |= 1 << 40;
+        assert_eq!(
+            Descriptor::unpack(&x),
+            Err(E::Reserved {
+                word: 2,
+                bits: 1 << 40
+            })
+        );
+        let mut x = w.clone();
+        x[0] = DESC_KIND.set(x[0] as u128, DescriptorKind::Get.code() as u128) as u64;
+        x[2] |= 0xdead_beef << 32;
+        match Descriptor::unpack(&x) {
+            Ok(Descriptor {
+                body: DescriptorBody::Get { response_key, .. },
+                ..
+            }) => assert_eq!(response_key, 0xdead_beef),
+            other => panic!("a GET with a response key: {other:?}"),
+        }
         x[2] |= 1 << 20;
         assert_eq!(
             Descriptor::unpack(&x),

@@ -2,11 +2,12 @@
 //! descriptor's words fed one per cycle in order, keeping the **first** rule broken (the
 //! status `unpack`'s error maps to, `EventStatus::from(DescriptorError)`).
 //!
-//! Word 0: unknown kind, then reserved bits, zero length, a length above the kind's maximum
-//! (immediate 256, indirect 2048), then the word count for the NAP kinds (immediate
-//! `2 + ceil(length / 8)`, indirect 3) and a PUT or GET of fewer than 3 words. Word 2 of a NAP
-//! indirect: reserved bits. Word 2 of a PUT or GET: the word count `3 + 2 (sources +
-//! destinations)`, then reserved bits, then segment counts (1..=16 each). Segment words:
+//! Word 0 ([`ControlRules`], a stage of its own): unknown kind, then reserved bits, zero
+//! length, a length above the kind's maximum (immediate 256, indirect 2048), then the word
+//! count for the NAP kinds (immediate `2 + ceil(length / 8)`, indirect 3) and a PUT or GET of
+//! fewer than 3 words. Word 2 of a NAP indirect: reserved bits. Word 2 of a PUT or GET: the
+//! word count `3 + 2 (sources + destinations)`, then reserved bits (31..16, and 63..32 in a
+//! PUT: a GET's `response_key`), then segment counts (1..=16 each). Segment words:
 //! reserved bits of the address word; of the bytes word reserved bits, then zero bytes. The
 //! immediate's last word: padding bytes. After the last word, a PUT or GET whose source or
 //! destination total differs from its length: `TotalsMismatch`.
@@ -18,8 +19,9 @@
 //! word.
 //!
 //! **Reset** (synchronous): as `start`.
+use super::control_rules::ControlRules;
 use super::{KIND_BITS, STATUS_BITS, WORD_BITS};
-use hdl::formats::nic::{EventStatus, IMMEDIATE_MAX_BYTES, MAX_SEGMENTS, NAP_MAX_BYTES};
+use hdl::formats::nic::{EventStatus, MAX_SEGMENTS};
 use rust_hdl::prelude::*;
 
 /// Bits of the segment byte totals (16 segments of up to 2^32 - 1 bytes).
@@ -44,6 +46,8 @@ pub struct DescriptorCheck {
     pub given: Signal<In, Bits<WORD_BITS>>,
     /// The first rule broken so far, with the totals check (0: none).
     pub verdict: Signal<Out, Bits<STATUS_BITS>>,
+    /// Word 0's rules.
+    control: ControlRules,
     status: DFF<Bits<STATUS_BITS>>,
     kind_code: DFF<Bits<KIND_BITS>>,
     length: DFF<Bits<32>>,
@@ -54,7 +58,6 @@ pub struct DescriptorCheck {
     broken: Signal<Local, Bits<STATUS_BITS>>,
     /// Word 0's length, when this is word 0.
     new_length: Signal<Local, Bits<32>>,
-    immediate_words: Signal<Local, Bits<SUM_BITS>>,
     segment_words: Signal<Local, Bits<16>>,
     /// Index of this word among the segment words (PUT, GET).
     segment_word: Signal<Local, Bits<WORD_BITS>>,
@@ -62,22 +65,15 @@ pub struct DescriptorCheck {
     chained: Signal<Local, bool>,
     kind_immediate: Constant<Bits<KIND_BITS>>,
     kind_indirect: Constant<Bits<KIND_BITS>>,
-    immediate_max: Constant<Bits<32>>,
-    indirect_max: Constant<Bits<32>>,
     max_segments: Constant<Bits<8>>,
     index_one: Constant<Bits<WORD_BITS>>,
     index_two: Constant<Bits<WORD_BITS>>,
     index_three: Constant<Bits<WORD_BITS>>,
-    seven: Constant<Bits<SUM_BITS>>,
-    two_sum: Constant<Bits<SUM_BITS>>,
     three_segment: Constant<Bits<16>>,
     /// Per `length % 8`: the padding bytes of the last word (none for 0).
     padding_masks: Vec<Constant<Bits<64>>>,
-    unknown_kind: Constant<Bits<STATUS_BITS>>,
     word_count: Constant<Bits<STATUS_BITS>>,
     reserved: Constant<Bits<STATUS_BITS>>,
-    zero_length: Constant<Bits<STATUS_BITS>>,
-    too_long: Constant<Bits<STATUS_BITS>>,
     segment_count: Constant<Bits<STATUS_BITS>>,
     zero_segment: Constant<Bits<STATUS_BITS>>,
     totals_mismatch: Constant<Bits<STATUS_BITS>>,
@@ -97,6 +93,7 @@ impl DescriptorCheck {
             word: Default::default(),
             given: Default::default(),
             verdict: Default::default(),
+            control: Default::default(),
             status: Default::default(),
             kind_code: Default::default(),
             length: Default::default(),
@@ -105,21 +102,16 @@ impl DescriptorCheck {
             destination_total: Default::default(),
             broken: Default::default(),
             new_length: Default::default(),
-            immediate_words: Default::default(),
             segment_words: Default::default(),
             segment_word: Default::default(),
             padding_mask: Default::default(),
             chained: Default::default(),
             kind_immediate: Constant::new(0usize.to_bits()),
             kind_indirect: Constant::new(1usize.to_bits()),
-            immediate_max: Constant::new(IMMEDIATE_MAX_BYTES.to_bits()),
-            indirect_max: Constant::new(NAP_MAX_BYTES.to_bits()),
             max_segments: Constant::new(MAX_SEGMENTS.to_bits()),
             index_one: Constant::new(1usize.to_bits()),
             index_two: Constant::new(2usize.to_bits()),
             index_three: Constant::new(3usize.to_bits()),
-            seven: Constant::new(7usize.to_bits()),
-            two_sum: Constant::new(2usize.to_bits()),
             three_segment: Constant::new(3usize.to_bits()),
             padding_masks: (0..8)
                 .map(|r| {
@@ -127,11 +119,8 @@ impl DescriptorCheck {
                     Constant::new(Bits::<64>::from(mask))
                 })
                 .collect(),
-            unknown_kind: code(EventStatus::UnknownKind),
             word_count: code(EventStatus::WordCount),
             reserved: code(EventStatus::Reserved),
-            zero_length: code(EventStatus::ZeroLength),
-            too_long: code(EventStatus::TooLong),
             segment_count: code(EventStatus::SegmentCount),
             zero_segment: code(EventStatus::ZeroSegment),
             totals_mismatch: code(EventStatus::TotalsMismatch),
@@ -162,9 +151,6 @@ impl Logic for DescriptorCheck {
         // PUT and GET: kind codes 2 and 3.
         self.chained.next = self.kind_code.q.val().get_bit(1) & !self.kind_code.q.val().get_bit(2);
         self.new_length.next = self.word.val().get_bits::<32>(32);
-        self.immediate_words.next =
-            ((bit_cast::<SUM_BITS, 32>(self.new_length.val()) + self.seven.val()) >> 3)
-                + self.two_sum.val();
         self.segment_words.next = ((bit_cast::<16, 8>(self.word.val().get_bits::<8>(0))
             + bit_cast::<16, 8>(self.word.val().get_bits::<8>(8)))
             << 1)
@@ -178,43 +164,11 @@ impl Logic for DescriptorCheck {
             }
         }
         self.broken.next = 0.into();
+        // Word 0's rules (a stage of their own).
+        self.control.word.next = self.word.val();
+        self.control.given.next = self.given.val();
         if !self.index.val().any() {
-            // Word 0, lowest priority first (the last assignment wins).
-            if self.word.val().get_bit(1)
-                & !self.word.val().get_bit(2)
-                & (self.given.val() < self.index_three.val())
-            {
-                self.broken.next = self.word_count.val();
-            }
-            if (self.word.val().get_bits::<3>(0) == self.kind_indirect.val())
-                & (self.given.val() != self.index_three.val())
-            {
-                self.broken.next = self.word_count.val();
-            }
-            if (self.word.val().get_bits::<3>(0) == self.kind_immediate.val())
-                & (self.immediate_words.val() != bit_cast::<SUM_BITS, WORD_BITS>(self.given.val()))
-            {
-                self.broken.next = self.word_count.val();
-            }
-            if (self.word.val().get_bits::<3>(0) == self.kind_immediate.val())
-                & (self.new_length.val() > self.immediate_max.val())
-            {
-                self.broken.next = self.too_long.val();
-            }
-            if (self.word.val().get_bits::<3>(0) == self.kind_indirect.val())
-                & (self.new_length.val() > self.indirect_max.val())
-            {
-                self.broken.next = self.too_long.val();
-            }
-            if !self.new_length.val().any() {
-                self.broken.next = self.zero_length.val();
-            }
-            if self.word.val().get_bits::<3>(5).any() | self.word.val().get_bit(11) {
-                self.broken.next = self.reserved.val();
-            }
-            if self.word.val().get_bit(2) {
-                self.broken.next = self.unknown_kind.val();
-            }
+            self.broken.next = self.control.broken.val();
         }
         if (self.index.val() == self.index_two.val())
             & (self.kind_code.q.val() == self.kind_indirect.val())
@@ -230,7 +184,10 @@ impl Logic for DescriptorCheck {
             {
                 self.broken.next = self.segment_count.val();
             }
-            if self.word.val().get_bits::<48>(16).any() {
+            // Bits 63..32: a GET's response key (kind code 3), reserved in a PUT.
+            if self.word.val().get_bits::<16>(16).any()
+                | (self.word.val().get_bits::<32>(32).any() & !self.kind_code.q.val().get_bit(0))
+            {
                 self.broken.next = self.reserved.val();
             }
             if self.segment_words.val() != bit_cast::<16, WORD_BITS>(self.given.val()) {

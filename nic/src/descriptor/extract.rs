@@ -9,7 +9,8 @@
 //! addresses the first body word; a broken rule goes to `Event` with its status and the fields
 //! of words 0 and 1; a good descriptor goes to `Emit`, which offers one body word per cycle
 //! (the RAM keeps reading the offered word until it is taken, then the next). The slot is
-//! released when its event or its last body word is taken.
+//! released when its event or its last body word is taken. The stream's fields are built from
+//! words 0..2 by [`DescriptorFields`], the error event's by [`ErrorEventFields`].
 //!
 //! Cycles from the head slot's offer to the first body word offered: `words + 3` (the scan is
 //! `words + 1`). Both output streams hold their fields until taken.
@@ -18,12 +19,10 @@
 //!
 //! Parameters: `SB` slot index bits, `RAW = SB + 5` the slot RAM's address bits.
 use super::check::DescriptorCheck;
+use super::descriptor_fields::DescriptorFields;
 use super::event_fields::ErrorEventFields;
 use super::slots::SlotHeadSink;
-use super::{
-    DescriptorSource, ErrorEventSource, KIND_BITS, SEGMENT_COUNT_BITS, SLOT_BEAT_BITS, STATUS_BITS,
-    WORD_BITS,
-};
+use super::{DescriptorSource, ErrorEventSource, SLOT_BEAT_BITS, STATUS_BITS, WORD_BITS};
 use crate::host::HOST_DATA_BITS;
 use hdl::formats::nic::EventStatus;
 use rust_hdl::prelude::*;
@@ -62,6 +61,8 @@ pub struct DescriptorExtract<const SB: usize, const RAW: usize> {
     pub error: ErrorEventSource,
     /// The rule checker.
     pub check: DescriptorCheck,
+    /// The descriptor stream's fields.
+    fields: DescriptorFields,
     /// The error event's fields.
     event_fields: ErrorEventFields,
     state: DFF<ExtractState>,
@@ -85,6 +86,8 @@ pub struct DescriptorExtract<const SB: usize, const RAW: usize> {
     fed_word: Signal<Local, Bits<64>>,
     emitted_word: Signal<Local, Bits<64>>,
     last_index: Signal<Local, Bits<WORD_BITS>>,
+    /// The offered body word is the descriptor's last.
+    body_last: Signal<Local, bool>,
     first_body: Signal<Local, Bits<WORD_BITS>>,
     chained: Signal<Local, bool>,
     one_index: Constant<Bits<WORD_BITS>>,
@@ -112,6 +115,7 @@ impl<const SB: usize, const RAW: usize> DescriptorExtract<SB, RAW> {
             descriptor: Default::default(),
             error: Default::default(),
             check: DescriptorCheck::new(),
+            fields: DescriptorFields::default(),
             event_fields: ErrorEventFields::default(),
             state: Default::default(),
             issue: Default::default(),
@@ -128,6 +132,7 @@ impl<const SB: usize, const RAW: usize> DescriptorExtract<SB, RAW> {
             fed_word: Default::default(),
             emitted_word: Default::default(),
             last_index: Default::default(),
+            body_last: Default::default(),
             first_body: Default::default(),
             chained: Default::default(),
             one_index: Constant::new(1usize.to_bits()),
@@ -176,28 +181,17 @@ impl<const SB: usize, const RAW: usize> Logic for DescriptorExtract<SB, RAW> {
         self.check.index.next = self.fed.q.val();
         self.check.word.next = self.fed_word.val();
         self.check.given.next = self.head.words.val();
-        // Outputs: the descriptor's fields from words 0..2.
-        self.descriptor.valid.next = false;
-        self.descriptor.kind.next = self.word0.q.val().get_bits::<KIND_BITS>(0);
-        self.descriptor.function.next = self.head.function.val();
-        self.descriptor.qp.next = self.head.qp.val();
-        self.descriptor.dst_node.next = self.word0.q.val().get_bits::<16>(16);
-        self.descriptor.dst_function.next = self.word0.q.val().get_bits::<3>(8);
-        self.descriptor.dst_qp.next = self.word0.q.val().get_bits::<4>(12);
-        self.descriptor.remote_event.next = self.word0.q.val().get_bit(3);
-        self.descriptor.local_event.next = self.word0.q.val().get_bit(4);
-        self.descriptor.key.next = self.word1.q.val().get_bits::<32>(0);
-        self.descriptor.tag.next = self.word1.q.val().get_bits::<32>(32);
-        self.descriptor.length.next = self.word0.q.val().get_bits::<32>(32);
-        self.descriptor.sources.next = 0.into();
-        self.descriptor.destinations.next = 0.into();
-        if self.chained.val() {
-            self.descriptor.sources.next = self.word2.q.val().get_bits::<SEGMENT_COUNT_BITS>(0);
-            self.descriptor.destinations.next =
-                self.word2.q.val().get_bits::<SEGMENT_COUNT_BITS>(8);
-        }
-        self.descriptor.word.next = self.emitted_word.val();
-        self.descriptor.last.next = self.emitting.q.val() == self.last_index.val();
+        // The descriptor stream's fields from words 0..2: see `DescriptorFields`.
+        DescriptorSource::link(&mut self.descriptor, &mut self.fields.outgoing);
+        self.fields.offer.next = false;
+        self.fields.issuer_function.next = self.head.function.val();
+        self.fields.issuer_qp.next = self.head.qp.val();
+        self.fields.word0.next = self.word0.q.val();
+        self.fields.word1.next = self.word1.q.val();
+        self.fields.word2.next = self.word2.q.val();
+        self.fields.body_word.next = self.emitted_word.val();
+        self.body_last.next = self.emitting.q.val() == self.last_index.val();
+        self.fields.body_last.next = self.body_last.val();
         // The error event's fields: see `ErrorEventFields`.
         ErrorEventSource::link(&mut self.error, &mut self.event_fields.outgoing);
         self.event_fields.offer.next = false;
@@ -265,11 +259,11 @@ impl<const SB: usize, const RAW: usize> Logic for DescriptorExtract<SB, RAW> {
                 }
             }
             ExtractState::Emit => {
-                self.descriptor.valid.next = true;
-                if self.descriptor.ready.val() {
+                self.fields.offer.next = true;
+                if self.fields.taken.val() {
                     self.look.next = self.emitting.q.val() + self.one_index.val();
                     self.emitting.d.next = self.emitting.q.val() + self.one_index.val();
-                    if self.descriptor.last.val() {
+                    if self.body_last.val() {
                         self.head.release.next = true;
                         self.state.d.next = ExtractState::Idle;
                     }
@@ -295,7 +289,7 @@ impl<const SB: usize, const RAW: usize> Logic for DescriptorExtract<SB, RAW> {
         if self.reset.val() {
             self.state.d.next = ExtractState::Idle;
             self.feeding.d.next = false;
-            self.descriptor.valid.next = false;
+            self.fields.offer.next = false;
             self.event_fields.offer.next = false;
             self.head.release.next = false;
         }

@@ -23,6 +23,8 @@
 //! - [`DescriptorFetchUnit`] (`fetch_unit.rs`): the fetch with its own [`TagPool`](crate::tag_pool::TagPool)
 //!   (the emitted top `nic_descriptor_fetch` and the bench's device).
 pub mod check;
+pub mod control_rules;
+pub mod descriptor_fields;
 pub mod doorbell_verdict;
 pub mod event_fields;
 pub mod extract;
@@ -33,6 +35,8 @@ pub mod slot_read;
 pub mod slots;
 
 pub use check::DescriptorCheck;
+pub use control_rules::ControlRules;
+pub use descriptor_fields::DescriptorFields;
 pub use doorbell_verdict::DoorbellVerdict;
 pub use event_fields::ErrorEventFields;
 pub use extract::DescriptorExtract;
@@ -73,6 +77,9 @@ pub fn max_words(max_read_request: usize) -> usize {
 /// Checked descriptors, at the fetch: one beat per body word, the descriptor's fields held
 /// over all its beats (valid/ready, the hold rule of `hdl::stream`).
 ///
+/// The same bundle carries the receive engine's GET responses (`GetToPut`) into the send
+/// engine: PUT descriptors with `get_response` set.
+///
 /// Body words: NAP immediate its data words (`ceil(length / 8)`, the last zero-padded); NAP
 /// indirect one word (the data's address); PUT and GET the segment words after word 2
 /// (each segment's address word then bytes word, the `sources` source segments first, then the
@@ -108,6 +115,12 @@ pub struct DescriptorSource {
     pub sources: Signal<Out, Bits<SEGMENT_COUNT_BITS>>,
     /// PUT, GET: destination segments (0 otherwise).
     pub destinations: Signal<Out, Bits<SEGMENT_COUNT_BITS>>,
+    /// GET: the issuing QP's own key (word 2 bits 63..32), carried in the GET packet for the
+    /// target's response PUT (0 otherwise).
+    pub response_key: Signal<Out, Bits<32>>,
+    /// PUT: the descriptor answers a GET (built by the receive engine's `GetToPut`; its packets
+    /// carry the header flag `get_response`). The descriptor fetch drives it low.
+    pub get_response: Signal<Out, bool>,
     /// The body word.
     pub word: Signal<Out, Bits<64>>,
     /// The descriptor's last body word.
@@ -148,6 +161,10 @@ pub struct DescriptorSink {
     pub sources: Signal<In, Bits<SEGMENT_COUNT_BITS>>,
     /// Destination segments.
     pub destinations: Signal<In, Bits<SEGMENT_COUNT_BITS>>,
+    /// GET: the response key.
+    pub response_key: Signal<In, Bits<32>>,
+    /// PUT: answers a GET.
+    pub get_response: Signal<In, bool>,
     /// The body word.
     pub word: Signal<In, Bits<64>>,
     /// Last body word.

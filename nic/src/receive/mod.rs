@@ -19,6 +19,10 @@
 pub mod buffer_manager;
 pub mod entry_flags;
 pub mod error_event_slot;
+pub mod get_emit;
+pub mod get_rules;
+pub mod get_store;
+pub mod get_to_put;
 pub mod nap_ring_read;
 pub mod network_intake;
 pub mod packet_check;

@@ -182,7 +182,9 @@ impl Logic for DataRead {
             | self.descriptor.local_event.val()
             | self.descriptor.key.val().any()
             | self.descriptor.tag.val().any()
-            | self.descriptor.destinations.val().any();
+            | self.descriptor.destinations.val().any()
+            | self.descriptor.response_key.val().any()
+            | self.descriptor.get_response.val();
         // The next request of the segment: to the end of its block or of the segment.
         self.block_left.next = self.block_bytes.val()
             - bit_cast::<LENGTH_BITS, ADDRESS_BITS>(self.address.q.val() & self.block_mask.val());

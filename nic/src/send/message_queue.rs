@@ -4,8 +4,8 @@
 //! current message's last tail, and back-to-back messages leave back to back.
 //!
 //! The record's fields are packed into one FIFO word (positions from [`MESSAGE_WIDTHS`]) and
-//! unpacked at the head. `get_response` is not stored: records from the descriptor fetch never
-//! answer a GET (the receive engine's GET-to-PUT path will push its own).
+//! unpacked at the head, `get_response` (a PUT answering a GET, from the receive engine's
+//! `GetToPut`) and a GET's `response_key` with the rest.
 //!
 //! Ports: `push` (sink), `pop` (source), `clock`, `reset` (empties it).
 use super::{MessageSink, MessageSource};
@@ -15,8 +15,9 @@ use hdl::stream_fifo;
 use rust_hdl::prelude::*;
 
 /// Widths of the packed fields, lowest first: kind, function, QP, destination node, function,
-/// QP, remote event, local event, key, tag, length, sources, destinations.
-pub const MESSAGE_WIDTHS: [usize; 13] = [
+/// QP, remote event, local event, key, tag, length, sources, destinations, response key,
+/// GET response.
+pub const MESSAGE_WIDTHS: [usize; 15] = [
     KIND_BITS,
     FUNCTION_BITS,
     QP_BITS,
@@ -30,10 +31,12 @@ pub const MESSAGE_WIDTHS: [usize; 13] = [
     32,
     SEGMENT_COUNT_BITS,
     SEGMENT_COUNT_BITS,
+    32,
+    1,
 ];
 /// Bits of a packed record.
 pub const MESSAGE_BITS: usize =
-    KIND_BITS + 2 * FUNCTION_BITS + 2 * QP_BITS + 16 + 2 + 3 * 32 + 2 * SEGMENT_COUNT_BITS;
+    KIND_BITS + 2 * FUNCTION_BITS + 2 * QP_BITS + 16 + 3 + 4 * 32 + 2 * SEGMENT_COUNT_BITS;
 
 /// The least significant bit of each field of a packed entry.
 pub(crate) fn offsets(widths: &[usize]) -> Vec<Constant<Bits<8>>> {
@@ -61,8 +64,6 @@ pub struct MessageQueue {
     fifo: stream_fifo!(Bits<MESSAGE_BITS>, 2),
     head: Signal<Local, Bits<MESSAGE_BITS>>,
     at: Vec<Constant<Bits<8>>>,
-    /// `push.get_response` is not stored (see the module documentation).
-    get_response_unused: Signal<Local, bool>,
     /// The FIFO's fill is not needed (its `ready` is the room).
     count_unused: Signal<Local, bool>,
 }
@@ -78,7 +79,6 @@ impl Default for MessageQueue {
             fifo: Default::default(),
             head: Default::default(),
             at: offsets(&MESSAGE_WIDTHS),
-            get_response_unused: Default::default(),
             count_unused: Default::default(),
         }
     }
@@ -92,7 +92,6 @@ impl Logic for MessageQueue {
         self.fifo.reset.next = self.reset.val();
         self.fifo.sink.valid.next = self.push.valid.val();
         self.push.ready.next = self.fifo.sink.ready.val();
-        self.get_response_unused.next = self.push.get_response.val();
         self.fifo.sink.data.next = (bit_cast::<MESSAGE_BITS, KIND_BITS>(self.push.kind.val())
             << self.at[0].val())
             | (bit_cast::<MESSAGE_BITS, FUNCTION_BITS>(self.push.function.val())
@@ -111,7 +110,10 @@ impl Logic for MessageQueue {
             | (bit_cast::<MESSAGE_BITS, SEGMENT_COUNT_BITS>(self.push.sources.val())
                 << self.at[11].val())
             | (bit_cast::<MESSAGE_BITS, SEGMENT_COUNT_BITS>(self.push.destinations.val())
-                << self.at[12].val());
+                << self.at[12].val())
+            | (bit_cast::<MESSAGE_BITS, 32>(self.push.response_key.val()) << self.at[13].val())
+            | (bit_cast::<MESSAGE_BITS, 1>(self.push.get_response.val().into())
+                << self.at[14].val());
         self.head.next = self.fifo.source.data.val();
         self.pop.valid.next = self.fifo.source.valid.val();
         self.fifo.source.ready.next = self.pop.ready.val();
@@ -149,7 +151,8 @@ impl Logic for MessageQueue {
             .head
             .val()
             .get_bits::<SEGMENT_COUNT_BITS>(self.at[12].val().index());
-        self.pop.get_response.next = false;
+        self.pop.response_key.next = self.head.val().get_bits::<32>(self.at[13].val().index());
+        self.pop.get_response.next = self.head.val().get_bit(self.at[14].val().index());
     }
 }
 

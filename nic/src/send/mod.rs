@@ -17,6 +17,7 @@
 pub mod completion_router;
 pub mod data_read;
 pub mod data_reorder;
+pub mod descriptor_merge;
 pub mod head_beat;
 pub mod message_queue;
 pub mod packet_align;
@@ -37,6 +38,7 @@ pub mod tag_share;
 pub use completion_router::CompletionRouter;
 pub use data_read::DataRead;
 pub use data_reorder::DataReorder;
+pub use descriptor_merge::DescriptorMerge;
 pub use head_beat::HeadBeat;
 pub use message_queue::MessageQueue;
 pub use packet_align::PacketAlign;
@@ -173,6 +175,8 @@ pub struct MessageSource {
     pub sources: Signal<Out, Bits<SEGMENT_COUNT_BITS>>,
     /// PUT, GET: destination segments.
     pub destinations: Signal<Out, Bits<SEGMENT_COUNT_BITS>>,
+    /// GET: the issuing QP's own key, word 2 bits 63..32 of the GET packet (0 otherwise).
+    pub response_key: Signal<Out, Bits<32>>,
     /// PUT: the data a GET asked for (the GET-to-PUT path at the target; `false` from the
     /// descriptor fetch).
     pub get_response: Signal<Out, bool>,
@@ -212,6 +216,8 @@ pub struct MessageSink {
     pub sources: Signal<In, Bits<SEGMENT_COUNT_BITS>>,
     /// Destination segments.
     pub destinations: Signal<In, Bits<SEGMENT_COUNT_BITS>>,
+    /// GET: the response key.
+    pub response_key: Signal<In, Bits<32>>,
     /// The PUT answers a GET.
     pub get_response: Signal<In, bool>,
     /// Done with it on this edge.

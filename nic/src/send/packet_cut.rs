@@ -4,7 +4,8 @@
 //! segment rest, whichever is least; a GET's whole word list), its length in flits, whether it
 //! is the message's last, and the message's kind as the packetizer needs it.
 //!
-//! A GET's payload is the descriptor's word 2 (built here: `sources`, `destinations`) and its
+//! A GET's payload is the descriptor's word 2 (built here: `sources`, `destinations`,
+//! `response_key`) and its
 //! `2 (sources + destinations)` segment words; `get_too_long` when they do not fit one packet
 //! of `max_packet_flits`.
 //!
@@ -12,7 +13,9 @@
 use super::packet_flit::PACKET_BYTES_BITS;
 use crate::descriptor::{KIND_BITS, SEGMENT_COUNT_BITS};
 use hdl::bits::constant;
-use hdl::formats::nic::{DescriptorKind, DESC_DESTINATIONS, DESC_SOURCES, OVERHEAD_FLITS};
+use hdl::formats::nic::{
+    DescriptorKind, DESC_DESTINATIONS, DESC_RESPONSE_KEY, DESC_SOURCES, OVERHEAD_FLITS,
+};
 use hdl::formats::PacketKind;
 use rust_hdl::prelude::*;
 
@@ -30,6 +33,8 @@ pub struct PacketCut {
     pub sources: Signal<In, Bits<SEGMENT_COUNT_BITS>>,
     /// PUT, GET: destination segments.
     pub destinations: Signal<In, Bits<SEGMENT_COUNT_BITS>>,
+    /// GET: the response key (word 2 bits 63..32).
+    pub response_key: Signal<In, Bits<32>>,
     /// Bytes of the message already in packets.
     pub sent: Signal<In, Bits<LENGTH_BITS>>,
     /// PUT: bytes left in the current destination segment (0: none taken yet).
@@ -78,6 +83,7 @@ pub struct PacketCut {
     get_kind: Constant<Bits<4>>,
     sources_at: Constant<Bits<6>>,
     destinations_at: Constant<Bits<6>>,
+    response_key_at: Constant<Bits<6>>,
 }
 
 impl PacketCut {
@@ -93,6 +99,7 @@ impl PacketCut {
             length: Default::default(),
             sources: Default::default(),
             destinations: Default::default(),
+            response_key: Default::default(),
             sent: Default::default(),
             segment_left: Default::default(),
             put: Default::default(),
@@ -127,6 +134,7 @@ impl PacketCut {
             get_kind: kind(PacketKind::Get),
             sources_at: constant(DESC_SOURCES.lsb as u64),
             destinations_at: constant(DESC_DESTINATIONS.lsb as u64),
+            response_key_at: constant(DESC_RESPONSE_KEY.lsb as u64),
         }
     }
 }
@@ -153,7 +161,8 @@ impl Logic for PacketCut {
         self.word_two.next = (bit_cast::<64, SEGMENT_COUNT_BITS>(self.sources.val())
             << self.sources_at.val())
             | (bit_cast::<64, SEGMENT_COUNT_BITS>(self.destinations.val())
-                << self.destinations_at.val());
+                << self.destinations_at.val())
+            | (bit_cast::<64, 32>(self.response_key.val()) << self.response_key_at.val());
         self.message_left.next = self.length.val() - self.sent.val();
         self.bytes.next = self.mtu.val();
         if self.message_left.val() < self.bytes.val() {

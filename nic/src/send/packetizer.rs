@@ -10,9 +10,11 @@
 //! - PUT: packets of `mtu_bytes`, and none crosses a destination segment: a packet ends where
 //!   its segment ends (its header carries the segment address it starts at), so a segment of
 //!   any length gives `ceil(bytes / mtu)` packets and the next starts on the next segment.
-//!   `event` is the descriptor's `remote_event` on every packet of the message.
+//!   `event` is the descriptor's `remote_event` on every packet of the message; a
+//!   `get_response` message (a GET's answer from the receive engine) has the header flag
+//!   `get_response` on every packet.
 //! - GET: one packet on `get_vc` whose payload is the descriptor's word 2 (built here from
-//!   `sources` and `destinations`) and its segment words; a GET whose words do not fit one
+//!   `sources`, `destinations` and `response_key`) and its segment words; a GET whose words do not fit one
 //!   packet of `max_packet_flits` is refused: its words are dropped, nothing is sent, and an
 //!   error event `GetTooLong` is posted.
 //!
@@ -146,6 +148,7 @@ impl Logic for Packetizer {
         self.cutter.length.next = self.messages.length.val();
         self.cutter.sources.next = self.messages.sources.val();
         self.cutter.destinations.next = self.messages.destinations.val();
+        self.cutter.response_key.next = self.messages.response_key.val();
         self.cutter.sent.next = self.cursor.sent.val();
         self.cutter.segment_left.next = self.cursor.segment_left.val();
         PayloadWordSink::link(&mut self.inline, &mut self.words.inline);

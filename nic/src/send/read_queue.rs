@@ -146,6 +146,8 @@ impl Logic for ReadQueue {
         self.pop.key.next = 0.into();
         self.pop.tag.next = 0.into();
         self.pop.destinations.next = 0.into();
+        self.pop.response_key.next = 0.into();
+        self.pop.get_response.next = false;
     }
 }
 

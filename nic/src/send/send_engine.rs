@@ -2,7 +2,8 @@
 //! events (issue 13, part 3; `docs/nic-design.md`, "Send engine"), the emitted top `nic_send`.
 //!
 //! ```text
-//! doorbell ─► DescriptorFetch ─► SendSplit ─┬─► ReadQueue ─► DataRead ─► ReadMerge ─► read (host)
+//! doorbell ─► DescriptorFetch ─► DescriptorMerge ─► SendSplit ─┬─► ReadQueue ─► DataRead ─► ReadMerge ─► read (host)
+//!                 │        responses (GET) ──┘
 //!                 │ read ─────────────────────────────────────────────────┘
 //!                 │ error events                 │ issued (rows reserved)
 //!                 ▼                              ▼
@@ -14,7 +15,10 @@
 //! TagPool (one allocation port, TagShare: fetch first; two free ports: fetch, reorder)
 //! ```
 //!
-//! Ports: `doorbell` (granted doorbells), `lookup` (the fetch's QP lookups), `read`,
+//! Ports: `doorbell` (granted doorbells), `responses` (PUT descriptors answering GETs, from the
+//! receive engine's `GetToPut`: merged with the fetch's descriptors whole, round robin, by
+//! [`DescriptorMerge`]; their data reads carry the descriptor's `function`, the GET's target),
+//! `lookup` (the fetch's QP lookups), `read`,
 //! `completion` (host reads), `node_id`, `flits` and `vc` (the packets), `errors` (refused
 //! descriptors' error events), `sends` (send and error events of sent messages), the pulses
 //! `stray` (a completion of a tag nobody holds), `overrun` (a completion steered to a full
@@ -27,10 +31,10 @@
 //! Parameters: `SB`, `RAW` as [`DescriptorFetch`]; elaboration values `tags`,
 //! `max_read_request`, `mtu_bytes`, `max_packet_flits`, `data_vc`, `get_vc`.
 use super::{
-    CompletionRouter, DataRead, DataReorder, Packetizer, PayloadWordSource, ReadIssueSource,
-    ReadMerge, SendSplit, TagShare,
+    CompletionRouter, DataRead, DataReorder, DescriptorMerge, Packetizer, PayloadWordSource,
+    ReadIssueSource, ReadMerge, SendSplit, TagShare,
 };
-use crate::descriptor::{DescriptorFetch, DescriptorSource, ErrorEventSource};
+use crate::descriptor::{DescriptorFetch, DescriptorSink, DescriptorSource, ErrorEventSource};
 use crate::doorbell::DoorbellSink;
 use crate::events::EventRequestSource;
 use crate::function_table::QpLookupSource;
@@ -70,6 +74,8 @@ pub struct SendEngine<const SB: usize, const RAW: usize> {
     pub reset: Signal<In, bool>,
     /// Granted doorbells.
     pub doorbell: DoorbellSink,
+    /// GET responses (PUT descriptors with `get_response`).
+    pub responses: DescriptorSink,
     /// The fetch's QP lookups.
     pub lookup: QpLookupSource,
     /// Host read requests.
@@ -99,6 +105,7 @@ pub struct SendEngine<const SB: usize, const RAW: usize> {
     /// Tags allocated.
     pub tags_in_use: Signal<Out, Bits<TAG_COUNT_BITS>>,
     fetch: DescriptorFetch<SB, RAW>,
+    merge: DescriptorMerge,
     pool: TagPool,
     tag_share: TagShare,
     router: CompletionRouter,
@@ -119,6 +126,7 @@ impl<const SB: usize, const RAW: usize> SendEngine<SB, RAW> {
             clock: Default::default(),
             reset: Default::default(),
             doorbell: Default::default(),
+            responses: Default::default(),
             lookup: Default::default(),
             read: Default::default(),
             completion: Default::default(),
@@ -134,6 +142,7 @@ impl<const SB: usize, const RAW: usize> SendEngine<SB, RAW> {
             refused: Default::default(),
             tags_in_use: Default::default(),
             fetch: DescriptorFetch::new(s.max_read_request),
+            merge: Default::default(),
             pool: TagPool::new(s.tags),
             tag_share: Default::default(),
             router: Default::default(),
@@ -150,8 +159,9 @@ impl<const SB: usize, const RAW: usize> SendEngine<SB, RAW> {
 impl<const SB: usize, const RAW: usize> Logic for SendEngine<SB, RAW> {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clock, fetch, pool, read_merge, split, data_read, reorder, packetizer);
+        clock!(self, clock, fetch, merge, pool, read_merge, split, data_read, reorder, packetizer);
         self.fetch.reset.next = self.reset.val();
+        self.merge.reset.next = self.reset.val();
         self.pool.reset.next = self.reset.val();
         self.read_merge.reset.next = self.reset.val();
         self.split.reset.next = self.reset.val();
@@ -187,7 +197,9 @@ impl<const SB: usize, const RAW: usize> Logic for SendEngine<SB, RAW> {
             | self.router.nap_buffer.last.val()
             | self.router.nap_buffer.error.val();
         // The descriptor stream forked; the data read, the reorder buffer, the packetizer.
-        DescriptorSource::join(&mut self.fetch.descriptor, &mut self.split.descriptor);
+        DescriptorSource::join(&mut self.fetch.descriptor, &mut self.merge.fetched);
+        DescriptorSink::link(&mut self.responses, &mut self.merge.responses);
+        DescriptorSource::join(&mut self.merge.merged, &mut self.split.descriptor);
         DescriptorSource::join(&mut self.split.reads, &mut self.data_read.descriptor);
         self.data_read.room.next = self.reorder.room.val();
         ReadIssueSource::join(&mut self.data_read.issued, &mut self.reorder.issue);

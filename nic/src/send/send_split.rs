@@ -152,7 +152,8 @@ impl Logic for SendSplit {
         self.message_queue.push.length.next = self.descriptor.length.val();
         self.message_queue.push.sources.next = self.descriptor.sources.val();
         self.message_queue.push.destinations.next = self.descriptor.destinations.val();
-        self.message_queue.push.get_response.next = false;
+        self.message_queue.push.response_key.next = self.descriptor.response_key.val();
+        self.message_queue.push.get_response.next = self.descriptor.get_response.val();
         MessageSource::link(&mut self.messages, &mut self.message_queue.pop);
         // The data read's words: `last` on a PUT's last source word too.
         self.read_queue.push_valid.next = self.taking.val() & self.to_reads.val();

@@ -5,7 +5,7 @@
 use hdl::formats::nic::{
     Descriptor, DescriptorKind, Doorbell, EventStatus, DESC_DESTINATIONS, DESC_DST_FUNCTION,
     DESC_DST_NODE, DESC_DST_QP, DESC_KIND, DESC_LENGTH, DESC_LOCAL_EVENT, DESC_QP_MAGIC,
-    DESC_REMOTE_EVENT, DESC_SOURCES, DESC_TAG, OP_UNKNOWN,
+    DESC_REMOTE_EVENT, DESC_RESPONSE_KEY, DESC_SOURCES, DESC_TAG, OP_UNKNOWN,
 };
 
 use crate::host::SparseMemory;
@@ -50,6 +50,8 @@ pub struct CheckedDescriptor {
     pub sources: u8,
     /// Destination segments (PUT, GET).
     pub destinations: u8,
+    /// GET: the response key (word 2 bits 63..32; 0 otherwise).
+    pub response_key: u32,
     /// The body words.
     pub words: Vec<u64>,
 }
@@ -195,6 +197,11 @@ impl FetchModel {
             length: DESC_LENGTH.get(w0) as u32,
             sources: DESC_SOURCES.get(w2) as u8,
             destinations: DESC_DESTINATIONS.get(w2) as u8,
+            response_key: if kind == DescriptorKind::Get.code() {
+                DESC_RESPONSE_KEY.get(w2) as u32
+            } else {
+                0
+            },
             words: words[if chained { 3 } else { 2 }..].to_vec(),
         })
     }

@@ -15,6 +15,7 @@ pub mod event_writer;
 pub mod fifo;
 pub mod formats;
 pub mod function_table;
+pub mod get_to_put;
 pub mod i2c_eeprom;
 pub mod input_port;
 pub mod lane_channel;

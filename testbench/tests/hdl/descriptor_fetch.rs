@@ -118,6 +118,7 @@ fn random_descriptor(rng: &mut BenchRng, long: bool) -> Descriptor {
                 DescriptorBody::Get {
                     sources,
                     destinations,
+                    response_key: rng.bits(32) as u32,
                 }
             }
         }
@@ -490,6 +491,16 @@ fn bench(b: &mut dyn Backend, seed: u64, tags: usize, mrrs: u64, doorbells: u64)
                     "destinations",
                     b.peek(id("descriptor$destinations")) as u64,
                     want.destinations as u64,
+                ),
+                (
+                    "response_key",
+                    b.peek(id("descriptor$response_key")) as u64,
+                    want.response_key as u64,
+                ),
+                (
+                    "get_response",
+                    b.peek(id("descriptor$get_response")) as u64,
+                    0,
                 ),
                 (
                     "word",

@@ -10,11 +10,17 @@
 //! latency 60 plus up to 40 cycles of jitter per completion, completions split at 64-byte
 //! boundaries at random and reordered across tags, a header cycle before each. Flits, events
 //! and read requests back-pressured at random. No reset: the blocks' own benches cover it.
+//! Beside the doorbells, 40 GET responses (PUT descriptors with `get_response`, 1..=3000
+//! bytes over 1..=8 + 1..=8 segments, issued by random functions and QPs, to destination
+//! nodes `0x8000` and above) on the `responses` input, merged by the engine with the fetch's
+//! descriptors: every packet of each is checked (kind PUT, `get_response`, key,
+//! destination, data from host memory) and every read of its sources must carry its
+//! function (see `testbench::nic_send`).
 //! Two devices: MTU 128 with 32 tags (the default), MTU 256 with 4 tags.
 use hdl::formats::nic::{Descriptor, DescriptorBody, Segment, IMMEDIATE_MAX_BYTES, NAP_MAX_BYTES};
 use testbench::host::{HostMemory, MemoryConfig};
 use testbench::models::packetizer::random_segments;
-use testbench::nic_send::{run, settings, table, Drive, Engine, Outcome, Post};
+use testbench::nic_send::{run, settings, table, Drive, Engine, Outcome, Post, ResponsePost};
 use testbench::{run_both, Backend, BenchRng};
 
 /// Random segments summing to `total`, at random byte addresses inside `[base, base + 1 MB)`.
@@ -53,11 +59,13 @@ fn descriptor(rng: &mut BenchRng, base: u64) -> Descriptor {
             DescriptorBody::Get {
                 sources: segments(rng, n, 12, base),
                 destinations: segments(rng, n, 12, base),
+                response_key: rng.bits(32) as u32,
             }
         }
     };
     Descriptor {
-        dst_node: rng.bits(16) as u16,
+        // Below 0x8000: the responses' destinations are above (the scoreboard tells them apart).
+        dst_node: rng.bits(15) as u16,
         dst_function: rng.bits(3) as u8,
         dst_qp: rng.bits(2) as u8,
         remote_event: rng.chance(0.5),
@@ -123,6 +131,40 @@ fn bench(b: &mut dyn Backend, seed: u64, mtu: usize, tags: usize) -> Outcome {
             words,
         });
     }
+    // GET responses: PUTs from a region of their own (never a failing one).
+    let mut responses = vec![];
+    for i in 0..40u64 {
+        let base = 0x2_0000_0000 + (i << 20);
+        let n = if rng.chance(0.3) {
+            rng.range(1, 24)
+        } else {
+            rng.range(1, 3000)
+        };
+        let descriptor = Descriptor {
+            dst_node: 0x8000 | rng.bits(15) as u16,
+            dst_function: rng.bits(3) as u8,
+            dst_qp: rng.bits(4) as u8,
+            remote_event: rng.chance(0.5),
+            local_event: false,
+            qp_magic: rng.bits(32) as u32,
+            tag: 0,
+            body: DescriptorBody::Put {
+                sources: segments(&mut rng, n, 8, base),
+                destinations: segments(&mut rng, n, 8, base + (1 << 36)),
+            },
+        };
+        if let DescriptorBody::Put { sources, .. } = &descriptor.body {
+            for sg in sources {
+                let data: Vec<u8> = (0..sg.bytes).map(|_| rng.bits(8) as u8).collect();
+                mem.mem.write(sg.address, &data);
+            }
+        }
+        responses.push(ResponsePost {
+            descriptor,
+            function: rng.bits(3) as u8,
+            qp: rng.bits(4) as u8,
+        });
+    }
     let drive = Drive {
         flit_ready: 0.8,
         event_ready: 0.7,
@@ -130,9 +172,11 @@ fn bench(b: &mut dyn Backend, seed: u64, mtu: usize, tags: usize) -> Outcome {
         limit: 200_000,
         node_id: 0x1234,
     };
-    let out = run(b, &s, &mut mem, &posts, &addresses, &drive, &mut rng);
+    let out = run(
+        b, &s, &mut mem, &posts, &addresses, &responses, &drive, &mut rng,
+    );
     assert!(
-        out.errors > 5 && out.stomped > 2 && out.messages > 100,
+        out.errors > 5 && out.stomped > 2 && out.messages > 100 && out.responses == 40,
         "nic_send seed {seed} mtu {mtu} tags {tags}: {out:?}"
     );
     Outcome {

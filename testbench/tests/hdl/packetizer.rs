@@ -43,7 +43,8 @@ fn table() -> PortTable<Packetizer> {
     port_table!(Packetizer; reset, messages.valid, messages.kind, messages.function,
         messages.qp, messages.dst_node, messages.dst_function, messages.dst_qp,
         messages.remote_event, messages.local_event, messages.key, messages.tag,
-        messages.length, messages.sources, messages.destinations, messages.get_response,
+        messages.length, messages.sources, messages.destinations, messages.response_key,
+        messages.get_response,
         messages.ready, inline.valid, inline.word, inline.bytes, inline.last, inline.error,
         inline.ready, payload.valid, payload.word, payload.bytes, payload.last, payload.error,
         payload.ready, node_id, flits.valid, flits.data, flits.ready, vc, sends.valid,
@@ -98,6 +99,7 @@ fn message(rng: &mut BenchRng, small: bool) -> Message {
             let body = DescriptorBody::Get {
                 sources: segments(rng, n, 16),
                 destinations: segments(rng, n, 16),
+                response_key: rng.bits(32) as u32,
             };
             (body, vec![])
         }
@@ -160,6 +162,7 @@ fn bench(b: &mut dyn Backend, seed: u64) -> Report {
         "messages.length",
         "messages.sources",
         "messages.destinations",
+        "messages.response_key",
         "messages.get_response",
         "messages.ready",
     ]
@@ -255,16 +258,17 @@ fn bench(b: &mut dyn Backend, seed: u64) -> Report {
             _ => message(&mut rng, false),
         };
         let d = &m.descriptor;
-        let (sources, destinations) = match &d.body {
+        let (sources, destinations, response_key) = match &d.body {
             DescriptorBody::Put {
                 sources,
                 destinations,
-            }
-            | DescriptorBody::Get {
+            } => (sources.len(), destinations.len(), 0),
+            DescriptorBody::Get {
                 sources,
                 destinations,
-            } => (sources.len(), destinations.len()),
-            _ => (0, 0),
+                response_key,
+            } => (sources.len(), destinations.len(), *response_key),
+            _ => (0, 0, 0),
         };
         let fields = [
             d.kind().code() as u128,
@@ -280,6 +284,7 @@ fn bench(b: &mut dyn Backend, seed: u64) -> Report {
             d.length() as u128,
             sources as u128,
             destinations as u128,
+            response_key as u128,
             m.get_response as u128,
         ];
         for (i, v) in fields.into_iter().enumerate() {
@@ -315,7 +320,7 @@ fn bench(b: &mut dyn Backend, seed: u64) -> Report {
         let ev_take = burst || rng.chance(if k % 7000 < 700 { 0.05 } else { 0.7 });
         b.poke_bool(ev[12], ev_take);
         // Outputs.
-        let record_taken = offer && b.peek_bool(rec[15]) && !rst;
+        let record_taken = offer && b.peek_bool(rec[16]) && !rst;
         let inline_taken = inline_on && b.peek_bool(inline[5]) && !rst;
         let payload_taken = payload_on && b.peek_bool(payload[5]) && !rst;
         if b.peek_bool(stomped) {

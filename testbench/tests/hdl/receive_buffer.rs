@@ -121,6 +121,7 @@ fn message(rng: &mut BenchRng, target: (u8, u8, u32)) -> Message {
             let body = DescriptorBody::Get {
                 sources: segments(rng, n),
                 destinations: segments(rng, n),
+                response_key: rng.bits(32) as u32,
             };
             (body, vec![])
         }
