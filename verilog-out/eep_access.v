@@ -25,7 +25,6 @@ module eep_access(clock,reset,command$valid,command$write,command$address,comman
     
     // Constant declarations
     localparam  poll_limit = 16'h40;
-    localparam  control_prefix = 8'ha0;
     localparam  error_none = 2'b0;
     localparam  error_no_acknowledge = 2'b1;
     
@@ -99,17 +98,16 @@ module eep_access(clock,reset,command$valid,command$write,command$address,comman
     wire  [1:0] check$error;
     wire  [2:0] check$segment_end;
     reg  [3:0] step_command$step;
-    reg  [7:0] step_command$control_byte;
+    reg  [2:0] step_command$device_address;
     reg  [15:0] step_command$address;
-    reg  [7:0] step_command$write_byte;
+    reg  [2:0] step_command$index;
+    reg  [7:0] step_command$offset;
+    reg  [47:0] step_command$command_data;
     wire  [1:0] step_command$op;
     wire  [7:0] step_command$data;
     
     // Local signals
     reg  [7:0] offset;
-    reg  [15:0] current_address;
-    reg  [47:0] data_at_index;
-    reg  [7:0] control_byte;
     reg  answered;
     reg  refused;
     reg  [15:0] polls_next;
@@ -203,9 +201,11 @@ module eep_access(clock,reset,command$valid,command$write,command$address,comman
     );
     eep_access$step_command step_command(
         .step(step_command$step),
-        .control_byte(step_command$control_byte),
+        .device_address(step_command$device_address),
         .address(step_command$address),
-        .write_byte(step_command$write_byte),
+        .index(step_command$index),
+        .offset(step_command$offset),
+        .command_data(step_command$command_data),
         .op(step_command$op),
         .data(step_command$data)
     );
@@ -243,16 +243,15 @@ module eep_access(clock,reset,command$valid,command$write,command$address,comman
         result$data = read_data$q;
         result$error = error$q;
         offset = ((index$q) & 8'hff) << 32'h3;
-        data_at_index = data$q >> offset;
-        current_address = address$q + ((index$q) & 16'hffff);
-        control_byte = control_prefix | (((device_address$q) & 8'hff) << 32'h1);
         index_next = index$q + 32'h1;
         last_byte = index_next == count$q;
         master$command$valid = ~waiting$q & (step$q != Step$Idle) & (step$q != Step$Check) & (step$q != Step$Answer);
         step_command$step = step$q;
-        step_command$control_byte = control_byte;
-        step_command$address = current_address;
-        step_command$write_byte = data_at_index[(32'h0)+:(8)];
+        step_command$device_address = device_address$q;
+        step_command$address = address$q;
+        step_command$index = index$q;
+        step_command$offset = offset;
+        step_command$command_data = data$q;
         master$command$op = step_command$op;
         master$command$data = step_command$data;
         master$command$ack = ~last_byte;
@@ -1444,17 +1443,20 @@ module eep_access$step(d,q,clock);
 endmodule // eep_access$step
 
 
-module eep_access$step_command(step,control_byte,address,write_byte,op,data);
+module eep_access$step_command(step,device_address,address,index,offset,command_data,op,data);
     
     // Module arguments
     input wire  [3:0] step;
-    input wire  [7:0] control_byte;
+    input wire  [2:0] device_address;
     input wire  [15:0] address;
-    input wire  [7:0] write_byte;
+    input wire  [2:0] index;
+    input wire  [7:0] offset;
+    input wire  [47:0] command_data;
     output reg  [1:0] op;
     output reg  [7:0] data;
     
     // Constant declarations
+    localparam  control_prefix = 8'ha0;
     localparam  op_start = 2'b0;
     localparam  op_stop = 2'b1;
     localparam  op_write = 2'b10;
@@ -1476,8 +1478,16 @@ module eep_access$step_command(step,control_byte,address,write_byte,op,data);
     localparam Step$Finish = 12;
     localparam Step$Answer = 13;
     
+    // Local signals
+    reg  [7:0] control_byte;
+    reg  [15:0] current_address;
+    reg  [47:0] data_at_index;
+    
     // Update code
     always @(*) begin
+        control_byte = control_prefix | (((device_address) & 8'hff) << 32'h1);
+        current_address = address + ((index) & 16'hffff);
+        data_at_index = command_data >> offset;
         op = op_write;
         data = 32'h0;
         case (step)
@@ -1515,15 +1525,15 @@ module eep_access$step_command(step,control_byte,address,write_byte,op,data);
                 end
             Step$AddressHigh:
                 begin
-                    data = address[(32'h8)+:(8)];
+                    data = current_address[(32'h8)+:(8)];
                 end
             Step$AddressLow:
                 begin
-                    data = address[(32'h0)+:(8)];
+                    data = current_address[(32'h0)+:(8)];
                 end
             Step$WriteData:
                 begin
-                    data = write_byte;
+                    data = data_at_index[(32'h0)+:(8)];
                 end
             default:
                 begin

@@ -1803,14 +1803,6 @@ module nic_function_table$qps(clock,reset,request$valid,request$address,request$
     localparam  nic_pointer_fields$1 = 4'h7;
     localparam  nic_pointer_fields$2 = 4'hc;
     localparam  key_field = 4'h0;
-    localparam  page_shift = 5'b111;
-    localparam  page_mask = 14'b1111111;
-    localparam  host_mask = 14'b1111111111111;
-    localparam  qp_shift = 5'b10;
-    localparam  qp_count = 14'b100;
-    localparam  function_count = 14'b1000;
-    localparam  address_one = 14'b1;
-    localparam  field_count = 4'hd;
     localparam  sweep_last = 5'b11111;
     localparam  index_one = 5'b1;
     localparam  enable_bit = 64'h100000000;
@@ -1901,6 +1893,10 @@ module nic_function_table$qps(clock,reset,request$valid,request$address,request$
     reg  [15:0] lookups$software_pointers$0;
     reg  [15:0] lookups$software_pointers$1;
     reg  [15:0] lookups$software_pointers$2;
+    reg  [13:0] decode$address;
+    wire  [4:0] decode$index;
+    wire  [3:0] decode$field;
+    wire  decode$mapped;
     reg  [1:0] op$d;
     wire  [1:0] op$q;
     reg  op$clock;
@@ -1936,13 +1932,6 @@ module nic_function_table$qps(clock,reset,request$valid,request$address,request$
     reg  sweep_index$clock;
     
     // Local signals
-    reg  [13:0] host;
-    reg  [13:0] page;
-    reg  [13:0] offset;
-    reg  [13:0] block;
-    reg  [13:0] qp;
-    reg  [4:0] request_index;
-    reg  request_mapped;
     reg  read_port;
     reg  wants_port;
     reg  read_only;
@@ -2057,6 +2046,12 @@ module nic_function_table$qps(clock,reset,request$valid,request$address,request$
         .software_pointers$1(lookups$software_pointers$1),
         .software_pointers$2(lookups$software_pointers$2)
     );
+    nic_function_table$qps$decode decode(
+        .address(decode$address),
+        .index(decode$index),
+        .field(decode$field),
+        .mapped(decode$mapped)
+    );
     nic_function_table$qps$op op(
         .d(op$d),
         .q(op$q),
@@ -2166,21 +2161,15 @@ module nic_function_table$qps(clock,reset,request$valid,request$address,request$
         pointers$function_enables$7 = function_enables$7;
         lookups$function_enables$7 = function_enables$7;
         lookups$interrupts$7 = interrupts$7;
-        host = request$address & host_mask;
-        page = host >> page_shift;
-        offset = host & page_mask;
-        block = offset >> 32'h4;
-        request_mapped = (page < function_count) & |block & (block <= qp_count) & (offset[(32'h0)+:(4)] < field_count);
-        qp = block - address_one;
-        request_index = (((page << qp_shift) | qp) & 5'h1f);
+        decode$address = request$address;
         request$ready = (op$q == QpOp$Idle) & ~sweeping$q & ~reset;
         if (request$valid & request$ready) begin
             op$d = QpOp$Busy;
-            index$d = request_index;
-            field$d = offset[(32'h0)+:(4)];
+            index$d = decode$index;
+            field$d = decode$field;
             writing$d = request$write;
             wdata$d = request$data;
-            mapped$d = request_mapped;
+            mapped$d = decode$mapped;
         end
         pointers$held_index = index$q;
         read_only = 1'b0;
@@ -2302,6 +2291,46 @@ module nic_function_table$qps$answer(d,q,clock);
     end
           
 endmodule // nic_function_table$qps$answer
+
+
+module nic_function_table$qps$decode(address,index,field,mapped);
+    
+    // Module arguments
+    input wire  [13:0] address;
+    output reg  [4:0] index;
+    output reg  [3:0] field;
+    output reg  mapped;
+    
+    // Constant declarations
+    localparam  page_shift = 5'b111;
+    localparam  page_mask = 14'b1111111;
+    localparam  host_mask = 14'b1111111111111;
+    localparam  qp_shift = 5'b10;
+    localparam  qp_count = 14'b100;
+    localparam  function_count = 14'b1000;
+    localparam  address_one = 14'b1;
+    localparam  field_count = 4'hd;
+    
+    // Local signals
+    reg  [13:0] host;
+    reg  [13:0] page;
+    reg  [13:0] offset;
+    reg  [13:0] block;
+    reg  [13:0] qp;
+    
+    // Update code
+    always @(*) begin
+        host = address & host_mask;
+        page = host >> page_shift;
+        offset = host & page_mask;
+        block = offset >> 32'h4;
+        field = offset[(32'h0)+:(4)];
+        mapped = (page < function_count) & |block & (block <= qp_count) & (field < field_count);
+        qp = block - address_one;
+        index = (((page << qp_shift) | qp) & 5'h1f);
+    end
+    
+endmodule // nic_function_table$qps$decode
 
 
 module nic_function_table$qps$failure(d,q,clock);

@@ -1226,7 +1226,6 @@ module nma_core$eep_access(clock,reset,command$valid,command$write,command$addre
     
     // Constant declarations
     localparam  poll_limit = 16'hc;
-    localparam  control_prefix = 8'ha0;
     localparam  error_none = 2'b0;
     localparam  error_no_acknowledge = 2'b1;
     
@@ -1300,17 +1299,16 @@ module nma_core$eep_access(clock,reset,command$valid,command$write,command$addre
     wire  [1:0] check$error;
     wire  [2:0] check$segment_end;
     reg  [3:0] step_command$step;
-    reg  [7:0] step_command$control_byte;
+    reg  [2:0] step_command$device_address;
     reg  [15:0] step_command$address;
-    reg  [7:0] step_command$write_byte;
+    reg  [2:0] step_command$index;
+    reg  [7:0] step_command$offset;
+    reg  [47:0] step_command$command_data;
     wire  [1:0] step_command$op;
     wire  [7:0] step_command$data;
     
     // Local signals
     reg  [7:0] offset;
-    reg  [15:0] current_address;
-    reg  [47:0] data_at_index;
-    reg  [7:0] control_byte;
     reg  answered;
     reg  refused;
     reg  [15:0] polls_next;
@@ -1404,9 +1402,11 @@ module nma_core$eep_access(clock,reset,command$valid,command$write,command$addre
     );
     nma_core$eep_access$step_command step_command(
         .step(step_command$step),
-        .control_byte(step_command$control_byte),
+        .device_address(step_command$device_address),
         .address(step_command$address),
-        .write_byte(step_command$write_byte),
+        .index(step_command$index),
+        .offset(step_command$offset),
+        .command_data(step_command$command_data),
         .op(step_command$op),
         .data(step_command$data)
     );
@@ -1444,16 +1444,15 @@ module nma_core$eep_access(clock,reset,command$valid,command$write,command$addre
         result$data = read_data$q;
         result$error = error$q;
         offset = ((index$q) & 8'hff) << 32'h3;
-        data_at_index = data$q >> offset;
-        current_address = address$q + ((index$q) & 16'hffff);
-        control_byte = control_prefix | (((device_address$q) & 8'hff) << 32'h1);
         index_next = index$q + 32'h1;
         last_byte = index_next == count$q;
         master$command$valid = ~waiting$q & (step$q != Step$Idle) & (step$q != Step$Check) & (step$q != Step$Answer);
         step_command$step = step$q;
-        step_command$control_byte = control_byte;
-        step_command$address = current_address;
-        step_command$write_byte = data_at_index[(32'h0)+:(8)];
+        step_command$device_address = device_address$q;
+        step_command$address = address$q;
+        step_command$index = index$q;
+        step_command$offset = offset;
+        step_command$command_data = data$q;
         master$command$op = step_command$op;
         master$command$data = step_command$data;
         master$command$ack = ~last_byte;
@@ -2645,17 +2644,20 @@ module nma_core$eep_access$step(d,q,clock);
 endmodule // nma_core$eep_access$step
 
 
-module nma_core$eep_access$step_command(step,control_byte,address,write_byte,op,data);
+module nma_core$eep_access$step_command(step,device_address,address,index,offset,command_data,op,data);
     
     // Module arguments
     input wire  [3:0] step;
-    input wire  [7:0] control_byte;
+    input wire  [2:0] device_address;
     input wire  [15:0] address;
-    input wire  [7:0] write_byte;
+    input wire  [2:0] index;
+    input wire  [7:0] offset;
+    input wire  [47:0] command_data;
     output reg  [1:0] op;
     output reg  [7:0] data;
     
     // Constant declarations
+    localparam  control_prefix = 8'ha0;
     localparam  op_start = 2'b0;
     localparam  op_stop = 2'b1;
     localparam  op_write = 2'b10;
@@ -2677,8 +2679,16 @@ module nma_core$eep_access$step_command(step,control_byte,address,write_byte,op,
     localparam Step$Finish = 12;
     localparam Step$Answer = 13;
     
+    // Local signals
+    reg  [7:0] control_byte;
+    reg  [15:0] current_address;
+    reg  [47:0] data_at_index;
+    
     // Update code
     always @(*) begin
+        control_byte = control_prefix | (((device_address) & 8'hff) << 32'h1);
+        current_address = address + ((index) & 16'hffff);
+        data_at_index = command_data >> offset;
         op = op_write;
         data = 32'h0;
         case (step)
@@ -2716,15 +2726,15 @@ module nma_core$eep_access$step_command(step,control_byte,address,write_byte,op,
                 end
             Step$AddressHigh:
                 begin
-                    data = address[(32'h8)+:(8)];
+                    data = current_address[(32'h8)+:(8)];
                 end
             Step$AddressLow:
                 begin
-                    data = address[(32'h0)+:(8)];
+                    data = current_address[(32'h0)+:(8)];
                 end
             Step$WriteData:
                 begin
-                    data = write_byte;
+                    data = data_at_index[(32'h0)+:(8)];
                 end
             default:
                 begin
@@ -4181,23 +4191,10 @@ module nma_core$reg_access(clock,reset,requests$valid,requests$data,requests$rea
     localparam  address1_lsb = 7'b10011;
     localparam  entry_shift = 7'b100;
     localparam  data_entry = 6'b110;
-    localparam  ticket_type_lsb = 7'b11;
-    localparam  ticket_error_lsb = 7'b1001;
-    localparam  ticket_echo_lsb = 7'b10001;
-    localparam  ticket_stored_lsb = 7'b10011;
-    localparam  ticket_data_lsb = 7'b100101;
     localparam  beyond_port = 15'b0;
     localparam  max_count = 3'b10;
     localparam  register_read = 6'b1;
     localparam  register_write = 6'b11;
-    localparam  read_response = 6'b10;
-    localparam  write_response = 6'b100;
-    localparam  error_response = 6'b101;
-    localparam  bad_count_code = 8'h3;
-    localparam  unmapped_code = 8'h1;
-    localparam  unknown_code = 8'h4;
-    localparam  echo_registers = 2'b1;
-    localparam  byte_shift = 7'b1000;
     
     // Stub signals
     reg  [1:0] issued$d;
@@ -4215,6 +4212,16 @@ module nma_core$reg_access(clock,reset,requests$valid,requests$data,requests$rea
     reg  settled$d;
     wire  settled$q;
     reg  settled$clock;
+    reg  [1:0] ticket$slot;
+    reg  ticket$writing;
+    reg  ticket$two;
+    reg  ticket$refused;
+    reg  ticket$out_of_range;
+    reg  ticket$bad_count;
+    reg  ticket$unknown;
+    reg  [1:0] ticket$error0;
+    reg  [1:0] ticket$error1;
+    wire  [100:0] ticket$ticket;
     
     // Local signals
     reg  [1:0] slot;
@@ -4234,13 +4241,7 @@ module nma_core$reg_access(clock,reset,requests$valid,requests$data,requests$rea
     reg  [1:0] answered_now;
     reg  [1:0] error0;
     reg  [1:0] error1;
-    reg  failed;
     reg  complete;
-    reg  [5:0] response_type;
-    reg  [7:0] response_error;
-    reg  [1:0] response_echo;
-    reg  [1:0] response_stored;
-    reg  [63:0] response_data;
     
     // Sub module instances
     nma_core$reg_access$issued issued(
@@ -4267,6 +4268,18 @@ module nma_core$reg_access(clock,reset,requests$valid,requests$data,requests$rea
         .d(settled$d),
         .q(settled$q),
         .clock(settled$clock)
+    );
+    nma_core$reg_access$ticket ticket(
+        .slot(ticket$slot),
+        .writing(ticket$writing),
+        .two(ticket$two),
+        .refused(ticket$refused),
+        .out_of_range(ticket$out_of_range),
+        .bad_count(ticket$bad_count),
+        .unknown(ticket$unknown),
+        .error0(ticket$error0),
+        .error1(ticket$error1),
+        .ticket(ticket$ticket)
     );
     
     // Update code
@@ -4333,41 +4346,16 @@ module nma_core$reg_access(clock,reset,requests$valid,requests$data,requests$rea
         stored_error0$d = error0;
         stored_error1$d = error1;
         complete = answered_now == needed;
-        failed = (needed == 32'h0) | (error0 != 32'h0) | (error1 != 32'h0);
-        response_error = 32'h0;
-        response_echo = echo_registers;
-        response_data = 32'h0;
-        response_type = read_response;
-        response_stored = 32'h1;
-        if (two) begin
-            response_stored = 32'h3;
-        end
-        if (writing) begin
-            response_type = write_response;
-            response_stored = 32'h0;
-        end
-        if (failed) begin
-            response_type = error_response;
-            response_stored = 32'h0;
-            response_data = ((error0) & 64'hffffffffffffffff) | (((error1) & 64'hffffffffffffffff) << byte_shift);
-            if (error1 != 32'h0) begin
-                response_error = ((error1) & 8'hff);
-            end
-            if (error0 != 32'h0) begin
-                response_error = ((error0) & 8'hff);
-            end
-            if (out_of_range) begin
-                response_error = unmapped_code;
-            end
-            if (bad_count) begin
-                response_error = bad_count_code;
-            end
-            if (unknown) begin
-                response_error = unknown_code;
-                response_echo = 32'h0;
-            end
-        end
-        responses$data = ((slot) & 101'h1fffffffffffffffffffffffff) | (((response_type) & 101'h1fffffffffffffffffffffffff) << ticket_type_lsb) | (((response_error) & 101'h1fffffffffffffffffffffffff) << ticket_error_lsb) | (((response_echo) & 101'h1fffffffffffffffffffffffff) << ticket_echo_lsb) | (((response_stored) & 101'h1fffffffffffffffffffffffff) << ticket_stored_lsb) | (((response_data) & 101'h1fffffffffffffffffffffffff) << ticket_data_lsb);
+        ticket$slot = slot;
+        ticket$writing = writing;
+        ticket$two = two;
+        ticket$refused = needed == 32'h0;
+        ticket$out_of_range = out_of_range;
+        ticket$bad_count = bad_count;
+        ticket$unknown = unknown;
+        ticket$error0 = error0;
+        ticket$error1 = error1;
+        responses$data = ticket$ticket;
         responses$valid = requests$valid & complete;
         requests$ready = responses$valid & responses$ready;
         settled$d = requests$valid & ~requests$ready;
@@ -4485,6 +4473,85 @@ module nma_core$reg_access$stored_error1(d,q,clock);
     end
           
 endmodule // nma_core$reg_access$stored_error1
+
+
+module nma_core$reg_access$ticket(slot,writing,two,refused,out_of_range,bad_count,unknown,error0,error1,ticket);
+    
+    // Module arguments
+    input wire  [1:0] slot;
+    input wire  writing;
+    input wire  two;
+    input wire  refused;
+    input wire  out_of_range;
+    input wire  bad_count;
+    input wire  unknown;
+    input wire  [1:0] error0;
+    input wire  [1:0] error1;
+    output reg  [100:0] ticket;
+    
+    // Constant declarations
+    localparam  ticket_type_lsb = 7'b11;
+    localparam  ticket_error_lsb = 7'b1001;
+    localparam  ticket_echo_lsb = 7'b10001;
+    localparam  ticket_stored_lsb = 7'b10011;
+    localparam  ticket_data_lsb = 7'b100101;
+    localparam  read_response = 6'b10;
+    localparam  write_response = 6'b100;
+    localparam  error_response = 6'b101;
+    localparam  bad_count_code = 8'h3;
+    localparam  unmapped_code = 8'h1;
+    localparam  unknown_code = 8'h4;
+    localparam  echo_registers = 2'b1;
+    localparam  byte_shift = 7'b1000;
+    
+    // Local signals
+    reg  failed;
+    reg  [5:0] response_type;
+    reg  [7:0] response_error;
+    reg  [1:0] response_echo;
+    reg  [1:0] response_stored;
+    reg  [63:0] response_data;
+    
+    // Update code
+    always @(*) begin
+        failed = refused | (error0 != 32'h0) | (error1 != 32'h0);
+        response_error = 32'h0;
+        response_echo = echo_registers;
+        response_data = 32'h0;
+        response_type = read_response;
+        response_stored = 32'h1;
+        if (two) begin
+            response_stored = 32'h3;
+        end
+        if (writing) begin
+            response_type = write_response;
+            response_stored = 32'h0;
+        end
+        if (failed) begin
+            response_type = error_response;
+            response_stored = 32'h0;
+            response_data = ((error0) & 64'hffffffffffffffff) | (((error1) & 64'hffffffffffffffff) << byte_shift);
+            if (error1 != 32'h0) begin
+                response_error = ((error1) & 8'hff);
+            end
+            if (error0 != 32'h0) begin
+                response_error = ((error0) & 8'hff);
+            end
+            if (out_of_range) begin
+                response_error = unmapped_code;
+            end
+            if (bad_count) begin
+                response_error = bad_count_code;
+            end
+            if (unknown) begin
+                response_error = unknown_code;
+                response_echo = 32'h0;
+            end
+        end
+        ticket = ((slot) & 101'h1fffffffffffffffffffffffff) | (((response_type) & 101'h1fffffffffffffffffffffffff) << ticket_type_lsb) | (((response_error) & 101'h1fffffffffffffffffffffffff) << ticket_error_lsb) | (((response_echo) & 101'h1fffffffffffffffffffffffff) << ticket_echo_lsb) | (((response_stored) & 101'h1fffffffffffffffffffffffff) << ticket_stored_lsb) | (((response_data) & 101'h1fffffffffffffffffffffffff) << ticket_data_lsb);
+    end
+    
+endmodule // nma_core$reg_access$ticket
 
 
 module nma_core$slots(clock,reset,lease$free_slot,lease$available,lease$claim,lease$give_back,lease$returned,sent$done,sent$slot);

@@ -35,23 +35,10 @@ module reg_access(clock,reset,requests$valid,requests$data,requests$ready,respon
     localparam  address1_lsb = 7'b10011;
     localparam  entry_shift = 7'b100;
     localparam  data_entry = 6'b110;
-    localparam  ticket_type_lsb = 7'b11;
-    localparam  ticket_error_lsb = 7'b1001;
-    localparam  ticket_echo_lsb = 7'b10001;
-    localparam  ticket_stored_lsb = 7'b10011;
-    localparam  ticket_data_lsb = 7'b100101;
     localparam  beyond_port = 15'b0;
     localparam  max_count = 3'b10;
     localparam  register_read = 6'b1;
     localparam  register_write = 6'b11;
-    localparam  read_response = 6'b10;
-    localparam  write_response = 6'b100;
-    localparam  error_response = 6'b101;
-    localparam  bad_count_code = 8'h3;
-    localparam  unmapped_code = 8'h1;
-    localparam  unknown_code = 8'h4;
-    localparam  echo_registers = 2'b1;
-    localparam  byte_shift = 7'b1000;
     
     // Stub signals
     reg  [1:0] issued$d;
@@ -69,6 +56,16 @@ module reg_access(clock,reset,requests$valid,requests$data,requests$ready,respon
     reg  settled$d;
     wire  settled$q;
     reg  settled$clock;
+    reg  [1:0] ticket$slot;
+    reg  ticket$writing;
+    reg  ticket$two;
+    reg  ticket$refused;
+    reg  ticket$out_of_range;
+    reg  ticket$bad_count;
+    reg  ticket$unknown;
+    reg  [1:0] ticket$error0;
+    reg  [1:0] ticket$error1;
+    wire  [100:0] ticket$ticket;
     
     // Local signals
     reg  [1:0] slot;
@@ -88,13 +85,7 @@ module reg_access(clock,reset,requests$valid,requests$data,requests$ready,respon
     reg  [1:0] answered_now;
     reg  [1:0] error0;
     reg  [1:0] error1;
-    reg  failed;
     reg  complete;
-    reg  [5:0] response_type;
-    reg  [7:0] response_error;
-    reg  [1:0] response_echo;
-    reg  [1:0] response_stored;
-    reg  [63:0] response_data;
     
     // Sub module instances
     reg_access$issued issued(
@@ -121,6 +112,18 @@ module reg_access(clock,reset,requests$valid,requests$data,requests$ready,respon
         .d(settled$d),
         .q(settled$q),
         .clock(settled$clock)
+    );
+    reg_access$ticket ticket(
+        .slot(ticket$slot),
+        .writing(ticket$writing),
+        .two(ticket$two),
+        .refused(ticket$refused),
+        .out_of_range(ticket$out_of_range),
+        .bad_count(ticket$bad_count),
+        .unknown(ticket$unknown),
+        .error0(ticket$error0),
+        .error1(ticket$error1),
+        .ticket(ticket$ticket)
     );
     
     // Update code
@@ -187,41 +190,16 @@ module reg_access(clock,reset,requests$valid,requests$data,requests$ready,respon
         stored_error0$d = error0;
         stored_error1$d = error1;
         complete = answered_now == needed;
-        failed = (needed == 32'h0) | (error0 != 32'h0) | (error1 != 32'h0);
-        response_error = 32'h0;
-        response_echo = echo_registers;
-        response_data = 32'h0;
-        response_type = read_response;
-        response_stored = 32'h1;
-        if (two) begin
-            response_stored = 32'h3;
-        end
-        if (writing) begin
-            response_type = write_response;
-            response_stored = 32'h0;
-        end
-        if (failed) begin
-            response_type = error_response;
-            response_stored = 32'h0;
-            response_data = ((error0) & 64'hffffffffffffffff) | (((error1) & 64'hffffffffffffffff) << byte_shift);
-            if (error1 != 32'h0) begin
-                response_error = ((error1) & 8'hff);
-            end
-            if (error0 != 32'h0) begin
-                response_error = ((error0) & 8'hff);
-            end
-            if (out_of_range) begin
-                response_error = unmapped_code;
-            end
-            if (bad_count) begin
-                response_error = bad_count_code;
-            end
-            if (unknown) begin
-                response_error = unknown_code;
-                response_echo = 32'h0;
-            end
-        end
-        responses$data = ((slot) & 101'h1fffffffffffffffffffffffff) | (((response_type) & 101'h1fffffffffffffffffffffffff) << ticket_type_lsb) | (((response_error) & 101'h1fffffffffffffffffffffffff) << ticket_error_lsb) | (((response_echo) & 101'h1fffffffffffffffffffffffff) << ticket_echo_lsb) | (((response_stored) & 101'h1fffffffffffffffffffffffff) << ticket_stored_lsb) | (((response_data) & 101'h1fffffffffffffffffffffffff) << ticket_data_lsb);
+        ticket$slot = slot;
+        ticket$writing = writing;
+        ticket$two = two;
+        ticket$refused = needed == 32'h0;
+        ticket$out_of_range = out_of_range;
+        ticket$bad_count = bad_count;
+        ticket$unknown = unknown;
+        ticket$error0 = error0;
+        ticket$error1 = error1;
+        responses$data = ticket$ticket;
         responses$valid = requests$valid & complete;
         requests$ready = responses$valid & responses$ready;
         settled$d = requests$valid & ~requests$ready;
@@ -339,3 +317,82 @@ module reg_access$stored_error1(d,q,clock);
     end
           
 endmodule // reg_access$stored_error1
+
+
+module reg_access$ticket(slot,writing,two,refused,out_of_range,bad_count,unknown,error0,error1,ticket);
+    
+    // Module arguments
+    input wire  [1:0] slot;
+    input wire  writing;
+    input wire  two;
+    input wire  refused;
+    input wire  out_of_range;
+    input wire  bad_count;
+    input wire  unknown;
+    input wire  [1:0] error0;
+    input wire  [1:0] error1;
+    output reg  [100:0] ticket;
+    
+    // Constant declarations
+    localparam  ticket_type_lsb = 7'b11;
+    localparam  ticket_error_lsb = 7'b1001;
+    localparam  ticket_echo_lsb = 7'b10001;
+    localparam  ticket_stored_lsb = 7'b10011;
+    localparam  ticket_data_lsb = 7'b100101;
+    localparam  read_response = 6'b10;
+    localparam  write_response = 6'b100;
+    localparam  error_response = 6'b101;
+    localparam  bad_count_code = 8'h3;
+    localparam  unmapped_code = 8'h1;
+    localparam  unknown_code = 8'h4;
+    localparam  echo_registers = 2'b1;
+    localparam  byte_shift = 7'b1000;
+    
+    // Local signals
+    reg  failed;
+    reg  [5:0] response_type;
+    reg  [7:0] response_error;
+    reg  [1:0] response_echo;
+    reg  [1:0] response_stored;
+    reg  [63:0] response_data;
+    
+    // Update code
+    always @(*) begin
+        failed = refused | (error0 != 32'h0) | (error1 != 32'h0);
+        response_error = 32'h0;
+        response_echo = echo_registers;
+        response_data = 32'h0;
+        response_type = read_response;
+        response_stored = 32'h1;
+        if (two) begin
+            response_stored = 32'h3;
+        end
+        if (writing) begin
+            response_type = write_response;
+            response_stored = 32'h0;
+        end
+        if (failed) begin
+            response_type = error_response;
+            response_stored = 32'h0;
+            response_data = ((error0) & 64'hffffffffffffffff) | (((error1) & 64'hffffffffffffffff) << byte_shift);
+            if (error1 != 32'h0) begin
+                response_error = ((error1) & 8'hff);
+            end
+            if (error0 != 32'h0) begin
+                response_error = ((error0) & 8'hff);
+            end
+            if (out_of_range) begin
+                response_error = unmapped_code;
+            end
+            if (bad_count) begin
+                response_error = bad_count_code;
+            end
+            if (unknown) begin
+                response_error = unknown_code;
+                response_echo = 32'h0;
+            end
+        end
+        ticket = ((slot) & 101'h1fffffffffffffffffffffffff) | (((response_type) & 101'h1fffffffffffffffffffffffff) << ticket_type_lsb) | (((response_error) & 101'h1fffffffffffffffffffffffff) << ticket_error_lsb) | (((response_echo) & 101'h1fffffffffffffffffffffffff) << ticket_echo_lsb) | (((response_stored) & 101'h1fffffffffffffffffffffffff) << ticket_stored_lsb) | (((response_data) & 101'h1fffffffffffffffffffffffff) << ticket_data_lsb);
+    end
+    
+endmodule // reg_access$ticket
