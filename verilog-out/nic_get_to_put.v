@@ -1294,7 +1294,7 @@ module nic_get_to_put$store$rules(index,word,sources,broken,source_bytes,destina
         else begin
             broken = |word[(32'h20)+:(32)] | ~|word;
             source_bytes = segment < sources;
-            destination_bytes = ~(segment < sources);
+            destination_bytes = sources <= segment;
         end
     end
     

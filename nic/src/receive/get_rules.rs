@@ -86,7 +86,7 @@ impl Logic for GetRules {
             // A bytes word.
             self.broken.next = self.word.val().get_bits::<32>(32).any() | !self.word.val().any();
             self.source_bytes.next = self.segment.val() < self.sources.val();
-            self.destination_bytes.next = !(self.segment.val() < self.sources.val());
+            self.destination_bytes.next = self.sources.val() <= self.segment.val();
         }
     }
 }

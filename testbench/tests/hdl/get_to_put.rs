@@ -355,7 +355,7 @@ fn random_run(b: &mut dyn Backend, seed: u64, slot_bits: u32, cycles: u64) -> Co
         if cycle == cycles {
             draining = true;
         }
-        if cycle % 300 == 0 {
+        if cycle.is_multiple_of(300) {
             out_phase = [0.05, 0.5, 0.9, 1.0][rng.range(0, 3) as usize];
             ev_phase = [0.02, 0.5, 1.0][rng.range(0, 2) as usize];
         }
