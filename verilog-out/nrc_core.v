@@ -7096,16 +7096,16 @@ module nrc_core$mgmt$agent$core$reg_access(clock,reset,requests$valid,requests$d
     reg  settled$d;
     wire  settled$q;
     reg  settled$clock;
-    reg  [1:0] ticket$slot;
-    reg  ticket$writing;
-    reg  ticket$two;
-    reg  ticket$refused;
-    reg  ticket$out_of_range;
-    reg  ticket$bad_count;
-    reg  ticket$unknown;
-    reg  [1:0] ticket$error0;
-    reg  [1:0] ticket$error1;
-    wire  [100:0] ticket$ticket;
+    reg  [1:0] response_encoder$slot;
+    reg  response_encoder$writing;
+    reg  response_encoder$two;
+    reg  response_encoder$refused;
+    reg  response_encoder$out_of_range;
+    reg  response_encoder$bad_count;
+    reg  response_encoder$unknown;
+    reg  [1:0] response_encoder$error0;
+    reg  [1:0] response_encoder$error1;
+    wire  [100:0] response_encoder$ticket;
     
     // Local signals
     reg  [1:0] slot;
@@ -7153,17 +7153,17 @@ module nrc_core$mgmt$agent$core$reg_access(clock,reset,requests$valid,requests$d
         .q(settled$q),
         .clock(settled$clock)
     );
-    nrc_core$mgmt$agent$core$reg_access$ticket ticket(
-        .slot(ticket$slot),
-        .writing(ticket$writing),
-        .two(ticket$two),
-        .refused(ticket$refused),
-        .out_of_range(ticket$out_of_range),
-        .bad_count(ticket$bad_count),
-        .unknown(ticket$unknown),
-        .error0(ticket$error0),
-        .error1(ticket$error1),
-        .ticket(ticket$ticket)
+    nrc_core$mgmt$agent$core$reg_access$response_encoder response_encoder(
+        .slot(response_encoder$slot),
+        .writing(response_encoder$writing),
+        .two(response_encoder$two),
+        .refused(response_encoder$refused),
+        .out_of_range(response_encoder$out_of_range),
+        .bad_count(response_encoder$bad_count),
+        .unknown(response_encoder$unknown),
+        .error0(response_encoder$error0),
+        .error1(response_encoder$error1),
+        .ticket(response_encoder$ticket)
     );
     
     // Update code
@@ -7230,16 +7230,16 @@ module nrc_core$mgmt$agent$core$reg_access(clock,reset,requests$valid,requests$d
         stored_error0$d = error0;
         stored_error1$d = error1;
         complete = answered_now == needed;
-        ticket$slot = slot;
-        ticket$writing = writing;
-        ticket$two = two;
-        ticket$refused = needed == 32'h0;
-        ticket$out_of_range = out_of_range;
-        ticket$bad_count = bad_count;
-        ticket$unknown = unknown;
-        ticket$error0 = error0;
-        ticket$error1 = error1;
-        responses$data = ticket$ticket;
+        response_encoder$slot = slot;
+        response_encoder$writing = writing;
+        response_encoder$two = two;
+        response_encoder$refused = needed == 32'h0;
+        response_encoder$out_of_range = out_of_range;
+        response_encoder$bad_count = bad_count;
+        response_encoder$unknown = unknown;
+        response_encoder$error0 = error0;
+        response_encoder$error1 = error1;
+        responses$data = response_encoder$ticket;
         responses$valid = requests$valid & complete;
         requests$ready = responses$valid & responses$ready;
         settled$d = requests$valid & ~requests$ready;
@@ -7302,64 +7302,7 @@ module nrc_core$mgmt$agent$core$reg_access$issued(d,q,clock);
 endmodule // nrc_core$mgmt$agent$core$reg_access$issued
 
 
-module nrc_core$mgmt$agent$core$reg_access$settled(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$mgmt$agent$core$reg_access$settled
-
-
-module nrc_core$mgmt$agent$core$reg_access$stored_error0(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$mgmt$agent$core$reg_access$stored_error0
-
-
-module nrc_core$mgmt$agent$core$reg_access$stored_error1(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nrc_core$mgmt$agent$core$reg_access$stored_error1
-
-
-module nrc_core$mgmt$agent$core$reg_access$ticket(slot,writing,two,refused,out_of_range,bad_count,unknown,error0,error1,ticket);
+module nrc_core$mgmt$agent$core$reg_access$response_encoder(slot,writing,two,refused,out_of_range,bad_count,unknown,error0,error1,ticket);
     
     // Module arguments
     input wire  [1:0] slot;
@@ -7435,7 +7378,64 @@ module nrc_core$mgmt$agent$core$reg_access$ticket(slot,writing,two,refused,out_o
         ticket = ((slot) & 101'h1fffffffffffffffffffffffff) | (((response_type) & 101'h1fffffffffffffffffffffffff) << ticket_type_lsb) | (((response_error) & 101'h1fffffffffffffffffffffffff) << ticket_error_lsb) | (((response_echo) & 101'h1fffffffffffffffffffffffff) << ticket_echo_lsb) | (((response_stored) & 101'h1fffffffffffffffffffffffff) << ticket_stored_lsb) | (((response_data) & 101'h1fffffffffffffffffffffffff) << ticket_data_lsb);
     end
     
-endmodule // nrc_core$mgmt$agent$core$reg_access$ticket
+endmodule // nrc_core$mgmt$agent$core$reg_access$response_encoder
+
+
+module nrc_core$mgmt$agent$core$reg_access$settled(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$agent$core$reg_access$settled
+
+
+module nrc_core$mgmt$agent$core$reg_access$stored_error0(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$agent$core$reg_access$stored_error0
+
+
+module nrc_core$mgmt$agent$core$reg_access$stored_error1(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$agent$core$reg_access$stored_error1
 
 
 module nrc_core$mgmt$agent$core$slots(clock,reset,lease$free_slot,lease$available,lease$claim,lease$give_back,lease$returned,sent$done,sent$slot);

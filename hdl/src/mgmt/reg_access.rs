@@ -127,7 +127,7 @@ pub struct RegAccess<const A: usize> {
     error1: Signal<Local, Bits<ERROR_BITS>>,
     complete: Signal<Local, bool>,
     /// The response's encoding.
-    ticket: RegResponseTicket,
+    response_encoder: RegResponseTicket,
     type_lsb: Constant<Bits<7>>,
     access_lsb: Constant<Bits<7>>,
     address0_lsb: Constant<Bits<7>>,
@@ -183,7 +183,7 @@ impl<const A: usize> RegAccess<A> {
             error0: Default::default(),
             error1: Default::default(),
             complete: Default::default(),
-            ticket: Default::default(),
+            response_encoder: Default::default(),
             type_lsb: constant(REQUEST_TYPE.lsb as u64),
             access_lsb: constant(REQUEST_ACCESS.lsb as u64),
             address0_lsb: constant(mgmt::ADDRESS0.lsb as u64),
@@ -296,16 +296,16 @@ impl<const A: usize> Logic for RegAccess<A> {
         self.stored_error1.d.next = self.error1.val();
         // Answer (RegResponseTicket encodes the response).
         self.complete.next = self.answered_now.val() == self.needed.val();
-        self.ticket.slot.next = self.slot.val();
-        self.ticket.writing.next = self.writing.val();
-        self.ticket.two.next = self.two.val();
-        self.ticket.refused.next = self.needed.val() == 0;
-        self.ticket.out_of_range.next = self.out_of_range.val();
-        self.ticket.bad_count.next = self.bad_count.val();
-        self.ticket.unknown.next = self.unknown.val();
-        self.ticket.error0.next = self.error0.val();
-        self.ticket.error1.next = self.error1.val();
-        self.responses.data.next = self.ticket.ticket.val();
+        self.response_encoder.slot.next = self.slot.val();
+        self.response_encoder.writing.next = self.writing.val();
+        self.response_encoder.two.next = self.two.val();
+        self.response_encoder.refused.next = self.needed.val() == 0;
+        self.response_encoder.out_of_range.next = self.out_of_range.val();
+        self.response_encoder.bad_count.next = self.bad_count.val();
+        self.response_encoder.unknown.next = self.unknown.val();
+        self.response_encoder.error0.next = self.error0.val();
+        self.response_encoder.error1.next = self.error1.val();
+        self.responses.data.next = self.response_encoder.ticket.val();
         self.responses.valid.next = self.requests.valid.val() & self.complete.val();
         self.requests.ready.next = self.responses.valid.val() & self.responses.ready.val();
         self.settled.d.next = self.requests.valid.val() & !self.requests.ready.val();
