@@ -26,7 +26,8 @@
 //! (`D >= network.max_packet_flits`); a buffer that is full without an end (a sender breaking
 //! the packet format) is offered anyway, so it drains and never holds its VC for good (the
 //! consumer's format check drops what it gets). Without the option the counts still exist but
-//! gate nothing (synthesis removes them).
+//! gate nothing (their only reader is ANDed with a constant; that synthesis then removes them
+//! was not checked).
 //!
 //! **Discard.** While `discard` is high (the link is dead, see [`crate::link_port`]), nothing
 //! is offered on the streams and the buffers are emptied, one flit per cycle from the buffers

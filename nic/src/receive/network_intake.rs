@@ -29,9 +29,10 @@
 //! the buffer depth `D`. **Errors**: `events` as the receiver's (a flit on a VC out of range, a
 //! flit without credit: dropped, one pulse each, for counters).
 //!
-//! **Latency**: a packet's end written on edge `c` lets its head be offered on `gets` or
-//! `management` from `c + 1` (register buffers) or `c + 2` (block RAM), on `data` one cycle later
-//! (the merge's register). **Rate**: one flit per cycle on `data` while one VC streams.
+//! **Latency and rate** (derived from the parts, not measured): the receiver's buffer latency
+//! (`ChannelReceiver`: a flit offered 1 cycle after it arrives with register buffers, 2 with
+//! block RAM) plus, on `data`, the merge's output register; `StreamMux` moves one beat per cycle
+//! while one input streams.
 //!
 //! **Reset** (synchronous): buffers empty, no credit pending, merge idle.
 //!
