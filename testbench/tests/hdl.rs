@@ -32,6 +32,7 @@ mod hdl {
     mod ltp_deframer;
     mod ltp_striper;
     mod mgmt_transit;
+    mod nap_upload;
     mod nic_mgmt;
     mod nic_send;
     mod nma_core;
