@@ -72,8 +72,6 @@ pub struct NapVerdict {
     pub append: Signal<Out, bool>,
     /// Dropped: its message is being discarded.
     pub swallow: Signal<Out, bool>,
-    /// A single-packet message: a buffer, no entry.
-    pub single: Signal<Out, bool>,
     /// Dropped: no free entry for its message.
     pub full: Signal<Out, bool>,
     /// A multi-packet message's first packet to arrive: a buffer and an entry.
@@ -82,6 +80,8 @@ pub struct NapVerdict {
     pub completes: Signal<Out, bool>,
     /// Bytes received with this packet (a hit's count plus `bytes`; a miss's `bytes`).
     pub received_after: Signal<Out, Bits<NAP_LENGTH_BITS>>,
+    /// A single-packet message: a buffer, no entry.
+    single: Signal<Local, bool>,
     packet_bytes: Signal<Local, Bits<NAP_LENGTH_BITS>>,
     packet_end: Signal<Local, Bits<NAP_LENGTH_BITS>>,
     fits: Signal<Local, bool>,
