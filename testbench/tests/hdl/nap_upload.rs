@@ -334,7 +334,7 @@ fn bench(b: &mut dyn Backend, seed: u64, cycles: u64) -> Report {
             break;
         }
         assert!(k < cycles + 20_000, "{what}: the drain did not finish");
-        if k % 300 == 0 {
+        if k.is_multiple_of(300) {
             host_p = [0.2, 0.8, 1.0, 1.0][rng.range(0, 3) as usize];
             event_p = [0.0, 0.3, 1.0, 1.0][rng.range(0, 3) as usize];
             error_p = [0.1, 0.5, 1.0][rng.range(0, 2) as usize];
