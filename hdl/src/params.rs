@@ -164,6 +164,10 @@ config_sections! {
         max_read_request: u32 = 512, Rule::Pow2(64, 4096);
         /// Largest posted host memory write in bytes (PCIe Max_Payload_Size): uploads and events are cut at this size and at 4 KB boundaries.
         max_payload: u32 = 256, Rule::Pow2(64, 4096);
+        /// Open-message entries of the NAP upload: multi-packet NAP messages assembled at once (flip-flops, a small CAM keyed by source node, function and QP and target function and QP); a multi-packet message whose packet finds every entry busy is dropped with an AssemblyFull event. Single-packet messages need no entry.
+        nap_open: u32 = 8, Rule::Range(1, 32);
+        /// Cycles an open NAP message may go without a packet before its entry is freed with a NapIncomplete event naming its buffer (its timer ticks every nap_timeout / 4 cycles, so the entry goes after more than nap_timeout and at most 1.25 x nap_timeout idle cycles; 65536 is 0.66 ms at 100 MHz, far beyond any packet's flight).
+        nap_timeout: u32 = 65536, Rule::Pow2(16, 16777216);
     }
     /// The FPGA board build (Alchitry Cu, iCE40-HX8K).
     fpga: FpgaConfig {

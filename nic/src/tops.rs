@@ -1,7 +1,7 @@
 //! The NIC's emitted artefacts, beside the `hdl` and `nrc` ones (`hpcnet emit`, see
 //! `src/emit.rs`): the management agent's NIC wrapper, the doorbell FIFOs, the SR-IOV function
 //! table, the descriptor fetch with its tag pool, the event writer, the send engine, the receive
-//! buffer, the receive side's PUT upload and GET to PUT, and the register maps (C headers and Markdown
+//! buffer, the receive side's PUT upload, NAP upload and GET to PUT, and the register maps (C headers and Markdown
 //! references) that drivers and
 //! management software are written against: the management space (`nic`), one function's
 //! MMIO page (`nic_function`) and the PF's view of all of them (`nic_host`).
@@ -11,6 +11,7 @@ use crate::events::EventWriterUnit;
 use crate::function_table::FunctionTable;
 use crate::nic_mgmt::NicMgmt;
 use crate::receive::get_to_put::GetToPut;
+use crate::receive::nap_upload_unit::{NapSettings, NapUploadUnit};
 use crate::receive::put_upload::PutUpload;
 use crate::receive::ReceiveBuffer;
 use crate::send::{SendEngine, SendSettings};
@@ -37,6 +38,7 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
         receive_buffer(cfg)?,
         put_upload(cfg)?,
         get_to_put(cfg)?,
+        nap_upload(cfg)?,
     ])
 }
 
@@ -169,6 +171,30 @@ pub fn get_to_put(cfg: &Config) -> Result<Emitted, String> {
         GetToPut::<GET_QUEUE_SLOT_BITS, WB, { GET_QUEUE_SLOT_BITS + WB }, { GET_QUEUE_SLOT_BITS + 1 }>::new(max_flits),
         "nic_get_to_put",
         "the NIC's GET to PUT: checked GET packets stored whole in a queue of 8 (body rules checked, segment totals summed), each answered by a PUT descriptor (get_response) for the send engine's responses input; a bad body is dropped whole with a BadGet error event through a one-event slot (nic/src/receive/get_to_put.rs)",
+    ))
+}
+
+/// The NAP upload's settings for `cfg`.
+pub fn nap_settings(cfg: &Config) -> NapSettings {
+    NapSettings {
+        functions: cfg.nic.functions as usize,
+        qps: cfg.nic.qps_per_function as usize,
+        open: cfg.nic.nap_open as usize,
+        timeout: cfg.nic.nap_timeout as usize,
+        max_payload: cfg.nic.max_payload as usize,
+    }
+}
+
+/// `nic_nap_upload`: the receive engine's NAP upload with its buffer manager (the take port
+/// inside), at `nic.functions` x `nic.qps_per_function`, `nic.nap_open` open messages,
+/// `nic.nap_timeout` and `nic.max_payload`.
+pub fn nap_upload(cfg: &Config) -> Result<Emitted, String> {
+    let s = nap_settings(cfg);
+    let entries = crate::qp_table::qp_entries(s.functions, s.qps);
+    with_log2_in!(entries, [1, 2, 3, 4, 5, 6, 7], EAW => emit(
+        NapUploadUnit::<EAW>::new(s),
+        "nic_nap_upload",
+        "the NIC's NAP upload: checked NAP packets assembled into 2 KB buffers taken from the buffer manager (one cached address per QP, prefetched from its NAP-buffer ring), an open-message table for multi-packet messages with idle timeouts, 16-byte write beats cut at nic.max_payload, a receive event per message after its last beat, NoBuffer / AssemblyFull / NapIncomplete error events through a one-event slot (nic/src/receive/nap_upload.rs, buffer_manager.rs)",
     ))
 }
 

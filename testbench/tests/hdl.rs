@@ -33,6 +33,7 @@ mod hdl {
     mod ltp_deframer;
     mod ltp_striper;
     mod mgmt_transit;
+    mod nap_upload;
     mod network_intake;
     mod nic_mgmt;
     mod nic_send;

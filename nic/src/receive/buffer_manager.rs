@@ -359,7 +359,7 @@ impl<const EAW: usize> Logic for BufferManager<EAW> {
         self.flags.pick.next = self.pick.val();
         self.flags.posted.next = self.ring_read.posted.val();
         self.flags.serving.next = self.ring_read.serving.val();
-        self.flags.beat_valid.next = self.beat.beat.val();
+        self.flags.beat_valid.next = self.beat.decoded.val();
         self.flags.beat_entry.next = self.beat.entry.val();
         self.flags.good.next = self.beat.good.val();
         self.flags.bad.next = self.beat.bad.val();

@@ -1,6 +1,7 @@
-//! `ErrorEventSlot`: the receive buffer's one-event slot for the error events of dropped
-//! packets (`KeyMismatch`, `TargetQpDisabled`), to the target QP's receive ring (kind Error,
-//! info 0). A `post` into an empty slot loads the event's fields on that edge; a `post` while
+//! `ErrorEventSlot`: the receive side's one-event slot for the error events of dropped
+//! packets (the receive buffer's `KeyMismatch`, `TargetQpDisabled` with `info` 0; the NAP
+//! upload's `NoBuffer`, `AssemblyFull`, `NapIncomplete`), to the target QP's receive ring (kind
+//! Error). A `post` into an empty slot loads the event's fields on that edge; a `post` while
 //! the slot still holds one is not loaded and `lost` pulses (combinational), so the receive
 //! path never waits for the event writer. `errors` offers the held event until taken (hold
 //! rule: the fields are registers). Reset empties the slot. Latency: an event loaded on edge
@@ -37,6 +38,8 @@ pub struct ErrorEventSlot {
     pub peer_qp: Signal<In, Bits<QP_BITS>>,
     /// The packet's payload bytes.
     pub length: Signal<In, Bits<PACKET_BYTES_BITS>>,
+    /// The event's `info` word (a NAP buffer's ring index, else 0).
+    pub info: Signal<In, Bits<32>>,
     /// The held event, to the event writer.
     pub errors: EventRequestSource,
     /// Pulse: a post found the slot full; its event is not posted.
@@ -50,6 +53,7 @@ pub struct ErrorEventSlot {
     held_peer_function: DFF<Bits<FUNCTION_BITS>>,
     held_peer_qp: DFF<Bits<QP_BITS>>,
     held_length: DFF<Bits<PACKET_BYTES_BITS>>,
+    held_info: DFF<Bits<32>>,
     error_kind: Constant<Bits<EVENT_KIND_BITS>>,
 }
 
@@ -67,6 +71,7 @@ impl Default for ErrorEventSlot {
             peer_function: Default::default(),
             peer_qp: Default::default(),
             length: Default::default(),
+            info: Default::default(),
             errors: Default::default(),
             lost: Default::default(),
             full: Default::default(),
@@ -78,6 +83,7 @@ impl Default for ErrorEventSlot {
             held_peer_function: Default::default(),
             held_peer_qp: Default::default(),
             held_length: Default::default(),
+            held_info: Default::default(),
             error_kind: constant(EventKind::Error.code() as u64),
         }
     }
@@ -97,7 +103,8 @@ impl Logic for ErrorEventSlot {
             held_node,
             held_peer_function,
             held_peer_qp,
-            held_length
+            held_length,
+            held_info
         );
         self.errors.valid.next = self.full.q.val();
         self.errors.function.next = self.held_function.q.val();
@@ -110,7 +117,7 @@ impl Logic for ErrorEventSlot {
         self.errors.peer_function.next = self.held_peer_function.q.val();
         self.errors.peer_qp.next = self.held_peer_qp.q.val();
         self.errors.length.next = bit_cast::<32, PACKET_BYTES_BITS>(self.held_length.q.val());
-        self.errors.info.next = 0.into();
+        self.errors.info.next = self.held_info.q.val();
         if self.errors.ready.val() & self.full.q.val() {
             self.full.d.next = false;
         }
@@ -125,6 +132,7 @@ impl Logic for ErrorEventSlot {
             self.held_peer_function.d.next = self.peer_function.val();
             self.held_peer_qp.d.next = self.peer_qp.val();
             self.held_length.d.next = self.length.val();
+            self.held_info.d.next = self.info.val();
         }
         if self.reset.val() {
             self.full.d.next = false;

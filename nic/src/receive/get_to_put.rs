@@ -145,6 +145,7 @@ impl<const SB: usize, const WB: usize, const QAW: usize, const PB: usize> Logic
         self.error_slot.peer_function.next = self.gets.src_function.val();
         self.error_slot.peer_qp.next = self.gets.src_qp.val();
         self.error_slot.length.next = self.gets.bytes.val();
+        self.error_slot.info.next = 0.into();
         EventRequestSource::link(&mut self.errors, &mut self.error_slot.errors);
         self.event_lost.next = self.error_slot.lost.val();
     }

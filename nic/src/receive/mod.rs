@@ -9,13 +9,22 @@
 //!                 ┌─────────────┼──────────────────┐
 //!                 ▼             ▼                  ▼
 //!            PutUpload      NapUpload ◄─ BufferManager   GetToPut ─► send engine
-//!                 └─────┬───────┘ (write beats, receive events)
+//!                 └─────┬───────┘ (write beats, receive events)      (to come)
 //!                       ▼
 //!                 WriteArbiter ─► write (host)
 //! ```
 //!
+//! Modules: [`receive_buffer`] (with `packet_check`, `packet_ram`, `packet_rules`,
+//! `receive_verdict`, `error_event_slot`, `packet_output`); [`receive_dispatch`];
+//! [`put_upload`] (with `put_event`); [`beat_assembler`] (bytes into 16-byte write beats, cut
+//! at `max_payload`: PUT's and NAP's); [`nap_upload`] (with `nap_verdict`, `nap_table`,
+//! `nap_event`, `nap_error_post`); [`buffer_manager`] (with `nap_ring_read`, `entry_flags`,
+//! `refill_beat`); [`nap_upload_unit`] (NAP upload + buffer manager, top `nic_nap_upload`);
+//! [`write_arbiter`].
+//!
 //! The bundle every stage after the check speaks is [`ReceivedPacketSource`] /
 //! [`ReceivedPacketSink`], defined here once.
+pub mod beat_assembler;
 pub mod buffer_manager;
 pub mod entry_flags;
 pub mod error_event_slot;
@@ -23,7 +32,13 @@ pub mod get_emit;
 pub mod get_rules;
 pub mod get_store;
 pub mod get_to_put;
+pub mod nap_error_post;
+pub mod nap_event;
 pub mod nap_ring_read;
+pub mod nap_table;
+pub mod nap_upload;
+pub mod nap_upload_unit;
+pub mod nap_verdict;
 pub mod network_intake;
 pub mod packet_check;
 pub mod packet_output;

@@ -336,6 +336,7 @@ impl Logic for ReceiveVerdict {
         self.slot.peer_function.next = self.held_tail.q.val().get_bits::<FUNCTION_BITS>(20);
         self.slot.peer_qp.next = self.held_tail.q.val().get_bits::<QP_BITS>(16);
         self.slot.length.next = self.held_header.q.val().get_bits::<PACKET_BYTES_BITS>(48);
+        self.slot.info.next = 0.into();
         self.event_lost.next = self.slot.lost.val();
 
         // A new segment (only taken while none is held).

@@ -44,7 +44,7 @@ pub struct RefillBeat<const EAW: usize> {
     /// The buffer's cache word (address bits 47..11, ring index).
     pub cache_data: Signal<Out, Bits<CACHE_WORD_BITS>>,
     /// A decoded beat is in this cycle.
-    pub beat: Signal<Out, bool>,
+    pub decoded: Signal<Out, bool>,
     beat_valid: DFF<bool>,
     beat_error: DFF<bool>,
     beat_tag: DFF<Bits<TAG_BITS>>,
@@ -72,7 +72,7 @@ impl<const EAW: usize> RefillBeat<EAW> {
             bad: Default::default(),
             good: Default::default(),
             cache_data: Default::default(),
-            beat: Default::default(),
+            decoded: Default::default(),
             beat_valid: Default::default(),
             beat_error: Default::default(),
             beat_tag: Default::default(),
@@ -95,7 +95,7 @@ impl<const EAW: usize> Logic for RefillBeat<EAW> {
         self.beat_error.d.next = self.completion.error.val();
         self.beat_tag.d.next = self.completion.tag.val();
         self.beat_data.d.next = self.completion.data.val();
-        self.beat.next = self.beat_valid.q.val();
+        self.decoded.next = self.beat_valid.q.val();
         self.entry.next = bit_cast::<EAW, 8>(self.record.val().get_bits::<8>(0));
         self.beat_word.next = self.beat_data.q.val().get_bits::<64>(0);
         if self.record.val().get_bit(8) {

@@ -21,6 +21,7 @@ pub mod input_port;
 pub mod lane_channel;
 pub mod ltp_deframer;
 pub mod mgmt;
+pub mod nap_upload;
 pub mod nma;
 pub mod packet_buffer;
 pub mod packet_store;

@@ -64,27 +64,27 @@ fn table() -> PortTable<Uut> {
 
 /// A ring entry software wrote: its free-running pointer, the word, usable.
 #[derive(Clone, Copy, Debug)]
-struct Posted {
-    pointer: u16,
-    word: u64,
-    good: bool,
+pub(super) struct Posted {
+    pub(super) pointer: u16,
+    pub(super) word: u64,
+    pub(super) good: bool,
 }
 
 /// The NIC side of the function table and software's NAP rings, as the bench keeps them.
-struct Rings {
-    driver: DriverModel,
+pub(super) struct Rings {
+    pub(super) driver: DriverModel,
     /// The NIC's NAP consumer per QP.
-    consumer: [[u16; QPS]; FUNCTIONS],
+    pub(super) consumer: [[u16; QPS]; FUNCTIONS],
     /// Garbage in each base register's low 3 bits.
-    base_low: [[u64; QPS]; FUNCTIONS],
+    pub(super) base_low: [[u64; QPS]; FUNCTIONS],
     /// Entries posted and not yet handed out or skipped, in ring order.
-    posted: Vec<Vec<VecDeque<Posted>>>,
+    pub(super) posted: Vec<Vec<VecDeque<Posted>>>,
     /// Reads in flight: QP per tag, and the word read.
-    reads: HashMap<u8, (usize, usize, u64)>,
+    pub(super) reads: HashMap<u8, (usize, usize, u64)>,
 }
 
 impl Rings {
-    fn new(rng: &mut BenchRng, heap: u64) -> Self {
+    pub(super) fn new(rng: &mut BenchRng, heap: u64) -> Self {
         let mut r = Rings {
             driver: DriverModel::new(FUNCTIONS, QPS, heap),
             consumer: [[0; QPS]; FUNCTIONS],
@@ -108,23 +108,30 @@ impl Rings {
         }
         r
     }
-    fn enabled(&self, f: usize, q: usize) -> bool {
+    pub(super) fn enabled(&self, f: usize, q: usize) -> bool {
         f < FUNCTIONS && q < QPS && self.driver.qp[f][q].enabled
     }
-    fn ring(&self, f: usize, q: usize) -> RingDriver {
+    pub(super) fn ring(&self, f: usize, q: usize) -> RingDriver {
         self.driver.qp[f][q].rings[NAP]
     }
     /// Entries software may still post.
-    fn room(&self, f: usize, q: usize) -> u64 {
+    pub(super) fn room(&self, f: usize, q: usize) -> u64 {
         let r = self.ring(f, q);
         r.entries() - r.pointer.wrapping_sub(self.consumer[f][q]) as u64
     }
     /// Good buffers posted and not handed out.
-    fn available(&self, f: usize, q: usize) -> usize {
+    pub(super) fn available(&self, f: usize, q: usize) -> usize {
         self.posted[f][q].iter().filter(|p| p.good).count()
     }
     /// Software posts `n` entries, each bad with probability `bad`.
-    fn post(&mut self, mem: &mut HostMemory, rng: &mut BenchRng, f: usize, q: usize, n: u64) {
+    pub(super) fn post(
+        &mut self,
+        mem: &mut HostMemory,
+        rng: &mut BenchRng,
+        f: usize,
+        q: usize,
+        n: u64,
+    ) {
         for _ in 0..n {
             let r = self.ring(f, q);
             if rng.chance(0.05) {
@@ -156,7 +163,7 @@ impl Rings {
         }
     }
     /// The QP whose NAP ring holds `address`.
-    fn owner_of(&self, address: u64) -> Option<(usize, usize)> {
+    pub(super) fn owner_of(&self, address: u64) -> Option<(usize, usize)> {
         (0..FUNCTIONS)
             .flat_map(|f| (0..QPS).map(move |q| (f, q)))
             .find(|&(f, q)| {
@@ -167,7 +174,7 @@ impl Rings {
 }
 
 /// Drives the lookup's answer for (f, q), or random fields with `answered` low.
-fn answer(
+pub(super) fn answer(
     b: &mut dyn Backend,
     p: &Ports,
     rng: &mut BenchRng,
