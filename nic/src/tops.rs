@@ -13,6 +13,7 @@ use crate::nic_mgmt::NicMgmt;
 use crate::receive::get_to_put::GetToPut;
 use crate::receive::nap_upload_unit::{NapSettings, NapUploadUnit};
 use crate::receive::put_upload::PutUpload;
+use crate::receive::receive_engine::ReceiveSettings;
 use crate::receive::ReceiveBuffer;
 use crate::send::{SendEngine, SendSettings};
 use hdl::params::Config;
@@ -39,6 +40,7 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
         put_upload(cfg)?,
         get_to_put(cfg)?,
         nap_upload(cfg)?,
+        receive_engine(cfg)?,
     ])
 }
 
@@ -196,6 +198,46 @@ pub fn nap_upload(cfg: &Config) -> Result<Emitted, String> {
         "nic_nap_upload",
         "the NIC's NAP upload: checked NAP packets assembled into 2 KB buffers taken from the buffer manager (one cached address per QP, prefetched from its NAP-buffer ring), an open-message table for multi-packet messages with idle timeouts, 16-byte write beats cut at nic.max_payload, a receive event per message after its last beat, NoBuffer / AssemblyFull / NapIncomplete error events through a one-event slot (nic/src/receive/nap_upload.rs, buffer_manager.rs)",
     ))
+}
+
+/// The receive engine's settings for `cfg`.
+pub fn receive_settings(cfg: &Config) -> ReceiveSettings {
+    ReceiveSettings {
+        max_packet_flits: cfg.network.max_packet_flits as usize,
+        mgmt_vc: cfg.network.mgmt_vc as usize,
+        max_payload: cfg.nic.max_payload as usize,
+        nap: nap_settings(cfg),
+    }
+}
+
+/// `nic_receive`: the receive engine joined (intake, receive buffer, dispatch, PUT upload, NAP
+/// upload with its buffer manager, GET to PUT, write arbiter, lookup share) at the
+/// configuration's VCs, intake buffers of `network.max_packet_flits` rounded up to a power of
+/// two, the receive buffer's and GET queue's sizes as `nic_receive_buffer` and
+/// `nic_get_to_put`, and the buffer manager's entries as `nic_nap_upload`.
+pub fn receive_engine(cfg: &Config) -> Result<Emitted, String> {
+    let s = receive_settings(cfg);
+    let vcs = cfg.network.vcs as usize;
+    let depth = s.max_packet_flits.next_power_of_two().max(4);
+    let words = (2 * s.max_packet_flits).next_power_of_two().max(8);
+    let entries = crate::qp_table::qp_entries(s.nap.functions, s.nap.qps);
+    let longest = (s.max_packet_flits - hdl::formats::nic::OVERHEAD_FLITS)
+        .min(1 + 4 * hdl::formats::nic::MAX_SEGMENTS);
+    let slot_words = longest.next_power_of_two().max(4);
+    let description = "the NIC's receive engine: network channel into whole packets per VC (management to its own port), the receive buffer's checks, dispatch by kind to the PUT upload, the NAP upload with its buffer manager and GET to PUT (PUT descriptors for the send engine), the uploads' writes merged, QP lookups shared, events on one port per source, counters' pulses (nic/src/receive/receive_engine.rs)";
+    let name = "nic_receive";
+    let log2 = |v: usize| v.trailing_zeros() as usize;
+    // Each shape is its own instantiation of a large generic block, so only the shapes of the
+    // configurations in `configs/` (and the 2-function, 1-QP core of the FPGA cost table) are
+    // compiled in; another shape is an error that names it.
+    match (vcs, depth, log2(words), log2(entries), log2(slot_words)) {
+        (2, 32, 6, 5, 5) => emit(<crate::receive_engine!(2, 32, 6, 5, 5)>::new(s), name, description),
+        (6, 32, 6, 5, 5) => emit(<crate::receive_engine!(6, 32, 6, 5, 5)>::new(s), name, description),
+        (2, 32, 6, 1, 5) => emit(<crate::receive_engine!(2, 32, 6, 1, 5)>::new(s), name, description),
+        shape => Err(format!(
+            "nic_receive: the shape (VCs, intake depth, log2 packet RAM words, log2 QP entries, log2 GET slot words) = {shape:?} is not instantiated: add it to nic::tops::receive_engine"
+        )),
+    }
 }
 
 /// The NIC's register maps for `cfg`.

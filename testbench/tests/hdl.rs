@@ -51,6 +51,7 @@ mod hdl {
     mod qp_lookup_share;
     mod receive_buffer;
     mod receive_dispatch;
+    mod receive_engine;
     mod reg_access;
     mod reg_arbiter;
     mod reg_file;

@@ -9,7 +9,7 @@
 //!                 ┌─────────────┼──────────────────┐
 //!                 ▼             ▼                  ▼
 //!            PutUpload      NapUpload ◄─ BufferManager   GetToPut ─► send engine
-//!                 └─────┬───────┘ (write beats, receive events)      (to come)
+//!                 └─────┬───────┘ (write beats, receive events)
 //!                       ▼
 //!                 WriteArbiter ─► write (host)
 //! ```
@@ -20,7 +20,7 @@
 //! at `max_payload`: PUT's and NAP's); [`nap_upload`] (with `nap_verdict`, `nap_table`,
 //! `nap_event`, `nap_error_post`); [`buffer_manager`] (with `nap_ring_read`, `entry_flags`,
 //! `refill_beat`); [`nap_upload_unit`] (NAP upload + buffer manager, top `nic_nap_upload`);
-//! [`write_arbiter`].
+//! [`write_arbiter`]; [`receive_engine`] (all of them joined, top `nic_receive`).
 //!
 //! The bundle every stage after the check speaks is [`ReceivedPacketSource`] /
 //! [`ReceivedPacketSink`], defined here once.
@@ -48,6 +48,7 @@ pub mod put_event;
 pub mod put_upload;
 pub mod receive_buffer;
 pub mod receive_dispatch;
+pub mod receive_engine;
 pub mod receive_verdict;
 pub mod refill_beat;
 pub mod write_arbiter;

@@ -13,9 +13,10 @@ use testbench::nic_fetch_perf::Ports;
 use testbench::port_table;
 use testbench::reset::ResetSchedule;
 use testbench::rhdl::PortTable;
-use testbench::{run_both, Backend, BenchRng};
+use testbench::{run_both, Backend, BenchRng, SimValue};
 
-const REQUESTERS: [&str; 3] = ["fetch", "events", "receive"];
+/// The requesters as the bench names them (the NIC's fetch, event writer, receive engine).
+const REQUESTERS: [&str; 3] = ["requesters$0", "requesters$1", "requesters$2"];
 /// The answer's fields and their widths.
 const FIELDS: [(&str, usize); 17] = [
     ("owned", 1),
@@ -37,31 +38,50 @@ const FIELDS: [(&str, usize); 17] = [
     ("nap_consumer", 16),
 ];
 
-fn table() -> PortTable<QpLookupShare> {
-    port_table!(QpLookupShare; reset,
-        fetch.valid, fetch.function, fetch.qp, fetch.ready, fetch.answered, fetch.owned,
-        fetch.function_enabled, fetch.qp_enabled, fetch.key, fetch.interrupt, fetch.send_base,
-        fetch.send_size, fetch.send_producer, fetch.send_consumer, fetch.receive_base,
-        fetch.receive_size, fetch.receive_producer, fetch.receive_consumer, fetch.nap_base,
-        fetch.nap_size, fetch.nap_producer, fetch.nap_consumer,
-        events.valid, events.function, events.qp, events.ready, events.answered, events.owned,
-        events.function_enabled, events.qp_enabled, events.key, events.interrupt,
-        events.send_base, events.send_size, events.send_producer, events.send_consumer,
-        events.receive_base, events.receive_size, events.receive_producer,
-        events.receive_consumer, events.nap_base, events.nap_size, events.nap_producer,
-        events.nap_consumer,
-        receive.valid, receive.function, receive.qp, receive.ready, receive.answered,
-        receive.owned, receive.function_enabled, receive.qp_enabled, receive.key,
-        receive.interrupt, receive.send_base, receive.send_size, receive.send_producer,
-        receive.send_consumer, receive.receive_base, receive.receive_size,
-        receive.receive_producer, receive.receive_consumer, receive.nap_base,
-        receive.nap_size, receive.nap_producer, receive.nap_consumer,
+type Dut = QpLookupShare<3, 2>;
+
+fn table() -> PortTable<Dut> {
+    let mut t = port_table!(Dut; reset,
         table.valid, table.function, table.qp, table.ready, table.answered, table.owned,
         table.function_enabled, table.qp_enabled, table.key, table.interrupt,
         table.send_base, table.send_size, table.send_producer, table.send_consumer,
         table.receive_base, table.receive_size, table.receive_producer,
         table.receive_consumer, table.nap_base, table.nap_size, table.nap_producer,
-        table.nap_consumer)
+        table.nap_consumer);
+    macro_rules! requester_port {
+        ($i:ident, $f:ident) => {
+            t.add(
+                format!("requesters${}${}", $i, stringify!($f)),
+                move |x: &mut Dut, v| x.requesters[$i].$f.next = SimValue::from_u128(v),
+                move |x: &Dut| SimValue::to_u128(&x.requesters[$i].$f.val()),
+            );
+        };
+    }
+    for i in 0..REQUESTERS.len() {
+        requester_port!(i, valid);
+        requester_port!(i, function);
+        requester_port!(i, qp);
+        requester_port!(i, ready);
+        requester_port!(i, answered);
+        requester_port!(i, owned);
+        requester_port!(i, function_enabled);
+        requester_port!(i, qp_enabled);
+        requester_port!(i, key);
+        requester_port!(i, interrupt);
+        requester_port!(i, send_base);
+        requester_port!(i, send_size);
+        requester_port!(i, send_producer);
+        requester_port!(i, send_consumer);
+        requester_port!(i, receive_base);
+        requester_port!(i, receive_size);
+        requester_port!(i, receive_producer);
+        requester_port!(i, receive_consumer);
+        requester_port!(i, nap_base);
+        requester_port!(i, nap_size);
+        requester_port!(i, nap_producer);
+        requester_port!(i, nap_consumer);
+    }
+    t
 }
 
 /// The table's answer fields for a lookup of (f, q) taken in cycle `k`.
@@ -177,7 +197,7 @@ fn bench(b: &mut dyn Backend, seed: u64, cycles: u64) -> ([u64; 3], u64) {
 
 #[test]
 fn qp_lookup_share_matches_model() {
-    let r = run_both("qp_lookup_share", QpLookupShare::default, table, |b| {
+    let r = run_both("qp_lookup_share", Dut::default, table, |b| {
         bench(b, 7, 8000)
     });
     let (taken, resets) = r.result;
