@@ -1,5 +1,6 @@
-//! `EventSelect`: round robin over the event writer's three requesters (send engine, receive
-//! engine, the fetch's errors), presenting one request at a time on `chosen` without taking it:
+//! `EventSelect`: round robin over the event writer's `N` requesters (in `nic_top`: the send
+//! engine, the fetch's errors, and the receive engine's event ports; in `nic_event_writer`:
+//! sends, receives, errors), presenting one request at a time on `chosen` without taking it:
 //! the writer looks at it (its QP lookup) and then takes it (`chosen.ready`) or passes it over.
 //!
 //! **Choice** (an [`RrArbiter`], no hold). While not `locked`, `chosen` is the first requester
@@ -11,53 +12,51 @@
 //! every other requester had its turn, and it stays with its requester meanwhile.
 //! `chosen.ready` is routed to the chosen requester only.
 //!
-//! Latency: combinational from the inputs to `chosen`. Reset (synchronous): unlocked, sends
-//! first.
+//! Latency: combinational from the inputs to `chosen`. Reset (synchronous): unlocked,
+//! requester 0 first. Parameters: `N` requesters (2..), `W` = `ceil(log2(N))`.
 use super::{EventRequestSink, EventRequestSource};
 use hdl::arb::RrArbiter;
 use rust_hdl::prelude::*;
 
 /// The requesters' round robin; see the module documentation.
 #[derive(LogicBlock)]
-pub struct EventSelect {
+pub struct EventSelect<const N: usize, const W: usize> {
     /// Clock.
     pub clock: Signal<In, Clock>,
     /// Synchronous reset.
     pub reset: Signal<In, bool>,
-    /// The send engine's events.
-    pub sends: EventRequestSink,
-    /// The receive engine's events.
-    pub receives: EventRequestSink,
-    /// The fetch's error events.
-    pub errors: EventRequestSink,
+    /// The requesters, in round-robin order.
+    pub requests: [EventRequestSink; N],
     /// The request shown to the writer.
     pub chosen: EventRequestSource,
     /// The writer starts on the request shown: keep it.
     pub lock: Signal<In, bool>,
     /// The writer is done with the request shown (taken or passed over).
     pub finish: Signal<In, bool>,
-    /// The round robin over the requesters (0 sends, 1 receives, 2 errors).
-    arbiter: RrArbiter<3, 2>,
+    /// The round robin over the requesters.
+    arbiter: RrArbiter<N, W>,
     locked: DFF<bool>,
     /// The requester locked.
-    held: DFF<Bits<2>>,
+    held: DFF<Bits<W>>,
     /// The requester shown in this cycle.
-    index: Signal<Local, Bits<2>>,
+    index: Signal<Local, Bits<W>>,
+    /// The requesters' `valid` bits, accumulated: `valid_bits[i + 1]` holds bits `0..=i`.
+    valid_bits: Vec<Signal<Local, Bits<N>>>,
     /// Requester 0's request bit.
-    one_requester: Constant<Bits<3>>,
+    one_requester: Constant<Bits<N>>,
+    /// Requester indices.
+    indices: Vec<Constant<Bits<W>>>,
     /// The arbiter's one-hot grant and `valid` repeat what `index` and the chosen requester's
     /// `valid` say: acknowledged unused for Verilator's lint.
     arbiter_unused: Signal<Local, bool>,
 }
 
-impl Default for EventSelect {
+impl<const N: usize, const W: usize> Default for EventSelect<N, W> {
     fn default() -> Self {
         Self {
             clock: Default::default(),
             reset: Default::default(),
-            sends: Default::default(),
-            receives: Default::default(),
-            errors: Default::default(),
+            requests: std::array::from_fn(|_| Default::default()),
             chosen: Default::default(),
             lock: Default::default(),
             finish: Default::default(),
@@ -65,13 +64,15 @@ impl Default for EventSelect {
             locked: Default::default(),
             held: Default::default(),
             index: Default::default(),
+            valid_bits: (0..=N).map(|_| Default::default()).collect(),
             one_requester: Constant::new(1usize.to_bits()),
+            indices: (0..N).map(|i| Constant::new((i as u64).into())).collect(),
             arbiter_unused: Default::default(),
         }
     }
 }
 
-impl Logic for EventSelect {
+impl<const N: usize, const W: usize> Logic for EventSelect<N, W> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, locked, held);
@@ -80,9 +81,15 @@ impl Logic for EventSelect {
         self.arbiter.tail.next = false;
         // While locked only the held requester is shown to the round robin, so that `finish`
         // moves its pointer past that one.
-        self.arbiter.requests.next = bit_cast::<3, 1>(self.sends.valid.val().into())
-            | (bit_cast::<3, 1>(self.receives.valid.val().into()) << 1)
-            | (bit_cast::<3, 1>(self.errors.valid.val().into()) << 2);
+        self.valid_bits[0].next = 0.into();
+        for i in 0..N {
+            self.valid_bits[i + 1].next = self.valid_bits[i]
+                .val()
+                .replace_bit(i, self.requests[i].valid.val());
+        }
+        for i in N..(N + 1) {
+            self.arbiter.requests.next = self.valid_bits[i].val();
+        }
         if self.locked.q.val() {
             self.arbiter.requests.next = self.one_requester.val() << self.held.q.val();
         }
@@ -93,53 +100,35 @@ impl Logic for EventSelect {
             self.index.next = self.held.q.val();
         }
         // Show the chosen request; its requester alone sees `ready`.
-        self.sends.ready.next = false;
-        self.receives.ready.next = false;
-        self.errors.ready.next = false;
-        self.chosen.valid.next = self.sends.valid.val();
-        self.chosen.function.next = self.sends.function.val();
-        self.chosen.qp.next = self.sends.qp.val();
-        self.chosen.receive_ring.next = self.sends.receive_ring.val();
-        self.chosen.kind.next = self.sends.kind.val();
-        self.chosen.status.next = self.sends.status.val();
-        self.chosen.op.next = self.sends.op.val();
-        self.chosen.peer_node.next = self.sends.peer_node.val();
-        self.chosen.peer_function.next = self.sends.peer_function.val();
-        self.chosen.peer_qp.next = self.sends.peer_qp.val();
-        self.chosen.length.next = self.sends.length.val();
-        self.chosen.info.next = self.sends.info.val();
-        if self.index.val() == 0 {
-            self.sends.ready.next = self.chosen.ready.val();
-        }
-        if self.index.val() == 1 {
-            self.receives.ready.next = self.chosen.ready.val();
-            self.chosen.valid.next = self.receives.valid.val();
-            self.chosen.function.next = self.receives.function.val();
-            self.chosen.qp.next = self.receives.qp.val();
-            self.chosen.receive_ring.next = self.receives.receive_ring.val();
-            self.chosen.kind.next = self.receives.kind.val();
-            self.chosen.status.next = self.receives.status.val();
-            self.chosen.op.next = self.receives.op.val();
-            self.chosen.peer_node.next = self.receives.peer_node.val();
-            self.chosen.peer_function.next = self.receives.peer_function.val();
-            self.chosen.peer_qp.next = self.receives.peer_qp.val();
-            self.chosen.length.next = self.receives.length.val();
-            self.chosen.info.next = self.receives.info.val();
-        }
-        if self.index.val() == 2 {
-            self.errors.ready.next = self.chosen.ready.val();
-            self.chosen.valid.next = self.errors.valid.val();
-            self.chosen.function.next = self.errors.function.val();
-            self.chosen.qp.next = self.errors.qp.val();
-            self.chosen.receive_ring.next = self.errors.receive_ring.val();
-            self.chosen.kind.next = self.errors.kind.val();
-            self.chosen.status.next = self.errors.status.val();
-            self.chosen.op.next = self.errors.op.val();
-            self.chosen.peer_node.next = self.errors.peer_node.val();
-            self.chosen.peer_function.next = self.errors.peer_function.val();
-            self.chosen.peer_qp.next = self.errors.peer_qp.val();
-            self.chosen.length.next = self.errors.length.val();
-            self.chosen.info.next = self.errors.info.val();
+        self.chosen.valid.next = false;
+        self.chosen.function.next = 0.into();
+        self.chosen.qp.next = 0.into();
+        self.chosen.receive_ring.next = false;
+        self.chosen.kind.next = 0.into();
+        self.chosen.status.next = 0.into();
+        self.chosen.op.next = 0.into();
+        self.chosen.peer_node.next = 0.into();
+        self.chosen.peer_function.next = 0.into();
+        self.chosen.peer_qp.next = 0.into();
+        self.chosen.length.next = 0.into();
+        self.chosen.info.next = 0.into();
+        for i in 0..N {
+            self.requests[i].ready.next = false;
+            if self.index.val() == self.indices[i].val() {
+                self.requests[i].ready.next = self.chosen.ready.val() & !self.reset.val();
+                self.chosen.valid.next = self.requests[i].valid.val();
+                self.chosen.function.next = self.requests[i].function.val();
+                self.chosen.qp.next = self.requests[i].qp.val();
+                self.chosen.receive_ring.next = self.requests[i].receive_ring.val();
+                self.chosen.kind.next = self.requests[i].kind.val();
+                self.chosen.status.next = self.requests[i].status.val();
+                self.chosen.op.next = self.requests[i].op.val();
+                self.chosen.peer_node.next = self.requests[i].peer_node.val();
+                self.chosen.peer_function.next = self.requests[i].peer_function.val();
+                self.chosen.peer_qp.next = self.requests[i].peer_qp.val();
+                self.chosen.length.next = self.requests[i].length.val();
+                self.chosen.info.next = self.requests[i].info.val();
+            }
         }
         // Lock and finish.
         if self.lock.val() {
@@ -151,16 +140,13 @@ impl Logic for EventSelect {
         }
         if self.reset.val() {
             self.locked.d.next = false;
-            self.sends.ready.next = false;
-            self.receives.ready.next = false;
-            self.errors.ready.next = false;
         }
     }
 }
 
 #[test]
 fn event_select_is_synthesizable() {
-    let mut uut = EventSelect::default();
+    let mut uut = EventSelect::<3, 2>::default();
     uut.connect_all();
     yosys_validate("event_select", &generate_verilog(&uut)).unwrap();
 }

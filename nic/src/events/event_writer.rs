@@ -50,17 +50,13 @@ enum WriterState {
 
 /// The event writer; see the module documentation.
 #[derive(LogicBlock)]
-pub struct EventWriter {
+pub struct EventWriter<const N: usize, const W: usize> {
     /// Clock.
     pub clock: Signal<In, Clock>,
     /// Synchronous reset.
     pub reset: Signal<In, bool>,
-    /// The send engine's events.
-    pub sends: EventRequestSink,
-    /// The receive engine's events.
-    pub receives: EventRequestSink,
-    /// The fetch's error events (through [`super::ErrorEventRequest`]).
-    pub errors: EventRequestSink,
+    /// The requesters (served by [`EventSelect`]'s round robin with pass-over).
+    pub requests: [EventRequestSink; N],
     /// The function table's QP lookup.
     pub lookup: QpLookupSource,
     /// Event writes to host memory.
@@ -73,7 +69,7 @@ pub struct EventWriter {
     pub dropped: Signal<Out, bool>,
     /// Pulse: an event was passed over because its ring is full.
     pub ring_full: Signal<Out, bool>,
-    select: EventSelect,
+    select: EventSelect<N, W>,
     pack: EventPack,
     state: DFF<WriterState>,
     beat_function: DFF<Bits<FUNCTION_BITS>>,
@@ -108,14 +104,12 @@ pub struct EventWriter {
     receive_ring: Constant<Bits<RING_BITS>>,
 }
 
-impl Default for EventWriter {
+impl<const N: usize, const W: usize> Default for EventWriter<N, W> {
     fn default() -> Self {
         Self {
             clock: Default::default(),
             reset: Default::default(),
-            sends: Default::default(),
-            receives: Default::default(),
-            errors: Default::default(),
+            requests: std::array::from_fn(|_| Default::default()),
             lookup: Default::default(),
             write: Default::default(),
             advance: Default::default(),
@@ -155,7 +149,7 @@ impl Default for EventWriter {
     }
 }
 
-impl Logic for EventWriter {
+impl<const N: usize, const W: usize> Logic for EventWriter<N, W> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -174,9 +168,9 @@ impl Logic for EventWriter {
         );
         clock!(self, clock, select);
         self.select.reset.next = self.reset.val();
-        EventRequestSink::link(&mut self.sends, &mut self.select.sends);
-        EventRequestSink::link(&mut self.receives, &mut self.select.receives);
-        EventRequestSink::link(&mut self.errors, &mut self.select.errors);
+        for i in 0..N {
+            EventRequestSink::link(&mut self.requests[i], &mut self.select.requests[i]);
+        }
         // The chosen request's ring and whether it has room.
         self.ring_base.next = self.lookup.send_base.val();
         self.ring_size.next = self.lookup.send_size.val();
@@ -307,7 +301,7 @@ impl Logic for EventWriter {
 
 #[test]
 fn event_writer_is_synthesizable() {
-    let mut uut = EventWriter::default();
+    let mut uut = EventWriter::<3, 2>::default();
     uut.connect_all();
     yosys_validate("event_writer", &generate_verilog(&uut)).unwrap();
 }

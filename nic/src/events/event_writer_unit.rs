@@ -36,7 +36,8 @@ pub struct EventWriterUnit {
     /// Pulse: an event was passed over because its ring is full.
     pub ring_full: Signal<Out, bool>,
     to_request: ErrorEventRequest,
-    writer: EventWriter,
+    /// Requesters 0 sends, 1 receives, 2 the fetch's errors.
+    writer: EventWriter<3, 2>,
 }
 
 impl Logic for EventWriterUnit {
@@ -44,10 +45,10 @@ impl Logic for EventWriterUnit {
     fn update(&mut self) {
         clock!(self, clock, writer);
         self.writer.reset.next = self.reset.val();
-        EventRequestSink::link(&mut self.sends, &mut self.writer.sends);
-        EventRequestSink::link(&mut self.receives, &mut self.writer.receives);
+        EventRequestSink::link(&mut self.sends, &mut self.writer.requests[0]);
+        EventRequestSink::link(&mut self.receives, &mut self.writer.requests[1]);
         ErrorEventSink::link(&mut self.errors, &mut self.to_request.errors);
-        EventRequestSource::join(&mut self.to_request.request, &mut self.writer.errors);
+        EventRequestSource::join(&mut self.to_request.request, &mut self.writer.requests[2]);
         QpLookupSource::link(&mut self.lookup, &mut self.writer.lookup);
         WriteBeatSource::link(&mut self.write, &mut self.writer.write);
         PointerAdvanceSource::link(&mut self.advance, &mut self.writer.advance);

@@ -13,7 +13,7 @@
 //!   `Event` codec names them, the function, QP and ring it goes to.
 //! - [`ErrorEventRequest`] (`error_event_request.rs`): the descriptor fetch's error events
 //!   as requests for the issuing QP's send-completion ring.
-//! - [`EventSelect`] (`event_select.rs`): round robin over the three requesters; the writer
+//! - [`EventSelect`] (`event_select.rs`): round robin over the `N` requesters; the writer
 //!   looks at a request before taking it, so a request whose ring is full is passed over and
 //!   stays with its requester.
 //! - [`EventPack`] (`event_pack.rs`): the fields laid out as `Event::pack` does, with the phase.
