@@ -17,8 +17,8 @@
 //! Modules: [`receive_buffer`] (with `packet_check`, `packet_ram`, `packet_rules`,
 //! `receive_verdict`, `error_event_slot`, `packet_output`); [`receive_dispatch`];
 //! [`put_upload`] (with `put_event`); [`beat_assembler`] (bytes into 16-byte write beats, cut
-//! at `max_payload`: PUT's and NAP's); [`nap_upload`] (with `nap_verdict`, `nap_table`,
-//! `nap_event`, `nap_error_post`); [`buffer_manager`] (with `nap_ring_read`, `entry_flags`,
+//! at `max_payload`: PUT's and NAP's); [`nap_upload`] (with `nap_flow`, `nap_verdict`,
+//! `nap_table`, `nap_event`, `nap_error_post`); [`buffer_manager`] (with `nap_ring_read`, `entry_flags`,
 //! `refill_beat`); [`nap_upload_unit`] (NAP upload + buffer manager, top `nic_nap_upload`);
 //! [`write_arbiter`]; [`receive_engine`] (all of them joined, top `nic_receive`).
 //!
@@ -34,6 +34,7 @@ pub mod get_store;
 pub mod get_to_put;
 pub mod nap_error_post;
 pub mod nap_event;
+pub mod nap_flow;
 pub mod nap_ring_read;
 pub mod nap_table;
 pub mod nap_upload;

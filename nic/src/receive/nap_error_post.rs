@@ -1,14 +1,15 @@
 //! `NapErrorPost`: the NAP upload's error events into one [`ErrorEventSlot`]. The head's
 //! packet posts first (`NoBuffer`, or `AssemblyFull` with `assembly_full`; peer = the packet's
 //! source, `length` = its bytes, `info` 0) and never waits: posted while the slot is full it is
-//! not posted and `lost` pulses. Otherwise an `expired` open-message entry is `retire`d (freed
-//! by the table on this edge): at once if it discards its message (it names no buffer, so no
+//! not posted and `lost` pulses. Otherwise an `expired` open-message entry (an
+//! [`ExpiredEntrySink`], joined whole to the table's source) is `retire`d (freed by the table
+//! on this edge): at once if it discards its message (it names no buffer, so no
 //! event), else only when the slot is empty, with a `NapIncomplete` event (target and peer
 //! from its key, `length` = its bytes received, `info` = its buffer's ring index): an event
 //! naming a buffer is never lost. Combinational around the slot; reset empties the slot.
 use super::error_event_slot::ErrorEventSlot;
-use super::nap_table::NAP_KEY_BITS;
-use super::{NAP_LENGTH_BITS, PACKET_BYTES_BITS};
+use super::nap_table::{ExpiredEntrySink, NAP_KEY_BITS};
+use super::PACKET_BYTES_BITS;
 use crate::descriptor::{OP_BITS, STATUS_BITS};
 use crate::events::EventRequestSource;
 use crate::regs::RING_POINTER_BITS;
@@ -40,18 +41,8 @@ pub struct NapErrorPost {
     pub peer_qp: Signal<In, Bits<QP_BITS>>,
     /// The packet's bytes.
     pub bytes: Signal<In, Bits<PACKET_BYTES_BITS>>,
-    /// An open-message entry has expired.
-    pub expired: Signal<In, bool>,
-    /// It discards its message (no buffer).
-    pub expired_discarding: Signal<In, bool>,
-    /// Its key.
-    pub expired_key: Signal<In, Bits<NAP_KEY_BITS>>,
-    /// Its bytes received.
-    pub expired_received: Signal<In, Bits<NAP_LENGTH_BITS>>,
-    /// Its buffer's ring index.
-    pub expired_ring_index: Signal<In, Bits<RING_POINTER_BITS>>,
-    /// The expired entry is freed on this edge.
-    pub retire: Signal<Out, bool>,
+    /// An expired open-message entry, from the table; `retire` frees it.
+    pub expired: ExpiredEntrySink,
     /// Pulse: the packet's event found the slot full.
     pub lost: Signal<Out, bool>,
     /// The error events, to the event writer.
@@ -77,11 +68,6 @@ impl Default for NapErrorPost {
             peer_qp: Default::default(),
             bytes: Default::default(),
             expired: Default::default(),
-            expired_discarding: Default::default(),
-            expired_key: Default::default(),
-            expired_received: Default::default(),
-            expired_ring_index: Default::default(),
-            retire: Default::default(),
             lost: Default::default(),
             errors: Default::default(),
             slot: Default::default(),
@@ -100,11 +86,11 @@ impl Logic for NapErrorPost {
         self.slot.reset.next = self.reset.val();
         EventRequestSource::link(&mut self.errors, &mut self.slot.errors);
         self.lost.next = self.slot.lost.val();
-        self.retire.next = self.expired.val()
+        self.expired.retire.next = self.expired.valid.val()
             & !self.packet_post.val()
-            & (self.expired_discarding.val() | !self.errors.valid.val());
+            & (self.expired.discarding.val() | !self.errors.valid.val());
         self.slot.post.next =
-            self.packet_post.val() | (self.retire.val() & !self.expired_discarding.val());
+            self.packet_post.val() | (self.expired.retire.val() & !self.expired.discarding.val());
         self.slot.op.next = self.op_nap.val();
         self.slot.status.next = self.status_no_buffer.val();
         if self.assembly_full.val() {
@@ -120,13 +106,13 @@ impl Logic for NapErrorPost {
         if !self.packet_post.val() {
             // The key's fields at literal offsets (`nap_key`'s layout; see the assertion).
             self.slot.status.next = self.status_incomplete.val();
-            self.slot.qp.next = self.expired_key.val().get_bits::<QP_BITS>(0);
-            self.slot.target_function.next = self.expired_key.val().get_bits::<FUNCTION_BITS>(4);
-            self.slot.peer_qp.next = self.expired_key.val().get_bits::<QP_BITS>(7);
-            self.slot.peer_function.next = self.expired_key.val().get_bits::<FUNCTION_BITS>(11);
-            self.slot.peer_node.next = self.expired_key.val().get_bits::<16>(14);
-            self.slot.length.next = self.expired_received.val().get_bits::<PACKET_BYTES_BITS>(0);
-            self.slot.info.next = bit_cast::<32, RING_POINTER_BITS>(self.expired_ring_index.val());
+            self.slot.qp.next = self.expired.key.val().get_bits::<QP_BITS>(0);
+            self.slot.target_function.next = self.expired.key.val().get_bits::<FUNCTION_BITS>(4);
+            self.slot.peer_qp.next = self.expired.key.val().get_bits::<QP_BITS>(7);
+            self.slot.peer_function.next = self.expired.key.val().get_bits::<FUNCTION_BITS>(11);
+            self.slot.peer_node.next = self.expired.key.val().get_bits::<16>(14);
+            self.slot.length.next = self.expired.received.val().get_bits::<PACKET_BYTES_BITS>(0);
+            self.slot.info.next = bit_cast::<32, RING_POINTER_BITS>(self.expired.ring_index.val());
         }
     }
 }

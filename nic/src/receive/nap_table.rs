@@ -8,8 +8,10 @@
 //!
 //! **Read side** (combinational, from the registers): the valid entry whose key is `key`
 //! (`hit`, its index and fields; keys are unique: an entry is opened only on a miss); a free
-//! entry (`any_free`, `free_index`: the highest); an expired entry (`expired`, the highest
-//! whose age reached [`AGE_LIMIT`] and that is not `touch`ed in this cycle, with its fields).
+//! entry (`any_free`, `free_index`: the highest); an expired entry (`expired`, an
+//! [`ExpiredEntrySource`] joined whole to the error stage's [`ExpiredEntrySink`]: the highest
+//! entry whose age reached [`AGE_LIMIT`] and that is not `touch`ed in this cycle, with the
+//! fields its `NapIncomplete` event needs; the error stage answers `retire`).
 //!
 //! **Timers**: one shared prescaler ticks every `timeout / 4` cycles; an entry's age is cleared
 //! when it is opened or `touch`ed (a packet of its message is at the head or being written)
@@ -19,8 +21,8 @@
 //!
 //! **Write side**, per entry (a later rule wins): the age rule; `opening` at `open_index` (the
 //! head's `key` and the fields given, age 0); `update` of `update_index`'s bytes received;
-//! `finish` of `finish_index` (the message completed) and `retire` of the expired entry
-//! (freed by its timeout). Reset frees every entry and restarts the prescaler.
+//! `finish` of `finish_index` (the message completed) and `expired.retire` of the expired
+//! entry (freed by its timeout). Reset frees every entry and restarts the prescaler.
 //!
 //! Parameters: elaboration values `entries` (1..=32) and `timeout` (a power of two, at least 16).
 use super::buffer_manager::BUFFER_ADDRESS_BITS;
@@ -50,6 +52,44 @@ pub fn nap_key(src_node: u16, src_function: u8, src_qp: u8, dst_function: u8, ds
         | (src_qp as u64) << (QP_BITS + FUNCTION_BITS)
         | (src_function as u64) << (2 * QP_BITS + FUNCTION_BITS)
         | (src_node as u64) << (2 * QP_BITS + 2 * FUNCTION_BITS)
+}
+
+/// An expired open-message entry, at the table: what the error stage needs to post its
+/// `NapIncomplete` (or to free it silently), and the error stage's answer `retire`.
+#[derive(LogicInterface, Default)]
+#[join = "ExpiredEntrySink"]
+pub struct ExpiredEntrySource {
+    /// An entry has expired (the highest one whose age reached [`AGE_LIMIT`] and that is not
+    /// touched in this cycle).
+    pub valid: Signal<Out, bool>,
+    /// It discards its message (it has no buffer, so it names none).
+    pub discarding: Signal<Out, bool>,
+    /// Its key ([`nap_key`]'s layout).
+    pub key: Signal<Out, Bits<NAP_KEY_BITS>>,
+    /// Its bytes received.
+    pub received: Signal<Out, Bits<NAP_LENGTH_BITS>>,
+    /// Its buffer's ring index.
+    pub ring_index: Signal<Out, Bits<RING_POINTER_BITS>>,
+    /// Free it on this edge (its event, if any, is posted on this edge).
+    pub retire: Signal<In, bool>,
+}
+
+/// An expired open-message entry, at the error stage.
+#[derive(LogicInterface, Default)]
+#[join = "ExpiredEntrySource"]
+pub struct ExpiredEntrySink {
+    /// An entry has expired.
+    pub valid: Signal<In, bool>,
+    /// It discards its message (no buffer).
+    pub discarding: Signal<In, bool>,
+    /// Its key.
+    pub key: Signal<In, Bits<NAP_KEY_BITS>>,
+    /// Its bytes received.
+    pub received: Signal<In, Bits<NAP_LENGTH_BITS>>,
+    /// Its buffer's ring index.
+    pub ring_index: Signal<In, Bits<RING_POINTER_BITS>>,
+    /// The entry is freed on this edge.
+    pub retire: Signal<Out, bool>,
 }
 
 /// The open-message table; see the module documentation.
@@ -87,16 +127,8 @@ pub struct NapTable {
     pub any_free: Signal<Out, bool>,
     /// A free entry.
     pub free_index: Signal<Out, Bits<NAP_INDEX_BITS>>,
-    /// An entry has expired (and is not touched in this cycle).
-    pub expired: Signal<Out, bool>,
-    /// Its key.
-    pub expired_key: Signal<Out, Bits<NAP_KEY_BITS>>,
-    /// It discards its message (it has no buffer).
-    pub expired_discarding: Signal<Out, bool>,
-    /// Its buffer's ring index.
-    pub expired_ring_index: Signal<Out, Bits<RING_POINTER_BITS>>,
-    /// Its bytes received.
-    pub expired_received: Signal<Out, Bits<NAP_LENGTH_BITS>>,
+    /// The expired entry, offered to the error stage, and its `retire`.
+    pub expired: ExpiredEntrySource,
     /// Clear this entry's age (a packet of its message is at the head or in flight).
     pub touch: Signal<In, bool>,
     /// The entry touched.
@@ -125,8 +157,6 @@ pub struct NapTable {
     pub finish: Signal<In, bool>,
     /// The entry freed.
     pub finish_index: Signal<In, Bits<NAP_INDEX_BITS>>,
-    /// Free the expired entry on this edge.
-    pub retire: Signal<In, bool>,
     valid: Vec<DFF<bool>>,
     discarding: Vec<DFF<bool>>,
     keys: Vec<DFF<Bits<NAP_KEY_BITS>>>,
@@ -185,10 +215,6 @@ impl NapTable {
             any_free: Default::default(),
             free_index: Default::default(),
             expired: Default::default(),
-            expired_key: Default::default(),
-            expired_discarding: Default::default(),
-            expired_ring_index: Default::default(),
-            expired_received: Default::default(),
             touch: Default::default(),
             touch_index: Default::default(),
             opening: Default::default(),
@@ -203,7 +229,6 @@ impl NapTable {
             update_received: Default::default(),
             finish: Default::default(),
             finish_index: Default::default(),
-            retire: Default::default(),
             valid: regs(entries),
             discarding: regs(entries),
             keys: regs(entries),
@@ -255,12 +280,12 @@ impl Logic for NapTable {
         self.hit_length.next = 0.into();
         self.any_free.next = false;
         self.free_index.next = 0.into();
-        self.expired.next = false;
+        self.expired.valid.next = false;
         self.expired_index.next = 0.into();
-        self.expired_key.next = 0.into();
-        self.expired_discarding.next = false;
-        self.expired_ring_index.next = 0.into();
-        self.expired_received.next = 0.into();
+        self.expired.key.next = 0.into();
+        self.expired.discarding.next = false;
+        self.expired.ring_index.next = 0.into();
+        self.expired.received.next = 0.into();
         for i in 0..self.entry_ids.len() {
             if self.valid[i].q.val() & (self.keys[i].q.val() == self.key.val()) {
                 self.hit.next = true;
@@ -279,12 +304,12 @@ impl Logic for NapTable {
                 & (self.ages[i].q.val() == self.age_limit.val())
                 & !(self.touch.val() & (self.touch_index.val() == self.entry_ids[i].val()))
             {
-                self.expired.next = true;
+                self.expired.valid.next = true;
                 self.expired_index.next = self.entry_ids[i].val();
-                self.expired_key.next = self.keys[i].q.val();
-                self.expired_discarding.next = self.discarding[i].q.val();
-                self.expired_ring_index.next = self.ring_indices[i].q.val();
-                self.expired_received.next = self.received[i].q.val();
+                self.expired.key.next = self.keys[i].q.val();
+                self.expired.discarding.next = self.discarding[i].q.val();
+                self.expired.ring_index.next = self.ring_indices[i].q.val();
+                self.expired.received.next = self.received[i].q.val();
             }
         }
         // Write side, per entry.
@@ -324,7 +349,8 @@ impl Logic for NapTable {
                 self.received[i].d.next = self.update_received.val();
             }
             if (self.finish.val() & (self.finish_index.val() == self.entry_ids[i].val()))
-                | (self.retire.val() & (self.expired_index.val() == self.entry_ids[i].val()))
+                | (self.expired.retire.val()
+                    & (self.expired_index.val() == self.entry_ids[i].val()))
             {
                 self.valid[i].d.next = false;
             }

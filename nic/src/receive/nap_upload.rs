@@ -2,12 +2,24 @@
 //! engine (part 4)", rule **NAP**, and "NAP upload").
 //!
 //! ```text
-//! packets ─► head: NapTable (key → entry) ─► NapVerdict ─┬─► take (BufferManager) ─┐
-//!             │                                          │                         ▼
-//!             │  words (address = buffer + nap_offset) ──┴──────────────► BeatAssembler ─► writes
-//!             ├─► NapEvent (pending → offer, released by the last beat) ─► events
-//!             └─► ErrorEventSlot (NoBuffer, AssemblyFull; NapIncomplete of expired entries) ─► errors
+//! packets ─► NapFlow (Head / Flow / Swallow) ── words (address = buffer + nap_offset) ─► BeatAssembler ─► writes
+//!             │ head's key          ▲ the verdict's decision            │ touch
+//!             ▼                     │                                   ▼
+//!            NapTable (key → entry) ─► NapVerdict ─► take (BufferManager)
+//!             │ expired entry (ExpiredEntrySource ⇄ ExpiredEntrySink)
+//!             └─► NapErrorPost ─► ErrorEventSlot (NoBuffer, AssemblyFull; NapIncomplete) ─► errors
+//!            NapEvent (pending → offer, released by the last beat) ─► events
 //! ```
+//!
+//! **Stages**, one block per file: [`NapFlow`] consumes `packets` (where the upload is in a
+//! packet, the word mux into the assembler, `ready`, the touch of the packet's entry);
+//! [`NapTable`] answers the head's key; [`NapVerdict`] decides; [`NapEvent`] and
+//! [`NapErrorPost`] post the events; [`BeatAssembler`] writes. This block wires them: the
+//! head's fields (read from `packets`, which is linked whole into `NapFlow`) to the table,
+//! verdict and events, the verdict's decision to the packet stage and the table's writes, the
+//! take, the head's address (the entry's buffer on a hit, else the take's answer, + offset),
+//! and the pulses. Bundles between stages are joined whole (`PayloadWordSource`,
+//! `ExpiredEntrySource`).
 //!
 //! **The head.** A packet's first word waits at the head until its verdict acts
 //! ([`NapVerdict`]); the packet's key (source node, function, QP, target function, QP) is
@@ -69,28 +81,18 @@
 //!
 //! Reset (synchronous): the table emptied, the packet in progress, the beats and events not
 //! yet taken dropped (the buffer manager, the host and the event writer reset with it).
-use super::beat_assembler::BeatAssembler;
+use super::beat_assembler::{BeatAssembler, PayloadWordSource};
 use super::buffer_manager::{NapTakeSource, BUFFER_ADDRESS_BITS};
 use super::nap_error_post::NapErrorPost;
 use super::nap_event::NapEvent;
-use super::nap_table::{NapTable, NAP_INDEX_BITS};
+use super::nap_flow::NapFlow;
+use super::nap_table::{ExpiredEntrySource, NapTable};
 use super::nap_verdict::NapVerdict;
-use super::{ReceivedPacketSink, DELAY_BITS, PACKET_KIND_BITS};
+use super::ReceivedPacketSink;
 use crate::events::EventRequestSource;
 use crate::host::WriteBeatSource;
 use hdl::formats::nic::ADDRESS_BITS;
 use rust_hdl::prelude::*;
-
-/// Where the upload is in a packet.
-#[derive(Copy, Clone, PartialEq, Eq, Debug, LogicState)]
-pub enum NapState {
-    /// A packet's first word (its head) waits for its verdict to act.
-    Head,
-    /// The packet's words go to the assembler.
-    Flow,
-    /// The packet's words are dropped.
-    Swallow,
-}
 
 /// The NAP upload; see the module documentation.
 #[derive(LogicBlock)]
@@ -124,27 +126,12 @@ pub struct NapUpload {
     assembler: BeatAssembler,
     open_messages: NapTable,
     verdict: NapVerdict,
+    flow: NapFlow,
     receive_event: NapEvent,
     error_post: NapErrorPost,
-    state: DFF<NapState>,
-    /// Address of the packet's first byte while its first word waits in `Flow`.
-    flow_address: DFF<Bits<ADDRESS_BITS>>,
-    /// The packet in `Flow` completes its message.
-    flow_mark: DFF<bool>,
-    /// The packet in `Flow` or `Swallow` belongs to entry `held_entry` (kept from expiring).
-    holding: DFF<bool>,
-    held_entry: DFF<Bits<NAP_INDEX_BITS>>,
     // Combinational.
-    at_head: Signal<Local, bool>,
     head_address: Signal<Local, Bits<ADDRESS_BITS>>,
     take_buffer: Signal<Local, Bits<BUFFER_ADDRESS_BITS>>,
-    word_taken: Signal<Local, bool>,
-    unused_kind: Signal<Local, Bits<PACKET_KIND_BITS>>,
-    unused_delay: Signal<Local, Bits<DELAY_BITS>>,
-    unused_address: Signal<Local, Bits<ADDRESS_BITS>>,
-    unused_event: Signal<Local, bool>,
-    unused_message_last: Signal<Local, bool>,
-    unused_get_response: Signal<Local, bool>,
 }
 
 impl NapUpload {
@@ -169,23 +156,11 @@ impl NapUpload {
             assembler: BeatAssembler::new(max_payload),
             open_messages: NapTable::new(open, timeout),
             verdict: Default::default(),
+            flow: Default::default(),
             receive_event: Default::default(),
             error_post: Default::default(),
-            state: Default::default(),
-            flow_address: Default::default(),
-            flow_mark: Default::default(),
-            holding: Default::default(),
-            held_entry: Default::default(),
-            at_head: Default::default(),
             head_address: Default::default(),
             take_buffer: Default::default(),
-            word_taken: Default::default(),
-            unused_kind: Default::default(),
-            unused_delay: Default::default(),
-            unused_address: Default::default(),
-            unused_event: Default::default(),
-            unused_message_last: Default::default(),
-            unused_get_response: Default::default(),
         }
     }
 }
@@ -193,36 +168,30 @@ impl NapUpload {
 impl Logic for NapUpload {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self,
-            clock,
-            state,
-            flow_address,
-            flow_mark,
-            holding,
-            held_entry
-        );
         clock!(
             self,
             clock,
             assembler,
             open_messages,
+            flow,
             receive_event,
             error_post
         );
         self.assembler.reset.next = self.reset.val();
         self.open_messages.reset.next = self.reset.val();
+        self.flow.reset.next = self.reset.val();
         self.receive_event.reset.next = self.reset.val();
         self.error_post.reset.next = self.reset.val();
+        // The packet stage consumes the stream; the stages below read the head's fields.
+        ReceivedPacketSink::link(&mut self.packets, &mut self.flow.packets);
+        PayloadWordSource::join(&mut self.flow.words, &mut self.assembler.words);
+        ExpiredEntrySource::join(
+            &mut self.open_messages.expired,
+            &mut self.error_post.expired,
+        );
         WriteBeatSource::link(&mut self.writes, &mut self.assembler.writes);
         EventRequestSource::link(&mut self.events, &mut self.receive_event.events);
         EventRequestSource::link(&mut self.errors, &mut self.error_post.errors);
-        self.unused_kind.next = self.packets.kind.val();
-        self.unused_delay.next = self.packets.delay.val();
-        self.unused_address.next = self.packets.address.val();
-        self.unused_event.next = self.packets.event.val();
-        self.unused_message_last.next = self.packets.message_last.val();
-        self.unused_get_response.next = self.packets.get_response.val();
         // The head's key, looked up; its verdict.
         self.open_messages.src_node.next = self.packets.src_node.val();
         self.open_messages.src_function.next = self.packets.src_function.val();
@@ -237,8 +206,7 @@ impl Logic for NapUpload {
         self.verdict.hit_received.next = self.open_messages.hit_received.val();
         self.verdict.hit_length.next = self.open_messages.hit_length.val();
         self.verdict.any_free.next = self.open_messages.any_free.val();
-        self.at_head.next = (self.state.q.val() == NapState::Head) & self.packets.valid.val();
-        self.verdict.at_head.next = self.at_head.val();
+        self.verdict.at_head.next = self.flow.at_head.val();
         self.verdict.event_busy.next = self.receive_event.busy.val();
         self.verdict.take_done.next = self.take.done.val();
         self.verdict.take_found.next = self.take.found.val();
@@ -255,53 +223,19 @@ impl Logic for NapUpload {
             self.head_address.next = self.take.address.val()
                 | bit_cast::<ADDRESS_BITS, 11>(self.packets.nap_offset.val());
         }
-        // The words: the head's when a written packet's verdict acts, then the packet's.
-        self.assembler.words.valid.next = (self.verdict.act.val() & self.verdict.written.val())
-            | ((self.state.q.val() == NapState::Flow) & self.packets.valid.val());
-        self.assembler.words.function.next = self.packets.dst_function.val();
-        self.assembler.words.address.next = self.flow_address.q.val();
-        self.assembler.words.mark.next = self.flow_mark.q.val();
-        if self.state.q.val() == NapState::Head {
-            self.assembler.words.address.next = self.head_address.val();
-            self.assembler.words.mark.next = self.verdict.mark.val();
-        }
-        self.assembler.words.bytes.next = self.packets.bytes.val();
-        self.assembler.words.word.next = self.packets.word.val();
-        self.assembler.words.last.next = self.packets.last.val();
-        self.packets.ready.next = (self.state.q.val() == NapState::Swallow)
-            | (self.verdict.act.val() & !self.verdict.written.val())
-            | (self.assembler.words.ready.val()
-                & ((self.state.q.val() == NapState::Flow)
-                    | (self.verdict.act.val() & self.verdict.written.val())));
-        self.word_taken.next = self.packets.valid.val() & self.packets.ready.val();
-        // The packet's next state.
-        if self.verdict.act.val() {
-            self.flow_address.d.next = self.head_address.val();
-            self.flow_mark.d.next = self.verdict.mark.val();
-            self.holding.d.next = self.verdict.holds.val();
-            self.held_entry.d.next = self.open_messages.hit_index.val();
-            if self.verdict.opens.val() {
-                self.held_entry.d.next = self.open_messages.free_index.val();
-            }
-            if !(self.word_taken.val() & self.packets.last.val()) {
-                self.state.d.next = NapState::Swallow;
-                if self.verdict.written.val() {
-                    self.state.d.next = NapState::Flow;
-                }
-            }
-        }
-        if (self.state.q.val() != NapState::Head) & self.word_taken.val() & self.packets.last.val()
-        {
-            self.state.d.next = NapState::Head;
-        }
-        // The table: opened, counted, freed; the entry of the packet at the head or in flight
-        // kept from expiring.
-        self.open_messages.touch.next = (self.at_head.val() & self.open_messages.hit.val())
-            | ((self.state.q.val() != NapState::Head) & self.holding.q.val());
-        self.open_messages.touch_index.next = self.held_entry.q.val();
-        if self.state.q.val() == NapState::Head {
-            self.open_messages.touch_index.next = self.open_messages.hit_index.val();
-        }
+        // The packet stage: the verdict's decision; the entry it keeps from expiring.
+        self.flow.head_address.next = self.head_address.val();
+        self.flow.act.next = self.verdict.act.val();
+        self.flow.written.next = self.verdict.written.val();
+        self.flow.mark.next = self.verdict.mark.val();
+        self.flow.holds.next = self.verdict.holds.val();
+        self.flow.opens.next = self.verdict.opens.val();
+        self.flow.hit.next = self.open_messages.hit.val();
+        self.flow.hit_index.next = self.open_messages.hit_index.val();
+        self.flow.free_index.next = self.open_messages.free_index.val();
+        self.open_messages.touch.next = self.flow.touch.val();
+        self.open_messages.touch_index.next = self.flow.touch_index.val();
+        // The table: opened, counted, freed.
         self.open_messages.opening.next = self.verdict.act.val() & self.verdict.opens.val();
         self.open_messages.open_index.next = self.open_messages.free_index.val();
         self.open_messages.open_discarding.next = !self.verdict.found.val();
@@ -341,27 +275,18 @@ impl Logic for NapUpload {
         self.error_post.peer_function.next = self.packets.src_function.val();
         self.error_post.peer_qp.next = self.packets.src_qp.val();
         self.error_post.bytes.next = self.packets.bytes.val();
-        self.error_post.expired.next = self.open_messages.expired.val();
-        self.error_post.expired_discarding.next = self.open_messages.expired_discarding.val();
-        self.error_post.expired_key.next = self.open_messages.expired_key.val();
-        self.error_post.expired_received.next = self.open_messages.expired_received.val();
-        self.error_post.expired_ring_index.next = self.open_messages.expired_ring_index.val();
-        self.open_messages.retire.next = self.error_post.retire.val();
         // Pulses for the counters.
         self.delivered.next = self.receive_event.capture.val();
         self.no_buffer.next = self.verdict.posts.val() & !self.verdict.full.val();
         self.assembly_full.next = self.verdict.act.val() & self.verdict.full.val();
         self.overrun.next = self.verdict.act.val() & self.verdict.overrun.val();
-        self.incomplete.next = self.error_post.retire.val();
+        self.incomplete.next = self.error_post.expired.retire.val();
         self.event_lost.next = self.error_post.lost.val();
         if self.reset.val() {
-            self.state.d.next = NapState::Head;
-            self.holding.d.next = false;
             self.take.valid.next = false;
             self.open_messages.opening.next = false;
             self.open_messages.update.next = false;
             self.open_messages.finish.next = false;
-            self.open_messages.retire.next = false;
             self.receive_event.capture.next = false;
             self.error_post.packet_post.next = false;
             self.delivered.next = false;

@@ -7,9 +7,20 @@
 //! flit; one data VC at a time is **stalled in the middle of a packet** for a long stretch (its
 //! sender has no more flits); consumers of the three streams with random backpressure; `reset`
 //! at random moments. Checked: every packet leaves whole, unmixed with another, on the stream of
-//! its VC's role (data, GET, management), in order per VC, none lost or duplicated; during each
-//! stall the other data VC's packets keep arriving on `data` (a stalled VC never blocks
-//! another); credits all come back when idle; no error event from a correct sender.
+//! its VC's role (data, GET, management), in order per VC, none lost or duplicated; credits all
+//! come back when idle; no error event from a correct sender. And the two properties the
+//! whole-packets option exists for, measured directly:
+//! - **A stalled VC never blocks another**: a *stall window* is a stretch of cycles in which
+//!   the stalled data VC holds a packet begun and not ended (its sender withholds the tail);
+//!   every window of at least [`MIN_WINDOW`] cycles must see at least [`MIN_OTHER_IN_WINDOW`]
+//!   packets of the other data VC delivered on `data`.
+//! - **No stream waits inside a packet**: once a stream's packet has begun (its head taken),
+//!   `valid` stays high until its end is taken (a VC is offered only once its packet's end is
+//!   buffered, and the merge's skid buffer moves a beat per cycle): the longest run of cycles
+//!   inside a packet with `valid` low must be 0 (see `Outcome::wait_inside`).
+//!
+//! The figures are returned (identical on both backends) and the properties asserted after
+//! they are printed, so a failing run shows by how much it fails.
 #![allow(clippy::needless_range_loop)] // per-VC queues and credits are indexed by VC
 use hdl::formats::flit::{ControlCode, CODE};
 use std::collections::VecDeque;
@@ -24,6 +35,13 @@ type Four = nic::network_intake!(4, 16);
 type Two = nic::network_intake!(2, 16);
 
 const MAX_FLITS: u64 = 16;
+/// Stall windows at least this long are checked (a window is cut short by a reset, or begins
+/// late when the stalled VC starts its packet late in the stall).
+const MIN_WINDOW: u64 = 1000;
+/// Packets of the other data VC each checked window must see. Seed 21 measured 45 to 58 per
+/// window (5 windows of 1,000+ cycles) with the intake as built, 0 to 2 (10 windows) without
+/// the whole-packets option: a third of the fewest, seven times the most of the mutation.
+const MIN_OTHER_IN_WINDOW: u64 = 15;
 
 macro_rules! table_for {
     ($t:ty) => {{
@@ -53,8 +71,51 @@ struct Run {
     resets: bool,
 }
 
-/// (packets delivered per VC, packets of the other data VC delivered during stalls).
-type Outcome = (Vec<u64>, u64);
+/// What a run measured.
+#[derive(Debug, PartialEq)]
+struct Outcome {
+    /// Packets delivered per VC.
+    delivered: Vec<u64>,
+    /// Packets of the other data VC delivered during stalls (whole stall periods).
+    during_stall: u64,
+    /// Per stall window: (its length in cycles, packets of the other data VC delivered in it).
+    windows: Vec<(u64, u64)>,
+    /// Per stream (data, GET, management): the longest run of cycles inside a packet (head
+    /// taken, end not yet) with `valid` low. Required 0 on every stream, by design (a VC is
+    /// offered only with its packet's end buffered; the merge's skid buffer refills its output
+    /// register every cycle it is taken). Measured 0 on every stream of both runs; without the
+    /// whole-packets option `data` waited 1,505 cycles (4 VCs) and 1,485 (2 VCs).
+    wait_inside: [u64; 3],
+}
+
+impl Outcome {
+    /// The windows checked (at least [`MIN_WINDOW`] long) and the fewest packets one saw.
+    fn checked_windows(&self) -> (usize, u64) {
+        let long = self.windows.iter().filter(|w| w.0 >= MIN_WINDOW);
+        (long.clone().count(), long.map(|w| w.1).min().unwrap_or(0))
+    }
+
+    /// Asserts the two properties (after the figures are printed).
+    fn assert_properties(&self, windows_expected: usize) {
+        let (checked, fewest) = self.checked_windows();
+        assert!(
+            checked >= windows_expected,
+            "only {checked} stall windows of {MIN_WINDOW}+ cycles: {:?}",
+            self.windows
+        );
+        assert!(
+            checked == 0 || fewest >= MIN_OTHER_IN_WINDOW,
+            "a stalled VC blocked the other: a stall window saw {fewest} packets of the other \
+             data VC (at least {MIN_OTHER_IN_WINDOW} required): {:?}",
+            self.windows
+        );
+        assert!(
+            self.wait_inside == [0; 3],
+            "a stream waited inside a packet: {:?} cycles (data, gets, management; 0 allowed)",
+            self.wait_inside
+        );
+    }
+}
 
 fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
     let mut rng = BenchRng::new(r.seed);
@@ -98,6 +159,11 @@ fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
     let mut gathering: Vec<Vec<u128>> = vec![vec![]; 3];
     let mut delivered = vec![0u64; vcs];
     let mut during_stall = 0u64;
+    // The open stall window: (first cycle, the stalled VC, packets of the other data VC).
+    let mut window: Option<(u64, usize, u64)> = None;
+    let mut windows: Vec<(u64, u64)> = vec![];
+    let mut waiting = [0u64; 3];
+    let mut wait_inside = [0u64; 3];
     // Stalls: (start, end, data VC) every 3,000 cycles, 1,500 long, alternating VCs.
     let stall_of = |cycle: u64| -> Option<usize> {
         (cycle % 3000 >= 1000 && cycle % 3000 < 2500)
@@ -108,6 +174,16 @@ fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
         let rst = sched.next_if(&mut rng, !tail_end);
         b.poke_bool(reset, rst);
         let stalled = if tail_end { None } else { stall_of(cycle) };
+        // A window lasts while the stalled VC holds a begun packet (it cannot end it).
+        let holding = stalled.filter(|&sv| data_vcs.len() > 1 && !current[sv].is_empty());
+        match (window, holding) {
+            (None, Some(sv)) => window = Some((cycle, sv, 0)),
+            (Some((start, _, n)), None) => {
+                windows.push((cycle - start, n));
+                window = None;
+            }
+            _ => {}
+        }
         for v in 0..vcs {
             if pending[v].is_empty() && !tail_end {
                 let len = rng.range(2, MAX_FLITS) as u8;
@@ -160,6 +236,14 @@ fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
             "cycle {cycle}: error event from a correct sender"
         );
         let returned = b.peek(credits) as u64;
+        for (s, c) in consumers.iter().enumerate() {
+            if !gathering[s].is_empty() && !b.peek_bool(c.ports.valid) {
+                waiting[s] += 1;
+                wait_inside[s] = wait_inside[s].max(waiting[s]);
+            } else {
+                waiting[s] = 0;
+            }
+        }
         for (s, c) in consumers.iter_mut().enumerate() {
             let Some(f) = c.fired(b) else { continue };
             gathering[s].push(f);
@@ -185,6 +269,11 @@ fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
                     during_stall += 1;
                 }
             }
+            if let Some((_, sv, n)) = window.as_mut() {
+                if role(v) == Role::Data && v != *sv {
+                    *n += 1;
+                }
+            }
         }
         b.tick();
         if let Some((v, f)) = out {
@@ -208,6 +297,7 @@ fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
             for s in 0..3 {
                 gathering[s].clear();
                 consumers[s].reset();
+                waiting[s] = 0;
             }
         }
     }
@@ -222,7 +312,12 @@ fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
     if r.resets {
         sched.assert_pulses("network_intake", 1);
     }
-    (delivered, during_stall)
+    Outcome {
+        delivered,
+        during_stall,
+        windows,
+        wait_inside,
+    }
 }
 
 #[test]
@@ -232,23 +327,26 @@ fn network_intake_delivers_whole_packets_per_role() {
         mgmt_vc: 1,
         get_vc: Some(2),
         seed: 21,
-        cycles: 12_000,
+        cycles: 30_000,
         take: 0.7,
         resets: true,
     };
-    let (delivered, during_stall) = run_both(
+    let o = run_both(
         "network_intake",
         || Four::new(MAX_FLITS as usize, r.mgmt_vc, r.get_vc),
         || table_for!(Four),
         |b| bench(b, r),
     )
     .result;
-    println!("network_intake 4 VCs: packets per VC {delivered:?}, other data VC during stalls {during_stall}");
-    assert!(delivered.iter().all(|&n| n > 150), "{delivered:?}");
-    assert!(
-        during_stall > 100,
-        "a stalled VC blocked the other: {during_stall}"
+    let (checked, fewest) = o.checked_windows();
+    println!(
+        "network_intake 4 VCs: packets per VC {:?}, other data VC during stalls {}; stall \
+         windows (cycles, other data VC's packets) {:?}: {checked} of {MIN_WINDOW}+ cycles, \
+         fewest {fewest}; longest wait inside a packet (data, gets, management) {:?}",
+        o.delivered, o.during_stall, o.windows, o.wait_inside
     );
+    o.assert_properties(3);
+    assert!(o.delivered.iter().all(|&n| n > 150), "{:?}", o.delivered);
 }
 
 #[test]
@@ -262,14 +360,21 @@ fn network_intake_without_get_vc() {
         take: 0.5,
         resets: false,
     };
-    let (delivered, _) = run_both(
+    let o = run_both(
         "network_intake_two",
         || Two::new(MAX_FLITS as usize, r.mgmt_vc, r.get_vc),
         || table_for!(Two),
         |b| bench(b, r),
     )
     .result;
-    assert!(delivered.iter().all(|&n| n > 150), "{delivered:?}");
+    println!(
+        "network_intake 2 VCs: packets per VC {:?}; longest wait inside a packet (data, gets, \
+         management) {:?}",
+        o.delivered, o.wait_inside
+    );
+    // One data VC: no other VC to block, no window (0 expected); the wait rule holds.
+    o.assert_properties(0);
+    assert!(o.delivered.iter().all(|&n| n > 150), "{:?}", o.delivered);
 }
 
 #[test]
