@@ -100,19 +100,19 @@ module nic_event_writer(clock,reset,sends$valid,sends$function,sends$qp,sends$re
     reg  to_request$request$ready;
     reg  writer$clock;
     reg  writer$reset;
-    reg  writer$errors$valid;
-    reg  [2:0] writer$errors$function;
-    reg  [3:0] writer$errors$qp;
-    reg  writer$errors$receive_ring;
-    reg  [1:0] writer$errors$kind;
-    reg  [5:0] writer$errors$status;
-    reg  [2:0] writer$errors$op;
-    reg  [15:0] writer$errors$peer_node;
-    reg  [2:0] writer$errors$peer_function;
-    reg  [3:0] writer$errors$peer_qp;
-    reg  [31:0] writer$errors$length;
-    reg  [31:0] writer$errors$info;
-    wire  writer$errors$ready;
+    reg  writer$requests$2$valid;
+    reg  [2:0] writer$requests$2$function;
+    reg  [3:0] writer$requests$2$qp;
+    reg  writer$requests$2$receive_ring;
+    reg  [1:0] writer$requests$2$kind;
+    reg  [5:0] writer$requests$2$status;
+    reg  [2:0] writer$requests$2$op;
+    reg  [15:0] writer$requests$2$peer_node;
+    reg  [2:0] writer$requests$2$peer_function;
+    reg  [3:0] writer$requests$2$peer_qp;
+    reg  [31:0] writer$requests$2$length;
+    reg  [31:0] writer$requests$2$info;
+    wire  writer$requests$2$ready;
     wire  writer$dropped;
     wire  writer$ring_full;
     
@@ -146,45 +146,45 @@ module nic_event_writer(clock,reset,sends$valid,sends$function,sends$qp,sends$re
     nic_event_writer$writer writer(
         .clock(writer$clock),
         .reset(writer$reset),
-        .sends$valid(sends$valid),
-        .sends$function(sends$function),
-        .sends$qp(sends$qp),
-        .sends$receive_ring(sends$receive_ring),
-        .sends$kind(sends$kind),
-        .sends$status(sends$status),
-        .sends$op(sends$op),
-        .sends$peer_node(sends$peer_node),
-        .sends$peer_function(sends$peer_function),
-        .sends$peer_qp(sends$peer_qp),
-        .sends$length(sends$length),
-        .sends$info(sends$info),
-        .sends$ready(sends$ready),
-        .receives$valid(receives$valid),
-        .receives$function(receives$function),
-        .receives$qp(receives$qp),
-        .receives$receive_ring(receives$receive_ring),
-        .receives$kind(receives$kind),
-        .receives$status(receives$status),
-        .receives$op(receives$op),
-        .receives$peer_node(receives$peer_node),
-        .receives$peer_function(receives$peer_function),
-        .receives$peer_qp(receives$peer_qp),
-        .receives$length(receives$length),
-        .receives$info(receives$info),
-        .receives$ready(receives$ready),
-        .errors$valid(writer$errors$valid),
-        .errors$function(writer$errors$function),
-        .errors$qp(writer$errors$qp),
-        .errors$receive_ring(writer$errors$receive_ring),
-        .errors$kind(writer$errors$kind),
-        .errors$status(writer$errors$status),
-        .errors$op(writer$errors$op),
-        .errors$peer_node(writer$errors$peer_node),
-        .errors$peer_function(writer$errors$peer_function),
-        .errors$peer_qp(writer$errors$peer_qp),
-        .errors$length(writer$errors$length),
-        .errors$info(writer$errors$info),
-        .errors$ready(writer$errors$ready),
+        .requests$0$valid(sends$valid),
+        .requests$0$function(sends$function),
+        .requests$0$qp(sends$qp),
+        .requests$0$receive_ring(sends$receive_ring),
+        .requests$0$kind(sends$kind),
+        .requests$0$status(sends$status),
+        .requests$0$op(sends$op),
+        .requests$0$peer_node(sends$peer_node),
+        .requests$0$peer_function(sends$peer_function),
+        .requests$0$peer_qp(sends$peer_qp),
+        .requests$0$length(sends$length),
+        .requests$0$info(sends$info),
+        .requests$0$ready(sends$ready),
+        .requests$1$valid(receives$valid),
+        .requests$1$function(receives$function),
+        .requests$1$qp(receives$qp),
+        .requests$1$receive_ring(receives$receive_ring),
+        .requests$1$kind(receives$kind),
+        .requests$1$status(receives$status),
+        .requests$1$op(receives$op),
+        .requests$1$peer_node(receives$peer_node),
+        .requests$1$peer_function(receives$peer_function),
+        .requests$1$peer_qp(receives$peer_qp),
+        .requests$1$length(receives$length),
+        .requests$1$info(receives$info),
+        .requests$1$ready(receives$ready),
+        .requests$2$valid(writer$requests$2$valid),
+        .requests$2$function(writer$requests$2$function),
+        .requests$2$qp(writer$requests$2$qp),
+        .requests$2$receive_ring(writer$requests$2$receive_ring),
+        .requests$2$kind(writer$requests$2$kind),
+        .requests$2$status(writer$requests$2$status),
+        .requests$2$op(writer$requests$2$op),
+        .requests$2$peer_node(writer$requests$2$peer_node),
+        .requests$2$peer_function(writer$requests$2$peer_function),
+        .requests$2$peer_qp(writer$requests$2$peer_qp),
+        .requests$2$length(writer$requests$2$length),
+        .requests$2$info(writer$requests$2$info),
+        .requests$2$ready(writer$requests$2$ready),
         .lookup$valid(lookup$valid),
         .lookup$function(lookup$function),
         .lookup$qp(lookup$qp),
@@ -234,19 +234,19 @@ module nic_event_writer(clock,reset,sends$valid,sends$function,sends$qp,sends$re
         ring_full = writer$ring_full;
     end
     
-    always @(*) writer$errors$valid = to_request$request$valid;
-    always @(*) writer$errors$function = to_request$request$function;
-    always @(*) writer$errors$qp = to_request$request$qp;
-    always @(*) writer$errors$receive_ring = to_request$request$receive_ring;
-    always @(*) writer$errors$kind = to_request$request$kind;
-    always @(*) writer$errors$status = to_request$request$status;
-    always @(*) writer$errors$op = to_request$request$op;
-    always @(*) writer$errors$peer_node = to_request$request$peer_node;
-    always @(*) writer$errors$peer_function = to_request$request$peer_function;
-    always @(*) writer$errors$peer_qp = to_request$request$peer_qp;
-    always @(*) writer$errors$length = to_request$request$length;
-    always @(*) writer$errors$info = to_request$request$info;
-    always @(*) to_request$request$ready = writer$errors$ready;
+    always @(*) writer$requests$2$valid = to_request$request$valid;
+    always @(*) writer$requests$2$function = to_request$request$function;
+    always @(*) writer$requests$2$qp = to_request$request$qp;
+    always @(*) writer$requests$2$receive_ring = to_request$request$receive_ring;
+    always @(*) writer$requests$2$kind = to_request$request$kind;
+    always @(*) writer$requests$2$status = to_request$request$status;
+    always @(*) writer$requests$2$op = to_request$request$op;
+    always @(*) writer$requests$2$peer_node = to_request$request$peer_node;
+    always @(*) writer$requests$2$peer_function = to_request$request$peer_function;
+    always @(*) writer$requests$2$peer_qp = to_request$request$peer_qp;
+    always @(*) writer$requests$2$length = to_request$request$length;
+    always @(*) writer$requests$2$info = to_request$request$info;
+    always @(*) to_request$request$ready = writer$requests$2$ready;
 endmodule // nic_event_writer
 
 
@@ -301,50 +301,50 @@ module nic_event_writer$to_request(errors$valid,errors$function,errors$qp,errors
 endmodule // nic_event_writer$to_request
 
 
-module nic_event_writer$writer(clock,reset,sends$valid,sends$function,sends$qp,sends$receive_ring,sends$kind,sends$status,sends$op,sends$peer_node,sends$peer_function,sends$peer_qp,sends$length,sends$info,sends$ready,receives$valid,receives$function,receives$qp,receives$receive_ring,receives$kind,receives$status,receives$op,receives$peer_node,receives$peer_function,receives$peer_qp,receives$length,receives$info,receives$ready,errors$valid,errors$function,errors$qp,errors$receive_ring,errors$kind,errors$status,errors$op,errors$peer_node,errors$peer_function,errors$peer_qp,errors$length,errors$info,errors$ready,lookup$valid,lookup$function,lookup$qp,lookup$ready,lookup$answered,lookup$owned,lookup$function_enabled,lookup$qp_enabled,lookup$key,lookup$interrupt,lookup$send_base,lookup$send_size,lookup$send_producer,lookup$send_consumer,lookup$receive_base,lookup$receive_size,lookup$receive_producer,lookup$receive_consumer,lookup$nap_base,lookup$nap_size,lookup$nap_producer,lookup$nap_consumer,write$valid,write$function,write$address,write$data,write$enables,write$last,write$ready,advance$valid,advance$function,advance$qp,advance$ring,interrupt$valid,interrupt$function,interrupt$vector,interrupt$ready,dropped,ring_full);
+module nic_event_writer$writer(clock,reset,requests$0$valid,requests$0$function,requests$0$qp,requests$0$receive_ring,requests$0$kind,requests$0$status,requests$0$op,requests$0$peer_node,requests$0$peer_function,requests$0$peer_qp,requests$0$length,requests$0$info,requests$0$ready,requests$1$valid,requests$1$function,requests$1$qp,requests$1$receive_ring,requests$1$kind,requests$1$status,requests$1$op,requests$1$peer_node,requests$1$peer_function,requests$1$peer_qp,requests$1$length,requests$1$info,requests$1$ready,requests$2$valid,requests$2$function,requests$2$qp,requests$2$receive_ring,requests$2$kind,requests$2$status,requests$2$op,requests$2$peer_node,requests$2$peer_function,requests$2$peer_qp,requests$2$length,requests$2$info,requests$2$ready,lookup$valid,lookup$function,lookup$qp,lookup$ready,lookup$answered,lookup$owned,lookup$function_enabled,lookup$qp_enabled,lookup$key,lookup$interrupt,lookup$send_base,lookup$send_size,lookup$send_producer,lookup$send_consumer,lookup$receive_base,lookup$receive_size,lookup$receive_producer,lookup$receive_consumer,lookup$nap_base,lookup$nap_size,lookup$nap_producer,lookup$nap_consumer,write$valid,write$function,write$address,write$data,write$enables,write$last,write$ready,advance$valid,advance$function,advance$qp,advance$ring,interrupt$valid,interrupt$function,interrupt$vector,interrupt$ready,dropped,ring_full);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
-    input wire  sends$valid;
-    input wire  [2:0] sends$function;
-    input wire  [3:0] sends$qp;
-    input wire  sends$receive_ring;
-    input wire  [1:0] sends$kind;
-    input wire  [5:0] sends$status;
-    input wire  [2:0] sends$op;
-    input wire  [15:0] sends$peer_node;
-    input wire  [2:0] sends$peer_function;
-    input wire  [3:0] sends$peer_qp;
-    input wire  [31:0] sends$length;
-    input wire  [31:0] sends$info;
-    output wire  sends$ready;
-    input wire  receives$valid;
-    input wire  [2:0] receives$function;
-    input wire  [3:0] receives$qp;
-    input wire  receives$receive_ring;
-    input wire  [1:0] receives$kind;
-    input wire  [5:0] receives$status;
-    input wire  [2:0] receives$op;
-    input wire  [15:0] receives$peer_node;
-    input wire  [2:0] receives$peer_function;
-    input wire  [3:0] receives$peer_qp;
-    input wire  [31:0] receives$length;
-    input wire  [31:0] receives$info;
-    output wire  receives$ready;
-    input wire  errors$valid;
-    input wire  [2:0] errors$function;
-    input wire  [3:0] errors$qp;
-    input wire  errors$receive_ring;
-    input wire  [1:0] errors$kind;
-    input wire  [5:0] errors$status;
-    input wire  [2:0] errors$op;
-    input wire  [15:0] errors$peer_node;
-    input wire  [2:0] errors$peer_function;
-    input wire  [3:0] errors$peer_qp;
-    input wire  [31:0] errors$length;
-    input wire  [31:0] errors$info;
-    output wire  errors$ready;
+    input wire  requests$0$valid;
+    input wire  [2:0] requests$0$function;
+    input wire  [3:0] requests$0$qp;
+    input wire  requests$0$receive_ring;
+    input wire  [1:0] requests$0$kind;
+    input wire  [5:0] requests$0$status;
+    input wire  [2:0] requests$0$op;
+    input wire  [15:0] requests$0$peer_node;
+    input wire  [2:0] requests$0$peer_function;
+    input wire  [3:0] requests$0$peer_qp;
+    input wire  [31:0] requests$0$length;
+    input wire  [31:0] requests$0$info;
+    output wire  requests$0$ready;
+    input wire  requests$1$valid;
+    input wire  [2:0] requests$1$function;
+    input wire  [3:0] requests$1$qp;
+    input wire  requests$1$receive_ring;
+    input wire  [1:0] requests$1$kind;
+    input wire  [5:0] requests$1$status;
+    input wire  [2:0] requests$1$op;
+    input wire  [15:0] requests$1$peer_node;
+    input wire  [2:0] requests$1$peer_function;
+    input wire  [3:0] requests$1$peer_qp;
+    input wire  [31:0] requests$1$length;
+    input wire  [31:0] requests$1$info;
+    output wire  requests$1$ready;
+    input wire  requests$2$valid;
+    input wire  [2:0] requests$2$function;
+    input wire  [3:0] requests$2$qp;
+    input wire  requests$2$receive_ring;
+    input wire  [1:0] requests$2$kind;
+    input wire  [5:0] requests$2$status;
+    input wire  [2:0] requests$2$op;
+    input wire  [15:0] requests$2$peer_node;
+    input wire  [2:0] requests$2$peer_function;
+    input wire  [3:0] requests$2$peer_qp;
+    input wire  [31:0] requests$2$length;
+    input wire  [31:0] requests$2$info;
+    output wire  requests$2$ready;
     output reg  lookup$valid;
     output reg  [2:0] lookup$function;
     output reg  [3:0] lookup$qp;
@@ -475,45 +475,45 @@ module nic_event_writer$writer(clock,reset,sends$valid,sends$function,sends$qp,s
     nic_event_writer$writer$select select(
         .clock(select$clock),
         .reset(select$reset),
-        .sends$valid(sends$valid),
-        .sends$function(sends$function),
-        .sends$qp(sends$qp),
-        .sends$receive_ring(sends$receive_ring),
-        .sends$kind(sends$kind),
-        .sends$status(sends$status),
-        .sends$op(sends$op),
-        .sends$peer_node(sends$peer_node),
-        .sends$peer_function(sends$peer_function),
-        .sends$peer_qp(sends$peer_qp),
-        .sends$length(sends$length),
-        .sends$info(sends$info),
-        .sends$ready(sends$ready),
-        .receives$valid(receives$valid),
-        .receives$function(receives$function),
-        .receives$qp(receives$qp),
-        .receives$receive_ring(receives$receive_ring),
-        .receives$kind(receives$kind),
-        .receives$status(receives$status),
-        .receives$op(receives$op),
-        .receives$peer_node(receives$peer_node),
-        .receives$peer_function(receives$peer_function),
-        .receives$peer_qp(receives$peer_qp),
-        .receives$length(receives$length),
-        .receives$info(receives$info),
-        .receives$ready(receives$ready),
-        .errors$valid(errors$valid),
-        .errors$function(errors$function),
-        .errors$qp(errors$qp),
-        .errors$receive_ring(errors$receive_ring),
-        .errors$kind(errors$kind),
-        .errors$status(errors$status),
-        .errors$op(errors$op),
-        .errors$peer_node(errors$peer_node),
-        .errors$peer_function(errors$peer_function),
-        .errors$peer_qp(errors$peer_qp),
-        .errors$length(errors$length),
-        .errors$info(errors$info),
-        .errors$ready(errors$ready),
+        .requests$0$valid(requests$0$valid),
+        .requests$0$function(requests$0$function),
+        .requests$0$qp(requests$0$qp),
+        .requests$0$receive_ring(requests$0$receive_ring),
+        .requests$0$kind(requests$0$kind),
+        .requests$0$status(requests$0$status),
+        .requests$0$op(requests$0$op),
+        .requests$0$peer_node(requests$0$peer_node),
+        .requests$0$peer_function(requests$0$peer_function),
+        .requests$0$peer_qp(requests$0$peer_qp),
+        .requests$0$length(requests$0$length),
+        .requests$0$info(requests$0$info),
+        .requests$0$ready(requests$0$ready),
+        .requests$1$valid(requests$1$valid),
+        .requests$1$function(requests$1$function),
+        .requests$1$qp(requests$1$qp),
+        .requests$1$receive_ring(requests$1$receive_ring),
+        .requests$1$kind(requests$1$kind),
+        .requests$1$status(requests$1$status),
+        .requests$1$op(requests$1$op),
+        .requests$1$peer_node(requests$1$peer_node),
+        .requests$1$peer_function(requests$1$peer_function),
+        .requests$1$peer_qp(requests$1$peer_qp),
+        .requests$1$length(requests$1$length),
+        .requests$1$info(requests$1$info),
+        .requests$1$ready(requests$1$ready),
+        .requests$2$valid(requests$2$valid),
+        .requests$2$function(requests$2$function),
+        .requests$2$qp(requests$2$qp),
+        .requests$2$receive_ring(requests$2$receive_ring),
+        .requests$2$kind(requests$2$kind),
+        .requests$2$status(requests$2$status),
+        .requests$2$op(requests$2$op),
+        .requests$2$peer_node(requests$2$peer_node),
+        .requests$2$peer_function(requests$2$peer_function),
+        .requests$2$peer_qp(requests$2$peer_qp),
+        .requests$2$length(requests$2$length),
+        .requests$2$info(requests$2$info),
+        .requests$2$ready(requests$2$ready),
         .chosen$valid(select$chosen$valid),
         .chosen$function(select$chosen$function),
         .chosen$qp(select$chosen$qp),
@@ -950,50 +950,50 @@ module nic_event_writer$writer$pack(kind,status,op,qp,peer_node,peer_function,pe
 endmodule // nic_event_writer$writer$pack
 
 
-module nic_event_writer$writer$select(clock,reset,sends$valid,sends$function,sends$qp,sends$receive_ring,sends$kind,sends$status,sends$op,sends$peer_node,sends$peer_function,sends$peer_qp,sends$length,sends$info,sends$ready,receives$valid,receives$function,receives$qp,receives$receive_ring,receives$kind,receives$status,receives$op,receives$peer_node,receives$peer_function,receives$peer_qp,receives$length,receives$info,receives$ready,errors$valid,errors$function,errors$qp,errors$receive_ring,errors$kind,errors$status,errors$op,errors$peer_node,errors$peer_function,errors$peer_qp,errors$length,errors$info,errors$ready,chosen$valid,chosen$function,chosen$qp,chosen$receive_ring,chosen$kind,chosen$status,chosen$op,chosen$peer_node,chosen$peer_function,chosen$peer_qp,chosen$length,chosen$info,chosen$ready,lock,finish);
+module nic_event_writer$writer$select(clock,reset,requests$0$valid,requests$0$function,requests$0$qp,requests$0$receive_ring,requests$0$kind,requests$0$status,requests$0$op,requests$0$peer_node,requests$0$peer_function,requests$0$peer_qp,requests$0$length,requests$0$info,requests$0$ready,requests$1$valid,requests$1$function,requests$1$qp,requests$1$receive_ring,requests$1$kind,requests$1$status,requests$1$op,requests$1$peer_node,requests$1$peer_function,requests$1$peer_qp,requests$1$length,requests$1$info,requests$1$ready,requests$2$valid,requests$2$function,requests$2$qp,requests$2$receive_ring,requests$2$kind,requests$2$status,requests$2$op,requests$2$peer_node,requests$2$peer_function,requests$2$peer_qp,requests$2$length,requests$2$info,requests$2$ready,chosen$valid,chosen$function,chosen$qp,chosen$receive_ring,chosen$kind,chosen$status,chosen$op,chosen$peer_node,chosen$peer_function,chosen$peer_qp,chosen$length,chosen$info,chosen$ready,lock,finish);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
-    input wire  sends$valid;
-    input wire  [2:0] sends$function;
-    input wire  [3:0] sends$qp;
-    input wire  sends$receive_ring;
-    input wire  [1:0] sends$kind;
-    input wire  [5:0] sends$status;
-    input wire  [2:0] sends$op;
-    input wire  [15:0] sends$peer_node;
-    input wire  [2:0] sends$peer_function;
-    input wire  [3:0] sends$peer_qp;
-    input wire  [31:0] sends$length;
-    input wire  [31:0] sends$info;
-    output reg  sends$ready;
-    input wire  receives$valid;
-    input wire  [2:0] receives$function;
-    input wire  [3:0] receives$qp;
-    input wire  receives$receive_ring;
-    input wire  [1:0] receives$kind;
-    input wire  [5:0] receives$status;
-    input wire  [2:0] receives$op;
-    input wire  [15:0] receives$peer_node;
-    input wire  [2:0] receives$peer_function;
-    input wire  [3:0] receives$peer_qp;
-    input wire  [31:0] receives$length;
-    input wire  [31:0] receives$info;
-    output reg  receives$ready;
-    input wire  errors$valid;
-    input wire  [2:0] errors$function;
-    input wire  [3:0] errors$qp;
-    input wire  errors$receive_ring;
-    input wire  [1:0] errors$kind;
-    input wire  [5:0] errors$status;
-    input wire  [2:0] errors$op;
-    input wire  [15:0] errors$peer_node;
-    input wire  [2:0] errors$peer_function;
-    input wire  [3:0] errors$peer_qp;
-    input wire  [31:0] errors$length;
-    input wire  [31:0] errors$info;
-    output reg  errors$ready;
+    input wire  requests$0$valid;
+    input wire  [2:0] requests$0$function;
+    input wire  [3:0] requests$0$qp;
+    input wire  requests$0$receive_ring;
+    input wire  [1:0] requests$0$kind;
+    input wire  [5:0] requests$0$status;
+    input wire  [2:0] requests$0$op;
+    input wire  [15:0] requests$0$peer_node;
+    input wire  [2:0] requests$0$peer_function;
+    input wire  [3:0] requests$0$peer_qp;
+    input wire  [31:0] requests$0$length;
+    input wire  [31:0] requests$0$info;
+    output reg  requests$0$ready;
+    input wire  requests$1$valid;
+    input wire  [2:0] requests$1$function;
+    input wire  [3:0] requests$1$qp;
+    input wire  requests$1$receive_ring;
+    input wire  [1:0] requests$1$kind;
+    input wire  [5:0] requests$1$status;
+    input wire  [2:0] requests$1$op;
+    input wire  [15:0] requests$1$peer_node;
+    input wire  [2:0] requests$1$peer_function;
+    input wire  [3:0] requests$1$peer_qp;
+    input wire  [31:0] requests$1$length;
+    input wire  [31:0] requests$1$info;
+    output reg  requests$1$ready;
+    input wire  requests$2$valid;
+    input wire  [2:0] requests$2$function;
+    input wire  [3:0] requests$2$qp;
+    input wire  requests$2$receive_ring;
+    input wire  [1:0] requests$2$kind;
+    input wire  [5:0] requests$2$status;
+    input wire  [2:0] requests$2$op;
+    input wire  [15:0] requests$2$peer_node;
+    input wire  [2:0] requests$2$peer_function;
+    input wire  [3:0] requests$2$peer_qp;
+    input wire  [31:0] requests$2$length;
+    input wire  [31:0] requests$2$info;
+    output reg  requests$2$ready;
     output reg  chosen$valid;
     output reg  [2:0] chosen$function;
     output reg  [3:0] chosen$qp;
@@ -1012,6 +1012,9 @@ module nic_event_writer$writer$select(clock,reset,sends$valid,sends$function,sen
     
     // Constant declarations
     localparam  one_requester = 3'b1;
+    localparam  indices$0 = 2'b0;
+    localparam  indices$1 = 2'b1;
+    localparam  indices$2 = 2'b10;
     
     // Stub signals
     reg  arbiter$clock;
@@ -1031,6 +1034,10 @@ module nic_event_writer$writer$select(clock,reset,sends$valid,sends$function,sen
     
     // Local signals
     reg  [1:0] index;
+    reg  [2:0] valid_bits$0;
+    reg  [2:0] valid_bits$1;
+    reg  [2:0] valid_bits$2;
+    reg  [2:0] valid_bits$3;
     reg  arbiter_unused;
     
     // Sub module instances
@@ -1064,7 +1071,11 @@ module nic_event_writer$writer$select(clock,reset,sends$valid,sends$function,sen
         arbiter$clock = clock;
         arbiter$reset = reset;
         arbiter$tail = 1'b0;
-        arbiter$requests = ((sends$valid) & 3'h7) | (((receives$valid) & 3'h7) << 32'h1) | (((errors$valid) & 3'h7) << 32'h2);
+        valid_bits$0 = 32'h0;
+        valid_bits$1 = (valid_bits$0 & ~(1 << (0)) | ((requests$0$valid) << (0)));
+        valid_bits$2 = (valid_bits$1 & ~(1 << (1)) | ((requests$1$valid) << (1)));
+        valid_bits$3 = (valid_bits$2 & ~(1 << (2)) | ((requests$2$valid) << (2)));
+        arbiter$requests = valid_bits$3;
         if (locked$q) begin
             arbiter$requests = one_requester << held$q;
         end
@@ -1074,53 +1085,65 @@ module nic_event_writer$writer$select(clock,reset,sends$valid,sends$function,sen
         if (locked$q) begin
             index = held$q;
         end
-        sends$ready = 1'b0;
-        receives$ready = 1'b0;
-        errors$ready = 1'b0;
-        chosen$valid = sends$valid;
-        chosen$function = sends$function;
-        chosen$qp = sends$qp;
-        chosen$receive_ring = sends$receive_ring;
-        chosen$kind = sends$kind;
-        chosen$status = sends$status;
-        chosen$op = sends$op;
-        chosen$peer_node = sends$peer_node;
-        chosen$peer_function = sends$peer_function;
-        chosen$peer_qp = sends$peer_qp;
-        chosen$length = sends$length;
-        chosen$info = sends$info;
-        if (index == 32'h0) begin
-            sends$ready = chosen$ready;
+        chosen$valid = 1'b0;
+        chosen$function = 32'h0;
+        chosen$qp = 32'h0;
+        chosen$receive_ring = 1'b0;
+        chosen$kind = 32'h0;
+        chosen$status = 32'h0;
+        chosen$op = 32'h0;
+        chosen$peer_node = 32'h0;
+        chosen$peer_function = 32'h0;
+        chosen$peer_qp = 32'h0;
+        chosen$length = 32'h0;
+        chosen$info = 32'h0;
+        requests$0$ready = 1'b0;
+        if (index == indices$0) begin
+            requests$0$ready = chosen$ready & ~reset;
+            chosen$valid = requests$0$valid;
+            chosen$function = requests$0$function;
+            chosen$qp = requests$0$qp;
+            chosen$receive_ring = requests$0$receive_ring;
+            chosen$kind = requests$0$kind;
+            chosen$status = requests$0$status;
+            chosen$op = requests$0$op;
+            chosen$peer_node = requests$0$peer_node;
+            chosen$peer_function = requests$0$peer_function;
+            chosen$peer_qp = requests$0$peer_qp;
+            chosen$length = requests$0$length;
+            chosen$info = requests$0$info;
         end
-        if (index == 32'h1) begin
-            receives$ready = chosen$ready;
-            chosen$valid = receives$valid;
-            chosen$function = receives$function;
-            chosen$qp = receives$qp;
-            chosen$receive_ring = receives$receive_ring;
-            chosen$kind = receives$kind;
-            chosen$status = receives$status;
-            chosen$op = receives$op;
-            chosen$peer_node = receives$peer_node;
-            chosen$peer_function = receives$peer_function;
-            chosen$peer_qp = receives$peer_qp;
-            chosen$length = receives$length;
-            chosen$info = receives$info;
+        requests$1$ready = 1'b0;
+        if (index == indices$1) begin
+            requests$1$ready = chosen$ready & ~reset;
+            chosen$valid = requests$1$valid;
+            chosen$function = requests$1$function;
+            chosen$qp = requests$1$qp;
+            chosen$receive_ring = requests$1$receive_ring;
+            chosen$kind = requests$1$kind;
+            chosen$status = requests$1$status;
+            chosen$op = requests$1$op;
+            chosen$peer_node = requests$1$peer_node;
+            chosen$peer_function = requests$1$peer_function;
+            chosen$peer_qp = requests$1$peer_qp;
+            chosen$length = requests$1$length;
+            chosen$info = requests$1$info;
         end
-        if (index == 32'h2) begin
-            errors$ready = chosen$ready;
-            chosen$valid = errors$valid;
-            chosen$function = errors$function;
-            chosen$qp = errors$qp;
-            chosen$receive_ring = errors$receive_ring;
-            chosen$kind = errors$kind;
-            chosen$status = errors$status;
-            chosen$op = errors$op;
-            chosen$peer_node = errors$peer_node;
-            chosen$peer_function = errors$peer_function;
-            chosen$peer_qp = errors$peer_qp;
-            chosen$length = errors$length;
-            chosen$info = errors$info;
+        requests$2$ready = 1'b0;
+        if (index == indices$2) begin
+            requests$2$ready = chosen$ready & ~reset;
+            chosen$valid = requests$2$valid;
+            chosen$function = requests$2$function;
+            chosen$qp = requests$2$qp;
+            chosen$receive_ring = requests$2$receive_ring;
+            chosen$kind = requests$2$kind;
+            chosen$status = requests$2$status;
+            chosen$op = requests$2$op;
+            chosen$peer_node = requests$2$peer_node;
+            chosen$peer_function = requests$2$peer_function;
+            chosen$peer_qp = requests$2$peer_qp;
+            chosen$length = requests$2$length;
+            chosen$info = requests$2$info;
         end
         if (lock) begin
             locked$d = 1'b1;
@@ -1131,9 +1154,6 @@ module nic_event_writer$writer$select(clock,reset,sends$valid,sends$function,sen
         end
         if (reset) begin
             locked$d = 1'b0;
-            sends$ready = 1'b0;
-            receives$ready = 1'b0;
-            errors$ready = 1'b0;
         end
     end
     

@@ -12820,7 +12820,7 @@ module nic_receive$nap_upload$upload(clock,reset,packets$valid,packets$kind,pack
     input wire  packets$get_response;
     input wire  [63:0] packets$word;
     input wire  packets$last;
-    output reg  packets$ready;
+    output wire  packets$ready;
     output reg  take$valid;
     output reg  [2:0] take$function;
     output reg  [3:0] take$qp;
@@ -12868,11 +12868,6 @@ module nic_receive$nap_upload$upload(clock,reset,packets$valid,packets$kind,pack
     output reg  overrun;
     output reg  event_lost;
     
-    // Enums
-    localparam NapState$Head = 0;
-    localparam NapState$Flow = 1;
-    localparam NapState$Swallow = 2;
-    
     // Stub signals
     reg  assembler$clock;
     reg  assembler$reset;
@@ -12901,11 +12896,12 @@ module nic_receive$nap_upload$upload(clock,reset,packets$valid,packets$kind,pack
     wire  [11:0] open_messages$hit_length;
     wire  open_messages$any_free;
     wire  [4:0] open_messages$free_index;
-    wire  open_messages$expired;
-    wire  [29:0] open_messages$expired_key;
-    wire  open_messages$expired_discarding;
-    wire  [15:0] open_messages$expired_ring_index;
-    wire  [11:0] open_messages$expired_received;
+    wire  open_messages$expired$valid;
+    wire  open_messages$expired$discarding;
+    wire  [29:0] open_messages$expired$key;
+    wire  [11:0] open_messages$expired$received;
+    wire  [15:0] open_messages$expired$ring_index;
+    reg  open_messages$expired$retire;
     reg  open_messages$touch;
     reg  [4:0] open_messages$touch_index;
     reg  open_messages$opening;
@@ -12920,7 +12916,6 @@ module nic_receive$nap_upload$upload(clock,reset,packets$valid,packets$kind,pack
     reg  [11:0] open_messages$update_received;
     reg  open_messages$finish;
     reg  [4:0] open_messages$finish_index;
-    reg  open_messages$retire;
     reg  [10:0] verdict$nap_offset;
     reg  [11:0] verdict$nap_length;
     reg  [10:0] verdict$bytes;
@@ -12947,6 +12942,28 @@ module nic_receive$nap_upload$upload(clock,reset,packets$valid,packets$kind,pack
     wire  verdict$opens;
     wire  verdict$completes;
     wire  [11:0] verdict$received_after;
+    reg  flow$clock;
+    reg  flow$reset;
+    wire  flow$words$valid;
+    wire  [2:0] flow$words$function;
+    wire  [47:0] flow$words$address;
+    wire  [10:0] flow$words$bytes;
+    wire  flow$words$mark;
+    wire  [63:0] flow$words$word;
+    wire  flow$words$last;
+    reg  flow$words$ready;
+    reg  [47:0] flow$head_address;
+    reg  flow$act;
+    reg  flow$written;
+    reg  flow$mark;
+    reg  flow$holds;
+    reg  flow$opens;
+    reg  flow$hit;
+    reg  [4:0] flow$hit_index;
+    reg  [4:0] flow$free_index;
+    wire  flow$at_head;
+    wire  flow$touch;
+    wire  [4:0] flow$touch_index;
     reg  receive_event$clock;
     reg  receive_event$reset;
     reg  receive_event$capture;
@@ -12969,40 +12986,17 @@ module nic_receive$nap_upload$upload(clock,reset,packets$valid,packets$kind,pack
     reg  [2:0] error_post$peer_function;
     reg  [3:0] error_post$peer_qp;
     reg  [10:0] error_post$bytes;
-    reg  error_post$expired;
-    reg  error_post$expired_discarding;
-    reg  [29:0] error_post$expired_key;
-    reg  [11:0] error_post$expired_received;
-    reg  [15:0] error_post$expired_ring_index;
-    wire  error_post$retire;
+    reg  error_post$expired$valid;
+    reg  error_post$expired$discarding;
+    reg  [29:0] error_post$expired$key;
+    reg  [11:0] error_post$expired$received;
+    reg  [15:0] error_post$expired$ring_index;
+    wire  error_post$expired$retire;
     wire  error_post$lost;
-    reg  [1:0] state$d;
-    wire  [1:0] state$q;
-    reg  state$clock;
-    reg  [47:0] flow_address$d;
-    wire  [47:0] flow_address$q;
-    reg  flow_address$clock;
-    reg  flow_mark$d;
-    wire  flow_mark$q;
-    reg  flow_mark$clock;
-    reg  holding$d;
-    wire  holding$q;
-    reg  holding$clock;
-    reg  [4:0] held_entry$d;
-    wire  [4:0] held_entry$q;
-    reg  held_entry$clock;
     
     // Local signals
-    reg  at_head;
     reg  [47:0] head_address;
     reg  [36:0] take_buffer;
-    reg  word_taken;
-    reg  [3:0] unused_kind;
-    reg  [11:0] unused_delay;
-    reg  [47:0] unused_address;
-    reg  unused_event;
-    reg  unused_message_last;
-    reg  unused_get_response;
     
     // Sub module instances
     nic_receive$nap_upload$upload$assembler assembler(
@@ -13042,11 +13036,12 @@ module nic_receive$nap_upload$upload(clock,reset,packets$valid,packets$kind,pack
         .hit_length(open_messages$hit_length),
         .any_free(open_messages$any_free),
         .free_index(open_messages$free_index),
-        .expired(open_messages$expired),
-        .expired_key(open_messages$expired_key),
-        .expired_discarding(open_messages$expired_discarding),
-        .expired_ring_index(open_messages$expired_ring_index),
-        .expired_received(open_messages$expired_received),
+        .expired$valid(open_messages$expired$valid),
+        .expired$discarding(open_messages$expired$discarding),
+        .expired$key(open_messages$expired$key),
+        .expired$received(open_messages$expired$received),
+        .expired$ring_index(open_messages$expired$ring_index),
+        .expired$retire(open_messages$expired$retire),
         .touch(open_messages$touch),
         .touch_index(open_messages$touch_index),
         .opening(open_messages$opening),
@@ -13060,8 +13055,7 @@ module nic_receive$nap_upload$upload(clock,reset,packets$valid,packets$kind,pack
         .update_index(open_messages$update_index),
         .update_received(open_messages$update_received),
         .finish(open_messages$finish),
-        .finish_index(open_messages$finish_index),
-        .retire(open_messages$retire)
+        .finish_index(open_messages$finish_index)
     );
     nic_receive$nap_upload$upload$verdict verdict(
         .nap_offset(verdict$nap_offset),
@@ -13090,6 +13084,48 @@ module nic_receive$nap_upload$upload(clock,reset,packets$valid,packets$kind,pack
         .opens(verdict$opens),
         .completes(verdict$completes),
         .received_after(verdict$received_after)
+    );
+    nic_receive$nap_upload$upload$flow flow(
+        .clock(flow$clock),
+        .reset(flow$reset),
+        .packets$valid(packets$valid),
+        .packets$kind(packets$kind),
+        .packets$src_node(packets$src_node),
+        .packets$src_function(packets$src_function),
+        .packets$src_qp(packets$src_qp),
+        .packets$dst_function(packets$dst_function),
+        .packets$dst_qp(packets$dst_qp),
+        .packets$delay(packets$delay),
+        .packets$address(packets$address),
+        .packets$nap_offset(packets$nap_offset),
+        .packets$nap_length(packets$nap_length),
+        .packets$bytes(packets$bytes),
+        .packets$event(packets$event),
+        .packets$message_last(packets$message_last),
+        .packets$get_response(packets$get_response),
+        .packets$word(packets$word),
+        .packets$last(packets$last),
+        .packets$ready(packets$ready),
+        .words$valid(flow$words$valid),
+        .words$function(flow$words$function),
+        .words$address(flow$words$address),
+        .words$bytes(flow$words$bytes),
+        .words$mark(flow$words$mark),
+        .words$word(flow$words$word),
+        .words$last(flow$words$last),
+        .words$ready(flow$words$ready),
+        .head_address(flow$head_address),
+        .act(flow$act),
+        .written(flow$written),
+        .mark(flow$mark),
+        .holds(flow$holds),
+        .opens(flow$opens),
+        .hit(flow$hit),
+        .hit_index(flow$hit_index),
+        .free_index(flow$free_index),
+        .at_head(flow$at_head),
+        .touch(flow$touch),
+        .touch_index(flow$touch_index)
     );
     nic_receive$nap_upload$upload$receive_event receive_event(
         .clock(receive_event$clock),
@@ -13129,12 +13165,12 @@ module nic_receive$nap_upload$upload(clock,reset,packets$valid,packets$kind,pack
         .peer_function(error_post$peer_function),
         .peer_qp(error_post$peer_qp),
         .bytes(error_post$bytes),
-        .expired(error_post$expired),
-        .expired_discarding(error_post$expired_discarding),
-        .expired_key(error_post$expired_key),
-        .expired_received(error_post$expired_received),
-        .expired_ring_index(error_post$expired_ring_index),
-        .retire(error_post$retire),
+        .expired$valid(error_post$expired$valid),
+        .expired$discarding(error_post$expired$discarding),
+        .expired$key(error_post$expired$key),
+        .expired$received(error_post$expired$received),
+        .expired$ring_index(error_post$expired$ring_index),
+        .expired$retire(error_post$expired$retire),
         .lost(error_post$lost),
         .errors$valid(errors$valid),
         .errors$function(errors$function),
@@ -13150,58 +13186,19 @@ module nic_receive$nap_upload$upload(clock,reset,packets$valid,packets$kind,pack
         .errors$info(errors$info),
         .errors$ready(errors$ready)
     );
-    nic_receive$nap_upload$upload$state state(
-        .d(state$d),
-        .q(state$q),
-        .clock(state$clock)
-    );
-    nic_receive$nap_upload$upload$flow_address flow_address(
-        .d(flow_address$d),
-        .q(flow_address$q),
-        .clock(flow_address$clock)
-    );
-    nic_receive$nap_upload$upload$flow_mark flow_mark(
-        .d(flow_mark$d),
-        .q(flow_mark$q),
-        .clock(flow_mark$clock)
-    );
-    nic_receive$nap_upload$upload$holding holding(
-        .d(holding$d),
-        .q(holding$q),
-        .clock(holding$clock)
-    );
-    nic_receive$nap_upload$upload$held_entry held_entry(
-        .d(held_entry$d),
-        .q(held_entry$q),
-        .clock(held_entry$clock)
-    );
     
     // Update code
     always @(*) begin
-        state$clock = clock;
-        flow_address$clock = clock;
-        flow_mark$clock = clock;
-        holding$clock = clock;
-        held_entry$clock = clock;
-        state$d = state$q;
-        flow_address$d = flow_address$q;
-        flow_mark$d = flow_mark$q;
-        holding$d = holding$q;
-        held_entry$d = held_entry$q;
         assembler$clock = clock;
         open_messages$clock = clock;
+        flow$clock = clock;
         receive_event$clock = clock;
         error_post$clock = clock;
         assembler$reset = reset;
         open_messages$reset = reset;
+        flow$reset = reset;
         receive_event$reset = reset;
         error_post$reset = reset;
-        unused_kind = packets$kind;
-        unused_delay = packets$delay;
-        unused_address = packets$address;
-        unused_event = packets$event;
-        unused_message_last = packets$message_last;
-        unused_get_response = packets$get_response;
         open_messages$src_node = packets$src_node;
         open_messages$src_function = packets$src_function;
         open_messages$src_qp = packets$src_qp;
@@ -13215,8 +13212,7 @@ module nic_receive$nap_upload$upload(clock,reset,packets$valid,packets$kind,pack
         verdict$hit_received = open_messages$hit_received;
         verdict$hit_length = open_messages$hit_length;
         verdict$any_free = open_messages$any_free;
-        at_head = (state$q == NapState$Head) & packets$valid;
-        verdict$at_head = at_head;
+        verdict$at_head = flow$at_head;
         verdict$event_busy = receive_event$busy;
         verdict$take_done = take$done;
         verdict$take_found = take$found;
@@ -13228,42 +13224,17 @@ module nic_receive$nap_upload$upload(clock,reset,packets$valid,packets$kind,pack
         if (~verdict$append) begin
             head_address = take$address | ((packets$nap_offset) & 48'hffffffffffff);
         end
-        assembler$words$valid = (verdict$act & verdict$written) | ((state$q == NapState$Flow) & packets$valid);
-        assembler$words$function = packets$dst_function;
-        assembler$words$address = flow_address$q;
-        assembler$words$mark = flow_mark$q;
-        if (state$q == NapState$Head) begin
-            assembler$words$address = head_address;
-            assembler$words$mark = verdict$mark;
-        end
-        assembler$words$bytes = packets$bytes;
-        assembler$words$word = packets$word;
-        assembler$words$last = packets$last;
-        packets$ready = (state$q == NapState$Swallow) | (verdict$act & ~verdict$written) | (assembler$words$ready & ((state$q == NapState$Flow) | (verdict$act & verdict$written)));
-        word_taken = packets$valid & packets$ready;
-        if (verdict$act) begin
-            flow_address$d = head_address;
-            flow_mark$d = verdict$mark;
-            holding$d = verdict$holds;
-            held_entry$d = open_messages$hit_index;
-            if (verdict$opens) begin
-                held_entry$d = open_messages$free_index;
-            end
-            if (~(word_taken & packets$last)) begin
-                state$d = NapState$Swallow;
-                if (verdict$written) begin
-                    state$d = NapState$Flow;
-                end
-            end
-        end
-        if ((state$q != NapState$Head) & word_taken & packets$last) begin
-            state$d = NapState$Head;
-        end
-        open_messages$touch = (at_head & open_messages$hit) | ((state$q != NapState$Head) & holding$q);
-        open_messages$touch_index = held_entry$q;
-        if (state$q == NapState$Head) begin
-            open_messages$touch_index = open_messages$hit_index;
-        end
+        flow$head_address = head_address;
+        flow$act = verdict$act;
+        flow$written = verdict$written;
+        flow$mark = verdict$mark;
+        flow$holds = verdict$holds;
+        flow$opens = verdict$opens;
+        flow$hit = open_messages$hit;
+        flow$hit_index = open_messages$hit_index;
+        flow$free_index = open_messages$free_index;
+        open_messages$touch = flow$touch;
+        open_messages$touch_index = flow$touch_index;
         open_messages$opening = verdict$act & verdict$opens;
         open_messages$open_index = open_messages$free_index;
         open_messages$open_discarding = ~verdict$found;
@@ -13296,26 +13267,17 @@ module nic_receive$nap_upload$upload(clock,reset,packets$valid,packets$kind,pack
         error_post$peer_function = packets$src_function;
         error_post$peer_qp = packets$src_qp;
         error_post$bytes = packets$bytes;
-        error_post$expired = open_messages$expired;
-        error_post$expired_discarding = open_messages$expired_discarding;
-        error_post$expired_key = open_messages$expired_key;
-        error_post$expired_received = open_messages$expired_received;
-        error_post$expired_ring_index = open_messages$expired_ring_index;
-        open_messages$retire = error_post$retire;
         delivered = receive_event$capture;
         no_buffer = verdict$posts & ~verdict$full;
         assembly_full = verdict$act & verdict$full;
         overrun = verdict$act & verdict$overrun;
-        incomplete = error_post$retire;
+        incomplete = error_post$expired$retire;
         event_lost = error_post$lost;
         if (reset) begin
-            state$d = NapState$Head;
-            holding$d = 1'b0;
             take$valid = 1'b0;
             open_messages$opening = 1'b0;
             open_messages$update = 1'b0;
             open_messages$finish = 1'b0;
-            open_messages$retire = 1'b0;
             receive_event$capture = 1'b0;
             error_post$packet_post = 1'b0;
             delivered = 1'b0;
@@ -13326,6 +13288,20 @@ module nic_receive$nap_upload$upload(clock,reset,packets$valid,packets$kind,pack
         end
     end
     
+    always @(*) assembler$words$valid = flow$words$valid;
+    always @(*) assembler$words$function = flow$words$function;
+    always @(*) assembler$words$address = flow$words$address;
+    always @(*) assembler$words$bytes = flow$words$bytes;
+    always @(*) assembler$words$mark = flow$words$mark;
+    always @(*) assembler$words$word = flow$words$word;
+    always @(*) assembler$words$last = flow$words$last;
+    always @(*) flow$words$ready = assembler$words$ready;
+    always @(*) error_post$expired$valid = open_messages$expired$valid;
+    always @(*) error_post$expired$discarding = open_messages$expired$discarding;
+    always @(*) error_post$expired$key = open_messages$expired$key;
+    always @(*) error_post$expired$received = open_messages$expired$received;
+    always @(*) error_post$expired$ring_index = open_messages$expired$ring_index;
+    always @(*) open_messages$expired$retire = error_post$expired$retire;
 endmodule // nic_receive$nap_upload$upload
 
 
@@ -13924,7 +13900,7 @@ module nic_receive$nap_upload$upload$assembler$window_enables(d,q,clock);
 endmodule // nic_receive$nap_upload$upload$assembler$window_enables
 
 
-module nic_receive$nap_upload$upload$error_post(clock,reset,packet_post,assembly_full,target_function,qp,peer_node,peer_function,peer_qp,bytes,expired,expired_discarding,expired_key,expired_received,expired_ring_index,retire,lost,errors$valid,errors$function,errors$qp,errors$receive_ring,errors$kind,errors$status,errors$op,errors$peer_node,errors$peer_function,errors$peer_qp,errors$length,errors$info,errors$ready);
+module nic_receive$nap_upload$upload$error_post(clock,reset,packet_post,assembly_full,target_function,qp,peer_node,peer_function,peer_qp,bytes,expired$valid,expired$discarding,expired$key,expired$received,expired$ring_index,expired$retire,lost,errors$valid,errors$function,errors$qp,errors$receive_ring,errors$kind,errors$status,errors$op,errors$peer_node,errors$peer_function,errors$peer_qp,errors$length,errors$info,errors$ready);
     
     // Module arguments
     input wire  clock;
@@ -13937,12 +13913,12 @@ module nic_receive$nap_upload$upload$error_post(clock,reset,packet_post,assembly
     input wire  [2:0] peer_function;
     input wire  [3:0] peer_qp;
     input wire  [10:0] bytes;
-    input wire  expired;
-    input wire  expired_discarding;
-    input wire  [29:0] expired_key;
-    input wire  [11:0] expired_received;
-    input wire  [15:0] expired_ring_index;
-    output reg  retire;
+    input wire  expired$valid;
+    input wire  expired$discarding;
+    input wire  [29:0] expired$key;
+    input wire  [11:0] expired$received;
+    input wire  [15:0] expired$ring_index;
+    output reg  expired$retire;
     output reg  lost;
     output wire  errors$valid;
     output wire  [2:0] errors$function;
@@ -14014,8 +13990,8 @@ module nic_receive$nap_upload$upload$error_post(clock,reset,packet_post,assembly
         slot$clock = clock;
         slot$reset = reset;
         lost = slot$lost;
-        retire = expired & ~packet_post & (expired_discarding | ~errors$valid);
-        slot$post = packet_post | (retire & ~expired_discarding);
+        expired$retire = expired$valid & ~packet_post & (expired$discarding | ~errors$valid);
+        slot$post = packet_post | (expired$retire & ~expired$discarding);
         slot$op = op_nap;
         slot$status = status_no_buffer;
         if (assembly_full) begin
@@ -14030,13 +14006,13 @@ module nic_receive$nap_upload$upload$error_post(clock,reset,packet_post,assembly
         slot$info = 32'h0;
         if (~packet_post) begin
             slot$status = status_incomplete;
-            slot$qp = expired_key[(32'h0)+:(4)];
-            slot$target_function = expired_key[(32'h4)+:(3)];
-            slot$peer_qp = expired_key[(32'h7)+:(4)];
-            slot$peer_function = expired_key[(32'hb)+:(3)];
-            slot$peer_node = expired_key[(32'he)+:(16)];
-            slot$length = expired_received[(32'h0)+:(11)];
-            slot$info = ((expired_ring_index) & 32'hffffffff);
+            slot$qp = expired$key[(32'h0)+:(4)];
+            slot$target_function = expired$key[(32'h4)+:(3)];
+            slot$peer_qp = expired$key[(32'h7)+:(4)];
+            slot$peer_function = expired$key[(32'hb)+:(3)];
+            slot$peer_node = expired$key[(32'he)+:(16)];
+            slot$length = expired$received[(32'h0)+:(11)];
+            slot$info = ((expired$ring_index) & 32'hffffffff);
         end
     end
     
@@ -14408,7 +14384,163 @@ module nic_receive$nap_upload$upload$error_post$slot$held_status(d,q,clock);
 endmodule // nic_receive$nap_upload$upload$error_post$slot$held_status
 
 
-module nic_receive$nap_upload$upload$flow_address(d,q,clock);
+module nic_receive$nap_upload$upload$flow(clock,reset,packets$valid,packets$kind,packets$src_node,packets$src_function,packets$src_qp,packets$dst_function,packets$dst_qp,packets$delay,packets$address,packets$nap_offset,packets$nap_length,packets$bytes,packets$event,packets$message_last,packets$get_response,packets$word,packets$last,packets$ready,words$valid,words$function,words$address,words$bytes,words$mark,words$word,words$last,words$ready,head_address,act,written,mark,holds,opens,hit,hit_index,free_index,at_head,touch,touch_index);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  packets$valid;
+    input wire  [3:0] packets$kind;
+    input wire  [15:0] packets$src_node;
+    input wire  [2:0] packets$src_function;
+    input wire  [3:0] packets$src_qp;
+    input wire  [2:0] packets$dst_function;
+    input wire  [3:0] packets$dst_qp;
+    input wire  [11:0] packets$delay;
+    input wire  [47:0] packets$address;
+    input wire  [10:0] packets$nap_offset;
+    input wire  [11:0] packets$nap_length;
+    input wire  [10:0] packets$bytes;
+    input wire  packets$event;
+    input wire  packets$message_last;
+    input wire  packets$get_response;
+    input wire  [63:0] packets$word;
+    input wire  packets$last;
+    output reg  packets$ready;
+    output reg  words$valid;
+    output reg  [2:0] words$function;
+    output reg  [47:0] words$address;
+    output reg  [10:0] words$bytes;
+    output reg  words$mark;
+    output reg  [63:0] words$word;
+    output reg  words$last;
+    input wire  words$ready;
+    input wire  [47:0] head_address;
+    input wire  act;
+    input wire  written;
+    input wire  mark;
+    input wire  holds;
+    input wire  opens;
+    input wire  hit;
+    input wire  [4:0] hit_index;
+    input wire  [4:0] free_index;
+    output reg  at_head;
+    output reg  touch;
+    output reg  [4:0] touch_index;
+    
+    // Enums
+    localparam NapState$Head = 0;
+    localparam NapState$Flow = 1;
+    localparam NapState$Swallow = 2;
+    
+    // Stub signals
+    reg  [1:0] state$d;
+    wire  [1:0] state$q;
+    reg  state$clock;
+    reg  [47:0] flow_address$d;
+    wire  [47:0] flow_address$q;
+    reg  flow_address$clock;
+    reg  flow_mark$d;
+    wire  flow_mark$q;
+    reg  flow_mark$clock;
+    reg  holding$d;
+    wire  holding$q;
+    reg  holding$clock;
+    reg  [4:0] held_entry$d;
+    wire  [4:0] held_entry$q;
+    reg  held_entry$clock;
+    
+    // Local signals
+    reg  word_taken;
+    reg  unused_fields;
+    
+    // Sub module instances
+    nic_receive$nap_upload$upload$flow$state state(
+        .d(state$d),
+        .q(state$q),
+        .clock(state$clock)
+    );
+    nic_receive$nap_upload$upload$flow$flow_address flow_address(
+        .d(flow_address$d),
+        .q(flow_address$q),
+        .clock(flow_address$clock)
+    );
+    nic_receive$nap_upload$upload$flow$flow_mark flow_mark(
+        .d(flow_mark$d),
+        .q(flow_mark$q),
+        .clock(flow_mark$clock)
+    );
+    nic_receive$nap_upload$upload$flow$holding holding(
+        .d(holding$d),
+        .q(holding$q),
+        .clock(holding$clock)
+    );
+    nic_receive$nap_upload$upload$flow$held_entry held_entry(
+        .d(held_entry$d),
+        .q(held_entry$q),
+        .clock(held_entry$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        state$clock = clock;
+        flow_address$clock = clock;
+        flow_mark$clock = clock;
+        holding$clock = clock;
+        held_entry$clock = clock;
+        state$d = state$q;
+        flow_address$d = flow_address$q;
+        flow_mark$d = flow_mark$q;
+        holding$d = holding$q;
+        held_entry$d = held_entry$q;
+        unused_fields = |packets$kind | |packets$src_node | |packets$src_function | |packets$src_qp | |packets$dst_qp | |packets$delay | |packets$address | |packets$nap_offset | |packets$nap_length | packets$event | packets$message_last | packets$get_response;
+        at_head = (state$q == NapState$Head) & packets$valid;
+        words$valid = (act & written) | ((state$q == NapState$Flow) & packets$valid);
+        words$function = packets$dst_function;
+        words$address = flow_address$q;
+        words$mark = flow_mark$q;
+        if (state$q == NapState$Head) begin
+            words$address = head_address;
+            words$mark = mark;
+        end
+        words$bytes = packets$bytes;
+        words$word = packets$word;
+        words$last = packets$last;
+        packets$ready = (state$q == NapState$Swallow) | (act & ~written) | (words$ready & ((state$q == NapState$Flow) | (act & written)));
+        word_taken = packets$valid & packets$ready;
+        if (act) begin
+            flow_address$d = head_address;
+            flow_mark$d = mark;
+            holding$d = holds;
+            held_entry$d = hit_index;
+            if (opens) begin
+                held_entry$d = free_index;
+            end
+            if (~(word_taken & packets$last)) begin
+                state$d = NapState$Swallow;
+                if (written) begin
+                    state$d = NapState$Flow;
+                end
+            end
+        end
+        if ((state$q != NapState$Head) & word_taken & packets$last) begin
+            state$d = NapState$Head;
+        end
+        touch = (at_head & hit) | ((state$q != NapState$Head) & holding$q);
+        touch_index = held_entry$q;
+        if (state$q == NapState$Head) begin
+            touch_index = hit_index;
+        end
+        if (reset) begin
+            state$d = NapState$Head;
+            holding$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_receive$nap_upload$upload$flow
+
+
+module nic_receive$nap_upload$upload$flow$flow_address(d,q,clock);
     
     // Module arguments
     input wire  [47:0] d;
@@ -14424,10 +14556,10 @@ module nic_receive$nap_upload$upload$flow_address(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_receive$nap_upload$upload$flow_address
+endmodule // nic_receive$nap_upload$upload$flow$flow_address
 
 
-module nic_receive$nap_upload$upload$flow_mark(d,q,clock);
+module nic_receive$nap_upload$upload$flow$flow_mark(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -14443,10 +14575,10 @@ module nic_receive$nap_upload$upload$flow_mark(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_receive$nap_upload$upload$flow_mark
+endmodule // nic_receive$nap_upload$upload$flow$flow_mark
 
 
-module nic_receive$nap_upload$upload$held_entry(d,q,clock);
+module nic_receive$nap_upload$upload$flow$held_entry(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -14462,10 +14594,10 @@ module nic_receive$nap_upload$upload$held_entry(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_receive$nap_upload$upload$held_entry
+endmodule // nic_receive$nap_upload$upload$flow$held_entry
 
 
-module nic_receive$nap_upload$upload$holding(d,q,clock);
+module nic_receive$nap_upload$upload$flow$holding(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -14481,10 +14613,34 @@ module nic_receive$nap_upload$upload$holding(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_receive$nap_upload$upload$holding
+endmodule // nic_receive$nap_upload$upload$flow$holding
 
 
-module nic_receive$nap_upload$upload$open_messages(clock,reset,src_node,src_function,src_qp,dst_function,dst_qp,hit,hit_index,hit_discarding,hit_buffer,hit_ring_index,hit_received,hit_length,any_free,free_index,expired,expired_key,expired_discarding,expired_ring_index,expired_received,touch,touch_index,opening,open_index,open_discarding,open_buffer,open_ring_index,open_received,open_length,update,update_index,update_received,finish,finish_index,retire);
+module nic_receive$nap_upload$upload$flow$state(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Enums
+    localparam NapState$Head = 0;
+    localparam NapState$Flow = 1;
+    localparam NapState$Swallow = 2;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_receive$nap_upload$upload$flow$state
+
+
+module nic_receive$nap_upload$upload$open_messages(clock,reset,src_node,src_function,src_qp,dst_function,dst_qp,hit,hit_index,hit_discarding,hit_buffer,hit_ring_index,hit_received,hit_length,any_free,free_index,expired$valid,expired$discarding,expired$key,expired$received,expired$ring_index,expired$retire,touch,touch_index,opening,open_index,open_discarding,open_buffer,open_ring_index,open_received,open_length,update,update_index,update_received,finish,finish_index);
     
     // Module arguments
     input wire  clock;
@@ -14503,11 +14659,12 @@ module nic_receive$nap_upload$upload$open_messages(clock,reset,src_node,src_func
     output reg  [11:0] hit_length;
     output reg  any_free;
     output reg  [4:0] free_index;
-    output reg  expired;
-    output reg  [29:0] expired_key;
-    output reg  expired_discarding;
-    output reg  [15:0] expired_ring_index;
-    output reg  [11:0] expired_received;
+    output reg  expired$valid;
+    output reg  expired$discarding;
+    output reg  [29:0] expired$key;
+    output reg  [11:0] expired$received;
+    output reg  [15:0] expired$ring_index;
+    input wire  expired$retire;
     input wire  touch;
     input wire  [4:0] touch_index;
     input wire  opening;
@@ -14522,7 +14679,6 @@ module nic_receive$nap_upload$upload$open_messages(clock,reset,src_node,src_func
     input wire  [11:0] update_received;
     input wire  finish;
     input wire  [4:0] finish_index;
-    input wire  retire;
     
     // Constant declarations
     localparam  entry_ids$0 = 5'b0;
@@ -15090,12 +15246,12 @@ module nic_receive$nap_upload$upload$open_messages(clock,reset,src_node,src_func
         hit_length = 32'h0;
         any_free = 1'b0;
         free_index = 32'h0;
-        expired = 1'b0;
+        expired$valid = 1'b0;
         expired_index = 32'h0;
-        expired_key = 32'h0;
-        expired_discarding = 1'b0;
-        expired_ring_index = 32'h0;
-        expired_received = 32'h0;
+        expired$key = 32'h0;
+        expired$discarding = 1'b0;
+        expired$ring_index = 32'h0;
+        expired$received = 32'h0;
         if (valid$0$q & (keys$0$q == key)) begin
             hit = 1'b1;
             hit_index = entry_ids$0;
@@ -15110,12 +15266,12 @@ module nic_receive$nap_upload$upload$open_messages(clock,reset,src_node,src_func
             free_index = entry_ids$0;
         end
         if (valid$0$q & (ages$0$q == age_limit) & ~(touch & (touch_index == entry_ids$0))) begin
-            expired = 1'b1;
+            expired$valid = 1'b1;
             expired_index = entry_ids$0;
-            expired_key = keys$0$q;
-            expired_discarding = discarding$0$q;
-            expired_ring_index = ring_indices$0$q;
-            expired_received = received$0$q;
+            expired$key = keys$0$q;
+            expired$discarding = discarding$0$q;
+            expired$ring_index = ring_indices$0$q;
+            expired$received = received$0$q;
         end
         if (valid$1$q & (keys$1$q == key)) begin
             hit = 1'b1;
@@ -15131,12 +15287,12 @@ module nic_receive$nap_upload$upload$open_messages(clock,reset,src_node,src_func
             free_index = entry_ids$1;
         end
         if (valid$1$q & (ages$1$q == age_limit) & ~(touch & (touch_index == entry_ids$1))) begin
-            expired = 1'b1;
+            expired$valid = 1'b1;
             expired_index = entry_ids$1;
-            expired_key = keys$1$q;
-            expired_discarding = discarding$1$q;
-            expired_ring_index = ring_indices$1$q;
-            expired_received = received$1$q;
+            expired$key = keys$1$q;
+            expired$discarding = discarding$1$q;
+            expired$ring_index = ring_indices$1$q;
+            expired$received = received$1$q;
         end
         if (valid$2$q & (keys$2$q == key)) begin
             hit = 1'b1;
@@ -15152,12 +15308,12 @@ module nic_receive$nap_upload$upload$open_messages(clock,reset,src_node,src_func
             free_index = entry_ids$2;
         end
         if (valid$2$q & (ages$2$q == age_limit) & ~(touch & (touch_index == entry_ids$2))) begin
-            expired = 1'b1;
+            expired$valid = 1'b1;
             expired_index = entry_ids$2;
-            expired_key = keys$2$q;
-            expired_discarding = discarding$2$q;
-            expired_ring_index = ring_indices$2$q;
-            expired_received = received$2$q;
+            expired$key = keys$2$q;
+            expired$discarding = discarding$2$q;
+            expired$ring_index = ring_indices$2$q;
+            expired$received = received$2$q;
         end
         if (valid$3$q & (keys$3$q == key)) begin
             hit = 1'b1;
@@ -15173,12 +15329,12 @@ module nic_receive$nap_upload$upload$open_messages(clock,reset,src_node,src_func
             free_index = entry_ids$3;
         end
         if (valid$3$q & (ages$3$q == age_limit) & ~(touch & (touch_index == entry_ids$3))) begin
-            expired = 1'b1;
+            expired$valid = 1'b1;
             expired_index = entry_ids$3;
-            expired_key = keys$3$q;
-            expired_discarding = discarding$3$q;
-            expired_ring_index = ring_indices$3$q;
-            expired_received = received$3$q;
+            expired$key = keys$3$q;
+            expired$discarding = discarding$3$q;
+            expired$ring_index = ring_indices$3$q;
+            expired$received = received$3$q;
         end
         if (valid$4$q & (keys$4$q == key)) begin
             hit = 1'b1;
@@ -15194,12 +15350,12 @@ module nic_receive$nap_upload$upload$open_messages(clock,reset,src_node,src_func
             free_index = entry_ids$4;
         end
         if (valid$4$q & (ages$4$q == age_limit) & ~(touch & (touch_index == entry_ids$4))) begin
-            expired = 1'b1;
+            expired$valid = 1'b1;
             expired_index = entry_ids$4;
-            expired_key = keys$4$q;
-            expired_discarding = discarding$4$q;
-            expired_ring_index = ring_indices$4$q;
-            expired_received = received$4$q;
+            expired$key = keys$4$q;
+            expired$discarding = discarding$4$q;
+            expired$ring_index = ring_indices$4$q;
+            expired$received = received$4$q;
         end
         if (valid$5$q & (keys$5$q == key)) begin
             hit = 1'b1;
@@ -15215,12 +15371,12 @@ module nic_receive$nap_upload$upload$open_messages(clock,reset,src_node,src_func
             free_index = entry_ids$5;
         end
         if (valid$5$q & (ages$5$q == age_limit) & ~(touch & (touch_index == entry_ids$5))) begin
-            expired = 1'b1;
+            expired$valid = 1'b1;
             expired_index = entry_ids$5;
-            expired_key = keys$5$q;
-            expired_discarding = discarding$5$q;
-            expired_ring_index = ring_indices$5$q;
-            expired_received = received$5$q;
+            expired$key = keys$5$q;
+            expired$discarding = discarding$5$q;
+            expired$ring_index = ring_indices$5$q;
+            expired$received = received$5$q;
         end
         if (valid$6$q & (keys$6$q == key)) begin
             hit = 1'b1;
@@ -15236,12 +15392,12 @@ module nic_receive$nap_upload$upload$open_messages(clock,reset,src_node,src_func
             free_index = entry_ids$6;
         end
         if (valid$6$q & (ages$6$q == age_limit) & ~(touch & (touch_index == entry_ids$6))) begin
-            expired = 1'b1;
+            expired$valid = 1'b1;
             expired_index = entry_ids$6;
-            expired_key = keys$6$q;
-            expired_discarding = discarding$6$q;
-            expired_ring_index = ring_indices$6$q;
-            expired_received = received$6$q;
+            expired$key = keys$6$q;
+            expired$discarding = discarding$6$q;
+            expired$ring_index = ring_indices$6$q;
+            expired$received = received$6$q;
         end
         if (valid$7$q & (keys$7$q == key)) begin
             hit = 1'b1;
@@ -15257,12 +15413,12 @@ module nic_receive$nap_upload$upload$open_messages(clock,reset,src_node,src_func
             free_index = entry_ids$7;
         end
         if (valid$7$q & (ages$7$q == age_limit) & ~(touch & (touch_index == entry_ids$7))) begin
-            expired = 1'b1;
+            expired$valid = 1'b1;
             expired_index = entry_ids$7;
-            expired_key = keys$7$q;
-            expired_discarding = discarding$7$q;
-            expired_ring_index = ring_indices$7$q;
-            expired_received = received$7$q;
+            expired$key = keys$7$q;
+            expired$discarding = discarding$7$q;
+            expired$ring_index = ring_indices$7$q;
+            expired$received = received$7$q;
         end
         valid$0$clock = clock;
         discarding$0$clock = clock;
@@ -15299,7 +15455,7 @@ module nic_receive$nap_upload$upload$open_messages(clock,reset,src_node,src_func
         if (update & (update_index == entry_ids$0)) begin
             received$0$d = update_received;
         end
-        if ((finish & (finish_index == entry_ids$0)) | (retire & (expired_index == entry_ids$0))) begin
+        if ((finish & (finish_index == entry_ids$0)) | (expired$retire & (expired_index == entry_ids$0))) begin
             valid$0$d = 1'b0;
         end
         if (reset) begin
@@ -15340,7 +15496,7 @@ module nic_receive$nap_upload$upload$open_messages(clock,reset,src_node,src_func
         if (update & (update_index == entry_ids$1)) begin
             received$1$d = update_received;
         end
-        if ((finish & (finish_index == entry_ids$1)) | (retire & (expired_index == entry_ids$1))) begin
+        if ((finish & (finish_index == entry_ids$1)) | (expired$retire & (expired_index == entry_ids$1))) begin
             valid$1$d = 1'b0;
         end
         if (reset) begin
@@ -15381,7 +15537,7 @@ module nic_receive$nap_upload$upload$open_messages(clock,reset,src_node,src_func
         if (update & (update_index == entry_ids$2)) begin
             received$2$d = update_received;
         end
-        if ((finish & (finish_index == entry_ids$2)) | (retire & (expired_index == entry_ids$2))) begin
+        if ((finish & (finish_index == entry_ids$2)) | (expired$retire & (expired_index == entry_ids$2))) begin
             valid$2$d = 1'b0;
         end
         if (reset) begin
@@ -15422,7 +15578,7 @@ module nic_receive$nap_upload$upload$open_messages(clock,reset,src_node,src_func
         if (update & (update_index == entry_ids$3)) begin
             received$3$d = update_received;
         end
-        if ((finish & (finish_index == entry_ids$3)) | (retire & (expired_index == entry_ids$3))) begin
+        if ((finish & (finish_index == entry_ids$3)) | (expired$retire & (expired_index == entry_ids$3))) begin
             valid$3$d = 1'b0;
         end
         if (reset) begin
@@ -15463,7 +15619,7 @@ module nic_receive$nap_upload$upload$open_messages(clock,reset,src_node,src_func
         if (update & (update_index == entry_ids$4)) begin
             received$4$d = update_received;
         end
-        if ((finish & (finish_index == entry_ids$4)) | (retire & (expired_index == entry_ids$4))) begin
+        if ((finish & (finish_index == entry_ids$4)) | (expired$retire & (expired_index == entry_ids$4))) begin
             valid$4$d = 1'b0;
         end
         if (reset) begin
@@ -15504,7 +15660,7 @@ module nic_receive$nap_upload$upload$open_messages(clock,reset,src_node,src_func
         if (update & (update_index == entry_ids$5)) begin
             received$5$d = update_received;
         end
-        if ((finish & (finish_index == entry_ids$5)) | (retire & (expired_index == entry_ids$5))) begin
+        if ((finish & (finish_index == entry_ids$5)) | (expired$retire & (expired_index == entry_ids$5))) begin
             valid$5$d = 1'b0;
         end
         if (reset) begin
@@ -15545,7 +15701,7 @@ module nic_receive$nap_upload$upload$open_messages(clock,reset,src_node,src_func
         if (update & (update_index == entry_ids$6)) begin
             received$6$d = update_received;
         end
-        if ((finish & (finish_index == entry_ids$6)) | (retire & (expired_index == entry_ids$6))) begin
+        if ((finish & (finish_index == entry_ids$6)) | (expired$retire & (expired_index == entry_ids$6))) begin
             valid$6$d = 1'b0;
         end
         if (reset) begin
@@ -15586,7 +15742,7 @@ module nic_receive$nap_upload$upload$open_messages(clock,reset,src_node,src_func
         if (update & (update_index == entry_ids$7)) begin
             received$7$d = update_received;
         end
-        if ((finish & (finish_index == entry_ids$7)) | (retire & (expired_index == entry_ids$7))) begin
+        if ((finish & (finish_index == entry_ids$7)) | (expired$retire & (expired_index == entry_ids$7))) begin
             valid$7$d = 1'b0;
         end
         if (reset) begin
@@ -17419,30 +17575,6 @@ module nic_receive$nap_upload$upload$receive_event$released(d,q,clock);
     end
           
 endmodule // nic_receive$nap_upload$upload$receive_event$released
-
-
-module nic_receive$nap_upload$upload$state(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Enums
-    localparam NapState$Head = 0;
-    localparam NapState$Flow = 1;
-    localparam NapState$Swallow = 2;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_receive$nap_upload$upload$state
 
 
 module nic_receive$nap_upload$upload$verdict(nap_offset,nap_length,bytes,hit,hit_discarding,hit_received,hit_length,any_free,at_head,event_busy,take_done,take_found,wants_take,act,written,found,mark,posts,holds,overrun,append,swallow,full,opens,completes,received_after);
