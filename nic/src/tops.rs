@@ -132,12 +132,26 @@ pub fn send_engine(cfg: &Config) -> Result<Emitted, String> {
     )
 }
 
+/// Words of the receive buffer's packet RAM for packets of at most `max_packet_flits` flits:
+/// the next power of two at or above twice that, at least 8.
+pub fn packet_ram_words(max_packet_flits: usize) -> usize {
+    (2 * max_packet_flits).next_power_of_two().max(8)
+}
+
+/// Words of a GET-queue slot: the longest GET body a packet of `max_packet_flits` flits
+/// carries (at most `1 + 4 * MAX_SEGMENTS`), rounded up to a power of two, at least 4.
+pub fn get_slot_words(max_packet_flits: usize) -> usize {
+    let longest = (max_packet_flits - hdl::formats::nic::OVERHEAD_FLITS)
+        .min(1 + 4 * hdl::formats::nic::MAX_SEGMENTS);
+    longest.next_power_of_two().max(4)
+}
+
 /// `nic_receive_buffer`: the receive engine's buffer and checker for packets of at most
 /// `network.max_packet_flits` flits, its packet RAM the next power of two at or above twice
 /// that (64 words by default).
 pub fn receive_buffer(cfg: &Config) -> Result<Emitted, String> {
     let max_flits = cfg.network.max_packet_flits as usize;
-    let words = (2 * max_flits).next_power_of_two().max(8);
+    let words = packet_ram_words(max_flits);
     with_log2_in!(words, [3, 4, 5, 6, 7, 8, 9], RAW => emit(
         ReceiveBuffer::<RAW, { RAW + 1 }>::new(max_flits),
         "nic_receive_buffer",
@@ -166,9 +180,7 @@ pub const GET_QUEUE_SLOT_BITS: usize = 3;
 /// default: slots of 32).
 pub fn get_to_put(cfg: &Config) -> Result<Emitted, String> {
     let max_flits = cfg.network.max_packet_flits as usize;
-    let longest = (max_flits - hdl::formats::nic::OVERHEAD_FLITS)
-        .min(1 + 4 * hdl::formats::nic::MAX_SEGMENTS);
-    let slot_words = longest.next_power_of_two().max(4);
+    let slot_words = get_slot_words(max_flits);
     with_log2_in!(slot_words, [2, 3, 4, 5, 6, 7], WB => emit(
         GetToPut::<GET_QUEUE_SLOT_BITS, WB, { GET_QUEUE_SLOT_BITS + WB }, { GET_QUEUE_SLOT_BITS + 1 }>::new(max_flits),
         "nic_get_to_put",
@@ -219,11 +231,9 @@ pub fn receive_engine(cfg: &Config) -> Result<Emitted, String> {
     let s = receive_settings(cfg);
     let vcs = cfg.network.vcs as usize;
     let depth = s.max_packet_flits.next_power_of_two().max(4);
-    let words = (2 * s.max_packet_flits).next_power_of_two().max(8);
+    let words = packet_ram_words(s.max_packet_flits);
     let entries = crate::qp_table::qp_entries(s.nap.functions, s.nap.qps);
-    let longest = (s.max_packet_flits - hdl::formats::nic::OVERHEAD_FLITS)
-        .min(1 + 4 * hdl::formats::nic::MAX_SEGMENTS);
-    let slot_words = longest.next_power_of_two().max(4);
+    let slot_words = get_slot_words(s.max_packet_flits);
     let description = "the NIC's receive engine: network channel into whole packets per VC (management to its own port), the receive buffer's checks, dispatch by kind to the PUT upload, the NAP upload with its buffer manager and GET to PUT (PUT descriptors for the send engine), the uploads' writes merged, QP lookups shared, events on one port per source, counters' pulses (nic/src/receive/receive_engine.rs)";
     let name = "nic_receive";
     let log2 = |v: usize| v.trailing_zeros() as usize;

@@ -27,17 +27,19 @@ use hdl::formats::nic::{
     Descriptor, DescriptorBody, DescriptorKind, Event, EventKind, EventStatus, NicOp, NicPacket,
     NAP_MAX_BYTES,
 };
-use hdl::formats::PacketKind;
 use nic::receive::nap_upload_unit::NapSettings;
 use nic::receive::receive_engine::{ReceivePulse, ReceiveSettings, RECEIVE_PULSES};
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeSet, VecDeque};
 use testbench::channel_end::{ChannelPorts, ChannelTx};
 use testbench::host::driver::{DriverModel, RingDriver, NAP_ENTRY_BYTES};
 use testbench::host::memory::{CompletionBeat, ReadRequest, WriteBeat};
 use testbench::host::{HostMemory, MemoryConfig};
 use testbench::models::get_to_put::{respond, GetPacket, Response};
+use testbench::models::nap_upload::nap_event;
+use testbench::models::put_upload::PutPacket;
 use testbench::models::receive_buffer::{check, damage, verdict, Outcome, QpEntry, TableModel};
-use testbench::{port_table, run_both, Backend, BenchRng, PortId, PortTable};
+use testbench::nic_fetch_perf::Ports;
+use testbench::{port_table, run_both, Backend, BenchRng, PortTable};
 
 type Dut = nic::receive_engine!(2, 32, 6, 5, 5);
 const FUNCTIONS: usize = 8;
@@ -351,26 +353,21 @@ fn data_item(
         good(x);
         host.allowed.push((address, address + n));
         x.puts.push((address, p.payload.clone()));
-        if p.event {
-            let (kind, op) = if get_response {
-                (EventKind::Send, PacketKind::Get.code())
-            } else {
-                (EventKind::Receive, PacketKind::Put.code())
-            };
-            let e = Event {
-                kind,
-                status: EventStatus::Ok,
-                op,
-                qp: t.1 as u8,
-                peer_node: p.src_node,
-                peer_function: p.src_function,
-                peer_qp: p.src_qp,
-                length: n as u32,
-                info: (address + n) as u32,
-                phase: false,
-            };
+        let put = PutPacket {
+            src_node: p.src_node,
+            src_function: p.src_function,
+            src_qp: p.src_qp,
+            dst_function: p.dst_function,
+            dst_qp: p.dst_qp,
+            address,
+            data: p.payload.clone(),
+            event: p.event,
+            message_last: p.last,
+            get_response,
+        };
+        if let Some(e) = put.event() {
             x.put_events
-                .push_back(event_values(t.0 as u8, t.1 as u8, !get_response, &e));
+                .push_back(event_values(e.function, e.qp, e.receive_ring, &e.event));
         }
         vec![p.pack()]
     } else if roll < 60 {
@@ -394,20 +391,16 @@ fn data_item(
             good(x);
             packets.push(p.pack());
         }
-        let e = Event {
-            kind: EventKind::Receive,
-            status: EventStatus::Ok,
-            op: PacketKind::Nap.code(),
-            qp: t.1 as u8,
-            peer_node: node,
-            peer_function: function,
-            peer_qp: qp,
-            length: length as u32,
-            info: 0,
-            phase: false,
-        };
+        // `info` (the buffer's ring index) is filled in when the event names its buffer.
+        let e = nap_event(
+            (node, function, qp, t.0 as u8, t.1 as u8),
+            EventKind::Receive,
+            EventStatus::Ok,
+            length as u32,
+            0,
+        );
         x.naps
-            .push_back((t, event_values(t.0 as u8, t.1 as u8, true, &e), data));
+            .push_back((t, event_values(e.function, e.qp, true, &e.event), data));
         x.pulses[ReceivePulse::NapDelivered.bit()] += 1;
         packets
     } else if roll < 72 {
@@ -526,19 +519,12 @@ fn data_item(
     }
 }
 
-/// Port ids by name.
-struct Ports(HashMap<String, PortId>);
-
-impl Ports {
-    fn id(&self, n: &str) -> PortId {
-        *self.0.get(n).unwrap_or_else(|| panic!("no port {n}"))
-    }
-    fn values(&self, b: &mut dyn Backend, prefix: &str, fields: &[&str]) -> Vec<u128> {
-        fields
-            .iter()
-            .map(|f| b.peek(self.id(&format!("{prefix}${f}"))))
-            .collect()
-    }
+/// The values of `fields` of bundle `prefix`, in order.
+fn peek_all(b: &mut dyn Backend, p: &Ports, prefix: &str, fields: &[&str]) -> Vec<u128> {
+    fields
+        .iter()
+        .map(|f| b.peek(p.id(&format!("{prefix}${f}"))))
+        .collect()
 }
 
 #[derive(Debug, Default, Clone, Copy, PartialEq)]
@@ -557,13 +543,7 @@ struct Report {
 fn bench(b: &mut dyn Backend, seed: u64, items: u64) -> Report {
     let what = format!("receive_engine seed {seed}");
     let mut rng = BenchRng::new(seed);
-    let p = Ports(
-        b.ports()
-            .iter()
-            .enumerate()
-            .map(|(i, q)| (q.name.clone(), PortId(i)))
-            .collect(),
-    );
+    let p = Ports::new(b);
     let id = |n: &str| p.id(n);
     let mut host = Host {
         keys: [[0; QPS]; FUNCTIONS],
@@ -683,10 +663,9 @@ fn bench(b: &mut dyn Backend, seed: u64, items: u64) -> Report {
         // What moves on this edge.
         let mut moved = false;
         tx.collect(b);
-        if let Some(beat) = beat {
+        if beat.is_some() {
             host.memory.taken();
             moved = true;
-            let _ = beat;
         }
         if b.peek_bool(id("tag_free$valid")) {
             free_tags.insert(b.peek(id("tag_free$tag")) as u8);
@@ -749,7 +728,7 @@ fn bench(b: &mut dyn Backend, seed: u64, items: u64) -> Report {
             moved = true;
         }
         if b.peek_bool(id("responses$valid")) && responses_ready {
-            let got = p.values(b, "responses", &RESPONSE_FIELDS);
+            let got = peek_all(b, &p, "responses", &RESPONSE_FIELDS);
             let front = x
                 .responses
                 .front()
@@ -772,7 +751,7 @@ fn bench(b: &mut dyn Backend, seed: u64, items: u64) -> Report {
                 continue;
             }
             moved = true;
-            let got = p.values(b, port, &EVENT_FIELDS);
+            let got = peek_all(b, &p, port, &EVENT_FIELDS);
             match *port {
                 "put_events" => {
                     let want = x.put_events.pop_front();
