@@ -8,7 +8,7 @@
 //!            │                     └─► QpTable: keys and rings in RAMs, the NIC's pointers
 //!            └─► doorbells (to the doorbell FIFOs)
 //! lookup (function, QP) ─► QpTable ─► one cycle ─► enabled, key, three rings
-//! advance (function, QP, ring) ─► QpTable: the NIC's pointer of that ring + 1
+//! advance, advance_second (function, QP, ring) ─► QpTable: the NIC's pointer of that ring + 1
 //! ```
 //!
 //! **Registers** (`verilog-out/nic_function.md` for one page, `nic_host.md` for the PF's
@@ -218,8 +218,11 @@ pub struct FunctionTable<const QAW: usize> {
     pub weights: Vec<Signal<Out, Bits<WEIGHT_BITS>>>,
     /// The engines' lookups.
     pub lookup: QpLookupSink,
-    /// The engines' pointer advances.
+    /// The engines' pointer advances (the event writer's).
     pub advance: PointerAdvanceSink,
+    /// A second engine's pointer advances (the NAP buffer manager's; never naming the
+    /// pointer `advance` names).
+    pub advance_second: PointerAdvanceSink,
     decode: MmioDecode,
     split: RegSplit<TABLE_ADDRESS_BITS, MMIO_DATA_BITS>,
     /// The function-level registers.
@@ -313,6 +316,7 @@ impl<const QAW: usize> FunctionTable<QAW> {
             weights: (0..functions).map(|_| Default::default()).collect(),
             lookup: Default::default(),
             advance: Default::default(),
+            advance_second: Default::default(),
             decode: MmioDecode::new(functions, page, globals, &privileged_offsets(qps)),
             split: RegSplit::new(1 << HOST_REGISTER_BITS),
             registers: RegFile::new(&map),
@@ -342,6 +346,7 @@ impl<const QAW: usize> Logic for FunctionTable<QAW> {
         DoorbellSource::link(&mut self.doorbells, &mut self.decode.doorbells);
         QpLookupSink::link(&mut self.lookup, &mut self.qps.lookup);
         PointerAdvanceSink::link(&mut self.advance, &mut self.qps.advance);
+        PointerAdvanceSink::link(&mut self.advance_second, &mut self.qps.advance_second);
         RegRequestSource::<TABLE_ADDRESS_BITS, MMIO_DATA_BITS>::join(
             &mut self.decode.request,
             &mut self.split.request,

@@ -5,6 +5,7 @@
 //! next parts): the tag pool, descriptor fetch, send and receive engines, event writer,
 //! `nic_top`.
 pub mod descriptor;
+pub mod dma;
 pub mod doorbell;
 pub mod events;
 pub mod function_table;

@@ -5,9 +5,12 @@
 //! **Enable**: `enable_write` sets the enable of QP `enable_index` (entry `f x Q + q`) to
 //! `enable_value` on the clock edge.
 //!
-//! **Advance** (no handshake, one per cycle): `advance` adds one to the named ring's pointer
-//! of an existing QP on the clock edge; a function, QP or ring number beyond the configuration
-//! changes nothing. (Each pointer has its own incrementer: one shared one behind a 96-way
+//! **Advance** (no handshake, one per cycle on each of two ports): `advance` and
+//! `advance_second` each add one to the named ring's pointer of an existing QP on the clock
+//! edge; a function, QP or ring number beyond the configuration changes nothing. The two
+//! ports serve two engines that never name the same pointer (the event writer advances the
+//! event rings, the NAP buffer manager the NAP ring); both naming one pointer in one cycle
+//! adds one, not two. (Each pointer has its own incrementer: one shared one behind a 96-way
 //! priority mux cost about 1,500 more iCE40 LUTs at 8 x 4.) While
 //! a QP or its function (`function_enables`) is disabled its pointers are held at zero, so
 //! enabling it starts its rings from entry 0.
@@ -41,6 +44,8 @@ pub struct QpPointers<const QAW: usize> {
     pub enable_value: Signal<In, bool>,
     /// The engines' pointer advances.
     pub advance: PointerAdvanceSink,
+    /// A second engine's pointer advances.
+    pub advance_second: PointerAdvanceSink,
     /// The QP a lookup names.
     pub lookup_index: Signal<In, Bits<QAW>>,
     /// Its enable.
@@ -68,7 +73,11 @@ pub struct QpPointers<const QAW: usize> {
     advance_function_ok: Signal<Local, bool>,
     advance_qp_ok: Signal<Local, bool>,
     advance_index: Signal<Local, Bits<QAW>>,
-    /// Per entry and ring: the advance names it.
+    /// The same for the second port.
+    second_function_ok: Signal<Local, bool>,
+    second_qp_ok: Signal<Local, bool>,
+    second_index: Signal<Local, Bits<QAW>>,
+    /// Per entry and ring: an advance names it.
     selected: Vec<Signal<Local, bool>>,
     /// Per entry: it and its function are enabled.
     live: Vec<Signal<Local, bool>>,
@@ -91,6 +100,7 @@ impl<const QAW: usize> QpPointers<QAW> {
             enable_index: Default::default(),
             enable_value: Default::default(),
             advance: Default::default(),
+            advance_second: Default::default(),
             lookup_index: Default::default(),
             lookup_enable: Default::default(),
             lookup_pointers: Default::default(),
@@ -109,6 +119,9 @@ impl<const QAW: usize> QpPointers<QAW> {
             advance_function_ok: Default::default(),
             advance_qp_ok: Default::default(),
             advance_index: Default::default(),
+            second_function_ok: Default::default(),
+            second_qp_ok: Default::default(),
+            second_index: Default::default(),
             selected: (0..3 * n).map(|_| Default::default()).collect(),
             live: (0..n).map(|_| Default::default()).collect(),
             _qps: qps,
@@ -119,30 +132,48 @@ impl<const QAW: usize> QpPointers<QAW> {
 impl<const QAW: usize> Logic for QpPointers<QAW> {
     #[hdl_gen]
     fn update(&mut self) {
-        // Which pointer the advance names.
+        // Which pointer each advance names.
         self.advance_function_ok.next = false;
+        self.second_function_ok.next = false;
         for f in 0..self.function_ids.len() {
             if self.advance.function.val() == self.function_ids[f].val() {
                 self.advance_function_ok.next = true;
             }
+            if self.advance_second.function.val() == self.function_ids[f].val() {
+                self.second_function_ok.next = true;
+            }
         }
         self.advance_qp_ok.next = false;
+        self.second_qp_ok.next = false;
         for q in 0..self.qp_ids.len() {
             if self.advance.qp.val() == self.qp_ids[q].val() {
                 self.advance_qp_ok.next = true;
+            }
+            if self.advance_second.qp.val() == self.qp_ids[q].val() {
+                self.second_qp_ok.next = true;
             }
         }
         self.advance_index.next = bit_cast::<QAW, 8>(
             (bit_cast::<8, FUNCTION_BITS>(self.advance.function.val()) << self.qp_shift.val())
                 | bit_cast::<8, QP_BITS>(self.advance.qp.val()),
         );
+        self.second_index.next = bit_cast::<QAW, 8>(
+            (bit_cast::<8, FUNCTION_BITS>(self.advance_second.function.val())
+                << self.qp_shift.val())
+                | bit_cast::<8, QP_BITS>(self.advance_second.qp.val()),
+        );
         for i in 0..self.enables.len() {
             for r in 0..3 {
-                self.selected[i * 3 + r].next = self.advance.valid.val()
+                self.selected[i * 3 + r].next = (self.advance.valid.val()
                     & self.advance_function_ok.val()
                     & self.advance_qp_ok.val()
                     & (self.advance_index.val() == self.index_ids[i].val())
-                    & (self.advance.ring.val() == self.ring_ids[r].val());
+                    & (self.advance.ring.val() == self.ring_ids[r].val()))
+                    | (self.advance_second.valid.val()
+                        & self.second_function_ok.val()
+                        & self.second_qp_ok.val()
+                        & (self.second_index.val() == self.index_ids[i].val())
+                        & (self.advance_second.ring.val() == self.ring_ids[r].val()));
             }
         }
 

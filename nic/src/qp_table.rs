@@ -92,6 +92,8 @@ pub struct QpTable<const QAW: usize> {
     pub lookup: QpLookupSink,
     /// The engines' pointer advances.
     pub advance: PointerAdvanceSink,
+    /// A second engine's pointer advances (never naming the pointer `advance` names).
+    pub advance_second: PointerAdvanceSink,
     /// Per function: enabled (its `enable` register).
     pub function_enables: Vec<Signal<In, bool>>,
     /// Per function: its `interrupts` register (bit `q` for QP `q`).
@@ -174,6 +176,7 @@ impl<const QAW: usize> QpTable<QAW> {
             response: Default::default(),
             lookup: Default::default(),
             advance: Default::default(),
+            advance_second: Default::default(),
             function_enables: (0..functions).map(|_| Default::default()).collect(),
             interrupts: (0..functions).map(|_| Default::default()).collect(),
             rams: Default::default(),
@@ -229,6 +232,7 @@ impl<const QAW: usize> Logic for QpTable<QAW> {
         self.pointers.reset.next = self.reset.val();
         self.lookups.reset.next = self.reset.val();
         PointerAdvanceSink::link(&mut self.advance, &mut self.pointers.advance);
+        PointerAdvanceSink::link(&mut self.advance_second, &mut self.pointers.advance_second);
         QpLookupSink::link(&mut self.lookup, &mut self.lookups.lookup);
         for f in 0..self.function_enables.len() {
             self.pointers.function_enables[f].next = self.function_enables[f].val();

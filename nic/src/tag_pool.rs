@@ -29,6 +29,10 @@
 //! request's rows are read), so the pool takes two frees per cycle rather than queueing one.
 //! Two frees of the same tag in one cycle are one free and one bad free.
 //!
+//! **Third free port** (`free_third`, the same rules): the receive engine's buffer manager
+//! frees the tags of its ring reads. A free there of a tag freed by `free` or `free_second`
+//! in the same cycle is a bad free.
+//!
 //! `in_use` counts the allocated tags (the pool is full again when it reads 0).
 //!
 //! **Reset** (synchronous, one cycle): every tag free, `in_use` 0; the next cycle offers tag 0.
@@ -110,6 +114,8 @@ pub struct TagPool {
     pub free: TagFreeSink,
     /// Frees of a second requester.
     pub free_second: TagFreeSink,
+    /// Frees of a third requester.
+    pub free_third: TagFreeSink,
     /// A free of a tag that is not allocated was ignored this cycle.
     pub bad_free: Signal<Out, bool>,
     /// The tag whose owner is looked up.
@@ -129,12 +135,14 @@ pub struct TagPool {
     good_free: Signal<Local, bool>,
     /// The second port's freed tag is allocated and not freed by the first port.
     good_second: Signal<Local, bool>,
+    /// The third port's freed tag is allocated and not freed by the other two.
+    good_third: Signal<Local, bool>,
     /// The offered tag is taken.
     taking: Signal<Local, bool>,
     /// Tag numbers.
     ids: Vec<Constant<Bits<TAG_BITS>>>,
     one: Constant<Bits<TAG_COUNT_BITS>>,
-    /// Good frees on this edge (0, 1 or 2).
+    /// Good frees on this edge (0 to 3).
     freeing: Signal<Local, Bits<TAG_COUNT_BITS>>,
 }
 
@@ -151,6 +159,7 @@ impl TagPool {
             alloc: Default::default(),
             free: Default::default(),
             free_second: Default::default(),
+            free_third: Default::default(),
             bad_free: Default::default(),
             lookup_tag: Default::default(),
             lookup_owner: Default::default(),
@@ -161,6 +170,7 @@ impl TagPool {
             count: Default::default(),
             good_free: Default::default(),
             good_second: Default::default(),
+            good_third: Default::default(),
             taking: Default::default(),
             ids: (0..tags).map(|i| Constant::new(i.to_bits())).collect(),
             one: Constant::new(1usize.to_bits()),
@@ -194,6 +204,7 @@ impl Logic for TagPool {
         // The free and the lookup.
         self.good_free.next = false;
         self.good_second.next = false;
+        self.good_third.next = false;
         self.lookup_owner.next = 0.into();
         self.lookup_allocated.next = false;
         for i in 0..self.allocated.len() {
@@ -205,6 +216,12 @@ impl Logic for TagPool {
                     & !(self.free.valid.val()
                         & (self.free.tag.val() == self.free_second.tag.val()));
             }
+            if self.free_third.tag.val().index() == i {
+                self.good_third.next = self.allocated[i].q.val()
+                    & !(self.free.valid.val() & (self.free.tag.val() == self.free_third.tag.val()))
+                    & !(self.free_second.valid.val()
+                        & (self.free_second.tag.val() == self.free_third.tag.val()));
+            }
             if self.lookup_tag.val().index() == i {
                 self.lookup_allocated.next = self.allocated[i].q.val();
                 if self.allocated[i].q.val() {
@@ -213,7 +230,8 @@ impl Logic for TagPool {
             }
         }
         self.bad_free.next = ((self.free.valid.val() & !self.good_free.val())
-            | (self.free_second.valid.val() & !self.good_second.val()))
+            | (self.free_second.valid.val() & !self.good_second.val())
+            | (self.free_third.valid.val() & !self.good_third.val()))
             & !self.reset.val();
         // The free first, then the allocation: the offered tag is a free one, so a tag freed
         // and allocated on the same edge are different tags.
@@ -222,6 +240,9 @@ impl Logic for TagPool {
                 self.allocated[i].d.next = false;
             }
             if self.free_second.valid.val() & (self.free_second.tag.val().index() == i) {
+                self.allocated[i].d.next = false;
+            }
+            if self.free_third.valid.val() & (self.free_third.tag.val().index() == i) {
                 self.allocated[i].d.next = false;
             }
             if self.taking.val() & (self.alloc.tag.val().index() == i) {
@@ -233,6 +254,9 @@ impl Logic for TagPool {
             (bit_cast::<TAG_COUNT_BITS, 1>((self.free.valid.val() & self.good_free.val()).into()))
                 + bit_cast::<TAG_COUNT_BITS, 1>(
                     (self.free_second.valid.val() & self.good_second.val()).into(),
+                )
+                + bit_cast::<TAG_COUNT_BITS, 1>(
+                    (self.free_third.valid.val() & self.good_third.val()).into(),
                 );
         self.count.d.next = self.count.q.val() - self.freeing.val();
         if self.taking.val() {

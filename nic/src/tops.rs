@@ -6,6 +6,7 @@
 //! management software are written against: the management space (`nic`), one function's
 //! MMIO page (`nic_function`) and the PF's view of all of them (`nic_host`).
 use crate::descriptor::DescriptorFetchUnit;
+use crate::dma::NicSettings;
 use crate::doorbell::DoorbellQueues;
 use crate::events::EventWriterUnit;
 use crate::function_table::FunctionTable;
@@ -41,6 +42,7 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
         get_to_put(cfg)?,
         nap_upload(cfg)?,
         receive_engine(cfg)?,
+        nic_core(cfg)?,
     ])
 }
 
@@ -230,7 +232,7 @@ pub fn receive_settings(cfg: &Config) -> ReceiveSettings {
 pub fn receive_engine(cfg: &Config) -> Result<Emitted, String> {
     let s = receive_settings(cfg);
     let vcs = cfg.network.vcs as usize;
-    let depth = s.max_packet_flits.next_power_of_two().max(4);
+    let depth = intake_depth(cfg);
     let words = packet_ram_words(s.max_packet_flits);
     let entries = crate::qp_table::qp_entries(s.nap.functions, s.nap.qps);
     let slot_words = get_slot_words(s.max_packet_flits);
@@ -246,6 +248,50 @@ pub fn receive_engine(cfg: &Config) -> Result<Emitted, String> {
         (2, 32, 6, 1, 5) => emit(<crate::receive_engine!(2, 32, 6, 1, 5)>::new(s), name, description),
         shape => Err(format!(
             "nic_receive: the shape (VCs, intake depth, log2 packet RAM words, log2 QP entries, log2 GET slot words) = {shape:?} is not instantiated: add it to nic::tops::receive_engine"
+        )),
+    }
+}
+
+/// Flits per VC of the receive engine's intake buffers for `cfg`: `network.max_packet_flits`
+/// rounded up to a power of two (at least 4), so each VC holds a whole packet.
+pub fn intake_depth(cfg: &Config) -> usize {
+    (cfg.network.max_packet_flits as usize)
+        .next_power_of_two()
+        .max(4)
+}
+
+/// The DMA core's settings for `cfg`. Its network channel's far receiver is taken to be
+/// another NIC's intake (`intake_depth` credits per VC): `nic_top` joins a link port
+/// instead, whose transmit buffer sets the credits.
+pub fn nic_settings(cfg: &Config) -> NicSettings {
+    NicSettings {
+        send: send_settings(cfg),
+        receive: receive_settings(cfg),
+        doorbell_depth: cfg.nic.doorbell_depth as usize,
+        channel_credits: intake_depth(cfg),
+    }
+}
+
+/// `nic_core`: the NIC's DMA core joined (function table, doorbell FIFOs, send engine,
+/// receive engine, event writer, lookup share, write arbiter, network steering) at the
+/// configuration's shape, each part sized as its own top.
+pub fn nic_core(cfg: &Config) -> Result<Emitted, String> {
+    let s = nic_settings(cfg);
+    let vcs = cfg.network.vcs as usize;
+    let depth = intake_depth(cfg);
+    let words = packet_ram_words(s.receive.max_packet_flits);
+    let entries = crate::qp_table::qp_entries(s.receive.nap.functions, s.receive.nap.qps);
+    let slot_words = get_slot_words(s.receive.max_packet_flits);
+    let doorbell_words = s.receive.nap.functions.next_power_of_two() * s.doorbell_depth;
+    let description = "the NIC's DMA core: MMIO decode and SR-IOV function table, doorbell FIFOs, send engine (descriptor fetch, tag pool, data reads, reorder, packetizer), receive engine (intake, checks, PUT and NAP uploads, buffer manager, GET to PUT), completion-event writer over seven sources, QP lookups shared, host writes merged, packets and management flits onto one credit-flow-controlled network channel (nic/src/dma/)";
+    let name = "nic_core";
+    let log2 = |v: usize| v.trailing_zeros() as usize;
+    // As `receive_engine`: only the shapes of `configs/` are compiled in.
+    match (vcs, depth, log2(words), log2(entries), log2(slot_words), log2(doorbell_words)) {
+        (2, 32, 6, 5, 5, 8) => emit(<crate::nic_core!(2, 32, 6, 5, 5, 8)>::new(s), name, description),
+        (6, 32, 6, 5, 5, 8) => emit(<crate::nic_core!(6, 32, 6, 5, 5, 8)>::new(s), name, description),
+        shape => Err(format!(
+            "nic_core: the shape (VCs, intake depth, log2 packet RAM words, log2 QP entries, log2 GET slot words, log2 doorbell words) = {shape:?} is not instantiated: add it to nic::tops::nic_core"
         )),
     }
 }

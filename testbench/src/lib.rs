@@ -23,6 +23,7 @@ pub mod mgmt_plane_perf;
 pub mod models;
 pub mod nic_cost;
 pub mod nic_fetch_perf;
+pub mod nic_pair;
 pub mod nic_send;
 pub mod nic_send_perf;
 pub mod nma_mesh_top;

@@ -90,6 +90,8 @@ impl<const SB: usize, const RAW: usize> Logic for DescriptorFetchUnit<SB, RAW> {
         // The fetch is the pool's only requester: one free port is enough.
         self.pool.free_second.valid.next = false;
         self.pool.free_second.tag.next = self.zero_tag.val();
+        self.pool.free_third.valid.next = false;
+        self.pool.free_third.tag.next = self.zero_tag.val();
         // Completions are not routed by owner here: every tag is the fetch's.
         self.pool.lookup_tag.next = self.zero_tag.val();
         self.owner_unused.next =

@@ -12,7 +12,9 @@
 //!                            MessageQueue, inline words ─► Packetizer ◄─────┘
 //!                                                             ├─► flits, vc
 //!                                                             └─► sends (events)
-//! TagPool (one allocation port, TagShare: fetch first; two free ports: fetch, reorder)
+//! TagPool (one allocation port, TagShare: NAP buffer manager, fetch, data read; three free
+//! ports: fetch, reorder, NAP buffer manager)
+//! nap_read ─► ReadMerge (first);  CompletionRouter ─► nap_completion
 //! ```
 //!
 //! Ports: `doorbell` (granted doorbells), `responses` (PUT descriptors answering GETs, from the
@@ -23,8 +25,11 @@
 //! descriptors' error events), `sends` (send and error events of sent messages), the pulses
 //! `stray` (a completion of a tag nobody holds), `overrun` (a completion steered to a full
 //! requester: a broken reservation), `bad_free`, `stomped`, `refused`, and `tags_in_use`.
-//! The NAP-buffer output of the completion router is not used yet (no tag has that owner
-//! until the receive engine's buffer manager lands): its beats are taken and dropped.
+//! The receive engine's NAP buffer manager shares the pool and the host read port through
+//! `nap_tags` (first in the tag share), `nap_tag_free` (the pool's third free port),
+//! `nap_read` (first in the read merge) and `nap_completion` (the completion router's beats
+//! of tags it owns): `nic_core` joins them to `ReceiveEngine`'s `tag_alloc`, `tag_free`,
+//! `read` and `completion`.
 //!
 //! Reset (synchronous) resets every block: the NIC resets as a whole.
 //!
@@ -38,8 +43,8 @@ use crate::descriptor::{DescriptorFetch, DescriptorSink, DescriptorSource, Error
 use crate::doorbell::DoorbellSink;
 use crate::events::EventRequestSource;
 use crate::function_table::QpLookupSource;
-use crate::host::{ReadCompletionSink, ReadCompletionSource, ReadRequestSource};
-use crate::tag_pool::{TagAllocSource, TagFreeSource, TagPool, TAG_COUNT_BITS};
+use crate::host::{ReadCompletionSink, ReadCompletionSource, ReadRequestSink, ReadRequestSource};
+use crate::tag_pool::{TagAllocSource, TagFreeSink, TagFreeSource, TagPool, TAG_COUNT_BITS};
 use hdl::formats::FLIT_BITS;
 use hdl::stream::StreamSource;
 use rust_hdl::prelude::*;
@@ -78,6 +83,14 @@ pub struct SendEngine<const SB: usize, const RAW: usize> {
     pub responses: DescriptorSink,
     /// The fetch's QP lookups.
     pub lookup: QpLookupSource,
+    /// Tags offered to the NAP buffer manager (owner `NAP_BUFFER_OWNER`).
+    pub nap_tags: TagAllocSource,
+    /// The NAP buffer manager's tag frees.
+    pub nap_tag_free: TagFreeSink,
+    /// The NAP buffer manager's host reads.
+    pub nap_read: ReadRequestSink,
+    /// Completions of the NAP buffer manager's reads.
+    pub nap_completion: ReadCompletionSource,
     /// Host read requests.
     pub read: ReadRequestSource,
     /// Host read completions.
@@ -114,8 +127,6 @@ pub struct SendEngine<const SB: usize, const RAW: usize> {
     data_read: DataRead,
     reorder: DataReorder<REORDER_ROW_BITS>,
     packetizer: Packetizer,
-    /// The completion router's NAP-buffer output (see the module documentation).
-    nap_buffer_unused: Signal<Local, bool>,
 }
 
 impl<const SB: usize, const RAW: usize> SendEngine<SB, RAW> {
@@ -128,6 +139,10 @@ impl<const SB: usize, const RAW: usize> SendEngine<SB, RAW> {
             doorbell: Default::default(),
             responses: Default::default(),
             lookup: Default::default(),
+            nap_tags: Default::default(),
+            nap_tag_free: Default::default(),
+            nap_read: Default::default(),
+            nap_completion: Default::default(),
             read: Default::default(),
             completion: Default::default(),
             node_id: Default::default(),
@@ -151,7 +166,6 @@ impl<const SB: usize, const RAW: usize> SendEngine<SB, RAW> {
             data_read: DataRead::new(s.max_read_request),
             reorder: DataReorder::new(s.tags),
             packetizer: Packetizer::new(s.mtu_bytes, s.max_packet_flits, s.data_vc, s.get_vc),
-            nap_buffer_unused: Default::default(),
         }
     }
 }
@@ -172,8 +186,11 @@ impl<const SB: usize, const RAW: usize> Logic for SendEngine<SB, RAW> {
         DoorbellSink::link(&mut self.doorbell, &mut self.fetch.doorbell);
         QpLookupSource::link(&mut self.lookup, &mut self.fetch.lookup);
         ErrorEventSource::link(&mut self.errors, &mut self.fetch.error);
-        // Tags: one allocation port shared, a free port each for the fetch and the reorder.
+        // Tags: one allocation port shared, a free port each for the fetch, the reorder and the
+        // NAP buffer manager.
         TagAllocSource::join(&mut self.pool.alloc, &mut self.tag_share.pool);
+        TagAllocSource::link(&mut self.nap_tags, &mut self.tag_share.nap_buffer);
+        TagFreeSink::link(&mut self.nap_tag_free, &mut self.pool.free_third);
         TagAllocSource::join(&mut self.tag_share.fetch, &mut self.fetch.tag_alloc);
         TagAllocSource::join(&mut self.tag_share.data, &mut self.data_read.tag_alloc);
         TagFreeSource::join(&mut self.fetch.tag_free, &mut self.pool.free);
@@ -181,6 +198,7 @@ impl<const SB: usize, const RAW: usize> Logic for SendEngine<SB, RAW> {
         // Host reads: requests merged, completions steered by the tag's owner.
         ReadRequestSource::join(&mut self.fetch.read, &mut self.read_merge.fetch);
         ReadRequestSource::join(&mut self.data_read.read, &mut self.read_merge.data);
+        ReadRequestSink::link(&mut self.nap_read, &mut self.read_merge.nap_buffer);
         ReadRequestSource::link(&mut self.read, &mut self.read_merge.read);
         ReadCompletionSink::link(&mut self.completion, &mut self.router.completion);
         self.pool.lookup_tag.next = self.router.lookup_tag.val();
@@ -188,14 +206,7 @@ impl<const SB: usize, const RAW: usize> Logic for SendEngine<SB, RAW> {
         self.router.lookup_allocated.next = self.pool.lookup_allocated.val();
         ReadCompletionSource::join(&mut self.router.fetch, &mut self.fetch.completion);
         ReadCompletionSource::join(&mut self.router.data, &mut self.reorder.completion);
-        // No NAP-buffer reads yet: their output takes whatever reaches it (nothing can: no
-        // tag has that owner), acknowledged unused.
-        self.router.nap_buffer.ready.next = true;
-        self.nap_buffer_unused.next = self.router.nap_buffer.valid.val()
-            | self.router.nap_buffer.tag.val().any()
-            | self.router.nap_buffer.data.val().any()
-            | self.router.nap_buffer.last.val()
-            | self.router.nap_buffer.error.val();
+        ReadCompletionSource::link(&mut self.nap_completion, &mut self.router.nap_buffer);
         // The descriptor stream forked; the data read, the reorder buffer, the packetizer.
         DescriptorSource::join(&mut self.fetch.descriptor, &mut self.merge.fetched);
         DescriptorSink::link(&mut self.responses, &mut self.merge.responses);

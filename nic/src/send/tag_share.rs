@@ -1,9 +1,13 @@
-//! `TagShare`: the central pool's one allocation port shared by the descriptor fetch and the
-//! data read. The fetch goes first (it takes at most one tag per descriptor, so it cannot
-//! starve the data read for long); the data read is offered the tag in every cycle the fetch
-//! does not take it. Combinational; no state.
+//! `TagShare`: the central pool's one allocation port shared by the receive engine's NAP
+//! buffer manager, the descriptor fetch and the data read, in that fixed priority. The buffer
+//! manager goes first: it takes at most one tag per ring refill and holds a few at most, and a
+//! buffer manager starved by a busy send side would stall the network's NAP traffic, which
+//! the far end's sends wait for. The fetch goes next (at most one tag per descriptor, so it
+//! cannot starve the data read for long); the data read is offered the tag in every cycle
+//! neither other takes it. Combinational; no state.
 //!
-//! Ports: `pool` (sink: the pool's offer), `fetch`, `data` (sources: each requester's offer).
+//! Ports: `pool` (sink: the pool's offer), `nap_buffer`, `fetch`, `data` (sources: each
+//! requester's offer).
 use crate::tag_pool::{TagAllocSink, TagAllocSource};
 use rust_hdl::prelude::*;
 
@@ -12,6 +16,8 @@ use rust_hdl::prelude::*;
 pub struct TagShare {
     /// The pool's offer.
     pub pool: TagAllocSink,
+    /// The NAP buffer manager's offer (first).
+    pub nap_buffer: TagAllocSource,
     /// The fetch's offer.
     pub fetch: TagAllocSource,
     /// The data read's offer.
@@ -21,15 +27,22 @@ pub struct TagShare {
 impl Logic for TagShare {
     #[hdl_gen]
     fn update(&mut self) {
-        self.fetch.valid.next = self.pool.valid.val();
+        self.nap_buffer.valid.next = self.pool.valid.val();
+        self.nap_buffer.tag.next = self.pool.tag.val();
+        self.fetch.valid.next = self.pool.valid.val() & !self.nap_buffer.ready.val();
         self.fetch.tag.next = self.pool.tag.val();
-        self.data.valid.next = self.pool.valid.val() & !self.fetch.ready.val();
+        self.data.valid.next =
+            self.pool.valid.val() & !self.nap_buffer.ready.val() & !self.fetch.ready.val();
         self.data.tag.next = self.pool.tag.val();
-        self.pool.ready.next =
-            self.fetch.ready.val() | (self.data.ready.val() & self.data.valid.val());
+        self.pool.ready.next = self.nap_buffer.ready.val()
+            | (self.fetch.ready.val() & self.fetch.valid.val())
+            | (self.data.ready.val() & self.data.valid.val());
         self.pool.owner.next = self.data.owner.val();
         if self.fetch.ready.val() {
             self.pool.owner.next = self.fetch.owner.val();
+        }
+        if self.nap_buffer.ready.val() {
+            self.pool.owner.next = self.nap_buffer.owner.val();
         }
     }
 }

@@ -11,9 +11,10 @@
 //! deterministic routing, [`testbench::fabric::perf`]), the router chip's ECP5 placement
 //! (`nrc-top`, [`testbench::nrc_top_perf`]) and the published 24-port chip's lint and generic
 //! synthesis (`nrc-top24`), and the NIC's doorbells and function table on iCE40
-//! ([`testbench::nic_cost`]).
+//! ([`testbench::nic_cost`]), and two NIC DMA cores back to back on Verilator (`nic-pair`,
+//! [`testbench::nic_pair`]: throughput and simulation speed).
 //!
-//! Usage: `bench [speed|cost|link|link-sim|link-cost|regfile|mgmt|mgmt-sim|mgmt-cost|rs|switch|router|fabric|nrc-top|nrc-top24|nic]...` (all
+//! Usage: `bench [speed|cost|link|link-sim|link-cost|regfile|mgmt|mgmt-sim|mgmt-cost|rs|switch|router|fabric|nrc-top|nrc-top24|nic|nic-pair]...` (all
 //! when none; `link` is `link-sim`, the simulated link tables, plus `link-cost`, the endpoint's
 //! placement, which takes minutes; likewise `mgmt` is `mgmt-sim`, the management agent's and the
 //! router's management plane's simulated figures, plus `mgmt-cost`, their iCE40 tables). Prints
@@ -87,6 +88,9 @@ fn main() -> Result<()> {
     }
     if all || has("nic") {
         testbench::nic_cost::report(&workspace().join("build/bench/nic"))?;
+    }
+    if all || has("nic") || has("nic-pair") {
+        testbench::nic_pair::report()?;
     }
     Ok(())
 }

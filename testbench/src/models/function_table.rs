@@ -368,9 +368,10 @@ impl FunctionTableModel {
         }
     }
 
-    /// The edge ending cycle `now`, with an advance (function, QP, ring code) if any: pointers
-    /// move (or are held at zero while disabled), then writes due become visible.
-    pub fn edge(&mut self, now: u64, advance: Option<(usize, usize, usize)>) {
+    /// The edge ending cycle `now`, with the advances (function, QP, ring code) of both ports:
+    /// pointers move by one if any advance names them (or are held at zero while disabled),
+    /// then writes due become visible.
+    pub fn edge(&mut self, now: u64, advances: &[(usize, usize, usize)]) {
         for f in 0..self.functions {
             for q in 0..self.qps {
                 let live = self.live(f, q);
@@ -378,7 +379,7 @@ impl FunctionTableModel {
                     let p = &mut self.pointers[f * self.qps + q][r];
                     if !live {
                         *p = 0;
-                    } else if advance == Some((f, q, r)) {
+                    } else if advances.contains(&(f, q, r)) {
                         *p = p.wrapping_add(1);
                     }
                 }

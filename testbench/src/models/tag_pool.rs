@@ -1,6 +1,7 @@
 //! Reference model of `nic::tag_pool::TagPool`: one allocated bit and owner per tag, the lowest
-//! free tag offered, bad frees ignored and reported (on either free port; two frees of one tag
-//! in a cycle are one free and one bad free), cycle-accurate at the pool's ports.
+//! free tag offered, bad frees ignored and reported (on any of the three free ports; a tag
+//! freed on an earlier port in the same cycle is a bad free on a later one), cycle-accurate at
+//! the pool's ports.
 
 /// The pool's outputs in one cycle (before the edge).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,6 +27,8 @@ pub struct TagPoolInputs {
     pub free: Option<u8>,
     /// A tag given back on the second free port.
     pub free_second: Option<u8>,
+    /// A tag given back on the third free port.
+    pub free_third: Option<u8>,
     /// The tag whose owner is looked up.
     pub lookup: u8,
 }
@@ -59,7 +62,10 @@ impl TagPoolModel {
                 .map(|t| t as u8),
             bad_free: !i.reset
                 && (i.free.is_some_and(|t| !good(t))
-                    || i.free_second.is_some_and(|t| !good(t) || i.free == Some(t))),
+                    || i.free_second.is_some_and(|t| !good(t) || i.free == Some(t))
+                    || i.free_third.is_some_and(|t| {
+                        !good(t) || i.free == Some(t) || i.free_second == Some(t)
+                    })),
             lookup: self.owners.get(i.lookup as usize).copied().flatten(),
             in_use: self.in_use(),
         }
@@ -71,7 +77,7 @@ impl TagPoolModel {
             self.owners.iter_mut().for_each(|o| *o = None);
             return None;
         }
-        for t in [i.free, i.free_second].into_iter().flatten() {
+        for t in [i.free, i.free_second, i.free_third].into_iter().flatten() {
             if let Some(o) = self.owners.get_mut(t as usize) {
                 *o = None;
             }

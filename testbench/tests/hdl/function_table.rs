@@ -38,7 +38,8 @@ fn table<const QAW: usize>(functions: usize) -> PortTable<Dut<QAW>> {
         lookup.send_base, lookup.send_size, lookup.send_producer, lookup.send_consumer,
         lookup.receive_base, lookup.receive_size, lookup.receive_producer, lookup.receive_consumer,
         lookup.nap_base, lookup.nap_size, lookup.nap_producer, lookup.nap_consumer,
-        advance.valid, advance.function, advance.qp, advance.ring);
+        advance.valid, advance.function, advance.qp, advance.ring, advance_second.valid,
+        advance_second.function, advance_second.qp, advance_second.ring);
     for i in 0..functions {
         t.add(
             format!("doorbell_overflows${i}"),
@@ -268,6 +269,12 @@ fn bench(b: &mut dyn Backend, seed: u64, functions: usize, qps: usize, cycles: u
         b.port("advance$qp"),
         b.port("advance$ring"),
     );
+    let second = [
+        b.port("advance_second$valid"),
+        b.port("advance_second$function"),
+        b.port("advance_second$qp"),
+        b.port("advance_second$ring"),
+    ];
     let mut sched = ResetSchedule::new(&mut rng, 700);
     let mut report = Report::default();
     // Reads in flight: what each must return, and the values a read-only one has had.
@@ -323,6 +330,25 @@ fn bench(b: &mut dyn Backend, seed: u64, functions: usize, qps: usize, cycles: u
         b.poke(adv_function, af as u128);
         b.poke(adv_qp, aq as u128);
         b.poke(adv_ring, ar as u128);
+        // The second port: mostly the NAP ring (as the buffer manager), now and then the
+        // first port's pointer in the same cycle (one advance, not two).
+        let adv_second = (rng.chance(0.3) && !draining).then(|| match (adv, rng.chance(0.1)) {
+            (Some(a), true) => a,
+            _ => (
+                rng.range(0, 7) as usize,
+                rng.range(0, qps as u64) as usize,
+                if rng.chance(0.7) {
+                    2
+                } else {
+                    rng.range(0, 3) as usize
+                },
+            ),
+        });
+        b.poke_bool(second[0], adv_second.is_some());
+        let (sf, sq, sr) = adv_second.unwrap_or((rng.range(0, 7) as usize, 0, 3));
+        b.poke(second[1], sf as u128);
+        b.poke(second[2], sq as u128);
+        b.poke(second[3], sr as u128);
         // The doorbell FIFOs' answer to a doorbell in this cycle.
         let (mode, w) = m.arbitration();
         let rung = b
@@ -488,7 +514,12 @@ fn bench(b: &mut dyn Backend, seed: u64, functions: usize, qps: usize, cycles: u
             inflight.clear();
             expected_lookup = None;
         } else {
-            m.edge(now, adv.filter(|a| a.2 < 3));
+            let advances: Vec<_> = [adv, adv_second]
+                .into_iter()
+                .flatten()
+                .filter(|a| a.2 < 3)
+                .collect();
+            m.edge(now, &advances);
         }
         now += 1;
         assert!(now < cycles + 20_000, "{what}: hang");

@@ -5,8 +5,9 @@
 //! 1..=80 cycles (phases of light and heavy load, so the pool runs dry and back-pressures),
 //! frees them in random order, now and then in the same cycle as an allocation (also of the
 //! tag allocated the cycle before), and throws in bad frees: tags it does not hold, tags at or
-//! above the pool's size, and double frees; on both free ports (`free`, `free_second`), often
-//! in the same cycle, now and then the same tag on both (one free and one bad free).
+//! above the pool's size, and double frees; on all three free ports (`free`, `free_second`,
+//! `free_third`), often in the same cycle, now and then the same tag on two of them (one free
+//! and one bad free).
 //! `lookup_tag` is random (held and free tags).
 //! `reset` comes at random moments under traffic (`ResetSchedule`): the next cycle must offer
 //! tag 0 with nothing in use, and the requester forgets what it held.
@@ -21,7 +22,7 @@ use testbench::{port_table, run_both, Backend, BenchRng, PortTable};
 
 fn table() -> PortTable<TagPool> {
     port_table!(TagPool; reset, alloc.valid, alloc.tag, alloc.ready, alloc.owner, free.valid,
-        free.tag, free_second.valid, free_second.tag, bad_free, lookup_tag, lookup_owner, lookup_allocated, in_use)
+        free.tag, free_second.valid, free_second.tag, free_third.valid, free_third.tag, bad_free, lookup_tag, lookup_owner, lookup_allocated, in_use)
 }
 
 /// What a run counted.
@@ -55,6 +56,7 @@ fn bench(b: &mut dyn Backend, seed: u64, tags: usize) -> Report {
         port("in_use"),
     );
     let (f2_valid, f2_tag) = (port("free_second$valid"), port("free_second$tag"));
+    let (f3_valid, f3_tag) = (port("free_third$valid"), port("free_third$tag"));
     let mut m = TagPoolModel::new(tags);
     let mut sched = ResetSchedule::new(&mut rng, 400);
     // Tags held: (tag, cycle it is given back).
@@ -117,6 +119,22 @@ fn bench(b: &mut dyn Backend, seed: u64, tags: usize) -> Report {
                 i.free_second = Some(t);
             }
         }
+        // The third port: the same, its bad ones now and then a tag freed on another port.
+        let due = held
+            .iter()
+            .position(|&(_, at)| at <= k || draining && rng.chance(0.7));
+        if let Some(p) = due.filter(|_| rng.chance(0.4)) {
+            i.free_third = Some(held.swap_remove(p).0);
+        } else if rng.chance(0.03) {
+            let t = match rng.range(0, 3) {
+                0 => i.free.unwrap_or(rng.bits(8) as u8),
+                1 => i.free_second.unwrap_or(rng.bits(8) as u8),
+                _ => rng.bits(8) as u8,
+            };
+            if !held.iter().any(|h| h.0 == t) {
+                i.free_third = Some(t);
+            }
+        }
         if let Some(&(t, _)) = held
             .get(rng.range(0, 3) as usize)
             .filter(|_| rng.chance(0.5))
@@ -130,6 +148,8 @@ fn bench(b: &mut dyn Backend, seed: u64, tags: usize) -> Report {
         b.poke(f_tag, i.free.unwrap_or(rng.bits(8) as u8) as u128);
         b.poke_bool(f2_valid, i.free_second.is_some());
         b.poke(f2_tag, i.free_second.unwrap_or(rng.bits(8) as u8) as u128);
+        b.poke_bool(f3_valid, i.free_third.is_some());
+        b.poke(f3_tag, i.free_third.unwrap_or(rng.bits(8) as u8) as u128);
         b.poke(l_tag, i.lookup as u128);
         let want = m.outputs(&i);
         let got_offer = b.peek_bool(a_valid).then(|| b.peek(a_tag) as u8);
@@ -161,7 +181,9 @@ fn bench(b: &mut dyn Backend, seed: u64, tags: usize) -> Report {
             continue;
         }
         r.bad_frees += want.bad_free as u64;
-        r.frees += i.free.is_some() as u64 + i.free_second.is_some() as u64;
+        r.frees += i.free.is_some() as u64
+            + i.free_second.is_some() as u64
+            + i.free_third.is_some() as u64;
         if wants && got.is_none() {
             r.dry_cycles += 1;
         }

@@ -1,0 +1,892 @@
+//! Two NIC DMA cores (`nic::dma::NicCore`, the emitted `nic_core`) back to back on Verilator:
+//! the first system bench of the whole NIC, from MMIO doorbells to bytes in the far host's
+//! memory. One compiled model, two instances; each has its own host memory
+//! ([`HostMemory`]: latency, jitter, split and reordered completions, every interface rule
+//! enforced), its own driver ([`DriverModel`]: rings, keys, descriptors, doorbells, events
+//! read back by phase) and MMIO port ([`MmioHost`]). The two network channels are joined
+//! directly, flits one way and credits the other, each cycle (the link port between two real
+//! chips is `nic_top`'s).
+//!
+//! **Setup**, through MMIO only: the PF enables every function; every function opens each of
+//! its QPs (rings of 16 entries, its key set by the PF, 16 NAP buffers posted).
+//!
+//! **Traffic**: random operations from every function and QP of both NICs to random functions
+//! and QPs of the other: NAP immediate (1..=256 bytes), NAP indirect (1..=2048 bytes), PUT
+//! and GET (1 byte to `max_bytes`, random alignment of both ends), a tenth of the NAPs and PUTs
+//! with a wrong key. Each operation asks for its send event; PUTs ask for the receive event
+//! at random; GETs always ask for theirs (the response's event at the requester). At most 8
+//! GETs are in flight per NIC: the default configuration has 2 VCs, so GETs share the data
+//! VC with no receive path of their own, and more than the `GetToPut` queue's 8 could
+//! deadlock two NICs that GET from each other (`docs/nic-design.md`, "Deadlock").
+//!
+//! **Scoreboard.** Every event read from every ring must be one the bench expects, with every
+//! field: send events by tag; PUT and GET-response events by their end address (the last
+//! packet's bytes); NAP receive events in order per source QP, their buffer (by the ring index
+//! in `info`) holding the message's bytes; `KeyMismatch` error events for wrong-key packets at
+//! their target QP. At the end every expected event has been seen (or, for wrong keys, its
+//! loss counted by `PacketEventLost`), every PUT and GET destination holds its source's bytes,
+//! every wrong-key destination is untouched, and the counters show no stray tag, overrun, bad
+//! free, CRC error, malformed packet or channel error.
+use crate::backend::{Backend, PortId};
+use crate::host::memory::{CompletionBeat, ReadRequest, WriteBeat};
+use crate::host::{DriverModel, HostMemory, MemoryConfig, MmioHost};
+use crate::nic_fetch_perf::Ports;
+use crate::rng::BenchRng;
+use crate::verilator::{VerilatorModel, VerilatorSim};
+use anyhow::Result;
+use hdl::formats::header::PacketKind;
+use hdl::formats::nic::{Descriptor, DescriptorBody, Event, EventKind, EventStatus, Segment};
+use hdl::params::Config;
+use nic::dma::CorePulse;
+use nic::receive::receive_engine::ReceivePulse;
+use nic::regs::Ring;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The device: the default configuration's shape.
+pub type Core = nic::nic_core!(2, 32, 6, 5, 5, 8);
+
+/// log2 of every ring's entries.
+const RING_LOG2: u8 = 4;
+/// GETs in flight per NIC at most (the `GetToPut` queue's slots).
+const GETS_IN_FLIGHT: usize = 8;
+/// Operations in flight per function at most (its doorbell FIFO holds 32).
+const OPS_PER_FUNCTION: usize = 12;
+/// Cycles between two polls of every ring.
+const POLL_EVERY: u64 = 97;
+/// Cycles the bench waits with nothing outstanding before the final checks.
+const SETTLE: u64 = 3000;
+
+/// A ring: (side, function, QP, ring code).
+type RingAt = (usize, usize, usize, usize);
+/// Events expected per ring, each with its operation's index.
+type Expected = HashMap<RingAt, Vec<(Event, usize)>>;
+
+/// What a run measured.
+#[derive(Clone, Debug, Default)]
+pub struct PairReport {
+    /// Cycles simulated.
+    pub cycles: u64,
+    /// Operations completed, per kind: NAP immediate, NAP indirect, PUT, GET.
+    pub completed: [u64; 4],
+    /// Wrong-key operations (dropped at the target).
+    pub wrong_keys: u64,
+    /// Bytes delivered (PUT, GET and NAP payloads).
+    pub bytes: u64,
+    /// Events read from the rings.
+    pub events: u64,
+    /// `KeyMismatch` error events lost to a full slot (counted by `PacketEventLost`).
+    pub lost_error_events: u64,
+    /// Flits that crossed the channels.
+    pub flits: u64,
+    /// Wall-clock seconds of the simulation loop.
+    pub seconds: f64,
+}
+
+/// The kind of an operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OpKind {
+    NapImmediate,
+    NapIndirect,
+    Put,
+    Get,
+}
+
+/// An operation in flight and what it must leave behind.
+#[derive(Clone, Debug)]
+struct Op {
+    kind: OpKind,
+    /// Issuing side, function, QP.
+    side: usize,
+    function: usize,
+    /// The bytes moved (read from the source when issued).
+    data: Vec<u8>,
+    /// PUT: destination at the target; GET: destination here.
+    destination: u64,
+    wrong_key: bool,
+    /// Events still owed.
+    owed: usize,
+}
+
+/// A QP's NAP buffers as the bench tracks them: the NIC takes ring entries in order, but
+/// messages complete out of order (interleaved sources), so an entry is posted again only once
+/// every older one's message has been read.
+#[derive(Default)]
+struct NapLedger {
+    /// The oldest free-running ring pointer whose message is not yet read.
+    next_release: u16,
+    /// Pointers whose message has been read, not yet reposted.
+    released: std::collections::HashSet<u16>,
+    /// The buffer posted at each free-running pointer still in use.
+    addresses: HashMap<u16, u64>,
+}
+
+/// One NIC with its host.
+struct Side {
+    sim: VerilatorSim,
+    ports: Ports,
+    memory: HostMemory,
+    mmio: MmioHost,
+    driver: DriverModel,
+    node: u16,
+    /// Per function: operations in flight.
+    in_flight: Vec<usize>,
+    gets: usize,
+    /// Pulse totals, per bit.
+    receive_pulses: Vec<u64>,
+    core_pulses: Vec<u64>,
+    /// `[function][qp]`.
+    nap: Vec<Vec<NapLedger>>,
+}
+
+impl Side {
+    fn id(&self, n: &str) -> PortId {
+        self.ports.id(n)
+    }
+}
+
+/// The compiled model of [`Core`] at the default configuration (built once per process).
+pub fn model() -> Result<Arc<VerilatorModel>> {
+    let cfg = Config::default();
+    let mut core = <Core>::new(nic::tops::nic_settings(&cfg));
+    VerilatorModel::build_for(&mut core, "nic_core")
+}
+
+/// Runs `operations` random operations with `seed`, PUT and GET lengths up to `max_bytes`.
+pub fn run(
+    model: &Arc<VerilatorModel>,
+    seed: u64,
+    operations: usize,
+    max_bytes: u64,
+) -> PairReport {
+    let cfg = Config::default();
+    let (functions, qps) = (
+        cfg.nic.functions as usize,
+        cfg.nic.qps_per_function as usize,
+    );
+    let mut rng = BenchRng::new(seed);
+    let what = format!("nic_pair seed {seed}");
+    let mut sides: Vec<Side> = (0..2)
+        .map(|i| {
+            let sim = model.instance();
+            let ports = Ports::new(&sim);
+            let mmio = MmioHost::new(&sim, "", 0.7, 0.8);
+            Side {
+                sim,
+                ports,
+                memory: HostMemory::new(MemoryConfig {
+                    latency: 60,
+                    jitter: 8,
+                    tags: cfg.nic.tags as usize,
+                    max_read_request: cfg.nic.max_read_request as u64,
+                    max_payload: cfg.nic.max_payload as u64,
+                    ..Default::default()
+                }),
+                mmio,
+                driver: DriverModel::new(functions, qps, 0x10_0000),
+                node: 0x21 + i as u16,
+                in_flight: vec![0; functions],
+                gets: 0,
+                receive_pulses: vec![0; ReceivePulse::ALL.len()],
+                core_pulses: vec![0; CorePulse::ALL.len()],
+                nap: (0..functions)
+                    .map(|_| (0..qps).map(|_| NapLedger::default()).collect())
+                    .collect(),
+            }
+        })
+        .collect();
+    // Setup through MMIO.
+    for s in sides.iter_mut() {
+        for f in 0..functions {
+            let w = s.driver.enable_function(f, true);
+            s.mmio.queue.extend(w);
+        }
+        for f in 0..functions {
+            for q in 0..qps {
+                let key = rng.bits(31) as u32 | 1;
+                let w = s.driver.open_qp(&mut s.memory.mem, f, q, key, RING_LOG2);
+                s.mmio.queue.extend(w);
+                for p in 0..1u16 << RING_LOG2 {
+                    let a = s.driver.qp[f][q].buffers[&(p as u64)];
+                    s.nap[f][q].addresses.insert(p, a);
+                }
+            }
+        }
+    }
+    // Reset both NICs for a few cycles.
+    for s in sides.iter_mut() {
+        let (reset, node) = (s.id("reset"), s.id("node_id"));
+        s.sim.poke_bool(reset, true);
+        s.sim.poke(node, s.node as u128);
+        s.sim.tick();
+        s.sim.poke_bool(reset, false);
+    }
+    let mut ops: Vec<Op> = vec![];
+    // Expected events per (side, function, QP, ring): (event, op index); NAP receives in
+    // order per source.
+    let mut expected: Expected = HashMap::new();
+    let mut tag_next = 1u32;
+    let mut issued = 0usize;
+    let mut report = PairReport::default();
+    let mut now = 0u64;
+    let mut quiet_since = 0u64;
+    let start = std::time::Instant::now();
+    loop {
+        // Issue an operation now and then once set up.
+        let setup_done = sides.iter().all(|s| s.mmio.idle()) || issued > 0;
+        if setup_done && issued < operations && rng.chance(0.02) {
+            let side = rng.range(0, 1) as usize;
+            let function = rng.range(0, functions as u64 - 1) as usize;
+            let qp = rng.range(0, qps as u64 - 1) as usize;
+            let kind = match rng.range(0, 3) {
+                0 => OpKind::NapImmediate,
+                1 => OpKind::NapIndirect,
+                2 => OpKind::Put,
+                _ => OpKind::Get,
+            };
+            let ok = sides[side].in_flight[function] < OPS_PER_FUNCTION
+                && (kind != OpKind::Get || sides[side].gets < GETS_IN_FLIGHT);
+            if ok {
+                let target = (
+                    rng.range(0, functions as u64 - 1) as usize,
+                    rng.range(0, qps as u64 - 1) as usize,
+                );
+                let index = ops.len();
+                let op = issue(
+                    &mut sides,
+                    &mut rng,
+                    &mut expected,
+                    (side, function, qp),
+                    target,
+                    kind,
+                    max_bytes,
+                    tag_next,
+                    index,
+                );
+                tag_next += 1;
+                issued += 1;
+                sides[side].in_flight[function] += 1;
+                if kind == OpKind::Get {
+                    sides[side].gets += 1;
+                }
+                if op.wrong_key {
+                    report.wrong_keys += 1;
+                }
+                ops.push(op);
+            }
+        }
+        step(&mut sides, &mut rng, now, &mut report);
+        if now.is_multiple_of(POLL_EVERY) {
+            poll(&mut sides, &mut expected, &mut ops, &mut report, &what);
+        }
+        let busy = issued < operations
+            || ops.iter().any(|o| o.owed > 0)
+            || sides.iter().any(|s| !s.mmio.idle());
+        if busy {
+            quiet_since = now;
+        }
+        now += 1;
+        if !busy && now - quiet_since > SETTLE {
+            break;
+        }
+        assert!(
+            now < 400_000 + 2_000 * operations as u64,
+            "{what}: no progress by cycle {now}: {} operations owe events: {:?}",
+            ops.iter().filter(|o| o.owed > 0).count(),
+            ops.iter()
+                .filter(|o| o.owed > 0)
+                .take(4)
+                .collect::<Vec<_>>()
+        );
+    }
+    report.seconds = start.elapsed().as_secs_f64();
+    report.cycles = now;
+    final_checks(&sides, &ops, &expected, &mut report, &what);
+    report
+}
+
+/// Builds and posts one operation; returns it with its expected events recorded.
+#[allow(clippy::too_many_arguments)]
+fn issue(
+    sides: &mut [Side],
+    rng: &mut BenchRng,
+    expected: &mut Expected,
+    (side, function, qp): (usize, usize, usize),
+    (tf, tq): (usize, usize),
+    kind: OpKind,
+    max_bytes: u64,
+    tag: u32,
+    index: usize,
+) -> Op {
+    let other = 1 - side;
+    let (src_node, dst_node) = (sides[side].node, sides[other].node);
+    let wrong_key = kind != OpKind::Get && rng.chance(0.1);
+    let target_key = sides[other].driver.qp[tf][tq].key;
+    let key = if wrong_key {
+        target_key ^ 0x40
+    } else {
+        target_key
+    };
+    let bytes = match kind {
+        OpKind::NapImmediate => rng.range(1, 256),
+        OpKind::NapIndirect => rng.range(1, 2048),
+        // Mostly short, now and then long.
+        _ if rng.chance(0.8) => rng.range(1, 256.min(max_bytes)),
+        _ => rng.range(1, max_bytes),
+    };
+    let data: Vec<u8> = (0..bytes).map(|_| rng.bits(8) as u8).collect();
+    // A region of `bytes` at a random alignment in side `s`'s memory, zeroed.
+    let region = |s: &mut Side, rng: &mut BenchRng| {
+        let a = s.driver.alloc(bytes + 64, 64) + rng.range(0, 63);
+        s.memory.mem.write(a, &vec![0; bytes as usize]);
+        a
+    };
+    let (body, destination, payload) = match kind {
+        OpKind::NapImmediate => (DescriptorBody::NapImmediate(data.clone()), 0, data),
+        OpKind::NapIndirect => {
+            let a = region(&mut sides[side], rng);
+            sides[side].memory.mem.write(a, &data);
+            (
+                DescriptorBody::NapIndirect {
+                    address: a,
+                    bytes: bytes as u32,
+                },
+                0,
+                data,
+            )
+        }
+        OpKind::Put => {
+            let a = region(&mut sides[side], rng);
+            sides[side].memory.mem.write(a, &data);
+            let d = region(&mut sides[other], rng);
+            (
+                DescriptorBody::Put {
+                    sources: vec![Segment {
+                        address: a,
+                        bytes: bytes as u32,
+                    }],
+                    destinations: vec![Segment {
+                        address: d,
+                        bytes: bytes as u32,
+                    }],
+                },
+                d,
+                data,
+            )
+        }
+        OpKind::Get => {
+            let a = region(&mut sides[other], rng);
+            sides[other].memory.mem.write(a, &data);
+            let d = region(&mut sides[side], rng);
+            (
+                DescriptorBody::Get {
+                    sources: vec![Segment {
+                        address: a,
+                        bytes: bytes as u32,
+                    }],
+                    destinations: vec![Segment {
+                        address: d,
+                        bytes: bytes as u32,
+                    }],
+                    response_key: sides[side].driver.qp[function][qp].key,
+                },
+                d,
+                data,
+            )
+        }
+    };
+    let remote_event = match kind {
+        OpKind::Put => rng.chance(0.5),
+        _ => true,
+    };
+    let descriptor = Descriptor {
+        dst_node,
+        dst_function: tf as u8,
+        dst_qp: tq as u8,
+        remote_event,
+        local_event: kind != OpKind::Get,
+        qp_magic: key,
+        tag,
+        body,
+    };
+    let bell =
+        sides[side]
+            .driver
+            .post_descriptor(&mut sides[side].memory.mem, function, qp, &descriptor);
+    sides[side].mmio.queue.push_back(bell);
+    let op_code = match kind {
+        OpKind::NapImmediate | OpKind::NapIndirect => PacketKind::Nap.code(),
+        OpKind::Put => PacketKind::Put.code(),
+        OpKind::Get => PacketKind::Get.code(),
+    };
+    let n = payload.len() as u32;
+    let mut owed = 0;
+    // Error events of wrong-key packets may be lost (counted): they are expected but not
+    // owed, so the operation completes with its send event.
+    let mut expect = |at: RingAt, e: Event| {
+        expected.entry(at).or_default().push((e, index));
+        owed += (e.kind != EventKind::Error) as usize;
+    };
+    let send = Ring::SendCompletion as usize;
+    let receive = Ring::ReceiveCompletion as usize;
+    let event = |kind, status, op, qp: usize, peer: (u16, usize, usize), length, info| Event {
+        kind,
+        status,
+        op,
+        qp: qp as u8,
+        peer_node: peer.0,
+        peer_function: peer.1 as u8,
+        peer_qp: peer.2 as u8,
+        length,
+        info,
+        phase: false,
+    };
+    // The last packet's bytes of a single-segment PUT (cut at the MTU from the segment's start).
+    let mtu = 128u32;
+    let last_packet = |n: u32| n - mtu * ((n - 1) / mtu);
+    if kind != OpKind::Get {
+        expect(
+            (side, function, qp, send),
+            event(
+                EventKind::Send,
+                EventStatus::Ok,
+                op_code,
+                qp,
+                (dst_node, tf, tq),
+                n,
+                tag,
+            ),
+        );
+    }
+    let from = (src_node, function, qp);
+    match kind {
+        _ if wrong_key => {
+            // One KeyMismatch per packet at the target (or its loss, counted).
+            for _ in 0..n.div_ceil(mtu) {
+                expect(
+                    (other, tf, tq, receive),
+                    event(
+                        EventKind::Error,
+                        EventStatus::KeyMismatch,
+                        op_code,
+                        tq,
+                        from,
+                        0,
+                        0,
+                    ),
+                );
+            }
+        }
+        OpKind::NapImmediate | OpKind::NapIndirect => expect(
+            (other, tf, tq, receive),
+            event(EventKind::Receive, EventStatus::Ok, op_code, tq, from, n, 0),
+        ),
+        OpKind::Put if remote_event => expect(
+            (other, tf, tq, receive),
+            event(
+                EventKind::Receive,
+                EventStatus::Ok,
+                op_code,
+                tq,
+                from,
+                last_packet(n),
+                (destination + n as u64) as u32,
+            ),
+        ),
+        OpKind::Put => {}
+        OpKind::Get => expect(
+            (side, function, qp, send),
+            event(
+                EventKind::Send,
+                EventStatus::Ok,
+                PacketKind::Get.code(),
+                qp,
+                (dst_node, tf, tq),
+                last_packet(n),
+                (destination + n as u64) as u32,
+            ),
+        ),
+    }
+    Op {
+        kind,
+        side,
+        function,
+        data: payload,
+        destination,
+        wrong_key,
+        owed,
+    }
+}
+
+/// One cycle of both NICs: host ports, channels joined, then the edge.
+fn step(sides: &mut [Side], rng: &mut BenchRng, now: u64, report: &mut PairReport) {
+    // Host side of each NIC.
+    for s in sides.iter_mut() {
+        s.mmio.drive(&mut s.sim, rng);
+        let read_ready = rng.chance(0.8);
+        let write_ready = rng.chance(0.8);
+        let beat = s.memory.offer(now, rng);
+        let (rr, wr, cv, cd) = (
+            s.id("read$ready"),
+            s.id("write$ready"),
+            s.id("read_completion$valid"),
+            s.id("read_completion$data"),
+        );
+        s.sim.poke_bool(rr, read_ready);
+        s.sim.poke_bool(wr, write_ready);
+        s.sim.poke_bool(cv, beat.is_some());
+        let shown = beat.unwrap_or(CompletionBeat {
+            tag: 0,
+            data: 0,
+            last: false,
+            error: false,
+        });
+        s.sim.poke(cd, shown.data);
+        let (ct, cl, ce) = (
+            s.id("read_completion$tag"),
+            s.id("read_completion$last"),
+            s.id("read_completion$error"),
+        );
+        s.sim.poke(ct, shown.tag as u128);
+        s.sim.poke_bool(cl, shown.last);
+        s.sim.poke_bool(ce, shown.error);
+        let (ir, mi, mo) = (
+            s.id("interrupt$ready"),
+            s.id("management_in$ready"),
+            s.id("management_out$valid"),
+        );
+        s.sim.poke_bool(ir, true);
+        s.sim.poke_bool(mi, true);
+        s.sim.poke_bool(mo, false);
+        if beat.is_some() {
+            // The NIC takes every completion beat (its completion router never waits).
+            assert!(
+                s.sim.peek_bool(s.ports.id("read_completion$ready")),
+                "nic_pair cycle {now}: a completion beat refused"
+            );
+            s.memory.taken();
+        }
+        // What the host takes on this edge.
+        let (rv, wv) = (s.id("read$valid"), s.id("write$valid"));
+        if s.sim.peek_bool(rv) && read_ready {
+            let req = ReadRequest {
+                function: s.sim.peek(s.ports.id("read$function")) as u8,
+                address: s.sim.peek(s.ports.id("read$address")) as u64,
+                bytes: s.sim.peek(s.ports.id("read$bytes")) as u64,
+                tag: s.sim.peek(s.ports.id("read$tag")) as u8,
+            };
+            s.memory.request(now, req, rng);
+        }
+        if s.sim.peek_bool(wv) && write_ready {
+            let w = WriteBeat {
+                function: s.sim.peek(s.ports.id("write$function")) as u8,
+                address: s.sim.peek(s.ports.id("write$address")) as u64,
+                data: s.sim.peek(s.ports.id("write$data")),
+                enables: s.sim.peek(s.ports.id("write$enables")) as u16,
+                last: s.sim.peek_bool(s.ports.id("write$last")),
+            };
+            s.memory.write_beat(now, w);
+        }
+        let iv = s.id("interrupt$valid");
+        if s.sim.peek_bool(iv) {
+            let f = s.sim.peek(s.ports.id("interrupt$function")) as u8;
+            let v = s.sim.peek(s.ports.id("interrupt$vector")) as u8;
+            s.driver.interrupt(f, v);
+        }
+    }
+    // Channels: flits forward (from registers), then credits back.
+    for (from, to) in [(0usize, 1usize), (1, 0)] {
+        let valid = sides[from]
+            .sim
+            .peek_bool(sides[from].ports.id("network_out$valid"));
+        let flit = sides[from]
+            .sim
+            .peek(sides[from].ports.id("network_out$flit"));
+        let vc = sides[from].sim.peek(sides[from].ports.id("network_out$vc"));
+        let t = &mut sides[to];
+        let (v, f, c) = (
+            t.id("network_in$valid"),
+            t.id("network_in$flit"),
+            t.id("network_in$vc"),
+        );
+        t.sim.poke_bool(v, valid);
+        t.sim.poke(f, flit);
+        t.sim.poke(c, vc);
+        report.flits += valid as u64;
+    }
+    for (from, to) in [(0usize, 1usize), (1, 0)] {
+        let credits = sides[to].sim.peek(sides[to].ports.id("network_in$credits"));
+        let s = &mut sides[from];
+        let c = s.id("network_out$credits");
+        s.sim.poke(c, credits);
+    }
+    for s in sides.iter_mut() {
+        let (_, done) = s.mmio.fired(&mut s.sim);
+        assert!(
+            done.is_none(),
+            "nic_pair cycle {now}: an MMIO read answered, none was issued"
+        );
+        let r = s.sim.peek(s.ports.id("receive_pulses"));
+        for (i, total) in s.receive_pulses.iter_mut().enumerate() {
+            *total += (r >> i & 1) as u64;
+        }
+        let c = s.sim.peek(s.ports.id("core_pulses"));
+        for (i, total) in s.core_pulses.iter_mut().enumerate() {
+            *total += (c >> i & 1) as u64;
+        }
+        s.sim.tick();
+    }
+}
+
+/// Reads every ring of both NICs, matches the events, hands entries and NAP buffers back.
+fn poll(
+    sides: &mut [Side],
+    expected: &mut Expected,
+    ops: &mut [Op],
+    report: &mut PairReport,
+    what: &str,
+) {
+    for side in 0..sides.len() {
+        let (functions, qps) = (sides[side].driver.functions, sides[side].driver.qps);
+        for f in 0..functions {
+            for q in 0..qps {
+                for ring in [Ring::SendCompletion, Ring::ReceiveCompletion] {
+                    let s = &mut sides[side];
+                    let (events, write) = s.driver.take_events(&s.memory.mem, f, q, ring);
+                    if let Some(w) = write {
+                        s.mmio.queue.push_back(w);
+                    }
+                    for e in events {
+                        report.events += 1;
+                        let at = (side, f, q, ring as usize);
+                        let list = expected.entry(at).or_default();
+                        let found = list.iter().position(|(x, _)| matches(x, &e));
+                        let Some(i) = found else {
+                            panic!("{what}: NIC {side} function {f} QP {q} {ring:?}: unexpected {e:?}; expected one of {list:?}")
+                        };
+                        let (x, index) = list.remove(i);
+                        if e.kind == EventKind::Error {
+                            continue;
+                        }
+                        let op = &mut ops[index];
+                        op.owed -= 1;
+                        if e.kind == EventKind::Receive && e.op == PacketKind::Nap.code() {
+                            nap_received(&mut sides[side], f, q, e.info, &op.data, what, &x);
+                        }
+                        if op.owed == 0 {
+                            complete(sides, op, report);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A NAP message's receive event of ring index `index` at QP `q` of function `f`: its buffer
+/// must hold `data`; buffers are posted again in ring order.
+fn nap_received(s: &mut Side, f: usize, q: usize, index: u32, data: &[u8], what: &str, x: &Event) {
+    let entries = 1u16 << RING_LOG2;
+    let ledger = &mut s.nap[f][q];
+    let p = ledger
+        .next_release
+        .wrapping_add((index as u16).wrapping_sub(ledger.next_release) % entries);
+    let buffer = *ledger.addresses.get(&p).unwrap_or_else(|| {
+        panic!(
+            "{what}: function {f} QP {q}: NAP event of ring index {index}: no buffer in use there"
+        )
+    });
+    let got = s.memory.mem.read(buffer, data.len());
+    assert!(
+        got == data,
+        "{what}: function {f} QP {q}: NAP buffer {buffer:#x} (ring pointer {p}) holds the wrong bytes for {x:?}"
+    );
+    assert!(
+        ledger.released.insert(p),
+        "{what}: NAP ring pointer {p} read twice"
+    );
+    loop {
+        let next = s.nap[f][q].next_release;
+        if !s.nap[f][q].released.remove(&next) {
+            break;
+        }
+        let ledger = &mut s.nap[f][q];
+        let old = ledger.next_release;
+        ledger.addresses.remove(&old);
+        ledger.next_release = old.wrapping_add(1);
+        let producer = s.driver.qp[f][q].rings[Ring::NapBuffers as usize].pointer;
+        let w = s.driver.post_nap_buffers(&mut s.memory.mem, f, q, 1);
+        s.mmio.queue.extend(w);
+        let a = s.driver.qp[f][q].buffers[&((producer % entries) as u64)];
+        s.nap[f][q].addresses.insert(producer, a);
+    }
+}
+
+/// Whether `got` is the expected event `want`: every field, except the ring index of a NAP
+/// receive (checked through its buffer) and the length and info of an error event.
+fn matches(want: &Event, got: &Event) -> bool {
+    let base = want.kind == got.kind
+        && want.status == got.status
+        && want.op == got.op
+        && want.qp == got.qp
+        && want.peer_node == got.peer_node
+        && want.peer_function == got.peer_function
+        && want.peer_qp == got.peer_qp;
+    match want.kind {
+        EventKind::Error => base,
+        EventKind::Receive if want.op == PacketKind::Nap.code() => {
+            base && want.length == got.length
+        }
+        _ => base && want.length == got.length && want.info == got.info,
+    }
+}
+
+/// An operation whose events have all arrived.
+fn complete(sides: &mut [Side], op: &Op, report: &mut PairReport) {
+    let k = match op.kind {
+        OpKind::NapImmediate => 0,
+        OpKind::NapIndirect => 1,
+        OpKind::Put => 2,
+        OpKind::Get => 3,
+    };
+    report.completed[k] += 1;
+    report.bytes += op.data.len() as u64;
+    sides[op.side].in_flight[op.function] -= 1;
+    if op.kind == OpKind::Get {
+        sides[op.side].gets -= 1;
+    }
+}
+
+/// The checks after the traffic has drained.
+fn final_checks(
+    sides: &[Side],
+    ops: &[Op],
+    expected: &Expected,
+    report: &mut PairReport,
+    what: &str,
+) {
+    // Wrong-key error events not seen must have been lost, and counted as lost.
+    let mut unseen_errors = [0u64; 2];
+    for ((side, f, q, ring), list) in expected {
+        for (e, index) in list {
+            assert!(
+                e.kind == EventKind::Error && ops[*index].wrong_key,
+                "{what}: NIC {side} function {f} QP {q} ring {ring}: {e:?} never arrived"
+            );
+            unseen_errors[*side] += 1;
+        }
+    }
+    for (i, s) in sides.iter().enumerate() {
+        let lost = s.receive_pulses[ReceivePulse::PacketEventLost.bit()];
+        assert_eq!(
+            lost, unseen_errors[i],
+            "{what}: NIC {i}: KeyMismatch events not seen against PacketEventLost pulses"
+        );
+        report.lost_error_events += lost;
+        for p in [
+            ReceivePulse::BadVc,
+            ReceivePulse::Overflow,
+            ReceivePulse::CrcError,
+            ReceivePulse::Malformed,
+            ReceivePulse::TargetRefused,
+            ReceivePulse::UnknownKind,
+            ReceivePulse::NoBuffer,
+            ReceivePulse::NapOverrun,
+            ReceivePulse::RingReadError,
+            ReceivePulse::BadRingEntry,
+            ReceivePulse::BadGet,
+        ] {
+            assert_eq!(
+                s.receive_pulses[p.bit()],
+                0,
+                "{what}: NIC {i}: {p:?} pulses"
+            );
+        }
+        for p in [
+            CorePulse::TagStray,
+            CorePulse::CompletionOverrun,
+            CorePulse::BadTagFree,
+            CorePulse::PacketStomped,
+            CorePulse::GetRefused,
+            CorePulse::EventDropped,
+            CorePulse::DoorbellStray,
+            CorePulse::NetworkStray,
+        ] {
+            assert_eq!(s.core_pulses[p.bit()], 0, "{what}: NIC {i}: {p:?} pulses");
+        }
+        let wrong: u64 = ops
+            .iter()
+            .filter(|o| o.wrong_key && o.side != i)
+            .map(|o| (o.data.len() as u64).div_ceil(128))
+            .sum();
+        assert_eq!(
+            s.receive_pulses[ReceivePulse::KeyMismatch.bit()],
+            wrong,
+            "{what}: NIC {i}: KeyMismatch pulses against wrong-key packets sent to it"
+        );
+    }
+    for op in ops {
+        let other = 1 - op.side;
+        match op.kind {
+            OpKind::Put => {
+                let got = sides[other].memory.mem.read(op.destination, op.data.len());
+                if op.wrong_key {
+                    assert!(
+                        got.iter().all(|&b| b == 0),
+                        "{what}: a wrong-key PUT wrote at {:#x}",
+                        op.destination
+                    );
+                } else {
+                    assert!(
+                        got == op.data,
+                        "{what}: PUT of {} bytes to {:#x} (NIC {other}): wrong bytes",
+                        op.data.len(),
+                        op.destination
+                    );
+                }
+            }
+            OpKind::Get => {
+                let got = sides[op.side]
+                    .memory
+                    .mem
+                    .read(op.destination, op.data.len());
+                assert!(
+                    got == op.data,
+                    "{what}: GET of {} bytes into {:#x} (NIC {}): wrong bytes",
+                    op.data.len(),
+                    op.destination,
+                    op.side
+                );
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `bench -- nic-pair`: three seeds of 1,500 operations, PUT and GET up to 64 KB; prints
+/// cycles, operations, bytes per cycle (both directions together) and simulation speed.
+pub fn report() -> Result<()> {
+    let model = model()?;
+    println!("two nic_cores back to back (Verilator; default configuration; host latency 60, completions split and reordered, 20% back pressure)");
+    println!(
+        "| seed | operations | NAP imm. | NAP ind. | PUT | GET | wrong keys | cycles | bytes | bytes/cycle | events | pair cycles/s |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
+    for seed in [11, 12, 13] {
+        let r = run(&model, seed, 1500, 65536);
+        println!(
+            "| {seed} | 1500 | {} | {} | {} | {} | {} | {} | {} | {:.2} | {} | {:.0} |",
+            r.completed[0],
+            r.completed[1],
+            r.completed[2],
+            r.completed[3],
+            r.wrong_keys,
+            r.cycles,
+            r.bytes,
+            r.bytes as f64 / r.cycles as f64,
+            r.events,
+            r.cycles as f64 / r.seconds
+        );
+    }
+    Ok(())
+}
