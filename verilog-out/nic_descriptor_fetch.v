@@ -102,6 +102,8 @@ module nic_descriptor_fetch(clock,reset,doorbell$valid,doorbell$function,doorbel
     reg  [7:0] pool$free$tag;
     reg  pool$free_second$valid;
     reg  [7:0] pool$free_second$tag;
+    reg  pool$free_third$valid;
+    reg  [7:0] pool$free_third$tag;
     wire  pool$bad_free;
     reg  [7:0] pool$lookup_tag;
     wire  [1:0] pool$lookup_owner;
@@ -202,6 +204,8 @@ module nic_descriptor_fetch(clock,reset,doorbell$valid,doorbell$function,doorbel
         .free$tag(pool$free$tag),
         .free_second$valid(pool$free_second$valid),
         .free_second$tag(pool$free_second$tag),
+        .free_third$valid(pool$free_third$valid),
+        .free_third$tag(pool$free_third$tag),
         .bad_free(pool$bad_free),
         .lookup_tag(pool$lookup_tag),
         .lookup_owner(pool$lookup_owner),
@@ -217,6 +221,8 @@ module nic_descriptor_fetch(clock,reset,doorbell$valid,doorbell$function,doorbel
         pool$reset = reset;
         pool$free_second$valid = 1'b0;
         pool$free_second$tag = zero_tag;
+        pool$free_third$valid = 1'b0;
+        pool$free_third$tag = zero_tag;
         pool$lookup_tag = zero_tag;
         owner_unused = |pool$lookup_owner | pool$lookup_allocated;
         stray = fetch$stray;
@@ -4946,7 +4952,7 @@ module nic_descriptor_fetch$fetch$slots$words$3(d,q,clock);
 endmodule // nic_descriptor_fetch$fetch$slots$words$3
 
 
-module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,free$valid,free$tag,free_second$valid,free_second$tag,bad_free,lookup_tag,lookup_owner,lookup_allocated,in_use);
+module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,free$valid,free$tag,free_second$valid,free_second$tag,free_third$valid,free_third$tag,bad_free,lookup_tag,lookup_owner,lookup_allocated,in_use);
     
     // Module arguments
     input wire  clock;
@@ -4959,6 +4965,8 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
     input wire  [7:0] free$tag;
     input wire  free_second$valid;
     input wire  [7:0] free_second$tag;
+    input wire  free_third$valid;
+    input wire  [7:0] free_third$tag;
     output reg  bad_free;
     input wire  [7:0] lookup_tag;
     output reg  [1:0] lookup_owner;
@@ -5200,6 +5208,7 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
     // Local signals
     reg  good_free;
     reg  good_second;
+    reg  good_third;
     reg  taking;
     reg  [8:0] freeing;
     
@@ -5795,6 +5804,7 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         taking = alloc$valid & alloc$ready;
         good_free = 1'b0;
         good_second = 1'b0;
+        good_third = 1'b0;
         lookup_owner = 32'h0;
         lookup_allocated = 1'b0;
         if (free$tag == 0) begin
@@ -5802,6 +5812,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         end
         if (free_second$tag == 0) begin
             good_second = allocated$0$q & ~(free$valid & (free$tag == free_second$tag));
+        end
+        if (free_third$tag == 0) begin
+            good_third = allocated$0$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
         end
         if (lookup_tag == 0) begin
             lookup_allocated = allocated$0$q;
@@ -5815,6 +5828,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free_second$tag == 1) begin
             good_second = allocated$1$q & ~(free$valid & (free$tag == free_second$tag));
         end
+        if (free_third$tag == 1) begin
+            good_third = allocated$1$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
+        end
         if (lookup_tag == 1) begin
             lookup_allocated = allocated$1$q;
             if (allocated$1$q) begin
@@ -5826,6 +5842,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         end
         if (free_second$tag == 2) begin
             good_second = allocated$2$q & ~(free$valid & (free$tag == free_second$tag));
+        end
+        if (free_third$tag == 2) begin
+            good_third = allocated$2$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
         end
         if (lookup_tag == 2) begin
             lookup_allocated = allocated$2$q;
@@ -5839,6 +5858,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free_second$tag == 3) begin
             good_second = allocated$3$q & ~(free$valid & (free$tag == free_second$tag));
         end
+        if (free_third$tag == 3) begin
+            good_third = allocated$3$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
+        end
         if (lookup_tag == 3) begin
             lookup_allocated = allocated$3$q;
             if (allocated$3$q) begin
@@ -5850,6 +5872,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         end
         if (free_second$tag == 4) begin
             good_second = allocated$4$q & ~(free$valid & (free$tag == free_second$tag));
+        end
+        if (free_third$tag == 4) begin
+            good_third = allocated$4$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
         end
         if (lookup_tag == 4) begin
             lookup_allocated = allocated$4$q;
@@ -5863,6 +5888,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free_second$tag == 5) begin
             good_second = allocated$5$q & ~(free$valid & (free$tag == free_second$tag));
         end
+        if (free_third$tag == 5) begin
+            good_third = allocated$5$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
+        end
         if (lookup_tag == 5) begin
             lookup_allocated = allocated$5$q;
             if (allocated$5$q) begin
@@ -5874,6 +5902,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         end
         if (free_second$tag == 6) begin
             good_second = allocated$6$q & ~(free$valid & (free$tag == free_second$tag));
+        end
+        if (free_third$tag == 6) begin
+            good_third = allocated$6$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
         end
         if (lookup_tag == 6) begin
             lookup_allocated = allocated$6$q;
@@ -5887,6 +5918,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free_second$tag == 7) begin
             good_second = allocated$7$q & ~(free$valid & (free$tag == free_second$tag));
         end
+        if (free_third$tag == 7) begin
+            good_third = allocated$7$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
+        end
         if (lookup_tag == 7) begin
             lookup_allocated = allocated$7$q;
             if (allocated$7$q) begin
@@ -5898,6 +5932,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         end
         if (free_second$tag == 8) begin
             good_second = allocated$8$q & ~(free$valid & (free$tag == free_second$tag));
+        end
+        if (free_third$tag == 8) begin
+            good_third = allocated$8$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
         end
         if (lookup_tag == 8) begin
             lookup_allocated = allocated$8$q;
@@ -5911,6 +5948,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free_second$tag == 9) begin
             good_second = allocated$9$q & ~(free$valid & (free$tag == free_second$tag));
         end
+        if (free_third$tag == 9) begin
+            good_third = allocated$9$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
+        end
         if (lookup_tag == 9) begin
             lookup_allocated = allocated$9$q;
             if (allocated$9$q) begin
@@ -5922,6 +5962,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         end
         if (free_second$tag == 10) begin
             good_second = allocated$10$q & ~(free$valid & (free$tag == free_second$tag));
+        end
+        if (free_third$tag == 10) begin
+            good_third = allocated$10$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
         end
         if (lookup_tag == 10) begin
             lookup_allocated = allocated$10$q;
@@ -5935,6 +5978,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free_second$tag == 11) begin
             good_second = allocated$11$q & ~(free$valid & (free$tag == free_second$tag));
         end
+        if (free_third$tag == 11) begin
+            good_third = allocated$11$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
+        end
         if (lookup_tag == 11) begin
             lookup_allocated = allocated$11$q;
             if (allocated$11$q) begin
@@ -5946,6 +5992,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         end
         if (free_second$tag == 12) begin
             good_second = allocated$12$q & ~(free$valid & (free$tag == free_second$tag));
+        end
+        if (free_third$tag == 12) begin
+            good_third = allocated$12$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
         end
         if (lookup_tag == 12) begin
             lookup_allocated = allocated$12$q;
@@ -5959,6 +6008,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free_second$tag == 13) begin
             good_second = allocated$13$q & ~(free$valid & (free$tag == free_second$tag));
         end
+        if (free_third$tag == 13) begin
+            good_third = allocated$13$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
+        end
         if (lookup_tag == 13) begin
             lookup_allocated = allocated$13$q;
             if (allocated$13$q) begin
@@ -5970,6 +6022,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         end
         if (free_second$tag == 14) begin
             good_second = allocated$14$q & ~(free$valid & (free$tag == free_second$tag));
+        end
+        if (free_third$tag == 14) begin
+            good_third = allocated$14$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
         end
         if (lookup_tag == 14) begin
             lookup_allocated = allocated$14$q;
@@ -5983,6 +6038,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free_second$tag == 15) begin
             good_second = allocated$15$q & ~(free$valid & (free$tag == free_second$tag));
         end
+        if (free_third$tag == 15) begin
+            good_third = allocated$15$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
+        end
         if (lookup_tag == 15) begin
             lookup_allocated = allocated$15$q;
             if (allocated$15$q) begin
@@ -5994,6 +6052,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         end
         if (free_second$tag == 16) begin
             good_second = allocated$16$q & ~(free$valid & (free$tag == free_second$tag));
+        end
+        if (free_third$tag == 16) begin
+            good_third = allocated$16$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
         end
         if (lookup_tag == 16) begin
             lookup_allocated = allocated$16$q;
@@ -6007,6 +6068,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free_second$tag == 17) begin
             good_second = allocated$17$q & ~(free$valid & (free$tag == free_second$tag));
         end
+        if (free_third$tag == 17) begin
+            good_third = allocated$17$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
+        end
         if (lookup_tag == 17) begin
             lookup_allocated = allocated$17$q;
             if (allocated$17$q) begin
@@ -6018,6 +6082,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         end
         if (free_second$tag == 18) begin
             good_second = allocated$18$q & ~(free$valid & (free$tag == free_second$tag));
+        end
+        if (free_third$tag == 18) begin
+            good_third = allocated$18$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
         end
         if (lookup_tag == 18) begin
             lookup_allocated = allocated$18$q;
@@ -6031,6 +6098,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free_second$tag == 19) begin
             good_second = allocated$19$q & ~(free$valid & (free$tag == free_second$tag));
         end
+        if (free_third$tag == 19) begin
+            good_third = allocated$19$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
+        end
         if (lookup_tag == 19) begin
             lookup_allocated = allocated$19$q;
             if (allocated$19$q) begin
@@ -6042,6 +6112,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         end
         if (free_second$tag == 20) begin
             good_second = allocated$20$q & ~(free$valid & (free$tag == free_second$tag));
+        end
+        if (free_third$tag == 20) begin
+            good_third = allocated$20$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
         end
         if (lookup_tag == 20) begin
             lookup_allocated = allocated$20$q;
@@ -6055,6 +6128,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free_second$tag == 21) begin
             good_second = allocated$21$q & ~(free$valid & (free$tag == free_second$tag));
         end
+        if (free_third$tag == 21) begin
+            good_third = allocated$21$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
+        end
         if (lookup_tag == 21) begin
             lookup_allocated = allocated$21$q;
             if (allocated$21$q) begin
@@ -6066,6 +6142,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         end
         if (free_second$tag == 22) begin
             good_second = allocated$22$q & ~(free$valid & (free$tag == free_second$tag));
+        end
+        if (free_third$tag == 22) begin
+            good_third = allocated$22$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
         end
         if (lookup_tag == 22) begin
             lookup_allocated = allocated$22$q;
@@ -6079,6 +6158,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free_second$tag == 23) begin
             good_second = allocated$23$q & ~(free$valid & (free$tag == free_second$tag));
         end
+        if (free_third$tag == 23) begin
+            good_third = allocated$23$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
+        end
         if (lookup_tag == 23) begin
             lookup_allocated = allocated$23$q;
             if (allocated$23$q) begin
@@ -6090,6 +6172,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         end
         if (free_second$tag == 24) begin
             good_second = allocated$24$q & ~(free$valid & (free$tag == free_second$tag));
+        end
+        if (free_third$tag == 24) begin
+            good_third = allocated$24$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
         end
         if (lookup_tag == 24) begin
             lookup_allocated = allocated$24$q;
@@ -6103,6 +6188,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free_second$tag == 25) begin
             good_second = allocated$25$q & ~(free$valid & (free$tag == free_second$tag));
         end
+        if (free_third$tag == 25) begin
+            good_third = allocated$25$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
+        end
         if (lookup_tag == 25) begin
             lookup_allocated = allocated$25$q;
             if (allocated$25$q) begin
@@ -6114,6 +6202,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         end
         if (free_second$tag == 26) begin
             good_second = allocated$26$q & ~(free$valid & (free$tag == free_second$tag));
+        end
+        if (free_third$tag == 26) begin
+            good_third = allocated$26$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
         end
         if (lookup_tag == 26) begin
             lookup_allocated = allocated$26$q;
@@ -6127,6 +6218,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free_second$tag == 27) begin
             good_second = allocated$27$q & ~(free$valid & (free$tag == free_second$tag));
         end
+        if (free_third$tag == 27) begin
+            good_third = allocated$27$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
+        end
         if (lookup_tag == 27) begin
             lookup_allocated = allocated$27$q;
             if (allocated$27$q) begin
@@ -6138,6 +6232,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         end
         if (free_second$tag == 28) begin
             good_second = allocated$28$q & ~(free$valid & (free$tag == free_second$tag));
+        end
+        if (free_third$tag == 28) begin
+            good_third = allocated$28$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
         end
         if (lookup_tag == 28) begin
             lookup_allocated = allocated$28$q;
@@ -6151,6 +6248,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free_second$tag == 29) begin
             good_second = allocated$29$q & ~(free$valid & (free$tag == free_second$tag));
         end
+        if (free_third$tag == 29) begin
+            good_third = allocated$29$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
+        end
         if (lookup_tag == 29) begin
             lookup_allocated = allocated$29$q;
             if (allocated$29$q) begin
@@ -6162,6 +6262,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         end
         if (free_second$tag == 30) begin
             good_second = allocated$30$q & ~(free$valid & (free$tag == free_second$tag));
+        end
+        if (free_third$tag == 30) begin
+            good_third = allocated$30$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
         end
         if (lookup_tag == 30) begin
             lookup_allocated = allocated$30$q;
@@ -6175,17 +6278,23 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free_second$tag == 31) begin
             good_second = allocated$31$q & ~(free$valid & (free$tag == free_second$tag));
         end
+        if (free_third$tag == 31) begin
+            good_third = allocated$31$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
+        end
         if (lookup_tag == 31) begin
             lookup_allocated = allocated$31$q;
             if (allocated$31$q) begin
                 lookup_owner = owners$31$q;
             end
         end
-        bad_free = ((free$valid & ~good_free) | (free_second$valid & ~good_second)) & ~reset;
+        bad_free = ((free$valid & ~good_free) | (free_second$valid & ~good_second) | (free_third$valid & ~good_third)) & ~reset;
         if (free$valid & (free$tag == 0)) begin
             allocated$0$d = 1'b0;
         end
         if (free_second$valid & (free_second$tag == 0)) begin
+            allocated$0$d = 1'b0;
+        end
+        if (free_third$valid & (free_third$tag == 0)) begin
             allocated$0$d = 1'b0;
         end
         if (taking & (alloc$tag == 0)) begin
@@ -6198,6 +6307,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free_second$valid & (free_second$tag == 1)) begin
             allocated$1$d = 1'b0;
         end
+        if (free_third$valid & (free_third$tag == 1)) begin
+            allocated$1$d = 1'b0;
+        end
         if (taking & (alloc$tag == 1)) begin
             allocated$1$d = 1'b1;
             owners$1$d = alloc$owner;
@@ -6206,6 +6318,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
             allocated$2$d = 1'b0;
         end
         if (free_second$valid & (free_second$tag == 2)) begin
+            allocated$2$d = 1'b0;
+        end
+        if (free_third$valid & (free_third$tag == 2)) begin
             allocated$2$d = 1'b0;
         end
         if (taking & (alloc$tag == 2)) begin
@@ -6218,6 +6333,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free_second$valid & (free_second$tag == 3)) begin
             allocated$3$d = 1'b0;
         end
+        if (free_third$valid & (free_third$tag == 3)) begin
+            allocated$3$d = 1'b0;
+        end
         if (taking & (alloc$tag == 3)) begin
             allocated$3$d = 1'b1;
             owners$3$d = alloc$owner;
@@ -6226,6 +6344,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
             allocated$4$d = 1'b0;
         end
         if (free_second$valid & (free_second$tag == 4)) begin
+            allocated$4$d = 1'b0;
+        end
+        if (free_third$valid & (free_third$tag == 4)) begin
             allocated$4$d = 1'b0;
         end
         if (taking & (alloc$tag == 4)) begin
@@ -6238,6 +6359,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free_second$valid & (free_second$tag == 5)) begin
             allocated$5$d = 1'b0;
         end
+        if (free_third$valid & (free_third$tag == 5)) begin
+            allocated$5$d = 1'b0;
+        end
         if (taking & (alloc$tag == 5)) begin
             allocated$5$d = 1'b1;
             owners$5$d = alloc$owner;
@@ -6246,6 +6370,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
             allocated$6$d = 1'b0;
         end
         if (free_second$valid & (free_second$tag == 6)) begin
+            allocated$6$d = 1'b0;
+        end
+        if (free_third$valid & (free_third$tag == 6)) begin
             allocated$6$d = 1'b0;
         end
         if (taking & (alloc$tag == 6)) begin
@@ -6258,6 +6385,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free_second$valid & (free_second$tag == 7)) begin
             allocated$7$d = 1'b0;
         end
+        if (free_third$valid & (free_third$tag == 7)) begin
+            allocated$7$d = 1'b0;
+        end
         if (taking & (alloc$tag == 7)) begin
             allocated$7$d = 1'b1;
             owners$7$d = alloc$owner;
@@ -6266,6 +6396,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
             allocated$8$d = 1'b0;
         end
         if (free_second$valid & (free_second$tag == 8)) begin
+            allocated$8$d = 1'b0;
+        end
+        if (free_third$valid & (free_third$tag == 8)) begin
             allocated$8$d = 1'b0;
         end
         if (taking & (alloc$tag == 8)) begin
@@ -6278,6 +6411,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free_second$valid & (free_second$tag == 9)) begin
             allocated$9$d = 1'b0;
         end
+        if (free_third$valid & (free_third$tag == 9)) begin
+            allocated$9$d = 1'b0;
+        end
         if (taking & (alloc$tag == 9)) begin
             allocated$9$d = 1'b1;
             owners$9$d = alloc$owner;
@@ -6286,6 +6422,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
             allocated$10$d = 1'b0;
         end
         if (free_second$valid & (free_second$tag == 10)) begin
+            allocated$10$d = 1'b0;
+        end
+        if (free_third$valid & (free_third$tag == 10)) begin
             allocated$10$d = 1'b0;
         end
         if (taking & (alloc$tag == 10)) begin
@@ -6298,6 +6437,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free_second$valid & (free_second$tag == 11)) begin
             allocated$11$d = 1'b0;
         end
+        if (free_third$valid & (free_third$tag == 11)) begin
+            allocated$11$d = 1'b0;
+        end
         if (taking & (alloc$tag == 11)) begin
             allocated$11$d = 1'b1;
             owners$11$d = alloc$owner;
@@ -6306,6 +6448,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
             allocated$12$d = 1'b0;
         end
         if (free_second$valid & (free_second$tag == 12)) begin
+            allocated$12$d = 1'b0;
+        end
+        if (free_third$valid & (free_third$tag == 12)) begin
             allocated$12$d = 1'b0;
         end
         if (taking & (alloc$tag == 12)) begin
@@ -6318,6 +6463,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free_second$valid & (free_second$tag == 13)) begin
             allocated$13$d = 1'b0;
         end
+        if (free_third$valid & (free_third$tag == 13)) begin
+            allocated$13$d = 1'b0;
+        end
         if (taking & (alloc$tag == 13)) begin
             allocated$13$d = 1'b1;
             owners$13$d = alloc$owner;
@@ -6326,6 +6474,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
             allocated$14$d = 1'b0;
         end
         if (free_second$valid & (free_second$tag == 14)) begin
+            allocated$14$d = 1'b0;
+        end
+        if (free_third$valid & (free_third$tag == 14)) begin
             allocated$14$d = 1'b0;
         end
         if (taking & (alloc$tag == 14)) begin
@@ -6338,6 +6489,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free_second$valid & (free_second$tag == 15)) begin
             allocated$15$d = 1'b0;
         end
+        if (free_third$valid & (free_third$tag == 15)) begin
+            allocated$15$d = 1'b0;
+        end
         if (taking & (alloc$tag == 15)) begin
             allocated$15$d = 1'b1;
             owners$15$d = alloc$owner;
@@ -6346,6 +6500,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
             allocated$16$d = 1'b0;
         end
         if (free_second$valid & (free_second$tag == 16)) begin
+            allocated$16$d = 1'b0;
+        end
+        if (free_third$valid & (free_third$tag == 16)) begin
             allocated$16$d = 1'b0;
         end
         if (taking & (alloc$tag == 16)) begin
@@ -6358,6 +6515,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free_second$valid & (free_second$tag == 17)) begin
             allocated$17$d = 1'b0;
         end
+        if (free_third$valid & (free_third$tag == 17)) begin
+            allocated$17$d = 1'b0;
+        end
         if (taking & (alloc$tag == 17)) begin
             allocated$17$d = 1'b1;
             owners$17$d = alloc$owner;
@@ -6366,6 +6526,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
             allocated$18$d = 1'b0;
         end
         if (free_second$valid & (free_second$tag == 18)) begin
+            allocated$18$d = 1'b0;
+        end
+        if (free_third$valid & (free_third$tag == 18)) begin
             allocated$18$d = 1'b0;
         end
         if (taking & (alloc$tag == 18)) begin
@@ -6378,6 +6541,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free_second$valid & (free_second$tag == 19)) begin
             allocated$19$d = 1'b0;
         end
+        if (free_third$valid & (free_third$tag == 19)) begin
+            allocated$19$d = 1'b0;
+        end
         if (taking & (alloc$tag == 19)) begin
             allocated$19$d = 1'b1;
             owners$19$d = alloc$owner;
@@ -6386,6 +6552,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
             allocated$20$d = 1'b0;
         end
         if (free_second$valid & (free_second$tag == 20)) begin
+            allocated$20$d = 1'b0;
+        end
+        if (free_third$valid & (free_third$tag == 20)) begin
             allocated$20$d = 1'b0;
         end
         if (taking & (alloc$tag == 20)) begin
@@ -6398,6 +6567,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free_second$valid & (free_second$tag == 21)) begin
             allocated$21$d = 1'b0;
         end
+        if (free_third$valid & (free_third$tag == 21)) begin
+            allocated$21$d = 1'b0;
+        end
         if (taking & (alloc$tag == 21)) begin
             allocated$21$d = 1'b1;
             owners$21$d = alloc$owner;
@@ -6406,6 +6578,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
             allocated$22$d = 1'b0;
         end
         if (free_second$valid & (free_second$tag == 22)) begin
+            allocated$22$d = 1'b0;
+        end
+        if (free_third$valid & (free_third$tag == 22)) begin
             allocated$22$d = 1'b0;
         end
         if (taking & (alloc$tag == 22)) begin
@@ -6418,6 +6593,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free_second$valid & (free_second$tag == 23)) begin
             allocated$23$d = 1'b0;
         end
+        if (free_third$valid & (free_third$tag == 23)) begin
+            allocated$23$d = 1'b0;
+        end
         if (taking & (alloc$tag == 23)) begin
             allocated$23$d = 1'b1;
             owners$23$d = alloc$owner;
@@ -6426,6 +6604,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
             allocated$24$d = 1'b0;
         end
         if (free_second$valid & (free_second$tag == 24)) begin
+            allocated$24$d = 1'b0;
+        end
+        if (free_third$valid & (free_third$tag == 24)) begin
             allocated$24$d = 1'b0;
         end
         if (taking & (alloc$tag == 24)) begin
@@ -6438,6 +6619,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free_second$valid & (free_second$tag == 25)) begin
             allocated$25$d = 1'b0;
         end
+        if (free_third$valid & (free_third$tag == 25)) begin
+            allocated$25$d = 1'b0;
+        end
         if (taking & (alloc$tag == 25)) begin
             allocated$25$d = 1'b1;
             owners$25$d = alloc$owner;
@@ -6446,6 +6630,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
             allocated$26$d = 1'b0;
         end
         if (free_second$valid & (free_second$tag == 26)) begin
+            allocated$26$d = 1'b0;
+        end
+        if (free_third$valid & (free_third$tag == 26)) begin
             allocated$26$d = 1'b0;
         end
         if (taking & (alloc$tag == 26)) begin
@@ -6458,6 +6645,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free_second$valid & (free_second$tag == 27)) begin
             allocated$27$d = 1'b0;
         end
+        if (free_third$valid & (free_third$tag == 27)) begin
+            allocated$27$d = 1'b0;
+        end
         if (taking & (alloc$tag == 27)) begin
             allocated$27$d = 1'b1;
             owners$27$d = alloc$owner;
@@ -6466,6 +6656,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
             allocated$28$d = 1'b0;
         end
         if (free_second$valid & (free_second$tag == 28)) begin
+            allocated$28$d = 1'b0;
+        end
+        if (free_third$valid & (free_third$tag == 28)) begin
             allocated$28$d = 1'b0;
         end
         if (taking & (alloc$tag == 28)) begin
@@ -6478,6 +6671,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free_second$valid & (free_second$tag == 29)) begin
             allocated$29$d = 1'b0;
         end
+        if (free_third$valid & (free_third$tag == 29)) begin
+            allocated$29$d = 1'b0;
+        end
         if (taking & (alloc$tag == 29)) begin
             allocated$29$d = 1'b1;
             owners$29$d = alloc$owner;
@@ -6486,6 +6682,9 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
             allocated$30$d = 1'b0;
         end
         if (free_second$valid & (free_second$tag == 30)) begin
+            allocated$30$d = 1'b0;
+        end
+        if (free_third$valid & (free_third$tag == 30)) begin
             allocated$30$d = 1'b0;
         end
         if (taking & (alloc$tag == 30)) begin
@@ -6498,11 +6697,14 @@ module nic_descriptor_fetch$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,a
         if (free_second$valid & (free_second$tag == 31)) begin
             allocated$31$d = 1'b0;
         end
+        if (free_third$valid & (free_third$tag == 31)) begin
+            allocated$31$d = 1'b0;
+        end
         if (taking & (alloc$tag == 31)) begin
             allocated$31$d = 1'b1;
             owners$31$d = alloc$owner;
         end
-        freeing = ((((free$valid & good_free)) & 9'h1ff)) + (((free_second$valid & good_second)) & 9'h1ff);
+        freeing = ((((free$valid & good_free)) & 9'h1ff)) + (((free_second$valid & good_second)) & 9'h1ff) + (((free_third$valid & good_third)) & 9'h1ff);
         count$d = count$q - freeing;
         if (taking) begin
             count$d = count$q + one - freeing;

@@ -2,7 +2,7 @@
 // the NIC's SR-IOV function table: MMIO decode with the isolation rules, every function's page of registers (verilog-out/nic_host.md), the QP table in RAMs with its lookup and the NIC's ring pointers (nic/src/function_table.rs)
 
 
-module nic_function_table(clock,reset,mmio$valid,mmio$function,mmio$offset,mmio$write,mmio$data,mmio$tag,mmio$ready,completion$valid,completion$tag,completion$data,completion$status,completion$ready,doorbells$valid,doorbells$function,doorbells$word,doorbells$ready,doorbell_overflows$0,doorbell_overflows$1,doorbell_overflows$2,doorbell_overflows$3,doorbell_overflows$4,doorbell_overflows$5,doorbell_overflows$6,doorbell_overflows$7,doorbell_fills$0,doorbell_fills$1,doorbell_fills$2,doorbell_fills$3,doorbell_fills$4,doorbell_fills$5,doorbell_fills$6,doorbell_fills$7,weighted,weights$0,weights$1,weights$2,weights$3,weights$4,weights$5,weights$6,weights$7,lookup$valid,lookup$function,lookup$qp,lookup$ready,lookup$answered,lookup$owned,lookup$function_enabled,lookup$qp_enabled,lookup$key,lookup$interrupt,lookup$send_base,lookup$send_size,lookup$send_producer,lookup$send_consumer,lookup$receive_base,lookup$receive_size,lookup$receive_producer,lookup$receive_consumer,lookup$nap_base,lookup$nap_size,lookup$nap_producer,lookup$nap_consumer,advance$valid,advance$function,advance$qp,advance$ring);
+module nic_function_table(clock,reset,mmio$valid,mmio$function,mmio$offset,mmio$write,mmio$data,mmio$tag,mmio$ready,completion$valid,completion$tag,completion$data,completion$status,completion$ready,doorbells$valid,doorbells$function,doorbells$word,doorbells$ready,doorbell_overflows$0,doorbell_overflows$1,doorbell_overflows$2,doorbell_overflows$3,doorbell_overflows$4,doorbell_overflows$5,doorbell_overflows$6,doorbell_overflows$7,doorbell_fills$0,doorbell_fills$1,doorbell_fills$2,doorbell_fills$3,doorbell_fills$4,doorbell_fills$5,doorbell_fills$6,doorbell_fills$7,weighted,weights$0,weights$1,weights$2,weights$3,weights$4,weights$5,weights$6,weights$7,lookup$valid,lookup$function,lookup$qp,lookup$ready,lookup$answered,lookup$owned,lookup$function_enabled,lookup$qp_enabled,lookup$key,lookup$interrupt,lookup$send_base,lookup$send_size,lookup$send_producer,lookup$send_consumer,lookup$receive_base,lookup$receive_size,lookup$receive_producer,lookup$receive_consumer,lookup$nap_base,lookup$nap_size,lookup$nap_producer,lookup$nap_consumer,advance$valid,advance$function,advance$qp,advance$ring,advance_second$valid,advance_second$function,advance_second$qp,advance_second$ring);
     
     // Module arguments
     input wire  clock;
@@ -74,6 +74,10 @@ module nic_function_table(clock,reset,mmio$valid,mmio$function,mmio$offset,mmio$
     input wire  [2:0] advance$function;
     input wire  [3:0] advance$qp;
     input wire  [1:0] advance$ring;
+    input wire  advance_second$valid;
+    input wire  [2:0] advance_second$function;
+    input wire  [3:0] advance_second$qp;
+    input wire  [1:0] advance_second$ring;
     
     // Stub signals
     reg  decode$clock;
@@ -562,6 +566,10 @@ module nic_function_table(clock,reset,mmio$valid,mmio$function,mmio$offset,mmio$
         .advance$function(advance$function),
         .advance$qp(advance$qp),
         .advance$ring(advance$ring),
+        .advance_second$valid(advance_second$valid),
+        .advance_second$function(advance_second$function),
+        .advance_second$qp(advance_second$qp),
+        .advance_second$ring(advance_second$ring),
         .function_enables$0(qps$function_enables$0),
         .function_enables$1(qps$function_enables$1),
         .function_enables$2(qps$function_enables$2),
@@ -1741,7 +1749,7 @@ module nic_function_table$fill_extend$7(value,extended);
 endmodule // nic_function_table$fill_extend$7
 
 
-module nic_function_table$qps(clock,reset,request$valid,request$address,request$write,request$data,request$ready,response$valid,response$data,response$error,response$ready,lookup$valid,lookup$function,lookup$qp,lookup$ready,lookup$answered,lookup$owned,lookup$function_enabled,lookup$qp_enabled,lookup$key,lookup$interrupt,lookup$send_base,lookup$send_size,lookup$send_producer,lookup$send_consumer,lookup$receive_base,lookup$receive_size,lookup$receive_producer,lookup$receive_consumer,lookup$nap_base,lookup$nap_size,lookup$nap_producer,lookup$nap_consumer,advance$valid,advance$function,advance$qp,advance$ring,function_enables$0,function_enables$1,function_enables$2,function_enables$3,function_enables$4,function_enables$5,function_enables$6,function_enables$7,interrupts$0,interrupts$1,interrupts$2,interrupts$3,interrupts$4,interrupts$5,interrupts$6,interrupts$7);
+module nic_function_table$qps(clock,reset,request$valid,request$address,request$write,request$data,request$ready,response$valid,response$data,response$error,response$ready,lookup$valid,lookup$function,lookup$qp,lookup$ready,lookup$answered,lookup$owned,lookup$function_enabled,lookup$qp_enabled,lookup$key,lookup$interrupt,lookup$send_base,lookup$send_size,lookup$send_producer,lookup$send_consumer,lookup$receive_base,lookup$receive_size,lookup$receive_producer,lookup$receive_consumer,lookup$nap_base,lookup$nap_size,lookup$nap_producer,lookup$nap_consumer,advance$valid,advance$function,advance$qp,advance$ring,advance_second$valid,advance_second$function,advance_second$qp,advance_second$ring,function_enables$0,function_enables$1,function_enables$2,function_enables$3,function_enables$4,function_enables$5,function_enables$6,function_enables$7,interrupts$0,interrupts$1,interrupts$2,interrupts$3,interrupts$4,interrupts$5,interrupts$6,interrupts$7);
     
     // Module arguments
     input wire  clock;
@@ -1781,6 +1789,10 @@ module nic_function_table$qps(clock,reset,request$valid,request$address,request$
     input wire  [2:0] advance$function;
     input wire  [3:0] advance$qp;
     input wire  [1:0] advance$ring;
+    input wire  advance_second$valid;
+    input wire  [2:0] advance_second$function;
+    input wire  [3:0] advance_second$qp;
+    input wire  [1:0] advance_second$ring;
     input wire  function_enables$0;
     input wire  function_enables$1;
     input wire  function_enables$2;
@@ -1977,6 +1989,10 @@ module nic_function_table$qps(clock,reset,request$valid,request$address,request$
         .advance$function(advance$function),
         .advance$qp(advance$qp),
         .advance$ring(advance$ring),
+        .advance_second$valid(advance_second$valid),
+        .advance_second$function(advance_second$function),
+        .advance_second$qp(advance_second$qp),
+        .advance_second$ring(advance_second$ring),
         .lookup_index(pointers$lookup_index),
         .lookup_enable(pointers$lookup_enable),
         .lookup_pointers$0(pointers$lookup_pointers$0),
@@ -2871,7 +2887,7 @@ module nic_function_table$qps$op(d,q,clock);
 endmodule // nic_function_table$qps$op
 
 
-module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_enables$1,function_enables$2,function_enables$3,function_enables$4,function_enables$5,function_enables$6,function_enables$7,enable_write,enable_index,enable_value,advance$valid,advance$function,advance$qp,advance$ring,lookup_index,lookup_enable,lookup_pointers$0,lookup_pointers$1,lookup_pointers$2,held_index,held_enable,held_pointers$0,held_pointers$1,held_pointers$2);
+module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_enables$1,function_enables$2,function_enables$3,function_enables$4,function_enables$5,function_enables$6,function_enables$7,enable_write,enable_index,enable_value,advance$valid,advance$function,advance$qp,advance$ring,advance_second$valid,advance_second$function,advance_second$qp,advance_second$ring,lookup_index,lookup_enable,lookup_pointers$0,lookup_pointers$1,lookup_pointers$2,held_index,held_enable,held_pointers$0,held_pointers$1,held_pointers$2);
     
     // Module arguments
     input wire  clock;
@@ -2891,6 +2907,10 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
     input wire  [2:0] advance$function;
     input wire  [3:0] advance$qp;
     input wire  [1:0] advance$ring;
+    input wire  advance_second$valid;
+    input wire  [2:0] advance_second$function;
+    input wire  [3:0] advance_second$qp;
+    input wire  [1:0] advance_second$ring;
     input wire  [4:0] lookup_index;
     output reg  lookup_enable;
     output reg  [15:0] lookup_pointers$0;
@@ -3343,6 +3363,9 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
     reg  advance_function_ok;
     reg  advance_qp_ok;
     reg  [4:0] advance_index;
+    reg  second_function_ok;
+    reg  second_qp_ok;
+    reg  [4:0] second_index;
     reg  selected$0;
     reg  selected$1;
     reg  selected$2;
@@ -4117,140 +4140,179 @@ module nic_function_table$qps$pointers(clock,reset,function_enables$0,function_e
     // Update code
     always @(*) begin
         advance_function_ok = 1'b0;
+        second_function_ok = 1'b0;
         if (advance$function == function_ids$0) begin
             advance_function_ok = 1'b1;
+        end
+        if (advance_second$function == function_ids$0) begin
+            second_function_ok = 1'b1;
         end
         if (advance$function == function_ids$1) begin
             advance_function_ok = 1'b1;
         end
+        if (advance_second$function == function_ids$1) begin
+            second_function_ok = 1'b1;
+        end
         if (advance$function == function_ids$2) begin
             advance_function_ok = 1'b1;
+        end
+        if (advance_second$function == function_ids$2) begin
+            second_function_ok = 1'b1;
         end
         if (advance$function == function_ids$3) begin
             advance_function_ok = 1'b1;
         end
+        if (advance_second$function == function_ids$3) begin
+            second_function_ok = 1'b1;
+        end
         if (advance$function == function_ids$4) begin
             advance_function_ok = 1'b1;
+        end
+        if (advance_second$function == function_ids$4) begin
+            second_function_ok = 1'b1;
         end
         if (advance$function == function_ids$5) begin
             advance_function_ok = 1'b1;
         end
+        if (advance_second$function == function_ids$5) begin
+            second_function_ok = 1'b1;
+        end
         if (advance$function == function_ids$6) begin
             advance_function_ok = 1'b1;
+        end
+        if (advance_second$function == function_ids$6) begin
+            second_function_ok = 1'b1;
         end
         if (advance$function == function_ids$7) begin
             advance_function_ok = 1'b1;
         end
+        if (advance_second$function == function_ids$7) begin
+            second_function_ok = 1'b1;
+        end
         advance_qp_ok = 1'b0;
+        second_qp_ok = 1'b0;
         if (advance$qp == qp_ids$0) begin
             advance_qp_ok = 1'b1;
+        end
+        if (advance_second$qp == qp_ids$0) begin
+            second_qp_ok = 1'b1;
         end
         if (advance$qp == qp_ids$1) begin
             advance_qp_ok = 1'b1;
         end
+        if (advance_second$qp == qp_ids$1) begin
+            second_qp_ok = 1'b1;
+        end
         if (advance$qp == qp_ids$2) begin
             advance_qp_ok = 1'b1;
+        end
+        if (advance_second$qp == qp_ids$2) begin
+            second_qp_ok = 1'b1;
         end
         if (advance$qp == qp_ids$3) begin
             advance_qp_ok = 1'b1;
         end
+        if (advance_second$qp == qp_ids$3) begin
+            second_qp_ok = 1'b1;
+        end
         advance_index = (((((advance$function) & 8'hff) << qp_shift) | ((advance$qp) & 8'hff)) & 5'h1f);
-        selected$0 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$0) & (advance$ring == ring_ids$0);
-        selected$1 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$0) & (advance$ring == ring_ids$1);
-        selected$2 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$0) & (advance$ring == ring_ids$2);
-        selected$3 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$1) & (advance$ring == ring_ids$0);
-        selected$4 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$1) & (advance$ring == ring_ids$1);
-        selected$5 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$1) & (advance$ring == ring_ids$2);
-        selected$6 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$2) & (advance$ring == ring_ids$0);
-        selected$7 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$2) & (advance$ring == ring_ids$1);
-        selected$8 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$2) & (advance$ring == ring_ids$2);
-        selected$9 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$3) & (advance$ring == ring_ids$0);
-        selected$10 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$3) & (advance$ring == ring_ids$1);
-        selected$11 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$3) & (advance$ring == ring_ids$2);
-        selected$12 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$4) & (advance$ring == ring_ids$0);
-        selected$13 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$4) & (advance$ring == ring_ids$1);
-        selected$14 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$4) & (advance$ring == ring_ids$2);
-        selected$15 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$5) & (advance$ring == ring_ids$0);
-        selected$16 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$5) & (advance$ring == ring_ids$1);
-        selected$17 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$5) & (advance$ring == ring_ids$2);
-        selected$18 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$6) & (advance$ring == ring_ids$0);
-        selected$19 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$6) & (advance$ring == ring_ids$1);
-        selected$20 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$6) & (advance$ring == ring_ids$2);
-        selected$21 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$7) & (advance$ring == ring_ids$0);
-        selected$22 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$7) & (advance$ring == ring_ids$1);
-        selected$23 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$7) & (advance$ring == ring_ids$2);
-        selected$24 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$8) & (advance$ring == ring_ids$0);
-        selected$25 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$8) & (advance$ring == ring_ids$1);
-        selected$26 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$8) & (advance$ring == ring_ids$2);
-        selected$27 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$9) & (advance$ring == ring_ids$0);
-        selected$28 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$9) & (advance$ring == ring_ids$1);
-        selected$29 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$9) & (advance$ring == ring_ids$2);
-        selected$30 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$10) & (advance$ring == ring_ids$0);
-        selected$31 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$10) & (advance$ring == ring_ids$1);
-        selected$32 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$10) & (advance$ring == ring_ids$2);
-        selected$33 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$11) & (advance$ring == ring_ids$0);
-        selected$34 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$11) & (advance$ring == ring_ids$1);
-        selected$35 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$11) & (advance$ring == ring_ids$2);
-        selected$36 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$12) & (advance$ring == ring_ids$0);
-        selected$37 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$12) & (advance$ring == ring_ids$1);
-        selected$38 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$12) & (advance$ring == ring_ids$2);
-        selected$39 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$13) & (advance$ring == ring_ids$0);
-        selected$40 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$13) & (advance$ring == ring_ids$1);
-        selected$41 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$13) & (advance$ring == ring_ids$2);
-        selected$42 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$14) & (advance$ring == ring_ids$0);
-        selected$43 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$14) & (advance$ring == ring_ids$1);
-        selected$44 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$14) & (advance$ring == ring_ids$2);
-        selected$45 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$15) & (advance$ring == ring_ids$0);
-        selected$46 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$15) & (advance$ring == ring_ids$1);
-        selected$47 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$15) & (advance$ring == ring_ids$2);
-        selected$48 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$16) & (advance$ring == ring_ids$0);
-        selected$49 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$16) & (advance$ring == ring_ids$1);
-        selected$50 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$16) & (advance$ring == ring_ids$2);
-        selected$51 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$17) & (advance$ring == ring_ids$0);
-        selected$52 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$17) & (advance$ring == ring_ids$1);
-        selected$53 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$17) & (advance$ring == ring_ids$2);
-        selected$54 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$18) & (advance$ring == ring_ids$0);
-        selected$55 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$18) & (advance$ring == ring_ids$1);
-        selected$56 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$18) & (advance$ring == ring_ids$2);
-        selected$57 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$19) & (advance$ring == ring_ids$0);
-        selected$58 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$19) & (advance$ring == ring_ids$1);
-        selected$59 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$19) & (advance$ring == ring_ids$2);
-        selected$60 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$20) & (advance$ring == ring_ids$0);
-        selected$61 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$20) & (advance$ring == ring_ids$1);
-        selected$62 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$20) & (advance$ring == ring_ids$2);
-        selected$63 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$21) & (advance$ring == ring_ids$0);
-        selected$64 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$21) & (advance$ring == ring_ids$1);
-        selected$65 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$21) & (advance$ring == ring_ids$2);
-        selected$66 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$22) & (advance$ring == ring_ids$0);
-        selected$67 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$22) & (advance$ring == ring_ids$1);
-        selected$68 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$22) & (advance$ring == ring_ids$2);
-        selected$69 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$23) & (advance$ring == ring_ids$0);
-        selected$70 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$23) & (advance$ring == ring_ids$1);
-        selected$71 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$23) & (advance$ring == ring_ids$2);
-        selected$72 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$24) & (advance$ring == ring_ids$0);
-        selected$73 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$24) & (advance$ring == ring_ids$1);
-        selected$74 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$24) & (advance$ring == ring_ids$2);
-        selected$75 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$25) & (advance$ring == ring_ids$0);
-        selected$76 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$25) & (advance$ring == ring_ids$1);
-        selected$77 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$25) & (advance$ring == ring_ids$2);
-        selected$78 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$26) & (advance$ring == ring_ids$0);
-        selected$79 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$26) & (advance$ring == ring_ids$1);
-        selected$80 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$26) & (advance$ring == ring_ids$2);
-        selected$81 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$27) & (advance$ring == ring_ids$0);
-        selected$82 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$27) & (advance$ring == ring_ids$1);
-        selected$83 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$27) & (advance$ring == ring_ids$2);
-        selected$84 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$28) & (advance$ring == ring_ids$0);
-        selected$85 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$28) & (advance$ring == ring_ids$1);
-        selected$86 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$28) & (advance$ring == ring_ids$2);
-        selected$87 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$29) & (advance$ring == ring_ids$0);
-        selected$88 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$29) & (advance$ring == ring_ids$1);
-        selected$89 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$29) & (advance$ring == ring_ids$2);
-        selected$90 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$30) & (advance$ring == ring_ids$0);
-        selected$91 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$30) & (advance$ring == ring_ids$1);
-        selected$92 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$30) & (advance$ring == ring_ids$2);
-        selected$93 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$31) & (advance$ring == ring_ids$0);
-        selected$94 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$31) & (advance$ring == ring_ids$1);
-        selected$95 = advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$31) & (advance$ring == ring_ids$2);
+        second_index = (((((advance_second$function) & 8'hff) << qp_shift) | ((advance_second$qp) & 8'hff)) & 5'h1f);
+        selected$0 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$0) & (advance$ring == ring_ids$0)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$0) & (advance_second$ring == ring_ids$0));
+        selected$1 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$0) & (advance$ring == ring_ids$1)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$0) & (advance_second$ring == ring_ids$1));
+        selected$2 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$0) & (advance$ring == ring_ids$2)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$0) & (advance_second$ring == ring_ids$2));
+        selected$3 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$1) & (advance$ring == ring_ids$0)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$1) & (advance_second$ring == ring_ids$0));
+        selected$4 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$1) & (advance$ring == ring_ids$1)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$1) & (advance_second$ring == ring_ids$1));
+        selected$5 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$1) & (advance$ring == ring_ids$2)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$1) & (advance_second$ring == ring_ids$2));
+        selected$6 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$2) & (advance$ring == ring_ids$0)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$2) & (advance_second$ring == ring_ids$0));
+        selected$7 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$2) & (advance$ring == ring_ids$1)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$2) & (advance_second$ring == ring_ids$1));
+        selected$8 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$2) & (advance$ring == ring_ids$2)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$2) & (advance_second$ring == ring_ids$2));
+        selected$9 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$3) & (advance$ring == ring_ids$0)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$3) & (advance_second$ring == ring_ids$0));
+        selected$10 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$3) & (advance$ring == ring_ids$1)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$3) & (advance_second$ring == ring_ids$1));
+        selected$11 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$3) & (advance$ring == ring_ids$2)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$3) & (advance_second$ring == ring_ids$2));
+        selected$12 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$4) & (advance$ring == ring_ids$0)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$4) & (advance_second$ring == ring_ids$0));
+        selected$13 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$4) & (advance$ring == ring_ids$1)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$4) & (advance_second$ring == ring_ids$1));
+        selected$14 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$4) & (advance$ring == ring_ids$2)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$4) & (advance_second$ring == ring_ids$2));
+        selected$15 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$5) & (advance$ring == ring_ids$0)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$5) & (advance_second$ring == ring_ids$0));
+        selected$16 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$5) & (advance$ring == ring_ids$1)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$5) & (advance_second$ring == ring_ids$1));
+        selected$17 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$5) & (advance$ring == ring_ids$2)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$5) & (advance_second$ring == ring_ids$2));
+        selected$18 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$6) & (advance$ring == ring_ids$0)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$6) & (advance_second$ring == ring_ids$0));
+        selected$19 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$6) & (advance$ring == ring_ids$1)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$6) & (advance_second$ring == ring_ids$1));
+        selected$20 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$6) & (advance$ring == ring_ids$2)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$6) & (advance_second$ring == ring_ids$2));
+        selected$21 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$7) & (advance$ring == ring_ids$0)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$7) & (advance_second$ring == ring_ids$0));
+        selected$22 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$7) & (advance$ring == ring_ids$1)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$7) & (advance_second$ring == ring_ids$1));
+        selected$23 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$7) & (advance$ring == ring_ids$2)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$7) & (advance_second$ring == ring_ids$2));
+        selected$24 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$8) & (advance$ring == ring_ids$0)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$8) & (advance_second$ring == ring_ids$0));
+        selected$25 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$8) & (advance$ring == ring_ids$1)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$8) & (advance_second$ring == ring_ids$1));
+        selected$26 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$8) & (advance$ring == ring_ids$2)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$8) & (advance_second$ring == ring_ids$2));
+        selected$27 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$9) & (advance$ring == ring_ids$0)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$9) & (advance_second$ring == ring_ids$0));
+        selected$28 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$9) & (advance$ring == ring_ids$1)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$9) & (advance_second$ring == ring_ids$1));
+        selected$29 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$9) & (advance$ring == ring_ids$2)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$9) & (advance_second$ring == ring_ids$2));
+        selected$30 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$10) & (advance$ring == ring_ids$0)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$10) & (advance_second$ring == ring_ids$0));
+        selected$31 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$10) & (advance$ring == ring_ids$1)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$10) & (advance_second$ring == ring_ids$1));
+        selected$32 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$10) & (advance$ring == ring_ids$2)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$10) & (advance_second$ring == ring_ids$2));
+        selected$33 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$11) & (advance$ring == ring_ids$0)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$11) & (advance_second$ring == ring_ids$0));
+        selected$34 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$11) & (advance$ring == ring_ids$1)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$11) & (advance_second$ring == ring_ids$1));
+        selected$35 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$11) & (advance$ring == ring_ids$2)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$11) & (advance_second$ring == ring_ids$2));
+        selected$36 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$12) & (advance$ring == ring_ids$0)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$12) & (advance_second$ring == ring_ids$0));
+        selected$37 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$12) & (advance$ring == ring_ids$1)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$12) & (advance_second$ring == ring_ids$1));
+        selected$38 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$12) & (advance$ring == ring_ids$2)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$12) & (advance_second$ring == ring_ids$2));
+        selected$39 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$13) & (advance$ring == ring_ids$0)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$13) & (advance_second$ring == ring_ids$0));
+        selected$40 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$13) & (advance$ring == ring_ids$1)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$13) & (advance_second$ring == ring_ids$1));
+        selected$41 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$13) & (advance$ring == ring_ids$2)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$13) & (advance_second$ring == ring_ids$2));
+        selected$42 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$14) & (advance$ring == ring_ids$0)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$14) & (advance_second$ring == ring_ids$0));
+        selected$43 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$14) & (advance$ring == ring_ids$1)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$14) & (advance_second$ring == ring_ids$1));
+        selected$44 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$14) & (advance$ring == ring_ids$2)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$14) & (advance_second$ring == ring_ids$2));
+        selected$45 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$15) & (advance$ring == ring_ids$0)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$15) & (advance_second$ring == ring_ids$0));
+        selected$46 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$15) & (advance$ring == ring_ids$1)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$15) & (advance_second$ring == ring_ids$1));
+        selected$47 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$15) & (advance$ring == ring_ids$2)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$15) & (advance_second$ring == ring_ids$2));
+        selected$48 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$16) & (advance$ring == ring_ids$0)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$16) & (advance_second$ring == ring_ids$0));
+        selected$49 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$16) & (advance$ring == ring_ids$1)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$16) & (advance_second$ring == ring_ids$1));
+        selected$50 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$16) & (advance$ring == ring_ids$2)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$16) & (advance_second$ring == ring_ids$2));
+        selected$51 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$17) & (advance$ring == ring_ids$0)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$17) & (advance_second$ring == ring_ids$0));
+        selected$52 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$17) & (advance$ring == ring_ids$1)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$17) & (advance_second$ring == ring_ids$1));
+        selected$53 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$17) & (advance$ring == ring_ids$2)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$17) & (advance_second$ring == ring_ids$2));
+        selected$54 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$18) & (advance$ring == ring_ids$0)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$18) & (advance_second$ring == ring_ids$0));
+        selected$55 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$18) & (advance$ring == ring_ids$1)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$18) & (advance_second$ring == ring_ids$1));
+        selected$56 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$18) & (advance$ring == ring_ids$2)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$18) & (advance_second$ring == ring_ids$2));
+        selected$57 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$19) & (advance$ring == ring_ids$0)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$19) & (advance_second$ring == ring_ids$0));
+        selected$58 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$19) & (advance$ring == ring_ids$1)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$19) & (advance_second$ring == ring_ids$1));
+        selected$59 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$19) & (advance$ring == ring_ids$2)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$19) & (advance_second$ring == ring_ids$2));
+        selected$60 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$20) & (advance$ring == ring_ids$0)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$20) & (advance_second$ring == ring_ids$0));
+        selected$61 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$20) & (advance$ring == ring_ids$1)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$20) & (advance_second$ring == ring_ids$1));
+        selected$62 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$20) & (advance$ring == ring_ids$2)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$20) & (advance_second$ring == ring_ids$2));
+        selected$63 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$21) & (advance$ring == ring_ids$0)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$21) & (advance_second$ring == ring_ids$0));
+        selected$64 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$21) & (advance$ring == ring_ids$1)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$21) & (advance_second$ring == ring_ids$1));
+        selected$65 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$21) & (advance$ring == ring_ids$2)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$21) & (advance_second$ring == ring_ids$2));
+        selected$66 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$22) & (advance$ring == ring_ids$0)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$22) & (advance_second$ring == ring_ids$0));
+        selected$67 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$22) & (advance$ring == ring_ids$1)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$22) & (advance_second$ring == ring_ids$1));
+        selected$68 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$22) & (advance$ring == ring_ids$2)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$22) & (advance_second$ring == ring_ids$2));
+        selected$69 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$23) & (advance$ring == ring_ids$0)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$23) & (advance_second$ring == ring_ids$0));
+        selected$70 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$23) & (advance$ring == ring_ids$1)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$23) & (advance_second$ring == ring_ids$1));
+        selected$71 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$23) & (advance$ring == ring_ids$2)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$23) & (advance_second$ring == ring_ids$2));
+        selected$72 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$24) & (advance$ring == ring_ids$0)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$24) & (advance_second$ring == ring_ids$0));
+        selected$73 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$24) & (advance$ring == ring_ids$1)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$24) & (advance_second$ring == ring_ids$1));
+        selected$74 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$24) & (advance$ring == ring_ids$2)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$24) & (advance_second$ring == ring_ids$2));
+        selected$75 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$25) & (advance$ring == ring_ids$0)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$25) & (advance_second$ring == ring_ids$0));
+        selected$76 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$25) & (advance$ring == ring_ids$1)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$25) & (advance_second$ring == ring_ids$1));
+        selected$77 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$25) & (advance$ring == ring_ids$2)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$25) & (advance_second$ring == ring_ids$2));
+        selected$78 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$26) & (advance$ring == ring_ids$0)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$26) & (advance_second$ring == ring_ids$0));
+        selected$79 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$26) & (advance$ring == ring_ids$1)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$26) & (advance_second$ring == ring_ids$1));
+        selected$80 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$26) & (advance$ring == ring_ids$2)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$26) & (advance_second$ring == ring_ids$2));
+        selected$81 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$27) & (advance$ring == ring_ids$0)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$27) & (advance_second$ring == ring_ids$0));
+        selected$82 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$27) & (advance$ring == ring_ids$1)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$27) & (advance_second$ring == ring_ids$1));
+        selected$83 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$27) & (advance$ring == ring_ids$2)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$27) & (advance_second$ring == ring_ids$2));
+        selected$84 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$28) & (advance$ring == ring_ids$0)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$28) & (advance_second$ring == ring_ids$0));
+        selected$85 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$28) & (advance$ring == ring_ids$1)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$28) & (advance_second$ring == ring_ids$1));
+        selected$86 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$28) & (advance$ring == ring_ids$2)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$28) & (advance_second$ring == ring_ids$2));
+        selected$87 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$29) & (advance$ring == ring_ids$0)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$29) & (advance_second$ring == ring_ids$0));
+        selected$88 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$29) & (advance$ring == ring_ids$1)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$29) & (advance_second$ring == ring_ids$1));
+        selected$89 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$29) & (advance$ring == ring_ids$2)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$29) & (advance_second$ring == ring_ids$2));
+        selected$90 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$30) & (advance$ring == ring_ids$0)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$30) & (advance_second$ring == ring_ids$0));
+        selected$91 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$30) & (advance$ring == ring_ids$1)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$30) & (advance_second$ring == ring_ids$1));
+        selected$92 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$30) & (advance$ring == ring_ids$2)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$30) & (advance_second$ring == ring_ids$2));
+        selected$93 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$31) & (advance$ring == ring_ids$0)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$31) & (advance_second$ring == ring_ids$0));
+        selected$94 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$31) & (advance$ring == ring_ids$1)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$31) & (advance_second$ring == ring_ids$1));
+        selected$95 = (advance$valid & advance_function_ok & advance_qp_ok & (advance_index == index_ids$31) & (advance$ring == ring_ids$2)) | (advance_second$valid & second_function_ok & second_qp_ok & (second_index == index_ids$31) & (advance_second$ring == ring_ids$2));
         lookup_enable = 1'b0;
         held_enable = 1'b0;
         lookup_pointers$0 = 32'h0;

@@ -2,7 +2,7 @@
 // the NIC's send engine: descriptor fetch, central tag pool, data reads sized by max read request, completions reordered into a 4 KB ring, packets cut at the MTU with header, CRC-16 and tail, send and error events (nic/src/send/)
 
 
-module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorbell$ready,responses$valid,responses$kind,responses$function,responses$qp,responses$dst_node,responses$dst_function,responses$dst_qp,responses$remote_event,responses$local_event,responses$key,responses$tag,responses$length,responses$sources,responses$destinations,responses$response_key,responses$get_response,responses$word,responses$last,responses$ready,lookup$valid,lookup$function,lookup$qp,lookup$ready,lookup$answered,lookup$owned,lookup$function_enabled,lookup$qp_enabled,lookup$key,lookup$interrupt,lookup$send_base,lookup$send_size,lookup$send_producer,lookup$send_consumer,lookup$receive_base,lookup$receive_size,lookup$receive_producer,lookup$receive_consumer,lookup$nap_base,lookup$nap_size,lookup$nap_producer,lookup$nap_consumer,read$valid,read$function,read$address,read$bytes,read$tag,read$ready,completion$valid,completion$tag,completion$data,completion$last,completion$error,completion$ready,node_id,flits$valid,flits$data,flits$ready,vc,errors$valid,errors$function,errors$qp,errors$status,errors$op,errors$tag,errors$peer_node,errors$peer_function,errors$peer_qp,errors$length,errors$ready,sends$valid,sends$function,sends$qp,sends$receive_ring,sends$kind,sends$status,sends$op,sends$peer_node,sends$peer_function,sends$peer_qp,sends$length,sends$info,sends$ready,stray,overrun,bad_free,stomped,refused,tags_in_use);
+module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorbell$ready,responses$valid,responses$kind,responses$function,responses$qp,responses$dst_node,responses$dst_function,responses$dst_qp,responses$remote_event,responses$local_event,responses$key,responses$tag,responses$length,responses$sources,responses$destinations,responses$response_key,responses$get_response,responses$word,responses$last,responses$ready,lookup$valid,lookup$function,lookup$qp,lookup$ready,lookup$answered,lookup$owned,lookup$function_enabled,lookup$qp_enabled,lookup$key,lookup$interrupt,lookup$send_base,lookup$send_size,lookup$send_producer,lookup$send_consumer,lookup$receive_base,lookup$receive_size,lookup$receive_producer,lookup$receive_consumer,lookup$nap_base,lookup$nap_size,lookup$nap_producer,lookup$nap_consumer,nap_tags$valid,nap_tags$tag,nap_tags$ready,nap_tags$owner,nap_tag_free$valid,nap_tag_free$tag,nap_read$valid,nap_read$function,nap_read$address,nap_read$bytes,nap_read$tag,nap_read$ready,nap_completion$valid,nap_completion$tag,nap_completion$data,nap_completion$last,nap_completion$error,nap_completion$ready,read$valid,read$function,read$address,read$bytes,read$tag,read$ready,completion$valid,completion$tag,completion$data,completion$last,completion$error,completion$ready,node_id,flits$valid,flits$data,flits$ready,vc,errors$valid,errors$function,errors$qp,errors$status,errors$op,errors$tag,errors$peer_node,errors$peer_function,errors$peer_qp,errors$length,errors$ready,sends$valid,sends$function,sends$qp,sends$receive_ring,sends$kind,sends$status,sends$op,sends$peer_node,sends$peer_function,sends$peer_qp,sends$length,sends$info,sends$ready,stray,overrun,bad_free,stomped,refused,tags_in_use);
     
     // Module arguments
     input wire  clock;
@@ -52,6 +52,24 @@ module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorb
     input wire  [3:0] lookup$nap_size;
     input wire  [15:0] lookup$nap_producer;
     input wire  [15:0] lookup$nap_consumer;
+    output wire  nap_tags$valid;
+    output wire  [7:0] nap_tags$tag;
+    input wire  nap_tags$ready;
+    input wire  [1:0] nap_tags$owner;
+    input wire  nap_tag_free$valid;
+    input wire  [7:0] nap_tag_free$tag;
+    input wire  nap_read$valid;
+    input wire  [2:0] nap_read$function;
+    input wire  [47:0] nap_read$address;
+    input wire  [12:0] nap_read$bytes;
+    input wire  [7:0] nap_read$tag;
+    output wire  nap_read$ready;
+    output wire  nap_completion$valid;
+    output wire  [7:0] nap_completion$tag;
+    output wire  [127:0] nap_completion$data;
+    output wire  nap_completion$last;
+    output wire  nap_completion$error;
+    input wire  nap_completion$ready;
     output wire  read$valid;
     output wire  [2:0] read$function;
     output wire  [47:0] read$address;
@@ -223,12 +241,6 @@ module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorb
     wire  router$data$last;
     wire  router$data$error;
     reg  router$data$ready;
-    wire  router$nap_buffer$valid;
-    wire  [7:0] router$nap_buffer$tag;
-    wire  [127:0] router$nap_buffer$data;
-    wire  router$nap_buffer$last;
-    wire  router$nap_buffer$error;
-    reg  router$nap_buffer$ready;
     wire  router$stray;
     wire  router$overrun;
     reg  read_merge$clock;
@@ -408,9 +420,6 @@ module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorb
     wire  packetizer$stomped;
     wire  packetizer$refused;
     
-    // Local signals
-    reg  nap_buffer_unused;
-    
     // Sub module instances
     nic_send$fetch fetch(
         .clock(fetch$clock),
@@ -563,6 +572,8 @@ module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorb
         .free$tag(pool$free$tag),
         .free_second$valid(pool$free_second$valid),
         .free_second$tag(pool$free_second$tag),
+        .free_third$valid(nap_tag_free$valid),
+        .free_third$tag(nap_tag_free$tag),
         .bad_free(pool$bad_free),
         .lookup_tag(pool$lookup_tag),
         .lookup_owner(pool$lookup_owner),
@@ -574,6 +585,10 @@ module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorb
         .pool$tag(tag_share$pool$tag),
         .pool$ready(tag_share$pool$ready),
         .pool$owner(tag_share$pool$owner),
+        .nap_buffer$valid(nap_tags$valid),
+        .nap_buffer$tag(nap_tags$tag),
+        .nap_buffer$ready(nap_tags$ready),
+        .nap_buffer$owner(nap_tags$owner),
         .fetch$valid(tag_share$fetch$valid),
         .fetch$tag(tag_share$fetch$tag),
         .fetch$ready(tag_share$fetch$ready),
@@ -605,18 +620,24 @@ module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorb
         .data$last(router$data$last),
         .data$error(router$data$error),
         .data$ready(router$data$ready),
-        .nap_buffer$valid(router$nap_buffer$valid),
-        .nap_buffer$tag(router$nap_buffer$tag),
-        .nap_buffer$data(router$nap_buffer$data),
-        .nap_buffer$last(router$nap_buffer$last),
-        .nap_buffer$error(router$nap_buffer$error),
-        .nap_buffer$ready(router$nap_buffer$ready),
+        .nap_buffer$valid(nap_completion$valid),
+        .nap_buffer$tag(nap_completion$tag),
+        .nap_buffer$data(nap_completion$data),
+        .nap_buffer$last(nap_completion$last),
+        .nap_buffer$error(nap_completion$error),
+        .nap_buffer$ready(nap_completion$ready),
         .stray(router$stray),
         .overrun(router$overrun)
     );
     nic_send$read_merge read_merge(
         .clock(read_merge$clock),
         .reset(read_merge$reset),
+        .nap_buffer$valid(nap_read$valid),
+        .nap_buffer$function(nap_read$function),
+        .nap_buffer$address(nap_read$address),
+        .nap_buffer$bytes(nap_read$bytes),
+        .nap_buffer$tag(nap_read$tag),
+        .nap_buffer$ready(nap_read$ready),
         .fetch$valid(read_merge$fetch$valid),
         .fetch$function(read_merge$fetch$function),
         .fetch$address(read_merge$fetch$address),
@@ -841,8 +862,6 @@ module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorb
         pool$lookup_tag = router$lookup_tag;
         router$lookup_owner = pool$lookup_owner;
         router$lookup_allocated = pool$lookup_allocated;
-        router$nap_buffer$ready = 1'b1;
-        nap_buffer_unused = router$nap_buffer$valid | |router$nap_buffer$tag | |router$nap_buffer$data | router$nap_buffer$last | router$nap_buffer$error;
         data_read$room = reorder$room;
         packetizer$node_id = node_id;
         flits$valid = packetizer$flits$valid;
@@ -8972,7 +8991,7 @@ module nic_send$packetizer$words$word_two_sent(d,q,clock);
 endmodule // nic_send$packetizer$words$word_two_sent
 
 
-module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,free$valid,free$tag,free_second$valid,free_second$tag,bad_free,lookup_tag,lookup_owner,lookup_allocated,in_use);
+module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,free$valid,free$tag,free_second$valid,free_second$tag,free_third$valid,free_third$tag,bad_free,lookup_tag,lookup_owner,lookup_allocated,in_use);
     
     // Module arguments
     input wire  clock;
@@ -8985,6 +9004,8 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
     input wire  [7:0] free$tag;
     input wire  free_second$valid;
     input wire  [7:0] free_second$tag;
+    input wire  free_third$valid;
+    input wire  [7:0] free_third$tag;
     output reg  bad_free;
     input wire  [7:0] lookup_tag;
     output reg  [1:0] lookup_owner;
@@ -9226,6 +9247,7 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
     // Local signals
     reg  good_free;
     reg  good_second;
+    reg  good_third;
     reg  taking;
     reg  [8:0] freeing;
     
@@ -9821,6 +9843,7 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         taking = alloc$valid & alloc$ready;
         good_free = 1'b0;
         good_second = 1'b0;
+        good_third = 1'b0;
         lookup_owner = 32'h0;
         lookup_allocated = 1'b0;
         if (free$tag == 0) begin
@@ -9828,6 +9851,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         end
         if (free_second$tag == 0) begin
             good_second = allocated$0$q & ~(free$valid & (free$tag == free_second$tag));
+        end
+        if (free_third$tag == 0) begin
+            good_third = allocated$0$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
         end
         if (lookup_tag == 0) begin
             lookup_allocated = allocated$0$q;
@@ -9841,6 +9867,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         if (free_second$tag == 1) begin
             good_second = allocated$1$q & ~(free$valid & (free$tag == free_second$tag));
         end
+        if (free_third$tag == 1) begin
+            good_third = allocated$1$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
+        end
         if (lookup_tag == 1) begin
             lookup_allocated = allocated$1$q;
             if (allocated$1$q) begin
@@ -9852,6 +9881,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         end
         if (free_second$tag == 2) begin
             good_second = allocated$2$q & ~(free$valid & (free$tag == free_second$tag));
+        end
+        if (free_third$tag == 2) begin
+            good_third = allocated$2$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
         end
         if (lookup_tag == 2) begin
             lookup_allocated = allocated$2$q;
@@ -9865,6 +9897,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         if (free_second$tag == 3) begin
             good_second = allocated$3$q & ~(free$valid & (free$tag == free_second$tag));
         end
+        if (free_third$tag == 3) begin
+            good_third = allocated$3$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
+        end
         if (lookup_tag == 3) begin
             lookup_allocated = allocated$3$q;
             if (allocated$3$q) begin
@@ -9876,6 +9911,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         end
         if (free_second$tag == 4) begin
             good_second = allocated$4$q & ~(free$valid & (free$tag == free_second$tag));
+        end
+        if (free_third$tag == 4) begin
+            good_third = allocated$4$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
         end
         if (lookup_tag == 4) begin
             lookup_allocated = allocated$4$q;
@@ -9889,6 +9927,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         if (free_second$tag == 5) begin
             good_second = allocated$5$q & ~(free$valid & (free$tag == free_second$tag));
         end
+        if (free_third$tag == 5) begin
+            good_third = allocated$5$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
+        end
         if (lookup_tag == 5) begin
             lookup_allocated = allocated$5$q;
             if (allocated$5$q) begin
@@ -9900,6 +9941,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         end
         if (free_second$tag == 6) begin
             good_second = allocated$6$q & ~(free$valid & (free$tag == free_second$tag));
+        end
+        if (free_third$tag == 6) begin
+            good_third = allocated$6$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
         end
         if (lookup_tag == 6) begin
             lookup_allocated = allocated$6$q;
@@ -9913,6 +9957,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         if (free_second$tag == 7) begin
             good_second = allocated$7$q & ~(free$valid & (free$tag == free_second$tag));
         end
+        if (free_third$tag == 7) begin
+            good_third = allocated$7$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
+        end
         if (lookup_tag == 7) begin
             lookup_allocated = allocated$7$q;
             if (allocated$7$q) begin
@@ -9924,6 +9971,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         end
         if (free_second$tag == 8) begin
             good_second = allocated$8$q & ~(free$valid & (free$tag == free_second$tag));
+        end
+        if (free_third$tag == 8) begin
+            good_third = allocated$8$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
         end
         if (lookup_tag == 8) begin
             lookup_allocated = allocated$8$q;
@@ -9937,6 +9987,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         if (free_second$tag == 9) begin
             good_second = allocated$9$q & ~(free$valid & (free$tag == free_second$tag));
         end
+        if (free_third$tag == 9) begin
+            good_third = allocated$9$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
+        end
         if (lookup_tag == 9) begin
             lookup_allocated = allocated$9$q;
             if (allocated$9$q) begin
@@ -9948,6 +10001,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         end
         if (free_second$tag == 10) begin
             good_second = allocated$10$q & ~(free$valid & (free$tag == free_second$tag));
+        end
+        if (free_third$tag == 10) begin
+            good_third = allocated$10$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
         end
         if (lookup_tag == 10) begin
             lookup_allocated = allocated$10$q;
@@ -9961,6 +10017,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         if (free_second$tag == 11) begin
             good_second = allocated$11$q & ~(free$valid & (free$tag == free_second$tag));
         end
+        if (free_third$tag == 11) begin
+            good_third = allocated$11$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
+        end
         if (lookup_tag == 11) begin
             lookup_allocated = allocated$11$q;
             if (allocated$11$q) begin
@@ -9972,6 +10031,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         end
         if (free_second$tag == 12) begin
             good_second = allocated$12$q & ~(free$valid & (free$tag == free_second$tag));
+        end
+        if (free_third$tag == 12) begin
+            good_third = allocated$12$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
         end
         if (lookup_tag == 12) begin
             lookup_allocated = allocated$12$q;
@@ -9985,6 +10047,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         if (free_second$tag == 13) begin
             good_second = allocated$13$q & ~(free$valid & (free$tag == free_second$tag));
         end
+        if (free_third$tag == 13) begin
+            good_third = allocated$13$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
+        end
         if (lookup_tag == 13) begin
             lookup_allocated = allocated$13$q;
             if (allocated$13$q) begin
@@ -9996,6 +10061,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         end
         if (free_second$tag == 14) begin
             good_second = allocated$14$q & ~(free$valid & (free$tag == free_second$tag));
+        end
+        if (free_third$tag == 14) begin
+            good_third = allocated$14$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
         end
         if (lookup_tag == 14) begin
             lookup_allocated = allocated$14$q;
@@ -10009,6 +10077,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         if (free_second$tag == 15) begin
             good_second = allocated$15$q & ~(free$valid & (free$tag == free_second$tag));
         end
+        if (free_third$tag == 15) begin
+            good_third = allocated$15$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
+        end
         if (lookup_tag == 15) begin
             lookup_allocated = allocated$15$q;
             if (allocated$15$q) begin
@@ -10020,6 +10091,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         end
         if (free_second$tag == 16) begin
             good_second = allocated$16$q & ~(free$valid & (free$tag == free_second$tag));
+        end
+        if (free_third$tag == 16) begin
+            good_third = allocated$16$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
         end
         if (lookup_tag == 16) begin
             lookup_allocated = allocated$16$q;
@@ -10033,6 +10107,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         if (free_second$tag == 17) begin
             good_second = allocated$17$q & ~(free$valid & (free$tag == free_second$tag));
         end
+        if (free_third$tag == 17) begin
+            good_third = allocated$17$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
+        end
         if (lookup_tag == 17) begin
             lookup_allocated = allocated$17$q;
             if (allocated$17$q) begin
@@ -10044,6 +10121,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         end
         if (free_second$tag == 18) begin
             good_second = allocated$18$q & ~(free$valid & (free$tag == free_second$tag));
+        end
+        if (free_third$tag == 18) begin
+            good_third = allocated$18$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
         end
         if (lookup_tag == 18) begin
             lookup_allocated = allocated$18$q;
@@ -10057,6 +10137,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         if (free_second$tag == 19) begin
             good_second = allocated$19$q & ~(free$valid & (free$tag == free_second$tag));
         end
+        if (free_third$tag == 19) begin
+            good_third = allocated$19$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
+        end
         if (lookup_tag == 19) begin
             lookup_allocated = allocated$19$q;
             if (allocated$19$q) begin
@@ -10068,6 +10151,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         end
         if (free_second$tag == 20) begin
             good_second = allocated$20$q & ~(free$valid & (free$tag == free_second$tag));
+        end
+        if (free_third$tag == 20) begin
+            good_third = allocated$20$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
         end
         if (lookup_tag == 20) begin
             lookup_allocated = allocated$20$q;
@@ -10081,6 +10167,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         if (free_second$tag == 21) begin
             good_second = allocated$21$q & ~(free$valid & (free$tag == free_second$tag));
         end
+        if (free_third$tag == 21) begin
+            good_third = allocated$21$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
+        end
         if (lookup_tag == 21) begin
             lookup_allocated = allocated$21$q;
             if (allocated$21$q) begin
@@ -10092,6 +10181,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         end
         if (free_second$tag == 22) begin
             good_second = allocated$22$q & ~(free$valid & (free$tag == free_second$tag));
+        end
+        if (free_third$tag == 22) begin
+            good_third = allocated$22$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
         end
         if (lookup_tag == 22) begin
             lookup_allocated = allocated$22$q;
@@ -10105,6 +10197,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         if (free_second$tag == 23) begin
             good_second = allocated$23$q & ~(free$valid & (free$tag == free_second$tag));
         end
+        if (free_third$tag == 23) begin
+            good_third = allocated$23$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
+        end
         if (lookup_tag == 23) begin
             lookup_allocated = allocated$23$q;
             if (allocated$23$q) begin
@@ -10116,6 +10211,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         end
         if (free_second$tag == 24) begin
             good_second = allocated$24$q & ~(free$valid & (free$tag == free_second$tag));
+        end
+        if (free_third$tag == 24) begin
+            good_third = allocated$24$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
         end
         if (lookup_tag == 24) begin
             lookup_allocated = allocated$24$q;
@@ -10129,6 +10227,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         if (free_second$tag == 25) begin
             good_second = allocated$25$q & ~(free$valid & (free$tag == free_second$tag));
         end
+        if (free_third$tag == 25) begin
+            good_third = allocated$25$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
+        end
         if (lookup_tag == 25) begin
             lookup_allocated = allocated$25$q;
             if (allocated$25$q) begin
@@ -10140,6 +10241,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         end
         if (free_second$tag == 26) begin
             good_second = allocated$26$q & ~(free$valid & (free$tag == free_second$tag));
+        end
+        if (free_third$tag == 26) begin
+            good_third = allocated$26$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
         end
         if (lookup_tag == 26) begin
             lookup_allocated = allocated$26$q;
@@ -10153,6 +10257,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         if (free_second$tag == 27) begin
             good_second = allocated$27$q & ~(free$valid & (free$tag == free_second$tag));
         end
+        if (free_third$tag == 27) begin
+            good_third = allocated$27$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
+        end
         if (lookup_tag == 27) begin
             lookup_allocated = allocated$27$q;
             if (allocated$27$q) begin
@@ -10164,6 +10271,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         end
         if (free_second$tag == 28) begin
             good_second = allocated$28$q & ~(free$valid & (free$tag == free_second$tag));
+        end
+        if (free_third$tag == 28) begin
+            good_third = allocated$28$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
         end
         if (lookup_tag == 28) begin
             lookup_allocated = allocated$28$q;
@@ -10177,6 +10287,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         if (free_second$tag == 29) begin
             good_second = allocated$29$q & ~(free$valid & (free$tag == free_second$tag));
         end
+        if (free_third$tag == 29) begin
+            good_third = allocated$29$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
+        end
         if (lookup_tag == 29) begin
             lookup_allocated = allocated$29$q;
             if (allocated$29$q) begin
@@ -10188,6 +10301,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         end
         if (free_second$tag == 30) begin
             good_second = allocated$30$q & ~(free$valid & (free$tag == free_second$tag));
+        end
+        if (free_third$tag == 30) begin
+            good_third = allocated$30$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
         end
         if (lookup_tag == 30) begin
             lookup_allocated = allocated$30$q;
@@ -10201,17 +10317,23 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         if (free_second$tag == 31) begin
             good_second = allocated$31$q & ~(free$valid & (free$tag == free_second$tag));
         end
+        if (free_third$tag == 31) begin
+            good_third = allocated$31$q & ~(free$valid & (free$tag == free_third$tag)) & ~(free_second$valid & (free_second$tag == free_third$tag));
+        end
         if (lookup_tag == 31) begin
             lookup_allocated = allocated$31$q;
             if (allocated$31$q) begin
                 lookup_owner = owners$31$q;
             end
         end
-        bad_free = ((free$valid & ~good_free) | (free_second$valid & ~good_second)) & ~reset;
+        bad_free = ((free$valid & ~good_free) | (free_second$valid & ~good_second) | (free_third$valid & ~good_third)) & ~reset;
         if (free$valid & (free$tag == 0)) begin
             allocated$0$d = 1'b0;
         end
         if (free_second$valid & (free_second$tag == 0)) begin
+            allocated$0$d = 1'b0;
+        end
+        if (free_third$valid & (free_third$tag == 0)) begin
             allocated$0$d = 1'b0;
         end
         if (taking & (alloc$tag == 0)) begin
@@ -10224,6 +10346,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         if (free_second$valid & (free_second$tag == 1)) begin
             allocated$1$d = 1'b0;
         end
+        if (free_third$valid & (free_third$tag == 1)) begin
+            allocated$1$d = 1'b0;
+        end
         if (taking & (alloc$tag == 1)) begin
             allocated$1$d = 1'b1;
             owners$1$d = alloc$owner;
@@ -10232,6 +10357,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
             allocated$2$d = 1'b0;
         end
         if (free_second$valid & (free_second$tag == 2)) begin
+            allocated$2$d = 1'b0;
+        end
+        if (free_third$valid & (free_third$tag == 2)) begin
             allocated$2$d = 1'b0;
         end
         if (taking & (alloc$tag == 2)) begin
@@ -10244,6 +10372,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         if (free_second$valid & (free_second$tag == 3)) begin
             allocated$3$d = 1'b0;
         end
+        if (free_third$valid & (free_third$tag == 3)) begin
+            allocated$3$d = 1'b0;
+        end
         if (taking & (alloc$tag == 3)) begin
             allocated$3$d = 1'b1;
             owners$3$d = alloc$owner;
@@ -10252,6 +10383,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
             allocated$4$d = 1'b0;
         end
         if (free_second$valid & (free_second$tag == 4)) begin
+            allocated$4$d = 1'b0;
+        end
+        if (free_third$valid & (free_third$tag == 4)) begin
             allocated$4$d = 1'b0;
         end
         if (taking & (alloc$tag == 4)) begin
@@ -10264,6 +10398,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         if (free_second$valid & (free_second$tag == 5)) begin
             allocated$5$d = 1'b0;
         end
+        if (free_third$valid & (free_third$tag == 5)) begin
+            allocated$5$d = 1'b0;
+        end
         if (taking & (alloc$tag == 5)) begin
             allocated$5$d = 1'b1;
             owners$5$d = alloc$owner;
@@ -10272,6 +10409,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
             allocated$6$d = 1'b0;
         end
         if (free_second$valid & (free_second$tag == 6)) begin
+            allocated$6$d = 1'b0;
+        end
+        if (free_third$valid & (free_third$tag == 6)) begin
             allocated$6$d = 1'b0;
         end
         if (taking & (alloc$tag == 6)) begin
@@ -10284,6 +10424,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         if (free_second$valid & (free_second$tag == 7)) begin
             allocated$7$d = 1'b0;
         end
+        if (free_third$valid & (free_third$tag == 7)) begin
+            allocated$7$d = 1'b0;
+        end
         if (taking & (alloc$tag == 7)) begin
             allocated$7$d = 1'b1;
             owners$7$d = alloc$owner;
@@ -10292,6 +10435,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
             allocated$8$d = 1'b0;
         end
         if (free_second$valid & (free_second$tag == 8)) begin
+            allocated$8$d = 1'b0;
+        end
+        if (free_third$valid & (free_third$tag == 8)) begin
             allocated$8$d = 1'b0;
         end
         if (taking & (alloc$tag == 8)) begin
@@ -10304,6 +10450,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         if (free_second$valid & (free_second$tag == 9)) begin
             allocated$9$d = 1'b0;
         end
+        if (free_third$valid & (free_third$tag == 9)) begin
+            allocated$9$d = 1'b0;
+        end
         if (taking & (alloc$tag == 9)) begin
             allocated$9$d = 1'b1;
             owners$9$d = alloc$owner;
@@ -10312,6 +10461,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
             allocated$10$d = 1'b0;
         end
         if (free_second$valid & (free_second$tag == 10)) begin
+            allocated$10$d = 1'b0;
+        end
+        if (free_third$valid & (free_third$tag == 10)) begin
             allocated$10$d = 1'b0;
         end
         if (taking & (alloc$tag == 10)) begin
@@ -10324,6 +10476,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         if (free_second$valid & (free_second$tag == 11)) begin
             allocated$11$d = 1'b0;
         end
+        if (free_third$valid & (free_third$tag == 11)) begin
+            allocated$11$d = 1'b0;
+        end
         if (taking & (alloc$tag == 11)) begin
             allocated$11$d = 1'b1;
             owners$11$d = alloc$owner;
@@ -10332,6 +10487,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
             allocated$12$d = 1'b0;
         end
         if (free_second$valid & (free_second$tag == 12)) begin
+            allocated$12$d = 1'b0;
+        end
+        if (free_third$valid & (free_third$tag == 12)) begin
             allocated$12$d = 1'b0;
         end
         if (taking & (alloc$tag == 12)) begin
@@ -10344,6 +10502,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         if (free_second$valid & (free_second$tag == 13)) begin
             allocated$13$d = 1'b0;
         end
+        if (free_third$valid & (free_third$tag == 13)) begin
+            allocated$13$d = 1'b0;
+        end
         if (taking & (alloc$tag == 13)) begin
             allocated$13$d = 1'b1;
             owners$13$d = alloc$owner;
@@ -10352,6 +10513,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
             allocated$14$d = 1'b0;
         end
         if (free_second$valid & (free_second$tag == 14)) begin
+            allocated$14$d = 1'b0;
+        end
+        if (free_third$valid & (free_third$tag == 14)) begin
             allocated$14$d = 1'b0;
         end
         if (taking & (alloc$tag == 14)) begin
@@ -10364,6 +10528,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         if (free_second$valid & (free_second$tag == 15)) begin
             allocated$15$d = 1'b0;
         end
+        if (free_third$valid & (free_third$tag == 15)) begin
+            allocated$15$d = 1'b0;
+        end
         if (taking & (alloc$tag == 15)) begin
             allocated$15$d = 1'b1;
             owners$15$d = alloc$owner;
@@ -10372,6 +10539,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
             allocated$16$d = 1'b0;
         end
         if (free_second$valid & (free_second$tag == 16)) begin
+            allocated$16$d = 1'b0;
+        end
+        if (free_third$valid & (free_third$tag == 16)) begin
             allocated$16$d = 1'b0;
         end
         if (taking & (alloc$tag == 16)) begin
@@ -10384,6 +10554,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         if (free_second$valid & (free_second$tag == 17)) begin
             allocated$17$d = 1'b0;
         end
+        if (free_third$valid & (free_third$tag == 17)) begin
+            allocated$17$d = 1'b0;
+        end
         if (taking & (alloc$tag == 17)) begin
             allocated$17$d = 1'b1;
             owners$17$d = alloc$owner;
@@ -10392,6 +10565,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
             allocated$18$d = 1'b0;
         end
         if (free_second$valid & (free_second$tag == 18)) begin
+            allocated$18$d = 1'b0;
+        end
+        if (free_third$valid & (free_third$tag == 18)) begin
             allocated$18$d = 1'b0;
         end
         if (taking & (alloc$tag == 18)) begin
@@ -10404,6 +10580,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         if (free_second$valid & (free_second$tag == 19)) begin
             allocated$19$d = 1'b0;
         end
+        if (free_third$valid & (free_third$tag == 19)) begin
+            allocated$19$d = 1'b0;
+        end
         if (taking & (alloc$tag == 19)) begin
             allocated$19$d = 1'b1;
             owners$19$d = alloc$owner;
@@ -10412,6 +10591,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
             allocated$20$d = 1'b0;
         end
         if (free_second$valid & (free_second$tag == 20)) begin
+            allocated$20$d = 1'b0;
+        end
+        if (free_third$valid & (free_third$tag == 20)) begin
             allocated$20$d = 1'b0;
         end
         if (taking & (alloc$tag == 20)) begin
@@ -10424,6 +10606,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         if (free_second$valid & (free_second$tag == 21)) begin
             allocated$21$d = 1'b0;
         end
+        if (free_third$valid & (free_third$tag == 21)) begin
+            allocated$21$d = 1'b0;
+        end
         if (taking & (alloc$tag == 21)) begin
             allocated$21$d = 1'b1;
             owners$21$d = alloc$owner;
@@ -10432,6 +10617,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
             allocated$22$d = 1'b0;
         end
         if (free_second$valid & (free_second$tag == 22)) begin
+            allocated$22$d = 1'b0;
+        end
+        if (free_third$valid & (free_third$tag == 22)) begin
             allocated$22$d = 1'b0;
         end
         if (taking & (alloc$tag == 22)) begin
@@ -10444,6 +10632,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         if (free_second$valid & (free_second$tag == 23)) begin
             allocated$23$d = 1'b0;
         end
+        if (free_third$valid & (free_third$tag == 23)) begin
+            allocated$23$d = 1'b0;
+        end
         if (taking & (alloc$tag == 23)) begin
             allocated$23$d = 1'b1;
             owners$23$d = alloc$owner;
@@ -10452,6 +10643,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
             allocated$24$d = 1'b0;
         end
         if (free_second$valid & (free_second$tag == 24)) begin
+            allocated$24$d = 1'b0;
+        end
+        if (free_third$valid & (free_third$tag == 24)) begin
             allocated$24$d = 1'b0;
         end
         if (taking & (alloc$tag == 24)) begin
@@ -10464,6 +10658,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         if (free_second$valid & (free_second$tag == 25)) begin
             allocated$25$d = 1'b0;
         end
+        if (free_third$valid & (free_third$tag == 25)) begin
+            allocated$25$d = 1'b0;
+        end
         if (taking & (alloc$tag == 25)) begin
             allocated$25$d = 1'b1;
             owners$25$d = alloc$owner;
@@ -10472,6 +10669,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
             allocated$26$d = 1'b0;
         end
         if (free_second$valid & (free_second$tag == 26)) begin
+            allocated$26$d = 1'b0;
+        end
+        if (free_third$valid & (free_third$tag == 26)) begin
             allocated$26$d = 1'b0;
         end
         if (taking & (alloc$tag == 26)) begin
@@ -10484,6 +10684,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         if (free_second$valid & (free_second$tag == 27)) begin
             allocated$27$d = 1'b0;
         end
+        if (free_third$valid & (free_third$tag == 27)) begin
+            allocated$27$d = 1'b0;
+        end
         if (taking & (alloc$tag == 27)) begin
             allocated$27$d = 1'b1;
             owners$27$d = alloc$owner;
@@ -10492,6 +10695,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
             allocated$28$d = 1'b0;
         end
         if (free_second$valid & (free_second$tag == 28)) begin
+            allocated$28$d = 1'b0;
+        end
+        if (free_third$valid & (free_third$tag == 28)) begin
             allocated$28$d = 1'b0;
         end
         if (taking & (alloc$tag == 28)) begin
@@ -10504,6 +10710,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         if (free_second$valid & (free_second$tag == 29)) begin
             allocated$29$d = 1'b0;
         end
+        if (free_third$valid & (free_third$tag == 29)) begin
+            allocated$29$d = 1'b0;
+        end
         if (taking & (alloc$tag == 29)) begin
             allocated$29$d = 1'b1;
             owners$29$d = alloc$owner;
@@ -10512,6 +10721,9 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
             allocated$30$d = 1'b0;
         end
         if (free_second$valid & (free_second$tag == 30)) begin
+            allocated$30$d = 1'b0;
+        end
+        if (free_third$valid & (free_third$tag == 30)) begin
             allocated$30$d = 1'b0;
         end
         if (taking & (alloc$tag == 30)) begin
@@ -10524,11 +10736,14 @@ module nic_send$pool(clock,reset,alloc$valid,alloc$tag,alloc$ready,alloc$owner,f
         if (free_second$valid & (free_second$tag == 31)) begin
             allocated$31$d = 1'b0;
         end
+        if (free_third$valid & (free_third$tag == 31)) begin
+            allocated$31$d = 1'b0;
+        end
         if (taking & (alloc$tag == 31)) begin
             allocated$31$d = 1'b1;
             owners$31$d = alloc$owner;
         end
-        freeing = ((((free$valid & good_free)) & 9'h1ff)) + (((free_second$valid & good_second)) & 9'h1ff);
+        freeing = ((((free$valid & good_free)) & 9'h1ff)) + (((free_second$valid & good_second)) & 9'h1ff) + (((free_third$valid & good_third)) & 9'h1ff);
         count$d = count$q - freeing;
         if (taking) begin
             count$d = count$q + one - freeing;
@@ -11809,11 +12024,17 @@ module nic_send$pool$owners$9(d,q,clock);
 endmodule // nic_send$pool$owners$9
 
 
-module nic_send$read_merge(clock,reset,fetch$valid,fetch$function,fetch$address,fetch$bytes,fetch$tag,fetch$ready,data$valid,data$function,data$address,data$bytes,data$tag,data$ready,read$valid,read$function,read$address,read$bytes,read$tag,read$ready);
+module nic_send$read_merge(clock,reset,nap_buffer$valid,nap_buffer$function,nap_buffer$address,nap_buffer$bytes,nap_buffer$tag,nap_buffer$ready,fetch$valid,fetch$function,fetch$address,fetch$bytes,fetch$tag,fetch$ready,data$valid,data$function,data$address,data$bytes,data$tag,data$ready,read$valid,read$function,read$address,read$bytes,read$tag,read$ready);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
+    input wire  nap_buffer$valid;
+    input wire  [2:0] nap_buffer$function;
+    input wire  [47:0] nap_buffer$address;
+    input wire  [12:0] nap_buffer$bytes;
+    input wire  [7:0] nap_buffer$tag;
+    output reg  nap_buffer$ready;
     input wire  fetch$valid;
     input wire  [2:0] fetch$function;
     input wire  [47:0] fetch$address;
@@ -11843,9 +12064,13 @@ module nic_send$read_merge(clock,reset,fetch$valid,fetch$function,fetch$address,
     reg  held_data$d;
     wire  held_data$q;
     reg  held_data$clock;
+    reg  held_nap$d;
+    wire  held_nap$q;
+    reg  held_nap$clock;
     
     // Local signals
     reg  choose_data;
+    reg  choose_nap;
     
     // Sub module instances
     nic_send$read_merge$prefer_data prefer_data(
@@ -11863,17 +12088,26 @@ module nic_send$read_merge(clock,reset,fetch$valid,fetch$function,fetch$address,
         .q(held_data$q),
         .clock(held_data$clock)
     );
+    nic_send$read_merge$held_nap held_nap(
+        .d(held_nap$d),
+        .q(held_nap$q),
+        .clock(held_nap$clock)
+    );
     
     // Update code
     always @(*) begin
         prefer_data$clock = clock;
         holding$clock = clock;
         held_data$clock = clock;
+        held_nap$clock = clock;
         prefer_data$d = prefer_data$q;
         holding$d = holding$q;
         held_data$d = held_data$q;
-        choose_data = data$valid & (~fetch$valid | prefer_data$q);
+        held_nap$d = held_nap$q;
+        choose_nap = nap_buffer$valid;
+        choose_data = ~nap_buffer$valid & data$valid & (~fetch$valid | prefer_data$q);
         if (holding$q) begin
+            choose_nap = held_nap$q;
             choose_data = held_data$q;
         end
         read$valid = fetch$valid;
@@ -11881,8 +12115,9 @@ module nic_send$read_merge(clock,reset,fetch$valid,fetch$function,fetch$address,
         read$address = fetch$address;
         read$bytes = fetch$bytes;
         read$tag = fetch$tag;
-        fetch$ready = read$ready & ~choose_data;
+        fetch$ready = read$ready & ~choose_data & ~choose_nap;
         data$ready = read$ready & choose_data;
+        nap_buffer$ready = read$ready & choose_nap;
         if (choose_data) begin
             read$valid = data$valid;
             read$function = data$function;
@@ -11890,9 +12125,17 @@ module nic_send$read_merge(clock,reset,fetch$valid,fetch$function,fetch$address,
             read$bytes = data$bytes;
             read$tag = data$tag;
         end
+        if (choose_nap) begin
+            read$valid = nap_buffer$valid;
+            read$function = nap_buffer$function;
+            read$address = nap_buffer$address;
+            read$bytes = nap_buffer$bytes;
+            read$tag = nap_buffer$tag;
+        end
         holding$d = read$valid & ~read$ready;
         held_data$d = choose_data;
-        if (read$valid & read$ready) begin
+        held_nap$d = choose_nap;
+        if (read$valid & read$ready & ~choose_nap) begin
             prefer_data$d = ~choose_data;
         end
         if (reset) begin
@@ -11921,6 +12164,25 @@ module nic_send$read_merge$held_data(d,q,clock);
     end
           
 endmodule // nic_send$read_merge$held_data
+
+
+module nic_send$read_merge$held_nap(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_send$read_merge$held_nap
 
 
 module nic_send$read_merge$holding(d,q,clock);
@@ -26994,13 +27256,17 @@ module nic_send$split$word_index(d,q,clock);
 endmodule // nic_send$split$word_index
 
 
-module nic_send$tag_share(pool$valid,pool$tag,pool$ready,pool$owner,fetch$valid,fetch$tag,fetch$ready,fetch$owner,data$valid,data$tag,data$ready,data$owner);
+module nic_send$tag_share(pool$valid,pool$tag,pool$ready,pool$owner,nap_buffer$valid,nap_buffer$tag,nap_buffer$ready,nap_buffer$owner,fetch$valid,fetch$tag,fetch$ready,fetch$owner,data$valid,data$tag,data$ready,data$owner);
     
     // Module arguments
     input wire  pool$valid;
     input wire  [7:0] pool$tag;
     output reg  pool$ready;
     output reg  [1:0] pool$owner;
+    output reg  nap_buffer$valid;
+    output reg  [7:0] nap_buffer$tag;
+    input wire  nap_buffer$ready;
+    input wire  [1:0] nap_buffer$owner;
     output reg  fetch$valid;
     output reg  [7:0] fetch$tag;
     input wire  fetch$ready;
@@ -27012,14 +27278,19 @@ module nic_send$tag_share(pool$valid,pool$tag,pool$ready,pool$owner,fetch$valid,
     
     // Update code
     always @(*) begin
-        fetch$valid = pool$valid;
+        nap_buffer$valid = pool$valid;
+        nap_buffer$tag = pool$tag;
+        fetch$valid = pool$valid & ~nap_buffer$ready;
         fetch$tag = pool$tag;
-        data$valid = pool$valid & ~fetch$ready;
+        data$valid = pool$valid & ~nap_buffer$ready & ~fetch$ready;
         data$tag = pool$tag;
-        pool$ready = fetch$ready | (data$ready & data$valid);
+        pool$ready = nap_buffer$ready | (fetch$ready & fetch$valid) | (data$ready & data$valid);
         pool$owner = data$owner;
         if (fetch$ready) begin
             pool$owner = fetch$owner;
+        end
+        if (nap_buffer$ready) begin
+            pool$owner = nap_buffer$owner;
         end
     end
     

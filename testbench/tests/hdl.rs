@@ -35,6 +35,7 @@ mod hdl {
     mod mgmt_transit;
     mod nap_upload;
     mod network_intake;
+    mod network_send;
     mod nic_mgmt;
     mod nic_send;
     mod nma_core;
