@@ -22,10 +22,11 @@
 //!
 //! **Registers** (addresses in `verilog-out/nic.md`): the agent's block at 0, the
 //! management port's counter at 0x20, the network port's link report at 0x40 (`link`: status,
-//! peer identity, LTP and retry counts). The host-facing registers join with the DMA core.
+//! peer identity, LTP and retry counts), the DMA core's counters at 0x80 (`dma_events`, one
+//! pulse per counted event). The host-facing registers are the function table's.
 //!
 //! **Reset** (synchronous) resets everything together; the loader then runs first.
-use crate::regs::{nic_chip_map, nic_map, NIC_ADDRESS_BITS};
+use crate::regs::{nic_chip_map, nic_map, DMA_COUNTERS, NIC_ADDRESS_BITS};
 use hdl::formats::mgmt::DestType;
 use hdl::formats::FLIT_BITS;
 use hdl::llp::regs::{LinkReportSink, LINK_PORT_REGISTERS};
@@ -45,6 +46,8 @@ pub const NIC_CHIP_FAULTS: usize = NMA_CHIP_FAULTS;
 mod slot {
     pub const DROPPED_PORT: usize = 0;
     pub const PORT0: usize = 0;
+    /// The DMA core's first counter.
+    pub const DMA: usize = 1;
 }
 
 /// The NIC's management agent; see the module documentation.
@@ -62,6 +65,8 @@ pub struct NicMgmt {
     pub link: LinkReportSink,
     /// The NIC's faults (agent fault inputs 4..=7).
     pub chip_faults: Signal<In, Bits<NIC_CHIP_FAULTS>>,
+    /// The DMA core's counter pulses (`dma_*` counters, `ReceivePulse` then `CorePulse` order).
+    pub dma_events: Signal<In, Bits<DMA_COUNTERS>>,
     /// The configuration EEPROM's I2C bus.
     pub i2c: I2cPins,
     agent: Nma<NIC_ADDRESS_BITS>,
@@ -95,6 +100,7 @@ impl NicMgmt {
             outbound: Default::default(),
             link: Default::default(),
             chip_faults: Default::default(),
+            dma_events: Default::default(),
             i2c: Default::default(),
             agent: Nma::new(DestType::Nic, params),
             registers: RegFile::new(&map),
@@ -118,7 +124,12 @@ fn check_slots(map: &RegMap) {
         );
     }
     assert_eq!(map.count(ReadOnly), LINK_PORT_REGISTERS as usize);
-    assert_eq!(map.count(Counter), 1);
+    let dma = crate::regs::dma_counters_map();
+    for (k, reg) in dma.registers.iter().enumerate() {
+        let name = format!("dma_{}", reg.name);
+        assert_eq!(map.index(Counter, &name), slot::DMA + k, "nic_mgmt: {name} moved");
+    }
+    assert_eq!(map.count(Counter), 1 + DMA_COUNTERS);
     assert_eq!(map.count(ReadWrite) + map.count(WriteOneToClear), 0);
     let window = nma_window(DestType::Nic);
     assert!(
@@ -163,6 +174,11 @@ impl Logic for NicMgmt {
         self.registers.events[0].next = self.agent.to_port.valid.val()
             & self.agent.to_port.last.val()
             & !self.for_this_port.val();
+
+        for i in 0..DMA_COUNTERS {
+            // slot::DMA, as a literal (checked by `check_slots`).
+            self.registers.events[1 + i].next = self.dma_events.val().get_bit(i);
+        }
 
         self.registers.status[0].next = self.link.status.val();
         self.registers.status[1].next = self.link.peer.val();

@@ -1,7 +1,8 @@
 //! The NIC's register maps.
 //!
 //! - The management space ([`nic_space`], 12-bit register addresses): the management agent's
-//!   block at 0, the management port's counters and the network port's link block.
+//!   block at 0, the management port's counters, the network port's link block and the DMA
+//!   core's counters ([`dma_counters_map`]).
 //! - The host space (MMIO, `docs/host-interface.md`): each SR-IOV function's **page**
 //!   ([`function_page_map`], `verilog-out/nic_function.h`: what every function's driver uses,
 //!   relative to its BAR), and the PF's view of all of them ([`nic_host_space`]: page `f` at
@@ -19,6 +20,46 @@ pub const NETWORK_PORT_BASE: u64 = 0x40;
 
 /// Base of the NIC's management-port counters.
 pub const MGMT_PORT_BASE: u64 = 0x20;
+/// Base of the DMA core's counters.
+pub const DMA_COUNTERS_BASE: u64 = 0x80;
+/// Counters of the DMA core: the receive engine's reasons, then the core's.
+pub const DMA_COUNTERS: usize =
+    crate::receive::receive_engine::RECEIVE_PULSES + crate::dma::CORE_PULSES;
+
+/// `KeyMismatch` as `key_mismatch`: a register name from an enum variant's name.
+fn snake_case(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() {
+            if i > 0 {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The DMA core's counters, one per pulse of `ReceivePulse` and `CorePulse` in bit order
+/// (names and documentation from the enums: one place).
+pub fn dma_counters_map() -> RegMap {
+    use crate::dma::CorePulse;
+    use crate::receive::receive_engine::ReceivePulse;
+    let mut map = RegMap::new(
+        "dma",
+        "The DMA core's counters: the receive engine's drops and deliveries, then the core's own events.",
+    );
+    let names = ReceivePulse::ALL
+        .iter()
+        .map(|p| (format!("{p:?}"), p.describe()))
+        .chain(CorePulse::ALL.iter().map(|p| (format!("{p:?}"), p.describe())));
+    for (i, (name, doc)) in names.enumerate() {
+        map = map.reg(Register::counter(snake_case(&name), i as u64, NMA_COUNTER_BITS).doc(doc));
+    }
+    map
+}
 
 /// The NIC's management port: what the NIC wrapper of the agent counts.
 pub fn mgmt_port_map() -> RegMap {
@@ -58,10 +99,12 @@ pub fn nic_chip_map() -> Result<RegMap, String> {
     Ok(space.to_map())
 }
 
-/// Places the management port's counters and the network port's link block.
+/// Places the management port's counters, the network port's link block and the DMA core's
+/// counters.
 fn place_nic_blocks(space: &mut AddressSpace) -> Result<(), String> {
     space.place(MGMT_PORT_BASE, "mgmt", &mgmt_port_map())?;
-    space.place(NETWORK_PORT_BASE, "port0", &link_port_map())
+    space.place(NETWORK_PORT_BASE, "port0", &link_port_map())?;
+    space.place(DMA_COUNTERS_BASE, "dma", &dma_counters_map())
 }
 
 /// Registers of a function page before its first QP block (function-level registers).

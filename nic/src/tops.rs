@@ -6,7 +6,7 @@
 //! management software are written against: the management space (`nic`), one function's
 //! MMIO page (`nic_function`) and the PF's view of all of them (`nic_host`).
 use crate::descriptor::DescriptorFetchUnit;
-use crate::dma::NicSettings;
+use crate::dma::{NicSettings, NicTopParams};
 use crate::doorbell::DoorbellQueues;
 use crate::events::EventWriterUnit;
 use crate::function_table::FunctionTable;
@@ -43,6 +43,7 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
         nap_upload(cfg)?,
         receive_engine(cfg)?,
         nic_core(cfg)?,
+        nic_top(cfg)?,
     ])
 }
 
@@ -292,6 +293,48 @@ pub fn nic_core(cfg: &Config) -> Result<Emitted, String> {
         (6, 32, 6, 5, 5, 8) => emit(<crate::nic_core!(6, 32, 6, 5, 5, 8)>::new(s), name, description),
         shape => Err(format!(
             "nic_core: the shape (VCs, intake depth, log2 packet RAM words, log2 QP entries, log2 GET slot words, log2 doorbell words) = {shape:?} is not instantiated: add it to nic::tops::nic_core"
+        )),
+    }
+}
+
+/// Replay LTPs, receive and transmit buffer flits per VC of the NIC's link port: the router's
+/// (`nrc::nrc_top::NrcTop5`), so both ends of a NIC-router link are alike.
+pub const NIC_LINK_SHAPE: (usize, usize, usize) = (16, 64, 32);
+
+/// The chip's elaboration values for `cfg`: the core's, a link port as a router's but whose
+/// sender fills the core's intake (`credits_in` = the intake depth) and whose transmit
+/// buffers the core spends (`credits_out` = `router.reserved_flits_per_vc`, at most the
+/// transmit depth), and the agent's.
+pub fn nic_top_params(cfg: &Config) -> NicTopParams {
+    let mut link = hdl::link_port::LinkPortParams::router(cfg);
+    link.credits_in = intake_depth(cfg);
+    link.credits_out = link.credits_out.min(NIC_LINK_SHAPE.2);
+    NicTopParams {
+        core: nic_settings(cfg),
+        link,
+        agent: hdl::tops::nma_params(cfg, MAX_IMAGE_ENTRIES),
+    }
+}
+
+/// `nic_top`: the network interface chip: `nic_core` with its network port (an LLP link port)
+/// and the management agent with the NIC's registers (verilog-out/nic.md).
+pub fn nic_top(cfg: &Config) -> Result<Emitted, String> {
+    let p = nic_top_params(cfg);
+    let s = p.core;
+    let vcs = cfg.network.vcs as usize;
+    let depth = intake_depth(cfg);
+    let words = packet_ram_words(s.receive.max_packet_flits);
+    let entries = crate::qp_table::qp_entries(s.receive.nap.functions, s.receive.nap.qps);
+    let slot_words = get_slot_words(s.receive.max_packet_flits);
+    let doorbell_words = s.receive.nap.functions.next_power_of_two() * s.doorbell_depth;
+    let description = "the network interface chip: the DMA core (nic_core) with its network port (LLP endpoint, channel sender and receiver, watchdog: the router's link port) and the management agent (EEPROM, configuration loader, the NIC's registers with the DMA core's counters) (nic/src/dma/nic_top.rs)";
+    let name = "nic_top";
+    let log2 = |v: usize| v.trailing_zeros() as usize;
+    match (vcs, depth, log2(words), log2(entries), log2(slot_words), log2(doorbell_words)) {
+        (2, 32, 6, 5, 5, 8) => emit(<crate::nic_top!(2, 32, 6, 5, 5, 8, 16, 64, 32)>::new(p), name, description),
+        (6, 32, 6, 5, 5, 8) => emit(<crate::nic_top!(6, 32, 6, 5, 5, 8, 16, 64, 32)>::new(p), name, description),
+        shape => Err(format!(
+            "nic_top: the shape (VCs, intake depth, log2 packet RAM words, log2 QP entries, log2 GET slot words, log2 doorbell words) = {shape:?} is not instantiated: add it to nic::tops::nic_top"
         )),
     }
 }

@@ -1,11 +1,13 @@
-//! Two NIC DMA cores (`nic::dma::NicCore`, the emitted `nic_core`) back to back on Verilator:
-//! the first system bench of the whole NIC, from MMIO doorbells to bytes in the far host's
-//! memory. One compiled model, two instances; each has its own host memory
+//! Two NICs back to back on Verilator, from MMIO doorbells to bytes in the far host's memory:
+//! either two DMA cores (`nic::dma::NicCore`, the emitted `nic_core`, [`Variant::Core`]) whose
+//! network channels are joined directly, flits one way and credits the other, or two whole
+//! chips (`nic::dma::NicTop`, the emitted `nic_top`, [`Variant::Top`]) whose LLP link ports
+//! are joined through the lane-channel model in both directions, bit errors on (the link's
+//! CRC and replay must hide them), their management agents reading a blank EEPROM.
+//! One compiled model per variant, two instances; each has its own host memory
 //! ([`HostMemory`]: latency, jitter, split and reordered completions, every interface rule
 //! enforced), its own driver ([`DriverModel`]: rings, keys, descriptors, doorbells, events
-//! read back by phase) and MMIO port ([`MmioHost`]). The two network channels are joined
-//! directly, flits one way and credits the other, each cycle (the link port between two real
-//! chips is `nic_top`'s).
+//! read back by phase) and MMIO port ([`MmioHost`]).
 //!
 //! **Setup**, through MMIO only: the PF enables every function; every function opens each of
 //! its QPs (rings of 16 entries, its key set by the PF, 16 NAP buffers posted).
@@ -18,6 +20,14 @@
 //! GETs are in flight per NIC: the default configuration has 2 VCs, so GETs share the data
 //! VC with no receive path of their own, and more than the `GetToPut` queue's 8 could
 //! deadlock two NICs that GET from each other (`docs/nic-design.md`, "Deadlock").
+//!
+//! **Load**: operations are issued at random, in bursts now and then, up to 32 in flight per
+//! function (its doorbell FIFO's depth); rings are read every 97 cycles, so they fill and the
+//! event writer holds events back (`EventRingFull`, counted in the report).
+//!
+//! **Isolation**: every 501 cycles a VF tries to write its own QP's key (PF only) or a register
+//! of another function's page through its BAR; had either landed, later packets to that QP
+//! would fail the scoreboard as unexpected `KeyMismatch` events.
 //!
 //! **Scoreboard.** Every event read from every ring must be one the bench expects, with every
 //! field: send events by tag; PUT and GET-response events by their end address (the last
@@ -32,6 +42,9 @@ use crate::host::memory::{CompletionBeat, ReadRequest, WriteBeat};
 use crate::host::{DriverModel, HostMemory, MemoryConfig, MmioHost};
 use crate::nic_fetch_perf::Ports;
 use crate::rng::BenchRng;
+use crate::link_bench::LanePorts;
+use crate::models::i2c_eeprom::{EepromTiming, I2cBus, I2cEeprom};
+use crate::models::lane_channel::{Faults, LaneChannel};
 use crate::verilator::{VerilatorModel, VerilatorSim};
 use anyhow::Result;
 use hdl::formats::header::PacketKind;
@@ -43,15 +56,27 @@ use nic::regs::Ring;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// The device: the default configuration's shape.
+/// The DMA core of the default configuration's shape.
 pub type Core = nic::nic_core!(2, 32, 6, 5, 5, 8);
+/// The whole chip of the default configuration's shape (`nic::tops::nic_top`).
+pub type Top = nic::nic_top!(2, 32, 6, 5, 5, 8, 16, 64, 32);
+
+/// Which NICs, joined how.
+#[derive(Clone, Copy, Debug)]
+pub enum Variant {
+    /// Two `nic_core`s, channels joined directly.
+    Core,
+    /// Two `nic_top`s, lanes joined through the lane-channel model with these faults (each
+    /// direction).
+    Top(Faults),
+}
 
 /// log2 of every ring's entries.
 const RING_LOG2: u8 = 4;
 /// GETs in flight per NIC at most (the `GetToPut` queue's slots).
 const GETS_IN_FLIGHT: usize = 8;
 /// Operations in flight per function at most (its doorbell FIFO holds 32).
-const OPS_PER_FUNCTION: usize = 12;
+const OPS_PER_FUNCTION: usize = 32;
 /// Cycles between two polls of every ring.
 const POLL_EVERY: u64 = 97;
 /// Cycles the bench waits with nothing outstanding before the final checks.
@@ -75,12 +100,18 @@ pub struct PairReport {
     pub bytes: u64,
     /// Events read from the rings.
     pub events: u64,
+    /// Events that waited for room in their ring (`EventRingFull` passes).
+    pub ring_full: u64,
+    /// MMIO writes a VF tried outside its rights (another page, a PF-only register).
+    pub isolation_attempts: u64,
     /// `KeyMismatch` error events lost to a full slot (counted by `PacketEventLost`).
     pub lost_error_events: u64,
-    /// Flits that crossed the channels.
+    /// Flits that crossed the channels (the `Core` variant).
     pub flits: u64,
     /// Wall-clock seconds of the simulation loop.
     pub seconds: f64,
+    /// Bits the lane channels flipped (the `Top` variant).
+    pub flipped_bits: u64,
 }
 
 /// The kind of an operation.
@@ -137,6 +168,17 @@ struct Side {
     core_pulses: Vec<u64>,
     /// `[function][qp]`.
     nap: Vec<Vec<NapLedger>>,
+    /// The `Top` variant: lanes out and in, the EEPROM's bus.
+    chip: Option<ChipSide>,
+}
+
+/// What a whole chip has beyond a core.
+struct ChipSide {
+    lanes_out: LanePorts,
+    lanes_in: LanePorts,
+    wire_in: LaneChannel,
+    bus: I2cBus,
+    i2c: [PortId; 4],
 }
 
 impl Side {
@@ -192,6 +234,21 @@ pub fn run(
                 nap: (0..functions)
                     .map(|_| (0..qps).map(|_| NapLedger::default()).collect())
                     .collect(),
+                chip: match variant {
+                    Variant::Core => None,
+                    Variant::Top(faults) => Some(ChipSide {
+                        lanes_out: LanePorts::new(&sim, "lanes_out"),
+                        lanes_in: LanePorts::new(&sim, "lanes_in"),
+                        wire_in: LaneChannel::new(4, faults, seed * 2 + i as u64),
+                        bus: I2cBus::new(I2cEeprom::new(0, EepromTiming::for_quarter(2, 600))),
+                        i2c: [
+                            sim.port("i2c$scl_drive_low"),
+                            sim.port("i2c$sda_drive_low"),
+                            sim.port("i2c$scl_in"),
+                            sim.port("i2c$sda_in"),
+                        ],
+                    }),
+                },
             }
         })
         .collect();
@@ -234,7 +291,9 @@ pub fn run(
     loop {
         // Issue an operation now and then once set up.
         let setup_done = sides.iter().all(|s| s.mmio.idle()) || issued > 0;
-        if setup_done && issued < operations && rng.chance(0.02) {
+        // Bursts: now and then many operations back to back, so functions reach their limit.
+        let burst = (now / 2000) % 4 == 3;
+        if setup_done && issued < operations && rng.chance(if burst { 0.5 } else { 0.02 }) {
             let side = rng.range(0, 1) as usize;
             let function = rng.range(0, functions as u64 - 1) as usize;
             let qp = rng.range(0, qps as u64 - 1) as usize;
@@ -275,6 +334,10 @@ pub fn run(
                 ops.push(op);
             }
         }
+        if setup_done && now.is_multiple_of(501) {
+            isolation_attempt(&mut sides, &mut rng);
+            report.isolation_attempts += 1;
+        }
         step(&mut sides, &mut rng, now, &mut report);
         if now.is_multiple_of(POLL_EVERY) {
             poll(&mut sides, &mut expected, &mut ops, &mut report, &what);
@@ -301,8 +364,44 @@ pub fn run(
     }
     report.seconds = start.elapsed().as_secs_f64();
     report.cycles = now;
+    for (i, s) in sides.iter_mut().enumerate() {
+        if s.chip.is_some() {
+            let (stalled, error) = (s.id("link_stalled"), s.id("link_error"));
+            assert!(!s.sim.peek_bool(stalled), "{what}: NIC {i}: its link stalled");
+            assert!(!s.sim.peek_bool(error), "{what}: NIC {i}: a link protocol error");
+        }
+    }
+    report.ring_full = sides
+        .iter()
+        .map(|s| s.core_pulses[CorePulse::EventRingFull.bit()])
+        .sum();
+    report.flipped_bits = sides
+        .iter()
+        .filter_map(|s| s.chip.as_ref())
+        .map(|c| c.wire_in.stats.flips)
+        .sum();
     final_checks(&sides, &ops, &expected, &mut report, &what);
     report
+}
+
+/// A VF tries to write what it may not: its own QP's key (PF only) or a register of another
+/// function's page (beyond its BAR's page). The MMIO decode must drop both; had either
+/// landed, a key would have changed and later packets to that QP would fail the bench as
+/// `KeyMismatch` events it does not expect.
+fn isolation_attempt(sides: &mut [Side], rng: &mut BenchRng) {
+    let s = &mut sides[rng.range(0, 1) as usize];
+    let f = rng.range(1, s.driver.functions as u64 - 1) as usize;
+    let q = rng.range(0, s.driver.qps as u64 - 1) as usize;
+    let key = format!("qp{q}_key");
+    let access = if rng.chance(0.5) {
+        s.driver.own_write(f, &key, rng.bits(32) as u64 | 1 << 32)
+    } else {
+        // Another function's page, through this VF's BAR.
+        let mut a = s.driver.own_write(f, &key, rng.bits(32) as u64 | 1 << 32);
+        a.offset += s.driver.page_bytes * rng.range(1, 7);
+        a
+    };
+    s.mmio.queue.push_back(access);
 }
 
 /// Builds and posts one operation; returns it with its expected events recorded.
@@ -550,14 +649,14 @@ fn step(sides: &mut [Side], rng: &mut BenchRng, now: u64, report: &mut PairRepor
         s.sim.poke(ct, shown.tag as u128);
         s.sim.poke_bool(cl, shown.last);
         s.sim.poke_bool(ce, shown.error);
-        let (ir, mi, mo) = (
-            s.id("interrupt$ready"),
-            s.id("management_in$ready"),
-            s.id("management_out$valid"),
-        );
+        let ir = s.id("interrupt$ready");
         s.sim.poke_bool(ir, true);
-        s.sim.poke_bool(mi, true);
-        s.sim.poke_bool(mo, false);
+        if s.chip.is_none() {
+            // The core alone: no management agent behind its ports.
+            let (mi, mo) = (s.id("management_in$ready"), s.id("management_out$valid"));
+            s.sim.poke_bool(mi, true);
+            s.sim.poke_bool(mo, false);
+        }
         if beat.is_some() {
             // The NIC takes every completion beat (its completion router never waits).
             assert!(
@@ -594,14 +693,34 @@ fn step(sides: &mut [Side], rng: &mut BenchRng, now: u64, report: &mut PairRepor
             s.driver.interrupt(f, v);
         }
     }
-    // Channels: flits forward (from registers), then credits back.
+    if sides[0].chip.is_some() {
+        join_lanes(sides, rng);
+    } else {
+        join_channels(sides, report);
+    }
+    for s in sides.iter_mut() {
+        let (_, done) = s.mmio.fired(&mut s.sim);
+        assert!(
+            done.is_none(),
+            "nic_pair cycle {now}: an MMIO read answered, none was issued"
+        );
+        let r = s.sim.peek(s.ports.id("receive_pulses"));
+        for (i, total) in s.receive_pulses.iter_mut().enumerate() {
+            *total += (r >> i & 1) as u64;
+        }
+        let c = s.sim.peek(s.ports.id("core_pulses"));
+        for (i, total) in s.core_pulses.iter_mut().enumerate() {
+            *total += (c >> i & 1) as u64;
+        }
+        s.sim.tick();
+    }
+}
+
+/// The `Core` variant: flits forward (from registers), then credits back.
+fn join_channels(sides: &mut [Side], report: &mut PairReport) {
     for (from, to) in [(0usize, 1usize), (1, 0)] {
-        let valid = sides[from]
-            .sim
-            .peek_bool(sides[from].ports.id("network_out$valid"));
-        let flit = sides[from]
-            .sim
-            .peek(sides[from].ports.id("network_out$flit"));
+        let valid = sides[from].sim.peek_bool(sides[from].ports.id("network_out$valid"));
+        let flit = sides[from].sim.peek(sides[from].ports.id("network_out$flit"));
         let vc = sides[from].sim.peek(sides[from].ports.id("network_out$vc"));
         let t = &mut sides[to];
         let (v, f, c) = (
@@ -620,21 +739,30 @@ fn step(sides: &mut [Side], rng: &mut BenchRng, now: u64, report: &mut PairRepor
         let c = s.id("network_out$credits");
         s.sim.poke(c, credits);
     }
+}
+
+/// The `Top` variant: each side's lanes through its incoming wire to the other; the EEPROM
+/// buses (open drain, pulled up).
+fn join_lanes(sides: &mut [Side], rng: &mut BenchRng) {
+    for (from, to) in [(0usize, 1usize), (1, 0)] {
+        let beat = {
+            let s = &mut sides[from];
+            let c = s.chip.as_ref().expect("a chip");
+            c.lanes_out.read(&mut s.sim)
+        };
+        let s = &mut sides[to];
+        let c = s.chip.as_mut().expect("a chip");
+        let arrived = c.wire_in.step(beat);
+        c.lanes_in.write(&mut s.sim, &arrived, rng);
+    }
     for s in sides.iter_mut() {
-        let (_, done) = s.mmio.fired(&mut s.sim);
-        assert!(
-            done.is_none(),
-            "nic_pair cycle {now}: an MMIO read answered, none was issued"
-        );
-        let r = s.sim.peek(s.ports.id("receive_pulses"));
-        for (i, total) in s.receive_pulses.iter_mut().enumerate() {
-            *total += (r >> i & 1) as u64;
-        }
-        let c = s.sim.peek(s.ports.id("core_pulses"));
-        for (i, total) in s.core_pulses.iter_mut().enumerate() {
-            *total += (c >> i & 1) as u64;
-        }
-        s.sim.tick();
+        let c = s.chip.as_mut().expect("a chip");
+        let (scl, sda) = c
+            .bus
+            .lines(s.sim.peek_bool(c.i2c[0]), s.sim.peek_bool(c.i2c[1]));
+        s.sim.poke_bool(c.i2c[2], scl);
+        s.sim.poke_bool(c.i2c[3], sda);
+        c.bus.step(scl, sda, 0);
     }
 }
 
@@ -863,19 +991,36 @@ fn final_checks(
     }
 }
 
-/// `bench -- nic-pair`: three seeds of 1,500 operations, PUT and GET up to 64 KB; prints
-/// cycles, operations, bytes per cycle (both directions together) and simulation speed.
+/// `bench -- nic-pair`: two `nic_core`s (three seeds) and two `nic_top`s over lanes with bit
+/// errors at 1e-5 (two seeds), 1,500 operations each, PUT and GET up to 64 KB; prints cycles,
+/// operations, bytes per cycle (both directions together) and simulation speed.
 pub fn report() -> Result<()> {
-    let model = model()?;
-    println!("two nic_cores back to back (Verilator; default configuration; host latency 60, completions split and reordered, 20% back pressure)");
+    let core = model()?;
+    let top = top_model()?;
+    println!("two NICs back to back (Verilator; default configuration; host latency 60, completions split and reordered, 20% back pressure; 1,500 operations, PUT and GET up to 64 KB)");
     println!(
-        "| seed | operations | NAP imm. | NAP ind. | PUT | GET | wrong keys | cycles | bytes | bytes/cycle | events | pair cycles/s |"
+        "| NICs | seed | NAP imm. | NAP ind. | PUT | GET | wrong keys | cycles | bytes | bytes/cycle | events | ring-full waits | flipped bits | pair cycles/s |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
-    for seed in [11, 12, 13] {
-        let r = run(&model, seed, 1500, 65536);
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    let faults = Faults {
+        ber: 1e-5,
+        ..Default::default()
+    };
+    let runs = [
+        ("nic_core", Variant::Core, 11),
+        ("nic_core", Variant::Core, 12),
+        ("nic_core", Variant::Core, 13),
+        ("nic_top, BER 1e-5", Variant::Top(faults), 21),
+        ("nic_top, BER 1e-5", Variant::Top(faults), 22),
+    ];
+    for (name, variant, seed) in runs {
+        let m = match variant {
+            Variant::Core => &core,
+            Variant::Top(_) => &top,
+        };
+        let r = run(m, variant, seed, 1500, 65536);
         println!(
-            "| {seed} | 1500 | {} | {} | {} | {} | {} | {} | {} | {:.2} | {} | {:.0} |",
+            "| {name} | {seed} | {} | {} | {} | {} | {} | {} | {} | {:.2} | {} | {} | {} | {:.0} |",
             r.completed[0],
             r.completed[1],
             r.completed[2],
@@ -885,6 +1030,8 @@ pub fn report() -> Result<()> {
             r.bytes,
             r.bytes as f64 / r.cycles as f64,
             r.events,
+            r.ring_full,
+            r.flipped_bits,
             r.cycles as f64 / r.seconds
         );
     }

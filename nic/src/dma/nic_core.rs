@@ -105,6 +105,22 @@ impl CorePulse {
     pub fn bit(self) -> usize {
         self as usize
     }
+
+    /// What its counter counts (the register map's documentation of it).
+    pub fn describe(self) -> &'static str {
+        use CorePulse::*;
+        match self {
+            TagStray => "read completions of a tag nobody holds",
+            CompletionOverrun => "read completions steered to a requester that could not take them",
+            BadTagFree => "frees of a tag not allocated, ignored",
+            PacketStomped => "packets sent stomped (a failed data read)",
+            GetRefused => "GETs refused: their words do not fit one packet",
+            EventDropped => "events of a QP that does not exist or is disabled, discarded",
+            EventRingFull => "events passed over because their ring was full",
+            DoorbellStray => "doorbells naming no function",
+            NetworkStray => "packet flits on the management VC or a VC out of range",
+        }
+    }
 }
 
 /// Bits of `core_pulses`.

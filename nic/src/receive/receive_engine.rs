@@ -134,6 +134,32 @@ impl ReceivePulse {
     pub fn bit(self) -> usize {
         self as usize
     }
+
+    /// What its counter counts (the register map's documentation of it).
+    pub fn describe(self) -> &'static str {
+        use ReceivePulse::*;
+        match self {
+            BadVc => "flits on a VC out of range, dropped",
+            Overflow => "flits without a credit, dropped",
+            Received => "packets that passed every check",
+            CrcError => "packets dropped: CRC-16",
+            Malformed => "packets dropped: a format rule, or longer than network.max_packet_flits",
+            KeyMismatch => "packets dropped: QPMagic is not the target QP's key",
+            TargetRefused => "packets dropped: target function or QP disabled or not owned",
+            PacketEventLost => "packet error events not posted (their slot was full)",
+            UnknownKind => "words of packets of unknown kind dropped at the dispatch",
+            NapDelivered => "NAP messages delivered",
+            NoBuffer => "NAP messages dropped: no buffer",
+            AssemblyFull => "NAP packets dropped: every open-message entry busy",
+            NapIncomplete => "open NAP messages freed by their timeout",
+            NapOverrun => "NAP packets dropped: they would overrun their message",
+            NapEventLost => "NAP error events not posted (their slot was full)",
+            RingReadError => "NAP-buffer ring reads that failed",
+            BadRingEntry => "NAP-buffer ring entries with no usable address",
+            BadGet => "GETs dropped: their body broke a rule",
+            GetEventLost => "GET error events not posted (their slot was full)",
+        }
+    }
 }
 
 /// Bits of `pulses`.
