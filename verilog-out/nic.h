@@ -10,7 +10,7 @@
 #ifndef NIC_H
 #define NIC_H
 
-#define NIC_REGISTER_COUNT     25
+#define NIC_REGISTER_COUNT     53
 #define NIC_BYTES_PER_REGISTER 8
 
 /* Error codes of a register response (the same in every map). */
@@ -221,5 +221,173 @@
 #define NIC_PORT0_DROPS_CORE_SHIFT  16
 #define NIC_PORT0_DROPS_CORE_WIDTH  16
 #define NIC_PORT0_DROPS_CORE_MASK   0x00000000ffff0000ULL
+
+/* dma_bad_vc (CNT, 32 bits): flits on a VC out of range, dropped */
+#define NIC_DMA_BAD_VC_ADDR   0x80ULL
+#define NIC_DMA_BAD_VC_OFFSET 0x400ULL
+#define NIC_DMA_BAD_VC_WIDTH  32
+#define NIC_DMA_BAD_VC_RESET  0x0000000000000000ULL
+
+/* dma_overflow (CNT, 32 bits): flits without a credit, dropped */
+#define NIC_DMA_OVERFLOW_ADDR   0x81ULL
+#define NIC_DMA_OVERFLOW_OFFSET 0x408ULL
+#define NIC_DMA_OVERFLOW_WIDTH  32
+#define NIC_DMA_OVERFLOW_RESET  0x0000000000000000ULL
+
+/* dma_received (CNT, 32 bits): packets that passed every check */
+#define NIC_DMA_RECEIVED_ADDR   0x82ULL
+#define NIC_DMA_RECEIVED_OFFSET 0x410ULL
+#define NIC_DMA_RECEIVED_WIDTH  32
+#define NIC_DMA_RECEIVED_RESET  0x0000000000000000ULL
+
+/* dma_crc_error (CNT, 32 bits): packets dropped: CRC-16 */
+#define NIC_DMA_CRC_ERROR_ADDR   0x83ULL
+#define NIC_DMA_CRC_ERROR_OFFSET 0x418ULL
+#define NIC_DMA_CRC_ERROR_WIDTH  32
+#define NIC_DMA_CRC_ERROR_RESET  0x0000000000000000ULL
+
+/* dma_malformed (CNT, 32 bits): packets dropped: a format rule, or longer than network.max_packet_flits */
+#define NIC_DMA_MALFORMED_ADDR   0x84ULL
+#define NIC_DMA_MALFORMED_OFFSET 0x420ULL
+#define NIC_DMA_MALFORMED_WIDTH  32
+#define NIC_DMA_MALFORMED_RESET  0x0000000000000000ULL
+
+/* dma_key_mismatch (CNT, 32 bits): packets dropped: QPMagic is not the target QP's key */
+#define NIC_DMA_KEY_MISMATCH_ADDR   0x85ULL
+#define NIC_DMA_KEY_MISMATCH_OFFSET 0x428ULL
+#define NIC_DMA_KEY_MISMATCH_WIDTH  32
+#define NIC_DMA_KEY_MISMATCH_RESET  0x0000000000000000ULL
+
+/* dma_target_refused (CNT, 32 bits): packets dropped: target function or QP disabled or not owned */
+#define NIC_DMA_TARGET_REFUSED_ADDR   0x86ULL
+#define NIC_DMA_TARGET_REFUSED_OFFSET 0x430ULL
+#define NIC_DMA_TARGET_REFUSED_WIDTH  32
+#define NIC_DMA_TARGET_REFUSED_RESET  0x0000000000000000ULL
+
+/* dma_packet_event_lost (CNT, 32 bits): packet error events not posted (their slot was full) */
+#define NIC_DMA_PACKET_EVENT_LOST_ADDR   0x87ULL
+#define NIC_DMA_PACKET_EVENT_LOST_OFFSET 0x438ULL
+#define NIC_DMA_PACKET_EVENT_LOST_WIDTH  32
+#define NIC_DMA_PACKET_EVENT_LOST_RESET  0x0000000000000000ULL
+
+/* dma_unknown_kind (CNT, 32 bits): words of packets of unknown kind dropped at the dispatch */
+#define NIC_DMA_UNKNOWN_KIND_ADDR   0x88ULL
+#define NIC_DMA_UNKNOWN_KIND_OFFSET 0x440ULL
+#define NIC_DMA_UNKNOWN_KIND_WIDTH  32
+#define NIC_DMA_UNKNOWN_KIND_RESET  0x0000000000000000ULL
+
+/* dma_nap_delivered (CNT, 32 bits): NAP messages delivered */
+#define NIC_DMA_NAP_DELIVERED_ADDR   0x89ULL
+#define NIC_DMA_NAP_DELIVERED_OFFSET 0x448ULL
+#define NIC_DMA_NAP_DELIVERED_WIDTH  32
+#define NIC_DMA_NAP_DELIVERED_RESET  0x0000000000000000ULL
+
+/* dma_no_buffer (CNT, 32 bits): NAP messages dropped: no buffer */
+#define NIC_DMA_NO_BUFFER_ADDR   0x8aULL
+#define NIC_DMA_NO_BUFFER_OFFSET 0x450ULL
+#define NIC_DMA_NO_BUFFER_WIDTH  32
+#define NIC_DMA_NO_BUFFER_RESET  0x0000000000000000ULL
+
+/* dma_assembly_full (CNT, 32 bits): NAP packets dropped: every open-message entry busy */
+#define NIC_DMA_ASSEMBLY_FULL_ADDR   0x8bULL
+#define NIC_DMA_ASSEMBLY_FULL_OFFSET 0x458ULL
+#define NIC_DMA_ASSEMBLY_FULL_WIDTH  32
+#define NIC_DMA_ASSEMBLY_FULL_RESET  0x0000000000000000ULL
+
+/* dma_nap_incomplete (CNT, 32 bits): open NAP messages freed by their timeout */
+#define NIC_DMA_NAP_INCOMPLETE_ADDR   0x8cULL
+#define NIC_DMA_NAP_INCOMPLETE_OFFSET 0x460ULL
+#define NIC_DMA_NAP_INCOMPLETE_WIDTH  32
+#define NIC_DMA_NAP_INCOMPLETE_RESET  0x0000000000000000ULL
+
+/* dma_nap_overrun (CNT, 32 bits): NAP packets dropped: they would overrun their message */
+#define NIC_DMA_NAP_OVERRUN_ADDR   0x8dULL
+#define NIC_DMA_NAP_OVERRUN_OFFSET 0x468ULL
+#define NIC_DMA_NAP_OVERRUN_WIDTH  32
+#define NIC_DMA_NAP_OVERRUN_RESET  0x0000000000000000ULL
+
+/* dma_nap_event_lost (CNT, 32 bits): NAP error events not posted (their slot was full) */
+#define NIC_DMA_NAP_EVENT_LOST_ADDR   0x8eULL
+#define NIC_DMA_NAP_EVENT_LOST_OFFSET 0x470ULL
+#define NIC_DMA_NAP_EVENT_LOST_WIDTH  32
+#define NIC_DMA_NAP_EVENT_LOST_RESET  0x0000000000000000ULL
+
+/* dma_ring_read_error (CNT, 32 bits): NAP-buffer ring reads that failed */
+#define NIC_DMA_RING_READ_ERROR_ADDR   0x8fULL
+#define NIC_DMA_RING_READ_ERROR_OFFSET 0x478ULL
+#define NIC_DMA_RING_READ_ERROR_WIDTH  32
+#define NIC_DMA_RING_READ_ERROR_RESET  0x0000000000000000ULL
+
+/* dma_bad_ring_entry (CNT, 32 bits): NAP-buffer ring entries with no usable address */
+#define NIC_DMA_BAD_RING_ENTRY_ADDR   0x90ULL
+#define NIC_DMA_BAD_RING_ENTRY_OFFSET 0x480ULL
+#define NIC_DMA_BAD_RING_ENTRY_WIDTH  32
+#define NIC_DMA_BAD_RING_ENTRY_RESET  0x0000000000000000ULL
+
+/* dma_bad_get (CNT, 32 bits): GETs dropped: their body broke a rule */
+#define NIC_DMA_BAD_GET_ADDR   0x91ULL
+#define NIC_DMA_BAD_GET_OFFSET 0x488ULL
+#define NIC_DMA_BAD_GET_WIDTH  32
+#define NIC_DMA_BAD_GET_RESET  0x0000000000000000ULL
+
+/* dma_get_event_lost (CNT, 32 bits): GET error events not posted (their slot was full) */
+#define NIC_DMA_GET_EVENT_LOST_ADDR   0x92ULL
+#define NIC_DMA_GET_EVENT_LOST_OFFSET 0x490ULL
+#define NIC_DMA_GET_EVENT_LOST_WIDTH  32
+#define NIC_DMA_GET_EVENT_LOST_RESET  0x0000000000000000ULL
+
+/* dma_tag_stray (CNT, 32 bits): read completions of a tag nobody holds */
+#define NIC_DMA_TAG_STRAY_ADDR   0x93ULL
+#define NIC_DMA_TAG_STRAY_OFFSET 0x498ULL
+#define NIC_DMA_TAG_STRAY_WIDTH  32
+#define NIC_DMA_TAG_STRAY_RESET  0x0000000000000000ULL
+
+/* dma_completion_overrun (CNT, 32 bits): read completions steered to a requester that could not take them */
+#define NIC_DMA_COMPLETION_OVERRUN_ADDR   0x94ULL
+#define NIC_DMA_COMPLETION_OVERRUN_OFFSET 0x4a0ULL
+#define NIC_DMA_COMPLETION_OVERRUN_WIDTH  32
+#define NIC_DMA_COMPLETION_OVERRUN_RESET  0x0000000000000000ULL
+
+/* dma_bad_tag_free (CNT, 32 bits): frees of a tag not allocated, ignored */
+#define NIC_DMA_BAD_TAG_FREE_ADDR   0x95ULL
+#define NIC_DMA_BAD_TAG_FREE_OFFSET 0x4a8ULL
+#define NIC_DMA_BAD_TAG_FREE_WIDTH  32
+#define NIC_DMA_BAD_TAG_FREE_RESET  0x0000000000000000ULL
+
+/* dma_packet_stomped (CNT, 32 bits): packets sent stomped (a failed data read) */
+#define NIC_DMA_PACKET_STOMPED_ADDR   0x96ULL
+#define NIC_DMA_PACKET_STOMPED_OFFSET 0x4b0ULL
+#define NIC_DMA_PACKET_STOMPED_WIDTH  32
+#define NIC_DMA_PACKET_STOMPED_RESET  0x0000000000000000ULL
+
+/* dma_get_refused (CNT, 32 bits): GETs refused: their words do not fit one packet */
+#define NIC_DMA_GET_REFUSED_ADDR   0x97ULL
+#define NIC_DMA_GET_REFUSED_OFFSET 0x4b8ULL
+#define NIC_DMA_GET_REFUSED_WIDTH  32
+#define NIC_DMA_GET_REFUSED_RESET  0x0000000000000000ULL
+
+/* dma_event_dropped (CNT, 32 bits): events of a QP that does not exist or is disabled, discarded */
+#define NIC_DMA_EVENT_DROPPED_ADDR   0x98ULL
+#define NIC_DMA_EVENT_DROPPED_OFFSET 0x4c0ULL
+#define NIC_DMA_EVENT_DROPPED_WIDTH  32
+#define NIC_DMA_EVENT_DROPPED_RESET  0x0000000000000000ULL
+
+/* dma_event_ring_full (CNT, 32 bits): events passed over because their ring was full */
+#define NIC_DMA_EVENT_RING_FULL_ADDR   0x99ULL
+#define NIC_DMA_EVENT_RING_FULL_OFFSET 0x4c8ULL
+#define NIC_DMA_EVENT_RING_FULL_WIDTH  32
+#define NIC_DMA_EVENT_RING_FULL_RESET  0x0000000000000000ULL
+
+/* dma_doorbell_stray (CNT, 32 bits): doorbells naming no function */
+#define NIC_DMA_DOORBELL_STRAY_ADDR   0x9aULL
+#define NIC_DMA_DOORBELL_STRAY_OFFSET 0x4d0ULL
+#define NIC_DMA_DOORBELL_STRAY_WIDTH  32
+#define NIC_DMA_DOORBELL_STRAY_RESET  0x0000000000000000ULL
+
+/* dma_network_stray (CNT, 32 bits): packet flits on the management VC or a VC out of range */
+#define NIC_DMA_NETWORK_STRAY_ADDR   0x9bULL
+#define NIC_DMA_NETWORK_STRAY_OFFSET 0x4d8ULL
+#define NIC_DMA_NETWORK_STRAY_WIDTH  32
+#define NIC_DMA_NETWORK_STRAY_RESET  0x0000000000000000ULL
 
 #endif /* NIC_H */

@@ -2,7 +2,7 @@
 // the NIC's management agent: the agent design the router shares (core, I2C EEPROM, configuration loader, its register block) with one network port and the NIC's registers (verilog-out/nic.md)
 
 
-module nic_mgmt(clock,reset,inbound$valid,inbound$data,inbound$last,inbound$port,inbound$ready,outbound$valid,outbound$data,outbound$last,outbound$port,outbound$ready,link$status,link$peer,link$ltps_sent,link$ltps_good,link$ltps_bad,link$retries,link$replays,link$drops,chip_faults,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in);
+module nic_mgmt(clock,reset,inbound$valid,inbound$data,inbound$last,inbound$port,inbound$ready,outbound$valid,outbound$data,outbound$last,outbound$port,outbound$ready,link$status,link$peer,link$ltps_sent,link$ltps_good,link$ltps_bad,link$retries,link$replays,link$drops,chip_faults,dma_events,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in);
     
     // Module arguments
     input wire  clock;
@@ -26,6 +26,7 @@ module nic_mgmt(clock,reset,inbound$valid,inbound$data,inbound$last,inbound$port
     input wire  [63:0] link$replays;
     input wire  [63:0] link$drops;
     input wire  [3:0] chip_faults;
+    input wire  [27:0] dma_events;
     output wire  i2c$scl_drive_low;
     output wire  i2c$sda_drive_low;
     input wire  i2c$scl_in;
@@ -66,6 +67,34 @@ module nic_mgmt(clock,reset,inbound$valid,inbound$data,inbound$last,inbound$port
     wire  [1:0] registers$response$error;
     reg  registers$response$ready;
     reg  registers$events$0;
+    reg  registers$events$1;
+    reg  registers$events$2;
+    reg  registers$events$3;
+    reg  registers$events$4;
+    reg  registers$events$5;
+    reg  registers$events$6;
+    reg  registers$events$7;
+    reg  registers$events$8;
+    reg  registers$events$9;
+    reg  registers$events$10;
+    reg  registers$events$11;
+    reg  registers$events$12;
+    reg  registers$events$13;
+    reg  registers$events$14;
+    reg  registers$events$15;
+    reg  registers$events$16;
+    reg  registers$events$17;
+    reg  registers$events$18;
+    reg  registers$events$19;
+    reg  registers$events$20;
+    reg  registers$events$21;
+    reg  registers$events$22;
+    reg  registers$events$23;
+    reg  registers$events$24;
+    reg  registers$events$25;
+    reg  registers$events$26;
+    reg  registers$events$27;
+    reg  registers$events$28;
     reg  [63:0] registers$status$0;
     reg  [63:0] registers$status$1;
     reg  [63:0] registers$status$2;
@@ -121,6 +150,34 @@ module nic_mgmt(clock,reset,inbound$valid,inbound$data,inbound$last,inbound$port
         .response$error(registers$response$error),
         .response$ready(registers$response$ready),
         .events$0(registers$events$0),
+        .events$1(registers$events$1),
+        .events$2(registers$events$2),
+        .events$3(registers$events$3),
+        .events$4(registers$events$4),
+        .events$5(registers$events$5),
+        .events$6(registers$events$6),
+        .events$7(registers$events$7),
+        .events$8(registers$events$8),
+        .events$9(registers$events$9),
+        .events$10(registers$events$10),
+        .events$11(registers$events$11),
+        .events$12(registers$events$12),
+        .events$13(registers$events$13),
+        .events$14(registers$events$14),
+        .events$15(registers$events$15),
+        .events$16(registers$events$16),
+        .events$17(registers$events$17),
+        .events$18(registers$events$18),
+        .events$19(registers$events$19),
+        .events$20(registers$events$20),
+        .events$21(registers$events$21),
+        .events$22(registers$events$22),
+        .events$23(registers$events$23),
+        .events$24(registers$events$24),
+        .events$25(registers$events$25),
+        .events$26(registers$events$26),
+        .events$27(registers$events$27),
+        .events$28(registers$events$28),
         .status$0(registers$status$0),
         .status$1(registers$status$1),
         .status$2(registers$status$2),
@@ -151,6 +208,34 @@ module nic_mgmt(clock,reset,inbound$valid,inbound$data,inbound$last,inbound$port
         outbound$port = 32'h0;
         agent$to_port$ready = outbound$ready | ~for_this_port;
         registers$events$0 = agent$to_port$valid & agent$to_port$last & ~for_this_port;
+        registers$events$1 = dma_events[0];
+        registers$events$2 = dma_events[1];
+        registers$events$3 = dma_events[2];
+        registers$events$4 = dma_events[3];
+        registers$events$5 = dma_events[4];
+        registers$events$6 = dma_events[5];
+        registers$events$7 = dma_events[6];
+        registers$events$8 = dma_events[7];
+        registers$events$9 = dma_events[8];
+        registers$events$10 = dma_events[9];
+        registers$events$11 = dma_events[10];
+        registers$events$12 = dma_events[11];
+        registers$events$13 = dma_events[12];
+        registers$events$14 = dma_events[13];
+        registers$events$15 = dma_events[14];
+        registers$events$16 = dma_events[15];
+        registers$events$17 = dma_events[16];
+        registers$events$18 = dma_events[17];
+        registers$events$19 = dma_events[18];
+        registers$events$20 = dma_events[19];
+        registers$events$21 = dma_events[20];
+        registers$events$22 = dma_events[21];
+        registers$events$23 = dma_events[22];
+        registers$events$24 = dma_events[23];
+        registers$events$25 = dma_events[24];
+        registers$events$26 = dma_events[25];
+        registers$events$27 = dma_events[26];
+        registers$events$28 = dma_events[27];
         registers$status$0 = link$status;
         registers$status$1 = link$peer;
         registers$status$2 = link$ltps_sent;
@@ -13419,7 +13504,7 @@ module nic_mgmt$agent$split$tags$slots$2(d,q,clock);
 endmodule // nic_mgmt$agent$split$tags$slots$2
 
 
-module nic_mgmt$registers(clock,reset,request$valid,request$address,request$write,request$data,request$ready,response$valid,response$data,response$error,response$ready,events$0,status$0,status$1,status$2,status$3,status$4,status$5,status$6,status$7);
+module nic_mgmt$registers(clock,reset,request$valid,request$address,request$write,request$data,request$ready,response$valid,response$data,response$error,response$ready,events$0,events$1,events$2,events$3,events$4,events$5,events$6,events$7,events$8,events$9,events$10,events$11,events$12,events$13,events$14,events$15,events$16,events$17,events$18,events$19,events$20,events$21,events$22,events$23,events$24,events$25,events$26,events$27,events$28,status$0,status$1,status$2,status$3,status$4,status$5,status$6,status$7);
     
     // Module arguments
     input wire  clock;
@@ -13434,6 +13519,34 @@ module nic_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     output reg  [1:0] response$error;
     input wire  response$ready;
     input wire  events$0;
+    input wire  events$1;
+    input wire  events$2;
+    input wire  events$3;
+    input wire  events$4;
+    input wire  events$5;
+    input wire  events$6;
+    input wire  events$7;
+    input wire  events$8;
+    input wire  events$9;
+    input wire  events$10;
+    input wire  events$11;
+    input wire  events$12;
+    input wire  events$13;
+    input wire  events$14;
+    input wire  events$15;
+    input wire  events$16;
+    input wire  events$17;
+    input wire  events$18;
+    input wire  events$19;
+    input wire  events$20;
+    input wire  events$21;
+    input wire  events$22;
+    input wire  events$23;
+    input wire  events$24;
+    input wire  events$25;
+    input wire  events$26;
+    input wire  events$27;
+    input wire  events$28;
     input wire  [63:0] status$0;
     input wire  [63:0] status$1;
     input wire  [63:0] status$2;
@@ -13445,14 +13558,42 @@ module nic_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     
     // Constant declarations
     localparam  offsets$0 = 12'h20;
-    localparam  offsets$1 = 12'h40;
-    localparam  offsets$2 = 12'h41;
-    localparam  offsets$3 = 12'h42;
-    localparam  offsets$4 = 12'h43;
-    localparam  offsets$5 = 12'h44;
-    localparam  offsets$6 = 12'h45;
-    localparam  offsets$7 = 12'h46;
-    localparam  offsets$8 = 12'h47;
+    localparam  offsets$1 = 12'h80;
+    localparam  offsets$2 = 12'h81;
+    localparam  offsets$3 = 12'h82;
+    localparam  offsets$4 = 12'h83;
+    localparam  offsets$5 = 12'h84;
+    localparam  offsets$6 = 12'h85;
+    localparam  offsets$7 = 12'h86;
+    localparam  offsets$8 = 12'h87;
+    localparam  offsets$9 = 12'h88;
+    localparam  offsets$10 = 12'h89;
+    localparam  offsets$11 = 12'h8a;
+    localparam  offsets$12 = 12'h8b;
+    localparam  offsets$13 = 12'h8c;
+    localparam  offsets$14 = 12'h8d;
+    localparam  offsets$15 = 12'h8e;
+    localparam  offsets$16 = 12'h8f;
+    localparam  offsets$17 = 12'h90;
+    localparam  offsets$18 = 12'h91;
+    localparam  offsets$19 = 12'h92;
+    localparam  offsets$20 = 12'h93;
+    localparam  offsets$21 = 12'h94;
+    localparam  offsets$22 = 12'h95;
+    localparam  offsets$23 = 12'h96;
+    localparam  offsets$24 = 12'h97;
+    localparam  offsets$25 = 12'h98;
+    localparam  offsets$26 = 12'h99;
+    localparam  offsets$27 = 12'h9a;
+    localparam  offsets$28 = 12'h9b;
+    localparam  offsets$29 = 12'h40;
+    localparam  offsets$30 = 12'h41;
+    localparam  offsets$31 = 12'h42;
+    localparam  offsets$32 = 12'h43;
+    localparam  offsets$33 = 12'h44;
+    localparam  offsets$34 = 12'h45;
+    localparam  offsets$35 = 12'h46;
+    localparam  offsets$36 = 12'h47;
     localparam  status_masks$0 = 64'hfffff;
     localparam  status_masks$1 = 64'h1fffffff;
     localparam  status_masks$2 = 64'hffffffff;
@@ -13470,8 +13611,92 @@ module nic_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     reg  counters$clock;
     reg  counters$reset;
     reg  counters$events$0;
+    reg  counters$events$1;
+    reg  counters$events$2;
+    reg  counters$events$3;
+    reg  counters$events$4;
+    reg  counters$events$5;
+    reg  counters$events$6;
+    reg  counters$events$7;
+    reg  counters$events$8;
+    reg  counters$events$9;
+    reg  counters$events$10;
+    reg  counters$events$11;
+    reg  counters$events$12;
+    reg  counters$events$13;
+    reg  counters$events$14;
+    reg  counters$events$15;
+    reg  counters$events$16;
+    reg  counters$events$17;
+    reg  counters$events$18;
+    reg  counters$events$19;
+    reg  counters$events$20;
+    reg  counters$events$21;
+    reg  counters$events$22;
+    reg  counters$events$23;
+    reg  counters$events$24;
+    reg  counters$events$25;
+    reg  counters$events$26;
+    reg  counters$events$27;
+    reg  counters$events$28;
     reg  counters$clears$0;
+    reg  counters$clears$1;
+    reg  counters$clears$2;
+    reg  counters$clears$3;
+    reg  counters$clears$4;
+    reg  counters$clears$5;
+    reg  counters$clears$6;
+    reg  counters$clears$7;
+    reg  counters$clears$8;
+    reg  counters$clears$9;
+    reg  counters$clears$10;
+    reg  counters$clears$11;
+    reg  counters$clears$12;
+    reg  counters$clears$13;
+    reg  counters$clears$14;
+    reg  counters$clears$15;
+    reg  counters$clears$16;
+    reg  counters$clears$17;
+    reg  counters$clears$18;
+    reg  counters$clears$19;
+    reg  counters$clears$20;
+    reg  counters$clears$21;
+    reg  counters$clears$22;
+    reg  counters$clears$23;
+    reg  counters$clears$24;
+    reg  counters$clears$25;
+    reg  counters$clears$26;
+    reg  counters$clears$27;
+    reg  counters$clears$28;
     wire  [63:0] counters$values$0;
+    wire  [63:0] counters$values$1;
+    wire  [63:0] counters$values$2;
+    wire  [63:0] counters$values$3;
+    wire  [63:0] counters$values$4;
+    wire  [63:0] counters$values$5;
+    wire  [63:0] counters$values$6;
+    wire  [63:0] counters$values$7;
+    wire  [63:0] counters$values$8;
+    wire  [63:0] counters$values$9;
+    wire  [63:0] counters$values$10;
+    wire  [63:0] counters$values$11;
+    wire  [63:0] counters$values$12;
+    wire  [63:0] counters$values$13;
+    wire  [63:0] counters$values$14;
+    wire  [63:0] counters$values$15;
+    wire  [63:0] counters$values$16;
+    wire  [63:0] counters$values$17;
+    wire  [63:0] counters$values$18;
+    wire  [63:0] counters$values$19;
+    wire  [63:0] counters$values$20;
+    wire  [63:0] counters$values$21;
+    wire  [63:0] counters$values$22;
+    wire  [63:0] counters$values$23;
+    wire  [63:0] counters$values$24;
+    wire  [63:0] counters$values$25;
+    wire  [63:0] counters$values$26;
+    wire  [63:0] counters$values$27;
+    wire  [63:0] counters$values$28;
     reg  read$selects$0;
     reg  read$selects$1;
     reg  read$selects$2;
@@ -13481,6 +13706,34 @@ module nic_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     reg  read$selects$6;
     reg  read$selects$7;
     reg  read$selects$8;
+    reg  read$selects$9;
+    reg  read$selects$10;
+    reg  read$selects$11;
+    reg  read$selects$12;
+    reg  read$selects$13;
+    reg  read$selects$14;
+    reg  read$selects$15;
+    reg  read$selects$16;
+    reg  read$selects$17;
+    reg  read$selects$18;
+    reg  read$selects$19;
+    reg  read$selects$20;
+    reg  read$selects$21;
+    reg  read$selects$22;
+    reg  read$selects$23;
+    reg  read$selects$24;
+    reg  read$selects$25;
+    reg  read$selects$26;
+    reg  read$selects$27;
+    reg  read$selects$28;
+    reg  read$selects$29;
+    reg  read$selects$30;
+    reg  read$selects$31;
+    reg  read$selects$32;
+    reg  read$selects$33;
+    reg  read$selects$34;
+    reg  read$selects$35;
+    reg  read$selects$36;
     reg  [63:0] read$values$0;
     reg  [63:0] read$values$1;
     reg  [63:0] read$values$2;
@@ -13490,6 +13743,34 @@ module nic_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     reg  [63:0] read$values$6;
     reg  [63:0] read$values$7;
     reg  [63:0] read$values$8;
+    reg  [63:0] read$values$9;
+    reg  [63:0] read$values$10;
+    reg  [63:0] read$values$11;
+    reg  [63:0] read$values$12;
+    reg  [63:0] read$values$13;
+    reg  [63:0] read$values$14;
+    reg  [63:0] read$values$15;
+    reg  [63:0] read$values$16;
+    reg  [63:0] read$values$17;
+    reg  [63:0] read$values$18;
+    reg  [63:0] read$values$19;
+    reg  [63:0] read$values$20;
+    reg  [63:0] read$values$21;
+    reg  [63:0] read$values$22;
+    reg  [63:0] read$values$23;
+    reg  [63:0] read$values$24;
+    reg  [63:0] read$values$25;
+    reg  [63:0] read$values$26;
+    reg  [63:0] read$values$27;
+    reg  [63:0] read$values$28;
+    reg  [63:0] read$values$29;
+    reg  [63:0] read$values$30;
+    reg  [63:0] read$values$31;
+    reg  [63:0] read$values$32;
+    reg  [63:0] read$values$33;
+    reg  [63:0] read$values$34;
+    reg  [63:0] read$values$35;
+    reg  [63:0] read$values$36;
     wire  [63:0] read$value;
     wire  read$any;
     wire  read$marked;
@@ -13523,9 +13804,177 @@ module nic_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     reg  hits$8$d;
     wire  hits$8$q;
     reg  hits$8$clock;
+    reg  hits$9$d;
+    wire  hits$9$q;
+    reg  hits$9$clock;
+    reg  hits$10$d;
+    wire  hits$10$q;
+    reg  hits$10$clock;
+    reg  hits$11$d;
+    wire  hits$11$q;
+    reg  hits$11$clock;
+    reg  hits$12$d;
+    wire  hits$12$q;
+    reg  hits$12$clock;
+    reg  hits$13$d;
+    wire  hits$13$q;
+    reg  hits$13$clock;
+    reg  hits$14$d;
+    wire  hits$14$q;
+    reg  hits$14$clock;
+    reg  hits$15$d;
+    wire  hits$15$q;
+    reg  hits$15$clock;
+    reg  hits$16$d;
+    wire  hits$16$q;
+    reg  hits$16$clock;
+    reg  hits$17$d;
+    wire  hits$17$q;
+    reg  hits$17$clock;
+    reg  hits$18$d;
+    wire  hits$18$q;
+    reg  hits$18$clock;
+    reg  hits$19$d;
+    wire  hits$19$q;
+    reg  hits$19$clock;
+    reg  hits$20$d;
+    wire  hits$20$q;
+    reg  hits$20$clock;
+    reg  hits$21$d;
+    wire  hits$21$q;
+    reg  hits$21$clock;
+    reg  hits$22$d;
+    wire  hits$22$q;
+    reg  hits$22$clock;
+    reg  hits$23$d;
+    wire  hits$23$q;
+    reg  hits$23$clock;
+    reg  hits$24$d;
+    wire  hits$24$q;
+    reg  hits$24$clock;
+    reg  hits$25$d;
+    wire  hits$25$q;
+    reg  hits$25$clock;
+    reg  hits$26$d;
+    wire  hits$26$q;
+    reg  hits$26$clock;
+    reg  hits$27$d;
+    wire  hits$27$q;
+    reg  hits$27$clock;
+    reg  hits$28$d;
+    wire  hits$28$q;
+    reg  hits$28$clock;
+    reg  hits$29$d;
+    wire  hits$29$q;
+    reg  hits$29$clock;
+    reg  hits$30$d;
+    wire  hits$30$q;
+    reg  hits$30$clock;
+    reg  hits$31$d;
+    wire  hits$31$q;
+    reg  hits$31$clock;
+    reg  hits$32$d;
+    wire  hits$32$q;
+    reg  hits$32$clock;
+    reg  hits$33$d;
+    wire  hits$33$q;
+    reg  hits$33$clock;
+    reg  hits$34$d;
+    wire  hits$34$q;
+    reg  hits$34$clock;
+    reg  hits$35$d;
+    wire  hits$35$q;
+    reg  hits$35$clock;
+    reg  hits$36$d;
+    wire  hits$36$q;
+    reg  hits$36$clock;
     reg  writes$0$d;
     wire  writes$0$q;
     reg  writes$0$clock;
+    reg  writes$1$d;
+    wire  writes$1$q;
+    reg  writes$1$clock;
+    reg  writes$2$d;
+    wire  writes$2$q;
+    reg  writes$2$clock;
+    reg  writes$3$d;
+    wire  writes$3$q;
+    reg  writes$3$clock;
+    reg  writes$4$d;
+    wire  writes$4$q;
+    reg  writes$4$clock;
+    reg  writes$5$d;
+    wire  writes$5$q;
+    reg  writes$5$clock;
+    reg  writes$6$d;
+    wire  writes$6$q;
+    reg  writes$6$clock;
+    reg  writes$7$d;
+    wire  writes$7$q;
+    reg  writes$7$clock;
+    reg  writes$8$d;
+    wire  writes$8$q;
+    reg  writes$8$clock;
+    reg  writes$9$d;
+    wire  writes$9$q;
+    reg  writes$9$clock;
+    reg  writes$10$d;
+    wire  writes$10$q;
+    reg  writes$10$clock;
+    reg  writes$11$d;
+    wire  writes$11$q;
+    reg  writes$11$clock;
+    reg  writes$12$d;
+    wire  writes$12$q;
+    reg  writes$12$clock;
+    reg  writes$13$d;
+    wire  writes$13$q;
+    reg  writes$13$clock;
+    reg  writes$14$d;
+    wire  writes$14$q;
+    reg  writes$14$clock;
+    reg  writes$15$d;
+    wire  writes$15$q;
+    reg  writes$15$clock;
+    reg  writes$16$d;
+    wire  writes$16$q;
+    reg  writes$16$clock;
+    reg  writes$17$d;
+    wire  writes$17$q;
+    reg  writes$17$clock;
+    reg  writes$18$d;
+    wire  writes$18$q;
+    reg  writes$18$clock;
+    reg  writes$19$d;
+    wire  writes$19$q;
+    reg  writes$19$clock;
+    reg  writes$20$d;
+    wire  writes$20$q;
+    reg  writes$20$clock;
+    reg  writes$21$d;
+    wire  writes$21$q;
+    reg  writes$21$clock;
+    reg  writes$22$d;
+    wire  writes$22$q;
+    reg  writes$22$clock;
+    reg  writes$23$d;
+    wire  writes$23$q;
+    reg  writes$23$clock;
+    reg  writes$24$d;
+    wire  writes$24$q;
+    reg  writes$24$clock;
+    reg  writes$25$d;
+    wire  writes$25$q;
+    reg  writes$25$clock;
+    reg  writes$26$d;
+    wire  writes$26$q;
+    reg  writes$26$clock;
+    reg  writes$27$d;
+    wire  writes$27$q;
+    reg  writes$27$clock;
+    reg  writes$28$d;
+    wire  writes$28$q;
+    reg  writes$28$clock;
     reg  writing$d;
     wire  writing$q;
     reg  writing$clock;
@@ -13551,8 +14000,92 @@ module nic_mgmt$registers(clock,reset,request$valid,request$address,request$writ
         .clock(counters$clock),
         .reset(counters$reset),
         .events$0(counters$events$0),
+        .events$1(counters$events$1),
+        .events$2(counters$events$2),
+        .events$3(counters$events$3),
+        .events$4(counters$events$4),
+        .events$5(counters$events$5),
+        .events$6(counters$events$6),
+        .events$7(counters$events$7),
+        .events$8(counters$events$8),
+        .events$9(counters$events$9),
+        .events$10(counters$events$10),
+        .events$11(counters$events$11),
+        .events$12(counters$events$12),
+        .events$13(counters$events$13),
+        .events$14(counters$events$14),
+        .events$15(counters$events$15),
+        .events$16(counters$events$16),
+        .events$17(counters$events$17),
+        .events$18(counters$events$18),
+        .events$19(counters$events$19),
+        .events$20(counters$events$20),
+        .events$21(counters$events$21),
+        .events$22(counters$events$22),
+        .events$23(counters$events$23),
+        .events$24(counters$events$24),
+        .events$25(counters$events$25),
+        .events$26(counters$events$26),
+        .events$27(counters$events$27),
+        .events$28(counters$events$28),
         .clears$0(counters$clears$0),
-        .values$0(counters$values$0)
+        .clears$1(counters$clears$1),
+        .clears$2(counters$clears$2),
+        .clears$3(counters$clears$3),
+        .clears$4(counters$clears$4),
+        .clears$5(counters$clears$5),
+        .clears$6(counters$clears$6),
+        .clears$7(counters$clears$7),
+        .clears$8(counters$clears$8),
+        .clears$9(counters$clears$9),
+        .clears$10(counters$clears$10),
+        .clears$11(counters$clears$11),
+        .clears$12(counters$clears$12),
+        .clears$13(counters$clears$13),
+        .clears$14(counters$clears$14),
+        .clears$15(counters$clears$15),
+        .clears$16(counters$clears$16),
+        .clears$17(counters$clears$17),
+        .clears$18(counters$clears$18),
+        .clears$19(counters$clears$19),
+        .clears$20(counters$clears$20),
+        .clears$21(counters$clears$21),
+        .clears$22(counters$clears$22),
+        .clears$23(counters$clears$23),
+        .clears$24(counters$clears$24),
+        .clears$25(counters$clears$25),
+        .clears$26(counters$clears$26),
+        .clears$27(counters$clears$27),
+        .clears$28(counters$clears$28),
+        .values$0(counters$values$0),
+        .values$1(counters$values$1),
+        .values$2(counters$values$2),
+        .values$3(counters$values$3),
+        .values$4(counters$values$4),
+        .values$5(counters$values$5),
+        .values$6(counters$values$6),
+        .values$7(counters$values$7),
+        .values$8(counters$values$8),
+        .values$9(counters$values$9),
+        .values$10(counters$values$10),
+        .values$11(counters$values$11),
+        .values$12(counters$values$12),
+        .values$13(counters$values$13),
+        .values$14(counters$values$14),
+        .values$15(counters$values$15),
+        .values$16(counters$values$16),
+        .values$17(counters$values$17),
+        .values$18(counters$values$18),
+        .values$19(counters$values$19),
+        .values$20(counters$values$20),
+        .values$21(counters$values$21),
+        .values$22(counters$values$22),
+        .values$23(counters$values$23),
+        .values$24(counters$values$24),
+        .values$25(counters$values$25),
+        .values$26(counters$values$26),
+        .values$27(counters$values$27),
+        .values$28(counters$values$28)
     );
     nic_mgmt$registers$read read(
         .selects$0(read$selects$0),
@@ -13564,6 +14097,34 @@ module nic_mgmt$registers(clock,reset,request$valid,request$address,request$writ
         .selects$6(read$selects$6),
         .selects$7(read$selects$7),
         .selects$8(read$selects$8),
+        .selects$9(read$selects$9),
+        .selects$10(read$selects$10),
+        .selects$11(read$selects$11),
+        .selects$12(read$selects$12),
+        .selects$13(read$selects$13),
+        .selects$14(read$selects$14),
+        .selects$15(read$selects$15),
+        .selects$16(read$selects$16),
+        .selects$17(read$selects$17),
+        .selects$18(read$selects$18),
+        .selects$19(read$selects$19),
+        .selects$20(read$selects$20),
+        .selects$21(read$selects$21),
+        .selects$22(read$selects$22),
+        .selects$23(read$selects$23),
+        .selects$24(read$selects$24),
+        .selects$25(read$selects$25),
+        .selects$26(read$selects$26),
+        .selects$27(read$selects$27),
+        .selects$28(read$selects$28),
+        .selects$29(read$selects$29),
+        .selects$30(read$selects$30),
+        .selects$31(read$selects$31),
+        .selects$32(read$selects$32),
+        .selects$33(read$selects$33),
+        .selects$34(read$selects$34),
+        .selects$35(read$selects$35),
+        .selects$36(read$selects$36),
         .values$0(read$values$0),
         .values$1(read$values$1),
         .values$2(read$values$2),
@@ -13573,6 +14134,34 @@ module nic_mgmt$registers(clock,reset,request$valid,request$address,request$writ
         .values$6(read$values$6),
         .values$7(read$values$7),
         .values$8(read$values$8),
+        .values$9(read$values$9),
+        .values$10(read$values$10),
+        .values$11(read$values$11),
+        .values$12(read$values$12),
+        .values$13(read$values$13),
+        .values$14(read$values$14),
+        .values$15(read$values$15),
+        .values$16(read$values$16),
+        .values$17(read$values$17),
+        .values$18(read$values$18),
+        .values$19(read$values$19),
+        .values$20(read$values$20),
+        .values$21(read$values$21),
+        .values$22(read$values$22),
+        .values$23(read$values$23),
+        .values$24(read$values$24),
+        .values$25(read$values$25),
+        .values$26(read$values$26),
+        .values$27(read$values$27),
+        .values$28(read$values$28),
+        .values$29(read$values$29),
+        .values$30(read$values$30),
+        .values$31(read$values$31),
+        .values$32(read$values$32),
+        .values$33(read$values$33),
+        .values$34(read$values$34),
+        .values$35(read$values$35),
+        .values$36(read$values$36),
         .value(read$value),
         .any(read$any),
         .marked(read$marked)
@@ -13627,10 +14216,290 @@ module nic_mgmt$registers(clock,reset,request$valid,request$address,request$writ
         .q(hits$8$q),
         .clock(hits$8$clock)
     );
+    nic_mgmt$registers$hits$9 hits$9(
+        .d(hits$9$d),
+        .q(hits$9$q),
+        .clock(hits$9$clock)
+    );
+    nic_mgmt$registers$hits$10 hits$10(
+        .d(hits$10$d),
+        .q(hits$10$q),
+        .clock(hits$10$clock)
+    );
+    nic_mgmt$registers$hits$11 hits$11(
+        .d(hits$11$d),
+        .q(hits$11$q),
+        .clock(hits$11$clock)
+    );
+    nic_mgmt$registers$hits$12 hits$12(
+        .d(hits$12$d),
+        .q(hits$12$q),
+        .clock(hits$12$clock)
+    );
+    nic_mgmt$registers$hits$13 hits$13(
+        .d(hits$13$d),
+        .q(hits$13$q),
+        .clock(hits$13$clock)
+    );
+    nic_mgmt$registers$hits$14 hits$14(
+        .d(hits$14$d),
+        .q(hits$14$q),
+        .clock(hits$14$clock)
+    );
+    nic_mgmt$registers$hits$15 hits$15(
+        .d(hits$15$d),
+        .q(hits$15$q),
+        .clock(hits$15$clock)
+    );
+    nic_mgmt$registers$hits$16 hits$16(
+        .d(hits$16$d),
+        .q(hits$16$q),
+        .clock(hits$16$clock)
+    );
+    nic_mgmt$registers$hits$17 hits$17(
+        .d(hits$17$d),
+        .q(hits$17$q),
+        .clock(hits$17$clock)
+    );
+    nic_mgmt$registers$hits$18 hits$18(
+        .d(hits$18$d),
+        .q(hits$18$q),
+        .clock(hits$18$clock)
+    );
+    nic_mgmt$registers$hits$19 hits$19(
+        .d(hits$19$d),
+        .q(hits$19$q),
+        .clock(hits$19$clock)
+    );
+    nic_mgmt$registers$hits$20 hits$20(
+        .d(hits$20$d),
+        .q(hits$20$q),
+        .clock(hits$20$clock)
+    );
+    nic_mgmt$registers$hits$21 hits$21(
+        .d(hits$21$d),
+        .q(hits$21$q),
+        .clock(hits$21$clock)
+    );
+    nic_mgmt$registers$hits$22 hits$22(
+        .d(hits$22$d),
+        .q(hits$22$q),
+        .clock(hits$22$clock)
+    );
+    nic_mgmt$registers$hits$23 hits$23(
+        .d(hits$23$d),
+        .q(hits$23$q),
+        .clock(hits$23$clock)
+    );
+    nic_mgmt$registers$hits$24 hits$24(
+        .d(hits$24$d),
+        .q(hits$24$q),
+        .clock(hits$24$clock)
+    );
+    nic_mgmt$registers$hits$25 hits$25(
+        .d(hits$25$d),
+        .q(hits$25$q),
+        .clock(hits$25$clock)
+    );
+    nic_mgmt$registers$hits$26 hits$26(
+        .d(hits$26$d),
+        .q(hits$26$q),
+        .clock(hits$26$clock)
+    );
+    nic_mgmt$registers$hits$27 hits$27(
+        .d(hits$27$d),
+        .q(hits$27$q),
+        .clock(hits$27$clock)
+    );
+    nic_mgmt$registers$hits$28 hits$28(
+        .d(hits$28$d),
+        .q(hits$28$q),
+        .clock(hits$28$clock)
+    );
+    nic_mgmt$registers$hits$29 hits$29(
+        .d(hits$29$d),
+        .q(hits$29$q),
+        .clock(hits$29$clock)
+    );
+    nic_mgmt$registers$hits$30 hits$30(
+        .d(hits$30$d),
+        .q(hits$30$q),
+        .clock(hits$30$clock)
+    );
+    nic_mgmt$registers$hits$31 hits$31(
+        .d(hits$31$d),
+        .q(hits$31$q),
+        .clock(hits$31$clock)
+    );
+    nic_mgmt$registers$hits$32 hits$32(
+        .d(hits$32$d),
+        .q(hits$32$q),
+        .clock(hits$32$clock)
+    );
+    nic_mgmt$registers$hits$33 hits$33(
+        .d(hits$33$d),
+        .q(hits$33$q),
+        .clock(hits$33$clock)
+    );
+    nic_mgmt$registers$hits$34 hits$34(
+        .d(hits$34$d),
+        .q(hits$34$q),
+        .clock(hits$34$clock)
+    );
+    nic_mgmt$registers$hits$35 hits$35(
+        .d(hits$35$d),
+        .q(hits$35$q),
+        .clock(hits$35$clock)
+    );
+    nic_mgmt$registers$hits$36 hits$36(
+        .d(hits$36$d),
+        .q(hits$36$q),
+        .clock(hits$36$clock)
+    );
     nic_mgmt$registers$writes$0 writes$0(
         .d(writes$0$d),
         .q(writes$0$q),
         .clock(writes$0$clock)
+    );
+    nic_mgmt$registers$writes$1 writes$1(
+        .d(writes$1$d),
+        .q(writes$1$q),
+        .clock(writes$1$clock)
+    );
+    nic_mgmt$registers$writes$2 writes$2(
+        .d(writes$2$d),
+        .q(writes$2$q),
+        .clock(writes$2$clock)
+    );
+    nic_mgmt$registers$writes$3 writes$3(
+        .d(writes$3$d),
+        .q(writes$3$q),
+        .clock(writes$3$clock)
+    );
+    nic_mgmt$registers$writes$4 writes$4(
+        .d(writes$4$d),
+        .q(writes$4$q),
+        .clock(writes$4$clock)
+    );
+    nic_mgmt$registers$writes$5 writes$5(
+        .d(writes$5$d),
+        .q(writes$5$q),
+        .clock(writes$5$clock)
+    );
+    nic_mgmt$registers$writes$6 writes$6(
+        .d(writes$6$d),
+        .q(writes$6$q),
+        .clock(writes$6$clock)
+    );
+    nic_mgmt$registers$writes$7 writes$7(
+        .d(writes$7$d),
+        .q(writes$7$q),
+        .clock(writes$7$clock)
+    );
+    nic_mgmt$registers$writes$8 writes$8(
+        .d(writes$8$d),
+        .q(writes$8$q),
+        .clock(writes$8$clock)
+    );
+    nic_mgmt$registers$writes$9 writes$9(
+        .d(writes$9$d),
+        .q(writes$9$q),
+        .clock(writes$9$clock)
+    );
+    nic_mgmt$registers$writes$10 writes$10(
+        .d(writes$10$d),
+        .q(writes$10$q),
+        .clock(writes$10$clock)
+    );
+    nic_mgmt$registers$writes$11 writes$11(
+        .d(writes$11$d),
+        .q(writes$11$q),
+        .clock(writes$11$clock)
+    );
+    nic_mgmt$registers$writes$12 writes$12(
+        .d(writes$12$d),
+        .q(writes$12$q),
+        .clock(writes$12$clock)
+    );
+    nic_mgmt$registers$writes$13 writes$13(
+        .d(writes$13$d),
+        .q(writes$13$q),
+        .clock(writes$13$clock)
+    );
+    nic_mgmt$registers$writes$14 writes$14(
+        .d(writes$14$d),
+        .q(writes$14$q),
+        .clock(writes$14$clock)
+    );
+    nic_mgmt$registers$writes$15 writes$15(
+        .d(writes$15$d),
+        .q(writes$15$q),
+        .clock(writes$15$clock)
+    );
+    nic_mgmt$registers$writes$16 writes$16(
+        .d(writes$16$d),
+        .q(writes$16$q),
+        .clock(writes$16$clock)
+    );
+    nic_mgmt$registers$writes$17 writes$17(
+        .d(writes$17$d),
+        .q(writes$17$q),
+        .clock(writes$17$clock)
+    );
+    nic_mgmt$registers$writes$18 writes$18(
+        .d(writes$18$d),
+        .q(writes$18$q),
+        .clock(writes$18$clock)
+    );
+    nic_mgmt$registers$writes$19 writes$19(
+        .d(writes$19$d),
+        .q(writes$19$q),
+        .clock(writes$19$clock)
+    );
+    nic_mgmt$registers$writes$20 writes$20(
+        .d(writes$20$d),
+        .q(writes$20$q),
+        .clock(writes$20$clock)
+    );
+    nic_mgmt$registers$writes$21 writes$21(
+        .d(writes$21$d),
+        .q(writes$21$q),
+        .clock(writes$21$clock)
+    );
+    nic_mgmt$registers$writes$22 writes$22(
+        .d(writes$22$d),
+        .q(writes$22$q),
+        .clock(writes$22$clock)
+    );
+    nic_mgmt$registers$writes$23 writes$23(
+        .d(writes$23$d),
+        .q(writes$23$q),
+        .clock(writes$23$clock)
+    );
+    nic_mgmt$registers$writes$24 writes$24(
+        .d(writes$24$d),
+        .q(writes$24$q),
+        .clock(writes$24$clock)
+    );
+    nic_mgmt$registers$writes$25 writes$25(
+        .d(writes$25$d),
+        .q(writes$25$q),
+        .clock(writes$25$clock)
+    );
+    nic_mgmt$registers$writes$26 writes$26(
+        .d(writes$26$d),
+        .q(writes$26$q),
+        .clock(writes$26$clock)
+    );
+    nic_mgmt$registers$writes$27 writes$27(
+        .d(writes$27$d),
+        .q(writes$27$q),
+        .clock(writes$27$clock)
+    );
+    nic_mgmt$registers$writes$28 writes$28(
+        .d(writes$28$d),
+        .q(writes$28$q),
+        .clock(writes$28$clock)
     );
     nic_mgmt$registers$writing writing(
         .d(writing$d),
@@ -13734,8 +14603,232 @@ module nic_mgmt$registers(clock,reset,request$valid,request$address,request$writ
             hits$8$d = request$address == offsets$8;
         end
         read$selects$8 = hits$8$q;
+        hits$9$clock = clock;
+        hits$9$d = hits$9$q;
+        if (accept) begin
+            hits$9$d = request$address == offsets$9;
+        end
+        read$selects$9 = hits$9$q;
+        hits$10$clock = clock;
+        hits$10$d = hits$10$q;
+        if (accept) begin
+            hits$10$d = request$address == offsets$10;
+        end
+        read$selects$10 = hits$10$q;
+        hits$11$clock = clock;
+        hits$11$d = hits$11$q;
+        if (accept) begin
+            hits$11$d = request$address == offsets$11;
+        end
+        read$selects$11 = hits$11$q;
+        hits$12$clock = clock;
+        hits$12$d = hits$12$q;
+        if (accept) begin
+            hits$12$d = request$address == offsets$12;
+        end
+        read$selects$12 = hits$12$q;
+        hits$13$clock = clock;
+        hits$13$d = hits$13$q;
+        if (accept) begin
+            hits$13$d = request$address == offsets$13;
+        end
+        read$selects$13 = hits$13$q;
+        hits$14$clock = clock;
+        hits$14$d = hits$14$q;
+        if (accept) begin
+            hits$14$d = request$address == offsets$14;
+        end
+        read$selects$14 = hits$14$q;
+        hits$15$clock = clock;
+        hits$15$d = hits$15$q;
+        if (accept) begin
+            hits$15$d = request$address == offsets$15;
+        end
+        read$selects$15 = hits$15$q;
+        hits$16$clock = clock;
+        hits$16$d = hits$16$q;
+        if (accept) begin
+            hits$16$d = request$address == offsets$16;
+        end
+        read$selects$16 = hits$16$q;
+        hits$17$clock = clock;
+        hits$17$d = hits$17$q;
+        if (accept) begin
+            hits$17$d = request$address == offsets$17;
+        end
+        read$selects$17 = hits$17$q;
+        hits$18$clock = clock;
+        hits$18$d = hits$18$q;
+        if (accept) begin
+            hits$18$d = request$address == offsets$18;
+        end
+        read$selects$18 = hits$18$q;
+        hits$19$clock = clock;
+        hits$19$d = hits$19$q;
+        if (accept) begin
+            hits$19$d = request$address == offsets$19;
+        end
+        read$selects$19 = hits$19$q;
+        hits$20$clock = clock;
+        hits$20$d = hits$20$q;
+        if (accept) begin
+            hits$20$d = request$address == offsets$20;
+        end
+        read$selects$20 = hits$20$q;
+        hits$21$clock = clock;
+        hits$21$d = hits$21$q;
+        if (accept) begin
+            hits$21$d = request$address == offsets$21;
+        end
+        read$selects$21 = hits$21$q;
+        hits$22$clock = clock;
+        hits$22$d = hits$22$q;
+        if (accept) begin
+            hits$22$d = request$address == offsets$22;
+        end
+        read$selects$22 = hits$22$q;
+        hits$23$clock = clock;
+        hits$23$d = hits$23$q;
+        if (accept) begin
+            hits$23$d = request$address == offsets$23;
+        end
+        read$selects$23 = hits$23$q;
+        hits$24$clock = clock;
+        hits$24$d = hits$24$q;
+        if (accept) begin
+            hits$24$d = request$address == offsets$24;
+        end
+        read$selects$24 = hits$24$q;
+        hits$25$clock = clock;
+        hits$25$d = hits$25$q;
+        if (accept) begin
+            hits$25$d = request$address == offsets$25;
+        end
+        read$selects$25 = hits$25$q;
+        hits$26$clock = clock;
+        hits$26$d = hits$26$q;
+        if (accept) begin
+            hits$26$d = request$address == offsets$26;
+        end
+        read$selects$26 = hits$26$q;
+        hits$27$clock = clock;
+        hits$27$d = hits$27$q;
+        if (accept) begin
+            hits$27$d = request$address == offsets$27;
+        end
+        read$selects$27 = hits$27$q;
+        hits$28$clock = clock;
+        hits$28$d = hits$28$q;
+        if (accept) begin
+            hits$28$d = request$address == offsets$28;
+        end
+        read$selects$28 = hits$28$q;
+        hits$29$clock = clock;
+        hits$29$d = hits$29$q;
+        if (accept) begin
+            hits$29$d = request$address == offsets$29;
+        end
+        read$selects$29 = hits$29$q;
+        hits$30$clock = clock;
+        hits$30$d = hits$30$q;
+        if (accept) begin
+            hits$30$d = request$address == offsets$30;
+        end
+        read$selects$30 = hits$30$q;
+        hits$31$clock = clock;
+        hits$31$d = hits$31$q;
+        if (accept) begin
+            hits$31$d = request$address == offsets$31;
+        end
+        read$selects$31 = hits$31$q;
+        hits$32$clock = clock;
+        hits$32$d = hits$32$q;
+        if (accept) begin
+            hits$32$d = request$address == offsets$32;
+        end
+        read$selects$32 = hits$32$q;
+        hits$33$clock = clock;
+        hits$33$d = hits$33$q;
+        if (accept) begin
+            hits$33$d = request$address == offsets$33;
+        end
+        read$selects$33 = hits$33$q;
+        hits$34$clock = clock;
+        hits$34$d = hits$34$q;
+        if (accept) begin
+            hits$34$d = request$address == offsets$34;
+        end
+        read$selects$34 = hits$34$q;
+        hits$35$clock = clock;
+        hits$35$d = hits$35$q;
+        if (accept) begin
+            hits$35$d = request$address == offsets$35;
+        end
+        read$selects$35 = hits$35$q;
+        hits$36$clock = clock;
+        hits$36$d = hits$36$q;
+        if (accept) begin
+            hits$36$d = request$address == offsets$36;
+        end
+        read$selects$36 = hits$36$q;
         writes$0$clock = clock;
         writes$0$d = accept & request$write & (request$address == offsets$0);
+        writes$1$clock = clock;
+        writes$1$d = accept & request$write & (request$address == offsets$1);
+        writes$2$clock = clock;
+        writes$2$d = accept & request$write & (request$address == offsets$2);
+        writes$3$clock = clock;
+        writes$3$d = accept & request$write & (request$address == offsets$3);
+        writes$4$clock = clock;
+        writes$4$d = accept & request$write & (request$address == offsets$4);
+        writes$5$clock = clock;
+        writes$5$d = accept & request$write & (request$address == offsets$5);
+        writes$6$clock = clock;
+        writes$6$d = accept & request$write & (request$address == offsets$6);
+        writes$7$clock = clock;
+        writes$7$d = accept & request$write & (request$address == offsets$7);
+        writes$8$clock = clock;
+        writes$8$d = accept & request$write & (request$address == offsets$8);
+        writes$9$clock = clock;
+        writes$9$d = accept & request$write & (request$address == offsets$9);
+        writes$10$clock = clock;
+        writes$10$d = accept & request$write & (request$address == offsets$10);
+        writes$11$clock = clock;
+        writes$11$d = accept & request$write & (request$address == offsets$11);
+        writes$12$clock = clock;
+        writes$12$d = accept & request$write & (request$address == offsets$12);
+        writes$13$clock = clock;
+        writes$13$d = accept & request$write & (request$address == offsets$13);
+        writes$14$clock = clock;
+        writes$14$d = accept & request$write & (request$address == offsets$14);
+        writes$15$clock = clock;
+        writes$15$d = accept & request$write & (request$address == offsets$15);
+        writes$16$clock = clock;
+        writes$16$d = accept & request$write & (request$address == offsets$16);
+        writes$17$clock = clock;
+        writes$17$d = accept & request$write & (request$address == offsets$17);
+        writes$18$clock = clock;
+        writes$18$d = accept & request$write & (request$address == offsets$18);
+        writes$19$clock = clock;
+        writes$19$d = accept & request$write & (request$address == offsets$19);
+        writes$20$clock = clock;
+        writes$20$d = accept & request$write & (request$address == offsets$20);
+        writes$21$clock = clock;
+        writes$21$d = accept & request$write & (request$address == offsets$21);
+        writes$22$clock = clock;
+        writes$22$d = accept & request$write & (request$address == offsets$22);
+        writes$23$clock = clock;
+        writes$23$d = accept & request$write & (request$address == offsets$23);
+        writes$24$clock = clock;
+        writes$24$d = accept & request$write & (request$address == offsets$24);
+        writes$25$clock = clock;
+        writes$25$d = accept & request$write & (request$address == offsets$25);
+        writes$26$clock = clock;
+        writes$26$d = accept & request$write & (request$address == offsets$26);
+        writes$27$clock = clock;
+        writes$27$d = accept & request$write & (request$address == offsets$27);
+        writes$28$clock = clock;
+        writes$28$d = accept & request$write & (request$address == offsets$28);
         if (accept) begin
             writing$d = request$write;
             wdata$d = request$data;
@@ -13743,14 +14836,98 @@ module nic_mgmt$registers(clock,reset,request$valid,request$address,request$writ
         counters$events$0 = events$0;
         counters$clears$0 = writes$0$q;
         read$values$0 = counters$values$0;
-        read$values$1 = status$0 & status_masks$0;
-        read$values$2 = status$1 & status_masks$1;
-        read$values$3 = status$2 & status_masks$2;
-        read$values$4 = status$3 & status_masks$3;
-        read$values$5 = status$4 & status_masks$4;
-        read$values$6 = status$5 & status_masks$5;
-        read$values$7 = status$6 & status_masks$6;
-        read$values$8 = status$7 & status_masks$7;
+        counters$events$1 = events$1;
+        counters$clears$1 = writes$1$q;
+        read$values$1 = counters$values$1;
+        counters$events$2 = events$2;
+        counters$clears$2 = writes$2$q;
+        read$values$2 = counters$values$2;
+        counters$events$3 = events$3;
+        counters$clears$3 = writes$3$q;
+        read$values$3 = counters$values$3;
+        counters$events$4 = events$4;
+        counters$clears$4 = writes$4$q;
+        read$values$4 = counters$values$4;
+        counters$events$5 = events$5;
+        counters$clears$5 = writes$5$q;
+        read$values$5 = counters$values$5;
+        counters$events$6 = events$6;
+        counters$clears$6 = writes$6$q;
+        read$values$6 = counters$values$6;
+        counters$events$7 = events$7;
+        counters$clears$7 = writes$7$q;
+        read$values$7 = counters$values$7;
+        counters$events$8 = events$8;
+        counters$clears$8 = writes$8$q;
+        read$values$8 = counters$values$8;
+        counters$events$9 = events$9;
+        counters$clears$9 = writes$9$q;
+        read$values$9 = counters$values$9;
+        counters$events$10 = events$10;
+        counters$clears$10 = writes$10$q;
+        read$values$10 = counters$values$10;
+        counters$events$11 = events$11;
+        counters$clears$11 = writes$11$q;
+        read$values$11 = counters$values$11;
+        counters$events$12 = events$12;
+        counters$clears$12 = writes$12$q;
+        read$values$12 = counters$values$12;
+        counters$events$13 = events$13;
+        counters$clears$13 = writes$13$q;
+        read$values$13 = counters$values$13;
+        counters$events$14 = events$14;
+        counters$clears$14 = writes$14$q;
+        read$values$14 = counters$values$14;
+        counters$events$15 = events$15;
+        counters$clears$15 = writes$15$q;
+        read$values$15 = counters$values$15;
+        counters$events$16 = events$16;
+        counters$clears$16 = writes$16$q;
+        read$values$16 = counters$values$16;
+        counters$events$17 = events$17;
+        counters$clears$17 = writes$17$q;
+        read$values$17 = counters$values$17;
+        counters$events$18 = events$18;
+        counters$clears$18 = writes$18$q;
+        read$values$18 = counters$values$18;
+        counters$events$19 = events$19;
+        counters$clears$19 = writes$19$q;
+        read$values$19 = counters$values$19;
+        counters$events$20 = events$20;
+        counters$clears$20 = writes$20$q;
+        read$values$20 = counters$values$20;
+        counters$events$21 = events$21;
+        counters$clears$21 = writes$21$q;
+        read$values$21 = counters$values$21;
+        counters$events$22 = events$22;
+        counters$clears$22 = writes$22$q;
+        read$values$22 = counters$values$22;
+        counters$events$23 = events$23;
+        counters$clears$23 = writes$23$q;
+        read$values$23 = counters$values$23;
+        counters$events$24 = events$24;
+        counters$clears$24 = writes$24$q;
+        read$values$24 = counters$values$24;
+        counters$events$25 = events$25;
+        counters$clears$25 = writes$25$q;
+        read$values$25 = counters$values$25;
+        counters$events$26 = events$26;
+        counters$clears$26 = writes$26$q;
+        read$values$26 = counters$values$26;
+        counters$events$27 = events$27;
+        counters$clears$27 = writes$27$q;
+        read$values$27 = counters$values$27;
+        counters$events$28 = events$28;
+        counters$clears$28 = writes$28$q;
+        read$values$28 = counters$values$28;
+        read$values$29 = status$0 & status_masks$0;
+        read$values$30 = status$1 & status_masks$1;
+        read$values$31 = status$2 & status_masks$2;
+        read$values$32 = status$3 & status_masks$3;
+        read$values$33 = status$4 & status_masks$4;
+        read$values$34 = status$5 & status_masks$5;
+        read$values$35 = status$6 & status_masks$6;
+        read$values$36 = status$7 & status_masks$7;
         if (advance) begin
             answered$d = staged$q;
             staged$d = 1'b0;
@@ -13818,14 +14995,98 @@ module nic_mgmt$registers$answered(d,q,clock);
 endmodule // nic_mgmt$registers$answered
 
 
-module nic_mgmt$registers$counters(clock,reset,events$0,clears$0,values$0);
+module nic_mgmt$registers$counters(clock,reset,events$0,events$1,events$2,events$3,events$4,events$5,events$6,events$7,events$8,events$9,events$10,events$11,events$12,events$13,events$14,events$15,events$16,events$17,events$18,events$19,events$20,events$21,events$22,events$23,events$24,events$25,events$26,events$27,events$28,clears$0,clears$1,clears$2,clears$3,clears$4,clears$5,clears$6,clears$7,clears$8,clears$9,clears$10,clears$11,clears$12,clears$13,clears$14,clears$15,clears$16,clears$17,clears$18,clears$19,clears$20,clears$21,clears$22,clears$23,clears$24,clears$25,clears$26,clears$27,clears$28,values$0,values$1,values$2,values$3,values$4,values$5,values$6,values$7,values$8,values$9,values$10,values$11,values$12,values$13,values$14,values$15,values$16,values$17,values$18,values$19,values$20,values$21,values$22,values$23,values$24,values$25,values$26,values$27,values$28);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  events$0;
+    input wire  events$1;
+    input wire  events$2;
+    input wire  events$3;
+    input wire  events$4;
+    input wire  events$5;
+    input wire  events$6;
+    input wire  events$7;
+    input wire  events$8;
+    input wire  events$9;
+    input wire  events$10;
+    input wire  events$11;
+    input wire  events$12;
+    input wire  events$13;
+    input wire  events$14;
+    input wire  events$15;
+    input wire  events$16;
+    input wire  events$17;
+    input wire  events$18;
+    input wire  events$19;
+    input wire  events$20;
+    input wire  events$21;
+    input wire  events$22;
+    input wire  events$23;
+    input wire  events$24;
+    input wire  events$25;
+    input wire  events$26;
+    input wire  events$27;
+    input wire  events$28;
     input wire  clears$0;
+    input wire  clears$1;
+    input wire  clears$2;
+    input wire  clears$3;
+    input wire  clears$4;
+    input wire  clears$5;
+    input wire  clears$6;
+    input wire  clears$7;
+    input wire  clears$8;
+    input wire  clears$9;
+    input wire  clears$10;
+    input wire  clears$11;
+    input wire  clears$12;
+    input wire  clears$13;
+    input wire  clears$14;
+    input wire  clears$15;
+    input wire  clears$16;
+    input wire  clears$17;
+    input wire  clears$18;
+    input wire  clears$19;
+    input wire  clears$20;
+    input wire  clears$21;
+    input wire  clears$22;
+    input wire  clears$23;
+    input wire  clears$24;
+    input wire  clears$25;
+    input wire  clears$26;
+    input wire  clears$27;
+    input wire  clears$28;
     output reg  [63:0] values$0;
+    output reg  [63:0] values$1;
+    output reg  [63:0] values$2;
+    output reg  [63:0] values$3;
+    output reg  [63:0] values$4;
+    output reg  [63:0] values$5;
+    output reg  [63:0] values$6;
+    output reg  [63:0] values$7;
+    output reg  [63:0] values$8;
+    output reg  [63:0] values$9;
+    output reg  [63:0] values$10;
+    output reg  [63:0] values$11;
+    output reg  [63:0] values$12;
+    output reg  [63:0] values$13;
+    output reg  [63:0] values$14;
+    output reg  [63:0] values$15;
+    output reg  [63:0] values$16;
+    output reg  [63:0] values$17;
+    output reg  [63:0] values$18;
+    output reg  [63:0] values$19;
+    output reg  [63:0] values$20;
+    output reg  [63:0] values$21;
+    output reg  [63:0] values$22;
+    output reg  [63:0] values$23;
+    output reg  [63:0] values$24;
+    output reg  [63:0] values$25;
+    output reg  [63:0] values$26;
+    output reg  [63:0] values$27;
+    output reg  [63:0] values$28;
     
     // Stub signals
     reg  counters$0$clock;
@@ -13833,6 +15094,146 @@ module nic_mgmt$registers$counters(clock,reset,events$0,clears$0,values$0);
     reg  counters$0$pulse;
     reg  counters$0$clear;
     wire  [63:0] counters$0$value;
+    reg  counters$1$clock;
+    reg  counters$1$reset;
+    reg  counters$1$pulse;
+    reg  counters$1$clear;
+    wire  [63:0] counters$1$value;
+    reg  counters$2$clock;
+    reg  counters$2$reset;
+    reg  counters$2$pulse;
+    reg  counters$2$clear;
+    wire  [63:0] counters$2$value;
+    reg  counters$3$clock;
+    reg  counters$3$reset;
+    reg  counters$3$pulse;
+    reg  counters$3$clear;
+    wire  [63:0] counters$3$value;
+    reg  counters$4$clock;
+    reg  counters$4$reset;
+    reg  counters$4$pulse;
+    reg  counters$4$clear;
+    wire  [63:0] counters$4$value;
+    reg  counters$5$clock;
+    reg  counters$5$reset;
+    reg  counters$5$pulse;
+    reg  counters$5$clear;
+    wire  [63:0] counters$5$value;
+    reg  counters$6$clock;
+    reg  counters$6$reset;
+    reg  counters$6$pulse;
+    reg  counters$6$clear;
+    wire  [63:0] counters$6$value;
+    reg  counters$7$clock;
+    reg  counters$7$reset;
+    reg  counters$7$pulse;
+    reg  counters$7$clear;
+    wire  [63:0] counters$7$value;
+    reg  counters$8$clock;
+    reg  counters$8$reset;
+    reg  counters$8$pulse;
+    reg  counters$8$clear;
+    wire  [63:0] counters$8$value;
+    reg  counters$9$clock;
+    reg  counters$9$reset;
+    reg  counters$9$pulse;
+    reg  counters$9$clear;
+    wire  [63:0] counters$9$value;
+    reg  counters$10$clock;
+    reg  counters$10$reset;
+    reg  counters$10$pulse;
+    reg  counters$10$clear;
+    wire  [63:0] counters$10$value;
+    reg  counters$11$clock;
+    reg  counters$11$reset;
+    reg  counters$11$pulse;
+    reg  counters$11$clear;
+    wire  [63:0] counters$11$value;
+    reg  counters$12$clock;
+    reg  counters$12$reset;
+    reg  counters$12$pulse;
+    reg  counters$12$clear;
+    wire  [63:0] counters$12$value;
+    reg  counters$13$clock;
+    reg  counters$13$reset;
+    reg  counters$13$pulse;
+    reg  counters$13$clear;
+    wire  [63:0] counters$13$value;
+    reg  counters$14$clock;
+    reg  counters$14$reset;
+    reg  counters$14$pulse;
+    reg  counters$14$clear;
+    wire  [63:0] counters$14$value;
+    reg  counters$15$clock;
+    reg  counters$15$reset;
+    reg  counters$15$pulse;
+    reg  counters$15$clear;
+    wire  [63:0] counters$15$value;
+    reg  counters$16$clock;
+    reg  counters$16$reset;
+    reg  counters$16$pulse;
+    reg  counters$16$clear;
+    wire  [63:0] counters$16$value;
+    reg  counters$17$clock;
+    reg  counters$17$reset;
+    reg  counters$17$pulse;
+    reg  counters$17$clear;
+    wire  [63:0] counters$17$value;
+    reg  counters$18$clock;
+    reg  counters$18$reset;
+    reg  counters$18$pulse;
+    reg  counters$18$clear;
+    wire  [63:0] counters$18$value;
+    reg  counters$19$clock;
+    reg  counters$19$reset;
+    reg  counters$19$pulse;
+    reg  counters$19$clear;
+    wire  [63:0] counters$19$value;
+    reg  counters$20$clock;
+    reg  counters$20$reset;
+    reg  counters$20$pulse;
+    reg  counters$20$clear;
+    wire  [63:0] counters$20$value;
+    reg  counters$21$clock;
+    reg  counters$21$reset;
+    reg  counters$21$pulse;
+    reg  counters$21$clear;
+    wire  [63:0] counters$21$value;
+    reg  counters$22$clock;
+    reg  counters$22$reset;
+    reg  counters$22$pulse;
+    reg  counters$22$clear;
+    wire  [63:0] counters$22$value;
+    reg  counters$23$clock;
+    reg  counters$23$reset;
+    reg  counters$23$pulse;
+    reg  counters$23$clear;
+    wire  [63:0] counters$23$value;
+    reg  counters$24$clock;
+    reg  counters$24$reset;
+    reg  counters$24$pulse;
+    reg  counters$24$clear;
+    wire  [63:0] counters$24$value;
+    reg  counters$25$clock;
+    reg  counters$25$reset;
+    reg  counters$25$pulse;
+    reg  counters$25$clear;
+    wire  [63:0] counters$25$value;
+    reg  counters$26$clock;
+    reg  counters$26$reset;
+    reg  counters$26$pulse;
+    reg  counters$26$clear;
+    wire  [63:0] counters$26$value;
+    reg  counters$27$clock;
+    reg  counters$27$reset;
+    reg  counters$27$pulse;
+    reg  counters$27$clear;
+    wire  [63:0] counters$27$value;
+    reg  counters$28$clock;
+    reg  counters$28$reset;
+    reg  counters$28$pulse;
+    reg  counters$28$clear;
+    wire  [63:0] counters$28$value;
     
     // Sub module instances
     nic_mgmt$registers$counters$counters$0 counters$0(
@@ -13842,6 +15243,202 @@ module nic_mgmt$registers$counters(clock,reset,events$0,clears$0,values$0);
         .clear(counters$0$clear),
         .value(counters$0$value)
     );
+    nic_mgmt$registers$counters$counters$1 counters$1(
+        .clock(counters$1$clock),
+        .reset(counters$1$reset),
+        .pulse(counters$1$pulse),
+        .clear(counters$1$clear),
+        .value(counters$1$value)
+    );
+    nic_mgmt$registers$counters$counters$2 counters$2(
+        .clock(counters$2$clock),
+        .reset(counters$2$reset),
+        .pulse(counters$2$pulse),
+        .clear(counters$2$clear),
+        .value(counters$2$value)
+    );
+    nic_mgmt$registers$counters$counters$3 counters$3(
+        .clock(counters$3$clock),
+        .reset(counters$3$reset),
+        .pulse(counters$3$pulse),
+        .clear(counters$3$clear),
+        .value(counters$3$value)
+    );
+    nic_mgmt$registers$counters$counters$4 counters$4(
+        .clock(counters$4$clock),
+        .reset(counters$4$reset),
+        .pulse(counters$4$pulse),
+        .clear(counters$4$clear),
+        .value(counters$4$value)
+    );
+    nic_mgmt$registers$counters$counters$5 counters$5(
+        .clock(counters$5$clock),
+        .reset(counters$5$reset),
+        .pulse(counters$5$pulse),
+        .clear(counters$5$clear),
+        .value(counters$5$value)
+    );
+    nic_mgmt$registers$counters$counters$6 counters$6(
+        .clock(counters$6$clock),
+        .reset(counters$6$reset),
+        .pulse(counters$6$pulse),
+        .clear(counters$6$clear),
+        .value(counters$6$value)
+    );
+    nic_mgmt$registers$counters$counters$7 counters$7(
+        .clock(counters$7$clock),
+        .reset(counters$7$reset),
+        .pulse(counters$7$pulse),
+        .clear(counters$7$clear),
+        .value(counters$7$value)
+    );
+    nic_mgmt$registers$counters$counters$8 counters$8(
+        .clock(counters$8$clock),
+        .reset(counters$8$reset),
+        .pulse(counters$8$pulse),
+        .clear(counters$8$clear),
+        .value(counters$8$value)
+    );
+    nic_mgmt$registers$counters$counters$9 counters$9(
+        .clock(counters$9$clock),
+        .reset(counters$9$reset),
+        .pulse(counters$9$pulse),
+        .clear(counters$9$clear),
+        .value(counters$9$value)
+    );
+    nic_mgmt$registers$counters$counters$10 counters$10(
+        .clock(counters$10$clock),
+        .reset(counters$10$reset),
+        .pulse(counters$10$pulse),
+        .clear(counters$10$clear),
+        .value(counters$10$value)
+    );
+    nic_mgmt$registers$counters$counters$11 counters$11(
+        .clock(counters$11$clock),
+        .reset(counters$11$reset),
+        .pulse(counters$11$pulse),
+        .clear(counters$11$clear),
+        .value(counters$11$value)
+    );
+    nic_mgmt$registers$counters$counters$12 counters$12(
+        .clock(counters$12$clock),
+        .reset(counters$12$reset),
+        .pulse(counters$12$pulse),
+        .clear(counters$12$clear),
+        .value(counters$12$value)
+    );
+    nic_mgmt$registers$counters$counters$13 counters$13(
+        .clock(counters$13$clock),
+        .reset(counters$13$reset),
+        .pulse(counters$13$pulse),
+        .clear(counters$13$clear),
+        .value(counters$13$value)
+    );
+    nic_mgmt$registers$counters$counters$14 counters$14(
+        .clock(counters$14$clock),
+        .reset(counters$14$reset),
+        .pulse(counters$14$pulse),
+        .clear(counters$14$clear),
+        .value(counters$14$value)
+    );
+    nic_mgmt$registers$counters$counters$15 counters$15(
+        .clock(counters$15$clock),
+        .reset(counters$15$reset),
+        .pulse(counters$15$pulse),
+        .clear(counters$15$clear),
+        .value(counters$15$value)
+    );
+    nic_mgmt$registers$counters$counters$16 counters$16(
+        .clock(counters$16$clock),
+        .reset(counters$16$reset),
+        .pulse(counters$16$pulse),
+        .clear(counters$16$clear),
+        .value(counters$16$value)
+    );
+    nic_mgmt$registers$counters$counters$17 counters$17(
+        .clock(counters$17$clock),
+        .reset(counters$17$reset),
+        .pulse(counters$17$pulse),
+        .clear(counters$17$clear),
+        .value(counters$17$value)
+    );
+    nic_mgmt$registers$counters$counters$18 counters$18(
+        .clock(counters$18$clock),
+        .reset(counters$18$reset),
+        .pulse(counters$18$pulse),
+        .clear(counters$18$clear),
+        .value(counters$18$value)
+    );
+    nic_mgmt$registers$counters$counters$19 counters$19(
+        .clock(counters$19$clock),
+        .reset(counters$19$reset),
+        .pulse(counters$19$pulse),
+        .clear(counters$19$clear),
+        .value(counters$19$value)
+    );
+    nic_mgmt$registers$counters$counters$20 counters$20(
+        .clock(counters$20$clock),
+        .reset(counters$20$reset),
+        .pulse(counters$20$pulse),
+        .clear(counters$20$clear),
+        .value(counters$20$value)
+    );
+    nic_mgmt$registers$counters$counters$21 counters$21(
+        .clock(counters$21$clock),
+        .reset(counters$21$reset),
+        .pulse(counters$21$pulse),
+        .clear(counters$21$clear),
+        .value(counters$21$value)
+    );
+    nic_mgmt$registers$counters$counters$22 counters$22(
+        .clock(counters$22$clock),
+        .reset(counters$22$reset),
+        .pulse(counters$22$pulse),
+        .clear(counters$22$clear),
+        .value(counters$22$value)
+    );
+    nic_mgmt$registers$counters$counters$23 counters$23(
+        .clock(counters$23$clock),
+        .reset(counters$23$reset),
+        .pulse(counters$23$pulse),
+        .clear(counters$23$clear),
+        .value(counters$23$value)
+    );
+    nic_mgmt$registers$counters$counters$24 counters$24(
+        .clock(counters$24$clock),
+        .reset(counters$24$reset),
+        .pulse(counters$24$pulse),
+        .clear(counters$24$clear),
+        .value(counters$24$value)
+    );
+    nic_mgmt$registers$counters$counters$25 counters$25(
+        .clock(counters$25$clock),
+        .reset(counters$25$reset),
+        .pulse(counters$25$pulse),
+        .clear(counters$25$clear),
+        .value(counters$25$value)
+    );
+    nic_mgmt$registers$counters$counters$26 counters$26(
+        .clock(counters$26$clock),
+        .reset(counters$26$reset),
+        .pulse(counters$26$pulse),
+        .clear(counters$26$clear),
+        .value(counters$26$value)
+    );
+    nic_mgmt$registers$counters$counters$27 counters$27(
+        .clock(counters$27$clock),
+        .reset(counters$27$reset),
+        .pulse(counters$27$pulse),
+        .clear(counters$27$clear),
+        .value(counters$27$value)
+    );
+    nic_mgmt$registers$counters$counters$28 counters$28(
+        .clock(counters$28$clock),
+        .reset(counters$28$reset),
+        .pulse(counters$28$pulse),
+        .clear(counters$28$clear),
+        .value(counters$28$value)
+    );
     
     // Update code
     always @(*) begin
@@ -13850,6 +15447,146 @@ module nic_mgmt$registers$counters(clock,reset,events$0,clears$0,values$0);
         counters$0$pulse = events$0;
         counters$0$clear = clears$0;
         values$0 = counters$0$value;
+        counters$1$clock = clock;
+        counters$1$reset = reset;
+        counters$1$pulse = events$1;
+        counters$1$clear = clears$1;
+        values$1 = counters$1$value;
+        counters$2$clock = clock;
+        counters$2$reset = reset;
+        counters$2$pulse = events$2;
+        counters$2$clear = clears$2;
+        values$2 = counters$2$value;
+        counters$3$clock = clock;
+        counters$3$reset = reset;
+        counters$3$pulse = events$3;
+        counters$3$clear = clears$3;
+        values$3 = counters$3$value;
+        counters$4$clock = clock;
+        counters$4$reset = reset;
+        counters$4$pulse = events$4;
+        counters$4$clear = clears$4;
+        values$4 = counters$4$value;
+        counters$5$clock = clock;
+        counters$5$reset = reset;
+        counters$5$pulse = events$5;
+        counters$5$clear = clears$5;
+        values$5 = counters$5$value;
+        counters$6$clock = clock;
+        counters$6$reset = reset;
+        counters$6$pulse = events$6;
+        counters$6$clear = clears$6;
+        values$6 = counters$6$value;
+        counters$7$clock = clock;
+        counters$7$reset = reset;
+        counters$7$pulse = events$7;
+        counters$7$clear = clears$7;
+        values$7 = counters$7$value;
+        counters$8$clock = clock;
+        counters$8$reset = reset;
+        counters$8$pulse = events$8;
+        counters$8$clear = clears$8;
+        values$8 = counters$8$value;
+        counters$9$clock = clock;
+        counters$9$reset = reset;
+        counters$9$pulse = events$9;
+        counters$9$clear = clears$9;
+        values$9 = counters$9$value;
+        counters$10$clock = clock;
+        counters$10$reset = reset;
+        counters$10$pulse = events$10;
+        counters$10$clear = clears$10;
+        values$10 = counters$10$value;
+        counters$11$clock = clock;
+        counters$11$reset = reset;
+        counters$11$pulse = events$11;
+        counters$11$clear = clears$11;
+        values$11 = counters$11$value;
+        counters$12$clock = clock;
+        counters$12$reset = reset;
+        counters$12$pulse = events$12;
+        counters$12$clear = clears$12;
+        values$12 = counters$12$value;
+        counters$13$clock = clock;
+        counters$13$reset = reset;
+        counters$13$pulse = events$13;
+        counters$13$clear = clears$13;
+        values$13 = counters$13$value;
+        counters$14$clock = clock;
+        counters$14$reset = reset;
+        counters$14$pulse = events$14;
+        counters$14$clear = clears$14;
+        values$14 = counters$14$value;
+        counters$15$clock = clock;
+        counters$15$reset = reset;
+        counters$15$pulse = events$15;
+        counters$15$clear = clears$15;
+        values$15 = counters$15$value;
+        counters$16$clock = clock;
+        counters$16$reset = reset;
+        counters$16$pulse = events$16;
+        counters$16$clear = clears$16;
+        values$16 = counters$16$value;
+        counters$17$clock = clock;
+        counters$17$reset = reset;
+        counters$17$pulse = events$17;
+        counters$17$clear = clears$17;
+        values$17 = counters$17$value;
+        counters$18$clock = clock;
+        counters$18$reset = reset;
+        counters$18$pulse = events$18;
+        counters$18$clear = clears$18;
+        values$18 = counters$18$value;
+        counters$19$clock = clock;
+        counters$19$reset = reset;
+        counters$19$pulse = events$19;
+        counters$19$clear = clears$19;
+        values$19 = counters$19$value;
+        counters$20$clock = clock;
+        counters$20$reset = reset;
+        counters$20$pulse = events$20;
+        counters$20$clear = clears$20;
+        values$20 = counters$20$value;
+        counters$21$clock = clock;
+        counters$21$reset = reset;
+        counters$21$pulse = events$21;
+        counters$21$clear = clears$21;
+        values$21 = counters$21$value;
+        counters$22$clock = clock;
+        counters$22$reset = reset;
+        counters$22$pulse = events$22;
+        counters$22$clear = clears$22;
+        values$22 = counters$22$value;
+        counters$23$clock = clock;
+        counters$23$reset = reset;
+        counters$23$pulse = events$23;
+        counters$23$clear = clears$23;
+        values$23 = counters$23$value;
+        counters$24$clock = clock;
+        counters$24$reset = reset;
+        counters$24$pulse = events$24;
+        counters$24$clear = clears$24;
+        values$24 = counters$24$value;
+        counters$25$clock = clock;
+        counters$25$reset = reset;
+        counters$25$pulse = events$25;
+        counters$25$clear = clears$25;
+        values$25 = counters$25$value;
+        counters$26$clock = clock;
+        counters$26$reset = reset;
+        counters$26$pulse = events$26;
+        counters$26$clear = clears$26;
+        values$26 = counters$26$value;
+        counters$27$clock = clock;
+        counters$27$reset = reset;
+        counters$27$pulse = events$27;
+        counters$27$clear = clears$27;
+        values$27 = counters$27$value;
+        counters$28$clock = clock;
+        counters$28$reset = reset;
+        counters$28$pulse = events$28;
+        counters$28$clear = clears$28;
+        values$28 = counters$28$value;
     end
     
 endmodule // nic_mgmt$registers$counters
@@ -14282,6 +16019,11962 @@ module nic_mgmt$registers$counters$counters$0$seen$2(d,q,clock);
 endmodule // nic_mgmt$registers$counters$counters$0$seen$2
 
 
+module nic_mgmt$registers$counters$counters$1(clock,reset,pulse,clear,value);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  pulse;
+    input wire  clear;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  spans$0 = 64'hff;
+    localparam  spans$1 = 64'hff00;
+    localparam  spans$2 = 64'hff0000;
+    localparam  spans$3 = 64'hff000000;
+    localparam  held$0 = 64'hfe;
+    localparam  held$1 = 64'hff00;
+    localparam  held$2 = 64'hff0000;
+    localparam  held$3 = 64'hff000000;
+    localparam  units$0 = 64'h1;
+    localparam  units$1 = 64'h100;
+    localparam  units$2 = 64'h10000;
+    localparam  units$3 = 64'h1000000;
+    localparam  carries$0 = 64'h100;
+    localparam  carries$1 = 64'h10000;
+    localparam  carries$2 = 64'h1000000;
+    localparam  carries$3 = 64'h100000000;
+    localparam  tops$0 = 1'b0;
+    localparam  tops$1 = 1'b0;
+    localparam  tops$2 = 1'b0;
+    localparam  tops$3 = 1'b0;
+    localparam  zero = 64'h0;
+    
+    // Stub signals
+    reg  [63:0] chunks$0$d;
+    wire  [63:0] chunks$0$q;
+    reg  chunks$0$clock;
+    reg  [63:0] chunks$1$d;
+    wire  [63:0] chunks$1$q;
+    reg  chunks$1$clock;
+    reg  [63:0] chunks$2$d;
+    wire  [63:0] chunks$2$q;
+    reg  chunks$2$clock;
+    reg  [63:0] chunks$3$d;
+    wire  [63:0] chunks$3$q;
+    reg  chunks$3$clock;
+    reg  lowest$d;
+    wire  lowest$q;
+    reg  lowest$clock;
+    reg  seen$0$d;
+    wire  seen$0$q;
+    reg  seen$0$clock;
+    reg  seen$1$d;
+    wire  seen$1$q;
+    reg  seen$1$clock;
+    reg  seen$2$d;
+    wire  seen$2$q;
+    reg  seen$2$clock;
+    reg  room$0$d;
+    wire  room$0$q;
+    reg  room$0$clock;
+    reg  room$1$d;
+    wire  room$1$q;
+    reg  room$1$clock;
+    reg  room$2$d;
+    wire  room$2$q;
+    reg  room$2$clock;
+    
+    // Local signals
+    reg  [63:0] whole;
+    reg  [63:0] sums$0;
+    reg  [63:0] sums$1;
+    reg  [63:0] sums$2;
+    reg  [63:0] sums$3;
+    reg  ones$0;
+    reg  ones$1;
+    reg  ones$2;
+    reg  ones$3;
+    reg  upper$0;
+    reg  upper$1;
+    reg  upper$2;
+    reg  upper$3;
+    reg  full;
+    
+    // Sub module instances
+    nic_mgmt$registers$counters$counters$1$chunks$0 chunks$0(
+        .d(chunks$0$d),
+        .q(chunks$0$q),
+        .clock(chunks$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$1$chunks$1 chunks$1(
+        .d(chunks$1$d),
+        .q(chunks$1$q),
+        .clock(chunks$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$1$chunks$2 chunks$2(
+        .d(chunks$2$d),
+        .q(chunks$2$q),
+        .clock(chunks$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$1$chunks$3 chunks$3(
+        .d(chunks$3$d),
+        .q(chunks$3$q),
+        .clock(chunks$3$clock)
+    );
+    nic_mgmt$registers$counters$counters$1$lowest lowest(
+        .d(lowest$d),
+        .q(lowest$q),
+        .clock(lowest$clock)
+    );
+    nic_mgmt$registers$counters$counters$1$seen$0 seen$0(
+        .d(seen$0$d),
+        .q(seen$0$q),
+        .clock(seen$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$1$seen$1 seen$1(
+        .d(seen$1$d),
+        .q(seen$1$q),
+        .clock(seen$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$1$seen$2 seen$2(
+        .d(seen$2$d),
+        .q(seen$2$q),
+        .clock(seen$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$1$room$0 room$0(
+        .d(room$0$d),
+        .q(room$0$q),
+        .clock(room$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$1$room$1 room$1(
+        .d(room$1$d),
+        .q(room$1$q),
+        .clock(room$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$1$room$2 room$2(
+        .d(room$2$d),
+        .q(room$2$q),
+        .clock(room$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lowest$clock = clock;
+        lowest$d = lowest$q;
+        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
+        chunks$0$clock = clock;
+        chunks$0$d = chunks$0$q;
+        whole = whole | chunks$0$q;
+        chunks$1$clock = clock;
+        chunks$1$d = chunks$1$q;
+        whole = whole | chunks$1$q;
+        chunks$2$clock = clock;
+        chunks$2$d = chunks$2$q;
+        whole = whole | chunks$2$q;
+        chunks$3$clock = clock;
+        chunks$3$d = chunks$3$q;
+        whole = whole | chunks$3$q;
+        value = whole;
+        sums$0 = (whole & spans$0) + units$0;
+        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
+        sums$1 = (whole & spans$1) + units$1;
+        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
+        sums$2 = (whole & spans$2) + units$2;
+        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
+        sums$3 = (whole & spans$3) + units$3;
+        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
+        upper$0 = 1'b1;
+        upper$1 = 1'b1;
+        upper$2 = 1'b1;
+        upper$3 = 1'b1;
+        seen$0$clock = clock;
+        seen$0$d = ones$1;
+        upper$1 = upper$0 & seen$0$q;
+        seen$1$clock = clock;
+        seen$1$d = ones$2;
+        upper$2 = upper$1 & seen$1$q;
+        seen$2$clock = clock;
+        seen$2$d = ones$3;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
+        room$0$clock = clock;
+        room$0$d = upper$0 & ~upper$3;
+        room$1$clock = clock;
+        room$1$d = upper$1 & ~upper$3;
+        room$2$clock = clock;
+        room$2$d = upper$2 & ~upper$3;
+        if (pulse & ~full) begin
+            chunks$0$d = sums$0 & held$0;
+        end
+        if (pulse & ones$0 & room$0$q) begin
+            chunks$1$d = sums$1 & held$1;
+        end
+        if (pulse & ones$0 & room$1$q) begin
+            chunks$2$d = sums$2 & held$2;
+        end
+        if (pulse & ones$0 & room$2$q) begin
+            chunks$3$d = sums$3 & held$3;
+        end
+        if (pulse & ~full) begin
+            lowest$d = ~lowest$q;
+        end
+        if (clear | reset) begin
+            chunks$0$d = zero;
+            chunks$1$d = zero;
+            chunks$2$d = zero;
+            chunks$3$d = zero;
+        end
+        if (clear) begin
+            lowest$d = pulse;
+        end
+        if (reset) begin
+            lowest$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_mgmt$registers$counters$counters$1
+
+
+module nic_mgmt$registers$counters$counters$1$chunks$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$1$chunks$0
+
+
+module nic_mgmt$registers$counters$counters$1$chunks$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$1$chunks$1
+
+
+module nic_mgmt$registers$counters$counters$1$chunks$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$1$chunks$2
+
+
+module nic_mgmt$registers$counters$counters$1$chunks$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$1$chunks$3
+
+
+module nic_mgmt$registers$counters$counters$1$lowest(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$1$lowest
+
+
+module nic_mgmt$registers$counters$counters$1$room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$1$room$0
+
+
+module nic_mgmt$registers$counters$counters$1$room$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$1$room$1
+
+
+module nic_mgmt$registers$counters$counters$1$room$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$1$room$2
+
+
+module nic_mgmt$registers$counters$counters$1$seen$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$1$seen$0
+
+
+module nic_mgmt$registers$counters$counters$1$seen$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$1$seen$1
+
+
+module nic_mgmt$registers$counters$counters$1$seen$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$1$seen$2
+
+
+module nic_mgmt$registers$counters$counters$10(clock,reset,pulse,clear,value);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  pulse;
+    input wire  clear;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  spans$0 = 64'hff;
+    localparam  spans$1 = 64'hff00;
+    localparam  spans$2 = 64'hff0000;
+    localparam  spans$3 = 64'hff000000;
+    localparam  held$0 = 64'hfe;
+    localparam  held$1 = 64'hff00;
+    localparam  held$2 = 64'hff0000;
+    localparam  held$3 = 64'hff000000;
+    localparam  units$0 = 64'h1;
+    localparam  units$1 = 64'h100;
+    localparam  units$2 = 64'h10000;
+    localparam  units$3 = 64'h1000000;
+    localparam  carries$0 = 64'h100;
+    localparam  carries$1 = 64'h10000;
+    localparam  carries$2 = 64'h1000000;
+    localparam  carries$3 = 64'h100000000;
+    localparam  tops$0 = 1'b0;
+    localparam  tops$1 = 1'b0;
+    localparam  tops$2 = 1'b0;
+    localparam  tops$3 = 1'b0;
+    localparam  zero = 64'h0;
+    
+    // Stub signals
+    reg  [63:0] chunks$0$d;
+    wire  [63:0] chunks$0$q;
+    reg  chunks$0$clock;
+    reg  [63:0] chunks$1$d;
+    wire  [63:0] chunks$1$q;
+    reg  chunks$1$clock;
+    reg  [63:0] chunks$2$d;
+    wire  [63:0] chunks$2$q;
+    reg  chunks$2$clock;
+    reg  [63:0] chunks$3$d;
+    wire  [63:0] chunks$3$q;
+    reg  chunks$3$clock;
+    reg  lowest$d;
+    wire  lowest$q;
+    reg  lowest$clock;
+    reg  seen$0$d;
+    wire  seen$0$q;
+    reg  seen$0$clock;
+    reg  seen$1$d;
+    wire  seen$1$q;
+    reg  seen$1$clock;
+    reg  seen$2$d;
+    wire  seen$2$q;
+    reg  seen$2$clock;
+    reg  room$0$d;
+    wire  room$0$q;
+    reg  room$0$clock;
+    reg  room$1$d;
+    wire  room$1$q;
+    reg  room$1$clock;
+    reg  room$2$d;
+    wire  room$2$q;
+    reg  room$2$clock;
+    
+    // Local signals
+    reg  [63:0] whole;
+    reg  [63:0] sums$0;
+    reg  [63:0] sums$1;
+    reg  [63:0] sums$2;
+    reg  [63:0] sums$3;
+    reg  ones$0;
+    reg  ones$1;
+    reg  ones$2;
+    reg  ones$3;
+    reg  upper$0;
+    reg  upper$1;
+    reg  upper$2;
+    reg  upper$3;
+    reg  full;
+    
+    // Sub module instances
+    nic_mgmt$registers$counters$counters$10$chunks$0 chunks$0(
+        .d(chunks$0$d),
+        .q(chunks$0$q),
+        .clock(chunks$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$10$chunks$1 chunks$1(
+        .d(chunks$1$d),
+        .q(chunks$1$q),
+        .clock(chunks$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$10$chunks$2 chunks$2(
+        .d(chunks$2$d),
+        .q(chunks$2$q),
+        .clock(chunks$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$10$chunks$3 chunks$3(
+        .d(chunks$3$d),
+        .q(chunks$3$q),
+        .clock(chunks$3$clock)
+    );
+    nic_mgmt$registers$counters$counters$10$lowest lowest(
+        .d(lowest$d),
+        .q(lowest$q),
+        .clock(lowest$clock)
+    );
+    nic_mgmt$registers$counters$counters$10$seen$0 seen$0(
+        .d(seen$0$d),
+        .q(seen$0$q),
+        .clock(seen$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$10$seen$1 seen$1(
+        .d(seen$1$d),
+        .q(seen$1$q),
+        .clock(seen$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$10$seen$2 seen$2(
+        .d(seen$2$d),
+        .q(seen$2$q),
+        .clock(seen$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$10$room$0 room$0(
+        .d(room$0$d),
+        .q(room$0$q),
+        .clock(room$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$10$room$1 room$1(
+        .d(room$1$d),
+        .q(room$1$q),
+        .clock(room$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$10$room$2 room$2(
+        .d(room$2$d),
+        .q(room$2$q),
+        .clock(room$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lowest$clock = clock;
+        lowest$d = lowest$q;
+        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
+        chunks$0$clock = clock;
+        chunks$0$d = chunks$0$q;
+        whole = whole | chunks$0$q;
+        chunks$1$clock = clock;
+        chunks$1$d = chunks$1$q;
+        whole = whole | chunks$1$q;
+        chunks$2$clock = clock;
+        chunks$2$d = chunks$2$q;
+        whole = whole | chunks$2$q;
+        chunks$3$clock = clock;
+        chunks$3$d = chunks$3$q;
+        whole = whole | chunks$3$q;
+        value = whole;
+        sums$0 = (whole & spans$0) + units$0;
+        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
+        sums$1 = (whole & spans$1) + units$1;
+        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
+        sums$2 = (whole & spans$2) + units$2;
+        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
+        sums$3 = (whole & spans$3) + units$3;
+        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
+        upper$0 = 1'b1;
+        upper$1 = 1'b1;
+        upper$2 = 1'b1;
+        upper$3 = 1'b1;
+        seen$0$clock = clock;
+        seen$0$d = ones$1;
+        upper$1 = upper$0 & seen$0$q;
+        seen$1$clock = clock;
+        seen$1$d = ones$2;
+        upper$2 = upper$1 & seen$1$q;
+        seen$2$clock = clock;
+        seen$2$d = ones$3;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
+        room$0$clock = clock;
+        room$0$d = upper$0 & ~upper$3;
+        room$1$clock = clock;
+        room$1$d = upper$1 & ~upper$3;
+        room$2$clock = clock;
+        room$2$d = upper$2 & ~upper$3;
+        if (pulse & ~full) begin
+            chunks$0$d = sums$0 & held$0;
+        end
+        if (pulse & ones$0 & room$0$q) begin
+            chunks$1$d = sums$1 & held$1;
+        end
+        if (pulse & ones$0 & room$1$q) begin
+            chunks$2$d = sums$2 & held$2;
+        end
+        if (pulse & ones$0 & room$2$q) begin
+            chunks$3$d = sums$3 & held$3;
+        end
+        if (pulse & ~full) begin
+            lowest$d = ~lowest$q;
+        end
+        if (clear | reset) begin
+            chunks$0$d = zero;
+            chunks$1$d = zero;
+            chunks$2$d = zero;
+            chunks$3$d = zero;
+        end
+        if (clear) begin
+            lowest$d = pulse;
+        end
+        if (reset) begin
+            lowest$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_mgmt$registers$counters$counters$10
+
+
+module nic_mgmt$registers$counters$counters$10$chunks$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$10$chunks$0
+
+
+module nic_mgmt$registers$counters$counters$10$chunks$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$10$chunks$1
+
+
+module nic_mgmt$registers$counters$counters$10$chunks$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$10$chunks$2
+
+
+module nic_mgmt$registers$counters$counters$10$chunks$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$10$chunks$3
+
+
+module nic_mgmt$registers$counters$counters$10$lowest(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$10$lowest
+
+
+module nic_mgmt$registers$counters$counters$10$room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$10$room$0
+
+
+module nic_mgmt$registers$counters$counters$10$room$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$10$room$1
+
+
+module nic_mgmt$registers$counters$counters$10$room$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$10$room$2
+
+
+module nic_mgmt$registers$counters$counters$10$seen$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$10$seen$0
+
+
+module nic_mgmt$registers$counters$counters$10$seen$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$10$seen$1
+
+
+module nic_mgmt$registers$counters$counters$10$seen$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$10$seen$2
+
+
+module nic_mgmt$registers$counters$counters$11(clock,reset,pulse,clear,value);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  pulse;
+    input wire  clear;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  spans$0 = 64'hff;
+    localparam  spans$1 = 64'hff00;
+    localparam  spans$2 = 64'hff0000;
+    localparam  spans$3 = 64'hff000000;
+    localparam  held$0 = 64'hfe;
+    localparam  held$1 = 64'hff00;
+    localparam  held$2 = 64'hff0000;
+    localparam  held$3 = 64'hff000000;
+    localparam  units$0 = 64'h1;
+    localparam  units$1 = 64'h100;
+    localparam  units$2 = 64'h10000;
+    localparam  units$3 = 64'h1000000;
+    localparam  carries$0 = 64'h100;
+    localparam  carries$1 = 64'h10000;
+    localparam  carries$2 = 64'h1000000;
+    localparam  carries$3 = 64'h100000000;
+    localparam  tops$0 = 1'b0;
+    localparam  tops$1 = 1'b0;
+    localparam  tops$2 = 1'b0;
+    localparam  tops$3 = 1'b0;
+    localparam  zero = 64'h0;
+    
+    // Stub signals
+    reg  [63:0] chunks$0$d;
+    wire  [63:0] chunks$0$q;
+    reg  chunks$0$clock;
+    reg  [63:0] chunks$1$d;
+    wire  [63:0] chunks$1$q;
+    reg  chunks$1$clock;
+    reg  [63:0] chunks$2$d;
+    wire  [63:0] chunks$2$q;
+    reg  chunks$2$clock;
+    reg  [63:0] chunks$3$d;
+    wire  [63:0] chunks$3$q;
+    reg  chunks$3$clock;
+    reg  lowest$d;
+    wire  lowest$q;
+    reg  lowest$clock;
+    reg  seen$0$d;
+    wire  seen$0$q;
+    reg  seen$0$clock;
+    reg  seen$1$d;
+    wire  seen$1$q;
+    reg  seen$1$clock;
+    reg  seen$2$d;
+    wire  seen$2$q;
+    reg  seen$2$clock;
+    reg  room$0$d;
+    wire  room$0$q;
+    reg  room$0$clock;
+    reg  room$1$d;
+    wire  room$1$q;
+    reg  room$1$clock;
+    reg  room$2$d;
+    wire  room$2$q;
+    reg  room$2$clock;
+    
+    // Local signals
+    reg  [63:0] whole;
+    reg  [63:0] sums$0;
+    reg  [63:0] sums$1;
+    reg  [63:0] sums$2;
+    reg  [63:0] sums$3;
+    reg  ones$0;
+    reg  ones$1;
+    reg  ones$2;
+    reg  ones$3;
+    reg  upper$0;
+    reg  upper$1;
+    reg  upper$2;
+    reg  upper$3;
+    reg  full;
+    
+    // Sub module instances
+    nic_mgmt$registers$counters$counters$11$chunks$0 chunks$0(
+        .d(chunks$0$d),
+        .q(chunks$0$q),
+        .clock(chunks$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$11$chunks$1 chunks$1(
+        .d(chunks$1$d),
+        .q(chunks$1$q),
+        .clock(chunks$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$11$chunks$2 chunks$2(
+        .d(chunks$2$d),
+        .q(chunks$2$q),
+        .clock(chunks$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$11$chunks$3 chunks$3(
+        .d(chunks$3$d),
+        .q(chunks$3$q),
+        .clock(chunks$3$clock)
+    );
+    nic_mgmt$registers$counters$counters$11$lowest lowest(
+        .d(lowest$d),
+        .q(lowest$q),
+        .clock(lowest$clock)
+    );
+    nic_mgmt$registers$counters$counters$11$seen$0 seen$0(
+        .d(seen$0$d),
+        .q(seen$0$q),
+        .clock(seen$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$11$seen$1 seen$1(
+        .d(seen$1$d),
+        .q(seen$1$q),
+        .clock(seen$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$11$seen$2 seen$2(
+        .d(seen$2$d),
+        .q(seen$2$q),
+        .clock(seen$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$11$room$0 room$0(
+        .d(room$0$d),
+        .q(room$0$q),
+        .clock(room$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$11$room$1 room$1(
+        .d(room$1$d),
+        .q(room$1$q),
+        .clock(room$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$11$room$2 room$2(
+        .d(room$2$d),
+        .q(room$2$q),
+        .clock(room$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lowest$clock = clock;
+        lowest$d = lowest$q;
+        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
+        chunks$0$clock = clock;
+        chunks$0$d = chunks$0$q;
+        whole = whole | chunks$0$q;
+        chunks$1$clock = clock;
+        chunks$1$d = chunks$1$q;
+        whole = whole | chunks$1$q;
+        chunks$2$clock = clock;
+        chunks$2$d = chunks$2$q;
+        whole = whole | chunks$2$q;
+        chunks$3$clock = clock;
+        chunks$3$d = chunks$3$q;
+        whole = whole | chunks$3$q;
+        value = whole;
+        sums$0 = (whole & spans$0) + units$0;
+        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
+        sums$1 = (whole & spans$1) + units$1;
+        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
+        sums$2 = (whole & spans$2) + units$2;
+        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
+        sums$3 = (whole & spans$3) + units$3;
+        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
+        upper$0 = 1'b1;
+        upper$1 = 1'b1;
+        upper$2 = 1'b1;
+        upper$3 = 1'b1;
+        seen$0$clock = clock;
+        seen$0$d = ones$1;
+        upper$1 = upper$0 & seen$0$q;
+        seen$1$clock = clock;
+        seen$1$d = ones$2;
+        upper$2 = upper$1 & seen$1$q;
+        seen$2$clock = clock;
+        seen$2$d = ones$3;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
+        room$0$clock = clock;
+        room$0$d = upper$0 & ~upper$3;
+        room$1$clock = clock;
+        room$1$d = upper$1 & ~upper$3;
+        room$2$clock = clock;
+        room$2$d = upper$2 & ~upper$3;
+        if (pulse & ~full) begin
+            chunks$0$d = sums$0 & held$0;
+        end
+        if (pulse & ones$0 & room$0$q) begin
+            chunks$1$d = sums$1 & held$1;
+        end
+        if (pulse & ones$0 & room$1$q) begin
+            chunks$2$d = sums$2 & held$2;
+        end
+        if (pulse & ones$0 & room$2$q) begin
+            chunks$3$d = sums$3 & held$3;
+        end
+        if (pulse & ~full) begin
+            lowest$d = ~lowest$q;
+        end
+        if (clear | reset) begin
+            chunks$0$d = zero;
+            chunks$1$d = zero;
+            chunks$2$d = zero;
+            chunks$3$d = zero;
+        end
+        if (clear) begin
+            lowest$d = pulse;
+        end
+        if (reset) begin
+            lowest$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_mgmt$registers$counters$counters$11
+
+
+module nic_mgmt$registers$counters$counters$11$chunks$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$11$chunks$0
+
+
+module nic_mgmt$registers$counters$counters$11$chunks$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$11$chunks$1
+
+
+module nic_mgmt$registers$counters$counters$11$chunks$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$11$chunks$2
+
+
+module nic_mgmt$registers$counters$counters$11$chunks$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$11$chunks$3
+
+
+module nic_mgmt$registers$counters$counters$11$lowest(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$11$lowest
+
+
+module nic_mgmt$registers$counters$counters$11$room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$11$room$0
+
+
+module nic_mgmt$registers$counters$counters$11$room$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$11$room$1
+
+
+module nic_mgmt$registers$counters$counters$11$room$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$11$room$2
+
+
+module nic_mgmt$registers$counters$counters$11$seen$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$11$seen$0
+
+
+module nic_mgmt$registers$counters$counters$11$seen$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$11$seen$1
+
+
+module nic_mgmt$registers$counters$counters$11$seen$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$11$seen$2
+
+
+module nic_mgmt$registers$counters$counters$12(clock,reset,pulse,clear,value);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  pulse;
+    input wire  clear;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  spans$0 = 64'hff;
+    localparam  spans$1 = 64'hff00;
+    localparam  spans$2 = 64'hff0000;
+    localparam  spans$3 = 64'hff000000;
+    localparam  held$0 = 64'hfe;
+    localparam  held$1 = 64'hff00;
+    localparam  held$2 = 64'hff0000;
+    localparam  held$3 = 64'hff000000;
+    localparam  units$0 = 64'h1;
+    localparam  units$1 = 64'h100;
+    localparam  units$2 = 64'h10000;
+    localparam  units$3 = 64'h1000000;
+    localparam  carries$0 = 64'h100;
+    localparam  carries$1 = 64'h10000;
+    localparam  carries$2 = 64'h1000000;
+    localparam  carries$3 = 64'h100000000;
+    localparam  tops$0 = 1'b0;
+    localparam  tops$1 = 1'b0;
+    localparam  tops$2 = 1'b0;
+    localparam  tops$3 = 1'b0;
+    localparam  zero = 64'h0;
+    
+    // Stub signals
+    reg  [63:0] chunks$0$d;
+    wire  [63:0] chunks$0$q;
+    reg  chunks$0$clock;
+    reg  [63:0] chunks$1$d;
+    wire  [63:0] chunks$1$q;
+    reg  chunks$1$clock;
+    reg  [63:0] chunks$2$d;
+    wire  [63:0] chunks$2$q;
+    reg  chunks$2$clock;
+    reg  [63:0] chunks$3$d;
+    wire  [63:0] chunks$3$q;
+    reg  chunks$3$clock;
+    reg  lowest$d;
+    wire  lowest$q;
+    reg  lowest$clock;
+    reg  seen$0$d;
+    wire  seen$0$q;
+    reg  seen$0$clock;
+    reg  seen$1$d;
+    wire  seen$1$q;
+    reg  seen$1$clock;
+    reg  seen$2$d;
+    wire  seen$2$q;
+    reg  seen$2$clock;
+    reg  room$0$d;
+    wire  room$0$q;
+    reg  room$0$clock;
+    reg  room$1$d;
+    wire  room$1$q;
+    reg  room$1$clock;
+    reg  room$2$d;
+    wire  room$2$q;
+    reg  room$2$clock;
+    
+    // Local signals
+    reg  [63:0] whole;
+    reg  [63:0] sums$0;
+    reg  [63:0] sums$1;
+    reg  [63:0] sums$2;
+    reg  [63:0] sums$3;
+    reg  ones$0;
+    reg  ones$1;
+    reg  ones$2;
+    reg  ones$3;
+    reg  upper$0;
+    reg  upper$1;
+    reg  upper$2;
+    reg  upper$3;
+    reg  full;
+    
+    // Sub module instances
+    nic_mgmt$registers$counters$counters$12$chunks$0 chunks$0(
+        .d(chunks$0$d),
+        .q(chunks$0$q),
+        .clock(chunks$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$12$chunks$1 chunks$1(
+        .d(chunks$1$d),
+        .q(chunks$1$q),
+        .clock(chunks$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$12$chunks$2 chunks$2(
+        .d(chunks$2$d),
+        .q(chunks$2$q),
+        .clock(chunks$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$12$chunks$3 chunks$3(
+        .d(chunks$3$d),
+        .q(chunks$3$q),
+        .clock(chunks$3$clock)
+    );
+    nic_mgmt$registers$counters$counters$12$lowest lowest(
+        .d(lowest$d),
+        .q(lowest$q),
+        .clock(lowest$clock)
+    );
+    nic_mgmt$registers$counters$counters$12$seen$0 seen$0(
+        .d(seen$0$d),
+        .q(seen$0$q),
+        .clock(seen$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$12$seen$1 seen$1(
+        .d(seen$1$d),
+        .q(seen$1$q),
+        .clock(seen$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$12$seen$2 seen$2(
+        .d(seen$2$d),
+        .q(seen$2$q),
+        .clock(seen$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$12$room$0 room$0(
+        .d(room$0$d),
+        .q(room$0$q),
+        .clock(room$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$12$room$1 room$1(
+        .d(room$1$d),
+        .q(room$1$q),
+        .clock(room$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$12$room$2 room$2(
+        .d(room$2$d),
+        .q(room$2$q),
+        .clock(room$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lowest$clock = clock;
+        lowest$d = lowest$q;
+        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
+        chunks$0$clock = clock;
+        chunks$0$d = chunks$0$q;
+        whole = whole | chunks$0$q;
+        chunks$1$clock = clock;
+        chunks$1$d = chunks$1$q;
+        whole = whole | chunks$1$q;
+        chunks$2$clock = clock;
+        chunks$2$d = chunks$2$q;
+        whole = whole | chunks$2$q;
+        chunks$3$clock = clock;
+        chunks$3$d = chunks$3$q;
+        whole = whole | chunks$3$q;
+        value = whole;
+        sums$0 = (whole & spans$0) + units$0;
+        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
+        sums$1 = (whole & spans$1) + units$1;
+        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
+        sums$2 = (whole & spans$2) + units$2;
+        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
+        sums$3 = (whole & spans$3) + units$3;
+        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
+        upper$0 = 1'b1;
+        upper$1 = 1'b1;
+        upper$2 = 1'b1;
+        upper$3 = 1'b1;
+        seen$0$clock = clock;
+        seen$0$d = ones$1;
+        upper$1 = upper$0 & seen$0$q;
+        seen$1$clock = clock;
+        seen$1$d = ones$2;
+        upper$2 = upper$1 & seen$1$q;
+        seen$2$clock = clock;
+        seen$2$d = ones$3;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
+        room$0$clock = clock;
+        room$0$d = upper$0 & ~upper$3;
+        room$1$clock = clock;
+        room$1$d = upper$1 & ~upper$3;
+        room$2$clock = clock;
+        room$2$d = upper$2 & ~upper$3;
+        if (pulse & ~full) begin
+            chunks$0$d = sums$0 & held$0;
+        end
+        if (pulse & ones$0 & room$0$q) begin
+            chunks$1$d = sums$1 & held$1;
+        end
+        if (pulse & ones$0 & room$1$q) begin
+            chunks$2$d = sums$2 & held$2;
+        end
+        if (pulse & ones$0 & room$2$q) begin
+            chunks$3$d = sums$3 & held$3;
+        end
+        if (pulse & ~full) begin
+            lowest$d = ~lowest$q;
+        end
+        if (clear | reset) begin
+            chunks$0$d = zero;
+            chunks$1$d = zero;
+            chunks$2$d = zero;
+            chunks$3$d = zero;
+        end
+        if (clear) begin
+            lowest$d = pulse;
+        end
+        if (reset) begin
+            lowest$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_mgmt$registers$counters$counters$12
+
+
+module nic_mgmt$registers$counters$counters$12$chunks$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$12$chunks$0
+
+
+module nic_mgmt$registers$counters$counters$12$chunks$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$12$chunks$1
+
+
+module nic_mgmt$registers$counters$counters$12$chunks$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$12$chunks$2
+
+
+module nic_mgmt$registers$counters$counters$12$chunks$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$12$chunks$3
+
+
+module nic_mgmt$registers$counters$counters$12$lowest(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$12$lowest
+
+
+module nic_mgmt$registers$counters$counters$12$room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$12$room$0
+
+
+module nic_mgmt$registers$counters$counters$12$room$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$12$room$1
+
+
+module nic_mgmt$registers$counters$counters$12$room$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$12$room$2
+
+
+module nic_mgmt$registers$counters$counters$12$seen$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$12$seen$0
+
+
+module nic_mgmt$registers$counters$counters$12$seen$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$12$seen$1
+
+
+module nic_mgmt$registers$counters$counters$12$seen$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$12$seen$2
+
+
+module nic_mgmt$registers$counters$counters$13(clock,reset,pulse,clear,value);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  pulse;
+    input wire  clear;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  spans$0 = 64'hff;
+    localparam  spans$1 = 64'hff00;
+    localparam  spans$2 = 64'hff0000;
+    localparam  spans$3 = 64'hff000000;
+    localparam  held$0 = 64'hfe;
+    localparam  held$1 = 64'hff00;
+    localparam  held$2 = 64'hff0000;
+    localparam  held$3 = 64'hff000000;
+    localparam  units$0 = 64'h1;
+    localparam  units$1 = 64'h100;
+    localparam  units$2 = 64'h10000;
+    localparam  units$3 = 64'h1000000;
+    localparam  carries$0 = 64'h100;
+    localparam  carries$1 = 64'h10000;
+    localparam  carries$2 = 64'h1000000;
+    localparam  carries$3 = 64'h100000000;
+    localparam  tops$0 = 1'b0;
+    localparam  tops$1 = 1'b0;
+    localparam  tops$2 = 1'b0;
+    localparam  tops$3 = 1'b0;
+    localparam  zero = 64'h0;
+    
+    // Stub signals
+    reg  [63:0] chunks$0$d;
+    wire  [63:0] chunks$0$q;
+    reg  chunks$0$clock;
+    reg  [63:0] chunks$1$d;
+    wire  [63:0] chunks$1$q;
+    reg  chunks$1$clock;
+    reg  [63:0] chunks$2$d;
+    wire  [63:0] chunks$2$q;
+    reg  chunks$2$clock;
+    reg  [63:0] chunks$3$d;
+    wire  [63:0] chunks$3$q;
+    reg  chunks$3$clock;
+    reg  lowest$d;
+    wire  lowest$q;
+    reg  lowest$clock;
+    reg  seen$0$d;
+    wire  seen$0$q;
+    reg  seen$0$clock;
+    reg  seen$1$d;
+    wire  seen$1$q;
+    reg  seen$1$clock;
+    reg  seen$2$d;
+    wire  seen$2$q;
+    reg  seen$2$clock;
+    reg  room$0$d;
+    wire  room$0$q;
+    reg  room$0$clock;
+    reg  room$1$d;
+    wire  room$1$q;
+    reg  room$1$clock;
+    reg  room$2$d;
+    wire  room$2$q;
+    reg  room$2$clock;
+    
+    // Local signals
+    reg  [63:0] whole;
+    reg  [63:0] sums$0;
+    reg  [63:0] sums$1;
+    reg  [63:0] sums$2;
+    reg  [63:0] sums$3;
+    reg  ones$0;
+    reg  ones$1;
+    reg  ones$2;
+    reg  ones$3;
+    reg  upper$0;
+    reg  upper$1;
+    reg  upper$2;
+    reg  upper$3;
+    reg  full;
+    
+    // Sub module instances
+    nic_mgmt$registers$counters$counters$13$chunks$0 chunks$0(
+        .d(chunks$0$d),
+        .q(chunks$0$q),
+        .clock(chunks$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$13$chunks$1 chunks$1(
+        .d(chunks$1$d),
+        .q(chunks$1$q),
+        .clock(chunks$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$13$chunks$2 chunks$2(
+        .d(chunks$2$d),
+        .q(chunks$2$q),
+        .clock(chunks$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$13$chunks$3 chunks$3(
+        .d(chunks$3$d),
+        .q(chunks$3$q),
+        .clock(chunks$3$clock)
+    );
+    nic_mgmt$registers$counters$counters$13$lowest lowest(
+        .d(lowest$d),
+        .q(lowest$q),
+        .clock(lowest$clock)
+    );
+    nic_mgmt$registers$counters$counters$13$seen$0 seen$0(
+        .d(seen$0$d),
+        .q(seen$0$q),
+        .clock(seen$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$13$seen$1 seen$1(
+        .d(seen$1$d),
+        .q(seen$1$q),
+        .clock(seen$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$13$seen$2 seen$2(
+        .d(seen$2$d),
+        .q(seen$2$q),
+        .clock(seen$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$13$room$0 room$0(
+        .d(room$0$d),
+        .q(room$0$q),
+        .clock(room$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$13$room$1 room$1(
+        .d(room$1$d),
+        .q(room$1$q),
+        .clock(room$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$13$room$2 room$2(
+        .d(room$2$d),
+        .q(room$2$q),
+        .clock(room$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lowest$clock = clock;
+        lowest$d = lowest$q;
+        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
+        chunks$0$clock = clock;
+        chunks$0$d = chunks$0$q;
+        whole = whole | chunks$0$q;
+        chunks$1$clock = clock;
+        chunks$1$d = chunks$1$q;
+        whole = whole | chunks$1$q;
+        chunks$2$clock = clock;
+        chunks$2$d = chunks$2$q;
+        whole = whole | chunks$2$q;
+        chunks$3$clock = clock;
+        chunks$3$d = chunks$3$q;
+        whole = whole | chunks$3$q;
+        value = whole;
+        sums$0 = (whole & spans$0) + units$0;
+        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
+        sums$1 = (whole & spans$1) + units$1;
+        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
+        sums$2 = (whole & spans$2) + units$2;
+        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
+        sums$3 = (whole & spans$3) + units$3;
+        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
+        upper$0 = 1'b1;
+        upper$1 = 1'b1;
+        upper$2 = 1'b1;
+        upper$3 = 1'b1;
+        seen$0$clock = clock;
+        seen$0$d = ones$1;
+        upper$1 = upper$0 & seen$0$q;
+        seen$1$clock = clock;
+        seen$1$d = ones$2;
+        upper$2 = upper$1 & seen$1$q;
+        seen$2$clock = clock;
+        seen$2$d = ones$3;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
+        room$0$clock = clock;
+        room$0$d = upper$0 & ~upper$3;
+        room$1$clock = clock;
+        room$1$d = upper$1 & ~upper$3;
+        room$2$clock = clock;
+        room$2$d = upper$2 & ~upper$3;
+        if (pulse & ~full) begin
+            chunks$0$d = sums$0 & held$0;
+        end
+        if (pulse & ones$0 & room$0$q) begin
+            chunks$1$d = sums$1 & held$1;
+        end
+        if (pulse & ones$0 & room$1$q) begin
+            chunks$2$d = sums$2 & held$2;
+        end
+        if (pulse & ones$0 & room$2$q) begin
+            chunks$3$d = sums$3 & held$3;
+        end
+        if (pulse & ~full) begin
+            lowest$d = ~lowest$q;
+        end
+        if (clear | reset) begin
+            chunks$0$d = zero;
+            chunks$1$d = zero;
+            chunks$2$d = zero;
+            chunks$3$d = zero;
+        end
+        if (clear) begin
+            lowest$d = pulse;
+        end
+        if (reset) begin
+            lowest$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_mgmt$registers$counters$counters$13
+
+
+module nic_mgmt$registers$counters$counters$13$chunks$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$13$chunks$0
+
+
+module nic_mgmt$registers$counters$counters$13$chunks$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$13$chunks$1
+
+
+module nic_mgmt$registers$counters$counters$13$chunks$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$13$chunks$2
+
+
+module nic_mgmt$registers$counters$counters$13$chunks$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$13$chunks$3
+
+
+module nic_mgmt$registers$counters$counters$13$lowest(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$13$lowest
+
+
+module nic_mgmt$registers$counters$counters$13$room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$13$room$0
+
+
+module nic_mgmt$registers$counters$counters$13$room$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$13$room$1
+
+
+module nic_mgmt$registers$counters$counters$13$room$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$13$room$2
+
+
+module nic_mgmt$registers$counters$counters$13$seen$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$13$seen$0
+
+
+module nic_mgmt$registers$counters$counters$13$seen$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$13$seen$1
+
+
+module nic_mgmt$registers$counters$counters$13$seen$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$13$seen$2
+
+
+module nic_mgmt$registers$counters$counters$14(clock,reset,pulse,clear,value);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  pulse;
+    input wire  clear;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  spans$0 = 64'hff;
+    localparam  spans$1 = 64'hff00;
+    localparam  spans$2 = 64'hff0000;
+    localparam  spans$3 = 64'hff000000;
+    localparam  held$0 = 64'hfe;
+    localparam  held$1 = 64'hff00;
+    localparam  held$2 = 64'hff0000;
+    localparam  held$3 = 64'hff000000;
+    localparam  units$0 = 64'h1;
+    localparam  units$1 = 64'h100;
+    localparam  units$2 = 64'h10000;
+    localparam  units$3 = 64'h1000000;
+    localparam  carries$0 = 64'h100;
+    localparam  carries$1 = 64'h10000;
+    localparam  carries$2 = 64'h1000000;
+    localparam  carries$3 = 64'h100000000;
+    localparam  tops$0 = 1'b0;
+    localparam  tops$1 = 1'b0;
+    localparam  tops$2 = 1'b0;
+    localparam  tops$3 = 1'b0;
+    localparam  zero = 64'h0;
+    
+    // Stub signals
+    reg  [63:0] chunks$0$d;
+    wire  [63:0] chunks$0$q;
+    reg  chunks$0$clock;
+    reg  [63:0] chunks$1$d;
+    wire  [63:0] chunks$1$q;
+    reg  chunks$1$clock;
+    reg  [63:0] chunks$2$d;
+    wire  [63:0] chunks$2$q;
+    reg  chunks$2$clock;
+    reg  [63:0] chunks$3$d;
+    wire  [63:0] chunks$3$q;
+    reg  chunks$3$clock;
+    reg  lowest$d;
+    wire  lowest$q;
+    reg  lowest$clock;
+    reg  seen$0$d;
+    wire  seen$0$q;
+    reg  seen$0$clock;
+    reg  seen$1$d;
+    wire  seen$1$q;
+    reg  seen$1$clock;
+    reg  seen$2$d;
+    wire  seen$2$q;
+    reg  seen$2$clock;
+    reg  room$0$d;
+    wire  room$0$q;
+    reg  room$0$clock;
+    reg  room$1$d;
+    wire  room$1$q;
+    reg  room$1$clock;
+    reg  room$2$d;
+    wire  room$2$q;
+    reg  room$2$clock;
+    
+    // Local signals
+    reg  [63:0] whole;
+    reg  [63:0] sums$0;
+    reg  [63:0] sums$1;
+    reg  [63:0] sums$2;
+    reg  [63:0] sums$3;
+    reg  ones$0;
+    reg  ones$1;
+    reg  ones$2;
+    reg  ones$3;
+    reg  upper$0;
+    reg  upper$1;
+    reg  upper$2;
+    reg  upper$3;
+    reg  full;
+    
+    // Sub module instances
+    nic_mgmt$registers$counters$counters$14$chunks$0 chunks$0(
+        .d(chunks$0$d),
+        .q(chunks$0$q),
+        .clock(chunks$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$14$chunks$1 chunks$1(
+        .d(chunks$1$d),
+        .q(chunks$1$q),
+        .clock(chunks$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$14$chunks$2 chunks$2(
+        .d(chunks$2$d),
+        .q(chunks$2$q),
+        .clock(chunks$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$14$chunks$3 chunks$3(
+        .d(chunks$3$d),
+        .q(chunks$3$q),
+        .clock(chunks$3$clock)
+    );
+    nic_mgmt$registers$counters$counters$14$lowest lowest(
+        .d(lowest$d),
+        .q(lowest$q),
+        .clock(lowest$clock)
+    );
+    nic_mgmt$registers$counters$counters$14$seen$0 seen$0(
+        .d(seen$0$d),
+        .q(seen$0$q),
+        .clock(seen$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$14$seen$1 seen$1(
+        .d(seen$1$d),
+        .q(seen$1$q),
+        .clock(seen$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$14$seen$2 seen$2(
+        .d(seen$2$d),
+        .q(seen$2$q),
+        .clock(seen$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$14$room$0 room$0(
+        .d(room$0$d),
+        .q(room$0$q),
+        .clock(room$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$14$room$1 room$1(
+        .d(room$1$d),
+        .q(room$1$q),
+        .clock(room$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$14$room$2 room$2(
+        .d(room$2$d),
+        .q(room$2$q),
+        .clock(room$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lowest$clock = clock;
+        lowest$d = lowest$q;
+        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
+        chunks$0$clock = clock;
+        chunks$0$d = chunks$0$q;
+        whole = whole | chunks$0$q;
+        chunks$1$clock = clock;
+        chunks$1$d = chunks$1$q;
+        whole = whole | chunks$1$q;
+        chunks$2$clock = clock;
+        chunks$2$d = chunks$2$q;
+        whole = whole | chunks$2$q;
+        chunks$3$clock = clock;
+        chunks$3$d = chunks$3$q;
+        whole = whole | chunks$3$q;
+        value = whole;
+        sums$0 = (whole & spans$0) + units$0;
+        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
+        sums$1 = (whole & spans$1) + units$1;
+        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
+        sums$2 = (whole & spans$2) + units$2;
+        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
+        sums$3 = (whole & spans$3) + units$3;
+        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
+        upper$0 = 1'b1;
+        upper$1 = 1'b1;
+        upper$2 = 1'b1;
+        upper$3 = 1'b1;
+        seen$0$clock = clock;
+        seen$0$d = ones$1;
+        upper$1 = upper$0 & seen$0$q;
+        seen$1$clock = clock;
+        seen$1$d = ones$2;
+        upper$2 = upper$1 & seen$1$q;
+        seen$2$clock = clock;
+        seen$2$d = ones$3;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
+        room$0$clock = clock;
+        room$0$d = upper$0 & ~upper$3;
+        room$1$clock = clock;
+        room$1$d = upper$1 & ~upper$3;
+        room$2$clock = clock;
+        room$2$d = upper$2 & ~upper$3;
+        if (pulse & ~full) begin
+            chunks$0$d = sums$0 & held$0;
+        end
+        if (pulse & ones$0 & room$0$q) begin
+            chunks$1$d = sums$1 & held$1;
+        end
+        if (pulse & ones$0 & room$1$q) begin
+            chunks$2$d = sums$2 & held$2;
+        end
+        if (pulse & ones$0 & room$2$q) begin
+            chunks$3$d = sums$3 & held$3;
+        end
+        if (pulse & ~full) begin
+            lowest$d = ~lowest$q;
+        end
+        if (clear | reset) begin
+            chunks$0$d = zero;
+            chunks$1$d = zero;
+            chunks$2$d = zero;
+            chunks$3$d = zero;
+        end
+        if (clear) begin
+            lowest$d = pulse;
+        end
+        if (reset) begin
+            lowest$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_mgmt$registers$counters$counters$14
+
+
+module nic_mgmt$registers$counters$counters$14$chunks$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$14$chunks$0
+
+
+module nic_mgmt$registers$counters$counters$14$chunks$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$14$chunks$1
+
+
+module nic_mgmt$registers$counters$counters$14$chunks$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$14$chunks$2
+
+
+module nic_mgmt$registers$counters$counters$14$chunks$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$14$chunks$3
+
+
+module nic_mgmt$registers$counters$counters$14$lowest(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$14$lowest
+
+
+module nic_mgmt$registers$counters$counters$14$room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$14$room$0
+
+
+module nic_mgmt$registers$counters$counters$14$room$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$14$room$1
+
+
+module nic_mgmt$registers$counters$counters$14$room$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$14$room$2
+
+
+module nic_mgmt$registers$counters$counters$14$seen$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$14$seen$0
+
+
+module nic_mgmt$registers$counters$counters$14$seen$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$14$seen$1
+
+
+module nic_mgmt$registers$counters$counters$14$seen$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$14$seen$2
+
+
+module nic_mgmt$registers$counters$counters$15(clock,reset,pulse,clear,value);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  pulse;
+    input wire  clear;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  spans$0 = 64'hff;
+    localparam  spans$1 = 64'hff00;
+    localparam  spans$2 = 64'hff0000;
+    localparam  spans$3 = 64'hff000000;
+    localparam  held$0 = 64'hfe;
+    localparam  held$1 = 64'hff00;
+    localparam  held$2 = 64'hff0000;
+    localparam  held$3 = 64'hff000000;
+    localparam  units$0 = 64'h1;
+    localparam  units$1 = 64'h100;
+    localparam  units$2 = 64'h10000;
+    localparam  units$3 = 64'h1000000;
+    localparam  carries$0 = 64'h100;
+    localparam  carries$1 = 64'h10000;
+    localparam  carries$2 = 64'h1000000;
+    localparam  carries$3 = 64'h100000000;
+    localparam  tops$0 = 1'b0;
+    localparam  tops$1 = 1'b0;
+    localparam  tops$2 = 1'b0;
+    localparam  tops$3 = 1'b0;
+    localparam  zero = 64'h0;
+    
+    // Stub signals
+    reg  [63:0] chunks$0$d;
+    wire  [63:0] chunks$0$q;
+    reg  chunks$0$clock;
+    reg  [63:0] chunks$1$d;
+    wire  [63:0] chunks$1$q;
+    reg  chunks$1$clock;
+    reg  [63:0] chunks$2$d;
+    wire  [63:0] chunks$2$q;
+    reg  chunks$2$clock;
+    reg  [63:0] chunks$3$d;
+    wire  [63:0] chunks$3$q;
+    reg  chunks$3$clock;
+    reg  lowest$d;
+    wire  lowest$q;
+    reg  lowest$clock;
+    reg  seen$0$d;
+    wire  seen$0$q;
+    reg  seen$0$clock;
+    reg  seen$1$d;
+    wire  seen$1$q;
+    reg  seen$1$clock;
+    reg  seen$2$d;
+    wire  seen$2$q;
+    reg  seen$2$clock;
+    reg  room$0$d;
+    wire  room$0$q;
+    reg  room$0$clock;
+    reg  room$1$d;
+    wire  room$1$q;
+    reg  room$1$clock;
+    reg  room$2$d;
+    wire  room$2$q;
+    reg  room$2$clock;
+    
+    // Local signals
+    reg  [63:0] whole;
+    reg  [63:0] sums$0;
+    reg  [63:0] sums$1;
+    reg  [63:0] sums$2;
+    reg  [63:0] sums$3;
+    reg  ones$0;
+    reg  ones$1;
+    reg  ones$2;
+    reg  ones$3;
+    reg  upper$0;
+    reg  upper$1;
+    reg  upper$2;
+    reg  upper$3;
+    reg  full;
+    
+    // Sub module instances
+    nic_mgmt$registers$counters$counters$15$chunks$0 chunks$0(
+        .d(chunks$0$d),
+        .q(chunks$0$q),
+        .clock(chunks$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$15$chunks$1 chunks$1(
+        .d(chunks$1$d),
+        .q(chunks$1$q),
+        .clock(chunks$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$15$chunks$2 chunks$2(
+        .d(chunks$2$d),
+        .q(chunks$2$q),
+        .clock(chunks$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$15$chunks$3 chunks$3(
+        .d(chunks$3$d),
+        .q(chunks$3$q),
+        .clock(chunks$3$clock)
+    );
+    nic_mgmt$registers$counters$counters$15$lowest lowest(
+        .d(lowest$d),
+        .q(lowest$q),
+        .clock(lowest$clock)
+    );
+    nic_mgmt$registers$counters$counters$15$seen$0 seen$0(
+        .d(seen$0$d),
+        .q(seen$0$q),
+        .clock(seen$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$15$seen$1 seen$1(
+        .d(seen$1$d),
+        .q(seen$1$q),
+        .clock(seen$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$15$seen$2 seen$2(
+        .d(seen$2$d),
+        .q(seen$2$q),
+        .clock(seen$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$15$room$0 room$0(
+        .d(room$0$d),
+        .q(room$0$q),
+        .clock(room$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$15$room$1 room$1(
+        .d(room$1$d),
+        .q(room$1$q),
+        .clock(room$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$15$room$2 room$2(
+        .d(room$2$d),
+        .q(room$2$q),
+        .clock(room$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lowest$clock = clock;
+        lowest$d = lowest$q;
+        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
+        chunks$0$clock = clock;
+        chunks$0$d = chunks$0$q;
+        whole = whole | chunks$0$q;
+        chunks$1$clock = clock;
+        chunks$1$d = chunks$1$q;
+        whole = whole | chunks$1$q;
+        chunks$2$clock = clock;
+        chunks$2$d = chunks$2$q;
+        whole = whole | chunks$2$q;
+        chunks$3$clock = clock;
+        chunks$3$d = chunks$3$q;
+        whole = whole | chunks$3$q;
+        value = whole;
+        sums$0 = (whole & spans$0) + units$0;
+        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
+        sums$1 = (whole & spans$1) + units$1;
+        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
+        sums$2 = (whole & spans$2) + units$2;
+        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
+        sums$3 = (whole & spans$3) + units$3;
+        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
+        upper$0 = 1'b1;
+        upper$1 = 1'b1;
+        upper$2 = 1'b1;
+        upper$3 = 1'b1;
+        seen$0$clock = clock;
+        seen$0$d = ones$1;
+        upper$1 = upper$0 & seen$0$q;
+        seen$1$clock = clock;
+        seen$1$d = ones$2;
+        upper$2 = upper$1 & seen$1$q;
+        seen$2$clock = clock;
+        seen$2$d = ones$3;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
+        room$0$clock = clock;
+        room$0$d = upper$0 & ~upper$3;
+        room$1$clock = clock;
+        room$1$d = upper$1 & ~upper$3;
+        room$2$clock = clock;
+        room$2$d = upper$2 & ~upper$3;
+        if (pulse & ~full) begin
+            chunks$0$d = sums$0 & held$0;
+        end
+        if (pulse & ones$0 & room$0$q) begin
+            chunks$1$d = sums$1 & held$1;
+        end
+        if (pulse & ones$0 & room$1$q) begin
+            chunks$2$d = sums$2 & held$2;
+        end
+        if (pulse & ones$0 & room$2$q) begin
+            chunks$3$d = sums$3 & held$3;
+        end
+        if (pulse & ~full) begin
+            lowest$d = ~lowest$q;
+        end
+        if (clear | reset) begin
+            chunks$0$d = zero;
+            chunks$1$d = zero;
+            chunks$2$d = zero;
+            chunks$3$d = zero;
+        end
+        if (clear) begin
+            lowest$d = pulse;
+        end
+        if (reset) begin
+            lowest$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_mgmt$registers$counters$counters$15
+
+
+module nic_mgmt$registers$counters$counters$15$chunks$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$15$chunks$0
+
+
+module nic_mgmt$registers$counters$counters$15$chunks$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$15$chunks$1
+
+
+module nic_mgmt$registers$counters$counters$15$chunks$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$15$chunks$2
+
+
+module nic_mgmt$registers$counters$counters$15$chunks$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$15$chunks$3
+
+
+module nic_mgmt$registers$counters$counters$15$lowest(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$15$lowest
+
+
+module nic_mgmt$registers$counters$counters$15$room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$15$room$0
+
+
+module nic_mgmt$registers$counters$counters$15$room$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$15$room$1
+
+
+module nic_mgmt$registers$counters$counters$15$room$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$15$room$2
+
+
+module nic_mgmt$registers$counters$counters$15$seen$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$15$seen$0
+
+
+module nic_mgmt$registers$counters$counters$15$seen$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$15$seen$1
+
+
+module nic_mgmt$registers$counters$counters$15$seen$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$15$seen$2
+
+
+module nic_mgmt$registers$counters$counters$16(clock,reset,pulse,clear,value);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  pulse;
+    input wire  clear;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  spans$0 = 64'hff;
+    localparam  spans$1 = 64'hff00;
+    localparam  spans$2 = 64'hff0000;
+    localparam  spans$3 = 64'hff000000;
+    localparam  held$0 = 64'hfe;
+    localparam  held$1 = 64'hff00;
+    localparam  held$2 = 64'hff0000;
+    localparam  held$3 = 64'hff000000;
+    localparam  units$0 = 64'h1;
+    localparam  units$1 = 64'h100;
+    localparam  units$2 = 64'h10000;
+    localparam  units$3 = 64'h1000000;
+    localparam  carries$0 = 64'h100;
+    localparam  carries$1 = 64'h10000;
+    localparam  carries$2 = 64'h1000000;
+    localparam  carries$3 = 64'h100000000;
+    localparam  tops$0 = 1'b0;
+    localparam  tops$1 = 1'b0;
+    localparam  tops$2 = 1'b0;
+    localparam  tops$3 = 1'b0;
+    localparam  zero = 64'h0;
+    
+    // Stub signals
+    reg  [63:0] chunks$0$d;
+    wire  [63:0] chunks$0$q;
+    reg  chunks$0$clock;
+    reg  [63:0] chunks$1$d;
+    wire  [63:0] chunks$1$q;
+    reg  chunks$1$clock;
+    reg  [63:0] chunks$2$d;
+    wire  [63:0] chunks$2$q;
+    reg  chunks$2$clock;
+    reg  [63:0] chunks$3$d;
+    wire  [63:0] chunks$3$q;
+    reg  chunks$3$clock;
+    reg  lowest$d;
+    wire  lowest$q;
+    reg  lowest$clock;
+    reg  seen$0$d;
+    wire  seen$0$q;
+    reg  seen$0$clock;
+    reg  seen$1$d;
+    wire  seen$1$q;
+    reg  seen$1$clock;
+    reg  seen$2$d;
+    wire  seen$2$q;
+    reg  seen$2$clock;
+    reg  room$0$d;
+    wire  room$0$q;
+    reg  room$0$clock;
+    reg  room$1$d;
+    wire  room$1$q;
+    reg  room$1$clock;
+    reg  room$2$d;
+    wire  room$2$q;
+    reg  room$2$clock;
+    
+    // Local signals
+    reg  [63:0] whole;
+    reg  [63:0] sums$0;
+    reg  [63:0] sums$1;
+    reg  [63:0] sums$2;
+    reg  [63:0] sums$3;
+    reg  ones$0;
+    reg  ones$1;
+    reg  ones$2;
+    reg  ones$3;
+    reg  upper$0;
+    reg  upper$1;
+    reg  upper$2;
+    reg  upper$3;
+    reg  full;
+    
+    // Sub module instances
+    nic_mgmt$registers$counters$counters$16$chunks$0 chunks$0(
+        .d(chunks$0$d),
+        .q(chunks$0$q),
+        .clock(chunks$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$16$chunks$1 chunks$1(
+        .d(chunks$1$d),
+        .q(chunks$1$q),
+        .clock(chunks$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$16$chunks$2 chunks$2(
+        .d(chunks$2$d),
+        .q(chunks$2$q),
+        .clock(chunks$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$16$chunks$3 chunks$3(
+        .d(chunks$3$d),
+        .q(chunks$3$q),
+        .clock(chunks$3$clock)
+    );
+    nic_mgmt$registers$counters$counters$16$lowest lowest(
+        .d(lowest$d),
+        .q(lowest$q),
+        .clock(lowest$clock)
+    );
+    nic_mgmt$registers$counters$counters$16$seen$0 seen$0(
+        .d(seen$0$d),
+        .q(seen$0$q),
+        .clock(seen$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$16$seen$1 seen$1(
+        .d(seen$1$d),
+        .q(seen$1$q),
+        .clock(seen$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$16$seen$2 seen$2(
+        .d(seen$2$d),
+        .q(seen$2$q),
+        .clock(seen$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$16$room$0 room$0(
+        .d(room$0$d),
+        .q(room$0$q),
+        .clock(room$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$16$room$1 room$1(
+        .d(room$1$d),
+        .q(room$1$q),
+        .clock(room$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$16$room$2 room$2(
+        .d(room$2$d),
+        .q(room$2$q),
+        .clock(room$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lowest$clock = clock;
+        lowest$d = lowest$q;
+        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
+        chunks$0$clock = clock;
+        chunks$0$d = chunks$0$q;
+        whole = whole | chunks$0$q;
+        chunks$1$clock = clock;
+        chunks$1$d = chunks$1$q;
+        whole = whole | chunks$1$q;
+        chunks$2$clock = clock;
+        chunks$2$d = chunks$2$q;
+        whole = whole | chunks$2$q;
+        chunks$3$clock = clock;
+        chunks$3$d = chunks$3$q;
+        whole = whole | chunks$3$q;
+        value = whole;
+        sums$0 = (whole & spans$0) + units$0;
+        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
+        sums$1 = (whole & spans$1) + units$1;
+        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
+        sums$2 = (whole & spans$2) + units$2;
+        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
+        sums$3 = (whole & spans$3) + units$3;
+        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
+        upper$0 = 1'b1;
+        upper$1 = 1'b1;
+        upper$2 = 1'b1;
+        upper$3 = 1'b1;
+        seen$0$clock = clock;
+        seen$0$d = ones$1;
+        upper$1 = upper$0 & seen$0$q;
+        seen$1$clock = clock;
+        seen$1$d = ones$2;
+        upper$2 = upper$1 & seen$1$q;
+        seen$2$clock = clock;
+        seen$2$d = ones$3;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
+        room$0$clock = clock;
+        room$0$d = upper$0 & ~upper$3;
+        room$1$clock = clock;
+        room$1$d = upper$1 & ~upper$3;
+        room$2$clock = clock;
+        room$2$d = upper$2 & ~upper$3;
+        if (pulse & ~full) begin
+            chunks$0$d = sums$0 & held$0;
+        end
+        if (pulse & ones$0 & room$0$q) begin
+            chunks$1$d = sums$1 & held$1;
+        end
+        if (pulse & ones$0 & room$1$q) begin
+            chunks$2$d = sums$2 & held$2;
+        end
+        if (pulse & ones$0 & room$2$q) begin
+            chunks$3$d = sums$3 & held$3;
+        end
+        if (pulse & ~full) begin
+            lowest$d = ~lowest$q;
+        end
+        if (clear | reset) begin
+            chunks$0$d = zero;
+            chunks$1$d = zero;
+            chunks$2$d = zero;
+            chunks$3$d = zero;
+        end
+        if (clear) begin
+            lowest$d = pulse;
+        end
+        if (reset) begin
+            lowest$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_mgmt$registers$counters$counters$16
+
+
+module nic_mgmt$registers$counters$counters$16$chunks$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$16$chunks$0
+
+
+module nic_mgmt$registers$counters$counters$16$chunks$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$16$chunks$1
+
+
+module nic_mgmt$registers$counters$counters$16$chunks$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$16$chunks$2
+
+
+module nic_mgmt$registers$counters$counters$16$chunks$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$16$chunks$3
+
+
+module nic_mgmt$registers$counters$counters$16$lowest(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$16$lowest
+
+
+module nic_mgmt$registers$counters$counters$16$room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$16$room$0
+
+
+module nic_mgmt$registers$counters$counters$16$room$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$16$room$1
+
+
+module nic_mgmt$registers$counters$counters$16$room$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$16$room$2
+
+
+module nic_mgmt$registers$counters$counters$16$seen$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$16$seen$0
+
+
+module nic_mgmt$registers$counters$counters$16$seen$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$16$seen$1
+
+
+module nic_mgmt$registers$counters$counters$16$seen$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$16$seen$2
+
+
+module nic_mgmt$registers$counters$counters$17(clock,reset,pulse,clear,value);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  pulse;
+    input wire  clear;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  spans$0 = 64'hff;
+    localparam  spans$1 = 64'hff00;
+    localparam  spans$2 = 64'hff0000;
+    localparam  spans$3 = 64'hff000000;
+    localparam  held$0 = 64'hfe;
+    localparam  held$1 = 64'hff00;
+    localparam  held$2 = 64'hff0000;
+    localparam  held$3 = 64'hff000000;
+    localparam  units$0 = 64'h1;
+    localparam  units$1 = 64'h100;
+    localparam  units$2 = 64'h10000;
+    localparam  units$3 = 64'h1000000;
+    localparam  carries$0 = 64'h100;
+    localparam  carries$1 = 64'h10000;
+    localparam  carries$2 = 64'h1000000;
+    localparam  carries$3 = 64'h100000000;
+    localparam  tops$0 = 1'b0;
+    localparam  tops$1 = 1'b0;
+    localparam  tops$2 = 1'b0;
+    localparam  tops$3 = 1'b0;
+    localparam  zero = 64'h0;
+    
+    // Stub signals
+    reg  [63:0] chunks$0$d;
+    wire  [63:0] chunks$0$q;
+    reg  chunks$0$clock;
+    reg  [63:0] chunks$1$d;
+    wire  [63:0] chunks$1$q;
+    reg  chunks$1$clock;
+    reg  [63:0] chunks$2$d;
+    wire  [63:0] chunks$2$q;
+    reg  chunks$2$clock;
+    reg  [63:0] chunks$3$d;
+    wire  [63:0] chunks$3$q;
+    reg  chunks$3$clock;
+    reg  lowest$d;
+    wire  lowest$q;
+    reg  lowest$clock;
+    reg  seen$0$d;
+    wire  seen$0$q;
+    reg  seen$0$clock;
+    reg  seen$1$d;
+    wire  seen$1$q;
+    reg  seen$1$clock;
+    reg  seen$2$d;
+    wire  seen$2$q;
+    reg  seen$2$clock;
+    reg  room$0$d;
+    wire  room$0$q;
+    reg  room$0$clock;
+    reg  room$1$d;
+    wire  room$1$q;
+    reg  room$1$clock;
+    reg  room$2$d;
+    wire  room$2$q;
+    reg  room$2$clock;
+    
+    // Local signals
+    reg  [63:0] whole;
+    reg  [63:0] sums$0;
+    reg  [63:0] sums$1;
+    reg  [63:0] sums$2;
+    reg  [63:0] sums$3;
+    reg  ones$0;
+    reg  ones$1;
+    reg  ones$2;
+    reg  ones$3;
+    reg  upper$0;
+    reg  upper$1;
+    reg  upper$2;
+    reg  upper$3;
+    reg  full;
+    
+    // Sub module instances
+    nic_mgmt$registers$counters$counters$17$chunks$0 chunks$0(
+        .d(chunks$0$d),
+        .q(chunks$0$q),
+        .clock(chunks$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$17$chunks$1 chunks$1(
+        .d(chunks$1$d),
+        .q(chunks$1$q),
+        .clock(chunks$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$17$chunks$2 chunks$2(
+        .d(chunks$2$d),
+        .q(chunks$2$q),
+        .clock(chunks$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$17$chunks$3 chunks$3(
+        .d(chunks$3$d),
+        .q(chunks$3$q),
+        .clock(chunks$3$clock)
+    );
+    nic_mgmt$registers$counters$counters$17$lowest lowest(
+        .d(lowest$d),
+        .q(lowest$q),
+        .clock(lowest$clock)
+    );
+    nic_mgmt$registers$counters$counters$17$seen$0 seen$0(
+        .d(seen$0$d),
+        .q(seen$0$q),
+        .clock(seen$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$17$seen$1 seen$1(
+        .d(seen$1$d),
+        .q(seen$1$q),
+        .clock(seen$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$17$seen$2 seen$2(
+        .d(seen$2$d),
+        .q(seen$2$q),
+        .clock(seen$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$17$room$0 room$0(
+        .d(room$0$d),
+        .q(room$0$q),
+        .clock(room$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$17$room$1 room$1(
+        .d(room$1$d),
+        .q(room$1$q),
+        .clock(room$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$17$room$2 room$2(
+        .d(room$2$d),
+        .q(room$2$q),
+        .clock(room$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lowest$clock = clock;
+        lowest$d = lowest$q;
+        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
+        chunks$0$clock = clock;
+        chunks$0$d = chunks$0$q;
+        whole = whole | chunks$0$q;
+        chunks$1$clock = clock;
+        chunks$1$d = chunks$1$q;
+        whole = whole | chunks$1$q;
+        chunks$2$clock = clock;
+        chunks$2$d = chunks$2$q;
+        whole = whole | chunks$2$q;
+        chunks$3$clock = clock;
+        chunks$3$d = chunks$3$q;
+        whole = whole | chunks$3$q;
+        value = whole;
+        sums$0 = (whole & spans$0) + units$0;
+        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
+        sums$1 = (whole & spans$1) + units$1;
+        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
+        sums$2 = (whole & spans$2) + units$2;
+        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
+        sums$3 = (whole & spans$3) + units$3;
+        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
+        upper$0 = 1'b1;
+        upper$1 = 1'b1;
+        upper$2 = 1'b1;
+        upper$3 = 1'b1;
+        seen$0$clock = clock;
+        seen$0$d = ones$1;
+        upper$1 = upper$0 & seen$0$q;
+        seen$1$clock = clock;
+        seen$1$d = ones$2;
+        upper$2 = upper$1 & seen$1$q;
+        seen$2$clock = clock;
+        seen$2$d = ones$3;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
+        room$0$clock = clock;
+        room$0$d = upper$0 & ~upper$3;
+        room$1$clock = clock;
+        room$1$d = upper$1 & ~upper$3;
+        room$2$clock = clock;
+        room$2$d = upper$2 & ~upper$3;
+        if (pulse & ~full) begin
+            chunks$0$d = sums$0 & held$0;
+        end
+        if (pulse & ones$0 & room$0$q) begin
+            chunks$1$d = sums$1 & held$1;
+        end
+        if (pulse & ones$0 & room$1$q) begin
+            chunks$2$d = sums$2 & held$2;
+        end
+        if (pulse & ones$0 & room$2$q) begin
+            chunks$3$d = sums$3 & held$3;
+        end
+        if (pulse & ~full) begin
+            lowest$d = ~lowest$q;
+        end
+        if (clear | reset) begin
+            chunks$0$d = zero;
+            chunks$1$d = zero;
+            chunks$2$d = zero;
+            chunks$3$d = zero;
+        end
+        if (clear) begin
+            lowest$d = pulse;
+        end
+        if (reset) begin
+            lowest$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_mgmt$registers$counters$counters$17
+
+
+module nic_mgmt$registers$counters$counters$17$chunks$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$17$chunks$0
+
+
+module nic_mgmt$registers$counters$counters$17$chunks$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$17$chunks$1
+
+
+module nic_mgmt$registers$counters$counters$17$chunks$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$17$chunks$2
+
+
+module nic_mgmt$registers$counters$counters$17$chunks$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$17$chunks$3
+
+
+module nic_mgmt$registers$counters$counters$17$lowest(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$17$lowest
+
+
+module nic_mgmt$registers$counters$counters$17$room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$17$room$0
+
+
+module nic_mgmt$registers$counters$counters$17$room$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$17$room$1
+
+
+module nic_mgmt$registers$counters$counters$17$room$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$17$room$2
+
+
+module nic_mgmt$registers$counters$counters$17$seen$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$17$seen$0
+
+
+module nic_mgmt$registers$counters$counters$17$seen$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$17$seen$1
+
+
+module nic_mgmt$registers$counters$counters$17$seen$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$17$seen$2
+
+
+module nic_mgmt$registers$counters$counters$18(clock,reset,pulse,clear,value);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  pulse;
+    input wire  clear;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  spans$0 = 64'hff;
+    localparam  spans$1 = 64'hff00;
+    localparam  spans$2 = 64'hff0000;
+    localparam  spans$3 = 64'hff000000;
+    localparam  held$0 = 64'hfe;
+    localparam  held$1 = 64'hff00;
+    localparam  held$2 = 64'hff0000;
+    localparam  held$3 = 64'hff000000;
+    localparam  units$0 = 64'h1;
+    localparam  units$1 = 64'h100;
+    localparam  units$2 = 64'h10000;
+    localparam  units$3 = 64'h1000000;
+    localparam  carries$0 = 64'h100;
+    localparam  carries$1 = 64'h10000;
+    localparam  carries$2 = 64'h1000000;
+    localparam  carries$3 = 64'h100000000;
+    localparam  tops$0 = 1'b0;
+    localparam  tops$1 = 1'b0;
+    localparam  tops$2 = 1'b0;
+    localparam  tops$3 = 1'b0;
+    localparam  zero = 64'h0;
+    
+    // Stub signals
+    reg  [63:0] chunks$0$d;
+    wire  [63:0] chunks$0$q;
+    reg  chunks$0$clock;
+    reg  [63:0] chunks$1$d;
+    wire  [63:0] chunks$1$q;
+    reg  chunks$1$clock;
+    reg  [63:0] chunks$2$d;
+    wire  [63:0] chunks$2$q;
+    reg  chunks$2$clock;
+    reg  [63:0] chunks$3$d;
+    wire  [63:0] chunks$3$q;
+    reg  chunks$3$clock;
+    reg  lowest$d;
+    wire  lowest$q;
+    reg  lowest$clock;
+    reg  seen$0$d;
+    wire  seen$0$q;
+    reg  seen$0$clock;
+    reg  seen$1$d;
+    wire  seen$1$q;
+    reg  seen$1$clock;
+    reg  seen$2$d;
+    wire  seen$2$q;
+    reg  seen$2$clock;
+    reg  room$0$d;
+    wire  room$0$q;
+    reg  room$0$clock;
+    reg  room$1$d;
+    wire  room$1$q;
+    reg  room$1$clock;
+    reg  room$2$d;
+    wire  room$2$q;
+    reg  room$2$clock;
+    
+    // Local signals
+    reg  [63:0] whole;
+    reg  [63:0] sums$0;
+    reg  [63:0] sums$1;
+    reg  [63:0] sums$2;
+    reg  [63:0] sums$3;
+    reg  ones$0;
+    reg  ones$1;
+    reg  ones$2;
+    reg  ones$3;
+    reg  upper$0;
+    reg  upper$1;
+    reg  upper$2;
+    reg  upper$3;
+    reg  full;
+    
+    // Sub module instances
+    nic_mgmt$registers$counters$counters$18$chunks$0 chunks$0(
+        .d(chunks$0$d),
+        .q(chunks$0$q),
+        .clock(chunks$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$18$chunks$1 chunks$1(
+        .d(chunks$1$d),
+        .q(chunks$1$q),
+        .clock(chunks$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$18$chunks$2 chunks$2(
+        .d(chunks$2$d),
+        .q(chunks$2$q),
+        .clock(chunks$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$18$chunks$3 chunks$3(
+        .d(chunks$3$d),
+        .q(chunks$3$q),
+        .clock(chunks$3$clock)
+    );
+    nic_mgmt$registers$counters$counters$18$lowest lowest(
+        .d(lowest$d),
+        .q(lowest$q),
+        .clock(lowest$clock)
+    );
+    nic_mgmt$registers$counters$counters$18$seen$0 seen$0(
+        .d(seen$0$d),
+        .q(seen$0$q),
+        .clock(seen$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$18$seen$1 seen$1(
+        .d(seen$1$d),
+        .q(seen$1$q),
+        .clock(seen$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$18$seen$2 seen$2(
+        .d(seen$2$d),
+        .q(seen$2$q),
+        .clock(seen$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$18$room$0 room$0(
+        .d(room$0$d),
+        .q(room$0$q),
+        .clock(room$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$18$room$1 room$1(
+        .d(room$1$d),
+        .q(room$1$q),
+        .clock(room$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$18$room$2 room$2(
+        .d(room$2$d),
+        .q(room$2$q),
+        .clock(room$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lowest$clock = clock;
+        lowest$d = lowest$q;
+        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
+        chunks$0$clock = clock;
+        chunks$0$d = chunks$0$q;
+        whole = whole | chunks$0$q;
+        chunks$1$clock = clock;
+        chunks$1$d = chunks$1$q;
+        whole = whole | chunks$1$q;
+        chunks$2$clock = clock;
+        chunks$2$d = chunks$2$q;
+        whole = whole | chunks$2$q;
+        chunks$3$clock = clock;
+        chunks$3$d = chunks$3$q;
+        whole = whole | chunks$3$q;
+        value = whole;
+        sums$0 = (whole & spans$0) + units$0;
+        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
+        sums$1 = (whole & spans$1) + units$1;
+        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
+        sums$2 = (whole & spans$2) + units$2;
+        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
+        sums$3 = (whole & spans$3) + units$3;
+        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
+        upper$0 = 1'b1;
+        upper$1 = 1'b1;
+        upper$2 = 1'b1;
+        upper$3 = 1'b1;
+        seen$0$clock = clock;
+        seen$0$d = ones$1;
+        upper$1 = upper$0 & seen$0$q;
+        seen$1$clock = clock;
+        seen$1$d = ones$2;
+        upper$2 = upper$1 & seen$1$q;
+        seen$2$clock = clock;
+        seen$2$d = ones$3;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
+        room$0$clock = clock;
+        room$0$d = upper$0 & ~upper$3;
+        room$1$clock = clock;
+        room$1$d = upper$1 & ~upper$3;
+        room$2$clock = clock;
+        room$2$d = upper$2 & ~upper$3;
+        if (pulse & ~full) begin
+            chunks$0$d = sums$0 & held$0;
+        end
+        if (pulse & ones$0 & room$0$q) begin
+            chunks$1$d = sums$1 & held$1;
+        end
+        if (pulse & ones$0 & room$1$q) begin
+            chunks$2$d = sums$2 & held$2;
+        end
+        if (pulse & ones$0 & room$2$q) begin
+            chunks$3$d = sums$3 & held$3;
+        end
+        if (pulse & ~full) begin
+            lowest$d = ~lowest$q;
+        end
+        if (clear | reset) begin
+            chunks$0$d = zero;
+            chunks$1$d = zero;
+            chunks$2$d = zero;
+            chunks$3$d = zero;
+        end
+        if (clear) begin
+            lowest$d = pulse;
+        end
+        if (reset) begin
+            lowest$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_mgmt$registers$counters$counters$18
+
+
+module nic_mgmt$registers$counters$counters$18$chunks$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$18$chunks$0
+
+
+module nic_mgmt$registers$counters$counters$18$chunks$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$18$chunks$1
+
+
+module nic_mgmt$registers$counters$counters$18$chunks$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$18$chunks$2
+
+
+module nic_mgmt$registers$counters$counters$18$chunks$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$18$chunks$3
+
+
+module nic_mgmt$registers$counters$counters$18$lowest(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$18$lowest
+
+
+module nic_mgmt$registers$counters$counters$18$room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$18$room$0
+
+
+module nic_mgmt$registers$counters$counters$18$room$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$18$room$1
+
+
+module nic_mgmt$registers$counters$counters$18$room$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$18$room$2
+
+
+module nic_mgmt$registers$counters$counters$18$seen$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$18$seen$0
+
+
+module nic_mgmt$registers$counters$counters$18$seen$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$18$seen$1
+
+
+module nic_mgmt$registers$counters$counters$18$seen$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$18$seen$2
+
+
+module nic_mgmt$registers$counters$counters$19(clock,reset,pulse,clear,value);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  pulse;
+    input wire  clear;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  spans$0 = 64'hff;
+    localparam  spans$1 = 64'hff00;
+    localparam  spans$2 = 64'hff0000;
+    localparam  spans$3 = 64'hff000000;
+    localparam  held$0 = 64'hfe;
+    localparam  held$1 = 64'hff00;
+    localparam  held$2 = 64'hff0000;
+    localparam  held$3 = 64'hff000000;
+    localparam  units$0 = 64'h1;
+    localparam  units$1 = 64'h100;
+    localparam  units$2 = 64'h10000;
+    localparam  units$3 = 64'h1000000;
+    localparam  carries$0 = 64'h100;
+    localparam  carries$1 = 64'h10000;
+    localparam  carries$2 = 64'h1000000;
+    localparam  carries$3 = 64'h100000000;
+    localparam  tops$0 = 1'b0;
+    localparam  tops$1 = 1'b0;
+    localparam  tops$2 = 1'b0;
+    localparam  tops$3 = 1'b0;
+    localparam  zero = 64'h0;
+    
+    // Stub signals
+    reg  [63:0] chunks$0$d;
+    wire  [63:0] chunks$0$q;
+    reg  chunks$0$clock;
+    reg  [63:0] chunks$1$d;
+    wire  [63:0] chunks$1$q;
+    reg  chunks$1$clock;
+    reg  [63:0] chunks$2$d;
+    wire  [63:0] chunks$2$q;
+    reg  chunks$2$clock;
+    reg  [63:0] chunks$3$d;
+    wire  [63:0] chunks$3$q;
+    reg  chunks$3$clock;
+    reg  lowest$d;
+    wire  lowest$q;
+    reg  lowest$clock;
+    reg  seen$0$d;
+    wire  seen$0$q;
+    reg  seen$0$clock;
+    reg  seen$1$d;
+    wire  seen$1$q;
+    reg  seen$1$clock;
+    reg  seen$2$d;
+    wire  seen$2$q;
+    reg  seen$2$clock;
+    reg  room$0$d;
+    wire  room$0$q;
+    reg  room$0$clock;
+    reg  room$1$d;
+    wire  room$1$q;
+    reg  room$1$clock;
+    reg  room$2$d;
+    wire  room$2$q;
+    reg  room$2$clock;
+    
+    // Local signals
+    reg  [63:0] whole;
+    reg  [63:0] sums$0;
+    reg  [63:0] sums$1;
+    reg  [63:0] sums$2;
+    reg  [63:0] sums$3;
+    reg  ones$0;
+    reg  ones$1;
+    reg  ones$2;
+    reg  ones$3;
+    reg  upper$0;
+    reg  upper$1;
+    reg  upper$2;
+    reg  upper$3;
+    reg  full;
+    
+    // Sub module instances
+    nic_mgmt$registers$counters$counters$19$chunks$0 chunks$0(
+        .d(chunks$0$d),
+        .q(chunks$0$q),
+        .clock(chunks$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$19$chunks$1 chunks$1(
+        .d(chunks$1$d),
+        .q(chunks$1$q),
+        .clock(chunks$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$19$chunks$2 chunks$2(
+        .d(chunks$2$d),
+        .q(chunks$2$q),
+        .clock(chunks$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$19$chunks$3 chunks$3(
+        .d(chunks$3$d),
+        .q(chunks$3$q),
+        .clock(chunks$3$clock)
+    );
+    nic_mgmt$registers$counters$counters$19$lowest lowest(
+        .d(lowest$d),
+        .q(lowest$q),
+        .clock(lowest$clock)
+    );
+    nic_mgmt$registers$counters$counters$19$seen$0 seen$0(
+        .d(seen$0$d),
+        .q(seen$0$q),
+        .clock(seen$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$19$seen$1 seen$1(
+        .d(seen$1$d),
+        .q(seen$1$q),
+        .clock(seen$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$19$seen$2 seen$2(
+        .d(seen$2$d),
+        .q(seen$2$q),
+        .clock(seen$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$19$room$0 room$0(
+        .d(room$0$d),
+        .q(room$0$q),
+        .clock(room$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$19$room$1 room$1(
+        .d(room$1$d),
+        .q(room$1$q),
+        .clock(room$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$19$room$2 room$2(
+        .d(room$2$d),
+        .q(room$2$q),
+        .clock(room$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lowest$clock = clock;
+        lowest$d = lowest$q;
+        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
+        chunks$0$clock = clock;
+        chunks$0$d = chunks$0$q;
+        whole = whole | chunks$0$q;
+        chunks$1$clock = clock;
+        chunks$1$d = chunks$1$q;
+        whole = whole | chunks$1$q;
+        chunks$2$clock = clock;
+        chunks$2$d = chunks$2$q;
+        whole = whole | chunks$2$q;
+        chunks$3$clock = clock;
+        chunks$3$d = chunks$3$q;
+        whole = whole | chunks$3$q;
+        value = whole;
+        sums$0 = (whole & spans$0) + units$0;
+        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
+        sums$1 = (whole & spans$1) + units$1;
+        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
+        sums$2 = (whole & spans$2) + units$2;
+        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
+        sums$3 = (whole & spans$3) + units$3;
+        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
+        upper$0 = 1'b1;
+        upper$1 = 1'b1;
+        upper$2 = 1'b1;
+        upper$3 = 1'b1;
+        seen$0$clock = clock;
+        seen$0$d = ones$1;
+        upper$1 = upper$0 & seen$0$q;
+        seen$1$clock = clock;
+        seen$1$d = ones$2;
+        upper$2 = upper$1 & seen$1$q;
+        seen$2$clock = clock;
+        seen$2$d = ones$3;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
+        room$0$clock = clock;
+        room$0$d = upper$0 & ~upper$3;
+        room$1$clock = clock;
+        room$1$d = upper$1 & ~upper$3;
+        room$2$clock = clock;
+        room$2$d = upper$2 & ~upper$3;
+        if (pulse & ~full) begin
+            chunks$0$d = sums$0 & held$0;
+        end
+        if (pulse & ones$0 & room$0$q) begin
+            chunks$1$d = sums$1 & held$1;
+        end
+        if (pulse & ones$0 & room$1$q) begin
+            chunks$2$d = sums$2 & held$2;
+        end
+        if (pulse & ones$0 & room$2$q) begin
+            chunks$3$d = sums$3 & held$3;
+        end
+        if (pulse & ~full) begin
+            lowest$d = ~lowest$q;
+        end
+        if (clear | reset) begin
+            chunks$0$d = zero;
+            chunks$1$d = zero;
+            chunks$2$d = zero;
+            chunks$3$d = zero;
+        end
+        if (clear) begin
+            lowest$d = pulse;
+        end
+        if (reset) begin
+            lowest$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_mgmt$registers$counters$counters$19
+
+
+module nic_mgmt$registers$counters$counters$19$chunks$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$19$chunks$0
+
+
+module nic_mgmt$registers$counters$counters$19$chunks$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$19$chunks$1
+
+
+module nic_mgmt$registers$counters$counters$19$chunks$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$19$chunks$2
+
+
+module nic_mgmt$registers$counters$counters$19$chunks$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$19$chunks$3
+
+
+module nic_mgmt$registers$counters$counters$19$lowest(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$19$lowest
+
+
+module nic_mgmt$registers$counters$counters$19$room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$19$room$0
+
+
+module nic_mgmt$registers$counters$counters$19$room$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$19$room$1
+
+
+module nic_mgmt$registers$counters$counters$19$room$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$19$room$2
+
+
+module nic_mgmt$registers$counters$counters$19$seen$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$19$seen$0
+
+
+module nic_mgmt$registers$counters$counters$19$seen$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$19$seen$1
+
+
+module nic_mgmt$registers$counters$counters$19$seen$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$19$seen$2
+
+
+module nic_mgmt$registers$counters$counters$2(clock,reset,pulse,clear,value);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  pulse;
+    input wire  clear;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  spans$0 = 64'hff;
+    localparam  spans$1 = 64'hff00;
+    localparam  spans$2 = 64'hff0000;
+    localparam  spans$3 = 64'hff000000;
+    localparam  held$0 = 64'hfe;
+    localparam  held$1 = 64'hff00;
+    localparam  held$2 = 64'hff0000;
+    localparam  held$3 = 64'hff000000;
+    localparam  units$0 = 64'h1;
+    localparam  units$1 = 64'h100;
+    localparam  units$2 = 64'h10000;
+    localparam  units$3 = 64'h1000000;
+    localparam  carries$0 = 64'h100;
+    localparam  carries$1 = 64'h10000;
+    localparam  carries$2 = 64'h1000000;
+    localparam  carries$3 = 64'h100000000;
+    localparam  tops$0 = 1'b0;
+    localparam  tops$1 = 1'b0;
+    localparam  tops$2 = 1'b0;
+    localparam  tops$3 = 1'b0;
+    localparam  zero = 64'h0;
+    
+    // Stub signals
+    reg  [63:0] chunks$0$d;
+    wire  [63:0] chunks$0$q;
+    reg  chunks$0$clock;
+    reg  [63:0] chunks$1$d;
+    wire  [63:0] chunks$1$q;
+    reg  chunks$1$clock;
+    reg  [63:0] chunks$2$d;
+    wire  [63:0] chunks$2$q;
+    reg  chunks$2$clock;
+    reg  [63:0] chunks$3$d;
+    wire  [63:0] chunks$3$q;
+    reg  chunks$3$clock;
+    reg  lowest$d;
+    wire  lowest$q;
+    reg  lowest$clock;
+    reg  seen$0$d;
+    wire  seen$0$q;
+    reg  seen$0$clock;
+    reg  seen$1$d;
+    wire  seen$1$q;
+    reg  seen$1$clock;
+    reg  seen$2$d;
+    wire  seen$2$q;
+    reg  seen$2$clock;
+    reg  room$0$d;
+    wire  room$0$q;
+    reg  room$0$clock;
+    reg  room$1$d;
+    wire  room$1$q;
+    reg  room$1$clock;
+    reg  room$2$d;
+    wire  room$2$q;
+    reg  room$2$clock;
+    
+    // Local signals
+    reg  [63:0] whole;
+    reg  [63:0] sums$0;
+    reg  [63:0] sums$1;
+    reg  [63:0] sums$2;
+    reg  [63:0] sums$3;
+    reg  ones$0;
+    reg  ones$1;
+    reg  ones$2;
+    reg  ones$3;
+    reg  upper$0;
+    reg  upper$1;
+    reg  upper$2;
+    reg  upper$3;
+    reg  full;
+    
+    // Sub module instances
+    nic_mgmt$registers$counters$counters$2$chunks$0 chunks$0(
+        .d(chunks$0$d),
+        .q(chunks$0$q),
+        .clock(chunks$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$2$chunks$1 chunks$1(
+        .d(chunks$1$d),
+        .q(chunks$1$q),
+        .clock(chunks$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$2$chunks$2 chunks$2(
+        .d(chunks$2$d),
+        .q(chunks$2$q),
+        .clock(chunks$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$2$chunks$3 chunks$3(
+        .d(chunks$3$d),
+        .q(chunks$3$q),
+        .clock(chunks$3$clock)
+    );
+    nic_mgmt$registers$counters$counters$2$lowest lowest(
+        .d(lowest$d),
+        .q(lowest$q),
+        .clock(lowest$clock)
+    );
+    nic_mgmt$registers$counters$counters$2$seen$0 seen$0(
+        .d(seen$0$d),
+        .q(seen$0$q),
+        .clock(seen$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$2$seen$1 seen$1(
+        .d(seen$1$d),
+        .q(seen$1$q),
+        .clock(seen$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$2$seen$2 seen$2(
+        .d(seen$2$d),
+        .q(seen$2$q),
+        .clock(seen$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$2$room$0 room$0(
+        .d(room$0$d),
+        .q(room$0$q),
+        .clock(room$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$2$room$1 room$1(
+        .d(room$1$d),
+        .q(room$1$q),
+        .clock(room$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$2$room$2 room$2(
+        .d(room$2$d),
+        .q(room$2$q),
+        .clock(room$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lowest$clock = clock;
+        lowest$d = lowest$q;
+        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
+        chunks$0$clock = clock;
+        chunks$0$d = chunks$0$q;
+        whole = whole | chunks$0$q;
+        chunks$1$clock = clock;
+        chunks$1$d = chunks$1$q;
+        whole = whole | chunks$1$q;
+        chunks$2$clock = clock;
+        chunks$2$d = chunks$2$q;
+        whole = whole | chunks$2$q;
+        chunks$3$clock = clock;
+        chunks$3$d = chunks$3$q;
+        whole = whole | chunks$3$q;
+        value = whole;
+        sums$0 = (whole & spans$0) + units$0;
+        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
+        sums$1 = (whole & spans$1) + units$1;
+        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
+        sums$2 = (whole & spans$2) + units$2;
+        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
+        sums$3 = (whole & spans$3) + units$3;
+        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
+        upper$0 = 1'b1;
+        upper$1 = 1'b1;
+        upper$2 = 1'b1;
+        upper$3 = 1'b1;
+        seen$0$clock = clock;
+        seen$0$d = ones$1;
+        upper$1 = upper$0 & seen$0$q;
+        seen$1$clock = clock;
+        seen$1$d = ones$2;
+        upper$2 = upper$1 & seen$1$q;
+        seen$2$clock = clock;
+        seen$2$d = ones$3;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
+        room$0$clock = clock;
+        room$0$d = upper$0 & ~upper$3;
+        room$1$clock = clock;
+        room$1$d = upper$1 & ~upper$3;
+        room$2$clock = clock;
+        room$2$d = upper$2 & ~upper$3;
+        if (pulse & ~full) begin
+            chunks$0$d = sums$0 & held$0;
+        end
+        if (pulse & ones$0 & room$0$q) begin
+            chunks$1$d = sums$1 & held$1;
+        end
+        if (pulse & ones$0 & room$1$q) begin
+            chunks$2$d = sums$2 & held$2;
+        end
+        if (pulse & ones$0 & room$2$q) begin
+            chunks$3$d = sums$3 & held$3;
+        end
+        if (pulse & ~full) begin
+            lowest$d = ~lowest$q;
+        end
+        if (clear | reset) begin
+            chunks$0$d = zero;
+            chunks$1$d = zero;
+            chunks$2$d = zero;
+            chunks$3$d = zero;
+        end
+        if (clear) begin
+            lowest$d = pulse;
+        end
+        if (reset) begin
+            lowest$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_mgmt$registers$counters$counters$2
+
+
+module nic_mgmt$registers$counters$counters$2$chunks$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$2$chunks$0
+
+
+module nic_mgmt$registers$counters$counters$2$chunks$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$2$chunks$1
+
+
+module nic_mgmt$registers$counters$counters$2$chunks$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$2$chunks$2
+
+
+module nic_mgmt$registers$counters$counters$2$chunks$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$2$chunks$3
+
+
+module nic_mgmt$registers$counters$counters$2$lowest(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$2$lowest
+
+
+module nic_mgmt$registers$counters$counters$2$room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$2$room$0
+
+
+module nic_mgmt$registers$counters$counters$2$room$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$2$room$1
+
+
+module nic_mgmt$registers$counters$counters$2$room$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$2$room$2
+
+
+module nic_mgmt$registers$counters$counters$2$seen$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$2$seen$0
+
+
+module nic_mgmt$registers$counters$counters$2$seen$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$2$seen$1
+
+
+module nic_mgmt$registers$counters$counters$2$seen$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$2$seen$2
+
+
+module nic_mgmt$registers$counters$counters$20(clock,reset,pulse,clear,value);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  pulse;
+    input wire  clear;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  spans$0 = 64'hff;
+    localparam  spans$1 = 64'hff00;
+    localparam  spans$2 = 64'hff0000;
+    localparam  spans$3 = 64'hff000000;
+    localparam  held$0 = 64'hfe;
+    localparam  held$1 = 64'hff00;
+    localparam  held$2 = 64'hff0000;
+    localparam  held$3 = 64'hff000000;
+    localparam  units$0 = 64'h1;
+    localparam  units$1 = 64'h100;
+    localparam  units$2 = 64'h10000;
+    localparam  units$3 = 64'h1000000;
+    localparam  carries$0 = 64'h100;
+    localparam  carries$1 = 64'h10000;
+    localparam  carries$2 = 64'h1000000;
+    localparam  carries$3 = 64'h100000000;
+    localparam  tops$0 = 1'b0;
+    localparam  tops$1 = 1'b0;
+    localparam  tops$2 = 1'b0;
+    localparam  tops$3 = 1'b0;
+    localparam  zero = 64'h0;
+    
+    // Stub signals
+    reg  [63:0] chunks$0$d;
+    wire  [63:0] chunks$0$q;
+    reg  chunks$0$clock;
+    reg  [63:0] chunks$1$d;
+    wire  [63:0] chunks$1$q;
+    reg  chunks$1$clock;
+    reg  [63:0] chunks$2$d;
+    wire  [63:0] chunks$2$q;
+    reg  chunks$2$clock;
+    reg  [63:0] chunks$3$d;
+    wire  [63:0] chunks$3$q;
+    reg  chunks$3$clock;
+    reg  lowest$d;
+    wire  lowest$q;
+    reg  lowest$clock;
+    reg  seen$0$d;
+    wire  seen$0$q;
+    reg  seen$0$clock;
+    reg  seen$1$d;
+    wire  seen$1$q;
+    reg  seen$1$clock;
+    reg  seen$2$d;
+    wire  seen$2$q;
+    reg  seen$2$clock;
+    reg  room$0$d;
+    wire  room$0$q;
+    reg  room$0$clock;
+    reg  room$1$d;
+    wire  room$1$q;
+    reg  room$1$clock;
+    reg  room$2$d;
+    wire  room$2$q;
+    reg  room$2$clock;
+    
+    // Local signals
+    reg  [63:0] whole;
+    reg  [63:0] sums$0;
+    reg  [63:0] sums$1;
+    reg  [63:0] sums$2;
+    reg  [63:0] sums$3;
+    reg  ones$0;
+    reg  ones$1;
+    reg  ones$2;
+    reg  ones$3;
+    reg  upper$0;
+    reg  upper$1;
+    reg  upper$2;
+    reg  upper$3;
+    reg  full;
+    
+    // Sub module instances
+    nic_mgmt$registers$counters$counters$20$chunks$0 chunks$0(
+        .d(chunks$0$d),
+        .q(chunks$0$q),
+        .clock(chunks$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$20$chunks$1 chunks$1(
+        .d(chunks$1$d),
+        .q(chunks$1$q),
+        .clock(chunks$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$20$chunks$2 chunks$2(
+        .d(chunks$2$d),
+        .q(chunks$2$q),
+        .clock(chunks$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$20$chunks$3 chunks$3(
+        .d(chunks$3$d),
+        .q(chunks$3$q),
+        .clock(chunks$3$clock)
+    );
+    nic_mgmt$registers$counters$counters$20$lowest lowest(
+        .d(lowest$d),
+        .q(lowest$q),
+        .clock(lowest$clock)
+    );
+    nic_mgmt$registers$counters$counters$20$seen$0 seen$0(
+        .d(seen$0$d),
+        .q(seen$0$q),
+        .clock(seen$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$20$seen$1 seen$1(
+        .d(seen$1$d),
+        .q(seen$1$q),
+        .clock(seen$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$20$seen$2 seen$2(
+        .d(seen$2$d),
+        .q(seen$2$q),
+        .clock(seen$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$20$room$0 room$0(
+        .d(room$0$d),
+        .q(room$0$q),
+        .clock(room$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$20$room$1 room$1(
+        .d(room$1$d),
+        .q(room$1$q),
+        .clock(room$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$20$room$2 room$2(
+        .d(room$2$d),
+        .q(room$2$q),
+        .clock(room$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lowest$clock = clock;
+        lowest$d = lowest$q;
+        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
+        chunks$0$clock = clock;
+        chunks$0$d = chunks$0$q;
+        whole = whole | chunks$0$q;
+        chunks$1$clock = clock;
+        chunks$1$d = chunks$1$q;
+        whole = whole | chunks$1$q;
+        chunks$2$clock = clock;
+        chunks$2$d = chunks$2$q;
+        whole = whole | chunks$2$q;
+        chunks$3$clock = clock;
+        chunks$3$d = chunks$3$q;
+        whole = whole | chunks$3$q;
+        value = whole;
+        sums$0 = (whole & spans$0) + units$0;
+        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
+        sums$1 = (whole & spans$1) + units$1;
+        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
+        sums$2 = (whole & spans$2) + units$2;
+        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
+        sums$3 = (whole & spans$3) + units$3;
+        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
+        upper$0 = 1'b1;
+        upper$1 = 1'b1;
+        upper$2 = 1'b1;
+        upper$3 = 1'b1;
+        seen$0$clock = clock;
+        seen$0$d = ones$1;
+        upper$1 = upper$0 & seen$0$q;
+        seen$1$clock = clock;
+        seen$1$d = ones$2;
+        upper$2 = upper$1 & seen$1$q;
+        seen$2$clock = clock;
+        seen$2$d = ones$3;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
+        room$0$clock = clock;
+        room$0$d = upper$0 & ~upper$3;
+        room$1$clock = clock;
+        room$1$d = upper$1 & ~upper$3;
+        room$2$clock = clock;
+        room$2$d = upper$2 & ~upper$3;
+        if (pulse & ~full) begin
+            chunks$0$d = sums$0 & held$0;
+        end
+        if (pulse & ones$0 & room$0$q) begin
+            chunks$1$d = sums$1 & held$1;
+        end
+        if (pulse & ones$0 & room$1$q) begin
+            chunks$2$d = sums$2 & held$2;
+        end
+        if (pulse & ones$0 & room$2$q) begin
+            chunks$3$d = sums$3 & held$3;
+        end
+        if (pulse & ~full) begin
+            lowest$d = ~lowest$q;
+        end
+        if (clear | reset) begin
+            chunks$0$d = zero;
+            chunks$1$d = zero;
+            chunks$2$d = zero;
+            chunks$3$d = zero;
+        end
+        if (clear) begin
+            lowest$d = pulse;
+        end
+        if (reset) begin
+            lowest$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_mgmt$registers$counters$counters$20
+
+
+module nic_mgmt$registers$counters$counters$20$chunks$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$20$chunks$0
+
+
+module nic_mgmt$registers$counters$counters$20$chunks$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$20$chunks$1
+
+
+module nic_mgmt$registers$counters$counters$20$chunks$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$20$chunks$2
+
+
+module nic_mgmt$registers$counters$counters$20$chunks$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$20$chunks$3
+
+
+module nic_mgmt$registers$counters$counters$20$lowest(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$20$lowest
+
+
+module nic_mgmt$registers$counters$counters$20$room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$20$room$0
+
+
+module nic_mgmt$registers$counters$counters$20$room$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$20$room$1
+
+
+module nic_mgmt$registers$counters$counters$20$room$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$20$room$2
+
+
+module nic_mgmt$registers$counters$counters$20$seen$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$20$seen$0
+
+
+module nic_mgmt$registers$counters$counters$20$seen$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$20$seen$1
+
+
+module nic_mgmt$registers$counters$counters$20$seen$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$20$seen$2
+
+
+module nic_mgmt$registers$counters$counters$21(clock,reset,pulse,clear,value);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  pulse;
+    input wire  clear;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  spans$0 = 64'hff;
+    localparam  spans$1 = 64'hff00;
+    localparam  spans$2 = 64'hff0000;
+    localparam  spans$3 = 64'hff000000;
+    localparam  held$0 = 64'hfe;
+    localparam  held$1 = 64'hff00;
+    localparam  held$2 = 64'hff0000;
+    localparam  held$3 = 64'hff000000;
+    localparam  units$0 = 64'h1;
+    localparam  units$1 = 64'h100;
+    localparam  units$2 = 64'h10000;
+    localparam  units$3 = 64'h1000000;
+    localparam  carries$0 = 64'h100;
+    localparam  carries$1 = 64'h10000;
+    localparam  carries$2 = 64'h1000000;
+    localparam  carries$3 = 64'h100000000;
+    localparam  tops$0 = 1'b0;
+    localparam  tops$1 = 1'b0;
+    localparam  tops$2 = 1'b0;
+    localparam  tops$3 = 1'b0;
+    localparam  zero = 64'h0;
+    
+    // Stub signals
+    reg  [63:0] chunks$0$d;
+    wire  [63:0] chunks$0$q;
+    reg  chunks$0$clock;
+    reg  [63:0] chunks$1$d;
+    wire  [63:0] chunks$1$q;
+    reg  chunks$1$clock;
+    reg  [63:0] chunks$2$d;
+    wire  [63:0] chunks$2$q;
+    reg  chunks$2$clock;
+    reg  [63:0] chunks$3$d;
+    wire  [63:0] chunks$3$q;
+    reg  chunks$3$clock;
+    reg  lowest$d;
+    wire  lowest$q;
+    reg  lowest$clock;
+    reg  seen$0$d;
+    wire  seen$0$q;
+    reg  seen$0$clock;
+    reg  seen$1$d;
+    wire  seen$1$q;
+    reg  seen$1$clock;
+    reg  seen$2$d;
+    wire  seen$2$q;
+    reg  seen$2$clock;
+    reg  room$0$d;
+    wire  room$0$q;
+    reg  room$0$clock;
+    reg  room$1$d;
+    wire  room$1$q;
+    reg  room$1$clock;
+    reg  room$2$d;
+    wire  room$2$q;
+    reg  room$2$clock;
+    
+    // Local signals
+    reg  [63:0] whole;
+    reg  [63:0] sums$0;
+    reg  [63:0] sums$1;
+    reg  [63:0] sums$2;
+    reg  [63:0] sums$3;
+    reg  ones$0;
+    reg  ones$1;
+    reg  ones$2;
+    reg  ones$3;
+    reg  upper$0;
+    reg  upper$1;
+    reg  upper$2;
+    reg  upper$3;
+    reg  full;
+    
+    // Sub module instances
+    nic_mgmt$registers$counters$counters$21$chunks$0 chunks$0(
+        .d(chunks$0$d),
+        .q(chunks$0$q),
+        .clock(chunks$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$21$chunks$1 chunks$1(
+        .d(chunks$1$d),
+        .q(chunks$1$q),
+        .clock(chunks$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$21$chunks$2 chunks$2(
+        .d(chunks$2$d),
+        .q(chunks$2$q),
+        .clock(chunks$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$21$chunks$3 chunks$3(
+        .d(chunks$3$d),
+        .q(chunks$3$q),
+        .clock(chunks$3$clock)
+    );
+    nic_mgmt$registers$counters$counters$21$lowest lowest(
+        .d(lowest$d),
+        .q(lowest$q),
+        .clock(lowest$clock)
+    );
+    nic_mgmt$registers$counters$counters$21$seen$0 seen$0(
+        .d(seen$0$d),
+        .q(seen$0$q),
+        .clock(seen$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$21$seen$1 seen$1(
+        .d(seen$1$d),
+        .q(seen$1$q),
+        .clock(seen$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$21$seen$2 seen$2(
+        .d(seen$2$d),
+        .q(seen$2$q),
+        .clock(seen$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$21$room$0 room$0(
+        .d(room$0$d),
+        .q(room$0$q),
+        .clock(room$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$21$room$1 room$1(
+        .d(room$1$d),
+        .q(room$1$q),
+        .clock(room$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$21$room$2 room$2(
+        .d(room$2$d),
+        .q(room$2$q),
+        .clock(room$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lowest$clock = clock;
+        lowest$d = lowest$q;
+        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
+        chunks$0$clock = clock;
+        chunks$0$d = chunks$0$q;
+        whole = whole | chunks$0$q;
+        chunks$1$clock = clock;
+        chunks$1$d = chunks$1$q;
+        whole = whole | chunks$1$q;
+        chunks$2$clock = clock;
+        chunks$2$d = chunks$2$q;
+        whole = whole | chunks$2$q;
+        chunks$3$clock = clock;
+        chunks$3$d = chunks$3$q;
+        whole = whole | chunks$3$q;
+        value = whole;
+        sums$0 = (whole & spans$0) + units$0;
+        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
+        sums$1 = (whole & spans$1) + units$1;
+        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
+        sums$2 = (whole & spans$2) + units$2;
+        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
+        sums$3 = (whole & spans$3) + units$3;
+        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
+        upper$0 = 1'b1;
+        upper$1 = 1'b1;
+        upper$2 = 1'b1;
+        upper$3 = 1'b1;
+        seen$0$clock = clock;
+        seen$0$d = ones$1;
+        upper$1 = upper$0 & seen$0$q;
+        seen$1$clock = clock;
+        seen$1$d = ones$2;
+        upper$2 = upper$1 & seen$1$q;
+        seen$2$clock = clock;
+        seen$2$d = ones$3;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
+        room$0$clock = clock;
+        room$0$d = upper$0 & ~upper$3;
+        room$1$clock = clock;
+        room$1$d = upper$1 & ~upper$3;
+        room$2$clock = clock;
+        room$2$d = upper$2 & ~upper$3;
+        if (pulse & ~full) begin
+            chunks$0$d = sums$0 & held$0;
+        end
+        if (pulse & ones$0 & room$0$q) begin
+            chunks$1$d = sums$1 & held$1;
+        end
+        if (pulse & ones$0 & room$1$q) begin
+            chunks$2$d = sums$2 & held$2;
+        end
+        if (pulse & ones$0 & room$2$q) begin
+            chunks$3$d = sums$3 & held$3;
+        end
+        if (pulse & ~full) begin
+            lowest$d = ~lowest$q;
+        end
+        if (clear | reset) begin
+            chunks$0$d = zero;
+            chunks$1$d = zero;
+            chunks$2$d = zero;
+            chunks$3$d = zero;
+        end
+        if (clear) begin
+            lowest$d = pulse;
+        end
+        if (reset) begin
+            lowest$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_mgmt$registers$counters$counters$21
+
+
+module nic_mgmt$registers$counters$counters$21$chunks$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$21$chunks$0
+
+
+module nic_mgmt$registers$counters$counters$21$chunks$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$21$chunks$1
+
+
+module nic_mgmt$registers$counters$counters$21$chunks$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$21$chunks$2
+
+
+module nic_mgmt$registers$counters$counters$21$chunks$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$21$chunks$3
+
+
+module nic_mgmt$registers$counters$counters$21$lowest(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$21$lowest
+
+
+module nic_mgmt$registers$counters$counters$21$room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$21$room$0
+
+
+module nic_mgmt$registers$counters$counters$21$room$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$21$room$1
+
+
+module nic_mgmt$registers$counters$counters$21$room$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$21$room$2
+
+
+module nic_mgmt$registers$counters$counters$21$seen$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$21$seen$0
+
+
+module nic_mgmt$registers$counters$counters$21$seen$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$21$seen$1
+
+
+module nic_mgmt$registers$counters$counters$21$seen$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$21$seen$2
+
+
+module nic_mgmt$registers$counters$counters$22(clock,reset,pulse,clear,value);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  pulse;
+    input wire  clear;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  spans$0 = 64'hff;
+    localparam  spans$1 = 64'hff00;
+    localparam  spans$2 = 64'hff0000;
+    localparam  spans$3 = 64'hff000000;
+    localparam  held$0 = 64'hfe;
+    localparam  held$1 = 64'hff00;
+    localparam  held$2 = 64'hff0000;
+    localparam  held$3 = 64'hff000000;
+    localparam  units$0 = 64'h1;
+    localparam  units$1 = 64'h100;
+    localparam  units$2 = 64'h10000;
+    localparam  units$3 = 64'h1000000;
+    localparam  carries$0 = 64'h100;
+    localparam  carries$1 = 64'h10000;
+    localparam  carries$2 = 64'h1000000;
+    localparam  carries$3 = 64'h100000000;
+    localparam  tops$0 = 1'b0;
+    localparam  tops$1 = 1'b0;
+    localparam  tops$2 = 1'b0;
+    localparam  tops$3 = 1'b0;
+    localparam  zero = 64'h0;
+    
+    // Stub signals
+    reg  [63:0] chunks$0$d;
+    wire  [63:0] chunks$0$q;
+    reg  chunks$0$clock;
+    reg  [63:0] chunks$1$d;
+    wire  [63:0] chunks$1$q;
+    reg  chunks$1$clock;
+    reg  [63:0] chunks$2$d;
+    wire  [63:0] chunks$2$q;
+    reg  chunks$2$clock;
+    reg  [63:0] chunks$3$d;
+    wire  [63:0] chunks$3$q;
+    reg  chunks$3$clock;
+    reg  lowest$d;
+    wire  lowest$q;
+    reg  lowest$clock;
+    reg  seen$0$d;
+    wire  seen$0$q;
+    reg  seen$0$clock;
+    reg  seen$1$d;
+    wire  seen$1$q;
+    reg  seen$1$clock;
+    reg  seen$2$d;
+    wire  seen$2$q;
+    reg  seen$2$clock;
+    reg  room$0$d;
+    wire  room$0$q;
+    reg  room$0$clock;
+    reg  room$1$d;
+    wire  room$1$q;
+    reg  room$1$clock;
+    reg  room$2$d;
+    wire  room$2$q;
+    reg  room$2$clock;
+    
+    // Local signals
+    reg  [63:0] whole;
+    reg  [63:0] sums$0;
+    reg  [63:0] sums$1;
+    reg  [63:0] sums$2;
+    reg  [63:0] sums$3;
+    reg  ones$0;
+    reg  ones$1;
+    reg  ones$2;
+    reg  ones$3;
+    reg  upper$0;
+    reg  upper$1;
+    reg  upper$2;
+    reg  upper$3;
+    reg  full;
+    
+    // Sub module instances
+    nic_mgmt$registers$counters$counters$22$chunks$0 chunks$0(
+        .d(chunks$0$d),
+        .q(chunks$0$q),
+        .clock(chunks$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$22$chunks$1 chunks$1(
+        .d(chunks$1$d),
+        .q(chunks$1$q),
+        .clock(chunks$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$22$chunks$2 chunks$2(
+        .d(chunks$2$d),
+        .q(chunks$2$q),
+        .clock(chunks$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$22$chunks$3 chunks$3(
+        .d(chunks$3$d),
+        .q(chunks$3$q),
+        .clock(chunks$3$clock)
+    );
+    nic_mgmt$registers$counters$counters$22$lowest lowest(
+        .d(lowest$d),
+        .q(lowest$q),
+        .clock(lowest$clock)
+    );
+    nic_mgmt$registers$counters$counters$22$seen$0 seen$0(
+        .d(seen$0$d),
+        .q(seen$0$q),
+        .clock(seen$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$22$seen$1 seen$1(
+        .d(seen$1$d),
+        .q(seen$1$q),
+        .clock(seen$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$22$seen$2 seen$2(
+        .d(seen$2$d),
+        .q(seen$2$q),
+        .clock(seen$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$22$room$0 room$0(
+        .d(room$0$d),
+        .q(room$0$q),
+        .clock(room$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$22$room$1 room$1(
+        .d(room$1$d),
+        .q(room$1$q),
+        .clock(room$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$22$room$2 room$2(
+        .d(room$2$d),
+        .q(room$2$q),
+        .clock(room$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lowest$clock = clock;
+        lowest$d = lowest$q;
+        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
+        chunks$0$clock = clock;
+        chunks$0$d = chunks$0$q;
+        whole = whole | chunks$0$q;
+        chunks$1$clock = clock;
+        chunks$1$d = chunks$1$q;
+        whole = whole | chunks$1$q;
+        chunks$2$clock = clock;
+        chunks$2$d = chunks$2$q;
+        whole = whole | chunks$2$q;
+        chunks$3$clock = clock;
+        chunks$3$d = chunks$3$q;
+        whole = whole | chunks$3$q;
+        value = whole;
+        sums$0 = (whole & spans$0) + units$0;
+        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
+        sums$1 = (whole & spans$1) + units$1;
+        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
+        sums$2 = (whole & spans$2) + units$2;
+        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
+        sums$3 = (whole & spans$3) + units$3;
+        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
+        upper$0 = 1'b1;
+        upper$1 = 1'b1;
+        upper$2 = 1'b1;
+        upper$3 = 1'b1;
+        seen$0$clock = clock;
+        seen$0$d = ones$1;
+        upper$1 = upper$0 & seen$0$q;
+        seen$1$clock = clock;
+        seen$1$d = ones$2;
+        upper$2 = upper$1 & seen$1$q;
+        seen$2$clock = clock;
+        seen$2$d = ones$3;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
+        room$0$clock = clock;
+        room$0$d = upper$0 & ~upper$3;
+        room$1$clock = clock;
+        room$1$d = upper$1 & ~upper$3;
+        room$2$clock = clock;
+        room$2$d = upper$2 & ~upper$3;
+        if (pulse & ~full) begin
+            chunks$0$d = sums$0 & held$0;
+        end
+        if (pulse & ones$0 & room$0$q) begin
+            chunks$1$d = sums$1 & held$1;
+        end
+        if (pulse & ones$0 & room$1$q) begin
+            chunks$2$d = sums$2 & held$2;
+        end
+        if (pulse & ones$0 & room$2$q) begin
+            chunks$3$d = sums$3 & held$3;
+        end
+        if (pulse & ~full) begin
+            lowest$d = ~lowest$q;
+        end
+        if (clear | reset) begin
+            chunks$0$d = zero;
+            chunks$1$d = zero;
+            chunks$2$d = zero;
+            chunks$3$d = zero;
+        end
+        if (clear) begin
+            lowest$d = pulse;
+        end
+        if (reset) begin
+            lowest$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_mgmt$registers$counters$counters$22
+
+
+module nic_mgmt$registers$counters$counters$22$chunks$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$22$chunks$0
+
+
+module nic_mgmt$registers$counters$counters$22$chunks$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$22$chunks$1
+
+
+module nic_mgmt$registers$counters$counters$22$chunks$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$22$chunks$2
+
+
+module nic_mgmt$registers$counters$counters$22$chunks$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$22$chunks$3
+
+
+module nic_mgmt$registers$counters$counters$22$lowest(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$22$lowest
+
+
+module nic_mgmt$registers$counters$counters$22$room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$22$room$0
+
+
+module nic_mgmt$registers$counters$counters$22$room$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$22$room$1
+
+
+module nic_mgmt$registers$counters$counters$22$room$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$22$room$2
+
+
+module nic_mgmt$registers$counters$counters$22$seen$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$22$seen$0
+
+
+module nic_mgmt$registers$counters$counters$22$seen$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$22$seen$1
+
+
+module nic_mgmt$registers$counters$counters$22$seen$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$22$seen$2
+
+
+module nic_mgmt$registers$counters$counters$23(clock,reset,pulse,clear,value);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  pulse;
+    input wire  clear;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  spans$0 = 64'hff;
+    localparam  spans$1 = 64'hff00;
+    localparam  spans$2 = 64'hff0000;
+    localparam  spans$3 = 64'hff000000;
+    localparam  held$0 = 64'hfe;
+    localparam  held$1 = 64'hff00;
+    localparam  held$2 = 64'hff0000;
+    localparam  held$3 = 64'hff000000;
+    localparam  units$0 = 64'h1;
+    localparam  units$1 = 64'h100;
+    localparam  units$2 = 64'h10000;
+    localparam  units$3 = 64'h1000000;
+    localparam  carries$0 = 64'h100;
+    localparam  carries$1 = 64'h10000;
+    localparam  carries$2 = 64'h1000000;
+    localparam  carries$3 = 64'h100000000;
+    localparam  tops$0 = 1'b0;
+    localparam  tops$1 = 1'b0;
+    localparam  tops$2 = 1'b0;
+    localparam  tops$3 = 1'b0;
+    localparam  zero = 64'h0;
+    
+    // Stub signals
+    reg  [63:0] chunks$0$d;
+    wire  [63:0] chunks$0$q;
+    reg  chunks$0$clock;
+    reg  [63:0] chunks$1$d;
+    wire  [63:0] chunks$1$q;
+    reg  chunks$1$clock;
+    reg  [63:0] chunks$2$d;
+    wire  [63:0] chunks$2$q;
+    reg  chunks$2$clock;
+    reg  [63:0] chunks$3$d;
+    wire  [63:0] chunks$3$q;
+    reg  chunks$3$clock;
+    reg  lowest$d;
+    wire  lowest$q;
+    reg  lowest$clock;
+    reg  seen$0$d;
+    wire  seen$0$q;
+    reg  seen$0$clock;
+    reg  seen$1$d;
+    wire  seen$1$q;
+    reg  seen$1$clock;
+    reg  seen$2$d;
+    wire  seen$2$q;
+    reg  seen$2$clock;
+    reg  room$0$d;
+    wire  room$0$q;
+    reg  room$0$clock;
+    reg  room$1$d;
+    wire  room$1$q;
+    reg  room$1$clock;
+    reg  room$2$d;
+    wire  room$2$q;
+    reg  room$2$clock;
+    
+    // Local signals
+    reg  [63:0] whole;
+    reg  [63:0] sums$0;
+    reg  [63:0] sums$1;
+    reg  [63:0] sums$2;
+    reg  [63:0] sums$3;
+    reg  ones$0;
+    reg  ones$1;
+    reg  ones$2;
+    reg  ones$3;
+    reg  upper$0;
+    reg  upper$1;
+    reg  upper$2;
+    reg  upper$3;
+    reg  full;
+    
+    // Sub module instances
+    nic_mgmt$registers$counters$counters$23$chunks$0 chunks$0(
+        .d(chunks$0$d),
+        .q(chunks$0$q),
+        .clock(chunks$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$23$chunks$1 chunks$1(
+        .d(chunks$1$d),
+        .q(chunks$1$q),
+        .clock(chunks$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$23$chunks$2 chunks$2(
+        .d(chunks$2$d),
+        .q(chunks$2$q),
+        .clock(chunks$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$23$chunks$3 chunks$3(
+        .d(chunks$3$d),
+        .q(chunks$3$q),
+        .clock(chunks$3$clock)
+    );
+    nic_mgmt$registers$counters$counters$23$lowest lowest(
+        .d(lowest$d),
+        .q(lowest$q),
+        .clock(lowest$clock)
+    );
+    nic_mgmt$registers$counters$counters$23$seen$0 seen$0(
+        .d(seen$0$d),
+        .q(seen$0$q),
+        .clock(seen$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$23$seen$1 seen$1(
+        .d(seen$1$d),
+        .q(seen$1$q),
+        .clock(seen$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$23$seen$2 seen$2(
+        .d(seen$2$d),
+        .q(seen$2$q),
+        .clock(seen$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$23$room$0 room$0(
+        .d(room$0$d),
+        .q(room$0$q),
+        .clock(room$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$23$room$1 room$1(
+        .d(room$1$d),
+        .q(room$1$q),
+        .clock(room$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$23$room$2 room$2(
+        .d(room$2$d),
+        .q(room$2$q),
+        .clock(room$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lowest$clock = clock;
+        lowest$d = lowest$q;
+        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
+        chunks$0$clock = clock;
+        chunks$0$d = chunks$0$q;
+        whole = whole | chunks$0$q;
+        chunks$1$clock = clock;
+        chunks$1$d = chunks$1$q;
+        whole = whole | chunks$1$q;
+        chunks$2$clock = clock;
+        chunks$2$d = chunks$2$q;
+        whole = whole | chunks$2$q;
+        chunks$3$clock = clock;
+        chunks$3$d = chunks$3$q;
+        whole = whole | chunks$3$q;
+        value = whole;
+        sums$0 = (whole & spans$0) + units$0;
+        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
+        sums$1 = (whole & spans$1) + units$1;
+        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
+        sums$2 = (whole & spans$2) + units$2;
+        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
+        sums$3 = (whole & spans$3) + units$3;
+        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
+        upper$0 = 1'b1;
+        upper$1 = 1'b1;
+        upper$2 = 1'b1;
+        upper$3 = 1'b1;
+        seen$0$clock = clock;
+        seen$0$d = ones$1;
+        upper$1 = upper$0 & seen$0$q;
+        seen$1$clock = clock;
+        seen$1$d = ones$2;
+        upper$2 = upper$1 & seen$1$q;
+        seen$2$clock = clock;
+        seen$2$d = ones$3;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
+        room$0$clock = clock;
+        room$0$d = upper$0 & ~upper$3;
+        room$1$clock = clock;
+        room$1$d = upper$1 & ~upper$3;
+        room$2$clock = clock;
+        room$2$d = upper$2 & ~upper$3;
+        if (pulse & ~full) begin
+            chunks$0$d = sums$0 & held$0;
+        end
+        if (pulse & ones$0 & room$0$q) begin
+            chunks$1$d = sums$1 & held$1;
+        end
+        if (pulse & ones$0 & room$1$q) begin
+            chunks$2$d = sums$2 & held$2;
+        end
+        if (pulse & ones$0 & room$2$q) begin
+            chunks$3$d = sums$3 & held$3;
+        end
+        if (pulse & ~full) begin
+            lowest$d = ~lowest$q;
+        end
+        if (clear | reset) begin
+            chunks$0$d = zero;
+            chunks$1$d = zero;
+            chunks$2$d = zero;
+            chunks$3$d = zero;
+        end
+        if (clear) begin
+            lowest$d = pulse;
+        end
+        if (reset) begin
+            lowest$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_mgmt$registers$counters$counters$23
+
+
+module nic_mgmt$registers$counters$counters$23$chunks$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$23$chunks$0
+
+
+module nic_mgmt$registers$counters$counters$23$chunks$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$23$chunks$1
+
+
+module nic_mgmt$registers$counters$counters$23$chunks$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$23$chunks$2
+
+
+module nic_mgmt$registers$counters$counters$23$chunks$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$23$chunks$3
+
+
+module nic_mgmt$registers$counters$counters$23$lowest(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$23$lowest
+
+
+module nic_mgmt$registers$counters$counters$23$room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$23$room$0
+
+
+module nic_mgmt$registers$counters$counters$23$room$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$23$room$1
+
+
+module nic_mgmt$registers$counters$counters$23$room$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$23$room$2
+
+
+module nic_mgmt$registers$counters$counters$23$seen$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$23$seen$0
+
+
+module nic_mgmt$registers$counters$counters$23$seen$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$23$seen$1
+
+
+module nic_mgmt$registers$counters$counters$23$seen$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$23$seen$2
+
+
+module nic_mgmt$registers$counters$counters$24(clock,reset,pulse,clear,value);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  pulse;
+    input wire  clear;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  spans$0 = 64'hff;
+    localparam  spans$1 = 64'hff00;
+    localparam  spans$2 = 64'hff0000;
+    localparam  spans$3 = 64'hff000000;
+    localparam  held$0 = 64'hfe;
+    localparam  held$1 = 64'hff00;
+    localparam  held$2 = 64'hff0000;
+    localparam  held$3 = 64'hff000000;
+    localparam  units$0 = 64'h1;
+    localparam  units$1 = 64'h100;
+    localparam  units$2 = 64'h10000;
+    localparam  units$3 = 64'h1000000;
+    localparam  carries$0 = 64'h100;
+    localparam  carries$1 = 64'h10000;
+    localparam  carries$2 = 64'h1000000;
+    localparam  carries$3 = 64'h100000000;
+    localparam  tops$0 = 1'b0;
+    localparam  tops$1 = 1'b0;
+    localparam  tops$2 = 1'b0;
+    localparam  tops$3 = 1'b0;
+    localparam  zero = 64'h0;
+    
+    // Stub signals
+    reg  [63:0] chunks$0$d;
+    wire  [63:0] chunks$0$q;
+    reg  chunks$0$clock;
+    reg  [63:0] chunks$1$d;
+    wire  [63:0] chunks$1$q;
+    reg  chunks$1$clock;
+    reg  [63:0] chunks$2$d;
+    wire  [63:0] chunks$2$q;
+    reg  chunks$2$clock;
+    reg  [63:0] chunks$3$d;
+    wire  [63:0] chunks$3$q;
+    reg  chunks$3$clock;
+    reg  lowest$d;
+    wire  lowest$q;
+    reg  lowest$clock;
+    reg  seen$0$d;
+    wire  seen$0$q;
+    reg  seen$0$clock;
+    reg  seen$1$d;
+    wire  seen$1$q;
+    reg  seen$1$clock;
+    reg  seen$2$d;
+    wire  seen$2$q;
+    reg  seen$2$clock;
+    reg  room$0$d;
+    wire  room$0$q;
+    reg  room$0$clock;
+    reg  room$1$d;
+    wire  room$1$q;
+    reg  room$1$clock;
+    reg  room$2$d;
+    wire  room$2$q;
+    reg  room$2$clock;
+    
+    // Local signals
+    reg  [63:0] whole;
+    reg  [63:0] sums$0;
+    reg  [63:0] sums$1;
+    reg  [63:0] sums$2;
+    reg  [63:0] sums$3;
+    reg  ones$0;
+    reg  ones$1;
+    reg  ones$2;
+    reg  ones$3;
+    reg  upper$0;
+    reg  upper$1;
+    reg  upper$2;
+    reg  upper$3;
+    reg  full;
+    
+    // Sub module instances
+    nic_mgmt$registers$counters$counters$24$chunks$0 chunks$0(
+        .d(chunks$0$d),
+        .q(chunks$0$q),
+        .clock(chunks$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$24$chunks$1 chunks$1(
+        .d(chunks$1$d),
+        .q(chunks$1$q),
+        .clock(chunks$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$24$chunks$2 chunks$2(
+        .d(chunks$2$d),
+        .q(chunks$2$q),
+        .clock(chunks$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$24$chunks$3 chunks$3(
+        .d(chunks$3$d),
+        .q(chunks$3$q),
+        .clock(chunks$3$clock)
+    );
+    nic_mgmt$registers$counters$counters$24$lowest lowest(
+        .d(lowest$d),
+        .q(lowest$q),
+        .clock(lowest$clock)
+    );
+    nic_mgmt$registers$counters$counters$24$seen$0 seen$0(
+        .d(seen$0$d),
+        .q(seen$0$q),
+        .clock(seen$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$24$seen$1 seen$1(
+        .d(seen$1$d),
+        .q(seen$1$q),
+        .clock(seen$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$24$seen$2 seen$2(
+        .d(seen$2$d),
+        .q(seen$2$q),
+        .clock(seen$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$24$room$0 room$0(
+        .d(room$0$d),
+        .q(room$0$q),
+        .clock(room$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$24$room$1 room$1(
+        .d(room$1$d),
+        .q(room$1$q),
+        .clock(room$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$24$room$2 room$2(
+        .d(room$2$d),
+        .q(room$2$q),
+        .clock(room$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lowest$clock = clock;
+        lowest$d = lowest$q;
+        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
+        chunks$0$clock = clock;
+        chunks$0$d = chunks$0$q;
+        whole = whole | chunks$0$q;
+        chunks$1$clock = clock;
+        chunks$1$d = chunks$1$q;
+        whole = whole | chunks$1$q;
+        chunks$2$clock = clock;
+        chunks$2$d = chunks$2$q;
+        whole = whole | chunks$2$q;
+        chunks$3$clock = clock;
+        chunks$3$d = chunks$3$q;
+        whole = whole | chunks$3$q;
+        value = whole;
+        sums$0 = (whole & spans$0) + units$0;
+        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
+        sums$1 = (whole & spans$1) + units$1;
+        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
+        sums$2 = (whole & spans$2) + units$2;
+        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
+        sums$3 = (whole & spans$3) + units$3;
+        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
+        upper$0 = 1'b1;
+        upper$1 = 1'b1;
+        upper$2 = 1'b1;
+        upper$3 = 1'b1;
+        seen$0$clock = clock;
+        seen$0$d = ones$1;
+        upper$1 = upper$0 & seen$0$q;
+        seen$1$clock = clock;
+        seen$1$d = ones$2;
+        upper$2 = upper$1 & seen$1$q;
+        seen$2$clock = clock;
+        seen$2$d = ones$3;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
+        room$0$clock = clock;
+        room$0$d = upper$0 & ~upper$3;
+        room$1$clock = clock;
+        room$1$d = upper$1 & ~upper$3;
+        room$2$clock = clock;
+        room$2$d = upper$2 & ~upper$3;
+        if (pulse & ~full) begin
+            chunks$0$d = sums$0 & held$0;
+        end
+        if (pulse & ones$0 & room$0$q) begin
+            chunks$1$d = sums$1 & held$1;
+        end
+        if (pulse & ones$0 & room$1$q) begin
+            chunks$2$d = sums$2 & held$2;
+        end
+        if (pulse & ones$0 & room$2$q) begin
+            chunks$3$d = sums$3 & held$3;
+        end
+        if (pulse & ~full) begin
+            lowest$d = ~lowest$q;
+        end
+        if (clear | reset) begin
+            chunks$0$d = zero;
+            chunks$1$d = zero;
+            chunks$2$d = zero;
+            chunks$3$d = zero;
+        end
+        if (clear) begin
+            lowest$d = pulse;
+        end
+        if (reset) begin
+            lowest$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_mgmt$registers$counters$counters$24
+
+
+module nic_mgmt$registers$counters$counters$24$chunks$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$24$chunks$0
+
+
+module nic_mgmt$registers$counters$counters$24$chunks$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$24$chunks$1
+
+
+module nic_mgmt$registers$counters$counters$24$chunks$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$24$chunks$2
+
+
+module nic_mgmt$registers$counters$counters$24$chunks$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$24$chunks$3
+
+
+module nic_mgmt$registers$counters$counters$24$lowest(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$24$lowest
+
+
+module nic_mgmt$registers$counters$counters$24$room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$24$room$0
+
+
+module nic_mgmt$registers$counters$counters$24$room$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$24$room$1
+
+
+module nic_mgmt$registers$counters$counters$24$room$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$24$room$2
+
+
+module nic_mgmt$registers$counters$counters$24$seen$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$24$seen$0
+
+
+module nic_mgmt$registers$counters$counters$24$seen$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$24$seen$1
+
+
+module nic_mgmt$registers$counters$counters$24$seen$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$24$seen$2
+
+
+module nic_mgmt$registers$counters$counters$25(clock,reset,pulse,clear,value);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  pulse;
+    input wire  clear;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  spans$0 = 64'hff;
+    localparam  spans$1 = 64'hff00;
+    localparam  spans$2 = 64'hff0000;
+    localparam  spans$3 = 64'hff000000;
+    localparam  held$0 = 64'hfe;
+    localparam  held$1 = 64'hff00;
+    localparam  held$2 = 64'hff0000;
+    localparam  held$3 = 64'hff000000;
+    localparam  units$0 = 64'h1;
+    localparam  units$1 = 64'h100;
+    localparam  units$2 = 64'h10000;
+    localparam  units$3 = 64'h1000000;
+    localparam  carries$0 = 64'h100;
+    localparam  carries$1 = 64'h10000;
+    localparam  carries$2 = 64'h1000000;
+    localparam  carries$3 = 64'h100000000;
+    localparam  tops$0 = 1'b0;
+    localparam  tops$1 = 1'b0;
+    localparam  tops$2 = 1'b0;
+    localparam  tops$3 = 1'b0;
+    localparam  zero = 64'h0;
+    
+    // Stub signals
+    reg  [63:0] chunks$0$d;
+    wire  [63:0] chunks$0$q;
+    reg  chunks$0$clock;
+    reg  [63:0] chunks$1$d;
+    wire  [63:0] chunks$1$q;
+    reg  chunks$1$clock;
+    reg  [63:0] chunks$2$d;
+    wire  [63:0] chunks$2$q;
+    reg  chunks$2$clock;
+    reg  [63:0] chunks$3$d;
+    wire  [63:0] chunks$3$q;
+    reg  chunks$3$clock;
+    reg  lowest$d;
+    wire  lowest$q;
+    reg  lowest$clock;
+    reg  seen$0$d;
+    wire  seen$0$q;
+    reg  seen$0$clock;
+    reg  seen$1$d;
+    wire  seen$1$q;
+    reg  seen$1$clock;
+    reg  seen$2$d;
+    wire  seen$2$q;
+    reg  seen$2$clock;
+    reg  room$0$d;
+    wire  room$0$q;
+    reg  room$0$clock;
+    reg  room$1$d;
+    wire  room$1$q;
+    reg  room$1$clock;
+    reg  room$2$d;
+    wire  room$2$q;
+    reg  room$2$clock;
+    
+    // Local signals
+    reg  [63:0] whole;
+    reg  [63:0] sums$0;
+    reg  [63:0] sums$1;
+    reg  [63:0] sums$2;
+    reg  [63:0] sums$3;
+    reg  ones$0;
+    reg  ones$1;
+    reg  ones$2;
+    reg  ones$3;
+    reg  upper$0;
+    reg  upper$1;
+    reg  upper$2;
+    reg  upper$3;
+    reg  full;
+    
+    // Sub module instances
+    nic_mgmt$registers$counters$counters$25$chunks$0 chunks$0(
+        .d(chunks$0$d),
+        .q(chunks$0$q),
+        .clock(chunks$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$25$chunks$1 chunks$1(
+        .d(chunks$1$d),
+        .q(chunks$1$q),
+        .clock(chunks$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$25$chunks$2 chunks$2(
+        .d(chunks$2$d),
+        .q(chunks$2$q),
+        .clock(chunks$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$25$chunks$3 chunks$3(
+        .d(chunks$3$d),
+        .q(chunks$3$q),
+        .clock(chunks$3$clock)
+    );
+    nic_mgmt$registers$counters$counters$25$lowest lowest(
+        .d(lowest$d),
+        .q(lowest$q),
+        .clock(lowest$clock)
+    );
+    nic_mgmt$registers$counters$counters$25$seen$0 seen$0(
+        .d(seen$0$d),
+        .q(seen$0$q),
+        .clock(seen$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$25$seen$1 seen$1(
+        .d(seen$1$d),
+        .q(seen$1$q),
+        .clock(seen$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$25$seen$2 seen$2(
+        .d(seen$2$d),
+        .q(seen$2$q),
+        .clock(seen$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$25$room$0 room$0(
+        .d(room$0$d),
+        .q(room$0$q),
+        .clock(room$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$25$room$1 room$1(
+        .d(room$1$d),
+        .q(room$1$q),
+        .clock(room$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$25$room$2 room$2(
+        .d(room$2$d),
+        .q(room$2$q),
+        .clock(room$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lowest$clock = clock;
+        lowest$d = lowest$q;
+        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
+        chunks$0$clock = clock;
+        chunks$0$d = chunks$0$q;
+        whole = whole | chunks$0$q;
+        chunks$1$clock = clock;
+        chunks$1$d = chunks$1$q;
+        whole = whole | chunks$1$q;
+        chunks$2$clock = clock;
+        chunks$2$d = chunks$2$q;
+        whole = whole | chunks$2$q;
+        chunks$3$clock = clock;
+        chunks$3$d = chunks$3$q;
+        whole = whole | chunks$3$q;
+        value = whole;
+        sums$0 = (whole & spans$0) + units$0;
+        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
+        sums$1 = (whole & spans$1) + units$1;
+        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
+        sums$2 = (whole & spans$2) + units$2;
+        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
+        sums$3 = (whole & spans$3) + units$3;
+        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
+        upper$0 = 1'b1;
+        upper$1 = 1'b1;
+        upper$2 = 1'b1;
+        upper$3 = 1'b1;
+        seen$0$clock = clock;
+        seen$0$d = ones$1;
+        upper$1 = upper$0 & seen$0$q;
+        seen$1$clock = clock;
+        seen$1$d = ones$2;
+        upper$2 = upper$1 & seen$1$q;
+        seen$2$clock = clock;
+        seen$2$d = ones$3;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
+        room$0$clock = clock;
+        room$0$d = upper$0 & ~upper$3;
+        room$1$clock = clock;
+        room$1$d = upper$1 & ~upper$3;
+        room$2$clock = clock;
+        room$2$d = upper$2 & ~upper$3;
+        if (pulse & ~full) begin
+            chunks$0$d = sums$0 & held$0;
+        end
+        if (pulse & ones$0 & room$0$q) begin
+            chunks$1$d = sums$1 & held$1;
+        end
+        if (pulse & ones$0 & room$1$q) begin
+            chunks$2$d = sums$2 & held$2;
+        end
+        if (pulse & ones$0 & room$2$q) begin
+            chunks$3$d = sums$3 & held$3;
+        end
+        if (pulse & ~full) begin
+            lowest$d = ~lowest$q;
+        end
+        if (clear | reset) begin
+            chunks$0$d = zero;
+            chunks$1$d = zero;
+            chunks$2$d = zero;
+            chunks$3$d = zero;
+        end
+        if (clear) begin
+            lowest$d = pulse;
+        end
+        if (reset) begin
+            lowest$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_mgmt$registers$counters$counters$25
+
+
+module nic_mgmt$registers$counters$counters$25$chunks$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$25$chunks$0
+
+
+module nic_mgmt$registers$counters$counters$25$chunks$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$25$chunks$1
+
+
+module nic_mgmt$registers$counters$counters$25$chunks$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$25$chunks$2
+
+
+module nic_mgmt$registers$counters$counters$25$chunks$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$25$chunks$3
+
+
+module nic_mgmt$registers$counters$counters$25$lowest(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$25$lowest
+
+
+module nic_mgmt$registers$counters$counters$25$room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$25$room$0
+
+
+module nic_mgmt$registers$counters$counters$25$room$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$25$room$1
+
+
+module nic_mgmt$registers$counters$counters$25$room$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$25$room$2
+
+
+module nic_mgmt$registers$counters$counters$25$seen$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$25$seen$0
+
+
+module nic_mgmt$registers$counters$counters$25$seen$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$25$seen$1
+
+
+module nic_mgmt$registers$counters$counters$25$seen$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$25$seen$2
+
+
+module nic_mgmt$registers$counters$counters$26(clock,reset,pulse,clear,value);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  pulse;
+    input wire  clear;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  spans$0 = 64'hff;
+    localparam  spans$1 = 64'hff00;
+    localparam  spans$2 = 64'hff0000;
+    localparam  spans$3 = 64'hff000000;
+    localparam  held$0 = 64'hfe;
+    localparam  held$1 = 64'hff00;
+    localparam  held$2 = 64'hff0000;
+    localparam  held$3 = 64'hff000000;
+    localparam  units$0 = 64'h1;
+    localparam  units$1 = 64'h100;
+    localparam  units$2 = 64'h10000;
+    localparam  units$3 = 64'h1000000;
+    localparam  carries$0 = 64'h100;
+    localparam  carries$1 = 64'h10000;
+    localparam  carries$2 = 64'h1000000;
+    localparam  carries$3 = 64'h100000000;
+    localparam  tops$0 = 1'b0;
+    localparam  tops$1 = 1'b0;
+    localparam  tops$2 = 1'b0;
+    localparam  tops$3 = 1'b0;
+    localparam  zero = 64'h0;
+    
+    // Stub signals
+    reg  [63:0] chunks$0$d;
+    wire  [63:0] chunks$0$q;
+    reg  chunks$0$clock;
+    reg  [63:0] chunks$1$d;
+    wire  [63:0] chunks$1$q;
+    reg  chunks$1$clock;
+    reg  [63:0] chunks$2$d;
+    wire  [63:0] chunks$2$q;
+    reg  chunks$2$clock;
+    reg  [63:0] chunks$3$d;
+    wire  [63:0] chunks$3$q;
+    reg  chunks$3$clock;
+    reg  lowest$d;
+    wire  lowest$q;
+    reg  lowest$clock;
+    reg  seen$0$d;
+    wire  seen$0$q;
+    reg  seen$0$clock;
+    reg  seen$1$d;
+    wire  seen$1$q;
+    reg  seen$1$clock;
+    reg  seen$2$d;
+    wire  seen$2$q;
+    reg  seen$2$clock;
+    reg  room$0$d;
+    wire  room$0$q;
+    reg  room$0$clock;
+    reg  room$1$d;
+    wire  room$1$q;
+    reg  room$1$clock;
+    reg  room$2$d;
+    wire  room$2$q;
+    reg  room$2$clock;
+    
+    // Local signals
+    reg  [63:0] whole;
+    reg  [63:0] sums$0;
+    reg  [63:0] sums$1;
+    reg  [63:0] sums$2;
+    reg  [63:0] sums$3;
+    reg  ones$0;
+    reg  ones$1;
+    reg  ones$2;
+    reg  ones$3;
+    reg  upper$0;
+    reg  upper$1;
+    reg  upper$2;
+    reg  upper$3;
+    reg  full;
+    
+    // Sub module instances
+    nic_mgmt$registers$counters$counters$26$chunks$0 chunks$0(
+        .d(chunks$0$d),
+        .q(chunks$0$q),
+        .clock(chunks$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$26$chunks$1 chunks$1(
+        .d(chunks$1$d),
+        .q(chunks$1$q),
+        .clock(chunks$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$26$chunks$2 chunks$2(
+        .d(chunks$2$d),
+        .q(chunks$2$q),
+        .clock(chunks$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$26$chunks$3 chunks$3(
+        .d(chunks$3$d),
+        .q(chunks$3$q),
+        .clock(chunks$3$clock)
+    );
+    nic_mgmt$registers$counters$counters$26$lowest lowest(
+        .d(lowest$d),
+        .q(lowest$q),
+        .clock(lowest$clock)
+    );
+    nic_mgmt$registers$counters$counters$26$seen$0 seen$0(
+        .d(seen$0$d),
+        .q(seen$0$q),
+        .clock(seen$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$26$seen$1 seen$1(
+        .d(seen$1$d),
+        .q(seen$1$q),
+        .clock(seen$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$26$seen$2 seen$2(
+        .d(seen$2$d),
+        .q(seen$2$q),
+        .clock(seen$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$26$room$0 room$0(
+        .d(room$0$d),
+        .q(room$0$q),
+        .clock(room$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$26$room$1 room$1(
+        .d(room$1$d),
+        .q(room$1$q),
+        .clock(room$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$26$room$2 room$2(
+        .d(room$2$d),
+        .q(room$2$q),
+        .clock(room$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lowest$clock = clock;
+        lowest$d = lowest$q;
+        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
+        chunks$0$clock = clock;
+        chunks$0$d = chunks$0$q;
+        whole = whole | chunks$0$q;
+        chunks$1$clock = clock;
+        chunks$1$d = chunks$1$q;
+        whole = whole | chunks$1$q;
+        chunks$2$clock = clock;
+        chunks$2$d = chunks$2$q;
+        whole = whole | chunks$2$q;
+        chunks$3$clock = clock;
+        chunks$3$d = chunks$3$q;
+        whole = whole | chunks$3$q;
+        value = whole;
+        sums$0 = (whole & spans$0) + units$0;
+        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
+        sums$1 = (whole & spans$1) + units$1;
+        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
+        sums$2 = (whole & spans$2) + units$2;
+        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
+        sums$3 = (whole & spans$3) + units$3;
+        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
+        upper$0 = 1'b1;
+        upper$1 = 1'b1;
+        upper$2 = 1'b1;
+        upper$3 = 1'b1;
+        seen$0$clock = clock;
+        seen$0$d = ones$1;
+        upper$1 = upper$0 & seen$0$q;
+        seen$1$clock = clock;
+        seen$1$d = ones$2;
+        upper$2 = upper$1 & seen$1$q;
+        seen$2$clock = clock;
+        seen$2$d = ones$3;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
+        room$0$clock = clock;
+        room$0$d = upper$0 & ~upper$3;
+        room$1$clock = clock;
+        room$1$d = upper$1 & ~upper$3;
+        room$2$clock = clock;
+        room$2$d = upper$2 & ~upper$3;
+        if (pulse & ~full) begin
+            chunks$0$d = sums$0 & held$0;
+        end
+        if (pulse & ones$0 & room$0$q) begin
+            chunks$1$d = sums$1 & held$1;
+        end
+        if (pulse & ones$0 & room$1$q) begin
+            chunks$2$d = sums$2 & held$2;
+        end
+        if (pulse & ones$0 & room$2$q) begin
+            chunks$3$d = sums$3 & held$3;
+        end
+        if (pulse & ~full) begin
+            lowest$d = ~lowest$q;
+        end
+        if (clear | reset) begin
+            chunks$0$d = zero;
+            chunks$1$d = zero;
+            chunks$2$d = zero;
+            chunks$3$d = zero;
+        end
+        if (clear) begin
+            lowest$d = pulse;
+        end
+        if (reset) begin
+            lowest$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_mgmt$registers$counters$counters$26
+
+
+module nic_mgmt$registers$counters$counters$26$chunks$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$26$chunks$0
+
+
+module nic_mgmt$registers$counters$counters$26$chunks$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$26$chunks$1
+
+
+module nic_mgmt$registers$counters$counters$26$chunks$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$26$chunks$2
+
+
+module nic_mgmt$registers$counters$counters$26$chunks$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$26$chunks$3
+
+
+module nic_mgmt$registers$counters$counters$26$lowest(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$26$lowest
+
+
+module nic_mgmt$registers$counters$counters$26$room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$26$room$0
+
+
+module nic_mgmt$registers$counters$counters$26$room$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$26$room$1
+
+
+module nic_mgmt$registers$counters$counters$26$room$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$26$room$2
+
+
+module nic_mgmt$registers$counters$counters$26$seen$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$26$seen$0
+
+
+module nic_mgmt$registers$counters$counters$26$seen$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$26$seen$1
+
+
+module nic_mgmt$registers$counters$counters$26$seen$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$26$seen$2
+
+
+module nic_mgmt$registers$counters$counters$27(clock,reset,pulse,clear,value);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  pulse;
+    input wire  clear;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  spans$0 = 64'hff;
+    localparam  spans$1 = 64'hff00;
+    localparam  spans$2 = 64'hff0000;
+    localparam  spans$3 = 64'hff000000;
+    localparam  held$0 = 64'hfe;
+    localparam  held$1 = 64'hff00;
+    localparam  held$2 = 64'hff0000;
+    localparam  held$3 = 64'hff000000;
+    localparam  units$0 = 64'h1;
+    localparam  units$1 = 64'h100;
+    localparam  units$2 = 64'h10000;
+    localparam  units$3 = 64'h1000000;
+    localparam  carries$0 = 64'h100;
+    localparam  carries$1 = 64'h10000;
+    localparam  carries$2 = 64'h1000000;
+    localparam  carries$3 = 64'h100000000;
+    localparam  tops$0 = 1'b0;
+    localparam  tops$1 = 1'b0;
+    localparam  tops$2 = 1'b0;
+    localparam  tops$3 = 1'b0;
+    localparam  zero = 64'h0;
+    
+    // Stub signals
+    reg  [63:0] chunks$0$d;
+    wire  [63:0] chunks$0$q;
+    reg  chunks$0$clock;
+    reg  [63:0] chunks$1$d;
+    wire  [63:0] chunks$1$q;
+    reg  chunks$1$clock;
+    reg  [63:0] chunks$2$d;
+    wire  [63:0] chunks$2$q;
+    reg  chunks$2$clock;
+    reg  [63:0] chunks$3$d;
+    wire  [63:0] chunks$3$q;
+    reg  chunks$3$clock;
+    reg  lowest$d;
+    wire  lowest$q;
+    reg  lowest$clock;
+    reg  seen$0$d;
+    wire  seen$0$q;
+    reg  seen$0$clock;
+    reg  seen$1$d;
+    wire  seen$1$q;
+    reg  seen$1$clock;
+    reg  seen$2$d;
+    wire  seen$2$q;
+    reg  seen$2$clock;
+    reg  room$0$d;
+    wire  room$0$q;
+    reg  room$0$clock;
+    reg  room$1$d;
+    wire  room$1$q;
+    reg  room$1$clock;
+    reg  room$2$d;
+    wire  room$2$q;
+    reg  room$2$clock;
+    
+    // Local signals
+    reg  [63:0] whole;
+    reg  [63:0] sums$0;
+    reg  [63:0] sums$1;
+    reg  [63:0] sums$2;
+    reg  [63:0] sums$3;
+    reg  ones$0;
+    reg  ones$1;
+    reg  ones$2;
+    reg  ones$3;
+    reg  upper$0;
+    reg  upper$1;
+    reg  upper$2;
+    reg  upper$3;
+    reg  full;
+    
+    // Sub module instances
+    nic_mgmt$registers$counters$counters$27$chunks$0 chunks$0(
+        .d(chunks$0$d),
+        .q(chunks$0$q),
+        .clock(chunks$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$27$chunks$1 chunks$1(
+        .d(chunks$1$d),
+        .q(chunks$1$q),
+        .clock(chunks$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$27$chunks$2 chunks$2(
+        .d(chunks$2$d),
+        .q(chunks$2$q),
+        .clock(chunks$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$27$chunks$3 chunks$3(
+        .d(chunks$3$d),
+        .q(chunks$3$q),
+        .clock(chunks$3$clock)
+    );
+    nic_mgmt$registers$counters$counters$27$lowest lowest(
+        .d(lowest$d),
+        .q(lowest$q),
+        .clock(lowest$clock)
+    );
+    nic_mgmt$registers$counters$counters$27$seen$0 seen$0(
+        .d(seen$0$d),
+        .q(seen$0$q),
+        .clock(seen$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$27$seen$1 seen$1(
+        .d(seen$1$d),
+        .q(seen$1$q),
+        .clock(seen$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$27$seen$2 seen$2(
+        .d(seen$2$d),
+        .q(seen$2$q),
+        .clock(seen$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$27$room$0 room$0(
+        .d(room$0$d),
+        .q(room$0$q),
+        .clock(room$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$27$room$1 room$1(
+        .d(room$1$d),
+        .q(room$1$q),
+        .clock(room$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$27$room$2 room$2(
+        .d(room$2$d),
+        .q(room$2$q),
+        .clock(room$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lowest$clock = clock;
+        lowest$d = lowest$q;
+        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
+        chunks$0$clock = clock;
+        chunks$0$d = chunks$0$q;
+        whole = whole | chunks$0$q;
+        chunks$1$clock = clock;
+        chunks$1$d = chunks$1$q;
+        whole = whole | chunks$1$q;
+        chunks$2$clock = clock;
+        chunks$2$d = chunks$2$q;
+        whole = whole | chunks$2$q;
+        chunks$3$clock = clock;
+        chunks$3$d = chunks$3$q;
+        whole = whole | chunks$3$q;
+        value = whole;
+        sums$0 = (whole & spans$0) + units$0;
+        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
+        sums$1 = (whole & spans$1) + units$1;
+        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
+        sums$2 = (whole & spans$2) + units$2;
+        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
+        sums$3 = (whole & spans$3) + units$3;
+        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
+        upper$0 = 1'b1;
+        upper$1 = 1'b1;
+        upper$2 = 1'b1;
+        upper$3 = 1'b1;
+        seen$0$clock = clock;
+        seen$0$d = ones$1;
+        upper$1 = upper$0 & seen$0$q;
+        seen$1$clock = clock;
+        seen$1$d = ones$2;
+        upper$2 = upper$1 & seen$1$q;
+        seen$2$clock = clock;
+        seen$2$d = ones$3;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
+        room$0$clock = clock;
+        room$0$d = upper$0 & ~upper$3;
+        room$1$clock = clock;
+        room$1$d = upper$1 & ~upper$3;
+        room$2$clock = clock;
+        room$2$d = upper$2 & ~upper$3;
+        if (pulse & ~full) begin
+            chunks$0$d = sums$0 & held$0;
+        end
+        if (pulse & ones$0 & room$0$q) begin
+            chunks$1$d = sums$1 & held$1;
+        end
+        if (pulse & ones$0 & room$1$q) begin
+            chunks$2$d = sums$2 & held$2;
+        end
+        if (pulse & ones$0 & room$2$q) begin
+            chunks$3$d = sums$3 & held$3;
+        end
+        if (pulse & ~full) begin
+            lowest$d = ~lowest$q;
+        end
+        if (clear | reset) begin
+            chunks$0$d = zero;
+            chunks$1$d = zero;
+            chunks$2$d = zero;
+            chunks$3$d = zero;
+        end
+        if (clear) begin
+            lowest$d = pulse;
+        end
+        if (reset) begin
+            lowest$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_mgmt$registers$counters$counters$27
+
+
+module nic_mgmt$registers$counters$counters$27$chunks$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$27$chunks$0
+
+
+module nic_mgmt$registers$counters$counters$27$chunks$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$27$chunks$1
+
+
+module nic_mgmt$registers$counters$counters$27$chunks$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$27$chunks$2
+
+
+module nic_mgmt$registers$counters$counters$27$chunks$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$27$chunks$3
+
+
+module nic_mgmt$registers$counters$counters$27$lowest(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$27$lowest
+
+
+module nic_mgmt$registers$counters$counters$27$room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$27$room$0
+
+
+module nic_mgmt$registers$counters$counters$27$room$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$27$room$1
+
+
+module nic_mgmt$registers$counters$counters$27$room$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$27$room$2
+
+
+module nic_mgmt$registers$counters$counters$27$seen$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$27$seen$0
+
+
+module nic_mgmt$registers$counters$counters$27$seen$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$27$seen$1
+
+
+module nic_mgmt$registers$counters$counters$27$seen$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$27$seen$2
+
+
+module nic_mgmt$registers$counters$counters$28(clock,reset,pulse,clear,value);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  pulse;
+    input wire  clear;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  spans$0 = 64'hff;
+    localparam  spans$1 = 64'hff00;
+    localparam  spans$2 = 64'hff0000;
+    localparam  spans$3 = 64'hff000000;
+    localparam  held$0 = 64'hfe;
+    localparam  held$1 = 64'hff00;
+    localparam  held$2 = 64'hff0000;
+    localparam  held$3 = 64'hff000000;
+    localparam  units$0 = 64'h1;
+    localparam  units$1 = 64'h100;
+    localparam  units$2 = 64'h10000;
+    localparam  units$3 = 64'h1000000;
+    localparam  carries$0 = 64'h100;
+    localparam  carries$1 = 64'h10000;
+    localparam  carries$2 = 64'h1000000;
+    localparam  carries$3 = 64'h100000000;
+    localparam  tops$0 = 1'b0;
+    localparam  tops$1 = 1'b0;
+    localparam  tops$2 = 1'b0;
+    localparam  tops$3 = 1'b0;
+    localparam  zero = 64'h0;
+    
+    // Stub signals
+    reg  [63:0] chunks$0$d;
+    wire  [63:0] chunks$0$q;
+    reg  chunks$0$clock;
+    reg  [63:0] chunks$1$d;
+    wire  [63:0] chunks$1$q;
+    reg  chunks$1$clock;
+    reg  [63:0] chunks$2$d;
+    wire  [63:0] chunks$2$q;
+    reg  chunks$2$clock;
+    reg  [63:0] chunks$3$d;
+    wire  [63:0] chunks$3$q;
+    reg  chunks$3$clock;
+    reg  lowest$d;
+    wire  lowest$q;
+    reg  lowest$clock;
+    reg  seen$0$d;
+    wire  seen$0$q;
+    reg  seen$0$clock;
+    reg  seen$1$d;
+    wire  seen$1$q;
+    reg  seen$1$clock;
+    reg  seen$2$d;
+    wire  seen$2$q;
+    reg  seen$2$clock;
+    reg  room$0$d;
+    wire  room$0$q;
+    reg  room$0$clock;
+    reg  room$1$d;
+    wire  room$1$q;
+    reg  room$1$clock;
+    reg  room$2$d;
+    wire  room$2$q;
+    reg  room$2$clock;
+    
+    // Local signals
+    reg  [63:0] whole;
+    reg  [63:0] sums$0;
+    reg  [63:0] sums$1;
+    reg  [63:0] sums$2;
+    reg  [63:0] sums$3;
+    reg  ones$0;
+    reg  ones$1;
+    reg  ones$2;
+    reg  ones$3;
+    reg  upper$0;
+    reg  upper$1;
+    reg  upper$2;
+    reg  upper$3;
+    reg  full;
+    
+    // Sub module instances
+    nic_mgmt$registers$counters$counters$28$chunks$0 chunks$0(
+        .d(chunks$0$d),
+        .q(chunks$0$q),
+        .clock(chunks$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$28$chunks$1 chunks$1(
+        .d(chunks$1$d),
+        .q(chunks$1$q),
+        .clock(chunks$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$28$chunks$2 chunks$2(
+        .d(chunks$2$d),
+        .q(chunks$2$q),
+        .clock(chunks$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$28$chunks$3 chunks$3(
+        .d(chunks$3$d),
+        .q(chunks$3$q),
+        .clock(chunks$3$clock)
+    );
+    nic_mgmt$registers$counters$counters$28$lowest lowest(
+        .d(lowest$d),
+        .q(lowest$q),
+        .clock(lowest$clock)
+    );
+    nic_mgmt$registers$counters$counters$28$seen$0 seen$0(
+        .d(seen$0$d),
+        .q(seen$0$q),
+        .clock(seen$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$28$seen$1 seen$1(
+        .d(seen$1$d),
+        .q(seen$1$q),
+        .clock(seen$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$28$seen$2 seen$2(
+        .d(seen$2$d),
+        .q(seen$2$q),
+        .clock(seen$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$28$room$0 room$0(
+        .d(room$0$d),
+        .q(room$0$q),
+        .clock(room$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$28$room$1 room$1(
+        .d(room$1$d),
+        .q(room$1$q),
+        .clock(room$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$28$room$2 room$2(
+        .d(room$2$d),
+        .q(room$2$q),
+        .clock(room$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lowest$clock = clock;
+        lowest$d = lowest$q;
+        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
+        chunks$0$clock = clock;
+        chunks$0$d = chunks$0$q;
+        whole = whole | chunks$0$q;
+        chunks$1$clock = clock;
+        chunks$1$d = chunks$1$q;
+        whole = whole | chunks$1$q;
+        chunks$2$clock = clock;
+        chunks$2$d = chunks$2$q;
+        whole = whole | chunks$2$q;
+        chunks$3$clock = clock;
+        chunks$3$d = chunks$3$q;
+        whole = whole | chunks$3$q;
+        value = whole;
+        sums$0 = (whole & spans$0) + units$0;
+        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
+        sums$1 = (whole & spans$1) + units$1;
+        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
+        sums$2 = (whole & spans$2) + units$2;
+        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
+        sums$3 = (whole & spans$3) + units$3;
+        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
+        upper$0 = 1'b1;
+        upper$1 = 1'b1;
+        upper$2 = 1'b1;
+        upper$3 = 1'b1;
+        seen$0$clock = clock;
+        seen$0$d = ones$1;
+        upper$1 = upper$0 & seen$0$q;
+        seen$1$clock = clock;
+        seen$1$d = ones$2;
+        upper$2 = upper$1 & seen$1$q;
+        seen$2$clock = clock;
+        seen$2$d = ones$3;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
+        room$0$clock = clock;
+        room$0$d = upper$0 & ~upper$3;
+        room$1$clock = clock;
+        room$1$d = upper$1 & ~upper$3;
+        room$2$clock = clock;
+        room$2$d = upper$2 & ~upper$3;
+        if (pulse & ~full) begin
+            chunks$0$d = sums$0 & held$0;
+        end
+        if (pulse & ones$0 & room$0$q) begin
+            chunks$1$d = sums$1 & held$1;
+        end
+        if (pulse & ones$0 & room$1$q) begin
+            chunks$2$d = sums$2 & held$2;
+        end
+        if (pulse & ones$0 & room$2$q) begin
+            chunks$3$d = sums$3 & held$3;
+        end
+        if (pulse & ~full) begin
+            lowest$d = ~lowest$q;
+        end
+        if (clear | reset) begin
+            chunks$0$d = zero;
+            chunks$1$d = zero;
+            chunks$2$d = zero;
+            chunks$3$d = zero;
+        end
+        if (clear) begin
+            lowest$d = pulse;
+        end
+        if (reset) begin
+            lowest$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_mgmt$registers$counters$counters$28
+
+
+module nic_mgmt$registers$counters$counters$28$chunks$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$28$chunks$0
+
+
+module nic_mgmt$registers$counters$counters$28$chunks$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$28$chunks$1
+
+
+module nic_mgmt$registers$counters$counters$28$chunks$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$28$chunks$2
+
+
+module nic_mgmt$registers$counters$counters$28$chunks$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$28$chunks$3
+
+
+module nic_mgmt$registers$counters$counters$28$lowest(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$28$lowest
+
+
+module nic_mgmt$registers$counters$counters$28$room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$28$room$0
+
+
+module nic_mgmt$registers$counters$counters$28$room$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$28$room$1
+
+
+module nic_mgmt$registers$counters$counters$28$room$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$28$room$2
+
+
+module nic_mgmt$registers$counters$counters$28$seen$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$28$seen$0
+
+
+module nic_mgmt$registers$counters$counters$28$seen$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$28$seen$1
+
+
+module nic_mgmt$registers$counters$counters$28$seen$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$28$seen$2
+
+
+module nic_mgmt$registers$counters$counters$3(clock,reset,pulse,clear,value);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  pulse;
+    input wire  clear;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  spans$0 = 64'hff;
+    localparam  spans$1 = 64'hff00;
+    localparam  spans$2 = 64'hff0000;
+    localparam  spans$3 = 64'hff000000;
+    localparam  held$0 = 64'hfe;
+    localparam  held$1 = 64'hff00;
+    localparam  held$2 = 64'hff0000;
+    localparam  held$3 = 64'hff000000;
+    localparam  units$0 = 64'h1;
+    localparam  units$1 = 64'h100;
+    localparam  units$2 = 64'h10000;
+    localparam  units$3 = 64'h1000000;
+    localparam  carries$0 = 64'h100;
+    localparam  carries$1 = 64'h10000;
+    localparam  carries$2 = 64'h1000000;
+    localparam  carries$3 = 64'h100000000;
+    localparam  tops$0 = 1'b0;
+    localparam  tops$1 = 1'b0;
+    localparam  tops$2 = 1'b0;
+    localparam  tops$3 = 1'b0;
+    localparam  zero = 64'h0;
+    
+    // Stub signals
+    reg  [63:0] chunks$0$d;
+    wire  [63:0] chunks$0$q;
+    reg  chunks$0$clock;
+    reg  [63:0] chunks$1$d;
+    wire  [63:0] chunks$1$q;
+    reg  chunks$1$clock;
+    reg  [63:0] chunks$2$d;
+    wire  [63:0] chunks$2$q;
+    reg  chunks$2$clock;
+    reg  [63:0] chunks$3$d;
+    wire  [63:0] chunks$3$q;
+    reg  chunks$3$clock;
+    reg  lowest$d;
+    wire  lowest$q;
+    reg  lowest$clock;
+    reg  seen$0$d;
+    wire  seen$0$q;
+    reg  seen$0$clock;
+    reg  seen$1$d;
+    wire  seen$1$q;
+    reg  seen$1$clock;
+    reg  seen$2$d;
+    wire  seen$2$q;
+    reg  seen$2$clock;
+    reg  room$0$d;
+    wire  room$0$q;
+    reg  room$0$clock;
+    reg  room$1$d;
+    wire  room$1$q;
+    reg  room$1$clock;
+    reg  room$2$d;
+    wire  room$2$q;
+    reg  room$2$clock;
+    
+    // Local signals
+    reg  [63:0] whole;
+    reg  [63:0] sums$0;
+    reg  [63:0] sums$1;
+    reg  [63:0] sums$2;
+    reg  [63:0] sums$3;
+    reg  ones$0;
+    reg  ones$1;
+    reg  ones$2;
+    reg  ones$3;
+    reg  upper$0;
+    reg  upper$1;
+    reg  upper$2;
+    reg  upper$3;
+    reg  full;
+    
+    // Sub module instances
+    nic_mgmt$registers$counters$counters$3$chunks$0 chunks$0(
+        .d(chunks$0$d),
+        .q(chunks$0$q),
+        .clock(chunks$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$3$chunks$1 chunks$1(
+        .d(chunks$1$d),
+        .q(chunks$1$q),
+        .clock(chunks$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$3$chunks$2 chunks$2(
+        .d(chunks$2$d),
+        .q(chunks$2$q),
+        .clock(chunks$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$3$chunks$3 chunks$3(
+        .d(chunks$3$d),
+        .q(chunks$3$q),
+        .clock(chunks$3$clock)
+    );
+    nic_mgmt$registers$counters$counters$3$lowest lowest(
+        .d(lowest$d),
+        .q(lowest$q),
+        .clock(lowest$clock)
+    );
+    nic_mgmt$registers$counters$counters$3$seen$0 seen$0(
+        .d(seen$0$d),
+        .q(seen$0$q),
+        .clock(seen$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$3$seen$1 seen$1(
+        .d(seen$1$d),
+        .q(seen$1$q),
+        .clock(seen$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$3$seen$2 seen$2(
+        .d(seen$2$d),
+        .q(seen$2$q),
+        .clock(seen$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$3$room$0 room$0(
+        .d(room$0$d),
+        .q(room$0$q),
+        .clock(room$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$3$room$1 room$1(
+        .d(room$1$d),
+        .q(room$1$q),
+        .clock(room$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$3$room$2 room$2(
+        .d(room$2$d),
+        .q(room$2$q),
+        .clock(room$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lowest$clock = clock;
+        lowest$d = lowest$q;
+        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
+        chunks$0$clock = clock;
+        chunks$0$d = chunks$0$q;
+        whole = whole | chunks$0$q;
+        chunks$1$clock = clock;
+        chunks$1$d = chunks$1$q;
+        whole = whole | chunks$1$q;
+        chunks$2$clock = clock;
+        chunks$2$d = chunks$2$q;
+        whole = whole | chunks$2$q;
+        chunks$3$clock = clock;
+        chunks$3$d = chunks$3$q;
+        whole = whole | chunks$3$q;
+        value = whole;
+        sums$0 = (whole & spans$0) + units$0;
+        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
+        sums$1 = (whole & spans$1) + units$1;
+        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
+        sums$2 = (whole & spans$2) + units$2;
+        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
+        sums$3 = (whole & spans$3) + units$3;
+        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
+        upper$0 = 1'b1;
+        upper$1 = 1'b1;
+        upper$2 = 1'b1;
+        upper$3 = 1'b1;
+        seen$0$clock = clock;
+        seen$0$d = ones$1;
+        upper$1 = upper$0 & seen$0$q;
+        seen$1$clock = clock;
+        seen$1$d = ones$2;
+        upper$2 = upper$1 & seen$1$q;
+        seen$2$clock = clock;
+        seen$2$d = ones$3;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
+        room$0$clock = clock;
+        room$0$d = upper$0 & ~upper$3;
+        room$1$clock = clock;
+        room$1$d = upper$1 & ~upper$3;
+        room$2$clock = clock;
+        room$2$d = upper$2 & ~upper$3;
+        if (pulse & ~full) begin
+            chunks$0$d = sums$0 & held$0;
+        end
+        if (pulse & ones$0 & room$0$q) begin
+            chunks$1$d = sums$1 & held$1;
+        end
+        if (pulse & ones$0 & room$1$q) begin
+            chunks$2$d = sums$2 & held$2;
+        end
+        if (pulse & ones$0 & room$2$q) begin
+            chunks$3$d = sums$3 & held$3;
+        end
+        if (pulse & ~full) begin
+            lowest$d = ~lowest$q;
+        end
+        if (clear | reset) begin
+            chunks$0$d = zero;
+            chunks$1$d = zero;
+            chunks$2$d = zero;
+            chunks$3$d = zero;
+        end
+        if (clear) begin
+            lowest$d = pulse;
+        end
+        if (reset) begin
+            lowest$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_mgmt$registers$counters$counters$3
+
+
+module nic_mgmt$registers$counters$counters$3$chunks$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$3$chunks$0
+
+
+module nic_mgmt$registers$counters$counters$3$chunks$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$3$chunks$1
+
+
+module nic_mgmt$registers$counters$counters$3$chunks$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$3$chunks$2
+
+
+module nic_mgmt$registers$counters$counters$3$chunks$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$3$chunks$3
+
+
+module nic_mgmt$registers$counters$counters$3$lowest(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$3$lowest
+
+
+module nic_mgmt$registers$counters$counters$3$room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$3$room$0
+
+
+module nic_mgmt$registers$counters$counters$3$room$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$3$room$1
+
+
+module nic_mgmt$registers$counters$counters$3$room$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$3$room$2
+
+
+module nic_mgmt$registers$counters$counters$3$seen$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$3$seen$0
+
+
+module nic_mgmt$registers$counters$counters$3$seen$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$3$seen$1
+
+
+module nic_mgmt$registers$counters$counters$3$seen$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$3$seen$2
+
+
+module nic_mgmt$registers$counters$counters$4(clock,reset,pulse,clear,value);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  pulse;
+    input wire  clear;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  spans$0 = 64'hff;
+    localparam  spans$1 = 64'hff00;
+    localparam  spans$2 = 64'hff0000;
+    localparam  spans$3 = 64'hff000000;
+    localparam  held$0 = 64'hfe;
+    localparam  held$1 = 64'hff00;
+    localparam  held$2 = 64'hff0000;
+    localparam  held$3 = 64'hff000000;
+    localparam  units$0 = 64'h1;
+    localparam  units$1 = 64'h100;
+    localparam  units$2 = 64'h10000;
+    localparam  units$3 = 64'h1000000;
+    localparam  carries$0 = 64'h100;
+    localparam  carries$1 = 64'h10000;
+    localparam  carries$2 = 64'h1000000;
+    localparam  carries$3 = 64'h100000000;
+    localparam  tops$0 = 1'b0;
+    localparam  tops$1 = 1'b0;
+    localparam  tops$2 = 1'b0;
+    localparam  tops$3 = 1'b0;
+    localparam  zero = 64'h0;
+    
+    // Stub signals
+    reg  [63:0] chunks$0$d;
+    wire  [63:0] chunks$0$q;
+    reg  chunks$0$clock;
+    reg  [63:0] chunks$1$d;
+    wire  [63:0] chunks$1$q;
+    reg  chunks$1$clock;
+    reg  [63:0] chunks$2$d;
+    wire  [63:0] chunks$2$q;
+    reg  chunks$2$clock;
+    reg  [63:0] chunks$3$d;
+    wire  [63:0] chunks$3$q;
+    reg  chunks$3$clock;
+    reg  lowest$d;
+    wire  lowest$q;
+    reg  lowest$clock;
+    reg  seen$0$d;
+    wire  seen$0$q;
+    reg  seen$0$clock;
+    reg  seen$1$d;
+    wire  seen$1$q;
+    reg  seen$1$clock;
+    reg  seen$2$d;
+    wire  seen$2$q;
+    reg  seen$2$clock;
+    reg  room$0$d;
+    wire  room$0$q;
+    reg  room$0$clock;
+    reg  room$1$d;
+    wire  room$1$q;
+    reg  room$1$clock;
+    reg  room$2$d;
+    wire  room$2$q;
+    reg  room$2$clock;
+    
+    // Local signals
+    reg  [63:0] whole;
+    reg  [63:0] sums$0;
+    reg  [63:0] sums$1;
+    reg  [63:0] sums$2;
+    reg  [63:0] sums$3;
+    reg  ones$0;
+    reg  ones$1;
+    reg  ones$2;
+    reg  ones$3;
+    reg  upper$0;
+    reg  upper$1;
+    reg  upper$2;
+    reg  upper$3;
+    reg  full;
+    
+    // Sub module instances
+    nic_mgmt$registers$counters$counters$4$chunks$0 chunks$0(
+        .d(chunks$0$d),
+        .q(chunks$0$q),
+        .clock(chunks$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$4$chunks$1 chunks$1(
+        .d(chunks$1$d),
+        .q(chunks$1$q),
+        .clock(chunks$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$4$chunks$2 chunks$2(
+        .d(chunks$2$d),
+        .q(chunks$2$q),
+        .clock(chunks$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$4$chunks$3 chunks$3(
+        .d(chunks$3$d),
+        .q(chunks$3$q),
+        .clock(chunks$3$clock)
+    );
+    nic_mgmt$registers$counters$counters$4$lowest lowest(
+        .d(lowest$d),
+        .q(lowest$q),
+        .clock(lowest$clock)
+    );
+    nic_mgmt$registers$counters$counters$4$seen$0 seen$0(
+        .d(seen$0$d),
+        .q(seen$0$q),
+        .clock(seen$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$4$seen$1 seen$1(
+        .d(seen$1$d),
+        .q(seen$1$q),
+        .clock(seen$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$4$seen$2 seen$2(
+        .d(seen$2$d),
+        .q(seen$2$q),
+        .clock(seen$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$4$room$0 room$0(
+        .d(room$0$d),
+        .q(room$0$q),
+        .clock(room$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$4$room$1 room$1(
+        .d(room$1$d),
+        .q(room$1$q),
+        .clock(room$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$4$room$2 room$2(
+        .d(room$2$d),
+        .q(room$2$q),
+        .clock(room$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lowest$clock = clock;
+        lowest$d = lowest$q;
+        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
+        chunks$0$clock = clock;
+        chunks$0$d = chunks$0$q;
+        whole = whole | chunks$0$q;
+        chunks$1$clock = clock;
+        chunks$1$d = chunks$1$q;
+        whole = whole | chunks$1$q;
+        chunks$2$clock = clock;
+        chunks$2$d = chunks$2$q;
+        whole = whole | chunks$2$q;
+        chunks$3$clock = clock;
+        chunks$3$d = chunks$3$q;
+        whole = whole | chunks$3$q;
+        value = whole;
+        sums$0 = (whole & spans$0) + units$0;
+        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
+        sums$1 = (whole & spans$1) + units$1;
+        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
+        sums$2 = (whole & spans$2) + units$2;
+        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
+        sums$3 = (whole & spans$3) + units$3;
+        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
+        upper$0 = 1'b1;
+        upper$1 = 1'b1;
+        upper$2 = 1'b1;
+        upper$3 = 1'b1;
+        seen$0$clock = clock;
+        seen$0$d = ones$1;
+        upper$1 = upper$0 & seen$0$q;
+        seen$1$clock = clock;
+        seen$1$d = ones$2;
+        upper$2 = upper$1 & seen$1$q;
+        seen$2$clock = clock;
+        seen$2$d = ones$3;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
+        room$0$clock = clock;
+        room$0$d = upper$0 & ~upper$3;
+        room$1$clock = clock;
+        room$1$d = upper$1 & ~upper$3;
+        room$2$clock = clock;
+        room$2$d = upper$2 & ~upper$3;
+        if (pulse & ~full) begin
+            chunks$0$d = sums$0 & held$0;
+        end
+        if (pulse & ones$0 & room$0$q) begin
+            chunks$1$d = sums$1 & held$1;
+        end
+        if (pulse & ones$0 & room$1$q) begin
+            chunks$2$d = sums$2 & held$2;
+        end
+        if (pulse & ones$0 & room$2$q) begin
+            chunks$3$d = sums$3 & held$3;
+        end
+        if (pulse & ~full) begin
+            lowest$d = ~lowest$q;
+        end
+        if (clear | reset) begin
+            chunks$0$d = zero;
+            chunks$1$d = zero;
+            chunks$2$d = zero;
+            chunks$3$d = zero;
+        end
+        if (clear) begin
+            lowest$d = pulse;
+        end
+        if (reset) begin
+            lowest$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_mgmt$registers$counters$counters$4
+
+
+module nic_mgmt$registers$counters$counters$4$chunks$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$4$chunks$0
+
+
+module nic_mgmt$registers$counters$counters$4$chunks$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$4$chunks$1
+
+
+module nic_mgmt$registers$counters$counters$4$chunks$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$4$chunks$2
+
+
+module nic_mgmt$registers$counters$counters$4$chunks$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$4$chunks$3
+
+
+module nic_mgmt$registers$counters$counters$4$lowest(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$4$lowest
+
+
+module nic_mgmt$registers$counters$counters$4$room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$4$room$0
+
+
+module nic_mgmt$registers$counters$counters$4$room$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$4$room$1
+
+
+module nic_mgmt$registers$counters$counters$4$room$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$4$room$2
+
+
+module nic_mgmt$registers$counters$counters$4$seen$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$4$seen$0
+
+
+module nic_mgmt$registers$counters$counters$4$seen$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$4$seen$1
+
+
+module nic_mgmt$registers$counters$counters$4$seen$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$4$seen$2
+
+
+module nic_mgmt$registers$counters$counters$5(clock,reset,pulse,clear,value);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  pulse;
+    input wire  clear;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  spans$0 = 64'hff;
+    localparam  spans$1 = 64'hff00;
+    localparam  spans$2 = 64'hff0000;
+    localparam  spans$3 = 64'hff000000;
+    localparam  held$0 = 64'hfe;
+    localparam  held$1 = 64'hff00;
+    localparam  held$2 = 64'hff0000;
+    localparam  held$3 = 64'hff000000;
+    localparam  units$0 = 64'h1;
+    localparam  units$1 = 64'h100;
+    localparam  units$2 = 64'h10000;
+    localparam  units$3 = 64'h1000000;
+    localparam  carries$0 = 64'h100;
+    localparam  carries$1 = 64'h10000;
+    localparam  carries$2 = 64'h1000000;
+    localparam  carries$3 = 64'h100000000;
+    localparam  tops$0 = 1'b0;
+    localparam  tops$1 = 1'b0;
+    localparam  tops$2 = 1'b0;
+    localparam  tops$3 = 1'b0;
+    localparam  zero = 64'h0;
+    
+    // Stub signals
+    reg  [63:0] chunks$0$d;
+    wire  [63:0] chunks$0$q;
+    reg  chunks$0$clock;
+    reg  [63:0] chunks$1$d;
+    wire  [63:0] chunks$1$q;
+    reg  chunks$1$clock;
+    reg  [63:0] chunks$2$d;
+    wire  [63:0] chunks$2$q;
+    reg  chunks$2$clock;
+    reg  [63:0] chunks$3$d;
+    wire  [63:0] chunks$3$q;
+    reg  chunks$3$clock;
+    reg  lowest$d;
+    wire  lowest$q;
+    reg  lowest$clock;
+    reg  seen$0$d;
+    wire  seen$0$q;
+    reg  seen$0$clock;
+    reg  seen$1$d;
+    wire  seen$1$q;
+    reg  seen$1$clock;
+    reg  seen$2$d;
+    wire  seen$2$q;
+    reg  seen$2$clock;
+    reg  room$0$d;
+    wire  room$0$q;
+    reg  room$0$clock;
+    reg  room$1$d;
+    wire  room$1$q;
+    reg  room$1$clock;
+    reg  room$2$d;
+    wire  room$2$q;
+    reg  room$2$clock;
+    
+    // Local signals
+    reg  [63:0] whole;
+    reg  [63:0] sums$0;
+    reg  [63:0] sums$1;
+    reg  [63:0] sums$2;
+    reg  [63:0] sums$3;
+    reg  ones$0;
+    reg  ones$1;
+    reg  ones$2;
+    reg  ones$3;
+    reg  upper$0;
+    reg  upper$1;
+    reg  upper$2;
+    reg  upper$3;
+    reg  full;
+    
+    // Sub module instances
+    nic_mgmt$registers$counters$counters$5$chunks$0 chunks$0(
+        .d(chunks$0$d),
+        .q(chunks$0$q),
+        .clock(chunks$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$5$chunks$1 chunks$1(
+        .d(chunks$1$d),
+        .q(chunks$1$q),
+        .clock(chunks$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$5$chunks$2 chunks$2(
+        .d(chunks$2$d),
+        .q(chunks$2$q),
+        .clock(chunks$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$5$chunks$3 chunks$3(
+        .d(chunks$3$d),
+        .q(chunks$3$q),
+        .clock(chunks$3$clock)
+    );
+    nic_mgmt$registers$counters$counters$5$lowest lowest(
+        .d(lowest$d),
+        .q(lowest$q),
+        .clock(lowest$clock)
+    );
+    nic_mgmt$registers$counters$counters$5$seen$0 seen$0(
+        .d(seen$0$d),
+        .q(seen$0$q),
+        .clock(seen$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$5$seen$1 seen$1(
+        .d(seen$1$d),
+        .q(seen$1$q),
+        .clock(seen$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$5$seen$2 seen$2(
+        .d(seen$2$d),
+        .q(seen$2$q),
+        .clock(seen$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$5$room$0 room$0(
+        .d(room$0$d),
+        .q(room$0$q),
+        .clock(room$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$5$room$1 room$1(
+        .d(room$1$d),
+        .q(room$1$q),
+        .clock(room$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$5$room$2 room$2(
+        .d(room$2$d),
+        .q(room$2$q),
+        .clock(room$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lowest$clock = clock;
+        lowest$d = lowest$q;
+        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
+        chunks$0$clock = clock;
+        chunks$0$d = chunks$0$q;
+        whole = whole | chunks$0$q;
+        chunks$1$clock = clock;
+        chunks$1$d = chunks$1$q;
+        whole = whole | chunks$1$q;
+        chunks$2$clock = clock;
+        chunks$2$d = chunks$2$q;
+        whole = whole | chunks$2$q;
+        chunks$3$clock = clock;
+        chunks$3$d = chunks$3$q;
+        whole = whole | chunks$3$q;
+        value = whole;
+        sums$0 = (whole & spans$0) + units$0;
+        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
+        sums$1 = (whole & spans$1) + units$1;
+        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
+        sums$2 = (whole & spans$2) + units$2;
+        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
+        sums$3 = (whole & spans$3) + units$3;
+        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
+        upper$0 = 1'b1;
+        upper$1 = 1'b1;
+        upper$2 = 1'b1;
+        upper$3 = 1'b1;
+        seen$0$clock = clock;
+        seen$0$d = ones$1;
+        upper$1 = upper$0 & seen$0$q;
+        seen$1$clock = clock;
+        seen$1$d = ones$2;
+        upper$2 = upper$1 & seen$1$q;
+        seen$2$clock = clock;
+        seen$2$d = ones$3;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
+        room$0$clock = clock;
+        room$0$d = upper$0 & ~upper$3;
+        room$1$clock = clock;
+        room$1$d = upper$1 & ~upper$3;
+        room$2$clock = clock;
+        room$2$d = upper$2 & ~upper$3;
+        if (pulse & ~full) begin
+            chunks$0$d = sums$0 & held$0;
+        end
+        if (pulse & ones$0 & room$0$q) begin
+            chunks$1$d = sums$1 & held$1;
+        end
+        if (pulse & ones$0 & room$1$q) begin
+            chunks$2$d = sums$2 & held$2;
+        end
+        if (pulse & ones$0 & room$2$q) begin
+            chunks$3$d = sums$3 & held$3;
+        end
+        if (pulse & ~full) begin
+            lowest$d = ~lowest$q;
+        end
+        if (clear | reset) begin
+            chunks$0$d = zero;
+            chunks$1$d = zero;
+            chunks$2$d = zero;
+            chunks$3$d = zero;
+        end
+        if (clear) begin
+            lowest$d = pulse;
+        end
+        if (reset) begin
+            lowest$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_mgmt$registers$counters$counters$5
+
+
+module nic_mgmt$registers$counters$counters$5$chunks$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$5$chunks$0
+
+
+module nic_mgmt$registers$counters$counters$5$chunks$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$5$chunks$1
+
+
+module nic_mgmt$registers$counters$counters$5$chunks$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$5$chunks$2
+
+
+module nic_mgmt$registers$counters$counters$5$chunks$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$5$chunks$3
+
+
+module nic_mgmt$registers$counters$counters$5$lowest(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$5$lowest
+
+
+module nic_mgmt$registers$counters$counters$5$room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$5$room$0
+
+
+module nic_mgmt$registers$counters$counters$5$room$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$5$room$1
+
+
+module nic_mgmt$registers$counters$counters$5$room$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$5$room$2
+
+
+module nic_mgmt$registers$counters$counters$5$seen$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$5$seen$0
+
+
+module nic_mgmt$registers$counters$counters$5$seen$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$5$seen$1
+
+
+module nic_mgmt$registers$counters$counters$5$seen$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$5$seen$2
+
+
+module nic_mgmt$registers$counters$counters$6(clock,reset,pulse,clear,value);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  pulse;
+    input wire  clear;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  spans$0 = 64'hff;
+    localparam  spans$1 = 64'hff00;
+    localparam  spans$2 = 64'hff0000;
+    localparam  spans$3 = 64'hff000000;
+    localparam  held$0 = 64'hfe;
+    localparam  held$1 = 64'hff00;
+    localparam  held$2 = 64'hff0000;
+    localparam  held$3 = 64'hff000000;
+    localparam  units$0 = 64'h1;
+    localparam  units$1 = 64'h100;
+    localparam  units$2 = 64'h10000;
+    localparam  units$3 = 64'h1000000;
+    localparam  carries$0 = 64'h100;
+    localparam  carries$1 = 64'h10000;
+    localparam  carries$2 = 64'h1000000;
+    localparam  carries$3 = 64'h100000000;
+    localparam  tops$0 = 1'b0;
+    localparam  tops$1 = 1'b0;
+    localparam  tops$2 = 1'b0;
+    localparam  tops$3 = 1'b0;
+    localparam  zero = 64'h0;
+    
+    // Stub signals
+    reg  [63:0] chunks$0$d;
+    wire  [63:0] chunks$0$q;
+    reg  chunks$0$clock;
+    reg  [63:0] chunks$1$d;
+    wire  [63:0] chunks$1$q;
+    reg  chunks$1$clock;
+    reg  [63:0] chunks$2$d;
+    wire  [63:0] chunks$2$q;
+    reg  chunks$2$clock;
+    reg  [63:0] chunks$3$d;
+    wire  [63:0] chunks$3$q;
+    reg  chunks$3$clock;
+    reg  lowest$d;
+    wire  lowest$q;
+    reg  lowest$clock;
+    reg  seen$0$d;
+    wire  seen$0$q;
+    reg  seen$0$clock;
+    reg  seen$1$d;
+    wire  seen$1$q;
+    reg  seen$1$clock;
+    reg  seen$2$d;
+    wire  seen$2$q;
+    reg  seen$2$clock;
+    reg  room$0$d;
+    wire  room$0$q;
+    reg  room$0$clock;
+    reg  room$1$d;
+    wire  room$1$q;
+    reg  room$1$clock;
+    reg  room$2$d;
+    wire  room$2$q;
+    reg  room$2$clock;
+    
+    // Local signals
+    reg  [63:0] whole;
+    reg  [63:0] sums$0;
+    reg  [63:0] sums$1;
+    reg  [63:0] sums$2;
+    reg  [63:0] sums$3;
+    reg  ones$0;
+    reg  ones$1;
+    reg  ones$2;
+    reg  ones$3;
+    reg  upper$0;
+    reg  upper$1;
+    reg  upper$2;
+    reg  upper$3;
+    reg  full;
+    
+    // Sub module instances
+    nic_mgmt$registers$counters$counters$6$chunks$0 chunks$0(
+        .d(chunks$0$d),
+        .q(chunks$0$q),
+        .clock(chunks$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$6$chunks$1 chunks$1(
+        .d(chunks$1$d),
+        .q(chunks$1$q),
+        .clock(chunks$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$6$chunks$2 chunks$2(
+        .d(chunks$2$d),
+        .q(chunks$2$q),
+        .clock(chunks$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$6$chunks$3 chunks$3(
+        .d(chunks$3$d),
+        .q(chunks$3$q),
+        .clock(chunks$3$clock)
+    );
+    nic_mgmt$registers$counters$counters$6$lowest lowest(
+        .d(lowest$d),
+        .q(lowest$q),
+        .clock(lowest$clock)
+    );
+    nic_mgmt$registers$counters$counters$6$seen$0 seen$0(
+        .d(seen$0$d),
+        .q(seen$0$q),
+        .clock(seen$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$6$seen$1 seen$1(
+        .d(seen$1$d),
+        .q(seen$1$q),
+        .clock(seen$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$6$seen$2 seen$2(
+        .d(seen$2$d),
+        .q(seen$2$q),
+        .clock(seen$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$6$room$0 room$0(
+        .d(room$0$d),
+        .q(room$0$q),
+        .clock(room$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$6$room$1 room$1(
+        .d(room$1$d),
+        .q(room$1$q),
+        .clock(room$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$6$room$2 room$2(
+        .d(room$2$d),
+        .q(room$2$q),
+        .clock(room$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lowest$clock = clock;
+        lowest$d = lowest$q;
+        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
+        chunks$0$clock = clock;
+        chunks$0$d = chunks$0$q;
+        whole = whole | chunks$0$q;
+        chunks$1$clock = clock;
+        chunks$1$d = chunks$1$q;
+        whole = whole | chunks$1$q;
+        chunks$2$clock = clock;
+        chunks$2$d = chunks$2$q;
+        whole = whole | chunks$2$q;
+        chunks$3$clock = clock;
+        chunks$3$d = chunks$3$q;
+        whole = whole | chunks$3$q;
+        value = whole;
+        sums$0 = (whole & spans$0) + units$0;
+        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
+        sums$1 = (whole & spans$1) + units$1;
+        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
+        sums$2 = (whole & spans$2) + units$2;
+        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
+        sums$3 = (whole & spans$3) + units$3;
+        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
+        upper$0 = 1'b1;
+        upper$1 = 1'b1;
+        upper$2 = 1'b1;
+        upper$3 = 1'b1;
+        seen$0$clock = clock;
+        seen$0$d = ones$1;
+        upper$1 = upper$0 & seen$0$q;
+        seen$1$clock = clock;
+        seen$1$d = ones$2;
+        upper$2 = upper$1 & seen$1$q;
+        seen$2$clock = clock;
+        seen$2$d = ones$3;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
+        room$0$clock = clock;
+        room$0$d = upper$0 & ~upper$3;
+        room$1$clock = clock;
+        room$1$d = upper$1 & ~upper$3;
+        room$2$clock = clock;
+        room$2$d = upper$2 & ~upper$3;
+        if (pulse & ~full) begin
+            chunks$0$d = sums$0 & held$0;
+        end
+        if (pulse & ones$0 & room$0$q) begin
+            chunks$1$d = sums$1 & held$1;
+        end
+        if (pulse & ones$0 & room$1$q) begin
+            chunks$2$d = sums$2 & held$2;
+        end
+        if (pulse & ones$0 & room$2$q) begin
+            chunks$3$d = sums$3 & held$3;
+        end
+        if (pulse & ~full) begin
+            lowest$d = ~lowest$q;
+        end
+        if (clear | reset) begin
+            chunks$0$d = zero;
+            chunks$1$d = zero;
+            chunks$2$d = zero;
+            chunks$3$d = zero;
+        end
+        if (clear) begin
+            lowest$d = pulse;
+        end
+        if (reset) begin
+            lowest$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_mgmt$registers$counters$counters$6
+
+
+module nic_mgmt$registers$counters$counters$6$chunks$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$6$chunks$0
+
+
+module nic_mgmt$registers$counters$counters$6$chunks$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$6$chunks$1
+
+
+module nic_mgmt$registers$counters$counters$6$chunks$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$6$chunks$2
+
+
+module nic_mgmt$registers$counters$counters$6$chunks$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$6$chunks$3
+
+
+module nic_mgmt$registers$counters$counters$6$lowest(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$6$lowest
+
+
+module nic_mgmt$registers$counters$counters$6$room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$6$room$0
+
+
+module nic_mgmt$registers$counters$counters$6$room$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$6$room$1
+
+
+module nic_mgmt$registers$counters$counters$6$room$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$6$room$2
+
+
+module nic_mgmt$registers$counters$counters$6$seen$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$6$seen$0
+
+
+module nic_mgmt$registers$counters$counters$6$seen$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$6$seen$1
+
+
+module nic_mgmt$registers$counters$counters$6$seen$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$6$seen$2
+
+
+module nic_mgmt$registers$counters$counters$7(clock,reset,pulse,clear,value);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  pulse;
+    input wire  clear;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  spans$0 = 64'hff;
+    localparam  spans$1 = 64'hff00;
+    localparam  spans$2 = 64'hff0000;
+    localparam  spans$3 = 64'hff000000;
+    localparam  held$0 = 64'hfe;
+    localparam  held$1 = 64'hff00;
+    localparam  held$2 = 64'hff0000;
+    localparam  held$3 = 64'hff000000;
+    localparam  units$0 = 64'h1;
+    localparam  units$1 = 64'h100;
+    localparam  units$2 = 64'h10000;
+    localparam  units$3 = 64'h1000000;
+    localparam  carries$0 = 64'h100;
+    localparam  carries$1 = 64'h10000;
+    localparam  carries$2 = 64'h1000000;
+    localparam  carries$3 = 64'h100000000;
+    localparam  tops$0 = 1'b0;
+    localparam  tops$1 = 1'b0;
+    localparam  tops$2 = 1'b0;
+    localparam  tops$3 = 1'b0;
+    localparam  zero = 64'h0;
+    
+    // Stub signals
+    reg  [63:0] chunks$0$d;
+    wire  [63:0] chunks$0$q;
+    reg  chunks$0$clock;
+    reg  [63:0] chunks$1$d;
+    wire  [63:0] chunks$1$q;
+    reg  chunks$1$clock;
+    reg  [63:0] chunks$2$d;
+    wire  [63:0] chunks$2$q;
+    reg  chunks$2$clock;
+    reg  [63:0] chunks$3$d;
+    wire  [63:0] chunks$3$q;
+    reg  chunks$3$clock;
+    reg  lowest$d;
+    wire  lowest$q;
+    reg  lowest$clock;
+    reg  seen$0$d;
+    wire  seen$0$q;
+    reg  seen$0$clock;
+    reg  seen$1$d;
+    wire  seen$1$q;
+    reg  seen$1$clock;
+    reg  seen$2$d;
+    wire  seen$2$q;
+    reg  seen$2$clock;
+    reg  room$0$d;
+    wire  room$0$q;
+    reg  room$0$clock;
+    reg  room$1$d;
+    wire  room$1$q;
+    reg  room$1$clock;
+    reg  room$2$d;
+    wire  room$2$q;
+    reg  room$2$clock;
+    
+    // Local signals
+    reg  [63:0] whole;
+    reg  [63:0] sums$0;
+    reg  [63:0] sums$1;
+    reg  [63:0] sums$2;
+    reg  [63:0] sums$3;
+    reg  ones$0;
+    reg  ones$1;
+    reg  ones$2;
+    reg  ones$3;
+    reg  upper$0;
+    reg  upper$1;
+    reg  upper$2;
+    reg  upper$3;
+    reg  full;
+    
+    // Sub module instances
+    nic_mgmt$registers$counters$counters$7$chunks$0 chunks$0(
+        .d(chunks$0$d),
+        .q(chunks$0$q),
+        .clock(chunks$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$7$chunks$1 chunks$1(
+        .d(chunks$1$d),
+        .q(chunks$1$q),
+        .clock(chunks$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$7$chunks$2 chunks$2(
+        .d(chunks$2$d),
+        .q(chunks$2$q),
+        .clock(chunks$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$7$chunks$3 chunks$3(
+        .d(chunks$3$d),
+        .q(chunks$3$q),
+        .clock(chunks$3$clock)
+    );
+    nic_mgmt$registers$counters$counters$7$lowest lowest(
+        .d(lowest$d),
+        .q(lowest$q),
+        .clock(lowest$clock)
+    );
+    nic_mgmt$registers$counters$counters$7$seen$0 seen$0(
+        .d(seen$0$d),
+        .q(seen$0$q),
+        .clock(seen$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$7$seen$1 seen$1(
+        .d(seen$1$d),
+        .q(seen$1$q),
+        .clock(seen$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$7$seen$2 seen$2(
+        .d(seen$2$d),
+        .q(seen$2$q),
+        .clock(seen$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$7$room$0 room$0(
+        .d(room$0$d),
+        .q(room$0$q),
+        .clock(room$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$7$room$1 room$1(
+        .d(room$1$d),
+        .q(room$1$q),
+        .clock(room$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$7$room$2 room$2(
+        .d(room$2$d),
+        .q(room$2$q),
+        .clock(room$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lowest$clock = clock;
+        lowest$d = lowest$q;
+        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
+        chunks$0$clock = clock;
+        chunks$0$d = chunks$0$q;
+        whole = whole | chunks$0$q;
+        chunks$1$clock = clock;
+        chunks$1$d = chunks$1$q;
+        whole = whole | chunks$1$q;
+        chunks$2$clock = clock;
+        chunks$2$d = chunks$2$q;
+        whole = whole | chunks$2$q;
+        chunks$3$clock = clock;
+        chunks$3$d = chunks$3$q;
+        whole = whole | chunks$3$q;
+        value = whole;
+        sums$0 = (whole & spans$0) + units$0;
+        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
+        sums$1 = (whole & spans$1) + units$1;
+        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
+        sums$2 = (whole & spans$2) + units$2;
+        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
+        sums$3 = (whole & spans$3) + units$3;
+        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
+        upper$0 = 1'b1;
+        upper$1 = 1'b1;
+        upper$2 = 1'b1;
+        upper$3 = 1'b1;
+        seen$0$clock = clock;
+        seen$0$d = ones$1;
+        upper$1 = upper$0 & seen$0$q;
+        seen$1$clock = clock;
+        seen$1$d = ones$2;
+        upper$2 = upper$1 & seen$1$q;
+        seen$2$clock = clock;
+        seen$2$d = ones$3;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
+        room$0$clock = clock;
+        room$0$d = upper$0 & ~upper$3;
+        room$1$clock = clock;
+        room$1$d = upper$1 & ~upper$3;
+        room$2$clock = clock;
+        room$2$d = upper$2 & ~upper$3;
+        if (pulse & ~full) begin
+            chunks$0$d = sums$0 & held$0;
+        end
+        if (pulse & ones$0 & room$0$q) begin
+            chunks$1$d = sums$1 & held$1;
+        end
+        if (pulse & ones$0 & room$1$q) begin
+            chunks$2$d = sums$2 & held$2;
+        end
+        if (pulse & ones$0 & room$2$q) begin
+            chunks$3$d = sums$3 & held$3;
+        end
+        if (pulse & ~full) begin
+            lowest$d = ~lowest$q;
+        end
+        if (clear | reset) begin
+            chunks$0$d = zero;
+            chunks$1$d = zero;
+            chunks$2$d = zero;
+            chunks$3$d = zero;
+        end
+        if (clear) begin
+            lowest$d = pulse;
+        end
+        if (reset) begin
+            lowest$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_mgmt$registers$counters$counters$7
+
+
+module nic_mgmt$registers$counters$counters$7$chunks$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$7$chunks$0
+
+
+module nic_mgmt$registers$counters$counters$7$chunks$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$7$chunks$1
+
+
+module nic_mgmt$registers$counters$counters$7$chunks$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$7$chunks$2
+
+
+module nic_mgmt$registers$counters$counters$7$chunks$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$7$chunks$3
+
+
+module nic_mgmt$registers$counters$counters$7$lowest(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$7$lowest
+
+
+module nic_mgmt$registers$counters$counters$7$room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$7$room$0
+
+
+module nic_mgmt$registers$counters$counters$7$room$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$7$room$1
+
+
+module nic_mgmt$registers$counters$counters$7$room$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$7$room$2
+
+
+module nic_mgmt$registers$counters$counters$7$seen$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$7$seen$0
+
+
+module nic_mgmt$registers$counters$counters$7$seen$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$7$seen$1
+
+
+module nic_mgmt$registers$counters$counters$7$seen$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$7$seen$2
+
+
+module nic_mgmt$registers$counters$counters$8(clock,reset,pulse,clear,value);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  pulse;
+    input wire  clear;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  spans$0 = 64'hff;
+    localparam  spans$1 = 64'hff00;
+    localparam  spans$2 = 64'hff0000;
+    localparam  spans$3 = 64'hff000000;
+    localparam  held$0 = 64'hfe;
+    localparam  held$1 = 64'hff00;
+    localparam  held$2 = 64'hff0000;
+    localparam  held$3 = 64'hff000000;
+    localparam  units$0 = 64'h1;
+    localparam  units$1 = 64'h100;
+    localparam  units$2 = 64'h10000;
+    localparam  units$3 = 64'h1000000;
+    localparam  carries$0 = 64'h100;
+    localparam  carries$1 = 64'h10000;
+    localparam  carries$2 = 64'h1000000;
+    localparam  carries$3 = 64'h100000000;
+    localparam  tops$0 = 1'b0;
+    localparam  tops$1 = 1'b0;
+    localparam  tops$2 = 1'b0;
+    localparam  tops$3 = 1'b0;
+    localparam  zero = 64'h0;
+    
+    // Stub signals
+    reg  [63:0] chunks$0$d;
+    wire  [63:0] chunks$0$q;
+    reg  chunks$0$clock;
+    reg  [63:0] chunks$1$d;
+    wire  [63:0] chunks$1$q;
+    reg  chunks$1$clock;
+    reg  [63:0] chunks$2$d;
+    wire  [63:0] chunks$2$q;
+    reg  chunks$2$clock;
+    reg  [63:0] chunks$3$d;
+    wire  [63:0] chunks$3$q;
+    reg  chunks$3$clock;
+    reg  lowest$d;
+    wire  lowest$q;
+    reg  lowest$clock;
+    reg  seen$0$d;
+    wire  seen$0$q;
+    reg  seen$0$clock;
+    reg  seen$1$d;
+    wire  seen$1$q;
+    reg  seen$1$clock;
+    reg  seen$2$d;
+    wire  seen$2$q;
+    reg  seen$2$clock;
+    reg  room$0$d;
+    wire  room$0$q;
+    reg  room$0$clock;
+    reg  room$1$d;
+    wire  room$1$q;
+    reg  room$1$clock;
+    reg  room$2$d;
+    wire  room$2$q;
+    reg  room$2$clock;
+    
+    // Local signals
+    reg  [63:0] whole;
+    reg  [63:0] sums$0;
+    reg  [63:0] sums$1;
+    reg  [63:0] sums$2;
+    reg  [63:0] sums$3;
+    reg  ones$0;
+    reg  ones$1;
+    reg  ones$2;
+    reg  ones$3;
+    reg  upper$0;
+    reg  upper$1;
+    reg  upper$2;
+    reg  upper$3;
+    reg  full;
+    
+    // Sub module instances
+    nic_mgmt$registers$counters$counters$8$chunks$0 chunks$0(
+        .d(chunks$0$d),
+        .q(chunks$0$q),
+        .clock(chunks$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$8$chunks$1 chunks$1(
+        .d(chunks$1$d),
+        .q(chunks$1$q),
+        .clock(chunks$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$8$chunks$2 chunks$2(
+        .d(chunks$2$d),
+        .q(chunks$2$q),
+        .clock(chunks$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$8$chunks$3 chunks$3(
+        .d(chunks$3$d),
+        .q(chunks$3$q),
+        .clock(chunks$3$clock)
+    );
+    nic_mgmt$registers$counters$counters$8$lowest lowest(
+        .d(lowest$d),
+        .q(lowest$q),
+        .clock(lowest$clock)
+    );
+    nic_mgmt$registers$counters$counters$8$seen$0 seen$0(
+        .d(seen$0$d),
+        .q(seen$0$q),
+        .clock(seen$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$8$seen$1 seen$1(
+        .d(seen$1$d),
+        .q(seen$1$q),
+        .clock(seen$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$8$seen$2 seen$2(
+        .d(seen$2$d),
+        .q(seen$2$q),
+        .clock(seen$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$8$room$0 room$0(
+        .d(room$0$d),
+        .q(room$0$q),
+        .clock(room$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$8$room$1 room$1(
+        .d(room$1$d),
+        .q(room$1$q),
+        .clock(room$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$8$room$2 room$2(
+        .d(room$2$d),
+        .q(room$2$q),
+        .clock(room$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lowest$clock = clock;
+        lowest$d = lowest$q;
+        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
+        chunks$0$clock = clock;
+        chunks$0$d = chunks$0$q;
+        whole = whole | chunks$0$q;
+        chunks$1$clock = clock;
+        chunks$1$d = chunks$1$q;
+        whole = whole | chunks$1$q;
+        chunks$2$clock = clock;
+        chunks$2$d = chunks$2$q;
+        whole = whole | chunks$2$q;
+        chunks$3$clock = clock;
+        chunks$3$d = chunks$3$q;
+        whole = whole | chunks$3$q;
+        value = whole;
+        sums$0 = (whole & spans$0) + units$0;
+        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
+        sums$1 = (whole & spans$1) + units$1;
+        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
+        sums$2 = (whole & spans$2) + units$2;
+        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
+        sums$3 = (whole & spans$3) + units$3;
+        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
+        upper$0 = 1'b1;
+        upper$1 = 1'b1;
+        upper$2 = 1'b1;
+        upper$3 = 1'b1;
+        seen$0$clock = clock;
+        seen$0$d = ones$1;
+        upper$1 = upper$0 & seen$0$q;
+        seen$1$clock = clock;
+        seen$1$d = ones$2;
+        upper$2 = upper$1 & seen$1$q;
+        seen$2$clock = clock;
+        seen$2$d = ones$3;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
+        room$0$clock = clock;
+        room$0$d = upper$0 & ~upper$3;
+        room$1$clock = clock;
+        room$1$d = upper$1 & ~upper$3;
+        room$2$clock = clock;
+        room$2$d = upper$2 & ~upper$3;
+        if (pulse & ~full) begin
+            chunks$0$d = sums$0 & held$0;
+        end
+        if (pulse & ones$0 & room$0$q) begin
+            chunks$1$d = sums$1 & held$1;
+        end
+        if (pulse & ones$0 & room$1$q) begin
+            chunks$2$d = sums$2 & held$2;
+        end
+        if (pulse & ones$0 & room$2$q) begin
+            chunks$3$d = sums$3 & held$3;
+        end
+        if (pulse & ~full) begin
+            lowest$d = ~lowest$q;
+        end
+        if (clear | reset) begin
+            chunks$0$d = zero;
+            chunks$1$d = zero;
+            chunks$2$d = zero;
+            chunks$3$d = zero;
+        end
+        if (clear) begin
+            lowest$d = pulse;
+        end
+        if (reset) begin
+            lowest$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_mgmt$registers$counters$counters$8
+
+
+module nic_mgmt$registers$counters$counters$8$chunks$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$8$chunks$0
+
+
+module nic_mgmt$registers$counters$counters$8$chunks$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$8$chunks$1
+
+
+module nic_mgmt$registers$counters$counters$8$chunks$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$8$chunks$2
+
+
+module nic_mgmt$registers$counters$counters$8$chunks$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$8$chunks$3
+
+
+module nic_mgmt$registers$counters$counters$8$lowest(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$8$lowest
+
+
+module nic_mgmt$registers$counters$counters$8$room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$8$room$0
+
+
+module nic_mgmt$registers$counters$counters$8$room$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$8$room$1
+
+
+module nic_mgmt$registers$counters$counters$8$room$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$8$room$2
+
+
+module nic_mgmt$registers$counters$counters$8$seen$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$8$seen$0
+
+
+module nic_mgmt$registers$counters$counters$8$seen$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$8$seen$1
+
+
+module nic_mgmt$registers$counters$counters$8$seen$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$8$seen$2
+
+
+module nic_mgmt$registers$counters$counters$9(clock,reset,pulse,clear,value);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  pulse;
+    input wire  clear;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  spans$0 = 64'hff;
+    localparam  spans$1 = 64'hff00;
+    localparam  spans$2 = 64'hff0000;
+    localparam  spans$3 = 64'hff000000;
+    localparam  held$0 = 64'hfe;
+    localparam  held$1 = 64'hff00;
+    localparam  held$2 = 64'hff0000;
+    localparam  held$3 = 64'hff000000;
+    localparam  units$0 = 64'h1;
+    localparam  units$1 = 64'h100;
+    localparam  units$2 = 64'h10000;
+    localparam  units$3 = 64'h1000000;
+    localparam  carries$0 = 64'h100;
+    localparam  carries$1 = 64'h10000;
+    localparam  carries$2 = 64'h1000000;
+    localparam  carries$3 = 64'h100000000;
+    localparam  tops$0 = 1'b0;
+    localparam  tops$1 = 1'b0;
+    localparam  tops$2 = 1'b0;
+    localparam  tops$3 = 1'b0;
+    localparam  zero = 64'h0;
+    
+    // Stub signals
+    reg  [63:0] chunks$0$d;
+    wire  [63:0] chunks$0$q;
+    reg  chunks$0$clock;
+    reg  [63:0] chunks$1$d;
+    wire  [63:0] chunks$1$q;
+    reg  chunks$1$clock;
+    reg  [63:0] chunks$2$d;
+    wire  [63:0] chunks$2$q;
+    reg  chunks$2$clock;
+    reg  [63:0] chunks$3$d;
+    wire  [63:0] chunks$3$q;
+    reg  chunks$3$clock;
+    reg  lowest$d;
+    wire  lowest$q;
+    reg  lowest$clock;
+    reg  seen$0$d;
+    wire  seen$0$q;
+    reg  seen$0$clock;
+    reg  seen$1$d;
+    wire  seen$1$q;
+    reg  seen$1$clock;
+    reg  seen$2$d;
+    wire  seen$2$q;
+    reg  seen$2$clock;
+    reg  room$0$d;
+    wire  room$0$q;
+    reg  room$0$clock;
+    reg  room$1$d;
+    wire  room$1$q;
+    reg  room$1$clock;
+    reg  room$2$d;
+    wire  room$2$q;
+    reg  room$2$clock;
+    
+    // Local signals
+    reg  [63:0] whole;
+    reg  [63:0] sums$0;
+    reg  [63:0] sums$1;
+    reg  [63:0] sums$2;
+    reg  [63:0] sums$3;
+    reg  ones$0;
+    reg  ones$1;
+    reg  ones$2;
+    reg  ones$3;
+    reg  upper$0;
+    reg  upper$1;
+    reg  upper$2;
+    reg  upper$3;
+    reg  full;
+    
+    // Sub module instances
+    nic_mgmt$registers$counters$counters$9$chunks$0 chunks$0(
+        .d(chunks$0$d),
+        .q(chunks$0$q),
+        .clock(chunks$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$9$chunks$1 chunks$1(
+        .d(chunks$1$d),
+        .q(chunks$1$q),
+        .clock(chunks$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$9$chunks$2 chunks$2(
+        .d(chunks$2$d),
+        .q(chunks$2$q),
+        .clock(chunks$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$9$chunks$3 chunks$3(
+        .d(chunks$3$d),
+        .q(chunks$3$q),
+        .clock(chunks$3$clock)
+    );
+    nic_mgmt$registers$counters$counters$9$lowest lowest(
+        .d(lowest$d),
+        .q(lowest$q),
+        .clock(lowest$clock)
+    );
+    nic_mgmt$registers$counters$counters$9$seen$0 seen$0(
+        .d(seen$0$d),
+        .q(seen$0$q),
+        .clock(seen$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$9$seen$1 seen$1(
+        .d(seen$1$d),
+        .q(seen$1$q),
+        .clock(seen$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$9$seen$2 seen$2(
+        .d(seen$2$d),
+        .q(seen$2$q),
+        .clock(seen$2$clock)
+    );
+    nic_mgmt$registers$counters$counters$9$room$0 room$0(
+        .d(room$0$d),
+        .q(room$0$q),
+        .clock(room$0$clock)
+    );
+    nic_mgmt$registers$counters$counters$9$room$1 room$1(
+        .d(room$1$d),
+        .q(room$1$q),
+        .clock(room$1$clock)
+    );
+    nic_mgmt$registers$counters$counters$9$room$2 room$2(
+        .d(room$2$d),
+        .q(room$2$q),
+        .clock(room$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lowest$clock = clock;
+        lowest$d = lowest$q;
+        whole = (zero & ~(1 << (32'h0)) | ((lowest$q) << (32'h0)));
+        chunks$0$clock = clock;
+        chunks$0$d = chunks$0$q;
+        whole = whole | chunks$0$q;
+        chunks$1$clock = clock;
+        chunks$1$d = chunks$1$q;
+        whole = whole | chunks$1$q;
+        chunks$2$clock = clock;
+        chunks$2$d = chunks$2$q;
+        whole = whole | chunks$2$q;
+        chunks$3$clock = clock;
+        chunks$3$d = chunks$3$q;
+        whole = whole | chunks$3$q;
+        value = whole;
+        sums$0 = (whole & spans$0) + units$0;
+        ones$0 = |(sums$0 & carries$0) | (tops$0 & ((whole & spans$0) == spans$0));
+        sums$1 = (whole & spans$1) + units$1;
+        ones$1 = |(sums$1 & carries$1) | (tops$1 & ((whole & spans$1) == spans$1));
+        sums$2 = (whole & spans$2) + units$2;
+        ones$2 = |(sums$2 & carries$2) | (tops$2 & ((whole & spans$2) == spans$2));
+        sums$3 = (whole & spans$3) + units$3;
+        ones$3 = |(sums$3 & carries$3) | (tops$3 & ((whole & spans$3) == spans$3));
+        upper$0 = 1'b1;
+        upper$1 = 1'b1;
+        upper$2 = 1'b1;
+        upper$3 = 1'b1;
+        seen$0$clock = clock;
+        seen$0$d = ones$1;
+        upper$1 = upper$0 & seen$0$q;
+        seen$1$clock = clock;
+        seen$1$d = ones$2;
+        upper$2 = upper$1 & seen$1$q;
+        seen$2$clock = clock;
+        seen$2$d = ones$3;
+        upper$3 = upper$2 & seen$2$q;
+        full = ones$0 & upper$3;
+        room$0$clock = clock;
+        room$0$d = upper$0 & ~upper$3;
+        room$1$clock = clock;
+        room$1$d = upper$1 & ~upper$3;
+        room$2$clock = clock;
+        room$2$d = upper$2 & ~upper$3;
+        if (pulse & ~full) begin
+            chunks$0$d = sums$0 & held$0;
+        end
+        if (pulse & ones$0 & room$0$q) begin
+            chunks$1$d = sums$1 & held$1;
+        end
+        if (pulse & ones$0 & room$1$q) begin
+            chunks$2$d = sums$2 & held$2;
+        end
+        if (pulse & ones$0 & room$2$q) begin
+            chunks$3$d = sums$3 & held$3;
+        end
+        if (pulse & ~full) begin
+            lowest$d = ~lowest$q;
+        end
+        if (clear | reset) begin
+            chunks$0$d = zero;
+            chunks$1$d = zero;
+            chunks$2$d = zero;
+            chunks$3$d = zero;
+        end
+        if (clear) begin
+            lowest$d = pulse;
+        end
+        if (reset) begin
+            lowest$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_mgmt$registers$counters$counters$9
+
+
+module nic_mgmt$registers$counters$counters$9$chunks$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$9$chunks$0
+
+
+module nic_mgmt$registers$counters$counters$9$chunks$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$9$chunks$1
+
+
+module nic_mgmt$registers$counters$counters$9$chunks$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$9$chunks$2
+
+
+module nic_mgmt$registers$counters$counters$9$chunks$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$9$chunks$3
+
+
+module nic_mgmt$registers$counters$counters$9$lowest(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$9$lowest
+
+
+module nic_mgmt$registers$counters$counters$9$room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$9$room$0
+
+
+module nic_mgmt$registers$counters$counters$9$room$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$9$room$1
+
+
+module nic_mgmt$registers$counters$counters$9$room$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$9$room$2
+
+
+module nic_mgmt$registers$counters$counters$9$seen$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$9$seen$0
+
+
+module nic_mgmt$registers$counters$counters$9$seen$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$9$seen$1
+
+
+module nic_mgmt$registers$counters$counters$9$seen$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$counters$counters$9$seen$2
+
+
 module nic_mgmt$registers$failure(d,q,clock);
     
     // Module arguments
@@ -14339,6 +28032,196 @@ module nic_mgmt$registers$hits$1(d,q,clock);
 endmodule // nic_mgmt$registers$hits$1
 
 
+module nic_mgmt$registers$hits$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$hits$10
+
+
+module nic_mgmt$registers$hits$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$hits$11
+
+
+module nic_mgmt$registers$hits$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$hits$12
+
+
+module nic_mgmt$registers$hits$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$hits$13
+
+
+module nic_mgmt$registers$hits$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$hits$14
+
+
+module nic_mgmt$registers$hits$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$hits$15
+
+
+module nic_mgmt$registers$hits$16(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$hits$16
+
+
+module nic_mgmt$registers$hits$17(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$hits$17
+
+
+module nic_mgmt$registers$hits$18(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$hits$18
+
+
+module nic_mgmt$registers$hits$19(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$hits$19
+
+
 module nic_mgmt$registers$hits$2(d,q,clock);
     
     // Module arguments
@@ -14358,6 +28241,196 @@ module nic_mgmt$registers$hits$2(d,q,clock);
 endmodule // nic_mgmt$registers$hits$2
 
 
+module nic_mgmt$registers$hits$20(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$hits$20
+
+
+module nic_mgmt$registers$hits$21(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$hits$21
+
+
+module nic_mgmt$registers$hits$22(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$hits$22
+
+
+module nic_mgmt$registers$hits$23(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$hits$23
+
+
+module nic_mgmt$registers$hits$24(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$hits$24
+
+
+module nic_mgmt$registers$hits$25(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$hits$25
+
+
+module nic_mgmt$registers$hits$26(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$hits$26
+
+
+module nic_mgmt$registers$hits$27(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$hits$27
+
+
+module nic_mgmt$registers$hits$28(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$hits$28
+
+
+module nic_mgmt$registers$hits$29(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$hits$29
+
+
 module nic_mgmt$registers$hits$3(d,q,clock);
     
     // Module arguments
@@ -14375,6 +28448,139 @@ module nic_mgmt$registers$hits$3(d,q,clock);
     end
           
 endmodule // nic_mgmt$registers$hits$3
+
+
+module nic_mgmt$registers$hits$30(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$hits$30
+
+
+module nic_mgmt$registers$hits$31(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$hits$31
+
+
+module nic_mgmt$registers$hits$32(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$hits$32
+
+
+module nic_mgmt$registers$hits$33(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$hits$33
+
+
+module nic_mgmt$registers$hits$34(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$hits$34
+
+
+module nic_mgmt$registers$hits$35(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$hits$35
+
+
+module nic_mgmt$registers$hits$36(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$hits$36
 
 
 module nic_mgmt$registers$hits$4(d,q,clock);
@@ -14472,7 +28678,26 @@ module nic_mgmt$registers$hits$8(d,q,clock);
 endmodule // nic_mgmt$registers$hits$8
 
 
-module nic_mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,selects$4,selects$5,selects$6,selects$7,selects$8,values$0,values$1,values$2,values$3,values$4,values$5,values$6,values$7,values$8,value,any,marked);
+module nic_mgmt$registers$hits$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$hits$9
+
+
+module nic_mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,selects$4,selects$5,selects$6,selects$7,selects$8,selects$9,selects$10,selects$11,selects$12,selects$13,selects$14,selects$15,selects$16,selects$17,selects$18,selects$19,selects$20,selects$21,selects$22,selects$23,selects$24,selects$25,selects$26,selects$27,selects$28,selects$29,selects$30,selects$31,selects$32,selects$33,selects$34,selects$35,selects$36,values$0,values$1,values$2,values$3,values$4,values$5,values$6,values$7,values$8,values$9,values$10,values$11,values$12,values$13,values$14,values$15,values$16,values$17,values$18,values$19,values$20,values$21,values$22,values$23,values$24,values$25,values$26,values$27,values$28,values$29,values$30,values$31,values$32,values$33,values$34,values$35,values$36,value,any,marked);
     
     // Module arguments
     input wire  selects$0;
@@ -14484,6 +28709,34 @@ module nic_mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,selects$4
     input wire  selects$6;
     input wire  selects$7;
     input wire  selects$8;
+    input wire  selects$9;
+    input wire  selects$10;
+    input wire  selects$11;
+    input wire  selects$12;
+    input wire  selects$13;
+    input wire  selects$14;
+    input wire  selects$15;
+    input wire  selects$16;
+    input wire  selects$17;
+    input wire  selects$18;
+    input wire  selects$19;
+    input wire  selects$20;
+    input wire  selects$21;
+    input wire  selects$22;
+    input wire  selects$23;
+    input wire  selects$24;
+    input wire  selects$25;
+    input wire  selects$26;
+    input wire  selects$27;
+    input wire  selects$28;
+    input wire  selects$29;
+    input wire  selects$30;
+    input wire  selects$31;
+    input wire  selects$32;
+    input wire  selects$33;
+    input wire  selects$34;
+    input wire  selects$35;
+    input wire  selects$36;
     input wire  [63:0] values$0;
     input wire  [63:0] values$1;
     input wire  [63:0] values$2;
@@ -14493,20 +28746,76 @@ module nic_mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,selects$4
     input wire  [63:0] values$6;
     input wire  [63:0] values$7;
     input wire  [63:0] values$8;
+    input wire  [63:0] values$9;
+    input wire  [63:0] values$10;
+    input wire  [63:0] values$11;
+    input wire  [63:0] values$12;
+    input wire  [63:0] values$13;
+    input wire  [63:0] values$14;
+    input wire  [63:0] values$15;
+    input wire  [63:0] values$16;
+    input wire  [63:0] values$17;
+    input wire  [63:0] values$18;
+    input wire  [63:0] values$19;
+    input wire  [63:0] values$20;
+    input wire  [63:0] values$21;
+    input wire  [63:0] values$22;
+    input wire  [63:0] values$23;
+    input wire  [63:0] values$24;
+    input wire  [63:0] values$25;
+    input wire  [63:0] values$26;
+    input wire  [63:0] values$27;
+    input wire  [63:0] values$28;
+    input wire  [63:0] values$29;
+    input wire  [63:0] values$30;
+    input wire  [63:0] values$31;
+    input wire  [63:0] values$32;
+    input wire  [63:0] values$33;
+    input wire  [63:0] values$34;
+    input wire  [63:0] values$35;
+    input wire  [63:0] values$36;
     output reg  [63:0] value;
     output reg  any;
     output reg  marked;
     
     // Constant declarations
     localparam  tag_of$0 = 2'b1;
-    localparam  tag_of$1 = 2'b11;
-    localparam  tag_of$2 = 2'b11;
-    localparam  tag_of$3 = 2'b11;
-    localparam  tag_of$4 = 2'b11;
-    localparam  tag_of$5 = 2'b11;
-    localparam  tag_of$6 = 2'b11;
-    localparam  tag_of$7 = 2'b11;
-    localparam  tag_of$8 = 2'b11;
+    localparam  tag_of$1 = 2'b1;
+    localparam  tag_of$2 = 2'b1;
+    localparam  tag_of$3 = 2'b1;
+    localparam  tag_of$4 = 2'b1;
+    localparam  tag_of$5 = 2'b1;
+    localparam  tag_of$6 = 2'b1;
+    localparam  tag_of$7 = 2'b1;
+    localparam  tag_of$8 = 2'b1;
+    localparam  tag_of$9 = 2'b1;
+    localparam  tag_of$10 = 2'b1;
+    localparam  tag_of$11 = 2'b1;
+    localparam  tag_of$12 = 2'b1;
+    localparam  tag_of$13 = 2'b1;
+    localparam  tag_of$14 = 2'b1;
+    localparam  tag_of$15 = 2'b1;
+    localparam  tag_of$16 = 2'b1;
+    localparam  tag_of$17 = 2'b1;
+    localparam  tag_of$18 = 2'b1;
+    localparam  tag_of$19 = 2'b1;
+    localparam  tag_of$20 = 2'b1;
+    localparam  tag_of$21 = 2'b1;
+    localparam  tag_of$22 = 2'b1;
+    localparam  tag_of$23 = 2'b1;
+    localparam  tag_of$24 = 2'b1;
+    localparam  tag_of$25 = 2'b1;
+    localparam  tag_of$26 = 2'b1;
+    localparam  tag_of$27 = 2'b1;
+    localparam  tag_of$28 = 2'b1;
+    localparam  tag_of$29 = 2'b11;
+    localparam  tag_of$30 = 2'b11;
+    localparam  tag_of$31 = 2'b11;
+    localparam  tag_of$32 = 2'b11;
+    localparam  tag_of$33 = 2'b11;
+    localparam  tag_of$34 = 2'b11;
+    localparam  tag_of$35 = 2'b11;
+    localparam  tag_of$36 = 2'b11;
     localparam  zero = 64'h0;
     localparam  no_tag = 2'b0;
     
@@ -14542,6 +28851,102 @@ module nic_mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,selects$4
     reg  [63:0] tree$28;
     reg  [63:0] tree$29;
     reg  [63:0] tree$30;
+    reg  [63:0] tree$31;
+    reg  [63:0] tree$32;
+    reg  [63:0] tree$33;
+    reg  [63:0] tree$34;
+    reg  [63:0] tree$35;
+    reg  [63:0] tree$36;
+    reg  [63:0] tree$37;
+    reg  [63:0] tree$38;
+    reg  [63:0] tree$39;
+    reg  [63:0] tree$40;
+    reg  [63:0] tree$41;
+    reg  [63:0] tree$42;
+    reg  [63:0] tree$43;
+    reg  [63:0] tree$44;
+    reg  [63:0] tree$45;
+    reg  [63:0] tree$46;
+    reg  [63:0] tree$47;
+    reg  [63:0] tree$48;
+    reg  [63:0] tree$49;
+    reg  [63:0] tree$50;
+    reg  [63:0] tree$51;
+    reg  [63:0] tree$52;
+    reg  [63:0] tree$53;
+    reg  [63:0] tree$54;
+    reg  [63:0] tree$55;
+    reg  [63:0] tree$56;
+    reg  [63:0] tree$57;
+    reg  [63:0] tree$58;
+    reg  [63:0] tree$59;
+    reg  [63:0] tree$60;
+    reg  [63:0] tree$61;
+    reg  [63:0] tree$62;
+    reg  [63:0] tree$63;
+    reg  [63:0] tree$64;
+    reg  [63:0] tree$65;
+    reg  [63:0] tree$66;
+    reg  [63:0] tree$67;
+    reg  [63:0] tree$68;
+    reg  [63:0] tree$69;
+    reg  [63:0] tree$70;
+    reg  [63:0] tree$71;
+    reg  [63:0] tree$72;
+    reg  [63:0] tree$73;
+    reg  [63:0] tree$74;
+    reg  [63:0] tree$75;
+    reg  [63:0] tree$76;
+    reg  [63:0] tree$77;
+    reg  [63:0] tree$78;
+    reg  [63:0] tree$79;
+    reg  [63:0] tree$80;
+    reg  [63:0] tree$81;
+    reg  [63:0] tree$82;
+    reg  [63:0] tree$83;
+    reg  [63:0] tree$84;
+    reg  [63:0] tree$85;
+    reg  [63:0] tree$86;
+    reg  [63:0] tree$87;
+    reg  [63:0] tree$88;
+    reg  [63:0] tree$89;
+    reg  [63:0] tree$90;
+    reg  [63:0] tree$91;
+    reg  [63:0] tree$92;
+    reg  [63:0] tree$93;
+    reg  [63:0] tree$94;
+    reg  [63:0] tree$95;
+    reg  [63:0] tree$96;
+    reg  [63:0] tree$97;
+    reg  [63:0] tree$98;
+    reg  [63:0] tree$99;
+    reg  [63:0] tree$100;
+    reg  [63:0] tree$101;
+    reg  [63:0] tree$102;
+    reg  [63:0] tree$103;
+    reg  [63:0] tree$104;
+    reg  [63:0] tree$105;
+    reg  [63:0] tree$106;
+    reg  [63:0] tree$107;
+    reg  [63:0] tree$108;
+    reg  [63:0] tree$109;
+    reg  [63:0] tree$110;
+    reg  [63:0] tree$111;
+    reg  [63:0] tree$112;
+    reg  [63:0] tree$113;
+    reg  [63:0] tree$114;
+    reg  [63:0] tree$115;
+    reg  [63:0] tree$116;
+    reg  [63:0] tree$117;
+    reg  [63:0] tree$118;
+    reg  [63:0] tree$119;
+    reg  [63:0] tree$120;
+    reg  [63:0] tree$121;
+    reg  [63:0] tree$122;
+    reg  [63:0] tree$123;
+    reg  [63:0] tree$124;
+    reg  [63:0] tree$125;
+    reg  [63:0] tree$126;
     reg  [1:0] tags$0;
     reg  [1:0] tags$1;
     reg  [1:0] tags$2;
@@ -14573,77 +28978,477 @@ module nic_mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,selects$4
     reg  [1:0] tags$28;
     reg  [1:0] tags$29;
     reg  [1:0] tags$30;
+    reg  [1:0] tags$31;
+    reg  [1:0] tags$32;
+    reg  [1:0] tags$33;
+    reg  [1:0] tags$34;
+    reg  [1:0] tags$35;
+    reg  [1:0] tags$36;
+    reg  [1:0] tags$37;
+    reg  [1:0] tags$38;
+    reg  [1:0] tags$39;
+    reg  [1:0] tags$40;
+    reg  [1:0] tags$41;
+    reg  [1:0] tags$42;
+    reg  [1:0] tags$43;
+    reg  [1:0] tags$44;
+    reg  [1:0] tags$45;
+    reg  [1:0] tags$46;
+    reg  [1:0] tags$47;
+    reg  [1:0] tags$48;
+    reg  [1:0] tags$49;
+    reg  [1:0] tags$50;
+    reg  [1:0] tags$51;
+    reg  [1:0] tags$52;
+    reg  [1:0] tags$53;
+    reg  [1:0] tags$54;
+    reg  [1:0] tags$55;
+    reg  [1:0] tags$56;
+    reg  [1:0] tags$57;
+    reg  [1:0] tags$58;
+    reg  [1:0] tags$59;
+    reg  [1:0] tags$60;
+    reg  [1:0] tags$61;
+    reg  [1:0] tags$62;
+    reg  [1:0] tags$63;
+    reg  [1:0] tags$64;
+    reg  [1:0] tags$65;
+    reg  [1:0] tags$66;
+    reg  [1:0] tags$67;
+    reg  [1:0] tags$68;
+    reg  [1:0] tags$69;
+    reg  [1:0] tags$70;
+    reg  [1:0] tags$71;
+    reg  [1:0] tags$72;
+    reg  [1:0] tags$73;
+    reg  [1:0] tags$74;
+    reg  [1:0] tags$75;
+    reg  [1:0] tags$76;
+    reg  [1:0] tags$77;
+    reg  [1:0] tags$78;
+    reg  [1:0] tags$79;
+    reg  [1:0] tags$80;
+    reg  [1:0] tags$81;
+    reg  [1:0] tags$82;
+    reg  [1:0] tags$83;
+    reg  [1:0] tags$84;
+    reg  [1:0] tags$85;
+    reg  [1:0] tags$86;
+    reg  [1:0] tags$87;
+    reg  [1:0] tags$88;
+    reg  [1:0] tags$89;
+    reg  [1:0] tags$90;
+    reg  [1:0] tags$91;
+    reg  [1:0] tags$92;
+    reg  [1:0] tags$93;
+    reg  [1:0] tags$94;
+    reg  [1:0] tags$95;
+    reg  [1:0] tags$96;
+    reg  [1:0] tags$97;
+    reg  [1:0] tags$98;
+    reg  [1:0] tags$99;
+    reg  [1:0] tags$100;
+    reg  [1:0] tags$101;
+    reg  [1:0] tags$102;
+    reg  [1:0] tags$103;
+    reg  [1:0] tags$104;
+    reg  [1:0] tags$105;
+    reg  [1:0] tags$106;
+    reg  [1:0] tags$107;
+    reg  [1:0] tags$108;
+    reg  [1:0] tags$109;
+    reg  [1:0] tags$110;
+    reg  [1:0] tags$111;
+    reg  [1:0] tags$112;
+    reg  [1:0] tags$113;
+    reg  [1:0] tags$114;
+    reg  [1:0] tags$115;
+    reg  [1:0] tags$116;
+    reg  [1:0] tags$117;
+    reg  [1:0] tags$118;
+    reg  [1:0] tags$119;
+    reg  [1:0] tags$120;
+    reg  [1:0] tags$121;
+    reg  [1:0] tags$122;
+    reg  [1:0] tags$123;
+    reg  [1:0] tags$124;
+    reg  [1:0] tags$125;
+    reg  [1:0] tags$126;
     
     // Update code
     always @(*) begin
-        tree$15 = zero;
-        tags$15 = no_tag;
-        tree$16 = zero;
-        tags$16 = no_tag;
-        tree$17 = zero;
-        tags$17 = no_tag;
-        tree$18 = zero;
-        tags$18 = no_tag;
-        tree$19 = zero;
-        tags$19 = no_tag;
-        tree$20 = zero;
-        tags$20 = no_tag;
-        tree$21 = zero;
-        tags$21 = no_tag;
-        tree$22 = zero;
-        tags$22 = no_tag;
-        tree$23 = zero;
-        tags$23 = no_tag;
-        tree$24 = zero;
-        tags$24 = no_tag;
-        tree$25 = zero;
-        tags$25 = no_tag;
-        tree$26 = zero;
-        tags$26 = no_tag;
-        tree$27 = zero;
-        tags$27 = no_tag;
-        tree$28 = zero;
-        tags$28 = no_tag;
-        tree$29 = zero;
-        tags$29 = no_tag;
-        tree$30 = zero;
-        tags$30 = no_tag;
+        tree$63 = zero;
+        tags$63 = no_tag;
+        tree$64 = zero;
+        tags$64 = no_tag;
+        tree$65 = zero;
+        tags$65 = no_tag;
+        tree$66 = zero;
+        tags$66 = no_tag;
+        tree$67 = zero;
+        tags$67 = no_tag;
+        tree$68 = zero;
+        tags$68 = no_tag;
+        tree$69 = zero;
+        tags$69 = no_tag;
+        tree$70 = zero;
+        tags$70 = no_tag;
+        tree$71 = zero;
+        tags$71 = no_tag;
+        tree$72 = zero;
+        tags$72 = no_tag;
+        tree$73 = zero;
+        tags$73 = no_tag;
+        tree$74 = zero;
+        tags$74 = no_tag;
+        tree$75 = zero;
+        tags$75 = no_tag;
+        tree$76 = zero;
+        tags$76 = no_tag;
+        tree$77 = zero;
+        tags$77 = no_tag;
+        tree$78 = zero;
+        tags$78 = no_tag;
+        tree$79 = zero;
+        tags$79 = no_tag;
+        tree$80 = zero;
+        tags$80 = no_tag;
+        tree$81 = zero;
+        tags$81 = no_tag;
+        tree$82 = zero;
+        tags$82 = no_tag;
+        tree$83 = zero;
+        tags$83 = no_tag;
+        tree$84 = zero;
+        tags$84 = no_tag;
+        tree$85 = zero;
+        tags$85 = no_tag;
+        tree$86 = zero;
+        tags$86 = no_tag;
+        tree$87 = zero;
+        tags$87 = no_tag;
+        tree$88 = zero;
+        tags$88 = no_tag;
+        tree$89 = zero;
+        tags$89 = no_tag;
+        tree$90 = zero;
+        tags$90 = no_tag;
+        tree$91 = zero;
+        tags$91 = no_tag;
+        tree$92 = zero;
+        tags$92 = no_tag;
+        tree$93 = zero;
+        tags$93 = no_tag;
+        tree$94 = zero;
+        tags$94 = no_tag;
+        tree$95 = zero;
+        tags$95 = no_tag;
+        tree$96 = zero;
+        tags$96 = no_tag;
+        tree$97 = zero;
+        tags$97 = no_tag;
+        tree$98 = zero;
+        tags$98 = no_tag;
+        tree$99 = zero;
+        tags$99 = no_tag;
+        tree$100 = zero;
+        tags$100 = no_tag;
+        tree$101 = zero;
+        tags$101 = no_tag;
+        tree$102 = zero;
+        tags$102 = no_tag;
+        tree$103 = zero;
+        tags$103 = no_tag;
+        tree$104 = zero;
+        tags$104 = no_tag;
+        tree$105 = zero;
+        tags$105 = no_tag;
+        tree$106 = zero;
+        tags$106 = no_tag;
+        tree$107 = zero;
+        tags$107 = no_tag;
+        tree$108 = zero;
+        tags$108 = no_tag;
+        tree$109 = zero;
+        tags$109 = no_tag;
+        tree$110 = zero;
+        tags$110 = no_tag;
+        tree$111 = zero;
+        tags$111 = no_tag;
+        tree$112 = zero;
+        tags$112 = no_tag;
+        tree$113 = zero;
+        tags$113 = no_tag;
+        tree$114 = zero;
+        tags$114 = no_tag;
+        tree$115 = zero;
+        tags$115 = no_tag;
+        tree$116 = zero;
+        tags$116 = no_tag;
+        tree$117 = zero;
+        tags$117 = no_tag;
+        tree$118 = zero;
+        tags$118 = no_tag;
+        tree$119 = zero;
+        tags$119 = no_tag;
+        tree$120 = zero;
+        tags$120 = no_tag;
+        tree$121 = zero;
+        tags$121 = no_tag;
+        tree$122 = zero;
+        tags$122 = no_tag;
+        tree$123 = zero;
+        tags$123 = no_tag;
+        tree$124 = zero;
+        tags$124 = no_tag;
+        tree$125 = zero;
+        tags$125 = no_tag;
+        tree$126 = zero;
+        tags$126 = no_tag;
         if (selects$0) begin
-            tree$15 = values$0;
-            tags$15 = tag_of$0;
+            tree$63 = values$0;
+            tags$63 = tag_of$0;
         end
         if (selects$1) begin
-            tree$16 = values$1;
-            tags$16 = tag_of$1;
+            tree$64 = values$1;
+            tags$64 = tag_of$1;
         end
         if (selects$2) begin
-            tree$17 = values$2;
-            tags$17 = tag_of$2;
+            tree$65 = values$2;
+            tags$65 = tag_of$2;
         end
         if (selects$3) begin
-            tree$18 = values$3;
-            tags$18 = tag_of$3;
+            tree$66 = values$3;
+            tags$66 = tag_of$3;
         end
         if (selects$4) begin
-            tree$19 = values$4;
-            tags$19 = tag_of$4;
+            tree$67 = values$4;
+            tags$67 = tag_of$4;
         end
         if (selects$5) begin
-            tree$20 = values$5;
-            tags$20 = tag_of$5;
+            tree$68 = values$5;
+            tags$68 = tag_of$5;
         end
         if (selects$6) begin
-            tree$21 = values$6;
-            tags$21 = tag_of$6;
+            tree$69 = values$6;
+            tags$69 = tag_of$6;
         end
         if (selects$7) begin
-            tree$22 = values$7;
-            tags$22 = tag_of$7;
+            tree$70 = values$7;
+            tags$70 = tag_of$7;
         end
         if (selects$8) begin
-            tree$23 = values$8;
-            tags$23 = tag_of$8;
+            tree$71 = values$8;
+            tags$71 = tag_of$8;
         end
+        if (selects$9) begin
+            tree$72 = values$9;
+            tags$72 = tag_of$9;
+        end
+        if (selects$10) begin
+            tree$73 = values$10;
+            tags$73 = tag_of$10;
+        end
+        if (selects$11) begin
+            tree$74 = values$11;
+            tags$74 = tag_of$11;
+        end
+        if (selects$12) begin
+            tree$75 = values$12;
+            tags$75 = tag_of$12;
+        end
+        if (selects$13) begin
+            tree$76 = values$13;
+            tags$76 = tag_of$13;
+        end
+        if (selects$14) begin
+            tree$77 = values$14;
+            tags$77 = tag_of$14;
+        end
+        if (selects$15) begin
+            tree$78 = values$15;
+            tags$78 = tag_of$15;
+        end
+        if (selects$16) begin
+            tree$79 = values$16;
+            tags$79 = tag_of$16;
+        end
+        if (selects$17) begin
+            tree$80 = values$17;
+            tags$80 = tag_of$17;
+        end
+        if (selects$18) begin
+            tree$81 = values$18;
+            tags$81 = tag_of$18;
+        end
+        if (selects$19) begin
+            tree$82 = values$19;
+            tags$82 = tag_of$19;
+        end
+        if (selects$20) begin
+            tree$83 = values$20;
+            tags$83 = tag_of$20;
+        end
+        if (selects$21) begin
+            tree$84 = values$21;
+            tags$84 = tag_of$21;
+        end
+        if (selects$22) begin
+            tree$85 = values$22;
+            tags$85 = tag_of$22;
+        end
+        if (selects$23) begin
+            tree$86 = values$23;
+            tags$86 = tag_of$23;
+        end
+        if (selects$24) begin
+            tree$87 = values$24;
+            tags$87 = tag_of$24;
+        end
+        if (selects$25) begin
+            tree$88 = values$25;
+            tags$88 = tag_of$25;
+        end
+        if (selects$26) begin
+            tree$89 = values$26;
+            tags$89 = tag_of$26;
+        end
+        if (selects$27) begin
+            tree$90 = values$27;
+            tags$90 = tag_of$27;
+        end
+        if (selects$28) begin
+            tree$91 = values$28;
+            tags$91 = tag_of$28;
+        end
+        if (selects$29) begin
+            tree$92 = values$29;
+            tags$92 = tag_of$29;
+        end
+        if (selects$30) begin
+            tree$93 = values$30;
+            tags$93 = tag_of$30;
+        end
+        if (selects$31) begin
+            tree$94 = values$31;
+            tags$94 = tag_of$31;
+        end
+        if (selects$32) begin
+            tree$95 = values$32;
+            tags$95 = tag_of$32;
+        end
+        if (selects$33) begin
+            tree$96 = values$33;
+            tags$96 = tag_of$33;
+        end
+        if (selects$34) begin
+            tree$97 = values$34;
+            tags$97 = tag_of$34;
+        end
+        if (selects$35) begin
+            tree$98 = values$35;
+            tags$98 = tag_of$35;
+        end
+        if (selects$36) begin
+            tree$99 = values$36;
+            tags$99 = tag_of$36;
+        end
+        tree$62 = tree$125 | tree$126;
+        tags$62 = tags$125 | tags$126;
+        tree$61 = tree$123 | tree$124;
+        tags$61 = tags$123 | tags$124;
+        tree$60 = tree$121 | tree$122;
+        tags$60 = tags$121 | tags$122;
+        tree$59 = tree$119 | tree$120;
+        tags$59 = tags$119 | tags$120;
+        tree$58 = tree$117 | tree$118;
+        tags$58 = tags$117 | tags$118;
+        tree$57 = tree$115 | tree$116;
+        tags$57 = tags$115 | tags$116;
+        tree$56 = tree$113 | tree$114;
+        tags$56 = tags$113 | tags$114;
+        tree$55 = tree$111 | tree$112;
+        tags$55 = tags$111 | tags$112;
+        tree$54 = tree$109 | tree$110;
+        tags$54 = tags$109 | tags$110;
+        tree$53 = tree$107 | tree$108;
+        tags$53 = tags$107 | tags$108;
+        tree$52 = tree$105 | tree$106;
+        tags$52 = tags$105 | tags$106;
+        tree$51 = tree$103 | tree$104;
+        tags$51 = tags$103 | tags$104;
+        tree$50 = tree$101 | tree$102;
+        tags$50 = tags$101 | tags$102;
+        tree$49 = tree$99 | tree$100;
+        tags$49 = tags$99 | tags$100;
+        tree$48 = tree$97 | tree$98;
+        tags$48 = tags$97 | tags$98;
+        tree$47 = tree$95 | tree$96;
+        tags$47 = tags$95 | tags$96;
+        tree$46 = tree$93 | tree$94;
+        tags$46 = tags$93 | tags$94;
+        tree$45 = tree$91 | tree$92;
+        tags$45 = tags$91 | tags$92;
+        tree$44 = tree$89 | tree$90;
+        tags$44 = tags$89 | tags$90;
+        tree$43 = tree$87 | tree$88;
+        tags$43 = tags$87 | tags$88;
+        tree$42 = tree$85 | tree$86;
+        tags$42 = tags$85 | tags$86;
+        tree$41 = tree$83 | tree$84;
+        tags$41 = tags$83 | tags$84;
+        tree$40 = tree$81 | tree$82;
+        tags$40 = tags$81 | tags$82;
+        tree$39 = tree$79 | tree$80;
+        tags$39 = tags$79 | tags$80;
+        tree$38 = tree$77 | tree$78;
+        tags$38 = tags$77 | tags$78;
+        tree$37 = tree$75 | tree$76;
+        tags$37 = tags$75 | tags$76;
+        tree$36 = tree$73 | tree$74;
+        tags$36 = tags$73 | tags$74;
+        tree$35 = tree$71 | tree$72;
+        tags$35 = tags$71 | tags$72;
+        tree$34 = tree$69 | tree$70;
+        tags$34 = tags$69 | tags$70;
+        tree$33 = tree$67 | tree$68;
+        tags$33 = tags$67 | tags$68;
+        tree$32 = tree$65 | tree$66;
+        tags$32 = tags$65 | tags$66;
+        tree$31 = tree$63 | tree$64;
+        tags$31 = tags$63 | tags$64;
+        tree$30 = tree$61 | tree$62;
+        tags$30 = tags$61 | tags$62;
+        tree$29 = tree$59 | tree$60;
+        tags$29 = tags$59 | tags$60;
+        tree$28 = tree$57 | tree$58;
+        tags$28 = tags$57 | tags$58;
+        tree$27 = tree$55 | tree$56;
+        tags$27 = tags$55 | tags$56;
+        tree$26 = tree$53 | tree$54;
+        tags$26 = tags$53 | tags$54;
+        tree$25 = tree$51 | tree$52;
+        tags$25 = tags$51 | tags$52;
+        tree$24 = tree$49 | tree$50;
+        tags$24 = tags$49 | tags$50;
+        tree$23 = tree$47 | tree$48;
+        tags$23 = tags$47 | tags$48;
+        tree$22 = tree$45 | tree$46;
+        tags$22 = tags$45 | tags$46;
+        tree$21 = tree$43 | tree$44;
+        tags$21 = tags$43 | tags$44;
+        tree$20 = tree$41 | tree$42;
+        tags$20 = tags$41 | tags$42;
+        tree$19 = tree$39 | tree$40;
+        tags$19 = tags$39 | tags$40;
+        tree$18 = tree$37 | tree$38;
+        tags$18 = tags$37 | tags$38;
+        tree$17 = tree$35 | tree$36;
+        tags$17 = tags$35 | tags$36;
+        tree$16 = tree$33 | tree$34;
+        tags$16 = tags$33 | tags$34;
+        tree$15 = tree$31 | tree$32;
+        tags$15 = tags$31 | tags$32;
         tree$14 = tree$29 | tree$30;
         tags$14 = tags$29 | tags$30;
         tree$13 = tree$27 | tree$28;
@@ -14737,6 +29542,538 @@ module nic_mgmt$registers$writes$0(d,q,clock);
     end
           
 endmodule // nic_mgmt$registers$writes$0
+
+
+module nic_mgmt$registers$writes$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$writes$1
+
+
+module nic_mgmt$registers$writes$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$writes$10
+
+
+module nic_mgmt$registers$writes$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$writes$11
+
+
+module nic_mgmt$registers$writes$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$writes$12
+
+
+module nic_mgmt$registers$writes$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$writes$13
+
+
+module nic_mgmt$registers$writes$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$writes$14
+
+
+module nic_mgmt$registers$writes$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$writes$15
+
+
+module nic_mgmt$registers$writes$16(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$writes$16
+
+
+module nic_mgmt$registers$writes$17(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$writes$17
+
+
+module nic_mgmt$registers$writes$18(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$writes$18
+
+
+module nic_mgmt$registers$writes$19(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$writes$19
+
+
+module nic_mgmt$registers$writes$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$writes$2
+
+
+module nic_mgmt$registers$writes$20(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$writes$20
+
+
+module nic_mgmt$registers$writes$21(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$writes$21
+
+
+module nic_mgmt$registers$writes$22(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$writes$22
+
+
+module nic_mgmt$registers$writes$23(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$writes$23
+
+
+module nic_mgmt$registers$writes$24(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$writes$24
+
+
+module nic_mgmt$registers$writes$25(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$writes$25
+
+
+module nic_mgmt$registers$writes$26(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$writes$26
+
+
+module nic_mgmt$registers$writes$27(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$writes$27
+
+
+module nic_mgmt$registers$writes$28(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$writes$28
+
+
+module nic_mgmt$registers$writes$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$writes$3
+
+
+module nic_mgmt$registers$writes$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$writes$4
+
+
+module nic_mgmt$registers$writes$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$writes$5
+
+
+module nic_mgmt$registers$writes$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$writes$6
+
+
+module nic_mgmt$registers$writes$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$writes$7
+
+
+module nic_mgmt$registers$writes$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$writes$8
+
+
+module nic_mgmt$registers$writes$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$writes$9
 
 
 module nic_mgmt$registers$writing(d,q,clock);

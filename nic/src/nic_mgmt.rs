@@ -127,7 +127,11 @@ fn check_slots(map: &RegMap) {
     let dma = crate::regs::dma_counters_map();
     for (k, reg) in dma.registers.iter().enumerate() {
         let name = format!("dma_{}", reg.name);
-        assert_eq!(map.index(Counter, &name), slot::DMA + k, "nic_mgmt: {name} moved");
+        assert_eq!(
+            map.index(Counter, &name),
+            slot::DMA + k,
+            "nic_mgmt: {name} moved"
+        );
     }
     assert_eq!(map.count(Counter), 1 + DMA_COUNTERS);
     assert_eq!(map.count(ReadWrite) + map.count(WriteOneToClear), 0);

@@ -54,7 +54,11 @@ pub fn dma_counters_map() -> RegMap {
     let names = ReceivePulse::ALL
         .iter()
         .map(|p| (format!("{p:?}"), p.describe()))
-        .chain(CorePulse::ALL.iter().map(|p| (format!("{p:?}"), p.describe())));
+        .chain(
+            CorePulse::ALL
+                .iter()
+                .map(|p| (format!("{p:?}"), p.describe())),
+        );
     for (i, (name, doc)) in names.enumerate() {
         map = map.reg(Register::counter(snake_case(&name), i as u64, NMA_COUNTER_BITS).doc(doc));
     }

@@ -22,8 +22,9 @@
 //! deadlock two NICs that GET from each other (`docs/nic-design.md`, "Deadlock").
 //!
 //! **Load**: operations are issued at random, in bursts now and then, up to 32 in flight per
-//! function (its doorbell FIFO's depth); rings are read every 97 cycles, so they fill and the
-//! event writer holds events back (`EventRingFull`, counted in the report).
+//! function (its doorbell FIFO's depth); rings are read every 97 cycles, but only every 1,999
+//! in one window of 6,000 cycles in three (slow software), so rings fill and the event writer
+//! must hold events back (`EventRingFull`, counted in the report) and never overwrite one.
 //!
 //! **Isolation**: every 501 cycles a VF tries to write its own QP's key (PF only) or a register
 //! of another function's page through its BAR; had either landed, later packets to that QP
@@ -40,11 +41,11 @@
 use crate::backend::{Backend, PortId};
 use crate::host::memory::{CompletionBeat, ReadRequest, WriteBeat};
 use crate::host::{DriverModel, HostMemory, MemoryConfig, MmioHost};
-use crate::nic_fetch_perf::Ports;
-use crate::rng::BenchRng;
 use crate::link_bench::LanePorts;
 use crate::models::i2c_eeprom::{EepromTiming, I2cBus, I2cEeprom};
 use crate::models::lane_channel::{Faults, LaneChannel};
+use crate::nic_fetch_perf::Ports;
+use crate::rng::BenchRng;
 use crate::verilator::{VerilatorModel, VerilatorSim};
 use anyhow::Result;
 use hdl::formats::header::PacketKind;
@@ -79,6 +80,8 @@ const GETS_IN_FLIGHT: usize = 8;
 const OPS_PER_FUNCTION: usize = 32;
 /// Cycles between two polls of every ring.
 const POLL_EVERY: u64 = 97;
+/// The same while software is slow.
+const SLOW_POLL_EVERY: u64 = 1999;
 /// Cycles the bench waits with nothing outstanding before the final checks.
 const SETTLE: u64 = 3000;
 
@@ -187,16 +190,25 @@ impl Side {
     }
 }
 
-/// The compiled model of [`Core`] at the default configuration (built once per process).
+/// The compiled model of [`Core`] at the default configuration.
 pub fn model() -> Result<Arc<VerilatorModel>> {
     let cfg = Config::default();
     let mut core = <Core>::new(nic::tops::nic_settings(&cfg));
     VerilatorModel::build_for(&mut core, "nic_core")
 }
 
-/// Runs `operations` random operations with `seed`, PUT and GET lengths up to `max_bytes`.
+/// The compiled model of [`Top`] at the default configuration.
+pub fn top_model() -> Result<Arc<VerilatorModel>> {
+    let cfg = Config::default();
+    let mut top = <Top>::new(nic::tops::nic_top_params(&cfg));
+    VerilatorModel::build_for(&mut top, "nic_top")
+}
+
+/// Runs `operations` random operations with `seed`, PUT and GET lengths up to `max_bytes`,
+/// on two instances of `model` (of `variant`).
 pub fn run(
     model: &Arc<VerilatorModel>,
+    variant: Variant,
     seed: u64,
     operations: usize,
     max_bytes: u64,
@@ -213,6 +225,21 @@ pub fn run(
             let sim = model.instance();
             let ports = Ports::new(&sim);
             let mmio = MmioHost::new(&sim, "", 0.7, 0.8);
+            let chip = match variant {
+                Variant::Core => None,
+                Variant::Top(faults) => Some(ChipSide {
+                    lanes_out: LanePorts::new(&sim, "lanes_out"),
+                    lanes_in: LanePorts::new(&sim, "lanes_in"),
+                    wire_in: LaneChannel::new(4, faults, seed * 2 + i as u64),
+                    bus: I2cBus::new(I2cEeprom::new(0, EepromTiming::for_quarter(2, 600))),
+                    i2c: [
+                        sim.port("i2c$scl_drive_low"),
+                        sim.port("i2c$sda_drive_low"),
+                        sim.port("i2c$scl_in"),
+                        sim.port("i2c$sda_in"),
+                    ],
+                }),
+            };
             Side {
                 sim,
                 ports,
@@ -234,21 +261,7 @@ pub fn run(
                 nap: (0..functions)
                     .map(|_| (0..qps).map(|_| NapLedger::default()).collect())
                     .collect(),
-                chip: match variant {
-                    Variant::Core => None,
-                    Variant::Top(faults) => Some(ChipSide {
-                        lanes_out: LanePorts::new(&sim, "lanes_out"),
-                        lanes_in: LanePorts::new(&sim, "lanes_in"),
-                        wire_in: LaneChannel::new(4, faults, seed * 2 + i as u64),
-                        bus: I2cBus::new(I2cEeprom::new(0, EepromTiming::for_quarter(2, 600))),
-                        i2c: [
-                            sim.port("i2c$scl_drive_low"),
-                            sim.port("i2c$sda_drive_low"),
-                            sim.port("i2c$scl_in"),
-                            sim.port("i2c$sda_in"),
-                        ],
-                    }),
-                },
+                chip,
             }
         })
         .collect();
@@ -339,7 +352,14 @@ pub fn run(
             report.isolation_attempts += 1;
         }
         step(&mut sides, &mut rng, now, &mut report);
-        if now.is_multiple_of(POLL_EVERY) {
+        // Software is slow now and then (one window in three): its rings fill and the event
+        // writer must hold events back rather than overwrite them.
+        let poll_every = if (now / 6000) % 3 == 2 {
+            SLOW_POLL_EVERY
+        } else {
+            POLL_EVERY
+        };
+        if now.is_multiple_of(poll_every) {
             poll(&mut sides, &mut expected, &mut ops, &mut report, &what);
         }
         let busy = issued < operations
@@ -367,8 +387,14 @@ pub fn run(
     for (i, s) in sides.iter_mut().enumerate() {
         if s.chip.is_some() {
             let (stalled, error) = (s.id("link_stalled"), s.id("link_error"));
-            assert!(!s.sim.peek_bool(stalled), "{what}: NIC {i}: its link stalled");
-            assert!(!s.sim.peek_bool(error), "{what}: NIC {i}: a link protocol error");
+            assert!(
+                !s.sim.peek_bool(stalled),
+                "{what}: NIC {i}: its link stalled"
+            );
+            assert!(
+                !s.sim.peek_bool(error),
+                "{what}: NIC {i}: a link protocol error"
+            );
         }
     }
     report.ring_full = sides
@@ -719,8 +745,12 @@ fn step(sides: &mut [Side], rng: &mut BenchRng, now: u64, report: &mut PairRepor
 /// The `Core` variant: flits forward (from registers), then credits back.
 fn join_channels(sides: &mut [Side], report: &mut PairReport) {
     for (from, to) in [(0usize, 1usize), (1, 0)] {
-        let valid = sides[from].sim.peek_bool(sides[from].ports.id("network_out$valid"));
-        let flit = sides[from].sim.peek(sides[from].ports.id("network_out$flit"));
+        let valid = sides[from]
+            .sim
+            .peek_bool(sides[from].ports.id("network_out$valid"));
+        let flit = sides[from]
+            .sim
+            .peek(sides[from].ports.id("network_out$flit"));
         let vc = sides[from].sim.peek(sides[from].ports.id("network_out$vc"));
         let t = &mut sides[to];
         let (v, f, c) = (

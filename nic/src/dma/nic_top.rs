@@ -16,8 +16,8 @@
 //! port's sender spends the core's intake buffer (`credits_in` = the intake depth per VC).
 //!
 //! **Management packets.** Arriving ones leave the core's intake whole on `management_in`
-//! and enter the agent's `inbound` beat by beat, `last` on the tail flit (the flit's type
-//! decoded by a [`FlitDecoder`]); the agent's responses and reports (`outbound`, port 0) enter
+//! and enter the agent's `inbound` beat by beat, `last` on the tail flit (decoded from the
+//! flit's type bits); the agent's responses and reports (`outbound`, port 0) enter
 //! the core's `management_out` to leave on the management VC.
 //!
 //! **Faults** (agent fault inputs 4..=7, levels): 4 the link is dead (the port's watchdog
@@ -39,7 +39,7 @@ use crate::nic_mgmt::{NicMgmt, NIC_CHIP_FAULTS};
 use crate::receive::receive_engine::RECEIVE_PULSES;
 use crate::regs::DMA_COUNTERS;
 use hdl::channel::ChannelSource;
-use hdl::flit_decoder::FlitDecoder;
+use hdl::formats::flit::{HEAD_BIT, TAIL_BIT, TYPE_BIT};
 use hdl::link_port::{LinkPort, LinkPortParams};
 use hdl::llp::lane_channel::{LaneChannelIn, LaneChannelOut};
 use hdl::llp::regs::LinkReportSource;
@@ -47,6 +47,8 @@ use hdl::mgmt::i2c_master::I2cPins;
 use hdl::mgmt::NmaParams;
 use rust_hdl::prelude::*;
 
+// The management adapter decodes a tail flit by these positions.
+const _: () = assert!(TYPE_BIT == 64 && HEAD_BIT == 63 && TAIL_BIT == 62);
 // The fault of a broken host reads these two pulses by position.
 const _: () = assert!(CorePulse::TagStray as usize == 0);
 const _: () = assert!(CorePulse::CompletionOverrun as usize == 1);
@@ -158,7 +160,8 @@ pub struct NicTop<
     core: NicCore<VCS, VCB, D, AW, CW, W, RAW, RCW, EAW, SB, WB, QAW, PB, DAW, FSB, FRAW>,
     port: LinkPort<VCS, VCB, LRAW, LD, LAW, LCW, TD, TAW, TCW>,
     agent: NicMgmt,
-    management_flit: FlitDecoder,
+    /// The core's count of tags in use (the host's view has none yet): acknowledged unused.
+    tags_unused: Signal<Local, bool>,
     /// Where the core's pulses start in `dma_events`.
     core_pulses_at: Constant<Bits<8>>,
     /// The agent's `outbound.last` and `port` (flits carry their own type; the port is 0):
@@ -235,7 +238,7 @@ nic_top_impl! {
                 core: NicCore::new(core),
                 port: LinkPort::new(params.link),
                 agent: NicMgmt::new(params.agent),
-                management_flit: Default::default(),
+                tags_unused: Default::default(),
                 core_pulses_at: Constant::new(RECEIVE_PULSES.to_bits()),
                 outbound_unused: Default::default(),
                 discards_unused: Default::default(),
@@ -270,10 +273,12 @@ nic_top_impl! {
             self.discards_unused.next =
                 self.port.discarded.val() | self.port.discarded_heads.val();
             // Management packets: flits to beats (an adapter: `last` decoded, `port` 0).
-            self.management_flit.flit.next = self.core.management_in.data.val();
             self.agent.inbound.valid.next = self.core.management_in.valid.val();
             self.agent.inbound.data.next = self.core.management_in.data.val();
-            self.agent.inbound.last.next = self.management_flit.is_tail.val();
+            // A tail: neither a body (bit 64) nor a head (bit 63), its tail bit (62) set.
+            self.agent.inbound.last.next = !self.core.management_in.data.val().get_bit(64)
+                & !self.core.management_in.data.val().get_bit(63)
+                & self.core.management_in.data.val().get_bit(62);
             self.agent.inbound.port.next = 0.into();
             self.core.management_in.ready.next = self.agent.inbound.ready.val();
             self.core.management_out.valid.next = self.agent.outbound.valid.val();
@@ -299,6 +304,7 @@ nic_top_impl! {
                         | self.core.core_pulses.val().get_bit(1))
                     .into(),
                 ) << 3);
+            self.tags_unused.next = self.core.tags_in_use.val().any();
             self.link_stalled.next = self.port.stalled.val();
             self.link_error.next = self.port.error.val();
         }
@@ -308,7 +314,8 @@ nic_top_impl! {
 #[test]
 fn nic_top_is_synthesizable() {
     let cfg = hdl::params::Config::default();
-    let mut uut = <crate::nic_top!(2, 32, 6, 5, 5, 8, 16, 64, 32)>::new(crate::tops::nic_top_params(&cfg));
+    let mut uut =
+        <crate::nic_top!(2, 32, 6, 5, 5, 8, 16, 64, 32)>::new(crate::tops::nic_top_params(&cfg));
     uut.connect_all();
     yosys_validate("nic_top", &generate_verilog(&uut)).unwrap();
 }

@@ -29,7 +29,9 @@
 //!    the route names port 0 again a report leaves.
 //! 4. **Counters** (`dropped_wrong_id`, `dropped_malformed`, `dropped_no_route`,
 //!    `reports_sent`, `error_responses`, `mgmt_dropped_port`) equal what the bench provoked.
-//! 5. **Loader faults**: reset with a blank image, then a corrupt one: the defaults stay (no
+//! 5. **DMA counters** (`dma_*`, the DMA core's pulses on `dma_events`): random pulses for
+//!    3,000 cycles, then every counter read back equals the pulses driven on its bit.
+//! 6. **Loader faults**: reset with a blank image, then a corrupt one: the defaults stay (no
 //!    chip ID: a request to the old ID is dropped and counted), `loader_status`, `faults` and
 //!    `fault_events` name the outcome, and no report is sent (reporting is off by default).
 //!    Then an image that sets reporting up and ends with entries the NIC refuses (a read-only
@@ -115,6 +117,11 @@ struct World {
     link: Vec<PortId>,
     /// The chip fault inputs as driven.
     faults: u64,
+    dma_events: PortId,
+    /// Pulse the DMA counters' inputs at random (phase 5).
+    pulsing: bool,
+    /// Pulses driven per DMA counter since the last reset.
+    dma_pulses: Vec<u64>,
     /// Packets that left since the last `pump`, in order.
     arrived: Vec<Arrival>,
     /// Every fault report that left: (cycle, bits).
@@ -143,6 +150,9 @@ impl World {
             sda_in: b.port("i2c$sda_in"),
             reset: b.port("reset"),
             chip_faults: b.port("chip_faults"),
+            dma_events: b.port("dma_events"),
+            pulsing: false,
+            dma_pulses: vec![0; nic::regs::DMA_COUNTERS],
             link,
             b,
             rng: BenchRng::new(seed),
@@ -196,6 +206,19 @@ impl World {
         b.poke_bool(self.scl_in, scl);
         b.poke_bool(self.sda_in, sda);
         b.poke(self.chip_faults, self.faults as u128);
+        let pulses = if self.pulsing {
+            self.rng.bits(nic::regs::DMA_COUNTERS) & self.rng.bits(nic::regs::DMA_COUNTERS)
+        } else {
+            0
+        };
+        b.poke(self.dma_events, pulses);
+        for (i, n) in self.dma_pulses.iter_mut().enumerate() {
+            if reset {
+                *n = 0;
+            } else {
+                *n += (pulses >> i & 1) as u64;
+            }
+        }
         self.driver.fired(b);
         if let Some(packet) = self.receiver.fired(b) {
             assert_eq!(packet.port, 0, "a packet left naming port {}", packet.port);
@@ -522,6 +545,7 @@ fn nic_mgmt_loading_random_requests_faults_and_counters() {
     let cycles_random = w.b.cycle() - start;
     wrong_port(&mut w, &mut c, &mut tally);
     counters(&mut w, &mut c, &tally);
+    dma_counters(&mut w, &mut c);
     loader_faults(&mut w, &mut c, model.unmapped[1][0]);
     eprintln!(
         "nic_mgmt: {REQUESTS} random requests in {cycles_random} cycles ({} unset ID, {} single, {} pairs of which {} cross the split, {} EEPROM, {} wrong ID, {} malformed, {} errors, {} link changes), {} fault events, {} reports out, {} dropped for port {WRONG_PORT}; {} cycles in all, {:.1} s",
@@ -540,6 +564,33 @@ fn nic_mgmt_loading_random_requests_faults_and_counters() {
         w.b.cycle(),
         started.elapsed().as_secs_f64()
     );
+}
+
+/// Phase 5 (before the loader faults): the DMA core's counters (`dma_*`, one per receive and
+/// core pulse) count the pulses driven on `dma_events`, a quarter of the bits per cycle, while
+/// requests read them; the final reads equal the tallies, counter by counter (a counter wired
+/// to the wrong pulse, or two swapped, fails).
+fn dma_counters(w: &mut World, c: &mut MgmtClient) {
+    let names: Vec<String> = nic::regs::dma_counters_map()
+        .registers
+        .iter()
+        .map(|r| format!("dma_{}", r.name))
+        .collect();
+    w.pulsing = true;
+    for _ in 0..3000 {
+        w.cycle(false);
+    }
+    w.pulsing = false;
+    let expected = w.dma_pulses.clone();
+    assert!(
+        expected.iter().all(|&n| n > 300),
+        "every counter pulsed: {expected:?}"
+    );
+    for (chunk, want) in names.chunks(2).zip(expected.chunks(2)) {
+        let refs: Vec<&str> = chunk.iter().map(String::as_str).collect();
+        let got = read(w, c, CHIP_ID, &refs);
+        assert_eq!(got, want, "{refs:?}");
+    }
 }
 
 /// Phase 1: the image loads (polled with the all-ones DestID); a request to the chip's ID
