@@ -12,9 +12,10 @@
 //! (`nrc-top`, [`testbench::nrc_top_perf`]) and the published 24-port chip's lint and generic
 //! synthesis (`nrc-top24`), and the NIC's doorbells and function table on iCE40
 //! ([`testbench::nic_cost`]), and two NIC DMA cores back to back on Verilator (`nic-pair`,
-//! [`testbench::nic_pair`]: throughput and simulation speed).
+//! [`testbench::nic_pair`]: throughput and simulation speed), and the NIC chip `nic_top` placed
+//! on the ECP5 (`nic-top`, [`testbench::nic_cost::chip_on_ecp5`]).
 //!
-//! Usage: `bench [speed|cost|link|link-sim|link-cost|regfile|mgmt|mgmt-sim|mgmt-cost|rs|switch|router|fabric|nrc-top|nrc-top24|nic|nic-pair]...` (all
+//! Usage: `bench [speed|cost|link|link-sim|link-cost|regfile|mgmt|mgmt-sim|mgmt-cost|rs|switch|router|fabric|nrc-top|nrc-top24|nic|nic-pair|nic-top]...` (all
 //! when none; `link` is `link-sim`, the simulated link tables, plus `link-cost`, the endpoint's
 //! placement, which takes minutes; likewise `mgmt` is `mgmt-sim`, the management agent's and the
 //! router's management plane's simulated figures, plus `mgmt-cost`, their iCE40 tables). Prints
@@ -91,6 +92,9 @@ fn main() -> Result<()> {
     }
     if all || has("nic") || has("nic-pair") {
         testbench::nic_pair::report()?;
+    }
+    if all || has("nic-top") {
+        testbench::nic_cost::chip_on_ecp5(&workspace().join("build/bench/nic"))?;
     }
     Ok(())
 }
