@@ -132,10 +132,6 @@ pub struct SynthOptions {
     pub map_to_target: bool,
     /// Extra commands run right after `read_verilog` (e.g. `chparam -set DEPTH 32 fifo`).
     pub prelude: Vec<String>,
-    /// Extra options of the target's synthesis command (e.g. `-noabc9` for `synth_ecp5`:
-    /// abc9's timing analysis recurses along combinational paths and exhausts the WebAssembly
-    /// Yosys's call stack on a whole NIC chip).
-    pub synth_args: Vec<String>,
 }
 
 impl Default for SynthOptions {
@@ -145,7 +141,6 @@ impl Default for SynthOptions {
             generic_checks: true,
             map_to_target: true,
             prelude: vec![],
-            synth_args: vec![],
         }
     }
 }
@@ -204,13 +199,8 @@ pub fn synth_with<P: AsRef<Path>>(
     }
     if options.map_to_target {
         script.push_str(&format!(
-            "{}{} -json {top}.json\ntee -q -o target_stat.json stat -json\n",
-            target.synth_command(top),
-            options
-                .synth_args
-                .iter()
-                .map(|a| format!(" {a}"))
-                .collect::<String>()
+            "{} -json {top}.json\ntee -q -o target_stat.json stat -json\n",
+            target.synth_command(top)
         ));
     }
     if options.generic_checks {

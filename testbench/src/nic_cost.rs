@@ -68,6 +68,9 @@ pub fn report(dir: &Path) -> Result<()> {
 /// `bench nic-top`: the NIC chip `nic_top` (default configuration) placed on the ECP5-85k in
 /// the flow's harness, one placer seed (`HPCNET_SEEDS` picks others): LUTs, FFs, BRAMs and
 /// Fmax. It does not fit the iCE40-HX8K (`make test` runs only its generic synthesis).
+/// Known failure (2026-11-28): the WebAssembly Yosys of `make deps-ecp5` exhausts its call
+/// stack in `synth_ecp5`'s XAiger pass on this design ("wasm trap: call stack exhausted",
+/// with `-noabc9` too); the row then says so.
 pub fn chip_on_ecp5(dir: &Path) -> Result<()> {
     let cfg = Config::default();
     let top = nic::tops::nic_top(&cfg).map_err(|e| anyhow!(e))?;
@@ -78,12 +81,7 @@ pub fn chip_on_ecp5(dir: &Path) -> Result<()> {
         .unwrap_or_else(|| vec![1]);
     let options = MeasureOptions {
         seeds,
-        // abc9 (synth_ecp5's default mapper) exhausts the WebAssembly Yosys's call stack on
-        // this design ("wasm trap: call stack exhausted" in its XAiger analysis): plain abc.
-        synth: SynthOptions {
-            synth_args: vec!["-noabc9".into()],
-            ..SynthOptions::for_target(target)
-        },
+        synth: SynthOptions::for_target(target),
         inputs: flow::harness::Inputs::Lfsr,
         outputs: flow::harness::Outputs::Folded,
         ..Default::default()
@@ -93,7 +91,7 @@ pub fn chip_on_ecp5(dir: &Path) -> Result<()> {
     let file = dir.join(format!("{}.v", top.name));
     std::fs::write(&file, &top.verilog)?;
     println!("\n## The NIC chip `nic_top` on the ECP5-85k (CABGA381, speed 6)\n");
-    println!("8 functions x 4 QPs, 2 VCs, 32 tags, the link port of the router (16-LTP replay, 64-flit receive, 32-flit transmit buffers per VC), the management agent. Harness: LFSR inputs, folded outputs. `synth_ecp5 -noabc9` (abc9 exhausts the WebAssembly Yosys's call stack on this design).\n");
+    println!("8 functions x 4 QPs, 2 VCs, 32 tags, the link port of the router (16-LTP replay, 64-flit receive, 32-flit transmit buffers per VC), the management agent. Harness: LFSR inputs, folded outputs.\n");
     println!("| top | LUTs | FFs | carries | BRAMs | Fmax (MHz) | seeds (MHz) |");
     println!("|---|---|---|---|---|---|---|");
     match flow::measure_block_with(&[&file], &top.name, &dir, &options) {
