@@ -567,7 +567,7 @@ fn issue(
         phase: false,
     };
     // The last packet's bytes of a single-segment PUT (cut at the MTU from the segment's start).
-    let mtu = 128u32;
+    let mtu = Config::default().nic.mtu_bytes;
     let last_packet = |n: u32| n - mtu * ((n - 1) / mtu);
     if kind != OpKind::Get {
         expect(
@@ -975,7 +975,7 @@ fn final_checks(
         let wrong: u64 = ops
             .iter()
             .filter(|o| o.wrong_key && o.side != i)
-            .map(|o| (o.data.len() as u64).div_ceil(128))
+            .map(|o| (o.data.len() as u64).div_ceil(Config::default().nic.mtu_bytes as u64))
             .sum();
         assert_eq!(
             s.receive_pulses[ReceivePulse::KeyMismatch.bit()],
