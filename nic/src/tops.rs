@@ -232,18 +232,13 @@ pub fn receive_settings(cfg: &Config) -> ReceiveSettings {
 /// `nic_get_to_put`, and the buffer manager's entries as `nic_nap_upload`.
 pub fn receive_engine(cfg: &Config) -> Result<Emitted, String> {
     let s = receive_settings(cfg);
-    let vcs = cfg.network.vcs as usize;
-    let depth = intake_depth(cfg);
-    let words = packet_ram_words(s.max_packet_flits);
-    let entries = crate::qp_table::qp_entries(s.nap.functions, s.nap.qps);
-    let slot_words = get_slot_words(s.max_packet_flits);
     let description = "the NIC's receive engine: network channel into whole packets per VC (management to its own port), the receive buffer's checks, dispatch by kind to the PUT upload, the NAP upload with its buffer manager and GET to PUT (PUT descriptors for the send engine), the uploads' writes merged, QP lookups shared, events on one port per source, counters' pulses (nic/src/receive/receive_engine.rs)";
     let name = "nic_receive";
-    let log2 = |v: usize| v.trailing_zeros() as usize;
+    let (vcs, depth, words, entries, slot_words, _) = nic_shape(cfg);
     // Each shape is its own instantiation of a large generic block, so only the shapes of the
     // configurations in `configs/` (and the 2-function, 1-QP core of the FPGA cost table) are
     // compiled in; another shape is an error that names it.
-    match (vcs, depth, log2(words), log2(entries), log2(slot_words)) {
+    match (vcs, depth, words, entries, slot_words) {
         (2, 32, 6, 5, 5) => emit(<crate::receive_engine!(2, 32, 6, 5, 5)>::new(s), name, description),
         (6, 32, 6, 5, 5) => emit(<crate::receive_engine!(6, 32, 6, 5, 5)>::new(s), name, description),
         (2, 32, 6, 1, 5) => emit(<crate::receive_engine!(2, 32, 6, 1, 5)>::new(s), name, description),
@@ -251,6 +246,23 @@ pub fn receive_engine(cfg: &Config) -> Result<Emitted, String> {
             "nic_receive: the shape (VCs, intake depth, log2 packet RAM words, log2 QP entries, log2 GET slot words) = {shape:?} is not instantiated: add it to nic::tops::receive_engine"
         )),
     }
+}
+
+/// The shape a configuration gives the NIC's large generic blocks, as the `match`es of
+/// `receive_engine`, `nic_core` and `nic_top` compare it: (VCs, intake depth, log2 packet RAM
+/// words, log2 QP entries, log2 GET slot words, log2 doorbell RAM words).
+pub fn nic_shape(cfg: &Config) -> (usize, usize, usize, usize, usize, usize) {
+    let s = receive_settings(cfg);
+    let log2 = |v: usize| v.trailing_zeros() as usize;
+    let doorbells = s.nap.functions.next_power_of_two() * cfg.nic.doorbell_depth as usize;
+    (
+        cfg.network.vcs as usize,
+        intake_depth(cfg),
+        log2(packet_ram_words(s.max_packet_flits)),
+        log2(crate::qp_table::qp_entries(s.nap.functions, s.nap.qps)),
+        log2(get_slot_words(s.max_packet_flits)),
+        log2(doorbells),
+    )
 }
 
 /// Flits per VC of the receive engine's intake buffers for `cfg`: `network.max_packet_flits`
@@ -278,17 +290,10 @@ pub fn nic_settings(cfg: &Config) -> NicSettings {
 /// configuration's shape, each part sized as its own top.
 pub fn nic_core(cfg: &Config) -> Result<Emitted, String> {
     let s = nic_settings(cfg);
-    let vcs = cfg.network.vcs as usize;
-    let depth = intake_depth(cfg);
-    let words = packet_ram_words(s.receive.max_packet_flits);
-    let entries = crate::qp_table::qp_entries(s.receive.nap.functions, s.receive.nap.qps);
-    let slot_words = get_slot_words(s.receive.max_packet_flits);
-    let doorbell_words = s.receive.nap.functions.next_power_of_two() * s.doorbell_depth;
     let description = "the NIC's DMA core: MMIO decode and SR-IOV function table, doorbell FIFOs, send engine (descriptor fetch, tag pool, data reads, reorder, packetizer), receive engine (intake, checks, PUT and NAP uploads, buffer manager, GET to PUT), completion-event writer over seven sources, QP lookups shared, host writes merged, packets and management flits onto one credit-flow-controlled network channel (nic/src/dma/)";
     let name = "nic_core";
-    let log2 = |v: usize| v.trailing_zeros() as usize;
     // As `receive_engine`: only the shapes of `configs/` are compiled in.
-    match (vcs, depth, log2(words), log2(entries), log2(slot_words), log2(doorbell_words)) {
+    match nic_shape(cfg) {
         (2, 32, 6, 5, 5, 8) => emit(<crate::nic_core!(2, 32, 6, 5, 5, 8)>::new(s), name, description),
         (6, 32, 6, 5, 5, 8) => emit(<crate::nic_core!(6, 32, 6, 5, 5, 8)>::new(s), name, description),
         shape => Err(format!(
@@ -320,17 +325,9 @@ pub fn nic_top_params(cfg: &Config) -> NicTopParams {
 /// and the management agent with the NIC's registers (verilog-out/nic.md).
 pub fn nic_top(cfg: &Config) -> Result<Emitted, String> {
     let p = nic_top_params(cfg);
-    let s = p.core;
-    let vcs = cfg.network.vcs as usize;
-    let depth = intake_depth(cfg);
-    let words = packet_ram_words(s.receive.max_packet_flits);
-    let entries = crate::qp_table::qp_entries(s.receive.nap.functions, s.receive.nap.qps);
-    let slot_words = get_slot_words(s.receive.max_packet_flits);
-    let doorbell_words = s.receive.nap.functions.next_power_of_two() * s.doorbell_depth;
     let description = "the network interface chip: the DMA core (nic_core) with its network port (LLP endpoint, channel sender and receiver, watchdog: the router's link port) and the management agent (EEPROM, configuration loader, the NIC's registers with the DMA core's counters) (nic/src/dma/nic_top.rs)";
     let name = "nic_top";
-    let log2 = |v: usize| v.trailing_zeros() as usize;
-    match (vcs, depth, log2(words), log2(entries), log2(slot_words), log2(doorbell_words)) {
+    match nic_shape(cfg) {
         (2, 32, 6, 5, 5, 8) => emit(<crate::nic_top!(2, 32, 6, 5, 5, 8, 16, 64, 32)>::new(p), name, description),
         (6, 32, 6, 5, 5, 8) => emit(<crate::nic_top!(6, 32, 6, 5, 5, 8, 16, 64, 32)>::new(p), name, description),
         shape => Err(format!(

@@ -75,12 +75,8 @@ pub fn chip_on_ecp5(dir: &Path) -> Result<()> {
     let cfg = Config::default();
     let top = nic::tops::nic_top(&cfg).map_err(|e| anyhow!(e))?;
     let target = flow::ECP5_ULX3S;
-    let seeds = std::env::var("HPCNET_SEEDS")
-        .ok()
-        .map(|s| s.split(',').filter_map(|x| x.trim().parse().ok()).collect())
-        .unwrap_or_else(|| vec![1]);
     let options = MeasureOptions {
-        seeds,
+        seeds: crate::nrc_top_perf::placement_seeds(&[1]),
         synth: SynthOptions::for_target(target),
         inputs: flow::harness::Inputs::Lfsr,
         outputs: flow::harness::Outputs::Folded,

@@ -694,22 +694,11 @@ fn step(sides: &mut [Side], rng: &mut BenchRng, now: u64, report: &mut PairRepor
         // What the host takes on this edge.
         let (rv, wv) = (s.id("read$valid"), s.id("write$valid"));
         if s.sim.peek_bool(rv) && read_ready {
-            let req = ReadRequest {
-                function: s.sim.peek(s.ports.id("read$function")) as u8,
-                address: s.sim.peek(s.ports.id("read$address")) as u64,
-                bytes: s.sim.peek(s.ports.id("read$bytes")) as u64,
-                tag: s.sim.peek(s.ports.id("read$tag")) as u8,
-            };
+            let req = ReadRequest::peek(&mut s.sim, |n| s.ports.id(n), "read");
             s.memory.request(now, req, rng);
         }
         if s.sim.peek_bool(wv) && write_ready {
-            let w = WriteBeat {
-                function: s.sim.peek(s.ports.id("write$function")) as u8,
-                address: s.sim.peek(s.ports.id("write$address")) as u64,
-                data: s.sim.peek(s.ports.id("write$data")),
-                enables: s.sim.peek(s.ports.id("write$enables")) as u16,
-                last: s.sim.peek_bool(s.ports.id("write$last")),
-            };
+            let w = WriteBeat::peek(&mut s.sim, |n| s.ports.id(n), "write");
             s.memory.write_beat(now, w);
         }
         let iv = s.id("interrupt$valid");

@@ -66,11 +66,16 @@ pub fn report(work: &Path) -> Result<()> {
 
 /// The placement seeds: `HPCNET_SEEDS` (comma-separated), else 1, 2, 3.
 fn seeds() -> Vec<u64> {
+    placement_seeds(&[1, 2, 3])
+}
+
+/// The placement seeds of a bench: `HPCNET_SEEDS` (comma-separated), else `default`.
+pub fn placement_seeds(default: &[u64]) -> Vec<u64> {
     std::env::var("HPCNET_SEEDS")
         .ok()
         .map(|s| s.split(',').filter_map(|x| x.trim().parse().ok()).collect())
         .filter(|v: &Vec<u64>| !v.is_empty())
-        .unwrap_or_else(|| vec![1, 2, 3])
+        .unwrap_or_else(|| default.to_vec())
 }
 
 /// The router core with 5 ports and the published router's 6 VCs (256-flit DAMQs) mapped to

@@ -22,7 +22,8 @@
 //!
 //! The model is plain cycle-based Rust: [`HostMemory::offer`] and [`HostMemory::taken`] for the
 //! completion stream, [`HostMemory::request`] and [`HostMemory::write_beat`] for what the NIC
-//! sends; [`crate::host::HostPorts`] drives a top's ports with it.
+//! sends; [`ReadRequest::peek`] and [`WriteBeat::peek`] read those from a top's ports.
+use crate::backend::{Backend, PortId};
 use crate::rng::BenchRng;
 use std::collections::{HashMap, VecDeque};
 
@@ -157,6 +158,35 @@ pub struct WriteRecord {
     pub data: Vec<u8>,
     /// Cycle of its last beat.
     pub cycle: u64,
+}
+
+impl ReadRequest {
+    /// The request on a top's `{prefix}$function`, `$address`, `$bytes`, `$tag` ports now
+    /// (`port` names them to ids).
+    pub fn peek(b: &mut dyn Backend, port: impl Fn(&str) -> PortId, prefix: &str) -> Self {
+        let mut field = |n: &str| b.peek(port(&format!("{prefix}${n}")));
+        Self {
+            function: field("function") as u8,
+            address: field("address") as u64,
+            bytes: field("bytes") as u64,
+            tag: field("tag") as u8,
+        }
+    }
+}
+
+impl WriteBeat {
+    /// The beat on a top's `{prefix}$function`, `$address`, `$data`, `$enables`, `$last` ports
+    /// now (`port` names them to ids).
+    pub fn peek(b: &mut dyn Backend, port: impl Fn(&str) -> PortId, prefix: &str) -> Self {
+        let mut field = |n: &str| b.peek(port(&format!("{prefix}${n}")));
+        Self {
+            function: field("function") as u8,
+            address: field("address") as u64,
+            data: field("data"),
+            enables: field("enables") as u16,
+            last: field("last") == 1,
+        }
+    }
 }
 
 /// A completion waiting to be sent.

@@ -681,12 +681,7 @@ fn bench(b: &mut dyn Backend, seed: u64, items: u64) -> Report {
             host.consumer[f][q] = host.consumer[f][q].wrapping_add(1);
         }
         if b.peek_bool(id("read$valid")) && read_ready {
-            let req = ReadRequest {
-                function: b.peek(id("read$function")) as u8,
-                address: b.peek(id("read$address")) as u64,
-                bytes: b.peek(id("read$bytes")) as u64,
-                tag: b.peek(id("read$tag")) as u8,
-            };
+            let req = ReadRequest::peek(b, id, "read");
             host.memory.request(k, req, &mut rng);
             moved = true;
         }
@@ -698,13 +693,7 @@ fn bench(b: &mut dyn Backend, seed: u64, items: u64) -> Report {
             ));
         }
         if b.peek_bool(id("writes$valid")) && writes_ready {
-            let w = WriteBeat {
-                function: b.peek(id("writes$function")) as u8,
-                address: b.peek(id("writes$address")) as u64,
-                data: b.peek(id("writes$data")),
-                enables: b.peek(id("writes$enables")) as u16,
-                last: b.peek_bool(id("writes$last")),
-            };
+            let w = WriteBeat::peek(b, id, "writes");
             for i in 0..16 {
                 if w.enables >> i & 1 == 1 {
                     let a = w.address + i;
