@@ -70,56 +70,46 @@ const WHOLE_CHIPS: &[&str] = &["nrc_top", "nrc_core", "nic_core", "nic_top"];
 /// `-noabc9` too; measured 2026-11-28). Only the generic pass runs for them on the ECP5.
 const ECP5_STACK_LIMITED: &[&str] = &["nic_core", "nic_top"];
 
+/// Yosys runs one thread per process: `synth` keeps this many running, one per core of the
+/// CI machine (sequential, `make test`'s synthesis took 450 s of its 25-minute budget).
+const SYNTH_THREADS: usize = 2;
+
 /// Synthesizes every top in `dir` for `target` (generic with latch check, then the part's own
-/// synthesis, except for [`WHOLE_CHIPS`] on the iCE40 and [`ECP5_STACK_LIMITED`] on the ECP5);
-/// prints a table.
+/// synthesis, except for [`WHOLE_CHIPS`] on the iCE40 and [`ECP5_STACK_LIMITED`] on the ECP5)
+/// on [`SYNTH_THREADS`] threads, largest Verilog first so the long ones do not end the run
+/// alone; prints a table in name order.
 pub fn synth(dir: &Path, work: &Path, target: Target) -> Result<()> {
     println!("synthesis for {}", target.part());
+    let tops = emitted_tops(dir)?;
+    let mut order: Vec<usize> = (0..tops.len()).collect();
+    let size = |i: &usize| std::fs::metadata(&tops[*i].1).map_or(0, |m| m.len());
+    order.sort_by_key(|i| std::cmp::Reverse(size(i)));
+    let next = std::sync::Mutex::new(order.into_iter());
+    let rows: std::sync::Mutex<Vec<Option<Result<String>>>> =
+        std::sync::Mutex::new((0..tops.len()).map(|_| None).collect());
+    std::thread::scope(|s| {
+        for _ in 0..SYNTH_THREADS {
+            s.spawn(|| loop {
+                let Some(i) = next.lock().unwrap().next() else {
+                    return;
+                };
+                let (top, path) = &tops[i];
+                let row = synth_row(top, path, work, target);
+                let failed = row.is_err();
+                rows.lock().unwrap()[i] = Some(row);
+                if failed {
+                    // Stop taking tops: the first failure is the answer.
+                    next.lock().unwrap().by_ref().for_each(drop);
+                }
+            });
+        }
+    });
     println!(
         "{:<24} {:>6} {:>6} {:>5} {:>6} {:>8}",
         "top", "LUTs", "FFs", "BRAM", "CARRY", "seconds"
     );
-    let options = SynthOptions::for_target(target);
-    for (top, path) in emitted_tops(dir)? {
-        let chip_on_ice40 = target == Target::Ice40 && WHOLE_CHIPS.contains(&top.as_str());
-        let stack_limited =
-            matches!(target, Target::Ecp5(_)) && ECP5_STACK_LIMITED.contains(&top.as_str());
-        let options = SynthOptions {
-            map_to_target: options.map_to_target && !chip_on_ice40 && !stack_limited,
-            ..options.clone()
-        };
-        let r = flow::synth_with(
-            &[&path],
-            &top,
-            &work.join(target.name()).join(&top),
-            &options,
-        )
-        .with_context(|| format!("synthesis of {top} for {}", target.part()))?;
-        if chip_on_ice40 {
-            println!(
-                "{:<24} larger than the part: generic checks only ({:.1} s); its cost: make bench",
-                top,
-                r.elapsed.as_secs_f64()
-            );
-            continue;
-        }
-        if stack_limited {
-            println!(
-                "{:<24} generic checks only ({:.1} s): synth_ecp5 exhausts the WebAssembly Yosys's stack on it",
-                top,
-                r.elapsed.as_secs_f64()
-            );
-            continue;
-        }
-        println!(
-            "{:<24} {:>6} {:>6} {:>5} {:>6} {:>8.1}",
-            top,
-            r.luts,
-            r.ffs,
-            r.brams,
-            r.carries,
-            r.elapsed.as_secs_f64()
-        );
+    for row in rows.into_inner().unwrap().into_iter().flatten() {
+        println!("{}", row?);
     }
     let capacity = match target {
         Target::Ice40 => "iCE40-HX8K has 7,680 LUTs and 32 BRAMs",
@@ -130,6 +120,30 @@ pub fn synth(dir: &Path, work: &Path, target: Target) -> Result<()> {
         target.synth_command("T").split(' ').next().unwrap_or("")
     );
     Ok(())
+}
+
+/// Synthesizes one top for `target` and returns its table row.
+fn synth_row(top: &str, path: &Path, work: &Path, target: Target) -> Result<String> {
+    let options = SynthOptions::for_target(target);
+    let chip_on_ice40 = target == Target::Ice40 && WHOLE_CHIPS.contains(&top);
+    let stack_limited = matches!(target, Target::Ecp5(_)) && ECP5_STACK_LIMITED.contains(&top);
+    let options = SynthOptions {
+        map_to_target: options.map_to_target && !chip_on_ice40 && !stack_limited,
+        ..options
+    };
+    let r = flow::synth_with(&[path], top, &work.join(target.name()).join(top), &options)
+        .with_context(|| format!("synthesis of {top} for {}", target.part()))?;
+    let seconds = r.elapsed.as_secs_f64();
+    Ok(if chip_on_ice40 {
+        format!("{top:<24} larger than the part: generic checks only ({seconds:.1} s); its cost: make bench")
+    } else if stack_limited {
+        format!("{top:<24} generic checks only ({seconds:.1} s): synth_ecp5 exhausts the WebAssembly Yosys's stack on it")
+    } else {
+        format!(
+            "{:<24} {:>6} {:>6} {:>5} {:>6} {:>8.1}",
+            top, r.luts, r.ffs, r.brams, r.carries, seconds
+        )
+    })
 }
 
 /// Builds the bitstream of `board`'s demo top for `cfg` in `work`, failing if timing is missed;
