@@ -156,13 +156,13 @@ struct NapLedger {
 }
 
 /// One NIC with its host.
-struct Side {
-    sim: VerilatorSim,
+pub(crate) struct Side {
+    pub sim: VerilatorSim,
     ports: Ports,
-    memory: HostMemory,
-    mmio: MmioHost,
-    driver: DriverModel,
-    node: u16,
+    pub memory: HostMemory,
+    pub mmio: MmioHost,
+    pub driver: DriverModel,
+    pub node: u16,
     /// Per function: operations in flight.
     in_flight: Vec<usize>,
     gets: usize,
@@ -173,6 +173,61 @@ struct Side {
     nap: Vec<Vec<NapLedger>>,
     /// The `Top` variant: lanes out and in, the EEPROM's bus.
     chip: Option<ChipSide>,
+    /// Probability that each host port (read, write, MMIO) is ready in a cycle.
+    host_ready: f64,
+    /// What the host saw, for the performance benches ([`crate::nic_put_perf`]).
+    pub(crate) trace: HostTrace,
+}
+
+/// What a NIC's host saw: written bytes, reads and their first beats, flits sent (the `Core`
+/// variant: its network port is a port of the model).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct HostTrace {
+    /// Bytes written (byte enables set) into host memory.
+    pub written: u64,
+    /// The cycle of the last write beat taken.
+    pub last_write: u64,
+    /// Per read request: (tag, cycle taken, cycle of its first completion beat).
+    pub reads: Vec<(u8, u64, Option<u64>)>,
+    /// Flits out of the network port, and the cycle of the first and of the last one.
+    pub flits: u64,
+    pub first_flit: Option<u64>,
+    pub last_flit: u64,
+    /// Cycles of the MMIO writes the NIC took.
+    pub mmio_writes: Vec<u64>,
+    /// When kept (`Some`): every flit out of the network port as (cycle, flit, VC).
+    pub flit_log: Option<Vec<(u64, u128, u8)>>,
+}
+
+/// How a pair is built: its configuration (whose shape must be the model's), its hosts'
+/// memory, and how often the hosts' ports are ready.
+#[derive(Clone, Debug)]
+pub(crate) struct PairSetup {
+    pub cfg: Config,
+    pub memory: MemoryConfig,
+    pub host_ready: f64,
+    /// Probability that the host offers its next MMIO access in a cycle.
+    pub mmio_rate: f64,
+}
+
+impl PairSetup {
+    /// The random bench's hosts: latency 60 with jitter 8, ports ready 80% of cycles.
+    fn random(cfg: Config) -> Self {
+        let memory = MemoryConfig {
+            latency: 60,
+            jitter: 8,
+            tags: cfg.nic.tags as usize,
+            max_read_request: cfg.nic.max_read_request as u64,
+            max_payload: cfg.nic.max_payload as u64,
+            ..Default::default()
+        };
+        Self {
+            cfg,
+            memory,
+            host_ready: 0.8,
+            mmio_rate: 0.7,
+        }
+    }
 }
 
 /// What a whole chip has beyond a core.
@@ -185,7 +240,7 @@ struct ChipSide {
 }
 
 impl Side {
-    fn id(&self, n: &str) -> PortId {
+    pub(crate) fn id(&self, n: &str) -> PortId {
         self.ports.id(n)
     }
 }
@@ -220,77 +275,7 @@ pub fn run(
     );
     let mut rng = BenchRng::new(seed);
     let what = format!("nic_pair seed {seed}");
-    let mut sides: Vec<Side> = (0..2)
-        .map(|i| {
-            let sim = model.instance();
-            let ports = Ports::new(&sim);
-            let mmio = MmioHost::new(&sim, "", 0.7, 0.8);
-            let chip = match variant {
-                Variant::Core => None,
-                Variant::Top(faults) => Some(ChipSide {
-                    lanes_out: LanePorts::new(&sim, "lanes_out"),
-                    lanes_in: LanePorts::new(&sim, "lanes_in"),
-                    wire_in: LaneChannel::new(4, faults, seed * 2 + i as u64),
-                    bus: I2cBus::new(I2cEeprom::new(0, EepromTiming::for_quarter(2, 600))),
-                    i2c: [
-                        sim.port("i2c$scl_drive_low"),
-                        sim.port("i2c$sda_drive_low"),
-                        sim.port("i2c$scl_in"),
-                        sim.port("i2c$sda_in"),
-                    ],
-                }),
-            };
-            Side {
-                sim,
-                ports,
-                memory: HostMemory::new(MemoryConfig {
-                    latency: 60,
-                    jitter: 8,
-                    tags: cfg.nic.tags as usize,
-                    max_read_request: cfg.nic.max_read_request as u64,
-                    max_payload: cfg.nic.max_payload as u64,
-                    ..Default::default()
-                }),
-                mmio,
-                driver: DriverModel::new(functions, qps, 0x10_0000),
-                node: 0x21 + i as u16,
-                in_flight: vec![0; functions],
-                gets: 0,
-                receive_pulses: vec![0; ReceivePulse::ALL.len()],
-                core_pulses: vec![0; CorePulse::ALL.len()],
-                nap: (0..functions)
-                    .map(|_| (0..qps).map(|_| NapLedger::default()).collect())
-                    .collect(),
-                chip,
-            }
-        })
-        .collect();
-    // Setup through MMIO.
-    for s in sides.iter_mut() {
-        for f in 0..functions {
-            let w = s.driver.enable_function(f, true);
-            s.mmio.queue.extend(w);
-        }
-        for f in 0..functions {
-            for q in 0..qps {
-                let key = rng.bits(31) as u32 | 1;
-                let w = s.driver.open_qp(&mut s.memory.mem, f, q, key, RING_LOG2);
-                s.mmio.queue.extend(w);
-                for p in 0..1u16 << RING_LOG2 {
-                    let a = s.driver.qp[f][q].buffers[&(p as u64)];
-                    s.nap[f][q].addresses.insert(p, a);
-                }
-            }
-        }
-    }
-    // Reset both NICs for a few cycles.
-    for s in sides.iter_mut() {
-        let (reset, node) = (s.id("reset"), s.id("node_id"));
-        s.sim.poke_bool(reset, true);
-        s.sim.poke(node, s.node as u128);
-        s.sim.tick();
-        s.sim.poke_bool(reset, false);
-    }
+    let mut sides = build(model, variant, seed, &PairSetup::random(cfg), &mut rng);
     let mut ops: Vec<Op> = vec![];
     // Expected events per (side, function, QP, ring): (event, op index); NAP receives in
     // order per source.
@@ -408,6 +393,90 @@ pub fn run(
         .sum();
     final_checks(&sides, &ops, &expected, &mut report, &what);
     report
+}
+
+/// Two instances of `model` (of `variant`) with their hosts for `setup`: every function
+/// enabled and every QP opened (rings of 16 entries, random keys, 16 NAP buffers posted) by
+/// MMIO writes queued, not yet made; both NICs reset for a cycle.
+pub(crate) fn build(
+    model: &Arc<VerilatorModel>,
+    variant: Variant,
+    seed: u64,
+    setup: &PairSetup,
+    rng: &mut BenchRng,
+) -> Vec<Side> {
+    let cfg = &setup.cfg;
+    let (functions, qps) = (
+        cfg.nic.functions as usize,
+        cfg.nic.qps_per_function as usize,
+    );
+    let mut sides: Vec<Side> = (0..2)
+        .map(|i| {
+            let sim = model.instance();
+            let ports = Ports::new(&sim);
+            let mmio = MmioHost::new(&sim, "", setup.mmio_rate, setup.host_ready);
+            let chip = match variant {
+                Variant::Core => None,
+                Variant::Top(faults) => Some(ChipSide {
+                    lanes_out: LanePorts::new(&sim, "lanes_out"),
+                    lanes_in: LanePorts::new(&sim, "lanes_in"),
+                    wire_in: LaneChannel::new(4, faults, seed * 2 + i as u64),
+                    bus: I2cBus::new(I2cEeprom::new(0, EepromTiming::for_quarter(2, 600))),
+                    i2c: [
+                        sim.port("i2c$scl_drive_low"),
+                        sim.port("i2c$sda_drive_low"),
+                        sim.port("i2c$scl_in"),
+                        sim.port("i2c$sda_in"),
+                    ],
+                }),
+            };
+            Side {
+                sim,
+                ports,
+                memory: HostMemory::new(setup.memory.clone()),
+                mmio,
+                driver: DriverModel::new(functions, qps, 0x10_0000),
+                node: 0x21 + i as u16,
+                in_flight: vec![0; functions],
+                gets: 0,
+                receive_pulses: vec![0; ReceivePulse::ALL.len()],
+                core_pulses: vec![0; CorePulse::ALL.len()],
+                nap: (0..functions)
+                    .map(|_| (0..qps).map(|_| NapLedger::default()).collect())
+                    .collect(),
+                chip,
+                host_ready: setup.host_ready,
+                trace: HostTrace::default(),
+            }
+        })
+        .collect();
+    // Setup through MMIO.
+    for s in sides.iter_mut() {
+        for f in 0..functions {
+            let w = s.driver.enable_function(f, true);
+            s.mmio.queue.extend(w);
+        }
+        for f in 0..functions {
+            for q in 0..qps {
+                let key = rng.bits(31) as u32 | 1;
+                let w = s.driver.open_qp(&mut s.memory.mem, f, q, key, RING_LOG2);
+                s.mmio.queue.extend(w);
+                for p in 0..1u16 << RING_LOG2 {
+                    let a = s.driver.qp[f][q].buffers[&(p as u64)];
+                    s.nap[f][q].addresses.insert(p, a);
+                }
+            }
+        }
+    }
+    // Reset both NICs for a cycle.
+    for s in sides.iter_mut() {
+        let (reset, node) = (s.id("reset"), s.id("node_id"));
+        s.sim.poke_bool(reset, true);
+        s.sim.poke(node, s.node as u128);
+        s.sim.tick();
+        s.sim.poke_bool(reset, false);
+    }
+    sides
 }
 
 /// A VF tries to write what it may not: its own QP's key (PF only) or a register of another
@@ -644,12 +713,12 @@ fn issue(
 }
 
 /// One cycle of both NICs: host ports, channels joined, then the edge.
-fn step(sides: &mut [Side], rng: &mut BenchRng, now: u64, report: &mut PairReport) {
+pub(crate) fn step(sides: &mut [Side], rng: &mut BenchRng, now: u64, report: &mut PairReport) {
     // Host side of each NIC.
     for s in sides.iter_mut() {
         s.mmio.drive(&mut s.sim, rng);
-        let read_ready = rng.chance(0.8);
-        let write_ready = rng.chance(0.8);
+        let read_ready = rng.chance(s.host_ready);
+        let write_ready = rng.chance(s.host_ready);
         let beat = s.memory.offer(now, rng);
         let (rr, wr, cv, cd) = (
             s.id("read$ready"),
@@ -690,15 +759,22 @@ fn step(sides: &mut [Side], rng: &mut BenchRng, now: u64, report: &mut PairRepor
                 "nic_pair cycle {now}: a completion beat refused"
             );
             s.memory.taken();
+            let tag = shown.tag;
+            if let Some(r) = s.trace.reads.iter_mut().rev().find(|r| r.0 == tag) {
+                r.2.get_or_insert(now);
+            }
         }
         // What the host takes on this edge.
         let (rv, wv) = (s.id("read$valid"), s.id("write$valid"));
         if s.sim.peek_bool(rv) && read_ready {
             let req = ReadRequest::peek(&mut s.sim, |n| s.ports.id(n), "read");
+            s.trace.reads.push((req.tag, now, None));
             s.memory.request(now, req, rng);
         }
         if s.sim.peek_bool(wv) && write_ready {
             let w = WriteBeat::peek(&mut s.sim, |n| s.ports.id(n), "write");
+            s.trace.written += w.enables.count_ones() as u64;
+            s.trace.last_write = now;
             s.memory.write_beat(now, w);
         }
         let iv = s.id("interrupt$valid");
@@ -711,10 +787,13 @@ fn step(sides: &mut [Side], rng: &mut BenchRng, now: u64, report: &mut PairRepor
     if sides[0].chip.is_some() {
         join_lanes(sides, rng);
     } else {
-        join_channels(sides, report);
+        join_channels(sides, now, report);
     }
     for s in sides.iter_mut() {
-        let (_, done) = s.mmio.fired(&mut s.sim);
+        let (sent, done) = s.mmio.fired(&mut s.sim);
+        if sent.is_some_and(|a| a.write) {
+            s.trace.mmio_writes.push(now);
+        }
         assert!(
             done.is_none(),
             "nic_pair cycle {now}: an MMIO read answered, none was issued"
@@ -732,7 +811,7 @@ fn step(sides: &mut [Side], rng: &mut BenchRng, now: u64, report: &mut PairRepor
 }
 
 /// The `Core` variant: flits forward (from registers), then credits back.
-fn join_channels(sides: &mut [Side], report: &mut PairReport) {
+fn join_channels(sides: &mut [Side], now: u64, report: &mut PairReport) {
     for (from, to) in [(0usize, 1usize), (1, 0)] {
         let valid = sides[from]
             .sim
@@ -751,6 +830,15 @@ fn join_channels(sides: &mut [Side], report: &mut PairReport) {
         t.sim.poke(f, flit);
         t.sim.poke(c, vc);
         report.flits += valid as u64;
+        if valid {
+            let trace = &mut sides[from].trace;
+            trace.flits += 1;
+            trace.first_flit.get_or_insert(now);
+            trace.last_flit = now;
+            if let Some(log) = trace.flit_log.as_mut() {
+                log.push((now, flit, vc as u8));
+            }
+        }
     }
     for (from, to) in [(0usize, 1usize), (1, 0)] {
         let credits = sides[to].sim.peek(sides[to].ports.id("network_in$credits"));

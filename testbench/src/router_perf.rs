@@ -33,10 +33,10 @@
 //! Measures, never asserts (the scoreboard's checks excepted).
 use crate::backend::Backend;
 use crate::mgmt_client::{Operation, Reply, Target};
+use crate::plot::{self, Axis, Curve, COLOURS};
 use crate::rng::BenchRng;
 use crate::router_core_bench::{CoreWorld, Shape, PORTS};
 use hdl::formats::header::PacketKind;
-use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Instant;
 
@@ -325,134 +325,6 @@ pub fn zero_load(shape: Shape) -> (u64, u64) {
     (w.stats.latency_min, w.stats.latency_max)
 }
 
-/// One line of the plot: a pattern's points.
-pub struct Curve {
-    /// Its label.
-    pub label: String,
-    /// Its colour (SVG).
-    pub colour: &'static str,
-    /// (offered load, mean packet latency).
-    pub points: Vec<(f64, f64)>,
-}
-
-/// An SVG plot of latency (cycles, log scale) against offered load (0 to 1) of `curves`.
-pub fn svg(title: &str, curves: &[Curve]) -> String {
-    let (w, h, left, right, top, bottom) = (720.0, 460.0, 70.0, 170.0, 40.0, 50.0);
-    let (pw, ph) = (w - left - right, h - top - bottom);
-    let lmin = 1.0f64;
-    let lmax = curves
-        .iter()
-        .flat_map(|c| c.points.iter().map(|p| p.1))
-        .filter(|l| l.is_finite())
-        .fold(10.0f64, f64::max)
-        .log10()
-        .ceil();
-    let x = |load: f64| left + load * pw;
-    let y =
-        |lat: f64| top + ph - (lat.max(1.0).log10() - lmin.log10()) / (lmax - lmin.log10()) * ph;
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">"#
-    );
-    let _ = writeln!(s, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
-    let _ = writeln!(
-        s,
-        r#"<text x="{}" y="22" text-anchor="middle" font-size="14">{}</text>"#,
-        left + pw / 2.0,
-        escape(title)
-    );
-    // Axes, grid and labels.
-    for k in 0..=10 {
-        let load = k as f64 / 10.0;
-        let _ = writeln!(
-            s,
-            r##"<line x1="{0:.1}" y1="{1:.1}" x2="{0:.1}" y2="{2:.1}" stroke="#ddd"/><text x="{0:.1}" y="{3:.1}" text-anchor="middle">{4:.1}</text>"##,
-            x(load),
-            top,
-            top + ph,
-            top + ph + 16.0,
-            load
-        );
-    }
-    for e in 0..=(lmax as i32) {
-        let lat = 10f64.powi(e);
-        let _ = writeln!(
-            s,
-            r##"<line x1="{0:.1}" y1="{1:.1}" x2="{2:.1}" y2="{1:.1}" stroke="#ddd"/><text x="{3:.1}" y="{4:.1}" text-anchor="end">{5}</text>"##,
-            left,
-            y(lat),
-            left + pw,
-            left - 6.0,
-            y(lat) + 4.0,
-            lat
-        );
-    }
-    let _ = writeln!(
-        s,
-        r#"<rect x="{left}" y="{top}" width="{pw}" height="{ph}" fill="none" stroke="black"/>"#
-    );
-    let _ = writeln!(
-        s,
-        r#"<text x="{}" y="{}" text-anchor="middle">offered load (flits per cycle per port)</text>"#,
-        left + pw / 2.0,
-        h - 12.0
-    );
-    let _ = writeln!(
-        s,
-        r#"<text x="18" y="{0}" text-anchor="middle" transform="rotate(-90 18 {0})">mean packet latency (cycles, log scale)</text>"#,
-        top + ph / 2.0
-    );
-    for (k, c) in curves.iter().enumerate() {
-        let pts: Vec<String> = c
-            .points
-            .iter()
-            .filter(|p| p.0.is_finite() && p.1.is_finite())
-            .map(|&(l, lat)| format!("{:.1},{:.1}", x(l), y(lat)))
-            .collect();
-        let _ = writeln!(
-            s,
-            r#"<polyline points="{}" fill="none" stroke="{}" stroke-width="2"/>"#,
-            pts.join(" "),
-            c.colour
-        );
-        for p in &pts {
-            let (px, py) = p.split_once(',').expect("a point");
-            let _ = writeln!(
-                s,
-                r#"<circle cx="{px}" cy="{py}" r="3" fill="{}"/>"#,
-                c.colour
-            );
-        }
-        let ly = top + 10.0 + 20.0 * k as f64;
-        let _ = writeln!(
-            s,
-            r#"<line x1="{0:.1}" y1="{1:.1}" x2="{2:.1}" y2="{1:.1}" stroke="{3}" stroke-width="2"/><text x="{4:.1}" y="{5:.1}">{6}</text>"#,
-            left + pw + 12.0,
-            ly,
-            left + pw + 36.0,
-            c.colour,
-            left + pw + 42.0,
-            ly + 4.0,
-            escape(&c.label)
-        );
-    }
-    s.push_str("</svg>\n");
-    s
-}
-
-/// `text` with the characters XML reserves escaped.
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-const COLOURS: [&str; 8] = [
-    "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf", "#7f7f7f",
-];
-
 /// "adaptive" or "deterministic".
 fn routing_name(deterministic: bool) -> &'static str {
     if deterministic {
@@ -590,8 +462,10 @@ pub fn report(dir: &Path) -> anyhow::Result<()> {
     let file = dir.join("router_latency.svg");
     std::fs::write(
         &file,
-        svg(
+        plot::svg(
             "nrc_core (5 ports): mean packet latency against offered load",
+            &Axis::linear("offered load (flits per cycle per port)", 0.0, 1.0, 0.1),
+            &Axis::log("mean packet latency (cycles, log scale)", 10.0, 0, 1),
             &curves,
         ),
     )?;
@@ -602,101 +476,4 @@ pub fn report(dir: &Path) -> anyhow::Result<()> {
         started.elapsed().as_secs_f64()
     );
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The SVG writer's output for two small curves is well-formed XML: every element closed
-    /// in order, attributes quoted, text escaped, one polyline and one legend entry per curve,
-    /// every coordinate inside the picture.
-    #[test]
-    fn svg_is_well_formed() {
-        let curves = [
-            Curve {
-                label: "uniform <6 VCs> & co".into(),
-                colour: COLOURS[0],
-                points: vec![(0.1, 3.5), (0.5, 12.0), (1.0, 2500.0)],
-            },
-            Curve {
-                label: "hotspot".into(),
-                colour: COLOURS[1],
-                points: vec![
-                    (0.1, 4.0),
-                    (0.3, f64::INFINITY),
-                    (0.5, f64::NAN),
-                    (0.9, 40.0),
-                ],
-            },
-        ];
-        let text = svg("latency \"test\"", &curves);
-        let mut open: Vec<String> = vec![];
-        let mut rest = text.as_str();
-        let mut elements = 0;
-        while let Some(start) = rest.find('<') {
-            let between = &rest[..start];
-            assert!(!between.contains('>'), "a stray '>' in text: {between:?}");
-            for (k, _) in between.match_indices('&') {
-                assert!(
-                    ["&amp;", "&lt;", "&gt;", "&quot;"]
-                        .iter()
-                        .any(|e| between[k..].starts_with(e)),
-                    "an unescaped '&' in text: {between:?}"
-                );
-            }
-            let end = rest[start..].find('>').expect("a tag is closed") + start;
-            let tag = &rest[start + 1..end];
-            assert!(!tag.contains('<'), "'<' inside a tag: {tag:?}");
-            assert_eq!(
-                tag.matches('"').count() % 2,
-                0,
-                "unbalanced quotes: {tag:?}"
-            );
-            if let Some(name) = tag.strip_prefix('/') {
-                assert_eq!(
-                    open.pop().as_deref(),
-                    Some(name),
-                    "closing tag out of order"
-                );
-            } else {
-                let name = tag
-                    .split(|c: char| c.is_whitespace() || c == '/')
-                    .next()
-                    .expect("a name")
-                    .to_string();
-                assert!(
-                    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric()),
-                    "element name {name:?}"
-                );
-                elements += 1;
-                if !tag.ends_with('/') {
-                    open.push(name);
-                }
-            }
-            rest = &rest[end + 1..];
-        }
-        assert!(open.is_empty(), "elements left open: {open:?}");
-        assert!(rest.trim().is_empty(), "text after the root: {rest:?}");
-        assert!(elements > 10);
-        assert!(text.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
-        assert_eq!(text.matches("<polyline").count(), 2);
-        assert!(text.contains("uniform &lt;6 VCs&gt; &amp; co"));
-        assert!(text.contains("latency &quot;test&quot;"));
-        assert!(!text.contains("NaN") && !text.contains("inf"));
-        // Every number in a coordinate attribute lies inside the picture.
-        for attribute in [
-            " x=\"", " y=\"", " cx=\"", " cy=\"", " x1=\"", " y1=\"", " x2=\"", " y2=\"",
-        ] {
-            for piece in text.split(attribute).skip(1) {
-                let text = &piece[..piece.find('"').expect("closing quote")];
-                let value: f64 = text
-                    .parse()
-                    .unwrap_or_else(|_| panic!("{attribute}{text}: not a number"));
-                assert!((0.0..=720.0).contains(&value), "{attribute}{value}");
-            }
-        }
-        // The curve through the 2,500-cycle point: the top decade is 10^4 (lmax = 4).
-        assert!(text.contains(">10000<"));
-    }
 }
