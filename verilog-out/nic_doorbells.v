@@ -2,7 +2,7 @@
 // the NIC's doorbell FIFOs: one per SR-IOV function in one block RAM, overflow refused and reported, a weighted round-robin arbiter serving them (nic/src/doorbell/)
 
 
-module nic_doorbells(clock,reset,sink$valid,sink$function,sink$word,sink$ready,source$valid,source$function,source$word,source$ready,weighted,weights$0,weights$1,weights$2,weights$3,weights$4,weights$5,weights$6,weights$7,overflows$0,overflows$1,overflows$2,overflows$3,overflows$4,overflows$5,overflows$6,overflows$7,stray,fills$0,fills$1,fills$2,fills$3,fills$4,fills$5,fills$6,fills$7);
+module nic_doorbells(clock,reset,sink$valid,sink$function,sink$word,sink$ready,source$valid,source$function,source$word,source$ready,weighted,weights$0,weights$1,weights$2,weights$3,weights$4,weights$5,weights$6,weights$7,byte_fair,charge$valid,charge$function,charge$bytes,overflows$0,overflows$1,overflows$2,overflows$3,overflows$4,overflows$5,overflows$6,overflows$7,stray,fills$0,fills$1,fills$2,fills$3,fills$4,fills$5,fills$6,fills$7);
     
     // Module arguments
     input wire  clock;
@@ -24,6 +24,10 @@ module nic_doorbells(clock,reset,sink$valid,sink$function,sink$word,sink$ready,s
     input wire  [3:0] weights$5;
     input wire  [3:0] weights$6;
     input wire  [3:0] weights$7;
+    input wire  byte_fair;
+    input wire  charge$valid;
+    input wire  [2:0] charge$function;
+    input wire  [31:0] charge$bytes;
     output reg  overflows$0;
     output reg  overflows$1;
     output reg  overflows$2;
@@ -88,6 +92,25 @@ module nic_doorbells(clock,reset,sink$valid,sink$function,sink$word,sink$ready,s
     reg  [3:0] arbiter$weights$7;
     wire  arbiter$valid;
     wire  [2:0] arbiter$grant;
+    reg  gate$clock;
+    reg  gate$reset;
+    reg  gate$enable;
+    reg  gate$requests$0;
+    reg  gate$requests$1;
+    reg  gate$requests$2;
+    reg  gate$requests$3;
+    reg  gate$requests$4;
+    reg  gate$requests$5;
+    reg  gate$requests$6;
+    reg  gate$requests$7;
+    wire  gate$eligible$0;
+    wire  gate$eligible$1;
+    wire  gate$eligible$2;
+    wire  gate$eligible$3;
+    wire  gate$eligible$4;
+    wire  gate$eligible$5;
+    wire  gate$eligible$6;
+    wire  gate$eligible$7;
     reg  [7:0] ram$read_address;
     reg  ram$read_clock;
     wire  [63:0] ram$read_data;
@@ -215,6 +238,30 @@ module nic_doorbells(clock,reset,sink$valid,sink$function,sink$word,sink$ready,s
         .weights$7(arbiter$weights$7),
         .valid(arbiter$valid),
         .grant(arbiter$grant)
+    );
+    nic_doorbells$gate gate(
+        .clock(gate$clock),
+        .reset(gate$reset),
+        .enable(gate$enable),
+        .requests$0(gate$requests$0),
+        .requests$1(gate$requests$1),
+        .requests$2(gate$requests$2),
+        .requests$3(gate$requests$3),
+        .requests$4(gate$requests$4),
+        .requests$5(gate$requests$5),
+        .requests$6(gate$requests$6),
+        .requests$7(gate$requests$7),
+        .eligible$0(gate$eligible$0),
+        .eligible$1(gate$eligible$1),
+        .eligible$2(gate$eligible$2),
+        .eligible$3(gate$eligible$3),
+        .eligible$4(gate$eligible$4),
+        .eligible$5(gate$eligible$5),
+        .eligible$6(gate$eligible$6),
+        .eligible$7(gate$eligible$7),
+        .charge$valid(charge$valid),
+        .charge$function(charge$function),
+        .charge$bytes(charge$bytes)
     );
     nic_doorbells$ram ram(
         .read_address(ram$read_address),
@@ -375,6 +422,9 @@ module nic_doorbells(clock,reset,sink$valid,sink$function,sink$word,sink$ready,s
         issued_function$d = issued_function$q;
         arbiter$clock = clock;
         staging$clock = clock;
+        gate$clock = clock;
+        gate$reset = reset;
+        gate$enable = byte_fair;
         ram$read_clock = clock;
         ram$write_clock = clock;
         arbiter$reset = reset;
@@ -436,14 +486,22 @@ module nic_doorbells(clock,reset,sink$valid,sink$function,sink$word,sink$ready,s
         stray = sink$valid & ~reset & ~target_known;
         ram$write_enable = push;
         ram$write_data = sink$word;
-        arbiter$requests$0 = |counts$0$q;
-        arbiter$requests$1 = |counts$1$q;
-        arbiter$requests$2 = |counts$2$q;
-        arbiter$requests$3 = |counts$3$q;
-        arbiter$requests$4 = |counts$4$q;
-        arbiter$requests$5 = |counts$5$q;
-        arbiter$requests$6 = |counts$6$q;
-        arbiter$requests$7 = |counts$7$q;
+        gate$requests$0 = |counts$0$q;
+        arbiter$requests$0 = gate$eligible$0;
+        gate$requests$1 = |counts$1$q;
+        arbiter$requests$1 = gate$eligible$1;
+        gate$requests$2 = |counts$2$q;
+        arbiter$requests$2 = gate$eligible$2;
+        gate$requests$3 = |counts$3$q;
+        arbiter$requests$3 = gate$eligible$3;
+        gate$requests$4 = |counts$4$q;
+        arbiter$requests$4 = gate$eligible$4;
+        gate$requests$5 = |counts$5$q;
+        arbiter$requests$5 = gate$eligible$5;
+        gate$requests$6 = |counts$6$q;
+        arbiter$requests$6 = gate$eligible$6;
+        gate$requests$7 = |counts$7$q;
+        arbiter$requests$7 = gate$eligible$7;
         room = (staging$count < 32'h3) | ((staging$count == 32'h3) & ~issued$q);
         issue = arbiter$valid & room & ~reset;
         arbiter$advance = issue;
@@ -1218,6 +1276,482 @@ module nic_doorbells$counts$7(d,q,clock);
     end
           
 endmodule // nic_doorbells$counts$7
+
+
+module nic_doorbells$gate(clock,reset,enable,requests$0,requests$1,requests$2,requests$3,requests$4,requests$5,requests$6,requests$7,eligible$0,eligible$1,eligible$2,eligible$3,eligible$4,eligible$5,eligible$6,eligible$7,charge$valid,charge$function,charge$bytes);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  enable;
+    input wire  requests$0;
+    input wire  requests$1;
+    input wire  requests$2;
+    input wire  requests$3;
+    input wire  requests$4;
+    input wire  requests$5;
+    input wire  requests$6;
+    input wire  requests$7;
+    output reg  eligible$0;
+    output reg  eligible$1;
+    output reg  eligible$2;
+    output reg  eligible$3;
+    output reg  eligible$4;
+    output reg  eligible$5;
+    output reg  eligible$6;
+    output reg  eligible$7;
+    input wire  charge$valid;
+    input wire  [2:0] charge$function;
+    input wire  [31:0] charge$bytes;
+    
+    // Constant declarations
+    localparam  ids$0 = 3'b0;
+    localparam  ids$1 = 3'b1;
+    localparam  ids$2 = 3'b10;
+    localparam  ids$3 = 3'b11;
+    localparam  ids$4 = 3'b100;
+    localparam  ids$5 = 3'b101;
+    localparam  ids$6 = 3'b110;
+    localparam  ids$7 = 3'b111;
+    localparam  bias = 20'h80000;
+    localparam  quantum = 20'h20;
+    localparam  ceiling = 20'h80020;
+    localparam  max_units = 20'h4000;
+    localparam  one = 20'h1;
+    
+    // Stub signals
+    reg  [19:0] stored$0$d;
+    wire  [19:0] stored$0$q;
+    reg  stored$0$clock;
+    reg  [19:0] stored$1$d;
+    wire  [19:0] stored$1$q;
+    reg  stored$1$clock;
+    reg  [19:0] stored$2$d;
+    wire  [19:0] stored$2$q;
+    reg  stored$2$clock;
+    reg  [19:0] stored$3$d;
+    wire  [19:0] stored$3$q;
+    reg  stored$3$clock;
+    reg  [19:0] stored$4$d;
+    wire  [19:0] stored$4$q;
+    reg  stored$4$clock;
+    reg  [19:0] stored$5$d;
+    wire  [19:0] stored$5$q;
+    reg  stored$5$clock;
+    reg  [19:0] stored$6$d;
+    wire  [19:0] stored$6$q;
+    reg  stored$6$clock;
+    reg  [19:0] stored$7$d;
+    wire  [19:0] stored$7$q;
+    reg  stored$7$clock;
+    
+    // Local signals
+    reg  [19:0] credits$0;
+    reg  [19:0] credits$1;
+    reg  [19:0] credits$2;
+    reg  [19:0] credits$3;
+    reg  [19:0] credits$4;
+    reg  [19:0] credits$5;
+    reg  [19:0] credits$6;
+    reg  [19:0] credits$7;
+    reg  [19:0] units;
+    reg  any_request;
+    reg  any_eligible;
+    reg  replenish;
+    reg  [19:0] raised$0;
+    reg  [19:0] raised$1;
+    reg  [19:0] raised$2;
+    reg  [19:0] raised$3;
+    reg  [19:0] raised$4;
+    reg  [19:0] raised$5;
+    reg  [19:0] raised$6;
+    reg  [19:0] raised$7;
+    
+    // Sub module instances
+    nic_doorbells$gate$stored$0 stored$0(
+        .d(stored$0$d),
+        .q(stored$0$q),
+        .clock(stored$0$clock)
+    );
+    nic_doorbells$gate$stored$1 stored$1(
+        .d(stored$1$d),
+        .q(stored$1$q),
+        .clock(stored$1$clock)
+    );
+    nic_doorbells$gate$stored$2 stored$2(
+        .d(stored$2$d),
+        .q(stored$2$q),
+        .clock(stored$2$clock)
+    );
+    nic_doorbells$gate$stored$3 stored$3(
+        .d(stored$3$d),
+        .q(stored$3$q),
+        .clock(stored$3$clock)
+    );
+    nic_doorbells$gate$stored$4 stored$4(
+        .d(stored$4$d),
+        .q(stored$4$q),
+        .clock(stored$4$clock)
+    );
+    nic_doorbells$gate$stored$5 stored$5(
+        .d(stored$5$d),
+        .q(stored$5$q),
+        .clock(stored$5$clock)
+    );
+    nic_doorbells$gate$stored$6 stored$6(
+        .d(stored$6$d),
+        .q(stored$6$q),
+        .clock(stored$6$clock)
+    );
+    nic_doorbells$gate$stored$7 stored$7(
+        .d(stored$7$d),
+        .q(stored$7$q),
+        .clock(stored$7$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        units = ((charge$bytes[(32'h6)+:(14)]) & 20'hfffff);
+        if (|charge$bytes[(32'h0)+:(6)]) begin
+            units = units + one;
+        end
+        if (|charge$bytes[(32'h14)+:(12)]) begin
+            units = max_units;
+        end
+        any_request = 1'b0;
+        any_eligible = 1'b0;
+        credits$0 = stored$0$q ^ bias;
+        eligible$0 = requests$0 & (~enable | (credits$0 >= bias));
+        any_request = any_request | requests$0;
+        any_eligible = any_eligible | eligible$0;
+        credits$1 = stored$1$q ^ bias;
+        eligible$1 = requests$1 & (~enable | (credits$1 >= bias));
+        any_request = any_request | requests$1;
+        any_eligible = any_eligible | eligible$1;
+        credits$2 = stored$2$q ^ bias;
+        eligible$2 = requests$2 & (~enable | (credits$2 >= bias));
+        any_request = any_request | requests$2;
+        any_eligible = any_eligible | eligible$2;
+        credits$3 = stored$3$q ^ bias;
+        eligible$3 = requests$3 & (~enable | (credits$3 >= bias));
+        any_request = any_request | requests$3;
+        any_eligible = any_eligible | eligible$3;
+        credits$4 = stored$4$q ^ bias;
+        eligible$4 = requests$4 & (~enable | (credits$4 >= bias));
+        any_request = any_request | requests$4;
+        any_eligible = any_eligible | eligible$4;
+        credits$5 = stored$5$q ^ bias;
+        eligible$5 = requests$5 & (~enable | (credits$5 >= bias));
+        any_request = any_request | requests$5;
+        any_eligible = any_eligible | eligible$5;
+        credits$6 = stored$6$q ^ bias;
+        eligible$6 = requests$6 & (~enable | (credits$6 >= bias));
+        any_request = any_request | requests$6;
+        any_eligible = any_eligible | eligible$6;
+        credits$7 = stored$7$q ^ bias;
+        eligible$7 = requests$7 & (~enable | (credits$7 >= bias));
+        any_request = any_request | requests$7;
+        any_eligible = any_eligible | eligible$7;
+        replenish = enable & any_request & ~any_eligible;
+        stored$0$clock = clock;
+        raised$0 = credits$0;
+        if (replenish) begin
+            raised$0 = ceiling;
+            if (credits$0 < ceiling - quantum) begin
+                raised$0 = credits$0 + quantum;
+            end
+        end
+        stored$0$d = raised$0 ^ bias;
+        if (charge$valid & (charge$function == ids$0)) begin
+            stored$0$d = bias;
+            if (raised$0 >= units) begin
+                stored$0$d = (raised$0 - units) ^ bias;
+            end
+        end
+        if (reset | ~enable) begin
+            stored$0$d = 32'h0;
+        end
+        stored$1$clock = clock;
+        raised$1 = credits$1;
+        if (replenish) begin
+            raised$1 = ceiling;
+            if (credits$1 < ceiling - quantum) begin
+                raised$1 = credits$1 + quantum;
+            end
+        end
+        stored$1$d = raised$1 ^ bias;
+        if (charge$valid & (charge$function == ids$1)) begin
+            stored$1$d = bias;
+            if (raised$1 >= units) begin
+                stored$1$d = (raised$1 - units) ^ bias;
+            end
+        end
+        if (reset | ~enable) begin
+            stored$1$d = 32'h0;
+        end
+        stored$2$clock = clock;
+        raised$2 = credits$2;
+        if (replenish) begin
+            raised$2 = ceiling;
+            if (credits$2 < ceiling - quantum) begin
+                raised$2 = credits$2 + quantum;
+            end
+        end
+        stored$2$d = raised$2 ^ bias;
+        if (charge$valid & (charge$function == ids$2)) begin
+            stored$2$d = bias;
+            if (raised$2 >= units) begin
+                stored$2$d = (raised$2 - units) ^ bias;
+            end
+        end
+        if (reset | ~enable) begin
+            stored$2$d = 32'h0;
+        end
+        stored$3$clock = clock;
+        raised$3 = credits$3;
+        if (replenish) begin
+            raised$3 = ceiling;
+            if (credits$3 < ceiling - quantum) begin
+                raised$3 = credits$3 + quantum;
+            end
+        end
+        stored$3$d = raised$3 ^ bias;
+        if (charge$valid & (charge$function == ids$3)) begin
+            stored$3$d = bias;
+            if (raised$3 >= units) begin
+                stored$3$d = (raised$3 - units) ^ bias;
+            end
+        end
+        if (reset | ~enable) begin
+            stored$3$d = 32'h0;
+        end
+        stored$4$clock = clock;
+        raised$4 = credits$4;
+        if (replenish) begin
+            raised$4 = ceiling;
+            if (credits$4 < ceiling - quantum) begin
+                raised$4 = credits$4 + quantum;
+            end
+        end
+        stored$4$d = raised$4 ^ bias;
+        if (charge$valid & (charge$function == ids$4)) begin
+            stored$4$d = bias;
+            if (raised$4 >= units) begin
+                stored$4$d = (raised$4 - units) ^ bias;
+            end
+        end
+        if (reset | ~enable) begin
+            stored$4$d = 32'h0;
+        end
+        stored$5$clock = clock;
+        raised$5 = credits$5;
+        if (replenish) begin
+            raised$5 = ceiling;
+            if (credits$5 < ceiling - quantum) begin
+                raised$5 = credits$5 + quantum;
+            end
+        end
+        stored$5$d = raised$5 ^ bias;
+        if (charge$valid & (charge$function == ids$5)) begin
+            stored$5$d = bias;
+            if (raised$5 >= units) begin
+                stored$5$d = (raised$5 - units) ^ bias;
+            end
+        end
+        if (reset | ~enable) begin
+            stored$5$d = 32'h0;
+        end
+        stored$6$clock = clock;
+        raised$6 = credits$6;
+        if (replenish) begin
+            raised$6 = ceiling;
+            if (credits$6 < ceiling - quantum) begin
+                raised$6 = credits$6 + quantum;
+            end
+        end
+        stored$6$d = raised$6 ^ bias;
+        if (charge$valid & (charge$function == ids$6)) begin
+            stored$6$d = bias;
+            if (raised$6 >= units) begin
+                stored$6$d = (raised$6 - units) ^ bias;
+            end
+        end
+        if (reset | ~enable) begin
+            stored$6$d = 32'h0;
+        end
+        stored$7$clock = clock;
+        raised$7 = credits$7;
+        if (replenish) begin
+            raised$7 = ceiling;
+            if (credits$7 < ceiling - quantum) begin
+                raised$7 = credits$7 + quantum;
+            end
+        end
+        stored$7$d = raised$7 ^ bias;
+        if (charge$valid & (charge$function == ids$7)) begin
+            stored$7$d = bias;
+            if (raised$7 >= units) begin
+                stored$7$d = (raised$7 - units) ^ bias;
+            end
+        end
+        if (reset | ~enable) begin
+            stored$7$d = 32'h0;
+        end
+    end
+    
+endmodule // nic_doorbells$gate
+
+
+module nic_doorbells$gate$stored$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [19:0] d;
+    output reg  [19:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 20'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_doorbells$gate$stored$0
+
+
+module nic_doorbells$gate$stored$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [19:0] d;
+    output reg  [19:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 20'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_doorbells$gate$stored$1
+
+
+module nic_doorbells$gate$stored$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [19:0] d;
+    output reg  [19:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 20'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_doorbells$gate$stored$2
+
+
+module nic_doorbells$gate$stored$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [19:0] d;
+    output reg  [19:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 20'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_doorbells$gate$stored$3
+
+
+module nic_doorbells$gate$stored$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [19:0] d;
+    output reg  [19:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 20'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_doorbells$gate$stored$4
+
+
+module nic_doorbells$gate$stored$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [19:0] d;
+    output reg  [19:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 20'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_doorbells$gate$stored$5
+
+
+module nic_doorbells$gate$stored$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [19:0] d;
+    output reg  [19:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 20'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_doorbells$gate$stored$6
+
+
+module nic_doorbells$gate$stored$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [19:0] d;
+    output reg  [19:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 20'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_doorbells$gate$stored$7
 
 
 module nic_doorbells$heads$0(d,q,clock);

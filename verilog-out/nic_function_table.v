@@ -2,7 +2,7 @@
 // the NIC's SR-IOV function table: MMIO decode with the isolation rules, every function's page of registers (verilog-out/nic_host.md), the QP table in RAMs with its lookup and the NIC's ring pointers (nic/src/function_table.rs)
 
 
-module nic_function_table(clock,reset,mmio$valid,mmio$function,mmio$offset,mmio$write,mmio$data,mmio$tag,mmio$ready,completion$valid,completion$tag,completion$data,completion$status,completion$ready,doorbells$valid,doorbells$function,doorbells$word,doorbells$ready,doorbell_overflows$0,doorbell_overflows$1,doorbell_overflows$2,doorbell_overflows$3,doorbell_overflows$4,doorbell_overflows$5,doorbell_overflows$6,doorbell_overflows$7,doorbell_fills$0,doorbell_fills$1,doorbell_fills$2,doorbell_fills$3,doorbell_fills$4,doorbell_fills$5,doorbell_fills$6,doorbell_fills$7,weighted,weights$0,weights$1,weights$2,weights$3,weights$4,weights$5,weights$6,weights$7,lookup$valid,lookup$function,lookup$qp,lookup$ready,lookup$answered,lookup$owned,lookup$function_enabled,lookup$qp_enabled,lookup$key,lookup$interrupt,lookup$send_base,lookup$send_size,lookup$send_producer,lookup$send_consumer,lookup$receive_base,lookup$receive_size,lookup$receive_producer,lookup$receive_consumer,lookup$nap_base,lookup$nap_size,lookup$nap_producer,lookup$nap_consumer,advance$valid,advance$function,advance$qp,advance$ring,advance_second$valid,advance_second$function,advance_second$qp,advance_second$ring);
+module nic_function_table(clock,reset,mmio$valid,mmio$function,mmio$offset,mmio$write,mmio$data,mmio$tag,mmio$ready,completion$valid,completion$tag,completion$data,completion$status,completion$ready,doorbells$valid,doorbells$function,doorbells$word,doorbells$ready,doorbell_overflows$0,doorbell_overflows$1,doorbell_overflows$2,doorbell_overflows$3,doorbell_overflows$4,doorbell_overflows$5,doorbell_overflows$6,doorbell_overflows$7,doorbell_fills$0,doorbell_fills$1,doorbell_fills$2,doorbell_fills$3,doorbell_fills$4,doorbell_fills$5,doorbell_fills$6,doorbell_fills$7,weighted,byte_fair,weights$0,weights$1,weights$2,weights$3,weights$4,weights$5,weights$6,weights$7,lookup$valid,lookup$function,lookup$qp,lookup$ready,lookup$answered,lookup$owned,lookup$function_enabled,lookup$qp_enabled,lookup$key,lookup$interrupt,lookup$send_base,lookup$send_size,lookup$send_producer,lookup$send_consumer,lookup$receive_base,lookup$receive_size,lookup$receive_producer,lookup$receive_consumer,lookup$nap_base,lookup$nap_size,lookup$nap_producer,lookup$nap_consumer,advance$valid,advance$function,advance$qp,advance$ring,advance_second$valid,advance_second$function,advance_second$qp,advance_second$ring);
     
     // Module arguments
     input wire  clock;
@@ -40,6 +40,7 @@ module nic_function_table(clock,reset,mmio$valid,mmio$function,mmio$offset,mmio$
     input wire  [8:0] doorbell_fills$6;
     input wire  [8:0] doorbell_fills$7;
     output reg  weighted;
+    output reg  byte_fair;
     output reg  [3:0] weights$0;
     output reg  [3:0] weights$1;
     output reg  [3:0] weights$2;
@@ -657,6 +658,7 @@ module nic_function_table(clock,reset,mmio$valid,mmio$function,mmio$offset,mmio$
         strobes_unused = strobes_unused | registers$written$23;
         strobes_unused = strobes_unused | registers$written$24;
         weighted = registers$settings$24[32'h0];
+        byte_fair = ~registers$settings$24[32'h0] & ~registers$settings$24[32'h1];
         decode$enables$0 = registers$settings$0[32'h0];
         qps$function_enables$0 = registers$settings$0[32'h0];
         weights$0 = registers$settings$1[(32'h0)+:(4)];
@@ -9134,7 +9136,7 @@ module nic_function_table$registers(clock,reset,request$valid,request$address,re
     localparam  setting_masks$21 = 64'h1;
     localparam  setting_masks$22 = 64'hf;
     localparam  setting_masks$23 = 64'hffff;
-    localparam  setting_masks$24 = 64'h1;
+    localparam  setting_masks$24 = 64'h3;
     localparam  status_masks$0 = 64'hffff;
     localparam  status_masks$1 = 64'hffff;
     localparam  status_masks$2 = 64'hffff;

@@ -3204,10 +3204,10 @@
 #define NIC_HOST_F7_QP3_NBR_CONSUMER_WIDTH  16
 #define NIC_HOST_F7_QP3_NBR_CONSUMER_RESET  0x0000000000000000ULL
 
-/* arb_mode (RW, 1 bit): doorbell arbitration: 0 round robin over the functions, 1 weighted (each function's weight doorbells in a row) */
+/* arb_mode (RW, 2 bits): doorbell arbitration: 0 byte-fair (deficit round robin, each function charged with its descriptors' bytes; the default), 1 or 3 weighted round robin over doorbells (each function's weight doorbells in a row), 2 round robin over doorbells */
 #define NIC_HOST_ARB_MODE_ADDR   0x400ULL
 #define NIC_HOST_ARB_MODE_OFFSET 0x2000ULL
-#define NIC_HOST_ARB_MODE_WIDTH  1
+#define NIC_HOST_ARB_MODE_WIDTH  2
 #define NIC_HOST_ARB_MODE_RESET  0x0000000000000000ULL
 
 #endif /* NIC_HOST_H */

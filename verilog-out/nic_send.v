@@ -2,7 +2,7 @@
 // the NIC's send engine: descriptor fetch, central tag pool, data reads sized by max read request, completions reordered into a 4 KB ring, packets cut at the MTU with header, CRC-16 and tail, send and error events (nic/src/send/)
 
 
-module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorbell$ready,responses$valid,responses$kind,responses$function,responses$qp,responses$dst_node,responses$dst_function,responses$dst_qp,responses$remote_event,responses$local_event,responses$key,responses$tag,responses$length,responses$sources,responses$destinations,responses$response_key,responses$get_response,responses$word,responses$last,responses$ready,lookup$valid,lookup$function,lookup$qp,lookup$ready,lookup$answered,lookup$owned,lookup$function_enabled,lookup$qp_enabled,lookup$key,lookup$interrupt,lookup$send_base,lookup$send_size,lookup$send_producer,lookup$send_consumer,lookup$receive_base,lookup$receive_size,lookup$receive_producer,lookup$receive_consumer,lookup$nap_base,lookup$nap_size,lookup$nap_producer,lookup$nap_consumer,nap_tags$valid,nap_tags$tag,nap_tags$ready,nap_tags$owner,nap_tag_free$valid,nap_tag_free$tag,nap_read$valid,nap_read$function,nap_read$address,nap_read$bytes,nap_read$tag,nap_read$ready,nap_completion$valid,nap_completion$tag,nap_completion$data,nap_completion$last,nap_completion$error,nap_completion$ready,read$valid,read$function,read$address,read$bytes,read$tag,read$ready,completion$valid,completion$tag,completion$data,completion$last,completion$error,completion$ready,node_id,flits$valid,flits$data,flits$ready,vc,errors$valid,errors$function,errors$qp,errors$status,errors$op,errors$tag,errors$peer_node,errors$peer_function,errors$peer_qp,errors$length,errors$ready,sends$valid,sends$function,sends$qp,sends$receive_ring,sends$kind,sends$status,sends$op,sends$peer_node,sends$peer_function,sends$peer_qp,sends$length,sends$info,sends$ready,stray,overrun,bad_free,stomped,refused,tags_in_use);
+module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorbell$ready,responses$valid,responses$kind,responses$function,responses$qp,responses$dst_node,responses$dst_function,responses$dst_qp,responses$remote_event,responses$local_event,responses$key,responses$tag,responses$length,responses$sources,responses$destinations,responses$response_key,responses$get_response,responses$word,responses$last,responses$ready,lookup$valid,lookup$function,lookup$qp,lookup$ready,lookup$answered,lookup$owned,lookup$function_enabled,lookup$qp_enabled,lookup$key,lookup$interrupt,lookup$send_base,lookup$send_size,lookup$send_producer,lookup$send_consumer,lookup$receive_base,lookup$receive_size,lookup$receive_producer,lookup$receive_consumer,lookup$nap_base,lookup$nap_size,lookup$nap_producer,lookup$nap_consumer,nap_tags$valid,nap_tags$tag,nap_tags$ready,nap_tags$owner,nap_tag_free$valid,nap_tag_free$tag,nap_read$valid,nap_read$function,nap_read$address,nap_read$bytes,nap_read$tag,nap_read$ready,nap_completion$valid,nap_completion$tag,nap_completion$data,nap_completion$last,nap_completion$error,nap_completion$ready,charge$valid,charge$function,charge$bytes,read$valid,read$function,read$address,read$bytes,read$tag,read$ready,completion$valid,completion$tag,completion$data,completion$last,completion$error,completion$ready,node_id,flits$valid,flits$data,flits$ready,vc,errors$valid,errors$function,errors$qp,errors$status,errors$op,errors$tag,errors$peer_node,errors$peer_function,errors$peer_qp,errors$length,errors$ready,sends$valid,sends$function,sends$qp,sends$receive_ring,sends$kind,sends$status,sends$op,sends$peer_node,sends$peer_function,sends$peer_qp,sends$length,sends$info,sends$ready,stray,overrun,bad_free,stomped,refused,tags_in_use);
     
     // Module arguments
     input wire  clock;
@@ -70,6 +70,9 @@ module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorb
     output wire  nap_completion$last;
     output wire  nap_completion$error;
     input wire  nap_completion$ready;
+    output reg  charge$valid;
+    output reg  [2:0] charge$function;
+    output reg  [31:0] charge$bytes;
     output wire  read$valid;
     output wire  [2:0] read$function;
     output wire  [47:0] read$address;
@@ -862,6 +865,9 @@ module nic_send(clock,reset,doorbell$valid,doorbell$function,doorbell$word,doorb
         pool$lookup_tag = router$lookup_tag;
         router$lookup_owner = pool$lookup_owner;
         router$lookup_allocated = pool$lookup_allocated;
+        charge$valid = fetch$descriptor$valid & merge$fetched$ready & fetch$descriptor$last;
+        charge$function = fetch$descriptor$function;
+        charge$bytes = fetch$descriptor$length;
         data_read$room = reorder$room;
         packetizer$node_id = node_id;
         flits$valid = packetizer$flits$valid;

@@ -212,8 +212,10 @@ pub struct FunctionTable<const QAW: usize> {
     pub doorbell_overflows: Vec<Signal<In, bool>>,
     /// Per function: doorbells queued.
     pub doorbell_fills: Vec<Signal<In, Bits<FILL_BITS>>>,
-    /// Weighted doorbell arbitration (`arb_mode`).
+    /// Weighted doorbell arbitration (`arb_mode` 1 or 3).
     pub weighted: Signal<Out, bool>,
+    /// Byte-fair doorbell arbitration (`arb_mode` 0, the default).
+    pub byte_fair: Signal<Out, bool>,
     /// Per function: its arbitration weight.
     pub weights: Vec<Signal<Out, Bits<WEIGHT_BITS>>>,
     /// The engines' lookups.
@@ -313,6 +315,7 @@ impl<const QAW: usize> FunctionTable<QAW> {
             doorbell_overflows: (0..functions).map(|_| Default::default()).collect(),
             doorbell_fills: (0..functions).map(|_| Default::default()).collect(),
             weighted: Default::default(),
+            byte_fair: Default::default(),
             weights: (0..functions).map(|_| Default::default()).collect(),
             lookup: Default::default(),
             advance: Default::default(),
@@ -377,6 +380,8 @@ impl<const QAW: usize> Logic for FunctionTable<QAW> {
         }
         for fs in self._functions..(self._functions + 1) {
             self.weighted.next = self.registers.settings[fs * 3].val().get_bit(0);
+            self.byte_fair.next = !self.registers.settings[fs * 3].val().get_bit(0)
+                & !self.registers.settings[fs * 3].val().get_bit(1);
         }
         for f in 0..self.weights.len() {
             self.decode.enables[f].next = self.registers.settings[f * 3].val().get_bit(0);

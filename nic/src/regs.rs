@@ -278,8 +278,8 @@ pub fn page_registers(qps: usize) -> u64 {
 /// The PF-only registers after the last function page.
 pub fn nic_global_map() -> RegMap {
     RegMap::new("nic_global", "PF only: the NIC's settings shared by all functions.").reg(
-        Register::rw("arb_mode", 0, 1)
-            .doc("doorbell arbitration: 0 round robin over the functions, 1 weighted (each function's weight doorbells in a row)"),
+        Register::rw("arb_mode", 0, 2)
+            .doc("doorbell arbitration: 0 byte-fair (deficit round robin, each function charged with its descriptors' bytes; the default), 1 or 3 weighted round robin over doorbells (each function's weight doorbells in a row), 2 round robin over doorbells"),
     )
 }
 

@@ -21,7 +21,8 @@
 //!   per 100 cycles from the first head flit to the last tail flit.
 //! - **Function shares**: 8 functions each keep 24 PUTs of random size (1 to 4,096 bytes,
 //!   random alignment) queued; each function's payload bytes in the packets that left in the
-//!   first 100,000 cycles, against an equal share.
+//!   first 100,000, 300,000 and 1,000,000 cycles, against an equal share; byte-fair
+//!   arbitration (the default) and round robin over doorbells.
 //!
 //! The SVG plot of bandwidth against payload goes to `build/bench/nic/put_bandwidth.svg`.
 use crate::host::MemoryConfig;
@@ -61,8 +62,6 @@ const PAYLOADS: [u64; 11] = [
     256 << 10,
     512 << 10,
 ];
-/// Cycles of the function-share window.
-const SHARE_WINDOW: u64 = 100_000;
 /// PUTs each function keeps queued in the share run.
 const SHARE_QUEUED: usize = 24;
 
@@ -370,16 +369,28 @@ pub fn nap_rate(model: &Arc<VerilatorModel>, cfg: &Config, latency: u64) -> f64 
     messages as f64 * 100.0 / span as f64
 }
 
-/// Each function's share of the payload bytes that left NIC 0 in the first
-/// [`SHARE_WINDOW`] cycles, with every function keeping [`SHARE_QUEUED`] random PUTs queued.
-pub fn shares(model: &Arc<VerilatorModel>, cfg: &Config, latency: u64) -> Vec<f64> {
+/// Each function's share of the payload bytes that left NIC 0 in the first `w` cycles, for
+/// each `w` of `windows`, with every function keeping [`SHARE_QUEUED`] random PUTs queued and
+/// the doorbell arbitration in `arb_mode` (the NIC's global register: 0 byte-fair, 2 round
+/// robin over doorbells).
+pub fn shares(
+    model: &Arc<VerilatorModel>,
+    cfg: &Config,
+    latency: u64,
+    arb_mode: u64,
+    windows: &[u64],
+) -> Vec<Vec<f64>> {
     let mut pair = Pair::new(model, Join::Flit, cfg, latency, 7);
+    let mode = pair.sides[0].driver.pf_global_write("arb_mode", arb_mode);
+    pair.sides[0].mmio.queue.push_back(mode);
+    pair.run_until(1_000, "arb_mode", |p| p.sides[0].mmio.idle());
     pair.sides[0].trace.flit_log = Some(vec![]);
     let functions = cfg.nic.functions as usize;
     let mut queued = vec![0usize; functions];
     let mut tag = 0u32;
     let start = pair.now;
-    while pair.now < start + SHARE_WINDOW {
+    let end = start + windows.iter().max().copied().unwrap_or(0);
+    while pair.now < end {
         for (f, n) in queued.iter_mut().enumerate() {
             while *n < SHARE_QUEUED {
                 let q = pair.rng.range(0, cfg.nic.qps_per_function as u64 - 1) as usize;
@@ -405,8 +416,9 @@ pub fn shares(model: &Arc<VerilatorModel>, cfg: &Config, latency: u64) -> Vec<f6
             }
         }
     }
+    // Payload bytes per function of the packets whose tail left before each window's end.
     let log = pair.sides[0].trace.flit_log.take().expect("kept");
-    let mut bytes = vec![0u64; functions];
+    let mut bytes = vec![vec![0u64; functions]; windows.len()];
     let mut open: Vec<Vec<u128>> = vec![vec![]; 8];
     for (cycle, flit, vc) in log {
         let packet = &mut open[vc as usize];
@@ -415,14 +427,21 @@ pub fn shares(model: &Arc<VerilatorModel>, cfg: &Config, latency: u64) -> Vec<f6
             flit >> TYPE_BIT & 1 == 0 && flit >> HEAD_BIT & 1 == 0 && flit >> TAIL_BIT & 1 == 1;
         if tail {
             let p = NicPacket::unpack(packet).expect("a NIC packet");
-            if cycle < start + SHARE_WINDOW {
-                bytes[p.src_function as usize] += p.payload.len() as u64;
+            for (w, b) in windows.iter().zip(bytes.iter_mut()) {
+                if cycle < start + w {
+                    b[p.src_function as usize] += p.payload.len() as u64;
+                }
             }
             packet.clear();
         }
     }
-    let total: u64 = bytes.iter().sum();
-    bytes.iter().map(|&b| b as f64 / total as f64).collect()
+    bytes
+        .iter()
+        .map(|b| {
+            let total: u64 = b.iter().sum();
+            b.iter().map(|&x| x as f64 / total as f64).collect()
+        })
+        .collect()
 }
 
 /// `bench nic-put`: the tables and the plot (see the module documentation).
@@ -540,27 +559,53 @@ pub fn report(dir: &Path) -> Result<()> {
     for latency in [10, 100, 200] {
         println!("| {latency} | {:.1} |", nap_rate(&core, &cfg, latency));
     }
-    println!("\n## Function shares: 8 functions, random PUTs of 1 to 4,096 bytes, first {SHARE_WINDOW} cycles (goal: each within 2 % of equal)\n");
-    let s = shares(&core, &cfg, 100);
-    let equal = 1.0 / s.len() as f64;
-    let worst = s
-        .iter()
-        .map(|x| (x / equal - 1.0).abs())
-        .fold(0.0, f64::max);
-    let cells: Vec<String> = s.iter().map(|x| format!("{:.2} %", 100.0 * x)).collect();
-    println!(
-        "| {} | worst off equal |",
-        (0..s.len())
-            .map(|f| format!("function {f}"))
-            .collect::<Vec<_>>()
-            .join(" | ")
-    );
-    println!("|{}---|", "---|".repeat(s.len()));
-    println!("| {} | {:.1} % |", cells.join(" | "), 100.0 * worst);
+    shares_table(&core, &cfg);
     println!(
         "\n`bench nic-put` took {:.0} s ({cycles} cycles in the bandwidth table)",
         started.elapsed().as_secs_f64()
     );
+    Ok(())
+}
+
+/// The function-share table (also `bench nic-shares` alone): byte-fair arbitration (the
+/// default) and round robin over doorbells, after 100,000, 300,000 and 1,000,000 cycles.
+pub fn shares_table(core: &Arc<VerilatorModel>, cfg: &Config) {
+    println!("\n## Function shares: 8 functions each keeping {SHARE_QUEUED} PUTs of 1 to 4,096 bytes (random alignment) queued; memory latency 100 (goal: each within 2 % of equal after 100,000 cycles)\n");
+    let functions = cfg.nic.functions as usize;
+    println!(
+        "| arbitration (`arb_mode`) | cycles | {} | worst off equal |",
+        (0..functions)
+            .map(|f| format!("function {f}"))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    );
+    println!("|---|---|{}---|", "---|".repeat(functions));
+    let windows = [100_000, 300_000, 1_000_000];
+    for (mode, name) in [
+        (0, "byte-fair (0, default)"),
+        (2, "round robin over doorbells (2)"),
+    ] {
+        for (w, s) in windows.iter().zip(shares(core, cfg, 100, mode, &windows)) {
+            let equal = 1.0 / s.len() as f64;
+            let worst = s
+                .iter()
+                .map(|x| (x / equal - 1.0).abs())
+                .fold(0.0, f64::max);
+            let cells: Vec<String> = s.iter().map(|x| format!("{:.2} %", 100.0 * x)).collect();
+            println!(
+                "| {name} | {w} | {} | {:.1} % |",
+                cells.join(" | "),
+                100.0 * worst
+            );
+        }
+    }
+}
+
+/// `bench nic-shares`: the function-share table alone.
+pub fn report_shares() -> Result<()> {
+    let cfg = Config::default();
+    let core = model(Join::Flit, &cfg)?;
+    shares_table(&core, &cfg);
     Ok(())
 }
 

@@ -93,7 +93,8 @@ pub fn table() -> PortTable<Engine> {
         sends.valid, sends.function, sends.qp, sends.receive_ring, sends.kind, sends.status,
         sends.op, sends.peer_node, sends.peer_function, sends.peer_qp, sends.length,
         sends.info, sends.ready,
-        stray, overrun, bad_free, stomped, refused, tags_in_use)
+        stray, overrun, bad_free, stomped, refused, tags_in_use,
+        charge.valid, charge.function, charge.bytes)
 }
 
 /// One doorbell of a run and what it must give.
@@ -229,10 +230,13 @@ pub fn run(
     let mut expected: VecDeque<Expected> = VecDeque::new();
     let mut errors: VecDeque<(usize, EventStatus)> = VecDeque::new();
     let mut sends = VecDeque::new();
+    // Every good descriptor charges its function its bytes as it leaves the fetch, in order.
+    let mut charges: VecDeque<(u8, u64)> = VecDeque::new();
     for (i, post) in posts.iter().enumerate() {
         match Descriptor::unpack(&post.words) {
             Err(e) => errors.push_back((i, EventStatus::from(e))),
             Ok(d) => {
+                charges.push_back((post.function, d.length()));
                 let failed = read_ranges(&d)
                     .iter()
                     .any(|&(a, e)| mem.poisoned.iter().any(|&(ps, pe)| a < pe && ps < e));
@@ -404,6 +408,17 @@ pub fn run(
         }
         if b.peek_bool(id("stomped")) {
             stomps_seen += 1;
+        }
+        if b.peek_bool(id("charge.valid")) {
+            let got = (
+                b.peek(id("charge.function")) as u8,
+                b.peek(id("charge.bytes")) as u64,
+            );
+            assert_eq!(
+                Some(got),
+                charges.pop_front(),
+                "cycle {k}: a charge (function, bytes)"
+            );
         }
         let bell_taken = bell.is_some() && b.peek_bool(id("doorbell.ready"));
         let response_taken = response_offered && b.peek_bool(id("responses.ready"));
@@ -629,6 +644,10 @@ pub fn run(
         k += 1;
     }
     assert_eq!(stomps_seen, stomps_due, "nic_send: stomped pulses");
+    assert!(
+        charges.is_empty(),
+        "nic_send: charges never made: {charges:?}"
+    );
     assert_eq!(out.sends as usize, total_sends);
     assert_eq!(
         b.peek(id("tags_in_use")),

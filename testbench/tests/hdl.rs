@@ -15,6 +15,7 @@ mod hdl {
     mod damq;
     mod data_read;
     mod data_reorder;
+    mod deficit_gate;
     mod descriptor_fetch;
     mod doorbell_queues;
     mod eep_access;

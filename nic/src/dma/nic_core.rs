@@ -47,7 +47,7 @@
 //! [`nic_core!`](crate::nic_core) to fill them in.
 use super::network_send::NetworkSend;
 use crate::descriptor::{DescriptorSource, ErrorEventSource};
-use crate::doorbell::{DoorbellQueues, DoorbellSource};
+use crate::doorbell::{ChargeSource, DoorbellQueues, DoorbellSource};
 use crate::events::{ErrorEventRequest, EventRequestSource, EventWriter};
 use crate::function_table::{FunctionTable, PointerAdvanceSource, QpLookupSource};
 use crate::host::mmio::{MmioCompletionSource, MmioRequestSink};
@@ -337,12 +337,14 @@ impl<
         MmioCompletionSource::link(&mut self.completion, &mut self.functions.completion);
         DoorbellSource::join(&mut self.functions.doorbells, &mut self.doorbells.sink);
         self.doorbells.weighted.next = self.functions.weighted.val();
+        self.doorbells.byte_fair.next = self.functions.byte_fair.val();
         for f in 0..self.doorbells.fills.len() {
             self.doorbells.weights[f].next = self.functions.weights[f].val();
             self.functions.doorbell_fills[f].next = self.doorbells.fills[f].val();
             self.functions.doorbell_overflows[f].next = self.doorbells.overflows[f].val();
         }
         DoorbellSource::join(&mut self.doorbells.source, &mut self.send.doorbell);
+        ChargeSource::join(&mut self.send.charge, &mut self.doorbells.charge);
         // QP lookups and pointer advances.
         QpLookupSource::join(&mut self.send.lookup, &mut self.lookup_share.requesters[0]);
         QpLookupSource::join(

@@ -19,7 +19,8 @@
 //! ending cycle `c` (an empty block, `source.ready` high) is offered on `source` in cycle
 //! `c + 3` (arbitration and RAM read in `c + 1`, output FIFO write in `c + 2`). Doorbells of
 //! one function leave in order; across functions the arbiter's order (round robin, or
-//! weighted when `weighted`, with `weights` per function).
+//! weighted when `weighted`, with `weights` per function), among the functions the
+//! [`DeficitGate`] lets through when `byte_fair` (charged by `charge`).
 //!
 //! `fills[f]`: doorbells in `f`'s FIFO (not counting those already popped towards `source`).
 //!
@@ -30,7 +31,10 @@
 //! Parameters: `AW` RAM address bits = log2(next power of two of `F` x `D`); elaboration
 //! values `F` functions (1..=8) and `D` depth (a power of two, 4..=256), checked by
 //! [`DoorbellQueues::new`].
-use super::{DoorbellSink, DoorbellSource, WeightedArbiter, DOORBELL_BITS, MAX_FUNCTIONS};
+use super::{
+    ChargeSink, DeficitGate, DoorbellSink, DoorbellSource, WeightedArbiter, DOORBELL_BITS,
+    MAX_FUNCTIONS,
+};
 use crate::regs::WEIGHT_BITS;
 use hdl::fifo::RegFifo;
 use hdl::formats::nic::FUNCTION_BITS;
@@ -58,6 +62,10 @@ pub struct DoorbellQueues<const AW: usize> {
     pub weighted: Signal<In, bool>,
     /// Per function: doorbells served in a row when weighted.
     pub weights: Vec<Signal<In, Bits<WEIGHT_BITS>>>,
+    /// Byte fairness ([`DeficitGate`]): only functions that have not overdrawn are served.
+    pub byte_fair: Signal<In, bool>,
+    /// Descriptors' bytes charged to their functions (for `byte_fair`).
+    pub charge: ChargeSink,
     /// Per function: a doorbell was refused on this edge (its FIFO full).
     pub overflows: Vec<Signal<Out, bool>>,
     /// A doorbell naming no function was dropped on this edge.
@@ -65,6 +73,7 @@ pub struct DoorbellQueues<const AW: usize> {
     /// Per function: doorbells queued.
     pub fills: Vec<Signal<Out, Bits<FILL_BITS>>>,
     arbiter: WeightedArbiter,
+    gate: DeficitGate,
     ram: RAM<Bits<DOORBELL_BITS>, AW>,
     staging: RegFifo<Bits<BEAT_BITS>, OUT_DEPTH, 3>,
     /// Per function: RAM offset of the head in its region.
@@ -127,11 +136,14 @@ impl<const AW: usize> DoorbellQueues<AW> {
             sink: Default::default(),
             source: Default::default(),
             weighted: Default::default(),
+            byte_fair: Default::default(),
+            charge: Default::default(),
             weights: (0..functions).map(|_| Default::default()).collect(),
             overflows: (0..functions).map(|_| Default::default()).collect(),
             stray: Default::default(),
             fills: (0..functions).map(|_| Default::default()).collect(),
             arbiter: WeightedArbiter::new(functions),
+            gate: DeficitGate::new(functions),
             ram: Default::default(),
             staging: RegFifo::new(false),
             heads: (0..functions).map(|_| Default::default()).collect(),
@@ -162,7 +174,10 @@ impl<const AW: usize> Logic for DoorbellQueues<AW> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, issued, issued_function);
-        clock!(self, clock, arbiter, staging);
+        clock!(self, clock, arbiter, staging, gate);
+        self.gate.reset.next = self.reset.val();
+        self.gate.enable.next = self.byte_fair.val();
+        ChargeSink::link(&mut self.charge, &mut self.gate.charge);
         self.ram.read_clock.next = self.clock.val();
         self.ram.write_clock.next = self.clock.val();
         self.arbiter.reset.next = self.reset.val();
@@ -195,7 +210,8 @@ impl<const AW: usize> Logic for DoorbellQueues<AW> {
         // Read side: the granted FIFO's head, when the output FIFO will have room for it
         // (count + the read in flight <= 3 now, so <= 4 when it lands).
         for f in 0..self.counts.len() {
-            self.arbiter.requests[f].next = self.counts[f].q.val().any();
+            self.gate.requests[f].next = self.counts[f].q.val().any();
+            self.arbiter.requests[f].next = self.gate.eligible[f].val();
         }
         self.room.next = (self.staging.count.val() < 3)
             | ((self.staging.count.val() == 3) & !self.issued.q.val());

@@ -8,9 +8,13 @@
 //!   function served up to its weight in a row).
 //! - [`DoorbellQueues`]: the functions' FIFOs in one block RAM, overflow refused and reported,
 //!   the arbiter choosing which FIFO to pop.
+//! - [`DeficitGate`]: byte fairness in front of the arbiter (deficit round robin, charged
+//!   with each descriptor's bytes when it leaves the fetch: [`ChargeSource`] / [`ChargeSink`]).
+pub mod deficit_gate;
 pub mod doorbell_queues;
 pub mod weighted_arbiter;
 
+pub use deficit_gate::DeficitGate;
 pub use doorbell_queues::DoorbellQueues;
 pub use weighted_arbiter::WeightedArbiter;
 
@@ -48,4 +52,32 @@ pub struct DoorbellSink {
     pub word: Signal<In, Bits<DOORBELL_BITS>>,
     /// This block takes it on this edge.
     pub ready: Signal<Out, bool>,
+}
+
+/// Bits of a charge's byte count (a descriptor's `length`).
+pub const CHARGE_BYTES_BITS: usize = 32;
+
+/// A descriptor's bytes charged to its function (a pulse, no back pressure): from the send
+/// engine, where descriptors leave the fetch, to the doorbell arbiter's [`DeficitGate`].
+#[derive(LogicInterface, Default)]
+#[join = "ChargeSink"]
+pub struct ChargeSource {
+    /// A descriptor left the fetch on this edge.
+    pub valid: Signal<Out, bool>,
+    /// Its function.
+    pub function: Signal<Out, Bits<FUNCTION_BITS>>,
+    /// Its bytes.
+    pub bytes: Signal<Out, Bits<CHARGE_BYTES_BITS>>,
+}
+
+/// The receiving end of a charge.
+#[derive(LogicInterface, Default)]
+#[join = "ChargeSource"]
+pub struct ChargeSink {
+    /// A descriptor left the fetch on this edge.
+    pub valid: Signal<In, bool>,
+    /// Its function.
+    pub function: Signal<In, Bits<FUNCTION_BITS>>,
+    /// Its bytes.
+    pub bytes: Signal<In, Bits<CHARGE_BYTES_BITS>>,
 }

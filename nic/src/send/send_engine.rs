@@ -40,7 +40,7 @@ use super::{
     ReadIssueSource, ReadMerge, SendSplit, TagShare,
 };
 use crate::descriptor::{DescriptorFetch, DescriptorSink, DescriptorSource, ErrorEventSource};
-use crate::doorbell::DoorbellSink;
+use crate::doorbell::{ChargeSource, DoorbellSink};
 use crate::events::EventRequestSource;
 use crate::function_table::QpLookupSource;
 use crate::host::{ReadCompletionSink, ReadCompletionSource, ReadRequestSink, ReadRequestSource};
@@ -91,6 +91,9 @@ pub struct SendEngine<const SB: usize, const RAW: usize> {
     pub nap_read: ReadRequestSink,
     /// Completions of the NAP buffer manager's reads.
     pub nap_completion: ReadCompletionSource,
+    /// Each fetched descriptor's bytes, charged to its function on the edge its last word
+    /// leaves the fetch (the doorbell arbiter's byte fairness).
+    pub charge: ChargeSource,
     /// Host read requests.
     pub read: ReadRequestSource,
     /// Host read completions.
@@ -143,6 +146,7 @@ impl<const SB: usize, const RAW: usize> SendEngine<SB, RAW> {
             nap_tag_free: Default::default(),
             nap_read: Default::default(),
             nap_completion: Default::default(),
+            charge: Default::default(),
             read: Default::default(),
             completion: Default::default(),
             node_id: Default::default(),
@@ -209,6 +213,11 @@ impl<const SB: usize, const RAW: usize> Logic for SendEngine<SB, RAW> {
         ReadCompletionSource::link(&mut self.nap_completion, &mut self.router.nap_buffer);
         // The descriptor stream forked; the data read, the reorder buffer, the packetizer.
         DescriptorSource::join(&mut self.fetch.descriptor, &mut self.merge.fetched);
+        self.charge.valid.next = self.fetch.descriptor.valid.val()
+            & self.merge.fetched.ready.val()
+            & self.fetch.descriptor.last.val();
+        self.charge.function.next = self.fetch.descriptor.function.val();
+        self.charge.bytes.next = self.fetch.descriptor.length.val();
         DescriptorSink::link(&mut self.responses, &mut self.merge.responses);
         DescriptorSource::join(&mut self.merge.merged, &mut self.split.descriptor);
         DescriptorSource::join(&mut self.split.reads, &mut self.data_read.descriptor);

@@ -15,7 +15,7 @@
 //! [`testbench::nic_pair`]: throughput and simulation speed), and the NIC chip `nic_top` placed
 //! on the ECP5 (`nic-top`, [`testbench::nic_cost::chip_on_ecp5`]).
 //!
-//! Usage: `bench [speed|cost|link|link-sim|link-cost|regfile|mgmt|mgmt-sim|mgmt-cost|rs|switch|router|fabric|nrc-top|nrc-top24|nic|nic-pair|nic-put|nic-top]...` (all
+//! Usage: `bench [speed|cost|link|link-sim|link-cost|regfile|mgmt|mgmt-sim|mgmt-cost|rs|switch|router|fabric|nrc-top|nrc-top24|nic|nic-pair|nic-put|nic-shares|nic-top]...` (all
 //! when none; `link` is `link-sim`, the simulated link tables, plus `link-cost`, the endpoint's
 //! placement, which takes minutes; likewise `mgmt` is `mgmt-sim`, the management agent's and the
 //! router's management plane's simulated figures, plus `mgmt-cost`, their iCE40 tables). Prints
@@ -95,6 +95,9 @@ fn main() -> Result<()> {
     }
     if all || has("nic") || has("nic-put") {
         testbench::nic_put_perf::report(&workspace().join("build/bench/nic"))?;
+    }
+    if has("nic-shares") {
+        testbench::nic_put_perf::report_shares()?;
     }
     if all || has("nic-top") {
         testbench::nic_cost::chip_on_ecp5(&workspace().join("build/bench/nic"))?;

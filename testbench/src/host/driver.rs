@@ -143,6 +143,11 @@ impl DriverModel {
         MmioAccess::write(0, self.pf_offset(f, name), value)
     }
 
+    /// The PF writes `value` to the global register `name` (after the last function page).
+    pub fn pf_global_write(&self, name: &str, value: u64) -> MmioAccess {
+        MmioAccess::write(0, self.global_offset(name), value)
+    }
+
     /// The PF enables (or disables) function `f`.
     pub fn enable_function(&mut self, f: usize, on: bool) -> Vec<MmioAccess> {
         self.enabled[f] = on;

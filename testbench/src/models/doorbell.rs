@@ -1,7 +1,58 @@
 //! Reference models of the NIC's doorbell blocks, written from their documentation:
-//! [`WrrModel`] (`nic::doorbell::WeightedArbiter`) and [`DoorbellQueuesModel`]
+//! [`WrrModel`] (`nic::doorbell::WeightedArbiter`), [`DeficitModel`]
+//! (`nic::doorbell::DeficitGate`) and [`DoorbellQueuesModel`]
 //! (`nic::doorbell::DoorbellQueues`), cycle-accurate at their ports.
+use nic::doorbell::deficit_gate::{charge_units, BIAS, QUANTUM_UNITS};
 use std::collections::VecDeque;
+
+/// The byte-fairness gate: per function a credit (`BIAS` + deficit, in 64-byte units); only
+/// functions with no deficit pass while enabled; every credit gains the quantum (up to
+/// `BIAS` + quantum) when every requesting function has overdrawn; a charge takes its units,
+/// saturating at 0.
+#[derive(Clone, Debug)]
+pub struct DeficitModel {
+    /// Per function: `BIAS` + deficit.
+    pub credits: Vec<u64>,
+}
+
+impl DeficitModel {
+    /// `n` functions, every deficit zero.
+    pub fn new(n: usize) -> Self {
+        Self {
+            credits: vec![BIAS; n],
+        }
+    }
+    /// Which requests pass this cycle.
+    pub fn eligible(&self, requests: &[bool], enable: bool) -> Vec<bool> {
+        requests
+            .iter()
+            .zip(&self.credits)
+            .map(|(&r, &c)| r && (!enable || c >= BIAS))
+            .collect()
+    }
+    /// One clock edge; `charge`: (function, bytes), a function beyond the gate's is ignored.
+    pub fn edge(
+        &mut self,
+        requests: &[bool],
+        enable: bool,
+        charge: Option<(usize, u64)>,
+        reset: bool,
+    ) {
+        let eligible = self.eligible(requests, enable);
+        let replenish = enable && requests.iter().any(|&r| r) && !eligible.iter().any(|&e| e);
+        for (f, c) in self.credits.iter_mut().enumerate() {
+            if replenish {
+                *c = (*c + QUANTUM_UNITS).min(BIAS + QUANTUM_UNITS);
+            }
+            if let Some((_, bytes)) = charge.filter(|x| x.0 == f) {
+                *c = c.saturating_sub(charge_units(bytes));
+            }
+            if reset || !enable {
+                *c = BIAS;
+            }
+        }
+    }
+}
 
 /// The weighted round-robin arbiter: round robin from a pointer; when weighted, a granted
 /// requester keeps the grant for up to its weight (0 counts as 1) uses in a row while it
@@ -81,6 +132,10 @@ pub struct QueuesInputs {
     pub weighted: bool,
     /// Per function weight.
     pub weights: Vec<u64>,
+    /// Byte-fair arbitration.
+    pub byte_fair: bool,
+    /// A charge: (function, bytes).
+    pub charge: Option<(usize, u64)>,
 }
 
 /// What the block shows in a cycle (before the edge).
@@ -103,6 +158,7 @@ pub struct DoorbellQueuesModel {
     depth: usize,
     queues: Vec<VecDeque<u64>>,
     arbiter: WrrModel,
+    gate: DeficitModel,
     /// The read issued on the last edge.
     issued: Option<(usize, u64)>,
     output: VecDeque<(usize, u64)>,
@@ -118,6 +174,7 @@ impl DoorbellQueuesModel {
             depth,
             queues: vec![VecDeque::new(); functions],
             arbiter: WrrModel::new(functions),
+            gate: DeficitModel::new(functions),
             issued: None,
             output: VecDeque::new(),
         }
@@ -140,14 +197,17 @@ impl DoorbellQueuesModel {
     }
     /// One clock edge with inputs `i`; returns the doorbell that left on `source`.
     pub fn edge(&mut self, i: &QueuesInputs) -> Option<(usize, u64)> {
+        let queued: Vec<bool> = self.queues.iter().map(|q| !q.is_empty()).collect();
         if i.reset {
             self.queues.iter_mut().for_each(|q| q.clear());
             self.issued = None;
             self.output.clear();
             self.arbiter.reset();
+            self.gate.edge(&queued, i.byte_fair, i.charge, true);
             return None;
         }
-        let requests: Vec<bool> = self.queues.iter().map(|q| !q.is_empty()).collect();
+        let requests = self.gate.eligible(&queued, i.byte_fair);
+        self.gate.edge(&queued, i.byte_fair, i.charge, false);
         // A full FIFO refuses even when it is popped on this edge (its count is a register).
         let accepts = i
             .doorbell

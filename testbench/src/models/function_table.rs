@@ -201,13 +201,14 @@ impl FunctionTableModel {
         self.seen(f, "enable") & 1 == 1
     }
 
-    /// Weighted arbitration and the weights, as the hardware sees them.
-    pub fn arbitration(&self) -> (bool, Vec<u64>) {
+    /// Weighted arbitration (`arb_mode` 1 or 3), byte-fair arbitration (`arb_mode` 0) and
+    /// the weights, as the hardware sees them.
+    pub fn arbitration(&self) -> (bool, bool, Vec<u64>) {
         let mode = self.visible[&self.map.get("arb_mode").expect("arb_mode").offset];
         let w = (0..self.functions)
             .map(|f| self.seen(f, "weight"))
             .collect();
-        (mode & 1 == 1, w)
+        (mode & 1 == 1, mode & 3 == 0, w)
     }
 
     /// What access `a` does, by the isolation rules.

@@ -14,6 +14,11 @@
 //!    each mode: round robin serves every function within one grant of the others; weighted
 //!    serves function `f` `w_f / sum(w)` of the grants (within one burst). Full rate: one
 //!    doorbell per cycle.
+//! 3. **Byte fairness**: every FIFO kept non-empty, each function's doorbells charged a
+//!    size of its own (1 byte to 4 KB) 8 cycles after they leave: the 64-byte units served
+//!    per function differ by at most the quantum and three of the largest descriptors.
+//!    Charges of random sizes to random function numbers also run through phase 1.
+use nic::doorbell::deficit_gate::{charge_units, QUANTUM_UNITS};
 use nic::doorbell::DoorbellQueues;
 use testbench::models::doorbell::{DoorbellQueuesModel, QueuesInputs};
 use testbench::reset::ResetSchedule;
@@ -22,7 +27,8 @@ use testbench::{port_table, run_both, Backend, BenchRng, PortId, PortTable, SimV
 fn table<const AW: usize>(functions: usize) -> PortTable<DoorbellQueues<AW>> {
     type T<const AW: usize> = DoorbellQueues<AW>;
     let mut t = port_table!(T<AW>; reset, sink.valid, sink.function, sink.word, sink.ready,
-        source.valid, source.function, source.word, source.ready, weighted, stray);
+        source.valid, source.function, source.word, source.ready, weighted, stray, byte_fair,
+        charge.valid, charge.function, charge.bytes);
     for i in 0..functions {
         t.add(
             format!("weights${i}"),
@@ -55,6 +61,8 @@ struct Ports {
     out_ready: PortId,
     weighted: PortId,
     stray: PortId,
+    byte_fair: PortId,
+    charge: [PortId; 3],
     weights: Vec<PortId>,
     overflows: Vec<PortId>,
     fills: Vec<PortId>,
@@ -75,6 +83,12 @@ impl Ports {
             out_ready: b.port("source$ready"),
             weighted: b.port("weighted"),
             stray: b.port("stray"),
+            byte_fair: b.port("byte_fair"),
+            charge: [
+                b.port("charge$valid"),
+                b.port("charge$function"),
+                b.port("charge$bytes"),
+            ],
             weights: v("weights"),
             overflows: v("overflows"),
             fills: v("fills"),
@@ -92,6 +106,8 @@ struct Report {
     round_robin: Vec<u64>,
     weighted: Vec<u64>,
     weights: Vec<u64>,
+    /// Byte-fair phase: units charged per function.
+    charged: Vec<u64>,
 }
 
 /// Drives one cycle: pokes `i`, checks every output against the model, ticks both.
@@ -119,6 +135,13 @@ fn cycle(
     }
     b.poke_bool(p.out_ready, i.ready);
     b.poke_bool(p.weighted, i.weighted);
+    b.poke_bool(p.byte_fair, i.byte_fair);
+    let (cf, cb) = i
+        .charge
+        .unwrap_or((rng.bits(3) as usize, rng.bits(32) as u64));
+    b.poke_bool(p.charge[0], i.charge.is_some());
+    b.poke(p.charge[1], cf as u128);
+    b.poke(p.charge[2], cb as u128);
     for f in 0..n {
         b.poke(p.weights[f], i.weights[f] as u128);
     }
@@ -164,6 +187,7 @@ fn bench(b: &mut dyn Backend, seed: u64, n: usize, depth: usize) -> Report {
         round_robin: vec![0; n],
         weighted: vec![0; n],
         weights: vec![],
+        charged: vec![0; n],
     };
     let what = format!("seed {seed} {n}x{depth}");
     let mut seq = 0u64;
@@ -177,8 +201,19 @@ fn bench(b: &mut dyn Backend, seed: u64, n: usize, depth: usize) -> Report {
     for k in 0..6000 {
         if k % 500 == 0 {
             i.weighted = rng.chance(0.5);
+            i.byte_fair = rng.chance(0.5);
             i.weights = (0..n).map(|_| rng.range(0, 15)).collect();
         }
+        // Charges: any function number (beyond the block's are ignored), mostly descriptor
+        // sizes, now and then megabytes (saturating) or any 32-bit count.
+        i.charge = rng.chance(0.3).then(|| {
+            let bytes = match rng.range(0, 9) {
+                0 => rng.bits(32) as u64,
+                1 | 2 => rng.range(0, 1 << 22),
+                _ => rng.range(0, 4096),
+            };
+            (rng.range(0, 7) as usize, bytes)
+        });
         let load = [0.2, 0.6, 0.95][(k / 1000) % 3];
         if offer.is_none() && rng.chance(load) {
             // Mostly existing functions, now and then one beyond them.
@@ -217,6 +252,8 @@ fn bench(b: &mut dyn Backend, seed: u64, n: usize, depth: usize) -> Report {
     // 2. Fairness: keep every FIFO non-empty, take one per cycle.
     let weights: Vec<u64> = (0..n).map(|f| [3, 1, 2, 5, 0, 4, 1, 2][f]).collect();
     report.weights = weights.clone();
+    i.byte_fair = false;
+    i.charge = None;
     for (weighted, counts) in [(false, 0), (true, 1)] {
         i.weighted = weighted;
         i.weights = weights.clone();
@@ -254,6 +291,39 @@ fn bench(b: &mut dyn Backend, seed: u64, n: usize, depth: usize) -> Report {
         "{what}: round robin shares {:?}",
         report.round_robin
     );
+    // 3. Byte fairness: every FIFO kept non-empty, each doorbell charged 8 cycles after it
+    // leaves (as the fetch would) with its function's descriptor size.
+    let sizes: Vec<u64> = (0..n)
+        .map(|f| [64, 4096, 512, 1024, 1, 2048, 256, 3000][f])
+        .collect();
+    i.byte_fair = true;
+    i.weighted = false;
+    let mut pending: std::collections::VecDeque<Option<(usize, u64)>> = vec![None; 8].into();
+    let mut charged = vec![0u64; n];
+    for k in 0..6000 {
+        i.ready = k >= 100;
+        let fills: Vec<usize> = m.outputs(&i).fills;
+        let f = (0..n).min_by_key(|&f| fills[f]).unwrap();
+        seq += 1;
+        i.doorbell = (fills[f] < depth).then_some((f, seq << 8));
+        i.charge = pending.pop_front().flatten();
+        let (left, _, _) = cycle(b, &p, &mut m, &i, &mut rng, &what);
+        pending.push_back(left.map(|(f, _)| (f, sizes[f])));
+        if let (Some((f, _)), true) = (left, k >= 150) {
+            charged[f] += charge_units(sizes[f]);
+        }
+    }
+    // Units served (64 bytes each, at least one per descriptor) differ by at most the
+    // quantum plus the largest descriptors granted before their charges landed (two per
+    // function in this pipeline).
+    let (lo, hi) = (charged.iter().min().unwrap(), charged.iter().max().unwrap());
+    let bound = QUANTUM_UNITS + 3 * charge_units(*sizes.iter().max().unwrap());
+    assert!(
+        hi - lo <= bound,
+        "{what}: byte-fair shares {charged:?} of sizes {sizes:?}: spread {} over {bound}",
+        hi - lo
+    );
+    report.charged = charged;
     let sum_w: u64 = weights.iter().map(|&w| w.max(1)).sum();
     let total_w: u64 = report.weighted.iter().sum();
     for f in 0..n {

@@ -32,7 +32,7 @@ fn table<const QAW: usize>(functions: usize) -> PortTable<Dut<QAW>> {
     let mut t = port_table!(Dut<QAW>; reset,
         mmio.valid, mmio.function, mmio.offset, mmio.write, mmio.data, mmio.tag, mmio.ready,
         completion.valid, completion.tag, completion.data, completion.status, completion.ready,
-        doorbells.valid, doorbells.function, doorbells.word, doorbells.ready, weighted,
+        doorbells.valid, doorbells.function, doorbells.word, doorbells.ready, weighted, byte_fair,
         lookup.valid, lookup.function, lookup.qp, lookup.ready, lookup.answered, lookup.owned,
         lookup.function_enabled, lookup.qp_enabled, lookup.key, lookup.interrupt,
         lookup.send_base, lookup.send_size, lookup.send_producer, lookup.send_consumer,
@@ -253,6 +253,7 @@ fn bench(b: &mut dyn Backend, seed: u64, functions: usize, qps: usize, cycles: u
         b.port("doorbells$ready"),
     );
     let weighted = b.port("weighted");
+    let byte_fair = b.port("byte_fair");
     let per = |n: &str| -> Vec<PortId> {
         (0..functions)
             .map(|i| b.port(&format!("{n}${i}")))
@@ -350,7 +351,7 @@ fn bench(b: &mut dyn Backend, seed: u64, functions: usize, qps: usize, cycles: u
         b.poke(second[2], sq as u128);
         b.poke(second[3], sr as u128);
         // The doorbell FIFOs' answer to a doorbell in this cycle.
-        let (mode, w) = m.arbitration();
+        let (mode, fair, w) = m.arbitration();
         let rung = b
             .peek_bool(db_valid)
             .then(|| (b.peek(db_function) as usize, b.peek(db_word) as u64));
@@ -365,6 +366,9 @@ fn bench(b: &mut dyn Backend, seed: u64, functions: usize, qps: usize, cycles: u
                 }),
             weighted: mode,
             weights: w.clone(),
+            byte_fair: fair,
+            // The function table charges nothing: the send engine does.
+            charge: None,
         };
         let qo = q.outputs(&qi);
         for f in 0..functions {
@@ -372,6 +376,11 @@ fn bench(b: &mut dyn Backend, seed: u64, functions: usize, qps: usize, cycles: u
             b.poke(fills[f], qo.fills[f] as u128);
         }
         assert_eq!(b.peek_bool(weighted), mode, "{what} cycle {now}: weighted");
+        assert_eq!(
+            b.peek_bool(byte_fair),
+            fair,
+            "{what} cycle {now}: byte_fair"
+        );
         for f in 0..functions {
             assert_eq!(
                 b.peek(weights[f]) as u64,
