@@ -67,7 +67,14 @@ const WHOLE_CHIPS: &[&str] = &["nrc_top", "nrc_core", "nic_core", "nic_top"];
 
 /// Tops the ECP5 flow's WebAssembly Yosys cannot map: `synth_ecp5` exhausts its call stack
 /// in the XAiger pass on the NIC's DMA core and chip ("wasm trap: call stack exhausted", with
-/// `-noabc9` too; measured 2026-11-28). Only the generic pass runs for them on the ECP5.
+/// `-noabc9` too; measured 2026-11-28). Only the generic pass runs for them on the ECP5 here
+/// (9 s and 13 s). Debian's native Yosys maps them (`flow::SynthOptions::native_yosys`), and
+/// `make bench` does so (`bench nic-top`: `nic_top` placed, its figures in
+/// docs/nic-design.md), but it takes minutes per top where the generic pass takes seconds
+/// (`synth_ecp5` alone: `nic_top` 4 min 11 s, `nic_core` 5 min 50 s on the shared machine;
+/// `nic_top`'s block synthesis in the bench, generic pass included, 6 min 19 s), which would
+/// make `hpcnet synth --target ecp5` (`make synth`) minutes longer for figures the bench
+/// already gives.
 const ECP5_STACK_LIMITED: &[&str] = &["nic_core", "nic_top"];
 
 /// Yosys runs one thread per process: `synth` keeps this many running, one per core of the
@@ -137,7 +144,7 @@ fn synth_row(top: &str, path: &Path, work: &Path, target: Target) -> Result<Stri
     Ok(if chip_on_ice40 {
         format!("{top:<24} larger than the part: generic checks only ({seconds:.1} s); its cost: make bench")
     } else if stack_limited {
-        format!("{top:<24} generic checks only ({seconds:.1} s): synth_ecp5 exhausts the WebAssembly Yosys's stack on it")
+        format!("{top:<24} generic checks only ({seconds:.1} s): too deep for the WebAssembly Yosys's stack (the chip on the ECP5: bench nic-top)")
     } else {
         format!(
             "{:<24} {:>6} {:>6} {:>5} {:>6} {:>8.1}",

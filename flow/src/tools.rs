@@ -18,7 +18,8 @@ use crate::target::Target;
 /// One of the external programs the flow drives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tool {
-    /// Yosys from Debian (generic and iCE40 synthesis).
+    /// Yosys from Debian (generic and iCE40 synthesis; ECP5 synthesis of designs too deep for
+    /// the WebAssembly one, [`crate::SynthOptions::native_yosys`]).
     Yosys,
     /// nextpnr-ice40 (placement and routing).
     NextpnrIce40,
@@ -97,10 +98,54 @@ impl Tool {
         PathBuf::from(self.program())
     }
 
-    /// A command for this tool.
+    /// A command for this tool. A native Yosys gets a stack of [`NATIVE_STACK_BYTES`]
+    /// ([`with_large_stack`]).
     pub fn command(self) -> Command {
-        Command::new(self.path())
+        let mut cmd = Command::new(self.path());
+        if self == Tool::Yosys {
+            with_large_stack(&mut cmd);
+        }
+        cmd
     }
+}
+
+/// Stack limit (soft `RLIMIT_STACK`) of the native Yosys: 1 GiB, 128 times Debian's default
+/// 8 MiB. Yosys recurses along the design (the AST simplifier along expressions, the ABC and
+/// XAiger passes along combinational paths, `hierarchy` along instances), so a whole chip needs
+/// more stack than a block; the limit only reserves address space, the pages that are touched
+/// are the only ones used. It is inherited by the `yosys-abc` processes Yosys starts.
+pub const NATIVE_STACK_BYTES: u64 = 1 << 30;
+
+/// Makes `cmd` start with a soft stack limit of at least [`NATIVE_STACK_BYTES`] (never above
+/// the hard limit, never below the current soft limit), set in the child between `fork` and
+/// `exec` so this process's own limit is untouched.
+pub fn with_large_stack(cmd: &mut Command) -> &mut Command {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: the closure runs in the forked child before `exec` and calls only `getrlimit`
+    // and `setrlimit`, which are async-signal-safe; it allocates nothing and takes no lock.
+    unsafe {
+        cmd.pre_exec(|| {
+            let mut lim = libc::rlimit {
+                rlim_cur: 0,
+                rlim_max: 0,
+            };
+            if libc::getrlimit(libc::RLIMIT_STACK, &mut lim) != 0 {
+                return Ok(());
+            }
+            let want = NATIVE_STACK_BYTES as libc::rlim_t;
+            if lim.rlim_cur != libc::RLIM_INFINITY && lim.rlim_cur < want {
+                lim.rlim_cur = if lim.rlim_max == libc::RLIM_INFINITY {
+                    want
+                } else {
+                    want.min(lim.rlim_max)
+                };
+                // A refusal leaves the default stack: the run may then fail as it would have.
+                let _ = libc::setrlimit(libc::RLIMIT_STACK, &lim);
+            }
+            Ok(())
+        })
+    };
+    cmd
 }
 
 /// The virtual environment holding the PyPI tools: `HPCNET_VENV`, else
@@ -318,6 +363,31 @@ mod tests {
         let err = run_unchecked(Tool::Yosys, &mut cmd, &dir.join("x.log")).unwrap_err();
         assert!(format!("{err:#}").contains("HPCNET_YOSYS"), "{err:#}");
         std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn native_yosys_gets_a_large_stack() {
+        // `ulimit` prints KiB, or `unlimited`.
+        let limits = |cmd: &mut Command| -> (String, String) {
+            cmd.args(["-c", "ulimit -s; ulimit -Hs"]);
+            let out = String::from_utf8_lossy(&cmd.output().unwrap().stdout).into_owned();
+            let mut lines = out.lines().map(|l| l.trim().to_string());
+            (lines.next().unwrap(), lines.next().unwrap())
+        };
+        let kib = |s: &str| {
+            s.parse::<u64>()
+                .map_or(u64::MAX, |k| k.saturating_mul(1024))
+        };
+        let (own_soft, _) = limits(&mut Command::new("sh"));
+        let mut cmd = Command::new("sh");
+        let (soft, hard) = limits(with_large_stack(&mut cmd));
+        assert!(
+            kib(&soft) >= NATIVE_STACK_BYTES || soft == hard,
+            "soft {soft}, hard {hard}"
+        );
+        assert!(kib(&soft) >= kib(&own_soft), "{soft} < {own_soft}");
+        // This process keeps its own limit.
+        assert_eq!(limits(&mut Command::new("sh")).0, own_soft);
     }
 
     #[test]

@@ -157,6 +157,37 @@ fn counter_goes_through_the_ecp5_flow() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The counter synthesized for the ECP5 by Debian's native Yosys (`native_yosys`, the way of
+/// designs too deep for the WebAssembly one), placed by the PyPI nextpnr-ecp5: Yosys 0.23's
+/// ECP5 cells are ones nextpnr 0.11 packs and times.
+#[test]
+fn native_yosys_feeds_nextpnr_ecp5() {
+    let dir = flow::scratch_dir("counter_ecp5_native").unwrap();
+    let v = write(&dir, "counter.v", COUNTER);
+    let target = flow::ECP5_ULX3S;
+    let synth = flow::SynthOptions {
+        native_yosys: true,
+        ..flow::SynthOptions::for_target(target)
+    };
+    assert_eq!(synth.yosys(), flow::Tool::Yosys);
+    let options = PlaceOptions {
+        freq_mhz: 100.0,
+        require_timing: true,
+        synth,
+        ..PlaceOptions::default()
+    };
+    let p = flow::place_with(&[&v], "counter", &dir.join("place"), &options).unwrap();
+    let s = &p.synth;
+    assert_eq!(s.ffs, 8, "{:?}", s.cells);
+    assert!(s.cells.0.contains_key("TRELLIS_FF"), "{:?}", s.cells);
+    assert!(s.carries >= 4, "CCU2C cells carry two bits: {:?}", s.cells);
+    assert_eq!(p.target, target);
+    assert!(p.timing_met(), "{:?}", p.clocks);
+    assert_eq!(p.lcs.available, 83_640);
+    assert_eq!(p.ios.used, 11, "clock, reset, enable and 8 count bits");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn each_step_reports_tool_failures() {
     let dir = flow::scratch_dir("failures").unwrap();

@@ -292,10 +292,12 @@ pub fn nic_core(cfg: &Config) -> Result<Emitted, String> {
     let s = nic_settings(cfg);
     let description = "the NIC's DMA core: MMIO decode and SR-IOV function table, doorbell FIFOs, send engine (descriptor fetch, tag pool, data reads, reorder, packetizer), receive engine (intake, checks, PUT and NAP uploads, buffer manager, GET to PUT), completion-event writer over seven sources, QP lookups shared, host writes merged, packets and management flits onto one credit-flow-controlled network channel (nic/src/dma/)";
     let name = "nic_core";
-    // As `receive_engine`: only the shapes of `configs/` are compiled in.
+    // As `receive_engine`: only the shapes of `configs/` and the 2-function, 1-QP core of the
+    // iCE40 cost table (`bench nic`, `testbench::nic_cost::small_config`) are compiled in.
     match nic_shape(cfg) {
         (2, 32, 6, 5, 5, 8) => emit(<crate::nic_core!(2, 32, 6, 5, 5, 8)>::new(s), name, description),
         (6, 32, 6, 5, 5, 8) => emit(<crate::nic_core!(6, 32, 6, 5, 5, 8)>::new(s), name, description),
+        (2, 32, 6, 1, 5, 6) => emit(<crate::nic_core!(2, 32, 6, 1, 5, 6)>::new(s), name, description),
         shape => Err(format!(
             "nic_core: the shape (VCs, intake depth, log2 packet RAM words, log2 QP entries, log2 GET slot words, log2 doorbell words) = {shape:?} is not instantiated: add it to nic::tops::nic_core"
         )),
