@@ -100703,871 +100703,295 @@ module nic_top$core$send$reorder(clock,reset,issue$valid,issue$tag,issue$lane,is
         head_beat$record = order$source$data;
         head_beat$beat_index = beat_index$q;
         head_failed = 1'b0;
-        if (head_beat$tag == 0) begin
-            head_failed = failed$0$q;
-        end
-        if (head_beat$tag == 1) begin
-            head_failed = failed$1$q;
-        end
-        if (head_beat$tag == 2) begin
-            head_failed = failed$2$q;
-        end
-        if (head_beat$tag == 3) begin
-            head_failed = failed$3$q;
-        end
-        if (head_beat$tag == 4) begin
-            head_failed = failed$4$q;
-        end
-        if (head_beat$tag == 5) begin
-            head_failed = failed$5$q;
-        end
-        if (head_beat$tag == 6) begin
-            head_failed = failed$6$q;
-        end
-        if (head_beat$tag == 7) begin
-            head_failed = failed$7$q;
-        end
-        if (head_beat$tag == 8) begin
-            head_failed = failed$8$q;
-        end
-        if (head_beat$tag == 9) begin
-            head_failed = failed$9$q;
-        end
-        if (head_beat$tag == 10) begin
-            head_failed = failed$10$q;
-        end
-        if (head_beat$tag == 11) begin
-            head_failed = failed$11$q;
-        end
-        if (head_beat$tag == 12) begin
-            head_failed = failed$12$q;
-        end
-        if (head_beat$tag == 13) begin
-            head_failed = failed$13$q;
-        end
-        if (head_beat$tag == 14) begin
-            head_failed = failed$14$q;
-        end
-        if (head_beat$tag == 15) begin
-            head_failed = failed$15$q;
-        end
-        if (head_beat$tag == 16) begin
-            head_failed = failed$16$q;
-        end
-        if (head_beat$tag == 17) begin
-            head_failed = failed$17$q;
-        end
-        if (head_beat$tag == 18) begin
-            head_failed = failed$18$q;
-        end
-        if (head_beat$tag == 19) begin
-            head_failed = failed$19$q;
-        end
-        if (head_beat$tag == 20) begin
-            head_failed = failed$20$q;
-        end
-        if (head_beat$tag == 21) begin
-            head_failed = failed$21$q;
-        end
-        if (head_beat$tag == 22) begin
-            head_failed = failed$22$q;
-        end
-        if (head_beat$tag == 23) begin
-            head_failed = failed$23$q;
-        end
-        if (head_beat$tag == 24) begin
-            head_failed = failed$24$q;
-        end
-        if (head_beat$tag == 25) begin
-            head_failed = failed$25$q;
-        end
-        if (head_beat$tag == 26) begin
-            head_failed = failed$26$q;
-        end
-        if (head_beat$tag == 27) begin
-            head_failed = failed$27$q;
-        end
-        if (head_beat$tag == 28) begin
-            head_failed = failed$28$q;
-        end
-        if (head_beat$tag == 29) begin
-            head_failed = failed$29$q;
-        end
-        if (head_beat$tag == 30) begin
-            head_failed = failed$30$q;
-        end
-        if (head_beat$tag == 31) begin
-            head_failed = failed$31$q;
-        end
+        head_failed = head_failed | (failed$0$q & (head_beat$tag == 0));
+        head_failed = head_failed | (failed$1$q & (head_beat$tag == 1));
+        head_failed = head_failed | (failed$2$q & (head_beat$tag == 2));
+        head_failed = head_failed | (failed$3$q & (head_beat$tag == 3));
+        head_failed = head_failed | (failed$4$q & (head_beat$tag == 4));
+        head_failed = head_failed | (failed$5$q & (head_beat$tag == 5));
+        head_failed = head_failed | (failed$6$q & (head_beat$tag == 6));
+        head_failed = head_failed | (failed$7$q & (head_beat$tag == 7));
+        head_failed = head_failed | (failed$8$q & (head_beat$tag == 8));
+        head_failed = head_failed | (failed$9$q & (head_beat$tag == 9));
+        head_failed = head_failed | (failed$10$q & (head_beat$tag == 10));
+        head_failed = head_failed | (failed$11$q & (head_beat$tag == 11));
+        head_failed = head_failed | (failed$12$q & (head_beat$tag == 12));
+        head_failed = head_failed | (failed$13$q & (head_beat$tag == 13));
+        head_failed = head_failed | (failed$14$q & (head_beat$tag == 14));
+        head_failed = head_failed | (failed$15$q & (head_beat$tag == 15));
+        head_failed = head_failed | (failed$16$q & (head_beat$tag == 16));
+        head_failed = head_failed | (failed$17$q & (head_beat$tag == 17));
+        head_failed = head_failed | (failed$18$q & (head_beat$tag == 18));
+        head_failed = head_failed | (failed$19$q & (head_beat$tag == 19));
+        head_failed = head_failed | (failed$20$q & (head_beat$tag == 20));
+        head_failed = head_failed | (failed$21$q & (head_beat$tag == 21));
+        head_failed = head_failed | (failed$22$q & (head_beat$tag == 22));
+        head_failed = head_failed | (failed$23$q & (head_beat$tag == 23));
+        head_failed = head_failed | (failed$24$q & (head_beat$tag == 24));
+        head_failed = head_failed | (failed$25$q & (head_beat$tag == 25));
+        head_failed = head_failed | (failed$26$q & (head_beat$tag == 26));
+        head_failed = head_failed | (failed$27$q & (head_beat$tag == 27));
+        head_failed = head_failed | (failed$28$q & (head_beat$tag == 28));
+        head_failed = head_failed | (failed$29$q & (head_beat$tag == 29));
+        head_failed = head_failed | (failed$30$q & (head_beat$tag == 30));
+        head_failed = head_failed | (failed$31$q & (head_beat$tag == 31));
         row_ready = head_failed;
-        if (read_row$q == 0) begin
-            row_ready = row_valid$0$q | head_failed;
-        end
-        if (read_row$q == 1) begin
-            row_ready = row_valid$1$q | head_failed;
-        end
-        if (read_row$q == 2) begin
-            row_ready = row_valid$2$q | head_failed;
-        end
-        if (read_row$q == 3) begin
-            row_ready = row_valid$3$q | head_failed;
-        end
-        if (read_row$q == 4) begin
-            row_ready = row_valid$4$q | head_failed;
-        end
-        if (read_row$q == 5) begin
-            row_ready = row_valid$5$q | head_failed;
-        end
-        if (read_row$q == 6) begin
-            row_ready = row_valid$6$q | head_failed;
-        end
-        if (read_row$q == 7) begin
-            row_ready = row_valid$7$q | head_failed;
-        end
-        if (read_row$q == 8) begin
-            row_ready = row_valid$8$q | head_failed;
-        end
-        if (read_row$q == 9) begin
-            row_ready = row_valid$9$q | head_failed;
-        end
-        if (read_row$q == 10) begin
-            row_ready = row_valid$10$q | head_failed;
-        end
-        if (read_row$q == 11) begin
-            row_ready = row_valid$11$q | head_failed;
-        end
-        if (read_row$q == 12) begin
-            row_ready = row_valid$12$q | head_failed;
-        end
-        if (read_row$q == 13) begin
-            row_ready = row_valid$13$q | head_failed;
-        end
-        if (read_row$q == 14) begin
-            row_ready = row_valid$14$q | head_failed;
-        end
-        if (read_row$q == 15) begin
-            row_ready = row_valid$15$q | head_failed;
-        end
-        if (read_row$q == 16) begin
-            row_ready = row_valid$16$q | head_failed;
-        end
-        if (read_row$q == 17) begin
-            row_ready = row_valid$17$q | head_failed;
-        end
-        if (read_row$q == 18) begin
-            row_ready = row_valid$18$q | head_failed;
-        end
-        if (read_row$q == 19) begin
-            row_ready = row_valid$19$q | head_failed;
-        end
-        if (read_row$q == 20) begin
-            row_ready = row_valid$20$q | head_failed;
-        end
-        if (read_row$q == 21) begin
-            row_ready = row_valid$21$q | head_failed;
-        end
-        if (read_row$q == 22) begin
-            row_ready = row_valid$22$q | head_failed;
-        end
-        if (read_row$q == 23) begin
-            row_ready = row_valid$23$q | head_failed;
-        end
-        if (read_row$q == 24) begin
-            row_ready = row_valid$24$q | head_failed;
-        end
-        if (read_row$q == 25) begin
-            row_ready = row_valid$25$q | head_failed;
-        end
-        if (read_row$q == 26) begin
-            row_ready = row_valid$26$q | head_failed;
-        end
-        if (read_row$q == 27) begin
-            row_ready = row_valid$27$q | head_failed;
-        end
-        if (read_row$q == 28) begin
-            row_ready = row_valid$28$q | head_failed;
-        end
-        if (read_row$q == 29) begin
-            row_ready = row_valid$29$q | head_failed;
-        end
-        if (read_row$q == 30) begin
-            row_ready = row_valid$30$q | head_failed;
-        end
-        if (read_row$q == 31) begin
-            row_ready = row_valid$31$q | head_failed;
-        end
-        if (read_row$q == 32) begin
-            row_ready = row_valid$32$q | head_failed;
-        end
-        if (read_row$q == 33) begin
-            row_ready = row_valid$33$q | head_failed;
-        end
-        if (read_row$q == 34) begin
-            row_ready = row_valid$34$q | head_failed;
-        end
-        if (read_row$q == 35) begin
-            row_ready = row_valid$35$q | head_failed;
-        end
-        if (read_row$q == 36) begin
-            row_ready = row_valid$36$q | head_failed;
-        end
-        if (read_row$q == 37) begin
-            row_ready = row_valid$37$q | head_failed;
-        end
-        if (read_row$q == 38) begin
-            row_ready = row_valid$38$q | head_failed;
-        end
-        if (read_row$q == 39) begin
-            row_ready = row_valid$39$q | head_failed;
-        end
-        if (read_row$q == 40) begin
-            row_ready = row_valid$40$q | head_failed;
-        end
-        if (read_row$q == 41) begin
-            row_ready = row_valid$41$q | head_failed;
-        end
-        if (read_row$q == 42) begin
-            row_ready = row_valid$42$q | head_failed;
-        end
-        if (read_row$q == 43) begin
-            row_ready = row_valid$43$q | head_failed;
-        end
-        if (read_row$q == 44) begin
-            row_ready = row_valid$44$q | head_failed;
-        end
-        if (read_row$q == 45) begin
-            row_ready = row_valid$45$q | head_failed;
-        end
-        if (read_row$q == 46) begin
-            row_ready = row_valid$46$q | head_failed;
-        end
-        if (read_row$q == 47) begin
-            row_ready = row_valid$47$q | head_failed;
-        end
-        if (read_row$q == 48) begin
-            row_ready = row_valid$48$q | head_failed;
-        end
-        if (read_row$q == 49) begin
-            row_ready = row_valid$49$q | head_failed;
-        end
-        if (read_row$q == 50) begin
-            row_ready = row_valid$50$q | head_failed;
-        end
-        if (read_row$q == 51) begin
-            row_ready = row_valid$51$q | head_failed;
-        end
-        if (read_row$q == 52) begin
-            row_ready = row_valid$52$q | head_failed;
-        end
-        if (read_row$q == 53) begin
-            row_ready = row_valid$53$q | head_failed;
-        end
-        if (read_row$q == 54) begin
-            row_ready = row_valid$54$q | head_failed;
-        end
-        if (read_row$q == 55) begin
-            row_ready = row_valid$55$q | head_failed;
-        end
-        if (read_row$q == 56) begin
-            row_ready = row_valid$56$q | head_failed;
-        end
-        if (read_row$q == 57) begin
-            row_ready = row_valid$57$q | head_failed;
-        end
-        if (read_row$q == 58) begin
-            row_ready = row_valid$58$q | head_failed;
-        end
-        if (read_row$q == 59) begin
-            row_ready = row_valid$59$q | head_failed;
-        end
-        if (read_row$q == 60) begin
-            row_ready = row_valid$60$q | head_failed;
-        end
-        if (read_row$q == 61) begin
-            row_ready = row_valid$61$q | head_failed;
-        end
-        if (read_row$q == 62) begin
-            row_ready = row_valid$62$q | head_failed;
-        end
-        if (read_row$q == 63) begin
-            row_ready = row_valid$63$q | head_failed;
-        end
-        if (read_row$q == 64) begin
-            row_ready = row_valid$64$q | head_failed;
-        end
-        if (read_row$q == 65) begin
-            row_ready = row_valid$65$q | head_failed;
-        end
-        if (read_row$q == 66) begin
-            row_ready = row_valid$66$q | head_failed;
-        end
-        if (read_row$q == 67) begin
-            row_ready = row_valid$67$q | head_failed;
-        end
-        if (read_row$q == 68) begin
-            row_ready = row_valid$68$q | head_failed;
-        end
-        if (read_row$q == 69) begin
-            row_ready = row_valid$69$q | head_failed;
-        end
-        if (read_row$q == 70) begin
-            row_ready = row_valid$70$q | head_failed;
-        end
-        if (read_row$q == 71) begin
-            row_ready = row_valid$71$q | head_failed;
-        end
-        if (read_row$q == 72) begin
-            row_ready = row_valid$72$q | head_failed;
-        end
-        if (read_row$q == 73) begin
-            row_ready = row_valid$73$q | head_failed;
-        end
-        if (read_row$q == 74) begin
-            row_ready = row_valid$74$q | head_failed;
-        end
-        if (read_row$q == 75) begin
-            row_ready = row_valid$75$q | head_failed;
-        end
-        if (read_row$q == 76) begin
-            row_ready = row_valid$76$q | head_failed;
-        end
-        if (read_row$q == 77) begin
-            row_ready = row_valid$77$q | head_failed;
-        end
-        if (read_row$q == 78) begin
-            row_ready = row_valid$78$q | head_failed;
-        end
-        if (read_row$q == 79) begin
-            row_ready = row_valid$79$q | head_failed;
-        end
-        if (read_row$q == 80) begin
-            row_ready = row_valid$80$q | head_failed;
-        end
-        if (read_row$q == 81) begin
-            row_ready = row_valid$81$q | head_failed;
-        end
-        if (read_row$q == 82) begin
-            row_ready = row_valid$82$q | head_failed;
-        end
-        if (read_row$q == 83) begin
-            row_ready = row_valid$83$q | head_failed;
-        end
-        if (read_row$q == 84) begin
-            row_ready = row_valid$84$q | head_failed;
-        end
-        if (read_row$q == 85) begin
-            row_ready = row_valid$85$q | head_failed;
-        end
-        if (read_row$q == 86) begin
-            row_ready = row_valid$86$q | head_failed;
-        end
-        if (read_row$q == 87) begin
-            row_ready = row_valid$87$q | head_failed;
-        end
-        if (read_row$q == 88) begin
-            row_ready = row_valid$88$q | head_failed;
-        end
-        if (read_row$q == 89) begin
-            row_ready = row_valid$89$q | head_failed;
-        end
-        if (read_row$q == 90) begin
-            row_ready = row_valid$90$q | head_failed;
-        end
-        if (read_row$q == 91) begin
-            row_ready = row_valid$91$q | head_failed;
-        end
-        if (read_row$q == 92) begin
-            row_ready = row_valid$92$q | head_failed;
-        end
-        if (read_row$q == 93) begin
-            row_ready = row_valid$93$q | head_failed;
-        end
-        if (read_row$q == 94) begin
-            row_ready = row_valid$94$q | head_failed;
-        end
-        if (read_row$q == 95) begin
-            row_ready = row_valid$95$q | head_failed;
-        end
-        if (read_row$q == 96) begin
-            row_ready = row_valid$96$q | head_failed;
-        end
-        if (read_row$q == 97) begin
-            row_ready = row_valid$97$q | head_failed;
-        end
-        if (read_row$q == 98) begin
-            row_ready = row_valid$98$q | head_failed;
-        end
-        if (read_row$q == 99) begin
-            row_ready = row_valid$99$q | head_failed;
-        end
-        if (read_row$q == 100) begin
-            row_ready = row_valid$100$q | head_failed;
-        end
-        if (read_row$q == 101) begin
-            row_ready = row_valid$101$q | head_failed;
-        end
-        if (read_row$q == 102) begin
-            row_ready = row_valid$102$q | head_failed;
-        end
-        if (read_row$q == 103) begin
-            row_ready = row_valid$103$q | head_failed;
-        end
-        if (read_row$q == 104) begin
-            row_ready = row_valid$104$q | head_failed;
-        end
-        if (read_row$q == 105) begin
-            row_ready = row_valid$105$q | head_failed;
-        end
-        if (read_row$q == 106) begin
-            row_ready = row_valid$106$q | head_failed;
-        end
-        if (read_row$q == 107) begin
-            row_ready = row_valid$107$q | head_failed;
-        end
-        if (read_row$q == 108) begin
-            row_ready = row_valid$108$q | head_failed;
-        end
-        if (read_row$q == 109) begin
-            row_ready = row_valid$109$q | head_failed;
-        end
-        if (read_row$q == 110) begin
-            row_ready = row_valid$110$q | head_failed;
-        end
-        if (read_row$q == 111) begin
-            row_ready = row_valid$111$q | head_failed;
-        end
-        if (read_row$q == 112) begin
-            row_ready = row_valid$112$q | head_failed;
-        end
-        if (read_row$q == 113) begin
-            row_ready = row_valid$113$q | head_failed;
-        end
-        if (read_row$q == 114) begin
-            row_ready = row_valid$114$q | head_failed;
-        end
-        if (read_row$q == 115) begin
-            row_ready = row_valid$115$q | head_failed;
-        end
-        if (read_row$q == 116) begin
-            row_ready = row_valid$116$q | head_failed;
-        end
-        if (read_row$q == 117) begin
-            row_ready = row_valid$117$q | head_failed;
-        end
-        if (read_row$q == 118) begin
-            row_ready = row_valid$118$q | head_failed;
-        end
-        if (read_row$q == 119) begin
-            row_ready = row_valid$119$q | head_failed;
-        end
-        if (read_row$q == 120) begin
-            row_ready = row_valid$120$q | head_failed;
-        end
-        if (read_row$q == 121) begin
-            row_ready = row_valid$121$q | head_failed;
-        end
-        if (read_row$q == 122) begin
-            row_ready = row_valid$122$q | head_failed;
-        end
-        if (read_row$q == 123) begin
-            row_ready = row_valid$123$q | head_failed;
-        end
-        if (read_row$q == 124) begin
-            row_ready = row_valid$124$q | head_failed;
-        end
-        if (read_row$q == 125) begin
-            row_ready = row_valid$125$q | head_failed;
-        end
-        if (read_row$q == 126) begin
-            row_ready = row_valid$126$q | head_failed;
-        end
-        if (read_row$q == 127) begin
-            row_ready = row_valid$127$q | head_failed;
-        end
-        if (read_row$q == 128) begin
-            row_ready = row_valid$128$q | head_failed;
-        end
-        if (read_row$q == 129) begin
-            row_ready = row_valid$129$q | head_failed;
-        end
-        if (read_row$q == 130) begin
-            row_ready = row_valid$130$q | head_failed;
-        end
-        if (read_row$q == 131) begin
-            row_ready = row_valid$131$q | head_failed;
-        end
-        if (read_row$q == 132) begin
-            row_ready = row_valid$132$q | head_failed;
-        end
-        if (read_row$q == 133) begin
-            row_ready = row_valid$133$q | head_failed;
-        end
-        if (read_row$q == 134) begin
-            row_ready = row_valid$134$q | head_failed;
-        end
-        if (read_row$q == 135) begin
-            row_ready = row_valid$135$q | head_failed;
-        end
-        if (read_row$q == 136) begin
-            row_ready = row_valid$136$q | head_failed;
-        end
-        if (read_row$q == 137) begin
-            row_ready = row_valid$137$q | head_failed;
-        end
-        if (read_row$q == 138) begin
-            row_ready = row_valid$138$q | head_failed;
-        end
-        if (read_row$q == 139) begin
-            row_ready = row_valid$139$q | head_failed;
-        end
-        if (read_row$q == 140) begin
-            row_ready = row_valid$140$q | head_failed;
-        end
-        if (read_row$q == 141) begin
-            row_ready = row_valid$141$q | head_failed;
-        end
-        if (read_row$q == 142) begin
-            row_ready = row_valid$142$q | head_failed;
-        end
-        if (read_row$q == 143) begin
-            row_ready = row_valid$143$q | head_failed;
-        end
-        if (read_row$q == 144) begin
-            row_ready = row_valid$144$q | head_failed;
-        end
-        if (read_row$q == 145) begin
-            row_ready = row_valid$145$q | head_failed;
-        end
-        if (read_row$q == 146) begin
-            row_ready = row_valid$146$q | head_failed;
-        end
-        if (read_row$q == 147) begin
-            row_ready = row_valid$147$q | head_failed;
-        end
-        if (read_row$q == 148) begin
-            row_ready = row_valid$148$q | head_failed;
-        end
-        if (read_row$q == 149) begin
-            row_ready = row_valid$149$q | head_failed;
-        end
-        if (read_row$q == 150) begin
-            row_ready = row_valid$150$q | head_failed;
-        end
-        if (read_row$q == 151) begin
-            row_ready = row_valid$151$q | head_failed;
-        end
-        if (read_row$q == 152) begin
-            row_ready = row_valid$152$q | head_failed;
-        end
-        if (read_row$q == 153) begin
-            row_ready = row_valid$153$q | head_failed;
-        end
-        if (read_row$q == 154) begin
-            row_ready = row_valid$154$q | head_failed;
-        end
-        if (read_row$q == 155) begin
-            row_ready = row_valid$155$q | head_failed;
-        end
-        if (read_row$q == 156) begin
-            row_ready = row_valid$156$q | head_failed;
-        end
-        if (read_row$q == 157) begin
-            row_ready = row_valid$157$q | head_failed;
-        end
-        if (read_row$q == 158) begin
-            row_ready = row_valid$158$q | head_failed;
-        end
-        if (read_row$q == 159) begin
-            row_ready = row_valid$159$q | head_failed;
-        end
-        if (read_row$q == 160) begin
-            row_ready = row_valid$160$q | head_failed;
-        end
-        if (read_row$q == 161) begin
-            row_ready = row_valid$161$q | head_failed;
-        end
-        if (read_row$q == 162) begin
-            row_ready = row_valid$162$q | head_failed;
-        end
-        if (read_row$q == 163) begin
-            row_ready = row_valid$163$q | head_failed;
-        end
-        if (read_row$q == 164) begin
-            row_ready = row_valid$164$q | head_failed;
-        end
-        if (read_row$q == 165) begin
-            row_ready = row_valid$165$q | head_failed;
-        end
-        if (read_row$q == 166) begin
-            row_ready = row_valid$166$q | head_failed;
-        end
-        if (read_row$q == 167) begin
-            row_ready = row_valid$167$q | head_failed;
-        end
-        if (read_row$q == 168) begin
-            row_ready = row_valid$168$q | head_failed;
-        end
-        if (read_row$q == 169) begin
-            row_ready = row_valid$169$q | head_failed;
-        end
-        if (read_row$q == 170) begin
-            row_ready = row_valid$170$q | head_failed;
-        end
-        if (read_row$q == 171) begin
-            row_ready = row_valid$171$q | head_failed;
-        end
-        if (read_row$q == 172) begin
-            row_ready = row_valid$172$q | head_failed;
-        end
-        if (read_row$q == 173) begin
-            row_ready = row_valid$173$q | head_failed;
-        end
-        if (read_row$q == 174) begin
-            row_ready = row_valid$174$q | head_failed;
-        end
-        if (read_row$q == 175) begin
-            row_ready = row_valid$175$q | head_failed;
-        end
-        if (read_row$q == 176) begin
-            row_ready = row_valid$176$q | head_failed;
-        end
-        if (read_row$q == 177) begin
-            row_ready = row_valid$177$q | head_failed;
-        end
-        if (read_row$q == 178) begin
-            row_ready = row_valid$178$q | head_failed;
-        end
-        if (read_row$q == 179) begin
-            row_ready = row_valid$179$q | head_failed;
-        end
-        if (read_row$q == 180) begin
-            row_ready = row_valid$180$q | head_failed;
-        end
-        if (read_row$q == 181) begin
-            row_ready = row_valid$181$q | head_failed;
-        end
-        if (read_row$q == 182) begin
-            row_ready = row_valid$182$q | head_failed;
-        end
-        if (read_row$q == 183) begin
-            row_ready = row_valid$183$q | head_failed;
-        end
-        if (read_row$q == 184) begin
-            row_ready = row_valid$184$q | head_failed;
-        end
-        if (read_row$q == 185) begin
-            row_ready = row_valid$185$q | head_failed;
-        end
-        if (read_row$q == 186) begin
-            row_ready = row_valid$186$q | head_failed;
-        end
-        if (read_row$q == 187) begin
-            row_ready = row_valid$187$q | head_failed;
-        end
-        if (read_row$q == 188) begin
-            row_ready = row_valid$188$q | head_failed;
-        end
-        if (read_row$q == 189) begin
-            row_ready = row_valid$189$q | head_failed;
-        end
-        if (read_row$q == 190) begin
-            row_ready = row_valid$190$q | head_failed;
-        end
-        if (read_row$q == 191) begin
-            row_ready = row_valid$191$q | head_failed;
-        end
-        if (read_row$q == 192) begin
-            row_ready = row_valid$192$q | head_failed;
-        end
-        if (read_row$q == 193) begin
-            row_ready = row_valid$193$q | head_failed;
-        end
-        if (read_row$q == 194) begin
-            row_ready = row_valid$194$q | head_failed;
-        end
-        if (read_row$q == 195) begin
-            row_ready = row_valid$195$q | head_failed;
-        end
-        if (read_row$q == 196) begin
-            row_ready = row_valid$196$q | head_failed;
-        end
-        if (read_row$q == 197) begin
-            row_ready = row_valid$197$q | head_failed;
-        end
-        if (read_row$q == 198) begin
-            row_ready = row_valid$198$q | head_failed;
-        end
-        if (read_row$q == 199) begin
-            row_ready = row_valid$199$q | head_failed;
-        end
-        if (read_row$q == 200) begin
-            row_ready = row_valid$200$q | head_failed;
-        end
-        if (read_row$q == 201) begin
-            row_ready = row_valid$201$q | head_failed;
-        end
-        if (read_row$q == 202) begin
-            row_ready = row_valid$202$q | head_failed;
-        end
-        if (read_row$q == 203) begin
-            row_ready = row_valid$203$q | head_failed;
-        end
-        if (read_row$q == 204) begin
-            row_ready = row_valid$204$q | head_failed;
-        end
-        if (read_row$q == 205) begin
-            row_ready = row_valid$205$q | head_failed;
-        end
-        if (read_row$q == 206) begin
-            row_ready = row_valid$206$q | head_failed;
-        end
-        if (read_row$q == 207) begin
-            row_ready = row_valid$207$q | head_failed;
-        end
-        if (read_row$q == 208) begin
-            row_ready = row_valid$208$q | head_failed;
-        end
-        if (read_row$q == 209) begin
-            row_ready = row_valid$209$q | head_failed;
-        end
-        if (read_row$q == 210) begin
-            row_ready = row_valid$210$q | head_failed;
-        end
-        if (read_row$q == 211) begin
-            row_ready = row_valid$211$q | head_failed;
-        end
-        if (read_row$q == 212) begin
-            row_ready = row_valid$212$q | head_failed;
-        end
-        if (read_row$q == 213) begin
-            row_ready = row_valid$213$q | head_failed;
-        end
-        if (read_row$q == 214) begin
-            row_ready = row_valid$214$q | head_failed;
-        end
-        if (read_row$q == 215) begin
-            row_ready = row_valid$215$q | head_failed;
-        end
-        if (read_row$q == 216) begin
-            row_ready = row_valid$216$q | head_failed;
-        end
-        if (read_row$q == 217) begin
-            row_ready = row_valid$217$q | head_failed;
-        end
-        if (read_row$q == 218) begin
-            row_ready = row_valid$218$q | head_failed;
-        end
-        if (read_row$q == 219) begin
-            row_ready = row_valid$219$q | head_failed;
-        end
-        if (read_row$q == 220) begin
-            row_ready = row_valid$220$q | head_failed;
-        end
-        if (read_row$q == 221) begin
-            row_ready = row_valid$221$q | head_failed;
-        end
-        if (read_row$q == 222) begin
-            row_ready = row_valid$222$q | head_failed;
-        end
-        if (read_row$q == 223) begin
-            row_ready = row_valid$223$q | head_failed;
-        end
-        if (read_row$q == 224) begin
-            row_ready = row_valid$224$q | head_failed;
-        end
-        if (read_row$q == 225) begin
-            row_ready = row_valid$225$q | head_failed;
-        end
-        if (read_row$q == 226) begin
-            row_ready = row_valid$226$q | head_failed;
-        end
-        if (read_row$q == 227) begin
-            row_ready = row_valid$227$q | head_failed;
-        end
-        if (read_row$q == 228) begin
-            row_ready = row_valid$228$q | head_failed;
-        end
-        if (read_row$q == 229) begin
-            row_ready = row_valid$229$q | head_failed;
-        end
-        if (read_row$q == 230) begin
-            row_ready = row_valid$230$q | head_failed;
-        end
-        if (read_row$q == 231) begin
-            row_ready = row_valid$231$q | head_failed;
-        end
-        if (read_row$q == 232) begin
-            row_ready = row_valid$232$q | head_failed;
-        end
-        if (read_row$q == 233) begin
-            row_ready = row_valid$233$q | head_failed;
-        end
-        if (read_row$q == 234) begin
-            row_ready = row_valid$234$q | head_failed;
-        end
-        if (read_row$q == 235) begin
-            row_ready = row_valid$235$q | head_failed;
-        end
-        if (read_row$q == 236) begin
-            row_ready = row_valid$236$q | head_failed;
-        end
-        if (read_row$q == 237) begin
-            row_ready = row_valid$237$q | head_failed;
-        end
-        if (read_row$q == 238) begin
-            row_ready = row_valid$238$q | head_failed;
-        end
-        if (read_row$q == 239) begin
-            row_ready = row_valid$239$q | head_failed;
-        end
-        if (read_row$q == 240) begin
-            row_ready = row_valid$240$q | head_failed;
-        end
-        if (read_row$q == 241) begin
-            row_ready = row_valid$241$q | head_failed;
-        end
-        if (read_row$q == 242) begin
-            row_ready = row_valid$242$q | head_failed;
-        end
-        if (read_row$q == 243) begin
-            row_ready = row_valid$243$q | head_failed;
-        end
-        if (read_row$q == 244) begin
-            row_ready = row_valid$244$q | head_failed;
-        end
-        if (read_row$q == 245) begin
-            row_ready = row_valid$245$q | head_failed;
-        end
-        if (read_row$q == 246) begin
-            row_ready = row_valid$246$q | head_failed;
-        end
-        if (read_row$q == 247) begin
-            row_ready = row_valid$247$q | head_failed;
-        end
-        if (read_row$q == 248) begin
-            row_ready = row_valid$248$q | head_failed;
-        end
-        if (read_row$q == 249) begin
-            row_ready = row_valid$249$q | head_failed;
-        end
-        if (read_row$q == 250) begin
-            row_ready = row_valid$250$q | head_failed;
-        end
-        if (read_row$q == 251) begin
-            row_ready = row_valid$251$q | head_failed;
-        end
-        if (read_row$q == 252) begin
-            row_ready = row_valid$252$q | head_failed;
-        end
-        if (read_row$q == 253) begin
-            row_ready = row_valid$253$q | head_failed;
-        end
-        if (read_row$q == 254) begin
-            row_ready = row_valid$254$q | head_failed;
-        end
-        if (read_row$q == 255) begin
-            row_ready = row_valid$255$q | head_failed;
-        end
+        row_ready = row_ready | (row_valid$0$q & (read_row$q == 0));
+        row_ready = row_ready | (row_valid$1$q & (read_row$q == 1));
+        row_ready = row_ready | (row_valid$2$q & (read_row$q == 2));
+        row_ready = row_ready | (row_valid$3$q & (read_row$q == 3));
+        row_ready = row_ready | (row_valid$4$q & (read_row$q == 4));
+        row_ready = row_ready | (row_valid$5$q & (read_row$q == 5));
+        row_ready = row_ready | (row_valid$6$q & (read_row$q == 6));
+        row_ready = row_ready | (row_valid$7$q & (read_row$q == 7));
+        row_ready = row_ready | (row_valid$8$q & (read_row$q == 8));
+        row_ready = row_ready | (row_valid$9$q & (read_row$q == 9));
+        row_ready = row_ready | (row_valid$10$q & (read_row$q == 10));
+        row_ready = row_ready | (row_valid$11$q & (read_row$q == 11));
+        row_ready = row_ready | (row_valid$12$q & (read_row$q == 12));
+        row_ready = row_ready | (row_valid$13$q & (read_row$q == 13));
+        row_ready = row_ready | (row_valid$14$q & (read_row$q == 14));
+        row_ready = row_ready | (row_valid$15$q & (read_row$q == 15));
+        row_ready = row_ready | (row_valid$16$q & (read_row$q == 16));
+        row_ready = row_ready | (row_valid$17$q & (read_row$q == 17));
+        row_ready = row_ready | (row_valid$18$q & (read_row$q == 18));
+        row_ready = row_ready | (row_valid$19$q & (read_row$q == 19));
+        row_ready = row_ready | (row_valid$20$q & (read_row$q == 20));
+        row_ready = row_ready | (row_valid$21$q & (read_row$q == 21));
+        row_ready = row_ready | (row_valid$22$q & (read_row$q == 22));
+        row_ready = row_ready | (row_valid$23$q & (read_row$q == 23));
+        row_ready = row_ready | (row_valid$24$q & (read_row$q == 24));
+        row_ready = row_ready | (row_valid$25$q & (read_row$q == 25));
+        row_ready = row_ready | (row_valid$26$q & (read_row$q == 26));
+        row_ready = row_ready | (row_valid$27$q & (read_row$q == 27));
+        row_ready = row_ready | (row_valid$28$q & (read_row$q == 28));
+        row_ready = row_ready | (row_valid$29$q & (read_row$q == 29));
+        row_ready = row_ready | (row_valid$30$q & (read_row$q == 30));
+        row_ready = row_ready | (row_valid$31$q & (read_row$q == 31));
+        row_ready = row_ready | (row_valid$32$q & (read_row$q == 32));
+        row_ready = row_ready | (row_valid$33$q & (read_row$q == 33));
+        row_ready = row_ready | (row_valid$34$q & (read_row$q == 34));
+        row_ready = row_ready | (row_valid$35$q & (read_row$q == 35));
+        row_ready = row_ready | (row_valid$36$q & (read_row$q == 36));
+        row_ready = row_ready | (row_valid$37$q & (read_row$q == 37));
+        row_ready = row_ready | (row_valid$38$q & (read_row$q == 38));
+        row_ready = row_ready | (row_valid$39$q & (read_row$q == 39));
+        row_ready = row_ready | (row_valid$40$q & (read_row$q == 40));
+        row_ready = row_ready | (row_valid$41$q & (read_row$q == 41));
+        row_ready = row_ready | (row_valid$42$q & (read_row$q == 42));
+        row_ready = row_ready | (row_valid$43$q & (read_row$q == 43));
+        row_ready = row_ready | (row_valid$44$q & (read_row$q == 44));
+        row_ready = row_ready | (row_valid$45$q & (read_row$q == 45));
+        row_ready = row_ready | (row_valid$46$q & (read_row$q == 46));
+        row_ready = row_ready | (row_valid$47$q & (read_row$q == 47));
+        row_ready = row_ready | (row_valid$48$q & (read_row$q == 48));
+        row_ready = row_ready | (row_valid$49$q & (read_row$q == 49));
+        row_ready = row_ready | (row_valid$50$q & (read_row$q == 50));
+        row_ready = row_ready | (row_valid$51$q & (read_row$q == 51));
+        row_ready = row_ready | (row_valid$52$q & (read_row$q == 52));
+        row_ready = row_ready | (row_valid$53$q & (read_row$q == 53));
+        row_ready = row_ready | (row_valid$54$q & (read_row$q == 54));
+        row_ready = row_ready | (row_valid$55$q & (read_row$q == 55));
+        row_ready = row_ready | (row_valid$56$q & (read_row$q == 56));
+        row_ready = row_ready | (row_valid$57$q & (read_row$q == 57));
+        row_ready = row_ready | (row_valid$58$q & (read_row$q == 58));
+        row_ready = row_ready | (row_valid$59$q & (read_row$q == 59));
+        row_ready = row_ready | (row_valid$60$q & (read_row$q == 60));
+        row_ready = row_ready | (row_valid$61$q & (read_row$q == 61));
+        row_ready = row_ready | (row_valid$62$q & (read_row$q == 62));
+        row_ready = row_ready | (row_valid$63$q & (read_row$q == 63));
+        row_ready = row_ready | (row_valid$64$q & (read_row$q == 64));
+        row_ready = row_ready | (row_valid$65$q & (read_row$q == 65));
+        row_ready = row_ready | (row_valid$66$q & (read_row$q == 66));
+        row_ready = row_ready | (row_valid$67$q & (read_row$q == 67));
+        row_ready = row_ready | (row_valid$68$q & (read_row$q == 68));
+        row_ready = row_ready | (row_valid$69$q & (read_row$q == 69));
+        row_ready = row_ready | (row_valid$70$q & (read_row$q == 70));
+        row_ready = row_ready | (row_valid$71$q & (read_row$q == 71));
+        row_ready = row_ready | (row_valid$72$q & (read_row$q == 72));
+        row_ready = row_ready | (row_valid$73$q & (read_row$q == 73));
+        row_ready = row_ready | (row_valid$74$q & (read_row$q == 74));
+        row_ready = row_ready | (row_valid$75$q & (read_row$q == 75));
+        row_ready = row_ready | (row_valid$76$q & (read_row$q == 76));
+        row_ready = row_ready | (row_valid$77$q & (read_row$q == 77));
+        row_ready = row_ready | (row_valid$78$q & (read_row$q == 78));
+        row_ready = row_ready | (row_valid$79$q & (read_row$q == 79));
+        row_ready = row_ready | (row_valid$80$q & (read_row$q == 80));
+        row_ready = row_ready | (row_valid$81$q & (read_row$q == 81));
+        row_ready = row_ready | (row_valid$82$q & (read_row$q == 82));
+        row_ready = row_ready | (row_valid$83$q & (read_row$q == 83));
+        row_ready = row_ready | (row_valid$84$q & (read_row$q == 84));
+        row_ready = row_ready | (row_valid$85$q & (read_row$q == 85));
+        row_ready = row_ready | (row_valid$86$q & (read_row$q == 86));
+        row_ready = row_ready | (row_valid$87$q & (read_row$q == 87));
+        row_ready = row_ready | (row_valid$88$q & (read_row$q == 88));
+        row_ready = row_ready | (row_valid$89$q & (read_row$q == 89));
+        row_ready = row_ready | (row_valid$90$q & (read_row$q == 90));
+        row_ready = row_ready | (row_valid$91$q & (read_row$q == 91));
+        row_ready = row_ready | (row_valid$92$q & (read_row$q == 92));
+        row_ready = row_ready | (row_valid$93$q & (read_row$q == 93));
+        row_ready = row_ready | (row_valid$94$q & (read_row$q == 94));
+        row_ready = row_ready | (row_valid$95$q & (read_row$q == 95));
+        row_ready = row_ready | (row_valid$96$q & (read_row$q == 96));
+        row_ready = row_ready | (row_valid$97$q & (read_row$q == 97));
+        row_ready = row_ready | (row_valid$98$q & (read_row$q == 98));
+        row_ready = row_ready | (row_valid$99$q & (read_row$q == 99));
+        row_ready = row_ready | (row_valid$100$q & (read_row$q == 100));
+        row_ready = row_ready | (row_valid$101$q & (read_row$q == 101));
+        row_ready = row_ready | (row_valid$102$q & (read_row$q == 102));
+        row_ready = row_ready | (row_valid$103$q & (read_row$q == 103));
+        row_ready = row_ready | (row_valid$104$q & (read_row$q == 104));
+        row_ready = row_ready | (row_valid$105$q & (read_row$q == 105));
+        row_ready = row_ready | (row_valid$106$q & (read_row$q == 106));
+        row_ready = row_ready | (row_valid$107$q & (read_row$q == 107));
+        row_ready = row_ready | (row_valid$108$q & (read_row$q == 108));
+        row_ready = row_ready | (row_valid$109$q & (read_row$q == 109));
+        row_ready = row_ready | (row_valid$110$q & (read_row$q == 110));
+        row_ready = row_ready | (row_valid$111$q & (read_row$q == 111));
+        row_ready = row_ready | (row_valid$112$q & (read_row$q == 112));
+        row_ready = row_ready | (row_valid$113$q & (read_row$q == 113));
+        row_ready = row_ready | (row_valid$114$q & (read_row$q == 114));
+        row_ready = row_ready | (row_valid$115$q & (read_row$q == 115));
+        row_ready = row_ready | (row_valid$116$q & (read_row$q == 116));
+        row_ready = row_ready | (row_valid$117$q & (read_row$q == 117));
+        row_ready = row_ready | (row_valid$118$q & (read_row$q == 118));
+        row_ready = row_ready | (row_valid$119$q & (read_row$q == 119));
+        row_ready = row_ready | (row_valid$120$q & (read_row$q == 120));
+        row_ready = row_ready | (row_valid$121$q & (read_row$q == 121));
+        row_ready = row_ready | (row_valid$122$q & (read_row$q == 122));
+        row_ready = row_ready | (row_valid$123$q & (read_row$q == 123));
+        row_ready = row_ready | (row_valid$124$q & (read_row$q == 124));
+        row_ready = row_ready | (row_valid$125$q & (read_row$q == 125));
+        row_ready = row_ready | (row_valid$126$q & (read_row$q == 126));
+        row_ready = row_ready | (row_valid$127$q & (read_row$q == 127));
+        row_ready = row_ready | (row_valid$128$q & (read_row$q == 128));
+        row_ready = row_ready | (row_valid$129$q & (read_row$q == 129));
+        row_ready = row_ready | (row_valid$130$q & (read_row$q == 130));
+        row_ready = row_ready | (row_valid$131$q & (read_row$q == 131));
+        row_ready = row_ready | (row_valid$132$q & (read_row$q == 132));
+        row_ready = row_ready | (row_valid$133$q & (read_row$q == 133));
+        row_ready = row_ready | (row_valid$134$q & (read_row$q == 134));
+        row_ready = row_ready | (row_valid$135$q & (read_row$q == 135));
+        row_ready = row_ready | (row_valid$136$q & (read_row$q == 136));
+        row_ready = row_ready | (row_valid$137$q & (read_row$q == 137));
+        row_ready = row_ready | (row_valid$138$q & (read_row$q == 138));
+        row_ready = row_ready | (row_valid$139$q & (read_row$q == 139));
+        row_ready = row_ready | (row_valid$140$q & (read_row$q == 140));
+        row_ready = row_ready | (row_valid$141$q & (read_row$q == 141));
+        row_ready = row_ready | (row_valid$142$q & (read_row$q == 142));
+        row_ready = row_ready | (row_valid$143$q & (read_row$q == 143));
+        row_ready = row_ready | (row_valid$144$q & (read_row$q == 144));
+        row_ready = row_ready | (row_valid$145$q & (read_row$q == 145));
+        row_ready = row_ready | (row_valid$146$q & (read_row$q == 146));
+        row_ready = row_ready | (row_valid$147$q & (read_row$q == 147));
+        row_ready = row_ready | (row_valid$148$q & (read_row$q == 148));
+        row_ready = row_ready | (row_valid$149$q & (read_row$q == 149));
+        row_ready = row_ready | (row_valid$150$q & (read_row$q == 150));
+        row_ready = row_ready | (row_valid$151$q & (read_row$q == 151));
+        row_ready = row_ready | (row_valid$152$q & (read_row$q == 152));
+        row_ready = row_ready | (row_valid$153$q & (read_row$q == 153));
+        row_ready = row_ready | (row_valid$154$q & (read_row$q == 154));
+        row_ready = row_ready | (row_valid$155$q & (read_row$q == 155));
+        row_ready = row_ready | (row_valid$156$q & (read_row$q == 156));
+        row_ready = row_ready | (row_valid$157$q & (read_row$q == 157));
+        row_ready = row_ready | (row_valid$158$q & (read_row$q == 158));
+        row_ready = row_ready | (row_valid$159$q & (read_row$q == 159));
+        row_ready = row_ready | (row_valid$160$q & (read_row$q == 160));
+        row_ready = row_ready | (row_valid$161$q & (read_row$q == 161));
+        row_ready = row_ready | (row_valid$162$q & (read_row$q == 162));
+        row_ready = row_ready | (row_valid$163$q & (read_row$q == 163));
+        row_ready = row_ready | (row_valid$164$q & (read_row$q == 164));
+        row_ready = row_ready | (row_valid$165$q & (read_row$q == 165));
+        row_ready = row_ready | (row_valid$166$q & (read_row$q == 166));
+        row_ready = row_ready | (row_valid$167$q & (read_row$q == 167));
+        row_ready = row_ready | (row_valid$168$q & (read_row$q == 168));
+        row_ready = row_ready | (row_valid$169$q & (read_row$q == 169));
+        row_ready = row_ready | (row_valid$170$q & (read_row$q == 170));
+        row_ready = row_ready | (row_valid$171$q & (read_row$q == 171));
+        row_ready = row_ready | (row_valid$172$q & (read_row$q == 172));
+        row_ready = row_ready | (row_valid$173$q & (read_row$q == 173));
+        row_ready = row_ready | (row_valid$174$q & (read_row$q == 174));
+        row_ready = row_ready | (row_valid$175$q & (read_row$q == 175));
+        row_ready = row_ready | (row_valid$176$q & (read_row$q == 176));
+        row_ready = row_ready | (row_valid$177$q & (read_row$q == 177));
+        row_ready = row_ready | (row_valid$178$q & (read_row$q == 178));
+        row_ready = row_ready | (row_valid$179$q & (read_row$q == 179));
+        row_ready = row_ready | (row_valid$180$q & (read_row$q == 180));
+        row_ready = row_ready | (row_valid$181$q & (read_row$q == 181));
+        row_ready = row_ready | (row_valid$182$q & (read_row$q == 182));
+        row_ready = row_ready | (row_valid$183$q & (read_row$q == 183));
+        row_ready = row_ready | (row_valid$184$q & (read_row$q == 184));
+        row_ready = row_ready | (row_valid$185$q & (read_row$q == 185));
+        row_ready = row_ready | (row_valid$186$q & (read_row$q == 186));
+        row_ready = row_ready | (row_valid$187$q & (read_row$q == 187));
+        row_ready = row_ready | (row_valid$188$q & (read_row$q == 188));
+        row_ready = row_ready | (row_valid$189$q & (read_row$q == 189));
+        row_ready = row_ready | (row_valid$190$q & (read_row$q == 190));
+        row_ready = row_ready | (row_valid$191$q & (read_row$q == 191));
+        row_ready = row_ready | (row_valid$192$q & (read_row$q == 192));
+        row_ready = row_ready | (row_valid$193$q & (read_row$q == 193));
+        row_ready = row_ready | (row_valid$194$q & (read_row$q == 194));
+        row_ready = row_ready | (row_valid$195$q & (read_row$q == 195));
+        row_ready = row_ready | (row_valid$196$q & (read_row$q == 196));
+        row_ready = row_ready | (row_valid$197$q & (read_row$q == 197));
+        row_ready = row_ready | (row_valid$198$q & (read_row$q == 198));
+        row_ready = row_ready | (row_valid$199$q & (read_row$q == 199));
+        row_ready = row_ready | (row_valid$200$q & (read_row$q == 200));
+        row_ready = row_ready | (row_valid$201$q & (read_row$q == 201));
+        row_ready = row_ready | (row_valid$202$q & (read_row$q == 202));
+        row_ready = row_ready | (row_valid$203$q & (read_row$q == 203));
+        row_ready = row_ready | (row_valid$204$q & (read_row$q == 204));
+        row_ready = row_ready | (row_valid$205$q & (read_row$q == 205));
+        row_ready = row_ready | (row_valid$206$q & (read_row$q == 206));
+        row_ready = row_ready | (row_valid$207$q & (read_row$q == 207));
+        row_ready = row_ready | (row_valid$208$q & (read_row$q == 208));
+        row_ready = row_ready | (row_valid$209$q & (read_row$q == 209));
+        row_ready = row_ready | (row_valid$210$q & (read_row$q == 210));
+        row_ready = row_ready | (row_valid$211$q & (read_row$q == 211));
+        row_ready = row_ready | (row_valid$212$q & (read_row$q == 212));
+        row_ready = row_ready | (row_valid$213$q & (read_row$q == 213));
+        row_ready = row_ready | (row_valid$214$q & (read_row$q == 214));
+        row_ready = row_ready | (row_valid$215$q & (read_row$q == 215));
+        row_ready = row_ready | (row_valid$216$q & (read_row$q == 216));
+        row_ready = row_ready | (row_valid$217$q & (read_row$q == 217));
+        row_ready = row_ready | (row_valid$218$q & (read_row$q == 218));
+        row_ready = row_ready | (row_valid$219$q & (read_row$q == 219));
+        row_ready = row_ready | (row_valid$220$q & (read_row$q == 220));
+        row_ready = row_ready | (row_valid$221$q & (read_row$q == 221));
+        row_ready = row_ready | (row_valid$222$q & (read_row$q == 222));
+        row_ready = row_ready | (row_valid$223$q & (read_row$q == 223));
+        row_ready = row_ready | (row_valid$224$q & (read_row$q == 224));
+        row_ready = row_ready | (row_valid$225$q & (read_row$q == 225));
+        row_ready = row_ready | (row_valid$226$q & (read_row$q == 226));
+        row_ready = row_ready | (row_valid$227$q & (read_row$q == 227));
+        row_ready = row_ready | (row_valid$228$q & (read_row$q == 228));
+        row_ready = row_ready | (row_valid$229$q & (read_row$q == 229));
+        row_ready = row_ready | (row_valid$230$q & (read_row$q == 230));
+        row_ready = row_ready | (row_valid$231$q & (read_row$q == 231));
+        row_ready = row_ready | (row_valid$232$q & (read_row$q == 232));
+        row_ready = row_ready | (row_valid$233$q & (read_row$q == 233));
+        row_ready = row_ready | (row_valid$234$q & (read_row$q == 234));
+        row_ready = row_ready | (row_valid$235$q & (read_row$q == 235));
+        row_ready = row_ready | (row_valid$236$q & (read_row$q == 236));
+        row_ready = row_ready | (row_valid$237$q & (read_row$q == 237));
+        row_ready = row_ready | (row_valid$238$q & (read_row$q == 238));
+        row_ready = row_ready | (row_valid$239$q & (read_row$q == 239));
+        row_ready = row_ready | (row_valid$240$q & (read_row$q == 240));
+        row_ready = row_ready | (row_valid$241$q & (read_row$q == 241));
+        row_ready = row_ready | (row_valid$242$q & (read_row$q == 242));
+        row_ready = row_ready | (row_valid$243$q & (read_row$q == 243));
+        row_ready = row_ready | (row_valid$244$q & (read_row$q == 244));
+        row_ready = row_ready | (row_valid$245$q & (read_row$q == 245));
+        row_ready = row_ready | (row_valid$246$q & (read_row$q == 246));
+        row_ready = row_ready | (row_valid$247$q & (read_row$q == 247));
+        row_ready = row_ready | (row_valid$248$q & (read_row$q == 248));
+        row_ready = row_ready | (row_valid$249$q & (read_row$q == 249));
+        row_ready = row_ready | (row_valid$250$q & (read_row$q == 250));
+        row_ready = row_ready | (row_valid$251$q & (read_row$q == 251));
+        row_ready = row_ready | (row_valid$252$q & (read_row$q == 252));
+        row_ready = row_ready | (row_valid$253$q & (read_row$q == 253));
+        row_ready = row_ready | (row_valid$254$q & (read_row$q == 254));
+        row_ready = row_ready | (row_valid$255$q & (read_row$q == 255));
         reading = order$source$valid & row_ready & packer$space & (~head_beat$first_beat | mid_message$q | packer$drained) & ~reset;
         ram$read_address = read_row$q;
         packer$data = ram$read_data;
