@@ -154,11 +154,10 @@ pub fn report(dir: &Path) -> Result<()> {
 /// WebAssembly Yosys of `make deps-ecp5` exhausts its call stack in `synth_ecp5`'s XAiger pass
 /// on this design ("wasm trap: call stack exhausted", with `-noabc9` too), and nextpnr-ecp5
 /// 0.11 places 0.23's netlist. Measured 2026-11-28 (seed 1, shared machine, 18 to 25 min in
-/// all, nextpnr 9 to 14 min of it): 28,371 LUT4, 17,020 FFs, 3,959 CCU2C, 29 DP16KD, 11.5 MHz,
-/// the goal being 60. The critical path (87 ns, 190 logic stages) is the send engine's reorder
-/// buffer (`nic/src/send/data_reorder.rs`): the `row_ready` lookup of `row_valid[read_row]`
-/// over its 256 rows, emitted as a chain of 256 `if`s, into the order FIFO's read
-/// (docs/nic-design.md, "The chip").
+/// all): 11.5 MHz at first, its critical path (87 ns) the reorder buffer's `row_valid[read_row]`
+/// lookup written as 256 `if`s; with that lookup an OR of decoded terms, 31,192 LUT4, 17,169
+/// FFs, 4,141 CCU2C, 29 DP16KD and 28.7 MHz, the goal being 60; the path is then the event
+/// writer into the packetizer (docs/nic-design.md, "The chip").
 pub fn chip_on_ecp5(dir: &Path) -> Result<()> {
     let cfg = Config::default();
     let top = nic::tops::nic_top(&cfg).map_err(|e| anyhow!(e))?;
