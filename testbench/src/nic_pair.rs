@@ -61,6 +61,10 @@ use std::sync::Arc;
 pub type Core = nic::nic_core!(2, 32, 6, 5, 5, 8);
 /// The whole chip of the default configuration's shape (`nic::tops::nic_top`).
 pub type Top = nic::nic_top!(2, 32, 6, 5, 5, 8, 16, 64, 32);
+/// The DMA core at MTU 256 (packets of 35 flits: intake buffers of 64, packet RAM of 128).
+pub type Core256 = nic::nic_core!(2, 64, 7, 5, 5, 8);
+/// The whole chip at MTU 256.
+pub type Top256 = nic::nic_top!(2, 64, 7, 5, 5, 8, 16, 64, 32);
 
 /// Which NICs, joined how.
 #[derive(Clone, Copy, Debug)]
@@ -245,18 +249,38 @@ impl Side {
     }
 }
 
+/// The compiled model of `variant`'s NIC for `cfg`, whose shape (`nic::tops::nic_shape`) must
+/// be that of [`Core`] / [`Top`] (the default configuration's) or [`Core256`] / [`Top256`].
+pub fn model_for(variant: Variant, cfg: &Config) -> Result<Arc<VerilatorModel>> {
+    let shape = nic::tops::nic_shape(cfg);
+    let (default, mtu256) = ((2, 32, 6, 5, 5, 8), (2, 64, 7, 5, 5, 8));
+    match variant {
+        Variant::Core if shape == default => {
+            VerilatorModel::build_for(&mut <Core>::new(nic::tops::nic_settings(cfg)), "nic_core")
+        }
+        Variant::Core if shape == mtu256 => VerilatorModel::build_for(
+            &mut <Core256>::new(nic::tops::nic_settings(cfg)),
+            "nic_core",
+        ),
+        Variant::Top(_) if shape == default => {
+            VerilatorModel::build_for(&mut <Top>::new(nic::tops::nic_top_params(cfg)), "nic_top")
+        }
+        Variant::Top(_) if shape == mtu256 => VerilatorModel::build_for(
+            &mut <Top256>::new(nic::tops::nic_top_params(cfg)),
+            "nic_top",
+        ),
+        _ => anyhow::bail!("nic_pair: no NIC type of shape {shape:?}"),
+    }
+}
+
 /// The compiled model of [`Core`] at the default configuration.
 pub fn model() -> Result<Arc<VerilatorModel>> {
-    let cfg = Config::default();
-    let mut core = <Core>::new(nic::tops::nic_settings(&cfg));
-    VerilatorModel::build_for(&mut core, "nic_core")
+    model_for(Variant::Core, &Config::default())
 }
 
 /// The compiled model of [`Top`] at the default configuration.
 pub fn top_model() -> Result<Arc<VerilatorModel>> {
-    let cfg = Config::default();
-    let mut top = <Top>::new(nic::tops::nic_top_params(&cfg));
-    VerilatorModel::build_for(&mut top, "nic_top")
+    model_for(Variant::Top(Faults::default()), &Config::default())
 }
 
 /// Runs `operations` random operations with `seed`, PUT and GET lengths up to `max_bytes`,

@@ -27,22 +27,17 @@
 //! The SVG plot of bandwidth against payload goes to `build/bench/nic/put_bandwidth.svg`.
 use crate::host::MemoryConfig;
 use crate::models::lane_channel::Faults;
-use crate::nic_pair::{build, step, Core, PairReport, PairSetup, Side, Top, Variant};
+use crate::nic_pair::{build, model_for, step, PairReport, PairSetup, Side, Variant};
 use crate::plot::{self, Axis, Curve, COLOURS};
 use crate::rng::BenchRng;
 use crate::verilator::VerilatorModel;
-use anyhow::{bail, Result};
+use anyhow::Result;
 use hdl::formats::flit::{HEAD_BIT, TAIL_BIT, TYPE_BIT};
 use hdl::formats::nic::{Descriptor, DescriptorBody, NicPacket, Segment, OVERHEAD_FLITS};
 use hdl::params::Config;
 use nic::regs::Ring;
 use std::path::Path;
 use std::sync::Arc;
-
-/// The DMA core at MTU 256 (packets of 35 flits: intake buffers of 64, packet RAM of 128).
-pub type Core256 = nic::nic_core!(2, 64, 7, 5, 5, 8);
-/// The whole chip at MTU 256.
-pub type Top256 = nic::nic_top!(2, 64, 7, 5, 5, 8, 16, 64, 32);
 
 /// Payload bytes of a bandwidth stream (at most [`STREAM_PUTS`] PUTs of its size).
 const STREAM_BYTES: u64 = 512 << 10;
@@ -107,27 +102,9 @@ pub fn config(mtu: u32, tags: u32) -> Config {
     cfg
 }
 
-/// The compiled model of `join`'s NIC for `cfg` (its shape must be one of the aliases here).
+/// The compiled model of `join`'s NIC for `cfg` ([`crate::nic_pair::model_for`]).
 pub fn model(join: Join, cfg: &Config) -> Result<Arc<VerilatorModel>> {
-    let shape = nic::tops::nic_shape(cfg);
-    let (mtu128, mtu256) = ((2, 32, 6, 5, 5, 8), (2, 64, 7, 5, 5, 8));
-    match join {
-        Join::Flit if shape == mtu128 => {
-            VerilatorModel::build_for(&mut <Core>::new(nic::tops::nic_settings(cfg)), "nic_core")
-        }
-        Join::Flit if shape == mtu256 => VerilatorModel::build_for(
-            &mut <Core256>::new(nic::tops::nic_settings(cfg)),
-            "nic_core",
-        ),
-        Join::Llp(_) if shape == mtu128 => {
-            VerilatorModel::build_for(&mut <Top>::new(nic::tops::nic_top_params(cfg)), "nic_top")
-        }
-        Join::Llp(_) if shape == mtu256 => VerilatorModel::build_for(
-            &mut <Top256>::new(nic::tops::nic_top_params(cfg)),
-            "nic_top",
-        ),
-        _ => bail!("no NIC type of shape {shape:?} in nic_put_perf"),
-    }
+    model_for(join.variant(), cfg)
 }
 
 /// A pair of NICs set up and idle, with a cycle count and a bench RNG.
@@ -609,7 +586,7 @@ pub fn report_shares() -> Result<()> {
     Ok(())
 }
 
-/// 1, 64, 4K, 512K.
+/// A payload size as the table prints it: "64 B", "4 KB", "512 KB".
 fn plot_bytes(b: u64) -> String {
     if b >= 1 << 10 {
         format!("{} KB", b >> 10)
