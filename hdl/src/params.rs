@@ -128,6 +128,14 @@ config_sections! {
         retry_timeout: u32 = 256, Rule::Range(64, 65535);
         /// Cycles a transmitter waits for a round-trip echo before polling (more than the round trip; a lost echo can stall a full replay buffer this long).
         rt_timeout: u32 = 256, Rule::Range(64, 65535);
+        /// Retry requests in a row without a delivered LTP before the link is declared down and trains again (each waits up to link.retry_timeout, so a lane stuck at a constant takes the link down after about retry_limit x retry_timeout cycles, and training leaves that lane out).
+        retry_limit: u32 = 8, Rule::Range(1, 255);
+        /// Error score at which a lane is removed (0: lanes are never removed at run time). Each error charged to a lane adds one; the score is the hysteresis of the rate test below.
+        lane_threshold: u32 = 8, Rule::Range(0, 255);
+        /// Delivered LTPs per one-point decrease of every lane's error score: a lane is removed when its errors outpace one per this many LTPs (with 16 at 4 lanes, about one error per 4,200 bits carried), so errors spread evenly at a lower rate never strip good lanes.
+        lane_drain: u32 = 16, Rule::Range(1, 65535);
+        /// Cycles a link end waits in training for the far end to become ready before it starts training over.
+        train_timeout: u32 = 2048, Rule::Range(256, 65535);
     }
     /// The router (NRC) core: per-port input buffers.
     router: RouterConfig {

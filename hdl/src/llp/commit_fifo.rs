@@ -62,6 +62,9 @@ pub struct CommitFifo<const D: usize, const AW: usize, const CW: usize> {
     pub source: StreamSource<Bits<FLIT_BITS>>,
     /// Sticky: a write found the FIFO full and was dropped.
     pub overflow: Signal<Out, bool>,
+    /// Nothing committed is left to read: no entry between the read and commit pointers and
+    /// none on `source` (entries written but not committed may remain).
+    pub drained: Signal<Out, bool>,
     ram: RAM<Bits<FLIT_BITS>, AW>,
     rptr: DFF<Bits<CW>>,
     wptr: DFF<Bits<CW>>,
@@ -102,6 +105,7 @@ impl<const D: usize, const AW: usize, const CW: usize> CommitFifo<D, AW, CW> {
             rollback: Default::default(),
             source: Default::default(),
             overflow: Default::default(),
+            drained: Default::default(),
             ram: Default::default(),
             rptr: Default::default(),
             wptr: Default::default(),
@@ -138,6 +142,7 @@ impl<const D: usize, const AW: usize, const CW: usize> Logic for CommitFifo<D, A
         self.ram.read_clock.next = self.clock.val();
         self.ram.write_clock.next = self.clock.val();
         self.overflow.next = self.ovf.q.val();
+        self.drained.next = !self.shown.q.val() & (self.cptr.q.val() == self.rptr.q.val());
 
         // Read side: the RAM reads the head slot of the next cycle; it is shown if it is
         // committed after this edge (a commit now covers only slots written on earlier edges).

@@ -126,6 +126,11 @@ pub struct PacketBuffer<const D: usize, const AW: usize, const CW: usize> {
     pub err_reason: Signal<Out, Bits<3>>,
     /// Some flit or packet was dropped since reset.
     pub dropped_any: Signal<Out, bool>,
+    /// Slots not holding a flit (`D` minus stored flits, committed or not): what a far end
+    /// that restarted may be given as credits, once `idle`.
+    pub free: Signal<Out, Bits<CREDIT_BITS>>,
+    /// The input register is empty: no flit accepted on `sink` is still to be handled.
+    pub idle: Signal<Out, bool>,
     dec: FlitDecoder,
     /// The decoder outputs this block does not read, acknowledged here (Verilator's lint
     /// passes names containing "unused"; nothing reads this, so synthesis removes it).
@@ -172,6 +177,8 @@ pub struct PacketBuffer<const D: usize, const AW: usize, const CW: usize> {
     ereason: DFF<Bits<3>>,
     edropped: DFF<bool>,
     // Per-cycle decisions.
+    /// Slots holding no flit (`free` before widening).
+    free_slots: Signal<Local, Bits<CW>>,
     take: Signal<Local, bool>,
     head: Signal<Local, bool>,
     pop: Signal<Local, bool>,
@@ -250,6 +257,8 @@ impl<const D: usize, const AW: usize, const CW: usize> PacketBuffer<D, AW, CW> {
             err_flit1: Default::default(),
             err_reason: Default::default(),
             dropped_any: Default::default(),
+            free: Default::default(),
+            idle: Default::default(),
             dec: Default::default(),
             unused_decoded: Default::default(),
             in_valid: Default::default(),
@@ -287,6 +296,7 @@ impl<const D: usize, const AW: usize, const CW: usize> PacketBuffer<D, AW, CW> {
             e1: Default::default(),
             ereason: Default::default(),
             edropped: Default::default(),
+            free_slots: Default::default(),
             take: Default::default(),
             head: Default::default(),
             pop: Default::default(),
@@ -408,6 +418,11 @@ impl<const D: usize, const AW: usize, const CW: usize> Logic for PacketBuffer<D,
         self.err_flit1.next = self.e1.q.val();
         self.err_reason.next = self.ereason.q.val();
         self.dropped_any.next = self.edropped.q.val();
+        // Kept in a CW-bit signal before widening: the difference of CW-bit values must wrap at
+        // CW bits (rust-hdl's simulator widens an unwrapped difference with its high bits).
+        self.free_slots.next = self.depth.val() - (self.wptr.q.val() - self.rptr.q.val());
+        self.free.next = bit_cast::<CREDIT_BITS, CW>(self.free_slots.val());
+        self.idle.next = !self.in_valid.q.val();
 
         // Read side, as BramFifo: the RAM reads the head slot of the next cycle; it is shown
         // if it was committed before this edge (so written on an earlier edge).

@@ -26,6 +26,12 @@
 //! same way, so it stops following a VC for a reason whose per-VC counter saturated) and the
 //! error buffer outputs are that VC's. `dropped_any` is the OR over VCs.
 //!
+//! **Link restart.** When the far end was reset and the link trains again, the transmitter
+//! of this endpoint owes the far end its free slots (`free[v]`, read while `quiet`, when no
+//! committed flit is still on its way into a packet buffer), and `restart` sets the current VC
+//! to 0, the far end's assumption after its reset. A packet left open by the far end's reset
+//! is dropped by the packet buffer's own rules (its next head: missing tail; or its length).
+//!
 //! Handshake: each `sources[v]` obeys the stream hold rule, one flit per cycle sustained; the
 //! flits of an LTP committed in cycle `c` enter their packet buffers from the clock edge that
 //! ends cycle `c + 2`, one per cycle (staging latency 1, demultiplexer register 1). Synchronous
@@ -111,6 +117,15 @@ pub struct RxDelivery<
     pub bad_vc: Signal<Out, Bits<16>>,
     /// Sticky: the staging buffer overflowed (the parser broke its space guarantee).
     pub overflow: Signal<Out, bool>,
+    /// The far end restarted (it was reset, the link trained again): the current VC goes back
+    /// to 0, which is what the far end's transmitter assumes after its reset.
+    pub restart: Signal<In, bool>,
+    /// Per VC: slots holding no flit, read when the far end restarts (its credits start from
+    /// them). Exact only while `quiet`.
+    pub free: Vec<Signal<Out, Bits<CREDIT_BITS>>>,
+    /// No committed flit is on its way to a packet buffer (staging drained, demultiplexer and
+    /// packet buffer input registers empty), so `free` counts every flit received.
+    pub quiet: Signal<Out, bool>,
     staging: CommitFifo<S, SAW, SCW>,
     dec: FlitDecoder,
     /// The decoder outputs this block does not read, acknowledged here (Verilator's lint
@@ -192,6 +207,9 @@ impl<
             dropped_any: Default::default(),
             bad_vc: Default::default(),
             overflow: Default::default(),
+            restart: Default::default(),
+            free: (0..vcs).map(|_| Default::default()).collect(),
+            quiet: Default::default(),
             staging: CommitFifo::new(),
             dec: Default::default(),
             unused_decoded: Default::default(),
@@ -305,6 +323,7 @@ impl<
         self.err_flit0.next = 0.into();
         self.err_flit1.next = 0.into();
         self.err_reason.next = 0.into();
+        self.quiet.next = self.staging.drained.val();
         for i in 0..self.bufs.len() {
             self.bufs[i].clock.next = self.clock.val();
             self.bufs[i].reset.next = self.reset.val();
@@ -317,6 +336,10 @@ impl<
             self.sources[i].data.next = self.bufs[i].source.data.val();
             self.bufs[i].source.ready.next = self.sources[i].ready.val();
             self.freed[i].next = self.bufs[i].freed.val();
+            self.free[i].next = self.bufs[i].free.val();
+            if self.ov[i].q.val() | !self.bufs[i].idle.val() {
+                self.quiet.next = false;
+            }
             if self.bufs[i].dropped_any.val() {
                 self.dropped_any.next = true;
             }
@@ -380,6 +403,9 @@ impl<
             self.t_ovr.d.next = self.t_ovr.q.val() + self.one16.val();
         }
 
+        if self.restart.val() {
+            self.cur.d.next = 0.into();
+        }
         if self.reset.val() {
             self.cur.d.next = 0.into();
             self.c_bad_vc.d.next = 0.into();

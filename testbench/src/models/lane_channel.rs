@@ -8,8 +8,11 @@
 //!   random valid lane flip;
 //! - dropped transfers: with probability `drop_rate` per beat, one random valid lane loses its
 //!   transfer (valid, start and data);
-//! - one bad lane from cycle `bad.from`: [`LaneFault::Dead`] (no transfers at all, as after loss
-//!   of lock) or [`LaneFault::Noisy`] (its own bit error rate).
+//! - up to two bad lanes (`bad`, `also`), each from cycle `from` until cycle `to`:
+//!   [`LaneFault::Dead`] (no transfers at all, as after loss of lock), [`LaneFault::Noisy`] (its
+//!   own bit error rate), [`LaneFault::Stuck`] (a constant with `valid` high whatever is sent,
+//!   as a driver stuck at a level behind a PHY that still claims lock) or [`LaneFault::Garbage`]
+//!   (random data and `start` with `valid` high).
 use crate::rng::BenchRng;
 use hdl::llp::lane_channel::MAX_LANES;
 use hdl::llp::ltp::Beat;
@@ -22,6 +25,10 @@ pub enum LaneFault {
     Dead,
     /// The lane's bits flip at this rate.
     Noisy(f64),
+    /// The lane carries this constant, `valid` high and `start` low, every cycle.
+    Stuck(u32),
+    /// The lane carries random data and `start`, `valid` high, every cycle.
+    Garbage,
 }
 
 /// One lane going bad mid-run.
@@ -31,6 +38,8 @@ pub struct BadLane {
     pub lane: usize,
     /// First faulty cycle.
     pub from: u64,
+    /// First healthy cycle again (`u64::MAX`: never).
+    pub to: u64,
     /// The fault.
     pub fault: LaneFault,
 }
@@ -48,6 +57,8 @@ pub struct Faults {
     pub drop_rate: f64,
     /// A lane that goes bad.
     pub bad: Option<BadLane>,
+    /// A second lane that goes bad.
+    pub also: Option<BadLane>,
 }
 
 /// What a channel did.
@@ -95,13 +106,20 @@ impl LaneChannel {
         assert!(delay >= 1, "a channel delays at least one cycle");
         let mut rng = BenchRng::new(seed);
         let gap = geometric(&mut rng, faults.ber);
-        let bad_gap = match faults.bad {
-            Some(BadLane {
-                fault: LaneFault::Noisy(p),
-                ..
-            }) => geometric(&mut rng, p),
-            _ => u64::MAX,
-        };
+        let noisy = [faults.bad, faults.also].into_iter().flatten().find_map(|b| match b.fault {
+            LaneFault::Noisy(p) => Some(p),
+            _ => None,
+        });
+        assert!(
+            [faults.bad, faults.also]
+                .iter()
+                .flatten()
+                .filter(|b| matches!(b.fault, LaneFault::Noisy(_)))
+                .count()
+                <= 1,
+            "at most one noisy bad lane"
+        );
+        let bad_gap = noisy.map_or(u64::MAX, |p| geometric(&mut rng, p));
         Self {
             faults,
             pipe: (0..delay).map(|_| Beat::default()).collect(),
@@ -149,30 +167,56 @@ impl LaneChannel {
                 self.drop(&mut beat, lane);
             }
         }
-        if let Some(bad) = self.faults.bad {
-            if self.cycle >= bad.from && beat.valid >> bad.lane & 1 == 1 {
-                match bad.fault {
-                    LaneFault::Dead => self.drop(&mut beat, bad.lane),
-                    LaneFault::Noisy(p) => {
-                        let mut left = 32u64;
-                        let mut at = 0u64;
-                        while self.bad_gap < left {
-                            let b = at + self.bad_gap;
-                            beat.data[bad.lane] ^= 1 << b;
-                            self.stats.bad_flips += 1;
-                            self.stats.lane_flips[bad.lane] += 1;
-                            at = b + 1;
-                            left -= self.bad_gap + 1;
-                            self.bad_gap = geometric(&mut self.rng, p);
-                        }
-                        self.bad_gap -= left;
-                    }
-                }
+        for bad in [self.faults.bad, self.faults.also].into_iter().flatten() {
+            if (bad.from..bad.to).contains(&self.cycle) {
+                self.apply(&mut beat, bad);
             }
         }
         self.cycle += 1;
         self.pipe.push_back(beat);
         self.pipe.pop_front().expect("the pipe is never empty")
+    }
+
+    fn apply(&mut self, beat: &mut Beat, bad: BadLane) {
+        let sent = beat.valid >> bad.lane & 1 == 1;
+        match bad.fault {
+            LaneFault::Dead if sent => self.drop(beat, bad.lane),
+            LaneFault::Noisy(p) if sent => {
+                let mut left = 32u64;
+                let mut at = 0u64;
+                while self.bad_gap < left {
+                    let b = at + self.bad_gap;
+                    beat.data[bad.lane] ^= 1 << b;
+                    self.stats.bad_flips += 1;
+                    self.stats.lane_flips[bad.lane] += 1;
+                    at = b + 1;
+                    left -= self.bad_gap + 1;
+                    self.bad_gap = geometric(&mut self.rng, p);
+                }
+                self.bad_gap -= left;
+            }
+            LaneFault::Stuck(v) => {
+                self.force(beat, bad.lane, v, false);
+            }
+            LaneFault::Garbage => {
+                let (v, start) = (self.rng.bits(32) as u32, self.rng.chance(0.5));
+                self.force(beat, bad.lane, v, start);
+            }
+            _ => {}
+        }
+    }
+
+    /// Lane `lane` carries `data` with `valid` high whatever was sent; what was sent there is
+    /// lost (counted as flipped bits when it differed).
+    fn force(&mut self, beat: &mut Beat, lane: usize, data: u32, start: bool) {
+        if beat.valid >> lane & 1 == 1 {
+            let flips = (beat.data[lane] ^ data).count_ones() as u64;
+            self.stats.bad_flips += flips;
+            self.stats.lane_flips[lane] += flips;
+        }
+        beat.valid |= 1 << lane;
+        beat.start = beat.start & !(1 << lane) | (start as u8) << lane;
+        beat.data[lane] = data;
     }
 
     fn drop(&mut self, beat: &mut Beat, lane: usize) {
@@ -241,6 +285,7 @@ mod tests {
         let bad = BadLane {
             lane: 2,
             from: 5,
+            to: u64::MAX,
             fault: LaneFault::Dead,
         };
         let mut c = LaneChannel::new(
@@ -255,5 +300,32 @@ mod tests {
         assert_eq!(outs[5].valid, 0xf);
         assert_eq!(outs[6].valid, 0b1011);
         assert_eq!(outs[9].valid, 0b1011);
+    }
+
+    #[test]
+    fn stuck_lane_holds_its_value_with_valid_until_it_heals() {
+        let bad = BadLane {
+            lane: 1,
+            from: 2,
+            to: 6,
+            fault: LaneFault::Stuck(0xdead_beef),
+        };
+        let mut c = LaneChannel::new(
+            1,
+            Faults {
+                bad: Some(bad),
+                ..Default::default()
+            },
+            3,
+        );
+        let idle = Beat::default();
+        let outs: Vec<Beat> = (0..8).map(|_| c.step(idle)).collect();
+        // Output k is the beat sent at cycle k - 1 (a one-cycle wire).
+        for (k, b) in outs.iter().enumerate() {
+            let stuck = (3..7).contains(&k);
+            assert_eq!(b.valid, (stuck as u8) << 1, "cycle {k}");
+            assert_eq!(b.data[1], if stuck { 0xdead_beef } else { 0 }, "cycle {k}");
+            assert_eq!(b.start, 0, "cycle {k}");
+        }
     }
 }

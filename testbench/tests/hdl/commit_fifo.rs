@@ -24,7 +24,7 @@ macro_rules! table {
     ($t:ty) => {
         || {
             port_table!($t; reset, wr_valid, wr_data, commit, rollback, source.valid,
-                source.data, source.ready, overflow)
+                source.data, source.ready, overflow, drained)
         }
     };
 }
@@ -60,6 +60,7 @@ fn bench<const D: usize>(b: &mut dyn Backend, seed: u64, load: Load, cycles: u64
         p("rollback"),
         p("overflow"),
     );
+    let drained = p("drained");
     let mut rx = Receiver::new(StreamPorts::new(b, "source"), load.read);
     let mut m = CommitFifoModel::new(D);
     let (mut serial, mut read, mut rolled_back, mut full_rate) = (0u128, 0usize, 0usize, 0u64);
@@ -88,6 +89,11 @@ fn bench<const D: usize>(b: &mut dyn Backend, seed: u64, load: Load, cycles: u64
         b.poke_bool(rb, rollback);
         rx.drive(b, &mut rng);
         let valid = b.peek_bool(rx.ports.valid);
+        assert_eq!(
+            b.peek_bool(drained),
+            m.committed.is_empty(),
+            "seed {seed} cycle {cyc}: drained vs committed entries"
+        );
         if sched.released() {
             assert!(
                 !valid && !b.peek_bool(ovf),

@@ -28,7 +28,7 @@ macro_rules! table {
         || {
             port_table!($t; reset, sink.valid, sink.data, sink.ready, source.valid, source.data,
                 source.ready, freed, missing_head, missing_tail, too_long, bad, overrun,
-                err_flit0, err_flit1, err_reason, dropped_any)
+                err_flit0, err_flit1, err_reason, dropped_any, free, idle)
         }
     };
 }
@@ -211,6 +211,7 @@ fn bench<const D: usize>(b: &mut dyn Backend, max_len: usize, run: &Run, seed: u
         p("err_reason"),
         p("dropped_any"),
     );
+    let (free_p, idle_p) = (p("free"), p("idle"));
     let mut rx = Receiver::new(StreamPorts::new(b, "source"), run.out_rate);
     let mut model = PacketBufferModel::new(D, max_len);
     let mut queue: std::collections::VecDeque<u128> = run.flits.iter().copied().collect();
@@ -313,6 +314,19 @@ fn bench<const D: usize>(b: &mut dyn Backend, max_len: usize, run: &Run, seed: u
         }
         let ctrs: Vec<u64> = ctr_ports.iter().map(|&c| b.peek(c) as u64).collect();
         assert_eq!(ctrs, model.counters, "seed {seed} cycle {cycles}: counters");
+        // Slots holding a flit are the model's (committed and open); the input register
+        // holds the flit accepted on the last edge unless the buffer ignores it.
+        assert_eq!(
+            b.peek(free_p) as usize,
+            D - model.used(),
+            "seed {seed} cycle {cycles}: free"
+        );
+        let held = in_reg.is_some_and(|w| classify(w) != FlitClass::Ignored);
+        assert_eq!(
+            b.peek_bool(idle_p),
+            !held,
+            "seed {seed} cycle {cycles}: idle"
+        );
         let err = (b.peek(e0), b.peek(e1), b.peek(er) as u8);
         assert_eq!(err, model.err, "seed {seed} cycle {cycles}: error buffer");
         assert_eq!(

@@ -9,7 +9,10 @@
 //! sender's stream of that VC, in order (so nothing of a rolled-back group leaks and nothing is
 //! lost or misrouted), every credit comes back, the totals, error buffer, `err_vc`, `bad_vc`
 //! and `dropped_any` match the model and the sender's count of dirty packets, and the staging
-//! buffer never overflows. `wr_data` is random while `wr_valid` is low.
+//! buffer never overflows. `wr_data` is random while `wr_valid` is low. Whenever `quiet` is
+//! high, each `free[v]` must be the depth less the flits the model's buffer holds; far-end
+//! restarts (`restart`) come at random quiet moments between groups, after which the sender
+//! names its VC with a VlMrkr (the model's current VC goes to 0, as the hardware's must).
 //!
 //! Reset (its doc: "empties everything and clears every counter", current VC 0): a run with
 //! 1-3 cycle pulses at random moments (the shared [`ResetSchedule`]). In the first cycle after
@@ -54,7 +57,7 @@ fn table<
     > = hdl::llp::rx_delivery::RxDelivery<S, SAW, SCW, D, AW, CW>;
     let mut t = port_table!(T<S, SAW, SCW, D, AW, CW>; reset, wr_valid, wr_data, commit, rollback,
         missing_head, missing_tail, too_long, bad, overrun, err_vc, err_flit0, err_flit1,
-        err_reason, dropped_any, bad_vc, overflow);
+        err_reason, dropped_any, bad_vc, overflow, restart, quiet);
     for i in 0..vcs {
         t.add(
             format!("sources${i}$valid"),
@@ -81,6 +84,11 @@ fn table<
             format!("freed${i}"),
             move |x: &mut T<S, SAW, SCW, D, AW, CW>, v| x.freed[i].next = SimValue::from_u128(v),
             move |x: &T<S, SAW, SCW, D, AW, CW>| SimValue::to_u128(&x.freed[i].val()),
+        );
+        t.add(
+            format!("free${i}"),
+            move |x: &mut T<S, SAW, SCW, D, AW, CW>, v| x.free[i].next = SimValue::from_u128(v),
+            move |x: &T<S, SAW, SCW, D, AW, CW>| SimValue::to_u128(&x.free[i].val()),
         );
     }
     t
@@ -182,6 +190,9 @@ struct Params {
     /// Mean cycles between reset pulses (0: none). With resets the totals and deliveries are
     /// the reset model's alone (the streams' dirty packets are cut at random).
     reset_gap: u64,
+    /// Probability per eligible cycle of a far-end restart (`restart`): eligible when the
+    /// hardware is `quiet` and the next group has not started.
+    restart: f64,
 }
 
 #[derive(Debug, PartialEq)]
@@ -192,6 +203,10 @@ struct Outcome {
     err: (u128, u128, u8),
     cycles: u64,
     rollbacks: u64,
+    /// Restarts made.
+    restarts: u64,
+    /// Cycles in which `quiet` was high (and `free` checked against the model).
+    quiet_cycles: u64,
 }
 
 /// The link sender: per-VC streams, credits, and its view of the current VC.
@@ -272,6 +287,8 @@ fn bench<const D: usize>(b: &mut dyn Backend, p: &Params, seed: u64) -> Outcome 
         port("dropped_any"),
     );
     let freed: Vec<_> = (0..p.vcs).map(|i| port(&format!("freed${i}"))).collect();
+    let free: Vec<_> = (0..p.vcs).map(|i| port(&format!("free${i}"))).collect();
+    let (restart_port, quiet_port) = (port("restart"), port("quiet"));
     let mut rx: Vec<Receiver> = (0..p.vcs)
         .map(|i| Receiver::new(StreamPorts::new(b, &format!("sources${i}")), p.out_rates[i]))
         .collect();
@@ -304,7 +321,10 @@ fn bench<const D: usize>(b: &mut dyn Backend, p: &Params, seed: u64) -> Outcome 
     };
     let mut model = RxDeliveryModel::new(p.vcs, D, p.max_len);
     let mut got: Vec<Vec<u128>> = vec![vec![]; p.vcs];
+    // The sender's view of the receiver's VC before the group in progress was built.
+    let mut group_ctx = tx.ctx;
     let mut group = tx.build(&mut rng, p);
+    let (mut restarts, mut quiet_cycles) = (0u64, 0u64);
     let mut idx = 0usize;
     let mut wait = 0u64;
     let (mut cycles, mut rollbacks) = (0u64, 0u64);
@@ -330,6 +350,7 @@ fn bench<const D: usize>(b: &mut dyn Backend, p: &Params, seed: u64) -> Outcome 
                     commit = true;
                     bad_vc_committed += group_bad;
                     let before = tx.bad_vc_sent;
+                    group_ctx = tx.ctx;
                     group = tx.build(&mut rng, p);
                     group_bad = tx.bad_vc_sent - before;
                 } else {
@@ -339,6 +360,33 @@ fn bench<const D: usize>(b: &mut dyn Backend, p: &Params, seed: u64) -> Outcome 
                 idx = 0;
                 wait = rng.range(0, 2);
             }
+        }
+        // With nothing committed in flight, `free` counts exactly the flits the model holds.
+        let quiet = b.peek_bool(quiet_port);
+        if quiet && !rst {
+            quiet_cycles += 1;
+            for v in 0..p.vcs {
+                assert_eq!(
+                    b.peek(free[v]) as usize,
+                    D - model.bufs[v].used(),
+                    "seed {seed} cycle {cycles}: VC {v} free slots while quiet"
+                );
+            }
+        }
+        // A far-end restart: the receiver's VC goes back to 0; the sender, which assumes that
+        // too after its reset, names the group's VC with a VlMrkr first.
+        let restart = quiet
+            && !rst
+            && idx == 0
+            && !commit
+            && !rollback
+            && (group_ctx as usize) < p.vcs
+            && rng.chance(p.restart);
+        b.poke_bool(restart_port, restart);
+        if restart {
+            group.insert(0, vl_marker(group_ctx, &mut rng));
+            model.cur = 0;
+            restarts += 1;
         }
         let mut write = None;
         if idx < group.len() && rng.chance(p.in_rate) {
@@ -407,6 +455,7 @@ fn bench<const D: usize>(b: &mut dyn Backend, p: &Params, seed: u64) -> Outcome 
             rx.iter_mut().for_each(|r| r.reset());
             tx.credits = vec![D as u64; p.vcs];
             tx.ctx = 0;
+            group_ctx = 0;
             group = tx.build(&mut rng, p);
             (idx, wait) = (0, 0);
             continue;
@@ -493,6 +542,8 @@ fn bench<const D: usize>(b: &mut dyn Backend, p: &Params, seed: u64) -> Outcome 
         err,
         cycles,
         rollbacks,
+        restarts,
+        quiet_cycles,
     }
 }
 
@@ -509,6 +560,7 @@ fn params(vcs: usize, max_len: usize, items: usize, rng: &mut BenchRng) -> Param
             .map(|_| 0.3 + 0.7 * rng.range(0, 10) as f64 / 10.0)
             .collect(),
         reset_gap: 0,
+        restart: 0.02,
     }
 }
 
@@ -549,6 +601,11 @@ fn rx_delivery_random_ltps() {
             "every dirty kind must occur"
         );
         assert!(r.result.bad_vc > 0 && r.result.rollbacks > 0);
+        assert!(
+            r.result.restarts > 5 && r.result.quiet_cycles > 100,
+            "restarts and quiet checks must occur: {:?}",
+            r.result
+        );
     }
     let p = params(4, 16, 40, &mut rng);
     let r = run_both(
