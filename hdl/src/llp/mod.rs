@@ -18,6 +18,7 @@ pub mod packet_buffer;
 pub mod regs;
 pub mod rx_delivery;
 pub mod rx_link;
+pub mod train;
 pub mod tx_link;
 
 /// Width of every credit count that crosses a block boundary in the link (freed slots, credits
