@@ -169,7 +169,11 @@ impl LinkTrainerModel {
     /// Every output for this cycle's inputs `i`.
     pub fn outputs(&self, i: &TrainerInputs) -> TrainerOutputs {
         let ready = self.phase == STATE_READY as u8;
-        let mask = if ready { self.rx_frozen } else { self.rx_good() };
+        let mask = if ready {
+            self.rx_frozen
+        } else {
+            self.rx_good()
+        };
         let ts = Lanes {
             valid: 0xF,
             start: 0xF,

@@ -352,7 +352,11 @@ fn link_trainer_matches_model() {
             "link_trainer random: {n} cycles, {ups} went_up, {fails} link_fail downs, {fars} far downs, {timeouts} READY timeouts, {resets} reset cycles"
         );
         assert!(ups >= 5, "too few bring-ups: {:?}", r.result);
-        assert!(fails >= 1 && fars >= 1, "no takedown of some kind: {:?}", r.result);
+        assert!(
+            fails >= 1 && fars >= 1,
+            "no takedown of some kind: {:?}",
+            r.result
+        );
         assert!(timeouts >= 1, "no READY timeout: {:?}", r.result);
         assert!(resets >= 2, "too few resets: {:?}", r.result);
     }
@@ -473,8 +477,16 @@ impl Pair {
         assert_eq!(a.tx_mask, b.rx_mask, "{what}: A's tx_mask != B's rx_mask");
         assert_eq!(b.tx_mask, a.rx_mask, "{what}: B's tx_mask != A's rx_mask");
         assert!(a.far_known && b.far_known, "{what}: identities not known");
-        assert_eq!((a.far_chip_type, a.far_chip_id, a.far_port), B_ID, "{what}: A");
-        assert_eq!((b.far_chip_type, b.far_chip_id, b.far_port), A_ID, "{what}: B");
+        assert_eq!(
+            (a.far_chip_type, a.far_chip_id, a.far_port),
+            B_ID,
+            "{what}: A"
+        );
+        assert_eq!(
+            (b.far_chip_type, b.far_chip_id, b.far_port),
+            A_ID,
+            "{what}: B"
+        );
     }
 
     /// Runs `n` cycles in which both must stay up.
@@ -506,8 +518,16 @@ fn back_to_back(bk: &mut dyn Backend) -> Vec<u64> {
     // link_fail on A: A goes down, its seek words take B down, both come back.
     p.a_in.link_fail = true;
     let (t, fa, fb) = p.bring_up(bk, "link_fail on A");
-    assert_eq!((p.oa.trainings, p.oa.far_downs), (1, 0), "A counts a link_fail down");
-    assert_eq!((p.ob.trainings, p.ob.far_downs), (1, 1), "B counts a far down");
+    assert_eq!(
+        (p.oa.trainings, p.oa.far_downs),
+        (1, 0),
+        "A counts a link_fail down"
+    );
+    assert_eq!(
+        (p.ob.trainings, p.ob.far_downs),
+        (1, 1),
+        "B counts a far down"
+    );
     assert!(!fa && !fb, "no end is fresh after a retrain");
     times.push(t);
     p.stay_up(bk, 200, "after link_fail");
@@ -515,7 +535,11 @@ fn back_to_back(bk: &mut dyn Backend) -> Vec<u64> {
     // B reset while up: A (the survivor) goes down on B's seek words.
     p.b_in.reset = true;
     let (t, fa, fb) = p.bring_up(bk, "B reset while up");
-    assert_eq!((p.oa.trainings, p.oa.far_downs), (2, 1), "A counts B's restart");
+    assert_eq!(
+        (p.oa.trainings, p.oa.far_downs),
+        (2, 1),
+        "A counts B's restart"
+    );
     assert!(fa, "the survivor A sees the far end fresh at went_up");
     assert!(!fb, "the reset end B sees the far end not fresh");
     times.push(t);
@@ -567,7 +591,12 @@ fn back_to_back(bk: &mut dyn Backend) -> Vec<u64> {
 
 #[test]
 fn link_trainer_back_to_back() {
-    let rep = run_both("link_trainer_pair", || Dut::new(TIMEOUT), table, back_to_back);
+    let rep = run_both(
+        "link_trainer_pair",
+        || Dut::new(TIMEOUT),
+        table,
+        back_to_back,
+    );
     println!(
         "link_trainer back to back: bring-up cycles {:?} (bound {BRING_UP_BOUND})",
         rep.result

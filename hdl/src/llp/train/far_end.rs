@@ -113,7 +113,16 @@ impl Default for FarEnd {
 impl Logic for FarEnd {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, mask_reg, chip_type, chip_id_high, chip_id_low, port, known);
+        dff_setup!(
+            self,
+            clock,
+            mask_reg,
+            chip_type,
+            chip_id_high,
+            chip_id_low,
+            port,
+            known
+        );
         // The lowest set bit of `reference`: `r & !(r - 1)`.
         self.lower.next = self.reference.val() - self.one_lane.val();
         self.first.next = self.reference.val() & !self.lower.val();
@@ -122,15 +131,24 @@ impl Logic for FarEnd {
         for n in 0..MAX_LANES {
             if (self.first.val() & self.lane_bits[n].val()).any() {
                 self.picked.next = self.picked.val()
-                    | self.words.val().get_bits::<32>(self.lane_shift[n].val().index());
+                    | self
+                        .words
+                        .val()
+                        .get_bits::<32>(self.lane_shift[n].val().index());
             }
         }
         self.present.next = self.reference.val().any();
         self.ready.next = self.picked.val().get_bit(self.ready_bit.val().index());
         self.fresh.next = self.picked.val().get_bit(self.fresh_bit.val().index());
         self.mask.next = self.picked.val().get_bits::<4>(self.mask_lsb.val().index());
-        self.index.next = self.picked.val().get_bits::<2>(self.index_lsb.val().index());
-        self.payload.next = self.picked.val().get_bits::<8>(self.payload_lsb.val().index());
+        self.index.next = self
+            .picked
+            .val()
+            .get_bits::<2>(self.index_lsb.val().index());
+        self.payload.next = self
+            .picked
+            .val()
+            .get_bits::<8>(self.payload_lsb.val().index());
         if self.present.val() {
             self.mask_reg.d.next = self.mask.val();
             self.known.d.next = self.known.q.val() | (self.one_lane.val() << self.index.val());

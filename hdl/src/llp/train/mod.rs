@@ -150,8 +150,7 @@ impl Logic for LinkTrainer {
             LaneChannelIn::link(&mut self.lanes_in, &mut self.checks[n].lanes);
             self.good_lanes.next = self.good_lanes.val() | self.checks[n].rx_good.val();
             self.seeking_lanes.next = self.seeking_lanes.val() | self.checks[n].far_seeking.val();
-            self.reference_lanes.next =
-                self.reference_lanes.val() | self.checks[n].reference.val();
+            self.reference_lanes.next = self.reference_lanes.val() | self.checks[n].reference.val();
         }
         self.far.clock.next = self.clock.val();
         self.far.reset.next = self.reset.val();

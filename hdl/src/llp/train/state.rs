@@ -248,8 +248,9 @@ impl Logic for TrainState {
             & (self.heard.q.val() >= self.heard_needed.val())
             & (self.told.q.val() >= self.told_needed.val())
             & self.quiet.val();
-        self.give_up.next =
-            self.in_ready.val() & !self.go_up.val() & (self.timer.q.val() == self.timeout_last.val());
+        self.give_up.next = self.in_ready.val()
+            & !self.go_up.val()
+            & (self.timer.q.val() == self.timeout_last.val());
         self.went_up_reg.d.next = self.go_up.val();
         if self.go_up.val() {
             self.phase.d.next = self.up_code.val();

@@ -271,5 +271,9 @@ fn ts_words_round_trip() {
     let w = ts_encode(&f);
     assert_eq!(w >> TS_MAGIC_LSB, TS_MAGIC);
     assert_eq!(ts_decode(w), Some(f));
-    assert_eq!(ts_decode(w ^ (1 << 12)), None, "a flipped payload bit fails the CRC");
+    assert_eq!(
+        ts_decode(w ^ (1 << 12)),
+        None,
+        "a flipped payload bit fails the CRC"
+    );
 }
