@@ -31,6 +31,7 @@ mod hdl {
     mod input_port;
     mod lfsr;
     mod link_port;
+    mod link_trainer;
     mod ltp_deframer;
     mod ltp_striper;
     mod mgmt_transit;

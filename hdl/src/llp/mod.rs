@@ -5,7 +5,8 @@
 //! receiver's requests to its transmitter ([`link_requests`]),
 //! the receive protocol ([`rx_link`]), the staging buffer ([`commit_fifo`]), the per-VC
 //! receive buffer with dirty-packet discard ([`packet_buffer`]), the receive delivery path
-//! ([`rx_delivery`]) and the whole endpoint ([`endpoint`]).
+//! ([`rx_delivery`]), link bring-up and retraining ([`train`]) and the whole endpoint
+//! ([`endpoint`]).
 pub mod commit_fifo;
 pub mod deframer;
 pub mod endpoint;
@@ -18,6 +19,7 @@ pub mod packet_buffer;
 pub mod regs;
 pub mod rx_delivery;
 pub mod rx_link;
+pub mod train;
 pub mod tx_link;
 
 /// Width of every credit count that crosses a block boundary in the link (freed slots, credits

@@ -19,6 +19,7 @@ pub mod get_to_put;
 pub mod i2c_eeprom;
 pub mod input_port;
 pub mod lane_channel;
+pub mod link_trainer;
 pub mod ltp_deframer;
 pub mod mgmt;
 pub mod nap_upload;
