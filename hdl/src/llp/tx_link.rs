@@ -764,10 +764,8 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
             | self.rr_pending.q.val()
             | self.poll_pending.q.val()
             | (self.echo_pending.q.val() & !self.b_active.q.val() & self.echo_age.q.val().all());
-        self.go_null.next = self.run.val()
-            & self.s_free.val()
-            & !self.mask_pending.q.val()
-            & self.want_null.val();
+        self.go_null.next =
+            self.run.val() & self.s_free.val() & !self.mask_pending.q.val() & self.want_null.val();
         self.go_ltp.next = self.run.val()
             & self.s_free.val()
             & !self.mask_pending.q.val()
