@@ -19,6 +19,14 @@
 //! the borrow (an over-return), so a late `consume` only drives the final select; this took the
 //! block from 80 to 140 MHz on iCE40 (W = 6) against a straightforward add-then-compare.
 //!
+//! **Starting empty** ([`CreditCounter::starting_empty`]): for a sender that learns the
+//! receiver's buffer from the credits it returns (a link whose far end sends its whole free
+//! buffer as credits when it comes up). Reset leaves `available = 0`; returns then count up to
+//! `capacity`, the most the counter can hold. Over-return detection then catches only a total
+//! above `capacity`, not a receiver returning more than its real buffer holds. The power-up
+//! state, before the first reset, is full in both modes (all-zero flip-flops): a sender of
+//! this mode must be reset before use.
+//!
 //! Parameter: `W`, the width of the count (1..=31; `initial` must fit in it).
 use rust_hdl::prelude::*;
 
@@ -27,7 +35,7 @@ use rust_hdl::prelude::*;
 pub struct CreditCounter<const W: usize> {
     /// Clock of the count.
     pub clock: Signal<In, Clock>,
-    /// Synchronous reset: count back to `initial`, `error` cleared.
+    /// Synchronous reset: count back to `initial` (0 when starting empty), `error` cleared.
     pub reset: Signal<In, bool>,
     /// One flit was sent on this edge (spends one credit).
     pub consume: Signal<In, bool>,
@@ -41,6 +49,8 @@ pub struct CreditCounter<const W: usize> {
     pub error: Signal<Out, bool>,
     /// The initial credits (`initial` is a Verilog keyword).
     capacity: Constant<Bits<W>>,
+    /// Credits in use after reset: 0, or `capacity` when starting empty.
+    reset_used: Constant<Bits<W>>,
     /// Bit `W` of the 32-bit working values: the borrow of a `W`-bit difference.
     borrow: Constant<Bits<32>>,
     /// Credits in use (`initial - available`).
@@ -68,6 +78,16 @@ pub struct CreditCounter<const W: usize> {
 impl<const W: usize> CreditCounter<W> {
     /// A counter for a receive buffer of `initial` flits.
     pub fn new(initial: u64) -> Self {
+        Self::build(initial, false)
+    }
+
+    /// A counter that starts (and resets) empty and holds up to `capacity` credits: the
+    /// receiver hands over its buffer as returns (module doc, "Starting empty").
+    pub fn starting_empty(capacity: u64) -> Self {
+        Self::build(capacity, true)
+    }
+
+    fn build(initial: u64, empty: bool) -> Self {
         assert!(
             (1..=31).contains(&W),
             "CreditCounter: W (count width) must be 1..=31, got {W}"
@@ -86,6 +106,7 @@ impl<const W: usize> CreditCounter<W> {
             has_credit: Default::default(),
             error: Default::default(),
             capacity: Constant::new(initial.into()),
+            reset_used: Constant::new((if empty { initial } else { 0 }).into()),
             borrow: Constant::new((1u64 << W).into()),
             used: Default::default(),
             failed: Default::default(),
@@ -143,8 +164,8 @@ impl<const W: usize> Logic for CreditCounter<W> {
             self.failed.d.next = true;
         }
         if self.reset.val() {
-            self.used.d.next = 0.into();
-            self.none.d.next = false;
+            self.used.d.next = self.reset_used.val();
+            self.none.d.next = self.reset_used.val() == self.capacity.val();
             self.failed.d.next = false;
         }
     }
@@ -155,4 +176,11 @@ fn credit_counter_is_synthesizable() {
     let mut uut = CreditCounter::<4>::new(10);
     uut.connect_all();
     yosys_validate("credit_counter", &generate_verilog(&uut)).unwrap();
+}
+
+#[test]
+fn credit_counter_starting_empty_is_synthesizable() {
+    let mut uut = CreditCounter::<4>::starting_empty(15);
+    uut.connect_all();
+    yosys_validate("credit_counter_empty", &generate_verilog(&uut)).unwrap();
 }

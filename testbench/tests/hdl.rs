@@ -70,6 +70,7 @@ mod hdl {
     mod switch;
     mod tag_pool;
     mod tx_link;
+    mod txup;
     mod wide;
     mod width;
     mod write_arbiter;

@@ -184,6 +184,13 @@ pub struct LlpEndpoint<const RAW: usize, const D: usize, const AW: usize, const 
     /// any-drop flag, good null LTPs, waiting for a retry marker, stale retry requests): the
     /// link's register map will carry it. Acknowledged here, not read.
     unused_status: Signal<Local, bool>,
+    /// Until the link trainer is integrated: the link is up from reset, and `tx_started`
+    /// gives the transmitter its one RESTART `start` pulse in the first cycle after reset.
+    tx_started: DFF<bool>,
+    /// The initial lane mask, the transmitter's `start_mask`.
+    tx_start_mask: Constant<Bits<4>>,
+    /// Our VC buffer depth, the transmitter's `rx_free` at its first start (buffers empty).
+    tx_rx_free: Constant<Bits<CREDIT_BITS>>,
     /// Lanes in `tx_mask`: the transmit link width.
     tx_lanes: PopCount<4, 3>,
     /// Lanes in `rx_mask`: the receive link width.
@@ -234,12 +241,15 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize>
             err_reason: Default::default(),
             classify: (0..p.vcs).map(|_| Default::default()).collect(),
             queues: (0..p.vcs).map(|_| Default::default()).collect(),
-            tx: TxLink::new(p.vcs, D as u64, p.mask, p.rt_timeout),
+            tx: TxLink::new(p.vcs, D as u64, p.mask, p.rt_timeout, p.max_packet as u64),
             striper: LtpStriper::new(),
             deframer: LtpDeframer::new(),
             rx: RxLink::new(p.vcs, p.mask, p.retry_timeout),
             delivery: RxDelivery::new(p.vcs, p.max_packet),
             unused_status: Default::default(),
+            tx_started: Default::default(),
+            tx_start_mask: Constant::new((p.mask as u64).into()),
+            tx_rx_free: Constant::new((D as u64).into()),
             tx_lanes: PopCount::new(),
             rx_lanes: PopCount::new(),
         }
@@ -269,6 +279,15 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize> Logic
         }
         self.tx.clock.next = self.clock.val();
         self.tx.reset.next = self.reset.val();
+        self.tx_started.clock.next = self.clock.val();
+        self.tx_started.d.next = !self.reset.val();
+        self.tx.up.next = true;
+        self.tx.start.next = !self.reset.val() & !self.tx_started.q.val();
+        self.tx.fresh_far.next = true;
+        self.tx.start_mask.next = self.tx_start_mask.val();
+        for v in 0..self.queues.len() {
+            self.tx.rx_free[v].next = self.tx_rx_free.val();
+        }
         self.tx.interleave.next = self.interleave.val();
         LinkRequestsSource::join(&mut self.rx.to_tx, &mut self.tx.from_rx);
         self.tx.striper_idle.next = self.striper.idle.val();
@@ -293,7 +312,9 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize> Logic
             | self.delivery.dropped_any.val()
             | self.rx.nulls_good.val().any()
             | self.rx.waiting.val()
-            | self.tx.stale.val().any();
+            | self.tx.stale.val().any()
+            | self.tx.idle.val()
+            | self.tx.ltps_discarded.val().any();
         self.delivery.reset.next = self.reset.val();
         self.delivery.wr_valid.next = self.rx.wr_valid.val();
         self.delivery.wr_data.next = self.rx.wr_data.val();

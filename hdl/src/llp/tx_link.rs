@@ -14,19 +14,30 @@
 //! the `VlMrkr` it needs first), a `CrdtRet` of any VC owed credits, else Idle.
 //!
 //! **Classified flits.** Each VC's sink takes the flit (bits 64..0) with its class in bits
-//! [`Q_DROP`], [`Q_HEAD`] and [`Q_END`], decoded before the queue that feeds it
+//! [`Q_DROP`], [`Q_HEAD`] and [`Q_END`] and a head's LEN field from bit [`Q_LEN`], decoded
+//! before the queue that feeds it
 //! ([`TxClassifier`]): the arbitration reads flags that come from the queue's flip-flops
 //! instead of decoding the flit it picked, which had put decode, arbitration and the pop into
 //! one cycle's path.
 //!
 //! **VC arbitration.** A VC may send when its queue has a flit and it has a credit. With
-//! `interleave` low a VC keeps the link from a head to its tail (Idle while it stalls); with it
+//! `interleave` low a VC keeps the link from a head to its tail (Idle while it stalls), and a
+//! head is admitted only when its VC has credits for the whole packet (below); with it
 //! high the packet in progress keeps priority but another VC's flits fill its stalls
 //! ("bubble" interleaving). Otherwise round robin. A body or tail of a VC other than the one
 //! the receiver last heard of is preceded by `VlMrkr(vc)`; a head names its VC itself: its VC
 //! field is overwritten with the queue's index, the link VC. Idle, CrdtRet, VlMrkr and LT flits
 //! offered by the core are not the core's to send: they are dropped and counted
 //! (`core_dropped`), use no credit and no slot.
+//!
+//! **Whole-packet admission** (`interleave` low): a head may go only when its VC's available
+//! credits are at least its LEN. Its later flits then always have credit (today's per-flit
+//! check), so a VC waiting for credits waits before its head, with the link free for other
+//! VCs: a packet that started with one credit and held the link until its tail could deadlock
+//! the fabric. A head with LEN 0 (malformed: the far end drops it whole) needs one credit; a
+//! head with LEN above `max_packet` (the far end drops it whole as too long) needs
+//! `max_packet`, so no head waits for more credits than a configured buffer holds
+//! (`vc_buffer_flits >= max_packet_flits` is a rule of the configuration).
 //!
 //! **Serializer.** Always reads LTPs from the replay buffer (new and replayed alike), or a
 //! null LTP from a generator, and computes the CRC-14 on the way out; the trailer carries
@@ -53,14 +64,43 @@
 //! then the link went idle); a replay for the far end restarts that timer (the echo follows
 //! the replayed marker).
 //!
-//! **Reset** (synchronous): sequence numbers 0, the replay buffer empty, every VC's credits
-//! full and none owed to the far end, the counters cleared, no request pending; the initial
-//! lane mask is applied as a pending change (once the striper is idle).
+//! **Link up.** A link-training block owns the lanes while `up` is low. Then the serializer
+//! starts no LTP (`out.valid` low; an LTP on the way out when `up` fell is abandoned, and
+//! stays in the replay buffer), the builder starts none (one in progress completes: `idle`
+//! rises within 16 cycles), lane mask changes wait, and the poll timer and the echo age hold;
+//! the receiver's requests are still taken. `start` (the first cycle of `up`, in which nothing
+//! starts either; the trainer gives it only while `idle` is high) brings the link up:
+//! - RESUME (`fresh_far` low, the far end kept its state): the lane mask becomes `start_mask`
+//!   at once, the sequence state restarts at 0, a replay from `ack_seq` is made pending (a
+//!   null LTP with `RetryMrkr(ack_seq)`, then every unacknowledged LTP: the far receiver's
+//!   duplicate skip drops those it had), a pending retry request, poll or mask change is
+//!   dropped, and the poll timer restarts. Nothing in the replay buffer is lost.
+//! - RESTART (`fresh_far` high, the far end was reset): as RESUME, and the protocol starts
+//!   afresh: every sequence number 0, the replay buffer emptied (its LTPs counted in
+//!   `ltps_discarded`), no marker outstanding, no echo pending, the link VC 0 (what a fresh
+//!   far end assumes), every VC's credits 0 (the far end returns its whole free buffer as
+//!   CrdtRet flits once up) and every VC's owed credits `rx_free[v] + freed[v]` (our free
+//!   slots; later frees come through `freed`). The VC queues are kept, and a packet in
+//!   progress stays in progress: its remaining flits go out and the far end drops them as a
+//!   packet without a head.
+//!
+//! **Credits.** The counters start empty and hold up to 2^CW - 1
+//! ([`CreditCounter::starting_empty`]): the far buffer's size is not known at elaboration, it
+//! arrives as credits. `credit_error` (sticky until reset, across RESTARTs) still catches a
+//! consume without credit and a total above 2^CW - 1 (a far end returning credits twice over,
+//! say), not a far end returning a little more than its buffer holds.
+//!
+//! **Reset** (synchronous): sequence numbers 0, the replay buffer empty, every VC's credits 0
+//! and none owed to the far end, the counters cleared, no request pending; the initial lane
+//! mask is applied as a pending change (once the link is up and the striper idle). The first
+//! bring-up after reset is a RESTART on both ends: each end's owed becomes its free buffer,
+//! and the credits are exchanged as CrdtRet flits (ends may have different buffer sizes).
 //!
 //! Parameters: `RAW` = log2(R) + 4 replay address bits (R LTPs of 16 flits), `CW`
-//! credit width (at least `fifo_count_bits` of the VC buffer depth; the endpoint uses
-//! [`CREDIT_BITS`](super::CREDIT_BITS)); elaboration values: the VC buffer
-//! depth (initial credits), the number of VCs (1..=8), the initial lane mask, `rt_timeout`.
+//! credit width (at least `fifo_count_bits` of the VC buffer depths; the endpoint uses
+//! [`CREDIT_BITS`](super::CREDIT_BITS)); elaboration values: the number of VCs (1..=8), our
+//! own VC buffer depth (the urgent CrdtRet threshold), the initial lane mask, `rt_timeout`,
+//! `max_packet`.
 use super::link_requests::LinkRequestsSink;
 use super::lt::LtCode;
 use crate::crc::crc_step::bits_from_fn;
@@ -73,14 +113,17 @@ use crate::formats::{FLIT_BITS, FLIT_MASK};
 use crate::stream::{StreamSink, StreamSource};
 use rust_hdl::prelude::*;
 
-/// Bits of a classified flit: the flit and its class.
-pub const Q_BITS: usize = 68;
+/// Bits of a classified flit: the flit, its class and a head's length.
+pub const Q_BITS: usize = 76;
 /// Class bit: the flit is not the core's to send (Idle, CrdtRet, VlMrkr, LT).
 pub const Q_DROP: usize = FLIT_BITS;
 /// Class bit: the flit is a head.
 pub const Q_HEAD: usize = 66;
 /// Class bit: the flit ends a packet (tail or TailBadPkt).
 pub const Q_END: usize = 67;
+/// Lowest of the 8 class bits holding a head's LEN field (the packet's length in flits, 0 for
+/// any other flit): whole-packet admission reads it from the queue's flip-flops.
+pub const Q_LEN: usize = 68;
 
 /// A classified word with only class bit `k` set.
 fn class_bit(k: usize) -> Constant<Bits<Q_BITS>> {
@@ -103,6 +146,7 @@ pub struct TxClassifier {
     q_drop: Constant<Bits<Q_BITS>>,
     q_head: Constant<Bits<Q_BITS>>,
     q_end: Constant<Bits<Q_BITS>>,
+    q_len_lsb: Constant<Bits<8>>,
 }
 
 impl Default for TxClassifier {
@@ -119,6 +163,7 @@ impl Default for TxClassifier {
             q_drop: class_bit(Q_DROP),
             q_head: class_bit(Q_HEAD),
             q_end: class_bit(Q_END),
+            q_len_lsb: Constant::new((Q_LEN as u64).into()),
         }
     }
 }
@@ -134,7 +179,6 @@ impl Logic for TxClassifier {
             | self.dec.src.val().any()
             | self.dec.vc.val().any()
             | self.dec.kind.val().any()
-            | self.dec.len.val().any()
             | self.dec.delay.val().any()
             | self.dec.ctrl_vc.val().any()
             | self.dec.credits.val().any();
@@ -147,7 +191,9 @@ impl Logic for TxClassifier {
             self.word.next = self.word.val() | self.q_drop.val();
         }
         if self.dec.is_head.val() {
-            self.word.next = self.word.val() | self.q_head.val();
+            self.word.next = self.word.val()
+                | self.q_head.val()
+                | (bit_cast::<Q_BITS, 8>(self.dec.len.val()) << self.q_len_lsb.val());
         }
         if self.dec.is_tail.val()
             | (self.dec.is_control.val() & (self.dec.code.val() == self.code_tail_bad.val()))
@@ -185,6 +231,21 @@ pub struct TxLink<const RAW: usize, const CW: usize> {
     pub got_credits: Vec<Signal<In, Bits<CW>>>,
     /// Slots our receive buffers freed, per VC: credits we owe the far end.
     pub freed: Vec<Signal<In, Bits<CW>>>,
+    /// The link is trained (level): while low nothing is sent (module doc, "Link up").
+    pub up: Signal<In, bool>,
+    /// One-cycle pulse in the first cycle `up` is high: the link came up.
+    pub start: Signal<In, bool>,
+    /// Valid with `start`: the far end was reset (RESTART), else it kept its state (RESUME).
+    pub fresh_far: Signal<In, bool>,
+    /// Valid with `start`: the lanes to send on from now.
+    pub start_mask: Signal<In, Bits<4>>,
+    /// Per VC: free slots of our receive buffers, not counting this cycle's `freed` (read at a
+    /// RESTART: what we owe the fresh far end).
+    pub rx_free: Vec<Signal<In, Bits<CW>>>,
+    /// The builder is not in the middle of an LTP.
+    pub idle: Signal<Out, bool>,
+    /// LTPs dropped from the replay buffer at RESTARTs (saturating).
+    pub ltps_discarded: Signal<Out, Bits<16>>,
     /// Normal LTPs sent, replays included (wrapping).
     pub ltps_sent: Signal<Out, Bits<32>>,
     /// Null LTPs sent (wrapping).
@@ -197,7 +258,8 @@ pub struct TxLink<const RAW: usize, const CW: usize> {
     pub core_dropped: Signal<Out, Bits<16>>,
     /// Credits available per VC.
     pub credits: Vec<Signal<Out, Bits<CW>>>,
-    /// Sticky: the far end returned more credits than it was given.
+    /// Sticky until reset: the far end returned more credits than a counter holds (module doc,
+    /// "Credits").
     pub credit_error: Signal<Out, bool>,
     /// LTPs held in the replay buffer (`next_seq - ack_seq`).
     pub replay_fill: Signal<Out, Bits<16>>,
@@ -255,6 +317,9 @@ pub struct TxLink<const RAW: usize, const CW: usize> {
     c_replays: DFF<Bits<16>>,
     c_stale: DFF<Bits<16>>,
     c_dropped: DFF<Bits<16>>,
+    c_discarded: DFF<Bits<16>>,
+    /// A credit counter's error, kept across RESTARTs (which reset the counters).
+    credit_failed: DFF<bool>,
     // Constants.
     lt_retry_req: Constant<Bits<FLIT_BITS>>,
     lt_retry_mrkr: Constant<Bits<FLIT_BITS>>,
@@ -273,6 +338,8 @@ pub struct TxLink<const RAW: usize, const CW: usize> {
     urgent: Constant<Bits<CW>>,
     rt_timeout: Constant<Bits<16>>,
     init_mask: Constant<Bits<4>>,
+    max_need: Constant<Bits<8>>,
+    q_len_lsb: Constant<Bits<8>>,
     nums: Vec<Constant<Bits<3>>>,
     // Per-cycle decisions.
     elig: Signal<Local, Bits<8>>,
@@ -317,12 +384,25 @@ pub struct TxLink<const RAW: usize, const CW: usize> {
     retry_dist: Signal<Local, Bits<16>>,
     dist2: Signal<Local, Bits<16>>,
     lanes_n: Signal<Local, Bits<3>>,
+    /// The link is up and not in its `start` cycle: LTPs may start.
+    run: Signal<Local, bool>,
+    restart: Signal<Local, bool>,
+    lane_src: Signal<Local, Bits<4>>,
+    head_len: Signal<Local, Bits<8>>,
+    head_need: Signal<Local, Bits<8>>,
+    avail_now: Signal<Local, Bits<CW>>,
+    avail_wide: Signal<Local, Bits<16>>,
+    head_ok: Signal<Local, bool>,
+    discarded_sum: Signal<Local, Bits<17>>,
 }
 
 impl<const RAW: usize, const CW: usize> TxLink<RAW, CW> {
-    /// A transmitter of `vcs` VCs with VC buffers of `vc_buffer` flits at the far end, lanes `mask` after
-    /// reset, and a round-trip marker timeout of `rt_timeout` cycles.
-    pub fn new(vcs: usize, vc_buffer: u64, mask: u8, rt_timeout: u16) -> Self {
+    /// A transmitter of `vcs` VCs whose own receive buffers (our `RxLink`'s, for the urgent
+    /// quarter-buffer CrdtRet threshold) hold `vc_buffer` flits per VC, lanes `mask` after
+    /// reset, a round-trip marker timeout of `rt_timeout` cycles, and packets of at most
+    /// `max_packet` flits (`network.max_packet_flits`: the most credits a head waits for). The
+    /// far end's buffer sizes are not needed: its credits arrive at bring-up.
+    pub fn new(vcs: usize, vc_buffer: u64, mask: u8, rt_timeout: u16, max_packet: u64) -> Self {
         assert!(
             (1..=8).contains(&vcs),
             "TxLink: vcs = {vcs} must be in 1..=8"
@@ -338,6 +418,10 @@ impl<const RAW: usize, const CW: usize> TxLink<RAW, CW> {
         assert!(
             mask != 0 && mask < 16,
             "TxLink: mask {mask:#x} must name 1..4 lanes"
+        );
+        assert!(
+            (1..=255).contains(&max_packet) && max_packet < (1 << CW),
+            "TxLink: max_packet = {max_packet} must be 1..=255 and fit CW = {CW} bits"
         );
         assert!(
             rt_timeout >= 64,
@@ -356,6 +440,13 @@ impl<const RAW: usize, const CW: usize> TxLink<RAW, CW> {
             from_rx: Default::default(),
             got_credits: (0..vcs).map(|_| Default::default()).collect(),
             freed: (0..vcs).map(|_| Default::default()).collect(),
+            up: Default::default(),
+            start: Default::default(),
+            fresh_far: Default::default(),
+            start_mask: Default::default(),
+            rx_free: (0..vcs).map(|_| Default::default()).collect(),
+            idle: Default::default(),
+            ltps_discarded: Default::default(),
             ltps_sent: Default::default(),
             nulls_sent: Default::default(),
             replays: Default::default(),
@@ -366,7 +457,9 @@ impl<const RAW: usize, const CW: usize> TxLink<RAW, CW> {
             replay_fill: Default::default(),
             ram: Default::default(),
             ltp_crc: Crc14x65::new(&CRC14),
-            ccs: (0..vcs).map(|_| CreditCounter::new(vc_buffer)).collect(),
+            ccs: (0..vcs)
+                .map(|_| CreditCounter::starting_empty((1u64 << CW) - 1))
+                .collect(),
             q_drop: class_bit(Q_DROP),
             q_head: class_bit(Q_HEAD),
             q_end: class_bit(Q_END),
@@ -414,6 +507,8 @@ impl<const RAW: usize, const CW: usize> TxLink<RAW, CW> {
             c_replays: Default::default(),
             c_stale: Default::default(),
             c_dropped: Default::default(),
+            c_discarded: Default::default(),
+            credit_failed: Default::default(),
             lt_retry_req: flit_constant(LtCode::RetryReq.flit(0)),
             lt_retry_mrkr: flit_constant(LtCode::RetryMrkr.flit(0)),
             lt_rt_mrkr: flit_constant(LtCode::RndTripMrkr.flit(0)),
@@ -431,6 +526,8 @@ impl<const RAW: usize, const CW: usize> TxLink<RAW, CW> {
             urgent: Constant::new((vc_buffer / 4).into()),
             rt_timeout: Constant::new((rt_timeout as u64).into()),
             init_mask: Constant::new((mask as u64).into()),
+            max_need: Constant::new(max_packet.into()),
+            q_len_lsb: Constant::new((Q_LEN as u64).into()),
             nums: (0..8).map(|n| Constant::new((n as u64).into())).collect(),
             elig: Default::default(),
             drops: Default::default(),
@@ -474,6 +571,15 @@ impl<const RAW: usize, const CW: usize> TxLink<RAW, CW> {
             retry_dist: Default::default(),
             dist2: Default::default(),
             lanes_n: Default::default(),
+            run: Default::default(),
+            restart: Default::default(),
+            lane_src: Default::default(),
+            head_len: Default::default(),
+            head_need: Default::default(),
+            avail_now: Default::default(),
+            avail_wide: Default::default(),
+            head_ok: Default::default(),
+            discarded_sum: Default::default(),
         }
     }
 }
@@ -526,13 +632,20 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
             c_nulls,
             c_replays,
             c_stale,
-            c_dropped
+            c_dropped,
+            c_discarded,
+            credit_failed
         );
+        self.run.next = self.up.val() & !self.start.val();
+        self.restart.next = self.start.val() & self.fresh_far.val();
+        self.idle.next = !self.b_active.q.val();
+        self.ltps_discarded.next = self.c_discarded.q.val();
         for v in 0..self.sinks.len() {
             self.owed[v].clock.next = self.clock.val();
             self.owed[v].d.next = self.owed[v].q.val();
             self.ccs[v].clock.next = self.clock.val();
-            self.ccs[v].reset.next = self.reset.val();
+            // A RESTART empties the counters: the fresh far end hands over its buffer anew.
+            self.ccs[v].reset.next = self.reset.val() | self.restart.val();
             self.ccs[v].consume.next = false;
             self.ccs[v].returned.next = self.got_credits[v].val();
             self.credits[v].next = self.ccs[v].available.val();
@@ -548,22 +661,43 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
         self.replays.next = self.c_replays.q.val();
         self.stale.next = self.c_stale.q.val();
         self.core_dropped.next = self.c_dropped.q.val();
-        self.credit_error.next = false;
+        self.credit_error.next = self.credit_failed.q.val();
         for v in 0..self.sinks.len() {
             self.credit_error.next = self.credit_error.val() | self.ccs[v].error.val();
         }
+        self.credit_failed.d.next = self.credit_error.val();
         self.fill.next = self.next_seq.q.val() - self.ack_seq.q.val();
         self.replay_fill.next = self.fill.val();
 
-        // Which VCs may send: a flit and a credit, or a flit that is dropped (no credit).
+        // Which VCs may send: a flit and a credit, or a flit that is dropped (no credit). With
+        // `interleave` low a head needs credits for its whole packet (module doc, "Whole-packet
+        // admission"), so a VC short of credits never holds the link.
         self.elig.next = 0.into();
         self.drops.next = 0.into();
         for v in 0..self.sinks.len() {
             if (self.sinks[v].data.val() & self.q_drop.val()).any() {
                 self.drops.next = self.drops.val().replace_bit(v, true);
             }
+            self.head_len.next = self.sinks[v]
+                .data
+                .val()
+                .get_bits::<8>(self.q_len_lsb.val().index());
+            self.head_need.next = self.head_len.val();
+            if !self.head_len.val().any() {
+                self.head_need.next = 1.into();
+            }
+            if self.head_len.val() > self.max_need.val() {
+                self.head_need.next = self.max_need.val();
+            }
+            // (bit_cast of an indexed expression does not compile inside an hdl_gen loop.)
+            self.avail_now.next = self.ccs[v].available.val();
+            self.avail_wide.next = bit_cast::<16, CW>(self.avail_now.val());
+            self.head_ok.next = self.interleave.val()
+                | !(self.sinks[v].data.val() & self.q_head.val()).any()
+                | (self.avail_wide.val() >= bit_cast::<16, 8>(self.head_need.val()));
             if self.sinks[v].valid.val()
                 & (self.ccs[v].has_credit.val() | self.drops.val().get_bit(v))
+                & self.head_ok.val()
             {
                 self.elig.next = self.elig.val().replace_bit(v, true);
             }
@@ -623,15 +757,17 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
         }
 
         // Serializer state first (the builder's echo depends on it).
-        self.fire.next = self.s_active.q.val() & self.out.ready.val();
+        self.fire.next = self.s_active.q.val() & self.out.ready.val() & self.up.val();
         self.trailer_fire.next = self.fire.val() & self.s_pos.q.val().get_bit(4);
         self.s_free.next = !self.s_active.q.val() | self.trailer_fire.val();
         self.want_null.next = self.replay_pending.q.val()
             | self.rr_pending.q.val()
             | self.poll_pending.q.val()
             | (self.echo_pending.q.val() & !self.b_active.q.val() & self.echo_age.q.val().all());
-        self.go_null.next = self.s_free.val() & !self.mask_pending.q.val() & self.want_null.val();
-        self.go_ltp.next = self.s_free.val()
+        self.go_null.next =
+            self.run.val() & self.s_free.val() & !self.mask_pending.q.val() & self.want_null.val();
+        self.go_ltp.next = self.run.val()
+            & self.s_free.val()
             & !self.mask_pending.q.val()
             & !self.want_null.val()
             & ((self.send_seq.q.val() != self.next_seq.q.val())
@@ -641,6 +777,7 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
         // Builder.
         self.b_start.next = !self.b_active.q.val()
             & !self.reset.val()
+            & self.run.val()
             & self.room.q.val()
             & (self.send_seq.q.val() == self.next_seq.q.val())
             & (self.has.val() | self.any_owed.val());
@@ -759,7 +896,7 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
         }
 
         // Serializer: output flit, CRC, trailer.
-        self.out.valid.next = self.s_active.q.val();
+        self.out.valid.next = self.s_active.q.val() & self.up.val();
         self.seq_xor.next = self.s_seq.q.val().get_bits::<14>(0);
         if self.s_null.q.val() {
             self.seq_xor.next = 0.into();
@@ -854,13 +991,23 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
                 }
             }
         }
-        // A new lane mask, applied while the serializer and the striper are idle.
-        self.lanes_n.next = bit_cast::<3, 1>(self.new_mask.q.val().get_bits::<1>(0))
-            + bit_cast::<3, 1>(self.new_mask.q.val().get_bits::<1>(1))
-            + bit_cast::<3, 1>(self.new_mask.q.val().get_bits::<1>(2))
-            + bit_cast::<3, 1>(self.new_mask.q.val().get_bits::<1>(3));
-        if self.mask_pending.q.val() & !self.s_active.q.val() & self.striper_idle.val() {
-            self.tx_mask.d.next = self.new_mask.q.val();
+        // A new lane mask, applied while the serializer and the striper are idle, or at once
+        // at `start` (the striper is held in reset while the link is down).
+        self.lane_src.next = self.new_mask.q.val();
+        if self.start.val() {
+            self.lane_src.next = self.start_mask.val();
+        }
+        self.lanes_n.next = bit_cast::<3, 1>(self.lane_src.val().get_bits::<1>(0))
+            + bit_cast::<3, 1>(self.lane_src.val().get_bits::<1>(1))
+            + bit_cast::<3, 1>(self.lane_src.val().get_bits::<1>(2))
+            + bit_cast::<3, 1>(self.lane_src.val().get_bits::<1>(3));
+        if (self.mask_pending.q.val()
+            & self.run.val()
+            & !self.s_active.q.val()
+            & self.striper_idle.val())
+            | self.start.val()
+        {
+            self.tx_mask.d.next = self.lane_src.val();
             self.mask_pending.d.next = false;
             self.st_inc.d.next = 0.into();
             self.st_wrap.d.next = 0.into();
@@ -920,22 +1067,24 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
         if self.echo_pending.q.val() & !self.echo_age.q.val().all() {
             self.echo_age.d.next = self.echo_age.q.val() + 1;
         }
-        if self.echo_pending.q.val() & self.echo_age.q.val().all() {
+        if (self.echo_pending.q.val() & self.echo_age.q.val().all()) | !self.up.val() {
             self.echo_age.d.next = self.echo_age.q.val();
         }
         // The poll timer also runs while LTPs wait for acknowledgement with no marker
         // outstanding: LTPs built while a marker was out carry none, and if the link then goes
         // idle no later LTP brings one, so without a poll they would stay unacknowledged (the
         // replay buffer never empties and the link watchdog calls the link dead).
+        // While the link is down the timer holds (nothing could answer a poll).
         if (self.marker_out.q.val() | (self.next_seq.q.val() != self.ack_seq.q.val()))
             & !self.sel_mrk.val()
+            & self.up.val()
         {
             self.marker_timer.d.next = self.marker_timer.q.val() + 1;
             if self.marker_timer.q.val() == self.rt_timeout.val() {
                 self.marker_timer.d.next = 0.into();
                 self.poll_pending.d.next = true;
             }
-        } else if !self.sel_mrk.val() {
+        } else if !self.sel_mrk.val() & self.up.val() {
             self.marker_timer.d.next = 0.into();
         }
         // An echo that frees LTPs is progress: the timer starts again from it.
@@ -947,6 +1096,40 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
         // comes after the replay, so the poll timer starts again.
         if self.from_rx.got_retry.val() {
             self.marker_timer.d.next = 0.into();
+        }
+
+        // Link down: an LTP on the way out is abandoned (it stays in the replay buffer).
+        if !self.up.val() {
+            self.s_active.d.next = false;
+        }
+        // Link up (module doc, "Link up"): RESUME replays everything not acknowledged;
+        // RESTART also empties the replay buffer and starts the protocol and credits afresh.
+        if self.start.val() {
+            self.mask_pending.d.next = false;
+            self.replay_pending.d.next = true;
+            self.replay_seq.d.next = self.ack_seq.q.val();
+            self.rr_pending.d.next = false;
+            self.poll_pending.d.next = false;
+            self.marker_timer.d.next = 0.into();
+        }
+        self.discarded_sum.next =
+            bit_cast::<17, 16>(self.c_discarded.q.val()) + bit_cast::<17, 16>(self.fill.val());
+        if self.restart.val() {
+            self.next_seq.d.next = 0.into();
+            self.ack_seq.d.next = 0.into();
+            self.send_seq.d.next = 0.into();
+            self.replay_seq.d.next = 0.into();
+            self.room.d.next = true;
+            self.c_discarded.d.next = self.discarded_sum.val().get_bits::<16>(0);
+            if self.discarded_sum.val().get_bit(16) {
+                self.c_discarded.d.next = 0xffff.into();
+            }
+            self.marker_out.d.next = false;
+            self.echo_pending.d.next = false;
+            self.link_vc.d.next = 0.into();
+            for v in 0..self.sinks.len() {
+                self.owed[v].d.next = self.rx_free[v].val() + self.freed[v].val();
+            }
         }
 
         if self.reset.val() {
@@ -979,6 +1162,8 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
             self.c_replays.d.next = 0.into();
             self.c_stale.d.next = 0.into();
             self.c_dropped.d.next = 0.into();
+            self.c_discarded.d.next = 0.into();
+            self.credit_failed.d.next = false;
             for v in 0..self.sinks.len() {
                 self.owed[v].d.next = 0.into();
             }
@@ -988,7 +1173,7 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
 
 #[test]
 fn tx_link_is_synthesizable() {
-    let mut uut = TxLink::<8, 7>::new(2, 64, 0xf, 1024);
+    let mut uut = TxLink::<8, 7>::new(2, 64, 0xf, 1024, 64);
     uut.connect_all();
     yosys_validate("tx_link", &generate_verilog(&uut)).unwrap();
 }

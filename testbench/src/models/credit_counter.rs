@@ -4,6 +4,8 @@
 #[derive(Clone, Debug)]
 pub struct CreditCounterModel {
     initial: u64,
+    /// Credits after reset: `initial`, or 0 when starting empty.
+    after_reset: u64,
     width: usize,
     credits: u64,
     error: bool,
@@ -15,14 +17,28 @@ impl CreditCounterModel {
         assert!(initial >= 1 && initial < (1 << width));
         Self {
             initial,
+            after_reset: initial,
             width,
             credits: initial,
             error: false,
         }
     }
-    /// Back to `initial` credits, error cleared.
+    /// A counter of `width` bits that resets empty and holds up to `capacity` credits
+    /// (`CreditCounter::starting_empty`). Before its first reset it is full, as the hardware's
+    /// all-zero power-up state is.
+    pub fn starting_empty(width: usize, capacity: u64) -> Self {
+        Self {
+            after_reset: 0,
+            ..Self::new(width, capacity)
+        }
+    }
+    /// Credits right after a reset.
+    pub fn after_reset(&self) -> u64 {
+        self.after_reset
+    }
+    /// Back to the reset credits, error cleared.
     pub fn reset(&mut self) {
-        self.credits = self.initial;
+        self.credits = self.after_reset;
         self.error = false;
     }
     /// Credits available now.

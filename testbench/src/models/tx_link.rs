@@ -17,8 +17,21 @@
 //! `next_seq`) is checked with bounds: `replay_fill` against the LTPs started and finished, new
 //! LTPs never more than the replay depth ahead of the last echo, polls only for a marker
 //! outstanding at least `rt_timeout` cycles.
+//!
+//! Link up and down (`up`, `start`, `fresh_far`, `start_mask`, `rx_free`): while `up` is low
+//! `out.valid` must be low (an LTP cut off when it fell is forgotten: it is not at the far
+//! end, and its sequence number must come again as a new LTP), no lane mask change applies,
+//! and `idle` must be high once `up` has been low for 16 cycles. At `start` the lane mask is
+//! `start_mask` at once, a replay from the acknowledged sequence number is wanted (RetryMrkr
+//! then every unacknowledged LTP, compared with the first copies), pending retry requests and
+//! mask changes are dropped. A RESTART also makes the far end fresh: sequence numbers from 0,
+//! the stored LTPs gone (`ltps_discarded` grows by the `replay_fill` of that cycle), the flits
+//! taken from the core and not yet seen whole at the far end lost, the far buffers empty,
+//! the far VC 0, credits 0, and the CrdtRet flits owed from then on `rx_free + freed`.
+//! Credits are 0 after reset and come only through `got_credits`. In whole-packet mode a head
+//! may leave its queue only with credits for its LEN (1 for LEN 0, at most `max_packet`).
 use hdl::formats::flit::{CODE, CTRL_CREDITS, CTRL_VC, HEAD_BIT, TAIL_BIT, TYPE_BIT};
-use hdl::formats::header::VC;
+use hdl::formats::header::{LEN, VC};
 use hdl::formats::ControlCode;
 use hdl::llp::lt::{decode_lt, LtCode};
 use hdl::llp::ltp::{ltp_crc, LTP_FLITS};
@@ -39,6 +52,8 @@ pub struct TxLinkParams {
     pub init_mask: u8,
     /// The `interleave` input (constant for a run).
     pub interleave: bool,
+    /// Longest packet, flits (`TxLink::new`'s `max_packet`).
+    pub max_packet: u64,
 }
 
 /// One cycle at the ports: inputs as driven, outputs as read, before the clock edge.
@@ -90,6 +105,20 @@ pub struct TxCycle {
     pub credit_error: bool,
     /// `replay_fill`.
     pub replay_fill: u64,
+    /// `up`.
+    pub up: bool,
+    /// `start`.
+    pub start: bool,
+    /// `fresh_far`.
+    pub fresh_far: bool,
+    /// `start_mask`.
+    pub start_mask: u8,
+    /// `rx_free[v]`.
+    pub rx_free: Vec<u64>,
+    /// `idle`.
+    pub idle: bool,
+    /// `ltps_discarded`.
+    pub ltps_discarded: u64,
 }
 
 /// How the far end (and the block) reads a flit.
@@ -150,17 +179,23 @@ pub fn is_core_drop(f: u128) -> bool {
 /// sinks take: `f` with the class bits `Q_DROP` (not the core's to send), `Q_HEAD` and `Q_END`
 /// (a tail or TailBadPkt).
 pub fn tx_word(f: u128) -> u128 {
-    use hdl::llp::tx_link::{Q_DROP, Q_END, Q_HEAD};
+    use hdl::llp::tx_link::{Q_DROP, Q_END, Q_HEAD, Q_LEN};
     let mut w = f;
     if is_core_drop(f) {
         w |= 1 << Q_DROP;
     }
     match kind(f) {
-        Kind::Head(_) => w |= 1 << Q_HEAD,
+        Kind::Head(_) => w |= (1 << Q_HEAD) | (LEN.get(f) << Q_LEN),
         Kind::Data { end: true } => w |= 1 << Q_END,
         _ => {}
     }
     w
+}
+
+/// Credits a head flit `f` needs in whole-packet mode: its LEN, 1 for LEN 0, at most
+/// `max_packet`.
+pub fn head_need(f: u128, max_packet: u64) -> u64 {
+    (LEN.get(f) as u64).clamp(1, max_packet)
 }
 
 /// The flit as the link carries it from VC queue `v`: a head's VC field is the queue index.
@@ -239,6 +274,18 @@ pub struct TxStats {
     pub full_cycles: u64,
     /// LTPs that followed the previous one's trailer at once (state advanced).
     pub in_time: u64,
+    /// Bring-ups keeping the far end's state.
+    pub resumes: u64,
+    /// Bring-ups with a fresh far end.
+    pub restarts: u64,
+    /// LTPs cut off when the link went down.
+    pub abandoned: u64,
+    /// New LTPs sent again as new after being cut off.
+    pub redone: u64,
+    /// LTPs dropped from the replay buffer at RESTARTs.
+    pub discarded: u64,
+    /// Heads admitted with exactly the credits they needed (whole-packet mode).
+    pub tight_heads: u64,
 }
 
 /// The model of `TxLink` and of the far end of its `out` stream.
@@ -300,6 +347,10 @@ pub struct TxLinkModel {
     pub delivered: Vec<u64>,
     /// What was exercised.
     pub stats: TxStats,
+    /// LTPs discarded at RESTARTs.
+    discarded: u64,
+    /// Cycles `up` has been low.
+    down_for: u64,
 }
 
 fn bad<T>(t: u64, msg: String) -> Result<T, String> {
@@ -314,7 +365,7 @@ impl TxLinkModel {
             t: 0,
             reset_at: 0,
             expect: vec![VecDeque::new(); p.vcs],
-            credits: vec![p.depth; p.vcs],
+            credits: vec![0; p.vcs],
             dropped: 0,
             unfired: None,
             trailer_prev: false,
@@ -351,11 +402,13 @@ impl TxLinkModel {
             freed_total: vec![0; p.vcs],
             delivered: vec![0; p.vcs],
             stats: TxStats::default(),
+            discarded: 0,
+            down_for: 0,
         }
     }
 
     /// A reset edge (the block's documented reset: sequence numbers 0, replay buffer empty,
-    /// credits full, the initial lane mask; its far end and the striper restart with it).
+    /// credits 0, the initial lane mask; its far end and the striper restart with it).
     /// What was exercised so far is kept, and the cycle count goes on.
     pub fn reset(&mut self) {
         let (t, stats) = (self.t, self.stats);
@@ -450,6 +503,58 @@ impl TxLinkModel {
         if c.stale != self.stale.min(0xffff) {
             return bad(t, format!("stale {}, model {}", c.stale, self.stale));
         }
+        if c.ltps_discarded != self.discarded.min(0xffff) {
+            return bad(
+                t,
+                format!(
+                    "ltps_discarded {}, model {}",
+                    c.ltps_discarded, self.discarded
+                ),
+            );
+        }
+        if !c.up {
+            if c.out_valid {
+                return bad(t, "out.valid while the link is down".into());
+            }
+            if self.down_for >= 16 && !c.idle {
+                return bad(
+                    t,
+                    format!("idle low {} cycles after up fell", self.down_for),
+                );
+            }
+            // The serializer may have started an LTP on the last edge with the link up, cut
+            // off before its first beat was offered: seen only in the counters, which then
+            // must have grown by one (the request it answered is gone with it).
+            if self.down_for == 0 && self.start.is_none() && self.beats.is_empty() {
+                let hint = if c.ltps_sent != self.ltps & 0xffff_ffff {
+                    Some(false)
+                } else if c.nulls_sent != self.nulls & 0xffff_ffff {
+                    Some(true)
+                } else {
+                    None
+                };
+                if hint.is_some() {
+                    self.begin(c, hint)?;
+                }
+            }
+            self.down_for += 1;
+            // An LTP cut off: the far end never has it whole.
+            if self.start.is_some() {
+                self.stats.abandoned += 1;
+            }
+            self.beats.clear();
+            self.fire_cycles.clear();
+            self.start = None;
+            self.unfired = None;
+        } else {
+            self.down_for = 0;
+        }
+        if c.start && (!c.up || !c.idle) {
+            return bad(
+                t,
+                "bench error: start while down or the builder busy".into(),
+            );
+        }
 
         // The out stream: hold rule, LTP starts.
         if let Some(h) = self.unfired {
@@ -464,7 +569,7 @@ impl TxLinkModel {
             }
         }
         if c.out_valid && self.unfired.is_none() && self.beats.is_empty() {
-            self.begin(c)?;
+            self.begin(c, None)?;
         }
         if c.ltps_sent != self.ltps & 0xffff_ffff {
             return bad(t, format!("ltps_sent {}, model {}", c.ltps_sent, self.ltps));
@@ -522,6 +627,22 @@ impl TxLinkModel {
                     if self.credits[v] == 0 {
                         return bad(t, format!("VC {v}: flit {f:#x} taken without a credit"));
                     }
+                    if !p.interleave && matches!(kind(f), Kind::Head(_)) {
+                        let need = head_need(f, p.max_packet);
+                        if self.credits[v] < need {
+                            return bad(
+                                t,
+                                format!(
+                                    "VC {v}: head of LEN {} admitted with {} credits",
+                                    LEN.get(f),
+                                    self.credits[v]
+                                ),
+                            );
+                        }
+                        if self.credits[v] == need {
+                            self.stats.tight_heads += 1;
+                        }
+                    }
                     self.credits[v] -= 1;
                     self.expect[v].push_back(on_link(f, v));
                 }
@@ -571,7 +692,7 @@ impl TxLinkModel {
         let old = self.mask;
         self.pending_prev = self.mask_pending.is_some();
         if let Some(m) = self.mask_pending {
-            if c.striper_idle && !c.out_valid {
+            if c.striper_idle && !c.out_valid && c.up && !c.start {
                 if m != self.mask {
                     self.stats.mask_changes += 1;
                 }
@@ -584,10 +705,51 @@ impl TxLinkModel {
                 self.mask_pending = Some(m);
             }
         }
+        if c.start {
+            self.bring_up(c);
+        }
         self.rx_expect_prev = c.rx_expect;
         self.rx_mask_prev = c.rx_mask;
         self.t += 1;
         Ok(())
+    }
+
+    /// The `start` edge: RESUME, or RESTART with a fresh far end.
+    fn bring_up(&mut self, c: &TxCycle) {
+        let t = self.t;
+        self.mask = c.start_mask;
+        self.mask_pending = None;
+        self.pending_prev = false;
+        self.rr.clear();
+        // The pending poll is dropped.
+        self.late_poll = false;
+        if !c.fresh_far {
+            self.stats.resumes += 1;
+            self.replay = vec![(t, self.ack)];
+            return;
+        }
+        self.stats.restarts += 1;
+        self.discarded += c.replay_fill;
+        self.stats.discarded += c.replay_fill;
+        self.replay = vec![(t, 0)];
+        self.ack = 0;
+        self.started = 0;
+        self.finished = 0;
+        self.new_starts.clear();
+        self.stored.clear();
+        self.pointer = 0;
+        self.marker = None;
+        self.reset_at = t + 1;
+        self.echo.clear();
+        self.far_vc = 0;
+        self.open = None;
+        for v in 0..self.p.vcs {
+            self.expect[v].clear();
+            self.credits[v] = 0;
+            self.far_occ[v] = 0;
+            self.crdt_seen[v] = 0;
+            self.freed_total[v] = c.rx_free[v] + c.freed[v];
+        }
     }
 
     /// Earliest cycle the builder can have written a marker into a new LTP not yet seen whole:
@@ -601,7 +763,8 @@ impl TxLinkModel {
 
     /// Flit 0 of an LTP is offered for the first time at cycle `t`: the serializer started it
     /// on the edge of cycle `g = t - 1`.
-    fn begin(&mut self, c: &TxCycle) -> Result<(), String> {
+    /// `null`: what the LTP is when its flit 0 was never offered (cut off at once).
+    fn begin(&mut self, c: &TxCycle, null: Option<bool>) -> Result<(), String> {
         let t = self.t;
         let g = t.wrapping_sub(1);
         let p = self.p;
@@ -612,9 +775,11 @@ impl TxLinkModel {
             );
         }
         let f0 = c.out_data;
-        let null = match kind(f0) {
-            Kind::Lt(Some((LtCode::RetryMrkr, _))) | Kind::Lt(Some((LtCode::Null, _))) => true,
-            Kind::Lt(x) => return bad(t, format!("LT flit {x:?} in flit 0")),
+        let null = match (null, kind(f0)) {
+            (Some(n), _) => n,
+            (None, Kind::Lt(Some((LtCode::RetryMrkr, _))))
+            | (None, Kind::Lt(Some((LtCode::Null, _)))) => true,
+            (None, Kind::Lt(x)) => return bad(t, format!("LT flit {x:?} in flit 0")),
             _ => false,
         };
         let lanes = self.mask.count_ones() as u8;
@@ -677,7 +842,7 @@ impl TxLinkModel {
             self.ltps += 1;
             s.seq = self.pointer;
             self.pointer += 1;
-            if s.seq == self.started {
+            if s.seq == self.started && self.finished == self.started {
                 s.new = true;
                 if s.seq >= self.ack + p.replay {
                     return bad(
@@ -691,8 +856,22 @@ impl TxLinkModel {
                 s.after = self.new_starts.last().copied().unwrap_or(self.reset_at);
                 self.started += 1;
                 self.new_starts.push(t);
-            } else if s.seq > self.started {
-                return bad(t, format!("LTP {} skips new LTP {}", s.seq, self.started));
+            } else if s.seq == self.finished && self.finished < self.started {
+                // A new LTP cut off by the link going down, sent again: new to the far end.
+                s.new = true;
+                s.after = match s.seq {
+                    0 => self.reset_at,
+                    k => self.new_starts[k as usize - 1],
+                };
+                self.stats.redone += 1;
+            } else if s.seq > self.started || s.seq > self.finished {
+                return bad(
+                    t,
+                    format!(
+                        "LTP {} skips new LTP {} (finished {})",
+                        s.seq, self.started, self.finished
+                    ),
+                );
             }
         }
         self.start = Some(s);

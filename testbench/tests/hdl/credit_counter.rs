@@ -8,6 +8,11 @@
 //! moments of the traffic (the shared [`ResetSchedule`], none in the first cycles, which check
 //! power-up); in the first cycle after each, `available` must be `initial`, `has_credit` high
 //! and `error` low, and the sender and receiver start over with the model.
+//!
+//! Starting empty (`CreditCounter::starting_empty`): the same traffic; after each reset
+//! `available` is 0 and `has_credit` low, and the receiver holds the whole capacity to return
+//! (as a far end hands over its free buffer at bring-up). Power-up (before any reset) is full in
+//! both modes.
 use hdl::prelude::*;
 use testbench::models::credit_counter::CreditCounterModel;
 use testbench::reset::ResetSchedule;
@@ -24,12 +29,24 @@ struct Report {
     consumed: u64,
 }
 
-fn bench(b: &mut dyn Backend, seed: u64, width: usize, initial: u64, p_violate: f64) -> Report {
+fn bench(
+    b: &mut dyn Backend,
+    seed: u64,
+    width: usize,
+    initial: u64,
+    empty: bool,
+    p_violate: f64,
+) -> Report {
     let mut rng = BenchRng::new(seed);
     let (reset, consume, returned) = (b.port("reset"), b.port("consume"), b.port("returned"));
     let (available, has_credit, error) =
         (b.port("available"), b.port("has_credit"), b.port("error"));
-    let mut model = CreditCounterModel::new(width, initial);
+    let mut model = if empty {
+        CreditCounterModel::starting_empty(width, initial)
+    } else {
+        CreditCounterModel::new(width, initial)
+    };
+    let after_reset = model.after_reset();
     // Credits held by the receiver (flits in its buffer), to return legally.
     let mut outstanding = 0u64;
     let mut report = Report {
@@ -44,8 +61,10 @@ fn bench(b: &mut dyn Backend, seed: u64, width: usize, initial: u64, p_violate: 
         let avail = b.peek(available) as u64;
         if sched.released() {
             assert!(
-                avail == initial && b.peek_bool(has_credit) && !b.peek_bool(error),
-                "seed {seed} cycle {cycle}: not back to {initial} credits without error after reset"
+                avail == after_reset
+                    && b.peek_bool(has_credit) == (after_reset > 0)
+                    && !b.peek_bool(error),
+                "seed {seed} cycle {cycle}: not back to {after_reset} credits without error after reset"
             );
         }
         assert_eq!(
@@ -89,7 +108,7 @@ fn bench(b: &mut dyn Backend, seed: u64, width: usize, initial: u64, p_violate: 
         b.tick();
         if do_reset {
             model.reset();
-            outstanding = 0;
+            outstanding = initial - model.available();
             continue;
         }
         let before = model.error();
@@ -114,7 +133,83 @@ fn run<const W: usize>(initial: u64, seeds: &[u64], p_violate: f64) {
         seeds,
         || CreditCounter::<W>::new(initial),
         table::<W>,
-        |b, s| bench(b, s, W, initial, p_violate),
+        |b, s| bench(b, s, W, initial, false, p_violate),
+    );
+}
+
+fn run_empty<const W: usize>(capacity: u64, seeds: &[u64], p_violate: f64) {
+    run_both_seeds(
+        &format!("credit_counter_empty_{W}_{capacity}"),
+        seeds,
+        || CreditCounter::<W>::starting_empty(capacity),
+        table::<W>,
+        |b, s| bench(b, s, W, capacity, true, p_violate),
+    );
+}
+
+#[test]
+fn credit_counter_starting_empty_matches_model() {
+    run_empty::<4>(15, &[7], 0.0);
+    run_empty::<4>(10, &[8], 0.02);
+    run_empty::<13>(8191, &[9], 0.01);
+    run_empty::<3>(7, &[10], 0.1);
+}
+
+/// Starting empty, step by step: nothing to spend after reset, returns fill up to capacity.
+fn empty_steps(b: &mut dyn Backend) -> Vec<(u64, bool, bool)> {
+    let (reset, consume, returned) = (b.port("reset"), b.port("consume"), b.port("returned"));
+    let (available, has_credit, error) =
+        (b.port("available"), b.port("has_credit"), b.port("error"));
+    let mut trace = vec![];
+    for (r, c, ret) in [
+        // Reset: empty, no credit.
+        (true, false, 0),
+        // A consume with nothing: ignored, error.
+        (false, true, 0),
+        (true, false, 0),
+        // The receiver hands over its buffer: 5 of capacity 7.
+        (false, false, 5),
+        (false, true, 0),
+        // Up to capacity: legal.
+        (false, false, 3),
+        // Beyond capacity: saturates, error.
+        (false, false, 1),
+        (true, false, 0),
+    ] {
+        b.poke_bool(reset, r);
+        b.poke_bool(consume, c);
+        b.poke(returned, ret);
+        b.tick();
+        trace.push((
+            b.peek(available) as u64,
+            b.peek_bool(has_credit),
+            b.peek_bool(error),
+        ));
+    }
+    trace
+}
+
+#[test]
+fn credit_counter_starting_empty_steps() {
+    let rep = run_both_seeds(
+        "credit_counter_empty_3_7",
+        &[0],
+        || CreditCounter::<3>::starting_empty(7),
+        table::<3>,
+        |b, _| empty_steps(b),
+    );
+    assert_eq!(
+        rep[0].result,
+        vec![
+            (0, false, false),
+            (0, false, true),
+            (0, false, false),
+            (5, true, false),
+            (4, true, false),
+            (7, true, false),
+            (7, true, true),
+            (0, false, false),
+        ]
     );
 }
 

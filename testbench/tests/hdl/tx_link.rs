@@ -27,11 +27,25 @@
 //! the rest of a packet it was in the middle of), and the model restarts too. The payloads of
 //! the protocol pulses are random while their pulse is low.
 //!
+//! Link up and down: after every reset the link is down for a few cycles and comes up with a
+//! RESTART (`start` with `fresh_far`); later, at random (never while an echo request is
+//! pending, nor near the withholding stretch or while draining), it goes down for 1..40 cycles
+//! and comes up again, once the builder is `idle`, with a RESUME or a RESTART (half each) and a
+//! random lane mask, with random `rx_free`. While it is down the far end sends nothing (no
+//! retry, echo, mask or credits) and the striper is idle (held in reset). The far end's credits
+//! arrive only through `got_credits`: at every RESTART it hands over its whole buffer (after a
+//! random delay) and forgets what it held. Some heads carry LEN 0 or a LEN above `max_packet`
+//! (admitted with 1 and `max_packet` credits in whole-packet mode).
+//!
+//! Expectations changed by issue 10: credits are 0 after reset (not the far buffer's depth),
+//! and VlMrkrs may appear in whole-packet mode (a packet in progress across a RESTART resumes
+//! on VC `lock_vc` while the link VC is 0).
+//!
 //! TxClassifier is combinational (no clock, no reset): its bench has no reset to test.
 #![allow(clippy::needless_range_loop)] // per-VC ports, queues and model state are indexed by VC
 use hdl::fifo::fifo_ptr_bits;
 use hdl::formats::flit::{ControlCode, Flit};
-use hdl::llp::tx_link::{TxClassifier, TxLink, Q_DROP, Q_END, Q_HEAD};
+use hdl::llp::tx_link::{TxClassifier, TxLink, Q_DROP, Q_END, Q_HEAD, Q_LEN};
 use testbench::models::formats::{random_control, random_header};
 use testbench::models::stream::{Driver, StreamPorts};
 use testbench::models::tx_link::{
@@ -41,19 +55,20 @@ use testbench::reset::ResetSchedule;
 use testbench::rhdl::SimValue;
 use testbench::{port_table, run_both, run_both_seeds, Backend, BenchRng, PortId, PortTable};
 
-const CW: usize = 13;
+pub(crate) const CW: usize = 13;
 /// The flit bits of a classified word.
-const FLIT_MASK: u128 = (1 << 65) - 1;
+pub(crate) const FLIT_MASK: u128 = (1 << 65) - 1;
 type DutA = TxLink<{ fifo_ptr_bits(4) + 4 }, CW>;
 type DutB = TxLink<{ fifo_ptr_bits(2) + 4 }, CW>;
 
-fn table<const RAW: usize>(vcs: usize) -> PortTable<TxLink<RAW, CW>> {
+pub(crate) fn table<const RAW: usize>(vcs: usize) -> PortTable<TxLink<RAW, CW>> {
     type T<const RAW: usize> = TxLink<RAW, CW>;
     let mut t = port_table!(T<RAW>; reset, out.valid, out.data, out.ready, striper_idle, mask,
         interleave, from_rx.got_retry, from_rx.got_retry_seq, from_rx.got_echo,
         from_rx.got_echo_seq, from_rx.got_mask, from_rx.got_mask_val, from_rx.send_retry,
         from_rx.send_echo, from_rx.expect_seq, from_rx.mask, ltps_sent, nulls_sent, replays,
-        stale, core_dropped, credit_error, replay_fill);
+        stale, core_dropped, credit_error, replay_fill, up, start, fresh_far, start_mask, idle,
+        ltps_discarded);
     for i in 0..vcs {
         t.add(
             format!("sinks${i}$valid"),
@@ -79,6 +94,11 @@ fn table<const RAW: usize>(vcs: usize) -> PortTable<TxLink<RAW, CW>> {
             format!("freed${i}"),
             move |x: &mut T<RAW>, v| x.freed[i].next = SimValue::from_u128(v),
             move |x: &T<RAW>| SimValue::to_u128(&x.freed[i].val()),
+        );
+        t.add(
+            format!("rx_free${i}"),
+            move |x: &mut T<RAW>, v| x.rx_free[i].next = SimValue::from_u128(v),
+            move |x: &T<RAW>| SimValue::to_u128(&x.rx_free[i].val()),
         );
         t.add(
             format!("credits${i}"),
@@ -129,7 +149,13 @@ fn junk(rng: &mut BenchRng) -> u128 {
 /// few junk flits mixed in.
 fn packet(rng: &mut BenchRng) -> Vec<u128> {
     let len = rng.range(2, 6);
-    let mut p = vec![Flit::Head(random_header(rng, len as u8)).pack()];
+    // Some heads lie about their length: LEN 0 (malformed) or far above `max_packet`.
+    let head_len = match rng.range(0, 40) {
+        0 => 0,
+        1 => 200,
+        _ => len as u8,
+    };
+    let mut p = vec![Flit::Head(random_header(rng, head_len)).pack()];
     for _ in 0..len - 2 {
         p.push(if rng.chance(0.05) {
             Flit::Control {
@@ -188,6 +214,13 @@ struct Ports {
     got_credits: Vec<PortId>,
     freed: Vec<PortId>,
     credits: Vec<PortId>,
+    up: PortId,
+    start: PortId,
+    fresh_far: PortId,
+    start_mask: PortId,
+    rx_free: Vec<PortId>,
+    b_idle: PortId,
+    ltps_discarded: PortId,
 }
 
 impl Ports {
@@ -222,6 +255,13 @@ impl Ports {
             got_credits: per("got_credits"),
             freed: per("freed"),
             credits: per("credits"),
+            up: p("up"),
+            start: p("start"),
+            fresh_far: p("fresh_far"),
+            start_mask: p("start_mask"),
+            rx_free: per("rx_free"),
+            b_idle: p("idle"),
+            ltps_discarded: p("ltps_discarded"),
         }
     }
 }
@@ -256,6 +296,9 @@ fn bench(b: &mut dyn Backend, seed: u64, run: &Run) -> Outcome {
         ports.gmask.0,
         ports.send_retry,
         ports.send_echo,
+        ports.up,
+        ports.start,
+        ports.fresh_far,
     ]
     .iter()
     {
@@ -278,11 +321,38 @@ fn bench(b: &mut dyn Backend, seed: u64, run: &Run) -> Outcome {
     let mut sched = ResetSchedule::new(&mut rng, 1500);
     // Per VC: the core has handed over part of a packet (a head, not yet its end).
     let mut mid_packet = vec![false; vcs];
+    // The link: down after reset until a RESTART; `down_left` cycles before it may come up.
+    let (mut link_up, mut down_left, mut fresh_next) = (false, rng.range(1, 10), true);
     let last = loop {
         let rst = sched.next_if(&mut rng, t + 3000 < run.withhold.0);
         b.poke_bool(ports.reset, rst);
         let draining = generated >= run.flits;
         let withholding = t >= run.withhold.0 && t < run.withhold.0 + run.withhold.1;
+        let calm = t + 2000 < run.withhold.0 || t > run.withhold.0 + run.withhold.1 + 500;
+        let mut start = false;
+        if rst {
+            link_up = false;
+        } else if link_up {
+            if !draining && calm && !model.echo_pending() && rng.chance(1.0 / 1200.0) {
+                link_up = false;
+                down_left = rng.range(1, 40);
+            }
+        } else if down_left > 0 {
+            down_left -= 1;
+        } else if b.peek_bool(ports.b_idle) {
+            link_up = true;
+            start = true;
+        }
+        let fresh = start && (fresh_next || rng.chance(0.5));
+        let start_mask = if start {
+            rng.range(1, 15) as u8
+        } else {
+            rng.bits(4) as u8
+        };
+        if start {
+            fresh_next = false;
+        }
+        let talk = link_up && !start;
         for v in 0..vcs {
             if !draining && core[v].queue.len() < 8 {
                 let pk = packet(&mut rng);
@@ -299,9 +369,18 @@ fn bench(b: &mut dyn Backend, seed: u64, run: &Run) -> Outcome {
             got_credits: vec![0; vcs],
             freed: vec![0; vcs],
             credits: vec![0; vcs],
+            rx_free: (0..vcs).map(|_| rng.range(0, p.depth)).collect(),
+            up: link_up,
+            start,
+            fresh_far: if start { fresh } else { rng.chance(0.5) },
+            start_mask,
             ..Default::default()
         };
         c.out_ready = rng.chance(run.ready);
+        if !link_up {
+            // The striper is held in reset while the link is down.
+            (beats, hold) = (0, 0);
+        }
         c.striper_idle = beats % 17 == 0 && hold == 0;
         // The near receiver: its expect and mask move only while no request carries them.
         if !model.rr_pending() && !model.echo_pending() && rng.chance(0.02) {
@@ -326,7 +405,7 @@ fn bench(b: &mut dyn Backend, seed: u64, run: &Run) -> Outcome {
         // The far end: replays, echoes, lane masks, credits.
         let (lo, hi) = model.next_bounds();
         let ack = model.ack;
-        if !draining && !model.retry_pending() && rng.chance(1.0 / 300.0) {
+        if talk && !draining && !model.retry_pending() && rng.chance(1.0 / 300.0) {
             c.got_retry = Some(if rng.chance(0.25) {
                 if rng.chance(0.5) {
                     (hi + 1 + rng.range(0, 100)) as u16
@@ -337,7 +416,7 @@ fn bench(b: &mut dyn Backend, seed: u64, run: &Run) -> Outcome {
                 rng.range(ack, lo) as u16
             });
         }
-        if !withholding && c.got_retry.is_none() && !model.retry_pending() {
+        if talk && !withholding && c.got_retry.is_none() && !model.retry_pending() {
             if rng.chance(0.04) {
                 c.got_echo = Some(model.finished as u16);
             } else if rng.chance(0.003) {
@@ -348,11 +427,19 @@ fn bench(b: &mut dyn Backend, seed: u64, run: &Run) -> Outcome {
                 });
             }
         }
-        if !draining && model.mask_pending.is_none() && rng.chance(1.0 / 700.0) {
+        if talk && !draining && model.mask_pending.is_none() && rng.chance(1.0 / 700.0) {
             c.got_mask = Some(rng.range(1, 15) as u8);
         }
+        if start && fresh {
+            // A fresh far end forgets the credits it owed and hands over its whole buffer.
+            returns.clear();
+            for v in 0..vcs {
+                let at = t + rng.range(1, 20);
+                returns.extend((0..p.depth).map(|_| (at, v)));
+            }
+        }
         returns.retain(|&(at, v)| {
-            if at <= t {
+            if talk && at <= t {
                 c.got_credits[v] += 1;
                 false
             } else {
@@ -371,7 +458,12 @@ fn bench(b: &mut dyn Backend, seed: u64, run: &Run) -> Outcome {
         for v in 0..vcs {
             b.poke(ports.got_credits[v], c.got_credits[v] as u128);
             b.poke(ports.freed[v], c.freed[v] as u128);
+            b.poke(ports.rx_free[v], c.rx_free[v] as u128);
         }
+        b.poke_bool(ports.up, c.up);
+        b.poke_bool(ports.start, c.start);
+        b.poke_bool(ports.fresh_far, c.fresh_far);
+        b.poke(ports.start_mask, c.start_mask as u128);
         // Outputs.
         c.out_valid = b.peek_bool(ports.out_valid);
         c.out_data = b.peek(ports.out_data);
@@ -385,6 +477,8 @@ fn bench(b: &mut dyn Backend, seed: u64, run: &Run) -> Outcome {
             c.core_dropped,
         ) = (n[0], n[1], n[2], n[3], n[4]);
         c.replay_fill = b.peek(ports.replay_fill) as u64;
+        c.idle = b.peek_bool(ports.b_idle);
+        c.ltps_discarded = b.peek(ports.ltps_discarded) as u64;
         c.credit_error = b.peek_bool(ports.credit_error);
         for v in 0..vcs {
             c.credits[v] = b.peek(ports.credits[v]) as u64;
@@ -408,12 +502,16 @@ fn bench(b: &mut dyn Backend, seed: u64, run: &Run) -> Outcome {
                 c.mask == p.init_mask
                     && counters == (0, 0, 0, 0, 0)
                     && c.replay_fill == 0
-                    && c.credits.iter().all(|&n| n == p.depth)
+                    && c.ltps_discarded == 0
+                    && c.idle
+                    && c.credits.iter().all(|&n| n == 0)
                     && !c.credit_error,
                 "seed {seed} cycle {t}: state after reset: mask {:#x}, counters {counters:?}, \
-                 replay_fill {}, credits {:?}, credit_error {}",
+                 replay_fill {}, ltps_discarded {}, idle {}, credits {:?}, credit_error {}",
                 c.mask,
                 c.replay_fill,
+                c.ltps_discarded,
+                c.idle,
                 c.credits,
                 c.credit_error
             );
@@ -434,6 +532,7 @@ fn bench(b: &mut dyn Backend, seed: u64, run: &Run) -> Outcome {
             }
             (beats, hold) = (0, 0);
             (rx_expect, rx_mask) = (0, 0b1111);
+            (down_left, fresh_next) = (rng.range(1, 10), true);
             b.tick();
             t += 1;
             continue;
@@ -467,6 +566,7 @@ fn bench(b: &mut dyn Backend, seed: u64, run: &Run) -> Outcome {
         b.tick();
         t += 1;
         let done = draining
+            && link_up
             && core.iter().all(|d| d.queue.is_empty())
             && model.expect.iter().all(|q| q.is_empty())
             && model.far_occ.iter().all(|&o| o == 0)
@@ -533,8 +633,16 @@ fn check(tag: &str, r: &Outcome, run: &Run) {
         s.retry_reqs > 0 && s.core_dropped > 0 && s.mask_changes > 0,
         "{tag}: requests"
     );
-    // VlMrkrs are needed only when packets interleave.
-    assert_eq!(s.vl_markers > 0, run.p.interleave, "{tag}: VlMrkrs");
+    // VlMrkrs are needed when packets interleave (and after a RESTART in a packet).
+    assert!(s.vl_markers > 0 || !run.p.interleave, "{tag}: VlMrkrs");
+    assert!(
+        s.restarts > 3 && s.resumes > 0 && s.abandoned > 0 && s.discarded > 0,
+        "{tag}: link down and up"
+    );
+    assert!(
+        run.p.interleave || s.tight_heads > 0,
+        "{tag}: no head admitted with just enough credits"
+    );
     assert!(
         s.in_time > 0,
         "{tag}: no LTP followed its predecessor at once"
@@ -553,6 +661,7 @@ fn tx_link_four_ltp_replay_two_vcs() {
             rt_timeout: 64,
             init_mask: 0b1111,
             interleave: seed & 1 == 0,
+            max_packet: 16,
         },
         flits: 20_000,
         in_rate: 0.7,
@@ -563,7 +672,7 @@ fn tx_link_four_ltp_replay_two_vcs() {
     let rep = run_both_seeds(
         "tx_link_r4",
         &[1, 2],
-        || DutA::new(2, 16, 0b1111, 64),
+        || DutA::new(2, 16, 0b1111, 64, 16),
         || table(2),
         |b, s| bench(b, s, &run(s)),
     );
@@ -584,6 +693,7 @@ fn tx_link_two_ltp_replay_three_vcs() {
             rt_timeout: 64,
             init_mask: 0b0110,
             interleave: seed & 1 == 0,
+            max_packet: 8,
         },
         flits: 10_000,
         in_rate: 0.5,
@@ -594,7 +704,7 @@ fn tx_link_two_ltp_replay_three_vcs() {
     let rep = run_both_seeds(
         "tx_link_r2",
         &[3, 4],
-        || DutB::new(3, 8, 0b0110, 64),
+        || DutB::new(3, 8, 0b0110, 64, 8),
         || table(3),
         |b, s| bench(b, s, &run(s)),
     );
@@ -625,6 +735,11 @@ fn classifier_bench(b: &mut dyn Backend) -> [u64; 3] {
         for (n, bit) in [Q_DROP, Q_HEAD, Q_END].into_iter().enumerate() {
             seen[n] += (w >> bit & 1) as u64;
         }
+        // A head's LEN rides above the class bits; other words have none.
+        assert!(
+            w >> Q_LEN == 0 || w >> Q_HEAD & 1 == 1,
+            "flit {i}: LEN bits of a non-head"
+        );
         b.tick();
     }
     assert!(seen.iter().all(|&n| n > 100), "every class bit: {seen:?}");
