@@ -47,8 +47,9 @@
 //! block RAM, then the endpoint's. Lanes to core: the endpoint's, then one cycle (the sender's
 //! output register).
 //!
-//! Reset (synchronous): everything together, both ends of a link together (the endpoint has no
-//! training).
+//! Reset (synchronous): everything of this port together. The far end may be reset at any
+//! other time: the endpoint trains the link again by itself, and when the link comes up
+//! again the watchdog starts over (a port declared dead stops discarding).
 //!
 //! Parameters: `VCS`, `VCB` as the channel; `RAW`, `D`, `AW`, `CW` as [`LlpEndpoint`]; `TD`,
 //! `TAW`, `TCW` the transmit buffers' depth and widths ([`ChannelReceiver`]). Use
@@ -61,7 +62,7 @@ use crate::link_watchdog::LinkWatchdog;
 use crate::llp::endpoint::{EndpointParams, LlpEndpoint};
 use crate::llp::lane_channel::{LaneChannelIn, LaneChannelOut};
 use crate::llp::regs::{
-    LinkReportSource, STATUS_LANES_REMOVED, STATUS_RX_MASK, STATUS_RX_WIDTH, STATUS_STALLED,
+    LinkReportSource, PEER_CHIP_ID, PEER_PORT, PEER_TYPE, PEER_VALID, STATUS_LANES_REMOVED, STATUS_RX_MASK, STATUS_RX_WIDTH, STATUS_STALLED,
     STATUS_TX_MASK, STATUS_TX_WIDTH, STATUS_UP,
 };
 use crate::params::Config;
@@ -100,10 +101,19 @@ pub struct LinkPortParams {
     pub stall_limit: u32,
     /// Let other VCs fill a stalled packet's LTP slots (the endpoint's `interleave`).
     pub interleave: bool,
-    /// Lane errors within a window that remove a lane (0: never).
+    /// Lane error score that removes a lane (0: never; `link.lane_threshold`).
     pub lane_threshold: u8,
-    /// Cycles of the lane error window.
-    pub lane_window: u32,
+    /// Delivered LTPs per one-point decrease of the lane scores (`link.lane_drain`).
+    pub lane_drain: u16,
+    /// Fruitless retry requests in a row before the link trains again (`link.retry_limit`).
+    pub retry_limit: u8,
+    /// This chip's type as the `peer` register codes it (0 NIC, 1 NRC), sent in training.
+    pub chip_type: u8,
+    /// This chip's ID, sent in training. An elaboration value: the management agent's
+    /// `chip_id` register, written at run time, does not reach the link ports yet.
+    pub chip_id: u16,
+    /// This port's number on its chip, sent in training.
+    pub port_number: u8,
 }
 
 /// Cycles without acknowledgement after which a link port declares its link dead, by default:
@@ -113,9 +123,9 @@ pub const DEFAULT_STALL_LIMIT: u32 = 4096;
 
 impl LinkPortParams {
     /// The port of a router built with `cfg`: the endpoint of `cfg`, both credit counts
-    /// `router.reserved_flits_per_vc`, lane removal after 8 errors in 65,536 cycles (the link
-    /// bench's values), VCs interleaved in the LTPs (without it a packet whose VC runs out of
-    /// far-end credits mid-packet holds the link, and a stalled VC blocks the others).
+    /// `router.reserved_flits_per_vc`, lane removal and retraining as `cfg.link` says, VCs
+    /// interleaved in the LTPs (a stalled packet's slots carry other VCs' flits), chip type
+    /// NRC, port 0 (the chip's top numbers its ports).
     pub fn router(cfg: &Config) -> Self {
         let reserve = cfg.router.reserved_flits_per_vc as usize;
         Self {
@@ -124,8 +134,12 @@ impl LinkPortParams {
             credits_out: reserve,
             stall_limit: DEFAULT_STALL_LIMIT,
             interleave: true,
-            lane_threshold: 8,
-            lane_window: 1 << 16,
+            lane_threshold: cfg.link.lane_threshold as u8,
+            lane_drain: cfg.link.lane_drain as u16,
+            retry_limit: cfg.link.retry_limit as u8,
+            chip_type: 1,
+            chip_id: 0,
+            port_number: 0,
         }
     }
 }
@@ -172,9 +186,21 @@ pub struct LinkPort<
     watchdog: LinkWatchdog,
     /// A transmit-buffer drop since reset.
     dropped: DFF<bool>,
+    /// The link was up in the previous cycle: a link that comes up again clears the watchdog.
+    was_up: DFF<bool>,
     interleave: Constant<bool>,
     lane_threshold: Constant<Bits<8>>,
-    lane_window: Constant<Bits<32>>,
+    lane_drain: Constant<Bits<16>>,
+    retry_limit: Constant<Bits<8>>,
+    chip_type: Constant<Bits<8>>,
+    chip_id: Constant<Bits<16>>,
+    port_number: Constant<Bits<8>>,
+    /// The `peer` register: the far end's identity once trained.
+    peer: Signal<Local, Bits<64>>,
+    peer_valid: Constant<Bits<64>>,
+    peer_type_at: Constant<Bits<8>>,
+    peer_id_at: Constant<Bits<8>>,
+    peer_port_at: Constant<Bits<8>>,
     /// Positions of the `link_status` fields.
     tx_width_at: Constant<Bits<8>>,
     rx_width_at: Constant<Bits<8>>,
@@ -228,9 +254,19 @@ impl<
             receiver: ChannelReceiver::new(p.credits_out),
             watchdog: LinkWatchdog::new(p.stall_limit),
             dropped: Default::default(),
+            was_up: Default::default(),
             interleave: Constant::new(p.interleave),
             lane_threshold: Constant::new((p.lane_threshold as u64).into()),
-            lane_window: Constant::new((p.lane_window as u64).into()),
+            lane_drain: Constant::new((p.lane_drain as u64).into()),
+            retry_limit: Constant::new((p.retry_limit as u64).into()),
+            chip_type: Constant::new((p.chip_type as u64).into()),
+            chip_id: Constant::new((p.chip_id as u64).into()),
+            port_number: Constant::new((p.port_number as u64).into()),
+            peer: Default::default(),
+            peer_valid: Constant::new((1u64 << PEER_VALID.lsb).into()),
+            peer_type_at: at(PEER_TYPE.lsb),
+            peer_id_at: at(PEER_CHIP_ID.lsb),
+            peer_port_at: at(PEER_PORT.lsb),
             tx_width_at: at(STATUS_TX_WIDTH.lsb),
             rx_width_at: at(STATUS_RX_WIDTH.lsb),
             tx_mask_at: at(STATUS_TX_MASK.lsb),
@@ -259,15 +295,23 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, dropped);
+        dff_setup!(self, clock, dropped, was_up);
         clock!(self, clock, endpoint, sender, receiver, watchdog);
         self.endpoint.reset.next = self.reset.val();
         self.sender.reset.next = self.reset.val();
         self.receiver.reset.next = self.reset.val();
-        self.watchdog.reset.next = self.reset.val();
+        // A dead link that trains again is alive: the watchdog starts over (its `stalled` is
+        // otherwise sticky), and the port stops discarding.
+        self.was_up.d.next = self.endpoint.link_up.val();
+        self.watchdog.reset.next =
+            self.reset.val() | (self.endpoint.link_up.val() & !self.was_up.q.val());
         self.endpoint.interleave.next = self.interleave.val();
         self.endpoint.lane_threshold.next = self.lane_threshold.val();
-        self.endpoint.lane_window.next = self.lane_window.val();
+        self.endpoint.lane_drain.next = self.lane_drain.val();
+        self.endpoint.retry_limit.next = self.retry_limit.val();
+        self.endpoint.chip_type.next = self.chip_type.val();
+        self.endpoint.chip_id.next = self.chip_id.val();
+        self.endpoint.port_number.next = self.port_number.val();
         LaneChannelOut::link(&mut self.lanes_out, &mut self.endpoint.lanes_out);
         LaneChannelIn::link(&mut self.lanes_in, &mut self.endpoint.lanes_in);
         // Receive: the endpoint's VCs onto the channel to the core.
@@ -315,7 +359,18 @@ impl<
             .replace_bit(self.stalled_at.val().index(), self.watchdog.stalled.val());
         self.report.status.next = self.status.val();
         // The far end's identity needs link training, which the link layer does not have.
-        self.report.peer.next = 0.into();
+        // The peer's identity, learned in training (type 2 bits and port 5 bits wide in the
+        // register, as the map says).
+        self.peer.next = 0.into();
+        if self.endpoint.far_known.val() {
+            self.peer.next = self.peer_valid.val()
+                | (bit_cast::<64, 2>(self.endpoint.far_chip_type.val().get_bits::<2>(0))
+                    << self.peer_type_at.val())
+                | (bit_cast::<64, 16>(self.endpoint.far_chip_id.val()) << self.peer_id_at.val())
+                | (bit_cast::<64, 5>(self.endpoint.far_port.val().get_bits::<5>(0))
+                    << self.peer_port_at.val());
+        }
+        self.report.peer.next = self.peer.val();
         self.report.ltps_sent.next = bit_cast::<64, 32>(self.endpoint.ltps_sent.val());
         self.report.ltps_good.next = bit_cast::<64, 32>(self.endpoint.ltps_good.val());
         self.report.ltps_bad.next = bit_cast::<64, 32>(self.endpoint.ltps_bad.val());
@@ -328,7 +383,12 @@ impl<
             | self.endpoint.lane_errors.val().any()
             | self.endpoint.err_flit0.val().any()
             | self.endpoint.err_flit1.val().any()
-            | self.endpoint.err_reason.val().any();
+            | self.endpoint.err_reason.val().any()
+            | self.endpoint.link_state.val().any()
+            | self.endpoint.rx_good.val().any()
+            | self.endpoint.trainings.val().any()
+            | self.endpoint.far_downs.val().any()
+            | self.endpoint.ltps_discarded.val().any();
         for v in 0..VCS {
             self.unused_status.next =
                 self.unused_status.val() | self.endpoint.credits[v].val().any();

@@ -316,6 +316,7 @@ pub fn nic_top_params(cfg: &Config) -> NicTopParams {
     let mut link = hdl::link_port::LinkPortParams::router(cfg);
     link.credits_in = intake_depth(cfg);
     link.credits_out = link.credits_out.min(NIC_LINK_SHAPE.2);
+    link.chip_type = 0; // a NIC, as the link port map's `peer` register codes it
     NicTopParams {
         core: nic_settings(cfg),
         link,

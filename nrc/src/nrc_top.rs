@@ -247,7 +247,14 @@ impl<
             i2c: Default::default(),
             stalled: Default::default(),
             core: RouterCore::new(p.core),
-            ports: (0..PORTS).map(|_| LinkPort::new(p.link)).collect(),
+            ports: (0..PORTS)
+                .map(|i| {
+                    LinkPort::new(LinkPortParams {
+                        port_number: i as u8,
+                        ..p.link
+                    })
+                })
+                .collect(),
             any_stalled: Default::default(),
             any_error: Default::default(),
             unused_events: Default::default(),

@@ -2,9 +2,14 @@
 //! physical lanes (`docs/llp-design.md`). Every network port of both chips instantiates it.
 //!
 //! ```text
-//! tx_vcs -> TxClassifier -> SkidBuffer per VC -> TxLink -> LtpStriper -> lanes_out
-//! lanes_in -> LtpDeframer -> RxLink -> RxDelivery (staging, VC demux, PacketBuffer per VC) -> rx_vcs
+//! tx_vcs -> TxClassifier -> SkidBuffer per VC -> TxLink -> LtpStriper -> LinkTrainer -> lanes_out
+//! lanes_in -> LinkTrainer -> LtpDeframer -> RxLink -> RxDelivery (staging, VC demux, PacketBuffer per VC) -> rx_vcs
 //! ```
+//! `LinkTrainer` owns the lanes while the link is not up: it trains them, brings the link up
+//! (the striper and deframer are held in reset until then), and takes it down to train again
+//! when `RxLink` reports that the link cannot make progress or the far end starts training. At
+//! each bring-up `TxLink` and `RxLink` resume (nothing lost) or restart (the far end was reset),
+//! as `docs/llp-design.md` ("Link training") describes.
 //! `TxLink` and `RxLink` of the same endpoint talk through one bundle
 //! ([`LinkRequestsSource`](super::link_requests::LinkRequestsSource)): the receiver hands the
 //! far end's requests (retry, echo, lane mask) to the transmitter, and asks it to send its own
@@ -14,14 +19,15 @@
 //!
 //! Guarantees (shown by the two-endpoint bench on Verilator): within a VC every flit the core
 //! hands to `tx_vcs` leaves the far end's `rx_vcs` exactly once, in order and unchanged,
-//! whatever the wire does (bit errors, bursts, dropped transfers, a lane dying or turning
-//! noisy), as long as at least one lane works; the sender never overruns the receiver's
-//! buffers; packets that are malformed when the core sends them are dropped whole at the far
-//! end and counted (dirty-packet discard).
+//! whatever the wire does (bit errors, bursts, dropped transfers, lanes dying, stuck or turning
+//! noisy), as long as one lane works; the sender never overruns the receiver's buffers;
+//! packets that are malformed when the core sends them are dropped whole at the far end and
+//! counted (dirty-packet discard). When one end is reset, packets in flight then may be lost
+//! whole, never duplicated or delivered in part, and the link comes up again by itself.
 //!
 //! Configuration inputs (registers once the register map exists): `interleave`,
-//! `lane_threshold`, `lane_window`. Status outputs: see the port list. Both ends must leave
-//! reset together (link training is not part of this block).
+//! `lane_threshold`, `lane_drain`, `retry_limit`, and the identity sent in training
+//! (`chip_type`, `chip_id`, `port_number`). Status outputs: see the port list.
 //!
 //! Parameters: `RAW` replay address bits (log2(replay LTPs) + 4) and `D` slots of each VC
 //! buffer with its widths `AW`, `CW`; use [`llp_endpoint!`](crate::llp_endpoint). Credit counts
@@ -32,6 +38,7 @@ use super::link_requests::LinkRequestsSource;
 use super::ltp_striper::LtpStriper;
 use super::rx_delivery::RxDelivery;
 use super::rx_link::RxLink;
+use super::train::LinkTrainer;
 use super::tx_link::{TxClassifier, TxLink, Q_BITS};
 use super::CREDIT_BITS;
 use crate::bits::PopCount;
@@ -54,6 +61,8 @@ pub struct EndpointParams {
     pub retry_timeout: u16,
     /// Cycles before a transmitter polls for an overdue round-trip echo.
     pub rt_timeout: u16,
+    /// Cycles a link end waits in training for the far end's readiness before it starts over.
+    pub train_timeout: u16,
 }
 
 impl EndpointParams {
@@ -71,6 +80,7 @@ impl EndpointParams {
             mask: ((1u32 << lanes) - 1) as u8,
             retry_timeout: link.retry_timeout as u16,
             rt_timeout: link.rt_timeout as u16,
+            train_timeout: link.train_timeout as u16,
         }
     }
 
@@ -80,6 +90,7 @@ impl EndpointParams {
         Self {
             retry_timeout: cfg.link.retry_timeout as u16,
             rt_timeout: cfg.link.rt_timeout as u16,
+            train_timeout: cfg.link.train_timeout as u16,
             ..Self::new(
                 cfg.network.vcs as usize,
                 cfg.link.lanes as usize,
@@ -124,10 +135,18 @@ pub struct LlpEndpoint<const RAW: usize, const D: usize, const AW: usize, const 
     pub lanes_in: LaneChannelIn,
     /// Let other VCs fill a stalled packet's slots (else whole packets).
     pub interleave: Signal<In, bool>,
-    /// Errors within a window that remove a lane (0: never).
+    /// Lane error score that removes a lane (0: never; `link.lane_threshold`).
     pub lane_threshold: Signal<In, Bits<8>>,
-    /// Cycles of the lane error window.
-    pub lane_window: Signal<In, Bits<32>>,
+    /// Delivered LTPs per one-point decrease of the lane scores (`link.lane_drain`).
+    pub lane_drain: Signal<In, Bits<16>>,
+    /// Fruitless retry requests in a row before the link trains again (`link.retry_limit`).
+    pub retry_limit: Signal<In, Bits<8>>,
+    /// Our chip type, sent in training.
+    pub chip_type: Signal<In, Bits<8>>,
+    /// Our chip ID, sent in training.
+    pub chip_id: Signal<In, Bits<16>>,
+    /// This port's number on our chip, sent in training.
+    pub port_number: Signal<In, Bits<8>>,
     /// Lanes we send on.
     pub tx_mask: Signal<Out, Bits<4>>,
     /// Lanes we receive on.
@@ -136,8 +155,27 @@ pub struct LlpEndpoint<const RAW: usize, const D: usize, const AW: usize, const 
     pub tx_width: Signal<Out, Bits<3>>,
     /// Number of lanes we receive on.
     pub rx_width: Signal<Out, Bits<3>>,
-    /// The receiver is in step with the far transmitter.
+    /// The link is trained and the receiver is in step with the far transmitter.
     pub link_up: Signal<Out, bool>,
+    /// Training state: 0 SEEK, 1 READY, 2 UP.
+    pub link_state: Signal<Out, Bits<2>>,
+    /// Lanes whose training words arrive well (live).
+    pub rx_good: Signal<Out, Bits<4>>,
+    /// Times the link went down and trained again (saturating).
+    pub trainings: Signal<Out, Bits<16>>,
+    /// ... of which because the far end started training (saturating).
+    pub far_downs: Signal<Out, Bits<16>>,
+    /// The far end's chip type, from its training words: the port's peer for topology
+    /// discovery.
+    pub far_chip_type: Signal<Out, Bits<8>>,
+    /// The far end's chip ID.
+    pub far_chip_id: Signal<Out, Bits<16>>,
+    /// The far end's port number.
+    pub far_port: Signal<Out, Bits<8>>,
+    /// The far end's identity is complete.
+    pub far_known: Signal<Out, bool>,
+    /// LTPs of the replay buffer discarded because the far end was reset (saturating).
+    pub ltps_discarded: Signal<Out, Bits<16>>,
     /// Normal LTPs sent, replays included.
     pub ltps_sent: Signal<Out, Bits<32>>,
     /// Null LTPs sent.
@@ -180,17 +218,13 @@ pub struct LlpEndpoint<const RAW: usize, const D: usize, const AW: usize, const 
     deframer: LtpDeframer,
     rx: RxLink<CREDIT_BITS>,
     delivery: RxDelivery<STAGE, { fifo_ptr_bits(STAGE) }, { fifo_count_bits(STAGE) }, D, AW, CW>,
+    trainer: LinkTrainer,
+    /// The lanes of the configuration (`link.lanes`): training uses no others.
+    lanes_allowed: Constant<Bits<4>>,
     /// Status of the children that has no port of the endpoint yet (the drop's VC, the
     /// any-drop flag, good null LTPs, waiting for a retry marker, stale retry requests): the
     /// link's register map will carry it. Acknowledged here, not read.
     unused_status: Signal<Local, bool>,
-    /// Until the link trainer is integrated: the link is up from reset, and `tx_started`
-    /// gives the transmitter its one RESTART `start` pulse in the first cycle after reset.
-    tx_started: DFF<bool>,
-    /// The initial lane mask, the transmitter's `start_mask`.
-    tx_start_mask: Constant<Bits<4>>,
-    /// Our VC buffer depth, the transmitter's `rx_free` at its first start (buffers empty).
-    tx_rx_free: Constant<Bits<CREDIT_BITS>>,
     /// Lanes in `tx_mask`: the transmit link width.
     tx_lanes: PopCount<4, 3>,
     /// Lanes in `rx_mask`: the receive link width.
@@ -216,12 +250,25 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize>
             lanes_in: Default::default(),
             interleave: Default::default(),
             lane_threshold: Default::default(),
-            lane_window: Default::default(),
+            lane_drain: Default::default(),
+            retry_limit: Default::default(),
+            chip_type: Default::default(),
+            chip_id: Default::default(),
+            port_number: Default::default(),
             tx_mask: Default::default(),
             rx_mask: Default::default(),
             tx_width: Default::default(),
             rx_width: Default::default(),
             link_up: Default::default(),
+            link_state: Default::default(),
+            rx_good: Default::default(),
+            trainings: Default::default(),
+            far_downs: Default::default(),
+            far_chip_type: Default::default(),
+            far_chip_id: Default::default(),
+            far_port: Default::default(),
+            far_known: Default::default(),
+            ltps_discarded: Default::default(),
             ltps_sent: Default::default(),
             nulls_sent: Default::default(),
             ltps_good: Default::default(),
@@ -246,10 +293,9 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize>
             deframer: LtpDeframer::new(),
             rx: RxLink::new(p.vcs, p.mask, p.retry_timeout),
             delivery: RxDelivery::new(p.vcs, p.max_packet),
+            trainer: LinkTrainer::new(p.train_timeout),
+            lanes_allowed: Constant::new((p.mask as u64).into()),
             unused_status: Default::default(),
-            tx_started: Default::default(),
-            tx_start_mask: Constant::new((p.mask as u64).into()),
-            tx_rx_free: Constant::new((D as u64).into()),
             tx_lanes: PopCount::new(),
             rx_lanes: PopCount::new(),
         }
@@ -272,6 +318,7 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize> Logic
             StreamSource::<Bits<Q_BITS>>::join(&mut self.queues[v].source, &mut self.tx.sinks[v]);
             self.tx.got_credits[v].next = self.rx.got_credits[v].val();
             self.tx.freed[v].next = self.delivery.freed[v].val();
+            self.tx.rx_free[v].next = self.delivery.free[v].val();
             self.credits[v].next = self.tx.credits[v].val();
             self.rx_vcs[v].valid.next = self.delivery.sources[v].valid.val();
             self.rx_vcs[v].data.next = self.delivery.sources[v].data.val();
@@ -279,47 +326,61 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize> Logic
         }
         self.tx.clock.next = self.clock.val();
         self.tx.reset.next = self.reset.val();
-        self.tx_started.clock.next = self.clock.val();
-        self.tx_started.d.next = !self.reset.val();
-        self.tx.up.next = true;
-        self.tx.start.next = !self.reset.val() & !self.tx_started.q.val();
-        self.tx.fresh_far.next = true;
-        self.tx.start_mask.next = self.tx_start_mask.val();
-        for v in 0..self.queues.len() {
-            self.tx.rx_free[v].next = self.tx_rx_free.val();
-        }
         self.tx.interleave.next = self.interleave.val();
+        self.tx.up.next = self.trainer.up.val();
+        self.tx.start.next = self.trainer.went_up.val();
+        self.tx.fresh_far.next = self.trainer.far_fresh.val();
+        self.tx.start_mask.next = self.trainer.tx_mask.val();
         LinkRequestsSource::join(&mut self.rx.to_tx, &mut self.tx.from_rx);
         self.tx.striper_idle.next = self.striper.idle.val();
         self.striper.clock.next = self.clock.val();
-        self.striper.reset.next = self.reset.val();
+        // The striper and deframer start from nothing at each bring-up.
+        self.striper.reset.next = self.reset.val() | !self.trainer.up.val();
         StreamSource::<Bits<FLIT_BITS>>::join(&mut self.tx.out, &mut self.striper.sink);
         self.striper.mask.next = self.tx.mask.val();
-        LaneChannelOut::link(&mut self.lanes_out, &mut self.striper.lanes);
+
+        // Training: the trainer owns the lanes while the link is not up.
+        self.trainer.clock.next = self.clock.val();
+        self.trainer.reset.next = self.reset.val();
+        LaneChannelOut::join(&mut self.striper.lanes, &mut self.trainer.from_striper);
+        LaneChannelOut::link(&mut self.lanes_out, &mut self.trainer.lanes_out);
+        LaneChannelIn::link(&mut self.lanes_in, &mut self.trainer.lanes_in);
+        LaneChannelOut::join(&mut self.trainer.to_deframer, &mut self.deframer.lanes);
+        self.trainer.chip_type.next = self.chip_type.val();
+        self.trainer.chip_id.next = self.chip_id.val();
+        self.trainer.port_number.next = self.port_number.val();
+        self.trainer.allowed.next = self.lanes_allowed.val();
+        self.trainer.link_fail.next = self.rx.link_fail.val();
+        self.trainer.quiet.next = self.tx.idle.val() & self.delivery.quiet.val();
 
         // Receive: deframer, protocol, delivery.
         self.deframer.clock.next = self.clock.val();
-        self.deframer.reset.next = self.reset.val();
-        LaneChannelIn::link(&mut self.lanes_in, &mut self.deframer.lanes);
+        self.deframer.reset.next = self.reset.val() | !self.trainer.up.val();
         self.deframer.mask.next = self.rx.to_tx.mask.val();
         self.rx.clock.next = self.clock.val();
         self.rx.reset.next = self.reset.val();
         DeframedSource::join(&mut self.deframer.out, &mut self.rx.deframed);
         self.rx.lane_threshold.next = self.lane_threshold.val();
-        self.rx.lane_window.next = self.lane_window.val();
+        self.rx.lane_drain.next = self.lane_drain.val();
+        self.rx.retry_limit.next = self.retry_limit.val();
+        self.rx.up.next = self.trainer.up.val();
+        self.rx.start.next = self.trainer.went_up.val();
+        self.rx.fresh_far.next = self.trainer.far_fresh.val();
+        self.rx.start_mask.next = self.trainer.rx_mask.val();
         self.delivery.clock.next = self.clock.val();
         self.unused_status.next = self.delivery.err_vc.val().any()
             | self.delivery.dropped_any.val()
             | self.rx.nulls_good.val().any()
             | self.rx.waiting.val()
-            | self.tx.stale.val().any()
-            | self.tx.idle.val()
-            | self.tx.ltps_discarded.val().any();
+            | self.tx.stale.val().any();
         self.delivery.reset.next = self.reset.val();
         self.delivery.wr_valid.next = self.rx.wr_valid.val();
         self.delivery.wr_data.next = self.rx.wr_data.val();
         self.delivery.commit.next = self.rx.commit.val();
-        self.delivery.rollback.next = self.rx.rollback.val();
+        // Flits of an LTP cut by the link going down were written but never committed: they
+        // are discarded at the next bring-up, before anything new is written.
+        self.delivery.rollback.next = self.rx.rollback.val() | self.trainer.went_up.val();
+        self.delivery.restart.next = self.trainer.went_up.val() & self.trainer.far_fresh.val();
 
         // Status.
         self.tx_mask.next = self.tx.mask.val();
@@ -328,7 +389,16 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize> Logic
         self.tx_width.next = self.tx_lanes.count.val();
         self.rx_lanes.bits.next = self.rx.to_tx.mask.val();
         self.rx_width.next = self.rx_lanes.count.val();
-        self.link_up.next = self.rx.link_up.val();
+        self.link_up.next = self.trainer.up.val() & self.rx.link_up.val();
+        self.link_state.next = self.trainer.state.val();
+        self.rx_good.next = self.trainer.rx_good.val();
+        self.trainings.next = self.trainer.trainings.val();
+        self.far_downs.next = self.trainer.far_downs.val();
+        self.far_chip_type.next = self.trainer.far_chip_type.val();
+        self.far_chip_id.next = self.trainer.far_chip_id.val();
+        self.far_port.next = self.trainer.far_port.val();
+        self.far_known.next = self.trainer.far_known.val();
+        self.ltps_discarded.next = self.tx.ltps_discarded.val();
         self.ltps_sent.next = self.tx.ltps_sent.val();
         self.nulls_sent.next = self.tx.nulls_sent.val();
         self.ltps_good.next = self.rx.ltps_good.val();

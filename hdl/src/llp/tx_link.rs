@@ -79,8 +79,9 @@
 //!   afresh: every sequence number 0, the replay buffer emptied (its LTPs counted in
 //!   `ltps_discarded`), no marker outstanding, no echo pending, the link VC 0 (what a fresh
 //!   far end assumes), every VC's credits 0 (the far end returns its whole free buffer as
-//!   CrdtRet flits once up) and every VC's owed credits `rx_free[v] + freed[v]` (our free
-//!   slots; later frees come through `freed`). The VC queues are kept, and a packet in
+//!   CrdtRet flits once up) and every VC's owed credits `rx_free[v]` (our free slots now,
+//!   which already count the slots `freed` reports in the same cycle; later frees come
+//!   through `freed`). The VC queues are kept, and a packet in
 //!   progress stays in progress: its remaining flits go out and the far end drops them as a
 //!   packet without a head.
 //!
@@ -1128,7 +1129,7 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
             self.echo_pending.d.next = false;
             self.link_vc.d.next = 0.into();
             for v in 0..self.sinks.len() {
-                self.owed[v].d.next = self.rx_free[v].val() + self.freed[v].val();
+                self.owed[v].d.next = self.rx_free[v].val();
             }
         }
 

@@ -76,7 +76,10 @@ pub fn router_params() -> NrcTopParams {
 
 /// The NICs' link ports: the routers' (so both ends of a link are alike).
 pub fn nic_params() -> LinkPortParams {
-    router_params().link
+    LinkPortParams {
+        chip_type: 0,
+        ..router_params().link
+    }
 }
 
 /// The router's and the NIC's Verilator models, built (or loaded from the cache) once.

@@ -27,7 +27,7 @@
 //! mask changes are dropped. A RESTART also makes the far end fresh: sequence numbers from 0,
 //! the stored LTPs gone (`ltps_discarded` grows by the `replay_fill` of that cycle), the flits
 //! taken from the core and not yet seen whole at the far end lost, the far buffers empty,
-//! the far VC 0, credits 0, and the CrdtRet flits owed from then on `rx_free + freed`.
+//! the far VC 0, credits 0, and the CrdtRet flits owed from then on `rx_free` (which counts that cycle's `freed`).
 //! Credits are 0 after reset and come only through `got_credits`. In whole-packet mode a head
 //! may leave its queue only with credits for its LEN (1 for LEN 0, at most `max_packet`).
 use hdl::formats::flit::{CODE, CTRL_CREDITS, CTRL_VC, HEAD_BIT, TAIL_BIT, TYPE_BIT};
@@ -748,7 +748,7 @@ impl TxLinkModel {
             self.credits[v] = 0;
             self.far_occ[v] = 0;
             self.crdt_seen[v] = 0;
-            self.freed_total[v] = c.rx_free[v] + c.freed[v];
+            self.freed_total[v] = c.rx_free[v];
         }
     }
 

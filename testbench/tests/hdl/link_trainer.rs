@@ -38,7 +38,7 @@ fn table() -> PortTable<Dut> {
     port_table!(Dut; reset, from_striper.valid, from_striper.start, from_striper.data,
         lanes_out.valid, lanes_out.start, lanes_out.data, lanes_in.valid, lanes_in.start,
         lanes_in.data, to_deframer.valid, to_deframer.start, to_deframer.data, chip_type, chip_id,
-        port_number, link_fail, quiet, up, went_up, far_fresh, tx_mask, rx_mask, rx_good, state,
+        port_number, allowed, link_fail, quiet, up, went_up, far_fresh, tx_mask, rx_mask, rx_good, state,
         far_chip_type, far_chip_id, far_port, far_known, trainings, far_downs)
 }
 
@@ -71,6 +71,7 @@ struct DutEnd {
     lanes_in: LanePorts,
     to_deframer: LanePorts,
     scalars_in: [PortId; 5],
+    allowed: PortId,
     scalars_out: [PortId; 13],
     model: LinkTrainerModel,
     cycle: u64,
@@ -86,6 +87,7 @@ impl DutEnd {
             to_deframer: LanePorts::new(b, "to_deframer"),
             scalars_in: ["chip_type", "chip_id", "port_number", "link_fail", "quiet"]
                 .map(|n| b.port(n)),
+            allowed: b.port("allowed"),
             scalars_out: [
                 "up",
                 "went_up",
@@ -119,6 +121,9 @@ impl DutEnd {
         b.poke(pn, i.port_number as u128);
         b.poke_bool(lf, i.link_fail);
         b.poke_bool(q, i.quiet);
+        // Every lane allowed: the model has no lane restriction (the endpoint's two-endpoint
+        // bench runs a 2-lane link, where `allowed` matters).
+        b.poke(self.allowed, 0xf);
         let s: Vec<u128> = self.scalars_out.iter().map(|&p| b.peek(p)).collect();
         let got = TrainerOutputs {
             lanes_out: self.lanes_out.peek(b),

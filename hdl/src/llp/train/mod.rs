@@ -56,6 +56,8 @@ pub struct LinkTrainer {
     pub chip_id: Signal<In, Bits<16>>,
     /// Our identity.
     pub port_number: Signal<In, Bits<8>>,
+    /// Lanes this end may use (`link.lanes`): the others carry nothing and are never good.
+    pub allowed: Signal<In, Bits<4>>,
     /// Pulse from the receiver: it cannot make progress, go down (ignored outside UP).
     pub link_fail: Signal<In, bool>,
     /// The layer above may be restarted now (gate for READY -> UP).
@@ -109,6 +111,7 @@ impl LinkTrainer {
             chip_type: Default::default(),
             chip_id: Default::default(),
             port_number: Default::default(),
+            allowed: Default::default(),
             link_fail: Default::default(),
             quiet: Default::default(),
             up: Default::default(),
@@ -152,6 +155,10 @@ impl Logic for LinkTrainer {
             self.seeking_lanes.next = self.seeking_lanes.val() | self.checks[n].far_seeking.val();
             self.reference_lanes.next = self.reference_lanes.val() | self.checks[n].reference.val();
         }
+        // Lanes outside `allowed` do not exist for this end.
+        self.good_lanes.next = self.good_lanes.val() & self.allowed.val();
+        self.seeking_lanes.next = self.seeking_lanes.val() & self.allowed.val();
+        self.reference_lanes.next = self.reference_lanes.val() & self.allowed.val();
         self.far.clock.next = self.clock.val();
         self.far.reset.next = self.reset.val();
         self.far.words.next = self.lanes_in.data.val();
@@ -178,8 +185,8 @@ impl Logic for LinkTrainer {
         self.generator.chip_type.next = self.chip_type.val();
         self.generator.chip_id.next = self.chip_id.val();
         self.generator.port_number.next = self.port_number.val();
-        self.lanes_out.valid.next = self.generator.lanes.valid.val();
-        self.lanes_out.start.next = self.generator.lanes.start.val();
+        self.lanes_out.valid.next = self.generator.lanes.valid.val() & self.allowed.val();
+        self.lanes_out.start.next = self.generator.lanes.start.val() & self.allowed.val();
         self.lanes_out.data.next = self.generator.lanes.data.val();
         self.to_deframer.valid.next = self.silent.val();
         self.to_deframer.start.next = self.silent.val();
