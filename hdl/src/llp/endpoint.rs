@@ -188,6 +188,9 @@ pub struct LlpEndpoint<const RAW: usize, const D: usize, const AW: usize, const 
     tx_lanes: PopCount<4, 3>,
     /// Lanes in `rx_mask`: the receive link width.
     rx_lanes: PopCount<4, 3>,
+    /// Out of reset for a cycle: the receiver's one bring-up (RESTART at the initial mask)
+    /// until a link trainer drives `up`/`start`.
+    rx_started: DFF<bool>,
 }
 
 impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize>
@@ -242,6 +245,7 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize>
             unused_status: Default::default(),
             tx_lanes: PopCount::new(),
             rx_lanes: PopCount::new(),
+            rx_started: Default::default(),
         }
     }
 }
@@ -287,12 +291,24 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize> Logic
         self.rx.reset.next = self.reset.val();
         DeframedSource::join(&mut self.deframer.out, &mut self.rx.deframed);
         self.rx.lane_threshold.next = self.lane_threshold.val();
-        self.rx.lane_window.next = self.lane_window.val();
+        // Until the link trainer is wired: always up, one RESTART bring-up after reset at the
+        // mask reset gave (the receiver's own), no fruitless-retry limit, rate-based lane
+        // removal draining a point per 16 LTPs. `lane_window` is no longer used.
+        self.rx_started.clock.next = self.clock.val();
+        self.rx_started.d.next = !self.reset.val();
+        self.rx.up.next = true;
+        self.rx.start.next = !self.rx_started.q.val() & !self.reset.val();
+        self.rx.fresh_far.next = true;
+        self.rx.start_mask.next = self.rx.to_tx.mask.val();
+        self.rx.retry_limit.next = 0.into();
+        self.rx.lane_drain.next = 16.into();
         self.delivery.clock.next = self.clock.val();
         self.unused_status.next = self.delivery.err_vc.val().any()
             | self.delivery.dropped_any.val()
             | self.rx.nulls_good.val().any()
             | self.rx.waiting.val()
+            | self.rx.link_fail.val()
+            | self.lane_window.val().any()
             | self.tx.stale.val().any();
         self.delivery.reset.next = self.reset.val();
         self.delivery.wr_valid.next = self.rx.wr_valid.val();
