@@ -523,8 +523,7 @@ impl<const CW: usize> Logic for RxLink<CW> {
         if self.first.val() {
             self.null_now.next = self.dec.is_link_transfer.val();
         }
-        self.wr_valid.next =
-            self.flit_v.val() & self.is_data.val() & !self.null_now.val();
+        self.wr_valid.next = self.flit_v.val() & self.is_data.val() & !self.null_now.val();
         self.wr_data.next = self.deframed.flit.val();
 
         // Latch the LTP's LT commands and credits (cleared by its flit 0).
@@ -584,9 +583,8 @@ impl<const CW: usize> Logic for RxLink<CW> {
             & self.deframed.end_intact.val()
             & !self.a_null.q.val()
             & (self.deframed.end_crc_diff.val() == self.in_seq.q.val().get_bits::<14>(0));
-        self.bad_now.next =
-            (self.end_v.val() & !self.good_null.val() & !self.good_norm.val())
-                | (self.stray_v.val() & !self.end_v.val());
+        self.bad_now.next = (self.end_v.val() & !self.good_null.val() & !self.good_norm.val())
+            | (self.stray_v.val() & !self.end_v.val());
         self.commit.next = false;
         // A start also discards the flits of an LTP the link going down cut off (the deframer
         // was reset and never ended it).
