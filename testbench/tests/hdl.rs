@@ -64,6 +64,7 @@ mod hdl {
     mod rs_mesh;
     mod rx_delivery;
     mod rx_link;
+    mod rxup;
     mod skid_buffer;
     mod slot_pool;
     mod stream_mux;

@@ -1,6 +1,8 @@
 //! Receive-side protocol of a link endpoint (`docs/llp-design.md`, "Receiver" items 3-5 and
 //! 7): takes the flits and LTP verdicts of an [`LtpDeframer`](super::deframer::LtpDeframer),
-//! decides which LTPs are delivered, runs the retry protocol, names bad lanes and removes them.
+//! decides which LTPs are delivered, runs the retry protocol, names bad lanes and removes them,
+//! follows the link trainer's bring-ups (`up`, `start`) and reports when the link cannot make
+//! progress (`link_fail`).
 //!
 //! **Per LTP.** Flit 0 tells a null LTP (an LT flit, see [`super::lt`]) from a normal one. Data
 //! flits (everything but Idle, CrdtRet and LT flits) of normal LTPs are written to the staging
@@ -29,15 +31,54 @@
 //! (`nm_valid`, `nm_m`) before the logical-to-physical lane lookup, which keeps the group-CRC
 //! compare and the error counters in separate cycles (the path that limited Fmax). A naming
 //! whose lookup cycle falls right after a lane removal is dropped, since the mask it was
-//! computed for is gone. A lane whose count within the window of `lane_window` cycles
-//! reaches `lane_threshold` (0: never) is removed when more than one lane is left: the receiver
-//! switches its mask, asks for a replay with `LaneMask` (counted in `retries` like every retry
-//! request), and waits for the marker at the new width.
+//! computed for is gone.
+//!
+//! **Lane removal by error rate.** Each lane has a score (8 bits, saturating): +1 per error
+//! charged to it (as above), and every `lane_drain` delivered (committed) LTPs every lane's score
+//! drops by one (not below 0; an error and a drop in the same cycle cancel). A lane in the mask
+//! whose score has reached `lane_threshold` (0: never) is removed (the lowest such lane): the
+//! receiver switches its mask, asks for a replay with `LaneMask` (a retry request like any
+//! other), waits for the marker at the new width, and every score restarts at 0. If it is the
+//! last lane it stays and `link_fail` pulses instead (scores restart at 0 too): the trainer
+//! retrains and finds what works. So a lane goes when its errors outpace one per `lane_drain`
+//! delivered LTPs for long enough (the threshold is the hysteresis), while uniform background
+//! errors, which every lane sees at the same low rate, drain away. Rates: an LTP is 33 XFRs,
+//! so at 4 lanes a lane carries 8.25 XFRs = 264 bits of it; with `lane_drain` = 16 the break-even
+//! is one charged error per 16 x 264 = 4,224 bits (2.4e-4). At uniform BER 1e-4 a lane sees
+//! 0.026 errored LTPs per LTP, and at most one lane is charged per retry (the first bad LTP's
+//! good copy names one lane), so each score gains at most about 0.026 per delivered LTP against
+//! a drain of 0.0625: it stays near 0 and no lane goes. A lane at 2e-3 breaks about 41 % of the
+//! LTPs (1 - (1 - 2e-3)^264) and is charged about 0.4 per delivered LTP against the drain of
+//! 0.06: at `lane_threshold` 8 it goes within about 25 delivered LTPs, far inside a few hundred.
+//! (The scores replace an absolute count per time window, which under uniform BER 1e-5 removed
+//! good lanes one after another down to one.)
+//!
+//! **Fruitless retries.** Retry requests made (the first, each timeout repeat, a lane removal's)
+//! since the last committed LTP are counted; when the count reaches `retry_limit` (0: never)
+//! `link_fail` pulses and the count restarts. A stuck lane breaks every LTP and every marker,
+//! so the link then goes down after about `retry_limit * retry_timeout` cycles and retrains
+//! without it.
+//!
+//! **Link up and down.** While `up` is low the deframer's flits, ends, strays and missing-lane
+//! pulses are ignored (it is held in reset then anyway), the retry timer holds, no retry request
+//! is made, nothing is charged to lanes and nothing removed; no `link_fail` is decided (one
+//! decided in the last cycle of `up` still shows, registered, in the next). `start` (the first
+//! cycle of `up`; nothing else acts in it) begins a bring-up: the mask becomes `start_mask`,
+//! the receiver waits for the far end's marker with a fresh timer but sends no request (the
+//! far transmitter sends `RetryMrkr` first at every bring-up; if it is lost, the timer's
+//! request brings another), no bad LTP or naming is kept, no resize is pending, scores, the
+//! drain count and the fruitless-retry count are 0, and `rollback` pulses (flits of an LTP the
+//! link going down cut off are discarded). RESUME (`fresh_far` low) keeps the sequence
+//! numbers: the far end replays everything unacknowledged after `RetryMrkr(ack)`, and the
+//! duplicates are skipped as usual. RESTART (`fresh_far` high; the far end was reset) also sets
+//! `expect` and the incoming sequence number to 0. Lane error totals and the other counters
+//! are kept.
 //!
 //! Outputs to the transmitter are registered pulses, one cycle after the LTP's end.
 //!
 //! **Reset** (synchronous): sequence numbers 0, the initial lane mask, every counter, lane
-//! error count and output pulse cleared, no retry pending and no bad LTP kept. The commands
+//! error count, score, the drain and fruitless-retry counts and output pulse cleared, no retry
+//! pending and no bad LTP kept (not waiting: as if up and in step, for a link with no trainer). The commands
 //! latched from an LTP in progress are not cleared: the next LTP's flit 0 clears them, and the
 //! deframer, reset with this block, delivers nothing before a flit 0.
 //! Parameter: `CW` credit width; elaboration values: the number of VCs, initial lane mask,
@@ -72,10 +113,24 @@ pub struct RxLink<const CW: usize> {
     pub to_tx: LinkRequestsSource,
     /// Credits returned per VC (zero when none).
     pub got_credits: Vec<Signal<Out, Bits<CW>>>,
-    /// Lane errors before a lane is removed (0: never remove).
+    /// A lane's score at which it is removed (0: never remove).
     pub lane_threshold: Signal<In, Bits<8>>,
-    /// Cycles of the lane error window.
-    pub lane_window: Signal<In, Bits<32>>,
+    /// The link is trained (level). While low the deframer's outputs are ignored, the retry
+    /// timer holds and nothing is requested, counted against lanes or reported as a failure.
+    pub up: Signal<In, bool>,
+    /// One-cycle pulse in the first cycle `up` is high: a bring-up.
+    pub start: Signal<In, bool>,
+    /// With `start`: the far end was reset (RESTART: expect sequence 0), else RESUME.
+    pub fresh_far: Signal<In, bool>,
+    /// With `start`: the lanes received on from now (nonzero).
+    pub start_mask: Signal<In, Bits<4>>,
+    /// Consecutive fruitless retry requests before `link_fail` (0: never).
+    pub retry_limit: Signal<In, Bits<8>>,
+    /// Delivered LTPs per one-point decrease of every lane's score (0: scores never drain).
+    pub lane_drain: Signal<In, Bits<16>>,
+    /// Registered one-cycle pulse: the link cannot make progress (retries fruitless, or the
+    /// last lane would be removed); the trainer takes the link down and retrains.
+    pub link_fail: Signal<Out, bool>,
     /// Normal LTPs delivered (wrapping).
     pub ltps_good: Signal<Out, Bits<32>>,
     /// Good null LTPs (wrapping).
@@ -131,8 +186,13 @@ pub struct RxLink<const CW: usize> {
     rx_mask: DFF<Bits<4>>,
     lcount: DFF<Bits<3>>,
     lane_err: Vec<DFF<Bits<16>>>,
-    win_cnt: Vec<DFF<Bits<8>>>,
-    win_timer: DFF<Bits<32>>,
+    /// Error score per physical lane (saturating): +1 per error, -1 per `lane_drain` commits.
+    score: Vec<DFF<Bits<8>>>,
+    /// Commits since the last drain step.
+    drain_cnt: DFF<Bits<16>>,
+    /// Retry requests since the last commit (saturating).
+    fruitless: DFF<Bits<8>>,
+    o_fail: DFF<bool>,
     c_good: DFF<Bits<32>>,
     c_nulls: DFF<Bits<32>>,
     c_bad: DFF<Bits<32>>,
@@ -176,7 +236,21 @@ pub struct RxLink<const CW: usize> {
     lane_inc: Signal<Local, Bits<4>>,
     remove: Signal<Local, Bits<4>>,
     rfound: Signal<Local, bool>,
-    win_end: Signal<Local, bool>,
+    /// The link is up and this is not the start cycle: events count.
+    live: Signal<Local, bool>,
+    /// The deframer's pulses, ignored unless `live`.
+    flit_v: Signal<Local, bool>,
+    end_v: Signal<Local, bool>,
+    stray_v: Signal<Local, bool>,
+    missing_v: Signal<Local, Bits<4>>,
+    /// A retry request this cycle (one pulse, counted once, whatever asked for it).
+    req: Signal<Local, bool>,
+    /// Every lane's score drops by one this cycle.
+    drain: Signal<Local, bool>,
+    /// The fruitless-retry count after this cycle's commit and request.
+    fr_next: Signal<Local, Bits<8>>,
+    /// Lanes of `start_mask`.
+    start_lanes: Signal<Local, Bits<3>>,
     mrk_dist: Signal<Local, Bits<16>>,
     new_mask: Signal<Local, Bits<4>>,
 }
@@ -209,7 +283,13 @@ impl<const CW: usize> RxLink<CW> {
             to_tx: Default::default(),
             got_credits: (0..vcs).map(|_| Default::default()).collect(),
             lane_threshold: Default::default(),
-            lane_window: Default::default(),
+            up: Default::default(),
+            start: Default::default(),
+            fresh_far: Default::default(),
+            start_mask: Default::default(),
+            retry_limit: Default::default(),
+            lane_drain: Default::default(),
+            link_fail: Default::default(),
             ltps_good: Default::default(),
             nulls_good: Default::default(),
             ltps_bad: Default::default(),
@@ -254,8 +334,10 @@ impl<const CW: usize> RxLink<CW> {
             rx_mask: Default::default(),
             lcount: Default::default(),
             lane_err: (0..4).map(|_| Default::default()).collect(),
-            win_cnt: (0..4).map(|_| Default::default()).collect(),
-            win_timer: Default::default(),
+            score: (0..4).map(|_| Default::default()).collect(),
+            drain_cnt: Default::default(),
+            fruitless: Default::default(),
+            o_fail: Default::default(),
             c_good: Default::default(),
             c_nulls: Default::default(),
             c_bad: Default::default(),
@@ -302,7 +384,15 @@ impl<const CW: usize> RxLink<CW> {
             lane_inc: Default::default(),
             remove: Default::default(),
             rfound: Default::default(),
-            win_end: Default::default(),
+            live: Default::default(),
+            flit_v: Default::default(),
+            end_v: Default::default(),
+            stray_v: Default::default(),
+            missing_v: Default::default(),
+            req: Default::default(),
+            drain: Default::default(),
+            fr_next: Default::default(),
+            start_lanes: Default::default(),
             mrk_dist: Default::default(),
             new_mask: Default::default(),
         }
@@ -347,7 +437,9 @@ impl<const CW: usize> Logic for RxLink<CW> {
             nm_m,
             rx_mask,
             lcount,
-            win_timer,
+            drain_cnt,
+            fruitless,
+            o_fail,
             c_good,
             c_nulls,
             c_bad,
@@ -377,8 +469,8 @@ impl<const CW: usize> Logic for RxLink<CW> {
         for n in 0..4 {
             self.lane_err[n].clock.next = self.clock.val();
             self.lane_err[n].d.next = self.lane_err[n].q.val();
-            self.win_cnt[n].clock.next = self.clock.val();
-            self.win_cnt[n].d.next = self.win_cnt[n].q.val();
+            self.score[n].clock.next = self.clock.val();
+            self.score[n].d.next = self.score[n].q.val();
         }
         self.to_tx.mask.next = self.rx_mask.q.val();
         self.to_tx.got_retry.next = self.o_retry.q.val();
@@ -398,6 +490,7 @@ impl<const CW: usize> Logic for RxLink<CW> {
         self.lanes_removed.next = self.c_removed.q.val();
         self.link_up.next = self.seen_good.q.val() & !self.wait_r.q.val();
         self.waiting.next = self.wait_r.q.val();
+        self.link_fail.next = self.o_fail.q.val();
         self.lane_errors.next = bit_cast::<64, 16>(self.lane_err[0].q.val())
             | (bit_cast::<64, 16>(self.lane_err[1].q.val()) << 16)
             | (bit_cast::<64, 16>(self.lane_err[2].q.val()) << 32)
@@ -407,6 +500,18 @@ impl<const CW: usize> Logic for RxLink<CW> {
         self.o_mask.d.next = false;
         self.o_send_retry.d.next = false;
         self.o_send_echo.d.next = false;
+        self.o_fail.d.next = false;
+        self.req.next = false;
+        // Only while the link is up, and not in the start cycle (the deframer, just out of
+        // reset, delivers nothing then): the start alone acts in it.
+        self.live.next = self.up.val() & !self.start.val();
+        self.flit_v.next = self.deframed.flit_valid.val() & self.live.val();
+        self.end_v.next = self.deframed.end_valid.val() & self.live.val();
+        self.stray_v.next = self.deframed.stray.val() & self.live.val();
+        self.missing_v.next = 0.into();
+        if self.live.val() {
+            self.missing_v.next = self.deframed.lane_missing.val();
+        }
 
         // Classify the flit.
         // Classify the flit (the decoder reads the field tables of `formats`).
@@ -418,12 +523,11 @@ impl<const CW: usize> Logic for RxLink<CW> {
         if self.first.val() {
             self.null_now.next = self.dec.is_link_transfer.val();
         }
-        self.wr_valid.next =
-            self.deframed.flit_valid.val() & self.is_data.val() & !self.null_now.val();
+        self.wr_valid.next = self.flit_v.val() & self.is_data.val() & !self.null_now.val();
         self.wr_data.next = self.deframed.flit.val();
 
         // Latch the LTP's LT commands and credits (cleared by its flit 0).
-        if self.deframed.flit_valid.val() {
+        if self.flit_v.val() {
             if self.first.val() {
                 self.a_null.d.next = self.dec.is_link_transfer.val();
                 self.p_rr.d.next = false;
@@ -471,19 +575,20 @@ impl<const CW: usize> Logic for RxLink<CW> {
         }
 
         // The LTP's verdict.
-        self.good_null.next = self.deframed.end_valid.val()
+        self.good_null.next = self.end_v.val()
             & self.deframed.end_intact.val()
             & self.a_null.q.val()
             & !self.deframed.end_crc_diff.val().any();
-        self.good_norm.next = self.deframed.end_valid.val()
+        self.good_norm.next = self.end_v.val()
             & self.deframed.end_intact.val()
             & !self.a_null.q.val()
             & (self.deframed.end_crc_diff.val() == self.in_seq.q.val().get_bits::<14>(0));
-        self.bad_now.next =
-            (self.deframed.end_valid.val() & !self.good_null.val() & !self.good_norm.val())
-                | (self.deframed.stray.val() & !self.deframed.end_valid.val());
+        self.bad_now.next = (self.end_v.val() & !self.good_null.val() & !self.good_norm.val())
+            | (self.stray_v.val() & !self.end_v.val());
         self.commit.next = false;
-        self.rollback.next = self.deframed.end_valid.val();
+        // A start also discards the flits of an LTP the link going down cut off (the deframer
+        // was reset and never ended it).
+        self.rollback.next = self.end_v.val() | self.start.val();
         self.mrk_dist.next = self.expect_r.q.val() - self.p_mrkr_seq.q.val();
         if self.good_null.val() {
             self.seen_good.d.next = true;
@@ -525,14 +630,11 @@ impl<const CW: usize> Logic for RxLink<CW> {
         if self.bad_now.val() & !self.good_norm.val() & !self.wait_r.q.val() {
             self.wait_r.d.next = true;
             self.wtimer.d.next = 0.into();
-            self.o_send_retry.d.next = true;
-            if self.c_retries.q.val() != 0xffff {
-                self.c_retries.d.next = self.c_retries.q.val() + 1;
-            }
+            self.req.next = true;
             // Kept only when it is the expected LTP: the replay asked for starts there, so its
             // good copy comes. (A bad duplicate, `in_seq < expect`, would be kept for a
             // sequence number the replay skips, and block every later naming.)
-            if self.deframed.end_valid.val()
+            if self.end_v.val()
                 & self.deframed.end_intact.val()
                 & !self.bad_valid.q.val()
                 & (self.in_seq.q.val() == self.expect_r.q.val())
@@ -543,14 +645,12 @@ impl<const CW: usize> Logic for RxLink<CW> {
                 self.bad_state.d.next = self.deframed.end_state.val();
             }
         }
-        if self.wait_r.q.val() {
+        // The timer holds while the link is down (no request can reach the far end then).
+        if self.wait_r.q.val() & self.live.val() {
             self.wtimer.d.next = self.wtimer.q.val() + 1;
             if self.wtimer.q.val() == self.retry_timeout.val() {
                 self.wtimer.d.next = 0.into();
-                self.o_send_retry.d.next = true;
-                if self.c_retries.q.val() != 0xffff {
-                    self.c_retries.d.next = self.c_retries.q.val() + 1;
-                }
+                self.req.next = true;
             }
         }
 
@@ -618,57 +718,114 @@ impl<const CW: usize> Logic for RxLink<CW> {
         // width: transfers then look missing on lanes that are fine, so they are not counted.
         self.lane_inc.next = 0.into();
         if !self.resizing.q.val() {
-            self.lane_inc.next = self.deframed.lane_missing.val() & self.rx_mask.q.val();
+            self.lane_inc.next = self.missing_v.val() & self.rx_mask.q.val();
         }
-        if self.nm_valid.q.val() & !self.resizing.q.val() {
+        if self.nm_valid.q.val() & !self.resizing.q.val() & self.live.val() {
             self.lane_inc.next = self.lane_inc.val() | self.hit.val();
         }
-        self.win_end.next = self.win_timer.q.val() >= self.lane_window.val();
-        self.win_timer.d.next = self.win_timer.q.val() + 1;
-        if self.win_end.val() {
-            self.win_timer.d.next = 0.into();
+        // Lane scores: +1 per error charged to the lane, -1 for every lane each `lane_drain`
+        // delivered LTPs (see the header for the rates this gives).
+        self.drain.next = false;
+        if self.commit.val() & self.lane_drain.val().any() {
+            self.drain_cnt.d.next = self.drain_cnt.q.val() + 1;
+            if self.drain_cnt.q.val() + 1 >= self.lane_drain.val() {
+                self.drain.next = true;
+                self.drain_cnt.d.next = 0.into();
+            }
         }
         self.remove.next = 0.into();
         self.rfound.next = false;
         for n in 0..4 {
-            if self.lane_inc.val().get_bit(n) {
-                if self.lane_err[n].q.val() != 0xffff {
-                    self.lane_err[n].d.next = self.lane_err[n].q.val() + 1;
-                }
-                if self.win_cnt[n].q.val() != 0xff {
-                    self.win_cnt[n].d.next = self.win_cnt[n].q.val() + 1;
-                }
+            if self.lane_inc.val().get_bit(n) & (self.lane_err[n].q.val() != 0xffff) {
+                self.lane_err[n].d.next = self.lane_err[n].q.val() + 1;
             }
-            if self.win_end.val() {
-                self.win_cnt[n].d.next = 0.into();
+            if self.lane_inc.val().get_bit(n) & !self.drain.val() & (self.score[n].q.val() != 0xff)
+            {
+                self.score[n].d.next = self.score[n].q.val() + 1;
+            }
+            if self.drain.val() & !self.lane_inc.val().get_bit(n) & self.score[n].q.val().any() {
+                self.score[n].d.next = self.score[n].q.val() - 1;
             }
             if !self.rfound.val()
+                & self.live.val()
                 & self.rx_mask.q.val().get_bit(n)
                 & self.lane_threshold.val().any()
-                & (self.win_cnt[n].q.val() >= self.lane_threshold.val())
-                & (self.lcount.q.val() > 1)
+                & (self.score[n].q.val() >= self.lane_threshold.val())
             {
                 self.remove.next = self.remove.val().replace_bit(n, true);
                 self.rfound.next = true;
             }
         }
-        // Remove a lane: new mask, ask for a replay with LaneMask, wait for the marker.
+        // Remove a lane: new mask, ask for a replay with LaneMask, wait for the marker. The
+        // last lane is not removed: the link fails instead and the trainer finds what works.
         self.new_mask.next = self.rx_mask.q.val() & !self.remove.val();
         if self.rfound.val() {
-            self.rx_mask.d.next = self.new_mask.val();
-            self.lcount.d.next = self.lcount.q.val() - 1;
-            self.c_removed.d.next = self.c_removed.q.val() + 1;
-            self.wait_r.d.next = true;
-            self.wtimer.d.next = 0.into();
+            for n in 0..4 {
+                self.score[n].d.next = 0.into();
+            }
+            if self.lcount.q.val() > 1 {
+                self.rx_mask.d.next = self.new_mask.val();
+                self.lcount.d.next = self.lcount.q.val() - 1;
+                self.c_removed.d.next = self.c_removed.q.val() + 1;
+                self.wait_r.d.next = true;
+                self.wtimer.d.next = 0.into();
+                self.req.next = true;
+                self.bad_valid.d.next = false;
+                self.resizing.d.next = true;
+            } else {
+                self.o_fail.d.next = true;
+            }
+        }
+
+        // Retry requests: one pulse, counted once, whatever asked for it. Those since the last
+        // commit are fruitless; `retry_limit` of them fail the link (a stuck lane breaks every
+        // LTP and marker, so only retraining without it helps).
+        self.fr_next.next = self.fruitless.q.val();
+        if self.commit.val() {
+            self.fr_next.next = 0.into();
+        }
+        if self.req.val() {
             self.o_send_retry.d.next = true;
-            // A retry request like any other (one per pulse, whatever else asked for it).
             if self.c_retries.q.val() != 0xffff {
                 self.c_retries.d.next = self.c_retries.q.val() + 1;
             }
+            if self.fr_next.val() != 0xff {
+                self.fr_next.next = self.fr_next.val() + 1;
+            }
+        }
+        self.fruitless.d.next = self.fr_next.val();
+        if self.req.val()
+            & self.retry_limit.val().any()
+            & (self.fr_next.val() >= self.retry_limit.val())
+        {
+            self.o_fail.d.next = true;
+            self.fruitless.d.next = 0.into();
+        }
+
+        // Bring-up: the far transmitter sends RetryMrkr first, so wait for it (no request; the
+        // timer asks if that marker is lost). RESTART: the far end counts from 0 again.
+        self.start_lanes.next = 0.into();
+        for n in 0..4 {
+            if self.start_mask.val().get_bit(n) {
+                self.start_lanes.next = self.start_lanes.val() + 1;
+            }
+        }
+        if self.start.val() {
+            self.rx_mask.d.next = self.start_mask.val();
+            self.lcount.d.next = self.start_lanes.val();
+            self.wait_r.d.next = true;
+            self.wtimer.d.next = 0.into();
             self.bad_valid.d.next = false;
-            self.resizing.d.next = true;
+            self.nm_valid.d.next = false;
+            self.resizing.d.next = false;
+            self.drain_cnt.d.next = 0.into();
+            self.fruitless.d.next = 0.into();
             for n in 0..4 {
-                self.win_cnt[n].d.next = 0.into();
+                self.score[n].d.next = 0.into();
+            }
+            if self.fresh_far.val() {
+                self.expect_r.d.next = 0.into();
+                self.in_seq.d.next = 0.into();
             }
         }
 
@@ -684,7 +841,9 @@ impl<const CW: usize> Logic for RxLink<CW> {
             self.nm_valid.d.next = false;
             self.rx_mask.d.next = self.init_mask.val();
             self.lcount.d.next = self.init_lanes.val();
-            self.win_timer.d.next = 0.into();
+            self.drain_cnt.d.next = 0.into();
+            self.fruitless.d.next = 0.into();
+            self.o_fail.d.next = false;
             self.c_good.d.next = 0.into();
             self.c_nulls.d.next = 0.into();
             self.c_bad.d.next = 0.into();
@@ -698,7 +857,7 @@ impl<const CW: usize> Logic for RxLink<CW> {
             self.o_mask.d.next = false;
             for n in 0..4 {
                 self.lane_err[n].d.next = 0.into();
-                self.win_cnt[n].d.next = 0.into();
+                self.score[n].d.next = 0.into();
             }
             for v in 0..self.got_credits.len() {
                 self.pend_cred[v].d.next = 0.into();

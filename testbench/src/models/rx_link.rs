@@ -16,8 +16,15 @@
 //! (the difference the copies' states make in XFR 32 taken out); the named lane is counted one
 //! cycle later (a registered compare), at the mask of that cycle, unless a lane was removed in
 //! between. Lane errors (named, or `lane_missing` outside a resize: from a lane removal to its
-//! marker) count per physical lane and per window; reaching `lane_threshold` in a window
-//! removes the lowest such lane while more than one is left.
+//! marker) count per physical lane in a total and a score; every `lane_drain` commits every
+//! score drops by one (an error and a drop in the same cycle cancel); a score at
+//! `lane_threshold` removes the lowest such lane while more than one is left, else pulses
+//! `link_fail` (scores back to 0 either way). Retry requests since the last commit are counted;
+//! reaching `retry_limit` pulses `link_fail` and restarts the count. While `up` is low the
+//! deframer's inputs are ignored and the retry timer holds; `start` (nothing else acts in its
+//! cycle) sets the mask, waits for a marker without a request, clears the kept bad LTP, the
+//! naming, the resize, the scores and counts, rolls back, and with `fresh_far` zeroes the
+//! sequence numbers.
 use hdl::crc::CRC8;
 use hdl::llp::lt::LtCode;
 
@@ -57,8 +64,14 @@ pub struct RxIn {
     pub stray: bool,
     /// `lane_threshold`.
     pub lane_threshold: u8,
-    /// `lane_window`.
-    pub lane_window: u32,
+    /// `up`.
+    pub up: bool,
+    /// `start` with (`fresh_far`, `start_mask`).
+    pub start: Option<(bool, u8)>,
+    /// `retry_limit`.
+    pub retry_limit: u8,
+    /// `lane_drain`.
+    pub lane_drain: u16,
 }
 
 /// The outputs of one cycle (payloads only with their pulse).
@@ -104,6 +117,8 @@ pub struct RxOut {
     pub link_up: bool,
     /// `waiting`.
     pub waiting: bool,
+    /// `link_fail`.
+    pub link_fail: bool,
 }
 
 /// The LT commands and credits latched from the LTP in progress.
@@ -151,8 +166,13 @@ pub struct RxLinkModel {
     /// A naming registered last cycle: the bad copy's state and the differing group.
     named: Option<(u8, u8)>,
     lane_err: [u64; 4],
-    win_cnt: [u64; 4],
-    win_timer: u64,
+    /// Lane scores.
+    pub score: [u64; 4],
+    /// Commits since the last drain step.
+    pub drain_cnt: u64,
+    /// Retry requests since the last commit.
+    pub fruitless: u64,
+    out_fail: bool,
     good: u64,
     nulls: u64,
     bads: u64,
@@ -208,8 +228,10 @@ impl RxLinkModel {
             resizing: false,
             named: None,
             lane_err: [0; 4],
-            win_cnt: [0; 4],
-            win_timer: 0,
+            score: [0; 4],
+            drain_cnt: 0,
+            fruitless: 0,
+            out_fail: false,
             good: 0,
             nulls: 0,
             bads: 0,
@@ -245,9 +267,21 @@ impl RxLinkModel {
         }
     }
 
+    /// The inputs as the block sees them: the deframer's only while up and not starting.
+    fn live(i: &RxIn) -> RxIn {
+        let mut g = *i;
+        if !i.up || i.start.is_some() {
+            g.flit = None;
+            g.end = None;
+            g.lane_missing = 0;
+            g.stray = false;
+        }
+        g
+    }
+
     /// The verdict of this cycle's end, if any.
     pub fn verdict(&self, i: &RxIn) -> Option<Verdict> {
-        let e = i.end?;
+        let e = Self::live(i).end?;
         Some(if e.intact && self.a_null && e.crc_diff == 0 {
             Verdict::Null
         } else if e.intact && !self.a_null && e.crc_diff == self.in_seq & 0x3fff {
@@ -265,6 +299,7 @@ impl RxLinkModel {
 
     /// The outputs in a cycle with inputs `i`.
     pub fn outputs(&self, i: &RxIn) -> RxOut {
+        let i = &Self::live(i);
         let wr = match i.flit {
             Some((_, f)) if Self::is_data(f) && !self.null_now(i) => Some(f),
             _ => None,
@@ -275,7 +310,7 @@ impl RxLinkModel {
             mask: self.mask,
             wr,
             commit,
-            rollback: v.is_some() && !commit,
+            rollback: (v.is_some() && !commit) || i.start.is_some(),
             got_retry: self.out_retry,
             got_echo: self.out_echo,
             got_mask: self.out_mask,
@@ -292,11 +327,14 @@ impl RxLinkModel {
             lanes_removed: self.removed,
             link_up: self.seen_good && !self.wait,
             waiting: self.wait,
+            link_fail: self.out_fail,
         }
     }
 
     /// One clock edge with inputs `i`; returns the verdict of the end in this cycle.
     pub fn edge(&mut self, i: &RxIn) -> Option<Verdict> {
+        let live = i.up && i.start.is_none();
+        let i = &Self::live(i);
         let v = self.verdict(i);
         let null_now = self.null_now(i);
         let old = self.clone();
@@ -306,6 +344,7 @@ impl RxLinkModel {
         self.out_credits = vec![0; self.vcs];
         self.out_send_retry = false;
         self.out_send_echo = false;
+        self.out_fail = false;
 
         // Latch the LTP's commands and credits (flit 0 clears them).
         if let Some((pos, f)) = i.flit {
@@ -388,7 +427,7 @@ impl RxLinkModel {
                 }
             }
         }
-        if old.wait {
+        if old.wait && live {
             self.wtimer = old.wtimer + 1;
             if old.wtimer == self.retry_timeout {
                 self.wtimer = 0;
@@ -405,7 +444,7 @@ impl RxLinkModel {
         };
         self.named = None;
         if let Some((state, m)) = old.named {
-            if !old.resizing {
+            if !old.resizing && live {
                 lane_inc |= 1 << Self::physical(old.mask, (state + m) % l);
             }
         }
@@ -425,40 +464,76 @@ impl RxLinkModel {
                 }
             }
         }
-        let win_end = old.win_timer >= i.lane_window as u64;
-        self.win_timer = if win_end { 0 } else { old.win_timer + 1 };
+        let commit = v == Some(Verdict::Commit);
+        let mut drain = false;
+        if commit && i.lane_drain != 0 {
+            self.drain_cnt = old.drain_cnt + 1;
+            if old.drain_cnt + 1 >= i.lane_drain as u64 {
+                drain = true;
+                self.drain_cnt = 0;
+            }
+        }
         let mut remove = None;
         for n in 0..4 {
-            if lane_inc >> n & 1 == 1 {
+            let inc = lane_inc >> n & 1 == 1;
+            if inc {
                 self.lane_err[n] = (old.lane_err[n] + 1).min(0xffff);
-                self.win_cnt[n] = (old.win_cnt[n] + 1).min(0xff);
             }
-            if win_end {
-                self.win_cnt[n] = 0;
+            if inc && !drain {
+                self.score[n] = (old.score[n] + 1).min(0xff);
+            }
+            if drain && !inc {
+                self.score[n] = old.score[n].saturating_sub(1);
             }
             if remove.is_none()
+                && live
                 && old.mask >> n & 1 == 1
                 && i.lane_threshold != 0
-                && old.win_cnt[n] >= i.lane_threshold as u64
-                && l > 1
+                && old.score[n] >= i.lane_threshold as u64
             {
                 remove = Some(n);
             }
         }
         if let Some(n) = remove {
-            self.mask = old.mask & !(1 << n);
-            self.removed += 1;
-            self.wait = true;
-            self.wtimer = 0;
-            self.out_send_retry = true;
-            request |= self.count_removal_retry;
-            self.bad = None;
-            self.resizing = true;
-            self.win_cnt = [0; 4];
+            self.score = [0; 4];
+            if l > 1 {
+                self.mask = old.mask & !(1 << n);
+                self.removed += 1;
+                self.wait = true;
+                self.wtimer = 0;
+                self.out_send_retry = true;
+                request |= self.count_removal_retry;
+                self.bad = None;
+                self.resizing = true;
+            } else {
+                self.out_fail = true;
+            }
         }
+        let mut fr = if commit { 0 } else { old.fruitless };
         if request {
             self.out_send_retry = true;
             self.retries = (self.retries + 1).min(0xffff);
+            fr = (fr + 1).min(0xff);
+        }
+        self.fruitless = fr;
+        if request && i.retry_limit != 0 && fr >= i.retry_limit as u64 {
+            self.out_fail = true;
+            self.fruitless = 0;
+        }
+        if let Some((fresh, mask)) = i.start {
+            self.mask = mask;
+            self.wait = true;
+            self.wtimer = 0;
+            self.bad = None;
+            self.named = None;
+            self.resizing = false;
+            self.drain_cnt = 0;
+            self.fruitless = 0;
+            self.score = [0; 4];
+            if fresh {
+                self.expect = 0;
+                self.in_seq = 0;
+            }
         }
         v
     }

@@ -53,19 +53,20 @@ use testbench::reset::ResetSchedule;
 use testbench::rhdl::SimValue;
 use testbench::{port_table, run_both_seeds, Backend, BenchRng, PortId, PortTable};
 
-const CW: usize = 13;
-const VCS: usize = 2;
-const RETRY_TIMEOUT: u64 = 64;
-type Dut = RxLink<CW>;
+pub(super) const CW: usize = 13;
+pub(super) const VCS: usize = 2;
+pub(super) const RETRY_TIMEOUT: u64 = 64;
+pub(super) type Dut = RxLink<CW>;
 
-fn table() -> PortTable<Dut> {
+pub(super) fn table() -> PortTable<Dut> {
     let mut t = port_table!(Dut; reset, deframed.flit, deframed.flit_valid, deframed.flit_pos,
         deframed.end_valid, deframed.end_intact, deframed.end_crc_diff, deframed.end_state,
         deframed.end_gcrc, deframed.lane_missing, deframed.stray, to_tx.mask, wr_valid, wr_data,
         commit, rollback, to_tx.got_retry, to_tx.got_retry_seq, to_tx.got_echo,
         to_tx.got_echo_seq, to_tx.got_mask, to_tx.got_mask_val, to_tx.send_retry,
-        to_tx.send_echo, to_tx.expect_seq, lane_threshold, lane_window, ltps_good, nulls_good,
-        ltps_bad, ltps_dup, retries, lane_errors, lanes_removed, link_up, waiting);
+        to_tx.send_echo, to_tx.expect_seq, lane_threshold, up, start, fresh_far, start_mask,
+        retry_limit, lane_drain, link_fail, ltps_good, nulls_good, ltps_bad, ltps_dup, retries,
+        lane_errors, lanes_removed, link_up, waiting);
     for i in 0..VCS {
         t.add(
             format!("got_credits${i}"),
@@ -294,21 +295,27 @@ enum Phase {
     Drain,
 }
 
-struct Ports {
-    reset: PortId,
-    flit: PortId,
-    flit_valid: PortId,
-    flit_pos: PortId,
-    end: [PortId; 5],
-    lane_missing: PortId,
-    stray: PortId,
-    threshold: PortId,
-    window: PortId,
-    outs: Vec<PortId>,
+/// The block's ports (also used by the targeted benches of `rxup`).
+pub(super) struct Ports {
+    pub(super) reset: PortId,
+    pub(super) flit: PortId,
+    pub(super) flit_valid: PortId,
+    pub(super) flit_pos: PortId,
+    pub(super) end: [PortId; 5],
+    pub(super) lane_missing: PortId,
+    pub(super) stray: PortId,
+    pub(super) threshold: PortId,
+    pub(super) up: PortId,
+    pub(super) start: PortId,
+    pub(super) fresh_far: PortId,
+    pub(super) start_mask: PortId,
+    pub(super) retry_limit: PortId,
+    pub(super) lane_drain: PortId,
+    pub(super) outs: Vec<PortId>,
 }
 
 /// Output ports, in the order `read` expects.
-const OUTS: [&str; 25] = [
+pub(super) const OUTS: [&str; 26] = [
     "to_tx$mask",
     "wr_valid",
     "wr_data",
@@ -334,9 +341,10 @@ const OUTS: [&str; 25] = [
     "waiting",
     "got_credits$0",
     "got_credits$1",
+    "link_fail",
 ];
 
-fn read(b: &mut dyn Backend, p: &Ports) -> RxOut {
+pub(super) fn read(b: &mut dyn Backend, p: &Ports) -> RxOut {
     let v: Vec<u128> = p.outs.iter().map(|&o| b.peek(o)).collect();
     let opt = |valid: u128, x: u128| if valid != 0 { Some(x) } else { None };
     RxOut {
@@ -360,6 +368,7 @@ fn read(b: &mut dyn Backend, p: &Ports) -> RxOut {
         link_up: v[21] != 0,
         waiting: v[22] != 0,
         got_credits: vec![v[23] as u64, v[24] as u64],
+        link_fail: v[25] != 0,
     }
 }
 
@@ -380,6 +389,13 @@ struct Outcome {
     stale_replays: u64,
     /// Ends in the same cycle as the next LTP's flit 0.
     overlaps: u64,
+    /// Link downs; bring-ups that resumed, that restarted; `link_fail` pulses; lanes removed
+    /// outside the bursts (while the settings are random).
+    downs: u64,
+    resumes: u64,
+    restarts: u64,
+    fails: u64,
+    churn_removed: u64,
 }
 
 fn phys(mask: u8, logical: usize) -> usize {
@@ -456,7 +472,12 @@ fn bench(b: &mut dyn Backend, seed: u64, spread: u64) -> Outcome {
         lane_missing: b.port("deframed$lane_missing"),
         stray: b.port("deframed$stray"),
         threshold: b.port("lane_threshold"),
-        window: b.port("lane_window"),
+        up: b.port("up"),
+        start: b.port("start"),
+        fresh_far: b.port("fresh_far"),
+        start_mask: b.port("start_mask"),
+        retry_limit: b.port("retry_limit"),
+        lane_drain: b.port("lane_drain"),
         outs: OUTS.iter().map(|n| b.port(n)).collect(),
     };
     let init_mask = 0b1111u8;
@@ -470,10 +491,19 @@ fn bench(b: &mut dyn Backend, seed: u64, spread: u64) -> Outcome {
     b.poke(ports.lane_missing, 0);
     b.tick();
     b.poke_bool(ports.reset, false);
-    let threshold = 3u8;
-    // Lane events at least half a window apart: at most two per window, below the threshold.
+    // Lane events at least half a window apart (a window: 300 cycles).
     let spread_window = 300u64;
-    let mut window = spread_window;
+    // Settings: random in the first random-fault phase (the churn, with link downs and
+    // bring-ups), no removal in the second, threshold 3 in the bursts.
+    let (mut threshold, mut drain, mut limit) = (3u8, 16u16, 0u8);
+    // The link: up, the cycles it stays down, a down asked for at a cycle, a full-width
+    // bring-up needed before the bursts.
+    let mut up = false;
+    let mut down_left = rng.range(1, 10);
+    let mut down_at: Option<u64> = None;
+    let mut first_start = true;
+    let mut need_full = false;
+    let mut burst_armed = false;
 
     // Presentation: the attempt being shown and its next flit, the gap before the next one,
     // the pending end.
@@ -499,6 +529,7 @@ fn bench(b: &mut dyn Backend, seed: u64, spread: u64) -> Outcome {
     let mut phase_start = 0u64;
     let mut target = 0usize;
     let mut t = 0u64;
+    let mut started_prev = false;
     let mut prev = RxOut {
         mask: init_mask,
         ..Default::default()
@@ -514,11 +545,16 @@ fn bench(b: &mut dyn Backend, seed: u64, spread: u64) -> Outcome {
     loop {
         let rst = sched.next_if(&mut rng, phase == Phase::Spread && removed_at.is_empty());
         b.poke_bool(ports.reset, rst);
-        let dut_mask = prev.mask;
+        let dut_mask = model.mask;
         let l = dut_mask.count_ones() as usize;
         // Phases.
         let next_phase = match phase {
-            Phase::Spread if t - phase_start > spread && removed_at.is_empty() => {
+            Phase::Spread
+                if t - phase_start > spread
+                    && removed_at.is_empty()
+                    && up
+                    && model.mask.count_ones() >= 3 =>
+            {
                 Some(Phase::FlipBurst)
             }
             Phase::FlipBurst if removed_at.len() == 1 && !prev.waiting => Some(Phase::Spread),
@@ -532,7 +568,41 @@ fn bench(b: &mut dyn Backend, seed: u64, spread: u64) -> Outcome {
             phase = p;
             phase_start = t;
             target = phys(dut_mask, rng.range(0, l as u64 - 1) as usize);
-            window = spread_window;
+            burst_armed = false;
+        }
+        let churn = phase == Phase::Spread && removed_at.is_empty();
+        if churn && t.is_multiple_of(1500) {
+            threshold = [0, 2, 3, 4, 6][rng.range(0, 4) as usize];
+            drain = [0, 1, 2, 4, 8, 16, 32][rng.range(0, 6) as usize];
+            limit = [0, 1, 2, 3, 5, 8][rng.range(0, 5) as usize];
+        }
+        if churn && t - phase_start > spread && (!up || model.mask.count_ones() < 3) {
+            need_full = true;
+        }
+
+        // Link down and up (the trainer's part): at random, after a link_fail, and for a
+        // full-width link before the bursts.
+        let mut start = None;
+        let mut going_down = false;
+        if !up {
+            if down_left == 0 {
+                let fresh = first_start || rng.chance(0.3);
+                let mask = if first_start || need_full || rng.chance(0.3) {
+                    0b1111
+                } else {
+                    rng.range(1, 15) as u8
+                };
+                start = Some((fresh, mask));
+                (up, first_start, need_full) = (true, false, false);
+            } else {
+                down_left -= 1;
+            }
+        } else if churn
+            && (down_at.is_some_and(|d| d <= t) || need_full || rng.chance(1.0 / 3000.0))
+        {
+            (up, going_down, down_at) = (false, true, None);
+            down_left = rng.range(0, 120);
+            out.downs += 1;
         }
         let since = t - phase_start;
         let faults_on = phase == Phase::Spread;
@@ -543,13 +613,49 @@ fn bench(b: &mut dyn Backend, seed: u64, spread: u64) -> Outcome {
             && lane_quiet
             && t > last_lane_event + 2 * spread_window + 10
             && since > 2 * spread_window + 10;
-        if armed {
-            window = 1 << 20;
+        // A burst starts with every score 0; from then on nothing drains and 3 errors remove.
+        let armed = armed && model.score == [0; 4];
+        burst_armed |= armed;
+        if !churn {
+            (threshold, drain, limit) = if burst_armed { (3, 0, 0) } else { (0, 1, 0) };
+        }
+        let live = up && start.is_none();
+        if going_down {
+            // The deframer is reset: the LTP in progress and pending ones are gone, as are the
+            // far end's pending reactions (its transmitter restarts at the bring-up).
+            (cur, gap, end_due) = (None, 0, None);
+            reactions.clear();
+            (flip_inflight, flipped) = (false, None);
+        }
+        if let Some((fresh, mask)) = start {
+            // The far end sends RetryMrkr first: from 0 after a reset, else from its
+            // acknowledged point (up to 3 LTPs back: duplicates).
+            if fresh {
+                far = FarTx::new(mask);
+                far.replay(&mut rng, 0);
+                committed = 0;
+                out.restarts += 1;
+            } else {
+                far.nulls.clear();
+                far.mask = mask;
+                let s = (model.expect as u64).saturating_sub(rng.range(0, 3));
+                far.replay(&mut rng, s);
+                out.resumes += 1;
+            }
+            // The timer starts afresh: its request comes `retry_timeout + 1` cycles later.
+            last_retry = t + 1;
+        }
+        if !up {
+            // The timer holds while down.
+            last_retry += 1;
         }
 
         let mut inp = RxIn {
             lane_threshold: threshold,
-            lane_window: window as u32,
+            up,
+            start,
+            retry_limit: limit,
+            lane_drain: drain,
             ..Default::default()
         };
         gap = gap.saturating_sub(1);
@@ -561,24 +667,40 @@ fn bench(b: &mut dyn Backend, seed: u64, spread: u64) -> Outcome {
             ended = Some(a);
         }
         // Lane events, strays.
-        if faults_on && lane_quiet && rng.chance(0.01) {
+        if !live {
+            // Garbage the block must ignore while down and in the start cycle.
+            if rng.chance(0.05) {
+                inp.lane_missing = rng.range(1, 15) as u8;
+            }
+            if rng.chance(0.02) {
+                inp.stray = true;
+            }
+            if rng.chance(0.02) {
+                inp.end = Some(End {
+                    intact: rng.chance(0.5),
+                    crc_diff: rng.bits(14) as u16,
+                    state: rng.bits(2) as u8,
+                    gcrc: rng.bits(32) as u32,
+                });
+            }
+        } else if faults_on && lane_quiet && rng.chance(0.01) {
             inp.lane_missing = 1 << phys(dut_mask, rng.range(0, l as u64 - 1) as usize);
             last_lane_event = t;
         }
-        if faults_on && dut_mask != 0b1111 && rng.chance(0.002) {
+        if live && faults_on && dut_mask != 0b1111 && rng.chance(0.002) {
             // A removed lane's pulses count nowhere.
             inp.lane_missing |= !dut_mask & 0b1111;
         }
         if phase == Phase::MissBurst && armed && removed_at.len() == 1 && since.is_multiple_of(5) {
             inp.lane_missing = 1 << target;
         }
-        if faults_on && inp.end.is_none() && rng.chance(0.001) {
+        if live && faults_on && inp.end.is_none() && rng.chance(0.001) {
             inp.stray = true;
             out.faults[3] += 1;
         }
         out.faults[4] += inp.lane_missing.count_ones() as u64;
         // The next attempt, its flit 0 at the earliest in the cycle of the previous end.
-        if cur.is_none() && gap == 0 && end_due.is_none() {
+        if live && cur.is_none() && gap == 0 && end_due.is_none() {
             if let Some((flits, seq)) = far.next(&mut rng, phase != Phase::Drain) {
                 let state = rng.range(0, far.mask.count_ones() as u64 - 1) as u8;
                 let quiet = !prev.waiting && lane_quiet;
@@ -638,6 +760,9 @@ fn bench(b: &mut dyn Backend, seed: u64, spread: u64) -> Outcome {
             }
         }
         let mut flit = None;
+        if !live && rng.chance(0.05) {
+            flit = Some((rng.bits(4) as u8, rng.bits(65)));
+        }
         if let Some((a, i)) = cur.as_mut() {
             if *i < a.shown.len() && gap == 0 && !rng.chance(0.15) {
                 flit = Some((*i as u8, a.shown[*i]));
@@ -674,7 +799,14 @@ fn bench(b: &mut dyn Backend, seed: u64, spread: u64) -> Outcome {
         b.poke(ports.lane_missing, inp.lane_missing as u128);
         b.poke_bool(ports.stray, inp.stray);
         b.poke(ports.threshold, inp.lane_threshold as u128);
-        b.poke(ports.window, inp.lane_window as u128);
+        b.poke_bool(ports.up, up);
+        b.poke_bool(ports.start, start.is_some());
+        // `fresh_far` and `start_mask` are random without `start`.
+        let (fresh, smask) = start.unwrap_or((rng.chance(0.5), rng.range(0, 15) as u8));
+        b.poke_bool(ports.fresh_far, fresh);
+        b.poke(ports.start_mask, smask as u128);
+        b.poke(ports.retry_limit, limit as u128);
+        b.poke(ports.lane_drain, drain as u128);
         let o = read(b, &ports);
         let tag = format!("seed {seed} cycle {t} ({phase:?})");
 
@@ -714,7 +846,7 @@ fn bench(b: &mut dyn Backend, seed: u64, spread: u64) -> Outcome {
         // Staging: commit only the intact copy of the next LTP, with exactly its data flits.
         if o.commit || o.rollback {
             assert!(
-                !(o.commit && o.rollback) && inp.end.is_some(),
+                !(o.commit && o.rollback) && (inp.end.is_some() || start.is_some()),
                 "{tag}: commit/rollback"
             );
         }
@@ -763,6 +895,12 @@ fn bench(b: &mut dyn Backend, seed: u64, spread: u64) -> Outcome {
             }
         }
         // Retry requests name the first missing LTP and repeat while waiting.
+        if o.link_fail {
+            out.fails += 1;
+            if churn && rng.chance(0.8) {
+                down_at = Some(t + rng.range(0, 3));
+            }
+        }
         if o.send_retry {
             assert_eq!(o.expect_seq as u64, committed, "{tag}: retry request");
             last_retry = t;
@@ -787,12 +925,12 @@ fn bench(b: &mut dyn Backend, seed: u64, spread: u64) -> Outcome {
         // registered), unless a lane was removed at that same end.
         assert_eq!(o.lane_errors, lanes_now, "{tag}: lane errors");
         for n in 0..4 {
-            if (inp.lane_missing & o.mask) >> n & 1 == 1 {
+            if live && !model.resizing && (inp.lane_missing & o.mask) >> n & 1 == 1 {
                 lanes_now[n] += 1;
             }
         }
         if let Some(lane) = named_next.take() {
-            if o.mask == prev.mask {
+            if o.mask == prev.mask && live && !model.resizing {
                 lanes_now[lane] += 1;
             }
         }
@@ -819,8 +957,18 @@ fn bench(b: &mut dyn Backend, seed: u64, spread: u64) -> Outcome {
                 }
             }
         }
-        // Removals: only in the bursts, of the chosen lane, with a retry request.
-        if o.mask != prev.mask {
+        // Removals: outside the churn only in the bursts, of the chosen lane, with a retry
+        // request (a bring-up changes the mask too).
+        if o.mask != prev.mask && !started_prev && churn {
+            assert_eq!(
+                (prev.mask & !o.mask).count_ones(),
+                1,
+                "{tag}: removed lanes"
+            );
+            assert!(o.send_retry && o.waiting, "{tag}: removal without a retry");
+            out.churn_removed += 1;
+            flipped = None;
+        } else if o.mask != prev.mask && !started_prev {
             assert!(
                 matches!(phase, Phase::FlipBurst | Phase::MissBurst),
                 "{tag}: lane removed in phase {phase:?}"
@@ -844,6 +992,7 @@ fn bench(b: &mut dyn Backend, seed: u64, spread: u64) -> Outcome {
         }
         model.edge(&inp);
         b.tick();
+        started_prev = start.is_some();
         prev = o;
         t += 1;
         if phase == Phase::Drain && committed == far.ltps.len() as u64 && since > 300 {
@@ -884,6 +1033,10 @@ fn rx_link_against_far_end() {
         );
         assert!(o.named >= 5, "lanes named by group CRCs: {}", o.named);
         assert!(s.ltps_dup > 0 && o.lost > 0 && o.overlaps > 0);
-        assert!(s.nulls_good > 0 && s.link_up && s.lanes_removed == 2);
+        assert!(s.nulls_good > 0 && s.link_up && s.lanes_removed >= 2);
+        assert!(
+            o.downs > 0 && o.resumes > 0 && o.restarts > 1 && o.fails > 0,
+            "downs, bring-ups, link failures: {o:?}"
+        );
     }
 }
