@@ -62,8 +62,8 @@ use crate::link_watchdog::LinkWatchdog;
 use crate::llp::endpoint::{EndpointParams, LlpEndpoint};
 use crate::llp::lane_channel::{LaneChannelIn, LaneChannelOut};
 use crate::llp::regs::{
-    LinkReportSource, PEER_CHIP_ID, PEER_PORT, PEER_TYPE, PEER_VALID, STATUS_LANES_REMOVED, STATUS_RX_MASK, STATUS_RX_WIDTH, STATUS_STALLED,
-    STATUS_TX_MASK, STATUS_TX_WIDTH, STATUS_UP,
+    LinkReportSource, PEER_CHIP_ID, PEER_PORT, PEER_TYPE, PEER_VALID, STATUS_LANES_REMOVED,
+    STATUS_RX_MASK, STATUS_RX_WIDTH, STATUS_STALLED, STATUS_TX_MASK, STATUS_TX_WIDTH, STATUS_UP,
 };
 use crate::params::Config;
 use crate::stream::StreamSource;

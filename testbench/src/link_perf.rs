@@ -244,10 +244,19 @@ fn recovery_table(shape: EndpointShape) -> Result<()> {
             out.extend(r.fault_recovery.iter().map(|c| c.to_string()));
         }
     }
-    println!("| power-up to both ends up (B up to 2,000 cycles after A) | {} | - |", train.join(", "));
-    println!("| one end reset for 10 cycles: release to both ends up | {} | 20,000 |", reset.join(", "));
+    println!(
+        "| power-up to both ends up (B up to 2,000 cycles after A) | {} | - |",
+        train.join(", ")
+    );
+    println!(
+        "| one end reset for 10 cycles: release to both ends up | {} | 20,000 |",
+        reset.join(", ")
+    );
     println!("| lane 2 stuck at all ones (valid high): failure to the first packet sent after it delivered | {} | 5,000 |", stuck.join(", "));
-    println!("| lane 2 dead: failure to the first packet sent after it delivered | {} | 5,000 |", dead.join(", "));
+    println!(
+        "| lane 2 dead: failure to the first packet sent after it delivered | {} | 5,000 |",
+        dead.join(", ")
+    );
     println!("\nA stuck lane fails every LTP and every retry marker, so the link goes down after `link.retry_limit` retry requests of `link.retry_timeout` cycles each and trains without it; a dead lane is named by the deframer (missing transfers) and removed without training.");
     Ok(())
 }

@@ -1,4 +1,6 @@
 //! Unit benches of the `hdl` building blocks, each on rust-hdl's simulator and on Verilator.
+// Benches index several per-VC and per-lane port vectors with one loop variable.
+#![allow(clippy::needless_range_loop)]
 mod hdl {
     mod active_report;
     mod arbiter;

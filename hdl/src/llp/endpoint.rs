@@ -219,6 +219,10 @@ pub struct LlpEndpoint<const RAW: usize, const D: usize, const AW: usize, const 
     rx: RxLink<CREDIT_BITS>,
     delivery: RxDelivery<STAGE, { fifo_ptr_bits(STAGE) }, { fifo_count_bits(STAGE) }, D, AW, CW>,
     trainer: LinkTrainer,
+    /// The transmitter is up: the trainer is up and the far end's training words stopped.
+    tx_up: DFF<bool>,
+    /// `tx_up` one cycle ago (its rise is the transmitter's `start`).
+    tx_was_up: DFF<bool>,
     /// The lanes of the configuration (`link.lanes`): training uses no others.
     lanes_allowed: Constant<Bits<4>>,
     /// Status of the children that has no port of the endpoint yet (the drop's VC, the
@@ -295,6 +299,8 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize>
             delivery: RxDelivery::new(p.vcs, p.max_packet),
             trainer: LinkTrainer::new(p.train_timeout),
             lanes_allowed: Constant::new((p.mask as u64).into()),
+            tx_up: Default::default(),
+            tx_was_up: Default::default(),
             unused_status: Default::default(),
             tx_lanes: PopCount::new(),
             rx_lanes: PopCount::new(),
@@ -327,8 +333,16 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize> Logic
         self.tx.clock.next = self.clock.val();
         self.tx.reset.next = self.reset.val();
         self.tx.interleave.next = self.interleave.val();
-        self.tx.up.next = self.trainer.up.val();
-        self.tx.start.next = self.trainer.went_up.val();
+        // The transmitter starts once the far end's training words have stopped (it is up and
+        // its deframer listens): LTPs sent before that would be lost, the resume marker with
+        // them, and the link would wait a retry timeout.
+        self.tx_up.clock.next = self.clock.val();
+        self.tx_up.d.next = self.trainer.up.val()
+            & (self.tx_up.q.val() | !(self.trainer.rx_good.val() & self.lanes_allowed.val()).any());
+        self.tx.up.next = self.tx_up.q.val();
+        self.tx.start.next = self.tx_up.q.val() & !self.tx_was_up.q.val();
+        self.tx_was_up.clock.next = self.clock.val();
+        self.tx_was_up.d.next = self.tx_up.q.val();
         self.tx.fresh_far.next = self.trainer.far_fresh.val();
         self.tx.start_mask.next = self.trainer.tx_mask.val();
         LinkRequestsSource::join(&mut self.rx.to_tx, &mut self.tx.from_rx);
@@ -355,7 +369,11 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize> Logic
 
         // Receive: deframer, protocol, delivery.
         self.deframer.clock.next = self.clock.val();
-        self.deframer.reset.next = self.reset.val() | !self.trainer.up.val();
+        // ... and while the far end still sends training words (it is not up yet): they are
+        // no LTPs. Its first LTP comes a few cycles after its last training word.
+        self.deframer.reset.next = self.reset.val()
+            | !self.trainer.up.val()
+            | (self.trainer.rx_good.val() & self.lanes_allowed.val()).any();
         self.deframer.mask.next = self.rx.to_tx.mask.val();
         self.rx.clock.next = self.clock.val();
         self.rx.reset.next = self.reset.val();

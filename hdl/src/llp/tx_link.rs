@@ -337,6 +337,8 @@ pub struct TxLink<const RAW: usize, const CW: usize> {
     r_ltps: Constant<Bits<16>>,
     r_less: Constant<Bits<16>>,
     urgent: Constant<Bits<CW>>,
+    /// Our receive buffers' depth: the credits owed after our reset.
+    own_depth: Constant<Bits<CW>>,
     rt_timeout: Constant<Bits<16>>,
     init_mask: Constant<Bits<4>>,
     max_need: Constant<Bits<8>>,
@@ -525,6 +527,7 @@ impl<const RAW: usize, const CW: usize> TxLink<RAW, CW> {
             r_ltps: Constant::new((1u64 << (RAW - 4)).into()),
             r_less: Constant::new(((1u64 << (RAW - 4)) - 1).into()),
             urgent: Constant::new((vc_buffer / 4).into()),
+            own_depth: Constant::new(vc_buffer.into()),
             rt_timeout: Constant::new((rt_timeout as u64).into()),
             init_mask: Constant::new((mask as u64).into()),
             max_need: Constant::new(max_packet.into()),
@@ -1165,8 +1168,11 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
             self.c_dropped.d.next = 0.into();
             self.c_discarded.d.next = 0.into();
             self.credit_failed.d.next = false;
+            // Our receive buffers are empty after our reset: the far end gets all of them
+            // as credits once the link is up, whether it restarts too (then `rx_free` says the
+            // same) or resumes (it kept its state; only we were reset).
             for v in 0..self.sinks.len() {
-                self.owed[v].d.next = 0.into();
+                self.owed[v].d.next = self.own_depth.val();
             }
         }
     }

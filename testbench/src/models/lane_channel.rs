@@ -106,10 +106,13 @@ impl LaneChannel {
         assert!(delay >= 1, "a channel delays at least one cycle");
         let mut rng = BenchRng::new(seed);
         let gap = geometric(&mut rng, faults.ber);
-        let noisy = [faults.bad, faults.also].into_iter().flatten().find_map(|b| match b.fault {
-            LaneFault::Noisy(p) => Some(p),
-            _ => None,
-        });
+        let noisy = [faults.bad, faults.also]
+            .into_iter()
+            .flatten()
+            .find_map(|b| match b.fault {
+                LaneFault::Noisy(p) => Some(p),
+                _ => None,
+            });
         assert!(
             [faults.bad, faults.also]
                 .iter()

@@ -464,10 +464,10 @@ impl Pair {
             if self.ob.went_up {
                 fresh_b = Some(self.ob.far_fresh);
             }
-            if self.oa.up && self.ob.up && fresh_a.is_some() && fresh_b.is_some() {
+            if let (true, true, Some(a), Some(b)) = (self.oa.up, self.ob.up, fresh_a, fresh_b) {
                 println!("link_trainer back to back: {what}: both up after {n} cycles");
                 self.check_up(what);
-                return (n, fresh_a.unwrap(), fresh_b.unwrap());
+                return (n, a, b);
             }
         }
         panic!(
