@@ -190,6 +190,8 @@ pub struct RxLink<const CW: usize> {
     score: Vec<DFF<Bits<8>>>,
     /// Commits since the last drain step.
     drain_cnt: DFF<Bits<16>>,
+    /// `drain_cnt + 1`.
+    drain_next: Signal<Local, Bits<16>>,
     /// Retry requests since the last commit (saturating).
     fruitless: DFF<Bits<8>>,
     o_fail: DFF<bool>,
@@ -336,6 +338,7 @@ impl<const CW: usize> RxLink<CW> {
             lane_err: (0..4).map(|_| Default::default()).collect(),
             score: (0..4).map(|_| Default::default()).collect(),
             drain_cnt: Default::default(),
+            drain_next: Default::default(),
             fruitless: Default::default(),
             o_fail: Default::default(),
             c_good: Default::default(),
@@ -726,9 +729,11 @@ impl<const CW: usize> Logic for RxLink<CW> {
         // Lane scores: +1 per error charged to the lane, -1 for every lane each `lane_drain`
         // delivered LTPs (see the header for the rates this gives).
         self.drain.next = false;
+        // In a 16-bit local: Verilog would compare the sum at 32 bits.
+        self.drain_next.next = self.drain_cnt.q.val() + 1;
         if self.commit.val() & self.lane_drain.val().any() {
-            self.drain_cnt.d.next = self.drain_cnt.q.val() + 1;
-            if self.drain_cnt.q.val() + 1 >= self.lane_drain.val() {
+            self.drain_cnt.d.next = self.drain_next.val();
+            if self.drain_next.val() >= self.lane_drain.val() {
                 self.drain.next = true;
                 self.drain_cnt.d.next = 0.into();
             }
