@@ -121851,6 +121851,7 @@ module nic_top$port$endpoint$rx(clock,reset,deframed$flit,deframed$flit_valid,de
     wire  [15:0] dec$credits;
     
     // Local signals
+    reg  [15:0] drain_next;
     reg  unused_decoded;
     reg  is_data;
     reg  null_now;
@@ -122514,9 +122515,10 @@ module nic_top$port$endpoint$rx(clock,reset,deframed$flit,deframed$flit_valid,de
             lane_inc = lane_inc | hit;
         end
         drain = 1'b0;
+        drain_next = drain_cnt$q + 32'h1;
         if (commit & |lane_drain) begin
-            drain_cnt$d = drain_cnt$q + 32'h1;
-            if (drain_cnt$q + 32'h1 >= lane_drain) begin
+            drain_cnt$d = drain_next;
+            if (drain_next >= lane_drain) begin
                 drain = 1'b1;
                 drain_cnt$d = 32'h0;
             end
