@@ -109,9 +109,6 @@ pub struct LinkPortParams {
     pub retry_limit: u8,
     /// This chip's type as the `peer` register codes it (0 NIC, 1 NRC), sent in training.
     pub chip_type: u8,
-    /// This chip's ID, sent in training. An elaboration value: the management agent's
-    /// `chip_id` register, written at run time, does not reach the link ports yet.
-    pub chip_id: u16,
     /// This port's number on its chip, sent in training.
     pub port_number: u8,
 }
@@ -138,7 +135,6 @@ impl LinkPortParams {
             lane_drain: cfg.link.lane_drain as u16,
             retry_limit: cfg.link.retry_limit as u8,
             chip_type: 1,
-            chip_id: 0,
             port_number: 0,
         }
     }
@@ -169,6 +165,9 @@ pub struct LinkPort<
     pub lanes_out: LaneChannelOut,
     /// Lanes from the far end.
     pub lanes_in: LaneChannelIn,
+    /// This chip's ID (the management agent's `chip_id` register), sent in training; a
+    /// change while the link is up is sent by training again.
+    pub chip_id: Signal<In, Bits<16>>,
     /// The link's state and counts for the chip's registers.
     pub report: LinkReportSource,
     /// The link is dead and its port discards (sticky until reset).
@@ -193,7 +192,6 @@ pub struct LinkPort<
     lane_drain: Constant<Bits<16>>,
     retry_limit: Constant<Bits<8>>,
     chip_type: Constant<Bits<8>>,
-    chip_id: Constant<Bits<16>>,
     port_number: Constant<Bits<8>>,
     /// The `peer` register: the far end's identity once trained.
     peer: Signal<Local, Bits<64>>,
@@ -244,6 +242,7 @@ impl<
             from_core: Default::default(),
             lanes_out: Default::default(),
             lanes_in: Default::default(),
+            chip_id: Default::default(),
             report: Default::default(),
             stalled: Default::default(),
             error: Default::default(),
@@ -260,7 +259,6 @@ impl<
             lane_drain: Constant::new((p.lane_drain as u64).into()),
             retry_limit: Constant::new((p.retry_limit as u64).into()),
             chip_type: Constant::new((p.chip_type as u64).into()),
-            chip_id: Constant::new((p.chip_id as u64).into()),
             port_number: Constant::new((p.port_number as u64).into()),
             peer: Default::default(),
             peer_valid: Constant::new((1u64 << PEER_VALID.lsb).into()),

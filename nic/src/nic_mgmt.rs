@@ -69,6 +69,8 @@ pub struct NicMgmt {
     pub dma_events: Signal<In, Bits<DMA_COUNTERS>>,
     /// The configuration EEPROM's I2C bus.
     pub i2c: I2cPins,
+    /// This chip's ID (the agent's `chip_id` register), for the network port's training words.
+    pub chip_id: Signal<Out, Bits<16>>,
     agent: Nma<NIC_ADDRESS_BITS>,
     registers: RegFile<NIC_ADDRESS_BITS, NMA_DATA_BITS>,
     /// The agent's packet at hand names port 0.
@@ -102,6 +104,7 @@ impl NicMgmt {
             chip_faults: Default::default(),
             dma_events: Default::default(),
             i2c: Default::default(),
+            chip_id: Default::default(),
             agent: Nma::new(DestType::Nic, params),
             registers: RegFile::new(&map),
             for_this_port: Default::default(),
@@ -147,6 +150,7 @@ impl Logic for NicMgmt {
     fn update(&mut self) {
         clock!(self, clock, agent, registers);
         self.agent.reset.next = self.reset.val();
+        self.chip_id.next = self.agent.chip_id.val();
         self.registers.reset.next = self.reset.val();
         I2cPins::link(&mut self.i2c, &mut self.agent.i2c);
         self.agent.chip_faults.next = self.chip_faults.val();

@@ -149,6 +149,8 @@ pub struct NrcMgmt<
     pub chip_faults: Signal<In, Bits<NRC_CHIP_FAULTS>>,
     /// The configuration EEPROM's I2C bus.
     pub i2c: I2cPins,
+    /// This chip's ID (the agent's `chip_id` register), for the link ports' training words.
+    pub chip_id: Signal<Out, Bits<16>>,
     mesh: RsMesh<B, RS_PORT_BITS, CW, PORTS, ROWS, RW>,
     agent: Nma<REGISTER_ADDRESS_BITS>,
     registers: RegFile<REGISTER_ADDRESS_BITS, NMA_DATA_BITS>,
@@ -235,6 +237,7 @@ impl<
             route_table: Default::default(),
             chip_faults: Default::default(),
             i2c: Default::default(),
+            chip_id: Default::default(),
             mesh: RsMesh::new(),
             agent: Nma::new(DestType::Nrc, params),
             registers: RegFile::new(&map),
@@ -319,6 +322,7 @@ impl<
         clock!(self, clock, mesh, agent, registers, split, tallies);
         self.mesh.reset.next = self.reset.val();
         self.agent.reset.next = self.reset.val();
+        self.chip_id.next = self.agent.chip_id.val();
         self.registers.reset.next = self.reset.val();
         self.split.reset.next = self.reset.val();
         self.tallies.reset.next = self.reset.val();

@@ -342,6 +342,7 @@ impl<
         for p in 0..PORTS {
             self.ports[p].clock.next = self.clock.val();
             self.ports[p].reset.next = self.reset.val();
+            self.ports[p].chip_id.next = self.core.chip_id.val();
             LaneChannelIn::link(&mut self.lanes_in[p], &mut self.ports[p].lanes_in);
             LaneChannelOut::link(&mut self.lanes_out[p], &mut self.ports[p].lanes_out);
             ChannelSource::<VCS, VCB>::join(&mut self.ports[p].to_core, &mut self.core.inputs[p]);

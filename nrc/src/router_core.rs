@@ -176,6 +176,8 @@ pub struct RouterCore<
     pub links: [LinkReportSink; PORTS],
     /// The configuration EEPROM's I2C bus.
     pub i2c: I2cPins,
+    /// This chip's ID (the management agent's `chip_id` register), for the link ports.
+    pub chip_id: Signal<Out, Bits<16>>,
     /// Per port: the input port's drop events (bit `e` of [`event`], one-cycle pulses).
     pub drops: Vec<Signal<Out, Bits<{ event::COUNT }>>>,
     /// Bit `p`: a flit is on `outputs[p]` (event).
@@ -269,6 +271,7 @@ impl<
             discards: (0..PORTS).map(|_| Default::default()).collect(),
             links: std::array::from_fn(|_| Default::default()),
             i2c: Default::default(),
+            chip_id: Default::default(),
             drops: (0..PORTS).map(|_| Default::default()).collect(),
             flits_out: Default::default(),
             packets_out: Default::default(),
@@ -344,6 +347,7 @@ impl<
         self.routing.reset.next = self.reset.val();
         self.switch.reset.next = self.reset.val();
         self.mgmt.reset.next = self.reset.val();
+        self.chip_id.next = self.mgmt.chip_id.val();
         self.routing.deterministic.next = self.deterministic.val();
         RouteTableSource::<PORTS>::join(&mut self.mgmt.route_table, &mut self.routing.management);
         I2cPins::link(&mut self.i2c, &mut self.mgmt.i2c);

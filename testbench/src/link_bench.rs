@@ -71,7 +71,12 @@ impl EndpointShape {
 /// Compiles (or loads from the cache) the Verilator model of an endpoint of `shape`: the
 /// Verilog that `hpcnet emit` writes as `llp_endpoint` for that configuration.
 pub fn endpoint_model(shape: EndpointShape) -> Result<Arc<VerilatorModel>> {
-    let top = hdl::tops::llp_endpoint(&shape.config()?).map_err(anyhow::Error::msg)?;
+    endpoint_model_of(&shape.config()?)
+}
+
+/// The endpoint that configuration `cfg` emits, built on Verilator (or loaded from the cache).
+pub fn endpoint_model_of(cfg: &Config) -> Result<Arc<VerilatorModel>> {
+    let top = hdl::tops::llp_endpoint(cfg).map_err(anyhow::Error::msg)?;
     VerilatorModel::build(&top.verilog, &top.name, &top.ports)
 }
 
@@ -128,6 +133,15 @@ pub struct LinkRun {
     /// disagrees with its head, or a TailBadPkt in place of its tail): the far end must drop
     /// it whole and count it, and deliver everything else.
     pub dirty: f64,
+    /// An end whose chip ID the management plane changes in this cycle, to
+    /// [`renumbered`]`(IDENTITY[end].1)`: the far end must learn the new ID (the endpoint
+    /// retrains to announce it) and nothing may be lost.
+    pub renumber: Option<(usize, u64)>,
+}
+
+/// The chip ID an end of the bench takes when [`LinkRun::renumber`] changes it.
+pub fn renumbered(id: u16) -> u16 {
+    id ^ 0x5a5a
 }
 
 impl Default for LinkRun {
@@ -152,6 +166,7 @@ impl Default for LinkRun {
             stall_vc: None,
             stall_to: 0,
             dirty: 0.0,
+            renumber: None,
         }
     }
 }
@@ -582,6 +597,7 @@ pub fn run_link_models(
         }
     }
     let resets_run = run.resets.iter().any(Option::is_some);
+    let mut chip_ids = IDENTITY.map(|i| i.1);
     // Each end is held in reset while `cycle < reset_until[e]`.
     let mut reset_until = run.power_up;
     // Packets whose first flit left before this cycle may be lost (a reset is being
@@ -619,6 +635,13 @@ pub fn run_link_models(
         }
         for e in 0..2 {
             sims[e].poke_bool(reset_ports[e], cycle < reset_until[e]);
+        }
+        if let Some((e, at)) = run.renumber {
+            if at == cycle {
+                chip_ids[e] = renumbered(chip_ids[e]);
+                let p = sims[e].port("chip_id");
+                sims[e].poke(p, chip_ids[e] as u128);
+            }
         }
         // Wires: what each end sends now arrives at the other after the delay.
         for e in 0..2 {
@@ -830,7 +853,8 @@ pub fn run_link_models(
         if sims[e].peek(state_ports[e]) != 2 {
             return Err(format!("end {e}: the link is not up at the end: {s:?}"));
         }
-        let (t, id, port) = IDENTITY[1 - e];
+        let (t, _, port) = IDENTITY[1 - e];
+        let id = chip_ids[1 - e];
         if s.far != (t, id, port, true) {
             return Err(format!(
                 "end {e}: far identity {:?}, the far end sends {:?}",

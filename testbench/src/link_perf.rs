@@ -111,6 +111,45 @@ fn ber_table(shape: EndpointShape) -> Result<()> {
     Ok(())
 }
 
+/// The long run: 2 million flits each way at BER 1e-6 with lane removal on, one run.
+fn long_run(shape: EndpointShape) -> Result<()> {
+    const LONG: u64 = 2_000_000;
+    let faults = Faults {
+        ber: 1e-6,
+        ..Default::default()
+    };
+    let r = run(
+        shape,
+        LinkRun {
+            ab: faults,
+            ba: faults,
+            delay: DELAY,
+            flits: LONG,
+            seed: 700,
+            ..Default::default()
+        },
+    )?;
+    println!("\n### Long run: {LONG} flits each way, BER 1e-6, lane removal ON, full load, wire delay {DELAY}\n");
+    println!("| cycles | goodput A to B, B to A (flits/cycle) | of the wire's flit slots | widths at the end (A rx, B rx) | lanes removed | LTPs rejected at A, B | retries | trainings | flits lost |");
+    println!("|---|---|---|---|---|---|---|---|---|");
+    let (a, b) = (r.status[0], r.status[1]);
+    println!(
+        "| {} | {:.4}, {:.4} | {:.1} % | {}, {} | {} | {}, {} | {} | {} | 0 (the scoreboard fails the run on any loss) |",
+        r.cycles,
+        r.dirs[0].goodput(),
+        r.dirs[1].goodput(),
+        100.0 * goodput(&r) / wire_capacity(shape.lanes),
+        a.rx_width,
+        b.rx_width,
+        a.lanes_removed + b.lanes_removed,
+        a.ltps_bad,
+        b.ltps_bad,
+        a.retries + b.retries,
+        a.trainings + b.trainings,
+    );
+    Ok(())
+}
+
 /// Latency from a flit entering A's core port to it leaving B's, without errors.
 fn latency_table(shape: EndpointShape) -> Result<()> {
     println!("\n### Latency added by the link layer (no errors, A to B, VC interleaving on, wire delay {DELAY} cycles subtracted)\n");
@@ -340,6 +379,7 @@ pub fn report(work: &Path, sim: bool, cost: bool) -> Result<()> {
     if sim {
         println!("\n## Link layer (two emitted llp_endpoints on Verilator, default configuration)");
         ber_table(shape)?;
+        long_run(shape)?;
         latency_table(shape)?;
         lanes_table(shape)?;
         recovery_table(shape)?;

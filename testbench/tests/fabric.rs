@@ -4,8 +4,12 @@
 //! client on NIC 0 (management transit through the routers on the way). Each model is built
 //! once per process; the longer runs and the throughput figures are `bench -- fabric`.
 #![allow(clippy::needless_range_loop)] // NICs and the permutation are indexed by NIC number
-use std::collections::BTreeSet;
-use testbench::fabric::routing::{leaf_of, spine, LEAVES, NICS, NICS_PER_LEAF, ROUTERS};
+use hdl::formats::mgmt::MAX_REGISTERS;
+use hdl::llp::regs::peer_value;
+use std::collections::{BTreeMap, BTreeSet};
+use testbench::fabric::routing::{
+    leaf_of, links, spine, End, LEAVES, NICS, NICS_PER_LEAF, ROUTERS, ROUTER_PORTS,
+};
 use testbench::fabric::FabricWorld;
 use testbench::mgmt_client::{Operation, Reply};
 
@@ -57,10 +61,62 @@ fn uniform(w: &mut FabricWorld, rate: f64, cycles: u64) {
     }
 }
 
+/// Topology discovery in band: management gives every router an ID (its agent's `chip_id`
+/// register, written through the fabric). Each of the router's links trains again to announce
+/// it (nothing lost: the traffic after this must all arrive), and then every router port's
+/// `peer` register names the chip type, chip ID and port at its far end, as the fabric is
+/// wired: a router's ID and port, or a NIC (type 0; the bench's NIC ports send ID 0, port 0).
+/// A port with nothing attached shows no peer.
+fn discover(w: &mut FabricWorld) {
+    let id_register = FabricWorld::address("chip_id");
+    let router_id = |r: usize| 0x100 + r as u16;
+    for r in 0..ROUTERS {
+        let t = w.target(r).unwrap();
+        w.client.submit(
+            t,
+            Operation::WriteRegisters(vec![(id_register, router_id(r) as u64)]),
+        );
+    }
+    for c in w.settle(200_000) {
+        assert_eq!(c.outcome, Ok(Reply::Written), "{c:?}");
+    }
+    let mut want = BTreeMap::new();
+    for (a, b) in links() {
+        for (near, far) in [(a, b), (b, a)] {
+            if let End::Router(r, p) = near {
+                let peer = match far {
+                    End::Router(fr, fp) => peer_value(1, router_id(fr), fp as u8),
+                    End::Nic(_) => peer_value(0, 0, 0),
+                };
+                want.insert((r, p), peer);
+            }
+        }
+    }
+    let peers: Vec<u16> = (0..ROUTER_PORTS)
+        .map(|p| FabricWorld::address(&format!("port{p}_peer")))
+        .collect();
+    for r in 0..ROUTERS {
+        let mut read: Vec<u64> = vec![];
+        for chunk in peers.chunks(MAX_REGISTERS as usize) {
+            let t = w.target(r).unwrap();
+            w.client.submit(t, Operation::ReadRegisters(chunk.to_vec()));
+            match &w.settle(100_000)[0].outcome {
+                Ok(Reply::Registers(v)) => read.extend(v),
+                other => panic!("router {r}: {other:?}"),
+            }
+        }
+        let expected: Vec<u64> = (0..ROUTER_PORTS)
+            .map(|p| want.get(&(r, p)).copied().unwrap_or(0))
+            .collect();
+        assert_eq!(read, expected, "router {r}: peer registers of ports 0..");
+    }
+}
+
 #[test]
 fn fabric_uniform_and_permutation_traffic_arrive_whole_once_in_order() {
     let mut w = loaded(1);
     let loaded_at = w.now();
+    discover(&mut w);
     // Adaptive, uniform random.
     uniform(&mut w, 0.04, 3_000);
     assert!(

@@ -5,7 +5,7 @@
 //! each test then checks what its faults must have caused. Together they move well over a
 //! million flits.
 use testbench::link_bench::{
-    endpoint_model, run_link, run_link_models, EndReset, EndpointShape, LinkRun,
+    endpoint_model, endpoint_model_of, run_link, run_link_models, EndReset, EndpointShape, LinkRun,
 };
 use testbench::models::lane_channel::{BadLane, Faults, LaneFault};
 
@@ -420,4 +420,68 @@ fn dirty_packets_from_the_sources_are_dropped_whole_and_counted() {
     )
     .unwrap();
     assert!(r.dirs.iter().all(|d| d.dirty_sent > 50), "{:?}", r.dirs);
+}
+
+/// The bench at every lane count the configuration allows besides the default 4 (1, 2 and 3
+/// lanes: the trainer uses only those, the lane rotation has 1, 2 and 3 states) and at the
+/// shape of `configs/published.toml` (6 VCs, 128-flit buffers, a 32-LTP replay buffer): errors
+/// and backpressure on, every VC both ways, the link trained to its whole width at the end.
+#[test]
+fn every_lane_count_and_the_published_shape_carry_traffic() {
+    let published =
+        hdl::params::Config::from_toml(include_str!("../../configs/published.toml")).unwrap();
+    let mut shapes: Vec<_> = (1..=3)
+        .map(|lanes| {
+            let shape = EndpointShape { lanes, ..SHAPE };
+            (shape, shape.config().unwrap())
+        })
+        .collect();
+    shapes.push((EndpointShape::of(&published), published));
+    for (k, (shape, cfg)) in shapes.into_iter().enumerate() {
+        let m = endpoint_model_of(&cfg).unwrap();
+        let r = run_link(
+            &m,
+            shape.vcs,
+            &LinkRun {
+                ab: faults(1e-5),
+                ba: faults(1e-5),
+                flits: 40_000,
+                rx_rate: 0.8,
+                seed: 30 + k as u64,
+                ..Default::default()
+            },
+        )
+        .unwrap_or_else(|e| panic!("{shape:?}: {e}"));
+        let all = (1u8 << shape.lanes) - 1;
+        for s in &r.status {
+            assert_eq!((s.rx_mask, s.tx_mask), (all, all), "{shape:?}: {s:?}");
+            assert!(s.link_up && s.ltps_bad > 0, "{shape:?}: {s:?}");
+        }
+        assert!(r.dirs.iter().all(|d| d.delivered >= 40_000), "{shape:?}");
+    }
+}
+
+/// The management agent writes A's chip ID while the link carries traffic: A trains again to
+/// announce it (a RESUME on both ends), B's peer identity shows the new ID (`run_link` checks
+/// it), and nothing is lost.
+#[test]
+fn a_chip_id_written_while_up_reaches_the_far_end() {
+    let m = endpoint_model(SHAPE).unwrap();
+    let r = run_link(
+        &m,
+        2,
+        &LinkRun {
+            ab: faults(1e-6),
+            ba: faults(1e-6),
+            flits: 60_000,
+            renumber: Some((0, 30_000)),
+            seed: 24,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    for s in &r.status {
+        assert_eq!(s.trainings, 1, "one training to announce the ID: {s:?}");
+    }
+    assert!(r.dirs.iter().all(|d| d.last > 40_000), "{:?}", r.dirs);
 }

@@ -27,7 +27,8 @@
 //!
 //! Configuration inputs (registers once the register map exists): `interleave`,
 //! `lane_threshold`, `lane_drain`, `retry_limit`, and the identity sent in training
-//! (`chip_type`, `chip_id`, `port_number`). Status outputs: see the port list.
+//! (`chip_type`, `chip_id`, `port_number`; a `chip_id` written while the link is up is sent by
+//! training again). Status outputs: see the port list.
 //!
 //! Parameters: `RAW` replay address bits (log2(replay LTPs) + 4) and `D` slots of each VC
 //! buffer with its widths `AW`, `CW`; use [`llp_endpoint!`](crate::llp_endpoint). Credit counts
@@ -143,7 +144,9 @@ pub struct LlpEndpoint<const RAW: usize, const D: usize, const AW: usize, const 
     pub retry_limit: Signal<In, Bits<8>>,
     /// Our chip type, sent in training.
     pub chip_type: Signal<In, Bits<8>>,
-    /// Our chip ID, sent in training.
+    /// Our chip ID, sent in training. The management agent may write it at any time: a
+    /// change while the link is up takes the link down to train again (a RESUME on both ends,
+    /// nothing lost, about a hundred cycles), which is how the far end learns the new ID.
     pub chip_id: Signal<In, Bits<16>>,
     /// This port's number on our chip, sent in training.
     pub port_number: Signal<In, Bits<8>>,
@@ -223,6 +226,11 @@ pub struct LlpEndpoint<const RAW: usize, const D: usize, const AW: usize, const 
     tx_up: DFF<bool>,
     /// `tx_up` one cycle ago (its rise is the transmitter's `start`).
     tx_was_up: DFF<bool>,
+    /// Our chip ID as the far end last heard it: followed while the link is not up (the
+    /// training words carry `chip_id`), held while it is.
+    announced_id: DFF<Bits<16>>,
+    /// `chip_id` differs from `announced_id` while the link is up (registered): train again.
+    id_changed: DFF<bool>,
     /// The lanes of the configuration (`link.lanes`): training uses no others.
     lanes_allowed: Constant<Bits<4>>,
     /// Status of the children that has no port of the endpoint yet (the drop's VC, the
@@ -301,6 +309,8 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize>
             lanes_allowed: Constant::new((p.mask as u64).into()),
             tx_up: Default::default(),
             tx_was_up: Default::default(),
+            announced_id: Default::default(),
+            id_changed: Default::default(),
             unused_status: Default::default(),
             tx_lanes: PopCount::new(),
             rx_lanes: PopCount::new(),
@@ -364,7 +374,16 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize> Logic
         self.trainer.chip_id.next = self.chip_id.val();
         self.trainer.port_number.next = self.port_number.val();
         self.trainer.allowed.next = self.lanes_allowed.val();
-        self.trainer.link_fail.next = self.rx.link_fail.val();
+        // A new chip ID reaches the far end only in training words: train again to send it.
+        self.announced_id.clock.next = self.clock.val();
+        self.id_changed.clock.next = self.clock.val();
+        self.announced_id.d.next = self.announced_id.q.val();
+        if !self.trainer.up.val() {
+            self.announced_id.d.next = self.chip_id.val();
+        }
+        self.id_changed.d.next =
+            self.trainer.up.val() & (self.announced_id.q.val() != self.chip_id.val());
+        self.trainer.link_fail.next = self.rx.link_fail.val() | self.id_changed.q.val();
         self.trainer.quiet.next = self.tx.idle.val() & self.delivery.quiet.val();
 
         // Receive: deframer, protocol, delivery.

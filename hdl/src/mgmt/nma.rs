@@ -119,6 +119,8 @@ pub struct Nma<const A: usize> {
     pub chip_faults: Signal<In, Bits<NMA_CHIP_FAULTS>>,
     /// The configuration EEPROM's I2C bus.
     pub i2c: I2cPins,
+    /// This chip's ID (the `chip_id` register), which the chip's link ports send in training.
+    pub chip_id: Signal<Out, Bits<16>>,
     core: NmaCore<A, NMA_FAULTS>,
     loader: EepromLoader<A>,
     arbiter: RegArbiter<A, NMA_DATA_BITS>,
@@ -154,6 +156,7 @@ impl<const A: usize> Nma<A> {
             chip_response: Default::default(),
             chip_faults: Default::default(),
             i2c: Default::default(),
+            chip_id: Default::default(),
             core: NmaCore::new(
                 params.mgmt_vc,
                 params.quarter,
@@ -286,6 +289,7 @@ impl<const A: usize> Logic for Nma<A> {
 
         // The core's settings (read-write registers, slot positions checked by `new`).
         self.core.chip_id.next = self.registers.settings[0].val().get_bits::<16>(0);
+        self.chip_id.next = self.registers.settings[0].val().get_bits::<16>(0);
         self.core.report_enable.next = self.registers.settings[1].val().get_bit(0);
         self.core.fault_mask.next = self.registers.settings[2].val().get_bits::<NMA_FAULTS>(0);
         self.core.report_route.next = bit_cast::<128, 64>(self.registers.settings[3].val())

@@ -255,6 +255,7 @@ nic_top_impl! {
             clock!(self, clock, core, port, agent);
             self.core.reset.next = self.reset.val();
             self.port.reset.next = self.reset.val();
+            self.port.chip_id.next = self.agent.chip_id.val();
             self.agent.reset.next = self.reset.val();
             // Host side: the core's.
             self.core.node_id.next = self.node_id.val();
