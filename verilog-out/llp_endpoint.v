@@ -268,6 +268,12 @@ module llp_endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$ready,tx_v
     reg  tx_was_up$d;
     wire  tx_was_up$q;
     reg  tx_was_up$clock;
+    reg  [15:0] announced_id$d;
+    wire  [15:0] announced_id$q;
+    reg  announced_id$clock;
+    reg  id_changed$d;
+    wire  id_changed$q;
+    reg  id_changed$clock;
     reg  [3:0] tx_lanes$bits;
     wire  [2:0] tx_lanes$count;
     reg  [3:0] rx_lanes$bits;
@@ -506,6 +512,16 @@ module llp_endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$ready,tx_v
         .q(tx_was_up$q),
         .clock(tx_was_up$clock)
     );
+    llp_endpoint$announced_id announced_id(
+        .d(announced_id$d),
+        .q(announced_id$q),
+        .clock(announced_id$clock)
+    );
+    llp_endpoint$id_changed id_changed(
+        .d(id_changed$d),
+        .q(id_changed$q),
+        .clock(id_changed$clock)
+    );
     llp_endpoint$tx_lanes tx_lanes(
         .bits(tx_lanes$bits),
         .count(tx_lanes$count)
@@ -564,7 +580,14 @@ module llp_endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$ready,tx_v
         trainer$chip_id = chip_id;
         trainer$port_number = port_number;
         trainer$allowed = lanes_allowed;
-        trainer$link_fail = rx$link_fail;
+        announced_id$clock = clock;
+        id_changed$clock = clock;
+        announced_id$d = announced_id$q;
+        if (~trainer$up) begin
+            announced_id$d = chip_id;
+        end
+        id_changed$d = trainer$up & (announced_id$q != chip_id);
+        trainer$link_fail = rx$link_fail | id_changed$q;
         trainer$quiet = tx$idle & delivery$quiet;
         deframer$clock = clock;
         deframer$reset = reset | ~trainer$up | |(trainer$rx_good & lanes_allowed);
@@ -656,6 +679,25 @@ module llp_endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$ready,tx_v
     always @(*) rx$deframed$lane_missing = deframer$out$lane_missing;
     always @(*) rx$deframed$stray = deframer$out$stray;
 endmodule // llp_endpoint
+
+
+module llp_endpoint$announced_id(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$announced_id
 
 
 module llp_endpoint$classify$0(flit,word);
@@ -10141,6 +10183,25 @@ module llp_endpoint$delivery$t_tl(d,q,clock);
     end
           
 endmodule // llp_endpoint$delivery$t_tl
+
+
+module llp_endpoint$id_changed(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$id_changed
 
 
 module llp_endpoint$queues$0(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready);

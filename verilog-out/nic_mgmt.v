@@ -2,7 +2,7 @@
 // the NIC's management agent: the agent design the router shares (core, I2C EEPROM, configuration loader, its register block) with one network port and the NIC's registers (verilog-out/nic.md)
 
 
-module nic_mgmt(clock,reset,inbound$valid,inbound$data,inbound$last,inbound$port,inbound$ready,outbound$valid,outbound$data,outbound$last,outbound$port,outbound$ready,link$status,link$peer,link$ltps_sent,link$ltps_good,link$ltps_bad,link$retries,link$replays,link$drops,chip_faults,dma_events,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in);
+module nic_mgmt(clock,reset,inbound$valid,inbound$data,inbound$last,inbound$port,inbound$ready,outbound$valid,outbound$data,outbound$last,outbound$port,outbound$ready,link$status,link$peer,link$ltps_sent,link$ltps_good,link$ltps_bad,link$retries,link$replays,link$drops,chip_faults,dma_events,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in,chip_id);
     
     // Module arguments
     input wire  clock;
@@ -31,6 +31,7 @@ module nic_mgmt(clock,reset,inbound$valid,inbound$data,inbound$last,inbound$port
     output wire  i2c$sda_drive_low;
     input wire  i2c$scl_in;
     input wire  i2c$sda_in;
+    output reg  [15:0] chip_id;
     
     // Stub signals
     reg  agent$clock;
@@ -55,6 +56,7 @@ module nic_mgmt(clock,reset,inbound$valid,inbound$data,inbound$last,inbound$port
     reg  [1:0] agent$chip_response$error;
     wire  agent$chip_response$ready;
     reg  [3:0] agent$chip_faults;
+    wire  [15:0] agent$chip_id;
     reg  registers$clock;
     reg  registers$reset;
     reg  registers$request$valid;
@@ -135,7 +137,8 @@ module nic_mgmt(clock,reset,inbound$valid,inbound$data,inbound$last,inbound$port
         .i2c$scl_drive_low(i2c$scl_drive_low),
         .i2c$sda_drive_low(i2c$sda_drive_low),
         .i2c$scl_in(i2c$scl_in),
-        .i2c$sda_in(i2c$sda_in)
+        .i2c$sda_in(i2c$sda_in),
+        .chip_id(agent$chip_id)
     );
     nic_mgmt$registers registers(
         .clock(registers$clock),
@@ -193,6 +196,7 @@ module nic_mgmt(clock,reset,inbound$valid,inbound$data,inbound$last,inbound$port
         agent$clock = clock;
         registers$clock = clock;
         agent$reset = reset;
+        chip_id = agent$chip_id;
         registers$reset = reset;
         agent$chip_faults = chip_faults;
         agent$from_port$valid = inbound$valid;
@@ -258,7 +262,7 @@ module nic_mgmt(clock,reset,inbound$valid,inbound$data,inbound$last,inbound$port
 endmodule // nic_mgmt
 
 
-module nic_mgmt$agent(clock,reset,from_port$valid,from_port$data,from_port$last,from_port$port,from_port$ready,to_port$valid,to_port$data,to_port$last,to_port$port,to_port$ready,chip_request$valid,chip_request$address,chip_request$write,chip_request$data,chip_request$ready,chip_response$valid,chip_response$data,chip_response$error,chip_response$ready,chip_faults,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in);
+module nic_mgmt$agent(clock,reset,from_port$valid,from_port$data,from_port$last,from_port$port,from_port$ready,to_port$valid,to_port$data,to_port$last,to_port$port,to_port$ready,chip_request$valid,chip_request$address,chip_request$write,chip_request$data,chip_request$ready,chip_response$valid,chip_response$data,chip_response$error,chip_response$ready,chip_faults,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in,chip_id);
     
     // Module arguments
     input wire  clock;
@@ -287,6 +291,7 @@ module nic_mgmt$agent(clock,reset,from_port$valid,from_port$data,from_port$last,
     output wire  i2c$sda_drive_low;
     input wire  i2c$scl_in;
     input wire  i2c$sda_in;
+    output reg  [15:0] chip_id;
     
     // Constant declarations
     localparam  chip_type = 64'h0;
@@ -649,6 +654,7 @@ module nic_mgmt$agent(clock,reset,from_port$valid,from_port$data,from_port$last,
         split$reset = reset;
         registers$reset = reset;
         core$chip_id = registers$settings$0[(32'h0)+:(16)];
+        chip_id = registers$settings$0[(32'h0)+:(16)];
         core$report_enable = registers$settings$1[32'h0];
         core$fault_mask = registers$settings$2[(32'h0)+:(8)];
         core$report_route = ((registers$settings$3) & 128'hffffffffffffffffffffffffffffffff) | (((registers$settings$4) & 128'hffffffffffffffffffffffffffffffff) << 32'h40);

@@ -93,6 +93,7 @@ module nic_top(clock,reset,node_id,mmio$valid,mmio$function,mmio$offset,mmio$wri
     reg  [64:0] port$from_core$flit;
     reg  port$from_core$vc;
     wire  [1:0] port$from_core$credits;
+    reg  [15:0] port$chip_id;
     wire  [63:0] port$report$status;
     wire  [63:0] port$report$peer;
     wire  [63:0] port$report$ltps_sent;
@@ -127,6 +128,7 @@ module nic_top(clock,reset,node_id,mmio$valid,mmio$function,mmio$offset,mmio$wri
     reg  [63:0] agent$link$drops;
     reg  [3:0] agent$chip_faults;
     reg  [27:0] agent$dma_events;
+    wire  [15:0] agent$chip_id;
     
     // Local signals
     reg  tags_unused;
@@ -209,6 +211,7 @@ module nic_top(clock,reset,node_id,mmio$valid,mmio$function,mmio$offset,mmio$wri
         .lanes_in$valid(lanes_in$valid),
         .lanes_in$start(lanes_in$start),
         .lanes_in$data(lanes_in$data),
+        .chip_id(port$chip_id),
         .report$status(port$report$status),
         .report$peer(port$report$peer),
         .report$ltps_sent(port$report$ltps_sent),
@@ -248,7 +251,8 @@ module nic_top(clock,reset,node_id,mmio$valid,mmio$function,mmio$offset,mmio$wri
         .i2c$scl_drive_low(i2c$scl_drive_low),
         .i2c$sda_drive_low(i2c$sda_drive_low),
         .i2c$scl_in(i2c$scl_in),
-        .i2c$sda_in(i2c$sda_in)
+        .i2c$sda_in(i2c$sda_in),
+        .chip_id(agent$chip_id)
     );
     
     // Update code
@@ -258,6 +262,7 @@ module nic_top(clock,reset,node_id,mmio$valid,mmio$function,mmio$offset,mmio$wri
         agent$clock = clock;
         core$reset = reset;
         port$reset = reset;
+        port$chip_id = agent$chip_id;
         agent$reset = reset;
         core$node_id = node_id;
         discards_unused = port$discarded | port$discarded_heads;
@@ -298,7 +303,7 @@ module nic_top(clock,reset,node_id,mmio$valid,mmio$function,mmio$offset,mmio$wri
 endmodule // nic_top
 
 
-module nic_top$agent(clock,reset,inbound$valid,inbound$data,inbound$last,inbound$port,inbound$ready,outbound$valid,outbound$data,outbound$last,outbound$port,outbound$ready,link$status,link$peer,link$ltps_sent,link$ltps_good,link$ltps_bad,link$retries,link$replays,link$drops,chip_faults,dma_events,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in);
+module nic_top$agent(clock,reset,inbound$valid,inbound$data,inbound$last,inbound$port,inbound$ready,outbound$valid,outbound$data,outbound$last,outbound$port,outbound$ready,link$status,link$peer,link$ltps_sent,link$ltps_good,link$ltps_bad,link$retries,link$replays,link$drops,chip_faults,dma_events,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in,chip_id);
     
     // Module arguments
     input wire  clock;
@@ -327,6 +332,7 @@ module nic_top$agent(clock,reset,inbound$valid,inbound$data,inbound$last,inbound
     output wire  i2c$sda_drive_low;
     input wire  i2c$scl_in;
     input wire  i2c$sda_in;
+    output reg  [15:0] chip_id;
     
     // Stub signals
     reg  agent$clock;
@@ -351,6 +357,7 @@ module nic_top$agent(clock,reset,inbound$valid,inbound$data,inbound$last,inbound
     reg  [1:0] agent$chip_response$error;
     wire  agent$chip_response$ready;
     reg  [3:0] agent$chip_faults;
+    wire  [15:0] agent$chip_id;
     reg  registers$clock;
     reg  registers$reset;
     reg  registers$request$valid;
@@ -431,7 +438,8 @@ module nic_top$agent(clock,reset,inbound$valid,inbound$data,inbound$last,inbound
         .i2c$scl_drive_low(i2c$scl_drive_low),
         .i2c$sda_drive_low(i2c$sda_drive_low),
         .i2c$scl_in(i2c$scl_in),
-        .i2c$sda_in(i2c$sda_in)
+        .i2c$sda_in(i2c$sda_in),
+        .chip_id(agent$chip_id)
     );
     nic_top$agent$registers registers(
         .clock(registers$clock),
@@ -489,6 +497,7 @@ module nic_top$agent(clock,reset,inbound$valid,inbound$data,inbound$last,inbound
         agent$clock = clock;
         registers$clock = clock;
         agent$reset = reset;
+        chip_id = agent$chip_id;
         registers$reset = reset;
         agent$chip_faults = chip_faults;
         agent$from_port$valid = inbound$valid;
@@ -554,7 +563,7 @@ module nic_top$agent(clock,reset,inbound$valid,inbound$data,inbound$last,inbound
 endmodule // nic_top$agent
 
 
-module nic_top$agent$agent(clock,reset,from_port$valid,from_port$data,from_port$last,from_port$port,from_port$ready,to_port$valid,to_port$data,to_port$last,to_port$port,to_port$ready,chip_request$valid,chip_request$address,chip_request$write,chip_request$data,chip_request$ready,chip_response$valid,chip_response$data,chip_response$error,chip_response$ready,chip_faults,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in);
+module nic_top$agent$agent(clock,reset,from_port$valid,from_port$data,from_port$last,from_port$port,from_port$ready,to_port$valid,to_port$data,to_port$last,to_port$port,to_port$ready,chip_request$valid,chip_request$address,chip_request$write,chip_request$data,chip_request$ready,chip_response$valid,chip_response$data,chip_response$error,chip_response$ready,chip_faults,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in,chip_id);
     
     // Module arguments
     input wire  clock;
@@ -583,6 +592,7 @@ module nic_top$agent$agent(clock,reset,from_port$valid,from_port$data,from_port$
     output wire  i2c$sda_drive_low;
     input wire  i2c$scl_in;
     input wire  i2c$sda_in;
+    output reg  [15:0] chip_id;
     
     // Constant declarations
     localparam  chip_type = 64'h0;
@@ -945,6 +955,7 @@ module nic_top$agent$agent(clock,reset,from_port$valid,from_port$data,from_port$
         split$reset = reset;
         registers$reset = reset;
         core$chip_id = registers$settings$0[(32'h0)+:(16)];
+        chip_id = registers$settings$0[(32'h0)+:(16)];
         core$report_enable = registers$settings$1[32'h0];
         core$fault_mask = registers$settings$2[(32'h0)+:(8)];
         core$report_route = ((registers$settings$3) & 128'hffffffffffffffffffffffffffffffff) | (((registers$settings$4) & 128'hffffffffffffffffffffffffffffffff) << 32'h40);
@@ -110787,7 +110798,7 @@ module nic_top$core$write_arbiter$arbiter$mask(d,q,clock);
 endmodule // nic_top$core$write_arbiter$arbiter$mask
 
 
-module nic_top$port(clock,reset,to_core$valid,to_core$flit,to_core$vc,to_core$credits,from_core$valid,from_core$flit,from_core$vc,from_core$credits,lanes_out$valid,lanes_out$start,lanes_out$data,lanes_in$valid,lanes_in$start,lanes_in$data,report$status,report$peer,report$ltps_sent,report$ltps_good,report$ltps_bad,report$retries,report$replays,report$drops,stalled,error,discarded,discarded_heads);
+module nic_top$port(clock,reset,to_core$valid,to_core$flit,to_core$vc,to_core$credits,from_core$valid,from_core$flit,from_core$vc,from_core$credits,lanes_out$valid,lanes_out$start,lanes_out$data,lanes_in$valid,lanes_in$start,lanes_in$data,chip_id,report$status,report$peer,report$ltps_sent,report$ltps_good,report$ltps_bad,report$retries,report$replays,report$drops,stalled,error,discarded,discarded_heads);
     
     // Module arguments
     input wire  clock;
@@ -110806,6 +110817,7 @@ module nic_top$port(clock,reset,to_core$valid,to_core$flit,to_core$vc,to_core$cr
     input wire  [3:0] lanes_in$valid;
     input wire  [3:0] lanes_in$start;
     input wire  [127:0] lanes_in$data;
+    input wire  [15:0] chip_id;
     output reg  [63:0] report$status;
     output reg  [63:0] report$peer;
     output reg  [63:0] report$ltps_sent;
@@ -110825,7 +110837,6 @@ module nic_top$port(clock,reset,to_core$valid,to_core$flit,to_core$vc,to_core$cr
     localparam  lane_drain = 16'h10;
     localparam  retry_limit = 8'h8;
     localparam  chip_type = 8'h0;
-    localparam  chip_id = 16'h0;
     localparam  port_number = 8'h0;
     localparam  peer_valid = 64'h1;
     localparam  peer_type_at = 8'h1;
@@ -111397,6 +111408,12 @@ module nic_top$port$endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$r
     reg  tx_was_up$d;
     wire  tx_was_up$q;
     reg  tx_was_up$clock;
+    reg  [15:0] announced_id$d;
+    wire  [15:0] announced_id$q;
+    reg  announced_id$clock;
+    reg  id_changed$d;
+    wire  id_changed$q;
+    reg  id_changed$clock;
     reg  [3:0] tx_lanes$bits;
     wire  [2:0] tx_lanes$count;
     reg  [3:0] rx_lanes$bits;
@@ -111635,6 +111652,16 @@ module nic_top$port$endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$r
         .q(tx_was_up$q),
         .clock(tx_was_up$clock)
     );
+    nic_top$port$endpoint$announced_id announced_id(
+        .d(announced_id$d),
+        .q(announced_id$q),
+        .clock(announced_id$clock)
+    );
+    nic_top$port$endpoint$id_changed id_changed(
+        .d(id_changed$d),
+        .q(id_changed$q),
+        .clock(id_changed$clock)
+    );
     nic_top$port$endpoint$tx_lanes tx_lanes(
         .bits(tx_lanes$bits),
         .count(tx_lanes$count)
@@ -111693,7 +111720,14 @@ module nic_top$port$endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$r
         trainer$chip_id = chip_id;
         trainer$port_number = port_number;
         trainer$allowed = lanes_allowed;
-        trainer$link_fail = rx$link_fail;
+        announced_id$clock = clock;
+        id_changed$clock = clock;
+        announced_id$d = announced_id$q;
+        if (~trainer$up) begin
+            announced_id$d = chip_id;
+        end
+        id_changed$d = trainer$up & (announced_id$q != chip_id);
+        trainer$link_fail = rx$link_fail | id_changed$q;
         trainer$quiet = tx$idle & delivery$quiet;
         deframer$clock = clock;
         deframer$reset = reset | ~trainer$up | |(trainer$rx_good & lanes_allowed);
@@ -111785,6 +111819,25 @@ module nic_top$port$endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$r
     always @(*) rx$deframed$lane_missing = deframer$out$lane_missing;
     always @(*) rx$deframed$stray = deframer$out$stray;
 endmodule // nic_top$port$endpoint
+
+
+module nic_top$port$endpoint$announced_id(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$announced_id
 
 
 module nic_top$port$endpoint$classify$0(flit,word);
@@ -121270,6 +121323,25 @@ module nic_top$port$endpoint$delivery$t_tl(d,q,clock);
     end
           
 endmodule // nic_top$port$endpoint$delivery$t_tl
+
+
+module nic_top$port$endpoint$id_changed(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$id_changed
 
 
 module nic_top$port$endpoint$queues$0(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready);

@@ -2,7 +2,7 @@
 // the router core, 5 ports: per port the input side (DAMQ, route lookup, VC policy, head rewrite), the routing of 256 destinations (adaptive among the allowed ports, or deterministic), the switch (allocators, tiled crossbar, output units with credits), and the management plane (relay-station mesh in one row of 5, the management agent with its I2C EEPROM, the register file with the indirect route-table access); router channels in and out, head in to head out 3 cycles (2 without router.route_stage)
 
 
-module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$credits,inputs$1$valid,inputs$1$flit,inputs$1$vc,inputs$1$credits,inputs$2$valid,inputs$2$flit,inputs$2$vc,inputs$2$credits,inputs$3$valid,inputs$3$flit,inputs$3$vc,inputs$3$credits,inputs$4$valid,inputs$4$flit,inputs$4$vc,inputs$4$credits,outputs$0$valid,outputs$0$flit,outputs$0$vc,outputs$0$credits,outputs$1$valid,outputs$1$flit,outputs$1$vc,outputs$1$credits,outputs$2$valid,outputs$2$flit,outputs$2$vc,outputs$2$credits,outputs$3$valid,outputs$3$flit,outputs$3$vc,outputs$3$credits,outputs$4$valid,outputs$4$flit,outputs$4$vc,outputs$4$credits,deterministic,link_faults,discards$0,discards$1,discards$2,discards$3,discards$4,links$0$status,links$0$peer,links$0$ltps_sent,links$0$ltps_good,links$0$ltps_bad,links$0$retries,links$0$replays,links$0$drops,links$1$status,links$1$peer,links$1$ltps_sent,links$1$ltps_good,links$1$ltps_bad,links$1$retries,links$1$replays,links$1$drops,links$2$status,links$2$peer,links$2$ltps_sent,links$2$ltps_good,links$2$ltps_bad,links$2$retries,links$2$replays,links$2$drops,links$3$status,links$3$peer,links$3$ltps_sent,links$3$ltps_good,links$3$ltps_bad,links$3$retries,links$3$replays,links$3$drops,links$4$status,links$4$peer,links$4$ltps_sent,links$4$ltps_good,links$4$ltps_bad,links$4$retries,links$4$replays,links$4$drops,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in,drops$0,drops$1,drops$2,drops$3,drops$4,flits_out,packets_out,errors);
+module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$credits,inputs$1$valid,inputs$1$flit,inputs$1$vc,inputs$1$credits,inputs$2$valid,inputs$2$flit,inputs$2$vc,inputs$2$credits,inputs$3$valid,inputs$3$flit,inputs$3$vc,inputs$3$credits,inputs$4$valid,inputs$4$flit,inputs$4$vc,inputs$4$credits,outputs$0$valid,outputs$0$flit,outputs$0$vc,outputs$0$credits,outputs$1$valid,outputs$1$flit,outputs$1$vc,outputs$1$credits,outputs$2$valid,outputs$2$flit,outputs$2$vc,outputs$2$credits,outputs$3$valid,outputs$3$flit,outputs$3$vc,outputs$3$credits,outputs$4$valid,outputs$4$flit,outputs$4$vc,outputs$4$credits,deterministic,link_faults,discards$0,discards$1,discards$2,discards$3,discards$4,links$0$status,links$0$peer,links$0$ltps_sent,links$0$ltps_good,links$0$ltps_bad,links$0$retries,links$0$replays,links$0$drops,links$1$status,links$1$peer,links$1$ltps_sent,links$1$ltps_good,links$1$ltps_bad,links$1$retries,links$1$replays,links$1$drops,links$2$status,links$2$peer,links$2$ltps_sent,links$2$ltps_good,links$2$ltps_bad,links$2$retries,links$2$replays,links$2$drops,links$3$status,links$3$peer,links$3$ltps_sent,links$3$ltps_good,links$3$ltps_bad,links$3$retries,links$3$replays,links$3$drops,links$4$status,links$4$peer,links$4$ltps_sent,links$4$ltps_good,links$4$ltps_bad,links$4$retries,links$4$replays,links$4$drops,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in,chip_id,drops$0,drops$1,drops$2,drops$3,drops$4,flits_out,packets_out,errors);
     
     // Module arguments
     input wire  clock;
@@ -98,6 +98,7 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
     output wire  i2c$sda_drive_low;
     input wire  i2c$scl_in;
     input wire  i2c$sda_in;
+    output reg  [15:0] chip_id;
     output reg  [11:0] drops$0;
     output reg  [11:0] drops$1;
     output reg  [11:0] drops$2;
@@ -498,6 +499,7 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
     reg  mgmt$counters$4$discarded_head;
     reg  [15:0] mgmt$counters$4$occupancy;
     reg  [3:0] mgmt$chip_faults;
+    wire  [15:0] mgmt$chip_id;
     
     // Local signals
     reg  no_route;
@@ -991,7 +993,8 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
         .i2c$scl_drive_low(i2c$scl_drive_low),
         .i2c$sda_drive_low(i2c$sda_drive_low),
         .i2c$scl_in(i2c$scl_in),
-        .i2c$sda_in(i2c$sda_in)
+        .i2c$sda_in(i2c$sda_in),
+        .chip_id(mgmt$chip_id)
     );
     
     // Update code
@@ -1003,6 +1006,7 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
         routing$reset = reset;
         switch$reset = reset;
         mgmt$reset = reset;
+        chip_id = mgmt$chip_id;
         routing$deterministic = deterministic;
         no_route = 1'b0;
         ports$0$clock = clock;
@@ -1234,7 +1238,7 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
 endmodule // nrc_core
 
 
-module nrc_core$mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inbound$0$port,inbound$0$ready,inbound$1$valid,inbound$1$data,inbound$1$last,inbound$1$port,inbound$1$ready,inbound$2$valid,inbound$2$data,inbound$2$last,inbound$2$port,inbound$2$ready,inbound$3$valid,inbound$3$data,inbound$3$last,inbound$3$port,inbound$3$ready,inbound$4$valid,inbound$4$data,inbound$4$last,inbound$4$port,inbound$4$ready,outbound$0$valid,outbound$0$data,outbound$0$last,outbound$0$port,outbound$0$ready,outbound$1$valid,outbound$1$data,outbound$1$last,outbound$1$port,outbound$1$ready,outbound$2$valid,outbound$2$data,outbound$2$last,outbound$2$port,outbound$2$ready,outbound$3$valid,outbound$3$data,outbound$3$last,outbound$3$port,outbound$3$ready,outbound$4$valid,outbound$4$data,outbound$4$last,outbound$4$port,outbound$4$ready,links$0$status,links$0$peer,links$0$ltps_sent,links$0$ltps_good,links$0$ltps_bad,links$0$retries,links$0$replays,links$0$drops,links$1$status,links$1$peer,links$1$ltps_sent,links$1$ltps_good,links$1$ltps_bad,links$1$retries,links$1$replays,links$1$drops,links$2$status,links$2$peer,links$2$ltps_sent,links$2$ltps_good,links$2$ltps_bad,links$2$retries,links$2$replays,links$2$drops,links$3$status,links$3$peer,links$3$ltps_sent,links$3$ltps_good,links$3$ltps_bad,links$3$retries,links$3$replays,links$3$drops,links$4$status,links$4$peer,links$4$ltps_sent,links$4$ltps_good,links$4$ltps_bad,links$4$retries,links$4$replays,links$4$drops,route_table$index,route_table$ports,route_table$write,route_table$read,counters$0$flit_in,counters$0$packet_in,counters$0$flit_out,counters$0$packet_out,counters$0$drops,counters$0$discarded,counters$0$discarded_head,counters$0$occupancy,counters$1$flit_in,counters$1$packet_in,counters$1$flit_out,counters$1$packet_out,counters$1$drops,counters$1$discarded,counters$1$discarded_head,counters$1$occupancy,counters$2$flit_in,counters$2$packet_in,counters$2$flit_out,counters$2$packet_out,counters$2$drops,counters$2$discarded,counters$2$discarded_head,counters$2$occupancy,counters$3$flit_in,counters$3$packet_in,counters$3$flit_out,counters$3$packet_out,counters$3$drops,counters$3$discarded,counters$3$discarded_head,counters$3$occupancy,counters$4$flit_in,counters$4$packet_in,counters$4$flit_out,counters$4$packet_out,counters$4$drops,counters$4$discarded,counters$4$discarded_head,counters$4$occupancy,chip_faults,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in);
+module nrc_core$mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inbound$0$port,inbound$0$ready,inbound$1$valid,inbound$1$data,inbound$1$last,inbound$1$port,inbound$1$ready,inbound$2$valid,inbound$2$data,inbound$2$last,inbound$2$port,inbound$2$ready,inbound$3$valid,inbound$3$data,inbound$3$last,inbound$3$port,inbound$3$ready,inbound$4$valid,inbound$4$data,inbound$4$last,inbound$4$port,inbound$4$ready,outbound$0$valid,outbound$0$data,outbound$0$last,outbound$0$port,outbound$0$ready,outbound$1$valid,outbound$1$data,outbound$1$last,outbound$1$port,outbound$1$ready,outbound$2$valid,outbound$2$data,outbound$2$last,outbound$2$port,outbound$2$ready,outbound$3$valid,outbound$3$data,outbound$3$last,outbound$3$port,outbound$3$ready,outbound$4$valid,outbound$4$data,outbound$4$last,outbound$4$port,outbound$4$ready,links$0$status,links$0$peer,links$0$ltps_sent,links$0$ltps_good,links$0$ltps_bad,links$0$retries,links$0$replays,links$0$drops,links$1$status,links$1$peer,links$1$ltps_sent,links$1$ltps_good,links$1$ltps_bad,links$1$retries,links$1$replays,links$1$drops,links$2$status,links$2$peer,links$2$ltps_sent,links$2$ltps_good,links$2$ltps_bad,links$2$retries,links$2$replays,links$2$drops,links$3$status,links$3$peer,links$3$ltps_sent,links$3$ltps_good,links$3$ltps_bad,links$3$retries,links$3$replays,links$3$drops,links$4$status,links$4$peer,links$4$ltps_sent,links$4$ltps_good,links$4$ltps_bad,links$4$retries,links$4$replays,links$4$drops,route_table$index,route_table$ports,route_table$write,route_table$read,counters$0$flit_in,counters$0$packet_in,counters$0$flit_out,counters$0$packet_out,counters$0$drops,counters$0$discarded,counters$0$discarded_head,counters$0$occupancy,counters$1$flit_in,counters$1$packet_in,counters$1$flit_out,counters$1$packet_out,counters$1$drops,counters$1$discarded,counters$1$discarded_head,counters$1$occupancy,counters$2$flit_in,counters$2$packet_in,counters$2$flit_out,counters$2$packet_out,counters$2$drops,counters$2$discarded,counters$2$discarded_head,counters$2$occupancy,counters$3$flit_in,counters$3$packet_in,counters$3$flit_out,counters$3$packet_out,counters$3$drops,counters$3$discarded,counters$3$discarded_head,counters$3$occupancy,counters$4$flit_in,counters$4$packet_in,counters$4$flit_out,counters$4$packet_out,counters$4$drops,counters$4$discarded,counters$4$discarded_head,counters$4$occupancy,chip_faults,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in,chip_id);
     
     // Module arguments
     input wire  clock;
@@ -1378,6 +1382,7 @@ module nrc_core$mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,i
     output wire  i2c$sda_drive_low;
     input wire  i2c$scl_in;
     input wire  i2c$sda_in;
+    output reg  [15:0] chip_id;
     
     // Constant declarations
     localparam  event_offsets$0 = 16'h0;
@@ -1431,6 +1436,7 @@ module nrc_core$mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,i
     reg  [1:0] agent$chip_response$error;
     wire  agent$chip_response$ready;
     reg  [3:0] agent$chip_faults;
+    wire  [15:0] agent$chip_id;
     reg  registers$clock;
     reg  registers$reset;
     reg  registers$request$valid;
@@ -1631,7 +1637,8 @@ module nrc_core$mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,i
         .i2c$scl_drive_low(i2c$scl_drive_low),
         .i2c$sda_drive_low(i2c$sda_drive_low),
         .i2c$scl_in(i2c$scl_in),
-        .i2c$sda_in(i2c$sda_in)
+        .i2c$sda_in(i2c$sda_in),
+        .chip_id(agent$chip_id)
     );
     nrc_core$mgmt$registers registers(
         .clock(registers$clock),
@@ -1748,6 +1755,7 @@ module nrc_core$mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,i
         tallies$clock = clock;
         mesh$reset = reset;
         agent$reset = reset;
+        chip_id = agent$chip_id;
         registers$reset = reset;
         split$reset = reset;
         tallies$reset = reset;
@@ -1919,7 +1927,7 @@ module nrc_core$mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,i
 endmodule // nrc_core$mgmt
 
 
-module nrc_core$mgmt$agent(clock,reset,from_port$valid,from_port$data,from_port$last,from_port$port,from_port$ready,to_port$valid,to_port$data,to_port$last,to_port$port,to_port$ready,chip_request$valid,chip_request$address,chip_request$write,chip_request$data,chip_request$ready,chip_response$valid,chip_response$data,chip_response$error,chip_response$ready,chip_faults,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in);
+module nrc_core$mgmt$agent(clock,reset,from_port$valid,from_port$data,from_port$last,from_port$port,from_port$ready,to_port$valid,to_port$data,to_port$last,to_port$port,to_port$ready,chip_request$valid,chip_request$address,chip_request$write,chip_request$data,chip_request$ready,chip_response$valid,chip_response$data,chip_response$error,chip_response$ready,chip_faults,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in,chip_id);
     
     // Module arguments
     input wire  clock;
@@ -1948,6 +1956,7 @@ module nrc_core$mgmt$agent(clock,reset,from_port$valid,from_port$data,from_port$
     output wire  i2c$sda_drive_low;
     input wire  i2c$scl_in;
     input wire  i2c$sda_in;
+    output reg  [15:0] chip_id;
     
     // Constant declarations
     localparam  chip_type = 64'h1;
@@ -2310,6 +2319,7 @@ module nrc_core$mgmt$agent(clock,reset,from_port$valid,from_port$data,from_port$
         split$reset = reset;
         registers$reset = reset;
         core$chip_id = registers$settings$0[(32'h0)+:(16)];
+        chip_id = registers$settings$0[(32'h0)+:(16)];
         core$report_enable = registers$settings$1[32'h0];
         core$fault_mask = registers$settings$2[(32'h0)+:(8)];
         core$report_route = ((registers$settings$3) & 128'hffffffffffffffffffffffffffffffff) | (((registers$settings$4) & 128'hffffffffffffffffffffffffffffffff) << 32'h40);

@@ -2,7 +2,7 @@
 // the router's management plane: 8 ports of management flit streams, the relay-station mesh, the management agent with its I2C EEPROM, the configuration loader and the router's register file (verilog-out/nrc.md)
 
 
-module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inbound$0$port,inbound$0$ready,inbound$1$valid,inbound$1$data,inbound$1$last,inbound$1$port,inbound$1$ready,inbound$2$valid,inbound$2$data,inbound$2$last,inbound$2$port,inbound$2$ready,inbound$3$valid,inbound$3$data,inbound$3$last,inbound$3$port,inbound$3$ready,inbound$4$valid,inbound$4$data,inbound$4$last,inbound$4$port,inbound$4$ready,inbound$5$valid,inbound$5$data,inbound$5$last,inbound$5$port,inbound$5$ready,inbound$6$valid,inbound$6$data,inbound$6$last,inbound$6$port,inbound$6$ready,inbound$7$valid,inbound$7$data,inbound$7$last,inbound$7$port,inbound$7$ready,outbound$0$valid,outbound$0$data,outbound$0$last,outbound$0$port,outbound$0$ready,outbound$1$valid,outbound$1$data,outbound$1$last,outbound$1$port,outbound$1$ready,outbound$2$valid,outbound$2$data,outbound$2$last,outbound$2$port,outbound$2$ready,outbound$3$valid,outbound$3$data,outbound$3$last,outbound$3$port,outbound$3$ready,outbound$4$valid,outbound$4$data,outbound$4$last,outbound$4$port,outbound$4$ready,outbound$5$valid,outbound$5$data,outbound$5$last,outbound$5$port,outbound$5$ready,outbound$6$valid,outbound$6$data,outbound$6$last,outbound$6$port,outbound$6$ready,outbound$7$valid,outbound$7$data,outbound$7$last,outbound$7$port,outbound$7$ready,links$0$status,links$0$peer,links$0$ltps_sent,links$0$ltps_good,links$0$ltps_bad,links$0$retries,links$0$replays,links$0$drops,links$1$status,links$1$peer,links$1$ltps_sent,links$1$ltps_good,links$1$ltps_bad,links$1$retries,links$1$replays,links$1$drops,links$2$status,links$2$peer,links$2$ltps_sent,links$2$ltps_good,links$2$ltps_bad,links$2$retries,links$2$replays,links$2$drops,links$3$status,links$3$peer,links$3$ltps_sent,links$3$ltps_good,links$3$ltps_bad,links$3$retries,links$3$replays,links$3$drops,links$4$status,links$4$peer,links$4$ltps_sent,links$4$ltps_good,links$4$ltps_bad,links$4$retries,links$4$replays,links$4$drops,links$5$status,links$5$peer,links$5$ltps_sent,links$5$ltps_good,links$5$ltps_bad,links$5$retries,links$5$replays,links$5$drops,links$6$status,links$6$peer,links$6$ltps_sent,links$6$ltps_good,links$6$ltps_bad,links$6$retries,links$6$replays,links$6$drops,links$7$status,links$7$peer,links$7$ltps_sent,links$7$ltps_good,links$7$ltps_bad,links$7$retries,links$7$replays,links$7$drops,route_table$index,route_table$ports,route_table$write,route_table$read,counters$0$flit_in,counters$0$packet_in,counters$0$flit_out,counters$0$packet_out,counters$0$drops,counters$0$discarded,counters$0$discarded_head,counters$0$occupancy,counters$1$flit_in,counters$1$packet_in,counters$1$flit_out,counters$1$packet_out,counters$1$drops,counters$1$discarded,counters$1$discarded_head,counters$1$occupancy,counters$2$flit_in,counters$2$packet_in,counters$2$flit_out,counters$2$packet_out,counters$2$drops,counters$2$discarded,counters$2$discarded_head,counters$2$occupancy,counters$3$flit_in,counters$3$packet_in,counters$3$flit_out,counters$3$packet_out,counters$3$drops,counters$3$discarded,counters$3$discarded_head,counters$3$occupancy,counters$4$flit_in,counters$4$packet_in,counters$4$flit_out,counters$4$packet_out,counters$4$drops,counters$4$discarded,counters$4$discarded_head,counters$4$occupancy,counters$5$flit_in,counters$5$packet_in,counters$5$flit_out,counters$5$packet_out,counters$5$drops,counters$5$discarded,counters$5$discarded_head,counters$5$occupancy,counters$6$flit_in,counters$6$packet_in,counters$6$flit_out,counters$6$packet_out,counters$6$drops,counters$6$discarded,counters$6$discarded_head,counters$6$occupancy,counters$7$flit_in,counters$7$packet_in,counters$7$flit_out,counters$7$packet_out,counters$7$drops,counters$7$discarded,counters$7$discarded_head,counters$7$occupancy,chip_faults,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in);
+module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inbound$0$port,inbound$0$ready,inbound$1$valid,inbound$1$data,inbound$1$last,inbound$1$port,inbound$1$ready,inbound$2$valid,inbound$2$data,inbound$2$last,inbound$2$port,inbound$2$ready,inbound$3$valid,inbound$3$data,inbound$3$last,inbound$3$port,inbound$3$ready,inbound$4$valid,inbound$4$data,inbound$4$last,inbound$4$port,inbound$4$ready,inbound$5$valid,inbound$5$data,inbound$5$last,inbound$5$port,inbound$5$ready,inbound$6$valid,inbound$6$data,inbound$6$last,inbound$6$port,inbound$6$ready,inbound$7$valid,inbound$7$data,inbound$7$last,inbound$7$port,inbound$7$ready,outbound$0$valid,outbound$0$data,outbound$0$last,outbound$0$port,outbound$0$ready,outbound$1$valid,outbound$1$data,outbound$1$last,outbound$1$port,outbound$1$ready,outbound$2$valid,outbound$2$data,outbound$2$last,outbound$2$port,outbound$2$ready,outbound$3$valid,outbound$3$data,outbound$3$last,outbound$3$port,outbound$3$ready,outbound$4$valid,outbound$4$data,outbound$4$last,outbound$4$port,outbound$4$ready,outbound$5$valid,outbound$5$data,outbound$5$last,outbound$5$port,outbound$5$ready,outbound$6$valid,outbound$6$data,outbound$6$last,outbound$6$port,outbound$6$ready,outbound$7$valid,outbound$7$data,outbound$7$last,outbound$7$port,outbound$7$ready,links$0$status,links$0$peer,links$0$ltps_sent,links$0$ltps_good,links$0$ltps_bad,links$0$retries,links$0$replays,links$0$drops,links$1$status,links$1$peer,links$1$ltps_sent,links$1$ltps_good,links$1$ltps_bad,links$1$retries,links$1$replays,links$1$drops,links$2$status,links$2$peer,links$2$ltps_sent,links$2$ltps_good,links$2$ltps_bad,links$2$retries,links$2$replays,links$2$drops,links$3$status,links$3$peer,links$3$ltps_sent,links$3$ltps_good,links$3$ltps_bad,links$3$retries,links$3$replays,links$3$drops,links$4$status,links$4$peer,links$4$ltps_sent,links$4$ltps_good,links$4$ltps_bad,links$4$retries,links$4$replays,links$4$drops,links$5$status,links$5$peer,links$5$ltps_sent,links$5$ltps_good,links$5$ltps_bad,links$5$retries,links$5$replays,links$5$drops,links$6$status,links$6$peer,links$6$ltps_sent,links$6$ltps_good,links$6$ltps_bad,links$6$retries,links$6$replays,links$6$drops,links$7$status,links$7$peer,links$7$ltps_sent,links$7$ltps_good,links$7$ltps_bad,links$7$retries,links$7$replays,links$7$drops,route_table$index,route_table$ports,route_table$write,route_table$read,counters$0$flit_in,counters$0$packet_in,counters$0$flit_out,counters$0$packet_out,counters$0$drops,counters$0$discarded,counters$0$discarded_head,counters$0$occupancy,counters$1$flit_in,counters$1$packet_in,counters$1$flit_out,counters$1$packet_out,counters$1$drops,counters$1$discarded,counters$1$discarded_head,counters$1$occupancy,counters$2$flit_in,counters$2$packet_in,counters$2$flit_out,counters$2$packet_out,counters$2$drops,counters$2$discarded,counters$2$discarded_head,counters$2$occupancy,counters$3$flit_in,counters$3$packet_in,counters$3$flit_out,counters$3$packet_out,counters$3$drops,counters$3$discarded,counters$3$discarded_head,counters$3$occupancy,counters$4$flit_in,counters$4$packet_in,counters$4$flit_out,counters$4$packet_out,counters$4$drops,counters$4$discarded,counters$4$discarded_head,counters$4$occupancy,counters$5$flit_in,counters$5$packet_in,counters$5$flit_out,counters$5$packet_out,counters$5$drops,counters$5$discarded,counters$5$discarded_head,counters$5$occupancy,counters$6$flit_in,counters$6$packet_in,counters$6$flit_out,counters$6$packet_out,counters$6$drops,counters$6$discarded,counters$6$discarded_head,counters$6$occupancy,counters$7$flit_in,counters$7$packet_in,counters$7$flit_out,counters$7$packet_out,counters$7$drops,counters$7$discarded,counters$7$discarded_head,counters$7$occupancy,chip_faults,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in,chip_id);
     
     // Module arguments
     input wire  clock;
@@ -224,6 +224,7 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
     output wire  i2c$sda_drive_low;
     input wire  i2c$scl_in;
     input wire  i2c$sda_in;
+    output reg  [15:0] chip_id;
     
     // Constant declarations
     localparam  event_offsets$0 = 16'h0;
@@ -284,6 +285,7 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
     reg  [1:0] agent$chip_response$error;
     wire  agent$chip_response$ready;
     reg  [3:0] agent$chip_faults;
+    wire  [15:0] agent$chip_id;
     reg  registers$clock;
     reg  registers$reset;
     reg  registers$request$valid;
@@ -539,7 +541,8 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
         .i2c$scl_drive_low(i2c$scl_drive_low),
         .i2c$sda_drive_low(i2c$sda_drive_low),
         .i2c$scl_in(i2c$scl_in),
-        .i2c$sda_in(i2c$sda_in)
+        .i2c$sda_in(i2c$sda_in),
+        .chip_id(agent$chip_id)
     );
     nrc_mgmt$registers registers(
         .clock(registers$clock),
@@ -681,6 +684,7 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
         tallies$clock = clock;
         mesh$reset = reset;
         agent$reset = reset;
+        chip_id = agent$chip_id;
         registers$reset = reset;
         split$reset = reset;
         tallies$reset = reset;
@@ -922,7 +926,7 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
 endmodule // nrc_mgmt
 
 
-module nrc_mgmt$agent(clock,reset,from_port$valid,from_port$data,from_port$last,from_port$port,from_port$ready,to_port$valid,to_port$data,to_port$last,to_port$port,to_port$ready,chip_request$valid,chip_request$address,chip_request$write,chip_request$data,chip_request$ready,chip_response$valid,chip_response$data,chip_response$error,chip_response$ready,chip_faults,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in);
+module nrc_mgmt$agent(clock,reset,from_port$valid,from_port$data,from_port$last,from_port$port,from_port$ready,to_port$valid,to_port$data,to_port$last,to_port$port,to_port$ready,chip_request$valid,chip_request$address,chip_request$write,chip_request$data,chip_request$ready,chip_response$valid,chip_response$data,chip_response$error,chip_response$ready,chip_faults,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in,chip_id);
     
     // Module arguments
     input wire  clock;
@@ -951,6 +955,7 @@ module nrc_mgmt$agent(clock,reset,from_port$valid,from_port$data,from_port$last,
     output wire  i2c$sda_drive_low;
     input wire  i2c$scl_in;
     input wire  i2c$sda_in;
+    output reg  [15:0] chip_id;
     
     // Constant declarations
     localparam  chip_type = 64'h1;
@@ -1313,6 +1318,7 @@ module nrc_mgmt$agent(clock,reset,from_port$valid,from_port$data,from_port$last,
         split$reset = reset;
         registers$reset = reset;
         core$chip_id = registers$settings$0[(32'h0)+:(16)];
+        chip_id = registers$settings$0[(32'h0)+:(16)];
         core$report_enable = registers$settings$1[32'h0];
         core$fault_mask = registers$settings$2[(32'h0)+:(8)];
         core$report_route = ((registers$settings$3) & 128'hffffffffffffffffffffffffffffffff) | (((registers$settings$4) & 128'hffffffffffffffffffffffffffffffff) << 32'h40);
