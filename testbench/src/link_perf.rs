@@ -55,10 +55,7 @@ fn ber_table(shape: EndpointShape) -> Result<()> {
     println!("|---|---|---|---|---|---|---|---|---|");
     let mut clean = 0.0;
     for (i, &ber) in BERS.iter().enumerate() {
-        let faults = Faults {
-            ber,
-            ..Default::default()
-        };
+        let faults = Faults::uniform(ber);
         let runs = SEEDS
             .iter()
             .map(|s| {
@@ -114,10 +111,7 @@ fn ber_table(shape: EndpointShape) -> Result<()> {
 /// The long run: 2 million flits each way at BER 1e-6 with lane removal on, one run.
 fn long_run(shape: EndpointShape) -> Result<()> {
     const LONG: u64 = 2_000_000;
-    let faults = Faults {
-        ber: 1e-6,
-        ..Default::default()
-    };
+    let faults = Faults::uniform(1e-6);
     let r = run(
         shape,
         LinkRun {
@@ -235,14 +229,8 @@ fn recovery_table(shape: EndpointShape) -> Result<()> {
         let r = run(
             shape,
             LinkRun {
-                ab: Faults {
-                    ber: 1e-6,
-                    ..Default::default()
-                },
-                ba: Faults {
-                    ber: 1e-6,
-                    ..Default::default()
-                },
+                ab: Faults::uniform(1e-6),
+                ba: Faults::uniform(1e-6),
                 delay: DELAY,
                 flits: 60_000,
                 power_up: [2, 2 + 1000 * seed],
@@ -270,10 +258,7 @@ fn recovery_table(shape: EndpointShape) -> Result<()> {
                 shape,
                 LinkRun {
                     ab: bad(fault),
-                    ba: Faults {
-                        ber: 1e-6,
-                        ..Default::default()
-                    },
+                    ba: Faults::uniform(1e-6),
                     delay: DELAY,
                     flits: 60_000,
                     seed: 410 + seed,

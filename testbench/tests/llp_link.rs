@@ -34,13 +34,6 @@ fn bad(lane: usize, from: u64, to: u64, fault: LaneFault) -> Option<BadLane> {
     })
 }
 
-fn faults(ber: f64) -> Faults {
-    Faults {
-        ber,
-        ..Default::default()
-    }
-}
-
 #[test]
 fn clean_link_delivers_every_flit_with_backpressure() {
     let m = endpoint_model(SHAPE).unwrap();
@@ -113,9 +106,9 @@ fn dead_lane_is_named_and_removed_and_traffic_goes_on_at_three_lanes() {
         &LinkRun {
             ab: Faults {
                 bad: bad(2, 20_000, u64::MAX, LaneFault::Dead),
-                ..faults(1e-6)
+                ..Faults::uniform(1e-6)
             },
-            ba: faults(1e-6),
+            ba: Faults::uniform(1e-6),
             flits: 200_000,
             seed: 13,
             ..Default::default()
@@ -149,10 +142,10 @@ fn noisy_lane_is_identified_by_group_crcs_and_removed() {
         &m,
         2,
         &LinkRun {
-            ab: faults(1e-6),
+            ab: Faults::uniform(1e-6),
             ba: Faults {
                 bad: bad(1, 10_000, u64::MAX, LaneFault::Noisy(2e-3)),
-                ..faults(1e-6)
+                ..Faults::uniform(1e-6)
             },
             flits: 200_000,
             seed: 14,
@@ -189,8 +182,8 @@ fn full_replay_buffer_and_exhausted_credits_do_not_deadlock() {
         &m,
         2,
         &LinkRun {
-            ab: faults(1e-5),
-            ba: faults(1e-5),
+            ab: Faults::uniform(1e-5),
+            ba: Faults::uniform(1e-5),
             flits: 100_000,
             rx_rate: 0.3,
             interleave: true,
@@ -216,11 +209,11 @@ fn stuck_and_garbage_lanes_are_left_out_by_training() {
             ab: Faults {
                 bad: bad(2, 20_000, u64::MAX, LaneFault::Stuck(0xffff_ffff)),
                 also: bad(3, 60_000, u64::MAX, LaneFault::Stuck(0)),
-                ..faults(1e-6)
+                ..Faults::uniform(1e-6)
             },
             ba: Faults {
                 bad: bad(0, 30_000, u64::MAX, LaneFault::Garbage),
-                ..faults(1e-6)
+                ..Faults::uniform(1e-6)
             },
             flits: 150_000,
             seed: 16,
@@ -248,11 +241,11 @@ fn two_lanes_at_once_and_both_directions_at_once_lose_nothing() {
             ab: Faults {
                 bad: bad(1, 20_000, u64::MAX, LaneFault::Dead),
                 also: bad(3, 20_000, u64::MAX, LaneFault::Dead),
-                ..faults(1e-6)
+                ..Faults::uniform(1e-6)
             },
             ba: Faults {
                 bad: bad(0, 20_001, u64::MAX, LaneFault::Dead),
-                ..faults(1e-6)
+                ..Faults::uniform(1e-6)
             },
             flits: 120_000,
             seed: 17,
@@ -278,8 +271,8 @@ fn one_end_reset_alone_and_both_ends_at_different_times_come_back() {
         &m,
         2,
         &LinkRun {
-            ab: faults(1e-6),
-            ba: faults(1e-6),
+            ab: Faults::uniform(1e-6),
+            ba: Faults::uniform(1e-6),
             flits: 120_000,
             rx_rate: 0.8,
             power_up: [3_000, 2],
@@ -323,9 +316,9 @@ fn last_lane_dying_and_coming_back_loses_nothing() {
             ab: Faults {
                 bad: bad(0, 20_000, 40_000, LaneFault::Dead),
                 also: bad(1, 20_000, 40_000, LaneFault::Dead),
-                ..faults(1e-6)
+                ..Faults::uniform(1e-6)
             },
-            ba: faults(1e-6),
+            ba: Faults::uniform(1e-6),
             flits: 80_000,
             seed: 19,
             ..Default::default()
@@ -356,8 +349,8 @@ fn ends_with_different_buffer_sizes_never_overrun() {
         [&big, &small],
         2,
         &LinkRun {
-            ab: faults(1e-6),
-            ba: faults(1e-6),
+            ab: Faults::uniform(1e-6),
+            ba: Faults::uniform(1e-6),
             flits: 80_000,
             rx_rate: 0.4,
             seed: 20,
@@ -379,8 +372,8 @@ fn a_stalled_vc_never_blocks_the_other() {
             &m,
             2,
             &LinkRun {
-                ab: faults(1e-6),
-                ba: faults(1e-6),
+                ab: Faults::uniform(1e-6),
+                ba: Faults::uniform(1e-6),
                 flits: 120_000,
                 interleave,
                 stall_vc: Some((0, 10_000)),
@@ -410,8 +403,8 @@ fn dirty_packets_from_the_sources_are_dropped_whole_and_counted() {
         &m,
         2,
         &LinkRun {
-            ab: faults(1e-5),
-            ba: faults(1e-5),
+            ab: Faults::uniform(1e-5),
+            ba: Faults::uniform(1e-5),
             flits: 60_000,
             dirty: 0.05,
             seed: 23,
@@ -443,8 +436,8 @@ fn every_lane_count_and_the_published_shape_carry_traffic() {
             &m,
             shape.vcs,
             &LinkRun {
-                ab: faults(1e-5),
-                ba: faults(1e-5),
+                ab: Faults::uniform(1e-5),
+                ba: Faults::uniform(1e-5),
                 flits: 40_000,
                 rx_rate: 0.8,
                 seed: 30 + k as u64,
@@ -471,8 +464,8 @@ fn a_chip_id_written_while_up_reaches_the_far_end() {
         &m,
         2,
         &LinkRun {
-            ab: faults(1e-6),
-            ba: faults(1e-6),
+            ab: Faults::uniform(1e-6),
+            ba: Faults::uniform(1e-6),
             flits: 60_000,
             renumber: Some((0, 30_000)),
             seed: 24,

@@ -61,6 +61,16 @@ pub struct Faults {
     pub also: Option<BadLane>,
 }
 
+impl Faults {
+    /// Uniform random bit errors at `ber` on every lane, nothing else.
+    pub fn uniform(ber: f64) -> Self {
+        Self {
+            ber,
+            ..Default::default()
+        }
+    }
+}
+
 /// What a channel did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ChannelStats {
