@@ -116,7 +116,9 @@ impl Logic for TxProtocol {
             poll_pending,
             retry_request_pending
         );
+        // (`got_echo` arrives checked against the window, as the replay buffer's `echo_accepted`.)
         self.unused_inputs.next = self.from_rx.got_retry_seq.val().any()
+            | self.from_rx.got_echo.val()
             | self.from_rx.got_mask.val()
             | self.from_rx.got_mask_val.val().any()
             | self.from_rx.expect_seq.val().any()
