@@ -40,7 +40,7 @@ use super::ltp_striper::LtpStriper;
 use super::rx_delivery::RxDelivery;
 use super::rx_link::RxLink;
 use super::train::LinkTrainer;
-use super::tx_link::{TxClassifier, TxLink, Q_BITS};
+use super::tx::{TxClassifier, TxLink, Q_BITS};
 use super::CREDIT_BITS;
 use crate::bits::PopCount;
 use crate::fifo::{fifo_count_bits, fifo_ptr_bits};

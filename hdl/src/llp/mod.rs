@@ -1,7 +1,7 @@
 //! The link layer (LLP): LTPs, lane striping, replay, credits, lane removal.
 //! Design: `docs/llp-design.md`. Blocks: the LTP layout and lane mapping ([`ltp`]), the
 //! link-transfer commands ([`lt`]), the lane channel ([`lane_channel`]), the transmit gearbox
-//! ([`ltp_striper`]), the receive gearbox ([`deframer`]), the transmitter ([`tx_link`]), the
+//! ([`ltp_striper`]), the receive gearbox ([`deframer`]), the transmitter ([`tx`]), the
 //! receiver's requests to its transmitter ([`link_requests`]),
 //! the receive protocol ([`rx_link`]), the staging buffer ([`commit_fifo`]), the per-VC
 //! receive buffer with dirty-packet discard ([`packet_buffer`]), the receive delivery path
@@ -20,7 +20,7 @@ pub mod regs;
 pub mod rx_delivery;
 pub mod rx_link;
 pub mod train;
-pub mod tx_link;
+pub mod tx;
 
 /// Width of every credit count that crosses a block boundary in the link (freed slots, credits
 /// returned by the far end, credits available): enough for the largest VC buffer the

@@ -175,11 +175,11 @@ pub fn is_core_drop(f: u128) -> bool {
     )
 }
 
-/// The classified word [`hdl::llp::tx_link::TxClassifier`] makes of flit `f`, which `TxLink`'s
+/// The classified word [`hdl::llp::tx::TxClassifier`] makes of flit `f`, which `TxLink`'s
 /// sinks take: `f` with the class bits `Q_DROP` (not the core's to send), `Q_HEAD` and `Q_END`
 /// (a tail or TailBadPkt).
 pub fn tx_word(f: u128) -> u128 {
-    use hdl::llp::tx_link::{Q_DROP, Q_END, Q_HEAD, Q_LEN};
+    use hdl::llp::tx::{Q_DROP, Q_END, Q_HEAD, Q_LEN};
     let mut w = f;
     if is_core_drop(f) {
         w |= 1 << Q_DROP;

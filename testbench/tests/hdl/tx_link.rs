@@ -45,7 +45,7 @@
 #![allow(clippy::needless_range_loop)] // per-VC ports, queues and model state are indexed by VC
 use hdl::fifo::fifo_ptr_bits;
 use hdl::formats::flit::{ControlCode, Flit};
-use hdl::llp::tx_link::{TxClassifier, TxLink, Q_DROP, Q_END, Q_HEAD, Q_LEN};
+use hdl::llp::tx::{TxClassifier, TxLink, Q_DROP, Q_END, Q_HEAD, Q_LEN};
 use testbench::models::formats::{random_control, random_header};
 use testbench::models::stream::{Driver, StreamPorts};
 use testbench::models::tx_link::{

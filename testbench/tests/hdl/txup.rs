@@ -14,7 +14,7 @@
 use super::tx_link::{table, CW, FLIT_MASK};
 use hdl::fifo::fifo_ptr_bits;
 use hdl::formats::flit::Flit;
-use hdl::llp::tx_link::TxLink;
+use hdl::llp::tx::TxLink;
 use testbench::models::formats::random_header;
 use testbench::models::stream::{Driver, StreamPorts};
 use testbench::models::tx_link::{kind, tx_word, Kind};
