@@ -37,7 +37,7 @@ use super::lane_channel::{LaneChannelIn, LaneChannelOut};
 use super::link_requests::LinkRequestsSource;
 use super::ltp_striper::LtpStriper;
 use super::rx_delivery::RxDelivery;
-use super::rx_link::RxLink;
+use super::rx::RxLink;
 use super::train::LinkTrainer;
 use super::tx_link::{TxClassifier, TxLink, Q_BITS};
 use super::CREDIT_BITS;
