@@ -72,7 +72,7 @@ pub struct Verdict {
     /// Waiting for a retry marker.
     pub waiting: Signal<Out, bool>,
     /// The next sequence number to commit.
-    expect: DFF<Bits<16>>,
+    expected: DFF<Bits<16>>,
     /// The sequence number of the next normal LTP to arrive.
     incoming: DFF<Bits<16>>,
     wait_marker: DFF<bool>,
@@ -124,7 +124,7 @@ impl Verdict {
             ltps_dup: Default::default(),
             link_up: Default::default(),
             waiting: Default::default(),
-            expect: Default::default(),
+            expected: Default::default(),
             incoming: Default::default(),
             wait_marker: Default::default(),
             retry_timer: Default::default(),
@@ -154,7 +154,7 @@ impl Logic for Verdict {
         dff_setup!(
             self,
             clock,
-            expect,
+            expected,
             incoming,
             wait_marker,
             retry_timer,
@@ -181,7 +181,7 @@ impl Logic for Verdict {
             | self.lanes.mask.val().any()
             | self.lanes.count.val().any()
             | self.lanes.last_lane_fails.val();
-        self.expect_seq.next = self.expect.q.val();
+        self.expect_seq.next = self.expected.q.val();
         self.ltps_good.next = self.good_count.q.val();
         self.nulls_good.next = self.null_count.q.val();
         self.ltps_bad.next = self.bad_count.q.val();
@@ -211,7 +211,7 @@ impl Logic for Verdict {
         // A start also discards the flits of an LTP the link going down cut off (the deframer
         // was reset and never ended it).
         self.rollback.next = self.end_valid.val() | self.start.val();
-        self.marker_distance.next = self.expect.q.val() - self.commands.retry_marker_seq.val();
+        self.marker_distance.next = self.expected.q.val() - self.commands.retry_marker_seq.val();
         if self.good_null.val() {
             self.seen_good.d.next = true;
             self.null_count.d.next = self.null_count.q.val() + 1;
@@ -226,10 +226,10 @@ impl Logic for Verdict {
         if self.good_normal.val() & !self.wait_marker.q.val() {
             self.seen_good.d.next = true;
             self.incoming.d.next = self.incoming.q.val() + 1;
-            if self.incoming.q.val() == self.expect.q.val() {
+            if self.incoming.q.val() == self.expected.q.val() {
                 self.out.commit.next = true;
                 self.rollback.next = false;
-                self.expect.d.next = self.expect.q.val() + 1;
+                self.expected.d.next = self.expected.q.val() + 1;
                 self.good_count.d.next = self.good_count.q.val() + 1;
             } else {
                 self.duplicate_count.d.next = self.duplicate_count.q.val() + 1;
@@ -246,7 +246,7 @@ impl Logic for Verdict {
             & !self.wait_marker.q.val()
             & self.end_valid.val()
             & self.deframed.end_intact.val()
-            & (self.incoming.q.val() == self.expect.q.val());
+            & (self.incoming.q.val() == self.expected.q.val());
         if self.bad.val() & !self.good_normal.val() & !self.wait_marker.q.val() {
             self.wait_marker.d.next = true;
             self.retry_timer.d.next = 0.into();
@@ -277,13 +277,13 @@ impl Logic for Verdict {
             self.retry_timer.d.next = 0.into();
             self.resizing.d.next = false;
             if self.fresh_far.val() {
-                self.expect.d.next = 0.into();
+                self.expected.d.next = 0.into();
                 self.incoming.d.next = 0.into();
             }
         }
 
         if self.reset.val() {
-            self.expect.d.next = 0.into();
+            self.expected.d.next = 0.into();
             self.incoming.d.next = 0.into();
             self.wait_marker.d.next = false;
             self.retry_timer.d.next = 0.into();
