@@ -17,8 +17,8 @@ pub mod ltp;
 pub mod ltp_striper;
 pub mod packet_buffer;
 pub mod regs;
-pub mod rx_delivery;
 pub mod rx;
+pub mod rx_delivery;
 pub mod train;
 pub mod tx_link;
 

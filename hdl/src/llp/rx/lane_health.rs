@@ -120,14 +120,7 @@ impl LaneHealth {
 impl Logic for LaneHealth {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self,
-            clock,
-            mask,
-            lane_count,
-            drain_count,
-            removed_count
-        );
+        dff_setup!(self, clock, mask, lane_count, drain_count, removed_count);
         for n in 0..4 {
             self.errors[n].clock.next = self.clock.val();
             self.errors[n].d.next = self.errors[n].q.val();
