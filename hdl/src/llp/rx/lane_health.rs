@@ -196,7 +196,7 @@ impl Logic for LaneHealth {
         // the marker). The last lane is not removed: the link fails instead and the trainer
         // finds what works.
         self.lanes.narrowing.next = self.removing.val() & (self.lane_count.q.val() > 1);
-        self.lanes.last_lane_fails.next = self.removing.val() & !(self.lane_count.q.val() > 1);
+        self.lanes.last_lane_fails.next = self.removing.val() & (self.lane_count.q.val() <= 1);
         if self.removing.val() {
             for n in 0..4 {
                 self.scores[n].d.next = 0.into();
