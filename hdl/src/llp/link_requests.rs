@@ -1,4 +1,4 @@
-//! What a link endpoint's receiver ([`RxLink`](super::rx_link::RxLink)) hands to its own
+//! What a link endpoint's receiver ([`RxLink`](super::rx::RxLink)) hands to its own
 //! transmitter ([`TxLink`](super::tx::TxLink)): the far end's requests it received
 //! (retry, echo, lane mask) and its own requests for the far end (a retry request with its
 //! lane mask, an echo), with the receiver's state those carry. Pulses are registered in the

@@ -3,7 +3,7 @@
 //! link-transfer commands ([`lt`]), the lane channel ([`lane_channel`]), the transmit gearbox
 //! ([`ltp_striper`]), the receive gearbox ([`deframer`]), the transmitter ([`tx`]), the
 //! receiver's requests to its transmitter ([`link_requests`]),
-//! the receive protocol ([`rx_link`]), the staging buffer ([`commit_fifo`]), the per-VC
+//! the receive protocol ([`rx`]), the staging buffer ([`commit_fifo`]), the per-VC
 //! receive buffer with dirty-packet discard ([`packet_buffer`]), the receive delivery path
 //! ([`rx_delivery`]), link bring-up and retraining ([`train`]) and the whole endpoint
 //! ([`endpoint`]).
@@ -17,8 +17,8 @@ pub mod ltp;
 pub mod ltp_striper;
 pub mod packet_buffer;
 pub mod regs;
+pub mod rx;
 pub mod rx_delivery;
-pub mod rx_link;
 pub mod train;
 pub mod tx;
 

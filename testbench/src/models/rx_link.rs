@@ -1,5 +1,5 @@
 //! Cycle-exact reference model of `hdl::llp::RxLink` at its ports, written from its documented
-//! behaviour (`hdl/src/llp/rx_link.rs`, `docs/llp-design.md` "Receiver" items 3-5 and 7).
+//! behaviour (`hdl/src/llp/rx/`, `docs/llp-design.md` "Receiver" items 3-5 and 7).
 //!
 //! [`RxLinkModel::outputs`] gives what the ports must show in a cycle (the staging writes and
 //! the verdict's commit/rollback are combinational, everything else registered), and

@@ -43,7 +43,7 @@
 use hdl::formats::flit::{ControlCode, Flit};
 use hdl::llp::lt::LtCode;
 use hdl::llp::ltp::{ltp_crc, ltp_to_xfrs, trailer, xfrs_to_ltp, LTP_FLITS};
-use hdl::llp::rx_link::RxLink;
+use hdl::llp::rx::RxLink;
 use std::collections::VecDeque;
 use testbench::models::formats::random_header;
 use testbench::models::ltp_deframer::group_crcs;

@@ -27,7 +27,7 @@
 //! outputs of a bad attempt (its flits, `end_crc_diff`, `end_gcrc`) are meaningless, but every
 //! flit of an intact attempt is exactly the one sent.
 //!
-//! Outputs (the [`DeframedSource`] bundle, to [`super::rx_link::RxLink`]) with `end_valid`:
+//! Outputs (the [`DeframedSource`] bundle, to [`super::rx::RxLink`]) with `end_valid`:
 //! `end_crc_diff` = CRC-14 of the 16 received flits (as [`super::ltp::ltp_crc`]) XOR the
 //! trailer's CRC field: the consumer compares it with the value the sender XORed in (a
 //! sequence number), so the block does not compare it with zero. `end_state` = logical lane of
@@ -90,7 +90,7 @@ use super::lane_channel::LaneChannelIn;
 use crate::formats::FLIT_BITS;
 use rust_hdl::prelude::*;
 
-/// What the deframer hands to the receive protocol ([`super::rx_link::RxLink`]): the flits of
+/// What the deframer hands to the receive protocol ([`super::rx::RxLink`]): the flits of
 /// the attempt in progress, one end record per attempt, and the lane events.
 #[derive(LogicInterface, Default)]
 #[join = "DeframedSink"]

@@ -433,7 +433,8 @@ pub struct LaneStateSink {
 pub struct TxLink<const RAW: usize, const CW: usize> {
     /// Clock of every register and of the replay RAM.
     pub clock: Signal<In, Clock>,
-    /// Synchronous reset: sequence numbers to 0, replay empty, credits full.
+    /// Synchronous reset: sequence numbers to 0, replay empty, credits 0 (they come from the
+    /// far end).
     pub reset: Signal<In, bool>,
     /// Per-VC flits of fabric packets from the core, classified ([`TxClassifier`]).
     pub sinks: Vec<StreamSink<Bits<Q_BITS>>>,
