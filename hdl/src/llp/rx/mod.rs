@@ -30,8 +30,8 @@
 //! the trainer retrains and finds what works. So a lane goes when its errors outpace one per
 //! `lane_drain` delivered LTPs for long enough (the threshold is the hysteresis), while uniform
 //! background errors, which every lane sees at the same low rate, drain away. Rates (estimates
-from this arithmetic, not measurements; what the benches show is that BER 1e-4 with bursts and
-drops removes no lane and a lane at 2e-3 is removed): an LTP is
+//! from this arithmetic, not measurements; what the benches show is that BER 1e-4 with bursts
+//! and drops removes no lane and a lane at 2e-3 is removed): an LTP is
 //! 33 XFRs, so at 4 lanes a lane carries 8.25 XFRs = 264 bits of it; with `lane_drain` = 16 the
 //! break-even is one charged error per 16 x 264 = 4,224 bits (2.4e-4). At uniform BER 1e-4 a
 //! lane sees 0.026 errored LTPs per LTP, and at most one lane is charged per retry (the first
