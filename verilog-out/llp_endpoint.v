@@ -715,64 +715,64 @@ module llp_endpoint$classify$0(flit,word);
     localparam  q_len_lsb = 8'h44;
     
     // Stub signals
-    reg  [64:0] dec$flit;
-    wire  dec$is_body;
-    wire  dec$is_head;
-    wire  dec$is_tail;
-    wire  dec$is_control;
-    wire  dec$is_idle;
-    wire  dec$is_credit;
-    wire  dec$is_bad_marker;
-    wire  dec$is_link_transfer;
-    wire  dec$malformed;
-    wire  [5:0] dec$code;
-    wire  [15:0] dec$dst;
-    wire  [15:0] dec$src;
-    wire  [2:0] dec$vc;
-    wire  [3:0] dec$kind;
-    wire  [7:0] dec$len;
-    wire  [11:0] dec$delay;
-    wire  [2:0] dec$ctrl_vc;
-    wire  [15:0] dec$credits;
+    reg  [64:0] decoder$flit;
+    wire  decoder$is_body;
+    wire  decoder$is_head;
+    wire  decoder$is_tail;
+    wire  decoder$is_control;
+    wire  decoder$is_idle;
+    wire  decoder$is_credit;
+    wire  decoder$is_bad_marker;
+    wire  decoder$is_link_transfer;
+    wire  decoder$malformed;
+    wire  [5:0] decoder$code;
+    wire  [15:0] decoder$dst;
+    wire  [15:0] decoder$src;
+    wire  [2:0] decoder$vc;
+    wire  [3:0] decoder$kind;
+    wire  [7:0] decoder$len;
+    wire  [11:0] decoder$delay;
+    wire  [2:0] decoder$ctrl_vc;
+    wire  [15:0] decoder$credits;
     
     // Local signals
     reg  unused_decoded;
     
     // Sub module instances
-    llp_endpoint$classify$0$dec dec(
-        .flit(dec$flit),
-        .is_body(dec$is_body),
-        .is_head(dec$is_head),
-        .is_tail(dec$is_tail),
-        .is_control(dec$is_control),
-        .is_idle(dec$is_idle),
-        .is_credit(dec$is_credit),
-        .is_bad_marker(dec$is_bad_marker),
-        .is_link_transfer(dec$is_link_transfer),
-        .malformed(dec$malformed),
-        .code(dec$code),
-        .dst(dec$dst),
-        .src(dec$src),
-        .vc(dec$vc),
-        .kind(dec$kind),
-        .len(dec$len),
-        .delay(dec$delay),
-        .ctrl_vc(dec$ctrl_vc),
-        .credits(dec$credits)
+    llp_endpoint$classify$0$decoder decoder(
+        .flit(decoder$flit),
+        .is_body(decoder$is_body),
+        .is_head(decoder$is_head),
+        .is_tail(decoder$is_tail),
+        .is_control(decoder$is_control),
+        .is_idle(decoder$is_idle),
+        .is_credit(decoder$is_credit),
+        .is_bad_marker(decoder$is_bad_marker),
+        .is_link_transfer(decoder$is_link_transfer),
+        .malformed(decoder$malformed),
+        .code(decoder$code),
+        .dst(decoder$dst),
+        .src(decoder$src),
+        .vc(decoder$vc),
+        .kind(decoder$kind),
+        .len(decoder$len),
+        .delay(decoder$delay),
+        .ctrl_vc(decoder$ctrl_vc),
+        .credits(decoder$credits)
     );
     
     // Update code
     always @(*) begin
-        dec$flit = flit;
-        unused_decoded = dec$is_body | dec$is_bad_marker | dec$malformed | |dec$dst | |dec$src | |dec$vc | |dec$kind | |dec$delay | |dec$ctrl_vc | |dec$credits;
+        decoder$flit = flit;
+        unused_decoded = decoder$is_body | decoder$is_bad_marker | decoder$malformed | |decoder$dst | |decoder$src | |decoder$vc | |decoder$kind | |decoder$delay | |decoder$ctrl_vc | |decoder$credits;
         word = ((flit) & 76'hfffffffffffffffffff);
-        if (dec$is_idle | dec$is_credit | (dec$is_control & (dec$code == code_vl_mrkr)) | dec$is_link_transfer) begin
+        if (decoder$is_idle | decoder$is_credit | (decoder$is_control & (decoder$code == code_vl_mrkr)) | decoder$is_link_transfer) begin
             word = word | q_drop;
         end
-        if (dec$is_head) begin
-            word = word | q_head | (((dec$len) & 76'hfffffffffffffffffff) << q_len_lsb);
+        if (decoder$is_head) begin
+            word = word | q_head | (((decoder$len) & 76'hfffffffffffffffffff) << q_len_lsb);
         end
-        if (dec$is_tail | (dec$is_control & (dec$code == code_tail_bad))) begin
+        if (decoder$is_tail | (decoder$is_control & (decoder$code == code_tail_bad))) begin
             word = word | q_end;
         end
     end
@@ -780,7 +780,7 @@ module llp_endpoint$classify$0(flit,word);
 endmodule // llp_endpoint$classify$0
 
 
-module llp_endpoint$classify$0$dec(flit,is_body,is_head,is_tail,is_control,is_idle,is_credit,is_bad_marker,is_link_transfer,malformed,code,dst,src,vc,kind,len,delay,ctrl_vc,credits);
+module llp_endpoint$classify$0$decoder(flit,is_body,is_head,is_tail,is_control,is_idle,is_credit,is_bad_marker,is_link_transfer,malformed,code,dst,src,vc,kind,len,delay,ctrl_vc,credits);
     
     // Module arguments
     input wire  [64:0] flit;
@@ -845,7 +845,7 @@ module llp_endpoint$classify$0$dec(flit,is_body,is_head,is_tail,is_control,is_id
         malformed = ((~flit[type_bit]) & flit[head_bit] & flit[tail_bit]) | (is_head & (kind >= kind_limit)) | (is_control & (code > code_bad_last) & (code < code_lt_first));
     end
     
-endmodule // llp_endpoint$classify$0$dec
+endmodule // llp_endpoint$classify$0$decoder
 
 
 module llp_endpoint$classify$1(flit,word);
@@ -863,64 +863,64 @@ module llp_endpoint$classify$1(flit,word);
     localparam  q_len_lsb = 8'h44;
     
     // Stub signals
-    reg  [64:0] dec$flit;
-    wire  dec$is_body;
-    wire  dec$is_head;
-    wire  dec$is_tail;
-    wire  dec$is_control;
-    wire  dec$is_idle;
-    wire  dec$is_credit;
-    wire  dec$is_bad_marker;
-    wire  dec$is_link_transfer;
-    wire  dec$malformed;
-    wire  [5:0] dec$code;
-    wire  [15:0] dec$dst;
-    wire  [15:0] dec$src;
-    wire  [2:0] dec$vc;
-    wire  [3:0] dec$kind;
-    wire  [7:0] dec$len;
-    wire  [11:0] dec$delay;
-    wire  [2:0] dec$ctrl_vc;
-    wire  [15:0] dec$credits;
+    reg  [64:0] decoder$flit;
+    wire  decoder$is_body;
+    wire  decoder$is_head;
+    wire  decoder$is_tail;
+    wire  decoder$is_control;
+    wire  decoder$is_idle;
+    wire  decoder$is_credit;
+    wire  decoder$is_bad_marker;
+    wire  decoder$is_link_transfer;
+    wire  decoder$malformed;
+    wire  [5:0] decoder$code;
+    wire  [15:0] decoder$dst;
+    wire  [15:0] decoder$src;
+    wire  [2:0] decoder$vc;
+    wire  [3:0] decoder$kind;
+    wire  [7:0] decoder$len;
+    wire  [11:0] decoder$delay;
+    wire  [2:0] decoder$ctrl_vc;
+    wire  [15:0] decoder$credits;
     
     // Local signals
     reg  unused_decoded;
     
     // Sub module instances
-    llp_endpoint$classify$1$dec dec(
-        .flit(dec$flit),
-        .is_body(dec$is_body),
-        .is_head(dec$is_head),
-        .is_tail(dec$is_tail),
-        .is_control(dec$is_control),
-        .is_idle(dec$is_idle),
-        .is_credit(dec$is_credit),
-        .is_bad_marker(dec$is_bad_marker),
-        .is_link_transfer(dec$is_link_transfer),
-        .malformed(dec$malformed),
-        .code(dec$code),
-        .dst(dec$dst),
-        .src(dec$src),
-        .vc(dec$vc),
-        .kind(dec$kind),
-        .len(dec$len),
-        .delay(dec$delay),
-        .ctrl_vc(dec$ctrl_vc),
-        .credits(dec$credits)
+    llp_endpoint$classify$1$decoder decoder(
+        .flit(decoder$flit),
+        .is_body(decoder$is_body),
+        .is_head(decoder$is_head),
+        .is_tail(decoder$is_tail),
+        .is_control(decoder$is_control),
+        .is_idle(decoder$is_idle),
+        .is_credit(decoder$is_credit),
+        .is_bad_marker(decoder$is_bad_marker),
+        .is_link_transfer(decoder$is_link_transfer),
+        .malformed(decoder$malformed),
+        .code(decoder$code),
+        .dst(decoder$dst),
+        .src(decoder$src),
+        .vc(decoder$vc),
+        .kind(decoder$kind),
+        .len(decoder$len),
+        .delay(decoder$delay),
+        .ctrl_vc(decoder$ctrl_vc),
+        .credits(decoder$credits)
     );
     
     // Update code
     always @(*) begin
-        dec$flit = flit;
-        unused_decoded = dec$is_body | dec$is_bad_marker | dec$malformed | |dec$dst | |dec$src | |dec$vc | |dec$kind | |dec$delay | |dec$ctrl_vc | |dec$credits;
+        decoder$flit = flit;
+        unused_decoded = decoder$is_body | decoder$is_bad_marker | decoder$malformed | |decoder$dst | |decoder$src | |decoder$vc | |decoder$kind | |decoder$delay | |decoder$ctrl_vc | |decoder$credits;
         word = ((flit) & 76'hfffffffffffffffffff);
-        if (dec$is_idle | dec$is_credit | (dec$is_control & (dec$code == code_vl_mrkr)) | dec$is_link_transfer) begin
+        if (decoder$is_idle | decoder$is_credit | (decoder$is_control & (decoder$code == code_vl_mrkr)) | decoder$is_link_transfer) begin
             word = word | q_drop;
         end
-        if (dec$is_head) begin
-            word = word | q_head | (((dec$len) & 76'hfffffffffffffffffff) << q_len_lsb);
+        if (decoder$is_head) begin
+            word = word | q_head | (((decoder$len) & 76'hfffffffffffffffffff) << q_len_lsb);
         end
-        if (dec$is_tail | (dec$is_control & (dec$code == code_tail_bad))) begin
+        if (decoder$is_tail | (decoder$is_control & (decoder$code == code_tail_bad))) begin
             word = word | q_end;
         end
     end
@@ -928,7 +928,7 @@ module llp_endpoint$classify$1(flit,word);
 endmodule // llp_endpoint$classify$1
 
 
-module llp_endpoint$classify$1$dec(flit,is_body,is_head,is_tail,is_control,is_idle,is_credit,is_bad_marker,is_link_transfer,malformed,code,dst,src,vc,kind,len,delay,ctrl_vc,credits);
+module llp_endpoint$classify$1$decoder(flit,is_body,is_head,is_tail,is_control,is_idle,is_credit,is_bad_marker,is_link_transfer,malformed,code,dst,src,vc,kind,len,delay,ctrl_vc,credits);
     
     // Module arguments
     input wire  [64:0] flit;
@@ -993,7 +993,7 @@ module llp_endpoint$classify$1$dec(flit,is_body,is_head,is_tail,is_control,is_id
         malformed = ((~flit[type_bit]) & flit[head_bit] & flit[tail_bit]) | (is_head & (kind >= kind_limit)) | (is_control & (code > code_bad_last) & (code < code_lt_first));
     end
     
-endmodule // llp_endpoint$classify$1$dec
+endmodule // llp_endpoint$classify$1$decoder
 
 
 module llp_endpoint$deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,out$flit,out$flit_valid,out$flit_pos,out$end_valid,out$end_intact,out$end_crc_diff,out$end_state,out$end_gcrc,out$lane_missing,out$stray);
@@ -10575,977 +10575,875 @@ module llp_endpoint$rx(clock,reset,deframed$flit,deframed$flit_valid,deframed$fl
     output reg  link_up;
     output reg  waiting;
     
-    // Constant declarations
-    localparam  init_mask = 4'hf;
-    localparam  code_retry_req = 5'b0;
-    localparam  code_retry_mrkr = 5'b1;
-    localparam  code_rt_mrkr = 5'b10;
-    localparam  code_rt_echo = 5'b11;
-    localparam  code_lane_mask = 5'b100;
-    localparam  init_lanes = 3'b100;
-    localparam  retry_timeout = 16'h100;
-    localparam  marker_window = 16'h400;
-    localparam  nums$0 = 3'b0;
-    localparam  nums$1 = 3'b1;
-    localparam  nums$2 = 3'b10;
-    localparam  nums$3 = 3'b11;
-    localparam  nums$4 = 3'b100;
-    localparam  nums$5 = 3'b101;
-    localparam  nums$6 = 3'b110;
-    localparam  nums$7 = 3'b111;
-    localparam  gshift$0 = 8'h0;
-    localparam  gshift$1 = 8'h8;
-    localparam  gshift$2 = 8'h10;
-    localparam  gshift$3 = 8'h18;
-    localparam  state_crc$0 = 8'h0;
-    localparam  state_crc$1 = 8'h9b;
-    localparam  state_crc$2 = 8'h31;
-    localparam  state_crc$3 = 8'haa;
-    
     // Stub signals
-    reg  a_null$d;
-    wire  a_null$q;
-    reg  a_null$clock;
-    reg  p_rr$d;
-    wire  p_rr$q;
-    reg  p_rr$clock;
-    reg  p_mrkr$d;
-    wire  p_mrkr$q;
-    reg  p_mrkr$clock;
-    reg  p_rtm$d;
-    wire  p_rtm$q;
-    reg  p_rtm$clock;
-    reg  p_echo$d;
-    wire  p_echo$q;
-    reg  p_echo$clock;
-    reg  p_mask$d;
-    wire  p_mask$q;
-    reg  p_mask$clock;
-    reg  [15:0] p_rr_seq$d;
-    wire  [15:0] p_rr_seq$q;
-    reg  p_rr_seq$clock;
-    reg  [15:0] p_mrkr_seq$d;
-    wire  [15:0] p_mrkr_seq$q;
-    reg  p_mrkr_seq$clock;
-    reg  [15:0] p_echo_seq$d;
-    wire  [15:0] p_echo_seq$q;
-    reg  p_echo_seq$clock;
-    reg  [3:0] p_mask_val$d;
-    wire  [3:0] p_mask_val$q;
-    reg  p_mask_val$clock;
-    reg  [12:0] pend_cred$0$d;
-    wire  [12:0] pend_cred$0$q;
-    reg  pend_cred$0$clock;
-    reg  [12:0] pend_cred$1$d;
-    wire  [12:0] pend_cred$1$q;
-    reg  pend_cred$1$clock;
-    reg  [12:0] o_cred$0$d;
-    wire  [12:0] o_cred$0$q;
-    reg  o_cred$0$clock;
-    reg  [12:0] o_cred$1$d;
-    wire  [12:0] o_cred$1$q;
-    reg  o_cred$1$clock;
-    reg  o_retry$d;
-    wire  o_retry$q;
-    reg  o_retry$clock;
-    reg  [15:0] o_retry_seq$d;
-    wire  [15:0] o_retry_seq$q;
-    reg  o_retry_seq$clock;
-    reg  o_echo$d;
-    wire  o_echo$q;
-    reg  o_echo$clock;
-    reg  [15:0] o_echo_seq$d;
-    wire  [15:0] o_echo_seq$q;
-    reg  o_echo_seq$clock;
-    reg  o_mask$d;
-    wire  o_mask$q;
-    reg  o_mask$clock;
-    reg  [3:0] o_mask_val$d;
-    wire  [3:0] o_mask_val$q;
-    reg  o_mask_val$clock;
-    reg  o_send_retry$d;
-    wire  o_send_retry$q;
-    reg  o_send_retry$clock;
-    reg  o_send_echo$d;
-    wire  o_send_echo$q;
-    reg  o_send_echo$clock;
-    reg  [15:0] expect_r$d;
-    wire  [15:0] expect_r$q;
-    reg  expect_r$clock;
-    reg  [15:0] in_seq$d;
-    wire  [15:0] in_seq$q;
-    reg  in_seq$clock;
-    reg  wait_r$d;
-    wire  wait_r$q;
-    reg  wait_r$clock;
-    reg  [15:0] wtimer$d;
-    wire  [15:0] wtimer$q;
-    reg  wtimer$clock;
-    reg  seen_good$d;
-    wire  seen_good$q;
-    reg  seen_good$clock;
-    reg  bad_valid$d;
-    wire  bad_valid$q;
-    reg  bad_valid$clock;
-    reg  resizing$d;
-    wire  resizing$q;
-    reg  resizing$clock;
-    reg  [15:0] bad_seq$d;
-    wire  [15:0] bad_seq$q;
-    reg  bad_seq$clock;
-    reg  [31:0] bad_gcrc$d;
-    wire  [31:0] bad_gcrc$q;
-    reg  bad_gcrc$clock;
-    reg  [1:0] bad_state$d;
-    wire  [1:0] bad_state$q;
-    reg  bad_state$clock;
-    reg  nm_valid$d;
-    wire  nm_valid$q;
-    reg  nm_valid$clock;
-    reg  [1:0] nm_m$d;
-    wire  [1:0] nm_m$q;
-    reg  nm_m$clock;
-    reg  [3:0] rx_mask$d;
-    wire  [3:0] rx_mask$q;
-    reg  rx_mask$clock;
-    reg  [2:0] lcount$d;
-    wire  [2:0] lcount$q;
-    reg  lcount$clock;
-    reg  [15:0] lane_err$0$d;
-    wire  [15:0] lane_err$0$q;
-    reg  lane_err$0$clock;
-    reg  [15:0] lane_err$1$d;
-    wire  [15:0] lane_err$1$q;
-    reg  lane_err$1$clock;
-    reg  [15:0] lane_err$2$d;
-    wire  [15:0] lane_err$2$q;
-    reg  lane_err$2$clock;
-    reg  [15:0] lane_err$3$d;
-    wire  [15:0] lane_err$3$q;
-    reg  lane_err$3$clock;
-    reg  [7:0] score$0$d;
-    wire  [7:0] score$0$q;
-    reg  score$0$clock;
-    reg  [7:0] score$1$d;
-    wire  [7:0] score$1$q;
-    reg  score$1$clock;
-    reg  [7:0] score$2$d;
-    wire  [7:0] score$2$q;
-    reg  score$2$clock;
-    reg  [7:0] score$3$d;
-    wire  [7:0] score$3$q;
-    reg  score$3$clock;
-    reg  [15:0] drain_cnt$d;
-    wire  [15:0] drain_cnt$q;
-    reg  drain_cnt$clock;
-    reg  [7:0] fruitless$d;
-    wire  [7:0] fruitless$q;
+    reg  intake$clock;
+    reg  intake$reset;
+    reg  intake$live;
+    wire  intake$wr_valid;
+    wire  [64:0] intake$wr_data;
+    wire  intake$commands$null;
+    wire  intake$commands$retry_request;
+    wire  [15:0] intake$commands$retry_request_seq;
+    wire  intake$commands$retry_marker;
+    wire  [15:0] intake$commands$retry_marker_seq;
+    wire  intake$commands$round_trip_marker;
+    wire  intake$commands$round_trip_echo;
+    wire  [15:0] intake$commands$round_trip_echo_seq;
+    wire  intake$commands$lane_mask;
+    wire  [3:0] intake$commands$lane_mask_value;
+    wire  [12:0] intake$pending_credits$0;
+    wire  [12:0] intake$pending_credits$1;
+    reg  verdict$clock;
+    reg  verdict$reset;
+    reg  verdict$live;
+    reg  verdict$start;
+    reg  verdict$fresh_far;
+    reg  verdict$commands$null;
+    reg  verdict$commands$retry_request;
+    reg  [15:0] verdict$commands$retry_request_seq;
+    reg  verdict$commands$retry_marker;
+    reg  [15:0] verdict$commands$retry_marker_seq;
+    reg  verdict$commands$round_trip_marker;
+    reg  verdict$commands$round_trip_echo;
+    reg  [15:0] verdict$commands$round_trip_echo_seq;
+    reg  verdict$commands$lane_mask;
+    reg  [3:0] verdict$commands$lane_mask_value;
+    reg  [3:0] verdict$lanes$mask;
+    reg  [2:0] verdict$lanes$count;
+    reg  verdict$lanes$narrowing;
+    reg  verdict$lanes$last_lane_fails;
+    wire  verdict$out$null_acts;
+    wire  verdict$out$commit;
+    wire  verdict$out$accepted;
+    wire  verdict$out$keep_bad;
+    wire  [15:0] verdict$out$sequence;
+    wire  verdict$out$retry_request;
+    wire  verdict$out$resizing;
+    wire  verdict$rollback;
+    wire  [15:0] verdict$expect_seq;
+    wire  [31:0] verdict$ltps_good;
+    wire  [31:0] verdict$nulls_good;
+    wire  [31:0] verdict$ltps_bad;
+    wire  [31:0] verdict$ltps_dup;
+    wire  verdict$link_up;
+    wire  verdict$waiting;
     reg  fruitless$clock;
-    reg  o_fail$d;
-    wire  o_fail$q;
-    reg  o_fail$clock;
-    reg  [31:0] c_good$d;
-    wire  [31:0] c_good$q;
-    reg  c_good$clock;
-    reg  [31:0] c_nulls$d;
-    wire  [31:0] c_nulls$q;
-    reg  c_nulls$clock;
-    reg  [31:0] c_bad$d;
-    wire  [31:0] c_bad$q;
-    reg  c_bad$clock;
-    reg  [31:0] c_dup$d;
-    wire  [31:0] c_dup$q;
-    reg  c_dup$clock;
-    reg  [15:0] c_retries$d;
-    wire  [15:0] c_retries$q;
-    reg  c_retries$clock;
-    reg  [2:0] c_removed$d;
-    wire  [2:0] c_removed$q;
-    reg  c_removed$clock;
-    reg  [64:0] dec$flit;
-    wire  dec$is_body;
-    wire  dec$is_head;
-    wire  dec$is_tail;
-    wire  dec$is_control;
-    wire  dec$is_idle;
-    wire  dec$is_credit;
-    wire  dec$is_bad_marker;
-    wire  dec$is_link_transfer;
-    wire  dec$malformed;
-    wire  [5:0] dec$code;
-    wire  [15:0] dec$dst;
-    wire  [15:0] dec$src;
-    wire  [2:0] dec$vc;
-    wire  [3:0] dec$kind;
-    wire  [7:0] dec$len;
-    wire  [11:0] dec$delay;
-    wire  [2:0] dec$ctrl_vc;
-    wire  [15:0] dec$credits;
+    reg  fruitless$reset;
+    reg  fruitless$start;
+    reg  [7:0] fruitless$retry_limit;
+    reg  fruitless$verdict$null_acts;
+    reg  fruitless$verdict$commit;
+    reg  fruitless$verdict$accepted;
+    reg  fruitless$verdict$keep_bad;
+    reg  [15:0] fruitless$verdict$sequence;
+    reg  fruitless$verdict$retry_request;
+    reg  fruitless$verdict$resizing;
+    reg  [3:0] fruitless$lanes$mask;
+    reg  [2:0] fruitless$lanes$count;
+    reg  fruitless$lanes$narrowing;
+    reg  fruitless$lanes$last_lane_fails;
+    wire  fruitless$link_fail;
+    wire  [15:0] fruitless$retries;
+    reg  naming$clock;
+    reg  naming$reset;
+    reg  naming$start;
+    reg  naming$verdict$null_acts;
+    reg  naming$verdict$commit;
+    reg  naming$verdict$accepted;
+    reg  naming$verdict$keep_bad;
+    reg  [15:0] naming$verdict$sequence;
+    reg  naming$verdict$retry_request;
+    reg  naming$verdict$resizing;
+    reg  [3:0] naming$lanes$mask;
+    reg  [2:0] naming$lanes$count;
+    reg  naming$lanes$narrowing;
+    reg  naming$lanes$last_lane_fails;
+    wire  naming$out$valid;
+    wire  [3:0] naming$out$lane;
+    reg  health$clock;
+    reg  health$reset;
+    reg  health$live;
+    reg  health$start;
+    reg  [3:0] health$start_mask;
+    reg  [7:0] health$lane_threshold;
+    reg  [15:0] health$lane_drain;
+    reg  health$verdict$null_acts;
+    reg  health$verdict$commit;
+    reg  health$verdict$accepted;
+    reg  health$verdict$keep_bad;
+    reg  [15:0] health$verdict$sequence;
+    reg  health$verdict$retry_request;
+    reg  health$verdict$resizing;
+    reg  health$named$valid;
+    reg  [3:0] health$named$lane;
+    wire  [3:0] health$lanes$mask;
+    wire  [2:0] health$lanes$count;
+    wire  health$lanes$narrowing;
+    wire  health$lanes$last_lane_fails;
+    wire  [63:0] health$lane_errors;
+    wire  [2:0] health$lanes_removed;
+    reg  pulses$clock;
+    reg  pulses$reset;
+    reg  pulses$commands$null;
+    reg  pulses$commands$retry_request;
+    reg  [15:0] pulses$commands$retry_request_seq;
+    reg  pulses$commands$retry_marker;
+    reg  [15:0] pulses$commands$retry_marker_seq;
+    reg  pulses$commands$round_trip_marker;
+    reg  pulses$commands$round_trip_echo;
+    reg  [15:0] pulses$commands$round_trip_echo_seq;
+    reg  pulses$commands$lane_mask;
+    reg  [3:0] pulses$commands$lane_mask_value;
+    reg  [12:0] pulses$pending_credits$0;
+    reg  [12:0] pulses$pending_credits$1;
+    reg  pulses$verdict$null_acts;
+    reg  pulses$verdict$commit;
+    reg  pulses$verdict$accepted;
+    reg  pulses$verdict$keep_bad;
+    reg  [15:0] pulses$verdict$sequence;
+    reg  pulses$verdict$retry_request;
+    reg  pulses$verdict$resizing;
+    wire  pulses$got_retry;
+    wire  [15:0] pulses$got_retry_seq;
+    wire  pulses$got_echo;
+    wire  [15:0] pulses$got_echo_seq;
+    wire  pulses$got_mask;
+    wire  [3:0] pulses$got_mask_val;
+    wire  pulses$send_retry;
+    wire  pulses$send_echo;
+    wire  [12:0] pulses$got_credits$0;
+    wire  [12:0] pulses$got_credits$1;
     
     // Local signals
-    reg  [15:0] drain_next;
-    reg  unused_decoded;
-    reg  is_data;
-    reg  null_now;
-    reg  first;
-    reg  good_null;
-    reg  good_norm;
-    reg  bad_now;
-    reg  [2:0] sdiff;
-    reg  [7:0] sfix;
-    reg  [31:0] adj_gcrc;
-    reg  [2:0] ndiff;
-    reg  [1:0] diff_m;
-    reg  [2:0] logical;
-    reg  ident;
-    reg  [3:0] hit;
-    reg  [2:0] rank;
-    reg  [3:0] lane_inc;
-    reg  [3:0] remove;
-    reg  rfound;
     reg  live;
-    reg  flit_v;
-    reg  end_v;
-    reg  stray_v;
-    reg  [3:0] missing_v;
-    reg  req;
-    reg  drain;
-    reg  [7:0] fr_next;
-    reg  [2:0] start_lanes;
-    reg  [15:0] mrk_dist;
-    reg  [3:0] new_mask;
     
     // Sub module instances
-    llp_endpoint$rx$a_null a_null(
-        .d(a_null$d),
-        .q(a_null$q),
-        .clock(a_null$clock)
+    llp_endpoint$rx$intake intake(
+        .clock(intake$clock),
+        .reset(intake$reset),
+        .live(intake$live),
+        .deframed$flit(deframed$flit),
+        .deframed$flit_valid(deframed$flit_valid),
+        .deframed$flit_pos(deframed$flit_pos),
+        .deframed$end_valid(deframed$end_valid),
+        .deframed$end_intact(deframed$end_intact),
+        .deframed$end_crc_diff(deframed$end_crc_diff),
+        .deframed$end_state(deframed$end_state),
+        .deframed$end_gcrc(deframed$end_gcrc),
+        .deframed$lane_missing(deframed$lane_missing),
+        .deframed$stray(deframed$stray),
+        .wr_valid(intake$wr_valid),
+        .wr_data(intake$wr_data),
+        .commands$null(intake$commands$null),
+        .commands$retry_request(intake$commands$retry_request),
+        .commands$retry_request_seq(intake$commands$retry_request_seq),
+        .commands$retry_marker(intake$commands$retry_marker),
+        .commands$retry_marker_seq(intake$commands$retry_marker_seq),
+        .commands$round_trip_marker(intake$commands$round_trip_marker),
+        .commands$round_trip_echo(intake$commands$round_trip_echo),
+        .commands$round_trip_echo_seq(intake$commands$round_trip_echo_seq),
+        .commands$lane_mask(intake$commands$lane_mask),
+        .commands$lane_mask_value(intake$commands$lane_mask_value),
+        .pending_credits$0(intake$pending_credits$0),
+        .pending_credits$1(intake$pending_credits$1)
     );
-    llp_endpoint$rx$p_rr p_rr(
-        .d(p_rr$d),
-        .q(p_rr$q),
-        .clock(p_rr$clock)
-    );
-    llp_endpoint$rx$p_mrkr p_mrkr(
-        .d(p_mrkr$d),
-        .q(p_mrkr$q),
-        .clock(p_mrkr$clock)
-    );
-    llp_endpoint$rx$p_rtm p_rtm(
-        .d(p_rtm$d),
-        .q(p_rtm$q),
-        .clock(p_rtm$clock)
-    );
-    llp_endpoint$rx$p_echo p_echo(
-        .d(p_echo$d),
-        .q(p_echo$q),
-        .clock(p_echo$clock)
-    );
-    llp_endpoint$rx$p_mask p_mask(
-        .d(p_mask$d),
-        .q(p_mask$q),
-        .clock(p_mask$clock)
-    );
-    llp_endpoint$rx$p_rr_seq p_rr_seq(
-        .d(p_rr_seq$d),
-        .q(p_rr_seq$q),
-        .clock(p_rr_seq$clock)
-    );
-    llp_endpoint$rx$p_mrkr_seq p_mrkr_seq(
-        .d(p_mrkr_seq$d),
-        .q(p_mrkr_seq$q),
-        .clock(p_mrkr_seq$clock)
-    );
-    llp_endpoint$rx$p_echo_seq p_echo_seq(
-        .d(p_echo_seq$d),
-        .q(p_echo_seq$q),
-        .clock(p_echo_seq$clock)
-    );
-    llp_endpoint$rx$p_mask_val p_mask_val(
-        .d(p_mask_val$d),
-        .q(p_mask_val$q),
-        .clock(p_mask_val$clock)
-    );
-    llp_endpoint$rx$pend_cred$0 pend_cred$0(
-        .d(pend_cred$0$d),
-        .q(pend_cred$0$q),
-        .clock(pend_cred$0$clock)
-    );
-    llp_endpoint$rx$pend_cred$1 pend_cred$1(
-        .d(pend_cred$1$d),
-        .q(pend_cred$1$q),
-        .clock(pend_cred$1$clock)
-    );
-    llp_endpoint$rx$o_cred$0 o_cred$0(
-        .d(o_cred$0$d),
-        .q(o_cred$0$q),
-        .clock(o_cred$0$clock)
-    );
-    llp_endpoint$rx$o_cred$1 o_cred$1(
-        .d(o_cred$1$d),
-        .q(o_cred$1$q),
-        .clock(o_cred$1$clock)
-    );
-    llp_endpoint$rx$o_retry o_retry(
-        .d(o_retry$d),
-        .q(o_retry$q),
-        .clock(o_retry$clock)
-    );
-    llp_endpoint$rx$o_retry_seq o_retry_seq(
-        .d(o_retry_seq$d),
-        .q(o_retry_seq$q),
-        .clock(o_retry_seq$clock)
-    );
-    llp_endpoint$rx$o_echo o_echo(
-        .d(o_echo$d),
-        .q(o_echo$q),
-        .clock(o_echo$clock)
-    );
-    llp_endpoint$rx$o_echo_seq o_echo_seq(
-        .d(o_echo_seq$d),
-        .q(o_echo_seq$q),
-        .clock(o_echo_seq$clock)
-    );
-    llp_endpoint$rx$o_mask o_mask(
-        .d(o_mask$d),
-        .q(o_mask$q),
-        .clock(o_mask$clock)
-    );
-    llp_endpoint$rx$o_mask_val o_mask_val(
-        .d(o_mask_val$d),
-        .q(o_mask_val$q),
-        .clock(o_mask_val$clock)
-    );
-    llp_endpoint$rx$o_send_retry o_send_retry(
-        .d(o_send_retry$d),
-        .q(o_send_retry$q),
-        .clock(o_send_retry$clock)
-    );
-    llp_endpoint$rx$o_send_echo o_send_echo(
-        .d(o_send_echo$d),
-        .q(o_send_echo$q),
-        .clock(o_send_echo$clock)
-    );
-    llp_endpoint$rx$expect_r expect_r(
-        .d(expect_r$d),
-        .q(expect_r$q),
-        .clock(expect_r$clock)
-    );
-    llp_endpoint$rx$in_seq in_seq(
-        .d(in_seq$d),
-        .q(in_seq$q),
-        .clock(in_seq$clock)
-    );
-    llp_endpoint$rx$wait_r wait_r(
-        .d(wait_r$d),
-        .q(wait_r$q),
-        .clock(wait_r$clock)
-    );
-    llp_endpoint$rx$wtimer wtimer(
-        .d(wtimer$d),
-        .q(wtimer$q),
-        .clock(wtimer$clock)
-    );
-    llp_endpoint$rx$seen_good seen_good(
-        .d(seen_good$d),
-        .q(seen_good$q),
-        .clock(seen_good$clock)
-    );
-    llp_endpoint$rx$bad_valid bad_valid(
-        .d(bad_valid$d),
-        .q(bad_valid$q),
-        .clock(bad_valid$clock)
-    );
-    llp_endpoint$rx$resizing resizing(
-        .d(resizing$d),
-        .q(resizing$q),
-        .clock(resizing$clock)
-    );
-    llp_endpoint$rx$bad_seq bad_seq(
-        .d(bad_seq$d),
-        .q(bad_seq$q),
-        .clock(bad_seq$clock)
-    );
-    llp_endpoint$rx$bad_gcrc bad_gcrc(
-        .d(bad_gcrc$d),
-        .q(bad_gcrc$q),
-        .clock(bad_gcrc$clock)
-    );
-    llp_endpoint$rx$bad_state bad_state(
-        .d(bad_state$d),
-        .q(bad_state$q),
-        .clock(bad_state$clock)
-    );
-    llp_endpoint$rx$nm_valid nm_valid(
-        .d(nm_valid$d),
-        .q(nm_valid$q),
-        .clock(nm_valid$clock)
-    );
-    llp_endpoint$rx$nm_m nm_m(
-        .d(nm_m$d),
-        .q(nm_m$q),
-        .clock(nm_m$clock)
-    );
-    llp_endpoint$rx$rx_mask rx_mask(
-        .d(rx_mask$d),
-        .q(rx_mask$q),
-        .clock(rx_mask$clock)
-    );
-    llp_endpoint$rx$lcount lcount(
-        .d(lcount$d),
-        .q(lcount$q),
-        .clock(lcount$clock)
-    );
-    llp_endpoint$rx$lane_err$0 lane_err$0(
-        .d(lane_err$0$d),
-        .q(lane_err$0$q),
-        .clock(lane_err$0$clock)
-    );
-    llp_endpoint$rx$lane_err$1 lane_err$1(
-        .d(lane_err$1$d),
-        .q(lane_err$1$q),
-        .clock(lane_err$1$clock)
-    );
-    llp_endpoint$rx$lane_err$2 lane_err$2(
-        .d(lane_err$2$d),
-        .q(lane_err$2$q),
-        .clock(lane_err$2$clock)
-    );
-    llp_endpoint$rx$lane_err$3 lane_err$3(
-        .d(lane_err$3$d),
-        .q(lane_err$3$q),
-        .clock(lane_err$3$clock)
-    );
-    llp_endpoint$rx$score$0 score$0(
-        .d(score$0$d),
-        .q(score$0$q),
-        .clock(score$0$clock)
-    );
-    llp_endpoint$rx$score$1 score$1(
-        .d(score$1$d),
-        .q(score$1$q),
-        .clock(score$1$clock)
-    );
-    llp_endpoint$rx$score$2 score$2(
-        .d(score$2$d),
-        .q(score$2$q),
-        .clock(score$2$clock)
-    );
-    llp_endpoint$rx$score$3 score$3(
-        .d(score$3$d),
-        .q(score$3$q),
-        .clock(score$3$clock)
-    );
-    llp_endpoint$rx$drain_cnt drain_cnt(
-        .d(drain_cnt$d),
-        .q(drain_cnt$q),
-        .clock(drain_cnt$clock)
+    llp_endpoint$rx$verdict verdict(
+        .clock(verdict$clock),
+        .reset(verdict$reset),
+        .live(verdict$live),
+        .start(verdict$start),
+        .fresh_far(verdict$fresh_far),
+        .deframed$flit(deframed$flit),
+        .deframed$flit_valid(deframed$flit_valid),
+        .deframed$flit_pos(deframed$flit_pos),
+        .deframed$end_valid(deframed$end_valid),
+        .deframed$end_intact(deframed$end_intact),
+        .deframed$end_crc_diff(deframed$end_crc_diff),
+        .deframed$end_state(deframed$end_state),
+        .deframed$end_gcrc(deframed$end_gcrc),
+        .deframed$lane_missing(deframed$lane_missing),
+        .deframed$stray(deframed$stray),
+        .commands$null(verdict$commands$null),
+        .commands$retry_request(verdict$commands$retry_request),
+        .commands$retry_request_seq(verdict$commands$retry_request_seq),
+        .commands$retry_marker(verdict$commands$retry_marker),
+        .commands$retry_marker_seq(verdict$commands$retry_marker_seq),
+        .commands$round_trip_marker(verdict$commands$round_trip_marker),
+        .commands$round_trip_echo(verdict$commands$round_trip_echo),
+        .commands$round_trip_echo_seq(verdict$commands$round_trip_echo_seq),
+        .commands$lane_mask(verdict$commands$lane_mask),
+        .commands$lane_mask_value(verdict$commands$lane_mask_value),
+        .lanes$mask(verdict$lanes$mask),
+        .lanes$count(verdict$lanes$count),
+        .lanes$narrowing(verdict$lanes$narrowing),
+        .lanes$last_lane_fails(verdict$lanes$last_lane_fails),
+        .out$null_acts(verdict$out$null_acts),
+        .out$commit(verdict$out$commit),
+        .out$accepted(verdict$out$accepted),
+        .out$keep_bad(verdict$out$keep_bad),
+        .out$sequence(verdict$out$sequence),
+        .out$retry_request(verdict$out$retry_request),
+        .out$resizing(verdict$out$resizing),
+        .rollback(verdict$rollback),
+        .expect_seq(verdict$expect_seq),
+        .ltps_good(verdict$ltps_good),
+        .nulls_good(verdict$nulls_good),
+        .ltps_bad(verdict$ltps_bad),
+        .ltps_dup(verdict$ltps_dup),
+        .link_up(verdict$link_up),
+        .waiting(verdict$waiting)
     );
     llp_endpoint$rx$fruitless fruitless(
-        .d(fruitless$d),
-        .q(fruitless$q),
-        .clock(fruitless$clock)
+        .clock(fruitless$clock),
+        .reset(fruitless$reset),
+        .start(fruitless$start),
+        .retry_limit(fruitless$retry_limit),
+        .verdict$null_acts(fruitless$verdict$null_acts),
+        .verdict$commit(fruitless$verdict$commit),
+        .verdict$accepted(fruitless$verdict$accepted),
+        .verdict$keep_bad(fruitless$verdict$keep_bad),
+        .verdict$sequence(fruitless$verdict$sequence),
+        .verdict$retry_request(fruitless$verdict$retry_request),
+        .verdict$resizing(fruitless$verdict$resizing),
+        .lanes$mask(fruitless$lanes$mask),
+        .lanes$count(fruitless$lanes$count),
+        .lanes$narrowing(fruitless$lanes$narrowing),
+        .lanes$last_lane_fails(fruitless$lanes$last_lane_fails),
+        .link_fail(fruitless$link_fail),
+        .retries(fruitless$retries)
     );
-    llp_endpoint$rx$o_fail o_fail(
-        .d(o_fail$d),
-        .q(o_fail$q),
-        .clock(o_fail$clock)
+    llp_endpoint$rx$naming naming(
+        .clock(naming$clock),
+        .reset(naming$reset),
+        .start(naming$start),
+        .deframed$flit(deframed$flit),
+        .deframed$flit_valid(deframed$flit_valid),
+        .deframed$flit_pos(deframed$flit_pos),
+        .deframed$end_valid(deframed$end_valid),
+        .deframed$end_intact(deframed$end_intact),
+        .deframed$end_crc_diff(deframed$end_crc_diff),
+        .deframed$end_state(deframed$end_state),
+        .deframed$end_gcrc(deframed$end_gcrc),
+        .deframed$lane_missing(deframed$lane_missing),
+        .deframed$stray(deframed$stray),
+        .verdict$null_acts(naming$verdict$null_acts),
+        .verdict$commit(naming$verdict$commit),
+        .verdict$accepted(naming$verdict$accepted),
+        .verdict$keep_bad(naming$verdict$keep_bad),
+        .verdict$sequence(naming$verdict$sequence),
+        .verdict$retry_request(naming$verdict$retry_request),
+        .verdict$resizing(naming$verdict$resizing),
+        .lanes$mask(naming$lanes$mask),
+        .lanes$count(naming$lanes$count),
+        .lanes$narrowing(naming$lanes$narrowing),
+        .lanes$last_lane_fails(naming$lanes$last_lane_fails),
+        .out$valid(naming$out$valid),
+        .out$lane(naming$out$lane)
     );
-    llp_endpoint$rx$c_good c_good(
-        .d(c_good$d),
-        .q(c_good$q),
-        .clock(c_good$clock)
+    llp_endpoint$rx$health health(
+        .clock(health$clock),
+        .reset(health$reset),
+        .live(health$live),
+        .start(health$start),
+        .start_mask(health$start_mask),
+        .lane_threshold(health$lane_threshold),
+        .lane_drain(health$lane_drain),
+        .deframed$flit(deframed$flit),
+        .deframed$flit_valid(deframed$flit_valid),
+        .deframed$flit_pos(deframed$flit_pos),
+        .deframed$end_valid(deframed$end_valid),
+        .deframed$end_intact(deframed$end_intact),
+        .deframed$end_crc_diff(deframed$end_crc_diff),
+        .deframed$end_state(deframed$end_state),
+        .deframed$end_gcrc(deframed$end_gcrc),
+        .deframed$lane_missing(deframed$lane_missing),
+        .deframed$stray(deframed$stray),
+        .verdict$null_acts(health$verdict$null_acts),
+        .verdict$commit(health$verdict$commit),
+        .verdict$accepted(health$verdict$accepted),
+        .verdict$keep_bad(health$verdict$keep_bad),
+        .verdict$sequence(health$verdict$sequence),
+        .verdict$retry_request(health$verdict$retry_request),
+        .verdict$resizing(health$verdict$resizing),
+        .named$valid(health$named$valid),
+        .named$lane(health$named$lane),
+        .lanes$mask(health$lanes$mask),
+        .lanes$count(health$lanes$count),
+        .lanes$narrowing(health$lanes$narrowing),
+        .lanes$last_lane_fails(health$lanes$last_lane_fails),
+        .lane_errors(health$lane_errors),
+        .lanes_removed(health$lanes_removed)
     );
-    llp_endpoint$rx$c_nulls c_nulls(
-        .d(c_nulls$d),
-        .q(c_nulls$q),
-        .clock(c_nulls$clock)
-    );
-    llp_endpoint$rx$c_bad c_bad(
-        .d(c_bad$d),
-        .q(c_bad$q),
-        .clock(c_bad$clock)
-    );
-    llp_endpoint$rx$c_dup c_dup(
-        .d(c_dup$d),
-        .q(c_dup$q),
-        .clock(c_dup$clock)
-    );
-    llp_endpoint$rx$c_retries c_retries(
-        .d(c_retries$d),
-        .q(c_retries$q),
-        .clock(c_retries$clock)
-    );
-    llp_endpoint$rx$c_removed c_removed(
-        .d(c_removed$d),
-        .q(c_removed$q),
-        .clock(c_removed$clock)
-    );
-    llp_endpoint$rx$dec dec(
-        .flit(dec$flit),
-        .is_body(dec$is_body),
-        .is_head(dec$is_head),
-        .is_tail(dec$is_tail),
-        .is_control(dec$is_control),
-        .is_idle(dec$is_idle),
-        .is_credit(dec$is_credit),
-        .is_bad_marker(dec$is_bad_marker),
-        .is_link_transfer(dec$is_link_transfer),
-        .malformed(dec$malformed),
-        .code(dec$code),
-        .dst(dec$dst),
-        .src(dec$src),
-        .vc(dec$vc),
-        .kind(dec$kind),
-        .len(dec$len),
-        .delay(dec$delay),
-        .ctrl_vc(dec$ctrl_vc),
-        .credits(dec$credits)
+    llp_endpoint$rx$pulses pulses(
+        .clock(pulses$clock),
+        .reset(pulses$reset),
+        .commands$null(pulses$commands$null),
+        .commands$retry_request(pulses$commands$retry_request),
+        .commands$retry_request_seq(pulses$commands$retry_request_seq),
+        .commands$retry_marker(pulses$commands$retry_marker),
+        .commands$retry_marker_seq(pulses$commands$retry_marker_seq),
+        .commands$round_trip_marker(pulses$commands$round_trip_marker),
+        .commands$round_trip_echo(pulses$commands$round_trip_echo),
+        .commands$round_trip_echo_seq(pulses$commands$round_trip_echo_seq),
+        .commands$lane_mask(pulses$commands$lane_mask),
+        .commands$lane_mask_value(pulses$commands$lane_mask_value),
+        .pending_credits$0(pulses$pending_credits$0),
+        .pending_credits$1(pulses$pending_credits$1),
+        .verdict$null_acts(pulses$verdict$null_acts),
+        .verdict$commit(pulses$verdict$commit),
+        .verdict$accepted(pulses$verdict$accepted),
+        .verdict$keep_bad(pulses$verdict$keep_bad),
+        .verdict$sequence(pulses$verdict$sequence),
+        .verdict$retry_request(pulses$verdict$retry_request),
+        .verdict$resizing(pulses$verdict$resizing),
+        .got_retry(pulses$got_retry),
+        .got_retry_seq(pulses$got_retry_seq),
+        .got_echo(pulses$got_echo),
+        .got_echo_seq(pulses$got_echo_seq),
+        .got_mask(pulses$got_mask),
+        .got_mask_val(pulses$got_mask_val),
+        .send_retry(pulses$send_retry),
+        .send_echo(pulses$send_echo),
+        .got_credits$0(pulses$got_credits$0),
+        .got_credits$1(pulses$got_credits$1)
     );
     
     // Update code
     always @(*) begin
-        a_null$clock = clock;
-        p_rr$clock = clock;
-        p_mrkr$clock = clock;
-        p_rtm$clock = clock;
-        p_echo$clock = clock;
-        p_mask$clock = clock;
-        p_rr_seq$clock = clock;
-        p_mrkr_seq$clock = clock;
-        p_echo_seq$clock = clock;
-        p_mask_val$clock = clock;
-        o_retry$clock = clock;
-        o_retry_seq$clock = clock;
-        o_echo$clock = clock;
-        o_echo_seq$clock = clock;
-        o_mask$clock = clock;
-        o_mask_val$clock = clock;
-        o_send_retry$clock = clock;
-        o_send_echo$clock = clock;
-        expect_r$clock = clock;
-        in_seq$clock = clock;
-        wait_r$clock = clock;
-        wtimer$clock = clock;
-        seen_good$clock = clock;
-        bad_valid$clock = clock;
-        resizing$clock = clock;
-        bad_seq$clock = clock;
-        bad_gcrc$clock = clock;
-        bad_state$clock = clock;
-        nm_valid$clock = clock;
-        nm_m$clock = clock;
-        rx_mask$clock = clock;
-        lcount$clock = clock;
-        drain_cnt$clock = clock;
+        intake$clock = clock;
+        verdict$clock = clock;
         fruitless$clock = clock;
-        o_fail$clock = clock;
-        c_good$clock = clock;
-        c_nulls$clock = clock;
-        c_bad$clock = clock;
-        c_dup$clock = clock;
-        c_retries$clock = clock;
-        c_removed$clock = clock;
-        a_null$d = a_null$q;
-        p_rr$d = p_rr$q;
-        p_mrkr$d = p_mrkr$q;
-        p_rtm$d = p_rtm$q;
-        p_echo$d = p_echo$q;
-        p_mask$d = p_mask$q;
-        p_rr_seq$d = p_rr_seq$q;
-        p_mrkr_seq$d = p_mrkr_seq$q;
-        p_echo_seq$d = p_echo_seq$q;
-        p_mask_val$d = p_mask_val$q;
-        o_retry$d = o_retry$q;
-        o_retry_seq$d = o_retry_seq$q;
-        o_echo$d = o_echo$q;
-        o_echo_seq$d = o_echo_seq$q;
-        o_mask$d = o_mask$q;
-        o_mask_val$d = o_mask_val$q;
-        o_send_retry$d = o_send_retry$q;
-        o_send_echo$d = o_send_echo$q;
-        expect_r$d = expect_r$q;
-        in_seq$d = in_seq$q;
-        wait_r$d = wait_r$q;
-        wtimer$d = wtimer$q;
-        seen_good$d = seen_good$q;
-        bad_valid$d = bad_valid$q;
-        resizing$d = resizing$q;
-        bad_seq$d = bad_seq$q;
-        bad_gcrc$d = bad_gcrc$q;
-        bad_state$d = bad_state$q;
-        nm_valid$d = nm_valid$q;
-        nm_m$d = nm_m$q;
-        rx_mask$d = rx_mask$q;
-        lcount$d = lcount$q;
-        drain_cnt$d = drain_cnt$q;
-        fruitless$d = fruitless$q;
-        o_fail$d = o_fail$q;
-        c_good$d = c_good$q;
-        c_nulls$d = c_nulls$q;
-        c_bad$d = c_bad$q;
-        c_dup$d = c_dup$q;
-        c_retries$d = c_retries$q;
-        c_removed$d = c_removed$q;
-        unused_decoded = dec$is_body | dec$is_head | dec$is_tail | dec$is_control | dec$is_bad_marker | dec$malformed | |dec$dst | |dec$src | |dec$vc | |dec$kind | |dec$len | |dec$delay;
-        pend_cred$0$clock = clock;
-        pend_cred$0$d = pend_cred$0$q;
-        o_cred$0$clock = clock;
-        o_cred$0$d = 32'h0;
-        got_credits$0 = o_cred$0$q;
-        pend_cred$1$clock = clock;
-        pend_cred$1$d = pend_cred$1$q;
-        o_cred$1$clock = clock;
-        o_cred$1$d = 32'h0;
-        got_credits$1 = o_cred$1$q;
-        lane_err$0$clock = clock;
-        lane_err$0$d = lane_err$0$q;
-        score$0$clock = clock;
-        score$0$d = score$0$q;
-        lane_err$1$clock = clock;
-        lane_err$1$d = lane_err$1$q;
-        score$1$clock = clock;
-        score$1$d = score$1$q;
-        lane_err$2$clock = clock;
-        lane_err$2$d = lane_err$2$q;
-        score$2$clock = clock;
-        score$2$d = score$2$q;
-        lane_err$3$clock = clock;
-        lane_err$3$d = lane_err$3$q;
-        score$3$clock = clock;
-        score$3$d = score$3$q;
-        to_tx$mask = rx_mask$q;
-        to_tx$got_retry = o_retry$q;
-        to_tx$got_retry_seq = o_retry_seq$q;
-        to_tx$got_echo = o_echo$q;
-        to_tx$got_echo_seq = o_echo_seq$q;
-        to_tx$got_mask = o_mask$q;
-        to_tx$got_mask_val = o_mask_val$q;
-        to_tx$send_retry = o_send_retry$q;
-        to_tx$send_echo = o_send_echo$q;
-        to_tx$expect_seq = expect_r$q;
-        ltps_good = c_good$q;
-        nulls_good = c_nulls$q;
-        ltps_bad = c_bad$q;
-        ltps_dup = c_dup$q;
-        retries = c_retries$q;
-        lanes_removed = c_removed$q;
-        link_up = seen_good$q & ~wait_r$q;
-        waiting = wait_r$q;
-        link_fail = o_fail$q;
-        lane_errors = ((lane_err$0$q) & 64'hffffffffffffffff) | (((lane_err$1$q) & 64'hffffffffffffffff) << 32'h10) | (((lane_err$2$q) & 64'hffffffffffffffff) << 32'h20) | (((lane_err$3$q) & 64'hffffffffffffffff) << 32'h30);
-        o_retry$d = 1'b0;
-        o_echo$d = 1'b0;
-        o_mask$d = 1'b0;
-        o_send_retry$d = 1'b0;
-        o_send_echo$d = 1'b0;
-        o_fail$d = 1'b0;
-        req = 1'b0;
+        naming$clock = clock;
+        health$clock = clock;
+        pulses$clock = clock;
+        intake$reset = reset;
+        verdict$reset = reset;
+        fruitless$reset = reset;
+        naming$reset = reset;
+        health$reset = reset;
+        pulses$reset = reset;
         live = up & ~start;
-        flit_v = deframed$flit_valid & live;
-        end_v = deframed$end_valid & live;
-        stray_v = deframed$stray & live;
-        missing_v = 32'h0;
-        if (live) begin
-            missing_v = deframed$lane_missing;
+        intake$live = live;
+        verdict$live = live;
+        health$live = live;
+        verdict$start = start;
+        fruitless$start = start;
+        naming$start = start;
+        health$start = start;
+        verdict$fresh_far = fresh_far;
+        health$start_mask = start_mask;
+        fruitless$retry_limit = retry_limit;
+        health$lane_threshold = lane_threshold;
+        health$lane_drain = lane_drain;
+        pulses$pending_credits$0 = intake$pending_credits$0;
+        got_credits$0 = pulses$got_credits$0;
+        pulses$pending_credits$1 = intake$pending_credits$1;
+        got_credits$1 = pulses$got_credits$1;
+        wr_valid = intake$wr_valid;
+        wr_data = intake$wr_data;
+        commit = verdict$out$commit;
+        rollback = verdict$rollback;
+        to_tx$got_retry = pulses$got_retry;
+        to_tx$got_retry_seq = pulses$got_retry_seq;
+        to_tx$got_echo = pulses$got_echo;
+        to_tx$got_echo_seq = pulses$got_echo_seq;
+        to_tx$got_mask = pulses$got_mask;
+        to_tx$got_mask_val = pulses$got_mask_val;
+        to_tx$send_retry = pulses$send_retry;
+        to_tx$send_echo = pulses$send_echo;
+        to_tx$expect_seq = verdict$expect_seq;
+        to_tx$mask = health$lanes$mask;
+        link_fail = fruitless$link_fail;
+        ltps_good = verdict$ltps_good;
+        nulls_good = verdict$nulls_good;
+        ltps_bad = verdict$ltps_bad;
+        ltps_dup = verdict$ltps_dup;
+        retries = fruitless$retries;
+        link_up = verdict$link_up;
+        waiting = verdict$waiting;
+        lane_errors = health$lane_errors;
+        lanes_removed = health$lanes_removed;
+    end
+    
+    always @(*) verdict$commands$null = intake$commands$null;
+    always @(*) verdict$commands$retry_request = intake$commands$retry_request;
+    always @(*) verdict$commands$retry_request_seq = intake$commands$retry_request_seq;
+    always @(*) verdict$commands$retry_marker = intake$commands$retry_marker;
+    always @(*) verdict$commands$retry_marker_seq = intake$commands$retry_marker_seq;
+    always @(*) verdict$commands$round_trip_marker = intake$commands$round_trip_marker;
+    always @(*) verdict$commands$round_trip_echo = intake$commands$round_trip_echo;
+    always @(*) verdict$commands$round_trip_echo_seq = intake$commands$round_trip_echo_seq;
+    always @(*) verdict$commands$lane_mask = intake$commands$lane_mask;
+    always @(*) verdict$commands$lane_mask_value = intake$commands$lane_mask_value;
+    always @(*) pulses$commands$null = intake$commands$null;
+    always @(*) pulses$commands$retry_request = intake$commands$retry_request;
+    always @(*) pulses$commands$retry_request_seq = intake$commands$retry_request_seq;
+    always @(*) pulses$commands$retry_marker = intake$commands$retry_marker;
+    always @(*) pulses$commands$retry_marker_seq = intake$commands$retry_marker_seq;
+    always @(*) pulses$commands$round_trip_marker = intake$commands$round_trip_marker;
+    always @(*) pulses$commands$round_trip_echo = intake$commands$round_trip_echo;
+    always @(*) pulses$commands$round_trip_echo_seq = intake$commands$round_trip_echo_seq;
+    always @(*) pulses$commands$lane_mask = intake$commands$lane_mask;
+    always @(*) pulses$commands$lane_mask_value = intake$commands$lane_mask_value;
+    always @(*) naming$verdict$null_acts = verdict$out$null_acts;
+    always @(*) naming$verdict$commit = verdict$out$commit;
+    always @(*) naming$verdict$accepted = verdict$out$accepted;
+    always @(*) naming$verdict$keep_bad = verdict$out$keep_bad;
+    always @(*) naming$verdict$sequence = verdict$out$sequence;
+    always @(*) naming$verdict$retry_request = verdict$out$retry_request;
+    always @(*) naming$verdict$resizing = verdict$out$resizing;
+    always @(*) fruitless$verdict$null_acts = verdict$out$null_acts;
+    always @(*) fruitless$verdict$commit = verdict$out$commit;
+    always @(*) fruitless$verdict$accepted = verdict$out$accepted;
+    always @(*) fruitless$verdict$keep_bad = verdict$out$keep_bad;
+    always @(*) fruitless$verdict$sequence = verdict$out$sequence;
+    always @(*) fruitless$verdict$retry_request = verdict$out$retry_request;
+    always @(*) fruitless$verdict$resizing = verdict$out$resizing;
+    always @(*) health$verdict$null_acts = verdict$out$null_acts;
+    always @(*) health$verdict$commit = verdict$out$commit;
+    always @(*) health$verdict$accepted = verdict$out$accepted;
+    always @(*) health$verdict$keep_bad = verdict$out$keep_bad;
+    always @(*) health$verdict$sequence = verdict$out$sequence;
+    always @(*) health$verdict$retry_request = verdict$out$retry_request;
+    always @(*) health$verdict$resizing = verdict$out$resizing;
+    always @(*) pulses$verdict$null_acts = verdict$out$null_acts;
+    always @(*) pulses$verdict$commit = verdict$out$commit;
+    always @(*) pulses$verdict$accepted = verdict$out$accepted;
+    always @(*) pulses$verdict$keep_bad = verdict$out$keep_bad;
+    always @(*) pulses$verdict$sequence = verdict$out$sequence;
+    always @(*) pulses$verdict$retry_request = verdict$out$retry_request;
+    always @(*) pulses$verdict$resizing = verdict$out$resizing;
+    always @(*) verdict$lanes$mask = health$lanes$mask;
+    always @(*) verdict$lanes$count = health$lanes$count;
+    always @(*) verdict$lanes$narrowing = health$lanes$narrowing;
+    always @(*) verdict$lanes$last_lane_fails = health$lanes$last_lane_fails;
+    always @(*) naming$lanes$mask = health$lanes$mask;
+    always @(*) naming$lanes$count = health$lanes$count;
+    always @(*) naming$lanes$narrowing = health$lanes$narrowing;
+    always @(*) naming$lanes$last_lane_fails = health$lanes$last_lane_fails;
+    always @(*) fruitless$lanes$mask = health$lanes$mask;
+    always @(*) fruitless$lanes$count = health$lanes$count;
+    always @(*) fruitless$lanes$narrowing = health$lanes$narrowing;
+    always @(*) fruitless$lanes$last_lane_fails = health$lanes$last_lane_fails;
+    always @(*) health$named$valid = naming$out$valid;
+    always @(*) health$named$lane = naming$out$lane;
+endmodule // llp_endpoint$rx
+
+
+module llp_endpoint$rx$fruitless(clock,reset,start,retry_limit,verdict$null_acts,verdict$commit,verdict$accepted,verdict$keep_bad,verdict$sequence,verdict$retry_request,verdict$resizing,lanes$mask,lanes$count,lanes$narrowing,lanes$last_lane_fails,link_fail,retries);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  start;
+    input wire  [7:0] retry_limit;
+    input wire  verdict$null_acts;
+    input wire  verdict$commit;
+    input wire  verdict$accepted;
+    input wire  verdict$keep_bad;
+    input wire  [15:0] verdict$sequence;
+    input wire  verdict$retry_request;
+    input wire  verdict$resizing;
+    input wire  [3:0] lanes$mask;
+    input wire  [2:0] lanes$count;
+    input wire  lanes$narrowing;
+    input wire  lanes$last_lane_fails;
+    output reg  link_fail;
+    output reg  [15:0] retries;
+    
+    // Stub signals
+    reg  [7:0] fruitless$d;
+    wire  [7:0] fruitless$q;
+    reg  fruitless$clock;
+    reg  fail$d;
+    wire  fail$q;
+    reg  fail$clock;
+    reg  [15:0] retry_count$d;
+    wire  [15:0] retry_count$q;
+    reg  retry_count$clock;
+    
+    // Local signals
+    reg  [7:0] fruitless_next;
+    reg  unused_inputs;
+    
+    // Sub module instances
+    llp_endpoint$rx$fruitless$fruitless fruitless(
+        .d(fruitless$d),
+        .q(fruitless$q),
+        .clock(fruitless$clock)
+    );
+    llp_endpoint$rx$fruitless$fail fail(
+        .d(fail$d),
+        .q(fail$q),
+        .clock(fail$clock)
+    );
+    llp_endpoint$rx$fruitless$retry_count retry_count(
+        .d(retry_count$d),
+        .q(retry_count$q),
+        .clock(retry_count$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        fruitless$clock = clock;
+        fail$clock = clock;
+        retry_count$clock = clock;
+        fruitless$d = fruitless$q;
+        fail$d = fail$q;
+        retry_count$d = retry_count$q;
+        unused_inputs = verdict$null_acts | verdict$accepted | verdict$keep_bad | |verdict$sequence | verdict$resizing | |lanes$mask | |lanes$count | lanes$narrowing;
+        link_fail = fail$q;
+        retries = retry_count$q;
+        fail$d = lanes$last_lane_fails;
+        fruitless_next = fruitless$q;
+        if (verdict$commit) begin
+            fruitless_next = 32'h0;
         end
-        dec$flit = deframed$flit;
-        is_data = ~(dec$is_idle | dec$is_credit | dec$is_link_transfer);
-        first = deframed$flit_pos == 32'h0;
-        null_now = a_null$q;
-        if (first) begin
-            null_now = dec$is_link_transfer;
-        end
-        wr_valid = flit_v & is_data & ~null_now;
-        wr_data = deframed$flit;
-        if (flit_v) begin
-            if (first) begin
-                a_null$d = dec$is_link_transfer;
-                p_rr$d = 1'b0;
-                p_mrkr$d = 1'b0;
-                p_rtm$d = 1'b0;
-                p_echo$d = 1'b0;
-                p_mask$d = 1'b0;
-                pend_cred$0$d = 32'h0;
-                pend_cred$1$d = 32'h0;
+        if (verdict$retry_request) begin
+            if (retry_count$q != 32'hffff) begin
+                retry_count$d = retry_count$q + 32'h1;
             end
-            if (dec$is_link_transfer) begin
-                if (dec$code[(32'h0)+:(5)] == code_retry_req) begin
-                    p_rr$d = 1'b1;
-                    p_rr_seq$d = deframed$flit[(32'h0)+:(16)];
-                end
-                if (dec$code[(32'h0)+:(5)] == code_retry_mrkr) begin
-                    p_mrkr$d = 1'b1;
-                    p_mrkr_seq$d = deframed$flit[(32'h0)+:(16)];
-                end
-                if (dec$code[(32'h0)+:(5)] == code_rt_mrkr) begin
-                    p_rtm$d = 1'b1;
-                end
-                if (dec$code[(32'h0)+:(5)] == code_rt_echo) begin
-                    p_echo$d = 1'b1;
-                    p_echo_seq$d = deframed$flit[(32'h0)+:(16)];
-                end
-                if (dec$code[(32'h0)+:(5)] == code_lane_mask) begin
-                    p_mask$d = 1'b1;
-                    p_mask_val$d = deframed$flit[(32'h0)+:(4)];
-                end
-            end
-            if (dec$is_credit & ~null_now) begin
-                if (dec$ctrl_vc == nums$0) begin
-                    if (first) begin
-                        pend_cred$0$d = dec$credits[(32'h0)+:(13)];
-                    end
-                    else begin
-                        pend_cred$0$d = pend_cred$0$q + dec$credits[(32'h0)+:(13)];
-                    end
-                end
-                if (dec$ctrl_vc == nums$1) begin
-                    if (first) begin
-                        pend_cred$1$d = dec$credits[(32'h0)+:(13)];
-                    end
-                    else begin
-                        pend_cred$1$d = pend_cred$1$q + dec$credits[(32'h0)+:(13)];
-                    end
-                end
+            if (fruitless_next != 32'hff) begin
+                fruitless_next = fruitless_next + 32'h1;
             end
         end
-        good_null = end_v & deframed$end_intact & a_null$q & ~|deframed$end_crc_diff;
-        good_norm = end_v & deframed$end_intact & ~a_null$q & (deframed$end_crc_diff == in_seq$q[(32'h0)+:(14)]);
-        bad_now = (end_v & ~good_null & ~good_norm) | (stray_v & ~end_v);
-        commit = 1'b0;
-        rollback = end_v | start;
-        mrk_dist = expect_r$q - p_mrkr_seq$q;
-        if (good_null) begin
-            seen_good$d = 1'b1;
-            c_nulls$d = c_nulls$q + 32'h1;
-            if (p_mrkr$q & (mrk_dist < marker_window)) begin
-                in_seq$d = p_mrkr_seq$q;
-                wait_r$d = 1'b0;
-                resizing$d = 1'b0;
-            end
-            o_retry$d = p_rr$q;
-            o_retry_seq$d = p_rr_seq$q;
-            o_mask$d = p_mask$q;
-            o_mask_val$d = p_mask_val$q;
-            o_echo$d = p_echo$q;
-            o_echo_seq$d = p_echo_seq$q;
-            o_send_echo$d = p_rtm$q;
+        fruitless$d = fruitless_next;
+        if (verdict$retry_request & |retry_limit & (fruitless_next >= retry_limit)) begin
+            fail$d = 1'b1;
+            fruitless$d = 32'h0;
         end
-        if (good_norm & ~wait_r$q) begin
-            seen_good$d = 1'b1;
-            in_seq$d = in_seq$q + 32'h1;
-            if (in_seq$q == expect_r$q) begin
-                commit = 1'b1;
-                rollback = 1'b0;
-                expect_r$d = expect_r$q + 32'h1;
-                c_good$d = c_good$q + 32'h1;
-                o_cred$0$d = pend_cred$0$q;
-                o_cred$1$d = pend_cred$1$q;
-                o_echo$d = p_echo$q;
-                o_echo_seq$d = p_echo_seq$q;
-                o_send_echo$d = p_rtm$q;
-            end
-            else begin
-                c_dup$d = c_dup$q + 32'h1;
-            end
+        if (start) begin
+            fruitless$d = 32'h0;
         end
-        if (bad_now & ~good_norm) begin
-            c_bad$d = c_bad$q + 32'h1;
+        if (reset) begin
+            fruitless$d = 32'h0;
+            fail$d = 1'b0;
+            retry_count$d = 32'h0;
         end
-        if (bad_now & ~good_norm & ~wait_r$q) begin
-            wait_r$d = 1'b1;
-            wtimer$d = 32'h0;
-            req = 1'b1;
-            if (end_v & deframed$end_intact & ~bad_valid$q & (in_seq$q == expect_r$q)) begin
-                bad_valid$d = 1'b1;
-                bad_seq$d = in_seq$q;
-                bad_gcrc$d = deframed$end_gcrc;
-                bad_state$d = deframed$end_state;
-            end
+    end
+    
+endmodule // llp_endpoint$rx$fruitless
+
+
+module llp_endpoint$rx$fruitless$fail(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$rx$fruitless$fail
+
+
+module llp_endpoint$rx$fruitless$fruitless(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$rx$fruitless$fruitless
+
+
+module llp_endpoint$rx$fruitless$retry_count(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$rx$fruitless$retry_count
+
+
+module llp_endpoint$rx$health(clock,reset,live,start,start_mask,lane_threshold,lane_drain,deframed$flit,deframed$flit_valid,deframed$flit_pos,deframed$end_valid,deframed$end_intact,deframed$end_crc_diff,deframed$end_state,deframed$end_gcrc,deframed$lane_missing,deframed$stray,verdict$null_acts,verdict$commit,verdict$accepted,verdict$keep_bad,verdict$sequence,verdict$retry_request,verdict$resizing,named$valid,named$lane,lanes$mask,lanes$count,lanes$narrowing,lanes$last_lane_fails,lane_errors,lanes_removed);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  live;
+    input wire  start;
+    input wire  [3:0] start_mask;
+    input wire  [7:0] lane_threshold;
+    input wire  [15:0] lane_drain;
+    input wire  [64:0] deframed$flit;
+    input wire  deframed$flit_valid;
+    input wire  [3:0] deframed$flit_pos;
+    input wire  deframed$end_valid;
+    input wire  deframed$end_intact;
+    input wire  [13:0] deframed$end_crc_diff;
+    input wire  [1:0] deframed$end_state;
+    input wire  [31:0] deframed$end_gcrc;
+    input wire  [3:0] deframed$lane_missing;
+    input wire  deframed$stray;
+    input wire  verdict$null_acts;
+    input wire  verdict$commit;
+    input wire  verdict$accepted;
+    input wire  verdict$keep_bad;
+    input wire  [15:0] verdict$sequence;
+    input wire  verdict$retry_request;
+    input wire  verdict$resizing;
+    input wire  named$valid;
+    input wire  [3:0] named$lane;
+    output reg  [3:0] lanes$mask;
+    output reg  [2:0] lanes$count;
+    output reg  lanes$narrowing;
+    output reg  lanes$last_lane_fails;
+    output reg  [63:0] lane_errors;
+    output reg  [2:0] lanes_removed;
+    
+    // Constant declarations
+    localparam  initial_mask = 4'hf;
+    localparam  initial_lanes = 3'b100;
+    
+    // Stub signals
+    reg  [3:0] mask$d;
+    wire  [3:0] mask$q;
+    reg  mask$clock;
+    reg  [2:0] lane_count$d;
+    wire  [2:0] lane_count$q;
+    reg  lane_count$clock;
+    reg  [15:0] errors$0$d;
+    wire  [15:0] errors$0$q;
+    reg  errors$0$clock;
+    reg  [15:0] errors$1$d;
+    wire  [15:0] errors$1$q;
+    reg  errors$1$clock;
+    reg  [15:0] errors$2$d;
+    wire  [15:0] errors$2$q;
+    reg  errors$2$clock;
+    reg  [15:0] errors$3$d;
+    wire  [15:0] errors$3$q;
+    reg  errors$3$clock;
+    reg  [7:0] scores$0$d;
+    wire  [7:0] scores$0$q;
+    reg  scores$0$clock;
+    reg  [7:0] scores$1$d;
+    wire  [7:0] scores$1$q;
+    reg  scores$1$clock;
+    reg  [7:0] scores$2$d;
+    wire  [7:0] scores$2$q;
+    reg  scores$2$clock;
+    reg  [7:0] scores$3$d;
+    wire  [7:0] scores$3$q;
+    reg  scores$3$clock;
+    reg  [15:0] drain_count$d;
+    wire  [15:0] drain_count$q;
+    reg  drain_count$clock;
+    reg  [2:0] removed_count$d;
+    wire  [2:0] removed_count$q;
+    reg  removed_count$clock;
+    
+    // Local signals
+    reg  [3:0] charged;
+    reg  [15:0] drain_count_next;
+    reg  drain;
+    reg  [3:0] removed;
+    reg  removing;
+    reg  [2:0] start_lanes;
+    reg  unused_inputs;
+    
+    // Sub module instances
+    llp_endpoint$rx$health$mask mask(
+        .d(mask$d),
+        .q(mask$q),
+        .clock(mask$clock)
+    );
+    llp_endpoint$rx$health$lane_count lane_count(
+        .d(lane_count$d),
+        .q(lane_count$q),
+        .clock(lane_count$clock)
+    );
+    llp_endpoint$rx$health$errors$0 errors$0(
+        .d(errors$0$d),
+        .q(errors$0$q),
+        .clock(errors$0$clock)
+    );
+    llp_endpoint$rx$health$errors$1 errors$1(
+        .d(errors$1$d),
+        .q(errors$1$q),
+        .clock(errors$1$clock)
+    );
+    llp_endpoint$rx$health$errors$2 errors$2(
+        .d(errors$2$d),
+        .q(errors$2$q),
+        .clock(errors$2$clock)
+    );
+    llp_endpoint$rx$health$errors$3 errors$3(
+        .d(errors$3$d),
+        .q(errors$3$q),
+        .clock(errors$3$clock)
+    );
+    llp_endpoint$rx$health$scores$0 scores$0(
+        .d(scores$0$d),
+        .q(scores$0$q),
+        .clock(scores$0$clock)
+    );
+    llp_endpoint$rx$health$scores$1 scores$1(
+        .d(scores$1$d),
+        .q(scores$1$q),
+        .clock(scores$1$clock)
+    );
+    llp_endpoint$rx$health$scores$2 scores$2(
+        .d(scores$2$d),
+        .q(scores$2$q),
+        .clock(scores$2$clock)
+    );
+    llp_endpoint$rx$health$scores$3 scores$3(
+        .d(scores$3$d),
+        .q(scores$3$q),
+        .clock(scores$3$clock)
+    );
+    llp_endpoint$rx$health$drain_count drain_count(
+        .d(drain_count$d),
+        .q(drain_count$q),
+        .clock(drain_count$clock)
+    );
+    llp_endpoint$rx$health$removed_count removed_count(
+        .d(removed_count$d),
+        .q(removed_count$q),
+        .clock(removed_count$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        mask$clock = clock;
+        lane_count$clock = clock;
+        drain_count$clock = clock;
+        removed_count$clock = clock;
+        mask$d = mask$q;
+        lane_count$d = lane_count$q;
+        drain_count$d = drain_count$q;
+        removed_count$d = removed_count$q;
+        errors$0$clock = clock;
+        errors$0$d = errors$0$q;
+        scores$0$clock = clock;
+        scores$0$d = scores$0$q;
+        errors$1$clock = clock;
+        errors$1$d = errors$1$q;
+        scores$1$clock = clock;
+        scores$1$d = scores$1$q;
+        errors$2$clock = clock;
+        errors$2$d = errors$2$q;
+        scores$2$clock = clock;
+        scores$2$d = scores$2$q;
+        errors$3$clock = clock;
+        errors$3$d = errors$3$q;
+        scores$3$clock = clock;
+        scores$3$d = scores$3$q;
+        unused_inputs = |deframed$flit | deframed$flit_valid | |deframed$flit_pos | deframed$end_valid | deframed$end_intact | |deframed$end_crc_diff | |deframed$end_state | |deframed$end_gcrc | deframed$stray | verdict$null_acts | verdict$accepted | verdict$keep_bad | |verdict$sequence | verdict$retry_request;
+        lanes$mask = mask$q;
+        lanes$count = lane_count$q;
+        lanes_removed = removed_count$q;
+        lane_errors = ((errors$0$q) & 64'hffffffffffffffff) | (((errors$1$q) & 64'hffffffffffffffff) << 32'h10) | (((errors$2$q) & 64'hffffffffffffffff) << 32'h20) | (((errors$3$q) & 64'hffffffffffffffff) << 32'h30);
+        charged = 32'h0;
+        if (~verdict$resizing & live) begin
+            charged = deframed$lane_missing & mask$q;
         end
-        if (wait_r$q & live) begin
-            wtimer$d = wtimer$q + 32'h1;
-            if (wtimer$q == retry_timeout) begin
-                wtimer$d = 32'h0;
-                req = 1'b1;
-            end
-        end
-        sdiff = ((bad_state$q ^ deframed$end_state) & 3'h7);
-        sfix = 32'h0;
-        if (sdiff == nums$1) begin
-            sfix = state_crc$1;
-        end
-        if (sdiff == nums$2) begin
-            sfix = state_crc$2;
-        end
-        if (sdiff == nums$3) begin
-            sfix = state_crc$3;
-        end
-        adj_gcrc = bad_gcrc$q ^ ((sfix) & 32'hffffffff);
-        if (lcount$q == 32'h3) begin
-            adj_gcrc = bad_gcrc$q ^ (((sfix) & 32'hffffffff) << 32'h10);
-        end
-        ndiff = 32'h0;
-        diff_m = 32'h0;
-        if ((nums$0 < lcount$q) & (adj_gcrc[(gshift$0)+:(8)] != deframed$end_gcrc[(gshift$0)+:(8)])) begin
-            ndiff = ndiff + 32'h1;
-            diff_m = nums$0[(32'h0)+:(2)];
-        end
-        if ((nums$1 < lcount$q) & (adj_gcrc[(gshift$1)+:(8)] != deframed$end_gcrc[(gshift$1)+:(8)])) begin
-            ndiff = ndiff + 32'h1;
-            diff_m = nums$1[(32'h0)+:(2)];
-        end
-        if ((nums$2 < lcount$q) & (adj_gcrc[(gshift$2)+:(8)] != deframed$end_gcrc[(gshift$2)+:(8)])) begin
-            ndiff = ndiff + 32'h1;
-            diff_m = nums$2[(32'h0)+:(2)];
-        end
-        if ((nums$3 < lcount$q) & (adj_gcrc[(gshift$3)+:(8)] != deframed$end_gcrc[(gshift$3)+:(8)])) begin
-            ndiff = ndiff + 32'h1;
-            diff_m = nums$3[(32'h0)+:(2)];
-        end
-        ident = good_norm & ~wait_r$q & bad_valid$q & (bad_seq$q == in_seq$q);
-        if (ident) begin
-            bad_valid$d = 1'b0;
-        end
-        nm_valid$d = ident & (ndiff == 32'h1);
-        nm_m$d = diff_m;
-        logical = ((bad_state$q) & 3'h7) + ((nm_m$q) & 3'h7);
-        if (logical >= lcount$q) begin
-            logical = logical - lcount$q;
-        end
-        hit = 32'h0;
-        rank = 32'h0;
-        if (rx_mask$q[0]) begin
-            if (rank == logical) begin
-                hit = (hit & ~(1 << (0)) | ((1'b1) << (0)));
-            end
-            rank = rank + 32'h1;
-        end
-        if (rx_mask$q[1]) begin
-            if (rank == logical) begin
-                hit = (hit & ~(1 << (1)) | ((1'b1) << (1)));
-            end
-            rank = rank + 32'h1;
-        end
-        if (rx_mask$q[2]) begin
-            if (rank == logical) begin
-                hit = (hit & ~(1 << (2)) | ((1'b1) << (2)));
-            end
-            rank = rank + 32'h1;
-        end
-        if (rx_mask$q[3]) begin
-            if (rank == logical) begin
-                hit = (hit & ~(1 << (3)) | ((1'b1) << (3)));
-            end
-            rank = rank + 32'h1;
-        end
-        lane_inc = 32'h0;
-        if (~resizing$q) begin
-            lane_inc = missing_v & rx_mask$q;
-        end
-        if (nm_valid$q & ~resizing$q & live) begin
-            lane_inc = lane_inc | hit;
+        if (named$valid & ~verdict$resizing & live) begin
+            charged = charged | named$lane;
         end
         drain = 1'b0;
-        drain_next = drain_cnt$q + 32'h1;
-        if (commit & |lane_drain) begin
-            drain_cnt$d = drain_next;
-            if (drain_next >= lane_drain) begin
+        drain_count_next = drain_count$q + 32'h1;
+        if (verdict$commit & |lane_drain) begin
+            drain_count$d = drain_count_next;
+            if (drain_count_next >= lane_drain) begin
                 drain = 1'b1;
-                drain_cnt$d = 32'h0;
+                drain_count$d = 32'h0;
             end
         end
-        remove = 32'h0;
-        rfound = 1'b0;
-        if (lane_inc[0] & (lane_err$0$q != 32'hffff)) begin
-            lane_err$0$d = lane_err$0$q + 32'h1;
+        removed = 32'h0;
+        removing = 1'b0;
+        if (charged[0] & (errors$0$q != 32'hffff)) begin
+            errors$0$d = errors$0$q + 32'h1;
         end
-        if (lane_inc[0] & ~drain & (score$0$q != 32'hff)) begin
-            score$0$d = score$0$q + 32'h1;
+        if (charged[0] & ~drain & (scores$0$q != 32'hff)) begin
+            scores$0$d = scores$0$q + 32'h1;
         end
-        if (drain & ~lane_inc[0] & |score$0$q) begin
-            score$0$d = score$0$q - 32'h1;
+        if (drain & ~charged[0] & |scores$0$q) begin
+            scores$0$d = scores$0$q - 32'h1;
         end
-        if (~rfound & live & rx_mask$q[0] & |lane_threshold & (score$0$q >= lane_threshold)) begin
-            remove = (remove & ~(1 << (0)) | ((1'b1) << (0)));
-            rfound = 1'b1;
+        if (~removing & live & mask$q[0] & |lane_threshold & (scores$0$q >= lane_threshold)) begin
+            removed = (removed & ~(1 << (0)) | ((1'b1) << (0)));
+            removing = 1'b1;
         end
-        if (lane_inc[1] & (lane_err$1$q != 32'hffff)) begin
-            lane_err$1$d = lane_err$1$q + 32'h1;
+        if (charged[1] & (errors$1$q != 32'hffff)) begin
+            errors$1$d = errors$1$q + 32'h1;
         end
-        if (lane_inc[1] & ~drain & (score$1$q != 32'hff)) begin
-            score$1$d = score$1$q + 32'h1;
+        if (charged[1] & ~drain & (scores$1$q != 32'hff)) begin
+            scores$1$d = scores$1$q + 32'h1;
         end
-        if (drain & ~lane_inc[1] & |score$1$q) begin
-            score$1$d = score$1$q - 32'h1;
+        if (drain & ~charged[1] & |scores$1$q) begin
+            scores$1$d = scores$1$q - 32'h1;
         end
-        if (~rfound & live & rx_mask$q[1] & |lane_threshold & (score$1$q >= lane_threshold)) begin
-            remove = (remove & ~(1 << (1)) | ((1'b1) << (1)));
-            rfound = 1'b1;
+        if (~removing & live & mask$q[1] & |lane_threshold & (scores$1$q >= lane_threshold)) begin
+            removed = (removed & ~(1 << (1)) | ((1'b1) << (1)));
+            removing = 1'b1;
         end
-        if (lane_inc[2] & (lane_err$2$q != 32'hffff)) begin
-            lane_err$2$d = lane_err$2$q + 32'h1;
+        if (charged[2] & (errors$2$q != 32'hffff)) begin
+            errors$2$d = errors$2$q + 32'h1;
         end
-        if (lane_inc[2] & ~drain & (score$2$q != 32'hff)) begin
-            score$2$d = score$2$q + 32'h1;
+        if (charged[2] & ~drain & (scores$2$q != 32'hff)) begin
+            scores$2$d = scores$2$q + 32'h1;
         end
-        if (drain & ~lane_inc[2] & |score$2$q) begin
-            score$2$d = score$2$q - 32'h1;
+        if (drain & ~charged[2] & |scores$2$q) begin
+            scores$2$d = scores$2$q - 32'h1;
         end
-        if (~rfound & live & rx_mask$q[2] & |lane_threshold & (score$2$q >= lane_threshold)) begin
-            remove = (remove & ~(1 << (2)) | ((1'b1) << (2)));
-            rfound = 1'b1;
+        if (~removing & live & mask$q[2] & |lane_threshold & (scores$2$q >= lane_threshold)) begin
+            removed = (removed & ~(1 << (2)) | ((1'b1) << (2)));
+            removing = 1'b1;
         end
-        if (lane_inc[3] & (lane_err$3$q != 32'hffff)) begin
-            lane_err$3$d = lane_err$3$q + 32'h1;
+        if (charged[3] & (errors$3$q != 32'hffff)) begin
+            errors$3$d = errors$3$q + 32'h1;
         end
-        if (lane_inc[3] & ~drain & (score$3$q != 32'hff)) begin
-            score$3$d = score$3$q + 32'h1;
+        if (charged[3] & ~drain & (scores$3$q != 32'hff)) begin
+            scores$3$d = scores$3$q + 32'h1;
         end
-        if (drain & ~lane_inc[3] & |score$3$q) begin
-            score$3$d = score$3$q - 32'h1;
+        if (drain & ~charged[3] & |scores$3$q) begin
+            scores$3$d = scores$3$q - 32'h1;
         end
-        if (~rfound & live & rx_mask$q[3] & |lane_threshold & (score$3$q >= lane_threshold)) begin
-            remove = (remove & ~(1 << (3)) | ((1'b1) << (3)));
-            rfound = 1'b1;
+        if (~removing & live & mask$q[3] & |lane_threshold & (scores$3$q >= lane_threshold)) begin
+            removed = (removed & ~(1 << (3)) | ((1'b1) << (3)));
+            removing = 1'b1;
         end
-        new_mask = rx_mask$q & ~remove;
-        if (rfound) begin
-            score$0$d = 32'h0;
-            score$1$d = 32'h0;
-            score$2$d = 32'h0;
-            score$3$d = 32'h0;
-            if (lcount$q > 32'h1) begin
-                rx_mask$d = new_mask;
-                lcount$d = lcount$q - 32'h1;
-                c_removed$d = c_removed$q + 32'h1;
-                wait_r$d = 1'b1;
-                wtimer$d = 32'h0;
-                req = 1'b1;
-                bad_valid$d = 1'b0;
-                resizing$d = 1'b1;
+        lanes$narrowing = removing & (lane_count$q > 32'h1);
+        lanes$last_lane_fails = removing & (lane_count$q <= 32'h1);
+        if (removing) begin
+            scores$0$d = 32'h0;
+            scores$1$d = 32'h0;
+            scores$2$d = 32'h0;
+            scores$3$d = 32'h0;
+            if (lane_count$q > 32'h1) begin
+                mask$d = mask$q & ~removed;
+                lane_count$d = lane_count$q - 32'h1;
+                removed_count$d = removed_count$q + 32'h1;
             end
-            else begin
-                o_fail$d = 1'b1;
-            end
-        end
-        fr_next = fruitless$q;
-        if (commit) begin
-            fr_next = 32'h0;
-        end
-        if (req) begin
-            o_send_retry$d = 1'b1;
-            if (c_retries$q != 32'hffff) begin
-                c_retries$d = c_retries$q + 32'h1;
-            end
-            if (fr_next != 32'hff) begin
-                fr_next = fr_next + 32'h1;
-            end
-        end
-        fruitless$d = fr_next;
-        if (req & |retry_limit & (fr_next >= retry_limit)) begin
-            o_fail$d = 1'b1;
-            fruitless$d = 32'h0;
         end
         start_lanes = 32'h0;
         if (start_mask[0]) begin
@@ -11561,107 +11459,34 @@ module llp_endpoint$rx(clock,reset,deframed$flit,deframed$flit_valid,deframed$fl
             start_lanes = start_lanes + 32'h1;
         end
         if (start) begin
-            rx_mask$d = start_mask;
-            lcount$d = start_lanes;
-            wait_r$d = 1'b1;
-            wtimer$d = 32'h0;
-            bad_valid$d = 1'b0;
-            nm_valid$d = 1'b0;
-            resizing$d = 1'b0;
-            drain_cnt$d = 32'h0;
-            fruitless$d = 32'h0;
-            score$0$d = 32'h0;
-            score$1$d = 32'h0;
-            score$2$d = 32'h0;
-            score$3$d = 32'h0;
-            if (fresh_far) begin
-                expect_r$d = 32'h0;
-                in_seq$d = 32'h0;
-            end
+            mask$d = start_mask;
+            lane_count$d = start_lanes;
+            drain_count$d = 32'h0;
+            scores$0$d = 32'h0;
+            scores$1$d = 32'h0;
+            scores$2$d = 32'h0;
+            scores$3$d = 32'h0;
         end
         if (reset) begin
-            a_null$d = 1'b0;
-            expect_r$d = 32'h0;
-            in_seq$d = 32'h0;
-            wait_r$d = 1'b0;
-            wtimer$d = 32'h0;
-            seen_good$d = 1'b0;
-            bad_valid$d = 1'b0;
-            resizing$d = 1'b0;
-            nm_valid$d = 1'b0;
-            rx_mask$d = init_mask;
-            lcount$d = init_lanes;
-            drain_cnt$d = 32'h0;
-            fruitless$d = 32'h0;
-            o_fail$d = 1'b0;
-            c_good$d = 32'h0;
-            c_nulls$d = 32'h0;
-            c_bad$d = 32'h0;
-            c_dup$d = 32'h0;
-            c_retries$d = 32'h0;
-            c_removed$d = 32'h0;
-            o_send_retry$d = 1'b0;
-            o_send_echo$d = 1'b0;
-            o_retry$d = 1'b0;
-            o_echo$d = 1'b0;
-            o_mask$d = 1'b0;
-            lane_err$0$d = 32'h0;
-            score$0$d = 32'h0;
-            lane_err$1$d = 32'h0;
-            score$1$d = 32'h0;
-            lane_err$2$d = 32'h0;
-            score$2$d = 32'h0;
-            lane_err$3$d = 32'h0;
-            score$3$d = 32'h0;
-            pend_cred$0$d = 32'h0;
-            o_cred$0$d = 32'h0;
-            pend_cred$1$d = 32'h0;
-            o_cred$1$d = 32'h0;
+            mask$d = initial_mask;
+            lane_count$d = initial_lanes;
+            drain_count$d = 32'h0;
+            removed_count$d = 32'h0;
+            errors$0$d = 32'h0;
+            scores$0$d = 32'h0;
+            errors$1$d = 32'h0;
+            scores$1$d = 32'h0;
+            errors$2$d = 32'h0;
+            scores$2$d = 32'h0;
+            errors$3$d = 32'h0;
+            scores$3$d = 32'h0;
         end
     end
     
-endmodule // llp_endpoint$rx
+endmodule // llp_endpoint$rx$health
 
 
-module llp_endpoint$rx$a_null(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$rx$a_null
-
-
-module llp_endpoint$rx$bad_gcrc(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$rx$bad_gcrc
-
-
-module llp_endpoint$rx$bad_seq(d,q,clock);
+module llp_endpoint$rx$health$drain_count(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -11677,124 +11502,86 @@ module llp_endpoint$rx$bad_seq(d,q,clock);
        q <= d;
     end
           
-endmodule // llp_endpoint$rx$bad_seq
+endmodule // llp_endpoint$rx$health$drain_count
 
 
-module llp_endpoint$rx$bad_state(d,q,clock);
+module llp_endpoint$rx$health$errors$0(d,q,clock);
     
     // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 2'h0;
+       q = 16'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // llp_endpoint$rx$bad_state
+endmodule // llp_endpoint$rx$health$errors$0
 
 
-module llp_endpoint$rx$bad_valid(d,q,clock);
+module llp_endpoint$rx$health$errors$1(d,q,clock);
     
     // Module arguments
-    input wire  d;
-    output reg  q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 1'h0;
+       q = 16'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // llp_endpoint$rx$bad_valid
+endmodule // llp_endpoint$rx$health$errors$1
 
 
-module llp_endpoint$rx$c_bad(d,q,clock);
+module llp_endpoint$rx$health$errors$2(d,q,clock);
     
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 16'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // llp_endpoint$rx$c_bad
+endmodule // llp_endpoint$rx$health$errors$2
 
 
-module llp_endpoint$rx$c_dup(d,q,clock);
+module llp_endpoint$rx$health$errors$3(d,q,clock);
     
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 16'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // llp_endpoint$rx$c_dup
+endmodule // llp_endpoint$rx$health$errors$3
 
 
-module llp_endpoint$rx$c_good(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$rx$c_good
-
-
-module llp_endpoint$rx$c_nulls(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$rx$c_nulls
-
-
-module llp_endpoint$rx$c_removed(d,q,clock);
+module llp_endpoint$rx$health$lane_count(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -11810,29 +11597,467 @@ module llp_endpoint$rx$c_removed(d,q,clock);
        q <= d;
     end
           
-endmodule // llp_endpoint$rx$c_removed
+endmodule // llp_endpoint$rx$health$lane_count
 
 
-module llp_endpoint$rx$c_retries(d,q,clock);
+module llp_endpoint$rx$health$mask(d,q,clock);
     
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 4'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // llp_endpoint$rx$c_retries
+endmodule // llp_endpoint$rx$health$mask
 
 
-module llp_endpoint$rx$dec(flit,is_body,is_head,is_tail,is_control,is_idle,is_credit,is_bad_marker,is_link_transfer,malformed,code,dst,src,vc,kind,len,delay,ctrl_vc,credits);
+module llp_endpoint$rx$health$removed_count(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$rx$health$removed_count
+
+
+module llp_endpoint$rx$health$scores$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$rx$health$scores$0
+
+
+module llp_endpoint$rx$health$scores$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$rx$health$scores$1
+
+
+module llp_endpoint$rx$health$scores$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$rx$health$scores$2
+
+
+module llp_endpoint$rx$health$scores$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$rx$health$scores$3
+
+
+module llp_endpoint$rx$intake(clock,reset,live,deframed$flit,deframed$flit_valid,deframed$flit_pos,deframed$end_valid,deframed$end_intact,deframed$end_crc_diff,deframed$end_state,deframed$end_gcrc,deframed$lane_missing,deframed$stray,wr_valid,wr_data,commands$null,commands$retry_request,commands$retry_request_seq,commands$retry_marker,commands$retry_marker_seq,commands$round_trip_marker,commands$round_trip_echo,commands$round_trip_echo_seq,commands$lane_mask,commands$lane_mask_value,pending_credits$0,pending_credits$1);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  live;
+    input wire  [64:0] deframed$flit;
+    input wire  deframed$flit_valid;
+    input wire  [3:0] deframed$flit_pos;
+    input wire  deframed$end_valid;
+    input wire  deframed$end_intact;
+    input wire  [13:0] deframed$end_crc_diff;
+    input wire  [1:0] deframed$end_state;
+    input wire  [31:0] deframed$end_gcrc;
+    input wire  [3:0] deframed$lane_missing;
+    input wire  deframed$stray;
+    output reg  wr_valid;
+    output reg  [64:0] wr_data;
+    output reg  commands$null;
+    output reg  commands$retry_request;
+    output reg  [15:0] commands$retry_request_seq;
+    output reg  commands$retry_marker;
+    output reg  [15:0] commands$retry_marker_seq;
+    output reg  commands$round_trip_marker;
+    output reg  commands$round_trip_echo;
+    output reg  [15:0] commands$round_trip_echo_seq;
+    output reg  commands$lane_mask;
+    output reg  [3:0] commands$lane_mask_value;
+    output reg  [12:0] pending_credits$0;
+    output reg  [12:0] pending_credits$1;
+    
+    // Constant declarations
+    localparam  code_retry_request = 5'b0;
+    localparam  code_retry_marker = 5'b1;
+    localparam  code_round_trip_marker = 5'b10;
+    localparam  code_round_trip_echo = 5'b11;
+    localparam  code_lane_mask = 5'b100;
+    localparam  vc_numbers$0 = 3'b0;
+    localparam  vc_numbers$1 = 3'b1;
+    localparam  vc_numbers$2 = 3'b10;
+    localparam  vc_numbers$3 = 3'b11;
+    localparam  vc_numbers$4 = 3'b100;
+    localparam  vc_numbers$5 = 3'b101;
+    localparam  vc_numbers$6 = 3'b110;
+    localparam  vc_numbers$7 = 3'b111;
+    
+    // Stub signals
+    reg  null_ltp$d;
+    wire  null_ltp$q;
+    reg  null_ltp$clock;
+    reg  retry_request$d;
+    wire  retry_request$q;
+    reg  retry_request$clock;
+    reg  retry_marker$d;
+    wire  retry_marker$q;
+    reg  retry_marker$clock;
+    reg  round_trip_marker$d;
+    wire  round_trip_marker$q;
+    reg  round_trip_marker$clock;
+    reg  round_trip_echo$d;
+    wire  round_trip_echo$q;
+    reg  round_trip_echo$clock;
+    reg  lane_mask$d;
+    wire  lane_mask$q;
+    reg  lane_mask$clock;
+    reg  [15:0] retry_request_seq$d;
+    wire  [15:0] retry_request_seq$q;
+    reg  retry_request_seq$clock;
+    reg  [15:0] retry_marker_seq$d;
+    wire  [15:0] retry_marker_seq$q;
+    reg  retry_marker_seq$clock;
+    reg  [15:0] round_trip_echo_seq$d;
+    wire  [15:0] round_trip_echo_seq$q;
+    reg  round_trip_echo_seq$clock;
+    reg  [3:0] lane_mask_value$d;
+    wire  [3:0] lane_mask_value$q;
+    reg  lane_mask_value$clock;
+    reg  [12:0] credits$0$d;
+    wire  [12:0] credits$0$q;
+    reg  credits$0$clock;
+    reg  [12:0] credits$1$d;
+    wire  [12:0] credits$1$q;
+    reg  credits$1$clock;
+    reg  [64:0] decoder$flit;
+    wire  decoder$is_body;
+    wire  decoder$is_head;
+    wire  decoder$is_tail;
+    wire  decoder$is_control;
+    wire  decoder$is_idle;
+    wire  decoder$is_credit;
+    wire  decoder$is_bad_marker;
+    wire  decoder$is_link_transfer;
+    wire  decoder$malformed;
+    wire  [5:0] decoder$code;
+    wire  [15:0] decoder$dst;
+    wire  [15:0] decoder$src;
+    wire  [2:0] decoder$vc;
+    wire  [3:0] decoder$kind;
+    wire  [7:0] decoder$len;
+    wire  [11:0] decoder$delay;
+    wire  [2:0] decoder$ctrl_vc;
+    wire  [15:0] decoder$credits;
+    
+    // Local signals
+    reg  [4:0] command;
+    reg  flit_valid;
+    reg  first;
+    reg  is_data;
+    reg  in_null;
+    reg  unused_inputs;
+    
+    // Sub module instances
+    llp_endpoint$rx$intake$null_ltp null_ltp(
+        .d(null_ltp$d),
+        .q(null_ltp$q),
+        .clock(null_ltp$clock)
+    );
+    llp_endpoint$rx$intake$retry_request retry_request(
+        .d(retry_request$d),
+        .q(retry_request$q),
+        .clock(retry_request$clock)
+    );
+    llp_endpoint$rx$intake$retry_marker retry_marker(
+        .d(retry_marker$d),
+        .q(retry_marker$q),
+        .clock(retry_marker$clock)
+    );
+    llp_endpoint$rx$intake$round_trip_marker round_trip_marker(
+        .d(round_trip_marker$d),
+        .q(round_trip_marker$q),
+        .clock(round_trip_marker$clock)
+    );
+    llp_endpoint$rx$intake$round_trip_echo round_trip_echo(
+        .d(round_trip_echo$d),
+        .q(round_trip_echo$q),
+        .clock(round_trip_echo$clock)
+    );
+    llp_endpoint$rx$intake$lane_mask lane_mask(
+        .d(lane_mask$d),
+        .q(lane_mask$q),
+        .clock(lane_mask$clock)
+    );
+    llp_endpoint$rx$intake$retry_request_seq retry_request_seq(
+        .d(retry_request_seq$d),
+        .q(retry_request_seq$q),
+        .clock(retry_request_seq$clock)
+    );
+    llp_endpoint$rx$intake$retry_marker_seq retry_marker_seq(
+        .d(retry_marker_seq$d),
+        .q(retry_marker_seq$q),
+        .clock(retry_marker_seq$clock)
+    );
+    llp_endpoint$rx$intake$round_trip_echo_seq round_trip_echo_seq(
+        .d(round_trip_echo_seq$d),
+        .q(round_trip_echo_seq$q),
+        .clock(round_trip_echo_seq$clock)
+    );
+    llp_endpoint$rx$intake$lane_mask_value lane_mask_value(
+        .d(lane_mask_value$d),
+        .q(lane_mask_value$q),
+        .clock(lane_mask_value$clock)
+    );
+    llp_endpoint$rx$intake$credits$0 credits$0(
+        .d(credits$0$d),
+        .q(credits$0$q),
+        .clock(credits$0$clock)
+    );
+    llp_endpoint$rx$intake$credits$1 credits$1(
+        .d(credits$1$d),
+        .q(credits$1$q),
+        .clock(credits$1$clock)
+    );
+    llp_endpoint$rx$intake$decoder decoder(
+        .flit(decoder$flit),
+        .is_body(decoder$is_body),
+        .is_head(decoder$is_head),
+        .is_tail(decoder$is_tail),
+        .is_control(decoder$is_control),
+        .is_idle(decoder$is_idle),
+        .is_credit(decoder$is_credit),
+        .is_bad_marker(decoder$is_bad_marker),
+        .is_link_transfer(decoder$is_link_transfer),
+        .malformed(decoder$malformed),
+        .code(decoder$code),
+        .dst(decoder$dst),
+        .src(decoder$src),
+        .vc(decoder$vc),
+        .kind(decoder$kind),
+        .len(decoder$len),
+        .delay(decoder$delay),
+        .ctrl_vc(decoder$ctrl_vc),
+        .credits(decoder$credits)
+    );
+    
+    // Update code
+    always @(*) begin
+        null_ltp$clock = clock;
+        retry_request$clock = clock;
+        retry_marker$clock = clock;
+        round_trip_marker$clock = clock;
+        round_trip_echo$clock = clock;
+        lane_mask$clock = clock;
+        retry_request_seq$clock = clock;
+        retry_marker_seq$clock = clock;
+        round_trip_echo_seq$clock = clock;
+        lane_mask_value$clock = clock;
+        null_ltp$d = null_ltp$q;
+        retry_request$d = retry_request$q;
+        retry_marker$d = retry_marker$q;
+        round_trip_marker$d = round_trip_marker$q;
+        round_trip_echo$d = round_trip_echo$q;
+        lane_mask$d = lane_mask$q;
+        retry_request_seq$d = retry_request_seq$q;
+        retry_marker_seq$d = retry_marker_seq$q;
+        round_trip_echo_seq$d = round_trip_echo_seq$q;
+        lane_mask_value$d = lane_mask_value$q;
+        credits$0$clock = clock;
+        credits$0$d = credits$0$q;
+        pending_credits$0 = credits$0$q;
+        credits$1$clock = clock;
+        credits$1$d = credits$1$q;
+        pending_credits$1 = credits$1$q;
+        unused_inputs = decoder$is_body | decoder$is_head | decoder$is_tail | decoder$is_control | decoder$is_bad_marker | decoder$malformed | |decoder$dst | |decoder$src | |decoder$vc | |decoder$kind | |decoder$len | |decoder$delay | deframed$end_valid | deframed$end_intact | |deframed$end_crc_diff | |deframed$end_state | |deframed$end_gcrc | |deframed$lane_missing | deframed$stray;
+        commands$null = null_ltp$q;
+        commands$retry_request = retry_request$q;
+        commands$retry_request_seq = retry_request_seq$q;
+        commands$retry_marker = retry_marker$q;
+        commands$retry_marker_seq = retry_marker_seq$q;
+        commands$round_trip_marker = round_trip_marker$q;
+        commands$round_trip_echo = round_trip_echo$q;
+        commands$round_trip_echo_seq = round_trip_echo_seq$q;
+        commands$lane_mask = lane_mask$q;
+        commands$lane_mask_value = lane_mask_value$q;
+        flit_valid = deframed$flit_valid & live;
+        decoder$flit = deframed$flit;
+        command = decoder$code[(32'h0)+:(5)];
+        is_data = ~(decoder$is_idle | decoder$is_credit | decoder$is_link_transfer);
+        first = deframed$flit_pos == 32'h0;
+        in_null = null_ltp$q;
+        if (first) begin
+            in_null = decoder$is_link_transfer;
+        end
+        wr_valid = flit_valid & is_data & ~in_null;
+        wr_data = deframed$flit;
+        if (flit_valid) begin
+            if (first) begin
+                null_ltp$d = decoder$is_link_transfer;
+                retry_request$d = 1'b0;
+                retry_marker$d = 1'b0;
+                round_trip_marker$d = 1'b0;
+                round_trip_echo$d = 1'b0;
+                lane_mask$d = 1'b0;
+                credits$0$d = 32'h0;
+                credits$1$d = 32'h0;
+            end
+            if (decoder$is_link_transfer) begin
+                if (command == code_retry_request) begin
+                    retry_request$d = 1'b1;
+                    retry_request_seq$d = deframed$flit[(32'h0)+:(16)];
+                end
+                if (command == code_retry_marker) begin
+                    retry_marker$d = 1'b1;
+                    retry_marker_seq$d = deframed$flit[(32'h0)+:(16)];
+                end
+                if (command == code_round_trip_marker) begin
+                    round_trip_marker$d = 1'b1;
+                end
+                if (command == code_round_trip_echo) begin
+                    round_trip_echo$d = 1'b1;
+                    round_trip_echo_seq$d = deframed$flit[(32'h0)+:(16)];
+                end
+                if (command == code_lane_mask) begin
+                    lane_mask$d = 1'b1;
+                    lane_mask_value$d = deframed$flit[(32'h0)+:(4)];
+                end
+            end
+            if (decoder$is_credit & ~in_null) begin
+                if (decoder$ctrl_vc == vc_numbers$0) begin
+                    if (first) begin
+                        credits$0$d = decoder$credits[(32'h0)+:(13)];
+                    end
+                    else begin
+                        credits$0$d = credits$0$q + decoder$credits[(32'h0)+:(13)];
+                    end
+                end
+                if (decoder$ctrl_vc == vc_numbers$1) begin
+                    if (first) begin
+                        credits$1$d = decoder$credits[(32'h0)+:(13)];
+                    end
+                    else begin
+                        credits$1$d = credits$1$q + decoder$credits[(32'h0)+:(13)];
+                    end
+                end
+            end
+        end
+        if (reset) begin
+            null_ltp$d = 1'b0;
+            credits$0$d = 32'h0;
+            credits$1$d = 32'h0;
+        end
+    end
+    
+endmodule // llp_endpoint$rx$intake
+
+
+module llp_endpoint$rx$intake$credits$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [12:0] d;
+    output reg  [12:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 13'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$rx$intake$credits$0
+
+
+module llp_endpoint$rx$intake$credits$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [12:0] d;
+    output reg  [12:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 13'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$rx$intake$credits$1
+
+
+module llp_endpoint$rx$intake$decoder(flit,is_body,is_head,is_tail,is_control,is_idle,is_credit,is_bad_marker,is_link_transfer,malformed,code,dst,src,vc,kind,len,delay,ctrl_vc,credits);
     
     // Module arguments
     input wire  [64:0] flit;
@@ -11897,10 +12122,86 @@ module llp_endpoint$rx$dec(flit,is_body,is_head,is_tail,is_control,is_idle,is_cr
         malformed = ((~flit[type_bit]) & flit[head_bit] & flit[tail_bit]) | (is_head & (kind >= kind_limit)) | (is_control & (code > code_bad_last) & (code < code_lt_first));
     end
     
-endmodule // llp_endpoint$rx$dec
+endmodule // llp_endpoint$rx$intake$decoder
 
 
-module llp_endpoint$rx$drain_cnt(d,q,clock);
+module llp_endpoint$rx$intake$lane_mask(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$rx$intake$lane_mask
+
+
+module llp_endpoint$rx$intake$lane_mask_value(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$rx$intake$lane_mask_value
+
+
+module llp_endpoint$rx$intake$null_ltp(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$rx$intake$null_ltp
+
+
+module llp_endpoint$rx$intake$retry_marker(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$rx$intake$retry_marker
+
+
+module llp_endpoint$rx$intake$retry_marker_seq(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -11916,10 +12217,29 @@ module llp_endpoint$rx$drain_cnt(d,q,clock);
        q <= d;
     end
           
-endmodule // llp_endpoint$rx$drain_cnt
+endmodule // llp_endpoint$rx$intake$retry_marker_seq
 
 
-module llp_endpoint$rx$expect_r(d,q,clock);
+module llp_endpoint$rx$intake$retry_request(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$rx$intake$retry_request
+
+
+module llp_endpoint$rx$intake$retry_request_seq(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -11935,48 +12255,29 @@ module llp_endpoint$rx$expect_r(d,q,clock);
        q <= d;
     end
           
-endmodule // llp_endpoint$rx$expect_r
+endmodule // llp_endpoint$rx$intake$retry_request_seq
 
 
-module llp_endpoint$rx$fruitless(d,q,clock);
+module llp_endpoint$rx$intake$round_trip_echo(d,q,clock);
     
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // llp_endpoint$rx$fruitless
+endmodule // llp_endpoint$rx$intake$round_trip_echo
 
 
-module llp_endpoint$rx$in_seq(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$rx$in_seq
-
-
-module llp_endpoint$rx$lane_err$0(d,q,clock);
+module llp_endpoint$rx$intake$round_trip_echo_seq(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -11992,10 +12293,282 @@ module llp_endpoint$rx$lane_err$0(d,q,clock);
        q <= d;
     end
           
-endmodule // llp_endpoint$rx$lane_err$0
+endmodule // llp_endpoint$rx$intake$round_trip_echo_seq
 
 
-module llp_endpoint$rx$lane_err$1(d,q,clock);
+module llp_endpoint$rx$intake$round_trip_marker(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$rx$intake$round_trip_marker
+
+
+module llp_endpoint$rx$naming(clock,reset,start,deframed$flit,deframed$flit_valid,deframed$flit_pos,deframed$end_valid,deframed$end_intact,deframed$end_crc_diff,deframed$end_state,deframed$end_gcrc,deframed$lane_missing,deframed$stray,verdict$null_acts,verdict$commit,verdict$accepted,verdict$keep_bad,verdict$sequence,verdict$retry_request,verdict$resizing,lanes$mask,lanes$count,lanes$narrowing,lanes$last_lane_fails,out$valid,out$lane);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  start;
+    input wire  [64:0] deframed$flit;
+    input wire  deframed$flit_valid;
+    input wire  [3:0] deframed$flit_pos;
+    input wire  deframed$end_valid;
+    input wire  deframed$end_intact;
+    input wire  [13:0] deframed$end_crc_diff;
+    input wire  [1:0] deframed$end_state;
+    input wire  [31:0] deframed$end_gcrc;
+    input wire  [3:0] deframed$lane_missing;
+    input wire  deframed$stray;
+    input wire  verdict$null_acts;
+    input wire  verdict$commit;
+    input wire  verdict$accepted;
+    input wire  verdict$keep_bad;
+    input wire  [15:0] verdict$sequence;
+    input wire  verdict$retry_request;
+    input wire  verdict$resizing;
+    input wire  [3:0] lanes$mask;
+    input wire  [2:0] lanes$count;
+    input wire  lanes$narrowing;
+    input wire  lanes$last_lane_fails;
+    output reg  out$valid;
+    output reg  [3:0] out$lane;
+    
+    // Constant declarations
+    localparam  numbers$0 = 3'b0;
+    localparam  numbers$1 = 3'b1;
+    localparam  numbers$2 = 3'b10;
+    localparam  numbers$3 = 3'b11;
+    localparam  group_offsets$0 = 8'h0;
+    localparam  group_offsets$1 = 8'h8;
+    localparam  group_offsets$2 = 8'h10;
+    localparam  group_offsets$3 = 8'h18;
+    localparam  state_crcs$0 = 8'h0;
+    localparam  state_crcs$1 = 8'h9b;
+    localparam  state_crcs$2 = 8'h31;
+    localparam  state_crcs$3 = 8'haa;
+    
+    // Stub signals
+    reg  kept$d;
+    wire  kept$q;
+    reg  kept$clock;
+    reg  [15:0] kept_seq$d;
+    wire  [15:0] kept_seq$q;
+    reg  kept_seq$clock;
+    reg  [31:0] kept_crcs$d;
+    wire  [31:0] kept_crcs$q;
+    reg  kept_crcs$clock;
+    reg  [1:0] kept_state$d;
+    wire  [1:0] kept_state$q;
+    reg  kept_state$clock;
+    reg  named$d;
+    wire  named$q;
+    reg  named$clock;
+    reg  [1:0] named_group$d;
+    wire  [1:0] named_group$q;
+    reg  named_group$clock;
+    
+    // Local signals
+    reg  [2:0] state_difference;
+    reg  [7:0] state_correction;
+    reg  [31:0] corrected_crcs;
+    reg  [2:0] differing_groups;
+    reg  [1:0] differing_group;
+    reg  good_copy;
+    reg  [2:0] logical;
+    reg  [2:0] rank;
+    reg  [3:0] physical;
+    reg  unused_inputs;
+    
+    // Sub module instances
+    llp_endpoint$rx$naming$kept kept(
+        .d(kept$d),
+        .q(kept$q),
+        .clock(kept$clock)
+    );
+    llp_endpoint$rx$naming$kept_seq kept_seq(
+        .d(kept_seq$d),
+        .q(kept_seq$q),
+        .clock(kept_seq$clock)
+    );
+    llp_endpoint$rx$naming$kept_crcs kept_crcs(
+        .d(kept_crcs$d),
+        .q(kept_crcs$q),
+        .clock(kept_crcs$clock)
+    );
+    llp_endpoint$rx$naming$kept_state kept_state(
+        .d(kept_state$d),
+        .q(kept_state$q),
+        .clock(kept_state$clock)
+    );
+    llp_endpoint$rx$naming$named named(
+        .d(named$d),
+        .q(named$q),
+        .clock(named$clock)
+    );
+    llp_endpoint$rx$naming$named_group named_group(
+        .d(named_group$d),
+        .q(named_group$q),
+        .clock(named_group$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        kept$clock = clock;
+        kept_seq$clock = clock;
+        kept_crcs$clock = clock;
+        kept_state$clock = clock;
+        named$clock = clock;
+        named_group$clock = clock;
+        kept$d = kept$q;
+        kept_seq$d = kept_seq$q;
+        kept_crcs$d = kept_crcs$q;
+        kept_state$d = kept_state$q;
+        named$d = named$q;
+        named_group$d = named_group$q;
+        unused_inputs = |deframed$flit | deframed$flit_valid | |deframed$flit_pos | deframed$end_valid | deframed$end_intact | |deframed$end_crc_diff | |deframed$lane_missing | deframed$stray | verdict$null_acts | verdict$commit | verdict$retry_request | verdict$resizing | lanes$last_lane_fails;
+        if (verdict$keep_bad & ~kept$q) begin
+            kept$d = 1'b1;
+            kept_seq$d = verdict$sequence;
+            kept_crcs$d = deframed$end_gcrc;
+            kept_state$d = deframed$end_state;
+        end
+        state_difference = ((kept_state$q ^ deframed$end_state) & 3'h7);
+        state_correction = 32'h0;
+        if (state_difference == numbers$1) begin
+            state_correction = state_crcs$1;
+        end
+        if (state_difference == numbers$2) begin
+            state_correction = state_crcs$2;
+        end
+        if (state_difference == numbers$3) begin
+            state_correction = state_crcs$3;
+        end
+        corrected_crcs = kept_crcs$q ^ ((state_correction) & 32'hffffffff);
+        if (lanes$count == 32'h3) begin
+            corrected_crcs = kept_crcs$q ^ (((state_correction) & 32'hffffffff) << 32'h10);
+        end
+        differing_groups = 32'h0;
+        differing_group = 32'h0;
+        if ((numbers$0 < lanes$count) & (corrected_crcs[(group_offsets$0)+:(8)] != deframed$end_gcrc[(group_offsets$0)+:(8)])) begin
+            differing_groups = differing_groups + 32'h1;
+            differing_group = numbers$0[(32'h0)+:(2)];
+        end
+        if ((numbers$1 < lanes$count) & (corrected_crcs[(group_offsets$1)+:(8)] != deframed$end_gcrc[(group_offsets$1)+:(8)])) begin
+            differing_groups = differing_groups + 32'h1;
+            differing_group = numbers$1[(32'h0)+:(2)];
+        end
+        if ((numbers$2 < lanes$count) & (corrected_crcs[(group_offsets$2)+:(8)] != deframed$end_gcrc[(group_offsets$2)+:(8)])) begin
+            differing_groups = differing_groups + 32'h1;
+            differing_group = numbers$2[(32'h0)+:(2)];
+        end
+        if ((numbers$3 < lanes$count) & (corrected_crcs[(group_offsets$3)+:(8)] != deframed$end_gcrc[(group_offsets$3)+:(8)])) begin
+            differing_groups = differing_groups + 32'h1;
+            differing_group = numbers$3[(32'h0)+:(2)];
+        end
+        good_copy = verdict$accepted & kept$q & (kept_seq$q == verdict$sequence);
+        if (good_copy) begin
+            kept$d = 1'b0;
+        end
+        named$d = good_copy & (differing_groups == 32'h1);
+        named_group$d = differing_group;
+        logical = ((kept_state$q) & 3'h7) + ((named_group$q) & 3'h7);
+        if (logical >= lanes$count) begin
+            logical = logical - lanes$count;
+        end
+        physical = 32'h0;
+        rank = 32'h0;
+        if (lanes$mask[0]) begin
+            if (rank == logical) begin
+                physical = (physical & ~(1 << (0)) | ((1'b1) << (0)));
+            end
+            rank = rank + 32'h1;
+        end
+        if (lanes$mask[1]) begin
+            if (rank == logical) begin
+                physical = (physical & ~(1 << (1)) | ((1'b1) << (1)));
+            end
+            rank = rank + 32'h1;
+        end
+        if (lanes$mask[2]) begin
+            if (rank == logical) begin
+                physical = (physical & ~(1 << (2)) | ((1'b1) << (2)));
+            end
+            rank = rank + 32'h1;
+        end
+        if (lanes$mask[3]) begin
+            if (rank == logical) begin
+                physical = (physical & ~(1 << (3)) | ((1'b1) << (3)));
+            end
+            rank = rank + 32'h1;
+        end
+        out$valid = named$q;
+        out$lane = physical;
+        if (lanes$narrowing | start) begin
+            kept$d = 1'b0;
+        end
+        if (start) begin
+            named$d = 1'b0;
+        end
+        if (reset) begin
+            kept$d = 1'b0;
+            named$d = 1'b0;
+        end
+    end
+    
+endmodule // llp_endpoint$rx$naming
+
+
+module llp_endpoint$rx$naming$kept(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$rx$naming$kept
+
+
+module llp_endpoint$rx$naming$kept_crcs(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$rx$naming$kept_crcs
+
+
+module llp_endpoint$rx$naming$kept_seq(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -12011,67 +12584,10 @@ module llp_endpoint$rx$lane_err$1(d,q,clock);
        q <= d;
     end
           
-endmodule // llp_endpoint$rx$lane_err$1
+endmodule // llp_endpoint$rx$naming$kept_seq
 
 
-module llp_endpoint$rx$lane_err$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$rx$lane_err$2
-
-
-module llp_endpoint$rx$lane_err$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$rx$lane_err$3
-
-
-module llp_endpoint$rx$lcount(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$rx$lcount
-
-
-module llp_endpoint$rx$nm_m(d,q,clock);
+module llp_endpoint$rx$naming$kept_state(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -12087,10 +12603,10 @@ module llp_endpoint$rx$nm_m(d,q,clock);
        q <= d;
     end
           
-endmodule // llp_endpoint$rx$nm_m
+endmodule // llp_endpoint$rx$naming$kept_state
 
 
-module llp_endpoint$rx$nm_valid(d,q,clock);
+module llp_endpoint$rx$naming$named(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -12106,10 +12622,218 @@ module llp_endpoint$rx$nm_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // llp_endpoint$rx$nm_valid
+endmodule // llp_endpoint$rx$naming$named
 
 
-module llp_endpoint$rx$o_cred$0(d,q,clock);
+module llp_endpoint$rx$naming$named_group(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$rx$naming$named_group
+
+
+module llp_endpoint$rx$pulses(clock,reset,commands$null,commands$retry_request,commands$retry_request_seq,commands$retry_marker,commands$retry_marker_seq,commands$round_trip_marker,commands$round_trip_echo,commands$round_trip_echo_seq,commands$lane_mask,commands$lane_mask_value,pending_credits$0,pending_credits$1,verdict$null_acts,verdict$commit,verdict$accepted,verdict$keep_bad,verdict$sequence,verdict$retry_request,verdict$resizing,got_retry,got_retry_seq,got_echo,got_echo_seq,got_mask,got_mask_val,send_retry,send_echo,got_credits$0,got_credits$1);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  commands$null;
+    input wire  commands$retry_request;
+    input wire  [15:0] commands$retry_request_seq;
+    input wire  commands$retry_marker;
+    input wire  [15:0] commands$retry_marker_seq;
+    input wire  commands$round_trip_marker;
+    input wire  commands$round_trip_echo;
+    input wire  [15:0] commands$round_trip_echo_seq;
+    input wire  commands$lane_mask;
+    input wire  [3:0] commands$lane_mask_value;
+    input wire  [12:0] pending_credits$0;
+    input wire  [12:0] pending_credits$1;
+    input wire  verdict$null_acts;
+    input wire  verdict$commit;
+    input wire  verdict$accepted;
+    input wire  verdict$keep_bad;
+    input wire  [15:0] verdict$sequence;
+    input wire  verdict$retry_request;
+    input wire  verdict$resizing;
+    output reg  got_retry;
+    output reg  [15:0] got_retry_seq;
+    output reg  got_echo;
+    output reg  [15:0] got_echo_seq;
+    output reg  got_mask;
+    output reg  [3:0] got_mask_val;
+    output reg  send_retry;
+    output reg  send_echo;
+    output reg  [12:0] got_credits$0;
+    output reg  [12:0] got_credits$1;
+    
+    // Stub signals
+    reg  retry$d;
+    wire  retry$q;
+    reg  retry$clock;
+    reg  [15:0] retry_seq$d;
+    wire  [15:0] retry_seq$q;
+    reg  retry_seq$clock;
+    reg  echo$d;
+    wire  echo$q;
+    reg  echo$clock;
+    reg  [15:0] echo_seq$d;
+    wire  [15:0] echo_seq$q;
+    reg  echo_seq$clock;
+    reg  lane_mask$d;
+    wire  lane_mask$q;
+    reg  lane_mask$clock;
+    reg  [3:0] lane_mask_value$d;
+    wire  [3:0] lane_mask_value$q;
+    reg  lane_mask_value$clock;
+    reg  send_retry_pulse$d;
+    wire  send_retry_pulse$q;
+    reg  send_retry_pulse$clock;
+    reg  send_echo_pulse$d;
+    wire  send_echo_pulse$q;
+    reg  send_echo_pulse$clock;
+    reg  [12:0] credits$0$d;
+    wire  [12:0] credits$0$q;
+    reg  credits$0$clock;
+    reg  [12:0] credits$1$d;
+    wire  [12:0] credits$1$q;
+    reg  credits$1$clock;
+    
+    // Local signals
+    reg  unused_inputs;
+    
+    // Sub module instances
+    llp_endpoint$rx$pulses$retry retry(
+        .d(retry$d),
+        .q(retry$q),
+        .clock(retry$clock)
+    );
+    llp_endpoint$rx$pulses$retry_seq retry_seq(
+        .d(retry_seq$d),
+        .q(retry_seq$q),
+        .clock(retry_seq$clock)
+    );
+    llp_endpoint$rx$pulses$echo echo(
+        .d(echo$d),
+        .q(echo$q),
+        .clock(echo$clock)
+    );
+    llp_endpoint$rx$pulses$echo_seq echo_seq(
+        .d(echo_seq$d),
+        .q(echo_seq$q),
+        .clock(echo_seq$clock)
+    );
+    llp_endpoint$rx$pulses$lane_mask lane_mask(
+        .d(lane_mask$d),
+        .q(lane_mask$q),
+        .clock(lane_mask$clock)
+    );
+    llp_endpoint$rx$pulses$lane_mask_value lane_mask_value(
+        .d(lane_mask_value$d),
+        .q(lane_mask_value$q),
+        .clock(lane_mask_value$clock)
+    );
+    llp_endpoint$rx$pulses$send_retry_pulse send_retry_pulse(
+        .d(send_retry_pulse$d),
+        .q(send_retry_pulse$q),
+        .clock(send_retry_pulse$clock)
+    );
+    llp_endpoint$rx$pulses$send_echo_pulse send_echo_pulse(
+        .d(send_echo_pulse$d),
+        .q(send_echo_pulse$q),
+        .clock(send_echo_pulse$clock)
+    );
+    llp_endpoint$rx$pulses$credits$0 credits$0(
+        .d(credits$0$d),
+        .q(credits$0$q),
+        .clock(credits$0$clock)
+    );
+    llp_endpoint$rx$pulses$credits$1 credits$1(
+        .d(credits$1$d),
+        .q(credits$1$q),
+        .clock(credits$1$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        retry$clock = clock;
+        retry_seq$clock = clock;
+        echo$clock = clock;
+        echo_seq$clock = clock;
+        lane_mask$clock = clock;
+        lane_mask_value$clock = clock;
+        send_retry_pulse$clock = clock;
+        send_echo_pulse$clock = clock;
+        retry$d = retry$q;
+        retry_seq$d = retry_seq$q;
+        echo$d = echo$q;
+        echo_seq$d = echo_seq$q;
+        lane_mask$d = lane_mask$q;
+        lane_mask_value$d = lane_mask_value$q;
+        send_retry_pulse$d = send_retry_pulse$q;
+        send_echo_pulse$d = send_echo_pulse$q;
+        unused_inputs = commands$null | commands$retry_marker | |commands$retry_marker_seq | verdict$accepted | verdict$keep_bad | |verdict$sequence | verdict$resizing;
+        credits$0$clock = clock;
+        credits$0$d = 32'h0;
+        got_credits$0 = credits$0$q;
+        credits$1$clock = clock;
+        credits$1$d = 32'h0;
+        got_credits$1 = credits$1$q;
+        got_retry = retry$q;
+        got_retry_seq = retry_seq$q;
+        got_echo = echo$q;
+        got_echo_seq = echo_seq$q;
+        got_mask = lane_mask$q;
+        got_mask_val = lane_mask_value$q;
+        send_retry = send_retry_pulse$q;
+        send_echo = send_echo_pulse$q;
+        retry$d = 1'b0;
+        echo$d = 1'b0;
+        lane_mask$d = 1'b0;
+        send_retry_pulse$d = verdict$retry_request;
+        send_echo_pulse$d = 1'b0;
+        if (verdict$null_acts) begin
+            retry$d = commands$retry_request;
+            retry_seq$d = commands$retry_request_seq;
+            lane_mask$d = commands$lane_mask;
+            lane_mask_value$d = commands$lane_mask_value;
+        end
+        if (verdict$null_acts | verdict$commit) begin
+            echo$d = commands$round_trip_echo;
+            echo_seq$d = commands$round_trip_echo_seq;
+            send_echo_pulse$d = commands$round_trip_marker;
+        end
+        if (verdict$commit) begin
+            credits$0$d = pending_credits$0;
+            credits$1$d = pending_credits$1;
+        end
+        if (reset) begin
+            retry$d = 1'b0;
+            echo$d = 1'b0;
+            lane_mask$d = 1'b0;
+            send_retry_pulse$d = 1'b0;
+            send_echo_pulse$d = 1'b0;
+            credits$0$d = 32'h0;
+            credits$1$d = 32'h0;
+        end
+    end
+    
+endmodule // llp_endpoint$rx$pulses
+
+
+module llp_endpoint$rx$pulses$credits$0(d,q,clock);
     
     // Module arguments
     input wire  [12:0] d;
@@ -12125,10 +12849,10 @@ module llp_endpoint$rx$o_cred$0(d,q,clock);
        q <= d;
     end
           
-endmodule // llp_endpoint$rx$o_cred$0
+endmodule // llp_endpoint$rx$pulses$credits$0
 
 
-module llp_endpoint$rx$o_cred$1(d,q,clock);
+module llp_endpoint$rx$pulses$credits$1(d,q,clock);
     
     // Module arguments
     input wire  [12:0] d;
@@ -12144,10 +12868,10 @@ module llp_endpoint$rx$o_cred$1(d,q,clock);
        q <= d;
     end
           
-endmodule // llp_endpoint$rx$o_cred$1
+endmodule // llp_endpoint$rx$pulses$credits$1
 
 
-module llp_endpoint$rx$o_echo(d,q,clock);
+module llp_endpoint$rx$pulses$echo(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -12163,10 +12887,10 @@ module llp_endpoint$rx$o_echo(d,q,clock);
        q <= d;
     end
           
-endmodule // llp_endpoint$rx$o_echo
+endmodule // llp_endpoint$rx$pulses$echo
 
 
-module llp_endpoint$rx$o_echo_seq(d,q,clock);
+module llp_endpoint$rx$pulses$echo_seq(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -12182,10 +12906,10 @@ module llp_endpoint$rx$o_echo_seq(d,q,clock);
        q <= d;
     end
           
-endmodule // llp_endpoint$rx$o_echo_seq
+endmodule // llp_endpoint$rx$pulses$echo_seq
 
 
-module llp_endpoint$rx$o_fail(d,q,clock);
+module llp_endpoint$rx$pulses$lane_mask(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -12201,29 +12925,10 @@ module llp_endpoint$rx$o_fail(d,q,clock);
        q <= d;
     end
           
-endmodule // llp_endpoint$rx$o_fail
+endmodule // llp_endpoint$rx$pulses$lane_mask
 
 
-module llp_endpoint$rx$o_mask(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$rx$o_mask
-
-
-module llp_endpoint$rx$o_mask_val(d,q,clock);
+module llp_endpoint$rx$pulses$lane_mask_value(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -12239,10 +12944,10 @@ module llp_endpoint$rx$o_mask_val(d,q,clock);
        q <= d;
     end
           
-endmodule // llp_endpoint$rx$o_mask_val
+endmodule // llp_endpoint$rx$pulses$lane_mask_value
 
 
-module llp_endpoint$rx$o_retry(d,q,clock);
+module llp_endpoint$rx$pulses$retry(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -12258,10 +12963,10 @@ module llp_endpoint$rx$o_retry(d,q,clock);
        q <= d;
     end
           
-endmodule // llp_endpoint$rx$o_retry
+endmodule // llp_endpoint$rx$pulses$retry
 
 
-module llp_endpoint$rx$o_retry_seq(d,q,clock);
+module llp_endpoint$rx$pulses$retry_seq(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -12277,10 +12982,10 @@ module llp_endpoint$rx$o_retry_seq(d,q,clock);
        q <= d;
     end
           
-endmodule // llp_endpoint$rx$o_retry_seq
+endmodule // llp_endpoint$rx$pulses$retry_seq
 
 
-module llp_endpoint$rx$o_send_echo(d,q,clock);
+module llp_endpoint$rx$pulses$send_echo_pulse(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -12296,10 +13001,10 @@ module llp_endpoint$rx$o_send_echo(d,q,clock);
        q <= d;
     end
           
-endmodule // llp_endpoint$rx$o_send_echo
+endmodule // llp_endpoint$rx$pulses$send_echo_pulse
 
 
-module llp_endpoint$rx$o_send_retry(d,q,clock);
+module llp_endpoint$rx$pulses$send_retry_pulse(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -12315,29 +13020,308 @@ module llp_endpoint$rx$o_send_retry(d,q,clock);
        q <= d;
     end
           
-endmodule // llp_endpoint$rx$o_send_retry
+endmodule // llp_endpoint$rx$pulses$send_retry_pulse
 
 
-module llp_endpoint$rx$p_echo(d,q,clock);
+module llp_endpoint$rx$verdict(clock,reset,live,start,fresh_far,deframed$flit,deframed$flit_valid,deframed$flit_pos,deframed$end_valid,deframed$end_intact,deframed$end_crc_diff,deframed$end_state,deframed$end_gcrc,deframed$lane_missing,deframed$stray,commands$null,commands$retry_request,commands$retry_request_seq,commands$retry_marker,commands$retry_marker_seq,commands$round_trip_marker,commands$round_trip_echo,commands$round_trip_echo_seq,commands$lane_mask,commands$lane_mask_value,lanes$mask,lanes$count,lanes$narrowing,lanes$last_lane_fails,out$null_acts,out$commit,out$accepted,out$keep_bad,out$sequence,out$retry_request,out$resizing,rollback,expect_seq,ltps_good,nulls_good,ltps_bad,ltps_dup,link_up,waiting);
     
     // Module arguments
-    input wire  d;
-    output reg  q;
+    input wire  clock;
+    input wire  reset;
+    input wire  live;
+    input wire  start;
+    input wire  fresh_far;
+    input wire  [64:0] deframed$flit;
+    input wire  deframed$flit_valid;
+    input wire  [3:0] deframed$flit_pos;
+    input wire  deframed$end_valid;
+    input wire  deframed$end_intact;
+    input wire  [13:0] deframed$end_crc_diff;
+    input wire  [1:0] deframed$end_state;
+    input wire  [31:0] deframed$end_gcrc;
+    input wire  [3:0] deframed$lane_missing;
+    input wire  deframed$stray;
+    input wire  commands$null;
+    input wire  commands$retry_request;
+    input wire  [15:0] commands$retry_request_seq;
+    input wire  commands$retry_marker;
+    input wire  [15:0] commands$retry_marker_seq;
+    input wire  commands$round_trip_marker;
+    input wire  commands$round_trip_echo;
+    input wire  [15:0] commands$round_trip_echo_seq;
+    input wire  commands$lane_mask;
+    input wire  [3:0] commands$lane_mask_value;
+    input wire  [3:0] lanes$mask;
+    input wire  [2:0] lanes$count;
+    input wire  lanes$narrowing;
+    input wire  lanes$last_lane_fails;
+    output reg  out$null_acts;
+    output reg  out$commit;
+    output reg  out$accepted;
+    output reg  out$keep_bad;
+    output reg  [15:0] out$sequence;
+    output reg  out$retry_request;
+    output reg  out$resizing;
+    output reg  rollback;
+    output reg  [15:0] expect_seq;
+    output reg  [31:0] ltps_good;
+    output reg  [31:0] nulls_good;
+    output reg  [31:0] ltps_bad;
+    output reg  [31:0] ltps_dup;
+    output reg  link_up;
+    output reg  waiting;
+    
+    // Constant declarations
+    localparam  retry_timeout = 16'h100;
+    localparam  marker_window = 16'h400;
+    
+    // Stub signals
+    reg  [15:0] expected$d;
+    wire  [15:0] expected$q;
+    reg  expected$clock;
+    reg  [15:0] incoming$d;
+    wire  [15:0] incoming$q;
+    reg  incoming$clock;
+    reg  wait_marker$d;
+    wire  wait_marker$q;
+    reg  wait_marker$clock;
+    reg  [15:0] retry_timer$d;
+    wire  [15:0] retry_timer$q;
+    reg  retry_timer$clock;
+    reg  seen_good$d;
+    wire  seen_good$q;
+    reg  seen_good$clock;
+    reg  resizing$d;
+    wire  resizing$q;
+    reg  resizing$clock;
+    reg  [31:0] good_count$d;
+    wire  [31:0] good_count$q;
+    reg  good_count$clock;
+    reg  [31:0] null_count$d;
+    wire  [31:0] null_count$q;
+    reg  null_count$clock;
+    reg  [31:0] bad_count$d;
+    wire  [31:0] bad_count$q;
+    reg  bad_count$clock;
+    reg  [31:0] duplicate_count$d;
+    wire  [31:0] duplicate_count$q;
+    reg  duplicate_count$clock;
+    
+    // Local signals
+    reg  end_valid;
+    reg  stray;
+    reg  good_null;
+    reg  good_normal;
+    reg  bad;
+    reg  request;
+    reg  [15:0] marker_distance;
+    reg  unused_inputs;
+    
+    // Sub module instances
+    llp_endpoint$rx$verdict$expected expected(
+        .d(expected$d),
+        .q(expected$q),
+        .clock(expected$clock)
+    );
+    llp_endpoint$rx$verdict$incoming incoming(
+        .d(incoming$d),
+        .q(incoming$q),
+        .clock(incoming$clock)
+    );
+    llp_endpoint$rx$verdict$wait_marker wait_marker(
+        .d(wait_marker$d),
+        .q(wait_marker$q),
+        .clock(wait_marker$clock)
+    );
+    llp_endpoint$rx$verdict$retry_timer retry_timer(
+        .d(retry_timer$d),
+        .q(retry_timer$q),
+        .clock(retry_timer$clock)
+    );
+    llp_endpoint$rx$verdict$seen_good seen_good(
+        .d(seen_good$d),
+        .q(seen_good$q),
+        .clock(seen_good$clock)
+    );
+    llp_endpoint$rx$verdict$resizing resizing(
+        .d(resizing$d),
+        .q(resizing$q),
+        .clock(resizing$clock)
+    );
+    llp_endpoint$rx$verdict$good_count good_count(
+        .d(good_count$d),
+        .q(good_count$q),
+        .clock(good_count$clock)
+    );
+    llp_endpoint$rx$verdict$null_count null_count(
+        .d(null_count$d),
+        .q(null_count$q),
+        .clock(null_count$clock)
+    );
+    llp_endpoint$rx$verdict$bad_count bad_count(
+        .d(bad_count$d),
+        .q(bad_count$q),
+        .clock(bad_count$clock)
+    );
+    llp_endpoint$rx$verdict$duplicate_count duplicate_count(
+        .d(duplicate_count$d),
+        .q(duplicate_count$q),
+        .clock(duplicate_count$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        expected$clock = clock;
+        incoming$clock = clock;
+        wait_marker$clock = clock;
+        retry_timer$clock = clock;
+        seen_good$clock = clock;
+        resizing$clock = clock;
+        good_count$clock = clock;
+        null_count$clock = clock;
+        bad_count$clock = clock;
+        duplicate_count$clock = clock;
+        expected$d = expected$q;
+        incoming$d = incoming$q;
+        wait_marker$d = wait_marker$q;
+        retry_timer$d = retry_timer$q;
+        seen_good$d = seen_good$q;
+        resizing$d = resizing$q;
+        good_count$d = good_count$q;
+        null_count$d = null_count$q;
+        bad_count$d = bad_count$q;
+        duplicate_count$d = duplicate_count$q;
+        unused_inputs = |deframed$flit | deframed$flit_valid | |deframed$flit_pos | |deframed$end_state | |deframed$end_gcrc | |deframed$lane_missing | commands$retry_request | |commands$retry_request_seq | commands$round_trip_marker | commands$round_trip_echo | |commands$round_trip_echo_seq | commands$lane_mask | |commands$lane_mask_value | |lanes$mask | |lanes$count | lanes$last_lane_fails;
+        expect_seq = expected$q;
+        ltps_good = good_count$q;
+        nulls_good = null_count$q;
+        ltps_bad = bad_count$q;
+        ltps_dup = duplicate_count$q;
+        link_up = seen_good$q & ~wait_marker$q;
+        waiting = wait_marker$q;
+        out$sequence = incoming$q;
+        out$resizing = resizing$q;
+        request = 1'b0;
+        end_valid = deframed$end_valid & live;
+        stray = deframed$stray & live;
+        good_null = end_valid & deframed$end_intact & commands$null & ~|deframed$end_crc_diff;
+        good_normal = end_valid & deframed$end_intact & ~commands$null & (deframed$end_crc_diff == incoming$q[(32'h0)+:(14)]);
+        bad = (end_valid & ~good_null & ~good_normal) | (stray & ~end_valid);
+        out$null_acts = good_null;
+        out$accepted = good_normal & ~wait_marker$q;
+        out$commit = 1'b0;
+        rollback = end_valid | start;
+        marker_distance = expected$q - commands$retry_marker_seq;
+        if (good_null) begin
+            seen_good$d = 1'b1;
+            null_count$d = null_count$q + 32'h1;
+            if (commands$retry_marker & (marker_distance < marker_window)) begin
+                incoming$d = commands$retry_marker_seq;
+                wait_marker$d = 1'b0;
+                resizing$d = 1'b0;
+            end
+        end
+        if (good_normal & ~wait_marker$q) begin
+            seen_good$d = 1'b1;
+            incoming$d = incoming$q + 32'h1;
+            if (incoming$q == expected$q) begin
+                out$commit = 1'b1;
+                rollback = 1'b0;
+                expected$d = expected$q + 32'h1;
+                good_count$d = good_count$q + 32'h1;
+            end
+            else begin
+                duplicate_count$d = duplicate_count$q + 32'h1;
+            end
+        end
+        if (bad & ~good_normal) begin
+            bad_count$d = bad_count$q + 32'h1;
+        end
+        out$keep_bad = bad & ~good_normal & ~wait_marker$q & end_valid & deframed$end_intact & (incoming$q == expected$q);
+        if (bad & ~good_normal & ~wait_marker$q) begin
+            wait_marker$d = 1'b1;
+            retry_timer$d = 32'h0;
+            request = 1'b1;
+        end
+        if (wait_marker$q & live) begin
+            retry_timer$d = retry_timer$q + 32'h1;
+            if (retry_timer$q == retry_timeout) begin
+                retry_timer$d = 32'h0;
+                request = 1'b1;
+            end
+        end
+        if (lanes$narrowing) begin
+            wait_marker$d = 1'b1;
+            retry_timer$d = 32'h0;
+            request = 1'b1;
+            resizing$d = 1'b1;
+        end
+        out$retry_request = request;
+        if (start) begin
+            wait_marker$d = 1'b1;
+            retry_timer$d = 32'h0;
+            resizing$d = 1'b0;
+            if (fresh_far) begin
+                expected$d = 32'h0;
+                incoming$d = 32'h0;
+            end
+        end
+        if (reset) begin
+            expected$d = 32'h0;
+            incoming$d = 32'h0;
+            wait_marker$d = 1'b0;
+            retry_timer$d = 32'h0;
+            seen_good$d = 1'b0;
+            resizing$d = 1'b0;
+            good_count$d = 32'h0;
+            null_count$d = 32'h0;
+            bad_count$d = 32'h0;
+            duplicate_count$d = 32'h0;
+        end
+    end
+    
+endmodule // llp_endpoint$rx$verdict
+
+
+module llp_endpoint$rx$verdict$bad_count(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 1'h0;
+       q = 32'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // llp_endpoint$rx$p_echo
+endmodule // llp_endpoint$rx$verdict$bad_count
 
 
-module llp_endpoint$rx$p_echo_seq(d,q,clock);
+module llp_endpoint$rx$verdict$duplicate_count(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$rx$verdict$duplicate_count
+
+
+module llp_endpoint$rx$verdict$expected(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -12353,67 +13337,29 @@ module llp_endpoint$rx$p_echo_seq(d,q,clock);
        q <= d;
     end
           
-endmodule // llp_endpoint$rx$p_echo_seq
+endmodule // llp_endpoint$rx$verdict$expected
 
 
-module llp_endpoint$rx$p_mask(d,q,clock);
+module llp_endpoint$rx$verdict$good_count(d,q,clock);
     
     // Module arguments
-    input wire  d;
-    output reg  q;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 1'h0;
+       q = 32'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // llp_endpoint$rx$p_mask
+endmodule // llp_endpoint$rx$verdict$good_count
 
 
-module llp_endpoint$rx$p_mask_val(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$rx$p_mask_val
-
-
-module llp_endpoint$rx$p_mrkr(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$rx$p_mrkr
-
-
-module llp_endpoint$rx$p_mrkr_seq(d,q,clock);
+module llp_endpoint$rx$verdict$incoming(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -12429,10 +13375,29 @@ module llp_endpoint$rx$p_mrkr_seq(d,q,clock);
        q <= d;
     end
           
-endmodule // llp_endpoint$rx$p_mrkr_seq
+endmodule // llp_endpoint$rx$verdict$incoming
 
 
-module llp_endpoint$rx$p_rr(d,q,clock);
+module llp_endpoint$rx$verdict$null_count(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$rx$verdict$null_count
+
+
+module llp_endpoint$rx$verdict$resizing(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -12448,10 +13413,10 @@ module llp_endpoint$rx$p_rr(d,q,clock);
        q <= d;
     end
           
-endmodule // llp_endpoint$rx$p_rr
+endmodule // llp_endpoint$rx$verdict$resizing
 
 
-module llp_endpoint$rx$p_rr_seq(d,q,clock);
+module llp_endpoint$rx$verdict$retry_timer(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -12467,10 +13432,10 @@ module llp_endpoint$rx$p_rr_seq(d,q,clock);
        q <= d;
     end
           
-endmodule // llp_endpoint$rx$p_rr_seq
+endmodule // llp_endpoint$rx$verdict$retry_timer
 
 
-module llp_endpoint$rx$p_rtm(d,q,clock);
+module llp_endpoint$rx$verdict$seen_good(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -12486,48 +13451,10 @@ module llp_endpoint$rx$p_rtm(d,q,clock);
        q <= d;
     end
           
-endmodule // llp_endpoint$rx$p_rtm
+endmodule // llp_endpoint$rx$verdict$seen_good
 
 
-module llp_endpoint$rx$pend_cred$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$rx$pend_cred$0
-
-
-module llp_endpoint$rx$pend_cred$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$rx$pend_cred$1
-
-
-module llp_endpoint$rx$resizing(d,q,clock);
+module llp_endpoint$rx$verdict$wait_marker(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -12543,159 +13470,7 @@ module llp_endpoint$rx$resizing(d,q,clock);
        q <= d;
     end
           
-endmodule // llp_endpoint$rx$resizing
-
-
-module llp_endpoint$rx$rx_mask(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$rx$rx_mask
-
-
-module llp_endpoint$rx$score$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$rx$score$0
-
-
-module llp_endpoint$rx$score$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$rx$score$1
-
-
-module llp_endpoint$rx$score$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$rx$score$2
-
-
-module llp_endpoint$rx$score$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$rx$score$3
-
-
-module llp_endpoint$rx$seen_good(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$rx$seen_good
-
-
-module llp_endpoint$rx$wait_r(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$rx$wait_r
-
-
-module llp_endpoint$rx$wtimer(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$rx$wtimer
+endmodule // llp_endpoint$rx$verdict$wait_marker
 
 
 module llp_endpoint$rx_lanes(bits,count);
@@ -16026,12 +16801,12 @@ module llp_endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$ready,sink
     input wire  reset;
     input wire  sinks$0$valid;
     input wire  [75:0] sinks$0$data;
-    output reg  sinks$0$ready;
+    output wire  sinks$0$ready;
     input wire  sinks$1$valid;
     input wire  [75:0] sinks$1$data;
-    output reg  sinks$1$ready;
-    output reg  out$valid;
-    output reg  [64:0] out$data;
+    output wire  sinks$1$ready;
+    output wire  out$valid;
+    output wire  [64:0] out$data;
     input wire  out$ready;
     input wire  striper_idle;
     output reg  [3:0] mask;
@@ -16068,85 +16843,629 @@ module llp_endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$ready,sink
     output reg  credit_error;
     output reg  [15:0] replay_fill;
     
+    // Stub signals
+    reg  arbiter$clock;
+    reg  arbiter$reset;
+    reg  arbiter$restart;
+    reg  arbiter$interleave;
+    reg  [12:0] arbiter$got_credits$0;
+    reg  [12:0] arbiter$got_credits$1;
+    reg  arbiter$slots$data_slot;
+    reg  arbiter$slots$credit_slot;
+    wire  arbiter$out$ready;
+    wire  [64:0] arbiter$out$flit;
+    wire  [12:0] arbiter$credits$0;
+    wire  [12:0] arbiter$credits$1;
+    wire  arbiter$credit_error;
+    wire  [15:0] arbiter$core_dropped;
+    reg  owed$clock;
+    reg  owed$reset;
+    reg  owed$restart;
+    reg  [12:0] owed$freed$0;
+    reg  [12:0] owed$freed$1;
+    reg  [12:0] owed$rx_free$0;
+    reg  [12:0] owed$rx_free$1;
+    reg  owed$slots$data_slot;
+    reg  owed$slots$credit_slot;
+    wire  owed$out$any;
+    wire  owed$out$urgent;
+    wire  [64:0] owed$out$flit;
+    reg  builder$clock;
+    reg  builder$reset;
+    reg  builder$link$up;
+    reg  builder$link$start;
+    reg  builder$link$run;
+    reg  builder$link$restart;
+    reg  [15:0] builder$expect_seq;
+    reg  builder$candidate$ready;
+    reg  [64:0] builder$candidate$flit;
+    reg  builder$owed$any;
+    reg  builder$owed$urgent;
+    reg  [64:0] builder$owed$flit;
+    reg  builder$protocol$echo_pending;
+    reg  builder$protocol$null_wanted;
+    reg  builder$protocol$retry_request;
+    reg  builder$protocol$poll;
+    reg  builder$protocol$marker_out;
+    reg  [15:0] builder$numbers$next_seq;
+    reg  [15:0] builder$numbers$send_seq;
+    reg  [15:0] builder$numbers$replay_seq;
+    reg  builder$numbers$replay_pending;
+    reg  [15:0] builder$numbers$fill;
+    reg  builder$numbers$echo_accepted;
+    reg  builder$serializer$null_start;
+    reg  builder$serializer$ltp_start;
+    reg  builder$serializer$active;
+    wire  builder$out$active;
+    wire  builder$out$cut_through;
+    wire  builder$out$echo_slot;
+    wire  builder$out$marker_slot;
+    wire  builder$slots$data_slot;
+    wire  builder$slots$credit_slot;
+    wire  builder$write$write;
+    wire  [3:0] builder$write$position;
+    wire  [64:0] builder$write$flit;
+    wire  builder$idle;
+    reg  replay$clock;
+    reg  replay$reset;
+    reg  replay$link$up;
+    reg  replay$link$start;
+    reg  replay$link$run;
+    reg  replay$link$restart;
+    reg  replay$write$write;
+    reg  [3:0] replay$write$position;
+    reg  [64:0] replay$write$flit;
+    reg  replay$serializer$null_start;
+    reg  replay$serializer$ltp_start;
+    reg  replay$serializer$active;
+    reg  [7:0] replay$read_address;
+    wire  [64:0] replay$read_data;
+    wire  [15:0] replay$out$next_seq;
+    wire  [15:0] replay$out$send_seq;
+    wire  [15:0] replay$out$replay_seq;
+    wire  replay$out$replay_pending;
+    wire  [15:0] replay$out$fill;
+    wire  replay$out$echo_accepted;
+    wire  [15:0] replay$ltps_discarded;
+    wire  [15:0] replay$replays;
+    wire  [15:0] replay$stale;
+    reg  serializer$clock;
+    reg  serializer$reset;
+    reg  serializer$link$up;
+    reg  serializer$link$start;
+    reg  serializer$link$run;
+    reg  serializer$link$restart;
+    reg  serializer$builder$active;
+    reg  serializer$builder$cut_through;
+    reg  serializer$builder$echo_slot;
+    reg  serializer$builder$marker_slot;
+    reg  [15:0] serializer$numbers$next_seq;
+    reg  [15:0] serializer$numbers$send_seq;
+    reg  [15:0] serializer$numbers$replay_seq;
+    reg  serializer$numbers$replay_pending;
+    reg  [15:0] serializer$numbers$fill;
+    reg  serializer$numbers$echo_accepted;
+    reg  serializer$protocol$echo_pending;
+    reg  serializer$protocol$null_wanted;
+    reg  serializer$protocol$retry_request;
+    reg  serializer$protocol$poll;
+    reg  serializer$protocol$marker_out;
+    reg  serializer$lanes$change_pending;
+    reg  [1:0] serializer$lanes$state_step;
+    reg  [1:0] serializer$lanes$state_wrap;
+    wire  serializer$status$null_start;
+    wire  serializer$status$ltp_start;
+    wire  serializer$status$active;
+    wire  [7:0] serializer$read_address;
+    reg  [64:0] serializer$read_data;
+    wire  [4:0] serializer$beat;
+    reg  [64:0] serializer$null_flit;
+    wire  [31:0] serializer$ltps_sent;
+    wire  [31:0] serializer$nulls_sent;
+    reg  null_ltp$clock;
+    reg  null_ltp$serializer$null_start;
+    reg  null_ltp$serializer$ltp_start;
+    reg  null_ltp$serializer$active;
+    reg  [4:0] null_ltp$position;
+    reg  [15:0] null_ltp$numbers$next_seq;
+    reg  [15:0] null_ltp$numbers$send_seq;
+    reg  [15:0] null_ltp$numbers$replay_seq;
+    reg  null_ltp$numbers$replay_pending;
+    reg  [15:0] null_ltp$numbers$fill;
+    reg  null_ltp$numbers$echo_accepted;
+    reg  null_ltp$protocol$echo_pending;
+    reg  null_ltp$protocol$null_wanted;
+    reg  null_ltp$protocol$retry_request;
+    reg  null_ltp$protocol$poll;
+    reg  null_ltp$protocol$marker_out;
+    reg  [15:0] null_ltp$expect_seq;
+    reg  [3:0] null_ltp$rx_mask;
+    wire  [64:0] null_ltp$flit;
+    reg  lanes$clock;
+    reg  lanes$reset;
+    reg  lanes$link$up;
+    reg  lanes$link$start;
+    reg  lanes$link$run;
+    reg  lanes$link$restart;
+    reg  [3:0] lanes$start_mask;
+    reg  lanes$striper_idle;
+    reg  lanes$serializer$null_start;
+    reg  lanes$serializer$ltp_start;
+    reg  lanes$serializer$active;
+    wire  [3:0] lanes$mask;
+    wire  lanes$out$change_pending;
+    wire  [1:0] lanes$out$state_step;
+    wire  [1:0] lanes$out$state_wrap;
+    reg  protocol$clock;
+    reg  protocol$reset;
+    reg  protocol$up;
+    reg  protocol$start;
+    reg  protocol$fresh_far;
+    reg  protocol$builder$active;
+    reg  protocol$builder$cut_through;
+    reg  protocol$builder$echo_slot;
+    reg  protocol$builder$marker_slot;
+    reg  protocol$serializer$null_start;
+    reg  protocol$serializer$ltp_start;
+    reg  protocol$serializer$active;
+    reg  [15:0] protocol$numbers$next_seq;
+    reg  [15:0] protocol$numbers$send_seq;
+    reg  [15:0] protocol$numbers$replay_seq;
+    reg  protocol$numbers$replay_pending;
+    reg  [15:0] protocol$numbers$fill;
+    reg  protocol$numbers$echo_accepted;
+    wire  protocol$link$up;
+    wire  protocol$link$start;
+    wire  protocol$link$run;
+    wire  protocol$link$restart;
+    wire  protocol$out$echo_pending;
+    wire  protocol$out$null_wanted;
+    wire  protocol$out$retry_request;
+    wire  protocol$out$poll;
+    wire  protocol$out$marker_out;
+    
+    // Sub module instances
+    llp_endpoint$tx$arbiter arbiter(
+        .clock(arbiter$clock),
+        .reset(arbiter$reset),
+        .restart(arbiter$restart),
+        .sinks$0$valid(sinks$0$valid),
+        .sinks$0$data(sinks$0$data),
+        .sinks$0$ready(sinks$0$ready),
+        .sinks$1$valid(sinks$1$valid),
+        .sinks$1$data(sinks$1$data),
+        .sinks$1$ready(sinks$1$ready),
+        .interleave(arbiter$interleave),
+        .got_credits$0(arbiter$got_credits$0),
+        .got_credits$1(arbiter$got_credits$1),
+        .slots$data_slot(arbiter$slots$data_slot),
+        .slots$credit_slot(arbiter$slots$credit_slot),
+        .out$ready(arbiter$out$ready),
+        .out$flit(arbiter$out$flit),
+        .credits$0(arbiter$credits$0),
+        .credits$1(arbiter$credits$1),
+        .credit_error(arbiter$credit_error),
+        .core_dropped(arbiter$core_dropped)
+    );
+    llp_endpoint$tx$owed owed(
+        .clock(owed$clock),
+        .reset(owed$reset),
+        .restart(owed$restart),
+        .freed$0(owed$freed$0),
+        .freed$1(owed$freed$1),
+        .rx_free$0(owed$rx_free$0),
+        .rx_free$1(owed$rx_free$1),
+        .slots$data_slot(owed$slots$data_slot),
+        .slots$credit_slot(owed$slots$credit_slot),
+        .out$any(owed$out$any),
+        .out$urgent(owed$out$urgent),
+        .out$flit(owed$out$flit)
+    );
+    llp_endpoint$tx$builder builder(
+        .clock(builder$clock),
+        .reset(builder$reset),
+        .link$up(builder$link$up),
+        .link$start(builder$link$start),
+        .link$run(builder$link$run),
+        .link$restart(builder$link$restart),
+        .expect_seq(builder$expect_seq),
+        .candidate$ready(builder$candidate$ready),
+        .candidate$flit(builder$candidate$flit),
+        .owed$any(builder$owed$any),
+        .owed$urgent(builder$owed$urgent),
+        .owed$flit(builder$owed$flit),
+        .protocol$echo_pending(builder$protocol$echo_pending),
+        .protocol$null_wanted(builder$protocol$null_wanted),
+        .protocol$retry_request(builder$protocol$retry_request),
+        .protocol$poll(builder$protocol$poll),
+        .protocol$marker_out(builder$protocol$marker_out),
+        .numbers$next_seq(builder$numbers$next_seq),
+        .numbers$send_seq(builder$numbers$send_seq),
+        .numbers$replay_seq(builder$numbers$replay_seq),
+        .numbers$replay_pending(builder$numbers$replay_pending),
+        .numbers$fill(builder$numbers$fill),
+        .numbers$echo_accepted(builder$numbers$echo_accepted),
+        .serializer$null_start(builder$serializer$null_start),
+        .serializer$ltp_start(builder$serializer$ltp_start),
+        .serializer$active(builder$serializer$active),
+        .out$active(builder$out$active),
+        .out$cut_through(builder$out$cut_through),
+        .out$echo_slot(builder$out$echo_slot),
+        .out$marker_slot(builder$out$marker_slot),
+        .slots$data_slot(builder$slots$data_slot),
+        .slots$credit_slot(builder$slots$credit_slot),
+        .write$write(builder$write$write),
+        .write$position(builder$write$position),
+        .write$flit(builder$write$flit),
+        .idle(builder$idle)
+    );
+    llp_endpoint$tx$replay replay(
+        .clock(replay$clock),
+        .reset(replay$reset),
+        .link$up(replay$link$up),
+        .link$start(replay$link$start),
+        .link$run(replay$link$run),
+        .link$restart(replay$link$restart),
+        .from_rx$got_retry(from_rx$got_retry),
+        .from_rx$got_retry_seq(from_rx$got_retry_seq),
+        .from_rx$got_echo(from_rx$got_echo),
+        .from_rx$got_echo_seq(from_rx$got_echo_seq),
+        .from_rx$got_mask(from_rx$got_mask),
+        .from_rx$got_mask_val(from_rx$got_mask_val),
+        .from_rx$send_retry(from_rx$send_retry),
+        .from_rx$send_echo(from_rx$send_echo),
+        .from_rx$expect_seq(from_rx$expect_seq),
+        .from_rx$mask(from_rx$mask),
+        .write$write(replay$write$write),
+        .write$position(replay$write$position),
+        .write$flit(replay$write$flit),
+        .serializer$null_start(replay$serializer$null_start),
+        .serializer$ltp_start(replay$serializer$ltp_start),
+        .serializer$active(replay$serializer$active),
+        .read_address(replay$read_address),
+        .read_data(replay$read_data),
+        .out$next_seq(replay$out$next_seq),
+        .out$send_seq(replay$out$send_seq),
+        .out$replay_seq(replay$out$replay_seq),
+        .out$replay_pending(replay$out$replay_pending),
+        .out$fill(replay$out$fill),
+        .out$echo_accepted(replay$out$echo_accepted),
+        .ltps_discarded(replay$ltps_discarded),
+        .replays(replay$replays),
+        .stale(replay$stale)
+    );
+    llp_endpoint$tx$serializer serializer(
+        .clock(serializer$clock),
+        .reset(serializer$reset),
+        .link$up(serializer$link$up),
+        .link$start(serializer$link$start),
+        .link$run(serializer$link$run),
+        .link$restart(serializer$link$restart),
+        .out$valid(out$valid),
+        .out$data(out$data),
+        .out$ready(out$ready),
+        .builder$active(serializer$builder$active),
+        .builder$cut_through(serializer$builder$cut_through),
+        .builder$echo_slot(serializer$builder$echo_slot),
+        .builder$marker_slot(serializer$builder$marker_slot),
+        .numbers$next_seq(serializer$numbers$next_seq),
+        .numbers$send_seq(serializer$numbers$send_seq),
+        .numbers$replay_seq(serializer$numbers$replay_seq),
+        .numbers$replay_pending(serializer$numbers$replay_pending),
+        .numbers$fill(serializer$numbers$fill),
+        .numbers$echo_accepted(serializer$numbers$echo_accepted),
+        .protocol$echo_pending(serializer$protocol$echo_pending),
+        .protocol$null_wanted(serializer$protocol$null_wanted),
+        .protocol$retry_request(serializer$protocol$retry_request),
+        .protocol$poll(serializer$protocol$poll),
+        .protocol$marker_out(serializer$protocol$marker_out),
+        .lanes$change_pending(serializer$lanes$change_pending),
+        .lanes$state_step(serializer$lanes$state_step),
+        .lanes$state_wrap(serializer$lanes$state_wrap),
+        .status$null_start(serializer$status$null_start),
+        .status$ltp_start(serializer$status$ltp_start),
+        .status$active(serializer$status$active),
+        .read_address(serializer$read_address),
+        .read_data(serializer$read_data),
+        .beat(serializer$beat),
+        .null_flit(serializer$null_flit),
+        .ltps_sent(serializer$ltps_sent),
+        .nulls_sent(serializer$nulls_sent)
+    );
+    llp_endpoint$tx$null_ltp null_ltp(
+        .clock(null_ltp$clock),
+        .serializer$null_start(null_ltp$serializer$null_start),
+        .serializer$ltp_start(null_ltp$serializer$ltp_start),
+        .serializer$active(null_ltp$serializer$active),
+        .position(null_ltp$position),
+        .numbers$next_seq(null_ltp$numbers$next_seq),
+        .numbers$send_seq(null_ltp$numbers$send_seq),
+        .numbers$replay_seq(null_ltp$numbers$replay_seq),
+        .numbers$replay_pending(null_ltp$numbers$replay_pending),
+        .numbers$fill(null_ltp$numbers$fill),
+        .numbers$echo_accepted(null_ltp$numbers$echo_accepted),
+        .protocol$echo_pending(null_ltp$protocol$echo_pending),
+        .protocol$null_wanted(null_ltp$protocol$null_wanted),
+        .protocol$retry_request(null_ltp$protocol$retry_request),
+        .protocol$poll(null_ltp$protocol$poll),
+        .protocol$marker_out(null_ltp$protocol$marker_out),
+        .expect_seq(null_ltp$expect_seq),
+        .rx_mask(null_ltp$rx_mask),
+        .flit(null_ltp$flit)
+    );
+    llp_endpoint$tx$lanes lanes(
+        .clock(lanes$clock),
+        .reset(lanes$reset),
+        .link$up(lanes$link$up),
+        .link$start(lanes$link$start),
+        .link$run(lanes$link$run),
+        .link$restart(lanes$link$restart),
+        .from_rx$got_retry(from_rx$got_retry),
+        .from_rx$got_retry_seq(from_rx$got_retry_seq),
+        .from_rx$got_echo(from_rx$got_echo),
+        .from_rx$got_echo_seq(from_rx$got_echo_seq),
+        .from_rx$got_mask(from_rx$got_mask),
+        .from_rx$got_mask_val(from_rx$got_mask_val),
+        .from_rx$send_retry(from_rx$send_retry),
+        .from_rx$send_echo(from_rx$send_echo),
+        .from_rx$expect_seq(from_rx$expect_seq),
+        .from_rx$mask(from_rx$mask),
+        .start_mask(lanes$start_mask),
+        .striper_idle(lanes$striper_idle),
+        .serializer$null_start(lanes$serializer$null_start),
+        .serializer$ltp_start(lanes$serializer$ltp_start),
+        .serializer$active(lanes$serializer$active),
+        .mask(lanes$mask),
+        .out$change_pending(lanes$out$change_pending),
+        .out$state_step(lanes$out$state_step),
+        .out$state_wrap(lanes$out$state_wrap)
+    );
+    llp_endpoint$tx$protocol protocol(
+        .clock(protocol$clock),
+        .reset(protocol$reset),
+        .up(protocol$up),
+        .start(protocol$start),
+        .fresh_far(protocol$fresh_far),
+        .from_rx$got_retry(from_rx$got_retry),
+        .from_rx$got_retry_seq(from_rx$got_retry_seq),
+        .from_rx$got_echo(from_rx$got_echo),
+        .from_rx$got_echo_seq(from_rx$got_echo_seq),
+        .from_rx$got_mask(from_rx$got_mask),
+        .from_rx$got_mask_val(from_rx$got_mask_val),
+        .from_rx$send_retry(from_rx$send_retry),
+        .from_rx$send_echo(from_rx$send_echo),
+        .from_rx$expect_seq(from_rx$expect_seq),
+        .from_rx$mask(from_rx$mask),
+        .builder$active(protocol$builder$active),
+        .builder$cut_through(protocol$builder$cut_through),
+        .builder$echo_slot(protocol$builder$echo_slot),
+        .builder$marker_slot(protocol$builder$marker_slot),
+        .serializer$null_start(protocol$serializer$null_start),
+        .serializer$ltp_start(protocol$serializer$ltp_start),
+        .serializer$active(protocol$serializer$active),
+        .numbers$next_seq(protocol$numbers$next_seq),
+        .numbers$send_seq(protocol$numbers$send_seq),
+        .numbers$replay_seq(protocol$numbers$replay_seq),
+        .numbers$replay_pending(protocol$numbers$replay_pending),
+        .numbers$fill(protocol$numbers$fill),
+        .numbers$echo_accepted(protocol$numbers$echo_accepted),
+        .link$up(protocol$link$up),
+        .link$start(protocol$link$start),
+        .link$run(protocol$link$run),
+        .link$restart(protocol$link$restart),
+        .out$echo_pending(protocol$out$echo_pending),
+        .out$null_wanted(protocol$out$null_wanted),
+        .out$retry_request(protocol$out$retry_request),
+        .out$poll(protocol$out$poll),
+        .out$marker_out(protocol$out$marker_out)
+    );
+    
+    // Update code
+    always @(*) begin
+        arbiter$clock = clock;
+        owed$clock = clock;
+        builder$clock = clock;
+        replay$clock = clock;
+        serializer$clock = clock;
+        null_ltp$clock = clock;
+        lanes$clock = clock;
+        protocol$clock = clock;
+        arbiter$reset = reset;
+        owed$reset = reset;
+        builder$reset = reset;
+        replay$reset = reset;
+        serializer$reset = reset;
+        lanes$reset = reset;
+        protocol$reset = reset;
+        protocol$up = up;
+        protocol$start = start;
+        protocol$fresh_far = fresh_far;
+        arbiter$restart = protocol$link$restart;
+        owed$restart = protocol$link$restart;
+        builder$expect_seq = from_rx$expect_seq;
+        null_ltp$expect_seq = from_rx$expect_seq;
+        null_ltp$rx_mask = from_rx$mask;
+        arbiter$got_credits$0 = got_credits$0;
+        credits$0 = arbiter$credits$0;
+        owed$freed$0 = freed$0;
+        owed$rx_free$0 = rx_free$0;
+        arbiter$got_credits$1 = got_credits$1;
+        credits$1 = arbiter$credits$1;
+        owed$freed$1 = freed$1;
+        owed$rx_free$1 = rx_free$1;
+        arbiter$interleave = interleave;
+        null_ltp$position = serializer$beat;
+        serializer$null_flit = null_ltp$flit;
+        replay$read_address = serializer$read_address;
+        serializer$read_data = replay$read_data;
+        lanes$striper_idle = striper_idle;
+        lanes$start_mask = start_mask;
+        mask = lanes$mask;
+        idle = builder$idle;
+        ltps_discarded = replay$ltps_discarded;
+        ltps_sent = serializer$ltps_sent;
+        nulls_sent = serializer$nulls_sent;
+        replays = replay$replays;
+        stale = replay$stale;
+        core_dropped = arbiter$core_dropped;
+        credit_error = arbiter$credit_error;
+        replay_fill = replay$out$fill;
+    end
+    
+    always @(*) builder$link$up = protocol$link$up;
+    always @(*) builder$link$start = protocol$link$start;
+    always @(*) builder$link$run = protocol$link$run;
+    always @(*) builder$link$restart = protocol$link$restart;
+    always @(*) replay$link$up = protocol$link$up;
+    always @(*) replay$link$start = protocol$link$start;
+    always @(*) replay$link$run = protocol$link$run;
+    always @(*) replay$link$restart = protocol$link$restart;
+    always @(*) serializer$link$up = protocol$link$up;
+    always @(*) serializer$link$start = protocol$link$start;
+    always @(*) serializer$link$run = protocol$link$run;
+    always @(*) serializer$link$restart = protocol$link$restart;
+    always @(*) lanes$link$up = protocol$link$up;
+    always @(*) lanes$link$start = protocol$link$start;
+    always @(*) lanes$link$run = protocol$link$run;
+    always @(*) lanes$link$restart = protocol$link$restart;
+    always @(*) builder$candidate$ready = arbiter$out$ready;
+    always @(*) builder$candidate$flit = arbiter$out$flit;
+    always @(*) builder$owed$any = owed$out$any;
+    always @(*) builder$owed$urgent = owed$out$urgent;
+    always @(*) builder$owed$flit = owed$out$flit;
+    always @(*) arbiter$slots$data_slot = builder$slots$data_slot;
+    always @(*) arbiter$slots$credit_slot = builder$slots$credit_slot;
+    always @(*) owed$slots$data_slot = builder$slots$data_slot;
+    always @(*) owed$slots$credit_slot = builder$slots$credit_slot;
+    always @(*) serializer$builder$active = builder$out$active;
+    always @(*) serializer$builder$cut_through = builder$out$cut_through;
+    always @(*) serializer$builder$echo_slot = builder$out$echo_slot;
+    always @(*) serializer$builder$marker_slot = builder$out$marker_slot;
+    always @(*) protocol$builder$active = builder$out$active;
+    always @(*) protocol$builder$cut_through = builder$out$cut_through;
+    always @(*) protocol$builder$echo_slot = builder$out$echo_slot;
+    always @(*) protocol$builder$marker_slot = builder$out$marker_slot;
+    always @(*) replay$write$write = builder$write$write;
+    always @(*) replay$write$position = builder$write$position;
+    always @(*) replay$write$flit = builder$write$flit;
+    always @(*) builder$numbers$next_seq = replay$out$next_seq;
+    always @(*) builder$numbers$send_seq = replay$out$send_seq;
+    always @(*) builder$numbers$replay_seq = replay$out$replay_seq;
+    always @(*) builder$numbers$replay_pending = replay$out$replay_pending;
+    always @(*) builder$numbers$fill = replay$out$fill;
+    always @(*) builder$numbers$echo_accepted = replay$out$echo_accepted;
+    always @(*) serializer$numbers$next_seq = replay$out$next_seq;
+    always @(*) serializer$numbers$send_seq = replay$out$send_seq;
+    always @(*) serializer$numbers$replay_seq = replay$out$replay_seq;
+    always @(*) serializer$numbers$replay_pending = replay$out$replay_pending;
+    always @(*) serializer$numbers$fill = replay$out$fill;
+    always @(*) serializer$numbers$echo_accepted = replay$out$echo_accepted;
+    always @(*) protocol$numbers$next_seq = replay$out$next_seq;
+    always @(*) protocol$numbers$send_seq = replay$out$send_seq;
+    always @(*) protocol$numbers$replay_seq = replay$out$replay_seq;
+    always @(*) protocol$numbers$replay_pending = replay$out$replay_pending;
+    always @(*) protocol$numbers$fill = replay$out$fill;
+    always @(*) protocol$numbers$echo_accepted = replay$out$echo_accepted;
+    always @(*) null_ltp$numbers$next_seq = replay$out$next_seq;
+    always @(*) null_ltp$numbers$send_seq = replay$out$send_seq;
+    always @(*) null_ltp$numbers$replay_seq = replay$out$replay_seq;
+    always @(*) null_ltp$numbers$replay_pending = replay$out$replay_pending;
+    always @(*) null_ltp$numbers$fill = replay$out$fill;
+    always @(*) null_ltp$numbers$echo_accepted = replay$out$echo_accepted;
+    always @(*) replay$serializer$null_start = serializer$status$null_start;
+    always @(*) replay$serializer$ltp_start = serializer$status$ltp_start;
+    always @(*) replay$serializer$active = serializer$status$active;
+    always @(*) builder$serializer$null_start = serializer$status$null_start;
+    always @(*) builder$serializer$ltp_start = serializer$status$ltp_start;
+    always @(*) builder$serializer$active = serializer$status$active;
+    always @(*) lanes$serializer$null_start = serializer$status$null_start;
+    always @(*) lanes$serializer$ltp_start = serializer$status$ltp_start;
+    always @(*) lanes$serializer$active = serializer$status$active;
+    always @(*) protocol$serializer$null_start = serializer$status$null_start;
+    always @(*) protocol$serializer$ltp_start = serializer$status$ltp_start;
+    always @(*) protocol$serializer$active = serializer$status$active;
+    always @(*) null_ltp$serializer$null_start = serializer$status$null_start;
+    always @(*) null_ltp$serializer$ltp_start = serializer$status$ltp_start;
+    always @(*) null_ltp$serializer$active = serializer$status$active;
+    always @(*) builder$protocol$echo_pending = protocol$out$echo_pending;
+    always @(*) builder$protocol$null_wanted = protocol$out$null_wanted;
+    always @(*) builder$protocol$retry_request = protocol$out$retry_request;
+    always @(*) builder$protocol$poll = protocol$out$poll;
+    always @(*) builder$protocol$marker_out = protocol$out$marker_out;
+    always @(*) serializer$protocol$echo_pending = protocol$out$echo_pending;
+    always @(*) serializer$protocol$null_wanted = protocol$out$null_wanted;
+    always @(*) serializer$protocol$retry_request = protocol$out$retry_request;
+    always @(*) serializer$protocol$poll = protocol$out$poll;
+    always @(*) serializer$protocol$marker_out = protocol$out$marker_out;
+    always @(*) null_ltp$protocol$echo_pending = protocol$out$echo_pending;
+    always @(*) null_ltp$protocol$null_wanted = protocol$out$null_wanted;
+    always @(*) null_ltp$protocol$retry_request = protocol$out$retry_request;
+    always @(*) null_ltp$protocol$poll = protocol$out$poll;
+    always @(*) null_ltp$protocol$marker_out = protocol$out$marker_out;
+    always @(*) serializer$lanes$change_pending = lanes$out$change_pending;
+    always @(*) serializer$lanes$state_step = lanes$out$state_step;
+    always @(*) serializer$lanes$state_wrap = lanes$out$state_wrap;
+endmodule // llp_endpoint$tx
+
+
+module llp_endpoint$tx$arbiter(clock,reset,restart,sinks$0$valid,sinks$0$data,sinks$0$ready,sinks$1$valid,sinks$1$data,sinks$1$ready,interleave,got_credits$0,got_credits$1,slots$data_slot,slots$credit_slot,out$ready,out$flit,credits$0,credits$1,credit_error,core_dropped);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  restart;
+    input wire  sinks$0$valid;
+    input wire  [75:0] sinks$0$data;
+    output reg  sinks$0$ready;
+    input wire  sinks$1$valid;
+    input wire  [75:0] sinks$1$data;
+    output reg  sinks$1$ready;
+    input wire  interleave;
+    input wire  [12:0] got_credits$0;
+    input wire  [12:0] got_credits$1;
+    input wire  slots$data_slot;
+    input wire  slots$credit_slot;
+    output reg  out$ready;
+    output reg  [64:0] out$flit;
+    output reg  [12:0] credits$0;
+    output reg  [12:0] credits$1;
+    output reg  credit_error;
+    output reg  [15:0] core_dropped;
+    
     // Constant declarations
     localparam  q_drop = 76'h20000000000000000;
     localparam  q_head = 76'h40000000000000000;
     localparam  q_end = 76'h80000000000000000;
-    localparam  lt_retry_req = 65'h2000000000000000;
-    localparam  lt_retry_mrkr = 65'h2100000000000000;
-    localparam  lt_rt_mrkr = 65'h2200000000000000;
-    localparam  lt_echo = 65'h2300000000000000;
-    localparam  lt_mask = 65'h2400000000000000;
-    localparam  lt_null = 65'h2500000000000000;
-    localparam  crdt_ret = 65'h100000000000000;
-    localparam  vl_mrkr = 65'h200000000000000;
+    localparam  q_len_lsb = 8'h44;
+    localparam  max_need = 8'h20;
+    localparam  vl_marker = 65'h200000000000000;
     localparam  vc_clear = 65'h1fffffff8ffffffff;
     localparam  vc_lsb = 8'h20;
     localparam  ctrl_vc_lsb = 8'h30;
-    localparam  credits_lsb = 8'h20;
-    localparam  r_ltps = 16'h10;
-    localparam  r_less = 16'hf;
-    localparam  urgent = 13'b10000;
-    localparam  own_depth = 13'b1000000;
-    localparam  rt_timeout = 16'h100;
-    localparam  init_mask = 4'hf;
-    localparam  max_need = 8'h20;
-    localparam  q_len_lsb = 8'h44;
-    localparam  nums$0 = 3'b0;
-    localparam  nums$1 = 3'b1;
-    localparam  nums$2 = 3'b10;
-    localparam  nums$3 = 3'b11;
-    localparam  nums$4 = 3'b100;
-    localparam  nums$5 = 3'b101;
-    localparam  nums$6 = 3'b110;
-    localparam  nums$7 = 3'b111;
+    localparam  numbers$0 = 3'b0;
+    localparam  numbers$1 = 3'b1;
+    localparam  numbers$2 = 3'b10;
+    localparam  numbers$3 = 3'b11;
+    localparam  numbers$4 = 3'b100;
+    localparam  numbers$5 = 3'b101;
+    localparam  numbers$6 = 3'b110;
+    localparam  numbers$7 = 3'b111;
     
     // Stub signals
-    reg  [7:0] ram$read_address;
-    reg  ram$read_clock;
-    wire  [64:0] ram$read_data;
-    reg  [7:0] ram$write_address;
-    reg  ram$write_clock;
-    reg  [64:0] ram$write_data;
-    reg  ram$write_enable;
-    reg  ltp_crc$clock;
-    reg  ltp_crc$reset;
-    reg  ltp_crc$start;
-    reg  ltp_crc$valid;
-    reg  [64:0] ltp_crc$data;
-    wire  [13:0] ltp_crc$crc;
-    reg  ccs$0$clock;
-    reg  ccs$0$reset;
-    reg  ccs$0$consume;
-    reg  [12:0] ccs$0$returned;
-    wire  [12:0] ccs$0$available;
-    wire  ccs$0$has_credit;
-    wire  ccs$0$error;
-    reg  ccs$1$clock;
-    reg  ccs$1$reset;
-    reg  ccs$1$consume;
-    reg  [12:0] ccs$1$returned;
-    wire  [12:0] ccs$1$available;
-    wire  ccs$1$has_credit;
-    wire  ccs$1$error;
-    reg  [15:0] next_seq$d;
-    wire  [15:0] next_seq$q;
-    reg  next_seq$clock;
-    reg  [15:0] ack_seq$d;
-    wire  [15:0] ack_seq$q;
-    reg  ack_seq$clock;
-    reg  [15:0] send_seq$d;
-    wire  [15:0] send_seq$q;
-    reg  send_seq$clock;
-    reg  b_active$d;
-    wire  b_active$q;
-    reg  b_active$clock;
-    reg  room$d;
-    wire  room$q;
-    reg  room$clock;
-    reg  [3:0] b_pos$d;
-    wire  [3:0] b_pos$q;
-    reg  b_pos$clock;
+    reg  counters$0$clock;
+    reg  counters$0$reset;
+    reg  counters$0$consume;
+    reg  [12:0] counters$0$returned;
+    wire  [12:0] counters$0$available;
+    wire  counters$0$has_credit;
+    wire  counters$0$error;
+    reg  counters$1$clock;
+    reg  counters$1$reset;
+    reg  counters$1$consume;
+    reg  [12:0] counters$1$returned;
+    wire  [12:0] counters$1$available;
+    wire  counters$1$has_credit;
+    wire  counters$1$error;
     reg  [2:0] link_vc$d;
     wire  [2:0] link_vc$q;
     reg  link_vc$clock;
@@ -16156,15 +17475,1632 @@ module llp_endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$ready,sink
     reg  locked$d;
     wire  locked$q;
     reg  locked$clock;
-    reg  [2:0] rr_last$d;
-    wire  [2:0] rr_last$q;
-    reg  rr_last$clock;
+    reg  [2:0] last_served$d;
+    wire  [2:0] last_served$q;
+    reg  last_served$clock;
+    reg  [15:0] dropped_count$d;
+    wire  [15:0] dropped_count$q;
+    reg  dropped_count$clock;
+    reg  credit_failed$d;
+    wire  credit_failed$q;
+    reg  credit_failed$clock;
+    
+    // Local signals
+    reg  [7:0] eligible;
+    reg  [7:0] dropping;
+    reg  [2:0] candidate;
+    reg  found;
+    reg  [75:0] flit;
+    reg  head;
+    reg  ends_packet;
+    reg  dropped;
+    reg  needs_marker;
+    reg  pop;
+    reg  [7:0] head_len;
+    reg  [7:0] head_need;
+    reg  [12:0] available_now;
+    reg  [15:0] available_wide;
+    reg  head_admitted;
+    reg  unused_inputs;
+    
+    // Sub module instances
+    llp_endpoint$tx$arbiter$counters$0 counters$0(
+        .clock(counters$0$clock),
+        .reset(counters$0$reset),
+        .consume(counters$0$consume),
+        .returned(counters$0$returned),
+        .available(counters$0$available),
+        .has_credit(counters$0$has_credit),
+        .error(counters$0$error)
+    );
+    llp_endpoint$tx$arbiter$counters$1 counters$1(
+        .clock(counters$1$clock),
+        .reset(counters$1$reset),
+        .consume(counters$1$consume),
+        .returned(counters$1$returned),
+        .available(counters$1$available),
+        .has_credit(counters$1$has_credit),
+        .error(counters$1$error)
+    );
+    llp_endpoint$tx$arbiter$link_vc link_vc(
+        .d(link_vc$d),
+        .q(link_vc$q),
+        .clock(link_vc$clock)
+    );
+    llp_endpoint$tx$arbiter$lock_vc lock_vc(
+        .d(lock_vc$d),
+        .q(lock_vc$q),
+        .clock(lock_vc$clock)
+    );
+    llp_endpoint$tx$arbiter$locked locked(
+        .d(locked$d),
+        .q(locked$q),
+        .clock(locked$clock)
+    );
+    llp_endpoint$tx$arbiter$last_served last_served(
+        .d(last_served$d),
+        .q(last_served$q),
+        .clock(last_served$clock)
+    );
+    llp_endpoint$tx$arbiter$dropped_count dropped_count(
+        .d(dropped_count$d),
+        .q(dropped_count$q),
+        .clock(dropped_count$clock)
+    );
+    llp_endpoint$tx$arbiter$credit_failed credit_failed(
+        .d(credit_failed$d),
+        .q(credit_failed$q),
+        .clock(credit_failed$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        link_vc$clock = clock;
+        lock_vc$clock = clock;
+        locked$clock = clock;
+        last_served$clock = clock;
+        dropped_count$clock = clock;
+        credit_failed$clock = clock;
+        link_vc$d = link_vc$q;
+        lock_vc$d = lock_vc$q;
+        locked$d = locked$q;
+        last_served$d = last_served$q;
+        dropped_count$d = dropped_count$q;
+        credit_failed$d = credit_failed$q;
+        unused_inputs = slots$credit_slot;
+        credit_error = credit_failed$q;
+        counters$0$clock = clock;
+        counters$0$reset = reset | restart;
+        counters$0$consume = 1'b0;
+        counters$0$returned = got_credits$0;
+        credits$0 = counters$0$available;
+        sinks$0$ready = 1'b0;
+        credit_error = credit_error | counters$0$error;
+        counters$1$clock = clock;
+        counters$1$reset = reset | restart;
+        counters$1$consume = 1'b0;
+        counters$1$returned = got_credits$1;
+        credits$1 = counters$1$available;
+        sinks$1$ready = 1'b0;
+        credit_error = credit_error | counters$1$error;
+        credit_failed$d = credit_error;
+        core_dropped = dropped_count$q;
+        eligible = 32'h0;
+        dropping = 32'h0;
+        if (|(sinks$0$data & q_drop)) begin
+            dropping = (dropping & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        head_len = sinks$0$data[(q_len_lsb)+:(8)];
+        head_need = head_len;
+        if (~|head_len) begin
+            head_need = 32'h1;
+        end
+        if (head_len > max_need) begin
+            head_need = max_need;
+        end
+        available_now = counters$0$available;
+        available_wide = ((available_now) & 16'hffff);
+        head_admitted = interleave | ~|(sinks$0$data & q_head) | (available_wide >= ((head_need) & 16'hffff));
+        if (sinks$0$valid & (counters$0$has_credit | dropping[0]) & head_admitted) begin
+            eligible = (eligible & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (|(sinks$1$data & q_drop)) begin
+            dropping = (dropping & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        head_len = sinks$1$data[(q_len_lsb)+:(8)];
+        head_need = head_len;
+        if (~|head_len) begin
+            head_need = 32'h1;
+        end
+        if (head_len > max_need) begin
+            head_need = max_need;
+        end
+        available_now = counters$1$available;
+        available_wide = ((available_now) & 16'hffff);
+        head_admitted = interleave | ~|(sinks$1$data & q_head) | (available_wide >= ((head_need) & 16'hffff));
+        if (sinks$1$valid & (counters$1$has_credit | dropping[1]) & head_admitted) begin
+            eligible = (eligible & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        found = 1'b0;
+        candidate = 32'h0;
+        if (~found & eligible[1] & (numbers$1 > last_served$q)) begin
+            candidate = numbers$1;
+            found = 1'b1;
+        end
+        if (~found & eligible[0]) begin
+            candidate = numbers$0;
+            found = 1'b1;
+        end
+        if (~found & eligible[1]) begin
+            candidate = numbers$1;
+            found = 1'b1;
+        end
+        out$ready = found;
+        if (locked$q & (~interleave | eligible[lock_vc$q])) begin
+            candidate = lock_vc$q;
+            out$ready = eligible[lock_vc$q];
+        end
+        flit = 32'h0;
+        if (candidate == numbers$0) begin
+            flit = sinks$0$data;
+        end
+        if (candidate == numbers$1) begin
+            flit = sinks$1$data;
+        end
+        head = |(flit & q_head);
+        ends_packet = |(flit & q_end);
+        dropped = |(flit & q_drop);
+        needs_marker = ~head & ~dropped & (candidate != link_vc$q);
+        out$flit = ((flit) & 65'h1ffffffffffffffff);
+        if (needs_marker) begin
+            out$flit = vl_marker | (((candidate) & 65'h1ffffffffffffffff) << ctrl_vc_lsb);
+        end
+        else if (dropped) begin
+            out$flit = 32'h0;
+        end
+        else if (head) begin
+            out$flit = (((flit) & 65'h1ffffffffffffffff) & vc_clear) | (((candidate) & 65'h1ffffffffffffffff) << vc_lsb);
+        end
+        pop = slots$data_slot & ~needs_marker;
+        if (pop & (candidate == numbers$0)) begin
+            sinks$0$ready = 1'b1;
+            counters$0$consume = ~dropped;
+        end
+        if (pop & (candidate == numbers$1)) begin
+            sinks$1$ready = 1'b1;
+            counters$1$consume = ~dropped;
+        end
+        if (slots$data_slot) begin
+            lock_vc$d = candidate;
+            if (needs_marker) begin
+                link_vc$d = candidate;
+            end
+        end
+        if (pop) begin
+            last_served$d = candidate;
+            if (dropped & (dropped_count$q != 32'hffff)) begin
+                dropped_count$d = dropped_count$q + 32'h1;
+            end
+            if (head) begin
+                link_vc$d = candidate;
+                locked$d = 1'b1;
+            end
+            if (ends_packet) begin
+                locked$d = 1'b0;
+            end
+        end
+        if (restart) begin
+            link_vc$d = 32'h0;
+        end
+        if (reset) begin
+            link_vc$d = 32'h0;
+            lock_vc$d = 32'h0;
+            locked$d = 1'b0;
+            last_served$d = 32'h0;
+            dropped_count$d = 32'h0;
+            credit_failed$d = 1'b0;
+        end
+    end
+    
+endmodule // llp_endpoint$tx$arbiter
+
+
+module llp_endpoint$tx$arbiter$counters$0(clock,reset,consume,returned,available,has_credit,error);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  consume;
+    input wire  [12:0] returned;
+    output reg  [12:0] available;
+    output reg  has_credit;
+    output reg  error;
+    
+    // Constant declarations
+    localparam  capacity = 13'b1111111111111;
+    localparam  reset_used = 13'b1111111111111;
+    localparam  borrow = 32'h2000;
+    
+    // Stub signals
+    reg  [12:0] used$d;
+    wire  [12:0] used$q;
+    reg  used$clock;
+    reg  failed$d;
+    wire  failed$q;
+    reg  failed$clock;
+    reg  none$d;
+    wire  none$q;
+    reg  none$clock;
+    
+    // Local signals
+    reg  none_kept;
+    reg  none_spent;
+    reg  [31:0] used_wide;
+    reg  [31:0] returned_wide;
+    reg  [31:0] returned_less;
+    reg  [31:0] rest_spent;
+    reg  [31:0] rest_kept;
+    reg  [31:0] rest;
+    reg  take;
+    reg  underflow;
+    reg  overflow;
+    
+    // Sub module instances
+    llp_endpoint$tx$arbiter$counters$0$used used(
+        .d(used$d),
+        .q(used$q),
+        .clock(used$clock)
+    );
+    llp_endpoint$tx$arbiter$counters$0$failed failed(
+        .d(failed$d),
+        .q(failed$q),
+        .clock(failed$clock)
+    );
+    llp_endpoint$tx$arbiter$counters$0$none none(
+        .d(none$d),
+        .q(none$q),
+        .clock(none$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        used$clock = clock;
+        failed$clock = clock;
+        none$clock = clock;
+        used$d = used$q;
+        failed$d = failed$q;
+        none$d = none$q;
+        available = capacity - used$q;
+        has_credit = ~none$q;
+        error = failed$q;
+        take = consume & has_credit;
+        underflow = consume & ~has_credit;
+        used_wide = ((used$q) & 32'hffffffff);
+        returned_wide = ((returned) & 32'hffffffff);
+        returned_less = returned_wide - 32'h1;
+        rest_spent = used_wide - returned_less;
+        rest_kept = used_wide - returned_wide;
+        rest = rest_kept;
+        if (take) begin
+            rest = rest_spent;
+        end
+        overflow = |(rest & borrow);
+        used$d = rest[(32'h0)+:(13)];
+        none_kept = (rest_kept[(32'h0)+:(13)] == capacity) & ~|(rest_kept & borrow);
+        none_spent = (rest_spent[(32'h0)+:(13)] == capacity) & ~|(rest_spent & borrow);
+        none$d = none_kept;
+        if (take) begin
+            none$d = none_spent;
+        end
+        if (overflow) begin
+            used$d = 32'h0;
+        end
+        if (underflow | overflow) begin
+            failed$d = 1'b1;
+        end
+        if (reset) begin
+            used$d = reset_used;
+            none$d = reset_used == capacity;
+            failed$d = 1'b0;
+        end
+    end
+    
+endmodule // llp_endpoint$tx$arbiter$counters$0
+
+
+module llp_endpoint$tx$arbiter$counters$0$failed(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$arbiter$counters$0$failed
+
+
+module llp_endpoint$tx$arbiter$counters$0$none(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$arbiter$counters$0$none
+
+
+module llp_endpoint$tx$arbiter$counters$0$used(d,q,clock);
+    
+    // Module arguments
+    input wire  [12:0] d;
+    output reg  [12:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 13'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$arbiter$counters$0$used
+
+
+module llp_endpoint$tx$arbiter$counters$1(clock,reset,consume,returned,available,has_credit,error);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  consume;
+    input wire  [12:0] returned;
+    output reg  [12:0] available;
+    output reg  has_credit;
+    output reg  error;
+    
+    // Constant declarations
+    localparam  capacity = 13'b1111111111111;
+    localparam  reset_used = 13'b1111111111111;
+    localparam  borrow = 32'h2000;
+    
+    // Stub signals
+    reg  [12:0] used$d;
+    wire  [12:0] used$q;
+    reg  used$clock;
+    reg  failed$d;
+    wire  failed$q;
+    reg  failed$clock;
+    reg  none$d;
+    wire  none$q;
+    reg  none$clock;
+    
+    // Local signals
+    reg  none_kept;
+    reg  none_spent;
+    reg  [31:0] used_wide;
+    reg  [31:0] returned_wide;
+    reg  [31:0] returned_less;
+    reg  [31:0] rest_spent;
+    reg  [31:0] rest_kept;
+    reg  [31:0] rest;
+    reg  take;
+    reg  underflow;
+    reg  overflow;
+    
+    // Sub module instances
+    llp_endpoint$tx$arbiter$counters$1$used used(
+        .d(used$d),
+        .q(used$q),
+        .clock(used$clock)
+    );
+    llp_endpoint$tx$arbiter$counters$1$failed failed(
+        .d(failed$d),
+        .q(failed$q),
+        .clock(failed$clock)
+    );
+    llp_endpoint$tx$arbiter$counters$1$none none(
+        .d(none$d),
+        .q(none$q),
+        .clock(none$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        used$clock = clock;
+        failed$clock = clock;
+        none$clock = clock;
+        used$d = used$q;
+        failed$d = failed$q;
+        none$d = none$q;
+        available = capacity - used$q;
+        has_credit = ~none$q;
+        error = failed$q;
+        take = consume & has_credit;
+        underflow = consume & ~has_credit;
+        used_wide = ((used$q) & 32'hffffffff);
+        returned_wide = ((returned) & 32'hffffffff);
+        returned_less = returned_wide - 32'h1;
+        rest_spent = used_wide - returned_less;
+        rest_kept = used_wide - returned_wide;
+        rest = rest_kept;
+        if (take) begin
+            rest = rest_spent;
+        end
+        overflow = |(rest & borrow);
+        used$d = rest[(32'h0)+:(13)];
+        none_kept = (rest_kept[(32'h0)+:(13)] == capacity) & ~|(rest_kept & borrow);
+        none_spent = (rest_spent[(32'h0)+:(13)] == capacity) & ~|(rest_spent & borrow);
+        none$d = none_kept;
+        if (take) begin
+            none$d = none_spent;
+        end
+        if (overflow) begin
+            used$d = 32'h0;
+        end
+        if (underflow | overflow) begin
+            failed$d = 1'b1;
+        end
+        if (reset) begin
+            used$d = reset_used;
+            none$d = reset_used == capacity;
+            failed$d = 1'b0;
+        end
+    end
+    
+endmodule // llp_endpoint$tx$arbiter$counters$1
+
+
+module llp_endpoint$tx$arbiter$counters$1$failed(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$arbiter$counters$1$failed
+
+
+module llp_endpoint$tx$arbiter$counters$1$none(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$arbiter$counters$1$none
+
+
+module llp_endpoint$tx$arbiter$counters$1$used(d,q,clock);
+    
+    // Module arguments
+    input wire  [12:0] d;
+    output reg  [12:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 13'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$arbiter$counters$1$used
+
+
+module llp_endpoint$tx$arbiter$credit_failed(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$arbiter$credit_failed
+
+
+module llp_endpoint$tx$arbiter$dropped_count(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$arbiter$dropped_count
+
+
+module llp_endpoint$tx$arbiter$last_served(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$arbiter$last_served
+
+
+module llp_endpoint$tx$arbiter$link_vc(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$arbiter$link_vc
+
+
+module llp_endpoint$tx$arbiter$lock_vc(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$arbiter$lock_vc
+
+
+module llp_endpoint$tx$arbiter$locked(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$arbiter$locked
+
+
+module llp_endpoint$tx$builder(clock,reset,link$up,link$start,link$run,link$restart,expect_seq,candidate$ready,candidate$flit,owed$any,owed$urgent,owed$flit,protocol$echo_pending,protocol$null_wanted,protocol$retry_request,protocol$poll,protocol$marker_out,numbers$next_seq,numbers$send_seq,numbers$replay_seq,numbers$replay_pending,numbers$fill,numbers$echo_accepted,serializer$null_start,serializer$ltp_start,serializer$active,out$active,out$cut_through,out$echo_slot,out$marker_slot,slots$data_slot,slots$credit_slot,write$write,write$position,write$flit,idle);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  link$up;
+    input wire  link$start;
+    input wire  link$run;
+    input wire  link$restart;
+    input wire  [15:0] expect_seq;
+    input wire  candidate$ready;
+    input wire  [64:0] candidate$flit;
+    input wire  owed$any;
+    input wire  owed$urgent;
+    input wire  [64:0] owed$flit;
+    input wire  protocol$echo_pending;
+    input wire  protocol$null_wanted;
+    input wire  protocol$retry_request;
+    input wire  protocol$poll;
+    input wire  protocol$marker_out;
+    input wire  [15:0] numbers$next_seq;
+    input wire  [15:0] numbers$send_seq;
+    input wire  [15:0] numbers$replay_seq;
+    input wire  numbers$replay_pending;
+    input wire  [15:0] numbers$fill;
+    input wire  numbers$echo_accepted;
+    input wire  serializer$null_start;
+    input wire  serializer$ltp_start;
+    input wire  serializer$active;
+    output reg  out$active;
+    output reg  out$cut_through;
+    output reg  out$echo_slot;
+    output reg  out$marker_slot;
+    output reg  slots$data_slot;
+    output reg  slots$credit_slot;
+    output reg  write$write;
+    output reg  [3:0] write$position;
+    output reg  [64:0] write$flit;
+    output reg  idle;
+    
+    // Constant declarations
+    localparam  lt_echo = 65'h2300000000000000;
+    localparam  lt_round_trip_marker = 65'h2200000000000000;
+    localparam  replay_ltps = 16'h10;
+    localparam  replay_ltps_less_one = 16'hf;
+    
+    // Stub signals
+    reg  active$d;
+    wire  active$q;
+    reg  active$clock;
+    reg  [3:0] position$d;
+    wire  [3:0] position$q;
+    reg  position$clock;
+    reg  room$d;
+    wire  room$q;
+    reg  room$clock;
+    
+    // Local signals
+    reg  starting;
+    reg  writing;
+    reg  [3:0] slot;
+    reg  echo_slot;
+    reg  marker_slot;
+    reg  data_slot;
+    reg  credit_slot;
+    reg  [64:0] flit;
+    reg  unused_inputs;
+    
+    // Sub module instances
+    llp_endpoint$tx$builder$active active(
+        .d(active$d),
+        .q(active$q),
+        .clock(active$clock)
+    );
+    llp_endpoint$tx$builder$position position(
+        .d(position$d),
+        .q(position$q),
+        .clock(position$clock)
+    );
+    llp_endpoint$tx$builder$room room(
+        .d(room$d),
+        .q(room$q),
+        .clock(room$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        active$clock = clock;
+        position$clock = clock;
+        room$clock = clock;
+        active$d = active$q;
+        position$d = position$q;
+        room$d = room$q;
+        unused_inputs = link$up | link$start | |numbers$replay_seq | numbers$replay_pending | numbers$echo_accepted | serializer$ltp_start | serializer$active | protocol$null_wanted | protocol$retry_request | protocol$poll;
+        idle = ~active$q;
+        out$active = active$q;
+        out$cut_through = active$q & (position$q >= 32'h2);
+        starting = ~active$q & ~reset & link$run & room$q & (numbers$send_seq == numbers$next_seq) & (candidate$ready | owed$any);
+        writing = active$q | starting;
+        slot = 32'h0;
+        if (active$q) begin
+            slot = position$q;
+        end
+        echo_slot = writing & |slot & protocol$echo_pending & ~serializer$null_start;
+        marker_slot = writing & |slot & ~echo_slot & ~protocol$marker_out;
+        credit_slot = 1'b0;
+        data_slot = 1'b0;
+        if (writing & ~echo_slot & ~marker_slot) begin
+            if (owed$urgent) begin
+                credit_slot = 1'b1;
+            end
+            else if (candidate$ready) begin
+                data_slot = 1'b1;
+            end
+            else if (owed$any) begin
+                credit_slot = 1'b1;
+            end
+        end
+        flit = 32'h0;
+        if (echo_slot) begin
+            flit = lt_echo | ((expect_seq) & 65'h1ffffffffffffffff);
+        end
+        if (marker_slot) begin
+            flit = lt_round_trip_marker | ((numbers$next_seq) & 65'h1ffffffffffffffff);
+        end
+        if (credit_slot) begin
+            flit = owed$flit;
+        end
+        if (data_slot) begin
+            flit = candidate$flit;
+        end
+        out$echo_slot = echo_slot;
+        out$marker_slot = marker_slot;
+        slots$data_slot = data_slot;
+        slots$credit_slot = credit_slot;
+        write$write = writing;
+        write$position = slot;
+        write$flit = flit;
+        room$d = numbers$fill < replay_ltps;
+        if (writing & (slot == 32'hf)) begin
+            room$d = numbers$fill < replay_ltps_less_one;
+        end
+        if (writing) begin
+            position$d = slot + 32'h1;
+            active$d = 1'b1;
+            if (slot == 32'hf) begin
+                active$d = 1'b0;
+            end
+        end
+        if (link$restart) begin
+            room$d = 1'b1;
+        end
+        if (reset) begin
+            room$d = 1'b1;
+            active$d = 1'b0;
+            position$d = 32'h0;
+        end
+    end
+    
+endmodule // llp_endpoint$tx$builder
+
+
+module llp_endpoint$tx$builder$active(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$builder$active
+
+
+module llp_endpoint$tx$builder$position(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$builder$position
+
+
+module llp_endpoint$tx$builder$room(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$builder$room
+
+
+module llp_endpoint$tx$lanes(clock,reset,link$up,link$start,link$run,link$restart,from_rx$got_retry,from_rx$got_retry_seq,from_rx$got_echo,from_rx$got_echo_seq,from_rx$got_mask,from_rx$got_mask_val,from_rx$send_retry,from_rx$send_echo,from_rx$expect_seq,from_rx$mask,start_mask,striper_idle,serializer$null_start,serializer$ltp_start,serializer$active,mask,out$change_pending,out$state_step,out$state_wrap);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  link$up;
+    input wire  link$start;
+    input wire  link$run;
+    input wire  link$restart;
+    input wire  from_rx$got_retry;
+    input wire  [15:0] from_rx$got_retry_seq;
+    input wire  from_rx$got_echo;
+    input wire  [15:0] from_rx$got_echo_seq;
+    input wire  from_rx$got_mask;
+    input wire  [3:0] from_rx$got_mask_val;
+    input wire  from_rx$send_retry;
+    input wire  from_rx$send_echo;
+    input wire  [15:0] from_rx$expect_seq;
+    input wire  [3:0] from_rx$mask;
+    input wire  [3:0] start_mask;
+    input wire  striper_idle;
+    input wire  serializer$null_start;
+    input wire  serializer$ltp_start;
+    input wire  serializer$active;
+    output reg  [3:0] mask;
+    output reg  out$change_pending;
+    output reg  [1:0] out$state_step;
+    output reg  [1:0] out$state_wrap;
+    
+    // Constant declarations
+    localparam  initial_mask = 4'hf;
+    
+    // Stub signals
+    reg  change_pending$d;
+    wire  change_pending$q;
+    reg  change_pending$clock;
+    reg  [3:0] new_mask$d;
+    wire  [3:0] new_mask$q;
+    reg  new_mask$clock;
+    reg  [3:0] mask_in_use$d;
+    wire  [3:0] mask_in_use$q;
+    reg  mask_in_use$clock;
+    reg  [1:0] state_step$d;
+    wire  [1:0] state_step$q;
+    reg  state_step$clock;
+    reg  [1:0] state_wrap$d;
+    wire  [1:0] state_wrap$q;
+    reg  state_wrap$clock;
+    
+    // Local signals
+    reg  [3:0] source;
+    reg  [2:0] lane_count;
+    reg  unused_inputs;
+    
+    // Sub module instances
+    llp_endpoint$tx$lanes$change_pending change_pending(
+        .d(change_pending$d),
+        .q(change_pending$q),
+        .clock(change_pending$clock)
+    );
+    llp_endpoint$tx$lanes$new_mask new_mask(
+        .d(new_mask$d),
+        .q(new_mask$q),
+        .clock(new_mask$clock)
+    );
+    llp_endpoint$tx$lanes$mask_in_use mask_in_use(
+        .d(mask_in_use$d),
+        .q(mask_in_use$q),
+        .clock(mask_in_use$clock)
+    );
+    llp_endpoint$tx$lanes$state_step state_step(
+        .d(state_step$d),
+        .q(state_step$q),
+        .clock(state_step$clock)
+    );
+    llp_endpoint$tx$lanes$state_wrap state_wrap(
+        .d(state_wrap$d),
+        .q(state_wrap$q),
+        .clock(state_wrap$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        change_pending$clock = clock;
+        new_mask$clock = clock;
+        mask_in_use$clock = clock;
+        state_step$clock = clock;
+        state_wrap$clock = clock;
+        change_pending$d = change_pending$q;
+        new_mask$d = new_mask$q;
+        mask_in_use$d = mask_in_use$q;
+        state_step$d = state_step$q;
+        state_wrap$d = state_wrap$q;
+        unused_inputs = link$up | link$restart | from_rx$got_retry | |from_rx$got_retry_seq | from_rx$got_echo | |from_rx$got_echo_seq | from_rx$send_retry | from_rx$send_echo | |from_rx$expect_seq | |from_rx$mask | serializer$null_start | serializer$ltp_start;
+        mask = mask_in_use$q;
+        out$change_pending = change_pending$q;
+        out$state_step = state_step$q;
+        out$state_wrap = state_wrap$q;
+        source = new_mask$q;
+        if (link$start) begin
+            source = start_mask;
+        end
+        lane_count = ((source[(32'h0)+:(1)]) & 3'h7) + ((source[(32'h1)+:(1)]) & 3'h7) + ((source[(32'h2)+:(1)]) & 3'h7) + ((source[(32'h3)+:(1)]) & 3'h7);
+        if ((change_pending$q & link$run & ~serializer$active & striper_idle) | link$start) begin
+            mask_in_use$d = source;
+            change_pending$d = 1'b0;
+            state_step$d = 32'h0;
+            state_wrap$d = 32'h0;
+            if (lane_count == 32'h4) begin
+                state_step$d = 32'h1;
+                state_wrap$d = 32'h3;
+            end
+            if (lane_count == 32'h2) begin
+                state_step$d = 32'h1;
+                state_wrap$d = 32'h1;
+            end
+        end
+        if (from_rx$got_mask & |from_rx$got_mask_val & (from_rx$got_mask_val != mask_in_use$q)) begin
+            change_pending$d = 1'b1;
+            new_mask$d = from_rx$got_mask_val;
+        end
+        if (link$start) begin
+            change_pending$d = 1'b0;
+        end
+        if (reset) begin
+            change_pending$d = 1'b1;
+            new_mask$d = initial_mask;
+            mask_in_use$d = initial_mask;
+        end
+    end
+    
+endmodule // llp_endpoint$tx$lanes
+
+
+module llp_endpoint$tx$lanes$change_pending(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$lanes$change_pending
+
+
+module llp_endpoint$tx$lanes$mask_in_use(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$lanes$mask_in_use
+
+
+module llp_endpoint$tx$lanes$new_mask(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$lanes$new_mask
+
+
+module llp_endpoint$tx$lanes$state_step(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$lanes$state_step
+
+
+module llp_endpoint$tx$lanes$state_wrap(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$lanes$state_wrap
+
+
+module llp_endpoint$tx$null_ltp(clock,serializer$null_start,serializer$ltp_start,serializer$active,position,numbers$next_seq,numbers$send_seq,numbers$replay_seq,numbers$replay_pending,numbers$fill,numbers$echo_accepted,protocol$echo_pending,protocol$null_wanted,protocol$retry_request,protocol$poll,protocol$marker_out,expect_seq,rx_mask,flit);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  serializer$null_start;
+    input wire  serializer$ltp_start;
+    input wire  serializer$active;
+    input wire  [4:0] position;
+    input wire  [15:0] numbers$next_seq;
+    input wire  [15:0] numbers$send_seq;
+    input wire  [15:0] numbers$replay_seq;
+    input wire  numbers$replay_pending;
+    input wire  [15:0] numbers$fill;
+    input wire  numbers$echo_accepted;
+    input wire  protocol$echo_pending;
+    input wire  protocol$null_wanted;
+    input wire  protocol$retry_request;
+    input wire  protocol$poll;
+    input wire  protocol$marker_out;
+    input wire  [15:0] expect_seq;
+    input wire  [3:0] rx_mask;
+    output reg  [64:0] flit;
+    
+    // Constant declarations
+    localparam  lt_retry_req = 65'h2000000000000000;
+    localparam  lt_retry_marker = 65'h2100000000000000;
+    localparam  lt_round_trip_marker = 65'h2200000000000000;
+    localparam  lt_echo = 65'h2300000000000000;
+    localparam  lt_mask = 65'h2400000000000000;
+    localparam  lt_null = 65'h2500000000000000;
+    
+    // Stub signals
+    reg  replay$d;
+    wire  replay$q;
+    reg  replay$clock;
+    reg  retry_request$d;
+    wire  retry_request$q;
+    reg  retry_request$clock;
+    reg  echo$d;
+    wire  echo$q;
+    reg  echo$clock;
+    reg  poll$d;
+    wire  poll$q;
+    reg  poll$clock;
+    reg  [15:0] replay_seq$d;
+    wire  [15:0] replay_seq$q;
+    reg  replay_seq$clock;
+    reg  [15:0] expect_seq_sent$d;
+    wire  [15:0] expect_seq_sent$q;
+    reg  expect_seq_sent$clock;
+    reg  [3:0] mask_sent$d;
+    wire  [3:0] mask_sent$q;
+    reg  mask_sent$clock;
+    reg  [15:0] next_seq$d;
+    wire  [15:0] next_seq$q;
+    reg  next_seq$clock;
+    
+    // Local signals
+    reg  unused_inputs;
+    
+    // Sub module instances
+    llp_endpoint$tx$null_ltp$replay replay(
+        .d(replay$d),
+        .q(replay$q),
+        .clock(replay$clock)
+    );
+    llp_endpoint$tx$null_ltp$retry_request retry_request(
+        .d(retry_request$d),
+        .q(retry_request$q),
+        .clock(retry_request$clock)
+    );
+    llp_endpoint$tx$null_ltp$echo echo(
+        .d(echo$d),
+        .q(echo$q),
+        .clock(echo$clock)
+    );
+    llp_endpoint$tx$null_ltp$poll poll(
+        .d(poll$d),
+        .q(poll$q),
+        .clock(poll$clock)
+    );
+    llp_endpoint$tx$null_ltp$replay_seq replay_seq(
+        .d(replay_seq$d),
+        .q(replay_seq$q),
+        .clock(replay_seq$clock)
+    );
+    llp_endpoint$tx$null_ltp$expect_seq_sent expect_seq_sent(
+        .d(expect_seq_sent$d),
+        .q(expect_seq_sent$q),
+        .clock(expect_seq_sent$clock)
+    );
+    llp_endpoint$tx$null_ltp$mask_sent mask_sent(
+        .d(mask_sent$d),
+        .q(mask_sent$q),
+        .clock(mask_sent$clock)
+    );
+    llp_endpoint$tx$null_ltp$next_seq next_seq(
+        .d(next_seq$d),
+        .q(next_seq$q),
+        .clock(next_seq$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        replay$clock = clock;
+        retry_request$clock = clock;
+        echo$clock = clock;
+        poll$clock = clock;
+        replay_seq$clock = clock;
+        expect_seq_sent$clock = clock;
+        mask_sent$clock = clock;
+        next_seq$clock = clock;
+        replay$d = replay$q;
+        retry_request$d = retry_request$q;
+        echo$d = echo$q;
+        poll$d = poll$q;
+        replay_seq$d = replay_seq$q;
+        expect_seq_sent$d = expect_seq_sent$q;
+        mask_sent$d = mask_sent$q;
+        next_seq$d = next_seq$q;
+        unused_inputs = serializer$ltp_start | serializer$active | |numbers$send_seq | |numbers$fill | numbers$echo_accepted | protocol$null_wanted | protocol$marker_out;
+        if (serializer$null_start) begin
+            replay$d = numbers$replay_pending;
+            replay_seq$d = numbers$replay_seq;
+            retry_request$d = protocol$retry_request;
+            expect_seq_sent$d = expect_seq;
+            mask_sent$d = rx_mask;
+            echo$d = protocol$echo_pending;
+            poll$d = protocol$poll;
+            next_seq$d = numbers$next_seq;
+        end
+        flit = 32'h0;
+        if (position == 32'h0) begin
+            flit = lt_null;
+            if (replay$q) begin
+                flit = lt_retry_marker | ((replay_seq$q) & 65'h1ffffffffffffffff);
+            end
+        end
+        if ((position == 32'h1) & retry_request$q) begin
+            flit = lt_retry_req | ((expect_seq_sent$q) & 65'h1ffffffffffffffff);
+        end
+        if ((position == 32'h2) & retry_request$q) begin
+            flit = lt_mask | ((mask_sent$q) & 65'h1ffffffffffffffff);
+        end
+        if ((position == 32'h3) & echo$q) begin
+            flit = lt_echo | ((expect_seq_sent$q) & 65'h1ffffffffffffffff);
+        end
+        if ((position == 32'h4) & poll$q) begin
+            flit = lt_round_trip_marker | ((next_seq$q) & 65'h1ffffffffffffffff);
+        end
+    end
+    
+endmodule // llp_endpoint$tx$null_ltp
+
+
+module llp_endpoint$tx$null_ltp$echo(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$null_ltp$echo
+
+
+module llp_endpoint$tx$null_ltp$expect_seq_sent(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$null_ltp$expect_seq_sent
+
+
+module llp_endpoint$tx$null_ltp$mask_sent(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$null_ltp$mask_sent
+
+
+module llp_endpoint$tx$null_ltp$next_seq(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$null_ltp$next_seq
+
+
+module llp_endpoint$tx$null_ltp$poll(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$null_ltp$poll
+
+
+module llp_endpoint$tx$null_ltp$replay(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$null_ltp$replay
+
+
+module llp_endpoint$tx$null_ltp$replay_seq(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$null_ltp$replay_seq
+
+
+module llp_endpoint$tx$null_ltp$retry_request(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$null_ltp$retry_request
+
+
+module llp_endpoint$tx$owed(clock,reset,restart,freed$0,freed$1,rx_free$0,rx_free$1,slots$data_slot,slots$credit_slot,out$any,out$urgent,out$flit);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  restart;
+    input wire  [12:0] freed$0;
+    input wire  [12:0] freed$1;
+    input wire  [12:0] rx_free$0;
+    input wire  [12:0] rx_free$1;
+    input wire  slots$data_slot;
+    input wire  slots$credit_slot;
+    output reg  out$any;
+    output reg  out$urgent;
+    output reg  [64:0] out$flit;
+    
+    // Constant declarations
+    localparam  urgent = 13'b10000;
+    localparam  own_depth = 13'b1000000;
+    localparam  credit_return = 65'h100000000000000;
+    localparam  ctrl_vc_lsb = 8'h30;
+    localparam  credits_lsb = 8'h20;
+    localparam  numbers$0 = 3'b0;
+    localparam  numbers$1 = 3'b1;
+    localparam  numbers$2 = 3'b10;
+    localparam  numbers$3 = 3'b11;
+    localparam  numbers$4 = 3'b100;
+    localparam  numbers$5 = 3'b101;
+    localparam  numbers$6 = 3'b110;
+    localparam  numbers$7 = 3'b111;
+    
+    // Stub signals
     reg  [12:0] owed$0$d;
     wire  [12:0] owed$0$q;
     reg  owed$0$clock;
     reg  [12:0] owed$1$d;
     wire  [12:0] owed$1$q;
     reg  owed$1$clock;
+    
+    // Local signals
+    reg  any_owed;
+    reg  urgent_found;
+    reg  [2:0] urgent_vc;
+    reg  [2:0] first_owed_vc;
+    reg  [2:0] credit_vc;
+    reg  [12:0] amount;
+    reg  unused_inputs;
+    
+    // Sub module instances
+    llp_endpoint$tx$owed$owed$0 owed$0(
+        .d(owed$0$d),
+        .q(owed$0$q),
+        .clock(owed$0$clock)
+    );
+    llp_endpoint$tx$owed$owed$1 owed$1(
+        .d(owed$1$d),
+        .q(owed$1$q),
+        .clock(owed$1$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        unused_inputs = slots$data_slot;
+        any_owed = 1'b0;
+        urgent_found = 1'b0;
+        urgent_vc = 32'h0;
+        first_owed_vc = 32'h0;
+        owed$0$clock = clock;
+        if (~any_owed & |owed$0$q) begin
+            first_owed_vc = numbers$0;
+            any_owed = 1'b1;
+        end
+        if (~urgent_found & (owed$0$q >= urgent)) begin
+            urgent_vc = numbers$0;
+            urgent_found = 1'b1;
+        end
+        owed$1$clock = clock;
+        if (~any_owed & |owed$1$q) begin
+            first_owed_vc = numbers$1;
+            any_owed = 1'b1;
+        end
+        if (~urgent_found & (owed$1$q >= urgent)) begin
+            urgent_vc = numbers$1;
+            urgent_found = 1'b1;
+        end
+        credit_vc = first_owed_vc;
+        if (urgent_found) begin
+            credit_vc = urgent_vc;
+        end
+        amount = 32'h0;
+        if (credit_vc == numbers$0) begin
+            amount = owed$0$q;
+        end
+        if (credit_vc == numbers$1) begin
+            amount = owed$1$q;
+        end
+        out$any = any_owed;
+        out$urgent = urgent_found;
+        out$flit = credit_return | (((credit_vc) & 65'h1ffffffffffffffff) << ctrl_vc_lsb) | (((amount) & 65'h1ffffffffffffffff) << credits_lsb);
+        owed$0$d = owed$0$q + freed$0;
+        if (slots$credit_slot & (credit_vc == numbers$0)) begin
+            owed$0$d = freed$0;
+        end
+        if (restart) begin
+            owed$0$d = rx_free$0;
+        end
+        if (reset) begin
+            owed$0$d = own_depth;
+        end
+        owed$1$d = owed$1$q + freed$1;
+        if (slots$credit_slot & (credit_vc == numbers$1)) begin
+            owed$1$d = freed$1;
+        end
+        if (restart) begin
+            owed$1$d = rx_free$1;
+        end
+        if (reset) begin
+            owed$1$d = own_depth;
+        end
+    end
+    
+endmodule // llp_endpoint$tx$owed
+
+
+module llp_endpoint$tx$owed$owed$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [12:0] d;
+    output reg  [12:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 13'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$owed$owed$0
+
+
+module llp_endpoint$tx$owed$owed$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [12:0] d;
+    output reg  [12:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 13'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$owed$owed$1
+
+
+module llp_endpoint$tx$protocol(clock,reset,up,start,fresh_far,from_rx$got_retry,from_rx$got_retry_seq,from_rx$got_echo,from_rx$got_echo_seq,from_rx$got_mask,from_rx$got_mask_val,from_rx$send_retry,from_rx$send_echo,from_rx$expect_seq,from_rx$mask,builder$active,builder$cut_through,builder$echo_slot,builder$marker_slot,serializer$null_start,serializer$ltp_start,serializer$active,numbers$next_seq,numbers$send_seq,numbers$replay_seq,numbers$replay_pending,numbers$fill,numbers$echo_accepted,link$up,link$start,link$run,link$restart,out$echo_pending,out$null_wanted,out$retry_request,out$poll,out$marker_out);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  up;
+    input wire  start;
+    input wire  fresh_far;
+    input wire  from_rx$got_retry;
+    input wire  [15:0] from_rx$got_retry_seq;
+    input wire  from_rx$got_echo;
+    input wire  [15:0] from_rx$got_echo_seq;
+    input wire  from_rx$got_mask;
+    input wire  [3:0] from_rx$got_mask_val;
+    input wire  from_rx$send_retry;
+    input wire  from_rx$send_echo;
+    input wire  [15:0] from_rx$expect_seq;
+    input wire  [3:0] from_rx$mask;
+    input wire  builder$active;
+    input wire  builder$cut_through;
+    input wire  builder$echo_slot;
+    input wire  builder$marker_slot;
+    input wire  serializer$null_start;
+    input wire  serializer$ltp_start;
+    input wire  serializer$active;
+    input wire  [15:0] numbers$next_seq;
+    input wire  [15:0] numbers$send_seq;
+    input wire  [15:0] numbers$replay_seq;
+    input wire  numbers$replay_pending;
+    input wire  [15:0] numbers$fill;
+    input wire  numbers$echo_accepted;
+    output reg  link$up;
+    output reg  link$start;
+    output reg  link$run;
+    output reg  link$restart;
+    output reg  out$echo_pending;
+    output reg  out$null_wanted;
+    output reg  out$retry_request;
+    output reg  out$poll;
+    output reg  out$marker_out;
+    
+    // Constant declarations
+    localparam  rt_timeout = 16'h100;
+    
+    // Stub signals
     reg  echo_pending$d;
     wire  echo_pending$q;
     reg  echo_pending$clock;
@@ -16183,883 +19119,98 @@ module llp_endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$ready,sink
     reg  poll_pending$d;
     wire  poll_pending$q;
     reg  poll_pending$clock;
-    reg  rr_pending$d;
-    wire  rr_pending$q;
-    reg  rr_pending$clock;
-    reg  replay_pending$d;
-    wire  replay_pending$q;
-    reg  replay_pending$clock;
-    reg  [15:0] replay_seq$d;
-    wire  [15:0] replay_seq$q;
-    reg  replay_seq$clock;
-    reg  mask_pending$d;
-    wire  mask_pending$q;
-    reg  mask_pending$clock;
-    reg  [3:0] new_mask$d;
-    wire  [3:0] new_mask$q;
-    reg  new_mask$clock;
-    reg  [3:0] tx_mask$d;
-    wire  [3:0] tx_mask$q;
-    reg  tx_mask$clock;
-    reg  [1:0] st_inc$d;
-    wire  [1:0] st_inc$q;
-    reg  st_inc$clock;
-    reg  [1:0] st_wrap$d;
-    wire  [1:0] st_wrap$q;
-    reg  st_wrap$clock;
-    reg  s_active$d;
-    wire  s_active$q;
-    reg  s_active$clock;
-    reg  [4:0] s_pos$d;
-    wire  [4:0] s_pos$q;
-    reg  s_pos$clock;
-    reg  s_null$d;
-    wire  s_null$q;
-    reg  s_null$clock;
-    reg  [15:0] s_seq$d;
-    wire  [15:0] s_seq$q;
-    reg  s_seq$clock;
-    reg  [1:0] st$d;
-    wire  [1:0] st$q;
-    reg  st$clock;
-    reg  [7:0] ra$d;
-    wire  [7:0] ra$q;
-    reg  ra$clock;
-    reg  n_mrkr$d;
-    wire  n_mrkr$q;
-    reg  n_mrkr$clock;
-    reg  n_rr$d;
-    wire  n_rr$q;
-    reg  n_rr$clock;
-    reg  n_echo$d;
-    wire  n_echo$q;
-    reg  n_echo$clock;
-    reg  n_poll$d;
-    wire  n_poll$q;
-    reg  n_poll$clock;
-    reg  [15:0] n_mrkr_seq$d;
-    wire  [15:0] n_mrkr_seq$q;
-    reg  n_mrkr_seq$clock;
-    reg  [15:0] n_exp$d;
-    wire  [15:0] n_exp$q;
-    reg  n_exp$clock;
-    reg  [3:0] n_mask$d;
-    wire  [3:0] n_mask$q;
-    reg  n_mask$clock;
-    reg  [15:0] n_next$d;
-    wire  [15:0] n_next$q;
-    reg  n_next$clock;
-    reg  [31:0] c_ltps$d;
-    wire  [31:0] c_ltps$q;
-    reg  c_ltps$clock;
-    reg  [31:0] c_nulls$d;
-    wire  [31:0] c_nulls$q;
-    reg  c_nulls$clock;
-    reg  [15:0] c_replays$d;
-    wire  [15:0] c_replays$q;
-    reg  c_replays$clock;
-    reg  [15:0] c_stale$d;
-    wire  [15:0] c_stale$q;
-    reg  c_stale$clock;
-    reg  [15:0] c_dropped$d;
-    wire  [15:0] c_dropped$q;
-    reg  c_dropped$clock;
-    reg  [15:0] c_discarded$d;
-    wire  [15:0] c_discarded$q;
-    reg  c_discarded$clock;
-    reg  credit_failed$d;
-    wire  credit_failed$q;
-    reg  credit_failed$clock;
+    reg  retry_request_pending$d;
+    wire  retry_request_pending$q;
+    reg  retry_request_pending$clock;
     
     // Local signals
-    reg  [7:0] elig;
-    reg  [7:0] drops;
-    reg  [2:0] cand;
-    reg  has;
-    reg  found;
-    reg  [75:0] cf;
-    reg  cf_head;
-    reg  cf_end;
-    reg  cf_drop;
-    reg  need_vlm;
-    reg  any_owed;
-    reg  urg_found;
-    reg  [2:0] urg_vc;
-    reg  [2:0] any_vc;
-    reg  [2:0] cr_vc;
-    reg  [12:0] cr_amt;
-    reg  [15:0] fill;
-    reg  b_start;
-    reg  bw;
-    reg  [3:0] pos;
-    reg  sel_echo;
-    reg  sel_mrk;
-    reg  sel_cr;
-    reg  sel_data;
-    reg  pop;
-    reg  [64:0] wdata;
-    reg  fire;
-    reg  s_free;
-    reg  trailer_fire;
-    reg  want_null;
-    reg  go_null;
-    reg  go_ltp;
-    reg  null_echo;
-    reg  [1:0] new_st;
-    reg  [7:0] ra_next;
-    reg  [64:0] null_flit;
-    reg  [15:0] trailer;
-    reg  [13:0] seq_xor;
-    reg  [15:0] win;
-    reg  [15:0] retry_dist;
-    reg  [15:0] dist2;
-    reg  [2:0] lanes_n;
-    reg  run;
-    reg  restart;
-    reg  [3:0] lane_src;
-    reg  [7:0] head_len;
-    reg  [7:0] head_need;
-    reg  [12:0] avail_now;
-    reg  [15:0] avail_wide;
-    reg  head_ok;
-    reg  [16:0] discarded_sum;
+    reg  [15:0] echo_after_marker;
+    reg  [15:0] next_after_marker;
+    reg  unused_inputs;
     
     // Sub module instances
-    llp_endpoint$tx$ram ram(
-        .read_address(ram$read_address),
-        .read_clock(ram$read_clock),
-        .read_data(ram$read_data),
-        .write_address(ram$write_address),
-        .write_clock(ram$write_clock),
-        .write_data(ram$write_data),
-        .write_enable(ram$write_enable)
-    );
-    llp_endpoint$tx$ltp_crc ltp_crc(
-        .clock(ltp_crc$clock),
-        .reset(ltp_crc$reset),
-        .start(ltp_crc$start),
-        .valid(ltp_crc$valid),
-        .data(ltp_crc$data),
-        .crc(ltp_crc$crc)
-    );
-    llp_endpoint$tx$ccs$0 ccs$0(
-        .clock(ccs$0$clock),
-        .reset(ccs$0$reset),
-        .consume(ccs$0$consume),
-        .returned(ccs$0$returned),
-        .available(ccs$0$available),
-        .has_credit(ccs$0$has_credit),
-        .error(ccs$0$error)
-    );
-    llp_endpoint$tx$ccs$1 ccs$1(
-        .clock(ccs$1$clock),
-        .reset(ccs$1$reset),
-        .consume(ccs$1$consume),
-        .returned(ccs$1$returned),
-        .available(ccs$1$available),
-        .has_credit(ccs$1$has_credit),
-        .error(ccs$1$error)
-    );
-    llp_endpoint$tx$next_seq next_seq(
-        .d(next_seq$d),
-        .q(next_seq$q),
-        .clock(next_seq$clock)
-    );
-    llp_endpoint$tx$ack_seq ack_seq(
-        .d(ack_seq$d),
-        .q(ack_seq$q),
-        .clock(ack_seq$clock)
-    );
-    llp_endpoint$tx$send_seq send_seq(
-        .d(send_seq$d),
-        .q(send_seq$q),
-        .clock(send_seq$clock)
-    );
-    llp_endpoint$tx$b_active b_active(
-        .d(b_active$d),
-        .q(b_active$q),
-        .clock(b_active$clock)
-    );
-    llp_endpoint$tx$room room(
-        .d(room$d),
-        .q(room$q),
-        .clock(room$clock)
-    );
-    llp_endpoint$tx$b_pos b_pos(
-        .d(b_pos$d),
-        .q(b_pos$q),
-        .clock(b_pos$clock)
-    );
-    llp_endpoint$tx$link_vc link_vc(
-        .d(link_vc$d),
-        .q(link_vc$q),
-        .clock(link_vc$clock)
-    );
-    llp_endpoint$tx$lock_vc lock_vc(
-        .d(lock_vc$d),
-        .q(lock_vc$q),
-        .clock(lock_vc$clock)
-    );
-    llp_endpoint$tx$locked locked(
-        .d(locked$d),
-        .q(locked$q),
-        .clock(locked$clock)
-    );
-    llp_endpoint$tx$rr_last rr_last(
-        .d(rr_last$d),
-        .q(rr_last$q),
-        .clock(rr_last$clock)
-    );
-    llp_endpoint$tx$owed$0 owed$0(
-        .d(owed$0$d),
-        .q(owed$0$q),
-        .clock(owed$0$clock)
-    );
-    llp_endpoint$tx$owed$1 owed$1(
-        .d(owed$1$d),
-        .q(owed$1$q),
-        .clock(owed$1$clock)
-    );
-    llp_endpoint$tx$echo_pending echo_pending(
+    llp_endpoint$tx$protocol$echo_pending echo_pending(
         .d(echo_pending$d),
         .q(echo_pending$q),
         .clock(echo_pending$clock)
     );
-    llp_endpoint$tx$echo_age echo_age(
+    llp_endpoint$tx$protocol$echo_age echo_age(
         .d(echo_age$d),
         .q(echo_age$q),
         .clock(echo_age$clock)
     );
-    llp_endpoint$tx$marker_out marker_out(
+    llp_endpoint$tx$protocol$marker_out marker_out(
         .d(marker_out$d),
         .q(marker_out$q),
         .clock(marker_out$clock)
     );
-    llp_endpoint$tx$marker_seq marker_seq(
+    llp_endpoint$tx$protocol$marker_seq marker_seq(
         .d(marker_seq$d),
         .q(marker_seq$q),
         .clock(marker_seq$clock)
     );
-    llp_endpoint$tx$marker_timer marker_timer(
+    llp_endpoint$tx$protocol$marker_timer marker_timer(
         .d(marker_timer$d),
         .q(marker_timer$q),
         .clock(marker_timer$clock)
     );
-    llp_endpoint$tx$poll_pending poll_pending(
+    llp_endpoint$tx$protocol$poll_pending poll_pending(
         .d(poll_pending$d),
         .q(poll_pending$q),
         .clock(poll_pending$clock)
     );
-    llp_endpoint$tx$rr_pending rr_pending(
-        .d(rr_pending$d),
-        .q(rr_pending$q),
-        .clock(rr_pending$clock)
-    );
-    llp_endpoint$tx$replay_pending replay_pending(
-        .d(replay_pending$d),
-        .q(replay_pending$q),
-        .clock(replay_pending$clock)
-    );
-    llp_endpoint$tx$replay_seq replay_seq(
-        .d(replay_seq$d),
-        .q(replay_seq$q),
-        .clock(replay_seq$clock)
-    );
-    llp_endpoint$tx$mask_pending mask_pending(
-        .d(mask_pending$d),
-        .q(mask_pending$q),
-        .clock(mask_pending$clock)
-    );
-    llp_endpoint$tx$new_mask new_mask(
-        .d(new_mask$d),
-        .q(new_mask$q),
-        .clock(new_mask$clock)
-    );
-    llp_endpoint$tx$tx_mask tx_mask(
-        .d(tx_mask$d),
-        .q(tx_mask$q),
-        .clock(tx_mask$clock)
-    );
-    llp_endpoint$tx$st_inc st_inc(
-        .d(st_inc$d),
-        .q(st_inc$q),
-        .clock(st_inc$clock)
-    );
-    llp_endpoint$tx$st_wrap st_wrap(
-        .d(st_wrap$d),
-        .q(st_wrap$q),
-        .clock(st_wrap$clock)
-    );
-    llp_endpoint$tx$s_active s_active(
-        .d(s_active$d),
-        .q(s_active$q),
-        .clock(s_active$clock)
-    );
-    llp_endpoint$tx$s_pos s_pos(
-        .d(s_pos$d),
-        .q(s_pos$q),
-        .clock(s_pos$clock)
-    );
-    llp_endpoint$tx$s_null s_null(
-        .d(s_null$d),
-        .q(s_null$q),
-        .clock(s_null$clock)
-    );
-    llp_endpoint$tx$s_seq s_seq(
-        .d(s_seq$d),
-        .q(s_seq$q),
-        .clock(s_seq$clock)
-    );
-    llp_endpoint$tx$st st(
-        .d(st$d),
-        .q(st$q),
-        .clock(st$clock)
-    );
-    llp_endpoint$tx$ra ra(
-        .d(ra$d),
-        .q(ra$q),
-        .clock(ra$clock)
-    );
-    llp_endpoint$tx$n_mrkr n_mrkr(
-        .d(n_mrkr$d),
-        .q(n_mrkr$q),
-        .clock(n_mrkr$clock)
-    );
-    llp_endpoint$tx$n_rr n_rr(
-        .d(n_rr$d),
-        .q(n_rr$q),
-        .clock(n_rr$clock)
-    );
-    llp_endpoint$tx$n_echo n_echo(
-        .d(n_echo$d),
-        .q(n_echo$q),
-        .clock(n_echo$clock)
-    );
-    llp_endpoint$tx$n_poll n_poll(
-        .d(n_poll$d),
-        .q(n_poll$q),
-        .clock(n_poll$clock)
-    );
-    llp_endpoint$tx$n_mrkr_seq n_mrkr_seq(
-        .d(n_mrkr_seq$d),
-        .q(n_mrkr_seq$q),
-        .clock(n_mrkr_seq$clock)
-    );
-    llp_endpoint$tx$n_exp n_exp(
-        .d(n_exp$d),
-        .q(n_exp$q),
-        .clock(n_exp$clock)
-    );
-    llp_endpoint$tx$n_mask n_mask(
-        .d(n_mask$d),
-        .q(n_mask$q),
-        .clock(n_mask$clock)
-    );
-    llp_endpoint$tx$n_next n_next(
-        .d(n_next$d),
-        .q(n_next$q),
-        .clock(n_next$clock)
-    );
-    llp_endpoint$tx$c_ltps c_ltps(
-        .d(c_ltps$d),
-        .q(c_ltps$q),
-        .clock(c_ltps$clock)
-    );
-    llp_endpoint$tx$c_nulls c_nulls(
-        .d(c_nulls$d),
-        .q(c_nulls$q),
-        .clock(c_nulls$clock)
-    );
-    llp_endpoint$tx$c_replays c_replays(
-        .d(c_replays$d),
-        .q(c_replays$q),
-        .clock(c_replays$clock)
-    );
-    llp_endpoint$tx$c_stale c_stale(
-        .d(c_stale$d),
-        .q(c_stale$q),
-        .clock(c_stale$clock)
-    );
-    llp_endpoint$tx$c_dropped c_dropped(
-        .d(c_dropped$d),
-        .q(c_dropped$q),
-        .clock(c_dropped$clock)
-    );
-    llp_endpoint$tx$c_discarded c_discarded(
-        .d(c_discarded$d),
-        .q(c_discarded$q),
-        .clock(c_discarded$clock)
-    );
-    llp_endpoint$tx$credit_failed credit_failed(
-        .d(credit_failed$d),
-        .q(credit_failed$q),
-        .clock(credit_failed$clock)
+    llp_endpoint$tx$protocol$retry_request_pending retry_request_pending(
+        .d(retry_request_pending$d),
+        .q(retry_request_pending$q),
+        .clock(retry_request_pending$clock)
     );
     
     // Update code
     always @(*) begin
-        next_seq$clock = clock;
-        ack_seq$clock = clock;
-        send_seq$clock = clock;
-        b_active$clock = clock;
-        room$clock = clock;
-        b_pos$clock = clock;
-        link_vc$clock = clock;
-        lock_vc$clock = clock;
-        locked$clock = clock;
-        rr_last$clock = clock;
         echo_pending$clock = clock;
         echo_age$clock = clock;
         marker_out$clock = clock;
         marker_seq$clock = clock;
         marker_timer$clock = clock;
         poll_pending$clock = clock;
-        rr_pending$clock = clock;
-        replay_pending$clock = clock;
-        replay_seq$clock = clock;
-        mask_pending$clock = clock;
-        new_mask$clock = clock;
-        tx_mask$clock = clock;
-        st_inc$clock = clock;
-        st_wrap$clock = clock;
-        s_active$clock = clock;
-        s_pos$clock = clock;
-        s_null$clock = clock;
-        s_seq$clock = clock;
-        st$clock = clock;
-        ra$clock = clock;
-        n_mrkr$clock = clock;
-        n_rr$clock = clock;
-        n_echo$clock = clock;
-        n_poll$clock = clock;
-        n_mrkr_seq$clock = clock;
-        n_exp$clock = clock;
-        n_mask$clock = clock;
-        n_next$clock = clock;
-        c_ltps$clock = clock;
-        c_nulls$clock = clock;
-        c_replays$clock = clock;
-        c_stale$clock = clock;
-        c_dropped$clock = clock;
-        c_discarded$clock = clock;
-        credit_failed$clock = clock;
-        next_seq$d = next_seq$q;
-        ack_seq$d = ack_seq$q;
-        send_seq$d = send_seq$q;
-        b_active$d = b_active$q;
-        room$d = room$q;
-        b_pos$d = b_pos$q;
-        link_vc$d = link_vc$q;
-        lock_vc$d = lock_vc$q;
-        locked$d = locked$q;
-        rr_last$d = rr_last$q;
+        retry_request_pending$clock = clock;
         echo_pending$d = echo_pending$q;
         echo_age$d = echo_age$q;
         marker_out$d = marker_out$q;
         marker_seq$d = marker_seq$q;
         marker_timer$d = marker_timer$q;
         poll_pending$d = poll_pending$q;
-        rr_pending$d = rr_pending$q;
-        replay_pending$d = replay_pending$q;
-        replay_seq$d = replay_seq$q;
-        mask_pending$d = mask_pending$q;
-        new_mask$d = new_mask$q;
-        tx_mask$d = tx_mask$q;
-        st_inc$d = st_inc$q;
-        st_wrap$d = st_wrap$q;
-        s_active$d = s_active$q;
-        s_pos$d = s_pos$q;
-        s_null$d = s_null$q;
-        s_seq$d = s_seq$q;
-        st$d = st$q;
-        ra$d = ra$q;
-        n_mrkr$d = n_mrkr$q;
-        n_rr$d = n_rr$q;
-        n_echo$d = n_echo$q;
-        n_poll$d = n_poll$q;
-        n_mrkr_seq$d = n_mrkr_seq$q;
-        n_exp$d = n_exp$q;
-        n_mask$d = n_mask$q;
-        n_next$d = n_next$q;
-        c_ltps$d = c_ltps$q;
-        c_nulls$d = c_nulls$q;
-        c_replays$d = c_replays$q;
-        c_stale$d = c_stale$q;
-        c_dropped$d = c_dropped$q;
-        c_discarded$d = c_discarded$q;
-        credit_failed$d = credit_failed$q;
-        run = up & ~start;
-        restart = start & fresh_far;
-        idle = ~b_active$q;
-        ltps_discarded = c_discarded$q;
-        owed$0$clock = clock;
-        owed$0$d = owed$0$q;
-        ccs$0$clock = clock;
-        ccs$0$reset = reset | restart;
-        ccs$0$consume = 1'b0;
-        ccs$0$returned = got_credits$0;
-        credits$0 = ccs$0$available;
-        sinks$0$ready = 1'b0;
-        owed$1$clock = clock;
-        owed$1$d = owed$1$q;
-        ccs$1$clock = clock;
-        ccs$1$reset = reset | restart;
-        ccs$1$consume = 1'b0;
-        ccs$1$returned = got_credits$1;
-        credits$1 = ccs$1$available;
-        sinks$1$ready = 1'b0;
-        ram$read_clock = clock;
-        ram$write_clock = clock;
-        ltp_crc$clock = clock;
-        ltp_crc$reset = reset;
-        mask = tx_mask$q;
-        ltps_sent = c_ltps$q;
-        nulls_sent = c_nulls$q;
-        replays = c_replays$q;
-        stale = c_stale$q;
-        core_dropped = c_dropped$q;
-        credit_error = credit_failed$q;
-        credit_error = credit_error | ccs$0$error;
-        credit_error = credit_error | ccs$1$error;
-        credit_failed$d = credit_error;
-        fill = next_seq$q - ack_seq$q;
-        replay_fill = fill;
-        elig = 32'h0;
-        drops = 32'h0;
-        if (|(sinks$0$data & q_drop)) begin
-            drops = (drops & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        head_len = sinks$0$data[(q_len_lsb)+:(8)];
-        head_need = head_len;
-        if (~|head_len) begin
-            head_need = 32'h1;
-        end
-        if (head_len > max_need) begin
-            head_need = max_need;
-        end
-        avail_now = ccs$0$available;
-        avail_wide = ((avail_now) & 16'hffff);
-        head_ok = interleave | ~|(sinks$0$data & q_head) | (avail_wide >= ((head_need) & 16'hffff));
-        if (sinks$0$valid & (ccs$0$has_credit | drops[0]) & head_ok) begin
-            elig = (elig & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (|(sinks$1$data & q_drop)) begin
-            drops = (drops & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        head_len = sinks$1$data[(q_len_lsb)+:(8)];
-        head_need = head_len;
-        if (~|head_len) begin
-            head_need = 32'h1;
-        end
-        if (head_len > max_need) begin
-            head_need = max_need;
-        end
-        avail_now = ccs$1$available;
-        avail_wide = ((avail_now) & 16'hffff);
-        head_ok = interleave | ~|(sinks$1$data & q_head) | (avail_wide >= ((head_need) & 16'hffff));
-        if (sinks$1$valid & (ccs$1$has_credit | drops[1]) & head_ok) begin
-            elig = (elig & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        found = 1'b0;
-        cand = 32'h0;
-        if (~found & elig[1] & (nums$1 > rr_last$q)) begin
-            cand = nums$1;
-            found = 1'b1;
-        end
-        if (~found & elig[0]) begin
-            cand = nums$0;
-            found = 1'b1;
-        end
-        if (~found & elig[1]) begin
-            cand = nums$1;
-            found = 1'b1;
-        end
-        has = found;
-        if (locked$q & (~interleave | elig[lock_vc$q])) begin
-            cand = lock_vc$q;
-            has = elig[lock_vc$q];
-        end
-        cf = 32'h0;
-        if (cand == nums$0) begin
-            cf = sinks$0$data;
-        end
-        if (cand == nums$1) begin
-            cf = sinks$1$data;
-        end
-        cf_head = |(cf & q_head);
-        cf_end = |(cf & q_end);
-        cf_drop = |(cf & q_drop);
-        need_vlm = ~cf_head & ~cf_drop & (cand != link_vc$q);
-        any_owed = 1'b0;
-        urg_found = 1'b0;
-        urg_vc = 32'h0;
-        any_vc = 32'h0;
-        if (~any_owed & |owed$0$q) begin
-            any_vc = nums$0;
-            any_owed = 1'b1;
-        end
-        if (~urg_found & (owed$0$q >= urgent)) begin
-            urg_vc = nums$0;
-            urg_found = 1'b1;
-        end
-        if (~any_owed & |owed$1$q) begin
-            any_vc = nums$1;
-            any_owed = 1'b1;
-        end
-        if (~urg_found & (owed$1$q >= urgent)) begin
-            urg_vc = nums$1;
-            urg_found = 1'b1;
-        end
-        fire = s_active$q & out$ready & up;
-        trailer_fire = fire & s_pos$q[32'h4];
-        s_free = ~s_active$q | trailer_fire;
-        want_null = replay_pending$q | rr_pending$q | poll_pending$q | (echo_pending$q & ~b_active$q & &echo_age$q);
-        go_null = run & s_free & ~mask_pending$q & want_null;
-        go_ltp = run & s_free & ~mask_pending$q & ~want_null & ((send_seq$q != next_seq$q) | (b_active$q & (b_pos$q >= 32'h2)));
-        null_echo = go_null & echo_pending$q;
-        b_start = ~b_active$q & ~reset & run & room$q & (send_seq$q == next_seq$q) & (has | any_owed);
-        bw = b_active$q | b_start;
-        pos = 32'h0;
-        if (b_active$q) begin
-            pos = b_pos$q;
-        end
-        sel_echo = bw & |pos & echo_pending$q & ~null_echo;
-        sel_mrk = bw & |pos & ~sel_echo & ~marker_out$q;
-        sel_cr = 1'b0;
-        sel_data = 1'b0;
-        cr_vc = urg_vc;
-        if (bw & ~sel_echo & ~sel_mrk) begin
-            if (urg_found) begin
-                sel_cr = 1'b1;
-            end
-            else if (has) begin
-                sel_data = 1'b1;
-            end
-            else if (any_owed) begin
-                sel_cr = 1'b1;
-                cr_vc = any_vc;
-            end
-        end
-        cr_amt = 32'h0;
-        if (cr_vc == nums$0) begin
-            cr_amt = owed$0$q;
-        end
-        if (cr_vc == nums$1) begin
-            cr_amt = owed$1$q;
-        end
-        pop = sel_data & ~need_vlm;
-        wdata = 32'h0;
-        if (sel_echo) begin
-            wdata = lt_echo | ((from_rx$expect_seq) & 65'h1ffffffffffffffff);
-        end
-        if (sel_mrk) begin
-            wdata = lt_rt_mrkr | ((next_seq$q) & 65'h1ffffffffffffffff);
-        end
-        if (sel_cr) begin
-            wdata = crdt_ret | (((cr_vc) & 65'h1ffffffffffffffff) << ctrl_vc_lsb) | (((cr_amt) & 65'h1ffffffffffffffff) << credits_lsb);
-        end
-        if (sel_data) begin
-            if (need_vlm) begin
-                wdata = vl_mrkr | (((cand) & 65'h1ffffffffffffffff) << ctrl_vc_lsb);
-            end
-            else if (cf_drop) begin
-                wdata = 32'h0;
-            end
-            else if (cf_head) begin
-                wdata = (((cf) & 65'h1ffffffffffffffff) & vc_clear) | (((cand) & 65'h1ffffffffffffffff) << vc_lsb);
-            end
-            else begin
-                wdata = ((cf) & 65'h1ffffffffffffffff);
-            end
-        end
-        ram$write_enable = bw;
-        ram$write_address = (next_seq$q[(32'h0)+:(8)] << 32'h4) | ((pos) & 8'hff);
-        ram$write_data = wdata;
-        room$d = fill < r_ltps;
-        if (bw & (pos == 32'hf)) begin
-            room$d = fill < r_less;
-        end
-        if (bw) begin
-            b_pos$d = pos + 32'h1;
-            b_active$d = 1'b1;
-            if (pos == 32'hf) begin
-                b_active$d = 1'b0;
-                next_seq$d = next_seq$q + 32'h1;
-            end
-        end
-        owed$0$d = owed$0$q + freed$0;
-        if (sel_cr & (cr_vc == nums$0)) begin
-            owed$0$d = freed$0;
-        end
-        if (pop & (cand == nums$0)) begin
-            sinks$0$ready = 1'b1;
-            ccs$0$consume = ~cf_drop;
-        end
-        owed$1$d = owed$1$q + freed$1;
-        if (sel_cr & (cr_vc == nums$1)) begin
-            owed$1$d = freed$1;
-        end
-        if (pop & (cand == nums$1)) begin
-            sinks$1$ready = 1'b1;
-            ccs$1$consume = ~cf_drop;
-        end
-        if (sel_data) begin
-            lock_vc$d = cand;
-            if (need_vlm) begin
-                link_vc$d = cand;
-            end
-        end
-        if (pop) begin
-            rr_last$d = cand;
-            if (cf_drop & (c_dropped$q != 32'hffff)) begin
-                c_dropped$d = c_dropped$q + 32'h1;
-            end
-            if (cf_head) begin
-                link_vc$d = cand;
-                locked$d = 1'b1;
-            end
-            if (cf_end) begin
-                locked$d = 1'b0;
-            end
-        end
-        if (sel_echo) begin
+        retry_request_pending$d = retry_request_pending$q;
+        unused_inputs = |from_rx$got_retry_seq | from_rx$got_echo | from_rx$got_mask | |from_rx$got_mask_val | |from_rx$expect_seq | |from_rx$mask | builder$cut_through | serializer$ltp_start | serializer$active | |numbers$send_seq | |numbers$replay_seq | numbers$replay_pending;
+        link$up = up;
+        link$start = start;
+        link$run = up & ~start;
+        link$restart = start & fresh_far;
+        out$echo_pending = echo_pending$q;
+        out$null_wanted = retry_request_pending$q | poll_pending$q | (echo_pending$q & ~builder$active & &echo_age$q);
+        out$retry_request = retry_request_pending$q;
+        out$poll = poll_pending$q;
+        out$marker_out = marker_out$q;
+        if (builder$echo_slot) begin
             echo_pending$d = 1'b0;
         end
-        if (sel_mrk) begin
+        if (builder$marker_slot) begin
             marker_out$d = 1'b1;
-            marker_seq$d = next_seq$q;
+            marker_seq$d = numbers$next_seq;
             marker_timer$d = 32'h0;
         end
-        out$valid = s_active$q & up;
-        seq_xor = s_seq$q[(32'h0)+:(14)];
-        if (s_null$q) begin
-            seq_xor = 32'h0;
-        end
-        trailer = ((ltp_crc$crc ^ seq_xor) & 16'hffff) | (((st$q) & 16'hffff) << 32'he);
-        null_flit = 32'h0;
-        if (s_pos$q == 32'h0) begin
-            null_flit = lt_null;
-            if (n_mrkr$q) begin
-                null_flit = lt_retry_mrkr | ((n_mrkr_seq$q) & 65'h1ffffffffffffffff);
-            end
-        end
-        if ((s_pos$q == 32'h1) & n_rr$q) begin
-            null_flit = lt_retry_req | ((n_exp$q) & 65'h1ffffffffffffffff);
-        end
-        if ((s_pos$q == 32'h2) & n_rr$q) begin
-            null_flit = lt_mask | ((n_mask$q) & 65'h1ffffffffffffffff);
-        end
-        if ((s_pos$q == 32'h3) & n_echo$q) begin
-            null_flit = lt_echo | ((n_exp$q) & 65'h1ffffffffffffffff);
-        end
-        if ((s_pos$q == 32'h4) & n_poll$q) begin
-            null_flit = lt_rt_mrkr | ((n_next$q) & 65'h1ffffffffffffffff);
-        end
-        out$data = ram$read_data;
-        if (s_null$q) begin
-            out$data = null_flit;
-        end
-        if (s_pos$q[32'h4]) begin
-            out$data = ((trailer) & 65'h1ffffffffffffffff);
-        end
-        ltp_crc$start = fire & (s_pos$q == 32'h0);
-        ltp_crc$valid = fire & ~s_pos$q[32'h4];
-        ltp_crc$data = out$data;
-        new_st = 32'h0;
-        if (trailer_fire) begin
-            new_st = (st$q + st_inc$q) & st_wrap$q;
-        end
-        ra_next = ra$q;
-        if (fire & ~s_pos$q[32'h4]) begin
-            ra_next = ra$q + 32'h1;
-        end
-        if (go_ltp) begin
-            ra_next = send_seq$q[(32'h0)+:(8)] << 32'h4;
-        end
-        ra$d = ra_next;
-        ram$read_address = ra_next;
-        if (fire & ~s_pos$q[32'h4]) begin
-            s_pos$d = s_pos$q + 32'h1;
-        end
-        if (trailer_fire) begin
-            s_active$d = 1'b0;
-        end
-        if (go_null | go_ltp) begin
-            s_active$d = 1'b1;
-            s_pos$d = 32'h0;
-            s_null$d = go_null;
-            st$d = new_st;
-        end
-        if (go_ltp) begin
-            s_seq$d = send_seq$q;
-            send_seq$d = send_seq$q + 32'h1;
-            c_ltps$d = c_ltps$q + 32'h1;
-        end
-        if (go_null) begin
-            n_mrkr$d = replay_pending$q;
-            n_mrkr_seq$d = replay_seq$q;
-            n_rr$d = rr_pending$q;
-            n_exp$d = from_rx$expect_seq;
-            n_mask$d = from_rx$mask;
-            n_echo$d = echo_pending$q;
-            n_poll$d = poll_pending$q;
-            n_next$d = next_seq$q;
-            replay_pending$d = 1'b0;
-            rr_pending$d = 1'b0;
+        if (serializer$null_start) begin
+            retry_request_pending$d = 1'b0;
             poll_pending$d = 1'b0;
             echo_pending$d = 1'b0;
-            c_nulls$d = c_nulls$q + 32'h1;
-            if (replay_pending$q) begin
-                send_seq$d = replay_seq$q;
-                if (c_replays$q != 32'hffff) begin
-                    c_replays$d = c_replays$q + 32'h1;
-                end
-            end
         end
-        lane_src = new_mask$q;
-        if (start) begin
-            lane_src = start_mask;
-        end
-        lanes_n = ((lane_src[(32'h0)+:(1)]) & 3'h7) + ((lane_src[(32'h1)+:(1)]) & 3'h7) + ((lane_src[(32'h2)+:(1)]) & 3'h7) + ((lane_src[(32'h3)+:(1)]) & 3'h7);
-        if ((mask_pending$q & run & ~s_active$q & striper_idle) | start) begin
-            tx_mask$d = lane_src;
-            mask_pending$d = 1'b0;
-            st_inc$d = 32'h0;
-            st_wrap$d = 32'h0;
-            if (lanes_n == 32'h4) begin
-                st_inc$d = 32'h1;
-                st_wrap$d = 32'h3;
-            end
-            if (lanes_n == 32'h2) begin
-                st_inc$d = 32'h1;
-                st_wrap$d = 32'h1;
-            end
-        end
-        win = next_seq$q - ack_seq$q;
-        retry_dist = from_rx$got_retry_seq - ack_seq$q;
-        if (from_rx$got_retry) begin
-            replay_pending$d = 1'b1;
-            replay_seq$d = from_rx$got_retry_seq;
-            if (retry_dist > win) begin
-                replay_seq$d = ack_seq$q;
-                if (c_stale$q != 32'hffff) begin
-                    c_stale$d = c_stale$q + 32'h1;
-                end
-            end
-        end
-        dist2 = from_rx$got_echo_seq - ack_seq$q;
-        if (from_rx$got_echo & (dist2 <= win)) begin
-            ack_seq$d = from_rx$got_echo_seq;
-            if (~sel_mrk & |(from_rx$got_echo_seq - marker_seq$q) & ((from_rx$got_echo_seq - marker_seq$q) <= (next_seq$q - marker_seq$q))) begin
-                marker_out$d = 1'b0;
-            end
-        end
-        if (from_rx$got_mask & |from_rx$got_mask_val & (from_rx$got_mask_val != tx_mask$q)) begin
-            mask_pending$d = 1'b1;
-            new_mask$d = from_rx$got_mask_val;
+        echo_after_marker = from_rx$got_echo_seq - marker_seq$q;
+        next_after_marker = numbers$next_seq - marker_seq$q;
+        if (numbers$echo_accepted & ~builder$marker_slot & |echo_after_marker & (echo_after_marker <= next_after_marker)) begin
+            marker_out$d = 1'b0;
         end
         if (from_rx$send_retry) begin
-            rr_pending$d = 1'b1;
+            retry_request_pending$d = 1'b1;
         end
         if (from_rx$send_echo) begin
             echo_pending$d = 1'b1;
@@ -17071,601 +19222,45 @@ module llp_endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$ready,sink
         if ((echo_pending$q & &echo_age$q) | ~up) begin
             echo_age$d = echo_age$q;
         end
-        if ((marker_out$q | (next_seq$q != ack_seq$q)) & ~sel_mrk & up) begin
+        if ((marker_out$q | |numbers$fill) & ~builder$marker_slot & up) begin
             marker_timer$d = marker_timer$q + 32'h1;
             if (marker_timer$q == rt_timeout) begin
                 marker_timer$d = 32'h0;
                 poll_pending$d = 1'b1;
             end
         end
-        else if (~sel_mrk & up) begin
+        else if (~builder$marker_slot & up) begin
             marker_timer$d = 32'h0;
         end
-        if (from_rx$got_echo & (dist2 <= win) & ~sel_mrk) begin
+        if (numbers$echo_accepted & ~builder$marker_slot) begin
             marker_timer$d = 32'h0;
         end
         if (from_rx$got_retry) begin
             marker_timer$d = 32'h0;
         end
-        if (~up) begin
-            s_active$d = 1'b0;
-        end
         if (start) begin
-            mask_pending$d = 1'b0;
-            replay_pending$d = 1'b1;
-            replay_seq$d = ack_seq$q;
-            rr_pending$d = 1'b0;
+            retry_request_pending$d = 1'b0;
             poll_pending$d = 1'b0;
             marker_timer$d = 32'h0;
         end
-        discarded_sum = ((c_discarded$q) & 17'h1ffff) + ((fill) & 17'h1ffff);
-        if (restart) begin
-            next_seq$d = 32'h0;
-            ack_seq$d = 32'h0;
-            send_seq$d = 32'h0;
-            replay_seq$d = 32'h0;
-            room$d = 1'b1;
-            c_discarded$d = discarded_sum[(32'h0)+:(16)];
-            if (discarded_sum[32'h10]) begin
-                c_discarded$d = 32'hffff;
-            end
+        if (start & fresh_far) begin
             marker_out$d = 1'b0;
             echo_pending$d = 1'b0;
-            link_vc$d = 32'h0;
-            owed$0$d = rx_free$0;
-            owed$1$d = rx_free$1;
         end
         if (reset) begin
-            room$d = 1'b1;
-            next_seq$d = 32'h0;
-            ack_seq$d = 32'h0;
-            send_seq$d = 32'h0;
-            b_active$d = 1'b0;
-            b_pos$d = 32'h0;
-            link_vc$d = 32'h0;
-            lock_vc$d = 32'h0;
-            locked$d = 1'b0;
-            rr_last$d = 32'h0;
             echo_pending$d = 1'b0;
             echo_age$d = 32'h0;
             marker_out$d = 1'b0;
             marker_timer$d = 32'h0;
             poll_pending$d = 1'b0;
-            rr_pending$d = 1'b0;
-            replay_pending$d = 1'b0;
-            mask_pending$d = 1'b1;
-            new_mask$d = init_mask;
-            tx_mask$d = init_mask;
-            s_active$d = 1'b0;
-            s_pos$d = 32'h0;
-            s_null$d = 1'b0;
-            st$d = 32'h0;
-            c_ltps$d = 32'h0;
-            c_nulls$d = 32'h0;
-            c_replays$d = 32'h0;
-            c_stale$d = 32'h0;
-            c_dropped$d = 32'h0;
-            c_discarded$d = 32'h0;
-            credit_failed$d = 1'b0;
-            owed$0$d = own_depth;
-            owed$1$d = own_depth;
+            retry_request_pending$d = 1'b0;
         end
     end
     
-endmodule // llp_endpoint$tx
+endmodule // llp_endpoint$tx$protocol
 
 
-module llp_endpoint$tx$ack_seq(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$ack_seq
-
-
-module llp_endpoint$tx$b_active(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$b_active
-
-
-module llp_endpoint$tx$b_pos(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$b_pos
-
-
-module llp_endpoint$tx$c_discarded(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$c_discarded
-
-
-module llp_endpoint$tx$c_dropped(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$c_dropped
-
-
-module llp_endpoint$tx$c_ltps(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$c_ltps
-
-
-module llp_endpoint$tx$c_nulls(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$c_nulls
-
-
-module llp_endpoint$tx$c_replays(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$c_replays
-
-
-module llp_endpoint$tx$c_stale(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$c_stale
-
-
-module llp_endpoint$tx$ccs$0(clock,reset,consume,returned,available,has_credit,error);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  consume;
-    input wire  [12:0] returned;
-    output reg  [12:0] available;
-    output reg  has_credit;
-    output reg  error;
-    
-    // Constant declarations
-    localparam  capacity = 13'b1111111111111;
-    localparam  reset_used = 13'b1111111111111;
-    localparam  borrow = 32'h2000;
-    
-    // Stub signals
-    reg  [12:0] used$d;
-    wire  [12:0] used$q;
-    reg  used$clock;
-    reg  failed$d;
-    wire  failed$q;
-    reg  failed$clock;
-    reg  none$d;
-    wire  none$q;
-    reg  none$clock;
-    
-    // Local signals
-    reg  none_kept;
-    reg  none_spent;
-    reg  [31:0] used_wide;
-    reg  [31:0] returned_wide;
-    reg  [31:0] returned_less;
-    reg  [31:0] rest_spent;
-    reg  [31:0] rest_kept;
-    reg  [31:0] rest;
-    reg  take;
-    reg  underflow;
-    reg  overflow;
-    
-    // Sub module instances
-    llp_endpoint$tx$ccs$0$used used(
-        .d(used$d),
-        .q(used$q),
-        .clock(used$clock)
-    );
-    llp_endpoint$tx$ccs$0$failed failed(
-        .d(failed$d),
-        .q(failed$q),
-        .clock(failed$clock)
-    );
-    llp_endpoint$tx$ccs$0$none none(
-        .d(none$d),
-        .q(none$q),
-        .clock(none$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        used$clock = clock;
-        failed$clock = clock;
-        none$clock = clock;
-        used$d = used$q;
-        failed$d = failed$q;
-        none$d = none$q;
-        available = capacity - used$q;
-        has_credit = ~none$q;
-        error = failed$q;
-        take = consume & has_credit;
-        underflow = consume & ~has_credit;
-        used_wide = ((used$q) & 32'hffffffff);
-        returned_wide = ((returned) & 32'hffffffff);
-        returned_less = returned_wide - 32'h1;
-        rest_spent = used_wide - returned_less;
-        rest_kept = used_wide - returned_wide;
-        rest = rest_kept;
-        if (take) begin
-            rest = rest_spent;
-        end
-        overflow = |(rest & borrow);
-        used$d = rest[(32'h0)+:(13)];
-        none_kept = (rest_kept[(32'h0)+:(13)] == capacity) & ~|(rest_kept & borrow);
-        none_spent = (rest_spent[(32'h0)+:(13)] == capacity) & ~|(rest_spent & borrow);
-        none$d = none_kept;
-        if (take) begin
-            none$d = none_spent;
-        end
-        if (overflow) begin
-            used$d = 32'h0;
-        end
-        if (underflow | overflow) begin
-            failed$d = 1'b1;
-        end
-        if (reset) begin
-            used$d = reset_used;
-            none$d = reset_used == capacity;
-            failed$d = 1'b0;
-        end
-    end
-    
-endmodule // llp_endpoint$tx$ccs$0
-
-
-module llp_endpoint$tx$ccs$0$failed(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$ccs$0$failed
-
-
-module llp_endpoint$tx$ccs$0$none(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$ccs$0$none
-
-
-module llp_endpoint$tx$ccs$0$used(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$ccs$0$used
-
-
-module llp_endpoint$tx$ccs$1(clock,reset,consume,returned,available,has_credit,error);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  consume;
-    input wire  [12:0] returned;
-    output reg  [12:0] available;
-    output reg  has_credit;
-    output reg  error;
-    
-    // Constant declarations
-    localparam  capacity = 13'b1111111111111;
-    localparam  reset_used = 13'b1111111111111;
-    localparam  borrow = 32'h2000;
-    
-    // Stub signals
-    reg  [12:0] used$d;
-    wire  [12:0] used$q;
-    reg  used$clock;
-    reg  failed$d;
-    wire  failed$q;
-    reg  failed$clock;
-    reg  none$d;
-    wire  none$q;
-    reg  none$clock;
-    
-    // Local signals
-    reg  none_kept;
-    reg  none_spent;
-    reg  [31:0] used_wide;
-    reg  [31:0] returned_wide;
-    reg  [31:0] returned_less;
-    reg  [31:0] rest_spent;
-    reg  [31:0] rest_kept;
-    reg  [31:0] rest;
-    reg  take;
-    reg  underflow;
-    reg  overflow;
-    
-    // Sub module instances
-    llp_endpoint$tx$ccs$1$used used(
-        .d(used$d),
-        .q(used$q),
-        .clock(used$clock)
-    );
-    llp_endpoint$tx$ccs$1$failed failed(
-        .d(failed$d),
-        .q(failed$q),
-        .clock(failed$clock)
-    );
-    llp_endpoint$tx$ccs$1$none none(
-        .d(none$d),
-        .q(none$q),
-        .clock(none$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        used$clock = clock;
-        failed$clock = clock;
-        none$clock = clock;
-        used$d = used$q;
-        failed$d = failed$q;
-        none$d = none$q;
-        available = capacity - used$q;
-        has_credit = ~none$q;
-        error = failed$q;
-        take = consume & has_credit;
-        underflow = consume & ~has_credit;
-        used_wide = ((used$q) & 32'hffffffff);
-        returned_wide = ((returned) & 32'hffffffff);
-        returned_less = returned_wide - 32'h1;
-        rest_spent = used_wide - returned_less;
-        rest_kept = used_wide - returned_wide;
-        rest = rest_kept;
-        if (take) begin
-            rest = rest_spent;
-        end
-        overflow = |(rest & borrow);
-        used$d = rest[(32'h0)+:(13)];
-        none_kept = (rest_kept[(32'h0)+:(13)] == capacity) & ~|(rest_kept & borrow);
-        none_spent = (rest_spent[(32'h0)+:(13)] == capacity) & ~|(rest_spent & borrow);
-        none$d = none_kept;
-        if (take) begin
-            none$d = none_spent;
-        end
-        if (overflow) begin
-            used$d = 32'h0;
-        end
-        if (underflow | overflow) begin
-            failed$d = 1'b1;
-        end
-        if (reset) begin
-            used$d = reset_used;
-            none$d = reset_used == capacity;
-            failed$d = 1'b0;
-        end
-    end
-    
-endmodule // llp_endpoint$tx$ccs$1
-
-
-module llp_endpoint$tx$ccs$1$failed(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$ccs$1$failed
-
-
-module llp_endpoint$tx$ccs$1$none(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$ccs$1$none
-
-
-module llp_endpoint$tx$ccs$1$used(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$ccs$1$used
-
-
-module llp_endpoint$tx$credit_failed(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$credit_failed
-
-
-module llp_endpoint$tx$echo_age(d,q,clock);
+module llp_endpoint$tx$protocol$echo_age(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -17681,10 +19276,10 @@ module llp_endpoint$tx$echo_age(d,q,clock);
        q <= d;
     end
           
-endmodule // llp_endpoint$tx$echo_age
+endmodule // llp_endpoint$tx$protocol$echo_age
 
 
-module llp_endpoint$tx$echo_pending(d,q,clock);
+module llp_endpoint$tx$protocol$echo_pending(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -17700,48 +19295,10 @@ module llp_endpoint$tx$echo_pending(d,q,clock);
        q <= d;
     end
           
-endmodule // llp_endpoint$tx$echo_pending
+endmodule // llp_endpoint$tx$protocol$echo_pending
 
 
-module llp_endpoint$tx$link_vc(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$link_vc
-
-
-module llp_endpoint$tx$lock_vc(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$lock_vc
-
-
-module llp_endpoint$tx$locked(d,q,clock);
+module llp_endpoint$tx$protocol$marker_out(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -17757,10 +19314,760 @@ module llp_endpoint$tx$locked(d,q,clock);
        q <= d;
     end
           
-endmodule // llp_endpoint$tx$locked
+endmodule // llp_endpoint$tx$protocol$marker_out
 
 
-module llp_endpoint$tx$ltp_crc(clock,reset,start,valid,data,crc);
+module llp_endpoint$tx$protocol$marker_seq(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$protocol$marker_seq
+
+
+module llp_endpoint$tx$protocol$marker_timer(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$protocol$marker_timer
+
+
+module llp_endpoint$tx$protocol$poll_pending(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$protocol$poll_pending
+
+
+module llp_endpoint$tx$protocol$retry_request_pending(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$protocol$retry_request_pending
+
+
+module llp_endpoint$tx$replay(clock,reset,link$up,link$start,link$run,link$restart,from_rx$got_retry,from_rx$got_retry_seq,from_rx$got_echo,from_rx$got_echo_seq,from_rx$got_mask,from_rx$got_mask_val,from_rx$send_retry,from_rx$send_echo,from_rx$expect_seq,from_rx$mask,write$write,write$position,write$flit,serializer$null_start,serializer$ltp_start,serializer$active,read_address,read_data,out$next_seq,out$send_seq,out$replay_seq,out$replay_pending,out$fill,out$echo_accepted,ltps_discarded,replays,stale);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  link$up;
+    input wire  link$start;
+    input wire  link$run;
+    input wire  link$restart;
+    input wire  from_rx$got_retry;
+    input wire  [15:0] from_rx$got_retry_seq;
+    input wire  from_rx$got_echo;
+    input wire  [15:0] from_rx$got_echo_seq;
+    input wire  from_rx$got_mask;
+    input wire  [3:0] from_rx$got_mask_val;
+    input wire  from_rx$send_retry;
+    input wire  from_rx$send_echo;
+    input wire  [15:0] from_rx$expect_seq;
+    input wire  [3:0] from_rx$mask;
+    input wire  write$write;
+    input wire  [3:0] write$position;
+    input wire  [64:0] write$flit;
+    input wire  serializer$null_start;
+    input wire  serializer$ltp_start;
+    input wire  serializer$active;
+    input wire  [7:0] read_address;
+    output reg  [64:0] read_data;
+    output reg  [15:0] out$next_seq;
+    output reg  [15:0] out$send_seq;
+    output reg  [15:0] out$replay_seq;
+    output reg  out$replay_pending;
+    output reg  [15:0] out$fill;
+    output reg  out$echo_accepted;
+    output reg  [15:0] ltps_discarded;
+    output reg  [15:0] replays;
+    output reg  [15:0] stale;
+    
+    // Stub signals
+    reg  [7:0] ram$read_address;
+    reg  ram$read_clock;
+    wire  [64:0] ram$read_data;
+    reg  [7:0] ram$write_address;
+    reg  ram$write_clock;
+    reg  [64:0] ram$write_data;
+    reg  ram$write_enable;
+    reg  [15:0] next_seq$d;
+    wire  [15:0] next_seq$q;
+    reg  next_seq$clock;
+    reg  [15:0] ack_seq$d;
+    wire  [15:0] ack_seq$q;
+    reg  ack_seq$clock;
+    reg  [15:0] send_seq$d;
+    wire  [15:0] send_seq$q;
+    reg  send_seq$clock;
+    reg  [15:0] replay_seq$d;
+    wire  [15:0] replay_seq$q;
+    reg  replay_seq$clock;
+    reg  replay_pending$d;
+    wire  replay_pending$q;
+    reg  replay_pending$clock;
+    reg  [15:0] replays_count$d;
+    wire  [15:0] replays_count$q;
+    reg  replays_count$clock;
+    reg  [15:0] stale_count$d;
+    wire  [15:0] stale_count$q;
+    reg  stale_count$clock;
+    reg  [15:0] discarded_count$d;
+    wire  [15:0] discarded_count$q;
+    reg  discarded_count$clock;
+    
+    // Local signals
+    reg  [15:0] fill;
+    reg  [15:0] retry_distance;
+    reg  [15:0] echo_distance;
+    reg  echo_accepted;
+    reg  [16:0] discarded_sum;
+    reg  unused_inputs;
+    
+    // Sub module instances
+    llp_endpoint$tx$replay$ram ram(
+        .read_address(ram$read_address),
+        .read_clock(ram$read_clock),
+        .read_data(ram$read_data),
+        .write_address(ram$write_address),
+        .write_clock(ram$write_clock),
+        .write_data(ram$write_data),
+        .write_enable(ram$write_enable)
+    );
+    llp_endpoint$tx$replay$next_seq next_seq(
+        .d(next_seq$d),
+        .q(next_seq$q),
+        .clock(next_seq$clock)
+    );
+    llp_endpoint$tx$replay$ack_seq ack_seq(
+        .d(ack_seq$d),
+        .q(ack_seq$q),
+        .clock(ack_seq$clock)
+    );
+    llp_endpoint$tx$replay$send_seq send_seq(
+        .d(send_seq$d),
+        .q(send_seq$q),
+        .clock(send_seq$clock)
+    );
+    llp_endpoint$tx$replay$replay_seq replay_seq(
+        .d(replay_seq$d),
+        .q(replay_seq$q),
+        .clock(replay_seq$clock)
+    );
+    llp_endpoint$tx$replay$replay_pending replay_pending(
+        .d(replay_pending$d),
+        .q(replay_pending$q),
+        .clock(replay_pending$clock)
+    );
+    llp_endpoint$tx$replay$replays_count replays_count(
+        .d(replays_count$d),
+        .q(replays_count$q),
+        .clock(replays_count$clock)
+    );
+    llp_endpoint$tx$replay$stale_count stale_count(
+        .d(stale_count$d),
+        .q(stale_count$q),
+        .clock(stale_count$clock)
+    );
+    llp_endpoint$tx$replay$discarded_count discarded_count(
+        .d(discarded_count$d),
+        .q(discarded_count$q),
+        .clock(discarded_count$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        next_seq$clock = clock;
+        ack_seq$clock = clock;
+        send_seq$clock = clock;
+        replay_seq$clock = clock;
+        replay_pending$clock = clock;
+        replays_count$clock = clock;
+        stale_count$clock = clock;
+        discarded_count$clock = clock;
+        next_seq$d = next_seq$q;
+        ack_seq$d = ack_seq$q;
+        send_seq$d = send_seq$q;
+        replay_seq$d = replay_seq$q;
+        replay_pending$d = replay_pending$q;
+        replays_count$d = replays_count$q;
+        stale_count$d = stale_count$q;
+        discarded_count$d = discarded_count$q;
+        unused_inputs = link$up | link$run | from_rx$got_mask | |from_rx$got_mask_val | from_rx$send_retry | from_rx$send_echo | |from_rx$expect_seq | |from_rx$mask | serializer$active;
+        ram$read_clock = clock;
+        ram$write_clock = clock;
+        ram$write_enable = write$write;
+        ram$write_address = (next_seq$q[(32'h0)+:(8)] << 32'h4) | ((write$position) & 8'hff);
+        ram$write_data = write$flit;
+        ram$read_address = read_address;
+        read_data = ram$read_data;
+        fill = next_seq$q - ack_seq$q;
+        echo_distance = from_rx$got_echo_seq - ack_seq$q;
+        echo_accepted = from_rx$got_echo & (echo_distance <= fill);
+        out$next_seq = next_seq$q;
+        out$send_seq = send_seq$q;
+        out$replay_seq = replay_seq$q;
+        out$replay_pending = replay_pending$q;
+        out$fill = fill;
+        out$echo_accepted = echo_accepted;
+        ltps_discarded = discarded_count$q;
+        replays = replays_count$q;
+        stale = stale_count$q;
+        if (write$write & (write$position == 32'hf)) begin
+            next_seq$d = next_seq$q + 32'h1;
+        end
+        if (serializer$ltp_start) begin
+            send_seq$d = send_seq$q + 32'h1;
+        end
+        if (serializer$null_start) begin
+            replay_pending$d = 1'b0;
+            if (replay_pending$q) begin
+                send_seq$d = replay_seq$q;
+                if (replays_count$q != 32'hffff) begin
+                    replays_count$d = replays_count$q + 32'h1;
+                end
+            end
+        end
+        retry_distance = from_rx$got_retry_seq - ack_seq$q;
+        if (from_rx$got_retry) begin
+            replay_pending$d = 1'b1;
+            replay_seq$d = from_rx$got_retry_seq;
+            if (retry_distance > fill) begin
+                replay_seq$d = ack_seq$q;
+                if (stale_count$q != 32'hffff) begin
+                    stale_count$d = stale_count$q + 32'h1;
+                end
+            end
+        end
+        if (echo_accepted) begin
+            ack_seq$d = from_rx$got_echo_seq;
+        end
+        if (link$start) begin
+            replay_pending$d = 1'b1;
+            replay_seq$d = ack_seq$q;
+        end
+        discarded_sum = ((discarded_count$q) & 17'h1ffff) + ((fill) & 17'h1ffff);
+        if (link$restart) begin
+            next_seq$d = 32'h0;
+            ack_seq$d = 32'h0;
+            send_seq$d = 32'h0;
+            replay_seq$d = 32'h0;
+            discarded_count$d = discarded_sum[(32'h0)+:(16)];
+            if (discarded_sum[32'h10]) begin
+                discarded_count$d = 32'hffff;
+            end
+        end
+        if (reset) begin
+            next_seq$d = 32'h0;
+            ack_seq$d = 32'h0;
+            send_seq$d = 32'h0;
+            replay_pending$d = 1'b0;
+            replays_count$d = 32'h0;
+            stale_count$d = 32'h0;
+            discarded_count$d = 32'h0;
+        end
+    end
+    
+endmodule // llp_endpoint$tx$replay
+
+
+module llp_endpoint$tx$replay$ack_seq(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$replay$ack_seq
+
+
+module llp_endpoint$tx$replay$discarded_count(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$replay$discarded_count
+
+
+module llp_endpoint$tx$replay$next_seq(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$replay$next_seq
+
+
+module llp_endpoint$tx$replay$ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [7:0] read_address;
+    input wire  read_clock;
+    output reg  [64:0] read_data;
+    input wire  [7:0] write_address;
+    input wire  write_clock;
+    input wire  [64:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[64:0] mem[255:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // llp_endpoint$tx$replay$ram
+
+
+module llp_endpoint$tx$replay$replay_pending(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$replay$replay_pending
+
+
+module llp_endpoint$tx$replay$replay_seq(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$replay$replay_seq
+
+
+module llp_endpoint$tx$replay$replays_count(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$replay$replays_count
+
+
+module llp_endpoint$tx$replay$send_seq(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$replay$send_seq
+
+
+module llp_endpoint$tx$replay$stale_count(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$replay$stale_count
+
+
+module llp_endpoint$tx$serializer(clock,reset,link$up,link$start,link$run,link$restart,out$valid,out$data,out$ready,builder$active,builder$cut_through,builder$echo_slot,builder$marker_slot,numbers$next_seq,numbers$send_seq,numbers$replay_seq,numbers$replay_pending,numbers$fill,numbers$echo_accepted,protocol$echo_pending,protocol$null_wanted,protocol$retry_request,protocol$poll,protocol$marker_out,lanes$change_pending,lanes$state_step,lanes$state_wrap,status$null_start,status$ltp_start,status$active,read_address,read_data,beat,null_flit,ltps_sent,nulls_sent);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  link$up;
+    input wire  link$start;
+    input wire  link$run;
+    input wire  link$restart;
+    output reg  out$valid;
+    output reg  [64:0] out$data;
+    input wire  out$ready;
+    input wire  builder$active;
+    input wire  builder$cut_through;
+    input wire  builder$echo_slot;
+    input wire  builder$marker_slot;
+    input wire  [15:0] numbers$next_seq;
+    input wire  [15:0] numbers$send_seq;
+    input wire  [15:0] numbers$replay_seq;
+    input wire  numbers$replay_pending;
+    input wire  [15:0] numbers$fill;
+    input wire  numbers$echo_accepted;
+    input wire  protocol$echo_pending;
+    input wire  protocol$null_wanted;
+    input wire  protocol$retry_request;
+    input wire  protocol$poll;
+    input wire  protocol$marker_out;
+    input wire  lanes$change_pending;
+    input wire  [1:0] lanes$state_step;
+    input wire  [1:0] lanes$state_wrap;
+    output reg  status$null_start;
+    output reg  status$ltp_start;
+    output reg  status$active;
+    output reg  [7:0] read_address;
+    input wire  [64:0] read_data;
+    output reg  [4:0] beat;
+    input wire  [64:0] null_flit;
+    output reg  [31:0] ltps_sent;
+    output reg  [31:0] nulls_sent;
+    
+    // Stub signals
+    reg  ltp_crc$clock;
+    reg  ltp_crc$reset;
+    reg  ltp_crc$start;
+    reg  ltp_crc$valid;
+    reg  [64:0] ltp_crc$data;
+    wire  [13:0] ltp_crc$crc;
+    reg  active$d;
+    wire  active$q;
+    reg  active$clock;
+    reg  [4:0] position$d;
+    wire  [4:0] position$q;
+    reg  position$clock;
+    reg  null_ltp$d;
+    wire  null_ltp$q;
+    reg  null_ltp$clock;
+    reg  [15:0] ltp_seq$d;
+    wire  [15:0] ltp_seq$q;
+    reg  ltp_seq$clock;
+    reg  [1:0] state$d;
+    wire  [1:0] state$q;
+    reg  state$clock;
+    reg  [7:0] address$d;
+    wire  [7:0] address$q;
+    reg  address$clock;
+    reg  [31:0] ltps_count$d;
+    wire  [31:0] ltps_count$q;
+    reg  ltps_count$clock;
+    reg  [31:0] nulls_count$d;
+    wire  [31:0] nulls_count$q;
+    reg  nulls_count$clock;
+    
+    // Local signals
+    reg  fire;
+    reg  trailer_fire;
+    reg  free;
+    reg  want_null;
+    reg  null_start;
+    reg  ltp_start;
+    reg  [1:0] next_state;
+    reg  [7:0] next_address;
+    reg  [15:0] trailer;
+    reg  [13:0] seq_xor;
+    reg  unused_inputs;
+    
+    // Sub module instances
+    llp_endpoint$tx$serializer$ltp_crc ltp_crc(
+        .clock(ltp_crc$clock),
+        .reset(ltp_crc$reset),
+        .start(ltp_crc$start),
+        .valid(ltp_crc$valid),
+        .data(ltp_crc$data),
+        .crc(ltp_crc$crc)
+    );
+    llp_endpoint$tx$serializer$active active(
+        .d(active$d),
+        .q(active$q),
+        .clock(active$clock)
+    );
+    llp_endpoint$tx$serializer$position position(
+        .d(position$d),
+        .q(position$q),
+        .clock(position$clock)
+    );
+    llp_endpoint$tx$serializer$null_ltp null_ltp(
+        .d(null_ltp$d),
+        .q(null_ltp$q),
+        .clock(null_ltp$clock)
+    );
+    llp_endpoint$tx$serializer$ltp_seq ltp_seq(
+        .d(ltp_seq$d),
+        .q(ltp_seq$q),
+        .clock(ltp_seq$clock)
+    );
+    llp_endpoint$tx$serializer$state state(
+        .d(state$d),
+        .q(state$q),
+        .clock(state$clock)
+    );
+    llp_endpoint$tx$serializer$address address(
+        .d(address$d),
+        .q(address$q),
+        .clock(address$clock)
+    );
+    llp_endpoint$tx$serializer$ltps_count ltps_count(
+        .d(ltps_count$d),
+        .q(ltps_count$q),
+        .clock(ltps_count$clock)
+    );
+    llp_endpoint$tx$serializer$nulls_count nulls_count(
+        .d(nulls_count$d),
+        .q(nulls_count$q),
+        .clock(nulls_count$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        active$clock = clock;
+        position$clock = clock;
+        null_ltp$clock = clock;
+        ltp_seq$clock = clock;
+        state$clock = clock;
+        address$clock = clock;
+        ltps_count$clock = clock;
+        nulls_count$clock = clock;
+        active$d = active$q;
+        position$d = position$q;
+        null_ltp$d = null_ltp$q;
+        ltp_seq$d = ltp_seq$q;
+        state$d = state$q;
+        address$d = address$q;
+        ltps_count$d = ltps_count$q;
+        nulls_count$d = nulls_count$q;
+        unused_inputs = link$start | link$restart | builder$active | builder$echo_slot | builder$marker_slot | |numbers$fill | numbers$echo_accepted | |numbers$replay_seq | protocol$echo_pending | protocol$retry_request | protocol$poll | protocol$marker_out;
+        ltp_crc$clock = clock;
+        ltp_crc$reset = reset;
+        ltps_sent = ltps_count$q;
+        nulls_sent = nulls_count$q;
+        fire = active$q & out$ready & link$up;
+        trailer_fire = fire & position$q[32'h4];
+        free = ~active$q | trailer_fire;
+        want_null = numbers$replay_pending | protocol$null_wanted;
+        null_start = link$run & free & ~lanes$change_pending & want_null;
+        ltp_start = link$run & free & ~lanes$change_pending & ~want_null & ((numbers$send_seq != numbers$next_seq) | builder$cut_through);
+        status$null_start = null_start;
+        status$ltp_start = ltp_start;
+        status$active = active$q;
+        beat = position$q;
+        out$valid = active$q & link$up;
+        seq_xor = ltp_seq$q[(32'h0)+:(14)];
+        if (null_ltp$q) begin
+            seq_xor = 32'h0;
+        end
+        trailer = ((ltp_crc$crc ^ seq_xor) & 16'hffff) | (((state$q) & 16'hffff) << 32'he);
+        out$data = read_data;
+        if (null_ltp$q) begin
+            out$data = null_flit;
+        end
+        if (position$q[32'h4]) begin
+            out$data = ((trailer) & 65'h1ffffffffffffffff);
+        end
+        ltp_crc$start = fire & (position$q == 32'h0);
+        ltp_crc$valid = fire & ~position$q[32'h4];
+        ltp_crc$data = out$data;
+        next_state = 32'h0;
+        if (trailer_fire) begin
+            next_state = (state$q + lanes$state_step) & lanes$state_wrap;
+        end
+        next_address = address$q;
+        if (fire & ~position$q[32'h4]) begin
+            next_address = address$q + 32'h1;
+            position$d = position$q + 32'h1;
+        end
+        if (ltp_start) begin
+            next_address = numbers$send_seq[(32'h0)+:(8)] << 32'h4;
+        end
+        address$d = next_address;
+        read_address = next_address;
+        if (trailer_fire) begin
+            active$d = 1'b0;
+        end
+        if (null_start | ltp_start) begin
+            active$d = 1'b1;
+            position$d = 32'h0;
+            null_ltp$d = null_start;
+            state$d = next_state;
+        end
+        if (ltp_start) begin
+            ltp_seq$d = numbers$send_seq;
+            ltps_count$d = ltps_count$q + 32'h1;
+        end
+        if (null_start) begin
+            nulls_count$d = nulls_count$q + 32'h1;
+        end
+        if (~link$up) begin
+            active$d = 1'b0;
+        end
+        if (reset) begin
+            active$d = 1'b0;
+            position$d = 32'h0;
+            null_ltp$d = 1'b0;
+            state$d = 32'h0;
+            ltps_count$d = 32'h0;
+            nulls_count$d = 32'h0;
+        end
+    end
+    
+endmodule // llp_endpoint$tx$serializer
+
+
+module llp_endpoint$tx$serializer$active(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$serializer$active
+
+
+module llp_endpoint$tx$serializer$address(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$serializer$address
+
+
+module llp_endpoint$tx$serializer$ltp_crc(clock,reset,start,valid,data,crc);
     
     // Module arguments
     input wire  clock;
@@ -17782,12 +20089,12 @@ module llp_endpoint$tx$ltp_crc(clock,reset,start,valid,data,crc);
     reg  remainder$clock;
     
     // Sub module instances
-    llp_endpoint$tx$ltp_crc$step step(
+    llp_endpoint$tx$serializer$ltp_crc$step step(
         .state(step$state),
         .data(step$data),
         .next_state(step$next_state)
     );
-    llp_endpoint$tx$ltp_crc$remainder remainder(
+    llp_endpoint$tx$serializer$ltp_crc$remainder remainder(
         .d(remainder$d),
         .q(remainder$q),
         .clock(remainder$clock)
@@ -17811,10 +20118,10 @@ module llp_endpoint$tx$ltp_crc(clock,reset,start,valid,data,crc);
         crc = remainder$q ^ finish;
     end
     
-endmodule // llp_endpoint$tx$ltp_crc
+endmodule // llp_endpoint$tx$serializer$ltp_crc
 
 
-module llp_endpoint$tx$ltp_crc$remainder(d,q,clock);
+module llp_endpoint$tx$serializer$ltp_crc$remainder(d,q,clock);
     
     // Module arguments
     input wire  [13:0] d;
@@ -17830,10 +20137,10 @@ module llp_endpoint$tx$ltp_crc$remainder(d,q,clock);
        q <= d;
     end
           
-endmodule // llp_endpoint$tx$ltp_crc$remainder
+endmodule // llp_endpoint$tx$serializer$ltp_crc$remainder
 
 
-module llp_endpoint$tx$ltp_crc$step(state,data,next_state);
+module llp_endpoint$tx$serializer$ltp_crc$step(state,data,next_state);
     
     // Module arguments
     input wire  [13:0] state;
@@ -17933,29 +20240,10 @@ module llp_endpoint$tx$ltp_crc$step(state,data,next_state);
         next_state = nodes$26 ^ offset;
     end
     
-endmodule // llp_endpoint$tx$ltp_crc$step
+endmodule // llp_endpoint$tx$serializer$ltp_crc$step
 
 
-module llp_endpoint$tx$marker_out(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$marker_out
-
-
-module llp_endpoint$tx$marker_seq(d,q,clock);
+module llp_endpoint$tx$serializer$ltp_seq(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -17971,29 +20259,29 @@ module llp_endpoint$tx$marker_seq(d,q,clock);
        q <= d;
     end
           
-endmodule // llp_endpoint$tx$marker_seq
+endmodule // llp_endpoint$tx$serializer$ltp_seq
 
 
-module llp_endpoint$tx$marker_timer(d,q,clock);
+module llp_endpoint$tx$serializer$ltps_count(d,q,clock);
     
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 32'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // llp_endpoint$tx$marker_timer
+endmodule // llp_endpoint$tx$serializer$ltps_count
 
 
-module llp_endpoint$tx$mask_pending(d,q,clock);
+module llp_endpoint$tx$serializer$null_ltp(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -18009,438 +20297,29 @@ module llp_endpoint$tx$mask_pending(d,q,clock);
        q <= d;
     end
           
-endmodule // llp_endpoint$tx$mask_pending
+endmodule // llp_endpoint$tx$serializer$null_ltp
 
 
-module llp_endpoint$tx$n_echo(d,q,clock);
+module llp_endpoint$tx$serializer$nulls_count(d,q,clock);
     
     // Module arguments
-    input wire  d;
-    output reg  q;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 1'h0;
+       q = 32'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // llp_endpoint$tx$n_echo
+endmodule // llp_endpoint$tx$serializer$nulls_count
 
 
-module llp_endpoint$tx$n_exp(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$n_exp
-
-
-module llp_endpoint$tx$n_mask(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$n_mask
-
-
-module llp_endpoint$tx$n_mrkr(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$n_mrkr
-
-
-module llp_endpoint$tx$n_mrkr_seq(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$n_mrkr_seq
-
-
-module llp_endpoint$tx$n_next(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$n_next
-
-
-module llp_endpoint$tx$n_poll(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$n_poll
-
-
-module llp_endpoint$tx$n_rr(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$n_rr
-
-
-module llp_endpoint$tx$new_mask(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$new_mask
-
-
-module llp_endpoint$tx$next_seq(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$next_seq
-
-
-module llp_endpoint$tx$owed$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$owed$0
-
-
-module llp_endpoint$tx$owed$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$owed$1
-
-
-module llp_endpoint$tx$poll_pending(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$poll_pending
-
-
-module llp_endpoint$tx$ra(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$ra
-
-
-module llp_endpoint$tx$ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [7:0] read_address;
-    input wire  read_clock;
-    output reg  [64:0] read_data;
-    input wire  [7:0] write_address;
-    input wire  write_clock;
-    input wire  [64:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[64:0] mem[255:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // llp_endpoint$tx$ram
-
-
-module llp_endpoint$tx$replay_pending(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$replay_pending
-
-
-module llp_endpoint$tx$replay_seq(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$replay_seq
-
-
-module llp_endpoint$tx$room(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$room
-
-
-module llp_endpoint$tx$rr_last(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$rr_last
-
-
-module llp_endpoint$tx$rr_pending(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$rr_pending
-
-
-module llp_endpoint$tx$s_active(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$s_active
-
-
-module llp_endpoint$tx$s_null(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$s_null
-
-
-module llp_endpoint$tx$s_pos(d,q,clock);
+module llp_endpoint$tx$serializer$position(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -18456,48 +20335,10 @@ module llp_endpoint$tx$s_pos(d,q,clock);
        q <= d;
     end
           
-endmodule // llp_endpoint$tx$s_pos
+endmodule // llp_endpoint$tx$serializer$position
 
 
-module llp_endpoint$tx$s_seq(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$s_seq
-
-
-module llp_endpoint$tx$send_seq(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$send_seq
-
-
-module llp_endpoint$tx$st(d,q,clock);
+module llp_endpoint$tx$serializer$state(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -18513,64 +20354,7 @@ module llp_endpoint$tx$st(d,q,clock);
        q <= d;
     end
           
-endmodule // llp_endpoint$tx$st
-
-
-module llp_endpoint$tx$st_inc(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$st_inc
-
-
-module llp_endpoint$tx$st_wrap(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$st_wrap
-
-
-module llp_endpoint$tx$tx_mask(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$tx_mask
+endmodule // llp_endpoint$tx$serializer$state
 
 
 module llp_endpoint$tx_lanes(bits,count);
