@@ -23,7 +23,7 @@
 //!   delivers nothing; flits sent before the cut are delivered, discarded or lost inside the
 //!   endpoint, and the counts add up.
 use hdl::link_port::LinkPortParams;
-use hdl::llp::regs::{STATUS_RX_WIDTH, STATUS_STALLED, STATUS_TX_WIDTH, STATUS_UP};
+use hdl::llp::regs::{peer_value, STATUS_RX_WIDTH, STATUS_STALLED, STATUS_TX_WIDTH, STATUS_UP};
 use hdl::params::Config;
 use std::collections::VecDeque;
 use testbench::channel_end::{ChannelPorts, ChannelRx, ChannelTx};
@@ -36,6 +36,8 @@ type Port = hdl::link_port!(2, 16, 64, 32);
 const VCS: usize = 2;
 /// The watchdog's limit in this bench (short, so the dead-link phase is short).
 const STALL_LIMIT: u32 = 600;
+/// The chip ID the port is given (the management agent's register in a chip).
+const CHIP_ID: u16 = 0x1a2b;
 
 fn params() -> LinkPortParams {
     LinkPortParams {
@@ -45,7 +47,7 @@ fn params() -> LinkPortParams {
 }
 
 fn table() -> PortTable<Port> {
-    port_table!(Port; reset, to_core.valid, to_core.flit, to_core.vc,
+    port_table!(Port; reset, chip_id, to_core.valid, to_core.flit, to_core.vc,
         to_core.credits, from_core.valid, from_core.flit, from_core.vc, from_core.credits,
         lanes_out.valid, lanes_out.start, lanes_out.data, lanes_in.valid, lanes_in.start,
         lanes_in.data, report.status, report.peer, report.ltps_sent, report.ltps_good,
@@ -128,6 +130,10 @@ fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
     // VC 1's core side stops draining for a stretch: VC 0 must go on.
     let stall = (r.cycles / 4, r.cycles / 4 + 300);
     let mut vc0_during_stall = 0u64;
+    // The chip ID, sent in training: looped back, it is the port's own peer identity.
+    let chip_id = b.port("chip_id");
+    b.poke(chip_id, CHIP_ID as u128);
+    let peer = b.port("report$peer");
     // The endpoint needs a reset before use (its lane masks power up empty).
     b.poke_bool(reset, true);
     b.tick();
@@ -203,6 +209,11 @@ fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
             assert_eq!(STATUS_TX_WIDTH.get(s as u128), 4, "4 lanes out");
             assert_eq!(STATUS_RX_WIDTH.get(s as u128), 4, "4 lanes in");
             assert!(b.peek(ltps_sent) > 0, "LTPs sent");
+            assert_eq!(
+                b.peek(peer) as u64,
+                peer_value(p.chip_type, CHIP_ID, p.port_number),
+                "peer: our own identity, looped back"
+            );
         }
         out.ltps_bad = b.peek(ltps_bad) as u64;
         b.tick();
