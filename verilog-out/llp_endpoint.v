@@ -280,6 +280,7 @@ module llp_endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$ready,tx_v
     wire  [2:0] rx_lanes$count;
     
     // Local signals
+    reg  far_training;
     reg  unused_status;
     
     // Sub module instances
@@ -562,8 +563,9 @@ module llp_endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$ready,tx_v
         tx$clock = clock;
         tx$reset = reset;
         tx$interleave = interleave;
+        far_training = |(trainer$rx_good & lanes_allowed);
         tx_up$clock = clock;
-        tx_up$d = trainer$up & (tx_up$q | ~|(trainer$rx_good & lanes_allowed));
+        tx_up$d = trainer$up & (tx_up$q | ~far_training);
         tx$up = tx_up$q;
         tx$start = tx_up$q & ~tx_was_up$q;
         tx_was_up$clock = clock;
@@ -590,7 +592,7 @@ module llp_endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$ready,tx_v
         trainer$link_fail = rx$link_fail | id_changed$q;
         trainer$quiet = tx$idle & delivery$quiet;
         deframer$clock = clock;
-        deframer$reset = reset | ~trainer$up | |(trainer$rx_good & lanes_allowed);
+        deframer$reset = reset | ~trainer$up | far_training;
         deframer$mask = rx$to_tx$mask;
         rx$clock = clock;
         rx$reset = reset;
@@ -18406,10 +18408,11 @@ module llp_endpoint$tx$lanes(clock,reset,link$up,link$start,link$run,link$restar
     reg  [1:0] state_wrap$d;
     wire  [1:0] state_wrap$q;
     reg  state_wrap$clock;
+    reg  [3:0] lane_count$bits;
+    wire  [2:0] lane_count$count;
     
     // Local signals
     reg  [3:0] source;
-    reg  [2:0] lane_count;
     reg  unused_inputs;
     
     // Sub module instances
@@ -18438,6 +18441,10 @@ module llp_endpoint$tx$lanes(clock,reset,link$up,link$start,link$run,link$restar
         .q(state_wrap$q),
         .clock(state_wrap$clock)
     );
+    llp_endpoint$tx$lanes$lane_count lane_count(
+        .bits(lane_count$bits),
+        .count(lane_count$count)
+    );
     
     // Update code
     always @(*) begin
@@ -18460,17 +18467,17 @@ module llp_endpoint$tx$lanes(clock,reset,link$up,link$start,link$run,link$restar
         if (link$start) begin
             source = start_mask;
         end
-        lane_count = ((source[(32'h0)+:(1)]) & 3'h7) + ((source[(32'h1)+:(1)]) & 3'h7) + ((source[(32'h2)+:(1)]) & 3'h7) + ((source[(32'h3)+:(1)]) & 3'h7);
+        lane_count$bits = source;
         if ((change_pending$q & link$run & ~serializer$active & striper_idle) | link$start) begin
             mask_in_use$d = source;
             change_pending$d = 1'b0;
             state_step$d = 32'h0;
             state_wrap$d = 32'h0;
-            if (lane_count == 32'h4) begin
+            if (lane_count$count == 32'h4) begin
                 state_step$d = 32'h1;
                 state_wrap$d = 32'h3;
             end
-            if (lane_count == 32'h2) begin
+            if (lane_count$count == 32'h2) begin
                 state_step$d = 32'h1;
                 state_wrap$d = 32'h1;
             end
@@ -18509,6 +18516,43 @@ module llp_endpoint$tx$lanes$change_pending(d,q,clock);
     end
           
 endmodule // llp_endpoint$tx$lanes$change_pending
+
+
+module llp_endpoint$tx$lanes$lane_count(bits,count);
+    
+    // Module arguments
+    input wire  [3:0] bits;
+    output reg  [2:0] count;
+    
+    // Constant declarations
+    localparam  zero = 3'b0;
+    
+    // Local signals
+    reg  [2:0] tree$0;
+    reg  [2:0] tree$1;
+    reg  [2:0] tree$2;
+    reg  [2:0] tree$3;
+    reg  [2:0] tree$4;
+    reg  [2:0] tree$5;
+    reg  [2:0] tree$6;
+    
+    // Update code
+    always @(*) begin
+        tree$3 = zero;
+        tree$4 = zero;
+        tree$5 = zero;
+        tree$6 = zero;
+        tree$3 = (zero & ~(1 << (32'h0)) | ((bits[0]) << (32'h0)));
+        tree$4 = (zero & ~(1 << (32'h0)) | ((bits[1]) << (32'h0)));
+        tree$5 = (zero & ~(1 << (32'h0)) | ((bits[2]) << (32'h0)));
+        tree$6 = (zero & ~(1 << (32'h0)) | ((bits[3]) << (32'h0)));
+        tree$2 = tree$5 + tree$6;
+        tree$1 = tree$3 + tree$4;
+        tree$0 = tree$1 + tree$2;
+        count = tree$0;
+    end
+    
+endmodule // llp_endpoint$tx$lanes$lane_count
 
 
 module llp_endpoint$tx$lanes$mask_in_use(d,q,clock);

@@ -231,6 +231,8 @@ pub struct LlpEndpoint<const RAW: usize, const D: usize, const AW: usize, const 
     announced_id: DFF<Bits<16>>,
     /// `chip_id` differs from `announced_id` while the link is up (registered): train again.
     id_changed: DFF<bool>,
+    /// The far end still sends training words on one of our lanes (it is not up yet).
+    far_training: Signal<Local, bool>,
     /// The lanes of the configuration (`link.lanes`): training uses no others.
     lanes_allowed: Constant<Bits<4>>,
     /// Status of the children that has no port of the endpoint yet (the drop's VC, the
@@ -311,6 +313,7 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize>
             tx_was_up: Default::default(),
             announced_id: Default::default(),
             id_changed: Default::default(),
+            far_training: Default::default(),
             unused_status: Default::default(),
             tx_lanes: PopCount::new(),
             rx_lanes: PopCount::new(),
@@ -346,9 +349,9 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize> Logic
         // The transmitter starts once the far end's training words have stopped (it is up and
         // its deframer listens): LTPs sent before that would be lost, the resume marker with
         // them, and the link would wait a retry timeout.
+        self.far_training.next = (self.trainer.rx_good.val() & self.lanes_allowed.val()).any();
         self.tx_up.clock.next = self.clock.val();
-        self.tx_up.d.next = self.trainer.up.val()
-            & (self.tx_up.q.val() | !(self.trainer.rx_good.val() & self.lanes_allowed.val()).any());
+        self.tx_up.d.next = self.trainer.up.val() & (self.tx_up.q.val() | !self.far_training.val());
         self.tx.up.next = self.tx_up.q.val();
         self.tx.start.next = self.tx_up.q.val() & !self.tx_was_up.q.val();
         self.tx_was_up.clock.next = self.clock.val();
@@ -390,9 +393,8 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize> Logic
         self.deframer.clock.next = self.clock.val();
         // ... and while the far end still sends training words (it is not up yet): they are
         // no LTPs. Its first LTP comes a few cycles after its last training word.
-        self.deframer.reset.next = self.reset.val()
-            | !self.trainer.up.val()
-            | (self.trainer.rx_good.val() & self.lanes_allowed.val()).any();
+        self.deframer.reset.next =
+            self.reset.val() | !self.trainer.up.val() | self.far_training.val();
         self.deframer.mask.next = self.rx.to_tx.mask.val();
         self.rx.clock.next = self.clock.val();
         self.rx.reset.next = self.reset.val();

@@ -13,6 +13,7 @@
 //! initial mask in use and applied again as a pending change (once the link is up and the
 //! striper idle).
 use super::{LaneStateSource, LinkStateSink, SerializerSink};
+use crate::bits::PopCount;
 use crate::llp::link_requests::LinkRequestsSink;
 use rust_hdl::prelude::*;
 
@@ -45,7 +46,8 @@ pub struct TxLanes {
     initial_mask: Constant<Bits<4>>,
     /// The mask applied if one is applied now.
     source: Signal<Local, Bits<4>>,
-    lane_count: Signal<Local, Bits<3>>,
+    /// Lanes in `source`.
+    lane_count: PopCount<4, 3>,
     /// The bundle fields this stage does not read, acknowledged here (Verilator's lint passes
     /// names containing "unused"; nothing reads this, so synthesis removes it).
     unused_inputs: Signal<Local, bool>,
@@ -71,7 +73,7 @@ impl TxLanes {
             state_wrap: Default::default(),
             initial_mask: Constant::new((mask as u64).into()),
             source: Default::default(),
-            lane_count: Default::default(),
+            lane_count: PopCount::new(),
             unused_inputs: Default::default(),
         }
     }
@@ -110,10 +112,7 @@ impl Logic for TxLanes {
         if self.link.start.val() {
             self.source.next = self.start_mask.val();
         }
-        self.lane_count.next = bit_cast::<3, 1>(self.source.val().get_bits::<1>(0))
-            + bit_cast::<3, 1>(self.source.val().get_bits::<1>(1))
-            + bit_cast::<3, 1>(self.source.val().get_bits::<1>(2))
-            + bit_cast::<3, 1>(self.source.val().get_bits::<1>(3));
+        self.lane_count.bits.next = self.source.val();
         if (self.change_pending.q.val()
             & self.link.run.val()
             & !self.serializer.active.val()
@@ -124,11 +123,11 @@ impl Logic for TxLanes {
             self.change_pending.d.next = false;
             self.state_step.d.next = 0.into();
             self.state_wrap.d.next = 0.into();
-            if self.lane_count.val() == 4 {
+            if self.lane_count.count.val() == 4 {
                 self.state_step.d.next = 1.into();
                 self.state_wrap.d.next = 3.into();
             }
-            if self.lane_count.val() == 2 {
+            if self.lane_count.count.val() == 2 {
                 self.state_step.d.next = 1.into();
                 self.state_wrap.d.next = 1.into();
             }
