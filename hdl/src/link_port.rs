@@ -54,6 +54,7 @@
 //! Parameters: `VCS`, `VCB` as the channel; `RAW`, `D`, `AW`, `CW` as [`LlpEndpoint`]; `TD`,
 //! `TAW`, `TCW` the transmit buffers' depth and widths ([`ChannelReceiver`]). Use
 //! [`link_port!`](crate::link_port); elaboration values in [`LinkPortParams`].
+use crate::bits::PopCount;
 use crate::channel::{ChannelSink, ChannelSource};
 use crate::channel_receiver::ChannelReceiver;
 use crate::channel_sender::ChannelSender;
@@ -61,6 +62,7 @@ use crate::formats::FLIT_BITS;
 use crate::link_watchdog::LinkWatchdog;
 use crate::llp::endpoint::{EndpointParams, LlpEndpoint};
 use crate::llp::lane_channel::{LaneChannelIn, LaneChannelOut};
+use crate::llp::packet_buffer::DROP_BITS;
 use crate::llp::regs::{
     LinkReportSource, PEER_CHIP_ID, PEER_PORT, PEER_TYPE, PEER_VALID, STATUS_LANES_REMOVED,
     STATUS_RX_MASK, STATUS_RX_WIDTH, STATUS_STALLED, STATUS_TX_MASK, STATUS_TX_WIDTH, STATUS_UP,
@@ -185,6 +187,13 @@ pub struct LinkPort<
     watchdog: LinkWatchdog,
     /// A transmit-buffer drop since reset.
     dropped: DFF<bool>,
+    /// The `drops` register's `dirty` field: the endpoint's receive drop events, all reasons,
+    /// counted (16 bits, saturating; up to three events coincide, see `RxDelivery`).
+    dirty_drops: DFF<Bits<16>>,
+    /// Drop events in this cycle, and the count plus them (17 bits: the carry saturates).
+    dirty_now: PopCount<DROP_BITS, 3>,
+    dirty_sum: Signal<Local, Bits<17>>,
+    saturated: Constant<Bits<16>>,
     /// The link was up in the previous cycle: a link that comes up again clears the watchdog.
     was_up: DFF<bool>,
     interleave: Constant<bool>,
@@ -253,6 +262,10 @@ impl<
             receiver: ChannelReceiver::new(p.credits_out),
             watchdog: LinkWatchdog::new(p.stall_limit),
             dropped: Default::default(),
+            dirty_drops: Default::default(),
+            dirty_now: PopCount::new(),
+            dirty_sum: Default::default(),
+            saturated: Constant::new(0xffffu64.into()),
             was_up: Default::default(),
             interleave: Constant::new(p.interleave),
             lane_threshold: Constant::new((p.lane_threshold as u64).into()),
@@ -293,7 +306,7 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, dropped, was_up);
+        dff_setup!(self, clock, dropped, dirty_drops, was_up);
         clock!(self, clock, endpoint, sender, receiver, watchdog);
         self.endpoint.reset.next = self.reset.val();
         self.sender.reset.next = self.reset.val();
@@ -335,8 +348,16 @@ impl<
         if self.receiver.events.val().any() {
             self.dropped.d.next = true;
         }
+        self.dirty_now.bits.next = self.endpoint.drops.val();
+        self.dirty_sum.next = bit_cast::<17, 16>(self.dirty_drops.q.val())
+            + bit_cast::<17, 3>(self.dirty_now.count.val());
+        self.dirty_drops.d.next = self.dirty_sum.val().get_bits::<16>(0);
+        if self.dirty_sum.val().get_bit(16) {
+            self.dirty_drops.d.next = self.saturated.val();
+        }
         if self.reset.val() {
             self.dropped.d.next = false;
+            self.dirty_drops.d.next = 0.into();
         }
         self.error.next =
             self.endpoint.protocol_error.val() | self.sender.error.val() | self.dropped.q.val();
@@ -374,13 +395,13 @@ impl<
         self.report.ltps_bad.next = bit_cast::<64, 32>(self.endpoint.ltps_bad.val());
         self.report.retries.next = bit_cast::<64, 16>(self.endpoint.retries.val());
         self.report.replays.next = bit_cast::<64, 16>(self.endpoint.replays.val());
-        self.report.drops.next = bit_cast::<64, 16>(self.endpoint.dirty_drops.val())
+        self.report.drops.next = bit_cast::<64, 16>(self.dirty_drops.q.val())
             | (bit_cast::<64, 16>(self.endpoint.core_dropped.val()) << self.half.val());
         self.unused_status.next = self.endpoint.nulls_sent.val().any()
             | self.endpoint.ltps_dup.val().any()
             | self.endpoint.lane_errors.val().any()
-            | self.endpoint.err_flit0.val().any()
-            | self.endpoint.err_flit1.val().any()
+            | self.endpoint.drop_vc.val().any()
+            | self.endpoint.err_vc.val().any()
             | self.endpoint.err_reason.val().any()
             | self.endpoint.link_state.val().any()
             | self.endpoint.rx_good.val().any()

@@ -17,7 +17,7 @@ pub use crate::skid_buffer::SkidBuffer;
 pub use crate::stream::{StreamSink, StreamSource};
 pub use crate::width::{chunk_index_bits, chunks, Downsizer, Upsizer};
 pub use crate::{bram_fifo, reg_fifo, stream_fifo};
-pub use crate::{commit_fifo, llp::commit_fifo::CommitFifo};
+pub use crate::{commit_store, llp::commit_store::CommitStore};
 pub use crate::{llp::packet_buffer::PacketBuffer, packet_buffer};
 pub use crate::{llp::rx_delivery::RxDelivery, rx_delivery};
 pub use rust_hdl::prelude::*;

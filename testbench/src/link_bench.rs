@@ -205,7 +205,8 @@ pub struct EndpointStatus {
     pub lane_errors: [u64; MAX_LANES],
     /// Lanes removed.
     pub lanes_removed: u64,
-    /// Dirty packets dropped.
+    /// Dirty packets dropped: the endpoint's drop events (`drops`), counted by the bench
+    /// every cycle as a register file would.
     pub dirty_drops: u64,
     /// Sticky protocol error.
     pub protocol_error: bool,
@@ -419,7 +420,7 @@ fn packet(rng: &mut BenchRng, vc: usize, max_len: u64) -> Vec<u128> {
 }
 
 /// Status ports read by the bench, by name.
-const STATUS: [&str; 21] = [
+const STATUS: [&str; 20] = [
     "tx_mask",
     "rx_mask",
     "tx_width",
@@ -434,7 +435,6 @@ const STATUS: [&str; 21] = [
     "replays",
     "lane_errors",
     "lanes_removed",
-    "dirty_drops",
     "protocol_error",
     "trainings",
     "far_downs",
@@ -480,7 +480,6 @@ impl Status {
                     s.lane_errors = std::array::from_fn(|n| ((v >> (16 * n)) & 0xffff) as u64)
                 }
                 "lanes_removed" => s.lanes_removed = v as u64,
-                "dirty_drops" => s.dirty_drops = v as u64,
                 "protocol_error" => s.protocol_error = v != 0,
                 "trainings" => s.trainings = v as u64,
                 "far_downs" => s.far_downs = v as u64,
@@ -574,6 +573,8 @@ pub fn run_link_models(
     let up_ports: Vec<PortId> = sims.iter().map(|s| s.port("link_up")).collect();
     let state_ports: Vec<PortId> = sims.iter().map(|s| s.port("link_state")).collect();
     let reset_ports: Vec<PortId> = sims.iter().map(|s| s.port("reset")).collect();
+    let drop_ports: Vec<PortId> = sims.iter().map(|s| s.port("drops")).collect();
+    let mut dirty_drops = [0u64; 2];
     let mut report = LinkReport::default();
     let mut lat_sum = [0u64; 2];
     let mut tail_sum = [0u64; 2];
@@ -801,7 +802,8 @@ pub fn run_link_models(
                 report.replay_latency.push(cycle - t);
             }
         }
-        for s in sims.iter_mut() {
+        for (e, s) in sims.iter_mut().enumerate() {
+            dirty_drops[e] += (s.peek(drop_ports[e]) as u64).count_ones() as u64;
             s.tick();
         }
         cycle += 1;
@@ -834,6 +836,7 @@ pub fn run_link_models(
     report.cycles = cycle;
     for e in 0..2 {
         report.status[e] = status[e].read(&mut sims[e]);
+        report.status[e].dirty_drops = dirty_drops[e];
         report.dirs[e].wire = wires[e].stats;
         let d = &mut report.dirs[e];
         d.lat_mean = lat_sum[e] as f64 / d.delivered.max(1) as f64;

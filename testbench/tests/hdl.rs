@@ -8,7 +8,7 @@ mod hdl {
     mod buffer_manager;
     mod channel_receiver;
     mod channel_sender;
-    mod commit_fifo;
+    mod commit_store;
     mod completion_router;
     mod counter_ram;
     mod crc;

@@ -22,7 +22,7 @@
 //! whatever the wire does (bit errors, bursts, dropped transfers, lanes dying, stuck or turning
 //! noisy), as long as one lane works; the sender never overruns the receiver's buffers;
 //! packets that are malformed when the core sends them are dropped whole at the far end and
-//! counted (dirty-packet discard). When one end is reset, packets in flight then may be lost
+//! reported as drop events (dirty-packet discard). When one end is reset, packets in flight then may be lost
 //! whole, never duplicated or delivered in part, and the link comes up again by itself.
 //!
 //! Configuration inputs (registers once the register map exists): `interleave`,
@@ -37,6 +37,7 @@ use super::deframer::{DeframedSource, LtpDeframer};
 use super::lane_channel::{LaneChannelIn, LaneChannelOut};
 use super::link_requests::LinkRequestsSource;
 use super::ltp_striper::LtpStriper;
+use super::packet_buffer::DROP_BITS;
 use super::rx::RxLink;
 use super::rx_delivery::RxDelivery;
 use super::train::LinkTrainer;
@@ -204,16 +205,18 @@ pub struct LlpEndpoint<const RAW: usize, const D: usize, const AW: usize, const 
     pub credits: Vec<Signal<Out, Bits<CREDIT_BITS>>>,
     /// Sticky protocol errors: over-returned credits, staging overflow.
     pub protocol_error: Signal<Out, bool>,
-    /// Dirty packets dropped on receive, all reasons and VCs (saturating each, summed).
-    pub dirty_drops: Signal<Out, Bits<16>>,
     /// Flits from the core that were not the core's to send.
     pub core_dropped: Signal<Out, Bits<16>>,
-    /// First flit of the most recently dropped dirty packet.
-    pub err_flit0: Signal<Out, Bits<FLIT_BITS>>,
-    /// Second flit of the most recently dropped dirty packet.
-    pub err_flit1: Signal<Out, Bits<FLIT_BITS>>,
-    /// Why it was dropped (`packet_buffer::REASON_*`).
+    /// Dirty packets (and flits on a VC out of range) dropped on receive, as events: bit
+    /// `r - 1` pulses for one cycle per drop for reason `r` (`packet_buffer::REASON_*`); the
+    /// chip's register file counts them.
+    pub drops: Signal<Out, Bits<DROP_BITS>>,
+    /// The VC of this cycle's `drops`.
+    pub drop_vc: Signal<Out, Bits<3>>,
+    /// Why the most recent dirty packet was dropped (`packet_buffer::REASON_*`, 0: none).
     pub err_reason: Signal<Out, Bits<3>>,
+    /// The VC of the most recent drop.
+    pub err_vc: Signal<Out, Bits<3>>,
     classify: Vec<TxClassifier>,
     queues: Vec<SkidBuffer<Bits<Q_BITS>>>,
     tx: TxLink<RAW, CREDIT_BITS>,
@@ -235,8 +238,8 @@ pub struct LlpEndpoint<const RAW: usize, const D: usize, const AW: usize, const 
     far_training: Signal<Local, bool>,
     /// The lanes of the configuration (`link.lanes`): training uses no others.
     lanes_allowed: Constant<Bits<4>>,
-    /// Status of the children that has no port of the endpoint yet (the drop's VC, the
-    /// any-drop flag, good null LTPs, waiting for a retry marker, stale retry requests): the
+    /// Status of the children that has no port of the endpoint yet (good null LTPs, waiting
+    /// for a retry marker, stale retry requests): the
     /// link's register map will carry it. Acknowledged here, not read.
     unused_status: Signal<Local, bool>,
     /// Lanes in `tx_mask`: the transmit link width.
@@ -295,11 +298,11 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize>
             replay_fill: Default::default(),
             credits: (0..p.vcs).map(|_| Default::default()).collect(),
             protocol_error: Default::default(),
-            dirty_drops: Default::default(),
             core_dropped: Default::default(),
-            err_flit0: Default::default(),
-            err_flit1: Default::default(),
+            drops: Default::default(),
+            drop_vc: Default::default(),
             err_reason: Default::default(),
+            err_vc: Default::default(),
             classify: (0..p.vcs).map(|_| Default::default()).collect(),
             queues: (0..p.vcs).map(|_| Default::default()).collect(),
             tx: TxLink::new(p.vcs, D as u64, p.mask, p.rt_timeout, p.max_packet as u64),
@@ -407,11 +410,8 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize> Logic
         self.rx.fresh_far.next = self.trainer.far_fresh.val();
         self.rx.start_mask.next = self.trainer.rx_mask.val();
         self.delivery.clock.next = self.clock.val();
-        self.unused_status.next = self.delivery.err_vc.val().any()
-            | self.delivery.dropped_any.val()
-            | self.rx.nulls_good.val().any()
-            | self.rx.waiting.val()
-            | self.tx.stale.val().any();
+        self.unused_status.next =
+            self.rx.nulls_good.val().any() | self.rx.waiting.val() | self.tx.stale.val().any();
         self.delivery.reset.next = self.reset.val();
         self.delivery.wr_valid.next = self.rx.wr_valid.val();
         self.delivery.wr_data.next = self.rx.wr_data.val();
@@ -449,15 +449,10 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize> Logic
         self.lanes_removed.next = self.rx.lanes_removed.val();
         self.replay_fill.next = self.tx.replay_fill.val();
         self.protocol_error.next = self.tx.credit_error.val() | self.delivery.overflow.val();
-        self.dirty_drops.next = self.delivery.missing_head.val()
-            + self.delivery.missing_tail.val()
-            + self.delivery.too_long.val()
-            + self.delivery.bad.val()
-            + self.delivery.overrun.val()
-            + self.delivery.bad_vc.val();
         self.core_dropped.next = self.tx.core_dropped.val();
-        self.err_flit0.next = self.delivery.err_flit0.val();
-        self.err_flit1.next = self.delivery.err_flit1.val();
+        self.drops.next = self.delivery.drops.val();
+        self.drop_vc.next = self.delivery.drop_vc.val();
         self.err_reason.next = self.delivery.err_reason.val();
+        self.err_vc.next = self.delivery.err_vc.val();
     }
 }

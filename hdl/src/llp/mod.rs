@@ -3,11 +3,11 @@
 //! link-transfer commands ([`lt`]), the lane channel ([`lane_channel`]), the transmit gearbox
 //! ([`ltp_striper`]), the receive gearbox ([`deframer`]), the transmitter ([`tx`]), the
 //! receiver's requests to its transmitter ([`link_requests`]),
-//! the receive protocol ([`rx`]), the staging buffer ([`commit_fifo`]), the per-VC
+//! the receive protocol ([`rx`]), the commit/rollback store of the staging and packet buffers ([`commit_store`]), the per-VC
 //! receive buffer with dirty-packet discard ([`packet_buffer`]), the receive delivery path
 //! ([`rx_delivery`]), link bring-up and retraining ([`train`]) and the whole endpoint
 //! ([`endpoint`]).
-pub mod commit_fifo;
+pub mod commit_store;
 pub mod deframer;
 pub mod endpoint;
 pub mod lane_channel;

@@ -94,7 +94,7 @@ pub fn link_port_map() -> RegMap {
     .reg(with_fields(
         Register::ro("drops", 7, 32).doc("flits dropped by the receiver"),
         &[
-            field("dirty", 0, 16, "flits of packets dropped as corrupt"),
+            field("dirty", 0, 16, "packets dropped on receive as dirty, every reason (saturating)"),
             field("core", 16, 16, "flits the core could not take"),
         ],
     ))

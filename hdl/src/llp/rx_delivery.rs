@@ -2,10 +2,10 @@
 //! buffers of a link receiver (receiver items 2, 6 and 7 in `docs/llp-design.md`).
 //!
 //! The LTP parser writes the data flits of the LTP in progress (everything but Idle, CrdtRet
-//! and LinkTransfer flits, which it consumes) into a [`CommitFifo`], and says `commit` when the
-//! LTP passed its CRC (and is not a duplicate), `rollback` otherwise (same timing rules as the
-//! CommitFifo: a write in the commit/rollback cycle belongs to the next LTP). So only flits of
-//! good LTPs leave the staging buffer.
+//! and LinkTransfer flits, which it consumes) into a [`CommitStore`], and says `commit` when the
+//! LTP passed its CRC (and is not a duplicate), `rollback` otherwise (the store's timing rules:
+//! a write in the commit/rollback cycle belongs to the next LTP). So only flits of good LTPs
+//! leave the staging buffer.
 //!
 //! **Demultiplexer.** Committed flits leave the staging buffer one per cycle (it is always
 //! read: a [`PacketBuffer`]'s sink is always ready, credits guarantee room) and go, through
@@ -14,17 +14,22 @@
 //!   header's VC field (the transmitter makes it the link VC) and is forwarded;
 //! - a VlMrkr sets it from its `CTRL_VC` field and is consumed (it used no credit);
 //! - every other flit keeps it and is forwarded;
-//! - a head or VlMrkr naming a VC `>= V` counts one `bad_vc` (saturating), and every flit up
+//! - a head or VlMrkr naming a VC `>= V` is a drop for `REASON_BAD_VC`, and every flit up
 //!   to the next head or VlMrkr naming a valid VC is dropped (no credit returns for them: the
 //!   sender had no credit counter for that VC). Reset: VC 0.
 //!
-//! **Status.** `freed[v]` is packet buffer `v`'s `freed` (credits to return). The drop
-//! counters are the *totals over all VCs* by reason (16-bit saturating, one cycle behind the
-//! per-VC counters): a per-VC counter moves by at most one per cycle and only one VC receives
-//! a flit per cycle, so a change of bit 0 of a per-VC counter is one drop, and the totals are
-//! `min(0xffff, sum over VCs)` exactly. `err_vc` is the VC of the most recent drop (found the
-//! same way, so it stops following a VC for a reason whose per-VC counter saturated) and the
-//! error buffer outputs are that VC's. `dropped_any` is the OR over VCs.
+//! **Status.** `freed[v]` is packet buffer `v`'s `freed` (credits to return). `drops` is the
+//! drop event vector of the whole receiver (bit `r - 1` for reason `r`, one cycle per drop,
+//! [`packet_buffer::drop_bit`](crate::llp::packet_buffer::drop_bit)): the OR of the packet
+//! buffers' and the demultiplexer's bad-VC event. The OR loses nothing: the demultiplexer
+//! takes one flit per cycle, and the bad-VC event is delayed by the three registers a
+//! forwarded flit passes before its drop shows (demultiplexer, packet buffer input, drop
+//! register), so the drops of any one cycle are one flit's, in flit order: none, one, or a
+//! head's two (the missing tail of the packet it ends and its own reason, two different
+//! bits). `drop_vc` is the VC of the cycle's drops (the VC named, for a bad VC). The error
+//! record (`err_reason`, `err_vc`, cleared by reset) is the reason and VC of the most recent
+//! drop; of a head's two, its own (the higher reason code). Nothing is counted here: the
+//! register file counts the events.
 //!
 //! **Link restart.** When the far end was reset and the link trains again, the transmitter
 //! of this endpoint owes the far end its free slots (`free[v]`, read while `quiet`, when no
@@ -35,7 +40,7 @@
 //! Handshake: each `sources[v]` obeys the stream hold rule, one flit per cycle sustained; the
 //! flits of an LTP committed in cycle `c` enter their packet buffers from the clock edge that
 //! ends cycle `c + 2`, one per cycle (staging latency 1, demultiplexer register 1). Synchronous
-//! `reset` empties everything and clears every counter.
+//! `reset` empties everything and clears the error record.
 //!
 //! Parameters: `S` staging slots (power of two >= 4; 32 holds one LTP in progress while the
 //! previous one drains), `SAW`/`SCW` its widths; `D` slots per VC buffer, `AW`/`CW` its widths
@@ -45,8 +50,8 @@
 use crate::flit_decoder::FlitDecoder;
 use crate::formats::ControlCode;
 use crate::formats::FLIT_BITS;
-use crate::llp::commit_fifo::CommitFifo;
-use crate::llp::packet_buffer::PacketBuffer;
+use crate::llp::commit_store::CommitStore;
+use crate::llp::packet_buffer::{drop_bit, PacketBuffer, DROP_BITS, REASON_BAD_VC};
 use crate::llp::CREDIT_BITS;
 use crate::stream::StreamSource;
 use rust_hdl::prelude::*;
@@ -79,7 +84,7 @@ pub struct RxDelivery<
 > {
     /// Clock of every register and RAM.
     pub clock: Signal<In, Clock>,
-    /// Synchronous reset: empties every buffer, clears every counter, current VC 0.
+    /// Synchronous reset: empties every buffer, clears the error record, current VC 0.
     pub reset: Signal<In, bool>,
     /// Write `wr_data` (a data flit of the LTP in progress) into the staging buffer.
     pub wr_valid: Signal<In, bool>,
@@ -93,28 +98,15 @@ pub struct RxDelivery<
     pub sources: Vec<StreamSource<Bits<FLIT_BITS>>>,
     /// Credits freed per VC by the previous clock edge.
     pub freed: Vec<Signal<Out, Bits<CREDIT_BITS>>>,
-    /// Dropped packets that had no head, all VCs (saturating).
-    pub missing_head: Signal<Out, Bits<16>>,
-    /// Dropped packets that had no tail, all VCs (saturating).
-    pub missing_tail: Signal<Out, Bits<16>>,
-    /// Dropped packets of the wrong length, all VCs (saturating).
-    pub too_long: Signal<Out, Bits<16>>,
-    /// Dropped packets with a bad marker, a malformed flit or `len < 2`, all VCs (saturating).
-    pub bad: Signal<Out, Bits<16>>,
-    /// Flits that found their VC buffer full, all VCs (saturating).
-    pub overrun: Signal<Out, Bits<16>>,
-    /// VC of the most recent drop.
-    pub err_vc: Signal<Out, Bits<3>>,
-    /// First flit of the most recently dropped packet (on VC `err_vc`).
-    pub err_flit0: Signal<Out, Bits<FLIT_BITS>>,
-    /// Second flit of the most recently dropped packet.
-    pub err_flit1: Signal<Out, Bits<FLIT_BITS>>,
-    /// Why it was dropped (`packet_buffer::REASON_*`).
+    /// Drop events of every VC: bit `r - 1` pulses for one cycle per drop for reason `r`.
+    pub drops: Signal<Out, Bits<DROP_BITS>>,
+    /// The VC of this cycle's `drops`.
+    pub drop_vc: Signal<Out, Bits<3>>,
+    /// Why the most recent packet or flit was dropped (`packet_buffer::REASON_*`; 0: none
+    /// since reset).
     pub err_reason: Signal<Out, Bits<3>>,
-    /// Some packet or flit was dropped on some VC since reset.
-    pub dropped_any: Signal<Out, bool>,
-    /// Heads and VlMrkrs naming a VC `>= vcs` (saturating).
-    pub bad_vc: Signal<Out, Bits<16>>,
+    /// The VC of the most recent drop.
+    pub err_vc: Signal<Out, Bits<3>>,
     /// Sticky: the staging buffer overflowed (the parser broke its space guarantee).
     pub overflow: Signal<Out, bool>,
     /// The far end restarted (it was reset, the link trained again): the current VC goes back
@@ -126,45 +118,48 @@ pub struct RxDelivery<
     /// No committed flit is on its way to a packet buffer (staging drained, demultiplexer and
     /// packet buffer input registers empty), so `free` counts every flit received.
     pub quiet: Signal<Out, bool>,
-    staging: CommitFifo<S, SAW, SCW>,
+    staging: CommitStore<S, SAW, SCW>,
+    /// The staging store's outputs not used here: its room (the parser guarantees it by
+    /// construction and `overflow` reports a breach), and its counts.
+    unused_staging: Signal<Local, bool>,
     dec: FlitDecoder,
     /// The decoder outputs this block does not read, acknowledged here (Verilator's lint
     /// passes names containing "unused"; nothing reads this, so synthesis removes it).
     unused_decoded: Signal<Local, bool>,
     bufs: Vec<PacketBuffer<D, AW, CW>>,
     /// The buffers' `sink.ready`, always high (flow control is by credits: a flit that finds
-    /// its buffer full is counted as an overrun), acknowledged here and not read.
+    /// its buffer full is an overrun), acknowledged here and not read.
     unused_ready: Vec<Signal<Local, bool>>,
     /// Current VC (may be >= vcs: then flits are dropped).
     cur: DFF<Bits<3>>,
     /// The demultiplexed flit and its per-VC valid.
     od: DFF<Bits<FLIT_BITS>>,
     ov: Vec<DFF<bool>>,
-    c_bad_vc: DFF<Bits<16>>,
-    /// Bit 0 of each per-VC counter one cycle ago.
-    p_mh: Vec<DFF<bool>>,
-    p_mt: Vec<DFF<bool>>,
-    p_tl: Vec<DFF<bool>>,
-    p_bad: Vec<DFF<bool>>,
-    p_ovr: Vec<DFF<bool>>,
-    t_mh: DFF<Bits<16>>,
-    t_mt: DFF<Bits<16>>,
-    t_tl: DFF<Bits<16>>,
-    t_bad: DFF<Bits<16>>,
-    t_ovr: DFF<Bits<16>>,
-    evc: DFF<Bits<3>>,
+    /// A head or VlMrkr named a VC out of range, and that VC, delayed as a forwarded flit is
+    /// on its way to a drop event (demultiplexer register, packet buffer input register, drop
+    /// register), so that drop events leave in the order of their flits.
+    bad_vc_demuxed: DFF<bool>,
+    bad_vc_demuxed_vc: DFF<Bits<3>>,
+    bad_vc_taken: DFF<bool>,
+    bad_vc_taken_vc: DFF<Bits<3>>,
+    bad_vc_judged: DFF<bool>,
+    bad_vc_judged_vc: DFF<Bits<3>>,
+    /// The error record.
+    last_reason: DFF<Bits<3>>,
+    last_vc: DFF<Bits<3>>,
     mark: Signal<Local, bool>,
     nvc: Signal<Local, Bits<3>>,
     nvc_ok: Signal<Local, bool>,
     fwd: Signal<Local, bool>,
-    inc_mh: Signal<Local, bool>,
-    inc_mt: Signal<Local, bool>,
-    inc_tl: Signal<Local, bool>,
-    inc_bad: Signal<Local, bool>,
-    inc_ovr: Signal<Local, bool>,
+    /// This cycle's drops and their VC, as they are merged.
+    merged: Signal<Local, Bits<DROP_BITS>>,
+    merged_vc: Signal<Local, Bits<3>>,
+    /// The highest reason among `merged`.
+    top_reason: Signal<Local, Bits<3>>,
+    bad_vc_bit: Constant<Bits<DROP_BITS>>,
+    reason_codes: Vec<Constant<Bits<3>>>,
     vc_ids: Vec<Constant<Bits<3>>>,
     nv: Constant<Bits<4>>,
-    one16: Constant<Bits<16>>,
     code_vlmrkr: Constant<Bits<6>>,
 }
 
@@ -179,13 +174,12 @@ impl<
 {
     /// `vcs` VCs of `D` slots each accepting packets of up to `max_len` flits, behind a
     /// staging buffer of `S` slots. Panics unless `1 <= vcs <= 8`, and on the parameter rules
-    /// of [`CommitFifo::new`] and [`PacketBuffer::new`].
+    /// of [`CommitStore::new`] and [`PacketBuffer::new`].
     pub fn new(vcs: usize, max_len: usize) -> Self {
         assert!(
             (1..=8).contains(&vcs),
             "RxDelivery: vcs is {vcs}; it must be in 1..=8 (the VC field has 3 bits)"
         );
-        let dffs = || (0..vcs).map(|_| DFF::default()).collect::<Vec<DFF<bool>>>();
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -195,53 +189,44 @@ impl<
             rollback: Default::default(),
             sources: (0..vcs).map(|_| Default::default()).collect(),
             freed: (0..vcs).map(|_| Default::default()).collect(),
-            missing_head: Default::default(),
-            missing_tail: Default::default(),
-            too_long: Default::default(),
-            bad: Default::default(),
-            overrun: Default::default(),
-            err_vc: Default::default(),
-            err_flit0: Default::default(),
-            err_flit1: Default::default(),
+            drops: Default::default(),
+            drop_vc: Default::default(),
             err_reason: Default::default(),
-            dropped_any: Default::default(),
-            bad_vc: Default::default(),
+            err_vc: Default::default(),
             overflow: Default::default(),
             restart: Default::default(),
             free: (0..vcs).map(|_| Default::default()).collect(),
             quiet: Default::default(),
-            staging: CommitFifo::new(),
+            staging: CommitStore::new(),
+            unused_staging: Default::default(),
             dec: Default::default(),
             unused_decoded: Default::default(),
             bufs: (0..vcs).map(|_| PacketBuffer::new(max_len)).collect(),
             unused_ready: (0..vcs).map(|_| Default::default()).collect(),
             cur: Default::default(),
             od: Default::default(),
-            ov: dffs(),
-            c_bad_vc: Default::default(),
-            p_mh: dffs(),
-            p_mt: dffs(),
-            p_tl: dffs(),
-            p_bad: dffs(),
-            p_ovr: dffs(),
-            t_mh: Default::default(),
-            t_mt: Default::default(),
-            t_tl: Default::default(),
-            t_bad: Default::default(),
-            t_ovr: Default::default(),
-            evc: Default::default(),
+            ov: (0..vcs).map(|_| DFF::default()).collect(),
+            bad_vc_demuxed: Default::default(),
+            bad_vc_demuxed_vc: Default::default(),
+            bad_vc_taken: Default::default(),
+            bad_vc_taken_vc: Default::default(),
+            bad_vc_judged: Default::default(),
+            bad_vc_judged_vc: Default::default(),
+            last_reason: Default::default(),
+            last_vc: Default::default(),
             mark: Default::default(),
             nvc: Default::default(),
             nvc_ok: Default::default(),
             fwd: Default::default(),
-            inc_mh: Default::default(),
-            inc_mt: Default::default(),
-            inc_tl: Default::default(),
-            inc_bad: Default::default(),
-            inc_ovr: Default::default(),
+            merged: Default::default(),
+            merged_vc: Default::default(),
+            top_reason: Default::default(),
+            bad_vc_bit: Constant::new((1u64 << drop_bit(REASON_BAD_VC)).to_bits()),
+            reason_codes: (1..=DROP_BITS)
+                .map(|r| Constant::new(r.to_bits()))
+                .collect(),
             vc_ids: (0..vcs).map(|i| Constant::new(i.to_bits())).collect(),
             nv: Constant::new(vcs.to_bits()),
-            one16: Constant::new(1usize.to_bits()),
             code_vlmrkr: Constant::new((ControlCode::VlMrkr.code() as usize).to_bits()),
         }
     }
@@ -258,7 +243,20 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, cur, od, c_bad_vc, t_mh, t_mt, t_tl, t_bad, t_ovr, evc);
+        dff_setup!(
+            self,
+            clock,
+            cur,
+            od,
+            bad_vc_demuxed,
+            bad_vc_demuxed_vc,
+            bad_vc_taken,
+            bad_vc_taken_vc,
+            bad_vc_judged,
+            bad_vc_judged_vc,
+            last_reason,
+            last_vc
+        );
         self.unused_decoded.next = self.dec.is_body.val()
             | self.dec.is_tail.val()
             | self.dec.is_idle.val()
@@ -274,18 +272,16 @@ impl<
             | self.dec.credits.val().any();
         self.staging.clock.next = self.clock.val();
         self.staging.reset.next = self.reset.val();
-        self.staging.wr_valid.next = self.wr_valid.val();
-        self.staging.wr_data.next = self.wr_data.val();
-        self.staging.commit.next = self.commit.val();
-        self.staging.rollback.next = self.rollback.val();
+        self.staging.write.valid.next = self.wr_valid.val();
+        self.staging.write.data.next = self.wr_data.val();
+        self.staging.write.commit.next = self.commit.val();
+        self.staging.write.commit_with_write.next = false;
+        self.staging.write.rollback.next = self.rollback.val();
+        self.unused_staging.next = self.staging.write.full.val()
+            | self.staging.write.full_after_rollback.val()
+            | self.staging.free.val().any()
+            | self.staging.uncommitted.val().any();
         self.overflow.next = self.staging.overflow.val();
-        self.bad_vc.next = self.c_bad_vc.q.val();
-        self.missing_head.next = self.t_mh.q.val();
-        self.missing_tail.next = self.t_mt.q.val();
-        self.too_long.next = self.t_tl.q.val();
-        self.bad.next = self.t_bad.q.val();
-        self.overrun.next = self.t_ovr.q.val();
-        self.err_vc.next = self.evc.q.val();
 
         // Demultiplexer: the staging buffer is always read; its output is the RAM's register.
         self.staging.source.ready.next = true;
@@ -303,27 +299,23 @@ impl<
         self.fwd.next = self.staging.source.valid.val() & !self.mark.val() & self.nvc_ok.val();
         if self.staging.source.valid.val() {
             self.cur.d.next = self.nvc.val();
-            if (self.dec.is_head.val() | self.mark.val())
-                & !self.nvc_ok.val()
-                & !self.c_bad_vc.q.val().all()
-            {
-                self.c_bad_vc.d.next = self.c_bad_vc.q.val() + self.one16.val();
-            }
         }
+        self.bad_vc_demuxed.d.next = self.staging.source.valid.val()
+            & (self.dec.is_head.val() | self.mark.val())
+            & !self.nvc_ok.val();
+        self.bad_vc_demuxed_vc.d.next = self.nvc.val();
+        self.bad_vc_taken.d.next = self.bad_vc_demuxed.q.val();
+        self.bad_vc_taken_vc.d.next = self.bad_vc_demuxed_vc.q.val();
+        self.bad_vc_judged.d.next = self.bad_vc_taken.q.val();
+        self.bad_vc_judged_vc.d.next = self.bad_vc_taken_vc.q.val();
         self.od.d.next = self.staging.source.data.val();
 
-        // Per VC: the registered flit in, the stream and credits out; drops seen as a change
-        // of bit 0 of a per-VC counter.
-        self.inc_mh.next = false;
-        self.inc_mt.next = false;
-        self.inc_tl.next = false;
-        self.inc_bad.next = false;
-        self.inc_ovr.next = false;
-        self.dropped_any.next = false;
-        self.err_flit0.next = 0.into();
-        self.err_flit1.next = 0.into();
-        self.err_reason.next = 0.into();
+        // Per VC: the registered flit in, the stream, credits and drop events out. The drops
+        // of a cycle are one flit's (one flit per cycle is demultiplexed), so their VC is an
+        // OR.
         self.quiet.next = self.staging.drained.val();
+        self.merged.next = 0.into();
+        self.merged_vc.next = 0.into();
         for i in 0..self.bufs.len() {
             self.bufs[i].clock.next = self.clock.val();
             self.bufs[i].reset.next = self.reset.val();
@@ -340,81 +332,45 @@ impl<
             if self.ov[i].q.val() | !self.bufs[i].idle.val() {
                 self.quiet.next = false;
             }
-            if self.bufs[i].dropped_any.val() {
-                self.dropped_any.next = true;
-            }
-            if self.evc.q.val() == self.vc_ids[i].val() {
-                self.err_flit0.next = self.bufs[i].err_flit0.val();
-                self.err_flit1.next = self.bufs[i].err_flit1.val();
-                self.err_reason.next = self.bufs[i].err_reason.val();
-            }
-            self.p_mh[i].clock.next = self.clock.val();
-            self.p_mt[i].clock.next = self.clock.val();
-            self.p_tl[i].clock.next = self.clock.val();
-            self.p_bad[i].clock.next = self.clock.val();
-            self.p_ovr[i].clock.next = self.clock.val();
-            self.p_mh[i].d.next = self.bufs[i].missing_head.val().get_bit(0);
-            self.p_mt[i].d.next = self.bufs[i].missing_tail.val().get_bit(0);
-            self.p_tl[i].d.next = self.bufs[i].too_long.val().get_bit(0);
-            self.p_bad[i].d.next = self.bufs[i].bad.val().get_bit(0);
-            self.p_ovr[i].d.next = self.bufs[i].overrun.val().get_bit(0);
-            if self.bufs[i].missing_head.val().get_bit(0) != self.p_mh[i].q.val() {
-                self.inc_mh.next = true;
-                self.evc.d.next = self.vc_ids[i].val();
-            }
-            if self.bufs[i].missing_tail.val().get_bit(0) != self.p_mt[i].q.val() {
-                self.inc_mt.next = true;
-                self.evc.d.next = self.vc_ids[i].val();
-            }
-            if self.bufs[i].too_long.val().get_bit(0) != self.p_tl[i].q.val() {
-                self.inc_tl.next = true;
-                self.evc.d.next = self.vc_ids[i].val();
-            }
-            if self.bufs[i].bad.val().get_bit(0) != self.p_bad[i].q.val() {
-                self.inc_bad.next = true;
-                self.evc.d.next = self.vc_ids[i].val();
-            }
-            if self.bufs[i].overrun.val().get_bit(0) != self.p_ovr[i].q.val() {
-                self.inc_ovr.next = true;
-                self.evc.d.next = self.vc_ids[i].val();
+            self.merged.next = self.merged.val() | self.bufs[i].drops.val();
+            if self.bufs[i].drops.val().any() {
+                self.merged_vc.next = self.merged_vc.val() | self.vc_ids[i].val();
             }
             if self.reset.val() {
                 self.ov[i].d.next = false;
-                self.p_mh[i].d.next = false;
-                self.p_mt[i].d.next = false;
-                self.p_tl[i].d.next = false;
-                self.p_bad[i].d.next = false;
-                self.p_ovr[i].d.next = false;
             }
         }
-        if self.inc_mh.val() & !self.t_mh.q.val().all() {
-            self.t_mh.d.next = self.t_mh.q.val() + self.one16.val();
+        if self.bad_vc_judged.q.val() {
+            self.merged.next = self.merged.val() | self.bad_vc_bit.val();
+            self.merged_vc.next = self.bad_vc_judged_vc.q.val();
         }
-        if self.inc_mt.val() & !self.t_mt.q.val().all() {
-            self.t_mt.d.next = self.t_mt.q.val() + self.one16.val();
+        self.drops.next = self.merged.val();
+        self.drop_vc.next = self.merged_vc.val();
+
+        // The error record: the highest reason of the cycle's drops (the later flit's).
+        self.top_reason.next = 0.into();
+        for r in 0..DROP_BITS {
+            if self.merged.val().get_bit(r) {
+                self.top_reason.next = self.reason_codes[r].val();
+            }
         }
-        if self.inc_tl.val() & !self.t_tl.q.val().all() {
-            self.t_tl.d.next = self.t_tl.q.val() + self.one16.val();
+        if self.merged.val().any() {
+            self.last_reason.d.next = self.top_reason.val();
+            self.last_vc.d.next = self.merged_vc.val();
         }
-        if self.inc_bad.val() & !self.t_bad.q.val().all() {
-            self.t_bad.d.next = self.t_bad.q.val() + self.one16.val();
-        }
-        if self.inc_ovr.val() & !self.t_ovr.q.val().all() {
-            self.t_ovr.d.next = self.t_ovr.q.val() + self.one16.val();
-        }
+        self.err_reason.next = self.last_reason.q.val();
+        self.err_vc.next = self.last_vc.q.val();
 
         if self.restart.val() {
             self.cur.d.next = 0.into();
         }
         if self.reset.val() {
             self.cur.d.next = 0.into();
-            self.c_bad_vc.d.next = 0.into();
-            self.t_mh.d.next = 0.into();
-            self.t_mt.d.next = 0.into();
-            self.t_tl.d.next = 0.into();
-            self.t_bad.d.next = 0.into();
-            self.t_ovr.d.next = 0.into();
-            self.evc.d.next = 0.into();
+            self.bad_vc_demuxed.d.next = false;
+            self.bad_vc_taken.d.next = false;
+            self.bad_vc_judged.d.next = false;
+            self.last_reason.d.next = 0.into();
+            self.last_vc.d.next = 0.into();
         }
     }
 }

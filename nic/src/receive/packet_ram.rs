@@ -1,7 +1,7 @@
 //! `PacketRam`: the receive buffer's payload store, one block-RAM ring of 64-bit words whose
 //! writes become visible to the reader only on `commit` and are given back on `drop`
 //! (`docs/nic-design.md`, "Receive buffer"). The same pointer scheme as the link layer's
-//! `hdl::llp::CommitFifo` (read, commit and write pointers of `RAW + 1` bits), 64 bits wide
+//! `hdl::llp::CommitStore` (read, commit and write pointers of `RAW + 1` bits), 64 bits wide
 //! instead of 65 (a 64-bit word packs into 4 iCE40 RAMs of 16 bits, 65 would take 5) and with
 //! the `full` flag the writer needs to stall.
 //!
@@ -14,7 +14,7 @@
 //!
 //! Read side: `words` obeys the stream hold rule, one word per cycle sustained; a word
 //! committed on edge `c` is offered from cycle `c + 1` (the RAM's read register is the output
-//! stage, as in `CommitFifo`).
+//! stage, as in `CommitStore`).
 //!
 //! Reset (synchronous): empty. Parameters: `RAW` address bits (`2^RAW` words), `CW = RAW + 1`.
 use hdl::stream::StreamSource;

@@ -2,7 +2,7 @@
 //! benches compare cycle by cycle, transaction-level elsewhere.
 pub mod arbiter;
 pub mod channel_port;
-pub mod commit_fifo;
+pub mod commit_store;
 pub mod counter_ram;
 pub mod crc;
 pub mod credit_counter;

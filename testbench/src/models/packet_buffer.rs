@@ -1,8 +1,11 @@
 //! Reference model of `PacketBuffer` (dirty-packet discard with commit/rollback).
 //!
-//! Exact per clock edge in everything but the read latency: after each edge the counters, the
-//! error buffer and `dropped_any` equal the hardware's, and `freed` of the next cycle equals
-//! what [`PacketBufferModel::edge`] returned. Delivered flits are checked in order (a flit the
+//! Exact per clock edge in everything but the read latency: after each edge the hardware's
+//! `drops` is the model's `drops` (the drop events of that edge), and `freed` of the next
+//! cycle equals what [`PacketBufferModel::edge`] returned. The model also keeps what the
+//! hardware no longer does: counters per reason (what a register file counting the events
+//! shows) and a record of the most recent drop (its first two flits and reason), which the
+//! benches use to check their streams. Delivered flits are checked in order (a flit the
 //! hardware shows must be the model's next committed flit); when they become visible is left
 //! to the bench's latency bound.
 use hdl::formats::{flit, header, ControlCode, PacketKind};
@@ -58,7 +61,7 @@ pub fn classify(w: u128) -> FlitClass {
     }
 }
 
-/// Counters, in port order: missing_head, missing_tail, too_long, bad, overrun.
+/// Drop counts: missing_head, missing_tail, too_long (and too short), bad, overrun.
 pub type Counters = [u64; 5];
 
 /// Transaction model of one VC's packet buffer.
@@ -70,8 +73,10 @@ pub struct PacketBufferModel {
     pub committed: VecDeque<u128>,
     open: Option<(u8, Vec<u128>)>,
     skip: bool,
-    /// Saturating counters (16 bits).
+    /// Drops so far per reason (saturating at 16 bits).
     pub counters: Counters,
+    /// Drop events of the last edge: bit `r - 1` for reason `r` (the hardware's `drops`).
+    pub drops: u8,
     /// `err_flit0`, `err_flit1`, `err_reason`.
     pub err: (u128, u128, u8),
     /// Sticky drop flag.
@@ -88,6 +93,7 @@ impl PacketBufferModel {
             open: None,
             skip: false,
             counters: [0; 5],
+            drops: 0,
             err: (0, 0, REASON_NONE),
             dropped_any: false,
         }
@@ -103,6 +109,7 @@ impl PacketBufferModel {
     }
 
     fn record(&mut self, f0: u128, f1: u128, reason: u8) {
+        self.drops |= 1 << (reason - 1);
         self.err = (f0, f1, reason);
         self.dropped_any = true;
     }
@@ -132,6 +139,7 @@ impl PacketBufferModel {
     /// (`pop`; returns it in `.1`). Returns the slots freed on this edge and the popped flit.
     pub fn edge(&mut self, flit: Option<u128>, pop: bool) -> (u64, Option<u128>) {
         let mut freed = 0u64;
+        self.drops = 0;
         // The full test uses the state before this edge's read.
         let committed_before = self.committed.len();
         if let Some(w) = flit {

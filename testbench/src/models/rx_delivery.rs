@@ -4,10 +4,12 @@
 //! Flits enter the per-VC models when their LTP commits (earlier than in the hardware, which
 //! needs a few cycles to move them); the bench pops a VC's model when the hardware delivers on
 //! that VC, so the order and content of every delivered flit are checked exactly. With credits
-//! respected no buffer is ever full, so the outcome does not depend on that timing. Totals,
-//! `err_*` and `bad_vc` are the hardware's once everything has drained.
+//! respected no buffer is ever full, so the outcome does not depend on that timing. Drop counts
+//! per reason (the hardware's drop events, counted) and the error record (`err_reason`,
+//! `err_vc`) are the hardware's once everything has drained.
 use crate::models::packet_buffer::{Counters, PacketBufferModel};
 use hdl::formats::{flit, header, ControlCode};
+use hdl::llp::packet_buffer::REASON_BAD_VC;
 
 /// What the demultiplexer does with a flit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,12 +43,12 @@ pub struct RxDeliveryModel {
     pub pending: Vec<u128>,
     /// Current VC (>= the VC count: dropping).
     pub cur: u8,
-    /// Heads and VlMrkrs naming a VC out of range (saturating at 16 bits).
+    /// Heads and VlMrkrs naming a VC out of range.
     pub bad_vc: u64,
     /// One packet buffer per VC.
     pub bufs: Vec<PacketBufferModel>,
-    /// VC of the most recent drop.
-    pub err_vc: usize,
+    /// Reason and VC of the most recent drop (the hardware's error record).
+    pub last: (u8, usize),
 }
 
 impl RxDeliveryModel {
@@ -59,11 +61,11 @@ impl RxDeliveryModel {
             bufs: (0..vcs)
                 .map(|_| PacketBufferModel::new(depth, max_len))
                 .collect(),
-            err_vc: 0,
+            last: (0, 0),
         }
     }
 
-    /// Reset: staging and every VC buffer empty, counters cleared, current VC 0.
+    /// Reset: staging and every VC buffer empty, counts and record cleared, current VC 0.
     pub fn reset(&mut self) {
         *self = Self::new(
             self.bufs.len(),
@@ -106,7 +108,8 @@ impl RxDeliveryModel {
             Route::Head(v) | Route::Marker(v) => {
                 self.cur = v;
                 if v as usize >= vcs {
-                    self.bad_vc = (self.bad_vc + 1).min(0xffff);
+                    self.bad_vc += 1;
+                    self.last = (REASON_BAD_VC, v as usize);
                 }
                 !matches!(route(w), Route::Marker(_))
             }
@@ -116,32 +119,22 @@ impl RxDeliveryModel {
         if !forward || v >= vcs {
             return None;
         }
-        let before = self.bufs[v].counters;
         self.bufs[v].edge(Some(w), false);
-        if self.bufs[v].counters != before {
-            self.err_vc = v;
+        if self.bufs[v].drops != 0 {
+            // Of a head's two drops the hardware records its own, the later one recorded.
+            self.last = (self.bufs[v].err.2, v);
         }
         Some(v)
     }
 
-    /// Drop counters summed over the VCs (saturating at 16 bits).
+    /// Drop counts summed over the VCs.
     pub fn totals(&self) -> Counters {
         let mut t = [0u64; 5];
         for b in &self.bufs {
             for (t, c) in t.iter_mut().zip(b.counters) {
-                *t = (*t + c).min(0xffff);
+                *t += c;
             }
         }
         t
-    }
-
-    /// `err_flit0`, `err_flit1`, `err_reason` of the most recent drop.
-    pub fn err(&self) -> (u128, u128, u8) {
-        self.bufs[self.err_vc].err
-    }
-
-    /// Has any VC dropped anything?
-    pub fn dropped_any(&self) -> bool {
-        self.bufs.iter().any(|b| b.dropped_any)
     }
 }

@@ -7,17 +7,19 @@
 //! cycle as the next group's first write. Every VC's reader applies random backpressure.
 //! Checks: each VC delivers exactly the flits its own packet-buffer model commits for the
 //! sender's stream of that VC, in order (so nothing of a rolled-back group leaks and nothing is
-//! lost or misrouted), every credit comes back, the totals, error buffer, `err_vc`, `bad_vc`
-//! and `dropped_any` match the model and the sender's count of dirty packets, and the staging
+//! lost or misrouted), every credit comes back, the drop events (`drops`) counted per reason
+//! match the model and the sender's count of dirty packets (and each cycle's drops are one
+//! flit's: a bad VC alone, or at most a missing tail and one other reason), the error record
+//! (`err_reason`, `err_vc`) is the model's most recent drop, and the staging
 //! buffer never overflows. `wr_data` is random while `wr_valid` is low. Whenever `quiet` is
 //! high, each `free[v]` must be the depth less the flits the model's buffer holds; far-end
 //! restarts (`restart`) come at random quiet moments between groups, after which the sender
 //! names its VC with a VlMrkr (the model's current VC goes to 0, as the hardware's must).
 //!
-//! Reset (its doc: "empties everything and clears every counter", current VC 0): a run with
-//! 1-3 cycle pulses at random moments (the shared [`ResetSchedule`]). In the first cycle after
-//! each, every `sources[v].valid`, every `freed[v]`, the totals, `bad_vc`, `err_vc`, the error
-//! buffer, `dropped_any` and `overflow` must be zero. The sender abandons the LTP it was
+//! Reset (its doc: "empties everything and clears the error record", current VC 0): a run
+//! with 1-3 cycle pulses at random moments (the shared [`ResetSchedule`]). In the first cycle
+//! after each, every `sources[v].valid`, every `freed[v]`, `drops`, `drop_vc`, the error
+//! record and `overflow` must be zero. The sender abandons the LTP it was
 //! writing and starts over with full credits and VC 0, in the middle of its streams (as a link
 //! does when both ends reset); every flit delivered afterwards is checked against the reset
 //! model, and at the end every credit must be back and the status must be the model's.
@@ -56,8 +58,7 @@ fn table<
         const CW: usize,
     > = hdl::llp::rx_delivery::RxDelivery<S, SAW, SCW, D, AW, CW>;
     let mut t = port_table!(T<S, SAW, SCW, D, AW, CW>; reset, wr_valid, wr_data, commit, rollback,
-        missing_head, missing_tail, too_long, bad, overrun, err_vc, err_flit0, err_flit1,
-        err_reason, dropped_any, bad_vc, overflow, restart, quiet);
+        drops, drop_vc, err_reason, err_vc, overflow, restart, quiet);
     for i in 0..vcs {
         t.add(
             format!("sources${i}$valid"),
@@ -200,7 +201,7 @@ struct Outcome {
     delivered: Vec<usize>,
     totals: Counters,
     bad_vc: u64,
-    err: (u128, u128, u8),
+    err: (u8, usize),
     cycles: u64,
     rollbacks: u64,
     /// Restarts made.
@@ -266,26 +267,22 @@ impl Sender {
 fn bench<const D: usize>(b: &mut dyn Backend, p: &Params, seed: u64) -> Outcome {
     let mut rng = BenchRng::new(seed);
     let port = |n: &str| b.port(n);
-    let (reset, wv, wd, cm, rb, ovf, bvc) = (
+    let (reset, wv, wd, cm, rb, ovf) = (
         port("reset"),
         port("wr_valid"),
         port("wr_data"),
         port("commit"),
         port("rollback"),
         port("overflow"),
-        port("bad_vc"),
     );
-    let ctr_ports: Vec<_> = ["missing_head", "missing_tail", "too_long", "bad", "overrun"]
-        .iter()
-        .map(|n| port(n))
-        .collect();
-    let (evc, e0, e1, er, da) = (
+    let (drops_p, dvc, evc, er) = (
+        port("drops"),
+        port("drop_vc"),
         port("err_vc"),
-        port("err_flit0"),
-        port("err_flit1"),
         port("err_reason"),
-        port("dropped_any"),
     );
+    // The hardware's drop events counted per reason (the model's counter slots) and bad VCs.
+    let (mut counted, mut counted_bad_vc) = ([0u64; 5], 0u64);
     let freed: Vec<_> = (0..p.vcs).map(|i| port(&format!("freed${i}"))).collect();
     let free: Vec<_> = (0..p.vcs).map(|i| port(&format!("free${i}"))).collect();
     let (restart_port, quiet_port) = (port("restart"), port("quiet"));
@@ -406,10 +403,9 @@ fn bench<const D: usize>(b: &mut dyn Backend, p: &Params, seed: u64) -> Outcome 
             "seed {seed} cycle {cycles}: staging overflow"
         );
         if sched.released() {
-            let mut status: Vec<u128> = ctr_ports
+            let mut status: Vec<u128> = freed
                 .iter()
-                .chain(&freed)
-                .chain(&[bvc, evc, e0, e1, er, da])
+                .chain(&[drops_p, dvc, evc, er])
                 .map(|&q| b.peek(q))
                 .collect();
             status.extend(rx.iter().map(|r| b.peek(r.ports.valid)));
@@ -440,11 +436,12 @@ fn bench<const D: usize>(b: &mut dyn Backend, p: &Params, seed: u64) -> Outcome 
                 got[v].push(w);
             }
         }
-        let hw: Vec<u64> = ctr_ports.iter().map(|&c| b.peek(c) as u64).collect();
-        for (h, m) in hw.iter().zip(model.totals()) {
+        count_drops(b.peek(drops_p) as u8, &mut counted, &mut counted_bad_vc)
+            .unwrap_or_else(|e| panic!("seed {seed} cycle {cycles}: {e}"));
+        for (h, m) in counted.iter().zip(model.totals()) {
             assert!(
                 *h <= m,
-                "seed {seed} cycle {cycles}: a total ahead of the model"
+                "seed {seed} cycle {cycles}: a count ahead of the model"
             );
         }
         b.tick();
@@ -452,6 +449,7 @@ fn bench<const D: usize>(b: &mut dyn Backend, p: &Params, seed: u64) -> Outcome 
         if rst {
             // Everything inside is gone; the sender starts over mid-stream (its group lost).
             model.reset();
+            (counted, counted_bad_vc) = ([0; 5], 0);
             rx.iter_mut().for_each(|r| r.reset());
             tx.credits = vec![D as u64; p.vcs];
             tx.ctx = 0;
@@ -495,6 +493,8 @@ fn bench<const D: usize>(b: &mut dyn Backend, p: &Params, seed: u64) -> Outcome 
                 "seed {seed}: VC {v} extra flit"
             );
         }
+        count_drops(b.peek(drops_p) as u8, &mut counted, &mut counted_bad_vc)
+            .unwrap_or_else(|e| panic!("seed {seed} drain: {e}"));
         b.tick();
     }
     if p.reset_gap == 0 {
@@ -507,8 +507,11 @@ fn bench<const D: usize>(b: &mut dyn Backend, p: &Params, seed: u64) -> Outcome 
         vec![D as u64; p.vcs],
         "seed {seed}: credits returned"
     );
-    let hw: Vec<u64> = ctr_ports.iter().map(|&c| b.peek(c) as u64).collect();
-    assert_eq!(hw, model.totals(), "seed {seed}: totals vs model");
+    assert_eq!(
+        counted,
+        model.totals(),
+        "seed {seed}: drops counted vs model"
+    );
     if p.reset_gap == 0 {
         assert_eq!(
             model.totals(),
@@ -516,25 +519,15 @@ fn bench<const D: usize>(b: &mut dyn Backend, p: &Params, seed: u64) -> Outcome 
             "seed {seed}: totals vs the dirty packets sent"
         );
     }
-    assert_eq!(
-        b.peek(bvc) as u64,
-        model.bad_vc,
-        "seed {seed}: bad_vc vs model"
-    );
+    assert_eq!(counted_bad_vc, model.bad_vc, "seed {seed}: bad_vc vs model");
     if p.reset_gap == 0 {
         assert_eq!(
             model.bad_vc, bad_vc_committed,
             "seed {seed}: bad_vc vs sent"
         );
     }
-    assert_eq!(b.peek(evc) as usize, model.err_vc, "seed {seed}: err_vc");
-    let err = (b.peek(e0), b.peek(e1), b.peek(er) as u8);
-    assert_eq!(err, model.err(), "seed {seed}: error buffer");
-    assert_eq!(
-        b.peek_bool(da),
-        model.dropped_any(),
-        "seed {seed}: dropped_any"
-    );
+    let err = (b.peek(er) as u8, b.peek(evc) as usize);
+    assert_eq!(err, model.last, "seed {seed}: error record (reason, VC)");
     Outcome {
         delivered: got.iter().map(|g| g.len()).collect(),
         totals: model.totals(),
@@ -545,6 +538,33 @@ fn bench<const D: usize>(b: &mut dyn Backend, p: &Params, seed: u64) -> Outcome 
         restarts,
         quiet_cycles,
     }
+}
+
+/// Adds one cycle's drop events to the counts (the model's counter slots, bad VCs apart);
+/// fails unless they are one flit's: a bad VC alone, or at most a missing tail and one more.
+fn count_drops(drops: u8, counted: &mut Counters, bad_vc: &mut u64) -> Result<(), String> {
+    use hdl::llp::packet_buffer::*;
+    let bit = |r: u8| drops >> drop_bit(r) & 1 == 1;
+    let others = drops & !(1 << drop_bit(REASON_MISSING_TAIL));
+    if bit(REASON_BAD_VC) && drops.count_ones() > 1 || others.count_ones() > 1 {
+        return Err(format!("drops {drops:#09b} are not one flit's"));
+    }
+    for (reason, slot) in [
+        (REASON_MISSING_HEAD, 0),
+        (REASON_MISSING_TAIL, 1),
+        (REASON_TOO_LONG, 2),
+        (REASON_TOO_SHORT, 2),
+        (REASON_BAD, 3),
+        (REASON_OVERRUN, 4),
+    ] {
+        if bit(reason) {
+            counted[slot] += 1;
+        }
+    }
+    if bit(REASON_BAD_VC) {
+        *bad_vc += 1;
+    }
+    Ok(())
 }
 
 fn params(vcs: usize, max_len: usize, items: usize, rng: &mut BenchRng) -> Params {
