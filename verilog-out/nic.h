@@ -209,7 +209,7 @@
 #define NIC_PORT0_REPLAYS_RESET  0x0000000000000000ULL
 
 /* port0_drops (RO, 32 bits): flits dropped by the receiver */
-/*   dirty (bits 15..0): flits of packets dropped as corrupt */
+/*   dirty (bits 15..0): packets dropped on receive as dirty, every reason (saturating) */
 /*   core (bits 31..16): flits the core could not take */
 #define NIC_PORT0_DROPS_ADDR        0x47ULL
 #define NIC_PORT0_DROPS_OFFSET      0x238ULL

@@ -110832,6 +110832,7 @@ module nic_top$port(clock,reset,to_core$valid,to_core$flit,to_core$vc,to_core$cr
     output reg  discarded_heads;
     
     // Constant declarations
+    localparam  saturated = 16'hffff;
     localparam  interleave = 1'b1;
     localparam  lane_threshold = 8'h8;
     localparam  lane_drain = 16'h10;
@@ -110900,11 +110901,11 @@ module nic_top$port(clock,reset,to_core$valid,to_core$flit,to_core$vc,to_core$cr
     wire  [12:0] endpoint$credits$0;
     wire  [12:0] endpoint$credits$1;
     wire  endpoint$protocol_error;
-    wire  [15:0] endpoint$dirty_drops;
     wire  [15:0] endpoint$core_dropped;
-    wire  [64:0] endpoint$err_flit0;
-    wire  [64:0] endpoint$err_flit1;
+    wire  [6:0] endpoint$drops;
+    wire  [2:0] endpoint$drop_vc;
     wire  [2:0] endpoint$err_reason;
+    wire  [2:0] endpoint$err_vc;
     reg  sender$clock;
     reg  sender$reset;
     reg  sender$sinks$0$valid;
@@ -110933,11 +110934,17 @@ module nic_top$port(clock,reset,to_core$valid,to_core$flit,to_core$vc,to_core$cr
     reg  dropped$d;
     wire  dropped$q;
     reg  dropped$clock;
+    reg  [15:0] dirty_drops$d;
+    wire  [15:0] dirty_drops$q;
+    reg  dirty_drops$clock;
+    reg  [6:0] dirty_now$bits;
+    wire  [2:0] dirty_now$count;
     reg  was_up$d;
     wire  was_up$q;
     reg  was_up$clock;
     
     // Local signals
+    reg  [16:0] dirty_sum;
     reg  [63:0] peer;
     reg  [63:0] status;
     reg  unused_status;
@@ -110998,11 +111005,11 @@ module nic_top$port(clock,reset,to_core$valid,to_core$flit,to_core$vc,to_core$cr
         .credits$0(endpoint$credits$0),
         .credits$1(endpoint$credits$1),
         .protocol_error(endpoint$protocol_error),
-        .dirty_drops(endpoint$dirty_drops),
         .core_dropped(endpoint$core_dropped),
-        .err_flit0(endpoint$err_flit0),
-        .err_flit1(endpoint$err_flit1),
-        .err_reason(endpoint$err_reason)
+        .drops(endpoint$drops),
+        .drop_vc(endpoint$drop_vc),
+        .err_reason(endpoint$err_reason),
+        .err_vc(endpoint$err_vc)
     );
     nic_top$port$sender sender(
         .clock(sender$clock),
@@ -111048,6 +111055,15 @@ module nic_top$port(clock,reset,to_core$valid,to_core$flit,to_core$vc,to_core$cr
         .q(dropped$q),
         .clock(dropped$clock)
     );
+    nic_top$port$dirty_drops dirty_drops(
+        .d(dirty_drops$d),
+        .q(dirty_drops$q),
+        .clock(dirty_drops$clock)
+    );
+    nic_top$port$dirty_now dirty_now(
+        .bits(dirty_now$bits),
+        .count(dirty_now$count)
+    );
     nic_top$port$was_up was_up(
         .d(was_up$d),
         .q(was_up$q),
@@ -111057,8 +111073,10 @@ module nic_top$port(clock,reset,to_core$valid,to_core$flit,to_core$vc,to_core$cr
     // Update code
     always @(*) begin
         dropped$clock = clock;
+        dirty_drops$clock = clock;
         was_up$clock = clock;
         dropped$d = dropped$q;
+        dirty_drops$d = dirty_drops$q;
         was_up$d = was_up$q;
         endpoint$clock = clock;
         sender$clock = clock;
@@ -111084,8 +111102,15 @@ module nic_top$port(clock,reset,to_core$valid,to_core$flit,to_core$vc,to_core$cr
         if (|receiver$events) begin
             dropped$d = 1'b1;
         end
+        dirty_now$bits = endpoint$drops;
+        dirty_sum = ((dirty_drops$q) & 17'h1ffff) + ((dirty_now$count) & 17'h1ffff);
+        dirty_drops$d = dirty_sum[(32'h0)+:(16)];
+        if (dirty_sum[32'h10]) begin
+            dirty_drops$d = saturated;
+        end
         if (reset) begin
             dropped$d = 1'b0;
+            dirty_drops$d = 32'h0;
         end
         error = endpoint$protocol_error | sender$error | dropped$q;
         status = (((endpoint$tx_width) & 64'hffffffffffffffff) << tx_width_at) | (((endpoint$rx_width) & 64'hffffffffffffffff) << rx_width_at) | (((endpoint$tx_mask) & 64'hffffffffffffffff) << tx_mask_at) | (((endpoint$rx_mask) & 64'hffffffffffffffff) << rx_mask_at) | (((endpoint$lanes_removed) & 64'hffffffffffffffff) << removed_at);
@@ -111102,8 +111127,8 @@ module nic_top$port(clock,reset,to_core$valid,to_core$flit,to_core$vc,to_core$cr
         report$ltps_bad = ((endpoint$ltps_bad) & 64'hffffffffffffffff);
         report$retries = ((endpoint$retries) & 64'hffffffffffffffff);
         report$replays = ((endpoint$replays) & 64'hffffffffffffffff);
-        report$drops = ((endpoint$dirty_drops) & 64'hffffffffffffffff) | (((endpoint$core_dropped) & 64'hffffffffffffffff) << half);
-        unused_status = |endpoint$nulls_sent | |endpoint$ltps_dup | |endpoint$lane_errors | |endpoint$err_flit0 | |endpoint$err_flit1 | |endpoint$err_reason | |endpoint$link_state | |endpoint$rx_good | |endpoint$trainings | |endpoint$far_downs | |endpoint$ltps_discarded;
+        report$drops = ((dirty_drops$q) & 64'hffffffffffffffff) | (((endpoint$core_dropped) & 64'hffffffffffffffff) << half);
+        unused_status = |endpoint$nulls_sent | |endpoint$ltps_dup | |endpoint$lane_errors | |endpoint$drop_vc | |endpoint$err_vc | |endpoint$err_reason | |endpoint$link_state | |endpoint$rx_good | |endpoint$trainings | |endpoint$far_downs | |endpoint$ltps_discarded;
         unused_status = unused_status | |endpoint$credits$0;
         unused_status = unused_status | |endpoint$credits$1;
     end
@@ -111121,6 +111146,81 @@ module nic_top$port(clock,reset,to_core$valid,to_core$flit,to_core$vc,to_core$cr
     always @(*) endpoint$tx_vcs$1$data = receiver$sources$1$data;
     always @(*) receiver$sources$1$ready = endpoint$tx_vcs$1$ready;
 endmodule // nic_top$port
+
+
+module nic_top$port$dirty_drops(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$dirty_drops
+
+
+module nic_top$port$dirty_now(bits,count);
+    
+    // Module arguments
+    input wire  [6:0] bits;
+    output reg  [2:0] count;
+    
+    // Constant declarations
+    localparam  zero = 3'b0;
+    
+    // Local signals
+    reg  [2:0] tree$0;
+    reg  [2:0] tree$1;
+    reg  [2:0] tree$2;
+    reg  [2:0] tree$3;
+    reg  [2:0] tree$4;
+    reg  [2:0] tree$5;
+    reg  [2:0] tree$6;
+    reg  [2:0] tree$7;
+    reg  [2:0] tree$8;
+    reg  [2:0] tree$9;
+    reg  [2:0] tree$10;
+    reg  [2:0] tree$11;
+    reg  [2:0] tree$12;
+    reg  [2:0] tree$13;
+    reg  [2:0] tree$14;
+    
+    // Update code
+    always @(*) begin
+        tree$7 = zero;
+        tree$8 = zero;
+        tree$9 = zero;
+        tree$10 = zero;
+        tree$11 = zero;
+        tree$12 = zero;
+        tree$13 = zero;
+        tree$14 = zero;
+        tree$7 = (zero & ~(1 << (32'h0)) | ((bits[0]) << (32'h0)));
+        tree$8 = (zero & ~(1 << (32'h0)) | ((bits[1]) << (32'h0)));
+        tree$9 = (zero & ~(1 << (32'h0)) | ((bits[2]) << (32'h0)));
+        tree$10 = (zero & ~(1 << (32'h0)) | ((bits[3]) << (32'h0)));
+        tree$11 = (zero & ~(1 << (32'h0)) | ((bits[4]) << (32'h0)));
+        tree$12 = (zero & ~(1 << (32'h0)) | ((bits[5]) << (32'h0)));
+        tree$13 = (zero & ~(1 << (32'h0)) | ((bits[6]) << (32'h0)));
+        tree$6 = tree$13 + tree$14;
+        tree$5 = tree$11 + tree$12;
+        tree$4 = tree$9 + tree$10;
+        tree$3 = tree$7 + tree$8;
+        tree$2 = tree$5 + tree$6;
+        tree$1 = tree$3 + tree$4;
+        tree$0 = tree$1 + tree$2;
+        count = tree$0;
+    end
+    
+endmodule // nic_top$port$dirty_now
 
 
 module nic_top$port$dropped(d,q,clock);
@@ -111142,7 +111242,7 @@ module nic_top$port$dropped(d,q,clock);
 endmodule // nic_top$port$dropped
 
 
-module nic_top$port$endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$ready,tx_vcs$1$valid,tx_vcs$1$data,tx_vcs$1$ready,rx_vcs$0$valid,rx_vcs$0$data,rx_vcs$0$ready,rx_vcs$1$valid,rx_vcs$1$data,rx_vcs$1$ready,lanes_out$valid,lanes_out$start,lanes_out$data,lanes_in$valid,lanes_in$start,lanes_in$data,interleave,lane_threshold,lane_drain,retry_limit,chip_type,chip_id,port_number,tx_mask,rx_mask,tx_width,rx_width,link_up,link_state,rx_good,trainings,far_downs,far_chip_type,far_chip_id,far_port,far_known,ltps_discarded,ltps_sent,nulls_sent,ltps_good,ltps_bad,ltps_dup,retries,replays,lane_errors,lanes_removed,replay_fill,credits$0,credits$1,protocol_error,dirty_drops,core_dropped,err_flit0,err_flit1,err_reason);
+module nic_top$port$endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$ready,tx_vcs$1$valid,tx_vcs$1$data,tx_vcs$1$ready,rx_vcs$0$valid,rx_vcs$0$data,rx_vcs$0$ready,rx_vcs$1$valid,rx_vcs$1$data,rx_vcs$1$ready,lanes_out$valid,lanes_out$start,lanes_out$data,lanes_in$valid,lanes_in$start,lanes_in$data,interleave,lane_threshold,lane_drain,retry_limit,chip_type,chip_id,port_number,tx_mask,rx_mask,tx_width,rx_width,link_up,link_state,rx_good,trainings,far_downs,far_chip_type,far_chip_id,far_port,far_known,ltps_discarded,ltps_sent,nulls_sent,ltps_good,ltps_bad,ltps_dup,retries,replays,lane_errors,lanes_removed,replay_fill,credits$0,credits$1,protocol_error,core_dropped,drops,drop_vc,err_reason,err_vc);
     
     // Module arguments
     input wire  clock;
@@ -111199,11 +111299,11 @@ module nic_top$port$endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$r
     output reg  [12:0] credits$0;
     output reg  [12:0] credits$1;
     output reg  protocol_error;
-    output reg  [15:0] dirty_drops;
     output reg  [15:0] core_dropped;
-    output reg  [64:0] err_flit0;
-    output reg  [64:0] err_flit1;
+    output reg  [6:0] drops;
+    output reg  [2:0] drop_vc;
     output reg  [2:0] err_reason;
+    output reg  [2:0] err_vc;
     
     // Constant declarations
     localparam  lanes_allowed = 4'hf;
@@ -111359,17 +111459,10 @@ module nic_top$port$endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$r
     reg  delivery$sources$1$ready;
     wire  [12:0] delivery$freed$0;
     wire  [12:0] delivery$freed$1;
-    wire  [15:0] delivery$missing_head;
-    wire  [15:0] delivery$missing_tail;
-    wire  [15:0] delivery$too_long;
-    wire  [15:0] delivery$bad;
-    wire  [15:0] delivery$overrun;
-    wire  [2:0] delivery$err_vc;
-    wire  [64:0] delivery$err_flit0;
-    wire  [64:0] delivery$err_flit1;
+    wire  [6:0] delivery$drops;
+    wire  [2:0] delivery$drop_vc;
     wire  [2:0] delivery$err_reason;
-    wire  delivery$dropped_any;
-    wire  [15:0] delivery$bad_vc;
+    wire  [2:0] delivery$err_vc;
     wire  delivery$overflow;
     reg  delivery$restart;
     wire  [12:0] delivery$free$0;
@@ -111591,17 +111684,10 @@ module nic_top$port$endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$r
         .sources$1$ready(delivery$sources$1$ready),
         .freed$0(delivery$freed$0),
         .freed$1(delivery$freed$1),
-        .missing_head(delivery$missing_head),
-        .missing_tail(delivery$missing_tail),
-        .too_long(delivery$too_long),
-        .bad(delivery$bad),
-        .overrun(delivery$overrun),
-        .err_vc(delivery$err_vc),
-        .err_flit0(delivery$err_flit0),
-        .err_flit1(delivery$err_flit1),
+        .drops(delivery$drops),
+        .drop_vc(delivery$drop_vc),
         .err_reason(delivery$err_reason),
-        .dropped_any(delivery$dropped_any),
-        .bad_vc(delivery$bad_vc),
+        .err_vc(delivery$err_vc),
         .overflow(delivery$overflow),
         .restart(delivery$restart),
         .free$0(delivery$free$0),
@@ -111744,7 +111830,7 @@ module nic_top$port$endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$r
         rx$fresh_far = trainer$far_fresh;
         rx$start_mask = trainer$rx_mask;
         delivery$clock = clock;
-        unused_status = |delivery$err_vc | delivery$dropped_any | |rx$nulls_good | rx$waiting | |tx$stale;
+        unused_status = |rx$nulls_good | rx$waiting | |tx$stale;
         delivery$reset = reset;
         delivery$wr_valid = rx$wr_valid;
         delivery$wr_data = rx$wr_data;
@@ -111778,11 +111864,11 @@ module nic_top$port$endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$r
         lanes_removed = rx$lanes_removed;
         replay_fill = tx$replay_fill;
         protocol_error = tx$credit_error | delivery$overflow;
-        dirty_drops = delivery$missing_head + delivery$missing_tail + delivery$too_long + delivery$bad + delivery$overrun + delivery$bad_vc;
         core_dropped = tx$core_dropped;
-        err_flit0 = delivery$err_flit0;
-        err_flit1 = delivery$err_flit1;
+        drops = delivery$drops;
+        drop_vc = delivery$drop_vc;
         err_reason = delivery$err_reason;
+        err_vc = delivery$err_vc;
     end
     
     always @(*) tx$sinks$0$valid = queues$0$source$valid;
@@ -117010,7 +117096,7 @@ module nic_top$port$endpoint$deframer$writer$stray_event(d,q,clock);
 endmodule // nic_top$port$endpoint$deframer$writer$stray_event
 
 
-module nic_top$port$endpoint$delivery(clock,reset,wr_valid,wr_data,commit,rollback,sources$0$valid,sources$0$data,sources$0$ready,sources$1$valid,sources$1$data,sources$1$ready,freed$0,freed$1,missing_head,missing_tail,too_long,bad,overrun,err_vc,err_flit0,err_flit1,err_reason,dropped_any,bad_vc,overflow,restart,free$0,free$1,quiet);
+module nic_top$port$endpoint$delivery(clock,reset,wr_valid,wr_data,commit,rollback,sources$0$valid,sources$0$data,sources$0$ready,sources$1$valid,sources$1$data,sources$1$ready,freed$0,freed$1,drops,drop_vc,err_reason,err_vc,overflow,restart,free$0,free$1,quiet);
     
     // Module arguments
     input wire  clock;
@@ -117027,17 +117113,10 @@ module nic_top$port$endpoint$delivery(clock,reset,wr_valid,wr_data,commit,rollba
     input wire  sources$1$ready;
     output reg  [12:0] freed$0;
     output reg  [12:0] freed$1;
-    output reg  [15:0] missing_head;
-    output reg  [15:0] missing_tail;
-    output reg  [15:0] too_long;
-    output reg  [15:0] bad;
-    output reg  [15:0] overrun;
-    output reg  [2:0] err_vc;
-    output reg  [64:0] err_flit0;
-    output reg  [64:0] err_flit1;
+    output reg  [6:0] drops;
+    output reg  [2:0] drop_vc;
     output reg  [2:0] err_reason;
-    output reg  dropped_any;
-    output reg  [15:0] bad_vc;
+    output reg  [2:0] err_vc;
     output reg  overflow;
     input wire  restart;
     output reg  [12:0] free$0;
@@ -117045,24 +117124,36 @@ module nic_top$port$endpoint$delivery(clock,reset,wr_valid,wr_data,commit,rollba
     output reg  quiet;
     
     // Constant declarations
+    localparam  bad_vc_bit = 7'b1000000;
+    localparam  reason_codes$0 = 3'b1;
+    localparam  reason_codes$1 = 3'b10;
+    localparam  reason_codes$2 = 3'b11;
+    localparam  reason_codes$3 = 3'b100;
+    localparam  reason_codes$4 = 3'b101;
+    localparam  reason_codes$5 = 3'b110;
+    localparam  reason_codes$6 = 3'b111;
     localparam  vc_ids$0 = 3'b0;
     localparam  vc_ids$1 = 3'b1;
     localparam  nv = 4'h2;
-    localparam  one16 = 16'h1;
     localparam  code_vlmrkr = 6'b10;
     
     // Stub signals
     reg  staging$clock;
     reg  staging$reset;
-    reg  staging$wr_valid;
-    reg  [64:0] staging$wr_data;
-    reg  staging$commit;
-    reg  staging$rollback;
+    reg  staging$write$valid;
+    reg  [64:0] staging$write$data;
+    reg  staging$write$commit;
+    reg  staging$write$commit_with_write;
+    reg  staging$write$rollback;
+    wire  staging$write$full;
+    wire  staging$write$full_after_rollback;
     wire  staging$source$valid;
     wire  [64:0] staging$source$data;
     reg  staging$source$ready;
     wire  staging$overflow;
     wire  staging$drained;
+    wire  [5:0] staging$free;
+    wire  [5:0] staging$uncommitted;
     reg  [64:0] dec$flit;
     wire  dec$is_body;
     wire  dec$is_head;
@@ -117091,15 +117182,7 @@ module nic_top$port$endpoint$delivery(clock,reset,wr_valid,wr_data,commit,rollba
     wire  [64:0] bufs$0$source$data;
     reg  bufs$0$source$ready;
     wire  [12:0] bufs$0$freed;
-    wire  [15:0] bufs$0$missing_head;
-    wire  [15:0] bufs$0$missing_tail;
-    wire  [15:0] bufs$0$too_long;
-    wire  [15:0] bufs$0$bad;
-    wire  [15:0] bufs$0$overrun;
-    wire  [64:0] bufs$0$err_flit0;
-    wire  [64:0] bufs$0$err_flit1;
-    wire  [2:0] bufs$0$err_reason;
-    wire  bufs$0$dropped_any;
+    wire  [6:0] bufs$0$drops;
     wire  [12:0] bufs$0$free;
     wire  bufs$0$idle;
     reg  bufs$1$clock;
@@ -117111,15 +117194,7 @@ module nic_top$port$endpoint$delivery(clock,reset,wr_valid,wr_data,commit,rollba
     wire  [64:0] bufs$1$source$data;
     reg  bufs$1$source$ready;
     wire  [12:0] bufs$1$freed;
-    wire  [15:0] bufs$1$missing_head;
-    wire  [15:0] bufs$1$missing_tail;
-    wire  [15:0] bufs$1$too_long;
-    wire  [15:0] bufs$1$bad;
-    wire  [15:0] bufs$1$overrun;
-    wire  [64:0] bufs$1$err_flit0;
-    wire  [64:0] bufs$1$err_flit1;
-    wire  [2:0] bufs$1$err_reason;
-    wire  bufs$1$dropped_any;
+    wire  [6:0] bufs$1$drops;
     wire  [12:0] bufs$1$free;
     wire  bufs$1$idle;
     reg  [2:0] cur$d;
@@ -117134,59 +117209,33 @@ module nic_top$port$endpoint$delivery(clock,reset,wr_valid,wr_data,commit,rollba
     reg  ov$1$d;
     wire  ov$1$q;
     reg  ov$1$clock;
-    reg  [15:0] c_bad_vc$d;
-    wire  [15:0] c_bad_vc$q;
-    reg  c_bad_vc$clock;
-    reg  p_mh$0$d;
-    wire  p_mh$0$q;
-    reg  p_mh$0$clock;
-    reg  p_mh$1$d;
-    wire  p_mh$1$q;
-    reg  p_mh$1$clock;
-    reg  p_mt$0$d;
-    wire  p_mt$0$q;
-    reg  p_mt$0$clock;
-    reg  p_mt$1$d;
-    wire  p_mt$1$q;
-    reg  p_mt$1$clock;
-    reg  p_tl$0$d;
-    wire  p_tl$0$q;
-    reg  p_tl$0$clock;
-    reg  p_tl$1$d;
-    wire  p_tl$1$q;
-    reg  p_tl$1$clock;
-    reg  p_bad$0$d;
-    wire  p_bad$0$q;
-    reg  p_bad$0$clock;
-    reg  p_bad$1$d;
-    wire  p_bad$1$q;
-    reg  p_bad$1$clock;
-    reg  p_ovr$0$d;
-    wire  p_ovr$0$q;
-    reg  p_ovr$0$clock;
-    reg  p_ovr$1$d;
-    wire  p_ovr$1$q;
-    reg  p_ovr$1$clock;
-    reg  [15:0] t_mh$d;
-    wire  [15:0] t_mh$q;
-    reg  t_mh$clock;
-    reg  [15:0] t_mt$d;
-    wire  [15:0] t_mt$q;
-    reg  t_mt$clock;
-    reg  [15:0] t_tl$d;
-    wire  [15:0] t_tl$q;
-    reg  t_tl$clock;
-    reg  [15:0] t_bad$d;
-    wire  [15:0] t_bad$q;
-    reg  t_bad$clock;
-    reg  [15:0] t_ovr$d;
-    wire  [15:0] t_ovr$q;
-    reg  t_ovr$clock;
-    reg  [2:0] evc$d;
-    wire  [2:0] evc$q;
-    reg  evc$clock;
+    reg  bad_vc_demuxed$d;
+    wire  bad_vc_demuxed$q;
+    reg  bad_vc_demuxed$clock;
+    reg  [2:0] bad_vc_demuxed_vc$d;
+    wire  [2:0] bad_vc_demuxed_vc$q;
+    reg  bad_vc_demuxed_vc$clock;
+    reg  bad_vc_taken$d;
+    wire  bad_vc_taken$q;
+    reg  bad_vc_taken$clock;
+    reg  [2:0] bad_vc_taken_vc$d;
+    wire  [2:0] bad_vc_taken_vc$q;
+    reg  bad_vc_taken_vc$clock;
+    reg  bad_vc_judged$d;
+    wire  bad_vc_judged$q;
+    reg  bad_vc_judged$clock;
+    reg  [2:0] bad_vc_judged_vc$d;
+    wire  [2:0] bad_vc_judged_vc$q;
+    reg  bad_vc_judged_vc$clock;
+    reg  [2:0] last_reason$d;
+    wire  [2:0] last_reason$q;
+    reg  last_reason$clock;
+    reg  [2:0] last_vc$d;
+    wire  [2:0] last_vc$q;
+    reg  last_vc$clock;
     
     // Local signals
+    reg  unused_staging;
     reg  unused_decoded;
     reg  unused_ready$0;
     reg  unused_ready$1;
@@ -117194,25 +117243,28 @@ module nic_top$port$endpoint$delivery(clock,reset,wr_valid,wr_data,commit,rollba
     reg  [2:0] nvc;
     reg  nvc_ok;
     reg  fwd;
-    reg  inc_mh;
-    reg  inc_mt;
-    reg  inc_tl;
-    reg  inc_bad;
-    reg  inc_ovr;
+    reg  [6:0] merged;
+    reg  [2:0] merged_vc;
+    reg  [2:0] top_reason;
     
     // Sub module instances
     nic_top$port$endpoint$delivery$staging staging(
         .clock(staging$clock),
         .reset(staging$reset),
-        .wr_valid(staging$wr_valid),
-        .wr_data(staging$wr_data),
-        .commit(staging$commit),
-        .rollback(staging$rollback),
+        .write$valid(staging$write$valid),
+        .write$data(staging$write$data),
+        .write$commit(staging$write$commit),
+        .write$commit_with_write(staging$write$commit_with_write),
+        .write$rollback(staging$write$rollback),
+        .write$full(staging$write$full),
+        .write$full_after_rollback(staging$write$full_after_rollback),
         .source$valid(staging$source$valid),
         .source$data(staging$source$data),
         .source$ready(staging$source$ready),
         .overflow(staging$overflow),
-        .drained(staging$drained)
+        .drained(staging$drained),
+        .free(staging$free),
+        .uncommitted(staging$uncommitted)
     );
     nic_top$port$endpoint$delivery$dec dec(
         .flit(dec$flit),
@@ -117245,15 +117297,7 @@ module nic_top$port$endpoint$delivery(clock,reset,wr_valid,wr_data,commit,rollba
         .source$data(bufs$0$source$data),
         .source$ready(bufs$0$source$ready),
         .freed(bufs$0$freed),
-        .missing_head(bufs$0$missing_head),
-        .missing_tail(bufs$0$missing_tail),
-        .too_long(bufs$0$too_long),
-        .bad(bufs$0$bad),
-        .overrun(bufs$0$overrun),
-        .err_flit0(bufs$0$err_flit0),
-        .err_flit1(bufs$0$err_flit1),
-        .err_reason(bufs$0$err_reason),
-        .dropped_any(bufs$0$dropped_any),
+        .drops(bufs$0$drops),
         .free(bufs$0$free),
         .idle(bufs$0$idle)
     );
@@ -117267,15 +117311,7 @@ module nic_top$port$endpoint$delivery(clock,reset,wr_valid,wr_data,commit,rollba
         .source$data(bufs$1$source$data),
         .source$ready(bufs$1$source$ready),
         .freed(bufs$1$freed),
-        .missing_head(bufs$1$missing_head),
-        .missing_tail(bufs$1$missing_tail),
-        .too_long(bufs$1$too_long),
-        .bad(bufs$1$bad),
-        .overrun(bufs$1$overrun),
-        .err_flit0(bufs$1$err_flit0),
-        .err_flit1(bufs$1$err_flit1),
-        .err_reason(bufs$1$err_reason),
-        .dropped_any(bufs$1$dropped_any),
+        .drops(bufs$1$drops),
         .free(bufs$1$free),
         .idle(bufs$1$idle)
     );
@@ -117299,127 +117335,79 @@ module nic_top$port$endpoint$delivery(clock,reset,wr_valid,wr_data,commit,rollba
         .q(ov$1$q),
         .clock(ov$1$clock)
     );
-    nic_top$port$endpoint$delivery$c_bad_vc c_bad_vc(
-        .d(c_bad_vc$d),
-        .q(c_bad_vc$q),
-        .clock(c_bad_vc$clock)
+    nic_top$port$endpoint$delivery$bad_vc_demuxed bad_vc_demuxed(
+        .d(bad_vc_demuxed$d),
+        .q(bad_vc_demuxed$q),
+        .clock(bad_vc_demuxed$clock)
     );
-    nic_top$port$endpoint$delivery$p_mh$0 p_mh$0(
-        .d(p_mh$0$d),
-        .q(p_mh$0$q),
-        .clock(p_mh$0$clock)
+    nic_top$port$endpoint$delivery$bad_vc_demuxed_vc bad_vc_demuxed_vc(
+        .d(bad_vc_demuxed_vc$d),
+        .q(bad_vc_demuxed_vc$q),
+        .clock(bad_vc_demuxed_vc$clock)
     );
-    nic_top$port$endpoint$delivery$p_mh$1 p_mh$1(
-        .d(p_mh$1$d),
-        .q(p_mh$1$q),
-        .clock(p_mh$1$clock)
+    nic_top$port$endpoint$delivery$bad_vc_taken bad_vc_taken(
+        .d(bad_vc_taken$d),
+        .q(bad_vc_taken$q),
+        .clock(bad_vc_taken$clock)
     );
-    nic_top$port$endpoint$delivery$p_mt$0 p_mt$0(
-        .d(p_mt$0$d),
-        .q(p_mt$0$q),
-        .clock(p_mt$0$clock)
+    nic_top$port$endpoint$delivery$bad_vc_taken_vc bad_vc_taken_vc(
+        .d(bad_vc_taken_vc$d),
+        .q(bad_vc_taken_vc$q),
+        .clock(bad_vc_taken_vc$clock)
     );
-    nic_top$port$endpoint$delivery$p_mt$1 p_mt$1(
-        .d(p_mt$1$d),
-        .q(p_mt$1$q),
-        .clock(p_mt$1$clock)
+    nic_top$port$endpoint$delivery$bad_vc_judged bad_vc_judged(
+        .d(bad_vc_judged$d),
+        .q(bad_vc_judged$q),
+        .clock(bad_vc_judged$clock)
     );
-    nic_top$port$endpoint$delivery$p_tl$0 p_tl$0(
-        .d(p_tl$0$d),
-        .q(p_tl$0$q),
-        .clock(p_tl$0$clock)
+    nic_top$port$endpoint$delivery$bad_vc_judged_vc bad_vc_judged_vc(
+        .d(bad_vc_judged_vc$d),
+        .q(bad_vc_judged_vc$q),
+        .clock(bad_vc_judged_vc$clock)
     );
-    nic_top$port$endpoint$delivery$p_tl$1 p_tl$1(
-        .d(p_tl$1$d),
-        .q(p_tl$1$q),
-        .clock(p_tl$1$clock)
+    nic_top$port$endpoint$delivery$last_reason last_reason(
+        .d(last_reason$d),
+        .q(last_reason$q),
+        .clock(last_reason$clock)
     );
-    nic_top$port$endpoint$delivery$p_bad$0 p_bad$0(
-        .d(p_bad$0$d),
-        .q(p_bad$0$q),
-        .clock(p_bad$0$clock)
-    );
-    nic_top$port$endpoint$delivery$p_bad$1 p_bad$1(
-        .d(p_bad$1$d),
-        .q(p_bad$1$q),
-        .clock(p_bad$1$clock)
-    );
-    nic_top$port$endpoint$delivery$p_ovr$0 p_ovr$0(
-        .d(p_ovr$0$d),
-        .q(p_ovr$0$q),
-        .clock(p_ovr$0$clock)
-    );
-    nic_top$port$endpoint$delivery$p_ovr$1 p_ovr$1(
-        .d(p_ovr$1$d),
-        .q(p_ovr$1$q),
-        .clock(p_ovr$1$clock)
-    );
-    nic_top$port$endpoint$delivery$t_mh t_mh(
-        .d(t_mh$d),
-        .q(t_mh$q),
-        .clock(t_mh$clock)
-    );
-    nic_top$port$endpoint$delivery$t_mt t_mt(
-        .d(t_mt$d),
-        .q(t_mt$q),
-        .clock(t_mt$clock)
-    );
-    nic_top$port$endpoint$delivery$t_tl t_tl(
-        .d(t_tl$d),
-        .q(t_tl$q),
-        .clock(t_tl$clock)
-    );
-    nic_top$port$endpoint$delivery$t_bad t_bad(
-        .d(t_bad$d),
-        .q(t_bad$q),
-        .clock(t_bad$clock)
-    );
-    nic_top$port$endpoint$delivery$t_ovr t_ovr(
-        .d(t_ovr$d),
-        .q(t_ovr$q),
-        .clock(t_ovr$clock)
-    );
-    nic_top$port$endpoint$delivery$evc evc(
-        .d(evc$d),
-        .q(evc$q),
-        .clock(evc$clock)
+    nic_top$port$endpoint$delivery$last_vc last_vc(
+        .d(last_vc$d),
+        .q(last_vc$q),
+        .clock(last_vc$clock)
     );
     
     // Update code
     always @(*) begin
         cur$clock = clock;
         od$clock = clock;
-        c_bad_vc$clock = clock;
-        t_mh$clock = clock;
-        t_mt$clock = clock;
-        t_tl$clock = clock;
-        t_bad$clock = clock;
-        t_ovr$clock = clock;
-        evc$clock = clock;
+        bad_vc_demuxed$clock = clock;
+        bad_vc_demuxed_vc$clock = clock;
+        bad_vc_taken$clock = clock;
+        bad_vc_taken_vc$clock = clock;
+        bad_vc_judged$clock = clock;
+        bad_vc_judged_vc$clock = clock;
+        last_reason$clock = clock;
+        last_vc$clock = clock;
         cur$d = cur$q;
         od$d = od$q;
-        c_bad_vc$d = c_bad_vc$q;
-        t_mh$d = t_mh$q;
-        t_mt$d = t_mt$q;
-        t_tl$d = t_tl$q;
-        t_bad$d = t_bad$q;
-        t_ovr$d = t_ovr$q;
-        evc$d = evc$q;
+        bad_vc_demuxed$d = bad_vc_demuxed$q;
+        bad_vc_demuxed_vc$d = bad_vc_demuxed_vc$q;
+        bad_vc_taken$d = bad_vc_taken$q;
+        bad_vc_taken_vc$d = bad_vc_taken_vc$q;
+        bad_vc_judged$d = bad_vc_judged$q;
+        bad_vc_judged_vc$d = bad_vc_judged_vc$q;
+        last_reason$d = last_reason$q;
+        last_vc$d = last_vc$q;
         unused_decoded = dec$is_body | dec$is_tail | dec$is_idle | dec$is_credit | dec$is_bad_marker | dec$is_link_transfer | dec$malformed | |dec$dst | |dec$src | |dec$kind | |dec$len | |dec$delay | |dec$credits;
         staging$clock = clock;
         staging$reset = reset;
-        staging$wr_valid = wr_valid;
-        staging$wr_data = wr_data;
-        staging$commit = commit;
-        staging$rollback = rollback;
+        staging$write$valid = wr_valid;
+        staging$write$data = wr_data;
+        staging$write$commit = commit;
+        staging$write$commit_with_write = 1'b0;
+        staging$write$rollback = rollback;
+        unused_staging = staging$write$full | staging$write$full_after_rollback | |staging$free | |staging$uncommitted;
         overflow = staging$overflow;
-        bad_vc = c_bad_vc$q;
-        missing_head = t_mh$q;
-        missing_tail = t_mt$q;
-        too_long = t_tl$q;
-        bad = t_bad$q;
-        overrun = t_ovr$q;
-        err_vc = evc$q;
         staging$source$ready = 1'b1;
         dec$flit = staging$source$data;
         mark = dec$is_control & (dec$code == code_vlmrkr);
@@ -117434,21 +117422,17 @@ module nic_top$port$endpoint$delivery(clock,reset,wr_valid,wr_data,commit,rollba
         fwd = staging$source$valid & ~mark & nvc_ok;
         if (staging$source$valid) begin
             cur$d = nvc;
-            if ((dec$is_head | mark) & ~nvc_ok & ~&c_bad_vc$q) begin
-                c_bad_vc$d = c_bad_vc$q + one16;
-            end
         end
+        bad_vc_demuxed$d = staging$source$valid & (dec$is_head | mark) & ~nvc_ok;
+        bad_vc_demuxed_vc$d = nvc;
+        bad_vc_taken$d = bad_vc_demuxed$q;
+        bad_vc_taken_vc$d = bad_vc_demuxed_vc$q;
+        bad_vc_judged$d = bad_vc_taken$q;
+        bad_vc_judged_vc$d = bad_vc_taken_vc$q;
         od$d = staging$source$data;
-        inc_mh = 1'b0;
-        inc_mt = 1'b0;
-        inc_tl = 1'b0;
-        inc_bad = 1'b0;
-        inc_ovr = 1'b0;
-        dropped_any = 1'b0;
-        err_flit0 = 32'h0;
-        err_flit1 = 32'h0;
-        err_reason = 32'h0;
         quiet = staging$drained;
+        merged = 32'h0;
+        merged_vc = 32'h0;
         bufs$0$clock = clock;
         bufs$0$reset = reset;
         ov$0$clock = clock;
@@ -117464,51 +117448,12 @@ module nic_top$port$endpoint$delivery(clock,reset,wr_valid,wr_data,commit,rollba
         if (ov$0$q | ~bufs$0$idle) begin
             quiet = 1'b0;
         end
-        if (bufs$0$dropped_any) begin
-            dropped_any = 1'b1;
-        end
-        if (evc$q == vc_ids$0) begin
-            err_flit0 = bufs$0$err_flit0;
-            err_flit1 = bufs$0$err_flit1;
-            err_reason = bufs$0$err_reason;
-        end
-        p_mh$0$clock = clock;
-        p_mt$0$clock = clock;
-        p_tl$0$clock = clock;
-        p_bad$0$clock = clock;
-        p_ovr$0$clock = clock;
-        p_mh$0$d = bufs$0$missing_head[32'h0];
-        p_mt$0$d = bufs$0$missing_tail[32'h0];
-        p_tl$0$d = bufs$0$too_long[32'h0];
-        p_bad$0$d = bufs$0$bad[32'h0];
-        p_ovr$0$d = bufs$0$overrun[32'h0];
-        if (bufs$0$missing_head[32'h0] != p_mh$0$q) begin
-            inc_mh = 1'b1;
-            evc$d = vc_ids$0;
-        end
-        if (bufs$0$missing_tail[32'h0] != p_mt$0$q) begin
-            inc_mt = 1'b1;
-            evc$d = vc_ids$0;
-        end
-        if (bufs$0$too_long[32'h0] != p_tl$0$q) begin
-            inc_tl = 1'b1;
-            evc$d = vc_ids$0;
-        end
-        if (bufs$0$bad[32'h0] != p_bad$0$q) begin
-            inc_bad = 1'b1;
-            evc$d = vc_ids$0;
-        end
-        if (bufs$0$overrun[32'h0] != p_ovr$0$q) begin
-            inc_ovr = 1'b1;
-            evc$d = vc_ids$0;
+        merged = merged | bufs$0$drops;
+        if (|bufs$0$drops) begin
+            merged_vc = merged_vc | vc_ids$0;
         end
         if (reset) begin
             ov$0$d = 1'b0;
-            p_mh$0$d = 1'b0;
-            p_mt$0$d = 1'b0;
-            p_tl$0$d = 1'b0;
-            p_bad$0$d = 1'b0;
-            p_ovr$0$d = 1'b0;
         end
         bufs$1$clock = clock;
         bufs$1$reset = reset;
@@ -117525,943 +117470,380 @@ module nic_top$port$endpoint$delivery(clock,reset,wr_valid,wr_data,commit,rollba
         if (ov$1$q | ~bufs$1$idle) begin
             quiet = 1'b0;
         end
-        if (bufs$1$dropped_any) begin
-            dropped_any = 1'b1;
-        end
-        if (evc$q == vc_ids$1) begin
-            err_flit0 = bufs$1$err_flit0;
-            err_flit1 = bufs$1$err_flit1;
-            err_reason = bufs$1$err_reason;
-        end
-        p_mh$1$clock = clock;
-        p_mt$1$clock = clock;
-        p_tl$1$clock = clock;
-        p_bad$1$clock = clock;
-        p_ovr$1$clock = clock;
-        p_mh$1$d = bufs$1$missing_head[32'h0];
-        p_mt$1$d = bufs$1$missing_tail[32'h0];
-        p_tl$1$d = bufs$1$too_long[32'h0];
-        p_bad$1$d = bufs$1$bad[32'h0];
-        p_ovr$1$d = bufs$1$overrun[32'h0];
-        if (bufs$1$missing_head[32'h0] != p_mh$1$q) begin
-            inc_mh = 1'b1;
-            evc$d = vc_ids$1;
-        end
-        if (bufs$1$missing_tail[32'h0] != p_mt$1$q) begin
-            inc_mt = 1'b1;
-            evc$d = vc_ids$1;
-        end
-        if (bufs$1$too_long[32'h0] != p_tl$1$q) begin
-            inc_tl = 1'b1;
-            evc$d = vc_ids$1;
-        end
-        if (bufs$1$bad[32'h0] != p_bad$1$q) begin
-            inc_bad = 1'b1;
-            evc$d = vc_ids$1;
-        end
-        if (bufs$1$overrun[32'h0] != p_ovr$1$q) begin
-            inc_ovr = 1'b1;
-            evc$d = vc_ids$1;
+        merged = merged | bufs$1$drops;
+        if (|bufs$1$drops) begin
+            merged_vc = merged_vc | vc_ids$1;
         end
         if (reset) begin
             ov$1$d = 1'b0;
-            p_mh$1$d = 1'b0;
-            p_mt$1$d = 1'b0;
-            p_tl$1$d = 1'b0;
-            p_bad$1$d = 1'b0;
-            p_ovr$1$d = 1'b0;
         end
-        if (inc_mh & ~&t_mh$q) begin
-            t_mh$d = t_mh$q + one16;
+        if (bad_vc_judged$q) begin
+            merged = merged | bad_vc_bit;
+            merged_vc = bad_vc_judged_vc$q;
         end
-        if (inc_mt & ~&t_mt$q) begin
-            t_mt$d = t_mt$q + one16;
+        drops = merged;
+        drop_vc = merged_vc;
+        top_reason = 32'h0;
+        if (merged[0]) begin
+            top_reason = reason_codes$0;
         end
-        if (inc_tl & ~&t_tl$q) begin
-            t_tl$d = t_tl$q + one16;
+        if (merged[1]) begin
+            top_reason = reason_codes$1;
         end
-        if (inc_bad & ~&t_bad$q) begin
-            t_bad$d = t_bad$q + one16;
+        if (merged[2]) begin
+            top_reason = reason_codes$2;
         end
-        if (inc_ovr & ~&t_ovr$q) begin
-            t_ovr$d = t_ovr$q + one16;
+        if (merged[3]) begin
+            top_reason = reason_codes$3;
         end
+        if (merged[4]) begin
+            top_reason = reason_codes$4;
+        end
+        if (merged[5]) begin
+            top_reason = reason_codes$5;
+        end
+        if (merged[6]) begin
+            top_reason = reason_codes$6;
+        end
+        if (|merged) begin
+            last_reason$d = top_reason;
+            last_vc$d = merged_vc;
+        end
+        err_reason = last_reason$q;
+        err_vc = last_vc$q;
         if (restart) begin
             cur$d = 32'h0;
         end
         if (reset) begin
             cur$d = 32'h0;
-            c_bad_vc$d = 32'h0;
-            t_mh$d = 32'h0;
-            t_mt$d = 32'h0;
-            t_tl$d = 32'h0;
-            t_bad$d = 32'h0;
-            t_ovr$d = 32'h0;
-            evc$d = 32'h0;
+            bad_vc_demuxed$d = 1'b0;
+            bad_vc_taken$d = 1'b0;
+            bad_vc_judged$d = 1'b0;
+            last_reason$d = 32'h0;
+            last_vc$d = 32'h0;
         end
     end
     
 endmodule // nic_top$port$endpoint$delivery
 
 
-module nic_top$port$endpoint$delivery$bufs$0(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,freed,missing_head,missing_tail,too_long,bad,overrun,err_flit0,err_flit1,err_reason,dropped_any,free,idle);
+module nic_top$port$endpoint$delivery$bad_vc_demuxed(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$delivery$bad_vc_demuxed
+
+
+module nic_top$port$endpoint$delivery$bad_vc_demuxed_vc(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$delivery$bad_vc_demuxed_vc
+
+
+module nic_top$port$endpoint$delivery$bad_vc_judged(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$delivery$bad_vc_judged
+
+
+module nic_top$port$endpoint$delivery$bad_vc_judged_vc(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$delivery$bad_vc_judged_vc
+
+
+module nic_top$port$endpoint$delivery$bad_vc_taken(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$delivery$bad_vc_taken
+
+
+module nic_top$port$endpoint$delivery$bad_vc_taken_vc(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$delivery$bad_vc_taken_vc
+
+
+module nic_top$port$endpoint$delivery$bufs$0(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,freed,drops,free,idle);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  sink$valid;
     input wire  [64:0] sink$data;
-    output reg  sink$ready;
-    output reg  source$valid;
-    output reg  [64:0] source$data;
+    output wire  sink$ready;
+    output wire  source$valid;
+    output wire  [64:0] source$data;
     input wire  source$ready;
     output reg  [12:0] freed;
-    output reg  [15:0] missing_head;
-    output reg  [15:0] missing_tail;
-    output reg  [15:0] too_long;
-    output reg  [15:0] bad;
-    output reg  [15:0] overrun;
-    output reg  [64:0] err_flit0;
-    output reg  [64:0] err_flit1;
-    output reg  [2:0] err_reason;
-    output reg  dropped_any;
+    output reg  [6:0] drops;
     output reg  [12:0] free;
     output reg  idle;
     
     // Constant declarations
-    localparam  depth = 7'b1000000;
     localparam  one = 7'b1;
-    localparam  zero = 7'b0;
     localparam  two = 7'b10;
-    localparam  bit0 = 6'b1;
-    localparam  one8 = 8'h1;
-    localparam  two8 = 8'h2;
-    localparam  max_len = 8'h20;
-    localparam  one16 = 16'h1;
-    localparam  code_tail_bad = 6'b101;
-    localparam  r_missing_head = 3'b1;
-    localparam  r_missing_tail = 3'b10;
-    localparam  r_too_long = 3'b11;
-    localparam  r_too_short = 3'b100;
-    localparam  r_bad = 3'b101;
-    localparam  r_overrun = 3'b110;
     
     // Stub signals
-    reg  [64:0] dec$flit;
-    wire  dec$is_body;
-    wire  dec$is_head;
-    wire  dec$is_tail;
-    wire  dec$is_control;
-    wire  dec$is_idle;
-    wire  dec$is_credit;
-    wire  dec$is_bad_marker;
-    wire  dec$is_link_transfer;
-    wire  dec$malformed;
-    wire  [5:0] dec$code;
-    wire  [15:0] dec$dst;
-    wire  [15:0] dec$src;
-    wire  [2:0] dec$vc;
-    wire  [3:0] dec$kind;
-    wire  [7:0] dec$len;
-    wire  [11:0] dec$delay;
-    wire  [2:0] dec$ctrl_vc;
-    wire  [15:0] dec$credits;
-    reg  in_valid$d;
-    wire  in_valid$q;
-    reg  in_valid$clock;
-    reg  [64:0] in_data$d;
-    wire  [64:0] in_data$q;
-    reg  in_data$clock;
-    reg  in_head$d;
-    wire  in_head$q;
-    reg  in_head$clock;
-    reg  in_body$d;
-    wire  in_body$q;
-    reg  in_body$clock;
-    reg  in_tail$d;
-    wire  in_tail$q;
-    reg  in_tail$clock;
-    reg  in_bad$d;
-    wire  in_bad$q;
-    reg  in_bad$clock;
-    reg  in_tail_marker$d;
-    wire  in_tail_marker$q;
-    reg  in_tail_marker$clock;
-    reg  [7:0] in_len$d;
-    wire  [7:0] in_len$q;
-    reg  in_len$clock;
-    reg  in_short$d;
-    wire  in_short$q;
-    reg  in_short$clock;
-    reg  [7:0] in_len_m1$d;
-    wire  [7:0] in_len_m1$q;
-    reg  in_len_m1$clock;
-    reg  in_gt2$d;
-    wire  in_gt2$q;
-    reg  in_gt2$clock;
-    reg  at_len$d;
-    wire  at_len$q;
-    reg  at_len$clock;
-    reg  early$d;
-    wire  early$q;
-    reg  early$clock;
-    reg  [7:0] hlen_m1$d;
-    wire  [7:0] hlen_m1$q;
-    reg  hlen_m1$clock;
-    reg  [5:0] ram$read_address;
-    reg  ram$read_clock;
-    wire  [64:0] ram$read_data;
-    reg  [5:0] ram$write_address;
-    reg  ram$write_clock;
-    reg  [64:0] ram$write_data;
-    reg  ram$write_enable;
-    reg  [6:0] rptr$d;
-    wire  [6:0] rptr$q;
-    reg  rptr$clock;
-    reg  [6:0] wptr$d;
-    wire  [6:0] wptr$q;
-    reg  wptr$clock;
-    reg  [6:0] cptr$d;
-    wire  [6:0] cptr$q;
-    reg  cptr$clock;
-    reg  shown$d;
-    wire  shown$q;
-    reg  shown$clock;
-    reg  open$d;
-    wire  open$q;
-    reg  open$clock;
-    reg  skip$d;
-    wire  skip$q;
-    reg  skip$clock;
-    reg  [7:0] plen$d;
-    wire  [7:0] plen$q;
-    reg  plen$clock;
-    reg  [7:0] hlen$d;
-    wire  [7:0] hlen$q;
-    reg  hlen$clock;
-    reg  [64:0] cur0$d;
-    wire  [64:0] cur0$q;
-    reg  cur0$clock;
-    reg  [64:0] cur1$d;
-    wire  [64:0] cur1$q;
-    reg  cur1$clock;
-    reg  [6:0] freed_r$d;
-    wire  [6:0] freed_r$q;
-    reg  freed_r$clock;
-    reg  [15:0] c_missing_head$d;
-    wire  [15:0] c_missing_head$q;
-    reg  c_missing_head$clock;
-    reg  [15:0] c_missing_tail$d;
-    wire  [15:0] c_missing_tail$q;
-    reg  c_missing_tail$clock;
-    reg  [15:0] c_too_long$d;
-    wire  [15:0] c_too_long$q;
-    reg  c_too_long$clock;
-    reg  [15:0] c_bad$d;
-    wire  [15:0] c_bad$q;
-    reg  c_bad$clock;
-    reg  [15:0] c_overrun$d;
-    wire  [15:0] c_overrun$q;
-    reg  c_overrun$clock;
-    reg  [64:0] e0$d;
-    wire  [64:0] e0$q;
-    reg  e0$clock;
-    reg  [64:0] e1$d;
-    wire  [64:0] e1$q;
-    reg  e1$clock;
-    reg  [2:0] ereason$d;
-    wire  [2:0] ereason$q;
-    reg  ereason$clock;
-    reg  edropped$d;
-    wire  edropped$q;
-    reg  edropped$clock;
+    reg  intake$clock;
+    reg  intake$reset;
+    wire  intake$flit$valid;
+    wire  [64:0] intake$flit$data;
+    wire  intake$flit$head;
+    wire  intake$flit$body;
+    wire  intake$flit$tail;
+    wire  intake$flit$bad;
+    wire  intake$flit$tail_marker;
+    wire  [7:0] intake$flit$len;
+    wire  intake$flit$short;
+    wire  [7:0] intake$flit$len_less_one;
+    wire  intake$flit$longer_than_two;
+    wire  intake$idle;
+    reg  packet_check$clock;
+    reg  packet_check$reset;
+    reg  packet_check$flit$valid;
+    reg  [64:0] packet_check$flit$data;
+    reg  packet_check$flit$head;
+    reg  packet_check$flit$body;
+    reg  packet_check$flit$tail;
+    reg  packet_check$flit$bad;
+    reg  packet_check$flit$tail_marker;
+    reg  [7:0] packet_check$flit$len;
+    reg  packet_check$flit$short;
+    reg  [7:0] packet_check$flit$len_less_one;
+    reg  packet_check$flit$longer_than_two;
+    wire  packet_check$store$valid;
+    wire  [64:0] packet_check$store$data;
+    wire  packet_check$store$commit;
+    wire  packet_check$store$commit_with_write;
+    wire  packet_check$store$rollback;
+    reg  packet_check$store$full;
+    reg  packet_check$store$full_after_rollback;
+    wire  packet_check$retire;
+    wire  [6:0] packet_check$drops;
+    reg  store$clock;
+    reg  store$reset;
+    reg  store$write$valid;
+    reg  [64:0] store$write$data;
+    reg  store$write$commit;
+    reg  store$write$commit_with_write;
+    reg  store$write$rollback;
+    wire  store$write$full;
+    wire  store$write$full_after_rollback;
+    wire  store$overflow;
+    wire  store$drained;
+    wire  [6:0] store$free;
+    wire  [6:0] store$uncommitted;
+    reg  [6:0] freed_held$d;
+    wire  [6:0] freed_held$q;
+    reg  freed_held$clock;
     
     // Local signals
-    reg  unused_decoded;
-    reg  [6:0] free_slots;
-    reg  take;
-    reg  head;
+    reg  unused_store;
     reg  pop;
-    reg  [6:0] rnext;
-    reg  [6:0] base;
-    reg  [6:0] fill_w;
-    reg  [6:0] fill_c;
-    reg  [6:0] base_next;
-    reg  [6:0] wptr_inc;
-    reg  [6:0] cptr_inc;
-    reg  full;
-    reg  write;
-    reg  commit;
-    reg  rollback;
-    reg  retire;
-    reg  drop;
-    reg  [2:0] reason;
-    reg  [64:0] d0;
-    reg  [64:0] d1;
-    reg  [7:0] plen_inc;
-    reg  has_two;
-    reg  tail_marker;
-    reg  inc_mh;
-    reg  inc_mt;
-    reg  inc_tl;
-    reg  inc_bad;
-    reg  inc_ovr;
-    reg  [6:0] fr_roll;
-    reg  [6:0] fr_step;
+    reg  [6:0] rolled_back;
+    reg  [6:0] stepped;
     
     // Sub module instances
-    nic_top$port$endpoint$delivery$bufs$0$dec dec(
-        .flit(dec$flit),
-        .is_body(dec$is_body),
-        .is_head(dec$is_head),
-        .is_tail(dec$is_tail),
-        .is_control(dec$is_control),
-        .is_idle(dec$is_idle),
-        .is_credit(dec$is_credit),
-        .is_bad_marker(dec$is_bad_marker),
-        .is_link_transfer(dec$is_link_transfer),
-        .malformed(dec$malformed),
-        .code(dec$code),
-        .dst(dec$dst),
-        .src(dec$src),
-        .vc(dec$vc),
-        .kind(dec$kind),
-        .len(dec$len),
-        .delay(dec$delay),
-        .ctrl_vc(dec$ctrl_vc),
-        .credits(dec$credits)
+    nic_top$port$endpoint$delivery$bufs$0$intake intake(
+        .clock(intake$clock),
+        .reset(intake$reset),
+        .sink$valid(sink$valid),
+        .sink$data(sink$data),
+        .sink$ready(sink$ready),
+        .flit$valid(intake$flit$valid),
+        .flit$data(intake$flit$data),
+        .flit$head(intake$flit$head),
+        .flit$body(intake$flit$body),
+        .flit$tail(intake$flit$tail),
+        .flit$bad(intake$flit$bad),
+        .flit$tail_marker(intake$flit$tail_marker),
+        .flit$len(intake$flit$len),
+        .flit$short(intake$flit$short),
+        .flit$len_less_one(intake$flit$len_less_one),
+        .flit$longer_than_two(intake$flit$longer_than_two),
+        .idle(intake$idle)
     );
-    nic_top$port$endpoint$delivery$bufs$0$in_valid in_valid(
-        .d(in_valid$d),
-        .q(in_valid$q),
-        .clock(in_valid$clock)
+    nic_top$port$endpoint$delivery$bufs$0$packet_check packet_check(
+        .clock(packet_check$clock),
+        .reset(packet_check$reset),
+        .flit$valid(packet_check$flit$valid),
+        .flit$data(packet_check$flit$data),
+        .flit$head(packet_check$flit$head),
+        .flit$body(packet_check$flit$body),
+        .flit$tail(packet_check$flit$tail),
+        .flit$bad(packet_check$flit$bad),
+        .flit$tail_marker(packet_check$flit$tail_marker),
+        .flit$len(packet_check$flit$len),
+        .flit$short(packet_check$flit$short),
+        .flit$len_less_one(packet_check$flit$len_less_one),
+        .flit$longer_than_two(packet_check$flit$longer_than_two),
+        .store$valid(packet_check$store$valid),
+        .store$data(packet_check$store$data),
+        .store$commit(packet_check$store$commit),
+        .store$commit_with_write(packet_check$store$commit_with_write),
+        .store$rollback(packet_check$store$rollback),
+        .store$full(packet_check$store$full),
+        .store$full_after_rollback(packet_check$store$full_after_rollback),
+        .retire(packet_check$retire),
+        .drops(packet_check$drops)
     );
-    nic_top$port$endpoint$delivery$bufs$0$in_data in_data(
-        .d(in_data$d),
-        .q(in_data$q),
-        .clock(in_data$clock)
+    nic_top$port$endpoint$delivery$bufs$0$store store(
+        .clock(store$clock),
+        .reset(store$reset),
+        .write$valid(store$write$valid),
+        .write$data(store$write$data),
+        .write$commit(store$write$commit),
+        .write$commit_with_write(store$write$commit_with_write),
+        .write$rollback(store$write$rollback),
+        .write$full(store$write$full),
+        .write$full_after_rollback(store$write$full_after_rollback),
+        .source$valid(source$valid),
+        .source$data(source$data),
+        .source$ready(source$ready),
+        .overflow(store$overflow),
+        .drained(store$drained),
+        .free(store$free),
+        .uncommitted(store$uncommitted)
     );
-    nic_top$port$endpoint$delivery$bufs$0$in_head in_head(
-        .d(in_head$d),
-        .q(in_head$q),
-        .clock(in_head$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$0$in_body in_body(
-        .d(in_body$d),
-        .q(in_body$q),
-        .clock(in_body$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$0$in_tail in_tail(
-        .d(in_tail$d),
-        .q(in_tail$q),
-        .clock(in_tail$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$0$in_bad in_bad(
-        .d(in_bad$d),
-        .q(in_bad$q),
-        .clock(in_bad$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$0$in_tail_marker in_tail_marker(
-        .d(in_tail_marker$d),
-        .q(in_tail_marker$q),
-        .clock(in_tail_marker$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$0$in_len in_len(
-        .d(in_len$d),
-        .q(in_len$q),
-        .clock(in_len$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$0$in_short in_short(
-        .d(in_short$d),
-        .q(in_short$q),
-        .clock(in_short$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$0$in_len_m1 in_len_m1(
-        .d(in_len_m1$d),
-        .q(in_len_m1$q),
-        .clock(in_len_m1$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$0$in_gt2 in_gt2(
-        .d(in_gt2$d),
-        .q(in_gt2$q),
-        .clock(in_gt2$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$0$at_len at_len(
-        .d(at_len$d),
-        .q(at_len$q),
-        .clock(at_len$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$0$early early(
-        .d(early$d),
-        .q(early$q),
-        .clock(early$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$0$hlen_m1 hlen_m1(
-        .d(hlen_m1$d),
-        .q(hlen_m1$q),
-        .clock(hlen_m1$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$0$ram ram(
-        .read_address(ram$read_address),
-        .read_clock(ram$read_clock),
-        .read_data(ram$read_data),
-        .write_address(ram$write_address),
-        .write_clock(ram$write_clock),
-        .write_data(ram$write_data),
-        .write_enable(ram$write_enable)
-    );
-    nic_top$port$endpoint$delivery$bufs$0$rptr rptr(
-        .d(rptr$d),
-        .q(rptr$q),
-        .clock(rptr$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$0$wptr wptr(
-        .d(wptr$d),
-        .q(wptr$q),
-        .clock(wptr$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$0$cptr cptr(
-        .d(cptr$d),
-        .q(cptr$q),
-        .clock(cptr$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$0$shown shown(
-        .d(shown$d),
-        .q(shown$q),
-        .clock(shown$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$0$open open(
-        .d(open$d),
-        .q(open$q),
-        .clock(open$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$0$skip skip(
-        .d(skip$d),
-        .q(skip$q),
-        .clock(skip$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$0$plen plen(
-        .d(plen$d),
-        .q(plen$q),
-        .clock(plen$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$0$hlen hlen(
-        .d(hlen$d),
-        .q(hlen$q),
-        .clock(hlen$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$0$cur0 cur0(
-        .d(cur0$d),
-        .q(cur0$q),
-        .clock(cur0$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$0$cur1 cur1(
-        .d(cur1$d),
-        .q(cur1$q),
-        .clock(cur1$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$0$freed_r freed_r(
-        .d(freed_r$d),
-        .q(freed_r$q),
-        .clock(freed_r$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$0$c_missing_head c_missing_head(
-        .d(c_missing_head$d),
-        .q(c_missing_head$q),
-        .clock(c_missing_head$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$0$c_missing_tail c_missing_tail(
-        .d(c_missing_tail$d),
-        .q(c_missing_tail$q),
-        .clock(c_missing_tail$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$0$c_too_long c_too_long(
-        .d(c_too_long$d),
-        .q(c_too_long$q),
-        .clock(c_too_long$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$0$c_bad c_bad(
-        .d(c_bad$d),
-        .q(c_bad$q),
-        .clock(c_bad$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$0$c_overrun c_overrun(
-        .d(c_overrun$d),
-        .q(c_overrun$q),
-        .clock(c_overrun$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$0$e0 e0(
-        .d(e0$d),
-        .q(e0$q),
-        .clock(e0$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$0$e1 e1(
-        .d(e1$d),
-        .q(e1$q),
-        .clock(e1$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$0$ereason ereason(
-        .d(ereason$d),
-        .q(ereason$q),
-        .clock(ereason$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$0$edropped edropped(
-        .d(edropped$d),
-        .q(edropped$q),
-        .clock(edropped$clock)
+    nic_top$port$endpoint$delivery$bufs$0$freed_held freed_held(
+        .d(freed_held$d),
+        .q(freed_held$q),
+        .clock(freed_held$clock)
     );
     
     // Update code
     always @(*) begin
-        in_valid$clock = clock;
-        in_data$clock = clock;
-        in_head$clock = clock;
-        in_body$clock = clock;
-        in_tail$clock = clock;
-        in_bad$clock = clock;
-        in_tail_marker$clock = clock;
-        in_len$clock = clock;
-        in_short$clock = clock;
-        in_len_m1$clock = clock;
-        in_gt2$clock = clock;
-        at_len$clock = clock;
-        early$clock = clock;
-        hlen_m1$clock = clock;
-        rptr$clock = clock;
-        wptr$clock = clock;
-        cptr$clock = clock;
-        shown$clock = clock;
-        open$clock = clock;
-        skip$clock = clock;
-        plen$clock = clock;
-        hlen$clock = clock;
-        cur0$clock = clock;
-        cur1$clock = clock;
-        freed_r$clock = clock;
-        c_missing_head$clock = clock;
-        c_missing_tail$clock = clock;
-        c_too_long$clock = clock;
-        c_bad$clock = clock;
-        c_overrun$clock = clock;
-        e0$clock = clock;
-        e1$clock = clock;
-        ereason$clock = clock;
-        edropped$clock = clock;
-        in_valid$d = in_valid$q;
-        in_data$d = in_data$q;
-        in_head$d = in_head$q;
-        in_body$d = in_body$q;
-        in_tail$d = in_tail$q;
-        in_bad$d = in_bad$q;
-        in_tail_marker$d = in_tail_marker$q;
-        in_len$d = in_len$q;
-        in_short$d = in_short$q;
-        in_len_m1$d = in_len_m1$q;
-        in_gt2$d = in_gt2$q;
-        at_len$d = at_len$q;
-        early$d = early$q;
-        hlen_m1$d = hlen_m1$q;
-        rptr$d = rptr$q;
-        wptr$d = wptr$q;
-        cptr$d = cptr$q;
-        shown$d = shown$q;
-        open$d = open$q;
-        skip$d = skip$q;
-        plen$d = plen$q;
-        hlen$d = hlen$q;
-        cur0$d = cur0$q;
-        cur1$d = cur1$q;
-        freed_r$d = freed_r$q;
-        c_missing_head$d = c_missing_head$q;
-        c_missing_tail$d = c_missing_tail$q;
-        c_too_long$d = c_too_long$q;
-        c_bad$d = c_bad$q;
-        c_overrun$d = c_overrun$q;
-        e0$d = e0$q;
-        e1$d = e1$q;
-        ereason$d = ereason$q;
-        edropped$d = edropped$q;
-        unused_decoded = dec$is_idle | dec$is_credit | dec$is_link_transfer | |dec$dst | |dec$src | |dec$vc | |dec$kind | |dec$delay | |dec$ctrl_vc | |dec$credits;
-        ram$read_clock = clock;
-        ram$write_clock = clock;
-        dec$flit = sink$data;
-        sink$ready = 1'b1;
-        freed = ((freed_r$q) & 13'h1fff);
-        missing_head = c_missing_head$q;
-        missing_tail = c_missing_tail$q;
-        too_long = c_too_long$q;
-        bad = c_bad$q;
-        overrun = c_overrun$q;
-        err_flit0 = e0$q;
-        err_flit1 = e1$q;
-        err_reason = ereason$q;
-        dropped_any = edropped$q;
-        free_slots = depth - (wptr$q - rptr$q);
-        free = ((free_slots) & 13'h1fff);
-        idle = ~in_valid$q;
-        source$valid = shown$q;
-        source$data = ram$read_data;
-        pop = source$ready & shown$q;
-        rnext = rptr$q;
-        if (pop) begin
-            rnext = rptr$q + one;
+        freed_held$clock = clock;
+        freed_held$d = freed_held$q;
+        intake$clock = clock;
+        packet_check$clock = clock;
+        store$clock = clock;
+        intake$reset = reset;
+        packet_check$reset = reset;
+        store$reset = reset;
+        idle = intake$idle;
+        drops = packet_check$drops;
+        free = ((store$free) & 13'h1fff);
+        unused_store = store$overflow | store$drained;
+        pop = source$ready & source$valid;
+        rolled_back = 32'h0;
+        if (packet_check$store$rollback) begin
+            rolled_back = store$uncommitted;
         end
-        rptr$d = rnext;
-        ram$read_address = rnext[(32'h0)+:(6)];
-        shown$d = cptr$q != rnext;
-        in_valid$d = sink$valid & ~(dec$is_control & ~dec$is_bad_marker & ~dec$malformed);
-        in_data$d = sink$data;
-        in_head$d = dec$is_head & ~dec$malformed;
-        in_body$d = dec$is_body;
-        in_tail$d = dec$is_tail;
-        in_bad$d = dec$malformed | dec$is_bad_marker;
-        in_tail_marker$d = dec$is_bad_marker & (dec$code == code_tail_bad);
-        in_len$d = dec$len;
-        in_short$d = dec$len < two8;
-        in_len_m1$d = dec$len - one8;
-        in_gt2$d = dec$len > two8;
-        take = in_valid$q;
-        head = in_head$q;
-        tail_marker = in_tail_marker$q;
-        plen_inc = plen$q + one8;
-        has_two = plen$q >= two8;
-        fill_w = wptr$q - rptr$q;
-        fill_c = cptr$q - rptr$q;
-        wptr_inc = wptr$q + one;
-        cptr_inc = cptr$q + one;
-        base = wptr$q;
-        base_next = wptr_inc;
-        full = fill_w == depth;
-        if (head & open$q) begin
-            base = cptr$q;
-            base_next = cptr_inc;
-            full = fill_c == depth;
+        stepped = 32'h0;
+        if (pop ^ packet_check$retire) begin
+            stepped = one;
         end
-        write = 1'b0;
-        commit = 1'b0;
-        rollback = 1'b0;
-        retire = 1'b0;
-        drop = 1'b0;
-        reason = r_bad;
-        d0 = in_data$q;
-        d1 = 32'h0;
-        inc_mh = 1'b0;
-        inc_mt = 1'b0;
-        inc_tl = 1'b0;
-        inc_bad = 1'b0;
-        inc_ovr = 1'b0;
-        if (take) begin
-            if (in_bad$q) begin
-                retire = 1'b1;
-                if (skip$q) begin
-                    if (tail_marker) begin
-                        skip$d = 1'b0;
-                    end
-                end
-                else begin
-                    inc_bad = 1'b1;
-                    drop = 1'b1;
-                    reason = r_bad;
-                    if (open$q) begin
-                        rollback = 1'b1;
-                        d0 = cur0$q;
-                        d1 = in_data$q;
-                        if (has_two) begin
-                            d1 = cur1$q;
-                        end
-                    end
-                    open$d = 1'b0;
-                    skip$d = ~tail_marker;
-                end
-            end
-            else if (head) begin
-                if (open$q) begin
-                    rollback = 1'b1;
-                    inc_mt = 1'b1;
-                    drop = 1'b1;
-                    reason = r_missing_tail;
-                    d0 = cur0$q;
-                    if (has_two) begin
-                        d1 = cur1$q;
-                    end
-                end
-                skip$d = 1'b0;
-                open$d = 1'b0;
-                if (full) begin
-                    inc_ovr = 1'b1;
-                    drop = 1'b1;
-                    reason = r_overrun;
-                    d0 = in_data$q;
-                    d1 = 32'h0;
-                    skip$d = 1'b1;
-                end
-                else if (in_short$q) begin
-                    retire = 1'b1;
-                    inc_bad = 1'b1;
-                    drop = 1'b1;
-                    reason = r_bad;
-                    d0 = in_data$q;
-                    d1 = 32'h0;
-                    skip$d = 1'b1;
-                end
-                else begin
-                    write = 1'b1;
-                    open$d = 1'b1;
-                    plen$d = one8;
-                    hlen$d = in_len$q;
-                    hlen_m1$d = in_len_m1$q;
-                    at_len$d = 1'b0;
-                    early$d = in_gt2$q;
-                    cur0$d = in_data$q;
-                end
-            end
-            else if (skip$q) begin
-                retire = 1'b1;
-                if (in_tail$q) begin
-                    skip$d = 1'b0;
-                end
-            end
-            else if (~open$q) begin
-                retire = 1'b1;
-                inc_mh = 1'b1;
-                drop = 1'b1;
-                reason = r_missing_head;
-                skip$d = in_body$q;
-            end
-            else begin
-                d0 = cur0$q;
-                d1 = in_data$q;
-                if (has_two) begin
-                    d1 = cur1$q;
-                end
-                if (full) begin
-                    inc_ovr = 1'b1;
-                    drop = 1'b1;
-                    reason = r_overrun;
-                    rollback = 1'b1;
-                    open$d = 1'b0;
-                    skip$d = in_body$q;
-                end
-                else if (at_len$q) begin
-                    inc_tl = 1'b1;
-                    retire = 1'b1;
-                    drop = 1'b1;
-                    reason = r_too_long;
-                    rollback = 1'b1;
-                    open$d = 1'b0;
-                    skip$d = in_body$q;
-                end
-                else if (in_tail$q & early$q) begin
-                    inc_tl = 1'b1;
-                    retire = 1'b1;
-                    drop = 1'b1;
-                    reason = r_too_short;
-                    rollback = 1'b1;
-                    open$d = 1'b0;
-                end
-                else begin
-                    write = 1'b1;
-                    plen$d = plen_inc;
-                    at_len$d = (plen_inc >= hlen$q) | (plen_inc >= max_len);
-                    early$d = plen_inc < hlen_m1$q;
-                    if (plen$q == one8) begin
-                        cur1$d = in_data$q;
-                    end
-                    if (in_tail$q) begin
-                        commit = 1'b1;
-                        open$d = 1'b0;
-                    end
-                end
-            end
+        if (pop & packet_check$retire) begin
+            stepped = two;
         end
-        ram$write_enable = write;
-        ram$write_address = base[(32'h0)+:(6)];
-        ram$write_data = in_data$q;
-        if (write & (rnext[(32'h0)+:(6)] == base[(32'h0)+:(6)])) begin
-            ram$read_address = rnext[(32'h0)+:(6)] ^ bit0;
-        end
-        if (rollback) begin
-            wptr$d = cptr$q;
-        end
-        if (write) begin
-            wptr$d = base_next;
-        end
-        if (commit) begin
-            cptr$d = base_next;
-        end
-        fr_roll = zero;
-        if (rollback) begin
-            fr_roll = wptr$q - cptr$q;
-        end
-        fr_step = zero;
-        if (pop ^ retire) begin
-            fr_step = one;
-        end
-        if (pop & retire) begin
-            fr_step = two;
-        end
-        freed_r$d = fr_roll + fr_step;
-        if (inc_mh & ~&c_missing_head$q) begin
-            c_missing_head$d = c_missing_head$q + one16;
-        end
-        if (inc_mt & ~&c_missing_tail$q) begin
-            c_missing_tail$d = c_missing_tail$q + one16;
-        end
-        if (inc_tl & ~&c_too_long$q) begin
-            c_too_long$d = c_too_long$q + one16;
-        end
-        if (inc_bad & ~&c_bad$q) begin
-            c_bad$d = c_bad$q + one16;
-        end
-        if (inc_ovr & ~&c_overrun$q) begin
-            c_overrun$d = c_overrun$q + one16;
-        end
-        if (drop) begin
-            e0$d = d0;
-            e1$d = d1;
-            ereason$d = reason;
-            edropped$d = 1'b1;
-        end
+        freed_held$d = rolled_back + stepped;
+        freed = ((freed_held$q) & 13'h1fff);
         if (reset) begin
-            in_valid$d = 1'b0;
-            rptr$d = 32'h0;
-            wptr$d = 32'h0;
-            cptr$d = 32'h0;
-            shown$d = 1'b0;
-            open$d = 1'b0;
-            skip$d = 1'b0;
-            plen$d = 32'h0;
-            freed_r$d = 32'h0;
-            c_missing_head$d = 32'h0;
-            c_missing_tail$d = 32'h0;
-            c_too_long$d = 32'h0;
-            c_bad$d = 32'h0;
-            c_overrun$d = 32'h0;
-            e0$d = 32'h0;
-            e1$d = 32'h0;
-            ereason$d = 32'h0;
-            edropped$d = 1'b0;
+            freed_held$d = 32'h0;
         end
     end
     
+    always @(*) packet_check$flit$valid = intake$flit$valid;
+    always @(*) packet_check$flit$data = intake$flit$data;
+    always @(*) packet_check$flit$head = intake$flit$head;
+    always @(*) packet_check$flit$body = intake$flit$body;
+    always @(*) packet_check$flit$tail = intake$flit$tail;
+    always @(*) packet_check$flit$bad = intake$flit$bad;
+    always @(*) packet_check$flit$tail_marker = intake$flit$tail_marker;
+    always @(*) packet_check$flit$len = intake$flit$len;
+    always @(*) packet_check$flit$short = intake$flit$short;
+    always @(*) packet_check$flit$len_less_one = intake$flit$len_less_one;
+    always @(*) packet_check$flit$longer_than_two = intake$flit$longer_than_two;
+    always @(*) store$write$valid = packet_check$store$valid;
+    always @(*) store$write$data = packet_check$store$data;
+    always @(*) store$write$commit = packet_check$store$commit;
+    always @(*) store$write$commit_with_write = packet_check$store$commit_with_write;
+    always @(*) store$write$rollback = packet_check$store$rollback;
+    always @(*) packet_check$store$full = store$write$full;
+    always @(*) packet_check$store$full_after_rollback = store$write$full_after_rollback;
 endmodule // nic_top$port$endpoint$delivery$bufs$0
 
 
-module nic_top$port$endpoint$delivery$bufs$0$at_len(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$0$at_len
-
-
-module nic_top$port$endpoint$delivery$bufs$0$c_bad(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$0$c_bad
-
-
-module nic_top$port$endpoint$delivery$bufs$0$c_missing_head(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$0$c_missing_head
-
-
-module nic_top$port$endpoint$delivery$bufs$0$c_missing_tail(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$0$c_missing_tail
-
-
-module nic_top$port$endpoint$delivery$bufs$0$c_overrun(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$0$c_overrun
-
-
-module nic_top$port$endpoint$delivery$bufs$0$c_too_long(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$0$c_too_long
-
-
-module nic_top$port$endpoint$delivery$bufs$0$cptr(d,q,clock);
+module nic_top$port$endpoint$delivery$bufs$0$freed_held(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -118477,10 +117859,267 @@ module nic_top$port$endpoint$delivery$bufs$0$cptr(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$delivery$bufs$0$cptr
+endmodule // nic_top$port$endpoint$delivery$bufs$0$freed_held
 
 
-module nic_top$port$endpoint$delivery$bufs$0$cur0(d,q,clock);
+module nic_top$port$endpoint$delivery$bufs$0$intake(clock,reset,sink$valid,sink$data,sink$ready,flit$valid,flit$data,flit$head,flit$body,flit$tail,flit$bad,flit$tail_marker,flit$len,flit$short,flit$len_less_one,flit$longer_than_two,idle);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  sink$valid;
+    input wire  [64:0] sink$data;
+    output reg  sink$ready;
+    output reg  flit$valid;
+    output reg  [64:0] flit$data;
+    output reg  flit$head;
+    output reg  flit$body;
+    output reg  flit$tail;
+    output reg  flit$bad;
+    output reg  flit$tail_marker;
+    output reg  [7:0] flit$len;
+    output reg  flit$short;
+    output reg  [7:0] flit$len_less_one;
+    output reg  flit$longer_than_two;
+    output reg  idle;
+    
+    // Constant declarations
+    localparam  code_tail_bad = 6'b101;
+    localparam  one = 8'h1;
+    localparam  two = 8'h2;
+    
+    // Stub signals
+    reg  [64:0] decoder$flit;
+    wire  decoder$is_body;
+    wire  decoder$is_head;
+    wire  decoder$is_tail;
+    wire  decoder$is_control;
+    wire  decoder$is_idle;
+    wire  decoder$is_credit;
+    wire  decoder$is_bad_marker;
+    wire  decoder$is_link_transfer;
+    wire  decoder$malformed;
+    wire  [5:0] decoder$code;
+    wire  [15:0] decoder$dst;
+    wire  [15:0] decoder$src;
+    wire  [2:0] decoder$vc;
+    wire  [3:0] decoder$kind;
+    wire  [7:0] decoder$len;
+    wire  [11:0] decoder$delay;
+    wire  [2:0] decoder$ctrl_vc;
+    wire  [15:0] decoder$credits;
+    reg  held$d;
+    wire  held$q;
+    reg  held$clock;
+    reg  [64:0] data$d;
+    wire  [64:0] data$q;
+    reg  data$clock;
+    reg  head$d;
+    wire  head$q;
+    reg  head$clock;
+    reg  body$d;
+    wire  body$q;
+    reg  body$clock;
+    reg  tail$d;
+    wire  tail$q;
+    reg  tail$clock;
+    reg  bad$d;
+    wire  bad$q;
+    reg  bad$clock;
+    reg  tail_marker$d;
+    wire  tail_marker$q;
+    reg  tail_marker$clock;
+    reg  [7:0] len$d;
+    wire  [7:0] len$q;
+    reg  len$clock;
+    reg  short$d;
+    wire  short$q;
+    reg  short$clock;
+    reg  [7:0] len_less_one$d;
+    wire  [7:0] len_less_one$q;
+    reg  len_less_one$clock;
+    reg  longer_than_two$d;
+    wire  longer_than_two$q;
+    reg  longer_than_two$clock;
+    
+    // Local signals
+    reg  unused_decoded;
+    
+    // Sub module instances
+    nic_top$port$endpoint$delivery$bufs$0$intake$decoder decoder(
+        .flit(decoder$flit),
+        .is_body(decoder$is_body),
+        .is_head(decoder$is_head),
+        .is_tail(decoder$is_tail),
+        .is_control(decoder$is_control),
+        .is_idle(decoder$is_idle),
+        .is_credit(decoder$is_credit),
+        .is_bad_marker(decoder$is_bad_marker),
+        .is_link_transfer(decoder$is_link_transfer),
+        .malformed(decoder$malformed),
+        .code(decoder$code),
+        .dst(decoder$dst),
+        .src(decoder$src),
+        .vc(decoder$vc),
+        .kind(decoder$kind),
+        .len(decoder$len),
+        .delay(decoder$delay),
+        .ctrl_vc(decoder$ctrl_vc),
+        .credits(decoder$credits)
+    );
+    nic_top$port$endpoint$delivery$bufs$0$intake$held held(
+        .d(held$d),
+        .q(held$q),
+        .clock(held$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$0$intake$data data(
+        .d(data$d),
+        .q(data$q),
+        .clock(data$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$0$intake$head head(
+        .d(head$d),
+        .q(head$q),
+        .clock(head$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$0$intake$body body(
+        .d(body$d),
+        .q(body$q),
+        .clock(body$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$0$intake$tail tail(
+        .d(tail$d),
+        .q(tail$q),
+        .clock(tail$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$0$intake$bad bad(
+        .d(bad$d),
+        .q(bad$q),
+        .clock(bad$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$0$intake$tail_marker tail_marker(
+        .d(tail_marker$d),
+        .q(tail_marker$q),
+        .clock(tail_marker$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$0$intake$len len(
+        .d(len$d),
+        .q(len$q),
+        .clock(len$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$0$intake$short short(
+        .d(short$d),
+        .q(short$q),
+        .clock(short$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$0$intake$len_less_one len_less_one(
+        .d(len_less_one$d),
+        .q(len_less_one$q),
+        .clock(len_less_one$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$0$intake$longer_than_two longer_than_two(
+        .d(longer_than_two$d),
+        .q(longer_than_two$q),
+        .clock(longer_than_two$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        held$clock = clock;
+        data$clock = clock;
+        head$clock = clock;
+        body$clock = clock;
+        tail$clock = clock;
+        bad$clock = clock;
+        tail_marker$clock = clock;
+        len$clock = clock;
+        short$clock = clock;
+        len_less_one$clock = clock;
+        longer_than_two$clock = clock;
+        held$d = held$q;
+        data$d = data$q;
+        head$d = head$q;
+        body$d = body$q;
+        tail$d = tail$q;
+        bad$d = bad$q;
+        tail_marker$d = tail_marker$q;
+        len$d = len$q;
+        short$d = short$q;
+        len_less_one$d = len_less_one$q;
+        longer_than_two$d = longer_than_two$q;
+        unused_decoded = decoder$is_idle | decoder$is_credit | decoder$is_link_transfer | |decoder$dst | |decoder$src | |decoder$vc | |decoder$kind | |decoder$delay | |decoder$ctrl_vc | |decoder$credits;
+        decoder$flit = sink$data;
+        sink$ready = 1'b1;
+        idle = ~held$q;
+        held$d = sink$valid & ~(decoder$is_control & ~decoder$is_bad_marker & ~decoder$malformed);
+        data$d = sink$data;
+        head$d = decoder$is_head & ~decoder$malformed;
+        body$d = decoder$is_body;
+        tail$d = decoder$is_tail;
+        bad$d = decoder$malformed | decoder$is_bad_marker;
+        tail_marker$d = decoder$is_bad_marker & (decoder$code == code_tail_bad);
+        len$d = decoder$len;
+        short$d = decoder$len < two;
+        len_less_one$d = decoder$len - one;
+        longer_than_two$d = decoder$len > two;
+        if (reset) begin
+            held$d = 1'b0;
+        end
+        flit$valid = held$q;
+        flit$data = data$q;
+        flit$head = head$q;
+        flit$body = body$q;
+        flit$tail = tail$q;
+        flit$bad = bad$q;
+        flit$tail_marker = tail_marker$q;
+        flit$len = len$q;
+        flit$short = short$q;
+        flit$len_less_one = len_less_one$q;
+        flit$longer_than_two = longer_than_two$q;
+    end
+    
+endmodule // nic_top$port$endpoint$delivery$bufs$0$intake
+
+
+module nic_top$port$endpoint$delivery$bufs$0$intake$bad(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$delivery$bufs$0$intake$bad
+
+
+module nic_top$port$endpoint$delivery$bufs$0$intake$body(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$delivery$bufs$0$intake$body
+
+
+module nic_top$port$endpoint$delivery$bufs$0$intake$data(d,q,clock);
     
     // Module arguments
     input wire  [64:0] d;
@@ -118496,29 +118135,10 @@ module nic_top$port$endpoint$delivery$bufs$0$cur0(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$delivery$bufs$0$cur0
+endmodule // nic_top$port$endpoint$delivery$bufs$0$intake$data
 
 
-module nic_top$port$endpoint$delivery$bufs$0$cur1(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$0$cur1
-
-
-module nic_top$port$endpoint$delivery$bufs$0$dec(flit,is_body,is_head,is_tail,is_control,is_idle,is_credit,is_bad_marker,is_link_transfer,malformed,code,dst,src,vc,kind,len,delay,ctrl_vc,credits);
+module nic_top$port$endpoint$delivery$bufs$0$intake$decoder(flit,is_body,is_head,is_tail,is_control,is_idle,is_credit,is_bad_marker,is_link_transfer,malformed,code,dst,src,vc,kind,len,delay,ctrl_vc,credits);
     
     // Module arguments
     input wire  [64:0] flit;
@@ -118583,48 +118203,10 @@ module nic_top$port$endpoint$delivery$bufs$0$dec(flit,is_body,is_head,is_tail,is
         malformed = ((~flit[type_bit]) & flit[head_bit] & flit[tail_bit]) | (is_head & (kind >= kind_limit)) | (is_control & (code > code_bad_last) & (code < code_lt_first));
     end
     
-endmodule // nic_top$port$endpoint$delivery$bufs$0$dec
+endmodule // nic_top$port$endpoint$delivery$bufs$0$intake$decoder
 
 
-module nic_top$port$endpoint$delivery$bufs$0$e0(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$0$e0
-
-
-module nic_top$port$endpoint$delivery$bufs$0$e1(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$0$e1
-
-
-module nic_top$port$endpoint$delivery$bufs$0$early(d,q,clock);
+module nic_top$port$endpoint$delivery$bufs$0$intake$head(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -118640,10 +118222,10 @@ module nic_top$port$endpoint$delivery$bufs$0$early(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$delivery$bufs$0$early
+endmodule // nic_top$port$endpoint$delivery$bufs$0$intake$head
 
 
-module nic_top$port$endpoint$delivery$bufs$0$edropped(d,q,clock);
+module nic_top$port$endpoint$delivery$bufs$0$intake$held(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -118659,48 +118241,10 @@ module nic_top$port$endpoint$delivery$bufs$0$edropped(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$delivery$bufs$0$edropped
+endmodule // nic_top$port$endpoint$delivery$bufs$0$intake$held
 
 
-module nic_top$port$endpoint$delivery$bufs$0$ereason(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$0$ereason
-
-
-module nic_top$port$endpoint$delivery$bufs$0$freed_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$0$freed_r
-
-
-module nic_top$port$endpoint$delivery$bufs$0$hlen(d,q,clock);
+module nic_top$port$endpoint$delivery$bufs$0$intake$len(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -118716,10 +118260,10 @@ module nic_top$port$endpoint$delivery$bufs$0$hlen(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$delivery$bufs$0$hlen
+endmodule // nic_top$port$endpoint$delivery$bufs$0$intake$len
 
 
-module nic_top$port$endpoint$delivery$bufs$0$hlen_m1(d,q,clock);
+module nic_top$port$endpoint$delivery$bufs$0$intake$len_less_one(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -118735,10 +118279,10 @@ module nic_top$port$endpoint$delivery$bufs$0$hlen_m1(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$delivery$bufs$0$hlen_m1
+endmodule // nic_top$port$endpoint$delivery$bufs$0$intake$len_less_one
 
 
-module nic_top$port$endpoint$delivery$bufs$0$in_bad(d,q,clock);
+module nic_top$port$endpoint$delivery$bufs$0$intake$longer_than_two(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -118754,10 +118298,10 @@ module nic_top$port$endpoint$delivery$bufs$0$in_bad(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$delivery$bufs$0$in_bad
+endmodule // nic_top$port$endpoint$delivery$bufs$0$intake$longer_than_two
 
 
-module nic_top$port$endpoint$delivery$bufs$0$in_body(d,q,clock);
+module nic_top$port$endpoint$delivery$bufs$0$intake$short(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -118773,29 +118317,10 @@ module nic_top$port$endpoint$delivery$bufs$0$in_body(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$delivery$bufs$0$in_body
+endmodule // nic_top$port$endpoint$delivery$bufs$0$intake$short
 
 
-module nic_top$port$endpoint$delivery$bufs$0$in_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$0$in_data
-
-
-module nic_top$port$endpoint$delivery$bufs$0$in_gt2(d,q,clock);
+module nic_top$port$endpoint$delivery$bufs$0$intake$tail(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -118811,10 +118336,10 @@ module nic_top$port$endpoint$delivery$bufs$0$in_gt2(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$delivery$bufs$0$in_gt2
+endmodule // nic_top$port$endpoint$delivery$bufs$0$intake$tail
 
 
-module nic_top$port$endpoint$delivery$bufs$0$in_head(d,q,clock);
+module nic_top$port$endpoint$delivery$bufs$0$intake$tail_marker(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -118830,370 +118355,421 @@ module nic_top$port$endpoint$delivery$bufs$0$in_head(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$delivery$bufs$0$in_head
+endmodule // nic_top$port$endpoint$delivery$bufs$0$intake$tail_marker
 
 
-module nic_top$port$endpoint$delivery$bufs$0$in_len(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$0$in_len
-
-
-module nic_top$port$endpoint$delivery$bufs$0$in_len_m1(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$0$in_len_m1
-
-
-module nic_top$port$endpoint$delivery$bufs$0$in_short(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$0$in_short
-
-
-module nic_top$port$endpoint$delivery$bufs$0$in_tail(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$0$in_tail
-
-
-module nic_top$port$endpoint$delivery$bufs$0$in_tail_marker(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$0$in_tail_marker
-
-
-module nic_top$port$endpoint$delivery$bufs$0$in_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$0$in_valid
-
-
-module nic_top$port$endpoint$delivery$bufs$0$open(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$0$open
-
-
-module nic_top$port$endpoint$delivery$bufs$0$plen(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$0$plen
-
-
-module nic_top$port$endpoint$delivery$bufs$0$ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [5:0] read_address;
-    input wire  read_clock;
-    output reg  [64:0] read_data;
-    input wire  [5:0] write_address;
-    input wire  write_clock;
-    input wire  [64:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[64:0] mem[63:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // nic_top$port$endpoint$delivery$bufs$0$ram
-
-
-module nic_top$port$endpoint$delivery$bufs$0$rptr(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$0$rptr
-
-
-module nic_top$port$endpoint$delivery$bufs$0$shown(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$0$shown
-
-
-module nic_top$port$endpoint$delivery$bufs$0$skip(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$0$skip
-
-
-module nic_top$port$endpoint$delivery$bufs$0$wptr(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$0$wptr
-
-
-module nic_top$port$endpoint$delivery$bufs$1(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,freed,missing_head,missing_tail,too_long,bad,overrun,err_flit0,err_flit1,err_reason,dropped_any,free,idle);
+module nic_top$port$endpoint$delivery$bufs$0$packet_check(clock,reset,flit$valid,flit$data,flit$head,flit$body,flit$tail,flit$bad,flit$tail_marker,flit$len,flit$short,flit$len_less_one,flit$longer_than_two,store$valid,store$data,store$commit,store$commit_with_write,store$rollback,store$full,store$full_after_rollback,retire,drops);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
-    input wire  sink$valid;
-    input wire  [64:0] sink$data;
-    output reg  sink$ready;
-    output reg  source$valid;
-    output reg  [64:0] source$data;
-    input wire  source$ready;
-    output reg  [12:0] freed;
-    output reg  [15:0] missing_head;
-    output reg  [15:0] missing_tail;
-    output reg  [15:0] too_long;
-    output reg  [15:0] bad;
-    output reg  [15:0] overrun;
-    output reg  [64:0] err_flit0;
-    output reg  [64:0] err_flit1;
-    output reg  [2:0] err_reason;
-    output reg  dropped_any;
-    output reg  [12:0] free;
-    output reg  idle;
+    input wire  flit$valid;
+    input wire  [64:0] flit$data;
+    input wire  flit$head;
+    input wire  flit$body;
+    input wire  flit$tail;
+    input wire  flit$bad;
+    input wire  flit$tail_marker;
+    input wire  [7:0] flit$len;
+    input wire  flit$short;
+    input wire  [7:0] flit$len_less_one;
+    input wire  flit$longer_than_two;
+    output reg  store$valid;
+    output reg  [64:0] store$data;
+    output reg  store$commit;
+    output reg  store$commit_with_write;
+    output reg  store$rollback;
+    input wire  store$full;
+    input wire  store$full_after_rollback;
+    output reg  retire;
+    output reg  [6:0] drops;
     
     // Constant declarations
-    localparam  depth = 7'b1000000;
-    localparam  one = 7'b1;
-    localparam  zero = 7'b0;
-    localparam  two = 7'b10;
-    localparam  bit0 = 6'b1;
-    localparam  one8 = 8'h1;
-    localparam  two8 = 8'h2;
+    localparam  one = 8'h1;
     localparam  max_len = 8'h20;
-    localparam  one16 = 16'h1;
-    localparam  code_tail_bad = 6'b101;
-    localparam  r_missing_head = 3'b1;
-    localparam  r_missing_tail = 3'b10;
-    localparam  r_too_long = 3'b11;
-    localparam  r_too_short = 3'b100;
-    localparam  r_bad = 3'b101;
-    localparam  r_overrun = 3'b110;
+    localparam  missing_head = 7'b1;
+    localparam  missing_tail = 7'b10;
+    localparam  too_long = 7'b100;
+    localparam  too_short = 7'b1000;
+    localparam  bad = 7'b10000;
+    localparam  overrun = 7'b100000;
     
     // Stub signals
-    reg  [64:0] dec$flit;
-    wire  dec$is_body;
-    wire  dec$is_head;
-    wire  dec$is_tail;
-    wire  dec$is_control;
-    wire  dec$is_idle;
-    wire  dec$is_credit;
-    wire  dec$is_bad_marker;
-    wire  dec$is_link_transfer;
-    wire  dec$malformed;
-    wire  [5:0] dec$code;
-    wire  [15:0] dec$dst;
-    wire  [15:0] dec$src;
-    wire  [2:0] dec$vc;
-    wire  [3:0] dec$kind;
-    wire  [7:0] dec$len;
-    wire  [11:0] dec$delay;
-    wire  [2:0] dec$ctrl_vc;
-    wire  [15:0] dec$credits;
-    reg  in_valid$d;
-    wire  in_valid$q;
-    reg  in_valid$clock;
-    reg  [64:0] in_data$d;
-    wire  [64:0] in_data$q;
-    reg  in_data$clock;
-    reg  in_head$d;
-    wire  in_head$q;
-    reg  in_head$clock;
-    reg  in_body$d;
-    wire  in_body$q;
-    reg  in_body$clock;
-    reg  in_tail$d;
-    wire  in_tail$q;
-    reg  in_tail$clock;
-    reg  in_bad$d;
-    wire  in_bad$q;
-    reg  in_bad$clock;
-    reg  in_tail_marker$d;
-    wire  in_tail_marker$q;
-    reg  in_tail_marker$clock;
-    reg  [7:0] in_len$d;
-    wire  [7:0] in_len$q;
-    reg  in_len$clock;
-    reg  in_short$d;
-    wire  in_short$q;
-    reg  in_short$clock;
-    reg  [7:0] in_len_m1$d;
-    wire  [7:0] in_len_m1$q;
-    reg  in_len_m1$clock;
-    reg  in_gt2$d;
-    wire  in_gt2$q;
-    reg  in_gt2$clock;
+    reg  open$d;
+    wire  open$q;
+    reg  open$clock;
+    reg  skip$d;
+    wire  skip$q;
+    reg  skip$clock;
+    reg  [7:0] stored$d;
+    wire  [7:0] stored$q;
+    reg  stored$clock;
+    reg  [7:0] len$d;
+    wire  [7:0] len$q;
+    reg  len$clock;
+    reg  [7:0] len_less_one$d;
+    wire  [7:0] len_less_one$q;
+    reg  len_less_one$clock;
     reg  at_len$d;
     wire  at_len$q;
     reg  at_len$clock;
     reg  early$d;
     wire  early$q;
     reg  early$clock;
-    reg  [7:0] hlen_m1$d;
-    wire  [7:0] hlen_m1$q;
-    reg  hlen_m1$clock;
+    reg  [6:0] drops_held$d;
+    wire  [6:0] drops_held$q;
+    reg  drops_held$clock;
+    
+    // Local signals
+    reg  full;
+    reg  [7:0] stored_next;
+    reg  [6:0] dropping;
+    
+    // Sub module instances
+    nic_top$port$endpoint$delivery$bufs$0$packet_check$open open(
+        .d(open$d),
+        .q(open$q),
+        .clock(open$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$0$packet_check$skip skip(
+        .d(skip$d),
+        .q(skip$q),
+        .clock(skip$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$0$packet_check$stored stored(
+        .d(stored$d),
+        .q(stored$q),
+        .clock(stored$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$0$packet_check$len len(
+        .d(len$d),
+        .q(len$q),
+        .clock(len$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$0$packet_check$len_less_one len_less_one(
+        .d(len_less_one$d),
+        .q(len_less_one$q),
+        .clock(len_less_one$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$0$packet_check$at_len at_len(
+        .d(at_len$d),
+        .q(at_len$q),
+        .clock(at_len$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$0$packet_check$early early(
+        .d(early$d),
+        .q(early$q),
+        .clock(early$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$0$packet_check$drops_held drops_held(
+        .d(drops_held$d),
+        .q(drops_held$q),
+        .clock(drops_held$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        open$clock = clock;
+        skip$clock = clock;
+        stored$clock = clock;
+        len$clock = clock;
+        len_less_one$clock = clock;
+        at_len$clock = clock;
+        early$clock = clock;
+        drops_held$clock = clock;
+        open$d = open$q;
+        skip$d = skip$q;
+        stored$d = stored$q;
+        len$d = len$q;
+        len_less_one$d = len_less_one$q;
+        at_len$d = at_len$q;
+        early$d = early$q;
+        drops_held$d = drops_held$q;
+        drops = drops_held$q;
+        store$data = flit$data;
+        stored_next = stored$q + one;
+        full = store$full;
+        if (flit$head & open$q) begin
+            full = store$full_after_rollback;
+        end
+        store$valid = 1'b0;
+        store$commit = 1'b0;
+        store$commit_with_write = 1'b0;
+        store$rollback = 1'b0;
+        retire = 1'b0;
+        dropping = 32'h0;
+        if (flit$valid) begin
+            if (flit$bad) begin
+                retire = 1'b1;
+                if (skip$q) begin
+                    if (flit$tail_marker) begin
+                        skip$d = 1'b0;
+                    end
+                end
+                else begin
+                    dropping = bad;
+                    store$rollback = open$q;
+                    open$d = 1'b0;
+                    skip$d = ~flit$tail_marker;
+                end
+            end
+            else if (flit$head) begin
+                if (open$q) begin
+                    store$rollback = 1'b1;
+                    dropping = missing_tail;
+                end
+                skip$d = 1'b0;
+                open$d = 1'b0;
+                if (full) begin
+                    dropping = dropping | overrun;
+                    skip$d = 1'b1;
+                end
+                else if (flit$short) begin
+                    retire = 1'b1;
+                    dropping = dropping | bad;
+                    skip$d = 1'b1;
+                end
+                else begin
+                    store$valid = 1'b1;
+                    open$d = 1'b1;
+                    stored$d = one;
+                    len$d = flit$len;
+                    len_less_one$d = flit$len_less_one;
+                    at_len$d = 1'b0;
+                    early$d = flit$longer_than_two;
+                end
+            end
+            else if (skip$q) begin
+                retire = 1'b1;
+                if (flit$tail) begin
+                    skip$d = 1'b0;
+                end
+            end
+            else if (~open$q) begin
+                retire = 1'b1;
+                dropping = missing_head;
+                skip$d = flit$body;
+            end
+            else if (full) begin
+                dropping = overrun;
+                store$rollback = 1'b1;
+                open$d = 1'b0;
+                skip$d = flit$body;
+            end
+            else if (at_len$q) begin
+                retire = 1'b1;
+                dropping = too_long;
+                store$rollback = 1'b1;
+                open$d = 1'b0;
+                skip$d = flit$body;
+            end
+            else if (flit$tail & early$q) begin
+                retire = 1'b1;
+                dropping = too_short;
+                store$rollback = 1'b1;
+                open$d = 1'b0;
+            end
+            else begin
+                store$valid = 1'b1;
+                stored$d = stored_next;
+                at_len$d = (stored_next >= len$q) | (stored_next >= max_len);
+                early$d = stored_next < len_less_one$q;
+                if (flit$tail) begin
+                    store$commit_with_write = 1'b1;
+                    open$d = 1'b0;
+                end
+            end
+        end
+        drops_held$d = dropping;
+        if (reset) begin
+            open$d = 1'b0;
+            skip$d = 1'b0;
+            stored$d = 32'h0;
+            drops_held$d = 32'h0;
+        end
+    end
+    
+endmodule // nic_top$port$endpoint$delivery$bufs$0$packet_check
+
+
+module nic_top$port$endpoint$delivery$bufs$0$packet_check$at_len(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$delivery$bufs$0$packet_check$at_len
+
+
+module nic_top$port$endpoint$delivery$bufs$0$packet_check$drops_held(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$delivery$bufs$0$packet_check$drops_held
+
+
+module nic_top$port$endpoint$delivery$bufs$0$packet_check$early(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$delivery$bufs$0$packet_check$early
+
+
+module nic_top$port$endpoint$delivery$bufs$0$packet_check$len(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$delivery$bufs$0$packet_check$len
+
+
+module nic_top$port$endpoint$delivery$bufs$0$packet_check$len_less_one(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$delivery$bufs$0$packet_check$len_less_one
+
+
+module nic_top$port$endpoint$delivery$bufs$0$packet_check$open(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$delivery$bufs$0$packet_check$open
+
+
+module nic_top$port$endpoint$delivery$bufs$0$packet_check$skip(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$delivery$bufs$0$packet_check$skip
+
+
+module nic_top$port$endpoint$delivery$bufs$0$packet_check$stored(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$delivery$bufs$0$packet_check$stored
+
+
+module nic_top$port$endpoint$delivery$bufs$0$store(clock,reset,write$valid,write$data,write$commit,write$commit_with_write,write$rollback,write$full,write$full_after_rollback,source$valid,source$data,source$ready,overflow,drained,free,uncommitted);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  write$valid;
+    input wire  [64:0] write$data;
+    input wire  write$commit;
+    input wire  write$commit_with_write;
+    input wire  write$rollback;
+    output reg  write$full;
+    output reg  write$full_after_rollback;
+    output reg  source$valid;
+    output reg  [64:0] source$data;
+    input wire  source$ready;
+    output reg  overflow;
+    output reg  drained;
+    output reg  [6:0] free;
+    output reg  [6:0] uncommitted;
+    
+    // Constant declarations
+    localparam  depth = 7'b1000000;
+    localparam  one = 7'b1;
+    localparam  bit0 = 6'b1;
+    
+    // Stub signals
     reg  [5:0] ram$read_address;
     reg  ram$read_clock;
     wire  [64:0] ram$read_data;
@@ -119201,193 +118777,37 @@ module nic_top$port$endpoint$delivery$bufs$1(clock,reset,sink$valid,sink$data,si
     reg  ram$write_clock;
     reg  [64:0] ram$write_data;
     reg  ram$write_enable;
-    reg  [6:0] rptr$d;
-    wire  [6:0] rptr$q;
-    reg  rptr$clock;
-    reg  [6:0] wptr$d;
-    wire  [6:0] wptr$q;
-    reg  wptr$clock;
-    reg  [6:0] cptr$d;
-    wire  [6:0] cptr$q;
-    reg  cptr$clock;
+    reg  [6:0] read_at$d;
+    wire  [6:0] read_at$q;
+    reg  read_at$clock;
+    reg  [6:0] write_at$d;
+    wire  [6:0] write_at$q;
+    reg  write_at$clock;
+    reg  [6:0] commit_at$d;
+    wire  [6:0] commit_at$q;
+    reg  commit_at$clock;
     reg  shown$d;
     wire  shown$q;
     reg  shown$clock;
-    reg  open$d;
-    wire  open$q;
-    reg  open$clock;
-    reg  skip$d;
-    wire  skip$q;
-    reg  skip$clock;
-    reg  [7:0] plen$d;
-    wire  [7:0] plen$q;
-    reg  plen$clock;
-    reg  [7:0] hlen$d;
-    wire  [7:0] hlen$q;
-    reg  hlen$clock;
-    reg  [64:0] cur0$d;
-    wire  [64:0] cur0$q;
-    reg  cur0$clock;
-    reg  [64:0] cur1$d;
-    wire  [64:0] cur1$q;
-    reg  cur1$clock;
-    reg  [6:0] freed_r$d;
-    wire  [6:0] freed_r$q;
-    reg  freed_r$clock;
-    reg  [15:0] c_missing_head$d;
-    wire  [15:0] c_missing_head$q;
-    reg  c_missing_head$clock;
-    reg  [15:0] c_missing_tail$d;
-    wire  [15:0] c_missing_tail$q;
-    reg  c_missing_tail$clock;
-    reg  [15:0] c_too_long$d;
-    wire  [15:0] c_too_long$q;
-    reg  c_too_long$clock;
-    reg  [15:0] c_bad$d;
-    wire  [15:0] c_bad$q;
-    reg  c_bad$clock;
-    reg  [15:0] c_overrun$d;
-    wire  [15:0] c_overrun$q;
-    reg  c_overrun$clock;
-    reg  [64:0] e0$d;
-    wire  [64:0] e0$q;
-    reg  e0$clock;
-    reg  [64:0] e1$d;
-    wire  [64:0] e1$q;
-    reg  e1$clock;
-    reg  [2:0] ereason$d;
-    wire  [2:0] ereason$q;
-    reg  ereason$clock;
-    reg  edropped$d;
-    wire  edropped$q;
-    reg  edropped$clock;
+    reg  overflowed$d;
+    wire  overflowed$q;
+    reg  overflowed$clock;
     
     // Local signals
-    reg  unused_decoded;
-    reg  [6:0] free_slots;
-    reg  take;
-    reg  head;
     reg  pop;
-    reg  [6:0] rnext;
+    reg  [6:0] read_next;
+    reg  [6:0] visible_next;
     reg  [6:0] base;
-    reg  [6:0] fill_w;
-    reg  [6:0] fill_c;
     reg  [6:0] base_next;
-    reg  [6:0] wptr_inc;
-    reg  [6:0] cptr_inc;
-    reg  full;
-    reg  write;
-    reg  commit;
-    reg  rollback;
-    reg  retire;
-    reg  drop;
-    reg  [2:0] reason;
-    reg  [64:0] d0;
-    reg  [64:0] d1;
-    reg  [7:0] plen_inc;
-    reg  has_two;
-    reg  tail_marker;
-    reg  inc_mh;
-    reg  inc_mt;
-    reg  inc_tl;
-    reg  inc_bad;
-    reg  inc_ovr;
-    reg  [6:0] fr_roll;
-    reg  [6:0] fr_step;
+    reg  [6:0] write_next;
+    reg  [6:0] stored;
+    reg  [6:0] committed;
+    reg  full_now;
+    reg  full_committed;
+    reg  writing;
     
     // Sub module instances
-    nic_top$port$endpoint$delivery$bufs$1$dec dec(
-        .flit(dec$flit),
-        .is_body(dec$is_body),
-        .is_head(dec$is_head),
-        .is_tail(dec$is_tail),
-        .is_control(dec$is_control),
-        .is_idle(dec$is_idle),
-        .is_credit(dec$is_credit),
-        .is_bad_marker(dec$is_bad_marker),
-        .is_link_transfer(dec$is_link_transfer),
-        .malformed(dec$malformed),
-        .code(dec$code),
-        .dst(dec$dst),
-        .src(dec$src),
-        .vc(dec$vc),
-        .kind(dec$kind),
-        .len(dec$len),
-        .delay(dec$delay),
-        .ctrl_vc(dec$ctrl_vc),
-        .credits(dec$credits)
-    );
-    nic_top$port$endpoint$delivery$bufs$1$in_valid in_valid(
-        .d(in_valid$d),
-        .q(in_valid$q),
-        .clock(in_valid$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$1$in_data in_data(
-        .d(in_data$d),
-        .q(in_data$q),
-        .clock(in_data$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$1$in_head in_head(
-        .d(in_head$d),
-        .q(in_head$q),
-        .clock(in_head$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$1$in_body in_body(
-        .d(in_body$d),
-        .q(in_body$q),
-        .clock(in_body$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$1$in_tail in_tail(
-        .d(in_tail$d),
-        .q(in_tail$q),
-        .clock(in_tail$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$1$in_bad in_bad(
-        .d(in_bad$d),
-        .q(in_bad$q),
-        .clock(in_bad$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$1$in_tail_marker in_tail_marker(
-        .d(in_tail_marker$d),
-        .q(in_tail_marker$q),
-        .clock(in_tail_marker$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$1$in_len in_len(
-        .d(in_len$d),
-        .q(in_len$q),
-        .clock(in_len$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$1$in_short in_short(
-        .d(in_short$d),
-        .q(in_short$q),
-        .clock(in_short$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$1$in_len_m1 in_len_m1(
-        .d(in_len_m1$d),
-        .q(in_len_m1$q),
-        .clock(in_len_m1$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$1$in_gt2 in_gt2(
-        .d(in_gt2$d),
-        .q(in_gt2$q),
-        .clock(in_gt2$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$1$at_len at_len(
-        .d(at_len$d),
-        .q(at_len$q),
-        .clock(at_len$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$1$early early(
-        .d(early$d),
-        .q(early$q),
-        .clock(early$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$1$hlen_m1 hlen_m1(
-        .d(hlen_m1$d),
-        .q(hlen_m1$q),
-        .clock(hlen_m1$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$1$ram ram(
+    nic_top$port$endpoint$delivery$bufs$0$store$ram ram(
         .read_address(ram$read_address),
         .read_clock(ram$read_clock),
         .read_data(ram$read_data),
@@ -119396,558 +118816,108 @@ module nic_top$port$endpoint$delivery$bufs$1(clock,reset,sink$valid,sink$data,si
         .write_data(ram$write_data),
         .write_enable(ram$write_enable)
     );
-    nic_top$port$endpoint$delivery$bufs$1$rptr rptr(
-        .d(rptr$d),
-        .q(rptr$q),
-        .clock(rptr$clock)
+    nic_top$port$endpoint$delivery$bufs$0$store$read_at read_at(
+        .d(read_at$d),
+        .q(read_at$q),
+        .clock(read_at$clock)
     );
-    nic_top$port$endpoint$delivery$bufs$1$wptr wptr(
-        .d(wptr$d),
-        .q(wptr$q),
-        .clock(wptr$clock)
+    nic_top$port$endpoint$delivery$bufs$0$store$write_at write_at(
+        .d(write_at$d),
+        .q(write_at$q),
+        .clock(write_at$clock)
     );
-    nic_top$port$endpoint$delivery$bufs$1$cptr cptr(
-        .d(cptr$d),
-        .q(cptr$q),
-        .clock(cptr$clock)
+    nic_top$port$endpoint$delivery$bufs$0$store$commit_at commit_at(
+        .d(commit_at$d),
+        .q(commit_at$q),
+        .clock(commit_at$clock)
     );
-    nic_top$port$endpoint$delivery$bufs$1$shown shown(
+    nic_top$port$endpoint$delivery$bufs$0$store$shown shown(
         .d(shown$d),
         .q(shown$q),
         .clock(shown$clock)
     );
-    nic_top$port$endpoint$delivery$bufs$1$open open(
-        .d(open$d),
-        .q(open$q),
-        .clock(open$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$1$skip skip(
-        .d(skip$d),
-        .q(skip$q),
-        .clock(skip$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$1$plen plen(
-        .d(plen$d),
-        .q(plen$q),
-        .clock(plen$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$1$hlen hlen(
-        .d(hlen$d),
-        .q(hlen$q),
-        .clock(hlen$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$1$cur0 cur0(
-        .d(cur0$d),
-        .q(cur0$q),
-        .clock(cur0$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$1$cur1 cur1(
-        .d(cur1$d),
-        .q(cur1$q),
-        .clock(cur1$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$1$freed_r freed_r(
-        .d(freed_r$d),
-        .q(freed_r$q),
-        .clock(freed_r$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$1$c_missing_head c_missing_head(
-        .d(c_missing_head$d),
-        .q(c_missing_head$q),
-        .clock(c_missing_head$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$1$c_missing_tail c_missing_tail(
-        .d(c_missing_tail$d),
-        .q(c_missing_tail$q),
-        .clock(c_missing_tail$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$1$c_too_long c_too_long(
-        .d(c_too_long$d),
-        .q(c_too_long$q),
-        .clock(c_too_long$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$1$c_bad c_bad(
-        .d(c_bad$d),
-        .q(c_bad$q),
-        .clock(c_bad$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$1$c_overrun c_overrun(
-        .d(c_overrun$d),
-        .q(c_overrun$q),
-        .clock(c_overrun$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$1$e0 e0(
-        .d(e0$d),
-        .q(e0$q),
-        .clock(e0$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$1$e1 e1(
-        .d(e1$d),
-        .q(e1$q),
-        .clock(e1$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$1$ereason ereason(
-        .d(ereason$d),
-        .q(ereason$q),
-        .clock(ereason$clock)
-    );
-    nic_top$port$endpoint$delivery$bufs$1$edropped edropped(
-        .d(edropped$d),
-        .q(edropped$q),
-        .clock(edropped$clock)
+    nic_top$port$endpoint$delivery$bufs$0$store$overflowed overflowed(
+        .d(overflowed$d),
+        .q(overflowed$q),
+        .clock(overflowed$clock)
     );
     
     // Update code
     always @(*) begin
-        in_valid$clock = clock;
-        in_data$clock = clock;
-        in_head$clock = clock;
-        in_body$clock = clock;
-        in_tail$clock = clock;
-        in_bad$clock = clock;
-        in_tail_marker$clock = clock;
-        in_len$clock = clock;
-        in_short$clock = clock;
-        in_len_m1$clock = clock;
-        in_gt2$clock = clock;
-        at_len$clock = clock;
-        early$clock = clock;
-        hlen_m1$clock = clock;
-        rptr$clock = clock;
-        wptr$clock = clock;
-        cptr$clock = clock;
+        read_at$clock = clock;
+        write_at$clock = clock;
+        commit_at$clock = clock;
         shown$clock = clock;
-        open$clock = clock;
-        skip$clock = clock;
-        plen$clock = clock;
-        hlen$clock = clock;
-        cur0$clock = clock;
-        cur1$clock = clock;
-        freed_r$clock = clock;
-        c_missing_head$clock = clock;
-        c_missing_tail$clock = clock;
-        c_too_long$clock = clock;
-        c_bad$clock = clock;
-        c_overrun$clock = clock;
-        e0$clock = clock;
-        e1$clock = clock;
-        ereason$clock = clock;
-        edropped$clock = clock;
-        in_valid$d = in_valid$q;
-        in_data$d = in_data$q;
-        in_head$d = in_head$q;
-        in_body$d = in_body$q;
-        in_tail$d = in_tail$q;
-        in_bad$d = in_bad$q;
-        in_tail_marker$d = in_tail_marker$q;
-        in_len$d = in_len$q;
-        in_short$d = in_short$q;
-        in_len_m1$d = in_len_m1$q;
-        in_gt2$d = in_gt2$q;
-        at_len$d = at_len$q;
-        early$d = early$q;
-        hlen_m1$d = hlen_m1$q;
-        rptr$d = rptr$q;
-        wptr$d = wptr$q;
-        cptr$d = cptr$q;
+        overflowed$clock = clock;
+        read_at$d = read_at$q;
+        write_at$d = write_at$q;
+        commit_at$d = commit_at$q;
         shown$d = shown$q;
-        open$d = open$q;
-        skip$d = skip$q;
-        plen$d = plen$q;
-        hlen$d = hlen$q;
-        cur0$d = cur0$q;
-        cur1$d = cur1$q;
-        freed_r$d = freed_r$q;
-        c_missing_head$d = c_missing_head$q;
-        c_missing_tail$d = c_missing_tail$q;
-        c_too_long$d = c_too_long$q;
-        c_bad$d = c_bad$q;
-        c_overrun$d = c_overrun$q;
-        e0$d = e0$q;
-        e1$d = e1$q;
-        ereason$d = ereason$q;
-        edropped$d = edropped$q;
-        unused_decoded = dec$is_idle | dec$is_credit | dec$is_link_transfer | |dec$dst | |dec$src | |dec$vc | |dec$kind | |dec$delay | |dec$ctrl_vc | |dec$credits;
+        overflowed$d = overflowed$q;
         ram$read_clock = clock;
         ram$write_clock = clock;
-        dec$flit = sink$data;
-        sink$ready = 1'b1;
-        freed = ((freed_r$q) & 13'h1fff);
-        missing_head = c_missing_head$q;
-        missing_tail = c_missing_tail$q;
-        too_long = c_too_long$q;
-        bad = c_bad$q;
-        overrun = c_overrun$q;
-        err_flit0 = e0$q;
-        err_flit1 = e1$q;
-        err_reason = ereason$q;
-        dropped_any = edropped$q;
-        free_slots = depth - (wptr$q - rptr$q);
-        free = ((free_slots) & 13'h1fff);
-        idle = ~in_valid$q;
+        overflow = overflowed$q;
+        drained = ~shown$q & (commit_at$q == read_at$q);
+        stored = write_at$q - read_at$q;
+        committed = commit_at$q - read_at$q;
+        free = depth - stored;
+        uncommitted = write_at$q - commit_at$q;
+        full_now = |(stored & depth);
+        full_committed = |(committed & depth);
+        write$full = full_now;
+        write$full_after_rollback = full_committed;
         source$valid = shown$q;
         source$data = ram$read_data;
         pop = source$ready & shown$q;
-        rnext = rptr$q;
+        read_next = read_at$q;
         if (pop) begin
-            rnext = rptr$q + one;
+            read_next = read_at$q + one;
         end
-        rptr$d = rnext;
-        ram$read_address = rnext[(32'h0)+:(6)];
-        shown$d = cptr$q != rnext;
-        in_valid$d = sink$valid & ~(dec$is_control & ~dec$is_bad_marker & ~dec$malformed);
-        in_data$d = sink$data;
-        in_head$d = dec$is_head & ~dec$malformed;
-        in_body$d = dec$is_body;
-        in_tail$d = dec$is_tail;
-        in_bad$d = dec$malformed | dec$is_bad_marker;
-        in_tail_marker$d = dec$is_bad_marker & (dec$code == code_tail_bad);
-        in_len$d = dec$len;
-        in_short$d = dec$len < two8;
-        in_len_m1$d = dec$len - one8;
-        in_gt2$d = dec$len > two8;
-        take = in_valid$q;
-        head = in_head$q;
-        tail_marker = in_tail_marker$q;
-        plen_inc = plen$q + one8;
-        has_two = plen$q >= two8;
-        fill_w = wptr$q - rptr$q;
-        fill_c = cptr$q - rptr$q;
-        wptr_inc = wptr$q + one;
-        cptr_inc = cptr$q + one;
-        base = wptr$q;
-        base_next = wptr_inc;
-        full = fill_w == depth;
-        if (head & open$q) begin
-            base = cptr$q;
-            base_next = cptr_inc;
-            full = fill_c == depth;
+        read_at$d = read_next;
+        visible_next = commit_at$q;
+        if (write$commit) begin
+            visible_next = write_at$q;
         end
-        write = 1'b0;
-        commit = 1'b0;
-        rollback = 1'b0;
-        retire = 1'b0;
-        drop = 1'b0;
-        reason = r_bad;
-        d0 = in_data$q;
-        d1 = 32'h0;
-        inc_mh = 1'b0;
-        inc_mt = 1'b0;
-        inc_tl = 1'b0;
-        inc_bad = 1'b0;
-        inc_ovr = 1'b0;
-        if (take) begin
-            if (in_bad$q) begin
-                retire = 1'b1;
-                if (skip$q) begin
-                    if (tail_marker) begin
-                        skip$d = 1'b0;
-                    end
-                end
-                else begin
-                    inc_bad = 1'b1;
-                    drop = 1'b1;
-                    reason = r_bad;
-                    if (open$q) begin
-                        rollback = 1'b1;
-                        d0 = cur0$q;
-                        d1 = in_data$q;
-                        if (has_two) begin
-                            d1 = cur1$q;
-                        end
-                    end
-                    open$d = 1'b0;
-                    skip$d = ~tail_marker;
-                end
-            end
-            else if (head) begin
-                if (open$q) begin
-                    rollback = 1'b1;
-                    inc_mt = 1'b1;
-                    drop = 1'b1;
-                    reason = r_missing_tail;
-                    d0 = cur0$q;
-                    if (has_two) begin
-                        d1 = cur1$q;
-                    end
-                end
-                skip$d = 1'b0;
-                open$d = 1'b0;
-                if (full) begin
-                    inc_ovr = 1'b1;
-                    drop = 1'b1;
-                    reason = r_overrun;
-                    d0 = in_data$q;
-                    d1 = 32'h0;
-                    skip$d = 1'b1;
-                end
-                else if (in_short$q) begin
-                    retire = 1'b1;
-                    inc_bad = 1'b1;
-                    drop = 1'b1;
-                    reason = r_bad;
-                    d0 = in_data$q;
-                    d1 = 32'h0;
-                    skip$d = 1'b1;
-                end
-                else begin
-                    write = 1'b1;
-                    open$d = 1'b1;
-                    plen$d = one8;
-                    hlen$d = in_len$q;
-                    hlen_m1$d = in_len_m1$q;
-                    at_len$d = 1'b0;
-                    early$d = in_gt2$q;
-                    cur0$d = in_data$q;
-                end
-            end
-            else if (skip$q) begin
-                retire = 1'b1;
-                if (in_tail$q) begin
-                    skip$d = 1'b0;
-                end
-            end
-            else if (~open$q) begin
-                retire = 1'b1;
-                inc_mh = 1'b1;
-                drop = 1'b1;
-                reason = r_missing_head;
-                skip$d = in_body$q;
-            end
-            else begin
-                d0 = cur0$q;
-                d1 = in_data$q;
-                if (has_two) begin
-                    d1 = cur1$q;
-                end
-                if (full) begin
-                    inc_ovr = 1'b1;
-                    drop = 1'b1;
-                    reason = r_overrun;
-                    rollback = 1'b1;
-                    open$d = 1'b0;
-                    skip$d = in_body$q;
-                end
-                else if (at_len$q) begin
-                    inc_tl = 1'b1;
-                    retire = 1'b1;
-                    drop = 1'b1;
-                    reason = r_too_long;
-                    rollback = 1'b1;
-                    open$d = 1'b0;
-                    skip$d = in_body$q;
-                end
-                else if (in_tail$q & early$q) begin
-                    inc_tl = 1'b1;
-                    retire = 1'b1;
-                    drop = 1'b1;
-                    reason = r_too_short;
-                    rollback = 1'b1;
-                    open$d = 1'b0;
-                end
-                else begin
-                    write = 1'b1;
-                    plen$d = plen_inc;
-                    at_len$d = (plen_inc >= hlen$q) | (plen_inc >= max_len);
-                    early$d = plen_inc < hlen_m1$q;
-                    if (plen$q == one8) begin
-                        cur1$d = in_data$q;
-                    end
-                    if (in_tail$q) begin
-                        commit = 1'b1;
-                        open$d = 1'b0;
-                    end
-                end
-            end
+        shown$d = visible_next != read_next;
+        base = write_at$q;
+        writing = write$valid & ~full_now;
+        if (write$rollback) begin
+            base = commit_at$q;
+            writing = write$valid & ~full_committed;
         end
-        ram$write_enable = write;
+        base_next = base + one;
+        write_next = base;
+        if (writing) begin
+            write_next = base_next;
+        end
+        if (write$valid & ~writing) begin
+            overflowed$d = 1'b1;
+        end
+        write_at$d = write_next;
+        commit_at$d = visible_next;
+        if (write$commit_with_write) begin
+            commit_at$d = write_next;
+        end
+        ram$write_enable = writing;
         ram$write_address = base[(32'h0)+:(6)];
-        ram$write_data = in_data$q;
-        if (write & (rnext[(32'h0)+:(6)] == base[(32'h0)+:(6)])) begin
-            ram$read_address = rnext[(32'h0)+:(6)] ^ bit0;
-        end
-        if (rollback) begin
-            wptr$d = cptr$q;
-        end
-        if (write) begin
-            wptr$d = base_next;
-        end
-        if (commit) begin
-            cptr$d = base_next;
-        end
-        fr_roll = zero;
-        if (rollback) begin
-            fr_roll = wptr$q - cptr$q;
-        end
-        fr_step = zero;
-        if (pop ^ retire) begin
-            fr_step = one;
-        end
-        if (pop & retire) begin
-            fr_step = two;
-        end
-        freed_r$d = fr_roll + fr_step;
-        if (inc_mh & ~&c_missing_head$q) begin
-            c_missing_head$d = c_missing_head$q + one16;
-        end
-        if (inc_mt & ~&c_missing_tail$q) begin
-            c_missing_tail$d = c_missing_tail$q + one16;
-        end
-        if (inc_tl & ~&c_too_long$q) begin
-            c_too_long$d = c_too_long$q + one16;
-        end
-        if (inc_bad & ~&c_bad$q) begin
-            c_bad$d = c_bad$q + one16;
-        end
-        if (inc_ovr & ~&c_overrun$q) begin
-            c_overrun$d = c_overrun$q + one16;
-        end
-        if (drop) begin
-            e0$d = d0;
-            e1$d = d1;
-            ereason$d = reason;
-            edropped$d = 1'b1;
+        ram$write_data = write$data;
+        ram$read_address = read_next[(32'h0)+:(6)];
+        if (writing & (read_next[(32'h0)+:(6)] == base[(32'h0)+:(6)])) begin
+            ram$read_address = read_next[(32'h0)+:(6)] ^ bit0;
         end
         if (reset) begin
-            in_valid$d = 1'b0;
-            rptr$d = 32'h0;
-            wptr$d = 32'h0;
-            cptr$d = 32'h0;
+            read_at$d = 32'h0;
+            write_at$d = 32'h0;
+            commit_at$d = 32'h0;
             shown$d = 1'b0;
-            open$d = 1'b0;
-            skip$d = 1'b0;
-            plen$d = 32'h0;
-            freed_r$d = 32'h0;
-            c_missing_head$d = 32'h0;
-            c_missing_tail$d = 32'h0;
-            c_too_long$d = 32'h0;
-            c_bad$d = 32'h0;
-            c_overrun$d = 32'h0;
-            e0$d = 32'h0;
-            e1$d = 32'h0;
-            ereason$d = 32'h0;
-            edropped$d = 1'b0;
+            overflowed$d = 1'b0;
         end
     end
     
-endmodule // nic_top$port$endpoint$delivery$bufs$1
+endmodule // nic_top$port$endpoint$delivery$bufs$0$store
 
 
-module nic_top$port$endpoint$delivery$bufs$1$at_len(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$1$at_len
-
-
-module nic_top$port$endpoint$delivery$bufs$1$c_bad(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$1$c_bad
-
-
-module nic_top$port$endpoint$delivery$bufs$1$c_missing_head(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$1$c_missing_head
-
-
-module nic_top$port$endpoint$delivery$bufs$1$c_missing_tail(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$1$c_missing_tail
-
-
-module nic_top$port$endpoint$delivery$bufs$1$c_overrun(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$1$c_overrun
-
-
-module nic_top$port$endpoint$delivery$bufs$1$c_too_long(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$1$c_too_long
-
-
-module nic_top$port$endpoint$delivery$bufs$1$cptr(d,q,clock);
+module nic_top$port$endpoint$delivery$bufs$0$store$commit_at(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -119963,10 +118933,593 @@ module nic_top$port$endpoint$delivery$bufs$1$cptr(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$delivery$bufs$1$cptr
+endmodule // nic_top$port$endpoint$delivery$bufs$0$store$commit_at
 
 
-module nic_top$port$endpoint$delivery$bufs$1$cur0(d,q,clock);
+module nic_top$port$endpoint$delivery$bufs$0$store$overflowed(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$delivery$bufs$0$store$overflowed
+
+
+module nic_top$port$endpoint$delivery$bufs$0$store$ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [5:0] read_address;
+    input wire  read_clock;
+    output reg  [64:0] read_data;
+    input wire  [5:0] write_address;
+    input wire  write_clock;
+    input wire  [64:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[64:0] mem[63:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // nic_top$port$endpoint$delivery$bufs$0$store$ram
+
+
+module nic_top$port$endpoint$delivery$bufs$0$store$read_at(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$delivery$bufs$0$store$read_at
+
+
+module nic_top$port$endpoint$delivery$bufs$0$store$shown(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$delivery$bufs$0$store$shown
+
+
+module nic_top$port$endpoint$delivery$bufs$0$store$write_at(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$delivery$bufs$0$store$write_at
+
+
+module nic_top$port$endpoint$delivery$bufs$1(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,freed,drops,free,idle);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  sink$valid;
+    input wire  [64:0] sink$data;
+    output wire  sink$ready;
+    output wire  source$valid;
+    output wire  [64:0] source$data;
+    input wire  source$ready;
+    output reg  [12:0] freed;
+    output reg  [6:0] drops;
+    output reg  [12:0] free;
+    output reg  idle;
+    
+    // Constant declarations
+    localparam  one = 7'b1;
+    localparam  two = 7'b10;
+    
+    // Stub signals
+    reg  intake$clock;
+    reg  intake$reset;
+    wire  intake$flit$valid;
+    wire  [64:0] intake$flit$data;
+    wire  intake$flit$head;
+    wire  intake$flit$body;
+    wire  intake$flit$tail;
+    wire  intake$flit$bad;
+    wire  intake$flit$tail_marker;
+    wire  [7:0] intake$flit$len;
+    wire  intake$flit$short;
+    wire  [7:0] intake$flit$len_less_one;
+    wire  intake$flit$longer_than_two;
+    wire  intake$idle;
+    reg  packet_check$clock;
+    reg  packet_check$reset;
+    reg  packet_check$flit$valid;
+    reg  [64:0] packet_check$flit$data;
+    reg  packet_check$flit$head;
+    reg  packet_check$flit$body;
+    reg  packet_check$flit$tail;
+    reg  packet_check$flit$bad;
+    reg  packet_check$flit$tail_marker;
+    reg  [7:0] packet_check$flit$len;
+    reg  packet_check$flit$short;
+    reg  [7:0] packet_check$flit$len_less_one;
+    reg  packet_check$flit$longer_than_two;
+    wire  packet_check$store$valid;
+    wire  [64:0] packet_check$store$data;
+    wire  packet_check$store$commit;
+    wire  packet_check$store$commit_with_write;
+    wire  packet_check$store$rollback;
+    reg  packet_check$store$full;
+    reg  packet_check$store$full_after_rollback;
+    wire  packet_check$retire;
+    wire  [6:0] packet_check$drops;
+    reg  store$clock;
+    reg  store$reset;
+    reg  store$write$valid;
+    reg  [64:0] store$write$data;
+    reg  store$write$commit;
+    reg  store$write$commit_with_write;
+    reg  store$write$rollback;
+    wire  store$write$full;
+    wire  store$write$full_after_rollback;
+    wire  store$overflow;
+    wire  store$drained;
+    wire  [6:0] store$free;
+    wire  [6:0] store$uncommitted;
+    reg  [6:0] freed_held$d;
+    wire  [6:0] freed_held$q;
+    reg  freed_held$clock;
+    
+    // Local signals
+    reg  unused_store;
+    reg  pop;
+    reg  [6:0] rolled_back;
+    reg  [6:0] stepped;
+    
+    // Sub module instances
+    nic_top$port$endpoint$delivery$bufs$1$intake intake(
+        .clock(intake$clock),
+        .reset(intake$reset),
+        .sink$valid(sink$valid),
+        .sink$data(sink$data),
+        .sink$ready(sink$ready),
+        .flit$valid(intake$flit$valid),
+        .flit$data(intake$flit$data),
+        .flit$head(intake$flit$head),
+        .flit$body(intake$flit$body),
+        .flit$tail(intake$flit$tail),
+        .flit$bad(intake$flit$bad),
+        .flit$tail_marker(intake$flit$tail_marker),
+        .flit$len(intake$flit$len),
+        .flit$short(intake$flit$short),
+        .flit$len_less_one(intake$flit$len_less_one),
+        .flit$longer_than_two(intake$flit$longer_than_two),
+        .idle(intake$idle)
+    );
+    nic_top$port$endpoint$delivery$bufs$1$packet_check packet_check(
+        .clock(packet_check$clock),
+        .reset(packet_check$reset),
+        .flit$valid(packet_check$flit$valid),
+        .flit$data(packet_check$flit$data),
+        .flit$head(packet_check$flit$head),
+        .flit$body(packet_check$flit$body),
+        .flit$tail(packet_check$flit$tail),
+        .flit$bad(packet_check$flit$bad),
+        .flit$tail_marker(packet_check$flit$tail_marker),
+        .flit$len(packet_check$flit$len),
+        .flit$short(packet_check$flit$short),
+        .flit$len_less_one(packet_check$flit$len_less_one),
+        .flit$longer_than_two(packet_check$flit$longer_than_two),
+        .store$valid(packet_check$store$valid),
+        .store$data(packet_check$store$data),
+        .store$commit(packet_check$store$commit),
+        .store$commit_with_write(packet_check$store$commit_with_write),
+        .store$rollback(packet_check$store$rollback),
+        .store$full(packet_check$store$full),
+        .store$full_after_rollback(packet_check$store$full_after_rollback),
+        .retire(packet_check$retire),
+        .drops(packet_check$drops)
+    );
+    nic_top$port$endpoint$delivery$bufs$1$store store(
+        .clock(store$clock),
+        .reset(store$reset),
+        .write$valid(store$write$valid),
+        .write$data(store$write$data),
+        .write$commit(store$write$commit),
+        .write$commit_with_write(store$write$commit_with_write),
+        .write$rollback(store$write$rollback),
+        .write$full(store$write$full),
+        .write$full_after_rollback(store$write$full_after_rollback),
+        .source$valid(source$valid),
+        .source$data(source$data),
+        .source$ready(source$ready),
+        .overflow(store$overflow),
+        .drained(store$drained),
+        .free(store$free),
+        .uncommitted(store$uncommitted)
+    );
+    nic_top$port$endpoint$delivery$bufs$1$freed_held freed_held(
+        .d(freed_held$d),
+        .q(freed_held$q),
+        .clock(freed_held$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        freed_held$clock = clock;
+        freed_held$d = freed_held$q;
+        intake$clock = clock;
+        packet_check$clock = clock;
+        store$clock = clock;
+        intake$reset = reset;
+        packet_check$reset = reset;
+        store$reset = reset;
+        idle = intake$idle;
+        drops = packet_check$drops;
+        free = ((store$free) & 13'h1fff);
+        unused_store = store$overflow | store$drained;
+        pop = source$ready & source$valid;
+        rolled_back = 32'h0;
+        if (packet_check$store$rollback) begin
+            rolled_back = store$uncommitted;
+        end
+        stepped = 32'h0;
+        if (pop ^ packet_check$retire) begin
+            stepped = one;
+        end
+        if (pop & packet_check$retire) begin
+            stepped = two;
+        end
+        freed_held$d = rolled_back + stepped;
+        freed = ((freed_held$q) & 13'h1fff);
+        if (reset) begin
+            freed_held$d = 32'h0;
+        end
+    end
+    
+    always @(*) packet_check$flit$valid = intake$flit$valid;
+    always @(*) packet_check$flit$data = intake$flit$data;
+    always @(*) packet_check$flit$head = intake$flit$head;
+    always @(*) packet_check$flit$body = intake$flit$body;
+    always @(*) packet_check$flit$tail = intake$flit$tail;
+    always @(*) packet_check$flit$bad = intake$flit$bad;
+    always @(*) packet_check$flit$tail_marker = intake$flit$tail_marker;
+    always @(*) packet_check$flit$len = intake$flit$len;
+    always @(*) packet_check$flit$short = intake$flit$short;
+    always @(*) packet_check$flit$len_less_one = intake$flit$len_less_one;
+    always @(*) packet_check$flit$longer_than_two = intake$flit$longer_than_two;
+    always @(*) store$write$valid = packet_check$store$valid;
+    always @(*) store$write$data = packet_check$store$data;
+    always @(*) store$write$commit = packet_check$store$commit;
+    always @(*) store$write$commit_with_write = packet_check$store$commit_with_write;
+    always @(*) store$write$rollback = packet_check$store$rollback;
+    always @(*) packet_check$store$full = store$write$full;
+    always @(*) packet_check$store$full_after_rollback = store$write$full_after_rollback;
+endmodule // nic_top$port$endpoint$delivery$bufs$1
+
+
+module nic_top$port$endpoint$delivery$bufs$1$freed_held(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$delivery$bufs$1$freed_held
+
+
+module nic_top$port$endpoint$delivery$bufs$1$intake(clock,reset,sink$valid,sink$data,sink$ready,flit$valid,flit$data,flit$head,flit$body,flit$tail,flit$bad,flit$tail_marker,flit$len,flit$short,flit$len_less_one,flit$longer_than_two,idle);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  sink$valid;
+    input wire  [64:0] sink$data;
+    output reg  sink$ready;
+    output reg  flit$valid;
+    output reg  [64:0] flit$data;
+    output reg  flit$head;
+    output reg  flit$body;
+    output reg  flit$tail;
+    output reg  flit$bad;
+    output reg  flit$tail_marker;
+    output reg  [7:0] flit$len;
+    output reg  flit$short;
+    output reg  [7:0] flit$len_less_one;
+    output reg  flit$longer_than_two;
+    output reg  idle;
+    
+    // Constant declarations
+    localparam  code_tail_bad = 6'b101;
+    localparam  one = 8'h1;
+    localparam  two = 8'h2;
+    
+    // Stub signals
+    reg  [64:0] decoder$flit;
+    wire  decoder$is_body;
+    wire  decoder$is_head;
+    wire  decoder$is_tail;
+    wire  decoder$is_control;
+    wire  decoder$is_idle;
+    wire  decoder$is_credit;
+    wire  decoder$is_bad_marker;
+    wire  decoder$is_link_transfer;
+    wire  decoder$malformed;
+    wire  [5:0] decoder$code;
+    wire  [15:0] decoder$dst;
+    wire  [15:0] decoder$src;
+    wire  [2:0] decoder$vc;
+    wire  [3:0] decoder$kind;
+    wire  [7:0] decoder$len;
+    wire  [11:0] decoder$delay;
+    wire  [2:0] decoder$ctrl_vc;
+    wire  [15:0] decoder$credits;
+    reg  held$d;
+    wire  held$q;
+    reg  held$clock;
+    reg  [64:0] data$d;
+    wire  [64:0] data$q;
+    reg  data$clock;
+    reg  head$d;
+    wire  head$q;
+    reg  head$clock;
+    reg  body$d;
+    wire  body$q;
+    reg  body$clock;
+    reg  tail$d;
+    wire  tail$q;
+    reg  tail$clock;
+    reg  bad$d;
+    wire  bad$q;
+    reg  bad$clock;
+    reg  tail_marker$d;
+    wire  tail_marker$q;
+    reg  tail_marker$clock;
+    reg  [7:0] len$d;
+    wire  [7:0] len$q;
+    reg  len$clock;
+    reg  short$d;
+    wire  short$q;
+    reg  short$clock;
+    reg  [7:0] len_less_one$d;
+    wire  [7:0] len_less_one$q;
+    reg  len_less_one$clock;
+    reg  longer_than_two$d;
+    wire  longer_than_two$q;
+    reg  longer_than_two$clock;
+    
+    // Local signals
+    reg  unused_decoded;
+    
+    // Sub module instances
+    nic_top$port$endpoint$delivery$bufs$1$intake$decoder decoder(
+        .flit(decoder$flit),
+        .is_body(decoder$is_body),
+        .is_head(decoder$is_head),
+        .is_tail(decoder$is_tail),
+        .is_control(decoder$is_control),
+        .is_idle(decoder$is_idle),
+        .is_credit(decoder$is_credit),
+        .is_bad_marker(decoder$is_bad_marker),
+        .is_link_transfer(decoder$is_link_transfer),
+        .malformed(decoder$malformed),
+        .code(decoder$code),
+        .dst(decoder$dst),
+        .src(decoder$src),
+        .vc(decoder$vc),
+        .kind(decoder$kind),
+        .len(decoder$len),
+        .delay(decoder$delay),
+        .ctrl_vc(decoder$ctrl_vc),
+        .credits(decoder$credits)
+    );
+    nic_top$port$endpoint$delivery$bufs$1$intake$held held(
+        .d(held$d),
+        .q(held$q),
+        .clock(held$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$1$intake$data data(
+        .d(data$d),
+        .q(data$q),
+        .clock(data$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$1$intake$head head(
+        .d(head$d),
+        .q(head$q),
+        .clock(head$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$1$intake$body body(
+        .d(body$d),
+        .q(body$q),
+        .clock(body$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$1$intake$tail tail(
+        .d(tail$d),
+        .q(tail$q),
+        .clock(tail$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$1$intake$bad bad(
+        .d(bad$d),
+        .q(bad$q),
+        .clock(bad$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$1$intake$tail_marker tail_marker(
+        .d(tail_marker$d),
+        .q(tail_marker$q),
+        .clock(tail_marker$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$1$intake$len len(
+        .d(len$d),
+        .q(len$q),
+        .clock(len$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$1$intake$short short(
+        .d(short$d),
+        .q(short$q),
+        .clock(short$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$1$intake$len_less_one len_less_one(
+        .d(len_less_one$d),
+        .q(len_less_one$q),
+        .clock(len_less_one$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$1$intake$longer_than_two longer_than_two(
+        .d(longer_than_two$d),
+        .q(longer_than_two$q),
+        .clock(longer_than_two$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        held$clock = clock;
+        data$clock = clock;
+        head$clock = clock;
+        body$clock = clock;
+        tail$clock = clock;
+        bad$clock = clock;
+        tail_marker$clock = clock;
+        len$clock = clock;
+        short$clock = clock;
+        len_less_one$clock = clock;
+        longer_than_two$clock = clock;
+        held$d = held$q;
+        data$d = data$q;
+        head$d = head$q;
+        body$d = body$q;
+        tail$d = tail$q;
+        bad$d = bad$q;
+        tail_marker$d = tail_marker$q;
+        len$d = len$q;
+        short$d = short$q;
+        len_less_one$d = len_less_one$q;
+        longer_than_two$d = longer_than_two$q;
+        unused_decoded = decoder$is_idle | decoder$is_credit | decoder$is_link_transfer | |decoder$dst | |decoder$src | |decoder$vc | |decoder$kind | |decoder$delay | |decoder$ctrl_vc | |decoder$credits;
+        decoder$flit = sink$data;
+        sink$ready = 1'b1;
+        idle = ~held$q;
+        held$d = sink$valid & ~(decoder$is_control & ~decoder$is_bad_marker & ~decoder$malformed);
+        data$d = sink$data;
+        head$d = decoder$is_head & ~decoder$malformed;
+        body$d = decoder$is_body;
+        tail$d = decoder$is_tail;
+        bad$d = decoder$malformed | decoder$is_bad_marker;
+        tail_marker$d = decoder$is_bad_marker & (decoder$code == code_tail_bad);
+        len$d = decoder$len;
+        short$d = decoder$len < two;
+        len_less_one$d = decoder$len - one;
+        longer_than_two$d = decoder$len > two;
+        if (reset) begin
+            held$d = 1'b0;
+        end
+        flit$valid = held$q;
+        flit$data = data$q;
+        flit$head = head$q;
+        flit$body = body$q;
+        flit$tail = tail$q;
+        flit$bad = bad$q;
+        flit$tail_marker = tail_marker$q;
+        flit$len = len$q;
+        flit$short = short$q;
+        flit$len_less_one = len_less_one$q;
+        flit$longer_than_two = longer_than_two$q;
+    end
+    
+endmodule // nic_top$port$endpoint$delivery$bufs$1$intake
+
+
+module nic_top$port$endpoint$delivery$bufs$1$intake$bad(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$delivery$bufs$1$intake$bad
+
+
+module nic_top$port$endpoint$delivery$bufs$1$intake$body(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$delivery$bufs$1$intake$body
+
+
+module nic_top$port$endpoint$delivery$bufs$1$intake$data(d,q,clock);
     
     // Module arguments
     input wire  [64:0] d;
@@ -119982,29 +119535,10 @@ module nic_top$port$endpoint$delivery$bufs$1$cur0(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$delivery$bufs$1$cur0
+endmodule // nic_top$port$endpoint$delivery$bufs$1$intake$data
 
 
-module nic_top$port$endpoint$delivery$bufs$1$cur1(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$1$cur1
-
-
-module nic_top$port$endpoint$delivery$bufs$1$dec(flit,is_body,is_head,is_tail,is_control,is_idle,is_credit,is_bad_marker,is_link_transfer,malformed,code,dst,src,vc,kind,len,delay,ctrl_vc,credits);
+module nic_top$port$endpoint$delivery$bufs$1$intake$decoder(flit,is_body,is_head,is_tail,is_control,is_idle,is_credit,is_bad_marker,is_link_transfer,malformed,code,dst,src,vc,kind,len,delay,ctrl_vc,credits);
     
     // Module arguments
     input wire  [64:0] flit;
@@ -120069,48 +119603,10 @@ module nic_top$port$endpoint$delivery$bufs$1$dec(flit,is_body,is_head,is_tail,is
         malformed = ((~flit[type_bit]) & flit[head_bit] & flit[tail_bit]) | (is_head & (kind >= kind_limit)) | (is_control & (code > code_bad_last) & (code < code_lt_first));
     end
     
-endmodule // nic_top$port$endpoint$delivery$bufs$1$dec
+endmodule // nic_top$port$endpoint$delivery$bufs$1$intake$decoder
 
 
-module nic_top$port$endpoint$delivery$bufs$1$e0(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$1$e0
-
-
-module nic_top$port$endpoint$delivery$bufs$1$e1(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$1$e1
-
-
-module nic_top$port$endpoint$delivery$bufs$1$early(d,q,clock);
+module nic_top$port$endpoint$delivery$bufs$1$intake$head(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -120126,10 +119622,10 @@ module nic_top$port$endpoint$delivery$bufs$1$early(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$delivery$bufs$1$early
+endmodule // nic_top$port$endpoint$delivery$bufs$1$intake$head
 
 
-module nic_top$port$endpoint$delivery$bufs$1$edropped(d,q,clock);
+module nic_top$port$endpoint$delivery$bufs$1$intake$held(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -120145,29 +119641,377 @@ module nic_top$port$endpoint$delivery$bufs$1$edropped(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$delivery$bufs$1$edropped
+endmodule // nic_top$port$endpoint$delivery$bufs$1$intake$held
 
 
-module nic_top$port$endpoint$delivery$bufs$1$ereason(d,q,clock);
+module nic_top$port$endpoint$delivery$bufs$1$intake$len(d,q,clock);
     
     // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
+    input wire  [7:0] d;
+    output reg  [7:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 3'h0;
+       q = 8'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$delivery$bufs$1$ereason
+endmodule // nic_top$port$endpoint$delivery$bufs$1$intake$len
 
 
-module nic_top$port$endpoint$delivery$bufs$1$freed_r(d,q,clock);
+module nic_top$port$endpoint$delivery$bufs$1$intake$len_less_one(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$delivery$bufs$1$intake$len_less_one
+
+
+module nic_top$port$endpoint$delivery$bufs$1$intake$longer_than_two(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$delivery$bufs$1$intake$longer_than_two
+
+
+module nic_top$port$endpoint$delivery$bufs$1$intake$short(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$delivery$bufs$1$intake$short
+
+
+module nic_top$port$endpoint$delivery$bufs$1$intake$tail(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$delivery$bufs$1$intake$tail
+
+
+module nic_top$port$endpoint$delivery$bufs$1$intake$tail_marker(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$delivery$bufs$1$intake$tail_marker
+
+
+module nic_top$port$endpoint$delivery$bufs$1$packet_check(clock,reset,flit$valid,flit$data,flit$head,flit$body,flit$tail,flit$bad,flit$tail_marker,flit$len,flit$short,flit$len_less_one,flit$longer_than_two,store$valid,store$data,store$commit,store$commit_with_write,store$rollback,store$full,store$full_after_rollback,retire,drops);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  flit$valid;
+    input wire  [64:0] flit$data;
+    input wire  flit$head;
+    input wire  flit$body;
+    input wire  flit$tail;
+    input wire  flit$bad;
+    input wire  flit$tail_marker;
+    input wire  [7:0] flit$len;
+    input wire  flit$short;
+    input wire  [7:0] flit$len_less_one;
+    input wire  flit$longer_than_two;
+    output reg  store$valid;
+    output reg  [64:0] store$data;
+    output reg  store$commit;
+    output reg  store$commit_with_write;
+    output reg  store$rollback;
+    input wire  store$full;
+    input wire  store$full_after_rollback;
+    output reg  retire;
+    output reg  [6:0] drops;
+    
+    // Constant declarations
+    localparam  one = 8'h1;
+    localparam  max_len = 8'h20;
+    localparam  missing_head = 7'b1;
+    localparam  missing_tail = 7'b10;
+    localparam  too_long = 7'b100;
+    localparam  too_short = 7'b1000;
+    localparam  bad = 7'b10000;
+    localparam  overrun = 7'b100000;
+    
+    // Stub signals
+    reg  open$d;
+    wire  open$q;
+    reg  open$clock;
+    reg  skip$d;
+    wire  skip$q;
+    reg  skip$clock;
+    reg  [7:0] stored$d;
+    wire  [7:0] stored$q;
+    reg  stored$clock;
+    reg  [7:0] len$d;
+    wire  [7:0] len$q;
+    reg  len$clock;
+    reg  [7:0] len_less_one$d;
+    wire  [7:0] len_less_one$q;
+    reg  len_less_one$clock;
+    reg  at_len$d;
+    wire  at_len$q;
+    reg  at_len$clock;
+    reg  early$d;
+    wire  early$q;
+    reg  early$clock;
+    reg  [6:0] drops_held$d;
+    wire  [6:0] drops_held$q;
+    reg  drops_held$clock;
+    
+    // Local signals
+    reg  full;
+    reg  [7:0] stored_next;
+    reg  [6:0] dropping;
+    
+    // Sub module instances
+    nic_top$port$endpoint$delivery$bufs$1$packet_check$open open(
+        .d(open$d),
+        .q(open$q),
+        .clock(open$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$1$packet_check$skip skip(
+        .d(skip$d),
+        .q(skip$q),
+        .clock(skip$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$1$packet_check$stored stored(
+        .d(stored$d),
+        .q(stored$q),
+        .clock(stored$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$1$packet_check$len len(
+        .d(len$d),
+        .q(len$q),
+        .clock(len$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$1$packet_check$len_less_one len_less_one(
+        .d(len_less_one$d),
+        .q(len_less_one$q),
+        .clock(len_less_one$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$1$packet_check$at_len at_len(
+        .d(at_len$d),
+        .q(at_len$q),
+        .clock(at_len$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$1$packet_check$early early(
+        .d(early$d),
+        .q(early$q),
+        .clock(early$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$1$packet_check$drops_held drops_held(
+        .d(drops_held$d),
+        .q(drops_held$q),
+        .clock(drops_held$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        open$clock = clock;
+        skip$clock = clock;
+        stored$clock = clock;
+        len$clock = clock;
+        len_less_one$clock = clock;
+        at_len$clock = clock;
+        early$clock = clock;
+        drops_held$clock = clock;
+        open$d = open$q;
+        skip$d = skip$q;
+        stored$d = stored$q;
+        len$d = len$q;
+        len_less_one$d = len_less_one$q;
+        at_len$d = at_len$q;
+        early$d = early$q;
+        drops_held$d = drops_held$q;
+        drops = drops_held$q;
+        store$data = flit$data;
+        stored_next = stored$q + one;
+        full = store$full;
+        if (flit$head & open$q) begin
+            full = store$full_after_rollback;
+        end
+        store$valid = 1'b0;
+        store$commit = 1'b0;
+        store$commit_with_write = 1'b0;
+        store$rollback = 1'b0;
+        retire = 1'b0;
+        dropping = 32'h0;
+        if (flit$valid) begin
+            if (flit$bad) begin
+                retire = 1'b1;
+                if (skip$q) begin
+                    if (flit$tail_marker) begin
+                        skip$d = 1'b0;
+                    end
+                end
+                else begin
+                    dropping = bad;
+                    store$rollback = open$q;
+                    open$d = 1'b0;
+                    skip$d = ~flit$tail_marker;
+                end
+            end
+            else if (flit$head) begin
+                if (open$q) begin
+                    store$rollback = 1'b1;
+                    dropping = missing_tail;
+                end
+                skip$d = 1'b0;
+                open$d = 1'b0;
+                if (full) begin
+                    dropping = dropping | overrun;
+                    skip$d = 1'b1;
+                end
+                else if (flit$short) begin
+                    retire = 1'b1;
+                    dropping = dropping | bad;
+                    skip$d = 1'b1;
+                end
+                else begin
+                    store$valid = 1'b1;
+                    open$d = 1'b1;
+                    stored$d = one;
+                    len$d = flit$len;
+                    len_less_one$d = flit$len_less_one;
+                    at_len$d = 1'b0;
+                    early$d = flit$longer_than_two;
+                end
+            end
+            else if (skip$q) begin
+                retire = 1'b1;
+                if (flit$tail) begin
+                    skip$d = 1'b0;
+                end
+            end
+            else if (~open$q) begin
+                retire = 1'b1;
+                dropping = missing_head;
+                skip$d = flit$body;
+            end
+            else if (full) begin
+                dropping = overrun;
+                store$rollback = 1'b1;
+                open$d = 1'b0;
+                skip$d = flit$body;
+            end
+            else if (at_len$q) begin
+                retire = 1'b1;
+                dropping = too_long;
+                store$rollback = 1'b1;
+                open$d = 1'b0;
+                skip$d = flit$body;
+            end
+            else if (flit$tail & early$q) begin
+                retire = 1'b1;
+                dropping = too_short;
+                store$rollback = 1'b1;
+                open$d = 1'b0;
+            end
+            else begin
+                store$valid = 1'b1;
+                stored$d = stored_next;
+                at_len$d = (stored_next >= len$q) | (stored_next >= max_len);
+                early$d = stored_next < len_less_one$q;
+                if (flit$tail) begin
+                    store$commit_with_write = 1'b1;
+                    open$d = 1'b0;
+                end
+            end
+        end
+        drops_held$d = dropping;
+        if (reset) begin
+            open$d = 1'b0;
+            skip$d = 1'b0;
+            stored$d = 32'h0;
+            drops_held$d = 32'h0;
+        end
+    end
+    
+endmodule // nic_top$port$endpoint$delivery$bufs$1$packet_check
+
+
+module nic_top$port$endpoint$delivery$bufs$1$packet_check$at_len(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$delivery$bufs$1$packet_check$at_len
+
+
+module nic_top$port$endpoint$delivery$bufs$1$packet_check$drops_held(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -120183,10 +120027,29 @@ module nic_top$port$endpoint$delivery$bufs$1$freed_r(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$delivery$bufs$1$freed_r
+endmodule // nic_top$port$endpoint$delivery$bufs$1$packet_check$drops_held
 
 
-module nic_top$port$endpoint$delivery$bufs$1$hlen(d,q,clock);
+module nic_top$port$endpoint$delivery$bufs$1$packet_check$early(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$delivery$bufs$1$packet_check$early
+
+
+module nic_top$port$endpoint$delivery$bufs$1$packet_check$len(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -120202,10 +120065,10 @@ module nic_top$port$endpoint$delivery$bufs$1$hlen(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$delivery$bufs$1$hlen
+endmodule // nic_top$port$endpoint$delivery$bufs$1$packet_check$len
 
 
-module nic_top$port$endpoint$delivery$bufs$1$hlen_m1(d,q,clock);
+module nic_top$port$endpoint$delivery$bufs$1$packet_check$len_less_one(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -120221,10 +120084,10 @@ module nic_top$port$endpoint$delivery$bufs$1$hlen_m1(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$delivery$bufs$1$hlen_m1
+endmodule // nic_top$port$endpoint$delivery$bufs$1$packet_check$len_less_one
 
 
-module nic_top$port$endpoint$delivery$bufs$1$in_bad(d,q,clock);
+module nic_top$port$endpoint$delivery$bufs$1$packet_check$open(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -120240,10 +120103,10 @@ module nic_top$port$endpoint$delivery$bufs$1$in_bad(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$delivery$bufs$1$in_bad
+endmodule // nic_top$port$endpoint$delivery$bufs$1$packet_check$open
 
 
-module nic_top$port$endpoint$delivery$bufs$1$in_body(d,q,clock);
+module nic_top$port$endpoint$delivery$bufs$1$packet_check$skip(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -120259,67 +120122,10 @@ module nic_top$port$endpoint$delivery$bufs$1$in_body(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$delivery$bufs$1$in_body
+endmodule // nic_top$port$endpoint$delivery$bufs$1$packet_check$skip
 
 
-module nic_top$port$endpoint$delivery$bufs$1$in_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$1$in_data
-
-
-module nic_top$port$endpoint$delivery$bufs$1$in_gt2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$1$in_gt2
-
-
-module nic_top$port$endpoint$delivery$bufs$1$in_head(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$1$in_head
-
-
-module nic_top$port$endpoint$delivery$bufs$1$in_len(d,q,clock);
+module nic_top$port$endpoint$delivery$bufs$1$packet_check$stored(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -120335,29 +120141,202 @@ module nic_top$port$endpoint$delivery$bufs$1$in_len(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$delivery$bufs$1$in_len
+endmodule // nic_top$port$endpoint$delivery$bufs$1$packet_check$stored
 
 
-module nic_top$port$endpoint$delivery$bufs$1$in_len_m1(d,q,clock);
+module nic_top$port$endpoint$delivery$bufs$1$store(clock,reset,write$valid,write$data,write$commit,write$commit_with_write,write$rollback,write$full,write$full_after_rollback,source$valid,source$data,source$ready,overflow,drained,free,uncommitted);
     
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  clock;
+    input wire  reset;
+    input wire  write$valid;
+    input wire  [64:0] write$data;
+    input wire  write$commit;
+    input wire  write$commit_with_write;
+    input wire  write$rollback;
+    output reg  write$full;
+    output reg  write$full_after_rollback;
+    output reg  source$valid;
+    output reg  [64:0] source$data;
+    input wire  source$ready;
+    output reg  overflow;
+    output reg  drained;
+    output reg  [6:0] free;
+    output reg  [6:0] uncommitted;
+    
+    // Constant declarations
+    localparam  depth = 7'b1000000;
+    localparam  one = 7'b1;
+    localparam  bit0 = 6'b1;
+    
+    // Stub signals
+    reg  [5:0] ram$read_address;
+    reg  ram$read_clock;
+    wire  [64:0] ram$read_data;
+    reg  [5:0] ram$write_address;
+    reg  ram$write_clock;
+    reg  [64:0] ram$write_data;
+    reg  ram$write_enable;
+    reg  [6:0] read_at$d;
+    wire  [6:0] read_at$q;
+    reg  read_at$clock;
+    reg  [6:0] write_at$d;
+    wire  [6:0] write_at$q;
+    reg  write_at$clock;
+    reg  [6:0] commit_at$d;
+    wire  [6:0] commit_at$q;
+    reg  commit_at$clock;
+    reg  shown$d;
+    wire  shown$q;
+    reg  shown$clock;
+    reg  overflowed$d;
+    wire  overflowed$q;
+    reg  overflowed$clock;
+    
+    // Local signals
+    reg  pop;
+    reg  [6:0] read_next;
+    reg  [6:0] visible_next;
+    reg  [6:0] base;
+    reg  [6:0] base_next;
+    reg  [6:0] write_next;
+    reg  [6:0] stored;
+    reg  [6:0] committed;
+    reg  full_now;
+    reg  full_committed;
+    reg  writing;
+    
+    // Sub module instances
+    nic_top$port$endpoint$delivery$bufs$1$store$ram ram(
+        .read_address(ram$read_address),
+        .read_clock(ram$read_clock),
+        .read_data(ram$read_data),
+        .write_address(ram$write_address),
+        .write_clock(ram$write_clock),
+        .write_data(ram$write_data),
+        .write_enable(ram$write_enable)
+    );
+    nic_top$port$endpoint$delivery$bufs$1$store$read_at read_at(
+        .d(read_at$d),
+        .q(read_at$q),
+        .clock(read_at$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$1$store$write_at write_at(
+        .d(write_at$d),
+        .q(write_at$q),
+        .clock(write_at$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$1$store$commit_at commit_at(
+        .d(commit_at$d),
+        .q(commit_at$q),
+        .clock(commit_at$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$1$store$shown shown(
+        .d(shown$d),
+        .q(shown$q),
+        .clock(shown$clock)
+    );
+    nic_top$port$endpoint$delivery$bufs$1$store$overflowed overflowed(
+        .d(overflowed$d),
+        .q(overflowed$q),
+        .clock(overflowed$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        read_at$clock = clock;
+        write_at$clock = clock;
+        commit_at$clock = clock;
+        shown$clock = clock;
+        overflowed$clock = clock;
+        read_at$d = read_at$q;
+        write_at$d = write_at$q;
+        commit_at$d = commit_at$q;
+        shown$d = shown$q;
+        overflowed$d = overflowed$q;
+        ram$read_clock = clock;
+        ram$write_clock = clock;
+        overflow = overflowed$q;
+        drained = ~shown$q & (commit_at$q == read_at$q);
+        stored = write_at$q - read_at$q;
+        committed = commit_at$q - read_at$q;
+        free = depth - stored;
+        uncommitted = write_at$q - commit_at$q;
+        full_now = |(stored & depth);
+        full_committed = |(committed & depth);
+        write$full = full_now;
+        write$full_after_rollback = full_committed;
+        source$valid = shown$q;
+        source$data = ram$read_data;
+        pop = source$ready & shown$q;
+        read_next = read_at$q;
+        if (pop) begin
+            read_next = read_at$q + one;
+        end
+        read_at$d = read_next;
+        visible_next = commit_at$q;
+        if (write$commit) begin
+            visible_next = write_at$q;
+        end
+        shown$d = visible_next != read_next;
+        base = write_at$q;
+        writing = write$valid & ~full_now;
+        if (write$rollback) begin
+            base = commit_at$q;
+            writing = write$valid & ~full_committed;
+        end
+        base_next = base + one;
+        write_next = base;
+        if (writing) begin
+            write_next = base_next;
+        end
+        if (write$valid & ~writing) begin
+            overflowed$d = 1'b1;
+        end
+        write_at$d = write_next;
+        commit_at$d = visible_next;
+        if (write$commit_with_write) begin
+            commit_at$d = write_next;
+        end
+        ram$write_enable = writing;
+        ram$write_address = base[(32'h0)+:(6)];
+        ram$write_data = write$data;
+        ram$read_address = read_next[(32'h0)+:(6)];
+        if (writing & (read_next[(32'h0)+:(6)] == base[(32'h0)+:(6)])) begin
+            ram$read_address = read_next[(32'h0)+:(6)] ^ bit0;
+        end
+        if (reset) begin
+            read_at$d = 32'h0;
+            write_at$d = 32'h0;
+            commit_at$d = 32'h0;
+            shown$d = 1'b0;
+            overflowed$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_top$port$endpoint$delivery$bufs$1$store
+
+
+module nic_top$port$endpoint$delivery$bufs$1$store$commit_at(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 7'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$delivery$bufs$1$in_len_m1
+endmodule // nic_top$port$endpoint$delivery$bufs$1$store$commit_at
 
 
-module nic_top$port$endpoint$delivery$bufs$1$in_short(d,q,clock);
+module nic_top$port$endpoint$delivery$bufs$1$store$overflowed(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -120373,105 +120352,10 @@ module nic_top$port$endpoint$delivery$bufs$1$in_short(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$delivery$bufs$1$in_short
+endmodule // nic_top$port$endpoint$delivery$bufs$1$store$overflowed
 
 
-module nic_top$port$endpoint$delivery$bufs$1$in_tail(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$1$in_tail
-
-
-module nic_top$port$endpoint$delivery$bufs$1$in_tail_marker(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$1$in_tail_marker
-
-
-module nic_top$port$endpoint$delivery$bufs$1$in_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$1$in_valid
-
-
-module nic_top$port$endpoint$delivery$bufs$1$open(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$1$open
-
-
-module nic_top$port$endpoint$delivery$bufs$1$plen(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$1$plen
-
-
-module nic_top$port$endpoint$delivery$bufs$1$ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module nic_top$port$endpoint$delivery$bufs$1$store$ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -120497,10 +120381,10 @@ module nic_top$port$endpoint$delivery$bufs$1$ram(read_address,read_clock,read_da
        end
     end
                 
-endmodule // nic_top$port$endpoint$delivery$bufs$1$ram
+endmodule // nic_top$port$endpoint$delivery$bufs$1$store$ram
 
 
-module nic_top$port$endpoint$delivery$bufs$1$rptr(d,q,clock);
+module nic_top$port$endpoint$delivery$bufs$1$store$read_at(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -120516,10 +120400,10 @@ module nic_top$port$endpoint$delivery$bufs$1$rptr(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$delivery$bufs$1$rptr
+endmodule // nic_top$port$endpoint$delivery$bufs$1$store$read_at
 
 
-module nic_top$port$endpoint$delivery$bufs$1$shown(d,q,clock);
+module nic_top$port$endpoint$delivery$bufs$1$store$shown(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -120535,29 +120419,10 @@ module nic_top$port$endpoint$delivery$bufs$1$shown(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$delivery$bufs$1$shown
+endmodule // nic_top$port$endpoint$delivery$bufs$1$store$shown
 
 
-module nic_top$port$endpoint$delivery$bufs$1$skip(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$bufs$1$skip
-
-
-module nic_top$port$endpoint$delivery$bufs$1$wptr(d,q,clock);
+module nic_top$port$endpoint$delivery$bufs$1$store$write_at(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -120573,26 +120438,7 @@ module nic_top$port$endpoint$delivery$bufs$1$wptr(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$delivery$bufs$1$wptr
-
-
-module nic_top$port$endpoint$delivery$c_bad_vc(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$c_bad_vc
+endmodule // nic_top$port$endpoint$delivery$bufs$1$store$write_at
 
 
 module nic_top$port$endpoint$delivery$cur(d,q,clock);
@@ -120682,7 +120528,7 @@ module nic_top$port$endpoint$delivery$dec(flit,is_body,is_head,is_tail,is_contro
 endmodule // nic_top$port$endpoint$delivery$dec
 
 
-module nic_top$port$endpoint$delivery$evc(d,q,clock);
+module nic_top$port$endpoint$delivery$last_reason(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -120698,7 +120544,26 @@ module nic_top$port$endpoint$delivery$evc(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$delivery$evc
+endmodule // nic_top$port$endpoint$delivery$last_reason
+
+
+module nic_top$port$endpoint$delivery$last_vc(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$delivery$last_vc
 
 
 module nic_top$port$endpoint$delivery$od(d,q,clock);
@@ -120758,210 +120623,25 @@ module nic_top$port$endpoint$delivery$ov$1(d,q,clock);
 endmodule // nic_top$port$endpoint$delivery$ov$1
 
 
-module nic_top$port$endpoint$delivery$p_bad$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$p_bad$0
-
-
-module nic_top$port$endpoint$delivery$p_bad$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$p_bad$1
-
-
-module nic_top$port$endpoint$delivery$p_mh$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$p_mh$0
-
-
-module nic_top$port$endpoint$delivery$p_mh$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$p_mh$1
-
-
-module nic_top$port$endpoint$delivery$p_mt$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$p_mt$0
-
-
-module nic_top$port$endpoint$delivery$p_mt$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$p_mt$1
-
-
-module nic_top$port$endpoint$delivery$p_ovr$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$p_ovr$0
-
-
-module nic_top$port$endpoint$delivery$p_ovr$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$p_ovr$1
-
-
-module nic_top$port$endpoint$delivery$p_tl$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$p_tl$0
-
-
-module nic_top$port$endpoint$delivery$p_tl$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$p_tl$1
-
-
-module nic_top$port$endpoint$delivery$staging(clock,reset,wr_valid,wr_data,commit,rollback,source$valid,source$data,source$ready,overflow,drained);
+module nic_top$port$endpoint$delivery$staging(clock,reset,write$valid,write$data,write$commit,write$commit_with_write,write$rollback,write$full,write$full_after_rollback,source$valid,source$data,source$ready,overflow,drained,free,uncommitted);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
-    input wire  wr_valid;
-    input wire  [64:0] wr_data;
-    input wire  commit;
-    input wire  rollback;
+    input wire  write$valid;
+    input wire  [64:0] write$data;
+    input wire  write$commit;
+    input wire  write$commit_with_write;
+    input wire  write$rollback;
+    output reg  write$full;
+    output reg  write$full_after_rollback;
     output reg  source$valid;
     output reg  [64:0] source$data;
     input wire  source$ready;
     output reg  overflow;
     output reg  drained;
+    output reg  [5:0] free;
+    output reg  [5:0] uncommitted;
     
     // Constant declarations
     localparam  depth = 6'b100000;
@@ -120976,33 +120656,34 @@ module nic_top$port$endpoint$delivery$staging(clock,reset,wr_valid,wr_data,commi
     reg  ram$write_clock;
     reg  [64:0] ram$write_data;
     reg  ram$write_enable;
-    reg  [5:0] rptr$d;
-    wire  [5:0] rptr$q;
-    reg  rptr$clock;
-    reg  [5:0] wptr$d;
-    wire  [5:0] wptr$q;
-    reg  wptr$clock;
-    reg  [5:0] cptr$d;
-    wire  [5:0] cptr$q;
-    reg  cptr$clock;
+    reg  [5:0] read_at$d;
+    wire  [5:0] read_at$q;
+    reg  read_at$clock;
+    reg  [5:0] write_at$d;
+    wire  [5:0] write_at$q;
+    reg  write_at$clock;
+    reg  [5:0] commit_at$d;
+    wire  [5:0] commit_at$q;
+    reg  commit_at$clock;
     reg  shown$d;
     wire  shown$q;
     reg  shown$clock;
-    reg  ovf$d;
-    wire  ovf$q;
-    reg  ovf$clock;
+    reg  overflowed$d;
+    wire  overflowed$q;
+    reg  overflowed$clock;
     
     // Local signals
     reg  pop;
-    reg  [5:0] rnext;
-    reg  [5:0] cnext;
+    reg  [5:0] read_next;
+    reg  [5:0] visible_next;
     reg  [5:0] base;
     reg  [5:0] base_next;
-    reg  [5:0] fill;
-    reg  full;
-    reg  write;
-    reg  [5:0] wptr_inc;
-    reg  [5:0] cptr_inc;
+    reg  [5:0] write_next;
+    reg  [5:0] stored;
+    reg  [5:0] committed;
+    reg  full_now;
+    reg  full_committed;
+    reg  writing;
     
     // Sub module instances
     nic_top$port$endpoint$delivery$staging$ram ram(
@@ -121014,101 +120695,108 @@ module nic_top$port$endpoint$delivery$staging(clock,reset,wr_valid,wr_data,commi
         .write_data(ram$write_data),
         .write_enable(ram$write_enable)
     );
-    nic_top$port$endpoint$delivery$staging$rptr rptr(
-        .d(rptr$d),
-        .q(rptr$q),
-        .clock(rptr$clock)
+    nic_top$port$endpoint$delivery$staging$read_at read_at(
+        .d(read_at$d),
+        .q(read_at$q),
+        .clock(read_at$clock)
     );
-    nic_top$port$endpoint$delivery$staging$wptr wptr(
-        .d(wptr$d),
-        .q(wptr$q),
-        .clock(wptr$clock)
+    nic_top$port$endpoint$delivery$staging$write_at write_at(
+        .d(write_at$d),
+        .q(write_at$q),
+        .clock(write_at$clock)
     );
-    nic_top$port$endpoint$delivery$staging$cptr cptr(
-        .d(cptr$d),
-        .q(cptr$q),
-        .clock(cptr$clock)
+    nic_top$port$endpoint$delivery$staging$commit_at commit_at(
+        .d(commit_at$d),
+        .q(commit_at$q),
+        .clock(commit_at$clock)
     );
     nic_top$port$endpoint$delivery$staging$shown shown(
         .d(shown$d),
         .q(shown$q),
         .clock(shown$clock)
     );
-    nic_top$port$endpoint$delivery$staging$ovf ovf(
-        .d(ovf$d),
-        .q(ovf$q),
-        .clock(ovf$clock)
+    nic_top$port$endpoint$delivery$staging$overflowed overflowed(
+        .d(overflowed$d),
+        .q(overflowed$q),
+        .clock(overflowed$clock)
     );
     
     // Update code
     always @(*) begin
-        rptr$clock = clock;
-        wptr$clock = clock;
-        cptr$clock = clock;
+        read_at$clock = clock;
+        write_at$clock = clock;
+        commit_at$clock = clock;
         shown$clock = clock;
-        ovf$clock = clock;
-        rptr$d = rptr$q;
-        wptr$d = wptr$q;
-        cptr$d = cptr$q;
+        overflowed$clock = clock;
+        read_at$d = read_at$q;
+        write_at$d = write_at$q;
+        commit_at$d = commit_at$q;
         shown$d = shown$q;
-        ovf$d = ovf$q;
+        overflowed$d = overflowed$q;
         ram$read_clock = clock;
         ram$write_clock = clock;
-        overflow = ovf$q;
-        drained = ~shown$q & (cptr$q == rptr$q);
+        overflow = overflowed$q;
+        drained = ~shown$q & (commit_at$q == read_at$q);
+        stored = write_at$q - read_at$q;
+        committed = commit_at$q - read_at$q;
+        free = depth - stored;
+        uncommitted = write_at$q - commit_at$q;
+        full_now = |(stored & depth);
+        full_committed = |(committed & depth);
+        write$full = full_now;
+        write$full_after_rollback = full_committed;
         source$valid = shown$q;
         source$data = ram$read_data;
         pop = source$ready & shown$q;
-        rnext = rptr$q;
+        read_next = read_at$q;
         if (pop) begin
-            rnext = rptr$q + one;
+            read_next = read_at$q + one;
         end
-        rptr$d = rnext;
-        cnext = cptr$q;
-        if (commit) begin
-            cnext = wptr$q;
+        read_at$d = read_next;
+        visible_next = commit_at$q;
+        if (write$commit) begin
+            visible_next = write_at$q;
         end
-        cptr$d = cnext;
-        shown$d = cnext != rnext;
-        wptr_inc = wptr$q + one;
-        cptr_inc = cptr$q + one;
-        base = wptr$q;
-        base_next = wptr_inc;
-        fill = wptr$q - rptr$q;
-        if (rollback) begin
-            base = cptr$q;
-            base_next = cptr_inc;
-            fill = cptr$q - rptr$q;
-            wptr$d = cptr$q;
+        shown$d = visible_next != read_next;
+        base = write_at$q;
+        writing = write$valid & ~full_now;
+        if (write$rollback) begin
+            base = commit_at$q;
+            writing = write$valid & ~full_committed;
         end
-        full = |(fill & depth);
-        write = wr_valid & ~full;
-        if (wr_valid & full) begin
-            ovf$d = 1'b1;
+        base_next = base + one;
+        write_next = base;
+        if (writing) begin
+            write_next = base_next;
         end
-        if (write) begin
-            wptr$d = base_next;
+        if (write$valid & ~writing) begin
+            overflowed$d = 1'b1;
         end
-        ram$write_enable = write;
+        write_at$d = write_next;
+        commit_at$d = visible_next;
+        if (write$commit_with_write) begin
+            commit_at$d = write_next;
+        end
+        ram$write_enable = writing;
         ram$write_address = base[(32'h0)+:(5)];
-        ram$write_data = wr_data;
-        ram$read_address = rnext[(32'h0)+:(5)];
-        if (write & (rnext[(32'h0)+:(5)] == base[(32'h0)+:(5)])) begin
-            ram$read_address = rnext[(32'h0)+:(5)] ^ bit0;
+        ram$write_data = write$data;
+        ram$read_address = read_next[(32'h0)+:(5)];
+        if (writing & (read_next[(32'h0)+:(5)] == base[(32'h0)+:(5)])) begin
+            ram$read_address = read_next[(32'h0)+:(5)] ^ bit0;
         end
         if (reset) begin
-            rptr$d = 32'h0;
-            wptr$d = 32'h0;
-            cptr$d = 32'h0;
+            read_at$d = 32'h0;
+            write_at$d = 32'h0;
+            commit_at$d = 32'h0;
             shown$d = 1'b0;
-            ovf$d = 1'b0;
+            overflowed$d = 1'b0;
         end
     end
     
 endmodule // nic_top$port$endpoint$delivery$staging
 
 
-module nic_top$port$endpoint$delivery$staging$cptr(d,q,clock);
+module nic_top$port$endpoint$delivery$staging$commit_at(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -121124,10 +120812,10 @@ module nic_top$port$endpoint$delivery$staging$cptr(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$delivery$staging$cptr
+endmodule // nic_top$port$endpoint$delivery$staging$commit_at
 
 
-module nic_top$port$endpoint$delivery$staging$ovf(d,q,clock);
+module nic_top$port$endpoint$delivery$staging$overflowed(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -121143,7 +120831,7 @@ module nic_top$port$endpoint$delivery$staging$ovf(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$delivery$staging$ovf
+endmodule // nic_top$port$endpoint$delivery$staging$overflowed
 
 
 module nic_top$port$endpoint$delivery$staging$ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
@@ -121175,7 +120863,7 @@ module nic_top$port$endpoint$delivery$staging$ram(read_address,read_clock,read_d
 endmodule // nic_top$port$endpoint$delivery$staging$ram
 
 
-module nic_top$port$endpoint$delivery$staging$rptr(d,q,clock);
+module nic_top$port$endpoint$delivery$staging$read_at(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -121191,7 +120879,7 @@ module nic_top$port$endpoint$delivery$staging$rptr(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$delivery$staging$rptr
+endmodule // nic_top$port$endpoint$delivery$staging$read_at
 
 
 module nic_top$port$endpoint$delivery$staging$shown(d,q,clock);
@@ -121213,7 +120901,7 @@ module nic_top$port$endpoint$delivery$staging$shown(d,q,clock);
 endmodule // nic_top$port$endpoint$delivery$staging$shown
 
 
-module nic_top$port$endpoint$delivery$staging$wptr(d,q,clock);
+module nic_top$port$endpoint$delivery$staging$write_at(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -121229,102 +120917,7 @@ module nic_top$port$endpoint$delivery$staging$wptr(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$delivery$staging$wptr
-
-
-module nic_top$port$endpoint$delivery$t_bad(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$t_bad
-
-
-module nic_top$port$endpoint$delivery$t_mh(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$t_mh
-
-
-module nic_top$port$endpoint$delivery$t_mt(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$t_mt
-
-
-module nic_top$port$endpoint$delivery$t_ovr(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$t_ovr
-
-
-module nic_top$port$endpoint$delivery$t_tl(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$delivery$t_tl
+endmodule // nic_top$port$endpoint$delivery$staging$write_at
 
 
 module nic_top$port$endpoint$id_changed(d,q,clock);

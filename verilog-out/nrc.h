@@ -233,7 +233,7 @@
 #define NRC_PORT0_REPLAYS_RESET  0x0000000000000000ULL
 
 /* port0_drops (RO, 32 bits): flits dropped by the receiver */
-/*   dirty (bits 15..0): flits of packets dropped as corrupt */
+/*   dirty (bits 15..0): packets dropped on receive as dirty, every reason (saturating) */
 /*   core (bits 31..16): flits the core could not take */
 #define NRC_PORT0_DROPS_ADDR        0x107ULL
 #define NRC_PORT0_DROPS_OFFSET      0x838ULL
@@ -333,7 +333,7 @@
 #define NRC_PORT1_REPLAYS_RESET  0x0000000000000000ULL
 
 /* port1_drops (RO, 32 bits): flits dropped by the receiver */
-/*   dirty (bits 15..0): flits of packets dropped as corrupt */
+/*   dirty (bits 15..0): packets dropped on receive as dirty, every reason (saturating) */
 /*   core (bits 31..16): flits the core could not take */
 #define NRC_PORT1_DROPS_ADDR        0x10fULL
 #define NRC_PORT1_DROPS_OFFSET      0x878ULL
@@ -433,7 +433,7 @@
 #define NRC_PORT2_REPLAYS_RESET  0x0000000000000000ULL
 
 /* port2_drops (RO, 32 bits): flits dropped by the receiver */
-/*   dirty (bits 15..0): flits of packets dropped as corrupt */
+/*   dirty (bits 15..0): packets dropped on receive as dirty, every reason (saturating) */
 /*   core (bits 31..16): flits the core could not take */
 #define NRC_PORT2_DROPS_ADDR        0x117ULL
 #define NRC_PORT2_DROPS_OFFSET      0x8b8ULL
@@ -533,7 +533,7 @@
 #define NRC_PORT3_REPLAYS_RESET  0x0000000000000000ULL
 
 /* port3_drops (RO, 32 bits): flits dropped by the receiver */
-/*   dirty (bits 15..0): flits of packets dropped as corrupt */
+/*   dirty (bits 15..0): packets dropped on receive as dirty, every reason (saturating) */
 /*   core (bits 31..16): flits the core could not take */
 #define NRC_PORT3_DROPS_ADDR        0x11fULL
 #define NRC_PORT3_DROPS_OFFSET      0x8f8ULL
@@ -633,7 +633,7 @@
 #define NRC_PORT4_REPLAYS_RESET  0x0000000000000000ULL
 
 /* port4_drops (RO, 32 bits): flits dropped by the receiver */
-/*   dirty (bits 15..0): flits of packets dropped as corrupt */
+/*   dirty (bits 15..0): packets dropped on receive as dirty, every reason (saturating) */
 /*   core (bits 31..16): flits the core could not take */
 #define NRC_PORT4_DROPS_ADDR        0x127ULL
 #define NRC_PORT4_DROPS_OFFSET      0x938ULL
@@ -733,7 +733,7 @@
 #define NRC_PORT5_REPLAYS_RESET  0x0000000000000000ULL
 
 /* port5_drops (RO, 32 bits): flits dropped by the receiver */
-/*   dirty (bits 15..0): flits of packets dropped as corrupt */
+/*   dirty (bits 15..0): packets dropped on receive as dirty, every reason (saturating) */
 /*   core (bits 31..16): flits the core could not take */
 #define NRC_PORT5_DROPS_ADDR        0x12fULL
 #define NRC_PORT5_DROPS_OFFSET      0x978ULL
@@ -833,7 +833,7 @@
 #define NRC_PORT6_REPLAYS_RESET  0x0000000000000000ULL
 
 /* port6_drops (RO, 32 bits): flits dropped by the receiver */
-/*   dirty (bits 15..0): flits of packets dropped as corrupt */
+/*   dirty (bits 15..0): packets dropped on receive as dirty, every reason (saturating) */
 /*   core (bits 31..16): flits the core could not take */
 #define NRC_PORT6_DROPS_ADDR        0x137ULL
 #define NRC_PORT6_DROPS_OFFSET      0x9b8ULL
@@ -933,7 +933,7 @@
 #define NRC_PORT7_REPLAYS_RESET  0x0000000000000000ULL
 
 /* port7_drops (RO, 32 bits): flits dropped by the receiver */
-/*   dirty (bits 15..0): flits of packets dropped as corrupt */
+/*   dirty (bits 15..0): packets dropped on receive as dirty, every reason (saturating) */
 /*   core (bits 31..16): flits the core could not take */
 #define NRC_PORT7_DROPS_ADDR        0x13fULL
 #define NRC_PORT7_DROPS_OFFSET      0x9f8ULL

@@ -2,864 +2,209 @@
 // one VC's receive buffer with commit/rollback: only whole good packets leave (link.vc_buffer_flits)
 
 
-module vc_packet_buffer(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,freed,missing_head,missing_tail,too_long,bad,overrun,err_flit0,err_flit1,err_reason,dropped_any,free,idle);
+module vc_packet_buffer(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready,freed,drops,free,idle);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  sink$valid;
     input wire  [64:0] sink$data;
-    output reg  sink$ready;
-    output reg  source$valid;
-    output reg  [64:0] source$data;
+    output wire  sink$ready;
+    output wire  source$valid;
+    output wire  [64:0] source$data;
     input wire  source$ready;
     output reg  [12:0] freed;
-    output reg  [15:0] missing_head;
-    output reg  [15:0] missing_tail;
-    output reg  [15:0] too_long;
-    output reg  [15:0] bad;
-    output reg  [15:0] overrun;
-    output reg  [64:0] err_flit0;
-    output reg  [64:0] err_flit1;
-    output reg  [2:0] err_reason;
-    output reg  dropped_any;
+    output reg  [6:0] drops;
     output reg  [12:0] free;
     output reg  idle;
     
     // Constant declarations
-    localparam  depth = 7'b1000000;
     localparam  one = 7'b1;
-    localparam  zero = 7'b0;
     localparam  two = 7'b10;
-    localparam  bit0 = 6'b1;
-    localparam  one8 = 8'h1;
-    localparam  two8 = 8'h2;
-    localparam  max_len = 8'h20;
-    localparam  one16 = 16'h1;
-    localparam  code_tail_bad = 6'b101;
-    localparam  r_missing_head = 3'b1;
-    localparam  r_missing_tail = 3'b10;
-    localparam  r_too_long = 3'b11;
-    localparam  r_too_short = 3'b100;
-    localparam  r_bad = 3'b101;
-    localparam  r_overrun = 3'b110;
     
     // Stub signals
-    reg  [64:0] dec$flit;
-    wire  dec$is_body;
-    wire  dec$is_head;
-    wire  dec$is_tail;
-    wire  dec$is_control;
-    wire  dec$is_idle;
-    wire  dec$is_credit;
-    wire  dec$is_bad_marker;
-    wire  dec$is_link_transfer;
-    wire  dec$malformed;
-    wire  [5:0] dec$code;
-    wire  [15:0] dec$dst;
-    wire  [15:0] dec$src;
-    wire  [2:0] dec$vc;
-    wire  [3:0] dec$kind;
-    wire  [7:0] dec$len;
-    wire  [11:0] dec$delay;
-    wire  [2:0] dec$ctrl_vc;
-    wire  [15:0] dec$credits;
-    reg  in_valid$d;
-    wire  in_valid$q;
-    reg  in_valid$clock;
-    reg  [64:0] in_data$d;
-    wire  [64:0] in_data$q;
-    reg  in_data$clock;
-    reg  in_head$d;
-    wire  in_head$q;
-    reg  in_head$clock;
-    reg  in_body$d;
-    wire  in_body$q;
-    reg  in_body$clock;
-    reg  in_tail$d;
-    wire  in_tail$q;
-    reg  in_tail$clock;
-    reg  in_bad$d;
-    wire  in_bad$q;
-    reg  in_bad$clock;
-    reg  in_tail_marker$d;
-    wire  in_tail_marker$q;
-    reg  in_tail_marker$clock;
-    reg  [7:0] in_len$d;
-    wire  [7:0] in_len$q;
-    reg  in_len$clock;
-    reg  in_short$d;
-    wire  in_short$q;
-    reg  in_short$clock;
-    reg  [7:0] in_len_m1$d;
-    wire  [7:0] in_len_m1$q;
-    reg  in_len_m1$clock;
-    reg  in_gt2$d;
-    wire  in_gt2$q;
-    reg  in_gt2$clock;
-    reg  at_len$d;
-    wire  at_len$q;
-    reg  at_len$clock;
-    reg  early$d;
-    wire  early$q;
-    reg  early$clock;
-    reg  [7:0] hlen_m1$d;
-    wire  [7:0] hlen_m1$q;
-    reg  hlen_m1$clock;
-    reg  [5:0] ram$read_address;
-    reg  ram$read_clock;
-    wire  [64:0] ram$read_data;
-    reg  [5:0] ram$write_address;
-    reg  ram$write_clock;
-    reg  [64:0] ram$write_data;
-    reg  ram$write_enable;
-    reg  [6:0] rptr$d;
-    wire  [6:0] rptr$q;
-    reg  rptr$clock;
-    reg  [6:0] wptr$d;
-    wire  [6:0] wptr$q;
-    reg  wptr$clock;
-    reg  [6:0] cptr$d;
-    wire  [6:0] cptr$q;
-    reg  cptr$clock;
-    reg  shown$d;
-    wire  shown$q;
-    reg  shown$clock;
-    reg  open$d;
-    wire  open$q;
-    reg  open$clock;
-    reg  skip$d;
-    wire  skip$q;
-    reg  skip$clock;
-    reg  [7:0] plen$d;
-    wire  [7:0] plen$q;
-    reg  plen$clock;
-    reg  [7:0] hlen$d;
-    wire  [7:0] hlen$q;
-    reg  hlen$clock;
-    reg  [64:0] cur0$d;
-    wire  [64:0] cur0$q;
-    reg  cur0$clock;
-    reg  [64:0] cur1$d;
-    wire  [64:0] cur1$q;
-    reg  cur1$clock;
-    reg  [6:0] freed_r$d;
-    wire  [6:0] freed_r$q;
-    reg  freed_r$clock;
-    reg  [15:0] c_missing_head$d;
-    wire  [15:0] c_missing_head$q;
-    reg  c_missing_head$clock;
-    reg  [15:0] c_missing_tail$d;
-    wire  [15:0] c_missing_tail$q;
-    reg  c_missing_tail$clock;
-    reg  [15:0] c_too_long$d;
-    wire  [15:0] c_too_long$q;
-    reg  c_too_long$clock;
-    reg  [15:0] c_bad$d;
-    wire  [15:0] c_bad$q;
-    reg  c_bad$clock;
-    reg  [15:0] c_overrun$d;
-    wire  [15:0] c_overrun$q;
-    reg  c_overrun$clock;
-    reg  [64:0] e0$d;
-    wire  [64:0] e0$q;
-    reg  e0$clock;
-    reg  [64:0] e1$d;
-    wire  [64:0] e1$q;
-    reg  e1$clock;
-    reg  [2:0] ereason$d;
-    wire  [2:0] ereason$q;
-    reg  ereason$clock;
-    reg  edropped$d;
-    wire  edropped$q;
-    reg  edropped$clock;
+    reg  intake$clock;
+    reg  intake$reset;
+    wire  intake$flit$valid;
+    wire  [64:0] intake$flit$data;
+    wire  intake$flit$head;
+    wire  intake$flit$body;
+    wire  intake$flit$tail;
+    wire  intake$flit$bad;
+    wire  intake$flit$tail_marker;
+    wire  [7:0] intake$flit$len;
+    wire  intake$flit$short;
+    wire  [7:0] intake$flit$len_less_one;
+    wire  intake$flit$longer_than_two;
+    wire  intake$idle;
+    reg  packet_check$clock;
+    reg  packet_check$reset;
+    reg  packet_check$flit$valid;
+    reg  [64:0] packet_check$flit$data;
+    reg  packet_check$flit$head;
+    reg  packet_check$flit$body;
+    reg  packet_check$flit$tail;
+    reg  packet_check$flit$bad;
+    reg  packet_check$flit$tail_marker;
+    reg  [7:0] packet_check$flit$len;
+    reg  packet_check$flit$short;
+    reg  [7:0] packet_check$flit$len_less_one;
+    reg  packet_check$flit$longer_than_two;
+    wire  packet_check$store$valid;
+    wire  [64:0] packet_check$store$data;
+    wire  packet_check$store$commit;
+    wire  packet_check$store$commit_with_write;
+    wire  packet_check$store$rollback;
+    reg  packet_check$store$full;
+    reg  packet_check$store$full_after_rollback;
+    wire  packet_check$retire;
+    wire  [6:0] packet_check$drops;
+    reg  store$clock;
+    reg  store$reset;
+    reg  store$write$valid;
+    reg  [64:0] store$write$data;
+    reg  store$write$commit;
+    reg  store$write$commit_with_write;
+    reg  store$write$rollback;
+    wire  store$write$full;
+    wire  store$write$full_after_rollback;
+    wire  store$overflow;
+    wire  store$drained;
+    wire  [6:0] store$free;
+    wire  [6:0] store$uncommitted;
+    reg  [6:0] freed_held$d;
+    wire  [6:0] freed_held$q;
+    reg  freed_held$clock;
     
     // Local signals
-    reg  unused_decoded;
-    reg  [6:0] free_slots;
-    reg  take;
-    reg  head;
+    reg  unused_store;
     reg  pop;
-    reg  [6:0] rnext;
-    reg  [6:0] base;
-    reg  [6:0] fill_w;
-    reg  [6:0] fill_c;
-    reg  [6:0] base_next;
-    reg  [6:0] wptr_inc;
-    reg  [6:0] cptr_inc;
-    reg  full;
-    reg  write;
-    reg  commit;
-    reg  rollback;
-    reg  retire;
-    reg  drop;
-    reg  [2:0] reason;
-    reg  [64:0] d0;
-    reg  [64:0] d1;
-    reg  [7:0] plen_inc;
-    reg  has_two;
-    reg  tail_marker;
-    reg  inc_mh;
-    reg  inc_mt;
-    reg  inc_tl;
-    reg  inc_bad;
-    reg  inc_ovr;
-    reg  [6:0] fr_roll;
-    reg  [6:0] fr_step;
+    reg  [6:0] rolled_back;
+    reg  [6:0] stepped;
     
     // Sub module instances
-    vc_packet_buffer$dec dec(
-        .flit(dec$flit),
-        .is_body(dec$is_body),
-        .is_head(dec$is_head),
-        .is_tail(dec$is_tail),
-        .is_control(dec$is_control),
-        .is_idle(dec$is_idle),
-        .is_credit(dec$is_credit),
-        .is_bad_marker(dec$is_bad_marker),
-        .is_link_transfer(dec$is_link_transfer),
-        .malformed(dec$malformed),
-        .code(dec$code),
-        .dst(dec$dst),
-        .src(dec$src),
-        .vc(dec$vc),
-        .kind(dec$kind),
-        .len(dec$len),
-        .delay(dec$delay),
-        .ctrl_vc(dec$ctrl_vc),
-        .credits(dec$credits)
+    vc_packet_buffer$intake intake(
+        .clock(intake$clock),
+        .reset(intake$reset),
+        .sink$valid(sink$valid),
+        .sink$data(sink$data),
+        .sink$ready(sink$ready),
+        .flit$valid(intake$flit$valid),
+        .flit$data(intake$flit$data),
+        .flit$head(intake$flit$head),
+        .flit$body(intake$flit$body),
+        .flit$tail(intake$flit$tail),
+        .flit$bad(intake$flit$bad),
+        .flit$tail_marker(intake$flit$tail_marker),
+        .flit$len(intake$flit$len),
+        .flit$short(intake$flit$short),
+        .flit$len_less_one(intake$flit$len_less_one),
+        .flit$longer_than_two(intake$flit$longer_than_two),
+        .idle(intake$idle)
     );
-    vc_packet_buffer$in_valid in_valid(
-        .d(in_valid$d),
-        .q(in_valid$q),
-        .clock(in_valid$clock)
+    vc_packet_buffer$packet_check packet_check(
+        .clock(packet_check$clock),
+        .reset(packet_check$reset),
+        .flit$valid(packet_check$flit$valid),
+        .flit$data(packet_check$flit$data),
+        .flit$head(packet_check$flit$head),
+        .flit$body(packet_check$flit$body),
+        .flit$tail(packet_check$flit$tail),
+        .flit$bad(packet_check$flit$bad),
+        .flit$tail_marker(packet_check$flit$tail_marker),
+        .flit$len(packet_check$flit$len),
+        .flit$short(packet_check$flit$short),
+        .flit$len_less_one(packet_check$flit$len_less_one),
+        .flit$longer_than_two(packet_check$flit$longer_than_two),
+        .store$valid(packet_check$store$valid),
+        .store$data(packet_check$store$data),
+        .store$commit(packet_check$store$commit),
+        .store$commit_with_write(packet_check$store$commit_with_write),
+        .store$rollback(packet_check$store$rollback),
+        .store$full(packet_check$store$full),
+        .store$full_after_rollback(packet_check$store$full_after_rollback),
+        .retire(packet_check$retire),
+        .drops(packet_check$drops)
     );
-    vc_packet_buffer$in_data in_data(
-        .d(in_data$d),
-        .q(in_data$q),
-        .clock(in_data$clock)
+    vc_packet_buffer$store store(
+        .clock(store$clock),
+        .reset(store$reset),
+        .write$valid(store$write$valid),
+        .write$data(store$write$data),
+        .write$commit(store$write$commit),
+        .write$commit_with_write(store$write$commit_with_write),
+        .write$rollback(store$write$rollback),
+        .write$full(store$write$full),
+        .write$full_after_rollback(store$write$full_after_rollback),
+        .source$valid(source$valid),
+        .source$data(source$data),
+        .source$ready(source$ready),
+        .overflow(store$overflow),
+        .drained(store$drained),
+        .free(store$free),
+        .uncommitted(store$uncommitted)
     );
-    vc_packet_buffer$in_head in_head(
-        .d(in_head$d),
-        .q(in_head$q),
-        .clock(in_head$clock)
-    );
-    vc_packet_buffer$in_body in_body(
-        .d(in_body$d),
-        .q(in_body$q),
-        .clock(in_body$clock)
-    );
-    vc_packet_buffer$in_tail in_tail(
-        .d(in_tail$d),
-        .q(in_tail$q),
-        .clock(in_tail$clock)
-    );
-    vc_packet_buffer$in_bad in_bad(
-        .d(in_bad$d),
-        .q(in_bad$q),
-        .clock(in_bad$clock)
-    );
-    vc_packet_buffer$in_tail_marker in_tail_marker(
-        .d(in_tail_marker$d),
-        .q(in_tail_marker$q),
-        .clock(in_tail_marker$clock)
-    );
-    vc_packet_buffer$in_len in_len(
-        .d(in_len$d),
-        .q(in_len$q),
-        .clock(in_len$clock)
-    );
-    vc_packet_buffer$in_short in_short(
-        .d(in_short$d),
-        .q(in_short$q),
-        .clock(in_short$clock)
-    );
-    vc_packet_buffer$in_len_m1 in_len_m1(
-        .d(in_len_m1$d),
-        .q(in_len_m1$q),
-        .clock(in_len_m1$clock)
-    );
-    vc_packet_buffer$in_gt2 in_gt2(
-        .d(in_gt2$d),
-        .q(in_gt2$q),
-        .clock(in_gt2$clock)
-    );
-    vc_packet_buffer$at_len at_len(
-        .d(at_len$d),
-        .q(at_len$q),
-        .clock(at_len$clock)
-    );
-    vc_packet_buffer$early early(
-        .d(early$d),
-        .q(early$q),
-        .clock(early$clock)
-    );
-    vc_packet_buffer$hlen_m1 hlen_m1(
-        .d(hlen_m1$d),
-        .q(hlen_m1$q),
-        .clock(hlen_m1$clock)
-    );
-    vc_packet_buffer$ram ram(
-        .read_address(ram$read_address),
-        .read_clock(ram$read_clock),
-        .read_data(ram$read_data),
-        .write_address(ram$write_address),
-        .write_clock(ram$write_clock),
-        .write_data(ram$write_data),
-        .write_enable(ram$write_enable)
-    );
-    vc_packet_buffer$rptr rptr(
-        .d(rptr$d),
-        .q(rptr$q),
-        .clock(rptr$clock)
-    );
-    vc_packet_buffer$wptr wptr(
-        .d(wptr$d),
-        .q(wptr$q),
-        .clock(wptr$clock)
-    );
-    vc_packet_buffer$cptr cptr(
-        .d(cptr$d),
-        .q(cptr$q),
-        .clock(cptr$clock)
-    );
-    vc_packet_buffer$shown shown(
-        .d(shown$d),
-        .q(shown$q),
-        .clock(shown$clock)
-    );
-    vc_packet_buffer$open open(
-        .d(open$d),
-        .q(open$q),
-        .clock(open$clock)
-    );
-    vc_packet_buffer$skip skip(
-        .d(skip$d),
-        .q(skip$q),
-        .clock(skip$clock)
-    );
-    vc_packet_buffer$plen plen(
-        .d(plen$d),
-        .q(plen$q),
-        .clock(plen$clock)
-    );
-    vc_packet_buffer$hlen hlen(
-        .d(hlen$d),
-        .q(hlen$q),
-        .clock(hlen$clock)
-    );
-    vc_packet_buffer$cur0 cur0(
-        .d(cur0$d),
-        .q(cur0$q),
-        .clock(cur0$clock)
-    );
-    vc_packet_buffer$cur1 cur1(
-        .d(cur1$d),
-        .q(cur1$q),
-        .clock(cur1$clock)
-    );
-    vc_packet_buffer$freed_r freed_r(
-        .d(freed_r$d),
-        .q(freed_r$q),
-        .clock(freed_r$clock)
-    );
-    vc_packet_buffer$c_missing_head c_missing_head(
-        .d(c_missing_head$d),
-        .q(c_missing_head$q),
-        .clock(c_missing_head$clock)
-    );
-    vc_packet_buffer$c_missing_tail c_missing_tail(
-        .d(c_missing_tail$d),
-        .q(c_missing_tail$q),
-        .clock(c_missing_tail$clock)
-    );
-    vc_packet_buffer$c_too_long c_too_long(
-        .d(c_too_long$d),
-        .q(c_too_long$q),
-        .clock(c_too_long$clock)
-    );
-    vc_packet_buffer$c_bad c_bad(
-        .d(c_bad$d),
-        .q(c_bad$q),
-        .clock(c_bad$clock)
-    );
-    vc_packet_buffer$c_overrun c_overrun(
-        .d(c_overrun$d),
-        .q(c_overrun$q),
-        .clock(c_overrun$clock)
-    );
-    vc_packet_buffer$e0 e0(
-        .d(e0$d),
-        .q(e0$q),
-        .clock(e0$clock)
-    );
-    vc_packet_buffer$e1 e1(
-        .d(e1$d),
-        .q(e1$q),
-        .clock(e1$clock)
-    );
-    vc_packet_buffer$ereason ereason(
-        .d(ereason$d),
-        .q(ereason$q),
-        .clock(ereason$clock)
-    );
-    vc_packet_buffer$edropped edropped(
-        .d(edropped$d),
-        .q(edropped$q),
-        .clock(edropped$clock)
+    vc_packet_buffer$freed_held freed_held(
+        .d(freed_held$d),
+        .q(freed_held$q),
+        .clock(freed_held$clock)
     );
     
     // Update code
     always @(*) begin
-        in_valid$clock = clock;
-        in_data$clock = clock;
-        in_head$clock = clock;
-        in_body$clock = clock;
-        in_tail$clock = clock;
-        in_bad$clock = clock;
-        in_tail_marker$clock = clock;
-        in_len$clock = clock;
-        in_short$clock = clock;
-        in_len_m1$clock = clock;
-        in_gt2$clock = clock;
-        at_len$clock = clock;
-        early$clock = clock;
-        hlen_m1$clock = clock;
-        rptr$clock = clock;
-        wptr$clock = clock;
-        cptr$clock = clock;
-        shown$clock = clock;
-        open$clock = clock;
-        skip$clock = clock;
-        plen$clock = clock;
-        hlen$clock = clock;
-        cur0$clock = clock;
-        cur1$clock = clock;
-        freed_r$clock = clock;
-        c_missing_head$clock = clock;
-        c_missing_tail$clock = clock;
-        c_too_long$clock = clock;
-        c_bad$clock = clock;
-        c_overrun$clock = clock;
-        e0$clock = clock;
-        e1$clock = clock;
-        ereason$clock = clock;
-        edropped$clock = clock;
-        in_valid$d = in_valid$q;
-        in_data$d = in_data$q;
-        in_head$d = in_head$q;
-        in_body$d = in_body$q;
-        in_tail$d = in_tail$q;
-        in_bad$d = in_bad$q;
-        in_tail_marker$d = in_tail_marker$q;
-        in_len$d = in_len$q;
-        in_short$d = in_short$q;
-        in_len_m1$d = in_len_m1$q;
-        in_gt2$d = in_gt2$q;
-        at_len$d = at_len$q;
-        early$d = early$q;
-        hlen_m1$d = hlen_m1$q;
-        rptr$d = rptr$q;
-        wptr$d = wptr$q;
-        cptr$d = cptr$q;
-        shown$d = shown$q;
-        open$d = open$q;
-        skip$d = skip$q;
-        plen$d = plen$q;
-        hlen$d = hlen$q;
-        cur0$d = cur0$q;
-        cur1$d = cur1$q;
-        freed_r$d = freed_r$q;
-        c_missing_head$d = c_missing_head$q;
-        c_missing_tail$d = c_missing_tail$q;
-        c_too_long$d = c_too_long$q;
-        c_bad$d = c_bad$q;
-        c_overrun$d = c_overrun$q;
-        e0$d = e0$q;
-        e1$d = e1$q;
-        ereason$d = ereason$q;
-        edropped$d = edropped$q;
-        unused_decoded = dec$is_idle | dec$is_credit | dec$is_link_transfer | |dec$dst | |dec$src | |dec$vc | |dec$kind | |dec$delay | |dec$ctrl_vc | |dec$credits;
-        ram$read_clock = clock;
-        ram$write_clock = clock;
-        dec$flit = sink$data;
-        sink$ready = 1'b1;
-        freed = ((freed_r$q) & 13'h1fff);
-        missing_head = c_missing_head$q;
-        missing_tail = c_missing_tail$q;
-        too_long = c_too_long$q;
-        bad = c_bad$q;
-        overrun = c_overrun$q;
-        err_flit0 = e0$q;
-        err_flit1 = e1$q;
-        err_reason = ereason$q;
-        dropped_any = edropped$q;
-        free_slots = depth - (wptr$q - rptr$q);
-        free = ((free_slots) & 13'h1fff);
-        idle = ~in_valid$q;
-        source$valid = shown$q;
-        source$data = ram$read_data;
-        pop = source$ready & shown$q;
-        rnext = rptr$q;
-        if (pop) begin
-            rnext = rptr$q + one;
+        freed_held$clock = clock;
+        freed_held$d = freed_held$q;
+        intake$clock = clock;
+        packet_check$clock = clock;
+        store$clock = clock;
+        intake$reset = reset;
+        packet_check$reset = reset;
+        store$reset = reset;
+        idle = intake$idle;
+        drops = packet_check$drops;
+        free = ((store$free) & 13'h1fff);
+        unused_store = store$overflow | store$drained;
+        pop = source$ready & source$valid;
+        rolled_back = 32'h0;
+        if (packet_check$store$rollback) begin
+            rolled_back = store$uncommitted;
         end
-        rptr$d = rnext;
-        ram$read_address = rnext[(32'h0)+:(6)];
-        shown$d = cptr$q != rnext;
-        in_valid$d = sink$valid & ~(dec$is_control & ~dec$is_bad_marker & ~dec$malformed);
-        in_data$d = sink$data;
-        in_head$d = dec$is_head & ~dec$malformed;
-        in_body$d = dec$is_body;
-        in_tail$d = dec$is_tail;
-        in_bad$d = dec$malformed | dec$is_bad_marker;
-        in_tail_marker$d = dec$is_bad_marker & (dec$code == code_tail_bad);
-        in_len$d = dec$len;
-        in_short$d = dec$len < two8;
-        in_len_m1$d = dec$len - one8;
-        in_gt2$d = dec$len > two8;
-        take = in_valid$q;
-        head = in_head$q;
-        tail_marker = in_tail_marker$q;
-        plen_inc = plen$q + one8;
-        has_two = plen$q >= two8;
-        fill_w = wptr$q - rptr$q;
-        fill_c = cptr$q - rptr$q;
-        wptr_inc = wptr$q + one;
-        cptr_inc = cptr$q + one;
-        base = wptr$q;
-        base_next = wptr_inc;
-        full = fill_w == depth;
-        if (head & open$q) begin
-            base = cptr$q;
-            base_next = cptr_inc;
-            full = fill_c == depth;
+        stepped = 32'h0;
+        if (pop ^ packet_check$retire) begin
+            stepped = one;
         end
-        write = 1'b0;
-        commit = 1'b0;
-        rollback = 1'b0;
-        retire = 1'b0;
-        drop = 1'b0;
-        reason = r_bad;
-        d0 = in_data$q;
-        d1 = 32'h0;
-        inc_mh = 1'b0;
-        inc_mt = 1'b0;
-        inc_tl = 1'b0;
-        inc_bad = 1'b0;
-        inc_ovr = 1'b0;
-        if (take) begin
-            if (in_bad$q) begin
-                retire = 1'b1;
-                if (skip$q) begin
-                    if (tail_marker) begin
-                        skip$d = 1'b0;
-                    end
-                end
-                else begin
-                    inc_bad = 1'b1;
-                    drop = 1'b1;
-                    reason = r_bad;
-                    if (open$q) begin
-                        rollback = 1'b1;
-                        d0 = cur0$q;
-                        d1 = in_data$q;
-                        if (has_two) begin
-                            d1 = cur1$q;
-                        end
-                    end
-                    open$d = 1'b0;
-                    skip$d = ~tail_marker;
-                end
-            end
-            else if (head) begin
-                if (open$q) begin
-                    rollback = 1'b1;
-                    inc_mt = 1'b1;
-                    drop = 1'b1;
-                    reason = r_missing_tail;
-                    d0 = cur0$q;
-                    if (has_two) begin
-                        d1 = cur1$q;
-                    end
-                end
-                skip$d = 1'b0;
-                open$d = 1'b0;
-                if (full) begin
-                    inc_ovr = 1'b1;
-                    drop = 1'b1;
-                    reason = r_overrun;
-                    d0 = in_data$q;
-                    d1 = 32'h0;
-                    skip$d = 1'b1;
-                end
-                else if (in_short$q) begin
-                    retire = 1'b1;
-                    inc_bad = 1'b1;
-                    drop = 1'b1;
-                    reason = r_bad;
-                    d0 = in_data$q;
-                    d1 = 32'h0;
-                    skip$d = 1'b1;
-                end
-                else begin
-                    write = 1'b1;
-                    open$d = 1'b1;
-                    plen$d = one8;
-                    hlen$d = in_len$q;
-                    hlen_m1$d = in_len_m1$q;
-                    at_len$d = 1'b0;
-                    early$d = in_gt2$q;
-                    cur0$d = in_data$q;
-                end
-            end
-            else if (skip$q) begin
-                retire = 1'b1;
-                if (in_tail$q) begin
-                    skip$d = 1'b0;
-                end
-            end
-            else if (~open$q) begin
-                retire = 1'b1;
-                inc_mh = 1'b1;
-                drop = 1'b1;
-                reason = r_missing_head;
-                skip$d = in_body$q;
-            end
-            else begin
-                d0 = cur0$q;
-                d1 = in_data$q;
-                if (has_two) begin
-                    d1 = cur1$q;
-                end
-                if (full) begin
-                    inc_ovr = 1'b1;
-                    drop = 1'b1;
-                    reason = r_overrun;
-                    rollback = 1'b1;
-                    open$d = 1'b0;
-                    skip$d = in_body$q;
-                end
-                else if (at_len$q) begin
-                    inc_tl = 1'b1;
-                    retire = 1'b1;
-                    drop = 1'b1;
-                    reason = r_too_long;
-                    rollback = 1'b1;
-                    open$d = 1'b0;
-                    skip$d = in_body$q;
-                end
-                else if (in_tail$q & early$q) begin
-                    inc_tl = 1'b1;
-                    retire = 1'b1;
-                    drop = 1'b1;
-                    reason = r_too_short;
-                    rollback = 1'b1;
-                    open$d = 1'b0;
-                end
-                else begin
-                    write = 1'b1;
-                    plen$d = plen_inc;
-                    at_len$d = (plen_inc >= hlen$q) | (plen_inc >= max_len);
-                    early$d = plen_inc < hlen_m1$q;
-                    if (plen$q == one8) begin
-                        cur1$d = in_data$q;
-                    end
-                    if (in_tail$q) begin
-                        commit = 1'b1;
-                        open$d = 1'b0;
-                    end
-                end
-            end
+        if (pop & packet_check$retire) begin
+            stepped = two;
         end
-        ram$write_enable = write;
-        ram$write_address = base[(32'h0)+:(6)];
-        ram$write_data = in_data$q;
-        if (write & (rnext[(32'h0)+:(6)] == base[(32'h0)+:(6)])) begin
-            ram$read_address = rnext[(32'h0)+:(6)] ^ bit0;
-        end
-        if (rollback) begin
-            wptr$d = cptr$q;
-        end
-        if (write) begin
-            wptr$d = base_next;
-        end
-        if (commit) begin
-            cptr$d = base_next;
-        end
-        fr_roll = zero;
-        if (rollback) begin
-            fr_roll = wptr$q - cptr$q;
-        end
-        fr_step = zero;
-        if (pop ^ retire) begin
-            fr_step = one;
-        end
-        if (pop & retire) begin
-            fr_step = two;
-        end
-        freed_r$d = fr_roll + fr_step;
-        if (inc_mh & ~&c_missing_head$q) begin
-            c_missing_head$d = c_missing_head$q + one16;
-        end
-        if (inc_mt & ~&c_missing_tail$q) begin
-            c_missing_tail$d = c_missing_tail$q + one16;
-        end
-        if (inc_tl & ~&c_too_long$q) begin
-            c_too_long$d = c_too_long$q + one16;
-        end
-        if (inc_bad & ~&c_bad$q) begin
-            c_bad$d = c_bad$q + one16;
-        end
-        if (inc_ovr & ~&c_overrun$q) begin
-            c_overrun$d = c_overrun$q + one16;
-        end
-        if (drop) begin
-            e0$d = d0;
-            e1$d = d1;
-            ereason$d = reason;
-            edropped$d = 1'b1;
-        end
+        freed_held$d = rolled_back + stepped;
+        freed = ((freed_held$q) & 13'h1fff);
         if (reset) begin
-            in_valid$d = 1'b0;
-            rptr$d = 32'h0;
-            wptr$d = 32'h0;
-            cptr$d = 32'h0;
-            shown$d = 1'b0;
-            open$d = 1'b0;
-            skip$d = 1'b0;
-            plen$d = 32'h0;
-            freed_r$d = 32'h0;
-            c_missing_head$d = 32'h0;
-            c_missing_tail$d = 32'h0;
-            c_too_long$d = 32'h0;
-            c_bad$d = 32'h0;
-            c_overrun$d = 32'h0;
-            e0$d = 32'h0;
-            e1$d = 32'h0;
-            ereason$d = 32'h0;
-            edropped$d = 1'b0;
+            freed_held$d = 32'h0;
         end
     end
     
+    always @(*) packet_check$flit$valid = intake$flit$valid;
+    always @(*) packet_check$flit$data = intake$flit$data;
+    always @(*) packet_check$flit$head = intake$flit$head;
+    always @(*) packet_check$flit$body = intake$flit$body;
+    always @(*) packet_check$flit$tail = intake$flit$tail;
+    always @(*) packet_check$flit$bad = intake$flit$bad;
+    always @(*) packet_check$flit$tail_marker = intake$flit$tail_marker;
+    always @(*) packet_check$flit$len = intake$flit$len;
+    always @(*) packet_check$flit$short = intake$flit$short;
+    always @(*) packet_check$flit$len_less_one = intake$flit$len_less_one;
+    always @(*) packet_check$flit$longer_than_two = intake$flit$longer_than_two;
+    always @(*) store$write$valid = packet_check$store$valid;
+    always @(*) store$write$data = packet_check$store$data;
+    always @(*) store$write$commit = packet_check$store$commit;
+    always @(*) store$write$commit_with_write = packet_check$store$commit_with_write;
+    always @(*) store$write$rollback = packet_check$store$rollback;
+    always @(*) packet_check$store$full = store$write$full;
+    always @(*) packet_check$store$full_after_rollback = store$write$full_after_rollback;
 endmodule // vc_packet_buffer
 
 
-module vc_packet_buffer$at_len(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // vc_packet_buffer$at_len
-
-
-module vc_packet_buffer$c_bad(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // vc_packet_buffer$c_bad
-
-
-module vc_packet_buffer$c_missing_head(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // vc_packet_buffer$c_missing_head
-
-
-module vc_packet_buffer$c_missing_tail(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // vc_packet_buffer$c_missing_tail
-
-
-module vc_packet_buffer$c_overrun(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // vc_packet_buffer$c_overrun
-
-
-module vc_packet_buffer$c_too_long(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // vc_packet_buffer$c_too_long
-
-
-module vc_packet_buffer$cptr(d,q,clock);
+module vc_packet_buffer$freed_held(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -875,10 +220,267 @@ module vc_packet_buffer$cptr(d,q,clock);
        q <= d;
     end
           
-endmodule // vc_packet_buffer$cptr
+endmodule // vc_packet_buffer$freed_held
 
 
-module vc_packet_buffer$cur0(d,q,clock);
+module vc_packet_buffer$intake(clock,reset,sink$valid,sink$data,sink$ready,flit$valid,flit$data,flit$head,flit$body,flit$tail,flit$bad,flit$tail_marker,flit$len,flit$short,flit$len_less_one,flit$longer_than_two,idle);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  sink$valid;
+    input wire  [64:0] sink$data;
+    output reg  sink$ready;
+    output reg  flit$valid;
+    output reg  [64:0] flit$data;
+    output reg  flit$head;
+    output reg  flit$body;
+    output reg  flit$tail;
+    output reg  flit$bad;
+    output reg  flit$tail_marker;
+    output reg  [7:0] flit$len;
+    output reg  flit$short;
+    output reg  [7:0] flit$len_less_one;
+    output reg  flit$longer_than_two;
+    output reg  idle;
+    
+    // Constant declarations
+    localparam  code_tail_bad = 6'b101;
+    localparam  one = 8'h1;
+    localparam  two = 8'h2;
+    
+    // Stub signals
+    reg  [64:0] decoder$flit;
+    wire  decoder$is_body;
+    wire  decoder$is_head;
+    wire  decoder$is_tail;
+    wire  decoder$is_control;
+    wire  decoder$is_idle;
+    wire  decoder$is_credit;
+    wire  decoder$is_bad_marker;
+    wire  decoder$is_link_transfer;
+    wire  decoder$malformed;
+    wire  [5:0] decoder$code;
+    wire  [15:0] decoder$dst;
+    wire  [15:0] decoder$src;
+    wire  [2:0] decoder$vc;
+    wire  [3:0] decoder$kind;
+    wire  [7:0] decoder$len;
+    wire  [11:0] decoder$delay;
+    wire  [2:0] decoder$ctrl_vc;
+    wire  [15:0] decoder$credits;
+    reg  held$d;
+    wire  held$q;
+    reg  held$clock;
+    reg  [64:0] data$d;
+    wire  [64:0] data$q;
+    reg  data$clock;
+    reg  head$d;
+    wire  head$q;
+    reg  head$clock;
+    reg  body$d;
+    wire  body$q;
+    reg  body$clock;
+    reg  tail$d;
+    wire  tail$q;
+    reg  tail$clock;
+    reg  bad$d;
+    wire  bad$q;
+    reg  bad$clock;
+    reg  tail_marker$d;
+    wire  tail_marker$q;
+    reg  tail_marker$clock;
+    reg  [7:0] len$d;
+    wire  [7:0] len$q;
+    reg  len$clock;
+    reg  short$d;
+    wire  short$q;
+    reg  short$clock;
+    reg  [7:0] len_less_one$d;
+    wire  [7:0] len_less_one$q;
+    reg  len_less_one$clock;
+    reg  longer_than_two$d;
+    wire  longer_than_two$q;
+    reg  longer_than_two$clock;
+    
+    // Local signals
+    reg  unused_decoded;
+    
+    // Sub module instances
+    vc_packet_buffer$intake$decoder decoder(
+        .flit(decoder$flit),
+        .is_body(decoder$is_body),
+        .is_head(decoder$is_head),
+        .is_tail(decoder$is_tail),
+        .is_control(decoder$is_control),
+        .is_idle(decoder$is_idle),
+        .is_credit(decoder$is_credit),
+        .is_bad_marker(decoder$is_bad_marker),
+        .is_link_transfer(decoder$is_link_transfer),
+        .malformed(decoder$malformed),
+        .code(decoder$code),
+        .dst(decoder$dst),
+        .src(decoder$src),
+        .vc(decoder$vc),
+        .kind(decoder$kind),
+        .len(decoder$len),
+        .delay(decoder$delay),
+        .ctrl_vc(decoder$ctrl_vc),
+        .credits(decoder$credits)
+    );
+    vc_packet_buffer$intake$held held(
+        .d(held$d),
+        .q(held$q),
+        .clock(held$clock)
+    );
+    vc_packet_buffer$intake$data data(
+        .d(data$d),
+        .q(data$q),
+        .clock(data$clock)
+    );
+    vc_packet_buffer$intake$head head(
+        .d(head$d),
+        .q(head$q),
+        .clock(head$clock)
+    );
+    vc_packet_buffer$intake$body body(
+        .d(body$d),
+        .q(body$q),
+        .clock(body$clock)
+    );
+    vc_packet_buffer$intake$tail tail(
+        .d(tail$d),
+        .q(tail$q),
+        .clock(tail$clock)
+    );
+    vc_packet_buffer$intake$bad bad(
+        .d(bad$d),
+        .q(bad$q),
+        .clock(bad$clock)
+    );
+    vc_packet_buffer$intake$tail_marker tail_marker(
+        .d(tail_marker$d),
+        .q(tail_marker$q),
+        .clock(tail_marker$clock)
+    );
+    vc_packet_buffer$intake$len len(
+        .d(len$d),
+        .q(len$q),
+        .clock(len$clock)
+    );
+    vc_packet_buffer$intake$short short(
+        .d(short$d),
+        .q(short$q),
+        .clock(short$clock)
+    );
+    vc_packet_buffer$intake$len_less_one len_less_one(
+        .d(len_less_one$d),
+        .q(len_less_one$q),
+        .clock(len_less_one$clock)
+    );
+    vc_packet_buffer$intake$longer_than_two longer_than_two(
+        .d(longer_than_two$d),
+        .q(longer_than_two$q),
+        .clock(longer_than_two$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        held$clock = clock;
+        data$clock = clock;
+        head$clock = clock;
+        body$clock = clock;
+        tail$clock = clock;
+        bad$clock = clock;
+        tail_marker$clock = clock;
+        len$clock = clock;
+        short$clock = clock;
+        len_less_one$clock = clock;
+        longer_than_two$clock = clock;
+        held$d = held$q;
+        data$d = data$q;
+        head$d = head$q;
+        body$d = body$q;
+        tail$d = tail$q;
+        bad$d = bad$q;
+        tail_marker$d = tail_marker$q;
+        len$d = len$q;
+        short$d = short$q;
+        len_less_one$d = len_less_one$q;
+        longer_than_two$d = longer_than_two$q;
+        unused_decoded = decoder$is_idle | decoder$is_credit | decoder$is_link_transfer | |decoder$dst | |decoder$src | |decoder$vc | |decoder$kind | |decoder$delay | |decoder$ctrl_vc | |decoder$credits;
+        decoder$flit = sink$data;
+        sink$ready = 1'b1;
+        idle = ~held$q;
+        held$d = sink$valid & ~(decoder$is_control & ~decoder$is_bad_marker & ~decoder$malformed);
+        data$d = sink$data;
+        head$d = decoder$is_head & ~decoder$malformed;
+        body$d = decoder$is_body;
+        tail$d = decoder$is_tail;
+        bad$d = decoder$malformed | decoder$is_bad_marker;
+        tail_marker$d = decoder$is_bad_marker & (decoder$code == code_tail_bad);
+        len$d = decoder$len;
+        short$d = decoder$len < two;
+        len_less_one$d = decoder$len - one;
+        longer_than_two$d = decoder$len > two;
+        if (reset) begin
+            held$d = 1'b0;
+        end
+        flit$valid = held$q;
+        flit$data = data$q;
+        flit$head = head$q;
+        flit$body = body$q;
+        flit$tail = tail$q;
+        flit$bad = bad$q;
+        flit$tail_marker = tail_marker$q;
+        flit$len = len$q;
+        flit$short = short$q;
+        flit$len_less_one = len_less_one$q;
+        flit$longer_than_two = longer_than_two$q;
+    end
+    
+endmodule // vc_packet_buffer$intake
+
+
+module vc_packet_buffer$intake$bad(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // vc_packet_buffer$intake$bad
+
+
+module vc_packet_buffer$intake$body(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // vc_packet_buffer$intake$body
+
+
+module vc_packet_buffer$intake$data(d,q,clock);
     
     // Module arguments
     input wire  [64:0] d;
@@ -894,29 +496,10 @@ module vc_packet_buffer$cur0(d,q,clock);
        q <= d;
     end
           
-endmodule // vc_packet_buffer$cur0
+endmodule // vc_packet_buffer$intake$data
 
 
-module vc_packet_buffer$cur1(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // vc_packet_buffer$cur1
-
-
-module vc_packet_buffer$dec(flit,is_body,is_head,is_tail,is_control,is_idle,is_credit,is_bad_marker,is_link_transfer,malformed,code,dst,src,vc,kind,len,delay,ctrl_vc,credits);
+module vc_packet_buffer$intake$decoder(flit,is_body,is_head,is_tail,is_control,is_idle,is_credit,is_bad_marker,is_link_transfer,malformed,code,dst,src,vc,kind,len,delay,ctrl_vc,credits);
     
     // Module arguments
     input wire  [64:0] flit;
@@ -981,48 +564,10 @@ module vc_packet_buffer$dec(flit,is_body,is_head,is_tail,is_control,is_idle,is_c
         malformed = ((~flit[type_bit]) & flit[head_bit] & flit[tail_bit]) | (is_head & (kind >= kind_limit)) | (is_control & (code > code_bad_last) & (code < code_lt_first));
     end
     
-endmodule // vc_packet_buffer$dec
+endmodule // vc_packet_buffer$intake$decoder
 
 
-module vc_packet_buffer$e0(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // vc_packet_buffer$e0
-
-
-module vc_packet_buffer$e1(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // vc_packet_buffer$e1
-
-
-module vc_packet_buffer$early(d,q,clock);
+module vc_packet_buffer$intake$head(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1038,10 +583,10 @@ module vc_packet_buffer$early(d,q,clock);
        q <= d;
     end
           
-endmodule // vc_packet_buffer$early
+endmodule // vc_packet_buffer$intake$head
 
 
-module vc_packet_buffer$edropped(d,q,clock);
+module vc_packet_buffer$intake$held(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1057,29 +602,377 @@ module vc_packet_buffer$edropped(d,q,clock);
        q <= d;
     end
           
-endmodule // vc_packet_buffer$edropped
+endmodule // vc_packet_buffer$intake$held
 
 
-module vc_packet_buffer$ereason(d,q,clock);
+module vc_packet_buffer$intake$len(d,q,clock);
     
     // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
+    input wire  [7:0] d;
+    output reg  [7:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 3'h0;
+       q = 8'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // vc_packet_buffer$ereason
+endmodule // vc_packet_buffer$intake$len
 
 
-module vc_packet_buffer$freed_r(d,q,clock);
+module vc_packet_buffer$intake$len_less_one(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // vc_packet_buffer$intake$len_less_one
+
+
+module vc_packet_buffer$intake$longer_than_two(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // vc_packet_buffer$intake$longer_than_two
+
+
+module vc_packet_buffer$intake$short(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // vc_packet_buffer$intake$short
+
+
+module vc_packet_buffer$intake$tail(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // vc_packet_buffer$intake$tail
+
+
+module vc_packet_buffer$intake$tail_marker(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // vc_packet_buffer$intake$tail_marker
+
+
+module vc_packet_buffer$packet_check(clock,reset,flit$valid,flit$data,flit$head,flit$body,flit$tail,flit$bad,flit$tail_marker,flit$len,flit$short,flit$len_less_one,flit$longer_than_two,store$valid,store$data,store$commit,store$commit_with_write,store$rollback,store$full,store$full_after_rollback,retire,drops);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  flit$valid;
+    input wire  [64:0] flit$data;
+    input wire  flit$head;
+    input wire  flit$body;
+    input wire  flit$tail;
+    input wire  flit$bad;
+    input wire  flit$tail_marker;
+    input wire  [7:0] flit$len;
+    input wire  flit$short;
+    input wire  [7:0] flit$len_less_one;
+    input wire  flit$longer_than_two;
+    output reg  store$valid;
+    output reg  [64:0] store$data;
+    output reg  store$commit;
+    output reg  store$commit_with_write;
+    output reg  store$rollback;
+    input wire  store$full;
+    input wire  store$full_after_rollback;
+    output reg  retire;
+    output reg  [6:0] drops;
+    
+    // Constant declarations
+    localparam  one = 8'h1;
+    localparam  max_len = 8'h20;
+    localparam  missing_head = 7'b1;
+    localparam  missing_tail = 7'b10;
+    localparam  too_long = 7'b100;
+    localparam  too_short = 7'b1000;
+    localparam  bad = 7'b10000;
+    localparam  overrun = 7'b100000;
+    
+    // Stub signals
+    reg  open$d;
+    wire  open$q;
+    reg  open$clock;
+    reg  skip$d;
+    wire  skip$q;
+    reg  skip$clock;
+    reg  [7:0] stored$d;
+    wire  [7:0] stored$q;
+    reg  stored$clock;
+    reg  [7:0] len$d;
+    wire  [7:0] len$q;
+    reg  len$clock;
+    reg  [7:0] len_less_one$d;
+    wire  [7:0] len_less_one$q;
+    reg  len_less_one$clock;
+    reg  at_len$d;
+    wire  at_len$q;
+    reg  at_len$clock;
+    reg  early$d;
+    wire  early$q;
+    reg  early$clock;
+    reg  [6:0] drops_held$d;
+    wire  [6:0] drops_held$q;
+    reg  drops_held$clock;
+    
+    // Local signals
+    reg  full;
+    reg  [7:0] stored_next;
+    reg  [6:0] dropping;
+    
+    // Sub module instances
+    vc_packet_buffer$packet_check$open open(
+        .d(open$d),
+        .q(open$q),
+        .clock(open$clock)
+    );
+    vc_packet_buffer$packet_check$skip skip(
+        .d(skip$d),
+        .q(skip$q),
+        .clock(skip$clock)
+    );
+    vc_packet_buffer$packet_check$stored stored(
+        .d(stored$d),
+        .q(stored$q),
+        .clock(stored$clock)
+    );
+    vc_packet_buffer$packet_check$len len(
+        .d(len$d),
+        .q(len$q),
+        .clock(len$clock)
+    );
+    vc_packet_buffer$packet_check$len_less_one len_less_one(
+        .d(len_less_one$d),
+        .q(len_less_one$q),
+        .clock(len_less_one$clock)
+    );
+    vc_packet_buffer$packet_check$at_len at_len(
+        .d(at_len$d),
+        .q(at_len$q),
+        .clock(at_len$clock)
+    );
+    vc_packet_buffer$packet_check$early early(
+        .d(early$d),
+        .q(early$q),
+        .clock(early$clock)
+    );
+    vc_packet_buffer$packet_check$drops_held drops_held(
+        .d(drops_held$d),
+        .q(drops_held$q),
+        .clock(drops_held$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        open$clock = clock;
+        skip$clock = clock;
+        stored$clock = clock;
+        len$clock = clock;
+        len_less_one$clock = clock;
+        at_len$clock = clock;
+        early$clock = clock;
+        drops_held$clock = clock;
+        open$d = open$q;
+        skip$d = skip$q;
+        stored$d = stored$q;
+        len$d = len$q;
+        len_less_one$d = len_less_one$q;
+        at_len$d = at_len$q;
+        early$d = early$q;
+        drops_held$d = drops_held$q;
+        drops = drops_held$q;
+        store$data = flit$data;
+        stored_next = stored$q + one;
+        full = store$full;
+        if (flit$head & open$q) begin
+            full = store$full_after_rollback;
+        end
+        store$valid = 1'b0;
+        store$commit = 1'b0;
+        store$commit_with_write = 1'b0;
+        store$rollback = 1'b0;
+        retire = 1'b0;
+        dropping = 32'h0;
+        if (flit$valid) begin
+            if (flit$bad) begin
+                retire = 1'b1;
+                if (skip$q) begin
+                    if (flit$tail_marker) begin
+                        skip$d = 1'b0;
+                    end
+                end
+                else begin
+                    dropping = bad;
+                    store$rollback = open$q;
+                    open$d = 1'b0;
+                    skip$d = ~flit$tail_marker;
+                end
+            end
+            else if (flit$head) begin
+                if (open$q) begin
+                    store$rollback = 1'b1;
+                    dropping = missing_tail;
+                end
+                skip$d = 1'b0;
+                open$d = 1'b0;
+                if (full) begin
+                    dropping = dropping | overrun;
+                    skip$d = 1'b1;
+                end
+                else if (flit$short) begin
+                    retire = 1'b1;
+                    dropping = dropping | bad;
+                    skip$d = 1'b1;
+                end
+                else begin
+                    store$valid = 1'b1;
+                    open$d = 1'b1;
+                    stored$d = one;
+                    len$d = flit$len;
+                    len_less_one$d = flit$len_less_one;
+                    at_len$d = 1'b0;
+                    early$d = flit$longer_than_two;
+                end
+            end
+            else if (skip$q) begin
+                retire = 1'b1;
+                if (flit$tail) begin
+                    skip$d = 1'b0;
+                end
+            end
+            else if (~open$q) begin
+                retire = 1'b1;
+                dropping = missing_head;
+                skip$d = flit$body;
+            end
+            else if (full) begin
+                dropping = overrun;
+                store$rollback = 1'b1;
+                open$d = 1'b0;
+                skip$d = flit$body;
+            end
+            else if (at_len$q) begin
+                retire = 1'b1;
+                dropping = too_long;
+                store$rollback = 1'b1;
+                open$d = 1'b0;
+                skip$d = flit$body;
+            end
+            else if (flit$tail & early$q) begin
+                retire = 1'b1;
+                dropping = too_short;
+                store$rollback = 1'b1;
+                open$d = 1'b0;
+            end
+            else begin
+                store$valid = 1'b1;
+                stored$d = stored_next;
+                at_len$d = (stored_next >= len$q) | (stored_next >= max_len);
+                early$d = stored_next < len_less_one$q;
+                if (flit$tail) begin
+                    store$commit_with_write = 1'b1;
+                    open$d = 1'b0;
+                end
+            end
+        end
+        drops_held$d = dropping;
+        if (reset) begin
+            open$d = 1'b0;
+            skip$d = 1'b0;
+            stored$d = 32'h0;
+            drops_held$d = 32'h0;
+        end
+    end
+    
+endmodule // vc_packet_buffer$packet_check
+
+
+module vc_packet_buffer$packet_check$at_len(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // vc_packet_buffer$packet_check$at_len
+
+
+module vc_packet_buffer$packet_check$drops_held(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -1095,10 +988,29 @@ module vc_packet_buffer$freed_r(d,q,clock);
        q <= d;
     end
           
-endmodule // vc_packet_buffer$freed_r
+endmodule // vc_packet_buffer$packet_check$drops_held
 
 
-module vc_packet_buffer$hlen(d,q,clock);
+module vc_packet_buffer$packet_check$early(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // vc_packet_buffer$packet_check$early
+
+
+module vc_packet_buffer$packet_check$len(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -1114,10 +1026,10 @@ module vc_packet_buffer$hlen(d,q,clock);
        q <= d;
     end
           
-endmodule // vc_packet_buffer$hlen
+endmodule // vc_packet_buffer$packet_check$len
 
 
-module vc_packet_buffer$hlen_m1(d,q,clock);
+module vc_packet_buffer$packet_check$len_less_one(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -1133,10 +1045,10 @@ module vc_packet_buffer$hlen_m1(d,q,clock);
        q <= d;
     end
           
-endmodule // vc_packet_buffer$hlen_m1
+endmodule // vc_packet_buffer$packet_check$len_less_one
 
 
-module vc_packet_buffer$in_bad(d,q,clock);
+module vc_packet_buffer$packet_check$open(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1152,10 +1064,10 @@ module vc_packet_buffer$in_bad(d,q,clock);
        q <= d;
     end
           
-endmodule // vc_packet_buffer$in_bad
+endmodule // vc_packet_buffer$packet_check$open
 
 
-module vc_packet_buffer$in_body(d,q,clock);
+module vc_packet_buffer$packet_check$skip(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1171,67 +1083,10 @@ module vc_packet_buffer$in_body(d,q,clock);
        q <= d;
     end
           
-endmodule // vc_packet_buffer$in_body
+endmodule // vc_packet_buffer$packet_check$skip
 
 
-module vc_packet_buffer$in_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // vc_packet_buffer$in_data
-
-
-module vc_packet_buffer$in_gt2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // vc_packet_buffer$in_gt2
-
-
-module vc_packet_buffer$in_head(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // vc_packet_buffer$in_head
-
-
-module vc_packet_buffer$in_len(d,q,clock);
+module vc_packet_buffer$packet_check$stored(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -1247,29 +1102,202 @@ module vc_packet_buffer$in_len(d,q,clock);
        q <= d;
     end
           
-endmodule // vc_packet_buffer$in_len
+endmodule // vc_packet_buffer$packet_check$stored
 
 
-module vc_packet_buffer$in_len_m1(d,q,clock);
+module vc_packet_buffer$store(clock,reset,write$valid,write$data,write$commit,write$commit_with_write,write$rollback,write$full,write$full_after_rollback,source$valid,source$data,source$ready,overflow,drained,free,uncommitted);
     
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  clock;
+    input wire  reset;
+    input wire  write$valid;
+    input wire  [64:0] write$data;
+    input wire  write$commit;
+    input wire  write$commit_with_write;
+    input wire  write$rollback;
+    output reg  write$full;
+    output reg  write$full_after_rollback;
+    output reg  source$valid;
+    output reg  [64:0] source$data;
+    input wire  source$ready;
+    output reg  overflow;
+    output reg  drained;
+    output reg  [6:0] free;
+    output reg  [6:0] uncommitted;
+    
+    // Constant declarations
+    localparam  depth = 7'b1000000;
+    localparam  one = 7'b1;
+    localparam  bit0 = 6'b1;
+    
+    // Stub signals
+    reg  [5:0] ram$read_address;
+    reg  ram$read_clock;
+    wire  [64:0] ram$read_data;
+    reg  [5:0] ram$write_address;
+    reg  ram$write_clock;
+    reg  [64:0] ram$write_data;
+    reg  ram$write_enable;
+    reg  [6:0] read_at$d;
+    wire  [6:0] read_at$q;
+    reg  read_at$clock;
+    reg  [6:0] write_at$d;
+    wire  [6:0] write_at$q;
+    reg  write_at$clock;
+    reg  [6:0] commit_at$d;
+    wire  [6:0] commit_at$q;
+    reg  commit_at$clock;
+    reg  shown$d;
+    wire  shown$q;
+    reg  shown$clock;
+    reg  overflowed$d;
+    wire  overflowed$q;
+    reg  overflowed$clock;
+    
+    // Local signals
+    reg  pop;
+    reg  [6:0] read_next;
+    reg  [6:0] visible_next;
+    reg  [6:0] base;
+    reg  [6:0] base_next;
+    reg  [6:0] write_next;
+    reg  [6:0] stored;
+    reg  [6:0] committed;
+    reg  full_now;
+    reg  full_committed;
+    reg  writing;
+    
+    // Sub module instances
+    vc_packet_buffer$store$ram ram(
+        .read_address(ram$read_address),
+        .read_clock(ram$read_clock),
+        .read_data(ram$read_data),
+        .write_address(ram$write_address),
+        .write_clock(ram$write_clock),
+        .write_data(ram$write_data),
+        .write_enable(ram$write_enable)
+    );
+    vc_packet_buffer$store$read_at read_at(
+        .d(read_at$d),
+        .q(read_at$q),
+        .clock(read_at$clock)
+    );
+    vc_packet_buffer$store$write_at write_at(
+        .d(write_at$d),
+        .q(write_at$q),
+        .clock(write_at$clock)
+    );
+    vc_packet_buffer$store$commit_at commit_at(
+        .d(commit_at$d),
+        .q(commit_at$q),
+        .clock(commit_at$clock)
+    );
+    vc_packet_buffer$store$shown shown(
+        .d(shown$d),
+        .q(shown$q),
+        .clock(shown$clock)
+    );
+    vc_packet_buffer$store$overflowed overflowed(
+        .d(overflowed$d),
+        .q(overflowed$q),
+        .clock(overflowed$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        read_at$clock = clock;
+        write_at$clock = clock;
+        commit_at$clock = clock;
+        shown$clock = clock;
+        overflowed$clock = clock;
+        read_at$d = read_at$q;
+        write_at$d = write_at$q;
+        commit_at$d = commit_at$q;
+        shown$d = shown$q;
+        overflowed$d = overflowed$q;
+        ram$read_clock = clock;
+        ram$write_clock = clock;
+        overflow = overflowed$q;
+        drained = ~shown$q & (commit_at$q == read_at$q);
+        stored = write_at$q - read_at$q;
+        committed = commit_at$q - read_at$q;
+        free = depth - stored;
+        uncommitted = write_at$q - commit_at$q;
+        full_now = |(stored & depth);
+        full_committed = |(committed & depth);
+        write$full = full_now;
+        write$full_after_rollback = full_committed;
+        source$valid = shown$q;
+        source$data = ram$read_data;
+        pop = source$ready & shown$q;
+        read_next = read_at$q;
+        if (pop) begin
+            read_next = read_at$q + one;
+        end
+        read_at$d = read_next;
+        visible_next = commit_at$q;
+        if (write$commit) begin
+            visible_next = write_at$q;
+        end
+        shown$d = visible_next != read_next;
+        base = write_at$q;
+        writing = write$valid & ~full_now;
+        if (write$rollback) begin
+            base = commit_at$q;
+            writing = write$valid & ~full_committed;
+        end
+        base_next = base + one;
+        write_next = base;
+        if (writing) begin
+            write_next = base_next;
+        end
+        if (write$valid & ~writing) begin
+            overflowed$d = 1'b1;
+        end
+        write_at$d = write_next;
+        commit_at$d = visible_next;
+        if (write$commit_with_write) begin
+            commit_at$d = write_next;
+        end
+        ram$write_enable = writing;
+        ram$write_address = base[(32'h0)+:(6)];
+        ram$write_data = write$data;
+        ram$read_address = read_next[(32'h0)+:(6)];
+        if (writing & (read_next[(32'h0)+:(6)] == base[(32'h0)+:(6)])) begin
+            ram$read_address = read_next[(32'h0)+:(6)] ^ bit0;
+        end
+        if (reset) begin
+            read_at$d = 32'h0;
+            write_at$d = 32'h0;
+            commit_at$d = 32'h0;
+            shown$d = 1'b0;
+            overflowed$d = 1'b0;
+        end
+    end
+    
+endmodule // vc_packet_buffer$store
+
+
+module vc_packet_buffer$store$commit_at(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 7'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // vc_packet_buffer$in_len_m1
+endmodule // vc_packet_buffer$store$commit_at
 
 
-module vc_packet_buffer$in_short(d,q,clock);
+module vc_packet_buffer$store$overflowed(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1285,105 +1313,10 @@ module vc_packet_buffer$in_short(d,q,clock);
        q <= d;
     end
           
-endmodule // vc_packet_buffer$in_short
+endmodule // vc_packet_buffer$store$overflowed
 
 
-module vc_packet_buffer$in_tail(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // vc_packet_buffer$in_tail
-
-
-module vc_packet_buffer$in_tail_marker(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // vc_packet_buffer$in_tail_marker
-
-
-module vc_packet_buffer$in_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // vc_packet_buffer$in_valid
-
-
-module vc_packet_buffer$open(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // vc_packet_buffer$open
-
-
-module vc_packet_buffer$plen(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // vc_packet_buffer$plen
-
-
-module vc_packet_buffer$ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module vc_packet_buffer$store$ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -1409,10 +1342,10 @@ module vc_packet_buffer$ram(read_address,read_clock,read_data,write_address,writ
        end
     end
                 
-endmodule // vc_packet_buffer$ram
+endmodule // vc_packet_buffer$store$ram
 
 
-module vc_packet_buffer$rptr(d,q,clock);
+module vc_packet_buffer$store$read_at(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -1428,10 +1361,10 @@ module vc_packet_buffer$rptr(d,q,clock);
        q <= d;
     end
           
-endmodule // vc_packet_buffer$rptr
+endmodule // vc_packet_buffer$store$read_at
 
 
-module vc_packet_buffer$shown(d,q,clock);
+module vc_packet_buffer$store$shown(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1447,29 +1380,10 @@ module vc_packet_buffer$shown(d,q,clock);
        q <= d;
     end
           
-endmodule // vc_packet_buffer$shown
+endmodule // vc_packet_buffer$store$shown
 
 
-module vc_packet_buffer$skip(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // vc_packet_buffer$skip
-
-
-module vc_packet_buffer$wptr(d,q,clock);
+module vc_packet_buffer$store$write_at(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -1485,4 +1399,4 @@ module vc_packet_buffer$wptr(d,q,clock);
        q <= d;
     end
           
-endmodule // vc_packet_buffer$wptr
+endmodule // vc_packet_buffer$store$write_at
