@@ -9,6 +9,7 @@
 //! ([`endpoint`]).
 pub mod commit_fifo;
 pub mod deframer;
+pub mod bist;
 pub mod endpoint;
 pub mod lane_channel;
 pub mod link_requests;
