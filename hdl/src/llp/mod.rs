@@ -5,11 +5,12 @@
 //! receiver's requests to its transmitter ([`link_requests`]),
 //! the receive protocol ([`rx`]), the staging buffer ([`commit_fifo`]), the per-VC
 //! receive buffer with dirty-packet discard ([`packet_buffer`]), the receive delivery path
-//! ([`rx_delivery`]), link bring-up and retraining ([`train`]) and the whole endpoint
+//! ([`rx_delivery`]), link bring-up and retraining ([`train`]), the link BIST's blocks
+//! ([`bist`]: PRBS-31 senders and checkers, the run's sequencer) and the whole endpoint
 //! ([`endpoint`]).
+pub mod bist;
 pub mod commit_fifo;
 pub mod deframer;
-pub mod bist;
 pub mod endpoint;
 pub mod lane_channel;
 pub mod link_requests;

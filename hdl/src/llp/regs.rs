@@ -231,15 +231,9 @@ pub const BIST_INTENSITY: Field = field(
     "a pattern word on each lane in intensity + 1 of every 16 cycles (15: every cycle)",
 );
 /// `bist_control`: duration.
-pub const BIST_DURATION: Field = field(
-    "duration",
-    8,
-    24,
-    "cycles of the run (0: 2^24)",
-);
+pub const BIST_DURATION: Field = field("duration", 8, 24, "cycles of the run (0: 2^24)");
 /// Every `bist_control` field.
-pub const BIST_CONTROL_FIELDS: [Field; 4] =
-    [BIST_START, BIST_STOP, BIST_INTENSITY, BIST_DURATION];
+pub const BIST_CONTROL_FIELDS: [Field; 4] = [BIST_START, BIST_STOP, BIST_INTENSITY, BIST_DURATION];
 /// Width of `bist_control`.
 pub const BIST_CONTROL_BITS: usize = 32;
 /// Cycles of a run after reset (`bist_control.duration`): 2^16, about 650 us at 100 MHz, with
@@ -287,7 +281,12 @@ pub const BIST_STATUS_BITS: usize = 16;
 
 /// `link_settings` as the settings `lane_threshold`, `retry_limit`, `lane_drain` and
 /// `interleave` give it: the register's reset value is this of the port's configuration.
-pub fn settings_value(lane_threshold: u8, retry_limit: u8, lane_drain: u16, interleave: bool) -> u64 {
+pub fn settings_value(
+    lane_threshold: u8,
+    retry_limit: u8,
+    lane_drain: u16,
+    interleave: bool,
+) -> u64 {
     let mut v = SETTINGS_LANE_THRESHOLD.set(0, lane_threshold as u128);
     v = SETTINGS_RETRY_LIMIT.set(v, retry_limit as u128);
     v = SETTINGS_LANE_DRAIN.set(v, lane_drain as u128);

@@ -148,7 +148,8 @@ impl Logic for BistLanes {
         self.errors.next = self.errors_acc.val();
         self.seen.next = self.seen_acc.val();
         self.error_lanes.next = self.error_acc.val();
-        self.clean.next = self.rx_mask.val().any() & !(self.dirty_acc.val() & self.rx_mask.val()).any();
+        self.clean.next =
+            self.rx_mask.val().any() & !(self.dirty_acc.val() & self.rx_mask.val()).any();
     }
 }
 

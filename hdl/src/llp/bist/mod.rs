@@ -95,3 +95,22 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod cost {
+    /// Writes the Verilog of the BIST's lane side and sequencer to `$BIST_VERILOG_DIR` (for a
+    /// cost measurement with `yosys synth_ice40`); does nothing without it.
+    #[test]
+    fn write_verilog_for_cost() {
+        use rust_hdl::prelude::*;
+        let Ok(dir) = std::env::var("BIST_VERILOG_DIR") else {
+            return;
+        };
+        let mut lanes = super::bist_lanes::BistLanes::default();
+        lanes.connect_all();
+        std::fs::write(format!("{dir}/bist_lanes.v"), generate_verilog(&lanes)).unwrap();
+        let mut control = super::bist_control::BistControl::new(4096);
+        control.connect_all();
+        std::fs::write(format!("{dir}/bist_control.v"), generate_verilog(&control)).unwrap();
+    }
+}
