@@ -142,6 +142,20 @@ impl LinkPortParams {
     }
 }
 
+impl LinkPortParams {
+    /// The reset value of the port's `link_settings` register
+    /// ([`crate::llp::regs::SETTINGS_FIELDS`]): this port's lane threshold, retry limit, lane
+    /// drain and VC mode, so the register starts as the configuration says.
+    pub fn settings_reset(&self) -> u64 {
+        crate::llp::regs::settings_value(
+            self.lane_threshold,
+            self.retry_limit,
+            self.lane_drain,
+            self.interleave,
+        )
+    }
+}
+
 /// A chip's network port; see the module documentation.
 #[derive(LogicBlock)]
 pub struct LinkPort<

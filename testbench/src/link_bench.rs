@@ -137,6 +137,9 @@ pub struct LinkRun {
     /// [`renumbered`]`(IDENTITY[end].1)`: the far end must learn the new ID (the endpoint
     /// retrains to announce it) and nothing may be lost.
     pub renumber: Option<(usize, u64)>,
+    /// A run-time settings write: in this cycle both ends' `lane_threshold` input changes to
+    /// this value (what a write of the port's `link_settings` register does).
+    pub threshold_change: Option<(u64, u8)>,
 }
 
 /// The chip ID an end of the bench takes when [`LinkRun::renumber`] changes it.
@@ -167,6 +170,7 @@ impl Default for LinkRun {
             stall_to: 0,
             dirty: 0.0,
             renumber: None,
+            threshold_change: None,
         }
     }
 }
@@ -642,6 +646,14 @@ pub fn run_link_models(
                 chip_ids[e] = renumbered(chip_ids[e]);
                 let p = sims[e].port("chip_id");
                 sims[e].poke(p, chip_ids[e] as u128);
+            }
+        }
+        if let Some((at, threshold)) = run.threshold_change {
+            if at == cycle {
+                for sim in sims.iter_mut() {
+                    let p = sim.port("lane_threshold");
+                    sim.poke(p, threshold as u128);
+                }
             }
         }
         // Wires: what each end sends now arrives at the other after the delay.

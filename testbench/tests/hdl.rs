@@ -4,6 +4,7 @@
 mod hdl {
     mod active_report;
     mod arbiter;
+    mod bist;
     mod bits;
     mod buffer_manager;
     mod channel_receiver;

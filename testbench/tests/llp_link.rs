@@ -175,6 +175,51 @@ fn noisy_lane_is_identified_by_group_crcs_and_removed() {
     }
 }
 
+/// The lane threshold is a run-time setting (the port's `link_settings` register drives the
+/// endpoint's input): written to 0 (never remove) while the link runs, a lane that turns
+/// noisy afterwards is charged its errors but not removed, and nothing is lost. The same run
+/// without the write removes the lane (so the test can fail). The lane is noisy enough to
+/// reach the default threshold (about 12 % of its LTPs fail, above the drain's 6.25 %) but not
+/// so noisy that `retry_limit` fruitless retries in a row take the link down: at BER 2e-3
+/// (40 % of LTPs) they do, and training then leaves the lane out, whatever the threshold.
+#[test]
+fn lane_threshold_written_to_zero_at_run_time_stops_removal() {
+    let m = endpoint_model(SHAPE).unwrap();
+    let run = |threshold_change| {
+        run_link(
+            &m,
+            2,
+            &LinkRun {
+                ab: Faults::uniform(1e-6),
+                ba: Faults {
+                    bad: bad(1, 10_000, u64::MAX, LaneFault::Noisy(5e-4)),
+                    ..Faults::uniform(1e-6)
+                },
+                flits: 100_000,
+                seed: 14,
+                threshold_change,
+                ..Default::default()
+            },
+        )
+        .unwrap()
+    };
+    let r = run(Some((5_000, 0)));
+    let (a, b) = (r.status[0], r.status[1]);
+    assert_eq!(
+        (a.rx_mask, b.tx_mask, a.lanes_removed, a.trainings),
+        (0b1111, 0b1111, 0, 0),
+        "{a:?} {b:?}"
+    );
+    assert!(a.lane_errors[1] >= 8, "the noisy lane was charged: {a:?}");
+    let r = run(None);
+    let a = r.status[0];
+    assert_eq!(
+        (a.rx_mask, a.lanes_removed),
+        (0b1101, 1),
+        "without the write the lane is removed: {a:?}"
+    );
+}
+
 #[test]
 fn full_replay_buffer_and_exhausted_credits_do_not_deadlock() {
     let m = endpoint_model(SMALL).unwrap();

@@ -5,8 +5,10 @@
 //! receiver's requests to its transmitter ([`link_requests`]),
 //! the receive protocol ([`rx`]), the commit/rollback store of the staging and packet buffers ([`commit_store`]), the per-VC
 //! receive buffer with dirty-packet discard ([`packet_buffer`]), the receive delivery path
-//! ([`rx_delivery`]), link bring-up and retraining ([`train`]) and the whole endpoint
+//! ([`rx_delivery`]), link bring-up and retraining ([`train`]), the link BIST's blocks
+//! ([`bist`]: PRBS-31 senders and checkers, the run's sequencer) and the whole endpoint
 //! ([`endpoint`]).
+pub mod bist;
 pub mod commit_store;
 pub mod deframer;
 pub mod endpoint;

@@ -168,3 +168,194 @@ pub struct LinkReportSink {
     /// `drops`.
     pub drops: Signal<In, Bits<64>>,
 }
+
+// ---------------------------------------------------------------------------------------------
+// Link settings and BIST (issue 10, item 6). The field layouts are defined here once; the
+// registers are [`link_control_registers`], to be appended to [`link_port_map`] (offsets 8..12)
+// once the chips' register files drive a port's settings (see `docs/llp-design.md`, "Registers
+// and BIST", for what is built and what is not).
+
+/// `link_settings`: lane error score that removes a lane (0: never).
+pub const SETTINGS_LANE_THRESHOLD: Field = field(
+    "lane_threshold",
+    0,
+    8,
+    "lane error score that removes a lane (0: never remove)",
+);
+/// `link_settings`: fruitless retry requests in a row before the link trains again.
+pub const SETTINGS_RETRY_LIMIT: Field = field(
+    "retry_limit",
+    8,
+    8,
+    "retry requests in a row without a delivered LTP before the link trains again (1..255)",
+);
+/// `link_settings`: delivered LTPs per one-point decrease of the lane scores (the removal
+/// rate).
+pub const SETTINGS_LANE_DRAIN: Field = field(
+    "lane_drain",
+    16,
+    16,
+    "delivered LTPs per one-point decrease of every lane's error score (1..65535)",
+);
+/// `link_settings`: the VC mode.
+pub const SETTINGS_INTERLEAVE: Field = field(
+    "interleave",
+    32,
+    1,
+    "VC mode: 1 lets other VCs fill a stalled packet's LTP slots, 0 sends whole packets",
+);
+/// Every `link_settings` field.
+pub const SETTINGS_FIELDS: [Field; 4] = [
+    SETTINGS_LANE_THRESHOLD,
+    SETTINGS_RETRY_LIMIT,
+    SETTINGS_LANE_DRAIN,
+    SETTINGS_INTERLEAVE,
+];
+/// Width of `link_settings`.
+pub const SETTINGS_BITS: usize = 33;
+
+/// `bist_control`: start a run (acts when a write sets it; reads back as written).
+pub const BIST_START: Field = field(
+    "start",
+    0,
+    1,
+    "write 1 to start a run (ignored while one runs)",
+);
+/// `bist_control`: end the run early.
+pub const BIST_STOP: Field = field("stop", 1, 1, "write 1 to end the run early");
+/// `bist_control`: intensity.
+pub const BIST_INTENSITY: Field = field(
+    "intensity",
+    4,
+    4,
+    "a pattern word on each lane in intensity + 1 of every 16 cycles (15: every cycle)",
+);
+/// `bist_control`: duration.
+pub const BIST_DURATION: Field = field("duration", 8, 24, "cycles of the run (0: 2^24)");
+/// Every `bist_control` field.
+pub const BIST_CONTROL_FIELDS: [Field; 4] = [BIST_START, BIST_STOP, BIST_INTENSITY, BIST_DURATION];
+/// Width of `bist_control`.
+pub const BIST_CONTROL_BITS: usize = 32;
+/// Cycles of a run after reset (`bist_control.duration`): 2^16, about 650 us at 100 MHz, with
+/// four lanes 8.4 Mbit of pattern, enough to see a BER of 1e-6 with a few errors.
+pub const BIST_DEFAULT_DURATION: u64 = 1 << 16;
+/// `bist_control` after reset: the default duration at full intensity, not started.
+pub const BIST_CONTROL_RESET: u64 = (BIST_DEFAULT_DURATION << 8) | (15 << 4);
+
+/// `bist_status`: a run is in progress.
+pub const BIST_RUNNING: Field = field("running", 0, 1, "a run is in progress");
+/// `bist_status`: the last run ended.
+pub const BIST_DONE: Field = field("done", 1, 1, "the last run ended (result below)");
+/// `bist_status`: ... and passed.
+pub const BIST_PASS: Field = field(
+    "pass",
+    2,
+    1,
+    "every active lane received pattern words and counted no error, the run completed",
+);
+/// `bist_status`: the far end did not take part.
+pub const BIST_ABSENT: Field = field(
+    "absent",
+    3,
+    1,
+    "the far end did not join the run (old peer, no link) or left it (reset, retraining)",
+);
+/// `bist_status`: stopped.
+pub const BIST_STOPPED: Field = field("stopped", 4, 1, "the run was stopped");
+/// `bist_status`: the lanes the result covers.
+pub const BIST_LANES: Field = field("lanes", 8, 4, "lanes checked (the receive mask)");
+/// `bist_status`: the lanes that received pattern words.
+pub const BIST_SEEN: Field = field("seen", 12, 4, "lanes that received pattern words");
+/// Every `bist_status` field.
+pub const BIST_STATUS_FIELDS: [Field; 7] = [
+    BIST_RUNNING,
+    BIST_DONE,
+    BIST_PASS,
+    BIST_ABSENT,
+    BIST_STOPPED,
+    BIST_LANES,
+    BIST_SEEN,
+];
+/// Width of `bist_status`.
+pub const BIST_STATUS_BITS: usize = 16;
+
+/// `link_settings` as the settings `lane_threshold`, `retry_limit`, `lane_drain` and
+/// `interleave` give it: the register's reset value is this of the port's configuration.
+pub fn settings_value(
+    lane_threshold: u8,
+    retry_limit: u8,
+    lane_drain: u16,
+    interleave: bool,
+) -> u64 {
+    let mut v = SETTINGS_LANE_THRESHOLD.set(0, lane_threshold as u128);
+    v = SETTINGS_RETRY_LIMIT.set(v, retry_limit as u128);
+    v = SETTINGS_LANE_DRAIN.set(v, lane_drain as u128);
+    SETTINGS_INTERLEAVE.set(v, interleave as u128) as u64
+}
+
+/// The settings and BIST registers of one port (offsets 8..=11 of its block), `link_settings`
+/// resetting to `settings_reset` (from the configuration: [`settings_value`]).
+pub fn link_control_registers(settings_reset: u64) -> Vec<Register> {
+    vec![
+        with_fields(
+            Register::rw("link_settings", 8, SETTINGS_BITS)
+                .reset(settings_reset)
+                .doc("lane removal, retraining and VC mode (reset: the configuration's)"),
+            &SETTINGS_FIELDS,
+        ),
+        with_fields(
+            Register::rw("bist_control", 9, BIST_CONTROL_BITS)
+                .reset(BIST_CONTROL_RESET)
+                .doc("link BIST: start, stop, intensity, duration"),
+            &BIST_CONTROL_FIELDS,
+        ),
+        with_fields(
+            Register::ro("bist_status", 10, BIST_STATUS_BITS).doc("link BIST: state and result"),
+            &BIST_STATUS_FIELDS,
+        ),
+        Register::ro("bist_errors", 11, 64)
+            .doc("link BIST: errors per physical lane, lane n at bits 16n..16n+15, saturating"),
+    ]
+}
+
+#[cfg(test)]
+mod control_tests {
+    use super::*;
+    use crate::formats::field::check_layout;
+
+    #[test]
+    fn control_registers_are_valid_and_reset_to_the_configuration() {
+        let link = crate::params::Config::default().link;
+        let reset = settings_value(
+            link.lane_threshold as u8,
+            link.retry_limit as u8,
+            link.lane_drain as u16,
+            true,
+        );
+        let map = link_control_registers(reset)
+            .into_iter()
+            .fold(link_port_map(), |m, r| m.reg(r));
+        map.validate().unwrap();
+        check_layout(&SETTINGS_FIELDS, SETTINGS_BITS);
+        check_layout(&BIST_CONTROL_FIELDS, BIST_CONTROL_BITS);
+        check_layout(&BIST_STATUS_FIELDS, BIST_STATUS_BITS);
+        let r = map.get("link_settings").unwrap().reset as u128;
+        assert_eq!(SETTINGS_LANE_THRESHOLD.get(r), link.lane_threshold as u128);
+        assert_eq!(SETTINGS_RETRY_LIMIT.get(r), link.retry_limit as u128);
+        assert_eq!(SETTINGS_LANE_DRAIN.get(r), link.lane_drain as u128);
+        assert_eq!(SETTINGS_INTERLEAVE.get(r), 1);
+        let b = map.get("bist_control").unwrap().reset as u128;
+        assert_eq!(BIST_DURATION.get(b), BIST_DEFAULT_DURATION as u128);
+        assert_eq!(BIST_INTENSITY.get(b), 15);
+        assert_eq!(BIST_START.get(b), 0);
+        assert_eq!(
+            BIST_DURATION.width,
+            crate::llp::bist::bist_control::DURATION_BITS
+        );
+        assert_eq!(
+            BIST_INTENSITY.width,
+            crate::llp::bist::bist_control::INTENSITY_BITS
+        );
+        assert!(map.last_offset().unwrap() < 2 * LINK_PORT_REGISTERS);
+    }
+}

@@ -1,6 +1,7 @@
 //! Rust reference models of the hardware blocks, cycle-accurate at their ports where the
 //! benches compare cycle by cycle, transaction-level elsewhere.
 pub mod arbiter;
+pub mod bist;
 pub mod channel_port;
 pub mod commit_store;
 pub mod counter_ram;
