@@ -2,8 +2,18 @@
 //! that the hardware striper and collector, their benches, and the link channel model share.
 //!
 //! An LTP is 1056 bits: 16 flits (flit `i` at bits `65i .. 65i+64`), then a 16-bit trailer at
-//! bits 1040..1055 (the CRC-14 of the 16 flits in bits 0..13, the LTP sequence state in bits
-//! 14..15). It leaves as 33 transfers (XFRs) of 32 bits, XFR `j` = bits `32j .. 32j+31`.
+//! bits 1040..1055: the check in bits 0..13 and the two credit sideband bits in bits 14..15.
+//! The check is the CRC-14 of the 16 flits and then the 2 sideband bits ([`ltp_crc`]), XOR the
+//! sequence number's low 14 bits for a normal LTP (so a lost LTP fails the next one's check),
+//! XOR the sequence state shifted to bits 12..13 ([`STATE_SHIFT`]: a receiver whose lane
+//! rotation differs from the sender's fails the check). It leaves as 33 transfers (XFRs) of 32
+//! bits, XFR `j` = bits `32j .. 32j+31`.
+//!
+//! **Credit sideband** (the digest's "2 control bits (credit sideband)"): a normal LTP with
+//! sequence number `s` returns [`sideband_credits`]`(code)` credits of VC [`sideband_vc`]`(s)`,
+//! delivered with the LTP (exactly once, as its flits); a null LTP carries code 0. The sender
+//! decides the code when it builds the LTP and keeps it with the LTP in its replay buffer, so a
+//! replay carries the same credits. CrdtRet flits return what the sideband cannot.
 //!
 //! Lane rotation: a counter `g` of XFRs runs across LTPs from the last (re)start of the link;
 //! XFR `g` goes on logical lane `g mod L` in beat `g div L`, so an LTP's first XFR lands on
@@ -19,22 +29,57 @@ pub const LTP_FLITS: usize = 16;
 pub const LTP_XFRS: usize = 33;
 /// Bits in an LTP.
 pub const LTP_BITS: usize = 1056;
-/// Bits of the trailer (CRC-14 and sequence state).
+/// Bits of the trailer (check and credit sideband).
 pub const TRAILER_BITS: usize = 16;
+/// Bits of the trailer's check field.
+pub const CHECK_BITS: usize = 14;
+/// Where the sequence state is XORed into the check.
+pub const STATE_SHIFT: usize = 12;
+/// Where the credit sideband sits in the trailer.
+pub const SIDEBAND_SHIFT: usize = 14;
+/// Credits per unit of the sideband code: codes 0, 1, 2, 3 return 0, 1, 2 and 4 units.
+/// A protocol constant, not a configuration value: the two ends may have different buffer
+/// sizes, and each must decode what the other sends.
+pub const SIDEBAND_UNIT: u16 = 4;
+
+/// The credits sideband `code` returns.
+pub fn sideband_credits(code: u8) -> u16 {
+    SIDEBAND_UNIT * [0, 1, 2, 4][code as usize & 3]
+}
+
+/// The largest sideband code whose credits do not exceed `owed`.
+pub fn sideband_code(owed: u64) -> u8 {
+    (0..4u8)
+        .rev()
+        .find(|&c| sideband_credits(c) as u64 <= owed)
+        .unwrap_or(0)
+}
+
+/// The VC whose credits the sideband of the LTP with sequence number `seq` returns, on a link
+/// of `vcs` VCs: `seq mod P` for `P` the power of two at or above `vcs`, none when that is
+/// `vcs` or more (so a power-of-two mask picks it in hardware, no division).
+pub fn sideband_vc(seq: u64, vcs: usize) -> Option<usize> {
+    let v = (seq % vcs.next_power_of_two() as u64) as usize;
+    (v < vcs).then_some(v)
+}
 
 /// The CRC-14 of an LTP's flits, flit 0 first, bit 0 of each flit first (as the 65-bit
-/// `hdl::crc::Crc14x65` computes it one flit per cycle).
-pub fn ltp_crc(flits: &[u128; LTP_FLITS]) -> u16 {
+/// `hdl::crc::Crc14x65` computes it one flit per cycle), then of the 2 sideband bits (bit 0
+/// first).
+pub fn ltp_crc(flits: &[u128; LTP_FLITS], sideband: u8) -> u16 {
     let mut d = CRC14.digest();
     for f in flits {
         d.update_word(*f, FLIT_BITS);
     }
+    d.update_word(sideband as u128 & 3, 2);
     d.finish() as u16
 }
 
-/// The trailer: CRC-14 in bits 0..13, sequence state in bits 14..15.
-pub fn trailer(crc: u16, state: u8) -> u16 {
-    (crc & 0x3fff) | ((state as u16 & 3) << 14)
+/// The trailer: `check` (the CRC, XOR the sequence number's low bits for a normal LTP) XOR
+/// the sequence `state` at [`STATE_SHIFT`] in bits 0..13, `sideband` in bits 14..15.
+pub fn trailer(check: u16, state: u8, sideband: u8) -> u16 {
+    ((check ^ ((state as u16 & 3) << STATE_SHIFT)) & 0x3fff)
+        | ((sideband as u16 & 3) << SIDEBAND_SHIFT)
 }
 
 /// The 33 XFRs of an LTP.
@@ -167,9 +212,36 @@ mod tests {
                 s ^= s << 17;
                 ((s as u128) << 1 | (s as u128 >> 63)) & crate::formats::FLIT_MASK
             });
-            let t = trailer(ltp_crc(&flits), (s & 3) as u8);
+            let t = trailer(ltp_crc(&flits, (s & 3) as u8), (s & 3) as u8, (s & 3) as u8);
             assert_eq!(xfrs_to_ltp(&ltp_to_xfrs(&flits, t)), (flits, t));
         }
+    }
+
+    /// Sideband codes, their VC by sequence number, and the check covering the sideband bits.
+    #[test]
+    fn sideband_by_hand() {
+        assert_eq!(
+            (0..4).map(sideband_credits).collect::<Vec<_>>(),
+            [0, 4, 8, 16]
+        );
+        assert_eq!(
+            [0, 3, 4, 7, 8, 15, 16, 99].map(sideband_code),
+            [0, 0, 1, 1, 2, 2, 3, 3]
+        );
+        // Two VCs alternate; six use eight sequence numbers, two of them without a VC.
+        assert_eq!(sideband_vc(5, 2), Some(1));
+        assert_eq!(sideband_vc(13, 6), Some(5));
+        assert_eq!(sideband_vc(14, 6), None);
+        assert_eq!(sideband_vc(7, 1), Some(0));
+        // A flipped sideband bit changes the check: a receiver catches it.
+        let flits = [0x1_2345_6789_abcd_ef01u128; LTP_FLITS];
+        for sb in 0..4u8 {
+            for flip in 1..4u8 {
+                assert_ne!(ltp_crc(&flits, sb), ltp_crc(&flits, sb ^ flip));
+            }
+        }
+        let t = trailer(0x3fff, 3, 2);
+        assert_eq!((t & 0x3fff, t >> SIDEBAND_SHIFT), (0x0fff, 2));
     }
 
     /// The digest's four sequence states at 4 lanes: 33 XFRs advance the lane by one.

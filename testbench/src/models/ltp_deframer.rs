@@ -3,17 +3,22 @@
 //! flits; plus the per-beat `lane_missing` and `stray` events. Not cycle exact for the flits
 //! and ends (the hardware delivers them some cycles later); the events are per input cycle.
 use hdl::crc::CRC8;
-use hdl::llp::ltp::{active_lanes, ltp_crc, xfrs_to_ltp, Beat, LTP_FLITS, LTP_XFRS};
+use hdl::llp::ltp::{
+    active_lanes, ltp_crc, xfrs_to_ltp, Beat, LTP_FLITS, LTP_XFRS, SIDEBAND_SHIFT, STATE_SHIFT,
+};
 
 /// What an attempt delivered when its 33 XFRs arrived.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Complete {
     /// The 16 flits.
     pub flits: [u128; LTP_FLITS],
-    /// Trailer's state bits equal the logical lane of XFR 0.
+    /// Arrived whole (the model's completed attempts always are).
     pub intact: bool,
-    /// CRC-14 of the flits XOR the trailer's CRC field.
+    /// CRC-14 of the flits and sideband XOR the trailer's check field XOR the state at
+    /// `STATE_SHIFT`.
     pub crc_diff: u16,
+    /// The trailer's credit sideband bits.
+    pub sideband: u8,
     /// Logical lane of XFR 0.
     pub state: u8,
     /// Group CRCs ([`group_crcs`]).
@@ -78,10 +83,13 @@ impl DeframerModel {
     fn complete(&mut self, xfrs: &[u32], state: u8, lanes: usize) {
         let x: [u32; LTP_XFRS] = xfrs.try_into().unwrap();
         let (flits, trailer) = xfrs_to_ltp(&x);
+        let sideband = (trailer >> SIDEBAND_SHIFT) as u8;
         self.attempts.push(Some(Complete {
             flits,
-            intact: (trailer >> 14) as u8 == state,
-            crc_diff: ltp_crc(&flits) ^ (trailer & 0x3fff),
+            intact: true,
+            crc_diff: (ltp_crc(&flits, sideband) ^ trailer ^ (state as u16) << STATE_SHIFT)
+                & 0x3fff,
+            sideband,
             state,
             gcrc: group_crcs(&x, lanes),
         }));

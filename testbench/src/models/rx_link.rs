@@ -27,26 +27,31 @@
 //! sequence numbers.
 use hdl::crc::CRC8;
 use hdl::llp::lt::LtCode;
+use hdl::llp::ltp::{sideband_credits, sideband_vc, STATE_SHIFT};
 
 use crate::models::tx_link::{kind, Kind};
 
-/// The CRC-8 of XFR 32 holding only the state bits `d` (bits 31..30), from state 0: how a
-/// state difference between two copies of an LTP changes the group CRC of XFR 32's group.
+/// The CRC-8 of XFR 32 holding only the state bits `d` (XORed into the trailer's check at
+/// `STATE_SHIFT`, XFR bits 29..28), from state 0: how a state difference between two copies
+/// of an LTP changes the group CRC of XFR 32's group.
 pub fn state_crc(d: u8) -> u32 {
     let mut g = CRC8.digest();
-    g.update_word(((d & 3) as u128) << 30, 32);
+    g.update_word(((d & 3) as u128) << (16 + STATE_SHIFT), 32);
     g.finish() as u32
 }
 
 /// The end of an LTP attempt, as the deframer reports it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct End {
-    /// Arrived whole, in order, with the right state.
+    /// Arrived whole and in order.
     pub intact: bool,
-    /// CRC-14 of the flits XOR the trailer's CRC.
+    /// CRC-14 of the flits and sideband XOR the trailer's check XOR the state at
+    /// `STATE_SHIFT`.
     pub crc_diff: u16,
     /// Logical lane of XFR 0.
     pub state: u8,
+    /// The trailer's credit sideband bits.
+    pub sideband: u8,
     /// Per-group CRC-8s.
     pub gcrc: u32,
 }
@@ -402,6 +407,10 @@ impl RxLinkModel {
                     self.expect = old.expect.wrapping_add(1);
                     self.good += 1;
                     self.out_credits = lat.credits.clone();
+                    // The sideband's credits go to VC `sequence mod P` (`ltp::sideband_vc`).
+                    if let (Some(e), Some(vc)) = (i.end, sideband_vc(old.in_seq as u64, self.vcs)) {
+                        self.out_credits[vc] += sideband_credits(e.sideband) as u64;
+                    }
                     self.out_echo = lat.echo;
                     self.out_send_echo = lat.rtm;
                 } else {

@@ -6,12 +6,15 @@
 //! `core_dropped`, `ltps_sent`, `nulls_sent`, `replays` and `stale` counters, the hold rule on
 //! `out`, and which LTP may start in which cycle (none while a mask change or a retry request is
 //! pending). At LTP level: the `out` stream is cut into LTPs of 17 beats; every trailer must be
-//! `CRC14(flits) ^ (seq mod 2^14)` for a normal LTP (`seq` counting from 0, moved back by retry
-//! markers) and `CRC14(flits)` for a null LTP (`hdl::llp::ltp::ltp_crc`), with the sequence
-//! state of the striper's rotation; replays must be bit-identical to the first copies; the
+//! `hdl::llp::ltp::trailer` of `CRC14(flits, sideband) ^ (seq mod 2^14)` for a normal LTP
+//! (`seq` counting from 0, moved back by retry markers) and `CRC14(flits, 0)` for a null LTP,
+//! with the sequence state of the striper's rotation; replays must be bit-identical to the
+//! first copies (but for the state, which may differ); a new LTP's credit sideband returns
+//! credits of VC `ltp::sideband_vc(seq)`, which count with the CrdtRet flits'; the
 //! data flits of new LTPs, demultiplexed by the far end's current VC (heads and VlMrkrs), must be
 //! exactly the flits the core handed over on that VC, in order, with heads' VC rewritten;
-//! no data flit may find the far buffer full; CrdtRet flits must add up to `freed`; null LTP
+//! no data flit may find the far buffer full; CrdtRet flits and sidebands must add up to
+//! `freed` (never ahead of it); null LTP
 //! contents (RetryMrkr, RetryReq, LaneMask, echo, poll) must answer the pulses that asked for
 //! them, at once and only once. What the bench cannot see exactly (the builder's write cycles,
 //! `next_seq`) is checked with bounds: `replay_fill` against the LTPs started and finished, new
@@ -34,7 +37,9 @@ use hdl::formats::flit::{CODE, CTRL_CREDITS, CTRL_VC, HEAD_BIT, TAIL_BIT, TYPE_B
 use hdl::formats::header::{LEN, VC};
 use hdl::formats::ControlCode;
 use hdl::llp::lt::{decode_lt, LtCode};
-use hdl::llp::ltp::{ltp_crc, LTP_FLITS};
+use hdl::llp::ltp::{
+    ltp_crc, sideband_credits, sideband_vc, trailer, LTP_FLITS, SIDEBAND_SHIFT, STATE_SHIFT,
+};
 use std::collections::VecDeque;
 
 /// Elaboration values and configuration of the block under test.
@@ -286,6 +291,10 @@ pub struct TxStats {
     pub discarded: u64,
     /// Heads admitted with exactly the credits they needed (whole-packet mode).
     pub tight_heads: u64,
+    /// Credits returned in new LTPs' sideband bits.
+    pub sideband_credits: u64,
+    /// Credits returned in CrdtRet flits of new LTPs.
+    pub flit_credits: u64,
 }
 
 /// The model of `TxLink` and of the far end of its `out` stream.
@@ -896,35 +905,36 @@ impl TxLinkModel {
             return bad(t, format!("{tag}: trailer beat {tr:#x} has bits above 15"));
         }
         let tr = tr as u16;
-        let crc = ltp_crc(&flits);
-        let want_crc = if s.null {
+        let sideband = (tr >> SIDEBAND_SHIFT) as u8;
+        if s.null && sideband != 0 {
+            return bad(t, format!("{tag}: null LTP with sideband {sideband}"));
+        }
+        let crc = ltp_crc(&flits, sideband);
+        let check = if s.null {
             crc
         } else {
             crc ^ (s.seq as u16 & 0x3fff)
         };
-        if tr & 0x3fff != want_crc & 0x3fff {
+        let want = trailer(check, s.state, sideband);
+        if tr != want {
             return bad(
                 t,
                 format!(
-                    "{tag}: trailer CRC {:#x}, expected {:#x}",
-                    tr & 0x3fff,
-                    want_crc & 0x3fff
+                    "{tag}: trailer {tr:#x}, expected {want:#x} (state {}; a state error \
+                     shows in bits 13..12)",
+                    s.state
                 ),
             );
         }
-        if (tr >> 14) as u8 != s.state {
-            return bad(
-                t,
-                format!("{tag}: state {}, expected {}", tr >> 14, s.state),
-            );
-        }
+        // The trailer without the state, which a replay may send at another.
+        let stateless = tr ^ (s.state as u16) << STATE_SHIFT;
         self.st = s.state;
         if s.null {
             return self.end_null(&s, &flits, &tag);
         }
         if !s.new {
             let (f, c0) = self.stored[s.seq as usize];
-            if f != flits || c0 != tr & 0x3fff {
+            if f != flits || c0 != stateless {
                 let i = (0..LTP_FLITS).find(|&i| f[i] != flits[i]);
                 return bad(
                     t,
@@ -934,9 +944,23 @@ impl TxLinkModel {
             self.stats.replayed += 1;
             return Ok(());
         }
-        self.stored.push((flits, tr & 0x3fff));
+        self.stored.push((flits, stateless));
         self.finished += 1;
         self.stats.new_ltps += 1;
+        // The sideband's credits, delivered with the LTP.
+        if sideband != 0 {
+            let Some(v) = sideband_vc(s.seq, p.vcs) else {
+                return bad(
+                    t,
+                    format!("{tag}: sideband {sideband} on a sequence number of no VC"),
+                );
+            };
+            self.crdt_seen[v] += sideband_credits(sideband) as u64;
+            self.stats.sideband_credits += sideband_credits(sideband) as u64;
+            if self.crdt_seen[v] > self.freed_total[v] {
+                return bad(t, format!("{tag}: VC {v} sideband credits before freed"));
+            }
+        }
         // The far end takes the new LTP's flits.
         for (i, &f) in flits.iter().enumerate() {
             let vc_ok = |v: u8| (v as usize) < p.vcs;
@@ -978,6 +1002,7 @@ impl TxLinkModel {
                         return bad(t, format!("{tag}: CrdtRet({v}, {n})"));
                     }
                     self.crdt_seen[v as usize] += n;
+                    self.stats.flit_credits += n;
                     if self.crdt_seen[v as usize] > self.freed_total[v as usize] {
                         return bad(t, format!("{tag}: VC {v} credits returned before freed"));
                     }
@@ -1136,7 +1161,7 @@ impl TxLinkModel {
                 return bad(
                     t,
                     format!(
-                        "VC {v}: CrdtRet flits returned {}, freed {}",
+                        "VC {v}: CrdtRet flits and sidebands returned {}, freed {}",
                         self.crdt_seen[v], self.freed_total[v]
                     ),
                 );

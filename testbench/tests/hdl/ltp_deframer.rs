@@ -1,12 +1,12 @@
 //! LtpDeframer against its model (`testbench::models::ltp_deframer`) and against what was sent:
-//! random LTPs (random flits, a trailer with a random CRC XOR value and the right sequence
-//! state) striped by `hdl::llp::ltp::stripe` with random "in time" flags, at many lane masks,
+//! random LTPs (random flits, a trailer with a random CRC XOR value, random credit sideband
+//! bits and the right sequence state XORed into the check) striped by `hdl::llp::ltp::stripe` with random "in time" flags, at many lane masks,
 //! with random idle cycles where the striper could leave them (between LTPs) or dense. Every
-//! end record (intact, crc_diff, state, group CRCs), every flit of a complete attempt, and every
+//! end record (intact, crc_diff, state, sideband, group CRCs), every flit of a complete attempt, and every
 //! `lane_missing`/`stray` event (two cycles after its beat) must equal the model's, and the
 //! intact attempts must be exactly the LTPs the scenario expects intact, with their flits and
 //! XOR values. Error cases: flipped data bits, a dropped transfer, a dropped beat, a lost start
-//! flag, a spurious start flag, a wrong state bit, mask changes; after each the next LTP must be
+//! flag, a spurious start flag, a wrong state (arrives whole, fails the check), mask changes; after each the next LTP must be
 //! delivered intact; and a spurious start flag in the second beat of an LTP while the reader
 //! still holds the previous LTP's last XFRs (its last beats a cycle early). Throughput: dense streams (the striper's exact pace, 80 LTPs) at every lane
 //! mask deliver every LTP intact, one per 17 cycles (33 at one lane). Overflow: a far end sending
@@ -45,6 +45,8 @@ struct Sent {
     intact: bool,
     /// Expected crc_diff == xor (false for flipped bits).
     crc_ok: bool,
+    /// The trailer's credit sideband bits.
+    sideband: u8,
 }
 
 /// The error injected into one LTP of a segment.
@@ -92,20 +94,27 @@ fn segment(
         let state = (g % l as u64) as u8;
         let flits: [u128; LTP_FLITS] = std::array::from_fn(|_| rng.bits(65));
         let xor = rng.bits(14) as u16;
+        let sideband = rng.bits(2) as u8;
         let mut st = state;
-        if k == victim && fault == Fault::WrongState {
+        let wrong_state = k == victim && fault == Fault::WrongState;
+        if wrong_state {
             st = (state + 1 + rng.range(0, 2) as u8) % 4;
         }
-        let xfrs = ltp_to_xfrs(&flits, trailer(ltp_crc(&flits) ^ xor, st));
+        let xfrs = ltp_to_xfrs(
+            &flits,
+            trailer(ltp_crc(&flits, sideband) ^ xor, st, sideband),
+        );
         ltps.push((xfrs, in_time_k));
+        // A wrong state arrives whole but fails the check (the sender XORed its state in).
         sent.push(Sent {
             xfrs,
             flits,
             xor,
+            sideband,
             state,
             lanes: l,
-            intact: !(k == victim && fault != Fault::Flip),
-            crc_ok: true,
+            intact: !(k == victim && fault != Fault::Flip && !wrong_state),
+            crc_ok: !wrong_state,
         });
         g = if in_time_k { g + LTP_XFRS as u64 } else { 0 };
     }
@@ -211,6 +220,7 @@ struct EndRec {
     intact: bool,
     crc_diff: u16,
     state: u8,
+    sideband: u8,
     gcrc: u32,
     flits: Vec<(u8, u128)>,
     cycle: u64,
@@ -243,6 +253,7 @@ fn drive(
         b.port("out$end_state"),
         b.port("out$end_gcrc"),
     );
+    let esb = b.port("out$end_sideband");
     let (lm, stray) = (b.port("out$lane_missing"), b.port("out$stray"));
     b.poke_bool(reset, true);
     b.poke(mask, cycles[0].0 as u128);
@@ -293,6 +304,7 @@ fn drive(
                 intact: b.peek_bool(ei),
                 crc_diff: b.peek(ec) as u16,
                 state: b.peek(es) as u8,
+                sideband: b.peek(esb) as u8,
                 gcrc: b.peek(eg) as u32,
                 flits: std::mem::take(&mut flits),
                 cycle: c as u64,
@@ -363,9 +375,9 @@ fn check(cycles: &[Cycle], sent: &[Sent], ends: &[EndRec], events: &[Events], ta
             Some(a) => {
                 assert_eq!(e.intact, a.intact, "{tag}: end {i} intact");
                 assert_eq!(
-                    (e.crc_diff, e.state, e.gcrc),
-                    (a.crc_diff, a.state, a.gcrc),
-                    "{tag}: end {i} at cycle {} (crc_diff, state, gcrc)",
+                    (e.crc_diff, e.state, e.sideband, e.gcrc),
+                    (a.crc_diff, a.state, a.sideband, a.gcrc),
+                    "{tag}: end {i} at cycle {} (crc_diff, state, sideband, gcrc)",
                     e.cycle
                 );
                 let want: Vec<(u8, u128)> = a
@@ -393,6 +405,7 @@ fn check(cycles: &[Cycle], sent: &[Sent], ends: &[EndRec], events: &[Events], ta
         let f: Vec<u128> = g.flits.iter().map(|f| f.1).collect();
         assert_eq!(f, s.flits.to_vec(), "{tag}: intact LTP {i}: flits");
         assert_eq!(g.state, s.state, "{tag}: intact LTP {i}: state");
+        assert_eq!(g.sideband, s.sideband, "{tag}: intact LTP {i}: sideband");
         assert_eq!(
             g.crc_diff == s.xor,
             s.crc_ok,
@@ -506,12 +519,17 @@ fn back_to_back(
         let state = (g % l as u64) as u8;
         let flits: [u128; LTP_FLITS] = std::array::from_fn(|_| rng.bits(65));
         let xor = rng.bits(14) as u16;
-        let xfrs = ltp_to_xfrs(&flits, trailer(ltp_crc(&flits) ^ xor, state));
+        let sideband = rng.bits(2) as u8;
+        let xfrs = ltp_to_xfrs(
+            &flits,
+            trailer(ltp_crc(&flits, sideband) ^ xor, state, sideband),
+        );
         ltps.push((xfrs, true));
         sent.push(Sent {
             xfrs,
             flits,
             xor,
+            sideband,
             state,
             lanes: l,
             intact: true,
@@ -563,7 +581,7 @@ fn dense(b: &mut dyn Backend, mask: u8, n: usize) -> u64 {
 
 fn table() -> testbench::PortTable<Dut> {
     port_table!(Dut; reset, mask, lanes.valid, lanes.start, lanes.data, out.flit, out.flit_valid,
-        out.flit_pos, out.end_valid, out.end_intact, out.end_crc_diff, out.end_state, out.end_gcrc,
+        out.flit_pos, out.end_valid, out.end_intact, out.end_crc_diff, out.end_state, out.end_sideband, out.end_gcrc,
         out.lane_missing, out.stray)
 }
 

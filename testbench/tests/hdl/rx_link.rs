@@ -42,7 +42,10 @@
 #![allow(clippy::needless_range_loop)] // lanes and VCs are indexed by number
 use hdl::formats::flit::{ControlCode, Flit};
 use hdl::llp::lt::LtCode;
-use hdl::llp::ltp::{ltp_crc, ltp_to_xfrs, trailer, xfrs_to_ltp, LTP_FLITS};
+use hdl::llp::ltp::{
+    ltp_crc, ltp_to_xfrs, sideband_credits, sideband_vc, trailer, xfrs_to_ltp, LTP_FLITS,
+    SIDEBAND_SHIFT, STATE_SHIFT,
+};
 use hdl::llp::rx::RxLink;
 use std::collections::VecDeque;
 use testbench::models::formats::random_header;
@@ -60,7 +63,7 @@ pub(super) type Dut = RxLink<CW>;
 
 pub(super) fn table() -> PortTable<Dut> {
     let mut t = port_table!(Dut; reset, deframed.flit, deframed.flit_valid, deframed.flit_pos,
-        deframed.end_valid, deframed.end_intact, deframed.end_crc_diff, deframed.end_state,
+        deframed.end_valid, deframed.end_intact, deframed.end_crc_diff, deframed.end_state, deframed.end_sideband,
         deframed.end_gcrc, deframed.lane_missing, deframed.stray, to_tx.mask, wr_valid, wr_data,
         commit, rollback, to_tx.got_retry, to_tx.got_retry_seq, to_tx.got_echo,
         to_tx.got_echo_seq, to_tx.got_mask, to_tx.got_mask_val, to_tx.send_retry,
@@ -301,7 +304,7 @@ pub(super) struct Ports {
     pub(super) flit: PortId,
     pub(super) flit_valid: PortId,
     pub(super) flit_pos: PortId,
-    pub(super) end: [PortId; 5],
+    pub(super) end: [PortId; 6],
     pub(super) lane_missing: PortId,
     pub(super) stray: PortId,
     pub(super) threshold: PortId,
@@ -413,7 +416,14 @@ fn arrive(
     fault: Fault,
 ) -> (Vec<u128>, End, Option<usize>) {
     let l = mask.count_ones() as usize;
-    let mut x = ltp_to_xfrs(flits, trailer(ltp_crc(flits) ^ xor, state));
+    // Credit sideband bits that vary from LTP to LTP but are the same in every copy of one (a
+    // replay carries the sideband kept with the LTP): the model returns their credits on a
+    // commit.
+    let sideband = ((flits[0] ^ flits[15] >> 7) & 3) as u8;
+    let mut x = ltp_to_xfrs(
+        flits,
+        trailer(ltp_crc(flits, sideband) ^ xor, state, sideband),
+    );
     let mut lane = None;
     match fault {
         Fault::Cut(n) => {
@@ -421,6 +431,7 @@ fn arrive(
                 intact: false,
                 crc_diff: rng.bits(14) as u16,
                 state: rng.range(0, l as u64 - 1) as u8,
+                sideband: rng.bits(2) as u8,
                 gcrc: rng.bits(32) as u32,
             };
             return (flits[..n].to_vec(), end, None);
@@ -433,21 +444,23 @@ fn arrive(
         _ => {}
     }
     let (got, tr) = xfrs_to_ltp(&x);
+    let got_sideband = (tr >> SIDEBAND_SHIFT) as u8;
     let end = End {
         intact: true,
-        crc_diff: (ltp_crc(&got) ^ tr) & 0x3fff,
+        crc_diff: (ltp_crc(&got, got_sideband) ^ tr ^ (state as u16) << STATE_SHIFT) & 0x3fff,
         state,
+        sideband: got_sideband,
         gcrc: group_crcs(&x, l),
     };
     (got.to_vec(), end, lane)
 }
 
-/// A bit to flip that travels on physical `lane` at `state` (XFRs 3..=32, not the state bits),
-/// or anywhere if `lane` is `None`.
+/// A bit to flip that travels on physical `lane` at `state` (XFRs 3..=32, the trailer's check
+/// and sideband included), or anywhere if `lane` is `None`.
 fn flip_bit(rng: &mut BenchRng, mask: u8, state: u8, lane: Option<usize>) -> usize {
     let l = mask.count_ones() as usize;
     loop {
-        let bit = rng.range(3 * 32, 1053) as usize;
+        let bit = rng.range(3 * 32, 1055) as usize;
         let m = (bit / 32) % l;
         if lane.is_none_or(|p| phys(mask, (state as usize + m) % l) == p) {
             return bit;
@@ -468,6 +481,7 @@ fn bench(b: &mut dyn Backend, seed: u64, spread: u64) -> Outcome {
             b.port("deframed$end_crc_diff"),
             b.port("deframed$end_state"),
             b.port("deframed$end_gcrc"),
+            b.port("deframed$end_sideband"),
         ],
         lane_missing: b.port("deframed$lane_missing"),
         stray: b.port("deframed$stray"),
@@ -681,6 +695,7 @@ fn bench(b: &mut dyn Backend, seed: u64, spread: u64) -> Outcome {
                     intact: rng.chance(0.5),
                     crc_diff: rng.bits(14) as u16,
                     state: rng.bits(2) as u8,
+                    sideband: rng.bits(2) as u8,
                     gcrc: rng.bits(32) as u32,
                 });
             }
@@ -790,6 +805,7 @@ fn bench(b: &mut dyn Backend, seed: u64, spread: u64) -> Outcome {
             intact: rng.chance(0.5),
             crc_diff: rng.bits(14) as u16,
             state: rng.bits(2) as u8,
+            sideband: rng.bits(2) as u8,
             gcrc: rng.bits(32) as u32,
         });
         b.poke_bool(ports.end[0], inp.end.is_some());
@@ -797,6 +813,7 @@ fn bench(b: &mut dyn Backend, seed: u64, spread: u64) -> Outcome {
         b.poke(ports.end[2], e.crc_diff as u128);
         b.poke(ports.end[3], e.state as u128);
         b.poke(ports.end[4], e.gcrc as u128);
+        b.poke(ports.end[5], e.sideband as u128);
         b.poke(ports.lane_missing, inp.lane_missing as u128);
         b.poke_bool(ports.stray, inp.stray);
         b.poke(ports.threshold, inp.lane_threshold as u128);
@@ -886,6 +903,12 @@ fn bench(b: &mut dyn Backend, seed: u64, spread: u64) -> Outcome {
             let good_null = a.seq.is_none() && a.fault == Fault::None;
             if good_null || o.commit {
                 lt_now = lt_outputs(&a.flits, good_null);
+                // A committed LTP's sideband credits go to VC `seq mod P`.
+                if let (Some(seq), true) = (a.seq, o.commit) {
+                    if let Some(vc) = sideband_vc(seq, VCS) {
+                        lt_now.got_credits[vc] += sideband_credits(a.end.sideband) as u64;
+                    }
+                }
             }
             if a.fault != Fault::None {
                 assert!(

@@ -37,6 +37,7 @@ impl Drv {
                 b.port("deframed$end_crc_diff"),
                 b.port("deframed$end_state"),
                 b.port("deframed$end_gcrc"),
+                b.port("deframed$end_sideband"),
             ],
             lane_missing: b.port("deframed$lane_missing"),
             stray: b.port("deframed$stray"),
@@ -86,6 +87,7 @@ impl Drv {
         b.poke(p.end[2], e.crc_diff as u128);
         b.poke(p.end[3], e.state as u128);
         b.poke(p.end[4], e.gcrc as u128);
+        b.poke(p.end[5], e.sideband as u128);
         b.poke(p.lane_missing, i.lane_missing as u128);
         b.poke_bool(p.stray, i.stray);
         b.poke(p.threshold, i.lane_threshold as u128);
@@ -129,6 +131,7 @@ impl Drv {
                     intact: true,
                     crc_diff: diff & 0x3fff,
                     state: 0,
+                    sideband: 0,
                     gcrc: 0,
                 }),
                 ..Default::default()

@@ -9,8 +9,8 @@
 //! Attempts: every start flag begins an *LTP attempt*, and every attempt gets exactly one
 //! `end_valid` pulse, in the order the attempts began, strictly after the attempt's last
 //! `flit_valid`. An attempt is intact (`end_intact`) when its 33 XFRs arrived in order with no
-//! missing lane, no unexpected start flag and no queue overflow, and its trailer's state bits
-//! equal the logical lane of its XFR 0. Anomalies end the attempt at once as bad and the
+//! missing lane, no unexpected start flag and no queue overflow (a rotation other than the
+//! sender's shows in `end_crc_diff`, see below). Anomalies end the attempt at once as bad and the
 //! deframer hunts for the next start flag:
 //! - a missing lane: an active lane invalid below the highest valid lane of a beat, or a lane
 //!   the attempt needed in this beat (a beat must carry `min(L, XFRs left)` XFRs of it);
@@ -28,10 +28,12 @@
 //! flit of an intact attempt is exactly the one sent.
 //!
 //! Outputs (the [`DeframedSource`] bundle, to [`super::rx::RxLink`]) with `end_valid`:
-//! `end_crc_diff` = CRC-14 of the 16 received flits (as [`super::ltp::ltp_crc`]) XOR the
-//! trailer's CRC field: the consumer compares it with the value the sender XORed in (a
-//! sequence number), so the block does not compare it with zero. `end_state` = logical lane of
-//! XFR 0. `end_gcrc` = per-group CRC-8/SMBUS ([`crate::crc::CRC8`], one 32-bit XFR per step,
+//! `end_crc_diff` = CRC-14 of the 16 received flits and the trailer's 2 sideband bits (as
+//! [`super::ltp::ltp_crc`]) XOR the trailer's check field XOR the logical lane of XFR 0 at
+//! [`super::ltp::STATE_SHIFT`]: the consumer compares it with the value the sender XORed in
+//! (a sequence number), so the block does not compare it with zero, and an attempt read at
+//! another lane rotation than the sender's fails it. `end_state` = logical lane of XFR 0.
+//! `end_sideband` = the trailer's credit sideband bits. `end_gcrc` = per-group CRC-8/SMBUS ([`crate::crc::CRC8`], one 32-bit XFR per step,
 //! word bit 31 first since the CRC is not reflected): group `m` (bits `8m .. 8m+7`) over XFRs
 //! `j` with `j mod L == m` in order of `j`, groups `>= L` zero.
 //!
@@ -109,6 +111,8 @@ pub struct DeframedSource {
     pub end_crc_diff: Signal<Out, Bits<14>>,
     /// With `end_valid`: logical lane of XFR 0.
     pub end_state: Signal<Out, Bits<2>>,
+    /// With `end_valid`: the trailer's credit sideband bits.
+    pub end_sideband: Signal<Out, Bits<2>>,
     /// With `end_valid`: CRC-8 of XFR group `m` in bits `8m .. 8m+7`.
     pub end_gcrc: Signal<Out, Bits<32>>,
     /// Physical lanes (in the mask) that dropped a transfer (two cycles after the beat).
@@ -135,6 +139,8 @@ pub struct DeframedSink {
     pub end_crc_diff: Signal<In, Bits<14>>,
     /// Logical lane of its first XFR.
     pub end_state: Signal<In, Bits<2>>,
+    /// Its credit sideband bits.
+    pub end_sideband: Signal<In, Bits<2>>,
     /// Its per-group CRC-8s.
     pub end_gcrc: Signal<In, Bits<32>>,
     /// Physical lanes that dropped a transfer.
@@ -568,6 +574,7 @@ impl Logic for LtpDeframer {
         self.out.end_intact.next = self.ends.end_intact.val();
         self.out.end_crc_diff.next = self.ends.end_crc_diff.val();
         self.out.end_state.next = self.ends.end_state.val();
+        self.out.end_sideband.next = self.ends.end_sideband.val();
         self.out.end_gcrc.next = self.ends.end_gcrc.val();
         self.out.lane_missing.next = self.writer.lane_missing.val();
         self.out.stray.next = self.writer.stray.val();

@@ -134,6 +134,7 @@ impl Logic for LaneHealth {
             | self.deframed.end_intact.val()
             | self.deframed.end_crc_diff.val().any()
             | self.deframed.end_state.val().any()
+            | self.deframed.end_sideband.val().any()
             | self.deframed.end_gcrc.val().any()
             | self.deframed.stray.val()
             | self.verdict.null_acts.val()

@@ -7,8 +7,9 @@
 //! bad copy carried group `m` on: logical lane `(state + m) mod L`, then its physical lane, the
 //! `logical`-th set bit of the mask.
 //!
-//! The two copies may have different sequence states, which the trailer carries in bits 31..30
-//! of XFR 32 into the CRC of group `32 mod L`; that difference is taken out of the kept CRC
+//! The two copies may have different sequence states, which the sender XORs into the trailer's
+//! check at `ltp::STATE_SHIFT` (bits 29..28 of XFR 32: the sideband, the rest of the check and
+//! the flits are the same in both copies) and so into the CRC of group `32 mod L`; that difference is taken out of the kept CRC
 //! before comparing (CRC-8 is linear and XFR 32 is its group's last step: the correction is the
 //! CRC of the state difference alone, from state 0), else a replay at another state would
 //! differ in two groups and name nothing.
@@ -60,7 +61,7 @@ pub struct LaneNaming {
     numbers: Vec<Constant<Bits<3>>>,
     /// Bit offset of group `m` in the group CRCs.
     group_offsets: Vec<Constant<Bits<8>>>,
-    /// CRC-8 step of a state difference `d` in XFR 32 (bits 31..30) from state 0.
+    /// CRC-8 step of a state difference `d` in XFR 32 (bits 29..28) from state 0.
     state_crcs: Vec<Constant<Bits<8>>>,
     /// The kept state XOR the good copy's.
     state_difference: Signal<Local, Bits<3>>,
@@ -108,7 +109,8 @@ impl Default for LaneNaming {
             state_crcs: (0..4u128)
                 .map(|d| {
                     let mut g = CRC8.digest();
-                    g.update_word(d << 30, 32);
+                    // Trailer bit `STATE_SHIFT` is XFR 32's bit 16 + `STATE_SHIFT`.
+                    g.update_word(d << (16 + crate::llp::ltp::STATE_SHIFT), 32);
                     Constant::new(g.finish().into())
                 })
                 .collect(),
@@ -145,6 +147,7 @@ impl Logic for LaneNaming {
             | self.deframed.end_valid.val()
             | self.deframed.end_intact.val()
             | self.deframed.end_crc_diff.val().any()
+            | self.deframed.end_sideband.val().any()
             | self.deframed.lane_missing.val().any()
             | self.deframed.stray.val()
             | self.verdict.null_acts.val()

@@ -154,6 +154,7 @@ impl<const CW: usize> Logic for LtpIntake<CW> {
             | self.deframed.end_intact.val()
             | self.deframed.end_crc_diff.val().any()
             | self.deframed.end_state.val().any()
+            | self.deframed.end_sideband.val().any()
             | self.deframed.end_gcrc.val().any()
             | self.deframed.lane_missing.val().any()
             | self.deframed.stray.val();

@@ -416,6 +416,7 @@ impl<const CW: usize> Logic for RxLink<CW> {
         LanesSource::join(&mut self.health.lanes, &mut self.naming.lanes);
         LanesSource::join(&mut self.health.lanes, &mut self.fruitless.lanes);
         NamingSource::join(&mut self.naming.out, &mut self.health.named);
+        self.pulses.sideband.next = self.deframed.end_sideband.val();
         for v in 0..self.got_credits.len() {
             self.pulses.pending_credits[v].next = self.intake.pending_credits[v].val();
             self.got_credits[v].next = self.pulses.got_credits[v].val();

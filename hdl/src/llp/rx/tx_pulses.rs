@@ -3,13 +3,16 @@
 //! the verdict's logic).
 //!
 //! A good null LTP passes on its `RetryReq`, `LaneMask` and `RndTripEcho` and, for a
-//! `RndTripMrkr`, asks for an echo (`send_echo`); a committed LTP passes on its credits, its
-//! `RndTripEcho` and its echo request. Our own retry requests (`retry_request` from the
+//! `RndTripMrkr`, asks for an echo (`send_echo`); a committed LTP passes on its credits (its
+//! CrdtRet flits' per VC, plus its credit sideband's for VC `sequence mod P`, `P` the power of
+//! two at or above the VC count, as [`crate::llp::ltp::sideband_vc`]), its `RndTripEcho` and
+//! its echo request. Our own retry requests (`retry_request` from the
 //! verdict) leave as `send_retry`. Each pulse lasts one cycle; the credits are zero when none
 //! are returned. The arguments (`*_seq`, `got_mask_val`) hold between pulses.
 //!
 //! Reset: no pulse, no credits.
 use super::{LtpCommandsSink, VerdictSink};
+use crate::llp::ltp::sideband_credits;
 use rust_hdl::prelude::*;
 
 /// The registered requests and credits to the transmitter.
@@ -25,6 +28,8 @@ pub struct TxPulses<const CW: usize> {
     pub pending_credits: Vec<Signal<In, Bits<CW>>>,
     /// What the LTP ending is worth, and our retry requests.
     pub verdict: VerdictSink,
+    /// The credit sideband bits of the LTP ending.
+    pub sideband: Signal<In, Bits<2>>,
     /// The far end asks for a replay from `got_retry_seq`.
     pub got_retry: Signal<Out, bool>,
     /// Sequence number of `got_retry`.
@@ -52,6 +57,15 @@ pub struct TxPulses<const CW: usize> {
     send_retry_pulse: DFF<bool>,
     send_echo_pulse: DFF<bool>,
     credits: Vec<DFF<Bits<CW>>>,
+    /// `P - 1`: the sequence number's bits that name the sideband's VC.
+    sideband_vc_mask: Constant<Bits<16>>,
+    numbers: Vec<Constant<Bits<16>>>,
+    /// The credits of each sideband code (`ltp::sideband_credits`).
+    sideband_amounts: Vec<Constant<Bits<CW>>>,
+    codes: Vec<Constant<Bits<2>>>,
+    /// The credits the sideband of the LTP ending returns, to VC `sideband_vc`.
+    sideband_credits: Signal<Local, Bits<CW>>,
+    sideband_vc: Signal<Local, Bits<16>>,
     /// The bundle fields this block does not read, acknowledged here (Verilator's lint passes
     /// names containing "unused"; nothing reads this, so synthesis removes it).
     unused_inputs: Signal<Local, bool>,
@@ -60,12 +74,17 @@ pub struct TxPulses<const CW: usize> {
 impl<const CW: usize> TxPulses<CW> {
     /// Pulses of `vcs` VCs.
     pub fn new(vcs: usize) -> Self {
+        assert!(
+            CW > 4,
+            "TxPulses: {CW}-bit credits cannot hold the sideband's 16"
+        );
         Self {
             clock: Default::default(),
             reset: Default::default(),
             commands: Default::default(),
             pending_credits: (0..vcs).map(|_| Default::default()).collect(),
             verdict: Default::default(),
+            sideband: Default::default(),
             got_retry: Default::default(),
             got_retry_seq: Default::default(),
             got_echo: Default::default(),
@@ -84,6 +103,14 @@ impl<const CW: usize> TxPulses<CW> {
             send_retry_pulse: Default::default(),
             send_echo_pulse: Default::default(),
             credits: (0..vcs).map(|_| Default::default()).collect(),
+            sideband_vc_mask: Constant::new((vcs.next_power_of_two() as u64 - 1).into()),
+            numbers: (0..vcs).map(|v| Constant::new((v as u64).into())).collect(),
+            sideband_amounts: (0..4)
+                .map(|c| Constant::new((sideband_credits(c) as u64).into()))
+                .collect(),
+            codes: (0..4).map(|c| Constant::new((c as u64).into())).collect(),
+            sideband_credits: Default::default(),
+            sideband_vc: Default::default(),
             unused_inputs: Default::default(),
         }
     }
@@ -109,7 +136,6 @@ impl<const CW: usize> Logic for TxPulses<CW> {
             | self.commands.retry_marker_seq.val().any()
             | self.verdict.accepted.val()
             | self.verdict.keep_bad.val()
-            | self.verdict.sequence.val().any()
             | self.verdict.resizing.val();
         for v in 0..self.got_credits.len() {
             self.credits[v].clock.next = self.clock.val();
@@ -142,9 +168,20 @@ impl<const CW: usize> Logic for TxPulses<CW> {
             self.echo_seq.d.next = self.commands.round_trip_echo_seq.val();
             self.send_echo_pulse.d.next = self.commands.round_trip_marker.val();
         }
+        self.sideband_vc.next = self.verdict.sequence.val() & self.sideband_vc_mask.val();
+        self.sideband_credits.next = 0.into();
+        for c in 0..4 {
+            if self.sideband.val() == self.codes[c].val() {
+                self.sideband_credits.next = self.sideband_amounts[c].val();
+            }
+        }
         if self.verdict.commit.val() {
             for v in 0..self.got_credits.len() {
                 self.credits[v].d.next = self.pending_credits[v].val();
+                if self.sideband_vc.val() == self.numbers[v].val() {
+                    self.credits[v].d.next =
+                        self.pending_credits[v].val() + self.sideband_credits.val();
+                }
             }
         }
 

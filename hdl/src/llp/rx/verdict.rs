@@ -169,6 +169,7 @@ impl Logic for Verdict {
             | self.deframed.flit_valid.val()
             | self.deframed.flit_pos.val().any()
             | self.deframed.end_state.val().any()
+            | self.deframed.end_sideband.val().any()
             | self.deframed.end_gcrc.val().any()
             | self.deframed.lane_missing.val().any()
             | self.commands.retry_request.val()

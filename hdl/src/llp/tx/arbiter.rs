@@ -164,7 +164,7 @@ impl<const CW: usize> Logic for TxArbiter<CW> {
             dropped_count,
             credit_failed
         );
-        self.unused_inputs.next = self.slots.credit_slot.val();
+        self.unused_inputs.next = self.slots.credit_slot.val() | self.slots.sideband_slot.val();
         self.credit_error.next = self.credit_failed.q.val();
         for v in 0..self.sinks.len() {
             self.counters[v].clock.next = self.clock.val();

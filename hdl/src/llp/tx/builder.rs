@@ -187,6 +187,8 @@ impl Logic for TxBuilder {
         self.write.write.next = self.writing.val();
         self.write.position.next = self.slot.val();
         self.write.flit.next = self.flit.val();
+        self.write.sideband.next = self.owed.sideband.val();
+        self.slots.sideband_slot.next = self.writing.val() & (self.slot.val() == 15);
 
         // Room after this cycle: an LTP finished now counts at once; echoes count next cycle.
         self.room.d.next = self.numbers.fill.val() < self.replay_ltps.val();

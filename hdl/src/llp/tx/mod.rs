@@ -221,6 +221,9 @@ pub struct OwedSource {
     /// `CrdtRet` of the first urgent VC, else of the first VC owed credits, with all it is
     /// owed.
     pub flit: Signal<Out, Bits<FLIT_BITS>>,
+    /// The credit sideband code of LTP `next_seq` if its last flit is written now
+    /// (`ltp::sideband_code` of what its VC, `ltp::sideband_vc`, is owed).
+    pub sideband: Signal<Out, Bits<2>>,
 }
 
 /// The receiving side of [`OwedSource`].
@@ -233,6 +236,8 @@ pub struct OwedSink {
     pub urgent: Signal<In, bool>,
     /// The `CrdtRet` flit.
     pub flit: Signal<In, Bits<FLIT_BITS>>,
+    /// The credit sideband code of LTP `next_seq`.
+    pub sideband: Signal<In, Bits<2>>,
 }
 
 /// The builder to the serializer and the protocol: its state and the protocol's flits in the
@@ -273,6 +278,8 @@ pub struct SlotSource {
     pub data_slot: Signal<Out, bool>,
     /// The slot written now holds the owed credits' `CrdtRet`.
     pub credit_slot: Signal<Out, bool>,
+    /// The slot written now is the LTP's last: the sideband code offered is taken.
+    pub sideband_slot: Signal<Out, bool>,
 }
 
 /// The receiving side of [`SlotSource`].
@@ -283,6 +290,8 @@ pub struct SlotSink {
     pub data_slot: Signal<In, bool>,
     /// The slot written now holds a `CrdtRet`.
     pub credit_slot: Signal<In, bool>,
+    /// The slot written now is the LTP's last.
+    pub sideband_slot: Signal<In, bool>,
 }
 
 /// The builder to the replay buffer: the flit written now into LTP `next_seq`.
@@ -295,6 +304,8 @@ pub struct LtpWriteSource {
     pub position: Signal<Out, Bits<4>>,
     /// The flit.
     pub flit: Signal<Out, Bits<FLIT_BITS>>,
+    /// With position 15: the LTP's credit sideband code, kept with it for its replays.
+    pub sideband: Signal<Out, Bits<2>>,
 }
 
 /// The receiving side of [`LtpWriteSource`].
@@ -307,6 +318,8 @@ pub struct LtpWriteSink {
     pub position: Signal<In, Bits<4>>,
     /// The flit.
     pub flit: Signal<In, Bits<FLIT_BITS>>,
+    /// With position 15: the LTP's credit sideband code.
+    pub sideband: Signal<In, Bits<2>>,
 }
 
 /// The replay buffer to the builder, the serializer and the protocol: the sequence numbers
@@ -635,6 +648,10 @@ impl<const RAW: usize, const CW: usize> Logic for TxLink<RAW, CW> {
         // The replay RAM's read port, addressed by the serializer.
         self.replay.read_address.next = self.serializer.read_address.val();
         self.serializer.read_data.next = self.replay.read_data.val();
+        // The sideband kept with the LTP on the way out, for its trailer.
+        self.replay.sideband_seq.next = self.serializer.sideband_seq.val();
+        self.serializer.sideband.next = self.replay.sideband.val();
+        self.owed.next_seq.next = self.replay.out.next_seq.val();
 
         // Ports.
         StreamSource::<Bits<FLIT_BITS>>::link(&mut self.out, &mut self.serializer.out);

@@ -6,6 +6,13 @@
 //! else the first VC owed anything. The `CrdtRet` carries everything the VC is owed; when the
 //! builder takes the slot the count restarts from this cycle's `freed`.
 //!
+//! **Sideband.** The LTP being built returns credits in its trailer's two sideband bits too
+//! (`ltp::sideband_vc`, `ltp::sideband_code`): VC `next_seq mod P` (`P` the power of two at or
+//! above the VC count; none when that is no VC) gets the largest code whose credits (0, 4, 8,
+//! 16) it is owed, taken when the builder writes the LTP's last flit (`sideband_slot`), so a
+//! busy link returns most credits without CrdtRet slots. When the `CrdtRet` slot takes the
+//! same VC in that cycle, the sideband returns nothing (the flit carries all).
+//!
 //! `restart` sets each VC's count to `rx_free` (our free slots now, which already count this
 //! cycle's `freed`): a fresh far end gets our whole free buffer. Reset sets it to `vc_buffer`:
 //! our buffers are empty after our reset, and the far end gets all of them whether it
@@ -13,6 +20,7 @@
 use super::{flit_constant, OwedSource, SlotSink};
 use crate::formats::flit::{CODE, CTRL_CREDITS, CTRL_VC};
 use crate::formats::{ControlCode, FLIT_BITS};
+use crate::llp::ltp::sideband_credits;
 use rust_hdl::prelude::*;
 
 /// Counts the credits owed to the far end and offers their `CrdtRet`.
@@ -24,6 +32,8 @@ pub struct TxOwedCredits<const CW: usize> {
     pub reset: Signal<In, bool>,
     /// The link comes up with a fresh far end (RESTART).
     pub restart: Signal<In, bool>,
+    /// The sequence number of the LTP being built (its sideband's VC).
+    pub next_seq: Signal<In, Bits<16>>,
     /// Slots our receive buffers freed, per VC.
     pub freed: Vec<Signal<In, Bits<CW>>>,
     /// Our free slots per VC, not counting this cycle's `freed` (read at a RESTART).
@@ -40,6 +50,19 @@ pub struct TxOwedCredits<const CW: usize> {
     ctrl_vc_lsb: Constant<Bits<8>>,
     credits_lsb: Constant<Bits<8>>,
     numbers: Vec<Constant<Bits<3>>>,
+    /// `P - 1`: the sequence number's bits that name the sideband's VC.
+    sideband_vc_mask: Constant<Bits<16>>,
+    sequence_numbers: Vec<Constant<Bits<16>>>,
+    /// The credits of sideband codes 1, 2 and 3.
+    code_credits: Vec<Constant<Bits<CW>>>,
+    /// The owed count of the sideband's VC (zero when it names none).
+    sideband_owed: Signal<Local, Bits<CW>>,
+    sideband_vc: Signal<Local, Bits<16>>,
+    /// The sideband's VC is the one the `CrdtRet` slot takes now.
+    sideband_clash: Signal<Local, bool>,
+    sideband_code: Signal<Local, Bits<2>>,
+    sideband_amount: Signal<Local, Bits<CW>>,
+    codes: Vec<Constant<Bits<2>>>,
     any_owed: Signal<Local, bool>,
     urgent_found: Signal<Local, bool>,
     urgent_vc: Signal<Local, Bits<3>>,
@@ -58,6 +81,7 @@ impl<const CW: usize> TxOwedCredits<CW> {
             clock: Default::default(),
             reset: Default::default(),
             restart: Default::default(),
+            next_seq: Default::default(),
             freed: (0..vcs).map(|_| Default::default()).collect(),
             rx_free: (0..vcs).map(|_| Default::default()).collect(),
             slots: Default::default(),
@@ -69,6 +93,17 @@ impl<const CW: usize> TxOwedCredits<CW> {
             ctrl_vc_lsb: Constant::new((CTRL_VC.lsb as u64).into()),
             credits_lsb: Constant::new((CTRL_CREDITS.lsb as u64).into()),
             numbers: (0..8).map(|n| Constant::new((n as u64).into())).collect(),
+            sideband_vc_mask: Constant::new((vcs.next_power_of_two() as u64 - 1).into()),
+            sequence_numbers: (0..vcs).map(|v| Constant::new((v as u64).into())).collect(),
+            code_credits: (1..4)
+                .map(|c| Constant::new((sideband_credits(c) as u64).into()))
+                .collect(),
+            sideband_owed: Default::default(),
+            sideband_vc: Default::default(),
+            sideband_clash: Default::default(),
+            sideband_code: Default::default(),
+            sideband_amount: Default::default(),
+            codes: (1..4).map(|c| Constant::new((c as u64).into())).collect(),
             any_owed: Default::default(),
             urgent_found: Default::default(),
             urgent_vc: Default::default(),
@@ -116,8 +151,37 @@ impl<const CW: usize> Logic for TxOwedCredits<CW> {
             | (bit_cast::<FLIT_BITS, 3>(self.credit_vc.val()) << self.ctrl_vc_lsb.val())
             | (bit_cast::<FLIT_BITS, CW>(self.amount.val()) << self.credits_lsb.val());
 
+        // The sideband of the LTP being built (module doc).
+        self.sideband_vc.next = self.next_seq.val() & self.sideband_vc_mask.val();
+        self.sideband_owed.next = 0.into();
+        self.sideband_clash.next = false;
+        for v in 0..self.owed.len() {
+            if self.sideband_vc.val() == self.sequence_numbers[v].val() {
+                self.sideband_owed.next = self.owed[v].q.val();
+                self.sideband_clash.next =
+                    self.slots.credit_slot.val() & (self.credit_vc.val() == self.numbers[v].val());
+            }
+        }
+        self.sideband_code.next = 0.into();
+        self.sideband_amount.next = 0.into();
+        if !self.sideband_clash.val() {
+            for c in 0..3 {
+                if self.sideband_owed.val() >= self.code_credits[c].val() {
+                    self.sideband_code.next = self.codes[c].val();
+                    self.sideband_amount.next = self.code_credits[c].val();
+                }
+            }
+        }
+        self.out.sideband.next = self.sideband_code.val();
+
         for v in 0..self.owed.len() {
             self.owed[v].d.next = self.owed[v].q.val() + self.freed[v].val();
+            if self.slots.sideband_slot.val()
+                & (self.sideband_vc.val() == self.sequence_numbers[v].val())
+            {
+                self.owed[v].d.next =
+                    self.owed[v].q.val() + self.freed[v].val() - self.sideband_amount.val();
+            }
             if self.slots.credit_slot.val() & (self.credit_vc.val() == self.numbers[v].val()) {
                 self.owed[v].d.next = self.freed[v].val();
             }

@@ -12,6 +12,10 @@
 //!   `restart` sets every sequence number to 0, emptying the buffer (its LTPs counted in
 //!   `ltps_discarded`, saturating).
 //!
+//! Beside each LTP slot a register keeps the LTP's credit sideband code (written with its last
+//! flit), which the serializer reads by sequence number (`sideband_seq`) for the trailer: a
+//! replay returns the credits the first copy carried, and only one copy is ever delivered.
+//!
 //! Latency: the RAM reads one cycle after the serializer's address; the sequence numbers are
 //! registered, so an echo frees room one cycle after it arrives. Reset: sequence numbers 0,
 //! no replay pending, counters 0.
@@ -21,7 +25,7 @@ use crate::llp::link_requests::LinkRequestsSink;
 use rust_hdl::prelude::*;
 
 /// The replay RAM, the sequence numbers, retries and echo frees.
-#[derive(LogicBlock, Default)]
+#[derive(LogicBlock)]
 pub struct TxReplay<const RAW: usize> {
     /// Clock of every register and of the RAM.
     pub clock: Signal<In, Clock>,
@@ -43,11 +47,21 @@ pub struct TxReplay<const RAW: usize> {
     pub out: SequenceSource,
     /// LTPs dropped at RESTARTs (saturating).
     pub ltps_discarded: Signal<Out, Bits<16>>,
+    /// The sequence number of the LTP whose sideband code is read.
+    pub sideband_seq: Signal<In, Bits<16>>,
+    /// Its sideband code (combinational).
+    pub sideband: Signal<Out, Bits<2>>,
     /// Replays started (saturating).
     pub replays: Signal<Out, Bits<16>>,
     /// Retry requests outside the window (saturating).
     pub stale: Signal<Out, Bits<16>>,
     ram: RAM<Bits<FLIT_BITS>, RAW>,
+    /// The sideband code of the LTP in each slot.
+    sidebands: Vec<DFF<Bits<2>>>,
+    /// `R - 1`: a sequence number's slot bits.
+    slot_mask: Constant<Bits<16>>,
+    slot_numbers: Vec<Constant<Bits<16>>>,
+    sideband_read: Signal<Local, Bits<2>>,
     next_seq: DFF<Bits<16>>,
     ack_seq: DFF<Bits<16>>,
     send_seq: DFF<Bits<16>>,
@@ -65,6 +79,49 @@ pub struct TxReplay<const RAW: usize> {
     /// The bundle fields this stage does not read, acknowledged here (Verilator's lint passes
     /// names containing "unused"; nothing reads this, so synthesis removes it).
     unused_inputs: Signal<Local, bool>,
+}
+
+impl<const RAW: usize> Default for TxReplay<RAW> {
+    fn default() -> Self {
+        let slots = 1usize << (RAW - 4);
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            link: Default::default(),
+            from_rx: Default::default(),
+            write: Default::default(),
+            serializer: Default::default(),
+            read_address: Default::default(),
+            read_data: Default::default(),
+            out: Default::default(),
+            ltps_discarded: Default::default(),
+            sideband_seq: Default::default(),
+            sideband: Default::default(),
+            replays: Default::default(),
+            stale: Default::default(),
+            ram: Default::default(),
+            sidebands: (0..slots).map(|_| Default::default()).collect(),
+            slot_mask: Constant::new((slots as u64 - 1).into()),
+            slot_numbers: (0..slots)
+                .map(|k| Constant::new((k as u64).into()))
+                .collect(),
+            sideband_read: Default::default(),
+            next_seq: Default::default(),
+            ack_seq: Default::default(),
+            send_seq: Default::default(),
+            replay_seq: Default::default(),
+            replay_pending: Default::default(),
+            replays_count: Default::default(),
+            stale_count: Default::default(),
+            discarded_count: Default::default(),
+            fill: Default::default(),
+            retry_distance: Default::default(),
+            echo_distance: Default::default(),
+            echo_accepted: Default::default(),
+            discarded_sum: Default::default(),
+            unused_inputs: Default::default(),
+        }
+    }
 }
 
 impl<const RAW: usize> Logic for TxReplay<RAW> {
@@ -99,6 +156,22 @@ impl<const RAW: usize> Logic for TxReplay<RAW> {
         self.ram.write_data.next = self.write.flit.val();
         self.ram.read_address.next = self.read_address.val();
         self.read_data.next = self.ram.read_data.val();
+        // The sideband codes: written with an LTP's last flit, read by sequence number.
+        self.sideband_read.next = 0.into();
+        for k in 0..self.sidebands.len() {
+            self.sidebands[k].clock.next = self.clock.val();
+            self.sidebands[k].d.next = self.sidebands[k].q.val();
+            if self.write.write.val()
+                & (self.write.position.val() == 15)
+                & ((self.next_seq.q.val() & self.slot_mask.val()) == self.slot_numbers[k].val())
+            {
+                self.sidebands[k].d.next = self.write.sideband.val();
+            }
+            if (self.sideband_seq.val() & self.slot_mask.val()) == self.slot_numbers[k].val() {
+                self.sideband_read.next = self.sidebands[k].q.val();
+            }
+        }
+        self.sideband.next = self.sideband_read.val();
 
         self.fill.next = self.next_seq.q.val() - self.ack_seq.q.val();
         self.echo_distance.next = self.from_rx.got_echo_seq.val() - self.ack_seq.q.val();

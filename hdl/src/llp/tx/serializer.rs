@@ -10,10 +10,12 @@
 //! **Null LTP** flits come from [`TxNullLtp`](super::TxNullLtp), at the serializer's
 //! `beat`.
 //!
-//! **Trailer**: `CRC14(flits) ^ (seq mod 2^14)` for a normal LTP (so a lost LTP fails the next
-//! one's check) and `CRC14(flits)` for a null LTP, plus the sequence state: the logical lane
-//! of the LTP's first XFR as the striper places it, `(state + 33) mod L` when the LTP follows
-//! the previous trailer at once, else 0.
+//! **Trailer** (`hdl::llp::ltp::trailer`): the credit sideband code in bits 15..14 (the one
+//! kept with the LTP in the replay buffer; 0 for a null LTP), and in bits 13..0
+//! `CRC14(flits, sideband) ^ (seq mod 2^14)` for a normal LTP (so a lost LTP fails the next
+//! one's check), `CRC14(flits, sideband)` for a null LTP, either XOR the sequence state at
+//! bits 13..12: the logical lane of the LTP's first XFR as the striper places it,
+//! `(state + 33) mod L` when the LTP follows the previous trailer at once, else 0.
 //!
 //! Latency: the RAM read address is computed a cycle ahead (`read_address`), so the flit at
 //! the output is the one the RAM read on the last edge: a beat per cycle while `out.ready`
@@ -22,8 +24,9 @@
 use super::{
     BuilderSink, LaneStateSink, LinkStateSink, ProtocolSink, SequenceSink, SerializerSource,
 };
-use crate::crc::{Crc14x65, CRC14};
+use crate::crc::{Crc14x65, CrcStep, CRC14};
 use crate::formats::FLIT_BITS;
+use crate::llp::ltp::STATE_SHIFT;
 use crate::stream::StreamSource;
 use rust_hdl::prelude::*;
 
@@ -52,6 +55,10 @@ pub struct TxSerializer<const RAW: usize> {
     pub read_address: Signal<Out, Bits<RAW>>,
     /// The flit the RAM read.
     pub read_data: Signal<In, Bits<FLIT_BITS>>,
+    /// The sequence number of the normal LTP on the way out, whose sideband code is read.
+    pub sideband_seq: Signal<Out, Bits<16>>,
+    /// Its sideband code, kept with it in the replay buffer.
+    pub sideband: Signal<In, Bits<2>>,
     /// The beat within the LTP on the way out, to the null LTP generator.
     pub beat: Signal<Out, Bits<5>>,
     /// The null LTP's flit at `beat` ([`TxNullLtp`](super::TxNullLtp)).
@@ -61,6 +68,11 @@ pub struct TxSerializer<const RAW: usize> {
     /// Null LTPs sent (wrapping).
     pub nulls_sent: Signal<Out, Bits<32>>,
     ltp_crc: Crc14x65,
+    /// The CRC-14 of the flits stepped over the sideband bits.
+    sideband_step: CrcStep<14, 2>,
+    state_shift: Constant<Bits<14>>,
+    /// The sideband code in the trailer (0 for a null LTP).
+    trailer_sideband: Signal<Local, Bits<2>>,
     active: DFF<bool>,
     /// Beat of the LTP on the way out (16: the trailer).
     position: DFF<Bits<5>>,
@@ -101,11 +113,16 @@ impl<const RAW: usize> Default for TxSerializer<RAW> {
             status: Default::default(),
             read_address: Default::default(),
             read_data: Default::default(),
+            sideband_seq: Default::default(),
+            sideband: Default::default(),
             beat: Default::default(),
             null_flit: Default::default(),
             ltps_sent: Default::default(),
             nulls_sent: Default::default(),
             ltp_crc: Crc14x65::new(&CRC14),
+            sideband_step: CrcStep::new(&CRC14),
+            state_shift: Constant::new((STATE_SHIFT as u64).into()),
+            trailer_sideband: Default::default(),
             active: Default::default(),
             position: Default::default(),
             null_ltp: Default::default(),
@@ -187,8 +204,18 @@ impl<const RAW: usize> Logic for TxSerializer<RAW> {
         if self.null_ltp.q.val() {
             self.seq_xor.next = 0.into();
         }
-        self.trailer.next = bit_cast::<16, 14>(self.ltp_crc.crc.val() ^ self.seq_xor.val())
-            | (bit_cast::<16, 2>(self.state.q.val()) << 14);
+        self.sideband_seq.next = self.ltp_seq.q.val();
+        self.trailer_sideband.next = self.sideband.val();
+        if self.null_ltp.q.val() {
+            self.trailer_sideband.next = 0.into();
+        }
+        self.sideband_step.state.next = self.ltp_crc.crc.val();
+        self.sideband_step.data.next = self.trailer_sideband.val();
+        self.trailer.next = bit_cast::<16, 14>(
+            self.sideband_step.next_state.val()
+                ^ self.seq_xor.val()
+                ^ (bit_cast::<14, 2>(self.state.q.val()) << self.state_shift.val()),
+        ) | (bit_cast::<16, 2>(self.trailer_sideband.val()) << 14);
         self.out.data.next = self.read_data.val();
         if self.null_ltp.q.val() {
             self.out.data.next = self.null_flit.val();
