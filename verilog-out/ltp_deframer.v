@@ -2,7 +2,7 @@
 // lane beats back to LTP flits, with the CRC-14 difference, sequence state and per-group CRC-8s of each LTP
 
 
-module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,out$flit,out$flit_valid,out$flit_pos,out$end_valid,out$end_intact,out$end_crc_diff,out$end_state,out$end_gcrc,out$lane_missing,out$stray);
+module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,out$flit,out$flit_valid,out$flit_pos,out$end_valid,out$end_intact,out$end_crc_diff,out$end_state,out$end_sideband,out$end_gcrc,out$lane_missing,out$stray);
     
     // Module arguments
     input wire  clock;
@@ -18,6 +18,7 @@ module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,out$flit
     output reg  out$end_intact;
     output reg  [13:0] out$end_crc_diff;
     output reg  [1:0] out$end_state;
+    output reg  [1:0] out$end_sideband;
     output reg  [31:0] out$end_gcrc;
     output reg  [3:0] out$lane_missing;
     output reg  out$stray;
@@ -261,6 +262,7 @@ module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,out$flit
     wire  ends$end_intact;
     wire  [13:0] ends$end_crc_diff;
     wire  [1:0] ends$end_state;
+    wire  [1:0] ends$end_sideband;
     wire  [31:0] ends$end_gcrc;
     
     // Sub module instances
@@ -520,6 +522,7 @@ module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,out$flit
         .end_intact(ends$end_intact),
         .end_crc_diff(ends$end_crc_diff),
         .end_state(ends$end_state),
+        .end_sideband(ends$end_sideband),
         .end_gcrc(ends$end_gcrc)
     );
     
@@ -553,6 +556,7 @@ module ltp_deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,out$flit
         out$end_intact = ends$end_intact;
         out$end_crc_diff = ends$end_crc_diff;
         out$end_state = ends$end_state;
+        out$end_sideband = ends$end_sideband;
         out$end_gcrc = ends$end_gcrc;
         out$lane_missing = writer$lane_missing;
         out$stray = writer$stray;
@@ -1513,7 +1517,7 @@ module ltp_deframer$beat$stray_lanes(d,q,clock);
 endmodule // ltp_deframer$beat$stray_lanes
 
 
-module ltp_deframer$ends(clock,reset,shifted$flit,shifted$valid,shifted$position,shifted$trailer,shifted$group_crcs,shifted$last,shifted$bad,shifted$state,owed$none,owed$one,owed$emit,owed$before_start,end_valid,end_intact,end_crc_diff,end_state,end_gcrc);
+module ltp_deframer$ends(clock,reset,shifted$flit,shifted$valid,shifted$position,shifted$trailer,shifted$group_crcs,shifted$last,shifted$bad,shifted$state,owed$none,owed$one,owed$emit,owed$before_start,end_valid,end_intact,end_crc_diff,end_state,end_sideband,end_gcrc);
     
     // Module arguments
     input wire  clock;
@@ -1534,7 +1538,11 @@ module ltp_deframer$ends(clock,reset,shifted$flit,shifted$valid,shifted$position
     output reg  end_intact;
     output reg  [13:0] end_crc_diff;
     output reg  [1:0] end_state;
+    output reg  [1:0] end_sideband;
     output reg  [31:0] end_gcrc;
+    
+    // Constant declarations
+    localparam  state_shift = 14'b1100;
     
     // Stub signals
     reg  [13:0] crc$d;
@@ -1555,6 +1563,9 @@ module ltp_deframer$ends(clock,reset,shifted$flit,shifted$valid,shifted$position
     reg  [13:0] step$state;
     reg  [64:0] step$data;
     wire  [13:0] step$next_state;
+    reg  [13:0] sideband_step$state;
+    reg  [1:0] sideband_step$data;
+    wire  [13:0] sideband_step$next_state;
     
     // Local signals
     reg  unused_inputs;
@@ -1590,6 +1601,11 @@ module ltp_deframer$ends(clock,reset,shifted$flit,shifted$valid,shifted$position
         .data(step$data),
         .next_state(step$next_state)
     );
+    ltp_deframer$ends$sideband_step sideband_step(
+        .state(sideband_step$state),
+        .data(sideband_step$data),
+        .next_state(sideband_step$next_state)
+    );
     
     // Update code
     always @(*) begin
@@ -1608,7 +1624,10 @@ module ltp_deframer$ends(clock,reset,shifted$flit,shifted$valid,shifted$position
         end_intact = intact$q;
         end_state = state$q;
         end_gcrc = group_crcs$q;
-        end_crc_diff = crc$q ^ shifted$trailer[(32'h0)+:(14)];
+        sideband_step$state = crc$q;
+        sideband_step$data = shifted$trailer[(32'he)+:(2)];
+        end_sideband = shifted$trailer[(32'he)+:(2)];
+        end_crc_diff = sideband_step$next_state ^ shifted$trailer[(32'h0)+:(14)] ^ (((state$q) & 14'h3fff) << state_shift);
         step$data = shifted$flit;
         step$state = crc$q;
         if (shifted$position == 32'h0) begin
@@ -1618,7 +1637,7 @@ module ltp_deframer$ends(clock,reset,shifted$flit,shifted$valid,shifted$position
             crc$d = step$next_state;
         end
         ended$d = shifted$last | owed$before_start | owed$emit;
-        intact$d = shifted$last & ~shifted$bad & (shifted$trailer[(32'he)+:(2)] == shifted$state);
+        intact$d = shifted$last & ~shifted$bad;
         if (shifted$last) begin
             state$d = shifted$state;
             group_crcs$d = shifted$group_crcs;
@@ -1705,6 +1724,109 @@ module ltp_deframer$ends$intact(d,q,clock);
     end
           
 endmodule // ltp_deframer$ends$intact
+
+
+module ltp_deframer$ends$sideband_step(state,data,next_state);
+    
+    // Module arguments
+    input wire  [13:0] state;
+    input wire  [1:0] data;
+    output reg  [13:0] next_state;
+    
+    // Constant declarations
+    localparam  state_masks$0 = 14'b100;
+    localparam  state_masks$1 = 14'b1001;
+    localparam  state_masks$2 = 14'b10010;
+    localparam  state_masks$3 = 14'b100000;
+    localparam  state_masks$4 = 14'b1000000;
+    localparam  state_masks$5 = 14'b10000000;
+    localparam  state_masks$6 = 14'b100000000;
+    localparam  state_masks$7 = 14'b1000000000;
+    localparam  state_masks$8 = 14'b10000000000;
+    localparam  state_masks$9 = 14'b100000000000;
+    localparam  state_masks$10 = 14'b1000000000001;
+    localparam  state_masks$11 = 14'b10000000000010;
+    localparam  state_masks$12 = 14'b1;
+    localparam  state_masks$13 = 14'b10;
+    localparam  data_masks$0 = 2'b0;
+    localparam  data_masks$1 = 2'b1;
+    localparam  data_masks$2 = 2'b10;
+    localparam  data_masks$3 = 2'b0;
+    localparam  data_masks$4 = 2'b0;
+    localparam  data_masks$5 = 2'b0;
+    localparam  data_masks$6 = 2'b0;
+    localparam  data_masks$7 = 2'b0;
+    localparam  data_masks$8 = 2'b0;
+    localparam  data_masks$9 = 2'b0;
+    localparam  data_masks$10 = 2'b1;
+    localparam  data_masks$11 = 2'b10;
+    localparam  data_masks$12 = 2'b1;
+    localparam  data_masks$13 = 2'b10;
+    localparam  offset = 14'b0;
+    localparam  zero = 14'b0;
+    
+    // Local signals
+    reg  [13:0] nodes$0;
+    reg  [13:0] nodes$1;
+    reg  [13:0] nodes$2;
+    reg  [13:0] nodes$3;
+    reg  [13:0] nodes$4;
+    reg  [13:0] nodes$5;
+    reg  [13:0] nodes$6;
+    reg  [13:0] nodes$7;
+    reg  [13:0] nodes$8;
+    reg  [13:0] nodes$9;
+    reg  [13:0] nodes$10;
+    reg  [13:0] nodes$11;
+    reg  [13:0] nodes$12;
+    reg  [13:0] nodes$13;
+    reg  [13:0] nodes$14;
+    reg  [13:0] nodes$15;
+    reg  [13:0] nodes$16;
+    reg  [13:0] nodes$17;
+    reg  [13:0] nodes$18;
+    reg  [13:0] nodes$19;
+    reg  [13:0] nodes$20;
+    reg  [13:0] nodes$21;
+    reg  [13:0] nodes$22;
+    reg  [13:0] nodes$23;
+    reg  [13:0] nodes$24;
+    reg  [13:0] nodes$25;
+    reg  [13:0] nodes$26;
+    
+    // Update code
+    always @(*) begin
+        nodes$0 = (zero & ~(1 << (0)) | (((^(state & state_masks$0)) ^ (^(data & data_masks$0))) << (0)));
+        nodes$1 = (zero & ~(1 << (1)) | (((^(state & state_masks$1)) ^ (^(data & data_masks$1))) << (1)));
+        nodes$2 = (zero & ~(1 << (2)) | (((^(state & state_masks$2)) ^ (^(data & data_masks$2))) << (2)));
+        nodes$3 = (zero & ~(1 << (3)) | (((^(state & state_masks$3)) ^ (^(data & data_masks$3))) << (3)));
+        nodes$4 = (zero & ~(1 << (4)) | (((^(state & state_masks$4)) ^ (^(data & data_masks$4))) << (4)));
+        nodes$5 = (zero & ~(1 << (5)) | (((^(state & state_masks$5)) ^ (^(data & data_masks$5))) << (5)));
+        nodes$6 = (zero & ~(1 << (6)) | (((^(state & state_masks$6)) ^ (^(data & data_masks$6))) << (6)));
+        nodes$7 = (zero & ~(1 << (7)) | (((^(state & state_masks$7)) ^ (^(data & data_masks$7))) << (7)));
+        nodes$8 = (zero & ~(1 << (8)) | (((^(state & state_masks$8)) ^ (^(data & data_masks$8))) << (8)));
+        nodes$9 = (zero & ~(1 << (9)) | (((^(state & state_masks$9)) ^ (^(data & data_masks$9))) << (9)));
+        nodes$10 = (zero & ~(1 << (10)) | (((^(state & state_masks$10)) ^ (^(data & data_masks$10))) << (10)));
+        nodes$11 = (zero & ~(1 << (11)) | (((^(state & state_masks$11)) ^ (^(data & data_masks$11))) << (11)));
+        nodes$12 = (zero & ~(1 << (12)) | (((^(state & state_masks$12)) ^ (^(data & data_masks$12))) << (12)));
+        nodes$13 = (zero & ~(1 << (13)) | (((^(state & state_masks$13)) ^ (^(data & data_masks$13))) << (13)));
+        nodes$14 = nodes$0 | nodes$1;
+        nodes$15 = nodes$2 | nodes$3;
+        nodes$16 = nodes$4 | nodes$5;
+        nodes$17 = nodes$6 | nodes$7;
+        nodes$18 = nodes$8 | nodes$9;
+        nodes$19 = nodes$10 | nodes$11;
+        nodes$20 = nodes$12 | nodes$13;
+        nodes$21 = nodes$14 | nodes$15;
+        nodes$22 = nodes$16 | nodes$17;
+        nodes$23 = nodes$18 | nodes$19;
+        nodes$24 = nodes$20 | nodes$21;
+        nodes$25 = nodes$22 | nodes$23;
+        nodes$26 = nodes$24 | nodes$25;
+        next_state = nodes$26 ^ offset;
+    end
+    
+endmodule // ltp_deframer$ends$sideband_step
 
 
 module ltp_deframer$ends$state(d,q,clock);

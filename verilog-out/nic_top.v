@@ -111397,6 +111397,7 @@ module nic_top$port$endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$r
     wire  deframer$out$end_intact;
     wire  [13:0] deframer$out$end_crc_diff;
     wire  [1:0] deframer$out$end_state;
+    wire  [1:0] deframer$out$end_sideband;
     wire  [31:0] deframer$out$end_gcrc;
     wire  [3:0] deframer$out$lane_missing;
     wire  deframer$out$stray;
@@ -111409,6 +111410,7 @@ module nic_top$port$endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$r
     reg  rx$deframed$end_intact;
     reg  [13:0] rx$deframed$end_crc_diff;
     reg  [1:0] rx$deframed$end_state;
+    reg  [1:0] rx$deframed$end_sideband;
     reg  [31:0] rx$deframed$end_gcrc;
     reg  [3:0] rx$deframed$lane_missing;
     reg  rx$deframed$stray;
@@ -111618,6 +111620,7 @@ module nic_top$port$endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$r
         .out$end_intact(deframer$out$end_intact),
         .out$end_crc_diff(deframer$out$end_crc_diff),
         .out$end_state(deframer$out$end_state),
+        .out$end_sideband(deframer$out$end_sideband),
         .out$end_gcrc(deframer$out$end_gcrc),
         .out$lane_missing(deframer$out$lane_missing),
         .out$stray(deframer$out$stray)
@@ -111632,6 +111635,7 @@ module nic_top$port$endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$r
         .deframed$end_intact(rx$deframed$end_intact),
         .deframed$end_crc_diff(rx$deframed$end_crc_diff),
         .deframed$end_state(rx$deframed$end_state),
+        .deframed$end_sideband(rx$deframed$end_sideband),
         .deframed$end_gcrc(rx$deframed$end_gcrc),
         .deframed$lane_missing(rx$deframed$lane_missing),
         .deframed$stray(rx$deframed$stray),
@@ -111903,6 +111907,7 @@ module nic_top$port$endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$r
     always @(*) rx$deframed$end_intact = deframer$out$end_intact;
     always @(*) rx$deframed$end_crc_diff = deframer$out$end_crc_diff;
     always @(*) rx$deframed$end_state = deframer$out$end_state;
+    always @(*) rx$deframed$end_sideband = deframer$out$end_sideband;
     always @(*) rx$deframed$end_gcrc = deframer$out$end_gcrc;
     always @(*) rx$deframed$lane_missing = deframer$out$lane_missing;
     always @(*) rx$deframed$stray = deframer$out$stray;
@@ -112224,7 +112229,7 @@ module nic_top$port$endpoint$classify$1$decoder(flit,is_body,is_head,is_tail,is_
 endmodule // nic_top$port$endpoint$classify$1$decoder
 
 
-module nic_top$port$endpoint$deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,out$flit,out$flit_valid,out$flit_pos,out$end_valid,out$end_intact,out$end_crc_diff,out$end_state,out$end_gcrc,out$lane_missing,out$stray);
+module nic_top$port$endpoint$deframer(clock,reset,lanes$valid,lanes$start,lanes$data,mask,out$flit,out$flit_valid,out$flit_pos,out$end_valid,out$end_intact,out$end_crc_diff,out$end_state,out$end_sideband,out$end_gcrc,out$lane_missing,out$stray);
     
     // Module arguments
     input wire  clock;
@@ -112240,6 +112245,7 @@ module nic_top$port$endpoint$deframer(clock,reset,lanes$valid,lanes$start,lanes$
     output reg  out$end_intact;
     output reg  [13:0] out$end_crc_diff;
     output reg  [1:0] out$end_state;
+    output reg  [1:0] out$end_sideband;
     output reg  [31:0] out$end_gcrc;
     output reg  [3:0] out$lane_missing;
     output reg  out$stray;
@@ -112483,6 +112489,7 @@ module nic_top$port$endpoint$deframer(clock,reset,lanes$valid,lanes$start,lanes$
     wire  ends$end_intact;
     wire  [13:0] ends$end_crc_diff;
     wire  [1:0] ends$end_state;
+    wire  [1:0] ends$end_sideband;
     wire  [31:0] ends$end_gcrc;
     
     // Sub module instances
@@ -112742,6 +112749,7 @@ module nic_top$port$endpoint$deframer(clock,reset,lanes$valid,lanes$start,lanes$
         .end_intact(ends$end_intact),
         .end_crc_diff(ends$end_crc_diff),
         .end_state(ends$end_state),
+        .end_sideband(ends$end_sideband),
         .end_gcrc(ends$end_gcrc)
     );
     
@@ -112775,6 +112783,7 @@ module nic_top$port$endpoint$deframer(clock,reset,lanes$valid,lanes$start,lanes$
         out$end_intact = ends$end_intact;
         out$end_crc_diff = ends$end_crc_diff;
         out$end_state = ends$end_state;
+        out$end_sideband = ends$end_sideband;
         out$end_gcrc = ends$end_gcrc;
         out$lane_missing = writer$lane_missing;
         out$stray = writer$stray;
@@ -113735,7 +113744,7 @@ module nic_top$port$endpoint$deframer$beat$stray_lanes(d,q,clock);
 endmodule // nic_top$port$endpoint$deframer$beat$stray_lanes
 
 
-module nic_top$port$endpoint$deframer$ends(clock,reset,shifted$flit,shifted$valid,shifted$position,shifted$trailer,shifted$group_crcs,shifted$last,shifted$bad,shifted$state,owed$none,owed$one,owed$emit,owed$before_start,end_valid,end_intact,end_crc_diff,end_state,end_gcrc);
+module nic_top$port$endpoint$deframer$ends(clock,reset,shifted$flit,shifted$valid,shifted$position,shifted$trailer,shifted$group_crcs,shifted$last,shifted$bad,shifted$state,owed$none,owed$one,owed$emit,owed$before_start,end_valid,end_intact,end_crc_diff,end_state,end_sideband,end_gcrc);
     
     // Module arguments
     input wire  clock;
@@ -113756,7 +113765,11 @@ module nic_top$port$endpoint$deframer$ends(clock,reset,shifted$flit,shifted$vali
     output reg  end_intact;
     output reg  [13:0] end_crc_diff;
     output reg  [1:0] end_state;
+    output reg  [1:0] end_sideband;
     output reg  [31:0] end_gcrc;
+    
+    // Constant declarations
+    localparam  state_shift = 14'b1100;
     
     // Stub signals
     reg  [13:0] crc$d;
@@ -113777,6 +113790,9 @@ module nic_top$port$endpoint$deframer$ends(clock,reset,shifted$flit,shifted$vali
     reg  [13:0] step$state;
     reg  [64:0] step$data;
     wire  [13:0] step$next_state;
+    reg  [13:0] sideband_step$state;
+    reg  [1:0] sideband_step$data;
+    wire  [13:0] sideband_step$next_state;
     
     // Local signals
     reg  unused_inputs;
@@ -113812,6 +113828,11 @@ module nic_top$port$endpoint$deframer$ends(clock,reset,shifted$flit,shifted$vali
         .data(step$data),
         .next_state(step$next_state)
     );
+    nic_top$port$endpoint$deframer$ends$sideband_step sideband_step(
+        .state(sideband_step$state),
+        .data(sideband_step$data),
+        .next_state(sideband_step$next_state)
+    );
     
     // Update code
     always @(*) begin
@@ -113830,7 +113851,10 @@ module nic_top$port$endpoint$deframer$ends(clock,reset,shifted$flit,shifted$vali
         end_intact = intact$q;
         end_state = state$q;
         end_gcrc = group_crcs$q;
-        end_crc_diff = crc$q ^ shifted$trailer[(32'h0)+:(14)];
+        sideband_step$state = crc$q;
+        sideband_step$data = shifted$trailer[(32'he)+:(2)];
+        end_sideband = shifted$trailer[(32'he)+:(2)];
+        end_crc_diff = sideband_step$next_state ^ shifted$trailer[(32'h0)+:(14)] ^ (((state$q) & 14'h3fff) << state_shift);
         step$data = shifted$flit;
         step$state = crc$q;
         if (shifted$position == 32'h0) begin
@@ -113840,7 +113864,7 @@ module nic_top$port$endpoint$deframer$ends(clock,reset,shifted$flit,shifted$vali
             crc$d = step$next_state;
         end
         ended$d = shifted$last | owed$before_start | owed$emit;
-        intact$d = shifted$last & ~shifted$bad & (shifted$trailer[(32'he)+:(2)] == shifted$state);
+        intact$d = shifted$last & ~shifted$bad;
         if (shifted$last) begin
             state$d = shifted$state;
             group_crcs$d = shifted$group_crcs;
@@ -113927,6 +113951,109 @@ module nic_top$port$endpoint$deframer$ends$intact(d,q,clock);
     end
           
 endmodule // nic_top$port$endpoint$deframer$ends$intact
+
+
+module nic_top$port$endpoint$deframer$ends$sideband_step(state,data,next_state);
+    
+    // Module arguments
+    input wire  [13:0] state;
+    input wire  [1:0] data;
+    output reg  [13:0] next_state;
+    
+    // Constant declarations
+    localparam  state_masks$0 = 14'b100;
+    localparam  state_masks$1 = 14'b1001;
+    localparam  state_masks$2 = 14'b10010;
+    localparam  state_masks$3 = 14'b100000;
+    localparam  state_masks$4 = 14'b1000000;
+    localparam  state_masks$5 = 14'b10000000;
+    localparam  state_masks$6 = 14'b100000000;
+    localparam  state_masks$7 = 14'b1000000000;
+    localparam  state_masks$8 = 14'b10000000000;
+    localparam  state_masks$9 = 14'b100000000000;
+    localparam  state_masks$10 = 14'b1000000000001;
+    localparam  state_masks$11 = 14'b10000000000010;
+    localparam  state_masks$12 = 14'b1;
+    localparam  state_masks$13 = 14'b10;
+    localparam  data_masks$0 = 2'b0;
+    localparam  data_masks$1 = 2'b1;
+    localparam  data_masks$2 = 2'b10;
+    localparam  data_masks$3 = 2'b0;
+    localparam  data_masks$4 = 2'b0;
+    localparam  data_masks$5 = 2'b0;
+    localparam  data_masks$6 = 2'b0;
+    localparam  data_masks$7 = 2'b0;
+    localparam  data_masks$8 = 2'b0;
+    localparam  data_masks$9 = 2'b0;
+    localparam  data_masks$10 = 2'b1;
+    localparam  data_masks$11 = 2'b10;
+    localparam  data_masks$12 = 2'b1;
+    localparam  data_masks$13 = 2'b10;
+    localparam  offset = 14'b0;
+    localparam  zero = 14'b0;
+    
+    // Local signals
+    reg  [13:0] nodes$0;
+    reg  [13:0] nodes$1;
+    reg  [13:0] nodes$2;
+    reg  [13:0] nodes$3;
+    reg  [13:0] nodes$4;
+    reg  [13:0] nodes$5;
+    reg  [13:0] nodes$6;
+    reg  [13:0] nodes$7;
+    reg  [13:0] nodes$8;
+    reg  [13:0] nodes$9;
+    reg  [13:0] nodes$10;
+    reg  [13:0] nodes$11;
+    reg  [13:0] nodes$12;
+    reg  [13:0] nodes$13;
+    reg  [13:0] nodes$14;
+    reg  [13:0] nodes$15;
+    reg  [13:0] nodes$16;
+    reg  [13:0] nodes$17;
+    reg  [13:0] nodes$18;
+    reg  [13:0] nodes$19;
+    reg  [13:0] nodes$20;
+    reg  [13:0] nodes$21;
+    reg  [13:0] nodes$22;
+    reg  [13:0] nodes$23;
+    reg  [13:0] nodes$24;
+    reg  [13:0] nodes$25;
+    reg  [13:0] nodes$26;
+    
+    // Update code
+    always @(*) begin
+        nodes$0 = (zero & ~(1 << (0)) | (((^(state & state_masks$0)) ^ (^(data & data_masks$0))) << (0)));
+        nodes$1 = (zero & ~(1 << (1)) | (((^(state & state_masks$1)) ^ (^(data & data_masks$1))) << (1)));
+        nodes$2 = (zero & ~(1 << (2)) | (((^(state & state_masks$2)) ^ (^(data & data_masks$2))) << (2)));
+        nodes$3 = (zero & ~(1 << (3)) | (((^(state & state_masks$3)) ^ (^(data & data_masks$3))) << (3)));
+        nodes$4 = (zero & ~(1 << (4)) | (((^(state & state_masks$4)) ^ (^(data & data_masks$4))) << (4)));
+        nodes$5 = (zero & ~(1 << (5)) | (((^(state & state_masks$5)) ^ (^(data & data_masks$5))) << (5)));
+        nodes$6 = (zero & ~(1 << (6)) | (((^(state & state_masks$6)) ^ (^(data & data_masks$6))) << (6)));
+        nodes$7 = (zero & ~(1 << (7)) | (((^(state & state_masks$7)) ^ (^(data & data_masks$7))) << (7)));
+        nodes$8 = (zero & ~(1 << (8)) | (((^(state & state_masks$8)) ^ (^(data & data_masks$8))) << (8)));
+        nodes$9 = (zero & ~(1 << (9)) | (((^(state & state_masks$9)) ^ (^(data & data_masks$9))) << (9)));
+        nodes$10 = (zero & ~(1 << (10)) | (((^(state & state_masks$10)) ^ (^(data & data_masks$10))) << (10)));
+        nodes$11 = (zero & ~(1 << (11)) | (((^(state & state_masks$11)) ^ (^(data & data_masks$11))) << (11)));
+        nodes$12 = (zero & ~(1 << (12)) | (((^(state & state_masks$12)) ^ (^(data & data_masks$12))) << (12)));
+        nodes$13 = (zero & ~(1 << (13)) | (((^(state & state_masks$13)) ^ (^(data & data_masks$13))) << (13)));
+        nodes$14 = nodes$0 | nodes$1;
+        nodes$15 = nodes$2 | nodes$3;
+        nodes$16 = nodes$4 | nodes$5;
+        nodes$17 = nodes$6 | nodes$7;
+        nodes$18 = nodes$8 | nodes$9;
+        nodes$19 = nodes$10 | nodes$11;
+        nodes$20 = nodes$12 | nodes$13;
+        nodes$21 = nodes$14 | nodes$15;
+        nodes$22 = nodes$16 | nodes$17;
+        nodes$23 = nodes$18 | nodes$19;
+        nodes$24 = nodes$20 | nodes$21;
+        nodes$25 = nodes$22 | nodes$23;
+        nodes$26 = nodes$24 | nodes$25;
+        next_state = nodes$26 ^ offset;
+    end
+    
+endmodule // nic_top$port$endpoint$deframer$ends$sideband_step
 
 
 module nic_top$port$endpoint$deframer$ends$state(d,q,clock);
@@ -121261,7 +121388,7 @@ module nic_top$port$endpoint$queues$1$b_valid(d,q,clock);
 endmodule // nic_top$port$endpoint$queues$1$b_valid
 
 
-module nic_top$port$endpoint$rx(clock,reset,deframed$flit,deframed$flit_valid,deframed$flit_pos,deframed$end_valid,deframed$end_intact,deframed$end_crc_diff,deframed$end_state,deframed$end_gcrc,deframed$lane_missing,deframed$stray,wr_valid,wr_data,commit,rollback,to_tx$got_retry,to_tx$got_retry_seq,to_tx$got_echo,to_tx$got_echo_seq,to_tx$got_mask,to_tx$got_mask_val,to_tx$send_retry,to_tx$send_echo,to_tx$expect_seq,to_tx$mask,got_credits$0,got_credits$1,lane_threshold,up,start,fresh_far,start_mask,retry_limit,lane_drain,link_fail,ltps_good,nulls_good,ltps_bad,ltps_dup,retries,lane_errors,lanes_removed,link_up,waiting);
+module nic_top$port$endpoint$rx(clock,reset,deframed$flit,deframed$flit_valid,deframed$flit_pos,deframed$end_valid,deframed$end_intact,deframed$end_crc_diff,deframed$end_state,deframed$end_sideband,deframed$end_gcrc,deframed$lane_missing,deframed$stray,wr_valid,wr_data,commit,rollback,to_tx$got_retry,to_tx$got_retry_seq,to_tx$got_echo,to_tx$got_echo_seq,to_tx$got_mask,to_tx$got_mask_val,to_tx$send_retry,to_tx$send_echo,to_tx$expect_seq,to_tx$mask,got_credits$0,got_credits$1,lane_threshold,up,start,fresh_far,start_mask,retry_limit,lane_drain,link_fail,ltps_good,nulls_good,ltps_bad,ltps_dup,retries,lane_errors,lanes_removed,link_up,waiting);
     
     // Module arguments
     input wire  clock;
@@ -121273,6 +121400,7 @@ module nic_top$port$endpoint$rx(clock,reset,deframed$flit,deframed$flit_valid,de
     input wire  deframed$end_intact;
     input wire  [13:0] deframed$end_crc_diff;
     input wire  [1:0] deframed$end_state;
+    input wire  [1:0] deframed$end_sideband;
     input wire  [31:0] deframed$end_gcrc;
     input wire  [3:0] deframed$lane_missing;
     input wire  deframed$stray;
@@ -121438,6 +121566,7 @@ module nic_top$port$endpoint$rx(clock,reset,deframed$flit,deframed$flit_valid,de
     reg  [15:0] pulses$verdict$sequence;
     reg  pulses$verdict$retry_request;
     reg  pulses$verdict$resizing;
+    reg  [1:0] pulses$sideband;
     wire  pulses$got_retry;
     wire  [15:0] pulses$got_retry_seq;
     wire  pulses$got_echo;
@@ -121464,6 +121593,7 @@ module nic_top$port$endpoint$rx(clock,reset,deframed$flit,deframed$flit_valid,de
         .deframed$end_intact(deframed$end_intact),
         .deframed$end_crc_diff(deframed$end_crc_diff),
         .deframed$end_state(deframed$end_state),
+        .deframed$end_sideband(deframed$end_sideband),
         .deframed$end_gcrc(deframed$end_gcrc),
         .deframed$lane_missing(deframed$lane_missing),
         .deframed$stray(deframed$stray),
@@ -121495,6 +121625,7 @@ module nic_top$port$endpoint$rx(clock,reset,deframed$flit,deframed$flit_valid,de
         .deframed$end_intact(deframed$end_intact),
         .deframed$end_crc_diff(deframed$end_crc_diff),
         .deframed$end_state(deframed$end_state),
+        .deframed$end_sideband(deframed$end_sideband),
         .deframed$end_gcrc(deframed$end_gcrc),
         .deframed$lane_missing(deframed$lane_missing),
         .deframed$stray(deframed$stray),
@@ -121558,6 +121689,7 @@ module nic_top$port$endpoint$rx(clock,reset,deframed$flit,deframed$flit_valid,de
         .deframed$end_intact(deframed$end_intact),
         .deframed$end_crc_diff(deframed$end_crc_diff),
         .deframed$end_state(deframed$end_state),
+        .deframed$end_sideband(deframed$end_sideband),
         .deframed$end_gcrc(deframed$end_gcrc),
         .deframed$lane_missing(deframed$lane_missing),
         .deframed$stray(deframed$stray),
@@ -121590,6 +121722,7 @@ module nic_top$port$endpoint$rx(clock,reset,deframed$flit,deframed$flit_valid,de
         .deframed$end_intact(deframed$end_intact),
         .deframed$end_crc_diff(deframed$end_crc_diff),
         .deframed$end_state(deframed$end_state),
+        .deframed$end_sideband(deframed$end_sideband),
         .deframed$end_gcrc(deframed$end_gcrc),
         .deframed$lane_missing(deframed$lane_missing),
         .deframed$stray(deframed$stray),
@@ -121631,6 +121764,7 @@ module nic_top$port$endpoint$rx(clock,reset,deframed$flit,deframed$flit_valid,de
         .verdict$sequence(pulses$verdict$sequence),
         .verdict$retry_request(pulses$verdict$retry_request),
         .verdict$resizing(pulses$verdict$resizing),
+        .sideband(pulses$sideband),
         .got_retry(pulses$got_retry),
         .got_retry_seq(pulses$got_retry_seq),
         .got_echo(pulses$got_echo),
@@ -121670,6 +121804,7 @@ module nic_top$port$endpoint$rx(clock,reset,deframed$flit,deframed$flit_valid,de
         fruitless$retry_limit = retry_limit;
         health$lane_threshold = lane_threshold;
         health$lane_drain = lane_drain;
+        pulses$sideband = deframed$end_sideband;
         pulses$pending_credits$0 = intake$pending_credits$0;
         got_credits$0 = pulses$got_credits$0;
         pulses$pending_credits$1 = intake$pending_credits$1;
@@ -121917,7 +122052,7 @@ module nic_top$port$endpoint$rx$fruitless$retry_count(d,q,clock);
 endmodule // nic_top$port$endpoint$rx$fruitless$retry_count
 
 
-module nic_top$port$endpoint$rx$health(clock,reset,live,start,start_mask,lane_threshold,lane_drain,deframed$flit,deframed$flit_valid,deframed$flit_pos,deframed$end_valid,deframed$end_intact,deframed$end_crc_diff,deframed$end_state,deframed$end_gcrc,deframed$lane_missing,deframed$stray,verdict$null_acts,verdict$commit,verdict$accepted,verdict$keep_bad,verdict$sequence,verdict$retry_request,verdict$resizing,named$valid,named$lane,lanes$mask,lanes$count,lanes$narrowing,lanes$last_lane_fails,lane_errors,lanes_removed);
+module nic_top$port$endpoint$rx$health(clock,reset,live,start,start_mask,lane_threshold,lane_drain,deframed$flit,deframed$flit_valid,deframed$flit_pos,deframed$end_valid,deframed$end_intact,deframed$end_crc_diff,deframed$end_state,deframed$end_sideband,deframed$end_gcrc,deframed$lane_missing,deframed$stray,verdict$null_acts,verdict$commit,verdict$accepted,verdict$keep_bad,verdict$sequence,verdict$retry_request,verdict$resizing,named$valid,named$lane,lanes$mask,lanes$count,lanes$narrowing,lanes$last_lane_fails,lane_errors,lanes_removed);
     
     // Module arguments
     input wire  clock;
@@ -121934,6 +122069,7 @@ module nic_top$port$endpoint$rx$health(clock,reset,live,start,start_mask,lane_th
     input wire  deframed$end_intact;
     input wire  [13:0] deframed$end_crc_diff;
     input wire  [1:0] deframed$end_state;
+    input wire  [1:0] deframed$end_sideband;
     input wire  [31:0] deframed$end_gcrc;
     input wire  [3:0] deframed$lane_missing;
     input wire  deframed$stray;
@@ -122092,7 +122228,7 @@ module nic_top$port$endpoint$rx$health(clock,reset,live,start,start_mask,lane_th
         errors$3$d = errors$3$q;
         scores$3$clock = clock;
         scores$3$d = scores$3$q;
-        unused_inputs = |deframed$flit | deframed$flit_valid | |deframed$flit_pos | deframed$end_valid | deframed$end_intact | |deframed$end_crc_diff | |deframed$end_state | |deframed$end_gcrc | deframed$stray | verdict$null_acts | verdict$accepted | verdict$keep_bad | |verdict$sequence | verdict$retry_request;
+        unused_inputs = |deframed$flit | deframed$flit_valid | |deframed$flit_pos | deframed$end_valid | deframed$end_intact | |deframed$end_crc_diff | |deframed$end_state | |deframed$end_sideband | |deframed$end_gcrc | deframed$stray | verdict$null_acts | verdict$accepted | verdict$keep_bad | |verdict$sequence | verdict$retry_request;
         lanes$mask = mask$q;
         lanes$count = lane_count$q;
         lanes_removed = removed_count$q;
@@ -122449,7 +122585,7 @@ module nic_top$port$endpoint$rx$health$scores$3(d,q,clock);
 endmodule // nic_top$port$endpoint$rx$health$scores$3
 
 
-module nic_top$port$endpoint$rx$intake(clock,reset,live,deframed$flit,deframed$flit_valid,deframed$flit_pos,deframed$end_valid,deframed$end_intact,deframed$end_crc_diff,deframed$end_state,deframed$end_gcrc,deframed$lane_missing,deframed$stray,wr_valid,wr_data,commands$null,commands$retry_request,commands$retry_request_seq,commands$retry_marker,commands$retry_marker_seq,commands$round_trip_marker,commands$round_trip_echo,commands$round_trip_echo_seq,commands$lane_mask,commands$lane_mask_value,pending_credits$0,pending_credits$1);
+module nic_top$port$endpoint$rx$intake(clock,reset,live,deframed$flit,deframed$flit_valid,deframed$flit_pos,deframed$end_valid,deframed$end_intact,deframed$end_crc_diff,deframed$end_state,deframed$end_sideband,deframed$end_gcrc,deframed$lane_missing,deframed$stray,wr_valid,wr_data,commands$null,commands$retry_request,commands$retry_request_seq,commands$retry_marker,commands$retry_marker_seq,commands$round_trip_marker,commands$round_trip_echo,commands$round_trip_echo_seq,commands$lane_mask,commands$lane_mask_value,pending_credits$0,pending_credits$1);
     
     // Module arguments
     input wire  clock;
@@ -122462,6 +122598,7 @@ module nic_top$port$endpoint$rx$intake(clock,reset,live,deframed$flit,deframed$f
     input wire  deframed$end_intact;
     input wire  [13:0] deframed$end_crc_diff;
     input wire  [1:0] deframed$end_state;
+    input wire  [1:0] deframed$end_sideband;
     input wire  [31:0] deframed$end_gcrc;
     input wire  [3:0] deframed$lane_missing;
     input wire  deframed$stray;
@@ -122671,7 +122808,7 @@ module nic_top$port$endpoint$rx$intake(clock,reset,live,deframed$flit,deframed$f
         credits$1$clock = clock;
         credits$1$d = credits$1$q;
         pending_credits$1 = credits$1$q;
-        unused_inputs = decoder$is_body | decoder$is_head | decoder$is_tail | decoder$is_control | decoder$is_bad_marker | decoder$malformed | |decoder$dst | |decoder$src | |decoder$vc | |decoder$kind | |decoder$len | |decoder$delay | deframed$end_valid | deframed$end_intact | |deframed$end_crc_diff | |deframed$end_state | |deframed$end_gcrc | |deframed$lane_missing | deframed$stray;
+        unused_inputs = decoder$is_body | decoder$is_head | decoder$is_tail | decoder$is_control | decoder$is_bad_marker | decoder$malformed | |decoder$dst | |decoder$src | |decoder$vc | |decoder$kind | |decoder$len | |decoder$delay | deframed$end_valid | deframed$end_intact | |deframed$end_crc_diff | |deframed$end_state | |deframed$end_sideband | |deframed$end_gcrc | |deframed$lane_missing | deframed$stray;
         commands$null = null_ltp$q;
         commands$retry_request = retry_request$q;
         commands$retry_request_seq = retry_request_seq$q;
@@ -123050,7 +123187,7 @@ module nic_top$port$endpoint$rx$intake$round_trip_marker(d,q,clock);
 endmodule // nic_top$port$endpoint$rx$intake$round_trip_marker
 
 
-module nic_top$port$endpoint$rx$naming(clock,reset,start,deframed$flit,deframed$flit_valid,deframed$flit_pos,deframed$end_valid,deframed$end_intact,deframed$end_crc_diff,deframed$end_state,deframed$end_gcrc,deframed$lane_missing,deframed$stray,verdict$null_acts,verdict$commit,verdict$accepted,verdict$keep_bad,verdict$sequence,verdict$retry_request,verdict$resizing,lanes$mask,lanes$count,lanes$narrowing,lanes$last_lane_fails,out$valid,out$lane);
+module nic_top$port$endpoint$rx$naming(clock,reset,start,deframed$flit,deframed$flit_valid,deframed$flit_pos,deframed$end_valid,deframed$end_intact,deframed$end_crc_diff,deframed$end_state,deframed$end_sideband,deframed$end_gcrc,deframed$lane_missing,deframed$stray,verdict$null_acts,verdict$commit,verdict$accepted,verdict$keep_bad,verdict$sequence,verdict$retry_request,verdict$resizing,lanes$mask,lanes$count,lanes$narrowing,lanes$last_lane_fails,out$valid,out$lane);
     
     // Module arguments
     input wire  clock;
@@ -123063,6 +123200,7 @@ module nic_top$port$endpoint$rx$naming(clock,reset,start,deframed$flit,deframed$
     input wire  deframed$end_intact;
     input wire  [13:0] deframed$end_crc_diff;
     input wire  [1:0] deframed$end_state;
+    input wire  [1:0] deframed$end_sideband;
     input wire  [31:0] deframed$end_gcrc;
     input wire  [3:0] deframed$lane_missing;
     input wire  deframed$stray;
@@ -123090,9 +123228,9 @@ module nic_top$port$endpoint$rx$naming(clock,reset,start,deframed$flit,deframed$
     localparam  group_offsets$2 = 8'h10;
     localparam  group_offsets$3 = 8'h18;
     localparam  state_crcs$0 = 8'h0;
-    localparam  state_crcs$1 = 8'h9b;
-    localparam  state_crcs$2 = 8'h31;
-    localparam  state_crcs$3 = 8'haa;
+    localparam  state_crcs$1 = 8'h67;
+    localparam  state_crcs$2 = 8'hce;
+    localparam  state_crcs$3 = 8'ha9;
     
     // Stub signals
     reg  kept$d;
@@ -123172,7 +123310,7 @@ module nic_top$port$endpoint$rx$naming(clock,reset,start,deframed$flit,deframed$
         kept_state$d = kept_state$q;
         named$d = named$q;
         named_group$d = named_group$q;
-        unused_inputs = |deframed$flit | deframed$flit_valid | |deframed$flit_pos | deframed$end_valid | deframed$end_intact | |deframed$end_crc_diff | |deframed$lane_missing | deframed$stray | verdict$null_acts | verdict$commit | verdict$retry_request | verdict$resizing | lanes$last_lane_fails;
+        unused_inputs = |deframed$flit | deframed$flit_valid | |deframed$flit_pos | deframed$end_valid | deframed$end_intact | |deframed$end_crc_diff | |deframed$end_sideband | |deframed$lane_missing | deframed$stray | verdict$null_acts | verdict$commit | verdict$retry_request | verdict$resizing | lanes$last_lane_fails;
         if (verdict$keep_bad & ~kept$q) begin
             kept$d = 1'b1;
             kept_seq$d = verdict$sequence;
@@ -123379,7 +123517,7 @@ module nic_top$port$endpoint$rx$naming$named_group(d,q,clock);
 endmodule // nic_top$port$endpoint$rx$naming$named_group
 
 
-module nic_top$port$endpoint$rx$pulses(clock,reset,commands$null,commands$retry_request,commands$retry_request_seq,commands$retry_marker,commands$retry_marker_seq,commands$round_trip_marker,commands$round_trip_echo,commands$round_trip_echo_seq,commands$lane_mask,commands$lane_mask_value,pending_credits$0,pending_credits$1,verdict$null_acts,verdict$commit,verdict$accepted,verdict$keep_bad,verdict$sequence,verdict$retry_request,verdict$resizing,got_retry,got_retry_seq,got_echo,got_echo_seq,got_mask,got_mask_val,send_retry,send_echo,got_credits$0,got_credits$1);
+module nic_top$port$endpoint$rx$pulses(clock,reset,commands$null,commands$retry_request,commands$retry_request_seq,commands$retry_marker,commands$retry_marker_seq,commands$round_trip_marker,commands$round_trip_echo,commands$round_trip_echo_seq,commands$lane_mask,commands$lane_mask_value,pending_credits$0,pending_credits$1,verdict$null_acts,verdict$commit,verdict$accepted,verdict$keep_bad,verdict$sequence,verdict$retry_request,verdict$resizing,sideband,got_retry,got_retry_seq,got_echo,got_echo_seq,got_mask,got_mask_val,send_retry,send_echo,got_credits$0,got_credits$1);
     
     // Module arguments
     input wire  clock;
@@ -123403,6 +123541,7 @@ module nic_top$port$endpoint$rx$pulses(clock,reset,commands$null,commands$retry_
     input wire  [15:0] verdict$sequence;
     input wire  verdict$retry_request;
     input wire  verdict$resizing;
+    input wire  [1:0] sideband;
     output reg  got_retry;
     output reg  [15:0] got_retry_seq;
     output reg  got_echo;
@@ -123413,6 +123552,19 @@ module nic_top$port$endpoint$rx$pulses(clock,reset,commands$null,commands$retry_
     output reg  send_echo;
     output reg  [12:0] got_credits$0;
     output reg  [12:0] got_credits$1;
+    
+    // Constant declarations
+    localparam  sideband_vc_mask = 16'h1;
+    localparam  numbers$0 = 16'h0;
+    localparam  numbers$1 = 16'h1;
+    localparam  sideband_amounts$0 = 13'b0;
+    localparam  sideband_amounts$1 = 13'b100;
+    localparam  sideband_amounts$2 = 13'b1000;
+    localparam  sideband_amounts$3 = 13'b10000;
+    localparam  codes$0 = 2'b0;
+    localparam  codes$1 = 2'b1;
+    localparam  codes$2 = 2'b10;
+    localparam  codes$3 = 2'b11;
     
     // Stub signals
     reg  retry$d;
@@ -123447,6 +123599,8 @@ module nic_top$port$endpoint$rx$pulses(clock,reset,commands$null,commands$retry_
     reg  credits$1$clock;
     
     // Local signals
+    reg  [12:0] sideband_credits;
+    reg  [15:0] sideband_vc;
     reg  unused_inputs;
     
     // Sub module instances
@@ -123519,7 +123673,7 @@ module nic_top$port$endpoint$rx$pulses(clock,reset,commands$null,commands$retry_
         lane_mask_value$d = lane_mask_value$q;
         send_retry_pulse$d = send_retry_pulse$q;
         send_echo_pulse$d = send_echo_pulse$q;
-        unused_inputs = commands$null | commands$retry_marker | |commands$retry_marker_seq | verdict$accepted | verdict$keep_bad | |verdict$sequence | verdict$resizing;
+        unused_inputs = commands$null | commands$retry_marker | |commands$retry_marker_seq | verdict$accepted | verdict$keep_bad | verdict$resizing;
         credits$0$clock = clock;
         credits$0$d = 32'h0;
         got_credits$0 = credits$0$q;
@@ -123550,9 +123704,29 @@ module nic_top$port$endpoint$rx$pulses(clock,reset,commands$null,commands$retry_
             echo_seq$d = commands$round_trip_echo_seq;
             send_echo_pulse$d = commands$round_trip_marker;
         end
+        sideband_vc = verdict$sequence & sideband_vc_mask;
+        sideband_credits = 32'h0;
+        if (sideband == codes$0) begin
+            sideband_credits = sideband_amounts$0;
+        end
+        if (sideband == codes$1) begin
+            sideband_credits = sideband_amounts$1;
+        end
+        if (sideband == codes$2) begin
+            sideband_credits = sideband_amounts$2;
+        end
+        if (sideband == codes$3) begin
+            sideband_credits = sideband_amounts$3;
+        end
         if (verdict$commit) begin
             credits$0$d = pending_credits$0;
+            if (sideband_vc == numbers$0) begin
+                credits$0$d = pending_credits$0 + sideband_credits;
+            end
             credits$1$d = pending_credits$1;
+            if (sideband_vc == numbers$1) begin
+                credits$1$d = pending_credits$1 + sideband_credits;
+            end
         end
         if (reset) begin
             retry$d = 1'b0;
@@ -123758,7 +123932,7 @@ module nic_top$port$endpoint$rx$pulses$send_retry_pulse(d,q,clock);
 endmodule // nic_top$port$endpoint$rx$pulses$send_retry_pulse
 
 
-module nic_top$port$endpoint$rx$verdict(clock,reset,live,start,fresh_far,deframed$flit,deframed$flit_valid,deframed$flit_pos,deframed$end_valid,deframed$end_intact,deframed$end_crc_diff,deframed$end_state,deframed$end_gcrc,deframed$lane_missing,deframed$stray,commands$null,commands$retry_request,commands$retry_request_seq,commands$retry_marker,commands$retry_marker_seq,commands$round_trip_marker,commands$round_trip_echo,commands$round_trip_echo_seq,commands$lane_mask,commands$lane_mask_value,lanes$mask,lanes$count,lanes$narrowing,lanes$last_lane_fails,out$null_acts,out$commit,out$accepted,out$keep_bad,out$sequence,out$retry_request,out$resizing,rollback,expect_seq,ltps_good,nulls_good,ltps_bad,ltps_dup,link_up,waiting);
+module nic_top$port$endpoint$rx$verdict(clock,reset,live,start,fresh_far,deframed$flit,deframed$flit_valid,deframed$flit_pos,deframed$end_valid,deframed$end_intact,deframed$end_crc_diff,deframed$end_state,deframed$end_sideband,deframed$end_gcrc,deframed$lane_missing,deframed$stray,commands$null,commands$retry_request,commands$retry_request_seq,commands$retry_marker,commands$retry_marker_seq,commands$round_trip_marker,commands$round_trip_echo,commands$round_trip_echo_seq,commands$lane_mask,commands$lane_mask_value,lanes$mask,lanes$count,lanes$narrowing,lanes$last_lane_fails,out$null_acts,out$commit,out$accepted,out$keep_bad,out$sequence,out$retry_request,out$resizing,rollback,expect_seq,ltps_good,nulls_good,ltps_bad,ltps_dup,link_up,waiting);
     
     // Module arguments
     input wire  clock;
@@ -123773,6 +123947,7 @@ module nic_top$port$endpoint$rx$verdict(clock,reset,live,start,fresh_far,deframe
     input wire  deframed$end_intact;
     input wire  [13:0] deframed$end_crc_diff;
     input wire  [1:0] deframed$end_state;
+    input wire  [1:0] deframed$end_sideband;
     input wire  [31:0] deframed$end_gcrc;
     input wire  [3:0] deframed$lane_missing;
     input wire  deframed$stray;
@@ -123926,7 +124101,7 @@ module nic_top$port$endpoint$rx$verdict(clock,reset,live,start,fresh_far,deframe
         null_count$d = null_count$q;
         bad_count$d = bad_count$q;
         duplicate_count$d = duplicate_count$q;
-        unused_inputs = |deframed$flit | deframed$flit_valid | |deframed$flit_pos | |deframed$end_state | |deframed$end_gcrc | |deframed$lane_missing | commands$retry_request | |commands$retry_request_seq | commands$round_trip_marker | commands$round_trip_echo | |commands$round_trip_echo_seq | commands$lane_mask | |commands$lane_mask_value | |lanes$mask | |lanes$count | lanes$last_lane_fails;
+        unused_inputs = |deframed$flit | deframed$flit_valid | |deframed$flit_pos | |deframed$end_state | |deframed$end_sideband | |deframed$end_gcrc | |deframed$lane_missing | commands$retry_request | |commands$retry_request_seq | commands$round_trip_marker | commands$round_trip_echo | |commands$round_trip_echo_seq | commands$lane_mask | |commands$lane_mask_value | |lanes$mask | |lanes$count | lanes$last_lane_fails;
         expect_seq = expected$q;
         ltps_good = good_count$q;
         nulls_good = null_count$q;
@@ -127587,6 +127762,7 @@ module nic_top$port$endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$r
     reg  [12:0] arbiter$got_credits$1;
     reg  arbiter$slots$data_slot;
     reg  arbiter$slots$credit_slot;
+    reg  arbiter$slots$sideband_slot;
     wire  arbiter$out$ready;
     wire  [64:0] arbiter$out$flit;
     wire  [12:0] arbiter$credits$0;
@@ -127596,15 +127772,18 @@ module nic_top$port$endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$r
     reg  owed$clock;
     reg  owed$reset;
     reg  owed$restart;
+    reg  [15:0] owed$next_seq;
     reg  [12:0] owed$freed$0;
     reg  [12:0] owed$freed$1;
     reg  [12:0] owed$rx_free$0;
     reg  [12:0] owed$rx_free$1;
     reg  owed$slots$data_slot;
     reg  owed$slots$credit_slot;
+    reg  owed$slots$sideband_slot;
     wire  owed$out$any;
     wire  owed$out$urgent;
     wire  [64:0] owed$out$flit;
+    wire  [1:0] owed$out$sideband;
     reg  builder$clock;
     reg  builder$reset;
     reg  builder$link$up;
@@ -127617,6 +127796,7 @@ module nic_top$port$endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$r
     reg  builder$owed$any;
     reg  builder$owed$urgent;
     reg  [64:0] builder$owed$flit;
+    reg  [1:0] builder$owed$sideband;
     reg  builder$protocol$echo_pending;
     reg  builder$protocol$null_wanted;
     reg  builder$protocol$retry_request;
@@ -127637,9 +127817,11 @@ module nic_top$port$endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$r
     wire  builder$out$marker_slot;
     wire  builder$slots$data_slot;
     wire  builder$slots$credit_slot;
+    wire  builder$slots$sideband_slot;
     wire  builder$write$write;
     wire  [3:0] builder$write$position;
     wire  [64:0] builder$write$flit;
+    wire  [1:0] builder$write$sideband;
     wire  builder$idle;
     reg  replay$clock;
     reg  replay$reset;
@@ -127650,6 +127832,7 @@ module nic_top$port$endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$r
     reg  replay$write$write;
     reg  [3:0] replay$write$position;
     reg  [64:0] replay$write$flit;
+    reg  [1:0] replay$write$sideband;
     reg  replay$serializer$null_start;
     reg  replay$serializer$ltp_start;
     reg  replay$serializer$active;
@@ -127662,6 +127845,8 @@ module nic_top$port$endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$r
     wire  [15:0] replay$out$fill;
     wire  replay$out$echo_accepted;
     wire  [15:0] replay$ltps_discarded;
+    reg  [15:0] replay$sideband_seq;
+    wire  [1:0] replay$sideband;
     wire  [15:0] replay$replays;
     wire  [15:0] replay$stale;
     reg  serializer$clock;
@@ -127693,6 +127878,8 @@ module nic_top$port$endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$r
     wire  serializer$status$active;
     wire  [7:0] serializer$read_address;
     reg  [64:0] serializer$read_data;
+    wire  [15:0] serializer$sideband_seq;
+    reg  [1:0] serializer$sideband;
     wire  [4:0] serializer$beat;
     reg  [64:0] serializer$null_flit;
     wire  [31:0] serializer$ltps_sent;
@@ -127775,6 +127962,7 @@ module nic_top$port$endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$r
         .got_credits$1(arbiter$got_credits$1),
         .slots$data_slot(arbiter$slots$data_slot),
         .slots$credit_slot(arbiter$slots$credit_slot),
+        .slots$sideband_slot(arbiter$slots$sideband_slot),
         .out$ready(arbiter$out$ready),
         .out$flit(arbiter$out$flit),
         .credits$0(arbiter$credits$0),
@@ -127786,15 +127974,18 @@ module nic_top$port$endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$r
         .clock(owed$clock),
         .reset(owed$reset),
         .restart(owed$restart),
+        .next_seq(owed$next_seq),
         .freed$0(owed$freed$0),
         .freed$1(owed$freed$1),
         .rx_free$0(owed$rx_free$0),
         .rx_free$1(owed$rx_free$1),
         .slots$data_slot(owed$slots$data_slot),
         .slots$credit_slot(owed$slots$credit_slot),
+        .slots$sideband_slot(owed$slots$sideband_slot),
         .out$any(owed$out$any),
         .out$urgent(owed$out$urgent),
-        .out$flit(owed$out$flit)
+        .out$flit(owed$out$flit),
+        .out$sideband(owed$out$sideband)
     );
     nic_top$port$endpoint$tx$builder builder(
         .clock(builder$clock),
@@ -127809,6 +128000,7 @@ module nic_top$port$endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$r
         .owed$any(builder$owed$any),
         .owed$urgent(builder$owed$urgent),
         .owed$flit(builder$owed$flit),
+        .owed$sideband(builder$owed$sideband),
         .protocol$echo_pending(builder$protocol$echo_pending),
         .protocol$null_wanted(builder$protocol$null_wanted),
         .protocol$retry_request(builder$protocol$retry_request),
@@ -127829,9 +128021,11 @@ module nic_top$port$endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$r
         .out$marker_slot(builder$out$marker_slot),
         .slots$data_slot(builder$slots$data_slot),
         .slots$credit_slot(builder$slots$credit_slot),
+        .slots$sideband_slot(builder$slots$sideband_slot),
         .write$write(builder$write$write),
         .write$position(builder$write$position),
         .write$flit(builder$write$flit),
+        .write$sideband(builder$write$sideband),
         .idle(builder$idle)
     );
     nic_top$port$endpoint$tx$replay replay(
@@ -127854,6 +128048,7 @@ module nic_top$port$endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$r
         .write$write(replay$write$write),
         .write$position(replay$write$position),
         .write$flit(replay$write$flit),
+        .write$sideband(replay$write$sideband),
         .serializer$null_start(replay$serializer$null_start),
         .serializer$ltp_start(replay$serializer$ltp_start),
         .serializer$active(replay$serializer$active),
@@ -127866,6 +128061,8 @@ module nic_top$port$endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$r
         .out$fill(replay$out$fill),
         .out$echo_accepted(replay$out$echo_accepted),
         .ltps_discarded(replay$ltps_discarded),
+        .sideband_seq(replay$sideband_seq),
+        .sideband(replay$sideband),
         .replays(replay$replays),
         .stale(replay$stale)
     );
@@ -127902,6 +128099,8 @@ module nic_top$port$endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$r
         .status$active(serializer$status$active),
         .read_address(serializer$read_address),
         .read_data(serializer$read_data),
+        .sideband_seq(serializer$sideband_seq),
+        .sideband(serializer$sideband),
         .beat(serializer$beat),
         .null_flit(serializer$null_flit),
         .ltps_sent(serializer$ltps_sent),
@@ -128033,6 +128232,9 @@ module nic_top$port$endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$r
         serializer$null_flit = null_ltp$flit;
         replay$read_address = serializer$read_address;
         serializer$read_data = replay$read_data;
+        replay$sideband_seq = serializer$sideband_seq;
+        serializer$sideband = replay$sideband;
+        owed$next_seq = replay$out$next_seq;
         lanes$striper_idle = striper_idle;
         lanes$start_mask = start_mask;
         mask = lanes$mask;
@@ -128068,10 +128270,13 @@ module nic_top$port$endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$r
     always @(*) builder$owed$any = owed$out$any;
     always @(*) builder$owed$urgent = owed$out$urgent;
     always @(*) builder$owed$flit = owed$out$flit;
+    always @(*) builder$owed$sideband = owed$out$sideband;
     always @(*) arbiter$slots$data_slot = builder$slots$data_slot;
     always @(*) arbiter$slots$credit_slot = builder$slots$credit_slot;
+    always @(*) arbiter$slots$sideband_slot = builder$slots$sideband_slot;
     always @(*) owed$slots$data_slot = builder$slots$data_slot;
     always @(*) owed$slots$credit_slot = builder$slots$credit_slot;
+    always @(*) owed$slots$sideband_slot = builder$slots$sideband_slot;
     always @(*) serializer$builder$active = builder$out$active;
     always @(*) serializer$builder$cut_through = builder$out$cut_through;
     always @(*) serializer$builder$echo_slot = builder$out$echo_slot;
@@ -128083,6 +128288,7 @@ module nic_top$port$endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$r
     always @(*) replay$write$write = builder$write$write;
     always @(*) replay$write$position = builder$write$position;
     always @(*) replay$write$flit = builder$write$flit;
+    always @(*) replay$write$sideband = builder$write$sideband;
     always @(*) builder$numbers$next_seq = replay$out$next_seq;
     always @(*) builder$numbers$send_seq = replay$out$send_seq;
     always @(*) builder$numbers$replay_seq = replay$out$replay_seq;
@@ -128143,7 +128349,7 @@ module nic_top$port$endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$r
 endmodule // nic_top$port$endpoint$tx
 
 
-module nic_top$port$endpoint$tx$arbiter(clock,reset,restart,sinks$0$valid,sinks$0$data,sinks$0$ready,sinks$1$valid,sinks$1$data,sinks$1$ready,interleave,got_credits$0,got_credits$1,slots$data_slot,slots$credit_slot,out$ready,out$flit,credits$0,credits$1,credit_error,core_dropped);
+module nic_top$port$endpoint$tx$arbiter(clock,reset,restart,sinks$0$valid,sinks$0$data,sinks$0$ready,sinks$1$valid,sinks$1$data,sinks$1$ready,interleave,got_credits$0,got_credits$1,slots$data_slot,slots$credit_slot,slots$sideband_slot,out$ready,out$flit,credits$0,credits$1,credit_error,core_dropped);
     
     // Module arguments
     input wire  clock;
@@ -128160,6 +128366,7 @@ module nic_top$port$endpoint$tx$arbiter(clock,reset,restart,sinks$0$valid,sinks$
     input wire  [12:0] got_credits$1;
     input wire  slots$data_slot;
     input wire  slots$credit_slot;
+    input wire  slots$sideband_slot;
     output reg  out$ready;
     output reg  [64:0] out$flit;
     output reg  [12:0] credits$0;
@@ -128302,7 +128509,7 @@ module nic_top$port$endpoint$tx$arbiter(clock,reset,restart,sinks$0$valid,sinks$
         last_served$d = last_served$q;
         dropped_count$d = dropped_count$q;
         credit_failed$d = credit_failed$q;
-        unused_inputs = slots$credit_slot;
+        unused_inputs = slots$credit_slot | slots$sideband_slot;
         credit_error = credit_failed$q;
         counters$0$clock = clock;
         counters$0$reset = reset | restart;
@@ -128874,7 +129081,7 @@ module nic_top$port$endpoint$tx$arbiter$locked(d,q,clock);
 endmodule // nic_top$port$endpoint$tx$arbiter$locked
 
 
-module nic_top$port$endpoint$tx$builder(clock,reset,link$up,link$start,link$run,link$restart,expect_seq,candidate$ready,candidate$flit,owed$any,owed$urgent,owed$flit,protocol$echo_pending,protocol$null_wanted,protocol$retry_request,protocol$poll,protocol$marker_out,numbers$next_seq,numbers$send_seq,numbers$replay_seq,numbers$replay_pending,numbers$fill,numbers$echo_accepted,serializer$null_start,serializer$ltp_start,serializer$active,out$active,out$cut_through,out$echo_slot,out$marker_slot,slots$data_slot,slots$credit_slot,write$write,write$position,write$flit,idle);
+module nic_top$port$endpoint$tx$builder(clock,reset,link$up,link$start,link$run,link$restart,expect_seq,candidate$ready,candidate$flit,owed$any,owed$urgent,owed$flit,owed$sideband,protocol$echo_pending,protocol$null_wanted,protocol$retry_request,protocol$poll,protocol$marker_out,numbers$next_seq,numbers$send_seq,numbers$replay_seq,numbers$replay_pending,numbers$fill,numbers$echo_accepted,serializer$null_start,serializer$ltp_start,serializer$active,out$active,out$cut_through,out$echo_slot,out$marker_slot,slots$data_slot,slots$credit_slot,slots$sideband_slot,write$write,write$position,write$flit,write$sideband,idle);
     
     // Module arguments
     input wire  clock;
@@ -128889,6 +129096,7 @@ module nic_top$port$endpoint$tx$builder(clock,reset,link$up,link$start,link$run,
     input wire  owed$any;
     input wire  owed$urgent;
     input wire  [64:0] owed$flit;
+    input wire  [1:0] owed$sideband;
     input wire  protocol$echo_pending;
     input wire  protocol$null_wanted;
     input wire  protocol$retry_request;
@@ -128909,9 +129117,11 @@ module nic_top$port$endpoint$tx$builder(clock,reset,link$up,link$start,link$run,
     output reg  out$marker_slot;
     output reg  slots$data_slot;
     output reg  slots$credit_slot;
+    output reg  slots$sideband_slot;
     output reg  write$write;
     output reg  [3:0] write$position;
     output reg  [64:0] write$flit;
+    output reg  [1:0] write$sideband;
     output reg  idle;
     
     // Constant declarations
@@ -129012,6 +129222,8 @@ module nic_top$port$endpoint$tx$builder(clock,reset,link$up,link$start,link$run,
         write$write = writing;
         write$position = slot;
         write$flit = flit;
+        write$sideband = owed$sideband;
+        slots$sideband_slot = writing & (slot == 32'hf);
         room$d = numbers$fill < replay_ltps;
         if (writing & (slot == 32'hf)) begin
             room$d = numbers$fill < replay_ltps_less_one;
@@ -129671,21 +129883,24 @@ module nic_top$port$endpoint$tx$null_ltp$retry_request(d,q,clock);
 endmodule // nic_top$port$endpoint$tx$null_ltp$retry_request
 
 
-module nic_top$port$endpoint$tx$owed(clock,reset,restart,freed$0,freed$1,rx_free$0,rx_free$1,slots$data_slot,slots$credit_slot,out$any,out$urgent,out$flit);
+module nic_top$port$endpoint$tx$owed(clock,reset,restart,next_seq,freed$0,freed$1,rx_free$0,rx_free$1,slots$data_slot,slots$credit_slot,slots$sideband_slot,out$any,out$urgent,out$flit,out$sideband);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  restart;
+    input wire  [15:0] next_seq;
     input wire  [12:0] freed$0;
     input wire  [12:0] freed$1;
     input wire  [12:0] rx_free$0;
     input wire  [12:0] rx_free$1;
     input wire  slots$data_slot;
     input wire  slots$credit_slot;
+    input wire  slots$sideband_slot;
     output reg  out$any;
     output reg  out$urgent;
     output reg  [64:0] out$flit;
+    output reg  [1:0] out$sideband;
     
     // Constant declarations
     localparam  urgent = 13'b10000;
@@ -129701,6 +129916,15 @@ module nic_top$port$endpoint$tx$owed(clock,reset,restart,freed$0,freed$1,rx_free
     localparam  numbers$5 = 3'b101;
     localparam  numbers$6 = 3'b110;
     localparam  numbers$7 = 3'b111;
+    localparam  sideband_vc_mask = 16'h1;
+    localparam  sequence_numbers$0 = 16'h0;
+    localparam  sequence_numbers$1 = 16'h1;
+    localparam  code_credits$0 = 13'b100;
+    localparam  code_credits$1 = 13'b1000;
+    localparam  code_credits$2 = 13'b10000;
+    localparam  codes$0 = 2'b1;
+    localparam  codes$1 = 2'b10;
+    localparam  codes$2 = 2'b11;
     
     // Stub signals
     reg  [12:0] owed$0$d;
@@ -129711,6 +129935,11 @@ module nic_top$port$endpoint$tx$owed(clock,reset,restart,freed$0,freed$1,rx_free
     reg  owed$1$clock;
     
     // Local signals
+    reg  [12:0] sideband_owed;
+    reg  [15:0] sideband_vc;
+    reg  sideband_clash;
+    reg  [1:0] sideband_code;
+    reg  [12:0] sideband_amount;
     reg  any_owed;
     reg  urgent_found;
     reg  [2:0] urgent_vc;
@@ -129770,7 +129999,38 @@ module nic_top$port$endpoint$tx$owed(clock,reset,restart,freed$0,freed$1,rx_free
         out$any = any_owed;
         out$urgent = urgent_found;
         out$flit = credit_return | (((credit_vc) & 65'h1ffffffffffffffff) << ctrl_vc_lsb) | (((amount) & 65'h1ffffffffffffffff) << credits_lsb);
+        sideband_vc = next_seq & sideband_vc_mask;
+        sideband_owed = 32'h0;
+        sideband_clash = 1'b0;
+        if (sideband_vc == sequence_numbers$0) begin
+            sideband_owed = owed$0$q;
+            sideband_clash = slots$credit_slot & (credit_vc == numbers$0);
+        end
+        if (sideband_vc == sequence_numbers$1) begin
+            sideband_owed = owed$1$q;
+            sideband_clash = slots$credit_slot & (credit_vc == numbers$1);
+        end
+        sideband_code = 32'h0;
+        sideband_amount = 32'h0;
+        if (~sideband_clash) begin
+            if (sideband_owed >= code_credits$0) begin
+                sideband_code = codes$0;
+                sideband_amount = code_credits$0;
+            end
+            if (sideband_owed >= code_credits$1) begin
+                sideband_code = codes$1;
+                sideband_amount = code_credits$1;
+            end
+            if (sideband_owed >= code_credits$2) begin
+                sideband_code = codes$2;
+                sideband_amount = code_credits$2;
+            end
+        end
+        out$sideband = sideband_code;
         owed$0$d = owed$0$q + freed$0;
+        if (slots$sideband_slot & (sideband_vc == sequence_numbers$0)) begin
+            owed$0$d = owed$0$q + freed$0 - sideband_amount;
+        end
         if (slots$credit_slot & (credit_vc == numbers$0)) begin
             owed$0$d = freed$0;
         end
@@ -129781,6 +130041,9 @@ module nic_top$port$endpoint$tx$owed(clock,reset,restart,freed$0,freed$1,rx_free
             owed$0$d = own_depth;
         end
         owed$1$d = owed$1$q + freed$1;
+        if (slots$sideband_slot & (sideband_vc == sequence_numbers$1)) begin
+            owed$1$d = owed$1$q + freed$1 - sideband_amount;
+        end
         if (slots$credit_slot & (credit_vc == numbers$1)) begin
             owed$1$d = freed$1;
         end
@@ -130170,7 +130433,7 @@ module nic_top$port$endpoint$tx$protocol$retry_request_pending(d,q,clock);
 endmodule // nic_top$port$endpoint$tx$protocol$retry_request_pending
 
 
-module nic_top$port$endpoint$tx$replay(clock,reset,link$up,link$start,link$run,link$restart,from_rx$got_retry,from_rx$got_retry_seq,from_rx$got_echo,from_rx$got_echo_seq,from_rx$got_mask,from_rx$got_mask_val,from_rx$send_retry,from_rx$send_echo,from_rx$expect_seq,from_rx$mask,write$write,write$position,write$flit,serializer$null_start,serializer$ltp_start,serializer$active,read_address,read_data,out$next_seq,out$send_seq,out$replay_seq,out$replay_pending,out$fill,out$echo_accepted,ltps_discarded,replays,stale);
+module nic_top$port$endpoint$tx$replay(clock,reset,link$up,link$start,link$run,link$restart,from_rx$got_retry,from_rx$got_retry_seq,from_rx$got_echo,from_rx$got_echo_seq,from_rx$got_mask,from_rx$got_mask_val,from_rx$send_retry,from_rx$send_echo,from_rx$expect_seq,from_rx$mask,write$write,write$position,write$flit,write$sideband,serializer$null_start,serializer$ltp_start,serializer$active,read_address,read_data,out$next_seq,out$send_seq,out$replay_seq,out$replay_pending,out$fill,out$echo_accepted,ltps_discarded,sideband_seq,sideband,replays,stale);
     
     // Module arguments
     input wire  clock;
@@ -130192,6 +130455,7 @@ module nic_top$port$endpoint$tx$replay(clock,reset,link$up,link$start,link$run,l
     input wire  write$write;
     input wire  [3:0] write$position;
     input wire  [64:0] write$flit;
+    input wire  [1:0] write$sideband;
     input wire  serializer$null_start;
     input wire  serializer$ltp_start;
     input wire  serializer$active;
@@ -130204,8 +130468,29 @@ module nic_top$port$endpoint$tx$replay(clock,reset,link$up,link$start,link$run,l
     output reg  [15:0] out$fill;
     output reg  out$echo_accepted;
     output reg  [15:0] ltps_discarded;
+    input wire  [15:0] sideband_seq;
+    output reg  [1:0] sideband;
     output reg  [15:0] replays;
     output reg  [15:0] stale;
+    
+    // Constant declarations
+    localparam  slot_mask = 16'hf;
+    localparam  slot_numbers$0 = 16'h0;
+    localparam  slot_numbers$1 = 16'h1;
+    localparam  slot_numbers$2 = 16'h2;
+    localparam  slot_numbers$3 = 16'h3;
+    localparam  slot_numbers$4 = 16'h4;
+    localparam  slot_numbers$5 = 16'h5;
+    localparam  slot_numbers$6 = 16'h6;
+    localparam  slot_numbers$7 = 16'h7;
+    localparam  slot_numbers$8 = 16'h8;
+    localparam  slot_numbers$9 = 16'h9;
+    localparam  slot_numbers$10 = 16'ha;
+    localparam  slot_numbers$11 = 16'hb;
+    localparam  slot_numbers$12 = 16'hc;
+    localparam  slot_numbers$13 = 16'hd;
+    localparam  slot_numbers$14 = 16'he;
+    localparam  slot_numbers$15 = 16'hf;
     
     // Stub signals
     reg  [7:0] ram$read_address;
@@ -130215,6 +130500,54 @@ module nic_top$port$endpoint$tx$replay(clock,reset,link$up,link$start,link$run,l
     reg  ram$write_clock;
     reg  [64:0] ram$write_data;
     reg  ram$write_enable;
+    reg  [1:0] sidebands$0$d;
+    wire  [1:0] sidebands$0$q;
+    reg  sidebands$0$clock;
+    reg  [1:0] sidebands$1$d;
+    wire  [1:0] sidebands$1$q;
+    reg  sidebands$1$clock;
+    reg  [1:0] sidebands$2$d;
+    wire  [1:0] sidebands$2$q;
+    reg  sidebands$2$clock;
+    reg  [1:0] sidebands$3$d;
+    wire  [1:0] sidebands$3$q;
+    reg  sidebands$3$clock;
+    reg  [1:0] sidebands$4$d;
+    wire  [1:0] sidebands$4$q;
+    reg  sidebands$4$clock;
+    reg  [1:0] sidebands$5$d;
+    wire  [1:0] sidebands$5$q;
+    reg  sidebands$5$clock;
+    reg  [1:0] sidebands$6$d;
+    wire  [1:0] sidebands$6$q;
+    reg  sidebands$6$clock;
+    reg  [1:0] sidebands$7$d;
+    wire  [1:0] sidebands$7$q;
+    reg  sidebands$7$clock;
+    reg  [1:0] sidebands$8$d;
+    wire  [1:0] sidebands$8$q;
+    reg  sidebands$8$clock;
+    reg  [1:0] sidebands$9$d;
+    wire  [1:0] sidebands$9$q;
+    reg  sidebands$9$clock;
+    reg  [1:0] sidebands$10$d;
+    wire  [1:0] sidebands$10$q;
+    reg  sidebands$10$clock;
+    reg  [1:0] sidebands$11$d;
+    wire  [1:0] sidebands$11$q;
+    reg  sidebands$11$clock;
+    reg  [1:0] sidebands$12$d;
+    wire  [1:0] sidebands$12$q;
+    reg  sidebands$12$clock;
+    reg  [1:0] sidebands$13$d;
+    wire  [1:0] sidebands$13$q;
+    reg  sidebands$13$clock;
+    reg  [1:0] sidebands$14$d;
+    wire  [1:0] sidebands$14$q;
+    reg  sidebands$14$clock;
+    reg  [1:0] sidebands$15$d;
+    wire  [1:0] sidebands$15$q;
+    reg  sidebands$15$clock;
     reg  [15:0] next_seq$d;
     wire  [15:0] next_seq$q;
     reg  next_seq$clock;
@@ -130241,6 +130574,7 @@ module nic_top$port$endpoint$tx$replay(clock,reset,link$up,link$start,link$run,l
     reg  discarded_count$clock;
     
     // Local signals
+    reg  [1:0] sideband_read;
     reg  [15:0] fill;
     reg  [15:0] retry_distance;
     reg  [15:0] echo_distance;
@@ -130257,6 +130591,86 @@ module nic_top$port$endpoint$tx$replay(clock,reset,link$up,link$start,link$run,l
         .write_clock(ram$write_clock),
         .write_data(ram$write_data),
         .write_enable(ram$write_enable)
+    );
+    nic_top$port$endpoint$tx$replay$sidebands$0 sidebands$0(
+        .d(sidebands$0$d),
+        .q(sidebands$0$q),
+        .clock(sidebands$0$clock)
+    );
+    nic_top$port$endpoint$tx$replay$sidebands$1 sidebands$1(
+        .d(sidebands$1$d),
+        .q(sidebands$1$q),
+        .clock(sidebands$1$clock)
+    );
+    nic_top$port$endpoint$tx$replay$sidebands$2 sidebands$2(
+        .d(sidebands$2$d),
+        .q(sidebands$2$q),
+        .clock(sidebands$2$clock)
+    );
+    nic_top$port$endpoint$tx$replay$sidebands$3 sidebands$3(
+        .d(sidebands$3$d),
+        .q(sidebands$3$q),
+        .clock(sidebands$3$clock)
+    );
+    nic_top$port$endpoint$tx$replay$sidebands$4 sidebands$4(
+        .d(sidebands$4$d),
+        .q(sidebands$4$q),
+        .clock(sidebands$4$clock)
+    );
+    nic_top$port$endpoint$tx$replay$sidebands$5 sidebands$5(
+        .d(sidebands$5$d),
+        .q(sidebands$5$q),
+        .clock(sidebands$5$clock)
+    );
+    nic_top$port$endpoint$tx$replay$sidebands$6 sidebands$6(
+        .d(sidebands$6$d),
+        .q(sidebands$6$q),
+        .clock(sidebands$6$clock)
+    );
+    nic_top$port$endpoint$tx$replay$sidebands$7 sidebands$7(
+        .d(sidebands$7$d),
+        .q(sidebands$7$q),
+        .clock(sidebands$7$clock)
+    );
+    nic_top$port$endpoint$tx$replay$sidebands$8 sidebands$8(
+        .d(sidebands$8$d),
+        .q(sidebands$8$q),
+        .clock(sidebands$8$clock)
+    );
+    nic_top$port$endpoint$tx$replay$sidebands$9 sidebands$9(
+        .d(sidebands$9$d),
+        .q(sidebands$9$q),
+        .clock(sidebands$9$clock)
+    );
+    nic_top$port$endpoint$tx$replay$sidebands$10 sidebands$10(
+        .d(sidebands$10$d),
+        .q(sidebands$10$q),
+        .clock(sidebands$10$clock)
+    );
+    nic_top$port$endpoint$tx$replay$sidebands$11 sidebands$11(
+        .d(sidebands$11$d),
+        .q(sidebands$11$q),
+        .clock(sidebands$11$clock)
+    );
+    nic_top$port$endpoint$tx$replay$sidebands$12 sidebands$12(
+        .d(sidebands$12$d),
+        .q(sidebands$12$q),
+        .clock(sidebands$12$clock)
+    );
+    nic_top$port$endpoint$tx$replay$sidebands$13 sidebands$13(
+        .d(sidebands$13$d),
+        .q(sidebands$13$q),
+        .clock(sidebands$13$clock)
+    );
+    nic_top$port$endpoint$tx$replay$sidebands$14 sidebands$14(
+        .d(sidebands$14$d),
+        .q(sidebands$14$q),
+        .clock(sidebands$14$clock)
+    );
+    nic_top$port$endpoint$tx$replay$sidebands$15 sidebands$15(
+        .d(sidebands$15$d),
+        .q(sidebands$15$q),
+        .clock(sidebands$15$clock)
     );
     nic_top$port$endpoint$tx$replay$next_seq next_seq(
         .d(next_seq$d),
@@ -130325,6 +130739,136 @@ module nic_top$port$endpoint$tx$replay(clock,reset,link$up,link$start,link$run,l
         ram$write_data = write$flit;
         ram$read_address = read_address;
         read_data = ram$read_data;
+        sideband_read = 32'h0;
+        sidebands$0$clock = clock;
+        sidebands$0$d = sidebands$0$q;
+        if (write$write & (write$position == 32'hf) & ((next_seq$q & slot_mask) == slot_numbers$0)) begin
+            sidebands$0$d = write$sideband;
+        end
+        if ((sideband_seq & slot_mask) == slot_numbers$0) begin
+            sideband_read = sidebands$0$q;
+        end
+        sidebands$1$clock = clock;
+        sidebands$1$d = sidebands$1$q;
+        if (write$write & (write$position == 32'hf) & ((next_seq$q & slot_mask) == slot_numbers$1)) begin
+            sidebands$1$d = write$sideband;
+        end
+        if ((sideband_seq & slot_mask) == slot_numbers$1) begin
+            sideband_read = sidebands$1$q;
+        end
+        sidebands$2$clock = clock;
+        sidebands$2$d = sidebands$2$q;
+        if (write$write & (write$position == 32'hf) & ((next_seq$q & slot_mask) == slot_numbers$2)) begin
+            sidebands$2$d = write$sideband;
+        end
+        if ((sideband_seq & slot_mask) == slot_numbers$2) begin
+            sideband_read = sidebands$2$q;
+        end
+        sidebands$3$clock = clock;
+        sidebands$3$d = sidebands$3$q;
+        if (write$write & (write$position == 32'hf) & ((next_seq$q & slot_mask) == slot_numbers$3)) begin
+            sidebands$3$d = write$sideband;
+        end
+        if ((sideband_seq & slot_mask) == slot_numbers$3) begin
+            sideband_read = sidebands$3$q;
+        end
+        sidebands$4$clock = clock;
+        sidebands$4$d = sidebands$4$q;
+        if (write$write & (write$position == 32'hf) & ((next_seq$q & slot_mask) == slot_numbers$4)) begin
+            sidebands$4$d = write$sideband;
+        end
+        if ((sideband_seq & slot_mask) == slot_numbers$4) begin
+            sideband_read = sidebands$4$q;
+        end
+        sidebands$5$clock = clock;
+        sidebands$5$d = sidebands$5$q;
+        if (write$write & (write$position == 32'hf) & ((next_seq$q & slot_mask) == slot_numbers$5)) begin
+            sidebands$5$d = write$sideband;
+        end
+        if ((sideband_seq & slot_mask) == slot_numbers$5) begin
+            sideband_read = sidebands$5$q;
+        end
+        sidebands$6$clock = clock;
+        sidebands$6$d = sidebands$6$q;
+        if (write$write & (write$position == 32'hf) & ((next_seq$q & slot_mask) == slot_numbers$6)) begin
+            sidebands$6$d = write$sideband;
+        end
+        if ((sideband_seq & slot_mask) == slot_numbers$6) begin
+            sideband_read = sidebands$6$q;
+        end
+        sidebands$7$clock = clock;
+        sidebands$7$d = sidebands$7$q;
+        if (write$write & (write$position == 32'hf) & ((next_seq$q & slot_mask) == slot_numbers$7)) begin
+            sidebands$7$d = write$sideband;
+        end
+        if ((sideband_seq & slot_mask) == slot_numbers$7) begin
+            sideband_read = sidebands$7$q;
+        end
+        sidebands$8$clock = clock;
+        sidebands$8$d = sidebands$8$q;
+        if (write$write & (write$position == 32'hf) & ((next_seq$q & slot_mask) == slot_numbers$8)) begin
+            sidebands$8$d = write$sideband;
+        end
+        if ((sideband_seq & slot_mask) == slot_numbers$8) begin
+            sideband_read = sidebands$8$q;
+        end
+        sidebands$9$clock = clock;
+        sidebands$9$d = sidebands$9$q;
+        if (write$write & (write$position == 32'hf) & ((next_seq$q & slot_mask) == slot_numbers$9)) begin
+            sidebands$9$d = write$sideband;
+        end
+        if ((sideband_seq & slot_mask) == slot_numbers$9) begin
+            sideband_read = sidebands$9$q;
+        end
+        sidebands$10$clock = clock;
+        sidebands$10$d = sidebands$10$q;
+        if (write$write & (write$position == 32'hf) & ((next_seq$q & slot_mask) == slot_numbers$10)) begin
+            sidebands$10$d = write$sideband;
+        end
+        if ((sideband_seq & slot_mask) == slot_numbers$10) begin
+            sideband_read = sidebands$10$q;
+        end
+        sidebands$11$clock = clock;
+        sidebands$11$d = sidebands$11$q;
+        if (write$write & (write$position == 32'hf) & ((next_seq$q & slot_mask) == slot_numbers$11)) begin
+            sidebands$11$d = write$sideband;
+        end
+        if ((sideband_seq & slot_mask) == slot_numbers$11) begin
+            sideband_read = sidebands$11$q;
+        end
+        sidebands$12$clock = clock;
+        sidebands$12$d = sidebands$12$q;
+        if (write$write & (write$position == 32'hf) & ((next_seq$q & slot_mask) == slot_numbers$12)) begin
+            sidebands$12$d = write$sideband;
+        end
+        if ((sideband_seq & slot_mask) == slot_numbers$12) begin
+            sideband_read = sidebands$12$q;
+        end
+        sidebands$13$clock = clock;
+        sidebands$13$d = sidebands$13$q;
+        if (write$write & (write$position == 32'hf) & ((next_seq$q & slot_mask) == slot_numbers$13)) begin
+            sidebands$13$d = write$sideband;
+        end
+        if ((sideband_seq & slot_mask) == slot_numbers$13) begin
+            sideband_read = sidebands$13$q;
+        end
+        sidebands$14$clock = clock;
+        sidebands$14$d = sidebands$14$q;
+        if (write$write & (write$position == 32'hf) & ((next_seq$q & slot_mask) == slot_numbers$14)) begin
+            sidebands$14$d = write$sideband;
+        end
+        if ((sideband_seq & slot_mask) == slot_numbers$14) begin
+            sideband_read = sidebands$14$q;
+        end
+        sidebands$15$clock = clock;
+        sidebands$15$d = sidebands$15$q;
+        if (write$write & (write$position == 32'hf) & ((next_seq$q & slot_mask) == slot_numbers$15)) begin
+            sidebands$15$d = write$sideband;
+        end
+        if ((sideband_seq & slot_mask) == slot_numbers$15) begin
+            sideband_read = sidebands$15$q;
+        end
+        sideband = sideband_read;
         fill = next_seq$q - ack_seq$q;
         echo_distance = from_rx$got_echo_seq - ack_seq$q;
         echo_accepted = from_rx$got_echo & (echo_distance <= fill);
@@ -130557,6 +131101,310 @@ module nic_top$port$endpoint$tx$replay$send_seq(d,q,clock);
 endmodule // nic_top$port$endpoint$tx$replay$send_seq
 
 
+module nic_top$port$endpoint$tx$replay$sidebands$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$tx$replay$sidebands$0
+
+
+module nic_top$port$endpoint$tx$replay$sidebands$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$tx$replay$sidebands$1
+
+
+module nic_top$port$endpoint$tx$replay$sidebands$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$tx$replay$sidebands$10
+
+
+module nic_top$port$endpoint$tx$replay$sidebands$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$tx$replay$sidebands$11
+
+
+module nic_top$port$endpoint$tx$replay$sidebands$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$tx$replay$sidebands$12
+
+
+module nic_top$port$endpoint$tx$replay$sidebands$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$tx$replay$sidebands$13
+
+
+module nic_top$port$endpoint$tx$replay$sidebands$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$tx$replay$sidebands$14
+
+
+module nic_top$port$endpoint$tx$replay$sidebands$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$tx$replay$sidebands$15
+
+
+module nic_top$port$endpoint$tx$replay$sidebands$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$tx$replay$sidebands$2
+
+
+module nic_top$port$endpoint$tx$replay$sidebands$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$tx$replay$sidebands$3
+
+
+module nic_top$port$endpoint$tx$replay$sidebands$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$tx$replay$sidebands$4
+
+
+module nic_top$port$endpoint$tx$replay$sidebands$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$tx$replay$sidebands$5
+
+
+module nic_top$port$endpoint$tx$replay$sidebands$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$tx$replay$sidebands$6
+
+
+module nic_top$port$endpoint$tx$replay$sidebands$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$tx$replay$sidebands$7
+
+
+module nic_top$port$endpoint$tx$replay$sidebands$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$tx$replay$sidebands$8
+
+
+module nic_top$port$endpoint$tx$replay$sidebands$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$tx$replay$sidebands$9
+
+
 module nic_top$port$endpoint$tx$replay$stale_count(d,q,clock);
     
     // Module arguments
@@ -130576,7 +131424,7 @@ module nic_top$port$endpoint$tx$replay$stale_count(d,q,clock);
 endmodule // nic_top$port$endpoint$tx$replay$stale_count
 
 
-module nic_top$port$endpoint$tx$serializer(clock,reset,link$up,link$start,link$run,link$restart,out$valid,out$data,out$ready,builder$active,builder$cut_through,builder$echo_slot,builder$marker_slot,numbers$next_seq,numbers$send_seq,numbers$replay_seq,numbers$replay_pending,numbers$fill,numbers$echo_accepted,protocol$echo_pending,protocol$null_wanted,protocol$retry_request,protocol$poll,protocol$marker_out,lanes$change_pending,lanes$state_step,lanes$state_wrap,status$null_start,status$ltp_start,status$active,read_address,read_data,beat,null_flit,ltps_sent,nulls_sent);
+module nic_top$port$endpoint$tx$serializer(clock,reset,link$up,link$start,link$run,link$restart,out$valid,out$data,out$ready,builder$active,builder$cut_through,builder$echo_slot,builder$marker_slot,numbers$next_seq,numbers$send_seq,numbers$replay_seq,numbers$replay_pending,numbers$fill,numbers$echo_accepted,protocol$echo_pending,protocol$null_wanted,protocol$retry_request,protocol$poll,protocol$marker_out,lanes$change_pending,lanes$state_step,lanes$state_wrap,status$null_start,status$ltp_start,status$active,read_address,read_data,sideband_seq,sideband,beat,null_flit,ltps_sent,nulls_sent);
     
     // Module arguments
     input wire  clock;
@@ -130611,10 +131459,15 @@ module nic_top$port$endpoint$tx$serializer(clock,reset,link$up,link$start,link$r
     output reg  status$active;
     output reg  [7:0] read_address;
     input wire  [64:0] read_data;
+    output reg  [15:0] sideband_seq;
+    input wire  [1:0] sideband;
     output reg  [4:0] beat;
     input wire  [64:0] null_flit;
     output reg  [31:0] ltps_sent;
     output reg  [31:0] nulls_sent;
+    
+    // Constant declarations
+    localparam  state_shift = 14'b1100;
     
     // Stub signals
     reg  ltp_crc$clock;
@@ -130623,6 +131476,9 @@ module nic_top$port$endpoint$tx$serializer(clock,reset,link$up,link$start,link$r
     reg  ltp_crc$valid;
     reg  [64:0] ltp_crc$data;
     wire  [13:0] ltp_crc$crc;
+    reg  [13:0] sideband_step$state;
+    reg  [1:0] sideband_step$data;
+    wire  [13:0] sideband_step$next_state;
     reg  active$d;
     wire  active$q;
     reg  active$clock;
@@ -130649,6 +131505,7 @@ module nic_top$port$endpoint$tx$serializer(clock,reset,link$up,link$start,link$r
     reg  nulls_count$clock;
     
     // Local signals
+    reg  [1:0] trailer_sideband;
     reg  fire;
     reg  trailer_fire;
     reg  free;
@@ -130669,6 +131526,11 @@ module nic_top$port$endpoint$tx$serializer(clock,reset,link$up,link$start,link$r
         .valid(ltp_crc$valid),
         .data(ltp_crc$data),
         .crc(ltp_crc$crc)
+    );
+    nic_top$port$endpoint$tx$serializer$sideband_step sideband_step(
+        .state(sideband_step$state),
+        .data(sideband_step$data),
+        .next_state(sideband_step$next_state)
     );
     nic_top$port$endpoint$tx$serializer$active active(
         .d(active$d),
@@ -130749,7 +131611,14 @@ module nic_top$port$endpoint$tx$serializer(clock,reset,link$up,link$start,link$r
         if (null_ltp$q) begin
             seq_xor = 32'h0;
         end
-        trailer = ((ltp_crc$crc ^ seq_xor) & 16'hffff) | (((state$q) & 16'hffff) << 32'he);
+        sideband_seq = ltp_seq$q;
+        trailer_sideband = sideband;
+        if (null_ltp$q) begin
+            trailer_sideband = 32'h0;
+        end
+        sideband_step$state = ltp_crc$crc;
+        sideband_step$data = trailer_sideband;
+        trailer = ((sideband_step$next_state ^ seq_xor ^ (((state$q) & 14'h3fff) << state_shift)) & 16'hffff) | (((trailer_sideband) & 16'hffff) << 32'he);
         out$data = read_data;
         if (null_ltp$q) begin
             out$data = null_flit;
@@ -131113,6 +131982,109 @@ module nic_top$port$endpoint$tx$serializer$position(d,q,clock);
     end
           
 endmodule // nic_top$port$endpoint$tx$serializer$position
+
+
+module nic_top$port$endpoint$tx$serializer$sideband_step(state,data,next_state);
+    
+    // Module arguments
+    input wire  [13:0] state;
+    input wire  [1:0] data;
+    output reg  [13:0] next_state;
+    
+    // Constant declarations
+    localparam  state_masks$0 = 14'b100;
+    localparam  state_masks$1 = 14'b1001;
+    localparam  state_masks$2 = 14'b10010;
+    localparam  state_masks$3 = 14'b100000;
+    localparam  state_masks$4 = 14'b1000000;
+    localparam  state_masks$5 = 14'b10000000;
+    localparam  state_masks$6 = 14'b100000000;
+    localparam  state_masks$7 = 14'b1000000000;
+    localparam  state_masks$8 = 14'b10000000000;
+    localparam  state_masks$9 = 14'b100000000000;
+    localparam  state_masks$10 = 14'b1000000000001;
+    localparam  state_masks$11 = 14'b10000000000010;
+    localparam  state_masks$12 = 14'b1;
+    localparam  state_masks$13 = 14'b10;
+    localparam  data_masks$0 = 2'b0;
+    localparam  data_masks$1 = 2'b1;
+    localparam  data_masks$2 = 2'b10;
+    localparam  data_masks$3 = 2'b0;
+    localparam  data_masks$4 = 2'b0;
+    localparam  data_masks$5 = 2'b0;
+    localparam  data_masks$6 = 2'b0;
+    localparam  data_masks$7 = 2'b0;
+    localparam  data_masks$8 = 2'b0;
+    localparam  data_masks$9 = 2'b0;
+    localparam  data_masks$10 = 2'b1;
+    localparam  data_masks$11 = 2'b10;
+    localparam  data_masks$12 = 2'b1;
+    localparam  data_masks$13 = 2'b10;
+    localparam  offset = 14'b0;
+    localparam  zero = 14'b0;
+    
+    // Local signals
+    reg  [13:0] nodes$0;
+    reg  [13:0] nodes$1;
+    reg  [13:0] nodes$2;
+    reg  [13:0] nodes$3;
+    reg  [13:0] nodes$4;
+    reg  [13:0] nodes$5;
+    reg  [13:0] nodes$6;
+    reg  [13:0] nodes$7;
+    reg  [13:0] nodes$8;
+    reg  [13:0] nodes$9;
+    reg  [13:0] nodes$10;
+    reg  [13:0] nodes$11;
+    reg  [13:0] nodes$12;
+    reg  [13:0] nodes$13;
+    reg  [13:0] nodes$14;
+    reg  [13:0] nodes$15;
+    reg  [13:0] nodes$16;
+    reg  [13:0] nodes$17;
+    reg  [13:0] nodes$18;
+    reg  [13:0] nodes$19;
+    reg  [13:0] nodes$20;
+    reg  [13:0] nodes$21;
+    reg  [13:0] nodes$22;
+    reg  [13:0] nodes$23;
+    reg  [13:0] nodes$24;
+    reg  [13:0] nodes$25;
+    reg  [13:0] nodes$26;
+    
+    // Update code
+    always @(*) begin
+        nodes$0 = (zero & ~(1 << (0)) | (((^(state & state_masks$0)) ^ (^(data & data_masks$0))) << (0)));
+        nodes$1 = (zero & ~(1 << (1)) | (((^(state & state_masks$1)) ^ (^(data & data_masks$1))) << (1)));
+        nodes$2 = (zero & ~(1 << (2)) | (((^(state & state_masks$2)) ^ (^(data & data_masks$2))) << (2)));
+        nodes$3 = (zero & ~(1 << (3)) | (((^(state & state_masks$3)) ^ (^(data & data_masks$3))) << (3)));
+        nodes$4 = (zero & ~(1 << (4)) | (((^(state & state_masks$4)) ^ (^(data & data_masks$4))) << (4)));
+        nodes$5 = (zero & ~(1 << (5)) | (((^(state & state_masks$5)) ^ (^(data & data_masks$5))) << (5)));
+        nodes$6 = (zero & ~(1 << (6)) | (((^(state & state_masks$6)) ^ (^(data & data_masks$6))) << (6)));
+        nodes$7 = (zero & ~(1 << (7)) | (((^(state & state_masks$7)) ^ (^(data & data_masks$7))) << (7)));
+        nodes$8 = (zero & ~(1 << (8)) | (((^(state & state_masks$8)) ^ (^(data & data_masks$8))) << (8)));
+        nodes$9 = (zero & ~(1 << (9)) | (((^(state & state_masks$9)) ^ (^(data & data_masks$9))) << (9)));
+        nodes$10 = (zero & ~(1 << (10)) | (((^(state & state_masks$10)) ^ (^(data & data_masks$10))) << (10)));
+        nodes$11 = (zero & ~(1 << (11)) | (((^(state & state_masks$11)) ^ (^(data & data_masks$11))) << (11)));
+        nodes$12 = (zero & ~(1 << (12)) | (((^(state & state_masks$12)) ^ (^(data & data_masks$12))) << (12)));
+        nodes$13 = (zero & ~(1 << (13)) | (((^(state & state_masks$13)) ^ (^(data & data_masks$13))) << (13)));
+        nodes$14 = nodes$0 | nodes$1;
+        nodes$15 = nodes$2 | nodes$3;
+        nodes$16 = nodes$4 | nodes$5;
+        nodes$17 = nodes$6 | nodes$7;
+        nodes$18 = nodes$8 | nodes$9;
+        nodes$19 = nodes$10 | nodes$11;
+        nodes$20 = nodes$12 | nodes$13;
+        nodes$21 = nodes$14 | nodes$15;
+        nodes$22 = nodes$16 | nodes$17;
+        nodes$23 = nodes$18 | nodes$19;
+        nodes$24 = nodes$20 | nodes$21;
+        nodes$25 = nodes$22 | nodes$23;
+        nodes$26 = nodes$24 | nodes$25;
+        next_state = nodes$26 ^ offset;
+    end
+    
+endmodule // nic_top$port$endpoint$tx$serializer$sideband_step
 
 
 module nic_top$port$endpoint$tx$serializer$state(d,q,clock);
