@@ -59,8 +59,14 @@ pub fn sideband_code(owed: u64) -> u8 {
 /// of `vcs` VCs: `seq mod P` for `P` the power of two at or above `vcs`, none when that is
 /// `vcs` or more (so a power-of-two mask picks it in hardware, no division).
 pub fn sideband_vc(seq: u64, vcs: usize) -> Option<usize> {
-    let v = (seq % vcs.next_power_of_two() as u64) as usize;
+    let v = (seq & sideband_vc_mask(vcs)) as usize;
     (v < vcs).then_some(v)
+}
+
+/// `P - 1` for [`sideband_vc`]: the sequence number's bits that name the sideband's VC (the
+/// hardware's constant on both ends).
+pub fn sideband_vc_mask(vcs: usize) -> u64 {
+    vcs.next_power_of_two() as u64 - 1
 }
 
 /// The CRC-14 of an LTP's flits, flit 0 first, bit 0 of each flit first (as the 65-bit

@@ -12,7 +12,7 @@
 //!
 //! Reset: no pulse, no credits.
 use super::{LtpCommandsSink, VerdictSink};
-use crate::llp::ltp::sideband_credits;
+use crate::llp::ltp::{sideband_credits, sideband_vc_mask};
 use rust_hdl::prelude::*;
 
 /// The registered requests and credits to the transmitter.
@@ -103,7 +103,7 @@ impl<const CW: usize> TxPulses<CW> {
             send_retry_pulse: Default::default(),
             send_echo_pulse: Default::default(),
             credits: (0..vcs).map(|_| Default::default()).collect(),
-            sideband_vc_mask: Constant::new((vcs.next_power_of_two() as u64 - 1).into()),
+            sideband_vc_mask: Constant::new(sideband_vc_mask(vcs).into()),
             numbers: (0..vcs).map(|v| Constant::new((v as u64).into())).collect(),
             sideband_amounts: (0..4)
                 .map(|c| Constant::new((sideband_credits(c) as u64).into()))

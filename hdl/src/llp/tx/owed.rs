@@ -20,7 +20,7 @@
 use super::{flit_constant, OwedSource, SlotSink};
 use crate::formats::flit::{CODE, CTRL_CREDITS, CTRL_VC};
 use crate::formats::{ControlCode, FLIT_BITS};
-use crate::llp::ltp::sideband_credits;
+use crate::llp::ltp::{sideband_credits, sideband_vc_mask};
 use rust_hdl::prelude::*;
 
 /// Counts the credits owed to the far end and offers their `CrdtRet`.
@@ -93,7 +93,7 @@ impl<const CW: usize> TxOwedCredits<CW> {
             ctrl_vc_lsb: Constant::new((CTRL_VC.lsb as u64).into()),
             credits_lsb: Constant::new((CTRL_CREDITS.lsb as u64).into()),
             numbers: (0..8).map(|n| Constant::new((n as u64).into())).collect(),
-            sideband_vc_mask: Constant::new((vcs.next_power_of_two() as u64 - 1).into()),
+            sideband_vc_mask: Constant::new(sideband_vc_mask(vcs).into()),
             sequence_numbers: (0..vcs).map(|v| Constant::new((v as u64).into())).collect(),
             code_credits: (1..4)
                 .map(|c| Constant::new((sideband_credits(c) as u64).into()))
