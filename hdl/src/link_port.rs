@@ -72,7 +72,7 @@ use crate::stream::StreamSource;
 use rust_hdl::prelude::*;
 
 /// The type of a [`LinkPort`] with `$vcs` VCs, `$replay` LTPs of replay buffer, `$depth` flits
-/// per receive buffer and `$tx_depth` flits per transmit buffer: `link_port!(2, 16, 64, 32)`.
+/// per receive buffer and `$tx_depth` flits per transmit buffer: `link_port!(2, 16, 256, 32)`.
 #[macro_export]
 macro_rules! link_port {
     ($vcs:expr, $replay:expr, $depth:expr, $tx_depth:expr) => {
@@ -436,7 +436,7 @@ mod tests {
     #[test]
     fn link_port_is_synthesizable() {
         let cfg = Config::default();
-        let mut uut = <crate::link_port!(2, 16, 64, 32)>::new(LinkPortParams::router(&cfg));
+        let mut uut = <crate::link_port!(2, 16, 256, 32)>::new(LinkPortParams::router(&cfg));
         uut.connect_all();
         yosys_validate("link_port", &generate_verilog(&uut)).unwrap();
     }
@@ -445,6 +445,6 @@ mod tests {
     #[should_panic(expected = "endpoint's vcs")]
     fn a_vc_count_the_endpoint_does_not_share_is_refused() {
         let cfg = Config::default();
-        let _ = <crate::link_port!(3, 16, 64, 32)>::new(LinkPortParams::router(&cfg));
+        let _ = <crate::link_port!(3, 16, 256, 32)>::new(LinkPortParams::router(&cfg));
     }
 }

@@ -306,7 +306,7 @@ pub fn nic_core(cfg: &Config) -> Result<Emitted, String> {
 
 /// Replay LTPs, receive and transmit buffer flits per VC of the NIC's link port: the router's
 /// (`nrc::nrc_top::NrcTop5`), so both ends of a NIC-router link are alike.
-pub const NIC_LINK_SHAPE: (usize, usize, usize) = (16, 64, 32);
+pub const NIC_LINK_SHAPE: (usize, usize, usize) = (16, 256, 32);
 
 /// The chip's elaboration values for `cfg`: the core's, a link port as a router's but whose
 /// sender fills the core's intake (`credits_in` = the intake depth) and whose transmit
@@ -331,8 +331,8 @@ pub fn nic_top(cfg: &Config) -> Result<Emitted, String> {
     let description = "the network interface chip: the DMA core (nic_core) with its network port (LLP endpoint, channel sender and receiver, watchdog: the router's link port) and the management agent (EEPROM, configuration loader, the NIC's registers with the DMA core's counters) (nic/src/dma/nic_top.rs)";
     let name = "nic_top";
     match nic_shape(cfg) {
-        (2, 32, 6, 5, 5, 8) => emit(<crate::nic_top!(2, 32, 6, 5, 5, 8, 16, 64, 32)>::new(p), name, description),
-        (6, 32, 6, 5, 5, 8) => emit(<crate::nic_top!(6, 32, 6, 5, 5, 8, 16, 64, 32)>::new(p), name, description),
+        (2, 32, 6, 5, 5, 8) => emit(<crate::nic_top!(2, 32, 6, 5, 5, 8, 16, 256, 32)>::new(p), name, description),
+        (6, 32, 6, 5, 5, 8) => emit(<crate::nic_top!(6, 32, 6, 5, 5, 8, 16, 256, 32)>::new(p), name, description),
         shape => Err(format!(
             "nic_top: the shape (VCs, intake depth, log2 packet RAM words, log2 QP entries, log2 GET slot words, log2 doorbell words) = {shape:?} is not instantiated: add it to nic::tops::nic_top"
         )),

@@ -36,7 +36,7 @@ use rust_hdl::prelude::*;
 
 /// The type of an [`NrcTop`]: the core of `router_core!($ports, $vcs, $slots, $nodes, $rows)`
 /// with link ports of `$replay` LTPs of replay buffer, `$depth` flits per receive buffer and
-/// `$tx_depth` flits per transmit buffer: `nrc_top!(5, 2, 128, 256, 1, 16, 64, 32)`.
+/// `$tx_depth` flits per transmit buffer: `nrc_top!(5, 2, 128, 256, 1, 16, 256, 32)`.
 #[macro_export]
 macro_rules! nrc_top {
     ($ports:expr, $vcs:expr, $slots:expr, $nodes:expr, $rows:expr, $replay:expr, $depth:expr, $tx_depth:expr) => {
@@ -381,8 +381,8 @@ impl<
 }
 
 /// The default build's chip: the core of [`crate::router_core::RouterCore5`] with link ports of
-/// 16 LTPs of replay, 64-flit receive and 32-flit transmit buffers per VC.
-pub type NrcTop5 = crate::nrc_top!(5, 2, 128, 256, 1, 16, 64, 32);
+/// 16 LTPs of replay, 256-flit receive and 32-flit transmit buffers per VC.
+pub type NrcTop5 = crate::nrc_top!(5, 2, 128, 256, 1, 16, 256, 32);
 
 #[cfg(test)]
 mod tests {

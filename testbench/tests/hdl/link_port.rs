@@ -32,7 +32,7 @@ use testbench::models::formats::{random_body_flit, random_tail_flit};
 use testbench::models::lane_channel::{Faults, LaneChannel};
 use testbench::{port_table, run_both, Backend, BenchRng, PortTable, ResetSchedule};
 
-type Port = hdl::link_port!(2, 16, 64, 32);
+type Port = hdl::link_port!(2, 16, 256, 32);
 const VCS: usize = 2;
 /// The watchdog's limit in this bench (short, so the dead-link phase is short).
 const STALL_LIMIT: u32 = 600;
