@@ -14,7 +14,10 @@
 //! data flits of new LTPs, demultiplexed by the far end's current VC (heads and VlMrkrs), must be
 //! exactly the flits the core handed over on that VC, in order, with heads' VC rewritten;
 //! no data flit may find the far buffer full; CrdtRet flits and sidebands must add up to
-//! `freed` (never ahead of it); null LTP
+//! `freed` (never ahead of it); slot priority: a new LTP's flit 0 is a CrdtRet whenever some
+//! VC was owed a quarter of the buffer when the builder wrote it (a lower bound: freed two
+//! cycles before the previous new LTP's first offer, less everything returned up to that LTP,
+//! so data never goes before an urgent CrdtRet); null LTP
 //! contents (RetryMrkr, RetryReq, LaneMask, echo, poll) must answer the pulses that asked for
 //! them, at once and only once. What the bench cannot see exactly (the builder's write cycles,
 //! `next_seq`) is checked with bounds: `replay_fill` against the LTPs started and finished, new
@@ -49,6 +52,9 @@ pub struct TxLinkParams {
     pub vcs: usize,
     /// Far VC buffer depth (initial credits).
     pub depth: u64,
+    /// Our own VC buffers' depth (`TxLink::new`'s `vc_buffer`): a VC owed a quarter of it is
+    /// urgent.
+    pub own_depth: u64,
     /// Replay buffer, LTPs.
     pub replay: u64,
     /// Round-trip marker timeout, cycles.
@@ -232,6 +238,10 @@ struct Start {
     poll_ok: bool,
     /// New LTPs: first offer of the previous new LTP (its builder started after that).
     after: u64,
+    /// New LTPs (not redone): `freed_total` up to two cycles before the first offer, a lower
+    /// bound of what the next new LTP's builder had seen freed when it wrote its flit 0 (it
+    /// starts only after the serializer took this one).
+    freed_before: Option<Vec<u64>>,
 }
 
 /// A round-trip marker seen in a new LTP.
@@ -291,6 +301,9 @@ pub struct TxStats {
     pub discarded: u64,
     /// Heads admitted with exactly the credits they needed (whole-packet mode).
     pub tight_heads: u64,
+    /// New LTPs whose flit 0 the slot priority check required to be an urgent CrdtRet (some
+    /// VC owed at least a quarter of the buffer when the builder wrote it), all of which were.
+    pub urgent_first: u64,
     /// Credits returned in new LTPs' sideband bits.
     pub sideband_credits: u64,
     /// Credits returned in CrdtRet flits of new LTPs.
@@ -352,6 +365,10 @@ pub struct TxLinkModel {
     pub crdt_seen: Vec<u64>,
     /// Credits driven into `freed`, per VC.
     pub freed_total: Vec<u64>,
+    /// The `freed` pulses of the previous cycle.
+    freed_last: Vec<u64>,
+    /// `freed_before` of the last new LTP seen whole in this stretch of the link being up.
+    last_new_freed: Option<Vec<u64>>,
     /// Data flits delivered per VC.
     pub delivered: Vec<u64>,
     /// What was exercised.
@@ -409,6 +426,8 @@ impl TxLinkModel {
             far_occ: vec![0; p.vcs],
             crdt_seen: vec![0; p.vcs],
             freed_total: vec![0; p.vcs],
+            freed_last: vec![0; p.vcs],
+            last_new_freed: None,
             delivered: vec![0; p.vcs],
             stats: TxStats::default(),
             discarded: 0,
@@ -522,6 +541,7 @@ impl TxLinkModel {
             );
         }
         if !c.up {
+            self.last_new_freed = None;
             if c.out_valid {
                 return bad(t, "out.valid while the link is down".into());
             }
@@ -661,6 +681,7 @@ impl TxLinkModel {
                 return bad(t, format!("VC {v}: bench returned too many credits"));
             }
             self.freed_total[v] += c.freed[v];
+            self.freed_last[v] = c.freed[v];
         }
         if let Some(s) = c.got_retry {
             let seq = match self.in_window(s) {
@@ -815,6 +836,7 @@ impl TxLinkModel {
             next_hi,
             poll_ok: false,
             after: 0,
+            freed_before: None,
         };
         if null {
             self.nulls += 1;
@@ -863,6 +885,11 @@ impl TxLinkModel {
                     );
                 }
                 s.after = self.new_starts.last().copied().unwrap_or(self.reset_at);
+                s.freed_before = Some(
+                    (0..p.vcs)
+                        .map(|v| self.freed_total[v] - self.freed_last[v])
+                        .collect(),
+                );
                 self.started += 1;
                 self.new_starts.push(t);
             } else if s.seq == self.finished && self.finished < self.started {
@@ -947,6 +974,28 @@ impl TxLinkModel {
         self.stored.push((flits, stateless));
         self.finished += 1;
         self.stats.new_ltps += 1;
+        // Slot priority: the builder wrote this LTP's flit 0 after the serializer took the
+        // previous new LTP, so it had seen at least that LTP's `freed_before` freed and every
+        // credit returned up to that LTP; a VC owed a quarter of the buffer then makes flit 0
+        // an urgent CrdtRet (echoes and markers never take flit 0), before any data.
+        if let Some(freed) = std::mem::replace(&mut self.last_new_freed, s.freed_before.clone()) {
+            let urgent = (0..p.vcs)
+                .any(|v| freed[v].saturating_sub(self.crdt_seen[v]) >= p.own_depth / 4);
+            if urgent {
+                if !matches!(kind(flits[0]), Kind::Credit(..)) {
+                    return bad(
+                        t,
+                        format!(
+                            "{tag}: flit 0 is {:?} while a VC was owed at least {} credits (freed {freed:?}, returned {:?})",
+                            kind(flits[0]),
+                            p.own_depth / 4,
+                            self.crdt_seen
+                        ),
+                    );
+                }
+                self.stats.urgent_first += 1;
+            }
+        }
         // The sideband's credits, delivered with the LTP.
         if sideband != 0 {
             let Some(v) = sideband_vc(s.seq, p.vcs) else {

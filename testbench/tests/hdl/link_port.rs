@@ -206,8 +206,14 @@ fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
         }
         if cycle == 2000 && r.cut.is_none() && !rst && !in_reset {
             assert_eq!(STATUS_UP.get(s as u128), 1, "link up");
-            assert_eq!(STATUS_TX_WIDTH.get(s as u128), 4, "4 lanes out");
-            assert_eq!(STATUS_RX_WIDTH.get(s as u128), 4, "4 lanes in");
+            // Lane removal is on: at BER 1e-4 a lane's error score may reach the threshold by
+            // chance (the link tables show it), so only the error-free run must keep all four.
+            let widths = [STATUS_TX_WIDTH, STATUS_RX_WIDTH].map(|f| f.get(s as u128));
+            if r.ber == 0.0 {
+                assert_eq!(widths, [4, 4], "4 lanes out and in");
+            } else {
+                assert!(widths.iter().all(|w| (2..=4).contains(w)), "widths {widths:?}");
+            }
             assert!(b.peek(ltps_sent) > 0, "LTPs sent");
             assert_eq!(
                 b.peek(peer) as u64,

@@ -647,6 +647,10 @@ fn check(tag: &str, r: &Outcome, run: &Run) {
         s.in_time > 0,
         "{tag}: no LTP followed its predecessor at once"
     );
+    assert!(
+        s.urgent_first > 0,
+        "{tag}: the slot priority check never applied (no new LTP began while a VC was urgent)"
+    );
     // Small buffers make every VC urgent (a quarter of 16 is one sideband unit) before an
     // LTP ends, so only the deep run must use the sideband.
     assert!(
@@ -661,10 +665,14 @@ fn check(tag: &str, r: &Outcome, run: &Run) {
 #[test]
 fn tx_link_four_ltp_replay_two_vcs() {
     let depth = |seed: u64| if seed == 5 { 64 } else { 16 };
+    // Seeds 5 and 6 share a block built with 64-flit buffers of its own (seed 6's far end has
+    // 16): the urgency threshold is a quarter of the block's own.
+    let own_depth = |seed: u64| if seed >= 5 { 64 } else { 16 };
     let run = |seed: u64| Run {
         p: TxLinkParams {
             vcs: 2,
             depth: depth(seed),
+            own_depth: own_depth(seed),
             replay: 4,
             rt_timeout: 64,
             init_mask: 0b1111,
@@ -699,6 +707,7 @@ fn tx_link_two_ltp_replay_three_vcs() {
         p: TxLinkParams {
             vcs: 3,
             depth: 8,
+            own_depth: 8,
             replay: 2,
             rt_timeout: 64,
             init_mask: 0b0110,
