@@ -370,8 +370,8 @@ mod control_tests {
     #[test]
     fn control_registers_are_valid_and_reset_to_the_configuration() {
         let cfg = crate::params::Config::default();
-        let link = cfg.link;
         let reset = crate::link_port::LinkPortParams::router(&cfg).settings_reset();
+        let link = cfg.link;
         assert_eq!(
             reset,
             settings_value(
