@@ -10,7 +10,7 @@
 #ifndef NIC_H
 #define NIC_H
 
-#define NIC_REGISTER_COUNT     53
+#define NIC_REGISTER_COUNT     54
 #define NIC_BYTES_PER_REGISTER 8
 
 /* Error codes of a register response (the same in every map). */
@@ -221,6 +221,28 @@
 #define NIC_PORT0_DROPS_CORE_SHIFT  16
 #define NIC_PORT0_DROPS_CORE_WIDTH  16
 #define NIC_PORT0_DROPS_CORE_MASK   0x00000000ffff0000ULL
+
+/* port0_link_settings (RW, 33 bits): lane removal, retraining and VC mode (reset: the configuration's); the endpoint follows a write at once, a change of the VC mode to whole packets once the packets sent interleaved have ended */
+/*   lane_threshold (bits 7..0): lane error score that removes a lane (0: never remove) */
+/*   retry_limit (bits 15..8): retry requests in a row without a delivered LTP before the link trains again (1..255) */
+/*   lane_drain (bits 31..16): delivered LTPs per one-point decrease of every lane's error score (1..65535) */
+/*   interleave (bits 32..32): VC mode: 1 lets other VCs fill a stalled packet's LTP slots, 0 sends whole packets */
+#define NIC_PORT0_LINK_SETTINGS_ADDR                 0x48ULL
+#define NIC_PORT0_LINK_SETTINGS_OFFSET               0x240ULL
+#define NIC_PORT0_LINK_SETTINGS_WIDTH                33
+#define NIC_PORT0_LINK_SETTINGS_RESET                0x0000000100100808ULL
+#define NIC_PORT0_LINK_SETTINGS_LANE_THRESHOLD_SHIFT 0
+#define NIC_PORT0_LINK_SETTINGS_LANE_THRESHOLD_WIDTH 8
+#define NIC_PORT0_LINK_SETTINGS_LANE_THRESHOLD_MASK  0x00000000000000ffULL
+#define NIC_PORT0_LINK_SETTINGS_RETRY_LIMIT_SHIFT    8
+#define NIC_PORT0_LINK_SETTINGS_RETRY_LIMIT_WIDTH    8
+#define NIC_PORT0_LINK_SETTINGS_RETRY_LIMIT_MASK     0x000000000000ff00ULL
+#define NIC_PORT0_LINK_SETTINGS_LANE_DRAIN_SHIFT     16
+#define NIC_PORT0_LINK_SETTINGS_LANE_DRAIN_WIDTH     16
+#define NIC_PORT0_LINK_SETTINGS_LANE_DRAIN_MASK      0x00000000ffff0000ULL
+#define NIC_PORT0_LINK_SETTINGS_INTERLEAVE_SHIFT     32
+#define NIC_PORT0_LINK_SETTINGS_INTERLEAVE_WIDTH     1
+#define NIC_PORT0_LINK_SETTINGS_INTERLEAVE_MASK      0x0000000100000000ULL
 
 /* dma_bad_vc (CNT, 32 bits): flits on a VC out of range, dropped */
 #define NIC_DMA_BAD_VC_ADDR   0x80ULL

@@ -2,7 +2,7 @@
 // the NIC's management agent: the agent design the router shares (core, I2C EEPROM, configuration loader, its register block) with one network port and the NIC's registers (verilog-out/nic.md)
 
 
-module nic_mgmt(clock,reset,inbound$valid,inbound$data,inbound$last,inbound$port,inbound$ready,outbound$valid,outbound$data,outbound$last,outbound$port,outbound$ready,link$status,link$peer,link$ltps_sent,link$ltps_good,link$ltps_bad,link$retries,link$replays,link$drops,chip_faults,dma_events,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in,chip_id);
+module nic_mgmt(clock,reset,inbound$valid,inbound$data,inbound$last,inbound$port,inbound$ready,outbound$valid,outbound$data,outbound$last,outbound$port,outbound$ready,link$status,link$peer,link$ltps_sent,link$ltps_good,link$ltps_bad,link$retries,link$replays,link$drops,link$settings,chip_faults,dma_events,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in,chip_id);
     
     // Module arguments
     input wire  clock;
@@ -25,6 +25,7 @@ module nic_mgmt(clock,reset,inbound$valid,inbound$data,inbound$last,inbound$port
     input wire  [63:0] link$retries;
     input wire  [63:0] link$replays;
     input wire  [63:0] link$drops;
+    output reg  [63:0] link$settings;
     input wire  [3:0] chip_faults;
     input wire  [27:0] dma_events;
     output wire  i2c$scl_drive_low;
@@ -68,6 +69,8 @@ module nic_mgmt(clock,reset,inbound$valid,inbound$data,inbound$last,inbound$port
     wire  [63:0] registers$response$data;
     wire  [1:0] registers$response$error;
     reg  registers$response$ready;
+    wire  [63:0] registers$settings$0;
+    wire  registers$written$0;
     reg  registers$events$0;
     reg  registers$events$1;
     reg  registers$events$2;
@@ -109,6 +112,7 @@ module nic_mgmt(clock,reset,inbound$valid,inbound$data,inbound$last,inbound$port
     // Local signals
     reg  for_this_port;
     reg  arrival_port_unused;
+    reg  settings_strobe_unused;
     
     // Sub module instances
     nic_mgmt$agent agent(
@@ -152,6 +156,8 @@ module nic_mgmt(clock,reset,inbound$valid,inbound$data,inbound$last,inbound$port
         .response$data(registers$response$data),
         .response$error(registers$response$error),
         .response$ready(registers$response$ready),
+        .settings$0(registers$settings$0),
+        .written$0(registers$written$0),
         .events$0(registers$events$0),
         .events$1(registers$events$1),
         .events$2(registers$events$2),
@@ -248,6 +254,8 @@ module nic_mgmt(clock,reset,inbound$valid,inbound$data,inbound$last,inbound$port
         registers$status$5 = link$retries;
         registers$status$6 = link$replays;
         registers$status$7 = link$drops;
+        link$settings = registers$settings$0;
+        settings_strobe_unused = registers$written$0;
     end
     
     always @(*) registers$request$valid = agent$chip_request$valid;
@@ -13510,7 +13518,7 @@ module nic_mgmt$agent$split$tags$slots$2(d,q,clock);
 endmodule // nic_mgmt$agent$split$tags$slots$2
 
 
-module nic_mgmt$registers(clock,reset,request$valid,request$address,request$write,request$data,request$ready,response$valid,response$data,response$error,response$ready,events$0,events$1,events$2,events$3,events$4,events$5,events$6,events$7,events$8,events$9,events$10,events$11,events$12,events$13,events$14,events$15,events$16,events$17,events$18,events$19,events$20,events$21,events$22,events$23,events$24,events$25,events$26,events$27,events$28,status$0,status$1,status$2,status$3,status$4,status$5,status$6,status$7);
+module nic_mgmt$registers(clock,reset,request$valid,request$address,request$write,request$data,request$ready,response$valid,response$data,response$error,response$ready,settings$0,written$0,events$0,events$1,events$2,events$3,events$4,events$5,events$6,events$7,events$8,events$9,events$10,events$11,events$12,events$13,events$14,events$15,events$16,events$17,events$18,events$19,events$20,events$21,events$22,events$23,events$24,events$25,events$26,events$27,events$28,status$0,status$1,status$2,status$3,status$4,status$5,status$6,status$7);
     
     // Module arguments
     input wire  clock;
@@ -13524,6 +13532,8 @@ module nic_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     output reg  [63:0] response$data;
     output reg  [1:0] response$error;
     input wire  response$ready;
+    output reg  [63:0] settings$0;
+    output reg  written$0;
     input wire  events$0;
     input wire  events$1;
     input wire  events$2;
@@ -13563,43 +13573,46 @@ module nic_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     input wire  [63:0] status$7;
     
     // Constant declarations
-    localparam  offsets$0 = 12'h20;
-    localparam  offsets$1 = 12'h80;
-    localparam  offsets$2 = 12'h81;
-    localparam  offsets$3 = 12'h82;
-    localparam  offsets$4 = 12'h83;
-    localparam  offsets$5 = 12'h84;
-    localparam  offsets$6 = 12'h85;
-    localparam  offsets$7 = 12'h86;
-    localparam  offsets$8 = 12'h87;
-    localparam  offsets$9 = 12'h88;
-    localparam  offsets$10 = 12'h89;
-    localparam  offsets$11 = 12'h8a;
-    localparam  offsets$12 = 12'h8b;
-    localparam  offsets$13 = 12'h8c;
-    localparam  offsets$14 = 12'h8d;
-    localparam  offsets$15 = 12'h8e;
-    localparam  offsets$16 = 12'h8f;
-    localparam  offsets$17 = 12'h90;
-    localparam  offsets$18 = 12'h91;
-    localparam  offsets$19 = 12'h92;
-    localparam  offsets$20 = 12'h93;
-    localparam  offsets$21 = 12'h94;
-    localparam  offsets$22 = 12'h95;
-    localparam  offsets$23 = 12'h96;
-    localparam  offsets$24 = 12'h97;
-    localparam  offsets$25 = 12'h98;
-    localparam  offsets$26 = 12'h99;
-    localparam  offsets$27 = 12'h9a;
-    localparam  offsets$28 = 12'h9b;
-    localparam  offsets$29 = 12'h40;
-    localparam  offsets$30 = 12'h41;
-    localparam  offsets$31 = 12'h42;
-    localparam  offsets$32 = 12'h43;
-    localparam  offsets$33 = 12'h44;
-    localparam  offsets$34 = 12'h45;
-    localparam  offsets$35 = 12'h46;
-    localparam  offsets$36 = 12'h47;
+    localparam  offsets$0 = 12'h48;
+    localparam  offsets$1 = 12'h20;
+    localparam  offsets$2 = 12'h80;
+    localparam  offsets$3 = 12'h81;
+    localparam  offsets$4 = 12'h82;
+    localparam  offsets$5 = 12'h83;
+    localparam  offsets$6 = 12'h84;
+    localparam  offsets$7 = 12'h85;
+    localparam  offsets$8 = 12'h86;
+    localparam  offsets$9 = 12'h87;
+    localparam  offsets$10 = 12'h88;
+    localparam  offsets$11 = 12'h89;
+    localparam  offsets$12 = 12'h8a;
+    localparam  offsets$13 = 12'h8b;
+    localparam  offsets$14 = 12'h8c;
+    localparam  offsets$15 = 12'h8d;
+    localparam  offsets$16 = 12'h8e;
+    localparam  offsets$17 = 12'h8f;
+    localparam  offsets$18 = 12'h90;
+    localparam  offsets$19 = 12'h91;
+    localparam  offsets$20 = 12'h92;
+    localparam  offsets$21 = 12'h93;
+    localparam  offsets$22 = 12'h94;
+    localparam  offsets$23 = 12'h95;
+    localparam  offsets$24 = 12'h96;
+    localparam  offsets$25 = 12'h97;
+    localparam  offsets$26 = 12'h98;
+    localparam  offsets$27 = 12'h99;
+    localparam  offsets$28 = 12'h9a;
+    localparam  offsets$29 = 12'h9b;
+    localparam  offsets$30 = 12'h40;
+    localparam  offsets$31 = 12'h41;
+    localparam  offsets$32 = 12'h42;
+    localparam  offsets$33 = 12'h43;
+    localparam  offsets$34 = 12'h44;
+    localparam  offsets$35 = 12'h45;
+    localparam  offsets$36 = 12'h46;
+    localparam  offsets$37 = 12'h47;
+    localparam  setting_resets$0 = 64'h100100808;
+    localparam  setting_masks$0 = 64'h1ffffffff;
     localparam  status_masks$0 = 64'hfffff;
     localparam  status_masks$1 = 64'h1fffffff;
     localparam  status_masks$2 = 64'hffffffff;
@@ -13614,6 +13627,12 @@ module nic_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     localparam  error_read_only = 2'b10;
     
     // Stub signals
+    reg  [63:0] setting$0$d;
+    wire  [63:0] setting$0$q;
+    reg  setting$0$clock;
+    reg  strobe$0$d;
+    wire  strobe$0$q;
+    reg  strobe$0$clock;
     reg  counters$clock;
     reg  counters$reset;
     reg  counters$events$0;
@@ -13740,6 +13759,7 @@ module nic_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     reg  read$selects$34;
     reg  read$selects$35;
     reg  read$selects$36;
+    reg  read$selects$37;
     reg  [63:0] read$values$0;
     reg  [63:0] read$values$1;
     reg  [63:0] read$values$2;
@@ -13777,6 +13797,7 @@ module nic_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     reg  [63:0] read$values$34;
     reg  [63:0] read$values$35;
     reg  [63:0] read$values$36;
+    reg  [63:0] read$values$37;
     wire  [63:0] read$value;
     wire  read$any;
     wire  read$marked;
@@ -13894,6 +13915,9 @@ module nic_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     reg  hits$36$d;
     wire  hits$36$q;
     reg  hits$36$clock;
+    reg  hits$37$d;
+    wire  hits$37$q;
+    reg  hits$37$clock;
     reg  writes$0$d;
     wire  writes$0$q;
     reg  writes$0$clock;
@@ -13981,6 +14005,9 @@ module nic_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     reg  writes$28$d;
     wire  writes$28$q;
     reg  writes$28$clock;
+    reg  writes$29$d;
+    wire  writes$29$q;
+    reg  writes$29$clock;
     reg  writing$d;
     wire  writing$q;
     reg  writing$clock;
@@ -14002,6 +14029,16 @@ module nic_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     reg  advance;
     
     // Sub module instances
+    nic_mgmt$registers$setting$0 setting$0(
+        .d(setting$0$d),
+        .q(setting$0$q),
+        .clock(setting$0$clock)
+    );
+    nic_mgmt$registers$strobe$0 strobe$0(
+        .d(strobe$0$d),
+        .q(strobe$0$q),
+        .clock(strobe$0$clock)
+    );
     nic_mgmt$registers$counters counters(
         .clock(counters$clock),
         .reset(counters$reset),
@@ -14131,6 +14168,7 @@ module nic_mgmt$registers(clock,reset,request$valid,request$address,request$writ
         .selects$34(read$selects$34),
         .selects$35(read$selects$35),
         .selects$36(read$selects$36),
+        .selects$37(read$selects$37),
         .values$0(read$values$0),
         .values$1(read$values$1),
         .values$2(read$values$2),
@@ -14168,6 +14206,7 @@ module nic_mgmt$registers(clock,reset,request$valid,request$address,request$writ
         .values$34(read$values$34),
         .values$35(read$values$35),
         .values$36(read$values$36),
+        .values$37(read$values$37),
         .value(read$value),
         .any(read$any),
         .marked(read$marked)
@@ -14362,6 +14401,11 @@ module nic_mgmt$registers(clock,reset,request$valid,request$address,request$writ
         .q(hits$36$q),
         .clock(hits$36$clock)
     );
+    nic_mgmt$registers$hits$37 hits$37(
+        .d(hits$37$d),
+        .q(hits$37$q),
+        .clock(hits$37$clock)
+    );
     nic_mgmt$registers$writes$0 writes$0(
         .d(writes$0$d),
         .q(writes$0$q),
@@ -14506,6 +14550,11 @@ module nic_mgmt$registers(clock,reset,request$valid,request$address,request$writ
         .d(writes$28$d),
         .q(writes$28$q),
         .clock(writes$28$clock)
+    );
+    nic_mgmt$registers$writes$29 writes$29(
+        .d(writes$29$d),
+        .q(writes$29$q),
+        .clock(writes$29$clock)
     );
     nic_mgmt$registers$writing writing(
         .d(writing$d),
@@ -14777,6 +14826,12 @@ module nic_mgmt$registers(clock,reset,request$valid,request$address,request$writ
             hits$36$d = request$address == offsets$36;
         end
         read$selects$36 = hits$36$q;
+        hits$37$clock = clock;
+        hits$37$d = hits$37$q;
+        if (accept) begin
+            hits$37$d = request$address == offsets$37;
+        end
+        read$selects$37 = hits$37$q;
         writes$0$clock = clock;
         writes$0$d = accept & request$write & (request$address == offsets$0);
         writes$1$clock = clock;
@@ -14835,105 +14890,118 @@ module nic_mgmt$registers(clock,reset,request$valid,request$address,request$writ
         writes$27$d = accept & request$write & (request$address == offsets$27);
         writes$28$clock = clock;
         writes$28$d = accept & request$write & (request$address == offsets$28);
+        writes$29$clock = clock;
+        writes$29$d = accept & request$write & (request$address == offsets$29);
         if (accept) begin
             writing$d = request$write;
             wdata$d = request$data;
         end
+        setting$0$clock = clock;
+        setting$0$d = setting$0$q;
+        strobe$0$clock = clock;
+        strobe$0$d = 1'b0;
+        if (writes$0$q) begin
+            setting$0$d = wdata$q & setting_masks$0;
+            strobe$0$d = 1'b1;
+        end
+        settings$0 = setting$0$q;
+        written$0 = strobe$0$q;
+        read$values$0 = setting$0$q;
         counters$events$0 = events$0;
-        counters$clears$0 = writes$0$q;
-        read$values$0 = counters$values$0;
+        counters$clears$0 = writes$1$q;
+        read$values$1 = counters$values$0;
         counters$events$1 = events$1;
-        counters$clears$1 = writes$1$q;
-        read$values$1 = counters$values$1;
+        counters$clears$1 = writes$2$q;
+        read$values$2 = counters$values$1;
         counters$events$2 = events$2;
-        counters$clears$2 = writes$2$q;
-        read$values$2 = counters$values$2;
+        counters$clears$2 = writes$3$q;
+        read$values$3 = counters$values$2;
         counters$events$3 = events$3;
-        counters$clears$3 = writes$3$q;
-        read$values$3 = counters$values$3;
+        counters$clears$3 = writes$4$q;
+        read$values$4 = counters$values$3;
         counters$events$4 = events$4;
-        counters$clears$4 = writes$4$q;
-        read$values$4 = counters$values$4;
+        counters$clears$4 = writes$5$q;
+        read$values$5 = counters$values$4;
         counters$events$5 = events$5;
-        counters$clears$5 = writes$5$q;
-        read$values$5 = counters$values$5;
+        counters$clears$5 = writes$6$q;
+        read$values$6 = counters$values$5;
         counters$events$6 = events$6;
-        counters$clears$6 = writes$6$q;
-        read$values$6 = counters$values$6;
+        counters$clears$6 = writes$7$q;
+        read$values$7 = counters$values$6;
         counters$events$7 = events$7;
-        counters$clears$7 = writes$7$q;
-        read$values$7 = counters$values$7;
+        counters$clears$7 = writes$8$q;
+        read$values$8 = counters$values$7;
         counters$events$8 = events$8;
-        counters$clears$8 = writes$8$q;
-        read$values$8 = counters$values$8;
+        counters$clears$8 = writes$9$q;
+        read$values$9 = counters$values$8;
         counters$events$9 = events$9;
-        counters$clears$9 = writes$9$q;
-        read$values$9 = counters$values$9;
+        counters$clears$9 = writes$10$q;
+        read$values$10 = counters$values$9;
         counters$events$10 = events$10;
-        counters$clears$10 = writes$10$q;
-        read$values$10 = counters$values$10;
+        counters$clears$10 = writes$11$q;
+        read$values$11 = counters$values$10;
         counters$events$11 = events$11;
-        counters$clears$11 = writes$11$q;
-        read$values$11 = counters$values$11;
+        counters$clears$11 = writes$12$q;
+        read$values$12 = counters$values$11;
         counters$events$12 = events$12;
-        counters$clears$12 = writes$12$q;
-        read$values$12 = counters$values$12;
+        counters$clears$12 = writes$13$q;
+        read$values$13 = counters$values$12;
         counters$events$13 = events$13;
-        counters$clears$13 = writes$13$q;
-        read$values$13 = counters$values$13;
+        counters$clears$13 = writes$14$q;
+        read$values$14 = counters$values$13;
         counters$events$14 = events$14;
-        counters$clears$14 = writes$14$q;
-        read$values$14 = counters$values$14;
+        counters$clears$14 = writes$15$q;
+        read$values$15 = counters$values$14;
         counters$events$15 = events$15;
-        counters$clears$15 = writes$15$q;
-        read$values$15 = counters$values$15;
+        counters$clears$15 = writes$16$q;
+        read$values$16 = counters$values$15;
         counters$events$16 = events$16;
-        counters$clears$16 = writes$16$q;
-        read$values$16 = counters$values$16;
+        counters$clears$16 = writes$17$q;
+        read$values$17 = counters$values$16;
         counters$events$17 = events$17;
-        counters$clears$17 = writes$17$q;
-        read$values$17 = counters$values$17;
+        counters$clears$17 = writes$18$q;
+        read$values$18 = counters$values$17;
         counters$events$18 = events$18;
-        counters$clears$18 = writes$18$q;
-        read$values$18 = counters$values$18;
+        counters$clears$18 = writes$19$q;
+        read$values$19 = counters$values$18;
         counters$events$19 = events$19;
-        counters$clears$19 = writes$19$q;
-        read$values$19 = counters$values$19;
+        counters$clears$19 = writes$20$q;
+        read$values$20 = counters$values$19;
         counters$events$20 = events$20;
-        counters$clears$20 = writes$20$q;
-        read$values$20 = counters$values$20;
+        counters$clears$20 = writes$21$q;
+        read$values$21 = counters$values$20;
         counters$events$21 = events$21;
-        counters$clears$21 = writes$21$q;
-        read$values$21 = counters$values$21;
+        counters$clears$21 = writes$22$q;
+        read$values$22 = counters$values$21;
         counters$events$22 = events$22;
-        counters$clears$22 = writes$22$q;
-        read$values$22 = counters$values$22;
+        counters$clears$22 = writes$23$q;
+        read$values$23 = counters$values$22;
         counters$events$23 = events$23;
-        counters$clears$23 = writes$23$q;
-        read$values$23 = counters$values$23;
+        counters$clears$23 = writes$24$q;
+        read$values$24 = counters$values$23;
         counters$events$24 = events$24;
-        counters$clears$24 = writes$24$q;
-        read$values$24 = counters$values$24;
+        counters$clears$24 = writes$25$q;
+        read$values$25 = counters$values$24;
         counters$events$25 = events$25;
-        counters$clears$25 = writes$25$q;
-        read$values$25 = counters$values$25;
+        counters$clears$25 = writes$26$q;
+        read$values$26 = counters$values$25;
         counters$events$26 = events$26;
-        counters$clears$26 = writes$26$q;
-        read$values$26 = counters$values$26;
+        counters$clears$26 = writes$27$q;
+        read$values$27 = counters$values$26;
         counters$events$27 = events$27;
-        counters$clears$27 = writes$27$q;
-        read$values$27 = counters$values$27;
+        counters$clears$27 = writes$28$q;
+        read$values$28 = counters$values$27;
         counters$events$28 = events$28;
-        counters$clears$28 = writes$28$q;
-        read$values$28 = counters$values$28;
-        read$values$29 = status$0 & status_masks$0;
-        read$values$30 = status$1 & status_masks$1;
-        read$values$31 = status$2 & status_masks$2;
-        read$values$32 = status$3 & status_masks$3;
-        read$values$33 = status$4 & status_masks$4;
-        read$values$34 = status$5 & status_masks$5;
-        read$values$35 = status$6 & status_masks$6;
-        read$values$36 = status$7 & status_masks$7;
+        counters$clears$28 = writes$29$q;
+        read$values$29 = counters$values$28;
+        read$values$30 = status$0 & status_masks$0;
+        read$values$31 = status$1 & status_masks$1;
+        read$values$32 = status$2 & status_masks$2;
+        read$values$33 = status$3 & status_masks$3;
+        read$values$34 = status$4 & status_masks$4;
+        read$values$35 = status$5 & status_masks$5;
+        read$values$36 = status$6 & status_masks$6;
+        read$values$37 = status$7 & status_masks$7;
         if (advance) begin
             answered$d = staged$q;
             staged$d = 1'b0;
@@ -14957,6 +15025,8 @@ module nic_mgmt$registers(clock,reset,request$valid,request$address,request$writ
         if (reset) begin
             staged$d = 1'b0;
             answered$d = 1'b0;
+            setting$0$d = setting_resets$0;
+            strobe$0$d = 1'b0;
         end
     end
     
@@ -28589,6 +28659,25 @@ module nic_mgmt$registers$hits$36(d,q,clock);
 endmodule // nic_mgmt$registers$hits$36
 
 
+module nic_mgmt$registers$hits$37(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$hits$37
+
+
 module nic_mgmt$registers$hits$4(d,q,clock);
     
     // Module arguments
@@ -28703,7 +28792,7 @@ module nic_mgmt$registers$hits$9(d,q,clock);
 endmodule // nic_mgmt$registers$hits$9
 
 
-module nic_mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,selects$4,selects$5,selects$6,selects$7,selects$8,selects$9,selects$10,selects$11,selects$12,selects$13,selects$14,selects$15,selects$16,selects$17,selects$18,selects$19,selects$20,selects$21,selects$22,selects$23,selects$24,selects$25,selects$26,selects$27,selects$28,selects$29,selects$30,selects$31,selects$32,selects$33,selects$34,selects$35,selects$36,values$0,values$1,values$2,values$3,values$4,values$5,values$6,values$7,values$8,values$9,values$10,values$11,values$12,values$13,values$14,values$15,values$16,values$17,values$18,values$19,values$20,values$21,values$22,values$23,values$24,values$25,values$26,values$27,values$28,values$29,values$30,values$31,values$32,values$33,values$34,values$35,values$36,value,any,marked);
+module nic_mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,selects$4,selects$5,selects$6,selects$7,selects$8,selects$9,selects$10,selects$11,selects$12,selects$13,selects$14,selects$15,selects$16,selects$17,selects$18,selects$19,selects$20,selects$21,selects$22,selects$23,selects$24,selects$25,selects$26,selects$27,selects$28,selects$29,selects$30,selects$31,selects$32,selects$33,selects$34,selects$35,selects$36,selects$37,values$0,values$1,values$2,values$3,values$4,values$5,values$6,values$7,values$8,values$9,values$10,values$11,values$12,values$13,values$14,values$15,values$16,values$17,values$18,values$19,values$20,values$21,values$22,values$23,values$24,values$25,values$26,values$27,values$28,values$29,values$30,values$31,values$32,values$33,values$34,values$35,values$36,values$37,value,any,marked);
     
     // Module arguments
     input wire  selects$0;
@@ -28743,6 +28832,7 @@ module nic_mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,selects$4
     input wire  selects$34;
     input wire  selects$35;
     input wire  selects$36;
+    input wire  selects$37;
     input wire  [63:0] values$0;
     input wire  [63:0] values$1;
     input wire  [63:0] values$2;
@@ -28780,6 +28870,7 @@ module nic_mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,selects$4
     input wire  [63:0] values$34;
     input wire  [63:0] values$35;
     input wire  [63:0] values$36;
+    input wire  [63:0] values$37;
     output reg  [63:0] value;
     output reg  any;
     output reg  marked;
@@ -28814,7 +28905,7 @@ module nic_mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,selects$4
     localparam  tag_of$26 = 2'b1;
     localparam  tag_of$27 = 2'b1;
     localparam  tag_of$28 = 2'b1;
-    localparam  tag_of$29 = 2'b11;
+    localparam  tag_of$29 = 2'b1;
     localparam  tag_of$30 = 2'b11;
     localparam  tag_of$31 = 2'b11;
     localparam  tag_of$32 = 2'b11;
@@ -28822,6 +28913,7 @@ module nic_mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,selects$4
     localparam  tag_of$34 = 2'b11;
     localparam  tag_of$35 = 2'b11;
     localparam  tag_of$36 = 2'b11;
+    localparam  tag_of$37 = 2'b11;
     localparam  zero = 64'h0;
     localparam  no_tag = 2'b0;
     
@@ -29359,6 +29451,10 @@ module nic_mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,selects$4
             tree$99 = values$36;
             tags$99 = tag_of$36;
         end
+        if (selects$37) begin
+            tree$100 = values$37;
+            tags$100 = tag_of$37;
+        end
         tree$62 = tree$125 | tree$126;
         tags$62 = tags$125 | tags$126;
         tree$61 = tree$123 | tree$124;
@@ -29493,6 +29589,25 @@ module nic_mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,selects$4
 endmodule // nic_mgmt$registers$read
 
 
+module nic_mgmt$registers$setting$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$setting$0
+
+
 module nic_mgmt$registers$staged(d,q,clock);
     
     // Module arguments
@@ -29510,6 +29625,25 @@ module nic_mgmt$registers$staged(d,q,clock);
     end
           
 endmodule // nic_mgmt$registers$staged
+
+
+module nic_mgmt$registers$strobe$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$strobe$0
 
 
 module nic_mgmt$registers$wdata(d,q,clock);
@@ -29947,6 +30081,25 @@ module nic_mgmt$registers$writes$28(d,q,clock);
     end
           
 endmodule // nic_mgmt$registers$writes$28
+
+
+module nic_mgmt$registers$writes$29(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_mgmt$registers$writes$29
 
 
 module nic_mgmt$registers$writes$3(d,q,clock);

@@ -102,6 +102,7 @@ module nic_top(clock,reset,node_id,mmio$valid,mmio$function,mmio$offset,mmio$wri
     wire  [63:0] port$report$retries;
     wire  [63:0] port$report$replays;
     wire  [63:0] port$report$drops;
+    reg  [63:0] port$report$settings;
     wire  port$stalled;
     wire  port$error;
     wire  port$discarded;
@@ -126,6 +127,7 @@ module nic_top(clock,reset,node_id,mmio$valid,mmio$function,mmio$offset,mmio$wri
     reg  [63:0] agent$link$retries;
     reg  [63:0] agent$link$replays;
     reg  [63:0] agent$link$drops;
+    wire  [63:0] agent$link$settings;
     reg  [3:0] agent$chip_faults;
     reg  [27:0] agent$dma_events;
     wire  [15:0] agent$chip_id;
@@ -220,6 +222,7 @@ module nic_top(clock,reset,node_id,mmio$valid,mmio$function,mmio$offset,mmio$wri
         .report$retries(port$report$retries),
         .report$replays(port$report$replays),
         .report$drops(port$report$drops),
+        .report$settings(port$report$settings),
         .stalled(port$stalled),
         .error(port$error),
         .discarded(port$discarded),
@@ -246,6 +249,7 @@ module nic_top(clock,reset,node_id,mmio$valid,mmio$function,mmio$offset,mmio$wri
         .link$retries(agent$link$retries),
         .link$replays(agent$link$replays),
         .link$drops(agent$link$drops),
+        .link$settings(agent$link$settings),
         .chip_faults(agent$chip_faults),
         .dma_events(agent$dma_events),
         .i2c$scl_drive_low(i2c$scl_drive_low),
@@ -300,10 +304,11 @@ module nic_top(clock,reset,node_id,mmio$valid,mmio$function,mmio$offset,mmio$wri
     always @(*) agent$link$retries = port$report$retries;
     always @(*) agent$link$replays = port$report$replays;
     always @(*) agent$link$drops = port$report$drops;
+    always @(*) port$report$settings = agent$link$settings;
 endmodule // nic_top
 
 
-module nic_top$agent(clock,reset,inbound$valid,inbound$data,inbound$last,inbound$port,inbound$ready,outbound$valid,outbound$data,outbound$last,outbound$port,outbound$ready,link$status,link$peer,link$ltps_sent,link$ltps_good,link$ltps_bad,link$retries,link$replays,link$drops,chip_faults,dma_events,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in,chip_id);
+module nic_top$agent(clock,reset,inbound$valid,inbound$data,inbound$last,inbound$port,inbound$ready,outbound$valid,outbound$data,outbound$last,outbound$port,outbound$ready,link$status,link$peer,link$ltps_sent,link$ltps_good,link$ltps_bad,link$retries,link$replays,link$drops,link$settings,chip_faults,dma_events,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in,chip_id);
     
     // Module arguments
     input wire  clock;
@@ -326,6 +331,7 @@ module nic_top$agent(clock,reset,inbound$valid,inbound$data,inbound$last,inbound
     input wire  [63:0] link$retries;
     input wire  [63:0] link$replays;
     input wire  [63:0] link$drops;
+    output reg  [63:0] link$settings;
     input wire  [3:0] chip_faults;
     input wire  [27:0] dma_events;
     output wire  i2c$scl_drive_low;
@@ -369,6 +375,8 @@ module nic_top$agent(clock,reset,inbound$valid,inbound$data,inbound$last,inbound
     wire  [63:0] registers$response$data;
     wire  [1:0] registers$response$error;
     reg  registers$response$ready;
+    wire  [63:0] registers$settings$0;
+    wire  registers$written$0;
     reg  registers$events$0;
     reg  registers$events$1;
     reg  registers$events$2;
@@ -410,6 +418,7 @@ module nic_top$agent(clock,reset,inbound$valid,inbound$data,inbound$last,inbound
     // Local signals
     reg  for_this_port;
     reg  arrival_port_unused;
+    reg  settings_strobe_unused;
     
     // Sub module instances
     nic_top$agent$agent agent(
@@ -453,6 +462,8 @@ module nic_top$agent(clock,reset,inbound$valid,inbound$data,inbound$last,inbound
         .response$data(registers$response$data),
         .response$error(registers$response$error),
         .response$ready(registers$response$ready),
+        .settings$0(registers$settings$0),
+        .written$0(registers$written$0),
         .events$0(registers$events$0),
         .events$1(registers$events$1),
         .events$2(registers$events$2),
@@ -549,6 +560,8 @@ module nic_top$agent(clock,reset,inbound$valid,inbound$data,inbound$last,inbound
         registers$status$5 = link$retries;
         registers$status$6 = link$replays;
         registers$status$7 = link$drops;
+        link$settings = registers$settings$0;
+        settings_strobe_unused = registers$written$0;
     end
     
     always @(*) registers$request$valid = agent$chip_request$valid;
@@ -13811,7 +13824,7 @@ module nic_top$agent$agent$split$tags$slots$2(d,q,clock);
 endmodule // nic_top$agent$agent$split$tags$slots$2
 
 
-module nic_top$agent$registers(clock,reset,request$valid,request$address,request$write,request$data,request$ready,response$valid,response$data,response$error,response$ready,events$0,events$1,events$2,events$3,events$4,events$5,events$6,events$7,events$8,events$9,events$10,events$11,events$12,events$13,events$14,events$15,events$16,events$17,events$18,events$19,events$20,events$21,events$22,events$23,events$24,events$25,events$26,events$27,events$28,status$0,status$1,status$2,status$3,status$4,status$5,status$6,status$7);
+module nic_top$agent$registers(clock,reset,request$valid,request$address,request$write,request$data,request$ready,response$valid,response$data,response$error,response$ready,settings$0,written$0,events$0,events$1,events$2,events$3,events$4,events$5,events$6,events$7,events$8,events$9,events$10,events$11,events$12,events$13,events$14,events$15,events$16,events$17,events$18,events$19,events$20,events$21,events$22,events$23,events$24,events$25,events$26,events$27,events$28,status$0,status$1,status$2,status$3,status$4,status$5,status$6,status$7);
     
     // Module arguments
     input wire  clock;
@@ -13825,6 +13838,8 @@ module nic_top$agent$registers(clock,reset,request$valid,request$address,request
     output reg  [63:0] response$data;
     output reg  [1:0] response$error;
     input wire  response$ready;
+    output reg  [63:0] settings$0;
+    output reg  written$0;
     input wire  events$0;
     input wire  events$1;
     input wire  events$2;
@@ -13864,43 +13879,46 @@ module nic_top$agent$registers(clock,reset,request$valid,request$address,request
     input wire  [63:0] status$7;
     
     // Constant declarations
-    localparam  offsets$0 = 12'h20;
-    localparam  offsets$1 = 12'h80;
-    localparam  offsets$2 = 12'h81;
-    localparam  offsets$3 = 12'h82;
-    localparam  offsets$4 = 12'h83;
-    localparam  offsets$5 = 12'h84;
-    localparam  offsets$6 = 12'h85;
-    localparam  offsets$7 = 12'h86;
-    localparam  offsets$8 = 12'h87;
-    localparam  offsets$9 = 12'h88;
-    localparam  offsets$10 = 12'h89;
-    localparam  offsets$11 = 12'h8a;
-    localparam  offsets$12 = 12'h8b;
-    localparam  offsets$13 = 12'h8c;
-    localparam  offsets$14 = 12'h8d;
-    localparam  offsets$15 = 12'h8e;
-    localparam  offsets$16 = 12'h8f;
-    localparam  offsets$17 = 12'h90;
-    localparam  offsets$18 = 12'h91;
-    localparam  offsets$19 = 12'h92;
-    localparam  offsets$20 = 12'h93;
-    localparam  offsets$21 = 12'h94;
-    localparam  offsets$22 = 12'h95;
-    localparam  offsets$23 = 12'h96;
-    localparam  offsets$24 = 12'h97;
-    localparam  offsets$25 = 12'h98;
-    localparam  offsets$26 = 12'h99;
-    localparam  offsets$27 = 12'h9a;
-    localparam  offsets$28 = 12'h9b;
-    localparam  offsets$29 = 12'h40;
-    localparam  offsets$30 = 12'h41;
-    localparam  offsets$31 = 12'h42;
-    localparam  offsets$32 = 12'h43;
-    localparam  offsets$33 = 12'h44;
-    localparam  offsets$34 = 12'h45;
-    localparam  offsets$35 = 12'h46;
-    localparam  offsets$36 = 12'h47;
+    localparam  offsets$0 = 12'h48;
+    localparam  offsets$1 = 12'h20;
+    localparam  offsets$2 = 12'h80;
+    localparam  offsets$3 = 12'h81;
+    localparam  offsets$4 = 12'h82;
+    localparam  offsets$5 = 12'h83;
+    localparam  offsets$6 = 12'h84;
+    localparam  offsets$7 = 12'h85;
+    localparam  offsets$8 = 12'h86;
+    localparam  offsets$9 = 12'h87;
+    localparam  offsets$10 = 12'h88;
+    localparam  offsets$11 = 12'h89;
+    localparam  offsets$12 = 12'h8a;
+    localparam  offsets$13 = 12'h8b;
+    localparam  offsets$14 = 12'h8c;
+    localparam  offsets$15 = 12'h8d;
+    localparam  offsets$16 = 12'h8e;
+    localparam  offsets$17 = 12'h8f;
+    localparam  offsets$18 = 12'h90;
+    localparam  offsets$19 = 12'h91;
+    localparam  offsets$20 = 12'h92;
+    localparam  offsets$21 = 12'h93;
+    localparam  offsets$22 = 12'h94;
+    localparam  offsets$23 = 12'h95;
+    localparam  offsets$24 = 12'h96;
+    localparam  offsets$25 = 12'h97;
+    localparam  offsets$26 = 12'h98;
+    localparam  offsets$27 = 12'h99;
+    localparam  offsets$28 = 12'h9a;
+    localparam  offsets$29 = 12'h9b;
+    localparam  offsets$30 = 12'h40;
+    localparam  offsets$31 = 12'h41;
+    localparam  offsets$32 = 12'h42;
+    localparam  offsets$33 = 12'h43;
+    localparam  offsets$34 = 12'h44;
+    localparam  offsets$35 = 12'h45;
+    localparam  offsets$36 = 12'h46;
+    localparam  offsets$37 = 12'h47;
+    localparam  setting_resets$0 = 64'h100100808;
+    localparam  setting_masks$0 = 64'h1ffffffff;
     localparam  status_masks$0 = 64'hfffff;
     localparam  status_masks$1 = 64'h1fffffff;
     localparam  status_masks$2 = 64'hffffffff;
@@ -13915,6 +13933,12 @@ module nic_top$agent$registers(clock,reset,request$valid,request$address,request
     localparam  error_read_only = 2'b10;
     
     // Stub signals
+    reg  [63:0] setting$0$d;
+    wire  [63:0] setting$0$q;
+    reg  setting$0$clock;
+    reg  strobe$0$d;
+    wire  strobe$0$q;
+    reg  strobe$0$clock;
     reg  counters$clock;
     reg  counters$reset;
     reg  counters$events$0;
@@ -14041,6 +14065,7 @@ module nic_top$agent$registers(clock,reset,request$valid,request$address,request
     reg  read$selects$34;
     reg  read$selects$35;
     reg  read$selects$36;
+    reg  read$selects$37;
     reg  [63:0] read$values$0;
     reg  [63:0] read$values$1;
     reg  [63:0] read$values$2;
@@ -14078,6 +14103,7 @@ module nic_top$agent$registers(clock,reset,request$valid,request$address,request
     reg  [63:0] read$values$34;
     reg  [63:0] read$values$35;
     reg  [63:0] read$values$36;
+    reg  [63:0] read$values$37;
     wire  [63:0] read$value;
     wire  read$any;
     wire  read$marked;
@@ -14195,6 +14221,9 @@ module nic_top$agent$registers(clock,reset,request$valid,request$address,request
     reg  hits$36$d;
     wire  hits$36$q;
     reg  hits$36$clock;
+    reg  hits$37$d;
+    wire  hits$37$q;
+    reg  hits$37$clock;
     reg  writes$0$d;
     wire  writes$0$q;
     reg  writes$0$clock;
@@ -14282,6 +14311,9 @@ module nic_top$agent$registers(clock,reset,request$valid,request$address,request
     reg  writes$28$d;
     wire  writes$28$q;
     reg  writes$28$clock;
+    reg  writes$29$d;
+    wire  writes$29$q;
+    reg  writes$29$clock;
     reg  writing$d;
     wire  writing$q;
     reg  writing$clock;
@@ -14303,6 +14335,16 @@ module nic_top$agent$registers(clock,reset,request$valid,request$address,request
     reg  advance;
     
     // Sub module instances
+    nic_top$agent$registers$setting$0 setting$0(
+        .d(setting$0$d),
+        .q(setting$0$q),
+        .clock(setting$0$clock)
+    );
+    nic_top$agent$registers$strobe$0 strobe$0(
+        .d(strobe$0$d),
+        .q(strobe$0$q),
+        .clock(strobe$0$clock)
+    );
     nic_top$agent$registers$counters counters(
         .clock(counters$clock),
         .reset(counters$reset),
@@ -14432,6 +14474,7 @@ module nic_top$agent$registers(clock,reset,request$valid,request$address,request
         .selects$34(read$selects$34),
         .selects$35(read$selects$35),
         .selects$36(read$selects$36),
+        .selects$37(read$selects$37),
         .values$0(read$values$0),
         .values$1(read$values$1),
         .values$2(read$values$2),
@@ -14469,6 +14512,7 @@ module nic_top$agent$registers(clock,reset,request$valid,request$address,request
         .values$34(read$values$34),
         .values$35(read$values$35),
         .values$36(read$values$36),
+        .values$37(read$values$37),
         .value(read$value),
         .any(read$any),
         .marked(read$marked)
@@ -14663,6 +14707,11 @@ module nic_top$agent$registers(clock,reset,request$valid,request$address,request
         .q(hits$36$q),
         .clock(hits$36$clock)
     );
+    nic_top$agent$registers$hits$37 hits$37(
+        .d(hits$37$d),
+        .q(hits$37$q),
+        .clock(hits$37$clock)
+    );
     nic_top$agent$registers$writes$0 writes$0(
         .d(writes$0$d),
         .q(writes$0$q),
@@ -14807,6 +14856,11 @@ module nic_top$agent$registers(clock,reset,request$valid,request$address,request
         .d(writes$28$d),
         .q(writes$28$q),
         .clock(writes$28$clock)
+    );
+    nic_top$agent$registers$writes$29 writes$29(
+        .d(writes$29$d),
+        .q(writes$29$q),
+        .clock(writes$29$clock)
     );
     nic_top$agent$registers$writing writing(
         .d(writing$d),
@@ -15078,6 +15132,12 @@ module nic_top$agent$registers(clock,reset,request$valid,request$address,request
             hits$36$d = request$address == offsets$36;
         end
         read$selects$36 = hits$36$q;
+        hits$37$clock = clock;
+        hits$37$d = hits$37$q;
+        if (accept) begin
+            hits$37$d = request$address == offsets$37;
+        end
+        read$selects$37 = hits$37$q;
         writes$0$clock = clock;
         writes$0$d = accept & request$write & (request$address == offsets$0);
         writes$1$clock = clock;
@@ -15136,105 +15196,118 @@ module nic_top$agent$registers(clock,reset,request$valid,request$address,request
         writes$27$d = accept & request$write & (request$address == offsets$27);
         writes$28$clock = clock;
         writes$28$d = accept & request$write & (request$address == offsets$28);
+        writes$29$clock = clock;
+        writes$29$d = accept & request$write & (request$address == offsets$29);
         if (accept) begin
             writing$d = request$write;
             wdata$d = request$data;
         end
+        setting$0$clock = clock;
+        setting$0$d = setting$0$q;
+        strobe$0$clock = clock;
+        strobe$0$d = 1'b0;
+        if (writes$0$q) begin
+            setting$0$d = wdata$q & setting_masks$0;
+            strobe$0$d = 1'b1;
+        end
+        settings$0 = setting$0$q;
+        written$0 = strobe$0$q;
+        read$values$0 = setting$0$q;
         counters$events$0 = events$0;
-        counters$clears$0 = writes$0$q;
-        read$values$0 = counters$values$0;
+        counters$clears$0 = writes$1$q;
+        read$values$1 = counters$values$0;
         counters$events$1 = events$1;
-        counters$clears$1 = writes$1$q;
-        read$values$1 = counters$values$1;
+        counters$clears$1 = writes$2$q;
+        read$values$2 = counters$values$1;
         counters$events$2 = events$2;
-        counters$clears$2 = writes$2$q;
-        read$values$2 = counters$values$2;
+        counters$clears$2 = writes$3$q;
+        read$values$3 = counters$values$2;
         counters$events$3 = events$3;
-        counters$clears$3 = writes$3$q;
-        read$values$3 = counters$values$3;
+        counters$clears$3 = writes$4$q;
+        read$values$4 = counters$values$3;
         counters$events$4 = events$4;
-        counters$clears$4 = writes$4$q;
-        read$values$4 = counters$values$4;
+        counters$clears$4 = writes$5$q;
+        read$values$5 = counters$values$4;
         counters$events$5 = events$5;
-        counters$clears$5 = writes$5$q;
-        read$values$5 = counters$values$5;
+        counters$clears$5 = writes$6$q;
+        read$values$6 = counters$values$5;
         counters$events$6 = events$6;
-        counters$clears$6 = writes$6$q;
-        read$values$6 = counters$values$6;
+        counters$clears$6 = writes$7$q;
+        read$values$7 = counters$values$6;
         counters$events$7 = events$7;
-        counters$clears$7 = writes$7$q;
-        read$values$7 = counters$values$7;
+        counters$clears$7 = writes$8$q;
+        read$values$8 = counters$values$7;
         counters$events$8 = events$8;
-        counters$clears$8 = writes$8$q;
-        read$values$8 = counters$values$8;
+        counters$clears$8 = writes$9$q;
+        read$values$9 = counters$values$8;
         counters$events$9 = events$9;
-        counters$clears$9 = writes$9$q;
-        read$values$9 = counters$values$9;
+        counters$clears$9 = writes$10$q;
+        read$values$10 = counters$values$9;
         counters$events$10 = events$10;
-        counters$clears$10 = writes$10$q;
-        read$values$10 = counters$values$10;
+        counters$clears$10 = writes$11$q;
+        read$values$11 = counters$values$10;
         counters$events$11 = events$11;
-        counters$clears$11 = writes$11$q;
-        read$values$11 = counters$values$11;
+        counters$clears$11 = writes$12$q;
+        read$values$12 = counters$values$11;
         counters$events$12 = events$12;
-        counters$clears$12 = writes$12$q;
-        read$values$12 = counters$values$12;
+        counters$clears$12 = writes$13$q;
+        read$values$13 = counters$values$12;
         counters$events$13 = events$13;
-        counters$clears$13 = writes$13$q;
-        read$values$13 = counters$values$13;
+        counters$clears$13 = writes$14$q;
+        read$values$14 = counters$values$13;
         counters$events$14 = events$14;
-        counters$clears$14 = writes$14$q;
-        read$values$14 = counters$values$14;
+        counters$clears$14 = writes$15$q;
+        read$values$15 = counters$values$14;
         counters$events$15 = events$15;
-        counters$clears$15 = writes$15$q;
-        read$values$15 = counters$values$15;
+        counters$clears$15 = writes$16$q;
+        read$values$16 = counters$values$15;
         counters$events$16 = events$16;
-        counters$clears$16 = writes$16$q;
-        read$values$16 = counters$values$16;
+        counters$clears$16 = writes$17$q;
+        read$values$17 = counters$values$16;
         counters$events$17 = events$17;
-        counters$clears$17 = writes$17$q;
-        read$values$17 = counters$values$17;
+        counters$clears$17 = writes$18$q;
+        read$values$18 = counters$values$17;
         counters$events$18 = events$18;
-        counters$clears$18 = writes$18$q;
-        read$values$18 = counters$values$18;
+        counters$clears$18 = writes$19$q;
+        read$values$19 = counters$values$18;
         counters$events$19 = events$19;
-        counters$clears$19 = writes$19$q;
-        read$values$19 = counters$values$19;
+        counters$clears$19 = writes$20$q;
+        read$values$20 = counters$values$19;
         counters$events$20 = events$20;
-        counters$clears$20 = writes$20$q;
-        read$values$20 = counters$values$20;
+        counters$clears$20 = writes$21$q;
+        read$values$21 = counters$values$20;
         counters$events$21 = events$21;
-        counters$clears$21 = writes$21$q;
-        read$values$21 = counters$values$21;
+        counters$clears$21 = writes$22$q;
+        read$values$22 = counters$values$21;
         counters$events$22 = events$22;
-        counters$clears$22 = writes$22$q;
-        read$values$22 = counters$values$22;
+        counters$clears$22 = writes$23$q;
+        read$values$23 = counters$values$22;
         counters$events$23 = events$23;
-        counters$clears$23 = writes$23$q;
-        read$values$23 = counters$values$23;
+        counters$clears$23 = writes$24$q;
+        read$values$24 = counters$values$23;
         counters$events$24 = events$24;
-        counters$clears$24 = writes$24$q;
-        read$values$24 = counters$values$24;
+        counters$clears$24 = writes$25$q;
+        read$values$25 = counters$values$24;
         counters$events$25 = events$25;
-        counters$clears$25 = writes$25$q;
-        read$values$25 = counters$values$25;
+        counters$clears$25 = writes$26$q;
+        read$values$26 = counters$values$25;
         counters$events$26 = events$26;
-        counters$clears$26 = writes$26$q;
-        read$values$26 = counters$values$26;
+        counters$clears$26 = writes$27$q;
+        read$values$27 = counters$values$26;
         counters$events$27 = events$27;
-        counters$clears$27 = writes$27$q;
-        read$values$27 = counters$values$27;
+        counters$clears$27 = writes$28$q;
+        read$values$28 = counters$values$27;
         counters$events$28 = events$28;
-        counters$clears$28 = writes$28$q;
-        read$values$28 = counters$values$28;
-        read$values$29 = status$0 & status_masks$0;
-        read$values$30 = status$1 & status_masks$1;
-        read$values$31 = status$2 & status_masks$2;
-        read$values$32 = status$3 & status_masks$3;
-        read$values$33 = status$4 & status_masks$4;
-        read$values$34 = status$5 & status_masks$5;
-        read$values$35 = status$6 & status_masks$6;
-        read$values$36 = status$7 & status_masks$7;
+        counters$clears$28 = writes$29$q;
+        read$values$29 = counters$values$28;
+        read$values$30 = status$0 & status_masks$0;
+        read$values$31 = status$1 & status_masks$1;
+        read$values$32 = status$2 & status_masks$2;
+        read$values$33 = status$3 & status_masks$3;
+        read$values$34 = status$4 & status_masks$4;
+        read$values$35 = status$5 & status_masks$5;
+        read$values$36 = status$6 & status_masks$6;
+        read$values$37 = status$7 & status_masks$7;
         if (advance) begin
             answered$d = staged$q;
             staged$d = 1'b0;
@@ -15258,6 +15331,8 @@ module nic_top$agent$registers(clock,reset,request$valid,request$address,request
         if (reset) begin
             staged$d = 1'b0;
             answered$d = 1'b0;
+            setting$0$d = setting_resets$0;
+            strobe$0$d = 1'b0;
         end
     end
     
@@ -28890,6 +28965,25 @@ module nic_top$agent$registers$hits$36(d,q,clock);
 endmodule // nic_top$agent$registers$hits$36
 
 
+module nic_top$agent$registers$hits$37(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$agent$registers$hits$37
+
+
 module nic_top$agent$registers$hits$4(d,q,clock);
     
     // Module arguments
@@ -29004,7 +29098,7 @@ module nic_top$agent$registers$hits$9(d,q,clock);
 endmodule // nic_top$agent$registers$hits$9
 
 
-module nic_top$agent$registers$read(selects$0,selects$1,selects$2,selects$3,selects$4,selects$5,selects$6,selects$7,selects$8,selects$9,selects$10,selects$11,selects$12,selects$13,selects$14,selects$15,selects$16,selects$17,selects$18,selects$19,selects$20,selects$21,selects$22,selects$23,selects$24,selects$25,selects$26,selects$27,selects$28,selects$29,selects$30,selects$31,selects$32,selects$33,selects$34,selects$35,selects$36,values$0,values$1,values$2,values$3,values$4,values$5,values$6,values$7,values$8,values$9,values$10,values$11,values$12,values$13,values$14,values$15,values$16,values$17,values$18,values$19,values$20,values$21,values$22,values$23,values$24,values$25,values$26,values$27,values$28,values$29,values$30,values$31,values$32,values$33,values$34,values$35,values$36,value,any,marked);
+module nic_top$agent$registers$read(selects$0,selects$1,selects$2,selects$3,selects$4,selects$5,selects$6,selects$7,selects$8,selects$9,selects$10,selects$11,selects$12,selects$13,selects$14,selects$15,selects$16,selects$17,selects$18,selects$19,selects$20,selects$21,selects$22,selects$23,selects$24,selects$25,selects$26,selects$27,selects$28,selects$29,selects$30,selects$31,selects$32,selects$33,selects$34,selects$35,selects$36,selects$37,values$0,values$1,values$2,values$3,values$4,values$5,values$6,values$7,values$8,values$9,values$10,values$11,values$12,values$13,values$14,values$15,values$16,values$17,values$18,values$19,values$20,values$21,values$22,values$23,values$24,values$25,values$26,values$27,values$28,values$29,values$30,values$31,values$32,values$33,values$34,values$35,values$36,values$37,value,any,marked);
     
     // Module arguments
     input wire  selects$0;
@@ -29044,6 +29138,7 @@ module nic_top$agent$registers$read(selects$0,selects$1,selects$2,selects$3,sele
     input wire  selects$34;
     input wire  selects$35;
     input wire  selects$36;
+    input wire  selects$37;
     input wire  [63:0] values$0;
     input wire  [63:0] values$1;
     input wire  [63:0] values$2;
@@ -29081,6 +29176,7 @@ module nic_top$agent$registers$read(selects$0,selects$1,selects$2,selects$3,sele
     input wire  [63:0] values$34;
     input wire  [63:0] values$35;
     input wire  [63:0] values$36;
+    input wire  [63:0] values$37;
     output reg  [63:0] value;
     output reg  any;
     output reg  marked;
@@ -29115,7 +29211,7 @@ module nic_top$agent$registers$read(selects$0,selects$1,selects$2,selects$3,sele
     localparam  tag_of$26 = 2'b1;
     localparam  tag_of$27 = 2'b1;
     localparam  tag_of$28 = 2'b1;
-    localparam  tag_of$29 = 2'b11;
+    localparam  tag_of$29 = 2'b1;
     localparam  tag_of$30 = 2'b11;
     localparam  tag_of$31 = 2'b11;
     localparam  tag_of$32 = 2'b11;
@@ -29123,6 +29219,7 @@ module nic_top$agent$registers$read(selects$0,selects$1,selects$2,selects$3,sele
     localparam  tag_of$34 = 2'b11;
     localparam  tag_of$35 = 2'b11;
     localparam  tag_of$36 = 2'b11;
+    localparam  tag_of$37 = 2'b11;
     localparam  zero = 64'h0;
     localparam  no_tag = 2'b0;
     
@@ -29660,6 +29757,10 @@ module nic_top$agent$registers$read(selects$0,selects$1,selects$2,selects$3,sele
             tree$99 = values$36;
             tags$99 = tag_of$36;
         end
+        if (selects$37) begin
+            tree$100 = values$37;
+            tags$100 = tag_of$37;
+        end
         tree$62 = tree$125 | tree$126;
         tags$62 = tags$125 | tags$126;
         tree$61 = tree$123 | tree$124;
@@ -29794,6 +29895,25 @@ module nic_top$agent$registers$read(selects$0,selects$1,selects$2,selects$3,sele
 endmodule // nic_top$agent$registers$read
 
 
+module nic_top$agent$registers$setting$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$agent$registers$setting$0
+
+
 module nic_top$agent$registers$staged(d,q,clock);
     
     // Module arguments
@@ -29811,6 +29931,25 @@ module nic_top$agent$registers$staged(d,q,clock);
     end
           
 endmodule // nic_top$agent$registers$staged
+
+
+module nic_top$agent$registers$strobe$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$agent$registers$strobe$0
 
 
 module nic_top$agent$registers$wdata(d,q,clock);
@@ -30248,6 +30387,25 @@ module nic_top$agent$registers$writes$28(d,q,clock);
     end
           
 endmodule // nic_top$agent$registers$writes$28
+
+
+module nic_top$agent$registers$writes$29(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$agent$registers$writes$29
 
 
 module nic_top$agent$registers$writes$3(d,q,clock);
@@ -110798,7 +110956,7 @@ module nic_top$core$write_arbiter$arbiter$mask(d,q,clock);
 endmodule // nic_top$core$write_arbiter$arbiter$mask
 
 
-module nic_top$port(clock,reset,to_core$valid,to_core$flit,to_core$vc,to_core$credits,from_core$valid,from_core$flit,from_core$vc,from_core$credits,lanes_out$valid,lanes_out$start,lanes_out$data,lanes_in$valid,lanes_in$start,lanes_in$data,chip_id,report$status,report$peer,report$ltps_sent,report$ltps_good,report$ltps_bad,report$retries,report$replays,report$drops,stalled,error,discarded,discarded_heads);
+module nic_top$port(clock,reset,to_core$valid,to_core$flit,to_core$vc,to_core$credits,from_core$valid,from_core$flit,from_core$vc,from_core$credits,lanes_out$valid,lanes_out$start,lanes_out$data,lanes_in$valid,lanes_in$start,lanes_in$data,chip_id,report$status,report$peer,report$ltps_sent,report$ltps_good,report$ltps_bad,report$retries,report$replays,report$drops,report$settings,stalled,error,discarded,discarded_heads);
     
     // Module arguments
     input wire  clock;
@@ -110826,6 +110984,7 @@ module nic_top$port(clock,reset,to_core$valid,to_core$flit,to_core$vc,to_core$cr
     output reg  [63:0] report$retries;
     output reg  [63:0] report$replays;
     output reg  [63:0] report$drops;
+    input wire  [63:0] report$settings;
     output reg  stalled;
     output reg  error;
     output reg  discarded;
@@ -110833,10 +110992,11 @@ module nic_top$port(clock,reset,to_core$valid,to_core$flit,to_core$vc,to_core$cr
     
     // Constant declarations
     localparam  saturated = 16'hffff;
-    localparam  interleave = 1'b1;
-    localparam  lane_threshold = 8'h8;
-    localparam  lane_drain = 16'h10;
-    localparam  retry_limit = 8'h8;
+    localparam  interleave_at = 8'h20;
+    localparam  lane_threshold_at = 8'h0;
+    localparam  lane_drain_at = 8'h10;
+    localparam  retry_limit_at = 8'h8;
+    localparam  settings_bits = 8'h21;
     localparam  chip_type = 8'h0;
     localparam  port_number = 8'h0;
     localparam  peer_valid = 64'h1;
@@ -111087,10 +111247,10 @@ module nic_top$port(clock,reset,to_core$valid,to_core$flit,to_core$vc,to_core$cr
         receiver$reset = reset;
         was_up$d = endpoint$link_up;
         watchdog$reset = reset | (endpoint$link_up & ~was_up$q);
-        endpoint$interleave = interleave;
-        endpoint$lane_threshold = lane_threshold;
-        endpoint$lane_drain = lane_drain;
-        endpoint$retry_limit = retry_limit;
+        endpoint$interleave = report$settings[interleave_at];
+        endpoint$lane_threshold = report$settings[(lane_threshold_at)+:(8)];
+        endpoint$lane_drain = report$settings[(lane_drain_at)+:(16)];
+        endpoint$retry_limit = report$settings[(retry_limit_at)+:(8)];
         endpoint$chip_type = chip_type;
         endpoint$chip_id = chip_id;
         endpoint$port_number = port_number;
@@ -111128,7 +111288,7 @@ module nic_top$port(clock,reset,to_core$valid,to_core$flit,to_core$vc,to_core$cr
         report$retries = ((endpoint$retries) & 64'hffffffffffffffff);
         report$replays = ((endpoint$replays) & 64'hffffffffffffffff);
         report$drops = ((dirty_drops$q) & 64'hffffffffffffffff) | (((endpoint$core_dropped) & 64'hffffffffffffffff) << half);
-        unused_status = |endpoint$nulls_sent | |endpoint$ltps_dup | |endpoint$lane_errors | |endpoint$drop_vc | |endpoint$err_vc | |endpoint$err_reason | |endpoint$link_state | |endpoint$rx_good | |endpoint$trainings | |endpoint$far_downs | |endpoint$ltps_discarded;
+        unused_status = |endpoint$nulls_sent | |endpoint$ltps_dup | |endpoint$lane_errors | |endpoint$drop_vc | |endpoint$err_vc | |endpoint$err_reason | |endpoint$link_state | |endpoint$rx_good | |endpoint$trainings | |endpoint$far_downs | |endpoint$ltps_discarded | |(report$settings >> settings_bits);
         unused_status = unused_status | |endpoint$credits$0;
         unused_status = unused_status | |endpoint$credits$1;
     end
@@ -128426,8 +128586,16 @@ module nic_top$port$endpoint$tx$arbiter(clock,reset,restart,sinks$0$valid,sinks$
     reg  credit_failed$d;
     wire  credit_failed$q;
     reg  credit_failed$clock;
+    reg  interleaving$d;
+    wire  interleaving$q;
+    reg  interleaving$clock;
+    reg  [7:0] open_interleaved$d;
+    wire  [7:0] open_interleaved$q;
+    reg  open_interleaved$clock;
     
     // Local signals
+    reg  [7:0] open_now;
+    reg  admit_any;
     reg  [7:0] eligible;
     reg  [7:0] dropping;
     reg  [2:0] candidate;
@@ -128494,6 +128662,16 @@ module nic_top$port$endpoint$tx$arbiter(clock,reset,restart,sinks$0$valid,sinks$
         .q(credit_failed$q),
         .clock(credit_failed$clock)
     );
+    nic_top$port$endpoint$tx$arbiter$interleaving interleaving(
+        .d(interleaving$d),
+        .q(interleaving$q),
+        .clock(interleaving$clock)
+    );
+    nic_top$port$endpoint$tx$arbiter$open_interleaved open_interleaved(
+        .d(open_interleaved$d),
+        .q(open_interleaved$q),
+        .clock(open_interleaved$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -128503,12 +128681,16 @@ module nic_top$port$endpoint$tx$arbiter(clock,reset,restart,sinks$0$valid,sinks$
         last_served$clock = clock;
         dropped_count$clock = clock;
         credit_failed$clock = clock;
+        interleaving$clock = clock;
+        open_interleaved$clock = clock;
         link_vc$d = link_vc$q;
         lock_vc$d = lock_vc$q;
         locked$d = locked$q;
         last_served$d = last_served$q;
         dropped_count$d = dropped_count$q;
         credit_failed$d = credit_failed$q;
+        interleaving$d = interleaving$q;
+        open_interleaved$d = open_interleaved$q;
         unused_inputs = slots$credit_slot | slots$sideband_slot;
         credit_error = credit_failed$q;
         counters$0$clock = clock;
@@ -128527,6 +128709,7 @@ module nic_top$port$endpoint$tx$arbiter(clock,reset,restart,sinks$0$valid,sinks$
         credit_error = credit_error | counters$1$error;
         credit_failed$d = credit_error;
         core_dropped = dropped_count$q;
+        admit_any = interleaving$q & interleave;
         eligible = 32'h0;
         dropping = 32'h0;
         if (|(sinks$0$data & q_drop)) begin
@@ -128542,7 +128725,7 @@ module nic_top$port$endpoint$tx$arbiter(clock,reset,restart,sinks$0$valid,sinks$
         end
         available_now = counters$0$available;
         available_wide = ((available_now) & 16'hffff);
-        head_admitted = interleave | ~|(sinks$0$data & q_head) | (available_wide >= ((head_need) & 16'hffff));
+        head_admitted = admit_any | ~|(sinks$0$data & q_head) | (available_wide >= ((head_need) & 16'hffff));
         if (sinks$0$valid & (counters$0$has_credit | dropping[0]) & head_admitted) begin
             eligible = (eligible & ~(1 << (0)) | ((1'b1) << (0)));
         end
@@ -128559,7 +128742,7 @@ module nic_top$port$endpoint$tx$arbiter(clock,reset,restart,sinks$0$valid,sinks$
         end
         available_now = counters$1$available;
         available_wide = ((available_now) & 16'hffff);
-        head_admitted = interleave | ~|(sinks$1$data & q_head) | (available_wide >= ((head_need) & 16'hffff));
+        head_admitted = admit_any | ~|(sinks$1$data & q_head) | (available_wide >= ((head_need) & 16'hffff));
         if (sinks$1$valid & (counters$1$has_credit | dropping[1]) & head_admitted) begin
             eligible = (eligible & ~(1 << (1)) | ((1'b1) << (1)));
         end
@@ -128578,7 +128761,7 @@ module nic_top$port$endpoint$tx$arbiter(clock,reset,restart,sinks$0$valid,sinks$
             found = 1'b1;
         end
         out$ready = found;
-        if (locked$q & (~interleave | eligible[lock_vc$q])) begin
+        if (locked$q & (~interleaving$q | eligible[lock_vc$q])) begin
             candidate = lock_vc$q;
             out$ready = eligible[lock_vc$q];
         end
@@ -128631,6 +128814,20 @@ module nic_top$port$endpoint$tx$arbiter(clock,reset,restart,sinks$0$valid,sinks$
                 locked$d = 1'b0;
             end
         end
+        open_now = open_interleaved$q;
+        if (pop & head & admit_any) begin
+            open_now = (open_now & ~(1 << (candidate)) | ((1'b1) << (candidate)));
+        end
+        if (pop & ends_packet) begin
+            open_now = (open_now & ~(1 << (candidate)) | ((1'b0) << (candidate)));
+        end
+        open_interleaved$d = open_now;
+        if (interleave) begin
+            interleaving$d = 1'b1;
+        end
+        else if (~|open_now) begin
+            interleaving$d = 1'b0;
+        end
         if (restart) begin
             link_vc$d = 32'h0;
         end
@@ -128641,6 +128838,8 @@ module nic_top$port$endpoint$tx$arbiter(clock,reset,restart,sinks$0$valid,sinks$
             last_served$d = 32'h0;
             dropped_count$d = 32'h0;
             credit_failed$d = 1'b0;
+            interleaving$d = interleave;
+            open_interleaved$d = 32'h0;
         end
     end
     
@@ -129005,6 +129204,25 @@ module nic_top$port$endpoint$tx$arbiter$dropped_count(d,q,clock);
 endmodule // nic_top$port$endpoint$tx$arbiter$dropped_count
 
 
+module nic_top$port$endpoint$tx$arbiter$interleaving(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$tx$arbiter$interleaving
+
+
 module nic_top$port$endpoint$tx$arbiter$last_served(d,q,clock);
     
     // Module arguments
@@ -129079,6 +129297,25 @@ module nic_top$port$endpoint$tx$arbiter$locked(d,q,clock);
     end
           
 endmodule // nic_top$port$endpoint$tx$arbiter$locked
+
+
+module nic_top$port$endpoint$tx$arbiter$open_interleaved(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$tx$arbiter$open_interleaved
 
 
 module nic_top$port$endpoint$tx$builder(clock,reset,link$up,link$start,link$run,link$restart,expect_seq,candidate$ready,candidate$flit,owed$any,owed$urgent,owed$flit,owed$sideband,protocol$echo_pending,protocol$null_wanted,protocol$retry_request,protocol$poll,protocol$marker_out,numbers$next_seq,numbers$send_seq,numbers$replay_seq,numbers$replay_pending,numbers$fill,numbers$echo_accepted,serializer$null_start,serializer$ltp_start,serializer$active,out$active,out$cut_through,out$echo_slot,out$marker_slot,slots$data_slot,slots$credit_slot,slots$sideband_slot,write$write,write$position,write$flit,write$sideband,idle);

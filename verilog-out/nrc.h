@@ -10,7 +10,7 @@
 #ifndef NRC_H
 #define NRC_H
 
-#define NRC_REGISTER_COUNT     245
+#define NRC_REGISTER_COUNT     253
 #define NRC_BYTES_PER_REGISTER 8
 
 /* Error codes of a register response (the same in every map). */
@@ -246,6 +246,28 @@
 #define NRC_PORT0_DROPS_CORE_WIDTH  16
 #define NRC_PORT0_DROPS_CORE_MASK   0x00000000ffff0000ULL
 
+/* port0_link_settings (RW, 33 bits): lane removal, retraining and VC mode (reset: the configuration's); the endpoint follows a write at once, a change of the VC mode to whole packets once the packets sent interleaved have ended */
+/*   lane_threshold (bits 7..0): lane error score that removes a lane (0: never remove) */
+/*   retry_limit (bits 15..8): retry requests in a row without a delivered LTP before the link trains again (1..255) */
+/*   lane_drain (bits 31..16): delivered LTPs per one-point decrease of every lane's error score (1..65535) */
+/*   interleave (bits 32..32): VC mode: 1 lets other VCs fill a stalled packet's LTP slots, 0 sends whole packets */
+#define NRC_PORT0_LINK_SETTINGS_ADDR                 0x108ULL
+#define NRC_PORT0_LINK_SETTINGS_OFFSET               0x840ULL
+#define NRC_PORT0_LINK_SETTINGS_WIDTH                33
+#define NRC_PORT0_LINK_SETTINGS_RESET                0x0000000100100808ULL
+#define NRC_PORT0_LINK_SETTINGS_LANE_THRESHOLD_SHIFT 0
+#define NRC_PORT0_LINK_SETTINGS_LANE_THRESHOLD_WIDTH 8
+#define NRC_PORT0_LINK_SETTINGS_LANE_THRESHOLD_MASK  0x00000000000000ffULL
+#define NRC_PORT0_LINK_SETTINGS_RETRY_LIMIT_SHIFT    8
+#define NRC_PORT0_LINK_SETTINGS_RETRY_LIMIT_WIDTH    8
+#define NRC_PORT0_LINK_SETTINGS_RETRY_LIMIT_MASK     0x000000000000ff00ULL
+#define NRC_PORT0_LINK_SETTINGS_LANE_DRAIN_SHIFT     16
+#define NRC_PORT0_LINK_SETTINGS_LANE_DRAIN_WIDTH     16
+#define NRC_PORT0_LINK_SETTINGS_LANE_DRAIN_MASK      0x00000000ffff0000ULL
+#define NRC_PORT0_LINK_SETTINGS_INTERLEAVE_SHIFT     32
+#define NRC_PORT0_LINK_SETTINGS_INTERLEAVE_WIDTH     1
+#define NRC_PORT0_LINK_SETTINGS_INTERLEAVE_MASK      0x0000000100000000ULL
+
 /* port1_link_status (RO, 20 bits): link state, widths and lane masks */
 /*   up (bits 0..0): the link is up */
 /*   tx_width (bits 3..1): lanes the transmitter uses */
@@ -254,8 +276,8 @@
 /*   rx_mask (bits 15..12): lanes in use, receive side */
 /*   lanes_removed (bits 18..16): lanes removed as bad */
 /*   stalled (bits 19..19): the link is dead: nothing acknowledged for the watchdog's limit; the port discards what the chip sends on it until reset */
-#define NRC_PORT1_LINK_STATUS_ADDR                0x108ULL
-#define NRC_PORT1_LINK_STATUS_OFFSET              0x840ULL
+#define NRC_PORT1_LINK_STATUS_ADDR                0x110ULL
+#define NRC_PORT1_LINK_STATUS_OFFSET              0x880ULL
 #define NRC_PORT1_LINK_STATUS_WIDTH               20
 #define NRC_PORT1_LINK_STATUS_RESET               0x0000000000000000ULL
 #define NRC_PORT1_LINK_STATUS_UP_SHIFT            0
@@ -285,8 +307,8 @@
 /*   chip_type (bits 2..1): far end chip type (0 NIC, 1 NRC) */
 /*   chip_id (bits 23..8): far end chip ID */
 /*   port (bits 28..24): far end port number */
-#define NRC_PORT1_PEER_ADDR            0x109ULL
-#define NRC_PORT1_PEER_OFFSET          0x848ULL
+#define NRC_PORT1_PEER_ADDR            0x111ULL
+#define NRC_PORT1_PEER_OFFSET          0x888ULL
 #define NRC_PORT1_PEER_WIDTH           29
 #define NRC_PORT1_PEER_RESET           0x0000000000000000ULL
 #define NRC_PORT1_PEER_VALID_SHIFT     0
@@ -303,40 +325,40 @@
 #define NRC_PORT1_PEER_PORT_MASK       0x000000001f000000ULL
 
 /* port1_ltps_sent (RO, 32 bits): link transfer packets sent */
-#define NRC_PORT1_LTPS_SENT_ADDR   0x10aULL
-#define NRC_PORT1_LTPS_SENT_OFFSET 0x850ULL
+#define NRC_PORT1_LTPS_SENT_ADDR   0x112ULL
+#define NRC_PORT1_LTPS_SENT_OFFSET 0x890ULL
 #define NRC_PORT1_LTPS_SENT_WIDTH  32
 #define NRC_PORT1_LTPS_SENT_RESET  0x0000000000000000ULL
 
 /* port1_ltps_good (RO, 32 bits): link transfer packets received with a good CRC */
-#define NRC_PORT1_LTPS_GOOD_ADDR   0x10bULL
-#define NRC_PORT1_LTPS_GOOD_OFFSET 0x858ULL
+#define NRC_PORT1_LTPS_GOOD_ADDR   0x113ULL
+#define NRC_PORT1_LTPS_GOOD_OFFSET 0x898ULL
 #define NRC_PORT1_LTPS_GOOD_WIDTH  32
 #define NRC_PORT1_LTPS_GOOD_RESET  0x0000000000000000ULL
 
 /* port1_ltps_bad (RO, 32 bits): link transfer packets received with a bad CRC */
-#define NRC_PORT1_LTPS_BAD_ADDR   0x10cULL
-#define NRC_PORT1_LTPS_BAD_OFFSET 0x860ULL
+#define NRC_PORT1_LTPS_BAD_ADDR   0x114ULL
+#define NRC_PORT1_LTPS_BAD_OFFSET 0x8a0ULL
 #define NRC_PORT1_LTPS_BAD_WIDTH  32
 #define NRC_PORT1_LTPS_BAD_RESET  0x0000000000000000ULL
 
 /* port1_retries (RO, 16 bits): retry requests sent */
-#define NRC_PORT1_RETRIES_ADDR   0x10dULL
-#define NRC_PORT1_RETRIES_OFFSET 0x868ULL
+#define NRC_PORT1_RETRIES_ADDR   0x115ULL
+#define NRC_PORT1_RETRIES_OFFSET 0x8a8ULL
 #define NRC_PORT1_RETRIES_WIDTH  16
 #define NRC_PORT1_RETRIES_RESET  0x0000000000000000ULL
 
 /* port1_replays (RO, 16 bits): replays performed */
-#define NRC_PORT1_REPLAYS_ADDR   0x10eULL
-#define NRC_PORT1_REPLAYS_OFFSET 0x870ULL
+#define NRC_PORT1_REPLAYS_ADDR   0x116ULL
+#define NRC_PORT1_REPLAYS_OFFSET 0x8b0ULL
 #define NRC_PORT1_REPLAYS_WIDTH  16
 #define NRC_PORT1_REPLAYS_RESET  0x0000000000000000ULL
 
 /* port1_drops (RO, 32 bits): flits dropped by the receiver */
 /*   dirty (bits 15..0): packets dropped on receive as dirty, every reason (saturating) */
 /*   core (bits 31..16): flits the core could not take */
-#define NRC_PORT1_DROPS_ADDR        0x10fULL
-#define NRC_PORT1_DROPS_OFFSET      0x878ULL
+#define NRC_PORT1_DROPS_ADDR        0x117ULL
+#define NRC_PORT1_DROPS_OFFSET      0x8b8ULL
 #define NRC_PORT1_DROPS_WIDTH       32
 #define NRC_PORT1_DROPS_RESET       0x0000000000000000ULL
 #define NRC_PORT1_DROPS_DIRTY_SHIFT 0
@@ -346,6 +368,28 @@
 #define NRC_PORT1_DROPS_CORE_WIDTH  16
 #define NRC_PORT1_DROPS_CORE_MASK   0x00000000ffff0000ULL
 
+/* port1_link_settings (RW, 33 bits): lane removal, retraining and VC mode (reset: the configuration's); the endpoint follows a write at once, a change of the VC mode to whole packets once the packets sent interleaved have ended */
+/*   lane_threshold (bits 7..0): lane error score that removes a lane (0: never remove) */
+/*   retry_limit (bits 15..8): retry requests in a row without a delivered LTP before the link trains again (1..255) */
+/*   lane_drain (bits 31..16): delivered LTPs per one-point decrease of every lane's error score (1..65535) */
+/*   interleave (bits 32..32): VC mode: 1 lets other VCs fill a stalled packet's LTP slots, 0 sends whole packets */
+#define NRC_PORT1_LINK_SETTINGS_ADDR                 0x118ULL
+#define NRC_PORT1_LINK_SETTINGS_OFFSET               0x8c0ULL
+#define NRC_PORT1_LINK_SETTINGS_WIDTH                33
+#define NRC_PORT1_LINK_SETTINGS_RESET                0x0000000100100808ULL
+#define NRC_PORT1_LINK_SETTINGS_LANE_THRESHOLD_SHIFT 0
+#define NRC_PORT1_LINK_SETTINGS_LANE_THRESHOLD_WIDTH 8
+#define NRC_PORT1_LINK_SETTINGS_LANE_THRESHOLD_MASK  0x00000000000000ffULL
+#define NRC_PORT1_LINK_SETTINGS_RETRY_LIMIT_SHIFT    8
+#define NRC_PORT1_LINK_SETTINGS_RETRY_LIMIT_WIDTH    8
+#define NRC_PORT1_LINK_SETTINGS_RETRY_LIMIT_MASK     0x000000000000ff00ULL
+#define NRC_PORT1_LINK_SETTINGS_LANE_DRAIN_SHIFT     16
+#define NRC_PORT1_LINK_SETTINGS_LANE_DRAIN_WIDTH     16
+#define NRC_PORT1_LINK_SETTINGS_LANE_DRAIN_MASK      0x00000000ffff0000ULL
+#define NRC_PORT1_LINK_SETTINGS_INTERLEAVE_SHIFT     32
+#define NRC_PORT1_LINK_SETTINGS_INTERLEAVE_WIDTH     1
+#define NRC_PORT1_LINK_SETTINGS_INTERLEAVE_MASK      0x0000000100000000ULL
+
 /* port2_link_status (RO, 20 bits): link state, widths and lane masks */
 /*   up (bits 0..0): the link is up */
 /*   tx_width (bits 3..1): lanes the transmitter uses */
@@ -354,8 +398,8 @@
 /*   rx_mask (bits 15..12): lanes in use, receive side */
 /*   lanes_removed (bits 18..16): lanes removed as bad */
 /*   stalled (bits 19..19): the link is dead: nothing acknowledged for the watchdog's limit; the port discards what the chip sends on it until reset */
-#define NRC_PORT2_LINK_STATUS_ADDR                0x110ULL
-#define NRC_PORT2_LINK_STATUS_OFFSET              0x880ULL
+#define NRC_PORT2_LINK_STATUS_ADDR                0x120ULL
+#define NRC_PORT2_LINK_STATUS_OFFSET              0x900ULL
 #define NRC_PORT2_LINK_STATUS_WIDTH               20
 #define NRC_PORT2_LINK_STATUS_RESET               0x0000000000000000ULL
 #define NRC_PORT2_LINK_STATUS_UP_SHIFT            0
@@ -385,8 +429,8 @@
 /*   chip_type (bits 2..1): far end chip type (0 NIC, 1 NRC) */
 /*   chip_id (bits 23..8): far end chip ID */
 /*   port (bits 28..24): far end port number */
-#define NRC_PORT2_PEER_ADDR            0x111ULL
-#define NRC_PORT2_PEER_OFFSET          0x888ULL
+#define NRC_PORT2_PEER_ADDR            0x121ULL
+#define NRC_PORT2_PEER_OFFSET          0x908ULL
 #define NRC_PORT2_PEER_WIDTH           29
 #define NRC_PORT2_PEER_RESET           0x0000000000000000ULL
 #define NRC_PORT2_PEER_VALID_SHIFT     0
@@ -403,40 +447,40 @@
 #define NRC_PORT2_PEER_PORT_MASK       0x000000001f000000ULL
 
 /* port2_ltps_sent (RO, 32 bits): link transfer packets sent */
-#define NRC_PORT2_LTPS_SENT_ADDR   0x112ULL
-#define NRC_PORT2_LTPS_SENT_OFFSET 0x890ULL
+#define NRC_PORT2_LTPS_SENT_ADDR   0x122ULL
+#define NRC_PORT2_LTPS_SENT_OFFSET 0x910ULL
 #define NRC_PORT2_LTPS_SENT_WIDTH  32
 #define NRC_PORT2_LTPS_SENT_RESET  0x0000000000000000ULL
 
 /* port2_ltps_good (RO, 32 bits): link transfer packets received with a good CRC */
-#define NRC_PORT2_LTPS_GOOD_ADDR   0x113ULL
-#define NRC_PORT2_LTPS_GOOD_OFFSET 0x898ULL
+#define NRC_PORT2_LTPS_GOOD_ADDR   0x123ULL
+#define NRC_PORT2_LTPS_GOOD_OFFSET 0x918ULL
 #define NRC_PORT2_LTPS_GOOD_WIDTH  32
 #define NRC_PORT2_LTPS_GOOD_RESET  0x0000000000000000ULL
 
 /* port2_ltps_bad (RO, 32 bits): link transfer packets received with a bad CRC */
-#define NRC_PORT2_LTPS_BAD_ADDR   0x114ULL
-#define NRC_PORT2_LTPS_BAD_OFFSET 0x8a0ULL
+#define NRC_PORT2_LTPS_BAD_ADDR   0x124ULL
+#define NRC_PORT2_LTPS_BAD_OFFSET 0x920ULL
 #define NRC_PORT2_LTPS_BAD_WIDTH  32
 #define NRC_PORT2_LTPS_BAD_RESET  0x0000000000000000ULL
 
 /* port2_retries (RO, 16 bits): retry requests sent */
-#define NRC_PORT2_RETRIES_ADDR   0x115ULL
-#define NRC_PORT2_RETRIES_OFFSET 0x8a8ULL
+#define NRC_PORT2_RETRIES_ADDR   0x125ULL
+#define NRC_PORT2_RETRIES_OFFSET 0x928ULL
 #define NRC_PORT2_RETRIES_WIDTH  16
 #define NRC_PORT2_RETRIES_RESET  0x0000000000000000ULL
 
 /* port2_replays (RO, 16 bits): replays performed */
-#define NRC_PORT2_REPLAYS_ADDR   0x116ULL
-#define NRC_PORT2_REPLAYS_OFFSET 0x8b0ULL
+#define NRC_PORT2_REPLAYS_ADDR   0x126ULL
+#define NRC_PORT2_REPLAYS_OFFSET 0x930ULL
 #define NRC_PORT2_REPLAYS_WIDTH  16
 #define NRC_PORT2_REPLAYS_RESET  0x0000000000000000ULL
 
 /* port2_drops (RO, 32 bits): flits dropped by the receiver */
 /*   dirty (bits 15..0): packets dropped on receive as dirty, every reason (saturating) */
 /*   core (bits 31..16): flits the core could not take */
-#define NRC_PORT2_DROPS_ADDR        0x117ULL
-#define NRC_PORT2_DROPS_OFFSET      0x8b8ULL
+#define NRC_PORT2_DROPS_ADDR        0x127ULL
+#define NRC_PORT2_DROPS_OFFSET      0x938ULL
 #define NRC_PORT2_DROPS_WIDTH       32
 #define NRC_PORT2_DROPS_RESET       0x0000000000000000ULL
 #define NRC_PORT2_DROPS_DIRTY_SHIFT 0
@@ -446,6 +490,28 @@
 #define NRC_PORT2_DROPS_CORE_WIDTH  16
 #define NRC_PORT2_DROPS_CORE_MASK   0x00000000ffff0000ULL
 
+/* port2_link_settings (RW, 33 bits): lane removal, retraining and VC mode (reset: the configuration's); the endpoint follows a write at once, a change of the VC mode to whole packets once the packets sent interleaved have ended */
+/*   lane_threshold (bits 7..0): lane error score that removes a lane (0: never remove) */
+/*   retry_limit (bits 15..8): retry requests in a row without a delivered LTP before the link trains again (1..255) */
+/*   lane_drain (bits 31..16): delivered LTPs per one-point decrease of every lane's error score (1..65535) */
+/*   interleave (bits 32..32): VC mode: 1 lets other VCs fill a stalled packet's LTP slots, 0 sends whole packets */
+#define NRC_PORT2_LINK_SETTINGS_ADDR                 0x128ULL
+#define NRC_PORT2_LINK_SETTINGS_OFFSET               0x940ULL
+#define NRC_PORT2_LINK_SETTINGS_WIDTH                33
+#define NRC_PORT2_LINK_SETTINGS_RESET                0x0000000100100808ULL
+#define NRC_PORT2_LINK_SETTINGS_LANE_THRESHOLD_SHIFT 0
+#define NRC_PORT2_LINK_SETTINGS_LANE_THRESHOLD_WIDTH 8
+#define NRC_PORT2_LINK_SETTINGS_LANE_THRESHOLD_MASK  0x00000000000000ffULL
+#define NRC_PORT2_LINK_SETTINGS_RETRY_LIMIT_SHIFT    8
+#define NRC_PORT2_LINK_SETTINGS_RETRY_LIMIT_WIDTH    8
+#define NRC_PORT2_LINK_SETTINGS_RETRY_LIMIT_MASK     0x000000000000ff00ULL
+#define NRC_PORT2_LINK_SETTINGS_LANE_DRAIN_SHIFT     16
+#define NRC_PORT2_LINK_SETTINGS_LANE_DRAIN_WIDTH     16
+#define NRC_PORT2_LINK_SETTINGS_LANE_DRAIN_MASK      0x00000000ffff0000ULL
+#define NRC_PORT2_LINK_SETTINGS_INTERLEAVE_SHIFT     32
+#define NRC_PORT2_LINK_SETTINGS_INTERLEAVE_WIDTH     1
+#define NRC_PORT2_LINK_SETTINGS_INTERLEAVE_MASK      0x0000000100000000ULL
+
 /* port3_link_status (RO, 20 bits): link state, widths and lane masks */
 /*   up (bits 0..0): the link is up */
 /*   tx_width (bits 3..1): lanes the transmitter uses */
@@ -454,8 +520,8 @@
 /*   rx_mask (bits 15..12): lanes in use, receive side */
 /*   lanes_removed (bits 18..16): lanes removed as bad */
 /*   stalled (bits 19..19): the link is dead: nothing acknowledged for the watchdog's limit; the port discards what the chip sends on it until reset */
-#define NRC_PORT3_LINK_STATUS_ADDR                0x118ULL
-#define NRC_PORT3_LINK_STATUS_OFFSET              0x8c0ULL
+#define NRC_PORT3_LINK_STATUS_ADDR                0x130ULL
+#define NRC_PORT3_LINK_STATUS_OFFSET              0x980ULL
 #define NRC_PORT3_LINK_STATUS_WIDTH               20
 #define NRC_PORT3_LINK_STATUS_RESET               0x0000000000000000ULL
 #define NRC_PORT3_LINK_STATUS_UP_SHIFT            0
@@ -485,8 +551,8 @@
 /*   chip_type (bits 2..1): far end chip type (0 NIC, 1 NRC) */
 /*   chip_id (bits 23..8): far end chip ID */
 /*   port (bits 28..24): far end port number */
-#define NRC_PORT3_PEER_ADDR            0x119ULL
-#define NRC_PORT3_PEER_OFFSET          0x8c8ULL
+#define NRC_PORT3_PEER_ADDR            0x131ULL
+#define NRC_PORT3_PEER_OFFSET          0x988ULL
 #define NRC_PORT3_PEER_WIDTH           29
 #define NRC_PORT3_PEER_RESET           0x0000000000000000ULL
 #define NRC_PORT3_PEER_VALID_SHIFT     0
@@ -503,40 +569,40 @@
 #define NRC_PORT3_PEER_PORT_MASK       0x000000001f000000ULL
 
 /* port3_ltps_sent (RO, 32 bits): link transfer packets sent */
-#define NRC_PORT3_LTPS_SENT_ADDR   0x11aULL
-#define NRC_PORT3_LTPS_SENT_OFFSET 0x8d0ULL
+#define NRC_PORT3_LTPS_SENT_ADDR   0x132ULL
+#define NRC_PORT3_LTPS_SENT_OFFSET 0x990ULL
 #define NRC_PORT3_LTPS_SENT_WIDTH  32
 #define NRC_PORT3_LTPS_SENT_RESET  0x0000000000000000ULL
 
 /* port3_ltps_good (RO, 32 bits): link transfer packets received with a good CRC */
-#define NRC_PORT3_LTPS_GOOD_ADDR   0x11bULL
-#define NRC_PORT3_LTPS_GOOD_OFFSET 0x8d8ULL
+#define NRC_PORT3_LTPS_GOOD_ADDR   0x133ULL
+#define NRC_PORT3_LTPS_GOOD_OFFSET 0x998ULL
 #define NRC_PORT3_LTPS_GOOD_WIDTH  32
 #define NRC_PORT3_LTPS_GOOD_RESET  0x0000000000000000ULL
 
 /* port3_ltps_bad (RO, 32 bits): link transfer packets received with a bad CRC */
-#define NRC_PORT3_LTPS_BAD_ADDR   0x11cULL
-#define NRC_PORT3_LTPS_BAD_OFFSET 0x8e0ULL
+#define NRC_PORT3_LTPS_BAD_ADDR   0x134ULL
+#define NRC_PORT3_LTPS_BAD_OFFSET 0x9a0ULL
 #define NRC_PORT3_LTPS_BAD_WIDTH  32
 #define NRC_PORT3_LTPS_BAD_RESET  0x0000000000000000ULL
 
 /* port3_retries (RO, 16 bits): retry requests sent */
-#define NRC_PORT3_RETRIES_ADDR   0x11dULL
-#define NRC_PORT3_RETRIES_OFFSET 0x8e8ULL
+#define NRC_PORT3_RETRIES_ADDR   0x135ULL
+#define NRC_PORT3_RETRIES_OFFSET 0x9a8ULL
 #define NRC_PORT3_RETRIES_WIDTH  16
 #define NRC_PORT3_RETRIES_RESET  0x0000000000000000ULL
 
 /* port3_replays (RO, 16 bits): replays performed */
-#define NRC_PORT3_REPLAYS_ADDR   0x11eULL
-#define NRC_PORT3_REPLAYS_OFFSET 0x8f0ULL
+#define NRC_PORT3_REPLAYS_ADDR   0x136ULL
+#define NRC_PORT3_REPLAYS_OFFSET 0x9b0ULL
 #define NRC_PORT3_REPLAYS_WIDTH  16
 #define NRC_PORT3_REPLAYS_RESET  0x0000000000000000ULL
 
 /* port3_drops (RO, 32 bits): flits dropped by the receiver */
 /*   dirty (bits 15..0): packets dropped on receive as dirty, every reason (saturating) */
 /*   core (bits 31..16): flits the core could not take */
-#define NRC_PORT3_DROPS_ADDR        0x11fULL
-#define NRC_PORT3_DROPS_OFFSET      0x8f8ULL
+#define NRC_PORT3_DROPS_ADDR        0x137ULL
+#define NRC_PORT3_DROPS_OFFSET      0x9b8ULL
 #define NRC_PORT3_DROPS_WIDTH       32
 #define NRC_PORT3_DROPS_RESET       0x0000000000000000ULL
 #define NRC_PORT3_DROPS_DIRTY_SHIFT 0
@@ -546,6 +612,28 @@
 #define NRC_PORT3_DROPS_CORE_WIDTH  16
 #define NRC_PORT3_DROPS_CORE_MASK   0x00000000ffff0000ULL
 
+/* port3_link_settings (RW, 33 bits): lane removal, retraining and VC mode (reset: the configuration's); the endpoint follows a write at once, a change of the VC mode to whole packets once the packets sent interleaved have ended */
+/*   lane_threshold (bits 7..0): lane error score that removes a lane (0: never remove) */
+/*   retry_limit (bits 15..8): retry requests in a row without a delivered LTP before the link trains again (1..255) */
+/*   lane_drain (bits 31..16): delivered LTPs per one-point decrease of every lane's error score (1..65535) */
+/*   interleave (bits 32..32): VC mode: 1 lets other VCs fill a stalled packet's LTP slots, 0 sends whole packets */
+#define NRC_PORT3_LINK_SETTINGS_ADDR                 0x138ULL
+#define NRC_PORT3_LINK_SETTINGS_OFFSET               0x9c0ULL
+#define NRC_PORT3_LINK_SETTINGS_WIDTH                33
+#define NRC_PORT3_LINK_SETTINGS_RESET                0x0000000100100808ULL
+#define NRC_PORT3_LINK_SETTINGS_LANE_THRESHOLD_SHIFT 0
+#define NRC_PORT3_LINK_SETTINGS_LANE_THRESHOLD_WIDTH 8
+#define NRC_PORT3_LINK_SETTINGS_LANE_THRESHOLD_MASK  0x00000000000000ffULL
+#define NRC_PORT3_LINK_SETTINGS_RETRY_LIMIT_SHIFT    8
+#define NRC_PORT3_LINK_SETTINGS_RETRY_LIMIT_WIDTH    8
+#define NRC_PORT3_LINK_SETTINGS_RETRY_LIMIT_MASK     0x000000000000ff00ULL
+#define NRC_PORT3_LINK_SETTINGS_LANE_DRAIN_SHIFT     16
+#define NRC_PORT3_LINK_SETTINGS_LANE_DRAIN_WIDTH     16
+#define NRC_PORT3_LINK_SETTINGS_LANE_DRAIN_MASK      0x00000000ffff0000ULL
+#define NRC_PORT3_LINK_SETTINGS_INTERLEAVE_SHIFT     32
+#define NRC_PORT3_LINK_SETTINGS_INTERLEAVE_WIDTH     1
+#define NRC_PORT3_LINK_SETTINGS_INTERLEAVE_MASK      0x0000000100000000ULL
+
 /* port4_link_status (RO, 20 bits): link state, widths and lane masks */
 /*   up (bits 0..0): the link is up */
 /*   tx_width (bits 3..1): lanes the transmitter uses */
@@ -554,8 +642,8 @@
 /*   rx_mask (bits 15..12): lanes in use, receive side */
 /*   lanes_removed (bits 18..16): lanes removed as bad */
 /*   stalled (bits 19..19): the link is dead: nothing acknowledged for the watchdog's limit; the port discards what the chip sends on it until reset */
-#define NRC_PORT4_LINK_STATUS_ADDR                0x120ULL
-#define NRC_PORT4_LINK_STATUS_OFFSET              0x900ULL
+#define NRC_PORT4_LINK_STATUS_ADDR                0x140ULL
+#define NRC_PORT4_LINK_STATUS_OFFSET              0xa00ULL
 #define NRC_PORT4_LINK_STATUS_WIDTH               20
 #define NRC_PORT4_LINK_STATUS_RESET               0x0000000000000000ULL
 #define NRC_PORT4_LINK_STATUS_UP_SHIFT            0
@@ -585,8 +673,8 @@
 /*   chip_type (bits 2..1): far end chip type (0 NIC, 1 NRC) */
 /*   chip_id (bits 23..8): far end chip ID */
 /*   port (bits 28..24): far end port number */
-#define NRC_PORT4_PEER_ADDR            0x121ULL
-#define NRC_PORT4_PEER_OFFSET          0x908ULL
+#define NRC_PORT4_PEER_ADDR            0x141ULL
+#define NRC_PORT4_PEER_OFFSET          0xa08ULL
 #define NRC_PORT4_PEER_WIDTH           29
 #define NRC_PORT4_PEER_RESET           0x0000000000000000ULL
 #define NRC_PORT4_PEER_VALID_SHIFT     0
@@ -603,40 +691,40 @@
 #define NRC_PORT4_PEER_PORT_MASK       0x000000001f000000ULL
 
 /* port4_ltps_sent (RO, 32 bits): link transfer packets sent */
-#define NRC_PORT4_LTPS_SENT_ADDR   0x122ULL
-#define NRC_PORT4_LTPS_SENT_OFFSET 0x910ULL
+#define NRC_PORT4_LTPS_SENT_ADDR   0x142ULL
+#define NRC_PORT4_LTPS_SENT_OFFSET 0xa10ULL
 #define NRC_PORT4_LTPS_SENT_WIDTH  32
 #define NRC_PORT4_LTPS_SENT_RESET  0x0000000000000000ULL
 
 /* port4_ltps_good (RO, 32 bits): link transfer packets received with a good CRC */
-#define NRC_PORT4_LTPS_GOOD_ADDR   0x123ULL
-#define NRC_PORT4_LTPS_GOOD_OFFSET 0x918ULL
+#define NRC_PORT4_LTPS_GOOD_ADDR   0x143ULL
+#define NRC_PORT4_LTPS_GOOD_OFFSET 0xa18ULL
 #define NRC_PORT4_LTPS_GOOD_WIDTH  32
 #define NRC_PORT4_LTPS_GOOD_RESET  0x0000000000000000ULL
 
 /* port4_ltps_bad (RO, 32 bits): link transfer packets received with a bad CRC */
-#define NRC_PORT4_LTPS_BAD_ADDR   0x124ULL
-#define NRC_PORT4_LTPS_BAD_OFFSET 0x920ULL
+#define NRC_PORT4_LTPS_BAD_ADDR   0x144ULL
+#define NRC_PORT4_LTPS_BAD_OFFSET 0xa20ULL
 #define NRC_PORT4_LTPS_BAD_WIDTH  32
 #define NRC_PORT4_LTPS_BAD_RESET  0x0000000000000000ULL
 
 /* port4_retries (RO, 16 bits): retry requests sent */
-#define NRC_PORT4_RETRIES_ADDR   0x125ULL
-#define NRC_PORT4_RETRIES_OFFSET 0x928ULL
+#define NRC_PORT4_RETRIES_ADDR   0x145ULL
+#define NRC_PORT4_RETRIES_OFFSET 0xa28ULL
 #define NRC_PORT4_RETRIES_WIDTH  16
 #define NRC_PORT4_RETRIES_RESET  0x0000000000000000ULL
 
 /* port4_replays (RO, 16 bits): replays performed */
-#define NRC_PORT4_REPLAYS_ADDR   0x126ULL
-#define NRC_PORT4_REPLAYS_OFFSET 0x930ULL
+#define NRC_PORT4_REPLAYS_ADDR   0x146ULL
+#define NRC_PORT4_REPLAYS_OFFSET 0xa30ULL
 #define NRC_PORT4_REPLAYS_WIDTH  16
 #define NRC_PORT4_REPLAYS_RESET  0x0000000000000000ULL
 
 /* port4_drops (RO, 32 bits): flits dropped by the receiver */
 /*   dirty (bits 15..0): packets dropped on receive as dirty, every reason (saturating) */
 /*   core (bits 31..16): flits the core could not take */
-#define NRC_PORT4_DROPS_ADDR        0x127ULL
-#define NRC_PORT4_DROPS_OFFSET      0x938ULL
+#define NRC_PORT4_DROPS_ADDR        0x147ULL
+#define NRC_PORT4_DROPS_OFFSET      0xa38ULL
 #define NRC_PORT4_DROPS_WIDTH       32
 #define NRC_PORT4_DROPS_RESET       0x0000000000000000ULL
 #define NRC_PORT4_DROPS_DIRTY_SHIFT 0
@@ -646,6 +734,28 @@
 #define NRC_PORT4_DROPS_CORE_WIDTH  16
 #define NRC_PORT4_DROPS_CORE_MASK   0x00000000ffff0000ULL
 
+/* port4_link_settings (RW, 33 bits): lane removal, retraining and VC mode (reset: the configuration's); the endpoint follows a write at once, a change of the VC mode to whole packets once the packets sent interleaved have ended */
+/*   lane_threshold (bits 7..0): lane error score that removes a lane (0: never remove) */
+/*   retry_limit (bits 15..8): retry requests in a row without a delivered LTP before the link trains again (1..255) */
+/*   lane_drain (bits 31..16): delivered LTPs per one-point decrease of every lane's error score (1..65535) */
+/*   interleave (bits 32..32): VC mode: 1 lets other VCs fill a stalled packet's LTP slots, 0 sends whole packets */
+#define NRC_PORT4_LINK_SETTINGS_ADDR                 0x148ULL
+#define NRC_PORT4_LINK_SETTINGS_OFFSET               0xa40ULL
+#define NRC_PORT4_LINK_SETTINGS_WIDTH                33
+#define NRC_PORT4_LINK_SETTINGS_RESET                0x0000000100100808ULL
+#define NRC_PORT4_LINK_SETTINGS_LANE_THRESHOLD_SHIFT 0
+#define NRC_PORT4_LINK_SETTINGS_LANE_THRESHOLD_WIDTH 8
+#define NRC_PORT4_LINK_SETTINGS_LANE_THRESHOLD_MASK  0x00000000000000ffULL
+#define NRC_PORT4_LINK_SETTINGS_RETRY_LIMIT_SHIFT    8
+#define NRC_PORT4_LINK_SETTINGS_RETRY_LIMIT_WIDTH    8
+#define NRC_PORT4_LINK_SETTINGS_RETRY_LIMIT_MASK     0x000000000000ff00ULL
+#define NRC_PORT4_LINK_SETTINGS_LANE_DRAIN_SHIFT     16
+#define NRC_PORT4_LINK_SETTINGS_LANE_DRAIN_WIDTH     16
+#define NRC_PORT4_LINK_SETTINGS_LANE_DRAIN_MASK      0x00000000ffff0000ULL
+#define NRC_PORT4_LINK_SETTINGS_INTERLEAVE_SHIFT     32
+#define NRC_PORT4_LINK_SETTINGS_INTERLEAVE_WIDTH     1
+#define NRC_PORT4_LINK_SETTINGS_INTERLEAVE_MASK      0x0000000100000000ULL
+
 /* port5_link_status (RO, 20 bits): link state, widths and lane masks */
 /*   up (bits 0..0): the link is up */
 /*   tx_width (bits 3..1): lanes the transmitter uses */
@@ -654,8 +764,8 @@
 /*   rx_mask (bits 15..12): lanes in use, receive side */
 /*   lanes_removed (bits 18..16): lanes removed as bad */
 /*   stalled (bits 19..19): the link is dead: nothing acknowledged for the watchdog's limit; the port discards what the chip sends on it until reset */
-#define NRC_PORT5_LINK_STATUS_ADDR                0x128ULL
-#define NRC_PORT5_LINK_STATUS_OFFSET              0x940ULL
+#define NRC_PORT5_LINK_STATUS_ADDR                0x150ULL
+#define NRC_PORT5_LINK_STATUS_OFFSET              0xa80ULL
 #define NRC_PORT5_LINK_STATUS_WIDTH               20
 #define NRC_PORT5_LINK_STATUS_RESET               0x0000000000000000ULL
 #define NRC_PORT5_LINK_STATUS_UP_SHIFT            0
@@ -685,8 +795,8 @@
 /*   chip_type (bits 2..1): far end chip type (0 NIC, 1 NRC) */
 /*   chip_id (bits 23..8): far end chip ID */
 /*   port (bits 28..24): far end port number */
-#define NRC_PORT5_PEER_ADDR            0x129ULL
-#define NRC_PORT5_PEER_OFFSET          0x948ULL
+#define NRC_PORT5_PEER_ADDR            0x151ULL
+#define NRC_PORT5_PEER_OFFSET          0xa88ULL
 #define NRC_PORT5_PEER_WIDTH           29
 #define NRC_PORT5_PEER_RESET           0x0000000000000000ULL
 #define NRC_PORT5_PEER_VALID_SHIFT     0
@@ -703,40 +813,40 @@
 #define NRC_PORT5_PEER_PORT_MASK       0x000000001f000000ULL
 
 /* port5_ltps_sent (RO, 32 bits): link transfer packets sent */
-#define NRC_PORT5_LTPS_SENT_ADDR   0x12aULL
-#define NRC_PORT5_LTPS_SENT_OFFSET 0x950ULL
+#define NRC_PORT5_LTPS_SENT_ADDR   0x152ULL
+#define NRC_PORT5_LTPS_SENT_OFFSET 0xa90ULL
 #define NRC_PORT5_LTPS_SENT_WIDTH  32
 #define NRC_PORT5_LTPS_SENT_RESET  0x0000000000000000ULL
 
 /* port5_ltps_good (RO, 32 bits): link transfer packets received with a good CRC */
-#define NRC_PORT5_LTPS_GOOD_ADDR   0x12bULL
-#define NRC_PORT5_LTPS_GOOD_OFFSET 0x958ULL
+#define NRC_PORT5_LTPS_GOOD_ADDR   0x153ULL
+#define NRC_PORT5_LTPS_GOOD_OFFSET 0xa98ULL
 #define NRC_PORT5_LTPS_GOOD_WIDTH  32
 #define NRC_PORT5_LTPS_GOOD_RESET  0x0000000000000000ULL
 
 /* port5_ltps_bad (RO, 32 bits): link transfer packets received with a bad CRC */
-#define NRC_PORT5_LTPS_BAD_ADDR   0x12cULL
-#define NRC_PORT5_LTPS_BAD_OFFSET 0x960ULL
+#define NRC_PORT5_LTPS_BAD_ADDR   0x154ULL
+#define NRC_PORT5_LTPS_BAD_OFFSET 0xaa0ULL
 #define NRC_PORT5_LTPS_BAD_WIDTH  32
 #define NRC_PORT5_LTPS_BAD_RESET  0x0000000000000000ULL
 
 /* port5_retries (RO, 16 bits): retry requests sent */
-#define NRC_PORT5_RETRIES_ADDR   0x12dULL
-#define NRC_PORT5_RETRIES_OFFSET 0x968ULL
+#define NRC_PORT5_RETRIES_ADDR   0x155ULL
+#define NRC_PORT5_RETRIES_OFFSET 0xaa8ULL
 #define NRC_PORT5_RETRIES_WIDTH  16
 #define NRC_PORT5_RETRIES_RESET  0x0000000000000000ULL
 
 /* port5_replays (RO, 16 bits): replays performed */
-#define NRC_PORT5_REPLAYS_ADDR   0x12eULL
-#define NRC_PORT5_REPLAYS_OFFSET 0x970ULL
+#define NRC_PORT5_REPLAYS_ADDR   0x156ULL
+#define NRC_PORT5_REPLAYS_OFFSET 0xab0ULL
 #define NRC_PORT5_REPLAYS_WIDTH  16
 #define NRC_PORT5_REPLAYS_RESET  0x0000000000000000ULL
 
 /* port5_drops (RO, 32 bits): flits dropped by the receiver */
 /*   dirty (bits 15..0): packets dropped on receive as dirty, every reason (saturating) */
 /*   core (bits 31..16): flits the core could not take */
-#define NRC_PORT5_DROPS_ADDR        0x12fULL
-#define NRC_PORT5_DROPS_OFFSET      0x978ULL
+#define NRC_PORT5_DROPS_ADDR        0x157ULL
+#define NRC_PORT5_DROPS_OFFSET      0xab8ULL
 #define NRC_PORT5_DROPS_WIDTH       32
 #define NRC_PORT5_DROPS_RESET       0x0000000000000000ULL
 #define NRC_PORT5_DROPS_DIRTY_SHIFT 0
@@ -746,6 +856,28 @@
 #define NRC_PORT5_DROPS_CORE_WIDTH  16
 #define NRC_PORT5_DROPS_CORE_MASK   0x00000000ffff0000ULL
 
+/* port5_link_settings (RW, 33 bits): lane removal, retraining and VC mode (reset: the configuration's); the endpoint follows a write at once, a change of the VC mode to whole packets once the packets sent interleaved have ended */
+/*   lane_threshold (bits 7..0): lane error score that removes a lane (0: never remove) */
+/*   retry_limit (bits 15..8): retry requests in a row without a delivered LTP before the link trains again (1..255) */
+/*   lane_drain (bits 31..16): delivered LTPs per one-point decrease of every lane's error score (1..65535) */
+/*   interleave (bits 32..32): VC mode: 1 lets other VCs fill a stalled packet's LTP slots, 0 sends whole packets */
+#define NRC_PORT5_LINK_SETTINGS_ADDR                 0x158ULL
+#define NRC_PORT5_LINK_SETTINGS_OFFSET               0xac0ULL
+#define NRC_PORT5_LINK_SETTINGS_WIDTH                33
+#define NRC_PORT5_LINK_SETTINGS_RESET                0x0000000100100808ULL
+#define NRC_PORT5_LINK_SETTINGS_LANE_THRESHOLD_SHIFT 0
+#define NRC_PORT5_LINK_SETTINGS_LANE_THRESHOLD_WIDTH 8
+#define NRC_PORT5_LINK_SETTINGS_LANE_THRESHOLD_MASK  0x00000000000000ffULL
+#define NRC_PORT5_LINK_SETTINGS_RETRY_LIMIT_SHIFT    8
+#define NRC_PORT5_LINK_SETTINGS_RETRY_LIMIT_WIDTH    8
+#define NRC_PORT5_LINK_SETTINGS_RETRY_LIMIT_MASK     0x000000000000ff00ULL
+#define NRC_PORT5_LINK_SETTINGS_LANE_DRAIN_SHIFT     16
+#define NRC_PORT5_LINK_SETTINGS_LANE_DRAIN_WIDTH     16
+#define NRC_PORT5_LINK_SETTINGS_LANE_DRAIN_MASK      0x00000000ffff0000ULL
+#define NRC_PORT5_LINK_SETTINGS_INTERLEAVE_SHIFT     32
+#define NRC_PORT5_LINK_SETTINGS_INTERLEAVE_WIDTH     1
+#define NRC_PORT5_LINK_SETTINGS_INTERLEAVE_MASK      0x0000000100000000ULL
+
 /* port6_link_status (RO, 20 bits): link state, widths and lane masks */
 /*   up (bits 0..0): the link is up */
 /*   tx_width (bits 3..1): lanes the transmitter uses */
@@ -754,8 +886,8 @@
 /*   rx_mask (bits 15..12): lanes in use, receive side */
 /*   lanes_removed (bits 18..16): lanes removed as bad */
 /*   stalled (bits 19..19): the link is dead: nothing acknowledged for the watchdog's limit; the port discards what the chip sends on it until reset */
-#define NRC_PORT6_LINK_STATUS_ADDR                0x130ULL
-#define NRC_PORT6_LINK_STATUS_OFFSET              0x980ULL
+#define NRC_PORT6_LINK_STATUS_ADDR                0x160ULL
+#define NRC_PORT6_LINK_STATUS_OFFSET              0xb00ULL
 #define NRC_PORT6_LINK_STATUS_WIDTH               20
 #define NRC_PORT6_LINK_STATUS_RESET               0x0000000000000000ULL
 #define NRC_PORT6_LINK_STATUS_UP_SHIFT            0
@@ -785,8 +917,8 @@
 /*   chip_type (bits 2..1): far end chip type (0 NIC, 1 NRC) */
 /*   chip_id (bits 23..8): far end chip ID */
 /*   port (bits 28..24): far end port number */
-#define NRC_PORT6_PEER_ADDR            0x131ULL
-#define NRC_PORT6_PEER_OFFSET          0x988ULL
+#define NRC_PORT6_PEER_ADDR            0x161ULL
+#define NRC_PORT6_PEER_OFFSET          0xb08ULL
 #define NRC_PORT6_PEER_WIDTH           29
 #define NRC_PORT6_PEER_RESET           0x0000000000000000ULL
 #define NRC_PORT6_PEER_VALID_SHIFT     0
@@ -803,40 +935,40 @@
 #define NRC_PORT6_PEER_PORT_MASK       0x000000001f000000ULL
 
 /* port6_ltps_sent (RO, 32 bits): link transfer packets sent */
-#define NRC_PORT6_LTPS_SENT_ADDR   0x132ULL
-#define NRC_PORT6_LTPS_SENT_OFFSET 0x990ULL
+#define NRC_PORT6_LTPS_SENT_ADDR   0x162ULL
+#define NRC_PORT6_LTPS_SENT_OFFSET 0xb10ULL
 #define NRC_PORT6_LTPS_SENT_WIDTH  32
 #define NRC_PORT6_LTPS_SENT_RESET  0x0000000000000000ULL
 
 /* port6_ltps_good (RO, 32 bits): link transfer packets received with a good CRC */
-#define NRC_PORT6_LTPS_GOOD_ADDR   0x133ULL
-#define NRC_PORT6_LTPS_GOOD_OFFSET 0x998ULL
+#define NRC_PORT6_LTPS_GOOD_ADDR   0x163ULL
+#define NRC_PORT6_LTPS_GOOD_OFFSET 0xb18ULL
 #define NRC_PORT6_LTPS_GOOD_WIDTH  32
 #define NRC_PORT6_LTPS_GOOD_RESET  0x0000000000000000ULL
 
 /* port6_ltps_bad (RO, 32 bits): link transfer packets received with a bad CRC */
-#define NRC_PORT6_LTPS_BAD_ADDR   0x134ULL
-#define NRC_PORT6_LTPS_BAD_OFFSET 0x9a0ULL
+#define NRC_PORT6_LTPS_BAD_ADDR   0x164ULL
+#define NRC_PORT6_LTPS_BAD_OFFSET 0xb20ULL
 #define NRC_PORT6_LTPS_BAD_WIDTH  32
 #define NRC_PORT6_LTPS_BAD_RESET  0x0000000000000000ULL
 
 /* port6_retries (RO, 16 bits): retry requests sent */
-#define NRC_PORT6_RETRIES_ADDR   0x135ULL
-#define NRC_PORT6_RETRIES_OFFSET 0x9a8ULL
+#define NRC_PORT6_RETRIES_ADDR   0x165ULL
+#define NRC_PORT6_RETRIES_OFFSET 0xb28ULL
 #define NRC_PORT6_RETRIES_WIDTH  16
 #define NRC_PORT6_RETRIES_RESET  0x0000000000000000ULL
 
 /* port6_replays (RO, 16 bits): replays performed */
-#define NRC_PORT6_REPLAYS_ADDR   0x136ULL
-#define NRC_PORT6_REPLAYS_OFFSET 0x9b0ULL
+#define NRC_PORT6_REPLAYS_ADDR   0x166ULL
+#define NRC_PORT6_REPLAYS_OFFSET 0xb30ULL
 #define NRC_PORT6_REPLAYS_WIDTH  16
 #define NRC_PORT6_REPLAYS_RESET  0x0000000000000000ULL
 
 /* port6_drops (RO, 32 bits): flits dropped by the receiver */
 /*   dirty (bits 15..0): packets dropped on receive as dirty, every reason (saturating) */
 /*   core (bits 31..16): flits the core could not take */
-#define NRC_PORT6_DROPS_ADDR        0x137ULL
-#define NRC_PORT6_DROPS_OFFSET      0x9b8ULL
+#define NRC_PORT6_DROPS_ADDR        0x167ULL
+#define NRC_PORT6_DROPS_OFFSET      0xb38ULL
 #define NRC_PORT6_DROPS_WIDTH       32
 #define NRC_PORT6_DROPS_RESET       0x0000000000000000ULL
 #define NRC_PORT6_DROPS_DIRTY_SHIFT 0
@@ -846,6 +978,28 @@
 #define NRC_PORT6_DROPS_CORE_WIDTH  16
 #define NRC_PORT6_DROPS_CORE_MASK   0x00000000ffff0000ULL
 
+/* port6_link_settings (RW, 33 bits): lane removal, retraining and VC mode (reset: the configuration's); the endpoint follows a write at once, a change of the VC mode to whole packets once the packets sent interleaved have ended */
+/*   lane_threshold (bits 7..0): lane error score that removes a lane (0: never remove) */
+/*   retry_limit (bits 15..8): retry requests in a row without a delivered LTP before the link trains again (1..255) */
+/*   lane_drain (bits 31..16): delivered LTPs per one-point decrease of every lane's error score (1..65535) */
+/*   interleave (bits 32..32): VC mode: 1 lets other VCs fill a stalled packet's LTP slots, 0 sends whole packets */
+#define NRC_PORT6_LINK_SETTINGS_ADDR                 0x168ULL
+#define NRC_PORT6_LINK_SETTINGS_OFFSET               0xb40ULL
+#define NRC_PORT6_LINK_SETTINGS_WIDTH                33
+#define NRC_PORT6_LINK_SETTINGS_RESET                0x0000000100100808ULL
+#define NRC_PORT6_LINK_SETTINGS_LANE_THRESHOLD_SHIFT 0
+#define NRC_PORT6_LINK_SETTINGS_LANE_THRESHOLD_WIDTH 8
+#define NRC_PORT6_LINK_SETTINGS_LANE_THRESHOLD_MASK  0x00000000000000ffULL
+#define NRC_PORT6_LINK_SETTINGS_RETRY_LIMIT_SHIFT    8
+#define NRC_PORT6_LINK_SETTINGS_RETRY_LIMIT_WIDTH    8
+#define NRC_PORT6_LINK_SETTINGS_RETRY_LIMIT_MASK     0x000000000000ff00ULL
+#define NRC_PORT6_LINK_SETTINGS_LANE_DRAIN_SHIFT     16
+#define NRC_PORT6_LINK_SETTINGS_LANE_DRAIN_WIDTH     16
+#define NRC_PORT6_LINK_SETTINGS_LANE_DRAIN_MASK      0x00000000ffff0000ULL
+#define NRC_PORT6_LINK_SETTINGS_INTERLEAVE_SHIFT     32
+#define NRC_PORT6_LINK_SETTINGS_INTERLEAVE_WIDTH     1
+#define NRC_PORT6_LINK_SETTINGS_INTERLEAVE_MASK      0x0000000100000000ULL
+
 /* port7_link_status (RO, 20 bits): link state, widths and lane masks */
 /*   up (bits 0..0): the link is up */
 /*   tx_width (bits 3..1): lanes the transmitter uses */
@@ -854,8 +1008,8 @@
 /*   rx_mask (bits 15..12): lanes in use, receive side */
 /*   lanes_removed (bits 18..16): lanes removed as bad */
 /*   stalled (bits 19..19): the link is dead: nothing acknowledged for the watchdog's limit; the port discards what the chip sends on it until reset */
-#define NRC_PORT7_LINK_STATUS_ADDR                0x138ULL
-#define NRC_PORT7_LINK_STATUS_OFFSET              0x9c0ULL
+#define NRC_PORT7_LINK_STATUS_ADDR                0x170ULL
+#define NRC_PORT7_LINK_STATUS_OFFSET              0xb80ULL
 #define NRC_PORT7_LINK_STATUS_WIDTH               20
 #define NRC_PORT7_LINK_STATUS_RESET               0x0000000000000000ULL
 #define NRC_PORT7_LINK_STATUS_UP_SHIFT            0
@@ -885,8 +1039,8 @@
 /*   chip_type (bits 2..1): far end chip type (0 NIC, 1 NRC) */
 /*   chip_id (bits 23..8): far end chip ID */
 /*   port (bits 28..24): far end port number */
-#define NRC_PORT7_PEER_ADDR            0x139ULL
-#define NRC_PORT7_PEER_OFFSET          0x9c8ULL
+#define NRC_PORT7_PEER_ADDR            0x171ULL
+#define NRC_PORT7_PEER_OFFSET          0xb88ULL
 #define NRC_PORT7_PEER_WIDTH           29
 #define NRC_PORT7_PEER_RESET           0x0000000000000000ULL
 #define NRC_PORT7_PEER_VALID_SHIFT     0
@@ -903,40 +1057,40 @@
 #define NRC_PORT7_PEER_PORT_MASK       0x000000001f000000ULL
 
 /* port7_ltps_sent (RO, 32 bits): link transfer packets sent */
-#define NRC_PORT7_LTPS_SENT_ADDR   0x13aULL
-#define NRC_PORT7_LTPS_SENT_OFFSET 0x9d0ULL
+#define NRC_PORT7_LTPS_SENT_ADDR   0x172ULL
+#define NRC_PORT7_LTPS_SENT_OFFSET 0xb90ULL
 #define NRC_PORT7_LTPS_SENT_WIDTH  32
 #define NRC_PORT7_LTPS_SENT_RESET  0x0000000000000000ULL
 
 /* port7_ltps_good (RO, 32 bits): link transfer packets received with a good CRC */
-#define NRC_PORT7_LTPS_GOOD_ADDR   0x13bULL
-#define NRC_PORT7_LTPS_GOOD_OFFSET 0x9d8ULL
+#define NRC_PORT7_LTPS_GOOD_ADDR   0x173ULL
+#define NRC_PORT7_LTPS_GOOD_OFFSET 0xb98ULL
 #define NRC_PORT7_LTPS_GOOD_WIDTH  32
 #define NRC_PORT7_LTPS_GOOD_RESET  0x0000000000000000ULL
 
 /* port7_ltps_bad (RO, 32 bits): link transfer packets received with a bad CRC */
-#define NRC_PORT7_LTPS_BAD_ADDR   0x13cULL
-#define NRC_PORT7_LTPS_BAD_OFFSET 0x9e0ULL
+#define NRC_PORT7_LTPS_BAD_ADDR   0x174ULL
+#define NRC_PORT7_LTPS_BAD_OFFSET 0xba0ULL
 #define NRC_PORT7_LTPS_BAD_WIDTH  32
 #define NRC_PORT7_LTPS_BAD_RESET  0x0000000000000000ULL
 
 /* port7_retries (RO, 16 bits): retry requests sent */
-#define NRC_PORT7_RETRIES_ADDR   0x13dULL
-#define NRC_PORT7_RETRIES_OFFSET 0x9e8ULL
+#define NRC_PORT7_RETRIES_ADDR   0x175ULL
+#define NRC_PORT7_RETRIES_OFFSET 0xba8ULL
 #define NRC_PORT7_RETRIES_WIDTH  16
 #define NRC_PORT7_RETRIES_RESET  0x0000000000000000ULL
 
 /* port7_replays (RO, 16 bits): replays performed */
-#define NRC_PORT7_REPLAYS_ADDR   0x13eULL
-#define NRC_PORT7_REPLAYS_OFFSET 0x9f0ULL
+#define NRC_PORT7_REPLAYS_ADDR   0x176ULL
+#define NRC_PORT7_REPLAYS_OFFSET 0xbb0ULL
 #define NRC_PORT7_REPLAYS_WIDTH  16
 #define NRC_PORT7_REPLAYS_RESET  0x0000000000000000ULL
 
 /* port7_drops (RO, 32 bits): flits dropped by the receiver */
 /*   dirty (bits 15..0): packets dropped on receive as dirty, every reason (saturating) */
 /*   core (bits 31..16): flits the core could not take */
-#define NRC_PORT7_DROPS_ADDR        0x13fULL
-#define NRC_PORT7_DROPS_OFFSET      0x9f8ULL
+#define NRC_PORT7_DROPS_ADDR        0x177ULL
+#define NRC_PORT7_DROPS_OFFSET      0xbb8ULL
 #define NRC_PORT7_DROPS_WIDTH       32
 #define NRC_PORT7_DROPS_RESET       0x0000000000000000ULL
 #define NRC_PORT7_DROPS_DIRTY_SHIFT 0
@@ -945,6 +1099,28 @@
 #define NRC_PORT7_DROPS_CORE_SHIFT  16
 #define NRC_PORT7_DROPS_CORE_WIDTH  16
 #define NRC_PORT7_DROPS_CORE_MASK   0x00000000ffff0000ULL
+
+/* port7_link_settings (RW, 33 bits): lane removal, retraining and VC mode (reset: the configuration's); the endpoint follows a write at once, a change of the VC mode to whole packets once the packets sent interleaved have ended */
+/*   lane_threshold (bits 7..0): lane error score that removes a lane (0: never remove) */
+/*   retry_limit (bits 15..8): retry requests in a row without a delivered LTP before the link trains again (1..255) */
+/*   lane_drain (bits 31..16): delivered LTPs per one-point decrease of every lane's error score (1..65535) */
+/*   interleave (bits 32..32): VC mode: 1 lets other VCs fill a stalled packet's LTP slots, 0 sends whole packets */
+#define NRC_PORT7_LINK_SETTINGS_ADDR                 0x178ULL
+#define NRC_PORT7_LINK_SETTINGS_OFFSET               0xbc0ULL
+#define NRC_PORT7_LINK_SETTINGS_WIDTH                33
+#define NRC_PORT7_LINK_SETTINGS_RESET                0x0000000100100808ULL
+#define NRC_PORT7_LINK_SETTINGS_LANE_THRESHOLD_SHIFT 0
+#define NRC_PORT7_LINK_SETTINGS_LANE_THRESHOLD_WIDTH 8
+#define NRC_PORT7_LINK_SETTINGS_LANE_THRESHOLD_MASK  0x00000000000000ffULL
+#define NRC_PORT7_LINK_SETTINGS_RETRY_LIMIT_SHIFT    8
+#define NRC_PORT7_LINK_SETTINGS_RETRY_LIMIT_WIDTH    8
+#define NRC_PORT7_LINK_SETTINGS_RETRY_LIMIT_MASK     0x000000000000ff00ULL
+#define NRC_PORT7_LINK_SETTINGS_LANE_DRAIN_SHIFT     16
+#define NRC_PORT7_LINK_SETTINGS_LANE_DRAIN_WIDTH     16
+#define NRC_PORT7_LINK_SETTINGS_LANE_DRAIN_MASK      0x00000000ffff0000ULL
+#define NRC_PORT7_LINK_SETTINGS_INTERLEAVE_SHIFT     32
+#define NRC_PORT7_LINK_SETTINGS_INTERLEAVE_WIDTH     1
+#define NRC_PORT7_LINK_SETTINGS_INTERLEAVE_MASK      0x0000000100000000ULL
 
 /* port0_flits_in (CNT, 32 bits): flits that arrived on the port's input channel (any VC, whatever their fate) */
 #define NRC_PORT0_FLITS_IN_ADDR   0x400ULL

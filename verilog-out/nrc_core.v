@@ -2,7 +2,7 @@
 // the router core, 5 ports: per port the input side (DAMQ, route lookup, VC policy, head rewrite), the routing of 256 destinations (adaptive among the allowed ports, or deterministic), the switch (allocators, tiled crossbar, output units with credits), and the management plane (relay-station mesh in one row of 5, the management agent with its I2C EEPROM, the register file with the indirect route-table access); router channels in and out, head in to head out 3 cycles (2 without router.route_stage)
 
 
-module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$credits,inputs$1$valid,inputs$1$flit,inputs$1$vc,inputs$1$credits,inputs$2$valid,inputs$2$flit,inputs$2$vc,inputs$2$credits,inputs$3$valid,inputs$3$flit,inputs$3$vc,inputs$3$credits,inputs$4$valid,inputs$4$flit,inputs$4$vc,inputs$4$credits,outputs$0$valid,outputs$0$flit,outputs$0$vc,outputs$0$credits,outputs$1$valid,outputs$1$flit,outputs$1$vc,outputs$1$credits,outputs$2$valid,outputs$2$flit,outputs$2$vc,outputs$2$credits,outputs$3$valid,outputs$3$flit,outputs$3$vc,outputs$3$credits,outputs$4$valid,outputs$4$flit,outputs$4$vc,outputs$4$credits,deterministic,link_faults,discards$0,discards$1,discards$2,discards$3,discards$4,links$0$status,links$0$peer,links$0$ltps_sent,links$0$ltps_good,links$0$ltps_bad,links$0$retries,links$0$replays,links$0$drops,links$1$status,links$1$peer,links$1$ltps_sent,links$1$ltps_good,links$1$ltps_bad,links$1$retries,links$1$replays,links$1$drops,links$2$status,links$2$peer,links$2$ltps_sent,links$2$ltps_good,links$2$ltps_bad,links$2$retries,links$2$replays,links$2$drops,links$3$status,links$3$peer,links$3$ltps_sent,links$3$ltps_good,links$3$ltps_bad,links$3$retries,links$3$replays,links$3$drops,links$4$status,links$4$peer,links$4$ltps_sent,links$4$ltps_good,links$4$ltps_bad,links$4$retries,links$4$replays,links$4$drops,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in,chip_id,drops$0,drops$1,drops$2,drops$3,drops$4,flits_out,packets_out,errors);
+module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$credits,inputs$1$valid,inputs$1$flit,inputs$1$vc,inputs$1$credits,inputs$2$valid,inputs$2$flit,inputs$2$vc,inputs$2$credits,inputs$3$valid,inputs$3$flit,inputs$3$vc,inputs$3$credits,inputs$4$valid,inputs$4$flit,inputs$4$vc,inputs$4$credits,outputs$0$valid,outputs$0$flit,outputs$0$vc,outputs$0$credits,outputs$1$valid,outputs$1$flit,outputs$1$vc,outputs$1$credits,outputs$2$valid,outputs$2$flit,outputs$2$vc,outputs$2$credits,outputs$3$valid,outputs$3$flit,outputs$3$vc,outputs$3$credits,outputs$4$valid,outputs$4$flit,outputs$4$vc,outputs$4$credits,deterministic,link_faults,discards$0,discards$1,discards$2,discards$3,discards$4,links$0$status,links$0$peer,links$0$ltps_sent,links$0$ltps_good,links$0$ltps_bad,links$0$retries,links$0$replays,links$0$drops,links$0$settings,links$1$status,links$1$peer,links$1$ltps_sent,links$1$ltps_good,links$1$ltps_bad,links$1$retries,links$1$replays,links$1$drops,links$1$settings,links$2$status,links$2$peer,links$2$ltps_sent,links$2$ltps_good,links$2$ltps_bad,links$2$retries,links$2$replays,links$2$drops,links$2$settings,links$3$status,links$3$peer,links$3$ltps_sent,links$3$ltps_good,links$3$ltps_bad,links$3$retries,links$3$replays,links$3$drops,links$3$settings,links$4$status,links$4$peer,links$4$ltps_sent,links$4$ltps_good,links$4$ltps_bad,links$4$retries,links$4$replays,links$4$drops,links$4$settings,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in,chip_id,drops$0,drops$1,drops$2,drops$3,drops$4,flits_out,packets_out,errors);
     
     // Module arguments
     input wire  clock;
@@ -62,6 +62,7 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
     input wire  [63:0] links$0$retries;
     input wire  [63:0] links$0$replays;
     input wire  [63:0] links$0$drops;
+    output wire  [63:0] links$0$settings;
     input wire  [63:0] links$1$status;
     input wire  [63:0] links$1$peer;
     input wire  [63:0] links$1$ltps_sent;
@@ -70,6 +71,7 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
     input wire  [63:0] links$1$retries;
     input wire  [63:0] links$1$replays;
     input wire  [63:0] links$1$drops;
+    output wire  [63:0] links$1$settings;
     input wire  [63:0] links$2$status;
     input wire  [63:0] links$2$peer;
     input wire  [63:0] links$2$ltps_sent;
@@ -78,6 +80,7 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
     input wire  [63:0] links$2$retries;
     input wire  [63:0] links$2$replays;
     input wire  [63:0] links$2$drops;
+    output wire  [63:0] links$2$settings;
     input wire  [63:0] links$3$status;
     input wire  [63:0] links$3$peer;
     input wire  [63:0] links$3$ltps_sent;
@@ -86,6 +89,7 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
     input wire  [63:0] links$3$retries;
     input wire  [63:0] links$3$replays;
     input wire  [63:0] links$3$drops;
+    output wire  [63:0] links$3$settings;
     input wire  [63:0] links$4$status;
     input wire  [63:0] links$4$peer;
     input wire  [63:0] links$4$ltps_sent;
@@ -94,6 +98,7 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
     input wire  [63:0] links$4$retries;
     input wire  [63:0] links$4$replays;
     input wire  [63:0] links$4$drops;
+    output wire  [63:0] links$4$settings;
     output wire  i2c$scl_drive_low;
     output wire  i2c$sda_drive_low;
     input wire  i2c$scl_in;
@@ -913,6 +918,7 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
         .links$0$retries(links$0$retries),
         .links$0$replays(links$0$replays),
         .links$0$drops(links$0$drops),
+        .links$0$settings(links$0$settings),
         .links$1$status(links$1$status),
         .links$1$peer(links$1$peer),
         .links$1$ltps_sent(links$1$ltps_sent),
@@ -921,6 +927,7 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
         .links$1$retries(links$1$retries),
         .links$1$replays(links$1$replays),
         .links$1$drops(links$1$drops),
+        .links$1$settings(links$1$settings),
         .links$2$status(links$2$status),
         .links$2$peer(links$2$peer),
         .links$2$ltps_sent(links$2$ltps_sent),
@@ -929,6 +936,7 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
         .links$2$retries(links$2$retries),
         .links$2$replays(links$2$replays),
         .links$2$drops(links$2$drops),
+        .links$2$settings(links$2$settings),
         .links$3$status(links$3$status),
         .links$3$peer(links$3$peer),
         .links$3$ltps_sent(links$3$ltps_sent),
@@ -937,6 +945,7 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
         .links$3$retries(links$3$retries),
         .links$3$replays(links$3$replays),
         .links$3$drops(links$3$drops),
+        .links$3$settings(links$3$settings),
         .links$4$status(links$4$status),
         .links$4$peer(links$4$peer),
         .links$4$ltps_sent(links$4$ltps_sent),
@@ -945,6 +954,7 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
         .links$4$retries(links$4$retries),
         .links$4$replays(links$4$replays),
         .links$4$drops(links$4$drops),
+        .links$4$settings(links$4$settings),
         .route_table$index(mgmt$route_table$index),
         .route_table$ports(mgmt$route_table$ports),
         .route_table$write(mgmt$route_table$write),
@@ -1238,7 +1248,7 @@ module nrc_core(clock,reset,inputs$0$valid,inputs$0$flit,inputs$0$vc,inputs$0$cr
 endmodule // nrc_core
 
 
-module nrc_core$mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inbound$0$port,inbound$0$ready,inbound$1$valid,inbound$1$data,inbound$1$last,inbound$1$port,inbound$1$ready,inbound$2$valid,inbound$2$data,inbound$2$last,inbound$2$port,inbound$2$ready,inbound$3$valid,inbound$3$data,inbound$3$last,inbound$3$port,inbound$3$ready,inbound$4$valid,inbound$4$data,inbound$4$last,inbound$4$port,inbound$4$ready,outbound$0$valid,outbound$0$data,outbound$0$last,outbound$0$port,outbound$0$ready,outbound$1$valid,outbound$1$data,outbound$1$last,outbound$1$port,outbound$1$ready,outbound$2$valid,outbound$2$data,outbound$2$last,outbound$2$port,outbound$2$ready,outbound$3$valid,outbound$3$data,outbound$3$last,outbound$3$port,outbound$3$ready,outbound$4$valid,outbound$4$data,outbound$4$last,outbound$4$port,outbound$4$ready,links$0$status,links$0$peer,links$0$ltps_sent,links$0$ltps_good,links$0$ltps_bad,links$0$retries,links$0$replays,links$0$drops,links$1$status,links$1$peer,links$1$ltps_sent,links$1$ltps_good,links$1$ltps_bad,links$1$retries,links$1$replays,links$1$drops,links$2$status,links$2$peer,links$2$ltps_sent,links$2$ltps_good,links$2$ltps_bad,links$2$retries,links$2$replays,links$2$drops,links$3$status,links$3$peer,links$3$ltps_sent,links$3$ltps_good,links$3$ltps_bad,links$3$retries,links$3$replays,links$3$drops,links$4$status,links$4$peer,links$4$ltps_sent,links$4$ltps_good,links$4$ltps_bad,links$4$retries,links$4$replays,links$4$drops,route_table$index,route_table$ports,route_table$write,route_table$read,counters$0$flit_in,counters$0$packet_in,counters$0$flit_out,counters$0$packet_out,counters$0$drops,counters$0$discarded,counters$0$discarded_head,counters$0$occupancy,counters$1$flit_in,counters$1$packet_in,counters$1$flit_out,counters$1$packet_out,counters$1$drops,counters$1$discarded,counters$1$discarded_head,counters$1$occupancy,counters$2$flit_in,counters$2$packet_in,counters$2$flit_out,counters$2$packet_out,counters$2$drops,counters$2$discarded,counters$2$discarded_head,counters$2$occupancy,counters$3$flit_in,counters$3$packet_in,counters$3$flit_out,counters$3$packet_out,counters$3$drops,counters$3$discarded,counters$3$discarded_head,counters$3$occupancy,counters$4$flit_in,counters$4$packet_in,counters$4$flit_out,counters$4$packet_out,counters$4$drops,counters$4$discarded,counters$4$discarded_head,counters$4$occupancy,chip_faults,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in,chip_id);
+module nrc_core$mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inbound$0$port,inbound$0$ready,inbound$1$valid,inbound$1$data,inbound$1$last,inbound$1$port,inbound$1$ready,inbound$2$valid,inbound$2$data,inbound$2$last,inbound$2$port,inbound$2$ready,inbound$3$valid,inbound$3$data,inbound$3$last,inbound$3$port,inbound$3$ready,inbound$4$valid,inbound$4$data,inbound$4$last,inbound$4$port,inbound$4$ready,outbound$0$valid,outbound$0$data,outbound$0$last,outbound$0$port,outbound$0$ready,outbound$1$valid,outbound$1$data,outbound$1$last,outbound$1$port,outbound$1$ready,outbound$2$valid,outbound$2$data,outbound$2$last,outbound$2$port,outbound$2$ready,outbound$3$valid,outbound$3$data,outbound$3$last,outbound$3$port,outbound$3$ready,outbound$4$valid,outbound$4$data,outbound$4$last,outbound$4$port,outbound$4$ready,links$0$status,links$0$peer,links$0$ltps_sent,links$0$ltps_good,links$0$ltps_bad,links$0$retries,links$0$replays,links$0$drops,links$0$settings,links$1$status,links$1$peer,links$1$ltps_sent,links$1$ltps_good,links$1$ltps_bad,links$1$retries,links$1$replays,links$1$drops,links$1$settings,links$2$status,links$2$peer,links$2$ltps_sent,links$2$ltps_good,links$2$ltps_bad,links$2$retries,links$2$replays,links$2$drops,links$2$settings,links$3$status,links$3$peer,links$3$ltps_sent,links$3$ltps_good,links$3$ltps_bad,links$3$retries,links$3$replays,links$3$drops,links$3$settings,links$4$status,links$4$peer,links$4$ltps_sent,links$4$ltps_good,links$4$ltps_bad,links$4$retries,links$4$replays,links$4$drops,links$4$settings,route_table$index,route_table$ports,route_table$write,route_table$read,counters$0$flit_in,counters$0$packet_in,counters$0$flit_out,counters$0$packet_out,counters$0$drops,counters$0$discarded,counters$0$discarded_head,counters$0$occupancy,counters$1$flit_in,counters$1$packet_in,counters$1$flit_out,counters$1$packet_out,counters$1$drops,counters$1$discarded,counters$1$discarded_head,counters$1$occupancy,counters$2$flit_in,counters$2$packet_in,counters$2$flit_out,counters$2$packet_out,counters$2$drops,counters$2$discarded,counters$2$discarded_head,counters$2$occupancy,counters$3$flit_in,counters$3$packet_in,counters$3$flit_out,counters$3$packet_out,counters$3$drops,counters$3$discarded,counters$3$discarded_head,counters$3$occupancy,counters$4$flit_in,counters$4$packet_in,counters$4$flit_out,counters$4$packet_out,counters$4$drops,counters$4$discarded,counters$4$discarded_head,counters$4$occupancy,chip_faults,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in,chip_id);
     
     // Module arguments
     input wire  clock;
@@ -1301,6 +1311,7 @@ module nrc_core$mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,i
     input wire  [63:0] links$0$retries;
     input wire  [63:0] links$0$replays;
     input wire  [63:0] links$0$drops;
+    output reg  [63:0] links$0$settings;
     input wire  [63:0] links$1$status;
     input wire  [63:0] links$1$peer;
     input wire  [63:0] links$1$ltps_sent;
@@ -1309,6 +1320,7 @@ module nrc_core$mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,i
     input wire  [63:0] links$1$retries;
     input wire  [63:0] links$1$replays;
     input wire  [63:0] links$1$drops;
+    output reg  [63:0] links$1$settings;
     input wire  [63:0] links$2$status;
     input wire  [63:0] links$2$peer;
     input wire  [63:0] links$2$ltps_sent;
@@ -1317,6 +1329,7 @@ module nrc_core$mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,i
     input wire  [63:0] links$2$retries;
     input wire  [63:0] links$2$replays;
     input wire  [63:0] links$2$drops;
+    output reg  [63:0] links$2$settings;
     input wire  [63:0] links$3$status;
     input wire  [63:0] links$3$peer;
     input wire  [63:0] links$3$ltps_sent;
@@ -1325,6 +1338,7 @@ module nrc_core$mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,i
     input wire  [63:0] links$3$retries;
     input wire  [63:0] links$3$replays;
     input wire  [63:0] links$3$drops;
+    output reg  [63:0] links$3$settings;
     input wire  [63:0] links$4$status;
     input wire  [63:0] links$4$peer;
     input wire  [63:0] links$4$ltps_sent;
@@ -1333,6 +1347,7 @@ module nrc_core$mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,i
     input wire  [63:0] links$4$retries;
     input wire  [63:0] links$4$replays;
     input wire  [63:0] links$4$drops;
+    output reg  [63:0] links$4$settings;
     output reg  [15:0] route_table$index;
     output reg  [4:0] route_table$ports;
     output reg  route_table$write;
@@ -1450,8 +1465,18 @@ module nrc_core$mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,i
     reg  registers$response$ready;
     wire  [63:0] registers$settings$0;
     wire  [63:0] registers$settings$1;
+    wire  [63:0] registers$settings$2;
+    wire  [63:0] registers$settings$3;
+    wire  [63:0] registers$settings$4;
+    wire  [63:0] registers$settings$5;
+    wire  [63:0] registers$settings$6;
     wire  registers$written$0;
     wire  registers$written$1;
+    wire  registers$written$2;
+    wire  registers$written$3;
+    wire  registers$written$4;
+    wire  registers$written$5;
+    wire  registers$written$6;
     reg  registers$events$0;
     reg  [63:0] registers$status$0;
     reg  [63:0] registers$status$1;
@@ -1544,6 +1569,7 @@ module nrc_core$mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,i
     reg  [11:0] port_drops;
     reg  [15:0] port_levels;
     reg  index_strobe_unused;
+    reg  settings_strobes_unused;
     
     // Sub module instances
     nrc_core$mgmt$mesh mesh(
@@ -1654,8 +1680,18 @@ module nrc_core$mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,i
         .response$ready(registers$response$ready),
         .settings$0(registers$settings$0),
         .settings$1(registers$settings$1),
+        .settings$2(registers$settings$2),
+        .settings$3(registers$settings$3),
+        .settings$4(registers$settings$4),
+        .settings$5(registers$settings$5),
+        .settings$6(registers$settings$6),
         .written$0(registers$written$0),
         .written$1(registers$written$1),
+        .written$2(registers$written$2),
+        .written$3(registers$written$3),
+        .written$4(registers$written$4),
+        .written$5(registers$written$5),
+        .written$6(registers$written$6),
         .events$0(registers$events$0),
         .status$0(registers$status$0),
         .status$1(registers$status$1),
@@ -1845,6 +1881,7 @@ module nrc_core$mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,i
         index_strobe_unused = registers$written$0;
         registers$status$0 = ((route_table$read) & 64'hffffffffffffffff);
         registers$events$0 = |(mesh$dropped & row_bits$0);
+        settings_strobes_unused = 1'b0;
         registers$status$1 = links$0$status;
         registers$status$2 = links$0$peer;
         registers$status$3 = links$0$ltps_sent;
@@ -1853,6 +1890,8 @@ module nrc_core$mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,i
         registers$status$6 = links$0$retries;
         registers$status$7 = links$0$replays;
         registers$status$8 = links$0$drops;
+        links$0$settings = registers$settings$2;
+        settings_strobes_unused = settings_strobes_unused | registers$written$2;
         registers$status$9 = links$1$status;
         registers$status$10 = links$1$peer;
         registers$status$11 = links$1$ltps_sent;
@@ -1861,6 +1900,8 @@ module nrc_core$mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,i
         registers$status$14 = links$1$retries;
         registers$status$15 = links$1$replays;
         registers$status$16 = links$1$drops;
+        links$1$settings = registers$settings$3;
+        settings_strobes_unused = settings_strobes_unused | registers$written$3;
         registers$status$17 = links$2$status;
         registers$status$18 = links$2$peer;
         registers$status$19 = links$2$ltps_sent;
@@ -1869,6 +1910,8 @@ module nrc_core$mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,i
         registers$status$22 = links$2$retries;
         registers$status$23 = links$2$replays;
         registers$status$24 = links$2$drops;
+        links$2$settings = registers$settings$4;
+        settings_strobes_unused = settings_strobes_unused | registers$written$4;
         registers$status$25 = links$3$status;
         registers$status$26 = links$3$peer;
         registers$status$27 = links$3$ltps_sent;
@@ -1877,6 +1920,8 @@ module nrc_core$mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,i
         registers$status$30 = links$3$retries;
         registers$status$31 = links$3$replays;
         registers$status$32 = links$3$drops;
+        links$3$settings = registers$settings$5;
+        settings_strobes_unused = settings_strobes_unused | registers$written$5;
         registers$status$33 = links$4$status;
         registers$status$34 = links$4$peer;
         registers$status$35 = links$4$ltps_sent;
@@ -1885,6 +1930,8 @@ module nrc_core$mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,i
         registers$status$38 = links$4$retries;
         registers$status$39 = links$4$replays;
         registers$status$40 = links$4$drops;
+        links$4$settings = registers$settings$6;
+        settings_strobes_unused = settings_strobes_unused | registers$written$6;
     end
     
     always @(*) agent$from_port$valid = mesh$to_nma$valid;
@@ -25549,7 +25596,7 @@ module nrc_core$mgmt$mesh$stations$4$routing(d,q,clock);
 endmodule // nrc_core$mgmt$mesh$stations$4$routing
 
 
-module nrc_core$mgmt$registers(clock,reset,request$valid,request$address,request$write,request$data,request$ready,response$valid,response$data,response$error,response$ready,settings$0,settings$1,written$0,written$1,events$0,status$0,status$1,status$2,status$3,status$4,status$5,status$6,status$7,status$8,status$9,status$10,status$11,status$12,status$13,status$14,status$15,status$16,status$17,status$18,status$19,status$20,status$21,status$22,status$23,status$24,status$25,status$26,status$27,status$28,status$29,status$30,status$31,status$32,status$33,status$34,status$35,status$36,status$37,status$38,status$39,status$40);
+module nrc_core$mgmt$registers(clock,reset,request$valid,request$address,request$write,request$data,request$ready,response$valid,response$data,response$error,response$ready,settings$0,settings$1,settings$2,settings$3,settings$4,settings$5,settings$6,written$0,written$1,written$2,written$3,written$4,written$5,written$6,events$0,status$0,status$1,status$2,status$3,status$4,status$5,status$6,status$7,status$8,status$9,status$10,status$11,status$12,status$13,status$14,status$15,status$16,status$17,status$18,status$19,status$20,status$21,status$22,status$23,status$24,status$25,status$26,status$27,status$28,status$29,status$30,status$31,status$32,status$33,status$34,status$35,status$36,status$37,status$38,status$39,status$40);
     
     // Module arguments
     input wire  clock;
@@ -25565,8 +25612,18 @@ module nrc_core$mgmt$registers(clock,reset,request$valid,request$address,request
     input wire  response$ready;
     output reg  [63:0] settings$0;
     output reg  [63:0] settings$1;
+    output reg  [63:0] settings$2;
+    output reg  [63:0] settings$3;
+    output reg  [63:0] settings$4;
+    output reg  [63:0] settings$5;
+    output reg  [63:0] settings$6;
     output reg  written$0;
     output reg  written$1;
+    output reg  written$2;
+    output reg  written$3;
+    output reg  written$4;
+    output reg  written$5;
+    output reg  written$6;
     input wire  events$0;
     input wire  [63:0] status$0;
     input wire  [63:0] status$1;
@@ -25613,52 +25670,67 @@ module nrc_core$mgmt$registers(clock,reset,request$valid,request$address,request
     // Constant declarations
     localparam  offsets$0 = 15'b1000000;
     localparam  offsets$1 = 15'b1000001;
-    localparam  offsets$2 = 15'b100000;
-    localparam  offsets$3 = 15'b1000010;
-    localparam  offsets$4 = 15'b100000000;
-    localparam  offsets$5 = 15'b100000001;
-    localparam  offsets$6 = 15'b100000010;
-    localparam  offsets$7 = 15'b100000011;
-    localparam  offsets$8 = 15'b100000100;
-    localparam  offsets$9 = 15'b100000101;
-    localparam  offsets$10 = 15'b100000110;
-    localparam  offsets$11 = 15'b100000111;
-    localparam  offsets$12 = 15'b100001000;
-    localparam  offsets$13 = 15'b100001001;
-    localparam  offsets$14 = 15'b100001010;
-    localparam  offsets$15 = 15'b100001011;
-    localparam  offsets$16 = 15'b100001100;
-    localparam  offsets$17 = 15'b100001101;
-    localparam  offsets$18 = 15'b100001110;
-    localparam  offsets$19 = 15'b100001111;
-    localparam  offsets$20 = 15'b100010000;
-    localparam  offsets$21 = 15'b100010001;
-    localparam  offsets$22 = 15'b100010010;
-    localparam  offsets$23 = 15'b100010011;
-    localparam  offsets$24 = 15'b100010100;
-    localparam  offsets$25 = 15'b100010101;
-    localparam  offsets$26 = 15'b100010110;
-    localparam  offsets$27 = 15'b100010111;
-    localparam  offsets$28 = 15'b100011000;
-    localparam  offsets$29 = 15'b100011001;
-    localparam  offsets$30 = 15'b100011010;
-    localparam  offsets$31 = 15'b100011011;
-    localparam  offsets$32 = 15'b100011100;
-    localparam  offsets$33 = 15'b100011101;
-    localparam  offsets$34 = 15'b100011110;
-    localparam  offsets$35 = 15'b100011111;
-    localparam  offsets$36 = 15'b100100000;
-    localparam  offsets$37 = 15'b100100001;
-    localparam  offsets$38 = 15'b100100010;
-    localparam  offsets$39 = 15'b100100011;
-    localparam  offsets$40 = 15'b100100100;
-    localparam  offsets$41 = 15'b100100101;
-    localparam  offsets$42 = 15'b100100110;
-    localparam  offsets$43 = 15'b100100111;
+    localparam  offsets$2 = 15'b100001000;
+    localparam  offsets$3 = 15'b100011000;
+    localparam  offsets$4 = 15'b100101000;
+    localparam  offsets$5 = 15'b100111000;
+    localparam  offsets$6 = 15'b101001000;
+    localparam  offsets$7 = 15'b100000;
+    localparam  offsets$8 = 15'b1000010;
+    localparam  offsets$9 = 15'b100000000;
+    localparam  offsets$10 = 15'b100000001;
+    localparam  offsets$11 = 15'b100000010;
+    localparam  offsets$12 = 15'b100000011;
+    localparam  offsets$13 = 15'b100000100;
+    localparam  offsets$14 = 15'b100000101;
+    localparam  offsets$15 = 15'b100000110;
+    localparam  offsets$16 = 15'b100000111;
+    localparam  offsets$17 = 15'b100010000;
+    localparam  offsets$18 = 15'b100010001;
+    localparam  offsets$19 = 15'b100010010;
+    localparam  offsets$20 = 15'b100010011;
+    localparam  offsets$21 = 15'b100010100;
+    localparam  offsets$22 = 15'b100010101;
+    localparam  offsets$23 = 15'b100010110;
+    localparam  offsets$24 = 15'b100010111;
+    localparam  offsets$25 = 15'b100100000;
+    localparam  offsets$26 = 15'b100100001;
+    localparam  offsets$27 = 15'b100100010;
+    localparam  offsets$28 = 15'b100100011;
+    localparam  offsets$29 = 15'b100100100;
+    localparam  offsets$30 = 15'b100100101;
+    localparam  offsets$31 = 15'b100100110;
+    localparam  offsets$32 = 15'b100100111;
+    localparam  offsets$33 = 15'b100110000;
+    localparam  offsets$34 = 15'b100110001;
+    localparam  offsets$35 = 15'b100110010;
+    localparam  offsets$36 = 15'b100110011;
+    localparam  offsets$37 = 15'b100110100;
+    localparam  offsets$38 = 15'b100110101;
+    localparam  offsets$39 = 15'b100110110;
+    localparam  offsets$40 = 15'b100110111;
+    localparam  offsets$41 = 15'b101000000;
+    localparam  offsets$42 = 15'b101000001;
+    localparam  offsets$43 = 15'b101000010;
+    localparam  offsets$44 = 15'b101000011;
+    localparam  offsets$45 = 15'b101000100;
+    localparam  offsets$46 = 15'b101000101;
+    localparam  offsets$47 = 15'b101000110;
+    localparam  offsets$48 = 15'b101000111;
     localparam  setting_resets$0 = 64'h0;
     localparam  setting_resets$1 = 64'h0;
+    localparam  setting_resets$2 = 64'h100100808;
+    localparam  setting_resets$3 = 64'h100100808;
+    localparam  setting_resets$4 = 64'h100100808;
+    localparam  setting_resets$5 = 64'h100100808;
+    localparam  setting_resets$6 = 64'h100100808;
     localparam  setting_masks$0 = 64'hffff;
     localparam  setting_masks$1 = 64'h1f;
+    localparam  setting_masks$2 = 64'h1ffffffff;
+    localparam  setting_masks$3 = 64'h1ffffffff;
+    localparam  setting_masks$4 = 64'h1ffffffff;
+    localparam  setting_masks$5 = 64'h1ffffffff;
+    localparam  setting_masks$6 = 64'h1ffffffff;
     localparam  status_masks$0 = 64'h1f;
     localparam  status_masks$1 = 64'hfffff;
     localparam  status_masks$2 = 64'h1fffffff;
@@ -25712,12 +25784,42 @@ module nrc_core$mgmt$registers(clock,reset,request$valid,request$address,request
     reg  [63:0] setting$1$d;
     wire  [63:0] setting$1$q;
     reg  setting$1$clock;
+    reg  [63:0] setting$2$d;
+    wire  [63:0] setting$2$q;
+    reg  setting$2$clock;
+    reg  [63:0] setting$3$d;
+    wire  [63:0] setting$3$q;
+    reg  setting$3$clock;
+    reg  [63:0] setting$4$d;
+    wire  [63:0] setting$4$q;
+    reg  setting$4$clock;
+    reg  [63:0] setting$5$d;
+    wire  [63:0] setting$5$q;
+    reg  setting$5$clock;
+    reg  [63:0] setting$6$d;
+    wire  [63:0] setting$6$q;
+    reg  setting$6$clock;
     reg  strobe$0$d;
     wire  strobe$0$q;
     reg  strobe$0$clock;
     reg  strobe$1$d;
     wire  strobe$1$q;
     reg  strobe$1$clock;
+    reg  strobe$2$d;
+    wire  strobe$2$q;
+    reg  strobe$2$clock;
+    reg  strobe$3$d;
+    wire  strobe$3$q;
+    reg  strobe$3$clock;
+    reg  strobe$4$d;
+    wire  strobe$4$q;
+    reg  strobe$4$clock;
+    reg  strobe$5$d;
+    wire  strobe$5$q;
+    reg  strobe$5$clock;
+    reg  strobe$6$d;
+    wire  strobe$6$q;
+    reg  strobe$6$clock;
     reg  counters$clock;
     reg  counters$reset;
     reg  counters$events$0;
@@ -25767,6 +25869,11 @@ module nrc_core$mgmt$registers(clock,reset,request$valid,request$address,request
     reg  read$selects$41;
     reg  read$selects$42;
     reg  read$selects$43;
+    reg  read$selects$44;
+    reg  read$selects$45;
+    reg  read$selects$46;
+    reg  read$selects$47;
+    reg  read$selects$48;
     reg  [63:0] read$values$0;
     reg  [63:0] read$values$1;
     reg  [63:0] read$values$2;
@@ -25811,6 +25918,11 @@ module nrc_core$mgmt$registers(clock,reset,request$valid,request$address,request
     reg  [63:0] read$values$41;
     reg  [63:0] read$values$42;
     reg  [63:0] read$values$43;
+    reg  [63:0] read$values$44;
+    reg  [63:0] read$values$45;
+    reg  [63:0] read$values$46;
+    reg  [63:0] read$values$47;
+    reg  [63:0] read$values$48;
     wire  [63:0] read$value;
     wire  read$any;
     wire  read$marked;
@@ -25949,6 +26061,21 @@ module nrc_core$mgmt$registers(clock,reset,request$valid,request$address,request
     reg  hits$43$d;
     wire  hits$43$q;
     reg  hits$43$clock;
+    reg  hits$44$d;
+    wire  hits$44$q;
+    reg  hits$44$clock;
+    reg  hits$45$d;
+    wire  hits$45$q;
+    reg  hits$45$clock;
+    reg  hits$46$d;
+    wire  hits$46$q;
+    reg  hits$46$clock;
+    reg  hits$47$d;
+    wire  hits$47$q;
+    reg  hits$47$clock;
+    reg  hits$48$d;
+    wire  hits$48$q;
+    reg  hits$48$clock;
     reg  writes$0$d;
     wire  writes$0$q;
     reg  writes$0$clock;
@@ -25958,6 +26085,21 @@ module nrc_core$mgmt$registers(clock,reset,request$valid,request$address,request
     reg  writes$2$d;
     wire  writes$2$q;
     reg  writes$2$clock;
+    reg  writes$3$d;
+    wire  writes$3$q;
+    reg  writes$3$clock;
+    reg  writes$4$d;
+    wire  writes$4$q;
+    reg  writes$4$clock;
+    reg  writes$5$d;
+    wire  writes$5$q;
+    reg  writes$5$clock;
+    reg  writes$6$d;
+    wire  writes$6$q;
+    reg  writes$6$clock;
+    reg  writes$7$d;
+    wire  writes$7$q;
+    reg  writes$7$clock;
     reg  writing$d;
     wire  writing$q;
     reg  writing$clock;
@@ -25989,6 +26131,31 @@ module nrc_core$mgmt$registers(clock,reset,request$valid,request$address,request
         .q(setting$1$q),
         .clock(setting$1$clock)
     );
+    nrc_core$mgmt$registers$setting$2 setting$2(
+        .d(setting$2$d),
+        .q(setting$2$q),
+        .clock(setting$2$clock)
+    );
+    nrc_core$mgmt$registers$setting$3 setting$3(
+        .d(setting$3$d),
+        .q(setting$3$q),
+        .clock(setting$3$clock)
+    );
+    nrc_core$mgmt$registers$setting$4 setting$4(
+        .d(setting$4$d),
+        .q(setting$4$q),
+        .clock(setting$4$clock)
+    );
+    nrc_core$mgmt$registers$setting$5 setting$5(
+        .d(setting$5$d),
+        .q(setting$5$q),
+        .clock(setting$5$clock)
+    );
+    nrc_core$mgmt$registers$setting$6 setting$6(
+        .d(setting$6$d),
+        .q(setting$6$q),
+        .clock(setting$6$clock)
+    );
     nrc_core$mgmt$registers$strobe$0 strobe$0(
         .d(strobe$0$d),
         .q(strobe$0$q),
@@ -25998,6 +26165,31 @@ module nrc_core$mgmt$registers(clock,reset,request$valid,request$address,request
         .d(strobe$1$d),
         .q(strobe$1$q),
         .clock(strobe$1$clock)
+    );
+    nrc_core$mgmt$registers$strobe$2 strobe$2(
+        .d(strobe$2$d),
+        .q(strobe$2$q),
+        .clock(strobe$2$clock)
+    );
+    nrc_core$mgmt$registers$strobe$3 strobe$3(
+        .d(strobe$3$d),
+        .q(strobe$3$q),
+        .clock(strobe$3$clock)
+    );
+    nrc_core$mgmt$registers$strobe$4 strobe$4(
+        .d(strobe$4$d),
+        .q(strobe$4$q),
+        .clock(strobe$4$clock)
+    );
+    nrc_core$mgmt$registers$strobe$5 strobe$5(
+        .d(strobe$5$d),
+        .q(strobe$5$q),
+        .clock(strobe$5$clock)
+    );
+    nrc_core$mgmt$registers$strobe$6 strobe$6(
+        .d(strobe$6$d),
+        .q(strobe$6$q),
+        .clock(strobe$6$clock)
     );
     nrc_core$mgmt$registers$counters counters(
         .clock(counters$clock),
@@ -26051,6 +26243,11 @@ module nrc_core$mgmt$registers(clock,reset,request$valid,request$address,request
         .selects$41(read$selects$41),
         .selects$42(read$selects$42),
         .selects$43(read$selects$43),
+        .selects$44(read$selects$44),
+        .selects$45(read$selects$45),
+        .selects$46(read$selects$46),
+        .selects$47(read$selects$47),
+        .selects$48(read$selects$48),
         .values$0(read$values$0),
         .values$1(read$values$1),
         .values$2(read$values$2),
@@ -26095,6 +26292,11 @@ module nrc_core$mgmt$registers(clock,reset,request$valid,request$address,request
         .values$41(read$values$41),
         .values$42(read$values$42),
         .values$43(read$values$43),
+        .values$44(read$values$44),
+        .values$45(read$values$45),
+        .values$46(read$values$46),
+        .values$47(read$values$47),
+        .values$48(read$values$48),
         .value(read$value),
         .any(read$any),
         .marked(read$marked)
@@ -26324,6 +26526,31 @@ module nrc_core$mgmt$registers(clock,reset,request$valid,request$address,request
         .q(hits$43$q),
         .clock(hits$43$clock)
     );
+    nrc_core$mgmt$registers$hits$44 hits$44(
+        .d(hits$44$d),
+        .q(hits$44$q),
+        .clock(hits$44$clock)
+    );
+    nrc_core$mgmt$registers$hits$45 hits$45(
+        .d(hits$45$d),
+        .q(hits$45$q),
+        .clock(hits$45$clock)
+    );
+    nrc_core$mgmt$registers$hits$46 hits$46(
+        .d(hits$46$d),
+        .q(hits$46$q),
+        .clock(hits$46$clock)
+    );
+    nrc_core$mgmt$registers$hits$47 hits$47(
+        .d(hits$47$d),
+        .q(hits$47$q),
+        .clock(hits$47$clock)
+    );
+    nrc_core$mgmt$registers$hits$48 hits$48(
+        .d(hits$48$d),
+        .q(hits$48$q),
+        .clock(hits$48$clock)
+    );
     nrc_core$mgmt$registers$writes$0 writes$0(
         .d(writes$0$d),
         .q(writes$0$q),
@@ -26338,6 +26565,31 @@ module nrc_core$mgmt$registers(clock,reset,request$valid,request$address,request
         .d(writes$2$d),
         .q(writes$2$q),
         .clock(writes$2$clock)
+    );
+    nrc_core$mgmt$registers$writes$3 writes$3(
+        .d(writes$3$d),
+        .q(writes$3$q),
+        .clock(writes$3$clock)
+    );
+    nrc_core$mgmt$registers$writes$4 writes$4(
+        .d(writes$4$d),
+        .q(writes$4$q),
+        .clock(writes$4$clock)
+    );
+    nrc_core$mgmt$registers$writes$5 writes$5(
+        .d(writes$5$d),
+        .q(writes$5$q),
+        .clock(writes$5$clock)
+    );
+    nrc_core$mgmt$registers$writes$6 writes$6(
+        .d(writes$6$d),
+        .q(writes$6$q),
+        .clock(writes$6$clock)
+    );
+    nrc_core$mgmt$registers$writes$7 writes$7(
+        .d(writes$7$d),
+        .q(writes$7$q),
+        .clock(writes$7$clock)
     );
     nrc_core$mgmt$registers$writing writing(
         .d(writing$d),
@@ -26651,12 +26903,52 @@ module nrc_core$mgmt$registers(clock,reset,request$valid,request$address,request
             hits$43$d = request$address == offsets$43;
         end
         read$selects$43 = hits$43$q;
+        hits$44$clock = clock;
+        hits$44$d = hits$44$q;
+        if (accept) begin
+            hits$44$d = request$address == offsets$44;
+        end
+        read$selects$44 = hits$44$q;
+        hits$45$clock = clock;
+        hits$45$d = hits$45$q;
+        if (accept) begin
+            hits$45$d = request$address == offsets$45;
+        end
+        read$selects$45 = hits$45$q;
+        hits$46$clock = clock;
+        hits$46$d = hits$46$q;
+        if (accept) begin
+            hits$46$d = request$address == offsets$46;
+        end
+        read$selects$46 = hits$46$q;
+        hits$47$clock = clock;
+        hits$47$d = hits$47$q;
+        if (accept) begin
+            hits$47$d = request$address == offsets$47;
+        end
+        read$selects$47 = hits$47$q;
+        hits$48$clock = clock;
+        hits$48$d = hits$48$q;
+        if (accept) begin
+            hits$48$d = request$address == offsets$48;
+        end
+        read$selects$48 = hits$48$q;
         writes$0$clock = clock;
         writes$0$d = accept & request$write & (request$address == offsets$0);
         writes$1$clock = clock;
         writes$1$d = accept & request$write & (request$address == offsets$1);
         writes$2$clock = clock;
         writes$2$d = accept & request$write & (request$address == offsets$2);
+        writes$3$clock = clock;
+        writes$3$d = accept & request$write & (request$address == offsets$3);
+        writes$4$clock = clock;
+        writes$4$d = accept & request$write & (request$address == offsets$4);
+        writes$5$clock = clock;
+        writes$5$d = accept & request$write & (request$address == offsets$5);
+        writes$6$clock = clock;
+        writes$6$d = accept & request$write & (request$address == offsets$6);
+        writes$7$clock = clock;
+        writes$7$d = accept & request$write & (request$address == offsets$7);
         if (accept) begin
             writing$d = request$write;
             wdata$d = request$data;
@@ -26683,50 +26975,105 @@ module nrc_core$mgmt$registers(clock,reset,request$valid,request$address,request
         settings$1 = setting$1$q;
         written$1 = strobe$1$q;
         read$values$1 = setting$1$q;
+        setting$2$clock = clock;
+        setting$2$d = setting$2$q;
+        strobe$2$clock = clock;
+        strobe$2$d = 1'b0;
+        if (writes$2$q) begin
+            setting$2$d = wdata$q & setting_masks$2;
+            strobe$2$d = 1'b1;
+        end
+        settings$2 = setting$2$q;
+        written$2 = strobe$2$q;
+        read$values$2 = setting$2$q;
+        setting$3$clock = clock;
+        setting$3$d = setting$3$q;
+        strobe$3$clock = clock;
+        strobe$3$d = 1'b0;
+        if (writes$3$q) begin
+            setting$3$d = wdata$q & setting_masks$3;
+            strobe$3$d = 1'b1;
+        end
+        settings$3 = setting$3$q;
+        written$3 = strobe$3$q;
+        read$values$3 = setting$3$q;
+        setting$4$clock = clock;
+        setting$4$d = setting$4$q;
+        strobe$4$clock = clock;
+        strobe$4$d = 1'b0;
+        if (writes$4$q) begin
+            setting$4$d = wdata$q & setting_masks$4;
+            strobe$4$d = 1'b1;
+        end
+        settings$4 = setting$4$q;
+        written$4 = strobe$4$q;
+        read$values$4 = setting$4$q;
+        setting$5$clock = clock;
+        setting$5$d = setting$5$q;
+        strobe$5$clock = clock;
+        strobe$5$d = 1'b0;
+        if (writes$5$q) begin
+            setting$5$d = wdata$q & setting_masks$5;
+            strobe$5$d = 1'b1;
+        end
+        settings$5 = setting$5$q;
+        written$5 = strobe$5$q;
+        read$values$5 = setting$5$q;
+        setting$6$clock = clock;
+        setting$6$d = setting$6$q;
+        strobe$6$clock = clock;
+        strobe$6$d = 1'b0;
+        if (writes$6$q) begin
+            setting$6$d = wdata$q & setting_masks$6;
+            strobe$6$d = 1'b1;
+        end
+        settings$6 = setting$6$q;
+        written$6 = strobe$6$q;
+        read$values$6 = setting$6$q;
         counters$events$0 = events$0;
-        counters$clears$0 = writes$2$q;
-        read$values$2 = counters$values$0;
-        read$values$3 = status$0 & status_masks$0;
-        read$values$4 = status$1 & status_masks$1;
-        read$values$5 = status$2 & status_masks$2;
-        read$values$6 = status$3 & status_masks$3;
-        read$values$7 = status$4 & status_masks$4;
-        read$values$8 = status$5 & status_masks$5;
-        read$values$9 = status$6 & status_masks$6;
-        read$values$10 = status$7 & status_masks$7;
-        read$values$11 = status$8 & status_masks$8;
-        read$values$12 = status$9 & status_masks$9;
-        read$values$13 = status$10 & status_masks$10;
-        read$values$14 = status$11 & status_masks$11;
-        read$values$15 = status$12 & status_masks$12;
-        read$values$16 = status$13 & status_masks$13;
-        read$values$17 = status$14 & status_masks$14;
-        read$values$18 = status$15 & status_masks$15;
-        read$values$19 = status$16 & status_masks$16;
-        read$values$20 = status$17 & status_masks$17;
-        read$values$21 = status$18 & status_masks$18;
-        read$values$22 = status$19 & status_masks$19;
-        read$values$23 = status$20 & status_masks$20;
-        read$values$24 = status$21 & status_masks$21;
-        read$values$25 = status$22 & status_masks$22;
-        read$values$26 = status$23 & status_masks$23;
-        read$values$27 = status$24 & status_masks$24;
-        read$values$28 = status$25 & status_masks$25;
-        read$values$29 = status$26 & status_masks$26;
-        read$values$30 = status$27 & status_masks$27;
-        read$values$31 = status$28 & status_masks$28;
-        read$values$32 = status$29 & status_masks$29;
-        read$values$33 = status$30 & status_masks$30;
-        read$values$34 = status$31 & status_masks$31;
-        read$values$35 = status$32 & status_masks$32;
-        read$values$36 = status$33 & status_masks$33;
-        read$values$37 = status$34 & status_masks$34;
-        read$values$38 = status$35 & status_masks$35;
-        read$values$39 = status$36 & status_masks$36;
-        read$values$40 = status$37 & status_masks$37;
-        read$values$41 = status$38 & status_masks$38;
-        read$values$42 = status$39 & status_masks$39;
-        read$values$43 = status$40 & status_masks$40;
+        counters$clears$0 = writes$7$q;
+        read$values$7 = counters$values$0;
+        read$values$8 = status$0 & status_masks$0;
+        read$values$9 = status$1 & status_masks$1;
+        read$values$10 = status$2 & status_masks$2;
+        read$values$11 = status$3 & status_masks$3;
+        read$values$12 = status$4 & status_masks$4;
+        read$values$13 = status$5 & status_masks$5;
+        read$values$14 = status$6 & status_masks$6;
+        read$values$15 = status$7 & status_masks$7;
+        read$values$16 = status$8 & status_masks$8;
+        read$values$17 = status$9 & status_masks$9;
+        read$values$18 = status$10 & status_masks$10;
+        read$values$19 = status$11 & status_masks$11;
+        read$values$20 = status$12 & status_masks$12;
+        read$values$21 = status$13 & status_masks$13;
+        read$values$22 = status$14 & status_masks$14;
+        read$values$23 = status$15 & status_masks$15;
+        read$values$24 = status$16 & status_masks$16;
+        read$values$25 = status$17 & status_masks$17;
+        read$values$26 = status$18 & status_masks$18;
+        read$values$27 = status$19 & status_masks$19;
+        read$values$28 = status$20 & status_masks$20;
+        read$values$29 = status$21 & status_masks$21;
+        read$values$30 = status$22 & status_masks$22;
+        read$values$31 = status$23 & status_masks$23;
+        read$values$32 = status$24 & status_masks$24;
+        read$values$33 = status$25 & status_masks$25;
+        read$values$34 = status$26 & status_masks$26;
+        read$values$35 = status$27 & status_masks$27;
+        read$values$36 = status$28 & status_masks$28;
+        read$values$37 = status$29 & status_masks$29;
+        read$values$38 = status$30 & status_masks$30;
+        read$values$39 = status$31 & status_masks$31;
+        read$values$40 = status$32 & status_masks$32;
+        read$values$41 = status$33 & status_masks$33;
+        read$values$42 = status$34 & status_masks$34;
+        read$values$43 = status$35 & status_masks$35;
+        read$values$44 = status$36 & status_masks$36;
+        read$values$45 = status$37 & status_masks$37;
+        read$values$46 = status$38 & status_masks$38;
+        read$values$47 = status$39 & status_masks$39;
+        read$values$48 = status$40 & status_masks$40;
         if (advance) begin
             answered$d = staged$q;
             staged$d = 1'b0;
@@ -26754,6 +27101,16 @@ module nrc_core$mgmt$registers(clock,reset,request$valid,request$address,request
             strobe$0$d = 1'b0;
             setting$1$d = setting_resets$1;
             strobe$1$d = 1'b0;
+            setting$2$d = setting_resets$2;
+            strobe$2$d = 1'b0;
+            setting$3$d = setting_resets$3;
+            strobe$3$d = 1'b0;
+            setting$4$d = setting_resets$4;
+            strobe$4$d = 1'b0;
+            setting$5$d = setting_resets$5;
+            strobe$5$d = 1'b0;
+            setting$6$d = setting_resets$6;
+            strobe$6$d = 1'b0;
         end
     end
     
@@ -28022,6 +28379,101 @@ module nrc_core$mgmt$registers$hits$43(d,q,clock);
 endmodule // nrc_core$mgmt$registers$hits$43
 
 
+module nrc_core$mgmt$registers$hits$44(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$registers$hits$44
+
+
+module nrc_core$mgmt$registers$hits$45(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$registers$hits$45
+
+
+module nrc_core$mgmt$registers$hits$46(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$registers$hits$46
+
+
+module nrc_core$mgmt$registers$hits$47(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$registers$hits$47
+
+
+module nrc_core$mgmt$registers$hits$48(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$registers$hits$48
+
+
 module nrc_core$mgmt$registers$hits$5(d,q,clock);
     
     // Module arguments
@@ -28117,7 +28569,7 @@ module nrc_core$mgmt$registers$hits$9(d,q,clock);
 endmodule // nrc_core$mgmt$registers$hits$9
 
 
-module nrc_core$mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,selects$4,selects$5,selects$6,selects$7,selects$8,selects$9,selects$10,selects$11,selects$12,selects$13,selects$14,selects$15,selects$16,selects$17,selects$18,selects$19,selects$20,selects$21,selects$22,selects$23,selects$24,selects$25,selects$26,selects$27,selects$28,selects$29,selects$30,selects$31,selects$32,selects$33,selects$34,selects$35,selects$36,selects$37,selects$38,selects$39,selects$40,selects$41,selects$42,selects$43,values$0,values$1,values$2,values$3,values$4,values$5,values$6,values$7,values$8,values$9,values$10,values$11,values$12,values$13,values$14,values$15,values$16,values$17,values$18,values$19,values$20,values$21,values$22,values$23,values$24,values$25,values$26,values$27,values$28,values$29,values$30,values$31,values$32,values$33,values$34,values$35,values$36,values$37,values$38,values$39,values$40,values$41,values$42,values$43,value,any,marked);
+module nrc_core$mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,selects$4,selects$5,selects$6,selects$7,selects$8,selects$9,selects$10,selects$11,selects$12,selects$13,selects$14,selects$15,selects$16,selects$17,selects$18,selects$19,selects$20,selects$21,selects$22,selects$23,selects$24,selects$25,selects$26,selects$27,selects$28,selects$29,selects$30,selects$31,selects$32,selects$33,selects$34,selects$35,selects$36,selects$37,selects$38,selects$39,selects$40,selects$41,selects$42,selects$43,selects$44,selects$45,selects$46,selects$47,selects$48,values$0,values$1,values$2,values$3,values$4,values$5,values$6,values$7,values$8,values$9,values$10,values$11,values$12,values$13,values$14,values$15,values$16,values$17,values$18,values$19,values$20,values$21,values$22,values$23,values$24,values$25,values$26,values$27,values$28,values$29,values$30,values$31,values$32,values$33,values$34,values$35,values$36,values$37,values$38,values$39,values$40,values$41,values$42,values$43,values$44,values$45,values$46,values$47,values$48,value,any,marked);
     
     // Module arguments
     input wire  selects$0;
@@ -28164,6 +28616,11 @@ module nrc_core$mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,sele
     input wire  selects$41;
     input wire  selects$42;
     input wire  selects$43;
+    input wire  selects$44;
+    input wire  selects$45;
+    input wire  selects$46;
+    input wire  selects$47;
+    input wire  selects$48;
     input wire  [63:0] values$0;
     input wire  [63:0] values$1;
     input wire  [63:0] values$2;
@@ -28208,6 +28665,11 @@ module nrc_core$mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,sele
     input wire  [63:0] values$41;
     input wire  [63:0] values$42;
     input wire  [63:0] values$43;
+    input wire  [63:0] values$44;
+    input wire  [63:0] values$45;
+    input wire  [63:0] values$46;
+    input wire  [63:0] values$47;
+    input wire  [63:0] values$48;
     output reg  [63:0] value;
     output reg  any;
     output reg  marked;
@@ -28216,11 +28678,11 @@ module nrc_core$mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,sele
     localparam  tag_of$0 = 2'b1;
     localparam  tag_of$1 = 2'b1;
     localparam  tag_of$2 = 2'b1;
-    localparam  tag_of$3 = 2'b11;
-    localparam  tag_of$4 = 2'b11;
-    localparam  tag_of$5 = 2'b11;
-    localparam  tag_of$6 = 2'b11;
-    localparam  tag_of$7 = 2'b11;
+    localparam  tag_of$3 = 2'b1;
+    localparam  tag_of$4 = 2'b1;
+    localparam  tag_of$5 = 2'b1;
+    localparam  tag_of$6 = 2'b1;
+    localparam  tag_of$7 = 2'b1;
     localparam  tag_of$8 = 2'b11;
     localparam  tag_of$9 = 2'b11;
     localparam  tag_of$10 = 2'b11;
@@ -28257,6 +28719,11 @@ module nrc_core$mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,sele
     localparam  tag_of$41 = 2'b11;
     localparam  tag_of$42 = 2'b11;
     localparam  tag_of$43 = 2'b11;
+    localparam  tag_of$44 = 2'b11;
+    localparam  tag_of$45 = 2'b11;
+    localparam  tag_of$46 = 2'b11;
+    localparam  tag_of$47 = 2'b11;
+    localparam  tag_of$48 = 2'b11;
     localparam  zero = 64'h0;
     localparam  no_tag = 2'b0;
     
@@ -28822,6 +29289,26 @@ module nrc_core$mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,sele
             tree$106 = values$43;
             tags$106 = tag_of$43;
         end
+        if (selects$44) begin
+            tree$107 = values$44;
+            tags$107 = tag_of$44;
+        end
+        if (selects$45) begin
+            tree$108 = values$45;
+            tags$108 = tag_of$45;
+        end
+        if (selects$46) begin
+            tree$109 = values$46;
+            tags$109 = tag_of$46;
+        end
+        if (selects$47) begin
+            tree$110 = values$47;
+            tags$110 = tag_of$47;
+        end
+        if (selects$48) begin
+            tree$111 = values$48;
+            tags$111 = tag_of$48;
+        end
         tree$62 = tree$125 | tree$126;
         tags$62 = tags$125 | tags$126;
         tree$61 = tree$123 | tree$124;
@@ -28994,6 +29481,101 @@ module nrc_core$mgmt$registers$setting$1(d,q,clock);
 endmodule // nrc_core$mgmt$registers$setting$1
 
 
+module nrc_core$mgmt$registers$setting$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$registers$setting$2
+
+
+module nrc_core$mgmt$registers$setting$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$registers$setting$3
+
+
+module nrc_core$mgmt$registers$setting$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$registers$setting$4
+
+
+module nrc_core$mgmt$registers$setting$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$registers$setting$5
+
+
+module nrc_core$mgmt$registers$setting$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$registers$setting$6
+
+
 module nrc_core$mgmt$registers$staged(d,q,clock);
     
     // Module arguments
@@ -29049,6 +29631,101 @@ module nrc_core$mgmt$registers$strobe$1(d,q,clock);
     end
           
 endmodule // nrc_core$mgmt$registers$strobe$1
+
+
+module nrc_core$mgmt$registers$strobe$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$registers$strobe$2
+
+
+module nrc_core$mgmt$registers$strobe$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$registers$strobe$3
+
+
+module nrc_core$mgmt$registers$strobe$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$registers$strobe$4
+
+
+module nrc_core$mgmt$registers$strobe$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$registers$strobe$5
+
+
+module nrc_core$mgmt$registers$strobe$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$registers$strobe$6
 
 
 module nrc_core$mgmt$registers$wdata(d,q,clock);
@@ -29125,6 +29802,101 @@ module nrc_core$mgmt$registers$writes$2(d,q,clock);
     end
           
 endmodule // nrc_core$mgmt$registers$writes$2
+
+
+module nrc_core$mgmt$registers$writes$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$registers$writes$3
+
+
+module nrc_core$mgmt$registers$writes$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$registers$writes$4
+
+
+module nrc_core$mgmt$registers$writes$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$registers$writes$5
+
+
+module nrc_core$mgmt$registers$writes$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$registers$writes$6
+
+
+module nrc_core$mgmt$registers$writes$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_core$mgmt$registers$writes$7
 
 
 module nrc_core$mgmt$registers$writing(d,q,clock);

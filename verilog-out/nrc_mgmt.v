@@ -2,7 +2,7 @@
 // the router's management plane: 8 ports of management flit streams, the relay-station mesh, the management agent with its I2C EEPROM, the configuration loader and the router's register file (verilog-out/nrc.md)
 
 
-module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inbound$0$port,inbound$0$ready,inbound$1$valid,inbound$1$data,inbound$1$last,inbound$1$port,inbound$1$ready,inbound$2$valid,inbound$2$data,inbound$2$last,inbound$2$port,inbound$2$ready,inbound$3$valid,inbound$3$data,inbound$3$last,inbound$3$port,inbound$3$ready,inbound$4$valid,inbound$4$data,inbound$4$last,inbound$4$port,inbound$4$ready,inbound$5$valid,inbound$5$data,inbound$5$last,inbound$5$port,inbound$5$ready,inbound$6$valid,inbound$6$data,inbound$6$last,inbound$6$port,inbound$6$ready,inbound$7$valid,inbound$7$data,inbound$7$last,inbound$7$port,inbound$7$ready,outbound$0$valid,outbound$0$data,outbound$0$last,outbound$0$port,outbound$0$ready,outbound$1$valid,outbound$1$data,outbound$1$last,outbound$1$port,outbound$1$ready,outbound$2$valid,outbound$2$data,outbound$2$last,outbound$2$port,outbound$2$ready,outbound$3$valid,outbound$3$data,outbound$3$last,outbound$3$port,outbound$3$ready,outbound$4$valid,outbound$4$data,outbound$4$last,outbound$4$port,outbound$4$ready,outbound$5$valid,outbound$5$data,outbound$5$last,outbound$5$port,outbound$5$ready,outbound$6$valid,outbound$6$data,outbound$6$last,outbound$6$port,outbound$6$ready,outbound$7$valid,outbound$7$data,outbound$7$last,outbound$7$port,outbound$7$ready,links$0$status,links$0$peer,links$0$ltps_sent,links$0$ltps_good,links$0$ltps_bad,links$0$retries,links$0$replays,links$0$drops,links$1$status,links$1$peer,links$1$ltps_sent,links$1$ltps_good,links$1$ltps_bad,links$1$retries,links$1$replays,links$1$drops,links$2$status,links$2$peer,links$2$ltps_sent,links$2$ltps_good,links$2$ltps_bad,links$2$retries,links$2$replays,links$2$drops,links$3$status,links$3$peer,links$3$ltps_sent,links$3$ltps_good,links$3$ltps_bad,links$3$retries,links$3$replays,links$3$drops,links$4$status,links$4$peer,links$4$ltps_sent,links$4$ltps_good,links$4$ltps_bad,links$4$retries,links$4$replays,links$4$drops,links$5$status,links$5$peer,links$5$ltps_sent,links$5$ltps_good,links$5$ltps_bad,links$5$retries,links$5$replays,links$5$drops,links$6$status,links$6$peer,links$6$ltps_sent,links$6$ltps_good,links$6$ltps_bad,links$6$retries,links$6$replays,links$6$drops,links$7$status,links$7$peer,links$7$ltps_sent,links$7$ltps_good,links$7$ltps_bad,links$7$retries,links$7$replays,links$7$drops,route_table$index,route_table$ports,route_table$write,route_table$read,counters$0$flit_in,counters$0$packet_in,counters$0$flit_out,counters$0$packet_out,counters$0$drops,counters$0$discarded,counters$0$discarded_head,counters$0$occupancy,counters$1$flit_in,counters$1$packet_in,counters$1$flit_out,counters$1$packet_out,counters$1$drops,counters$1$discarded,counters$1$discarded_head,counters$1$occupancy,counters$2$flit_in,counters$2$packet_in,counters$2$flit_out,counters$2$packet_out,counters$2$drops,counters$2$discarded,counters$2$discarded_head,counters$2$occupancy,counters$3$flit_in,counters$3$packet_in,counters$3$flit_out,counters$3$packet_out,counters$3$drops,counters$3$discarded,counters$3$discarded_head,counters$3$occupancy,counters$4$flit_in,counters$4$packet_in,counters$4$flit_out,counters$4$packet_out,counters$4$drops,counters$4$discarded,counters$4$discarded_head,counters$4$occupancy,counters$5$flit_in,counters$5$packet_in,counters$5$flit_out,counters$5$packet_out,counters$5$drops,counters$5$discarded,counters$5$discarded_head,counters$5$occupancy,counters$6$flit_in,counters$6$packet_in,counters$6$flit_out,counters$6$packet_out,counters$6$drops,counters$6$discarded,counters$6$discarded_head,counters$6$occupancy,counters$7$flit_in,counters$7$packet_in,counters$7$flit_out,counters$7$packet_out,counters$7$drops,counters$7$discarded,counters$7$discarded_head,counters$7$occupancy,chip_faults,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in,chip_id);
+module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inbound$0$port,inbound$0$ready,inbound$1$valid,inbound$1$data,inbound$1$last,inbound$1$port,inbound$1$ready,inbound$2$valid,inbound$2$data,inbound$2$last,inbound$2$port,inbound$2$ready,inbound$3$valid,inbound$3$data,inbound$3$last,inbound$3$port,inbound$3$ready,inbound$4$valid,inbound$4$data,inbound$4$last,inbound$4$port,inbound$4$ready,inbound$5$valid,inbound$5$data,inbound$5$last,inbound$5$port,inbound$5$ready,inbound$6$valid,inbound$6$data,inbound$6$last,inbound$6$port,inbound$6$ready,inbound$7$valid,inbound$7$data,inbound$7$last,inbound$7$port,inbound$7$ready,outbound$0$valid,outbound$0$data,outbound$0$last,outbound$0$port,outbound$0$ready,outbound$1$valid,outbound$1$data,outbound$1$last,outbound$1$port,outbound$1$ready,outbound$2$valid,outbound$2$data,outbound$2$last,outbound$2$port,outbound$2$ready,outbound$3$valid,outbound$3$data,outbound$3$last,outbound$3$port,outbound$3$ready,outbound$4$valid,outbound$4$data,outbound$4$last,outbound$4$port,outbound$4$ready,outbound$5$valid,outbound$5$data,outbound$5$last,outbound$5$port,outbound$5$ready,outbound$6$valid,outbound$6$data,outbound$6$last,outbound$6$port,outbound$6$ready,outbound$7$valid,outbound$7$data,outbound$7$last,outbound$7$port,outbound$7$ready,links$0$status,links$0$peer,links$0$ltps_sent,links$0$ltps_good,links$0$ltps_bad,links$0$retries,links$0$replays,links$0$drops,links$0$settings,links$1$status,links$1$peer,links$1$ltps_sent,links$1$ltps_good,links$1$ltps_bad,links$1$retries,links$1$replays,links$1$drops,links$1$settings,links$2$status,links$2$peer,links$2$ltps_sent,links$2$ltps_good,links$2$ltps_bad,links$2$retries,links$2$replays,links$2$drops,links$2$settings,links$3$status,links$3$peer,links$3$ltps_sent,links$3$ltps_good,links$3$ltps_bad,links$3$retries,links$3$replays,links$3$drops,links$3$settings,links$4$status,links$4$peer,links$4$ltps_sent,links$4$ltps_good,links$4$ltps_bad,links$4$retries,links$4$replays,links$4$drops,links$4$settings,links$5$status,links$5$peer,links$5$ltps_sent,links$5$ltps_good,links$5$ltps_bad,links$5$retries,links$5$replays,links$5$drops,links$5$settings,links$6$status,links$6$peer,links$6$ltps_sent,links$6$ltps_good,links$6$ltps_bad,links$6$retries,links$6$replays,links$6$drops,links$6$settings,links$7$status,links$7$peer,links$7$ltps_sent,links$7$ltps_good,links$7$ltps_bad,links$7$retries,links$7$replays,links$7$drops,links$7$settings,route_table$index,route_table$ports,route_table$write,route_table$read,counters$0$flit_in,counters$0$packet_in,counters$0$flit_out,counters$0$packet_out,counters$0$drops,counters$0$discarded,counters$0$discarded_head,counters$0$occupancy,counters$1$flit_in,counters$1$packet_in,counters$1$flit_out,counters$1$packet_out,counters$1$drops,counters$1$discarded,counters$1$discarded_head,counters$1$occupancy,counters$2$flit_in,counters$2$packet_in,counters$2$flit_out,counters$2$packet_out,counters$2$drops,counters$2$discarded,counters$2$discarded_head,counters$2$occupancy,counters$3$flit_in,counters$3$packet_in,counters$3$flit_out,counters$3$packet_out,counters$3$drops,counters$3$discarded,counters$3$discarded_head,counters$3$occupancy,counters$4$flit_in,counters$4$packet_in,counters$4$flit_out,counters$4$packet_out,counters$4$drops,counters$4$discarded,counters$4$discarded_head,counters$4$occupancy,counters$5$flit_in,counters$5$packet_in,counters$5$flit_out,counters$5$packet_out,counters$5$drops,counters$5$discarded,counters$5$discarded_head,counters$5$occupancy,counters$6$flit_in,counters$6$packet_in,counters$6$flit_out,counters$6$packet_out,counters$6$drops,counters$6$discarded,counters$6$discarded_head,counters$6$occupancy,counters$7$flit_in,counters$7$packet_in,counters$7$flit_out,counters$7$packet_out,counters$7$drops,counters$7$discarded,counters$7$discarded_head,counters$7$occupancy,chip_faults,i2c$scl_drive_low,i2c$sda_drive_low,i2c$scl_in,i2c$sda_in,chip_id);
     
     // Module arguments
     input wire  clock;
@@ -95,6 +95,7 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
     input wire  [63:0] links$0$retries;
     input wire  [63:0] links$0$replays;
     input wire  [63:0] links$0$drops;
+    output reg  [63:0] links$0$settings;
     input wire  [63:0] links$1$status;
     input wire  [63:0] links$1$peer;
     input wire  [63:0] links$1$ltps_sent;
@@ -103,6 +104,7 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
     input wire  [63:0] links$1$retries;
     input wire  [63:0] links$1$replays;
     input wire  [63:0] links$1$drops;
+    output reg  [63:0] links$1$settings;
     input wire  [63:0] links$2$status;
     input wire  [63:0] links$2$peer;
     input wire  [63:0] links$2$ltps_sent;
@@ -111,6 +113,7 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
     input wire  [63:0] links$2$retries;
     input wire  [63:0] links$2$replays;
     input wire  [63:0] links$2$drops;
+    output reg  [63:0] links$2$settings;
     input wire  [63:0] links$3$status;
     input wire  [63:0] links$3$peer;
     input wire  [63:0] links$3$ltps_sent;
@@ -119,6 +122,7 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
     input wire  [63:0] links$3$retries;
     input wire  [63:0] links$3$replays;
     input wire  [63:0] links$3$drops;
+    output reg  [63:0] links$3$settings;
     input wire  [63:0] links$4$status;
     input wire  [63:0] links$4$peer;
     input wire  [63:0] links$4$ltps_sent;
@@ -127,6 +131,7 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
     input wire  [63:0] links$4$retries;
     input wire  [63:0] links$4$replays;
     input wire  [63:0] links$4$drops;
+    output reg  [63:0] links$4$settings;
     input wire  [63:0] links$5$status;
     input wire  [63:0] links$5$peer;
     input wire  [63:0] links$5$ltps_sent;
@@ -135,6 +140,7 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
     input wire  [63:0] links$5$retries;
     input wire  [63:0] links$5$replays;
     input wire  [63:0] links$5$drops;
+    output reg  [63:0] links$5$settings;
     input wire  [63:0] links$6$status;
     input wire  [63:0] links$6$peer;
     input wire  [63:0] links$6$ltps_sent;
@@ -143,6 +149,7 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
     input wire  [63:0] links$6$retries;
     input wire  [63:0] links$6$replays;
     input wire  [63:0] links$6$drops;
+    output reg  [63:0] links$6$settings;
     input wire  [63:0] links$7$status;
     input wire  [63:0] links$7$peer;
     input wire  [63:0] links$7$ltps_sent;
@@ -151,6 +158,7 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
     input wire  [63:0] links$7$retries;
     input wire  [63:0] links$7$replays;
     input wire  [63:0] links$7$drops;
+    output reg  [63:0] links$7$settings;
     output reg  [15:0] route_table$index;
     output reg  [7:0] route_table$ports;
     output reg  route_table$write;
@@ -299,8 +307,24 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
     reg  registers$response$ready;
     wire  [63:0] registers$settings$0;
     wire  [63:0] registers$settings$1;
+    wire  [63:0] registers$settings$2;
+    wire  [63:0] registers$settings$3;
+    wire  [63:0] registers$settings$4;
+    wire  [63:0] registers$settings$5;
+    wire  [63:0] registers$settings$6;
+    wire  [63:0] registers$settings$7;
+    wire  [63:0] registers$settings$8;
+    wire  [63:0] registers$settings$9;
     wire  registers$written$0;
     wire  registers$written$1;
+    wire  registers$written$2;
+    wire  registers$written$3;
+    wire  registers$written$4;
+    wire  registers$written$5;
+    wire  registers$written$6;
+    wire  registers$written$7;
+    wire  registers$written$8;
+    wire  registers$written$9;
     reg  registers$events$0;
     reg  registers$events$1;
     reg  [63:0] registers$status$0;
@@ -418,6 +442,7 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
     reg  [11:0] port_drops;
     reg  [15:0] port_levels;
     reg  index_strobe_unused;
+    reg  settings_strobes_unused;
     
     // Sub module instances
     nrc_mgmt$mesh mesh(
@@ -558,8 +583,24 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
         .response$ready(registers$response$ready),
         .settings$0(registers$settings$0),
         .settings$1(registers$settings$1),
+        .settings$2(registers$settings$2),
+        .settings$3(registers$settings$3),
+        .settings$4(registers$settings$4),
+        .settings$5(registers$settings$5),
+        .settings$6(registers$settings$6),
+        .settings$7(registers$settings$7),
+        .settings$8(registers$settings$8),
+        .settings$9(registers$settings$9),
         .written$0(registers$written$0),
         .written$1(registers$written$1),
+        .written$2(registers$written$2),
+        .written$3(registers$written$3),
+        .written$4(registers$written$4),
+        .written$5(registers$written$5),
+        .written$6(registers$written$6),
+        .written$7(registers$written$7),
+        .written$8(registers$written$8),
+        .written$9(registers$written$9),
         .events$0(registers$events$0),
         .events$1(registers$events$1),
         .status$0(registers$status$0),
@@ -820,6 +861,7 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
         registers$status$0 = ((route_table$read) & 64'hffffffffffffffff);
         registers$events$0 = |(mesh$dropped & row_bits$0);
         registers$events$1 = |(mesh$dropped & row_bits$1);
+        settings_strobes_unused = 1'b0;
         registers$status$1 = links$0$status;
         registers$status$2 = links$0$peer;
         registers$status$3 = links$0$ltps_sent;
@@ -828,6 +870,8 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
         registers$status$6 = links$0$retries;
         registers$status$7 = links$0$replays;
         registers$status$8 = links$0$drops;
+        links$0$settings = registers$settings$2;
+        settings_strobes_unused = settings_strobes_unused | registers$written$2;
         registers$status$9 = links$1$status;
         registers$status$10 = links$1$peer;
         registers$status$11 = links$1$ltps_sent;
@@ -836,6 +880,8 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
         registers$status$14 = links$1$retries;
         registers$status$15 = links$1$replays;
         registers$status$16 = links$1$drops;
+        links$1$settings = registers$settings$3;
+        settings_strobes_unused = settings_strobes_unused | registers$written$3;
         registers$status$17 = links$2$status;
         registers$status$18 = links$2$peer;
         registers$status$19 = links$2$ltps_sent;
@@ -844,6 +890,8 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
         registers$status$22 = links$2$retries;
         registers$status$23 = links$2$replays;
         registers$status$24 = links$2$drops;
+        links$2$settings = registers$settings$4;
+        settings_strobes_unused = settings_strobes_unused | registers$written$4;
         registers$status$25 = links$3$status;
         registers$status$26 = links$3$peer;
         registers$status$27 = links$3$ltps_sent;
@@ -852,6 +900,8 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
         registers$status$30 = links$3$retries;
         registers$status$31 = links$3$replays;
         registers$status$32 = links$3$drops;
+        links$3$settings = registers$settings$5;
+        settings_strobes_unused = settings_strobes_unused | registers$written$5;
         registers$status$33 = links$4$status;
         registers$status$34 = links$4$peer;
         registers$status$35 = links$4$ltps_sent;
@@ -860,6 +910,8 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
         registers$status$38 = links$4$retries;
         registers$status$39 = links$4$replays;
         registers$status$40 = links$4$drops;
+        links$4$settings = registers$settings$6;
+        settings_strobes_unused = settings_strobes_unused | registers$written$6;
         registers$status$41 = links$5$status;
         registers$status$42 = links$5$peer;
         registers$status$43 = links$5$ltps_sent;
@@ -868,6 +920,8 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
         registers$status$46 = links$5$retries;
         registers$status$47 = links$5$replays;
         registers$status$48 = links$5$drops;
+        links$5$settings = registers$settings$7;
+        settings_strobes_unused = settings_strobes_unused | registers$written$7;
         registers$status$49 = links$6$status;
         registers$status$50 = links$6$peer;
         registers$status$51 = links$6$ltps_sent;
@@ -876,6 +930,8 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
         registers$status$54 = links$6$retries;
         registers$status$55 = links$6$replays;
         registers$status$56 = links$6$drops;
+        links$6$settings = registers$settings$8;
+        settings_strobes_unused = settings_strobes_unused | registers$written$8;
         registers$status$57 = links$7$status;
         registers$status$58 = links$7$peer;
         registers$status$59 = links$7$ltps_sent;
@@ -884,6 +940,8 @@ module nrc_mgmt(clock,reset,inbound$0$valid,inbound$0$data,inbound$0$last,inboun
         registers$status$62 = links$7$retries;
         registers$status$63 = links$7$replays;
         registers$status$64 = links$7$drops;
+        links$7$settings = registers$settings$9;
+        settings_strobes_unused = settings_strobes_unused | registers$written$9;
     end
     
     always @(*) agent$from_port$valid = mesh$to_nma$valid;
@@ -30214,7 +30272,7 @@ module nrc_mgmt$mesh$stations$7$routing(d,q,clock);
 endmodule // nrc_mgmt$mesh$stations$7$routing
 
 
-module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$write,request$data,request$ready,response$valid,response$data,response$error,response$ready,settings$0,settings$1,written$0,written$1,events$0,events$1,status$0,status$1,status$2,status$3,status$4,status$5,status$6,status$7,status$8,status$9,status$10,status$11,status$12,status$13,status$14,status$15,status$16,status$17,status$18,status$19,status$20,status$21,status$22,status$23,status$24,status$25,status$26,status$27,status$28,status$29,status$30,status$31,status$32,status$33,status$34,status$35,status$36,status$37,status$38,status$39,status$40,status$41,status$42,status$43,status$44,status$45,status$46,status$47,status$48,status$49,status$50,status$51,status$52,status$53,status$54,status$55,status$56,status$57,status$58,status$59,status$60,status$61,status$62,status$63,status$64);
+module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$write,request$data,request$ready,response$valid,response$data,response$error,response$ready,settings$0,settings$1,settings$2,settings$3,settings$4,settings$5,settings$6,settings$7,settings$8,settings$9,written$0,written$1,written$2,written$3,written$4,written$5,written$6,written$7,written$8,written$9,events$0,events$1,status$0,status$1,status$2,status$3,status$4,status$5,status$6,status$7,status$8,status$9,status$10,status$11,status$12,status$13,status$14,status$15,status$16,status$17,status$18,status$19,status$20,status$21,status$22,status$23,status$24,status$25,status$26,status$27,status$28,status$29,status$30,status$31,status$32,status$33,status$34,status$35,status$36,status$37,status$38,status$39,status$40,status$41,status$42,status$43,status$44,status$45,status$46,status$47,status$48,status$49,status$50,status$51,status$52,status$53,status$54,status$55,status$56,status$57,status$58,status$59,status$60,status$61,status$62,status$63,status$64);
     
     // Module arguments
     input wire  clock;
@@ -30230,8 +30288,24 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     input wire  response$ready;
     output reg  [63:0] settings$0;
     output reg  [63:0] settings$1;
+    output reg  [63:0] settings$2;
+    output reg  [63:0] settings$3;
+    output reg  [63:0] settings$4;
+    output reg  [63:0] settings$5;
+    output reg  [63:0] settings$6;
+    output reg  [63:0] settings$7;
+    output reg  [63:0] settings$8;
+    output reg  [63:0] settings$9;
     output reg  written$0;
     output reg  written$1;
+    output reg  written$2;
+    output reg  written$3;
+    output reg  written$4;
+    output reg  written$5;
+    output reg  written$6;
+    output reg  written$7;
+    output reg  written$8;
+    output reg  written$9;
     input wire  events$0;
     input wire  events$1;
     input wire  [63:0] status$0;
@@ -30303,25 +30377,25 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     // Constant declarations
     localparam  offsets$0 = 15'b1000000;
     localparam  offsets$1 = 15'b1000001;
-    localparam  offsets$2 = 15'b100000;
-    localparam  offsets$3 = 15'b100001;
-    localparam  offsets$4 = 15'b1000010;
-    localparam  offsets$5 = 15'b100000000;
-    localparam  offsets$6 = 15'b100000001;
-    localparam  offsets$7 = 15'b100000010;
-    localparam  offsets$8 = 15'b100000011;
-    localparam  offsets$9 = 15'b100000100;
-    localparam  offsets$10 = 15'b100000101;
-    localparam  offsets$11 = 15'b100000110;
-    localparam  offsets$12 = 15'b100000111;
-    localparam  offsets$13 = 15'b100001000;
-    localparam  offsets$14 = 15'b100001001;
-    localparam  offsets$15 = 15'b100001010;
-    localparam  offsets$16 = 15'b100001011;
-    localparam  offsets$17 = 15'b100001100;
-    localparam  offsets$18 = 15'b100001101;
-    localparam  offsets$19 = 15'b100001110;
-    localparam  offsets$20 = 15'b100001111;
+    localparam  offsets$2 = 15'b100001000;
+    localparam  offsets$3 = 15'b100011000;
+    localparam  offsets$4 = 15'b100101000;
+    localparam  offsets$5 = 15'b100111000;
+    localparam  offsets$6 = 15'b101001000;
+    localparam  offsets$7 = 15'b101011000;
+    localparam  offsets$8 = 15'b101101000;
+    localparam  offsets$9 = 15'b101111000;
+    localparam  offsets$10 = 15'b100000;
+    localparam  offsets$11 = 15'b100001;
+    localparam  offsets$12 = 15'b1000010;
+    localparam  offsets$13 = 15'b100000000;
+    localparam  offsets$14 = 15'b100000001;
+    localparam  offsets$15 = 15'b100000010;
+    localparam  offsets$16 = 15'b100000011;
+    localparam  offsets$17 = 15'b100000100;
+    localparam  offsets$18 = 15'b100000101;
+    localparam  offsets$19 = 15'b100000110;
+    localparam  offsets$20 = 15'b100000111;
     localparam  offsets$21 = 15'b100010000;
     localparam  offsets$22 = 15'b100010001;
     localparam  offsets$23 = 15'b100010010;
@@ -30330,50 +30404,74 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     localparam  offsets$26 = 15'b100010101;
     localparam  offsets$27 = 15'b100010110;
     localparam  offsets$28 = 15'b100010111;
-    localparam  offsets$29 = 15'b100011000;
-    localparam  offsets$30 = 15'b100011001;
-    localparam  offsets$31 = 15'b100011010;
-    localparam  offsets$32 = 15'b100011011;
-    localparam  offsets$33 = 15'b100011100;
-    localparam  offsets$34 = 15'b100011101;
-    localparam  offsets$35 = 15'b100011110;
-    localparam  offsets$36 = 15'b100011111;
-    localparam  offsets$37 = 15'b100100000;
-    localparam  offsets$38 = 15'b100100001;
-    localparam  offsets$39 = 15'b100100010;
-    localparam  offsets$40 = 15'b100100011;
-    localparam  offsets$41 = 15'b100100100;
-    localparam  offsets$42 = 15'b100100101;
-    localparam  offsets$43 = 15'b100100110;
-    localparam  offsets$44 = 15'b100100111;
-    localparam  offsets$45 = 15'b100101000;
-    localparam  offsets$46 = 15'b100101001;
-    localparam  offsets$47 = 15'b100101010;
-    localparam  offsets$48 = 15'b100101011;
-    localparam  offsets$49 = 15'b100101100;
-    localparam  offsets$50 = 15'b100101101;
-    localparam  offsets$51 = 15'b100101110;
-    localparam  offsets$52 = 15'b100101111;
-    localparam  offsets$53 = 15'b100110000;
-    localparam  offsets$54 = 15'b100110001;
-    localparam  offsets$55 = 15'b100110010;
-    localparam  offsets$56 = 15'b100110011;
-    localparam  offsets$57 = 15'b100110100;
-    localparam  offsets$58 = 15'b100110101;
-    localparam  offsets$59 = 15'b100110110;
-    localparam  offsets$60 = 15'b100110111;
-    localparam  offsets$61 = 15'b100111000;
-    localparam  offsets$62 = 15'b100111001;
-    localparam  offsets$63 = 15'b100111010;
-    localparam  offsets$64 = 15'b100111011;
-    localparam  offsets$65 = 15'b100111100;
-    localparam  offsets$66 = 15'b100111101;
-    localparam  offsets$67 = 15'b100111110;
-    localparam  offsets$68 = 15'b100111111;
+    localparam  offsets$29 = 15'b100100000;
+    localparam  offsets$30 = 15'b100100001;
+    localparam  offsets$31 = 15'b100100010;
+    localparam  offsets$32 = 15'b100100011;
+    localparam  offsets$33 = 15'b100100100;
+    localparam  offsets$34 = 15'b100100101;
+    localparam  offsets$35 = 15'b100100110;
+    localparam  offsets$36 = 15'b100100111;
+    localparam  offsets$37 = 15'b100110000;
+    localparam  offsets$38 = 15'b100110001;
+    localparam  offsets$39 = 15'b100110010;
+    localparam  offsets$40 = 15'b100110011;
+    localparam  offsets$41 = 15'b100110100;
+    localparam  offsets$42 = 15'b100110101;
+    localparam  offsets$43 = 15'b100110110;
+    localparam  offsets$44 = 15'b100110111;
+    localparam  offsets$45 = 15'b101000000;
+    localparam  offsets$46 = 15'b101000001;
+    localparam  offsets$47 = 15'b101000010;
+    localparam  offsets$48 = 15'b101000011;
+    localparam  offsets$49 = 15'b101000100;
+    localparam  offsets$50 = 15'b101000101;
+    localparam  offsets$51 = 15'b101000110;
+    localparam  offsets$52 = 15'b101000111;
+    localparam  offsets$53 = 15'b101010000;
+    localparam  offsets$54 = 15'b101010001;
+    localparam  offsets$55 = 15'b101010010;
+    localparam  offsets$56 = 15'b101010011;
+    localparam  offsets$57 = 15'b101010100;
+    localparam  offsets$58 = 15'b101010101;
+    localparam  offsets$59 = 15'b101010110;
+    localparam  offsets$60 = 15'b101010111;
+    localparam  offsets$61 = 15'b101100000;
+    localparam  offsets$62 = 15'b101100001;
+    localparam  offsets$63 = 15'b101100010;
+    localparam  offsets$64 = 15'b101100011;
+    localparam  offsets$65 = 15'b101100100;
+    localparam  offsets$66 = 15'b101100101;
+    localparam  offsets$67 = 15'b101100110;
+    localparam  offsets$68 = 15'b101100111;
+    localparam  offsets$69 = 15'b101110000;
+    localparam  offsets$70 = 15'b101110001;
+    localparam  offsets$71 = 15'b101110010;
+    localparam  offsets$72 = 15'b101110011;
+    localparam  offsets$73 = 15'b101110100;
+    localparam  offsets$74 = 15'b101110101;
+    localparam  offsets$75 = 15'b101110110;
+    localparam  offsets$76 = 15'b101110111;
     localparam  setting_resets$0 = 64'h0;
     localparam  setting_resets$1 = 64'h0;
+    localparam  setting_resets$2 = 64'h100100808;
+    localparam  setting_resets$3 = 64'h100100808;
+    localparam  setting_resets$4 = 64'h100100808;
+    localparam  setting_resets$5 = 64'h100100808;
+    localparam  setting_resets$6 = 64'h100100808;
+    localparam  setting_resets$7 = 64'h100100808;
+    localparam  setting_resets$8 = 64'h100100808;
+    localparam  setting_resets$9 = 64'h100100808;
     localparam  setting_masks$0 = 64'hffff;
     localparam  setting_masks$1 = 64'hff;
+    localparam  setting_masks$2 = 64'h1ffffffff;
+    localparam  setting_masks$3 = 64'h1ffffffff;
+    localparam  setting_masks$4 = 64'h1ffffffff;
+    localparam  setting_masks$5 = 64'h1ffffffff;
+    localparam  setting_masks$6 = 64'h1ffffffff;
+    localparam  setting_masks$7 = 64'h1ffffffff;
+    localparam  setting_masks$8 = 64'h1ffffffff;
+    localparam  setting_masks$9 = 64'h1ffffffff;
     localparam  status_masks$0 = 64'hff;
     localparam  status_masks$1 = 64'hfffff;
     localparam  status_masks$2 = 64'h1fffffff;
@@ -30451,12 +30549,60 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     reg  [63:0] setting$1$d;
     wire  [63:0] setting$1$q;
     reg  setting$1$clock;
+    reg  [63:0] setting$2$d;
+    wire  [63:0] setting$2$q;
+    reg  setting$2$clock;
+    reg  [63:0] setting$3$d;
+    wire  [63:0] setting$3$q;
+    reg  setting$3$clock;
+    reg  [63:0] setting$4$d;
+    wire  [63:0] setting$4$q;
+    reg  setting$4$clock;
+    reg  [63:0] setting$5$d;
+    wire  [63:0] setting$5$q;
+    reg  setting$5$clock;
+    reg  [63:0] setting$6$d;
+    wire  [63:0] setting$6$q;
+    reg  setting$6$clock;
+    reg  [63:0] setting$7$d;
+    wire  [63:0] setting$7$q;
+    reg  setting$7$clock;
+    reg  [63:0] setting$8$d;
+    wire  [63:0] setting$8$q;
+    reg  setting$8$clock;
+    reg  [63:0] setting$9$d;
+    wire  [63:0] setting$9$q;
+    reg  setting$9$clock;
     reg  strobe$0$d;
     wire  strobe$0$q;
     reg  strobe$0$clock;
     reg  strobe$1$d;
     wire  strobe$1$q;
     reg  strobe$1$clock;
+    reg  strobe$2$d;
+    wire  strobe$2$q;
+    reg  strobe$2$clock;
+    reg  strobe$3$d;
+    wire  strobe$3$q;
+    reg  strobe$3$clock;
+    reg  strobe$4$d;
+    wire  strobe$4$q;
+    reg  strobe$4$clock;
+    reg  strobe$5$d;
+    wire  strobe$5$q;
+    reg  strobe$5$clock;
+    reg  strobe$6$d;
+    wire  strobe$6$q;
+    reg  strobe$6$clock;
+    reg  strobe$7$d;
+    wire  strobe$7$q;
+    reg  strobe$7$clock;
+    reg  strobe$8$d;
+    wire  strobe$8$q;
+    reg  strobe$8$clock;
+    reg  strobe$9$d;
+    wire  strobe$9$q;
+    reg  strobe$9$clock;
     reg  counters$clock;
     reg  counters$reset;
     reg  counters$events$0;
@@ -30534,6 +30680,14 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     reg  read$selects$66;
     reg  read$selects$67;
     reg  read$selects$68;
+    reg  read$selects$69;
+    reg  read$selects$70;
+    reg  read$selects$71;
+    reg  read$selects$72;
+    reg  read$selects$73;
+    reg  read$selects$74;
+    reg  read$selects$75;
+    reg  read$selects$76;
     reg  [63:0] read$values$0;
     reg  [63:0] read$values$1;
     reg  [63:0] read$values$2;
@@ -30603,6 +30757,14 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     reg  [63:0] read$values$66;
     reg  [63:0] read$values$67;
     reg  [63:0] read$values$68;
+    reg  [63:0] read$values$69;
+    reg  [63:0] read$values$70;
+    reg  [63:0] read$values$71;
+    reg  [63:0] read$values$72;
+    reg  [63:0] read$values$73;
+    reg  [63:0] read$values$74;
+    reg  [63:0] read$values$75;
+    reg  [63:0] read$values$76;
     wire  [63:0] read$value;
     wire  read$any;
     wire  read$marked;
@@ -30816,6 +30978,30 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     reg  hits$68$d;
     wire  hits$68$q;
     reg  hits$68$clock;
+    reg  hits$69$d;
+    wire  hits$69$q;
+    reg  hits$69$clock;
+    reg  hits$70$d;
+    wire  hits$70$q;
+    reg  hits$70$clock;
+    reg  hits$71$d;
+    wire  hits$71$q;
+    reg  hits$71$clock;
+    reg  hits$72$d;
+    wire  hits$72$q;
+    reg  hits$72$clock;
+    reg  hits$73$d;
+    wire  hits$73$q;
+    reg  hits$73$clock;
+    reg  hits$74$d;
+    wire  hits$74$q;
+    reg  hits$74$clock;
+    reg  hits$75$d;
+    wire  hits$75$q;
+    reg  hits$75$clock;
+    reg  hits$76$d;
+    wire  hits$76$q;
+    reg  hits$76$clock;
     reg  writes$0$d;
     wire  writes$0$q;
     reg  writes$0$clock;
@@ -30828,6 +31014,30 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
     reg  writes$3$d;
     wire  writes$3$q;
     reg  writes$3$clock;
+    reg  writes$4$d;
+    wire  writes$4$q;
+    reg  writes$4$clock;
+    reg  writes$5$d;
+    wire  writes$5$q;
+    reg  writes$5$clock;
+    reg  writes$6$d;
+    wire  writes$6$q;
+    reg  writes$6$clock;
+    reg  writes$7$d;
+    wire  writes$7$q;
+    reg  writes$7$clock;
+    reg  writes$8$d;
+    wire  writes$8$q;
+    reg  writes$8$clock;
+    reg  writes$9$d;
+    wire  writes$9$q;
+    reg  writes$9$clock;
+    reg  writes$10$d;
+    wire  writes$10$q;
+    reg  writes$10$clock;
+    reg  writes$11$d;
+    wire  writes$11$q;
+    reg  writes$11$clock;
     reg  writing$d;
     wire  writing$q;
     reg  writing$clock;
@@ -30859,6 +31069,46 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
         .q(setting$1$q),
         .clock(setting$1$clock)
     );
+    nrc_mgmt$registers$setting$2 setting$2(
+        .d(setting$2$d),
+        .q(setting$2$q),
+        .clock(setting$2$clock)
+    );
+    nrc_mgmt$registers$setting$3 setting$3(
+        .d(setting$3$d),
+        .q(setting$3$q),
+        .clock(setting$3$clock)
+    );
+    nrc_mgmt$registers$setting$4 setting$4(
+        .d(setting$4$d),
+        .q(setting$4$q),
+        .clock(setting$4$clock)
+    );
+    nrc_mgmt$registers$setting$5 setting$5(
+        .d(setting$5$d),
+        .q(setting$5$q),
+        .clock(setting$5$clock)
+    );
+    nrc_mgmt$registers$setting$6 setting$6(
+        .d(setting$6$d),
+        .q(setting$6$q),
+        .clock(setting$6$clock)
+    );
+    nrc_mgmt$registers$setting$7 setting$7(
+        .d(setting$7$d),
+        .q(setting$7$q),
+        .clock(setting$7$clock)
+    );
+    nrc_mgmt$registers$setting$8 setting$8(
+        .d(setting$8$d),
+        .q(setting$8$q),
+        .clock(setting$8$clock)
+    );
+    nrc_mgmt$registers$setting$9 setting$9(
+        .d(setting$9$d),
+        .q(setting$9$q),
+        .clock(setting$9$clock)
+    );
     nrc_mgmt$registers$strobe$0 strobe$0(
         .d(strobe$0$d),
         .q(strobe$0$q),
@@ -30868,6 +31118,46 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
         .d(strobe$1$d),
         .q(strobe$1$q),
         .clock(strobe$1$clock)
+    );
+    nrc_mgmt$registers$strobe$2 strobe$2(
+        .d(strobe$2$d),
+        .q(strobe$2$q),
+        .clock(strobe$2$clock)
+    );
+    nrc_mgmt$registers$strobe$3 strobe$3(
+        .d(strobe$3$d),
+        .q(strobe$3$q),
+        .clock(strobe$3$clock)
+    );
+    nrc_mgmt$registers$strobe$4 strobe$4(
+        .d(strobe$4$d),
+        .q(strobe$4$q),
+        .clock(strobe$4$clock)
+    );
+    nrc_mgmt$registers$strobe$5 strobe$5(
+        .d(strobe$5$d),
+        .q(strobe$5$q),
+        .clock(strobe$5$clock)
+    );
+    nrc_mgmt$registers$strobe$6 strobe$6(
+        .d(strobe$6$d),
+        .q(strobe$6$q),
+        .clock(strobe$6$clock)
+    );
+    nrc_mgmt$registers$strobe$7 strobe$7(
+        .d(strobe$7$d),
+        .q(strobe$7$q),
+        .clock(strobe$7$clock)
+    );
+    nrc_mgmt$registers$strobe$8 strobe$8(
+        .d(strobe$8$d),
+        .q(strobe$8$q),
+        .clock(strobe$8$clock)
+    );
+    nrc_mgmt$registers$strobe$9 strobe$9(
+        .d(strobe$9$d),
+        .q(strobe$9$q),
+        .clock(strobe$9$clock)
     );
     nrc_mgmt$registers$counters counters(
         .clock(counters$clock),
@@ -30949,6 +31239,14 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
         .selects$66(read$selects$66),
         .selects$67(read$selects$67),
         .selects$68(read$selects$68),
+        .selects$69(read$selects$69),
+        .selects$70(read$selects$70),
+        .selects$71(read$selects$71),
+        .selects$72(read$selects$72),
+        .selects$73(read$selects$73),
+        .selects$74(read$selects$74),
+        .selects$75(read$selects$75),
+        .selects$76(read$selects$76),
         .values$0(read$values$0),
         .values$1(read$values$1),
         .values$2(read$values$2),
@@ -31018,6 +31316,14 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
         .values$66(read$values$66),
         .values$67(read$values$67),
         .values$68(read$values$68),
+        .values$69(read$values$69),
+        .values$70(read$values$70),
+        .values$71(read$values$71),
+        .values$72(read$values$72),
+        .values$73(read$values$73),
+        .values$74(read$values$74),
+        .values$75(read$values$75),
+        .values$76(read$values$76),
         .value(read$value),
         .any(read$any),
         .marked(read$marked)
@@ -31372,6 +31678,46 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
         .q(hits$68$q),
         .clock(hits$68$clock)
     );
+    nrc_mgmt$registers$hits$69 hits$69(
+        .d(hits$69$d),
+        .q(hits$69$q),
+        .clock(hits$69$clock)
+    );
+    nrc_mgmt$registers$hits$70 hits$70(
+        .d(hits$70$d),
+        .q(hits$70$q),
+        .clock(hits$70$clock)
+    );
+    nrc_mgmt$registers$hits$71 hits$71(
+        .d(hits$71$d),
+        .q(hits$71$q),
+        .clock(hits$71$clock)
+    );
+    nrc_mgmt$registers$hits$72 hits$72(
+        .d(hits$72$d),
+        .q(hits$72$q),
+        .clock(hits$72$clock)
+    );
+    nrc_mgmt$registers$hits$73 hits$73(
+        .d(hits$73$d),
+        .q(hits$73$q),
+        .clock(hits$73$clock)
+    );
+    nrc_mgmt$registers$hits$74 hits$74(
+        .d(hits$74$d),
+        .q(hits$74$q),
+        .clock(hits$74$clock)
+    );
+    nrc_mgmt$registers$hits$75 hits$75(
+        .d(hits$75$d),
+        .q(hits$75$q),
+        .clock(hits$75$clock)
+    );
+    nrc_mgmt$registers$hits$76 hits$76(
+        .d(hits$76$d),
+        .q(hits$76$q),
+        .clock(hits$76$clock)
+    );
     nrc_mgmt$registers$writes$0 writes$0(
         .d(writes$0$d),
         .q(writes$0$q),
@@ -31391,6 +31737,46 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
         .d(writes$3$d),
         .q(writes$3$q),
         .clock(writes$3$clock)
+    );
+    nrc_mgmt$registers$writes$4 writes$4(
+        .d(writes$4$d),
+        .q(writes$4$q),
+        .clock(writes$4$clock)
+    );
+    nrc_mgmt$registers$writes$5 writes$5(
+        .d(writes$5$d),
+        .q(writes$5$q),
+        .clock(writes$5$clock)
+    );
+    nrc_mgmt$registers$writes$6 writes$6(
+        .d(writes$6$d),
+        .q(writes$6$q),
+        .clock(writes$6$clock)
+    );
+    nrc_mgmt$registers$writes$7 writes$7(
+        .d(writes$7$d),
+        .q(writes$7$q),
+        .clock(writes$7$clock)
+    );
+    nrc_mgmt$registers$writes$8 writes$8(
+        .d(writes$8$d),
+        .q(writes$8$q),
+        .clock(writes$8$clock)
+    );
+    nrc_mgmt$registers$writes$9 writes$9(
+        .d(writes$9$d),
+        .q(writes$9$q),
+        .clock(writes$9$clock)
+    );
+    nrc_mgmt$registers$writes$10 writes$10(
+        .d(writes$10$d),
+        .q(writes$10$q),
+        .clock(writes$10$clock)
+    );
+    nrc_mgmt$registers$writes$11 writes$11(
+        .d(writes$11$d),
+        .q(writes$11$q),
+        .clock(writes$11$clock)
     );
     nrc_mgmt$registers$writing writing(
         .d(writing$d),
@@ -31854,6 +32240,54 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
             hits$68$d = request$address == offsets$68;
         end
         read$selects$68 = hits$68$q;
+        hits$69$clock = clock;
+        hits$69$d = hits$69$q;
+        if (accept) begin
+            hits$69$d = request$address == offsets$69;
+        end
+        read$selects$69 = hits$69$q;
+        hits$70$clock = clock;
+        hits$70$d = hits$70$q;
+        if (accept) begin
+            hits$70$d = request$address == offsets$70;
+        end
+        read$selects$70 = hits$70$q;
+        hits$71$clock = clock;
+        hits$71$d = hits$71$q;
+        if (accept) begin
+            hits$71$d = request$address == offsets$71;
+        end
+        read$selects$71 = hits$71$q;
+        hits$72$clock = clock;
+        hits$72$d = hits$72$q;
+        if (accept) begin
+            hits$72$d = request$address == offsets$72;
+        end
+        read$selects$72 = hits$72$q;
+        hits$73$clock = clock;
+        hits$73$d = hits$73$q;
+        if (accept) begin
+            hits$73$d = request$address == offsets$73;
+        end
+        read$selects$73 = hits$73$q;
+        hits$74$clock = clock;
+        hits$74$d = hits$74$q;
+        if (accept) begin
+            hits$74$d = request$address == offsets$74;
+        end
+        read$selects$74 = hits$74$q;
+        hits$75$clock = clock;
+        hits$75$d = hits$75$q;
+        if (accept) begin
+            hits$75$d = request$address == offsets$75;
+        end
+        read$selects$75 = hits$75$q;
+        hits$76$clock = clock;
+        hits$76$d = hits$76$q;
+        if (accept) begin
+            hits$76$d = request$address == offsets$76;
+        end
+        read$selects$76 = hits$76$q;
         writes$0$clock = clock;
         writes$0$d = accept & request$write & (request$address == offsets$0);
         writes$1$clock = clock;
@@ -31862,6 +32296,22 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
         writes$2$d = accept & request$write & (request$address == offsets$2);
         writes$3$clock = clock;
         writes$3$d = accept & request$write & (request$address == offsets$3);
+        writes$4$clock = clock;
+        writes$4$d = accept & request$write & (request$address == offsets$4);
+        writes$5$clock = clock;
+        writes$5$d = accept & request$write & (request$address == offsets$5);
+        writes$6$clock = clock;
+        writes$6$d = accept & request$write & (request$address == offsets$6);
+        writes$7$clock = clock;
+        writes$7$d = accept & request$write & (request$address == offsets$7);
+        writes$8$clock = clock;
+        writes$8$d = accept & request$write & (request$address == offsets$8);
+        writes$9$clock = clock;
+        writes$9$d = accept & request$write & (request$address == offsets$9);
+        writes$10$clock = clock;
+        writes$10$d = accept & request$write & (request$address == offsets$10);
+        writes$11$clock = clock;
+        writes$11$d = accept & request$write & (request$address == offsets$11);
         if (accept) begin
             writing$d = request$write;
             wdata$d = request$data;
@@ -31888,77 +32338,165 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
         settings$1 = setting$1$q;
         written$1 = strobe$1$q;
         read$values$1 = setting$1$q;
+        setting$2$clock = clock;
+        setting$2$d = setting$2$q;
+        strobe$2$clock = clock;
+        strobe$2$d = 1'b0;
+        if (writes$2$q) begin
+            setting$2$d = wdata$q & setting_masks$2;
+            strobe$2$d = 1'b1;
+        end
+        settings$2 = setting$2$q;
+        written$2 = strobe$2$q;
+        read$values$2 = setting$2$q;
+        setting$3$clock = clock;
+        setting$3$d = setting$3$q;
+        strobe$3$clock = clock;
+        strobe$3$d = 1'b0;
+        if (writes$3$q) begin
+            setting$3$d = wdata$q & setting_masks$3;
+            strobe$3$d = 1'b1;
+        end
+        settings$3 = setting$3$q;
+        written$3 = strobe$3$q;
+        read$values$3 = setting$3$q;
+        setting$4$clock = clock;
+        setting$4$d = setting$4$q;
+        strobe$4$clock = clock;
+        strobe$4$d = 1'b0;
+        if (writes$4$q) begin
+            setting$4$d = wdata$q & setting_masks$4;
+            strobe$4$d = 1'b1;
+        end
+        settings$4 = setting$4$q;
+        written$4 = strobe$4$q;
+        read$values$4 = setting$4$q;
+        setting$5$clock = clock;
+        setting$5$d = setting$5$q;
+        strobe$5$clock = clock;
+        strobe$5$d = 1'b0;
+        if (writes$5$q) begin
+            setting$5$d = wdata$q & setting_masks$5;
+            strobe$5$d = 1'b1;
+        end
+        settings$5 = setting$5$q;
+        written$5 = strobe$5$q;
+        read$values$5 = setting$5$q;
+        setting$6$clock = clock;
+        setting$6$d = setting$6$q;
+        strobe$6$clock = clock;
+        strobe$6$d = 1'b0;
+        if (writes$6$q) begin
+            setting$6$d = wdata$q & setting_masks$6;
+            strobe$6$d = 1'b1;
+        end
+        settings$6 = setting$6$q;
+        written$6 = strobe$6$q;
+        read$values$6 = setting$6$q;
+        setting$7$clock = clock;
+        setting$7$d = setting$7$q;
+        strobe$7$clock = clock;
+        strobe$7$d = 1'b0;
+        if (writes$7$q) begin
+            setting$7$d = wdata$q & setting_masks$7;
+            strobe$7$d = 1'b1;
+        end
+        settings$7 = setting$7$q;
+        written$7 = strobe$7$q;
+        read$values$7 = setting$7$q;
+        setting$8$clock = clock;
+        setting$8$d = setting$8$q;
+        strobe$8$clock = clock;
+        strobe$8$d = 1'b0;
+        if (writes$8$q) begin
+            setting$8$d = wdata$q & setting_masks$8;
+            strobe$8$d = 1'b1;
+        end
+        settings$8 = setting$8$q;
+        written$8 = strobe$8$q;
+        read$values$8 = setting$8$q;
+        setting$9$clock = clock;
+        setting$9$d = setting$9$q;
+        strobe$9$clock = clock;
+        strobe$9$d = 1'b0;
+        if (writes$9$q) begin
+            setting$9$d = wdata$q & setting_masks$9;
+            strobe$9$d = 1'b1;
+        end
+        settings$9 = setting$9$q;
+        written$9 = strobe$9$q;
+        read$values$9 = setting$9$q;
         counters$events$0 = events$0;
-        counters$clears$0 = writes$2$q;
-        read$values$2 = counters$values$0;
+        counters$clears$0 = writes$10$q;
+        read$values$10 = counters$values$0;
         counters$events$1 = events$1;
-        counters$clears$1 = writes$3$q;
-        read$values$3 = counters$values$1;
-        read$values$4 = status$0 & status_masks$0;
-        read$values$5 = status$1 & status_masks$1;
-        read$values$6 = status$2 & status_masks$2;
-        read$values$7 = status$3 & status_masks$3;
-        read$values$8 = status$4 & status_masks$4;
-        read$values$9 = status$5 & status_masks$5;
-        read$values$10 = status$6 & status_masks$6;
-        read$values$11 = status$7 & status_masks$7;
-        read$values$12 = status$8 & status_masks$8;
-        read$values$13 = status$9 & status_masks$9;
-        read$values$14 = status$10 & status_masks$10;
-        read$values$15 = status$11 & status_masks$11;
-        read$values$16 = status$12 & status_masks$12;
-        read$values$17 = status$13 & status_masks$13;
-        read$values$18 = status$14 & status_masks$14;
-        read$values$19 = status$15 & status_masks$15;
-        read$values$20 = status$16 & status_masks$16;
-        read$values$21 = status$17 & status_masks$17;
-        read$values$22 = status$18 & status_masks$18;
-        read$values$23 = status$19 & status_masks$19;
-        read$values$24 = status$20 & status_masks$20;
-        read$values$25 = status$21 & status_masks$21;
-        read$values$26 = status$22 & status_masks$22;
-        read$values$27 = status$23 & status_masks$23;
-        read$values$28 = status$24 & status_masks$24;
-        read$values$29 = status$25 & status_masks$25;
-        read$values$30 = status$26 & status_masks$26;
-        read$values$31 = status$27 & status_masks$27;
-        read$values$32 = status$28 & status_masks$28;
-        read$values$33 = status$29 & status_masks$29;
-        read$values$34 = status$30 & status_masks$30;
-        read$values$35 = status$31 & status_masks$31;
-        read$values$36 = status$32 & status_masks$32;
-        read$values$37 = status$33 & status_masks$33;
-        read$values$38 = status$34 & status_masks$34;
-        read$values$39 = status$35 & status_masks$35;
-        read$values$40 = status$36 & status_masks$36;
-        read$values$41 = status$37 & status_masks$37;
-        read$values$42 = status$38 & status_masks$38;
-        read$values$43 = status$39 & status_masks$39;
-        read$values$44 = status$40 & status_masks$40;
-        read$values$45 = status$41 & status_masks$41;
-        read$values$46 = status$42 & status_masks$42;
-        read$values$47 = status$43 & status_masks$43;
-        read$values$48 = status$44 & status_masks$44;
-        read$values$49 = status$45 & status_masks$45;
-        read$values$50 = status$46 & status_masks$46;
-        read$values$51 = status$47 & status_masks$47;
-        read$values$52 = status$48 & status_masks$48;
-        read$values$53 = status$49 & status_masks$49;
-        read$values$54 = status$50 & status_masks$50;
-        read$values$55 = status$51 & status_masks$51;
-        read$values$56 = status$52 & status_masks$52;
-        read$values$57 = status$53 & status_masks$53;
-        read$values$58 = status$54 & status_masks$54;
-        read$values$59 = status$55 & status_masks$55;
-        read$values$60 = status$56 & status_masks$56;
-        read$values$61 = status$57 & status_masks$57;
-        read$values$62 = status$58 & status_masks$58;
-        read$values$63 = status$59 & status_masks$59;
-        read$values$64 = status$60 & status_masks$60;
-        read$values$65 = status$61 & status_masks$61;
-        read$values$66 = status$62 & status_masks$62;
-        read$values$67 = status$63 & status_masks$63;
-        read$values$68 = status$64 & status_masks$64;
+        counters$clears$1 = writes$11$q;
+        read$values$11 = counters$values$1;
+        read$values$12 = status$0 & status_masks$0;
+        read$values$13 = status$1 & status_masks$1;
+        read$values$14 = status$2 & status_masks$2;
+        read$values$15 = status$3 & status_masks$3;
+        read$values$16 = status$4 & status_masks$4;
+        read$values$17 = status$5 & status_masks$5;
+        read$values$18 = status$6 & status_masks$6;
+        read$values$19 = status$7 & status_masks$7;
+        read$values$20 = status$8 & status_masks$8;
+        read$values$21 = status$9 & status_masks$9;
+        read$values$22 = status$10 & status_masks$10;
+        read$values$23 = status$11 & status_masks$11;
+        read$values$24 = status$12 & status_masks$12;
+        read$values$25 = status$13 & status_masks$13;
+        read$values$26 = status$14 & status_masks$14;
+        read$values$27 = status$15 & status_masks$15;
+        read$values$28 = status$16 & status_masks$16;
+        read$values$29 = status$17 & status_masks$17;
+        read$values$30 = status$18 & status_masks$18;
+        read$values$31 = status$19 & status_masks$19;
+        read$values$32 = status$20 & status_masks$20;
+        read$values$33 = status$21 & status_masks$21;
+        read$values$34 = status$22 & status_masks$22;
+        read$values$35 = status$23 & status_masks$23;
+        read$values$36 = status$24 & status_masks$24;
+        read$values$37 = status$25 & status_masks$25;
+        read$values$38 = status$26 & status_masks$26;
+        read$values$39 = status$27 & status_masks$27;
+        read$values$40 = status$28 & status_masks$28;
+        read$values$41 = status$29 & status_masks$29;
+        read$values$42 = status$30 & status_masks$30;
+        read$values$43 = status$31 & status_masks$31;
+        read$values$44 = status$32 & status_masks$32;
+        read$values$45 = status$33 & status_masks$33;
+        read$values$46 = status$34 & status_masks$34;
+        read$values$47 = status$35 & status_masks$35;
+        read$values$48 = status$36 & status_masks$36;
+        read$values$49 = status$37 & status_masks$37;
+        read$values$50 = status$38 & status_masks$38;
+        read$values$51 = status$39 & status_masks$39;
+        read$values$52 = status$40 & status_masks$40;
+        read$values$53 = status$41 & status_masks$41;
+        read$values$54 = status$42 & status_masks$42;
+        read$values$55 = status$43 & status_masks$43;
+        read$values$56 = status$44 & status_masks$44;
+        read$values$57 = status$45 & status_masks$45;
+        read$values$58 = status$46 & status_masks$46;
+        read$values$59 = status$47 & status_masks$47;
+        read$values$60 = status$48 & status_masks$48;
+        read$values$61 = status$49 & status_masks$49;
+        read$values$62 = status$50 & status_masks$50;
+        read$values$63 = status$51 & status_masks$51;
+        read$values$64 = status$52 & status_masks$52;
+        read$values$65 = status$53 & status_masks$53;
+        read$values$66 = status$54 & status_masks$54;
+        read$values$67 = status$55 & status_masks$55;
+        read$values$68 = status$56 & status_masks$56;
+        read$values$69 = status$57 & status_masks$57;
+        read$values$70 = status$58 & status_masks$58;
+        read$values$71 = status$59 & status_masks$59;
+        read$values$72 = status$60 & status_masks$60;
+        read$values$73 = status$61 & status_masks$61;
+        read$values$74 = status$62 & status_masks$62;
+        read$values$75 = status$63 & status_masks$63;
+        read$values$76 = status$64 & status_masks$64;
         if (advance) begin
             answered$d = staged$q;
             staged$d = 1'b0;
@@ -31986,6 +32524,22 @@ module nrc_mgmt$registers(clock,reset,request$valid,request$address,request$writ
             strobe$0$d = 1'b0;
             setting$1$d = setting_resets$1;
             strobe$1$d = 1'b0;
+            setting$2$d = setting_resets$2;
+            strobe$2$d = 1'b0;
+            setting$3$d = setting_resets$3;
+            strobe$3$d = 1'b0;
+            setting$4$d = setting_resets$4;
+            strobe$4$d = 1'b0;
+            setting$5$d = setting_resets$5;
+            strobe$5$d = 1'b0;
+            setting$6$d = setting_resets$6;
+            strobe$6$d = 1'b0;
+            setting$7$d = setting_resets$7;
+            strobe$7$d = 1'b0;
+            setting$8$d = setting_resets$8;
+            strobe$8$d = 1'b0;
+            setting$9$d = setting_resets$9;
+            strobe$9$d = 1'b0;
         end
     end
     
@@ -34214,6 +34768,25 @@ module nrc_mgmt$registers$hits$68(d,q,clock);
 endmodule // nrc_mgmt$registers$hits$68
 
 
+module nrc_mgmt$registers$hits$69(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$registers$hits$69
+
+
 module nrc_mgmt$registers$hits$7(d,q,clock);
     
     // Module arguments
@@ -34231,6 +34804,139 @@ module nrc_mgmt$registers$hits$7(d,q,clock);
     end
           
 endmodule // nrc_mgmt$registers$hits$7
+
+
+module nrc_mgmt$registers$hits$70(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$registers$hits$70
+
+
+module nrc_mgmt$registers$hits$71(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$registers$hits$71
+
+
+module nrc_mgmt$registers$hits$72(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$registers$hits$72
+
+
+module nrc_mgmt$registers$hits$73(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$registers$hits$73
+
+
+module nrc_mgmt$registers$hits$74(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$registers$hits$74
+
+
+module nrc_mgmt$registers$hits$75(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$registers$hits$75
+
+
+module nrc_mgmt$registers$hits$76(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$registers$hits$76
 
 
 module nrc_mgmt$registers$hits$8(d,q,clock);
@@ -34271,7 +34977,7 @@ module nrc_mgmt$registers$hits$9(d,q,clock);
 endmodule // nrc_mgmt$registers$hits$9
 
 
-module nrc_mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,selects$4,selects$5,selects$6,selects$7,selects$8,selects$9,selects$10,selects$11,selects$12,selects$13,selects$14,selects$15,selects$16,selects$17,selects$18,selects$19,selects$20,selects$21,selects$22,selects$23,selects$24,selects$25,selects$26,selects$27,selects$28,selects$29,selects$30,selects$31,selects$32,selects$33,selects$34,selects$35,selects$36,selects$37,selects$38,selects$39,selects$40,selects$41,selects$42,selects$43,selects$44,selects$45,selects$46,selects$47,selects$48,selects$49,selects$50,selects$51,selects$52,selects$53,selects$54,selects$55,selects$56,selects$57,selects$58,selects$59,selects$60,selects$61,selects$62,selects$63,selects$64,selects$65,selects$66,selects$67,selects$68,values$0,values$1,values$2,values$3,values$4,values$5,values$6,values$7,values$8,values$9,values$10,values$11,values$12,values$13,values$14,values$15,values$16,values$17,values$18,values$19,values$20,values$21,values$22,values$23,values$24,values$25,values$26,values$27,values$28,values$29,values$30,values$31,values$32,values$33,values$34,values$35,values$36,values$37,values$38,values$39,values$40,values$41,values$42,values$43,values$44,values$45,values$46,values$47,values$48,values$49,values$50,values$51,values$52,values$53,values$54,values$55,values$56,values$57,values$58,values$59,values$60,values$61,values$62,values$63,values$64,values$65,values$66,values$67,values$68,value,any,marked);
+module nrc_mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,selects$4,selects$5,selects$6,selects$7,selects$8,selects$9,selects$10,selects$11,selects$12,selects$13,selects$14,selects$15,selects$16,selects$17,selects$18,selects$19,selects$20,selects$21,selects$22,selects$23,selects$24,selects$25,selects$26,selects$27,selects$28,selects$29,selects$30,selects$31,selects$32,selects$33,selects$34,selects$35,selects$36,selects$37,selects$38,selects$39,selects$40,selects$41,selects$42,selects$43,selects$44,selects$45,selects$46,selects$47,selects$48,selects$49,selects$50,selects$51,selects$52,selects$53,selects$54,selects$55,selects$56,selects$57,selects$58,selects$59,selects$60,selects$61,selects$62,selects$63,selects$64,selects$65,selects$66,selects$67,selects$68,selects$69,selects$70,selects$71,selects$72,selects$73,selects$74,selects$75,selects$76,values$0,values$1,values$2,values$3,values$4,values$5,values$6,values$7,values$8,values$9,values$10,values$11,values$12,values$13,values$14,values$15,values$16,values$17,values$18,values$19,values$20,values$21,values$22,values$23,values$24,values$25,values$26,values$27,values$28,values$29,values$30,values$31,values$32,values$33,values$34,values$35,values$36,values$37,values$38,values$39,values$40,values$41,values$42,values$43,values$44,values$45,values$46,values$47,values$48,values$49,values$50,values$51,values$52,values$53,values$54,values$55,values$56,values$57,values$58,values$59,values$60,values$61,values$62,values$63,values$64,values$65,values$66,values$67,values$68,values$69,values$70,values$71,values$72,values$73,values$74,values$75,values$76,value,any,marked);
     
     // Module arguments
     input wire  selects$0;
@@ -34343,6 +35049,14 @@ module nrc_mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,selects$4
     input wire  selects$66;
     input wire  selects$67;
     input wire  selects$68;
+    input wire  selects$69;
+    input wire  selects$70;
+    input wire  selects$71;
+    input wire  selects$72;
+    input wire  selects$73;
+    input wire  selects$74;
+    input wire  selects$75;
+    input wire  selects$76;
     input wire  [63:0] values$0;
     input wire  [63:0] values$1;
     input wire  [63:0] values$2;
@@ -34412,6 +35126,14 @@ module nrc_mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,selects$4
     input wire  [63:0] values$66;
     input wire  [63:0] values$67;
     input wire  [63:0] values$68;
+    input wire  [63:0] values$69;
+    input wire  [63:0] values$70;
+    input wire  [63:0] values$71;
+    input wire  [63:0] values$72;
+    input wire  [63:0] values$73;
+    input wire  [63:0] values$74;
+    input wire  [63:0] values$75;
+    input wire  [63:0] values$76;
     output reg  [63:0] value;
     output reg  any;
     output reg  marked;
@@ -34421,14 +35143,14 @@ module nrc_mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,selects$4
     localparam  tag_of$1 = 2'b1;
     localparam  tag_of$2 = 2'b1;
     localparam  tag_of$3 = 2'b1;
-    localparam  tag_of$4 = 2'b11;
-    localparam  tag_of$5 = 2'b11;
-    localparam  tag_of$6 = 2'b11;
-    localparam  tag_of$7 = 2'b11;
-    localparam  tag_of$8 = 2'b11;
-    localparam  tag_of$9 = 2'b11;
-    localparam  tag_of$10 = 2'b11;
-    localparam  tag_of$11 = 2'b11;
+    localparam  tag_of$4 = 2'b1;
+    localparam  tag_of$5 = 2'b1;
+    localparam  tag_of$6 = 2'b1;
+    localparam  tag_of$7 = 2'b1;
+    localparam  tag_of$8 = 2'b1;
+    localparam  tag_of$9 = 2'b1;
+    localparam  tag_of$10 = 2'b1;
+    localparam  tag_of$11 = 2'b1;
     localparam  tag_of$12 = 2'b11;
     localparam  tag_of$13 = 2'b11;
     localparam  tag_of$14 = 2'b11;
@@ -34486,6 +35208,14 @@ module nrc_mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,selects$4
     localparam  tag_of$66 = 2'b11;
     localparam  tag_of$67 = 2'b11;
     localparam  tag_of$68 = 2'b11;
+    localparam  tag_of$69 = 2'b11;
+    localparam  tag_of$70 = 2'b11;
+    localparam  tag_of$71 = 2'b11;
+    localparam  tag_of$72 = 2'b11;
+    localparam  tag_of$73 = 2'b11;
+    localparam  tag_of$74 = 2'b11;
+    localparam  tag_of$75 = 2'b11;
+    localparam  tag_of$76 = 2'b11;
     localparam  zero = 64'h0;
     localparam  no_tag = 2'b0;
     
@@ -35535,6 +36265,38 @@ module nrc_mgmt$registers$read(selects$0,selects$1,selects$2,selects$3,selects$4
             tree$195 = values$68;
             tags$195 = tag_of$68;
         end
+        if (selects$69) begin
+            tree$196 = values$69;
+            tags$196 = tag_of$69;
+        end
+        if (selects$70) begin
+            tree$197 = values$70;
+            tags$197 = tag_of$70;
+        end
+        if (selects$71) begin
+            tree$198 = values$71;
+            tags$198 = tag_of$71;
+        end
+        if (selects$72) begin
+            tree$199 = values$72;
+            tags$199 = tag_of$72;
+        end
+        if (selects$73) begin
+            tree$200 = values$73;
+            tags$200 = tag_of$73;
+        end
+        if (selects$74) begin
+            tree$201 = values$74;
+            tags$201 = tag_of$74;
+        end
+        if (selects$75) begin
+            tree$202 = values$75;
+            tags$202 = tag_of$75;
+        end
+        if (selects$76) begin
+            tree$203 = values$76;
+            tags$203 = tag_of$76;
+        end
         tree$126 = tree$253 | tree$254;
         tags$126 = tags$253 | tags$254;
         tree$125 = tree$251 | tree$252;
@@ -35835,6 +36597,158 @@ module nrc_mgmt$registers$setting$1(d,q,clock);
 endmodule // nrc_mgmt$registers$setting$1
 
 
+module nrc_mgmt$registers$setting$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$registers$setting$2
+
+
+module nrc_mgmt$registers$setting$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$registers$setting$3
+
+
+module nrc_mgmt$registers$setting$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$registers$setting$4
+
+
+module nrc_mgmt$registers$setting$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$registers$setting$5
+
+
+module nrc_mgmt$registers$setting$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$registers$setting$6
+
+
+module nrc_mgmt$registers$setting$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$registers$setting$7
+
+
+module nrc_mgmt$registers$setting$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$registers$setting$8
+
+
+module nrc_mgmt$registers$setting$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$registers$setting$9
+
+
 module nrc_mgmt$registers$staged(d,q,clock);
     
     // Module arguments
@@ -35890,6 +36804,158 @@ module nrc_mgmt$registers$strobe$1(d,q,clock);
     end
           
 endmodule // nrc_mgmt$registers$strobe$1
+
+
+module nrc_mgmt$registers$strobe$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$registers$strobe$2
+
+
+module nrc_mgmt$registers$strobe$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$registers$strobe$3
+
+
+module nrc_mgmt$registers$strobe$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$registers$strobe$4
+
+
+module nrc_mgmt$registers$strobe$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$registers$strobe$5
+
+
+module nrc_mgmt$registers$strobe$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$registers$strobe$6
+
+
+module nrc_mgmt$registers$strobe$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$registers$strobe$7
+
+
+module nrc_mgmt$registers$strobe$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$registers$strobe$8
+
+
+module nrc_mgmt$registers$strobe$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$registers$strobe$9
 
 
 module nrc_mgmt$registers$wdata(d,q,clock);
@@ -35949,6 +37015,44 @@ module nrc_mgmt$registers$writes$1(d,q,clock);
 endmodule // nrc_mgmt$registers$writes$1
 
 
+module nrc_mgmt$registers$writes$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$registers$writes$10
+
+
+module nrc_mgmt$registers$writes$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$registers$writes$11
+
+
 module nrc_mgmt$registers$writes$2(d,q,clock);
     
     // Module arguments
@@ -35985,6 +37089,120 @@ module nrc_mgmt$registers$writes$3(d,q,clock);
     end
           
 endmodule // nrc_mgmt$registers$writes$3
+
+
+module nrc_mgmt$registers$writes$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$registers$writes$4
+
+
+module nrc_mgmt$registers$writes$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$registers$writes$5
+
+
+module nrc_mgmt$registers$writes$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$registers$writes$6
+
+
+module nrc_mgmt$registers$writes$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$registers$writes$7
+
+
+module nrc_mgmt$registers$writes$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$registers$writes$8
+
+
+module nrc_mgmt$registers$writes$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nrc_mgmt$registers$writes$9
 
 
 module nrc_mgmt$registers$writing(d,q,clock);

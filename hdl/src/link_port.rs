@@ -42,6 +42,16 @@
 //! partial packets the far end holds uncommitted (never delivered), and everything discarded.
 //! Packets whole at the far end before the cut are delivered.
 //!
+//! # Settings
+//! The endpoint's lane threshold, retry limit, lane drain and VC mode come from
+//! `report.settings`, the chip's `link_settings` register of this port
+//! ([`crate::llp::regs::SETTINGS_FIELDS`]), which management may write at any cycle: the
+//! limits act from the next comparison on (a lane whose score already reaches a lowered
+//! threshold goes at once, a threshold of 0 stops removal); a change of the VC mode to whole
+//! packets takes effect once the packets sent interleaved have ended (`tx::arbiter`). The
+//! register resets to [`LinkPortParams::settings_reset`], so after reset the port behaves as
+//! its parameters say.
+//!
 //! # Timing (zero load)
 //! Core to lanes: one cycle in the transmit buffer with register FIFOs (`TD <= 16`), two with
 //! block RAM, then the endpoint's. Lanes to core: the endpoint's, then one cycle (the sender's
@@ -64,8 +74,10 @@ use crate::llp::endpoint::{EndpointParams, LlpEndpoint};
 use crate::llp::lane_channel::{LaneChannelIn, LaneChannelOut};
 use crate::llp::packet_buffer::DROP_BITS;
 use crate::llp::regs::{
-    LinkReportSource, PEER_CHIP_ID, PEER_PORT, PEER_TYPE, PEER_VALID, STATUS_LANES_REMOVED,
-    STATUS_RX_MASK, STATUS_RX_WIDTH, STATUS_STALLED, STATUS_TX_MASK, STATUS_TX_WIDTH, STATUS_UP,
+    LinkReportSource, PEER_CHIP_ID, PEER_PORT, PEER_TYPE, PEER_VALID, SETTINGS_BITS,
+    SETTINGS_INTERLEAVE, SETTINGS_LANE_DRAIN, SETTINGS_LANE_THRESHOLD, SETTINGS_RETRY_LIMIT,
+    STATUS_LANES_REMOVED, STATUS_RX_MASK, STATUS_RX_WIDTH, STATUS_STALLED, STATUS_TX_MASK,
+    STATUS_TX_WIDTH, STATUS_UP,
 };
 use crate::params::Config;
 use crate::stream::StreamSource;
@@ -101,7 +113,9 @@ pub struct LinkPortParams {
     pub credits_out: usize,
     /// Cycles without acknowledgement that declare the link dead.
     pub stall_limit: u32,
-    /// Let other VCs fill a stalled packet's LTP slots (the endpoint's `interleave`).
+    /// Let other VCs fill a stalled packet's LTP slots (the endpoint's `interleave`). This and
+    /// the next three are the reset value of the port's `link_settings` register
+    /// ([`LinkPortParams::settings_reset`]), which drives the endpoint.
     pub interleave: bool,
     /// Lane error score that removes a lane (0: never; `link.lane_threshold`).
     pub lane_threshold: u8,
@@ -184,7 +198,8 @@ pub struct LinkPort<
     /// This chip's ID (the management agent's `chip_id` register), sent in training; a
     /// change while the link is up is sent by training again.
     pub chip_id: Signal<In, Bits<16>>,
-    /// The link's state and counts for the chip's registers.
+    /// The link's state and counts for the chip's registers, and from them the port's
+    /// `link_settings` (`report.settings`), which drives the endpoint.
     pub report: LinkReportSource,
     /// The link is dead and its port discards (sticky until reset).
     pub stalled: Signal<Out, bool>,
@@ -210,10 +225,12 @@ pub struct LinkPort<
     saturated: Constant<Bits<16>>,
     /// The link was up in the previous cycle: a link that comes up again clears the watchdog.
     was_up: DFF<bool>,
-    interleave: Constant<bool>,
-    lane_threshold: Constant<Bits<8>>,
-    lane_drain: Constant<Bits<16>>,
-    retry_limit: Constant<Bits<8>>,
+    /// Positions of the `link_settings` fields, and its width (the bits above are unused).
+    interleave_at: Constant<Bits<8>>,
+    lane_threshold_at: Constant<Bits<8>>,
+    lane_drain_at: Constant<Bits<8>>,
+    retry_limit_at: Constant<Bits<8>>,
+    settings_bits: Constant<Bits<8>>,
     chip_type: Constant<Bits<8>>,
     port_number: Constant<Bits<8>>,
     /// The `peer` register: the far end's identity once trained.
@@ -281,10 +298,11 @@ impl<
             dirty_sum: Default::default(),
             saturated: Constant::new(0xffffu64.into()),
             was_up: Default::default(),
-            interleave: Constant::new(p.interleave),
-            lane_threshold: Constant::new((p.lane_threshold as u64).into()),
-            lane_drain: Constant::new((p.lane_drain as u64).into()),
-            retry_limit: Constant::new((p.retry_limit as u64).into()),
+            interleave_at: at(SETTINGS_INTERLEAVE.lsb),
+            lane_threshold_at: at(SETTINGS_LANE_THRESHOLD.lsb),
+            lane_drain_at: at(SETTINGS_LANE_DRAIN.lsb),
+            retry_limit_at: at(SETTINGS_RETRY_LIMIT.lsb),
+            settings_bits: at(SETTINGS_BITS),
             chip_type: Constant::new((p.chip_type as u64).into()),
             port_number: Constant::new((p.port_number as u64).into()),
             peer: Default::default(),
@@ -330,10 +348,27 @@ impl<
         self.was_up.d.next = self.endpoint.link_up.val();
         self.watchdog.reset.next =
             self.reset.val() | (self.endpoint.link_up.val() & !self.was_up.q.val());
-        self.endpoint.interleave.next = self.interleave.val();
-        self.endpoint.lane_threshold.next = self.lane_threshold.val();
-        self.endpoint.lane_drain.next = self.lane_drain.val();
-        self.endpoint.retry_limit.next = self.retry_limit.val();
+        // The settings, from the `link_settings` register (module doc, "Settings").
+        self.endpoint.interleave.next = self
+            .report
+            .settings
+            .val()
+            .get_bit(self.interleave_at.val().index());
+        self.endpoint.lane_threshold.next = self
+            .report
+            .settings
+            .val()
+            .get_bits::<8>(self.lane_threshold_at.val().index());
+        self.endpoint.lane_drain.next = self
+            .report
+            .settings
+            .val()
+            .get_bits::<16>(self.lane_drain_at.val().index());
+        self.endpoint.retry_limit.next = self
+            .report
+            .settings
+            .val()
+            .get_bits::<8>(self.retry_limit_at.val().index());
         self.endpoint.chip_type.next = self.chip_type.val();
         self.endpoint.chip_id.next = self.chip_id.val();
         self.endpoint.port_number.next = self.port_number.val();
@@ -421,7 +456,8 @@ impl<
             | self.endpoint.rx_good.val().any()
             | self.endpoint.trainings.val().any()
             | self.endpoint.far_downs.val().any()
-            | self.endpoint.ltps_discarded.val().any();
+            | self.endpoint.ltps_discarded.val().any()
+            | (self.report.settings.val() >> self.settings_bits.val()).any();
         for v in 0..VCS {
             self.unused_status.next =
                 self.unused_status.val() | self.endpoint.credits[v].val().any();

@@ -21,15 +21,16 @@
 //! drops whole packets.
 //!
 //! **Registers** (addresses in `verilog-out/nic.md`): the agent's block at 0, the
-//! management port's counter at 0x20, the network port's link report at 0x40 (`link`: status,
-//! peer identity, LTP and retry counts), the DMA core's counters at 0x80 (`dma_events`, one
+//! management port's counter at 0x20, the network port's link block at 0x40 (`link`: status,
+//! peer identity, LTP and retry counts, and the read-write `link_settings` at 0x48, which
+//! drives `link.settings`: the endpoint's lane removal, retraining and VC mode), the DMA core's counters at 0x80 (`dma_events`, one
 //! pulse per counted event). The host-facing registers are the function table's.
 //!
 //! **Reset** (synchronous) resets everything together; the loader then runs first.
 use crate::regs::{nic_chip_map, nic_map, DMA_COUNTERS, NIC_ADDRESS_BITS};
 use hdl::formats::mgmt::DestType;
 use hdl::formats::FLIT_BITS;
-use hdl::llp::regs::{LinkReportSink, LINK_PORT_REGISTERS};
+use hdl::llp::regs::{LinkReportSink, LINK_REPORT_REGISTERS};
 use hdl::mgmt::i2c_master::I2cPins;
 use hdl::mgmt::nma::{nma_window, Nma, NmaParams, NMA_CHIP_FAULTS};
 use hdl::mgmt::nma_core::NMA_DATA_BITS;
@@ -46,6 +47,8 @@ pub const NIC_CHIP_FAULTS: usize = NMA_CHIP_FAULTS;
 mod slot {
     pub const DROPPED_PORT: usize = 0;
     pub const PORT0: usize = 0;
+    /// The network port's `link_settings` (the only read-write register).
+    pub const SETTINGS: usize = 0;
     /// The DMA core's first counter.
     pub const DMA: usize = 1;
 }
@@ -61,7 +64,8 @@ pub struct NicMgmt {
     pub inbound: RsBeatSink<FLIT_BITS, RS_PORT_BITS>,
     /// Responses and fault reports to the network port (`port` always 0).
     pub outbound: RsBeatSource<FLIT_BITS, RS_PORT_BITS>,
-    /// The network port's link report, shown in its registers.
+    /// The network port's link report, shown in its registers, and its `link_settings`
+    /// register to the port.
     pub link: LinkReportSink,
     /// The NIC's faults (agent fault inputs 4..=7).
     pub chip_faults: Signal<In, Bits<NIC_CHIP_FAULTS>>,
@@ -77,23 +81,28 @@ pub struct NicMgmt {
     for_this_port: Signal<Local, bool>,
     /// `inbound.port`, which a one-port chip does not need: acknowledged unused.
     arrival_port_unused: Signal<Local, bool>,
+    /// The write strobe of `link_settings` (a level the port reads): acknowledged unused.
+    settings_strobe_unused: Signal<Local, bool>,
 }
 
 impl NicMgmt {
-    /// The NIC's whole register map (the agent's block and the NIC's).
-    pub fn map() -> RegMap {
-        nic_map(NMA_FAULTS).expect("the NIC's register space assembles")
+    /// The NIC's whole register map (the agent's block and the NIC's), the network port's
+    /// `link_settings` resetting to `link_settings`.
+    pub fn map(link_settings: u64) -> RegMap {
+        nic_map(NMA_FAULTS, link_settings).expect("the NIC's register space assembles")
     }
 
     /// The NIC's own registers (the register file of this top).
-    pub fn chip_map() -> RegMap {
-        nic_chip_map().expect("the NIC's register space assembles")
+    pub fn chip_map(link_settings: u64) -> RegMap {
+        nic_chip_map(link_settings).expect("the NIC's register space assembles")
     }
 
-    /// The agent with `params`. Panics if the register map's layout no longer matches the
-    /// positions `update()` uses.
-    pub fn new(params: NmaParams) -> Self {
-        let map = Self::chip_map();
+    /// The agent with `params`, the network port's `link_settings` resetting to
+    /// `link_settings` (the port's
+    /// [`LinkPortParams::settings_reset`](hdl::link_port::LinkPortParams::settings_reset)).
+    /// Panics if the register map's layout no longer matches the positions `update()` uses.
+    pub fn new(params: NmaParams, link_settings: u64) -> Self {
+        let map = Self::chip_map(link_settings);
         check_slots(&map);
         Self {
             clock: Default::default(),
@@ -109,6 +118,7 @@ impl NicMgmt {
             registers: RegFile::new(&map),
             for_this_port: Default::default(),
             arrival_port_unused: Default::default(),
+            settings_strobe_unused: Default::default(),
         }
     }
 }
@@ -118,7 +128,8 @@ impl NicMgmt {
 fn check_slots(map: &RegMap) {
     use Access::*;
     assert_eq!(map.index(Counter, "mgmt_dropped_port"), slot::DROPPED_PORT);
-    for (k, reg) in hdl::llp::regs::link_port_map().registers.iter().enumerate() {
+    let names = hdl::llp::regs::link_port_map(0);
+    for (k, reg) in names.of(ReadOnly).enumerate() {
         let name = format!("port0_{}", reg.name);
         assert_eq!(
             map.index(ReadOnly, &name),
@@ -126,7 +137,8 @@ fn check_slots(map: &RegMap) {
             "nic_mgmt: {name} moved"
         );
     }
-    assert_eq!(map.count(ReadOnly), LINK_PORT_REGISTERS as usize);
+    assert_eq!(map.count(ReadOnly), LINK_REPORT_REGISTERS);
+    assert_eq!(map.index(ReadWrite, "port0_link_settings"), slot::SETTINGS);
     let dma = crate::regs::dma_counters_map();
     for (k, reg) in dma.registers.iter().enumerate() {
         let name = format!("dma_{}", reg.name);
@@ -137,7 +149,8 @@ fn check_slots(map: &RegMap) {
         );
     }
     assert_eq!(map.count(Counter), 1 + DMA_COUNTERS);
-    assert_eq!(map.count(ReadWrite) + map.count(WriteOneToClear), 0);
+    assert_eq!(map.count(ReadWrite), 1);
+    assert_eq!(map.count(WriteOneToClear), 0);
     let window = nma_window(DestType::Nic);
     assert!(
         map.registers.iter().all(|r| r.offset >= window),
@@ -196,5 +209,8 @@ impl Logic for NicMgmt {
         self.registers.status[5].next = self.link.retries.val();
         self.registers.status[6].next = self.link.replays.val();
         self.registers.status[7].next = self.link.drops.val();
+        // slot::SETTINGS: the port's `link_settings`, to the port.
+        self.link.settings.next = self.registers.settings[0].val();
+        self.settings_strobe_unused.next = self.registers.written[0].val();
     }
 }

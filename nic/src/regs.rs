@@ -78,36 +78,38 @@ pub fn mgmt_port_map() -> RegMap {
     )
 }
 
-/// The NIC's management address space with `faults` agent fault inputs.
-pub fn nic_space(faults: usize) -> Result<AddressSpace, String> {
+/// The NIC's management address space with `faults` agent fault inputs, the network port's
+/// `link_settings` resetting to `link_settings`
+/// ([`LinkPortParams::settings_reset`](hdl::link_port::LinkPortParams::settings_reset)).
+pub fn nic_space(faults: usize, link_settings: u64) -> Result<AddressSpace, String> {
     let mut space = AddressSpace::new(
         "nic",
         "Register space of the network interface chip (NIC) as the management agent reaches it.",
         NIC_ADDRESS_BITS,
     );
     space.place(0, "", &nma_map(DestType::Nic, faults))?;
-    place_nic_blocks(&mut space)?;
+    place_nic_blocks(&mut space, link_settings)?;
     Ok(space)
 }
 
 /// The NIC's own registers, the space without the agent's block (which the agent holds): the
 /// register file `nic_mgmt` puts behind the agent's `chip_request` port. Same addresses and
 /// names as in [`nic_space`].
-pub fn nic_chip_map() -> Result<RegMap, String> {
+pub fn nic_chip_map(link_settings: u64) -> Result<RegMap, String> {
     let mut space = AddressSpace::new(
         "nic_chip",
         "The NIC's own registers, beside the agent's block.",
         NIC_ADDRESS_BITS,
     );
-    place_nic_blocks(&mut space)?;
+    place_nic_blocks(&mut space, link_settings)?;
     Ok(space.to_map())
 }
 
-/// Places the management port's counters, the network port's link block and the DMA core's
-/// counters.
-fn place_nic_blocks(space: &mut AddressSpace) -> Result<(), String> {
+/// Places the management port's counters, the network port's link block (report and
+/// `link_settings`) and the DMA core's counters.
+fn place_nic_blocks(space: &mut AddressSpace, link_settings: u64) -> Result<(), String> {
     space.place(MGMT_PORT_BASE, "mgmt", &mgmt_port_map())?;
-    space.place(NETWORK_PORT_BASE, "port0", &link_port_map())?;
+    space.place(NETWORK_PORT_BASE, "port0", &link_port_map(link_settings))?;
     space.place(DMA_COUNTERS_BASE, "dma", &dma_counters_map())
 }
 
@@ -329,9 +331,10 @@ pub fn privileged_offsets(qps: usize) -> Vec<u64> {
     v
 }
 
-/// The NIC's register map (the space flattened).
-pub fn nic_map(faults: usize) -> Result<RegMap, String> {
-    Ok(nic_space(faults)?.to_map())
+/// The NIC's register map (the space flattened), the network port's `link_settings`
+/// resetting to `link_settings`.
+pub fn nic_map(faults: usize, link_settings: u64) -> Result<RegMap, String> {
+    Ok(nic_space(faults, link_settings)?.to_map())
 }
 
 #[cfg(test)]
@@ -360,9 +363,17 @@ mod tests {
 
     #[test]
     fn the_nic_space_assembles() {
-        nic_map(hdl::mgmt::regs::NMA_FAULTS)
-            .unwrap()
-            .validate()
-            .unwrap();
+        let reset = crate::tops::nic_top_params(&hdl::params::Config::default())
+            .link
+            .settings_reset();
+        let map = nic_map(hdl::mgmt::regs::NMA_FAULTS, reset).unwrap();
+        map.validate().unwrap();
+        // The network port's settings: read-write at offset 8 of its block, reset as
+        // configured, the block's window clear of the DMA counters.
+        let settings = map.get("port0_link_settings").unwrap();
+        assert_eq!(settings.offset, NETWORK_PORT_BASE + 8);
+        assert_eq!(settings.access, hdl::regmap::Access::ReadWrite);
+        assert_eq!(settings.reset, reset);
+        assert!(NETWORK_PORT_BASE + hdl::llp::regs::LINK_PORT_REGISTERS <= DMA_COUNTERS_BASE);
     }
 }

@@ -28,7 +28,10 @@ pub const MAX_IMAGE_ENTRIES: usize = 64;
 pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
     Ok(vec![
         emit(
-            NicMgmt::new(hdl::tops::nma_params(cfg, MAX_IMAGE_ENTRIES)),
+            NicMgmt::new(
+                hdl::tops::nma_params(cfg, MAX_IMAGE_ENTRIES),
+                nic_top_params(cfg).link.settings_reset(),
+            ),
             "nic_mgmt",
             "the NIC's management agent: the agent design the router shares (core, I2C EEPROM, configuration loader, its register block) with one network port and the NIC's registers (verilog-out/nic.md)",
         )?,
@@ -346,7 +349,10 @@ pub fn regmaps(cfg: &Config) -> Result<Vec<hdl::regmap::RegMap>, String> {
         cfg.nic.qps_per_function as usize,
     );
     Ok(vec![
-        crate::regs::nic_map(hdl::mgmt::regs::NMA_FAULTS)?,
+        crate::regs::nic_map(
+            hdl::mgmt::regs::NMA_FAULTS,
+            nic_top_params(cfg).link.settings_reset(),
+        )?,
         crate::regs::function_page_map(qps),
         crate::regs::nic_host_map(functions, qps)?,
     ])

@@ -17,7 +17,8 @@
 //! the router's together): the agent's block (see [`Nma`]), the mesh's drop counters, indirect
 //! routing-table access (`route_table`: the table is the data plane's, reached through
 //! `route_table`), per port the link endpoint's report (`links[p]`: status, peer identity,
-//! LTP and retry counts), and per port the data plane's counters (`counters[p]`: flits and
+//! LTP and retry counts) and the port's `link_settings` (read-write, driving
+//! `links[p].settings`: the endpoint's lane removal, retraining and VC mode), and per port the data plane's counters (`counters[p]`: flits and
 //! packets in and out, drops by reason, dead-link discards, per-VC occupancy peaks), kept in
 //! a [`CounterRam`] (a read or clear waits for its sweep, at most
 //! [`counter_sweep_cycles`](crate::regs::counter_sweep_cycles) cycles; every other register
@@ -37,7 +38,7 @@ use crate::regs::{
 use crate::rs_mesh::RsMesh;
 use hdl::formats::mgmt::{DestType, REGISTER_ADDRESS_BITS};
 use hdl::formats::FLIT_BITS;
-use hdl::llp::regs::{LinkReportSink, LINK_PORT_REGISTERS};
+use hdl::llp::regs::{LinkReportSink, LINK_REPORT_REGISTERS};
 use hdl::mgmt::i2c_master::I2cPins;
 use hdl::mgmt::nma::{Nma, NmaParams, NMA_CHIP_FAULTS};
 use hdl::mgmt::nma_core::NMA_DATA_BITS;
@@ -89,7 +90,10 @@ mod slot {
     pub const ROUTE_PORTS: usize = 1;
     pub const MESH_ROW0: usize = 0;
     pub const ROUTE_READ: usize = 0;
+    /// Port 0's first report register (read-only, `LINK_REPORT_REGISTERS` per port).
     pub const PORT0: usize = 1;
+    /// Port 0's `link_settings` (read-write, one per port).
+    pub const SETTINGS0: usize = 2;
 }
 
 /// The type of an [`NrcMgmt`] with `$ports` ports in `$rows` rows and `$vcs` VCs (the
@@ -139,7 +143,8 @@ pub struct NrcMgmt<
     pub inbound: [RsBeatSink<FLIT_BITS, RS_PORT_BITS>; PORTS],
     /// Per port: management packets leaving on the port.
     pub outbound: [RsBeatSource<FLIT_BITS, RS_PORT_BITS>; PORTS],
-    /// Per port: the link endpoint's report, shown in the port's registers.
+    /// Per port: the link endpoint's report, shown in the port's registers, and the port's
+    /// `link_settings` register to the port.
     pub links: [LinkReportSink; PORTS],
     /// The routing table's indirect access.
     pub route_table: RouteTableSource<PORTS>,
@@ -184,6 +189,9 @@ pub struct NrcMgmt<
     discarded_head_bit: Constant<Bits<COUNTERS>>,
     /// The write strobe of `route_index` (a level the table reads): acknowledged unused.
     index_strobe_unused: Signal<Local, bool>,
+    /// The write strobes of the ports' `link_settings` (levels the ports read): acknowledged
+    /// unused.
+    settings_strobes_unused: Signal<Local, bool>,
     /// `row_bits[r]`: bit `r` alone, to pick row `r`'s drop pulse by a mask (with one row
     /// `dropped` is a Verilog scalar, which cannot be bit-selected).
     row_bits: Vec<Constant<Bits<ROWS>>>,
@@ -210,20 +218,25 @@ impl<
     /// VCs of the occupancy peaks.
     pub const VCS: usize = PV / OCCUPANCY_BITS;
 
-    /// The router's whole register map for this size (the agent's block and the router's).
-    pub fn map() -> RegMap {
-        nrc_map(PORTS, ROWS, Self::VCS, NMA_FAULTS).expect("the router's register space assembles")
+    /// The router's whole register map for this size (the agent's block and the router's),
+    /// every port's `link_settings` resetting to `link_settings`.
+    pub fn map(link_settings: u64) -> RegMap {
+        nrc_map(PORTS, ROWS, Self::VCS, NMA_FAULTS, link_settings)
+            .expect("the router's register space assembles")
     }
 
     /// The router's own registers (the register file of this top).
-    pub fn router_map() -> RegMap {
-        nrc_router_map(PORTS, ROWS).expect("the router's register space assembles")
+    pub fn router_map(link_settings: u64) -> RegMap {
+        nrc_router_map(PORTS, ROWS, link_settings).expect("the router's register space assembles")
     }
 
-    /// The plane with `params`. Panics if the register map's layout no longer matches the
-    /// positions `update()` uses (a change to the map must be carried into this file).
-    pub fn new(params: NrcMgmtParams) -> Self {
-        let map = Self::router_map();
+    /// The plane with `params`, every port's `link_settings` resetting to `link_settings`
+    /// (the link ports'
+    /// [`LinkPortParams::settings_reset`](hdl::link_port::LinkPortParams::settings_reset)).
+    /// Panics if the register map's layout no longer matches the positions `update()` uses (a
+    /// change to the map must be carried into this file).
+    pub fn new(params: NrcMgmtParams, link_settings: u64) -> Self {
+        let map = Self::router_map(link_settings);
         check_slots(&map, PORTS, ROWS);
         assert_eq!(PV % OCCUPANCY_BITS, 0, "NrcMgmt: PV = VCS * 8");
         let layout = nrc_counter_layout(PORTS, Self::VCS);
@@ -258,6 +271,7 @@ impl<
             discarded_bit: Constant::new((1u64 << (COUNTERS - 2)).into()),
             discarded_head_bit: Constant::new((1u64 << (COUNTERS - 1)).into()),
             index_strobe_unused: Default::default(),
+            settings_strobes_unused: Default::default(),
             row_bits: (0..ROWS)
                 .map(|r| Constant::new(Bits::from(1u64 << r)))
                 .collect(),
@@ -281,21 +295,29 @@ fn check_slots(map: &RegMap, ports: usize, rows: usize) {
         let name = format!("rs_dropped_row{r}");
         assert_eq!(map.index(Counter, &name), slot::MESH_ROW0 + r);
     }
-    let names = hdl::llp::regs::link_port_map();
+    let names = hdl::llp::regs::link_port_map(0);
+    let reports: Vec<_> = names.of(ReadOnly).collect();
+    assert_eq!(reports.len(), LINK_REPORT_REGISTERS);
     for p in 0..ports {
-        for (k, reg) in names.registers.iter().enumerate() {
+        for (k, reg) in reports.iter().enumerate() {
             let name = format!("port{p}_{}", reg.name);
-            let position = slot::PORT0 + LINK_PORT_REGISTERS as usize * p + k;
+            let position = slot::PORT0 + LINK_REPORT_REGISTERS * p + k;
             assert_eq!(
                 map.index(ReadOnly, &name),
                 position,
                 "nrc_mgmt: {name} moved"
             );
         }
+        let name = format!("port{p}_link_settings");
+        assert_eq!(
+            map.index(ReadWrite, &name),
+            slot::SETTINGS0 + p,
+            "nrc_mgmt: {name} moved"
+        );
     }
     assert_eq!(map.count(ReadOnly), slot::PORT0 + 8 * ports);
     assert_eq!(map.count(Counter), slot::MESH_ROW0 + rows);
-    assert_eq!(map.count(ReadWrite), slot::ROUTE_PORTS + 1);
+    assert_eq!(map.count(ReadWrite), slot::SETTINGS0 + ports);
     assert_eq!(map.count(WriteOneToClear), 0);
     let window = hdl::mgmt::nma::nma_window(DestType::Nrc);
     assert!(
@@ -421,6 +443,7 @@ impl<
             self.registers.events[r].next =
                 (self.mesh.dropped.val() & self.row_bits[r].val()).any();
         }
+        self.settings_strobes_unused.next = false;
         for p in 0..PORTS {
             self.registers.status[1 + 8 * p].next = self.links[p].status.val();
             self.registers.status[2 + 8 * p].next = self.links[p].peer.val();
@@ -430,6 +453,10 @@ impl<
             self.registers.status[6 + 8 * p].next = self.links[p].retries.val();
             self.registers.status[7 + 8 * p].next = self.links[p].replays.val();
             self.registers.status[8 + 8 * p].next = self.links[p].drops.val();
+            // slot::SETTINGS0 + p: the port's `link_settings`, to the port.
+            self.links[p].settings.next = self.registers.settings[2 + p].val();
+            self.settings_strobes_unused.next =
+                self.settings_strobes_unused.val() | self.registers.written[2 + p].val();
         }
     }
 }

@@ -79,7 +79,8 @@ macro_rules! nrc_top {
 pub struct NrcTopParams {
     /// The core's.
     pub core: RouterCoreParams,
-    /// Every link port's.
+    /// Every link port's (their settings are the reset value of the ports' `link_settings`
+    /// registers: they replace `core.link_settings`).
     pub link: LinkPortParams,
 }
 
@@ -246,7 +247,11 @@ impl<
             deterministic: Default::default(),
             i2c: Default::default(),
             stalled: Default::default(),
-            core: RouterCore::new(p.core),
+            // The ports' `link_settings` registers reset to what the ports were built with.
+            core: RouterCore::new(RouterCoreParams {
+                link_settings: p.link.settings_reset(),
+                ..p.core
+            }),
             ports: (0..PORTS)
                 .map(|i| {
                     LinkPort::new(LinkPortParams {

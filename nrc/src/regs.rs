@@ -6,7 +6,7 @@
 //! | `0x000` | the management agent ([`hdl::mgmt::regs::nma_map`]) | none |
 //! | `0x020` | the relay-station mesh's drop counters ([`rs_mesh_map`]) | `rs` |
 //! | `0x040` | indirect routing-table access ([`route_table_map`]) | `route` |
-//! | `0x100 + 8 p` | link port `p` ([`hdl::llp::regs::link_port_map`]) | `port<p>` |
+//! | `0x100 + 16 p` | link port `p` ([`hdl::llp::regs::link_port_map`]: report, `link_settings`) | `port<p>` |
 //! | `0x400 + 32 p` | port `p`'s counters and occupancy peaks ([`port_counter_map`]) | `port<p>` |
 //!
 //! The port counters are not in the register file of [`nrc_router_map`]: they live in a
@@ -116,12 +116,14 @@ pub fn counter_sweep_cycles(ports: usize, vcs: usize) -> usize {
 }
 
 /// The router's address space with `ports` ports in `rows` rows, `vcs` VCs and `faults`
-/// agent fault inputs.
+/// agent fault inputs, every port's `link_settings` resetting to `link_settings`
+/// ([`LinkPortParams::settings_reset`](hdl::link_port::LinkPortParams::settings_reset)).
 pub fn nrc_space(
     ports: usize,
     rows: usize,
     vcs: usize,
     faults: usize,
+    link_settings: u64,
 ) -> Result<AddressSpace, String> {
     let mut space = AddressSpace::new(
         "nrc",
@@ -129,7 +131,7 @@ pub fn nrc_space(
         NRC_ADDRESS_BITS,
     );
     space.place(0, "", &nma_map(DestType::Nrc, faults))?;
-    place_router_blocks(&mut space, ports, rows)?;
+    place_router_blocks(&mut space, ports, rows, link_settings)?;
     for p in 0..ports {
         space.place(
             PORT_COUNTERS_BASE + ((p as u64) << PORT_COUNTER_BITS),
@@ -144,25 +146,30 @@ pub fn nrc_space(
 /// agent holds) and without the port counters (a [`CounterRam`](hdl::regmap::CounterRam)):
 /// the register file `nrc_mgmt` puts behind the agent's `chip_request` port. Same addresses
 /// and names as in [`nrc_space`].
-pub fn nrc_router_map(ports: usize, rows: usize) -> Result<RegMap, String> {
+pub fn nrc_router_map(ports: usize, rows: usize, link_settings: u64) -> Result<RegMap, String> {
     let mut space = AddressSpace::new(
         "nrc_router",
         format!("The router's own registers (NRC, {ports} ports), beside the agent's block."),
         NRC_ADDRESS_BITS,
     );
-    place_router_blocks(&mut space, ports, rows)?;
+    place_router_blocks(&mut space, ports, rows, link_settings)?;
     Ok(space.to_map())
 }
 
 /// Places the mesh's counters, the routing-table access and the ports' link blocks.
-fn place_router_blocks(space: &mut AddressSpace, ports: usize, rows: usize) -> Result<(), String> {
+fn place_router_blocks(
+    space: &mut AddressSpace,
+    ports: usize,
+    rows: usize,
+    link_settings: u64,
+) -> Result<(), String> {
     space.place(RS_MESH_BASE, "rs", &rs_mesh_map(rows))?;
     space.place(ROUTE_TABLE_BASE, "route", &route_table_map(ports))?;
     for p in 0..ports {
         space.place(
             PORTS_BASE + LINK_PORT_REGISTERS * p as u64,
             &format!("port{p}"),
-            &link_port_map(),
+            &link_port_map(link_settings),
         )?;
     }
     Ok(())
@@ -170,8 +177,14 @@ fn place_router_blocks(space: &mut AddressSpace, ports: usize, rows: usize) -> R
 
 /// The router's register map (the space flattened), for the C header and Markdown reference
 /// and the management software.
-pub fn nrc_map(ports: usize, rows: usize, vcs: usize, faults: usize) -> Result<RegMap, String> {
-    Ok(nrc_space(ports, rows, vcs, faults)?.to_map())
+pub fn nrc_map(
+    ports: usize,
+    rows: usize,
+    vcs: usize,
+    faults: usize,
+    link_settings: u64,
+) -> Result<RegMap, String> {
+    Ok(nrc_space(ports, rows, vcs, faults, link_settings)?.to_map())
 }
 
 #[cfg(test)]
@@ -182,7 +195,7 @@ mod tests {
     #[test]
     fn the_counters_sit_where_their_layout_says() {
         for (ports, vcs) in [(5, 2), (24, 6)] {
-            let map = nrc_map(ports, 1, vcs, NMA_FAULTS).unwrap();
+            let map = nrc_map(ports, 1, vcs, NMA_FAULTS, 0).unwrap();
             let layout = nrc_counter_layout(ports, vcs);
             let counters = port_counter_map(vcs);
             assert_eq!(counters.registers.len(), layout.slots());
@@ -196,7 +209,7 @@ mod tests {
                 }
             }
             assert!(layout.slots() <= 1 << PORT_COUNTER_BITS);
-            let router = nrc_router_map(ports, 1).unwrap();
+            let router = nrc_router_map(ports, 1, 0).unwrap();
             assert!(router
                 .registers
                 .iter()
@@ -206,14 +219,27 @@ mod tests {
 
     #[test]
     fn the_default_and_published_spaces_assemble() {
+        let reset = hdl::link_port::LinkPortParams::router(&hdl::params::Config::default())
+            .settings_reset();
         for (ports, rows) in [(8, 2), (24, 4)] {
-            let map = nrc_map(ports, rows, 6, NMA_FAULTS).unwrap();
+            let map = nrc_map(ports, rows, 6, NMA_FAULTS, reset).unwrap();
             map.validate().unwrap();
             let peer = map.get(&format!("port{}_peer", ports - 1)).unwrap();
             assert_eq!(
                 peer.offset,
                 PORTS_BASE + LINK_PORT_REGISTERS * (ports as u64 - 1) + 1
             );
+            // Every port's settings, read-write at offset 8 of its block, reset as configured.
+            for p in 0..ports {
+                let settings = map.get(&format!("port{p}_link_settings")).unwrap();
+                assert_eq!(
+                    settings.offset,
+                    PORTS_BASE + LINK_PORT_REGISTERS * p as u64 + 8
+                );
+                assert_eq!(settings.access, hdl::regmap::Access::ReadWrite);
+                assert_eq!(settings.reset, reset);
+            }
+            assert!(PORTS_BASE + LINK_PORT_REGISTERS * ports as u64 <= PORT_COUNTERS_BASE);
         }
     }
 }

@@ -116,17 +116,23 @@ pub struct RouterCoreParams {
     pub mgmt: NrcMgmtParams,
     /// Destinations in the route table (its depth).
     pub nodes: usize,
+    /// The reset value of every port's `link_settings` register: the link ports'
+    /// [`LinkPortParams::settings_reset`](hdl::link_port::LinkPortParams::settings_reset)
+    /// (`NrcTop` sets it from its ports' parameters).
+    pub link_settings: u64,
 }
 
 impl RouterCoreParams {
     /// The values of `cfg`, with `down_ports` leading down the fat tree, a route table of
-    /// `nodes` destinations and the management plane's `mgmt` values.
+    /// `nodes` destinations and the management plane's `mgmt` values; the ports'
+    /// `link_settings` reset to the settings of a router's link port of `cfg`.
     pub fn from_config(cfg: &Config, down_ports: u64, nodes: usize, mgmt: NrcMgmtParams) -> Self {
         Self {
             input: InputPortParams::from_config(cfg, down_ports),
             switch: SwitchParams::from_config(cfg),
             mgmt,
             nodes,
+            link_settings: hdl::link_port::LinkPortParams::router(cfg).settings_reset(),
         }
     }
 }
@@ -282,7 +288,7 @@ impl<
             routing: RouteUnit::new(p.nodes),
             status: RouteStatus::new(),
             switch: Switch::new(p.switch),
-            mgmt: NrcMgmt::new(p.mgmt),
+            mgmt: NrcMgmt::new(p.mgmt, p.link_settings),
             no_route: Default::default(),
             faults: Default::default(),
             route_faults_unused: Default::default(),

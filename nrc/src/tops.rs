@@ -20,7 +20,10 @@ pub fn tops(cfg: &Config) -> Result<Vec<Emitted>, String> {
             "the router's relay-station mesh, 8 ports in 2 rows of 4, 20-bit beats: port packets to the management agent, its packets to the ports, packets to nonexistent ports dropped and counted",
         )?,
         emit(
-            NrcMgmt8::new(nrc_mgmt_params(cfg)),
+            NrcMgmt8::new(
+                nrc_mgmt_params(cfg),
+                hdl::link_port::LinkPortParams::router(cfg).settings_reset(),
+            ),
             "nrc_mgmt",
             "the router's management plane: 8 ports of management flit streams, the relay-station mesh, the management agent with its I2C EEPROM, the configuration loader and the router's register file (verilog-out/nrc.md)",
         )?,
@@ -227,12 +230,13 @@ pub fn nrc_mgmt_params(cfg: &Config) -> NrcMgmtParams {
 pub const MAX_IMAGE_ENTRIES: usize = 1024;
 
 /// The router's register maps: its whole space for the `nrc_mgmt` top (8 ports in 2 rows, 2
-/// VCs, the agent's default fault inputs).
-pub fn regmaps(_cfg: &Config) -> Result<Vec<hdl::regmap::RegMap>, String> {
+/// VCs, the agent's default fault inputs, the link ports' settings of `cfg`).
+pub fn regmaps(cfg: &Config) -> Result<Vec<hdl::regmap::RegMap>, String> {
     Ok(vec![crate::regs::nrc_map(
         8,
         2,
         2,
         hdl::mgmt::regs::NMA_FAULTS,
+        hdl::link_port::LinkPortParams::router(cfg).settings_reset(),
     )?])
 }

@@ -27,8 +27,8 @@ pub struct Arrival {
     pub head: u64,
 }
 
-/// Names of a port's link-report registers, in the order of [`link_port_map`], as the top's
-/// `links[p]` bundle names its signals.
+/// Names of a port's link-report registers (the read-only ones), in the order of
+/// [`link_port_map`], as the top's `links[p]` bundle names its signals.
 pub const LINK_SIGNALS: [&str; 8] = [
     "status",
     "peer",
@@ -98,7 +98,8 @@ impl<B: Backend> PlaneWorld<B> {
             .collect();
         let mut rng = BenchRng::new(seed);
         for p in 0..ports {
-            for (k, r) in link_port_map().registers.iter().enumerate() {
+            let names = link_port_map(0);
+            for (k, r) in names.of(hdl::regmap::Access::ReadOnly).enumerate() {
                 let v = if r.name == "peer" {
                     peer_value(1, 0x100 + p as u16, ((p + 3) % ports) as u8)
                 } else {

@@ -141,8 +141,9 @@ struct Plane {
 impl Plane {
     fn new(config: &Config) -> Result<Self> {
         let params = nrc::tops::nrc_mgmt_params(config);
-        let b = VerilatorSim::of(NrcMgmt8::new(params), "nrc_mgmt")?;
-        let map = NrcMgmt8::map();
+        let settings = hdl::link_port::LinkPortParams::router(config).settings_reset();
+        let b = VerilatorSim::of(NrcMgmt8::new(params, settings), "nrc_mgmt")?;
+        let map = NrcMgmt8::map(settings);
         let address = |name: &str| -> Result<u16> {
             Ok(map
                 .get(name)

@@ -789,9 +789,13 @@ impl CoreWorld {
 }
 
 /// The router's whole register map at this size (5 ports, one mesh row; the occupancy peaks
-/// of 2 VCs: the addresses of every other register do not depend on the VCs).
+/// of 2 VCs: the addresses of every other register do not depend on the VCs; the link
+/// settings' reset values of the default configuration).
 pub fn router_map() -> hdl::regmap::RegMap {
-    nrc::regs::nrc_map(PORTS, 1, 2, hdl::mgmt::regs::NMA_FAULTS).expect("the map assembles")
+    let settings =
+        hdl::link_port::LinkPortParams::router(&hdl::params::Config::default()).settings_reset();
+    nrc::regs::nrc_map(PORTS, 1, 2, hdl::mgmt::regs::NMA_FAULTS, settings)
+        .expect("the map assembles")
 }
 
 /// The value the world drives on port `p`'s link report signal `k`.

@@ -5,7 +5,7 @@
 //! once per process; the longer runs and the throughput figures are `bench -- fabric`.
 #![allow(clippy::needless_range_loop)] // NICs and the permutation are indexed by NIC number
 use hdl::formats::mgmt::MAX_REGISTERS;
-use hdl::llp::regs::peer_value;
+use hdl::llp::regs::{peer_value, settings_value, STATUS_LANES_REMOVED};
 use std::collections::{BTreeMap, BTreeSet};
 use testbench::fabric::routing::{
     leaf_of, links, spine, End, LEAVES, NICS, NICS_PER_LEAF, ROUTERS, ROUTER_PORTS,
@@ -252,7 +252,64 @@ fn fabric_routes_around_a_dead_link() {
     );
 }
 
-/// Reads the counter `name` of router `r` in band.
+/// The link settings in band (issue 10, item 6): router 0's port 1 (NIC 1's link) reads its
+/// configured `link_settings`, is written a lane threshold of 1 through management (read back),
+/// then carries traffic over wires with bit errors: it removes a lane at the first error charged
+/// to one, which the reset threshold (8, scores drained every 16 delivered LTPs) never does at
+/// this error rate; port 2 (NIC 2's link, the same errors, its settings untouched) keeps every
+/// lane. Nothing is lost meanwhile.
+#[test]
+fn fabric_link_settings_written_in_band_drive_the_link() {
+    let mut w = loaded(3);
+    let (r, written, untouched) = (0usize, 1usize, 2usize);
+    let link = testbench::fabric::router_params().link;
+    let settings = FabricWorld::address(&format!("port{written}_link_settings"));
+    let t = w.target(r).unwrap();
+    w.client
+        .submit(t.clone(), Operation::ReadRegisters(vec![settings]));
+    let c = w.settle(100_000);
+    assert_eq!(
+        c[0].outcome,
+        Ok(Reply::Registers(vec![link.settings_reset()])),
+        "link_settings after reset"
+    );
+    let v = settings_value(1, link.retry_limit, link.lane_drain, link.interleave);
+    w.client
+        .submit(t.clone(), Operation::WriteRegisters(vec![(settings, v)]));
+    assert_eq!(w.settle(100_000)[0].outcome, Ok(Reply::Written));
+    w.client.submit(t, Operation::ReadRegisters(vec![settings]));
+    assert_eq!(
+        w.settle(100_000)[0].outcome,
+        Ok(Reply::Registers(vec![v])),
+        "link_settings read back"
+    );
+    let removed = |w: &mut FabricWorld, port: usize| {
+        STATUS_LANES_REMOVED.get(read_counter(w, r, &format!("port{port}_link_status")) as u128)
+    };
+    let mut rounds = 0;
+    while removed(&mut w, written) == 0 {
+        rounds += 1;
+        assert!(
+            rounds <= 10,
+            "no lane removed with threshold 1 after {rounds} rounds"
+        );
+        uniform(&mut w, 0.04, 2_000);
+    }
+    assert_eq!(
+        removed(&mut w, untouched),
+        0,
+        "the untouched port removed a lane"
+    );
+    assert!(
+        w.drain(60_000),
+        "traffic did not drain after the lane removal"
+    );
+    eprintln!(
+        "fabric link settings: a lane removed after {rounds} round(s) of 2,000 cycles of traffic"
+    );
+}
+
+/// Reads the counter (or any register) `name` of router `r` in band.
 fn read_counter(w: &mut FabricWorld, r: usize, name: &str) -> u64 {
     let t = w.target(r).expect("reachable");
     w.client.submit(

@@ -25,8 +25,10 @@
 //! reported as drop events (dirty-packet discard). When one end is reset, packets in flight then may be lost
 //! whole, never duplicated or delivered in part, and the link comes up again by itself.
 //!
-//! Configuration inputs (registers once the register map exists): `interleave`,
-//! `lane_threshold`, `lane_drain`, `retry_limit`, and the identity sent in training
+//! Configuration inputs: `interleave`, `lane_threshold`, `lane_drain`, `retry_limit` (a link
+//! port drives them from its `link_settings` register, `hdl::llp::regs`; each may change at
+//! any cycle: the lane and retry limits act on the next comparison, a fall of `interleave`
+//! waits for the packets sent interleaved, see `tx::arbiter`), and the identity sent in training
 //! (`chip_type`, `chip_id`, `port_number`; a `chip_id` written while the link is up is sent by
 //! training again). Status outputs: see the port list.
 //!
@@ -135,7 +137,8 @@ pub struct LlpEndpoint<const RAW: usize, const D: usize, const AW: usize, const 
     pub lanes_out: LaneChannelOut,
     /// Lanes from the far end.
     pub lanes_in: LaneChannelIn,
-    /// Let other VCs fill a stalled packet's slots (else whole packets).
+    /// Let other VCs fill a stalled packet's slots (else whole packets); a fall takes effect
+    /// once the packets sent interleaved have ended (`tx::arbiter`).
     pub interleave: Signal<In, bool>,
     /// Lane error score that removes a lane (0: never; `link.lane_threshold`).
     pub lane_threshold: Signal<In, Bits<8>>,

@@ -1,7 +1,9 @@
 //! The registers of one link port (issue 12, item 3: "per-port peer identity ... per-port link
-//! status and counters (the link layer's map)"): what the link endpoint reports, read-only, as
-//! the management plane reads it. Each chip places one copy per port (the router: one per port
-//! under the prefix `port<p>`; the NIC: its network port).
+//! status and counters (the link layer's map)"; issue 10, item 6: the link's settings): what
+//! the link endpoint reports, read-only, as the management plane reads it, and the port's
+//! read-write `link_settings` (lane removal, retraining, VC mode), which drives the endpoint.
+//! Each chip places one copy per port (the router: one per port under the prefix `port<p>`;
+//! the NIC: its network port).
 //!
 //! The fields of the two packed registers (`link_status`, `peer`) are defined once here; the
 //! chip drives them from its link endpoint (the peer identity is learned at link bring-up, the
@@ -61,8 +63,15 @@ pub const PEER_PORT: Field = field("port", 24, 5, "far end port number");
 /// Every `peer` field.
 pub const PEER_FIELDS: [Field; 4] = [PEER_VALID, PEER_TYPE, PEER_CHIP_ID, PEER_PORT];
 
-/// Registers in one port's block (its window).
-pub const LINK_PORT_REGISTERS: u64 = 8;
+/// Registers in one port's block (its window): the eight read-only report registers at
+/// 0..=7, `link_settings` at 8, offsets 9..=11 reserved for the BIST registers
+/// ([`link_bist_registers`], not wired yet), the rest free.
+pub const LINK_PORT_REGISTERS: u64 = 16;
+/// Read-only registers of one port's block (offsets 0..=7, one per field of
+/// [`LinkReportSource`] but `settings`): a chip's register file holds them in this order.
+pub const LINK_REPORT_REGISTERS: usize = 8;
+/// Offset of `link_settings` in a port's block.
+pub const LINK_SETTINGS_OFFSET: u64 = 8;
 
 /// `register` with `fields`.
 fn with_fields(mut register: Register, fields: &[Field]) -> Register {
@@ -72,11 +81,13 @@ fn with_fields(mut register: Register, fields: &[Field]) -> Register {
     register
 }
 
-/// The read-only block of one link port.
-pub fn link_port_map() -> RegMap {
+/// The block of one link port: the endpoint's report (read-only) and `link_settings`
+/// (read-write, resetting to `settings_reset`: the port's configuration,
+/// [`LinkPortParams::settings_reset`](crate::link_port::LinkPortParams::settings_reset)).
+pub fn link_port_map(settings_reset: u64) -> RegMap {
     RegMap::new(
         "link_port",
-        "One link port as the link endpoint reports it: status, peer identity, LTP and retry counts.",
+        "One link port: its status, peer identity, LTP and retry counts as the link endpoint reports them, and its settings (lane removal, retraining, VC mode).",
     )
     .reg(with_fields(
         Register::ro("link_status", 0, 20).doc("link state, widths and lane masks"),
@@ -98,6 +109,7 @@ pub fn link_port_map() -> RegMap {
             field("core", 16, 16, "flits the core could not take"),
         ],
     ))
+    .reg(link_settings_register(settings_reset))
 }
 
 /// A `peer` register value.
@@ -115,9 +127,25 @@ mod tests {
 
     #[test]
     fn link_port_map_is_valid_and_fits_its_window() {
-        let map = link_port_map();
+        let map = link_port_map(0);
         map.validate().unwrap();
         assert!(map.last_offset().unwrap() < LINK_PORT_REGISTERS);
+        assert_eq!(LINK_PORT_REGISTERS, 16);
+        // The report's registers first, at 0..=7, read-only; `link_settings` at 8, read-write.
+        let access: Vec<_> = map.registers.iter().map(|r| (r.offset, r.access)).collect();
+        for (k, (offset, a)) in access.iter().enumerate().take(LINK_REPORT_REGISTERS) {
+            assert_eq!((*offset, *a), (k as u64, crate::regmap::Access::ReadOnly));
+        }
+        assert_eq!(map.registers.len(), LINK_REPORT_REGISTERS + 1);
+        let settings = map.get("link_settings").unwrap();
+        assert_eq!(settings.offset, LINK_SETTINGS_OFFSET);
+        assert_eq!(settings.access, crate::regmap::Access::ReadWrite);
+        assert_eq!(settings.width, SETTINGS_BITS);
+        // The BIST registers' offsets stay free, inside the window.
+        for r in link_bist_registers() {
+            assert!(map.registers.iter().all(|m| m.offset != r.offset));
+            assert!(r.offset < LINK_PORT_REGISTERS);
+        }
         check_layout(&STATUS_FIELDS, 20);
         check_layout(&PEER_FIELDS, 29);
         assert_eq!(PEER_CHIP_ID.get(peer_value(1, 0xbeef, 7) as u128), 0xbeef);
@@ -125,7 +153,8 @@ mod tests {
 }
 
 /// What a link endpoint reports to its chip's register file, one value per register of
-/// [`link_port_map`] in its order (the endpoint's side).
+/// [`link_port_map`] in its order (the endpoint's side), and the one register that goes the
+/// other way: `settings`, the register file's `link_settings`, which drives the endpoint.
 #[derive(LogicInterface, Default)]
 #[join = "LinkReportSink"]
 pub struct LinkReportSource {
@@ -145,6 +174,9 @@ pub struct LinkReportSource {
     pub replays: Signal<Out, Bits<64>>,
     /// `drops`.
     pub drops: Signal<Out, Bits<64>>,
+    /// `link_settings` ([`SETTINGS_FIELDS`]), from the register file INTO the port: the
+    /// endpoint's lane threshold, retry limit, lane drain and VC mode, followed every cycle.
+    pub settings: Signal<In, Bits<64>>,
 }
 
 /// The register file's side of [`LinkReportSource`].
@@ -167,13 +199,18 @@ pub struct LinkReportSink {
     pub replays: Signal<In, Bits<64>>,
     /// `drops`.
     pub drops: Signal<In, Bits<64>>,
+    /// `link_settings`, the register file's read-write register, to the port.
+    pub settings: Signal<Out, Bits<64>>,
 }
 
 // ---------------------------------------------------------------------------------------------
-// Link settings and BIST (issue 10, item 6). The field layouts are defined here once; the
-// registers are [`link_control_registers`], to be appended to [`link_port_map`] (offsets 8..12)
-// once the chips' register files drive a port's settings (see `docs/llp-design.md`, "Registers
-// and BIST", for what is built and what is not).
+// Link settings and BIST (issue 10, item 6). The field layouts are defined here once.
+// `link_settings` ([`link_settings_register`]) is part of [`link_port_map`] at offset 8: both
+// chips' register files hold it per port and drive the port's `LinkReportSource::settings`
+// with it, which the endpoint reads every cycle (`hdl::link_port`). The BIST registers
+// ([`link_bist_registers`], offsets 9..=11) are NOT in the map yet: the BIST block exists
+// (`hdl::llp::bist`) but no chip wires it to a register file (see `docs/llp-design.md`,
+// "Registers and BIST", for what is built and what is not).
 
 /// `link_settings`: lane error score that removes a lane (0: never).
 pub const SETTINGS_LANE_THRESHOLD: Field = field(
@@ -293,16 +330,23 @@ pub fn settings_value(
     SETTINGS_INTERLEAVE.set(v, interleave as u128) as u64
 }
 
-/// The settings and BIST registers of one port (offsets 8..=11 of its block), `link_settings`
-/// resetting to `settings_reset` (from the configuration: [`settings_value`]).
-pub fn link_control_registers(settings_reset: u64) -> Vec<Register> {
+/// `link_settings` (offset 8 of a port's block), resetting to `settings_reset` (from the
+/// configuration: [`settings_value`]); the one definition of the register, placed by
+/// [`link_port_map`].
+pub fn link_settings_register(settings_reset: u64) -> Register {
+    with_fields(
+        Register::rw("link_settings", LINK_SETTINGS_OFFSET, SETTINGS_BITS)
+            .reset(settings_reset)
+            .doc("lane removal, retraining and VC mode (reset: the configuration's); the endpoint follows a write at once, a change of the VC mode to whole packets once the packets sent interleaved have ended"),
+        &SETTINGS_FIELDS,
+    )
+}
+
+/// The BIST registers of one port (offsets 9..=11 of its block). NOT wired: no chip places
+/// them in its register file yet (the BIST block, `hdl::llp::bist`, is not connected to a
+/// link port); [`link_port_map`] keeps their offsets free for them.
+pub fn link_bist_registers() -> Vec<Register> {
     vec![
-        with_fields(
-            Register::rw("link_settings", 8, SETTINGS_BITS)
-                .reset(settings_reset)
-                .doc("lane removal, retraining and VC mode (reset: the configuration's)"),
-            &SETTINGS_FIELDS,
-        ),
         with_fields(
             Register::rw("bist_control", 9, BIST_CONTROL_BITS)
                 .reset(BIST_CONTROL_RESET)
@@ -325,16 +369,21 @@ mod control_tests {
 
     #[test]
     fn control_registers_are_valid_and_reset_to_the_configuration() {
-        let link = crate::params::Config::default().link;
-        let reset = settings_value(
-            link.lane_threshold as u8,
-            link.retry_limit as u8,
-            link.lane_drain as u16,
-            true,
+        let cfg = crate::params::Config::default();
+        let reset = crate::link_port::LinkPortParams::router(&cfg).settings_reset();
+        let link = cfg.link;
+        assert_eq!(
+            reset,
+            settings_value(
+                link.lane_threshold as u8,
+                link.retry_limit as u8,
+                link.lane_drain as u16,
+                true,
+            )
         );
-        let map = link_control_registers(reset)
+        let map = link_bist_registers()
             .into_iter()
-            .fold(link_port_map(), |m, r| m.reg(r));
+            .fold(link_port_map(reset), |m, r| m.reg(r));
         map.validate().unwrap();
         check_layout(&SETTINGS_FIELDS, SETTINGS_BITS);
         check_layout(&BIST_CONTROL_FIELDS, BIST_CONTROL_BITS);

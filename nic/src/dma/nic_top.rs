@@ -237,7 +237,8 @@ nic_top_impl! {
                 link_error: Default::default(),
                 core: NicCore::new(core),
                 port: LinkPort::new(params.link),
-                agent: NicMgmt::new(params.agent),
+                // The port's `link_settings` resets to what the port was built with.
+                agent: NicMgmt::new(params.agent, params.link.settings_reset()),
                 tags_unused: Default::default(),
                 core_pulses_at: Constant::new(RECEIVE_PULSES.to_bits()),
                 outbound_unused: Default::default(),

@@ -228,7 +228,11 @@ impl FabricWorld {
         let reserve = cfg.router.reserved_flits_per_vc as usize;
         let nics = (0..NICS)
             .map(|_| {
-                let sim = nm.instance();
+                let mut sim = nm.instance();
+                // The NIC port's settings: what a NIC's `link_settings` register holds after
+                // reset (the bench has no NIC register file).
+                let settings = sim.port("report$settings");
+                sim.poke(settings, nic_params().settings_reset() as u128);
                 let mut rx = ChannelRx::new(ChannelPorts::new(&sim, "to_core"), vcs, reserve, 1.0);
                 rx.delay = (1, 2);
                 Nic {

@@ -21,9 +21,19 @@
 //! - a dead link (every lane cut): after the watchdog's limit the port is `stalled` (and says
 //!   so in `link_status`), then discards every flit the core sends, returns every credit, and
 //!   delivers nothing; flits sent before the cut are delivered, discarded or lost inside the
-//!   endpoint, and the counts add up.
+//!   endpoint, and the counts add up;
+//! - the settings (`report.settings`, the chip's `link_settings` register) drive the endpoint
+//!   at run time: at their reset value ([`LinkPortParams::settings_reset`]) no lane goes at
+//!   this bench's error rate; written with a lane threshold of 1 after the link is up, a lane
+//!   is removed (the parameters' threshold, which the port used as a constant before, never
+//!   removes one here), and written back to 0 (never) no further lane goes; the VC mode
+//!   toggled every few hundred cycles under traffic (across packets half sent) loses,
+//!   reorders and invents nothing, raises no error and stalls nothing.
 use hdl::link_port::LinkPortParams;
-use hdl::llp::regs::{peer_value, STATUS_RX_WIDTH, STATUS_STALLED, STATUS_TX_WIDTH, STATUS_UP};
+use hdl::llp::regs::{
+    peer_value, settings_value, STATUS_LANES_REMOVED, STATUS_RX_WIDTH, STATUS_STALLED,
+    STATUS_TX_WIDTH, STATUS_UP,
+};
 use hdl::params::Config;
 use std::collections::VecDeque;
 use testbench::channel_end::{ChannelPorts, ChannelRx, ChannelTx};
@@ -51,8 +61,8 @@ fn table() -> PortTable<Port> {
         to_core.credits, from_core.valid, from_core.flit, from_core.vc, from_core.credits,
         lanes_out.valid, lanes_out.start, lanes_out.data, lanes_in.valid, lanes_in.start,
         lanes_in.data, report.status, report.peer, report.ltps_sent, report.ltps_good,
-        report.ltps_bad, report.retries, report.replays, report.drops, stalled, error,
-        discarded, discarded_heads)
+        report.ltps_bad, report.retries, report.replays, report.drops, report.settings, stalled,
+        error, discarded, discarded_heads)
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -66,6 +76,15 @@ struct Run {
     /// The core sends nothing in these cycles (longer than the watchdog's limit: an idle live
     /// link must empty its replay buffer and never be called dead).
     idle: Option<(u64, u64)>,
+    /// From this cycle on the settings say lane threshold 1, until a lane is removed; then 0
+    /// (never).
+    threshold: Option<u64>,
+    /// From this cycle on the settings' VC mode toggles every 300 cycles.
+    toggle: Option<u64>,
+    /// VC 1's core side stops draining for a stretch (VC 0 must go on).
+    vc_stall: bool,
+    /// The watchdog's limit (`STALL_LIMIT` unless a run needs the chips' default).
+    stall_limit: u32,
 }
 
 /// What a run saw (compared between the backends too).
@@ -79,6 +98,10 @@ struct Outcome {
     pulses: u64,
     ltps_bad: u64,
     stalled_at: Option<u64>,
+    /// `link_status.lanes_removed` at the end.
+    lanes_removed: u64,
+    /// ... and a few cycles after the threshold went back to 0.
+    removed_at_zero: Option<u64>,
 }
 
 /// A packet of 2 to 9 flits on VC `vc` (its head names the VC it travels on).
@@ -96,7 +119,10 @@ fn packet(rng: &mut BenchRng, vc: usize) -> Vec<u128> {
 
 fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
     let mut rng = BenchRng::new(r.seed);
-    let p = params();
+    let p = LinkPortParams {
+        stall_limit: r.stall_limit,
+        ..params()
+    };
     let reset = b.port("reset");
     let (status, ltps_sent, ltps_bad) = (
         b.port("report$status"),
@@ -128,12 +154,21 @@ fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
     let mut flying: Vec<VecDeque<u128>> = vec![VecDeque::new(); VCS];
     let mut out = Outcome::default();
     // VC 1's core side stops draining for a stretch: VC 0 must go on.
-    let stall = (r.cycles / 4, r.cycles / 4 + 300);
+    let stall = if r.vc_stall {
+        (r.cycles / 4, r.cycles / 4 + 300)
+    } else {
+        (0, 0)
+    };
     let mut vc0_during_stall = 0u64;
     // The chip ID, sent in training: looped back, it is the port's own peer identity.
     let chip_id = b.port("chip_id");
     b.poke(chip_id, CHIP_ID as u128);
     let peer = b.port("report$peer");
+    // The settings: the register's reset value, as a chip's register file drives them.
+    let settings = b.port("report$settings");
+    b.poke(settings, p.settings_reset() as u128);
+    // The cycle the threshold went back to 0 (after the first lane removal).
+    let mut threshold_zero_at: Option<u64> = None;
     // The endpoint needs a reset before use (its lane masks power up empty).
     b.poke_bool(reset, true);
     b.tick();
@@ -145,6 +180,18 @@ fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
         let quiet = (stall.0.saturating_sub(10)..stall.1).contains(&cycle) || idle;
         let rst = sched.next_if(&mut rng, r.cut.is_none() && !quiet);
         b.poke_bool(reset, rst);
+        // The settings as a chip's management would write them.
+        let threshold = match r.threshold {
+            Some(at) if cycle >= at && threshold_zero_at.is_none() => 1,
+            Some(_) if threshold_zero_at.is_some() => 0,
+            _ => p.lane_threshold,
+        };
+        let interleave = match r.toggle {
+            Some(at) if cycle >= at => ((cycle - at) / 300) % 2 == 1,
+            _ => p.interleave,
+        };
+        let v = settings_value(threshold, p.retry_limit, p.lane_drain, interleave);
+        b.poke(settings, v as u128);
         // The wire; all lanes dead after the cut; quiet across a reset.
         let beat = lanes_out.read(b);
         let mut arrived = wire.step(beat);
@@ -204,7 +251,7 @@ fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
                 out.sent += 1;
             }
         }
-        if cycle == 2000 && r.cut.is_none() && !rst && !in_reset {
+        if cycle == 2000 && r.cut.is_none() && !rst && !in_reset && r.threshold.is_none() {
             assert_eq!(STATUS_UP.get(s as u128), 1, "link up");
             // Lane removal is on: at BER 1e-4 a lane's error score may reach the threshold by
             // chance (the link tables show it), so only the error-free run must keep all four.
@@ -222,6 +269,13 @@ fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
             );
         }
         out.ltps_bad = b.peek(ltps_bad) as u64;
+        out.lanes_removed = STATUS_LANES_REMOVED.get(s as u128) as u64;
+        if r.threshold.is_some() && threshold_zero_at.is_none() && out.lanes_removed > 0 {
+            threshold_zero_at = Some(cycle);
+        }
+        if threshold_zero_at == Some(cycle.saturating_sub(5)) {
+            out.removed_at_zero = Some(out.lanes_removed);
+        }
         b.tick();
         in_reset = rst;
         if rst {
@@ -257,7 +311,7 @@ fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
             out.lost_in_link <= 2 * VCS as u64 + 16 * 16 + 64 * VCS as u64,
             "{out:?}"
         );
-    } else {
+    } else if r.vc_stall {
         assert!(
             vc0_during_stall > 50,
             "VC 1 stalled and VC 0 delivered only {vc0_during_stall}"
@@ -267,7 +321,11 @@ fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
 }
 
 fn run(r: Run) -> Outcome {
-    run_both("link_port", || Port::new(params()), table, |b| bench(b, r)).result
+    let p = LinkPortParams {
+        stall_limit: r.stall_limit,
+        ..params()
+    };
+    run_both("link_port", || Port::new(p), table, |b| bench(b, r)).result
 }
 
 #[test]
@@ -279,6 +337,10 @@ fn link_port_loops_back_every_flit_with_resets() {
         resets: true,
         cut: None,
         idle: Some((3000, 3000 + 3 * STALL_LIMIT as u64)),
+        threshold: None,
+        toggle: None,
+        vc_stall: true,
+        stall_limit: STALL_LIMIT,
     });
     // A liveness bound, not a rate: traffic flows through the resets and the errors. The
     // count at the end of the run moved with the receive path's timing (2,000+ before the
@@ -295,6 +357,70 @@ fn link_port_discards_on_a_dead_link() {
         resets: false,
         cut: Some(1500),
         idle: None,
+        threshold: None,
+        toggle: None,
+        vc_stall: true,
+        stall_limit: STALL_LIMIT,
     });
     assert!(o.discarded > 500 && o.discarded_heads > 50, "{o:?}");
+}
+
+#[test]
+fn link_port_settings_written_at_run_time_reach_the_endpoint() {
+    let p = params();
+    assert!(
+        p.lane_threshold > 1,
+        "the bench needs a reset threshold above 1"
+    );
+    // A lane removal looped back (the port is its own far end) stops acknowledgements for
+    // longer than the bench's short watchdog limit (600 cycles): these runs use the chips'
+    // default (4,096), and no VC stall (a stall of a VC's core side with whole packets and
+    // replays is not this test's subject).
+    let base = Run {
+        seed: 3,
+        cycles: 6000,
+        ber: 2e-5,
+        resets: false,
+        cut: None,
+        idle: None,
+        threshold: None,
+        toggle: None,
+        vc_stall: false,
+        stall_limit: hdl::link_port::DEFAULT_STALL_LIMIT,
+    };
+    // At the reset value no lane goes at this error rate.
+    let kept = run(base);
+    assert_eq!(kept.lanes_removed, 0, "{kept:?}");
+    assert!(kept.ltps_bad > 0, "{kept:?}");
+    // Written after the link is up: threshold 1 removes a lane at its first charged error;
+    // written back to 0, no other lane goes.
+    let o = run(Run {
+        threshold: Some(1500),
+        ..base
+    });
+    assert!(o.lanes_removed > 0, "{o:?}");
+    assert_eq!(Some(o.lanes_removed), o.removed_at_zero, "{o:?}");
+    assert!(o.delivered > 1000, "{o:?}");
+}
+
+#[test]
+fn link_port_vc_mode_toggled_under_traffic_loses_nothing() {
+    // Every 300 cycles from cycle 1000, with replays (BER 1e-4), so packets are half sent
+    // across the changes; the bench checks every flit, the error flag and that the live link
+    // never stalls. (Without the VC stall of the other runs: with whole packets, bit errors
+    // and one VC's core side stalled, VC 0 delivers almost nothing during the stall, a
+    // property of the whole-packet mode itself, seen with the mode constant too.)
+    let o = run(Run {
+        seed: 4,
+        cycles: 6000,
+        ber: 1e-4,
+        resets: false,
+        cut: None,
+        idle: None,
+        threshold: None,
+        toggle: Some(1000),
+        vc_stall: false,
+        stall_limit: STALL_LIMIT,
+    });
+    assert!(o.delivered > 1500, "{o:?}");
 }

@@ -7,6 +7,9 @@
 //!    report enable, report route with first hop 0, report DestID); the bench polls
 //!    `loader_status` with the all-ones DestID, checks every loaded setting, and that the chip
 //!    then answers its ID (and dropped a request to that ID sent before the image was loaded).
+//!    The network port's `link_settings` reads the configuration's value (the NIC's link
+//!    port's reset) and drives it on `link$settings`; a written value reads back and reaches
+//!    `link$settings`.
 //! 2. **Random requests** on the port while the chip's fault inputs toggle, with random valid
 //!    gaps inbound, random `port` sideband on the inbound flits (a one-port chip ignores it)
 //!    and random `ready` outbound: register reads and writes of one and two registers across
@@ -40,7 +43,7 @@
 use hdl::formats::mgmt::{
     pack_words, DestType, MgmtError, MgmtPacket, MgmtPayload, NmpType, Route, NMP_TYPE, UNSET_ID,
 };
-use hdl::llp::regs::{link_port_map, peer_value};
+use hdl::llp::regs::{link_port_map, peer_value, SETTINGS_BITS};
 use hdl::mgmt::eeprom_image::{EepromImage, ImageEntry, HEADER_BYTES, VALUE_OFFSET};
 use hdl::mgmt::eeprom_loader::LoaderStatus;
 use hdl::mgmt::nma::{nma_window, NmaParams, NMA_CHIP_FAULTS};
@@ -134,7 +137,7 @@ struct World {
 
 impl World {
     fn new(seed: u64, image: &[u8]) -> Self {
-        let b = VerilatorSim::of(NicMgmt::new(params()), "nic_mgmt").unwrap();
+        let b = VerilatorSim::of(NicMgmt::new(params(), settings_reset()), "nic_mgmt").unwrap();
         let driver = PacketDriver::new(BeatPorts::new(&b, "inbound"), 0.8);
         let receiver = PacketReceiver::new(BeatPorts::new(&b, "outbound"), 0.7);
         let mut part = I2cEeprom::new(0, EepromTiming::for_quarter(QUARTER as u64, WRITE_CYCLE));
@@ -156,7 +159,7 @@ impl World {
             link,
             b,
             rng: BenchRng::new(seed),
-            map: NicMgmt::map(),
+            map: NicMgmt::map(settings_reset()),
             driver,
             receiver,
             bus: I2cBus::new(part),
@@ -178,7 +181,7 @@ impl World {
     fn random_link_value(&mut self, k: usize) -> u64 {
         let noise = self.rng.bits(64) as u64;
         if LINK_INPUTS[k] == "peer" {
-            let width = link_port_map().registers[k].width;
+            let width = link_port_map(0).registers[k].width;
             peer_value(1, self.rng.bits(16) as u16, self.rng.bits(5) as u8)
                 | noise >> width << width
         } else {
@@ -525,6 +528,14 @@ struct Tally {
     dropped_port: u64,
 }
 
+/// The network port's `link_settings` after reset: the NIC's link port's of the default
+/// configuration.
+fn settings_reset() -> u64 {
+    nic::tops::nic_top_params(&hdl::params::Config::default())
+        .link
+        .settings_reset()
+}
+
 fn pick(rng: &mut BenchRng, from: &[u16]) -> u16 {
     from[rng.range(0, from.len() as u64 - 1) as usize]
 }
@@ -532,7 +543,7 @@ fn pick(rng: &mut BenchRng, from: &[u16]) -> u16 {
 #[test]
 fn nic_mgmt_loading_random_requests_faults_and_counters() {
     let seed = 2027;
-    let map = NicMgmt::map();
+    let map = NicMgmt::map(settings_reset());
     let mut w = World::new(seed, &EepromImage::new(&settings(&map)).bytes());
     let mut c = client();
     let mut tally = Tally::default();
@@ -627,7 +638,7 @@ fn loading(w: &mut World, c: &mut MgmtClient, tally: &mut Tally) {
 /// The register model after loading: the known registers as read (and the link inputs as
 /// driven), the address sets the random requests draw from.
 fn model(w: &mut World, c: &mut MgmtClient) -> Model {
-    let map = NicMgmt::map();
+    let map = NicMgmt::map(settings_reset());
     let window = nma_window(DestType::Nic) as u16;
     let mut known = BTreeMap::new();
     for name in [
@@ -644,10 +655,28 @@ fn model(w: &mut World, c: &mut MgmtClient) -> Model {
     ] {
         known.insert(w.address(name), read(w, c, CHIP_ID, &[name])[0]);
     }
-    for (k, r) in link_port_map().registers.iter().enumerate() {
+    let names = link_port_map(0);
+    for (k, r) in names.of(Access::ReadOnly).enumerate() {
         let v = w.link_value(k) & r.mask();
         known.insert(w.address(&format!("port0_{}", r.name)), v);
     }
+    // The port's settings: the configuration's after reset, on the register and on the port;
+    // a write reads back and reaches the port.
+    let settings_out = w.b.port("link$settings");
+    assert_eq!(
+        read(w, c, CHIP_ID, &["port0_link_settings"]),
+        [settings_reset()]
+    );
+    assert_eq!(w.b.peek(settings_out) as u64, settings_reset());
+    let v = w.rng.bits(SETTINGS_BITS) as u64;
+    write(w, c, "port0_link_settings", v | 0xdead << 48);
+    assert_eq!(read(w, c, CHIP_ID, &["port0_link_settings"]), [v]);
+    assert_eq!(
+        w.b.peek(settings_out) as u64,
+        v,
+        "link$settings after the write"
+    );
+    known.insert(w.address("port0_link_settings"), v);
     let readable: Vec<u16> = known.keys().copied().collect();
     let offsets =
         |access: Access| -> Vec<u16> { map.of(access).map(|r| r.offset as u16).collect() };
@@ -691,7 +720,7 @@ fn model(w: &mut World, c: &mut MgmtClient) -> Model {
     };
     assert_eq!(
         (model.agent_readable.len(), model.nic_readable.len()),
-        (9, 9)
+        (9, 10)
     );
     model
 }
@@ -725,7 +754,7 @@ fn random_requests(w: &mut World, c: &mut MgmtClient, model: &mut Model, tally: 
             if issued.values().all(|i| !i.link_reads.contains(&a)) {
                 let v = w.random_link_value(k);
                 w.set_link(k, v);
-                let mask = link_port_map().registers[k].mask();
+                let mask = link_port_map(0).registers[k].mask();
                 model.known.insert(a, v & mask);
                 tally.link_changes += 1;
             }
@@ -872,7 +901,7 @@ fn counters(w: &mut World, c: &mut MgmtClient, tally: &Tally) {
 /// settings load and the refusal leaves as a fault report). `unmapped` is an address in the
 /// NIC's part where no register is.
 fn loader_faults(w: &mut World, c: &mut MgmtClient, unmapped: u16) {
-    let map = NicMgmt::map();
+    let map = NicMgmt::map(settings_reset());
     let id = w.address("chip_id");
     let good = EepromImage::new(&settings(&map)).bytes();
     for (what, fault, outcome) in [

@@ -14,13 +14,15 @@
 //! EEPROM side effects are checked by reading back and against the EEPROM model's array; fault
 //! reports must cover every fault event and never outnumber them; no request may be lost (the
 //! client never retries: one lost request fails the bench); at the end the drop and report
-//! counters are read and compared with what was sent.
+//! counters are read and compared with what was sent. Every port's `link_settings` reads its
+//! reset value (the configuration's) after reset and drives it on the port's
+//! `links[p].settings`; a value written reads back and reaches the port.
 //!
 //! Requests are random but their expectations are exact: a register (or an EEPROM byte range)
 //! with a write in flight is not touched by another request until the write is answered, since
 //! requests from different ports meet in the mesh in an order the bench does not predict.
 use hdl::formats::mgmt::{DestType, MgmtError, MgmtPacket, Route, UNSET_ID};
-use hdl::llp::regs::link_port_map;
+use hdl::llp::regs::{link_port_map, SETTINGS_BITS};
 use hdl::mgmt::eeprom_image::{EepromImage, ImageEntry};
 use hdl::mgmt::regs::NMA_CHIP_FAULT_BASE;
 use hdl::regmap::{Access, RegMap};
@@ -34,6 +36,12 @@ use testbench::{Backend, VerilatorSim};
 
 const PORTS: usize = 24;
 type Dut = NrcMgmt24;
+
+/// The ports' `link_settings` after reset: a router's link port's of the default
+/// configuration.
+fn settings_reset() -> u64 {
+    hdl::link_port::LinkPortParams::router(&hdl::params::Config::default()).settings_reset()
+}
 
 /// Cycles per quarter SCL period: fast, as the EEPROM model's timing scales with it.
 const QUARTER: u32 = 2;
@@ -70,11 +78,11 @@ struct World {
 
 impl World {
     fn new(seed: u64, image: &[u8]) -> Self {
-        let b = VerilatorSim::of(Dut::new(params()), "nrc_mgmt24").unwrap();
+        let b = VerilatorSim::of(Dut::new(params(), settings_reset()), "nrc_mgmt24").unwrap();
         let mut part = I2cEeprom::new(0, EepromTiming::for_quarter(QUARTER as u64, WRITE_CYCLE));
         part.memory[..image.len()].copy_from_slice(image);
         Self {
-            plane: PlaneWorld::new(b, PORTS, Dut::map(), part, seed, 0.8, 0.7),
+            plane: PlaneWorld::new(b, PORTS, Dut::map(settings_reset()), part, seed, 0.8, 0.7),
             responses_port: HashMap::new(),
             raw_responses: vec![],
         }
@@ -232,7 +240,7 @@ fn ask(w: &mut World, c: &mut MgmtClient, t: Target, op: Operation) -> Result<Re
 #[test]
 fn nrc_mgmt_24_ports_random_requests_faults_and_loading() {
     let seed = 2026;
-    let map = Dut::map();
+    let map = Dut::map(settings_reset());
     let loaded_table = [(5u64, 0b1010u64), (0x77, 1 << 23), (0xbeef, 0xff_ffff)];
     let mut w = World::new(seed, &image(&map, &loaded_table));
     let mut c = client();
@@ -279,10 +287,65 @@ fn nrc_mgmt_24_ports_random_requests_faults_and_loading() {
     // The model.
     let mut fixed = BTreeMap::new();
     for p in 0..PORTS {
-        for (k, r) in link_port_map().registers.iter().enumerate() {
+        let names = link_port_map(0);
+        for (k, r) in names.of(Access::ReadOnly).enumerate() {
             let v = w.plane.link_value(p, LINK_SIGNALS[k]);
             fixed.insert(w.plane.address(&format!("port{p}_{}", r.name)), v);
         }
+    }
+    // The ports' settings: the configuration's after reset, on the register and on the port;
+    // a write reads back and reaches its port alone (the random reads below check them too).
+    for p in 0..PORTS {
+        let a = w.plane.address(&format!("port{p}_link_settings"));
+        assert_eq!(
+            ask(
+                &mut w,
+                &mut c,
+                target(p as u8, CHIP_ID),
+                Operation::ReadRegisters(vec![a])
+            ),
+            Ok(Reply::Registers(vec![settings_reset()])),
+            "port {p}: link_settings after reset"
+        );
+        assert_eq!(
+            w.plane.link_value(p, "settings"),
+            settings_reset(),
+            "port {p}"
+        );
+    }
+    for p in 0..PORTS {
+        let a = w.plane.address(&format!("port{p}_link_settings"));
+        let v = w.plane.rng.bits(SETTINGS_BITS) as u64;
+        let t = target(p as u8, CHIP_ID);
+        assert_eq!(
+            ask(
+                &mut w,
+                &mut c,
+                t.clone(),
+                Operation::WriteRegisters(vec![(a, v)])
+            ),
+            Ok(Reply::Written)
+        );
+        assert_eq!(
+            ask(&mut w, &mut c, t, Operation::ReadRegisters(vec![a])),
+            Ok(Reply::Registers(vec![v])),
+            "port {p}: link_settings read back"
+        );
+        assert_eq!(
+            w.plane.link_value(p, "settings"),
+            v,
+            "port {p}: settings out"
+        );
+        if p > 0 {
+            let before = fixed[&w.plane.address(&format!("port{}_link_settings", p - 1))];
+            assert_eq!(
+                w.plane.link_value(p - 1, "settings"),
+                before,
+                "port {}",
+                p - 1
+            );
+        }
+        fixed.insert(a, v);
     }
     fixed.insert(w.plane.address("chip_type"), DestType::Nrc.code() as u64);
     fixed.insert(w.plane.address("chip_id"), CHIP_ID as u64);

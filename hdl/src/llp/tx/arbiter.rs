@@ -16,6 +16,17 @@
 //! dropped flit becomes Idle. When the builder takes the data slot the flit is popped (unless
 //! it was the `VlMrkr`), its credit consumed (unless dropped, counted in `core_dropped`).
 //!
+//! **A change of the VC mode** (`interleave`, a register the chip's management writes at any
+//! cycle) takes effect at a packet boundary where it matters. A rise (to interleaving) is safe
+//! at once: it only lets a stalled packet's slots carry other VCs' flits. A fall (to whole
+//! packets) is not: a packet whose head went while interleaving may hold only part of its
+//! credits, and under whole-packet rules it would hold the link until its tail, waiting for
+//! credits with every other VC shut out (the deadlock whole-packet admission exists to avoid).
+//! So the mode in force (`interleaving`) falls only once every packet whose head went while
+//! interleaving has sent its end (`open_interleaved`, one bit per VC). Meanwhile (the fall
+//! pending) heads already need their whole packet's credits, so the pending packets are the
+//! last ones that may lack credits, and a stalled one never holds the link.
+//!
 //! `restart` empties the credit counters and makes VC 0 the link VC (what a fresh far end
 //! assumes); the queues and the packet holding the link are kept. `credit_error` is sticky
 //! until reset, across RESTARTs. Combinational offer, registered state; reset: no credits, no
@@ -66,6 +77,16 @@ pub struct TxArbiter<const CW: usize> {
     dropped_count: DFF<Bits<16>>,
     /// A credit counter's error, kept across RESTARTs (which reset the counters).
     credit_failed: DFF<bool>,
+    /// The VC mode in force (module doc, "A change of the VC mode"): rises with `interleave`,
+    /// falls once `open_interleaved` is empty. Reset: `interleave`.
+    interleaving: DFF<bool>,
+    /// Per VC: a packet whose head went while heads needed no whole-packet credits, its end
+    /// not yet sent (kept across RESTARTs, as the packet holding the link is).
+    open_interleaved: DFF<Bits<8>>,
+    /// `open_interleaved` after this cycle's pop.
+    open_now: Signal<Local, Bits<8>>,
+    /// Heads go without their whole packet's credits: interleaving in force and still asked.
+    admit_any: Signal<Local, bool>,
     q_drop: Constant<Bits<Q_BITS>>,
     q_head: Constant<Bits<Q_BITS>>,
     q_end: Constant<Bits<Q_BITS>>,
@@ -121,6 +142,10 @@ impl<const CW: usize> TxArbiter<CW> {
             last_served: Default::default(),
             dropped_count: Default::default(),
             credit_failed: Default::default(),
+            interleaving: Default::default(),
+            open_interleaved: Default::default(),
+            open_now: Default::default(),
+            admit_any: Default::default(),
             q_drop: class_bit(Q_DROP),
             q_head: class_bit(Q_HEAD),
             q_end: class_bit(Q_END),
@@ -162,7 +187,9 @@ impl<const CW: usize> Logic for TxArbiter<CW> {
             locked,
             last_served,
             dropped_count,
-            credit_failed
+            credit_failed,
+            interleaving,
+            open_interleaved
         );
         self.unused_inputs.next = self.slots.credit_slot.val() | self.slots.sideband_slot.val();
         self.credit_error.next = self.credit_failed.q.val();
@@ -179,8 +206,10 @@ impl<const CW: usize> Logic for TxArbiter<CW> {
         self.credit_failed.d.next = self.credit_error.val();
         self.core_dropped.next = self.dropped_count.q.val();
 
-        // Which VCs may send: a flit and a credit, or a flit that is dropped (no credit). With
-        // `interleave` low a head needs credits for its whole packet.
+        // Which VCs may send: a flit and a credit, or a flit that is dropped (no credit). Unless
+        // interleaving is in force and still asked for, a head needs credits for its whole
+        // packet.
+        self.admit_any.next = self.interleaving.q.val() & self.interleave.val();
         self.eligible.next = 0.into();
         self.dropping.next = 0.into();
         for v in 0..self.sinks.len() {
@@ -201,7 +230,7 @@ impl<const CW: usize> Logic for TxArbiter<CW> {
             // (bit_cast of an indexed expression does not compile inside an hdl_gen loop.)
             self.available_now.next = self.counters[v].available.val();
             self.available_wide.next = bit_cast::<16, CW>(self.available_now.val());
-            self.head_admitted.next = self.interleave.val()
+            self.head_admitted.next = self.admit_any.val()
                 | !(self.sinks[v].data.val() & self.q_head.val()).any()
                 | (self.available_wide.val() >= bit_cast::<16, 8>(self.head_need.val()));
             if self.sinks[v].valid.val()
@@ -232,7 +261,8 @@ impl<const CW: usize> Logic for TxArbiter<CW> {
         }
         self.out.ready.next = self.found.val();
         if self.locked.q.val()
-            & (!self.interleave.val() | self.eligible.val().get_bit(self.lock_vc.q.val().index()))
+            & (!self.interleaving.q.val()
+                | self.eligible.val().get_bit(self.lock_vc.q.val().index()))
         {
             self.candidate.next = self.lock_vc.q.val();
             self.out.ready.next = self.eligible.val().get_bit(self.lock_vc.q.val().index());
@@ -289,6 +319,26 @@ impl<const CW: usize> Logic for TxArbiter<CW> {
                 self.locked.d.next = false;
             }
         }
+        // The packets sent interleaved, and the VC mode in force (module doc).
+        self.open_now.next = self.open_interleaved.q.val();
+        if self.pop.val() & self.head.val() & self.admit_any.val() {
+            self.open_now.next = self
+                .open_now
+                .val()
+                .replace_bit(self.candidate.val().index(), true);
+        }
+        if self.pop.val() & self.ends_packet.val() {
+            self.open_now.next = self
+                .open_now
+                .val()
+                .replace_bit(self.candidate.val().index(), false);
+        }
+        self.open_interleaved.d.next = self.open_now.val();
+        if self.interleave.val() {
+            self.interleaving.d.next = true;
+        } else if !self.open_now.val().any() {
+            self.interleaving.d.next = false;
+        }
         if self.restart.val() {
             self.link_vc.d.next = 0.into();
         }
@@ -299,6 +349,8 @@ impl<const CW: usize> Logic for TxArbiter<CW> {
             self.last_served.d.next = 0.into();
             self.dropped_count.d.next = 0.into();
             self.credit_failed.d.next = false;
+            self.interleaving.d.next = self.interleave.val();
+            self.open_interleaved.d.next = 0.into();
         }
     }
 }

@@ -30,7 +30,9 @@
 //! the fabric. A head with LEN 0 (malformed: the far end drops it whole) needs one credit; a
 //! head with LEN above `max_packet` (the far end drops it whole as too long) needs
 //! `max_packet`, so no head waits for more credits than a configured buffer holds
-//! (`vc_buffer_flits >= max_packet_flits` is a rule of the configuration).
+//! (`vc_buffer_flits >= max_packet_flits` is a rule of the configuration). `interleave` may
+//! change at any cycle (a register): whole-packet rules take over only once every packet
+//! whose head went while interleaving has ended ([`TxArbiter`], "A change of the VC mode").
 //!
 //! **Serializer** ([`TxSerializer`], [`TxNullLtp`], [`TxLanes`]). Always reads LTPs from the
 //! replay buffer (new and replayed alike), or a null LTP from a generator, and computes the
