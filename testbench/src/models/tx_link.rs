@@ -979,8 +979,8 @@ impl TxLinkModel {
         // credit returned up to that LTP; a VC owed a quarter of the buffer then makes flit 0
         // an urgent CrdtRet (echoes and markers never take flit 0), before any data.
         if let Some(freed) = std::mem::replace(&mut self.last_new_freed, s.freed_before.clone()) {
-            let urgent = (0..p.vcs)
-                .any(|v| freed[v].saturating_sub(self.crdt_seen[v]) >= p.own_depth / 4);
+            let urgent =
+                (0..p.vcs).any(|v| freed[v].saturating_sub(self.crdt_seen[v]) >= p.own_depth / 4);
             if urgent {
                 if !matches!(kind(flits[0]), Kind::Credit(..)) {
                     return bad(

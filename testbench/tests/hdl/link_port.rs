@@ -259,7 +259,10 @@ fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
             if r.ber == 0.0 {
                 assert_eq!(widths, [4, 4], "4 lanes out and in");
             } else {
-                assert!(widths.iter().all(|w| (2..=4).contains(w)), "widths {widths:?}");
+                assert!(
+                    widths.iter().all(|w| (2..=4).contains(w)),
+                    "widths {widths:?}"
+                );
             }
             assert!(b.peek(ltps_sent) > 0, "LTPs sent");
             assert_eq!(
