@@ -337,8 +337,8 @@ mod tests {
             ),
             ("[network]\nvcs = 9\n", "network.vcs = 9: must be in 1..=8"),
             (
-                "[network]\nmax_packet_flits = 128\n",
-                "network.max_packet_flits = 128: must not exceed link.vc_buffer_flits = 64",
+                "[link]\nvc_buffer_flits = 16\n",
+                "network.max_packet_flits = 32: must not exceed link.vc_buffer_flits = 16",
             ),
             (
                 "[network]\nmgmt_vc = 2\n",
