@@ -251,8 +251,18 @@ fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
                 out.sent += 1;
             }
         }
-        if cycle == 2000 && r.cut.is_none() && !rst && !in_reset && r.threshold.is_none() {
-            assert_eq!(STATUS_UP.get(s as u128), 1, "link up");
+        // At BER 1e-4 the link may be retraining at any given cycle (fruitless retries take it
+        // down, and it comes back): the report is checked when it is up, and must be in the
+        // error-free run.
+        let up = STATUS_UP.get(s as u128) == 1;
+        if cycle == 2000
+            && r.cut.is_none()
+            && !rst
+            && !in_reset
+            && r.threshold.is_none()
+            && (up || r.ber == 0.0)
+        {
+            assert!(up, "link up");
             // Lane removal is on: at BER 1e-4 a lane's error score may reach the threshold by
             // chance (the link tables show it), so only the error-free run must keep all four.
             let widths = [STATUS_TX_WIDTH, STATUS_RX_WIDTH].map(|f| f.get(s as u128));
