@@ -17186,16 +17186,17 @@ module llp_endpoint$tx$arbiter(clock,reset,restart,sinks$0$valid,sinks$0$data,si
     reg  credit_failed$d;
     wire  credit_failed$q;
     reg  credit_failed$clock;
-    reg  interleaving$d;
-    wire  interleaving$q;
-    reg  interleaving$clock;
-    reg  [7:0] open_interleaved$d;
-    wire  [7:0] open_interleaved$q;
-    reg  open_interleaved$clock;
+    reg  vc_mode$clock;
+    reg  vc_mode$reset;
+    reg  vc_mode$interleave;
+    reg  vc_mode$pop;
+    reg  vc_mode$head;
+    reg  vc_mode$ends_packet;
+    reg  [2:0] vc_mode$vc;
+    wire  vc_mode$in_force;
+    wire  vc_mode$admit_any;
     
     // Local signals
-    reg  [7:0] open_now;
-    reg  admit_any;
     reg  [7:0] eligible;
     reg  [7:0] dropping;
     reg  [2:0] candidate;
@@ -17262,15 +17263,16 @@ module llp_endpoint$tx$arbiter(clock,reset,restart,sinks$0$valid,sinks$0$data,si
         .q(credit_failed$q),
         .clock(credit_failed$clock)
     );
-    llp_endpoint$tx$arbiter$interleaving interleaving(
-        .d(interleaving$d),
-        .q(interleaving$q),
-        .clock(interleaving$clock)
-    );
-    llp_endpoint$tx$arbiter$open_interleaved open_interleaved(
-        .d(open_interleaved$d),
-        .q(open_interleaved$q),
-        .clock(open_interleaved$clock)
+    llp_endpoint$tx$arbiter$vc_mode vc_mode(
+        .clock(vc_mode$clock),
+        .reset(vc_mode$reset),
+        .interleave(vc_mode$interleave),
+        .pop(vc_mode$pop),
+        .head(vc_mode$head),
+        .ends_packet(vc_mode$ends_packet),
+        .vc(vc_mode$vc),
+        .in_force(vc_mode$in_force),
+        .admit_any(vc_mode$admit_any)
     );
     
     // Update code
@@ -17281,16 +17283,12 @@ module llp_endpoint$tx$arbiter(clock,reset,restart,sinks$0$valid,sinks$0$data,si
         last_served$clock = clock;
         dropped_count$clock = clock;
         credit_failed$clock = clock;
-        interleaving$clock = clock;
-        open_interleaved$clock = clock;
         link_vc$d = link_vc$q;
         lock_vc$d = lock_vc$q;
         locked$d = locked$q;
         last_served$d = last_served$q;
         dropped_count$d = dropped_count$q;
         credit_failed$d = credit_failed$q;
-        interleaving$d = interleaving$q;
-        open_interleaved$d = open_interleaved$q;
         unused_inputs = slots$credit_slot | slots$sideband_slot;
         credit_error = credit_failed$q;
         counters$0$clock = clock;
@@ -17309,7 +17307,9 @@ module llp_endpoint$tx$arbiter(clock,reset,restart,sinks$0$valid,sinks$0$data,si
         credit_error = credit_error | counters$1$error;
         credit_failed$d = credit_error;
         core_dropped = dropped_count$q;
-        admit_any = interleaving$q & interleave;
+        vc_mode$clock = clock;
+        vc_mode$reset = reset;
+        vc_mode$interleave = interleave;
         eligible = 32'h0;
         dropping = 32'h0;
         if (|(sinks$0$data & q_drop)) begin
@@ -17325,7 +17325,7 @@ module llp_endpoint$tx$arbiter(clock,reset,restart,sinks$0$valid,sinks$0$data,si
         end
         available_now = counters$0$available;
         available_wide = ((available_now) & 16'hffff);
-        head_admitted = admit_any | ~|(sinks$0$data & q_head) | (available_wide >= ((head_need) & 16'hffff));
+        head_admitted = vc_mode$admit_any | ~|(sinks$0$data & q_head) | (available_wide >= ((head_need) & 16'hffff));
         if (sinks$0$valid & (counters$0$has_credit | dropping[0]) & head_admitted) begin
             eligible = (eligible & ~(1 << (0)) | ((1'b1) << (0)));
         end
@@ -17342,7 +17342,7 @@ module llp_endpoint$tx$arbiter(clock,reset,restart,sinks$0$valid,sinks$0$data,si
         end
         available_now = counters$1$available;
         available_wide = ((available_now) & 16'hffff);
-        head_admitted = admit_any | ~|(sinks$1$data & q_head) | (available_wide >= ((head_need) & 16'hffff));
+        head_admitted = vc_mode$admit_any | ~|(sinks$1$data & q_head) | (available_wide >= ((head_need) & 16'hffff));
         if (sinks$1$valid & (counters$1$has_credit | dropping[1]) & head_admitted) begin
             eligible = (eligible & ~(1 << (1)) | ((1'b1) << (1)));
         end
@@ -17361,7 +17361,7 @@ module llp_endpoint$tx$arbiter(clock,reset,restart,sinks$0$valid,sinks$0$data,si
             found = 1'b1;
         end
         out$ready = found;
-        if (locked$q & (~interleaving$q | eligible[lock_vc$q])) begin
+        if (locked$q & (~vc_mode$in_force | eligible[lock_vc$q])) begin
             candidate = lock_vc$q;
             out$ready = eligible[lock_vc$q];
         end
@@ -17414,20 +17414,10 @@ module llp_endpoint$tx$arbiter(clock,reset,restart,sinks$0$valid,sinks$0$data,si
                 locked$d = 1'b0;
             end
         end
-        open_now = open_interleaved$q;
-        if (pop & head & admit_any) begin
-            open_now = (open_now & ~(1 << (candidate)) | ((1'b1) << (candidate)));
-        end
-        if (pop & ends_packet) begin
-            open_now = (open_now & ~(1 << (candidate)) | ((1'b0) << (candidate)));
-        end
-        open_interleaved$d = open_now;
-        if (interleave) begin
-            interleaving$d = 1'b1;
-        end
-        else if (~|open_now) begin
-            interleaving$d = 1'b0;
-        end
+        vc_mode$pop = pop;
+        vc_mode$head = head;
+        vc_mode$ends_packet = ends_packet;
+        vc_mode$vc = candidate;
         if (restart) begin
             link_vc$d = 32'h0;
         end
@@ -17438,8 +17428,6 @@ module llp_endpoint$tx$arbiter(clock,reset,restart,sinks$0$valid,sinks$0$data,si
             last_served$d = 32'h0;
             dropped_count$d = 32'h0;
             credit_failed$d = 1'b0;
-            interleaving$d = interleave;
-            open_interleaved$d = 32'h0;
         end
     end
     
@@ -17804,25 +17792,6 @@ module llp_endpoint$tx$arbiter$dropped_count(d,q,clock);
 endmodule // llp_endpoint$tx$arbiter$dropped_count
 
 
-module llp_endpoint$tx$arbiter$interleaving(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // llp_endpoint$tx$arbiter$interleaving
-
-
 module llp_endpoint$tx$arbiter$last_served(d,q,clock);
     
     // Module arguments
@@ -17899,7 +17868,93 @@ module llp_endpoint$tx$arbiter$locked(d,q,clock);
 endmodule // llp_endpoint$tx$arbiter$locked
 
 
-module llp_endpoint$tx$arbiter$open_interleaved(d,q,clock);
+module llp_endpoint$tx$arbiter$vc_mode(clock,reset,interleave,pop,head,ends_packet,vc,in_force,admit_any);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  interleave;
+    input wire  pop;
+    input wire  head;
+    input wire  ends_packet;
+    input wire  [2:0] vc;
+    output reg  in_force;
+    output reg  admit_any;
+    
+    // Stub signals
+    reg  interleaving$d;
+    wire  interleaving$q;
+    reg  interleaving$clock;
+    reg  [7:0] open$d;
+    wire  [7:0] open$q;
+    reg  open$clock;
+    
+    // Local signals
+    reg  [7:0] open_now;
+    
+    // Sub module instances
+    llp_endpoint$tx$arbiter$vc_mode$interleaving interleaving(
+        .d(interleaving$d),
+        .q(interleaving$q),
+        .clock(interleaving$clock)
+    );
+    llp_endpoint$tx$arbiter$vc_mode$open open(
+        .d(open$d),
+        .q(open$q),
+        .clock(open$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        interleaving$clock = clock;
+        open$clock = clock;
+        interleaving$d = interleaving$q;
+        open$d = open$q;
+        in_force = interleaving$q;
+        admit_any = interleaving$q & interleave;
+        open_now = open$q;
+        if (pop & head & admit_any) begin
+            open_now = (open_now & ~(1 << (vc)) | ((1'b1) << (vc)));
+        end
+        if (pop & ends_packet) begin
+            open_now = (open_now & ~(1 << (vc)) | ((1'b0) << (vc)));
+        end
+        open$d = open_now;
+        if (interleave) begin
+            interleaving$d = 1'b1;
+        end
+        else if (~|open_now) begin
+            interleaving$d = 1'b0;
+        end
+        if (reset) begin
+            interleaving$d = interleave;
+            open$d = 32'h0;
+        end
+    end
+    
+endmodule // llp_endpoint$tx$arbiter$vc_mode
+
+
+module llp_endpoint$tx$arbiter$vc_mode$interleaving(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // llp_endpoint$tx$arbiter$vc_mode$interleaving
+
+
+module llp_endpoint$tx$arbiter$vc_mode$open(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -17915,7 +17970,7 @@ module llp_endpoint$tx$arbiter$open_interleaved(d,q,clock);
        q <= d;
     end
           
-endmodule // llp_endpoint$tx$arbiter$open_interleaved
+endmodule // llp_endpoint$tx$arbiter$vc_mode$open
 
 
 module llp_endpoint$tx$builder(clock,reset,link$up,link$start,link$run,link$restart,expect_seq,candidate$ready,candidate$flit,owed$any,owed$urgent,owed$flit,owed$sideband,protocol$echo_pending,protocol$null_wanted,protocol$retry_request,protocol$poll,protocol$marker_out,numbers$next_seq,numbers$send_seq,numbers$replay_seq,numbers$replay_pending,numbers$fill,numbers$echo_accepted,serializer$null_start,serializer$ltp_start,serializer$active,out$active,out$cut_through,out$echo_slot,out$marker_slot,slots$data_slot,slots$credit_slot,slots$sideband_slot,write$write,write$position,write$flit,write$sideband,idle);

@@ -31,6 +31,7 @@
 //! assumes); the queues and the packet holding the link are kept. `credit_error` is sticky
 //! until reset, across RESTARTs. Combinational offer, registered state; reset: no credits, no
 //! packet holding the link, VC 0 the link VC and last served.
+use super::vc_mode::TxVcMode;
 use super::{class_bit, flit_constant, CandidateSource, SlotSink};
 use super::{Q_BITS, Q_DROP, Q_END, Q_HEAD, Q_LEN};
 use crate::credit_counter::CreditCounter;
@@ -77,16 +78,8 @@ pub struct TxArbiter<const CW: usize> {
     dropped_count: DFF<Bits<16>>,
     /// A credit counter's error, kept across RESTARTs (which reset the counters).
     credit_failed: DFF<bool>,
-    /// The VC mode in force (module doc, "A change of the VC mode"): rises with `interleave`,
-    /// falls once `open_interleaved` is empty. Reset: `interleave`.
-    interleaving: DFF<bool>,
-    /// Per VC: a packet whose head went while heads needed no whole-packet credits, its end
-    /// not yet sent (kept across RESTARTs, as the packet holding the link is).
-    open_interleaved: DFF<Bits<8>>,
-    /// `open_interleaved` after this cycle's pop.
-    open_now: Signal<Local, Bits<8>>,
-    /// Heads go without their whole packet's credits: interleaving in force and still asked.
-    admit_any: Signal<Local, bool>,
+    /// The VC mode in force (module doc, "A change of the VC mode").
+    vc_mode: TxVcMode,
     q_drop: Constant<Bits<Q_BITS>>,
     q_head: Constant<Bits<Q_BITS>>,
     q_end: Constant<Bits<Q_BITS>>,
@@ -142,10 +135,7 @@ impl<const CW: usize> TxArbiter<CW> {
             last_served: Default::default(),
             dropped_count: Default::default(),
             credit_failed: Default::default(),
-            interleaving: Default::default(),
-            open_interleaved: Default::default(),
-            open_now: Default::default(),
-            admit_any: Default::default(),
+            vc_mode: Default::default(),
             q_drop: class_bit(Q_DROP),
             q_head: class_bit(Q_HEAD),
             q_end: class_bit(Q_END),
@@ -187,9 +177,7 @@ impl<const CW: usize> Logic for TxArbiter<CW> {
             locked,
             last_served,
             dropped_count,
-            credit_failed,
-            interleaving,
-            open_interleaved
+            credit_failed
         );
         self.unused_inputs.next = self.slots.credit_slot.val() | self.slots.sideband_slot.val();
         self.credit_error.next = self.credit_failed.q.val();
@@ -209,7 +197,9 @@ impl<const CW: usize> Logic for TxArbiter<CW> {
         // Which VCs may send: a flit and a credit, or a flit that is dropped (no credit). Unless
         // interleaving is in force and still asked for, a head needs credits for its whole
         // packet.
-        self.admit_any.next = self.interleaving.q.val() & self.interleave.val();
+        self.vc_mode.clock.next = self.clock.val();
+        self.vc_mode.reset.next = self.reset.val();
+        self.vc_mode.interleave.next = self.interleave.val();
         self.eligible.next = 0.into();
         self.dropping.next = 0.into();
         for v in 0..self.sinks.len() {
@@ -230,7 +220,7 @@ impl<const CW: usize> Logic for TxArbiter<CW> {
             // (bit_cast of an indexed expression does not compile inside an hdl_gen loop.)
             self.available_now.next = self.counters[v].available.val();
             self.available_wide.next = bit_cast::<16, CW>(self.available_now.val());
-            self.head_admitted.next = self.admit_any.val()
+            self.head_admitted.next = self.vc_mode.admit_any.val()
                 | !(self.sinks[v].data.val() & self.q_head.val()).any()
                 | (self.available_wide.val() >= bit_cast::<16, 8>(self.head_need.val()));
             if self.sinks[v].valid.val()
@@ -261,7 +251,7 @@ impl<const CW: usize> Logic for TxArbiter<CW> {
         }
         self.out.ready.next = self.found.val();
         if self.locked.q.val()
-            & (!self.interleaving.q.val()
+            & (!self.vc_mode.in_force.val()
                 | self.eligible.val().get_bit(self.lock_vc.q.val().index()))
         {
             self.candidate.next = self.lock_vc.q.val();
@@ -320,25 +310,10 @@ impl<const CW: usize> Logic for TxArbiter<CW> {
             }
         }
         // The packets sent interleaved, and the VC mode in force (module doc).
-        self.open_now.next = self.open_interleaved.q.val();
-        if self.pop.val() & self.head.val() & self.admit_any.val() {
-            self.open_now.next = self
-                .open_now
-                .val()
-                .replace_bit(self.candidate.val().index(), true);
-        }
-        if self.pop.val() & self.ends_packet.val() {
-            self.open_now.next = self
-                .open_now
-                .val()
-                .replace_bit(self.candidate.val().index(), false);
-        }
-        self.open_interleaved.d.next = self.open_now.val();
-        if self.interleave.val() {
-            self.interleaving.d.next = true;
-        } else if !self.open_now.val().any() {
-            self.interleaving.d.next = false;
-        }
+        self.vc_mode.pop.next = self.pop.val();
+        self.vc_mode.head.next = self.head.val();
+        self.vc_mode.ends_packet.next = self.ends_packet.val();
+        self.vc_mode.vc.next = self.candidate.val();
         if self.restart.val() {
             self.link_vc.d.next = 0.into();
         }
@@ -349,8 +324,6 @@ impl<const CW: usize> Logic for TxArbiter<CW> {
             self.last_served.d.next = 0.into();
             self.dropped_count.d.next = 0.into();
             self.credit_failed.d.next = false;
-            self.interleaving.d.next = self.interleave.val();
-            self.open_interleaved.d.next = 0.into();
         }
     }
 }

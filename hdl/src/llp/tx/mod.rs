@@ -124,6 +124,7 @@ mod owed;
 mod protocol;
 mod replay;
 mod serializer;
+mod vc_mode;
 
 pub use arbiter::TxArbiter;
 pub use builder::TxBuilder;
