@@ -71,7 +71,7 @@ use crate::channel_sender::ChannelSender;
 use crate::formats::FLIT_BITS;
 use crate::link_watchdog::LinkWatchdog;
 use crate::llp::endpoint::{EndpointParams, LlpEndpoint};
-use crate::llp::lane_channel::{LaneChannelIn, LaneChannelOut};
+use crate::llp::lane_channel::{WireLanesIn, WireLanesOut};
 use crate::llp::packet_buffer::DROP_BITS;
 use crate::llp::regs::{
     LinkReportSource, PEER_CHIP_ID, PEER_PORT, PEER_TYPE, PEER_VALID, SETTINGS_BITS,
@@ -84,10 +84,14 @@ use crate::stream::StreamSource;
 use rust_hdl::prelude::*;
 
 /// The type of a [`LinkPort`] with `$vcs` VCs, `$replay` LTPs of replay buffer, `$depth` flits
-/// per receive buffer and `$tx_depth` flits per transmit buffer: `link_port!(2, 16, 256, 32)`.
+/// per receive buffer, `$tx_depth` flits per transmit buffer and lanes of `$lane_bits` (16 or
+/// 32; 32 when left out): `link_port!(2, 16, 256, 32)`, `link_port!(2, 16, 256, 32, 16)`.
 #[macro_export]
 macro_rules! link_port {
     ($vcs:expr, $replay:expr, $depth:expr, $tx_depth:expr) => {
+        $crate::link_port!($vcs, $replay, $depth, $tx_depth, 32)
+    };
+    ($vcs:expr, $replay:expr, $depth:expr, $tx_depth:expr, $lane_bits:expr) => {
         $crate::link_port::LinkPort<
             { $vcs },
             { $crate::channel::channel_vc_bits($vcs) },
@@ -98,6 +102,7 @@ macro_rules! link_port {
             { $tx_depth },
             { $crate::fifo::fifo_ptr_bits($tx_depth) },
             { $crate::fifo::fifo_count_bits($tx_depth) },
+            { $crate::llp::lane_channel::wire_data_bits($lane_bits) },
         >
     };
 }
@@ -182,6 +187,7 @@ pub struct LinkPort<
     const TD: usize,
     const TAW: usize,
     const TCW: usize,
+    const LD: usize,
 > {
     /// Clock of everything.
     pub clock: Signal<In, Clock>,
@@ -192,9 +198,9 @@ pub struct LinkPort<
     /// Flits from the core's output to send; credits of the transmit buffers back.
     pub from_core: ChannelSink<VCS, VCB>,
     /// Lanes to the far end.
-    pub lanes_out: LaneChannelOut,
+    pub lanes_out: WireLanesOut<LD>,
     /// Lanes from the far end.
-    pub lanes_in: LaneChannelIn,
+    pub lanes_in: WireLanesIn<LD>,
     /// This chip's ID (the management agent's `chip_id` register), sent in training; a
     /// change while the link is up is sent by training again.
     pub chip_id: Signal<In, Bits<16>>,
@@ -210,7 +216,7 @@ pub struct LinkPort<
     pub discarded: Signal<Out, bool>,
     /// That flit was a packet's head (event).
     pub discarded_heads: Signal<Out, bool>,
-    endpoint: LlpEndpoint<RAW, D, AW, CW>,
+    endpoint: LlpEndpoint<RAW, D, AW, CW, LD>,
     sender: ChannelSender<VCS, VCB>,
     receiver: ChannelReceiver<VCS, VCB, TD, TAW, TCW>,
     watchdog: LinkWatchdog,
@@ -265,7 +271,8 @@ impl<
         const TD: usize,
         const TAW: usize,
         const TCW: usize,
-    > LinkPort<VCS, VCB, RAW, D, AW, CW, TD, TAW, TCW>
+        const LD: usize,
+    > LinkPort<VCS, VCB, RAW, D, AW, CW, TD, TAW, TCW, LD>
 {
     /// A port with `p`; panics naming the parameter as its parts do, or if the endpoint's VC
     /// count is not `VCS`.
@@ -334,7 +341,8 @@ impl<
         const TD: usize,
         const TAW: usize,
         const TCW: usize,
-    > Logic for LinkPort<VCS, VCB, RAW, D, AW, CW, TD, TAW, TCW>
+        const LD: usize,
+    > Logic for LinkPort<VCS, VCB, RAW, D, AW, CW, TD, TAW, TCW, LD>
 {
     #[hdl_gen]
     fn update(&mut self) {
@@ -372,8 +380,8 @@ impl<
         self.endpoint.chip_type.next = self.chip_type.val();
         self.endpoint.chip_id.next = self.chip_id.val();
         self.endpoint.port_number.next = self.port_number.val();
-        LaneChannelOut::link(&mut self.lanes_out, &mut self.endpoint.lanes_out);
-        LaneChannelIn::link(&mut self.lanes_in, &mut self.endpoint.lanes_in);
+        WireLanesOut::<LD>::link(&mut self.lanes_out, &mut self.endpoint.lanes_out);
+        WireLanesIn::<LD>::link(&mut self.lanes_in, &mut self.endpoint.lanes_in);
         // Receive: the endpoint's VCs onto the channel to the core.
         ChannelSource::<VCS, VCB>::link(&mut self.to_core, &mut self.sender.channel);
         // Transmit: the channel from the core into the buffers, then the endpoint's VCs.

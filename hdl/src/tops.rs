@@ -107,18 +107,20 @@ macro_rules! with_count8 {
 }
 
 /// The link endpoint of `cfg` (`link.replay_ltps`, `link.vc_buffer_flits`, `network.vcs`,
-/// `link.lanes`, `network.max_packet_flits`) as top `llp_endpoint`. Also what the link
+/// `link.lanes`, `link.lane_bits`, `network.max_packet_flits`) as top `llp_endpoint`. Also what the link
 /// benches simulate, so that they run exactly the emitted Verilog.
 pub fn llp_endpoint(cfg: &Config) -> Result<Emitted, String> {
     let p = crate::llp::endpoint::EndpointParams::from_config(cfg);
-    // The arms are the configuration's ranges (replay 2..=64, buffers 4..=4096): 66 shapes.
+    const DOC: &str = "one end of a link: per-VC queues, LTP transmitter with replay, lane striping; lane deframing, LTP checks, retry and lane removal, dirty-packet discard and per-VC receive buffers";
+    // The arms are the configuration's ranges (replay 2..=64, buffers 4..=4096, lanes of 16 or
+    // 32 bits): 132 shapes.
     with_log2_in!(cfg.link.replay_ltps as usize, [1, 2, 3, 4, 5, 6], R => {
         with_log2_in!(cfg.link.vc_buffer_flits as usize, [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], L => {
-            emit(
-                <crate::llp_endpoint!(1 << R, 1 << L)>::new(p),
-                "llp_endpoint",
-                "one end of a link: per-VC queues, LTP transmitter with replay, lane striping; lane deframing, LTP checks, retry and lane removal, dirty-packet discard and per-VC receive buffers",
-            )
+            if cfg.link.lane_bits == 16 {
+                emit(<crate::llp_endpoint!(1 << R, 1 << L, 16)>::new(p), "llp_endpoint", DOC)
+            } else {
+                emit(<crate::llp_endpoint!(1 << R, 1 << L, 32)>::new(p), "llp_endpoint", DOC)
+            }
         })
     })
 }

@@ -29,7 +29,7 @@
 use crate::router_core::{RouterCore, RouterCoreParams};
 use hdl::channel::ChannelSource;
 use hdl::link_port::{LinkPort, LinkPortParams};
-use hdl::llp::lane_channel::{LaneChannelIn, LaneChannelOut};
+use hdl::llp::lane_channel::{WireLanesIn, WireLanesOut};
 use hdl::llp::regs::LinkReportSource;
 use hdl::mgmt::i2c_master::I2cPins;
 use rust_hdl::prelude::*;
@@ -122,9 +122,9 @@ pub struct NrcTop<
     /// Synchronous reset of the whole chip (both ends of every link together).
     pub reset: Signal<In, bool>,
     /// Per port: the lanes from the far end.
-    pub lanes_in: Vec<LaneChannelIn>,
+    pub lanes_in: Vec<WireLanesIn<128>>,
     /// Per port: the lanes to the far end.
-    pub lanes_out: Vec<LaneChannelOut>,
+    pub lanes_out: Vec<WireLanesOut<128>>,
     /// Deterministic routing (else adaptive), every port.
     pub deterministic: Signal<In, bool>,
     /// The configuration EEPROM's I2C bus.
@@ -155,7 +155,7 @@ pub struct NrcTop<
         CN,
         CLV,
     >,
-    ports: Vec<LinkPort<VCS, VCB, RAW, D, LAW, LCW, TD, TAW, TCW>>,
+    ports: Vec<LinkPort<VCS, VCB, RAW, D, LAW, LCW, TD, TAW, TCW, 128>>,
     /// Some port is stalled; some port saw an error.
     any_stalled: Signal<Local, bool>,
     any_error: Signal<Local, bool>,
@@ -348,8 +348,8 @@ impl<
             self.ports[p].clock.next = self.clock.val();
             self.ports[p].reset.next = self.reset.val();
             self.ports[p].chip_id.next = self.core.chip_id.val();
-            LaneChannelIn::link(&mut self.lanes_in[p], &mut self.ports[p].lanes_in);
-            LaneChannelOut::link(&mut self.lanes_out[p], &mut self.ports[p].lanes_out);
+            WireLanesIn::<128>::link(&mut self.lanes_in[p], &mut self.ports[p].lanes_in);
+            WireLanesOut::<128>::link(&mut self.lanes_out[p], &mut self.ports[p].lanes_out);
             ChannelSource::<VCS, VCB>::join(&mut self.ports[p].to_core, &mut self.core.inputs[p]);
             ChannelSource::<VCS, VCB>::join(
                 &mut self.core.outputs[p],

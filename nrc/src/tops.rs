@@ -151,14 +151,17 @@ pub fn top(cfg: &Config) -> Result<Option<Emitted>, String> {
         cfg.link.replay_ltps,
         cfg.link.vc_buffer_flits,
         cfg.router.reserved_flits_per_vc,
+        cfg.link.lane_bits,
     );
+    // The chip tops are built with 32-bit lanes (`link.lane_bits`; the link benches run both
+    // widths on the endpoint alone).
     Ok(match shape {
-        (5, 2, 128, 16, 256, 32) => Some(emit(
+        (5, 2, 128, 16, 256, 32, 32) => Some(emit(
             <crate::nrc_top!(CORE_PORTS, 2, 128, ROUTE_NODES, 1, 16, 256, 32)>::new(p),
             "nrc_top",
             DOC,
         )?),
-        (24, 6, 256, 32, 128, 32) => Some(emit(
+        (24, 6, 256, 32, 128, 32, 32) => Some(emit(
             <crate::nrc_top!(24, 6, 256, ROUTE_NODES, 4, 32, 128, 32)>::new(p),
             "nrc_top",
             DOC24,

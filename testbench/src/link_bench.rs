@@ -36,6 +36,8 @@ pub struct EndpointShape {
     pub max_packet: usize,
     /// Lanes after reset.
     pub lanes: usize,
+    /// Bits per lane (16 or 32).
+    pub lane_bits: usize,
 }
 
 impl EndpointShape {
@@ -47,6 +49,7 @@ impl EndpointShape {
             depth: cfg.link.vc_buffer_flits as usize,
             max_packet: cfg.network.max_packet_flits as usize,
             lanes: cfg.link.lanes as usize,
+            lane_bits: cfg.link.lane_bits as usize,
         }
     }
 
@@ -56,6 +59,7 @@ impl EndpointShape {
         cfg.network.vcs = self.vcs as u32;
         cfg.network.max_packet_flits = self.max_packet as u32;
         cfg.link.lanes = self.lanes as u32;
+        cfg.link.lane_bits = self.lane_bits as u32;
         cfg.link.vc_buffer_flits = self.depth as u32;
         cfg.link.replay_ltps = self.replay as u32;
         // The endpoint does not depend on the NIC's MTU; a short `max_packet` only needs the
@@ -290,20 +294,25 @@ pub struct LinkReport {
     pub fault_recovery: Vec<u64>,
 }
 
-/// The lane ports of an endpoint's top (`lanes_out` or `lanes_in`), read and written as beats.
+/// The lane ports of an endpoint's top (`lanes_out` or `lanes_in`), read and written as beats
+/// (one transfer per lane: 32 or 16 bits, as wide as the top's lanes).
 pub struct LanePorts {
     valid: PortId,
     start: PortId,
     data: PortId,
+    /// Bits per lane.
+    pub lane_bits: usize,
 }
 
 impl LanePorts {
     /// The lanes `{prefix}$valid`, `$start`, `$data` of `b`.
     pub fn new(b: &dyn Backend, prefix: &str) -> Self {
+        let data = b.port(&format!("{prefix}$data"));
         Self {
             valid: b.port(&format!("{prefix}$valid")),
             start: b.port(&format!("{prefix}$start")),
-            data: b.port(&format!("{prefix}$data")),
+            data,
+            lane_bits: b.width(data) / MAX_LANES,
         }
     }
     /// The beat on the lanes now.
@@ -312,7 +321,9 @@ impl LanePorts {
         Beat {
             valid: b.peek(self.valid) as u8,
             start: b.peek(self.start) as u8,
-            data: std::array::from_fn(|n| (d >> (32 * n)) as u32),
+            data: std::array::from_fn(|n| {
+                (d >> (self.lane_bits * n)) as u32 & crate::backend::mask(self.lane_bits) as u32
+            }),
         }
     }
     /// Drives a beat; lanes that are not valid carry random start flags and data (a wire
@@ -322,14 +333,15 @@ impl LanePorts {
         b.poke(self.valid, beat.valid as u128);
         let start = beat.start & beat.valid | rng.bits(MAX_LANES) as u8 & idle;
         b.poke(self.start, start as u128);
-        let junk = rng.bits(32 * MAX_LANES);
+        let width = self.lane_bits;
+        let junk = rng.bits(width * MAX_LANES);
         let d = (0..MAX_LANES).fold(0u128, |x, n| {
             let lane = if idle >> n & 1 == 1 {
-                (junk >> (32 * n)) as u32
+                junk >> (width * n)
             } else {
-                beat.data[n]
+                beat.data[n] as u128
             };
-            x | (lane as u128) << (32 * n)
+            x | (lane & crate::backend::mask(width)) << (width * n)
         });
         b.poke(self.data, d);
     }
@@ -547,9 +559,10 @@ pub fn run_link_models(
 ) -> Result<LinkReport, String> {
     let mut sims: [VerilatorSim; 2] = [models[0].instance(), models[1].instance()];
     let mut rng = BenchRng::new(run.seed);
+    let lane_bits = LanePorts::new(&sims[0], "lanes_out").lane_bits as u32;
     let mut wires = [
-        LaneChannel::new(run.delay, run.ab, run.seed ^ 0xa5a5),
-        LaneChannel::new(run.delay, run.ba, run.seed ^ 0x5a5a),
+        LaneChannel::new(run.delay, run.ab, run.seed ^ 0xa5a5).with_lane_bits(lane_bits),
+        LaneChannel::new(run.delay, run.ba, run.seed ^ 0x5a5a).with_lane_bits(lane_bits),
     ];
     let mut cores: Vec<Core> = sims
         .iter()

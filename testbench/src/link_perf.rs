@@ -39,17 +39,17 @@ fn goodput(r: &LinkReport) -> f64 {
     (r.dirs[0].goodput() + r.dirs[1].goodput()) / 2.0
 }
 
-/// Flit slots per cycle of a wire of `lanes` lanes: an LTP of 16 flits is 1,056 bits, 33
-/// transfers of 32 bits, and each lane carries one transfer per cycle.
-pub fn wire_capacity(lanes: usize) -> f64 {
-    (lanes * hdl::llp::lane_channel::XFR_BITS) as f64 * 16.0 / 1056.0
+/// Flit slots per cycle of a wire of `lanes` lanes of `lane_bits`: an LTP of 16 flits is
+/// 1,056 bits, and each lane carries `lane_bits` per cycle (4 x 32: 1.94; 4 x 16: 0.97).
+pub fn wire_capacity(lanes: usize, lane_bits: usize) -> f64 {
+    (lanes * lane_bits) as f64 * 16.0 / 1056.0
 }
 
 /// Goodput at each of [`BERS`], full load both ways, and the replay latency at each rate.
 fn ber_table(shape: EndpointShape) -> Result<()> {
     println!(
-        "\n### Goodput against bit error rate ({} lanes, {} VCs, replay {} LTPs, buffers {} flits; {} runs of {FLITS} flits each way, offered every cycle, packets of 2..16 flits, wire delay {DELAY}, lane removal ON at the configuration's defaults, link training on)\n",
-        shape.lanes, shape.vcs, shape.replay, shape.depth, SEEDS.len()
+        "\n### Goodput against bit error rate ({} lanes of {} bits, {} VCs, replay {} LTPs, buffers {} flits; {} runs of {FLITS} flits each way, offered every cycle, packets of 2..16 flits, wire delay {DELAY}, lane removal ON at the configuration's defaults, link training on)\n",
+        shape.lanes, shape.lane_bits, shape.vcs, shape.replay, shape.depth, SEEDS.len()
     );
     println!("| BER | goodput (flits/cycle, mean of both ways and runs) | of the wire's flit slots | of error-free | widths at the end (A rx, B rx, each run) | trainings | LTPs rejected at A, B (all runs) | retries | replay latency p50 / p90 / max (cycles) |");
     println!("|---|---|---|---|---|---|---|---|---|");
@@ -95,7 +95,7 @@ fn ber_table(shape: EndpointShape) -> Result<()> {
             .collect();
         println!(
             "| {ber:.0e} | {g:.4} | {:.1} % | {:.1} % | {} | {} | {}, {} | {} | {replay} |",
-            100.0 * g / wire_capacity(shape.lanes),
+            100.0 * g / wire_capacity(shape.lanes, shape.lane_bits),
             100.0 * g / clean,
             widths.join("; "),
             sum(&|r| r.status[0].trainings + r.status[1].trainings),
@@ -132,7 +132,7 @@ fn long_run(shape: EndpointShape) -> Result<()> {
         r.cycles,
         r.dirs[0].goodput(),
         r.dirs[1].goodput(),
-        100.0 * goodput(&r) / wire_capacity(shape.lanes),
+        100.0 * goodput(&r) / wire_capacity(shape.lanes, shape.lane_bits),
         a.rx_width,
         b.rx_width,
         a.lanes_removed + b.lanes_removed,
@@ -178,9 +178,12 @@ fn latency_table(shape: EndpointShape) -> Result<()> {
 
 /// Flits per cycle at 1 to 4 lanes, full load, no errors.
 fn lanes_table(base: EndpointShape) -> Result<()> {
-    println!("\n### Flits per cycle at each link width (no errors, full load)\n");
-    println!("| lanes | goodput (flits/cycle) | of 4 lanes |");
-    println!("|---|---|---|");
+    println!(
+        "\n### Flits per cycle at each link width, lanes of {} bits (no errors, full load)\n",
+        base.lane_bits
+    );
+    println!("| lanes | goodput (flits/cycle) | of 4 lanes | of the wire's flit slots |");
+    println!("|---|---|---|---|");
     let mut full = 0.0;
     for lanes in [4, 3, 2, 1] {
         let shape = EndpointShape { lanes, ..base };
@@ -197,9 +200,13 @@ fn lanes_table(base: EndpointShape) -> Result<()> {
         if lanes == 4 {
             full = g;
         }
-        println!("| {lanes} | {g:.4} | {:.1} % |", 100.0 * g / full);
+        println!(
+            "| {lanes} | {g:.4} | {:.1} % | {:.1} % |",
+            100.0 * g / full,
+            100.0 * g / wire_capacity(lanes, base.lane_bits)
+        );
     }
-    println!("\nThe striper sends an LTP (33 transfers of 32 bits) in 17 cycles at 2 to 4 lanes and 33 at 1, so 3 and 2 lanes keep the 4-lane rate at this lane width; the payload rate is the LTP rate less Idle, CrdtRet, VlMrkr and round-trip flits.");
+    println!("\nThe serializer sends an LTP (33 XFRs of 32 bits) in 17 cycles when the wire takes it: at 32-bit lanes 2 to 4 lanes keep that rate and 1 lane takes 33 cycles; at 16-bit lanes (an XFR in two transfers) 4 lanes keep it and fewer lanes take 33 x 2 / L cycles. The payload rate is the LTP rate less Idle, CrdtRet, VlMrkr and round-trip flits.");
     Ok(())
 }
 
@@ -288,15 +295,15 @@ fn recovery_table(shape: EndpointShape) -> Result<()> {
 /// The cost of the default configuration's endpoint on both parts.
 fn cost_table(cfg: &Config, work: &Path) -> Result<()> {
     let top = hdl::tops::llp_endpoint(cfg).map_err(anyhow::Error::msg)?;
-    let dir = work.join(&top.name);
+    let dir = work.join(format!("{}_{}", top.name, cfg.link.lane_bits));
     std::fs::create_dir_all(&dir)?;
     let file = dir.join(format!("{}.v", top.name));
     std::fs::write(&file, &top.verilog)?;
     let label = format!(
-        "llp_endpoint (L = {}, {} VCs, replay {} LTPs, buffers {} flits)",
-        cfg.link.lanes, cfg.network.vcs, cfg.link.replay_ltps, cfg.link.vc_buffer_flits
+        "llp_endpoint (L = {} x {} bits, {} VCs, replay {} LTPs, buffers {} flits)",
+        cfg.link.lanes, cfg.link.lane_bits, cfg.network.vcs, cfg.link.replay_ltps, cfg.link.vc_buffer_flits
     );
-    println!("\n### Cost of one endpoint (default configuration; LUT/FF/BRAM of the endpoint synthesized alone, Fmax the median of 3 nextpnr seeds on a register-to-register harness fed straight from its LFSR, whose first stage XOR-folds the outputs)\n");
+    println!("\n### Cost of one endpoint ({}-bit lanes; LUT/FF/BRAM of the endpoint synthesized alone, Fmax the median of 3 nextpnr seeds on a register-to-register harness fed straight from its LFSR, whose first stage XOR-folds the outputs)\n", cfg.link.lane_bits);
     println!("| part | block | LUTs | FFs | BRAMs | carries | Fmax (MHz) | seeds (MHz) | placed logic cells incl. harness | place and route (s, 3 seeds) |");
     println!("|---|---|---|---|---|---|---|---|---|---|");
     for target in flow::Target::ALL {
@@ -368,9 +375,25 @@ pub fn report(work: &Path, sim: bool, cost: bool) -> Result<()> {
         latency_table(shape)?;
         lanes_table(shape)?;
         recovery_table(shape)?;
+        // The other lane width (`link.lane_bits`): its goodput, long run, widths and recovery.
+        let other = EndpointShape {
+            lane_bits: 48 - shape.lane_bits,
+            ..shape
+        };
+        println!(
+            "\n## Link layer on lanes of {} bits (`link.lane_bits = {}`, otherwise the default configuration)",
+            other.lane_bits, other.lane_bits
+        );
+        ber_table(other)?;
+        long_run(other)?;
+        lanes_table(other)?;
+        recovery_table(other)?;
     }
     if cost {
         cost_table(&cfg, work)?;
+        let mut other = cfg.clone();
+        other.link.lane_bits = 48 - cfg.link.lane_bits;
+        cost_table(&other, work)?;
     }
     Ok(())
 }

@@ -33,6 +33,7 @@ mod hdl {
     mod i2c_master;
     mod input_port;
     mod lfsr;
+    mod lane_gearbox;
     mod link_port;
     mod link_trainer;
     mod ltp_deframer;

@@ -15,6 +15,14 @@ const SHAPE: EndpointShape = EndpointShape {
     depth: 64,
     max_packet: 32,
     lanes: 4,
+    lane_bits: 32,
+};
+
+/// The default shape on 16-bit lanes: an XFR in two transfers (`hdl::llp::gearbox`), so 4
+/// lanes carry the serializer's flit per cycle.
+const SHAPE16: EndpointShape = EndpointShape {
+    lane_bits: 16,
+    ..SHAPE
 };
 
 /// Small buffers: a 2-LTP replay buffer and 16-flit receive buffers.
@@ -461,18 +469,18 @@ fn dirty_packets_from_the_sources_are_dropped_whole_and_counted() {
 }
 
 /// The bench at every lane count the configuration allows besides the default 4 (1, 2 and 3
-/// lanes: the trainer uses only those, the lane rotation has 1, 2 and 3 states) and at the
+/// lanes: the trainer uses only those, the lane rotation has 1, 2 and 3 states), at both lane
+/// widths (32 and 16 bits; 4 lanes of 16 bits are `sixteen_bit_lanes_...`'s), and at the
 /// shape of `configs/published.toml` (6 VCs, 128-flit buffers, a 32-LTP replay buffer): errors
 /// and backpressure on, every VC both ways, the link trained to its whole width at the end.
 #[test]
 fn every_lane_count_and_the_published_shape_carry_traffic() {
     let published =
         hdl::params::Config::from_toml(include_str!("../../configs/published.toml")).unwrap();
-    let mut shapes: Vec<_> = (1..=3)
-        .map(|lanes| {
-            let shape = EndpointShape { lanes, ..SHAPE };
-            (shape, shape.config().unwrap())
-        })
+    let mut shapes: Vec<_> = [SHAPE, SHAPE16]
+        .into_iter()
+        .flat_map(|base| (1..=3).map(move |lanes| EndpointShape { lanes, ..base }))
+        .map(|shape| (shape, shape.config().unwrap()))
         .collect();
     shapes.push((EndpointShape::of(&published), published));
     for (k, (shape, cfg)) in shapes.into_iter().enumerate() {
@@ -522,4 +530,92 @@ fn a_chip_id_written_while_up_reaches_the_far_end() {
         assert_eq!(s.trainings, 1, "one training to announce the ID: {s:?}");
     }
     assert!(r.dirs.iter().all(|d| d.last > 40_000), "{:?}", r.dirs);
+}
+
+/// The link on 16-bit lanes through what the 32-bit tests put it through: random errors,
+/// bursts and dropped transfers (a lost half costs its XFR, the lane reframes on the next
+/// first half); a dead lane, a lane stuck at a constant (its `start` low: it frames nothing,
+/// so it looks dead) and a garbage lane; one end reset alone, twice. Nothing is lost, the bad
+/// lanes are named and left out, the link comes back by itself.
+#[test]
+fn sixteen_bit_lanes_lose_nothing_through_errors_bad_lanes_and_resets() {
+    let m = endpoint_model(SHAPE16).unwrap();
+    let wire = Faults {
+        ber: 1e-4,
+        burst_rate: 1e-4,
+        burst_len: 12,
+        drop_rate: 1e-4,
+        bad: None,
+        also: None,
+    };
+    let r = run_link(
+        &m,
+        2,
+        &LinkRun {
+            ab: wire,
+            ba: wire,
+            flits: 100_000,
+            rx_rate: 0.9,
+            seed: 41,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    for (e, s) in r.status.iter().enumerate() {
+        let w = r.dirs[1 - e].wire;
+        assert!(w.flips > 50 && w.drops > 5 && w.bursts > 5, "{w:?}");
+        assert!(s.ltps_bad > 30 && s.retries > 30, "{s:?}");
+        assert_eq!((s.rx_mask, s.lanes_removed), (0xf, 0), "{s:?}");
+    }
+
+    let r = run_link(
+        &m,
+        2,
+        &LinkRun {
+            ab: Faults {
+                bad: bad(2, 20_000, u64::MAX, LaneFault::Dead),
+                also: bad(0, 60_000, u64::MAX, LaneFault::Garbage),
+                ..Faults::uniform(1e-6)
+            },
+            ba: Faults {
+                bad: bad(1, 30_000, u64::MAX, LaneFault::Stuck(0)),
+                ..Faults::uniform(1e-6)
+            },
+            flits: 150_000,
+            seed: 42,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let (a, b) = (r.status[0], r.status[1]);
+    assert_eq!((b.rx_mask, a.tx_mask), (0b1010, 0b1010), "{a:?} {b:?}");
+    assert_eq!((a.rx_mask, b.tx_mask), (0b1101, 0b1101), "{a:?} {b:?}");
+    assert!(r.dirs.iter().all(|d| d.last > 100_000), "traffic went on");
+
+    let reset = |end, at, len| Some(EndReset { end, at, len });
+    let r = run_link(
+        &m,
+        2,
+        &LinkRun {
+            ab: Faults::uniform(1e-6),
+            ba: Faults::uniform(1e-6),
+            flits: 80_000,
+            rx_rate: 0.8,
+            power_up: [2_000, 2],
+            resets: [reset(0, 20_000, 5), reset(1, 45_000, 50), None, None],
+            seed: 43,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert!(r.reset_recovery.len() >= 2, "{:?}", r.reset_recovery);
+    assert!(
+        r.reset_recovery.iter().all(|&c| c < 20_000),
+        "{:?}",
+        r.reset_recovery
+    );
+    eprintln!(
+        "16-bit lanes: train {} cycles, recoveries {:?}",
+        r.train_cycles, r.reset_recovery
+    );
 }

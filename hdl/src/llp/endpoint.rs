@@ -2,8 +2,8 @@
 //! physical lanes (`docs/llp-design.md`). Every network port of both chips instantiates it.
 //!
 //! ```text
-//! tx_vcs -> TxClassifier -> SkidBuffer per VC -> TxLink -> LtpStriper -> LinkTrainer -> lanes_out
-//! lanes_in -> LinkTrainer -> LtpDeframer -> RxLink -> RxDelivery (staging, VC demux, PacketBuffer per VC) -> rx_vcs
+//! tx_vcs -> TxClassifier -> SkidBuffer per VC -> TxLink -> LtpStriper -> LinkTrainer -> TxGearbox -> lanes_out
+//! lanes_in -> RxGearbox -> LinkTrainer -> LtpDeframer -> RxLink -> RxDelivery (staging, VC demux, PacketBuffer per VC) -> rx_vcs
 //! ```
 //! `LinkTrainer` owns the lanes while the link is not up: it trains them, brings the link up
 //! (the striper and deframer are held in reset until then), and takes it down to train again
@@ -32,11 +32,17 @@
 //! (`chip_type`, `chip_id`, `port_number`; a `chip_id` written while the link is up is sent by
 //! training again). Status outputs: see the port list.
 //!
-//! Parameters: `RAW` replay address bits (log2(replay LTPs) + 4) and `D` slots of each VC
-//! buffer with its widths `AW`, `CW`; use [`llp_endpoint!`](crate::llp_endpoint). Credit counts
+//! The wire has 4 lanes of `LD / 4` bits (`link.lane_bits`): at 32 bits an XFR per transfer,
+//! at 16 bits an XFR in two transfers through the lane gearboxes ([`super::gearbox`]), which
+//! make 4 lanes carry exactly the serializer's flit per cycle.
+//!
+//! Parameters: `RAW` replay address bits (log2(replay LTPs) + 4), `D` slots of each VC
+//! buffer with its widths `AW`, `CW`, and `LD` wire data bits (64 or 128); use
+//! [`llp_endpoint!`](crate::llp_endpoint). Credit counts
 //! are [`CREDIT_BITS`] wide whatever the buffer size. Elaboration values: [`EndpointParams`].
 use super::deframer::{DeframedSource, LtpDeframer};
-use super::lane_channel::{LaneChannelIn, LaneChannelOut};
+use super::gearbox::{rx::RxGearbox, tx::TxGearbox};
+use super::lane_channel::{LaneChannelOut, WireLanesIn, WireLanesOut};
 use super::link_requests::LinkRequestsSource;
 use super::ltp_striper::LtpStriper;
 use super::packet_buffer::DROP_BITS;
@@ -105,15 +111,20 @@ impl EndpointParams {
 }
 
 /// The type of an [`LlpEndpoint`] with `$replay` LTPs of replay buffer and `$depth` flits per VC
-/// buffer (both powers of two): `llp_endpoint!(16, 64)`.
+/// buffer (both powers of two) on lanes of `$lane_bits` (16 or 32; 32 when left out):
+/// `llp_endpoint!(16, 64)`, `llp_endpoint!(16, 64, 16)`.
 #[macro_export]
 macro_rules! llp_endpoint {
     ($replay:expr, $depth:expr) => {
+        $crate::llp_endpoint!($replay, $depth, 32)
+    };
+    ($replay:expr, $depth:expr, $lane_bits:expr) => {
         $crate::llp::endpoint::LlpEndpoint<
             { $crate::fifo::fifo_ptr_bits($replay) + 4 },
             { $depth },
             { $crate::fifo::fifo_ptr_bits($depth) },
             { $crate::fifo::fifo_count_bits($depth) },
+            { $crate::llp::lane_channel::wire_data_bits($lane_bits) },
         >
     };
 }
@@ -124,7 +135,13 @@ pub const STAGE: usize = 32;
 
 /// A link endpoint.
 #[derive(LogicBlock)]
-pub struct LlpEndpoint<const RAW: usize, const D: usize, const AW: usize, const CW: usize> {
+pub struct LlpEndpoint<
+    const RAW: usize,
+    const D: usize,
+    const AW: usize,
+    const CW: usize,
+    const LD: usize,
+> {
     /// Clock of everything.
     pub clock: Signal<In, Clock>,
     /// Synchronous reset (both ends together).
@@ -134,9 +151,9 @@ pub struct LlpEndpoint<const RAW: usize, const D: usize, const AW: usize, const 
     /// Flits of good packets received, per VC.
     pub rx_vcs: Vec<StreamSource<Bits<FLIT_BITS>>>,
     /// Lanes to the far end.
-    pub lanes_out: LaneChannelOut,
+    pub lanes_out: WireLanesOut<LD>,
     /// Lanes from the far end.
-    pub lanes_in: LaneChannelIn,
+    pub lanes_in: WireLanesIn<LD>,
     /// Let other VCs fill a stalled packet's slots (else whole packets); a fall takes effect
     /// once the packets sent interleaved have ended (`tx::arbiter`).
     pub interleave: Signal<In, bool>,
@@ -228,6 +245,8 @@ pub struct LlpEndpoint<const RAW: usize, const D: usize, const AW: usize, const 
     rx: RxLink<CREDIT_BITS>,
     delivery: RxDelivery<STAGE, { fifo_ptr_bits(STAGE) }, { fifo_count_bits(STAGE) }, D, AW, CW>,
     trainer: LinkTrainer,
+    tx_gearbox: TxGearbox<LD>,
+    rx_gearbox: RxGearbox<LD>,
     /// The transmitter is up: the trainer is up and the far end's training words stopped.
     tx_up: DFF<bool>,
     /// `tx_up` one cycle ago (its rise is the transmitter's `start`).
@@ -251,8 +270,8 @@ pub struct LlpEndpoint<const RAW: usize, const D: usize, const AW: usize, const 
     rx_lanes: PopCount<4, 3>,
 }
 
-impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize>
-    LlpEndpoint<RAW, D, AW, CW>
+impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize, const LD: usize>
+    LlpEndpoint<RAW, D, AW, CW, LD>
 {
     /// An endpoint with elaboration values `p`.
     pub fn new(p: EndpointParams) -> Self {
@@ -313,7 +332,9 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize>
             deframer: LtpDeframer::new(),
             rx: RxLink::new(p.vcs, p.mask, p.retry_timeout),
             delivery: RxDelivery::new(p.vcs, p.max_packet),
-            trainer: LinkTrainer::new(p.train_timeout),
+            trainer: LinkTrainer::new(p.train_timeout, 128 / LD),
+            tx_gearbox: Default::default(),
+            rx_gearbox: Default::default(),
             lanes_allowed: Constant::new((p.mask as u64).into()),
             tx_up: Default::default(),
             tx_was_up: Default::default(),
@@ -327,8 +348,8 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize>
     }
 }
 
-impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize> Logic
-    for LlpEndpoint<RAW, D, AW, CW>
+impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize, const LD: usize> Logic
+    for LlpEndpoint<RAW, D, AW, CW, LD>
 {
     #[hdl_gen]
     fn update(&mut self) {
@@ -376,8 +397,18 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize> Logic
         self.trainer.clock.next = self.clock.val();
         self.trainer.reset.next = self.reset.val();
         LaneChannelOut::join(&mut self.striper.lanes, &mut self.trainer.from_striper);
-        LaneChannelOut::link(&mut self.lanes_out, &mut self.trainer.lanes_out);
-        LaneChannelIn::link(&mut self.lanes_in, &mut self.trainer.lanes_in);
+        // The lane gearboxes: wires at 32-bit lanes; at 16-bit lanes the striper holds a formed
+        // beat and the trainer its word while the wire sends a beat's second halves.
+        self.tx_gearbox.clock.next = self.clock.val();
+        self.tx_gearbox.reset.next = self.reset.val();
+        self.rx_gearbox.clock.next = self.clock.val();
+        self.rx_gearbox.reset.next = self.reset.val();
+        LaneChannelOut::join(&mut self.trainer.lanes_out, &mut self.tx_gearbox.xfrs);
+        WireLanesOut::<LD>::link(&mut self.lanes_out, &mut self.tx_gearbox.lanes);
+        WireLanesIn::<LD>::link(&mut self.lanes_in, &mut self.rx_gearbox.lanes);
+        LaneChannelOut::join(&mut self.rx_gearbox.xfrs, &mut self.trainer.lanes_in);
+        self.trainer.tx_slot.next = self.tx_gearbox.slot.val();
+        self.striper.hold.next = !self.tx_gearbox.slot.val();
         LaneChannelOut::join(&mut self.trainer.to_deframer, &mut self.deframer.lanes);
         self.trainer.chip_type.next = self.chip_type.val();
         self.trainer.chip_id.next = self.chip_id.val();

@@ -34,3 +34,39 @@ pub struct LaneChannelIn {
     /// Lane `n`'s transfer, bits `32n .. 32n+31`.
     pub data: Signal<In, Bits<128>>,
 }
+
+/// Bits of a lane on the wire: [`XFR_BITS`] (one XFR per transfer) or half of it (an XFR in
+/// two transfers, through the lane gearboxes of [`crate::llp::gearbox`]).
+pub const LANE_WIDTHS: [usize; 2] = [16, 32];
+
+/// The data bits of a wire of [`MAX_LANES`] lanes of `lane_bits` each.
+pub const fn wire_data_bits(lane_bits: usize) -> usize {
+    MAX_LANES * lane_bits
+}
+
+/// The sending side of the wire itself: [`MAX_LANES`] lanes of `LD / 4` bits. At 32-bit lanes
+/// it carries what [`LaneChannelOut`] carries; at 16-bit lanes an XFR takes two transfers
+/// (the framing is in [`crate::llp::gearbox`]). Bit `n` of `valid` and `start`, and bits
+/// `n LD/4 ..` of `data`, belong to physical lane `n`.
+#[derive(LogicInterface, Default)]
+#[join = "WireLanesIn"]
+pub struct WireLanesOut<const LD: usize> {
+    /// Lane `n` carries a transfer this cycle.
+    pub valid: Signal<Out, Bits<4>>,
+    /// Lane `n`'s sideband bit (LTP start, or at 16-bit lanes the framing of `gearbox`).
+    pub start: Signal<Out, Bits<4>>,
+    /// Lane `n`'s transfer.
+    pub data: Signal<Out, Bits<LD>>,
+}
+
+/// The receiving side of the wire.
+#[derive(LogicInterface, Default)]
+#[join = "WireLanesOut"]
+pub struct WireLanesIn<const LD: usize> {
+    /// Lane `n` carries a transfer this cycle.
+    pub valid: Signal<In, Bits<4>>,
+    /// Lane `n`'s sideband bit.
+    pub start: Signal<In, Bits<4>>,
+    /// Lane `n`'s transfer.
+    pub data: Signal<In, Bits<LD>>,
+}

@@ -42,8 +42,14 @@
 //! Latency: two cycles from the beat accepted on `sink` to its XFRs on `lanes` (whose outputs
 //! come from flip-flops), when those XFRs complete a beat.
 //!
+//! Hold: while `hold` is high (a wire of 16-bit lanes sending a beat's second halves, see
+//! `gearbox`) and a formed beat waits on `lanes`, nothing moves: every register keeps its
+//! value and `sink.ready` is low, a clock enable, so the striper behaves exactly as it would
+//! on the cycles it runs. With nothing formed it runs on, so at 4 lanes (a beat per two cycles
+//! at most) it never waits; at fewer lanes the hold slows the serializer to the wire.
+//!
 //! Ports: `clock`, `reset` (synchronous, active high: drops the XFRs held and the LTP in
-//! progress; the next beat on `sink` is flit 0), `sink`, `mask`, `lanes`, `idle`.
+//! progress; the next beat on `sink` is flit 0), `sink`, `mask`, `hold`, `lanes`, `idle`.
 use super::lane_channel::{LaneChannelOut, MAX_LANES};
 use crate::formats::FLIT_BITS;
 use crate::stream::StreamSink;
@@ -60,6 +66,8 @@ pub struct LtpStriper {
     pub sink: StreamSink<Bits<FLIT_BITS>>,
     /// Active physical lanes (at least one); sampled only while `idle` (and in reset).
     pub mask: Signal<In, Bits<4>>,
+    /// The wire takes no beat this cycle: a formed beat stays on `lanes` and nothing moves.
+    pub hold: Signal<In, bool>,
     /// Lane beats to the PHY.
     pub lanes: LaneChannelOut,
     /// The striper samples `mask` this cycle: no XFR held, the next beat on `sink` is flit 0.
@@ -94,6 +102,7 @@ pub struct LtpStriper {
     one2: Constant<Bits<2>>,
     one3: Constant<Bits<3>>,
     lane_shift: Vec<Constant<Bits<8>>>,
+    advance: Signal<Local, bool>,
     fire: Signal<Local, bool>,
     trailer: Signal<Local, bool>,
     beat_inc: Signal<Local, Bits<5>>,
@@ -133,6 +142,8 @@ impl LtpStriper {
             mask: Default::default(),
             lanes: Default::default(),
             idle: Default::default(),
+            hold: Default::default(),
+            advance: Default::default(),
             beat: Default::default(),
             prev_top: Default::default(),
             p_lo: Default::default(),
@@ -214,7 +225,9 @@ impl Logic for LtpStriper {
 
         // Input: the pair register is emptied every cycle but at one lane, where a flit's
         // XFRs leave in two cycles and the pair holds for the second.
-        self.sink.ready.next = !(self.single.q.val() & self.p_two.q.val() & !self.phase.q.val());
+        self.advance.next = !self.hold.val() | !self.out_valid.q.val().any();
+        self.sink.ready.next = !(self.single.q.val() & self.p_two.q.val() & !self.phase.q.val())
+            & self.advance.val();
         self.fire.next = self.sink.valid.val() & self.sink.ready.val();
         self.phase.d.next = !self.sink.ready.val();
 
@@ -361,6 +374,31 @@ impl Logic for LtpStriper {
             self.single.d.next = self.pc[4].val() == self.one3.val();
             for p in 0..4 {
                 self.lane_idx[p].d.next = self.pc[p].val().get_bits::<2>(0);
+            }
+        }
+
+        // Hold: the formed beat waits for the wire; nothing moves.
+        if !self.advance.val() {
+            self.beat.d.next = self.beat.q.val();
+            self.prev_top.d.next = self.prev_top.q.val();
+            self.p_lo.d.next = self.p_lo.q.val();
+            self.p_hi.d.next = self.p_hi.q.val();
+            self.p_one.d.next = self.p_one.q.val();
+            self.p_two.d.next = self.p_two.q.val();
+            self.p_start.d.next = self.p_start.q.val();
+            self.p_trailer.d.next = self.p_trailer.q.val();
+            self.phase.d.next = self.phase.q.val();
+            self.lane_mask.d.next = self.lane_mask.q.val();
+            self.last.d.next = self.last.q.val();
+            self.single.d.next = self.single.q.val();
+            self.w.d.next = self.w.q.val();
+            self.held_start.d.next = self.held_start.q.val();
+            self.out_valid.d.next = self.out_valid.q.val();
+            self.out_start.d.next = self.out_start.q.val();
+            self.out_data.d.next = self.out_data.q.val();
+            for p in 0..4 {
+                self.lane_idx[p].d.next = self.lane_idx[p].q.val();
+                self.held[p].d.next = self.held[p].q.val();
             }
         }
 

@@ -12,6 +12,7 @@ pub mod bist;
 pub mod commit_store;
 pub mod deframer;
 pub mod endpoint;
+pub mod gearbox;
 pub mod lane_channel;
 pub mod link_requests;
 pub mod lt;

@@ -41,7 +41,7 @@ use crate::regs::DMA_COUNTERS;
 use hdl::channel::ChannelSource;
 use hdl::formats::flit::{HEAD_BIT, TAIL_BIT, TYPE_BIT};
 use hdl::link_port::{LinkPort, LinkPortParams};
-use hdl::llp::lane_channel::{LaneChannelIn, LaneChannelOut};
+use hdl::llp::lane_channel::{WireLanesIn, WireLanesOut};
 use hdl::llp::regs::LinkReportSource;
 use hdl::mgmt::i2c_master::I2cPins;
 use hdl::mgmt::NmaParams;
@@ -144,9 +144,9 @@ pub struct NicTop<
     /// Interrupt messages.
     pub interrupt: InterruptSource,
     /// Lanes to the far end.
-    pub lanes_out: LaneChannelOut,
+    pub lanes_out: WireLanesOut<128>,
     /// Lanes from the far end.
-    pub lanes_in: LaneChannelIn,
+    pub lanes_in: WireLanesIn<128>,
     /// The configuration EEPROM's I2C bus.
     pub i2c: I2cPins,
     /// The receive engine's counter pulses (also counted in the `dma_*` registers).
@@ -158,7 +158,7 @@ pub struct NicTop<
     /// A link protocol error (sticky until reset).
     pub link_error: Signal<Out, bool>,
     core: NicCore<VCS, VCB, D, AW, CW, W, RAW, RCW, EAW, SB, WB, QAW, PB, DAW, FSB, FRAW>,
-    port: LinkPort<VCS, VCB, LRAW, LD, LAW, LCW, TD, TAW, TCW>,
+    port: LinkPort<VCS, VCB, LRAW, LD, LAW, LCW, TD, TAW, TCW, 128>,
     agent: NicMgmt,
     /// The core's count of tags in use (the host's view has none yet): acknowledged unused.
     tags_unused: Signal<Local, bool>,
@@ -269,8 +269,8 @@ nic_top_impl! {
             // Network: the core's channel through the link port to the lanes.
             ChannelSource::<VCS, VCB>::join(&mut self.core.network_out, &mut self.port.from_core);
             ChannelSource::<VCS, VCB>::join(&mut self.port.to_core, &mut self.core.network_in);
-            LaneChannelOut::link(&mut self.lanes_out, &mut self.port.lanes_out);
-            LaneChannelIn::link(&mut self.lanes_in, &mut self.port.lanes_in);
+            WireLanesOut::<128>::link(&mut self.lanes_out, &mut self.port.lanes_out);
+            WireLanesIn::<128>::link(&mut self.lanes_in, &mut self.port.lanes_in);
             LinkReportSource::join(&mut self.port.report, &mut self.agent.link);
             self.discards_unused.next =
                 self.port.discarded.val() | self.port.discarded_heads.val();

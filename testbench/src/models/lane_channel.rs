@@ -1,7 +1,9 @@
 //! The wire between two link endpoints, one direction: a fixed delay plus the faults a link
 //! sees, applied to [`Beat`]s. Used by the two-endpoint link bench and `make bench`.
 //!
-//! Faults (each independent, all off by default):
+//! Lanes are 32 bits wide unless [`LaneChannel::with_lane_bits`] says 16 (a [`Beat`]'s data
+//! then holds one 16-bit transfer per lane, in the low bits). Faults (each independent, all
+//! off by default; "per beat" is per cycle of the wire):
 //! - random bit errors at `ber` per transferred bit (data bits of valid lanes), drawn as
 //!   geometric gaps so a low rate costs nothing per cycle;
 //! - error bursts: with probability `burst_rate` per beat, `burst_len` consecutive bits of one
@@ -98,6 +100,8 @@ pub struct LaneChannel {
     gap: u64,
     bad_gap: u64,
     cycle: u64,
+    /// Bits per lane (16 or 32).
+    lane_bits: u32,
     /// What was done so far.
     pub stats: ChannelStats,
 }
@@ -140,8 +144,24 @@ impl LaneChannel {
             gap,
             bad_gap,
             cycle: 0,
+            lane_bits: 32,
             stats: ChannelStats::default(),
         }
+    }
+
+    /// The same channel with lanes of `lane_bits` (16 or 32): errors strike, and stuck or
+    /// garbage lanes carry, only that many bits per transfer.
+    pub fn with_lane_bits(mut self, lane_bits: u32) -> Self {
+        assert!(
+            lane_bits == 16 || lane_bits == 32,
+            "lanes of {lane_bits} bits: 16 or 32"
+        );
+        self.lane_bits = lane_bits;
+        self
+    }
+
+    fn lane_mask(&self) -> u32 {
+        (((1u64 << self.lane_bits) - 1) & 0xFFFF_FFFF) as u32
     }
 
     /// Sends `beat` into the wire and returns the beat leaving it this cycle.
@@ -151,12 +171,13 @@ impl LaneChannel {
             .collect();
         self.stats.xfrs += lanes.len() as u64;
         // Random bit errors over the valid lanes' bits, in lane order.
-        let mut bits = 32 * lanes.len() as u64;
+        let width = self.lane_bits as u64;
+        let mut bits = width * lanes.len() as u64;
         let mut base = 0u64;
         while self.gap < bits {
             let b = base + self.gap;
-            let lane = lanes[(b / 32) as usize];
-            beat.data[lane] ^= 1 << (b % 32);
+            let lane = lanes[(b / width) as usize];
+            beat.data[lane] ^= 1 << (b % width);
             self.stats.flips += 1;
             self.stats.lane_flips[lane] += 1;
             base = b + 1;
@@ -167,13 +188,15 @@ impl LaneChannel {
         if !lanes.is_empty() {
             if self.rng.chance(self.faults.burst_rate) {
                 let lane = lanes[self.rng.range(0, lanes.len() as u64 - 1) as usize];
-                let start = self.rng.range(0, 31) as u32;
-                for k in 0..self.faults.burst_len.min(32) {
-                    beat.data[lane] ^= 1 << ((start + k) % 32);
+                let width = self.lane_bits;
+                let start = self.rng.range(0, width as u64 - 1) as u32;
+                let len = self.faults.burst_len.min(width);
+                for k in 0..len {
+                    beat.data[lane] ^= 1 << ((start + k) % width);
                 }
                 self.stats.bursts += 1;
-                self.stats.flips += self.faults.burst_len.min(32) as u64;
-                self.stats.lane_flips[lane] += self.faults.burst_len.min(32) as u64;
+                self.stats.flips += len as u64;
+                self.stats.lane_flips[lane] += len as u64;
             }
             if self.rng.chance(self.faults.drop_rate) {
                 let lane = lanes[self.rng.range(0, lanes.len() as u64 - 1) as usize];
@@ -195,7 +218,7 @@ impl LaneChannel {
         match bad.fault {
             LaneFault::Dead if sent => self.drop(beat, bad.lane),
             LaneFault::Noisy(p) if sent => {
-                let mut left = 32u64;
+                let mut left = self.lane_bits as u64;
                 let mut at = 0u64;
                 while self.bad_gap < left {
                     let b = at + self.bad_gap;
@@ -209,10 +232,13 @@ impl LaneChannel {
                 self.bad_gap -= left;
             }
             LaneFault::Stuck(v) => {
-                self.force(beat, bad.lane, v, false);
+                self.force(beat, bad.lane, v & self.lane_mask(), false);
             }
             LaneFault::Garbage => {
-                let (v, start) = (self.rng.bits(32) as u32, self.rng.chance(0.5));
+                let (v, start) = (
+                    self.rng.bits(self.lane_bits as usize) as u32,
+                    self.rng.chance(0.5),
+                );
                 self.force(beat, bad.lane, v, start);
             }
             _ => {}

@@ -55,6 +55,9 @@ pub struct TrainerInputs {
     pub link_fail: bool,
     /// Gate for READY -> UP.
     pub quiet: bool,
+    /// The wire does not take this cycle's word (the trainer's `tx_slot` low): the word
+    /// index and the count of ready words told stay.
+    pub tx_wait: bool,
 }
 
 /// Every output of one cycle.
@@ -96,6 +99,10 @@ pub struct TrainerOutputs {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LinkTrainerModel {
     train_timeout: u16,
+    /// Cycles per XFR on the wire (1: 32-bit lanes, 2: 16-bit lanes).
+    xfr_cycles: u8,
+    /// Per lane, at 2 cycles per XFR: the last cycle had no word.
+    missed: [bool; MAX_LANES],
     phase: u8,
     up: bool,
     went_up: bool,
@@ -129,9 +136,17 @@ struct Received {
 impl LinkTrainerModel {
     /// A trainer with READY timeout `train_timeout` (>= 1), at power-up.
     pub fn new(train_timeout: u16) -> Self {
+        Self::with_xfr_cycles(train_timeout, 1)
+    }
+
+    /// A trainer on a wire that takes `xfr_cycles` (1 or 2) cycles per XFR: at 2 a lane's
+    /// counts hold through one cycle without a word.
+    pub fn with_xfr_cycles(train_timeout: u16, xfr_cycles: u8) -> Self {
         assert!(train_timeout >= 1, "train_timeout must be at least 1");
+        assert!(xfr_cycles == 1 || xfr_cycles == 2, "xfr_cycles must be 1 or 2");
         Self {
             train_timeout,
+            xfr_cycles,
             ..Default::default()
         }
     }
@@ -218,7 +233,7 @@ impl LinkTrainerModel {
     /// The rising edge with inputs `i`.
     pub fn clock(&mut self, i: &TrainerInputs) {
         if i.reset {
-            *self = Self::new(self.train_timeout);
+            *self = Self::with_xfr_cycles(self.train_timeout, self.xfr_cycles);
             return;
         }
         let rx = self.receive(&i.lanes_in);
@@ -226,6 +241,13 @@ impl LinkTrainerModel {
         let far_seeking = self.seek_run.iter().any(|&s| s as u32 >= FAR_SEEK_RUN);
         let old = self.clone();
         for n in 0..MAX_LANES {
+            let valid = (i.lanes_in.valid >> n) & 1 == 1;
+            let tolerant = self.xfr_cycles == 2;
+            self.missed[n] = tolerant && !valid && !old.missed[n];
+            if !(valid || !tolerant || old.missed[n]) {
+                // The first empty cycle after a word on a 16-bit lane changes nothing.
+                continue;
+            }
             self.last_index[n] = ((i.lanes_in.data[n] >> TS_INDEX_LSB) & 3) as u8;
             let ready_word = rx.fields[n].is_some_and(|f| f.ready);
             self.run[n] = if rx.good[n] {
@@ -249,7 +271,9 @@ impl LinkTrainerModel {
                 _ => self.far_port = r.payload,
             }
         }
-        self.index = (old.index + 1) % 4;
+        if !i.tx_wait {
+            self.index = (old.index + 1) % 4;
+        }
         let (in_seek, in_ready, in_up) = (
             old.phase == STATE_SEEK as u8,
             old.phase == STATE_READY as u8,
@@ -269,7 +293,7 @@ impl LinkTrainerModel {
                 (old.heard + 1).min(HEARD_NEEDED as u8)
             };
         }
-        if in_ready && old.heard > 0 {
+        if in_ready && !i.tx_wait && old.heard > 0 {
             self.told = (old.told + 1).min(TOLD_NEEDED as u8);
         }
         if in_ready {

@@ -38,7 +38,7 @@ fn table() -> PortTable<Dut> {
     port_table!(Dut; reset, from_striper.valid, from_striper.start, from_striper.data,
         lanes_out.valid, lanes_out.start, lanes_out.data, lanes_in.valid, lanes_in.start,
         lanes_in.data, to_deframer.valid, to_deframer.start, to_deframer.data, chip_type, chip_id,
-        port_number, allowed, link_fail, quiet, up, went_up, far_fresh, tx_mask, rx_mask, rx_good, state,
+        port_number, allowed, tx_slot, link_fail, quiet, up, went_up, far_fresh, tx_mask, rx_mask, rx_good, state,
         far_chip_type, far_chip_id, far_port, far_known, trainings, far_downs)
 }
 
@@ -72,13 +72,15 @@ struct DutEnd {
     to_deframer: LanePorts,
     scalars_in: [PortId; 5],
     allowed: PortId,
+    tx_slot: PortId,
     scalars_out: [PortId; 13],
     model: LinkTrainerModel,
     cycle: u64,
 }
 
 impl DutEnd {
-    fn new(b: &dyn Backend) -> Self {
+    /// The DUT end, its model taking `xfr_cycles` cycles per XFR as the DUT was built.
+    fn new(b: &dyn Backend, xfr_cycles: u8) -> Self {
         Self {
             reset: b.port("reset"),
             from_striper: LanePorts::new(b, "from_striper"),
@@ -88,6 +90,7 @@ impl DutEnd {
             scalars_in: ["chip_type", "chip_id", "port_number", "link_fail", "quiet"]
                 .map(|n| b.port(n)),
             allowed: b.port("allowed"),
+            tx_slot: b.port("tx_slot"),
             scalars_out: [
                 "up",
                 "went_up",
@@ -104,7 +107,7 @@ impl DutEnd {
                 "far_downs",
             ]
             .map(|n| b.port(n)),
-            model: LinkTrainerModel::new(TIMEOUT),
+            model: LinkTrainerModel::with_xfr_cycles(TIMEOUT, xfr_cycles),
             cycle: 0,
         }
     }
@@ -124,6 +127,7 @@ impl DutEnd {
         // Every lane allowed: the model has no lane restriction (the endpoint's two-endpoint
         // bench runs a 2-lane link, where `allowed` matters).
         b.poke(self.allowed, 0xf);
+        b.poke_bool(self.tx_slot, !i.tx_wait);
         let s: Vec<u128> = self.scalars_out.iter().map(|&p| b.peek(p)).collect();
         let got = TrainerOutputs {
             lanes_out: self.lanes_out.peek(b),
@@ -253,10 +257,14 @@ fn random_lanes(rng: &mut BenchRng) -> Lanes {
 /// DUT READY timeouts, DUT resets).
 type Coverage = (u64, u64, u64, u64, u64, u64);
 
-fn random_bench(b: &mut dyn Backend, seed: u64, cycles: u64) -> Coverage {
+/// The random run. `xfr_cycles` 2 is a wire of 16-bit lanes as the trainer sees it through
+/// the gearboxes: each end's wire takes a word every second cycle (`tx_wait` toggles), and
+/// a cycle it does not take carries nothing.
+fn random_bench(b: &mut dyn Backend, seed: u64, cycles: u64, xfr_cycles: u8) -> Coverage {
     let mut rng = BenchRng::new(seed);
-    let mut dut = DutEnd::new(b);
-    let mut far = LinkTrainerModel::new(TIMEOUT);
+    let mut dut = DutEnd::new(b, xfr_cycles);
+    let mut far = LinkTrainerModel::with_xfr_cycles(TIMEOUT, xfr_cycles);
+    let (mut dut_wait, mut far_wait) = (false, xfr_cycles == 2 && rng.chance(0.5));
     let delay = rng.range(1, 4) as usize;
     let (mut to_far, mut to_dut) = (Wire::new(delay), Wire::new(delay));
     let mut faults = [Fault::None; 4];
@@ -302,6 +310,7 @@ fn random_bench(b: &mut dyn Backend, seed: u64, cycles: u64) -> Coverage {
             port_number: rng.range(0, 1) as u8 + 7,
             link_fail: rng.chance(0.001),
             quiet: rng.chance(quiet_rate),
+            tx_wait: dut_wait,
         };
         let far_i = TrainerInputs {
             reset: far_reset_left > 0,
@@ -312,14 +321,20 @@ fn random_bench(b: &mut dyn Backend, seed: u64, cycles: u64) -> Coverage {
             port_number: 3,
             link_fail: rng.chance(0.0005),
             quiet: rng.chance(0.9),
+            tx_wait: far_wait,
         };
         if i.reset {
             cov.5 += 1;
         }
         let o = dut.cycle(b, &i, "random run");
         let fo = far.step(&far_i);
-        to_far.shift(o.lanes_out);
-        to_dut.shift(fo.lanes_out);
+        let sent = |l: Lanes, wait: bool| if wait { Lanes::default() } else { l };
+        to_far.shift(sent(o.lanes_out, dut_wait));
+        to_dut.shift(sent(fo.lanes_out, far_wait));
+        if xfr_cycles == 2 {
+            dut_wait = !dut_wait;
+            far_wait = !far_wait;
+        }
         dut_reset_left = dut_reset_left.saturating_sub(1);
         far_reset_left = far_reset_left.saturating_sub(1);
         if let Some(p) = last {
@@ -347,23 +362,37 @@ fn link_trainer_matches_model() {
     let reps = run_both_seeds(
         "link_trainer",
         &[1, 2],
-        || Dut::new(TIMEOUT),
+        || Dut::new(TIMEOUT, 1),
         table,
-        |b, s| random_bench(b, s, cycles),
+        |b, s| random_bench(b, s, cycles, 1),
     );
-    for r in &reps {
-        let (n, ups, fails, fars, timeouts, resets) = r.result;
+    check_coverage(&reps.iter().map(|r| r.result).collect::<Vec<_>>());
+}
+
+/// The same on 16-bit lanes: a word every second cycle each way, the checkers tolerating one
+/// empty cycle between words and no more.
+#[test]
+fn link_trainer_matches_model_on_16_bit_lanes() {
+    let reps = run_both_seeds(
+        "link_trainer_16",
+        &[3],
+        || Dut::new(TIMEOUT, 2),
+        table,
+        |b, s| random_bench(b, s, 30_000, 2),
+    );
+    check_coverage(&reps.iter().map(|r| r.result).collect::<Vec<_>>());
+}
+
+fn check_coverage(results: &[Coverage]) {
+    for r in results {
+        let (n, ups, fails, fars, timeouts, resets) = *r;
         println!(
             "link_trainer random: {n} cycles, {ups} went_up, {fails} link_fail downs, {fars} far downs, {timeouts} READY timeouts, {resets} reset cycles"
         );
-        assert!(ups >= 5, "too few bring-ups: {:?}", r.result);
-        assert!(
-            fails >= 1 && fars >= 1,
-            "no takedown of some kind: {:?}",
-            r.result
-        );
-        assert!(timeouts >= 1, "no READY timeout: {:?}", r.result);
-        assert!(resets >= 2, "too few resets: {:?}", r.result);
+        assert!(ups >= 5, "too few bring-ups: {r:?}");
+        assert!(fails >= 1 && fars >= 1, "no takedown of some kind: {r:?}");
+        assert!(timeouts >= 1, "no READY timeout: {r:?}");
+        assert!(resets >= 2, "too few resets: {r:?}");
     }
 }
 
@@ -409,7 +438,7 @@ impl Pair {
             ..Default::default()
         };
         Self {
-            a: DutEnd::new(b),
+            a: DutEnd::new(b, 1),
             b: LinkTrainerModel::new(TIMEOUT),
             ab: Wire::new(3),
             ba: Wire::new(3),
@@ -598,7 +627,7 @@ fn back_to_back(bk: &mut dyn Backend) -> Vec<u64> {
 fn link_trainer_back_to_back() {
     let rep = run_both(
         "link_trainer_pair",
-        || Dut::new(TIMEOUT),
+        || Dut::new(TIMEOUT, 1),
         table,
         back_to_back,
     );
@@ -610,7 +639,7 @@ fn link_trainer_back_to_back() {
 
 #[test]
 fn link_trainer_lints_clean() {
-    let verilog = hdl::emit::emit_verilog(&mut Dut::new(TIMEOUT), "link_trainer").unwrap();
+    let verilog = hdl::emit::emit_verilog(&mut Dut::new(TIMEOUT, 1), "link_trainer").unwrap();
     let dir = std::env::temp_dir().join(format!("hpcnet_link_trainer_lint_{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("link_trainer.v");

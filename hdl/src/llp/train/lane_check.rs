@@ -14,8 +14,12 @@
 //! [`REFERENCE_RUN`]), `rx_good` (`run` >= [`GOOD_RUN`], from the register) and `far_seeking`
 //! (`seek_run` >= [`FAR_SEEK_RUN`], from the register).
 //!
-//! Parameter: the lane number (0..4), given to [`LaneCheck::new`]. Reset: `run` and
-//! `seek_run` to zero.
+//! On a wire of 16-bit lanes an XFR arrives every second cycle at best (`gearbox`), so a
+//! cycle with `valid` low is a missing word only when the cycle before had none either: the
+//! checker then holds its counts through one empty cycle (`tolerant`).
+//!
+//! Parameters: the lane number (0..4) and the cycles per XFR on the wire (1 or 2), given to
+//! [`LaneCheck::new`]. Reset: `run` and `seek_run` to zero.
 use super::ts_word::*;
 use crate::crc::{CrcStep, CRC8};
 use crate::llp::lane_channel::{LaneChannelIn, MAX_LANES, XFR_BITS};
@@ -43,6 +47,9 @@ pub struct LaneCheck {
     run: DFF<Bits<4>>,
     seek_run: DFF<Bits<3>>,
     last_index: DFF<Bits<2>>,
+    /// Tolerant only: the last cycle had no word on this lane.
+    missed: DFF<bool>,
+    tolerant: Constant<bool>,
     lane_bit: Constant<Bits<4>>,
     lane_number: Constant<Bits<2>>,
     lane_shift: Constant<Bits<8>>,
@@ -66,14 +73,21 @@ pub struct LaneCheck {
     expected_index: Signal<Local, Bits<2>>,
     in_sequence: Signal<Local, bool>,
     good: Signal<Local, bool>,
+    lane_valid: Signal<Local, bool>,
+    evaluate: Signal<Local, bool>,
 }
 
 impl LaneCheck {
-    /// The checker of physical lane `lane`.
-    pub fn new(lane: usize) -> Self {
+    /// The checker of physical lane `lane` on a wire that takes `xfr_cycles` (1 or 2) cycles
+    /// per XFR.
+    pub fn new(lane: usize, xfr_cycles: usize) -> Self {
         assert!(
             lane < MAX_LANES,
             "LaneCheck: lane {lane} not in 0..{MAX_LANES}"
+        );
+        assert!(
+            xfr_cycles == 1 || xfr_cycles == 2,
+            "LaneCheck: {xfr_cycles} cycles per XFR is not 1 or 2"
         );
         let c8 = |v: usize| Constant::new((v as u64).into());
         Self {
@@ -87,6 +101,8 @@ impl LaneCheck {
             run: Default::default(),
             seek_run: Default::default(),
             last_index: Default::default(),
+            missed: Default::default(),
+            tolerant: Constant::new(xfr_cycles == 2),
             lane_bit: Constant::new((1u64 << lane).into()),
             lane_number: Constant::new((lane as u64).into()),
             lane_shift: c8(lane * XFR_BITS),
@@ -110,6 +126,8 @@ impl LaneCheck {
             expected_index: Default::default(),
             in_sequence: Default::default(),
             good: Default::default(),
+            lane_valid: Default::default(),
+            evaluate: Default::default(),
         }
     }
 }
@@ -117,7 +135,7 @@ impl LaneCheck {
 impl Logic for LaneCheck {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, run, seek_run, last_index);
+        dff_setup!(self, clock, run, seek_run, last_index, missed);
         self.word.next = self
             .lanes
             .data
@@ -132,7 +150,8 @@ impl Logic for LaneCheck {
         self.expected_index.next = self.last_index.q.val() + self.one_index.val();
         self.in_sequence.next =
             !self.run.q.val().any() | (self.index.val() == self.expected_index.val());
-        self.good.next = (self.lanes.valid.val() & self.lane_bit.val()).any()
+        self.lane_valid.next = (self.lanes.valid.val() & self.lane_bit.val()).any();
+        self.good.next = self.lane_valid.val()
             & (self.lanes.start.val() & self.lane_bit.val()).any()
             & (self.word.val().get_bits::<6>(self.magic_lsb.val().index()) == self.magic.val())
             & (self.word.val().get_bits::<2>(self.lane_lsb.val().index())
@@ -169,7 +188,16 @@ impl Logic for LaneCheck {
         if self.seek_run.q.val() >= self.far_seek_run.val() {
             self.far_seeking.next = self.lane_bit.val();
         }
+        // Tolerant: the first empty cycle after a word changes nothing.
+        self.evaluate.next = self.lane_valid.val() | !self.tolerant.val() | self.missed.q.val();
+        self.missed.d.next = self.tolerant.val() & !self.lane_valid.val() & !self.missed.q.val();
+        if !self.evaluate.val() {
+            self.run.d.next = self.run.q.val();
+            self.seek_run.d.next = self.seek_run.q.val();
+            self.last_index.d.next = self.last_index.q.val();
+        }
         if self.reset.val() {
+            self.missed.d.next = false;
             self.run.d.next = 0.into();
             self.seek_run.d.next = 0.into();
             self.last_index.d.next = 0.into();
@@ -179,7 +207,7 @@ impl Logic for LaneCheck {
 
 #[test]
 fn lane_check_is_synthesizable() {
-    let mut uut = LaneCheck::new(2);
+    let mut uut = LaneCheck::new(2, 2);
     uut.connect_all();
     yosys_validate("lane_check", &generate_verilog(&uut)).unwrap();
 }

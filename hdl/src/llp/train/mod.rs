@@ -56,6 +56,9 @@ pub struct LinkTrainer {
     pub chip_id: Signal<In, Bits<16>>,
     /// Our identity.
     pub port_number: Signal<In, Bits<8>>,
+    /// The wire takes this cycle's beat on `lanes_out` (always at 32-bit lanes; every second
+    /// cycle at most at 16-bit lanes): the training-word index advances only then.
+    pub tx_slot: Signal<In, bool>,
     /// Lanes this end may use (`link.lanes`): the others carry nothing and are never good.
     pub allowed: Signal<In, Bits<4>>,
     /// Pulse from the receiver: it cannot make progress, go down (ignored outside UP).
@@ -99,8 +102,9 @@ pub struct LinkTrainer {
 }
 
 impl LinkTrainer {
-    /// A trainer that gives up READY after `train_timeout` (>= 1) cycles.
-    pub fn new(train_timeout: u16) -> Self {
+    /// A trainer that gives up READY after `train_timeout` (>= 1) cycles, on a wire that
+    /// takes `xfr_cycles` (1 or 2) cycles per XFR.
+    pub fn new(train_timeout: u16, xfr_cycles: usize) -> Self {
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -111,6 +115,7 @@ impl LinkTrainer {
             chip_type: Default::default(),
             chip_id: Default::default(),
             port_number: Default::default(),
+            tx_slot: Default::default(),
             allowed: Default::default(),
             link_fail: Default::default(),
             quiet: Default::default(),
@@ -128,7 +133,9 @@ impl LinkTrainer {
             trainings: Default::default(),
             far_downs: Default::default(),
             generator: Default::default(),
-            checks: (0..MAX_LANES).map(LaneCheck::new).collect(),
+            checks: (0..MAX_LANES)
+                .map(|n| LaneCheck::new(n, xfr_cycles))
+                .collect(),
             far: Default::default(),
             machine: TrainState::new(train_timeout),
             silent: Constant::new(0u64.into()),
@@ -176,6 +183,7 @@ impl Logic for LinkTrainer {
         self.machine.far_mask.next = self.far.far_mask.val();
         self.machine.link_fail.next = self.link_fail.val();
         self.machine.quiet.next = self.quiet.val();
+        self.machine.tx_slot.next = self.tx_slot.val();
 
         // Transmit: TS words, or the striper's beats while up.
         self.generator.index.next = self.machine.send_index.val();
@@ -217,7 +225,7 @@ impl Logic for LinkTrainer {
 
 #[test]
 fn link_trainer_is_synthesizable() {
-    let mut uut = LinkTrainer::new(300);
+    let mut uut = LinkTrainer::new(300, 2);
     uut.connect_all();
     yosys_validate("link_trainer", &generate_verilog(&uut)).unwrap();
 }

@@ -9,13 +9,14 @@
 //! - READY: a reference word with ready = 1 is heard: `heard` counts it (saturating at
 //!   [`HEARD_NEEDED`]) and its mask and fresh bit are latched, unless its mask differs from the
 //!   one latched at the previous heard word, when `heard` restarts at 1. `told` counts the
-//!   cycles (ready words sent) in READY with `heard >= 1` (saturating at [`TOLD_NEEDED`]). To UP
+//!   ready words sent (cycles with `tx_slot`) in READY with `heard >= 1` (saturating at [`TOLD_NEEDED`]). To UP
 //!   when `heard >= 8`, `told >= 16` and `quiet`; else after `train_timeout` cycles in READY
 //!   to SEEK.
 //! - UP: to SEEK on `link_fail` or when a lane's `seek_run` reached [`FAR_SEEK_RUN`]
 //!   (`far_seeking`), counting `trainings` and, for the latter, `far_downs` (both saturating).
 //!   `own_fresh` clears in UP.
 //!
+//! The word index advances in cycles with `tx_slot` (the wire took the word).
 //! Leaving READY or UP for SEEK clears `heard` and `told` and pulses `restart` (the far end's
 //! identity must be heard again). Reset: SEEK, `own_fresh` high, everything else zero.
 use super::ts_word::*;
@@ -53,6 +54,8 @@ pub struct TrainState {
     pub link_fail: Signal<In, bool>,
     /// The layer above may be restarted.
     pub quiet: Signal<In, bool>,
+    /// The wire takes the word sent this cycle: the word index and `told` advance.
+    pub tx_slot: Signal<In, bool>,
     /// `STATE_SEEK`, `STATE_READY` or `STATE_UP` (registered).
     pub state: Signal<Out, Bits<2>>,
     /// Registered: in UP.
@@ -134,6 +137,7 @@ impl TrainState {
             far_mask: Default::default(),
             link_fail: Default::default(),
             quiet: Default::default(),
+            tx_slot: Default::default(),
             state: Default::default(),
             up: Default::default(),
             went_up: Default::default(),
@@ -207,7 +211,9 @@ impl Logic for TrainState {
         self.in_seek.next = self.phase.q.val() == self.seek.val();
         self.in_ready.next = self.phase.q.val() == self.ready.val();
         self.in_up.next = self.phase.q.val() == self.up_code.val();
-        self.index.d.next = self.index.q.val() + self.one_index.val();
+        if self.tx_slot.val() {
+            self.index.d.next = self.index.q.val() + self.one_index.val();
+        }
         self.send_index.next = self.index.q.val();
         self.send_fresh.next = !self.been_up.q.val();
         self.send_ready.next = self.in_ready.val();
@@ -236,6 +242,7 @@ impl Logic for TrainState {
             }
         }
         if self.in_ready.val()
+            & self.tx_slot.val()
             & self.heard.q.val().any()
             & (self.told.q.val() != self.told_needed.val())
         {
