@@ -165,7 +165,7 @@ impl LinkTrainerModel {
             let f = ts_decode(lanes.data[n]);
             fields[n] = f;
             good[n] = (lanes.valid >> n) & 1 == 1
-                && (lanes.start >> n) & 1 == 1
+                && (lanes.start >> n) & 1 == (self.xfr_cycles == 1) as u8
                 && f.is_some_and(|f| {
                     f.lane as usize == n
                         && (self.run[n] == 0 || f.index == (self.last_index[n] + 1) % 4)
@@ -191,7 +191,8 @@ impl LinkTrainerModel {
         };
         let ts = Lanes {
             valid: 0xF,
-            start: 0xF,
+            // On 16-bit lanes TS words carry `start` low: the gearbox frames by it.
+            start: if self.xfr_cycles == 1 { 0xF } else { 0 },
             data: std::array::from_fn(|n| {
                 ts_encode(&TsFields {
                     index: self.index,

@@ -10,6 +10,11 @@
 //! | first | 1 | 1: "an XFR begins" | XFR bits 15..0 |
 //! | second | 1 | the XFR's own `start` (it begins an LTP) | XFR bits 31..16 |
 //!
+//! Training words carry `start` low on 16-bit lanes, so while training every word's halves
+//! carry (1, 0) and a receiver that comes up in the middle of a word frames on the next one
+//! (were they (1, 1), it could pair the halves the wrong way round for ever). Once running,
+//! only an LTP's first XFR has (1, 1), and a framed lane pairs it right.
+//!
 //! So the sideband does what a 64b/66b sync header does: it frames words on the lane (the
 //! receiver pairs a transfer with `start` high and the next one) and it still marks an LTP's
 //! first XFR. A receiver that lost a transfer (`valid` low in a second half) drops the half

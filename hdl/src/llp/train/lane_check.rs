@@ -1,7 +1,7 @@
 //! The receive check of one physical lane: is this cycle's transfer a good TS word, and how
 //! many good words in a row has the lane carried.
 //!
-//! A word is good when `valid` and `start` are high, the magic and the lane field (equal to
+//! A word is good when `valid` is high, `start` as expected (below), the magic and the lane field (equal to
 //! this lane's number: crossed lanes fail) match, the CRC matches (garbage fails), and either
 //! the lane's `run` is zero or the word index follows the previous word's (`w + 1` mod 4: a
 //! lane stuck at a constant fails). `run` counts consecutive good words, saturating at
@@ -16,7 +16,10 @@
 //!
 //! On a wire of 16-bit lanes an XFR arrives every second cycle at best (`gearbox`), so a
 //! cycle with `valid` low is a missing word only when the cycle before had none either: the
-//! checker then holds its counts through one empty cycle (`tolerant`).
+//! checker then holds its counts through one empty cycle (`tolerant`). There TS words carry
+//! `start` low (the gearbox frames a lane's transfers by `start`, which must differ between
+//! a word's two halves while training), so a good word's `start` is the one expected:
+//! high at 32-bit lanes, low at 16.
 //!
 //! Parameters: the lane number (0..4) and the cycles per XFR on the wire (1 or 2), given to
 //! [`LaneCheck::new`]. Reset: `run` and `seek_run` to zero.
@@ -50,6 +53,8 @@ pub struct LaneCheck {
     /// Tolerant only: the last cycle had no word on this lane.
     missed: DFF<bool>,
     tolerant: Constant<bool>,
+    /// This lane's bit if TS words carry `start` high (32-bit lanes), else zero.
+    start_expected: Constant<Bits<4>>,
     lane_bit: Constant<Bits<4>>,
     lane_number: Constant<Bits<2>>,
     lane_shift: Constant<Bits<8>>,
@@ -103,6 +108,7 @@ impl LaneCheck {
             last_index: Default::default(),
             missed: Default::default(),
             tolerant: Constant::new(xfr_cycles == 2),
+            start_expected: Constant::new((((xfr_cycles == 1) as u64) << lane).into()),
             lane_bit: Constant::new((1u64 << lane).into()),
             lane_number: Constant::new((lane as u64).into()),
             lane_shift: c8(lane * XFR_BITS),
@@ -152,7 +158,7 @@ impl Logic for LaneCheck {
             !self.run.q.val().any() | (self.index.val() == self.expected_index.val());
         self.lane_valid.next = (self.lanes.valid.val() & self.lane_bit.val()).any();
         self.good.next = self.lane_valid.val()
-            & (self.lanes.start.val() & self.lane_bit.val()).any()
+            & ((self.lanes.start.val() & self.lane_bit.val()) == self.start_expected.val())
             & (self.word.val().get_bits::<6>(self.magic_lsb.val().index()) == self.magic.val())
             & (self.word.val().get_bits::<2>(self.lane_lsb.val().index())
                 == self.lane_number.val())

@@ -2,7 +2,7 @@
 //! wire.
 //!
 //! Outside UP every physical lane carries a training-sequence word (layout in [`ts_word`])
-//! with `valid` and `start` high, the word index advancing every cycle. Each lane's checker
+//! with `valid` high and `start` high (low on 16-bit lanes, see [`lane_check`]), the word index advancing every cycle. Each lane's checker
 //! ([`lane_check`]) counts the good TS words in a row it receives; lanes with at least
 //! [`ts_word::GOOD_RUN`] are `rx_good`. The far end's state, mask and identity come from the
 //! reference word ([`far_end`]): the good word of the lowest-numbered lane whose run (counting
@@ -96,6 +96,8 @@ pub struct LinkTrainer {
     far: FarEnd,
     machine: TrainState,
     silent: Constant<Bits<4>>,
+    /// The `start` of TS words: every lane at 32-bit lanes, none at 16 (see `lane_check`).
+    ts_start: Constant<Bits<4>>,
     good_lanes: Signal<Local, Bits<4>>,
     seeking_lanes: Signal<Local, Bits<4>>,
     reference_lanes: Signal<Local, Bits<4>>,
@@ -139,6 +141,7 @@ impl LinkTrainer {
             far: Default::default(),
             machine: TrainState::new(train_timeout),
             silent: Constant::new(0u64.into()),
+            ts_start: Constant::new((if xfr_cycles == 1 { 0xFu64 } else { 0 }).into()),
             good_lanes: Default::default(),
             seeking_lanes: Default::default(),
             reference_lanes: Default::default(),
@@ -194,7 +197,8 @@ impl Logic for LinkTrainer {
         self.generator.chip_id.next = self.chip_id.val();
         self.generator.port_number.next = self.port_number.val();
         self.lanes_out.valid.next = self.generator.lanes.valid.val() & self.allowed.val();
-        self.lanes_out.start.next = self.generator.lanes.start.val() & self.allowed.val();
+        self.lanes_out.start.next =
+            self.generator.lanes.start.val() & self.allowed.val() & self.ts_start.val();
         self.lanes_out.data.next = self.generator.lanes.data.val();
         self.to_deframer.valid.next = self.silent.val();
         self.to_deframer.start.next = self.silent.val();
