@@ -333,11 +333,12 @@ pub fn nic_top(cfg: &Config) -> Result<Emitted, String> {
     let p = nic_top_params(cfg);
     let description = "the network interface chip: the DMA core (nic_core) with its network port (LLP endpoint, channel sender and receiver, watchdog: the router's link port) and the management agent (EEPROM, configuration loader, the NIC's registers with the DMA core's counters) (nic/src/dma/nic_top.rs)";
     let name = "nic_top";
-    match nic_shape(cfg) {
-        (2, 32, 6, 5, 5, 8) => emit(<crate::nic_top!(2, 32, 6, 5, 5, 8, 16, 256, 32)>::new(p), name, description),
-        (6, 32, 6, 5, 5, 8) => emit(<crate::nic_top!(6, 32, 6, 5, 5, 8, 16, 256, 32)>::new(p), name, description),
-        shape => Err(format!(
-            "nic_top: the shape (VCs, intake depth, log2 packet RAM words, log2 QP entries, log2 GET slot words, log2 doorbell words) = {shape:?} is not instantiated: add it to nic::tops::nic_top"
+    match (nic_shape(cfg), cfg.link.lane_bits) {
+        ((2, 32, 6, 5, 5, 8), 32) => emit(<crate::nic_top!(2, 32, 6, 5, 5, 8, 16, 256, 32)>::new(p), name, description),
+        ((2, 32, 6, 5, 5, 8), 16) => emit(<crate::nic_top!(2, 32, 6, 5, 5, 8, 16, 256, 32, 16)>::new(p), name, description),
+        ((6, 32, 6, 5, 5, 8), 32) => emit(<crate::nic_top!(6, 32, 6, 5, 5, 8, 16, 256, 32)>::new(p), name, description),
+        (shape, lane_bits) => Err(format!(
+            "nic_top: the shape (VCs, intake depth, log2 packet RAM words, log2 QP entries, log2 GET slot words, log2 doorbell words) = {shape:?} with {lane_bits}-bit lanes is not instantiated: add it to nic::tops::nic_top"
         )),
     }
 }

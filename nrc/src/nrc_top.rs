@@ -36,10 +36,14 @@ use rust_hdl::prelude::*;
 
 /// The type of an [`NrcTop`]: the core of `router_core!($ports, $vcs, $slots, $nodes, $rows)`
 /// with link ports of `$replay` LTPs of replay buffer, `$depth` flits per receive buffer and
-/// `$tx_depth` flits per transmit buffer: `nrc_top!(5, 2, 128, 256, 1, 16, 256, 32)`.
+/// `$tx_depth` flits per transmit buffer, on lanes of `$lane_bits` (16 or 32; 32 when left
+/// out): `nrc_top!(5, 2, 128, 256, 1, 16, 256, 32)`.
 #[macro_export]
 macro_rules! nrc_top {
     ($ports:expr, $vcs:expr, $slots:expr, $nodes:expr, $rows:expr, $replay:expr, $depth:expr, $tx_depth:expr) => {
+        $crate::nrc_top!($ports, $vcs, $slots, $nodes, $rows, $replay, $depth, $tx_depth, 32)
+    };
+    ($ports:expr, $vcs:expr, $slots:expr, $nodes:expr, $rows:expr, $replay:expr, $depth:expr, $tx_depth:expr, $lane_bits:expr) => {
         $crate::nrc_top::NrcTop<
             { $ports },
             { $vcs },
@@ -70,6 +74,7 @@ macro_rules! nrc_top {
             { $tx_depth },
             { hdl::fifo::fifo_ptr_bits($tx_depth) },
             { hdl::fifo::fifo_count_bits($tx_depth) },
+            { hdl::llp::lane_channel::wire_data_bits($lane_bits) },
         >
     };
 }
@@ -116,15 +121,16 @@ pub struct NrcTop<
     const TD: usize,
     const TAW: usize,
     const TCW: usize,
+    const WD: usize,
 > {
     /// Clock of everything.
     pub clock: Signal<In, Clock>,
     /// Synchronous reset of the whole chip (both ends of every link together).
     pub reset: Signal<In, bool>,
     /// Per port: the lanes from the far end.
-    pub lanes_in: Vec<WireLanesIn<128>>,
+    pub lanes_in: Vec<WireLanesIn<WD>>,
     /// Per port: the lanes to the far end.
-    pub lanes_out: Vec<WireLanesOut<128>>,
+    pub lanes_out: Vec<WireLanesOut<WD>>,
     /// Deterministic routing (else adaptive), every port.
     pub deterministic: Signal<In, bool>,
     /// The configuration EEPROM's I2C bus.
@@ -155,7 +161,7 @@ pub struct NrcTop<
         CN,
         CLV,
     >,
-    ports: Vec<LinkPort<VCS, VCB, RAW, D, LAW, LCW, TD, TAW, TCW, 128>>,
+    ports: Vec<LinkPort<VCS, VCB, RAW, D, LAW, LCW, TD, TAW, TCW, WD>>,
     /// Some port is stalled; some port saw an error.
     any_stalled: Signal<Local, bool>,
     any_error: Signal<Local, bool>,
@@ -195,6 +201,7 @@ impl<
         const TD: usize,
         const TAW: usize,
         const TCW: usize,
+        const WD: usize,
     >
     NrcTop<
         PORTS,
@@ -226,6 +233,7 @@ impl<
         TD,
         TAW,
         TCW,
+        WD,
     >
 {
     /// The chip for `p`; panics naming the parameter as its parts do, or if the link ports'
@@ -299,6 +307,7 @@ impl<
         const TD: usize,
         const TAW: usize,
         const TCW: usize,
+        const WD: usize,
     > Logic
     for NrcTop<
         PORTS,
@@ -330,6 +339,7 @@ impl<
         TD,
         TAW,
         TCW,
+        WD,
     >
 {
     #[hdl_gen]
@@ -348,8 +358,8 @@ impl<
             self.ports[p].clock.next = self.clock.val();
             self.ports[p].reset.next = self.reset.val();
             self.ports[p].chip_id.next = self.core.chip_id.val();
-            WireLanesIn::<128>::link(&mut self.lanes_in[p], &mut self.ports[p].lanes_in);
-            WireLanesOut::<128>::link(&mut self.lanes_out[p], &mut self.ports[p].lanes_out);
+            WireLanesIn::<WD>::link(&mut self.lanes_in[p], &mut self.ports[p].lanes_in);
+            WireLanesOut::<WD>::link(&mut self.lanes_out[p], &mut self.ports[p].lanes_out);
             ChannelSource::<VCS, VCB>::join(&mut self.ports[p].to_core, &mut self.core.inputs[p]);
             ChannelSource::<VCS, VCB>::join(
                 &mut self.core.outputs[p],
@@ -387,7 +397,7 @@ impl<
 
 /// The default build's chip: the core of [`crate::router_core::RouterCore5`] with link ports of
 /// 16 LTPs of replay, 256-flit receive and 32-flit transmit buffers per VC.
-pub type NrcTop5 = crate::nrc_top!(5, 2, 128, 256, 1, 16, 256, 32);
+pub type NrcTop5 = crate::nrc_top!(5, 2, 128, 256, 1, 16, 256, 32, 16);
 
 #[cfg(test)]
 mod tests {

@@ -153,11 +153,15 @@ pub fn top(cfg: &Config) -> Result<Option<Emitted>, String> {
         cfg.router.reserved_flits_per_vc,
         cfg.link.lane_bits,
     );
-    // The chip tops are built with 32-bit lanes (`link.lane_bits`; the link benches run both
-    // widths on the endpoint alone).
+    // The published size is built with 32-bit lanes only (`link.lane_bits`).
     Ok(match shape {
         (5, 2, 128, 16, 256, 32, 32) => Some(emit(
             <crate::nrc_top!(CORE_PORTS, 2, 128, ROUTE_NODES, 1, 16, 256, 32)>::new(p),
+            "nrc_top",
+            DOC,
+        )?),
+        (5, 2, 128, 16, 256, 32, 16) => Some(emit(
+            <crate::nrc_top!(CORE_PORTS, 2, 128, ROUTE_NODES, 1, 16, 256, 32, 16)>::new(p),
             "nrc_top",
             DOC,
         )?),

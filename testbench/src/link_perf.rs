@@ -288,7 +288,11 @@ fn recovery_table(shape: EndpointShape) -> Result<()> {
         "| lane 2 dead: failure to the first packet sent after it delivered | {} | 5,000 |",
         dead.join(", ")
     );
-    println!("\nA stuck lane fails every LTP and every retry marker, so the link goes down after `link.retry_limit` retry requests of `link.retry_timeout` cycles each and trains without it; a dead lane is named by the deframer (missing transfers) and removed without training.");
+    if shape.lane_bits == 32 {
+        println!("\nA stuck lane fails every LTP and every retry marker, so the link goes down after `link.retry_limit` retry requests of `link.retry_timeout` cycles each and trains without it; a dead lane is named by the deframer (missing transfers) and removed without training.");
+    } else {
+        println!("\nOn 16-bit lanes a lane stuck at a constant with its sideband low frames no transfer (the receive gearbox pairs halves by the sideband), so it is missing like a dead lane: named by the deframer and removed without training.");
+    }
     Ok(())
 }
 
@@ -301,7 +305,11 @@ fn cost_table(cfg: &Config, work: &Path) -> Result<()> {
     std::fs::write(&file, &top.verilog)?;
     let label = format!(
         "llp_endpoint (L = {} x {} bits, {} VCs, replay {} LTPs, buffers {} flits)",
-        cfg.link.lanes, cfg.link.lane_bits, cfg.network.vcs, cfg.link.replay_ltps, cfg.link.vc_buffer_flits
+        cfg.link.lanes,
+        cfg.link.lane_bits,
+        cfg.network.vcs,
+        cfg.link.replay_ltps,
+        cfg.link.vc_buffer_flits
     );
     println!("\n### Cost of one endpoint ({}-bit lanes; LUT/FF/BRAM of the endpoint synthesized alone, Fmax the median of 3 nextpnr seeds on a register-to-register harness fed straight from its LFSR, whose first stage XOR-folds the outputs)\n", cfg.link.lane_bits);
     println!("| part | block | LUTs | FFs | BRAMs | carries | Fmax (MHz) | seeds (MHz) | placed logic cells incl. harness | place and route (s, 3 seeds) |");

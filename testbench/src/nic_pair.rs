@@ -60,11 +60,11 @@ use std::sync::Arc;
 /// The DMA core of the default configuration's shape.
 pub type Core = nic::nic_core!(2, 32, 6, 5, 5, 8);
 /// The whole chip of the default configuration's shape (`nic::tops::nic_top`).
-pub type Top = nic::nic_top!(2, 32, 6, 5, 5, 8, 16, 256, 32);
+pub type Top = nic::nic_top!(2, 32, 6, 5, 5, 8, 16, 256, 32, 16);
 /// The DMA core at MTU 256 (packets of 35 flits: intake buffers of 64, packet RAM of 128).
 pub type Core256 = nic::nic_core!(2, 64, 7, 5, 5, 8);
 /// The whole chip at MTU 256.
-pub type Top256 = nic::nic_top!(2, 64, 7, 5, 5, 8, 16, 256, 32);
+pub type Top256 = nic::nic_top!(2, 64, 7, 5, 5, 8, 16, 256, 32, 16);
 
 /// Which NICs, joined how.
 #[derive(Clone, Copy, Debug)]
@@ -444,7 +444,8 @@ pub(crate) fn build(
                 Variant::Top(faults) => Some(ChipSide {
                     lanes_out: LanePorts::new(&sim, "lanes_out"),
                     lanes_in: LanePorts::new(&sim, "lanes_in"),
-                    wire_in: LaneChannel::new(4, faults, seed * 2 + i as u64),
+                    wire_in: LaneChannel::new(4, faults, seed * 2 + i as u64)
+                        .with_lane_bits(LanePorts::new(&sim, "lanes_in").lane_bits as u32),
                     bus: I2cBus::new(I2cEeprom::new(0, EepromTiming::for_quarter(2, 600))),
                     i2c: [
                         sim.port("i2c$scl_drive_low"),

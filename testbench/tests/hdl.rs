@@ -32,8 +32,8 @@ mod hdl {
     mod get_to_put;
     mod i2c_master;
     mod input_port;
-    mod lfsr;
     mod lane_gearbox;
+    mod lfsr;
     mod link_port;
     mod link_trainer;
     mod ltp_deframer;

@@ -226,8 +226,8 @@ impl Logic for LtpStriper {
         // Input: the pair register is emptied every cycle but at one lane, where a flit's
         // XFRs leave in two cycles and the pair holds for the second.
         self.advance.next = !self.hold.val() | !self.out_valid.q.val().any();
-        self.sink.ready.next = !(self.single.q.val() & self.p_two.q.val() & !self.phase.q.val())
-            & self.advance.val();
+        self.sink.ready.next =
+            !(self.single.q.val() & self.p_two.q.val() & !self.phase.q.val()) & self.advance.val();
         self.fire.next = self.sink.valid.val() & self.sink.ready.val();
         self.phase.d.next = !self.sink.ready.val();
 

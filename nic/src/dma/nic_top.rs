@@ -66,10 +66,14 @@ pub struct NicTopParams {
 
 /// The type of a [`NicTop`]: the [`nic_core!`](crate::nic_core) shape, then the link port's
 /// [`link_port!`](hdl::link_port) shape after the VCs: replay LTPs, receive and transmit
-/// buffer flits per VC: `nic_top!(2, 32, 6, 5, 5, 8, 16, 256, 32)`.
+/// buffer flits per VC, and lane bits (16 or 32; 32 when left out):
+/// `nic_top!(2, 32, 6, 5, 5, 8, 16, 256, 32)`.
 #[macro_export]
 macro_rules! nic_top {
     ($vcs:expr, $depth:expr, $raw:expr, $eaw:expr, $wb:expr, $daw:expr, $replay:expr, $link_depth:expr, $tx_depth:expr) => {
+        $crate::nic_top!($vcs, $depth, $raw, $eaw, $wb, $daw, $replay, $link_depth, $tx_depth, 32)
+    };
+    ($vcs:expr, $depth:expr, $raw:expr, $eaw:expr, $wb:expr, $daw:expr, $replay:expr, $link_depth:expr, $tx_depth:expr, $lane_bits:expr) => {
         $crate::dma::nic_top::NicTop<
             { $vcs },
             { hdl::channel::channel_vc_bits($vcs) },
@@ -94,6 +98,7 @@ macro_rules! nic_top {
             { $tx_depth },
             { hdl::fifo::fifo_ptr_bits($tx_depth) },
             { hdl::fifo::fifo_count_bits($tx_depth) },
+            { hdl::llp::lane_channel::wire_data_bits($lane_bits) },
         >
     };
 }
@@ -124,6 +129,7 @@ pub struct NicTop<
     const TD: usize,
     const TAW: usize,
     const TCW: usize,
+    const WD: usize,
 > {
     /// Clock.
     pub clock: Signal<In, Clock>,
@@ -144,9 +150,9 @@ pub struct NicTop<
     /// Interrupt messages.
     pub interrupt: InterruptSource,
     /// Lanes to the far end.
-    pub lanes_out: WireLanesOut<128>,
+    pub lanes_out: WireLanesOut<WD>,
     /// Lanes from the far end.
-    pub lanes_in: WireLanesIn<128>,
+    pub lanes_in: WireLanesIn<WD>,
     /// The configuration EEPROM's I2C bus.
     pub i2c: I2cPins,
     /// The receive engine's counter pulses (also counted in the `dma_*` registers).
@@ -158,7 +164,7 @@ pub struct NicTop<
     /// A link protocol error (sticky until reset).
     pub link_error: Signal<Out, bool>,
     core: NicCore<VCS, VCB, D, AW, CW, W, RAW, RCW, EAW, SB, WB, QAW, PB, DAW, FSB, FRAW>,
-    port: LinkPort<VCS, VCB, LRAW, LD, LAW, LCW, TD, TAW, TCW, 128>,
+    port: LinkPort<VCS, VCB, LRAW, LD, LAW, LCW, TD, TAW, TCW, WD>,
     agent: NicMgmt,
     /// The core's count of tags in use (the host's view has none yet): acknowledged unused.
     tags_unused: Signal<Local, bool>,
@@ -199,12 +205,13 @@ macro_rules! nic_top_impl {
                 const TD: usize,
                 const TAW: usize,
                 const TCW: usize,
+                const WD: usize,
             > $($item)*
     };
 }
 
 nic_top_impl! {
-    NicTop<VCS, VCB, D, AW, CW, W, RAW, RCW, EAW, SB, WB, QAW, PB, DAW, FSB, FRAW, LRAW, LD, LAW, LCW, TD, TAW, TCW>
+    NicTop<VCS, VCB, D, AW, CW, W, RAW, RCW, EAW, SB, WB, QAW, PB, DAW, FSB, FRAW, LRAW, LD, LAW, LCW, TD, TAW, TCW, WD>
     {
         /// The chip with `params`; the core's `channel_credits` becomes the link port's
         /// `credits_out`. Panics if the port's `credits_in` exceeds the core's intake depth.
@@ -249,7 +256,7 @@ nic_top_impl! {
 }
 
 nic_top_impl! {
-    Logic for NicTop<VCS, VCB, D, AW, CW, W, RAW, RCW, EAW, SB, WB, QAW, PB, DAW, FSB, FRAW, LRAW, LD, LAW, LCW, TD, TAW, TCW>
+    Logic for NicTop<VCS, VCB, D, AW, CW, W, RAW, RCW, EAW, SB, WB, QAW, PB, DAW, FSB, FRAW, LRAW, LD, LAW, LCW, TD, TAW, TCW, WD>
     {
         #[hdl_gen]
         fn update(&mut self) {
@@ -269,8 +276,8 @@ nic_top_impl! {
             // Network: the core's channel through the link port to the lanes.
             ChannelSource::<VCS, VCB>::join(&mut self.core.network_out, &mut self.port.from_core);
             ChannelSource::<VCS, VCB>::join(&mut self.port.to_core, &mut self.core.network_in);
-            WireLanesOut::<128>::link(&mut self.lanes_out, &mut self.port.lanes_out);
-            WireLanesIn::<128>::link(&mut self.lanes_in, &mut self.port.lanes_in);
+            WireLanesOut::<WD>::link(&mut self.lanes_out, &mut self.port.lanes_out);
+            WireLanesIn::<WD>::link(&mut self.lanes_in, &mut self.port.lanes_in);
             LinkReportSource::join(&mut self.port.report, &mut self.agent.link);
             self.discards_unused.next =
                 self.port.discarded.val() | self.port.discarded_heads.val();

@@ -44,6 +44,9 @@ pub mod routing;
 /// The watchdog limit of the simulated routers' and NICs' link ports: a dead link is taken out
 /// of the way this many cycles after its traffic stops being acknowledged.
 pub const STALL_LIMIT: u32 = 1024;
+/// Bits per lane of every link (`NrcTop5`'s and the NIC ports', the default configuration's
+/// `link.lane_bits`).
+pub const LANE_BITS: u32 = 16;
 /// The management server's node ID.
 pub const SERVER: u16 = 0x00f0;
 /// Data VC (the default configuration: VC 0 data, VC 1 management).
@@ -93,7 +96,7 @@ pub fn models() -> (Arc<VerilatorModel>, Arc<VerilatorModel>) {
             )
             .expect("the router's Verilator model builds");
             let nic = VerilatorModel::build_for(
-                &mut <hdl::link_port!(2, 16, 256, 32)>::new(nic_params()),
+                &mut <hdl::link_port!(2, 16, 256, 32, 16)>::new(nic_params()),
                 "link_port (fabric NIC)",
             )
             .expect("the NIC port's Verilator model builds");
@@ -257,7 +260,8 @@ impl FabricWorld {
                 wires.push(Wire {
                     from,
                     to,
-                    channel: LaneChannel::new(4, faults, rng.bits(32) as u64),
+                    channel: LaneChannel::new(4, faults, rng.bits(32) as u64)
+                        .with_lane_bits(LANE_BITS),
                     cut: false,
                 });
             }
@@ -639,5 +643,17 @@ impl FabricWorld {
     /// Leaf of router `r` (for the tests' readability).
     pub fn leaves() -> usize {
         LEAVES
+    }
+}
+
+#[cfg(test)]
+mod lane_tests {
+    /// The fabric's links are the default configuration's.
+    #[test]
+    fn fabric_lanes_are_the_default_width() {
+        assert_eq!(
+            super::LANE_BITS,
+            hdl::params::Config::default().link.lane_bits
+        );
     }
 }

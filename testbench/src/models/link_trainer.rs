@@ -143,7 +143,10 @@ impl LinkTrainerModel {
     /// counts hold through one cycle without a word.
     pub fn with_xfr_cycles(train_timeout: u16, xfr_cycles: u8) -> Self {
         assert!(train_timeout >= 1, "train_timeout must be at least 1");
-        assert!(xfr_cycles == 1 || xfr_cycles == 2, "xfr_cycles must be 1 or 2");
+        assert!(
+            xfr_cycles == 1 || xfr_cycles == 2,
+            "xfr_cycles must be 1 or 2"
+        );
         Self {
             train_timeout,
             xfr_cycles,

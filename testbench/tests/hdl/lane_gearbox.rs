@@ -14,7 +14,11 @@ use hdl::llp::gearbox::{rx::RxGearbox, split_xfr, tx::TxGearbox, RxGearboxModel}
 use testbench::{port_table, run_both_seeds, Backend, BenchRng, PortTable};
 
 fn random_beat(rng: &mut BenchRng) -> (u8, u8, [u32; 4]) {
-    let valid = if rng.chance(0.2) { 0 } else { rng.bits(4) as u8 };
+    let valid = if rng.chance(0.2) {
+        0
+    } else {
+        rng.bits(4) as u8
+    };
     let start = rng.bits(4) as u8;
     (valid, start, std::array::from_fn(|_| rng.bits(32) as u32))
 }
@@ -28,7 +32,12 @@ fn tx_bench(b: &mut dyn Backend, seed: u64, wide: bool) -> (u64, u64) {
     let mut rng = BenchRng::new(seed);
     let p = |n: &str| b.port(n);
     let (reset, xv, xs, xd) = (p("reset"), p("xfrs$valid"), p("xfrs$start"), p("xfrs$data"));
-    let (lv, ls, ld, slot) = (p("lanes$valid"), p("lanes$start"), p("lanes$data"), p("slot"));
+    let (lv, ls, ld, slot) = (
+        p("lanes$valid"),
+        p("lanes$start"),
+        p("lanes$data"),
+        p("slot"),
+    );
     // The model: the second halves still to send (valid, start, halves).
     let mut pending: Option<(u8, u8, [u16; 4])> = None;
     let (mut taken, mut seconds) = (0, 0);
@@ -39,15 +48,28 @@ fn tx_bench(b: &mut dyn Backend, seed: u64, wide: bool) -> (u64, u64) {
         b.poke(xv, valid as u128);
         b.poke(xs, start as u128);
         b.poke(xd, bus32(&data));
-        let (gv, gs, gd, gslot) = (b.peek(lv) as u8, b.peek(ls) as u8, b.peek(ld), b.peek_bool(slot));
+        let (gv, gs, gd, gslot) = (
+            b.peek(lv) as u8,
+            b.peek(ls) as u8,
+            b.peek(ld),
+            b.peek_bool(slot),
+        );
         let what = format!("seed {seed} cycle {cycle}");
         if wide {
-            assert_eq!((gv, gs, gd, gslot), (valid, start, bus32(&data), true), "{what}");
+            assert_eq!(
+                (gv, gs, gd, gslot),
+                (valid, start, bus32(&data), true),
+                "{what}"
+            );
         } else if let Some((pv, ps, halves)) = pending.take() {
             assert!(!gslot, "{what}: slot during a second half");
             assert_eq!((gv, gs), (pv, ps), "{what}: second halves' flags");
             for n in (0..4).filter(|n| pv >> n & 1 == 1) {
-                assert_eq!((gd >> (16 * n)) as u16, halves[n], "{what}: lane {n} second half");
+                assert_eq!(
+                    (gd >> (16 * n)) as u16,
+                    halves[n],
+                    "{what}: lane {n} second half"
+                );
             }
             seconds += 1;
         } else {
@@ -77,7 +99,12 @@ fn tx_bench(b: &mut dyn Backend, seed: u64, wide: bool) -> (u64, u64) {
 fn rx_bench(b: &mut dyn Backend, seed: u64, wide: bool) -> (u64, u64, u64) {
     let mut rng = BenchRng::new(seed);
     let p = |n: &str| b.port(n);
-    let (reset, lv, ls, ld) = (p("reset"), p("lanes$valid"), p("lanes$start"), p("lanes$data"));
+    let (reset, lv, ls, ld) = (
+        p("reset"),
+        p("lanes$valid"),
+        p("lanes$start"),
+        p("lanes$data"),
+    );
     let (xv, xs, xd) = (p("xfrs$valid"), p("xfrs$start"), p("xfrs$data"));
     let mut lanes = [RxGearboxModel::default(); 4];
     // Per lane, the transfers still to send of the XFR in progress.
@@ -122,7 +149,11 @@ fn rx_bench(b: &mut dyn Backend, seed: u64, wide: bool) -> (u64, u64, u64) {
             continue;
         }
         for (n, lane) in lanes.iter_mut().enumerate() {
-            let want = lane.step(valid >> n & 1 == 1, start >> n & 1 == 1, (data >> (16 * n)) as u16);
+            let want = lane.step(
+                valid >> n & 1 == 1,
+                start >> n & 1 == 1,
+                (data >> (16 * n)) as u16,
+            );
             let got = (gv >> n & 1 == 1).then(|| (gs >> n & 1 == 1, (gd >> (32 * n)) as u32));
             assert_eq!(got, want, "{what}: lane {n}");
             done += got.is_some() as u64;
@@ -145,9 +176,13 @@ fn tx_gearbox_matches_model() {
     let table = || -> PortTable<TxGearbox<64>> {
         port_table!(TxGearbox<64>; reset, xfrs.valid, xfrs.start, xfrs.data, lanes.valid, lanes.start, lanes.data, slot)
     };
-    let rep = run_both_seeds("tx_gearbox", &[1, 2], TxGearbox::<64>::default, table, |b, s| {
-        tx_bench(b, s, false)
-    });
+    let rep = run_both_seeds(
+        "tx_gearbox",
+        &[1, 2],
+        TxGearbox::<64>::default,
+        table,
+        |b, s| tx_bench(b, s, false),
+    );
     for r in &rep {
         let (taken, seconds) = r.result;
         assert!(taken > 5_000 && seconds > 5_000, "{:?}", r.result);
@@ -155,9 +190,13 @@ fn tx_gearbox_matches_model() {
     let table = || -> PortTable<TxGearbox<128>> {
         port_table!(TxGearbox<128>; reset, xfrs.valid, xfrs.start, xfrs.data, lanes.valid, lanes.start, lanes.data, slot)
     };
-    run_both_seeds("tx_gearbox_wide", &[3], TxGearbox::<128>::default, table, |b, s| {
-        tx_bench(b, s, true)
-    });
+    run_both_seeds(
+        "tx_gearbox_wide",
+        &[3],
+        TxGearbox::<128>::default,
+        table,
+        |b, s| tx_bench(b, s, true),
+    );
 }
 
 #[test]
@@ -165,17 +204,29 @@ fn rx_gearbox_matches_model() {
     let table = || -> PortTable<RxGearbox<64>> {
         port_table!(RxGearbox<64>; reset, lanes.valid, lanes.start, lanes.data, xfrs.valid, xfrs.start, xfrs.data)
     };
-    let rep = run_both_seeds("rx_gearbox", &[1, 2], RxGearbox::<64>::default, table, |b, s| {
-        rx_bench(b, s, false)
-    });
+    let rep = run_both_seeds(
+        "rx_gearbox",
+        &[1, 2],
+        RxGearbox::<64>::default,
+        table,
+        |b, s| rx_bench(b, s, false),
+    );
     for r in &rep {
         let (done, lost, garbage) = r.result;
-        assert!(done > 20_000 && lost > 1_000 && garbage > 1_000, "{:?}", r.result);
+        assert!(
+            done > 20_000 && lost > 1_000 && garbage > 1_000,
+            "{:?}",
+            r.result
+        );
     }
     let table = || -> PortTable<RxGearbox<128>> {
         port_table!(RxGearbox<128>; reset, lanes.valid, lanes.start, lanes.data, xfrs.valid, xfrs.start, xfrs.data)
     };
-    run_both_seeds("rx_gearbox_wide", &[3], RxGearbox::<128>::default, table, |b, s| {
-        rx_bench(b, s, true)
-    });
+    run_both_seeds(
+        "rx_gearbox_wide",
+        &[3],
+        RxGearbox::<128>::default,
+        table,
+        |b, s| rx_bench(b, s, true),
+    );
 }

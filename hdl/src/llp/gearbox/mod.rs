@@ -69,7 +69,11 @@ mod tests {
     #[test]
     fn split_then_pair_is_the_identity_and_a_lost_half_costs_one_xfr() {
         let mut rx = RxGearboxModel::default();
-        let xfrs = [(true, 0xdead_beefu32), (false, 0x0123_4567), (false, 0x89ab_cdef)];
+        let xfrs = [
+            (true, 0xdead_beefu32),
+            (false, 0x0123_4567),
+            (false, 0x89ab_cdef),
+        ];
         let mut out = vec![];
         for (k, &(start, x)) in xfrs.iter().enumerate() {
             for (half, &(v, s, d)) in split_xfr(start, x).iter().enumerate() {

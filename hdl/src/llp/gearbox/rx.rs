@@ -73,15 +73,23 @@ impl<const LD: usize> Logic for RxGearbox<LD> {
         self.halves.next = bit_cast::<64, LD>(self.lanes.data.val());
         // A held half completes with any valid transfer; a free lane keeps a framed one.
         self.complete.next = self.holding.q.val() & self.lanes.valid.val();
-        self.first_half.next = !self.holding.q.val() & self.lanes.valid.val() & self.lanes.start.val();
+        self.first_half.next =
+            !self.holding.q.val() & self.lanes.valid.val() & self.lanes.start.val();
         self.data_acc.next = 0.into();
         for n in 0..4 {
-            self.lane_half.next = self.halves.val().get_bits::<16>(self.half_shift[n].val().index());
-            self.lane_lower.next = self.lower.q.val().get_bits::<16>(self.half_shift[n].val().index());
-            self.lane_xfr.next =
-                (bit_cast::<32, 16>(self.lane_half.val()) << 16) | bit_cast::<32, 16>(self.lane_lower.val());
-            self.data_acc.next =
-                self.data_acc.val() | (bit_cast::<128, 32>(self.lane_xfr.val()) << self.xfr_shift[n].val());
+            self.lane_half.next = self
+                .halves
+                .val()
+                .get_bits::<16>(self.half_shift[n].val().index());
+            self.lane_lower.next = self
+                .lower
+                .q
+                .val()
+                .get_bits::<16>(self.half_shift[n].val().index());
+            self.lane_xfr.next = (bit_cast::<32, 16>(self.lane_half.val()) << 16)
+                | bit_cast::<32, 16>(self.lane_lower.val());
+            self.data_acc.next = self.data_acc.val()
+                | (bit_cast::<128, 32>(self.lane_xfr.val()) << self.xfr_shift[n].val());
         }
         self.xfrs.valid.next = self.lanes.valid.val();
         self.xfrs.start.next = self.lanes.start.val();
