@@ -5,7 +5,8 @@
 //! each test then checks what its faults must have caused. Together they move well over a
 //! million flits.
 use testbench::link_bench::{
-    endpoint_model, endpoint_model_of, run_link, run_link_models, EndReset, EndpointShape, LinkRun,
+    endpoint_model, endpoint_model_of, renumbered, run_link, run_link_models, EndReset,
+    EndpointShape, LinkRun, IDENTITY,
 };
 use testbench::models::lane_channel::{BadLane, Faults, LaneFault};
 
@@ -512,7 +513,13 @@ fn every_lane_count_and_the_published_shape_carry_traffic() {
 /// it), and nothing is lost.
 #[test]
 fn a_chip_id_written_while_up_reaches_the_far_end() {
-    let m = endpoint_model(SHAPE).unwrap();
+    for shape in [SHAPE, SHAPE16] {
+        chip_id_written_while_up(shape);
+    }
+}
+
+fn chip_id_written_while_up(shape: EndpointShape) {
+    let m = endpoint_model(shape).unwrap();
     let r = run_link(
         &m,
         2,
@@ -527,7 +534,14 @@ fn a_chip_id_written_while_up_reaches_the_far_end() {
     )
     .unwrap();
     for s in &r.status {
-        assert_eq!(s.trainings, 1, "one training to announce the ID: {s:?}");
+        assert_eq!(
+            s.trainings, 1,
+            "{shape:?}: one training to announce the ID: {s:?}"
+        );
+    }
+    let ids = [IDENTITY[1].1, renumbered(IDENTITY[0].1)];
+    for (e, s) in r.status.iter().enumerate() {
+        assert_eq!(s.far.1, ids[e], "{shape:?}: end {e} knows the far end's ID");
     }
     assert!(r.dirs.iter().all(|d| d.last > 40_000), "{:?}", r.dirs);
 }

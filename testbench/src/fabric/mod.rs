@@ -46,7 +46,7 @@ pub mod routing;
 pub const STALL_LIMIT: u32 = 1024;
 /// Bits per lane of every link (`NrcTop5`'s and the NIC ports', the default configuration's
 /// `link.lane_bits`).
-pub const LANE_BITS: u32 = 16;
+pub const LANE_BITS: u32 = 32;
 /// The management server's node ID.
 pub const SERVER: u16 = 0x00f0;
 /// Data VC (the default configuration: VC 0 data, VC 1 management).
@@ -96,7 +96,7 @@ pub fn models() -> (Arc<VerilatorModel>, Arc<VerilatorModel>) {
             )
             .expect("the router's Verilator model builds");
             let nic = VerilatorModel::build_for(
-                &mut <hdl::link_port!(2, 16, 256, 32, 16)>::new(nic_params()),
+                &mut <hdl::link_port!(2, 16, 256, 32)>::new(nic_params()),
                 "link_port (fabric NIC)",
             )
             .expect("the NIC port's Verilator model builds");

@@ -154,7 +154,7 @@ fn rx_bench(b: &mut dyn Backend, seed: u64, wide: bool) -> (u64, u64, u64) {
                 start >> n & 1 == 1,
                 (data >> (16 * n)) as u16,
             );
-            let got = (gv >> n & 1 == 1).then(|| (gs >> n & 1 == 1, (gd >> (32 * n)) as u32));
+            let got = (gv >> n & 1 == 1).then_some((gs >> n & 1 == 1, (gd >> (32 * n)) as u32));
             assert_eq!(got, want, "{what}: lane {n}");
             done += got.is_some() as u64;
         }

@@ -51,7 +51,7 @@ impl RxGearboxModel {
     /// One cycle of the lane: the XFR completed by this transfer, if any.
     pub fn step(&mut self, valid: bool, start: bool, data: u16) -> Option<(bool, u32)> {
         match self.lower.take() {
-            Some(low) => valid.then(|| (start, (data as u32) << 16 | low as u32)),
+            Some(low) => valid.then_some((start, (data as u32) << 16 | low as u32)),
             None => {
                 if valid && start {
                     self.lower = Some(data);
