@@ -251,13 +251,9 @@ pub struct LlpEndpoint<
     tx_up: DFF<bool>,
     /// `tx_up` one cycle ago (its rise is the transmitter's `start`).
     tx_was_up: DFF<bool>,
-    /// Our chip ID as the far end surely heard it: followed in SEEK (the training words carry
-    /// `chip_id`, and the far end goes up only after 8 of our READY words, which name every
-    /// identity byte twice), held from READY on: an ID changed during READY may not have
-    /// reached the far end before it went up, so it too makes the link train again.
+    /// Our chip ID as the far end last heard it: followed while the link is not up (the
+    /// training words carry `chip_id`), held while it is.
     announced_id: DFF<Bits<16>>,
-    /// The trainer's SEEK state code.
-    seek_state: Constant<Bits<2>>,
     /// `chip_id` differs from `announced_id` while the link is up (registered): train again.
     id_changed: DFF<bool>,
     /// The far end still sends training words on one of our lanes (it is not up yet).
@@ -343,7 +339,6 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize, const L
             tx_up: Default::default(),
             tx_was_up: Default::default(),
             announced_id: Default::default(),
-            seek_state: Constant::new(super::train::state::STATE_SEEK.into()),
             id_changed: Default::default(),
             far_training: Default::default(),
             unused_status: Default::default(),
@@ -423,7 +418,7 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize, const L
         self.announced_id.clock.next = self.clock.val();
         self.id_changed.clock.next = self.clock.val();
         self.announced_id.d.next = self.announced_id.q.val();
-        if self.trainer.state.val() == self.seek_state.val() {
+        if !self.trainer.up.val() {
             self.announced_id.d.next = self.chip_id.val();
         }
         self.id_changed.d.next =
