@@ -66,7 +66,6 @@ module llp_endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$ready,tx_v
     output reg  [2:0] err_vc;
     
     // Constant declarations
-    localparam  seek_state = 2'b0;
     localparam  lanes_allowed = 4'hf;
     
     // Stub signals
@@ -624,7 +623,7 @@ module llp_endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$ready,tx_v
         announced_id$clock = clock;
         id_changed$clock = clock;
         announced_id$d = announced_id$q;
-        if (trainer$state == seek_state) begin
+        if (~trainer$up) begin
             announced_id$d = chip_id;
         end
         id_changed$d = trainer$up & (announced_id$q != chip_id);

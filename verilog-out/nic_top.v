@@ -111466,7 +111466,6 @@ module nic_top$port$endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$r
     output reg  [2:0] err_vc;
     
     // Constant declarations
-    localparam  seek_state = 2'b0;
     localparam  lanes_allowed = 4'hf;
     
     // Stub signals
@@ -112024,7 +112023,7 @@ module nic_top$port$endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$r
         announced_id$clock = clock;
         id_changed$clock = clock;
         announced_id$d = announced_id$q;
-        if (trainer$state == seek_state) begin
+        if (~trainer$up) begin
             announced_id$d = chip_id;
         end
         id_changed$d = trainer$up & (announced_id$q != chip_id);
