@@ -9,7 +9,7 @@ module ltp_striper(clock,reset,sink$valid,sink$data,sink$ready,mask,hold,lanes$v
     input wire  reset;
     input wire  sink$valid;
     input wire  [64:0] sink$data;
-    output reg  sink$ready;
+    output wire  sink$ready;
     input wire  [3:0] mask;
     input wire  hold;
     output reg  [3:0] lanes$valid;
@@ -19,61 +19,36 @@ module ltp_striper(clock,reset,sink$valid,sink$data,sink$ready,mask,hold,lanes$v
     
     // Constant declarations
     localparam  one2 = 2'b1;
-    localparam  one3 = 3'b1;
     localparam  lane_shift$0 = 8'h0;
     localparam  lane_shift$1 = 8'h20;
     localparam  lane_shift$2 = 8'h40;
     localparam  lane_shift$3 = 8'h60;
+    localparam  index_shift$0 = 8'h0;
+    localparam  index_shift$1 = 8'h2;
+    localparam  index_shift$2 = 8'h4;
+    localparam  index_shift$3 = 8'h6;
     
     // Stub signals
-    reg  [4:0] beat$d;
-    wire  [4:0] beat$q;
-    reg  beat$clock;
-    reg  [15:0] prev_top$d;
-    wire  [15:0] prev_top$q;
-    reg  prev_top$clock;
-    reg  [31:0] p_lo$d;
-    wire  [31:0] p_lo$q;
-    reg  p_lo$clock;
-    reg  [31:0] p_hi$d;
-    wire  [31:0] p_hi$q;
-    reg  p_hi$clock;
-    reg  p_one$d;
-    wire  p_one$q;
-    reg  p_one$clock;
-    reg  p_two$d;
-    wire  p_two$q;
-    reg  p_two$clock;
-    reg  p_start$d;
-    wire  p_start$q;
-    reg  p_start$clock;
-    reg  p_trailer$d;
-    wire  p_trailer$q;
-    reg  p_trailer$clock;
-    reg  phase$d;
-    wire  phase$q;
-    reg  phase$clock;
-    reg  [3:0] lane_mask$d;
-    wire  [3:0] lane_mask$q;
-    reg  lane_mask$clock;
-    reg  [1:0] last$d;
-    wire  [1:0] last$q;
-    reg  last$clock;
-    reg  single$d;
-    wire  single$q;
-    reg  single$clock;
-    reg  [1:0] lane_idx$0$d;
-    wire  [1:0] lane_idx$0$q;
-    reg  lane_idx$0$clock;
-    reg  [1:0] lane_idx$1$d;
-    wire  [1:0] lane_idx$1$q;
-    reg  lane_idx$1$clock;
-    reg  [1:0] lane_idx$2$d;
-    wire  [1:0] lane_idx$2$q;
-    reg  lane_idx$2$clock;
-    reg  [1:0] lane_idx$3$d;
-    wire  [1:0] lane_idx$3$q;
-    reg  lane_idx$3$clock;
+    reg  pairs$clock;
+    reg  pairs$reset;
+    reg  pairs$single;
+    reg  pairs$advance;
+    wire  [31:0] pairs$lo;
+    wire  [31:0] pairs$hi;
+    wire  pairs$one;
+    wire  pairs$two;
+    wire  pairs$start;
+    wire  pairs$trailer;
+    wire  pairs$phase;
+    wire  pairs$fire;
+    wire  pairs$at_flit0;
+    reg  lane_map$clock;
+    reg  [3:0] lane_map$mask;
+    reg  lane_map$sample;
+    wire  [3:0] lane_map$lane_mask;
+    wire  [1:0] lane_map$last;
+    wire  lane_map$single;
+    wire  [7:0] lane_map$indices;
     reg  [1:0] w$d;
     wire  [1:0] w$q;
     reg  w$clock;
@@ -104,13 +79,6 @@ module ltp_striper(clock,reset,sink$valid,sink$data,sink$ready,mask,hold,lanes$v
     
     // Local signals
     reg  advance;
-    reg  fire;
-    reg  trailer;
-    reg  [4:0] beat_inc;
-    reg  [79:0] window;
-    reg  [66:0] coarse;
-    reg  [63:0] pair;
-    reg  [31:0] trailer_xfr;
     reg  c_lo;
     reg  c_hi;
     reg  [1:0] w_inc;
@@ -119,6 +87,7 @@ module ltp_striper(clock,reset,sink$valid,sink$data,sink$ready,mask,hold,lanes$v
     reg  wrap;
     reg  complete;
     reg  [1:0] beat_end;
+    reg  [1:0] lane_index;
     reg  hit_lo;
     reg  hit_hi;
     reg  take_new;
@@ -129,93 +98,34 @@ module ltp_striper(clock,reset,sink$valid,sink$data,sink$ready,mask,hold,lanes$v
     reg  [3:0] valid_acc;
     reg  [3:0] start_acc;
     reg  [3:0] held_start_acc;
-    reg  [2:0] pc$0;
-    reg  [2:0] pc$1;
-    reg  [2:0] pc$2;
-    reg  [2:0] pc$3;
-    reg  [2:0] pc$4;
-    reg  [2:0] pc_m1;
     
     // Sub module instances
-    ltp_striper$beat beat(
-        .d(beat$d),
-        .q(beat$q),
-        .clock(beat$clock)
+    ltp_striper$pairs pairs(
+        .clock(pairs$clock),
+        .reset(pairs$reset),
+        .sink$valid(sink$valid),
+        .sink$data(sink$data),
+        .sink$ready(sink$ready),
+        .single(pairs$single),
+        .advance(pairs$advance),
+        .lo(pairs$lo),
+        .hi(pairs$hi),
+        .one(pairs$one),
+        .two(pairs$two),
+        .start(pairs$start),
+        .trailer(pairs$trailer),
+        .phase(pairs$phase),
+        .fire(pairs$fire),
+        .at_flit0(pairs$at_flit0)
     );
-    ltp_striper$prev_top prev_top(
-        .d(prev_top$d),
-        .q(prev_top$q),
-        .clock(prev_top$clock)
-    );
-    ltp_striper$p_lo p_lo(
-        .d(p_lo$d),
-        .q(p_lo$q),
-        .clock(p_lo$clock)
-    );
-    ltp_striper$p_hi p_hi(
-        .d(p_hi$d),
-        .q(p_hi$q),
-        .clock(p_hi$clock)
-    );
-    ltp_striper$p_one p_one(
-        .d(p_one$d),
-        .q(p_one$q),
-        .clock(p_one$clock)
-    );
-    ltp_striper$p_two p_two(
-        .d(p_two$d),
-        .q(p_two$q),
-        .clock(p_two$clock)
-    );
-    ltp_striper$p_start p_start(
-        .d(p_start$d),
-        .q(p_start$q),
-        .clock(p_start$clock)
-    );
-    ltp_striper$p_trailer p_trailer(
-        .d(p_trailer$d),
-        .q(p_trailer$q),
-        .clock(p_trailer$clock)
-    );
-    ltp_striper$phase phase(
-        .d(phase$d),
-        .q(phase$q),
-        .clock(phase$clock)
-    );
-    ltp_striper$lane_mask lane_mask(
-        .d(lane_mask$d),
-        .q(lane_mask$q),
-        .clock(lane_mask$clock)
-    );
-    ltp_striper$last last(
-        .d(last$d),
-        .q(last$q),
-        .clock(last$clock)
-    );
-    ltp_striper$single single(
-        .d(single$d),
-        .q(single$q),
-        .clock(single$clock)
-    );
-    ltp_striper$lane_idx$0 lane_idx$0(
-        .d(lane_idx$0$d),
-        .q(lane_idx$0$q),
-        .clock(lane_idx$0$clock)
-    );
-    ltp_striper$lane_idx$1 lane_idx$1(
-        .d(lane_idx$1$d),
-        .q(lane_idx$1$q),
-        .clock(lane_idx$1$clock)
-    );
-    ltp_striper$lane_idx$2 lane_idx$2(
-        .d(lane_idx$2$d),
-        .q(lane_idx$2$q),
-        .clock(lane_idx$2$clock)
-    );
-    ltp_striper$lane_idx$3 lane_idx$3(
-        .d(lane_idx$3$d),
-        .q(lane_idx$3$q),
-        .clock(lane_idx$3$clock)
+    ltp_striper$lane_map lane_map(
+        .clock(lane_map$clock),
+        .mask(lane_map$mask),
+        .sample(lane_map$sample),
+        .lane_mask(lane_map$lane_mask),
+        .last(lane_map$last),
+        .single(lane_map$single),
+        .indices(lane_map$indices)
     );
     ltp_striper$w w(
         .d(w$d),
@@ -265,120 +175,46 @@ module ltp_striper(clock,reset,sink$valid,sink$data,sink$ready,mask,hold,lanes$v
     
     // Update code
     always @(*) begin
-        beat$clock = clock;
-        prev_top$clock = clock;
-        p_lo$clock = clock;
-        p_hi$clock = clock;
-        p_one$clock = clock;
-        p_two$clock = clock;
-        p_start$clock = clock;
-        p_trailer$clock = clock;
-        phase$clock = clock;
-        lane_mask$clock = clock;
-        last$clock = clock;
-        single$clock = clock;
         w$clock = clock;
         held_start$clock = clock;
         out_valid$clock = clock;
         out_start$clock = clock;
         out_data$clock = clock;
-        beat$d = beat$q;
-        prev_top$d = prev_top$q;
-        p_lo$d = p_lo$q;
-        p_hi$d = p_hi$q;
-        p_one$d = p_one$q;
-        p_two$d = p_two$q;
-        p_start$d = p_start$q;
-        p_trailer$d = p_trailer$q;
-        phase$d = phase$q;
-        lane_mask$d = lane_mask$q;
-        last$d = last$q;
-        single$d = single$q;
         w$d = w$q;
         held_start$d = held_start$q;
         out_valid$d = out_valid$q;
         out_start$d = out_start$q;
         out_data$d = out_data$q;
-        lane_idx$0$clock = clock;
-        lane_idx$0$d = lane_idx$0$q;
+        pairs$clock = clock;
+        lane_map$clock = clock;
         held$0$clock = clock;
         held$0$d = held$0$q;
-        lane_idx$1$clock = clock;
-        lane_idx$1$d = lane_idx$1$q;
         held$1$clock = clock;
         held$1$d = held$1$q;
-        lane_idx$2$clock = clock;
-        lane_idx$2$d = lane_idx$2$q;
         held$2$clock = clock;
         held$2$d = held$2$q;
-        lane_idx$3$clock = clock;
-        lane_idx$3$d = lane_idx$3$q;
         held$3$clock = clock;
         held$3$d = held$3$q;
         lanes$valid = out_valid$q;
         lanes$start = out_start$q;
         lanes$data = out_data$q;
-        idle = (beat$q == 32'h0) & ~p_one$q & (w$q == 32'h0);
         advance = ~hold | ~|out_valid$q;
-        sink$ready = ~(single$q & p_two$q & ~phase$q) & advance;
-        fire = sink$valid & sink$ready;
-        phase$d = ~sink$ready;
-        trailer = beat$q[32'h4];
-        beat_inc = beat$q + 32'h1;
-        window = (((sink$data) & 80'hffffffffffffffffffff) << 32'hf) | ((prev_top$q >> 32'h1) & 80'hffffffffffffffffffff);
-        coarse = window[(32'h0)+:(67)];
-        if (beat$q[(32'h2)+:(2)] == 32'h0) begin
-            coarse = window[(32'hc)+:(67)];
-        end
-        else if (beat$q[(32'h2)+:(2)] == 32'h1) begin
-            coarse = window[(32'h8)+:(67)];
-        end
-        else if (beat$q[(32'h2)+:(2)] == 32'h2) begin
-            coarse = window[(32'h4)+:(67)];
-        end
-        pair = coarse[(32'h0)+:(64)];
-        if (beat$q[(32'h0)+:(2)] == 32'h0) begin
-            pair = coarse[(32'h3)+:(64)];
-        end
-        else if (beat$q[(32'h0)+:(2)] == 32'h1) begin
-            pair = coarse[(32'h2)+:(64)];
-        end
-        else if (beat$q[(32'h0)+:(2)] == 32'h2) begin
-            pair = coarse[(32'h1)+:(64)];
-        end
-        trailer_xfr = (((sink$data[(32'h0)+:(16)]) & 32'hffffffff) << 32'h10) | ((prev_top$q) & 32'hffffffff);
-        if (sink$ready) begin
-            p_one$d = 1'b0;
-            p_two$d = 1'b0;
-            p_start$d = 1'b0;
-            p_trailer$d = 1'b0;
-        end
-        if (fire) begin
-            prev_top$d = sink$data[(32'h31)+:(16)];
-            p_one$d = 1'b1;
-            p_two$d = ~trailer;
-            p_start$d = beat$q == 32'h0;
-            p_trailer$d = trailer;
-            p_hi$d = pair[(32'h20)+:(32)];
-            if (trailer) begin
-                p_lo$d = trailer_xfr;
-                beat$d = 32'h0;
-            end
-            else begin
-                p_lo$d = pair[(32'h0)+:(32)];
-                beat$d = beat_inc;
-            end
-        end
-        c_lo = p_one$q & ~(single$q & phase$q);
-        c_hi = p_two$q & (~single$q | phase$q);
+        pairs$reset = reset;
+        pairs$single = lane_map$single;
+        pairs$advance = advance;
+        idle = pairs$at_flit0 & ~pairs$one & (w$q == 32'h0);
+        lane_map$mask = mask;
+        lane_map$sample = (idle | reset) & advance;
+        c_lo = pairs$one & ~(lane_map$single & pairs$phase);
+        c_hi = pairs$two & (~lane_map$single | pairs$phase);
         w_inc = w$q + one2;
         w_hi = w_inc;
-        if (w$q == last$q) begin
+        if (w$q == lane_map$last) begin
             w_hi = 32'h0;
         end
         w_hi_inc = w_hi + one2;
-        wrap = c_lo & c_hi & (w$q == last$q);
-        complete = (c_lo & (w$q == last$q)) | (c_hi & (w_hi == last$q)) | (p_trailer$q & ~fire);
+        wrap = c_lo & c_hi & (w$q == lane_map$last);
+        complete = (c_lo & (w$q == lane_map$last)) | (c_hi & (w_hi == lane_map$last)) | (pairs$trailer & ~pairs$fire);
         beat_end = w$q;
         if (c_hi & ~wrap) begin
             beat_end = w_hi;
@@ -399,24 +235,25 @@ module ltp_striper(clock,reset,sink$valid,sink$data,sink$ready,mask,hold,lanes$v
         start_acc = 32'h0;
         data_acc = 32'h0;
         held_start_acc = held_start$q;
-        hit_lo = c_lo & lane_mask$q[0] & (lane_idx$0$q == w$q);
-        hit_hi = c_hi & lane_mask$q[0] & (lane_idx$0$q == w_hi);
-        incoming = p_lo$q;
+        lane_index = lane_map$indices[(index_shift$0)+:(2)];
+        hit_lo = c_lo & lane_map$lane_mask[0] & (lane_index == w$q);
+        hit_hi = c_hi & lane_map$lane_mask[0] & (lane_index == w_hi);
+        incoming = pairs$lo;
         if (hit_hi) begin
-            incoming = p_hi$q;
+            incoming = pairs$hi;
         end
         if (hit_lo | hit_hi) begin
             held$0$d = incoming;
-            held_start_acc = (held_start_acc & ~(1 << (0)) | ((hit_lo & p_start$q) << (0)));
+            held_start_acc = (held_start_acc & ~(1 << (0)) | ((hit_lo & pairs$start) << (0)));
         end
         take_new = hit_lo | (hit_hi & ~wrap);
-        in_beat = complete & lane_mask$q[0] & (lane_idx$0$q <= beat_end);
+        in_beat = complete & lane_map$lane_mask[0] & (lane_index <= beat_end);
         lane_data = 32'h0;
         if (in_beat) begin
             valid_acc = (valid_acc & ~(1 << (0)) | ((1'b1) << (0)));
             if (take_new) begin
                 lane_data = incoming;
-                start_acc = (start_acc & ~(1 << (0)) | ((hit_lo & p_start$q) << (0)));
+                start_acc = (start_acc & ~(1 << (0)) | ((hit_lo & pairs$start) << (0)));
             end
             else begin
                 lane_data = held$0$q;
@@ -424,24 +261,25 @@ module ltp_striper(clock,reset,sink$valid,sink$data,sink$ready,mask,hold,lanes$v
             end
         end
         data_acc = data_acc | (((lane_data) & 128'hffffffffffffffffffffffffffffffff) << lane_shift$0);
-        hit_lo = c_lo & lane_mask$q[1] & (lane_idx$1$q == w$q);
-        hit_hi = c_hi & lane_mask$q[1] & (lane_idx$1$q == w_hi);
-        incoming = p_lo$q;
+        lane_index = lane_map$indices[(index_shift$1)+:(2)];
+        hit_lo = c_lo & lane_map$lane_mask[1] & (lane_index == w$q);
+        hit_hi = c_hi & lane_map$lane_mask[1] & (lane_index == w_hi);
+        incoming = pairs$lo;
         if (hit_hi) begin
-            incoming = p_hi$q;
+            incoming = pairs$hi;
         end
         if (hit_lo | hit_hi) begin
             held$1$d = incoming;
-            held_start_acc = (held_start_acc & ~(1 << (1)) | ((hit_lo & p_start$q) << (1)));
+            held_start_acc = (held_start_acc & ~(1 << (1)) | ((hit_lo & pairs$start) << (1)));
         end
         take_new = hit_lo | (hit_hi & ~wrap);
-        in_beat = complete & lane_mask$q[1] & (lane_idx$1$q <= beat_end);
+        in_beat = complete & lane_map$lane_mask[1] & (lane_index <= beat_end);
         lane_data = 32'h0;
         if (in_beat) begin
             valid_acc = (valid_acc & ~(1 << (1)) | ((1'b1) << (1)));
             if (take_new) begin
                 lane_data = incoming;
-                start_acc = (start_acc & ~(1 << (1)) | ((hit_lo & p_start$q) << (1)));
+                start_acc = (start_acc & ~(1 << (1)) | ((hit_lo & pairs$start) << (1)));
             end
             else begin
                 lane_data = held$1$q;
@@ -449,24 +287,25 @@ module ltp_striper(clock,reset,sink$valid,sink$data,sink$ready,mask,hold,lanes$v
             end
         end
         data_acc = data_acc | (((lane_data) & 128'hffffffffffffffffffffffffffffffff) << lane_shift$1);
-        hit_lo = c_lo & lane_mask$q[2] & (lane_idx$2$q == w$q);
-        hit_hi = c_hi & lane_mask$q[2] & (lane_idx$2$q == w_hi);
-        incoming = p_lo$q;
+        lane_index = lane_map$indices[(index_shift$2)+:(2)];
+        hit_lo = c_lo & lane_map$lane_mask[2] & (lane_index == w$q);
+        hit_hi = c_hi & lane_map$lane_mask[2] & (lane_index == w_hi);
+        incoming = pairs$lo;
         if (hit_hi) begin
-            incoming = p_hi$q;
+            incoming = pairs$hi;
         end
         if (hit_lo | hit_hi) begin
             held$2$d = incoming;
-            held_start_acc = (held_start_acc & ~(1 << (2)) | ((hit_lo & p_start$q) << (2)));
+            held_start_acc = (held_start_acc & ~(1 << (2)) | ((hit_lo & pairs$start) << (2)));
         end
         take_new = hit_lo | (hit_hi & ~wrap);
-        in_beat = complete & lane_mask$q[2] & (lane_idx$2$q <= beat_end);
+        in_beat = complete & lane_map$lane_mask[2] & (lane_index <= beat_end);
         lane_data = 32'h0;
         if (in_beat) begin
             valid_acc = (valid_acc & ~(1 << (2)) | ((1'b1) << (2)));
             if (take_new) begin
                 lane_data = incoming;
-                start_acc = (start_acc & ~(1 << (2)) | ((hit_lo & p_start$q) << (2)));
+                start_acc = (start_acc & ~(1 << (2)) | ((hit_lo & pairs$start) << (2)));
             end
             else begin
                 lane_data = held$2$q;
@@ -474,24 +313,25 @@ module ltp_striper(clock,reset,sink$valid,sink$data,sink$ready,mask,hold,lanes$v
             end
         end
         data_acc = data_acc | (((lane_data) & 128'hffffffffffffffffffffffffffffffff) << lane_shift$2);
-        hit_lo = c_lo & lane_mask$q[3] & (lane_idx$3$q == w$q);
-        hit_hi = c_hi & lane_mask$q[3] & (lane_idx$3$q == w_hi);
-        incoming = p_lo$q;
+        lane_index = lane_map$indices[(index_shift$3)+:(2)];
+        hit_lo = c_lo & lane_map$lane_mask[3] & (lane_index == w$q);
+        hit_hi = c_hi & lane_map$lane_mask[3] & (lane_index == w_hi);
+        incoming = pairs$lo;
         if (hit_hi) begin
-            incoming = p_hi$q;
+            incoming = pairs$hi;
         end
         if (hit_lo | hit_hi) begin
             held$3$d = incoming;
-            held_start_acc = (held_start_acc & ~(1 << (3)) | ((hit_lo & p_start$q) << (3)));
+            held_start_acc = (held_start_acc & ~(1 << (3)) | ((hit_lo & pairs$start) << (3)));
         end
         take_new = hit_lo | (hit_hi & ~wrap);
-        in_beat = complete & lane_mask$q[3] & (lane_idx$3$q <= beat_end);
+        in_beat = complete & lane_map$lane_mask[3] & (lane_index <= beat_end);
         lane_data = 32'h0;
         if (in_beat) begin
             valid_acc = (valid_acc & ~(1 << (3)) | ((1'b1) << (3)));
             if (take_new) begin
                 lane_data = incoming;
-                start_acc = (start_acc & ~(1 << (3)) | ((hit_lo & p_start$q) << (3)));
+                start_acc = (start_acc & ~(1 << (3)) | ((hit_lo & pairs$start) << (3)));
             end
             else begin
                 lane_data = held$3$q;
@@ -503,67 +343,18 @@ module ltp_striper(clock,reset,sink$valid,sink$data,sink$ready,mask,hold,lanes$v
         out_valid$d = valid_acc;
         out_start$d = start_acc;
         out_data$d = data_acc;
-        pc$0 = 32'h0;
-        pc$1 = pc$0;
-        if (mask[1 - 32'h1]) begin
-            pc$1 = pc$0 + one3;
-        end
-        pc$2 = pc$1;
-        if (mask[2 - 32'h1]) begin
-            pc$2 = pc$1 + one3;
-        end
-        pc$3 = pc$2;
-        if (mask[3 - 32'h1]) begin
-            pc$3 = pc$2 + one3;
-        end
-        pc$4 = pc$3;
-        if (mask[4 - 32'h1]) begin
-            pc$4 = pc$3 + one3;
-        end
-        pc_m1 = pc$4 - one3;
-        if (idle | reset) begin
-            lane_mask$d = mask;
-            last$d = pc_m1[(32'h0)+:(2)];
-            single$d = pc$4 == one3;
-            lane_idx$0$d = pc$0[(32'h0)+:(2)];
-            lane_idx$1$d = pc$1[(32'h0)+:(2)];
-            lane_idx$2$d = pc$2[(32'h0)+:(2)];
-            lane_idx$3$d = pc$3[(32'h0)+:(2)];
-        end
         if (~advance) begin
-            beat$d = beat$q;
-            prev_top$d = prev_top$q;
-            p_lo$d = p_lo$q;
-            p_hi$d = p_hi$q;
-            p_one$d = p_one$q;
-            p_two$d = p_two$q;
-            p_start$d = p_start$q;
-            p_trailer$d = p_trailer$q;
-            phase$d = phase$q;
-            lane_mask$d = lane_mask$q;
-            last$d = last$q;
-            single$d = single$q;
             w$d = w$q;
             held_start$d = held_start$q;
             out_valid$d = out_valid$q;
             out_start$d = out_start$q;
             out_data$d = out_data$q;
-            lane_idx$0$d = lane_idx$0$q;
             held$0$d = held$0$q;
-            lane_idx$1$d = lane_idx$1$q;
             held$1$d = held$1$q;
-            lane_idx$2$d = lane_idx$2$q;
             held$2$d = held$2$q;
-            lane_idx$3$d = lane_idx$3$q;
             held$3$d = held$3$q;
         end
         if (reset) begin
-            beat$d = 32'h0;
-            p_one$d = 1'b0;
-            p_two$d = 1'b0;
-            p_start$d = 1'b0;
-            p_trailer$d = 1'b0;
-            phase$d = 1'b0;
             w$d = 32'h0;
             out_valid$d = 32'h0;
             out_start$d = 32'h0;
@@ -572,25 +363,6 @@ module ltp_striper(clock,reset,sink$valid,sink$data,sink$ready,mask,hold,lanes$v
     end
     
 endmodule // ltp_striper
-
-
-module ltp_striper$beat(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_striper$beat
 
 
 module ltp_striper$held$0(d,q,clock);
@@ -688,7 +460,142 @@ module ltp_striper$held_start(d,q,clock);
 endmodule // ltp_striper$held_start
 
 
-module ltp_striper$lane_idx$0(d,q,clock);
+module ltp_striper$lane_map(clock,mask,sample,lane_mask,last,single,indices);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [3:0] mask;
+    input wire  sample;
+    output reg  [3:0] lane_mask;
+    output reg  [1:0] last;
+    output reg  single;
+    output reg  [7:0] indices;
+    
+    // Constant declarations
+    localparam  one3 = 3'b1;
+    localparam  index_shift$0 = 8'h0;
+    localparam  index_shift$1 = 8'h2;
+    localparam  index_shift$2 = 8'h4;
+    localparam  index_shift$3 = 8'h6;
+    
+    // Stub signals
+    reg  [3:0] mask_reg$d;
+    wire  [3:0] mask_reg$q;
+    reg  mask_reg$clock;
+    reg  [1:0] last_reg$d;
+    wire  [1:0] last_reg$q;
+    reg  last_reg$clock;
+    reg  single_reg$d;
+    wire  single_reg$q;
+    reg  single_reg$clock;
+    reg  [7:0] indices_reg$d;
+    wire  [7:0] indices_reg$q;
+    reg  indices_reg$clock;
+    
+    // Local signals
+    reg  [2:0] pc$0;
+    reg  [2:0] pc$1;
+    reg  [2:0] pc$2;
+    reg  [2:0] pc$3;
+    reg  [2:0] pc$4;
+    reg  [2:0] pc_m1;
+    reg  [1:0] index;
+    reg  [7:0] index_acc;
+    
+    // Sub module instances
+    ltp_striper$lane_map$mask_reg mask_reg(
+        .d(mask_reg$d),
+        .q(mask_reg$q),
+        .clock(mask_reg$clock)
+    );
+    ltp_striper$lane_map$last_reg last_reg(
+        .d(last_reg$d),
+        .q(last_reg$q),
+        .clock(last_reg$clock)
+    );
+    ltp_striper$lane_map$single_reg single_reg(
+        .d(single_reg$d),
+        .q(single_reg$q),
+        .clock(single_reg$clock)
+    );
+    ltp_striper$lane_map$indices_reg indices_reg(
+        .d(indices_reg$d),
+        .q(indices_reg$q),
+        .clock(indices_reg$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        mask_reg$clock = clock;
+        last_reg$clock = clock;
+        single_reg$clock = clock;
+        indices_reg$clock = clock;
+        mask_reg$d = mask_reg$q;
+        last_reg$d = last_reg$q;
+        single_reg$d = single_reg$q;
+        indices_reg$d = indices_reg$q;
+        lane_mask = mask_reg$q;
+        last = last_reg$q;
+        single = single_reg$q;
+        indices = indices_reg$q;
+        pc$0 = 32'h0;
+        pc$1 = pc$0;
+        if (mask[1 - 32'h1]) begin
+            pc$1 = pc$0 + one3;
+        end
+        pc$2 = pc$1;
+        if (mask[2 - 32'h1]) begin
+            pc$2 = pc$1 + one3;
+        end
+        pc$3 = pc$2;
+        if (mask[3 - 32'h1]) begin
+            pc$3 = pc$2 + one3;
+        end
+        pc$4 = pc$3;
+        if (mask[4 - 32'h1]) begin
+            pc$4 = pc$3 + one3;
+        end
+        pc_m1 = pc$4 - one3;
+        index_acc = 32'h0;
+        index = pc$0[(32'h0)+:(2)];
+        index_acc = index_acc | (((index) & 8'hff) << index_shift$0);
+        index = pc$1[(32'h0)+:(2)];
+        index_acc = index_acc | (((index) & 8'hff) << index_shift$1);
+        index = pc$2[(32'h0)+:(2)];
+        index_acc = index_acc | (((index) & 8'hff) << index_shift$2);
+        index = pc$3[(32'h0)+:(2)];
+        index_acc = index_acc | (((index) & 8'hff) << index_shift$3);
+        if (sample) begin
+            mask_reg$d = mask;
+            last_reg$d = pc_m1[(32'h0)+:(2)];
+            single_reg$d = pc$4 == one3;
+            indices_reg$d = index_acc;
+        end
+    end
+    
+endmodule // ltp_striper$lane_map
+
+
+module ltp_striper$lane_map$indices_reg(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_striper$lane_map$indices_reg
+
+
+module ltp_striper$lane_map$last_reg(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -704,67 +611,10 @@ module ltp_striper$lane_idx$0(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_striper$lane_idx$0
+endmodule // ltp_striper$lane_map$last_reg
 
 
-module ltp_striper$lane_idx$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_striper$lane_idx$1
-
-
-module ltp_striper$lane_idx$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_striper$lane_idx$2
-
-
-module ltp_striper$lane_idx$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_striper$lane_idx$3
-
-
-module ltp_striper$lane_mask(d,q,clock);
+module ltp_striper$lane_map$mask_reg(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -780,26 +630,26 @@ module ltp_striper$lane_mask(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_striper$lane_mask
+endmodule // ltp_striper$lane_map$mask_reg
 
 
-module ltp_striper$last(d,q,clock);
+module ltp_striper$lane_map$single_reg(d,q,clock);
     
     // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 2'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // ltp_striper$last
+endmodule // ltp_striper$lane_map$single_reg
 
 
 module ltp_striper$out_data(d,q,clock);
@@ -859,7 +709,231 @@ module ltp_striper$out_valid(d,q,clock);
 endmodule // ltp_striper$out_valid
 
 
-module ltp_striper$p_hi(d,q,clock);
+module ltp_striper$pairs(clock,reset,sink$valid,sink$data,sink$ready,single,advance,lo,hi,one,two,start,trailer,phase,fire,at_flit0);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  sink$valid;
+    input wire  [64:0] sink$data;
+    output reg  sink$ready;
+    input wire  single;
+    input wire  advance;
+    output reg  [31:0] lo;
+    output reg  [31:0] hi;
+    output reg  one;
+    output reg  two;
+    output reg  start;
+    output reg  trailer;
+    output reg  phase;
+    output reg  fire;
+    output reg  at_flit0;
+    
+    // Stub signals
+    reg  [4:0] beat$d;
+    wire  [4:0] beat$q;
+    reg  beat$clock;
+    reg  [15:0] prev_top$d;
+    wire  [15:0] prev_top$q;
+    reg  prev_top$clock;
+    reg  [31:0] p_lo$d;
+    wire  [31:0] p_lo$q;
+    reg  p_lo$clock;
+    reg  [31:0] p_hi$d;
+    wire  [31:0] p_hi$q;
+    reg  p_hi$clock;
+    reg  p_one$d;
+    wire  p_one$q;
+    reg  p_one$clock;
+    reg  p_two$d;
+    wire  p_two$q;
+    reg  p_two$clock;
+    reg  p_start$d;
+    wire  p_start$q;
+    reg  p_start$clock;
+    reg  p_trailer$d;
+    wire  p_trailer$q;
+    reg  p_trailer$clock;
+    reg  p_phase$d;
+    wire  p_phase$q;
+    reg  p_phase$clock;
+    
+    // Local signals
+    reg  is_trailer;
+    reg  [4:0] beat_inc;
+    reg  [79:0] window;
+    reg  [66:0] coarse;
+    reg  [63:0] pair;
+    reg  [31:0] trailer_xfr;
+    
+    // Sub module instances
+    ltp_striper$pairs$beat beat(
+        .d(beat$d),
+        .q(beat$q),
+        .clock(beat$clock)
+    );
+    ltp_striper$pairs$prev_top prev_top(
+        .d(prev_top$d),
+        .q(prev_top$q),
+        .clock(prev_top$clock)
+    );
+    ltp_striper$pairs$p_lo p_lo(
+        .d(p_lo$d),
+        .q(p_lo$q),
+        .clock(p_lo$clock)
+    );
+    ltp_striper$pairs$p_hi p_hi(
+        .d(p_hi$d),
+        .q(p_hi$q),
+        .clock(p_hi$clock)
+    );
+    ltp_striper$pairs$p_one p_one(
+        .d(p_one$d),
+        .q(p_one$q),
+        .clock(p_one$clock)
+    );
+    ltp_striper$pairs$p_two p_two(
+        .d(p_two$d),
+        .q(p_two$q),
+        .clock(p_two$clock)
+    );
+    ltp_striper$pairs$p_start p_start(
+        .d(p_start$d),
+        .q(p_start$q),
+        .clock(p_start$clock)
+    );
+    ltp_striper$pairs$p_trailer p_trailer(
+        .d(p_trailer$d),
+        .q(p_trailer$q),
+        .clock(p_trailer$clock)
+    );
+    ltp_striper$pairs$p_phase p_phase(
+        .d(p_phase$d),
+        .q(p_phase$q),
+        .clock(p_phase$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        beat$clock = clock;
+        prev_top$clock = clock;
+        p_lo$clock = clock;
+        p_hi$clock = clock;
+        p_one$clock = clock;
+        p_two$clock = clock;
+        p_start$clock = clock;
+        p_trailer$clock = clock;
+        p_phase$clock = clock;
+        beat$d = beat$q;
+        prev_top$d = prev_top$q;
+        p_lo$d = p_lo$q;
+        p_hi$d = p_hi$q;
+        p_one$d = p_one$q;
+        p_two$d = p_two$q;
+        p_start$d = p_start$q;
+        p_trailer$d = p_trailer$q;
+        p_phase$d = p_phase$q;
+        lo = p_lo$q;
+        hi = p_hi$q;
+        one = p_one$q;
+        two = p_two$q;
+        start = p_start$q;
+        trailer = p_trailer$q;
+        phase = p_phase$q;
+        at_flit0 = beat$q == 32'h0;
+        sink$ready = ~(single & p_two$q & ~p_phase$q) & advance;
+        fire = sink$valid & sink$ready;
+        p_phase$d = ~sink$ready;
+        is_trailer = beat$q[32'h4];
+        beat_inc = beat$q + 32'h1;
+        window = (((sink$data) & 80'hffffffffffffffffffff) << 32'hf) | ((prev_top$q >> 32'h1) & 80'hffffffffffffffffffff);
+        coarse = window[(32'h0)+:(67)];
+        if (beat$q[(32'h2)+:(2)] == 32'h0) begin
+            coarse = window[(32'hc)+:(67)];
+        end
+        else if (beat$q[(32'h2)+:(2)] == 32'h1) begin
+            coarse = window[(32'h8)+:(67)];
+        end
+        else if (beat$q[(32'h2)+:(2)] == 32'h2) begin
+            coarse = window[(32'h4)+:(67)];
+        end
+        pair = coarse[(32'h0)+:(64)];
+        if (beat$q[(32'h0)+:(2)] == 32'h0) begin
+            pair = coarse[(32'h3)+:(64)];
+        end
+        else if (beat$q[(32'h0)+:(2)] == 32'h1) begin
+            pair = coarse[(32'h2)+:(64)];
+        end
+        else if (beat$q[(32'h0)+:(2)] == 32'h2) begin
+            pair = coarse[(32'h1)+:(64)];
+        end
+        trailer_xfr = (((sink$data[(32'h0)+:(16)]) & 32'hffffffff) << 32'h10) | ((prev_top$q) & 32'hffffffff);
+        if (sink$ready) begin
+            p_one$d = 1'b0;
+            p_two$d = 1'b0;
+            p_start$d = 1'b0;
+            p_trailer$d = 1'b0;
+        end
+        if (fire) begin
+            prev_top$d = sink$data[(32'h31)+:(16)];
+            p_one$d = 1'b1;
+            p_two$d = ~is_trailer;
+            p_start$d = beat$q == 32'h0;
+            p_trailer$d = is_trailer;
+            p_hi$d = pair[(32'h20)+:(32)];
+            if (is_trailer) begin
+                p_lo$d = trailer_xfr;
+                beat$d = 32'h0;
+            end
+            else begin
+                p_lo$d = pair[(32'h0)+:(32)];
+                beat$d = beat_inc;
+            end
+        end
+        if (~advance) begin
+            beat$d = beat$q;
+            prev_top$d = prev_top$q;
+            p_lo$d = p_lo$q;
+            p_hi$d = p_hi$q;
+            p_one$d = p_one$q;
+            p_two$d = p_two$q;
+            p_start$d = p_start$q;
+            p_trailer$d = p_trailer$q;
+            p_phase$d = p_phase$q;
+        end
+        if (reset) begin
+            beat$d = 32'h0;
+            p_one$d = 1'b0;
+            p_two$d = 1'b0;
+            p_start$d = 1'b0;
+            p_trailer$d = 1'b0;
+            p_phase$d = 1'b0;
+        end
+    end
+    
+endmodule // ltp_striper$pairs
+
+
+module ltp_striper$pairs$beat(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // ltp_striper$pairs$beat
+
+
+module ltp_striper$pairs$p_hi(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -875,10 +949,10 @@ module ltp_striper$p_hi(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_striper$p_hi
+endmodule // ltp_striper$pairs$p_hi
 
 
-module ltp_striper$p_lo(d,q,clock);
+module ltp_striper$pairs$p_lo(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -894,10 +968,10 @@ module ltp_striper$p_lo(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_striper$p_lo
+endmodule // ltp_striper$pairs$p_lo
 
 
-module ltp_striper$p_one(d,q,clock);
+module ltp_striper$pairs$p_one(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -913,10 +987,10 @@ module ltp_striper$p_one(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_striper$p_one
+endmodule // ltp_striper$pairs$p_one
 
 
-module ltp_striper$p_start(d,q,clock);
+module ltp_striper$pairs$p_phase(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -932,10 +1006,10 @@ module ltp_striper$p_start(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_striper$p_start
+endmodule // ltp_striper$pairs$p_phase
 
 
-module ltp_striper$p_trailer(d,q,clock);
+module ltp_striper$pairs$p_start(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -951,10 +1025,10 @@ module ltp_striper$p_trailer(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_striper$p_trailer
+endmodule // ltp_striper$pairs$p_start
 
 
-module ltp_striper$p_two(d,q,clock);
+module ltp_striper$pairs$p_trailer(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -970,10 +1044,10 @@ module ltp_striper$p_two(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_striper$p_two
+endmodule // ltp_striper$pairs$p_trailer
 
 
-module ltp_striper$phase(d,q,clock);
+module ltp_striper$pairs$p_two(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -989,10 +1063,10 @@ module ltp_striper$phase(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_striper$phase
+endmodule // ltp_striper$pairs$p_two
 
 
-module ltp_striper$prev_top(d,q,clock);
+module ltp_striper$pairs$prev_top(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -1008,26 +1082,7 @@ module ltp_striper$prev_top(d,q,clock);
        q <= d;
     end
           
-endmodule // ltp_striper$prev_top
-
-
-module ltp_striper$single(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // ltp_striper$single
+endmodule // ltp_striper$pairs$prev_top
 
 
 module ltp_striper$w(d,q,clock);

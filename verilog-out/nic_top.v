@@ -111682,12 +111682,6 @@ module nic_top$port$endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$r
     reg  tx_was_up$d;
     wire  tx_was_up$q;
     reg  tx_was_up$clock;
-    reg  [15:0] announced_id$d;
-    wire  [15:0] announced_id$q;
-    reg  announced_id$clock;
-    reg  id_changed$d;
-    wire  id_changed$q;
-    reg  id_changed$clock;
     reg  [3:0] tx_lanes$bits;
     wire  [2:0] tx_lanes$count;
     reg  [3:0] rx_lanes$bits;
@@ -111945,16 +111939,6 @@ module nic_top$port$endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$r
         .q(tx_was_up$q),
         .clock(tx_was_up$clock)
     );
-    nic_top$port$endpoint$announced_id announced_id(
-        .d(announced_id$d),
-        .q(announced_id$q),
-        .clock(announced_id$clock)
-    );
-    nic_top$port$endpoint$id_changed id_changed(
-        .d(id_changed$d),
-        .q(id_changed$q),
-        .clock(id_changed$clock)
-    );
     nic_top$port$endpoint$tx_lanes tx_lanes(
         .bits(tx_lanes$bits),
         .count(tx_lanes$count)
@@ -112020,14 +112004,7 @@ module nic_top$port$endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$r
         trainer$chip_id = chip_id;
         trainer$port_number = port_number;
         trainer$allowed = lanes_allowed;
-        announced_id$clock = clock;
-        id_changed$clock = clock;
-        announced_id$d = announced_id$q;
-        if (~trainer$up) begin
-            announced_id$d = chip_id;
-        end
-        id_changed$d = trainer$up & (announced_id$q != chip_id);
-        trainer$link_fail = rx$link_fail | id_changed$q;
+        trainer$link_fail = rx$link_fail;
         trainer$quiet = tx$idle & delivery$quiet;
         deframer$clock = clock;
         deframer$reset = reset | ~trainer$up | far_training;
@@ -112126,25 +112103,6 @@ module nic_top$port$endpoint(clock,reset,tx_vcs$0$valid,tx_vcs$0$data,tx_vcs$0$r
     always @(*) rx$deframed$lane_missing = deframer$out$lane_missing;
     always @(*) rx$deframed$stray = deframer$out$stray;
 endmodule // nic_top$port$endpoint
-
-
-module nic_top$port$endpoint$announced_id(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$announced_id
 
 
 module nic_top$port$endpoint$classify$0(flit,word);
@@ -121261,25 +121219,6 @@ module nic_top$port$endpoint$delivery$staging$write_at(d,q,clock);
 endmodule // nic_top$port$endpoint$delivery$staging$write_at
 
 
-module nic_top$port$endpoint$id_changed(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$id_changed
-
-
 module nic_top$port$endpoint$queues$0(clock,reset,sink$valid,sink$data,sink$ready,source$valid,source$data,source$ready);
     
     // Module arguments
@@ -124775,7 +124714,7 @@ module nic_top$port$endpoint$striper(clock,reset,sink$valid,sink$data,sink$ready
     input wire  reset;
     input wire  sink$valid;
     input wire  [64:0] sink$data;
-    output reg  sink$ready;
+    output wire  sink$ready;
     input wire  [3:0] mask;
     input wire  hold;
     output reg  [3:0] lanes$valid;
@@ -124785,61 +124724,36 @@ module nic_top$port$endpoint$striper(clock,reset,sink$valid,sink$data,sink$ready
     
     // Constant declarations
     localparam  one2 = 2'b1;
-    localparam  one3 = 3'b1;
     localparam  lane_shift$0 = 8'h0;
     localparam  lane_shift$1 = 8'h20;
     localparam  lane_shift$2 = 8'h40;
     localparam  lane_shift$3 = 8'h60;
+    localparam  index_shift$0 = 8'h0;
+    localparam  index_shift$1 = 8'h2;
+    localparam  index_shift$2 = 8'h4;
+    localparam  index_shift$3 = 8'h6;
     
     // Stub signals
-    reg  [4:0] beat$d;
-    wire  [4:0] beat$q;
-    reg  beat$clock;
-    reg  [15:0] prev_top$d;
-    wire  [15:0] prev_top$q;
-    reg  prev_top$clock;
-    reg  [31:0] p_lo$d;
-    wire  [31:0] p_lo$q;
-    reg  p_lo$clock;
-    reg  [31:0] p_hi$d;
-    wire  [31:0] p_hi$q;
-    reg  p_hi$clock;
-    reg  p_one$d;
-    wire  p_one$q;
-    reg  p_one$clock;
-    reg  p_two$d;
-    wire  p_two$q;
-    reg  p_two$clock;
-    reg  p_start$d;
-    wire  p_start$q;
-    reg  p_start$clock;
-    reg  p_trailer$d;
-    wire  p_trailer$q;
-    reg  p_trailer$clock;
-    reg  phase$d;
-    wire  phase$q;
-    reg  phase$clock;
-    reg  [3:0] lane_mask$d;
-    wire  [3:0] lane_mask$q;
-    reg  lane_mask$clock;
-    reg  [1:0] last$d;
-    wire  [1:0] last$q;
-    reg  last$clock;
-    reg  single$d;
-    wire  single$q;
-    reg  single$clock;
-    reg  [1:0] lane_idx$0$d;
-    wire  [1:0] lane_idx$0$q;
-    reg  lane_idx$0$clock;
-    reg  [1:0] lane_idx$1$d;
-    wire  [1:0] lane_idx$1$q;
-    reg  lane_idx$1$clock;
-    reg  [1:0] lane_idx$2$d;
-    wire  [1:0] lane_idx$2$q;
-    reg  lane_idx$2$clock;
-    reg  [1:0] lane_idx$3$d;
-    wire  [1:0] lane_idx$3$q;
-    reg  lane_idx$3$clock;
+    reg  pairs$clock;
+    reg  pairs$reset;
+    reg  pairs$single;
+    reg  pairs$advance;
+    wire  [31:0] pairs$lo;
+    wire  [31:0] pairs$hi;
+    wire  pairs$one;
+    wire  pairs$two;
+    wire  pairs$start;
+    wire  pairs$trailer;
+    wire  pairs$phase;
+    wire  pairs$fire;
+    wire  pairs$at_flit0;
+    reg  lane_map$clock;
+    reg  [3:0] lane_map$mask;
+    reg  lane_map$sample;
+    wire  [3:0] lane_map$lane_mask;
+    wire  [1:0] lane_map$last;
+    wire  lane_map$single;
+    wire  [7:0] lane_map$indices;
     reg  [1:0] w$d;
     wire  [1:0] w$q;
     reg  w$clock;
@@ -124870,13 +124784,6 @@ module nic_top$port$endpoint$striper(clock,reset,sink$valid,sink$data,sink$ready
     
     // Local signals
     reg  advance;
-    reg  fire;
-    reg  trailer;
-    reg  [4:0] beat_inc;
-    reg  [79:0] window;
-    reg  [66:0] coarse;
-    reg  [63:0] pair;
-    reg  [31:0] trailer_xfr;
     reg  c_lo;
     reg  c_hi;
     reg  [1:0] w_inc;
@@ -124885,6 +124792,7 @@ module nic_top$port$endpoint$striper(clock,reset,sink$valid,sink$data,sink$ready
     reg  wrap;
     reg  complete;
     reg  [1:0] beat_end;
+    reg  [1:0] lane_index;
     reg  hit_lo;
     reg  hit_hi;
     reg  take_new;
@@ -124895,93 +124803,34 @@ module nic_top$port$endpoint$striper(clock,reset,sink$valid,sink$data,sink$ready
     reg  [3:0] valid_acc;
     reg  [3:0] start_acc;
     reg  [3:0] held_start_acc;
-    reg  [2:0] pc$0;
-    reg  [2:0] pc$1;
-    reg  [2:0] pc$2;
-    reg  [2:0] pc$3;
-    reg  [2:0] pc$4;
-    reg  [2:0] pc_m1;
     
     // Sub module instances
-    nic_top$port$endpoint$striper$beat beat(
-        .d(beat$d),
-        .q(beat$q),
-        .clock(beat$clock)
+    nic_top$port$endpoint$striper$pairs pairs(
+        .clock(pairs$clock),
+        .reset(pairs$reset),
+        .sink$valid(sink$valid),
+        .sink$data(sink$data),
+        .sink$ready(sink$ready),
+        .single(pairs$single),
+        .advance(pairs$advance),
+        .lo(pairs$lo),
+        .hi(pairs$hi),
+        .one(pairs$one),
+        .two(pairs$two),
+        .start(pairs$start),
+        .trailer(pairs$trailer),
+        .phase(pairs$phase),
+        .fire(pairs$fire),
+        .at_flit0(pairs$at_flit0)
     );
-    nic_top$port$endpoint$striper$prev_top prev_top(
-        .d(prev_top$d),
-        .q(prev_top$q),
-        .clock(prev_top$clock)
-    );
-    nic_top$port$endpoint$striper$p_lo p_lo(
-        .d(p_lo$d),
-        .q(p_lo$q),
-        .clock(p_lo$clock)
-    );
-    nic_top$port$endpoint$striper$p_hi p_hi(
-        .d(p_hi$d),
-        .q(p_hi$q),
-        .clock(p_hi$clock)
-    );
-    nic_top$port$endpoint$striper$p_one p_one(
-        .d(p_one$d),
-        .q(p_one$q),
-        .clock(p_one$clock)
-    );
-    nic_top$port$endpoint$striper$p_two p_two(
-        .d(p_two$d),
-        .q(p_two$q),
-        .clock(p_two$clock)
-    );
-    nic_top$port$endpoint$striper$p_start p_start(
-        .d(p_start$d),
-        .q(p_start$q),
-        .clock(p_start$clock)
-    );
-    nic_top$port$endpoint$striper$p_trailer p_trailer(
-        .d(p_trailer$d),
-        .q(p_trailer$q),
-        .clock(p_trailer$clock)
-    );
-    nic_top$port$endpoint$striper$phase phase(
-        .d(phase$d),
-        .q(phase$q),
-        .clock(phase$clock)
-    );
-    nic_top$port$endpoint$striper$lane_mask lane_mask(
-        .d(lane_mask$d),
-        .q(lane_mask$q),
-        .clock(lane_mask$clock)
-    );
-    nic_top$port$endpoint$striper$last last(
-        .d(last$d),
-        .q(last$q),
-        .clock(last$clock)
-    );
-    nic_top$port$endpoint$striper$single single(
-        .d(single$d),
-        .q(single$q),
-        .clock(single$clock)
-    );
-    nic_top$port$endpoint$striper$lane_idx$0 lane_idx$0(
-        .d(lane_idx$0$d),
-        .q(lane_idx$0$q),
-        .clock(lane_idx$0$clock)
-    );
-    nic_top$port$endpoint$striper$lane_idx$1 lane_idx$1(
-        .d(lane_idx$1$d),
-        .q(lane_idx$1$q),
-        .clock(lane_idx$1$clock)
-    );
-    nic_top$port$endpoint$striper$lane_idx$2 lane_idx$2(
-        .d(lane_idx$2$d),
-        .q(lane_idx$2$q),
-        .clock(lane_idx$2$clock)
-    );
-    nic_top$port$endpoint$striper$lane_idx$3 lane_idx$3(
-        .d(lane_idx$3$d),
-        .q(lane_idx$3$q),
-        .clock(lane_idx$3$clock)
+    nic_top$port$endpoint$striper$lane_map lane_map(
+        .clock(lane_map$clock),
+        .mask(lane_map$mask),
+        .sample(lane_map$sample),
+        .lane_mask(lane_map$lane_mask),
+        .last(lane_map$last),
+        .single(lane_map$single),
+        .indices(lane_map$indices)
     );
     nic_top$port$endpoint$striper$w w(
         .d(w$d),
@@ -125031,120 +124880,46 @@ module nic_top$port$endpoint$striper(clock,reset,sink$valid,sink$data,sink$ready
     
     // Update code
     always @(*) begin
-        beat$clock = clock;
-        prev_top$clock = clock;
-        p_lo$clock = clock;
-        p_hi$clock = clock;
-        p_one$clock = clock;
-        p_two$clock = clock;
-        p_start$clock = clock;
-        p_trailer$clock = clock;
-        phase$clock = clock;
-        lane_mask$clock = clock;
-        last$clock = clock;
-        single$clock = clock;
         w$clock = clock;
         held_start$clock = clock;
         out_valid$clock = clock;
         out_start$clock = clock;
         out_data$clock = clock;
-        beat$d = beat$q;
-        prev_top$d = prev_top$q;
-        p_lo$d = p_lo$q;
-        p_hi$d = p_hi$q;
-        p_one$d = p_one$q;
-        p_two$d = p_two$q;
-        p_start$d = p_start$q;
-        p_trailer$d = p_trailer$q;
-        phase$d = phase$q;
-        lane_mask$d = lane_mask$q;
-        last$d = last$q;
-        single$d = single$q;
         w$d = w$q;
         held_start$d = held_start$q;
         out_valid$d = out_valid$q;
         out_start$d = out_start$q;
         out_data$d = out_data$q;
-        lane_idx$0$clock = clock;
-        lane_idx$0$d = lane_idx$0$q;
+        pairs$clock = clock;
+        lane_map$clock = clock;
         held$0$clock = clock;
         held$0$d = held$0$q;
-        lane_idx$1$clock = clock;
-        lane_idx$1$d = lane_idx$1$q;
         held$1$clock = clock;
         held$1$d = held$1$q;
-        lane_idx$2$clock = clock;
-        lane_idx$2$d = lane_idx$2$q;
         held$2$clock = clock;
         held$2$d = held$2$q;
-        lane_idx$3$clock = clock;
-        lane_idx$3$d = lane_idx$3$q;
         held$3$clock = clock;
         held$3$d = held$3$q;
         lanes$valid = out_valid$q;
         lanes$start = out_start$q;
         lanes$data = out_data$q;
-        idle = (beat$q == 32'h0) & ~p_one$q & (w$q == 32'h0);
         advance = ~hold | ~|out_valid$q;
-        sink$ready = ~(single$q & p_two$q & ~phase$q) & advance;
-        fire = sink$valid & sink$ready;
-        phase$d = ~sink$ready;
-        trailer = beat$q[32'h4];
-        beat_inc = beat$q + 32'h1;
-        window = (((sink$data) & 80'hffffffffffffffffffff) << 32'hf) | ((prev_top$q >> 32'h1) & 80'hffffffffffffffffffff);
-        coarse = window[(32'h0)+:(67)];
-        if (beat$q[(32'h2)+:(2)] == 32'h0) begin
-            coarse = window[(32'hc)+:(67)];
-        end
-        else if (beat$q[(32'h2)+:(2)] == 32'h1) begin
-            coarse = window[(32'h8)+:(67)];
-        end
-        else if (beat$q[(32'h2)+:(2)] == 32'h2) begin
-            coarse = window[(32'h4)+:(67)];
-        end
-        pair = coarse[(32'h0)+:(64)];
-        if (beat$q[(32'h0)+:(2)] == 32'h0) begin
-            pair = coarse[(32'h3)+:(64)];
-        end
-        else if (beat$q[(32'h0)+:(2)] == 32'h1) begin
-            pair = coarse[(32'h2)+:(64)];
-        end
-        else if (beat$q[(32'h0)+:(2)] == 32'h2) begin
-            pair = coarse[(32'h1)+:(64)];
-        end
-        trailer_xfr = (((sink$data[(32'h0)+:(16)]) & 32'hffffffff) << 32'h10) | ((prev_top$q) & 32'hffffffff);
-        if (sink$ready) begin
-            p_one$d = 1'b0;
-            p_two$d = 1'b0;
-            p_start$d = 1'b0;
-            p_trailer$d = 1'b0;
-        end
-        if (fire) begin
-            prev_top$d = sink$data[(32'h31)+:(16)];
-            p_one$d = 1'b1;
-            p_two$d = ~trailer;
-            p_start$d = beat$q == 32'h0;
-            p_trailer$d = trailer;
-            p_hi$d = pair[(32'h20)+:(32)];
-            if (trailer) begin
-                p_lo$d = trailer_xfr;
-                beat$d = 32'h0;
-            end
-            else begin
-                p_lo$d = pair[(32'h0)+:(32)];
-                beat$d = beat_inc;
-            end
-        end
-        c_lo = p_one$q & ~(single$q & phase$q);
-        c_hi = p_two$q & (~single$q | phase$q);
+        pairs$reset = reset;
+        pairs$single = lane_map$single;
+        pairs$advance = advance;
+        idle = pairs$at_flit0 & ~pairs$one & (w$q == 32'h0);
+        lane_map$mask = mask;
+        lane_map$sample = (idle | reset) & advance;
+        c_lo = pairs$one & ~(lane_map$single & pairs$phase);
+        c_hi = pairs$two & (~lane_map$single | pairs$phase);
         w_inc = w$q + one2;
         w_hi = w_inc;
-        if (w$q == last$q) begin
+        if (w$q == lane_map$last) begin
             w_hi = 32'h0;
         end
         w_hi_inc = w_hi + one2;
-        wrap = c_lo & c_hi & (w$q == last$q);
-        complete = (c_lo & (w$q == last$q)) | (c_hi & (w_hi == last$q)) | (p_trailer$q & ~fire);
+        wrap = c_lo & c_hi & (w$q == lane_map$last);
+        complete = (c_lo & (w$q == lane_map$last)) | (c_hi & (w_hi == lane_map$last)) | (pairs$trailer & ~pairs$fire);
         beat_end = w$q;
         if (c_hi & ~wrap) begin
             beat_end = w_hi;
@@ -125165,24 +124940,25 @@ module nic_top$port$endpoint$striper(clock,reset,sink$valid,sink$data,sink$ready
         start_acc = 32'h0;
         data_acc = 32'h0;
         held_start_acc = held_start$q;
-        hit_lo = c_lo & lane_mask$q[0] & (lane_idx$0$q == w$q);
-        hit_hi = c_hi & lane_mask$q[0] & (lane_idx$0$q == w_hi);
-        incoming = p_lo$q;
+        lane_index = lane_map$indices[(index_shift$0)+:(2)];
+        hit_lo = c_lo & lane_map$lane_mask[0] & (lane_index == w$q);
+        hit_hi = c_hi & lane_map$lane_mask[0] & (lane_index == w_hi);
+        incoming = pairs$lo;
         if (hit_hi) begin
-            incoming = p_hi$q;
+            incoming = pairs$hi;
         end
         if (hit_lo | hit_hi) begin
             held$0$d = incoming;
-            held_start_acc = (held_start_acc & ~(1 << (0)) | ((hit_lo & p_start$q) << (0)));
+            held_start_acc = (held_start_acc & ~(1 << (0)) | ((hit_lo & pairs$start) << (0)));
         end
         take_new = hit_lo | (hit_hi & ~wrap);
-        in_beat = complete & lane_mask$q[0] & (lane_idx$0$q <= beat_end);
+        in_beat = complete & lane_map$lane_mask[0] & (lane_index <= beat_end);
         lane_data = 32'h0;
         if (in_beat) begin
             valid_acc = (valid_acc & ~(1 << (0)) | ((1'b1) << (0)));
             if (take_new) begin
                 lane_data = incoming;
-                start_acc = (start_acc & ~(1 << (0)) | ((hit_lo & p_start$q) << (0)));
+                start_acc = (start_acc & ~(1 << (0)) | ((hit_lo & pairs$start) << (0)));
             end
             else begin
                 lane_data = held$0$q;
@@ -125190,24 +124966,25 @@ module nic_top$port$endpoint$striper(clock,reset,sink$valid,sink$data,sink$ready
             end
         end
         data_acc = data_acc | (((lane_data) & 128'hffffffffffffffffffffffffffffffff) << lane_shift$0);
-        hit_lo = c_lo & lane_mask$q[1] & (lane_idx$1$q == w$q);
-        hit_hi = c_hi & lane_mask$q[1] & (lane_idx$1$q == w_hi);
-        incoming = p_lo$q;
+        lane_index = lane_map$indices[(index_shift$1)+:(2)];
+        hit_lo = c_lo & lane_map$lane_mask[1] & (lane_index == w$q);
+        hit_hi = c_hi & lane_map$lane_mask[1] & (lane_index == w_hi);
+        incoming = pairs$lo;
         if (hit_hi) begin
-            incoming = p_hi$q;
+            incoming = pairs$hi;
         end
         if (hit_lo | hit_hi) begin
             held$1$d = incoming;
-            held_start_acc = (held_start_acc & ~(1 << (1)) | ((hit_lo & p_start$q) << (1)));
+            held_start_acc = (held_start_acc & ~(1 << (1)) | ((hit_lo & pairs$start) << (1)));
         end
         take_new = hit_lo | (hit_hi & ~wrap);
-        in_beat = complete & lane_mask$q[1] & (lane_idx$1$q <= beat_end);
+        in_beat = complete & lane_map$lane_mask[1] & (lane_index <= beat_end);
         lane_data = 32'h0;
         if (in_beat) begin
             valid_acc = (valid_acc & ~(1 << (1)) | ((1'b1) << (1)));
             if (take_new) begin
                 lane_data = incoming;
-                start_acc = (start_acc & ~(1 << (1)) | ((hit_lo & p_start$q) << (1)));
+                start_acc = (start_acc & ~(1 << (1)) | ((hit_lo & pairs$start) << (1)));
             end
             else begin
                 lane_data = held$1$q;
@@ -125215,24 +124992,25 @@ module nic_top$port$endpoint$striper(clock,reset,sink$valid,sink$data,sink$ready
             end
         end
         data_acc = data_acc | (((lane_data) & 128'hffffffffffffffffffffffffffffffff) << lane_shift$1);
-        hit_lo = c_lo & lane_mask$q[2] & (lane_idx$2$q == w$q);
-        hit_hi = c_hi & lane_mask$q[2] & (lane_idx$2$q == w_hi);
-        incoming = p_lo$q;
+        lane_index = lane_map$indices[(index_shift$2)+:(2)];
+        hit_lo = c_lo & lane_map$lane_mask[2] & (lane_index == w$q);
+        hit_hi = c_hi & lane_map$lane_mask[2] & (lane_index == w_hi);
+        incoming = pairs$lo;
         if (hit_hi) begin
-            incoming = p_hi$q;
+            incoming = pairs$hi;
         end
         if (hit_lo | hit_hi) begin
             held$2$d = incoming;
-            held_start_acc = (held_start_acc & ~(1 << (2)) | ((hit_lo & p_start$q) << (2)));
+            held_start_acc = (held_start_acc & ~(1 << (2)) | ((hit_lo & pairs$start) << (2)));
         end
         take_new = hit_lo | (hit_hi & ~wrap);
-        in_beat = complete & lane_mask$q[2] & (lane_idx$2$q <= beat_end);
+        in_beat = complete & lane_map$lane_mask[2] & (lane_index <= beat_end);
         lane_data = 32'h0;
         if (in_beat) begin
             valid_acc = (valid_acc & ~(1 << (2)) | ((1'b1) << (2)));
             if (take_new) begin
                 lane_data = incoming;
-                start_acc = (start_acc & ~(1 << (2)) | ((hit_lo & p_start$q) << (2)));
+                start_acc = (start_acc & ~(1 << (2)) | ((hit_lo & pairs$start) << (2)));
             end
             else begin
                 lane_data = held$2$q;
@@ -125240,24 +125018,25 @@ module nic_top$port$endpoint$striper(clock,reset,sink$valid,sink$data,sink$ready
             end
         end
         data_acc = data_acc | (((lane_data) & 128'hffffffffffffffffffffffffffffffff) << lane_shift$2);
-        hit_lo = c_lo & lane_mask$q[3] & (lane_idx$3$q == w$q);
-        hit_hi = c_hi & lane_mask$q[3] & (lane_idx$3$q == w_hi);
-        incoming = p_lo$q;
+        lane_index = lane_map$indices[(index_shift$3)+:(2)];
+        hit_lo = c_lo & lane_map$lane_mask[3] & (lane_index == w$q);
+        hit_hi = c_hi & lane_map$lane_mask[3] & (lane_index == w_hi);
+        incoming = pairs$lo;
         if (hit_hi) begin
-            incoming = p_hi$q;
+            incoming = pairs$hi;
         end
         if (hit_lo | hit_hi) begin
             held$3$d = incoming;
-            held_start_acc = (held_start_acc & ~(1 << (3)) | ((hit_lo & p_start$q) << (3)));
+            held_start_acc = (held_start_acc & ~(1 << (3)) | ((hit_lo & pairs$start) << (3)));
         end
         take_new = hit_lo | (hit_hi & ~wrap);
-        in_beat = complete & lane_mask$q[3] & (lane_idx$3$q <= beat_end);
+        in_beat = complete & lane_map$lane_mask[3] & (lane_index <= beat_end);
         lane_data = 32'h0;
         if (in_beat) begin
             valid_acc = (valid_acc & ~(1 << (3)) | ((1'b1) << (3)));
             if (take_new) begin
                 lane_data = incoming;
-                start_acc = (start_acc & ~(1 << (3)) | ((hit_lo & p_start$q) << (3)));
+                start_acc = (start_acc & ~(1 << (3)) | ((hit_lo & pairs$start) << (3)));
             end
             else begin
                 lane_data = held$3$q;
@@ -125269,67 +125048,18 @@ module nic_top$port$endpoint$striper(clock,reset,sink$valid,sink$data,sink$ready
         out_valid$d = valid_acc;
         out_start$d = start_acc;
         out_data$d = data_acc;
-        pc$0 = 32'h0;
-        pc$1 = pc$0;
-        if (mask[1 - 32'h1]) begin
-            pc$1 = pc$0 + one3;
-        end
-        pc$2 = pc$1;
-        if (mask[2 - 32'h1]) begin
-            pc$2 = pc$1 + one3;
-        end
-        pc$3 = pc$2;
-        if (mask[3 - 32'h1]) begin
-            pc$3 = pc$2 + one3;
-        end
-        pc$4 = pc$3;
-        if (mask[4 - 32'h1]) begin
-            pc$4 = pc$3 + one3;
-        end
-        pc_m1 = pc$4 - one3;
-        if (idle | reset) begin
-            lane_mask$d = mask;
-            last$d = pc_m1[(32'h0)+:(2)];
-            single$d = pc$4 == one3;
-            lane_idx$0$d = pc$0[(32'h0)+:(2)];
-            lane_idx$1$d = pc$1[(32'h0)+:(2)];
-            lane_idx$2$d = pc$2[(32'h0)+:(2)];
-            lane_idx$3$d = pc$3[(32'h0)+:(2)];
-        end
         if (~advance) begin
-            beat$d = beat$q;
-            prev_top$d = prev_top$q;
-            p_lo$d = p_lo$q;
-            p_hi$d = p_hi$q;
-            p_one$d = p_one$q;
-            p_two$d = p_two$q;
-            p_start$d = p_start$q;
-            p_trailer$d = p_trailer$q;
-            phase$d = phase$q;
-            lane_mask$d = lane_mask$q;
-            last$d = last$q;
-            single$d = single$q;
             w$d = w$q;
             held_start$d = held_start$q;
             out_valid$d = out_valid$q;
             out_start$d = out_start$q;
             out_data$d = out_data$q;
-            lane_idx$0$d = lane_idx$0$q;
             held$0$d = held$0$q;
-            lane_idx$1$d = lane_idx$1$q;
             held$1$d = held$1$q;
-            lane_idx$2$d = lane_idx$2$q;
             held$2$d = held$2$q;
-            lane_idx$3$d = lane_idx$3$q;
             held$3$d = held$3$q;
         end
         if (reset) begin
-            beat$d = 32'h0;
-            p_one$d = 1'b0;
-            p_two$d = 1'b0;
-            p_start$d = 1'b0;
-            p_trailer$d = 1'b0;
-            phase$d = 1'b0;
             w$d = 32'h0;
             out_valid$d = 32'h0;
             out_start$d = 32'h0;
@@ -125338,25 +125068,6 @@ module nic_top$port$endpoint$striper(clock,reset,sink$valid,sink$data,sink$ready
     end
     
 endmodule // nic_top$port$endpoint$striper
-
-
-module nic_top$port$endpoint$striper$beat(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$striper$beat
 
 
 module nic_top$port$endpoint$striper$held$0(d,q,clock);
@@ -125454,7 +125165,142 @@ module nic_top$port$endpoint$striper$held_start(d,q,clock);
 endmodule // nic_top$port$endpoint$striper$held_start
 
 
-module nic_top$port$endpoint$striper$lane_idx$0(d,q,clock);
+module nic_top$port$endpoint$striper$lane_map(clock,mask,sample,lane_mask,last,single,indices);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [3:0] mask;
+    input wire  sample;
+    output reg  [3:0] lane_mask;
+    output reg  [1:0] last;
+    output reg  single;
+    output reg  [7:0] indices;
+    
+    // Constant declarations
+    localparam  one3 = 3'b1;
+    localparam  index_shift$0 = 8'h0;
+    localparam  index_shift$1 = 8'h2;
+    localparam  index_shift$2 = 8'h4;
+    localparam  index_shift$3 = 8'h6;
+    
+    // Stub signals
+    reg  [3:0] mask_reg$d;
+    wire  [3:0] mask_reg$q;
+    reg  mask_reg$clock;
+    reg  [1:0] last_reg$d;
+    wire  [1:0] last_reg$q;
+    reg  last_reg$clock;
+    reg  single_reg$d;
+    wire  single_reg$q;
+    reg  single_reg$clock;
+    reg  [7:0] indices_reg$d;
+    wire  [7:0] indices_reg$q;
+    reg  indices_reg$clock;
+    
+    // Local signals
+    reg  [2:0] pc$0;
+    reg  [2:0] pc$1;
+    reg  [2:0] pc$2;
+    reg  [2:0] pc$3;
+    reg  [2:0] pc$4;
+    reg  [2:0] pc_m1;
+    reg  [1:0] index;
+    reg  [7:0] index_acc;
+    
+    // Sub module instances
+    nic_top$port$endpoint$striper$lane_map$mask_reg mask_reg(
+        .d(mask_reg$d),
+        .q(mask_reg$q),
+        .clock(mask_reg$clock)
+    );
+    nic_top$port$endpoint$striper$lane_map$last_reg last_reg(
+        .d(last_reg$d),
+        .q(last_reg$q),
+        .clock(last_reg$clock)
+    );
+    nic_top$port$endpoint$striper$lane_map$single_reg single_reg(
+        .d(single_reg$d),
+        .q(single_reg$q),
+        .clock(single_reg$clock)
+    );
+    nic_top$port$endpoint$striper$lane_map$indices_reg indices_reg(
+        .d(indices_reg$d),
+        .q(indices_reg$q),
+        .clock(indices_reg$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        mask_reg$clock = clock;
+        last_reg$clock = clock;
+        single_reg$clock = clock;
+        indices_reg$clock = clock;
+        mask_reg$d = mask_reg$q;
+        last_reg$d = last_reg$q;
+        single_reg$d = single_reg$q;
+        indices_reg$d = indices_reg$q;
+        lane_mask = mask_reg$q;
+        last = last_reg$q;
+        single = single_reg$q;
+        indices = indices_reg$q;
+        pc$0 = 32'h0;
+        pc$1 = pc$0;
+        if (mask[1 - 32'h1]) begin
+            pc$1 = pc$0 + one3;
+        end
+        pc$2 = pc$1;
+        if (mask[2 - 32'h1]) begin
+            pc$2 = pc$1 + one3;
+        end
+        pc$3 = pc$2;
+        if (mask[3 - 32'h1]) begin
+            pc$3 = pc$2 + one3;
+        end
+        pc$4 = pc$3;
+        if (mask[4 - 32'h1]) begin
+            pc$4 = pc$3 + one3;
+        end
+        pc_m1 = pc$4 - one3;
+        index_acc = 32'h0;
+        index = pc$0[(32'h0)+:(2)];
+        index_acc = index_acc | (((index) & 8'hff) << index_shift$0);
+        index = pc$1[(32'h0)+:(2)];
+        index_acc = index_acc | (((index) & 8'hff) << index_shift$1);
+        index = pc$2[(32'h0)+:(2)];
+        index_acc = index_acc | (((index) & 8'hff) << index_shift$2);
+        index = pc$3[(32'h0)+:(2)];
+        index_acc = index_acc | (((index) & 8'hff) << index_shift$3);
+        if (sample) begin
+            mask_reg$d = mask;
+            last_reg$d = pc_m1[(32'h0)+:(2)];
+            single_reg$d = pc$4 == one3;
+            indices_reg$d = index_acc;
+        end
+    end
+    
+endmodule // nic_top$port$endpoint$striper$lane_map
+
+
+module nic_top$port$endpoint$striper$lane_map$indices_reg(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$striper$lane_map$indices_reg
+
+
+module nic_top$port$endpoint$striper$lane_map$last_reg(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -125470,67 +125316,10 @@ module nic_top$port$endpoint$striper$lane_idx$0(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$striper$lane_idx$0
+endmodule // nic_top$port$endpoint$striper$lane_map$last_reg
 
 
-module nic_top$port$endpoint$striper$lane_idx$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$striper$lane_idx$1
-
-
-module nic_top$port$endpoint$striper$lane_idx$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$striper$lane_idx$2
-
-
-module nic_top$port$endpoint$striper$lane_idx$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$striper$lane_idx$3
-
-
-module nic_top$port$endpoint$striper$lane_mask(d,q,clock);
+module nic_top$port$endpoint$striper$lane_map$mask_reg(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -125546,26 +125335,26 @@ module nic_top$port$endpoint$striper$lane_mask(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$striper$lane_mask
+endmodule // nic_top$port$endpoint$striper$lane_map$mask_reg
 
 
-module nic_top$port$endpoint$striper$last(d,q,clock);
+module nic_top$port$endpoint$striper$lane_map$single_reg(d,q,clock);
     
     // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 2'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$striper$last
+endmodule // nic_top$port$endpoint$striper$lane_map$single_reg
 
 
 module nic_top$port$endpoint$striper$out_data(d,q,clock);
@@ -125625,7 +125414,231 @@ module nic_top$port$endpoint$striper$out_valid(d,q,clock);
 endmodule // nic_top$port$endpoint$striper$out_valid
 
 
-module nic_top$port$endpoint$striper$p_hi(d,q,clock);
+module nic_top$port$endpoint$striper$pairs(clock,reset,sink$valid,sink$data,sink$ready,single,advance,lo,hi,one,two,start,trailer,phase,fire,at_flit0);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  sink$valid;
+    input wire  [64:0] sink$data;
+    output reg  sink$ready;
+    input wire  single;
+    input wire  advance;
+    output reg  [31:0] lo;
+    output reg  [31:0] hi;
+    output reg  one;
+    output reg  two;
+    output reg  start;
+    output reg  trailer;
+    output reg  phase;
+    output reg  fire;
+    output reg  at_flit0;
+    
+    // Stub signals
+    reg  [4:0] beat$d;
+    wire  [4:0] beat$q;
+    reg  beat$clock;
+    reg  [15:0] prev_top$d;
+    wire  [15:0] prev_top$q;
+    reg  prev_top$clock;
+    reg  [31:0] p_lo$d;
+    wire  [31:0] p_lo$q;
+    reg  p_lo$clock;
+    reg  [31:0] p_hi$d;
+    wire  [31:0] p_hi$q;
+    reg  p_hi$clock;
+    reg  p_one$d;
+    wire  p_one$q;
+    reg  p_one$clock;
+    reg  p_two$d;
+    wire  p_two$q;
+    reg  p_two$clock;
+    reg  p_start$d;
+    wire  p_start$q;
+    reg  p_start$clock;
+    reg  p_trailer$d;
+    wire  p_trailer$q;
+    reg  p_trailer$clock;
+    reg  p_phase$d;
+    wire  p_phase$q;
+    reg  p_phase$clock;
+    
+    // Local signals
+    reg  is_trailer;
+    reg  [4:0] beat_inc;
+    reg  [79:0] window;
+    reg  [66:0] coarse;
+    reg  [63:0] pair;
+    reg  [31:0] trailer_xfr;
+    
+    // Sub module instances
+    nic_top$port$endpoint$striper$pairs$beat beat(
+        .d(beat$d),
+        .q(beat$q),
+        .clock(beat$clock)
+    );
+    nic_top$port$endpoint$striper$pairs$prev_top prev_top(
+        .d(prev_top$d),
+        .q(prev_top$q),
+        .clock(prev_top$clock)
+    );
+    nic_top$port$endpoint$striper$pairs$p_lo p_lo(
+        .d(p_lo$d),
+        .q(p_lo$q),
+        .clock(p_lo$clock)
+    );
+    nic_top$port$endpoint$striper$pairs$p_hi p_hi(
+        .d(p_hi$d),
+        .q(p_hi$q),
+        .clock(p_hi$clock)
+    );
+    nic_top$port$endpoint$striper$pairs$p_one p_one(
+        .d(p_one$d),
+        .q(p_one$q),
+        .clock(p_one$clock)
+    );
+    nic_top$port$endpoint$striper$pairs$p_two p_two(
+        .d(p_two$d),
+        .q(p_two$q),
+        .clock(p_two$clock)
+    );
+    nic_top$port$endpoint$striper$pairs$p_start p_start(
+        .d(p_start$d),
+        .q(p_start$q),
+        .clock(p_start$clock)
+    );
+    nic_top$port$endpoint$striper$pairs$p_trailer p_trailer(
+        .d(p_trailer$d),
+        .q(p_trailer$q),
+        .clock(p_trailer$clock)
+    );
+    nic_top$port$endpoint$striper$pairs$p_phase p_phase(
+        .d(p_phase$d),
+        .q(p_phase$q),
+        .clock(p_phase$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        beat$clock = clock;
+        prev_top$clock = clock;
+        p_lo$clock = clock;
+        p_hi$clock = clock;
+        p_one$clock = clock;
+        p_two$clock = clock;
+        p_start$clock = clock;
+        p_trailer$clock = clock;
+        p_phase$clock = clock;
+        beat$d = beat$q;
+        prev_top$d = prev_top$q;
+        p_lo$d = p_lo$q;
+        p_hi$d = p_hi$q;
+        p_one$d = p_one$q;
+        p_two$d = p_two$q;
+        p_start$d = p_start$q;
+        p_trailer$d = p_trailer$q;
+        p_phase$d = p_phase$q;
+        lo = p_lo$q;
+        hi = p_hi$q;
+        one = p_one$q;
+        two = p_two$q;
+        start = p_start$q;
+        trailer = p_trailer$q;
+        phase = p_phase$q;
+        at_flit0 = beat$q == 32'h0;
+        sink$ready = ~(single & p_two$q & ~p_phase$q) & advance;
+        fire = sink$valid & sink$ready;
+        p_phase$d = ~sink$ready;
+        is_trailer = beat$q[32'h4];
+        beat_inc = beat$q + 32'h1;
+        window = (((sink$data) & 80'hffffffffffffffffffff) << 32'hf) | ((prev_top$q >> 32'h1) & 80'hffffffffffffffffffff);
+        coarse = window[(32'h0)+:(67)];
+        if (beat$q[(32'h2)+:(2)] == 32'h0) begin
+            coarse = window[(32'hc)+:(67)];
+        end
+        else if (beat$q[(32'h2)+:(2)] == 32'h1) begin
+            coarse = window[(32'h8)+:(67)];
+        end
+        else if (beat$q[(32'h2)+:(2)] == 32'h2) begin
+            coarse = window[(32'h4)+:(67)];
+        end
+        pair = coarse[(32'h0)+:(64)];
+        if (beat$q[(32'h0)+:(2)] == 32'h0) begin
+            pair = coarse[(32'h3)+:(64)];
+        end
+        else if (beat$q[(32'h0)+:(2)] == 32'h1) begin
+            pair = coarse[(32'h2)+:(64)];
+        end
+        else if (beat$q[(32'h0)+:(2)] == 32'h2) begin
+            pair = coarse[(32'h1)+:(64)];
+        end
+        trailer_xfr = (((sink$data[(32'h0)+:(16)]) & 32'hffffffff) << 32'h10) | ((prev_top$q) & 32'hffffffff);
+        if (sink$ready) begin
+            p_one$d = 1'b0;
+            p_two$d = 1'b0;
+            p_start$d = 1'b0;
+            p_trailer$d = 1'b0;
+        end
+        if (fire) begin
+            prev_top$d = sink$data[(32'h31)+:(16)];
+            p_one$d = 1'b1;
+            p_two$d = ~is_trailer;
+            p_start$d = beat$q == 32'h0;
+            p_trailer$d = is_trailer;
+            p_hi$d = pair[(32'h20)+:(32)];
+            if (is_trailer) begin
+                p_lo$d = trailer_xfr;
+                beat$d = 32'h0;
+            end
+            else begin
+                p_lo$d = pair[(32'h0)+:(32)];
+                beat$d = beat_inc;
+            end
+        end
+        if (~advance) begin
+            beat$d = beat$q;
+            prev_top$d = prev_top$q;
+            p_lo$d = p_lo$q;
+            p_hi$d = p_hi$q;
+            p_one$d = p_one$q;
+            p_two$d = p_two$q;
+            p_start$d = p_start$q;
+            p_trailer$d = p_trailer$q;
+            p_phase$d = p_phase$q;
+        end
+        if (reset) begin
+            beat$d = 32'h0;
+            p_one$d = 1'b0;
+            p_two$d = 1'b0;
+            p_start$d = 1'b0;
+            p_trailer$d = 1'b0;
+            p_phase$d = 1'b0;
+        end
+    end
+    
+endmodule // nic_top$port$endpoint$striper$pairs
+
+
+module nic_top$port$endpoint$striper$pairs$beat(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$striper$pairs$beat
+
+
+module nic_top$port$endpoint$striper$pairs$p_hi(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -125641,10 +125654,10 @@ module nic_top$port$endpoint$striper$p_hi(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$striper$p_hi
+endmodule // nic_top$port$endpoint$striper$pairs$p_hi
 
 
-module nic_top$port$endpoint$striper$p_lo(d,q,clock);
+module nic_top$port$endpoint$striper$pairs$p_lo(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -125660,10 +125673,10 @@ module nic_top$port$endpoint$striper$p_lo(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$striper$p_lo
+endmodule // nic_top$port$endpoint$striper$pairs$p_lo
 
 
-module nic_top$port$endpoint$striper$p_one(d,q,clock);
+module nic_top$port$endpoint$striper$pairs$p_one(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -125679,10 +125692,10 @@ module nic_top$port$endpoint$striper$p_one(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$striper$p_one
+endmodule // nic_top$port$endpoint$striper$pairs$p_one
 
 
-module nic_top$port$endpoint$striper$p_start(d,q,clock);
+module nic_top$port$endpoint$striper$pairs$p_phase(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -125698,10 +125711,10 @@ module nic_top$port$endpoint$striper$p_start(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$striper$p_start
+endmodule // nic_top$port$endpoint$striper$pairs$p_phase
 
 
-module nic_top$port$endpoint$striper$p_trailer(d,q,clock);
+module nic_top$port$endpoint$striper$pairs$p_start(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -125717,10 +125730,10 @@ module nic_top$port$endpoint$striper$p_trailer(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$striper$p_trailer
+endmodule // nic_top$port$endpoint$striper$pairs$p_start
 
 
-module nic_top$port$endpoint$striper$p_two(d,q,clock);
+module nic_top$port$endpoint$striper$pairs$p_trailer(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -125736,10 +125749,10 @@ module nic_top$port$endpoint$striper$p_two(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$striper$p_two
+endmodule // nic_top$port$endpoint$striper$pairs$p_trailer
 
 
-module nic_top$port$endpoint$striper$phase(d,q,clock);
+module nic_top$port$endpoint$striper$pairs$p_two(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -125755,10 +125768,10 @@ module nic_top$port$endpoint$striper$phase(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$striper$phase
+endmodule // nic_top$port$endpoint$striper$pairs$p_two
 
 
-module nic_top$port$endpoint$striper$prev_top(d,q,clock);
+module nic_top$port$endpoint$striper$pairs$prev_top(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -125774,26 +125787,7 @@ module nic_top$port$endpoint$striper$prev_top(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_top$port$endpoint$striper$prev_top
-
-
-module nic_top$port$endpoint$striper$single(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_top$port$endpoint$striper$single
+endmodule // nic_top$port$endpoint$striper$pairs$prev_top
 
 
 module nic_top$port$endpoint$striper$w(d,q,clock);
@@ -125856,6 +125850,8 @@ module nic_top$port$endpoint$trainer(clock,reset,from_striper$valid,from_striper
     // Constant declarations
     localparam  silent = 4'h0;
     localparam  ts_start = 4'hf;
+    localparam  index_high_byte = 2'b1;
+    localparam  index_low_byte = 2'b10;
     
     // Stub signals
     reg  [1:0] generator$index;
@@ -125927,11 +125923,21 @@ module nic_top$port$endpoint$trainer(clock,reset,from_striper$valid,from_striper
     wire  machine$send_ready;
     wire  [3:0] machine$send_mask;
     wire  machine$restart;
+    reg  [7:0] sent_id_high$d;
+    wire  [7:0] sent_id_high$q;
+    reg  sent_id_high$clock;
+    reg  [7:0] sent_id_low$d;
+    wire  [7:0] sent_id_low$q;
+    reg  sent_id_low$clock;
+    reg  id_stale$d;
+    wire  id_stale$q;
+    reg  id_stale$clock;
     
     // Local signals
     reg  [3:0] good_lanes;
     reg  [3:0] seeking_lanes;
     reg  [3:0] reference_lanes;
+    reg  id_sent;
     
     // Sub module instances
     nic_top$port$endpoint$trainer$generator generator(
@@ -126029,6 +126035,21 @@ module nic_top$port$endpoint$trainer(clock,reset,from_striper$valid,from_striper
         .send_mask(machine$send_mask),
         .restart(machine$restart)
     );
+    nic_top$port$endpoint$trainer$sent_id_high sent_id_high(
+        .d(sent_id_high$d),
+        .q(sent_id_high$q),
+        .clock(sent_id_high$clock)
+    );
+    nic_top$port$endpoint$trainer$sent_id_low sent_id_low(
+        .d(sent_id_low$d),
+        .q(sent_id_low$q),
+        .clock(sent_id_low$clock)
+    );
+    nic_top$port$endpoint$trainer$id_stale id_stale(
+        .d(id_stale$d),
+        .q(id_stale$q),
+        .clock(id_stale$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -126072,8 +126093,23 @@ module nic_top$port$endpoint$trainer(clock,reset,from_striper$valid,from_striper
         machine$heard_fresh = far$fresh;
         machine$heard_mask = far$mask;
         machine$far_mask = far$far_mask;
-        machine$link_fail = link_fail;
-        machine$quiet = quiet;
+        sent_id_high$clock = clock;
+        sent_id_low$clock = clock;
+        id_stale$clock = clock;
+        sent_id_high$d = sent_id_high$q;
+        sent_id_low$d = sent_id_low$q;
+        if (tx_slot & ~machine$up) begin
+            if (machine$send_index == index_high_byte) begin
+                sent_id_high$d = chip_id[(32'h8)+:(8)];
+            end
+            if (machine$send_index == index_low_byte) begin
+                sent_id_low$d = chip_id[(32'h0)+:(8)];
+            end
+        end
+        id_sent = (sent_id_high$q == chip_id[(32'h8)+:(8)]) & (sent_id_low$q == chip_id[(32'h0)+:(8)]);
+        id_stale$d = machine$up & ~id_sent & ~reset;
+        machine$link_fail = link_fail | id_stale$q;
+        machine$quiet = quiet & id_sent;
         machine$tx_slot = tx_slot;
         generator$index = machine$send_index;
         generator$fresh = machine$send_fresh;
@@ -127731,6 +127767,25 @@ module nic_top$port$endpoint$trainer$generator$crc(state,data,next_state);
 endmodule // nic_top$port$endpoint$trainer$generator$crc
 
 
+module nic_top$port$endpoint$trainer$id_stale(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$trainer$id_stale
+
+
 module nic_top$port$endpoint$trainer$machine(clock,reset,rx_good,far_seeking,heard_present,heard_ready,heard_fresh,heard_mask,far_mask,link_fail,quiet,tx_slot,state,up,went_up,tx_mask,rx_mask,far_fresh,trainings,far_downs,send_index,send_fresh,send_ready,send_mask,restart);
     
     // Module arguments
@@ -128256,6 +128311,44 @@ module nic_top$port$endpoint$trainer$machine$went_up_reg(d,q,clock);
     end
           
 endmodule // nic_top$port$endpoint$trainer$machine$went_up_reg
+
+
+module nic_top$port$endpoint$trainer$sent_id_high(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$trainer$sent_id_high
+
+
+module nic_top$port$endpoint$trainer$sent_id_low(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_top$port$endpoint$trainer$sent_id_low
 
 
 module nic_top$port$endpoint$tx(clock,reset,sinks$0$valid,sinks$0$data,sinks$0$ready,sinks$1$valid,sinks$1$data,sinks$1$ready,out$valid,out$data,out$ready,striper_idle,mask,interleave,from_rx$got_retry,from_rx$got_retry_seq,from_rx$got_echo,from_rx$got_echo_seq,from_rx$got_mask,from_rx$got_mask_val,from_rx$send_retry,from_rx$send_echo,from_rx$expect_seq,from_rx$mask,got_credits$0,got_credits$1,freed$0,freed$1,up,start,fresh_far,start_mask,rx_free$0,rx_free$1,idle,ltps_discarded,ltps_sent,nulls_sent,replays,stale,core_dropped,credits$0,credits$1,credit_error,replay_fill);
@@ -128989,12 +129082,18 @@ module nic_top$port$endpoint$tx$arbiter(clock,reset,restart,sinks$0$valid,sinks$
     reg  [2:0] vc_mode$vc;
     wire  vc_mode$in_force;
     wire  vc_mode$admit_any;
+    reg  [7:0] pick$eligible;
+    reg  [2:0] pick$last_served;
+    reg  pick$locked;
+    reg  [2:0] pick$lock_vc;
+    reg  pick$in_force;
+    wire  [2:0] pick$candidate;
+    wire  pick$ready;
     
     // Local signals
     reg  [7:0] eligible;
     reg  [7:0] dropping;
     reg  [2:0] candidate;
-    reg  found;
     reg  [75:0] flit;
     reg  head;
     reg  ends_packet;
@@ -129068,6 +129167,15 @@ module nic_top$port$endpoint$tx$arbiter(clock,reset,restart,sinks$0$valid,sinks$
         .in_force(vc_mode$in_force),
         .admit_any(vc_mode$admit_any)
     );
+    nic_top$port$endpoint$tx$arbiter$pick pick(
+        .eligible(pick$eligible),
+        .last_served(pick$last_served),
+        .locked(pick$locked),
+        .lock_vc(pick$lock_vc),
+        .in_force(pick$in_force),
+        .candidate(pick$candidate),
+        .ready(pick$ready)
+    );
     
     // Update code
     always @(*) begin
@@ -129140,25 +129248,13 @@ module nic_top$port$endpoint$tx$arbiter(clock,reset,restart,sinks$0$valid,sinks$
         if (sinks$1$valid & (counters$1$has_credit | dropping[1]) & head_admitted) begin
             eligible = (eligible & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        found = 1'b0;
-        candidate = 32'h0;
-        if (~found & eligible[1] & (numbers$1 > last_served$q)) begin
-            candidate = numbers$1;
-            found = 1'b1;
-        end
-        if (~found & eligible[0]) begin
-            candidate = numbers$0;
-            found = 1'b1;
-        end
-        if (~found & eligible[1]) begin
-            candidate = numbers$1;
-            found = 1'b1;
-        end
-        out$ready = found;
-        if (locked$q & (~vc_mode$in_force | eligible[lock_vc$q])) begin
-            candidate = lock_vc$q;
-            out$ready = eligible[lock_vc$q];
-        end
+        pick$eligible = eligible;
+        pick$last_served = last_served$q;
+        pick$locked = locked$q;
+        pick$lock_vc = lock_vc$q;
+        pick$in_force = vc_mode$in_force;
+        candidate = pick$candidate;
+        out$ready = pick$ready;
         flit = 32'h0;
         if (candidate == numbers$0) begin
             flit = sinks$0$data;
@@ -129660,6 +129756,50 @@ module nic_top$port$endpoint$tx$arbiter$locked(d,q,clock);
     end
           
 endmodule // nic_top$port$endpoint$tx$arbiter$locked
+
+
+module nic_top$port$endpoint$tx$arbiter$pick(eligible,last_served,locked,lock_vc,in_force,candidate,ready);
+    
+    // Module arguments
+    input wire  [7:0] eligible;
+    input wire  [2:0] last_served;
+    input wire  locked;
+    input wire  [2:0] lock_vc;
+    input wire  in_force;
+    output reg  [2:0] candidate;
+    output reg  ready;
+    
+    // Constant declarations
+    localparam  numbers$0 = 3'b0;
+    localparam  numbers$1 = 3'b1;
+    
+    // Local signals
+    reg  found;
+    
+    // Update code
+    always @(*) begin
+        found = 1'b0;
+        candidate = 32'h0;
+        if (~found & eligible[1] & (numbers$1 > last_served)) begin
+            candidate = numbers$1;
+            found = 1'b1;
+        end
+        if (~found & eligible[0]) begin
+            candidate = numbers$0;
+            found = 1'b1;
+        end
+        if (~found & eligible[1]) begin
+            candidate = numbers$1;
+            found = 1'b1;
+        end
+        ready = found;
+        if (locked & (~in_force | eligible[lock_vc])) begin
+            candidate = lock_vc;
+            ready = eligible[lock_vc];
+        end
+    end
+    
+endmodule // nic_top$port$endpoint$tx$arbiter$pick
 
 
 module nic_top$port$endpoint$tx$arbiter$vc_mode(clock,reset,interleave,pop,head,ends_packet,vc,in_force,admit_any);

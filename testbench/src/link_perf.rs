@@ -371,6 +371,15 @@ fn cost_table(cfg: &Config, work: &Path) -> Result<()> {
     Ok(())
 }
 
+/// The lane width `link.lane_bits` allows besides `lane_bits`.
+fn other_lane_bits(lane_bits: u32) -> u32 {
+    if lane_bits == 16 {
+        32
+    } else {
+        16
+    }
+}
+
 /// Prints the simulated link tables (`sim`) and the endpoint's cost on both parts (`cost`);
 /// `work` holds the FPGA flow's files.
 pub fn report(work: &Path, sim: bool, cost: bool) -> Result<()> {
@@ -385,7 +394,7 @@ pub fn report(work: &Path, sim: bool, cost: bool) -> Result<()> {
         recovery_table(shape)?;
         // The other lane width (`link.lane_bits`): its goodput, long run, widths and recovery.
         let other = EndpointShape {
-            lane_bits: 48 - shape.lane_bits,
+            lane_bits: other_lane_bits(shape.lane_bits as u32) as usize,
             ..shape
         };
         println!(
@@ -400,7 +409,7 @@ pub fn report(work: &Path, sim: bool, cost: bool) -> Result<()> {
     if cost {
         cost_table(&cfg, work)?;
         let mut other = cfg.clone();
-        other.link.lane_bits = 48 - cfg.link.lane_bits;
+        other.link.lane_bits = other_lane_bits(cfg.link.lane_bits);
         cost_table(&other, work)?;
     }
     Ok(())

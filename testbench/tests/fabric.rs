@@ -215,6 +215,35 @@ fn fabric_routes_around_a_dead_link() {
         }
         w.cycle();
         t += 1;
+        if t == 60_000 {
+            for r in 0..ROUTERS {
+                let mut line = format!("router {r}:");
+                for p in 0..ROUTER_PORTS {
+                    let d = read_counter(&mut w, r, &format!("port{p}_discarded_packets"));
+                    let n = read_counter(&mut w, r, &format!("port{p}_drop_no_route"));
+                    line += &format!(" port {p} discarded {d} no route {n};");
+                }
+                eprintln!("{line}");
+            }
+            let waiting: BTreeSet<usize> = w.flights().iter().map(|f| f.1).collect();
+            for n in waiting {
+                eprintln!(
+                    "NIC {n} (a destination still waiting): {}",
+                    w.nic_link_report(n)
+                );
+                let (r, p) = (leaf_of(n), n % NICS_PER_LEAF);
+                for name in [
+                    "link_status",
+                    "ltps_sent",
+                    "ltps_good",
+                    "ltps_bad",
+                    "retries",
+                ] {
+                    let v = read_counter(&mut w, r, &format!("port{p}_{name}"));
+                    eprintln!("  its router {r} port {p}: {name} {v:#x}");
+                }
+            }
+        }
         assert!(
             t < 60_000,
             "{after} packets sent after the rewrite did not arrive (deadlock or loss): (src, dst, sent at, before the rewrite) {:?}; stalled ports {:?}",

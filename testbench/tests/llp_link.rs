@@ -68,17 +68,22 @@ fn clean_link_delivers_every_flit_with_backpressure() {
     assert!(r.train_cycles < 200, "trained in {} cycles", r.train_cycles);
 }
 
-#[test]
-fn random_errors_bursts_and_drops_lose_nothing() {
-    let m = endpoint_model(SHAPE).unwrap();
-    let wire = Faults {
+/// BER 1e-4 with error bursts and dropped transfers, no bad lane.
+fn rough_wire() -> Faults {
+    Faults {
         ber: 1e-4,
         burst_rate: 1e-4,
         burst_len: 12,
         drop_rate: 1e-4,
         bad: None,
         also: None,
-    };
+    }
+}
+
+#[test]
+fn random_errors_bursts_and_drops_lose_nothing() {
+    let m = endpoint_model(SHAPE).unwrap();
+    let wire = rough_wire();
     // Lane removal on, at the configuration's rate: errors spread evenly over the lanes at
     // this rate must not strip good lanes.
     let r = run_link(
@@ -516,6 +521,12 @@ fn a_chip_id_written_while_up_reaches_the_far_end() {
     chip_id_written_while_up(SHAPE);
 }
 
+/// The same on 16-bit lanes (a training word in two transfers).
+#[test]
+fn a_chip_id_written_while_up_reaches_the_far_end_on_16_bit_lanes() {
+    chip_id_written_while_up(SHAPE16);
+}
+
 fn chip_id_written_while_up(shape: EndpointShape) {
     let m = endpoint_model(shape).unwrap();
     let r = run_link(
@@ -552,14 +563,7 @@ fn chip_id_written_while_up(shape: EndpointShape) {
 #[test]
 fn sixteen_bit_lanes_lose_nothing_through_errors_bad_lanes_and_resets() {
     let m = endpoint_model(SHAPE16).unwrap();
-    let wire = Faults {
-        ber: 1e-4,
-        burst_rate: 1e-4,
-        burst_len: 12,
-        drop_rate: 1e-4,
-        bad: None,
-        also: None,
-    };
+    let wire = rough_wire();
     let r = run_link(
         &m,
         2,

@@ -251,11 +251,6 @@ pub struct LlpEndpoint<
     tx_up: DFF<bool>,
     /// `tx_up` one cycle ago (its rise is the transmitter's `start`).
     tx_was_up: DFF<bool>,
-    /// Our chip ID as the far end last heard it: followed while the link is not up (the
-    /// training words carry `chip_id`), held while it is.
-    announced_id: DFF<Bits<16>>,
-    /// `chip_id` differs from `announced_id` while the link is up (registered): train again.
-    id_changed: DFF<bool>,
     /// The far end still sends training words on one of our lanes (it is not up yet).
     far_training: Signal<Local, bool>,
     /// The lanes of the configuration (`link.lanes`): training uses no others.
@@ -338,8 +333,6 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize, const L
             lanes_allowed: Constant::new((p.mask as u64).into()),
             tx_up: Default::default(),
             tx_was_up: Default::default(),
-            announced_id: Default::default(),
-            id_changed: Default::default(),
             far_training: Default::default(),
             unused_status: Default::default(),
             tx_lanes: PopCount::new(),
@@ -414,16 +407,8 @@ impl<const RAW: usize, const D: usize, const AW: usize, const CW: usize, const L
         self.trainer.chip_id.next = self.chip_id.val();
         self.trainer.port_number.next = self.port_number.val();
         self.trainer.allowed.next = self.lanes_allowed.val();
-        // A new chip ID reaches the far end only in training words: train again to send it.
-        self.announced_id.clock.next = self.clock.val();
-        self.id_changed.clock.next = self.clock.val();
-        self.announced_id.d.next = self.announced_id.q.val();
-        if !self.trainer.up.val() {
-            self.announced_id.d.next = self.chip_id.val();
-        }
-        self.id_changed.d.next =
-            self.trainer.up.val() & (self.announced_id.q.val() != self.chip_id.val());
-        self.trainer.link_fail.next = self.rx.link_fail.val() | self.id_changed.q.val();
+        // A chip ID changed while up makes the trainer train again (see `train`).
+        self.trainer.link_fail.next = self.rx.link_fail.val();
         self.trainer.quiet.next = self.tx.idle.val() & self.delivery.quiet.val();
 
         // Receive: deframer, protocol, delivery.

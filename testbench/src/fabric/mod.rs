@@ -44,16 +44,20 @@ pub mod routing;
 /// The watchdog limit of the simulated routers' and NICs' link ports: a dead link is taken out
 /// of the way this many cycles after its traffic stops being acknowledged.
 pub const STALL_LIMIT: u32 = 1024;
-/// Bits per lane of every link (`NrcTop5`'s and the NIC ports', the default configuration's
-/// `link.lane_bits`).
-pub const LANE_BITS: u32 = 32;
 /// The management server's node ID.
 pub const SERVER: u16 = 0x00f0;
 /// Data VC (the default configuration: VC 0 data, VC 1 management).
 pub const DATA_VC: usize = 0;
 
+/// The fabric's configuration: the default, but for `link.lane_bits` when the environment sets
+/// `HPCNET_FABRIC_LANE_BITS` (16 or 32): the fabric on the other lane width, for diagnosis
+/// (`HPCNET_FABRIC_LANE_BITS=16 cargo test --release -p testbench --test fabric`).
 fn config() -> Config {
-    Config::default()
+    let mut cfg = Config::default();
+    if let Ok(bits) = std::env::var("HPCNET_FABRIC_LANE_BITS") {
+        cfg.link.lane_bits = bits.parse().expect("lane bits");
+    }
+    cfg
 }
 
 /// The routers' elaboration values: the default configuration's, a fast EEPROM bus, the
@@ -90,17 +94,36 @@ pub fn models() -> (Arc<VerilatorModel>, Arc<VerilatorModel>) {
     static MODELS: OnceLock<(Arc<VerilatorModel>, Arc<VerilatorModel>)> = OnceLock::new();
     MODELS
         .get_or_init(|| {
-            let router = VerilatorModel::build_for(
-                &mut nrc::nrc_top::NrcTop5::new(router_params()),
-                "nrc_top (fabric)",
+            // The chips' lanes are the configuration's width (`link.lane_bits`).
+            let (router, nic) = if config().link.lane_bits == 16 {
+                (
+                    VerilatorModel::build_for(
+                        &mut <nrc::nrc_top!(5, 2, 128, 256, 1, 16, 256, 32, 16)>::new(
+                            router_params(),
+                        ),
+                        "nrc_top (fabric, 16-bit lanes)",
+                    ),
+                    VerilatorModel::build_for(
+                        &mut <hdl::link_port!(2, 16, 256, 32, 16)>::new(nic_params()),
+                        "link_port (fabric NIC, 16-bit lanes)",
+                    ),
+                )
+            } else {
+                (
+                    VerilatorModel::build_for(
+                        &mut nrc::nrc_top::NrcTop5::new(router_params()),
+                        "nrc_top (fabric)",
+                    ),
+                    VerilatorModel::build_for(
+                        &mut <hdl::link_port!(2, 16, 256, 32)>::new(nic_params()),
+                        "link_port (fabric NIC)",
+                    ),
+                )
+            };
+            (
+                router.expect("the router's Verilator model builds"),
+                nic.expect("the NIC port's Verilator model builds"),
             )
-            .expect("the router's Verilator model builds");
-            let nic = VerilatorModel::build_for(
-                &mut <hdl::link_port!(2, 16, 256, 32)>::new(nic_params()),
-                "link_port (fabric NIC)",
-            )
-            .expect("the NIC port's Verilator model builds");
-            (router, nic)
         })
         .clone()
 }
@@ -203,7 +226,7 @@ impl FabricWorld {
         let (rm, nm) = models();
         let mut rng = BenchRng::new(seed);
         let cfg = config();
-        let routers = (0..ROUTERS)
+        let routers: Vec<Router> = (0..ROUTERS)
             .map(|_| {
                 let sim = rm.instance();
                 let lanes_out = (0..ROUTER_PORTS)
@@ -254,6 +277,8 @@ impl FabricWorld {
             ber,
             ..Default::default()
         };
+        // The wires' lanes are as wide as the chips' (`NrcTop5`'s).
+        let lane_bits = routers[0].lanes_out[0].lane_bits as u32;
         let mut wires = vec![];
         for (a, b) in routing::links() {
             for (from, to) in [(a, b), (b, a)] {
@@ -261,7 +286,7 @@ impl FabricWorld {
                     from,
                     to,
                     channel: LaneChannel::new(4, faults, rng.bits(32) as u64)
-                        .with_lane_bits(LANE_BITS),
+                        .with_lane_bits(lane_bits),
                     cut: false,
                 });
             }
@@ -405,6 +430,29 @@ impl FabricWorld {
     /// Flits waiting at NIC `n`'s sender.
     pub fn backlog(&self, n: usize) -> usize {
         self.nics[n].tx.backlog()
+    }
+
+    /// NIC `n`'s link as its port reports it (status fields, LTP counters), for failure
+    /// messages.
+    pub fn nic_link_report(&mut self, n: usize) -> String {
+        let open: Vec<usize> = self.nics[n].open.iter().map(|p| p.len()).collect();
+        let sim = &mut self.nics[n].sim;
+        let mut out = format!("flits of an unfinished packet per VC {open:?}; ");
+        let status = sim.peek(sim.port("report$status"));
+        for f in hdl::llp::regs::STATUS_FIELDS {
+            out += &format!("{} {} ", f.name, f.get(status));
+        }
+        for name in [
+            "ltps_sent",
+            "ltps_good",
+            "ltps_bad",
+            "retries",
+            "replays",
+            "drops",
+        ] {
+            out += &format!("{name} {} ", sim.peek(sim.port(&format!("report${name}"))));
+        }
+        out
     }
 
     /// Data packets sent and not delivered.
@@ -643,17 +691,5 @@ impl FabricWorld {
     /// Leaf of router `r` (for the tests' readability).
     pub fn leaves() -> usize {
         LEAVES
-    }
-}
-
-#[cfg(test)]
-mod lane_tests {
-    /// The fabric's links are the default configuration's.
-    #[test]
-    fn fabric_lanes_are_the_default_width() {
-        assert_eq!(
-            super::LANE_BITS,
-            hdl::params::Config::default().link.lane_bits
-        );
     }
 }

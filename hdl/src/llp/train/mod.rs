@@ -21,6 +21,11 @@
 //! Outside UP `to_deframer` has `valid` and `start` low (its `data` follows `lanes_in`).
 //! `up`, `went_up`, `state`, the masks, `far_fresh` and the counters come from flip-flops.
 //!
+//! Our chip ID travels only in training words (index 1 its high byte, index 2 its low byte),
+//! so the far end knows the bytes of the last such words the wire took. A `chip_id` changed
+//! during training holds READY until both bytes have gone out (at most four words); one
+//! changed while UP sends the link to SEEK (a `link_fail`), which trains again to announce it.
+//!
 //! Parameter: `train_timeout` (>= 1), the cycles spent in READY before giving up.
 //! Reset (synchronous): SEEK, own fresh = 1, counters and knowledge of the far end cleared.
 pub mod far_end;
@@ -63,7 +68,7 @@ pub struct LinkTrainer {
     pub allowed: Signal<In, Bits<4>>,
     /// Pulse from the receiver: it cannot make progress, go down (ignored outside UP).
     pub link_fail: Signal<In, bool>,
-    /// The layer above may be restarted now (gate for READY -> UP).
+    /// The layer above may be restarted now (gate for READY -> UP, with `id_sent`).
     pub quiet: Signal<In, bool>,
     /// Registered: the link is up (LTPs flow).
     pub up: Signal<Out, bool>,
@@ -101,6 +106,16 @@ pub struct LinkTrainer {
     good_lanes: Signal<Local, Bits<4>>,
     seeking_lanes: Signal<Local, Bits<4>>,
     reference_lanes: Signal<Local, Bits<4>>,
+    /// The chip ID's high byte as the last word of index 1 the wire took carried it.
+    sent_id_high: DFF<Bits<8>>,
+    /// The chip ID's low byte as the last word of index 2 the wire took carried it.
+    sent_id_low: DFF<Bits<8>>,
+    /// Registered: up while `chip_id` differs from what the training words carried.
+    id_stale: DFF<bool>,
+    /// The training words sent last carried `chip_id` whole.
+    id_sent: Signal<Local, bool>,
+    index_high_byte: Constant<Bits<2>>,
+    index_low_byte: Constant<Bits<2>>,
 }
 
 impl LinkTrainer {
@@ -145,6 +160,12 @@ impl LinkTrainer {
             good_lanes: Default::default(),
             seeking_lanes: Default::default(),
             reference_lanes: Default::default(),
+            sent_id_high: Default::default(),
+            sent_id_low: Default::default(),
+            id_stale: Default::default(),
+            id_sent: Default::default(),
+            index_high_byte: Constant::new(1u64.into()),
+            index_low_byte: Constant::new(2u64.into()),
         }
     }
 }
@@ -184,8 +205,27 @@ impl Logic for LinkTrainer {
         self.machine.heard_fresh.next = self.far.fresh.val();
         self.machine.heard_mask.next = self.far.mask.val();
         self.machine.far_mask.next = self.far.far_mask.val();
-        self.machine.link_fail.next = self.link_fail.val();
-        self.machine.quiet.next = self.quiet.val();
+        // Our chip ID reaches the far end only in training words: what it knows is what the
+        // last words of index 1 and 2 the wire took carried. An ID changed in training holds
+        // READY until both bytes went out; one changed while up trains again.
+        self.sent_id_high.clock.next = self.clock.val();
+        self.sent_id_low.clock.next = self.clock.val();
+        self.id_stale.clock.next = self.clock.val();
+        self.sent_id_high.d.next = self.sent_id_high.q.val();
+        self.sent_id_low.d.next = self.sent_id_low.q.val();
+        if self.tx_slot.val() & !self.machine.up.val() {
+            if self.machine.send_index.val() == self.index_high_byte.val() {
+                self.sent_id_high.d.next = self.chip_id.val().get_bits::<8>(8);
+            }
+            if self.machine.send_index.val() == self.index_low_byte.val() {
+                self.sent_id_low.d.next = self.chip_id.val().get_bits::<8>(0);
+            }
+        }
+        self.id_sent.next = (self.sent_id_high.q.val() == self.chip_id.val().get_bits::<8>(8))
+            & (self.sent_id_low.q.val() == self.chip_id.val().get_bits::<8>(0));
+        self.id_stale.d.next = self.machine.up.val() & !self.id_sent.val() & !self.reset.val();
+        self.machine.link_fail.next = self.link_fail.val() | self.id_stale.q.val();
+        self.machine.quiet.next = self.quiet.val() & self.id_sent.val();
         self.machine.tx_slot.next = self.tx_slot.val();
 
         // Transmit: TS words, or the striper's beats while up.

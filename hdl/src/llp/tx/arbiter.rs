@@ -31,6 +31,7 @@
 //! assumes); the queues and the packet holding the link are kept. `credit_error` is sticky
 //! until reset, across RESTARTs. Combinational offer, registered state; reset: no credits, no
 //! packet holding the link, VC 0 the link VC and last served.
+use super::candidate::TxCandidate;
 use super::vc_mode::TxVcMode;
 use super::{class_bit, flit_constant, CandidateSource, SlotSink};
 use super::{Q_BITS, Q_DROP, Q_END, Q_HEAD, Q_LEN};
@@ -80,6 +81,8 @@ pub struct TxArbiter<const CW: usize> {
     credit_failed: DFF<bool>,
     /// The VC mode in force (module doc, "A change of the VC mode").
     vc_mode: TxVcMode,
+    /// The candidate VC (`candidate`).
+    pick: TxCandidate,
     q_drop: Constant<Bits<Q_BITS>>,
     q_head: Constant<Bits<Q_BITS>>,
     q_end: Constant<Bits<Q_BITS>>,
@@ -93,7 +96,6 @@ pub struct TxArbiter<const CW: usize> {
     eligible: Signal<Local, Bits<8>>,
     dropping: Signal<Local, Bits<8>>,
     candidate: Signal<Local, Bits<3>>,
-    found: Signal<Local, bool>,
     flit: Signal<Local, Bits<Q_BITS>>,
     head: Signal<Local, bool>,
     ends_packet: Signal<Local, bool>,
@@ -136,6 +138,7 @@ impl<const CW: usize> TxArbiter<CW> {
             dropped_count: Default::default(),
             credit_failed: Default::default(),
             vc_mode: Default::default(),
+            pick: TxCandidate::new(vcs),
             q_drop: class_bit(Q_DROP),
             q_head: class_bit(Q_HEAD),
             q_end: class_bit(Q_END),
@@ -149,7 +152,6 @@ impl<const CW: usize> TxArbiter<CW> {
             eligible: Default::default(),
             dropping: Default::default(),
             candidate: Default::default(),
-            found: Default::default(),
             flit: Default::default(),
             head: Default::default(),
             ends_packet: Default::default(),
@@ -231,32 +233,13 @@ impl<const CW: usize> Logic for TxArbiter<CW> {
             }
         }
         // Candidate VC: the packet in progress, else round robin after `last_served`.
-        self.found.next = false;
-        self.candidate.next = 0.into();
-        // (VC 0 is never after `last_served`: the loop starts at 1.)
-        for v in 1..self.sinks.len() {
-            if !self.found.val()
-                & self.eligible.val().get_bit(v)
-                & (self.numbers[v].val() > self.last_served.q.val())
-            {
-                self.candidate.next = self.numbers[v].val();
-                self.found.next = true;
-            }
-        }
-        for v in 0..self.sinks.len() {
-            if !self.found.val() & self.eligible.val().get_bit(v) {
-                self.candidate.next = self.numbers[v].val();
-                self.found.next = true;
-            }
-        }
-        self.out.ready.next = self.found.val();
-        if self.locked.q.val()
-            & (!self.vc_mode.in_force.val()
-                | self.eligible.val().get_bit(self.lock_vc.q.val().index()))
-        {
-            self.candidate.next = self.lock_vc.q.val();
-            self.out.ready.next = self.eligible.val().get_bit(self.lock_vc.q.val().index());
-        }
+        self.pick.eligible.next = self.eligible.val();
+        self.pick.last_served.next = self.last_served.q.val();
+        self.pick.locked.next = self.locked.q.val();
+        self.pick.lock_vc.next = self.lock_vc.q.val();
+        self.pick.in_force.next = self.vc_mode.in_force.val();
+        self.candidate.next = self.pick.candidate.val();
+        self.out.ready.next = self.pick.ready.val();
         self.flit.next = 0.into();
         for v in 0..self.sinks.len() {
             if self.candidate.val() == self.numbers[v].val() {

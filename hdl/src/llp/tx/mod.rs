@@ -117,6 +117,7 @@
 //! protocol), so the block is cycle for cycle what the single block was.
 mod arbiter;
 mod builder;
+mod candidate;
 mod classifier;
 mod lanes;
 mod null_ltp;
