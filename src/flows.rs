@@ -26,10 +26,28 @@ pub fn emitted_tops(dir: &Path) -> Result<Vec<(String, PathBuf)>> {
 
 /// Lints every top in `dir`; fails listing every finding of every unclean top.
 pub fn lint(dir: &Path, work: &Path) -> Result<()> {
+    let tops = emitted_tops(dir)?;
+    // Verilator lints on one thread: two at a time, one per core of the CI machine (one after
+    // the other the 52 tops took 73 s).
+    let next = std::sync::Mutex::new(tops.iter());
+    let reports: std::sync::Mutex<Vec<(String, Result<flow::LintReport>)>> = Default::default();
+    std::thread::scope(|s| {
+        for _ in 0..SYNTH_THREADS {
+            s.spawn(|| loop {
+                let Some((top, path)) = next.lock().unwrap().next() else {
+                    return;
+                };
+                let r = flow::lint_unchecked(&[path], top, &work.join(top), &Default::default());
+                reports.lock().unwrap().push((top.clone(), r));
+            });
+        }
+    });
+    let mut reports = reports.into_inner().unwrap();
+    reports.sort_by(|a, b| a.0.cmp(&b.0));
     let mut bad = vec![];
     println!("{:<24} {:>8} {:>8}", "top", "findings", "seconds");
-    for (top, path) in emitted_tops(dir)? {
-        let r = flow::lint_unchecked(&[&path], &top, &work.join(&top), &Default::default())?;
+    for (top, r) in reports {
+        let r = r?;
         println!(
             "{:<24} {:>8} {:>8.2}",
             top,
@@ -77,14 +95,16 @@ const WHOLE_CHIPS: &[&str] = &["nrc_top", "nrc_core", "nic_core", "nic_top"];
 /// already gives.
 const ECP5_STACK_LIMITED: &[&str] = &["nic_core", "nic_top"];
 
-/// Yosys runs one thread per process: `synth` keeps this many running, one per core of the
-/// CI machine (sequential, `make test`'s synthesis took 450 s of its 25-minute budget).
+/// Yosys and Verilator's lint run one thread per process: `synth` and `lint` keep this many
+/// running, one per core of the CI machine (sequential, `make test`'s synthesis took 450 s of its 25-minute budget).
 const SYNTH_THREADS: usize = 2;
 
 /// Synthesizes every top in `dir` for `target` (generic with latch check, then the part's own
 /// synthesis, except for [`WHOLE_CHIPS`] on the iCE40 and [`ECP5_STACK_LIMITED`] on the ECP5)
 /// on [`SYNTH_THREADS`] threads, largest Verilog first so the long ones do not end the run
-/// alone; prints a table in name order.
+/// alone; prints a table in name order. A top whose Verilog passed before with the same Yosys
+/// and options is not synthesized again: its row is the stored result, marked `(cached)`
+/// ([`flow::synth_cache`]; `HPCNET_SYNTH_CACHE=off` runs every top).
 pub fn synth(dir: &Path, work: &Path, target: Target) -> Result<()> {
     println!("synthesis for {}", target.part());
     let tops = emitted_tops(dir)?;
@@ -115,8 +135,17 @@ pub fn synth(dir: &Path, work: &Path, target: Target) -> Result<()> {
         "{:<24} {:>6} {:>6} {:>5} {:>6} {:>8}",
         "top", "LUTs", "FFs", "BRAM", "CARRY", "seconds"
     );
+    let mut cached = 0;
     for row in rows.into_inner().unwrap().into_iter().flatten() {
-        println!("{}", row?);
+        let row = row?;
+        cached += row.contains("(cached)") as usize;
+        println!("{row}");
+    }
+    if cached > 0 {
+        println!(
+            "{cached} of {} tops passed before with this Verilog and Yosys: their rows are the stored results (HPCNET_SYNTH_CACHE=off runs them)",
+            tops.len()
+        );
     }
     let capacity = match target {
         Target::Ice40 => "iCE40-HX8K has 7,680 LUTs and 32 BRAMs",
@@ -138,16 +167,18 @@ fn synth_row(top: &str, path: &Path, work: &Path, target: Target) -> Result<Stri
         map_to_target: options.map_to_target && !chip_on_ice40 && !stack_limited,
         ..options
     };
-    let r = flow::synth_with(&[path], top, &work.join(target.name()).join(top), &options)
-        .with_context(|| format!("synthesis of {top} for {}", target.part()))?;
+    let (r, cached) =
+        flow::synth_cached(&[path], top, &work.join(target.name()).join(top), &options)
+            .with_context(|| format!("synthesis of {top} for {}", target.part()))?;
     let seconds = r.elapsed.as_secs_f64();
+    let cached = if cached { " (cached)" } else { "" };
     Ok(if chip_on_ice40 {
-        format!("{top:<24} larger than the part: generic checks only ({seconds:.1} s); its cost: make bench")
+        format!("{top:<24} larger than the part: generic checks only ({seconds:.1} s{cached}); its cost: make bench")
     } else if stack_limited {
-        format!("{top:<24} generic checks only ({seconds:.1} s): too deep for the WebAssembly Yosys's stack (the chip on the ECP5: bench nic-top)")
+        format!("{top:<24} generic checks only ({seconds:.1} s{cached}): too deep for the WebAssembly Yosys's stack (the chip on the ECP5: bench nic-top)")
     } else {
         format!(
-            "{:<24} {:>6} {:>6} {:>5} {:>6} {:>8.1}",
+            "{:<24} {:>6} {:>6} {:>5} {:>6} {:>8.1}{cached}",
             top, r.luts, r.ffs, r.brams, r.carries, seconds
         )
     })

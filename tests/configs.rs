@@ -137,7 +137,7 @@ fn every_configuration_emits_lints_and_synthesizes() {
                         map_to_target: false,
                         ..Default::default()
                     };
-                    flow::synth_with(&[&path], &top, &work.join("synth"), &generic)
+                    flow::synth_cached(&[&path], &top, &work.join("synth"), &generic)
                         .unwrap_or_else(|e| panic!("{name}: synthesis of {top}: {e:#}"));
                 });
             }

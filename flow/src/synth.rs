@@ -211,34 +211,7 @@ pub fn synth_with<P: AsRef<Path>>(
     let netlist = work.join(format!("{top}.json"));
     let generic_stat = work.join("generic_stat.json");
     let target_stat = work.join("target_stat.json");
-    let mut script = format!("read_verilog -noautowire {}\n", quoted.join(" "));
-    for c in &options.prelude {
-        script.push_str(c);
-        script.push('\n');
-    }
-    script.push_str(&format!("hierarchy -check -top {top}\n"));
-    // Output files are named relative to the work directory (Yosys's working directory):
-    // `tee -o` keeps quotes as part of the file name, so paths cannot be quoted there.
-    if !options.generic_checks && !options.map_to_target {
-        bail!("synthesis of {top} asked for neither the generic checks nor the target mapping");
-    }
-    if options.generic_checks && options.map_to_target {
-        script.push_str("design -save rtl\n");
-    }
-    if options.map_to_target {
-        script.push_str(&format!(
-            "{} -json {top}.json\ntee -q -o target_stat.json stat -json\n",
-            target.synth_command(top)
-        ));
-    }
-    if options.generic_checks {
-        if options.map_to_target {
-            script.push_str("design -load rtl\n");
-        }
-        script.push_str(
-            "proc\nflatten\nopt_clean\ntee -q -o generic_stat.json stat -json\ncheck -assert\n",
-        );
-    }
+    let script = script(&quoted.join(" "), top, options)?;
     let script_path = work.join("synth.ys");
     std::fs::write(&script_path, &script)
         .with_context(|| format!("cannot write {}", script_path.display()))?;
@@ -293,6 +266,41 @@ pub fn synth_with<P: AsRef<Path>>(
         log,
         elapsed: run.elapsed,
     })
+}
+
+/// The Yosys script that synthesizes `top` from `sources` (the `read_verilog` arguments) with
+/// `options`; its outputs are named relative to the work directory.
+pub(crate) fn script(sources: &str, top: &str, options: &SynthOptions) -> Result<String> {
+    let target = options.target;
+    let mut script = format!("read_verilog -noautowire {sources}\n");
+    for c in &options.prelude {
+        script.push_str(c);
+        script.push('\n');
+    }
+    script.push_str(&format!("hierarchy -check -top {top}\n"));
+    // Output files are named relative to the work directory (Yosys's working directory):
+    // `tee -o` keeps quotes as part of the file name, so paths cannot be quoted there.
+    if !options.generic_checks && !options.map_to_target {
+        bail!("synthesis of {top} asked for neither the generic checks nor the target mapping");
+    }
+    if options.generic_checks && options.map_to_target {
+        script.push_str("design -save rtl\n");
+    }
+    if options.map_to_target {
+        script.push_str(&format!(
+            "{} -json {top}.json\ntee -q -o target_stat.json stat -json\n",
+            target.synth_command(top)
+        ));
+    }
+    if options.generic_checks {
+        if options.map_to_target {
+            script.push_str("design -load rtl\n");
+        }
+        script.push_str(
+            "proc\nflatten\nopt_clean\ntee -q -o generic_stat.json stat -json\ncheck -assert\n",
+        );
+    }
+    Ok(script)
 }
 
 fn read(p: &Path) -> Result<String> {

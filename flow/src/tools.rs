@@ -280,7 +280,8 @@ impl std::fmt::Display for FlowVersion {
     }
 }
 
-fn version_of(tool: Tool, arg: &str) -> Result<String> {
+/// The first line `tool arg` prints (its version).
+pub(crate) fn version_of(tool: Tool, arg: &str) -> Result<String> {
     let out = tool
         .command()
         .arg(arg)

@@ -256,3 +256,64 @@ fn each_step_reports_tool_failures() {
     assert!(format!("{e:#}").contains("misses timing"), "{e:#}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn synthesis_results_are_reused_only_for_the_same_input_and_only_when_they_passed() {
+    let dir = flow::scratch_dir("synth-cache").unwrap();
+    let cache = dir.join("cache");
+    let options = flow::SynthOptions::default();
+    let v = write(&dir, "counter.v", COUNTER);
+    let (first, hit) =
+        flow::synth_cached_in(&cache, &[&v], "counter", &dir.join("s1"), &options).unwrap();
+    assert!(!hit, "an empty cache cannot answer");
+    let (again, hit) =
+        flow::synth_cached_in(&cache, &[&v], "counter", &dir.join("s2"), &options).unwrap();
+    assert!(hit, "the same source, top, options and Yosys again");
+    assert_eq!(again.cells, first.cells);
+    assert_eq!(again.generic, first.generic);
+    assert_eq!(
+        (again.luts, again.ffs, again.carries),
+        (first.luts, first.ffs, first.carries)
+    );
+    assert_eq!(
+        again.elapsed, first.elapsed,
+        "a hit reports the stored run's time"
+    );
+    assert!(
+        !dir.join("s2").join("counter.json").exists(),
+        "a hit runs nothing"
+    );
+    // Other options (generic checks only) and other bytes are other keys.
+    let generic = flow::SynthOptions {
+        map_to_target: false,
+        ..Default::default()
+    };
+    let (_, hit) =
+        flow::synth_cached_in(&cache, &[&v], "counter", &dir.join("s3"), &generic).unwrap();
+    assert!(!hit, "other options");
+    let wider = write(
+        &dir,
+        "counter.v",
+        &COUNTER.replace("[7:0]", "[8:0]").replace("8'd", "9'd"),
+    );
+    let (w, hit) =
+        flow::synth_cached_in(&cache, &[&wider], "counter", &dir.join("s4"), &options).unwrap();
+    assert!(!hit, "another source");
+    assert_eq!(w.ffs, 9);
+    // A failure is never stored: it fails again, from Yosys.
+    let latch = write(
+        &dir,
+        "latch.v",
+        "module latch(input wire en, input wire d, output reg q);\n always @(*) begin\n  if (en) q = d;\n end\nendmodule\n",
+    );
+    for work in ["s5", "s6"] {
+        let e = flow::synth_cached_in(&cache, &[&latch], "latch", &dir.join(work), &options)
+            .unwrap_err();
+        assert!(format!("{e:#}").contains("latch"), "{e:#}");
+        assert!(
+            dir.join(work).join("synth.log").exists(),
+            "Yosys ran in {work}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -292,6 +292,10 @@ pub struct LinkReport {
     /// Per lane failure of `ab`/`ba` (`bad.from`): cycles from the failure to the next
     /// delivered flit in that direction.
     pub fault_recovery: Vec<u64>,
+    /// Per end (A, B): the longest time its replay fill was neither zero nor falling, reset
+    /// when its link comes up, as the link port's `LinkWatchdog` counts (a live link must stay
+    /// well below the watchdog's limit).
+    pub fill_stall_max: [u64; 2],
 }
 
 /// The lane ports of an endpoint's top (`lanes_out` or `lanes_in`), read and written as beats
@@ -591,6 +595,9 @@ pub fn run_link_models(
     let state_ports: Vec<PortId> = sims.iter().map(|s| s.port("link_state")).collect();
     let reset_ports: Vec<PortId> = sims.iter().map(|s| s.port("reset")).collect();
     let drop_ports: Vec<PortId> = sims.iter().map(|s| s.port("drops")).collect();
+    let fill_ports: Vec<PortId> = sims.iter().map(|s| s.port("replay_fill")).collect();
+    // The watchdog's view per end: last fill, link up last cycle, cycles without progress.
+    let mut fill_watch = [(0u128, false, 0u64); 2];
     let mut dirty_drops = [0u64; 2];
     let mut report = LinkReport::default();
     let mut lat_sum = [0u64; 2];
@@ -829,6 +836,16 @@ pub fn run_link_models(
         }
         for (e, s) in sims.iter_mut().enumerate() {
             dirty_drops[e] += (s.peek(drop_ports[e]) as u64).count_ones() as u64;
+            let (last, was_up, count) = &mut fill_watch[e];
+            let fill = s.peek(fill_ports[e]);
+            let up = s.peek_bool(up_ports[e]);
+            if fill == 0 || fill < *last || (up && !*was_up) {
+                *count = 0;
+            } else {
+                *count += 1;
+                report.fill_stall_max[e] = report.fill_stall_max[e].max(*count);
+            }
+            (*last, *was_up) = (fill, up);
             s.tick();
         }
         cycle += 1;

@@ -635,3 +635,49 @@ fn sixteen_bit_lanes_lose_nothing_through_errors_bad_lanes_and_resets() {
         r.train_cycles, r.reset_recovery
     );
 }
+
+/// A live link under errors is acknowledged soon, lightly loaded or at the fabric's load: a link
+/// port's watchdog (`LinkWatchdog`) declares a link dead after its replay fill has been neither
+/// zero nor falling for its limit (1,024 cycles in the fabric bench, where every NIC offers a
+/// packet of 2 to 15 flits with chance 0.04 per cycle, about 0.34 flits per cycle). Offered
+/// 0.04 flits per cycle (a mostly silent link: echoes travel in null LTPs) and 0.4, at BER 1e-5
+/// both ways, at either lane width, the longest such time must stay far below that (the
+/// longest of these runs, stop 41, is printed; the poll timer `link.rt_timeout` is 256 and a
+/// retry takes up to about 90 cycles).
+#[test]
+fn a_loaded_link_with_errors_is_always_acknowledged_soon() {
+    for shape in [SHAPE, SHAPE16] {
+        let m = endpoint_model(shape).unwrap();
+        for (tx_rate, flits, seed) in [
+            (0.04, 4_000, 61),
+            (0.04, 4_000, 62),
+            (0.4, 20_000, 63),
+            (0.4, 20_000, 64),
+        ] {
+            let r = run_link(
+                &m,
+                2,
+                &LinkRun {
+                    ab: Faults::uniform(1e-5),
+                    ba: Faults::uniform(1e-5),
+                    flits,
+                    tx_rate,
+                    seed,
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+            eprintln!(
+                "{}-bit lanes, offered {tx_rate}, seed {seed}: longest fill stall {:?} over {} cycles, retries {} / {}",
+                shape.lane_bits, r.fill_stall_max, r.cycles, r.status[0].retries, r.status[1].retries
+            );
+            assert!(
+                r.fill_stall_max.iter().all(|&c| c < 512),
+                "{}-bit lanes, offered {tx_rate}, seed {seed}: a replay fill stood for {:?} cycles ({:?})",
+                shape.lane_bits,
+                r.fill_stall_max,
+                r.status
+            );
+        }
+    }
+}
