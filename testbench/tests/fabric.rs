@@ -351,3 +351,143 @@ fn read_counter(w: &mut FabricWorld, r: usize, name: &str) -> u64 {
         other => panic!("reading {name} of router {r}: {other:?}"),
     }
 }
+
+/// One of the fabric's links alone: two link ports (the NICs' model, which is also every router
+/// port's block with the same parameters) joined by the fabric's wires (BER 1e-5 both ways),
+/// each sending packets of 2 to 15 flits with chance 0.04 per cycle as a fabric NIC does, their
+/// cores taking flits at `drain` per cycle. Every packet must arrive whole and in order, and
+/// neither port's watchdog may call the live link dead.
+fn link_port_pair(drain: f64, seed: u64, cycles: u64) {
+    use hdl::formats::flit::Flit;
+    use hdl::formats::header::{FabricHeader, PacketKind};
+    use std::collections::VecDeque;
+    use testbench::backend::Backend;
+    use testbench::channel_end::{ChannelPorts, ChannelRx, ChannelTx};
+    use testbench::link_bench::LanePorts;
+    use testbench::models::lane_channel::{Faults, LaneChannel};
+    use testbench::rng::BenchRng;
+    let (_, model) = testbench::fabric::models();
+    let cfg = hdl::params::Config::default();
+    let (vcs, reserve) = (
+        cfg.network.vcs as usize,
+        cfg.router.reserved_flits_per_vc as usize,
+    );
+    let mut rng = BenchRng::new(seed);
+    let mut sims: Vec<_> = (0..2).map(|_| model.instance()).collect();
+    let mut ends: Vec<(LanePorts, LanePorts, ChannelTx, ChannelRx)> = sims
+        .iter_mut()
+        .map(|sim| {
+            let settings = sim.port("report$settings");
+            sim.poke(
+                settings,
+                testbench::fabric::nic_params().settings_reset() as u128,
+            );
+            let mut rx = ChannelRx::new(ChannelPorts::new(sim, "to_core"), vcs, reserve, drain);
+            rx.delay = (1, 2);
+            (
+                LanePorts::new(sim, "lanes_out"),
+                LanePorts::new(sim, "lanes_in"),
+                ChannelTx::new(ChannelPorts::new(sim, "from_core"), vcs, reserve, 1.0),
+                rx,
+            )
+        })
+        .collect();
+    let lane_bits = ends[0].0.lane_bits as u32;
+    let faults = Faults {
+        ber: 1e-5,
+        ..Default::default()
+    };
+    let mut wires: Vec<LaneChannel> = (0..2)
+        .map(|_| LaneChannel::new(4, faults, rng.bits(32) as u64).with_lane_bits(lane_bits))
+        .collect();
+    let ports: Vec<_> = sims
+        .iter()
+        .map(|s| (s.port("reset"), s.port("stalled"), s.port("error")))
+        .collect();
+    for _ in 0..3 {
+        for (sim, p) in sims.iter_mut().zip(&ports) {
+            sim.poke_bool(p.0, true);
+            sim.tick();
+        }
+    }
+    for (sim, p) in sims.iter_mut().zip(&ports) {
+        sim.poke_bool(p.0, false);
+    }
+    // Per direction: the packets sent and not yet arrived, and what has arrived of the next.
+    let mut expected: Vec<VecDeque<Vec<u128>>> = vec![VecDeque::new(); 2];
+    let mut open: Vec<Vec<u128>> = vec![vec![]; 2];
+    let mut tag = 0u16;
+    let mut delivered = [0u64; 2];
+    for now in 0..cycles {
+        for e in 0..2 {
+            if ends[e].2.backlog() < 64 && rng.chance(0.04) {
+                let len = rng.range(2, 16) as usize;
+                let head = FabricHeader {
+                    dst: 1 - e as u16,
+                    src: e as u16,
+                    vc: 0,
+                    kind: PacketKind::Put,
+                    len: len as u8,
+                    delay: 0,
+                };
+                let mut flits = vec![Flit::Head(head).pack()];
+                for k in 1..len - 1 {
+                    flits.push(Flit::Body((tag as u64) << 32 | k as u64).pack());
+                }
+                flits.push(Flit::Tail { crc16: tag }.pack());
+                tag = tag.wrapping_add(1);
+                ends[e].2.queues[0].push_back(flits.clone());
+                expected[e].push_back(flits);
+            }
+        }
+        for e in 0..2 {
+            let beat = ends[e].0.read(&mut sims[e]);
+            let arrived = wires[e].step(beat);
+            ends[1 - e].1.write(&mut sims[1 - e], &arrived, &mut rng);
+        }
+        for e in 0..2 {
+            let (sim, (_, _, tx, rx)) = (&mut sims[e], &mut ends[e]);
+            tx.drive(sim, &mut rng, false);
+            rx.drive(sim, &mut rng, now);
+            tx.collect(sim);
+            assert!(!sim.peek_bool(ports[e].2), "end {e}: link port error");
+            assert!(
+                !sim.peek_bool(ports[e].1),
+                "cycle {now}: end {e}'s watchdog called the live link dead ({}-bit lanes, drain {drain}, seed {seed})",
+                lane_bits
+            );
+            if let Some((vc, f)) = rx.take(sim, &format!("end {e}")) {
+                assert_eq!(vc, 0, "end {e}: a flit on VC {vc}");
+                open[e].push(f);
+                let sent = expected[1 - e].front().expect("a flit nobody sent");
+                if open[e].len() == sent.len() {
+                    assert_eq!(&open[e], sent, "end {e}: packet corrupted");
+                    expected[1 - e].pop_front();
+                    delivered[e] += 1;
+                    open[e].clear();
+                }
+            }
+        }
+        for sim in &mut sims {
+            sim.tick();
+        }
+    }
+    // About 0.04 x `cycles` packets each way are sent; a few are still on their way.
+    for e in 0..2 {
+        assert!(
+            expected[e].len() < 40 && delivered[1 - e] as f64 > 0.035 * cycles as f64,
+            "from end {e}: {} packets delivered, {} still waiting at the end",
+            delivered[1 - e],
+            expected[e].len()
+        );
+    }
+}
+
+/// The fabric's 16-bit false dead link (docs/llp-design.md, "16-bit lanes") is not in the link
+/// ports themselves: this passes at both widths (`HPCNET_FABRIC_LANE_BITS=16` for 16).
+#[test]
+fn a_link_port_pair_at_the_fabric_load_is_never_called_dead() {
+    for (drain, seed) in [(1.0, 71), (0.5, 72)] {
+        link_port_pair(drain, seed, 60_000);
+    }
+}
