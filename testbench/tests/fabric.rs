@@ -358,11 +358,11 @@ fn read_counter(w: &mut FabricWorld, r: usize, name: &str) -> u64 {
 /// cores taking flits at `drain` per cycle. Every packet must arrive whole and in order, and
 /// neither port's watchdog may call the live link dead.
 fn link_port_pair(drain: f64, seed: u64, cycles: u64) {
-    use hdl::formats::flit::Flit;
-    use hdl::formats::header::{FabricHeader, PacketKind};
+    use hdl::formats::header::PacketKind;
     use std::collections::VecDeque;
     use testbench::backend::Backend;
     use testbench::channel_end::{ChannelPorts, ChannelRx, ChannelTx};
+    use testbench::fabric::{data_packet, DATA_VC};
     use testbench::link_bench::LanePorts;
     use testbench::models::lane_channel::{Faults, LaneChannel};
     use testbench::rng::BenchRng;
@@ -422,21 +422,9 @@ fn link_port_pair(drain: f64, seed: u64, cycles: u64) {
         for e in 0..2 {
             if ends[e].2.backlog() < 64 && rng.chance(0.04) {
                 let len = rng.range(2, 16) as usize;
-                let head = FabricHeader {
-                    dst: 1 - e as u16,
-                    src: e as u16,
-                    vc: 0,
-                    kind: PacketKind::Put,
-                    len: len as u8,
-                    delay: 0,
-                };
-                let mut flits = vec![Flit::Head(head).pack()];
-                for k in 1..len - 1 {
-                    flits.push(Flit::Body((tag as u64) << 32 | k as u64).pack());
-                }
-                flits.push(Flit::Tail { crc16: tag }.pack());
+                let flits = data_packet(e, 1 - e, len, PacketKind::Put, tag);
                 tag = tag.wrapping_add(1);
-                ends[e].2.queues[0].push_back(flits.clone());
+                ends[e].2.queues[DATA_VC].push_back(flits.clone());
                 expected[e].push_back(flits);
             }
         }
@@ -457,7 +445,7 @@ fn link_port_pair(drain: f64, seed: u64, cycles: u64) {
                 lane_bits
             );
             if let Some((vc, f)) = rx.take(sim, &format!("end {e}")) {
-                assert_eq!(vc, 0, "end {e}: a flit on VC {vc}");
+                assert_eq!(vc, DATA_VC, "end {e}: a flit on VC {vc}");
                 open[e].push(f);
                 let sent = expected[1 - e].front().expect("a flit nobody sent");
                 if open[e].len() == sent.len() {

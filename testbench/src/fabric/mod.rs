@@ -89,6 +89,26 @@ pub fn nic_params() -> LinkPortParams {
     }
 }
 
+/// A data packet of `len` flits (at least 2) from NIC `src` to NIC `dst` on [`DATA_VC`]: a head
+/// of `kind`, bodies numbered by `tag` and their index, and a tail carrying `tag` (what the
+/// scoreboards match arrivals by).
+pub fn data_packet(src: usize, dst: usize, len: usize, kind: PacketKind, tag: u16) -> Vec<u128> {
+    let head = FabricHeader {
+        dst: dst as u16,
+        src: src as u16,
+        vc: DATA_VC as u8,
+        kind,
+        len: len as u8,
+        delay: 0,
+    };
+    let mut flits = vec![Flit::Head(head).pack()];
+    for k in 1..len - 1 {
+        flits.push(Flit::Body((tag as u64) << 32 | k as u64).pack());
+    }
+    flits.push(Flit::Tail { crc16: tag }.pack());
+    flits
+}
+
 /// The router's and the NIC's Verilator models, built (or loaded from the cache) once.
 pub fn models() -> (Arc<VerilatorModel>, Arc<VerilatorModel>) {
     static MODELS: OnceLock<(Arc<VerilatorModel>, Arc<VerilatorModel>)> = OnceLock::new();
@@ -400,19 +420,7 @@ impl FabricWorld {
         );
         let kind =
             [PacketKind::Nap, PacketKind::Put, PacketKind::Response][self.rng.range(0, 2) as usize];
-        let head = FabricHeader {
-            dst: dst as u16,
-            src: src as u16,
-            vc: DATA_VC as u8,
-            kind,
-            len: len as u8,
-            delay: 0,
-        };
-        let mut flits = vec![Flit::Head(head).pack()];
-        for k in 1..len - 1 {
-            flits.push(Flit::Body((tag as u64) << 32 | k as u64).pack());
-        }
-        flits.push(Flit::Tail { crc16: tag }.pack());
+        let flits = data_packet(src, dst, len, kind, tag);
         self.flights.insert(
             (src, tag),
             Flight {
