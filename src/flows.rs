@@ -28,11 +28,11 @@ pub fn emitted_tops(dir: &Path) -> Result<Vec<(String, PathBuf)>> {
 pub fn lint(dir: &Path, work: &Path) -> Result<()> {
     let tops = emitted_tops(dir)?;
     // Verilator lints on one thread: two at a time, one per core of the CI machine (one after
-    // the other the 52 tops took 73 s).
+    // the other the 50 tops took 73 s).
     let next = std::sync::Mutex::new(tops.iter());
     let reports: std::sync::Mutex<Vec<(String, Result<flow::LintReport>)>> = Default::default();
     std::thread::scope(|s| {
-        for _ in 0..SYNTH_THREADS {
+        for _ in 0..TOOL_THREADS {
             s.spawn(|| loop {
                 let Some((top, path)) = next.lock().unwrap().next() else {
                     return;
@@ -96,12 +96,13 @@ const WHOLE_CHIPS: &[&str] = &["nrc_top", "nrc_core", "nic_core", "nic_top"];
 const ECP5_STACK_LIMITED: &[&str] = &["nic_core", "nic_top"];
 
 /// Yosys and Verilator's lint run one thread per process: `synth` and `lint` keep this many
-/// running, one per core of the CI machine (sequential, `make test`'s synthesis took 450 s of its 25-minute budget).
-const SYNTH_THREADS: usize = 2;
+/// running, one per core of the CI machine (sequential, `make test`'s synthesis took 450 s of
+/// its 25-minute budget).
+const TOOL_THREADS: usize = 2;
 
 /// Synthesizes every top in `dir` for `target` (generic with latch check, then the part's own
 /// synthesis, except for [`WHOLE_CHIPS`] on the iCE40 and [`ECP5_STACK_LIMITED`] on the ECP5)
-/// on [`SYNTH_THREADS`] threads, largest Verilog first so the long ones do not end the run
+/// on [`TOOL_THREADS`] threads, largest Verilog first so the long ones do not end the run
 /// alone; prints a table in name order. A top whose Verilog passed before with the same Yosys
 /// and options is not synthesized again: its row is the stored result, marked `(cached)`
 /// ([`flow::synth_cache`]; `HPCNET_SYNTH_CACHE=off` runs every top).
@@ -115,7 +116,7 @@ pub fn synth(dir: &Path, work: &Path, target: Target) -> Result<()> {
     let rows: std::sync::Mutex<Vec<Option<Result<String>>>> =
         std::sync::Mutex::new((0..tops.len()).map(|_| None).collect());
     std::thread::scope(|s| {
-        for _ in 0..SYNTH_THREADS {
+        for _ in 0..TOOL_THREADS {
             s.spawn(|| loop {
                 let Some(i) = next.lock().unwrap().next() else {
                     return;
