@@ -120,8 +120,8 @@ config_sections! {
     link: LinkConfig {
         /// Lanes per link (the link degrades 4 -> 3 -> 2 -> 1 when lanes are removed).
         lanes: u32 = 4, Rule::Range(1, 4);
-        /// Bits per lane on the wire: 32 (an LTP transfer, XFR, per lane per cycle) or 16 (an XFR in two cycles, through the lane gearboxes). The link core moves one flit per cycle, so 4 lanes of 16 bits carry what it sends (0.97 flit slots per cycle, of which it fills 94 %, `bench link-sim`) where 4 lanes of 32 bits offer twice that and half stay empty. The default stays 32 until the fabric bench passes on 16-bit lanes (its dead-link rerouting test does not yet).
-        lane_bits: u32 = 32, Rule::Pow2(16, 32);
+        /// Bits per lane on the wire: 32 (an LTP transfer, XFR, per lane per cycle) or 16 (an XFR in two cycles, through the lane gearboxes). The link core moves one flit per cycle, so 4 lanes of 16 bits carry what it sends (0.97 flit slots per cycle, of which it fills 94 %, `bench link-sim`): the default. 4 lanes of 32 bits offer twice that, and half stay empty.
+        lane_bits: u32 = 16, Rule::Pow2(16, 32);
         /// Receive buffer per virtual channel, in flits (the credits each VC starts with). 256 by default: a VC keeps the link busy only while its buffer covers the credit loop (a flit's credit returns after its LTP is checked, its packet delivered whole and the credit carried back in a checked LTP), so 64-flit buffers held the default link at 0.856 flits/cycle error-free where 256 reach 0.912 (`bench link-sim`), and a 65-bit buffer of up to 256 flits takes the same five iCE40 block RAMs (256 x 16 bits each) as one of 64.
         vc_buffer_flits: u32 = 256, Rule::Pow2(4, 4096);
         /// Replay buffer depth in LTPs.

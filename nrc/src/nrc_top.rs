@@ -396,8 +396,9 @@ impl<
 }
 
 /// The default build's chip: the core of [`crate::router_core::RouterCore5`] with link ports of
-/// 16 LTPs of replay, 256-flit receive and 32-flit transmit buffers per VC.
-pub type NrcTop5 = crate::nrc_top!(5, 2, 128, 256, 1, 16, 256, 32);
+/// 16 LTPs of replay, 256-flit receive and 32-flit transmit buffers per VC, on 4 lanes of 16
+/// bits (`link.lane_bits`).
+pub type NrcTop5 = crate::nrc_top!(5, 2, 128, 256, 1, 16, 256, 32, 16);
 
 #[cfg(test)]
 mod tests {

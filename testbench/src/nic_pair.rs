@@ -59,12 +59,12 @@ use std::sync::Arc;
 
 /// The DMA core of the default configuration's shape.
 pub type Core = nic::nic_core!(2, 32, 6, 5, 5, 8);
-/// The whole chip of the default configuration's shape (`nic::tops::nic_top`).
-pub type Top = nic::nic_top!(2, 32, 6, 5, 5, 8, 16, 256, 32);
+/// The whole chip of the default configuration's shape (`nic::tops::nic_top`), 16-bit lanes.
+pub type Top = nic::nic_top!(2, 32, 6, 5, 5, 8, 16, 256, 32, 16);
 /// The DMA core at MTU 256 (packets of 35 flits: intake buffers of 64, packet RAM of 128).
 pub type Core256 = nic::nic_core!(2, 64, 7, 5, 5, 8);
-/// The whole chip at MTU 256.
-pub type Top256 = nic::nic_top!(2, 64, 7, 5, 5, 8, 16, 256, 32);
+/// The whole chip at MTU 256 (16-bit lanes, as the default).
+pub type Top256 = nic::nic_top!(2, 64, 7, 5, 5, 8, 16, 256, 32, 16);
 
 /// Which NICs, joined how.
 #[derive(Clone, Copy, Debug)]

@@ -72,6 +72,7 @@ mod hdl {
     mod skid_buffer;
     mod slot_pool;
     mod stream_mux;
+    mod striper_stages;
     mod switch;
     mod tag_pool;
     mod tx_link;

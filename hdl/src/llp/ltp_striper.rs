@@ -9,20 +9,20 @@
 //! not valid in a beat). Software model: [`super::ltp::stripe`].
 //!
 //! Stages: [`pair_stage`] (the gearbox from 65-bit flits to XFR pairs: the XFRs of a beat
-//! accepted on an edge are held in a pair register, `lo` and `hi`, for the next cycle),
+//! accepted on an edge are held in a pair register, `low` and `high`, for the next cycle),
 //! [`lane_map`] (the sampled mask and each physical lane's logical index) and, here, the beat
 //! former and the output registers.
 //!
-//! Beat former: the pair's XFRs go to their physical lanes: `lo` to logical lane `w` (the
-//! position of the next XFR in the beat being formed), `hi` to `w + 1`, or to logical lane 0
-//! of the next beat when `lo` completes this one. Each physical lane has one 32-bit register
+//! Beat former: the pair's XFRs go to their physical lanes: `low` to logical lane `next_lane`
+//! (the position of the next XFR in the beat being formed), `high` to `next_lane + 1`, or to
+//! logical lane 0 of the next beat when `low` completes this one. Each physical lane has one 32-bit register
 //! holding the XFR it received last; a beat leaves (into the output registers) on the edge on
 //! which its last XFR arrives, its lanes taking that XFR straight from the pair and the
 //! earlier ones from their registers. A lane's register is overwritten only by the lane's next
 //! XFR, which belongs to the next beat, so no lane needs more than one. Why this shape: the
 //! former XFR queue (shifting, variable pop, then a logical-to-physical mux) cost three times
 //! the LUTs; here a lane's output is a 2:1 mux of a 2:1 mux, the lane routing being decided
-//! from registers (`w`, each lane's logical index) a cycle after the mask was sampled.
+//! from registers (`next_lane`, each lane's logical index) a cycle after the mask was sampled.
 //!
 //! Partial beats: when an LTP's last XFR does not fill its beat, the next LTP's XFRs complete
 //! it if the next LTP's flit 0 is accepted in the cycle right after the trailer ("in time");
@@ -79,22 +79,22 @@ pub struct LtpStriper {
     pairs: StriperPairs,
     lane_map: StriperLaneMap,
     // Logical lane of the next XFR in the beat being formed.
-    w: DFF<Bits<2>>,
+    next_lane: DFF<Bits<2>>,
     // Per physical lane: the XFR it received last, and whether that was an LTP's XFR 0.
     held: Vec<DFF<Bits<32>>>,
     held_start: DFF<Bits<4>>,
     out_valid: DFF<Bits<4>>,
     out_start: DFF<Bits<4>>,
     out_data: DFF<Bits<128>>,
-    one2: Constant<Bits<2>>,
+    one: Constant<Bits<2>>,
     lane_shift: Vec<Constant<Bits<8>>>,
     index_shift: Vec<Constant<Bits<8>>>,
     advance: Signal<Local, bool>,
-    c_lo: Signal<Local, bool>,
-    c_hi: Signal<Local, bool>,
-    w_inc: Signal<Local, Bits<2>>,
-    w_hi: Signal<Local, Bits<2>>,
-    w_hi_inc: Signal<Local, Bits<2>>,
+    place_low: Signal<Local, bool>,
+    place_high: Signal<Local, bool>,
+    lane_after: Signal<Local, Bits<2>>,
+    high_lane: Signal<Local, Bits<2>>,
+    lane_after_high: Signal<Local, Bits<2>>,
     wrap: Signal<Local, bool>,
     complete: Signal<Local, bool>,
     beat_end: Signal<Local, Bits<2>>,
@@ -124,13 +124,13 @@ impl LtpStriper {
             idle: Default::default(),
             pairs: Default::default(),
             lane_map: Default::default(),
-            w: Default::default(),
+            next_lane: Default::default(),
             held: (0..MAX_LANES).map(|_| Default::default()).collect(),
             held_start: Default::default(),
             out_valid: Default::default(),
             out_start: Default::default(),
             out_data: Default::default(),
-            one2: Constant::new(1u64.into()),
+            one: Constant::new(1u64.into()),
             lane_shift: (0..MAX_LANES)
                 .map(|p| Constant::new(((32 * p) as u64).into()))
                 .collect(),
@@ -138,11 +138,11 @@ impl LtpStriper {
                 .map(|p| Constant::new(((2 * p) as u64).into()))
                 .collect(),
             advance: Default::default(),
-            c_lo: Default::default(),
-            c_hi: Default::default(),
-            w_inc: Default::default(),
-            w_hi: Default::default(),
-            w_hi_inc: Default::default(),
+            place_low: Default::default(),
+            place_high: Default::default(),
+            lane_after: Default::default(),
+            high_lane: Default::default(),
+            lane_after_high: Default::default(),
             wrap: Default::default(),
             complete: Default::default(),
             beat_end: Default::default(),
@@ -170,7 +170,7 @@ impl Default for LtpStriper {
 impl Logic for LtpStriper {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, w, held_start, out_valid, out_start, out_data);
+        dff_setup!(self, clock, next_lane, held_start, out_valid, out_start, out_data);
         clock!(self, clock, pairs, lane_map);
         for p in 0..4 {
             self.held[p].clock.next = self.clock.val();
@@ -185,42 +185,43 @@ impl Logic for LtpStriper {
         self.pairs.reset.next = self.reset.val();
         self.pairs.single.next = self.lane_map.single.val();
         self.pairs.advance.next = self.advance.val();
-        self.idle.next = self.pairs.at_flit0.val() & !self.pairs.one.val() & (self.w.q.val() == 0);
+        self.idle.next = self.pairs.at_flit0.val() & !self.pairs.has_low.val() & (self.next_lane.q.val() == 0);
         // Mask: sampled while idle (and in reset).
         self.lane_map.mask.next = self.mask.val();
         self.lane_map.sample.next = (self.idle.val() | self.reset.val()) & self.advance.val();
 
-        // Beat former: `lo` goes to logical lane w, `hi` to w + 1 or (wrap) to logical lane 0
-        // of the next beat. At one lane `lo` and `hi` go in successive cycles.
-        self.c_lo.next =
-            self.pairs.one.val() & !(self.lane_map.single.val() & self.pairs.phase.val());
-        self.c_hi.next =
-            self.pairs.two.val() & (!self.lane_map.single.val() | self.pairs.phase.val());
-        self.w_inc.next = self.w.q.val() + self.one2.val();
-        self.w_hi.next = self.w_inc.val();
-        if self.w.q.val() == self.lane_map.last.val() {
-            self.w_hi.next = 0.into();
+        // Beat former: `low` goes to logical lane `next_lane`, `high` to the one after
+        // (`high_lane`) or (wrap) to logical lane 0 of the next beat. At one lane `low` and
+        // `high` go in successive cycles.
+        self.place_low.next =
+            self.pairs.has_low.val() & !(self.lane_map.single.val() & self.pairs.phase.val());
+        self.place_high.next =
+            self.pairs.has_high.val() & (!self.lane_map.single.val() | self.pairs.phase.val());
+        self.lane_after.next = self.next_lane.q.val() + self.one.val();
+        self.high_lane.next = self.lane_after.val();
+        if self.next_lane.q.val() == self.lane_map.last.val() {
+            self.high_lane.next = 0.into();
         }
-        self.w_hi_inc.next = self.w_hi.val() + self.one2.val();
+        self.lane_after_high.next = self.high_lane.val() + self.one.val();
         self.wrap.next =
-            self.c_lo.val() & self.c_hi.val() & (self.w.q.val() == self.lane_map.last.val());
+            self.place_low.val() & self.place_high.val() & (self.next_lane.q.val() == self.lane_map.last.val());
         // A beat leaves when its last logical lane is filled, or its LTP ended not in time.
-        self.complete.next = (self.c_lo.val() & (self.w.q.val() == self.lane_map.last.val()))
-            | (self.c_hi.val() & (self.w_hi.val() == self.lane_map.last.val()))
+        self.complete.next = (self.place_low.val() & (self.next_lane.q.val() == self.lane_map.last.val()))
+            | (self.place_high.val() & (self.high_lane.val() == self.lane_map.last.val()))
             | (self.pairs.trailer.val() & !self.pairs.fire.val());
-        self.beat_end.next = self.w.q.val();
-        if self.c_hi.val() & !self.wrap.val() {
-            self.beat_end.next = self.w_hi.val();
+        self.beat_end.next = self.next_lane.q.val();
+        if self.place_high.val() & !self.wrap.val() {
+            self.beat_end.next = self.high_lane.val();
         }
-        if self.c_hi.val() {
-            self.w.d.next = self.w_hi_inc.val();
-        } else if self.c_lo.val() {
-            self.w.d.next = self.w_hi.val();
+        if self.place_high.val() {
+            self.next_lane.d.next = self.lane_after_high.val();
+        } else if self.place_low.val() {
+            self.next_lane.d.next = self.high_lane.val();
         }
         if self.complete.val() {
-            self.w.d.next = 0.into();
+            self.next_lane.d.next = 0.into();
             if self.wrap.val() {
-                self.w.d.next = self.one2.val();
+                self.next_lane.d.next = self.one.val();
             }
         }
 
@@ -234,15 +235,15 @@ impl Logic for LtpStriper {
                 .indices
                 .val()
                 .get_bits::<2>(self.index_shift[p].val().index());
-            self.hit_lo.next = self.c_lo.val()
+            self.hit_lo.next = self.place_low.val()
                 & self.lane_map.lane_mask.val().get_bit(p)
-                & (self.lane_index.val() == self.w.q.val());
-            self.hit_hi.next = self.c_hi.val()
+                & (self.lane_index.val() == self.next_lane.q.val());
+            self.hit_hi.next = self.place_high.val()
                 & self.lane_map.lane_mask.val().get_bit(p)
-                & (self.lane_index.val() == self.w_hi.val());
-            self.incoming.next = self.pairs.lo.val();
+                & (self.lane_index.val() == self.high_lane.val());
+            self.incoming.next = self.pairs.low.val();
             if self.hit_hi.val() {
-                self.incoming.next = self.pairs.hi.val();
+                self.incoming.next = self.pairs.high.val();
             }
             if self.hit_lo.val() | self.hit_hi.val() {
                 self.held[p].d.next = self.incoming.val();
@@ -281,7 +282,7 @@ impl Logic for LtpStriper {
         self.out_data.d.next = self.data_acc.val();
 
         if !self.advance.val() {
-            self.w.d.next = self.w.q.val();
+            self.next_lane.d.next = self.next_lane.q.val();
             self.held_start.d.next = self.held_start.q.val();
             self.out_valid.d.next = self.out_valid.q.val();
             self.out_start.d.next = self.out_start.q.val();
@@ -291,7 +292,7 @@ impl Logic for LtpStriper {
             }
         }
         if self.reset.val() {
-            self.w.d.next = 0.into();
+            self.next_lane.d.next = 0.into();
             self.out_valid.d.next = 0.into();
             self.out_start.d.next = 0.into();
             self.out_data.d.next = 0.into();

@@ -51,7 +51,7 @@ pub const DATA_VC: usize = 0;
 
 /// The fabric's configuration: the default, but for `link.lane_bits` when the environment sets
 /// `HPCNET_FABRIC_LANE_BITS` (16 or 32): the fabric on the other lane width, for diagnosis
-/// (`HPCNET_FABRIC_LANE_BITS=16 cargo test --release -p testbench --test fabric`).
+/// (`HPCNET_FABRIC_LANE_BITS=32 cargo test --release -p testbench --test fabric`).
 fn config() -> Config {
     let mut cfg = Config::default();
     if let Ok(bits) = std::env::var("HPCNET_FABRIC_LANE_BITS") {
@@ -118,25 +118,23 @@ pub fn models() -> (Arc<VerilatorModel>, Arc<VerilatorModel>) {
             let (router, nic) = if config().link.lane_bits == 16 {
                 (
                     VerilatorModel::build_for(
-                        &mut <nrc::nrc_top!(5, 2, 128, 256, 1, 16, 256, 32, 16)>::new(
-                            router_params(),
-                        ),
-                        "nrc_top (fabric, 16-bit lanes)",
+                        &mut nrc::nrc_top::NrcTop5::new(router_params()),
+                        "nrc_top (fabric)",
                     ),
                     VerilatorModel::build_for(
                         &mut <hdl::link_port!(2, 16, 256, 32, 16)>::new(nic_params()),
-                        "link_port (fabric NIC, 16-bit lanes)",
+                        "link_port (fabric NIC)",
                     ),
                 )
             } else {
                 (
                     VerilatorModel::build_for(
-                        &mut nrc::nrc_top::NrcTop5::new(router_params()),
-                        "nrc_top (fabric)",
+                        &mut <nrc::nrc_top!(5, 2, 128, 256, 1, 16, 256, 32)>::new(router_params()),
+                        "nrc_top (fabric, 32-bit lanes)",
                     ),
                     VerilatorModel::build_for(
                         &mut <hdl::link_port!(2, 16, 256, 32)>::new(nic_params()),
-                        "link_port (fabric NIC)",
+                        "link_port (fabric NIC, 32-bit lanes)",
                     ),
                 )
             };

@@ -683,9 +683,19 @@ impl TxLinkModel {
             self.freed_total[v] += c.freed[v];
             self.freed_last[v] = c.freed[v];
         }
+        // Both pulses are checked against the window before either acts (the hardware's
+        // distances are from the registered `ack_seq`). Each inside it is an acknowledgement
+        // (a retry request asks from the first LTP the far end has not delivered); the echo's
+        // number wins when both come in one cycle.
+        let ack_before = self.ack;
+        let unwrap = |s: u16| ack_before + s.wrapping_sub(ack_before as u16) as u64;
+        let mut acknowledged = None;
         if let Some(s) = c.got_retry {
             let seq = match self.in_window(s) {
-                Some(true) => self.ack + s.wrapping_sub(self.ack as u16) as u64,
+                Some(true) => {
+                    acknowledged = Some(unwrap(s));
+                    unwrap(s)
+                }
                 Some(false) => {
                     self.stale += 1;
                     self.stats.stale += 1;
@@ -697,20 +707,20 @@ impl TxLinkModel {
         }
         if let Some(v) = c.got_echo {
             match self.in_window(v) {
-                Some(true) => {
-                    let v = self.ack + v.wrapping_sub(self.ack as u16) as u64;
-                    if let Some(m) = self.marker {
-                        if v > m.seq {
-                            // A poll already pending may still leave.
-                            self.late_poll = t >= m.written_after + p.rt_timeout;
-                            self.marker = None;
-                        }
-                    }
-                    self.ack = v;
-                }
+                Some(true) => acknowledged = Some(unwrap(v)),
                 Some(false) => {}
                 None => return bad(t, format!("bench error: echo {v} on the window's edge")),
             }
+        }
+        if let Some(v) = acknowledged {
+            if let Some(m) = self.marker {
+                if v > m.seq {
+                    // A poll already pending may still leave.
+                    self.late_poll = t >= m.written_after + p.rt_timeout;
+                    self.marker = None;
+                }
+            }
+            self.ack = v;
         }
         if c.send_retry {
             self.rr.push(t);

@@ -26,10 +26,10 @@ pub struct StriperLaneMap {
     last_reg: DFF<Bits<2>>,
     single_reg: DFF<bool>,
     indices_reg: DFF<Bits<8>>,
-    one3: Constant<Bits<3>>,
+    one: Constant<Bits<3>>,
     index_shift: Vec<Constant<Bits<8>>>,
-    pc: Vec<Signal<Local, Bits<3>>>,
-    pc_m1: Signal<Local, Bits<3>>,
+    active_below: Vec<Signal<Local, Bits<3>>>,
+    active_less_one: Signal<Local, Bits<3>>,
     index: Signal<Local, Bits<2>>,
     index_acc: Signal<Local, Bits<8>>,
 }
@@ -48,12 +48,12 @@ impl Default for StriperLaneMap {
             last_reg: Default::default(),
             single_reg: Default::default(),
             indices_reg: Default::default(),
-            one3: Constant::new(1u64.into()),
+            one: Constant::new(1u64.into()),
             index_shift: (0..4)
                 .map(|p| Constant::new(((2 * p) as u64).into()))
                 .collect(),
-            pc: (0..5).map(|_| Default::default()).collect(),
-            pc_m1: Default::default(),
+            active_below: (0..5).map(|_| Default::default()).collect(),
+            active_less_one: Default::default(),
             index: Default::default(),
             index_acc: Default::default(),
         }
@@ -68,25 +68,32 @@ impl Logic for StriperLaneMap {
         self.last.next = self.last_reg.q.val();
         self.single.next = self.single_reg.q.val();
         self.indices.next = self.indices_reg.q.val();
-        self.pc[0].next = 0.into();
+        self.active_below[0].next = 0.into();
         for p in 1..5 {
-            self.pc[p].next = self.pc[p - 1].val();
+            self.active_below[p].next = self.active_below[p - 1].val();
             if self.mask.val().get_bit(p - 1) {
-                self.pc[p].next = self.pc[p - 1].val() + self.one3.val();
+                self.active_below[p].next = self.active_below[p - 1].val() + self.one.val();
             }
         }
-        self.pc_m1.next = self.pc[4].val() - self.one3.val();
+        self.active_less_one.next = self.active_below[4].val() - self.one.val();
         self.index_acc.next = 0.into();
         for p in 0..4 {
-            self.index.next = self.pc[p].val().get_bits::<2>(0);
+            self.index.next = self.active_below[p].val().get_bits::<2>(0);
             self.index_acc.next = self.index_acc.val()
                 | (bit_cast::<8, 2>(self.index.val()) << self.index_shift[p].val());
         }
         if self.sample.val() {
             self.mask_reg.d.next = self.mask.val();
-            self.last_reg.d.next = self.pc_m1.val().get_bits::<2>(0);
-            self.single_reg.d.next = self.pc[4].val() == self.one3.val();
+            self.last_reg.d.next = self.active_less_one.val().get_bits::<2>(0);
+            self.single_reg.d.next = self.active_below[4].val() == self.one.val();
             self.indices_reg.d.next = self.index_acc.val();
         }
     }
+}
+
+#[test]
+fn striper_lane_map_is_synthesizable() {
+    let mut uut = StriperLaneMap::default();
+    uut.connect_all();
+    yosys_validate("striper_lane_map", &generate_verilog(&uut)).unwrap();
 }

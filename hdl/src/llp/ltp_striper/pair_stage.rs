@@ -1,5 +1,5 @@
 //! The striper's input stage: LTP beats on `sink` to the pair register, the XFRs of the beat
-//! accepted on the last edge (`lo`, `hi`; the trailer beat is one XFR).
+//! accepted on the last edge (`low`, `high`; the trailer beat is one XFR).
 //!
 //! Gearbox: since 65 = 2 x 32 + 1, flit `i` starts in XFR `2i` at bit offset `i`, so XFRs `2i`
 //! and `2i+1` are 64 bits at offset `15 - i` of `{flit i, bits 15..1 of the top 16 of flit
@@ -27,18 +27,18 @@ pub struct StriperPairs {
     /// The striper moves this cycle (else everything holds).
     pub advance: Signal<In, bool>,
     /// The pair's first XFR.
-    pub lo: Signal<Out, Bits<32>>,
+    pub low: Signal<Out, Bits<32>>,
     /// The pair's second XFR.
-    pub hi: Signal<Out, Bits<32>>,
-    /// The pair holds `lo`.
-    pub one: Signal<Out, bool>,
-    /// The pair holds `hi` (not after the trailer).
-    pub two: Signal<Out, bool>,
-    /// `lo` is XFR 0 of an LTP.
+    pub high: Signal<Out, Bits<32>>,
+    /// The pair holds `low`.
+    pub has_low: Signal<Out, bool>,
+    /// The pair holds `high` (not after the trailer).
+    pub has_high: Signal<Out, bool>,
+    /// `low` is XFR 0 of an LTP.
     pub start: Signal<Out, bool>,
     /// The pair is the trailer XFR alone.
     pub trailer: Signal<Out, bool>,
-    /// At one lane: `lo` has been sent, `hi` goes this cycle.
+    /// At one lane: `low` has been sent, `high` goes this cycle.
     pub phase: Signal<Out, bool>,
     /// A beat is accepted on `sink` this cycle.
     pub fire: Signal<Out, bool>,
@@ -47,13 +47,13 @@ pub struct StriperPairs {
     // Number of the next beat on `sink` within its LTP: 0..15 flits, 16 the trailer.
     beat: DFF<Bits<5>>,
     prev_top: DFF<Bits<16>>,
-    p_lo: DFF<Bits<32>>,
-    p_hi: DFF<Bits<32>>,
-    p_one: DFF<bool>,
-    p_two: DFF<bool>,
-    p_start: DFF<bool>,
-    p_trailer: DFF<bool>,
-    p_phase: DFF<bool>,
+    pair_low: DFF<Bits<32>>,
+    pair_high: DFF<Bits<32>>,
+    holds_low: DFF<bool>,
+    holds_high: DFF<bool>,
+    pair_start: DFF<bool>,
+    pair_trailer: DFF<bool>,
+    second_phase: DFF<bool>,
     is_trailer: Signal<Local, bool>,
     beat_inc: Signal<Local, Bits<5>>,
     window: Signal<Local, Bits<80>>,
@@ -66,20 +66,20 @@ impl Logic for StriperPairs {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, beat, prev_top, p_lo, p_hi, p_one, p_two, p_start, p_trailer, p_phase
+            self, clock, beat, prev_top, pair_low, pair_high, holds_low, holds_high, pair_start, pair_trailer, second_phase
         );
-        self.lo.next = self.p_lo.q.val();
-        self.hi.next = self.p_hi.q.val();
-        self.one.next = self.p_one.q.val();
-        self.two.next = self.p_two.q.val();
-        self.start.next = self.p_start.q.val();
-        self.trailer.next = self.p_trailer.q.val();
-        self.phase.next = self.p_phase.q.val();
+        self.low.next = self.pair_low.q.val();
+        self.high.next = self.pair_high.q.val();
+        self.has_low.next = self.holds_low.q.val();
+        self.has_high.next = self.holds_high.q.val();
+        self.start.next = self.pair_start.q.val();
+        self.trailer.next = self.pair_trailer.q.val();
+        self.phase.next = self.second_phase.q.val();
         self.at_flit0.next = self.beat.q.val() == 0;
         self.sink.ready.next =
-            !(self.single.val() & self.p_two.q.val() & !self.p_phase.q.val()) & self.advance.val();
+            !(self.single.val() & self.holds_high.q.val() & !self.second_phase.q.val()) & self.advance.val();
         self.fire.next = self.sink.valid.val() & self.sink.ready.val();
-        self.p_phase.d.next = !self.sink.ready.val();
+        self.second_phase.d.next = !self.sink.ready.val();
 
         self.is_trailer.next = self.beat.q.val().get_bit(4);
         self.beat_inc.next = self.beat.q.val() + 1;
@@ -105,44 +105,51 @@ impl Logic for StriperPairs {
         self.trailer_xfr.next = (bit_cast::<32, 16>(self.sink.data.val().get_bits::<16>(0)) << 16)
             | bit_cast::<32, 16>(self.prev_top.q.val());
         if self.sink.ready.val() {
-            self.p_one.d.next = false;
-            self.p_two.d.next = false;
-            self.p_start.d.next = false;
-            self.p_trailer.d.next = false;
+            self.holds_low.d.next = false;
+            self.holds_high.d.next = false;
+            self.pair_start.d.next = false;
+            self.pair_trailer.d.next = false;
         }
         if self.fire.val() {
             self.prev_top.d.next = self.sink.data.val().get_bits::<16>(49);
-            self.p_one.d.next = true;
-            self.p_two.d.next = !self.is_trailer.val();
-            self.p_start.d.next = self.beat.q.val() == 0;
-            self.p_trailer.d.next = self.is_trailer.val();
-            self.p_hi.d.next = self.pair.val().get_bits::<32>(32);
+            self.holds_low.d.next = true;
+            self.holds_high.d.next = !self.is_trailer.val();
+            self.pair_start.d.next = self.beat.q.val() == 0;
+            self.pair_trailer.d.next = self.is_trailer.val();
+            self.pair_high.d.next = self.pair.val().get_bits::<32>(32);
             if self.is_trailer.val() {
-                self.p_lo.d.next = self.trailer_xfr.val();
+                self.pair_low.d.next = self.trailer_xfr.val();
                 self.beat.d.next = 0.into();
             } else {
-                self.p_lo.d.next = self.pair.val().get_bits::<32>(0);
+                self.pair_low.d.next = self.pair.val().get_bits::<32>(0);
                 self.beat.d.next = self.beat_inc.val();
             }
         }
         if !self.advance.val() {
             self.beat.d.next = self.beat.q.val();
             self.prev_top.d.next = self.prev_top.q.val();
-            self.p_lo.d.next = self.p_lo.q.val();
-            self.p_hi.d.next = self.p_hi.q.val();
-            self.p_one.d.next = self.p_one.q.val();
-            self.p_two.d.next = self.p_two.q.val();
-            self.p_start.d.next = self.p_start.q.val();
-            self.p_trailer.d.next = self.p_trailer.q.val();
-            self.p_phase.d.next = self.p_phase.q.val();
+            self.pair_low.d.next = self.pair_low.q.val();
+            self.pair_high.d.next = self.pair_high.q.val();
+            self.holds_low.d.next = self.holds_low.q.val();
+            self.holds_high.d.next = self.holds_high.q.val();
+            self.pair_start.d.next = self.pair_start.q.val();
+            self.pair_trailer.d.next = self.pair_trailer.q.val();
+            self.second_phase.d.next = self.second_phase.q.val();
         }
         if self.reset.val() {
             self.beat.d.next = 0.into();
-            self.p_one.d.next = false;
-            self.p_two.d.next = false;
-            self.p_start.d.next = false;
-            self.p_trailer.d.next = false;
-            self.p_phase.d.next = false;
+            self.holds_low.d.next = false;
+            self.holds_high.d.next = false;
+            self.pair_start.d.next = false;
+            self.pair_trailer.d.next = false;
+            self.second_phase.d.next = false;
         }
     }
+}
+
+#[test]
+fn striper_pairs_is_synthesizable() {
+    let mut uut = StriperPairs::default();
+    uut.connect_all();
+    yosys_validate("striper_pairs", &generate_verilog(&uut)).unwrap();
 }

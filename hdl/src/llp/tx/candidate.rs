@@ -75,3 +75,10 @@ impl Logic for TxCandidate {
         }
     }
 }
+
+#[test]
+fn tx_candidate_is_synthesizable() {
+    let mut uut = TxCandidate::new(8);
+    uut.connect_all();
+    yosys_validate("tx_candidate", &generate_verilog(&uut)).unwrap();
+}

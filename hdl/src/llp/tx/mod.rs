@@ -44,8 +44,11 @@
 //!
 //! **Protocol inputs** ([`TxReplay`], [`TxProtocol`]; pulses, from the receiver of the same
 //! endpoint): `got_retry(e)` replays from `e` (from `ack_seq` if `e` is outside the window, counted
-//! in `stale`) after a null LTP with `RetryMrkr`; `got_echo(v)` frees the replay buffer below `v`
-//! (ignored outside the window) and ends an outstanding round-trip marker older than `v`;
+//! in `stale`) after a null LTP with `RetryMrkr`, and inside the window is an acknowledgement as
+//! an echo is (the far end delivered every LTP below `e`); `got_echo(v)` frees the replay
+//! buffer below `v` (ignored outside the window) and ends an outstanding round-trip marker
+//! older than `v`, and so does an accepted `got_retry(e)` (an echo arriving after it may fall
+//! below the new `ack_seq` and be ignored, so the retry request must end the marker);
 //! `got_mask(m)` switches to lane mask `m` (nonzero); `got_credits[v]` returns credits.
 //! `send_retry` and `send_echo` ask for a RetryReq (with LaneMask) and an echo. An echo rides in
 //! the LTP being built; only when no LTP has been built for 63 cycles (as during a replay) does it
@@ -129,6 +132,7 @@ mod vc_mode;
 
 pub use arbiter::TxArbiter;
 pub use builder::TxBuilder;
+pub use candidate::TxCandidate;
 pub use classifier::TxClassifier;
 pub use lanes::TxLanes;
 pub use null_ltp::TxNullLtp;
@@ -327,7 +331,7 @@ pub struct LtpWriteSink {
 }
 
 /// The replay buffer to the builder, the serializer and the protocol: the sequence numbers
-/// (registered) and this cycle's echo.
+/// (registered) and this cycle's acknowledgement.
 #[derive(LogicInterface, Default)]
 #[join = "SequenceSink"]
 pub struct SequenceSource {
@@ -341,8 +345,12 @@ pub struct SequenceSource {
     pub replay_pending: Signal<Out, bool>,
     /// LTPs held in the replay buffer (`next_seq - ack_seq`).
     pub fill: Signal<Out, Bits<16>>,
-    /// `got_echo` inside the window: it frees the replay buffer below its sequence number.
-    pub echo_accepted: Signal<Out, bool>,
+    /// An acknowledgement inside the window this cycle (`got_echo`, or `got_retry`: the far
+    /// end asks from the first LTP it has not delivered): it frees the replay buffer below
+    /// `acknowledged_seq`.
+    pub acknowledged: Signal<Out, bool>,
+    /// Its sequence number (the echo's when both come in one cycle).
+    pub acknowledged_seq: Signal<Out, Bits<16>>,
 }
 
 /// The receiving side of [`SequenceSource`].
@@ -359,8 +367,10 @@ pub struct SequenceSink {
     pub replay_pending: Signal<In, bool>,
     /// LTPs held in the replay buffer.
     pub fill: Signal<In, Bits<16>>,
-    /// An echo frees the replay buffer now.
-    pub echo_accepted: Signal<In, bool>,
+    /// An acknowledgement frees the replay buffer below `acknowledged_seq` now.
+    pub acknowledged: Signal<In, bool>,
+    /// Its sequence number.
+    pub acknowledged_seq: Signal<In, Bits<16>>,
 }
 
 /// The serializer to the replay buffer, the builder, the lanes and the protocol: what starts

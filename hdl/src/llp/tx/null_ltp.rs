@@ -103,7 +103,8 @@ impl Logic for TxNullLtp {
             | self.serializer.active.val()
             | self.numbers.send_seq.val().any()
             | self.numbers.fill.val().any()
-            | self.numbers.echo_accepted.val()
+            | self.numbers.acknowledged.val()
+            | self.numbers.acknowledged_seq.val().any()
             | self.protocol.null_wanted.val()
             | self.protocol.marker_out.val();
         if self.serializer.null_start.val() {

@@ -9,12 +9,13 @@
 //!   cycles (with the builder idle) the serializer sends it in a null LTP (`null_wanted`).
 //!   During a replay the builder is idle for several LTPs, and a null LTP per echo there cost
 //!   more wire time than the replays themselves.
-//! - **Round-trip marker**: the builder writes one when none is outstanding; an accepted echo
-//!   newer than the marker ends it. The poll timer counts while a marker is outstanding or LTPs
+//! - **Round-trip marker**: the builder writes one when none is outstanding; an
+//!   acknowledgement newer than the marker (an echo or a retry request inside the window, the
+//!   replay buffer's `acknowledged`) ends it. The poll timer counts while a marker is outstanding or LTPs
 //!   wait for acknowledgement (LTPs built while a marker was out carry none: if the link then
 //!   goes idle no later LTP brings one, so without a poll they would stay unacknowledged and
 //!   the link watchdog would call the link dead); at `rt_timeout` a poll is made pending. It
-//!   restarts with each marker, each accepted echo (progress) and each retry from the far end
+//!   restarts with each marker, each acknowledgement (progress) and each retry from the far end
 //!   (the echo follows the replayed marker), and holds while the link is down (nothing could
 //!   answer a poll).
 //! - **Retry request**: `send_retry` makes one pending, for the next null LTP.
@@ -64,8 +65,8 @@ pub struct TxProtocol {
     poll_pending: DFF<bool>,
     retry_request_pending: DFF<bool>,
     rt_timeout: Constant<Bits<16>>,
-    /// Distance of the echo from the marker, and of the next LTP from the marker.
-    echo_after_marker: Signal<Local, Bits<16>>,
+    /// Distance of the acknowledgement from the marker, and of the next LTP from the marker.
+    acknowledged_after_marker: Signal<Local, Bits<16>>,
     next_after_marker: Signal<Local, Bits<16>>,
     /// The bundle fields this stage does not read, acknowledged here (Verilator's lint passes
     /// names containing "unused"; nothing reads this, so synthesis removes it).
@@ -95,7 +96,7 @@ impl TxProtocol {
             poll_pending: Default::default(),
             retry_request_pending: Default::default(),
             rt_timeout: Constant::new((rt_timeout as u64).into()),
-            echo_after_marker: Default::default(),
+            acknowledged_after_marker: Default::default(),
             next_after_marker: Default::default(),
             unused_inputs: Default::default(),
         }
@@ -116,9 +117,11 @@ impl Logic for TxProtocol {
             poll_pending,
             retry_request_pending
         );
-        // (`got_echo` arrives checked against the window, as the replay buffer's `echo_accepted`.)
+        // (`got_echo` and `got_retry` arrive checked against the window, as the replay
+        // buffer's `acknowledged`.)
         self.unused_inputs.next = self.from_rx.got_retry_seq.val().any()
             | self.from_rx.got_echo.val()
+            | self.from_rx.got_echo_seq.val().any()
             | self.from_rx.got_mask.val()
             | self.from_rx.got_mask_val.val().any()
             | self.from_rx.expect_seq.val().any()
@@ -156,15 +159,16 @@ impl Logic for TxProtocol {
             self.poll_pending.d.next = false;
             self.echo_pending.d.next = false;
         }
-        // An echo newer than the outstanding marker ends it. `marker_seq` is the previous
-        // marker's while a new one is written (`marker_slot`): no echo can be newer than the
-        // new marker yet.
-        self.echo_after_marker.next = self.from_rx.got_echo_seq.val() - self.marker_seq.q.val();
+        // An acknowledgement (an echo, or a retry request: `tx::replay`) newer than the
+        // outstanding marker ends it. `marker_seq` is the previous marker's while a new one is
+        // written (`marker_slot`): no acknowledgement can be newer than the new marker yet.
+        self.acknowledged_after_marker.next =
+            self.numbers.acknowledged_seq.val() - self.marker_seq.q.val();
         self.next_after_marker.next = self.numbers.next_seq.val() - self.marker_seq.q.val();
-        if self.numbers.echo_accepted.val()
+        if self.numbers.acknowledged.val()
             & !self.builder.marker_slot.val()
-            & self.echo_after_marker.val().any()
-            & (self.echo_after_marker.val() <= self.next_after_marker.val())
+            & self.acknowledged_after_marker.val().any()
+            & (self.acknowledged_after_marker.val() <= self.next_after_marker.val())
         {
             self.marker_out.d.next = false;
         }
@@ -195,7 +199,7 @@ impl Logic for TxProtocol {
         } else if !self.builder.marker_slot.val() & self.up.val() {
             self.marker_timer.d.next = 0.into();
         }
-        if self.numbers.echo_accepted.val() & !self.builder.marker_slot.val() {
+        if self.numbers.acknowledged.val() & !self.builder.marker_slot.val() {
             self.marker_timer.d.next = 0.into();
         }
         if self.from_rx.got_retry.val() {

@@ -4,11 +4,21 @@
 //! - `next_seq`: the LTP being built, into slot `next_seq mod R` (the builder writes flit `p`
 //!   at `(next_seq mod R) * 16 + p`); it advances when flit 15 is written.
 //! - `ack_seq`: the oldest LTP held. `got_echo(v)` inside the window (`v - ack_seq <= next_seq
-//!   - ack_seq`) frees the LTPs below `v` (`echo_accepted`); one outside it is ignored.
+//!   - ack_seq`) frees the LTPs below `v`; one outside it is ignored.
 //! - `send_seq`: the next LTP the serializer reads; it advances as one starts, and a null LTP
 //!   with the pending replay's `RetryMrkr` moves it back to `replay_seq`.
 //! - `got_retry(e)` makes a replay from `e` pending, from `ack_seq` when `e` is outside the
 //!   window (counted in `stale`); so does `start` (RESUME: every unacknowledged LTP again).
+//!   Inside the window it is also an acknowledgement, as an echo is: the far end asks from
+//!   the first LTP it has not delivered, so it has delivered every one below `e`. Without
+//!   this, an idle link whose poll is hit by an error is answered by a retry request, not an
+//!   echo, and its last LTPs stay held until a later poll gets through (the link watchdog
+//!   counted that as a dead link in the 16-bit fabric).
+//! - `out.acknowledged` (with `acknowledged_seq`, the echo's when both come in one cycle):
+//!   an echo or a retry request inside the window this cycle; `ack_seq` takes its number on
+//!   this edge, and the protocol ends an outstanding round-trip marker by it (an echo that
+//!   follows a retry request may fall below the new `ack_seq` and be ignored: the retry
+//!   request must end the marker, or none would until a poll).
 //!   `restart` sets every sequence number to 0, emptying the buffer (its LTPs counted in
 //!   `ltps_discarded`, saturating).
 //!
@@ -75,6 +85,7 @@ pub struct TxReplay<const RAW: usize> {
     retry_distance: Signal<Local, Bits<16>>,
     echo_distance: Signal<Local, Bits<16>>,
     echo_accepted: Signal<Local, bool>,
+    retry_accepted: Signal<Local, bool>,
     discarded_sum: Signal<Local, Bits<17>>,
     /// The bundle fields this stage does not read, acknowledged here (Verilator's lint passes
     /// names containing "unused"; nothing reads this, so synthesis removes it).
@@ -118,6 +129,7 @@ impl<const RAW: usize> Default for TxReplay<RAW> {
             retry_distance: Default::default(),
             echo_distance: Default::default(),
             echo_accepted: Default::default(),
+            retry_accepted: Default::default(),
             discarded_sum: Default::default(),
             unused_inputs: Default::default(),
         }
@@ -175,6 +187,9 @@ impl<const RAW: usize> Logic for TxReplay<RAW> {
 
         self.fill.next = self.next_seq.q.val() - self.ack_seq.q.val();
         self.echo_distance.next = self.from_rx.got_echo_seq.val() - self.ack_seq.q.val();
+        self.retry_distance.next = self.from_rx.got_retry_seq.val() - self.ack_seq.q.val();
+        self.retry_accepted.next =
+            self.from_rx.got_retry.val() & (self.retry_distance.val() <= self.fill.val());
         self.echo_accepted.next =
             self.from_rx.got_echo.val() & (self.echo_distance.val() <= self.fill.val());
         self.out.next_seq.next = self.next_seq.q.val();
@@ -182,7 +197,11 @@ impl<const RAW: usize> Logic for TxReplay<RAW> {
         self.out.replay_seq.next = self.replay_seq.q.val();
         self.out.replay_pending.next = self.replay_pending.q.val();
         self.out.fill.next = self.fill.val();
-        self.out.echo_accepted.next = self.echo_accepted.val();
+        self.out.acknowledged.next = self.echo_accepted.val() | self.retry_accepted.val();
+        self.out.acknowledged_seq.next = self.from_rx.got_retry_seq.val();
+        if self.echo_accepted.val() {
+            self.out.acknowledged_seq.next = self.from_rx.got_echo_seq.val();
+        }
         self.ltps_discarded.next = self.discarded_count.q.val();
         self.replays.next = self.replays_count.q.val();
         self.stale.next = self.stale_count.q.val();
@@ -202,7 +221,6 @@ impl<const RAW: usize> Logic for TxReplay<RAW> {
                 }
             }
         }
-        self.retry_distance.next = self.from_rx.got_retry_seq.val() - self.ack_seq.q.val();
         if self.from_rx.got_retry.val() {
             self.replay_pending.d.next = true;
             self.replay_seq.d.next = self.from_rx.got_retry_seq.val();
@@ -212,6 +230,11 @@ impl<const RAW: usize> Logic for TxReplay<RAW> {
                     self.stale_count.d.next = self.stale_count.q.val() + 1;
                 }
             }
+        }
+        // A retry request is a cumulative acknowledgement too (module doc); an echo in the
+        // same cycle wins (both are in the window: either is a correct `ack_seq`).
+        if self.retry_accepted.val() {
+            self.ack_seq.d.next = self.from_rx.got_retry_seq.val();
         }
         if self.echo_accepted.val() {
             self.ack_seq.d.next = self.from_rx.got_echo_seq.val();
