@@ -347,6 +347,9 @@ pub struct TxLinkModel {
     marker: Option<Marker>,
     /// A poll may still come for a marker echoed after its timeout.
     late_poll: bool,
+    /// Cycle of the last acknowledgement that ended a marker (the hardware's poll timer
+    /// restarts there and polls `rt_timeout` later if LTPs are still held).
+    marker_ended_at: Option<u64>,
     /// Cycle of the most recent poll (for the bench's far end).
     pub last_poll: Option<u64>,
     ltps: u64,
@@ -412,6 +415,7 @@ impl TxLinkModel {
             mask_pending: Some(p.init_mask),
             marker: None,
             late_poll: false,
+            marker_ended_at: None,
             last_poll: None,
             ltps: 0,
             nulls: 0,
@@ -718,6 +722,7 @@ impl TxLinkModel {
                     // A poll already pending may still leave.
                     self.late_poll = t >= m.written_after + p.rt_timeout;
                     self.marker = None;
+                    self.marker_ended_at = Some(t);
                 }
             }
             self.ack = v;
@@ -779,6 +784,7 @@ impl TxLinkModel {
         self.stored.clear();
         self.pointer = 0;
         self.marker = None;
+        self.marker_ended_at = None;
         self.reset_at = t + 1;
         self.echo.clear();
         self.far_vc = 0;
@@ -871,7 +877,14 @@ impl TxLinkModel {
             s.poll_ok = self.late_poll
                 || match self.marker {
                     Some(m) => g >= m.written_after + p.rt_timeout,
-                    None => g >= self.unseen_after() + p.rt_timeout,
+                    // LTPs built while the marker was out may start after it ended
+                    // (behind a replay): the timer runs from the end.
+                    None => {
+                        g >= self
+                            .unseen_after()
+                            .min(self.marker_ended_at.unwrap_or(u64::MAX))
+                            + p.rt_timeout
+                    }
                 };
         } else {
             if self.replay.iter().any(|r| r.0 < g) || self.rr.iter().any(|&x| x < g) {
