@@ -10,11 +10,14 @@
 //! - the credit loop: the core's sender spends only credits the port returned (never more back
 //!   than it had: `credits_out` slots really exist), and the port never sends to the core
 //!   without a free slot of the core's `credits_in`; a VC whose core side stops draining holds
-//!   no other VC;
+//!   no other VC (checked on the error-free link: VC 0 keeps at least three quarters of its
+//!   rate of the cycles before; at BER 1e-4 the stall is kept for what it exercises, but a
+//!   300-cycle window there measures the link's retries, not the VCs: in 17 of 40 seeds the
+//!   link delivered 0 to 4 good LTPs in it);
 //! - the report: `link_status` says up, 4 lanes each way, not stalled; LTP counts move;
 //! - reset at random moments under traffic (the wire is quiet across a reset, as both ends of
 //!   a link reset together): afterwards traffic flows again and the streams start over;
-//! - an idle live link (the core sends nothing for three watchdog limits) is never `stalled`
+//! - an idle live link (the core sends nothing for two watchdog limits) is never `stalled`
 //!   (looped back, each end's echoes ride with its own traffic; the case of one end idle
 //!   while the other sent last, where only a poll empties the replay buffer, is the fabric
 //!   bench's: every router port there carries management traffic one way, then idles);
@@ -44,8 +47,15 @@ use testbench::{port_table, run_both, Backend, BenchRng, PortTable, ResetSchedul
 
 type Port = hdl::link_port!(2, 16, 256, 32);
 const VCS: usize = 2;
-/// The watchdog's limit in this bench (short, so the dead-link phase is short).
+/// The watchdog's limit on the error-free link (short, so the dead-link phase is short).
 const STALL_LIMIT: u32 = 600;
+/// The watchdog's limit on the links at BER 1e-4, above their longest stretch without an
+/// acknowledgement. At that rate a fifth of the LTPs (4 lanes x 32 bits x 17 cycles) are hit,
+/// and a hit retry request or retry marker costs a retry timeout (256 cycles): over 40 seeds
+/// each of the resets run and the toggle run, the longest stretch was 1,309 cycles (a bench
+/// with the replay buffer's fill printed each cycle; 600, this bench's limit before, fell
+/// inside the spread: the runs passed by their seeds).
+const NOISY_STALL_LIMIT: u32 = 2048;
 /// The chip ID the port is given (the management agent's register in a chip).
 const CHIP_ID: u16 = 0x1a2b;
 
@@ -160,6 +170,8 @@ fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
         (0, 0)
     };
     let mut vc0_during_stall = 0u64;
+    // ... and in as many cycles before it (its rate without the stall).
+    let mut vc0_before_stall = 0u64;
     // The chip ID, sent in training: looped back, it is the port's own peer identity.
     let chip_id = b.port("chip_id");
     b.poke(chip_id, CHIP_ID as u128);
@@ -245,6 +257,9 @@ fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
                 if v == 0 && (stall.0..stall.1).contains(&cycle) {
                     vc0_during_stall += 1;
                 }
+                if v == 0 && (2 * stall.0 - stall.1..stall.0).contains(&cycle) {
+                    vc0_before_stall += 1;
+                }
             }
             if let Some(s) = sent {
                 flying[s.vc].push_back(s.flit);
@@ -304,6 +319,13 @@ fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
     if r.resets {
         sched.assert_pulses("link_port", 2);
     }
+    // VC isolation, where the link's own rate is steady (module doc).
+    if r.vc_stall && r.ber == 0.0 && r.cut.is_none_or(|c| c >= stall.1) {
+        assert!(
+            vc0_before_stall > 50 && 4 * vc0_during_stall >= 3 * vc0_before_stall,
+            "VC 1 stalled and VC 0 delivered {vc0_during_stall} (before: {vc0_before_stall})"
+        );
+    }
     if let Some(c) = r.cut {
         let at = out
             .stalled_at
@@ -324,11 +346,6 @@ fn bench(b: &mut dyn Backend, r: Run) -> Outcome {
             out.lost_in_link <= 2 * VCS as u64 + 16 * 16 + 64 * VCS as u64,
             "{out:?}"
         );
-    } else if r.vc_stall {
-        assert!(
-            vc0_during_stall > 50,
-            "VC 1 stalled and VC 0 delivered only {vc0_during_stall}"
-        );
     }
     out
 }
@@ -345,15 +362,15 @@ fn run(r: Run) -> Outcome {
 fn link_port_loops_back_every_flit_with_resets() {
     let o = run(Run {
         seed: 1,
-        cycles: 7800,
+        cycles: 9600,
         ber: 1e-4,
         resets: true,
         cut: None,
-        idle: Some((3000, 3000 + 3 * STALL_LIMIT as u64)),
+        idle: Some((3000, 3000 + 2 * NOISY_STALL_LIMIT as u64)),
         threshold: None,
         toggle: None,
         vc_stall: true,
-        stall_limit: STALL_LIMIT,
+        stall_limit: NOISY_STALL_LIMIT,
     });
     // A liveness bound, not a rate: traffic flows through the resets and the errors. The
     // count at the end of the run moved with the receive path's timing (2,000+ before the
@@ -420,9 +437,8 @@ fn link_port_settings_written_at_run_time_reach_the_endpoint() {
 fn link_port_vc_mode_toggled_under_traffic_loses_nothing() {
     // Every 300 cycles from cycle 1000, with replays (BER 1e-4), so packets are half sent
     // across the changes; the bench checks every flit, the error flag and that the live link
-    // never stalls. (Without the VC stall of the other runs: with whole packets, bit errors
-    // and one VC's core side stalled, VC 0 delivers almost nothing during the stall, a
-    // property of the whole-packet mode itself, seen with the mode constant too.)
+    // never stalls. (Without the VC stall of the other runs: at this error rate a stall
+    // window measures the link's retries, not the VCs; see the module doc.)
     let o = run(Run {
         seed: 4,
         cycles: 6000,
@@ -433,7 +449,7 @@ fn link_port_vc_mode_toggled_under_traffic_loses_nothing() {
         threshold: None,
         toggle: Some(1000),
         vc_stall: false,
-        stall_limit: STALL_LIMIT,
+        stall_limit: NOISY_STALL_LIMIT,
     });
     assert!(o.delivered > 1500, "{o:?}");
 }

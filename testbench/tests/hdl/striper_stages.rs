@@ -42,12 +42,8 @@ fn random_ltp(rng: &mut BenchRng) -> (Vec<u128>, [u32; 33]) {
 fn pairs_bench(b: &mut dyn Backend, seed: u64) -> (u64, u64, u64) {
     let mut rng = BenchRng::new(seed);
     let p = |n: &str| b.port(n);
-    let (reset, valid, data, ready) = (
-        p("reset"),
-        p("sink$valid"),
-        p("sink$data"),
-        p("sink$ready"),
-    );
+    let (reset, valid, data, ready) =
+        (p("reset"), p("sink$valid"), p("sink$data"), p("sink$ready"));
     let (single, advance, fire, at_flit0) = (p("single"), p("advance"), p("fire"), p("at_flit0"));
     let (low, high, has_low, has_high, start, trailer, phase) = (
         p("low"),
@@ -179,12 +175,7 @@ fn lane_map_bench(b: &mut dyn Backend, seed: u64) -> u64 {
     let mut rng = BenchRng::new(seed);
     let p = |n: &str| b.port(n);
     let (mask, sample) = (p("mask"), p("sample"));
-    let (lane_mask, last, single, indices) = (
-        p("lane_mask"),
-        p("last"),
-        p("single"),
-        p("indices"),
-    );
+    let (lane_mask, last, single, indices) = (p("lane_mask"), p("last"), p("single"), p("indices"));
     // No reset: nothing is checked before the first sample.
     let mut held: Option<u8> = None;
     let mut samples = 0;
@@ -265,7 +256,9 @@ fn candidate_bench(b: &mut dyn Backend, vcs: usize, seed: u64) -> u64 {
     let mut sending = 0;
     for pattern in 0..256u32 {
         for last in 0..vcs {
-            let lock = rng.chance(0.5).then(|| rng.range(0, vcs as u64 - 1) as usize);
+            let lock = rng
+                .chance(0.5)
+                .then(|| rng.range(0, vcs as u64 - 1) as usize);
             let mode = rng.chance(0.5);
             b.poke(eligible, pattern as u128);
             b.poke(last_served, last as u128);
