@@ -185,7 +185,8 @@ impl Logic for LtpStriper {
         self.pairs.reset.next = self.reset.val();
         self.pairs.single.next = self.lane_map.single.val();
         self.pairs.advance.next = self.advance.val();
-        self.idle.next = self.pairs.at_flit0.val() & !self.pairs.has_low.val() & (self.next_lane.q.val() == 0);
+        self.idle.next =
+            self.pairs.at_flit0.val() & !self.pairs.has_low.val() & (self.next_lane.q.val() == 0);
         // Mask: sampled while idle (and in reset).
         self.lane_map.mask.next = self.mask.val();
         self.lane_map.sample.next = (self.idle.val() | self.reset.val()) & self.advance.val();
@@ -203,10 +204,12 @@ impl Logic for LtpStriper {
             self.high_lane.next = 0.into();
         }
         self.lane_after_high.next = self.high_lane.val() + self.one.val();
-        self.wrap.next =
-            self.place_low.val() & self.place_high.val() & (self.next_lane.q.val() == self.lane_map.last.val());
+        self.wrap.next = self.place_low.val()
+            & self.place_high.val()
+            & (self.next_lane.q.val() == self.lane_map.last.val());
         // A beat leaves when its last logical lane is filled, or its LTP ended not in time.
-        self.complete.next = (self.place_low.val() & (self.next_lane.q.val() == self.lane_map.last.val()))
+        self.complete.next = (self.place_low.val()
+            & (self.next_lane.q.val() == self.lane_map.last.val()))
             | (self.place_high.val() & (self.high_lane.val() == self.lane_map.last.val()))
             | (self.pairs.trailer.val() & !self.pairs.fire.val());
         self.beat_end.next = self.next_lane.q.val();

@@ -66,7 +66,17 @@ impl Logic for StriperPairs {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, beat, prev_top, pair_low, pair_high, holds_low, holds_high, pair_start, pair_trailer, second_phase
+            self,
+            clock,
+            beat,
+            prev_top,
+            pair_low,
+            pair_high,
+            holds_low,
+            holds_high,
+            pair_start,
+            pair_trailer,
+            second_phase
         );
         self.low.next = self.pair_low.q.val();
         self.high.next = self.pair_high.q.val();
@@ -77,7 +87,8 @@ impl Logic for StriperPairs {
         self.phase.next = self.second_phase.q.val();
         self.at_flit0.next = self.beat.q.val() == 0;
         self.sink.ready.next =
-            !(self.single.val() & self.holds_high.q.val() & !self.second_phase.q.val()) & self.advance.val();
+            !(self.single.val() & self.holds_high.q.val() & !self.second_phase.q.val())
+                & self.advance.val();
         self.fire.next = self.sink.valid.val() & self.sink.ready.val();
         self.second_phase.d.next = !self.sink.ready.val();
 
